@@ -1,0 +1,70 @@
+package ctr
+
+import (
+	"bytes"
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/rand"
+	mrand "math/rand/v2"
+	"testing"
+
+	"github.com/faelabs/fae/internal/impl/impltest"
+)
+
+// TestAgainstStdlib feeds the same data through fae and crypto/cipher in
+// random pieces, so leftover keystream is carried across calls.
+func TestAgainstStdlib(t *testing.T) {
+	impltest.Run(t, "aes", func(t *testing.T) {
+		r := mrand.New(mrand.NewPCG(1, 2))
+		for _, keyLen := range []int{16, 24, 32} {
+			for _, ivTail := range [][]byte{nil, bytes.Repeat([]byte{0xff}, 8), bytes.Repeat([]byte{0xff}, 16)} {
+				key, iv := make([]byte, keyLen), make([]byte, 16)
+				rand.Read(key)
+				rand.Read(iv)
+				copy(iv[16-len(ivTail):], ivTail) // carry across 2^64, wrap at 2^128
+				msg := make([]byte, 5000)
+				rand.Read(msg)
+				ref, _ := aes.NewCipher(key)
+				want := make([]byte, len(msg))
+				cipher.NewCTR(ref, iv).XORKeyStream(want, msg)
+
+				s, err := New(key, iv)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := bytes.Clone(msg)
+				for rest := got; len(rest) > 0; {
+					n := min(len(rest), r.IntN(300))
+					s.XORKeyStream(rest[:n], rest[:n]) // in place
+					rest = rest[n:]
+				}
+				if !bytes.Equal(got, want) {
+					t.Fatalf("key %d bytes, iv %x: output differs from crypto/cipher", keyLen, iv)
+				}
+			}
+		}
+	})
+}
+
+func TestErrors(t *testing.T) {
+	if _, err := New(make([]byte, 17), make([]byte, 16)); err == nil {
+		t.Error("17-byte key accepted")
+	}
+	if _, err := New(make([]byte, 16), make([]byte, 12)); err == nil {
+		t.Error("12-byte IV accepted")
+	}
+	s, _ := New(make([]byte, 16), make([]byte, 16))
+	mustPanic(t, "short dst", func() { s.XORKeyStream(make([]byte, 3), make([]byte, 4)) })
+	buf := make([]byte, 40)
+	mustPanic(t, "inexact overlap", func() { s.XORKeyStream(buf[1:33], buf[:32]) })
+}
+
+func mustPanic(t *testing.T, what string, f func()) {
+	t.Helper()
+	defer func() {
+		if recover() == nil {
+			t.Errorf("%s: no panic", what)
+		}
+	}()
+	f()
+}

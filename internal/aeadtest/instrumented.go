@@ -1,0 +1,6 @@
+//go:build race || asan || msan
+
+package aeadtest
+
+// instrumented reports a build whose instrumentation changes allocation.
+const instrumented = true

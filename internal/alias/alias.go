@@ -1,0 +1,21 @@
+// Package alias reports overlap of byte slices, as crypto/internal/alias does
+// for the standard library.
+package alias
+
+import "unsafe"
+
+// AnyOverlap reports whether x and y share memory at any index.
+func AnyOverlap(x, y []byte) bool {
+	return len(x) > 0 && len(y) > 0 &&
+		uintptr(unsafe.Pointer(&x[0])) <= uintptr(unsafe.Pointer(&y[len(y)-1])) &&
+		uintptr(unsafe.Pointer(&y[0])) <= uintptr(unsafe.Pointer(&x[len(x)-1]))
+}
+
+// InexactOverlap reports whether x and y share memory at any index other than
+// the same one: exact overlap (in-place use) is allowed, any other is not.
+func InexactOverlap(x, y []byte) bool {
+	if len(x) == 0 || len(y) == 0 || &x[0] == &y[0] {
+		return false
+	}
+	return AnyOverlap(x, y)
+}

@@ -1,0 +1,8 @@
+//go:build purego || !amd64
+
+package cpu
+
+// asm is false where fae has no assembly kernels, or they are turned off.
+const asm = false
+
+func hasVAES() bool { return false }

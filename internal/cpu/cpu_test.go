@@ -1,0 +1,11 @@
+package cpu
+
+import "testing"
+
+func TestFeatures(t *testing.T) {
+	t.Logf("AES-NI %v AVX2 %v VAES256 %v AVX-512 %v VAES512 %v ARM64 AES %v",
+		X86HasAESNI, X86HasAVX2, X86HasVAES256, X86HasAVX512, X86HasVAES512, ARM64HasAES)
+	if X86HasVAES512 && !X86HasVAES256 && X86HasAVX2 {
+		t.Error("VAES reported for zmm but not ymm")
+	}
+}

@@ -1,0 +1,383 @@
+// Package ocb implements OCB3, the authenticated encryption mode of RFC 7253,
+// over AES (New, NewWithSizes) or any 128-bit block cipher (NewFromBlock).
+//
+// With AES keys the bulk of a message runs on fused assembly kernels (AES-NI,
+// VAES on ymm or zmm) that keep the offsets in registers; elsewhere, and with
+// the purego build tag, it runs on fae's constant-time bitsliced AES.
+//
+// Nonces are 1 to 15 bytes (12 by default) and must never repeat under one
+// key: a repeated nonce reveals the XOR of plaintext blocks and lets an
+// attacker forge. Prefer 12 bytes or more. Nonces shorter than 12 bytes are
+// allowed because RFC 7253 allows them, but they are weaker than the RFC
+// suggests: Ankele and others (IACR ePrint 2023/326) show that with short
+// nonces OCB3's offsets can collide after far fewer queries than the
+// 64-bit bound, so short nonces belong only to protocols that need them.
+//
+// Tags are 8 to 16 bytes (16 by default). The tag length is part of the
+// nonce formatting, so a shorter tag is not a truncation of a longer one.
+package ocb
+
+import (
+	"crypto/cipher"
+	"crypto/subtle"
+	"encoding/binary"
+	"errors"
+	"math/bits"
+	"strconv"
+
+	"github.com/faelabs/fae/internal/aes"
+	"github.com/faelabs/fae/internal/alias"
+)
+
+const (
+	blockSize = 16
+	// NonceSize and TagSize are the defaults of New.
+	NonceSize = 12
+	TagSize   = 16
+	// MinNonceSize, MaxNonceSize, MinTagSize and MaxTagSize bound
+	// NewWithSizes and NewFromBlock.
+	MinNonceSize = 1
+	MaxNonceSize = 15
+	MinTagSize   = 8
+	MaxTagSize   = 16
+)
+
+// numL is the number of precomputed L_i. Block indices whose number of
+// trailing zeros reaches numL (multiples of 2^32 blocks, every 64 GiB) take
+// their L_i from repeated doubling instead.
+const numL = 32
+
+// bulkCipher is a block cipher that also encrypts many blocks per call;
+// fae's AES and LEA implement it.
+type bulkCipher interface {
+	cipher.Block
+	EncryptBlocks(dst, src []byte)
+	DecryptBlocks(dst, src []byte)
+}
+
+// AEAD is OCB3 with a fixed key, nonce size and tag size. It is immutable
+// and safe for concurrent use.
+type AEAD struct {
+	aes       *aes.Block // the cipher when it is fae's AES
+	b         bulkCipher // the cipher otherwise
+	nonceSize int
+	tagSize   int
+
+	lStar, lDollar [blockSize]byte
+	l              [numL][blockSize]byte // l[i] = L_i
+	// rel[j] is the XOR of L_ntz(k) for k = 1..j+1: the offset of block j+1
+	// of a 32-block group relative to the offset before the group. It is
+	// exact for j < 31 in every group; kernels replace the last block's entry
+	// with one L lookup per group.
+	rel [32][blockSize]byte
+}
+
+// New returns AES-OCB3 with a 16-, 24- or 32-byte key, 12-byte nonces and
+// 16-byte tags.
+func New(key []byte) (*AEAD, error) {
+	return NewWithSizes(key, NonceSize, TagSize)
+}
+
+// NewWithSizes returns AES-OCB3 with a 16-, 24- or 32-byte key, nonceSize
+// in 1..15 and tagSize in 8..16.
+func NewWithSizes(key []byte, nonceSize, tagSize int) (*AEAD, error) {
+	b, err := aes.New(key)
+	if err != nil {
+		return nil, errors.New("ocb: " + err.Error()[len("aes: "):])
+	}
+	return newAEAD(b, nil, nonceSize, tagSize)
+}
+
+// NewFromBlock returns OCB3 over any block cipher with 16-byte blocks, with
+// nonceSize in 1..15 and tagSize in 8..16. Ciphers that also have
+// EncryptBlocks and DecryptBlocks methods (many blocks per call, as fae's
+// LEA) are used through them.
+func NewFromBlock(b cipher.Block, nonceSize, tagSize int) (*AEAD, error) {
+	if b.BlockSize() != blockSize {
+		return nil, errors.New("ocb: block size must be 16 bytes")
+	}
+	bc, ok := b.(bulkCipher)
+	if !ok {
+		bc = oneByOne{b}
+	}
+	return newAEAD(nil, bc, nonceSize, tagSize)
+}
+
+// newAEAD takes either fae's AES or another cipher.
+func newAEAD(aesBlock *aes.Block, b bulkCipher, nonceSize, tagSize int) (*AEAD, error) {
+	if nonceSize < MinNonceSize || nonceSize > MaxNonceSize {
+		return nil, errors.New("ocb: nonce size " + strconv.Itoa(nonceSize) + " not in 1..15")
+	}
+	if tagSize < MinTagSize || tagSize > MaxTagSize {
+		return nil, errors.New("ocb: tag size " + strconv.Itoa(tagSize) + " not in 8..16")
+	}
+	a := &AEAD{aes: aesBlock, b: b, nonceSize: nonceSize, tagSize: tagSize}
+	a.encryptBlocks(a.lStar[:], a.lStar[:])
+	a.lDollar = double(a.lStar)
+	a.l[0] = double(a.lDollar)
+	for i := 1; i < numL; i++ {
+		a.l[i] = double(a.l[i-1])
+	}
+	var g [blockSize]byte
+	for j := range a.rel {
+		g = xor(g, a.l[bits.TrailingZeros(uint(j+1))])
+		a.rel[j] = g
+	}
+	return a, nil
+}
+
+// double is multiplication by x in GF(2^128) with the polynomial of
+// RFC 7253, without branches on the (secret) top bit.
+func double(x [blockSize]byte) [blockSize]byte {
+	hi := binary.BigEndian.Uint64(x[:8])
+	lo := binary.BigEndian.Uint64(x[8:])
+	carry := hi >> 63
+	hi = hi<<1 | lo>>63
+	lo = lo<<1 ^ 0x87&-carry
+	var y [blockSize]byte
+	binary.BigEndian.PutUint64(y[:8], hi)
+	binary.BigEndian.PutUint64(y[8:], lo)
+	return y
+}
+
+func xor(x, y [blockSize]byte) [blockSize]byte {
+	subtle.XORBytes(x[:], x[:], y[:])
+	return x
+}
+
+// lAt returns L_i for any i.
+func (a *AEAD) lAt(i int) [blockSize]byte {
+	if i < numL {
+		return a.l[i]
+	}
+	x := a.l[numL-1]
+	for ; i >= numL; i-- {
+		x = double(x)
+	}
+	return x
+}
+
+// NonceSize returns the nonce size in bytes.
+func (a *AEAD) NonceSize() int { return a.nonceSize }
+
+// Overhead returns the tag size in bytes.
+func (a *AEAD) Overhead() int { return a.tagSize }
+
+// offset0 returns Offset_0 for nonce (RFC 7253, Section 4.2).
+func (a *AEAD) offset0(nonce []byte) [blockSize]byte {
+	var n [blockSize]byte
+	n[0] = byte(a.tagSize*8%128) << 1
+	n[blockSize-1-len(nonce)] |= 1
+	copy(n[blockSize-len(nonce):], nonce)
+	bottom := uint(n[blockSize-1] & 63)
+	n[blockSize-1] &^= 63
+
+	var stretch [blockSize + 8]byte
+	a.encryptBlocks(stretch[:blockSize], n[:])
+	subtle.XORBytes(stretch[blockSize:], stretch[:8], stretch[1:9])
+
+	// The offset is stretch shifted left by bottom bits; bottom comes from
+	// the public nonce.
+	var off [blockSize]byte
+	byteShift, bitShift := bottom/8, bottom%8
+	for i := range off {
+		off[i] = stretch[i+int(byteShift)]<<bitShift | stretch[i+int(byteShift)+1]>>(8-bitShift)
+	}
+	return off
+}
+
+// offsetAt returns Offset_i, the offset of (1-based) block i of a message
+// whose Offset_0 is off0, computed directly from the Gray code of i: the XOR of L_j
+// over the set bits j of i^(i>>1). It lets a message be split anywhere.
+func (a *AEAD) offsetAt(off0 [blockSize]byte, i uint64) [blockSize]byte {
+	for g := i ^ i>>1; g != 0; g &= g - 1 {
+		off0 = xor(off0, a.lAt(bits.TrailingZeros64(g)))
+	}
+	return off0
+}
+
+// Seal encrypts and authenticates plaintext, authenticates ad, and appends
+// ciphertext || tag to dst, as cipher.AEAD. It panics if nonce is not
+// NonceSize() bytes long or if the output would overlap plaintext other than
+// exactly.
+func (a *AEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
+	if len(nonce) != a.nonceSize {
+		panic("ocb: incorrect nonce length given to OCB")
+	}
+	ret, out := sliceForAppend(dst, len(plaintext)+a.tagSize)
+	if alias.InexactOverlap(out, plaintext) {
+		panic("ocb: invalid buffer overlap of output and input")
+	}
+	if alias.AnyOverlap(out, ad) {
+		panic("ocb: invalid buffer overlap of output and additional data")
+	}
+	tag := a.seal(out[:len(plaintext)], nonce, plaintext, ad)
+	copy(out[len(plaintext):], tag[:a.tagSize])
+	return ret
+}
+
+var errOpen = errors.New("ocb: message authentication failed")
+
+// Open authenticates and decrypts ciphertext || tag and appends the
+// plaintext to dst, as cipher.AEAD. On failure it returns an error and
+// overwrites the bytes it had written with zeros. It panics if nonce is not
+// NonceSize() bytes long or if the output would overlap ciphertext other
+// than exactly.
+func (a *AEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
+	if len(nonce) != a.nonceSize {
+		panic("ocb: incorrect nonce length given to OCB")
+	}
+	if len(ciphertext) < a.tagSize {
+		return nil, errOpen
+	}
+	n := len(ciphertext) - a.tagSize
+	ret, out := sliceForAppend(dst, n)
+	if alias.InexactOverlap(out, ciphertext) {
+		panic("ocb: invalid buffer overlap of output and input")
+	}
+	if alias.AnyOverlap(out, ad) {
+		panic("ocb: invalid buffer overlap of output and additional data")
+	}
+	tag := a.open(out, nonce, ciphertext[:n], ad)
+	if subtle.ConstantTimeCompare(tag[:a.tagSize], ciphertext[n:]) != 1 {
+		clear(out)
+		return nil, errOpen
+	}
+	return ret, nil
+}
+
+func (a *AEAD) seal(out, nonce, plaintext, ad []byte) [blockSize]byte {
+	off := a.offset0(nonce)
+	var sum [blockSize]byte
+	full := len(plaintext) &^ (blockSize - 1)
+	a.blocks(encrypt, out[:full], plaintext[:full], &off, &sum, 0)
+	if p := plaintext[full:]; len(p) > 0 {
+		off = xor(off, a.lStar)
+		var pad [blockSize]byte
+		a.encryptBlocks(pad[:], off[:])
+		subtle.XORBytes(out[full:], p, pad[:])
+		sum = xor(sum, padded(p))
+	}
+	return a.tag(sum, off, ad)
+}
+
+func (a *AEAD) open(out, nonce, ciphertext, ad []byte) [blockSize]byte {
+	off := a.offset0(nonce)
+	var sum [blockSize]byte
+	full := len(ciphertext) &^ (blockSize - 1)
+	a.blocks(decrypt, out[:full], ciphertext[:full], &off, &sum, 0)
+	if c := ciphertext[full:]; len(c) > 0 {
+		off = xor(off, a.lStar)
+		var pad [blockSize]byte
+		a.encryptBlocks(pad[:], off[:])
+		subtle.XORBytes(out[full:], c, pad[:])
+		sum = xor(sum, padded(out[full:]))
+	}
+	return a.tag(sum, off, ad)
+}
+
+// tag returns Tag = E(Checksum ^ Offset ^ L_$) ^ HASH(A), at full length.
+func (a *AEAD) tag(sum, off [blockSize]byte, ad []byte) [blockSize]byte {
+	t := xor(xor(sum, off), a.lDollar)
+	a.encryptBlocks(t[:], t[:])
+	return xor(t, a.hash(ad))
+}
+
+// hash is HASH(K, A) of RFC 7253, Section 4.1.
+func (a *AEAD) hash(ad []byte) [blockSize]byte {
+	var off, sum [blockSize]byte
+	full := len(ad) &^ (blockSize - 1)
+	a.blocks(hash, nil, ad[:full], &off, &sum, 0)
+	if rest := ad[full:]; len(rest) > 0 {
+		off = xor(off, a.lStar)
+		x := xor(padded(rest), off)
+		a.encryptBlocks(x[:], x[:])
+		sum = xor(sum, x)
+	}
+	return sum
+}
+
+// encryptBlocks and decryptBlocks call fae's AES directly, which keeps the
+// callers' stack buffers on the stack; another cipher gets a heap copy, since
+// buffers passed through an interface escape.
+func (a *AEAD) encryptBlocks(dst, src []byte) {
+	if a.aes != nil {
+		a.aes.EncryptBlocks(dst, src)
+		return
+	}
+	viaHeap(a.b, false, dst, src)
+}
+
+func (a *AEAD) decryptBlocks(dst, src []byte) {
+	if a.aes != nil {
+		a.aes.DecryptBlocks(dst, src)
+		return
+	}
+	viaHeap(a.b, true, dst, src)
+}
+
+func viaHeap(b bulkCipher, decrypt bool, dst, src []byte) {
+	buf := make([]byte, len(src))
+	copy(buf, src)
+	if decrypt {
+		b.DecryptBlocks(buf, buf)
+	} else {
+		b.EncryptBlocks(buf, buf)
+	}
+	copy(dst, buf)
+}
+
+// padded returns p || 1 || 0...: a final partial block, padded.
+func padded(p []byte) [blockSize]byte {
+	var x [blockSize]byte
+	copy(x[:], p)
+	x[len(p)] = 0x80
+	return x
+}
+
+type direction int
+
+const (
+	encrypt direction = iota // dst = E(src ^ O) ^ O, sum ^= src
+	decrypt                  // dst = D(src ^ O) ^ O, sum ^= dst
+	hash                     // sum ^= E(src ^ O); no output
+)
+
+// blocks processes whole blocks i+1, i+2, ... (len(src)/16 of them) of a
+// message or of the AD, starting from *off, the offset of block i, and
+// leaves *off at the last block's offset and the checksum (or AD sum) in
+// *sum. The fused kernels start at multiples of 32 and never meet an index
+// with numL or more trailing zeros; the generic code takes the rest.
+func (a *AEAD) blocks(d direction, dst, src []byte, off, sum *[blockSize]byte, i uint64) {
+	const span = 1 << numL
+	for len(src) > 0 {
+		n := uint64(len(src) / blockSize)
+		if r := i % 32; r != 0 {
+			n = min(n, 32-r)
+			a.blocksGeneric(d, dst, src[:n*blockSize], off, sum, i)
+		} else {
+			n = min(n, span-1-i%span)
+			a.kernel(d, dst, src[:n*blockSize], off, sum, i)
+		}
+		i += n
+		src = src[n*blockSize:]
+		if d != hash {
+			dst = dst[n*blockSize:]
+		}
+	}
+}
+
+// sliceForAppend extends in by n bytes, reallocating if needed, and returns
+// the whole slice and the n new bytes.
+func sliceForAppend(in []byte, n int) (head, tail []byte) {
+	if total := len(in) + n; cap(in) >= total {
+		head = in[:total]
+	} else {
+		head = make([]byte, total)
+		copy(head, in)
+	}
+	tail = head[len(in):]
+	return
+}
+
+var _ cipher.AEAD = (*AEAD)(nil)

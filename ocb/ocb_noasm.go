@@ -1,0 +1,7 @@
+//go:build purego || !amd64
+
+package ocb
+
+func (a *AEAD) kernel(d direction, dst, src []byte, off, sum *[blockSize]byte, i uint64) {
+	a.blocksGeneric(d, dst, src, off, sum, i)
+}
