@@ -1,7 +1,7 @@
 // Package fae is a registry of fast authenticated encryption algorithms: it
 // makes a cipher.AEAD from an algorithm's name, a key and optional sizes.
 //
-// The algorithms are implemented in fae's own packages (ocb, ccm, ...) and,
+// The algorithms are implemented in fae's own packages, such as ocb, and,
 // as baselines, in Go's crypto/cipher and golang.org/x/crypto. Algorithms
 // lists them with their sizes. Every AEAD New returns is immutable and safe
 // for concurrent use; like the standard library's, its Seal and Open panic on
@@ -48,8 +48,9 @@ func WithNonceSize(n int) Option {
 }
 
 // WithParallelism sets how many goroutines may work on one large message;
-// it must be at least 1, the default. Only the OCB-based algorithms use it:
-// the others accept and ignore it, so that callers can set it for any name.
+// it must be at least 1, the default. Algorithms whose implementation does
+// not split messages accept and ignore it, so that callers can set it for
+// any name.
 func WithParallelism(n int) Option {
 	return func(c *config) { c.parallelism = n }
 }

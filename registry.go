@@ -8,6 +8,7 @@ import (
 	"golang.org/x/crypto/chacha20poly1305"
 
 	"github.com/faelabs/fae/internal/alias"
+	"github.com/faelabs/fae/ocb"
 )
 
 // An algorithm is one entry of the registry. New checks the key length and
@@ -22,6 +23,9 @@ type algorithm struct {
 var registry = []algorithm{
 	{Info{"aes-128-gcm", 16, 12, 16, []int{12}, span(12, 16), "Go crypto/cipher baseline"}, newGCM},
 	{Info{"aes-256-gcm", 32, 12, 16, []int{12}, span(12, 16), "Go crypto/cipher baseline"}, newGCM},
+	{Info{"aes-128-ocb3", 16, 12, 16, span(1, 15), span(8, 16), "fae OCB3 (RFC 7253)"}, newOCB},
+	{Info{"aes-192-ocb3", 24, 12, 16, span(1, 15), span(8, 16), "fae OCB3 (RFC 7253)"}, newOCB},
+	{Info{"aes-256-ocb3", 32, 12, 16, span(1, 15), span(8, 16), "fae OCB3 (RFC 7253)"}, newOCB},
 	{Info{"chacha20-poly1305", 32, 12, 16, []int{12}, []int{16}, "golang.org/x/crypto baseline"}, newChaCha20Poly1305},
 }
 
@@ -91,6 +95,10 @@ func sliceForAppend(in []byte, n int) (whole, tail []byte) {
 		copy(whole, in)
 	}
 	return whole, whole[len(in):]
+}
+
+func newOCB(key []byte, nonceSize, tagSize, _ int) (cipher.AEAD, error) {
+	return ocb.NewWithSizes(key, nonceSize, tagSize)
 }
 
 func newChaCha20Poly1305(key []byte, _, _, _ int) (cipher.AEAD, error) {

@@ -7,11 +7,13 @@
 //
 // Nonces are 1 to 15 bytes (12 by default) and must never repeat under one
 // key: a repeated nonce reveals the XOR of plaintext blocks and lets an
-// attacker forge. Prefer 12 bytes or more. Nonces shorter than 12 bytes are
-// allowed because RFC 7253 allows them, but they are weaker than the RFC
-// suggests: Ankele and others (IACR ePrint 2023/326) show that with short
-// nonces OCB3's offsets can collide after far fewer queries than the
-// 64-bit bound, so short nonces belong only to protocols that need them.
+// attacker forge. A short nonce also caps the number of messages per key
+// (256 for one byte). Liénardy and Lafitte (IACR ePrint 2023/326) found
+// that nonces shorter than 6 bits can make the nonce block collide with the
+// one behind L_*, which loses confidentiality and authenticity for the
+// key's lifetime, and asked that 6 bits become a hard minimum; fae's nonces
+// are whole bytes, so they never reach that case, but 12 bytes remain the
+// safe choice.
 //
 // Tags are 8 to 16 bytes (16 by default). The tag length is part of the
 // nonce formatting, so a shorter tag is not a truncation of a longer one.
@@ -172,17 +174,17 @@ func (a *AEAD) offset0(nonce []byte) [blockSize]byte {
 	bottom := uint(n[blockSize-1] & 63)
 	n[blockSize-1] &^= 63
 
-	var stretch [blockSize + 8]byte
-	a.encryptBlocks(stretch[:blockSize], n[:])
-	subtle.XORBytes(stretch[blockSize:], stretch[:8], stretch[1:9])
-
-	// The offset is stretch shifted left by bottom bits; bottom comes from
-	// the public nonce.
+	var ktop [blockSize]byte
+	a.encryptBlocks(ktop[:], n[:])
+	// Stretch = Ktop || (Ktop[1..64] ^ Ktop[9..72]), as three big-endian
+	// words; the offset is Stretch[1+bottom..128+bottom]. bottom comes from
+	// the public nonce, and Go defines a shift by 64 as giving zero.
+	s0 := binary.BigEndian.Uint64(ktop[:8])
+	s1 := binary.BigEndian.Uint64(ktop[8:])
+	s2 := s0 ^ (s0<<8 | s1>>56)
 	var off [blockSize]byte
-	byteShift, bitShift := bottom/8, bottom%8
-	for i := range off {
-		off[i] = stretch[i+int(byteShift)]<<bitShift | stretch[i+int(byteShift)+1]>>(8-bitShift)
-	}
+	binary.BigEndian.PutUint64(off[:8], s0<<bottom|s1>>(64-bottom))
+	binary.BigEndian.PutUint64(off[8:], s1<<bottom|s2>>(64-bottom))
 	return off
 }
 
@@ -255,8 +257,8 @@ func (a *AEAD) seal(out, nonce, plaintext, ad []byte) [blockSize]byte {
 		off = xor(off, a.lStar)
 		var pad [blockSize]byte
 		a.encryptBlocks(pad[:], off[:])
+		sum = xor(sum, padded(p)) // before out, which may be p, is written
 		subtle.XORBytes(out[full:], p, pad[:])
-		sum = xor(sum, padded(p))
 	}
 	return a.tag(sum, off, ad)
 }

@@ -65,8 +65,8 @@ loop_1:
 	MOVOU  112(SI), X7
 	PXOR   X9, X7
 	CMPQ   R8, $0x0c
-	JB     rounds10_4
-	JE     rounds12_5
+	JB     rounds10_3
+	JE     rounds12_4
 	MOVOU  -48(DX), X8
 	AESENC X8, X0
 	AESENC X8, X1
@@ -86,7 +86,7 @@ loop_1:
 	AESENC X8, X6
 	AESENC X8, X7
 
-rounds12_5:
+rounds12_4:
 	MOVOU  -16(DX), X8
 	AESENC X8, X0
 	AESENC X8, X1
@@ -106,7 +106,7 @@ rounds12_5:
 	AESENC X8, X6
 	AESENC X8, X7
 
-rounds10_4:
+rounds10_3:
 	MOVOU      16(DX), X8
 	AESENC     X8, X0
 	AESENC     X8, X1
@@ -207,7 +207,7 @@ rounds10_4:
 
 tail_2:
 	TESTQ  $0x00000004, BX
-	JZ     skip_6
+	JZ     skip_5
 	MOVOU  (SI), X0
 	PXOR   X9, X0
 	MOVOU  16(SI), X1
@@ -217,8 +217,8 @@ tail_2:
 	MOVOU  48(SI), X3
 	PXOR   X9, X3
 	CMPQ   R8, $0x0c
-	JB     rounds10_7
-	JE     rounds12_8
+	JB     rounds10_6
+	JE     rounds12_7
 	MOVOU  -48(DX), X8
 	AESENC X8, X0
 	AESENC X8, X1
@@ -230,7 +230,7 @@ tail_2:
 	AESENC X8, X2
 	AESENC X8, X3
 
-rounds12_8:
+rounds12_7:
 	MOVOU  -16(DX), X8
 	AESENC X8, X0
 	AESENC X8, X1
@@ -242,7 +242,7 @@ rounds12_8:
 	AESENC X8, X2
 	AESENC X8, X3
 
-rounds10_7:
+rounds10_6:
 	MOVOU      16(DX), X8
 	AESENC     X8, X0
 	AESENC     X8, X1
@@ -294,16 +294,16 @@ rounds10_7:
 	ADDQ       $0x00000040, SI
 	ADDQ       $0x00000040, DI
 
-skip_6:
+skip_5:
 	TESTQ  $0x00000002, BX
-	JZ     skip_9
+	JZ     skip_8
 	MOVOU  (SI), X0
 	PXOR   X9, X0
 	MOVOU  16(SI), X1
 	PXOR   X9, X1
 	CMPQ   R8, $0x0c
-	JB     rounds10_10
-	JE     rounds12_11
+	JB     rounds10_9
+	JE     rounds12_10
 	MOVOU  -48(DX), X8
 	AESENC X8, X0
 	AESENC X8, X1
@@ -311,7 +311,7 @@ skip_6:
 	AESENC X8, X0
 	AESENC X8, X1
 
-rounds12_11:
+rounds12_10:
 	MOVOU  -16(DX), X8
 	AESENC X8, X0
 	AESENC X8, X1
@@ -319,7 +319,7 @@ rounds12_11:
 	AESENC X8, X0
 	AESENC X8, X1
 
-rounds10_10:
+rounds10_9:
 	MOVOU      16(DX), X8
 	AESENC     X8, X0
 	AESENC     X8, X1
@@ -349,26 +349,26 @@ rounds10_10:
 	ADDQ       $0x00000020, SI
 	ADDQ       $0x00000020, DI
 
-skip_9:
+skip_8:
 	TESTQ  $0x00000001, BX
-	JZ     skip_12
+	JZ     skip_11
 	MOVOU  (SI), X0
 	PXOR   X9, X0
 	CMPQ   R8, $0x0c
-	JB     rounds10_13
-	JE     rounds12_14
+	JB     rounds10_12
+	JE     rounds12_13
 	MOVOU  -48(DX), X8
 	AESENC X8, X0
 	MOVOU  -32(DX), X8
 	AESENC X8, X0
 
-rounds12_14:
+rounds12_13:
 	MOVOU  -16(DX), X8
 	AESENC X8, X0
 	MOVOU  (DX), X8
 	AESENC X8, X0
 
-rounds10_13:
+rounds10_12:
 	MOVOU      16(DX), X8
 	AESENC     X8, X0
 	MOVOU      32(DX), X8
@@ -385,7 +385,7 @@ rounds10_13:
 	AESENCLAST X10, X0
 	MOVOU      X0, (DI)
 
-skip_12:
+skip_11:
 	RET
 
 // func decryptBlocksAESNI(nr int, xk *[240]byte, dst *byte, src *byte, n int)
@@ -407,9 +407,9 @@ TEXT ·decryptBlocksAESNI(SB), NOSPLIT, $0-40
 	MOVOU 144(DX), X11
 	MOVOU 160(DX), X10
 	CMPQ  BX, $0x00000008
-	JB    tail_16
+	JB    tail_15
 
-loop_15:
+loop_14:
 	MOVOU  (SI), X0
 	PXOR   X9, X0
 	MOVOU  16(SI), X1
@@ -427,8 +427,8 @@ loop_15:
 	MOVOU  112(SI), X7
 	PXOR   X9, X7
 	CMPQ   R8, $0x0c
-	JB     rounds10_18
-	JE     rounds12_19
+	JB     rounds10_16
+	JE     rounds12_17
 	MOVOU  -48(DX), X8
 	AESDEC X8, X0
 	AESDEC X8, X1
@@ -448,7 +448,7 @@ loop_15:
 	AESDEC X8, X6
 	AESDEC X8, X7
 
-rounds12_19:
+rounds12_17:
 	MOVOU  -16(DX), X8
 	AESDEC X8, X0
 	AESDEC X8, X1
@@ -468,7 +468,7 @@ rounds12_19:
 	AESDEC X8, X6
 	AESDEC X8, X7
 
-rounds10_18:
+rounds10_16:
 	MOVOU      16(DX), X8
 	AESDEC     X8, X0
 	AESDEC     X8, X1
@@ -565,11 +565,11 @@ rounds10_18:
 	ADDQ       $0x00000080, DI
 	SUBQ       $0x00000008, BX
 	CMPQ       BX, $0x00000008
-	JAE        loop_15
+	JAE        loop_14
 
-tail_16:
+tail_15:
 	TESTQ  $0x00000004, BX
-	JZ     skip_20
+	JZ     skip_18
 	MOVOU  (SI), X0
 	PXOR   X9, X0
 	MOVOU  16(SI), X1
@@ -579,8 +579,8 @@ tail_16:
 	MOVOU  48(SI), X3
 	PXOR   X9, X3
 	CMPQ   R8, $0x0c
-	JB     rounds10_21
-	JE     rounds12_22
+	JB     rounds10_19
+	JE     rounds12_20
 	MOVOU  -48(DX), X8
 	AESDEC X8, X0
 	AESDEC X8, X1
@@ -592,7 +592,7 @@ tail_16:
 	AESDEC X8, X2
 	AESDEC X8, X3
 
-rounds12_22:
+rounds12_20:
 	MOVOU  -16(DX), X8
 	AESDEC X8, X0
 	AESDEC X8, X1
@@ -604,7 +604,7 @@ rounds12_22:
 	AESDEC X8, X2
 	AESDEC X8, X3
 
-rounds10_21:
+rounds10_19:
 	MOVOU      16(DX), X8
 	AESDEC     X8, X0
 	AESDEC     X8, X1
@@ -656,16 +656,16 @@ rounds10_21:
 	ADDQ       $0x00000040, SI
 	ADDQ       $0x00000040, DI
 
-skip_20:
+skip_18:
 	TESTQ  $0x00000002, BX
-	JZ     skip_23
+	JZ     skip_21
 	MOVOU  (SI), X0
 	PXOR   X9, X0
 	MOVOU  16(SI), X1
 	PXOR   X9, X1
 	CMPQ   R8, $0x0c
-	JB     rounds10_24
-	JE     rounds12_25
+	JB     rounds10_22
+	JE     rounds12_23
 	MOVOU  -48(DX), X8
 	AESDEC X8, X0
 	AESDEC X8, X1
@@ -673,7 +673,7 @@ skip_20:
 	AESDEC X8, X0
 	AESDEC X8, X1
 
-rounds12_25:
+rounds12_23:
 	MOVOU  -16(DX), X8
 	AESDEC X8, X0
 	AESDEC X8, X1
@@ -681,7 +681,7 @@ rounds12_25:
 	AESDEC X8, X0
 	AESDEC X8, X1
 
-rounds10_24:
+rounds10_22:
 	MOVOU      16(DX), X8
 	AESDEC     X8, X0
 	AESDEC     X8, X1
@@ -711,26 +711,26 @@ rounds10_24:
 	ADDQ       $0x00000020, SI
 	ADDQ       $0x00000020, DI
 
-skip_23:
+skip_21:
 	TESTQ  $0x00000001, BX
-	JZ     skip_26
+	JZ     skip_24
 	MOVOU  (SI), X0
 	PXOR   X9, X0
 	CMPQ   R8, $0x0c
-	JB     rounds10_27
-	JE     rounds12_28
+	JB     rounds10_25
+	JE     rounds12_26
 	MOVOU  -48(DX), X8
 	AESDEC X8, X0
 	MOVOU  -32(DX), X8
 	AESDEC X8, X0
 
-rounds12_28:
+rounds12_26:
 	MOVOU  -16(DX), X8
 	AESDEC X8, X0
 	MOVOU  (DX), X8
 	AESDEC X8, X0
 
-rounds10_27:
+rounds10_25:
 	MOVOU      16(DX), X8
 	AESDEC     X8, X0
 	MOVOU      32(DX), X8
@@ -747,7 +747,7 @@ rounds10_27:
 	AESDECLAST X10, X0
 	MOVOU      X0, (DI)
 
-skip_26:
+skip_24:
 	RET
 
 // func ctrBlocksAESNI(nr int, xk *[240]byte, dst *byte, src *byte, n int, hi uint64, lo uint64)
@@ -772,9 +772,9 @@ TEXT ·ctrBlocksAESNI(SB), NOSPLIT, $0-56
 	MOVOU  ctrConsts<>+16(SB), X10
 	MOVOU  bswapMask<>+0(SB), X11
 	CMPQ   BX, $0x00000008
-	JB     tail_30
+	JB     tail_28
 
-loop_29:
+loop_27:
 	MOVOU  X9, X0
 	PSHUFB X11, X0
 	PADDQ  X10, X9
@@ -808,8 +808,8 @@ loop_29:
 	PADDQ  X10, X9
 	PXOR   X12, X7
 	CMPQ   R8, $0x0c
-	JB     rounds10_32
-	JE     rounds12_33
+	JB     rounds10_29
+	JE     rounds12_30
 	MOVOU  -48(DX), X8
 	AESENC X8, X0
 	AESENC X8, X1
@@ -829,7 +829,7 @@ loop_29:
 	AESENC X8, X6
 	AESENC X8, X7
 
-rounds12_33:
+rounds12_30:
 	MOVOU  -16(DX), X8
 	AESENC X8, X0
 	AESENC X8, X1
@@ -849,7 +849,7 @@ rounds12_33:
 	AESENC X8, X6
 	AESENC X8, X7
 
-rounds10_32:
+rounds10_29:
 	MOVOU      16(DX), X8
 	AESENC     X8, X0
 	AESENC     X8, X1
@@ -965,11 +965,11 @@ rounds10_32:
 	ADDQ       $0x00000080, DI
 	SUBQ       $0x00000008, BX
 	CMPQ       BX, $0x00000008
-	JAE        loop_29
+	JAE        loop_27
 
-tail_30:
+tail_28:
 	TESTQ  $0x00000004, BX
-	JZ     skip_34
+	JZ     skip_31
 	MOVOU  X9, X0
 	PSHUFB X11, X0
 	PADDQ  X10, X9
@@ -987,8 +987,8 @@ tail_30:
 	PADDQ  X10, X9
 	PXOR   X12, X3
 	CMPQ   R8, $0x0c
-	JB     rounds10_35
-	JE     rounds12_36
+	JB     rounds10_32
+	JE     rounds12_33
 	MOVOU  -48(DX), X8
 	AESENC X8, X0
 	AESENC X8, X1
@@ -1000,7 +1000,7 @@ tail_30:
 	AESENC X8, X2
 	AESENC X8, X3
 
-rounds12_36:
+rounds12_33:
 	MOVOU  -16(DX), X8
 	AESENC X8, X0
 	AESENC X8, X1
@@ -1012,7 +1012,7 @@ rounds12_36:
 	AESENC X8, X2
 	AESENC X8, X3
 
-rounds10_35:
+rounds10_32:
 	MOVOU      16(DX), X8
 	AESENC     X8, X0
 	AESENC     X8, X1
@@ -1075,9 +1075,9 @@ rounds10_35:
 	ADDQ       $0x00000040, SI
 	ADDQ       $0x00000040, DI
 
-skip_34:
+skip_31:
 	TESTQ  $0x00000002, BX
-	JZ     skip_37
+	JZ     skip_34
 	MOVOU  X9, X0
 	PSHUFB X11, X0
 	PADDQ  X10, X9
@@ -1087,8 +1087,8 @@ skip_34:
 	PADDQ  X10, X9
 	PXOR   X12, X1
 	CMPQ   R8, $0x0c
-	JB     rounds10_38
-	JE     rounds12_39
+	JB     rounds10_35
+	JE     rounds12_36
 	MOVOU  -48(DX), X8
 	AESENC X8, X0
 	AESENC X8, X1
@@ -1096,7 +1096,7 @@ skip_34:
 	AESENC X8, X0
 	AESENC X8, X1
 
-rounds12_39:
+rounds12_36:
 	MOVOU  -16(DX), X8
 	AESENC X8, X0
 	AESENC X8, X1
@@ -1104,7 +1104,7 @@ rounds12_39:
 	AESENC X8, X0
 	AESENC X8, X1
 
-rounds10_38:
+rounds10_35:
 	MOVOU      16(DX), X8
 	AESENC     X8, X0
 	AESENC     X8, X1
@@ -1141,28 +1141,27 @@ rounds10_38:
 	ADDQ       $0x00000020, SI
 	ADDQ       $0x00000020, DI
 
-skip_37:
+skip_34:
 	TESTQ  $0x00000001, BX
-	JZ     skip_40
+	JZ     skip_37
 	MOVOU  X9, X0
 	PSHUFB X11, X0
-	PADDQ  X10, X9
 	PXOR   X12, X0
 	CMPQ   R8, $0x0c
-	JB     rounds10_41
-	JE     rounds12_42
+	JB     rounds10_38
+	JE     rounds12_39
 	MOVOU  -48(DX), X8
 	AESENC X8, X0
 	MOVOU  -32(DX), X8
 	AESENC X8, X0
 
-rounds12_42:
+rounds12_39:
 	MOVOU  -16(DX), X8
 	AESENC X8, X0
 	MOVOU  (DX), X8
 	AESENC X8, X0
 
-rounds10_41:
+rounds10_38:
 	MOVOU      16(DX), X8
 	AESENC     X8, X0
 	MOVOU      32(DX), X8
@@ -1184,11 +1183,11 @@ rounds10_41:
 	PXOR       X8, X0
 	MOVOU      X0, (DI)
 
-skip_40:
+skip_37:
 	RET
 
 // func encryptBlocksVAES256(nr int, xk *[240]byte, dst *byte, src *byte, n int)
-// Requires: AVX, AVX2, VAES
+// Requires: AES, AVX, AVX2, VAES
 TEXT ·encryptBlocksVAES256(SB), NOSPLIT, $0-40
 	MOVQ           nr+0(FP), R8
 	MOVQ           xk+8(FP), AX
@@ -1206,9 +1205,9 @@ TEXT ·encryptBlocksVAES256(SB), NOSPLIT, $0-40
 	VBROADCASTI128 144(DX), Y11
 	VBROADCASTI128 160(DX), Y10
 	CMPQ           BX, $0x00000010
-	JB             tail_44
+	JB             tail_41
 
-loop_43:
+loop_40:
 	VPXOR          (SI), Y9, Y0
 	VPXOR          32(SI), Y9, Y1
 	VPXOR          64(SI), Y9, Y2
@@ -1218,8 +1217,8 @@ loop_43:
 	VPXOR          192(SI), Y9, Y6
 	VPXOR          224(SI), Y9, Y7
 	CMPQ           R8, $0x0c
-	JB             rounds10_46
-	JE             rounds12_47
+	JB             rounds10_42
+	JE             rounds12_43
 	VBROADCASTI128 -48(DX), Y8
 	VAESENC        Y8, Y0, Y0
 	VAESENC        Y8, Y1, Y1
@@ -1239,7 +1238,7 @@ loop_43:
 	VAESENC        Y8, Y6, Y6
 	VAESENC        Y8, Y7, Y7
 
-rounds12_47:
+rounds12_43:
 	VBROADCASTI128 -16(DX), Y8
 	VAESENC        Y8, Y0, Y0
 	VAESENC        Y8, Y1, Y1
@@ -1259,7 +1258,7 @@ rounds12_47:
 	VAESENC        Y8, Y6, Y6
 	VAESENC        Y8, Y7, Y7
 
-rounds10_46:
+rounds10_42:
 	VBROADCASTI128 16(DX), Y8
 	VAESENC        Y8, Y0, Y0
 	VAESENC        Y8, Y1, Y1
@@ -1356,18 +1355,18 @@ rounds10_46:
 	ADDQ           $0x00000100, DI
 	SUBQ           $0x00000010, BX
 	CMPQ           BX, $0x00000010
-	JAE            loop_43
+	JAE            loop_40
 
-tail_44:
+tail_41:
 	TESTQ          $0x00000008, BX
-	JZ             skip_48
+	JZ             skip_44
 	VPXOR          (SI), Y9, Y0
 	VPXOR          32(SI), Y9, Y1
 	VPXOR          64(SI), Y9, Y2
 	VPXOR          96(SI), Y9, Y3
 	CMPQ           R8, $0x0c
-	JB             rounds10_49
-	JE             rounds12_50
+	JB             rounds10_45
+	JE             rounds12_46
 	VBROADCASTI128 -48(DX), Y8
 	VAESENC        Y8, Y0, Y0
 	VAESENC        Y8, Y1, Y1
@@ -1379,7 +1378,7 @@ tail_44:
 	VAESENC        Y8, Y2, Y2
 	VAESENC        Y8, Y3, Y3
 
-rounds12_50:
+rounds12_46:
 	VBROADCASTI128 -16(DX), Y8
 	VAESENC        Y8, Y0, Y0
 	VAESENC        Y8, Y1, Y1
@@ -1391,7 +1390,7 @@ rounds12_50:
 	VAESENC        Y8, Y2, Y2
 	VAESENC        Y8, Y3, Y3
 
-rounds10_49:
+rounds10_45:
 	VBROADCASTI128 16(DX), Y8
 	VAESENC        Y8, Y0, Y0
 	VAESENC        Y8, Y1, Y1
@@ -1443,14 +1442,14 @@ rounds10_49:
 	ADDQ           $0x00000080, SI
 	ADDQ           $0x00000080, DI
 
-skip_48:
+skip_44:
 	TESTQ          $0x00000004, BX
-	JZ             skip_51
+	JZ             skip_47
 	VPXOR          (SI), Y9, Y0
 	VPXOR          32(SI), Y9, Y1
 	CMPQ           R8, $0x0c
-	JB             rounds10_52
-	JE             rounds12_53
+	JB             rounds10_48
+	JE             rounds12_49
 	VBROADCASTI128 -48(DX), Y8
 	VAESENC        Y8, Y0, Y0
 	VAESENC        Y8, Y1, Y1
@@ -1458,7 +1457,7 @@ skip_48:
 	VAESENC        Y8, Y0, Y0
 	VAESENC        Y8, Y1, Y1
 
-rounds12_53:
+rounds12_49:
 	VBROADCASTI128 -16(DX), Y8
 	VAESENC        Y8, Y0, Y0
 	VAESENC        Y8, Y1, Y1
@@ -1466,7 +1465,7 @@ rounds12_53:
 	VAESENC        Y8, Y0, Y0
 	VAESENC        Y8, Y1, Y1
 
-rounds10_52:
+rounds10_48:
 	VBROADCASTI128 16(DX), Y8
 	VAESENC        Y8, Y0, Y0
 	VAESENC        Y8, Y1, Y1
@@ -1496,25 +1495,25 @@ rounds10_52:
 	ADDQ           $0x00000040, SI
 	ADDQ           $0x00000040, DI
 
-skip_51:
+skip_47:
 	TESTQ          $0x00000002, BX
-	JZ             skip_54
+	JZ             skip_50
 	VPXOR          (SI), Y9, Y0
 	CMPQ           R8, $0x0c
-	JB             rounds10_55
-	JE             rounds12_56
+	JB             rounds10_51
+	JE             rounds12_52
 	VBROADCASTI128 -48(DX), Y8
 	VAESENC        Y8, Y0, Y0
 	VBROADCASTI128 -32(DX), Y8
 	VAESENC        Y8, Y0, Y0
 
-rounds12_56:
+rounds12_52:
 	VBROADCASTI128 -16(DX), Y8
 	VAESENC        Y8, Y0, Y0
 	VBROADCASTI128 (DX), Y8
 	VAESENC        Y8, Y0, Y0
 
-rounds10_55:
+rounds10_51:
 	VBROADCASTI128 16(DX), Y8
 	VAESENC        Y8, Y0, Y0
 	VBROADCASTI128 32(DX), Y8
@@ -1533,48 +1532,47 @@ rounds10_55:
 	ADDQ           $0x00000020, SI
 	ADDQ           $0x00000020, DI
 
-skip_54:
+skip_50:
 	TESTQ          $0x00000001, BX
-	JZ             done_45
-	VMOVDQU        (SI), X0
-	VPXOR          Y9, Y0, Y0
+	JZ             skip_53
+	VPXOR          (SI), X9, X0
 	CMPQ           R8, $0x0c
-	JB             rounds10_57
-	JE             rounds12_58
+	JB             rounds10_54
+	JE             rounds12_55
 	VBROADCASTI128 -48(DX), Y8
-	VAESENC        Y8, Y0, Y0
+	VAESENC        X8, X0, X0
 	VBROADCASTI128 -32(DX), Y8
-	VAESENC        Y8, Y0, Y0
+	VAESENC        X8, X0, X0
 
-rounds12_58:
+rounds12_55:
 	VBROADCASTI128 -16(DX), Y8
-	VAESENC        Y8, Y0, Y0
+	VAESENC        X8, X0, X0
 	VBROADCASTI128 (DX), Y8
-	VAESENC        Y8, Y0, Y0
+	VAESENC        X8, X0, X0
 
-rounds10_57:
+rounds10_54:
 	VBROADCASTI128 16(DX), Y8
-	VAESENC        Y8, Y0, Y0
+	VAESENC        X8, X0, X0
 	VBROADCASTI128 32(DX), Y8
-	VAESENC        Y8, Y0, Y0
+	VAESENC        X8, X0, X0
 	VBROADCASTI128 48(DX), Y8
-	VAESENC        Y8, Y0, Y0
+	VAESENC        X8, X0, X0
 	VBROADCASTI128 64(DX), Y8
-	VAESENC        Y8, Y0, Y0
-	VAESENC        Y15, Y0, Y0
-	VAESENC        Y14, Y0, Y0
-	VAESENC        Y13, Y0, Y0
-	VAESENC        Y12, Y0, Y0
-	VAESENC        Y11, Y0, Y0
-	VAESENCLAST    Y10, Y0, Y0
+	VAESENC        X8, X0, X0
+	VAESENC        X15, X0, X0
+	VAESENC        X14, X0, X0
+	VAESENC        X13, X0, X0
+	VAESENC        X12, X0, X0
+	VAESENC        X11, X0, X0
+	VAESENCLAST    X10, X0, X0
 	VMOVDQU        X0, (DI)
 
-done_45:
+skip_53:
 	VZEROUPPER
 	RET
 
 // func decryptBlocksVAES256(nr int, xk *[240]byte, dst *byte, src *byte, n int)
-// Requires: AVX, AVX2, VAES
+// Requires: AES, AVX, AVX2, VAES
 TEXT ·decryptBlocksVAES256(SB), NOSPLIT, $0-40
 	MOVQ           nr+0(FP), R8
 	MOVQ           xk+8(FP), AX
@@ -1592,9 +1590,9 @@ TEXT ·decryptBlocksVAES256(SB), NOSPLIT, $0-40
 	VBROADCASTI128 144(DX), Y11
 	VBROADCASTI128 160(DX), Y10
 	CMPQ           BX, $0x00000010
-	JB             tail_60
+	JB             tail_57
 
-loop_59:
+loop_56:
 	VPXOR          (SI), Y9, Y0
 	VPXOR          32(SI), Y9, Y1
 	VPXOR          64(SI), Y9, Y2
@@ -1604,8 +1602,8 @@ loop_59:
 	VPXOR          192(SI), Y9, Y6
 	VPXOR          224(SI), Y9, Y7
 	CMPQ           R8, $0x0c
-	JB             rounds10_62
-	JE             rounds12_63
+	JB             rounds10_58
+	JE             rounds12_59
 	VBROADCASTI128 -48(DX), Y8
 	VAESDEC        Y8, Y0, Y0
 	VAESDEC        Y8, Y1, Y1
@@ -1625,7 +1623,7 @@ loop_59:
 	VAESDEC        Y8, Y6, Y6
 	VAESDEC        Y8, Y7, Y7
 
-rounds12_63:
+rounds12_59:
 	VBROADCASTI128 -16(DX), Y8
 	VAESDEC        Y8, Y0, Y0
 	VAESDEC        Y8, Y1, Y1
@@ -1645,7 +1643,7 @@ rounds12_63:
 	VAESDEC        Y8, Y6, Y6
 	VAESDEC        Y8, Y7, Y7
 
-rounds10_62:
+rounds10_58:
 	VBROADCASTI128 16(DX), Y8
 	VAESDEC        Y8, Y0, Y0
 	VAESDEC        Y8, Y1, Y1
@@ -1742,18 +1740,18 @@ rounds10_62:
 	ADDQ           $0x00000100, DI
 	SUBQ           $0x00000010, BX
 	CMPQ           BX, $0x00000010
-	JAE            loop_59
+	JAE            loop_56
 
-tail_60:
+tail_57:
 	TESTQ          $0x00000008, BX
-	JZ             skip_64
+	JZ             skip_60
 	VPXOR          (SI), Y9, Y0
 	VPXOR          32(SI), Y9, Y1
 	VPXOR          64(SI), Y9, Y2
 	VPXOR          96(SI), Y9, Y3
 	CMPQ           R8, $0x0c
-	JB             rounds10_65
-	JE             rounds12_66
+	JB             rounds10_61
+	JE             rounds12_62
 	VBROADCASTI128 -48(DX), Y8
 	VAESDEC        Y8, Y0, Y0
 	VAESDEC        Y8, Y1, Y1
@@ -1765,7 +1763,7 @@ tail_60:
 	VAESDEC        Y8, Y2, Y2
 	VAESDEC        Y8, Y3, Y3
 
-rounds12_66:
+rounds12_62:
 	VBROADCASTI128 -16(DX), Y8
 	VAESDEC        Y8, Y0, Y0
 	VAESDEC        Y8, Y1, Y1
@@ -1777,7 +1775,7 @@ rounds12_66:
 	VAESDEC        Y8, Y2, Y2
 	VAESDEC        Y8, Y3, Y3
 
-rounds10_65:
+rounds10_61:
 	VBROADCASTI128 16(DX), Y8
 	VAESDEC        Y8, Y0, Y0
 	VAESDEC        Y8, Y1, Y1
@@ -1829,14 +1827,14 @@ rounds10_65:
 	ADDQ           $0x00000080, SI
 	ADDQ           $0x00000080, DI
 
-skip_64:
+skip_60:
 	TESTQ          $0x00000004, BX
-	JZ             skip_67
+	JZ             skip_63
 	VPXOR          (SI), Y9, Y0
 	VPXOR          32(SI), Y9, Y1
 	CMPQ           R8, $0x0c
-	JB             rounds10_68
-	JE             rounds12_69
+	JB             rounds10_64
+	JE             rounds12_65
 	VBROADCASTI128 -48(DX), Y8
 	VAESDEC        Y8, Y0, Y0
 	VAESDEC        Y8, Y1, Y1
@@ -1844,7 +1842,7 @@ skip_64:
 	VAESDEC        Y8, Y0, Y0
 	VAESDEC        Y8, Y1, Y1
 
-rounds12_69:
+rounds12_65:
 	VBROADCASTI128 -16(DX), Y8
 	VAESDEC        Y8, Y0, Y0
 	VAESDEC        Y8, Y1, Y1
@@ -1852,7 +1850,7 @@ rounds12_69:
 	VAESDEC        Y8, Y0, Y0
 	VAESDEC        Y8, Y1, Y1
 
-rounds10_68:
+rounds10_64:
 	VBROADCASTI128 16(DX), Y8
 	VAESDEC        Y8, Y0, Y0
 	VAESDEC        Y8, Y1, Y1
@@ -1882,25 +1880,25 @@ rounds10_68:
 	ADDQ           $0x00000040, SI
 	ADDQ           $0x00000040, DI
 
-skip_67:
+skip_63:
 	TESTQ          $0x00000002, BX
-	JZ             skip_70
+	JZ             skip_66
 	VPXOR          (SI), Y9, Y0
 	CMPQ           R8, $0x0c
-	JB             rounds10_71
-	JE             rounds12_72
+	JB             rounds10_67
+	JE             rounds12_68
 	VBROADCASTI128 -48(DX), Y8
 	VAESDEC        Y8, Y0, Y0
 	VBROADCASTI128 -32(DX), Y8
 	VAESDEC        Y8, Y0, Y0
 
-rounds12_72:
+rounds12_68:
 	VBROADCASTI128 -16(DX), Y8
 	VAESDEC        Y8, Y0, Y0
 	VBROADCASTI128 (DX), Y8
 	VAESDEC        Y8, Y0, Y0
 
-rounds10_71:
+rounds10_67:
 	VBROADCASTI128 16(DX), Y8
 	VAESDEC        Y8, Y0, Y0
 	VBROADCASTI128 32(DX), Y8
@@ -1919,48 +1917,47 @@ rounds10_71:
 	ADDQ           $0x00000020, SI
 	ADDQ           $0x00000020, DI
 
-skip_70:
+skip_66:
 	TESTQ          $0x00000001, BX
-	JZ             done_61
-	VMOVDQU        (SI), X0
-	VPXOR          Y9, Y0, Y0
+	JZ             skip_69
+	VPXOR          (SI), X9, X0
 	CMPQ           R8, $0x0c
-	JB             rounds10_73
-	JE             rounds12_74
+	JB             rounds10_70
+	JE             rounds12_71
 	VBROADCASTI128 -48(DX), Y8
-	VAESDEC        Y8, Y0, Y0
+	VAESDEC        X8, X0, X0
 	VBROADCASTI128 -32(DX), Y8
-	VAESDEC        Y8, Y0, Y0
+	VAESDEC        X8, X0, X0
 
-rounds12_74:
+rounds12_71:
 	VBROADCASTI128 -16(DX), Y8
-	VAESDEC        Y8, Y0, Y0
+	VAESDEC        X8, X0, X0
 	VBROADCASTI128 (DX), Y8
-	VAESDEC        Y8, Y0, Y0
+	VAESDEC        X8, X0, X0
 
-rounds10_73:
+rounds10_70:
 	VBROADCASTI128 16(DX), Y8
-	VAESDEC        Y8, Y0, Y0
+	VAESDEC        X8, X0, X0
 	VBROADCASTI128 32(DX), Y8
-	VAESDEC        Y8, Y0, Y0
+	VAESDEC        X8, X0, X0
 	VBROADCASTI128 48(DX), Y8
-	VAESDEC        Y8, Y0, Y0
+	VAESDEC        X8, X0, X0
 	VBROADCASTI128 64(DX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VAESDEC        Y15, Y0, Y0
-	VAESDEC        Y14, Y0, Y0
-	VAESDEC        Y13, Y0, Y0
-	VAESDEC        Y12, Y0, Y0
-	VAESDEC        Y11, Y0, Y0
-	VAESDECLAST    Y10, Y0, Y0
+	VAESDEC        X8, X0, X0
+	VAESDEC        X15, X0, X0
+	VAESDEC        X14, X0, X0
+	VAESDEC        X13, X0, X0
+	VAESDEC        X12, X0, X0
+	VAESDEC        X11, X0, X0
+	VAESDECLAST    X10, X0, X0
 	VMOVDQU        X0, (DI)
 
-done_61:
+skip_69:
 	VZEROUPPER
 	RET
 
 // func ctrBlocksVAES256(nr int, xk *[240]byte, dst *byte, src *byte, n int, hi uint64, lo uint64)
-// Requires: AVX, AVX2, VAES
+// Requires: AES, AVX, AVX2, VAES
 TEXT ·ctrBlocksVAES256(SB), NOSPLIT, $0-56
 	MOVQ           nr+0(FP), R8
 	MOVQ           xk+8(FP), AX
@@ -1983,9 +1980,9 @@ TEXT ·ctrBlocksVAES256(SB), NOSPLIT, $0-56
 	VBROADCASTI128 ctrConsts<>+32(SB), Y10
 	VMOVDQU        bswapMask<>+0(SB), Y11
 	CMPQ           BX, $0x00000010
-	JB             tail_76
+	JB             tail_73
 
-loop_75:
+loop_72:
 	VPSHUFB        Y11, Y9, Y0
 	VPADDQ         Y10, Y9, Y9
 	VPXOR          Y12, Y0, Y0
@@ -2011,8 +2008,8 @@ loop_75:
 	VPADDQ         Y10, Y9, Y9
 	VPXOR          Y12, Y7, Y7
 	CMPQ           R8, $0x0c
-	JB             rounds10_78
-	JE             rounds12_79
+	JB             rounds10_74
+	JE             rounds12_75
 	VBROADCASTI128 -48(DX), Y8
 	VAESENC        Y8, Y0, Y0
 	VAESENC        Y8, Y1, Y1
@@ -2032,7 +2029,7 @@ loop_75:
 	VAESENC        Y8, Y6, Y6
 	VAESENC        Y8, Y7, Y7
 
-rounds12_79:
+rounds12_75:
 	VBROADCASTI128 -16(DX), Y8
 	VAESENC        Y8, Y0, Y0
 	VAESENC        Y8, Y1, Y1
@@ -2052,7 +2049,7 @@ rounds12_79:
 	VAESENC        Y8, Y6, Y6
 	VAESENC        Y8, Y7, Y7
 
-rounds10_78:
+rounds10_74:
 	VBROADCASTI128 16(DX), Y8
 	VAESENC        Y8, Y0, Y0
 	VAESENC        Y8, Y1, Y1
@@ -2160,11 +2157,11 @@ rounds10_78:
 	ADDQ           $0x00000100, DI
 	SUBQ           $0x00000010, BX
 	CMPQ           BX, $0x00000010
-	JAE            loop_75
+	JAE            loop_72
 
-tail_76:
+tail_73:
 	TESTQ          $0x00000008, BX
-	JZ             skip_80
+	JZ             skip_76
 	VPSHUFB        Y11, Y9, Y0
 	VPADDQ         Y10, Y9, Y9
 	VPXOR          Y12, Y0, Y0
@@ -2178,8 +2175,8 @@ tail_76:
 	VPADDQ         Y10, Y9, Y9
 	VPXOR          Y12, Y3, Y3
 	CMPQ           R8, $0x0c
-	JB             rounds10_81
-	JE             rounds12_82
+	JB             rounds10_77
+	JE             rounds12_78
 	VBROADCASTI128 -48(DX), Y8
 	VAESENC        Y8, Y0, Y0
 	VAESENC        Y8, Y1, Y1
@@ -2191,7 +2188,7 @@ tail_76:
 	VAESENC        Y8, Y2, Y2
 	VAESENC        Y8, Y3, Y3
 
-rounds12_82:
+rounds12_78:
 	VBROADCASTI128 -16(DX), Y8
 	VAESENC        Y8, Y0, Y0
 	VAESENC        Y8, Y1, Y1
@@ -2203,7 +2200,7 @@ rounds12_82:
 	VAESENC        Y8, Y2, Y2
 	VAESENC        Y8, Y3, Y3
 
-rounds10_81:
+rounds10_77:
 	VBROADCASTI128 16(DX), Y8
 	VAESENC        Y8, Y0, Y0
 	VAESENC        Y8, Y1, Y1
@@ -2262,9 +2259,9 @@ rounds10_81:
 	ADDQ           $0x00000080, SI
 	ADDQ           $0x00000080, DI
 
-skip_80:
+skip_76:
 	TESTQ          $0x00000004, BX
-	JZ             skip_83
+	JZ             skip_79
 	VPSHUFB        Y11, Y9, Y0
 	VPADDQ         Y10, Y9, Y9
 	VPXOR          Y12, Y0, Y0
@@ -2272,8 +2269,8 @@ skip_80:
 	VPADDQ         Y10, Y9, Y9
 	VPXOR          Y12, Y1, Y1
 	CMPQ           R8, $0x0c
-	JB             rounds10_84
-	JE             rounds12_85
+	JB             rounds10_80
+	JE             rounds12_81
 	VBROADCASTI128 -48(DX), Y8
 	VAESENC        Y8, Y0, Y0
 	VAESENC        Y8, Y1, Y1
@@ -2281,7 +2278,7 @@ skip_80:
 	VAESENC        Y8, Y0, Y0
 	VAESENC        Y8, Y1, Y1
 
-rounds12_85:
+rounds12_81:
 	VBROADCASTI128 -16(DX), Y8
 	VAESENC        Y8, Y0, Y0
 	VAESENC        Y8, Y1, Y1
@@ -2289,7 +2286,7 @@ rounds12_85:
 	VAESENC        Y8, Y0, Y0
 	VAESENC        Y8, Y1, Y1
 
-rounds10_84:
+rounds10_80:
 	VBROADCASTI128 16(DX), Y8
 	VAESENC        Y8, Y0, Y0
 	VAESENC        Y8, Y1, Y1
@@ -2324,27 +2321,27 @@ rounds10_84:
 	ADDQ           $0x00000040, SI
 	ADDQ           $0x00000040, DI
 
-skip_83:
+skip_79:
 	TESTQ          $0x00000002, BX
-	JZ             skip_86
+	JZ             skip_82
 	VPSHUFB        Y11, Y9, Y0
 	VPADDQ         Y10, Y9, Y9
 	VPXOR          Y12, Y0, Y0
 	CMPQ           R8, $0x0c
-	JB             rounds10_87
-	JE             rounds12_88
+	JB             rounds10_83
+	JE             rounds12_84
 	VBROADCASTI128 -48(DX), Y8
 	VAESENC        Y8, Y0, Y0
 	VBROADCASTI128 -32(DX), Y8
 	VAESENC        Y8, Y0, Y0
 
-rounds12_88:
+rounds12_84:
 	VBROADCASTI128 -16(DX), Y8
 	VAESENC        Y8, Y0, Y0
 	VBROADCASTI128 (DX), Y8
 	VAESENC        Y8, Y0, Y0
 
-rounds10_87:
+rounds10_83:
 	VBROADCASTI128 16(DX), Y8
 	VAESENC        Y8, Y0, Y0
 	VBROADCASTI128 32(DX), Y8
@@ -2367,53 +2364,52 @@ rounds10_87:
 	ADDQ           $0x00000020, SI
 	ADDQ           $0x00000020, DI
 
-skip_86:
+skip_82:
 	TESTQ          $0x00000001, BX
-	JZ             done_77
-	VPSHUFB        Y11, Y9, Y0
-	VPADDQ         Y10, Y9, Y9
-	VPXOR          Y12, Y0, Y0
+	JZ             skip_85
+	VPSHUFB        X11, X9, X0
+	VPXOR          X12, X0, X0
 	CMPQ           R8, $0x0c
-	JB             rounds10_89
-	JE             rounds12_90
+	JB             rounds10_86
+	JE             rounds12_87
 	VBROADCASTI128 -48(DX), Y8
-	VAESENC        Y8, Y0, Y0
+	VAESENC        X8, X0, X0
 	VBROADCASTI128 -32(DX), Y8
-	VAESENC        Y8, Y0, Y0
+	VAESENC        X8, X0, X0
 
-rounds12_90:
+rounds12_87:
 	VBROADCASTI128 -16(DX), Y8
-	VAESENC        Y8, Y0, Y0
+	VAESENC        X8, X0, X0
 	VBROADCASTI128 (DX), Y8
-	VAESENC        Y8, Y0, Y0
+	VAESENC        X8, X0, X0
 
-rounds10_89:
+rounds10_86:
 	VBROADCASTI128 16(DX), Y8
-	VAESENC        Y8, Y0, Y0
+	VAESENC        X8, X0, X0
 	VBROADCASTI128 32(DX), Y8
-	VAESENC        Y8, Y0, Y0
+	VAESENC        X8, X0, X0
 	VBROADCASTI128 48(DX), Y8
-	VAESENC        Y8, Y0, Y0
+	VAESENC        X8, X0, X0
 	VBROADCASTI128 64(DX), Y8
-	VAESENC        Y8, Y0, Y0
+	VAESENC        X8, X0, X0
 	VBROADCASTI128 80(DX), Y8
-	VAESENC        Y8, Y0, Y0
+	VAESENC        X8, X0, X0
 	VBROADCASTI128 96(DX), Y8
-	VAESENC        Y8, Y0, Y0
+	VAESENC        X8, X0, X0
 	VBROADCASTI128 112(DX), Y8
-	VAESENC        Y8, Y0, Y0
-	VAESENC        Y15, Y0, Y0
-	VAESENC        Y14, Y0, Y0
-	VAESENCLAST    Y13, Y0, Y0
+	VAESENC        X8, X0, X0
+	VAESENC        X15, X0, X0
+	VAESENC        X14, X0, X0
+	VAESENCLAST    X13, X0, X0
 	VPXOR          (SI), X0, X0
 	VMOVDQU        X0, (DI)
 
-done_77:
+skip_85:
 	VZEROUPPER
 	RET
 
 // func encryptBlocksVAES512(nr int, xk *[240]byte, dst *byte, src *byte, n int)
-// Requires: AVX, AVX512BW, AVX512F, VAES
+// Requires: AES, AVX, AVX512F, AVX512VL, VAES
 TEXT ·encryptBlocksVAES512(SB), NOSPLIT, $0-40
 	MOVQ            nr+0(FP), R8
 	MOVQ            xk+8(FP), AX
@@ -2435,20 +2431,20 @@ TEXT ·encryptBlocksVAES512(SB), NOSPLIT, $0-40
 	VBROADCASTI32X4 144(DX), Z29
 	VBROADCASTI32X4 160(DX), Z30
 	CMPQ            R8, $0x0c
-	JB              rounds10_91
-	JE              rounds12_92
+	JB              rounds10_88
+	JE              rounds12_89
 	VBROADCASTI32X4 -48(DX), Z17
 	VBROADCASTI32X4 -32(DX), Z18
 
-rounds12_92:
+rounds12_89:
 	VBROADCASTI32X4 -16(DX), Z19
 	VBROADCASTI32X4 (DX), Z20
 
-rounds10_91:
+rounds10_88:
 	CMPQ BX, $0x00000020
-	JB   tail_94
+	JB   tail_91
 
-loop_93:
+loop_90:
 	VPXORQ  (SI), Z16, Z0
 	VPXORQ  64(SI), Z16, Z1
 	VPXORQ  128(SI), Z16, Z2
@@ -2458,8 +2454,8 @@ loop_93:
 	VPXORQ  384(SI), Z16, Z6
 	VPXORQ  448(SI), Z16, Z7
 	CMPQ    R8, $0x0c
-	JB      rounds10_96
-	JE      rounds12_97
+	JB      rounds10_92
+	JE      rounds12_93
 	VAESENC Z17, Z0, Z0
 	VAESENC Z17, Z1, Z1
 	VAESENC Z17, Z2, Z2
@@ -2477,7 +2473,7 @@ loop_93:
 	VAESENC Z18, Z6, Z6
 	VAESENC Z18, Z7, Z7
 
-rounds12_97:
+rounds12_93:
 	VAESENC Z19, Z0, Z0
 	VAESENC Z19, Z1, Z1
 	VAESENC Z19, Z2, Z2
@@ -2495,7 +2491,7 @@ rounds12_97:
 	VAESENC Z20, Z6, Z6
 	VAESENC Z20, Z7, Z7
 
-rounds10_96:
+rounds10_92:
 	VAESENC     Z21, Z0, Z0
 	VAESENC     Z21, Z1, Z1
 	VAESENC     Z21, Z2, Z2
@@ -2588,18 +2584,18 @@ rounds10_96:
 	ADDQ        $0x00000200, DI
 	SUBQ        $0x00000020, BX
 	CMPQ        BX, $0x00000020
-	JAE         loop_93
+	JAE         loop_90
 
-tail_94:
-	CMPQ    BX, $0x00000010
-	JB      last_98
+tail_91:
+	TESTQ   $0x00000010, BX
+	JZ      skip_94
 	VPXORQ  (SI), Z16, Z0
 	VPXORQ  64(SI), Z16, Z1
 	VPXORQ  128(SI), Z16, Z2
 	VPXORQ  192(SI), Z16, Z3
 	CMPQ    R8, $0x0c
-	JB      rounds10_99
-	JE      rounds12_100
+	JB      rounds10_95
+	JE      rounds12_96
 	VAESENC Z17, Z0, Z0
 	VAESENC Z17, Z1, Z1
 	VAESENC Z17, Z2, Z2
@@ -2609,7 +2605,7 @@ tail_94:
 	VAESENC Z18, Z2, Z2
 	VAESENC Z18, Z3, Z3
 
-rounds12_100:
+rounds12_96:
 	VAESENC Z19, Z0, Z0
 	VAESENC Z19, Z1, Z1
 	VAESENC Z19, Z2, Z2
@@ -2619,7 +2615,7 @@ rounds12_100:
 	VAESENC Z20, Z2, Z2
 	VAESENC Z20, Z3, Z3
 
-rounds10_99:
+rounds10_95:
 	VAESENC     Z21, Z0, Z0
 	VAESENC     Z21, Z1, Z1
 	VAESENC     Z21, Z2, Z2
@@ -2666,102 +2662,143 @@ rounds10_99:
 	VMOVDQU64   Z3, 192(DI)
 	ADDQ        $0x00000100, SI
 	ADDQ        $0x00000100, DI
-	SUBQ        $0x00000010, BX
 
-last_98:
-	TESTQ       BX, BX
-	JZ          done_95
-	MOVQ        BX, CX
-	SHLQ        $0x01, CX
-	MOVL        $0x00000001, R9
-	SHLL        CL, R9
-	DECL        R9
-	KMOVD       R9, K1
-	KSHIFTRD    $0x08, K1, K2
-	KSHIFTRD    $0x10, K1, K3
-	KSHIFTRD    $0x18, K1, K4
-	VMOVDQU64.Z (SI), K1, Z0
-	VPXORQ      Z16, Z0, Z0
-	VMOVDQU64.Z 64(SI), K2, Z1
-	VPXORQ      Z16, Z1, Z1
-	VMOVDQU64.Z 128(SI), K3, Z2
-	VPXORQ      Z16, Z2, Z2
-	VMOVDQU64.Z 192(SI), K4, Z3
-	VPXORQ      Z16, Z3, Z3
-	CMPQ        R8, $0x0c
-	JB          rounds10_101
-	JE          rounds12_102
-	VAESENC     Z17, Z0, Z0
-	VAESENC     Z17, Z1, Z1
-	VAESENC     Z17, Z2, Z2
-	VAESENC     Z17, Z3, Z3
-	VAESENC     Z18, Z0, Z0
-	VAESENC     Z18, Z1, Z1
-	VAESENC     Z18, Z2, Z2
-	VAESENC     Z18, Z3, Z3
+skip_94:
+	TESTQ   $0x00000008, BX
+	JZ      skip_97
+	VPXORQ  (SI), Z16, Z0
+	VPXORQ  64(SI), Z16, Z1
+	CMPQ    R8, $0x0c
+	JB      rounds10_98
+	JE      rounds12_99
+	VAESENC Z17, Z0, Z0
+	VAESENC Z17, Z1, Z1
+	VAESENC Z18, Z0, Z0
+	VAESENC Z18, Z1, Z1
+
+rounds12_99:
+	VAESENC Z19, Z0, Z0
+	VAESENC Z19, Z1, Z1
+	VAESENC Z20, Z0, Z0
+	VAESENC Z20, Z1, Z1
+
+rounds10_98:
+	VAESENC     Z21, Z0, Z0
+	VAESENC     Z21, Z1, Z1
+	VAESENC     Z22, Z0, Z0
+	VAESENC     Z22, Z1, Z1
+	VAESENC     Z23, Z0, Z0
+	VAESENC     Z23, Z1, Z1
+	VAESENC     Z24, Z0, Z0
+	VAESENC     Z24, Z1, Z1
+	VAESENC     Z25, Z0, Z0
+	VAESENC     Z25, Z1, Z1
+	VAESENC     Z26, Z0, Z0
+	VAESENC     Z26, Z1, Z1
+	VAESENC     Z27, Z0, Z0
+	VAESENC     Z27, Z1, Z1
+	VAESENC     Z28, Z0, Z0
+	VAESENC     Z28, Z1, Z1
+	VAESENC     Z29, Z0, Z0
+	VAESENC     Z29, Z1, Z1
+	VAESENCLAST Z30, Z0, Z0
+	VAESENCLAST Z30, Z1, Z1
+	VMOVDQU64   Z0, (DI)
+	VMOVDQU64   Z1, 64(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+
+skip_97:
+	TESTQ   $0x00000004, BX
+	JZ      skip_100
+	VPXORQ  (SI), Z16, Z0
+	CMPQ    R8, $0x0c
+	JB      rounds10_101
+	JE      rounds12_102
+	VAESENC Z17, Z0, Z0
+	VAESENC Z18, Z0, Z0
 
 rounds12_102:
 	VAESENC Z19, Z0, Z0
-	VAESENC Z19, Z1, Z1
-	VAESENC Z19, Z2, Z2
-	VAESENC Z19, Z3, Z3
 	VAESENC Z20, Z0, Z0
-	VAESENC Z20, Z1, Z1
-	VAESENC Z20, Z2, Z2
-	VAESENC Z20, Z3, Z3
 
 rounds10_101:
 	VAESENC     Z21, Z0, Z0
-	VAESENC     Z21, Z1, Z1
-	VAESENC     Z21, Z2, Z2
-	VAESENC     Z21, Z3, Z3
 	VAESENC     Z22, Z0, Z0
-	VAESENC     Z22, Z1, Z1
-	VAESENC     Z22, Z2, Z2
-	VAESENC     Z22, Z3, Z3
 	VAESENC     Z23, Z0, Z0
-	VAESENC     Z23, Z1, Z1
-	VAESENC     Z23, Z2, Z2
-	VAESENC     Z23, Z3, Z3
 	VAESENC     Z24, Z0, Z0
-	VAESENC     Z24, Z1, Z1
-	VAESENC     Z24, Z2, Z2
-	VAESENC     Z24, Z3, Z3
 	VAESENC     Z25, Z0, Z0
-	VAESENC     Z25, Z1, Z1
-	VAESENC     Z25, Z2, Z2
-	VAESENC     Z25, Z3, Z3
 	VAESENC     Z26, Z0, Z0
-	VAESENC     Z26, Z1, Z1
-	VAESENC     Z26, Z2, Z2
-	VAESENC     Z26, Z3, Z3
 	VAESENC     Z27, Z0, Z0
-	VAESENC     Z27, Z1, Z1
-	VAESENC     Z27, Z2, Z2
-	VAESENC     Z27, Z3, Z3
 	VAESENC     Z28, Z0, Z0
-	VAESENC     Z28, Z1, Z1
-	VAESENC     Z28, Z2, Z2
-	VAESENC     Z28, Z3, Z3
 	VAESENC     Z29, Z0, Z0
-	VAESENC     Z29, Z1, Z1
-	VAESENC     Z29, Z2, Z2
-	VAESENC     Z29, Z3, Z3
 	VAESENCLAST Z30, Z0, Z0
-	VAESENCLAST Z30, Z1, Z1
-	VAESENCLAST Z30, Z2, Z2
-	VAESENCLAST Z30, Z3, Z3
-	VMOVDQU64   Z0, K1, (DI)
-	VMOVDQU64   Z1, K2, 64(DI)
-	VMOVDQU64   Z2, K3, 128(DI)
-	VMOVDQU64   Z3, K4, 192(DI)
+	VMOVDQU64   Z0, (DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000040, DI
 
-done_95:
+skip_100:
+	TESTQ   $0x00000002, BX
+	JZ      skip_103
+	VPXORQ  (SI), Y16, Y0
+	CMPQ    R8, $0x0c
+	JB      rounds10_104
+	JE      rounds12_105
+	VAESENC Y17, Y0, Y0
+	VAESENC Y18, Y0, Y0
+
+rounds12_105:
+	VAESENC Y19, Y0, Y0
+	VAESENC Y20, Y0, Y0
+
+rounds10_104:
+	VAESENC     Y21, Y0, Y0
+	VAESENC     Y22, Y0, Y0
+	VAESENC     Y23, Y0, Y0
+	VAESENC     Y24, Y0, Y0
+	VAESENC     Y25, Y0, Y0
+	VAESENC     Y26, Y0, Y0
+	VAESENC     Y27, Y0, Y0
+	VAESENC     Y28, Y0, Y0
+	VAESENC     Y29, Y0, Y0
+	VAESENCLAST Y30, Y0, Y0
+	VMOVDQU64   Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+
+skip_103:
+	TESTQ   $0x00000001, BX
+	JZ      skip_106
+	VPXORQ  (SI), X16, X0
+	CMPQ    R8, $0x0c
+	JB      rounds10_107
+	JE      rounds12_108
+	VAESENC X17, X0, X0
+	VAESENC X18, X0, X0
+
+rounds12_108:
+	VAESENC X19, X0, X0
+	VAESENC X20, X0, X0
+
+rounds10_107:
+	VAESENC     X21, X0, X0
+	VAESENC     X22, X0, X0
+	VAESENC     X23, X0, X0
+	VAESENC     X24, X0, X0
+	VAESENC     X25, X0, X0
+	VAESENC     X26, X0, X0
+	VAESENC     X27, X0, X0
+	VAESENC     X28, X0, X0
+	VAESENC     X29, X0, X0
+	VAESENCLAST X30, X0, X0
+	VMOVDQU64   X0, (DI)
+
+skip_106:
 	VZEROUPPER
 	RET
 
 // func decryptBlocksVAES512(nr int, xk *[240]byte, dst *byte, src *byte, n int)
-// Requires: AVX, AVX512BW, AVX512F, VAES
+// Requires: AES, AVX, AVX512F, AVX512VL, VAES
 TEXT ·decryptBlocksVAES512(SB), NOSPLIT, $0-40
 	MOVQ            nr+0(FP), R8
 	MOVQ            xk+8(FP), AX
@@ -2783,20 +2820,20 @@ TEXT ·decryptBlocksVAES512(SB), NOSPLIT, $0-40
 	VBROADCASTI32X4 144(DX), Z29
 	VBROADCASTI32X4 160(DX), Z30
 	CMPQ            R8, $0x0c
-	JB              rounds10_103
-	JE              rounds12_104
+	JB              rounds10_109
+	JE              rounds12_110
 	VBROADCASTI32X4 -48(DX), Z17
 	VBROADCASTI32X4 -32(DX), Z18
 
-rounds12_104:
+rounds12_110:
 	VBROADCASTI32X4 -16(DX), Z19
 	VBROADCASTI32X4 (DX), Z20
 
-rounds10_103:
+rounds10_109:
 	CMPQ BX, $0x00000020
-	JB   tail_106
+	JB   tail_112
 
-loop_105:
+loop_111:
 	VPXORQ  (SI), Z16, Z0
 	VPXORQ  64(SI), Z16, Z1
 	VPXORQ  128(SI), Z16, Z2
@@ -2806,8 +2843,8 @@ loop_105:
 	VPXORQ  384(SI), Z16, Z6
 	VPXORQ  448(SI), Z16, Z7
 	CMPQ    R8, $0x0c
-	JB      rounds10_108
-	JE      rounds12_109
+	JB      rounds10_113
+	JE      rounds12_114
 	VAESDEC Z17, Z0, Z0
 	VAESDEC Z17, Z1, Z1
 	VAESDEC Z17, Z2, Z2
@@ -2825,7 +2862,7 @@ loop_105:
 	VAESDEC Z18, Z6, Z6
 	VAESDEC Z18, Z7, Z7
 
-rounds12_109:
+rounds12_114:
 	VAESDEC Z19, Z0, Z0
 	VAESDEC Z19, Z1, Z1
 	VAESDEC Z19, Z2, Z2
@@ -2843,7 +2880,7 @@ rounds12_109:
 	VAESDEC Z20, Z6, Z6
 	VAESDEC Z20, Z7, Z7
 
-rounds10_108:
+rounds10_113:
 	VAESDEC     Z21, Z0, Z0
 	VAESDEC     Z21, Z1, Z1
 	VAESDEC     Z21, Z2, Z2
@@ -2936,18 +2973,18 @@ rounds10_108:
 	ADDQ        $0x00000200, DI
 	SUBQ        $0x00000020, BX
 	CMPQ        BX, $0x00000020
-	JAE         loop_105
+	JAE         loop_111
 
-tail_106:
-	CMPQ    BX, $0x00000010
-	JB      last_110
+tail_112:
+	TESTQ   $0x00000010, BX
+	JZ      skip_115
 	VPXORQ  (SI), Z16, Z0
 	VPXORQ  64(SI), Z16, Z1
 	VPXORQ  128(SI), Z16, Z2
 	VPXORQ  192(SI), Z16, Z3
 	CMPQ    R8, $0x0c
-	JB      rounds10_111
-	JE      rounds12_112
+	JB      rounds10_116
+	JE      rounds12_117
 	VAESDEC Z17, Z0, Z0
 	VAESDEC Z17, Z1, Z1
 	VAESDEC Z17, Z2, Z2
@@ -2957,7 +2994,7 @@ tail_106:
 	VAESDEC Z18, Z2, Z2
 	VAESDEC Z18, Z3, Z3
 
-rounds12_112:
+rounds12_117:
 	VAESDEC Z19, Z0, Z0
 	VAESDEC Z19, Z1, Z1
 	VAESDEC Z19, Z2, Z2
@@ -2967,7 +3004,7 @@ rounds12_112:
 	VAESDEC Z20, Z2, Z2
 	VAESDEC Z20, Z3, Z3
 
-rounds10_111:
+rounds10_116:
 	VAESDEC     Z21, Z0, Z0
 	VAESDEC     Z21, Z1, Z1
 	VAESDEC     Z21, Z2, Z2
@@ -3014,102 +3051,143 @@ rounds10_111:
 	VMOVDQU64   Z3, 192(DI)
 	ADDQ        $0x00000100, SI
 	ADDQ        $0x00000100, DI
-	SUBQ        $0x00000010, BX
 
-last_110:
-	TESTQ       BX, BX
-	JZ          done_107
-	MOVQ        BX, CX
-	SHLQ        $0x01, CX
-	MOVL        $0x00000001, R9
-	SHLL        CL, R9
-	DECL        R9
-	KMOVD       R9, K1
-	KSHIFTRD    $0x08, K1, K2
-	KSHIFTRD    $0x10, K1, K3
-	KSHIFTRD    $0x18, K1, K4
-	VMOVDQU64.Z (SI), K1, Z0
-	VPXORQ      Z16, Z0, Z0
-	VMOVDQU64.Z 64(SI), K2, Z1
-	VPXORQ      Z16, Z1, Z1
-	VMOVDQU64.Z 128(SI), K3, Z2
-	VPXORQ      Z16, Z2, Z2
-	VMOVDQU64.Z 192(SI), K4, Z3
-	VPXORQ      Z16, Z3, Z3
-	CMPQ        R8, $0x0c
-	JB          rounds10_113
-	JE          rounds12_114
-	VAESDEC     Z17, Z0, Z0
-	VAESDEC     Z17, Z1, Z1
-	VAESDEC     Z17, Z2, Z2
-	VAESDEC     Z17, Z3, Z3
-	VAESDEC     Z18, Z0, Z0
-	VAESDEC     Z18, Z1, Z1
-	VAESDEC     Z18, Z2, Z2
-	VAESDEC     Z18, Z3, Z3
+skip_115:
+	TESTQ   $0x00000008, BX
+	JZ      skip_118
+	VPXORQ  (SI), Z16, Z0
+	VPXORQ  64(SI), Z16, Z1
+	CMPQ    R8, $0x0c
+	JB      rounds10_119
+	JE      rounds12_120
+	VAESDEC Z17, Z0, Z0
+	VAESDEC Z17, Z1, Z1
+	VAESDEC Z18, Z0, Z0
+	VAESDEC Z18, Z1, Z1
 
-rounds12_114:
+rounds12_120:
 	VAESDEC Z19, Z0, Z0
 	VAESDEC Z19, Z1, Z1
-	VAESDEC Z19, Z2, Z2
-	VAESDEC Z19, Z3, Z3
 	VAESDEC Z20, Z0, Z0
 	VAESDEC Z20, Z1, Z1
-	VAESDEC Z20, Z2, Z2
-	VAESDEC Z20, Z3, Z3
 
-rounds10_113:
+rounds10_119:
 	VAESDEC     Z21, Z0, Z0
 	VAESDEC     Z21, Z1, Z1
-	VAESDEC     Z21, Z2, Z2
-	VAESDEC     Z21, Z3, Z3
 	VAESDEC     Z22, Z0, Z0
 	VAESDEC     Z22, Z1, Z1
-	VAESDEC     Z22, Z2, Z2
-	VAESDEC     Z22, Z3, Z3
 	VAESDEC     Z23, Z0, Z0
 	VAESDEC     Z23, Z1, Z1
-	VAESDEC     Z23, Z2, Z2
-	VAESDEC     Z23, Z3, Z3
 	VAESDEC     Z24, Z0, Z0
 	VAESDEC     Z24, Z1, Z1
-	VAESDEC     Z24, Z2, Z2
-	VAESDEC     Z24, Z3, Z3
 	VAESDEC     Z25, Z0, Z0
 	VAESDEC     Z25, Z1, Z1
-	VAESDEC     Z25, Z2, Z2
-	VAESDEC     Z25, Z3, Z3
 	VAESDEC     Z26, Z0, Z0
 	VAESDEC     Z26, Z1, Z1
-	VAESDEC     Z26, Z2, Z2
-	VAESDEC     Z26, Z3, Z3
 	VAESDEC     Z27, Z0, Z0
 	VAESDEC     Z27, Z1, Z1
-	VAESDEC     Z27, Z2, Z2
-	VAESDEC     Z27, Z3, Z3
 	VAESDEC     Z28, Z0, Z0
 	VAESDEC     Z28, Z1, Z1
-	VAESDEC     Z28, Z2, Z2
-	VAESDEC     Z28, Z3, Z3
 	VAESDEC     Z29, Z0, Z0
 	VAESDEC     Z29, Z1, Z1
-	VAESDEC     Z29, Z2, Z2
-	VAESDEC     Z29, Z3, Z3
 	VAESDECLAST Z30, Z0, Z0
 	VAESDECLAST Z30, Z1, Z1
-	VAESDECLAST Z30, Z2, Z2
-	VAESDECLAST Z30, Z3, Z3
-	VMOVDQU64   Z0, K1, (DI)
-	VMOVDQU64   Z1, K2, 64(DI)
-	VMOVDQU64   Z2, K3, 128(DI)
-	VMOVDQU64   Z3, K4, 192(DI)
+	VMOVDQU64   Z0, (DI)
+	VMOVDQU64   Z1, 64(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
 
-done_107:
+skip_118:
+	TESTQ   $0x00000004, BX
+	JZ      skip_121
+	VPXORQ  (SI), Z16, Z0
+	CMPQ    R8, $0x0c
+	JB      rounds10_122
+	JE      rounds12_123
+	VAESDEC Z17, Z0, Z0
+	VAESDEC Z18, Z0, Z0
+
+rounds12_123:
+	VAESDEC Z19, Z0, Z0
+	VAESDEC Z20, Z0, Z0
+
+rounds10_122:
+	VAESDEC     Z21, Z0, Z0
+	VAESDEC     Z22, Z0, Z0
+	VAESDEC     Z23, Z0, Z0
+	VAESDEC     Z24, Z0, Z0
+	VAESDEC     Z25, Z0, Z0
+	VAESDEC     Z26, Z0, Z0
+	VAESDEC     Z27, Z0, Z0
+	VAESDEC     Z28, Z0, Z0
+	VAESDEC     Z29, Z0, Z0
+	VAESDECLAST Z30, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000040, DI
+
+skip_121:
+	TESTQ   $0x00000002, BX
+	JZ      skip_124
+	VPXORQ  (SI), Y16, Y0
+	CMPQ    R8, $0x0c
+	JB      rounds10_125
+	JE      rounds12_126
+	VAESDEC Y17, Y0, Y0
+	VAESDEC Y18, Y0, Y0
+
+rounds12_126:
+	VAESDEC Y19, Y0, Y0
+	VAESDEC Y20, Y0, Y0
+
+rounds10_125:
+	VAESDEC     Y21, Y0, Y0
+	VAESDEC     Y22, Y0, Y0
+	VAESDEC     Y23, Y0, Y0
+	VAESDEC     Y24, Y0, Y0
+	VAESDEC     Y25, Y0, Y0
+	VAESDEC     Y26, Y0, Y0
+	VAESDEC     Y27, Y0, Y0
+	VAESDEC     Y28, Y0, Y0
+	VAESDEC     Y29, Y0, Y0
+	VAESDECLAST Y30, Y0, Y0
+	VMOVDQU64   Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+
+skip_124:
+	TESTQ   $0x00000001, BX
+	JZ      skip_127
+	VPXORQ  (SI), X16, X0
+	CMPQ    R8, $0x0c
+	JB      rounds10_128
+	JE      rounds12_129
+	VAESDEC X17, X0, X0
+	VAESDEC X18, X0, X0
+
+rounds12_129:
+	VAESDEC X19, X0, X0
+	VAESDEC X20, X0, X0
+
+rounds10_128:
+	VAESDEC     X21, X0, X0
+	VAESDEC     X22, X0, X0
+	VAESDEC     X23, X0, X0
+	VAESDEC     X24, X0, X0
+	VAESDEC     X25, X0, X0
+	VAESDEC     X26, X0, X0
+	VAESDEC     X27, X0, X0
+	VAESDEC     X28, X0, X0
+	VAESDEC     X29, X0, X0
+	VAESDECLAST X30, X0, X0
+	VMOVDQU64   X0, (DI)
+
+skip_127:
 	VZEROUPPER
 	RET
 
 // func ctrBlocksVAES512(nr int, xk *[240]byte, dst *byte, src *byte, n int, hi uint64, lo uint64)
-// Requires: AVX, AVX512BW, AVX512F, VAES
+// Requires: AES, AVX, AVX2, AVX512BW, AVX512F, AVX512VL, VAES
 TEXT ·ctrBlocksVAES512(SB), NOSPLIT, $0-56
 	MOVQ            nr+0(FP), R8
 	MOVQ            xk+8(FP), AX
@@ -3131,16 +3209,16 @@ TEXT ·ctrBlocksVAES512(SB), NOSPLIT, $0-56
 	VBROADCASTI32X4 144(DX), Z29
 	VBROADCASTI32X4 160(DX), Z30
 	CMPQ            R8, $0x0c
-	JB              rounds10_115
-	JE              rounds12_116
+	JB              rounds10_130
+	JE              rounds12_131
 	VBROADCASTI32X4 -48(DX), Z17
 	VBROADCASTI32X4 -32(DX), Z18
 
-rounds12_116:
+rounds12_131:
 	VBROADCASTI32X4 -16(DX), Z19
 	VBROADCASTI32X4 (DX), Z20
 
-rounds10_115:
+rounds10_130:
 	MOVQ            hi+40(FP), R9
 	MOVQ            lo+48(FP), R10
 	VPBROADCASTQ    R10, Z9
@@ -3148,11 +3226,12 @@ rounds10_115:
 	VPUNPCKLQDQ     Z8, Z9, Z9
 	VPADDQ          ctrConsts<>+0(SB), Z9, Z9
 	VBROADCASTI32X4 ctrConsts<>+64(SB), Z10
+	VBROADCASTI32X4 ctrConsts<>+32(SB), Z12
 	VMOVDQU64       bswapMask<>+0(SB), Z11
 	CMPQ            BX, $0x00000020
-	JB              tail_118
+	JB              tail_133
 
-loop_117:
+loop_132:
 	VPSHUFB Z11, Z9, Z0
 	VPADDQ  Z10, Z9, Z9
 	VPXORQ  Z16, Z0, Z0
@@ -3178,8 +3257,8 @@ loop_117:
 	VPADDQ  Z10, Z9, Z9
 	VPXORQ  Z16, Z7, Z7
 	CMPQ    R8, $0x0c
-	JB      rounds10_120
-	JE      rounds12_121
+	JB      rounds10_134
+	JE      rounds12_135
 	VAESENC Z17, Z0, Z0
 	VAESENC Z17, Z1, Z1
 	VAESENC Z17, Z2, Z2
@@ -3197,7 +3276,7 @@ loop_117:
 	VAESENC Z18, Z6, Z6
 	VAESENC Z18, Z7, Z7
 
-rounds12_121:
+rounds12_135:
 	VAESENC Z19, Z0, Z0
 	VAESENC Z19, Z1, Z1
 	VAESENC Z19, Z2, Z2
@@ -3215,7 +3294,7 @@ rounds12_121:
 	VAESENC Z20, Z6, Z6
 	VAESENC Z20, Z7, Z7
 
-rounds10_120:
+rounds10_134:
 	VAESENC     Z21, Z0, Z0
 	VAESENC     Z21, Z1, Z1
 	VAESENC     Z21, Z2, Z2
@@ -3316,11 +3395,11 @@ rounds10_120:
 	ADDQ        $0x00000200, DI
 	SUBQ        $0x00000020, BX
 	CMPQ        BX, $0x00000020
-	JAE         loop_117
+	JAE         loop_132
 
-tail_118:
-	CMPQ    BX, $0x00000010
-	JB      last_122
+tail_133:
+	TESTQ   $0x00000010, BX
+	JZ      skip_136
 	VPSHUFB Z11, Z9, Z0
 	VPADDQ  Z10, Z9, Z9
 	VPXORQ  Z16, Z0, Z0
@@ -3334,8 +3413,8 @@ tail_118:
 	VPADDQ  Z10, Z9, Z9
 	VPXORQ  Z16, Z3, Z3
 	CMPQ    R8, $0x0c
-	JB      rounds10_123
-	JE      rounds12_124
+	JB      rounds10_137
+	JE      rounds12_138
 	VAESENC Z17, Z0, Z0
 	VAESENC Z17, Z1, Z1
 	VAESENC Z17, Z2, Z2
@@ -3345,7 +3424,7 @@ tail_118:
 	VAESENC Z18, Z2, Z2
 	VAESENC Z18, Z3, Z3
 
-rounds12_124:
+rounds12_138:
 	VAESENC Z19, Z0, Z0
 	VAESENC Z19, Z1, Z1
 	VAESENC Z19, Z2, Z2
@@ -3355,7 +3434,7 @@ rounds12_124:
 	VAESENC Z20, Z2, Z2
 	VAESENC Z20, Z3, Z3
 
-rounds10_123:
+rounds10_137:
 	VAESENC     Z21, Z0, Z0
 	VAESENC     Z21, Z1, Z1
 	VAESENC     Z21, Z2, Z2
@@ -3406,108 +3485,151 @@ rounds10_123:
 	VMOVDQU64   Z3, 192(DI)
 	ADDQ        $0x00000100, SI
 	ADDQ        $0x00000100, DI
-	SUBQ        $0x00000010, BX
 
-last_122:
-	TESTQ    BX, BX
-	JZ       done_119
-	MOVQ     BX, CX
-	SHLQ     $0x01, CX
-	MOVL     $0x00000001, R9
-	SHLL     CL, R9
-	DECL     R9
-	KMOVD    R9, K1
-	KSHIFTRD $0x08, K1, K2
-	KSHIFTRD $0x10, K1, K3
-	KSHIFTRD $0x18, K1, K4
-	VPSHUFB  Z11, Z9, Z0
-	VPADDQ   Z10, Z9, Z9
-	VPXORQ   Z16, Z0, Z0
-	VPSHUFB  Z11, Z9, Z1
-	VPADDQ   Z10, Z9, Z9
-	VPXORQ   Z16, Z1, Z1
-	VPSHUFB  Z11, Z9, Z2
-	VPADDQ   Z10, Z9, Z9
-	VPXORQ   Z16, Z2, Z2
-	VPSHUFB  Z11, Z9, Z3
-	VPADDQ   Z10, Z9, Z9
-	VPXORQ   Z16, Z3, Z3
-	CMPQ     R8, $0x0c
-	JB       rounds10_125
-	JE       rounds12_126
-	VAESENC  Z17, Z0, Z0
-	VAESENC  Z17, Z1, Z1
-	VAESENC  Z17, Z2, Z2
-	VAESENC  Z17, Z3, Z3
-	VAESENC  Z18, Z0, Z0
-	VAESENC  Z18, Z1, Z1
-	VAESENC  Z18, Z2, Z2
-	VAESENC  Z18, Z3, Z3
+skip_136:
+	TESTQ   $0x00000008, BX
+	JZ      skip_139
+	VPSHUFB Z11, Z9, Z0
+	VPADDQ  Z10, Z9, Z9
+	VPXORQ  Z16, Z0, Z0
+	VPSHUFB Z11, Z9, Z1
+	VPADDQ  Z10, Z9, Z9
+	VPXORQ  Z16, Z1, Z1
+	CMPQ    R8, $0x0c
+	JB      rounds10_140
+	JE      rounds12_141
+	VAESENC Z17, Z0, Z0
+	VAESENC Z17, Z1, Z1
+	VAESENC Z18, Z0, Z0
+	VAESENC Z18, Z1, Z1
 
-rounds12_126:
+rounds12_141:
 	VAESENC Z19, Z0, Z0
 	VAESENC Z19, Z1, Z1
-	VAESENC Z19, Z2, Z2
-	VAESENC Z19, Z3, Z3
 	VAESENC Z20, Z0, Z0
 	VAESENC Z20, Z1, Z1
-	VAESENC Z20, Z2, Z2
-	VAESENC Z20, Z3, Z3
 
-rounds10_125:
+rounds10_140:
 	VAESENC     Z21, Z0, Z0
 	VAESENC     Z21, Z1, Z1
-	VAESENC     Z21, Z2, Z2
-	VAESENC     Z21, Z3, Z3
 	VAESENC     Z22, Z0, Z0
 	VAESENC     Z22, Z1, Z1
-	VAESENC     Z22, Z2, Z2
-	VAESENC     Z22, Z3, Z3
 	VAESENC     Z23, Z0, Z0
 	VAESENC     Z23, Z1, Z1
-	VAESENC     Z23, Z2, Z2
-	VAESENC     Z23, Z3, Z3
 	VAESENC     Z24, Z0, Z0
 	VAESENC     Z24, Z1, Z1
-	VAESENC     Z24, Z2, Z2
-	VAESENC     Z24, Z3, Z3
 	VAESENC     Z25, Z0, Z0
 	VAESENC     Z25, Z1, Z1
-	VAESENC     Z25, Z2, Z2
-	VAESENC     Z25, Z3, Z3
 	VAESENC     Z26, Z0, Z0
 	VAESENC     Z26, Z1, Z1
-	VAESENC     Z26, Z2, Z2
-	VAESENC     Z26, Z3, Z3
 	VAESENC     Z27, Z0, Z0
 	VAESENC     Z27, Z1, Z1
-	VAESENC     Z27, Z2, Z2
-	VAESENC     Z27, Z3, Z3
 	VAESENC     Z28, Z0, Z0
 	VAESENC     Z28, Z1, Z1
-	VAESENC     Z28, Z2, Z2
-	VAESENC     Z28, Z3, Z3
 	VAESENC     Z29, Z0, Z0
 	VAESENC     Z29, Z1, Z1
-	VAESENC     Z29, Z2, Z2
-	VAESENC     Z29, Z3, Z3
 	VAESENCLAST Z30, Z0, Z0
 	VAESENCLAST Z30, Z1, Z1
-	VAESENCLAST Z30, Z2, Z2
-	VAESENCLAST Z30, Z3, Z3
-	VMOVDQU64.Z (SI), K1, Z8
-	VPXORQ      Z8, Z0, Z0
-	VMOVDQU64   Z0, K1, (DI)
-	VMOVDQU64.Z 64(SI), K2, Z8
-	VPXORQ      Z8, Z1, Z1
-	VMOVDQU64   Z1, K2, 64(DI)
-	VMOVDQU64.Z 128(SI), K3, Z8
-	VPXORQ      Z8, Z2, Z2
-	VMOVDQU64   Z2, K3, 128(DI)
-	VMOVDQU64.Z 192(SI), K4, Z8
-	VPXORQ      Z8, Z3, Z3
-	VMOVDQU64   Z3, K4, 192(DI)
+	VPXORQ      (SI), Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VPXORQ      64(SI), Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
 
-done_119:
+skip_139:
+	TESTQ   $0x00000004, BX
+	JZ      skip_142
+	VPSHUFB Z11, Z9, Z0
+	VPADDQ  Z10, Z9, Z9
+	VPXORQ  Z16, Z0, Z0
+	CMPQ    R8, $0x0c
+	JB      rounds10_143
+	JE      rounds12_144
+	VAESENC Z17, Z0, Z0
+	VAESENC Z18, Z0, Z0
+
+rounds12_144:
+	VAESENC Z19, Z0, Z0
+	VAESENC Z20, Z0, Z0
+
+rounds10_143:
+	VAESENC     Z21, Z0, Z0
+	VAESENC     Z22, Z0, Z0
+	VAESENC     Z23, Z0, Z0
+	VAESENC     Z24, Z0, Z0
+	VAESENC     Z25, Z0, Z0
+	VAESENC     Z26, Z0, Z0
+	VAESENC     Z27, Z0, Z0
+	VAESENC     Z28, Z0, Z0
+	VAESENC     Z29, Z0, Z0
+	VAESENCLAST Z30, Z0, Z0
+	VPXORQ      (SI), Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000040, DI
+
+skip_142:
+	TESTQ   $0x00000002, BX
+	JZ      skip_145
+	VPSHUFB Y11, Y9, Y0
+	VPADDQ  Z12, Z9, Z9
+	VPXORQ  Y16, Y0, Y0
+	CMPQ    R8, $0x0c
+	JB      rounds10_146
+	JE      rounds12_147
+	VAESENC Y17, Y0, Y0
+	VAESENC Y18, Y0, Y0
+
+rounds12_147:
+	VAESENC Y19, Y0, Y0
+	VAESENC Y20, Y0, Y0
+
+rounds10_146:
+	VAESENC     Y21, Y0, Y0
+	VAESENC     Y22, Y0, Y0
+	VAESENC     Y23, Y0, Y0
+	VAESENC     Y24, Y0, Y0
+	VAESENC     Y25, Y0, Y0
+	VAESENC     Y26, Y0, Y0
+	VAESENC     Y27, Y0, Y0
+	VAESENC     Y28, Y0, Y0
+	VAESENC     Y29, Y0, Y0
+	VAESENCLAST Y30, Y0, Y0
+	VPXORQ      (SI), Y0, Y0
+	VMOVDQU64   Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+
+skip_145:
+	TESTQ   $0x00000001, BX
+	JZ      skip_148
+	VPSHUFB X11, X9, X0
+	VPXORQ  X16, X0, X0
+	CMPQ    R8, $0x0c
+	JB      rounds10_149
+	JE      rounds12_150
+	VAESENC X17, X0, X0
+	VAESENC X18, X0, X0
+
+rounds12_150:
+	VAESENC X19, X0, X0
+	VAESENC X20, X0, X0
+
+rounds10_149:
+	VAESENC     X21, X0, X0
+	VAESENC     X22, X0, X0
+	VAESENC     X23, X0, X0
+	VAESENC     X24, X0, X0
+	VAESENC     X25, X0, X0
+	VAESENC     X26, X0, X0
+	VAESENC     X27, X0, X0
+	VAESENC     X28, X0, X0
+	VAESENC     X29, X0, X0
+	VAESENCLAST X30, X0, X0
+	VPXORQ      (SI), X0, X0
+	VMOVDQU64   X0, (DI)
+
+skip_148:
 	VZEROUPPER
 	RET

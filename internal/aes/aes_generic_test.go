@@ -1,6 +1,7 @@
 package aes
 
 import (
+	"encoding/binary"
 	"math/rand/v2"
 	"testing"
 )
@@ -69,7 +70,7 @@ func TestSboxCircuit(t *testing.T) {
 			in[k] = byte(base + k)
 		}
 		q := bitsliceBytes(&in)
-		sbox(&q)
+		q[7], q[6], q[5], q[4], q[3], q[2], q[1], q[0] = sbox(q[7], q[6], q[5], q[4], q[3], q[2], q[1], q[0])
 		out := unbitsliceBytes(&q)
 		for k, x := range in {
 			if out[k]^0x63 != s[x] {
@@ -77,7 +78,7 @@ func TestSboxCircuit(t *testing.T) {
 			}
 		}
 		q = bitsliceBytes(&in)
-		invSbox(&q)
+		q[7], q[6], q[5], q[4], q[3], q[2], q[1], q[0] = invSbox(q[7], q[6], q[5], q[4], q[3], q[2], q[1], q[0])
 		out = unbitsliceBytes(&q)
 		for k, x := range in {
 			if out[k] != inv[x^0x63] {
@@ -122,14 +123,16 @@ func TestBitsliceLayout(t *testing.T) {
 	}
 
 	// A compressed key expands to the same layout, one copy per block.
-	var key [4]uint32
-	for c := range key {
-		key[c] = uint32(4*c)<<0 | uint32(16+4*c)<<8 | uint32(32+4*c)<<16 | uint32(48+4*c)<<24
+	var key [16]byte
+	for c := range 4 {
+		for r := range 4 {
+			key[4*c+r] = byte(16*r + 4*c)
+		}
 	}
 	var ck [15][2]uint64
 	var rk [15][8]uint64
-	ck[0] = compressKey(key)
-	expandRoundKeys(&rk, &ck, 0)
+	ck[0][0], ck[0][1] = compressKey(binary.LittleEndian.Uint64(key[:8]), binary.LittleEndian.Uint64(key[8:]), 0)
+	expandRoundKeys(&rk, &ck, 0, false)
 	for p := range 64 {
 		var x byte
 		for i := range 8 {

@@ -97,21 +97,21 @@ func TestKernelECB(t *testing.T) {
 				dst, intact := guardOut(len(src), n%5)
 				k.fae.EncryptBlocks(dst, src)
 				if !bytes.Equal(dst, want) || !intact() {
-					t.Fatalf("AES-%d EncryptBlocks, %d blocks: wrong output", 8*k.fae.Rounds()*4-192, n)
+					t.Fatalf("AES-%d EncryptBlocks, %d blocks: wrong output", keyBits(k.fae), n)
 				}
 				k.fae.DecryptBlocks(dst, dst)
 				if !bytes.Equal(dst, src) || !intact() {
-					t.Fatalf("AES-%d DecryptBlocks in place, %d blocks: wrong output", 8*k.fae.Rounds()*4-192, n)
+					t.Fatalf("AES-%d DecryptBlocks in place, %d blocks: wrong output", keyBits(k.fae), n)
 				}
 				inPlace := bytes.Clone(src)
 				k.fae.EncryptBlocks(inPlace, inPlace)
 				if !bytes.Equal(inPlace, want) {
-					t.Fatalf("AES-%d EncryptBlocks in place, %d blocks: wrong output", 8*k.fae.Rounds()*4-192, n)
+					t.Fatalf("AES-%d EncryptBlocks in place, %d blocks: wrong output", keyBits(k.fae), n)
 				}
 				dst, intact = guardOut(len(src), n%3)
 				k.fae.DecryptBlocks(dst, want)
 				if !bytes.Equal(dst, src) || !intact() {
-					t.Fatalf("AES-%d DecryptBlocks, %d blocks: wrong output", 8*k.fae.Rounds()*4-192, n)
+					t.Fatalf("AES-%d DecryptBlocks, %d blocks: wrong output", keyBits(k.fae), n)
 				}
 			}
 			in, out := make([]byte, 16), make([]byte, 16)
@@ -127,6 +127,8 @@ func TestKernelECB(t *testing.T) {
 		}
 	})
 }
+
+func keyBits(b *Block) int { return 32*b.Rounds() - 192 }
 
 func ctrAdd(iv [16]byte, n uint64) [16]byte {
 	hi := binary.BigEndian.Uint64(iv[:8])
@@ -159,10 +161,10 @@ func TestKernelCTR(t *testing.T) {
 			}
 			next := k.XORKeyStreamAt(dst, src, iv)
 			if !bytes.Equal(dst, want) || !intact() {
-				t.Fatalf("AES-%d, iv %x, %d bytes, in place %v: wrong output", 32*k.Rounds()-192, iv, n, inPlace)
+				t.Fatalf("AES-%d, iv %x, %d bytes, in place %v: wrong output", keyBits(k), iv, n, inPlace)
 			}
 			if wantNext := ctrAdd(iv, uint64(n+15)/16); next != wantNext {
-				t.Fatalf("AES-%d, iv %x, %d bytes: next counter %x, want %x", 32*k.Rounds()-192, iv, n, next, wantNext)
+				t.Fatalf("AES-%d, iv %x, %d bytes: next counter %x, want %x", keyBits(k), iv, n, next, wantNext)
 			}
 		}
 		for _, k := range kernelKeys(t, r) {

@@ -95,14 +95,12 @@ type kernel struct {
 
 	nr, xk, p, dst, src, n GPPhysical
 
-	state      []VecPhysical // blocks in flight
-	tmp        VecPhysical   // round keys not held in registers; CTR data
-	c          VecPhysical   // CTR: little-endian counters (lo, hi) per lane
-	inc, inc2  VecPhysical   // CTR: add width/16 or 2 to every lane of c
-	bswap      VecPhysical
-	keys       [lastSlot + 1]VecPhysical // round key registers; nil: loaded per round
-	extraKeys  bool                      // slots 1..4 are in registers too
-	evexShapes bool                      // operands may be registers 16-31
+	state     []VecPhysical // blocks in flight
+	tmp       VecPhysical   // round keys not held in registers; xmm CTR data
+	c         VecPhysical   // CTR: little-endian counters (lo, hi) per lane
+	inc, inc2 VecPhysical   // CTR: add width/16 or 2 to every lane of c
+	bswap     VecPhysical
+	keys      [lastSlot + 1]VecPhysical // round key registers; nil: loaded per round
 }
 
 func newKernel(width int, dec, ctr bool) *kernel {
@@ -123,7 +121,6 @@ func newKernel(width int, dec, ctr bool) *kernel {
 		for s := range k.keys {
 			k.keys[s] = regs[16+s]
 		}
-		k.extraKeys, k.evexShapes = true, true
 		return k
 	}
 	// Keep the whitening key and the last rounds' keys, which every key
@@ -218,14 +215,20 @@ func (k *kernel) aesRound(slot int, key, s VecPhysical) {
 }
 
 // xor sets s ^= x; x may be memory, except in the legacy SSE kernels.
-func (k *kernel) xor(x Op, s VecPhysical) {
+func (k *kernel) xor(x Op, s VecPhysical) { k.xorTo(x, s, s) }
+
+// xorTo sets d = x ^ y; d must be y in the legacy SSE kernels.
+func (k *kernel) xorTo(x Op, y, d VecPhysical) {
 	switch {
 	case k.width == xmm:
-		PXOR(x, s)
-	case k.evexShapes:
-		VPXORQ(x, s, s)
+		if y != d {
+			panic("legacy PXOR is destructive")
+		}
+		PXOR(x, d)
+	case k.width == zmm: // EVEX, for registers 16-31
+		VPXORQ(x, y, d)
 	default:
-		VPXOR(x, s, s)
+		VPXOR(x, y, d)
 	}
 }
 
@@ -233,7 +236,7 @@ func (k *kernel) move(from, to Op) {
 	switch {
 	case k.width == xmm:
 		MOVOU(from, to)
-	case k.evexShapes:
+	case k.width == zmm: // EVEX, for registers 16-31
 		VMOVDQU64(from, to)
 	default:
 		VMOVDQU(from, to)
@@ -272,12 +275,16 @@ func (k *kernel) group(w, regs int, last bool) {
 
 	key0 := as(k.key(0), w)
 	for j, s := range state {
-		if k.ctr {
+		switch {
+		case k.ctr:
 			k.nextCounter(s, w, last && j == regs-1)
-		} else {
-			k.move(mem(k.src, j), s)
+			k.xor(key0, s)
+		case k.width == xmm:
+			MOVOU(mem(k.src, j), s)
+			PXOR(key0, s)
+		default:
+			k.xorTo(mem(k.src, j), key0, s)
 		}
-		k.xor(key0, s)
 	}
 	k.rounds(func(slot int) {
 		key := as(k.key(slot), w)
@@ -318,7 +325,8 @@ func (k *kernel) body() {
 			k.loadKey(s, r)
 		}
 	}
-	if k.extraKeys {
+	if k.width == zmm {
+		// Load slots 1..4 only where the key size uses them.
 		k.rounds(func(s int) {
 			if s <= 4 {
 				k.loadKey(s, k.keys[s])

@@ -1,0 +1,7 @@
+//go:build purego || !amd64
+
+package bench
+
+func addChain(n uint64) uint64 { return addChainGeneric(n) }
+
+const chainKernel = "generic Go"

@@ -1,0 +1,278 @@
+package bench
+
+import (
+	"fmt"
+	"image/color"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// WriteDir writes the report into dir, which it creates if need be:
+// table.md (the Markdown tables), results.json (the JSON format), and as
+// SVG and PNG: cpb (cycles per byte of Seal against message length, one
+// line per fae algorithm, AES-CTR dashed, as in Krovetz and Rogaway's
+// plots), peers (the same for every implementation of the algorithms that
+// have peers: a colour per algorithm, a dash pattern per implementation)
+// and ipi (a bar of IPI per algorithm and implementation).
+func (r *Report) WriteDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return err
+	}
+	for _, f := range []struct{ name, format string }{{"table.md", "md"}, {"results.json", "json"}} {
+		if err := r.writeFile(filepath.Join(dir, f.name), f.format); err != nil {
+			return err
+		}
+	}
+	plots := []struct {
+		name string
+		make func() (*plot.Plot, *plot.Legend, vg.Length, error)
+	}{
+		{"cpb", r.cpbPlot},
+		{"peers", r.peersPlot},
+		{"ipi", r.ipiPlot},
+	}
+	for _, p := range plots {
+		pl, leg, h, err := p.make()
+		if err != nil {
+			return fmt.Errorf("bench: plot %s: %v", p.name, err)
+		}
+		if pl == nil {
+			continue // nothing to show
+		}
+		for _, ext := range []string{"svg", "png"} {
+			if err := savePlot(pl, leg, h, filepath.Join(dir, p.name+"."+ext), ext); err != nil {
+				return fmt.Errorf("bench: plot %s: %v", p.name, err)
+			}
+		}
+	}
+	return nil
+}
+
+func (r *Report) writeFile(name, format string) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	if err := r.Write(f, format); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// A series is the Seal figures of one implementation of one algorithm.
+type series struct {
+	alg, impl string
+	xys       plotter.XYs
+}
+
+// sealSeries returns the series of the results that keep says to, in the
+// report's order.
+func (r *Report) sealSeries(keep func(alg, impl string) bool) []series {
+	var out []series
+	for _, res := range r.Results {
+		if res.Op != "seal" || !keep(res.Alg, res.Impl) {
+			continue
+		}
+		if n := len(out); n == 0 || out[n-1].alg != res.Alg || out[n-1].impl != res.Impl {
+			out = append(out, series{alg: res.Alg, impl: res.Impl})
+		}
+		s := &out[len(out)-1]
+		s.xys = append(s.xys, plotter.XY{X: float64(res.Bytes), Y: res.CPB})
+	}
+	return out
+}
+
+func (r *Report) cpbPlot() (*plot.Plot, *plot.Legend, vg.Length, error) {
+	ss := r.sealSeries(func(_, impl string) bool { return impl == ImplFae })
+	style := func(i int, s series) (color.Color, []vg.Length) {
+		if strings.HasSuffix(s.alg, "-ctr") {
+			return plotutil.Color(i), []vg.Length{vg.Points(4), vg.Points(3)}
+		}
+		return plotutil.Color(i), nil
+	}
+	return r.linePlot("Seal, fae's algorithms", ss, func(s series) string { return s.alg }, style)
+}
+
+func (r *Report) peersPlot() (*plot.Plot, *plot.Legend, vg.Length, error) {
+	withPeers := map[string]bool{}
+	for _, res := range r.Results {
+		if res.Impl != ImplFae {
+			withPeers[res.Alg] = true
+		}
+	}
+	ss := r.sealSeries(func(alg, _ string) bool { return withPeers[alg] })
+	var algs []string
+	for _, s := range ss {
+		if !slices.Contains(algs, s.alg) {
+			algs = append(algs, s.alg)
+		}
+	}
+	style := func(_ int, s series) (color.Color, []vg.Length) {
+		return plotutil.Color(slices.Index(algs, s.alg)), plotutil.Dashes(slices.Index(implOrder, s.impl))
+	}
+	return r.linePlot("Seal, fae and its peers", ss, func(s series) string { return s.alg + " (" + s.impl + ")" }, style)
+}
+
+// linePlot draws cycles per byte against message length on a log scale.
+// The vertical axis stops above the largest figure at 512 bytes or more,
+// cutting off the steep start of the short messages.
+func (r *Report) linePlot(title string, ss []series, label func(series) string,
+	style func(int, series) (color.Color, []vg.Length)) (*plot.Plot, *plot.Legend, vg.Length, error) {
+	if len(ss) == 0 {
+		return nil, nil, 0, nil
+	}
+	p := plot.New()
+	p.Title.Text = fmt.Sprintf("%s: %s, %.2f GHz", title, r.Machine.CPU, r.Machine.GHz)
+	p.X.Label.Text = "message length (bytes)"
+	p.Y.Label.Text = "cycles per byte"
+	p.X.Scale = plot.LogScale{}
+	p.Add(plotter.NewGrid())
+	leg := plot.NewLegend()
+	top, lo, hi := 0.0, 0.0, 0.0
+	for i, s := range ss {
+		for _, xy := range s.xys {
+			if lo == 0 || xy.X < lo {
+				lo = xy.X
+			}
+			hi = max(hi, xy.X)
+			if xy.X >= 512 {
+				top = max(top, xy.Y)
+			}
+		}
+		var thumb plot.Thumbnailer
+		if len(s.xys) == 1 {
+			pts, err := plotter.NewScatter(s.xys)
+			if err != nil {
+				return nil, nil, 0, err
+			}
+			pts.Color, _ = style(i, s)
+			p.Add(pts)
+			thumb = pts
+		} else {
+			l, err := plotter.NewLine(s.xys)
+			if err != nil {
+				return nil, nil, 0, err
+			}
+			l.Color, l.Dashes = style(i, s)
+			l.Width = vg.Points(1.5)
+			p.Add(l)
+			thumb = l
+		}
+		leg.Add(label(s), thumb)
+	}
+	if top == 0 {
+		for _, s := range ss {
+			for _, xy := range s.xys {
+				top = max(top, xy.Y)
+			}
+		}
+	}
+	p.Y.Min, p.Y.Max = 0, 1.15*top
+	p.X.Min, p.X.Max = lo, hi
+	p.X.Tick.Marker = lengthTicks{}
+	return p, &leg, 5 * vg.Inch, nil
+}
+
+// lengthTicks marks the powers of 4 on the length axis, labelled as
+// sizeLabel writes them.
+type lengthTicks struct{}
+
+func (lengthTicks) Ticks(min, max float64) []plot.Tick {
+	var ts []plot.Tick
+	for n := 1; float64(n) <= max; n *= 2 {
+		if float64(n) < min {
+			continue
+		}
+		t := plot.Tick{Value: float64(n)}
+		if bitsLen(n)%2 == 1 {
+			t.Label = sizeLabel(n)
+		}
+		ts = append(ts, t)
+	}
+	return ts
+}
+
+// bitsLen is the position of n's highest set bit, counting from 1.
+func bitsLen(n int) int {
+	b := 0
+	for ; n > 0; n >>= 1 {
+		b++
+	}
+	return b
+}
+
+func (r *Report) ipiPlot() (*plot.Plot, *plot.Legend, vg.Length, error) {
+	var names []string
+	var vals plotter.Values
+	for _, s := range r.Summary {
+		if s.IPI != nil {
+			names = append(names, s.Alg+" ("+s.Impl+")")
+			vals = append(vals, *s.IPI)
+		}
+	}
+	if len(vals) == 0 {
+		return nil, nil, 0, nil
+	}
+	// Fastest at the top: the bar chart draws its first value at the bottom.
+	slices.Reverse(names)
+	slices.Reverse(vals)
+	p := plot.New()
+	p.Title.Text = fmt.Sprintf("Internet Performance Index (Seal): %s, %.2f GHz", r.Machine.CPU, r.Machine.GHz)
+	p.X.Label.Text = "cycles per byte, packet-weighted (lower is faster)"
+	bars, err := plotter.NewBarChart(vals, vg.Points(10))
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	bars.Horizontal = true
+	bars.Color = plotutil.Color(0)
+	bars.LineStyle.Width = 0
+	p.Add(plotter.NewGrid(), bars)
+	p.NominalY(names...)
+	p.X.Min = 0
+	return p, nil, max(5*vg.Inch, vg.Length(len(vals))*vg.Points(16)+vg.Inch), nil
+}
+
+// savePlot writes p, h tall, with leg to its right when there is one, as
+// an image of the format ext; a long legend makes the image taller.
+func savePlot(p *plot.Plot, leg *plot.Legend, h vg.Length, name, ext string) error {
+	w := 9 * vg.Inch
+	var legW vg.Length
+	if leg != nil {
+		leg.Top, leg.Left = true, true
+		probe, err := draw.NewFormattedCanvas(w, h, ext)
+		if err != nil {
+			return err
+		}
+		rect := leg.Rectangle(draw.New(probe))
+		legW = rect.Max.X - rect.Min.X + vg.Points(12)
+		h = max(h, rect.Max.Y-rect.Min.Y+vg.Inch/2)
+		w += legW
+	}
+	c, err := draw.NewFormattedCanvas(w, h, ext)
+	if err != nil {
+		return err
+	}
+	dc := draw.New(c)
+	p.Draw(draw.Crop(dc, 0, -legW, 0, 0))
+	if leg != nil {
+		leg.Draw(draw.Crop(dc, w-legW+vg.Points(6), 0, 0, -vg.Points(30)))
+	}
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	if _, err := c.WriteTo(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

@@ -1,0 +1,268 @@
+package ccm
+
+import (
+	"bytes"
+	stdaes "crypto/aes"
+	"crypto/cipher"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/faelabs/fae/internal/impl/impltest"
+)
+
+// readVectors decodes testdata/name into v.
+func readVectors(t *testing.T, name string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+}
+
+func unhex(t *testing.T, s string) []byte {
+	t.Helper()
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// both returns the AEAD of New and that of NewFromBlock over crypto/aes for
+// the same parameters.
+func both(t *testing.T, key []byte, nonceSize, tagSize int) map[string]cipher.AEAD {
+	t.Helper()
+	a, err := New(key, nonceSize, tagSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	block, err := stdaes.NewCipher(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromBlock, err := NewFromBlock(block, nonceSize, tagSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string]cipher.AEAD{"New": a, "NewFromBlock": fromBlock}
+}
+
+// checkOpen checks that a opens sealed (ciphertext || tag) to pt, and that
+// it rejects sealed with one bit flipped in the tag, in the ciphertext or in
+// the associated data.
+func checkOpen(t *testing.T, name string, a cipher.AEAD, nonce, ad, pt, sealed []byte) {
+	t.Helper()
+	got, err := a.Open(nil, nonce, sealed, ad)
+	if err != nil || !bytes.Equal(got, pt) {
+		t.Errorf("%s: Open = %x, %v; want %x", name, got, err, pt)
+	}
+	bad := bytes.Clone(sealed)
+	bad[len(bad)-1] ^= 0x80
+	if _, err := a.Open(nil, nonce, bad, ad); err == nil {
+		t.Errorf("%s: Open accepted a tampered tag", name)
+	}
+	if ctLen := len(sealed) - a.Overhead(); ctLen > 0 {
+		bad := bytes.Clone(sealed)
+		bad[ctLen/2] ^= 1
+		if _, err := a.Open(nil, nonce, bad, ad); err == nil {
+			t.Errorf("%s: Open accepted a tampered ciphertext", name)
+		}
+	}
+	if len(ad) > 0 {
+		badAD := bytes.Clone(ad)
+		badAD[len(badAD)-1] ^= 1
+		if _, err := a.Open(nil, nonce, sealed, badAD); err == nil {
+			t.Errorf("%s: Open accepted tampered associated data", name)
+		}
+	}
+}
+
+// checkVector seals and opens one known answer with New and NewFromBlock.
+func checkVector(t *testing.T, name string, key, nonce, ad, pt, ct, tag []byte) {
+	t.Helper()
+	want := append(bytes.Clone(ct), tag...)
+	for ctor, a := range both(t, key, len(nonce), len(tag)) {
+		name := ctor + ": " + name
+		if got := a.Seal(nil, nonce, pt, ad); !bytes.Equal(got, want) {
+			t.Errorf("%s: Seal = %x, want %x", name, got, want)
+		}
+		checkOpen(t, name, a, nonce, ad, pt, want)
+	}
+}
+
+// TestRFC3610 runs the 24 packet vectors of RFC 3610, Section 8, on every
+// AES kernel.
+func TestRFC3610(t *testing.T) {
+	var file struct {
+		Vectors []struct {
+			Packet                      int
+			Key, Nonce, AD, PT, CT, Tag string
+		}
+	}
+	readVectors(t, "rfc3610.json", &file)
+	if len(file.Vectors) != 24 {
+		t.Fatalf("got %d vectors, want 24", len(file.Vectors))
+	}
+	impltest.Run(t, "aes", func(t *testing.T) {
+		for _, v := range file.Vectors {
+			checkVector(t, fmt.Sprintf("packet vector #%d", v.Packet), unhex(t, v.Key), unhex(t, v.Nonce),
+				unhex(t, v.AD), unhex(t, v.PT), unhex(t, v.CT), unhex(t, v.Tag))
+		}
+	})
+}
+
+// TestSP80038C runs the four examples of NIST SP 800-38C, Appendix C; the
+// fourth has 64 KiB of associated data, which takes the 6-byte length
+// encoding.
+func TestSP80038C(t *testing.T) {
+	var file struct {
+		Vectors []struct {
+			Example                     string
+			Key, Nonce, AD, PT, CT, Tag string
+			ADRepeat                    string `json:"ad_repeat"`
+			ADRepeatCount               int    `json:"ad_repeat_count"`
+		}
+	}
+	readVectors(t, "sp800_38c.json", &file)
+	if len(file.Vectors) != 4 {
+		t.Fatalf("got %d vectors, want 4", len(file.Vectors))
+	}
+	impltest.Run(t, "aes", func(t *testing.T) {
+		for _, v := range file.Vectors {
+			ad := append(unhex(t, v.AD), bytes.Repeat(unhex(t, v.ADRepeat), v.ADRepeatCount)...)
+			checkVector(t, "example "+v.Example, unhex(t, v.Key), unhex(t, v.Nonce),
+				ad, unhex(t, v.PT), unhex(t, v.CT), unhex(t, v.Tag))
+		}
+	})
+}
+
+// TestWycheproof runs Project Wycheproof's AES-CCM vectors: valid ones must
+// seal and open, those with a modified tag must fail to open, and those with
+// a nonce or tag size CCM does not allow must fail in New. fae supports all
+// the sizes of the valid vectors, so none is skipped.
+func TestWycheproof(t *testing.T) {
+	var file struct {
+		NumberOfTests int
+		TestGroups    []struct {
+			KeySize, IvSize, TagSize int
+			Tests                    []struct {
+				TcID                       int `json:"tcId"`
+				Key, Iv, Aad, Msg, Ct, Tag string
+				Result                     string
+				Flags                      []string
+			}
+		}
+	}
+	readVectors(t, "aes_ccm_test.json", &file)
+	impltest.Run(t, "aes", func(t *testing.T) {
+		var valid, forged, badSizes, skipped int
+		for _, g := range file.TestGroups {
+			for _, tc := range g.Tests {
+				name := fmt.Sprintf("tcId %d (%s)", tc.TcID, tc.Flags)
+				key, nonce := unhex(t, tc.Key), unhex(t, tc.Iv)
+				ad, msg := unhex(t, tc.Aad), unhex(t, tc.Msg)
+				ct, tag := unhex(t, tc.Ct), unhex(t, tc.Tag)
+				if len(nonce)*8 != g.IvSize || len(tag)*8 != g.TagSize || len(key)*8 != g.KeySize {
+					t.Fatalf("%s: sizes differ from the group's", name)
+				}
+				_, err := New(key, len(nonce), len(tag))
+				switch {
+				case err != nil && tc.Result == "invalid":
+					badSizes++
+					continue
+				case err != nil:
+					skipped++
+					t.Logf("%s: skipped: %v", name, err)
+					continue
+				}
+				sealed := append(bytes.Clone(ct), tag...)
+				for ctor, a := range both(t, key, len(nonce), len(tag)) {
+					name := ctor + ": " + name
+					got := a.Seal(nil, nonce, msg, ad)
+					opened, err := a.Open(nil, nonce, sealed, ad)
+					switch tc.Result {
+					case "valid":
+						if !bytes.Equal(got, sealed) {
+							t.Errorf("%s: Seal = %x, want %x", name, got, sealed)
+						}
+						if err != nil || !bytes.Equal(opened, msg) {
+							t.Errorf("%s: Open = %x, %v; want %x", name, opened, err, msg)
+						}
+					case "invalid":
+						if err == nil || opened != nil {
+							t.Errorf("%s: Open accepted an invalid ciphertext", name)
+						}
+					default:
+						t.Fatalf("%s: unknown result %q", name, tc.Result)
+					}
+				}
+				if tc.Result == "valid" {
+					valid++
+				} else {
+					forged++
+				}
+			}
+		}
+		if total := valid + forged + badSizes + skipped; total != file.NumberOfTests {
+			t.Errorf("ran %d vectors, the file has %d", total, file.NumberOfTests)
+		}
+		if skipped != 0 {
+			t.Errorf("%d vectors skipped", skipped)
+		}
+		t.Logf("%d valid, %d invalid rejected by Open, %d invalid sizes rejected by New, %d skipped",
+			valid, forged, badSizes, skipped)
+	})
+}
+
+// pattern returns the bytes (i*7 + seed) mod 256 of testdata/gen_large.py.
+func pattern(n, seed int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(i*7 + seed)
+	}
+	return b
+}
+
+// TestLarge checks long messages and associated data against OpenSSL (see
+// testdata/large.json): both 2-byte and 6-byte associated data length
+// encodings, and messages up to the limit of a 2-byte counter.
+func TestLarge(t *testing.T) {
+	var file struct {
+		Vectors []struct {
+			KeySize     int    `json:"key_size"`
+			NonceSize   int    `json:"nonce_size"`
+			TagSize     int    `json:"tag_size"`
+			ADLen       int    `json:"ad_len"`
+			PTLen       int    `json:"pt_len"`
+			CTTagSHA256 string `json:"ct_tag_sha256"`
+			Tag         string
+		}
+	}
+	readVectors(t, "large.json", &file)
+	impltest.Run(t, "aes", func(t *testing.T) {
+		for _, v := range file.Vectors {
+			key, nonce := pattern(v.KeySize, 1), pattern(v.NonceSize, 2)
+			ad, pt := pattern(v.ADLen, 3), pattern(v.PTLen, 4)
+			for ctor, a := range both(t, key, v.NonceSize, v.TagSize) {
+				name := fmt.Sprintf("%s: key %d, nonce %d, tag %d, ad %d, pt %d",
+					ctor, v.KeySize, v.NonceSize, v.TagSize, v.ADLen, v.PTLen)
+				got := a.Seal(nil, nonce, pt, ad)
+				if sum := sha256.Sum256(got); hex.EncodeToString(sum[:]) != v.CTTagSHA256 ||
+					hex.EncodeToString(got[len(got)-v.TagSize:]) != v.Tag {
+					t.Errorf("%s: Seal gives SHA-256 %x and tag %x, want %s and %s",
+						name, sum, got[len(got)-v.TagSize:], v.CTTagSHA256, v.Tag)
+					continue
+				}
+				checkOpen(t, name, a, nonce, ad, pt, got)
+			}
+		}
+	})
+}

@@ -1,0 +1,340 @@
+package fae
+
+import (
+	"bytes"
+	"crypto/cipher"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/faelabs/fae/internal/aeadtest"
+)
+
+// spec is the algorithm table of shared/specs/api.md: whatever is
+// registered must be named and sized as it says.
+var spec = map[string]struct {
+	key, nonce, tag int
+	nonces, tags    []int
+}{
+	"aes-128-ocb3":      {16, 12, 16, span(1, 15), span(8, 16)},
+	"aes-192-ocb3":      {24, 12, 16, span(1, 15), span(8, 16)},
+	"aes-256-ocb3":      {32, 12, 16, span(1, 15), span(8, 16)},
+	"raocb-aes-128":     {16, 12, 16, span(1, 15), span(8, 16)},
+	"raocb-aes-192":     {24, 12, 16, span(1, 15), span(8, 16)},
+	"raocb-aes-256":     {32, 12, 16, span(1, 15), span(8, 16)},
+	"aes-128-ccm":       {16, 12, 16, span(7, 13), []int{4, 6, 8, 10, 12, 14, 16}},
+	"aes-256-ccm":       {32, 12, 16, span(7, 13), []int{4, 6, 8, 10, 12, 14, 16}},
+	"aes-128-gcm":       {16, 12, 16, []int{12}, span(12, 16)},
+	"aes-256-gcm":       {32, 12, 16, []int{12}, span(12, 16)},
+	"chacha20-poly1305": {32, 12, 16, []int{12}, []int{16}},
+	"aegis-128l":        {16, 16, 16, []int{16}, []int{16, 32}},
+	"aegis-128x2":       {16, 16, 16, []int{16}, []int{16, 32}},
+	"aegis-128x4":       {16, 16, 16, []int{16}, []int{16, 32}},
+	"aegis-256":         {32, 32, 16, []int{32}, []int{16, 32}},
+	"aegis-256x2":       {32, 32, 16, []int{32}, []int{16, 32}},
+	"aegis-256x4":       {32, 32, 16, []int{32}, []int{16, 32}},
+	"rocca-s":           {32, 16, 32, []int{16}, []int{32}},
+	"lea-128-ocb3":      {16, 12, 16, span(1, 15), span(8, 16)},
+	"lea-256-ocb3":      {32, 12, 16, span(1, 15), span(8, 16)},
+	"lea-128-gcm":       {16, 12, 16, []int{12}, span(12, 16)},
+	"lea-128-ccm":       {16, 12, 16, span(7, 13), []int{4, 6, 8, 10, 12, 14, 16}},
+}
+
+// notOurs are the algorithms fae takes from elsewhere whose allocations are
+// not fae's to fix (x/crypto's portable ChaCha20-Poly1305 allocates).
+var notOurs = map[string]bool{"chacha20-poly1305": true}
+
+func testKey(info Info) []byte {
+	key := make([]byte, info.KeySize)
+	for i := range key {
+		key[i] = byte(i*7 + 3)
+	}
+	return key
+}
+
+func TestAlgorithms(t *testing.T) {
+	infos := Algorithms()
+	if len(infos) == 0 {
+		t.Fatal("no algorithms")
+	}
+	if !slices.IsSortedFunc(infos, func(a, b Info) int { return strings.Compare(a.Name, b.Name) }) {
+		t.Error("Algorithms is not sorted by name")
+	}
+	for i, info := range infos {
+		if i > 0 && info.Name == infos[i-1].Name {
+			t.Errorf("%s registered twice", info.Name)
+		}
+		want, ok := spec[info.Name]
+		switch {
+		case !ok:
+			t.Errorf("%s is not in the spec's table", info.Name)
+		case info.KeySize != want.key || info.NonceSize != want.nonce || info.TagSize != want.tag ||
+			!slices.Equal(info.NonceSizes, want.nonces) || !slices.Equal(info.TagSizes, want.tags):
+			t.Errorf("%s: %+v, the spec's table says %+v", info.Name, info, want)
+		}
+		if info.Note == "" {
+			t.Errorf("%s has no note", info.Name)
+		}
+		key := testKey(info)
+		a, err := New(info.Name, key)
+		if err != nil {
+			t.Errorf("New(%q) with defaults: %v", info.Name, err)
+			continue
+		}
+		if a.NonceSize() != info.NonceSize || a.Overhead() != info.TagSize {
+			t.Errorf("%s: NonceSize %d, Overhead %d; Info says %d, %d", info.Name, a.NonceSize(), a.Overhead(), info.NonceSize, info.TagSize)
+		}
+		// The AEAD keeps no reference to the key (cmd/fae clears it).
+		nonce := make([]byte, info.NonceSize)
+		sealed := a.Seal(nil, nonce, []byte("message"), nil)
+		clear(key)
+		if !bytes.Equal(a.Seal(nil, nonce, []byte("message"), nil), sealed) {
+			t.Errorf("%s: changing the key after New changes the AEAD", info.Name)
+		}
+	}
+
+	// The result is a copy.
+	infos[0].Name = "changed"
+	infos[0].TagSizes[0] = -1
+	if again := Algorithms(); again[0].Name == "changed" || again[0].TagSizes[0] == -1 {
+		t.Error("changing the result of Algorithms changed the registry")
+	}
+}
+
+// TestConformance runs every algorithm through the suite with its default
+// sizes, with each other allowed nonce size and each other allowed tag size.
+func TestConformance(t *testing.T) {
+	for _, info := range Algorithms() {
+		var opts []aeadtest.Option
+		if notOurs[info.Name] {
+			opts = append(opts, aeadtest.AllowAllocs())
+		}
+		key := testKey(info)
+		run := func(t *testing.T, name string, nonceSize, tagSize int) {
+			t.Run(name, func(t *testing.T) {
+				aeadtest.TestAEAD(t, func() (cipher.AEAD, error) {
+					return New(info.Name, key, WithNonceSize(nonceSize), WithTagSize(tagSize), WithParallelism(3))
+				}, opts...)
+			})
+		}
+		t.Run(info.Name, func(t *testing.T) {
+			t.Run("default", func(t *testing.T) {
+				aeadtest.TestAEAD(t, func() (cipher.AEAD, error) { return New(info.Name, key) }, opts...)
+			})
+			if testing.Short() {
+				return
+			}
+			for _, ns := range info.NonceSizes {
+				if ns != info.NonceSize {
+					run(t, fmt.Sprintf("nonce%d", ns), ns, info.TagSize)
+				}
+			}
+			for _, ts := range info.TagSizes {
+				if ts != info.TagSize {
+					run(t, fmt.Sprintf("tag%d", ts), info.NonceSize, ts)
+				}
+			}
+		})
+	}
+}
+
+// knownAnswers holds one published vector per algorithm, checked through New.
+var knownAnswers = []struct {
+	name, source                 string
+	key, nonce, ad, pt, ctAndTag string
+}{
+	{"aes-128-gcm", "Wycheproof aes_gcm_test.json tcId 2",
+		"5b9604fe14eadba931b0ccf34843dab9", "921d2507fa8007b7bd067d34", "00112233445566778899aabbccddeeff",
+		"001d0c231287c1182784554ca3a21908", "49d8b9783e911913d87094d1f63cc765" + "1e348ba07cca2cf04c618cb4d43a5b92"},
+	{"aes-256-gcm", "Wycheproof aes_gcm_test.json tcId 91",
+		"92ace3e348cd821092cd921aa3546374299ab46209691bc28b8752d17f123c20", "00112233445566778899aabb", "00000000ffffffff",
+		"00010203040506070809", "e27abdd2d2a53d2f136b" + "9a4a2579529301bcfb71c78d4060f52c"},
+	{"aes-128-ocb3", "RFC 7253 Appendix A, tuple 8 of 16",
+		"000102030405060708090a0b0c0d0e0f", "bbaa99887766554433221107", "000102030405060708090a0b0c0d0e0f1011121314151617",
+		"000102030405060708090a0b0c0d0e0f1011121314151617", "1ca2207308c87c010756104d8840ce1952f09673a448a122" + "c92c62241051f57356d7f3c90bb0e07f"},
+	{"chacha20-poly1305", "Wycheproof chacha20_poly1305_test.json tcId 21",
+		"236f9baee4f9da15beeca40ff4af7c760f254a64bc3a3d7f4fad557e61b68586", "f1ca81338629587acf9372bf", "8c32f47a386152ec",
+		"d7f26d5252e1765f5b", "8fdb429d47761cbf8e" + "8ef647ed334fdebbc2bef80be02884e0"},
+}
+
+func TestKnownAnswers(t *testing.T) {
+	have := map[string]bool{}
+	for _, v := range knownAnswers {
+		have[v.name] = true
+		a, err := New(v.name, unhex(v.key), WithNonceSize(len(v.nonce)/2))
+		if err != nil {
+			t.Errorf("%s: %v", v.source, err)
+			continue
+		}
+		nonce, ad, pt, want := unhex(v.nonce), unhex(v.ad), unhex(v.pt), unhex(v.ctAndTag)
+		if got := a.Seal(nil, nonce, pt, ad); !bytes.Equal(got, want) {
+			t.Errorf("%s: %s: Seal = %x, want %x", v.name, v.source, got, want)
+		}
+		if got, err := a.Open(nil, nonce, want, ad); err != nil || !bytes.Equal(got, pt) {
+			t.Errorf("%s: %s: Open = %x, %v; want %x", v.name, v.source, got, err, pt)
+		}
+	}
+	for _, v := range ocbIterative {
+		have[v.name] = true
+	}
+	for _, info := range Algorithms() {
+		if !have[info.Name] {
+			t.Errorf("%s has no known-answer vector", info.Name)
+		}
+	}
+}
+
+// ocbIterative are the outputs of RFC 7253 Appendix A's iterative test,
+// which covers every AES key size and three tag sizes.
+var ocbIterative = []struct {
+	name string
+	tag  string
+}{
+	{"aes-128-ocb3", "67e944d23256c5e0b6c61fa22fdf1ea2"},
+	{"aes-192-ocb3", "f673f2c3e7174aae7bae986ca9f29e17"},
+	{"aes-256-ocb3", "d90eb8e9c977c88b79dd793d7ffa161c"},
+	{"aes-128-ocb3", "77a3d8e73589158d25d01209"},
+	{"aes-192-ocb3", "05d56ead2752c86be6932c5e"},
+	{"aes-256-ocb3", "5458359ac23b0cba9e6330dd"},
+	{"aes-128-ocb3", "192c9b7bd90ba06a"},
+	{"aes-192-ocb3", "0066bc6e0ef34e24"},
+	{"aes-256-ocb3", "7d4ea5d445501cbe"},
+}
+
+func TestOCBIterative(t *testing.T) {
+	for _, v := range ocbIterative {
+		tagSize := len(v.tag) / 2
+		i := slices.IndexFunc(Algorithms(), func(info Info) bool { return info.Name == v.name })
+		if i < 0 {
+			t.Fatalf("%s is not registered", v.name)
+		}
+		key := make([]byte, Algorithms()[i].KeySize)
+		key[len(key)-1] = byte(8 * tagSize)
+		a, err := New(v.name, key, WithTagSize(tagSize))
+		if err != nil {
+			t.Fatal(err)
+		}
+		nonce := func(i int) []byte {
+			n := make([]byte, 12)
+			binary.BigEndian.PutUint32(n[8:], uint32(i))
+			return n
+		}
+		var c []byte
+		for i := range 128 {
+			s := make([]byte, i)
+			c = a.Seal(c, nonce(3*i+1), s, s)
+			c = a.Seal(c, nonce(3*i+2), s, nil)
+			c = a.Seal(c, nonce(3*i+3), nil, s)
+		}
+		if got := a.Seal(nil, nonce(385), nil, c); hex.EncodeToString(got) != v.tag {
+			t.Errorf("%s, tag %d: output %x, want %s", v.name, tagSize, got, v.tag)
+		}
+	}
+}
+
+// TestGCMShortTag checks that a short GCM tag is the prefix of the full one,
+// over lengths that take both paths of shortTagGCM.Seal.
+func TestGCMShortTag(t *testing.T) {
+	key := make([]byte, 16)
+	full, _ := New("aes-128-gcm", key)
+	nonce, ad := make([]byte, 12), []byte("ad")
+	for ts := 12; ts < 16; ts++ {
+		a, err := New("aes-128-gcm", key, WithTagSize(ts))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n := range 50 {
+			pt := bytes.Repeat([]byte{byte(n)}, n)
+			want := full.Seal(nil, nonce, pt, ad)[:n+ts]
+			// dst with exactly the room needed, so a stray write would
+			// land in the next allocation.
+			if got := a.Seal(make([]byte, 0, n+ts), nonce, pt, ad); !bytes.Equal(got, want) {
+				t.Fatalf("tag %d, pt %d: Seal = %x, want %x", ts, n, got, want)
+			}
+		}
+	}
+}
+
+func TestNewErrors(t *testing.T) {
+	_, err := New("aes-512-gcm", make([]byte, 16))
+	if err == nil {
+		t.Fatal("unknown name accepted")
+	}
+	for _, info := range Algorithms() {
+		if !strings.Contains(err.Error(), info.Name) {
+			t.Errorf("error for an unknown name does not list %s: %v", info.Name, err)
+		}
+	}
+	if _, err := New("", nil); err == nil {
+		t.Error("empty name accepted")
+	}
+
+	for _, info := range Algorithms() {
+		key := testKey(info)
+		if _, err := New(info.Name, key, WithParallelism(0)); err == nil {
+			t.Errorf("%s: parallelism 0 accepted", info.Name)
+		}
+		if _, err := New(info.Name, key, WithParallelism(8), nil); err != nil {
+			t.Errorf("%s: parallelism 8 and a nil option: %v", info.Name, err)
+		}
+		// Every combination of key length and sizes, in and out of range:
+		// New must accept exactly the allowed ones, and not panic.
+		for _, kl := range []int{0, 1, info.KeySize - 1, info.KeySize, info.KeySize + 1, 64} {
+			for ns := -1; ns <= 33; ns++ {
+				for ts := -1; ts <= 33; ts++ {
+					ok := kl == info.KeySize && slices.Contains(info.NonceSizes, ns) && slices.Contains(info.TagSizes, ts)
+					a, err := newNoPanic(t, info.Name, make([]byte, kl), WithNonceSize(ns), WithTagSize(ts))
+					switch {
+					case ok && err != nil:
+						t.Errorf("%s, key %d, nonce %d, tag %d: %v", info.Name, kl, ns, ts, err)
+					case !ok && err == nil:
+						t.Errorf("%s, key %d, nonce %d, tag %d: accepted", info.Name, kl, ns, ts)
+					case ok && (a.NonceSize() != ns || a.Overhead() != ts):
+						t.Errorf("%s, nonce %d, tag %d: NonceSize %d, Overhead %d", info.Name, ns, ts, a.NonceSize(), a.Overhead())
+					case err != nil && !strings.HasPrefix(err.Error(), "fae: "):
+						t.Errorf("error without the package prefix: %v", err)
+					}
+				}
+			}
+		}
+	}
+}
+
+func newNoPanic(t *testing.T, name string, key []byte, opts ...Option) (a cipher.AEAD, err error) {
+	defer func() {
+		if e := recover(); e != nil {
+			t.Fatalf("New(%q, %d-byte key) panicked: %v", name, len(key), e)
+		}
+	}()
+	return New(name, key, opts...)
+}
+
+func TestFormatSizes(t *testing.T) {
+	for _, c := range []struct {
+		in   []int
+		want string
+	}{
+		{[]int{12}, "12"},
+		{[]int{16, 32}, "16,32"},
+		{[]int{15, 16}, "15,16"},
+		{span(1, 15), "1..15"},
+		{[]int{4, 6, 8, 10, 12, 14, 16}, "4,6,..,16"},
+		{[]int{4, 6, 8}, "4,6,8"},
+		{[]int{1, 2, 4}, "1,2,4"},
+	} {
+		if got := formatSizes(c.in); got != c.want {
+			t.Errorf("formatSizes(%v) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func unhex(s string) []byte {
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}

@@ -1,0 +1,63 @@
+package aes
+
+import (
+	"bytes"
+	stdaes "crypto/aes"
+	"crypto/cipher"
+	"testing"
+
+	"github.com/faelabs/fae/internal/impl"
+)
+
+// FuzzKernelsAgree checks every kernel against crypto/aes, and so against
+// each other, in ECB (both directions) and CTR, for fuzzed keys, data and
+// counter blocks.
+func FuzzKernelsAgree(f *testing.F) {
+	ff := bytes.Repeat([]byte{0xff}, 32)
+	f.Add(uint8(0), []byte("0123456789abcdef"), []byte("a short message"), []byte{})
+	f.Add(uint8(1), ff[:24], make([]byte, 200), ff[:16])
+	f.Add(uint8(2), ff, bytes.Repeat([]byte("0123456789"), 70), append(make([]byte, 8), ff[:8]...))
+	f.Fuzz(func(t *testing.T, size uint8, keyBytes, data, ivBytes []byte) {
+		key := make([]byte, keySizes[int(size)%len(keySizes)])
+		copy(key, keyBytes)
+		var iv [16]byte
+		copy(iv[:], ivBytes)
+		ref, err := stdaes.NewCipher(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		blocks := data[:len(data)&^(BlockSize-1)]
+		wantECB := make([]byte, len(blocks))
+		for i := 0; i < len(blocks); i += BlockSize {
+			ref.Encrypt(wantECB[i:], blocks[i:])
+		}
+		wantCTR := make([]byte, len(data))
+		cipher.NewCTR(ref, iv[:]).XORKeyStream(wantCTR, data)
+		wantNext := addCounter(iv, uint64(len(data)+BlockSize-1)/BlockSize)
+
+		defer impl.Reset("aes")
+		got := make([]byte, len(data))
+		for _, name := range append(impl.List("aes"), "generic") {
+			impl.Select("aes", name)
+			b, err := New(key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.EncryptBlocks(got, blocks)
+			if !bytes.Equal(got[:len(blocks)], wantECB) {
+				t.Fatalf("%s: EncryptBlocks differs from crypto/aes", name)
+			}
+			b.DecryptBlocks(got, wantECB)
+			if !bytes.Equal(got[:len(blocks)], blocks) {
+				t.Fatalf("%s: DecryptBlocks differs from crypto/aes", name)
+			}
+			next := b.XORKeyStreamAt(got, data, iv)
+			if !bytes.Equal(got, wantCTR) {
+				t.Fatalf("%s: XORKeyStreamAt differs from crypto/cipher.NewCTR", name)
+			}
+			if next != wantNext {
+				t.Fatalf("%s: next counter %x, want %x", name, next, wantNext)
+			}
+		}
+	})
+}

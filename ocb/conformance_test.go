@@ -1,0 +1,43 @@
+package ocb
+
+import (
+	"crypto/aes"
+	"crypto/cipher"
+	"fmt"
+	"testing"
+
+	"github.com/faelabs/fae/internal/aeadtest"
+	"github.com/faelabs/fae/internal/impl/impltest"
+)
+
+// TestConformance runs the shared suite on every kernel, for each key size
+// and for the extreme nonce and tag sizes, and over another block cipher.
+func TestConformance(t *testing.T) {
+	impltest.Run(t, "aes", func(t *testing.T) {
+		for _, c := range []struct{ key, nonce, tag int }{
+			{16, 12, 16}, {24, 12, 16}, {32, 12, 16}, {16, 1, 8}, {32, 15, 13},
+		} {
+			t.Run(fmt.Sprintf("key%d-nonce%d-tag%d", c.key, c.nonce, c.tag), func(t *testing.T) {
+				key := make([]byte, c.key)
+				key[0] = byte(c.nonce)
+				aeadtest.TestAEAD(t, func() (cipher.AEAD, error) { return NewWithSizes(key, c.nonce, c.tag) })
+			})
+		}
+	})
+	t.Run("NewFromBlock", func(t *testing.T) {
+		b, _ := aes.NewCipher(make([]byte, 16))
+		aeadtest.TestAEAD(t, func() (cipher.AEAD, error) { return NewFromBlock(b, 12, 16) }, aeadtest.AllowAllocs())
+	})
+}
+
+func TestErrors(t *testing.T) {
+	for _, c := range []struct{ key, nonce, tag int }{{15, 12, 16}, {16, 0, 16}, {16, 16, 16}, {16, 12, 7}, {16, 12, 17}} {
+		if _, err := NewWithSizes(make([]byte, c.key), c.nonce, c.tag); err == nil {
+			t.Errorf("key %d, nonce %d, tag %d accepted", c.key, c.nonce, c.tag)
+		}
+	}
+	b, _ := aes.NewCipher(make([]byte, 16))
+	if _, err := NewFromBlock(b, 0, 16); err == nil {
+		t.Error("NewFromBlock accepted nonce size 0")
+	}
+}
