@@ -161,4 +161,3 @@ func (b *Block) XORKeyStreamAt(dst, src []byte, iv [16]byte) [16]byte {
 }
 
 var _ cipher.Block = (*Block)(nil)
-
