@@ -26,12 +26,12 @@
 //
 // The S-box is Boyar and Peralta's circuit (32 AND and 83 XOR gates, from "A
 // new combinational logic minimization technique with applications to
-// cryptology", SEA 2010) less its final constant: it computes S(x)^0x63,
-// 4 XNOR gates becoming XOR. That constant passes unchanged
-// through MixColumns and the row permutations (every byte of the state gets
-// the same 0x63), so it is folded into the round keys. The inverse S-box is
-// L∘S∘L, with L the inverse of the S-box's affine map, its constant again
-// folded into the keys (see expandKeyGeneric).
+// cryptology", SEA 2010) less its final constant: it computes S(x)^0x63, its
+// 4 XNOR gates becoming XOR. That constant passes unchanged through
+// MixColumns and the row permutations (every byte of the state gets the same
+// 0x63), so it is folded into the round keys. The inverse S-box reuses the
+// circuit (see invSbox) and wants the same 0x63 on its input, which the same
+// keys, taken in reverse order, supply.
 
 package aes
 
