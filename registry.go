@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/crypto/chacha20poly1305"
 
+	"github.com/faelabs/fae/ccm"
 	"github.com/faelabs/fae/internal/alias"
 	"github.com/faelabs/fae/ocb"
 )
@@ -26,6 +27,8 @@ var registry = []algorithm{
 	{Info{"aes-128-ocb3", 16, 12, 16, span(1, 15), span(8, 16), "fae OCB3 (RFC 7253)"}, newOCB},
 	{Info{"aes-192-ocb3", 24, 12, 16, span(1, 15), span(8, 16), "fae OCB3 (RFC 7253)"}, newOCB},
 	{Info{"aes-256-ocb3", 32, 12, 16, span(1, 15), span(8, 16), "fae OCB3 (RFC 7253)"}, newOCB},
+	{Info{"aes-128-ccm", 16, 12, 16, span(7, 13), evens(4, 16), "fae CCM (RFC 3610, SP 800-38C)"}, newCCM},
+	{Info{"aes-256-ccm", 32, 12, 16, span(7, 13), evens(4, 16), "fae CCM (RFC 3610, SP 800-38C)"}, newCCM},
 	{Info{"chacha20-poly1305", 32, 12, 16, []int{12}, []int{16}, "golang.org/x/crypto baseline"}, newChaCha20Poly1305},
 }
 
@@ -33,6 +36,15 @@ var registry = []algorithm{
 func span(lo, hi int) []int {
 	s := make([]int, 0, hi-lo+1)
 	for n := lo; n <= hi; n++ {
+		s = append(s, n)
+	}
+	return s
+}
+
+// evens returns lo, lo+2, ..., hi.
+func evens(lo, hi int) []int {
+	s := make([]int, 0, (hi-lo)/2+1)
+	for n := lo; n <= hi; n += 2 {
 		s = append(s, n)
 	}
 	return s
@@ -99,6 +111,10 @@ func sliceForAppend(in []byte, n int) (whole, tail []byte) {
 
 func newOCB(key []byte, nonceSize, tagSize, _ int) (cipher.AEAD, error) {
 	return ocb.NewWithSizes(key, nonceSize, tagSize)
+}
+
+func newCCM(key []byte, nonceSize, tagSize, _ int) (cipher.AEAD, error) {
+	return ccm.New(key, nonceSize, tagSize)
 }
 
 func newChaCha20Poly1305(key []byte, _, _, _ int) (cipher.AEAD, error) {

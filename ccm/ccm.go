@@ -211,42 +211,34 @@ func (a *AEAD) start(s *state, nonce []byte, msgLen int, ad []byte) {
 	if a.aes == nil {
 		s.heap = new([3 * blockSize]byte)
 	}
-	// B_0 = Flags || nonce || msgLen, where Flags holds Adata, M' and L'.
-	flags := byte((a.tagSize-2)/2<<3 | (14 - a.nonceSize))
+	// A_i = L' || nonce || i and B_0 = Flags || nonce || msgLen differ
+	// from A_0 in the first byte and in the low 8 bytes, where the L <= 8
+	// bytes of the counter or length field end; Seal and Open have checked
+	// that msgLen, and so every counter value, fits in the field.
+	b0, a0, am := s.buf[:blockSize], s.buf[blockSize:2*blockSize], s.buf[2*blockSize:]
+	a0[0] = byte(14 - a.nonceSize) // L' = L-1
+	copy(a0[1:], nonce)
+	lo := binary.BigEndian.Uint64(a0[8:])
+	copy(b0, a0)
+	b0[0] |= byte((a.tagSize - 2) / 2 << 3) // M'
 	if len(ad) > 0 {
-		flags |= 0x40
+		b0[0] |= 0x40 // Adata
 	}
-	s.buf[0] = flags
-	copy(s.buf[1:], nonce)
-	putUint(s.buf[1+a.nonceSize:blockSize], uint64(msgLen))
-	a.counterBlock(s.buf[blockSize:2*blockSize], nonce, 0)
-	a.counterBlock(s.ctr[:], nonce, 1)
+	binary.BigEndian.PutUint64(b0[8:], lo|uint64(msgLen))
+	s.ctr = [blockSize]byte(a0)
+	binary.BigEndian.PutUint64(s.ctr[8:], lo|1)
 	n := 2
 	if msgLen%blockSize != 0 {
-		a.counterBlock(s.buf[2*blockSize:], nonce, uint64(msgLen/blockSize+1))
+		copy(am, a0)
+		binary.BigEndian.PutUint64(am[8:], lo|uint64(msgLen/blockSize+1))
 		n = 3
 	}
 	a.encrypt(s, 0, n)
-	copy(s.x[:], s.buf[:blockSize])
-	copy(s.s0[:], s.buf[blockSize:])
-	copy(s.last[:], s.buf[2*blockSize:])
+	copy(s.x[:], b0)
+	copy(s.s0[:], a0)
+	copy(s.last[:], am)
 	if len(ad) > 0 {
 		a.macAD(s, ad)
-	}
-}
-
-// counterBlock writes A_i = L' || nonce || i to b.
-func (a *AEAD) counterBlock(b, nonce []byte, i uint64) {
-	b[0] = byte(14 - a.nonceSize)
-	copy(b[1:], nonce)
-	putUint(b[1+a.nonceSize:blockSize], i)
-}
-
-// putUint writes the low len(b) bytes of v to b, big-endian.
-func putUint(b []byte, v uint64) {
-	for i := len(b) - 1; i >= 0; i-- {
-		b[i] = byte(v)
-		v >>= 8
 	}
 }
 

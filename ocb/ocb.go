@@ -143,8 +143,10 @@ func double(x [blockSize]byte) [blockSize]byte {
 }
 
 func xor(x, y [blockSize]byte) [blockSize]byte {
-	subtle.XORBytes(x[:], x[:], y[:])
-	return x
+	var z [blockSize]byte
+	binary.LittleEndian.PutUint64(z[:8], binary.LittleEndian.Uint64(x[:8])^binary.LittleEndian.Uint64(y[:8]))
+	binary.LittleEndian.PutUint64(z[8:], binary.LittleEndian.Uint64(x[8:])^binary.LittleEndian.Uint64(y[8:]))
+	return z
 }
 
 // lAt returns L_i for any i.
@@ -253,14 +255,23 @@ func (a *AEAD) seal(out, nonce, plaintext, ad []byte) [blockSize]byte {
 	var sum [blockSize]byte
 	full := len(plaintext) &^ (blockSize - 1)
 	a.blocks(encrypt, out[:full], plaintext[:full], &off, &sum, 0)
-	if p := plaintext[full:]; len(p) > 0 {
+	// The pad of a final partial block and the tag's cipher input do not
+	// depend on each other: one call encrypts both.
+	var fin [2 * blockSize]byte
+	last := fin[blockSize:]
+	p := plaintext[full:]
+	if len(p) > 0 {
 		off = xor(off, a.lStar)
-		var pad [blockSize]byte
-		a.encryptBlocks(pad[:], off[:])
 		sum = xor(sum, padded(p)) // before out, which may be p, is written
-		subtle.XORBytes(out[full:], p, pad[:])
+		copy(fin[:blockSize], off[:])
+		last = fin[:]
 	}
-	return a.tag(sum, off, ad)
+	t := xor(xor(sum, off), a.lDollar)
+	copy(fin[blockSize:], t[:])
+	a.encryptBlocks(last, last)
+	subtle.XORBytes(out[full:], p, fin[:blockSize])
+	copy(t[:], fin[blockSize:])
+	return xor(t, a.hash(ad))
 }
 
 func (a *AEAD) open(out, nonce, ciphertext, ad []byte) [blockSize]byte {
