@@ -24,6 +24,7 @@ import (
 	"crypto/subtle"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math/bits"
 	"strconv"
 
@@ -85,7 +86,7 @@ func New(key []byte) (*AEAD, error) {
 func NewWithSizes(key []byte, nonceSize, tagSize int) (*AEAD, error) {
 	b, err := aes.New(key)
 	if err != nil {
-		return nil, errors.New("ocb: " + err.Error()[len("aes: "):])
+		return nil, fmt.Errorf("ocb: %w", err)
 	}
 	return newAEAD(b, nil, nonceSize, tagSize)
 }
@@ -143,10 +144,8 @@ func double(x [blockSize]byte) [blockSize]byte {
 }
 
 func xor(x, y [blockSize]byte) [blockSize]byte {
-	var z [blockSize]byte
-	binary.LittleEndian.PutUint64(z[:8], binary.LittleEndian.Uint64(x[:8])^binary.LittleEndian.Uint64(y[:8]))
-	binary.LittleEndian.PutUint64(z[8:], binary.LittleEndian.Uint64(x[8:])^binary.LittleEndian.Uint64(y[8:]))
-	return z
+	xorInto(x[:], x[:], y[:])
+	return x
 }
 
 // lAt returns L_i for any i.

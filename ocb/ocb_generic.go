@@ -2,7 +2,7 @@ package ocb
 
 import (
 	"crypto/cipher"
-	"crypto/subtle"
+	"encoding/binary"
 	"math/bits"
 )
 
@@ -19,7 +19,7 @@ func (a *AEAD) blocksGeneric(d direction, dst, src []byte, off, sum *[blockSize]
 			i++
 			*off = xor(*off, a.lAt(bits.TrailingZeros64(i)))
 			offs[j] = *off
-			subtle.XORBytes(buf[j*blockSize:], in[j*blockSize:(j+1)*blockSize], off[:])
+			xorInto(buf[j*blockSize:], in[j*blockSize:], off[:])
 		}
 		if d == encrypt {
 			xorBlocksInto(sum, in) // before dst, which may be src, is written
@@ -33,7 +33,7 @@ func (a *AEAD) blocksGeneric(d direction, dst, src []byte, off, sum *[blockSize]
 			xorBlocksInto(sum, buf[:n])
 		} else {
 			for j := range n / blockSize {
-				subtle.XORBytes(dst[j*blockSize:], buf[j*blockSize:(j+1)*blockSize], offs[j][:])
+				xorInto(dst[j*blockSize:], buf[j*blockSize:], offs[j][:])
 			}
 			if d == decrypt {
 				xorBlocksInto(sum, dst[:n])
@@ -44,11 +44,24 @@ func (a *AEAD) blocksGeneric(d direction, dst, src []byte, off, sum *[blockSize]
 	}
 }
 
+// xorInto sets the first block of dst to the XOR of the first blocks of x
+// and y.
+func xorInto(dst, x, y []byte) {
+	le := binary.LittleEndian
+	le.PutUint64(dst[:8], le.Uint64(x[:8])^le.Uint64(y[:8]))
+	le.PutUint64(dst[8:16], le.Uint64(x[8:16])^le.Uint64(y[8:16]))
+}
+
 // xorBlocksInto XORs the whole blocks of p into sum.
 func xorBlocksInto(sum *[blockSize]byte, p []byte) {
+	le := binary.LittleEndian
+	s0, s1 := le.Uint64(sum[:8]), le.Uint64(sum[8:])
 	for ; len(p) >= blockSize; p = p[blockSize:] {
-		subtle.XORBytes(sum[:], sum[:], p[:blockSize])
+		s0 ^= le.Uint64(p[:8])
+		s1 ^= le.Uint64(p[8:16])
 	}
+	le.PutUint64(sum[:8], s0)
+	le.PutUint64(sum[8:], s1)
 }
 
 // oneByOne gives a plain cipher.Block the multi-block methods.
