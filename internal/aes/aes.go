@@ -39,6 +39,10 @@ func (l Level) String() string {
 
 // Block is an expanded AES key. It implements cipher.Block and adds
 // multi-block operations. It is immutable and safe for concurrent use.
+//
+// A Block made while an assembly kernel is active has no bitsliced key, and
+// the generic kernel panics on it; only a test that switches kernels after
+// New can cause that.
 type Block struct {
 	rounds int
 	// enc holds the rounds+1 encryption round keys, 16 bytes each, in the
@@ -48,8 +52,11 @@ type Block struct {
 	// decryption uses them: enc[rounds], InvMixColumns(enc[rounds-1]), ...,
 	// InvMixColumns(enc[1]), enc[0].
 	dec [240]byte
-	// bs is the key in the bitsliced kernel's form.
-	bs bitslicedKey
+	// bs is the key in the bitsliced kernel's form, built only when the
+	// generic kernel is active at expansion (hasBS): the assembly kernels
+	// expand keys far faster without it, and only tests switch kernels.
+	bs    bitslicedKey
+	hasBS bool
 }
 
 // KeySizeError is returned for a key that is not 16, 24 or 32 bytes long.

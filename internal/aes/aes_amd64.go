@@ -67,8 +67,21 @@ func decryptBlocksVAES512(nr int, xk *[240]byte, dst, src *byte, n int)
 //go:noescape
 func ctrBlocksVAES512(nr int, xk *[240]byte, dst, src *byte, n int, hi, lo uint64)
 
-// expandKey uses the generic key schedule, which also builds b.bs.
-func expandKey(b *Block, key []byte) { expandKeyGeneric(b, key) }
+//go:noescape
+func expandKeyAESNI(nr int, key *byte, enc, dec *[240]byte)
+
+// expandKey builds b.bs, which dominates the cost of the generic key
+// schedule, only when the generic kernel is active: outside tests the
+// kernel never changes after start-up. (vaes512 alone does not promise the
+// AES-NI that expandKeyAESNI needs.)
+func expandKey(b *Block, key []byte) {
+	if Active() == Generic || !cpu.X86HasAESNI {
+		expandKeyGeneric(b, key)
+		return
+	}
+	b.hasBS = false
+	expandKeyAESNI(b.rounds, &key[0], &b.enc, &b.dec)
+}
 
 // encryptBlocks encrypts len(src)/16 blocks; len(dst) >= len(src).
 func (b *Block) encryptBlocks(dst, src []byte) {

@@ -3633,3 +3633,549 @@ rounds10_149:
 skip_148:
 	VZEROUPPER
 	RET
+
+DATA rotWord<>+0(SB)/8, $0x0c0f0e0d0c0f0e0d
+DATA rotWord<>+8(SB)/8, $0x0c0f0e0d0c0f0e0d
+DATA rotWord<>+16(SB)/8, $0x0407060504070605
+DATA rotWord<>+24(SB)/8, $0x0407060504070605
+GLOBL rotWord<>(SB), RODATA|NOPTR, $32
+
+DATA rconKeys<>+0(SB)/8, $0x0000000100000001
+DATA rconKeys<>+8(SB)/8, $0x0000000100000001
+DATA rconKeys<>+16(SB)/8, $0x0000000200000002
+DATA rconKeys<>+24(SB)/8, $0x0000000200000002
+DATA rconKeys<>+32(SB)/8, $0x0000000400000004
+DATA rconKeys<>+40(SB)/8, $0x0000000400000004
+DATA rconKeys<>+48(SB)/8, $0x0000000800000008
+DATA rconKeys<>+56(SB)/8, $0x0000000800000008
+DATA rconKeys<>+64(SB)/8, $0x0000001000000010
+DATA rconKeys<>+72(SB)/8, $0x0000001000000010
+DATA rconKeys<>+80(SB)/8, $0x0000002000000020
+DATA rconKeys<>+88(SB)/8, $0x0000002000000020
+DATA rconKeys<>+96(SB)/8, $0x0000004000000040
+DATA rconKeys<>+104(SB)/8, $0x0000004000000040
+DATA rconKeys<>+112(SB)/8, $0x0000008000000080
+DATA rconKeys<>+120(SB)/8, $0x0000008000000080
+DATA rconKeys<>+128(SB)/8, $0x0000001b0000001b
+DATA rconKeys<>+136(SB)/8, $0x0000001b0000001b
+DATA rconKeys<>+144(SB)/8, $0x0000003600000036
+DATA rconKeys<>+152(SB)/8, $0x0000003600000036
+GLOBL rconKeys<>(SB), RODATA|NOPTR, $160
+
+// func expandKeyAESNI(nr int, key *byte, enc *[240]byte, dec *[240]byte)
+// Requires: AES, SSE2, SSSE3
+TEXT ·expandKeyAESNI(SB), NOSPLIT, $0-32
+	MOVQ       nr+0(FP), CX
+	MOVQ       key+8(FP), AX
+	MOVQ       enc+16(FP), DI
+	MOVQ       dec+24(FP), SI
+	CMPQ       CX, $0x0c
+	JB         expand128_151
+	JE         expand192_152
+	MOVOU      (AX), X0
+	MOVOU      16(AX), X1
+	MOVOU      rotWord<>+0(SB), X6
+	PXOR       X8, X8
+	MOVOU      X0, (DI)
+	MOVOU      X0, 224(SI)
+	MOVOU      X1, 16(DI)
+	AESIMC     X1, X5
+	MOVOU      X5, 208(SI)
+	MOVOU      rconKeys<>+0(SB), X7
+	MOVO       X1, X2
+	PSHUFB     X6, X2
+	AESENCLAST X7, X2
+	MOVO       X0, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X0
+	MOVO       X0, X3
+	PSLLDQ     $0x08, X3
+	PXOR       X3, X0
+	PXOR       X2, X0
+	MOVOU      X0, 32(DI)
+	AESIMC     X0, X5
+	MOVOU      X5, 192(SI)
+	PSHUFD     $0xff, X0, X2
+	AESENCLAST X8, X2
+	MOVO       X1, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X1
+	MOVO       X1, X3
+	PSLLDQ     $0x08, X3
+	PXOR       X3, X1
+	PXOR       X2, X1
+	MOVOU      X1, 48(DI)
+	AESIMC     X1, X5
+	MOVOU      X5, 176(SI)
+	MOVOU      rconKeys<>+16(SB), X7
+	MOVO       X1, X2
+	PSHUFB     X6, X2
+	AESENCLAST X7, X2
+	MOVO       X0, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X0
+	MOVO       X0, X3
+	PSLLDQ     $0x08, X3
+	PXOR       X3, X0
+	PXOR       X2, X0
+	MOVOU      X0, 64(DI)
+	AESIMC     X0, X5
+	MOVOU      X5, 160(SI)
+	PSHUFD     $0xff, X0, X2
+	AESENCLAST X8, X2
+	MOVO       X1, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X1
+	MOVO       X1, X3
+	PSLLDQ     $0x08, X3
+	PXOR       X3, X1
+	PXOR       X2, X1
+	MOVOU      X1, 80(DI)
+	AESIMC     X1, X5
+	MOVOU      X5, 144(SI)
+	MOVOU      rconKeys<>+32(SB), X7
+	MOVO       X1, X2
+	PSHUFB     X6, X2
+	AESENCLAST X7, X2
+	MOVO       X0, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X0
+	MOVO       X0, X3
+	PSLLDQ     $0x08, X3
+	PXOR       X3, X0
+	PXOR       X2, X0
+	MOVOU      X0, 96(DI)
+	AESIMC     X0, X5
+	MOVOU      X5, 128(SI)
+	PSHUFD     $0xff, X0, X2
+	AESENCLAST X8, X2
+	MOVO       X1, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X1
+	MOVO       X1, X3
+	PSLLDQ     $0x08, X3
+	PXOR       X3, X1
+	PXOR       X2, X1
+	MOVOU      X1, 112(DI)
+	AESIMC     X1, X5
+	MOVOU      X5, 112(SI)
+	MOVOU      rconKeys<>+48(SB), X7
+	MOVO       X1, X2
+	PSHUFB     X6, X2
+	AESENCLAST X7, X2
+	MOVO       X0, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X0
+	MOVO       X0, X3
+	PSLLDQ     $0x08, X3
+	PXOR       X3, X0
+	PXOR       X2, X0
+	MOVOU      X0, 128(DI)
+	AESIMC     X0, X5
+	MOVOU      X5, 96(SI)
+	PSHUFD     $0xff, X0, X2
+	AESENCLAST X8, X2
+	MOVO       X1, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X1
+	MOVO       X1, X3
+	PSLLDQ     $0x08, X3
+	PXOR       X3, X1
+	PXOR       X2, X1
+	MOVOU      X1, 144(DI)
+	AESIMC     X1, X5
+	MOVOU      X5, 80(SI)
+	MOVOU      rconKeys<>+64(SB), X7
+	MOVO       X1, X2
+	PSHUFB     X6, X2
+	AESENCLAST X7, X2
+	MOVO       X0, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X0
+	MOVO       X0, X3
+	PSLLDQ     $0x08, X3
+	PXOR       X3, X0
+	PXOR       X2, X0
+	MOVOU      X0, 160(DI)
+	AESIMC     X0, X5
+	MOVOU      X5, 64(SI)
+	PSHUFD     $0xff, X0, X2
+	AESENCLAST X8, X2
+	MOVO       X1, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X1
+	MOVO       X1, X3
+	PSLLDQ     $0x08, X3
+	PXOR       X3, X1
+	PXOR       X2, X1
+	MOVOU      X1, 176(DI)
+	AESIMC     X1, X5
+	MOVOU      X5, 48(SI)
+	MOVOU      rconKeys<>+80(SB), X7
+	MOVO       X1, X2
+	PSHUFB     X6, X2
+	AESENCLAST X7, X2
+	MOVO       X0, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X0
+	MOVO       X0, X3
+	PSLLDQ     $0x08, X3
+	PXOR       X3, X0
+	PXOR       X2, X0
+	MOVOU      X0, 192(DI)
+	AESIMC     X0, X5
+	MOVOU      X5, 32(SI)
+	PSHUFD     $0xff, X0, X2
+	AESENCLAST X8, X2
+	MOVO       X1, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X1
+	MOVO       X1, X3
+	PSLLDQ     $0x08, X3
+	PXOR       X3, X1
+	PXOR       X2, X1
+	MOVOU      X1, 208(DI)
+	AESIMC     X1, X5
+	MOVOU      X5, 16(SI)
+	MOVOU      rconKeys<>+96(SB), X7
+	MOVO       X1, X2
+	PSHUFB     X6, X2
+	AESENCLAST X7, X2
+	MOVO       X0, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X0
+	MOVO       X0, X3
+	PSLLDQ     $0x08, X3
+	PXOR       X3, X0
+	PXOR       X2, X0
+	MOVOU      X0, 224(DI)
+	MOVOU      X0, (SI)
+	RET
+
+expand128_151:
+	MOVOU      (AX), X0
+	MOVOU      rotWord<>+0(SB), X6
+	MOVOU      X0, (DI)
+	MOVOU      X0, 160(SI)
+	MOVOU      rconKeys<>+0(SB), X7
+	MOVO       X0, X2
+	PSHUFB     X6, X2
+	AESENCLAST X7, X2
+	MOVO       X0, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X0
+	MOVO       X0, X3
+	PSLLDQ     $0x08, X3
+	PXOR       X3, X0
+	PXOR       X2, X0
+	MOVOU      X0, 16(DI)
+	AESIMC     X0, X5
+	MOVOU      X5, 144(SI)
+	MOVOU      rconKeys<>+16(SB), X7
+	MOVO       X0, X2
+	PSHUFB     X6, X2
+	AESENCLAST X7, X2
+	MOVO       X0, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X0
+	MOVO       X0, X3
+	PSLLDQ     $0x08, X3
+	PXOR       X3, X0
+	PXOR       X2, X0
+	MOVOU      X0, 32(DI)
+	AESIMC     X0, X5
+	MOVOU      X5, 128(SI)
+	MOVOU      rconKeys<>+32(SB), X7
+	MOVO       X0, X2
+	PSHUFB     X6, X2
+	AESENCLAST X7, X2
+	MOVO       X0, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X0
+	MOVO       X0, X3
+	PSLLDQ     $0x08, X3
+	PXOR       X3, X0
+	PXOR       X2, X0
+	MOVOU      X0, 48(DI)
+	AESIMC     X0, X5
+	MOVOU      X5, 112(SI)
+	MOVOU      rconKeys<>+48(SB), X7
+	MOVO       X0, X2
+	PSHUFB     X6, X2
+	AESENCLAST X7, X2
+	MOVO       X0, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X0
+	MOVO       X0, X3
+	PSLLDQ     $0x08, X3
+	PXOR       X3, X0
+	PXOR       X2, X0
+	MOVOU      X0, 64(DI)
+	AESIMC     X0, X5
+	MOVOU      X5, 96(SI)
+	MOVOU      rconKeys<>+64(SB), X7
+	MOVO       X0, X2
+	PSHUFB     X6, X2
+	AESENCLAST X7, X2
+	MOVO       X0, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X0
+	MOVO       X0, X3
+	PSLLDQ     $0x08, X3
+	PXOR       X3, X0
+	PXOR       X2, X0
+	MOVOU      X0, 80(DI)
+	AESIMC     X0, X5
+	MOVOU      X5, 80(SI)
+	MOVOU      rconKeys<>+80(SB), X7
+	MOVO       X0, X2
+	PSHUFB     X6, X2
+	AESENCLAST X7, X2
+	MOVO       X0, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X0
+	MOVO       X0, X3
+	PSLLDQ     $0x08, X3
+	PXOR       X3, X0
+	PXOR       X2, X0
+	MOVOU      X0, 96(DI)
+	AESIMC     X0, X5
+	MOVOU      X5, 64(SI)
+	MOVOU      rconKeys<>+96(SB), X7
+	MOVO       X0, X2
+	PSHUFB     X6, X2
+	AESENCLAST X7, X2
+	MOVO       X0, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X0
+	MOVO       X0, X3
+	PSLLDQ     $0x08, X3
+	PXOR       X3, X0
+	PXOR       X2, X0
+	MOVOU      X0, 112(DI)
+	AESIMC     X0, X5
+	MOVOU      X5, 48(SI)
+	MOVOU      rconKeys<>+112(SB), X7
+	MOVO       X0, X2
+	PSHUFB     X6, X2
+	AESENCLAST X7, X2
+	MOVO       X0, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X0
+	MOVO       X0, X3
+	PSLLDQ     $0x08, X3
+	PXOR       X3, X0
+	PXOR       X2, X0
+	MOVOU      X0, 128(DI)
+	AESIMC     X0, X5
+	MOVOU      X5, 32(SI)
+	MOVOU      rconKeys<>+128(SB), X7
+	MOVO       X0, X2
+	PSHUFB     X6, X2
+	AESENCLAST X7, X2
+	MOVO       X0, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X0
+	MOVO       X0, X3
+	PSLLDQ     $0x08, X3
+	PXOR       X3, X0
+	PXOR       X2, X0
+	MOVOU      X0, 144(DI)
+	AESIMC     X0, X5
+	MOVOU      X5, 16(SI)
+	MOVOU      rconKeys<>+144(SB), X7
+	MOVO       X0, X2
+	PSHUFB     X6, X2
+	AESENCLAST X7, X2
+	MOVO       X0, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X0
+	MOVO       X0, X3
+	PSLLDQ     $0x08, X3
+	PXOR       X3, X0
+	PXOR       X2, X0
+	MOVOU      X0, 160(DI)
+	MOVOU      X0, (SI)
+	RET
+
+expand192_152:
+	MOVOU      (AX), X0
+	MOVQ       16(AX), X1
+	MOVOU      rotWord<>+16(SB), X6
+	MOVOU      X0, (DI)
+	MOVOU      X0, 192(SI)
+	MOVOU      rconKeys<>+0(SB), X7
+	MOVO       X1, X2
+	PSHUFB     X6, X2
+	AESENCLAST X7, X2
+	MOVO       X0, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X0
+	MOVO       X0, X3
+	PSLLDQ     $0x08, X3
+	PXOR       X3, X0
+	PXOR       X2, X0
+	MOVO       X1, X4
+	PUNPCKLQDQ X0, X4
+	MOVOU      X4, 16(DI)
+	AESIMC     X4, X5
+	MOVOU      X5, 176(SI)
+	PSHUFD     $0xff, X0, X2
+	MOVO       X1, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X1
+	PXOR       X2, X1
+	MOVO       X1, X4
+	PALIGNR    $0x08, X0, X4
+	MOVOU      X4, 32(DI)
+	AESIMC     X4, X5
+	MOVOU      X5, 160(SI)
+	MOVOU      rconKeys<>+16(SB), X7
+	MOVO       X1, X2
+	PSHUFB     X6, X2
+	AESENCLAST X7, X2
+	MOVO       X0, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X0
+	MOVO       X0, X3
+	PSLLDQ     $0x08, X3
+	PXOR       X3, X0
+	PXOR       X2, X0
+	MOVOU      X0, 48(DI)
+	AESIMC     X0, X5
+	MOVOU      X5, 144(SI)
+	PSHUFD     $0xff, X0, X2
+	MOVO       X1, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X1
+	PXOR       X2, X1
+	MOVOU      rconKeys<>+32(SB), X7
+	MOVO       X1, X2
+	PSHUFB     X6, X2
+	AESENCLAST X7, X2
+	MOVO       X0, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X0
+	MOVO       X0, X3
+	PSLLDQ     $0x08, X3
+	PXOR       X3, X0
+	PXOR       X2, X0
+	MOVO       X1, X4
+	PUNPCKLQDQ X0, X4
+	MOVOU      X4, 64(DI)
+	AESIMC     X4, X5
+	MOVOU      X5, 128(SI)
+	PSHUFD     $0xff, X0, X2
+	MOVO       X1, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X1
+	PXOR       X2, X1
+	MOVO       X1, X4
+	PALIGNR    $0x08, X0, X4
+	MOVOU      X4, 80(DI)
+	AESIMC     X4, X5
+	MOVOU      X5, 112(SI)
+	MOVOU      rconKeys<>+48(SB), X7
+	MOVO       X1, X2
+	PSHUFB     X6, X2
+	AESENCLAST X7, X2
+	MOVO       X0, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X0
+	MOVO       X0, X3
+	PSLLDQ     $0x08, X3
+	PXOR       X3, X0
+	PXOR       X2, X0
+	MOVOU      X0, 96(DI)
+	AESIMC     X0, X5
+	MOVOU      X5, 96(SI)
+	PSHUFD     $0xff, X0, X2
+	MOVO       X1, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X1
+	PXOR       X2, X1
+	MOVOU      rconKeys<>+64(SB), X7
+	MOVO       X1, X2
+	PSHUFB     X6, X2
+	AESENCLAST X7, X2
+	MOVO       X0, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X0
+	MOVO       X0, X3
+	PSLLDQ     $0x08, X3
+	PXOR       X3, X0
+	PXOR       X2, X0
+	MOVO       X1, X4
+	PUNPCKLQDQ X0, X4
+	MOVOU      X4, 112(DI)
+	AESIMC     X4, X5
+	MOVOU      X5, 80(SI)
+	PSHUFD     $0xff, X0, X2
+	MOVO       X1, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X1
+	PXOR       X2, X1
+	MOVO       X1, X4
+	PALIGNR    $0x08, X0, X4
+	MOVOU      X4, 128(DI)
+	AESIMC     X4, X5
+	MOVOU      X5, 64(SI)
+	MOVOU      rconKeys<>+80(SB), X7
+	MOVO       X1, X2
+	PSHUFB     X6, X2
+	AESENCLAST X7, X2
+	MOVO       X0, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X0
+	MOVO       X0, X3
+	PSLLDQ     $0x08, X3
+	PXOR       X3, X0
+	PXOR       X2, X0
+	MOVOU      X0, 144(DI)
+	AESIMC     X0, X5
+	MOVOU      X5, 48(SI)
+	PSHUFD     $0xff, X0, X2
+	MOVO       X1, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X1
+	PXOR       X2, X1
+	MOVOU      rconKeys<>+96(SB), X7
+	MOVO       X1, X2
+	PSHUFB     X6, X2
+	AESENCLAST X7, X2
+	MOVO       X0, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X0
+	MOVO       X0, X3
+	PSLLDQ     $0x08, X3
+	PXOR       X3, X0
+	PXOR       X2, X0
+	MOVO       X1, X4
+	PUNPCKLQDQ X0, X4
+	MOVOU      X4, 160(DI)
+	AESIMC     X4, X5
+	MOVOU      X5, 32(SI)
+	PSHUFD     $0xff, X0, X2
+	MOVO       X1, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X1
+	PXOR       X2, X1
+	MOVO       X1, X4
+	PALIGNR    $0x08, X0, X4
+	MOVOU      X4, 176(DI)
+	AESIMC     X4, X5
+	MOVOU      X5, 16(SI)
+	MOVOU      rconKeys<>+112(SB), X7
+	MOVO       X1, X2
+	PSHUFB     X6, X2
+	AESENCLAST X7, X2
+	MOVO       X0, X3
+	PSLLDQ     $0x04, X3
+	PXOR       X3, X0
+	MOVO       X0, X3
+	PSLLDQ     $0x08, X3
+	PXOR       X3, X0
+	PXOR       X2, X0
+	MOVOU      X0, 192(DI)
+	MOVOU      X0, (SI)
+	RET

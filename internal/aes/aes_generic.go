@@ -53,6 +53,7 @@ type bitslicedKey struct {
 // expandKeyGeneric fills b.enc, b.dec and b.bs from a key of 16, 24 or 32
 // bytes; b.rounds is already set.
 func expandKeyGeneric(b *Block, key []byte) {
+	b.hasBS = true
 	nk := len(key) / 4
 	n := 4 * (b.rounds + 1)
 	// w holds the key schedule's words, byte 0 of each in the low bits.
@@ -284,9 +285,18 @@ func storeBlocks(dst []byte, q *[8]uint64) {
 	}
 }
 
+// checkBitsliced panics if b has no bitsliced key: it was expanded while an
+// assembly kernel was active, and a test selected the generic one since.
+func checkBitsliced(b *Block) {
+	if !b.hasBS {
+		panic("aes: generic kernel used on a Block expanded for an assembly kernel (kernel selected after New)")
+	}
+}
+
 // encryptBlocksGeneric encrypts the whole blocks of src (possibly none) into
 // dst, which is as long as src and may be src itself.
 func encryptBlocksGeneric(b *Block, dst, src []byte) {
+	checkBitsliced(b)
 	if len(src) == 0 {
 		return
 	}
@@ -304,6 +314,7 @@ func encryptBlocksGeneric(b *Block, dst, src []byte) {
 
 // decryptBlocksGeneric is the inverse of encryptBlocksGeneric.
 func decryptBlocksGeneric(b *Block, dst, src []byte) {
+	checkBitsliced(b)
 	if len(src) == 0 {
 		return
 	}
@@ -323,6 +334,7 @@ func decryptBlocksGeneric(b *Block, dst, src []byte) {
 // iv into dst, which is as long as src and may be src itself, and returns the
 // counter block after the last one used.
 func ctrGeneric(b *Block, dst, src []byte, iv [16]byte) [16]byte {
+	checkBitsliced(b)
 	hi := binary.BigEndian.Uint64(iv[:8])
 	lo := binary.BigEndian.Uint64(iv[8:])
 	if len(src) > 0 {

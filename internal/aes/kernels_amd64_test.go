@@ -9,8 +9,10 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
+	"github.com/faelabs/fae/internal/cpu"
 	"github.com/faelabs/fae/internal/impl"
 )
 
@@ -236,4 +238,76 @@ func BenchmarkKernels(b *testing.B) {
 			}
 		}
 	}
+}
+
+// TestExpandKeyAESNI checks the assembly key expansion against the generic
+// one, including that both leave the bytes past the last round key alone.
+func TestExpandKeyAESNI(t *testing.T) {
+	if !cpu.X86HasAESNI {
+		t.Skip("no AES-NI")
+	}
+	r := rand.NewChaCha8([32]byte{3})
+	for _, size := range []int{16, 24, 32} {
+		key := make([]byte, size)
+		for range 1000 {
+			r.Read(key)
+			want := &Block{rounds: size/4 + 6}
+			r.Read(want.enc[:])
+			r.Read(want.dec[:])
+			got := *want
+			expandKeyGeneric(want, key)
+			expandKeyAESNI(got.rounds, &key[0], &got.enc, &got.dec)
+			if got.enc != want.enc {
+				t.Fatalf("key %x:\nenc = %x\nwant  %x", key, got.enc, want.enc)
+			}
+			if got.dec != want.dec {
+				t.Fatalf("key %x:\ndec = %x\nwant  %x", key, got.dec, want.dec)
+			}
+		}
+	}
+}
+
+// TestGenericNeedsBitslicedKey checks that a Block expanded for an assembly
+// kernel refuses the generic one loudly, and that a Block expanded for the
+// generic kernel serves every kernel.
+func TestGenericNeedsBitslicedKey(t *testing.T) {
+	forEachKernel(t, func(t *testing.T) {
+		kernel := Active().String()
+		defer impl.Select("aes", kernel)
+		key := make([]byte, 16)
+		asm := mustNew(t, key)
+		impl.Select("aes", "generic")
+		generic := mustNew(t, key)
+		buf := make([]byte, 64)
+		for name, f := range map[string]func(){
+			"Encrypt":        func() { asm.Encrypt(buf, buf) },
+			"Decrypt":        func() { asm.Decrypt(buf, buf) },
+			"EncryptBlocks":  func() { asm.EncryptBlocks(buf, buf) },
+			"DecryptBlocks":  func() { asm.DecryptBlocks(buf, buf) },
+			"XORKeyStreamAt": func() { asm.XORKeyStreamAt(buf, buf[:5], [16]byte{}) },
+		} {
+			func() {
+				defer func() {
+					if msg, _ := recover().(string); !strings.Contains(msg, "kernel selected after New") {
+						t.Errorf("%s with the generic kernel on a key expanded for %s: panic %q", name, kernel, msg)
+					}
+				}()
+				f()
+			}()
+		}
+
+		impl.Select("aes", kernel)
+		std, _ := stdaes.NewCipher(key)
+		want := make([]byte, 64)
+		for i := 0; i < len(buf); i += 16 {
+			std.Encrypt(want[i:], buf[i:])
+		}
+		got := make([]byte, 64)
+		if generic.EncryptBlocks(got, buf); !bytes.Equal(got, want) {
+			t.Errorf("%s: EncryptBlocks on a key expanded for the generic kernel: wrong output", kernel)
+		}
+		if generic.DecryptBlocks(got, want); !bytes.Equal(got, buf) {
+			t.Errorf("%s: DecryptBlocks on a key expanded for the generic kernel: wrong output", kernel)
+		}
+	})
 }

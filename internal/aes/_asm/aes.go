@@ -1,4 +1,5 @@
-// Command aes generates aes_amd64.s, the AES-NI and VAES kernels of package aes.
+// Command aes generates aes_amd64.s, the AES-NI and VAES kernels of package aes
+// and the AES-NI key expansion (keys.go).
 //
 // Every kernel takes the round count nr (10, 12 or 14), the round keys xk
 // (Block.enc or Block.dec) and n whole blocks. Round key slot 0 is xk[0:16];
@@ -68,6 +69,7 @@ func main() {
 			"hi<<64|lo, hi<<64|(lo+1), ... (big-endian) into dst. lo+n-1 must not overflow.")
 		newKernel(f.width, false, true).body()
 	}
+	keyExpansion()
 	Generate()
 }
 
