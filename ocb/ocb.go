@@ -121,10 +121,11 @@ func newAEAD(aesBlock *aes.Block, b bulkCipher, nonceSize, tagSize int) (*AEAD, 
 	for i := 1; i < numL; i++ {
 		a.l[i] = double(a.l[i-1])
 	}
-	var g [blockSize]byte
 	for j := range a.rel {
-		g = xor(g, a.l[bits.TrailingZeros(uint(j+1))])
-		a.rel[j] = g
+		a.rel[j] = a.l[bits.TrailingZeros(uint(j+1))]
+		if j > 0 {
+			xorInto(a.rel[j][:], a.rel[j][:], a.rel[j-1][:])
+		}
 	}
 	return a, nil
 }
