@@ -62,21 +62,25 @@ type chainTiming struct {
 // a short chain, short[i], and a long one, long[i]; its rate is the slope
 // (long.Adds-short.Adds)/(long.D-short.D), in which the fixed cost of the
 // call and of reading the clock cancels. The result is the median of the
-// trials' rates, in GHz, so that a trial slowed by preemption, which only
-// ever lowers the rate, moves it little; spread is (max-min)/median.
+// trials' rates, in GHz, so that a trial slowed by preemption moves it
+// little; spread is (max-min)/median. A trial whose short chain was slowed
+// so much that the long one took no longer has no rate and is dropped; if
+// that leaves fewer than half the trials, clockRate fails.
 func clockRate(short, long []chainTiming) (ghz, spread float64, err error) {
 	if len(short) != len(long) || len(short) == 0 {
 		return 0, 0, errors.New("bench: clock calibration needs pairs of timings")
 	}
-	rates := make([]float64, len(short))
+	var rates []float64
 	for i := range short {
 		da := float64(long[i].Adds) - float64(short[i].Adds)
 		dt := float64(long[i].D - short[i].D)
-		if da <= 0 || dt <= 0 {
-			return 0, 0, fmt.Errorf("bench: clock calibration: trial %d: a longer chain did not take longer (%d adds in %v, %d in %v)",
-				i, short[i].Adds, short[i].D, long[i].Adds, long[i].D)
+		if da > 0 && dt > 0 {
+			rates = append(rates, da/dt)
 		}
-		rates[i] = da / dt
+	}
+	if 2*len(rates) < len(short) {
+		return 0, 0, fmt.Errorf("bench: clock calibration: in %d of %d trials a longer chain of adds did not take longer; is the machine very busy?",
+			len(short)-len(rates), len(short))
 	}
 	ghz, spread = medianSpread(rates)
 	return ghz, spread, nil

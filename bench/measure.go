@@ -22,7 +22,7 @@ func measure(loop func(n int), slice time.Duration, trials int, collect bool) sa
 	n := 1
 	for {
 		d := timeLoop(loop, n)
-		if d >= slice/4 || n >= 1<<40 {
+		if d >= slice/4 || n >= maxN {
 			n = predict(n, d, slice)
 			break
 		}
@@ -40,19 +40,22 @@ func measure(loop func(n int), slice time.Duration, trials int, collect bool) sa
 }
 
 // predict returns how many operations fill target, given that n took d:
-// at least n+1 when d is short of target, and at most a hundred times n, as
+// at least n+1 when d is short of target, at most a hundred times n, as
 // testing.B does, so that a first run dominated by warming up does not
-// over-shoot.
+// over-shoot, and at most maxN.
 func predict(n int, d, target time.Duration) int {
-	next := int(float64(n) * float64(target) / float64(max(d, 1)))
+	next := min(float64(n)*float64(target)/float64(max(d, 1)), 100*float64(n), maxN)
 	switch {
-	case d < target && next <= n:
-		next = n + 1
-	case next > 100*n:
-		next = 100 * n
+	case d < target && int(next) <= n:
+		return min(n+1, maxN)
+	case next < 1:
+		return 1
 	}
-	return max(next, 1)
+	return int(next)
 }
+
+// maxN bounds the iteration count of a timed loop.
+const maxN = 1 << 30
 
 func timeLoop(loop func(n int), n int) time.Duration {
 	start := time.Now()

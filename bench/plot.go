@@ -1,8 +1,10 @@
 package bench
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -21,7 +23,8 @@ import (
 // line per fae algorithm, AES-CTR dashed, as in Krovetz and Rogaway's
 // plots), peers (the same for every implementation of the algorithms that
 // have peers: a colour per algorithm, a dash pattern per implementation)
-// and ipi (a bar of IPI per algorithm and implementation).
+// and ipi (a bar of IPI per algorithm and implementation). A plot with
+// nothing to show, such as ipi without the IPI's lengths, is left out.
 func (r *Report) WriteDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return err
@@ -68,6 +71,18 @@ func (r *Report) writeFile(name, format string) error {
 	return f.Close()
 }
 
+// palette holds ten colours that stay apart (Tableau 10); series beyond
+// ten change their dash pattern too.
+var palette = []color.Color{
+	color.RGBA{0x4e, 0x79, 0xa7, 0xff}, color.RGBA{0xf2, 0x8e, 0x2b, 0xff},
+	color.RGBA{0xe1, 0x57, 0x59, 0xff}, color.RGBA{0x76, 0xb7, 0xb2, 0xff},
+	color.RGBA{0x59, 0xa1, 0x4f, 0xff}, color.RGBA{0xed, 0xc9, 0x48, 0xff},
+	color.RGBA{0xb0, 0x7a, 0xa1, 0xff}, color.RGBA{0xff, 0x9d, 0xa7, 0xff},
+	color.RGBA{0x9c, 0x75, 0x5f, 0xff}, color.RGBA{0xba, 0xb0, 0xac, 0xff},
+}
+
+func paletteColor(i int) color.Color { return palette[i%len(palette)] }
+
 // A series is the Seal figures of one implementation of one algorithm.
 type series struct {
 	alg, impl string
@@ -94,12 +109,13 @@ func (r *Report) sealSeries(keep func(alg, impl string) bool) []series {
 func (r *Report) cpbPlot() (*plot.Plot, *plot.Legend, vg.Length, error) {
 	ss := r.sealSeries(func(_, impl string) bool { return impl == ImplFae })
 	style := func(i int, s series) (color.Color, []vg.Length) {
+		dashes := plotutil.Dashes(i / len(palette))
 		if strings.HasSuffix(s.alg, "-ctr") {
-			return plotutil.Color(i), []vg.Length{vg.Points(4), vg.Points(3)}
+			dashes = []vg.Length{vg.Points(2), vg.Points(2)}
 		}
-		return plotutil.Color(i), nil
+		return paletteColor(i), dashes
 	}
-	return r.linePlot("Seal, fae's algorithms", ss, func(s series) string { return s.alg }, style)
+	return r.linePlot("Seal, fae's algorithms", ss, false, func(s series) string { return s.alg }, style)
 }
 
 func (r *Report) peersPlot() (*plot.Plot, *plot.Legend, vg.Length, error) {
@@ -117,35 +133,35 @@ func (r *Report) peersPlot() (*plot.Plot, *plot.Legend, vg.Length, error) {
 		}
 	}
 	style := func(_ int, s series) (color.Color, []vg.Length) {
-		return plotutil.Color(slices.Index(algs, s.alg)), plotutil.Dashes(slices.Index(implOrder, s.impl))
+		return paletteColor(slices.Index(algs, s.alg)), plotutil.Dashes(slices.Index(implOrder, s.impl))
 	}
-	return r.linePlot("Seal, fae and its peers", ss, func(s series) string { return s.alg + " (" + s.impl + ")" }, style)
+	return r.linePlot("Seal, fae and its peers", ss, true, func(s series) string { return s.alg + " (" + s.impl + ")" }, style)
 }
 
 // linePlot draws cycles per byte against message length on a log scale.
-// The vertical axis stops above the largest figure at 512 bytes or more,
-// cutting off the steep start of the short messages.
-func (r *Report) linePlot(title string, ss []series, label func(series) string,
+// With logY the vertical axis is logarithmic too; otherwise it is linear
+// and stops above the largest figure at 512 bytes or more, cutting off the
+// steep start of the short messages, as Krovetz's plots do.
+func (r *Report) linePlot(title string, ss []series, logY bool, label func(series) string,
 	style func(int, series) (color.Color, []vg.Length)) (*plot.Plot, *plot.Legend, vg.Length, error) {
 	if len(ss) == 0 {
 		return nil, nil, 0, nil
 	}
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("%s: %s, %.2f GHz", title, r.Machine.CPU, r.Machine.GHz)
+	p.Title.Padding = vg.Points(8)
 	p.X.Label.Text = "message length (bytes)"
 	p.Y.Label.Text = "cycles per byte"
 	p.X.Scale = plot.LogScale{}
+	p.X.Tick.Marker = lengthTicks{}
 	p.Add(plotter.NewGrid())
 	leg := plot.NewLegend()
-	top, lo, hi := 0.0, 0.0, 0.0
+	bottom, top, bulk := math.Inf(1), 0.0, 0.0
 	for i, s := range ss {
 		for _, xy := range s.xys {
-			if lo == 0 || xy.X < lo {
-				lo = xy.X
-			}
-			hi = max(hi, xy.X)
+			bottom, top = min(bottom, xy.Y), max(top, xy.Y)
 			if xy.X >= 512 {
-				top = max(top, xy.Y)
+				bulk = max(bulk, xy.Y)
 			}
 		}
 		var thumb plot.Thumbnailer
@@ -169,16 +185,16 @@ func (r *Report) linePlot(title string, ss []series, label func(series) string,
 		}
 		leg.Add(label(s), thumb)
 	}
-	if top == 0 {
-		for _, s := range ss {
-			for _, xy := range s.xys {
-				top = max(top, xy.Y)
-			}
-		}
+	switch {
+	case logY && bottom > 0:
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.Y.Min, p.Y.Max = bottom/1.2, top*1.2
+	case bulk > 0:
+		p.Y.Min, p.Y.Max = 0, 1.15*bulk
+	default:
+		p.Y.Min, p.Y.Max = 0, 1.15*top
 	}
-	p.Y.Min, p.Y.Max = 0, 1.15*top
-	p.X.Min, p.X.Max = lo, hi
-	p.X.Tick.Marker = lengthTicks{}
 	return p, &leg, 5 * vg.Inch, nil
 }
 
@@ -210,35 +226,54 @@ func bitsLen(n int) int {
 	return b
 }
 
+// ipiPlot draws a bar of IPI for every algorithm and implementation,
+// fastest at the top, coloured by implementation.
 func (r *Report) ipiPlot() (*plot.Plot, *plot.Legend, vg.Length, error) {
-	var names []string
-	var vals plotter.Values
+	var rows []Summary
 	for _, s := range r.Summary {
 		if s.IPI != nil {
-			names = append(names, s.Alg+" ("+s.Impl+")")
-			vals = append(vals, *s.IPI)
+			rows = append(rows, s)
 		}
 	}
-	if len(vals) == 0 {
+	if len(rows) == 0 {
 		return nil, nil, 0, nil
 	}
-	// Fastest at the top: the bar chart draws its first value at the bottom.
-	slices.Reverse(names)
-	slices.Reverse(vals)
-	p := plot.New()
-	p.Title.Text = fmt.Sprintf("Internet Performance Index (Seal): %s, %.2f GHz", r.Machine.CPU, r.Machine.GHz)
-	p.X.Label.Text = "cycles per byte, packet-weighted (lower is faster)"
-	bars, err := plotter.NewBarChart(vals, vg.Points(10))
-	if err != nil {
-		return nil, nil, 0, err
+	// The bar chart draws its first value at the bottom.
+	slices.SortStableFunc(rows, func(a, b Summary) int { return cmp.Compare(*b.IPI, *a.IPI) })
+	names := make([]string, len(rows))
+	for i, s := range rows {
+		names[i] = s.Alg + " (" + s.Impl + ")"
 	}
-	bars.Horizontal = true
-	bars.Color = plotutil.Color(0)
-	bars.LineStyle.Width = 0
-	p.Add(plotter.NewGrid(), bars)
+	p := plot.New()
+	p.Title.Text = fmt.Sprintf("Internet Performance Index of Seal: %s, %.2f GHz", r.Machine.CPU, r.Machine.GHz)
+	p.Title.Padding = vg.Points(8)
+	p.X.Label.Text = "cycles per byte, packet-weighted (lower is faster)"
+	p.Add(plotter.NewGrid())
+	leg := plot.NewLegend()
+	for i, impl := range implOrder {
+		vals := make(plotter.Values, len(rows))
+		any := false
+		for j, s := range rows {
+			if s.Impl == impl {
+				vals[j], any = *s.IPI, true
+			}
+		}
+		if !any {
+			continue
+		}
+		bars, err := plotter.NewBarChart(vals, vg.Points(10))
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		bars.Horizontal = true
+		bars.Color = paletteColor(i)
+		bars.LineStyle.Width = 0
+		p.Add(bars)
+		leg.Add(impl, bars)
+	}
 	p.NominalY(names...)
 	p.X.Min = 0
-	return p, nil, max(5*vg.Inch, vg.Length(len(vals))*vg.Points(16)+vg.Inch), nil
+	return p, &leg, max(5*vg.Inch, vg.Length(len(rows))*vg.Points(16)+vg.Inch), nil
 }
 
 // savePlot writes p, h tall, with leg to its right when there is one, as

@@ -137,7 +137,7 @@ func selectAlgorithms(patterns []string, known []string) ([]string, error) {
 		for _, name := range known {
 			ok, err := path.Match(p, name)
 			if err != nil {
-				return nil, fmt.Errorf("bad pattern %q in --algs: %v", p, err)
+				return nil, fmt.Errorf("bad algorithm pattern %q: %v", p, err)
 			}
 			if ok {
 				matched = true
@@ -147,7 +147,7 @@ func selectAlgorithms(patterns []string, known []string) ([]string, error) {
 			}
 		}
 		if !matched {
-			return nil, fmt.Errorf("--algs: %q matches no algorithm (known: %s)", p,
+			return nil, fmt.Errorf("%q matches no algorithm (known: %s)", p,
 				strings.Join(slices.Sorted(slices.Values(known)), ", "))
 		}
 	}

@@ -6,6 +6,7 @@
 //	fae list
 //	fae seal --alg NAME (--key HEX | --key-file PATH) --nonce HEX [--ad HEX] [--tag-size N] <plaintext >sealed
 //	fae open --alg NAME (--key HEX | --key-file PATH) --nonce HEX [--ad HEX] [--tag-size N] <sealed >plaintext
+//	fae bench [--algs LIST] [--sizes LIST] [--full] [--ad N] [--quick] [--format text|md|csv|json] [--out DIR] [--quiet]
 //	fae help [COMMAND]
 //
 // Run "fae help" for the details. The exit status is 0 on success, 1 when
@@ -38,6 +39,7 @@ var commands = []command{
 	{"list", "", "print the algorithms and their sizes", listHelp, list},
 	{"seal", aeadSynopsis + " <plaintext >sealed", "encrypt and authenticate standard input", sealHelp, seal},
 	{"open", aeadSynopsis + " <sealed >plaintext", "check and decrypt standard input", openHelp, open},
+	{"bench", benchSynopsis, "measure the algorithms' speed beside their peers'", benchHelp, runBench},
 }
 
 // A usageError is a mistake in the command line: exit status 2.
@@ -130,7 +132,7 @@ func usage(w io.Writer) {
 
 func commandUsage(w io.Writer, c *command) {
 	fmt.Fprintf(w, "Usage: %s\n\n%s", synopsis(c), c.help)
-	if c.synopsis != "" {
+	if strings.HasPrefix(c.synopsis, aeadSynopsis) {
 		fmt.Fprintf(w, "\n%s", flagsHelp)
 	}
 }
