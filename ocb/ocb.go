@@ -61,7 +61,8 @@ type bulkCipher interface {
 // AEAD is OCB3 with a fixed key, nonce size and tag size. It is immutable
 // and safe for concurrent use.
 type AEAD struct {
-	aes       *aes.Block // the cipher when it is fae's AES
+	aes       *aes.Block // the cipher when it is fae's AES: &block
+	block     aes.Block
 	b         bulkCipher // the cipher otherwise
 	nonceSize int
 	tagSize   int
@@ -84,11 +85,15 @@ func New(key []byte) (*AEAD, error) {
 // NewWithSizes returns AES-OCB3 with a 16-, 24- or 32-byte key, nonceSize
 // in 1..15 and tagSize in 8..16.
 func NewWithSizes(key []byte, nonceSize, tagSize int) (*AEAD, error) {
-	b, err := aes.New(key)
-	if err != nil {
+	a := new(AEAD)
+	if err := a.block.Init(key); err != nil {
 		return nil, fmt.Errorf("ocb: %w", err)
 	}
-	return newAEAD(b, nil, nonceSize, tagSize)
+	a.aes = &a.block
+	if err := a.init(nonceSize, tagSize); err != nil {
+		return nil, err
+	}
+	return a, nil
 }
 
 // NewFromBlock returns OCB3 over any block cipher with 16-byte blocks, with
@@ -103,18 +108,23 @@ func NewFromBlock(b cipher.Block, nonceSize, tagSize int) (*AEAD, error) {
 	if !ok {
 		bc = oneByOne{b}
 	}
-	return newAEAD(nil, bc, nonceSize, tagSize)
+	a := &AEAD{b: bc}
+	if err := a.init(nonceSize, tagSize); err != nil {
+		return nil, err
+	}
+	return a, nil
 }
 
-// newAEAD takes either fae's AES or another cipher.
-func newAEAD(aesBlock *aes.Block, b bulkCipher, nonceSize, tagSize int) (*AEAD, error) {
+// init checks the sizes and derives the key-dependent values, once a.aes or
+// a.b is set.
+func (a *AEAD) init(nonceSize, tagSize int) error {
 	if nonceSize < MinNonceSize || nonceSize > MaxNonceSize {
-		return nil, errors.New("ocb: nonce size " + strconv.Itoa(nonceSize) + " not in 1..15")
+		return errors.New("ocb: nonce size " + strconv.Itoa(nonceSize) + " not in 1..15")
 	}
 	if tagSize < MinTagSize || tagSize > MaxTagSize {
-		return nil, errors.New("ocb: tag size " + strconv.Itoa(tagSize) + " not in 8..16")
+		return errors.New("ocb: tag size " + strconv.Itoa(tagSize) + " not in 8..16")
 	}
-	a := &AEAD{aes: aesBlock, b: b, nonceSize: nonceSize, tagSize: tagSize}
+	a.nonceSize, a.tagSize = nonceSize, tagSize
 	a.encryptBlocks(a.lStar[:], a.lStar[:])
 	a.lDollar = double(a.lStar)
 	a.l[0] = double(a.lDollar)
@@ -127,7 +137,7 @@ func newAEAD(aesBlock *aes.Block, b bulkCipher, nonceSize, tagSize int) (*AEAD, 
 			xorInto(a.rel[j][:], a.rel[j][:], a.rel[j-1][:])
 		}
 	}
-	return a, nil
+	return nil
 }
 
 // double is multiplication by x in GF(2^128) with the polynomial of

@@ -69,13 +69,15 @@ func (k KeySizeError) Error() string {
 // New expands a 16-, 24- or 32-byte key.
 func New(key []byte) (*Block, error) {
 	b := new(Block)
-	if err := b.init(key); err != nil {
+	if err := b.Init(key); err != nil {
 		return nil, err
 	}
 	return b, nil
 }
 
-func (b *Block) init(key []byte) error {
+// Init expands key into b, for types that embed a Block to save an
+// allocation.
+func (b *Block) Init(key []byte) error {
 	switch len(key) {
 	case 16, 24, 32:
 	default:

@@ -64,7 +64,7 @@ func benchExpandKey(b *testing.B, size int) {
 		var blk Block
 		b.ReportAllocs()
 		for b.Loop() {
-			if err := blk.init(key); err != nil {
+			if err := blk.Init(key); err != nil {
 				b.Fatal(err)
 			}
 		}
