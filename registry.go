@@ -9,6 +9,7 @@ import (
 
 	"github.com/faelabs/fae/ccm"
 	"github.com/faelabs/fae/internal/alias"
+	"github.com/faelabs/fae/lea"
 	"github.com/faelabs/fae/ocb"
 )
 
@@ -30,6 +31,10 @@ var registry = []algorithm{
 	{Info{"aes-128-ccm", 16, 12, 16, span(7, 13), evens(4, 16), "fae CCM (RFC 3610, SP 800-38C)"}, newCCM},
 	{Info{"aes-256-ccm", 32, 12, 16, span(7, 13), evens(4, 16), "fae CCM (RFC 3610, SP 800-38C)"}, newCCM},
 	{Info{"chacha20-poly1305", 32, 12, 16, []int{12}, []int{16}, "golang.org/x/crypto baseline"}, newChaCha20Poly1305},
+	{Info{"lea-128-ocb3", 16, 12, 16, span(1, 15), span(8, 16), "fae OCB3 (RFC 7253) over LEA"}, newLEAOCB},
+	{Info{"lea-256-ocb3", 32, 12, 16, span(1, 15), span(8, 16), "fae OCB3 (RFC 7253) over LEA"}, newLEAOCB},
+	{Info{"lea-128-gcm", 16, 12, 16, []int{12}, span(12, 16), "Go crypto/cipher GCM over fae LEA"}, newLEAGCM},
+	{Info{"lea-128-ccm", 16, 12, 16, span(7, 13), evens(4, 16), "fae CCM (RFC 3610, SP 800-38C) over LEA"}, newLEACCM},
 }
 
 // span returns lo, lo+1, ..., hi.
@@ -109,12 +114,46 @@ func sliceForAppend(in []byte, n int) (whole, tail []byte) {
 	return whole, whole[len(in):]
 }
 
-func newOCB(key []byte, nonceSize, tagSize, _ int) (cipher.AEAD, error) {
-	return ocb.NewWithSizes(key, nonceSize, tagSize)
+func newOCB(key []byte, nonceSize, tagSize, parallelism int) (cipher.AEAD, error) {
+	a, err := ocb.NewWithSizes(key, nonceSize, tagSize)
+	if err != nil {
+		return nil, err
+	}
+	if parallelism > 1 {
+		a = a.WithParallelism(parallelism)
+	}
+	return a, nil
 }
 
 func newCCM(key []byte, nonceSize, tagSize, _ int) (cipher.AEAD, error) {
 	return ccm.New(key, nonceSize, tagSize)
+}
+
+func newLEAOCB(key []byte, nonceSize, tagSize, _ int) (cipher.AEAD, error) {
+	b, err := lea.NewCipher(key)
+	if err != nil {
+		return nil, err
+	}
+	return ocb.NewFromBlock(b, nonceSize, tagSize)
+}
+
+// newLEAGCM is Go's GCM over LEA. A block other than crypto/aes's gets Go's
+// portable GCM, which writes nothing past its output, so short tags need no
+// shortTagGCM (lea's TestGCMShortTagWritesInBounds keeps that true).
+func newLEAGCM(key []byte, _, tagSize, _ int) (cipher.AEAD, error) {
+	b, err := lea.NewCipher(key)
+	if err != nil {
+		return nil, err
+	}
+	return cipher.NewGCMWithTagSize(b, tagSize)
+}
+
+func newLEACCM(key []byte, nonceSize, tagSize, _ int) (cipher.AEAD, error) {
+	b, err := lea.NewCipher(key)
+	if err != nil {
+		return nil, err
+	}
+	return ccm.NewFromBlock(b, nonceSize, tagSize)
 }
 
 func newChaCha20Poly1305(key []byte, _, _, _ int) (cipher.AEAD, error) {

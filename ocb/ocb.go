@@ -66,6 +66,8 @@ type AEAD struct {
 	b         bulkCipher // the cipher otherwise
 	nonceSize int
 	tagSize   int
+	// parallelism is the number of goroutines for one large message.
+	parallelism int
 
 	lStar, lDollar [blockSize]byte
 	l              [numL][blockSize]byte // l[i] = L_i
@@ -124,7 +126,7 @@ func (a *AEAD) init(nonceSize, tagSize int) error {
 	if tagSize < MinTagSize || tagSize > MaxTagSize {
 		return errors.New("ocb: tag size " + strconv.Itoa(tagSize) + " not in 8..16")
 	}
-	a.nonceSize, a.tagSize = nonceSize, tagSize
+	a.nonceSize, a.tagSize, a.parallelism = nonceSize, tagSize, 1
 	a.encryptBlocks(a.lStar[:], a.lStar[:])
 	a.lDollar = double(a.lStar)
 	a.l[0] = double(a.lDollar)
@@ -264,7 +266,7 @@ func (a *AEAD) seal(out, nonce, plaintext, ad []byte) [blockSize]byte {
 	off := a.offset0(nonce)
 	var sum [blockSize]byte
 	full := len(plaintext) &^ (blockSize - 1)
-	a.blocks(encrypt, out[:full], plaintext[:full], &off, &sum, 0)
+	a.blocksParallel(encrypt, out[:full], plaintext[:full], &off, &sum)
 	// The pad of a final partial block and the tag's cipher input do not
 	// depend on each other: one call encrypts both.
 	var fin [2 * blockSize]byte
@@ -288,7 +290,7 @@ func (a *AEAD) open(out, nonce, ciphertext, ad []byte) [blockSize]byte {
 	off := a.offset0(nonce)
 	var sum [blockSize]byte
 	full := len(ciphertext) &^ (blockSize - 1)
-	a.blocks(decrypt, out[:full], ciphertext[:full], &off, &sum, 0)
+	a.blocksParallel(decrypt, out[:full], ciphertext[:full], &off, &sum)
 	if c := ciphertext[full:]; len(c) > 0 {
 		off = xor(off, a.lStar)
 		var pad [blockSize]byte
@@ -310,7 +312,7 @@ func (a *AEAD) tag(sum, off [blockSize]byte, ad []byte) [blockSize]byte {
 func (a *AEAD) hash(ad []byte) [blockSize]byte {
 	var off, sum [blockSize]byte
 	full := len(ad) &^ (blockSize - 1)
-	a.blocks(hash, nil, ad[:full], &off, &sum, 0)
+	a.blocksParallel(hash, nil, ad[:full], &off, &sum)
 	if rest := ad[full:]; len(rest) > 0 {
 		off = xor(off, a.lStar)
 		x := xor(padded(rest), off)
