@@ -50,12 +50,12 @@ func (s *stream) XORKeyStream(dst, src []byte) {
 		dst, src = dst[n:], src[n:]
 	}
 	if full := len(src) &^ (aes.BlockSize - 1); full > 0 {
-		s.ctr = s.b.XORKeyStreamAt(dst[:full], src[:full], s.ctr)
+		s.b.XORKeyStreamAt(dst[:full], src[:full], &s.ctr)
 		dst, src = dst[full:], src[full:]
 	}
 	if len(src) > 0 {
 		s.ks = [16]byte{}
-		s.ctr = s.b.XORKeyStreamAt(s.ks[:], s.ks[:], s.ctr)
+		s.b.XORKeyStreamAt(s.ks[:], s.ks[:], &s.ctr)
 		s.off = subtle.XORBytes(dst, src, s.ks[:])
 	}
 }

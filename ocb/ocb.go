@@ -181,20 +181,26 @@ func (a *AEAD) Overhead() int { return a.tagSize }
 
 // offset0 returns Offset_0 for nonce (RFC 7253, Section 4.2).
 func (a *AEAD) offset0(nonce []byte) [blockSize]byte {
-	var n [blockSize]byte
-	n[0] = byte(a.tagSize*8%128) << 1
-	n[blockSize-1-len(nonce)] |= 1
-	copy(n[blockSize-len(nonce):], nonce)
-	bottom := uint(n[blockSize-1] & 63)
-	n[blockSize-1] &^= 63
+	// The nonce block as a big-endian 128-bit integer hi:lo, built in
+	// registers: TAGLEN mod 128 in the top 7 bits, then zeros, a 1 bit and N.
+	var hi, lo uint64
+	for _, b := range nonce {
+		hi, lo = hi<<8|lo>>56, lo<<8|uint64(b)
+	}
+	if n := 8 * uint(len(nonce)); n < 64 {
+		lo |= 1 << n
+	} else {
+		hi |= 1 << (n - 64)
+	}
+	hi |= uint64(a.tagSize*8%128) << 57
+	bottom := uint(lo & 63)
+	lo &^= 63
 
-	var ktop [blockSize]byte
-	a.encryptBlocks(ktop[:], n[:])
+	k0, k1 := a.encryptWords(bits.ReverseBytes64(hi), bits.ReverseBytes64(lo))
 	// Stretch = Ktop || (Ktop[1..64] ^ Ktop[9..72]), as three big-endian
 	// words; the offset is Stretch[1+bottom..128+bottom]. bottom comes from
 	// the public nonce, and Go defines a shift by 64 as giving zero.
-	s0 := binary.BigEndian.Uint64(ktop[:8])
-	s1 := binary.BigEndian.Uint64(ktop[8:])
+	s0, s1 := bits.ReverseBytes64(k0), bits.ReverseBytes64(k1)
 	s2 := s0 ^ (s0<<8 | s1>>56)
 	var off [blockSize]byte
 	binary.BigEndian.PutUint64(off[:8], s0<<bottom|s1>>(64-bottom))
@@ -267,23 +273,14 @@ func (a *AEAD) seal(out, nonce, plaintext, ad []byte) [blockSize]byte {
 	var sum [blockSize]byte
 	full := len(plaintext) &^ (blockSize - 1)
 	a.blocksParallel(encrypt, out[:full], plaintext[:full], &off, &sum)
-	// The pad of a final partial block and the tag's cipher input do not
-	// depend on each other: one call encrypts both.
-	var fin [2 * blockSize]byte
-	last := fin[blockSize:]
-	p := plaintext[full:]
-	if len(p) > 0 {
+	if p := plaintext[full:]; len(p) > 0 {
 		off = xor(off, a.lStar)
 		sum = xor(sum, padded(p)) // before out, which may be p, is written
-		copy(fin[:blockSize], off[:])
-		last = fin[:]
+		var pad [blockSize]byte
+		a.encryptBlocks(pad[:], off[:])
+		subtle.XORBytes(out[full:], p, pad[:])
 	}
-	t := xor(xor(sum, off), a.lDollar)
-	copy(fin[blockSize:], t[:])
-	a.encryptBlocks(last, last)
-	subtle.XORBytes(out[full:], p, fin[:blockSize])
-	copy(t[:], fin[blockSize:])
-	return xor(t, a.hash(ad))
+	return a.tag(sum, off, ad)
 }
 
 func (a *AEAD) open(out, nonce, ciphertext, ad []byte) [blockSize]byte {
@@ -303,9 +300,26 @@ func (a *AEAD) open(out, nonce, ciphertext, ad []byte) [blockSize]byte {
 
 // tag returns Tag = E(Checksum ^ Offset ^ L_$) ^ HASH(A), at full length.
 func (a *AEAD) tag(sum, off [blockSize]byte, ad []byte) [blockSize]byte {
-	t := xor(xor(sum, off), a.lDollar)
-	a.encryptBlocks(t[:], t[:])
+	le := binary.LittleEndian
+	t0, t1 := a.encryptWords(
+		le.Uint64(sum[:8])^le.Uint64(off[:8])^le.Uint64(a.lDollar[:8]),
+		le.Uint64(sum[8:])^le.Uint64(off[8:])^le.Uint64(a.lDollar[8:]))
+	var t [blockSize]byte
+	le.PutUint64(t[:8], t0)
+	le.PutUint64(t[8:], t1)
 	return xor(t, a.hash(ad))
+}
+
+// encryptWords encrypts the block of little-endian words w0, w1.
+func (a *AEAD) encryptWords(w0, w1 uint64) (uint64, uint64) {
+	if a.aes != nil {
+		return a.aes.EncryptWords(w0, w1)
+	}
+	var x [blockSize]byte
+	binary.LittleEndian.PutUint64(x[:8], w0)
+	binary.LittleEndian.PutUint64(x[8:], w1)
+	a.encryptBlocks(x[:], x[:])
+	return binary.LittleEndian.Uint64(x[:8]), binary.LittleEndian.Uint64(x[8:])
 }
 
 // hash is HASH(K, A) of RFC 7253, Section 4.1.

@@ -15,6 +15,7 @@ package aes
 
 import (
 	"crypto/cipher"
+	"encoding/binary"
 	"strconv"
 
 	"github.com/faelabs/fae/internal/alias"
@@ -153,12 +154,15 @@ func checkBlocks(dst, src []byte) {
 }
 
 // XORKeyStreamAt XORs src with the CTR keystream whose first block is the
-// counter block iv and stores the result in dst. The counter is a 128-bit
+// counter block *ctr and stores the result in dst; on return *ctr is the
+// counter block after the last one used. The counter is a 128-bit
 // big-endian integer that wraps around, as in crypto/cipher.NewCTR. A final
-// partial block uses the start of its keystream block. dst must be at least
-// as long as src; the two may be the same slice but must not overlap
-// otherwise. It returns the counter block that follows the last one used.
-func (b *Block) XORKeyStreamAt(dst, src []byte, iv [16]byte) [16]byte {
+// partial block uses the start of its keystream block (and consumes its
+// counter). dst must be at least as long as src; the two may be the same
+// slice but must not overlap otherwise. The counter is updated in place:
+// passing [16]byte values through several calls by value made every small
+// call wait for a store to reach memory.
+func (b *Block) XORKeyStreamAt(dst, src []byte, ctr *[16]byte) {
 	if len(dst) < len(src) {
 		panic("aes: output smaller than input")
 	}
@@ -166,7 +170,23 @@ func (b *Block) XORKeyStreamAt(dst, src []byte, iv [16]byte) [16]byte {
 	if alias.InexactOverlap(dst, src) {
 		panic("aes: invalid buffer overlap")
 	}
-	return b.ctr(dst, src, iv)
+	b.ctr(dst, src, ctr)
+}
+
+// EncryptWords encrypts one block given, and returned, as two little-endian
+// words: bytes 0..7 and 8..15. Modes use it for their short serial steps
+// (nonce and tag processing), where a block assembled in memory from 8-byte
+// stores and then loaded whole would stall on store forwarding.
+func (b *Block) EncryptWords(w0, w1 uint64) (uint64, uint64) {
+	return b.encryptWords(w0, w1)
+}
+
+func encryptWordsGeneric(b *Block, w0, w1 uint64) (uint64, uint64) {
+	var x [BlockSize]byte
+	binary.LittleEndian.PutUint64(x[:8], w0)
+	binary.LittleEndian.PutUint64(x[8:], w1)
+	encryptBlocksGeneric(b, x[:], x[:])
+	return binary.LittleEndian.Uint64(x[:8]), binary.LittleEndian.Uint64(x[8:])
 }
 
 var _ cipher.Block = (*Block)(nil)

@@ -121,10 +121,11 @@ func (b *Block) decryptBlocks(dst, src []byte) {
 
 // ctr XORs src with the keystream from counter block iv into dst
 // (len(dst) == len(src)) and returns the next counter block.
-func (b *Block) ctr(dst, src []byte, iv [16]byte) [16]byte {
+func (b *Block) ctr(dst, src []byte, iv *[16]byte) {
 	l := Active()
 	if l == Generic {
-		return ctrGeneric(b, dst, src, iv)
+		ctrGeneric(b, dst, src, iv)
+		return
 	}
 	hi := binary.BigEndian.Uint64(iv[:8])
 	lo := binary.BigEndian.Uint64(iv[8:])
@@ -153,7 +154,6 @@ func (b *Block) ctr(dst, src []byte, iv [16]byte) [16]byte {
 	}
 	binary.BigEndian.PutUint64(iv[:8], hi)
 	binary.BigEndian.PutUint64(iv[8:], lo)
-	return iv
 }
 
 func (b *Block) ctrBlocks(l Level, dst, src *byte, n int, hi, lo uint64) {
@@ -165,4 +165,14 @@ func (b *Block) ctrBlocks(l Level, dst, src *byte, n int, hi, lo uint64) {
 	default:
 		ctrBlocksAESNI(b.rounds, &b.enc, dst, src, n, hi, lo)
 	}
+}
+
+//go:noescape
+func encryptWordsAESNI(nr int, xk *[240]byte, w0, w1 uint64) (r0, r1 uint64)
+
+func (b *Block) encryptWords(w0, w1 uint64) (uint64, uint64) {
+	if Active() == Generic || !cpu.X86HasAESNI {
+		return encryptWordsGeneric(b, w0, w1)
+	}
+	return encryptWordsAESNI(b.rounds, &b.enc, w0, w1)
 }

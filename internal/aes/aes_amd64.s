@@ -4179,3 +4179,56 @@ expand192_152:
 	MOVOU      X0, 192(DI)
 	MOVOU      X0, (SI)
 	RET
+
+// func encryptWordsAESNI(nr int, xk *[240]byte, w0 uint64, w1 uint64) (r0 uint64, r1 uint64)
+// Requires: AES, SSE2, SSE4.1
+TEXT ·encryptWordsAESNI(SB), NOSPLIT, $0-48
+	MOVQ   nr+0(FP), CX
+	MOVQ   xk+8(FP), AX
+	MOVQ   w0+16(FP), DX
+	MOVQ   DX, X0
+	MOVQ   w1+24(FP), DX
+	PINSRQ $0x01, DX, X0
+	MOVOU  (AX), X1
+	PXOR   X1, X0
+	MOVOU  16(AX), X1
+	AESENC X1, X0
+	MOVOU  32(AX), X1
+	AESENC X1, X0
+	MOVOU  48(AX), X1
+	AESENC X1, X0
+	MOVOU  64(AX), X1
+	AESENC X1, X0
+	MOVOU  80(AX), X1
+	AESENC X1, X0
+	MOVOU  96(AX), X1
+	AESENC X1, X0
+	MOVOU  112(AX), X1
+	AESENC X1, X0
+	MOVOU  128(AX), X1
+	AESENC X1, X0
+	MOVOU  144(AX), X1
+	AESENC X1, X0
+	CMPQ   CX, $0x0a
+	JE     words_last
+	MOVOU  160(AX), X1
+	AESENC X1, X0
+	MOVOU  176(AX), X1
+	AESENC X1, X0
+	ADDQ   $0x20, AX
+	CMPQ   CX, $0x0c
+	JE     words_last
+	MOVOU  160(AX), X1
+	AESENC X1, X0
+	MOVOU  176(AX), X1
+	AESENC X1, X0
+	ADDQ   $0x20, AX
+
+words_last:
+	MOVOU      160(AX), X1
+	AESENCLAST X1, X0
+	MOVQ       X0, DX
+	MOVQ       DX, r0+32(FP)
+	PEXTRQ     $0x01, X0, DX
+	MOVQ       DX, r1+40(FP)
+	RET

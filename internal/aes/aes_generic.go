@@ -331,9 +331,9 @@ func decryptBlocksGeneric(b *Block, dst, src []byte) {
 }
 
 // ctrGeneric XORs src (any length) with the CTR keystream from counter block
-// iv into dst, which is as long as src and may be src itself, and returns the
-// counter block after the last one used.
-func ctrGeneric(b *Block, dst, src []byte, iv [16]byte) [16]byte {
+// *iv into dst, which is as long as src and may be src itself, and leaves in
+// *iv the counter block after the last one used.
+func ctrGeneric(b *Block, dst, src []byte, iv *[16]byte) {
 	checkBitsliced(b)
 	hi := binary.BigEndian.Uint64(iv[:8])
 	lo := binary.BigEndian.Uint64(iv[8:])
@@ -377,10 +377,8 @@ func ctrGeneric(b *Block, dst, src []byte, iv [16]byte) [16]byte {
 			dst, src = dst[n:], src[n:]
 		}
 	}
-	var next [16]byte
-	binary.BigEndian.PutUint64(next[:8], hi)
-	binary.BigEndian.PutUint64(next[8:], lo)
-	return next
+	binary.BigEndian.PutUint64(iv[:8], hi)
+	binary.BigEndian.PutUint64(iv[8:], lo)
 }
 
 // encrypt4 encrypts the four bitsliced blocks in q (see the file comment).

@@ -11,4 +11,6 @@ func (b *Block) encryptBlocks(dst, src []byte) { encryptBlocksGeneric(b, dst, sr
 
 func (b *Block) decryptBlocks(dst, src []byte) { decryptBlocksGeneric(b, dst, src) }
 
-func (b *Block) ctr(dst, src []byte, iv [16]byte) [16]byte { return ctrGeneric(b, dst, src, iv) }
+func (b *Block) ctr(dst, src []byte, iv *[16]byte) { ctrGeneric(b, dst, src, iv) }
+
+func (b *Block) encryptWords(w0, w1 uint64) (uint64, uint64) { return encryptWordsGeneric(b, w0, w1) }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	stdaes "crypto/aes"
 	"crypto/cipher"
+	crand "crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
@@ -264,7 +265,8 @@ func TestXORKeyStreamAt(t *testing.T) {
 				for n := 0; n <= maxLen; n++ {
 					cipher.NewCTR(ref, iv[:]).XORKeyStream(want[:n], src[:n])
 					got[n] = 0xa5
-					next := b.XORKeyStreamAt(got, src[:n], iv)
+					next := iv
+					b.XORKeyStreamAt(got, src[:n], &next)
 					if !bytes.Equal(got[:n], want[:n]) {
 						t.Fatalf("key %x, iv %x, %d bytes: keystream differs from crypto/cipher", key, iv, n)
 					}
@@ -275,7 +277,8 @@ func TestXORKeyStreamAt(t *testing.T) {
 						t.Fatalf("iv %x, %d bytes: next counter %x, want %x", iv, n, next, wantNext)
 					}
 					copy(got, src[:n])
-					if next2 := b.XORKeyStreamAt(got[:n], got[:n], iv); !bytes.Equal(got[:n], want[:n]) || next2 != next {
+					next2 := iv
+					if b.XORKeyStreamAt(got[:n], got[:n], &next2); !bytes.Equal(got[:n], want[:n]) || next2 != next {
 						t.Fatalf("iv %x, %d bytes: in-place keystream differs", iv, n)
 					}
 				}
@@ -324,14 +327,37 @@ func TestPanics(t *testing.T) {
 		mustPanic(t, "DecryptBlocks short dst", func() { b.DecryptBlocks(buf[:16], buf[32:64]) })
 		mustPanic(t, "DecryptBlocks overlap", func() { b.DecryptBlocks(buf[:32], buf[8:40]) })
 
-		mustPanic(t, "XORKeyStreamAt short dst", func() { b.XORKeyStreamAt(buf[:9], buf[50:60], iv) })
-		mustPanic(t, "XORKeyStreamAt overlap", func() { b.XORKeyStreamAt(buf[1:], buf[:50], iv) })
+		mustPanic(t, "XORKeyStreamAt short dst", func() { b.XORKeyStreamAt(buf[:9], buf[50:60], &iv) })
+		mustPanic(t, "XORKeyStreamAt overlap", func() { b.XORKeyStreamAt(buf[1:], buf[:50], &iv) })
 
 		// What is allowed: exact overlap and a longer dst.
 		b.Encrypt(buf, buf)
 		b.EncryptBlocks(buf, buf[:48])
 		b.DecryptBlocks(buf[:64], buf[:48])
-		b.XORKeyStreamAt(buf, buf[:33], iv)
-		b.XORKeyStreamAt(buf[:0], buf[:0], iv)
+		b.XORKeyStreamAt(buf, buf[:33], &iv)
+		b.XORKeyStreamAt(buf[:0], buf[:0], &iv)
+	})
+}
+
+func TestEncryptWords(t *testing.T) {
+	impltest.Run(t, "aes", func(t *testing.T) {
+		for _, keyLen := range []int{16, 24, 32} {
+			key := make([]byte, keyLen)
+			crand.Read(key)
+			b, _ := New(key)
+			ref, _ := stdaes.NewCipher(key)
+			for range 50 {
+				var x, want [16]byte
+				crand.Read(x[:])
+				ref.Encrypt(want[:], x[:])
+				r0, r1 := b.EncryptWords(binary.LittleEndian.Uint64(x[:8]), binary.LittleEndian.Uint64(x[8:]))
+				var got [16]byte
+				binary.LittleEndian.PutUint64(got[:8], r0)
+				binary.LittleEndian.PutUint64(got[8:], r1)
+				if got != want {
+					t.Fatalf("AES-%d: EncryptWords differs from crypto/aes", 8*keyLen)
+				}
+			}
+		}
 	})
 }

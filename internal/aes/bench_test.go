@@ -54,7 +54,7 @@ func BenchmarkDecrypt(b *testing.B) {
 func BenchmarkCTR(b *testing.B) {
 	benchKernels(b, func(b *testing.B, blk *Block) {
 		var iv [16]byte
-		benchOp(b, blk, false, func(blk *Block, buf []byte) { iv = blk.XORKeyStreamAt(buf, buf, iv) })
+		benchOp(b, blk, false, func(blk *Block, buf []byte) { blk.XORKeyStreamAt(buf, buf, &iv) })
 	})
 }
 

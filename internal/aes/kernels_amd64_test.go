@@ -161,7 +161,8 @@ func TestKernelCTR(t *testing.T) {
 			} else {
 				dst, intact = guardOut(n, n%7)
 			}
-			next := k.XORKeyStreamAt(dst, src, iv)
+			next := iv
+			k.XORKeyStreamAt(dst, src, &next)
 			if !bytes.Equal(dst, want) || !intact() {
 				t.Fatalf("AES-%d, iv %x, %d bytes, in place %v: wrong output", keyBits(k), iv, n, inPlace)
 			}
@@ -195,7 +196,7 @@ func TestKernelAllocs(t *testing.T) {
 		b, _ := New(make([]byte, 16))
 		buf := make([]byte, 1000)
 		if n := testing.AllocsPerRun(10, func() {
-			b.XORKeyStreamAt(buf, buf, [16]byte{})
+			b.XORKeyStreamAt(buf, buf, new([16]byte))
 			b.EncryptBlocks(buf[:992], buf[:992])
 			b.DecryptBlocks(buf[:992], buf[:992])
 		}); n != 0 {
@@ -227,7 +228,7 @@ func BenchmarkKernels(b *testing.B) {
 			}{
 				{"ECB-enc", func() { k.EncryptBlocks(buf, buf) }},
 				{"ECB-dec", func() { k.DecryptBlocks(buf, buf) }},
-				{"CTR", func() { k.XORKeyStreamAt(buf, buf, [16]byte{}) }},
+				{"CTR", func() { k.XORKeyStreamAt(buf, buf, new([16]byte)) }},
 			} {
 				b.Run(fmt.Sprintf("%s/AES-%d/%s", name, bits, op.name), func(b *testing.B) {
 					b.SetBytes(size)
@@ -284,7 +285,7 @@ func TestGenericNeedsBitslicedKey(t *testing.T) {
 			"Decrypt":        func() { asm.Decrypt(buf, buf) },
 			"EncryptBlocks":  func() { asm.EncryptBlocks(buf, buf) },
 			"DecryptBlocks":  func() { asm.DecryptBlocks(buf, buf) },
-			"XORKeyStreamAt": func() { asm.XORKeyStreamAt(buf, buf[:5], [16]byte{}) },
+			"XORKeyStreamAt": func() { asm.XORKeyStreamAt(buf, buf[:5], new([16]byte)) },
 		} {
 			func() {
 				defer func() {

@@ -1,5 +1,6 @@
 // Command aes generates aes_amd64.s, the AES-NI and VAES kernels of package aes
-// and the AES-NI key expansion (keys.go).
+// the AES-NI key expansion (keys.go) and single-block encryption in
+// registers (words.go).
 //
 // Every kernel takes the round count nr (10, 12 or 14), the round keys xk
 // (Block.enc or Block.dec) and n whole blocks. Round key slot 0 is xk[0:16];
@@ -70,6 +71,7 @@ func main() {
 		newKernel(f.width, false, true).body()
 	}
 	keyExpansion()
+	encryptWords()
 	Generate()
 }
 
