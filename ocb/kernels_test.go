@@ -85,10 +85,11 @@ func TestBlocksFromAnyIndex(t *testing.T) {
 		for _, kernel := range append(impl.List("aes"), "generic") {
 			withKernel(kernel, func() {
 				a, _ := New(key)
-				var off0 [blockSize]byte
-				rand.Read(off0[:])
+				var raw [blockSize]byte
+				rand.Read(raw[:])
+				off0 := load(raw[:])
 				for _, d := range []direction{encrypt, decrypt, hash} {
-					var sumK, sumG [blockSize]byte
+					var sumK, sumG block
 					offK, offG := a.offsetAt(off0, start), a.offsetAt(off0, start)
 					dstK, dstG := make([]byte, len(src)), make([]byte, len(src))
 					if d == hash {
@@ -109,15 +110,37 @@ func TestBlocksFromAnyIndex(t *testing.T) {
 }
 
 func TestDouble(t *testing.T) {
-	// x^127 doubles to the reduction polynomial's low terms.
-	var x [blockSize]byte
-	x[0] = 0x80
-	want := [blockSize]byte{15: 0x87}
-	if got := double(x); got != want {
-		t.Errorf("double(x^127) = %x", got)
+	// x^127 doubles to the reduction polynomial's low terms; 1 doubles to x.
+	for _, c := range []struct{ in, want [blockSize]byte }{
+		{[blockSize]byte{0: 0x80}, [blockSize]byte{15: 0x87}},
+		{[blockSize]byte{15: 1}, [blockSize]byte{15: 2}},
+		{[blockSize]byte{7: 0x80}, [blockSize]byte{6: 1}},
+		{[blockSize]byte{8: 0x80, 15: 0x81}, [blockSize]byte{7: 1, 14: 1, 15: 2}},
+	} {
+		var got [blockSize]byte
+		double(load(c.in[:])).store(got[:])
+		if got != c.want {
+			t.Errorf("double(%x) = %x, want %x", c.in, got, c.want)
+		}
 	}
-	x = [blockSize]byte{15: 1}
-	if got := double(x); got != [blockSize]byte{15: 2} {
-		t.Errorf("double(1) = %x", got)
+}
+
+func TestPadded(t *testing.T) {
+	p := []byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}
+	for n := range p {
+		var want, got [blockSize]byte
+		copy(want[:], p[:n])
+		want[n] = 0x80
+		padded(p[:n]).store(got[:])
+		if got != want {
+			t.Errorf("padded(%d bytes) = %x, want %x", n, got, want)
+		}
+		dst := make([]byte, n)
+		xorPartial(dst, p[:n], load(want[:]))
+		for i := range dst {
+			if dst[i] != p[i]^want[i] {
+				t.Fatalf("xorPartial(%d bytes) = %x", n, dst)
+			}
+		}
 	}
 }

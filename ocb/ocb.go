@@ -58,6 +58,52 @@ type bulkCipher interface {
 	DecryptBlocks(dst, src []byte)
 }
 
+// block is a 16-byte block as two little-endian words, w0 from bytes 0..7
+// and w1 from bytes 8..15 (the byte order of the kernels' memory). Offsets,
+// checksums and the short serial steps stay in registers this way: a block
+// assembled in memory from 8-byte stores and then loaded whole waits for
+// the stores to reach the cache.
+type block struct{ w0, w1 uint64 }
+
+func load(p []byte) block {
+	return block{binary.LittleEndian.Uint64(p[:8]), binary.LittleEndian.Uint64(p[8:16])}
+}
+
+func (x block) store(p []byte) {
+	binary.LittleEndian.PutUint64(p[:8], x.w0)
+	binary.LittleEndian.PutUint64(p[8:16], x.w1)
+}
+
+func (x block) xor(y block) block { return block{x.w0 ^ y.w0, x.w1 ^ y.w1} }
+
+// padded returns p || 1 || 0...: a final partial block (len(p) < 16), padded.
+func padded(p []byte) block {
+	var x block
+	for i, b := range p {
+		x = x.xor(byteAt(i, b))
+	}
+	return x.xor(byteAt(len(p), 0x80))
+}
+
+// byteAt returns the block with b at index i and zeros elsewhere.
+func byteAt(i int, b byte) block {
+	if i < 8 {
+		return block{uint64(b) << (8 * i), 0}
+	}
+	return block{0, uint64(b) << (8 * (i - 8))}
+}
+
+// xorPartial sets dst[i] = src[i] ^ byte i of pad, for len(src) < 16.
+func xorPartial(dst, src []byte, pad block) {
+	for i := range src {
+		w := pad.w0
+		if i >= 8 {
+			w = pad.w1
+		}
+		dst[i] = src[i] ^ byte(w>>(8*(i%8)))
+	}
+}
+
 // AEAD is OCB3 with a fixed key, nonce size and tag size. It is immutable
 // and safe for concurrent use.
 type AEAD struct {
@@ -69,8 +115,8 @@ type AEAD struct {
 	// parallelism is the number of goroutines for one large message.
 	parallelism int
 
-	lStar, lDollar [blockSize]byte
-	l              [numL][blockSize]byte // l[i] = L_i
+	lStar, lDollar block
+	l              [numL][blockSize]byte // L_i, in the kernels' layout
 	// rel[j] is the XOR of L_ntz(k) for k = 1..j+1: the offset of block j+1
 	// of a 32-block group relative to the offset before the group. It is
 	// exact for j < 31 in every group; kernels replace the last block's entry
@@ -127,46 +173,38 @@ func (a *AEAD) init(nonceSize, tagSize int) error {
 		return errors.New("ocb: tag size " + strconv.Itoa(tagSize) + " not in 8..16")
 	}
 	a.nonceSize, a.tagSize, a.parallelism = nonceSize, tagSize, 1
-	a.encryptBlocks(a.lStar[:], a.lStar[:])
+	a.lStar = a.encrypt(block{})
 	a.lDollar = double(a.lStar)
-	a.l[0] = double(a.lDollar)
-	for i := 1; i < numL; i++ {
-		a.l[i] = double(a.l[i-1])
+	l := double(a.lDollar)
+	for i := range a.l {
+		l.store(a.l[i][:])
+		l = double(l)
 	}
+	var r block
 	for j := range a.rel {
-		a.rel[j] = a.l[bits.TrailingZeros(uint(j+1))]
-		if j > 0 {
-			xorInto(a.rel[j][:], a.rel[j][:], a.rel[j-1][:])
-		}
+		r = r.xor(a.lAt(bits.TrailingZeros(uint(j + 1))))
+		r.store(a.rel[j][:])
 	}
 	return nil
 }
 
 // double is multiplication by x in GF(2^128) with the polynomial of
-// RFC 7253, without branches on the (secret) top bit.
-func double(x [blockSize]byte) [blockSize]byte {
-	hi := binary.BigEndian.Uint64(x[:8])
-	lo := binary.BigEndian.Uint64(x[8:])
+// RFC 7253, on the block read as a big-endian number, without branches on
+// the (secret) top bit.
+func double(x block) block {
+	hi, lo := bits.ReverseBytes64(x.w0), bits.ReverseBytes64(x.w1)
 	carry := hi >> 63
 	hi = hi<<1 | lo>>63
 	lo = lo<<1 ^ 0x87&-carry
-	var y [blockSize]byte
-	binary.BigEndian.PutUint64(y[:8], hi)
-	binary.BigEndian.PutUint64(y[8:], lo)
-	return y
-}
-
-func xor(x, y [blockSize]byte) [blockSize]byte {
-	xorInto(x[:], x[:], y[:])
-	return x
+	return block{bits.ReverseBytes64(hi), bits.ReverseBytes64(lo)}
 }
 
 // lAt returns L_i for any i.
-func (a *AEAD) lAt(i int) [blockSize]byte {
+func (a *AEAD) lAt(i int) block {
 	if i < numL {
-		return a.l[i]
+		return load(a.l[i][:])
 	}
-	x := a.l[numL-1]
+	x := load(a.l[numL-1][:])
 	for ; i >= numL; i-- {
 		x = double(x)
 	}
@@ -180,9 +218,9 @@ func (a *AEAD) NonceSize() int { return a.nonceSize }
 func (a *AEAD) Overhead() int { return a.tagSize }
 
 // offset0 returns Offset_0 for nonce (RFC 7253, Section 4.2).
-func (a *AEAD) offset0(nonce []byte) [blockSize]byte {
-	// The nonce block as a big-endian 128-bit integer hi:lo, built in
-	// registers: TAGLEN mod 128 in the top 7 bits, then zeros, a 1 bit and N.
+func (a *AEAD) offset0(nonce []byte) block {
+	// The nonce block as a big-endian 128-bit integer hi:lo: TAGLEN mod 128
+	// in the top 7 bits, then zeros, a 1 bit and N.
 	var hi, lo uint64
 	for _, b := range nonce {
 		hi, lo = hi<<8|lo>>56, lo<<8|uint64(b)
@@ -196,24 +234,22 @@ func (a *AEAD) offset0(nonce []byte) [blockSize]byte {
 	bottom := uint(lo & 63)
 	lo &^= 63
 
-	k0, k1 := a.encryptWords(bits.ReverseBytes64(hi), bits.ReverseBytes64(lo))
+	ktop := a.encrypt(block{bits.ReverseBytes64(hi), bits.ReverseBytes64(lo)})
 	// Stretch = Ktop || (Ktop[1..64] ^ Ktop[9..72]), as three big-endian
 	// words; the offset is Stretch[1+bottom..128+bottom]. bottom comes from
 	// the public nonce, and Go defines a shift by 64 as giving zero.
-	s0, s1 := bits.ReverseBytes64(k0), bits.ReverseBytes64(k1)
+	s0, s1 := bits.ReverseBytes64(ktop.w0), bits.ReverseBytes64(ktop.w1)
 	s2 := s0 ^ (s0<<8 | s1>>56)
-	var off [blockSize]byte
-	binary.BigEndian.PutUint64(off[:8], s0<<bottom|s1>>(64-bottom))
-	binary.BigEndian.PutUint64(off[8:], s1<<bottom|s2>>(64-bottom))
-	return off
+	return block{bits.ReverseBytes64(s0<<bottom | s1>>(64-bottom)), bits.ReverseBytes64(s1<<bottom | s2>>(64-bottom))}
 }
 
 // offsetAt returns Offset_i, the offset of (1-based) block i of a message
-// whose Offset_0 is off0, computed directly from the Gray code of i: the XOR of L_j
-// over the set bits j of i^(i>>1). It lets a message be split anywhere.
-func (a *AEAD) offsetAt(off0 [blockSize]byte, i uint64) [blockSize]byte {
+// whose Offset_0 is off0, computed directly from the Gray code of i: the
+// XOR of L_j over the set bits j of i^(i>>1). It lets a message be split
+// anywhere.
+func (a *AEAD) offsetAt(off0 block, i uint64) block {
 	for g := i ^ i>>1; g != 0; g &= g - 1 {
-		off0 = xor(off0, a.lAt(bits.TrailingZeros64(g)))
+		off0 = off0.xor(a.lAt(bits.TrailingZeros64(g)))
 	}
 	return off0
 }
@@ -233,7 +269,8 @@ func (a *AEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
 	if alias.AnyOverlap(out, ad) {
 		panic("ocb: invalid buffer overlap of output and additional data")
 	}
-	tag := a.seal(out[:len(plaintext)], nonce, plaintext, ad)
+	var tag [blockSize]byte
+	a.seal(out[:len(plaintext)], nonce, plaintext, ad).store(tag[:])
 	copy(out[len(plaintext):], tag[:a.tagSize])
 	return ret
 }
@@ -260,7 +297,8 @@ func (a *AEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 	if alias.AnyOverlap(out, ad) {
 		panic("ocb: invalid buffer overlap of output and additional data")
 	}
-	tag := a.open(out, nonce, ciphertext[:n], ad)
+	var tag [blockSize]byte
+	a.open(out, nonce, ciphertext[:n], ad).store(tag[:])
 	if subtle.ConstantTimeCompare(tag[:a.tagSize], ciphertext[n:]) != 1 {
 		clear(out)
 		return nil, errOpen
@@ -268,72 +306,61 @@ func (a *AEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 	return ret, nil
 }
 
-func (a *AEAD) seal(out, nonce, plaintext, ad []byte) [blockSize]byte {
+// seal encrypts plaintext into out and returns the full-length tag.
+func (a *AEAD) seal(out, nonce, plaintext, ad []byte) block {
 	off := a.offset0(nonce)
-	var sum [blockSize]byte
+	var sum block
 	full := len(plaintext) &^ (blockSize - 1)
 	a.blocksParallel(encrypt, out[:full], plaintext[:full], &off, &sum)
 	if p := plaintext[full:]; len(p) > 0 {
-		off = xor(off, a.lStar)
-		sum = xor(sum, padded(p)) // before out, which may be p, is written
-		var pad [blockSize]byte
-		a.encryptBlocks(pad[:], off[:])
-		subtle.XORBytes(out[full:], p, pad[:])
+		off = off.xor(a.lStar)
+		sum = sum.xor(padded(p)) // before out, which may be p, is written
+		xorPartial(out[full:], p, a.encrypt(off))
 	}
 	return a.tag(sum, off, ad)
 }
 
-func (a *AEAD) open(out, nonce, ciphertext, ad []byte) [blockSize]byte {
+// open decrypts ciphertext into out and returns the full-length tag.
+func (a *AEAD) open(out, nonce, ciphertext, ad []byte) block {
 	off := a.offset0(nonce)
-	var sum [blockSize]byte
+	var sum block
 	full := len(ciphertext) &^ (blockSize - 1)
 	a.blocksParallel(decrypt, out[:full], ciphertext[:full], &off, &sum)
 	if c := ciphertext[full:]; len(c) > 0 {
-		off = xor(off, a.lStar)
-		var pad [blockSize]byte
-		a.encryptBlocks(pad[:], off[:])
-		subtle.XORBytes(out[full:], c, pad[:])
-		sum = xor(sum, padded(out[full:]))
+		off = off.xor(a.lStar)
+		xorPartial(out[full:], c, a.encrypt(off))
+		sum = sum.xor(padded(out[full:]))
 	}
 	return a.tag(sum, off, ad)
 }
 
 // tag returns Tag = E(Checksum ^ Offset ^ L_$) ^ HASH(A), at full length.
-func (a *AEAD) tag(sum, off [blockSize]byte, ad []byte) [blockSize]byte {
-	le := binary.LittleEndian
-	t0, t1 := a.encryptWords(
-		le.Uint64(sum[:8])^le.Uint64(off[:8])^le.Uint64(a.lDollar[:8]),
-		le.Uint64(sum[8:])^le.Uint64(off[8:])^le.Uint64(a.lDollar[8:]))
-	var t [blockSize]byte
-	le.PutUint64(t[:8], t0)
-	le.PutUint64(t[8:], t1)
-	return xor(t, a.hash(ad))
-}
-
-// encryptWords encrypts the block of little-endian words w0, w1.
-func (a *AEAD) encryptWords(w0, w1 uint64) (uint64, uint64) {
-	if a.aes != nil {
-		return a.aes.EncryptWords(w0, w1)
-	}
-	var x [blockSize]byte
-	binary.LittleEndian.PutUint64(x[:8], w0)
-	binary.LittleEndian.PutUint64(x[8:], w1)
-	a.encryptBlocks(x[:], x[:])
-	return binary.LittleEndian.Uint64(x[:8]), binary.LittleEndian.Uint64(x[8:])
+func (a *AEAD) tag(sum, off block, ad []byte) block {
+	return a.encrypt(sum.xor(off).xor(a.lDollar)).xor(a.hash(ad))
 }
 
 // hash is HASH(K, A) of RFC 7253, Section 4.1.
-func (a *AEAD) hash(ad []byte) [blockSize]byte {
-	var off, sum [blockSize]byte
+func (a *AEAD) hash(ad []byte) block {
+	var off, sum block
 	full := len(ad) &^ (blockSize - 1)
 	a.blocksParallel(hash, nil, ad[:full], &off, &sum)
 	if rest := ad[full:]; len(rest) > 0 {
-		off = xor(off, a.lStar)
-		x := xor(padded(rest), off)
-		a.encryptBlocks(x[:], x[:])
-		sum = xor(sum, x)
+		off = off.xor(a.lStar)
+		sum = sum.xor(a.encrypt(padded(rest).xor(off)))
 	}
 	return sum
+}
+
+// encrypt enciphers one block, in registers with fae's AES.
+func (a *AEAD) encrypt(x block) block {
+	if a.aes != nil {
+		w0, w1 := a.aes.EncryptWords(x.w0, x.w1)
+		return block{w0, w1}
+	}
+	var buf [blockSize]byte
+	x.store(buf[:])
+	a.encryptBlocks(buf[:], buf[:])
+	return load(buf[:])
 }
 
 // encryptBlocks and decryptBlocks call fae's AES directly, which keeps the
@@ -366,14 +393,6 @@ func viaHeap(b bulkCipher, decrypt bool, dst, src []byte) {
 	copy(dst, buf)
 }
 
-// padded returns p || 1 || 0...: a final partial block, padded.
-func padded(p []byte) [blockSize]byte {
-	var x [blockSize]byte
-	copy(x[:], p)
-	x[len(p)] = 0x80
-	return x
-}
-
 type direction int
 
 const (
@@ -387,7 +406,7 @@ const (
 // leaves *off at the last block's offset and the checksum (or AD sum) in
 // *sum. The fused kernels start at multiples of 32 and never meet an index
 // with numL or more trailing zeros; the generic code takes the rest.
-func (a *AEAD) blocks(d direction, dst, src []byte, off, sum *[blockSize]byte, i uint64) {
+func (a *AEAD) blocks(d direction, dst, src []byte, off, sum *block, i uint64) {
 	const span = 1 << numL
 	for len(src) > 0 {
 		n := uint64(len(src) / blockSize)

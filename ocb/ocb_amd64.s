@@ -4,22 +4,23 @@
 
 #include "textflag.h"
 
-// func ocbEncAVX(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, off *[16]byte, sum *[16]byte, dst *byte, src *byte, n int, i uint64)
+// func ocbEncAVX(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, dst *byte, src *byte, n int, i uint64, off0 uint64, off1 uint64, sum0 uint64, sum1 uint64) (o0 uint64, o1 uint64, s0 uint64, s1 uint64)
 // Requires: AES, AVX
-TEXT ·ocbEncAVX(SB), NOSPLIT, $0-80
+TEXT ·ocbEncAVX(SB), NOSPLIT, $0-128
 	MOVQ    nr+0(FP), AX
 	MOVQ    rk+8(FP), BX
 	MOVQ    rel+16(FP), CX
 	MOVQ    l+24(FP), DX
-	MOVQ    off+32(FP), R10
-	MOVQ    sum+40(FP), R11
-	MOVQ    dst+48(FP), DI
-	MOVQ    src+56(FP), SI
-	MOVQ    n+64(FP), R8
-	MOVQ    i+72(FP), R9
+	MOVQ    dst+32(FP), DI
+	MOVQ    src+40(FP), SI
+	MOVQ    n+48(FP), R8
+	MOVQ    i+56(FP), R9
 	MOVQ    AX, R13
 	SHLQ    $0x04, R13
-	VMOVDQU (R10), X14
+	MOVQ    off0+64(FP), R12
+	VMOVQ   R12, X14
+	MOVQ    off1+72(FP), R12
+	VPINSRQ $0x01, R12, X14, X14
 	VPXOR   X10, X10, X10
 
 loop_1:
@@ -857,28 +858,39 @@ taildone_5:
 	VPXOR -16(CX)(R12*1), X14, X14
 
 done_3:
-	VPXOR   (R11), X10, X10
-	VMOVDQU X10, (R11)
-	VMOVDQU X14, (R10)
+	MOVQ    sum0+80(FP), R12
+	VMOVQ   R12, X11
+	MOVQ    sum1+88(FP), R12
+	VPINSRQ $0x01, R12, X11, X11
+	VPXOR   X11, X10, X10
+	VMOVQ   X14, R12
+	MOVQ    R12, o0+96(FP)
+	VPEXTRQ $0x01, X14, R12
+	MOVQ    R12, o1+104(FP)
+	VMOVQ   X10, R12
+	MOVQ    R12, s0+112(FP)
+	VPEXTRQ $0x01, X10, R12
+	MOVQ    R12, s1+120(FP)
 	VZEROUPPER
 	RET
 
-// func ocbDecAVX(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, off *[16]byte, sum *[16]byte, dst *byte, src *byte, n int, i uint64)
+// func ocbDecAVX(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, dst *byte, src *byte, n int, i uint64, off0 uint64, off1 uint64, sum0 uint64, sum1 uint64) (o0 uint64, o1 uint64, s0 uint64, s1 uint64)
 // Requires: AES, AVX
-TEXT ·ocbDecAVX(SB), NOSPLIT, $0-80
+TEXT ·ocbDecAVX(SB), NOSPLIT, $0-128
 	MOVQ    nr+0(FP), AX
 	MOVQ    rk+8(FP), BX
 	MOVQ    rel+16(FP), CX
 	MOVQ    l+24(FP), DX
-	MOVQ    off+32(FP), R10
-	MOVQ    sum+40(FP), R11
-	MOVQ    dst+48(FP), DI
-	MOVQ    src+56(FP), SI
-	MOVQ    n+64(FP), R8
-	MOVQ    i+72(FP), R9
+	MOVQ    dst+32(FP), DI
+	MOVQ    src+40(FP), SI
+	MOVQ    n+48(FP), R8
+	MOVQ    i+56(FP), R9
 	MOVQ    AX, R13
 	SHLQ    $0x04, R13
-	VMOVDQU (R10), X14
+	MOVQ    off0+64(FP), R12
+	VMOVQ   R12, X14
+	MOVQ    off1+72(FP), R12
+	VPINSRQ $0x01, R12, X14, X14
 	VPXOR   X10, X10, X10
 
 loop_1:
@@ -1716,27 +1728,38 @@ taildone_5:
 	VPXOR -16(CX)(R12*1), X14, X14
 
 done_3:
-	VPXOR   (R11), X10, X10
-	VMOVDQU X10, (R11)
-	VMOVDQU X14, (R10)
+	MOVQ    sum0+80(FP), R12
+	VMOVQ   R12, X11
+	MOVQ    sum1+88(FP), R12
+	VPINSRQ $0x01, R12, X11, X11
+	VPXOR   X11, X10, X10
+	VMOVQ   X14, R12
+	MOVQ    R12, o0+96(FP)
+	VPEXTRQ $0x01, X14, R12
+	MOVQ    R12, o1+104(FP)
+	VMOVQ   X10, R12
+	MOVQ    R12, s0+112(FP)
+	VPEXTRQ $0x01, X10, R12
+	MOVQ    R12, s1+120(FP)
 	VZEROUPPER
 	RET
 
-// func ocbHashAVX(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, off *[16]byte, sum *[16]byte, src *byte, n int, i uint64)
+// func ocbHashAVX(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, src *byte, n int, i uint64, off0 uint64, off1 uint64, sum0 uint64, sum1 uint64) (o0 uint64, o1 uint64, s0 uint64, s1 uint64)
 // Requires: AES, AVX
-TEXT ·ocbHashAVX(SB), NOSPLIT, $0-72
+TEXT ·ocbHashAVX(SB), NOSPLIT, $0-120
 	MOVQ    nr+0(FP), AX
 	MOVQ    rk+8(FP), BX
 	MOVQ    rel+16(FP), CX
 	MOVQ    l+24(FP), DX
-	MOVQ    off+32(FP), R10
-	MOVQ    sum+40(FP), R11
-	MOVQ    src+48(FP), SI
-	MOVQ    n+56(FP), R8
-	MOVQ    i+64(FP), R9
+	MOVQ    src+32(FP), SI
+	MOVQ    n+40(FP), R8
+	MOVQ    i+48(FP), R9
 	MOVQ    AX, R13
 	SHLQ    $0x04, R13
-	VMOVDQU (R10), X14
+	MOVQ    off0+56(FP), R12
+	VMOVQ   R12, X14
+	MOVQ    off1+64(FP), R12
+	VPINSRQ $0x01, R12, X14, X14
 	VPXOR   X10, X10, X10
 	VMOVDQU (BX)(R13*1), X9
 
@@ -2498,28 +2521,39 @@ taildone_5:
 	VPXOR -16(CX)(R12*1), X14, X14
 
 done_3:
-	VPXOR   (R11), X10, X10
-	VMOVDQU X10, (R11)
-	VMOVDQU X14, (R10)
+	MOVQ    sum0+72(FP), R12
+	VMOVQ   R12, X11
+	MOVQ    sum1+80(FP), R12
+	VPINSRQ $0x01, R12, X11, X11
+	VPXOR   X11, X10, X10
+	VMOVQ   X14, R12
+	MOVQ    R12, o0+88(FP)
+	VPEXTRQ $0x01, X14, R12
+	MOVQ    R12, o1+96(FP)
+	VMOVQ   X10, R12
+	MOVQ    R12, s0+104(FP)
+	VPEXTRQ $0x01, X10, R12
+	MOVQ    R12, s1+112(FP)
 	VZEROUPPER
 	RET
 
-// func ocbEncVAES256(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, off *[16]byte, sum *[16]byte, dst *byte, src *byte, n int, i uint64)
+// func ocbEncVAES256(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, dst *byte, src *byte, n int, i uint64, off0 uint64, off1 uint64, sum0 uint64, sum1 uint64) (o0 uint64, o1 uint64, s0 uint64, s1 uint64)
 // Requires: AVX, AVX2, VAES
-TEXT ·ocbEncVAES256(SB), NOSPLIT, $0-80
+TEXT ·ocbEncVAES256(SB), NOSPLIT, $0-128
 	MOVQ    nr+0(FP), AX
 	MOVQ    rk+8(FP), BX
 	MOVQ    rel+16(FP), CX
 	MOVQ    l+24(FP), DX
-	MOVQ    off+32(FP), R10
-	MOVQ    sum+40(FP), R11
-	MOVQ    dst+48(FP), DI
-	MOVQ    src+56(FP), SI
-	MOVQ    n+64(FP), R8
-	MOVQ    i+72(FP), R9
+	MOVQ    dst+32(FP), DI
+	MOVQ    src+40(FP), SI
+	MOVQ    n+48(FP), R8
+	MOVQ    i+56(FP), R9
 	MOVQ    AX, R13
 	SHLQ    $0x04, R13
-	VMOVDQU (R10), X14
+	MOVQ    off0+64(FP), R12
+	VMOVQ   R12, X14
+	MOVQ    off1+72(FP), R12
+	VPINSRQ $0x01, R12, X14, X14
 	VPXOR   X10, X10, X10
 
 loop_1:
@@ -4376,28 +4410,39 @@ taildone_5:
 done_3:
 	VEXTRACTI128 $0x01, Y10, X11
 	VPXOR        X11, X10, X10
-	VPXOR        (R11), X10, X10
-	VMOVDQU      X10, (R11)
-	VMOVDQU      X14, (R10)
+	MOVQ         sum0+80(FP), R12
+	VMOVQ        R12, X11
+	MOVQ         sum1+88(FP), R12
+	VPINSRQ      $0x01, R12, X11, X11
+	VPXOR        X11, X10, X10
+	VMOVQ        X14, R12
+	MOVQ         R12, o0+96(FP)
+	VPEXTRQ      $0x01, X14, R12
+	MOVQ         R12, o1+104(FP)
+	VMOVQ        X10, R12
+	MOVQ         R12, s0+112(FP)
+	VPEXTRQ      $0x01, X10, R12
+	MOVQ         R12, s1+120(FP)
 	VZEROUPPER
 	RET
 
-// func ocbDecVAES256(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, off *[16]byte, sum *[16]byte, dst *byte, src *byte, n int, i uint64)
+// func ocbDecVAES256(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, dst *byte, src *byte, n int, i uint64, off0 uint64, off1 uint64, sum0 uint64, sum1 uint64) (o0 uint64, o1 uint64, s0 uint64, s1 uint64)
 // Requires: AVX, AVX2, VAES
-TEXT ·ocbDecVAES256(SB), NOSPLIT, $0-80
+TEXT ·ocbDecVAES256(SB), NOSPLIT, $0-128
 	MOVQ    nr+0(FP), AX
 	MOVQ    rk+8(FP), BX
 	MOVQ    rel+16(FP), CX
 	MOVQ    l+24(FP), DX
-	MOVQ    off+32(FP), R10
-	MOVQ    sum+40(FP), R11
-	MOVQ    dst+48(FP), DI
-	MOVQ    src+56(FP), SI
-	MOVQ    n+64(FP), R8
-	MOVQ    i+72(FP), R9
+	MOVQ    dst+32(FP), DI
+	MOVQ    src+40(FP), SI
+	MOVQ    n+48(FP), R8
+	MOVQ    i+56(FP), R9
 	MOVQ    AX, R13
 	SHLQ    $0x04, R13
-	VMOVDQU (R10), X14
+	MOVQ    off0+64(FP), R12
+	VMOVQ   R12, X14
+	MOVQ    off1+72(FP), R12
+	VPINSRQ $0x01, R12, X14, X14
 	VPXOR   X10, X10, X10
 
 loop_1:
@@ -6262,27 +6307,38 @@ taildone_5:
 done_3:
 	VEXTRACTI128 $0x01, Y10, X11
 	VPXOR        X11, X10, X10
-	VPXOR        (R11), X10, X10
-	VMOVDQU      X10, (R11)
-	VMOVDQU      X14, (R10)
+	MOVQ         sum0+80(FP), R12
+	VMOVQ        R12, X11
+	MOVQ         sum1+88(FP), R12
+	VPINSRQ      $0x01, R12, X11, X11
+	VPXOR        X11, X10, X10
+	VMOVQ        X14, R12
+	MOVQ         R12, o0+96(FP)
+	VPEXTRQ      $0x01, X14, R12
+	MOVQ         R12, o1+104(FP)
+	VMOVQ        X10, R12
+	MOVQ         R12, s0+112(FP)
+	VPEXTRQ      $0x01, X10, R12
+	MOVQ         R12, s1+120(FP)
 	VZEROUPPER
 	RET
 
-// func ocbHashVAES256(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, off *[16]byte, sum *[16]byte, src *byte, n int, i uint64)
+// func ocbHashVAES256(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, src *byte, n int, i uint64, off0 uint64, off1 uint64, sum0 uint64, sum1 uint64) (o0 uint64, o1 uint64, s0 uint64, s1 uint64)
 // Requires: AVX, AVX2, VAES
-TEXT ·ocbHashVAES256(SB), NOSPLIT, $0-72
+TEXT ·ocbHashVAES256(SB), NOSPLIT, $0-120
 	MOVQ           nr+0(FP), AX
 	MOVQ           rk+8(FP), BX
 	MOVQ           rel+16(FP), CX
 	MOVQ           l+24(FP), DX
-	MOVQ           off+32(FP), R10
-	MOVQ           sum+40(FP), R11
-	MOVQ           src+48(FP), SI
-	MOVQ           n+56(FP), R8
-	MOVQ           i+64(FP), R9
+	MOVQ           src+32(FP), SI
+	MOVQ           n+40(FP), R8
+	MOVQ           i+48(FP), R9
 	MOVQ           AX, R13
 	SHLQ           $0x04, R13
-	VMOVDQU        (R10), X14
+	MOVQ           off0+56(FP), R12
+	VMOVQ          R12, X14
+	MOVQ           off1+64(FP), R12
+	VPINSRQ        $0x01, R12, X14, X14
 	VPXOR          X10, X10, X10
 	VBROADCASTI128 (BX)(R13*1), Y9
 
@@ -7999,28 +8055,39 @@ taildone_5:
 done_3:
 	VEXTRACTI128 $0x01, Y10, X11
 	VPXOR        X11, X10, X10
-	VPXOR        (R11), X10, X10
-	VMOVDQU      X10, (R11)
-	VMOVDQU      X14, (R10)
+	MOVQ         sum0+72(FP), R12
+	VMOVQ        R12, X11
+	MOVQ         sum1+80(FP), R12
+	VPINSRQ      $0x01, R12, X11, X11
+	VPXOR        X11, X10, X10
+	VMOVQ        X14, R12
+	MOVQ         R12, o0+88(FP)
+	VPEXTRQ      $0x01, X14, R12
+	MOVQ         R12, o1+96(FP)
+	VMOVQ        X10, R12
+	MOVQ         R12, s0+104(FP)
+	VPEXTRQ      $0x01, X10, R12
+	MOVQ         R12, s1+112(FP)
 	VZEROUPPER
 	RET
 
-// func ocbEncVAES512(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, off *[16]byte, sum *[16]byte, dst *byte, src *byte, n int, i uint64)
+// func ocbEncVAES512(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, dst *byte, src *byte, n int, i uint64, off0 uint64, off1 uint64, sum0 uint64, sum1 uint64) (o0 uint64, o1 uint64, s0 uint64, s1 uint64)
 // Requires: AVX, AVX2, AVX512DQ, AVX512F, BMI2, VAES
-TEXT ·ocbEncVAES512(SB), NOSPLIT, $0-80
+TEXT ·ocbEncVAES512(SB), NOSPLIT, $0-128
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
 	MOVQ            rel+16(FP), CX
 	MOVQ            l+24(FP), DX
-	MOVQ            off+32(FP), R10
-	MOVQ            sum+40(FP), R11
-	MOVQ            dst+48(FP), DI
-	MOVQ            src+56(FP), SI
-	MOVQ            n+64(FP), R8
-	MOVQ            i+72(FP), R9
+	MOVQ            dst+32(FP), DI
+	MOVQ            src+40(FP), SI
+	MOVQ            n+48(FP), R8
+	MOVQ            i+56(FP), R9
 	MOVQ            AX, R13
 	SHLQ            $0x04, R13
-	VMOVDQU         (R10), X14
+	MOVQ            off0+64(FP), R12
+	VMOVQ           R12, X14
+	MOVQ            off1+72(FP), R12
+	VPINSRQ         $0x01, R12, X14, X14
 	VPXOR           X10, X10, X10
 	VBROADCASTI32X4 16(BX), Z17
 	VBROADCASTI32X4 32(BX), Z18
@@ -8994,28 +9061,39 @@ done_3:
 	VPXOR         Y11, Y10, Y10
 	VEXTRACTI128  $0x01, Y10, X11
 	VPXOR         X11, X10, X10
-	VPXOR         (R11), X10, X10
-	VMOVDQU       X10, (R11)
-	VMOVDQU       X14, (R10)
+	MOVQ          sum0+80(FP), R12
+	VMOVQ         R12, X11
+	MOVQ          sum1+88(FP), R12
+	VPINSRQ       $0x01, R12, X11, X11
+	VPXOR         X11, X10, X10
+	VMOVQ         X14, R12
+	MOVQ          R12, o0+96(FP)
+	VPEXTRQ       $0x01, X14, R12
+	MOVQ          R12, o1+104(FP)
+	VMOVQ         X10, R12
+	MOVQ          R12, s0+112(FP)
+	VPEXTRQ       $0x01, X10, R12
+	MOVQ          R12, s1+120(FP)
 	VZEROUPPER
 	RET
 
-// func ocbDecVAES512(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, off *[16]byte, sum *[16]byte, dst *byte, src *byte, n int, i uint64)
+// func ocbDecVAES512(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, dst *byte, src *byte, n int, i uint64, off0 uint64, off1 uint64, sum0 uint64, sum1 uint64) (o0 uint64, o1 uint64, s0 uint64, s1 uint64)
 // Requires: AVX, AVX2, AVX512DQ, AVX512F, BMI2, VAES
-TEXT ·ocbDecVAES512(SB), NOSPLIT, $0-80
+TEXT ·ocbDecVAES512(SB), NOSPLIT, $0-128
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
 	MOVQ            rel+16(FP), CX
 	MOVQ            l+24(FP), DX
-	MOVQ            off+32(FP), R10
-	MOVQ            sum+40(FP), R11
-	MOVQ            dst+48(FP), DI
-	MOVQ            src+56(FP), SI
-	MOVQ            n+64(FP), R8
-	MOVQ            i+72(FP), R9
+	MOVQ            dst+32(FP), DI
+	MOVQ            src+40(FP), SI
+	MOVQ            n+48(FP), R8
+	MOVQ            i+56(FP), R9
 	MOVQ            AX, R13
 	SHLQ            $0x04, R13
-	VMOVDQU         (R10), X14
+	MOVQ            off0+64(FP), R12
+	VMOVQ           R12, X14
+	MOVQ            off1+72(FP), R12
+	VPINSRQ         $0x01, R12, X14, X14
 	VPXOR           X10, X10, X10
 	VBROADCASTI32X4 16(BX), Z17
 	VBROADCASTI32X4 32(BX), Z18
@@ -9997,27 +10075,38 @@ done_3:
 	VPXOR         Y11, Y10, Y10
 	VEXTRACTI128  $0x01, Y10, X11
 	VPXOR         X11, X10, X10
-	VPXOR         (R11), X10, X10
-	VMOVDQU       X10, (R11)
-	VMOVDQU       X14, (R10)
+	MOVQ          sum0+80(FP), R12
+	VMOVQ         R12, X11
+	MOVQ          sum1+88(FP), R12
+	VPINSRQ       $0x01, R12, X11, X11
+	VPXOR         X11, X10, X10
+	VMOVQ         X14, R12
+	MOVQ          R12, o0+96(FP)
+	VPEXTRQ       $0x01, X14, R12
+	MOVQ          R12, o1+104(FP)
+	VMOVQ         X10, R12
+	MOVQ          R12, s0+112(FP)
+	VPEXTRQ       $0x01, X10, R12
+	MOVQ          R12, s1+120(FP)
 	VZEROUPPER
 	RET
 
-// func ocbHashVAES512(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, off *[16]byte, sum *[16]byte, src *byte, n int, i uint64)
+// func ocbHashVAES512(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, src *byte, n int, i uint64, off0 uint64, off1 uint64, sum0 uint64, sum1 uint64) (o0 uint64, o1 uint64, s0 uint64, s1 uint64)
 // Requires: AVX, AVX2, AVX512DQ, AVX512F, BMI2, VAES
-TEXT ·ocbHashVAES512(SB), NOSPLIT, $0-72
+TEXT ·ocbHashVAES512(SB), NOSPLIT, $0-120
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
 	MOVQ            rel+16(FP), CX
 	MOVQ            l+24(FP), DX
-	MOVQ            off+32(FP), R10
-	MOVQ            sum+40(FP), R11
-	MOVQ            src+48(FP), SI
-	MOVQ            n+56(FP), R8
-	MOVQ            i+64(FP), R9
+	MOVQ            src+32(FP), SI
+	MOVQ            n+40(FP), R8
+	MOVQ            i+48(FP), R9
 	MOVQ            AX, R13
 	SHLQ            $0x04, R13
-	VMOVDQU         (R10), X14
+	MOVQ            off0+56(FP), R12
+	VMOVQ           R12, X14
+	MOVQ            off1+64(FP), R12
+	VPINSRQ         $0x01, R12, X14, X14
 	VPXOR           X10, X10, X10
 	VBROADCASTI32X4 16(BX), Z17
 	VBROADCASTI32X4 32(BX), Z18
@@ -10907,8 +10996,18 @@ done_3:
 	VPXOR         Y11, Y10, Y10
 	VEXTRACTI128  $0x01, Y10, X11
 	VPXOR         X11, X10, X10
-	VPXOR         (R11), X10, X10
-	VMOVDQU       X10, (R11)
-	VMOVDQU       X14, (R10)
+	MOVQ          sum0+72(FP), R12
+	VMOVQ         R12, X11
+	MOVQ          sum1+80(FP), R12
+	VPINSRQ       $0x01, R12, X11, X11
+	VPXOR         X11, X10, X10
+	VMOVQ         X14, R12
+	MOVQ          R12, o0+88(FP)
+	VPEXTRQ       $0x01, X14, R12
+	MOVQ          R12, o1+96(FP)
+	VMOVQ         X10, R12
+	MOVQ          R12, s0+104(FP)
+	VPEXTRQ       $0x01, X10, R12
+	MOVQ          R12, s1+112(FP)
 	VZEROUPPER
 	RET

@@ -2,6 +2,6 @@
 
 package ocb
 
-func (a *AEAD) kernel(d direction, dst, src []byte, off, sum *[blockSize]byte, i uint64) {
+func (a *AEAD) kernel(d direction, dst, src []byte, off, sum *block, i uint64) {
 	a.blocksGeneric(d, dst, src, off, sum, i)
 }

@@ -28,7 +28,7 @@ func (a *AEAD) WithParallelism(n int) *AEAD {
 
 // blocksParallel is blocks from the start of a message or of the AD, with
 // its work split over up to a.parallelism goroutines.
-func (a *AEAD) blocksParallel(d direction, dst, src []byte, off, sum *[blockSize]byte) {
+func (a *AEAD) blocksParallel(d direction, dst, src []byte, off, sum *block) {
 	n := min(a.parallelism, len(src)/minShare)
 	if n < 2 || len(src) < ParallelThreshold {
 		a.blocks(d, dst, src, off, sum, 0)
@@ -36,7 +36,7 @@ func (a *AEAD) blocksParallel(d direction, dst, src []byte, off, sum *[blockSize
 	}
 	// Shares of whole 32-block groups; the last one takes the rest.
 	share := len(src) / n &^ (32*blockSize - 1)
-	sums := make([][blockSize]byte, n)
+	sums := make([]block, n)
 	off0 := *off
 	var wg sync.WaitGroup
 	for k := range n {
@@ -49,7 +49,7 @@ func (a *AEAD) blocksParallel(d direction, dst, src []byte, off, sum *[blockSize
 			out = dst[lo:hi]
 		}
 		first := uint64(lo / blockSize)
-		work := func(o *[blockSize]byte) {
+		work := func(o *block) {
 			*o = a.offsetAt(off0, first)
 			a.blocks(d, out, src[lo:hi], o, &sums[k], first)
 		}
@@ -58,12 +58,12 @@ func (a *AEAD) blocksParallel(d direction, dst, src []byte, off, sum *[blockSize
 			continue
 		}
 		wg.Go(func() {
-			var o [blockSize]byte
+			var o block
 			work(&o)
 		})
 	}
 	wg.Wait()
 	for k := range sums {
-		*sum = xor(*sum, sums[k])
+		*sum = sum.xor(sums[k])
 	}
 }

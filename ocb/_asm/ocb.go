@@ -61,8 +61,6 @@ var (
 	dst  = RDI
 	n    = R8 // blocks left
 	idx  = R9 // index of the block before the next one
-	offp = R10
-	sump = R11
 	t1   = R12
 	last = R13 // 16*nr: the last round key's offset
 )
@@ -146,9 +144,13 @@ func (g *gen) broadcast(s int, d VecPhysical) {
 
 func (g *gen) function() {
 	opName := [...]string{"Enc", "Dec", "Hash"}[g.o]
-	sig := "func(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, off, sum *[16]byte, dst, src *byte, n int, i uint64)"
+	// The offset and the checksum travel as little-endian words in general
+	// registers: Go builds them from 8-byte stores, which a 16-byte load
+	// could not take by store forwarding.
+	words := "off0, off1, sum0, sum1 uint64) (o0, o1, s0, s1 uint64)"
+	sig := "func(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, dst, src *byte, n int, i uint64, " + words
 	if g.o == hash {
-		sig = "func(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, off, sum *[16]byte, src *byte, n int, i uint64)"
+		sig = "func(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, src *byte, n int, i uint64, " + words
 	}
 	TEXT("ocb"+opName+g.w.name, NOSPLIT, sig)
 	Pragma("noescape")
@@ -156,8 +158,6 @@ func (g *gen) function() {
 	Load(Param("rk"), rk)
 	Load(Param("rel"), rel)
 	Load(Param("l"), ltab)
-	Load(Param("off"), offp)
-	Load(Param("sum"), sump)
 	if g.o != hash {
 		Load(Param("dst"), dst)
 	}
@@ -167,7 +167,10 @@ func (g *gen) function() {
 
 	MOVQ(nr, last)
 	SHLQ(U8(4), last)
-	VMOVDQU(Mem{Base: offp}, g.x(rBase))
+	Load(Param("off0"), t1)
+	VMOVQ(t1, g.x(rBase))
+	Load(Param("off1"), t1)
+	VPINSRQ(U8(1), t1, g.x(rBase), g.x(rBase))
 	VPXOR(g.x(rAcc), g.x(rAcc), g.x(rAcc))
 	if g.w.w == 4 {
 		for r := 1; r <= 13; r++ {
@@ -288,9 +291,20 @@ func (g *gen) function() {
 		VEXTRACTI128(U8(1), g.x(rAcc).AsY(), g.x(rT))
 		VPXOR(g.x(rT), g.x(rAcc), g.x(rAcc))
 	}
-	VPXOR(Mem{Base: sump}, g.x(rAcc), g.x(rAcc))
-	VMOVDQU(g.x(rAcc), Mem{Base: sump})
-	VMOVDQU(g.x(rBase), Mem{Base: offp})
+	Load(Param("sum0"), t1)
+	VMOVQ(t1, g.x(rT))
+	Load(Param("sum1"), t1)
+	VPINSRQ(U8(1), t1, g.x(rT), g.x(rT))
+	VPXOR(g.x(rT), g.x(rAcc), g.x(rAcc))
+	for _, r := range []struct {
+		x      int
+		lo, hi string
+	}{{rBase, "o0", "o1"}, {rAcc, "s0", "s1"}} {
+		VMOVQ(g.x(r.x), t1)
+		Store(t1, Return(r.lo))
+		VPEXTRQ(U8(1), g.x(r.x), t1)
+		Store(t1, Return(r.hi))
+	}
 	VZEROUPPER()
 	RET()
 }
