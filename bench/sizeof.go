@@ -19,7 +19,7 @@ func contextSize(v any) int {
 	if v == nil {
 		return 0
 	}
-	s := sizer{seen: map[block]bool{}}
+	var s sizer
 	rv := reflect.ValueOf(v)
 	if rv.Kind() == reflect.Pointer {
 		return s.reachable(rv)
@@ -27,25 +27,23 @@ func contextSize(v any) int {
 	return int(rv.Type().Size()) + s.reachable(rv)
 }
 
-// A block is a piece of memory already counted: an address and the type
-// stored there, so that a struct and its first field, which share an
-// address, are told apart.
-type block struct {
-	addr uintptr
-	typ  reflect.Type
-}
+// A span is memory already counted: [start, end).
+type span struct{ start, end uintptr }
 
 type sizer struct {
-	seen map[block]bool
+	seen []span
 }
 
-// first reports whether the block is new, and marks it seen.
-func (s *sizer) first(addr uintptr, t reflect.Type) bool {
-	b := block{addr, t}
-	if s.seen[b] {
-		return false
+// first reports whether the size bytes at addr are new, and marks them
+// counted. Memory inside a span already counted (a pointer to a field of a
+// struct counted whole, or to an element of a counted array) is not new.
+func (s *sizer) first(addr, size uintptr) bool {
+	for _, b := range s.seen {
+		if b.start <= addr && addr+size <= b.end {
+			return false
+		}
 	}
-	s.seen[b] = true
+	s.seen = append(s.seen, span{addr, addr + size})
 	return true
 }
 
@@ -55,7 +53,7 @@ func (s *sizer) first(addr uintptr, t reflect.Type) bool {
 func (s *sizer) reachable(v reflect.Value) int {
 	switch v.Kind() {
 	case reflect.Pointer:
-		if v.IsNil() || v.Type().Elem().Size() == 0 || !s.first(v.Pointer(), v.Type().Elem()) {
+		if v.IsNil() || v.Type().Elem().Size() == 0 || !s.first(v.Pointer(), v.Type().Elem().Size()) {
 			return 0
 		}
 		return int(v.Type().Elem().Size()) + s.reachable(v.Elem())
@@ -83,7 +81,7 @@ func (s *sizer) reachable(v reflect.Value) int {
 		}
 		return n
 	case reflect.Slice:
-		if v.IsNil() || v.Cap() == 0 || !s.first(v.Pointer(), v.Type()) {
+		if v.IsNil() || v.Cap() == 0 || !s.first(v.Pointer(), uintptr(v.Cap())*v.Type().Elem().Size()) {
 			return 0
 		}
 		n := v.Cap() * int(v.Type().Elem().Size())
@@ -96,12 +94,12 @@ func (s *sizer) reachable(v reflect.Value) int {
 		return n
 	case reflect.String:
 		str := v.String()
-		if len(str) == 0 || !s.first(uintptr(unsafe.Pointer(unsafe.StringData(str))), v.Type()) {
+		if len(str) == 0 || !s.first(uintptr(unsafe.Pointer(unsafe.StringData(str))), uintptr(len(str))) {
 			return 0
 		}
 		return len(str)
 	case reflect.Map:
-		if v.IsNil() || !s.first(v.Pointer(), v.Type()) {
+		if v.IsNil() || !s.first(v.Pointer(), 1) {
 			return 0
 		}
 		t := v.Type()

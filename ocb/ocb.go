@@ -401,6 +401,10 @@ const (
 	hash                     // sum ^= E(src ^ O); no output
 )
 
+// maxKernelBlocks bounds one kernel call (256 KiB): assembly cannot be
+// preempted, and the garbage collector's stop-the-world waits for it.
+const maxKernelBlocks = 1 << 14
+
 // blocks processes whole blocks i+1, i+2, ... (len(src)/16 of them) of a
 // message or of the AD, starting from *off, the offset of block i, and
 // leaves *off at the last block's offset and the checksum (or AD sum) in
@@ -414,7 +418,7 @@ func (a *AEAD) blocks(d direction, dst, src []byte, off, sum *block, i uint64) {
 			n = min(n, 32-r)
 			a.blocksGeneric(d, dst, src[:n*blockSize], off, sum, i)
 		} else {
-			n = min(n, span-1-i%span)
+			n = min(n, span-1-i%span, maxKernelBlocks)
 			a.kernel(d, dst, src[:n*blockSize], off, sum, i)
 		}
 		i += n

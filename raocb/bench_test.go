@@ -1,0 +1,128 @@
+package raocb
+
+import (
+	"bytes"
+	mrand "math/rand/v2"
+	"strconv"
+	"testing"
+
+	"github.com/faelabs/fae/internal/impl"
+)
+
+var benchSizes = []int{64, 256, 1500, 4096, 16384}
+
+// BenchmarkSeal and BenchmarkOpen measure AES-128 RAOCB per kernel, with
+// room in dst: they must not allocate.
+func BenchmarkSeal(b *testing.B) { benchmark(b, false) }
+func BenchmarkOpen(b *testing.B) { benchmark(b, true) }
+
+func benchmark(b *testing.B, open bool) {
+	for _, kernel := range append(impl.List("aes"), "generic") {
+		for _, size := range benchSizes {
+			b.Run(kernel+"/"+strconv.Itoa(size), func(b *testing.B) {
+				impl.Select("aes", kernel)
+				defer impl.Reset("aes")
+				a, _ := New(make([]byte, 16))
+				nonce := make([]byte, NonceSize)
+				pt := make([]byte, size)
+				ct := a.Seal(nil, nonce, pt, nil)
+				dst := make([]byte, 0, size+TagSize)
+				b.SetBytes(int64(size))
+				b.ReportAllocs()
+				for b.Loop() {
+					if open {
+						if _, err := a.Open(dst, nonce, ct, nil); err != nil {
+							b.Fatal(err)
+						}
+					} else {
+						a.Seal(dst, nonce, pt, nil)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkRandomAccess compares decrypting one 4 KiB range at a random
+// offset of a 1 GiB message in memory (DecryptBlocks, and ReadAt of a
+// verified NewReaderAt) with opening a whole 4 KiB message, on the active
+// kernel, and shows the memory system's share: copying the same ranges.
+// Only this benchmark allocates the 1 GiB.
+func BenchmarkRandomAccess(b *testing.B) {
+	const size, chunk = 1 << 30, 4096
+	a, _ := New(make([]byte, 16))
+	nonce := make([]byte, NonceSize)
+	b.Run("Open-4KiB-message", func(b *testing.B) {
+		ct := a.Seal(nil, nonce, make([]byte, chunk), nil)
+		dst := make([]byte, 0, chunk)
+		b.SetBytes(chunk)
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := a.Open(dst, nonce, ct, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	// Sealing in place writes every page, so no range reads shared zero
+	// pages.
+	msg := make([]byte, size, size+TagSize)
+	msg = a.Seal(msg[:0], nonce, msg, nil)
+	ct := msg[:size]
+	r := mrand.New(mrand.NewPCG(1, 1))
+	offsets := make([]int, 1<<16)
+	for i := range offsets {
+		offsets[i] = r.IntN(size/blockSize-chunk/blockSize) * blockSize
+	}
+	// The floor: reading the same ranges, decrypting nothing.
+	b.Run("Copy-4KiB-of-1GiB", func(b *testing.B) {
+		dst := make([]byte, chunk)
+		b.SetBytes(chunk)
+		i := 0
+		for b.Loop() {
+			off := offsets[i%len(offsets)]
+			copy(dst, ct[off:off+chunk])
+			i++
+		}
+	})
+	b.Run("DecryptBlocks-4KiB-of-1GiB", func(b *testing.B) {
+		dst := make([]byte, 0, chunk)
+		b.SetBytes(chunk)
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			off := offsets[i%len(offsets)]
+			a.DecryptBlocks(dst, nonce, ct[off:off+chunk], uint64(off/blockSize))
+			i++
+		}
+	})
+	b.Run("ReadAt-4KiB-of-1GiB", func(b *testing.B) {
+		ra, err := NewReaderAt(a, nonce, bytes.NewReader(msg), int64(len(msg)), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p := make([]byte, chunk)
+		b.SetBytes(chunk)
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			// Not block-aligned: ReadAt decrypts one block more.
+			if _, err := ra.ReadAt(p, int64(offsets[i%len(offsets)]+7)); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		}
+	})
+}
+
+// BenchmarkNew measures key setup.
+func BenchmarkNew(b *testing.B) {
+	for _, size := range []int{16, 32} {
+		b.Run(strconv.Itoa(size*8), func(b *testing.B) {
+			key := make([]byte, size)
+			b.ReportAllocs()
+			for b.Loop() {
+				New(key)
+			}
+		})
+	}
+}

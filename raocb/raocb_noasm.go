@@ -1,0 +1,7 @@
+//go:build purego || !amd64
+
+package raocb
+
+func (a *AEAD) kernel(d direction, dst, src []byte, x, sum *[blockSize]byte) {
+	a.blocksGeneric(d, dst, src, x, sum)
+}
