@@ -1,0 +1,336 @@
+// Command rocca generates rocca_amd64.s: the ROCCA-S kernels on AES-NI.
+//
+// The seven state blocks stay in xmm registers. A round writes each new
+// block into the register of a block it no longer needs, so the roles turn
+// by one register per round (S'i lands where S(i-1) was, S'0 where S6 was)
+// and the loop body is seven rounds long, after which the registers hold
+// their first roles again; a tail of up to six rounds leaves through one of
+// seven exits, each storing the state from its own arrangement.
+//
+// Encryption does the 8 AESENC of a round (6 for the state, 2 for the
+// keystream), all independent of one another. Its critical path is one
+// AESENC per round (for example S3 -> S4 -> S5 -> S6 -> S3, through data and
+// key inputs alike): 4 cycles per 32 bytes at a 4-cycle AESENC, which is
+// also the issue bound of two AESENC per cycle. With both bounds tight, and
+// the XORs competing for the AES units' ports, Zen 4 runs about 5 cycles.
+// The keystream AESENC come last in the round, which measured best; taking
+// both keystream blocks in one ymm VAESENC saves an AES issue but the lane
+// insertions it needs cost more than that.
+//
+// Decryption must compute the plaintext, which takes an AESENC of the old
+// state, before the round can absorb it, which done literally puts two
+// AESENC (and XORs) on the path from S4 back to S4. The kernel removes the
+// chained AESENC by linearity, with A(x) = AESENC(x, 0):
+//
+//	M0  = A(S3^S5) ^ S0 ^ C0           S'1 = A(S0) ^ M0
+//	M1  = A(S4^S6) ^ S2 ^ C1           S'4 = A(S3) ^ M1
+//
+// computing PU = AESENC(U, S0), P0 = AESENC(S0, C0), PT = AESENC(T, C1) and
+// P3 = AESENC(S3, S2), so that M0 = PU^C0, S'1 = P0^PU, M1 = PT^S2 and
+// S'4 = P3^PT, and it carries U = S3^S5 and T = S4^S6 from round to round,
+// computing T' = S'4^S'6 = P3^PT^S'6 straight from the AESENC results (one
+// VPTERNLOGD with AVX-512, two VPXOR otherwise) and U' = S'3^S'5. Every
+// value then depends on the previous round's through at most one AESENC and
+// one XOR, and the loop T -> PT -> T' bounds decryption at one AESENC plus
+// one XOR per round: 5 cycles per 32 bytes at a 4-cycle AESENC, against 4
+// for encryption. No schedule does better: T' = A(T) ^ A(S3) ^ A(S5) ^ ...
+// needs either a final XOR after A(T) (the loop above) or A(S3) and A(S5)
+// folded into PT's key, which puts two AESENC on the paths from S3 and S5,
+// and the cycle T -> S4 -> S5 -> T then needs at least 4 + 4 + 9 cycles for
+// three rounds. Without AVX-512 the two XORs cost the S4 -> S'6 -> T' -> S'4
+// cycle one more cycle every two rounds. The bound assumes every AESENC
+// issues as soon as its inputs are ready; but those of a round become ready
+// almost together, and two AES units cannot issue eight of them on time (no
+// schedule that repeats every round fits in under 6 cycles), so Zen 4 runs
+// about 6.7 cycles.
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+//go:generate go run . -out ../rocca_amd64.s -pkg rocca
+
+var xmm = []VecPhysical{X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14, X15}
+
+// General-purpose registers.
+var (
+	sp     = RAX // state
+	src    = RSI
+	dst    = RDI
+	n      = RCX // rounds left
+	stride = RDX // absorb: bytes between blocks
+)
+
+// Vector registers besides the state's X0..X6.
+var (
+	rU, rT                 = X7, X8 // decryption: S3^S5 and S4^S6
+	tA, tB, tC, tD, tE, tF = X9, X10, X11, X12, X13, X14
+)
+
+type op int
+
+const (
+	absorb op = iota
+	encrypt
+	decrypt
+)
+
+type gen struct {
+	o    op
+	tern bool // decryption: VPTERNLOGD (AVX-512) for three-way XORs
+	// m[i] is the register that holds S_i now.
+	m [7]VecPhysical
+}
+
+var labels int
+
+func label(s string) string {
+	labels++
+	return fmt.Sprintf("%s_%d", s, labels)
+}
+
+func main() {
+	ConstraintExpr("!purego")
+	z := GLOBL("z", RODATA|NOPTR)
+	for i, b := range [32]byte{
+		0xcd, 0x65, 0xef, 0x23, 0x91, 0x44, 0x37, 0x71, 0x22, 0xae, 0x28, 0xd7, 0x98, 0x2f, 0x8a, 0x42,
+		0xbc, 0xdb, 0x89, 0x81, 0xa5, 0xdb, 0xb5, 0xe9, 0x2f, 0x3b, 0x4d, 0xec, 0xcf, 0xfb, 0xc0, 0xb5,
+	} {
+		DATA(i, U8(b))
+	}
+	initialize(z)
+	finalize()
+	(&gen{o: absorb}).blocks("absorbAVX", "func(s *[7][16]byte, src *byte, n, stride int)",
+		"absorbAVX runs n >= 1 rounds that absorb the 32-byte blocks at src, stride bytes apart.")
+	(&gen{o: encrypt}).blocks("encryptAVX", "func(s *[7][16]byte, dst, src *byte, n int)",
+		"encryptAVX encrypts n >= 1 blocks from src into dst.")
+	(&gen{o: decrypt}).blocks("decryptAVX", "func(s *[7][16]byte, dst, src *byte, n int)",
+		"decryptAVX decrypts n >= 1 blocks from src into dst.")
+	(&gen{o: decrypt, tern: true}).blocks("decryptAVX512", "func(s *[7][16]byte, dst, src *byte, n int)",
+		"decryptAVX512 is decryptAVX with VPTERNLOGD.")
+	Generate()
+}
+
+func (g *gen) loadState() {
+	for i := range g.m {
+		g.m[i] = xmm[i]
+		VMOVDQU(Mem{Base: sp, Disp: 16 * i}, g.m[i])
+	}
+}
+
+func (g *gen) storeState() {
+	for i, r := range g.m {
+		VMOVDQU(r, Mem{Base: sp, Disp: 16 * i})
+	}
+}
+
+// initialize emits initAVX: the state from key and nonce, the 16 rounds
+// that absorb Z0 || Z1, and the key added in.
+func initialize(z Mem) {
+	TEXT("initAVX", NOSPLIT, "func(s *[7][16]byte, key *[32]byte, nonce *byte)")
+	Pragma("noescape")
+	Doc("initAVX initialises s from key and the 16-byte nonce.")
+	Load(Param("s"), sp)
+	Load(Param("key"), RBX)
+	Load(Param("nonce"), src)
+	k0, k1, z0, z1 := tA, tB, tC, tD
+	VMOVDQU(Mem{Base: RBX}, k0)
+	VMOVDQU(Mem{Base: RBX, Disp: 16}, k1)
+	VMOVDQU(z, z0)
+	VMOVDQU(z.Offset(16), z1)
+	g := &gen{o: absorb, m: [7]VecPhysical(xmm[:7])}
+	s := g.m
+	VMOVDQA(k1, s[0])
+	VMOVDQU(Mem{Base: src}, s[1])
+	VMOVDQA(z0, s[2])
+	VMOVDQA(k0, s[3])
+	VMOVDQA(z1, s[4])
+	VPXOR(k1, s[1], s[5])
+	VPXOR(s[6], s[6], s[6])
+	for range 16 {
+		g.absorbRound(z0, z1)
+	}
+	for i, k := range []VecPhysical{k0, k0, k1, k0, k0, k1, k1} {
+		VPXOR(k, g.m[i], g.m[i])
+	}
+	g.storeState()
+	RET()
+}
+
+// finalize emits finalizeAVX: 16 rounds that absorb the bit lengths, and the
+// tag.
+func finalize() {
+	TEXT("finalizeAVX", NOSPLIT, "func(s *[7][16]byte, tag *[32]byte, adLen, mLen uint64)")
+	Pragma("noescape")
+	Doc("finalizeAVX finalises s after adLen bytes of associated data and mLen of message and writes the tag.")
+	Load(Param("s"), sp)
+	Load(Param("tag"), dst)
+	for i, p := range []string{"adLen", "mLen"} {
+		x := []VecPhysical{tA, tB}[i]
+		Load(Param(p), R8)
+		MOVQ(R8, R9)
+		SHLQ(U8(3), R8)
+		SHRQ(U8(61), R9)
+		VMOVQ(R8, x)
+		VPINSRQ(U8(1), R9, x, x)
+	}
+	g := new(gen)
+	g.loadState()
+	for range 16 {
+		g.absorbRound(tA, tB)
+	}
+	s := g.m
+	VPXOR(s[0], s[1], tC)
+	VPXOR(s[2], s[3], tD)
+	VPXOR(tC, tD, tC)
+	VMOVDQU(tC, Mem{Base: dst})
+	VPXOR(s[4], s[5], tC)
+	VPXOR(s[6], tC, tC)
+	VMOVDQU(tC, Mem{Base: dst, Disp: 16})
+	RET()
+}
+
+// blocks emits a kernel that runs n >= 1 rounds over the blocks at src.
+func (g *gen) blocks(name, sig, doc string) {
+	TEXT(name, NOSPLIT, sig)
+	Pragma("noescape")
+	Doc(doc)
+	Load(Param("s"), sp)
+	Load(Param("src"), src)
+	if g.o != absorb {
+		Load(Param("dst"), dst)
+	}
+	Load(Param("n"), n)
+	if g.o == absorb {
+		Load(Param("stride"), stride)
+	}
+	g.loadState()
+	if g.o == decrypt {
+		VPXOR(g.m[5], g.m[3], rU)
+		VPXOR(g.m[6], g.m[4], rT)
+	}
+
+	loop, tail := label("loop"), label("tail")
+	exits := make([]string, 7)
+	arrangements := make([][7]VecPhysical, 7)
+	for j := range exits {
+		exits[j] = label("exit")
+	}
+
+	Label(loop)
+	CMPQ(n, U8(7))
+	JB(LabelRef(tail))
+	for j := range 7 {
+		g.round(j)
+	}
+	if g.o != absorb {
+		ADDQ(U32(7*32), src)
+		ADDQ(U32(7*32), dst)
+	}
+	SUBQ(U8(7), n)
+	JMP(LabelRef(loop))
+
+	// Fewer than 7 rounds left, and the registers in their first roles.
+	Label(tail)
+	arrangements[0] = g.m
+	TESTQ(n, n)
+	JZ(LabelRef(exits[0]))
+	for j := range 6 {
+		g.round(j)
+		arrangements[j+1] = g.m
+		if j < 5 {
+			CMPQ(n, U8(j+1))
+			JE(LabelRef(exits[j+1]))
+		}
+	}
+	for j := 6; j >= 0; j-- {
+		Label(exits[j])
+		g.m = arrangements[j]
+		g.storeState()
+		RET()
+	}
+}
+
+// turn records the roles after a round: S'i is in the register of S(i-1),
+// S'0 in that of S6.
+func (g *gen) turn() {
+	s := g.m
+	g.m = [7]VecPhysical{s[6], s[0], s[1], s[2], s[3], s[4], s[5]}
+}
+
+// absorbRound emits R(S, x0, x1).
+func (g *gen) absorbRound(x0, x1 Op) {
+	s := g.m
+	VAESENC(s[4], s[5], s[5]) // S'6 = A(S5) ^ S4
+	VAESENC(s[3], s[4], s[4]) // S'5 = A(S4) ^ S3
+	VAESENC(x1, s[3], s[3])   // S'4 = A(S3) ^ X1
+	VAESENC(s[6], s[2], s[2]) // S'3 = A(S2) ^ S6
+	VPXOR(s[1], s[6], s[6])   // S'0 = S6 ^ S1
+	VAESENC(s[0], s[1], s[1]) // S'2 = A(S1) ^ S0
+	VAESENC(x0, s[0], s[0])   // S'1 = A(S0) ^ X0
+	g.turn()
+}
+
+// round emits round j of a group of seven: its blocks are at 32*j from src
+// and dst (absorb moves src by stride instead).
+func (g *gen) round(j int) {
+	s := g.m
+	in0, in1 := Mem{Base: src, Disp: 32 * j}, Mem{Base: src, Disp: 32*j + 16}
+	out0, out1 := Mem{Base: dst, Disp: 32 * j}, Mem{Base: dst, Disp: 32*j + 16}
+	switch {
+	case g.o == absorb:
+		g.absorbRound(Mem{Base: src}, Mem{Base: src, Disp: 16})
+		ADDQ(stride, src)
+
+	case g.o == encrypt:
+		// C0 = AESENC(S3^S5, S0^M0) and C1 = AESENC(S4^S6, S2^M1) are off
+		// the state's critical path: they come last, so that they take the
+		// AES units after the state's rounds.
+		VMOVDQU(in0, tA)
+		VMOVDQU(in1, tB)
+		VPXOR(s[5], s[3], tC)
+		VPXOR(s[6], s[4], tD)
+		VPXOR(s[0], tA, tE)
+		VPXOR(s[2], tB, tF)
+		g.absorbRound(tA, tB)
+		VAESENC(tE, tC, tC)
+		VMOVDQU(tC, out0)
+		VAESENC(tF, tD, tD)
+		VMOVDQU(tD, out1)
+
+	default:
+		// See the file comment for the names. The loop T -> PT -> T'
+		// comes first.
+		VMOVDQU(in0, tA)
+		VMOVDQU(in1, tB)
+		VAESENC(tB, rT, tC)       // PT
+		VAESENC(s[2], s[3], rT)   // P3
+		VPXOR(tC, rT, tB)         // S'4, moved to its register below
+		VAESENC(s[4], s[5], s[5]) // S'6
+		if g.tern {
+			VPTERNLOGD(U8(0x96), s[5], tC, rT) // T' = P3 ^ PT ^ S'6
+		} else {
+			VPXOR(s[5], rT, rT)
+			VPXOR(tC, rT, rT)
+		}
+		VAESENC(s[0], rU, rU) // PU
+		VAESENC(tA, s[0], tD) // P0
+		VPXOR(rU, tA, tA)     // M0
+		VMOVDQU(tA, out0)
+		VPXOR(s[2], tC, tC) // M1
+		VMOVDQU(tC, out1)
+		VAESENC(s[3], s[4], s[4]) // S'5
+		VMOVDQA(tB, s[3])         // S'4
+		VAESENC(s[6], s[2], s[2]) // S'3
+		VPXOR(s[1], s[6], s[6])   // S'0
+		VAESENC(s[0], s[1], s[1]) // S'2
+		VPXOR(tD, rU, s[0])       // S'1
+		VPXOR(s[2], s[4], rU)     // U' = S'3 ^ S'5
+		g.turn()
+	}
+}

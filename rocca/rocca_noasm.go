@@ -1,0 +1,17 @@
+//go:build purego || !amd64
+
+package rocca
+
+func (s *state) init(key *[KeySize]byte, nonce []byte) { initGeneric(s, key, nonce) }
+
+func (s *state) finalize(adLen, mLen uint64) [TagSize]byte {
+	var tag [TagSize]byte
+	finalizeGeneric(s, &tag, adLen, mLen)
+	return tag
+}
+
+func (s *state) absorb(src []byte) { absorbGeneric(s, src, len(src)/blockSize) }
+
+func (s *state) encrypt(dst, src []byte) { encryptGeneric(s, dst, src) }
+
+func (s *state) decrypt(dst, src []byte) { decryptGeneric(s, dst, src) }
