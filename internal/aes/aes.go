@@ -7,6 +7,7 @@
 //   - aesni: AES-NI on xmm registers, 8 blocks in flight;
 //   - vaes256: VAES on ymm registers, for CPUs without AVX-512;
 //   - vaes512: VAES on zmm registers (AVX-512), 16 or more blocks in flight.
+//   - armv8: the ARMv8 Cryptography Extensions on arm64, 8 blocks in flight.
 //
 // Tests run every kernel the CPU has through internal/impl (package "aes").
 // Modes with kernels of their own ask Active which level to use, so one
@@ -32,10 +33,11 @@ const (
 	AESNI                // AES-NI, xmm
 	VAES256              // VAES, ymm
 	VAES512              // VAES, zmm (AVX-512)
+	ARMv8                // ARMv8 Cryptography Extensions, NEON
 )
 
 func (l Level) String() string {
-	return [...]string{"generic", "aesni", "vaes256", "vaes512"}[l]
+	return [...]string{"generic", "aesni", "vaes256", "vaes512", "armv8"}[l]
 }
 
 // Block is an expanded AES key. It implements cipher.Block and adds
