@@ -7,10 +7,13 @@ import (
 
 	"golang.org/x/crypto/chacha20poly1305"
 
+	"github.com/faelabs/fae/aegis"
 	"github.com/faelabs/fae/ccm"
 	"github.com/faelabs/fae/internal/alias"
 	"github.com/faelabs/fae/lea"
 	"github.com/faelabs/fae/ocb"
+	"github.com/faelabs/fae/raocb"
+	"github.com/faelabs/fae/rocca"
 )
 
 // An algorithm is one entry of the registry. New checks the key length and
@@ -28,9 +31,19 @@ var registry = []algorithm{
 	{Info{"aes-128-ocb3", 16, 12, 16, span(1, 15), span(8, 16), "fae OCB3 (RFC 7253)"}, newOCB},
 	{Info{"aes-192-ocb3", 24, 12, 16, span(1, 15), span(8, 16), "fae OCB3 (RFC 7253)"}, newOCB},
 	{Info{"aes-256-ocb3", 32, 12, 16, span(1, 15), span(8, 16), "fae OCB3 (RFC 7253)"}, newOCB},
+	{Info{"raocb-aes-128", 16, 12, 16, span(1, 15), span(8, 16), "RAOCB-2, fae profile v1"}, newRAOCB},
+	{Info{"raocb-aes-192", 24, 12, 16, span(1, 15), span(8, 16), "RAOCB-2, fae profile v1"}, newRAOCB},
+	{Info{"raocb-aes-256", 32, 12, 16, span(1, 15), span(8, 16), "RAOCB-2, fae profile v1"}, newRAOCB},
 	{Info{"aes-128-ccm", 16, 12, 16, span(7, 13), evens(4, 16), "fae CCM (RFC 3610, SP 800-38C)"}, newCCM},
 	{Info{"aes-256-ccm", 32, 12, 16, span(7, 13), evens(4, 16), "fae CCM (RFC 3610, SP 800-38C)"}, newCCM},
 	{Info{"chacha20-poly1305", 32, 12, 16, []int{12}, []int{16}, "golang.org/x/crypto baseline"}, newChaCha20Poly1305},
+	{Info{"rocca-s", 32, 16, 32, []int{16}, []int{32}, "fae ROCCA-S (draft-nakano-rocca-s-05)"}, newRocca},
+	{Info{"aegis-128l", 16, 16, 16, []int{16}, []int{16, 32}, "fae AEGIS-128L (draft-irtf-cfrg-aegis-aead-18)"}, aegisNew(aegis.New128L)},
+	{Info{"aegis-128x2", 16, 16, 16, []int{16}, []int{16, 32}, "fae AEGIS-128X2 (draft-irtf-cfrg-aegis-aead-18)"}, aegisNew(aegis.New128X2)},
+	{Info{"aegis-128x4", 16, 16, 16, []int{16}, []int{16, 32}, "fae AEGIS-128X4 (draft-irtf-cfrg-aegis-aead-18)"}, aegisNew(aegis.New128X4)},
+	{Info{"aegis-256", 32, 32, 16, []int{32}, []int{16, 32}, "fae AEGIS-256 (draft-irtf-cfrg-aegis-aead-18)"}, aegisNew(aegis.New256)},
+	{Info{"aegis-256x2", 32, 32, 16, []int{32}, []int{16, 32}, "fae AEGIS-256X2 (draft-irtf-cfrg-aegis-aead-18)"}, aegisNew(aegis.New256X2)},
+	{Info{"aegis-256x4", 32, 32, 16, []int{32}, []int{16, 32}, "fae AEGIS-256X4 (draft-irtf-cfrg-aegis-aead-18)"}, aegisNew(aegis.New256X4)},
 	{Info{"lea-128-ocb3", 16, 12, 16, span(1, 15), span(8, 16), "fae OCB3 (RFC 7253) over LEA"}, newLEAOCB},
 	{Info{"lea-256-ocb3", 32, 12, 16, span(1, 15), span(8, 16), "fae OCB3 (RFC 7253) over LEA"}, newLEAOCB},
 	{Info{"lea-128-gcm", 16, 12, 16, []int{12}, span(12, 16), "Go crypto/cipher GCM over fae LEA"}, newLEAGCM},
@@ -125,6 +138,10 @@ func newOCB(key []byte, nonceSize, tagSize, parallelism int) (cipher.AEAD, error
 	return a, nil
 }
 
+func newRAOCB(key []byte, nonceSize, tagSize, _ int) (cipher.AEAD, error) {
+	return raocb.NewWithSizes(key, nonceSize, tagSize)
+}
+
 func newCCM(key []byte, nonceSize, tagSize, _ int) (cipher.AEAD, error) {
 	return ccm.New(key, nonceSize, tagSize)
 }
@@ -158,4 +175,19 @@ func newLEACCM(key []byte, nonceSize, tagSize, _ int) (cipher.AEAD, error) {
 
 func newChaCha20Poly1305(key []byte, _, _, _ int) (cipher.AEAD, error) {
 	return chacha20poly1305.New(key)
+}
+
+func newRocca(key []byte, _, _, _ int) (cipher.AEAD, error) {
+	return rocca.New(key)
+}
+
+// aegisNew adapts an AEGIS constructor, keeping a nil AEAD nil.
+func aegisNew(f func(key []byte, tagSize int) (*aegis.AEAD, error)) func(key []byte, nonceSize, tagSize, parallelism int) (cipher.AEAD, error) {
+	return func(key []byte, _, tagSize, _ int) (cipher.AEAD, error) {
+		a, err := f(key, tagSize)
+		if err != nil {
+			return nil, err
+		}
+		return a, nil
+	}
 }

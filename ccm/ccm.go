@@ -8,7 +8,9 @@
 // keystream blocks execute while the MAC chain waits on AES latency, so a
 // message costs little more than the chain alone (the latency of 10 AES
 // rounds per 16 bytes with a 128-bit key). Elsewhere, and with the purego
-// build tag, CCM runs on fae's constant-time bitsliced AES.
+// build tag, CCM runs on fae's constant-time bitsliced AES. Over fae's LEA
+// (NewFromBlock with the block of lea.NewCipher) the chain runs in general
+// registers and the keystream apart from it on LEA's CTR kernels.
 //
 // Nonces are 7 to 13 bytes and must never repeat under one key. The nonce
 // size N sets the size L = 15-N of the message length field and with it the
@@ -32,6 +34,7 @@ import (
 
 	"github.com/faelabs/fae/internal/aes"
 	"github.com/faelabs/fae/internal/alias"
+	ilea "github.com/faelabs/fae/internal/lea"
 )
 
 const (
@@ -54,8 +57,9 @@ type multiBlock interface {
 // AEAD is CCM with a fixed key, nonce size and tag size. It is immutable and
 // safe for concurrent use.
 type AEAD struct {
-	aes       *aes.Block // the cipher when it is fae's AES
-	b         multiBlock // the cipher otherwise
+	aes       *aes.Block  // the cipher when it is fae's AES
+	lea       *ilea.Block // the cipher when it is fae's LEA
+	b         multiBlock  // the cipher otherwise
 	nonceSize int
 	tagSize   int
 	maxLen    uint64 // the longest message, in bytes
@@ -83,7 +87,12 @@ func NewFromBlock(b cipher.Block, nonceSize, tagSize int) (*AEAD, error) {
 	if !ok {
 		mb = oneByOne{b}
 	}
-	return newAEAD(nil, mb, nonceSize, tagSize)
+	a, err := newAEAD(nil, mb, nonceSize, tagSize)
+	if err != nil {
+		return nil, err
+	}
+	a.lea, _ = b.(*ilea.Block)
+	return a, nil
 }
 
 // newAEAD takes either fae's AES or another cipher.
@@ -208,7 +217,7 @@ func (a *AEAD) open(out, nonce, ciphertext, ad []byte) [blockSize]byte {
 // and the associated data, E(A_0), the keystream of a final partial block,
 // and A_1. It encrypts B_0, A_0 and that keystream block in one call.
 func (a *AEAD) start(s *state, nonce []byte, msgLen int, ad []byte) {
-	if a.aes == nil {
+	if a.aes == nil && a.lea == nil {
 		s.heap = new([3 * blockSize]byte)
 	}
 	// A_i = L' || nonce || i and B_0 = Flags || nonce || msgLen differ
@@ -290,12 +299,16 @@ func putADLen(b []byte, l uint64) int {
 }
 
 // encrypt encrypts blocks from..to-1 of s.buf in place. It calls fae's AES
-// directly, which keeps s on the caller's stack; another cipher works on
-// s.heap, since buffers passed through an interface escape.
+// and LEA directly, which keeps s on the caller's stack; another cipher works
+// on s.heap, since buffers passed through an interface escape.
 func (a *AEAD) encrypt(s *state, from, to int) {
 	b := s.buf[from*blockSize : to*blockSize]
-	if a.aes != nil {
+	switch {
+	case a.aes != nil:
 		a.aes.EncryptBlocks(b, b)
+		return
+	case a.lea != nil:
+		a.lea.EncryptBlocks(b, b)
 		return
 	}
 	h := s.heap[:len(b)]

@@ -7,10 +7,14 @@ import (
 
 // The portable kernels hand the cipher each MAC step together with a
 // keystream block: the bitsliced AES encrypts four blocks in the time of
-// one, so the keystream comes for free.
+// one, so the keystream comes for free. LEA takes its own path (lea.go).
 
 // macGeneric absorbs the whole blocks of src into the CBC-MAC.
 func (a *AEAD) macGeneric(s *state, src []byte) {
+	if a.lea != nil {
+		a.macLEA(s, src)
+		return
+	}
 	for ; len(src) >= blockSize; src = src[blockSize:] {
 		subtle.XORBytes(s.buf[:blockSize], s.x[:], src[:blockSize])
 		a.encrypt(s, 0, 1)
@@ -20,6 +24,10 @@ func (a *AEAD) macGeneric(s *state, src []byte) {
 
 // sealGeneric MACs and encrypts whole blocks.
 func (a *AEAD) sealGeneric(s *state, dst, src []byte) {
+	if a.lea != nil {
+		a.sealLEA(s, dst, src)
+		return
+	}
 	for ; len(src) >= blockSize; src, dst = src[blockSize:], dst[blockSize:] {
 		subtle.XORBytes(s.buf[:blockSize], s.x[:], src[:blockSize])
 		copy(s.buf[blockSize:], s.ctr[:])
@@ -33,6 +41,10 @@ func (a *AEAD) sealGeneric(s *state, dst, src []byte) {
 // openGeneric decrypts and MACs whole blocks; the MAC step of each block
 // goes with the keystream of the next.
 func (a *AEAD) openGeneric(s *state, dst, src []byte) {
+	if a.lea != nil {
+		a.openLEA(s, dst, src)
+		return
+	}
 	copy(s.buf[blockSize:], s.ctr[:])
 	incCounter(&s.ctr)
 	a.encrypt(s, 1, 2)

@@ -28,6 +28,14 @@ func TestConformance(t *testing.T) {
 		b, _ := aes.NewCipher(make([]byte, 16))
 		aeadtest.TestAEAD(t, func() (cipher.AEAD, error) { return NewFromBlock(b, 12, 16) }, aeadtest.AllowAllocs())
 	})
+	// Over fae's LEA no buffer passes through an interface: no allocations.
+	impltest.Run(t, "lea", func(t *testing.T) {
+		for _, key := range []int{16, 32} {
+			t.Run(fmt.Sprintf("LEA-key%d", key), func(t *testing.T) {
+				aeadtest.TestAEAD(t, func() (cipher.AEAD, error) { return newLEA(make([]byte, key), 12, 16) })
+			})
+		}
+	})
 }
 
 func TestErrors(t *testing.T) {

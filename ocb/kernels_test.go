@@ -2,17 +2,41 @@ package ocb
 
 import (
 	"bytes"
+	"crypto/cipher"
 	"crypto/rand"
 	mrand "math/rand/v2"
 	"testing"
 
 	"github.com/faelabs/fae/internal/impl"
+	"github.com/faelabs/fae/lea"
 )
 
-// sealAll seals and opens with the kernel that is selected now.
-func sealOpen(t *testing.T, key, nonce, pt, ad []byte, tagSize int) []byte {
+// newFunc makes an AEAD with the kernel that is selected now.
+type newFunc func(key []byte, nonceSize, tagSize int) (*AEAD, error)
+
+// newLEA is OCB3 over fae's LEA, which runs LEA's fused kernels.
+func newLEA(key []byte, nonceSize, tagSize int) (*AEAD, error) {
+	b, err := lea.NewCipher(key)
+	if err != nil {
+		return nil, err
+	}
+	return NewFromBlock(b, nonceSize, tagSize)
+}
+
+// newPlainLEA is OCB3 over LEA seen as a plain cipher.Block, one block per
+// call: the reference for newLEA.
+func newPlainLEA(key []byte, nonceSize, tagSize int) (*AEAD, error) {
+	b, err := lea.NewCipher(key)
+	if err != nil {
+		return nil, err
+	}
+	return NewFromBlock(struct{ cipher.Block }{b}, nonceSize, tagSize)
+}
+
+// sealOpen seals and opens with the kernel that is selected now.
+func sealOpen(t *testing.T, newAEAD newFunc, key, nonce, pt, ad []byte, tagSize int) []byte {
 	t.Helper()
-	a, err := NewWithSizes(key, len(nonce), tagSize)
+	a, err := newAEAD(key, len(nonce), tagSize)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,15 +49,31 @@ func sealOpen(t *testing.T, key, nonce, pt, ad []byte, tagSize int) []byte {
 }
 
 // withKernel runs f with one AES kernel selected.
-func withKernel(name string, f func()) {
-	impl.Select("aes", name)
-	defer impl.Reset("aes")
+func withKernel(name string, f func()) { withPkgKernel("aes", name, f) }
+
+// withPkgKernel runs f with one kernel of package pkg selected.
+func withPkgKernel(pkg, name string, f func()) {
+	impl.Select(pkg, name)
+	defer impl.Reset(pkg)
 	f()
 }
 
 // TestKernelsAgree compares every kernel with the generic code: message and
 // AD lengths 0..300 byte by byte, ragged large sizes, all key sizes.
 func TestKernelsAgree(t *testing.T) {
+	kernelsAgree(t, "aes", impl.List("aes"), NewWithSizes, NewWithSizes)
+}
+
+// TestLEAKernelsAgree compares OCB3 over fae's LEA, with every LEA kernel
+// (the fused ones included) and the generic code, with OCB3 over LEA as a
+// plain cipher.Block.
+func TestLEAKernelsAgree(t *testing.T) {
+	kernelsAgree(t, "lea", append(impl.List("lea"), "generic"), newLEA, newPlainLEA)
+}
+
+// kernelsAgree compares newAEAD with each kernel of pkg to ref with pkg's
+// generic kernel.
+func kernelsAgree(t *testing.T, pkg string, kernels []string, newAEAD, ref newFunc) {
 	r := mrand.New(mrand.NewPCG(3, 4))
 	buf := make([]byte, 1<<17)
 	rand.Read(buf)
@@ -41,11 +81,11 @@ func TestKernelsAgree(t *testing.T) {
 	for n := 0; n <= 300; n++ {
 		lengths = append(lengths, n)
 	}
-	lengths = append(lengths, 511, 512, 513, 1023, 4096+7, 16384, 65536+7, 1<<17-9)
+	lengths = append(lengths, 511, 512, 513, 1023, 1500, (64+32+17)*16+3, 4096+7, 16384, 65536+7, 1<<17-9)
 	if testing.Short() {
 		lengths = lengths[:80]
 	}
-	for _, kernel := range impl.List("aes") {
+	for _, kernel := range kernels {
 		t.Run(kernel, func(t *testing.T) {
 			for _, keyLen := range []int{16, 24, 32} {
 				key := make([]byte, keyLen)
@@ -61,8 +101,8 @@ func TestKernelsAgree(t *testing.T) {
 						ad = ad[:r.IntN(n+1)]
 					}
 					var want, got []byte
-					withKernel("generic", func() { want = sealOpen(t, key, nonce, pt, ad, tagSize) })
-					withKernel(kernel, func() { got = sealOpen(t, key, nonce, pt, ad, tagSize) })
+					withPkgKernel(pkg, "generic", func() { want = sealOpen(t, ref, key, nonce, pt, ad, tagSize) })
+					withPkgKernel(pkg, kernel, func() { got = sealOpen(t, newAEAD, key, nonce, pt, ad, tagSize) })
 					if !bytes.Equal(got, want) {
 						t.Fatalf("key %d, msg %d, ad %d, nonce %d, tag %d: kernel output differs from generic",
 							keyLen, n, len(ad), len(nonce), tagSize)
@@ -75,16 +115,22 @@ func TestKernelsAgree(t *testing.T) {
 
 // TestBlocksFromAnyIndex runs the block loop from indices that are not
 // multiples of 32 and across 2^32, where kernels hand one block to the
-// generic code, and checks the offsets against the direct Gray-code formula.
+// generic code, and checks the offsets against the direct Gray-code formula;
+// over AES and over LEA.
 func TestBlocksFromAnyIndex(t *testing.T) {
+	t.Run("aes", func(t *testing.T) { blocksFromAnyIndex(t, "aes", NewWithSizes) })
+	t.Run("lea", func(t *testing.T) { blocksFromAnyIndex(t, "lea", newLEA) })
+}
+
+func blocksFromAnyIndex(t *testing.T, pkg string, newAEAD newFunc) {
 	key := make([]byte, 16)
 	rand.Read(key)
 	src := make([]byte, 300*blockSize)
 	rand.Read(src)
-	for _, start := range []uint64{0, 5, 31, 32, 1000, 1<<32 - 100, 1<<32 - 1, 1<<33 - 64} {
-		for _, kernel := range append(impl.List("aes"), "generic") {
-			withKernel(kernel, func() {
-				a, _ := New(key)
+	for _, start := range []uint64{0, 5, 31, 32, 1000, 1<<31 - 64, 1<<32 - 100, 1<<32 - 1, 1<<33 - 64} {
+		for _, kernel := range append(impl.List(pkg), "generic") {
+			withPkgKernel(pkg, kernel, func() {
+				a, _ := newAEAD(key, NonceSize, TagSize)
 				var raw [blockSize]byte
 				rand.Read(raw[:])
 				off0 := load(raw[:])

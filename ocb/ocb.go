@@ -3,7 +3,9 @@
 //
 // With AES keys the bulk of a message runs on fused assembly kernels (AES-NI,
 // VAES on ymm or zmm) that keep the offsets in registers; elsewhere, and with
-// the purego build tag, it runs on fae's constant-time bitsliced AES.
+// the purego build tag, it runs on fae's constant-time bitsliced AES. Over
+// fae's LEA (NewFromBlock with the block of lea.NewCipher) the bulk runs on
+// LEA's fused word-sliced kernels where the CPU has them.
 //
 // Nonces are 1 to 15 bytes (12 by default) and must never repeat under one
 // key: a repeated nonce reveals the XOR of plaintext blocks and lets an
@@ -30,6 +32,7 @@ import (
 
 	"github.com/faelabs/fae/internal/aes"
 	"github.com/faelabs/fae/internal/alias"
+	ilea "github.com/faelabs/fae/internal/lea"
 )
 
 const (
@@ -109,7 +112,8 @@ func xorPartial(dst, src []byte, pad block) {
 type AEAD struct {
 	aes       *aes.Block // the cipher when it is fae's AES: &block
 	block     aes.Block
-	b         bulkCipher // the cipher otherwise
+	lea       *ilea.Block // the cipher when it is fae's LEA
+	b         bulkCipher  // the cipher otherwise
 	nonceSize int
 	tagSize   int
 	// parallelism is the number of goroutines for one large message.
@@ -157,6 +161,7 @@ func NewFromBlock(b cipher.Block, nonceSize, tagSize int) (*AEAD, error) {
 		bc = oneByOne{b}
 	}
 	a := &AEAD{b: bc}
+	a.lea, _ = b.(*ilea.Block)
 	if err := a.init(nonceSize, tagSize); err != nil {
 		return nil, err
 	}
@@ -351,10 +356,14 @@ func (a *AEAD) hash(ad []byte) block {
 	return sum
 }
 
-// encrypt enciphers one block, in registers with fae's AES.
+// encrypt enciphers one block, in registers with fae's AES and LEA.
 func (a *AEAD) encrypt(x block) block {
 	if a.aes != nil {
 		w0, w1 := a.aes.EncryptWords(x.w0, x.w1)
+		return block{w0, w1}
+	}
+	if a.lea != nil {
+		w0, w1 := a.lea.EncryptWords(x.w0, x.w1)
 		return block{w0, w1}
 	}
 	var buf [blockSize]byte
@@ -363,23 +372,29 @@ func (a *AEAD) encrypt(x block) block {
 	return load(buf[:])
 }
 
-// encryptBlocks and decryptBlocks call fae's AES directly, which keeps the
-// callers' stack buffers on the stack; another cipher gets a heap copy, since
-// buffers passed through an interface escape.
+// encryptBlocks and decryptBlocks call fae's AES and LEA directly, which
+// keeps the callers' stack buffers on the stack; another cipher gets a heap
+// copy, since buffers passed through an interface escape.
 func (a *AEAD) encryptBlocks(dst, src []byte) {
-	if a.aes != nil {
+	switch {
+	case a.aes != nil:
 		a.aes.EncryptBlocks(dst, src)
-		return
+	case a.lea != nil:
+		a.lea.EncryptBlocks(dst, src)
+	default:
+		viaHeap(a.b, false, dst, src)
 	}
-	viaHeap(a.b, false, dst, src)
 }
 
 func (a *AEAD) decryptBlocks(dst, src []byte) {
-	if a.aes != nil {
+	switch {
+	case a.aes != nil:
 		a.aes.DecryptBlocks(dst, src)
-		return
+	case a.lea != nil:
+		a.lea.DecryptBlocks(dst, src)
+	default:
+		viaHeap(a.b, true, dst, src)
 	}
-	viaHeap(a.b, true, dst, src)
 }
 
 func viaHeap(b bulkCipher, decrypt bool, dst, src []byte) {
