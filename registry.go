@@ -132,10 +132,7 @@ func newOCB(key []byte, nonceSize, tagSize, parallelism int) (cipher.AEAD, error
 	if err != nil {
 		return nil, err
 	}
-	if parallelism > 1 {
-		a = a.WithParallelism(parallelism)
-	}
-	return a, nil
+	return a.WithParallelism(parallelism), nil
 }
 
 func newRAOCB(key []byte, nonceSize, tagSize, _ int) (cipher.AEAD, error) {
@@ -146,12 +143,16 @@ func newCCM(key []byte, nonceSize, tagSize, _ int) (cipher.AEAD, error) {
 	return ccm.New(key, nonceSize, tagSize)
 }
 
-func newLEAOCB(key []byte, nonceSize, tagSize, _ int) (cipher.AEAD, error) {
+func newLEAOCB(key []byte, nonceSize, tagSize, parallelism int) (cipher.AEAD, error) {
 	b, err := lea.NewCipher(key)
 	if err != nil {
 		return nil, err
 	}
-	return ocb.NewFromBlock(b, nonceSize, tagSize)
+	a, err := ocb.NewFromBlock(b, nonceSize, tagSize)
+	if err != nil {
+		return nil, err
+	}
+	return a.WithParallelism(parallelism), nil
 }
 
 // newLEAGCM is Go's GCM over LEA. A block other than crypto/aes's gets Go's

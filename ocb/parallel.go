@@ -16,8 +16,12 @@ const minShare = 64 << 10
 // over n goroutines. OCB3 computes the offset of any block directly from its
 // index, and checksums combine by XOR, so the output is identical to the
 // serial result. The goroutines are started per call and have all ended when
-// Seal or Open returns. n < 1 counts as 1.
+// Seal or Open returns. n < 1 counts as 1; a itself is returned when it
+// already has n.
 func (a *AEAD) WithParallelism(n int) *AEAD {
+	if max(n, 1) == a.parallelism {
+		return a
+	}
 	b := *a
 	if a.aes == &a.block {
 		b.aes = &b.block
