@@ -7,6 +7,10 @@
 //	fae seal --alg NAME (--key HEX | --key-file PATH) --nonce HEX [--ad HEX] [--tag-size N] <plaintext >sealed
 //	fae open --alg NAME (--key HEX | --key-file PATH) --nonce HEX [--ad HEX] [--tag-size N] <sealed >plaintext
 //	fae bench [--algs LIST] [--sizes LIST] [--full] [--ad N] [--quick] [--format text|md|csv|json] [--out DIR] [--quiet]
+//	fae keygen [-o PATH]
+//	fae encrypt [--alg NAME] (--key-file PATH | --passphrase-file PATH | -p) [-o OUT] [--force] [IN|-]
+//	fae decrypt (--key-file PATH | --passphrase-file PATH | -p) [-o OUT] [--force] [IN|-]
+//	fae cat --offset N --length M (--key-file PATH | --passphrase-file PATH | -p) IN
 //	fae help [COMMAND]
 //
 // Run "fae help" for the details. The exit status is 0 on success, 1 when
@@ -40,6 +44,10 @@ var commands = []command{
 	{"seal", aeadSynopsis + " <plaintext >sealed", "encrypt and authenticate standard input", sealHelp, seal},
 	{"open", aeadSynopsis + " <sealed >plaintext", "check and decrypt standard input", openHelp, open},
 	{"bench", benchSynopsis, "measure the algorithms' speed beside their peers'", benchHelp, runBench},
+	{"keygen", "[-o PATH]", "make a key file: 32 random bytes", keygenHelp, keygen},
+	{"encrypt", encryptSynopsis, "encrypt a file, in chunks, with a key file or a passphrase", encryptHelp, encrypt},
+	{"decrypt", decryptSynopsis, "verify and decrypt a file 'fae encrypt' wrote", decryptHelp, decrypt},
+	{"cat", catSynopsis, "decrypt a byte range of an encrypted file", catHelp, cat},
 }
 
 // A usageError is a mistake in the command line: exit status 2.
@@ -122,7 +130,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Commands:")
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-6s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-7s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprint(w, flagsHelp)

@@ -1,0 +1,341 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/faelabs/fae/stream"
+)
+
+// Small chunks make files of several chunks small, and a cheap Argon2id
+// makes passphrases quick. The hooks hold for the scripts too, which run
+// this test binary as fae.
+func init() {
+	chunkSize = stream.MinChunkSize
+	argon2Cost = stream.Argon2idParams{Time: 1, Memory: 64, Threads: 1}
+}
+
+const cs = stream.MinChunkSize
+
+// fileTest is a temporary directory with a key file, a passphrase file and
+// plaintexts.
+type fileTest struct {
+	t   *testing.T
+	dir string
+}
+
+func newFileTest(t *testing.T) *fileTest {
+	ft := &fileTest{t, t.TempDir()}
+	ft.write("key", bytes.Repeat([]byte{0x5a}, 32))
+	ft.write("other.key", bytes.Repeat([]byte{0xa5}, 32))
+	ft.write("short.key", make([]byte, 31))
+	ft.write("pass", []byte("a passphrase\n"))
+	ft.write("wrong.pass", []byte("a passphrase!\n"))
+	return ft
+}
+
+func (ft *fileTest) path(name string) string { return filepath.Join(ft.dir, name) }
+
+func (ft *fileTest) write(name string, b []byte) {
+	ft.t.Helper()
+	if err := os.WriteFile(ft.path(name), b, 0o600); err != nil {
+		ft.t.Fatal(err)
+	}
+}
+
+func (ft *fileTest) read(name string) []byte {
+	ft.t.Helper()
+	b, err := os.ReadFile(ft.path(name))
+	if err != nil {
+		ft.t.Fatal(err)
+	}
+	return b
+}
+
+// run runs fae with args, in which names of the directory's files, and of
+// files to be, are written @name.
+func (ft *fileTest) run(stdin []byte, args ...string) (code int, stdout, stderr string) {
+	args = slices.Clone(args)
+	for i, a := range args {
+		if name, ok := strings.CutPrefix(a, "@"); ok {
+			args[i] = ft.path(name)
+		}
+	}
+	return runFae(stdin, args...)
+}
+
+// mustRun runs fae and fails the test unless it exits 0, silently.
+func (ft *fileTest) mustRun(stdin []byte, args ...string) string {
+	ft.t.Helper()
+	code, out, errOut := ft.run(stdin, args...)
+	if code != 0 || errOut != "" {
+		ft.t.Fatalf("%v: exit %d, stderr %q", args, code, errOut)
+	}
+	return out
+}
+
+// mustFail runs fae, expects exit status code and one line on stderr that
+// contains want, and nothing on stdout.
+func (ft *fileTest) mustFail(code int, want string, stdin []byte, args ...string) {
+	ft.t.Helper()
+	got, out, errOut := ft.run(stdin, args...)
+	if got != code || !strings.Contains(errOut, want) || strings.Count(errOut, "\n") != 1 || out != "" {
+		ft.t.Fatalf("%v: exit %d, stdout %d bytes, stderr %q; want exit %d and %q", args, got, len(out), errOut, code, want)
+	}
+}
+
+// files lists the directory, so that tests can check nothing is left
+// behind.
+func (ft *fileTest) files() []string {
+	ft.t.Helper()
+	entries, err := os.ReadDir(ft.dir)
+	if err != nil {
+		ft.t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+func plain(n int) []byte {
+	b := make([]byte, n)
+	rand.NewChaCha8([32]byte{byte(n), byte(n >> 8), byte(n >> 16)}).Read(b)
+	return b
+}
+
+func TestKeygen(t *testing.T) {
+	ft := newFileTest(t)
+	ft.mustRun(nil, "keygen", "-o", "@new.key")
+	key := ft.read("new.key")
+	if fi, _ := os.Stat(ft.path("new.key")); len(key) != 32 || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("%d bytes, mode %v", len(key), fi.Mode())
+	}
+	ft.mustFail(1, "exists", nil, "keygen", "-o", "@new.key")
+	if !bytes.Equal(ft.read("new.key"), key) {
+		t.Fatal("keygen replaced a key")
+	}
+	out := ft.mustRun(nil, "keygen")
+	if len(out) != 32 || out == string(key) {
+		t.Fatalf("keygen to stdout: %x", out)
+	}
+	ft.mustFail(2, "unexpected argument", nil, "keygen", "extra")
+	ft.mustFail(2, "flag provided but not defined", nil, "keygen", "--force")
+}
+
+func TestEncryptDecrypt(t *testing.T) {
+	ft := newFileTest(t)
+	before := ft.files()
+	for _, n := range []int{0, 1, cs - 1, cs, cs + 1, 5*cs + 3} {
+		pt := plain(n)
+		ft.write("plain", pt)
+		for _, keyArgs := range [][]string{{"--key-file", "@key"}, {"--passphrase-file", "@pass"}} {
+			// Files, with flags after the input.
+			ft.mustRun(nil, slices.Concat([]string{"encrypt", "@plain"}, keyArgs, []string{"-o", "@plain.fae"})...)
+			ft.mustRun(nil, slices.Concat([]string{"decrypt"}, keyArgs, []string{"-o", "@out", "@plain.fae"})...)
+			if !bytes.Equal(ft.read("out"), pt) {
+				t.Fatalf("%d bytes, %v: files differ", n, keyArgs)
+			}
+			// Standard input and output.
+			ct := ft.mustRun(pt, slices.Concat([]string{"encrypt"}, keyArgs)...)
+			if got := ft.mustRun([]byte(ct), slices.Concat([]string{"decrypt"}, keyArgs, []string{"-"})...); got != string(pt) {
+				t.Fatalf("%d bytes, %v: standard output differs", n, keyArgs)
+			}
+			if want := 16 * max(1, (n+cs-1)/cs); len(ct) <= n+want || len(ct) > n+want+200 {
+				t.Fatalf("%d bytes: %d encrypted", n, len(ct))
+			}
+			os.Remove(ft.path("plain.fae"))
+			os.Remove(ft.path("out"))
+		}
+	}
+	if got, want := ft.files(), append(before, "plain"); !slices.Equal(got, slices.Sorted(slices.Values(want))) {
+		t.Errorf("files left: %v", got)
+	}
+}
+
+func TestEncryptAlgorithms(t *testing.T) {
+	ft := newFileTest(t)
+	pt := plain(2*cs + 5)
+	for _, alg := range []string{"aegis-256x4", "aes-256-ocb3", "chacha20-poly1305", "aes-256-gcm"} {
+		ct := ft.mustRun(pt, "encrypt", "-a", alg, "--key-file", "@key")
+		if !strings.Contains(ct[:30], alg) {
+			t.Errorf("%s not in the header", alg)
+		}
+		if got := ft.mustRun([]byte(ct), "decrypt", "--key-file", "@key"); got != string(pt) {
+			t.Errorf("%s: round trip failed", alg)
+		}
+	}
+	if ct := ft.mustRun(pt, "encrypt", "--key-file", "@key"); !strings.Contains(ct[:30], stream.DefaultAlgorithm) {
+		t.Errorf("the default algorithm is not %s", stream.DefaultAlgorithm)
+	}
+}
+
+// TestDecryptFailures damages files in every way the format detects and
+// checks that decrypt fails, names the chunk and leaves no output.
+func TestDecryptFailures(t *testing.T) {
+	ft := newFileTest(t)
+	pt := plain(3*cs + 10) // four chunks
+	ft.write("plain", pt)
+	ft.mustRun(nil, "encrypt", "--key-file", "@key", "-o", "@good.fae", "@plain")
+	ft.mustRun(nil, "encrypt", "--passphrase-file", "@pass", "-o", "@pass.fae", "@plain")
+	good := ft.read("good.fae")
+	full := cs + 16
+	hs := len(good) - 3*full - 10 - 16
+	chunk := func(i int) []byte { return good[hs+i*full : min(len(good), hs+(i+1)*full)] }
+	before := ft.files()
+
+	check := func(what string, code int, want string, args ...string) {
+		t.Helper()
+		ft.mustFail(code, want, nil, append(args, "-o", "@out")...)
+		got := slices.DeleteFunc(ft.files(), func(name string) bool { return name == "bad.fae" })
+		if !slices.Equal(got, before) {
+			t.Fatalf("%s: files left behind: %v", what, got)
+		}
+	}
+	damaged := func(what string, b []byte, want string) {
+		t.Helper()
+		ft.write("bad.fae", b)
+		check(what, 1, want, "decrypt", "--key-file", "@key", "@bad.fae")
+		os.Remove(ft.path("bad.fae"))
+	}
+
+	check("wrong key", 1, "wrong key", "decrypt", "--key-file", "@other.key", "@good.fae")
+	check("wrong passphrase", 1, "wrong passphrase", "decrypt", "--passphrase-file", "@wrong.pass", "@pass.fae")
+	check("key for a passphrase", 1, "encrypted with a passphrase", "decrypt", "--key-file", "@key", "@pass.fae")
+	check("passphrase for a key", 1, "encrypted with a key", "decrypt", "--passphrase-file", "@pass", "@good.fae")
+	check("missing input", 1, "no such file", "decrypt", "--key-file", "@key", "@nothing.fae")
+	for i := range 4 {
+		for _, off := range []int{0, len(chunk(i)) / 2, len(chunk(i)) - 1} {
+			b := slices.Clone(good)
+			b[hs+i*full+off] ^= 4
+			damaged(fmt.Sprintf("chunk %d flipped", i), b, fmt.Sprintf("chunk %d failed", i))
+		}
+		damaged(fmt.Sprintf("cut before chunk %d", i), good[:hs+i*full], fmt.Sprintf("chunk %d failed", max(i-1, 0)))
+		damaged(fmt.Sprintf("cut inside chunk %d", i), good[:hs+i*full+9], fmt.Sprintf("chunk %d failed", i))
+	}
+	for _, off := range []int{0, 9, 20, hs - 1} {
+		b := slices.Clone(good)
+		b[off] ^= 1
+		damaged(fmt.Sprintf("header byte %d flipped", off), b, "")
+	}
+	damaged("header cut", good[:hs-1], "truncated header")
+	damaged("chunks swapped", slices.Concat(good[:hs], chunk(1), chunk(0), chunk(2), chunk(3)), "chunk 0 failed")
+	damaged("chunk duplicated", slices.Concat(good[:hs], chunk(0), chunk(1), chunk(1), chunk(2), chunk(3)), "chunk 2 failed")
+	damaged("data appended", append(slices.Clone(good), 0), "chunk 3 failed")
+	damaged("not encrypted", pt, "not a fae encrypted file")
+
+	// On standard output the verified chunks come out, then the error.
+	code, out, errOut := ft.run(good[:hs+2*full], "decrypt", "--key-file", "@key")
+	if code != 1 || out != string(pt[:cs]) || !strings.Contains(errOut, "chunk 1 failed") {
+		t.Errorf("cut file on standard output: exit %d, %d bytes, %q", code, len(out), errOut)
+	}
+}
+
+func TestOutputExists(t *testing.T) {
+	ft := newFileTest(t)
+	ft.write("plain", []byte("some plaintext"))
+	ft.write("out", []byte("precious"))
+	ft.mustFail(1, "exists; use --force", nil, "encrypt", "--key-file", "@key", "-o", "@out", "@plain")
+	ft.mustFail(1, "exists; use --force", nil, "decrypt", "--key-file", "@key", "-o", "@out", "@plain")
+	if string(ft.read("out")) != "precious" {
+		t.Fatal("output replaced without --force")
+	}
+	ft.mustRun(nil, "encrypt", "--key-file", "@key", "-o", "@out", "--force", "@plain")
+	ft.mustRun(nil, "decrypt", "--key-file", "@key", "-o", "@out", "--force", "@out")
+	if string(ft.read("out")) != "some plaintext" {
+		t.Fatal("--force did not replace the output")
+	}
+	// A failure with --force leaves the old file.
+	ft.mustFail(1, "not a fae encrypted file", nil, "decrypt", "--key-file", "@key", "-o", "@out", "--force", "@plain")
+	if string(ft.read("out")) != "some plaintext" {
+		t.Fatal("failed decrypt replaced the output")
+	}
+	if got := ft.files(); len(got) != 7 {
+		t.Errorf("files: %v", got)
+	}
+}
+
+func TestFileUsageErrors(t *testing.T) {
+	ft := newFileTest(t)
+	ft.write("plain", []byte("x"))
+	for _, args := range [][]string{
+		{"encrypt", "@plain"},
+		{"encrypt", "--key-file", "@key", "--passphrase-file", "@pass", "@plain"},
+		{"encrypt", "--key-file", "@key", "-p", "@plain"},
+		{"encrypt", "--key-file", "@short.key", "@plain"},
+		{"encrypt", "--key-file", "@key", "-a", "no-such-alg", "@plain"},
+		{"encrypt", "--key-file", "@key", "-a", "aes-128-gcm", "@plain"},
+		{"encrypt", "--key-file", "@key", "-a", "aegis-128l", "@plain"},
+		{"encrypt", "--key-file", "@key", "@plain", "@plain"},
+		{"encrypt", "--key-file", "@key", "--bogus", "@plain"},
+		{"encrypt", "--passphrase-file", "@empty", "@plain"},
+		{"decrypt", "@plain"},
+		{"decrypt", "--key-file", "@short.key", "@plain"},
+		{"cat", "--key-file", "@key", "--offset", "0", "@plain"},
+		{"cat", "--key-file", "@key", "--length", "1", "@plain"},
+		{"cat", "--key-file", "@key", "--offset", "-1", "--length", "1", "@plain"},
+		{"cat", "--key-file", "@key", "--offset", "x", "--length", "1", "@plain"},
+		{"cat", "--key-file", "@key", "--offset", "0", "--length", "1"},
+		{"cat", "--key-file", "@key", "--offset", "0", "--length", "1", "-"},
+		{"cat", "--offset", "0", "--length", "1", "@plain"},
+	} {
+		ft.write("empty", nil)
+		ft.mustFail(2, "", nil, args...)
+	}
+	if tty, err := os.Open("/dev/tty"); err == nil {
+		tty.Close()
+		t.Log("a terminal is at hand: -p is not tried")
+	} else {
+		ft.mustFail(2, "-p needs a terminal", nil, "encrypt", "-p", "@plain", "-o", "@out")
+	}
+	if got := ft.files(); slices.Contains(got, "out") || len(got) != 7 {
+		t.Errorf("files: %v", got)
+	}
+}
+
+func TestCat(t *testing.T) {
+	ft := newFileTest(t)
+	const n = 20*cs + 77
+	pt := plain(n)
+	ft.write("plain", pt)
+	ft.mustRun(nil, "encrypt", "--key-file", "@key", "-o", "@plain.fae", "@plain")
+	ft.mustRun(nil, "encrypt", "--passphrase-file", "@pass", "-o", "@pass.fae", "@plain")
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range 40 {
+		off, length := r.IntN(n+1), r.IntN(3*cs)
+		if i%4 == 0 {
+			length = r.IntN(n + 10)
+		}
+		file, keyArgs := "@plain.fae", []string{"--key-file", "@key"}
+		if i%5 == 0 {
+			file, keyArgs = "@pass.fae", []string{"--passphrase-file", "@pass"}
+		}
+		args := slices.Concat([]string{"cat", "--offset", strconv.Itoa(off), "--length", strconv.Itoa(length)}, keyArgs, []string{file})
+		if got := ft.mustRun(nil, args...); got != string(pt[off:min(n, off+length)]) {
+			t.Fatalf("%v: %d bytes differ", args, len(got))
+		}
+	}
+	ft.mustFail(1, "past the end", nil, "cat", "--offset", strconv.Itoa(n+1), "--length", "1", "--key-file", "@key", "@plain.fae")
+	ft.mustFail(1, "wrong key", nil, "cat", "--offset", "0", "--length", "1", "--key-file", "@other.key", "@plain.fae")
+
+	// A damaged chunk fails the ranges over it, and only those.
+	ct := ft.read("plain.fae")
+	ct[len(ct)-(20*cs+77+21*16)+7*(cs+16)+3] ^= 1 // chunk 7
+	ft.write("bad.fae", ct)
+	ft.mustFail(1, "chunk 7 failed", nil, "cat", "--offset", strconv.Itoa(7*cs+5), "--length", "1", "--key-file", "@key", "@bad.fae")
+	ft.mustFail(1, "chunk 7 failed", nil, "cat", "--offset", "0", "--length", strconv.Itoa(n), "--key-file", "@key", "@bad.fae")
+	if got := ft.mustRun(nil, "cat", "--offset", strconv.Itoa(8*cs), "--length", "100", "--key-file", "@key", "@bad.fae"); got != string(pt[8*cs:8*cs+100]) {
+		t.Errorf("range after the damaged chunk differs")
+	}
+	// Truncation shows, whatever the range.
+	ft.write("cut.fae", ct[:len(ct)-(cs+16)-77-16])
+	ft.mustFail(1, "chunk 18 failed", nil, "cat", "--offset", "0", "--length", "1", "--key-file", "@key", "@cut.fae")
+}
