@@ -82,8 +82,8 @@ type AEAD struct {
 	// encMK and decMK feed the assembly kernels (hashing uses encMK); see
 	// maskKeys.
 	encMK, decMK [3][blockSize]byte
-	// bsR1 and bsR2 are R1 and R2 in the portable Δ's bitsliced form.
-	bsR1, bsR2 [8]uint64
+	// mgfKeys are R1 and R2 as the portable Δ adds them.
+	mgfKeys [2]aes.RoundKey
 }
 
 // New returns RAOCB over AES with a 16-, 24- or 32-byte key, 12-byte nonces
@@ -117,8 +117,9 @@ func NewWithSizes(key []byte, nonceSize, tagSize int) (*AEAD, error) {
 	enc, dec := b.EncKeys(), b.DecKeys()
 	a.encMK = maskKeys(a.r1, a.r2, enc[:blockSize], enc[last:last+blockSize])
 	a.decMK = maskKeys(a.r1, a.r2, dec[:blockSize], dec[last:last+blockSize])
-	a.bsR1 = bitslicedKey(a.r1)
-	a.bsR2 = bitslicedKey(a.r2)
+	for i, r := range [2][blockSize]byte{a.r1, a.r2} {
+		a.mgfKeys[i] = aes.NewRoundKey([2]uint64{binary.LittleEndian.Uint64(r[:8]), binary.LittleEndian.Uint64(r[8:])})
+	}
 	return a, nil
 }
 

@@ -210,65 +210,23 @@ func TestReference(t *testing.T) {
 	})
 }
 
-// TestSbox checks the bitsliced S-box on every byte and the bitsliced
-// transforms and round on random blocks.
-func TestSbox(t *testing.T) {
-	for v := 0; v < 256; v += 64 {
-		var q [8]uint64
-		var in [64]byte
-		for i := range in {
-			in[i] = byte(v + i)
-		}
-		for k := range q {
-			q[k] = binary.LittleEndian.Uint64(in[8*k:])
-		}
-		toBitsliced(&q)
-		q[7], q[6], q[5], q[4], q[3], q[2], q[1], q[0] = sbox(q[7], q[6], q[5], q[4], q[3], q[2], q[1], q[0])
-		fromBitsliced(&q)
-		for i := range in {
-			if got := byte(q[i/8] >> (8 * (i % 8))); got != refSbox[v+i] {
-				t.Fatalf("sbox(%#x) = %#x, want %#x", v+i, got, refSbox[v+i])
-			}
-		}
-	}
+// TestMasks checks the portable Δ, on 1 to 9 blocks from random bases,
+// against the reference.
+func TestMasks(t *testing.T) {
 	r := mrand.New(mrand.NewPCG(5, 6))
-	for range 100 {
-		var q, orig [8]uint64
-		for k := range q {
-			q[k] = r.Uint64()
+	for n := 1; n <= 9; n++ {
+		key := randBytes(r, 16)
+		a, err := New(key)
+		if err != nil {
+			t.Fatal(err)
 		}
-		orig = q
-		// Bit b of byte j of block k is at bit 16k+j of word b.
-		toBitsliced(&q)
-		for k := range 4 {
-			for j := range 16 {
-				byt := byte(orig[2*k+j/8] >> (8 * (j % 8)))
-				for b := range 8 {
-					if byte(q[b]>>(16*k+j))&1 != byt>>b&1 {
-						t.Fatalf("toBitsliced: block %d byte %d bit %d misplaced", k, j, b)
-					}
-				}
-			}
-		}
-		fromBitsliced(&q)
-		if q != orig {
-			t.Fatal("fromBitsliced does not invert toBitsliced")
-		}
-		key := block(randBytes(r, 16))
-		bk := bitslicedKey(key)
-		toBitsliced(&q)
-		aesRound(&q, &bk)
-		fromBitsliced(&q)
-		for k := range 4 {
-			var x [16]byte
-			binary.LittleEndian.PutUint64(x[:], orig[2*k])
-			binary.LittleEndian.PutUint64(x[8:], orig[2*k+1])
-			want := refAESENC(x, key)
-			var got [16]byte
-			binary.LittleEndian.PutUint64(got[:], q[2*k])
-			binary.LittleEndian.PutUint64(got[8:], q[2*k+1])
-			if got != want {
-				t.Fatalf("aesRound(%x, %x) = %x, want %x", x, key, got, want)
+		ref := newRef(key, TagSize)
+		x := block(randBytes(r, 16))
+		got := make([]byte, 16*n)
+		a.masks(got, x)
+		for i := range n {
+			if want := ref.delta(x, uint64(i)); !bytes.Equal(got[16*i:16*i+16], want[:]) {
+				t.Fatalf("Δ(%x, %d) = %x, want %x", x, i, got[16*i:16*i+16], want)
 			}
 		}
 	}

@@ -247,19 +247,25 @@ func unshuffle(x uint64) uint64 {
 // bit b of byte j of word i trades places with bit i of byte j of word b. It
 // is its own inverse.
 func ortho(q *[8]uint64) {
+	q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7] = transpose(q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7])
+}
+
+// transpose is ortho on words in registers.
+func transpose(q0, q1, q2, q3, q4, q5, q6, q7 uint64) (uint64, uint64, uint64, uint64, uint64, uint64, uint64, uint64) {
 	const m1, m2, m4 = 0x5555555555555555, 0x3333333333333333, 0x0f0f0f0f0f0f0f0f
-	q[0], q[1] = swapMove(q[0], q[1], m1, 1)
-	q[2], q[3] = swapMove(q[2], q[3], m1, 1)
-	q[4], q[5] = swapMove(q[4], q[5], m1, 1)
-	q[6], q[7] = swapMove(q[6], q[7], m1, 1)
-	q[0], q[2] = swapMove(q[0], q[2], m2, 2)
-	q[1], q[3] = swapMove(q[1], q[3], m2, 2)
-	q[4], q[6] = swapMove(q[4], q[6], m2, 2)
-	q[5], q[7] = swapMove(q[5], q[7], m2, 2)
-	q[0], q[4] = swapMove(q[0], q[4], m4, 4)
-	q[1], q[5] = swapMove(q[1], q[5], m4, 4)
-	q[2], q[6] = swapMove(q[2], q[6], m4, 4)
-	q[3], q[7] = swapMove(q[3], q[7], m4, 4)
+	q0, q1 = swapMove(q0, q1, m1, 1)
+	q2, q3 = swapMove(q2, q3, m1, 1)
+	q4, q5 = swapMove(q4, q5, m1, 1)
+	q6, q7 = swapMove(q6, q7, m1, 1)
+	q0, q2 = swapMove(q0, q2, m2, 2)
+	q1, q3 = swapMove(q1, q3, m2, 2)
+	q4, q6 = swapMove(q4, q6, m2, 2)
+	q5, q7 = swapMove(q5, q7, m2, 2)
+	q0, q4 = swapMove(q0, q4, m4, 4)
+	q1, q5 = swapMove(q1, q5, m4, 4)
+	q2, q6 = swapMove(q2, q6, m4, 4)
+	q3, q7 = swapMove(q3, q7, m4, 4)
+	return q0, q1, q2, q3, q4, q5, q6, q7
 }
 
 // loadBlocks bitslices up to four blocks from src; missing blocks are zero.

@@ -3,6 +3,7 @@ package aes
 import (
 	"bytes"
 	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"testing"
 )
@@ -62,6 +63,84 @@ func TestRound(t *testing.T) {
 		if !bytes.Equal(inPlace, want) || !bytes.Equal(onKeys, want) {
 			t.Fatalf("%d blocks: in-place Round differs", n)
 		}
+	}
+}
+
+// toWords and fromWords convert between 16*n bytes and n blocks as words.
+func toWords(p []byte) (w [4][2]uint64) {
+	for i := range len(p) / 16 {
+		w[i] = [2]uint64{binary.LittleEndian.Uint64(p[16*i:]), binary.LittleEndian.Uint64(p[16*i+8:])}
+	}
+	return w
+}
+
+func fromWords(w [4][2]uint64) []byte {
+	var p []byte
+	for _, x := range w {
+		p = binary.LittleEndian.AppendUint64(p, x[0])
+		p = binary.LittleEndian.AppendUint64(p, x[1])
+	}
+	return p
+}
+
+// TestRound4 compares Round4 with refRound, with dst apart from src and rk,
+// equal to either, and overlapping src by three blocks either way, and
+// Rounds4 with refRound applied once per key, for 0 to 3 keys.
+func TestRound4(t *testing.T) {
+	for range 50 {
+		src, rk := make([]byte, 64), make([]byte, 64)
+		rand.Read(src)
+		rand.Read(rk)
+		want := make([]byte, 64)
+		for i := 0; i < 64; i += 16 {
+			refRound(want[i:], src[i:], rk[i:])
+		}
+		b, k := toWords(src), toWords(rk)
+		check := func(name string, got [4][2]uint64) {
+			t.Helper()
+			if g := fromWords(got); !bytes.Equal(g, want) {
+				t.Fatalf("Round4(%x, %x), %s = %x, want %x", src, rk, name, g, want)
+			}
+		}
+		var d [4][2]uint64
+		Round4(&d, &b, &k)
+		check("dst apart", d)
+		d = b
+		Round4(&d, &d, &k)
+		check("dst = src", d)
+		d = k
+		Round4(&d, &b, &d)
+		check("dst = rk", d)
+		var w [5][2]uint64
+		copy(w[:], b[:])
+		Round4((*[4][2]uint64)(w[1:]), (*[4][2]uint64)(w[:4]), &k)
+		check("dst after src", [4][2]uint64(w[1:]))
+		copy(w[1:], b[:])
+		Round4((*[4][2]uint64)(w[:4]), (*[4][2]uint64)(w[1:]), &k)
+		check("dst before src", [4][2]uint64(w[:4]))
+
+		var keys []RoundKey
+		want = bytes.Clone(src)
+		for n := range 4 {
+			b := toWords(src)
+			Rounds4(&b, keys)
+			if got := fromWords(b); !bytes.Equal(got, want) {
+				t.Fatalf("Rounds4 with %d keys = %x, want %x", n, got, want)
+			}
+			kn := rk[16*n : 16*n+16]
+			keys = append(keys, NewRoundKey(toWords(kn)[0]))
+			for i := 0; i < 64; i += 16 {
+				refRound(want[i:], want[i:], kn)
+			}
+		}
+	}
+}
+
+func BenchmarkRound4(b *testing.B) {
+	var x [4][2]uint64
+	b.SetBytes(64)
+	for b.Loop() {
+		Round4(&x, &x, &x)
 	}
 }
 
