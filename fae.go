@@ -48,9 +48,9 @@ func WithNonceSize(n int) Option {
 }
 
 // WithParallelism sets how many goroutines may work on one large message;
-// it must be at least 1, the default. The OCB3 algorithms split messages
-// and associated data of ocb.ParallelThreshold bytes or more, with output
-// identical to the serial result; algorithms that do not split messages
+// it must be at least 1, the default. The OCB3 and RAOCB algorithms split
+// messages and associated data of 256 KiB or more, with output identical to
+// the serial result; algorithms that do not split messages
 // accept and ignore it, so that callers can set it for any name.
 func WithParallelism(n int) Option {
 	return func(c *config) { c.parallelism = n }

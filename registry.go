@@ -135,8 +135,12 @@ func newOCB(key []byte, nonceSize, tagSize, parallelism int) (cipher.AEAD, error
 	return a.WithParallelism(parallelism), nil
 }
 
-func newRAOCB(key []byte, nonceSize, tagSize, _ int) (cipher.AEAD, error) {
-	return raocb.NewWithSizes(key, nonceSize, tagSize)
+func newRAOCB(key []byte, nonceSize, tagSize, parallelism int) (cipher.AEAD, error) {
+	a, err := raocb.NewWithSizes(key, nonceSize, tagSize)
+	if err != nil {
+		return nil, err
+	}
+	return a.WithParallelism(parallelism), nil
 }
 
 func newCCM(key []byte, nonceSize, tagSize, _ int) (cipher.AEAD, error) {

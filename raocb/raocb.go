@@ -75,6 +75,8 @@ type AEAD struct {
 	b         *aes.Block
 	nonceSize int
 	tagSize   int
+	// parallelism is the number of goroutines for one large message.
+	parallelism int
 
 	r1, r2 [blockSize]byte // round keys of Δ: E(2 || 0^120), E(3 || 0^120)
 	la     [blockSize]byte // base of the associated data: E(4 || 0^120)
@@ -105,7 +107,7 @@ func NewWithSizes(key []byte, nonceSize, tagSize int) (*AEAD, error) {
 	if tagSize < MinTagSize || tagSize > MaxTagSize {
 		return nil, errors.New("raocb: tag size " + strconv.Itoa(tagSize) + " not in 8..16")
 	}
-	a := &AEAD{b: b, nonceSize: nonceSize, tagSize: tagSize}
+	a := &AEAD{b: b, nonceSize: nonceSize, tagSize: tagSize, parallelism: 1}
 	var c [3 * blockSize]byte
 	c[0], c[blockSize], c[2*blockSize] = 2, 3, 4
 	b.EncryptBlocks(c[:], c[:])
@@ -297,7 +299,7 @@ func (a *AEAD) crypt(d direction, out, src []byte, b *[blockSize]byte, first uin
 	var sum [blockSize]byte
 	full := len(src) &^ (blockSize - 1)
 	if full > 0 {
-		a.blocks(d, out[:full], src[:full], addIndex(*b, first), &sum)
+		a.blocksParallel(d, out[:full], src[:full], addIndex(*b, first), &sum)
 	}
 	if p := src[full:]; len(p) > 0 {
 		// The pad of the partial block after f full ones is E(Δ(B, f+1)).
@@ -325,7 +327,7 @@ func (a *AEAD) hash(ad []byte) [blockSize]byte {
 	var sum [blockSize]byte
 	full := len(ad) &^ (blockSize - 1)
 	if full > 0 {
-		a.blocks(hash, nil, ad[:full], a.la, &sum)
+		a.blocksParallel(hash, nil, ad[:full], a.la, &sum)
 	}
 	if rest := ad[full:]; len(rest) > 0 {
 		sum = xor(sum, a.encryptMasked(&a.la, uint64(full/blockSize)+1, padded(rest)))
