@@ -1,0 +1,153 @@
+package gpu
+
+import (
+	"bytes"
+	"crypto/cipher"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/faelabs/fae/ctr"
+	"github.com/faelabs/fae/internal/aes"
+	"github.com/faelabs/fae/ocb"
+	"github.com/faelabs/fae/raocb"
+)
+
+// Every generated kernel runs on the emulator against fae's CPU code. The
+// geometries are small so that threads take several blocks, launches have
+// several thread blocks and messages span several chunks (launches).
+var geometries = []struct{ chunk, threads, ctas int }{
+	{96, 2, 2}, // 6 blocks per launch on 4 threads
+	{16 * 40, 4, 3},
+	{16 * 64, 32, 1}, // more threads than blocks for short messages
+}
+
+func emuEngines(t *testing.T) []*engine {
+	t.Helper()
+	var es []*engine
+	for _, g := range geometries {
+		e, err := newEngine(newEmuDevice(), g.chunk, g.threads, g.ctas)
+		if err != nil {
+			t.Fatal(err)
+		}
+		es = append(es, e)
+	}
+	return es
+}
+
+var keySizes = []int{16, 24, 32}
+
+// lengths covers empty input, partial final blocks, one block, one or more
+// chunks of every geometry and their edges.
+var lengths = []int{0, 1, 15, 16, 17, 31, 32, 33, 95, 96, 97, 160, 255, 641, 1024, 1500}
+
+func random(r *rand.ChaCha8, n int) []byte {
+	b := make([]byte, n)
+	r.Read(b)
+	return b
+}
+
+func TestEmuECB(t *testing.T) {
+	r := rand.NewChaCha8([32]byte{1})
+	for i, e := range emuEngines(t) {
+		for _, ks := range keySizes {
+			b, _ := aes.New(random(r, ks))
+			for _, n := range []int{16, 96, 112, 1024} {
+				src := random(r, n)
+				got := make([]byte, n)
+				if _, err := e.run(kernel{opECB, maskNone, b.Rounds()}, nil, encKeys(b), got, src, 0); err != nil {
+					t.Fatal(err)
+				}
+				want := make([]byte, n)
+				b.EncryptBlocks(want, src)
+				if !bytes.Equal(got, want) {
+					t.Errorf("geometry %d, key %d, %d bytes: ECB differs", i, ks, n)
+				}
+			}
+		}
+	}
+}
+
+func TestEmuCTR(t *testing.T) {
+	r := rand.NewChaCha8([32]byte{2})
+	ivs := [][]byte{
+		random(r, 16),
+		bytes.Repeat([]byte{0xff}, 16), // the whole counter wraps
+		append(random(r, 8), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd), // the low half carries
+	}
+	for i, e := range emuEngines(t) {
+		for _, ks := range keySizes {
+			key := random(r, ks)
+			for j, iv := range ivs {
+				got, err := newCTR(e, key, iv)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, _ := ctr.New(key, iv)
+				for _, n := range []int{0, 5, 16, 11, 100, 641, 3} {
+					src := random(r, n)
+					g, w := make([]byte, n), make([]byte, n)
+					got.XORKeyStream(g, src)
+					want.XORKeyStream(w, src)
+					if !bytes.Equal(g, w) {
+						t.Fatalf("geometry %d, key %d, IV %d: CTR differs at a %d-byte call", i, ks, j, n)
+					}
+				}
+			}
+		}
+	}
+}
+
+// testAEADPair checks got against want on every length of message and AD,
+// and that got opens what it seals and rejects a changed tag.
+func testAEADPair(t *testing.T, name string, got, want cipher.AEAD, r *rand.ChaCha8) {
+	t.Helper()
+	for _, n := range lengths {
+		for _, adLen := range []int{0, 1, 16, 40, n} {
+			nonce, pt, ad := random(r, 12), random(r, n), random(r, adLen)
+			w := want.Seal(nil, nonce, pt, ad)
+			g := got.Seal(nil, nonce, pt, ad)
+			if !bytes.Equal(g, w) {
+				t.Fatalf("%s: %d bytes, %d of AD: Seal differs", name, n, adLen)
+			}
+			p, err := got.Open(nil, nonce, w, ad)
+			if err != nil || !bytes.Equal(p, pt) {
+				t.Fatalf("%s: %d bytes, %d of AD: Open failed: %v", name, n, adLen, err)
+			}
+			w[len(w)-1] ^= 1
+			if _, err := got.Open(nil, nonce, w, ad); err == nil {
+				t.Fatalf("%s: %d bytes, %d of AD: Open accepted a changed tag", name, n, adLen)
+			}
+		}
+	}
+}
+
+func TestEmuOCB(t *testing.T) {
+	r := rand.NewChaCha8([32]byte{3})
+	for i, e := range emuEngines(t) {
+		for _, ks := range keySizes {
+			key := random(r, ks)
+			got, err := newOCB(e, key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := ocb.New(key)
+			testAEADPair(t, fmt.Sprintf("geometry %d, key %d", i, ks), got, want, r)
+		}
+	}
+}
+
+func TestEmuRAOCB(t *testing.T) {
+	r := rand.NewChaCha8([32]byte{4})
+	for i, e := range emuEngines(t) {
+		for _, ks := range keySizes {
+			key := random(r, ks)
+			got, err := newRAOCB(e, key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := raocb.New(key)
+			testAEADPair(t, fmt.Sprintf("geometry %d, key %d", i, ks), got, want, r)
+		}
+	}
+}

@@ -1,0 +1,116 @@
+package gpu
+
+import (
+	"bytes"
+	"crypto/cipher"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"github.com/faelabs/fae/ctr"
+	"github.com/faelabs/fae/ocb"
+	"github.com/faelabs/fae/raocb"
+)
+
+// These tests need a GPU and skip cleanly without one; the emulator tests
+// (emu_test.go) check the same kernels everywhere.
+
+func needGPU(t testing.TB) {
+	t.Helper()
+	if err := Available(); err != nil {
+		t.Skipf("no GPU: %v", err)
+	}
+}
+
+func TestUnavailable(t *testing.T) {
+	err := Available()
+	if err == nil {
+		t.Skip("a GPU is available")
+	}
+	if _, e := NewCTR(make([]byte, 16), make([]byte, 16)); !errors.Is(e, err) {
+		t.Errorf("NewCTR: %v does not wrap %v", e, err)
+	}
+	if _, e := NewOCB(make([]byte, 16)); !errors.Is(e, err) {
+		t.Errorf("NewOCB: %v does not wrap %v", e, err)
+	}
+	if _, e := NewRAOCB(make([]byte, 16)); !errors.Is(e, err) {
+		t.Errorf("NewRAOCB: %v does not wrap %v", e, err)
+	}
+}
+
+// gpuSizes are the message lengths tried on a GPU: around the chunk size
+// and, with FAE_GPU_BIG=1, up to 1 GiB.
+func gpuSizes() []int {
+	s := []int{0, 1, 17, 4096 + 5, 1 << 20, cudaChunk - 16, cudaChunk + 33, 3*cudaChunk + 7}
+	if os.Getenv("FAE_GPU_BIG") == "1" {
+		s = append(s, 1<<30, 1<<30-3)
+	}
+	return s
+}
+
+func TestGPUCTR(t *testing.T) {
+	needGPU(t)
+	r := rand.NewChaCha8([32]byte{5})
+	for _, ks := range keySizes {
+		key, iv := random(r, ks), random(r, 16)
+		got, err := NewCTR(key, iv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := ctr.New(key, iv)
+		for _, n := range gpuSizes() {
+			src := random(r, n)
+			g, w := make([]byte, n), make([]byte, n)
+			got.XORKeyStream(g, src)
+			want.XORKeyStream(w, src)
+			if !bytes.Equal(g, w) {
+				t.Fatalf("key %d, %d bytes: CTR differs", ks, n)
+			}
+		}
+	}
+}
+
+func testGPUAEAD(t *testing.T, newGot func([]byte) (cipher.AEAD, error), newWant func([]byte) (cipher.AEAD, error), seed byte) {
+	needGPU(t)
+	r := rand.NewChaCha8([32]byte{seed})
+	for _, ks := range keySizes {
+		key := random(r, ks)
+		got, err := newGot(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := newWant(key)
+		for _, n := range gpuSizes() {
+			nonce, pt, ad := random(r, 12), random(r, n), random(r, n%1000)
+			w := want.Seal(nil, nonce, pt, ad)
+			if g := got.Seal(nil, nonce, pt, ad); !bytes.Equal(g, w) {
+				t.Fatalf("key %d, %d bytes: Seal differs", ks, n)
+			}
+			p, err := got.Open(nil, nonce, w, ad)
+			if err != nil || !bytes.Equal(p, pt) {
+				t.Fatalf("key %d, %d bytes: Open failed: %v", ks, n, err)
+			}
+		}
+	}
+}
+
+func TestGPUOCB(t *testing.T) {
+	testGPUAEAD(t, NewOCB, func(k []byte) (cipher.AEAD, error) { return ocb.New(k) }, 6)
+}
+
+func TestGPURAOCB(t *testing.T) {
+	testGPUAEAD(t, NewRAOCB, func(k []byte) (cipher.AEAD, error) { return raocb.New(k) }, 7)
+}
+
+// TestWritePTX writes the generated module to $FAE_PTX_OUT, for ptxas and
+// cuobjdump on a machine with the CUDA tools (scripts/gpu-check.sh).
+func TestWritePTX(t *testing.T) {
+	out := os.Getenv("FAE_PTX_OUT")
+	if out == "" {
+		t.Skip("FAE_PTX_OUT not set")
+	}
+	if err := os.WriteFile(out, []byte(generate(allKernels())), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

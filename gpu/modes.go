@@ -1,0 +1,473 @@
+package gpu
+
+import (
+	"crypto/cipher"
+	"crypto/subtle"
+	"encoding/binary"
+	"errors"
+	"math/bits"
+
+	"github.com/faelabs/fae/internal/aes"
+	"github.com/faelabs/fae/internal/alias"
+)
+
+// The modes' host side: the GPU takes the whole blocks, the CPU the
+// per-message steps (nonce, offsets at the ends, final partial block, tag)
+// with fae's AES, as the CPU packages ctr, ocb and raocb do, so the output
+// is theirs byte for byte. The offset and mask logic is restated here
+// because those packages keep theirs unexported; the tests pin both to the
+// same bytes.
+
+// maxLaunchBlocks bounds the blocks of one engine.run, whose block indices
+// are 32-bit.
+const maxLaunchBlocks = 1 << 31
+
+type block = [16]byte
+
+func xor16(x, y block) block {
+	var z block
+	subtle.XORBytes(z[:], x[:], y[:])
+	return z
+}
+
+func padded(p []byte) block {
+	var x block
+	copy(x[:], p)
+	x[len(p)] = 0x80
+	return x
+}
+
+func encryptBlock(b *aes.Block, x block) block {
+	b.Encrypt(x[:], x[:])
+	return x
+}
+
+func encKeys(b *aes.Block) []byte { return b.EncKeys()[:16*(b.Rounds()+1)] }
+func decKeys(b *aes.Block) []byte { return b.DecKeys()[:16*(b.Rounds()+1)] }
+
+func sliceForAppend(in []byte, n int) (head, tail []byte) {
+	if total := len(in) + n; cap(in) >= total {
+		head = in[:total]
+	} else {
+		head = make([]byte, total)
+		copy(head, in)
+	}
+	tail = head[len(in):]
+	return
+}
+
+// ctrStream is AES-CTR with a 128-bit big-endian counter that wraps, as
+// crypto/cipher.NewCTR and fae's ctr package.
+type ctrStream struct {
+	e   *engine
+	b   *aes.Block
+	ctr block // next counter block
+	ks  block // keystream of the block before ctr
+	off int   // bytes of ks already used
+}
+
+func newCTR(e *engine, key, iv []byte) (cipher.Stream, error) {
+	b, err := aes.New(key)
+	if err != nil {
+		return nil, err
+	}
+	if len(iv) != aes.BlockSize {
+		return nil, errors.New("gpu: IV length must equal the block size (16 bytes)")
+	}
+	s := &ctrStream{e: e, b: b, off: aes.BlockSize}
+	copy(s.ctr[:], iv)
+	return s, nil
+}
+
+// XORKeyStream XORs src with the keystream, as cipher.Stream. It panics if
+// the GPU fails, since cipher.Stream cannot return an error.
+func (s *ctrStream) XORKeyStream(dst, src []byte) {
+	if len(dst) < len(src) {
+		panic("gpu: output smaller than input")
+	}
+	dst = dst[:len(src)]
+	if alias.InexactOverlap(dst, src) {
+		panic("gpu: invalid buffer overlap")
+	}
+	if s.off < aes.BlockSize {
+		n := subtle.XORBytes(dst, src, s.ks[s.off:])
+		s.off += n
+		dst, src = dst[n:], src[n:]
+	}
+	k := kernel{opCTR, maskNone, s.b.Rounds()}
+	for len(src) >= aes.BlockSize {
+		n := min(len(src)/aes.BlockSize, maxLaunchBlocks)
+		var aux [16]byte
+		hi, lo := binary.BigEndian.Uint64(s.ctr[:8]), binary.BigEndian.Uint64(s.ctr[8:])
+		binary.LittleEndian.PutUint64(aux[:8], hi)
+		binary.LittleEndian.PutUint64(aux[8:], lo)
+		if _, err := s.e.run(k, aux[:], encKeys(s.b), dst[:16*n], src[:16*n], 0); err != nil {
+			panic("gpu: CTR failed: " + err.Error())
+		}
+		lo, c := bits.Add64(lo, uint64(n), 0)
+		binary.BigEndian.PutUint64(s.ctr[:8], hi+c)
+		binary.BigEndian.PutUint64(s.ctr[8:], lo)
+		dst, src = dst[16*n:], src[16*n:]
+	}
+	if len(src) > 0 {
+		s.ks = encryptBlock(s.b, s.ctr)
+		lo, c := bits.Add64(binary.BigEndian.Uint64(s.ctr[8:]), 1, 0)
+		binary.BigEndian.PutUint64(s.ctr[:8], binary.BigEndian.Uint64(s.ctr[:8])+c)
+		binary.BigEndian.PutUint64(s.ctr[8:], lo)
+		s.off = subtle.XORBytes(dst, src, s.ks[:])
+	}
+}
+
+// AEAD parameters of NewOCB and NewRAOCB: the packages' defaults.
+const (
+	nonceSize = 12
+	tagSize   = 16
+)
+
+var errOpen = errors.New("gpu: message authentication failed")
+
+// ocbAEAD is AES-OCB3 (RFC 7253) with 12-byte nonces and 16-byte tags.
+type ocbAEAD struct {
+	e              *engine
+	b              *aes.Block
+	lStar, lDollar block
+	l              [32]block // L_0..L_31: block indices below 2^32
+}
+
+func newOCB(e *engine, key []byte) (cipher.AEAD, error) {
+	b, err := aes.New(key)
+	if err != nil {
+		return nil, err
+	}
+	a := &ocbAEAD{e: e, b: b}
+	a.lStar = encryptBlock(b, block{})
+	a.lDollar = double(a.lStar)
+	l := double(a.lDollar)
+	for i := range a.l {
+		a.l[i], l = l, double(l)
+	}
+	return a, nil
+}
+
+// double multiplies by x in GF(2^128) (RFC 7253), without a branch on the
+// secret top bit.
+func double(x block) block {
+	hi, lo := binary.BigEndian.Uint64(x[:8]), binary.BigEndian.Uint64(x[8:])
+	carry := hi >> 63
+	binary.BigEndian.PutUint64(x[:8], hi<<1|lo>>63)
+	binary.BigEndian.PutUint64(x[8:], lo<<1^0x87&-carry)
+	return x
+}
+
+func (a *ocbAEAD) NonceSize() int { return nonceSize }
+func (a *ocbAEAD) Overhead() int  { return tagSize }
+
+// offset0 is Offset_0 of RFC 7253, Section 4.2, for a 128-bit tag.
+func (a *ocbAEAD) offset0(nonce []byte) block {
+	var n block
+	n[0] = tagSize * 8 % 128 << 1
+	n[15-len(nonce)] |= 1
+	copy(n[16-len(nonce):], nonce)
+	bottom := int(n[15] & 63)
+	n[15] &^= 63
+	ktop := encryptBlock(a.b, n)
+	var stretch [24]byte
+	copy(stretch[:], ktop[:])
+	for i := range 8 {
+		stretch[16+i] = ktop[i] ^ ktop[i+1]
+	}
+	// bottom comes from the public nonce.
+	var off block
+	sb, sh := bottom/8, uint(bottom%8)
+	for i := range off {
+		off[i] = stretch[i+sb]<<sh | stretch[i+sb+1]>>(8-sh)
+	}
+	return off
+}
+
+// offsetAt returns Offset_i from Offset_0 through the Gray code of i, as
+// the kernels do.
+func (a *ocbAEAD) offsetAt(off block, i uint64) block {
+	for g := i ^ i>>1; g != 0; g &= g - 1 {
+		off = xor16(off, a.l[bits.TrailingZeros64(g)])
+	}
+	return off
+}
+
+// blocks runs an OCB kernel over the whole blocks of src (indices 1, 2, ...)
+// from off0 and returns the sum and the last block's offset.
+func (a *ocbAEAD) blocks(o op, dst, src []byte, off0 block) (block, block, error) {
+	n := uint64(len(src) / 16)
+	if n == 0 {
+		return block{}, off0, nil
+	}
+	var aux [16 + 32*16]byte
+	copy(aux[:], off0[:])
+	for i := range a.l {
+		copy(aux[16+16*i:], a.l[i][:])
+	}
+	keys := encKeys(a.b)
+	if o == opDec {
+		keys = decKeys(a.b)
+	}
+	sum, err := a.e.run(kernel{o, maskOCB, a.b.Rounds()}, aux[:], keys, dst, src, 1)
+	return sum, a.offsetAt(off0, n), err
+}
+
+// maxOCBBlocks keeps block indices in 32 bits (L_0..L_31 suffice).
+const maxOCBBlocks = 1<<32 - 1
+
+func (a *ocbAEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
+	if len(nonce) != nonceSize {
+		panic("gpu: incorrect nonce length given to OCB")
+	}
+	if uint64(len(plaintext))/16 > maxOCBBlocks || uint64(len(ad))/16 > maxOCBBlocks {
+		panic("gpu: OCB message or associated data too long (2^32 blocks or more)")
+	}
+	ret, out := sliceForAppend(dst, len(plaintext)+tagSize)
+	if alias.InexactOverlap(out, plaintext) {
+		panic("gpu: invalid buffer overlap of output and input")
+	}
+	if alias.AnyOverlap(out, ad) {
+		panic("gpu: invalid buffer overlap of output and additional data")
+	}
+	full := len(plaintext) &^ 15
+	sum, off, err := a.blocks(opEnc, out[:full], plaintext[:full], a.offset0(nonce))
+	if err != nil {
+		panic("gpu: OCB failed: " + err.Error())
+	}
+	if p := plaintext[full:]; len(p) > 0 {
+		off = xor16(off, a.lStar)
+		sum = xor16(sum, padded(p))
+		pad := encryptBlock(a.b, off)
+		subtle.XORBytes(out[full:], p, pad[:])
+	}
+	h, err := a.hash(ad)
+	if err != nil {
+		panic("gpu: OCB failed: " + err.Error())
+	}
+	tag := xor16(encryptBlock(a.b, xor16(xor16(sum, off), a.lDollar)), h)
+	copy(out[len(plaintext):], tag[:])
+	return ret
+}
+
+func (a *ocbAEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
+	if len(nonce) != nonceSize {
+		panic("gpu: incorrect nonce length given to OCB")
+	}
+	if len(ciphertext) < tagSize {
+		return nil, errOpen
+	}
+	n := len(ciphertext) - tagSize
+	if uint64(n)/16 > maxOCBBlocks || uint64(len(ad))/16 > maxOCBBlocks {
+		return nil, errors.New("gpu: OCB message or associated data too long (2^32 blocks or more)")
+	}
+	ret, out := sliceForAppend(dst, n)
+	if alias.InexactOverlap(out, ciphertext) {
+		panic("gpu: invalid buffer overlap of output and input")
+	}
+	if alias.AnyOverlap(out, ad) {
+		panic("gpu: invalid buffer overlap of output and additional data")
+	}
+	full := n &^ 15
+	sum, off, err := a.blocks(opDec, out[:full], ciphertext[:full], a.offset0(nonce))
+	if err != nil {
+		clear(out)
+		return nil, err
+	}
+	if c := ciphertext[full:n]; len(c) > 0 {
+		off = xor16(off, a.lStar)
+		pad := encryptBlock(a.b, off)
+		subtle.XORBytes(out[full:], c, pad[:])
+		sum = xor16(sum, padded(out[full:]))
+	}
+	h, err := a.hash(ad)
+	if err != nil {
+		clear(out)
+		return nil, err
+	}
+	tag := xor16(encryptBlock(a.b, xor16(xor16(sum, off), a.lDollar)), h)
+	if subtle.ConstantTimeCompare(tag[:], ciphertext[n:]) != 1 {
+		clear(out)
+		return nil, errOpen
+	}
+	return ret, nil
+}
+
+// hash is HASH(K, A) of RFC 7253, Section 4.1.
+func (a *ocbAEAD) hash(ad []byte) (block, error) {
+	full := len(ad) &^ 15
+	sum, off, err := a.blocks(opHash, nil, ad[:full], block{})
+	if rest := ad[full:]; len(rest) > 0 {
+		off = xor16(off, a.lStar)
+		sum = xor16(sum, encryptBlock(a.b, xor16(padded(rest), off)))
+	}
+	return sum, err
+}
+
+// raocbAEAD is RAOCB (docs/raocb.md, fae profile v1) with 12-byte nonces
+// and 16-byte tags.
+type raocbAEAD struct {
+	e          *engine
+	b          *aes.Block
+	r1, r2, la block
+}
+
+// maxIndex bounds RAOCB's mask indices (the reduced domain).
+const maxIndex = 1 << 30
+
+func newRAOCB(e *engine, key []byte) (cipher.AEAD, error) {
+	b, err := aes.New(key)
+	if err != nil {
+		return nil, err
+	}
+	a := &raocbAEAD{e: e, b: b}
+	a.r1 = encryptBlock(b, block{2})
+	a.r2 = encryptBlock(b, block{3})
+	a.la = encryptBlock(b, block{4})
+	return a, nil
+}
+
+func (a *raocbAEAD) NonceSize() int { return nonceSize }
+func (a *raocbAEAD) Overhead() int  { return tagSize }
+
+func (a *raocbAEAD) base(nonce []byte) block {
+	var n block
+	n[0] = tagSize * 8 % 128 << 1
+	n[15-len(nonce)] |= 1
+	copy(n[16-len(nonce):], nonce)
+	return encryptBlock(a.b, n)
+}
+
+// delta is Δ(x, i) = AESENC(AESENC(x ⊞ i, R1), R2).
+func (a *raocbAEAD) delta(x block, i uint64) block {
+	for j := 0; j < 16; j += 4 {
+		binary.BigEndian.PutUint32(x[j:], binary.BigEndian.Uint32(x[j:])+uint32(i))
+	}
+	aes.Round(x[:], x[:], a.r1[:])
+	aes.Round(x[:], x[:], a.r2[:])
+	return x
+}
+
+func (a *raocbAEAD) encryptMasked(base block, i uint64, in block) block {
+	return encryptBlock(a.b, xor16(in, a.delta(base, i)))
+}
+
+// fits reports whether a message of m bytes and associated data of n bytes
+// keep every index below 2^30: the tag uses m'+3 for m' blocks, an AD's
+// final partial block a+1 after a full ones.
+func fits(m, n uint64) bool {
+	a := n / 16
+	if n%16 != 0 {
+		a += 1
+	}
+	return (m+15)/16 <= maxIndex-4 && a < maxIndex
+}
+
+func (a *raocbAEAD) blocks(o op, dst, src []byte, base block) (block, error) {
+	if len(src) == 0 {
+		return block{}, nil
+	}
+	var aux [48]byte
+	copy(aux[:], base[:])
+	copy(aux[16:], a.r1[:])
+	copy(aux[32:], a.r2[:])
+	keys := encKeys(a.b)
+	if o == opDec {
+		keys = decKeys(a.b)
+	}
+	return a.e.run(kernel{o, maskRAOCB, a.b.Rounds()}, aux[:], keys, dst, src, 0)
+}
+
+func (a *raocbAEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
+	if len(nonce) != nonceSize {
+		panic("gpu: incorrect nonce length given to RAOCB")
+	}
+	if !fits(uint64(len(plaintext)), uint64(len(ad))) {
+		panic("gpu: RAOCB message or associated data too long (over 2^30 blocks)")
+	}
+	ret, out := sliceForAppend(dst, len(plaintext)+tagSize)
+	if alias.InexactOverlap(out, plaintext) {
+		panic("gpu: invalid buffer overlap of output and input")
+	}
+	if alias.AnyOverlap(out, ad) {
+		panic("gpu: invalid buffer overlap of output and additional data")
+	}
+	b := a.base(nonce)
+	full := len(plaintext) &^ 15
+	sum, err := a.blocks(opEnc, out[:full], plaintext[:full], b)
+	if err != nil {
+		panic("gpu: RAOCB failed: " + err.Error())
+	}
+	f := uint64(full / 16)
+	m := f
+	if p := plaintext[full:]; len(p) > 0 {
+		m++
+		pad := encryptBlock(a.b, a.delta(b, f+1))
+		sum = xor16(sum, padded(p))
+		subtle.XORBytes(out[full:], p, pad[:])
+	}
+	h, err := a.hash(ad)
+	if err != nil {
+		panic("gpu: RAOCB failed: " + err.Error())
+	}
+	tag := xor16(a.encryptMasked(b, m+3, sum), h)
+	copy(out[len(plaintext):], tag[:])
+	return ret
+}
+
+func (a *raocbAEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
+	if len(nonce) != nonceSize {
+		panic("gpu: incorrect nonce length given to RAOCB")
+	}
+	if len(ciphertext) < tagSize {
+		return nil, errOpen
+	}
+	n := len(ciphertext) - tagSize
+	if !fits(uint64(n), uint64(len(ad))) {
+		return nil, errors.New("gpu: RAOCB message or associated data too long (over 2^30 blocks)")
+	}
+	ret, out := sliceForAppend(dst, n)
+	if alias.InexactOverlap(out, ciphertext) {
+		panic("gpu: invalid buffer overlap of output and input")
+	}
+	if alias.AnyOverlap(out, ad) {
+		panic("gpu: invalid buffer overlap of output and additional data")
+	}
+	b := a.base(nonce)
+	full := n &^ 15
+	sum, err := a.blocks(opDec, out[:full], ciphertext[:full], b)
+	if err != nil {
+		clear(out)
+		return nil, err
+	}
+	f := uint64(full / 16)
+	m := f
+	if c := ciphertext[full:n]; len(c) > 0 {
+		m++
+		pad := encryptBlock(a.b, a.delta(b, f+1))
+		subtle.XORBytes(out[full:], c, pad[:])
+		sum = xor16(sum, padded(out[full:]))
+	}
+	h, err := a.hash(ad)
+	if err != nil {
+		clear(out)
+		return nil, err
+	}
+	tag := xor16(a.encryptMasked(b, m+3, sum), h)
+	if subtle.ConstantTimeCompare(tag[:], ciphertext[n:]) != 1 {
+		clear(out)
+		return nil, errOpen
+	}
+	return ret, nil
+}
+
+// hash is HASH(A) of RAOCB.
+func (a *raocbAEAD) hash(ad []byte) (block, error) {
+	full := len(ad) &^ 15
+	sum, err := a.blocks(opHash, nil, ad[:full], a.la)
+	if rest := ad[full:]; len(rest) > 0 {
+		sum = xor16(sum, a.encryptMasked(a.la, uint64(full/16)+1, padded(rest)))
+	}
+	return sum, err
+}
