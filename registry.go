@@ -3,6 +3,7 @@ package fae
 import (
 	"crypto/aes"
 	"crypto/cipher"
+	"slices"
 	"sync"
 
 	"golang.org/x/crypto/chacha20poly1305"
@@ -85,12 +86,14 @@ func newGCM(key []byte, _, tagSize, _ int) (cipher.AEAD, error) {
 }
 
 // shortTagGCM is GCM with a tag shorter than 16 bytes, mended: Go's amd64 and
-// arm64 GCM assembly stores the last partial block of ciphertext whole, so
+// arm64 GCM assembly handles the last partial block of a message whole, so
 // with a short tag its Seal writes up to 15-tagSize zero bytes past its
-// output, beyond the end of dst's capacity if need be (go.dev/issue/80288).
-// Where that would happen, shortTagGCM seals with a 16-byte tag into a
-// scratch buffer and keeps the tag's prefix, which is the short tag. Open is
-// not affected. Remove it once the go directive names a Go with the fix.
+// output, beyond the end of dst's capacity if need be (go.dev/issue/80288),
+// and its Open reads as far past the end of the ciphertext (fae's guard-page
+// tests catch both). Where that would happen, shortTagGCM seals with a
+// 16-byte tag into a scratch buffer and keeps the tag's prefix, which is the
+// short tag, and opens a copy of the ciphertext in a scratch buffer with room
+// after it. Remove it once the go directive names a Go with the fix.
 type shortTagGCM struct {
 	cipher.AEAD             // GCM with the short tag
 	full        cipher.AEAD // the same key with a 16-byte tag
@@ -113,6 +116,30 @@ func (g *shortTagGCM) Seal(dst, nonce, plaintext, additionalData []byte) []byte 
 	*p = sealed
 	gcmScratch.Put(p)
 	return ret
+}
+
+func (g *shortTagGCM) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
+	n := len(ciphertext) - g.Overhead()
+	if r := n % 16; n < 0 || r == 0 || r+g.Overhead() >= 16 {
+		return g.AEAD.Open(dst, nonce, ciphertext, additionalData)
+	}
+	ret, out := sliceForAppend(dst, n)
+	if alias.InexactOverlap(out, ciphertext[:n]) {
+		panic("crypto/cipher: invalid buffer overlap")
+	}
+	p := gcmScratch.Get().(*[]byte)
+	buf := slices.Grow(append((*p)[:0], ciphertext...), 16)
+	pt, err := g.AEAD.Open(buf[:0], nonce, buf, additionalData)
+	if err == nil {
+		copy(out, pt)
+	}
+	clear(buf)
+	*p = buf
+	gcmScratch.Put(p)
+	if err != nil {
+		return nil, err
+	}
+	return ret, nil
 }
 
 // sliceForAppend extends in by n bytes, reusing its array if it has room,

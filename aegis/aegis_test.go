@@ -242,7 +242,7 @@ func TestStreamRules(t *testing.T) {
 
 	d := a.NewDecrypter(nonce, nil)
 	empty := a.Seal(nil, nonce, nil, nil)
-	if d.Verify(empty) != nil || d.Verify(empty) != nil || d.Verify(t1) == nil {
+	if err1, err2 := d.Verify(empty), d.Verify(empty); err1 != nil || err2 != nil || d.Verify(t1) == nil {
 		t.Error("Verify of an empty message failed, or Verify is not repeatable")
 	}
 	mustPanic(t, "XORKeyStream after Verify", func() { d.XORKeyStream(buf[:1], buf[:1]) })

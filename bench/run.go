@@ -322,6 +322,8 @@ func (r *runner) step(d time.Duration, what string) {
 }
 
 // sink keeps what the measured loops make alive.
+//
+//lint:ignore U1000 written to keep results alive, never read
 var sink any
 
 // measureSubject measures one implementation: its context size, its

@@ -1,3 +1,5 @@
+//lint:file-ignore U1000 the test types exist for their memory layout
+
 package bench
 
 import (

@@ -11,7 +11,17 @@ import (
 // makes the MB/s column the figure; scripts/gpu-check.sh converts it to
 // Gbit/s.
 
-var benchSizes = []int{1 << 20, 16 << 20, 256 << 20, 1 << 30, 4 << 30}
+var benchSizes = []int{1 << 20, 16 << 20, 256 << 20, 1 << 30}
+
+// fourGiB is a variable so that 32-bit builds, where it does not fit an
+// int, still compile; they leave that size out.
+var fourGiB int64 = 4 << 30
+
+func init() {
+	if int64(int(fourGiB)) == fourGiB {
+		benchSizes = append(benchSizes, int(fourGiB))
+	}
+}
 
 func benchName(n int) string {
 	if n >= 1<<30 {

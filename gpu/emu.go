@@ -562,14 +562,6 @@ func (m *emuMemory) alloc(n int) uint64 {
 	return p
 }
 
-func (m *emuMemory) free(p uint64) {
-	delete(m.bufs, p)
-	i := sort.Search(len(m.bases), func(i int) bool { return m.bases[i] >= p })
-	if i < len(m.bases) && m.bases[i] == p {
-		m.bases = append(m.bases[:i], m.bases[i+1:]...)
-	}
-}
-
 // slice returns the n bytes at a, which must lie in one allocation.
 func (m *emuMemory) slice(a uint64, n int) []byte {
 	i := sort.Search(len(m.bases), func(i int) bool { return m.bases[i] > a }) - 1

@@ -19,8 +19,8 @@ import (
 // same bytes.
 
 // maxLaunchBlocks bounds the blocks of one engine.run, whose block indices
-// are 32-bit.
-const maxLaunchBlocks = 1 << 31
+// are 32-bit; 1<<30 also fits a 32-bit int.
+const maxLaunchBlocks = 1 << 30
 
 type block = [16]byte
 

@@ -1,0 +1,54 @@
+package fae
+
+import (
+	"crypto/cipher"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/faelabs/fae/internal/guard"
+	"github.com/faelabs/fae/internal/impl/impltest"
+)
+
+// TestGuardPages runs guard.TestAEAD on every registered algorithm, made
+// through New with its key against a guard page: at the default sizes on
+// every AES kernel (which the AES-based modes follow), and at the smallest
+// and largest nonce and tag sizes on the default kernels.
+func TestGuardPages(t *testing.T) {
+	check := func(t *testing.T, info Info, nonceSize, tagSize int) {
+		keyR := guard.New(t, info.KeySize)
+		maxLen := 0
+		if strings.HasSuffix(info.Name, "-ccm") && nonceSize > 12 {
+			maxLen = 1<<(8*(15-nonceSize)) - 1 // CCM's length field has 15-nonceSize bytes
+		}
+		for _, side := range guard.Sides {
+			var a cipher.AEAD
+			err := guard.Fault(func() {
+				var err error
+				a, err = New(info.Name, keyR.Slice(info.KeySize, side), WithNonceSize(nonceSize), WithTagSize(tagSize))
+				if err != nil {
+					t.Fatal(err)
+				}
+			})
+			if err != nil {
+				t.Fatalf("key against a guard page at its %v: %v", side, err)
+			}
+			guard.TestAEAD(t, a, maxLen)
+		}
+	}
+	impltest.Run(t, "aes", func(t *testing.T) {
+		for _, info := range Algorithms() {
+			t.Run(info.Name, func(t *testing.T) { check(t, info, info.NonceSize, info.TagSize) })
+		}
+	})
+	for _, info := range Algorithms() {
+		lo, hi := 0, len(info.NonceSizes)-1
+		ltag, htag := 0, len(info.TagSizes)-1
+		for _, s := range [][2]int{{info.NonceSizes[lo], info.TagSizes[ltag]}, {info.NonceSizes[hi], info.TagSizes[htag]}} {
+			if s == [2]int{info.NonceSize, info.TagSize} {
+				continue
+			}
+			t.Run(fmt.Sprintf("%s/nonce%d-tag%d", info.Name, s[0], s[1]), func(t *testing.T) { check(t, info, s[0], s[1]) })
+		}
+	}
+}
