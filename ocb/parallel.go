@@ -1,14 +1,16 @@
 package ocb
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // ParallelThreshold is the smallest message (or associated data) that
 // WithParallelism splits: below it, starting goroutines costs more than it
 // saves.
 const ParallelThreshold = 256 << 10
 
-// minShare is the fewest bytes one goroutine gets; a multiple of 32 blocks,
-// so that every share starts where the fused kernels can.
+// minShare is the fewest bytes per goroutine worth starting one for.
 const minShare = 64 << 10
 
 // WithParallelism returns a copy of a that spreads Seal and Open of a message
@@ -31,43 +33,42 @@ func (a *AEAD) WithParallelism(n int) *AEAD {
 }
 
 // blocksParallel is blocks from the start of a message or of the AD, with
-// its work split over up to a.parallelism goroutines.
+// its work spread over up to a.parallelism goroutines. They claim chunks of
+// one kernel call each from a shared counter rather than fixed shares, so a
+// goroutine that starts late (a sleeping core takes tens of microseconds to
+// wake in some VMs) takes less work instead of delaying the result.
 func (a *AEAD) blocksParallel(d direction, dst, src []byte, off, sum *block) {
 	n := min(a.parallelism, len(src)/minShare)
 	if n < 2 || len(src) < ParallelThreshold {
 		a.blocks(d, dst, src, off, sum, 0)
 		return
 	}
-	// Shares of whole 32-block groups; the last one takes the rest.
-	share := len(src) / n &^ (32*blockSize - 1)
-	sums := make([]block, n)
+	const chunk = maxKernelBlocks * blockSize
+	chunks := int64((len(src) + chunk - 1) / chunk)
+	var next atomic.Int64
 	off0 := *off
+	work := func(sum *block) {
+		for c := next.Add(1) - 1; c < chunks; c = next.Add(1) - 1 {
+			lo := int(c) * chunk
+			hi := min(lo+chunk, len(src))
+			var out []byte
+			if d != hash {
+				out = dst[lo:hi]
+			}
+			first := uint64(lo / blockSize)
+			o := a.offsetAt(off0, first)
+			a.blocks(d, out, src[lo:hi], &o, sum, first)
+		}
+	}
+	sums := make([]block, n)
 	var wg sync.WaitGroup
-	for k := range n {
-		lo, hi := k*share, (k+1)*share
-		if k == n-1 {
-			hi = len(src)
-		}
-		var out []byte
-		if d != hash {
-			out = dst[lo:hi]
-		}
-		first := uint64(lo / blockSize)
-		work := func(o *block) {
-			*o = a.offsetAt(off0, first)
-			a.blocks(d, out, src[lo:hi], o, &sums[k], first)
-		}
-		if k == n-1 {
-			work(off) // the last share leaves the final offset in *off
-			continue
-		}
-		wg.Go(func() {
-			var o block
-			work(&o)
-		})
+	for k := range n - 1 {
+		wg.Go(func() { work(&sums[k]) })
 	}
+	work(&sums[n-1])
 	wg.Wait()
-	for k := range sums {
-		*sum = sum.xor(sums[k])
+	for _, s := range sums {
+		*sum = sum.xor(s)
 	}
+	*off = a.offsetAt(off0, uint64(len(src)/blockSize))
 }

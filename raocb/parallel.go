@@ -1,13 +1,16 @@
 package raocb
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // ParallelThreshold is the smallest message (or associated data) that
 // WithParallelism splits: below it, starting goroutines costs more than it
 // saves.
 const ParallelThreshold = 256 << 10
 
-// minShare is the fewest bytes one goroutine gets.
+// minShare is the fewest bytes per goroutine worth starting one for.
 const minShare = 64 << 10
 
 // WithParallelism returns a copy of a that spreads Seal and Open of a message
@@ -25,31 +28,38 @@ func (a *AEAD) WithParallelism(n int) *AEAD {
 	return &b
 }
 
-// blocksParallel is blocks with its work split over up to a.parallelism
-// goroutines.
+// blocksParallel is blocks with its work spread over up to a.parallelism
+// goroutines. They claim chunks of one kernel call each from a shared
+// counter rather than fixed shares, so a goroutine that starts late (a
+// sleeping core takes tens of microseconds to wake in some VMs) takes less
+// work instead of delaying the result.
 func (a *AEAD) blocksParallel(d direction, dst, src []byte, x [blockSize]byte, sum *[blockSize]byte) {
 	n := min(a.parallelism, len(src)/minShare)
 	if n < 2 || len(src) < ParallelThreshold {
 		a.blocks(d, dst, src, x, sum)
 		return
 	}
-	share := len(src) / n &^ (blockSize - 1)
+	chunks := int64((len(src) + kernelSpan - 1) / kernelSpan)
+	var next atomic.Int64
+	work := func(sum *[blockSize]byte) {
+		for c := next.Add(1) - 1; c < chunks; c = next.Add(1) - 1 {
+			lo := int(c) * kernelSpan
+			hi := min(lo+kernelSpan, len(src))
+			var out []byte
+			if d != hash {
+				out = dst[lo:hi]
+			}
+			a.blocks(d, out, src[lo:hi], addIndex(x, uint64(lo/blockSize)), sum)
+		}
+	}
 	sums := make([][blockSize]byte, n)
 	var wg sync.WaitGroup
-	for k := range n {
-		lo, hi := k*share, (k+1)*share
-		if k == n-1 {
-			hi = len(src)
-		}
-		var out []byte
-		if d != hash {
-			out = dst[lo:hi]
-		}
-		xk := addIndex(x, uint64(lo/blockSize))
-		wg.Go(func() { a.blocks(d, out, src[lo:hi], xk, &sums[k]) })
+	for k := range n - 1 {
+		wg.Go(func() { work(&sums[k]) })
 	}
+	work(&sums[n-1])
 	wg.Wait()
-	for k := range sums {
-		*sum = xor(*sum, sums[k])
+	for _, s := range sums {
+		*sum = xor(*sum, s)
 	}
 }
