@@ -13,8 +13,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
+
+	"github.com/faelabs/fae/internal/sizes"
 )
 
 // Info describes a registered algorithm. All sizes are in bytes.
@@ -82,9 +83,9 @@ func New(name string, key []byte, opts ...Option) (cipher.AEAD, error) {
 	case len(key) != info.KeySize:
 		return nil, fmt.Errorf("fae: %s: key is %d bytes, want %d", name, len(key), info.KeySize)
 	case !slices.Contains(info.NonceSizes, c.nonceSize):
-		return nil, fmt.Errorf("fae: %s: nonce size %d not allowed (allowed: %s)", name, c.nonceSize, formatSizes(info.NonceSizes))
+		return nil, fmt.Errorf("fae: %s: nonce size %d not allowed (allowed: %s)", name, c.nonceSize, sizes.Format(info.NonceSizes))
 	case !slices.Contains(info.TagSizes, c.tagSize):
-		return nil, fmt.Errorf("fae: %s: tag size %d not allowed (allowed: %s)", name, c.tagSize, formatSizes(info.TagSizes))
+		return nil, fmt.Errorf("fae: %s: tag size %d not allowed (allowed: %s)", name, c.tagSize, sizes.Format(info.TagSizes))
 	case c.parallelism < 1:
 		return nil, errors.New("fae: parallelism must be at least 1")
 	}
@@ -115,27 +116,4 @@ func lookup(name string) (*algorithm, bool) {
 		}
 	}
 	return nil, false
-}
-
-// formatSizes writes ascending sizes compactly: "12", "16,32", "1..15" or
-// "4,6,..,16".
-func formatSizes(s []int) string {
-	if len(s) >= 3 {
-		step := s[1] - s[0]
-		even := true
-		for i := 2; i < len(s); i++ {
-			even = even && s[i]-s[i-1] == step
-		}
-		switch {
-		case even && step == 1:
-			return fmt.Sprintf("%d..%d", s[0], s[len(s)-1])
-		case even && len(s) > 3:
-			return fmt.Sprintf("%d,%d,..,%d", s[0], s[1], s[len(s)-1])
-		}
-	}
-	parts := make([]string, len(s))
-	for i, n := range s {
-		parts[i] = strconv.Itoa(n)
-	}
-	return strings.Join(parts, ",")
 }

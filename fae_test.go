@@ -374,25 +374,6 @@ func newNoPanic(t *testing.T, name string, key []byte, opts ...Option) (a cipher
 	return New(name, key, opts...)
 }
 
-func TestFormatSizes(t *testing.T) {
-	for _, c := range []struct {
-		in   []int
-		want string
-	}{
-		{[]int{12}, "12"},
-		{[]int{16, 32}, "16,32"},
-		{[]int{15, 16}, "15,16"},
-		{span(1, 15), "1..15"},
-		{[]int{4, 6, 8, 10, 12, 14, 16}, "4,6,..,16"},
-		{[]int{4, 6, 8}, "4,6,8"},
-		{[]int{1, 2, 4}, "1,2,4"},
-	} {
-		if got := formatSizes(c.in); got != c.want {
-			t.Errorf("formatSizes(%v) = %q, want %q", c.in, got, c.want)
-		}
-	}
-}
-
 func unhex(s string) []byte {
 	b, err := hex.DecodeString(s)
 	if err != nil {

@@ -106,7 +106,7 @@ func (g *shortTagGCM) Seal(dst, nonce, plaintext, additionalData []byte) []byte 
 	if r := len(plaintext) % 16; r == 0 || r+tagSize >= 16 {
 		return g.AEAD.Seal(dst, nonce, plaintext, additionalData)
 	}
-	ret, out := sliceForAppend(dst, len(plaintext)+tagSize)
+	ret, out := alias.SliceForAppend(dst, len(plaintext)+tagSize)
 	if alias.InexactOverlap(out, plaintext) {
 		panic("crypto/cipher: invalid buffer overlap")
 	}
@@ -123,7 +123,7 @@ func (g *shortTagGCM) Open(dst, nonce, ciphertext, additionalData []byte) ([]byt
 	if r := n % 16; n < 0 || r == 0 || r+g.Overhead() >= 16 {
 		return g.AEAD.Open(dst, nonce, ciphertext, additionalData)
 	}
-	ret, out := sliceForAppend(dst, n)
+	ret, out := alias.SliceForAppend(dst, n)
 	if alias.InexactOverlap(out, ciphertext[:n]) {
 		panic("crypto/cipher: invalid buffer overlap")
 	}
@@ -140,18 +140,6 @@ func (g *shortTagGCM) Open(dst, nonce, ciphertext, additionalData []byte) ([]byt
 		return nil, err
 	}
 	return ret, nil
-}
-
-// sliceForAppend extends in by n bytes, reusing its array if it has room,
-// and returns the whole result and the n new bytes.
-func sliceForAppend(in []byte, n int) (whole, tail []byte) {
-	if total := len(in) + n; cap(in) >= total {
-		whole = in[:total]
-	} else {
-		whole = make([]byte, total)
-		copy(whole, in)
-	}
-	return whole, whole[len(in):]
 }
 
 func newOCB(key []byte, nonceSize, tagSize, parallelism int) (cipher.AEAD, error) {

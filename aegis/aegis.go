@@ -324,7 +324,7 @@ func (a *AEAD) crypt(dst, nonce, src, ad []byte, decrypt bool, tag []byte) {
 // is not NonceSize() bytes long or if the output would overlap plaintext
 // other than exactly.
 func (a *AEAD) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
-	ret, out := sliceForAppend(dst, len(plaintext)+a.tagSize)
+	ret, out := alias.SliceForAppend(dst, len(plaintext)+a.tagSize)
 	if alias.InexactOverlap(out, plaintext) {
 		panic("aegis: invalid buffer overlap of output and input")
 	}
@@ -356,7 +356,7 @@ func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, erro
 // as long as plaintext, to dst and returns the updated slice and the tag. The
 // rules of Seal apply.
 func (a *AEAD) SealDetached(dst, nonce, plaintext, additionalData []byte) (ciphertext, tag []byte) {
-	ret, out := sliceForAppend(dst, len(plaintext))
+	ret, out := alias.SliceForAppend(dst, len(plaintext))
 	if alias.InexactOverlap(out, plaintext) {
 		panic("aegis: invalid buffer overlap of output and input")
 	}
@@ -369,7 +369,7 @@ func (a *AEAD) SealDetached(dst, nonce, plaintext, additionalData []byte) (ciphe
 // and additionalData against tag and appends the plaintext to dst. A tag of
 // the wrong length fails to authenticate. The rules of Open apply.
 func (a *AEAD) OpenDetached(dst, nonce, ciphertext, tag, additionalData []byte) ([]byte, error) {
-	ret, out := sliceForAppend(dst, len(ciphertext))
+	ret, out := alias.SliceForAppend(dst, len(ciphertext))
 	if alias.InexactOverlap(out, ciphertext) {
 		panic("aegis: invalid buffer overlap of output and input")
 	}
@@ -396,26 +396,13 @@ func (a *AEAD) OpenDetached(dst, nonce, ciphertext, tag, additionalData []byte) 
 //
 // The rules of Open on nonce and buffers apply.
 func (a *AEAD) DecryptUnverified(dst, nonce, ciphertext, additionalData []byte) (plaintext, computedTag []byte) {
-	ret, out := sliceForAppend(dst, len(ciphertext))
+	ret, out := alias.SliceForAppend(dst, len(ciphertext))
 	if alias.InexactOverlap(out, ciphertext) {
 		panic("aegis: invalid buffer overlap of output and input")
 	}
 	computedTag = make([]byte, a.tagSize)
 	a.crypt(out, nonce, ciphertext, additionalData, true, computedTag)
 	return ret, computedTag
-}
-
-// sliceForAppend extends in by n bytes, reallocating if needed, and returns
-// the whole slice and the n new bytes.
-func sliceForAppend(in []byte, n int) (head, tail []byte) {
-	if total := len(in) + n; cap(in) >= total {
-		head = in[:total]
-	} else {
-		head = make([]byte, total)
-		copy(head, in)
-	}
-	tail = head[len(in):]
-	return
 }
 
 var _ cipher.AEAD = (*AEAD)(nil)

@@ -128,7 +128,7 @@ func (a *AEAD) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 	if uint64(len(plaintext)) > a.maxLen {
 		panic("ccm: message too large for CCM with this nonce size")
 	}
-	ret, out := sliceForAppend(dst, len(plaintext)+a.tagSize)
+	ret, out := alias.SliceForAppend(dst, len(plaintext)+a.tagSize)
 	if alias.InexactOverlap(out, plaintext) {
 		panic("ccm: invalid buffer overlap of output and input")
 	}
@@ -155,7 +155,7 @@ func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, erro
 		return nil, errOpen
 	}
 	n := len(ciphertext) - a.tagSize
-	ret, out := sliceForAppend(dst, n)
+	ret, out := alias.SliceForAppend(dst, n)
 	if alias.InexactOverlap(out, ciphertext) {
 		panic("ccm: invalid buffer overlap of output and input")
 	}
@@ -320,19 +320,6 @@ func (a *AEAD) encrypt(s *state, from, to int) {
 func xor(x, y [blockSize]byte) [blockSize]byte {
 	subtle.XORBytes(x[:], x[:], y[:])
 	return x
-}
-
-// sliceForAppend extends in by n bytes, reallocating if needed, and returns
-// the whole slice and the n new bytes.
-func sliceForAppend(in []byte, n int) (head, tail []byte) {
-	if total := len(in) + n; cap(in) >= total {
-		head = in[:total]
-	} else {
-		head = make([]byte, total)
-		copy(head, in)
-	}
-	tail = head[len(in):]
-	return
 }
 
 var _ cipher.AEAD = (*AEAD)(nil)

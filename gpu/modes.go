@@ -45,17 +45,6 @@ func encryptBlock(b *aes.Block, x block) block {
 func encKeys(b *aes.Block) []byte { return b.EncKeys()[:16*(b.Rounds()+1)] }
 func decKeys(b *aes.Block) []byte { return b.DecKeys()[:16*(b.Rounds()+1)] }
 
-func sliceForAppend(in []byte, n int) (head, tail []byte) {
-	if total := len(in) + n; cap(in) >= total {
-		head = in[:total]
-	} else {
-		head = make([]byte, total)
-		copy(head, in)
-	}
-	tail = head[len(in):]
-	return
-}
-
 // ctrStream is AES-CTR with a 128-bit big-endian counter that wraps, as
 // crypto/cipher.NewCTR and fae's ctr package.
 type ctrStream struct {
@@ -224,7 +213,7 @@ func (a *ocbAEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
 	if uint64(len(plaintext))/16 > maxOCBBlocks || uint64(len(ad))/16 > maxOCBBlocks {
 		panic("gpu: OCB message or associated data too long (2^32 blocks or more)")
 	}
-	ret, out := sliceForAppend(dst, len(plaintext)+tagSize)
+	ret, out := alias.SliceForAppend(dst, len(plaintext)+tagSize)
 	if alias.InexactOverlap(out, plaintext) {
 		panic("gpu: invalid buffer overlap of output and input")
 	}
@@ -262,7 +251,7 @@ func (a *ocbAEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 	if uint64(n)/16 > maxOCBBlocks || uint64(len(ad))/16 > maxOCBBlocks {
 		return nil, errors.New("gpu: OCB message or associated data too long (2^32 blocks or more)")
 	}
-	ret, out := sliceForAppend(dst, n)
+	ret, out := alias.SliceForAppend(dst, n)
 	if alias.InexactOverlap(out, ciphertext) {
 		panic("gpu: invalid buffer overlap of output and input")
 	}
@@ -386,7 +375,7 @@ func (a *raocbAEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
 	if !fits(uint64(len(plaintext)), uint64(len(ad))) {
 		panic("gpu: RAOCB message or associated data too long (over 2^30 blocks)")
 	}
-	ret, out := sliceForAppend(dst, len(plaintext)+tagSize)
+	ret, out := alias.SliceForAppend(dst, len(plaintext)+tagSize)
 	if alias.InexactOverlap(out, plaintext) {
 		panic("gpu: invalid buffer overlap of output and input")
 	}
@@ -427,7 +416,7 @@ func (a *raocbAEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 	if !fits(uint64(n), uint64(len(ad))) {
 		return nil, errors.New("gpu: RAOCB message or associated data too long (over 2^30 blocks)")
 	}
-	ret, out := sliceForAppend(dst, n)
+	ret, out := alias.SliceForAppend(dst, n)
 	if alias.InexactOverlap(out, ciphertext) {
 		panic("gpu: invalid buffer overlap of output and input")
 	}

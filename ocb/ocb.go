@@ -267,7 +267,7 @@ func (a *AEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
 	if len(nonce) != a.nonceSize {
 		panic("ocb: incorrect nonce length given to OCB")
 	}
-	ret, out := sliceForAppend(dst, len(plaintext)+a.tagSize)
+	ret, out := alias.SliceForAppend(dst, len(plaintext)+a.tagSize)
 	if alias.InexactOverlap(out, plaintext) {
 		panic("ocb: invalid buffer overlap of output and input")
 	}
@@ -295,7 +295,7 @@ func (a *AEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 		return nil, errOpen
 	}
 	n := len(ciphertext) - a.tagSize
-	ret, out := sliceForAppend(dst, n)
+	ret, out := alias.SliceForAppend(dst, n)
 	if alias.InexactOverlap(out, ciphertext) {
 		panic("ocb: invalid buffer overlap of output and input")
 	}
@@ -442,19 +442,6 @@ func (a *AEAD) blocks(d direction, dst, src []byte, off, sum *block, i uint64) {
 			dst = dst[n*blockSize:]
 		}
 	}
-}
-
-// sliceForAppend extends in by n bytes, reallocating if needed, and returns
-// the whole slice and the n new bytes.
-func sliceForAppend(in []byte, n int) (head, tail []byte) {
-	if total := len(in) + n; cap(in) >= total {
-		head = in[:total]
-	} else {
-		head = make([]byte, total)
-		copy(head, in)
-	}
-	tail = head[len(in):]
-	return
 }
 
 var _ cipher.AEAD = (*AEAD)(nil)

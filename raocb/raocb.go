@@ -196,7 +196,7 @@ func (a *AEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
 	if !adFits(uint64(len(ad))) {
 		panic("raocb: associated data too long: RAOCB allows at most 2^30 blocks (16 GiB)")
 	}
-	ret, out := sliceForAppend(dst, len(plaintext)+a.tagSize)
+	ret, out := alias.SliceForAppend(dst, len(plaintext)+a.tagSize)
 	if alias.InexactOverlap(out, plaintext) {
 		panic("raocb: invalid buffer overlap of output and input")
 	}
@@ -226,7 +226,7 @@ func (a *AEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 	if !rangeFits(0, uint64(n)) || !adFits(uint64(len(ad))) {
 		return nil, errTooLong
 	}
-	ret, out := sliceForAppend(dst, n)
+	ret, out := alias.SliceForAppend(dst, n)
 	if alias.InexactOverlap(out, ciphertext) {
 		panic("raocb: invalid buffer overlap of output and input")
 	}
@@ -282,7 +282,7 @@ func (a *AEAD) cryptBlocks(d direction, dst, nonce, src []byte, first uint64) []
 	if !rangeFits(first, uint64(len(src))) {
 		panic("raocb: blocks past the longest message: RAOCB allows at most 2^30-4 blocks")
 	}
-	ret, out := sliceForAppend(dst, len(src))
+	ret, out := alias.SliceForAppend(dst, len(src))
 	if alias.InexactOverlap(out, src) {
 		panic("raocb: invalid buffer overlap of output and input")
 	}
@@ -395,18 +395,5 @@ const (
 	decrypt                  // dst = D(src ^ Δ) ^ Δ, sum ^= dst
 	hash                     // sum ^= E(src ^ Δ); no output
 )
-
-// sliceForAppend extends in by n bytes, reallocating if needed, and returns
-// the whole slice and the n new bytes.
-func sliceForAppend(in []byte, n int) (head, tail []byte) {
-	if total := len(in) + n; cap(in) >= total {
-		head = in[:total]
-	} else {
-		head = make([]byte, total)
-		copy(head, in)
-	}
-	tail = head[len(in):]
-	return
-}
 
 var _ cipher.AEAD = (*AEAD)(nil)

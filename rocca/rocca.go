@@ -75,7 +75,7 @@ var errOpen = errors.New("rocca: message authentication failed")
 // bytes long or if the output would overlap plaintext other than exactly.
 func (a *AEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
 	checkNonce(nonce)
-	ret, out := sliceForAppend(dst, len(plaintext)+TagSize)
+	ret, out := alias.SliceForAppend(dst, len(plaintext)+TagSize)
 	checkOverlap(out, plaintext, ad)
 	tag := a.seal(out[:len(plaintext)], nonce, plaintext, ad)
 	copy(out[len(plaintext):], tag[:])
@@ -100,7 +100,7 @@ func (a *AEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 // new slice. It panics as Seal does.
 func (a *AEAD) SealDetached(dst, nonce, plaintext, ad []byte) (ciphertext, tag []byte) {
 	checkNonce(nonce)
-	ret, out := sliceForAppend(dst, len(plaintext))
+	ret, out := alias.SliceForAppend(dst, len(plaintext))
 	checkOverlap(out, plaintext, ad)
 	t := a.seal(out, nonce, plaintext, ad)
 	return ret, t[:]
@@ -112,7 +112,7 @@ func (a *AEAD) SealDetached(dst, nonce, plaintext, ad []byte) (ciphertext, tag [
 // panics as Open does, and if the output would overlap tag.
 func (a *AEAD) OpenDetached(dst, nonce, ciphertext, tag, ad []byte) ([]byte, error) {
 	checkNonce(nonce)
-	ret, out := sliceForAppend(dst, len(ciphertext))
+	ret, out := alias.SliceForAppend(dst, len(ciphertext))
 	checkOverlap(out, ciphertext, ad)
 	if alias.AnyOverlap(out, tag) {
 		panic("rocca: invalid buffer overlap of output and tag")
@@ -135,7 +135,7 @@ func (a *AEAD) OpenDetached(dst, nonce, ciphertext, tag, ad []byte) ([]byte, err
 // act on the plaintext. Everyone else should use Open or OpenDetached.
 func (a *AEAD) DecryptUnverified(dst, nonce, ciphertext, ad []byte) (plaintext, computedTag []byte) {
 	checkNonce(nonce)
-	ret, out := sliceForAppend(dst, len(ciphertext))
+	ret, out := alias.SliceForAppend(dst, len(ciphertext))
 	checkOverlap(out, ciphertext, ad)
 	t := a.open(out, nonce, ciphertext, ad)
 	return ret, t[:]
@@ -222,19 +222,6 @@ func tagsEqual(want *[TagSize]byte, tag []byte) bool {
 		d |= binary.LittleEndian.Uint64(want[i:]) ^ binary.LittleEndian.Uint64(tag[i:])
 	}
 	return subtle.ConstantTimeEq(int32(uint32(d|d>>32)), 0) == 1
-}
-
-// sliceForAppend extends in by n bytes, reallocating if needed, and returns
-// the whole slice and the n new bytes.
-func sliceForAppend(in []byte, n int) (head, tail []byte) {
-	if total := len(in) + n; cap(in) >= total {
-		head = in[:total]
-	} else {
-		head = make([]byte, total)
-		copy(head, in)
-	}
-	tail = head[len(in):]
-	return
 }
 
 var _ cipher.AEAD = (*AEAD)(nil)

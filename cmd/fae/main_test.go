@@ -137,8 +137,8 @@ func TestSizes(t *testing.T) {
 		{[]int{4, 6, 8, 10, 12, 14, 16}, 16, "4,6,..,16(16)"},
 		{[]int{4, 6, 8}, 8, "4,6,8(8)"},
 	} {
-		if got := sizes(c.in, c.def); got != c.want {
-			t.Errorf("sizes(%v, %d) = %q, want %q", c.in, c.def, got, c.want)
+		if got := sizeList(c.in, c.def); got != c.want {
+			t.Errorf("sizeList(%v, %d) = %q, want %q", c.in, c.def, got, c.want)
 		}
 	}
 }

@@ -19,3 +19,17 @@ func InexactOverlap(x, y []byte) bool {
 	}
 	return AnyOverlap(x, y)
 }
+
+// SliceForAppend extends in by n bytes, reusing its array when it has room,
+// and returns the whole slice and the n new bytes: the dst handling of
+// cipher.AEAD's Seal and Open.
+func SliceForAppend(in []byte, n int) (head, tail []byte) {
+	if total := len(in) + n; cap(in) >= total {
+		head = in[:total]
+	} else {
+		head = make([]byte, total)
+		copy(head, in)
+	}
+	tail = head[len(in):]
+	return
+}
