@@ -37,7 +37,8 @@ Flags of bench:
   --full            every length from 1 to 2048 as well (takes minutes)
   --ad N            bytes of associated data in every message (default 0)
   --quick           about ten seconds: fewer trials, short time slices
-  --preset NAME     a named configuration (none is defined yet)
+  --preset NAME     a named comparison: rocca (the rust-rocca-s table:
+                    16384-byte messages in bytes per second)
   --format F        text (default), md, csv (one line per figure) or json
   --out DIR         also write table.md, results.json and plots (SVG, PNG)
   --quiet           no progress bar or notes on standard error
@@ -74,8 +75,8 @@ func runBench(args []string, _ io.Reader, stdout io.Writer) error {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	switch {
-	case set["preset"]:
-		return usageErrorf("--preset: unknown preset %q (no presets are defined yet)", preset)
+	case set["preset"] && (set["algs"] || set["sizes"] || set["full"]):
+		return usageErrorf("--preset chooses the algorithms and lengths itself")
 	case !slices.Contains(bench.Formats, format):
 		return usageErrorf("--format: unknown format %q (known: %s)", format, strings.Join(bench.Formats, ", "))
 	case set["out"] && out == "":
@@ -83,6 +84,14 @@ func runBench(args []string, _ io.Reader, stdout io.Writer) error {
 	}
 	if gpu {
 		return benchGPU(stdout)
+	}
+	var p bench.Preset
+	if set["preset"] {
+		var ok bool
+		if p, ok = bench.LookupPreset(preset); !ok {
+			return usageErrorf("--preset: unknown preset %q (known: %s)", preset, bench.PresetNames())
+		}
+		c.Algs, c.Sizes = p.Algs, p.Sizes
 	}
 	if algs != "" {
 		c.Algs = strings.Split(algs, ",")
@@ -123,7 +132,12 @@ func runBench(args []string, _ io.Reader, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := r.Write(stdout, format); err != nil {
+	if set["preset"] && (format == "text" || format == "md") {
+		err = r.WritePreset(stdout, p, format == "md")
+	} else {
+		err = r.Write(stdout, format)
+	}
+	if err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
 	if out != "" {
