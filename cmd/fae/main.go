@@ -1,5 +1,5 @@
-// Command fae seals and opens messages with the authenticated encryption
-// algorithms of package github.com/faelabs/fae.
+// Command fae encrypts and authenticates messages and files with the
+// algorithms of package github.com/faelabs/fae, and measures them.
 //
 // Usage:
 //
@@ -120,7 +120,7 @@ func help(args []string, stdout, stderr io.Writer) int {
 }
 
 func usage(w io.Writer) {
-	fmt.Fprintln(w, "fae seals and opens messages with authenticated encryption.")
+	fmt.Fprintln(w, "fae encrypts and authenticates messages and files, and measures the algorithms.")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Usage:")
 	for i := range commands {
@@ -130,7 +130,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Commands:")
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-7s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprint(w, flagsHelp)
