@@ -3,8 +3,6 @@
 package aes
 
 import (
-	"encoding/binary"
-
 	"github.com/faelabs/fae/internal/cpu"
 	"github.com/faelabs/fae/internal/impl"
 )
@@ -119,43 +117,7 @@ func (b *Block) decryptBlocks(dst, src []byte) {
 	}
 }
 
-// ctr XORs src with the keystream from counter block iv into dst
-// (len(dst) == len(src)) and returns the next counter block.
-func (b *Block) ctr(dst, src []byte, iv *[16]byte) {
-	l := Active()
-	if l == Generic {
-		ctrGeneric(b, dst, src, iv)
-		return
-	}
-	hi := binary.BigEndian.Uint64(iv[:8])
-	lo := binary.BigEndian.Uint64(iv[8:])
-	for len(src) >= BlockSize {
-		// The kernels do not carry into hi: stop where lo wraps.
-		n := len(src) / BlockSize
-		if left := -lo; left != 0 && uint64(n) > left {
-			n = int(left)
-		}
-		b.ctrBlocks(l, &dst[0], &src[0], n, hi, lo)
-		src, dst = src[n*BlockSize:], dst[n*BlockSize:]
-		lo += uint64(n)
-		if lo == 0 {
-			hi++
-		}
-	}
-	if len(src) > 0 {
-		var buf [BlockSize]byte
-		copy(buf[:], src)
-		b.ctrBlocks(l, &buf[0], &buf[0], 1, hi, lo)
-		copy(dst, buf[:])
-		lo++
-		if lo == 0 {
-			hi++
-		}
-	}
-	binary.BigEndian.PutUint64(iv[:8], hi)
-	binary.BigEndian.PutUint64(iv[8:], lo)
-}
-
+// ctrBlocks runs the CTR kernel of level l; see ctr in ctr_asm.go.
 func (b *Block) ctrBlocks(l Level, dst, src *byte, n int, hi, lo uint64) {
 	switch l {
 	case VAES512:

@@ -3,8 +3,6 @@
 package aes
 
 import (
-	"encoding/binary"
-
 	"github.com/faelabs/fae/internal/cpu"
 	"github.com/faelabs/fae/internal/impl"
 )
@@ -80,40 +78,9 @@ func (b *Block) decryptBlocks(dst, src []byte) {
 	decryptBlocksARMv8(b.rounds, &b.dec, &dst[0], &src[0], n)
 }
 
-// ctr XORs src with the keystream from counter block iv into dst
-// (len(dst) == len(src)) and advances iv.
-func (b *Block) ctr(dst, src []byte, iv *[16]byte) {
-	if Active() == Generic {
-		ctrGeneric(b, dst, src, iv)
-		return
-	}
-	hi := binary.BigEndian.Uint64(iv[:8])
-	lo := binary.BigEndian.Uint64(iv[8:])
-	for len(src) >= BlockSize {
-		// The kernel does not carry into hi: stop where lo wraps.
-		n := len(src) / BlockSize
-		if left := -lo; left != 0 && uint64(n) > left {
-			n = int(left)
-		}
-		ctrBlocksARMv8(b.rounds, &b.enc, &dst[0], &src[0], n, hi, lo)
-		src, dst = src[n*BlockSize:], dst[n*BlockSize:]
-		lo += uint64(n)
-		if lo == 0 {
-			hi++
-		}
-	}
-	if len(src) > 0 {
-		var buf [BlockSize]byte
-		copy(buf[:], src)
-		ctrBlocksARMv8(b.rounds, &b.enc, &buf[0], &buf[0], 1, hi, lo)
-		copy(dst, buf[:])
-		lo++
-		if lo == 0 {
-			hi++
-		}
-	}
-	binary.BigEndian.PutUint64(iv[:8], hi)
-	binary.BigEndian.PutUint64(iv[8:], lo)
+// ctrBlocks runs the ARMv8 CTR kernel; see ctr in ctr_asm.go.
+func (b *Block) ctrBlocks(_ Level, dst, src *byte, n int, hi, lo uint64) {
+	ctrBlocksARMv8(b.rounds, &b.enc, dst, src, n, hi, lo)
 }
 
 func (b *Block) encryptWords(w0, w1 uint64) (uint64, uint64) {
