@@ -17,8 +17,9 @@
 // incremental encryption and decryption (NewEncrypter, NewDecrypter) that
 // produce the same bytes as Seal and Open however the message is split.
 //
-// On amd64 with AES-NI and AVX the state lives in registers through assembly
-// kernels; elsewhere, and with the purego build tag, a constant-time
+// On amd64 with AES-NI and AVX, and on arm64 with the ARMv8 Cryptography
+// Extensions, the state lives in registers through assembly kernels;
+// elsewhere, and with the purego build tag, a constant-time
 // bitsliced AES round in pure Go (no table lookup indexed by secret data)
 // does the work. Decryption is about a third slower than encryption on long
 // messages: each block's plaintext takes an AES round of the state before

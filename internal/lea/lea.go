@@ -13,9 +13,12 @@
 //     purego tag;
 //   - avx2: 8 blocks per ymm register set, 16 in flight;
 //   - avx512: 16 blocks per zmm register set, with the rotations of
-//     AVX-512 (VPROLD, VPRORD), 64 in flight.
+//     AVX-512 (VPROLD, VPRORD), 64 in flight;
+//   - neon (arm64): 4 blocks per register set, loaded and transposed by one
+//     VLD4, 16 in flight.
 //
-// With either vector kernel, EncryptWords runs in general-register assembly.
+// With either amd64 vector kernel, EncryptWords runs in general-register
+// assembly; on arm64 it stays in Go, one block having nothing for NEON.
 //
 // Tests run every kernel the CPU has through internal/impl (package "lea").
 package lea
