@@ -64,7 +64,7 @@ func newEngine(dev device, chunk, threads, maxCTAs int) (*engine, error) {
 	if e.tables, err = dev.alloc(tablesSize); err != nil {
 		return nil, err
 	}
-	if err = dev.copyHtoD(e.tables, tables[:], -1); err != nil {
+	if err = dev.copyHtoD(e.tables, tables()[:], -1); err != nil {
 		return nil, err
 	}
 	if e.aux, err = dev.alloc(auxSize); err != nil {

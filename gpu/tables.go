@@ -1,6 +1,9 @@
 package gpu
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"sync"
+)
 
 // The lookup tables of the table-based kernels, as the kernels copy them
 // into shared memory: Te0..Te3 (encryption rounds), Td0..Td3 (rounds of the
@@ -14,9 +17,10 @@ const (
 	tablesSize = 9216
 )
 
-// tables is computed once from the field arithmetic rather than pasted.
-var tables = func() [tablesSize]byte {
-	var t [tablesSize]byte
+// tables is computed from the field arithmetic rather than pasted, on first
+// use: at start-up it would delay every fae command by half a millisecond.
+var tables = sync.OnceValue(func() *[tablesSize]byte {
+	t := new([tablesSize]byte)
 	var sbox, inv [256]byte
 	for x := range 256 {
 		s := affine(gfInv(byte(x)))
@@ -38,7 +42,7 @@ var tables = func() [tablesSize]byte {
 		binary.LittleEndian.PutUint32(t[sinvOffset+4*x:], uint32(is))
 	}
 	return t
-}()
+})
 
 // gfMul multiplies in GF(2^8) modulo x^8 + x^4 + x^3 + x + 1.
 func gfMul(a, b byte) byte {
