@@ -44,6 +44,7 @@ import (
 	"crypto/subtle"
 	"encoding/binary"
 	"errors"
+	"math/bits"
 	"strconv"
 	"strings"
 
@@ -143,14 +144,22 @@ func (a *AEAD) NonceSize() int { return a.nonceSize }
 // Overhead returns the tag size in bytes.
 func (a *AEAD) Overhead() int { return a.tagSize }
 
-// base returns B = E(Nonce), Nonce formatted as in RFC 7253, Section 4.2.
+// base returns B = E(Nonce), Nonce formatted as in RFC 7253, Section 4.2,
+// built in registers: as a big-endian 128-bit integer hi:lo, TAGLEN mod 128
+// in the top 7 bits, then zeros, a 1 bit and the nonce.
 func (a *AEAD) base(nonce []byte) [blockSize]byte {
-	var n [blockSize]byte
-	n[0] = byte(a.tagSize*8%128) << 1
-	n[blockSize-1-len(nonce)] |= 1
-	copy(n[blockSize-len(nonce):], nonce)
-	a.b.EncryptBlocks(n[:], n[:])
-	return n
+	var hi, lo uint64
+	for _, c := range nonce {
+		hi, lo = hi<<8|lo>>56, lo<<8|uint64(c)
+	}
+	if n := 8 * uint(len(nonce)); n < 64 {
+		lo |= 1 << n
+	} else {
+		hi |= 1 << (n - 64)
+	}
+	hi |= uint64(a.tagSize*8%128) << 57
+	w0, w1 := a.b.EncryptWords(bits.ReverseBytes64(hi), bits.ReverseBytes64(lo))
+	return words{w0, w1}.bytes()
 }
 
 // numBlocks returns the number of blocks of n bytes, the last one possibly
@@ -286,10 +295,17 @@ func (a *AEAD) cryptBlocks(d direction, dst, nonce, src []byte, first uint64) []
 	if alias.InexactOverlap(out, src) {
 		panic("raocb: invalid buffer overlap of output and input")
 	}
+	prefetchRange(src)
 	b := a.base(nonce)
 	a.crypt(d, out, src, &b, first)
 	return ret
 }
+
+// prefetchSpan bounds the bytes that EncryptBlocks and DecryptBlocks ask the
+// memory for ahead of the kernel: the range of a random access is likely
+// far from any cache, and fetching its lines all at once costs one memory
+// latency instead of several.
+const prefetchSpan = 16 << 10
 
 // crypt encrypts or decrypts src into out (as long as src, possibly src
 // itself): whole blocks with indices first, first+1, ... of the message with
@@ -303,7 +319,7 @@ func (a *AEAD) crypt(d direction, out, src []byte, b *[blockSize]byte, first uin
 	}
 	if p := src[full:]; len(p) > 0 {
 		// The pad of the partial block after f full ones is E(Δ(B, f+1)).
-		pad := a.encryptMasked(b, first+uint64(full/blockSize)+1, [blockSize]byte{})
+		pad := a.encryptMasked(b, first+uint64(full/blockSize)+1, words{}).bytes()
 		if d == encrypt {
 			sum = xor(sum, padded(p)) // before out, which may be p, is written
 		}
@@ -318,21 +334,23 @@ func (a *AEAD) crypt(d direction, out, src []byte, b *[blockSize]byte, first uin
 // tag returns E(Σ ^ Δ(B, m+3)) ^ HASH(A) at full length, for a message of
 // m blocks.
 func (a *AEAD) tag(b *[blockSize]byte, sum [blockSize]byte, m uint64, ad []byte) [blockSize]byte {
-	return xor(a.encryptMasked(b, m+3, sum), a.hash(ad))
+	return a.encryptMasked(b, m+3, wordsOf(&sum)).xor(a.hash(ad)).bytes()
 }
 
 // hash is HASH(A): the XOR of E(A_i ^ Δ(LA, i)) over the full blocks, and
 // of E((A_* || 1 || 0...) ^ Δ(LA, a+1)) for a final partial block.
-func (a *AEAD) hash(ad []byte) [blockSize]byte {
+func (a *AEAD) hash(ad []byte) words {
 	var sum [blockSize]byte
 	full := len(ad) &^ (blockSize - 1)
 	if full > 0 {
 		a.blocksParallel(hash, nil, ad[:full], a.la, &sum)
 	}
+	h := wordsOf(&sum)
 	if rest := ad[full:]; len(rest) > 0 {
-		sum = xor(sum, a.encryptMasked(&a.la, uint64(full/blockSize)+1, padded(rest)))
+		p := padded(rest)
+		h = h.xor(a.encryptMasked(&a.la, uint64(full/blockSize)+1, wordsOf(&p)))
 	}
-	return sum
+	return h
 }
 
 // kernelSpan bounds the bytes of one kernel call: an assembly function
@@ -357,11 +375,41 @@ func (a *AEAD) blocks(d direction, dst, src []byte, x [blockSize]byte, sum *[blo
 }
 
 // encryptMasked returns E(in ^ Δ(base, i)).
-func (a *AEAD) encryptMasked(base *[blockSize]byte, i uint64, in [blockSize]byte) [blockSize]byte {
-	x := addIndex(*base, i)
+func (a *AEAD) encryptMasked(base *[blockSize]byte, i uint64, in words) words {
+	x := wordsOf(base)
+	return a.maskedWords(words{addIndexWord(x.w0, i), addIndexWord(x.w1, i)}, in)
+}
+
+// maskedWordsKernel is maskedWords on the kernel of whole blocks.
+func (a *AEAD) maskedWordsKernel(x, in words) words {
+	xb, ib := x.bytes(), in.bytes()
 	var out [blockSize]byte
-	a.kernel(hash, nil, in[:], &x, &out)
-	return out
+	a.kernel(hash, nil, ib[:], &xb, &out)
+	return wordsOf(&out)
+}
+
+// words is a block as the little-endian words of its bytes 0..7 and 8..15:
+// the per-message steps keep blocks in registers this way.
+type words struct{ w0, w1 uint64 }
+
+func wordsOf(b *[blockSize]byte) words {
+	return words{binary.LittleEndian.Uint64(b[:8]), binary.LittleEndian.Uint64(b[8:])}
+}
+
+func (x words) bytes() [blockSize]byte {
+	var b [blockSize]byte
+	binary.LittleEndian.PutUint64(b[:8], x.w0)
+	binary.LittleEndian.PutUint64(b[8:], x.w1)
+	return b
+}
+
+func (x words) xor(y words) words { return words{x.w0 ^ y.w0, x.w1 ^ y.w1} }
+
+// addIndexWord adds i (below 2^30) to the two big-endian 32-bit words whose
+// bytes w holds in little-endian order, modulo 2^32 each: addIndex on words.
+func addIndexWord(w, i uint64) uint64 {
+	v := bits.ReverseBytes64(w)
+	return bits.ReverseBytes64((v>>32+i)<<32 | uint64(uint32(v)+uint32(i)))
 }
 
 // addIndex returns X ⊞ i: i added to each big-endian 32-bit word of X,

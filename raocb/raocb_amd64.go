@@ -39,13 +39,43 @@ func raocbDecVAES512(nr int, rk *[240]byte, mk *[3][16]byte, x, sum *[16]byte, d
 //go:noescape
 func raocbHashVAES512(nr int, rk *[240]byte, mk *[3][16]byte, x, sum *[16]byte, src *byte, n int)
 
+//go:noescape
+func raocbMaskedAVX(nr int, rk *[240]byte, mk *[3][16]byte, x0, x1, in0, in1 uint64) (r0, r1 uint64)
+
+//go:noescape
+func prefetchLines(p *byte, n int)
+
+// prefetchRange starts loading the first prefetchSpan bytes of p into the
+// cache; for a long range the hardware prefetcher takes over from there.
+func prefetchRange(p []byte) {
+	if len(p) > 0 {
+		prefetchLines(&p[0], min(len(p), prefetchSpan))
+	}
+}
+
+// level returns the AES level of the assembly kernels, Generic when there
+// are none: they all use AVX encodings.
+func level() aes.Level {
+	l := aes.Active()
+	if l == aes.AESNI && !cpu.X86HasAVX {
+		return aes.Generic
+	}
+	return l
+}
+
+// maskedWords returns E(in ^ Δ(x)) for the words of x and in.
+func (a *AEAD) maskedWords(x, in words) words {
+	if level() == aes.Generic {
+		return a.maskedWordsKernel(x, in)
+	}
+	r0, r1 := raocbMaskedAVX(a.b.Rounds(), a.b.EncKeys(), &a.encMK, x.w0, x.w1, in.w0, in.w1)
+	return words{r0, r1}
+}
+
 // kernel processes the whole blocks of src (at least one) as blocksGeneric
 // does, on the assembly kernels of the AES level in use.
 func (a *AEAD) kernel(d direction, dst, src []byte, x, sum *[blockSize]byte) {
-	level := aes.Active()
-	if level == aes.AESNI && !cpu.X86HasAVX {
-		level = aes.Generic
-	}
+	level := level()
 	if level == aes.Generic {
 		a.blocksGeneric(d, dst, src, x, sum)
 		return

@@ -12583,3 +12583,63 @@ done_3:
 	VMOVDQU       X0, (R11)
 	VZEROUPPER
 	RET
+
+// func raocbMaskedAVX(nr int, rk *[240]byte, mk *[3][16]byte, x0 uint64, x1 uint64, in0 uint64, in1 uint64) (r0 uint64, r1 uint64)
+// Requires: AES, AVX
+TEXT ·raocbMaskedAVX(SB), NOSPLIT, $0-72
+	MOVQ    nr+0(FP), CX
+	MOVQ    rk+8(FP), AX
+	MOVQ    mk+16(FP), BX
+	MOVQ    x0+24(FP), DX
+	VMOVQ   DX, X0
+	MOVQ    x1+32(FP), DX
+	VPINSRQ $0x01, DX, X0, X0
+	MOVQ    in0+40(FP), DX
+	VMOVQ   DX, X1
+	MOVQ    in1+48(FP), DX
+	VPINSRQ $0x01, DX, X1, X1
+	VAESENC (BX), X0, X0
+	VAESENC 16(BX), X0, X0
+	VPXOR   X1, X0, X0
+	VAESENC 16(AX), X0, X0
+	VAESENC 32(AX), X0, X0
+	VAESENC 48(AX), X0, X0
+	VAESENC 64(AX), X0, X0
+	VAESENC 80(AX), X0, X0
+	VAESENC 96(AX), X0, X0
+	VAESENC 112(AX), X0, X0
+	VAESENC 128(AX), X0, X0
+	VAESENC 144(AX), X0, X0
+	CMPQ    CX, $0x0a
+	JE      masked_last
+	VAESENC 160(AX), X0, X0
+	VAESENC 176(AX), X0, X0
+	ADDQ    $0x20, AX
+	CMPQ    CX, $0x0c
+	JE      masked_last
+	VAESENC 160(AX), X0, X0
+	VAESENC 176(AX), X0, X0
+	ADDQ    $0x20, AX
+
+masked_last:
+	VAESENCLAST 160(AX), X0, X0
+	VMOVQ       X0, DX
+	MOVQ        DX, r0+56(FP)
+	VPEXTRQ     $0x01, X0, DX
+	MOVQ        DX, r1+64(FP)
+	RET
+
+// func prefetchLines(p *byte, n int)
+// Requires: MMX+
+TEXT ·prefetchLines(SB), NOSPLIT, $0-16
+	MOVQ p+0(FP), AX
+	MOVQ n+8(FP), CX
+	ADDQ AX, CX
+	ANDQ $-64, AX
+
+prefetch_loop:
+	PREFETCHT0 (AX)
+	ADDQ       $0x40, AX
+	CMPQ       AX, CX
+	JB         prefetch_loop
+	RET

@@ -103,7 +103,7 @@ func (ra *readerAt) verify(ad []byte) error {
 	}
 	c, want := tail[:ra.n-full], tail[ra.n-full:]
 	if len(c) > 0 {
-		pad := ra.a.encryptMasked(&ra.b, uint64(full/blockSize)+1, [blockSize]byte{})
+		pad := ra.a.encryptMasked(&ra.b, uint64(full/blockSize)+1, words{}).bytes()
 		subtle.XORBytes(c, c, pad[:])
 		sum = xor(sum, padded(c))
 	}

@@ -130,6 +130,8 @@ func main() {
 			g.function()
 		}
 	}
+	maskedWords()
+	prefetch()
 	Generate()
 }
 

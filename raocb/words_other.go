@@ -1,0 +1,8 @@
+//go:build purego || !amd64
+
+package raocb
+
+// maskedWords returns E(in ^ Δ(x)) for the words of x and in.
+func (a *AEAD) maskedWords(x, in words) words { return a.maskedWordsKernel(x, in) }
+
+func prefetchRange([]byte) {}
