@@ -13,7 +13,8 @@
 // Kernels follow fae's AES engine (internal/aes): AES-NI on xmm registers
 // for AEGIS-128L and AEGIS-256; VAES on ymm registers for the X2 modes and on
 // zmm registers (AVX-512) for the X4 modes, narrower registers taking the
-// lanes in turn where the CPU lacks the wide ones; elsewhere, and with the
+// lanes in turn where the CPU lacks the wide ones; on arm64 the ARMv8 AES
+// instructions, one lane at a time; elsewhere, and with the
 // purego build tag, the portable code on the constant-time bitsliced AES
 // round.
 //

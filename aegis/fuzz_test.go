@@ -14,8 +14,8 @@ func fit(b []byte, n int) []byte {
 
 // FuzzRoundTrip seals and opens fuzzed messages with every variant and
 // kernel: all kernels must agree, Seal must match the Encrypter fed in two
-// pieces split at split, Open must round-trip and reject a flipped bit
-// anywhere in the ciphertext or tag. sizes picks the variant and tag size,
+// pieces split at split, Open and the Decrypter so fed must round-trip, and
+// Open must reject a flipped bit anywhere in the ciphertext or tag. sizes picks the variant and tag size,
 // and key and nonce are cut or padded to the variant's sizes.
 func FuzzRoundTrip(f *testing.F) {
 	f.Add([]byte("key"), []byte("nonce"), []byte("plaintext"), []byte("ad"), uint8(0), uint16(3), uint16(5))
@@ -48,6 +48,12 @@ func FuzzRoundTrip(f *testing.F) {
 				}
 				if got, err := a.Open(nil, nonce, ct, ad); err != nil || !bytes.Equal(got, pt) {
 					t.Fatalf("%s: kernel %s: round trip failed", c.v.name, kernel)
+				}
+				d := a.NewDecrypter(nonce, ad)
+				d.XORKeyStream(stream[:s], ct[:s])
+				d.XORKeyStream(stream[s:], ct[s:len(pt)])
+				if err := d.Verify(ct[len(pt):]); err != nil || !bytes.Equal(stream, pt) {
+					t.Fatalf("%s: kernel %s: Decrypter differs from Open", c.v.name, kernel)
 				}
 				bit := int(flip) % (8 * len(ct))
 				ct[bit/8] ^= 1 << (bit % 8)
