@@ -148,10 +148,7 @@ func (a *AEAD) Overhead() int { return a.tagSize }
 // built in registers: as a big-endian 128-bit integer hi:lo, TAGLEN mod 128
 // in the top 7 bits, then zeros, a 1 bit and the nonce.
 func (a *AEAD) base(nonce []byte) [blockSize]byte {
-	var hi, lo uint64
-	for _, c := range nonce {
-		hi, lo = hi<<8|lo>>56, lo<<8|uint64(c)
-	}
+	hi, lo := nonceWords(nonce)
 	if n := 8 * uint(len(nonce)); n < 64 {
 		lo |= 1 << n
 	} else {
@@ -214,8 +211,7 @@ func (a *AEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
 	}
 	b := a.base(nonce)
 	sum := a.crypt(encrypt, out[:len(plaintext)], plaintext, &b, 0)
-	tag := a.tag(&b, sum, numBlocks(uint64(len(plaintext))), ad)
-	copy(out[len(plaintext):], tag[:a.tagSize])
+	a.tag(&b, sum, numBlocks(uint64(len(plaintext))), ad).put(out[len(plaintext):])
 	return ret
 }
 
@@ -244,7 +240,7 @@ func (a *AEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 	}
 	b := a.base(nonce)
 	sum := a.crypt(decrypt, out, ciphertext[:n], &b, 0)
-	tag := a.tag(&b, sum, numBlocks(uint64(n)), ad)
+	tag := a.tag(&b, sum, numBlocks(uint64(n)), ad).bytes()
 	if subtle.ConstantTimeCompare(tag[:a.tagSize], ciphertext[n:]) != 1 {
 		clear(out)
 		return nil, errOpen
@@ -333,8 +329,8 @@ func (a *AEAD) crypt(d direction, out, src []byte, b *[blockSize]byte, first uin
 
 // tag returns E(Σ ^ Δ(B, m+3)) ^ HASH(A) at full length, for a message of
 // m blocks.
-func (a *AEAD) tag(b *[blockSize]byte, sum [blockSize]byte, m uint64, ad []byte) [blockSize]byte {
-	return a.encryptMasked(b, m+3, wordsOf(&sum)).xor(a.hash(ad)).bytes()
+func (a *AEAD) tag(b *[blockSize]byte, sum [blockSize]byte, m uint64, ad []byte) words {
+	return a.encryptMasked(b, m+3, wordsOf(&sum)).xor(a.hash(ad))
 }
 
 // hash is HASH(A): the XOR of E(A_i ^ Δ(LA, i)) over the full blocks, and
@@ -376,8 +372,7 @@ func (a *AEAD) blocks(d direction, dst, src []byte, x [blockSize]byte, sum *[blo
 
 // encryptMasked returns E(in ^ Δ(base, i)).
 func (a *AEAD) encryptMasked(base *[blockSize]byte, i uint64, in words) words {
-	x := wordsOf(base)
-	return a.maskedWords(words{addIndexWord(x.w0, i), addIndexWord(x.w1, i)}, in)
+	return a.maskedWords(wordsOf(base).add(i), in)
 }
 
 // maskedWordsKernel is maskedWords on the kernel of whole blocks.
@@ -403,22 +398,35 @@ func (x words) bytes() [blockSize]byte {
 	return b
 }
 
+// put writes the first len(p) bytes of x, 8 to 16, to p; a whole block as
+// two words, not through a copy that would wait for them to reach memory.
+func (x words) put(p []byte) {
+	binary.LittleEndian.PutUint64(p, x.w0)
+	if len(p) == blockSize {
+		binary.LittleEndian.PutUint64(p[8:], x.w1)
+		return
+	}
+	for i := 8; i < len(p); i++ {
+		p[i] = byte(x.w1 >> (8 * (i - 8)))
+	}
+}
+
 func (x words) xor(y words) words { return words{x.w0 ^ y.w0, x.w1 ^ y.w1} }
 
-// addIndexWord adds i (below 2^30) to the two big-endian 32-bit words whose
-// bytes w holds in little-endian order, modulo 2^32 each: addIndex on words.
-func addIndexWord(w, i uint64) uint64 {
-	v := bits.ReverseBytes64(w)
-	return bits.ReverseBytes64((v>>32+i)<<32 | uint64(uint32(v)+uint32(i)))
+// add returns x ⊞ i, i below 2^30: each word holds two of the block's
+// big-endian 32-bit words in little-endian byte order.
+func (x words) add(i uint64) words {
+	add := func(w uint64) uint64 {
+		v := bits.ReverseBytes64(w)
+		return bits.ReverseBytes64((v>>32+i)<<32 | uint64(uint32(v)+uint32(i)))
+	}
+	return words{add(x.w0), add(x.w1)}
 }
 
 // addIndex returns X ⊞ i: i added to each big-endian 32-bit word of X,
 // modulo 2^32. i is below 2^30.
 func addIndex(x [blockSize]byte, i uint64) [blockSize]byte {
-	for j := 0; j < blockSize; j += 4 {
-		binary.BigEndian.PutUint32(x[j:], binary.BigEndian.Uint32(x[j:])+uint32(i))
-	}
-	return x
+	return wordsOf(&x).add(i).bytes()
 }
 
 func xor(x, y [blockSize]byte) [blockSize]byte {
@@ -445,3 +453,20 @@ const (
 )
 
 var _ cipher.AEAD = (*AEAD)(nil)
+
+// nonceWords returns the nonce (at most 15 bytes) as a big-endian 128-bit
+// integer hi:lo, its last 8 bytes in one load when it has that many: a
+// byte-at-a-time loop over the whole nonce is a long dependency chain in
+// every Seal and Open of a short message.
+func nonceWords(nonce []byte) (hi, lo uint64) {
+	if n := len(nonce); n >= 8 {
+		for _, c := range nonce[:n-8] {
+			hi = hi<<8 | uint64(c)
+		}
+		return hi, binary.BigEndian.Uint64(nonce[n-8:])
+	}
+	for _, c := range nonce {
+		lo = lo<<8 | uint64(c)
+	}
+	return 0, lo
+}

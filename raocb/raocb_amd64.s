@@ -85,16 +85,18 @@ TEXT ·raocbEncAVX(SB), NOSPLIT, $128-64
 	MOVQ    n+56(FP), R8
 	VMOVDQU bswap32<>+0(SB), X14
 	VMOVDQU step1<>+0(SB), X15
-	VMOVDQU (DX), X8
+	VMOVQ   (DX), X0
+	VPINSRQ $0x01, 8(DX), X0, X0
+	VMOVDQA X0, X8
 	VPSHUFB X14, X8, X8
 	VMOVDQU (CX), X10
 	VMOVDQU 16(CX), X11
 	VMOVDQU 32(CX), X12
 	VPXOR   X9, X9, X9
 
-loop_1:
+loop_3:
 	CMPQ    R8, $0x00000008
-	JB      tail_2
+	JB      tail_1
 	VPSHUFB X14, X8, X0
 	VPADDD  X15, X8, X8
 	VPSHUFB X14, X8, X1
@@ -296,11 +298,11 @@ final_4:
 	ADDQ        $0x00000080, SI
 	ADDQ        $0x00000080, DI
 	SUBQ        $0x00000008, R8
-	JMP         loop_1
+	JMP         loop_3
 
-tail_2:
+tail_1:
 	TESTQ   R8, R8
-	JZ      done_3
+	JZ      done_2
 	CMPQ    R8, $0x00000001
 	JNE     skip_6
 	VPSHUFB X14, X8, X0
@@ -1051,7 +1053,7 @@ final_19:
 
 skip_18:
 taildone_5:
-done_3:
+done_2:
 	VMOVDQA X9, X0
 	VPXOR   (R11), X0, X0
 	VMOVDQU X0, (R11)
@@ -1071,16 +1073,18 @@ TEXT ·raocbDecAVX(SB), NOSPLIT, $128-64
 	MOVQ    n+56(FP), R8
 	VMOVDQU bswap32<>+0(SB), X14
 	VMOVDQU step1<>+0(SB), X15
-	VMOVDQU (DX), X8
+	VMOVQ   (DX), X0
+	VPINSRQ $0x01, 8(DX), X0, X0
+	VMOVDQA X0, X8
 	VPSHUFB X14, X8, X8
 	VMOVDQU (CX), X10
 	VMOVDQU 16(CX), X11
 	VMOVDQU 32(CX), X12
 	VPXOR   X9, X9, X9
 
-loop_1:
+loop_3:
 	CMPQ    R8, $0x00000008
-	JB      tail_2
+	JB      tail_1
 	VPSHUFB X14, X8, X0
 	VPADDD  X15, X8, X8
 	VPSHUFB X14, X8, X1
@@ -1274,11 +1278,11 @@ final_4:
 	ADDQ        $0x00000080, SI
 	ADDQ        $0x00000080, DI
 	SUBQ        $0x00000008, R8
-	JMP         loop_1
+	JMP         loop_3
 
-tail_2:
+tail_1:
 	TESTQ   R8, R8
-	JZ      done_3
+	JZ      done_2
 	CMPQ    R8, $0x00000001
 	JNE     skip_6
 	VPSHUFB X14, X8, X0
@@ -2001,7 +2005,7 @@ final_19:
 
 skip_18:
 taildone_5:
-done_3:
+done_2:
 	VMOVDQA X9, X0
 	VPXOR   (R11), X0, X0
 	VMOVDQU X0, (R11)
@@ -2020,7 +2024,9 @@ TEXT ·raocbHashAVX(SB), NOSPLIT, $0-56
 	MOVQ    n+48(FP), R8
 	VMOVDQU bswap32<>+0(SB), X14
 	VMOVDQU step1<>+0(SB), X15
-	VMOVDQU (DX), X8
+	VMOVQ   (DX), X0
+	VPINSRQ $0x01, 8(DX), X0, X0
+	VMOVDQA X0, X8
 	VPSHUFB X14, X8, X8
 	VMOVDQU (CX), X10
 	VMOVDQU 16(CX), X11
@@ -2029,9 +2035,9 @@ TEXT ·raocbHashAVX(SB), NOSPLIT, $0-56
 	VMOVDQU (BX)(R9*1), X12
 	VPXOR   X9, X9, X9
 
-loop_1:
+loop_3:
 	CMPQ    R8, $0x00000008
-	JB      tail_2
+	JB      tail_1
 	VPSHUFB X14, X8, X0
 	VPADDD  X15, X8, X8
 	VPSHUFB X14, X8, X1
@@ -2200,11 +2206,11 @@ final_4:
 	VPXOR       X7, X9, X9
 	ADDQ        $0x00000080, SI
 	SUBQ        $0x00000008, R8
-	JMP         loop_1
+	JMP         loop_3
 
-tail_2:
+tail_1:
 	TESTQ   R8, R8
-	JZ      done_3
+	JZ      done_2
 	CMPQ    R8, $0x00000001
 	JNE     skip_6
 	VPSHUFB X14, X8, X0
@@ -2843,7 +2849,7 @@ final_19:
 
 skip_18:
 taildone_5:
-done_3:
+done_2:
 	VMOVDQA X9, X0
 	VPXOR   (R11), X0, X0
 	VMOVDQU X0, (R11)
@@ -2863,7 +2869,9 @@ TEXT ·raocbEncVAES256(SB), NOSPLIT, $256-64
 	MOVQ           n+56(FP), R8
 	VMOVDQU        bswap32<>+0(SB), Y14
 	VMOVDQU        step2<>+0(SB), Y15
-	VBROADCASTI128 (DX), Y8
+	VMOVQ          (DX), X0
+	VPINSRQ        $0x01, 8(DX), X0, X0
+	VINSERTI128    $0x01, X0, Y0, Y8
 	VPSHUFB        Y14, Y8, Y8
 	VPADDD         laneIdx<>+0(SB), Y8, Y8
 	VBROADCASTI128 (CX), Y10
@@ -2871,9 +2879,9 @@ TEXT ·raocbEncVAES256(SB), NOSPLIT, $256-64
 	VBROADCASTI128 32(CX), Y12
 	VPXOR          Y9, Y9, Y9
 
-loop_1:
+loop_3:
 	CMPQ           R8, $0x00000010
-	JB             tail_2
+	JB             tail_1
 	VPSHUFB        Y14, Y8, Y0
 	VPADDD         Y15, Y8, Y8
 	VPSHUFB        Y14, Y8, Y1
@@ -3088,11 +3096,11 @@ final_4:
 	ADDQ        $0x00000100, SI
 	ADDQ        $0x00000100, DI
 	SUBQ        $0x00000010, R8
-	JMP         loop_1
+	JMP         loop_3
 
-tail_2:
+tail_1:
 	TESTQ          R8, R8
-	JZ             done_3
+	JZ             done_2
 	CMPQ           R8, $0x00000001
 	JNE            skip_6
 	VPSHUFB        Y14, Y8, Y0
@@ -4990,7 +4998,7 @@ final_35:
 
 skip_34:
 taildone_5:
-done_3:
+done_2:
 	VEXTRACTI128 $0x01, Y9, X1
 	VPXOR        X1, X9, X0
 	VPXOR        (R11), X0, X0
@@ -5011,7 +5019,9 @@ TEXT ·raocbDecVAES256(SB), NOSPLIT, $256-64
 	MOVQ           n+56(FP), R8
 	VMOVDQU        bswap32<>+0(SB), Y14
 	VMOVDQU        step2<>+0(SB), Y15
-	VBROADCASTI128 (DX), Y8
+	VMOVQ          (DX), X0
+	VPINSRQ        $0x01, 8(DX), X0, X0
+	VINSERTI128    $0x01, X0, Y0, Y8
 	VPSHUFB        Y14, Y8, Y8
 	VPADDD         laneIdx<>+0(SB), Y8, Y8
 	VBROADCASTI128 (CX), Y10
@@ -5019,9 +5029,9 @@ TEXT ·raocbDecVAES256(SB), NOSPLIT, $256-64
 	VBROADCASTI128 32(CX), Y12
 	VPXOR          Y9, Y9, Y9
 
-loop_1:
+loop_3:
 	CMPQ           R8, $0x00000010
-	JB             tail_2
+	JB             tail_1
 	VPSHUFB        Y14, Y8, Y0
 	VPADDD         Y15, Y8, Y8
 	VPSHUFB        Y14, Y8, Y1
@@ -5228,11 +5238,11 @@ final_4:
 	ADDQ        $0x00000100, SI
 	ADDQ        $0x00000100, DI
 	SUBQ        $0x00000010, R8
-	JMP         loop_1
+	JMP         loop_3
 
-tail_2:
+tail_1:
 	TESTQ          R8, R8
-	JZ             done_3
+	JZ             done_2
 	CMPQ           R8, $0x00000001
 	JNE            skip_6
 	VPSHUFB        Y14, Y8, Y0
@@ -7082,7 +7092,7 @@ final_35:
 
 skip_34:
 taildone_5:
-done_3:
+done_2:
 	VEXTRACTI128 $0x01, Y9, X1
 	VPXOR        X1, X9, X0
 	VPXOR        (R11), X0, X0
@@ -7102,7 +7112,9 @@ TEXT ·raocbHashVAES256(SB), NOSPLIT, $0-56
 	MOVQ           n+48(FP), R8
 	VMOVDQU        bswap32<>+0(SB), Y14
 	VMOVDQU        step2<>+0(SB), Y15
-	VBROADCASTI128 (DX), Y8
+	VMOVQ          (DX), X0
+	VPINSRQ        $0x01, 8(DX), X0, X0
+	VINSERTI128    $0x01, X0, Y0, Y8
 	VPSHUFB        Y14, Y8, Y8
 	VPADDD         laneIdx<>+0(SB), Y8, Y8
 	VBROADCASTI128 (CX), Y10
@@ -7112,9 +7124,9 @@ TEXT ·raocbHashVAES256(SB), NOSPLIT, $0-56
 	VBROADCASTI128 (BX)(R9*1), Y12
 	VPXOR          Y9, Y9, Y9
 
-loop_1:
+loop_3:
 	CMPQ           R8, $0x00000010
-	JB             tail_2
+	JB             tail_1
 	VPSHUFB        Y14, Y8, Y0
 	VPADDD         Y15, Y8, Y8
 	VPSHUFB        Y14, Y8, Y1
@@ -7296,11 +7308,11 @@ final_4:
 	VPXOR       Y7, Y9, Y9
 	ADDQ        $0x00000100, SI
 	SUBQ        $0x00000010, R8
-	JMP         loop_1
+	JMP         loop_3
 
-tail_2:
+tail_1:
 	TESTQ          R8, R8
-	JZ             done_3
+	JZ             done_2
 	CMPQ           R8, $0x00000001
 	JNE            skip_6
 	VPSHUFB        Y14, Y8, Y0
@@ -8958,7 +8970,7 @@ final_35:
 
 skip_34:
 taildone_5:
-done_3:
+done_2:
 	VEXTRACTI128 $0x01, Y9, X1
 	VPXOR        X1, X9, X0
 	VPXOR        (R11), X0, X0
@@ -8968,7 +8980,7 @@ done_3:
 
 // func raocbEncVAES512(nr int, rk *[240]byte, mk *[3][16]byte, x *[16]byte, sum *[16]byte, dst *byte, src *byte, n int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, VAES
-TEXT ·raocbEncVAES512(SB), NOSPLIT, $0-64
+TEXT ·raocbEncVAES512(SB), NOSPLIT, $128-64
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
 	MOVQ            mk+16(FP), CX
@@ -8979,200 +8991,234 @@ TEXT ·raocbEncVAES512(SB), NOSPLIT, $0-64
 	MOVQ            n+56(FP), R8
 	VMOVDQU64       bswap32<>+0(SB), Z23
 	VMOVDQU64       step4<>+0(SB), Z24
-	VBROADCASTI32X4 (DX), Z16
+	VMOVQ           (DX), X0
+	VPINSRQ         $0x01, 8(DX), X0, X0
+	VSHUFI64X2      $0x00, Z0, Z0, Z16
 	VPSHUFB         Z23, Z16, Z16
 	VPADDD          laneIdx<>+0(SB), Z16, Z16
 	VBROADCASTI32X4 (CX), Z18
 	VBROADCASTI32X4 16(CX), Z19
 	VBROADCASTI32X4 32(CX), Z20
 	VPXORQ          Z17, Z17, Z17
-
-loop_1:
+	VMOVDQU64       Z18, (SP)
+	VMOVDQU64       Z19, 64(SP)
 	CMPQ            R8, $0x00000020
-	JB              tail_2
-	VPSHUFB         Z23, Z16, Z0
-	VPADDD          Z24, Z16, Z16
-	VPSHUFB         Z23, Z16, Z1
-	VPADDD          Z24, Z16, Z16
-	VPSHUFB         Z23, Z16, Z2
-	VPADDD          Z24, Z16, Z16
-	VPSHUFB         Z23, Z16, Z3
-	VPADDD          Z24, Z16, Z16
-	VPSHUFB         Z23, Z16, Z4
-	VPADDD          Z24, Z16, Z16
-	VPSHUFB         Z23, Z16, Z5
-	VPADDD          Z24, Z16, Z16
-	VPSHUFB         Z23, Z16, Z6
-	VPADDD          Z24, Z16, Z16
-	VPSHUFB         Z23, Z16, Z7
-	VPADDD          Z24, Z16, Z16
-	VAESENC         Z18, Z0, Z0
-	VAESENC         Z18, Z1, Z1
-	VAESENC         Z18, Z2, Z2
-	VAESENC         Z18, Z3, Z3
-	VAESENC         Z18, Z4, Z4
-	VAESENC         Z18, Z5, Z5
-	VAESENC         Z18, Z6, Z6
-	VAESENC         Z18, Z7, Z7
-	VAESENC         Z19, Z0, Z0
-	VAESENC         Z19, Z1, Z1
-	VAESENC         Z19, Z2, Z2
-	VAESENC         Z19, Z3, Z3
-	VAESENC         Z19, Z4, Z4
-	VAESENC         Z19, Z5, Z5
-	VAESENC         Z19, Z6, Z6
-	VAESENC         Z19, Z7, Z7
-	VPXORQ          Z20, Z0, Z8
-	VPXORQ          Z20, Z1, Z9
-	VPXORQ          Z20, Z2, Z10
-	VPXORQ          Z20, Z3, Z11
-	VPXORQ          Z20, Z4, Z12
-	VPXORQ          Z20, Z5, Z13
-	VPXORQ          Z20, Z6, Z14
-	VPXORQ          Z20, Z7, Z15
-	VMOVDQU64       (SI), Z25
-	VPXORQ          Z25, Z0, Z0
-	VMOVDQU64       64(SI), Z26
-	VPXORQ          Z26, Z1, Z1
-	VPTERNLOGD      $0x96, Z25, Z26, Z17
-	VMOVDQU64       128(SI), Z25
-	VPXORQ          Z25, Z2, Z2
-	VMOVDQU64       192(SI), Z26
-	VPXORQ          Z26, Z3, Z3
-	VPTERNLOGD      $0x96, Z25, Z26, Z17
-	VMOVDQU64       256(SI), Z25
-	VPXORQ          Z25, Z4, Z4
-	VMOVDQU64       320(SI), Z26
-	VPXORQ          Z26, Z5, Z5
-	VPTERNLOGD      $0x96, Z25, Z26, Z17
-	VMOVDQU64       384(SI), Z25
-	VPXORQ          Z25, Z6, Z6
-	VMOVDQU64       448(SI), Z26
-	VPXORQ          Z26, Z7, Z7
-	VPTERNLOGD      $0x96, Z25, Z26, Z17
-	VBROADCASTI32X4 16(BX), Z22
-	VAESENC         Z22, Z0, Z0
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VAESENC         Z22, Z5, Z5
-	VAESENC         Z22, Z6, Z6
-	VAESENC         Z22, Z7, Z7
-	VBROADCASTI32X4 32(BX), Z21
-	VAESENC         Z21, Z0, Z0
-	VAESENC         Z21, Z1, Z1
-	VAESENC         Z21, Z2, Z2
-	VAESENC         Z21, Z3, Z3
-	VAESENC         Z21, Z4, Z4
-	VAESENC         Z21, Z5, Z5
-	VAESENC         Z21, Z6, Z6
-	VAESENC         Z21, Z7, Z7
-	VBROADCASTI32X4 48(BX), Z22
-	VAESENC         Z22, Z0, Z0
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VAESENC         Z22, Z5, Z5
-	VAESENC         Z22, Z6, Z6
-	VAESENC         Z22, Z7, Z7
-	VBROADCASTI32X4 64(BX), Z21
-	VAESENC         Z21, Z0, Z0
-	VAESENC         Z21, Z1, Z1
-	VAESENC         Z21, Z2, Z2
-	VAESENC         Z21, Z3, Z3
-	VAESENC         Z21, Z4, Z4
-	VAESENC         Z21, Z5, Z5
-	VAESENC         Z21, Z6, Z6
-	VAESENC         Z21, Z7, Z7
-	VBROADCASTI32X4 80(BX), Z22
-	VAESENC         Z22, Z0, Z0
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VAESENC         Z22, Z5, Z5
-	VAESENC         Z22, Z6, Z6
-	VAESENC         Z22, Z7, Z7
-	VBROADCASTI32X4 96(BX), Z21
-	VAESENC         Z21, Z0, Z0
-	VAESENC         Z21, Z1, Z1
-	VAESENC         Z21, Z2, Z2
-	VAESENC         Z21, Z3, Z3
-	VAESENC         Z21, Z4, Z4
-	VAESENC         Z21, Z5, Z5
-	VAESENC         Z21, Z6, Z6
-	VAESENC         Z21, Z7, Z7
-	VBROADCASTI32X4 112(BX), Z22
-	VAESENC         Z22, Z0, Z0
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VAESENC         Z22, Z5, Z5
-	VAESENC         Z22, Z6, Z6
-	VAESENC         Z22, Z7, Z7
-	VBROADCASTI32X4 128(BX), Z21
-	VAESENC         Z21, Z0, Z0
-	VAESENC         Z21, Z1, Z1
-	VAESENC         Z21, Z2, Z2
-	VAESENC         Z21, Z3, Z3
-	VAESENC         Z21, Z4, Z4
-	VAESENC         Z21, Z5, Z5
-	VAESENC         Z21, Z6, Z6
-	VAESENC         Z21, Z7, Z7
-	VBROADCASTI32X4 144(BX), Z22
-	VAESENC         Z22, Z0, Z0
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VAESENC         Z22, Z5, Z5
-	VAESENC         Z22, Z6, Z6
-	VAESENC         Z22, Z7, Z7
-	CMPQ            AX, $0x0a
-	JE              final_4
-	VBROADCASTI32X4 160(BX), Z21
-	VAESENC         Z21, Z0, Z0
-	VAESENC         Z21, Z1, Z1
-	VAESENC         Z21, Z2, Z2
-	VAESENC         Z21, Z3, Z3
-	VAESENC         Z21, Z4, Z4
-	VAESENC         Z21, Z5, Z5
-	VAESENC         Z21, Z6, Z6
-	VAESENC         Z21, Z7, Z7
-	VBROADCASTI32X4 176(BX), Z22
-	VAESENC         Z22, Z0, Z0
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VAESENC         Z22, Z5, Z5
-	VAESENC         Z22, Z6, Z6
-	VAESENC         Z22, Z7, Z7
-	CMPQ            AX, $0x0c
-	JE              final_4
-	VBROADCASTI32X4 192(BX), Z21
-	VAESENC         Z21, Z0, Z0
-	VAESENC         Z21, Z1, Z1
-	VAESENC         Z21, Z2, Z2
-	VAESENC         Z21, Z3, Z3
-	VAESENC         Z21, Z4, Z4
-	VAESENC         Z21, Z5, Z5
-	VAESENC         Z21, Z6, Z6
-	VAESENC         Z21, Z7, Z7
-	VBROADCASTI32X4 208(BX), Z22
-	VAESENC         Z22, Z0, Z0
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VAESENC         Z22, Z5, Z5
-	VAESENC         Z22, Z6, Z6
-	VAESENC         Z22, Z7, Z7
+	JB              tail_1
+	VPSHUFB         bswap32<>+0(SB), Z16, Z18
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z19
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z21
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z22
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z23
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z24
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z25
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z26
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VAESENC         (SP), Z18, Z18
+	VAESENC         (SP), Z19, Z19
+	VAESENC         (SP), Z21, Z21
+	VAESENC         (SP), Z22, Z22
+	VAESENC         (SP), Z23, Z23
+	VAESENC         (SP), Z24, Z24
+	VAESENC         (SP), Z25, Z25
+	VAESENC         (SP), Z26, Z26
+	VAESENC         64(SP), Z18, Z18
+	VAESENC         64(SP), Z19, Z19
+	VAESENC         64(SP), Z21, Z21
+	VAESENC         64(SP), Z22, Z22
+	VAESENC         64(SP), Z23, Z23
+	VAESENC         64(SP), Z24, Z24
+	VAESENC         64(SP), Z25, Z25
+	VAESENC         64(SP), Z26, Z26
 
-final_4:
+piped_3:
+	CMPQ            R8, $0x00000040
+	JB              pipedlast_4
+	VPXORQ          Z20, Z18, Z8
+	VPXORQ          (SI), Z18, Z0
+	VPTERNLOGD      $0x96, Z0, Z18, Z17
+	VPXORQ          Z20, Z19, Z9
+	VPXORQ          64(SI), Z19, Z1
+	VPTERNLOGD      $0x96, Z1, Z19, Z17
+	VPXORQ          Z20, Z21, Z10
+	VPXORQ          128(SI), Z21, Z2
+	VPTERNLOGD      $0x96, Z2, Z21, Z17
+	VPXORQ          Z20, Z22, Z11
+	VPXORQ          192(SI), Z22, Z3
+	VPTERNLOGD      $0x96, Z3, Z22, Z17
+	VPXORQ          Z20, Z23, Z12
+	VPXORQ          256(SI), Z23, Z4
+	VPTERNLOGD      $0x96, Z4, Z23, Z17
+	VPXORQ          Z20, Z24, Z13
+	VPXORQ          320(SI), Z24, Z5
+	VPTERNLOGD      $0x96, Z5, Z24, Z17
+	VPXORQ          Z20, Z25, Z14
+	VPXORQ          384(SI), Z25, Z6
+	VPTERNLOGD      $0x96, Z6, Z25, Z17
+	VPXORQ          Z20, Z26, Z15
+	VPXORQ          448(SI), Z26, Z7
+	VPTERNLOGD      $0x96, Z7, Z26, Z17
+	VBROADCASTI32X4 16(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VPSHUFB         bswap32<>+0(SB), Z16, Z18
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z19
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z21
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VBROADCASTI32X4 32(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VPSHUFB         bswap32<>+0(SB), Z16, Z22
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z23
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z24
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VBROADCASTI32X4 48(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VPSHUFB         bswap32<>+0(SB), Z16, Z25
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z26
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VAESENC         (SP), Z18, Z18
+	VBROADCASTI32X4 64(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VAESENC         (SP), Z19, Z19
+	VAESENC         (SP), Z21, Z21
+	VAESENC         (SP), Z22, Z22
+	VBROADCASTI32X4 80(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VAESENC         (SP), Z23, Z23
+	VAESENC         (SP), Z24, Z24
+	VAESENC         (SP), Z25, Z25
+	VBROADCASTI32X4 96(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VAESENC         (SP), Z26, Z26
+	VAESENC         64(SP), Z18, Z18
+	VAESENC         64(SP), Z19, Z19
+	VBROADCASTI32X4 112(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VAESENC         64(SP), Z21, Z21
+	VAESENC         64(SP), Z22, Z22
+	VAESENC         64(SP), Z23, Z23
+	VBROADCASTI32X4 128(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VAESENC         64(SP), Z24, Z24
+	VAESENC         64(SP), Z25, Z25
+	VAESENC         64(SP), Z26, Z26
+	VBROADCASTI32X4 144(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	CMPQ            AX, $0x0a
+	JE              pipedfinal_5
+	VBROADCASTI32X4 160(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VBROADCASTI32X4 176(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	CMPQ            AX, $0x0c
+	JE              pipedfinal_5
+	VBROADCASTI32X4 192(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VBROADCASTI32X4 208(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+
+pipedfinal_5:
 	VAESENCLAST Z8, Z0, Z0
 	VMOVDQU64   Z0, (DI)
 	VAESENCLAST Z9, Z1, Z1
@@ -9192,11 +9238,183 @@ final_4:
 	ADDQ        $0x00000200, SI
 	ADDQ        $0x00000200, DI
 	SUBQ        $0x00000020, R8
-	JMP         loop_1
+	JMP         piped_3
 
-tail_2:
+pipedlast_4:
+	VPXORQ          Z20, Z18, Z8
+	VPXORQ          (SI), Z18, Z0
+	VPTERNLOGD      $0x96, Z0, Z18, Z17
+	VPXORQ          Z20, Z19, Z9
+	VPXORQ          64(SI), Z19, Z1
+	VPTERNLOGD      $0x96, Z1, Z19, Z17
+	VPXORQ          Z20, Z21, Z10
+	VPXORQ          128(SI), Z21, Z2
+	VPTERNLOGD      $0x96, Z2, Z21, Z17
+	VPXORQ          Z20, Z22, Z11
+	VPXORQ          192(SI), Z22, Z3
+	VPTERNLOGD      $0x96, Z3, Z22, Z17
+	VPXORQ          Z20, Z23, Z12
+	VPXORQ          256(SI), Z23, Z4
+	VPTERNLOGD      $0x96, Z4, Z23, Z17
+	VPXORQ          Z20, Z24, Z13
+	VPXORQ          320(SI), Z24, Z5
+	VPTERNLOGD      $0x96, Z5, Z24, Z17
+	VPXORQ          Z20, Z25, Z14
+	VPXORQ          384(SI), Z25, Z6
+	VPTERNLOGD      $0x96, Z6, Z25, Z17
+	VPXORQ          Z20, Z26, Z15
+	VPXORQ          448(SI), Z26, Z7
+	VPTERNLOGD      $0x96, Z7, Z26, Z17
+	VBROADCASTI32X4 16(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VBROADCASTI32X4 32(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VBROADCASTI32X4 48(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VBROADCASTI32X4 64(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VBROADCASTI32X4 80(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VBROADCASTI32X4 96(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VBROADCASTI32X4 112(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VBROADCASTI32X4 128(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VBROADCASTI32X4 144(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	CMPQ            AX, $0x0a
+	JE              pipedfinal_6
+	VBROADCASTI32X4 160(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VBROADCASTI32X4 176(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	CMPQ            AX, $0x0c
+	JE              pipedfinal_6
+	VBROADCASTI32X4 192(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VBROADCASTI32X4 208(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+
+pipedfinal_6:
+	VAESENCLAST Z8, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VAESENCLAST Z9, Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	VAESENCLAST Z10, Z2, Z2
+	VMOVDQU64   Z2, 128(DI)
+	VAESENCLAST Z11, Z3, Z3
+	VMOVDQU64   Z3, 192(DI)
+	VAESENCLAST Z12, Z4, Z4
+	VMOVDQU64   Z4, 256(DI)
+	VAESENCLAST Z13, Z5, Z5
+	VMOVDQU64   Z5, 320(DI)
+	VAESENCLAST Z14, Z6, Z6
+	VMOVDQU64   Z6, 384(DI)
+	VAESENCLAST Z15, Z7, Z7
+	VMOVDQU64   Z7, 448(DI)
+	ADDQ        $0x00000200, SI
+	ADDQ        $0x00000200, DI
+	SUBQ        $0x00000020, R8
+	VMOVDQU64   (SP), Z18
+	VMOVDQU64   64(SP), Z19
+	VMOVDQU64   bswap32<>+0(SB), Z23
+	VMOVDQU64   step4<>+0(SB), Z24
+
+tail_1:
 	TESTQ           R8, R8
-	JZ              done_3
+	JZ              done_2
 	LEAQ            -1(R8), R9
 	ANDQ            $0x03, R9
 	LEAQ            kmask<>+0(SB), R10
@@ -9205,7 +9423,7 @@ tail_2:
 	LEAQ            3(R8), R9
 	SHRQ            $0x02, R9
 	CMPQ            R9, $0x00000001
-	JNE             skip_6
+	JNE             skip_8
 	VPSHUFB         Z23, Z16, Z0
 	VPADDD          Z24, Z16, Z16
 	VAESENC         Z18, Z0, Z0
@@ -9233,26 +9451,26 @@ tail_2:
 	VBROADCASTI32X4 144(BX), Z22
 	VAESENC         Z22, Z0, Z0
 	CMPQ            AX, $0x0a
-	JE              final_7
+	JE              final_9
 	VBROADCASTI32X4 160(BX), Z21
 	VAESENC         Z21, Z0, Z0
 	VBROADCASTI32X4 176(BX), Z22
 	VAESENC         Z22, Z0, Z0
 	CMPQ            AX, $0x0c
-	JE              final_7
+	JE              final_9
 	VBROADCASTI32X4 192(BX), Z21
 	VAESENC         Z21, Z0, Z0
 	VBROADCASTI32X4 208(BX), Z22
 	VAESENC         Z22, Z0, Z0
 
-final_7:
+final_9:
 	VAESENCLAST Z8, Z0, Z0
 	VMOVDQU64   Z0, K1, (DI)
-	JMP         taildone_5
+	JMP         taildone_7
 
-skip_6:
+skip_8:
 	CMPQ            R9, $0x00000002
-	JNE             skip_8
+	JNE             skip_10
 	VPSHUFB         Z23, Z16, Z0
 	VPADDD          Z24, Z16, Z16
 	VPSHUFB         Z23, Z16, Z1
@@ -9296,7 +9514,7 @@ skip_6:
 	VAESENC         Z22, Z0, Z0
 	VAESENC         Z22, Z1, Z1
 	CMPQ            AX, $0x0a
-	JE              final_9
+	JE              final_11
 	VBROADCASTI32X4 160(BX), Z21
 	VAESENC         Z21, Z0, Z0
 	VAESENC         Z21, Z1, Z1
@@ -9304,7 +9522,7 @@ skip_6:
 	VAESENC         Z22, Z0, Z0
 	VAESENC         Z22, Z1, Z1
 	CMPQ            AX, $0x0c
-	JE              final_9
+	JE              final_11
 	VBROADCASTI32X4 192(BX), Z21
 	VAESENC         Z21, Z0, Z0
 	VAESENC         Z21, Z1, Z1
@@ -9312,16 +9530,16 @@ skip_6:
 	VAESENC         Z22, Z0, Z0
 	VAESENC         Z22, Z1, Z1
 
-final_9:
+final_11:
 	VAESENCLAST Z8, Z0, Z0
 	VMOVDQU64   Z0, (DI)
 	VAESENCLAST Z9, Z1, Z1
 	VMOVDQU64   Z1, K1, 64(DI)
-	JMP         taildone_5
+	JMP         taildone_7
 
-skip_8:
+skip_10:
 	CMPQ            R9, $0x00000003
-	JNE             skip_10
+	JNE             skip_12
 	VPSHUFB         Z23, Z16, Z0
 	VPADDD          Z24, Z16, Z16
 	VPSHUFB         Z23, Z16, Z1
@@ -9382,7 +9600,7 @@ skip_8:
 	VAESENC         Z22, Z1, Z1
 	VAESENC         Z22, Z2, Z2
 	CMPQ            AX, $0x0a
-	JE              final_11
+	JE              final_13
 	VBROADCASTI32X4 160(BX), Z21
 	VAESENC         Z21, Z0, Z0
 	VAESENC         Z21, Z1, Z1
@@ -9392,7 +9610,7 @@ skip_8:
 	VAESENC         Z22, Z1, Z1
 	VAESENC         Z22, Z2, Z2
 	CMPQ            AX, $0x0c
-	JE              final_11
+	JE              final_13
 	VBROADCASTI32X4 192(BX), Z21
 	VAESENC         Z21, Z0, Z0
 	VAESENC         Z21, Z1, Z1
@@ -9402,18 +9620,18 @@ skip_8:
 	VAESENC         Z22, Z1, Z1
 	VAESENC         Z22, Z2, Z2
 
-final_11:
+final_13:
 	VAESENCLAST Z8, Z0, Z0
 	VMOVDQU64   Z0, (DI)
 	VAESENCLAST Z9, Z1, Z1
 	VMOVDQU64   Z1, 64(DI)
 	VAESENCLAST Z10, Z2, Z2
 	VMOVDQU64   Z2, K1, 128(DI)
-	JMP         taildone_5
+	JMP         taildone_7
 
-skip_10:
+skip_12:
 	CMPQ            R9, $0x00000004
-	JNE             skip_12
+	JNE             skip_14
 	VPSHUFB         Z23, Z16, Z0
 	VPADDD          Z24, Z16, Z16
 	VPSHUFB         Z23, Z16, Z1
@@ -9490,7 +9708,7 @@ skip_10:
 	VAESENC         Z22, Z2, Z2
 	VAESENC         Z22, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              final_13
+	JE              final_15
 	VBROADCASTI32X4 160(BX), Z21
 	VAESENC         Z21, Z0, Z0
 	VAESENC         Z21, Z1, Z1
@@ -9502,7 +9720,7 @@ skip_10:
 	VAESENC         Z22, Z2, Z2
 	VAESENC         Z22, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              final_13
+	JE              final_15
 	VBROADCASTI32X4 192(BX), Z21
 	VAESENC         Z21, Z0, Z0
 	VAESENC         Z21, Z1, Z1
@@ -9514,7 +9732,7 @@ skip_10:
 	VAESENC         Z22, Z2, Z2
 	VAESENC         Z22, Z3, Z3
 
-final_13:
+final_15:
 	VAESENCLAST Z8, Z0, Z0
 	VMOVDQU64   Z0, (DI)
 	VAESENCLAST Z9, Z1, Z1
@@ -9523,11 +9741,11 @@ final_13:
 	VMOVDQU64   Z2, 128(DI)
 	VAESENCLAST Z11, Z3, Z3
 	VMOVDQU64   Z3, K1, 192(DI)
-	JMP         taildone_5
+	JMP         taildone_7
 
-skip_12:
+skip_14:
 	CMPQ            R9, $0x00000005
-	JNE             skip_14
+	JNE             skip_16
 	VPSHUFB         Z23, Z16, Z0
 	VPADDD          Z24, Z16, Z16
 	VPSHUFB         Z23, Z16, Z1
@@ -9621,7 +9839,7 @@ skip_12:
 	VAESENC         Z22, Z3, Z3
 	VAESENC         Z22, Z4, Z4
 	CMPQ            AX, $0x0a
-	JE              final_15
+	JE              final_17
 	VBROADCASTI32X4 160(BX), Z21
 	VAESENC         Z21, Z0, Z0
 	VAESENC         Z21, Z1, Z1
@@ -9635,7 +9853,7 @@ skip_12:
 	VAESENC         Z22, Z3, Z3
 	VAESENC         Z22, Z4, Z4
 	CMPQ            AX, $0x0c
-	JE              final_15
+	JE              final_17
 	VBROADCASTI32X4 192(BX), Z21
 	VAESENC         Z21, Z0, Z0
 	VAESENC         Z21, Z1, Z1
@@ -9649,7 +9867,7 @@ skip_12:
 	VAESENC         Z22, Z3, Z3
 	VAESENC         Z22, Z4, Z4
 
-final_15:
+final_17:
 	VAESENCLAST Z8, Z0, Z0
 	VMOVDQU64   Z0, (DI)
 	VAESENCLAST Z9, Z1, Z1
@@ -9660,11 +9878,11 @@ final_15:
 	VMOVDQU64   Z3, 192(DI)
 	VAESENCLAST Z12, Z4, Z4
 	VMOVDQU64   Z4, K1, 256(DI)
-	JMP         taildone_5
+	JMP         taildone_7
 
-skip_14:
+skip_16:
 	CMPQ            R9, $0x00000006
-	JNE             skip_16
+	JNE             skip_18
 	VPSHUFB         Z23, Z16, Z0
 	VPADDD          Z24, Z16, Z16
 	VPSHUFB         Z23, Z16, Z1
@@ -9774,7 +9992,7 @@ skip_14:
 	VAESENC         Z22, Z4, Z4
 	VAESENC         Z22, Z5, Z5
 	CMPQ            AX, $0x0a
-	JE              final_17
+	JE              final_19
 	VBROADCASTI32X4 160(BX), Z21
 	VAESENC         Z21, Z0, Z0
 	VAESENC         Z21, Z1, Z1
@@ -9790,7 +10008,7 @@ skip_14:
 	VAESENC         Z22, Z4, Z4
 	VAESENC         Z22, Z5, Z5
 	CMPQ            AX, $0x0c
-	JE              final_17
+	JE              final_19
 	VBROADCASTI32X4 192(BX), Z21
 	VAESENC         Z21, Z0, Z0
 	VAESENC         Z21, Z1, Z1
@@ -9806,7 +10024,7 @@ skip_14:
 	VAESENC         Z22, Z4, Z4
 	VAESENC         Z22, Z5, Z5
 
-final_17:
+final_19:
 	VAESENCLAST Z8, Z0, Z0
 	VMOVDQU64   Z0, (DI)
 	VAESENCLAST Z9, Z1, Z1
@@ -9819,11 +10037,11 @@ final_17:
 	VMOVDQU64   Z4, 256(DI)
 	VAESENCLAST Z13, Z5, Z5
 	VMOVDQU64   Z5, K1, 320(DI)
-	JMP         taildone_5
+	JMP         taildone_7
 
-skip_16:
+skip_18:
 	CMPQ            R9, $0x00000007
-	JNE             skip_18
+	JNE             skip_20
 	VPSHUFB         Z23, Z16, Z0
 	VPADDD          Z24, Z16, Z16
 	VPSHUFB         Z23, Z16, Z1
@@ -9950,7 +10168,7 @@ skip_16:
 	VAESENC         Z22, Z5, Z5
 	VAESENC         Z22, Z6, Z6
 	CMPQ            AX, $0x0a
-	JE              final_19
+	JE              final_21
 	VBROADCASTI32X4 160(BX), Z21
 	VAESENC         Z21, Z0, Z0
 	VAESENC         Z21, Z1, Z1
@@ -9968,7 +10186,7 @@ skip_16:
 	VAESENC         Z22, Z5, Z5
 	VAESENC         Z22, Z6, Z6
 	CMPQ            AX, $0x0c
-	JE              final_19
+	JE              final_21
 	VBROADCASTI32X4 192(BX), Z21
 	VAESENC         Z21, Z0, Z0
 	VAESENC         Z21, Z1, Z1
@@ -9986,7 +10204,7 @@ skip_16:
 	VAESENC         Z22, Z5, Z5
 	VAESENC         Z22, Z6, Z6
 
-final_19:
+final_21:
 	VAESENCLAST Z8, Z0, Z0
 	VMOVDQU64   Z0, (DI)
 	VAESENCLAST Z9, Z1, Z1
@@ -10001,11 +10219,11 @@ final_19:
 	VMOVDQU64   Z5, 320(DI)
 	VAESENCLAST Z14, Z6, Z6
 	VMOVDQU64   Z6, K1, 384(DI)
-	JMP         taildone_5
+	JMP         taildone_7
 
-skip_18:
+skip_20:
 	CMPQ            R9, $0x00000008
-	JNE             skip_20
+	JNE             skip_22
 	VPSHUFB         Z23, Z16, Z0
 	VPADDD          Z24, Z16, Z16
 	VPSHUFB         Z23, Z16, Z1
@@ -10148,7 +10366,7 @@ skip_18:
 	VAESENC         Z22, Z6, Z6
 	VAESENC         Z22, Z7, Z7
 	CMPQ            AX, $0x0a
-	JE              final_21
+	JE              final_23
 	VBROADCASTI32X4 160(BX), Z21
 	VAESENC         Z21, Z0, Z0
 	VAESENC         Z21, Z1, Z1
@@ -10168,7 +10386,7 @@ skip_18:
 	VAESENC         Z22, Z6, Z6
 	VAESENC         Z22, Z7, Z7
 	CMPQ            AX, $0x0c
-	JE              final_21
+	JE              final_23
 	VBROADCASTI32X4 192(BX), Z21
 	VAESENC         Z21, Z0, Z0
 	VAESENC         Z21, Z1, Z1
@@ -10188,7 +10406,7 @@ skip_18:
 	VAESENC         Z22, Z6, Z6
 	VAESENC         Z22, Z7, Z7
 
-final_21:
+final_23:
 	VAESENCLAST Z8, Z0, Z0
 	VMOVDQU64   Z0, (DI)
 	VAESENCLAST Z9, Z1, Z1
@@ -10205,11 +10423,11 @@ final_21:
 	VMOVDQU64   Z6, 384(DI)
 	VAESENCLAST Z15, Z7, Z7
 	VMOVDQU64   Z7, K1, 448(DI)
-	JMP         taildone_5
+	JMP         taildone_7
 
-skip_20:
-taildone_5:
-done_3:
+skip_22:
+taildone_7:
+done_2:
 	VMOVDQU64     Z17, Z0
 	VEXTRACTI64X4 $0x01, Z0, Y1
 	VPXOR         Y1, Y0, Y0
@@ -10222,7 +10440,7 @@ done_3:
 
 // func raocbDecVAES512(nr int, rk *[240]byte, mk *[3][16]byte, x *[16]byte, sum *[16]byte, dst *byte, src *byte, n int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, VAES
-TEXT ·raocbDecVAES512(SB), NOSPLIT, $0-64
+TEXT ·raocbDecVAES512(SB), NOSPLIT, $128-64
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
 	MOVQ            mk+16(FP), CX
@@ -10233,188 +10451,226 @@ TEXT ·raocbDecVAES512(SB), NOSPLIT, $0-64
 	MOVQ            n+56(FP), R8
 	VMOVDQU64       bswap32<>+0(SB), Z23
 	VMOVDQU64       step4<>+0(SB), Z24
-	VBROADCASTI32X4 (DX), Z16
+	VMOVQ           (DX), X0
+	VPINSRQ         $0x01, 8(DX), X0, X0
+	VSHUFI64X2      $0x00, Z0, Z0, Z16
 	VPSHUFB         Z23, Z16, Z16
 	VPADDD          laneIdx<>+0(SB), Z16, Z16
 	VBROADCASTI32X4 (CX), Z18
 	VBROADCASTI32X4 16(CX), Z19
 	VBROADCASTI32X4 32(CX), Z20
 	VPXORQ          Z17, Z17, Z17
-
-loop_1:
+	VMOVDQU64       Z18, (SP)
+	VMOVDQU64       Z19, 64(SP)
 	CMPQ            R8, $0x00000020
-	JB              tail_2
-	VPSHUFB         Z23, Z16, Z0
-	VPADDD          Z24, Z16, Z16
-	VPSHUFB         Z23, Z16, Z1
-	VPADDD          Z24, Z16, Z16
-	VPSHUFB         Z23, Z16, Z2
-	VPADDD          Z24, Z16, Z16
-	VPSHUFB         Z23, Z16, Z3
-	VPADDD          Z24, Z16, Z16
-	VPSHUFB         Z23, Z16, Z4
-	VPADDD          Z24, Z16, Z16
-	VPSHUFB         Z23, Z16, Z5
-	VPADDD          Z24, Z16, Z16
-	VPSHUFB         Z23, Z16, Z6
-	VPADDD          Z24, Z16, Z16
-	VPSHUFB         Z23, Z16, Z7
-	VPADDD          Z24, Z16, Z16
-	VAESENC         Z18, Z0, Z0
-	VAESENC         Z18, Z1, Z1
-	VAESENC         Z18, Z2, Z2
-	VAESENC         Z18, Z3, Z3
-	VAESENC         Z18, Z4, Z4
-	VAESENC         Z18, Z5, Z5
-	VAESENC         Z18, Z6, Z6
-	VAESENC         Z18, Z7, Z7
-	VAESENC         Z19, Z0, Z0
-	VAESENC         Z19, Z1, Z1
-	VAESENC         Z19, Z2, Z2
-	VAESENC         Z19, Z3, Z3
-	VAESENC         Z19, Z4, Z4
-	VAESENC         Z19, Z5, Z5
-	VAESENC         Z19, Z6, Z6
-	VAESENC         Z19, Z7, Z7
-	VPXORQ          Z20, Z0, Z8
-	VPXORQ          Z20, Z1, Z9
-	VPXORQ          Z20, Z2, Z10
-	VPXORQ          Z20, Z3, Z11
-	VPXORQ          Z20, Z4, Z12
-	VPXORQ          Z20, Z5, Z13
-	VPXORQ          Z20, Z6, Z14
-	VPXORQ          Z20, Z7, Z15
-	VPXORQ          (SI), Z0, Z0
-	VPXORQ          64(SI), Z1, Z1
-	VPXORQ          128(SI), Z2, Z2
-	VPXORQ          192(SI), Z3, Z3
-	VPXORQ          256(SI), Z4, Z4
-	VPXORQ          320(SI), Z5, Z5
-	VPXORQ          384(SI), Z6, Z6
-	VPXORQ          448(SI), Z7, Z7
-	VBROADCASTI32X4 16(BX), Z22
-	VAESDEC         Z22, Z0, Z0
-	VAESDEC         Z22, Z1, Z1
-	VAESDEC         Z22, Z2, Z2
-	VAESDEC         Z22, Z3, Z3
-	VAESDEC         Z22, Z4, Z4
-	VAESDEC         Z22, Z5, Z5
-	VAESDEC         Z22, Z6, Z6
-	VAESDEC         Z22, Z7, Z7
-	VBROADCASTI32X4 32(BX), Z21
-	VAESDEC         Z21, Z0, Z0
-	VAESDEC         Z21, Z1, Z1
-	VAESDEC         Z21, Z2, Z2
-	VAESDEC         Z21, Z3, Z3
-	VAESDEC         Z21, Z4, Z4
-	VAESDEC         Z21, Z5, Z5
-	VAESDEC         Z21, Z6, Z6
-	VAESDEC         Z21, Z7, Z7
-	VBROADCASTI32X4 48(BX), Z22
-	VAESDEC         Z22, Z0, Z0
-	VAESDEC         Z22, Z1, Z1
-	VAESDEC         Z22, Z2, Z2
-	VAESDEC         Z22, Z3, Z3
-	VAESDEC         Z22, Z4, Z4
-	VAESDEC         Z22, Z5, Z5
-	VAESDEC         Z22, Z6, Z6
-	VAESDEC         Z22, Z7, Z7
-	VBROADCASTI32X4 64(BX), Z21
-	VAESDEC         Z21, Z0, Z0
-	VAESDEC         Z21, Z1, Z1
-	VAESDEC         Z21, Z2, Z2
-	VAESDEC         Z21, Z3, Z3
-	VAESDEC         Z21, Z4, Z4
-	VAESDEC         Z21, Z5, Z5
-	VAESDEC         Z21, Z6, Z6
-	VAESDEC         Z21, Z7, Z7
-	VBROADCASTI32X4 80(BX), Z22
-	VAESDEC         Z22, Z0, Z0
-	VAESDEC         Z22, Z1, Z1
-	VAESDEC         Z22, Z2, Z2
-	VAESDEC         Z22, Z3, Z3
-	VAESDEC         Z22, Z4, Z4
-	VAESDEC         Z22, Z5, Z5
-	VAESDEC         Z22, Z6, Z6
-	VAESDEC         Z22, Z7, Z7
-	VBROADCASTI32X4 96(BX), Z21
-	VAESDEC         Z21, Z0, Z0
-	VAESDEC         Z21, Z1, Z1
-	VAESDEC         Z21, Z2, Z2
-	VAESDEC         Z21, Z3, Z3
-	VAESDEC         Z21, Z4, Z4
-	VAESDEC         Z21, Z5, Z5
-	VAESDEC         Z21, Z6, Z6
-	VAESDEC         Z21, Z7, Z7
-	VBROADCASTI32X4 112(BX), Z22
-	VAESDEC         Z22, Z0, Z0
-	VAESDEC         Z22, Z1, Z1
-	VAESDEC         Z22, Z2, Z2
-	VAESDEC         Z22, Z3, Z3
-	VAESDEC         Z22, Z4, Z4
-	VAESDEC         Z22, Z5, Z5
-	VAESDEC         Z22, Z6, Z6
-	VAESDEC         Z22, Z7, Z7
-	VBROADCASTI32X4 128(BX), Z21
-	VAESDEC         Z21, Z0, Z0
-	VAESDEC         Z21, Z1, Z1
-	VAESDEC         Z21, Z2, Z2
-	VAESDEC         Z21, Z3, Z3
-	VAESDEC         Z21, Z4, Z4
-	VAESDEC         Z21, Z5, Z5
-	VAESDEC         Z21, Z6, Z6
-	VAESDEC         Z21, Z7, Z7
-	VBROADCASTI32X4 144(BX), Z22
-	VAESDEC         Z22, Z0, Z0
-	VAESDEC         Z22, Z1, Z1
-	VAESDEC         Z22, Z2, Z2
-	VAESDEC         Z22, Z3, Z3
-	VAESDEC         Z22, Z4, Z4
-	VAESDEC         Z22, Z5, Z5
-	VAESDEC         Z22, Z6, Z6
-	VAESDEC         Z22, Z7, Z7
-	CMPQ            AX, $0x0a
-	JE              final_4
-	VBROADCASTI32X4 160(BX), Z21
-	VAESDEC         Z21, Z0, Z0
-	VAESDEC         Z21, Z1, Z1
-	VAESDEC         Z21, Z2, Z2
-	VAESDEC         Z21, Z3, Z3
-	VAESDEC         Z21, Z4, Z4
-	VAESDEC         Z21, Z5, Z5
-	VAESDEC         Z21, Z6, Z6
-	VAESDEC         Z21, Z7, Z7
-	VBROADCASTI32X4 176(BX), Z22
-	VAESDEC         Z22, Z0, Z0
-	VAESDEC         Z22, Z1, Z1
-	VAESDEC         Z22, Z2, Z2
-	VAESDEC         Z22, Z3, Z3
-	VAESDEC         Z22, Z4, Z4
-	VAESDEC         Z22, Z5, Z5
-	VAESDEC         Z22, Z6, Z6
-	VAESDEC         Z22, Z7, Z7
-	CMPQ            AX, $0x0c
-	JE              final_4
-	VBROADCASTI32X4 192(BX), Z21
-	VAESDEC         Z21, Z0, Z0
-	VAESDEC         Z21, Z1, Z1
-	VAESDEC         Z21, Z2, Z2
-	VAESDEC         Z21, Z3, Z3
-	VAESDEC         Z21, Z4, Z4
-	VAESDEC         Z21, Z5, Z5
-	VAESDEC         Z21, Z6, Z6
-	VAESDEC         Z21, Z7, Z7
-	VBROADCASTI32X4 208(BX), Z22
-	VAESDEC         Z22, Z0, Z0
-	VAESDEC         Z22, Z1, Z1
-	VAESDEC         Z22, Z2, Z2
-	VAESDEC         Z22, Z3, Z3
-	VAESDEC         Z22, Z4, Z4
-	VAESDEC         Z22, Z5, Z5
-	VAESDEC         Z22, Z6, Z6
-	VAESDEC         Z22, Z7, Z7
+	JB              tail_1
+	VPSHUFB         bswap32<>+0(SB), Z16, Z18
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z19
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z21
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z22
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z23
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z24
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z25
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z26
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VAESENC         (SP), Z18, Z18
+	VAESENC         (SP), Z19, Z19
+	VAESENC         (SP), Z21, Z21
+	VAESENC         (SP), Z22, Z22
+	VAESENC         (SP), Z23, Z23
+	VAESENC         (SP), Z24, Z24
+	VAESENC         (SP), Z25, Z25
+	VAESENC         (SP), Z26, Z26
+	VAESENC         64(SP), Z18, Z18
+	VAESENC         64(SP), Z19, Z19
+	VAESENC         64(SP), Z21, Z21
+	VAESENC         64(SP), Z22, Z22
+	VAESENC         64(SP), Z23, Z23
+	VAESENC         64(SP), Z24, Z24
+	VAESENC         64(SP), Z25, Z25
+	VAESENC         64(SP), Z26, Z26
 
-final_4:
+piped_3:
+	CMPQ            R8, $0x00000040
+	JB              pipedlast_4
+	VPXORQ          Z20, Z18, Z8
+	VPXORQ          (SI), Z18, Z0
+	VPXORQ          Z20, Z19, Z9
+	VPXORQ          64(SI), Z19, Z1
+	VPXORQ          Z20, Z21, Z10
+	VPXORQ          128(SI), Z21, Z2
+	VPXORQ          Z20, Z22, Z11
+	VPXORQ          192(SI), Z22, Z3
+	VPXORQ          Z20, Z23, Z12
+	VPXORQ          256(SI), Z23, Z4
+	VPXORQ          Z20, Z24, Z13
+	VPXORQ          320(SI), Z24, Z5
+	VPXORQ          Z20, Z25, Z14
+	VPXORQ          384(SI), Z25, Z6
+	VPXORQ          Z20, Z26, Z15
+	VPXORQ          448(SI), Z26, Z7
+	VBROADCASTI32X4 16(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VPSHUFB         bswap32<>+0(SB), Z16, Z18
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z19
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z21
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VBROADCASTI32X4 32(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VPSHUFB         bswap32<>+0(SB), Z16, Z22
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z23
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z24
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VBROADCASTI32X4 48(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VPSHUFB         bswap32<>+0(SB), Z16, Z25
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z26
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VAESENC         (SP), Z18, Z18
+	VBROADCASTI32X4 64(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VAESENC         (SP), Z19, Z19
+	VAESENC         (SP), Z21, Z21
+	VAESENC         (SP), Z22, Z22
+	VBROADCASTI32X4 80(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VAESENC         (SP), Z23, Z23
+	VAESENC         (SP), Z24, Z24
+	VAESENC         (SP), Z25, Z25
+	VBROADCASTI32X4 96(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VAESENC         (SP), Z26, Z26
+	VAESENC         64(SP), Z18, Z18
+	VAESENC         64(SP), Z19, Z19
+	VBROADCASTI32X4 112(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VAESENC         64(SP), Z21, Z21
+	VAESENC         64(SP), Z22, Z22
+	VAESENC         64(SP), Z23, Z23
+	VBROADCASTI32X4 128(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VAESENC         64(SP), Z24, Z24
+	VAESENC         64(SP), Z25, Z25
+	VAESENC         64(SP), Z26, Z26
+	VBROADCASTI32X4 144(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	CMPQ            AX, $0x0a
+	JE              pipedfinal_5
+	VBROADCASTI32X4 160(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VBROADCASTI32X4 176(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	CMPQ            AX, $0x0c
+	JE              pipedfinal_5
+	VBROADCASTI32X4 192(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VBROADCASTI32X4 208(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+
+pipedfinal_5:
 	VAESDECLAST Z8, Z0, Z0
 	VMOVDQU64   Z0, (DI)
 	VAESDECLAST Z9, Z1, Z1
@@ -10438,11 +10694,179 @@ final_4:
 	ADDQ        $0x00000200, SI
 	ADDQ        $0x00000200, DI
 	SUBQ        $0x00000020, R8
-	JMP         loop_1
+	JMP         piped_3
 
-tail_2:
+pipedlast_4:
+	VPXORQ          Z20, Z18, Z8
+	VPXORQ          (SI), Z18, Z0
+	VPXORQ          Z20, Z19, Z9
+	VPXORQ          64(SI), Z19, Z1
+	VPXORQ          Z20, Z21, Z10
+	VPXORQ          128(SI), Z21, Z2
+	VPXORQ          Z20, Z22, Z11
+	VPXORQ          192(SI), Z22, Z3
+	VPXORQ          Z20, Z23, Z12
+	VPXORQ          256(SI), Z23, Z4
+	VPXORQ          Z20, Z24, Z13
+	VPXORQ          320(SI), Z24, Z5
+	VPXORQ          Z20, Z25, Z14
+	VPXORQ          384(SI), Z25, Z6
+	VPXORQ          Z20, Z26, Z15
+	VPXORQ          448(SI), Z26, Z7
+	VBROADCASTI32X4 16(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VBROADCASTI32X4 32(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VBROADCASTI32X4 48(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VBROADCASTI32X4 64(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VBROADCASTI32X4 80(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VBROADCASTI32X4 96(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VBROADCASTI32X4 112(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VBROADCASTI32X4 128(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VBROADCASTI32X4 144(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	CMPQ            AX, $0x0a
+	JE              pipedfinal_6
+	VBROADCASTI32X4 160(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VBROADCASTI32X4 176(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	CMPQ            AX, $0x0c
+	JE              pipedfinal_6
+	VBROADCASTI32X4 192(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VBROADCASTI32X4 208(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+
+pipedfinal_6:
+	VAESDECLAST Z8, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VAESDECLAST Z9, Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	VAESDECLAST Z10, Z2, Z2
+	VMOVDQU64   Z2, 128(DI)
+	VAESDECLAST Z11, Z3, Z3
+	VMOVDQU64   Z3, 192(DI)
+	VAESDECLAST Z12, Z4, Z4
+	VMOVDQU64   Z4, 256(DI)
+	VAESDECLAST Z13, Z5, Z5
+	VMOVDQU64   Z5, 320(DI)
+	VAESDECLAST Z14, Z6, Z6
+	VMOVDQU64   Z6, 384(DI)
+	VAESDECLAST Z15, Z7, Z7
+	VMOVDQU64   Z7, 448(DI)
+	VPTERNLOGD  $0x96, Z0, Z1, Z17
+	VPTERNLOGD  $0x96, Z2, Z3, Z17
+	VPTERNLOGD  $0x96, Z4, Z5, Z17
+	VPTERNLOGD  $0x96, Z6, Z7, Z17
+	ADDQ        $0x00000200, SI
+	ADDQ        $0x00000200, DI
+	SUBQ        $0x00000020, R8
+	VMOVDQU64   (SP), Z18
+	VMOVDQU64   64(SP), Z19
+	VMOVDQU64   bswap32<>+0(SB), Z23
+	VMOVDQU64   step4<>+0(SB), Z24
+
+tail_1:
 	TESTQ           R8, R8
-	JZ              done_3
+	JZ              done_2
 	LEAQ            -1(R8), R9
 	ANDQ            $0x03, R9
 	LEAQ            kmask<>+0(SB), R10
@@ -10451,7 +10875,7 @@ tail_2:
 	LEAQ            3(R8), R9
 	SHRQ            $0x02, R9
 	CMPQ            R9, $0x00000001
-	JNE             skip_6
+	JNE             skip_8
 	VPSHUFB         Z23, Z16, Z0
 	VPADDD          Z24, Z16, Z16
 	VAESENC         Z18, Z0, Z0
@@ -10478,28 +10902,28 @@ tail_2:
 	VBROADCASTI32X4 144(BX), Z22
 	VAESDEC         Z22, Z0, Z0
 	CMPQ            AX, $0x0a
-	JE              final_7
+	JE              final_9
 	VBROADCASTI32X4 160(BX), Z21
 	VAESDEC         Z21, Z0, Z0
 	VBROADCASTI32X4 176(BX), Z22
 	VAESDEC         Z22, Z0, Z0
 	CMPQ            AX, $0x0c
-	JE              final_7
+	JE              final_9
 	VBROADCASTI32X4 192(BX), Z21
 	VAESDEC         Z21, Z0, Z0
 	VBROADCASTI32X4 208(BX), Z22
 	VAESDEC         Z22, Z0, Z0
 
-final_7:
+final_9:
 	VAESDECLAST Z8, Z0, Z0
 	VMOVDQU64   Z0, K1, (DI)
 	VMOVDQU64.Z Z0, K1, Z0
 	VPXORQ      Z0, Z17, Z17
-	JMP         taildone_5
+	JMP         taildone_7
 
-skip_6:
+skip_8:
 	CMPQ            R9, $0x00000002
-	JNE             skip_8
+	JNE             skip_10
 	VPSHUFB         Z23, Z16, Z0
 	VPADDD          Z24, Z16, Z16
 	VPSHUFB         Z23, Z16, Z1
@@ -10541,7 +10965,7 @@ skip_6:
 	VAESDEC         Z22, Z0, Z0
 	VAESDEC         Z22, Z1, Z1
 	CMPQ            AX, $0x0a
-	JE              final_9
+	JE              final_11
 	VBROADCASTI32X4 160(BX), Z21
 	VAESDEC         Z21, Z0, Z0
 	VAESDEC         Z21, Z1, Z1
@@ -10549,7 +10973,7 @@ skip_6:
 	VAESDEC         Z22, Z0, Z0
 	VAESDEC         Z22, Z1, Z1
 	CMPQ            AX, $0x0c
-	JE              final_9
+	JE              final_11
 	VBROADCASTI32X4 192(BX), Z21
 	VAESDEC         Z21, Z0, Z0
 	VAESDEC         Z21, Z1, Z1
@@ -10557,18 +10981,18 @@ skip_6:
 	VAESDEC         Z22, Z0, Z0
 	VAESDEC         Z22, Z1, Z1
 
-final_9:
+final_11:
 	VAESDECLAST Z8, Z0, Z0
 	VMOVDQU64   Z0, (DI)
 	VAESDECLAST Z9, Z1, Z1
 	VMOVDQU64   Z1, K1, 64(DI)
 	VMOVDQU64.Z Z1, K1, Z1
 	VPTERNLOGD  $0x96, Z0, Z1, Z17
-	JMP         taildone_5
+	JMP         taildone_7
 
-skip_8:
+skip_10:
 	CMPQ            R9, $0x00000003
-	JNE             skip_10
+	JNE             skip_12
 	VPSHUFB         Z23, Z16, Z0
 	VPADDD          Z24, Z16, Z16
 	VPSHUFB         Z23, Z16, Z1
@@ -10625,7 +11049,7 @@ skip_8:
 	VAESDEC         Z22, Z1, Z1
 	VAESDEC         Z22, Z2, Z2
 	CMPQ            AX, $0x0a
-	JE              final_11
+	JE              final_13
 	VBROADCASTI32X4 160(BX), Z21
 	VAESDEC         Z21, Z0, Z0
 	VAESDEC         Z21, Z1, Z1
@@ -10635,7 +11059,7 @@ skip_8:
 	VAESDEC         Z22, Z1, Z1
 	VAESDEC         Z22, Z2, Z2
 	CMPQ            AX, $0x0c
-	JE              final_11
+	JE              final_13
 	VBROADCASTI32X4 192(BX), Z21
 	VAESDEC         Z21, Z0, Z0
 	VAESDEC         Z21, Z1, Z1
@@ -10645,7 +11069,7 @@ skip_8:
 	VAESDEC         Z22, Z1, Z1
 	VAESDEC         Z22, Z2, Z2
 
-final_11:
+final_13:
 	VAESDECLAST Z8, Z0, Z0
 	VMOVDQU64   Z0, (DI)
 	VAESDECLAST Z9, Z1, Z1
@@ -10655,11 +11079,11 @@ final_11:
 	VMOVDQU64.Z Z2, K1, Z2
 	VPTERNLOGD  $0x96, Z0, Z1, Z17
 	VPXORQ      Z2, Z17, Z17
-	JMP         taildone_5
+	JMP         taildone_7
 
-skip_10:
+skip_12:
 	CMPQ            R9, $0x00000004
-	JNE             skip_12
+	JNE             skip_14
 	VPSHUFB         Z23, Z16, Z0
 	VPADDD          Z24, Z16, Z16
 	VPSHUFB         Z23, Z16, Z1
@@ -10731,7 +11155,7 @@ skip_10:
 	VAESDEC         Z22, Z2, Z2
 	VAESDEC         Z22, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              final_13
+	JE              final_15
 	VBROADCASTI32X4 160(BX), Z21
 	VAESDEC         Z21, Z0, Z0
 	VAESDEC         Z21, Z1, Z1
@@ -10743,7 +11167,7 @@ skip_10:
 	VAESDEC         Z22, Z2, Z2
 	VAESDEC         Z22, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              final_13
+	JE              final_15
 	VBROADCASTI32X4 192(BX), Z21
 	VAESDEC         Z21, Z0, Z0
 	VAESDEC         Z21, Z1, Z1
@@ -10755,7 +11179,7 @@ skip_10:
 	VAESDEC         Z22, Z2, Z2
 	VAESDEC         Z22, Z3, Z3
 
-final_13:
+final_15:
 	VAESDECLAST Z8, Z0, Z0
 	VMOVDQU64   Z0, (DI)
 	VAESDECLAST Z9, Z1, Z1
@@ -10767,11 +11191,11 @@ final_13:
 	VMOVDQU64.Z Z3, K1, Z3
 	VPTERNLOGD  $0x96, Z0, Z1, Z17
 	VPTERNLOGD  $0x96, Z2, Z3, Z17
-	JMP         taildone_5
+	JMP         taildone_7
 
-skip_12:
+skip_14:
 	CMPQ            R9, $0x00000005
-	JNE             skip_14
+	JNE             skip_16
 	VPSHUFB         Z23, Z16, Z0
 	VPADDD          Z24, Z16, Z16
 	VPSHUFB         Z23, Z16, Z1
@@ -10858,7 +11282,7 @@ skip_12:
 	VAESDEC         Z22, Z3, Z3
 	VAESDEC         Z22, Z4, Z4
 	CMPQ            AX, $0x0a
-	JE              final_15
+	JE              final_17
 	VBROADCASTI32X4 160(BX), Z21
 	VAESDEC         Z21, Z0, Z0
 	VAESDEC         Z21, Z1, Z1
@@ -10872,7 +11296,7 @@ skip_12:
 	VAESDEC         Z22, Z3, Z3
 	VAESDEC         Z22, Z4, Z4
 	CMPQ            AX, $0x0c
-	JE              final_15
+	JE              final_17
 	VBROADCASTI32X4 192(BX), Z21
 	VAESDEC         Z21, Z0, Z0
 	VAESDEC         Z21, Z1, Z1
@@ -10886,7 +11310,7 @@ skip_12:
 	VAESDEC         Z22, Z3, Z3
 	VAESDEC         Z22, Z4, Z4
 
-final_15:
+final_17:
 	VAESDECLAST Z8, Z0, Z0
 	VMOVDQU64   Z0, (DI)
 	VAESDECLAST Z9, Z1, Z1
@@ -10901,11 +11325,11 @@ final_15:
 	VPTERNLOGD  $0x96, Z0, Z1, Z17
 	VPTERNLOGD  $0x96, Z2, Z3, Z17
 	VPXORQ      Z4, Z17, Z17
-	JMP         taildone_5
+	JMP         taildone_7
 
-skip_14:
+skip_16:
 	CMPQ            R9, $0x00000006
-	JNE             skip_16
+	JNE             skip_18
 	VPSHUFB         Z23, Z16, Z0
 	VPADDD          Z24, Z16, Z16
 	VPSHUFB         Z23, Z16, Z1
@@ -11007,7 +11431,7 @@ skip_14:
 	VAESDEC         Z22, Z4, Z4
 	VAESDEC         Z22, Z5, Z5
 	CMPQ            AX, $0x0a
-	JE              final_17
+	JE              final_19
 	VBROADCASTI32X4 160(BX), Z21
 	VAESDEC         Z21, Z0, Z0
 	VAESDEC         Z21, Z1, Z1
@@ -11023,7 +11447,7 @@ skip_14:
 	VAESDEC         Z22, Z4, Z4
 	VAESDEC         Z22, Z5, Z5
 	CMPQ            AX, $0x0c
-	JE              final_17
+	JE              final_19
 	VBROADCASTI32X4 192(BX), Z21
 	VAESDEC         Z21, Z0, Z0
 	VAESDEC         Z21, Z1, Z1
@@ -11039,7 +11463,7 @@ skip_14:
 	VAESDEC         Z22, Z4, Z4
 	VAESDEC         Z22, Z5, Z5
 
-final_17:
+final_19:
 	VAESDECLAST Z8, Z0, Z0
 	VMOVDQU64   Z0, (DI)
 	VAESDECLAST Z9, Z1, Z1
@@ -11056,11 +11480,11 @@ final_17:
 	VPTERNLOGD  $0x96, Z0, Z1, Z17
 	VPTERNLOGD  $0x96, Z2, Z3, Z17
 	VPTERNLOGD  $0x96, Z4, Z5, Z17
-	JMP         taildone_5
+	JMP         taildone_7
 
-skip_16:
+skip_18:
 	CMPQ            R9, $0x00000007
-	JNE             skip_18
+	JNE             skip_20
 	VPSHUFB         Z23, Z16, Z0
 	VPADDD          Z24, Z16, Z16
 	VPSHUFB         Z23, Z16, Z1
@@ -11177,7 +11601,7 @@ skip_16:
 	VAESDEC         Z22, Z5, Z5
 	VAESDEC         Z22, Z6, Z6
 	CMPQ            AX, $0x0a
-	JE              final_19
+	JE              final_21
 	VBROADCASTI32X4 160(BX), Z21
 	VAESDEC         Z21, Z0, Z0
 	VAESDEC         Z21, Z1, Z1
@@ -11195,7 +11619,7 @@ skip_16:
 	VAESDEC         Z22, Z5, Z5
 	VAESDEC         Z22, Z6, Z6
 	CMPQ            AX, $0x0c
-	JE              final_19
+	JE              final_21
 	VBROADCASTI32X4 192(BX), Z21
 	VAESDEC         Z21, Z0, Z0
 	VAESDEC         Z21, Z1, Z1
@@ -11213,7 +11637,7 @@ skip_16:
 	VAESDEC         Z22, Z5, Z5
 	VAESDEC         Z22, Z6, Z6
 
-final_19:
+final_21:
 	VAESDECLAST Z8, Z0, Z0
 	VMOVDQU64   Z0, (DI)
 	VAESDECLAST Z9, Z1, Z1
@@ -11233,11 +11657,11 @@ final_19:
 	VPTERNLOGD  $0x96, Z2, Z3, Z17
 	VPTERNLOGD  $0x96, Z4, Z5, Z17
 	VPXORQ      Z6, Z17, Z17
-	JMP         taildone_5
+	JMP         taildone_7
 
-skip_18:
+skip_20:
 	CMPQ            R9, $0x00000008
-	JNE             skip_20
+	JNE             skip_22
 	VPSHUFB         Z23, Z16, Z0
 	VPADDD          Z24, Z16, Z16
 	VPSHUFB         Z23, Z16, Z1
@@ -11369,7 +11793,7 @@ skip_18:
 	VAESDEC         Z22, Z6, Z6
 	VAESDEC         Z22, Z7, Z7
 	CMPQ            AX, $0x0a
-	JE              final_21
+	JE              final_23
 	VBROADCASTI32X4 160(BX), Z21
 	VAESDEC         Z21, Z0, Z0
 	VAESDEC         Z21, Z1, Z1
@@ -11389,7 +11813,7 @@ skip_18:
 	VAESDEC         Z22, Z6, Z6
 	VAESDEC         Z22, Z7, Z7
 	CMPQ            AX, $0x0c
-	JE              final_21
+	JE              final_23
 	VBROADCASTI32X4 192(BX), Z21
 	VAESDEC         Z21, Z0, Z0
 	VAESDEC         Z21, Z1, Z1
@@ -11409,7 +11833,7 @@ skip_18:
 	VAESDEC         Z22, Z6, Z6
 	VAESDEC         Z22, Z7, Z7
 
-final_21:
+final_23:
 	VAESDECLAST Z8, Z0, Z0
 	VMOVDQU64   Z0, (DI)
 	VAESDECLAST Z9, Z1, Z1
@@ -11431,11 +11855,11 @@ final_21:
 	VPTERNLOGD  $0x96, Z2, Z3, Z17
 	VPTERNLOGD  $0x96, Z4, Z5, Z17
 	VPTERNLOGD  $0x96, Z6, Z7, Z17
-	JMP         taildone_5
+	JMP         taildone_7
 
-skip_20:
-taildone_5:
-done_3:
+skip_22:
+taildone_7:
+done_2:
 	VMOVDQU64     Z17, Z0
 	VEXTRACTI64X4 $0x01, Z0, Y1
 	VPXOR         Y1, Y0, Y0
@@ -11448,7 +11872,7 @@ done_3:
 
 // func raocbHashVAES512(nr int, rk *[240]byte, mk *[3][16]byte, x *[16]byte, sum *[16]byte, src *byte, n int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, VAES
-TEXT ·raocbHashVAES512(SB), NOSPLIT, $0-56
+TEXT ·raocbHashVAES512(SB), NOSPLIT, $128-56
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
 	MOVQ            mk+16(FP), CX
@@ -11458,7 +11882,9 @@ TEXT ·raocbHashVAES512(SB), NOSPLIT, $0-56
 	MOVQ            n+48(FP), R8
 	VMOVDQU64       bswap32<>+0(SB), Z23
 	VMOVDQU64       step4<>+0(SB), Z24
-	VBROADCASTI32X4 (DX), Z16
+	VMOVQ           (DX), X0
+	VPINSRQ         $0x01, 8(DX), X0, X0
+	VSHUFI64X2      $0x00, Z0, Z0, Z16
 	VPSHUFB         Z23, Z16, Z16
 	VPADDD          laneIdx<>+0(SB), Z16, Z16
 	VBROADCASTI32X4 (CX), Z18
@@ -11467,173 +11893,209 @@ TEXT ·raocbHashVAES512(SB), NOSPLIT, $0-56
 	SHLQ            $0x04, R9
 	VBROADCASTI32X4 (BX)(R9*1), Z20
 	VPXORQ          Z17, Z17, Z17
-
-loop_1:
+	VMOVDQU64       Z18, (SP)
+	VMOVDQU64       Z19, 64(SP)
 	CMPQ            R8, $0x00000020
-	JB              tail_2
-	VPSHUFB         Z23, Z16, Z0
-	VPADDD          Z24, Z16, Z16
-	VPSHUFB         Z23, Z16, Z1
-	VPADDD          Z24, Z16, Z16
-	VPSHUFB         Z23, Z16, Z2
-	VPADDD          Z24, Z16, Z16
-	VPSHUFB         Z23, Z16, Z3
-	VPADDD          Z24, Z16, Z16
-	VPSHUFB         Z23, Z16, Z4
-	VPADDD          Z24, Z16, Z16
-	VPSHUFB         Z23, Z16, Z5
-	VPADDD          Z24, Z16, Z16
-	VPSHUFB         Z23, Z16, Z6
-	VPADDD          Z24, Z16, Z16
-	VPSHUFB         Z23, Z16, Z7
-	VPADDD          Z24, Z16, Z16
-	VAESENC         Z18, Z0, Z0
-	VAESENC         Z18, Z1, Z1
-	VAESENC         Z18, Z2, Z2
-	VAESENC         Z18, Z3, Z3
-	VAESENC         Z18, Z4, Z4
-	VAESENC         Z18, Z5, Z5
-	VAESENC         Z18, Z6, Z6
-	VAESENC         Z18, Z7, Z7
-	VAESENC         Z19, Z0, Z0
-	VAESENC         Z19, Z1, Z1
-	VAESENC         Z19, Z2, Z2
-	VAESENC         Z19, Z3, Z3
-	VAESENC         Z19, Z4, Z4
-	VAESENC         Z19, Z5, Z5
-	VAESENC         Z19, Z6, Z6
-	VAESENC         Z19, Z7, Z7
-	VPXORQ          (SI), Z0, Z0
-	VPXORQ          64(SI), Z1, Z1
-	VPXORQ          128(SI), Z2, Z2
-	VPXORQ          192(SI), Z3, Z3
-	VPXORQ          256(SI), Z4, Z4
-	VPXORQ          320(SI), Z5, Z5
-	VPXORQ          384(SI), Z6, Z6
-	VPXORQ          448(SI), Z7, Z7
-	VBROADCASTI32X4 16(BX), Z22
-	VAESENC         Z22, Z0, Z0
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VAESENC         Z22, Z5, Z5
-	VAESENC         Z22, Z6, Z6
-	VAESENC         Z22, Z7, Z7
-	VBROADCASTI32X4 32(BX), Z21
-	VAESENC         Z21, Z0, Z0
-	VAESENC         Z21, Z1, Z1
-	VAESENC         Z21, Z2, Z2
-	VAESENC         Z21, Z3, Z3
-	VAESENC         Z21, Z4, Z4
-	VAESENC         Z21, Z5, Z5
-	VAESENC         Z21, Z6, Z6
-	VAESENC         Z21, Z7, Z7
-	VBROADCASTI32X4 48(BX), Z22
-	VAESENC         Z22, Z0, Z0
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VAESENC         Z22, Z5, Z5
-	VAESENC         Z22, Z6, Z6
-	VAESENC         Z22, Z7, Z7
-	VBROADCASTI32X4 64(BX), Z21
-	VAESENC         Z21, Z0, Z0
-	VAESENC         Z21, Z1, Z1
-	VAESENC         Z21, Z2, Z2
-	VAESENC         Z21, Z3, Z3
-	VAESENC         Z21, Z4, Z4
-	VAESENC         Z21, Z5, Z5
-	VAESENC         Z21, Z6, Z6
-	VAESENC         Z21, Z7, Z7
-	VBROADCASTI32X4 80(BX), Z22
-	VAESENC         Z22, Z0, Z0
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VAESENC         Z22, Z5, Z5
-	VAESENC         Z22, Z6, Z6
-	VAESENC         Z22, Z7, Z7
-	VBROADCASTI32X4 96(BX), Z21
-	VAESENC         Z21, Z0, Z0
-	VAESENC         Z21, Z1, Z1
-	VAESENC         Z21, Z2, Z2
-	VAESENC         Z21, Z3, Z3
-	VAESENC         Z21, Z4, Z4
-	VAESENC         Z21, Z5, Z5
-	VAESENC         Z21, Z6, Z6
-	VAESENC         Z21, Z7, Z7
-	VBROADCASTI32X4 112(BX), Z22
-	VAESENC         Z22, Z0, Z0
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VAESENC         Z22, Z5, Z5
-	VAESENC         Z22, Z6, Z6
-	VAESENC         Z22, Z7, Z7
-	VBROADCASTI32X4 128(BX), Z21
-	VAESENC         Z21, Z0, Z0
-	VAESENC         Z21, Z1, Z1
-	VAESENC         Z21, Z2, Z2
-	VAESENC         Z21, Z3, Z3
-	VAESENC         Z21, Z4, Z4
-	VAESENC         Z21, Z5, Z5
-	VAESENC         Z21, Z6, Z6
-	VAESENC         Z21, Z7, Z7
-	VBROADCASTI32X4 144(BX), Z22
-	VAESENC         Z22, Z0, Z0
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VAESENC         Z22, Z5, Z5
-	VAESENC         Z22, Z6, Z6
-	VAESENC         Z22, Z7, Z7
-	CMPQ            AX, $0x0a
-	JE              final_4
-	VBROADCASTI32X4 160(BX), Z21
-	VAESENC         Z21, Z0, Z0
-	VAESENC         Z21, Z1, Z1
-	VAESENC         Z21, Z2, Z2
-	VAESENC         Z21, Z3, Z3
-	VAESENC         Z21, Z4, Z4
-	VAESENC         Z21, Z5, Z5
-	VAESENC         Z21, Z6, Z6
-	VAESENC         Z21, Z7, Z7
-	VBROADCASTI32X4 176(BX), Z22
-	VAESENC         Z22, Z0, Z0
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VAESENC         Z22, Z5, Z5
-	VAESENC         Z22, Z6, Z6
-	VAESENC         Z22, Z7, Z7
-	CMPQ            AX, $0x0c
-	JE              final_4
-	VBROADCASTI32X4 192(BX), Z21
-	VAESENC         Z21, Z0, Z0
-	VAESENC         Z21, Z1, Z1
-	VAESENC         Z21, Z2, Z2
-	VAESENC         Z21, Z3, Z3
-	VAESENC         Z21, Z4, Z4
-	VAESENC         Z21, Z5, Z5
-	VAESENC         Z21, Z6, Z6
-	VAESENC         Z21, Z7, Z7
-	VBROADCASTI32X4 208(BX), Z22
-	VAESENC         Z22, Z0, Z0
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VAESENC         Z22, Z5, Z5
-	VAESENC         Z22, Z6, Z6
-	VAESENC         Z22, Z7, Z7
+	JB              tail_1
+	VPSHUFB         bswap32<>+0(SB), Z16, Z18
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z19
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z21
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z22
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z23
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z24
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z25
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z26
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VAESENC         (SP), Z18, Z18
+	VAESENC         (SP), Z19, Z19
+	VAESENC         (SP), Z21, Z21
+	VAESENC         (SP), Z22, Z22
+	VAESENC         (SP), Z23, Z23
+	VAESENC         (SP), Z24, Z24
+	VAESENC         (SP), Z25, Z25
+	VAESENC         (SP), Z26, Z26
+	VAESENC         64(SP), Z18, Z18
+	VAESENC         64(SP), Z19, Z19
+	VAESENC         64(SP), Z21, Z21
+	VAESENC         64(SP), Z22, Z22
+	VAESENC         64(SP), Z23, Z23
+	VAESENC         64(SP), Z24, Z24
+	VAESENC         64(SP), Z25, Z25
+	VAESENC         64(SP), Z26, Z26
 
-final_4:
+piped_3:
+	CMPQ            R8, $0x00000040
+	JB              pipedlast_4
+	VPXORQ          (SI), Z18, Z0
+	VPXORQ          64(SI), Z19, Z1
+	VPXORQ          128(SI), Z21, Z2
+	VPXORQ          192(SI), Z22, Z3
+	VPXORQ          256(SI), Z23, Z4
+	VPXORQ          320(SI), Z24, Z5
+	VPXORQ          384(SI), Z25, Z6
+	VPXORQ          448(SI), Z26, Z7
+	VBROADCASTI32X4 16(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VPSHUFB         bswap32<>+0(SB), Z16, Z18
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z19
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z21
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VBROADCASTI32X4 32(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VPSHUFB         bswap32<>+0(SB), Z16, Z22
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z23
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z24
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VBROADCASTI32X4 48(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VPSHUFB         bswap32<>+0(SB), Z16, Z25
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z26
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VAESENC         (SP), Z18, Z18
+	VBROADCASTI32X4 64(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VAESENC         (SP), Z19, Z19
+	VAESENC         (SP), Z21, Z21
+	VAESENC         (SP), Z22, Z22
+	VBROADCASTI32X4 80(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VAESENC         (SP), Z23, Z23
+	VAESENC         (SP), Z24, Z24
+	VAESENC         (SP), Z25, Z25
+	VBROADCASTI32X4 96(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VAESENC         (SP), Z26, Z26
+	VAESENC         64(SP), Z18, Z18
+	VAESENC         64(SP), Z19, Z19
+	VBROADCASTI32X4 112(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VAESENC         64(SP), Z21, Z21
+	VAESENC         64(SP), Z22, Z22
+	VAESENC         64(SP), Z23, Z23
+	VBROADCASTI32X4 128(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VAESENC         64(SP), Z24, Z24
+	VAESENC         64(SP), Z25, Z25
+	VAESENC         64(SP), Z26, Z26
+	VBROADCASTI32X4 144(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	CMPQ            AX, $0x0a
+	JE              pipedfinal_5
+	VBROADCASTI32X4 160(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VBROADCASTI32X4 176(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	CMPQ            AX, $0x0c
+	JE              pipedfinal_5
+	VBROADCASTI32X4 192(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VBROADCASTI32X4 208(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+
+pipedfinal_5:
 	VAESENCLAST Z20, Z0, Z0
 	VAESENCLAST Z20, Z1, Z1
 	VAESENCLAST Z20, Z2, Z2
@@ -11648,11 +12110,162 @@ final_4:
 	VPTERNLOGD  $0x96, Z6, Z7, Z17
 	ADDQ        $0x00000200, SI
 	SUBQ        $0x00000020, R8
-	JMP         loop_1
+	JMP         piped_3
 
-tail_2:
+pipedlast_4:
+	VPXORQ          (SI), Z18, Z0
+	VPXORQ          64(SI), Z19, Z1
+	VPXORQ          128(SI), Z21, Z2
+	VPXORQ          192(SI), Z22, Z3
+	VPXORQ          256(SI), Z23, Z4
+	VPXORQ          320(SI), Z24, Z5
+	VPXORQ          384(SI), Z25, Z6
+	VPXORQ          448(SI), Z26, Z7
+	VBROADCASTI32X4 16(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VBROADCASTI32X4 32(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VBROADCASTI32X4 48(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VBROADCASTI32X4 64(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VBROADCASTI32X4 80(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VBROADCASTI32X4 96(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VBROADCASTI32X4 112(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VBROADCASTI32X4 128(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VBROADCASTI32X4 144(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	CMPQ            AX, $0x0a
+	JE              pipedfinal_6
+	VBROADCASTI32X4 160(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VBROADCASTI32X4 176(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	CMPQ            AX, $0x0c
+	JE              pipedfinal_6
+	VBROADCASTI32X4 192(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VBROADCASTI32X4 208(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+
+pipedfinal_6:
+	VAESENCLAST Z20, Z0, Z0
+	VAESENCLAST Z20, Z1, Z1
+	VAESENCLAST Z20, Z2, Z2
+	VAESENCLAST Z20, Z3, Z3
+	VAESENCLAST Z20, Z4, Z4
+	VAESENCLAST Z20, Z5, Z5
+	VAESENCLAST Z20, Z6, Z6
+	VAESENCLAST Z20, Z7, Z7
+	VPTERNLOGD  $0x96, Z0, Z1, Z17
+	VPTERNLOGD  $0x96, Z2, Z3, Z17
+	VPTERNLOGD  $0x96, Z4, Z5, Z17
+	VPTERNLOGD  $0x96, Z6, Z7, Z17
+	ADDQ        $0x00000200, SI
+	SUBQ        $0x00000020, R8
+	VMOVDQU64   (SP), Z18
+	VMOVDQU64   64(SP), Z19
+	VMOVDQU64   bswap32<>+0(SB), Z23
+	VMOVDQU64   step4<>+0(SB), Z24
+
+tail_1:
 	TESTQ           R8, R8
-	JZ              done_3
+	JZ              done_2
 	LEAQ            -1(R8), R9
 	ANDQ            $0x03, R9
 	LEAQ            kmask<>+0(SB), R10
@@ -11661,7 +12274,7 @@ tail_2:
 	LEAQ            3(R8), R9
 	SHRQ            $0x02, R9
 	CMPQ            R9, $0x00000001
-	JNE             skip_6
+	JNE             skip_8
 	VPSHUFB         Z23, Z16, Z0
 	VPADDD          Z24, Z16, Z16
 	VAESENC         Z18, Z0, Z0
@@ -11687,27 +12300,27 @@ tail_2:
 	VBROADCASTI32X4 144(BX), Z22
 	VAESENC         Z22, Z0, Z0
 	CMPQ            AX, $0x0a
-	JE              final_7
+	JE              final_9
 	VBROADCASTI32X4 160(BX), Z21
 	VAESENC         Z21, Z0, Z0
 	VBROADCASTI32X4 176(BX), Z22
 	VAESENC         Z22, Z0, Z0
 	CMPQ            AX, $0x0c
-	JE              final_7
+	JE              final_9
 	VBROADCASTI32X4 192(BX), Z21
 	VAESENC         Z21, Z0, Z0
 	VBROADCASTI32X4 208(BX), Z22
 	VAESENC         Z22, Z0, Z0
 
-final_7:
+final_9:
 	VAESENCLAST Z20, Z0, Z0
 	VMOVDQU64.Z Z0, K1, Z0
 	VPXORQ      Z0, Z17, Z17
-	JMP         taildone_5
+	JMP         taildone_7
 
-skip_6:
+skip_8:
 	CMPQ            R9, $0x00000002
-	JNE             skip_8
+	JNE             skip_10
 	VPSHUFB         Z23, Z16, Z0
 	VPADDD          Z24, Z16, Z16
 	VPSHUFB         Z23, Z16, Z1
@@ -11747,7 +12360,7 @@ skip_6:
 	VAESENC         Z22, Z0, Z0
 	VAESENC         Z22, Z1, Z1
 	CMPQ            AX, $0x0a
-	JE              final_9
+	JE              final_11
 	VBROADCASTI32X4 160(BX), Z21
 	VAESENC         Z21, Z0, Z0
 	VAESENC         Z21, Z1, Z1
@@ -11755,7 +12368,7 @@ skip_6:
 	VAESENC         Z22, Z0, Z0
 	VAESENC         Z22, Z1, Z1
 	CMPQ            AX, $0x0c
-	JE              final_9
+	JE              final_11
 	VBROADCASTI32X4 192(BX), Z21
 	VAESENC         Z21, Z0, Z0
 	VAESENC         Z21, Z1, Z1
@@ -11763,16 +12376,16 @@ skip_6:
 	VAESENC         Z22, Z0, Z0
 	VAESENC         Z22, Z1, Z1
 
-final_9:
+final_11:
 	VAESENCLAST Z20, Z0, Z0
 	VAESENCLAST Z20, Z1, Z1
 	VMOVDQU64.Z Z1, K1, Z1
 	VPTERNLOGD  $0x96, Z0, Z1, Z17
-	JMP         taildone_5
+	JMP         taildone_7
 
-skip_8:
+skip_10:
 	CMPQ            R9, $0x00000003
-	JNE             skip_10
+	JNE             skip_12
 	VPSHUFB         Z23, Z16, Z0
 	VPADDD          Z24, Z16, Z16
 	VPSHUFB         Z23, Z16, Z1
@@ -11826,7 +12439,7 @@ skip_8:
 	VAESENC         Z22, Z1, Z1
 	VAESENC         Z22, Z2, Z2
 	CMPQ            AX, $0x0a
-	JE              final_11
+	JE              final_13
 	VBROADCASTI32X4 160(BX), Z21
 	VAESENC         Z21, Z0, Z0
 	VAESENC         Z21, Z1, Z1
@@ -11836,7 +12449,7 @@ skip_8:
 	VAESENC         Z22, Z1, Z1
 	VAESENC         Z22, Z2, Z2
 	CMPQ            AX, $0x0c
-	JE              final_11
+	JE              final_13
 	VBROADCASTI32X4 192(BX), Z21
 	VAESENC         Z21, Z0, Z0
 	VAESENC         Z21, Z1, Z1
@@ -11846,18 +12459,18 @@ skip_8:
 	VAESENC         Z22, Z1, Z1
 	VAESENC         Z22, Z2, Z2
 
-final_11:
+final_13:
 	VAESENCLAST Z20, Z0, Z0
 	VAESENCLAST Z20, Z1, Z1
 	VAESENCLAST Z20, Z2, Z2
 	VMOVDQU64.Z Z2, K1, Z2
 	VPTERNLOGD  $0x96, Z0, Z1, Z17
 	VPXORQ      Z2, Z17, Z17
-	JMP         taildone_5
+	JMP         taildone_7
 
-skip_10:
+skip_12:
 	CMPQ            R9, $0x00000004
-	JNE             skip_12
+	JNE             skip_14
 	VPSHUFB         Z23, Z16, Z0
 	VPADDD          Z24, Z16, Z16
 	VPSHUFB         Z23, Z16, Z1
@@ -11925,7 +12538,7 @@ skip_10:
 	VAESENC         Z22, Z2, Z2
 	VAESENC         Z22, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              final_13
+	JE              final_15
 	VBROADCASTI32X4 160(BX), Z21
 	VAESENC         Z21, Z0, Z0
 	VAESENC         Z21, Z1, Z1
@@ -11937,7 +12550,7 @@ skip_10:
 	VAESENC         Z22, Z2, Z2
 	VAESENC         Z22, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              final_13
+	JE              final_15
 	VBROADCASTI32X4 192(BX), Z21
 	VAESENC         Z21, Z0, Z0
 	VAESENC         Z21, Z1, Z1
@@ -11949,7 +12562,7 @@ skip_10:
 	VAESENC         Z22, Z2, Z2
 	VAESENC         Z22, Z3, Z3
 
-final_13:
+final_15:
 	VAESENCLAST Z20, Z0, Z0
 	VAESENCLAST Z20, Z1, Z1
 	VAESENCLAST Z20, Z2, Z2
@@ -11957,11 +12570,11 @@ final_13:
 	VMOVDQU64.Z Z3, K1, Z3
 	VPTERNLOGD  $0x96, Z0, Z1, Z17
 	VPTERNLOGD  $0x96, Z2, Z3, Z17
-	JMP         taildone_5
+	JMP         taildone_7
 
-skip_12:
+skip_14:
 	CMPQ            R9, $0x00000005
-	JNE             skip_14
+	JNE             skip_16
 	VPSHUFB         Z23, Z16, Z0
 	VPADDD          Z24, Z16, Z16
 	VPSHUFB         Z23, Z16, Z1
@@ -12043,7 +12656,7 @@ skip_12:
 	VAESENC         Z22, Z3, Z3
 	VAESENC         Z22, Z4, Z4
 	CMPQ            AX, $0x0a
-	JE              final_15
+	JE              final_17
 	VBROADCASTI32X4 160(BX), Z21
 	VAESENC         Z21, Z0, Z0
 	VAESENC         Z21, Z1, Z1
@@ -12057,7 +12670,7 @@ skip_12:
 	VAESENC         Z22, Z3, Z3
 	VAESENC         Z22, Z4, Z4
 	CMPQ            AX, $0x0c
-	JE              final_15
+	JE              final_17
 	VBROADCASTI32X4 192(BX), Z21
 	VAESENC         Z21, Z0, Z0
 	VAESENC         Z21, Z1, Z1
@@ -12071,7 +12684,7 @@ skip_12:
 	VAESENC         Z22, Z3, Z3
 	VAESENC         Z22, Z4, Z4
 
-final_15:
+final_17:
 	VAESENCLAST Z20, Z0, Z0
 	VAESENCLAST Z20, Z1, Z1
 	VAESENCLAST Z20, Z2, Z2
@@ -12081,11 +12694,11 @@ final_15:
 	VPTERNLOGD  $0x96, Z0, Z1, Z17
 	VPTERNLOGD  $0x96, Z2, Z3, Z17
 	VPXORQ      Z4, Z17, Z17
-	JMP         taildone_5
+	JMP         taildone_7
 
-skip_14:
+skip_16:
 	CMPQ            R9, $0x00000006
-	JNE             skip_16
+	JNE             skip_18
 	VPSHUFB         Z23, Z16, Z0
 	VPADDD          Z24, Z16, Z16
 	VPSHUFB         Z23, Z16, Z1
@@ -12181,7 +12794,7 @@ skip_14:
 	VAESENC         Z22, Z4, Z4
 	VAESENC         Z22, Z5, Z5
 	CMPQ            AX, $0x0a
-	JE              final_17
+	JE              final_19
 	VBROADCASTI32X4 160(BX), Z21
 	VAESENC         Z21, Z0, Z0
 	VAESENC         Z21, Z1, Z1
@@ -12197,7 +12810,7 @@ skip_14:
 	VAESENC         Z22, Z4, Z4
 	VAESENC         Z22, Z5, Z5
 	CMPQ            AX, $0x0c
-	JE              final_17
+	JE              final_19
 	VBROADCASTI32X4 192(BX), Z21
 	VAESENC         Z21, Z0, Z0
 	VAESENC         Z21, Z1, Z1
@@ -12213,7 +12826,7 @@ skip_14:
 	VAESENC         Z22, Z4, Z4
 	VAESENC         Z22, Z5, Z5
 
-final_17:
+final_19:
 	VAESENCLAST Z20, Z0, Z0
 	VAESENCLAST Z20, Z1, Z1
 	VAESENCLAST Z20, Z2, Z2
@@ -12224,11 +12837,11 @@ final_17:
 	VPTERNLOGD  $0x96, Z0, Z1, Z17
 	VPTERNLOGD  $0x96, Z2, Z3, Z17
 	VPTERNLOGD  $0x96, Z4, Z5, Z17
-	JMP         taildone_5
+	JMP         taildone_7
 
-skip_16:
+skip_18:
 	CMPQ            R9, $0x00000007
-	JNE             skip_18
+	JNE             skip_20
 	VPSHUFB         Z23, Z16, Z0
 	VPADDD          Z24, Z16, Z16
 	VPSHUFB         Z23, Z16, Z1
@@ -12338,7 +12951,7 @@ skip_16:
 	VAESENC         Z22, Z5, Z5
 	VAESENC         Z22, Z6, Z6
 	CMPQ            AX, $0x0a
-	JE              final_19
+	JE              final_21
 	VBROADCASTI32X4 160(BX), Z21
 	VAESENC         Z21, Z0, Z0
 	VAESENC         Z21, Z1, Z1
@@ -12356,7 +12969,7 @@ skip_16:
 	VAESENC         Z22, Z5, Z5
 	VAESENC         Z22, Z6, Z6
 	CMPQ            AX, $0x0c
-	JE              final_19
+	JE              final_21
 	VBROADCASTI32X4 192(BX), Z21
 	VAESENC         Z21, Z0, Z0
 	VAESENC         Z21, Z1, Z1
@@ -12374,7 +12987,7 @@ skip_16:
 	VAESENC         Z22, Z5, Z5
 	VAESENC         Z22, Z6, Z6
 
-final_19:
+final_21:
 	VAESENCLAST Z20, Z0, Z0
 	VAESENCLAST Z20, Z1, Z1
 	VAESENCLAST Z20, Z2, Z2
@@ -12387,11 +13000,11 @@ final_19:
 	VPTERNLOGD  $0x96, Z2, Z3, Z17
 	VPTERNLOGD  $0x96, Z4, Z5, Z17
 	VPXORQ      Z6, Z17, Z17
-	JMP         taildone_5
+	JMP         taildone_7
 
-skip_18:
+skip_20:
 	CMPQ            R9, $0x00000008
-	JNE             skip_20
+	JNE             skip_22
 	VPSHUFB         Z23, Z16, Z0
 	VPADDD          Z24, Z16, Z16
 	VPSHUFB         Z23, Z16, Z1
@@ -12515,7 +13128,7 @@ skip_18:
 	VAESENC         Z22, Z6, Z6
 	VAESENC         Z22, Z7, Z7
 	CMPQ            AX, $0x0a
-	JE              final_21
+	JE              final_23
 	VBROADCASTI32X4 160(BX), Z21
 	VAESENC         Z21, Z0, Z0
 	VAESENC         Z21, Z1, Z1
@@ -12535,7 +13148,7 @@ skip_18:
 	VAESENC         Z22, Z6, Z6
 	VAESENC         Z22, Z7, Z7
 	CMPQ            AX, $0x0c
-	JE              final_21
+	JE              final_23
 	VBROADCASTI32X4 192(BX), Z21
 	VAESENC         Z21, Z0, Z0
 	VAESENC         Z21, Z1, Z1
@@ -12555,7 +13168,7 @@ skip_18:
 	VAESENC         Z22, Z6, Z6
 	VAESENC         Z22, Z7, Z7
 
-final_21:
+final_23:
 	VAESENCLAST Z20, Z0, Z0
 	VAESENCLAST Z20, Z1, Z1
 	VAESENCLAST Z20, Z2, Z2
@@ -12569,11 +13182,11 @@ final_21:
 	VPTERNLOGD  $0x96, Z2, Z3, Z17
 	VPTERNLOGD  $0x96, Z4, Z5, Z17
 	VPTERNLOGD  $0x96, Z6, Z7, Z17
-	JMP         taildone_5
+	JMP         taildone_7
 
-skip_20:
-taildone_5:
-done_3:
+skip_22:
+taildone_7:
+done_2:
 	VMOVDQU64     Z17, Z0
 	VEXTRACTI64X4 $0x01, Z0, Y1
 	VPXOR         Y1, Y0, Y0

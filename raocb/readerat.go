@@ -107,7 +107,7 @@ func (ra *readerAt) verify(ad []byte) error {
 		subtle.XORBytes(c, c, pad[:])
 		sum = xor(sum, padded(c))
 	}
-	tag := ra.a.tag(&ra.b, sum, numBlocks(uint64(ra.n)), ad)
+	tag := ra.a.tag(&ra.b, sum, numBlocks(uint64(ra.n)), ad).bytes()
 	if subtle.ConstantTimeCompare(tag[:ra.a.tagSize], want) != 1 {
 		return errOpen
 	}

@@ -196,7 +196,18 @@ func (g *gen) function() {
 	r := g.r
 	g.mov(bswap32, g.v(r.bsw))
 	g.mov(steps[g.w.w], g.v(r.step))
-	g.bcast(Mem{Base: xp}, g.v(r.ctr))
+	// x arrives as two 8-byte stores: loading it whole would wait for them
+	// to reach the cache instead of forwarding each.
+	VMOVQ(Mem{Base: xp}, X0)
+	VPINSRQ(U8(1), Mem{Base: xp, Disp: 8}, X0, X0)
+	switch g.w.w {
+	case 1:
+		VMOVDQA(X0, g.v(r.ctr))
+	case 2:
+		VINSERTI128(U8(1), X0, Y0, g.v(r.ctr))
+	case 4:
+		VSHUFI64X2(U8(0), Z0, Z0, g.v(r.ctr))
+	}
 	VPSHUFB(g.v(r.bsw), g.v(r.ctr), g.v(r.ctr))
 	if g.w.w > 1 {
 		VPADDD(laneIdx, g.v(r.ctr), g.v(r.ctr))
@@ -213,17 +224,18 @@ func (g *gen) function() {
 	g.xor(g.v(r.acc), g.v(r.acc), g.v(r.acc))
 
 	G := 8 * g.w.w
-	loop, tail, done := g.label("loop"), g.label("tail"), g.label("done")
-	Label(loop)
-	CMPQ(n, U32(G))
-	JB(LabelRef(tail))
-	g.body(8, false)
-	ADDQ(U32(16*G), src)
-	if g.o != hash {
-		ADDQ(U32(16*G), dst)
+	tail, done := g.label("tail"), g.label("done")
+	if g.w.w == 4 {
+		g.pipelined(tail)
+	} else {
+		loop := g.label("loop")
+		Label(loop)
+		CMPQ(n, U32(G))
+		JB(LabelRef(tail))
+		g.body(8, false)
+		g.advance()
+		JMP(LabelRef(loop))
 	}
-	SUBQ(U32(G), n)
-	JMP(LabelRef(loop))
 
 	// Fewer than G blocks; the last vector may be partial.
 	Label(tail)
@@ -289,6 +301,144 @@ func (g *gen) function() {
 	VMOVDQU(X0, Mem{Base: sump})
 	VZEROUPPER()
 	RET()
+}
+
+// advance moves src and dst past a group.
+func (g *gen) advance() {
+	G := 8 * g.w.w
+	ADDQ(U32(16*G), src)
+	if g.o != hash {
+		ADDQ(U32(16*G), dst)
+	}
+	SUBQ(U32(G), n)
+}
+
+// The zmm kernels' main loop computes the masks of the next group while
+// the current one goes through its rounds, so that the AES unit always has
+// independent work: a group's own masks, two rounds deep, would otherwise
+// delay its first cipher round. The next group's masks live in nextRegs,
+// which the loop takes from the tail's constants (restored after it); R1,
+// R2, the byte swap and the lane step come from memory.
+var nextRegs = []int{18, 19, 21, 22, 23, 24, 25, 26}
+
+const pipedKey = 27
+
+// pipelined emits the zmm main loop over whole groups; it falls through to
+// the tail with fewer than a group left.
+func (g *gen) pipelined(tail string) {
+	r := g.r
+	G := 8 * g.w.w
+	rs := AllocLocal(128) // R1 and R2 ^ K0 in every lane
+	VMOVDQU64(g.v(r.r1), rs)
+	VMOVDQU64(g.v(r.r2), rs.Offset(64))
+	CMPQ(n, U32(G))
+	JB(LabelRef(tail))
+	for _, op := range g.maskOps(rs) {
+		op()
+	}
+	loop, last := g.label("piped"), g.label("pipedlast")
+	Label(loop)
+	CMPQ(n, U32(2*G))
+	JB(LabelRef(last))
+	g.pipedBody(g.maskOps(rs))
+	g.advance()
+	JMP(LabelRef(loop))
+	Label(last)
+	g.pipedBody(nil)
+	g.advance()
+	// Restore what the tail expects in the registers the masks used.
+	VMOVDQU64(rs, g.v(r.r1))
+	VMOVDQU64(rs.Offset(64), g.v(r.r2))
+	VMOVDQU64(bswap32, g.v(r.bsw))
+	VMOVDQU64(steps[4], g.v(r.step))
+}
+
+// maskOps returns the steps that compute the masks Δ ^ K0 of the group
+// after the counter into nextRegs, in an order that respects their
+// dependencies.
+func (g *gen) maskOps(rs Mem) []func() {
+	r := g.r
+	var ops []func()
+	for k := 0; k < 8; k++ {
+		d := g.v(nextRegs[k])
+		ops = append(ops, func() {
+			VPSHUFB(bswap32, g.v(r.ctr), d)
+			VPADDD(steps[4], g.v(r.ctr), g.v(r.ctr))
+		})
+	}
+	for _, key := range []Mem{rs, rs.Offset(64)} {
+		for k := 0; k < 8; k++ {
+			d := g.v(nextRegs[k])
+			ops = append(ops, func() { VAESENC(key, d, d) })
+		}
+	}
+	return ops
+}
+
+// pipedBody processes a whole group whose masks are in nextRegs, and runs
+// ops, the next group's mask steps, spread over its first eight rounds.
+func (g *gen) pipedBody(ops []func()) {
+	r := g.r
+	next := func(k int) VecPhysical { return g.v(nextRegs[k]) }
+	srcAt := func(k int) Mem { return Mem{Base: src, Disp: 64 * k} }
+	for k := 0; k < 8; k++ {
+		if g.o != hash {
+			VPXORQ(g.v(r.kl), next(k), g.v(8+k))
+		}
+		VPXORQ(srcAt(k), next(k), g.v(k))
+		if g.o == enc {
+			// The plaintext is the masked input XOR the mask.
+			VPTERNLOGD(U8(0x96), g.v(k), next(k), g.v(r.acc))
+		}
+	}
+	key := g.v(pipedKey)
+	round := func(i int) {
+		VBROADCASTI32X4(Mem{Base: rk, Disp: 16 * i}, key)
+		for k := 0; k < 8; k++ {
+			if g.o == dec {
+				VAESDEC(key, g.v(k), g.v(k))
+			} else {
+				VAESENC(key, g.v(k), g.v(k))
+			}
+		}
+	}
+	per := (len(ops) + 7) / 8
+	for i := 1; i < 10; i++ {
+		round(i)
+		for j := 0; j < per && len(ops) > 0; j++ {
+			ops[0]()
+			ops = ops[1:]
+		}
+	}
+	final := g.label("pipedfinal")
+	CMPQ(nr, U8(10))
+	JE(LabelRef(final))
+	round(10)
+	round(11)
+	CMPQ(nr, U8(12))
+	JE(LabelRef(final))
+	round(12)
+	round(13)
+	Label(final)
+	for k := 0; k < 8; k++ {
+		key := g.v(8 + k)
+		if g.o == hash {
+			key = g.v(r.kl)
+		}
+		if g.o == dec {
+			VAESDECLAST(key, g.v(k), g.v(k))
+		} else {
+			VAESENCLAST(key, g.v(k), g.v(k))
+		}
+		if g.o != hash {
+			VMOVDQU64(g.v(k), Mem{Base: dst, Disp: 64 * k})
+		}
+	}
+	if g.o != enc {
+		for k := 0; k < 8; k += 2 {
+			VPTERNLOGD(U8(0x96), g.v(k), g.v(k+1), g.v(r.acc))
+		}
+	}
 }
 
 // body processes nv vectors; if partial, the last one is not full: for zmm
