@@ -72,6 +72,11 @@ func (a *AEAD) maskedWords(x, in words) words {
 	return words{r0, r1}
 }
 
+// smallBlocks is the fewest blocks worth the wide kernels' set-up (key and
+// constant broadcasts, lane masks): fewer go to the xmm kernel, which is
+// latency-bound on them all the same.
+const smallBlocks = 8
+
 // kernel processes the whole blocks of src (at least one) as blocksGeneric
 // does, on the assembly kernels of the AES level in use.
 func (a *AEAD) kernel(d direction, dst, src []byte, x, sum *[blockSize]byte) {
@@ -84,6 +89,9 @@ func (a *AEAD) kernel(d direction, dst, src []byte, x, sum *[blockSize]byte) {
 	rk, mk := a.b.EncKeys(), &a.encMK
 	if d == decrypt {
 		rk, mk = a.b.DecKeys(), &a.decMK
+	}
+	if n < smallBlocks {
+		level = aes.AESNI
 	}
 	switch level {
 	case aes.VAES512:
