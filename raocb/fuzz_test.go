@@ -2,25 +2,34 @@ package raocb
 
 import (
 	"bytes"
+	"io"
 	"testing"
 
 	"github.com/faelabs/fae/internal/impl"
 )
 
 // FuzzRoundTrip seals and opens fuzzed messages with every kernel: all must
-// agree, round-trip, reject a flipped bit anywhere in ciphertext or tag,
-// and decrypt any run of blocks as Open does.
+// agree with each other and with the plain model ref, round-trip, reject a
+// flipped bit anywhere in ciphertext or tag, in Open and in NewReaderAt,
+// and encrypt and decrypt any run of blocks as Seal and Open do, also at
+// the block index that at picks anywhere in the domain, where the kernels'
+// masks must still agree with ref's.
 func FuzzRoundTrip(f *testing.F) {
-	f.Add(make([]byte, 16), []byte("nonce"), []byte("plaintext"), []byte("ad"), uint8(16), uint16(3), uint16(0))
-	f.Add(make([]byte, 32), make([]byte, 15), make([]byte, 1000), []byte{}, uint8(8), uint16(8000), uint16(17))
-	f.Fuzz(func(t *testing.T, key, nonce, pt, ad []byte, tagSize uint8, flip, first uint16) {
+	f.Add(make([]byte, 16), []byte("nonce"), []byte("plaintext"), []byte("ad"), uint8(16), uint16(3), uint16(0), uint32(0))
+	f.Add(make([]byte, 32), make([]byte, 15), make([]byte, 1000), []byte{}, uint8(8), uint16(8000), uint16(17), uint32(1<<30-100))
+	f.Add(make([]byte, 24), make([]byte, 1), make([]byte, 531), make([]byte, 17), uint8(13), uint16(100), uint16(5), uint32(1<<16-3))
+	f.Fuzz(func(t *testing.T, key, nonce, pt, ad []byte, tagSize uint8, flip, first uint16, at uint32) {
 		if k := len(key); k != 16 && k != 24 && k != 32 {
 			return
 		}
 		if len(nonce) < MinNonceSize || len(nonce) > MaxNonceSize || tagSize < MinTagSize || tagSize > MaxTagSize {
 			return
 		}
-		var want []byte
+		r := newRef(key, int(tagSize))
+		want := r.seal(nonce, pt, ad)
+		high := uint64(at) % (maxIndex - 4 - numBlocks(uint64(len(pt))) + 1)
+		wantHigh, _ := r.blocks(r.base(nonce), pt, high, false)
+		i := int(first) % (len(pt)/blockSize + 1)
 		for _, kernel := range append(impl.List("aes"), "generic") {
 			withKernel(kernel, func() {
 				a, err := NewWithSizes(key, len(nonce), int(tagSize))
@@ -28,22 +37,41 @@ func FuzzRoundTrip(f *testing.F) {
 					t.Fatal(err)
 				}
 				ct := a.Seal(nil, nonce, pt, ad)
-				if want == nil {
-					want = bytes.Clone(ct)
-				} else if !bytes.Equal(ct, want) {
-					t.Fatalf("kernel %s disagrees", kernel)
+				if !bytes.Equal(ct, want) {
+					t.Fatalf("kernel %s disagrees with the model", kernel)
 				}
 				if got, err := a.Open(nil, nonce, ct, ad); err != nil || !bytes.Equal(got, pt) {
 					t.Fatalf("kernel %s: round trip failed", kernel)
 				}
-				i := int(first) % (len(pt)/blockSize + 1)
+				if got := a.EncryptBlocks(nil, nonce, pt[16*i:], uint64(i)); !bytes.Equal(got, ct[16*i:len(pt)]) {
+					t.Fatalf("kernel %s: EncryptBlocks from block %d differs from Seal", kernel, i)
+				}
 				if got := a.DecryptBlocks(nil, nonce, ct[16*i:len(pt)], uint64(i)); !bytes.Equal(got, pt[16*i:]) {
 					t.Fatalf("kernel %s: DecryptBlocks from block %d differs from Open", kernel, i)
+				}
+				got := a.EncryptBlocks(nil, nonce, pt, high)
+				if !bytes.Equal(got, wantHigh) {
+					t.Fatalf("kernel %s: EncryptBlocks from block %d disagrees with the model", kernel, high)
+				}
+				if got := a.DecryptBlocks(got[:0], nonce, got, high); !bytes.Equal(got, pt) {
+					t.Fatalf("kernel %s: DecryptBlocks from block %d does not undo EncryptBlocks", kernel, high)
+				}
+				ra, err := NewReaderAt(a, nonce, bytes.NewReader(ct), int64(len(ct)), ad)
+				if err != nil {
+					t.Fatalf("kernel %s: NewReaderAt: %v", kernel, err)
+				}
+				off := int((uint64(first) + uint64(at)) % uint64(len(pt)+1))
+				p := make([]byte, len(pt)-off+int(at%20))
+				if n, err := ra.ReadAt(p, int64(off)); n != len(pt)-off || !bytes.Equal(p[:n], pt[off:]) || err != nil && err != io.EOF {
+					t.Fatalf("kernel %s: ReadAt(%d bytes, %d) = %d, %v: wrong bytes", kernel, len(p), off, n, err)
 				}
 				bit := int(flip) % (8 * len(ct))
 				ct[bit/8] ^= 1 << (bit % 8)
 				if _, err := a.Open(nil, nonce, ct, ad); err == nil {
 					t.Fatalf("kernel %s: flipped bit %d accepted", kernel, bit)
+				}
+				if _, err := NewReaderAt(a, nonce, bytes.NewReader(ct), int64(len(ct)), ad); err == nil {
+					t.Fatalf("kernel %s: NewReaderAt accepted flipped bit %d", kernel, bit)
 				}
 			})
 		}

@@ -13251,7 +13251,7 @@ TEXT ·prefetchLines(SB), NOSPLIT, $0-16
 	ANDQ $-64, AX
 
 prefetch_loop:
-	PREFETCHT0 (AX)
+	PREFETCHT1 (AX)
 	ADDQ       $0x40, AX
 	CMPQ       AX, CX
 	JB         prefetch_loop

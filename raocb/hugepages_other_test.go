@@ -1,0 +1,5 @@
+//go:build !linux
+
+package raocb
+
+func adviseHugePages([]byte) bool { return false }
