@@ -311,7 +311,8 @@ func (a *AEAD) crypt(d direction, out, src []byte, b *[blockSize]byte, first uin
 	var sum [blockSize]byte
 	full := len(src) &^ (blockSize - 1)
 	if full > 0 {
-		a.blocksParallel(d, out[:full], src[:full], addIndex(*b, first), &sum)
+		x := addIndex(*b, first)
+		a.run(d, out[:full], src[:full], &x, &sum)
 	}
 	if p := src[full:]; len(p) > 0 {
 		// The pad of the partial block after f full ones is E(Δ(B, f+1)).
@@ -339,7 +340,7 @@ func (a *AEAD) hash(ad []byte) words {
 	var sum [blockSize]byte
 	full := len(ad) &^ (blockSize - 1)
 	if full > 0 {
-		a.blocksParallel(hash, nil, ad[:full], a.la, &sum)
+		a.run(hash, nil, ad[:full], &a.la, &sum)
 	}
 	h := wordsOf(&sum)
 	if rest := ad[full:]; len(rest) > 0 {
@@ -353,6 +354,17 @@ func (a *AEAD) hash(ad []byte) words {
 // cannot be preempted, and a goroutine sealing gigabytes must still let the
 // garbage collector stop it within microseconds.
 const kernelSpan = 256 << 10
+
+// run processes the whole blocks of src as blocks does: up to one kernel
+// call's worth directly, which spares a short message three calls, more
+// through blocksParallel.
+func (a *AEAD) run(d direction, dst, src []byte, x, sum *[blockSize]byte) {
+	if len(src) <= kernelSpan {
+		a.kernel(d, dst, src, x, sum)
+		return
+	}
+	a.blocksParallel(d, dst, src, *x, sum)
+}
 
 // blocks processes the whole blocks of src, block j with the mask Δ(x ⊞ j),
 // and XORs the checksum (or AD sum) into sum: the kernel's work, in spans.
