@@ -9004,6 +9004,10 @@ TEXT ·raocbEncVAES512(SB), NOSPLIT, $128-64
 	VMOVDQU64       Z19, 64(SP)
 	CMPQ            R8, $0x00000020
 	JB              tail_1
+	VBROADCASTI32X4 16(BX), Z28
+	VBROADCASTI32X4 32(BX), Z29
+	VBROADCASTI32X4 48(BX), Z30
+	VBROADCASTI32X4 64(BX), Z31
 	VPSHUFB         bswap32<>+0(SB), Z16, Z18
 	VPADDD          step4<>+0(SB), Z16, Z16
 	VPSHUFB         bswap32<>+0(SB), Z16, Z19
@@ -9064,59 +9068,55 @@ piped_3:
 	VPXORQ          Z20, Z26, Z15
 	VPXORQ          448(SI), Z26, Z7
 	VPTERNLOGD      $0x96, Z7, Z26, Z17
-	VBROADCASTI32X4 16(BX), Z27
-	VAESENC         Z27, Z0, Z0
-	VAESENC         Z27, Z1, Z1
-	VAESENC         Z27, Z2, Z2
-	VAESENC         Z27, Z3, Z3
-	VAESENC         Z27, Z4, Z4
-	VAESENC         Z27, Z5, Z5
-	VAESENC         Z27, Z6, Z6
-	VAESENC         Z27, Z7, Z7
+	VAESENC         Z28, Z0, Z0
+	VAESENC         Z28, Z1, Z1
+	VAESENC         Z28, Z2, Z2
+	VAESENC         Z28, Z3, Z3
+	VAESENC         Z28, Z4, Z4
+	VAESENC         Z28, Z5, Z5
+	VAESENC         Z28, Z6, Z6
+	VAESENC         Z28, Z7, Z7
 	VPSHUFB         bswap32<>+0(SB), Z16, Z18
 	VPADDD          step4<>+0(SB), Z16, Z16
 	VPSHUFB         bswap32<>+0(SB), Z16, Z19
 	VPADDD          step4<>+0(SB), Z16, Z16
 	VPSHUFB         bswap32<>+0(SB), Z16, Z21
 	VPADDD          step4<>+0(SB), Z16, Z16
-	VBROADCASTI32X4 32(BX), Z27
-	VAESENC         Z27, Z0, Z0
-	VAESENC         Z27, Z1, Z1
-	VAESENC         Z27, Z2, Z2
-	VAESENC         Z27, Z3, Z3
-	VAESENC         Z27, Z4, Z4
-	VAESENC         Z27, Z5, Z5
-	VAESENC         Z27, Z6, Z6
-	VAESENC         Z27, Z7, Z7
+	VAESENC         Z29, Z0, Z0
+	VAESENC         Z29, Z1, Z1
+	VAESENC         Z29, Z2, Z2
+	VAESENC         Z29, Z3, Z3
+	VAESENC         Z29, Z4, Z4
+	VAESENC         Z29, Z5, Z5
+	VAESENC         Z29, Z6, Z6
+	VAESENC         Z29, Z7, Z7
 	VPSHUFB         bswap32<>+0(SB), Z16, Z22
 	VPADDD          step4<>+0(SB), Z16, Z16
 	VPSHUFB         bswap32<>+0(SB), Z16, Z23
 	VPADDD          step4<>+0(SB), Z16, Z16
 	VPSHUFB         bswap32<>+0(SB), Z16, Z24
 	VPADDD          step4<>+0(SB), Z16, Z16
-	VBROADCASTI32X4 48(BX), Z27
-	VAESENC         Z27, Z0, Z0
-	VAESENC         Z27, Z1, Z1
-	VAESENC         Z27, Z2, Z2
-	VAESENC         Z27, Z3, Z3
-	VAESENC         Z27, Z4, Z4
-	VAESENC         Z27, Z5, Z5
-	VAESENC         Z27, Z6, Z6
-	VAESENC         Z27, Z7, Z7
+	VAESENC         Z30, Z0, Z0
+	VAESENC         Z30, Z1, Z1
+	VAESENC         Z30, Z2, Z2
+	VAESENC         Z30, Z3, Z3
+	VAESENC         Z30, Z4, Z4
+	VAESENC         Z30, Z5, Z5
+	VAESENC         Z30, Z6, Z6
+	VAESENC         Z30, Z7, Z7
 	VPSHUFB         bswap32<>+0(SB), Z16, Z25
 	VPADDD          step4<>+0(SB), Z16, Z16
 	VPSHUFB         bswap32<>+0(SB), Z16, Z26
 	VPADDD          step4<>+0(SB), Z16, Z16
 	VAESENC         (SP), Z18, Z18
-	VBROADCASTI32X4 64(BX), Z27
-	VAESENC         Z27, Z0, Z0
-	VAESENC         Z27, Z1, Z1
-	VAESENC         Z27, Z2, Z2
-	VAESENC         Z27, Z3, Z3
-	VAESENC         Z27, Z4, Z4
-	VAESENC         Z27, Z5, Z5
-	VAESENC         Z27, Z6, Z6
-	VAESENC         Z27, Z7, Z7
+	VAESENC         Z31, Z0, Z0
+	VAESENC         Z31, Z1, Z1
+	VAESENC         Z31, Z2, Z2
+	VAESENC         Z31, Z3, Z3
+	VAESENC         Z31, Z4, Z4
+	VAESENC         Z31, Z5, Z5
+	VAESENC         Z31, Z6, Z6
+	VAESENC         Z31, Z7, Z7
 	VAESENC         (SP), Z19, Z19
 	VAESENC         (SP), Z21, Z21
 	VAESENC         (SP), Z22, Z22
@@ -9265,42 +9265,38 @@ pipedlast_4:
 	VPXORQ          Z20, Z26, Z15
 	VPXORQ          448(SI), Z26, Z7
 	VPTERNLOGD      $0x96, Z7, Z26, Z17
-	VBROADCASTI32X4 16(BX), Z27
-	VAESENC         Z27, Z0, Z0
-	VAESENC         Z27, Z1, Z1
-	VAESENC         Z27, Z2, Z2
-	VAESENC         Z27, Z3, Z3
-	VAESENC         Z27, Z4, Z4
-	VAESENC         Z27, Z5, Z5
-	VAESENC         Z27, Z6, Z6
-	VAESENC         Z27, Z7, Z7
-	VBROADCASTI32X4 32(BX), Z27
-	VAESENC         Z27, Z0, Z0
-	VAESENC         Z27, Z1, Z1
-	VAESENC         Z27, Z2, Z2
-	VAESENC         Z27, Z3, Z3
-	VAESENC         Z27, Z4, Z4
-	VAESENC         Z27, Z5, Z5
-	VAESENC         Z27, Z6, Z6
-	VAESENC         Z27, Z7, Z7
-	VBROADCASTI32X4 48(BX), Z27
-	VAESENC         Z27, Z0, Z0
-	VAESENC         Z27, Z1, Z1
-	VAESENC         Z27, Z2, Z2
-	VAESENC         Z27, Z3, Z3
-	VAESENC         Z27, Z4, Z4
-	VAESENC         Z27, Z5, Z5
-	VAESENC         Z27, Z6, Z6
-	VAESENC         Z27, Z7, Z7
-	VBROADCASTI32X4 64(BX), Z27
-	VAESENC         Z27, Z0, Z0
-	VAESENC         Z27, Z1, Z1
-	VAESENC         Z27, Z2, Z2
-	VAESENC         Z27, Z3, Z3
-	VAESENC         Z27, Z4, Z4
-	VAESENC         Z27, Z5, Z5
-	VAESENC         Z27, Z6, Z6
-	VAESENC         Z27, Z7, Z7
+	VAESENC         Z28, Z0, Z0
+	VAESENC         Z28, Z1, Z1
+	VAESENC         Z28, Z2, Z2
+	VAESENC         Z28, Z3, Z3
+	VAESENC         Z28, Z4, Z4
+	VAESENC         Z28, Z5, Z5
+	VAESENC         Z28, Z6, Z6
+	VAESENC         Z28, Z7, Z7
+	VAESENC         Z29, Z0, Z0
+	VAESENC         Z29, Z1, Z1
+	VAESENC         Z29, Z2, Z2
+	VAESENC         Z29, Z3, Z3
+	VAESENC         Z29, Z4, Z4
+	VAESENC         Z29, Z5, Z5
+	VAESENC         Z29, Z6, Z6
+	VAESENC         Z29, Z7, Z7
+	VAESENC         Z30, Z0, Z0
+	VAESENC         Z30, Z1, Z1
+	VAESENC         Z30, Z2, Z2
+	VAESENC         Z30, Z3, Z3
+	VAESENC         Z30, Z4, Z4
+	VAESENC         Z30, Z5, Z5
+	VAESENC         Z30, Z6, Z6
+	VAESENC         Z30, Z7, Z7
+	VAESENC         Z31, Z0, Z0
+	VAESENC         Z31, Z1, Z1
+	VAESENC         Z31, Z2, Z2
+	VAESENC         Z31, Z3, Z3
+	VAESENC         Z31, Z4, Z4
+	VAESENC         Z31, Z5, Z5
+	VAESENC         Z31, Z6, Z6
+	VAESENC         Z31, Z7, Z7
 	VBROADCASTI32X4 80(BX), Z27
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
@@ -10464,6 +10460,10 @@ TEXT ·raocbDecVAES512(SB), NOSPLIT, $128-64
 	VMOVDQU64       Z19, 64(SP)
 	CMPQ            R8, $0x00000020
 	JB              tail_1
+	VBROADCASTI32X4 16(BX), Z28
+	VBROADCASTI32X4 32(BX), Z29
+	VBROADCASTI32X4 48(BX), Z30
+	VBROADCASTI32X4 64(BX), Z31
 	VPSHUFB         bswap32<>+0(SB), Z16, Z18
 	VPADDD          step4<>+0(SB), Z16, Z16
 	VPSHUFB         bswap32<>+0(SB), Z16, Z19
@@ -10516,59 +10516,55 @@ piped_3:
 	VPXORQ          384(SI), Z25, Z6
 	VPXORQ          Z20, Z26, Z15
 	VPXORQ          448(SI), Z26, Z7
-	VBROADCASTI32X4 16(BX), Z27
-	VAESDEC         Z27, Z0, Z0
-	VAESDEC         Z27, Z1, Z1
-	VAESDEC         Z27, Z2, Z2
-	VAESDEC         Z27, Z3, Z3
-	VAESDEC         Z27, Z4, Z4
-	VAESDEC         Z27, Z5, Z5
-	VAESDEC         Z27, Z6, Z6
-	VAESDEC         Z27, Z7, Z7
+	VAESDEC         Z28, Z0, Z0
+	VAESDEC         Z28, Z1, Z1
+	VAESDEC         Z28, Z2, Z2
+	VAESDEC         Z28, Z3, Z3
+	VAESDEC         Z28, Z4, Z4
+	VAESDEC         Z28, Z5, Z5
+	VAESDEC         Z28, Z6, Z6
+	VAESDEC         Z28, Z7, Z7
 	VPSHUFB         bswap32<>+0(SB), Z16, Z18
 	VPADDD          step4<>+0(SB), Z16, Z16
 	VPSHUFB         bswap32<>+0(SB), Z16, Z19
 	VPADDD          step4<>+0(SB), Z16, Z16
 	VPSHUFB         bswap32<>+0(SB), Z16, Z21
 	VPADDD          step4<>+0(SB), Z16, Z16
-	VBROADCASTI32X4 32(BX), Z27
-	VAESDEC         Z27, Z0, Z0
-	VAESDEC         Z27, Z1, Z1
-	VAESDEC         Z27, Z2, Z2
-	VAESDEC         Z27, Z3, Z3
-	VAESDEC         Z27, Z4, Z4
-	VAESDEC         Z27, Z5, Z5
-	VAESDEC         Z27, Z6, Z6
-	VAESDEC         Z27, Z7, Z7
+	VAESDEC         Z29, Z0, Z0
+	VAESDEC         Z29, Z1, Z1
+	VAESDEC         Z29, Z2, Z2
+	VAESDEC         Z29, Z3, Z3
+	VAESDEC         Z29, Z4, Z4
+	VAESDEC         Z29, Z5, Z5
+	VAESDEC         Z29, Z6, Z6
+	VAESDEC         Z29, Z7, Z7
 	VPSHUFB         bswap32<>+0(SB), Z16, Z22
 	VPADDD          step4<>+0(SB), Z16, Z16
 	VPSHUFB         bswap32<>+0(SB), Z16, Z23
 	VPADDD          step4<>+0(SB), Z16, Z16
 	VPSHUFB         bswap32<>+0(SB), Z16, Z24
 	VPADDD          step4<>+0(SB), Z16, Z16
-	VBROADCASTI32X4 48(BX), Z27
-	VAESDEC         Z27, Z0, Z0
-	VAESDEC         Z27, Z1, Z1
-	VAESDEC         Z27, Z2, Z2
-	VAESDEC         Z27, Z3, Z3
-	VAESDEC         Z27, Z4, Z4
-	VAESDEC         Z27, Z5, Z5
-	VAESDEC         Z27, Z6, Z6
-	VAESDEC         Z27, Z7, Z7
+	VAESDEC         Z30, Z0, Z0
+	VAESDEC         Z30, Z1, Z1
+	VAESDEC         Z30, Z2, Z2
+	VAESDEC         Z30, Z3, Z3
+	VAESDEC         Z30, Z4, Z4
+	VAESDEC         Z30, Z5, Z5
+	VAESDEC         Z30, Z6, Z6
+	VAESDEC         Z30, Z7, Z7
 	VPSHUFB         bswap32<>+0(SB), Z16, Z25
 	VPADDD          step4<>+0(SB), Z16, Z16
 	VPSHUFB         bswap32<>+0(SB), Z16, Z26
 	VPADDD          step4<>+0(SB), Z16, Z16
 	VAESENC         (SP), Z18, Z18
-	VBROADCASTI32X4 64(BX), Z27
-	VAESDEC         Z27, Z0, Z0
-	VAESDEC         Z27, Z1, Z1
-	VAESDEC         Z27, Z2, Z2
-	VAESDEC         Z27, Z3, Z3
-	VAESDEC         Z27, Z4, Z4
-	VAESDEC         Z27, Z5, Z5
-	VAESDEC         Z27, Z6, Z6
-	VAESDEC         Z27, Z7, Z7
+	VAESDEC         Z31, Z0, Z0
+	VAESDEC         Z31, Z1, Z1
+	VAESDEC         Z31, Z2, Z2
+	VAESDEC         Z31, Z3, Z3
+	VAESDEC         Z31, Z4, Z4
+	VAESDEC         Z31, Z5, Z5
+	VAESDEC         Z31, Z6, Z6
+	VAESDEC         Z31, Z7, Z7
 	VAESENC         (SP), Z19, Z19
 	VAESENC         (SP), Z21, Z21
 	VAESENC         (SP), Z22, Z22
@@ -10713,42 +10709,38 @@ pipedlast_4:
 	VPXORQ          384(SI), Z25, Z6
 	VPXORQ          Z20, Z26, Z15
 	VPXORQ          448(SI), Z26, Z7
-	VBROADCASTI32X4 16(BX), Z27
-	VAESDEC         Z27, Z0, Z0
-	VAESDEC         Z27, Z1, Z1
-	VAESDEC         Z27, Z2, Z2
-	VAESDEC         Z27, Z3, Z3
-	VAESDEC         Z27, Z4, Z4
-	VAESDEC         Z27, Z5, Z5
-	VAESDEC         Z27, Z6, Z6
-	VAESDEC         Z27, Z7, Z7
-	VBROADCASTI32X4 32(BX), Z27
-	VAESDEC         Z27, Z0, Z0
-	VAESDEC         Z27, Z1, Z1
-	VAESDEC         Z27, Z2, Z2
-	VAESDEC         Z27, Z3, Z3
-	VAESDEC         Z27, Z4, Z4
-	VAESDEC         Z27, Z5, Z5
-	VAESDEC         Z27, Z6, Z6
-	VAESDEC         Z27, Z7, Z7
-	VBROADCASTI32X4 48(BX), Z27
-	VAESDEC         Z27, Z0, Z0
-	VAESDEC         Z27, Z1, Z1
-	VAESDEC         Z27, Z2, Z2
-	VAESDEC         Z27, Z3, Z3
-	VAESDEC         Z27, Z4, Z4
-	VAESDEC         Z27, Z5, Z5
-	VAESDEC         Z27, Z6, Z6
-	VAESDEC         Z27, Z7, Z7
-	VBROADCASTI32X4 64(BX), Z27
-	VAESDEC         Z27, Z0, Z0
-	VAESDEC         Z27, Z1, Z1
-	VAESDEC         Z27, Z2, Z2
-	VAESDEC         Z27, Z3, Z3
-	VAESDEC         Z27, Z4, Z4
-	VAESDEC         Z27, Z5, Z5
-	VAESDEC         Z27, Z6, Z6
-	VAESDEC         Z27, Z7, Z7
+	VAESDEC         Z28, Z0, Z0
+	VAESDEC         Z28, Z1, Z1
+	VAESDEC         Z28, Z2, Z2
+	VAESDEC         Z28, Z3, Z3
+	VAESDEC         Z28, Z4, Z4
+	VAESDEC         Z28, Z5, Z5
+	VAESDEC         Z28, Z6, Z6
+	VAESDEC         Z28, Z7, Z7
+	VAESDEC         Z29, Z0, Z0
+	VAESDEC         Z29, Z1, Z1
+	VAESDEC         Z29, Z2, Z2
+	VAESDEC         Z29, Z3, Z3
+	VAESDEC         Z29, Z4, Z4
+	VAESDEC         Z29, Z5, Z5
+	VAESDEC         Z29, Z6, Z6
+	VAESDEC         Z29, Z7, Z7
+	VAESDEC         Z30, Z0, Z0
+	VAESDEC         Z30, Z1, Z1
+	VAESDEC         Z30, Z2, Z2
+	VAESDEC         Z30, Z3, Z3
+	VAESDEC         Z30, Z4, Z4
+	VAESDEC         Z30, Z5, Z5
+	VAESDEC         Z30, Z6, Z6
+	VAESDEC         Z30, Z7, Z7
+	VAESDEC         Z31, Z0, Z0
+	VAESDEC         Z31, Z1, Z1
+	VAESDEC         Z31, Z2, Z2
+	VAESDEC         Z31, Z3, Z3
+	VAESDEC         Z31, Z4, Z4
+	VAESDEC         Z31, Z5, Z5
+	VAESDEC         Z31, Z6, Z6
+	VAESDEC         Z31, Z7, Z7
 	VBROADCASTI32X4 80(BX), Z27
 	VAESDEC         Z27, Z0, Z0
 	VAESDEC         Z27, Z1, Z1
@@ -11897,6 +11889,10 @@ TEXT ·raocbHashVAES512(SB), NOSPLIT, $128-56
 	VMOVDQU64       Z19, 64(SP)
 	CMPQ            R8, $0x00000020
 	JB              tail_1
+	VBROADCASTI32X4 16(BX), Z28
+	VBROADCASTI32X4 32(BX), Z29
+	VBROADCASTI32X4 48(BX), Z30
+	VBROADCASTI32X4 64(BX), Z31
 	VPSHUFB         bswap32<>+0(SB), Z16, Z18
 	VPADDD          step4<>+0(SB), Z16, Z16
 	VPSHUFB         bswap32<>+0(SB), Z16, Z19
@@ -11941,59 +11937,55 @@ piped_3:
 	VPXORQ          320(SI), Z24, Z5
 	VPXORQ          384(SI), Z25, Z6
 	VPXORQ          448(SI), Z26, Z7
-	VBROADCASTI32X4 16(BX), Z27
-	VAESENC         Z27, Z0, Z0
-	VAESENC         Z27, Z1, Z1
-	VAESENC         Z27, Z2, Z2
-	VAESENC         Z27, Z3, Z3
-	VAESENC         Z27, Z4, Z4
-	VAESENC         Z27, Z5, Z5
-	VAESENC         Z27, Z6, Z6
-	VAESENC         Z27, Z7, Z7
+	VAESENC         Z28, Z0, Z0
+	VAESENC         Z28, Z1, Z1
+	VAESENC         Z28, Z2, Z2
+	VAESENC         Z28, Z3, Z3
+	VAESENC         Z28, Z4, Z4
+	VAESENC         Z28, Z5, Z5
+	VAESENC         Z28, Z6, Z6
+	VAESENC         Z28, Z7, Z7
 	VPSHUFB         bswap32<>+0(SB), Z16, Z18
 	VPADDD          step4<>+0(SB), Z16, Z16
 	VPSHUFB         bswap32<>+0(SB), Z16, Z19
 	VPADDD          step4<>+0(SB), Z16, Z16
 	VPSHUFB         bswap32<>+0(SB), Z16, Z21
 	VPADDD          step4<>+0(SB), Z16, Z16
-	VBROADCASTI32X4 32(BX), Z27
-	VAESENC         Z27, Z0, Z0
-	VAESENC         Z27, Z1, Z1
-	VAESENC         Z27, Z2, Z2
-	VAESENC         Z27, Z3, Z3
-	VAESENC         Z27, Z4, Z4
-	VAESENC         Z27, Z5, Z5
-	VAESENC         Z27, Z6, Z6
-	VAESENC         Z27, Z7, Z7
+	VAESENC         Z29, Z0, Z0
+	VAESENC         Z29, Z1, Z1
+	VAESENC         Z29, Z2, Z2
+	VAESENC         Z29, Z3, Z3
+	VAESENC         Z29, Z4, Z4
+	VAESENC         Z29, Z5, Z5
+	VAESENC         Z29, Z6, Z6
+	VAESENC         Z29, Z7, Z7
 	VPSHUFB         bswap32<>+0(SB), Z16, Z22
 	VPADDD          step4<>+0(SB), Z16, Z16
 	VPSHUFB         bswap32<>+0(SB), Z16, Z23
 	VPADDD          step4<>+0(SB), Z16, Z16
 	VPSHUFB         bswap32<>+0(SB), Z16, Z24
 	VPADDD          step4<>+0(SB), Z16, Z16
-	VBROADCASTI32X4 48(BX), Z27
-	VAESENC         Z27, Z0, Z0
-	VAESENC         Z27, Z1, Z1
-	VAESENC         Z27, Z2, Z2
-	VAESENC         Z27, Z3, Z3
-	VAESENC         Z27, Z4, Z4
-	VAESENC         Z27, Z5, Z5
-	VAESENC         Z27, Z6, Z6
-	VAESENC         Z27, Z7, Z7
+	VAESENC         Z30, Z0, Z0
+	VAESENC         Z30, Z1, Z1
+	VAESENC         Z30, Z2, Z2
+	VAESENC         Z30, Z3, Z3
+	VAESENC         Z30, Z4, Z4
+	VAESENC         Z30, Z5, Z5
+	VAESENC         Z30, Z6, Z6
+	VAESENC         Z30, Z7, Z7
 	VPSHUFB         bswap32<>+0(SB), Z16, Z25
 	VPADDD          step4<>+0(SB), Z16, Z16
 	VPSHUFB         bswap32<>+0(SB), Z16, Z26
 	VPADDD          step4<>+0(SB), Z16, Z16
 	VAESENC         (SP), Z18, Z18
-	VBROADCASTI32X4 64(BX), Z27
-	VAESENC         Z27, Z0, Z0
-	VAESENC         Z27, Z1, Z1
-	VAESENC         Z27, Z2, Z2
-	VAESENC         Z27, Z3, Z3
-	VAESENC         Z27, Z4, Z4
-	VAESENC         Z27, Z5, Z5
-	VAESENC         Z27, Z6, Z6
-	VAESENC         Z27, Z7, Z7
+	VAESENC         Z31, Z0, Z0
+	VAESENC         Z31, Z1, Z1
+	VAESENC         Z31, Z2, Z2
+	VAESENC         Z31, Z3, Z3
+	VAESENC         Z31, Z4, Z4
+	VAESENC         Z31, Z5, Z5
+	VAESENC         Z31, Z6, Z6
+	VAESENC         Z31, Z7, Z7
 	VAESENC         (SP), Z19, Z19
 	VAESENC         (SP), Z21, Z21
 	VAESENC         (SP), Z22, Z22
@@ -12121,42 +12113,38 @@ pipedlast_4:
 	VPXORQ          320(SI), Z24, Z5
 	VPXORQ          384(SI), Z25, Z6
 	VPXORQ          448(SI), Z26, Z7
-	VBROADCASTI32X4 16(BX), Z27
-	VAESENC         Z27, Z0, Z0
-	VAESENC         Z27, Z1, Z1
-	VAESENC         Z27, Z2, Z2
-	VAESENC         Z27, Z3, Z3
-	VAESENC         Z27, Z4, Z4
-	VAESENC         Z27, Z5, Z5
-	VAESENC         Z27, Z6, Z6
-	VAESENC         Z27, Z7, Z7
-	VBROADCASTI32X4 32(BX), Z27
-	VAESENC         Z27, Z0, Z0
-	VAESENC         Z27, Z1, Z1
-	VAESENC         Z27, Z2, Z2
-	VAESENC         Z27, Z3, Z3
-	VAESENC         Z27, Z4, Z4
-	VAESENC         Z27, Z5, Z5
-	VAESENC         Z27, Z6, Z6
-	VAESENC         Z27, Z7, Z7
-	VBROADCASTI32X4 48(BX), Z27
-	VAESENC         Z27, Z0, Z0
-	VAESENC         Z27, Z1, Z1
-	VAESENC         Z27, Z2, Z2
-	VAESENC         Z27, Z3, Z3
-	VAESENC         Z27, Z4, Z4
-	VAESENC         Z27, Z5, Z5
-	VAESENC         Z27, Z6, Z6
-	VAESENC         Z27, Z7, Z7
-	VBROADCASTI32X4 64(BX), Z27
-	VAESENC         Z27, Z0, Z0
-	VAESENC         Z27, Z1, Z1
-	VAESENC         Z27, Z2, Z2
-	VAESENC         Z27, Z3, Z3
-	VAESENC         Z27, Z4, Z4
-	VAESENC         Z27, Z5, Z5
-	VAESENC         Z27, Z6, Z6
-	VAESENC         Z27, Z7, Z7
+	VAESENC         Z28, Z0, Z0
+	VAESENC         Z28, Z1, Z1
+	VAESENC         Z28, Z2, Z2
+	VAESENC         Z28, Z3, Z3
+	VAESENC         Z28, Z4, Z4
+	VAESENC         Z28, Z5, Z5
+	VAESENC         Z28, Z6, Z6
+	VAESENC         Z28, Z7, Z7
+	VAESENC         Z29, Z0, Z0
+	VAESENC         Z29, Z1, Z1
+	VAESENC         Z29, Z2, Z2
+	VAESENC         Z29, Z3, Z3
+	VAESENC         Z29, Z4, Z4
+	VAESENC         Z29, Z5, Z5
+	VAESENC         Z29, Z6, Z6
+	VAESENC         Z29, Z7, Z7
+	VAESENC         Z30, Z0, Z0
+	VAESENC         Z30, Z1, Z1
+	VAESENC         Z30, Z2, Z2
+	VAESENC         Z30, Z3, Z3
+	VAESENC         Z30, Z4, Z4
+	VAESENC         Z30, Z5, Z5
+	VAESENC         Z30, Z6, Z6
+	VAESENC         Z30, Z7, Z7
+	VAESENC         Z31, Z0, Z0
+	VAESENC         Z31, Z1, Z1
+	VAESENC         Z31, Z2, Z2
+	VAESENC         Z31, Z3, Z3
+	VAESENC         Z31, Z4, Z4
+	VAESENC         Z31, Z5, Z5
+	VAESENC         Z31, Z6, Z6
+	VAESENC         Z31, Z7, Z7
 	VBROADCASTI32X4 80(BX), Z27
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1

@@ -323,6 +323,10 @@ var nextRegs = []int{18, 19, 21, 22, 23, 24, 25, 26}
 
 const pipedKey = 27
 
+// heldKeys hold round keys 1, 2, ... in every lane through the main loop;
+// the later keys are broadcast as each round needs them.
+var heldKeys = []int{28, 29, 30, 31}
+
 // pipelined emits the zmm main loop over whole groups; it falls through to
 // the tail with fewer than a group left.
 func (g *gen) pipelined(tail string) {
@@ -333,6 +337,9 @@ func (g *gen) pipelined(tail string) {
 	VMOVDQU64(g.v(r.r2), rs.Offset(64))
 	CMPQ(n, U32(G))
 	JB(LabelRef(tail))
+	for i, k := range heldKeys {
+		VBROADCASTI32X4(Mem{Base: rk, Disp: 16 * (i + 1)}, g.v(k))
+	}
 	for _, op := range g.maskOps(rs) {
 		op()
 	}
@@ -391,9 +398,13 @@ func (g *gen) pipedBody(ops []func()) {
 			VPTERNLOGD(U8(0x96), g.v(k), next(k), g.v(r.acc))
 		}
 	}
-	key := g.v(pipedKey)
 	round := func(i int) {
-		VBROADCASTI32X4(Mem{Base: rk, Disp: 16 * i}, key)
+		key := g.v(pipedKey)
+		if i <= len(heldKeys) {
+			key = g.v(heldKeys[i-1])
+		} else {
+			VBROADCASTI32X4(Mem{Base: rk, Disp: 16 * i}, key)
+		}
 		for k := 0; k < 8; k++ {
 			if g.o == dec {
 				VAESDEC(key, g.v(k), g.v(k))
