@@ -313,7 +313,7 @@ func (a *AEAD) seal(out, nonce, plaintext, ad []byte) block {
 	off := a.offset0(nonce)
 	var sum block
 	full := len(plaintext) &^ (blockSize - 1)
-	a.blocksParallel(encrypt, out[:full], plaintext[:full], &off, &sum)
+	a.run(encrypt, out[:full], plaintext[:full], &off, &sum)
 	if p := plaintext[full:]; len(p) > 0 {
 		off = off.xor(a.lStar)
 		sum = sum.xor(padded(p)) // before out, which may be p, is written
@@ -327,7 +327,7 @@ func (a *AEAD) open(out, nonce, ciphertext, ad []byte) block {
 	off := a.offset0(nonce)
 	var sum block
 	full := len(ciphertext) &^ (blockSize - 1)
-	a.blocksParallel(decrypt, out[:full], ciphertext[:full], &off, &sum)
+	a.run(decrypt, out[:full], ciphertext[:full], &off, &sum)
 	if c := ciphertext[full:]; len(c) > 0 {
 		off = off.xor(a.lStar)
 		xorPartial(out[full:], c, a.encrypt(off))
@@ -345,7 +345,7 @@ func (a *AEAD) tag(sum, off block, ad []byte) block {
 func (a *AEAD) hash(ad []byte) block {
 	var off, sum block
 	full := len(ad) &^ (blockSize - 1)
-	a.blocksParallel(hash, nil, ad[:full], &off, &sum)
+	a.run(hash, nil, ad[:full], &off, &sum)
 	if rest := ad[full:]; len(rest) > 0 {
 		off = off.xor(a.lStar)
 		sum = sum.xor(a.encrypt(padded(rest).xor(off)))
@@ -412,6 +412,19 @@ const (
 	decrypt                  // dst = D(src ^ O) ^ O, sum ^= dst
 	hash                     // sum ^= E(src ^ O); no output
 )
+
+// run processes whole blocks from the start of a message or of the AD as
+// blocksParallel does: up to one kernel call's worth directly, which spares
+// a short message two calls.
+func (a *AEAD) run(d direction, dst, src []byte, off, sum *block) {
+	if len(src) > maxKernelBlocks*blockSize {
+		a.blocksParallel(d, dst, src, off, sum)
+		return
+	}
+	if len(src) > 0 {
+		a.kernel(d, dst, src, off, sum, 0)
+	}
+}
 
 // maxKernelBlocks bounds one kernel call (256 KiB): assembly cannot be
 // preempted, and the garbage collector's stop-the-world waits for it.
