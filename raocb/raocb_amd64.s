@@ -13233,10 +13233,11 @@ masked_last:
 // func prefetchLines(p *byte, n int)
 // Requires: MMX+
 TEXT ·prefetchLines(SB), NOSPLIT, $0-16
-	MOVQ p+0(FP), AX
-	MOVQ n+8(FP), CX
-	ADDQ AX, CX
-	ANDQ $-64, AX
+	MOVQ       p+0(FP), AX
+	MOVQ       n+8(FP), CX
+	ADDQ       AX, CX
+	PREFETCHT1 -1(CX)
+	ANDQ       $-64, AX
 
 prefetch_loop:
 	PREFETCHT1 (AX)

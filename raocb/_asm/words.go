@@ -61,6 +61,9 @@ func prefetch() {
 	Pragma("noescape")
 	p, n := Load(Param("p"), RAX), Load(Param("n"), RCX)
 	ADDQ(p, n)
+	// The last line first: a range that crosses a page boundary then starts
+	// both address translations at once.
+	PREFETCHT1(Mem{Base: n, Disp: -1})
 	ANDQ(I8(-64), p)
 	loop := "prefetch_loop"
 	Label(loop)
