@@ -13,9 +13,11 @@ func fit(b []byte, n int) []byte {
 }
 
 // FuzzRoundTrip seals and opens fuzzed messages with every kernel: all must
-// agree, round-trip, and reject a flipped bit anywhere in ciphertext or tag.
-// sizes picks the key, nonce and tag sizes, and key and nonce are cut or
-// padded to them, so that every input is used.
+// agree, round-trip, in place too, and reject a flipped bit anywhere in
+// ciphertext or tag. It does so over AES, with each AES kernel, and over
+// fae's LEA, with each LEA kernel against CCM over LEA as a plain
+// cipher.Block. sizes picks the key, nonce and tag sizes, and key and nonce
+// are cut or padded to them, so that every input is used.
 func FuzzRoundTrip(f *testing.F) {
 	f.Add([]byte("key"), []byte("nonce"), []byte("plaintext"), []byte("ad"), uint8(0), uint16(3))
 	f.Add([]byte{}, []byte{}, make([]byte, 1000), []byte{}, uint8(146), uint16(8000))
@@ -24,31 +26,55 @@ func FuzzRoundTrip(f *testing.F) {
 		key = fit(key, []int{16, 24, 32}[sizes%3])
 		nonce = fit(nonce, MinNonceSize+int(sizes/3%7))
 		tagSize := MinTagSize + 2*int(sizes/21%7)
-		if l := 15 - len(nonce); l < 8 && len(pt) >= 1<<(8*l) {
+		if l := 15 - len(nonce); l < 8 && uint64(len(pt)) >= 1<<(8*l) {
 			return // too long for the nonce size; TestLengthLimit covers it
+		}
+		// check seals and opens with a and compares the result with *want,
+		// which it sets if nil.
+		check := func(kernel string, a *AEAD, err error, want *[]byte) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			ct := a.Seal(nil, nonce, pt, ad)
+			if *want == nil {
+				*want = bytes.Clone(ct)
+			} else if !bytes.Equal(ct, *want) {
+				t.Fatalf("kernel %s disagrees", kernel)
+			}
+			buf := append(make([]byte, 0, len(ct)), pt...)
+			if got := a.Seal(buf[:0], nonce, buf, ad); !bytes.Equal(got, ct) {
+				t.Fatalf("kernel %s: Seal in place differs", kernel)
+			}
+			if got, err := a.Open(buf[:0], nonce, buf[:len(ct)], ad); err != nil || !bytes.Equal(got, pt) {
+				t.Fatalf("kernel %s: round trip in place failed", kernel)
+			}
+			if got, err := a.Open(nil, nonce, ct, ad); err != nil || !bytes.Equal(got, pt) {
+				t.Fatalf("kernel %s: round trip failed", kernel)
+			}
+			bit := int(flip) % (8 * len(ct))
+			ct[bit/8] ^= 1 << (bit % 8)
+			if _, err := a.Open(nil, nonce, ct, ad); err == nil {
+				t.Fatalf("kernel %s: flipped bit %d accepted", kernel, bit)
+			}
 		}
 		var want []byte
 		for _, kernel := range append(impl.List("aes"), "generic") {
 			withKernel(kernel, func() {
 				a, err := New(key, len(nonce), tagSize)
-				if err != nil {
-					t.Fatal(err)
-				}
-				ct := a.Seal(nil, nonce, pt, ad)
-				if want == nil {
-					want = bytes.Clone(ct)
-				} else if !bytes.Equal(ct, want) {
-					t.Fatalf("kernel %s disagrees", kernel)
-				}
-				if got, err := a.Open(nil, nonce, ct, ad); err != nil || !bytes.Equal(got, pt) {
-					t.Fatalf("kernel %s: round trip failed", kernel)
-				}
-				bit := int(flip) % (8 * len(ct))
-				ct[bit/8] ^= 1 << (bit % 8)
-				if _, err := a.Open(nil, nonce, ct, ad); err == nil {
-					t.Fatalf("kernel %s: flipped bit %d accepted", kernel, bit)
-				}
+				check("aes/"+kernel, a, err, &want)
 			})
 		}
+		want = nil
+		func() {
+			defer impl.Reset("lea")
+			impl.Select("lea", "generic")
+			a, err := newLEA(key, true, len(nonce), tagSize)
+			check("lea/plain", a, err, &want)
+			for _, kernel := range append(impl.List("lea"), "generic") {
+				impl.Select("lea", kernel)
+				a, err := newLEA(key, false, len(nonce), tagSize)
+				check("lea/"+kernel, a, err, &want)
+			}
+		}()
 	})
 }

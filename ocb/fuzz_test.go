@@ -9,6 +9,9 @@ import (
 
 // FuzzRoundTrip seals and opens fuzzed messages with every kernel: all must
 // agree, round-trip, and reject a flipped bit anywhere in ciphertext or tag.
+// It does so over AES, with each AES kernel, and over fae's LEA, with each
+// LEA kernel (the fused OCB ones included) against OCB3 over LEA as a plain
+// cipher.Block.
 func FuzzRoundTrip(f *testing.F) {
 	f.Add(make([]byte, 16), []byte("nonce"), []byte("plaintext"), []byte("ad"), uint8(16), uint16(3))
 	f.Add(make([]byte, 32), make([]byte, 15), make([]byte, 1000), []byte{}, uint8(8), uint16(8000))
@@ -19,28 +22,36 @@ func FuzzRoundTrip(f *testing.F) {
 		if len(nonce) < MinNonceSize || len(nonce) > MaxNonceSize || tagSize < MinTagSize || tagSize > MaxTagSize {
 			return
 		}
+		// check seals and opens with newAEAD and the kernels selected now,
+		// and compares the result with *want, which it sets if nil.
+		check := func(kernel string, newAEAD newFunc, want *[]byte) {
+			a, err := newAEAD(key, len(nonce), int(tagSize))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ct := a.Seal(nil, nonce, pt, ad)
+			if *want == nil {
+				*want = bytes.Clone(ct)
+			} else if !bytes.Equal(ct, *want) {
+				t.Fatalf("kernel %s disagrees", kernel)
+			}
+			if got, err := a.Open(nil, nonce, ct, ad); err != nil || !bytes.Equal(got, pt) {
+				t.Fatalf("kernel %s: round trip failed", kernel)
+			}
+			bit := int(flip) % (8 * len(ct))
+			ct[bit/8] ^= 1 << (bit % 8)
+			if _, err := a.Open(nil, nonce, ct, ad); err == nil {
+				t.Fatalf("kernel %s: flipped bit %d accepted", kernel, bit)
+			}
+		}
 		var want []byte
 		for _, kernel := range append(impl.List("aes"), "generic") {
-			withKernel(kernel, func() {
-				a, err := NewWithSizes(key, len(nonce), int(tagSize))
-				if err != nil {
-					t.Fatal(err)
-				}
-				ct := a.Seal(nil, nonce, pt, ad)
-				if want == nil {
-					want = bytes.Clone(ct)
-				} else if !bytes.Equal(ct, want) {
-					t.Fatalf("kernel %s disagrees", kernel)
-				}
-				if got, err := a.Open(nil, nonce, ct, ad); err != nil || !bytes.Equal(got, pt) {
-					t.Fatalf("kernel %s: round trip failed", kernel)
-				}
-				bit := int(flip) % (8 * len(ct))
-				ct[bit/8] ^= 1 << (bit % 8)
-				if _, err := a.Open(nil, nonce, ct, ad); err == nil {
-					t.Fatalf("kernel %s: flipped bit %d accepted", kernel, bit)
-				}
-			})
+			withKernel(kernel, func() { check("aes/"+kernel, NewWithSizes, &want) })
+		}
+		want = nil
+		withPkgKernel("lea", "generic", func() { check("lea/plain", newPlainLEA, &want) })
+		for _, kernel := range append(impl.List("lea"), "generic") {
+			withPkgKernel("lea", kernel, func() { check("lea/"+kernel, newLEA, &want) })
 		}
 	})
 }

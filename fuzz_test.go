@@ -1,0 +1,118 @@
+package fae
+
+import (
+	"bytes"
+	"crypto/cipher"
+	"strings"
+	"testing"
+
+	"github.com/faelabs/fae/internal/impl"
+	"github.com/faelabs/fae/ocb"
+)
+
+// fit truncates b or pads it with zeros to n bytes.
+func fit(b []byte, n int) []byte {
+	return append(b[:min(len(b), n):min(len(b), n)], make([]byte, max(n-len(b), 0))...)
+}
+
+// FuzzRegistry seals and opens fuzzed messages with the algorithm of the
+// registry that alg picks, at the nonce and tag sizes that sizes picks (key
+// and nonce are cut or padded to them). Seal must append to dst and give
+// the same bytes in place, with the generic AES and LEA code, and with
+// parallelism 1 to 4; Open must undo it, in place too, and reject a flipped
+// bit in the ciphertext or tag, the associated data or the nonce, and a
+// shortened ciphertext. big&1 and big&2 lengthen the message and the
+// associated data of the OCB algorithms past ParallelThreshold, so that
+// WithParallelism splits them.
+func FuzzRegistry(f *testing.F) {
+	f.Add(uint8(0), uint16(0), []byte("key"), []byte("nonce"), []byte("plaintext"), []byte("ad"), uint16(3), uint8(1), uint8(0))
+	f.Add(uint8(7), uint16(0x0102), []byte{}, []byte{}, make([]byte, 1000), []byte{}, uint16(8000), uint8(3), uint8(0))
+	f.Add(uint8(13), uint16(0x0305), []byte{1}, []byte{2}, make([]byte, 129), make([]byte, 65), uint16(100), uint8(2), uint8(3))
+	f.Fuzz(func(t *testing.T, alg uint8, sizes uint16, key, nonce, pt, ad []byte, flip uint16, par, big uint8) {
+		infos := Algorithms()
+		info := infos[int(alg)%len(infos)]
+		nonceSize := info.NonceSizes[int(sizes&0xff)%len(info.NonceSizes)]
+		tagSize := info.TagSizes[int(sizes>>8)%len(info.TagSizes)]
+		key, nonce = fit(key, info.KeySize), fit(nonce, nonceSize)
+		if strings.Contains(info.Name, "ocb") {
+			if big&1 != 0 {
+				pt = append(pt[:len(pt):len(pt)], make([]byte, ocb.ParallelThreshold)...)
+			}
+			if big&2 != 0 {
+				ad = append(ad[:len(ad):len(ad)], make([]byte, ocb.ParallelThreshold)...)
+			}
+		}
+		if l := 15 - nonceSize; strings.Contains(info.Name, "ccm") && l < 8 && uint64(len(pt)) >= 1<<(8*l) {
+			return // too long for CCM with this nonce size
+		}
+		parallelism := 1 + int(par%4)
+		newAEAD := func() cipher.AEAD {
+			a, err := New(info.Name, key, WithNonceSize(nonceSize), WithTagSize(tagSize), WithParallelism(parallelism))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.NonceSize() != nonceSize || a.Overhead() != tagSize {
+				t.Fatalf("%s: NonceSize %d, Overhead %d, want %d, %d", info.Name, a.NonceSize(), a.Overhead(), nonceSize, tagSize)
+			}
+			return a
+		}
+		a := newAEAD()
+		what := func(s string) string { return info.Name + ": " + s }
+
+		dst := []byte("prefix")
+		ct := a.Seal(dst, nonce, pt, ad)
+		if string(ct[:len(dst)]) != "prefix" || len(ct) != len(dst)+len(pt)+tagSize {
+			t.Fatal(what("Seal did not append ciphertext and tag to dst"))
+		}
+		ct = ct[len(dst):]
+		buf := append(make([]byte, 0, len(pt)+tagSize), pt...)
+		if got := a.Seal(buf[:0], nonce, buf, ad); !bytes.Equal(got, ct) {
+			t.Fatal(what("Seal in place differs"))
+		}
+		parallelism = 1
+		if got := newAEAD().Seal(nil, nonce, pt, ad); !bytes.Equal(got, ct) {
+			t.Fatal(what("parallel Seal differs from serial"))
+		}
+		func() {
+			impl.Select("aes", "generic")
+			impl.Select("lea", "generic")
+			defer impl.Reset("aes")
+			defer impl.Reset("lea")
+			if got := newAEAD().Seal(nil, nonce, pt, ad); !bytes.Equal(got, ct) {
+				t.Fatal(what("the kernels differ from the generic code"))
+			}
+		}()
+
+		if got, err := a.Open(nil, nonce, ct, ad); err != nil || !bytes.Equal(got, pt) {
+			t.Fatal(what("Open does not undo Seal"))
+		}
+		buf = append(buf[:0], ct...)
+		if got, err := a.Open(buf[:0], nonce, buf, ad); err != nil || !bytes.Equal(got, pt) {
+			t.Fatal(what("Open in place does not undo Seal"))
+		}
+		bit := int(flip) % (8 * len(ct))
+		ct[bit/8] ^= 1 << (bit % 8)
+		if _, err := a.Open(nil, nonce, ct, ad); err == nil {
+			t.Fatalf("%s: flipped bit %d of ciphertext and tag accepted", info.Name, bit)
+		}
+		ct[bit/8] ^= 1 << (bit % 8)
+		if len(ad) > 0 {
+			bit := int(flip) % (8 * len(ad))
+			bad := bytes.Clone(ad)
+			bad[bit/8] ^= 1 << (bit % 8)
+			if _, err := a.Open(nil, nonce, ct, bad); err == nil {
+				t.Fatalf("%s: flipped bit %d of the associated data accepted", info.Name, bit)
+			}
+		}
+		bit = int(flip) % (8 * len(nonce))
+		nonce[bit/8] ^= 1 << (bit % 8)
+		if _, err := a.Open(nil, nonce, ct, ad); err == nil {
+			t.Fatalf("%s: flipped bit %d of the nonce accepted", info.Name, bit)
+		}
+		nonce[bit/8] ^= 1 << (bit % 8)
+		n := int(flip) % len(ct)
+		if _, err := a.Open(nil, nonce, ct[:n], ad); err == nil {
+			t.Fatalf("%s: ciphertext cut to %d of %d bytes accepted", info.Name, n, len(ct))
+		}
+	})
+}
