@@ -5,4 +5,6 @@ package raocb
 // maskedWords returns E(in ^ Δ(x)) for the words of x and in.
 func (a *AEAD) maskedWords(x, in words) words { return a.maskedWordsKernel(x, in) }
 
+// prefetchRange has no portable form: the hardware prefetcher alone
+// fetches the range.
 func prefetchRange([]byte) {}
