@@ -50,6 +50,7 @@ import (
 
 	"github.com/faelabs/fae/internal/aes"
 	"github.com/faelabs/fae/internal/alias"
+	"github.com/faelabs/fae/internal/ocbnonce"
 )
 
 const (
@@ -144,17 +145,9 @@ func (a *AEAD) NonceSize() int { return a.nonceSize }
 // Overhead returns the tag size in bytes.
 func (a *AEAD) Overhead() int { return a.tagSize }
 
-// base returns B = E(Nonce), Nonce formatted as in RFC 7253, Section 4.2,
-// built in registers: as a big-endian 128-bit integer hi:lo, TAGLEN mod 128
-// in the top 7 bits, then zeros, a 1 bit and the nonce.
+// base returns B = E(Nonce), Nonce formatted as in RFC 7253, Section 4.2.
 func (a *AEAD) base(nonce []byte) [blockSize]byte {
-	hi, lo := nonceWords(nonce)
-	if n := 8 * uint(len(nonce)); n < 64 {
-		lo |= 1 << n
-	} else {
-		hi |= 1 << (n - 64)
-	}
-	hi |= uint64(a.tagSize*8%128) << 57
+	hi, lo := ocbnonce.Block(nonce, a.tagSize)
 	w0, w1 := a.b.EncryptWords(bits.ReverseBytes64(hi), bits.ReverseBytes64(lo))
 	return words{w0, w1}.bytes()
 }
@@ -465,20 +458,3 @@ const (
 )
 
 var _ cipher.AEAD = (*AEAD)(nil)
-
-// nonceWords returns the nonce (at most 15 bytes) as a big-endian 128-bit
-// integer hi:lo, its last 8 bytes in one load when it has that many: a
-// byte-at-a-time loop over the whole nonce is a long dependency chain in
-// every Seal and Open of a short message.
-func nonceWords(nonce []byte) (hi, lo uint64) {
-	if n := len(nonce); n >= 8 {
-		for _, c := range nonce[:n-8] {
-			hi = hi<<8 | uint64(c)
-		}
-		return hi, binary.BigEndian.Uint64(nonce[n-8:])
-	}
-	for _, c := range nonce {
-		lo = lo<<8 | uint64(c)
-	}
-	return 0, lo
-}
