@@ -30,8 +30,10 @@ type driver struct {
 	cuCtxSynchronize     func() cuResult
 	cuModuleLoadDataEx   func(mod *uintptr, image string, n uint32, opts []int32, vals []uintptr) cuResult
 	cuModuleGetFunction  func(f *uintptr, mod uintptr, name string) cuResult
+	cuFuncSetAttribute   func(f uintptr, attr int32, v int32) cuResult
 	cuMemAlloc           func(p *uint64, n uint64) cuResult
 	cuMemHostAlloc       func(p *unsafe.Pointer, n uint64, flags uint32) cuResult
+	cuMemFreeHost        func(p unsafe.Pointer) cuResult
 	cuMemcpyHtoD         func(dst uint64, src unsafe.Pointer, n uint64) cuResult
 	cuMemcpyDtoH         func(dst unsafe.Pointer, src uint64, n uint64) cuResult
 	cuMemcpyHtoDAsync    func(dst uint64, src unsafe.Pointer, n uint64, s uintptr) cuResult
@@ -45,9 +47,17 @@ type driver struct {
 // CUDA constants (cuda.h).
 const (
 	attrMultiprocessorCount = 16
+	funcMaxDynamicShared    = 8
 	jitErrorLogBuffer       = 5
 	jitErrorLogBufferSize   = 6
 	jitLogSize              = 16 << 10
+)
+
+// Layout of the pinned launch parameters.
+const (
+	paramsPtrs = 64
+	paramsBlob = 256
+	paramsSize = paramsBlob + kBytes
 )
 
 type cuda struct {
@@ -57,7 +67,7 @@ type cuda struct {
 	sms     int
 	streams [2]uintptr
 	funcs   map[string]uintptr
-	params  unsafe.Pointer // pinned: 8 argument values, then 8 pointers to them
+	params  unsafe.Pointer // pinned: argument values and the pointers to them
 	log     unsafe.Pointer // pinned: the JIT error log
 }
 
@@ -76,8 +86,9 @@ func openCUDA() (*cuda, error) {
 		{&c.d.cuDeviceGet, "cuDeviceGet"}, {&c.d.cuDeviceGetName, "cuDeviceGetName"},
 		{&c.d.cuDeviceGetAttribute, "cuDeviceGetAttribute"}, {&c.d.cuCtxCreate, "cuCtxCreate_v2"},
 		{&c.d.cuCtxSynchronize, "cuCtxSynchronize"}, {&c.d.cuModuleLoadDataEx, "cuModuleLoadDataEx"},
-		{&c.d.cuModuleGetFunction, "cuModuleGetFunction"}, {&c.d.cuMemAlloc, "cuMemAlloc_v2"},
-		{&c.d.cuMemHostAlloc, "cuMemHostAlloc"}, {&c.d.cuMemcpyHtoD, "cuMemcpyHtoD_v2"},
+		{&c.d.cuModuleGetFunction, "cuModuleGetFunction"}, {&c.d.cuFuncSetAttribute, "cuFuncSetAttribute"},
+		{&c.d.cuMemAlloc, "cuMemAlloc_v2"},
+		{&c.d.cuMemHostAlloc, "cuMemHostAlloc"}, {&c.d.cuMemFreeHost, "cuMemFreeHost"}, {&c.d.cuMemcpyHtoD, "cuMemcpyHtoD_v2"},
 		{&c.d.cuMemcpyDtoH, "cuMemcpyDtoH_v2"}, {&c.d.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2"},
 		{&c.d.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2"}, {&c.d.cuStreamCreate, "cuStreamCreate"},
 		{&c.d.cuStreamSynchronize, "cuStreamSynchronize"}, {&c.d.cuLaunchKernel, "cuLaunchKernel"},
@@ -143,7 +154,7 @@ func (c *cuda) init() error {
 			return c.errorf(r, "cuStreamCreate")
 		}
 	}
-	if r := c.d.cuMemHostAlloc(&c.params, 128, 0); r != 0 {
+	if r := c.d.cuMemHostAlloc(&c.params, paramsSize, 0); r != 0 {
 		return c.errorf(r, "cuMemHostAlloc")
 	}
 	if r := c.d.cuMemHostAlloc(&c.log, jitLogSize, 0); r != 0 {
@@ -189,6 +200,9 @@ func (c *cuda) load(ptx string) error {
 			if r := c.d.cuModuleGetFunction(&f, mod, k.name()+"\x00"); r != 0 {
 				return c.errorf(r, "cuModuleGetFunction "+k.name())
 			}
+			if r := c.d.cuFuncSetAttribute(f, funcMaxDynamicShared, sharedSize); r != 0 {
+				return c.errorf(r, "cuFuncSetAttribute "+k.name())
+			}
 			c.funcs[k.name()] = f
 		}
 		return nil
@@ -218,6 +232,15 @@ func (c *cuda) hostAlloc(n int) ([]byte, error) {
 		return nil, err
 	}
 	return unsafe.Slice((*byte)(p), n), nil
+}
+
+func (c *cuda) hostFree(b []byte) error {
+	return c.do(func() error {
+		if r := c.d.cuMemFreeHost(unsafe.Pointer(unsafe.SliceData(b))); r != 0 {
+			return c.errorf(r, "cuMemFreeHost")
+		}
+		return nil
+	})
 }
 
 func (c *cuda) copyHtoD(dst uint64, src []byte, stream int) error {
@@ -265,14 +288,18 @@ func (c *cuda) launch(name string, grid, block, stream int, a *launchArgs) error
 			return fmt.Errorf("gpu: no kernel %s", name)
 		}
 		// The driver reads the arguments through an array of pointers to
-		// them, both in pinned memory that the Go collector never sees.
+		// them, all in pinned memory that the Go collector never sees: 8
+		// values, 9 pointers, the byte array.
 		vals := unsafe.Slice((*uint64)(c.params), 8)
-		ptrs := unsafe.Slice((*uintptr)(unsafe.Add(c.params, 64)), 8)
-		for i, v := range []uint64{a.dst, a.src, a.keys, a.tables, a.aux, a.sum, uint64(a.n), uint64(a.first)} {
+		ptrs := unsafe.Slice((*uintptr)(unsafe.Add(c.params, paramsPtrs)), 9)
+		for i, v := range []uint64{a.dst, a.src, a.tables, a.aux, a.sum, uint64(a.n), uint64(a.first), uint64(a.per)} {
 			vals[i] = v
 			ptrs[i] = uintptr(unsafe.Pointer(&vals[i]))
 		}
-		r := c.d.cuLaunchKernel(f, uint32(grid), 1, 1, uint32(block), 1, 1, 0, c.streams[stream], unsafe.Add(c.params, 64), nil)
+		blob := unsafe.Add(c.params, paramsBlob)
+		copy(unsafe.Slice((*byte)(blob), kBytes), a.k[:])
+		ptrs[8] = uintptr(blob)
+		r := c.d.cuLaunchKernel(f, uint32(grid), 1, 1, uint32(block), 1, 1, sharedSize, c.streams[stream], unsafe.Add(c.params, paramsPtrs), nil)
 		if r != 0 {
 			return c.errorf(r, "cuLaunchKernel")
 		}

@@ -23,12 +23,17 @@ type emuModule struct {
 }
 
 type emuKernel struct {
-	params  map[string]int // name -> index into the launch's arguments
-	nregs   int
-	shared  map[string]uint32 // symbol -> offset in the block's shared memory
-	nshared int
-	code    []emuInst
+	params map[string]int // name -> index into the launch's arguments
+	blob   string         // the one byte-array parameter, if any
+	nregs  int
+	shared map[string]uint32 // the dynamic shared array -> its address
+	code   []emuInst
 }
+
+// emuSharedBase is where the dynamic shared memory starts in a block's
+// shared window, as on a GPU that reserves the window's first kilobyte:
+// the kernels must not assume it starts at 0.
+const emuSharedBase = 1024
 
 type instKind int
 
@@ -54,6 +59,7 @@ type emuThread struct {
 	done                    bool
 	tid, ntid, ctaid, nctid uint32
 	args                    []uint64
+	blob                    []byte
 	shared                  []byte
 	mem                     *emuMemory
 }
@@ -66,6 +72,7 @@ func fault(format string, args ...any) { panic(emuFault{fmt.Sprintf(format, args
 // parsePTX parses a module made of generate's output.
 func parsePTX(src string) (*emuModule, error) {
 	m := &emuModule{kernels: map[string]*emuKernel{}}
+	dynamic := "" // the module's .extern .shared array
 	var lines []string
 	for l := range strings.SplitSeq(src, "\n") {
 		if i := strings.Index(l, "//"); i >= 0 {
@@ -81,16 +88,29 @@ func parsePTX(src string) (*emuModule, error) {
 			if strings.HasPrefix(l, ".version") || strings.HasPrefix(l, ".target") || strings.HasPrefix(l, ".address_size") {
 				continue
 			}
+			// .extern .shared .align A .b8 NAME[];
+			if f := strings.Fields(strings.TrimSuffix(l, ";")); len(f) == 6 && f[0] == ".extern" && f[1] == ".shared" && strings.HasSuffix(f[5], "[]") {
+				dynamic = strings.TrimSuffix(f[5], "[]")
+				continue
+			}
 			return nil, fmt.Errorf("ptx: unexpected line %q", l)
 		}
 		name := strings.TrimSuffix(strings.TrimPrefix(l, ".visible .entry "), "(")
 		k := &emuKernel{params: map[string]int{}, shared: map[string]uint32{}}
+		if dynamic != "" {
+			k.shared[dynamic] = emuSharedBase
+		}
 		for i++; i < len(lines) && lines[i] != ")"; i++ {
 			f := strings.Fields(strings.TrimSuffix(lines[i], ","))
-			if len(f) != 3 || f[0] != ".param" {
+			switch {
+			case len(f) == 3 && f[0] == ".param":
+				k.params[f[2]] = len(k.params)
+			case len(f) == 5 && f[0] == ".param" && f[1] == ".align" && f[3] == ".b8" && k.blob == "":
+				// .param .align A .b8 NAME[SIZE]: the launch's byte array.
+				k.blob, _, _ = strings.Cut(f[4], "[")
+			default:
 				return nil, fmt.Errorf("ptx: bad parameter %q", lines[i])
 			}
-			k.params[f[2]] = len(k.params)
 		}
 		for i++; i < len(lines) && lines[i] != "{"; i++ { // .maxntid and such
 		}
@@ -114,18 +134,6 @@ func (k *emuKernel) compile(body []string) error {
 		switch {
 		case strings.HasPrefix(l, ".reg"):
 			continue // registers are numbered as they are met
-		case strings.HasPrefix(l, ".shared"):
-			// .shared .align A .b8 NAME[SIZE];
-			f := strings.Fields(strings.TrimSuffix(l, ";"))
-			decl := f[len(f)-1]
-			j := strings.IndexByte(decl, '[')
-			size, err := strconv.Atoi(strings.TrimSuffix(decl[j+1:], "]"))
-			if err != nil || j < 0 {
-				return fmt.Errorf("bad shared declaration %q", l)
-			}
-			k.nshared = (k.nshared + 15) &^ 15
-			k.shared[decl[:j]] = uint32(k.nshared)
-			k.nshared += size
 		case strings.HasSuffix(l, ":"):
 			labels[strings.TrimSuffix(l, ":")] = len(stmts)
 		default:
@@ -192,7 +200,8 @@ func (c *compiler) value(s string) (func(t *emuThread) uint64, error) {
 	return func(*emuThread) uint64 { return uint64(v) }, nil
 }
 
-// address compiles [reg], [reg+imm] or [param].
+// address compiles [reg], [reg+imm], [param] or [blob+imm]; for the blob
+// it returns the offset in it.
 func (c *compiler) address(s string) (func(t *emuThread) uint64, error) {
 	if !strings.HasPrefix(s, "[") || !strings.HasSuffix(s, "]") {
 		return nil, fmt.Errorf("bad address %q", s)
@@ -208,6 +217,9 @@ func (c *compiler) address(s string) (func(t *emuThread) uint64, error) {
 			return nil, fmt.Errorf("bad offset in %q", s)
 		}
 		s = s[:i]
+	}
+	if s == c.k.blob {
+		return func(*emuThread) uint64 { return uint64(off) }, nil
 	}
 	r, err := c.reg(s)
 	if err != nil {
@@ -342,6 +354,19 @@ func (c *compiler) inst(s string) (emuInst, error) {
 		return bin(func(x, y uint64) uint64 { return x | y })
 	case "add":
 		return bin(func(x, y uint64) uint64 { return x + y })
+	case "sub":
+		return bin(func(x, y uint64) uint64 { return x - y })
+	case "min":
+		if typ[0] != 'u' {
+			return in, errors.New("only unsigned min")
+		}
+		return bin(func(x, y uint64) uint64 { return min(x, y) })
+	case "neg":
+		if err := want(2); err != nil {
+			return in, err
+		}
+		in.exec = func(t *emuThread) { t.regs[d] = -a(t) & mask }
+		return in, nil
 	case "shl":
 		return bin(func(x, y uint64) uint64 {
 			if y >= 64 {
@@ -483,6 +508,18 @@ func (c *compiler) memory(in emuInst, parts, ops []string) (emuInst, error) {
 			return in, errors.New("param space is read-only")
 		}
 		r, mask := regs[0], uint64(1)<<(8*size)-1
+		if strings.HasPrefix(addrOp, "["+c.k.blob) && c.k.blob != "" {
+			in.exec = func(t *emuThread) {
+				a := addr(t)
+				if a%uint64(size) != 0 || a+uint64(size) > uint64(len(t.blob)) {
+					fault("parameter access of %d bytes at %d out of range or misaligned", size, a)
+				}
+				var b [8]byte
+				copy(b[:], t.blob[a:a+uint64(size)])
+				t.regs[r] = binary.LittleEndian.Uint64(b[:])
+			}
+			return in, nil
+		}
 		in.exec = func(t *emuThread) { t.regs[r] = addr(t) & mask }
 		return in, nil
 	case "global":
@@ -494,7 +531,7 @@ func (c *compiler) memory(in emuInst, parts, ops []string) (emuInst, error) {
 		}
 	case "shared":
 		bytes = func(t *emuThread, a uint64) []byte {
-			if a%uint64(span) != 0 || a+uint64(span) > uint64(len(t.shared)) {
+			if a%uint64(span) != 0 || a < emuSharedBase || a+uint64(span) > uint64(len(t.shared)) {
 				fault("shared access of %d bytes at %#x out of range or misaligned", span, a)
 			}
 			return t.shared[a : a+uint64(span)]
@@ -579,8 +616,9 @@ func (m *emuMemory) slice(a uint64, n int) []byte {
 // loops forever.
 const maxSteps = 1 << 26
 
-// launch runs kernel name on a grid of grid blocks of block threads.
-func (m *emuModule) launch(mem *emuMemory, name string, grid, block int, args []uint64) (err error) {
+// launch runs kernel name on a grid of grid blocks of block threads with
+// dynamic bytes of dynamic shared memory; blob is the byte-array parameter.
+func (m *emuModule) launch(mem *emuMemory, name string, grid, block, dynamic int, args []uint64, blob []byte) (err error) {
 	k, ok := m.kernels[name]
 	if !ok {
 		return fmt.Errorf("ptx: no kernel %q", name)
@@ -597,14 +635,24 @@ func (m *emuModule) launch(mem *emuMemory, name string, grid, block int, args []
 			err = fmt.Errorf("ptx: %s: %s", name, f.msg)
 		}
 	}()
+	// The thread blocks run one after another, so they share one shared
+	// memory and one set of registers, poisoned between blocks: a kernel
+	// that reads what it did not write gets garbage, as on a GPU.
+	shared := make([]byte, emuSharedBase+dynamic)
+	threads := make([]*emuThread, block)
+	for i := range threads {
+		threads[i] = &emuThread{regs: make([]uint64, k.nregs), tid: uint32(i), ntid: uint32(block),
+			nctid: uint32(grid), args: args, blob: blob, shared: shared, mem: mem}
+	}
 	for cta := range grid {
-		shared := make([]byte, k.nshared)
-		threads := make([]*emuThread, block)
-		for i := range threads {
-			threads[i] = &emuThread{
-				regs: make([]uint64, k.nregs), tid: uint32(i), ntid: uint32(block),
-				ctaid: uint32(cta), nctid: uint32(grid), args: args, shared: shared, mem: mem,
+		for i := range shared {
+			shared[i] = 0xa5
+		}
+		for _, t := range threads {
+			for i := range t.regs {
+				t.regs[i] = 0xa5a5a5a5a5a5a5a5
 			}
+			t.pc, t.done, t.ctaid = 0, false, uint32(cta)
 		}
 		for running := true; running; {
 			running = false

@@ -14,12 +14,13 @@ import (
 )
 
 // Every generated kernel runs on the emulator against fae's CPU code. The
-// geometries are small so that threads take several blocks, launches have
-// several thread blocks and messages span several chunks (launches).
+// geometries are small so that warps take several groups of 32 blocks,
+// launches have several thread blocks and messages span several chunks
+// (launches), whose first blocks are not multiples of 32.
 var geometries = []struct{ chunk, threads, ctas int }{
-	{96, 2, 2}, // 6 blocks per launch on 4 threads
-	{16 * 40, 4, 3},
-	{16 * 64, 32, 1}, // more threads than blocks for short messages
+	{16 * 40, 32, 1},  // 40 blocks per launch, 2 or 3 groups for one warp
+	{16 * 200, 64, 2}, // groups over 4 warps in 2 blocks
+	{16 * 64, 32, 3},  // more warps than groups for short messages
 }
 
 func emuEngines(t *testing.T) []*engine {
@@ -55,7 +56,7 @@ func TestEmuECB(t *testing.T) {
 			for _, n := range []int{16, 96, 112, 1024} {
 				src := random(r, n)
 				got := make([]byte, n)
-				if _, err := e.run(kernel{opECB, maskNone, b.Rounds()}, nil, encKeys(b), got, src, 0); err != nil {
+				if _, err := e.run(kernel{opECB, maskNone, b.Rounds()}, nil, kernelParams(encKeys(b)), got, src, 0); err != nil {
 					t.Fatal(err)
 				}
 				want := make([]byte, n)
@@ -84,7 +85,7 @@ func TestEmuCTR(t *testing.T) {
 					t.Fatal(err)
 				}
 				want, _ := ctr.New(key, iv)
-				for _, n := range []int{0, 5, 16, 11, 100, 641, 3} {
+				for _, n := range []int{0, 5, 16, 11, 100, 641, 3, 3500} {
 					src := random(r, n)
 					g, w := make([]byte, n), make([]byte, n)
 					got.XORKeyStream(g, src)
@@ -149,5 +150,63 @@ func TestEmuRAOCB(t *testing.T) {
 			want, _ := raocb.New(key)
 			testAEADPair(t, fmt.Sprintf("geometry %d, key %d", i, ks), got, want, r)
 		}
+	}
+}
+
+// TestEmuPinned runs the modes on memory from allocHost, which the engine
+// moves without staging, input and output both pinned or only one of them.
+func TestEmuPinned(t *testing.T) {
+	r := rand.NewChaCha8([32]byte{8})
+	e := emuEngines(t)[1]
+	in, err := e.allocHost(8192)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := e.allocHost(8192)
+	key, iv := random(r, 16), random(r, 16)
+	for _, n := range []int{16, 3200, 5000} {
+		pt := random(r, n)
+		copy(in, pt)
+		want := make([]byte, n)
+		c, _ := ctr.New(key, iv)
+		c.XORKeyStream(want, pt)
+		g, _ := newCTR(e, key, iv)
+		g.XORKeyStream(out[:n], in[:n])
+		if !bytes.Equal(out[:n], want) {
+			t.Fatalf("%d bytes: CTR on pinned memory differs", n)
+		}
+		nonce := random(r, 12)
+		for _, pair := range []struct {
+			got  func([]byte) (cipher.AEAD, error)
+			want func([]byte) (cipher.AEAD, error)
+		}{
+			{func(k []byte) (cipher.AEAD, error) { return newOCB(e, k) }, func(k []byte) (cipher.AEAD, error) { return ocb.New(k) }},
+			{func(k []byte) (cipher.AEAD, error) { return newRAOCB(e, k) }, func(k []byte) (cipher.AEAD, error) { return raocb.New(k) }},
+		} {
+			got, _ := pair.got(key)
+			ref, _ := pair.want(key)
+			w := ref.Seal(nil, nonce, pt, nil)
+			if s := got.Seal(out[:0], nonce, in[:n], nil); !bytes.Equal(s, w) {
+				t.Fatalf("%d bytes: Seal on pinned memory differs", n)
+			}
+			if s := got.Seal(nil, nonce, in[:n], nil); !bytes.Equal(s, w) {
+				t.Fatalf("%d bytes: Seal from pinned memory differs", n)
+			}
+			copy(in, w)
+			p, err := got.Open(out[:0], nonce, in[:len(w)], nil)
+			if err != nil || !bytes.Equal(p, pt) {
+				t.Fatalf("%d bytes: Open on pinned memory failed: %v", n, err)
+			}
+			copy(in, pt)
+		}
+	}
+	if err := e.freeHost(in); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.freeHost(in); err == nil {
+		t.Error("a second freeHost succeeded")
+	}
+	if e.pinned(in) || !e.pinned(out[100:200]) {
+		t.Error("pinned reports the wrong memory")
 	}
 }

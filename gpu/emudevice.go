@@ -22,6 +22,8 @@ func (d *emuDevice) alloc(n int) (uint64, error) { return d.mem.alloc(n), nil }
 
 func (d *emuDevice) hostAlloc(n int) ([]byte, error) { return make([]byte, n), nil }
 
+func (d *emuDevice) hostFree([]byte) error { return nil }
+
 func (d *emuDevice) copyHtoD(dst uint64, src []byte, _ int) (err error) {
 	defer recoverFault(&err)
 	copy(d.mem.slice(dst, len(src)), src)
@@ -35,8 +37,8 @@ func (d *emuDevice) copyDtoH(dst []byte, src uint64, _ int) (err error) {
 }
 
 func (d *emuDevice) launch(name string, grid, block, _ int, a *launchArgs) error {
-	return d.mod.launch(d.mem, name, grid, block,
-		[]uint64{a.dst, a.src, a.keys, a.tables, a.aux, a.sum, uint64(a.n), uint64(a.first)})
+	return d.mod.launch(d.mem, name, grid, block, sharedSize,
+		[]uint64{a.dst, a.src, a.tables, a.aux, a.sum, uint64(a.n), uint64(a.first), uint64(a.per)}, a.k[:])
 }
 
 func (d *emuDevice) sync(int) error { return nil }

@@ -24,13 +24,13 @@ import (
 	"sync"
 )
 
-// Geometry of the CUDA engine: 64 MiB per launch on two streams, 256
-// threads per block, and up to 8 blocks per multiprocessor per launch, each
-// thread taking several 16-byte blocks.
+// Geometry of the CUDA engine: 64 MiB per launch on two streams, and one
+// block of 1024 threads per multiprocessor (the replicated tables take
+// 192 KiB of its shared memory), each warp taking many groups of 32
+// 16-byte blocks.
 const (
-	cudaChunk      = 64 << 20
-	cudaThreads    = 256
-	cudaCTAsPerSMs = 8
+	cudaChunk   = 64 << 20
+	cudaThreads = 1024
 )
 
 var shared = sync.OnceValues(func() (*engine, error) {
@@ -38,7 +38,7 @@ var shared = sync.OnceValues(func() (*engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newEngine(c, cudaChunk, cudaThreads, cudaCTAsPerSMs*max(c.sms, 1))
+	return newEngine(c, cudaChunk, cudaThreads, max(c.sms, 1))
 })
 
 // Available returns nil when a usable GPU exists: the driver loads, finds a
@@ -47,6 +47,29 @@ var shared = sync.OnceValues(func() (*engine, error) {
 func Available() error {
 	_, err := shared()
 	return err
+}
+
+// AllocHost returns n bytes of page-locked (pinned) host memory. Input and
+// output that both lie in such memory move to and from the GPU by DMA
+// alone, the fastest way through Seal, Open and XORKeyStream; other memory
+// is copied through the package's pinned staging buffers on all cores.
+// Free it with FreeHost; pinned memory is a scarce system resource.
+func AllocHost(n int) ([]byte, error) {
+	e, err := shared()
+	if err != nil {
+		return nil, fmt.Errorf("gpu: AllocHost: %w", err)
+	}
+	return e.allocHost(n)
+}
+
+// FreeHost frees memory that AllocHost returned (b as returned, or any
+// slice starting where it starts).
+func FreeHost(b []byte) error {
+	e, err := shared()
+	if err != nil {
+		return fmt.Errorf("gpu: FreeHost: %w", err)
+	}
+	return e.freeHost(b)
 }
 
 // NewCTR returns AES-CTR on the GPU with a 16-, 24- or 32-byte key and a

@@ -45,6 +45,16 @@ func encryptBlock(b *aes.Block, x block) block {
 func encKeys(b *aes.Block) []byte { return b.EncKeys()[:16*(b.Rounds()+1)] }
 func decKeys(b *aes.Block) []byte { return b.DecKeys()[:16*(b.Rounds()+1)] }
 
+// kernelParams is the kernels' p_k: the round keys, then the constants.
+func kernelParams(keys []byte, consts ...block) *[kBytes]byte {
+	var k [kBytes]byte
+	copy(k[:], keys)
+	for i, c := range consts {
+		copy(k[kConst+16*i:], c[:])
+	}
+	return &k
+}
+
 // ctrStream is AES-CTR with a 128-bit big-endian counter that wraps, as
 // crypto/cipher.NewCTR and fae's ctr package.
 type ctrStream struct {
@@ -86,11 +96,11 @@ func (s *ctrStream) XORKeyStream(dst, src []byte) {
 	k := kernel{opCTR, maskNone, s.b.Rounds()}
 	for len(src) >= aes.BlockSize {
 		n := min(len(src)/aes.BlockSize, maxLaunchBlocks)
-		var aux [16]byte
+		var c0 block
 		hi, lo := binary.BigEndian.Uint64(s.ctr[:8]), binary.BigEndian.Uint64(s.ctr[8:])
-		binary.LittleEndian.PutUint64(aux[:8], hi)
-		binary.LittleEndian.PutUint64(aux[8:], lo)
-		if _, err := s.e.run(k, aux[:], encKeys(s.b), dst[:16*n], src[:16*n], 0); err != nil {
+		binary.LittleEndian.PutUint64(c0[:8], hi)
+		binary.LittleEndian.PutUint64(c0[8:], lo)
+		if _, err := s.e.run(k, nil, kernelParams(encKeys(s.b), c0), dst[:16*n], src[:16*n], 0); err != nil {
 			panic("gpu: CTR failed: " + err.Error())
 		}
 		lo, c := bits.Add64(lo, uint64(n), 0)
@@ -190,16 +200,25 @@ func (a *ocbAEAD) blocks(o op, dst, src []byte, off0 block) (block, block, error
 	if n == 0 {
 		return block{}, off0, nil
 	}
-	var aux [16 + 32*16]byte
-	copy(aux[:], off0[:])
-	for i := range a.l {
-		copy(aux[16+16*i:], a.l[i][:])
+	// The kernels' tables (ptx.go, maskOCB): L_j, M_j = L_{j+5} ^ L_4, and
+	// G_r = Offset_0 ^ the L_j of the low five bits of r's Gray code.
+	var aux [auxSize]byte
+	for j := range a.l {
+		copy(aux[auxL+16*j:], a.l[j][:])
+		if j+5 < len(a.l) {
+			m := xor16(a.l[j+5], a.l[4])
+			copy(aux[auxM+16*j:], m[:])
+		}
+	}
+	for r := range uint64(32) {
+		g := a.offsetAt(off0, r)
+		copy(aux[auxG+16*r:], g[:])
 	}
 	keys := encKeys(a.b)
 	if o == opDec {
 		keys = decKeys(a.b)
 	}
-	sum, err := a.e.run(kernel{o, maskOCB, a.b.Rounds()}, aux[:], keys, dst, src, 1)
+	sum, err := a.e.run(kernel{o, maskOCB, a.b.Rounds()}, aux[:], kernelParams(keys), dst, src, 1)
 	return sum, a.offsetAt(off0, n), err
 }
 
@@ -357,15 +376,11 @@ func (a *raocbAEAD) blocks(o op, dst, src []byte, base block) (block, error) {
 	if len(src) == 0 {
 		return block{}, nil
 	}
-	var aux [48]byte
-	copy(aux[:], base[:])
-	copy(aux[16:], a.r1[:])
-	copy(aux[32:], a.r2[:])
 	keys := encKeys(a.b)
 	if o == opDec {
 		keys = decKeys(a.b)
 	}
-	return a.e.run(kernel{o, maskRAOCB, a.b.Rounds()}, aux[:], keys, dst, src, 0)
+	return a.e.run(kernel{o, maskRAOCB, a.b.Rounds()}, nil, kernelParams(keys, base, a.r1, a.r2), dst, src, 0)
 }
 
 func (a *raocbAEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {

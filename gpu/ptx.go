@@ -10,19 +10,30 @@ import (
 // Every kernel has the same parameters:
 //
 //	p_dst, p_src   output and input blocks (global memory)
-//	p_keys         round keys, 16 bytes each, in the AES state's byte order
-//	               (decryption kernels: the equivalent inverse cipher's)
 //	p_tables       the tables of tables.go
-//	p_aux          the mode's constants (see below)
+//	p_aux          OCB's offset tables (see maskOCB)
 //	p_sum          16 bytes that the checksum or AD sum is XORed into
 //	p_n            the number of blocks of this launch
 //	p_first        the index of the launch's block 0 in its message
+//	p_per          groups of 32 blocks per warp (below)
+//	p_k            the round keys, 16 bytes each in the AES state's byte
+//	               order (decryption kernels: the equivalent inverse
+//	               cipher's), and at kConst the mode's constants
 //
-// Threads take blocks i = global thread id, + total threads, ... (a grid
-// stride, so that neighbouring threads touch neighbouring blocks), and run
-// AES with T-tables in shared memory. Table lookups are indexed by secret
-// data: these kernels are NOT constant time, and an attacker who shares the
-// GPU can in principle learn the key from timing.
+// The round keys and constants are kernel parameters, so they live in the
+// constant bank and take no registers. Blocks go to warps in groups of 32
+// by absolute index (group q holds blocks 32q..32q+31, lane r takes
+// 32q+r): each warp takes p_per consecutive groups, so a warp's loads and
+// stores are 512 contiguous bytes, and OCB's offsets follow from one
+// warp-uniform update per group.
+//
+// AES runs on T-tables in shared memory, replicated 32 times so that lane
+// r reads only bank r: no bank conflicts, whatever the data. Table word x
+// of lane r sits at T + 256x + 4r (+128 for the second table of a region),
+// where T is 64 KiB aligned, so one prmt builds the address from the state
+// byte and a per-lane constant. Table lookups are indexed by secret data:
+// these kernels are NOT constant time, and an attacker who shares the GPU
+// can in principle learn the key from timing.
 //
 // The block's 32-bit words are loaded little-endian, so byte 0 of an AES
 // column is the low byte of its word.
@@ -42,16 +53,20 @@ const (
 type maskKind int
 
 const (
-	// maskNone: ECB and CTR. CTR's aux holds the counter of block 0 as two
-	// little-endian 64-bit words: the high and the low half of the 128-bit
-	// big-endian counter.
+	// maskNone: ECB and CTR. CTR's constants are the counter of block 0 as
+	// two little-endian 64-bit words: the high and the low half of the
+	// 128-bit big-endian counter.
 	maskNone maskKind = iota
-	// maskOCB: aux holds Offset_0 and then L_0..L_31 (16 bytes each); block
-	// first+i (1-based) has the offset Offset_0 ^ the XOR of L_j over the
-	// set bits j of its Gray code (first+i) ^ (first+i)>>1.
+	// maskOCB: block a = first+i (1-based) has the offset Offset_0 ^ the
+	// XOR of L_j over the set bits j of its Gray code a ^ a>>1. For
+	// a = 32q+r that is G_r ^ H_q, where G_r (Offset_0 folded in) depends
+	// on the lane and H_q on the group: H_q is the XOR of L_{j+5} over the
+	// bits j of q's Gray code, and L_4 when q is odd, so H_{q+1} =
+	// H_q ^ M_{ntz(q+1)} with M_j = L_{j+5} ^ L_4. aux holds L_0..L_31,
+	// M_0..M_26 and G_0..G_31 (auxL, auxM, auxG).
 	maskOCB
-	// maskRAOCB: aux holds B, R1 and R2; Δ = AESENC(AESENC(B ⊞ (first+i),
-	// R1), R2).
+	// maskRAOCB: the constants are B, R1 and R2; Δ = AESENC(AESENC(B ⊞ a,
+	// R1), R2) for block a = first+i.
 	maskRAOCB
 )
 
@@ -82,14 +97,39 @@ func allKernels() []kernel {
 	return ks
 }
 
-// Shared memory layout, in bytes: the tables at their offsets in tables,
-// then OCB's L table, then one 16-byte slot per thread for the reduction of
-// the sums.
+// The parameter block p_k: round keys, then the mode's constants.
 const (
-	lOffset    = tablesSize
-	redOffset  = lOffset + 32*16
-	maxThreads = 256
-	sharedSize = redOffset + 16*maxThreads
+	kConst = 240
+	kBytes = kConst + 48
+)
+
+// Layout of aux for OCB, in bytes.
+const (
+	auxL    = 0
+	auxM    = 32 * 16
+	auxG    = auxM + 32*16
+	auxSize = auxG + 32*16
+)
+
+// Dynamic shared memory: a low area (offsets from its start), then two
+// 64 KiB regions of replicated tables at the first 64 KiB boundary after
+// it. Region 0 holds tables 0 and 1 (Te or Td), region 1 tables 2 and 3.
+// The low area holds OCB's L and M, the plain inverse S-box and Te (for
+// the last round of decryption and RAOCB's decryption masks, which are
+// too few lookups to earn a replicated copy) and one 16-byte slot per
+// thread for the reduction of the sums.
+const (
+	lowL       = 0
+	lowM       = lowL + 32*16
+	lowInvS    = lowM + 32*16
+	lowTe      = lowInvS + 1024
+	lowRed     = lowTe + 4096
+	maxThreads = 1024
+	lowSize    = lowRed + 16*maxThreads
+	regionSize = 1 << 16
+	// sharedSize leaves room to round the regions' start up to 64 KiB
+	// wherever the window starts.
+	sharedSize = lowSize + 3*regionSize
 )
 
 // generate returns a PTX module holding ks.
@@ -97,6 +137,7 @@ func generate(ks []kernel) string {
 	var b strings.Builder
 	b.WriteString("// Generated by fae/gpu (ptx.go). Table-based AES: not constant time.\n")
 	b.WriteString(".version 7.0\n.target sm_52\n.address_size 64\n")
+	b.WriteString("\n.extern .shared .align 16 .b8 dsmem[];\n")
 	for _, k := range ks {
 		b.WriteString("\n")
 		b.WriteString(genKernel(k))
@@ -110,10 +151,11 @@ type gen struct {
 	body        strings.Builder
 	nr, nrd, np int
 	labels      int
-	sm          string // the shared memory's base address
+	sm          string // the dynamic shared memory's address
+	lanebase    string // T | 4*lane: the bytes prmt keeps of a table address
 	zero        string
 	tid, ntid   string
-	rk          []string
+	rounds      int
 	decrypt     bool
 }
 
@@ -150,16 +192,38 @@ func (g *gen) bswap(x string) string {
 	return d
 }
 
-// lookup returns the table word at byte offset table + 4*(byte n of w).
-func (g *gen) lookup(table int, w string, n int) string {
+// param4 loads the four words at byte off of p_k. Each use loads afresh:
+// ptxas reads them from the constant bank as operands.
+func (g *gen) param4(off int) word4 {
+	w := g.fresh4()
+	for j := range w {
+		g.in("ld.param.u32 %s, [p_k+%d]", w[j], off+4*j)
+	}
+	return w
+}
+
+func (g *gen) key(i int) word4 { return g.param4(16 * i) }
+
+// lookup returns word (byte n of w) of the table replicated at slot t
+// (0..3: region t/2, half t%2) for this thread's lane: one prmt puts the
+// byte into bits 8..15 of lanebase.
+func (g *gen) lookup(t int, w string, n int) string {
+	idx, v := g.r(), g.r()
+	g.in("prmt.b32 %s, %s, %s, 0x%x", idx, w, g.lanebase, 0x7604|n<<4)
+	g.in("ld.shared.u32 %s, [%s+%d]", v, idx, t/2*regionSize+t%2*128)
+	return v
+}
+
+// lookupPlain returns the word at byte offset table + 4*(byte n of w) of
+// the low area's plain tables.
+func (g *gen) lookupPlain(table int, w string, n int) string {
 	idx, addr, v := g.r(), g.r(), g.r()
 	if n == 0 {
 		g.in("shl.b32 %s, %s, 2", idx, w)
-		g.in("and.b32 %s, %s, 0x3fc", idx, idx)
 	} else {
 		g.in("shr.u32 %s, %s, %d", idx, w, 8*n-2)
-		g.in("and.b32 %s, %s, 0x3fc", idx, idx)
 	}
+	g.in("and.b32 %s, %s, 0x3fc", idx, idx)
 	g.in("add.u32 %s, %s, %s", addr, idx, g.sm)
 	g.in("ld.shared.u32 %s, [%s+%d]", v, addr, table)
 	return v
@@ -167,12 +231,9 @@ func (g *gen) lookup(table int, w string, n int) string {
 
 // round is one full AES round (AESENC) or inverse round (AESDEC, with the
 // equivalent inverse cipher's key) on T-tables: column j takes row r from
-// column j+r (ShiftRows) or j-r (InvShiftRows).
-func (g *gen) round(s word4, k word4, inverse bool) word4 {
-	base := teOffset
-	if inverse {
-		base = tdOffset
-	}
+// column j+r (ShiftRows) or j-r (InvShiftRows). The tables are the
+// replicated ones (Te, or Td for inverse), or with plain the low area's Te.
+func (g *gen) round(s word4, k word4, inverse, plain bool) word4 {
 	d := g.fresh4()
 	for j := range 4 {
 		acc := k[j]
@@ -181,7 +242,12 @@ func (g *gen) round(s word4, k word4, inverse bool) word4 {
 			if inverse {
 				c = (j - r + 4) % 4
 			}
-			v := g.lookup(base+1024*r, s[c], r)
+			var v string
+			if plain {
+				v = g.lookupPlain(lowTe+1024*r, s[c], r)
+			} else {
+				v = g.lookup(r, s[c], r)
+			}
 			t := g.r()
 			g.in("xor.b32 %s, %s, %s", t, acc, v)
 			acc = t
@@ -193,18 +259,18 @@ func (g *gen) round(s word4, k word4, inverse bool) word4 {
 
 // lastRound is SubBytes, ShiftRows and AddRoundKey (or their inverses): the
 // S-box bytes come from the Te tables (byte r of Te_{(r+2)%4}[x] is S[x]),
-// the inverse S-box from its own table.
-func (g *gen) lastRound(s word4, k word4, inverse bool) word4 {
+// the inverse S-box from its plain table.
+func (g *gen) lastRound(s word4, k word4) word4 {
 	d := g.fresh4()
 	for j := range 4 {
 		acc := k[j]
 		for r := range 4 {
 			t, v := g.r(), g.r()
-			if inverse {
-				b := g.lookup(sinvOffset, s[(j-r+4)%4], r)
+			if g.decrypt {
+				b := g.lookupPlain(lowInvS, s[(j-r+4)%4], r)
 				g.in("shl.b32 %s, %s, %d", v, b, 8*r)
 			} else {
-				b := g.lookup(teOffset+1024*((r+2)%4), s[(j+r)%4], r)
+				b := g.lookup((r+2)%4, s[(j+r)%4], r)
 				g.in("and.b32 %s, %s, 0x%x", v, b, uint32(0xff)<<(8*r))
 			}
 			g.in("xor.b32 %s, %s, %s", t, acc, v)
@@ -215,19 +281,17 @@ func (g *gen) lastRound(s word4, k word4, inverse bool) word4 {
 	return d
 }
 
-// cipher runs the whole block cipher on s with the kernel's round keys.
+// cipher runs the whole block cipher on s.
 func (g *gen) cipher(s word4) word4 {
-	rounds := len(g.rk)/4 - 1
-	key := func(i int) word4 { return word4(g.rk[4*i : 4*i+4]) }
-	s = g.xor4(s, key(0))
-	for i := 1; i < rounds; i++ {
-		s = g.round(s, key(i), g.decrypt)
+	s = g.xor4(s, g.key(0))
+	for i := 1; i < g.rounds; i++ {
+		s = g.round(s, g.key(i), g.decrypt, false)
 	}
-	return g.lastRound(s, key(rounds), g.decrypt)
+	return g.lastRound(s, g.key(g.rounds))
 }
 
-// copyWords copies n 32-bit words from global src+off to shared dstOff,
-// the threads of the block sharing the work.
+// copyWords copies n 32-bit words from global src+off to shared dstOff of
+// the low area, the threads of the block sharing the work.
 func (g *gen) copyWords(src string, off, dstOff, n int) {
 	k, loop, done := g.r(), g.label(), g.label()
 	g.in("mov.u32 %s, %s", k, g.tid)
@@ -247,9 +311,40 @@ func (g *gen) copyWords(src string, off, dstOff, n int) {
 	g.mark(done)
 }
 
+// fillRegions writes the four tables at byte off of tables (Te or Td) into
+// the regions at base, each word 32 times: 16-byte index w of the regions
+// holds lanes 4(w%8).. of table 2(w>>12) + (w>>3)%2, entry (w>>4)%256.
+func (g *gen) fillRegions(tables string, off int, base string) {
+	w, loop, done := g.r(), g.label(), g.label()
+	g.in("mov.u32 %s, %s", w, g.tid)
+	g.mark(loop)
+	p := g.p()
+	g.in("setp.ge.u32 %s, %s, %d", p, w, 2*regionSize/16)
+	g.in("@%s bra %s", p, done)
+	a, b, c := g.r(), g.r(), g.r()
+	g.in("shr.u32 %s, %s, 1", a, w) // table/2 * 2048
+	g.in("and.b32 %s, %s, 0x800", a, a)
+	g.in("shl.b32 %s, %s, 7", b, w) // table%2 * 1024
+	g.in("and.b32 %s, %s, 0x400", b, b)
+	g.in("shr.u32 %s, %s, 2", c, w) // entry * 4
+	g.in("and.b32 %s, %s, 0x3fc", c, c)
+	g.in("or.b32 %s, %s, %s", a, a, b)
+	g.in("or.b32 %s, %s, %s", a, a, c)
+	o, addr, v, so := g.rd(), g.rd(), g.r(), g.r()
+	g.in("cvt.u64.u32 %s, %s", o, a)
+	g.in("add.u64 %s, %s, %s", addr, tables, o)
+	g.in("ld.global.u32 %s, [%s+%d]", v, addr, off)
+	g.in("shl.b32 %s, %s, 4", so, w)
+	g.in("add.u32 %s, %s, %s", so, so, base)
+	g.in("st.shared.v4.u32 [%s], {%s, %s, %s, %s}", so, v, v, v, v)
+	g.in("add.u32 %s, %s, %s", w, w, g.ntid)
+	g.in("bra %s", loop)
+	g.mark(done)
+}
+
 func genKernel(k kernel) string {
-	g := &gen{decrypt: k.op == opDec}
-	params := []string{"p_dst", "p_src", "p_keys", "p_tables", "p_aux", "p_sum"}
+	g := &gen{decrypt: k.op == opDec, rounds: k.rounds}
+	params := []string{"p_dst", "p_src", "p_tables", "p_aux", "p_sum"}
 	ptr := map[string]string{}
 	for _, name := range params {
 		a, b := g.rd(), g.rd()
@@ -257,58 +352,77 @@ func genKernel(k kernel) string {
 		g.in("cvta.to.global.u64 %s, %s", b, a)
 		ptr[name] = b
 	}
-	n, first := g.r(), g.r()
+	n, first, per := g.r(), g.r(), g.r()
 	g.in("ld.param.u32 %s, [p_n]", n)
 	g.in("ld.param.u32 %s, [p_first]", first)
+	g.in("ld.param.u32 %s, [p_per]", per)
 	g.tid, g.ntid = g.r(), g.r()
-	ctaid, nctaid := g.r(), g.r()
+	ctaid, lane := g.r(), g.r()
 	g.in("mov.u32 %s, %%tid.x", g.tid)
 	g.in("mov.u32 %s, %%ntid.x", g.ntid)
 	g.in("mov.u32 %s, %%ctaid.x", ctaid)
-	g.in("mov.u32 %s, %%nctaid.x", nctaid)
+	g.in("and.b32 %s, %s, 31", lane, g.tid)
 	g.sm, g.zero = g.r(), g.r()
-	g.in("mov.u32 %s, smem", g.sm)
+	g.in("mov.u32 %s, dsmem", g.sm)
 	g.in("mov.b32 %s, 0", g.zero)
+	regions := g.r()
+	g.in("add.u32 %s, %s, %d", regions, g.sm, lowSize+regionSize-1)
+	g.in("and.b32 %s, %s, 0x%x", regions, regions, ^uint32(regionSize-1))
+	g.lanebase = g.r()
+	g.in("shl.b32 %s, %s, 2", g.lanebase, lane)
+	g.in("or.b32 %s, %s, %s", g.lanebase, g.lanebase, regions)
 
 	// Tables into shared memory, then one barrier.
-	needTe := !g.decrypt || k.mask == maskRAOCB
-	if needTe {
-		g.copyWords(ptr["p_tables"], teOffset, teOffset, 1024)
-	}
 	if g.decrypt {
-		g.copyWords(ptr["p_tables"], tdOffset, tdOffset, 1024+256)
+		g.fillRegions(ptr["p_tables"], tdOffset, regions)
+		g.copyWords(ptr["p_tables"], sinvOffset, lowInvS, 256)
+		if k.mask == maskRAOCB {
+			g.copyWords(ptr["p_tables"], teOffset, lowTe, 1024)
+		}
+	} else {
+		g.fillRegions(ptr["p_tables"], teOffset, regions)
 	}
 	if k.mask == maskOCB {
-		g.copyWords(ptr["p_aux"], 16, lOffset, 32*4)
+		g.copyWords(ptr["p_aux"], auxL, lowL, 2*32*4) // L and M
 	}
 	g.in("bar.sync 0")
 
-	for i := range 4 * (k.rounds + 1) {
-		r := g.r()
-		g.in("ld.global.u32 %s, [%s+%d]", r, ptr["p_keys"], 4*i)
-		g.rk = append(g.rk, r)
-	}
-	aux := ptr["p_aux"]
+	// This warp's groups: [qs, qe). limit bounds the launch-relative index
+	// of blocks that are this warp's and the launch's.
+	gw, q0, qend, qs, qe, limit := g.r(), g.r(), g.r(), g.r(), g.r(), g.r()
+	g.in("mad.lo.u32 %s, %s, %s, %s", gw, ctaid, g.ntid, g.tid)
+	g.in("shr.u32 %s, %s, 5", gw, gw)
+	g.in("shr.u32 %s, %s, 5", q0, first)
+	g.in("add.u32 %s, %s, %s", qend, first, n)
+	g.in("sub.u32 %s, %s, 1", qend, qend)
+	g.in("shr.u32 %s, %s, 5", qend, qend)
+	g.in("add.u32 %s, %s, 1", qend, qend)
+	g.in("mad.lo.u32 %s, %s, %s, %s", qs, gw, per, q0)
+	g.in("add.u32 %s, %s, %s", qe, qs, per)
+	g.in("min.u32 %s, %s, %s", qe, qe, qend)
+	g.in("shl.b32 %s, %s, 5", limit, qe)
+	g.in("sub.u32 %s, %s, %s", limit, limit, first)
+	g.in("min.u32 %s, %s, %s", limit, limit, n)
+
 	var ctrHi, ctrLo string
-	var off0, base, r1, r2 word4
+	var gr, h, base word4
 	switch k.mask {
 	case maskOCB:
-		off0 = g.fresh4()
-		g.in("ld.global.v4.u32 %s, [%s]", vec(off0), aux)
+		gr = g.fresh4()
+		ga := g.rd()
+		g.in("mul.wide.u32 %s, %s, 16", ga, lane)
+		g.in("add.u64 %s, %s, %s", ga, ga, ptr["p_aux"])
+		g.in("ld.global.v4.u32 %s, [%s+%d]", vec(gr), ga, auxG)
+		h = g.groupOffset(qs)
 	case maskRAOCB:
-		b := g.fresh4()
-		g.in("ld.global.v4.u32 %s, [%s]", vec(b), aux)
-		for j := range base { // as big-endian numbers, for ⊞
-			base[j] = g.bswap(b[j])
+		for j, b := range g.param4(kConst) { // as big-endian numbers, for ⊞
+			base[j] = g.bswap(b)
 		}
-		r1, r2 = g.fresh4(), g.fresh4()
-		g.in("ld.global.v4.u32 %s, [%s+16]", vec(r1), aux)
-		g.in("ld.global.v4.u32 %s, [%s+32]", vec(r2), aux)
 	default:
 		if k.op == opCTR {
 			ctrHi, ctrLo = g.rd(), g.rd()
-			g.in("ld.global.u64 %s, [%s]", ctrHi, aux)
-			g.in("ld.global.u64 %s, [%s+8]", ctrLo, aux)
+			g.in("ld.param.u64 %s, [p_k+%d]", ctrHi, kConst)
+			g.in("ld.param.u64 %s, [p_k+%d]", ctrLo, kConst+8)
 		}
 	}
 	hasSum := k.mask != maskNone
@@ -320,64 +434,47 @@ func genKernel(k kernel) string {
 		}
 	}
 
-	// The grid-stride loop over blocks.
-	i, stride := g.r(), g.r()
-	g.in("mad.lo.u32 %s, %s, %s, %s", i, ctaid, g.ntid, g.tid)
-	g.in("mul.lo.u32 %s, %s, %s", stride, nctaid, g.ntid)
-	loop, end := g.label(), g.label()
-	g.mark(loop)
+	// The loop over the warp's groups, loading the next group's block
+	// while the current one is enciphered.
+	end := g.label()
 	p := g.p()
-	g.in("setp.ge.u32 %s, %s, %s", p, i, n)
+	g.in("setp.ge.u32 %s, %s, %s", p, qs, qe)
 	g.in("@%s bra %s", p, end)
-	off, sa, da := g.rd(), g.rd(), g.rd()
-	g.in("mul.wide.u32 %s, %s, 16", off, i)
-	g.in("add.u64 %s, %s, %s", sa, ptr["p_src"], off)
-	g.in("add.u64 %s, %s, %s", da, ptr["p_dst"], off)
-	var x word4
-	if k.op != opCTR {
-		x = g.fresh4()
-		g.in("ld.global.v4.u32 %s, [%s]", vec(x), sa)
+	q, a, i, valid := g.r(), g.r(), g.r(), g.p()
+	g.in("mov.u32 %s, %s", q, qs)
+	g.in("shl.b32 %s, %s, 5", a, q)
+	g.in("or.b32 %s, %s, %s", a, a, lane)
+	g.in("sub.u32 %s, %s, %s", i, a, first)
+	g.in("setp.lt.u32 %s, %s, %s", valid, i, limit)
+	x := g.fresh4()
+	for _, r := range x {
+		g.in("mov.b32 %s, 0", r)
 	}
-	idx := g.r()
-	g.in("add.u32 %s, %s, %s", idx, first, i)
+	g.load(x, ptr["p_src"], i, valid)
+	loop := g.label()
+	g.mark(loop)
+	iNext, vNext := g.r(), g.p()
+	g.in("add.u32 %s, %s, 32", iNext, i)
+	g.in("setp.lt.u32 %s, %s, %s", vNext, iNext, limit)
+	xNext := g.fresh4()
+	for j := range xNext {
+		g.in("mov.b32 %s, %s", xNext[j], x[j])
+	}
+	g.load(xNext, ptr["p_src"], iNext, vNext)
 
 	var mask word4
 	switch k.mask {
 	case maskOCB:
-		mask = g.fresh4()
-		for j := range mask {
-			g.in("mov.b32 %s, %s", mask[j], off0[j])
-		}
-		gray, one := g.r(), g.r()
-		g.in("shr.u32 %s, %s, 1", gray, idx)
-		g.in("xor.b32 %s, %s, %s", gray, gray, idx)
-		g.in("mov.b32 %s, 1", one)
-		bits, done := g.label(), g.label()
-		g.mark(bits)
-		q := g.p()
-		g.in("setp.eq.u32 %s, %s, 0", q, gray)
-		g.in("@%s bra %s", q, done)
-		j, bit, la := g.r(), g.r(), g.r()
-		g.in("bfind.u32 %s, %s", j, gray)
-		g.in("shl.b32 %s, %s, %s", bit, one, j)
-		g.in("xor.b32 %s, %s, %s", gray, gray, bit)
-		g.in("shl.b32 %s, %s, 4", la, j)
-		g.in("add.u32 %s, %s, %s", la, la, g.sm)
-		l := g.fresh4()
-		g.in("ld.shared.v4.u32 %s, [%s+%d]", vec(l), la, lOffset)
-		for j := range mask {
-			g.in("xor.b32 %s, %s, %s", mask[j], mask[j], l[j])
-		}
-		g.in("bra %s", bits)
-		g.mark(done)
+		mask = g.xor4(h, gr)
 	case maskRAOCB:
 		var xi word4
 		for j := range xi {
 			t := g.r()
-			g.in("add.u32 %s, %s, %s", t, base[j], idx)
+			g.in("add.u32 %s, %s, %s", t, base[j], a)
 			xi[j] = g.bswap(t)
 		}
-		mask = g.round(g.round(xi, r1, false), r2, false)
+		plain := g.decrypt
+		mask = g.round(g.round(xi, g.param4(kConst+16), false, plain), g.param4(kConst+32), false, plain)
 	}
 
 	var y word4
@@ -385,9 +482,9 @@ func genKernel(k kernel) string {
 	case opECB:
 		y = g.cipher(x)
 	case opCTR:
-		idx64, lo, hi := g.rd(), g.rd(), g.rd()
-		g.in("cvt.u64.u32 %s, %s", idx64, idx)
-		g.in("add.u64 %s, %s, %s", lo, ctrLo, idx64)
+		i64, lo, hi := g.rd(), g.rd(), g.rd()
+		g.in("cvt.u64.u32 %s, %s", i64, a)
+		g.in("add.u64 %s, %s, %s", lo, ctrLo, i64)
 		c := g.p()
 		g.in("setp.lt.u64 %s, %s, %s", c, lo, ctrLo)
 		g.in("mov.b64 %s, %s", hi, ctrHi)
@@ -403,8 +500,6 @@ func genKernel(k kernel) string {
 			g.in("cvt.u32.u64 %s, %s", w, t)
 			ctr[j] = g.bswap(w)
 		}
-		x = g.fresh4()
-		g.in("ld.global.v4.u32 %s, [%s]", vec(x), sa)
 		y = g.xor4(x, g.cipher(ctr))
 	case opEnc, opDec:
 		y = g.xor4(g.cipher(g.xor4(x, mask)), mask)
@@ -413,41 +508,114 @@ func genKernel(k kernel) string {
 	}
 	switch k.op {
 	case opEnc:
-		sum = g.xorInto(sum, x)
+		g.xorInto(sum, x, valid)
 	case opDec, opHash:
-		sum = g.xorInto(sum, y)
+		g.xorInto(sum, y, valid)
 	}
 	if k.op != opHash {
-		g.in("st.global.v4.u32 [%s], %s", da, vec(y))
+		da, off := g.rd(), g.rd()
+		g.in("mul.wide.u32 %s, %s, 16", off, i)
+		g.in("add.u64 %s, %s, %s", da, ptr["p_dst"], off)
+		g.in("@%s st.global.v4.u32 [%s], %s", valid, da, vec(y))
 	}
-	g.in("add.u32 %s, %s, %s", i, i, stride)
-	g.in("bra %s", loop)
+
+	// Next group.
+	g.in("add.u32 %s, %s, 1", q, q)
+	g.in("add.u32 %s, %s, 32", a, a)
+	g.in("mov.u32 %s, %s", i, iNext)
+	g.in("mov.pred %s, %s", valid, vNext)
+	for j := range x {
+		g.in("mov.b32 %s, %s", x[j], xNext[j])
+	}
+	if k.mask == maskOCB {
+		// H_{q+1} = H_q ^ M_{ntz(q+1)}, q+1 > 0.
+		t, j, ma := g.r(), g.r(), g.r()
+		g.in("neg.s32 %s, %s", t, q)
+		g.in("and.b32 %s, %s, %s", t, t, q)
+		g.in("bfind.u32 %s, %s", j, t)
+		g.in("shl.b32 %s, %s, 4", ma, j)
+		g.in("add.u32 %s, %s, %s", ma, ma, g.sm)
+		m := g.fresh4()
+		g.in("ld.shared.v4.u32 %s, [%s+%d]", vec(m), ma, lowM)
+		g.xorInto(h, m, "")
+	}
+	more := g.p()
+	g.in("setp.lt.u32 %s, %s, %s", more, q, qe)
+	g.in("@%s bra %s", more, loop)
 	g.mark(end)
 	if hasSum {
 		g.reduce(sum, ptr["p_sum"])
 	}
 	g.in("ret")
 
-	var h strings.Builder
-	fmt.Fprintf(&h, ".visible .entry %s(\n", k.name())
+	var hd strings.Builder
+	fmt.Fprintf(&hd, ".visible .entry %s(\n", k.name())
 	for _, name := range params {
-		fmt.Fprintf(&h, "\t.param .u64 %s,\n", name)
+		fmt.Fprintf(&hd, "\t.param .u64 %s,\n", name)
 	}
-	h.WriteString("\t.param .u32 p_n,\n\t.param .u32 p_first\n)\n")
-	fmt.Fprintf(&h, ".maxntid %d, 1, 1\n{\n", maxThreads)
-	fmt.Fprintf(&h, "\t.reg .b32 %%r<%d>;\n\t.reg .b64 %%rd<%d>;\n\t.reg .pred %%p<%d>;\n", g.nr+1, g.nrd+1, g.np+1)
-	fmt.Fprintf(&h, "\t.shared .align 16 .b8 smem[%d];\n", sharedSize)
-	h.WriteString(g.body.String())
-	h.WriteString("}\n")
-	return h.String()
+	hd.WriteString("\t.param .u32 p_n,\n\t.param .u32 p_first,\n\t.param .u32 p_per,\n")
+	fmt.Fprintf(&hd, "\t.param .align 16 .b8 p_k[%d]\n)\n", kBytes)
+	fmt.Fprintf(&hd, ".maxntid %d, 1, 1\n{\n", maxThreads)
+	fmt.Fprintf(&hd, "\t.reg .b32 %%r<%d>;\n\t.reg .b64 %%rd<%d>;\n\t.reg .pred %%p<%d>;\n", g.nr+1, g.nrd+1, g.np+1)
+	hd.WriteString(g.body.String())
+	hd.WriteString("}\n")
+	return hd.String()
 }
 
-// xorInto XORs x into the loop-carried sum registers.
-func (g *gen) xorInto(sum, x word4) word4 {
-	for j := range sum {
-		g.in("xor.b32 %s, %s, %s", sum[j], sum[j], x[j])
+// load loads block i of src into x where valid holds.
+func (g *gen) load(x word4, src, i, valid string) {
+	off, sa := g.rd(), g.rd()
+	g.in("mul.wide.u32 %s, %s, 16", off, i)
+	g.in("add.u64 %s, %s, %s", sa, src, off)
+	g.in("@%s ld.global.v4.u32 %s, [%s]", valid, vec(x), sa)
+}
+
+// groupOffset returns H_q (see maskOCB): the XOR of L_{j+5} over the set
+// bits j of q's Gray code, and L_4 when q is odd.
+func (g *gen) groupOffset(q string) word4 {
+	h := g.fresh4()
+	for _, r := range h {
+		g.in("mov.b32 %s, 0", r)
 	}
-	return sum
+	gray, one := g.r(), g.r()
+	g.in("shr.u32 %s, %s, 1", gray, q)
+	g.in("xor.b32 %s, %s, %s", gray, gray, q)
+	g.in("mov.b32 %s, 1", one)
+	bits, done := g.label(), g.label()
+	g.mark(bits)
+	z := g.p()
+	g.in("setp.eq.u32 %s, %s, 0", z, gray)
+	g.in("@%s bra %s", z, done)
+	j, bit, la := g.r(), g.r(), g.r()
+	g.in("bfind.u32 %s, %s", j, gray)
+	g.in("shl.b32 %s, %s, %s", bit, one, j)
+	g.in("xor.b32 %s, %s, %s", gray, gray, bit)
+	g.in("shl.b32 %s, %s, 4", la, j)
+	g.in("add.u32 %s, %s, %s", la, la, g.sm)
+	l := g.fresh4()
+	g.in("ld.shared.v4.u32 %s, [%s+%d]", vec(l), la, lowL+5*16)
+	g.xorInto(h, l, "")
+	g.in("bra %s", bits)
+	g.mark(done)
+	odd, l4 := g.p(), g.fresh4()
+	t := g.r()
+	g.in("and.b32 %s, %s, 1", t, q)
+	g.in("setp.ne.u32 %s, %s, 0", odd, t)
+	g.in("ld.shared.v4.u32 %s, [%s+%d]", vec(l4), g.sm, lowL+4*16)
+	g.xorInto(h, l4, odd)
+	return h
+}
+
+// xorInto XORs x into the loop-carried registers sum, where pred holds
+// (always if pred is empty).
+func (g *gen) xorInto(sum, x word4, pred string) {
+	guard := ""
+	if pred != "" {
+		guard = "@" + pred + " "
+	}
+	for j := range sum {
+		g.in("%sxor.b32 %s, %s, %s", guard, sum[j], sum[j], x[j])
+	}
 }
 
 // reduce XORs the threads' sums together in shared memory, a tree of
@@ -458,7 +626,7 @@ func (g *gen) reduce(sum word4, dst string) {
 	slot, s := g.r(), g.r()
 	g.in("shl.b32 %s, %s, 4", slot, g.tid)
 	g.in("add.u32 %s, %s, %s", slot, slot, g.sm)
-	g.in("st.shared.v4.u32 [%s+%d], %s", slot, redOffset, vec(sum))
+	g.in("st.shared.v4.u32 [%s+%d], %s", slot, lowRed, vec(sum))
 	g.in("bar.sync 0")
 	g.in("shr.u32 %s, %s, 1", s, g.ntid)
 	loop, skip, done, exit := g.label(), g.label(), g.label(), g.label()
@@ -472,9 +640,9 @@ func (g *gen) reduce(sum word4, dst string) {
 	g.in("shl.b32 %s, %s, 4", o, s)
 	g.in("add.u32 %s, %s, %s", o, o, slot)
 	a, b := g.fresh4(), g.fresh4()
-	g.in("ld.shared.v4.u32 %s, [%s+%d]", vec(a), slot, redOffset)
-	g.in("ld.shared.v4.u32 %s, [%s+%d]", vec(b), o, redOffset)
-	g.in("st.shared.v4.u32 [%s+%d], %s", slot, redOffset, vec(g.xor4(a, b)))
+	g.in("ld.shared.v4.u32 %s, [%s+%d]", vec(a), slot, lowRed)
+	g.in("ld.shared.v4.u32 %s, [%s+%d]", vec(b), o, lowRed)
+	g.in("st.shared.v4.u32 [%s+%d], %s", slot, lowRed, vec(g.xor4(a, b)))
 	g.mark(skip)
 	g.in("bar.sync 0")
 	g.in("shr.u32 %s, %s, 1", s, s)
@@ -484,7 +652,7 @@ func (g *gen) reduce(sum word4, dst string) {
 	g.in("setp.ne.u32 %s, %s, 0", z, g.tid)
 	g.in("@%s bra %s", z, exit)
 	t := g.fresh4()
-	g.in("ld.shared.v4.u32 %s, [%s+%d]", vec(t), slot, redOffset)
+	g.in("ld.shared.v4.u32 %s, [%s+%d]", vec(t), slot, lowRed)
 	for j := range t {
 		g.in("red.global.xor.b32 [%s+%d], %s", dst, 4*j, t[j])
 	}
