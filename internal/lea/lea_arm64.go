@@ -30,64 +30,21 @@ func decryptBlocksNEON(rk *[192]uint32, rounds int, dst, src *byte, n int)
 //go:noescape
 func ctrBlocksNEON(rk *[192]uint32, rounds int, dst, src *byte, n int, w0, w1 uint32, lo uint64)
 
-// kernelWidth is the number of blocks the kernels take at least.
-const kernelWidth = 4
+// maxWidth is the number of blocks the kernels take at once.
+const maxWidth = 4
 
-type op int
-
-const (
-	encrypt op = iota
-	decrypt
-	ctr
-)
+// width returns the blocks per call of the kernel, or 0 for the generic
+// code.
+func width() int {
+	if useNEON {
+		return maxWidth
+	}
+	return 0
+}
 
 // encryptWords stays in Go: one block has no parallelism for NEON, and the
 // compiler's general-register code (EOR, ADD, ROR) is what assembly would be.
 func (b *Block) encryptWords(w0, w1 uint64) (uint64, uint64) { return encryptWordsGeneric(b, w0, w1) }
-
-// encryptBlocks encrypts len(src)/16 blocks; len(dst) >= len(src).
-func (b *Block) encryptBlocks(dst, src []byte) { b.blocks(encrypt, dst, src, 0, 0) }
-
-// decryptBlocks decrypts len(src)/16 blocks; len(dst) >= len(src).
-func (b *Block) decryptBlocks(dst, src []byte) { b.blocks(decrypt, dst, src, 0, 0) }
-
-// ctrBlocks XORs len(src)/16 blocks of src with the encryptions of the
-// counter blocks hi||lo, hi||lo+1, ...; lo must not wrap.
-func (b *Block) ctrBlocks(dst, src []byte, hi, lo uint64) { b.blocks(ctr, dst, src, hi, lo) }
-
-// blocks runs the kernel on whole groups of 4 blocks; the 2 or 3 blocks
-// left, padded to a group in a stack buffer, go through the kernel too, and
-// a single block through the generic code, which does it faster.
-func (b *Block) blocks(o op, dst, src []byte, hi, lo uint64) {
-	n := len(src) / BlockSize
-	if !useNEON || n == 1 {
-		b.generic(o, dst, src, hi, lo)
-		return
-	}
-	full := n &^ (kernelWidth - 1)
-	if full > 0 {
-		b.kernel(o, dst, src, full, hi, lo)
-	}
-	if rest := n - full; rest == 1 {
-		b.generic(o, dst[full*BlockSize:], src[full*BlockSize:], hi, lo+uint64(full))
-	} else if rest > 0 {
-		var buf [kernelWidth * BlockSize]byte
-		copy(buf[:], src[full*BlockSize:])
-		b.kernel(o, buf[:], buf[:], kernelWidth, hi, lo+uint64(full))
-		copy(dst[full*BlockSize:], buf[:rest*BlockSize])
-	}
-}
-
-func (b *Block) generic(o op, dst, src []byte, hi, lo uint64) {
-	switch o {
-	case encrypt:
-		encryptBlocksGeneric(b, dst, src)
-	case decrypt:
-		decryptBlocksGeneric(b, dst, src)
-	case ctr:
-		ctrBlocksGeneric(b, dst, src, hi, lo)
-	}
-}
 
 // kernel runs the NEON kernel on n blocks, a multiple of 4.
 func (b *Block) kernel(o op, dst, src []byte, n int, hi, lo uint64) {
