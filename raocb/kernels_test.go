@@ -3,6 +3,7 @@ package raocb
 import (
 	"bytes"
 	"crypto/rand"
+	"fmt"
 	mrand "math/rand/v2"
 	"testing"
 
@@ -94,6 +95,73 @@ func TestKernelWordWrap(t *testing.T) {
 							t.Fatalf("%s: direction %d, %d blocks from %x: kernel differs from blocksGeneric", kernel, d, n, x)
 						}
 					}
+				}
+			}
+		})
+	}
+}
+
+// TestMessageKernels compares Seal and Open on every kernel with the
+// portable code where the whole-message kernels change course: a last group
+// that is whole or not, alone or after the main loop, a final partial block
+// or none, lengths up to kernelSpan and past it (the general path); with
+// and without AD, every key, nonce and tag size, in place and not, and a
+// forged tag, which must leave no plaintext behind.
+func TestMessageKernels(t *testing.T) {
+	var lengths []int
+	for _, blocks := range []int{1, 7, 8, 31, 32, 33, 63, 64, 65, 96, 1024} {
+		for _, r := range []int{0, 1, 15} {
+			lengths = append(lengths, blocks*blockSize+r)
+		}
+	}
+	lengths = append(lengths, 15, kernelSpan-1, kernelSpan, kernelSpan+1)
+	if testing.Short() {
+		lengths = lengths[:33]
+	}
+	buf := make([]byte, kernelSpan+64)
+	rand.Read(buf)
+	for _, kernel := range impl.List("aes") {
+		t.Run(kernel, func(t *testing.T) {
+			for i, n := range lengths {
+				for _, keyLen := range []int{16, 24, 32} {
+					key := buf[i : i+keyLen]
+					nonceSize, tagSize := 1+(i+keyLen)%15, 8+(i+keyLen)%9
+					nonce := buf[len(buf)-nonceSize:]
+					pt := buf[i+1 : i+1+n]
+					ad := buf[:[]int{0, 1, 16, 33}[(i+keyLen)%4]]
+					var want []byte
+					withKernel("generic", func() {
+						a, _ := NewWithSizes(key, nonceSize, tagSize)
+						want = a.Seal(nil, nonce, pt, ad)
+					})
+					withKernel(kernel, func() {
+						a, err := NewWithSizes(key, nonceSize, tagSize)
+						if err != nil {
+							t.Fatal(err)
+						}
+						name := func() string {
+							return fmt.Sprintf("key %d, msg %d, ad %d, nonce %d, tag %d", keyLen, n, len(ad), nonceSize, tagSize)
+						}
+						if got := a.Seal(nil, nonce, pt, ad); !bytes.Equal(got, want) {
+							t.Fatalf("%s: Seal differs from generic", name())
+						}
+						inPlace := append(make([]byte, 0, n+tagSize), pt...)
+						if got := a.Seal(inPlace[:0], nonce, inPlace, ad); !bytes.Equal(got, want) {
+							t.Fatalf("%s: Seal in place differs from generic", name())
+						}
+						got, err := a.Open(inPlace[:0], nonce, inPlace[:n+tagSize], ad)
+						if err != nil || !bytes.Equal(got, pt) {
+							t.Fatalf("%s: Open in place failed: %v", name(), err)
+						}
+						forged := bytes.Clone(want)
+						forged[len(forged)-1] ^= 1
+						if _, err := a.Open(forged[:0], nonce, forged, ad); err == nil {
+							t.Fatalf("%s: Open accepted a forged tag", name())
+						}
+						if !bytes.Equal(forged[:n], make([]byte, n)) {
+							t.Fatalf("%s: Open left plaintext behind after a forged tag", name())
+						}
+					})
 				}
 			}
 		})

@@ -88,6 +88,9 @@ type AEAD struct {
 	encMK, decMK [3][blockSize]byte
 	// mgfKeys are R1 and R2 as the portable Δ adds them.
 	mgfKeys [2]aes.RoundKey
+	// nonceBits is Nonce for a nonce of zeros, TAGLEN and the 1 before N:
+	// the message kernels OR N into it.
+	nonceBits [blockSize]byte
 }
 
 // New returns RAOCB over AES with a 16-, 24- or 32-byte key, 12-byte nonces
@@ -121,6 +124,7 @@ func NewWithSizes(key []byte, nonceSize, tagSize int) (*AEAD, error) {
 	enc, dec := b.EncKeys(), b.DecKeys()
 	a.encMK = maskKeys(a.r1, a.r2, enc[:blockSize], enc[last:last+blockSize])
 	a.decMK = maskKeys(a.r1, a.r2, dec[:blockSize], dec[last:last+blockSize])
+	a.nonceBits = a.nonceWords(make([]byte, nonceSize)).bytes()
 	for i, r := range [2][blockSize]byte{a.r1, a.r2} {
 		a.mgfKeys[i] = aes.NewRoundKey([2]uint64{binary.LittleEndian.Uint64(r[:8]), binary.LittleEndian.Uint64(r[8:])})
 	}
@@ -145,10 +149,16 @@ func (a *AEAD) NonceSize() int { return a.nonceSize }
 // Overhead returns the tag size in bytes.
 func (a *AEAD) Overhead() int { return a.tagSize }
 
-// base returns B = E(Nonce), Nonce formatted as in RFC 7253, Section 4.2.
-func (a *AEAD) base(nonce []byte) [blockSize]byte {
+// nonceWords returns Nonce, formatted as in RFC 7253, Section 4.2.
+func (a *AEAD) nonceWords(nonce []byte) words {
 	hi, lo := ocbnonce.Block(nonce, a.tagSize)
-	w0, w1 := a.b.EncryptWords(bits.ReverseBytes64(hi), bits.ReverseBytes64(lo))
+	return words{bits.ReverseBytes64(hi), bits.ReverseBytes64(lo)}
+}
+
+// base returns B = E(Nonce).
+func (a *AEAD) base(nonce []byte) [blockSize]byte {
+	n := a.nonceWords(nonce)
+	w0, w1 := a.b.EncryptWords(n.w0, n.w1)
 	return words{w0, w1}.bytes()
 }
 
@@ -202,9 +212,16 @@ func (a *AEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
 	if alias.AnyOverlap(out, ad) {
 		panic("raocb: invalid buffer overlap of output and additional data")
 	}
-	b := a.base(nonce)
-	sum := a.crypt(encrypt, out[:len(plaintext)], plaintext, &b, 0)
-	a.tag(&b, sum, numBlocks(uint64(len(plaintext))), ad).put(out[len(plaintext):])
+	t, ok := a.messageKernel(encrypt, out[:len(plaintext)], nonce, plaintext)
+	if !ok {
+		b := a.base(nonce)
+		sum := a.crypt(encrypt, out[:len(plaintext)], plaintext, &b, 0)
+		t = a.encryptMasked(&b, numBlocks(uint64(len(plaintext)))+3, wordsOf(&sum))
+	}
+	if len(ad) > 0 {
+		t = t.xor(a.hash(ad))
+	}
+	t.put(out[len(plaintext):])
 	return ret
 }
 
@@ -231,10 +248,16 @@ func (a *AEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 	if alias.AnyOverlap(out, ad) {
 		panic("raocb: invalid buffer overlap of output and additional data")
 	}
-	b := a.base(nonce)
-	sum := a.crypt(decrypt, out, ciphertext[:n], &b, 0)
-	tag := a.tag(&b, sum, numBlocks(uint64(n)), ad).bytes()
-	if subtle.ConstantTimeCompare(tag[:a.tagSize], ciphertext[n:]) != 1 {
+	t, ok := a.messageKernel(decrypt, out, nonce, ciphertext[:n])
+	if !ok {
+		b := a.base(nonce)
+		sum := a.crypt(decrypt, out, ciphertext[:n], &b, 0)
+		t = a.encryptMasked(&b, numBlocks(uint64(n))+3, wordsOf(&sum))
+	}
+	if len(ad) > 0 {
+		t = t.xor(a.hash(ad))
+	}
+	if !t.matches(ciphertext[n:]) {
 		clear(out)
 		return nil, errOpen
 	}
@@ -414,6 +437,21 @@ func (x words) put(p []byte) {
 	for i := 8; i < len(p); i++ {
 		p[i] = byte(x.w1 >> (8 * (i - 8)))
 	}
+}
+
+// matches reports whether p, 8 to 16 bytes, holds the first len(p) bytes of
+// x. It takes the same time wherever they differ: it ORs all differences
+// before it looks at them.
+func (x words) matches(p []byte) bool {
+	d := x.w0 ^ binary.LittleEndian.Uint64(p)
+	if len(p) == blockSize {
+		d |= x.w1 ^ binary.LittleEndian.Uint64(p[8:])
+	} else {
+		for i := 8; i < len(p); i++ {
+			d |= uint64(byte(x.w1>>(8*(i-8))) ^ p[i])
+		}
+	}
+	return d == 0
 }
 
 func (x words) xor(y words) words { return words{x.w0 ^ y.w0, x.w1 ^ y.w1} }

@@ -39,6 +39,20 @@ func raocbDecVAES512(nr int, rk *[240]byte, mk *[3][16]byte, x, sum *[16]byte, d
 //go:noescape
 func raocbHashVAES512(nr int, rk *[240]byte, mk *[3][16]byte, x, sum *[16]byte, src *byte, n int)
 
+// The message kernels seal or open a whole message, n > 0 whole blocks and
+// a final partial block of r < 16 bytes: they format the nonce (its
+// nonceLen bytes ORed into bits, the AEAD's nonceBits), compute B, the
+// blocks and the partial block, and return the tag less HASH(A),
+// E(Σ ^ Δ(B, m+3)), as words. rk and mk are the direction's keys as for the
+// block kernels; raocbOpenVAES512 also takes the encryption keys ek and
+// emk, for B, the pad and the tag.
+
+//go:noescape
+func raocbSealVAES512(nr int, rk *[240]byte, mk *[3][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst, src *byte, n, r int) (t0, t1 uint64)
+
+//go:noescape
+func raocbOpenVAES512(nr int, rk *[240]byte, mk *[3][16]byte, ek *[240]byte, emk *[3][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst, src *byte, n, r int) (t0, t1 uint64)
+
 //go:noescape
 func raocbMaskedAVX(nr int, rk *[240]byte, mk *[3][16]byte, x0, x1, in0, in1 uint64) (r0, r1 uint64)
 
@@ -122,4 +136,32 @@ func (a *AEAD) kernel(d direction, dst, src []byte, x, sum *[blockSize]byte) {
 			raocbHashAVX(nr, rk, mk, x, sum, &src[0], n)
 		}
 	}
+}
+
+// messageKernel seals or opens a whole message, src into out, in one call
+// to a message kernel, and returns E(Σ ^ Δ(B, m+3)) for its m blocks, the
+// tag before HASH(A) is added; ok is false, and nothing done, where there
+// is none: only the zmm kernels have them, and they need a whole block and
+// at most kernelSpan bytes. The length test inlines, sparing shorter
+// messages a call.
+func (a *AEAD) messageKernel(d direction, out, nonce, src []byte) (t words, ok bool) {
+	if len(src) >= blockSize && len(src) <= kernelSpan {
+		t, ok = a.messageVAES512(d, out, nonce, src)
+	}
+	return t, ok
+}
+
+// messageVAES512 is messageKernel past the length test.
+func (a *AEAD) messageVAES512(d direction, out, nonce, src []byte) (words, bool) {
+	if aes.Active() != aes.VAES512 {
+		return words{}, false
+	}
+	n, r := len(src)/blockSize, len(src)%blockSize
+	var t0, t1 uint64
+	if d == encrypt {
+		t0, t1 = raocbSealVAES512(a.b.Rounds(), a.b.EncKeys(), &a.encMK, &nonce[0], len(nonce), &a.nonceBits, &out[0], &src[0], n, r)
+	} else {
+		t0, t1 = raocbOpenVAES512(a.b.Rounds(), a.b.DecKeys(), &a.decMK, a.b.EncKeys(), &a.encMK, &nonce[0], len(nonce), &a.nonceBits, &out[0], &src[0], n, r)
+	}
+	return words{t0, t1}, true
 }

@@ -72,6 +72,30 @@ DATA kmask<>+8(SB)/4, $0x0000003f
 DATA kmask<>+12(SB)/4, $0x000000ff
 GLOBL kmask<>(SB), RODATA|NOPTR, $16
 
+DATA byteMask<>+0(SB)/2, $0x0000
+DATA byteMask<>+2(SB)/2, $0x0001
+DATA byteMask<>+4(SB)/2, $0x0003
+DATA byteMask<>+6(SB)/2, $0x0007
+DATA byteMask<>+8(SB)/2, $0x000f
+DATA byteMask<>+10(SB)/2, $0x001f
+DATA byteMask<>+12(SB)/2, $0x003f
+DATA byteMask<>+14(SB)/2, $0x007f
+DATA byteMask<>+16(SB)/2, $0x00ff
+DATA byteMask<>+18(SB)/2, $0x01ff
+DATA byteMask<>+20(SB)/2, $0x03ff
+DATA byteMask<>+22(SB)/2, $0x07ff
+DATA byteMask<>+24(SB)/2, $0x0fff
+DATA byteMask<>+26(SB)/2, $0x1fff
+DATA byteMask<>+28(SB)/2, $0x3fff
+DATA byteMask<>+30(SB)/2, $0x7fff
+GLOBL byteMask<>(SB), RODATA|NOPTR, $32
+
+DATA padBit<>+0(SB)/8, $0x0000000000000000
+DATA padBit<>+8(SB)/8, $0x0000000000000000
+DATA padBit<>+16(SB)/8, $0x0000000000000080
+DATA padBit<>+24(SB)/8, $0x0000000000000000
+GLOBL padBit<>(SB), RODATA|NOPTR, $32
+
 // func raocbEncAVX(nr int, rk *[240]byte, mk *[3][16]byte, x *[16]byte, sum *[16]byte, dst *byte, src *byte, n int)
 // Requires: AES, AVX
 TEXT ·raocbEncAVX(SB), NOSPLIT, $128-64
@@ -83,10 +107,10 @@ TEXT ·raocbEncAVX(SB), NOSPLIT, $128-64
 	MOVQ    dst+40(FP), DI
 	MOVQ    src+48(FP), SI
 	MOVQ    n+56(FP), R8
-	VMOVDQU bswap32<>+0(SB), X14
-	VMOVDQU step1<>+0(SB), X15
 	VMOVQ   (DX), X0
 	VPINSRQ $0x01, 8(DX), X0, X0
+	VMOVDQU bswap32<>+0(SB), X14
+	VMOVDQU step1<>+0(SB), X15
 	VMOVDQA X0, X8
 	VPSHUFB X14, X8, X8
 	VMOVDQU (CX), X10
@@ -1071,10 +1095,10 @@ TEXT ·raocbDecAVX(SB), NOSPLIT, $128-64
 	MOVQ    dst+40(FP), DI
 	MOVQ    src+48(FP), SI
 	MOVQ    n+56(FP), R8
-	VMOVDQU bswap32<>+0(SB), X14
-	VMOVDQU step1<>+0(SB), X15
 	VMOVQ   (DX), X0
 	VPINSRQ $0x01, 8(DX), X0, X0
+	VMOVDQU bswap32<>+0(SB), X14
+	VMOVDQU step1<>+0(SB), X15
 	VMOVDQA X0, X8
 	VPSHUFB X14, X8, X8
 	VMOVDQU (CX), X10
@@ -2022,10 +2046,10 @@ TEXT ·raocbHashAVX(SB), NOSPLIT, $0-56
 	MOVQ    sum+32(FP), R11
 	MOVQ    src+40(FP), SI
 	MOVQ    n+48(FP), R8
-	VMOVDQU bswap32<>+0(SB), X14
-	VMOVDQU step1<>+0(SB), X15
 	VMOVQ   (DX), X0
 	VPINSRQ $0x01, 8(DX), X0, X0
+	VMOVDQU bswap32<>+0(SB), X14
+	VMOVDQU step1<>+0(SB), X15
 	VMOVDQA X0, X8
 	VPSHUFB X14, X8, X8
 	VMOVDQU (CX), X10
@@ -2867,16 +2891,16 @@ TEXT ·raocbEncVAES256(SB), NOSPLIT, $256-64
 	MOVQ           dst+40(FP), DI
 	MOVQ           src+48(FP), SI
 	MOVQ           n+56(FP), R8
-	VMOVDQU        bswap32<>+0(SB), Y14
-	VMOVDQU        step2<>+0(SB), Y15
 	VMOVQ          (DX), X0
 	VPINSRQ        $0x01, 8(DX), X0, X0
+	VMOVDQU        bswap32<>+0(SB), Y14
+	VMOVDQU        step2<>+0(SB), Y15
 	VINSERTI128    $0x01, X0, Y0, Y8
 	VPSHUFB        Y14, Y8, Y8
-	VPADDD         laneIdx<>+0(SB), Y8, Y8
 	VBROADCASTI128 (CX), Y10
 	VBROADCASTI128 16(CX), Y11
 	VBROADCASTI128 32(CX), Y12
+	VPADDD         laneIdx<>+0(SB), Y8, Y8
 	VPXOR          Y9, Y9, Y9
 
 loop_3:
@@ -5017,16 +5041,16 @@ TEXT ·raocbDecVAES256(SB), NOSPLIT, $256-64
 	MOVQ           dst+40(FP), DI
 	MOVQ           src+48(FP), SI
 	MOVQ           n+56(FP), R8
-	VMOVDQU        bswap32<>+0(SB), Y14
-	VMOVDQU        step2<>+0(SB), Y15
 	VMOVQ          (DX), X0
 	VPINSRQ        $0x01, 8(DX), X0, X0
+	VMOVDQU        bswap32<>+0(SB), Y14
+	VMOVDQU        step2<>+0(SB), Y15
 	VINSERTI128    $0x01, X0, Y0, Y8
 	VPSHUFB        Y14, Y8, Y8
-	VPADDD         laneIdx<>+0(SB), Y8, Y8
 	VBROADCASTI128 (CX), Y10
 	VBROADCASTI128 16(CX), Y11
 	VBROADCASTI128 32(CX), Y12
+	VPADDD         laneIdx<>+0(SB), Y8, Y8
 	VPXOR          Y9, Y9, Y9
 
 loop_3:
@@ -7110,18 +7134,18 @@ TEXT ·raocbHashVAES256(SB), NOSPLIT, $0-56
 	MOVQ           sum+32(FP), R11
 	MOVQ           src+40(FP), SI
 	MOVQ           n+48(FP), R8
-	VMOVDQU        bswap32<>+0(SB), Y14
-	VMOVDQU        step2<>+0(SB), Y15
 	VMOVQ          (DX), X0
 	VPINSRQ        $0x01, 8(DX), X0, X0
+	VMOVDQU        bswap32<>+0(SB), Y14
+	VMOVDQU        step2<>+0(SB), Y15
 	VINSERTI128    $0x01, X0, Y0, Y8
 	VPSHUFB        Y14, Y8, Y8
-	VPADDD         laneIdx<>+0(SB), Y8, Y8
 	VBROADCASTI128 (CX), Y10
 	VBROADCASTI128 16(CX), Y11
 	MOVQ           AX, R9
 	SHLQ           $0x04, R9
 	VBROADCASTI128 (BX)(R9*1), Y12
+	VPADDD         laneIdx<>+0(SB), Y8, Y8
 	VPXOR          Y9, Y9, Y9
 
 loop_3:
@@ -8989,16 +9013,16 @@ TEXT ·raocbEncVAES512(SB), NOSPLIT, $128-64
 	MOVQ            dst+40(FP), DI
 	MOVQ            src+48(FP), SI
 	MOVQ            n+56(FP), R8
-	VMOVDQU64       bswap32<>+0(SB), Z23
-	VMOVDQU64       step4<>+0(SB), Z24
 	VMOVQ           (DX), X0
 	VPINSRQ         $0x01, 8(DX), X0, X0
+	VMOVDQU64       bswap32<>+0(SB), Z23
+	VMOVDQU64       step4<>+0(SB), Z24
 	VSHUFI64X2      $0x00, Z0, Z0, Z16
 	VPSHUFB         Z23, Z16, Z16
-	VPADDD          laneIdx<>+0(SB), Z16, Z16
 	VBROADCASTI32X4 (CX), Z18
 	VBROADCASTI32X4 16(CX), Z19
 	VBROADCASTI32X4 32(CX), Z20
+	VPADDD          laneIdx<>+0(SB), Z16, Z16
 	VPXORQ          Z17, Z17, Z17
 	VMOVDQU64       Z18, (SP)
 	VMOVDQU64       Z19, 64(SP)
@@ -9008,6 +9032,8 @@ TEXT ·raocbEncVAES512(SB), NOSPLIT, $128-64
 	VBROADCASTI32X4 32(BX), Z29
 	VBROADCASTI32X4 48(BX), Z30
 	VBROADCASTI32X4 64(BX), Z31
+	VMOVDQA64       Z18, Z8
+	VMOVDQA64       Z19, Z9
 	VPSHUFB         bswap32<>+0(SB), Z16, Z18
 	VPADDD          step4<>+0(SB), Z16, Z16
 	VPSHUFB         bswap32<>+0(SB), Z16, Z19
@@ -9024,50 +9050,54 @@ TEXT ·raocbEncVAES512(SB), NOSPLIT, $128-64
 	VPADDD          step4<>+0(SB), Z16, Z16
 	VPSHUFB         bswap32<>+0(SB), Z16, Z26
 	VPADDD          step4<>+0(SB), Z16, Z16
-	VAESENC         (SP), Z18, Z18
-	VAESENC         (SP), Z19, Z19
-	VAESENC         (SP), Z21, Z21
-	VAESENC         (SP), Z22, Z22
-	VAESENC         (SP), Z23, Z23
-	VAESENC         (SP), Z24, Z24
-	VAESENC         (SP), Z25, Z25
-	VAESENC         (SP), Z26, Z26
-	VAESENC         64(SP), Z18, Z18
-	VAESENC         64(SP), Z19, Z19
-	VAESENC         64(SP), Z21, Z21
-	VAESENC         64(SP), Z22, Z22
-	VAESENC         64(SP), Z23, Z23
-	VAESENC         64(SP), Z24, Z24
-	VAESENC         64(SP), Z25, Z25
-	VAESENC         64(SP), Z26, Z26
+	VAESENC         Z8, Z18, Z18
+	VAESENC         Z8, Z19, Z19
+	VAESENC         Z8, Z21, Z21
+	VAESENC         Z8, Z22, Z22
+	VAESENC         Z8, Z23, Z23
+	VAESENC         Z8, Z24, Z24
+	VAESENC         Z8, Z25, Z25
+	VAESENC         Z8, Z26, Z26
+	VAESENC         Z9, Z18, Z18
+	VAESENC         Z9, Z19, Z19
+	VAESENC         Z9, Z21, Z21
+	VAESENC         Z9, Z22, Z22
+	VAESENC         Z9, Z23, Z23
+	VAESENC         Z9, Z24, Z24
+	VAESENC         Z9, Z25, Z25
+	VAESENC         Z9, Z26, Z26
 
 piped_3:
 	CMPQ            R8, $0x00000040
 	JB              pipedlast_4
 	VPXORQ          Z20, Z18, Z8
-	VPXORQ          (SI), Z18, Z0
-	VPTERNLOGD      $0x96, Z0, Z18, Z17
+	VMOVDQU64       (SI), Z0
 	VPXORQ          Z20, Z19, Z9
-	VPXORQ          64(SI), Z19, Z1
-	VPTERNLOGD      $0x96, Z1, Z19, Z17
+	VMOVDQU64       64(SI), Z1
+	VPTERNLOGD      $0x96, Z0, Z1, Z17
+	VPXORQ          Z0, Z18, Z0
+	VPXORQ          Z1, Z19, Z1
 	VPXORQ          Z20, Z21, Z10
-	VPXORQ          128(SI), Z21, Z2
-	VPTERNLOGD      $0x96, Z2, Z21, Z17
+	VMOVDQU64       128(SI), Z2
 	VPXORQ          Z20, Z22, Z11
-	VPXORQ          192(SI), Z22, Z3
-	VPTERNLOGD      $0x96, Z3, Z22, Z17
+	VMOVDQU64       192(SI), Z3
+	VPTERNLOGD      $0x96, Z2, Z3, Z17
+	VPXORQ          Z2, Z21, Z2
+	VPXORQ          Z3, Z22, Z3
 	VPXORQ          Z20, Z23, Z12
-	VPXORQ          256(SI), Z23, Z4
-	VPTERNLOGD      $0x96, Z4, Z23, Z17
+	VMOVDQU64       256(SI), Z4
 	VPXORQ          Z20, Z24, Z13
-	VPXORQ          320(SI), Z24, Z5
-	VPTERNLOGD      $0x96, Z5, Z24, Z17
+	VMOVDQU64       320(SI), Z5
+	VPTERNLOGD      $0x96, Z4, Z5, Z17
+	VPXORQ          Z4, Z23, Z4
+	VPXORQ          Z5, Z24, Z5
 	VPXORQ          Z20, Z25, Z14
-	VPXORQ          384(SI), Z25, Z6
-	VPTERNLOGD      $0x96, Z6, Z25, Z17
+	VMOVDQU64       384(SI), Z6
 	VPXORQ          Z20, Z26, Z15
-	VPXORQ          448(SI), Z26, Z7
-	VPTERNLOGD      $0x96, Z7, Z26, Z17
+	VMOVDQU64       448(SI), Z7
+	VPTERNLOGD      $0x96, Z6, Z7, Z17
+	VPXORQ          Z6, Z25, Z6
+	VPXORQ          Z7, Z26, Z7
 	VAESENC         Z28, Z0, Z0
 	VAESENC         Z28, Z1, Z1
 	VAESENC         Z28, Z2, Z2
@@ -9242,29 +9272,33 @@ pipedfinal_5:
 
 pipedlast_4:
 	VPXORQ          Z20, Z18, Z8
-	VPXORQ          (SI), Z18, Z0
-	VPTERNLOGD      $0x96, Z0, Z18, Z17
+	VMOVDQU64       (SI), Z0
 	VPXORQ          Z20, Z19, Z9
-	VPXORQ          64(SI), Z19, Z1
-	VPTERNLOGD      $0x96, Z1, Z19, Z17
+	VMOVDQU64       64(SI), Z1
+	VPTERNLOGD      $0x96, Z0, Z1, Z17
+	VPXORQ          Z0, Z18, Z0
+	VPXORQ          Z1, Z19, Z1
 	VPXORQ          Z20, Z21, Z10
-	VPXORQ          128(SI), Z21, Z2
-	VPTERNLOGD      $0x96, Z2, Z21, Z17
+	VMOVDQU64       128(SI), Z2
 	VPXORQ          Z20, Z22, Z11
-	VPXORQ          192(SI), Z22, Z3
-	VPTERNLOGD      $0x96, Z3, Z22, Z17
+	VMOVDQU64       192(SI), Z3
+	VPTERNLOGD      $0x96, Z2, Z3, Z17
+	VPXORQ          Z2, Z21, Z2
+	VPXORQ          Z3, Z22, Z3
 	VPXORQ          Z20, Z23, Z12
-	VPXORQ          256(SI), Z23, Z4
-	VPTERNLOGD      $0x96, Z4, Z23, Z17
+	VMOVDQU64       256(SI), Z4
 	VPXORQ          Z20, Z24, Z13
-	VPXORQ          320(SI), Z24, Z5
-	VPTERNLOGD      $0x96, Z5, Z24, Z17
+	VMOVDQU64       320(SI), Z5
+	VPTERNLOGD      $0x96, Z4, Z5, Z17
+	VPXORQ          Z4, Z23, Z4
+	VPXORQ          Z5, Z24, Z5
 	VPXORQ          Z20, Z25, Z14
-	VPXORQ          384(SI), Z25, Z6
-	VPTERNLOGD      $0x96, Z6, Z25, Z17
+	VMOVDQU64       384(SI), Z6
 	VPXORQ          Z20, Z26, Z15
-	VPXORQ          448(SI), Z26, Z7
-	VPTERNLOGD      $0x96, Z7, Z26, Z17
+	VMOVDQU64       448(SI), Z7
+	VPTERNLOGD      $0x96, Z6, Z7, Z17
+	VPXORQ          Z6, Z25, Z6
+	VPXORQ          Z7, Z26, Z7
 	VAESENC         Z28, Z0, Z0
 	VAESENC         Z28, Z1, Z1
 	VAESENC         Z28, Z2, Z2
@@ -10445,16 +10479,16 @@ TEXT ·raocbDecVAES512(SB), NOSPLIT, $128-64
 	MOVQ            dst+40(FP), DI
 	MOVQ            src+48(FP), SI
 	MOVQ            n+56(FP), R8
-	VMOVDQU64       bswap32<>+0(SB), Z23
-	VMOVDQU64       step4<>+0(SB), Z24
 	VMOVQ           (DX), X0
 	VPINSRQ         $0x01, 8(DX), X0, X0
+	VMOVDQU64       bswap32<>+0(SB), Z23
+	VMOVDQU64       step4<>+0(SB), Z24
 	VSHUFI64X2      $0x00, Z0, Z0, Z16
 	VPSHUFB         Z23, Z16, Z16
-	VPADDD          laneIdx<>+0(SB), Z16, Z16
 	VBROADCASTI32X4 (CX), Z18
 	VBROADCASTI32X4 16(CX), Z19
 	VBROADCASTI32X4 32(CX), Z20
+	VPADDD          laneIdx<>+0(SB), Z16, Z16
 	VPXORQ          Z17, Z17, Z17
 	VMOVDQU64       Z18, (SP)
 	VMOVDQU64       Z19, 64(SP)
@@ -10464,6 +10498,8 @@ TEXT ·raocbDecVAES512(SB), NOSPLIT, $128-64
 	VBROADCASTI32X4 32(BX), Z29
 	VBROADCASTI32X4 48(BX), Z30
 	VBROADCASTI32X4 64(BX), Z31
+	VMOVDQA64       Z18, Z8
+	VMOVDQA64       Z19, Z9
 	VPSHUFB         bswap32<>+0(SB), Z16, Z18
 	VPADDD          step4<>+0(SB), Z16, Z16
 	VPSHUFB         bswap32<>+0(SB), Z16, Z19
@@ -10480,22 +10516,22 @@ TEXT ·raocbDecVAES512(SB), NOSPLIT, $128-64
 	VPADDD          step4<>+0(SB), Z16, Z16
 	VPSHUFB         bswap32<>+0(SB), Z16, Z26
 	VPADDD          step4<>+0(SB), Z16, Z16
-	VAESENC         (SP), Z18, Z18
-	VAESENC         (SP), Z19, Z19
-	VAESENC         (SP), Z21, Z21
-	VAESENC         (SP), Z22, Z22
-	VAESENC         (SP), Z23, Z23
-	VAESENC         (SP), Z24, Z24
-	VAESENC         (SP), Z25, Z25
-	VAESENC         (SP), Z26, Z26
-	VAESENC         64(SP), Z18, Z18
-	VAESENC         64(SP), Z19, Z19
-	VAESENC         64(SP), Z21, Z21
-	VAESENC         64(SP), Z22, Z22
-	VAESENC         64(SP), Z23, Z23
-	VAESENC         64(SP), Z24, Z24
-	VAESENC         64(SP), Z25, Z25
-	VAESENC         64(SP), Z26, Z26
+	VAESENC         Z8, Z18, Z18
+	VAESENC         Z8, Z19, Z19
+	VAESENC         Z8, Z21, Z21
+	VAESENC         Z8, Z22, Z22
+	VAESENC         Z8, Z23, Z23
+	VAESENC         Z8, Z24, Z24
+	VAESENC         Z8, Z25, Z25
+	VAESENC         Z8, Z26, Z26
+	VAESENC         Z9, Z18, Z18
+	VAESENC         Z9, Z19, Z19
+	VAESENC         Z9, Z21, Z21
+	VAESENC         Z9, Z22, Z22
+	VAESENC         Z9, Z23, Z23
+	VAESENC         Z9, Z24, Z24
+	VAESENC         Z9, Z25, Z25
+	VAESENC         Z9, Z26, Z26
 
 piped_3:
 	CMPQ            R8, $0x00000040
@@ -11872,18 +11908,18 @@ TEXT ·raocbHashVAES512(SB), NOSPLIT, $128-56
 	MOVQ            sum+32(FP), R11
 	MOVQ            src+40(FP), SI
 	MOVQ            n+48(FP), R8
-	VMOVDQU64       bswap32<>+0(SB), Z23
-	VMOVDQU64       step4<>+0(SB), Z24
 	VMOVQ           (DX), X0
 	VPINSRQ         $0x01, 8(DX), X0, X0
+	VMOVDQU64       bswap32<>+0(SB), Z23
+	VMOVDQU64       step4<>+0(SB), Z24
 	VSHUFI64X2      $0x00, Z0, Z0, Z16
 	VPSHUFB         Z23, Z16, Z16
-	VPADDD          laneIdx<>+0(SB), Z16, Z16
 	VBROADCASTI32X4 (CX), Z18
 	VBROADCASTI32X4 16(CX), Z19
 	MOVQ            AX, R9
 	SHLQ            $0x04, R9
 	VBROADCASTI32X4 (BX)(R9*1), Z20
+	VPADDD          laneIdx<>+0(SB), Z16, Z16
 	VPXORQ          Z17, Z17, Z17
 	VMOVDQU64       Z18, (SP)
 	VMOVDQU64       Z19, 64(SP)
@@ -11893,6 +11929,8 @@ TEXT ·raocbHashVAES512(SB), NOSPLIT, $128-56
 	VBROADCASTI32X4 32(BX), Z29
 	VBROADCASTI32X4 48(BX), Z30
 	VBROADCASTI32X4 64(BX), Z31
+	VMOVDQA64       Z18, Z8
+	VMOVDQA64       Z19, Z9
 	VPSHUFB         bswap32<>+0(SB), Z16, Z18
 	VPADDD          step4<>+0(SB), Z16, Z16
 	VPSHUFB         bswap32<>+0(SB), Z16, Z19
@@ -11909,22 +11947,22 @@ TEXT ·raocbHashVAES512(SB), NOSPLIT, $128-56
 	VPADDD          step4<>+0(SB), Z16, Z16
 	VPSHUFB         bswap32<>+0(SB), Z16, Z26
 	VPADDD          step4<>+0(SB), Z16, Z16
-	VAESENC         (SP), Z18, Z18
-	VAESENC         (SP), Z19, Z19
-	VAESENC         (SP), Z21, Z21
-	VAESENC         (SP), Z22, Z22
-	VAESENC         (SP), Z23, Z23
-	VAESENC         (SP), Z24, Z24
-	VAESENC         (SP), Z25, Z25
-	VAESENC         (SP), Z26, Z26
-	VAESENC         64(SP), Z18, Z18
-	VAESENC         64(SP), Z19, Z19
-	VAESENC         64(SP), Z21, Z21
-	VAESENC         64(SP), Z22, Z22
-	VAESENC         64(SP), Z23, Z23
-	VAESENC         64(SP), Z24, Z24
-	VAESENC         64(SP), Z25, Z25
-	VAESENC         64(SP), Z26, Z26
+	VAESENC         Z8, Z18, Z18
+	VAESENC         Z8, Z19, Z19
+	VAESENC         Z8, Z21, Z21
+	VAESENC         Z8, Z22, Z22
+	VAESENC         Z8, Z23, Z23
+	VAESENC         Z8, Z24, Z24
+	VAESENC         Z8, Z25, Z25
+	VAESENC         Z8, Z26, Z26
+	VAESENC         Z9, Z18, Z18
+	VAESENC         Z9, Z19, Z19
+	VAESENC         Z9, Z21, Z21
+	VAESENC         Z9, Z22, Z22
+	VAESENC         Z9, Z23, Z23
+	VAESENC         Z9, Z24, Z24
+	VAESENC         Z9, Z25, Z25
+	VAESENC         Z9, Z26, Z26
 
 piped_3:
 	CMPQ            R8, $0x00000040
@@ -13182,6 +13220,3746 @@ done_2:
 	VPXOR         X1, X0, X0
 	VPXOR         (R11), X0, X0
 	VMOVDQU       X0, (R11)
+	VZEROUPPER
+	RET
+
+// func raocbSealVAES512(nr int, rk *[240]byte, mk *[3][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst *byte, src *byte, n int, r int) (t0 uint64, t1 uint64)
+// Requires: AES, AVX, AVX2, AVX512BW, AVX512F, AVX512VL, VAES
+TEXT ·raocbSealVAES512(SB), NOSPLIT, $160-96
+	MOVQ       nr+0(FP), AX
+	MOVQ       rk+8(FP), BX
+	MOVQ       mk+16(FP), CX
+	MOVQ       dst+48(FP), DI
+	MOVQ       src+56(FP), SI
+	MOVQ       n+64(FP), R8
+	MOVQ       nonce+24(FP), R9
+	MOVQ       nonceLen+32(FP), R10
+	LEAQ       -16(R9)(R10*1), R9
+	NEGQ       R10
+	LEAQ       byteMask<>+32(SB), R11
+	MOVWLZX    (R11)(R10*2), R10
+	KMOVW      R10, K3
+	KNOTW      K3, K3
+	VMOVDQU8.Z (R9), K3, X0
+	MOVQ       bits+40(FP), R10
+	VPOR       (R10), X0, X0
+	VPXOR      (BX), X0, X0
+	VAESENC    16(BX), X0, X0
+	VAESENC    32(BX), X0, X0
+	VAESENC    48(BX), X0, X0
+	VAESENC    64(BX), X0, X0
+	VAESENC    80(BX), X0, X0
+	VAESENC    96(BX), X0, X0
+	VAESENC    112(BX), X0, X0
+	VAESENC    128(BX), X0, X0
+	VAESENC    144(BX), X0, X0
+	CMPQ       AX, $0x0a
+	JE         enclast_1
+	VAESENC    160(BX), X0, X0
+	VAESENC    176(BX), X0, X0
+	CMPQ       AX, $0x0c
+	JE         enclast_1
+	VAESENC    192(BX), X0, X0
+	VAESENC    208(BX), X0, X0
+
+enclast_1:
+	MOVQ            AX, R9
+	SHLQ            $0x04, R9
+	VAESENCLAST     (BX)(R9*1), X0, X0
+	VMOVDQU64       bswap32<>+0(SB), Z23
+	VMOVDQU64       step4<>+0(SB), Z24
+	VSHUFI64X2      $0x00, Z0, Z0, Z16
+	VPSHUFB         Z23, Z16, Z16
+	VBROADCASTI32X4 (CX), Z18
+	VBROADCASTI32X4 16(CX), Z19
+	VBROADCASTI32X4 32(CX), Z20
+	MOVQ            r+72(FP), R11
+	LEAQ            4(R8), R9
+	CMPQ            R11, $0x01
+	SBBQ            $0x00, R9
+	LEAQ            1(R8), R10
+	VPBROADCASTD    R9, X1
+	VPBROADCASTD    R10, X2
+	VINSERTI128     $0x01, X2, Y1, Y1
+	VPADDD          Y16, Y1, Y1
+	VPSHUFB         Y23, Y1, Y1
+	VAESENC         Y18, Y1, Y1
+	VAESENC         Y19, Y1, Y1
+	TESTQ           R11, R11
+	JZ              whole_2
+	MOVQ            R8, R9
+	SHLQ            $0x04, R9
+	LEAQ            (SI)(R9*1), R12
+	LEAQ            (DI)(R9*1), R13
+	LEAQ            byteMask<>+0(SB), R10
+	MOVWLZX         (R10)(R11*2), R10
+	KMOVW           R10, K2
+	LEAQ            padBit<>+16(SB), R10
+	SUBQ            R11, R10
+	MOVQ            R10, R11
+	VMOVDQU         (R11), X2
+	VMOVDQU8        (R12), K2, X2
+	VPXOR           Y2, Y1, Y1
+
+whole_2:
+	VMOVDQU         Y1, (SP)
+	VPADDD          laneIdx<>+0(SB), Z16, Z16
+	VPXORQ          Z17, Z17, Z17
+	VMOVDQU64       Z18, 32(SP)
+	VMOVDQU64       Z19, 96(SP)
+	CMPQ            R8, $0x00000020
+	JB              tail_3
+	VBROADCASTI32X4 16(BX), Z28
+	VBROADCASTI32X4 32(BX), Z29
+	VBROADCASTI32X4 48(BX), Z30
+	VBROADCASTI32X4 64(BX), Z31
+	VMOVDQA64       Z18, Z8
+	VMOVDQA64       Z19, Z9
+	VPSHUFB         bswap32<>+0(SB), Z16, Z18
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z19
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z21
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z22
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z23
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z24
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z25
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z26
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VAESENC         Z8, Z18, Z18
+	VAESENC         Z8, Z19, Z19
+	VAESENC         Z8, Z21, Z21
+	VAESENC         Z8, Z22, Z22
+	VAESENC         Z8, Z23, Z23
+	VAESENC         Z8, Z24, Z24
+	VAESENC         Z8, Z25, Z25
+	VAESENC         Z8, Z26, Z26
+	VAESENC         Z9, Z18, Z18
+	VAESENC         Z9, Z19, Z19
+	VAESENC         Z9, Z21, Z21
+	VAESENC         Z9, Z22, Z22
+	VAESENC         Z9, Z23, Z23
+	VAESENC         Z9, Z24, Z24
+	VAESENC         Z9, Z25, Z25
+	VAESENC         Z9, Z26, Z26
+
+piped_5:
+	CMPQ            R8, $0x00000040
+	JB              pipedlast_6
+	VPXORQ          Z20, Z18, Z8
+	VMOVDQU64       (SI), Z0
+	VPXORQ          Z20, Z19, Z9
+	VMOVDQU64       64(SI), Z1
+	VPTERNLOGD      $0x96, Z0, Z1, Z17
+	VPXORQ          Z0, Z18, Z0
+	VPXORQ          Z1, Z19, Z1
+	VPXORQ          Z20, Z21, Z10
+	VMOVDQU64       128(SI), Z2
+	VPXORQ          Z20, Z22, Z11
+	VMOVDQU64       192(SI), Z3
+	VPTERNLOGD      $0x96, Z2, Z3, Z17
+	VPXORQ          Z2, Z21, Z2
+	VPXORQ          Z3, Z22, Z3
+	VPXORQ          Z20, Z23, Z12
+	VMOVDQU64       256(SI), Z4
+	VPXORQ          Z20, Z24, Z13
+	VMOVDQU64       320(SI), Z5
+	VPTERNLOGD      $0x96, Z4, Z5, Z17
+	VPXORQ          Z4, Z23, Z4
+	VPXORQ          Z5, Z24, Z5
+	VPXORQ          Z20, Z25, Z14
+	VMOVDQU64       384(SI), Z6
+	VPXORQ          Z20, Z26, Z15
+	VMOVDQU64       448(SI), Z7
+	VPTERNLOGD      $0x96, Z6, Z7, Z17
+	VPXORQ          Z6, Z25, Z6
+	VPXORQ          Z7, Z26, Z7
+	VAESENC         Z28, Z0, Z0
+	VAESENC         Z28, Z1, Z1
+	VAESENC         Z28, Z2, Z2
+	VAESENC         Z28, Z3, Z3
+	VAESENC         Z28, Z4, Z4
+	VAESENC         Z28, Z5, Z5
+	VAESENC         Z28, Z6, Z6
+	VAESENC         Z28, Z7, Z7
+	VPSHUFB         bswap32<>+0(SB), Z16, Z18
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z19
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z21
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VAESENC         Z29, Z0, Z0
+	VAESENC         Z29, Z1, Z1
+	VAESENC         Z29, Z2, Z2
+	VAESENC         Z29, Z3, Z3
+	VAESENC         Z29, Z4, Z4
+	VAESENC         Z29, Z5, Z5
+	VAESENC         Z29, Z6, Z6
+	VAESENC         Z29, Z7, Z7
+	VPSHUFB         bswap32<>+0(SB), Z16, Z22
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z23
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z24
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VAESENC         Z30, Z0, Z0
+	VAESENC         Z30, Z1, Z1
+	VAESENC         Z30, Z2, Z2
+	VAESENC         Z30, Z3, Z3
+	VAESENC         Z30, Z4, Z4
+	VAESENC         Z30, Z5, Z5
+	VAESENC         Z30, Z6, Z6
+	VAESENC         Z30, Z7, Z7
+	VPSHUFB         bswap32<>+0(SB), Z16, Z25
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z26
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VAESENC         32(SP), Z18, Z18
+	VAESENC         Z31, Z0, Z0
+	VAESENC         Z31, Z1, Z1
+	VAESENC         Z31, Z2, Z2
+	VAESENC         Z31, Z3, Z3
+	VAESENC         Z31, Z4, Z4
+	VAESENC         Z31, Z5, Z5
+	VAESENC         Z31, Z6, Z6
+	VAESENC         Z31, Z7, Z7
+	VAESENC         32(SP), Z19, Z19
+	VAESENC         32(SP), Z21, Z21
+	VAESENC         32(SP), Z22, Z22
+	VBROADCASTI32X4 80(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VAESENC         32(SP), Z23, Z23
+	VAESENC         32(SP), Z24, Z24
+	VAESENC         32(SP), Z25, Z25
+	VBROADCASTI32X4 96(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VAESENC         32(SP), Z26, Z26
+	VAESENC         96(SP), Z18, Z18
+	VAESENC         96(SP), Z19, Z19
+	VBROADCASTI32X4 112(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VAESENC         96(SP), Z21, Z21
+	VAESENC         96(SP), Z22, Z22
+	VAESENC         96(SP), Z23, Z23
+	VBROADCASTI32X4 128(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VAESENC         96(SP), Z24, Z24
+	VAESENC         96(SP), Z25, Z25
+	VAESENC         96(SP), Z26, Z26
+	VBROADCASTI32X4 144(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	CMPQ            AX, $0x0a
+	JE              pipedfinal_7
+	VBROADCASTI32X4 160(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VBROADCASTI32X4 176(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	CMPQ            AX, $0x0c
+	JE              pipedfinal_7
+	VBROADCASTI32X4 192(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VBROADCASTI32X4 208(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+
+pipedfinal_7:
+	VAESENCLAST Z8, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VAESENCLAST Z9, Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	VAESENCLAST Z10, Z2, Z2
+	VMOVDQU64   Z2, 128(DI)
+	VAESENCLAST Z11, Z3, Z3
+	VMOVDQU64   Z3, 192(DI)
+	VAESENCLAST Z12, Z4, Z4
+	VMOVDQU64   Z4, 256(DI)
+	VAESENCLAST Z13, Z5, Z5
+	VMOVDQU64   Z5, 320(DI)
+	VAESENCLAST Z14, Z6, Z6
+	VMOVDQU64   Z6, 384(DI)
+	VAESENCLAST Z15, Z7, Z7
+	VMOVDQU64   Z7, 448(DI)
+	ADDQ        $0x00000200, SI
+	ADDQ        $0x00000200, DI
+	SUBQ        $0x00000020, R8
+	JMP         piped_5
+
+pipedlast_6:
+	CMPQ            R8, $0x00000020
+	JNE             pipedpartial_8
+	VPXORQ          Z20, Z18, Z8
+	VMOVDQU64       (SI), Z0
+	VPXORQ          Z20, Z19, Z9
+	VMOVDQU64       64(SI), Z1
+	VPTERNLOGD      $0x96, Z0, Z1, Z17
+	VPXORQ          Z0, Z18, Z0
+	VPXORQ          Z1, Z19, Z1
+	VPXORQ          Z20, Z21, Z10
+	VMOVDQU64       128(SI), Z2
+	VPXORQ          Z20, Z22, Z11
+	VMOVDQU64       192(SI), Z3
+	VPTERNLOGD      $0x96, Z2, Z3, Z17
+	VPXORQ          Z2, Z21, Z2
+	VPXORQ          Z3, Z22, Z3
+	VPXORQ          Z20, Z23, Z12
+	VMOVDQU64       256(SI), Z4
+	VPXORQ          Z20, Z24, Z13
+	VMOVDQU64       320(SI), Z5
+	VPTERNLOGD      $0x96, Z4, Z5, Z17
+	VPXORQ          Z4, Z23, Z4
+	VPXORQ          Z5, Z24, Z5
+	VPXORQ          Z20, Z25, Z14
+	VMOVDQU64       384(SI), Z6
+	VPXORQ          Z20, Z26, Z15
+	VMOVDQU64       448(SI), Z7
+	VPTERNLOGD      $0x96, Z6, Z7, Z17
+	VPXORQ          Z6, Z25, Z6
+	VPXORQ          Z7, Z26, Z7
+	MOVQ            AX, R9
+	SHLQ            $0x04, R9
+	VEXTRACTI64X4   $0x01, Z17, Y19
+	VPXORQ          Y19, Y17, Y19
+	VEXTRACTI32X4   $0x01, Y19, X21
+	VPXORQ          X21, X19, X19
+	VPXORQ          (SP), Y19, Y18
+	VBROADCASTI32X4 (BX)(R9*1), Y22
+	VAESENC         Z28, Z0, Z0
+	VAESENC         Z28, Z1, Z1
+	VAESENC         Z28, Z2, Z2
+	VAESENC         Z28, Z3, Z3
+	VAESENC         Z28, Z4, Z4
+	VAESENC         Z28, Z5, Z5
+	VAESENC         Z28, Z6, Z6
+	VAESENC         Z28, Z7, Z7
+	VAESENC         Y28, Y18, Y18
+	VAESENC         Z29, Z0, Z0
+	VAESENC         Z29, Z1, Z1
+	VAESENC         Z29, Z2, Z2
+	VAESENC         Z29, Z3, Z3
+	VAESENC         Z29, Z4, Z4
+	VAESENC         Z29, Z5, Z5
+	VAESENC         Z29, Z6, Z6
+	VAESENC         Z29, Z7, Z7
+	VAESENC         Y29, Y18, Y18
+	VAESENC         Z30, Z0, Z0
+	VAESENC         Z30, Z1, Z1
+	VAESENC         Z30, Z2, Z2
+	VAESENC         Z30, Z3, Z3
+	VAESENC         Z30, Z4, Z4
+	VAESENC         Z30, Z5, Z5
+	VAESENC         Z30, Z6, Z6
+	VAESENC         Z30, Z7, Z7
+	VAESENC         Y30, Y18, Y18
+	VAESENC         Z31, Z0, Z0
+	VAESENC         Z31, Z1, Z1
+	VAESENC         Z31, Z2, Z2
+	VAESENC         Z31, Z3, Z3
+	VAESENC         Z31, Z4, Z4
+	VAESENC         Z31, Z5, Z5
+	VAESENC         Z31, Z6, Z6
+	VAESENC         Z31, Z7, Z7
+	VAESENC         Y31, Y18, Y18
+	VBROADCASTI32X4 80(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VAESENC         Y27, Y18, Y18
+	VBROADCASTI32X4 96(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VAESENC         Y27, Y18, Y18
+	VBROADCASTI32X4 112(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VAESENC         Y27, Y18, Y18
+	VBROADCASTI32X4 128(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VAESENC         Y27, Y18, Y18
+	VBROADCASTI32X4 144(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VAESENC         Y27, Y18, Y18
+	CMPQ            AX, $0x0a
+	JE              pipedfinal_9
+	VBROADCASTI32X4 160(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VAESENC         Y27, Y18, Y18
+	VBROADCASTI32X4 176(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VAESENC         Y27, Y18, Y18
+	CMPQ            AX, $0x0c
+	JE              pipedfinal_9
+	VBROADCASTI32X4 192(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VAESENC         Y27, Y18, Y18
+	VBROADCASTI32X4 208(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VAESENC         Y27, Y18, Y18
+
+pipedfinal_9:
+	VAESENCLAST Y22, Y18, Y18
+	VMOVDQA64   Y18, Y31
+	VAESENCLAST Z8, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VAESENCLAST Z9, Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	VAESENCLAST Z10, Z2, Z2
+	VMOVDQU64   Z2, 128(DI)
+	VAESENCLAST Z11, Z3, Z3
+	VMOVDQU64   Z3, 192(DI)
+	VAESENCLAST Z12, Z4, Z4
+	VMOVDQU64   Z4, 256(DI)
+	VAESENCLAST Z13, Z5, Z5
+	VMOVDQU64   Z5, 320(DI)
+	VAESENCLAST Z14, Z6, Z6
+	VMOVDQU64   Z6, 384(DI)
+	VAESENCLAST Z15, Z7, Z7
+	VMOVDQU64   Z7, 448(DI)
+	JMP         done_4
+
+pipedpartial_8:
+	VPXORQ          Z20, Z18, Z8
+	VMOVDQU64       (SI), Z0
+	VPXORQ          Z20, Z19, Z9
+	VMOVDQU64       64(SI), Z1
+	VPTERNLOGD      $0x96, Z0, Z1, Z17
+	VPXORQ          Z0, Z18, Z0
+	VPXORQ          Z1, Z19, Z1
+	VPXORQ          Z20, Z21, Z10
+	VMOVDQU64       128(SI), Z2
+	VPXORQ          Z20, Z22, Z11
+	VMOVDQU64       192(SI), Z3
+	VPTERNLOGD      $0x96, Z2, Z3, Z17
+	VPXORQ          Z2, Z21, Z2
+	VPXORQ          Z3, Z22, Z3
+	VPXORQ          Z20, Z23, Z12
+	VMOVDQU64       256(SI), Z4
+	VPXORQ          Z20, Z24, Z13
+	VMOVDQU64       320(SI), Z5
+	VPTERNLOGD      $0x96, Z4, Z5, Z17
+	VPXORQ          Z4, Z23, Z4
+	VPXORQ          Z5, Z24, Z5
+	VPXORQ          Z20, Z25, Z14
+	VMOVDQU64       384(SI), Z6
+	VPXORQ          Z20, Z26, Z15
+	VMOVDQU64       448(SI), Z7
+	VPTERNLOGD      $0x96, Z6, Z7, Z17
+	VPXORQ          Z6, Z25, Z6
+	VPXORQ          Z7, Z26, Z7
+	VAESENC         Z28, Z0, Z0
+	VAESENC         Z28, Z1, Z1
+	VAESENC         Z28, Z2, Z2
+	VAESENC         Z28, Z3, Z3
+	VAESENC         Z28, Z4, Z4
+	VAESENC         Z28, Z5, Z5
+	VAESENC         Z28, Z6, Z6
+	VAESENC         Z28, Z7, Z7
+	VAESENC         Z29, Z0, Z0
+	VAESENC         Z29, Z1, Z1
+	VAESENC         Z29, Z2, Z2
+	VAESENC         Z29, Z3, Z3
+	VAESENC         Z29, Z4, Z4
+	VAESENC         Z29, Z5, Z5
+	VAESENC         Z29, Z6, Z6
+	VAESENC         Z29, Z7, Z7
+	VAESENC         Z30, Z0, Z0
+	VAESENC         Z30, Z1, Z1
+	VAESENC         Z30, Z2, Z2
+	VAESENC         Z30, Z3, Z3
+	VAESENC         Z30, Z4, Z4
+	VAESENC         Z30, Z5, Z5
+	VAESENC         Z30, Z6, Z6
+	VAESENC         Z30, Z7, Z7
+	VAESENC         Z31, Z0, Z0
+	VAESENC         Z31, Z1, Z1
+	VAESENC         Z31, Z2, Z2
+	VAESENC         Z31, Z3, Z3
+	VAESENC         Z31, Z4, Z4
+	VAESENC         Z31, Z5, Z5
+	VAESENC         Z31, Z6, Z6
+	VAESENC         Z31, Z7, Z7
+	VBROADCASTI32X4 80(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VBROADCASTI32X4 96(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VBROADCASTI32X4 112(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VBROADCASTI32X4 128(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VBROADCASTI32X4 144(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	CMPQ            AX, $0x0a
+	JE              pipedfinal_10
+	VBROADCASTI32X4 160(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VBROADCASTI32X4 176(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	CMPQ            AX, $0x0c
+	JE              pipedfinal_10
+	VBROADCASTI32X4 192(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+	VBROADCASTI32X4 208(BX), Z27
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z4, Z4
+	VAESENC         Z27, Z5, Z5
+	VAESENC         Z27, Z6, Z6
+	VAESENC         Z27, Z7, Z7
+
+pipedfinal_10:
+	VAESENCLAST Z8, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VAESENCLAST Z9, Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	VAESENCLAST Z10, Z2, Z2
+	VMOVDQU64   Z2, 128(DI)
+	VAESENCLAST Z11, Z3, Z3
+	VMOVDQU64   Z3, 192(DI)
+	VAESENCLAST Z12, Z4, Z4
+	VMOVDQU64   Z4, 256(DI)
+	VAESENCLAST Z13, Z5, Z5
+	VMOVDQU64   Z5, 320(DI)
+	VAESENCLAST Z14, Z6, Z6
+	VMOVDQU64   Z6, 384(DI)
+	VAESENCLAST Z15, Z7, Z7
+	VMOVDQU64   Z7, 448(DI)
+	ADDQ        $0x00000200, SI
+	ADDQ        $0x00000200, DI
+	SUBQ        $0x00000020, R8
+	VMOVDQU64   32(SP), Z18
+	VMOVDQU64   96(SP), Z19
+	VMOVDQU64   bswap32<>+0(SB), Z23
+	VMOVDQU64   step4<>+0(SB), Z24
+
+tail_3:
+	TESTQ           R8, R8
+	JZ              done_4
+	LEAQ            -1(R8), R9
+	ANDQ            $0x03, R9
+	LEAQ            kmask<>+0(SB), R10
+	MOVL            (R10)(R9*4), R10
+	KMOVW           R10, K1
+	LEAQ            3(R8), R9
+	SHRQ            $0x02, R9
+	CMPQ            R9, $0x00000001
+	JNE             skip_12
+	VPSHUFB         Z23, Z16, Z0
+	VPADDD          Z24, Z16, Z16
+	VAESENC         Z18, Z0, Z0
+	VAESENC         Z19, Z0, Z0
+	VPXORQ          Z20, Z0, Z8
+	VMOVDQU64.Z     (SI), K1, Z25
+	VPXORQ          Z25, Z0, Z0
+	VPXORQ          Z25, Z17, Z17
+	MOVQ            AX, R9
+	SHLQ            $0x04, R9
+	VEXTRACTI64X4   $0x01, Z17, Y28
+	VPXORQ          Y28, Y17, Y28
+	VEXTRACTI32X4   $0x01, Y28, X29
+	VPXORQ          X29, X28, X28
+	VPXORQ          (SP), Y28, Y31
+	VBROADCASTI32X4 (BX)(R9*1), Y30
+	VBROADCASTI32X4 16(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Y22, Y31, Y31
+	VBROADCASTI32X4 32(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 48(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Y22, Y31, Y31
+	VBROADCASTI32X4 64(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 80(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Y22, Y31, Y31
+	VBROADCASTI32X4 96(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 112(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Y22, Y31, Y31
+	VBROADCASTI32X4 128(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 144(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Y22, Y31, Y31
+	CMPQ            AX, $0x0a
+	JE              final_13
+	VBROADCASTI32X4 160(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 176(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Y22, Y31, Y31
+	CMPQ            AX, $0x0c
+	JE              final_13
+	VBROADCASTI32X4 192(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 208(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Y22, Y31, Y31
+
+final_13:
+	VAESENCLAST Y30, Y31, Y31
+	VAESENCLAST Z8, Z0, Z0
+	VMOVDQU64   Z0, K1, (DI)
+	JMP         taildone_11
+
+skip_12:
+	CMPQ            R9, $0x00000002
+	JNE             skip_14
+	VPSHUFB         Z23, Z16, Z0
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z1
+	VPADDD          Z24, Z16, Z16
+	VAESENC         Z18, Z0, Z0
+	VAESENC         Z18, Z1, Z1
+	VAESENC         Z19, Z0, Z0
+	VAESENC         Z19, Z1, Z1
+	VPXORQ          Z20, Z0, Z8
+	VPXORQ          Z20, Z1, Z9
+	VMOVDQU64       (SI), Z25
+	VPXORQ          Z25, Z0, Z0
+	VMOVDQU64.Z     64(SI), K1, Z26
+	VPXORQ          Z26, Z1, Z1
+	VPTERNLOGD      $0x96, Z25, Z26, Z17
+	MOVQ            AX, R9
+	SHLQ            $0x04, R9
+	VEXTRACTI64X4   $0x01, Z17, Y28
+	VPXORQ          Y28, Y17, Y28
+	VEXTRACTI32X4   $0x01, Y28, X29
+	VPXORQ          X29, X28, X28
+	VPXORQ          (SP), Y28, Y31
+	VBROADCASTI32X4 (BX)(R9*1), Y30
+	VBROADCASTI32X4 16(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Y22, Y31, Y31
+	VBROADCASTI32X4 32(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 48(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Y22, Y31, Y31
+	VBROADCASTI32X4 64(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 80(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Y22, Y31, Y31
+	VBROADCASTI32X4 96(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 112(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Y22, Y31, Y31
+	VBROADCASTI32X4 128(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 144(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Y22, Y31, Y31
+	CMPQ            AX, $0x0a
+	JE              final_15
+	VBROADCASTI32X4 160(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 176(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Y22, Y31, Y31
+	CMPQ            AX, $0x0c
+	JE              final_15
+	VBROADCASTI32X4 192(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 208(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Y22, Y31, Y31
+
+final_15:
+	VAESENCLAST Y30, Y31, Y31
+	VAESENCLAST Z8, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VAESENCLAST Z9, Z1, Z1
+	VMOVDQU64   Z1, K1, 64(DI)
+	JMP         taildone_11
+
+skip_14:
+	CMPQ            R9, $0x00000003
+	JNE             skip_16
+	VPSHUFB         Z23, Z16, Z0
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z1
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z2
+	VPADDD          Z24, Z16, Z16
+	VAESENC         Z18, Z0, Z0
+	VAESENC         Z18, Z1, Z1
+	VAESENC         Z18, Z2, Z2
+	VAESENC         Z19, Z0, Z0
+	VAESENC         Z19, Z1, Z1
+	VAESENC         Z19, Z2, Z2
+	VPXORQ          Z20, Z0, Z8
+	VPXORQ          Z20, Z1, Z9
+	VPXORQ          Z20, Z2, Z10
+	VMOVDQU64       (SI), Z25
+	VPXORQ          Z25, Z0, Z0
+	VMOVDQU64       64(SI), Z26
+	VPXORQ          Z26, Z1, Z1
+	VPTERNLOGD      $0x96, Z25, Z26, Z17
+	VMOVDQU64.Z     128(SI), K1, Z25
+	VPXORQ          Z25, Z2, Z2
+	VPXORQ          Z25, Z17, Z17
+	MOVQ            AX, R9
+	SHLQ            $0x04, R9
+	VEXTRACTI64X4   $0x01, Z17, Y28
+	VPXORQ          Y28, Y17, Y28
+	VEXTRACTI32X4   $0x01, Y28, X29
+	VPXORQ          X29, X28, X28
+	VPXORQ          (SP), Y28, Y31
+	VBROADCASTI32X4 (BX)(R9*1), Y30
+	VBROADCASTI32X4 16(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Y22, Y31, Y31
+	VBROADCASTI32X4 32(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 48(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Y22, Y31, Y31
+	VBROADCASTI32X4 64(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 80(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Y22, Y31, Y31
+	VBROADCASTI32X4 96(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 112(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Y22, Y31, Y31
+	VBROADCASTI32X4 128(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 144(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Y22, Y31, Y31
+	CMPQ            AX, $0x0a
+	JE              final_17
+	VBROADCASTI32X4 160(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 176(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Y22, Y31, Y31
+	CMPQ            AX, $0x0c
+	JE              final_17
+	VBROADCASTI32X4 192(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 208(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Y22, Y31, Y31
+
+final_17:
+	VAESENCLAST Y30, Y31, Y31
+	VAESENCLAST Z8, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VAESENCLAST Z9, Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	VAESENCLAST Z10, Z2, Z2
+	VMOVDQU64   Z2, K1, 128(DI)
+	JMP         taildone_11
+
+skip_16:
+	CMPQ            R9, $0x00000004
+	JNE             skip_18
+	VPSHUFB         Z23, Z16, Z0
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z1
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z2
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z3
+	VPADDD          Z24, Z16, Z16
+	VAESENC         Z18, Z0, Z0
+	VAESENC         Z18, Z1, Z1
+	VAESENC         Z18, Z2, Z2
+	VAESENC         Z18, Z3, Z3
+	VAESENC         Z19, Z0, Z0
+	VAESENC         Z19, Z1, Z1
+	VAESENC         Z19, Z2, Z2
+	VAESENC         Z19, Z3, Z3
+	VPXORQ          Z20, Z0, Z8
+	VPXORQ          Z20, Z1, Z9
+	VPXORQ          Z20, Z2, Z10
+	VPXORQ          Z20, Z3, Z11
+	VMOVDQU64       (SI), Z25
+	VPXORQ          Z25, Z0, Z0
+	VMOVDQU64       64(SI), Z26
+	VPXORQ          Z26, Z1, Z1
+	VPTERNLOGD      $0x96, Z25, Z26, Z17
+	VMOVDQU64       128(SI), Z25
+	VPXORQ          Z25, Z2, Z2
+	VMOVDQU64.Z     192(SI), K1, Z26
+	VPXORQ          Z26, Z3, Z3
+	VPTERNLOGD      $0x96, Z25, Z26, Z17
+	MOVQ            AX, R9
+	SHLQ            $0x04, R9
+	VEXTRACTI64X4   $0x01, Z17, Y28
+	VPXORQ          Y28, Y17, Y28
+	VEXTRACTI32X4   $0x01, Y28, X29
+	VPXORQ          X29, X28, X28
+	VPXORQ          (SP), Y28, Y31
+	VBROADCASTI32X4 (BX)(R9*1), Y30
+	VBROADCASTI32X4 16(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Y22, Y31, Y31
+	VBROADCASTI32X4 32(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 48(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Y22, Y31, Y31
+	VBROADCASTI32X4 64(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 80(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Y22, Y31, Y31
+	VBROADCASTI32X4 96(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 112(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Y22, Y31, Y31
+	VBROADCASTI32X4 128(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 144(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Y22, Y31, Y31
+	CMPQ            AX, $0x0a
+	JE              final_19
+	VBROADCASTI32X4 160(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 176(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Y22, Y31, Y31
+	CMPQ            AX, $0x0c
+	JE              final_19
+	VBROADCASTI32X4 192(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 208(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Y22, Y31, Y31
+
+final_19:
+	VAESENCLAST Y30, Y31, Y31
+	VAESENCLAST Z8, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VAESENCLAST Z9, Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	VAESENCLAST Z10, Z2, Z2
+	VMOVDQU64   Z2, 128(DI)
+	VAESENCLAST Z11, Z3, Z3
+	VMOVDQU64   Z3, K1, 192(DI)
+	JMP         taildone_11
+
+skip_18:
+	CMPQ            R9, $0x00000005
+	JNE             skip_20
+	VPSHUFB         Z23, Z16, Z0
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z1
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z2
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z3
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z4
+	VPADDD          Z24, Z16, Z16
+	VAESENC         Z18, Z0, Z0
+	VAESENC         Z18, Z1, Z1
+	VAESENC         Z18, Z2, Z2
+	VAESENC         Z18, Z3, Z3
+	VAESENC         Z18, Z4, Z4
+	VAESENC         Z19, Z0, Z0
+	VAESENC         Z19, Z1, Z1
+	VAESENC         Z19, Z2, Z2
+	VAESENC         Z19, Z3, Z3
+	VAESENC         Z19, Z4, Z4
+	VPXORQ          Z20, Z0, Z8
+	VPXORQ          Z20, Z1, Z9
+	VPXORQ          Z20, Z2, Z10
+	VPXORQ          Z20, Z3, Z11
+	VPXORQ          Z20, Z4, Z12
+	VMOVDQU64       (SI), Z25
+	VPXORQ          Z25, Z0, Z0
+	VMOVDQU64       64(SI), Z26
+	VPXORQ          Z26, Z1, Z1
+	VPTERNLOGD      $0x96, Z25, Z26, Z17
+	VMOVDQU64       128(SI), Z25
+	VPXORQ          Z25, Z2, Z2
+	VMOVDQU64       192(SI), Z26
+	VPXORQ          Z26, Z3, Z3
+	VPTERNLOGD      $0x96, Z25, Z26, Z17
+	VMOVDQU64.Z     256(SI), K1, Z25
+	VPXORQ          Z25, Z4, Z4
+	VPXORQ          Z25, Z17, Z17
+	MOVQ            AX, R9
+	SHLQ            $0x04, R9
+	VEXTRACTI64X4   $0x01, Z17, Y28
+	VPXORQ          Y28, Y17, Y28
+	VEXTRACTI32X4   $0x01, Y28, X29
+	VPXORQ          X29, X28, X28
+	VPXORQ          (SP), Y28, Y31
+	VBROADCASTI32X4 (BX)(R9*1), Y30
+	VBROADCASTI32X4 16(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z22, Z4, Z4
+	VAESENC         Y22, Y31, Y31
+	VBROADCASTI32X4 32(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z21, Z4, Z4
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 48(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z22, Z4, Z4
+	VAESENC         Y22, Y31, Y31
+	VBROADCASTI32X4 64(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z21, Z4, Z4
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 80(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z22, Z4, Z4
+	VAESENC         Y22, Y31, Y31
+	VBROADCASTI32X4 96(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z21, Z4, Z4
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 112(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z22, Z4, Z4
+	VAESENC         Y22, Y31, Y31
+	VBROADCASTI32X4 128(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z21, Z4, Z4
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 144(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z22, Z4, Z4
+	VAESENC         Y22, Y31, Y31
+	CMPQ            AX, $0x0a
+	JE              final_21
+	VBROADCASTI32X4 160(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z21, Z4, Z4
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 176(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z22, Z4, Z4
+	VAESENC         Y22, Y31, Y31
+	CMPQ            AX, $0x0c
+	JE              final_21
+	VBROADCASTI32X4 192(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z21, Z4, Z4
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 208(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z22, Z4, Z4
+	VAESENC         Y22, Y31, Y31
+
+final_21:
+	VAESENCLAST Y30, Y31, Y31
+	VAESENCLAST Z8, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VAESENCLAST Z9, Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	VAESENCLAST Z10, Z2, Z2
+	VMOVDQU64   Z2, 128(DI)
+	VAESENCLAST Z11, Z3, Z3
+	VMOVDQU64   Z3, 192(DI)
+	VAESENCLAST Z12, Z4, Z4
+	VMOVDQU64   Z4, K1, 256(DI)
+	JMP         taildone_11
+
+skip_20:
+	CMPQ            R9, $0x00000006
+	JNE             skip_22
+	VPSHUFB         Z23, Z16, Z0
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z1
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z2
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z3
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z4
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z5
+	VPADDD          Z24, Z16, Z16
+	VAESENC         Z18, Z0, Z0
+	VAESENC         Z18, Z1, Z1
+	VAESENC         Z18, Z2, Z2
+	VAESENC         Z18, Z3, Z3
+	VAESENC         Z18, Z4, Z4
+	VAESENC         Z18, Z5, Z5
+	VAESENC         Z19, Z0, Z0
+	VAESENC         Z19, Z1, Z1
+	VAESENC         Z19, Z2, Z2
+	VAESENC         Z19, Z3, Z3
+	VAESENC         Z19, Z4, Z4
+	VAESENC         Z19, Z5, Z5
+	VPXORQ          Z20, Z0, Z8
+	VPXORQ          Z20, Z1, Z9
+	VPXORQ          Z20, Z2, Z10
+	VPXORQ          Z20, Z3, Z11
+	VPXORQ          Z20, Z4, Z12
+	VPXORQ          Z20, Z5, Z13
+	VMOVDQU64       (SI), Z25
+	VPXORQ          Z25, Z0, Z0
+	VMOVDQU64       64(SI), Z26
+	VPXORQ          Z26, Z1, Z1
+	VPTERNLOGD      $0x96, Z25, Z26, Z17
+	VMOVDQU64       128(SI), Z25
+	VPXORQ          Z25, Z2, Z2
+	VMOVDQU64       192(SI), Z26
+	VPXORQ          Z26, Z3, Z3
+	VPTERNLOGD      $0x96, Z25, Z26, Z17
+	VMOVDQU64       256(SI), Z25
+	VPXORQ          Z25, Z4, Z4
+	VMOVDQU64.Z     320(SI), K1, Z26
+	VPXORQ          Z26, Z5, Z5
+	VPTERNLOGD      $0x96, Z25, Z26, Z17
+	MOVQ            AX, R9
+	SHLQ            $0x04, R9
+	VEXTRACTI64X4   $0x01, Z17, Y28
+	VPXORQ          Y28, Y17, Y28
+	VEXTRACTI32X4   $0x01, Y28, X29
+	VPXORQ          X29, X28, X28
+	VPXORQ          (SP), Y28, Y31
+	VBROADCASTI32X4 (BX)(R9*1), Y30
+	VBROADCASTI32X4 16(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z22, Z4, Z4
+	VAESENC         Z22, Z5, Z5
+	VAESENC         Y22, Y31, Y31
+	VBROADCASTI32X4 32(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z21, Z4, Z4
+	VAESENC         Z21, Z5, Z5
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 48(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z22, Z4, Z4
+	VAESENC         Z22, Z5, Z5
+	VAESENC         Y22, Y31, Y31
+	VBROADCASTI32X4 64(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z21, Z4, Z4
+	VAESENC         Z21, Z5, Z5
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 80(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z22, Z4, Z4
+	VAESENC         Z22, Z5, Z5
+	VAESENC         Y22, Y31, Y31
+	VBROADCASTI32X4 96(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z21, Z4, Z4
+	VAESENC         Z21, Z5, Z5
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 112(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z22, Z4, Z4
+	VAESENC         Z22, Z5, Z5
+	VAESENC         Y22, Y31, Y31
+	VBROADCASTI32X4 128(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z21, Z4, Z4
+	VAESENC         Z21, Z5, Z5
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 144(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z22, Z4, Z4
+	VAESENC         Z22, Z5, Z5
+	VAESENC         Y22, Y31, Y31
+	CMPQ            AX, $0x0a
+	JE              final_23
+	VBROADCASTI32X4 160(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z21, Z4, Z4
+	VAESENC         Z21, Z5, Z5
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 176(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z22, Z4, Z4
+	VAESENC         Z22, Z5, Z5
+	VAESENC         Y22, Y31, Y31
+	CMPQ            AX, $0x0c
+	JE              final_23
+	VBROADCASTI32X4 192(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z21, Z4, Z4
+	VAESENC         Z21, Z5, Z5
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 208(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z22, Z4, Z4
+	VAESENC         Z22, Z5, Z5
+	VAESENC         Y22, Y31, Y31
+
+final_23:
+	VAESENCLAST Y30, Y31, Y31
+	VAESENCLAST Z8, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VAESENCLAST Z9, Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	VAESENCLAST Z10, Z2, Z2
+	VMOVDQU64   Z2, 128(DI)
+	VAESENCLAST Z11, Z3, Z3
+	VMOVDQU64   Z3, 192(DI)
+	VAESENCLAST Z12, Z4, Z4
+	VMOVDQU64   Z4, 256(DI)
+	VAESENCLAST Z13, Z5, Z5
+	VMOVDQU64   Z5, K1, 320(DI)
+	JMP         taildone_11
+
+skip_22:
+	CMPQ            R9, $0x00000007
+	JNE             skip_24
+	VPSHUFB         Z23, Z16, Z0
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z1
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z2
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z3
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z4
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z5
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z6
+	VPADDD          Z24, Z16, Z16
+	VAESENC         Z18, Z0, Z0
+	VAESENC         Z18, Z1, Z1
+	VAESENC         Z18, Z2, Z2
+	VAESENC         Z18, Z3, Z3
+	VAESENC         Z18, Z4, Z4
+	VAESENC         Z18, Z5, Z5
+	VAESENC         Z18, Z6, Z6
+	VAESENC         Z19, Z0, Z0
+	VAESENC         Z19, Z1, Z1
+	VAESENC         Z19, Z2, Z2
+	VAESENC         Z19, Z3, Z3
+	VAESENC         Z19, Z4, Z4
+	VAESENC         Z19, Z5, Z5
+	VAESENC         Z19, Z6, Z6
+	VPXORQ          Z20, Z0, Z8
+	VPXORQ          Z20, Z1, Z9
+	VPXORQ          Z20, Z2, Z10
+	VPXORQ          Z20, Z3, Z11
+	VPXORQ          Z20, Z4, Z12
+	VPXORQ          Z20, Z5, Z13
+	VPXORQ          Z20, Z6, Z14
+	VMOVDQU64       (SI), Z25
+	VPXORQ          Z25, Z0, Z0
+	VMOVDQU64       64(SI), Z26
+	VPXORQ          Z26, Z1, Z1
+	VPTERNLOGD      $0x96, Z25, Z26, Z17
+	VMOVDQU64       128(SI), Z25
+	VPXORQ          Z25, Z2, Z2
+	VMOVDQU64       192(SI), Z26
+	VPXORQ          Z26, Z3, Z3
+	VPTERNLOGD      $0x96, Z25, Z26, Z17
+	VMOVDQU64       256(SI), Z25
+	VPXORQ          Z25, Z4, Z4
+	VMOVDQU64       320(SI), Z26
+	VPXORQ          Z26, Z5, Z5
+	VPTERNLOGD      $0x96, Z25, Z26, Z17
+	VMOVDQU64.Z     384(SI), K1, Z25
+	VPXORQ          Z25, Z6, Z6
+	VPXORQ          Z25, Z17, Z17
+	MOVQ            AX, R9
+	SHLQ            $0x04, R9
+	VEXTRACTI64X4   $0x01, Z17, Y28
+	VPXORQ          Y28, Y17, Y28
+	VEXTRACTI32X4   $0x01, Y28, X29
+	VPXORQ          X29, X28, X28
+	VPXORQ          (SP), Y28, Y31
+	VBROADCASTI32X4 (BX)(R9*1), Y30
+	VBROADCASTI32X4 16(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z22, Z4, Z4
+	VAESENC         Z22, Z5, Z5
+	VAESENC         Z22, Z6, Z6
+	VAESENC         Y22, Y31, Y31
+	VBROADCASTI32X4 32(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z21, Z4, Z4
+	VAESENC         Z21, Z5, Z5
+	VAESENC         Z21, Z6, Z6
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 48(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z22, Z4, Z4
+	VAESENC         Z22, Z5, Z5
+	VAESENC         Z22, Z6, Z6
+	VAESENC         Y22, Y31, Y31
+	VBROADCASTI32X4 64(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z21, Z4, Z4
+	VAESENC         Z21, Z5, Z5
+	VAESENC         Z21, Z6, Z6
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 80(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z22, Z4, Z4
+	VAESENC         Z22, Z5, Z5
+	VAESENC         Z22, Z6, Z6
+	VAESENC         Y22, Y31, Y31
+	VBROADCASTI32X4 96(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z21, Z4, Z4
+	VAESENC         Z21, Z5, Z5
+	VAESENC         Z21, Z6, Z6
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 112(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z22, Z4, Z4
+	VAESENC         Z22, Z5, Z5
+	VAESENC         Z22, Z6, Z6
+	VAESENC         Y22, Y31, Y31
+	VBROADCASTI32X4 128(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z21, Z4, Z4
+	VAESENC         Z21, Z5, Z5
+	VAESENC         Z21, Z6, Z6
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 144(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z22, Z4, Z4
+	VAESENC         Z22, Z5, Z5
+	VAESENC         Z22, Z6, Z6
+	VAESENC         Y22, Y31, Y31
+	CMPQ            AX, $0x0a
+	JE              final_25
+	VBROADCASTI32X4 160(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z21, Z4, Z4
+	VAESENC         Z21, Z5, Z5
+	VAESENC         Z21, Z6, Z6
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 176(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z22, Z4, Z4
+	VAESENC         Z22, Z5, Z5
+	VAESENC         Z22, Z6, Z6
+	VAESENC         Y22, Y31, Y31
+	CMPQ            AX, $0x0c
+	JE              final_25
+	VBROADCASTI32X4 192(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z21, Z4, Z4
+	VAESENC         Z21, Z5, Z5
+	VAESENC         Z21, Z6, Z6
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 208(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z22, Z4, Z4
+	VAESENC         Z22, Z5, Z5
+	VAESENC         Z22, Z6, Z6
+	VAESENC         Y22, Y31, Y31
+
+final_25:
+	VAESENCLAST Y30, Y31, Y31
+	VAESENCLAST Z8, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VAESENCLAST Z9, Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	VAESENCLAST Z10, Z2, Z2
+	VMOVDQU64   Z2, 128(DI)
+	VAESENCLAST Z11, Z3, Z3
+	VMOVDQU64   Z3, 192(DI)
+	VAESENCLAST Z12, Z4, Z4
+	VMOVDQU64   Z4, 256(DI)
+	VAESENCLAST Z13, Z5, Z5
+	VMOVDQU64   Z5, 320(DI)
+	VAESENCLAST Z14, Z6, Z6
+	VMOVDQU64   Z6, K1, 384(DI)
+	JMP         taildone_11
+
+skip_24:
+	CMPQ            R9, $0x00000008
+	JNE             skip_26
+	VPSHUFB         Z23, Z16, Z0
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z1
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z2
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z3
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z4
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z5
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z6
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z7
+	VPADDD          Z24, Z16, Z16
+	VAESENC         Z18, Z0, Z0
+	VAESENC         Z18, Z1, Z1
+	VAESENC         Z18, Z2, Z2
+	VAESENC         Z18, Z3, Z3
+	VAESENC         Z18, Z4, Z4
+	VAESENC         Z18, Z5, Z5
+	VAESENC         Z18, Z6, Z6
+	VAESENC         Z18, Z7, Z7
+	VAESENC         Z19, Z0, Z0
+	VAESENC         Z19, Z1, Z1
+	VAESENC         Z19, Z2, Z2
+	VAESENC         Z19, Z3, Z3
+	VAESENC         Z19, Z4, Z4
+	VAESENC         Z19, Z5, Z5
+	VAESENC         Z19, Z6, Z6
+	VAESENC         Z19, Z7, Z7
+	VPXORQ          Z20, Z0, Z8
+	VPXORQ          Z20, Z1, Z9
+	VPXORQ          Z20, Z2, Z10
+	VPXORQ          Z20, Z3, Z11
+	VPXORQ          Z20, Z4, Z12
+	VPXORQ          Z20, Z5, Z13
+	VPXORQ          Z20, Z6, Z14
+	VPXORQ          Z20, Z7, Z15
+	VMOVDQU64       (SI), Z25
+	VPXORQ          Z25, Z0, Z0
+	VMOVDQU64       64(SI), Z26
+	VPXORQ          Z26, Z1, Z1
+	VPTERNLOGD      $0x96, Z25, Z26, Z17
+	VMOVDQU64       128(SI), Z25
+	VPXORQ          Z25, Z2, Z2
+	VMOVDQU64       192(SI), Z26
+	VPXORQ          Z26, Z3, Z3
+	VPTERNLOGD      $0x96, Z25, Z26, Z17
+	VMOVDQU64       256(SI), Z25
+	VPXORQ          Z25, Z4, Z4
+	VMOVDQU64       320(SI), Z26
+	VPXORQ          Z26, Z5, Z5
+	VPTERNLOGD      $0x96, Z25, Z26, Z17
+	VMOVDQU64       384(SI), Z25
+	VPXORQ          Z25, Z6, Z6
+	VMOVDQU64.Z     448(SI), K1, Z26
+	VPXORQ          Z26, Z7, Z7
+	VPTERNLOGD      $0x96, Z25, Z26, Z17
+	MOVQ            AX, R9
+	SHLQ            $0x04, R9
+	VEXTRACTI64X4   $0x01, Z17, Y28
+	VPXORQ          Y28, Y17, Y28
+	VEXTRACTI32X4   $0x01, Y28, X29
+	VPXORQ          X29, X28, X28
+	VPXORQ          (SP), Y28, Y31
+	VBROADCASTI32X4 (BX)(R9*1), Y30
+	VBROADCASTI32X4 16(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z22, Z4, Z4
+	VAESENC         Z22, Z5, Z5
+	VAESENC         Z22, Z6, Z6
+	VAESENC         Z22, Z7, Z7
+	VAESENC         Y22, Y31, Y31
+	VBROADCASTI32X4 32(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z21, Z4, Z4
+	VAESENC         Z21, Z5, Z5
+	VAESENC         Z21, Z6, Z6
+	VAESENC         Z21, Z7, Z7
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 48(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z22, Z4, Z4
+	VAESENC         Z22, Z5, Z5
+	VAESENC         Z22, Z6, Z6
+	VAESENC         Z22, Z7, Z7
+	VAESENC         Y22, Y31, Y31
+	VBROADCASTI32X4 64(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z21, Z4, Z4
+	VAESENC         Z21, Z5, Z5
+	VAESENC         Z21, Z6, Z6
+	VAESENC         Z21, Z7, Z7
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 80(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z22, Z4, Z4
+	VAESENC         Z22, Z5, Z5
+	VAESENC         Z22, Z6, Z6
+	VAESENC         Z22, Z7, Z7
+	VAESENC         Y22, Y31, Y31
+	VBROADCASTI32X4 96(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z21, Z4, Z4
+	VAESENC         Z21, Z5, Z5
+	VAESENC         Z21, Z6, Z6
+	VAESENC         Z21, Z7, Z7
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 112(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z22, Z4, Z4
+	VAESENC         Z22, Z5, Z5
+	VAESENC         Z22, Z6, Z6
+	VAESENC         Z22, Z7, Z7
+	VAESENC         Y22, Y31, Y31
+	VBROADCASTI32X4 128(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z21, Z4, Z4
+	VAESENC         Z21, Z5, Z5
+	VAESENC         Z21, Z6, Z6
+	VAESENC         Z21, Z7, Z7
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 144(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z22, Z4, Z4
+	VAESENC         Z22, Z5, Z5
+	VAESENC         Z22, Z6, Z6
+	VAESENC         Z22, Z7, Z7
+	VAESENC         Y22, Y31, Y31
+	CMPQ            AX, $0x0a
+	JE              final_27
+	VBROADCASTI32X4 160(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z21, Z4, Z4
+	VAESENC         Z21, Z5, Z5
+	VAESENC         Z21, Z6, Z6
+	VAESENC         Z21, Z7, Z7
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 176(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z22, Z4, Z4
+	VAESENC         Z22, Z5, Z5
+	VAESENC         Z22, Z6, Z6
+	VAESENC         Z22, Z7, Z7
+	VAESENC         Y22, Y31, Y31
+	CMPQ            AX, $0x0c
+	JE              final_27
+	VBROADCASTI32X4 192(BX), Z21
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z21, Z4, Z4
+	VAESENC         Z21, Z5, Z5
+	VAESENC         Z21, Z6, Z6
+	VAESENC         Z21, Z7, Z7
+	VAESENC         Y21, Y31, Y31
+	VBROADCASTI32X4 208(BX), Z22
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z22, Z4, Z4
+	VAESENC         Z22, Z5, Z5
+	VAESENC         Z22, Z6, Z6
+	VAESENC         Z22, Z7, Z7
+	VAESENC         Y22, Y31, Y31
+
+final_27:
+	VAESENCLAST Y30, Y31, Y31
+	VAESENCLAST Z8, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VAESENCLAST Z9, Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	VAESENCLAST Z10, Z2, Z2
+	VMOVDQU64   Z2, 128(DI)
+	VAESENCLAST Z11, Z3, Z3
+	VMOVDQU64   Z3, 192(DI)
+	VAESENCLAST Z12, Z4, Z4
+	VMOVDQU64   Z4, 256(DI)
+	VAESENCLAST Z13, Z5, Z5
+	VMOVDQU64   Z5, 320(DI)
+	VAESENCLAST Z14, Z6, Z6
+	VMOVDQU64   Z6, 384(DI)
+	VAESENCLAST Z15, Z7, Z7
+	VMOVDQU64   Z7, K1, 448(DI)
+	JMP         taildone_11
+
+skip_26:
+taildone_11:
+done_4:
+	MOVQ          r+72(FP), R9
+	TESTQ         R9, R9
+	JZ            store_28
+	VEXTRACTI32X4 $0x01, Y31, X0
+	VMOVDQU8.Z    (R12), K2, X1
+	VPXOR         X1, X0, X0
+	VMOVDQU8      X0, K2, (R13)
+
+store_28:
+	VMOVDQA64 X31, X0
+	VMOVQ     X0, R9
+	MOVQ      R9, t0+80(FP)
+	VPEXTRQ   $0x01, X0, R9
+	MOVQ      R9, t1+88(FP)
+	VZEROUPPER
+	RET
+
+// func raocbOpenVAES512(nr int, rk *[240]byte, mk *[3][16]byte, ek *[240]byte, emk *[3][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst *byte, src *byte, n int, r int) (t0 uint64, t1 uint64)
+// Requires: AES, AVX, AVX2, AVX512BW, AVX512F, AVX512VL, VAES
+TEXT ·raocbOpenVAES512(SB), NOSPLIT, $160-112
+	MOVQ       nr+0(FP), AX
+	MOVQ       rk+8(FP), BX
+	MOVQ       mk+16(FP), CX
+	MOVQ       dst+64(FP), DI
+	MOVQ       src+72(FP), SI
+	MOVQ       n+80(FP), R8
+	MOVQ       ek+24(FP), DX
+	MOVQ       nonce+40(FP), R9
+	MOVQ       nonceLen+48(FP), R10
+	LEAQ       -16(R9)(R10*1), R9
+	NEGQ       R10
+	LEAQ       byteMask<>+32(SB), R11
+	MOVWLZX    (R11)(R10*2), R10
+	KMOVW      R10, K3
+	KNOTW      K3, K3
+	VMOVDQU8.Z (R9), K3, X0
+	MOVQ       bits+56(FP), R10
+	VPOR       (R10), X0, X0
+	VPXOR      (DX), X0, X0
+	VAESENC    16(DX), X0, X0
+	VAESENC    32(DX), X0, X0
+	VAESENC    48(DX), X0, X0
+	VAESENC    64(DX), X0, X0
+	VAESENC    80(DX), X0, X0
+	VAESENC    96(DX), X0, X0
+	VAESENC    112(DX), X0, X0
+	VAESENC    128(DX), X0, X0
+	VAESENC    144(DX), X0, X0
+	CMPQ       AX, $0x0a
+	JE         enclast_1
+	VAESENC    160(DX), X0, X0
+	VAESENC    176(DX), X0, X0
+	CMPQ       AX, $0x0c
+	JE         enclast_1
+	VAESENC    192(DX), X0, X0
+	VAESENC    208(DX), X0, X0
+
+enclast_1:
+	MOVQ            AX, R9
+	SHLQ            $0x04, R9
+	VAESENCLAST     (DX)(R9*1), X0, X0
+	VMOVDQU64       bswap32<>+0(SB), Z23
+	VMOVDQU64       step4<>+0(SB), Z24
+	VSHUFI64X2      $0x00, Z0, Z0, Z16
+	VPSHUFB         Z23, Z16, Z16
+	VBROADCASTI32X4 (CX), Z18
+	VBROADCASTI32X4 16(CX), Z19
+	VBROADCASTI32X4 32(CX), Z20
+	MOVQ            r+88(FP), R11
+	LEAQ            4(R8), R9
+	CMPQ            R11, $0x01
+	SBBQ            $0x00, R9
+	LEAQ            1(R8), R10
+	VPBROADCASTD    R9, X1
+	VPBROADCASTD    R10, X2
+	VINSERTI128     $0x01, X2, Y1, Y1
+	VPADDD          Y16, Y1, Y1
+	VPSHUFB         Y23, Y1, Y1
+	VAESENC         Y18, Y1, Y1
+	MOVQ            emk+32(FP), R9
+	VBROADCASTI128  16(R9), Y2
+	VAESENC         Y2, Y1, Y1
+	TESTQ           R11, R11
+	JZ              whole_2
+	MOVQ            R8, R9
+	SHLQ            $0x04, R9
+	LEAQ            (SI)(R9*1), R12
+	LEAQ            (DI)(R9*1), R13
+	LEAQ            byteMask<>+0(SB), R10
+	MOVWLZX         (R10)(R11*2), R10
+	KMOVW           R10, K2
+	LEAQ            padBit<>+16(SB), R10
+	SUBQ            R11, R10
+	MOVQ            R10, R11
+
+whole_2:
+	VMOVDQU         Y1, (SP)
+	VPADDD          laneIdx<>+0(SB), Z16, Z16
+	VPXORQ          Z17, Z17, Z17
+	VMOVDQU64       Z18, 32(SP)
+	VMOVDQU64       Z19, 96(SP)
+	CMPQ            R8, $0x00000020
+	JB              tail_3
+	VBROADCASTI32X4 16(BX), Z28
+	VBROADCASTI32X4 32(BX), Z29
+	VBROADCASTI32X4 48(BX), Z30
+	VBROADCASTI32X4 64(BX), Z31
+	VMOVDQA64       Z18, Z8
+	VMOVDQA64       Z19, Z9
+	VPSHUFB         bswap32<>+0(SB), Z16, Z18
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z19
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z21
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z22
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z23
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z24
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z25
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z26
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VAESENC         Z8, Z18, Z18
+	VAESENC         Z8, Z19, Z19
+	VAESENC         Z8, Z21, Z21
+	VAESENC         Z8, Z22, Z22
+	VAESENC         Z8, Z23, Z23
+	VAESENC         Z8, Z24, Z24
+	VAESENC         Z8, Z25, Z25
+	VAESENC         Z8, Z26, Z26
+	VAESENC         Z9, Z18, Z18
+	VAESENC         Z9, Z19, Z19
+	VAESENC         Z9, Z21, Z21
+	VAESENC         Z9, Z22, Z22
+	VAESENC         Z9, Z23, Z23
+	VAESENC         Z9, Z24, Z24
+	VAESENC         Z9, Z25, Z25
+	VAESENC         Z9, Z26, Z26
+
+piped_5:
+	CMPQ            R8, $0x00000040
+	JB              pipedlast_6
+	VPXORQ          Z20, Z18, Z8
+	VPXORQ          (SI), Z18, Z0
+	VPXORQ          Z20, Z19, Z9
+	VPXORQ          64(SI), Z19, Z1
+	VPXORQ          Z20, Z21, Z10
+	VPXORQ          128(SI), Z21, Z2
+	VPXORQ          Z20, Z22, Z11
+	VPXORQ          192(SI), Z22, Z3
+	VPXORQ          Z20, Z23, Z12
+	VPXORQ          256(SI), Z23, Z4
+	VPXORQ          Z20, Z24, Z13
+	VPXORQ          320(SI), Z24, Z5
+	VPXORQ          Z20, Z25, Z14
+	VPXORQ          384(SI), Z25, Z6
+	VPXORQ          Z20, Z26, Z15
+	VPXORQ          448(SI), Z26, Z7
+	VAESDEC         Z28, Z0, Z0
+	VAESDEC         Z28, Z1, Z1
+	VAESDEC         Z28, Z2, Z2
+	VAESDEC         Z28, Z3, Z3
+	VAESDEC         Z28, Z4, Z4
+	VAESDEC         Z28, Z5, Z5
+	VAESDEC         Z28, Z6, Z6
+	VAESDEC         Z28, Z7, Z7
+	VPSHUFB         bswap32<>+0(SB), Z16, Z18
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z19
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z21
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VAESDEC         Z29, Z0, Z0
+	VAESDEC         Z29, Z1, Z1
+	VAESDEC         Z29, Z2, Z2
+	VAESDEC         Z29, Z3, Z3
+	VAESDEC         Z29, Z4, Z4
+	VAESDEC         Z29, Z5, Z5
+	VAESDEC         Z29, Z6, Z6
+	VAESDEC         Z29, Z7, Z7
+	VPSHUFB         bswap32<>+0(SB), Z16, Z22
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z23
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z24
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VAESDEC         Z30, Z0, Z0
+	VAESDEC         Z30, Z1, Z1
+	VAESDEC         Z30, Z2, Z2
+	VAESDEC         Z30, Z3, Z3
+	VAESDEC         Z30, Z4, Z4
+	VAESDEC         Z30, Z5, Z5
+	VAESDEC         Z30, Z6, Z6
+	VAESDEC         Z30, Z7, Z7
+	VPSHUFB         bswap32<>+0(SB), Z16, Z25
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VPSHUFB         bswap32<>+0(SB), Z16, Z26
+	VPADDD          step4<>+0(SB), Z16, Z16
+	VAESENC         32(SP), Z18, Z18
+	VAESDEC         Z31, Z0, Z0
+	VAESDEC         Z31, Z1, Z1
+	VAESDEC         Z31, Z2, Z2
+	VAESDEC         Z31, Z3, Z3
+	VAESDEC         Z31, Z4, Z4
+	VAESDEC         Z31, Z5, Z5
+	VAESDEC         Z31, Z6, Z6
+	VAESDEC         Z31, Z7, Z7
+	VAESENC         32(SP), Z19, Z19
+	VAESENC         32(SP), Z21, Z21
+	VAESENC         32(SP), Z22, Z22
+	VBROADCASTI32X4 80(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VAESENC         32(SP), Z23, Z23
+	VAESENC         32(SP), Z24, Z24
+	VAESENC         32(SP), Z25, Z25
+	VBROADCASTI32X4 96(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VAESENC         32(SP), Z26, Z26
+	VAESENC         96(SP), Z18, Z18
+	VAESENC         96(SP), Z19, Z19
+	VBROADCASTI32X4 112(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VAESENC         96(SP), Z21, Z21
+	VAESENC         96(SP), Z22, Z22
+	VAESENC         96(SP), Z23, Z23
+	VBROADCASTI32X4 128(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VAESENC         96(SP), Z24, Z24
+	VAESENC         96(SP), Z25, Z25
+	VAESENC         96(SP), Z26, Z26
+	VBROADCASTI32X4 144(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	CMPQ            AX, $0x0a
+	JE              pipedfinal_7
+	VBROADCASTI32X4 160(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VBROADCASTI32X4 176(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	CMPQ            AX, $0x0c
+	JE              pipedfinal_7
+	VBROADCASTI32X4 192(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VBROADCASTI32X4 208(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+
+pipedfinal_7:
+	VAESDECLAST Z8, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VAESDECLAST Z9, Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	VAESDECLAST Z10, Z2, Z2
+	VMOVDQU64   Z2, 128(DI)
+	VAESDECLAST Z11, Z3, Z3
+	VMOVDQU64   Z3, 192(DI)
+	VAESDECLAST Z12, Z4, Z4
+	VMOVDQU64   Z4, 256(DI)
+	VAESDECLAST Z13, Z5, Z5
+	VMOVDQU64   Z5, 320(DI)
+	VAESDECLAST Z14, Z6, Z6
+	VMOVDQU64   Z6, 384(DI)
+	VAESDECLAST Z15, Z7, Z7
+	VMOVDQU64   Z7, 448(DI)
+	VPTERNLOGD  $0x96, Z0, Z1, Z17
+	VPTERNLOGD  $0x96, Z2, Z3, Z17
+	VPTERNLOGD  $0x96, Z4, Z5, Z17
+	VPTERNLOGD  $0x96, Z6, Z7, Z17
+	ADDQ        $0x00000200, SI
+	ADDQ        $0x00000200, DI
+	SUBQ        $0x00000020, R8
+	JMP         piped_5
+
+pipedlast_6:
+	CMPQ            R8, $0x00000020
+	JNE             pipedpartial_8
+	VPXORQ          Z20, Z18, Z8
+	VPXORQ          (SI), Z18, Z0
+	VPXORQ          Z20, Z19, Z9
+	VPXORQ          64(SI), Z19, Z1
+	VPXORQ          Z20, Z21, Z10
+	VPXORQ          128(SI), Z21, Z2
+	VPXORQ          Z20, Z22, Z11
+	VPXORQ          192(SI), Z22, Z3
+	VPXORQ          Z20, Z23, Z12
+	VPXORQ          256(SI), Z23, Z4
+	VPXORQ          Z20, Z24, Z13
+	VPXORQ          320(SI), Z24, Z5
+	VPXORQ          Z20, Z25, Z14
+	VPXORQ          384(SI), Z25, Z6
+	VPXORQ          Z20, Z26, Z15
+	VPXORQ          448(SI), Z26, Z7
+	MOVQ            AX, R9
+	SHLQ            $0x04, R9
+	VMOVDQU64       16(SP), X18
+	VAESDEC         Z28, Z0, Z0
+	VAESDEC         Z28, Z1, Z1
+	VAESDEC         Z28, Z2, Z2
+	VAESDEC         Z28, Z3, Z3
+	VAESDEC         Z28, Z4, Z4
+	VAESDEC         Z28, Z5, Z5
+	VAESDEC         Z28, Z6, Z6
+	VAESDEC         Z28, Z7, Z7
+	VAESENC         16(DX), X18, X18
+	VAESDEC         Z29, Z0, Z0
+	VAESDEC         Z29, Z1, Z1
+	VAESDEC         Z29, Z2, Z2
+	VAESDEC         Z29, Z3, Z3
+	VAESDEC         Z29, Z4, Z4
+	VAESDEC         Z29, Z5, Z5
+	VAESDEC         Z29, Z6, Z6
+	VAESDEC         Z29, Z7, Z7
+	VAESENC         32(DX), X18, X18
+	VAESDEC         Z30, Z0, Z0
+	VAESDEC         Z30, Z1, Z1
+	VAESDEC         Z30, Z2, Z2
+	VAESDEC         Z30, Z3, Z3
+	VAESDEC         Z30, Z4, Z4
+	VAESDEC         Z30, Z5, Z5
+	VAESDEC         Z30, Z6, Z6
+	VAESDEC         Z30, Z7, Z7
+	VAESENC         48(DX), X18, X18
+	VAESDEC         Z31, Z0, Z0
+	VAESDEC         Z31, Z1, Z1
+	VAESDEC         Z31, Z2, Z2
+	VAESDEC         Z31, Z3, Z3
+	VAESDEC         Z31, Z4, Z4
+	VAESDEC         Z31, Z5, Z5
+	VAESDEC         Z31, Z6, Z6
+	VAESDEC         Z31, Z7, Z7
+	VAESENC         64(DX), X18, X18
+	VBROADCASTI32X4 80(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VAESENC         80(DX), X18, X18
+	VBROADCASTI32X4 96(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VAESENC         96(DX), X18, X18
+	VBROADCASTI32X4 112(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VAESENC         112(DX), X18, X18
+	VBROADCASTI32X4 128(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VAESENC         128(DX), X18, X18
+	VBROADCASTI32X4 144(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VAESENC         144(DX), X18, X18
+	CMPQ            AX, $0x0a
+	JE              pipedfinal_9
+	VBROADCASTI32X4 160(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VAESENC         160(DX), X18, X18
+	VBROADCASTI32X4 176(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VAESENC         176(DX), X18, X18
+	CMPQ            AX, $0x0c
+	JE              pipedfinal_9
+	VBROADCASTI32X4 192(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VAESENC         192(DX), X18, X18
+	VBROADCASTI32X4 208(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VAESENC         208(DX), X18, X18
+
+pipedfinal_9:
+	VAESENCLAST (DX)(R9*1), X18, X18
+	VMOVDQA64   Y18, Y31
+	VAESDECLAST Z8, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VAESDECLAST Z9, Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	VAESDECLAST Z10, Z2, Z2
+	VMOVDQU64   Z2, 128(DI)
+	VAESDECLAST Z11, Z3, Z3
+	VMOVDQU64   Z3, 192(DI)
+	VAESDECLAST Z12, Z4, Z4
+	VMOVDQU64   Z4, 256(DI)
+	VAESDECLAST Z13, Z5, Z5
+	VMOVDQU64   Z5, 320(DI)
+	VAESDECLAST Z14, Z6, Z6
+	VMOVDQU64   Z6, 384(DI)
+	VAESDECLAST Z15, Z7, Z7
+	VMOVDQU64   Z7, 448(DI)
+	VPTERNLOGD  $0x96, Z0, Z1, Z17
+	VPTERNLOGD  $0x96, Z2, Z3, Z17
+	VPTERNLOGD  $0x96, Z4, Z5, Z17
+	VPTERNLOGD  $0x96, Z6, Z7, Z17
+	JMP         done_4
+
+pipedpartial_8:
+	VPXORQ          Z20, Z18, Z8
+	VPXORQ          (SI), Z18, Z0
+	VPXORQ          Z20, Z19, Z9
+	VPXORQ          64(SI), Z19, Z1
+	VPXORQ          Z20, Z21, Z10
+	VPXORQ          128(SI), Z21, Z2
+	VPXORQ          Z20, Z22, Z11
+	VPXORQ          192(SI), Z22, Z3
+	VPXORQ          Z20, Z23, Z12
+	VPXORQ          256(SI), Z23, Z4
+	VPXORQ          Z20, Z24, Z13
+	VPXORQ          320(SI), Z24, Z5
+	VPXORQ          Z20, Z25, Z14
+	VPXORQ          384(SI), Z25, Z6
+	VPXORQ          Z20, Z26, Z15
+	VPXORQ          448(SI), Z26, Z7
+	VAESDEC         Z28, Z0, Z0
+	VAESDEC         Z28, Z1, Z1
+	VAESDEC         Z28, Z2, Z2
+	VAESDEC         Z28, Z3, Z3
+	VAESDEC         Z28, Z4, Z4
+	VAESDEC         Z28, Z5, Z5
+	VAESDEC         Z28, Z6, Z6
+	VAESDEC         Z28, Z7, Z7
+	VAESDEC         Z29, Z0, Z0
+	VAESDEC         Z29, Z1, Z1
+	VAESDEC         Z29, Z2, Z2
+	VAESDEC         Z29, Z3, Z3
+	VAESDEC         Z29, Z4, Z4
+	VAESDEC         Z29, Z5, Z5
+	VAESDEC         Z29, Z6, Z6
+	VAESDEC         Z29, Z7, Z7
+	VAESDEC         Z30, Z0, Z0
+	VAESDEC         Z30, Z1, Z1
+	VAESDEC         Z30, Z2, Z2
+	VAESDEC         Z30, Z3, Z3
+	VAESDEC         Z30, Z4, Z4
+	VAESDEC         Z30, Z5, Z5
+	VAESDEC         Z30, Z6, Z6
+	VAESDEC         Z30, Z7, Z7
+	VAESDEC         Z31, Z0, Z0
+	VAESDEC         Z31, Z1, Z1
+	VAESDEC         Z31, Z2, Z2
+	VAESDEC         Z31, Z3, Z3
+	VAESDEC         Z31, Z4, Z4
+	VAESDEC         Z31, Z5, Z5
+	VAESDEC         Z31, Z6, Z6
+	VAESDEC         Z31, Z7, Z7
+	VBROADCASTI32X4 80(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VBROADCASTI32X4 96(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VBROADCASTI32X4 112(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VBROADCASTI32X4 128(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VBROADCASTI32X4 144(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	CMPQ            AX, $0x0a
+	JE              pipedfinal_10
+	VBROADCASTI32X4 160(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VBROADCASTI32X4 176(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	CMPQ            AX, $0x0c
+	JE              pipedfinal_10
+	VBROADCASTI32X4 192(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+	VBROADCASTI32X4 208(BX), Z27
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z4, Z4
+	VAESDEC         Z27, Z5, Z5
+	VAESDEC         Z27, Z6, Z6
+	VAESDEC         Z27, Z7, Z7
+
+pipedfinal_10:
+	VAESDECLAST Z8, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VAESDECLAST Z9, Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	VAESDECLAST Z10, Z2, Z2
+	VMOVDQU64   Z2, 128(DI)
+	VAESDECLAST Z11, Z3, Z3
+	VMOVDQU64   Z3, 192(DI)
+	VAESDECLAST Z12, Z4, Z4
+	VMOVDQU64   Z4, 256(DI)
+	VAESDECLAST Z13, Z5, Z5
+	VMOVDQU64   Z5, 320(DI)
+	VAESDECLAST Z14, Z6, Z6
+	VMOVDQU64   Z6, 384(DI)
+	VAESDECLAST Z15, Z7, Z7
+	VMOVDQU64   Z7, 448(DI)
+	VPTERNLOGD  $0x96, Z0, Z1, Z17
+	VPTERNLOGD  $0x96, Z2, Z3, Z17
+	VPTERNLOGD  $0x96, Z4, Z5, Z17
+	VPTERNLOGD  $0x96, Z6, Z7, Z17
+	ADDQ        $0x00000200, SI
+	ADDQ        $0x00000200, DI
+	SUBQ        $0x00000020, R8
+	VMOVDQU64   32(SP), Z18
+	VMOVDQU64   96(SP), Z19
+	VMOVDQU64   bswap32<>+0(SB), Z23
+	VMOVDQU64   step4<>+0(SB), Z24
+
+tail_3:
+	TESTQ           R8, R8
+	JZ              done_4
+	LEAQ            -1(R8), R9
+	ANDQ            $0x03, R9
+	LEAQ            kmask<>+0(SB), R10
+	MOVL            (R10)(R9*4), R10
+	KMOVW           R10, K1
+	LEAQ            3(R8), R9
+	SHRQ            $0x02, R9
+	CMPQ            R9, $0x00000001
+	JNE             skip_12
+	VPSHUFB         Z23, Z16, Z0
+	VPADDD          Z24, Z16, Z16
+	VAESENC         Z18, Z0, Z0
+	VAESENC         Z19, Z0, Z0
+	VPXORQ          Z20, Z0, Z8
+	VMOVDQU64.Z     (SI), K1, Z25
+	VPXORQ          Z25, Z0, Z0
+	MOVQ            AX, R9
+	SHLQ            $0x04, R9
+	VMOVDQU64       16(SP), X31
+	VBROADCASTI32X4 16(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESENC         16(DX), X31, X31
+	VBROADCASTI32X4 32(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESENC         32(DX), X31, X31
+	VBROADCASTI32X4 48(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESENC         48(DX), X31, X31
+	VBROADCASTI32X4 64(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESENC         64(DX), X31, X31
+	VBROADCASTI32X4 80(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESENC         80(DX), X31, X31
+	VBROADCASTI32X4 96(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESENC         96(DX), X31, X31
+	VBROADCASTI32X4 112(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESENC         112(DX), X31, X31
+	VBROADCASTI32X4 128(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESENC         128(DX), X31, X31
+	VBROADCASTI32X4 144(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESENC         144(DX), X31, X31
+	CMPQ            AX, $0x0a
+	JE              final_13
+	VBROADCASTI32X4 160(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESENC         160(DX), X31, X31
+	VBROADCASTI32X4 176(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESENC         176(DX), X31, X31
+	CMPQ            AX, $0x0c
+	JE              final_13
+	VBROADCASTI32X4 192(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESENC         192(DX), X31, X31
+	VBROADCASTI32X4 208(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESENC         208(DX), X31, X31
+
+final_13:
+	VAESENCLAST (DX)(R9*1), X31, X31
+	VAESDECLAST Z8, Z0, Z0
+	VMOVDQU64   Z0, K1, (DI)
+	VMOVDQU64.Z Z0, K1, Z0
+	VPXORQ      Z0, Z17, Z17
+	JMP         taildone_11
+
+skip_12:
+	CMPQ            R9, $0x00000002
+	JNE             skip_14
+	VPSHUFB         Z23, Z16, Z0
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z1
+	VPADDD          Z24, Z16, Z16
+	VAESENC         Z18, Z0, Z0
+	VAESENC         Z18, Z1, Z1
+	VAESENC         Z19, Z0, Z0
+	VAESENC         Z19, Z1, Z1
+	VPXORQ          Z20, Z0, Z8
+	VPXORQ          Z20, Z1, Z9
+	VPXORQ          (SI), Z0, Z0
+	VMOVDQU64.Z     64(SI), K1, Z25
+	VPXORQ          Z25, Z1, Z1
+	MOVQ            AX, R9
+	SHLQ            $0x04, R9
+	VMOVDQU64       16(SP), X31
+	VBROADCASTI32X4 16(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESENC         16(DX), X31, X31
+	VBROADCASTI32X4 32(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESENC         32(DX), X31, X31
+	VBROADCASTI32X4 48(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESENC         48(DX), X31, X31
+	VBROADCASTI32X4 64(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESENC         64(DX), X31, X31
+	VBROADCASTI32X4 80(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESENC         80(DX), X31, X31
+	VBROADCASTI32X4 96(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESENC         96(DX), X31, X31
+	VBROADCASTI32X4 112(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESENC         112(DX), X31, X31
+	VBROADCASTI32X4 128(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESENC         128(DX), X31, X31
+	VBROADCASTI32X4 144(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESENC         144(DX), X31, X31
+	CMPQ            AX, $0x0a
+	JE              final_15
+	VBROADCASTI32X4 160(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESENC         160(DX), X31, X31
+	VBROADCASTI32X4 176(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESENC         176(DX), X31, X31
+	CMPQ            AX, $0x0c
+	JE              final_15
+	VBROADCASTI32X4 192(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESENC         192(DX), X31, X31
+	VBROADCASTI32X4 208(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESENC         208(DX), X31, X31
+
+final_15:
+	VAESENCLAST (DX)(R9*1), X31, X31
+	VAESDECLAST Z8, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VAESDECLAST Z9, Z1, Z1
+	VMOVDQU64   Z1, K1, 64(DI)
+	VMOVDQU64.Z Z1, K1, Z1
+	VPTERNLOGD  $0x96, Z0, Z1, Z17
+	JMP         taildone_11
+
+skip_14:
+	CMPQ            R9, $0x00000003
+	JNE             skip_16
+	VPSHUFB         Z23, Z16, Z0
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z1
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z2
+	VPADDD          Z24, Z16, Z16
+	VAESENC         Z18, Z0, Z0
+	VAESENC         Z18, Z1, Z1
+	VAESENC         Z18, Z2, Z2
+	VAESENC         Z19, Z0, Z0
+	VAESENC         Z19, Z1, Z1
+	VAESENC         Z19, Z2, Z2
+	VPXORQ          Z20, Z0, Z8
+	VPXORQ          Z20, Z1, Z9
+	VPXORQ          Z20, Z2, Z10
+	VPXORQ          (SI), Z0, Z0
+	VPXORQ          64(SI), Z1, Z1
+	VMOVDQU64.Z     128(SI), K1, Z25
+	VPXORQ          Z25, Z2, Z2
+	MOVQ            AX, R9
+	SHLQ            $0x04, R9
+	VMOVDQU64       16(SP), X31
+	VBROADCASTI32X4 16(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESENC         16(DX), X31, X31
+	VBROADCASTI32X4 32(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESENC         32(DX), X31, X31
+	VBROADCASTI32X4 48(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESENC         48(DX), X31, X31
+	VBROADCASTI32X4 64(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESENC         64(DX), X31, X31
+	VBROADCASTI32X4 80(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESENC         80(DX), X31, X31
+	VBROADCASTI32X4 96(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESENC         96(DX), X31, X31
+	VBROADCASTI32X4 112(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESENC         112(DX), X31, X31
+	VBROADCASTI32X4 128(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESENC         128(DX), X31, X31
+	VBROADCASTI32X4 144(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESENC         144(DX), X31, X31
+	CMPQ            AX, $0x0a
+	JE              final_17
+	VBROADCASTI32X4 160(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESENC         160(DX), X31, X31
+	VBROADCASTI32X4 176(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESENC         176(DX), X31, X31
+	CMPQ            AX, $0x0c
+	JE              final_17
+	VBROADCASTI32X4 192(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESENC         192(DX), X31, X31
+	VBROADCASTI32X4 208(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESENC         208(DX), X31, X31
+
+final_17:
+	VAESENCLAST (DX)(R9*1), X31, X31
+	VAESDECLAST Z8, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VAESDECLAST Z9, Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	VAESDECLAST Z10, Z2, Z2
+	VMOVDQU64   Z2, K1, 128(DI)
+	VMOVDQU64.Z Z2, K1, Z2
+	VPTERNLOGD  $0x96, Z0, Z1, Z17
+	VPXORQ      Z2, Z17, Z17
+	JMP         taildone_11
+
+skip_16:
+	CMPQ            R9, $0x00000004
+	JNE             skip_18
+	VPSHUFB         Z23, Z16, Z0
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z1
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z2
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z3
+	VPADDD          Z24, Z16, Z16
+	VAESENC         Z18, Z0, Z0
+	VAESENC         Z18, Z1, Z1
+	VAESENC         Z18, Z2, Z2
+	VAESENC         Z18, Z3, Z3
+	VAESENC         Z19, Z0, Z0
+	VAESENC         Z19, Z1, Z1
+	VAESENC         Z19, Z2, Z2
+	VAESENC         Z19, Z3, Z3
+	VPXORQ          Z20, Z0, Z8
+	VPXORQ          Z20, Z1, Z9
+	VPXORQ          Z20, Z2, Z10
+	VPXORQ          Z20, Z3, Z11
+	VPXORQ          (SI), Z0, Z0
+	VPXORQ          64(SI), Z1, Z1
+	VPXORQ          128(SI), Z2, Z2
+	VMOVDQU64.Z     192(SI), K1, Z25
+	VPXORQ          Z25, Z3, Z3
+	MOVQ            AX, R9
+	SHLQ            $0x04, R9
+	VMOVDQU64       16(SP), X31
+	VBROADCASTI32X4 16(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESENC         16(DX), X31, X31
+	VBROADCASTI32X4 32(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESDEC         Z21, Z3, Z3
+	VAESENC         32(DX), X31, X31
+	VBROADCASTI32X4 48(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESENC         48(DX), X31, X31
+	VBROADCASTI32X4 64(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESDEC         Z21, Z3, Z3
+	VAESENC         64(DX), X31, X31
+	VBROADCASTI32X4 80(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESENC         80(DX), X31, X31
+	VBROADCASTI32X4 96(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESDEC         Z21, Z3, Z3
+	VAESENC         96(DX), X31, X31
+	VBROADCASTI32X4 112(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESENC         112(DX), X31, X31
+	VBROADCASTI32X4 128(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESDEC         Z21, Z3, Z3
+	VAESENC         128(DX), X31, X31
+	VBROADCASTI32X4 144(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESENC         144(DX), X31, X31
+	CMPQ            AX, $0x0a
+	JE              final_19
+	VBROADCASTI32X4 160(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESDEC         Z21, Z3, Z3
+	VAESENC         160(DX), X31, X31
+	VBROADCASTI32X4 176(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESENC         176(DX), X31, X31
+	CMPQ            AX, $0x0c
+	JE              final_19
+	VBROADCASTI32X4 192(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESDEC         Z21, Z3, Z3
+	VAESENC         192(DX), X31, X31
+	VBROADCASTI32X4 208(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESENC         208(DX), X31, X31
+
+final_19:
+	VAESENCLAST (DX)(R9*1), X31, X31
+	VAESDECLAST Z8, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VAESDECLAST Z9, Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	VAESDECLAST Z10, Z2, Z2
+	VMOVDQU64   Z2, 128(DI)
+	VAESDECLAST Z11, Z3, Z3
+	VMOVDQU64   Z3, K1, 192(DI)
+	VMOVDQU64.Z Z3, K1, Z3
+	VPTERNLOGD  $0x96, Z0, Z1, Z17
+	VPTERNLOGD  $0x96, Z2, Z3, Z17
+	JMP         taildone_11
+
+skip_18:
+	CMPQ            R9, $0x00000005
+	JNE             skip_20
+	VPSHUFB         Z23, Z16, Z0
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z1
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z2
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z3
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z4
+	VPADDD          Z24, Z16, Z16
+	VAESENC         Z18, Z0, Z0
+	VAESENC         Z18, Z1, Z1
+	VAESENC         Z18, Z2, Z2
+	VAESENC         Z18, Z3, Z3
+	VAESENC         Z18, Z4, Z4
+	VAESENC         Z19, Z0, Z0
+	VAESENC         Z19, Z1, Z1
+	VAESENC         Z19, Z2, Z2
+	VAESENC         Z19, Z3, Z3
+	VAESENC         Z19, Z4, Z4
+	VPXORQ          Z20, Z0, Z8
+	VPXORQ          Z20, Z1, Z9
+	VPXORQ          Z20, Z2, Z10
+	VPXORQ          Z20, Z3, Z11
+	VPXORQ          Z20, Z4, Z12
+	VPXORQ          (SI), Z0, Z0
+	VPXORQ          64(SI), Z1, Z1
+	VPXORQ          128(SI), Z2, Z2
+	VPXORQ          192(SI), Z3, Z3
+	VMOVDQU64.Z     256(SI), K1, Z25
+	VPXORQ          Z25, Z4, Z4
+	MOVQ            AX, R9
+	SHLQ            $0x04, R9
+	VMOVDQU64       16(SP), X31
+	VBROADCASTI32X4 16(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESDEC         Z22, Z4, Z4
+	VAESENC         16(DX), X31, X31
+	VBROADCASTI32X4 32(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESDEC         Z21, Z3, Z3
+	VAESDEC         Z21, Z4, Z4
+	VAESENC         32(DX), X31, X31
+	VBROADCASTI32X4 48(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESDEC         Z22, Z4, Z4
+	VAESENC         48(DX), X31, X31
+	VBROADCASTI32X4 64(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESDEC         Z21, Z3, Z3
+	VAESDEC         Z21, Z4, Z4
+	VAESENC         64(DX), X31, X31
+	VBROADCASTI32X4 80(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESDEC         Z22, Z4, Z4
+	VAESENC         80(DX), X31, X31
+	VBROADCASTI32X4 96(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESDEC         Z21, Z3, Z3
+	VAESDEC         Z21, Z4, Z4
+	VAESENC         96(DX), X31, X31
+	VBROADCASTI32X4 112(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESDEC         Z22, Z4, Z4
+	VAESENC         112(DX), X31, X31
+	VBROADCASTI32X4 128(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESDEC         Z21, Z3, Z3
+	VAESDEC         Z21, Z4, Z4
+	VAESENC         128(DX), X31, X31
+	VBROADCASTI32X4 144(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESDEC         Z22, Z4, Z4
+	VAESENC         144(DX), X31, X31
+	CMPQ            AX, $0x0a
+	JE              final_21
+	VBROADCASTI32X4 160(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESDEC         Z21, Z3, Z3
+	VAESDEC         Z21, Z4, Z4
+	VAESENC         160(DX), X31, X31
+	VBROADCASTI32X4 176(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESDEC         Z22, Z4, Z4
+	VAESENC         176(DX), X31, X31
+	CMPQ            AX, $0x0c
+	JE              final_21
+	VBROADCASTI32X4 192(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESDEC         Z21, Z3, Z3
+	VAESDEC         Z21, Z4, Z4
+	VAESENC         192(DX), X31, X31
+	VBROADCASTI32X4 208(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESDEC         Z22, Z4, Z4
+	VAESENC         208(DX), X31, X31
+
+final_21:
+	VAESENCLAST (DX)(R9*1), X31, X31
+	VAESDECLAST Z8, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VAESDECLAST Z9, Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	VAESDECLAST Z10, Z2, Z2
+	VMOVDQU64   Z2, 128(DI)
+	VAESDECLAST Z11, Z3, Z3
+	VMOVDQU64   Z3, 192(DI)
+	VAESDECLAST Z12, Z4, Z4
+	VMOVDQU64   Z4, K1, 256(DI)
+	VMOVDQU64.Z Z4, K1, Z4
+	VPTERNLOGD  $0x96, Z0, Z1, Z17
+	VPTERNLOGD  $0x96, Z2, Z3, Z17
+	VPXORQ      Z4, Z17, Z17
+	JMP         taildone_11
+
+skip_20:
+	CMPQ            R9, $0x00000006
+	JNE             skip_22
+	VPSHUFB         Z23, Z16, Z0
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z1
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z2
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z3
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z4
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z5
+	VPADDD          Z24, Z16, Z16
+	VAESENC         Z18, Z0, Z0
+	VAESENC         Z18, Z1, Z1
+	VAESENC         Z18, Z2, Z2
+	VAESENC         Z18, Z3, Z3
+	VAESENC         Z18, Z4, Z4
+	VAESENC         Z18, Z5, Z5
+	VAESENC         Z19, Z0, Z0
+	VAESENC         Z19, Z1, Z1
+	VAESENC         Z19, Z2, Z2
+	VAESENC         Z19, Z3, Z3
+	VAESENC         Z19, Z4, Z4
+	VAESENC         Z19, Z5, Z5
+	VPXORQ          Z20, Z0, Z8
+	VPXORQ          Z20, Z1, Z9
+	VPXORQ          Z20, Z2, Z10
+	VPXORQ          Z20, Z3, Z11
+	VPXORQ          Z20, Z4, Z12
+	VPXORQ          Z20, Z5, Z13
+	VPXORQ          (SI), Z0, Z0
+	VPXORQ          64(SI), Z1, Z1
+	VPXORQ          128(SI), Z2, Z2
+	VPXORQ          192(SI), Z3, Z3
+	VPXORQ          256(SI), Z4, Z4
+	VMOVDQU64.Z     320(SI), K1, Z25
+	VPXORQ          Z25, Z5, Z5
+	MOVQ            AX, R9
+	SHLQ            $0x04, R9
+	VMOVDQU64       16(SP), X31
+	VBROADCASTI32X4 16(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESDEC         Z22, Z4, Z4
+	VAESDEC         Z22, Z5, Z5
+	VAESENC         16(DX), X31, X31
+	VBROADCASTI32X4 32(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESDEC         Z21, Z3, Z3
+	VAESDEC         Z21, Z4, Z4
+	VAESDEC         Z21, Z5, Z5
+	VAESENC         32(DX), X31, X31
+	VBROADCASTI32X4 48(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESDEC         Z22, Z4, Z4
+	VAESDEC         Z22, Z5, Z5
+	VAESENC         48(DX), X31, X31
+	VBROADCASTI32X4 64(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESDEC         Z21, Z3, Z3
+	VAESDEC         Z21, Z4, Z4
+	VAESDEC         Z21, Z5, Z5
+	VAESENC         64(DX), X31, X31
+	VBROADCASTI32X4 80(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESDEC         Z22, Z4, Z4
+	VAESDEC         Z22, Z5, Z5
+	VAESENC         80(DX), X31, X31
+	VBROADCASTI32X4 96(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESDEC         Z21, Z3, Z3
+	VAESDEC         Z21, Z4, Z4
+	VAESDEC         Z21, Z5, Z5
+	VAESENC         96(DX), X31, X31
+	VBROADCASTI32X4 112(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESDEC         Z22, Z4, Z4
+	VAESDEC         Z22, Z5, Z5
+	VAESENC         112(DX), X31, X31
+	VBROADCASTI32X4 128(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESDEC         Z21, Z3, Z3
+	VAESDEC         Z21, Z4, Z4
+	VAESDEC         Z21, Z5, Z5
+	VAESENC         128(DX), X31, X31
+	VBROADCASTI32X4 144(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESDEC         Z22, Z4, Z4
+	VAESDEC         Z22, Z5, Z5
+	VAESENC         144(DX), X31, X31
+	CMPQ            AX, $0x0a
+	JE              final_23
+	VBROADCASTI32X4 160(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESDEC         Z21, Z3, Z3
+	VAESDEC         Z21, Z4, Z4
+	VAESDEC         Z21, Z5, Z5
+	VAESENC         160(DX), X31, X31
+	VBROADCASTI32X4 176(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESDEC         Z22, Z4, Z4
+	VAESDEC         Z22, Z5, Z5
+	VAESENC         176(DX), X31, X31
+	CMPQ            AX, $0x0c
+	JE              final_23
+	VBROADCASTI32X4 192(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESDEC         Z21, Z3, Z3
+	VAESDEC         Z21, Z4, Z4
+	VAESDEC         Z21, Z5, Z5
+	VAESENC         192(DX), X31, X31
+	VBROADCASTI32X4 208(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESDEC         Z22, Z4, Z4
+	VAESDEC         Z22, Z5, Z5
+	VAESENC         208(DX), X31, X31
+
+final_23:
+	VAESENCLAST (DX)(R9*1), X31, X31
+	VAESDECLAST Z8, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VAESDECLAST Z9, Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	VAESDECLAST Z10, Z2, Z2
+	VMOVDQU64   Z2, 128(DI)
+	VAESDECLAST Z11, Z3, Z3
+	VMOVDQU64   Z3, 192(DI)
+	VAESDECLAST Z12, Z4, Z4
+	VMOVDQU64   Z4, 256(DI)
+	VAESDECLAST Z13, Z5, Z5
+	VMOVDQU64   Z5, K1, 320(DI)
+	VMOVDQU64.Z Z5, K1, Z5
+	VPTERNLOGD  $0x96, Z0, Z1, Z17
+	VPTERNLOGD  $0x96, Z2, Z3, Z17
+	VPTERNLOGD  $0x96, Z4, Z5, Z17
+	JMP         taildone_11
+
+skip_22:
+	CMPQ            R9, $0x00000007
+	JNE             skip_24
+	VPSHUFB         Z23, Z16, Z0
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z1
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z2
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z3
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z4
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z5
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z6
+	VPADDD          Z24, Z16, Z16
+	VAESENC         Z18, Z0, Z0
+	VAESENC         Z18, Z1, Z1
+	VAESENC         Z18, Z2, Z2
+	VAESENC         Z18, Z3, Z3
+	VAESENC         Z18, Z4, Z4
+	VAESENC         Z18, Z5, Z5
+	VAESENC         Z18, Z6, Z6
+	VAESENC         Z19, Z0, Z0
+	VAESENC         Z19, Z1, Z1
+	VAESENC         Z19, Z2, Z2
+	VAESENC         Z19, Z3, Z3
+	VAESENC         Z19, Z4, Z4
+	VAESENC         Z19, Z5, Z5
+	VAESENC         Z19, Z6, Z6
+	VPXORQ          Z20, Z0, Z8
+	VPXORQ          Z20, Z1, Z9
+	VPXORQ          Z20, Z2, Z10
+	VPXORQ          Z20, Z3, Z11
+	VPXORQ          Z20, Z4, Z12
+	VPXORQ          Z20, Z5, Z13
+	VPXORQ          Z20, Z6, Z14
+	VPXORQ          (SI), Z0, Z0
+	VPXORQ          64(SI), Z1, Z1
+	VPXORQ          128(SI), Z2, Z2
+	VPXORQ          192(SI), Z3, Z3
+	VPXORQ          256(SI), Z4, Z4
+	VPXORQ          320(SI), Z5, Z5
+	VMOVDQU64.Z     384(SI), K1, Z25
+	VPXORQ          Z25, Z6, Z6
+	MOVQ            AX, R9
+	SHLQ            $0x04, R9
+	VMOVDQU64       16(SP), X31
+	VBROADCASTI32X4 16(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESDEC         Z22, Z4, Z4
+	VAESDEC         Z22, Z5, Z5
+	VAESDEC         Z22, Z6, Z6
+	VAESENC         16(DX), X31, X31
+	VBROADCASTI32X4 32(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESDEC         Z21, Z3, Z3
+	VAESDEC         Z21, Z4, Z4
+	VAESDEC         Z21, Z5, Z5
+	VAESDEC         Z21, Z6, Z6
+	VAESENC         32(DX), X31, X31
+	VBROADCASTI32X4 48(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESDEC         Z22, Z4, Z4
+	VAESDEC         Z22, Z5, Z5
+	VAESDEC         Z22, Z6, Z6
+	VAESENC         48(DX), X31, X31
+	VBROADCASTI32X4 64(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESDEC         Z21, Z3, Z3
+	VAESDEC         Z21, Z4, Z4
+	VAESDEC         Z21, Z5, Z5
+	VAESDEC         Z21, Z6, Z6
+	VAESENC         64(DX), X31, X31
+	VBROADCASTI32X4 80(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESDEC         Z22, Z4, Z4
+	VAESDEC         Z22, Z5, Z5
+	VAESDEC         Z22, Z6, Z6
+	VAESENC         80(DX), X31, X31
+	VBROADCASTI32X4 96(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESDEC         Z21, Z3, Z3
+	VAESDEC         Z21, Z4, Z4
+	VAESDEC         Z21, Z5, Z5
+	VAESDEC         Z21, Z6, Z6
+	VAESENC         96(DX), X31, X31
+	VBROADCASTI32X4 112(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESDEC         Z22, Z4, Z4
+	VAESDEC         Z22, Z5, Z5
+	VAESDEC         Z22, Z6, Z6
+	VAESENC         112(DX), X31, X31
+	VBROADCASTI32X4 128(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESDEC         Z21, Z3, Z3
+	VAESDEC         Z21, Z4, Z4
+	VAESDEC         Z21, Z5, Z5
+	VAESDEC         Z21, Z6, Z6
+	VAESENC         128(DX), X31, X31
+	VBROADCASTI32X4 144(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESDEC         Z22, Z4, Z4
+	VAESDEC         Z22, Z5, Z5
+	VAESDEC         Z22, Z6, Z6
+	VAESENC         144(DX), X31, X31
+	CMPQ            AX, $0x0a
+	JE              final_25
+	VBROADCASTI32X4 160(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESDEC         Z21, Z3, Z3
+	VAESDEC         Z21, Z4, Z4
+	VAESDEC         Z21, Z5, Z5
+	VAESDEC         Z21, Z6, Z6
+	VAESENC         160(DX), X31, X31
+	VBROADCASTI32X4 176(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESDEC         Z22, Z4, Z4
+	VAESDEC         Z22, Z5, Z5
+	VAESDEC         Z22, Z6, Z6
+	VAESENC         176(DX), X31, X31
+	CMPQ            AX, $0x0c
+	JE              final_25
+	VBROADCASTI32X4 192(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESDEC         Z21, Z3, Z3
+	VAESDEC         Z21, Z4, Z4
+	VAESDEC         Z21, Z5, Z5
+	VAESDEC         Z21, Z6, Z6
+	VAESENC         192(DX), X31, X31
+	VBROADCASTI32X4 208(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESDEC         Z22, Z4, Z4
+	VAESDEC         Z22, Z5, Z5
+	VAESDEC         Z22, Z6, Z6
+	VAESENC         208(DX), X31, X31
+
+final_25:
+	VAESENCLAST (DX)(R9*1), X31, X31
+	VAESDECLAST Z8, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VAESDECLAST Z9, Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	VAESDECLAST Z10, Z2, Z2
+	VMOVDQU64   Z2, 128(DI)
+	VAESDECLAST Z11, Z3, Z3
+	VMOVDQU64   Z3, 192(DI)
+	VAESDECLAST Z12, Z4, Z4
+	VMOVDQU64   Z4, 256(DI)
+	VAESDECLAST Z13, Z5, Z5
+	VMOVDQU64   Z5, 320(DI)
+	VAESDECLAST Z14, Z6, Z6
+	VMOVDQU64   Z6, K1, 384(DI)
+	VMOVDQU64.Z Z6, K1, Z6
+	VPTERNLOGD  $0x96, Z0, Z1, Z17
+	VPTERNLOGD  $0x96, Z2, Z3, Z17
+	VPTERNLOGD  $0x96, Z4, Z5, Z17
+	VPXORQ      Z6, Z17, Z17
+	JMP         taildone_11
+
+skip_24:
+	CMPQ            R9, $0x00000008
+	JNE             skip_26
+	VPSHUFB         Z23, Z16, Z0
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z1
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z2
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z3
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z4
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z5
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z6
+	VPADDD          Z24, Z16, Z16
+	VPSHUFB         Z23, Z16, Z7
+	VPADDD          Z24, Z16, Z16
+	VAESENC         Z18, Z0, Z0
+	VAESENC         Z18, Z1, Z1
+	VAESENC         Z18, Z2, Z2
+	VAESENC         Z18, Z3, Z3
+	VAESENC         Z18, Z4, Z4
+	VAESENC         Z18, Z5, Z5
+	VAESENC         Z18, Z6, Z6
+	VAESENC         Z18, Z7, Z7
+	VAESENC         Z19, Z0, Z0
+	VAESENC         Z19, Z1, Z1
+	VAESENC         Z19, Z2, Z2
+	VAESENC         Z19, Z3, Z3
+	VAESENC         Z19, Z4, Z4
+	VAESENC         Z19, Z5, Z5
+	VAESENC         Z19, Z6, Z6
+	VAESENC         Z19, Z7, Z7
+	VPXORQ          Z20, Z0, Z8
+	VPXORQ          Z20, Z1, Z9
+	VPXORQ          Z20, Z2, Z10
+	VPXORQ          Z20, Z3, Z11
+	VPXORQ          Z20, Z4, Z12
+	VPXORQ          Z20, Z5, Z13
+	VPXORQ          Z20, Z6, Z14
+	VPXORQ          Z20, Z7, Z15
+	VPXORQ          (SI), Z0, Z0
+	VPXORQ          64(SI), Z1, Z1
+	VPXORQ          128(SI), Z2, Z2
+	VPXORQ          192(SI), Z3, Z3
+	VPXORQ          256(SI), Z4, Z4
+	VPXORQ          320(SI), Z5, Z5
+	VPXORQ          384(SI), Z6, Z6
+	VMOVDQU64.Z     448(SI), K1, Z25
+	VPXORQ          Z25, Z7, Z7
+	MOVQ            AX, R9
+	SHLQ            $0x04, R9
+	VMOVDQU64       16(SP), X31
+	VBROADCASTI32X4 16(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESDEC         Z22, Z4, Z4
+	VAESDEC         Z22, Z5, Z5
+	VAESDEC         Z22, Z6, Z6
+	VAESDEC         Z22, Z7, Z7
+	VAESENC         16(DX), X31, X31
+	VBROADCASTI32X4 32(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESDEC         Z21, Z3, Z3
+	VAESDEC         Z21, Z4, Z4
+	VAESDEC         Z21, Z5, Z5
+	VAESDEC         Z21, Z6, Z6
+	VAESDEC         Z21, Z7, Z7
+	VAESENC         32(DX), X31, X31
+	VBROADCASTI32X4 48(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESDEC         Z22, Z4, Z4
+	VAESDEC         Z22, Z5, Z5
+	VAESDEC         Z22, Z6, Z6
+	VAESDEC         Z22, Z7, Z7
+	VAESENC         48(DX), X31, X31
+	VBROADCASTI32X4 64(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESDEC         Z21, Z3, Z3
+	VAESDEC         Z21, Z4, Z4
+	VAESDEC         Z21, Z5, Z5
+	VAESDEC         Z21, Z6, Z6
+	VAESDEC         Z21, Z7, Z7
+	VAESENC         64(DX), X31, X31
+	VBROADCASTI32X4 80(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESDEC         Z22, Z4, Z4
+	VAESDEC         Z22, Z5, Z5
+	VAESDEC         Z22, Z6, Z6
+	VAESDEC         Z22, Z7, Z7
+	VAESENC         80(DX), X31, X31
+	VBROADCASTI32X4 96(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESDEC         Z21, Z3, Z3
+	VAESDEC         Z21, Z4, Z4
+	VAESDEC         Z21, Z5, Z5
+	VAESDEC         Z21, Z6, Z6
+	VAESDEC         Z21, Z7, Z7
+	VAESENC         96(DX), X31, X31
+	VBROADCASTI32X4 112(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESDEC         Z22, Z4, Z4
+	VAESDEC         Z22, Z5, Z5
+	VAESDEC         Z22, Z6, Z6
+	VAESDEC         Z22, Z7, Z7
+	VAESENC         112(DX), X31, X31
+	VBROADCASTI32X4 128(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESDEC         Z21, Z3, Z3
+	VAESDEC         Z21, Z4, Z4
+	VAESDEC         Z21, Z5, Z5
+	VAESDEC         Z21, Z6, Z6
+	VAESDEC         Z21, Z7, Z7
+	VAESENC         128(DX), X31, X31
+	VBROADCASTI32X4 144(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESDEC         Z22, Z4, Z4
+	VAESDEC         Z22, Z5, Z5
+	VAESDEC         Z22, Z6, Z6
+	VAESDEC         Z22, Z7, Z7
+	VAESENC         144(DX), X31, X31
+	CMPQ            AX, $0x0a
+	JE              final_27
+	VBROADCASTI32X4 160(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESDEC         Z21, Z3, Z3
+	VAESDEC         Z21, Z4, Z4
+	VAESDEC         Z21, Z5, Z5
+	VAESDEC         Z21, Z6, Z6
+	VAESDEC         Z21, Z7, Z7
+	VAESENC         160(DX), X31, X31
+	VBROADCASTI32X4 176(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESDEC         Z22, Z4, Z4
+	VAESDEC         Z22, Z5, Z5
+	VAESDEC         Z22, Z6, Z6
+	VAESDEC         Z22, Z7, Z7
+	VAESENC         176(DX), X31, X31
+	CMPQ            AX, $0x0c
+	JE              final_27
+	VBROADCASTI32X4 192(BX), Z21
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESDEC         Z21, Z3, Z3
+	VAESDEC         Z21, Z4, Z4
+	VAESDEC         Z21, Z5, Z5
+	VAESDEC         Z21, Z6, Z6
+	VAESDEC         Z21, Z7, Z7
+	VAESENC         192(DX), X31, X31
+	VBROADCASTI32X4 208(BX), Z22
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESDEC         Z22, Z4, Z4
+	VAESDEC         Z22, Z5, Z5
+	VAESDEC         Z22, Z6, Z6
+	VAESDEC         Z22, Z7, Z7
+	VAESENC         208(DX), X31, X31
+
+final_27:
+	VAESENCLAST (DX)(R9*1), X31, X31
+	VAESDECLAST Z8, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VAESDECLAST Z9, Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	VAESDECLAST Z10, Z2, Z2
+	VMOVDQU64   Z2, 128(DI)
+	VAESDECLAST Z11, Z3, Z3
+	VMOVDQU64   Z3, 192(DI)
+	VAESDECLAST Z12, Z4, Z4
+	VMOVDQU64   Z4, 256(DI)
+	VAESDECLAST Z13, Z5, Z5
+	VMOVDQU64   Z5, 320(DI)
+	VAESDECLAST Z14, Z6, Z6
+	VMOVDQU64   Z6, 384(DI)
+	VAESDECLAST Z15, Z7, Z7
+	VMOVDQU64   Z7, K1, 448(DI)
+	VMOVDQU64.Z Z7, K1, Z7
+	VPTERNLOGD  $0x96, Z0, Z1, Z17
+	VPTERNLOGD  $0x96, Z2, Z3, Z17
+	VPTERNLOGD  $0x96, Z4, Z5, Z17
+	VPTERNLOGD  $0x96, Z6, Z7, Z17
+	JMP         taildone_11
+
+skip_26:
+taildone_11:
+done_4:
+	VMOVDQU64     Z17, Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPXOR         Y1, Y0, Y0
+	VEXTRACTI128  $0x01, Y0, X1
+	VPXOR         X1, X0, X0
+	MOVQ          r+88(FP), R9
+	TESTQ         R9, R9
+	JZ            tag_28
+	VMOVDQU8.Z    (R12), K2, X1
+	VPXORQ        X31, X1, X1
+	VMOVDQU8      X1, K2, (R13)
+	VMOVDQU       (R11), X2
+	VMOVDQU8      X1, K2, X2
+	VPXOR         X2, X0, X0
+
+tag_28:
+	VPXOR   (SP), X0, X0
+	VAESENC 16(DX), X0, X0
+	VAESENC 32(DX), X0, X0
+	VAESENC 48(DX), X0, X0
+	VAESENC 64(DX), X0, X0
+	VAESENC 80(DX), X0, X0
+	VAESENC 96(DX), X0, X0
+	VAESENC 112(DX), X0, X0
+	VAESENC 128(DX), X0, X0
+	VAESENC 144(DX), X0, X0
+	CMPQ    AX, $0x0a
+	JE      enclast_29
+	VAESENC 160(DX), X0, X0
+	VAESENC 176(DX), X0, X0
+	CMPQ    AX, $0x0c
+	JE      enclast_29
+	VAESENC 192(DX), X0, X0
+	VAESENC 208(DX), X0, X0
+
+enclast_29:
+	MOVQ        AX, R9
+	SHLQ        $0x04, R9
+	VAESENCLAST (DX)(R9*1), X0, X0
+	VMOVQ       X0, R9
+	MOVQ        R9, t0+96(FP)
+	VPEXTRQ     $0x01, X0, R9
+	MOVQ        R9, t1+104(FP)
 	VZEROUPPER
 	RET
 

@@ -86,8 +86,10 @@ var (
 
 // Constants: bswap32 reverses the bytes of each 32-bit word; laneIdx holds
 // the dwords of lane l equal to l; step{1,2,4} hold W in every dword;
-// kmask[m] selects the first m+1 blocks of a zmm register (qword pairs).
-var bswap32, laneIdx, kmask Mem
+// kmask[m] selects the first m+1 blocks of a zmm register (qword pairs);
+// byteMask[r] selects the first r bytes of a block, and the 16 bytes of
+// padBit from 16-r on are the padding of a final block of r bytes.
+var bswap32, laneIdx, kmask, byteMask, padBit Mem
 var steps = map[int]Mem{}
 
 type gen struct {
@@ -96,6 +98,13 @@ type gen struct {
 	r      roles
 	masks  Mem // stack slots of the masks (xmm, ymm)
 	labels int
+
+	// msg marks a whole message's kernel (zmm, enc or dec only): it also
+	// computes the base from the nonce, the final partial block and the tag
+	// (see message).
+	msg bool
+	ek  GPPhysical // encryption round keys
+	e0  Mem        // Δ(B, m+3) ^ K0 (with the padded final block, enc) and Δ(B, f+1) ^ K0
 }
 
 func main() {
@@ -121,6 +130,14 @@ func main() {
 	for m, v := range []uint32{0x03, 0x0f, 0x3f, 0xff} {
 		DATA(4*m, U32(v))
 	}
+	byteMask = GLOBL("byteMask", RODATA|NOPTR)
+	for r := 0; r < 16; r++ {
+		DATA(2*r, U16(1<<r-1))
+	}
+	padBit = GLOBL("padBit", RODATA|NOPTR)
+	for i, v := range []uint64{0, 0, 0x80, 0} {
+		DATA(8*i, U64(v))
+	}
 	for _, w := range []width{xmm, ymm, zmm} {
 		for _, o := range []op{enc, dec, hash} {
 			g := &gen{w: w, o: o, r: narrow}
@@ -129,6 +146,10 @@ func main() {
 			}
 			g.function()
 		}
+	}
+	for _, o := range []op{enc, dec} {
+		g := &gen{w: zmm, o: o, r: wide, msg: true}
+		g.function()
 	}
 	maskedWords()
 	prefetch()
@@ -174,7 +195,14 @@ func (g *gen) bcast(m Mem, d VecPhysical) {
 func (g *gen) function() {
 	opName := [...]string{"Enc", "Dec", "Hash"}[g.o]
 	sig := "func(nr int, rk *[240]byte, mk *[3][16]byte, x, sum *[16]byte, dst, src *byte, n int)"
-	if g.o == hash {
+	switch {
+	case g.msg && g.o == enc:
+		opName = "Seal"
+		sig = "func(nr int, rk *[240]byte, mk *[3][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst, src *byte, n, r int) (t0, t1 uint64)"
+	case g.msg:
+		opName = "Open"
+		sig = "func(nr int, rk *[240]byte, mk *[3][16]byte, ek *[240]byte, emk *[3][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst, src *byte, n, r int) (t0, t1 uint64)"
+	case g.o == hash:
 		sig = "func(nr int, rk *[240]byte, mk *[3][16]byte, x, sum *[16]byte, src *byte, n int)"
 	}
 	TEXT("raocb"+opName+g.w.name, NOSPLIT, sig)
@@ -185,8 +213,10 @@ func (g *gen) function() {
 	Load(Param("nr"), nr)
 	Load(Param("rk"), rk)
 	Load(Param("mk"), mk)
-	Load(Param("x"), xp)
-	Load(Param("sum"), sump)
+	if !g.msg {
+		Load(Param("x"), xp)
+		Load(Param("sum"), sump)
+	}
 	if g.o != hash {
 		Load(Param("dst"), dst)
 	}
@@ -194,12 +224,16 @@ func (g *gen) function() {
 	Load(Param("n"), n)
 
 	r := g.r
+	if g.msg {
+		g.base()
+	} else {
+		// x arrives as two 8-byte stores: loading it whole would wait for
+		// them to reach the cache instead of forwarding each.
+		VMOVQ(Mem{Base: xp}, X0)
+		VPINSRQ(U8(1), Mem{Base: xp, Disp: 8}, X0, X0)
+	}
 	g.mov(bswap32, g.v(r.bsw))
 	g.mov(steps[g.w.w], g.v(r.step))
-	// x arrives as two 8-byte stores: loading it whole would wait for them
-	// to reach the cache instead of forwarding each.
-	VMOVQ(Mem{Base: xp}, X0)
-	VPINSRQ(U8(1), Mem{Base: xp, Disp: 8}, X0, X0)
 	switch g.w.w {
 	case 1:
 		VMOVDQA(X0, g.v(r.ctr))
@@ -209,9 +243,6 @@ func (g *gen) function() {
 		VSHUFI64X2(U8(0), Z0, Z0, g.v(r.ctr))
 	}
 	VPSHUFB(g.v(r.bsw), g.v(r.ctr), g.v(r.ctr))
-	if g.w.w > 1 {
-		VPADDD(laneIdx, g.v(r.ctr), g.v(r.ctr))
-	}
 	g.bcast(Mem{Base: mk}, g.v(r.r1))
 	g.bcast(Mem{Base: mk, Disp: 16}, g.v(r.r2))
 	if g.o == hash {
@@ -221,18 +252,24 @@ func (g *gen) function() {
 	} else {
 		g.bcast(Mem{Base: mk, Disp: 32}, g.v(r.kl))
 	}
+	if g.msg {
+		g.extras()
+	}
+	if g.w.w > 1 {
+		VPADDD(laneIdx, g.v(r.ctr), g.v(r.ctr))
+	}
 	g.xor(g.v(r.acc), g.v(r.acc), g.v(r.acc))
 
 	G := 8 * g.w.w
 	tail, done := g.label("tail"), g.label("done")
 	if g.w.w == 4 {
-		g.pipelined(tail)
+		g.pipelined(tail, done)
 	} else {
 		loop := g.label("loop")
 		Label(loop)
 		CMPQ(n, U32(G))
 		JB(LabelRef(tail))
-		g.body(8, false)
+		g.body(8, false, nil)
 		g.advance()
 		JMP(LabelRef(loop))
 	}
@@ -241,6 +278,10 @@ func (g *gen) function() {
 	Label(tail)
 	TESTQ(n, n)
 	JZ(LabelRef(done))
+	var f *fused
+	if g.msg {
+		f = &tailFused
+	}
 	tailDone := g.label("taildone")
 	switch g.w.w {
 	case 1:
@@ -248,7 +289,7 @@ func (g *gen) function() {
 			skip := g.label("skip")
 			CMPQ(n, U32(v))
 			JNE(LabelRef(skip))
-			g.body(v, false)
+			g.body(v, false, nil)
 			JMP(LabelRef(tailDone))
 			Label(skip)
 		}
@@ -258,7 +299,7 @@ func (g *gen) function() {
 			skip := g.label("skip")
 			CMPQ(n, U32(cnt))
 			JNE(LabelRef(skip))
-			g.body((cnt+1)/2, cnt%2 == 1)
+			g.body((cnt+1)/2, cnt%2 == 1, nil)
 			JMP(LabelRef(tailDone))
 			Label(skip)
 		}
@@ -275,7 +316,7 @@ func (g *gen) function() {
 			skip := g.label("skip")
 			CMPQ(t1, U32(v))
 			JNE(LabelRef(skip))
-			g.body(v, true)
+			g.body(v, true, f)
 			JMP(LabelRef(tailDone))
 			Label(skip)
 		}
@@ -283,6 +324,10 @@ func (g *gen) function() {
 	Label(tailDone)
 
 	Label(done)
+	if g.msg && g.o == enc {
+		g.sealEnd()
+		return
+	}
 	switch g.w.w {
 	case 4:
 		// Fold in the VEX registers: Z17 has no VEX encoding.
@@ -296,6 +341,10 @@ func (g *gen) function() {
 		VPXOR(X1, g.x(r.acc), X0)
 	case 1:
 		VMOVDQA(g.v(r.acc), X0)
+	}
+	if g.msg {
+		g.openEnd()
+		return
 	}
 	VPXOR(Mem{Base: sump}, X0, X0)
 	VMOVDQU(X0, Mem{Base: sump})
@@ -328,8 +377,9 @@ const pipedKey = 27
 var heldKeys = []int{28, 29, 30, 31}
 
 // pipelined emits the zmm main loop over whole groups; it falls through to
-// the tail with fewer than a group left.
-func (g *gen) pipelined(tail string) {
+// the tail with fewer than a group left, or, in a message kernel whose last
+// group ends the message, runs the extra blocks there and jumps to done.
+func (g *gen) pipelined(tail, done string) {
 	r := g.r
 	G := 8 * g.w.w
 	rs := AllocLocal(128) // R1 and R2 ^ K0 in every lane
@@ -340,18 +390,31 @@ func (g *gen) pipelined(tail string) {
 	for i, k := range heldKeys {
 		VBROADCASTI32X4(Mem{Base: rk, Disp: 16 * (i + 1)}, g.v(k))
 	}
-	for _, op := range g.maskOps(rs) {
+	// The first masks take R1 and R2 from registers free until the first
+	// group: from the stack, they would wait for the stores above to
+	// retire.
+	VMOVDQA64(g.v(r.r1), Z8)
+	VMOVDQA64(g.v(r.r2), Z9)
+	for _, op := range g.maskOps(Z8, Z9) {
 		op()
 	}
 	loop, last := g.label("piped"), g.label("pipedlast")
 	Label(loop)
 	CMPQ(n, U32(2*G))
 	JB(LabelRef(last))
-	g.pipedBody(g.maskOps(rs))
+	g.pipedBody(g.maskOps(rs, rs.Offset(64)), nil)
 	g.advance()
 	JMP(LabelRef(loop))
 	Label(last)
-	g.pipedBody(nil)
+	if g.msg {
+		partial := g.label("pipedpartial")
+		CMPQ(n, U32(G))
+		JNE(LabelRef(partial))
+		g.pipedBody(nil, &pipedFused)
+		JMP(LabelRef(done))
+		Label(partial)
+	}
+	g.pipedBody(nil, nil)
 	g.advance()
 	// Restore what the tail expects in the registers the masks used.
 	VMOVDQU64(rs, g.v(r.r1))
@@ -361,9 +424,9 @@ func (g *gen) pipelined(tail string) {
 }
 
 // maskOps returns the steps that compute the masks Δ ^ K0 of the group
-// after the counter into nextRegs, in an order that respects their
-// dependencies.
-func (g *gen) maskOps(rs Mem) []func() {
+// after the counter into nextRegs, with R1 and R2 ^ K0 in r1 and r2, in an
+// order that respects their dependencies.
+func (g *gen) maskOps(r1, r2 Op) []func() {
 	r := g.r
 	var ops []func()
 	for k := 0; k < 8; k++ {
@@ -373,7 +436,7 @@ func (g *gen) maskOps(rs Mem) []func() {
 			VPADDD(steps[4], g.v(r.ctr), g.v(r.ctr))
 		})
 	}
-	for _, key := range []Mem{rs, rs.Offset(64)} {
+	for _, key := range []Op{r1, r2} {
 		for k := 0; k < 8; k++ {
 			d := g.v(nextRegs[k])
 			ops = append(ops, func() { VAESENC(key, d, d) })
@@ -383,8 +446,9 @@ func (g *gen) maskOps(rs Mem) []func() {
 }
 
 // pipedBody processes a whole group whose masks are in nextRegs, and runs
-// ops, the next group's mask steps, spread over its first eight rounds.
-func (g *gen) pipedBody(ops []func()) {
+// ops, the next group's mask steps, spread over its first eight rounds, and
+// the extra blocks in f if not nil.
+func (g *gen) pipedBody(ops []func(), f *fused) {
 	r := g.r
 	next := func(k int) VecPhysical { return g.v(nextRegs[k]) }
 	srcAt := func(k int) Mem { return Mem{Base: src, Disp: 64 * k} }
@@ -392,11 +456,21 @@ func (g *gen) pipedBody(ops []func()) {
 		if g.o != hash {
 			VPXORQ(g.v(r.kl), next(k), g.v(8+k))
 		}
-		VPXORQ(srcAt(k), next(k), g.v(k))
-		if g.o == enc {
-			// The plaintext is the masked input XOR the mask.
-			VPTERNLOGD(U8(0x96), g.v(k), next(k), g.v(r.acc))
+		if g.o != enc {
+			VPXORQ(srcAt(k), next(k), g.v(k))
+			continue
 		}
+		// The checksum takes the plaintext two blocks at a time, from the
+		// registers it is masked in.
+		VMOVDQU64(srcAt(k), g.v(k))
+		if k%2 == 1 {
+			VPTERNLOGD(U8(0x96), g.v(k-1), g.v(k), g.v(r.acc))
+			VPXORQ(g.v(k-1), next(k-1), g.v(k-1))
+			VPXORQ(g.v(k), next(k), g.v(k))
+		}
+	}
+	if f != nil {
+		g.fuseStart(f)
 	}
 	round := func(i int) {
 		key := g.v(pipedKey)
@@ -411,6 +485,9 @@ func (g *gen) pipedBody(ops []func()) {
 			} else {
 				VAESENC(key, g.v(k), g.v(k))
 			}
+		}
+		if f != nil {
+			g.fuseRound(f, key, i)
 		}
 	}
 	per := (len(ops) + 7) / 8
@@ -431,6 +508,9 @@ func (g *gen) pipedBody(ops []func()) {
 	round(12)
 	round(13)
 	Label(final)
+	if f != nil {
+		g.fuseFinal(f)
+	}
 	for k := 0; k < 8; k++ {
 		key := g.v(8 + k)
 		if g.o == hash {
@@ -454,7 +534,8 @@ func (g *gen) pipedBody(ops []func()) {
 
 // body processes nv vectors; if partial, the last one is not full: for zmm
 // K1 selects its blocks, for ymm it is the single block of its low lane.
-func (g *gen) body(nv int, partial bool) {
+// With f not nil (zmm) it also runs the extra blocks in f.
+func (g *gen) body(nv int, partial bool, f *fused) {
 	r := g.r
 	wb := 16 * g.w.w // bytes per vector
 	isPartial := func(k int) bool { return partial && k == nv-1 }
@@ -525,15 +606,19 @@ func (g *gen) body(nv int, partial bool) {
 		}
 	}
 
+	if f != nil {
+		g.fuseStart(f)
+	}
 	round := func(i int) {
 		var key Op
+		var kreg VecPhysical
 		switch g.w.w {
 		case 1:
 			key = Mem{Base: rk, Disp: 16 * i}
 		default:
-			k := g.v([]int{r.key, r.key2}[i%2])
-			g.bcast(Mem{Base: rk, Disp: 16 * i}, k)
-			key = k
+			kreg = g.v([]int{r.key, r.key2}[i%2])
+			g.bcast(Mem{Base: rk, Disp: 16 * i}, kreg)
+			key = kreg
 		}
 		for k := 0; k < nv; k++ {
 			if g.o == dec {
@@ -541,6 +626,9 @@ func (g *gen) body(nv int, partial bool) {
 			} else {
 				VAESENC(key, g.v(k), g.v(k))
 			}
+		}
+		if f != nil {
+			g.fuseRound(f, kreg, i)
 		}
 	}
 	for i := 1; i < 10; i++ {
@@ -556,6 +644,9 @@ func (g *gen) body(nv int, partial bool) {
 	round(12)
 	round(13)
 	Label(final)
+	if f != nil {
+		g.fuseFinal(f)
+	}
 
 	for k := 0; k < nv; k++ {
 		var key Op = g.v(r.kl)
