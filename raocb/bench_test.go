@@ -84,6 +84,30 @@ func BenchmarkRandomAccess(b *testing.B) {
 		// zero pages.
 		msg = a.Seal(msg[:0], nonce, msg, nil)
 		ct := msg[:size]
+		// The same work on a memory's worth of 4 KiB messages: Open of one
+		// at a random place, which waits for memory as the range does.
+		b.Run("Open-4KiB-message-of-1GiB"+suffix, func(b *testing.B) {
+			one := a.Seal(nil, nonce, make([]byte, chunk), nil)
+			msgs := make([]byte, size)
+			if huge {
+				adviseHugePages(msgs)
+			}
+			count := size / len(one)
+			for k := range count {
+				copy(msgs[k*len(one):], one)
+			}
+			dst := make([]byte, 0, chunk)
+			b.SetBytes(chunk)
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				off := offsets[i%len(offsets)] % count * len(one)
+				if _, err := a.Open(dst, nonce, msgs[off:off+len(one)], nil); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
 		// The floor: reading the same ranges, decrypting nothing.
 		b.Run("Copy-4KiB-of-1GiB"+suffix, func(b *testing.B) {
 			dst := make([]byte, chunk)
