@@ -45,15 +45,6 @@ var (
 // would need two copies.
 var result = Z31
 
-// paramMem returns the frame slot of a parameter.
-func paramMem(name string) Mem {
-	b, err := Param(name).Resolve()
-	if err != nil {
-		panic(err)
-	}
-	return b.Addr
-}
-
 // base computes B = E(Nonce) into X0.
 func (g *gen) base() {
 	g.ek = rk

@@ -109,14 +109,6 @@ func (a isa) store(r VecPhysical, m Mem) {
 	}
 }
 
-func (a isa) xor(b, c, d VecPhysical) {
-	if a.zmm() {
-		VPXORD(b, c, d)
-	} else {
-		VPXOR(b, c, d)
-	}
-}
-
 func (a isa) xorMem(m Mem, c, d VecPhysical) {
 	if a.zmm() {
 		VPXORD(m, c, d)
