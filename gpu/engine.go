@@ -179,8 +179,9 @@ func (e *engine) flush(i int) error {
 	return nil
 }
 
-// copyParallel copies src to dst (as long), in pieces on all cores when it is large:
-// one core copies about 10 GB/s, a fifth of what a PCIe 5 link moves.
+// copyParallel copies src to dst (as long), in pieces on all cores when it
+// is large: one core copies about 10 GB/s, a fifth of what a PCIe 5 link
+// moves.
 func copyParallel(dst, src []byte) {
 	const piece = 4 << 20
 	n := min(runtime.GOMAXPROCS(0), len(src)/piece)
