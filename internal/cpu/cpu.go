@@ -12,6 +12,8 @@ var (
 	X86HasAESNI = asm && cpu.X86.HasAES && cpu.X86.HasSSE41 && cpu.X86.HasSSSE3
 	// X86HasAVX includes OS support for ymm state.
 	X86HasAVX = asm && cpu.X86.HasAVX
+	// X86HasPCLMULQDQ: carry-less multiplication on xmm registers (GHASH).
+	X86HasPCLMULQDQ = asm && cpu.X86.HasPCLMULQDQ
 	// X86HasBMI2: SHLX and friends.
 	X86HasBMI2 = asm && cpu.X86.HasBMI2
 	// X86HasAVX2 includes OS support for ymm state.

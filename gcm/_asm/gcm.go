@@ -1,0 +1,404 @@
+// Command gcm generates gcm_amd64.s: GCM's AES-NI and PCLMULQDQ kernels, in
+// AVX encodings on xmm registers (the contract is in gcm_amd64.go).
+//
+// GHASH works on byte-reversed blocks, bit-reflected 128-bit integers, and
+// multiplies them by powers of H stored as H^k·x^-1 (kernelKey): one
+// PCLMULQDQ product of the two is then the field product, reflected, as a
+// 256-bit integer, with no shift. Each block's product takes three
+// multiplications (Karatsuba, the middle operand precomputed), and the
+// products of a group of blocks, each by the power of H that brings it to
+// the group's end (H^8 for the first of eight, ..., H^1), are summed
+// unreduced: one reduction per group. The reduction folds the low 128 bits
+// (the high powers of x) twice by 64 bits, multiplying by x^64 modulo P with
+// one PCLMULQDQ by 0xc2 << 56 (x^7 + x^2 + x, reflected, shifted) and a swap
+// of halves (Gueron and Kounavis, "Intel Carry-Less Multiplication
+// Instruction and its Usage for Computing the GCM Mode", 2014).
+//
+// Seal and Open stitch counter mode and GHASH: eight counter blocks go
+// through the AES rounds while eight ciphertext blocks are hashed between
+// them, one block per round and the reduction in the ninth. Open hashes the
+// group it decrypts; Seal hashes the group it encrypted in the iteration
+// before, and the last one after its loop. Fewer than eight blocks at the end
+// take one more group of AES, whose keystream goes to the stack, and are
+// hashed one at a time (with the right powers, one reduction).
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+//go:generate go run . -out ../gcm_amd64.s -pkg gcm
+
+// numPowers must equal gcm's numPowers: kernelKey holds H^numPowers ..
+// H^1, then their Karatsuba operands in the same order.
+const numPowers = 16
+
+// keyType is kernelKey's type.
+var keyType = fmt.Sprintf("*[%d][16]byte", 2*numPowers)
+
+// General-purpose registers.
+var (
+	nr   = RAX // rounds
+	rk   = RBX // round keys
+	key  = RCX // *kernelKey
+	dst  = RDI
+	src  = RSI
+	n    = RDX // blocks left
+	p    = R8  // rk + 16*(nr-10): round keys nr-9..nr at 16(p)..160(p)
+	prev = R9  // Seal: the group encrypted in the iteration before
+	off  = R10 // tail: offset of the next block's power in pow
+	idx  = R11 // tail: offset of the next block
+	t    = R12
+)
+
+// Vector registers.
+var (
+	blocks = []VecPhysical{X0, X1, X2, X3, X4, X5, X6, X7} // counter blocks in the rounds
+	acc0   = X8                                            // low product; the GHASH state between groups
+	acc1   = X9                                            // high product
+	accM   = X10                                           // middle product
+	t0     = X11                                           // the block being hashed
+	t1     = X12
+	rkey   = X13 // the round key of the round in progress
+	bswap  = X14 // VPSHUFB mask reversing 16 bytes
+	ctr    = X15 // the next counter block, byte-reversed: the counter is dword 0
+)
+
+var bswapMask, poly, incs Mem
+
+func main() {
+	ConstraintExpr("!purego")
+	bswapMask = GLOBL("gcmBswap", RODATA|NOPTR)
+	DATA(0, U64(0x08090a0b0c0d0e0f))
+	DATA(8, U64(0x0001020304050607))
+	// x^-1 = x^127 + x^6 + x + 1, reflected; the high word is used.
+	poly = GLOBL("gcmPoly", RODATA|NOPTR)
+	DATA(0, U64(1))
+	DATA(8, U64(0xc200000000000000))
+	// incs[i] adds i to a byte-reversed counter block's counter (dword 0).
+	incs = GLOBL("gcmIncs", RODATA|NOPTR)
+	for i := 0; i <= 8; i++ {
+		DATA(16*i, U64(uint64(i)))
+		DATA(16*i+8, U64(0))
+	}
+
+	initKey()
+	ghash()
+	seal()
+	open()
+	Generate()
+}
+
+// pow and kara address H^k and its Karatsuba operand, k in 1..numPowers.
+func pow(k int) Mem  { return Mem{Base: key, Disp: 16 * (numPowers - k)} }
+func kara(k int) Mem { return Mem{Base: key, Disp: 16 * (2*numPowers - k)} }
+
+// mulAcc adds the unreduced product of the reflected block in x and the
+// power at pw (with Karatsuba operand ka) to the accumulators, or sets them
+// when first.
+func mulAcc(first bool, x VecPhysical, pw, ka Mem) {
+	if first {
+		VPCLMULQDQ(U8(0x00), pw, x, acc0)
+		VPCLMULQDQ(U8(0x11), pw, x, acc1)
+		VPSHUFD(U8(0x4e), x, t1)
+		VPXOR(x, t1, t1)
+		VPCLMULQDQ(U8(0x00), ka, t1, accM)
+		return
+	}
+	VPCLMULQDQ(U8(0x00), pw, x, t1)
+	VPXOR(t1, acc0, acc0)
+	VPCLMULQDQ(U8(0x11), pw, x, t1)
+	VPXOR(t1, acc1, acc1)
+	VPSHUFD(U8(0x4e), x, t1)
+	VPXOR(x, t1, t1)
+	VPCLMULQDQ(U8(0x00), ka, t1, t1)
+	VPXOR(t1, accM, accM)
+}
+
+// reduce leaves the sum of products, reduced, in acc0.
+func reduce() {
+	// Karatsuba: middle = accM ^ acc0 ^ acc1, added at bit 64.
+	VPXOR(acc0, accM, accM)
+	VPXOR(acc1, accM, accM)
+	VPSLLDQ(U8(8), accM, t1)
+	VPSRLDQ(U8(8), accM, accM)
+	VPXOR(t1, acc0, acc0)
+	VPXOR(accM, acc1, acc1)
+	// acc0 holds the powers x^128..x^255: multiply it by x^128 mod P.
+	for range 2 {
+		VPCLMULQDQ(U8(0x10), poly, acc0, t1)
+		VPSHUFD(U8(0x4e), acc0, acc0)
+		VPXOR(t1, acc0, acc0)
+	}
+	VPXOR(acc1, acc0, acc0)
+}
+
+// hashStep hashes block i of a group of 8 at m: the state, in acc0, is
+// added to the first block, whose product then replaces it.
+func hashStep(i int, m Mem) {
+	VMOVDQU(m, t0)
+	VPSHUFB(bswap, t0, t0)
+	if i == 0 {
+		VPXOR(acc0, t0, t0)
+	}
+	mulAcc(i == 0, t0, pow(8-i), kara(8-i))
+}
+
+// loadWords puts the two words of parameters lo and hi into x as a block,
+// byte-reversed.
+func loadWords(lo, hi string, x VecPhysical) {
+	Load(Param(lo), t)
+	VMOVQ(t, x)
+	Load(Param(hi), t)
+	VPINSRQ(U8(1), t, x, x)
+	VPSHUFB(bswap, x, x)
+}
+
+// storeState returns the state in acc0 as the words r0, r1.
+func storeState() {
+	VPSHUFB(bswap, acc0, acc0)
+	VMOVQ(acc0, t)
+	Store(t, Return("r0"))
+	VPEXTRQ(U8(1), acc0, t)
+	Store(t, Return("r1"))
+	RET()
+}
+
+func initKey() {
+	TEXT("initAESNI", NOSPLIT, "func(h0, h1 uint64, key "+keyType+")")
+	Doc("initAESNI fills key with H^1..H^numPowers from H·x^-1 (kernelH).")
+	Load(Param("key"), key)
+	Load(Param("h0"), t)
+	VMOVQ(t, X0)
+	Load(Param("h1"), t)
+	VPINSRQ(U8(1), t, X0, X0)
+	storePower := func(k int, x VecPhysical) {
+		VMOVDQU(x, pow(k))
+		VPSHUFD(U8(0x4e), x, t1)
+		VPXOR(x, t1, t1)
+		VMOVDQU(t1, kara(k))
+	}
+	storePower(1, X0)
+	VMOVDQA(X0, X1)
+	for k := 2; k <= numPowers; k++ {
+		mulAcc(true, X1, pow(1), kara(1))
+		reduce()
+		VMOVDQA(acc0, X1)
+		storePower(k, X1)
+	}
+	RET()
+}
+
+func ghash() {
+	TEXT("ghashAESNI", NOSPLIT, "func(key "+keyType+", src *byte, n int, y0, y1 uint64) (r0, r1 uint64)")
+	Doc("ghashAESNI absorbs n >= 1 blocks at src into the GHASH state y0, y1.")
+	Load(Param("key"), key)
+	Load(Param("src"), src)
+	Load(Param("n"), n)
+	VMOVDQU(bswapMask, bswap)
+	loadWords("y0", "y1", acc0)
+
+	loop, tail := "ghashLoop", "ghashTail"
+	Label(loop)
+	CMPQ(n, U8(8))
+	JB(LabelRef(tail))
+	for i := range 8 {
+		hashStep(i, Mem{Base: src, Disp: 16 * i})
+	}
+	reduce()
+	ADDQ(U8(128), src)
+	SUBQ(U8(8), n)
+	JMP(LabelRef(loop))
+
+	Label(tail)
+	tailBlocks("ghash", nil)
+	storeState()
+}
+
+// tailBlocks hashes the last n < 8 blocks at src (Seal: at dst, once
+// written), block i multiplied by H^(n-i); with ks, the keystream on the
+// stack, it first XORs them into dst. X0 carries the state into the first
+// block.
+func tailBlocks(name string, ks *Mem) {
+	done := name + "Done"
+	TESTQ(n, n)
+	JZ(LabelRef(done))
+	MOVQ(U32(numPowers), off)
+	SUBQ(n, off)
+	SHLQ(U8(4), off)
+	XORQ(idx, idx)
+	VMOVDQA(acc0, X0)
+	VPXOR(acc0, acc0, acc0)
+	VPXOR(acc1, acc1, acc1)
+	VPXOR(accM, accM, accM)
+	loop := name + "TailLoop"
+	Label(loop)
+	VMOVDQU(Mem{Base: src, Index: idx, Scale: 1}, t0)
+	if ks != nil {
+		VPXOR(ks.Idx(idx, 1), t0, t1)
+		VMOVDQU(t1, Mem{Base: dst, Index: idx, Scale: 1})
+		if name == "seal" {
+			VMOVDQA(t1, t0) // Seal hashes the ciphertext
+		}
+	}
+	VPSHUFB(bswap, t0, t0)
+	VPXOR(X0, t0, t0)
+	VPXOR(X0, X0, X0)
+	mulAcc(false, t0, Mem{Base: key, Index: off, Scale: 1}, Mem{Base: key, Index: off, Scale: 1, Disp: 16 * numPowers})
+	ADDQ(U8(16), off)
+	ADDQ(U8(16), idx)
+	DECQ(n)
+	JNZ(LabelRef(loop))
+	reduce()
+	Label(done)
+}
+
+// cryptSetup loads the parameters of Seal and Open.
+func cryptSetup() {
+	Load(Param("nr"), nr)
+	Load(Param("rk"), rk)
+	Load(Param("key"), key)
+	Load(Param("dst"), dst)
+	Load(Param("src"), src)
+	Load(Param("n"), n)
+	MOVQ(nr, p)
+	SHLQ(U8(4), p)
+	LEAQ(Mem{Base: rk, Index: p, Scale: 1, Disp: -160}, p)
+	VMOVDQU(bswapMask, bswap)
+	loadWords("ctr0", "ctr1", ctr)
+	loadWords("y0", "y1", acc0)
+}
+
+// encrypt8 runs the next 8 counter blocks through AES into blocks, calling
+// stitch(r) for r = 0..8 after each of the last nine AESENC rounds. The
+// extra rounds of AES-192 and AES-256 come first, so the stitched work sits
+// in rounds every key size has.
+func encrypt8(name string, stitch func(r int)) {
+	for i, b := range blocks {
+		VPADDD(incs.Offset(16*i), ctr, b)
+	}
+	VPADDD(incs.Offset(16*8), ctr, ctr)
+	VMOVDQU(Mem{Base: rk}, rkey)
+	for _, b := range blocks {
+		VPSHUFB(bswap, b, b)
+		VPXOR(rkey, b, b)
+	}
+	round := func(m Mem) {
+		VMOVDQU(m, rkey)
+		for _, b := range blocks {
+			VAESENC(rkey, b, b)
+		}
+	}
+	r10, r12 := name+"Rounds10", name+"Rounds12"
+	CMPQ(nr, U8(12))
+	JB(LabelRef(r10))
+	JE(LabelRef(r12))
+	round(Mem{Base: p, Disp: -48})
+	round(Mem{Base: p, Disp: -32})
+	Label(r12)
+	round(Mem{Base: p, Disp: -16})
+	round(Mem{Base: p})
+	Label(r10)
+	for r := range 9 {
+		round(Mem{Base: p, Disp: 16 * (r + 1)})
+		if stitch != nil {
+			stitch(r)
+		}
+	}
+	VMOVDQU(Mem{Base: p, Disp: 160}, rkey)
+	for _, b := range blocks {
+		VAESENCLAST(rkey, b, b)
+	}
+}
+
+// hashGroup is the stitch that hashes the 8 blocks at base.
+func hashGroup(base Register) func(r int) {
+	return func(r int) {
+		if r < 8 {
+			hashStep(r, Mem{Base: base, Disp: 16 * r})
+		} else {
+			reduce()
+		}
+	}
+}
+
+// xorStore XORs the 8 blocks at src into the keystream and stores them at dst,
+// then advances src and dst past them.
+func xorStore() {
+	for i, b := range blocks {
+		VPXOR(Mem{Base: src, Disp: 16 * i}, b, b)
+		VMOVDQU(b, Mem{Base: dst, Disp: 16 * i})
+	}
+	ADDQ(U8(128), src)
+	ADDQ(U8(128), dst)
+	SUBQ(U8(8), n)
+}
+
+// keystreamTail encrypts 8 more counter blocks (for the last n < 8 blocks)
+// to the stack.
+func keystreamTail(name string, ks Mem) {
+	TESTQ(n, n)
+	JZ(LabelRef(name + "Done"))
+	encrypt8(name+"Tail", nil)
+	for i, b := range blocks {
+		VMOVDQU(b, ks.Offset(16*i))
+	}
+}
+
+func seal() {
+	TEXT("sealAESNI", NOSPLIT, "func(nr int, rk *[240]byte, key "+keyType+", dst, src *byte, n int, ctr0, ctr1, y0, y1 uint64) (r0, r1 uint64)")
+	Doc("sealAESNI encrypts n >= 1 blocks from src to dst in counter mode from the",
+		"counter block ctr0, ctr1 and absorbs the ciphertext into the GHASH state y0, y1.")
+	ks := AllocLocal(128)
+	cryptSetup()
+	tail := "sealTail"
+	CMPQ(n, U8(8))
+	JB(LabelRef(tail))
+	encrypt8("sealFirst", nil)
+	MOVQ(dst, prev)
+	xorStore()
+
+	loop, last := "sealLoop", "sealLast"
+	Label(loop)
+	CMPQ(n, U8(8))
+	JB(LabelRef(last))
+	encrypt8("sealLoop", hashGroup(prev))
+	MOVQ(dst, prev)
+	xorStore()
+	JMP(LabelRef(loop))
+
+	Label(last)
+	for i := range 8 {
+		hashStep(i, Mem{Base: prev, Disp: 16 * i})
+	}
+	reduce()
+
+	Label(tail)
+	keystreamTail("seal", ks)
+	tailBlocks("seal", &ks)
+	storeState()
+}
+
+func open() {
+	TEXT("openAESNI", NOSPLIT, "func(nr int, rk *[240]byte, key "+keyType+", dst, src *byte, n int, ctr0, ctr1, y0, y1 uint64) (r0, r1 uint64)")
+	Doc("openAESNI absorbs n >= 1 blocks at src into the GHASH state y0, y1 and",
+		"decrypts them to dst in counter mode from the counter block ctr0, ctr1.")
+	ks := AllocLocal(128)
+	cryptSetup()
+	loop, tail := "openLoop", "openTail"
+	Label(loop)
+	CMPQ(n, U8(8))
+	JB(LabelRef(tail))
+	encrypt8("openLoop", hashGroup(src))
+	xorStore()
+	JMP(LabelRef(loop))
+
+	Label(tail)
+	keystreamTail("open", ks)
+	tailBlocks("open", &ks)
+	storeState()
+}

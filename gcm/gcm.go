@@ -1,0 +1,390 @@
+// Package gcm implements the Galois/Counter Mode of NIST SP 800-38D over AES
+// (New, NewWithSizes) or any 128-bit block cipher (NewFromBlock), and
+// XAES-256-GCM (NewXAES256, c2sp.org/XAES-256-GCM). Its output is that of
+// crypto/cipher's GCM for every input.
+//
+// Constant time. No path looks up a table with, or branches on, the key, the
+// hash key H, the plaintext or the tag:
+//   - on amd64 with AES-NI, PCLMULQDQ and AVX, AES keys run on a stitched
+//     assembly kernel (counter mode and GHASH over eight blocks per
+//     iteration), whose instructions take the same time for any data;
+//   - elsewhere (purego, 386, arm, arm64 for now, s390x, or such a CPU
+//     without those instructions) AES runs on fae's AES engine (its
+//     constant-time bitsliced code when the CPU has no AES instructions) and
+//     GHASH on integer multiplications of operands masked so that carries
+//     cannot reach the bits kept (the method of Thomas Pornin's BearSSL
+//     ghash_ctmul64). That is constant time wherever the CPU's integer
+//     multiplier is: every amd64, arm64, s390x and 386 CPU, and the ARM
+//     cores Go targets in practice (some older ARM9 and Cortex-M3 cores end
+//     multiplications early and are not);
+//   - NewFromBlock is as constant time as the block cipher it is given; its
+//     GHASH is the above. Over fae's LEA (lea.NewCipher) it runs LEA's
+//     counter kernels.
+//
+// Nonces are 12 bytes by default. NewWithSizes accepts 1 to 1024 bytes, for
+// compatibility with protocols that fixed another size: a 12-byte nonce is
+// the counter block's prefix, while any other size is hashed with GHASH to
+// give the first counter block, so counter blocks of different messages may
+// then collide (NIST SP 800-38D, Section 8.3, limits such keys to 2^32
+// messages) and, under one key, collide with those of 12-byte nonces. A
+// short nonce also caps the number of messages: one byte allows 256. The
+// upper bound keeps hashing the nonce cheap and exceeds every size in use.
+// Nonces must never repeat under one key: a repeated nonce reveals the XOR of
+// the plaintexts and lets an attacker forge tags.
+//
+// Tags are 16 bytes by default; NewWithSizes accepts 12 to 16 bytes, the
+// leading bytes of the full tag. A message holds at most 2^32-2 blocks
+// (64 GiB less 32 bytes).
+package gcm
+
+import (
+	"crypto/cipher"
+	"crypto/subtle"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/bits"
+	"strconv"
+
+	"github.com/faelabs/fae/internal/aes"
+	"github.com/faelabs/fae/internal/alias"
+	ilea "github.com/faelabs/fae/internal/lea"
+)
+
+const (
+	blockSize = 16
+	// NonceSize and TagSize are the defaults of New.
+	NonceSize = 12
+	TagSize   = 16
+	// MinNonceSize, MaxNonceSize, MinTagSize and MaxTagSize bound
+	// NewWithSizes and NewFromBlock.
+	MinNonceSize = 1
+	MaxNonceSize = 1024
+	MinTagSize   = 12
+	MaxTagSize   = 16
+)
+
+// maxBlocks is GCM's limit on a message, set by its 32-bit counter: the
+// first counter value goes to the tag.
+const maxBlocks = 1<<32 - 2
+
+// block is a 16-byte block as two little-endian words, w0 from bytes 0..7 and
+// w1 from bytes 8..15, the byte order of the kernels' memory: the GHASH state
+// and counter blocks travel in registers this way, since a block assembled in
+// memory from 8-byte stores and then loaded whole waits for the stores.
+type block struct{ w0, w1 uint64 }
+
+func load(p []byte) block {
+	return block{binary.LittleEndian.Uint64(p[:8]), binary.LittleEndian.Uint64(p[8:16])}
+}
+
+func (x block) store(p []byte) {
+	binary.LittleEndian.PutUint64(p[:8], x.w0)
+	binary.LittleEndian.PutUint64(p[8:16], x.w1)
+}
+
+func (x block) xor(y block) block { return block{x.w0 ^ y.w0, x.w1 ^ y.w1} }
+
+// xorPartial sets dst[i] = src[i] ^ byte i of ks, for len(src) < 16.
+func xorPartial(dst, src []byte, ks block) {
+	for i := range src {
+		w := ks.w0
+		if i >= 8 {
+			w = ks.w1
+		}
+		dst[i] = src[i] ^ byte(w>>(8*(i%8)))
+	}
+}
+
+// counter is a message's first counter block J0: its first 12 bytes, as a
+// little-endian word and half word, and its last 4, the counter, as a
+// number. GCM increments only the counter, modulo 2^32.
+type counter struct {
+	w0 uint64
+	w1 uint32
+	c  uint32
+}
+
+// at returns the counter block whose counter is c.
+func (j counter) at(c uint32) block {
+	return block{j.w0, uint64(j.w1) | uint64(bits.ReverseBytes32(c))<<32}
+}
+
+type cipherKind int
+
+const (
+	aesCipher   cipherKind = iota // fae's AES: AEAD.block
+	leaCipher                     // fae's LEA: AEAD.lea
+	otherCipher                   // any other: AEAD.b
+)
+
+// AEAD is GCM with a fixed key, nonce size and tag size. It is immutable and
+// safe for concurrent use.
+type AEAD struct {
+	kind  cipherKind
+	block aes.Block   // the key, with aesCipher
+	lea   *ilea.Block // the key, with leaCipher
+	b     cipher.Block
+	// parallelism is the number of goroutines for one large message.
+	parallelism int
+	nonceSize   int
+	tagSize     int
+	// h is the hash key H in the form of the portable GHASH; kern is the
+	// kernel chosen when a was made, and key its form of H.
+	h    fieldKey
+	kern kernel
+	key  kernelKey
+}
+
+// New returns AES-GCM with a 16-, 24- or 32-byte key, 12-byte nonces and
+// 16-byte tags.
+func New(key []byte) (*AEAD, error) {
+	return NewWithSizes(key, NonceSize, TagSize)
+}
+
+// NewWithSizes returns AES-GCM with a 16-, 24- or 32-byte key, nonceSize in
+// 1..1024 and tagSize in 12..16. Nonces of other than 12 bytes exist for
+// compatibility only; the package documentation gives their limits.
+func NewWithSizes(key []byte, nonceSize, tagSize int) (*AEAD, error) {
+	a := new(AEAD)
+	if err := a.block.Init(key); err != nil {
+		return nil, fmt.Errorf("gcm: %w", err)
+	}
+	if err := a.init(aesCipher, nonceSize, tagSize); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// NewFromBlock returns GCM over any block cipher with 16-byte blocks, with
+// nonceSize in 1..1024 and tagSize in 12..16. Over fae's LEA it runs LEA's
+// counter kernels.
+func NewFromBlock(b cipher.Block, nonceSize, tagSize int) (*AEAD, error) {
+	if b.BlockSize() != blockSize {
+		return nil, errors.New("gcm: block size must be 16 bytes")
+	}
+	a := &AEAD{b: b}
+	kind := otherCipher
+	if l, ok := b.(*ilea.Block); ok {
+		a.lea, kind = l, leaCipher
+	}
+	if err := a.init(kind, nonceSize, tagSize); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// init checks the sizes and derives the hash key, once the cipher is set.
+func (a *AEAD) init(kind cipherKind, nonceSize, tagSize int) error {
+	if nonceSize < MinNonceSize || nonceSize > MaxNonceSize {
+		return errors.New("gcm: nonce size " + strconv.Itoa(nonceSize) + " not in 1..1024")
+	}
+	if tagSize < MinTagSize || tagSize > MaxTagSize {
+		return errors.New("gcm: tag size " + strconv.Itoa(tagSize) + " not in 12..16")
+	}
+	a.kind, a.nonceSize, a.tagSize, a.parallelism = kind, nonceSize, tagSize, 1
+	h := a.encrypt(block{})
+	a.h = newFieldKey(h)
+	a.initKernel(h)
+	return nil
+}
+
+// NonceSize returns the nonce size in bytes.
+func (a *AEAD) NonceSize() int { return a.nonceSize }
+
+// Overhead returns the tag size in bytes.
+func (a *AEAD) Overhead() int { return a.tagSize }
+
+// Seal encrypts and authenticates plaintext, authenticates ad, and appends
+// ciphertext || tag to dst, as cipher.AEAD. It panics if nonce is not
+// NonceSize() bytes long, if plaintext is longer than 2^32-2 blocks, or if
+// the output would overlap plaintext other than exactly, or overlap ad.
+func (a *AEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
+	if len(nonce) != a.nonceSize {
+		panic("gcm: incorrect nonce length given to GCM")
+	}
+	if uint64(len(plaintext)) > maxBlocks*blockSize {
+		panic("gcm: message too large for GCM")
+	}
+	ret, out := alias.SliceForAppend(dst, len(plaintext)+a.tagSize)
+	if alias.InexactOverlap(out, plaintext) {
+		panic("gcm: invalid buffer overlap of output and input")
+	}
+	if alias.AnyOverlap(out, ad) {
+		panic("gcm: invalid buffer overlap of output and additional data")
+	}
+	a.seal(out, nonce, plaintext, ad)
+	return ret
+}
+
+var errOpen = errors.New("gcm: message authentication failed")
+
+// Open authenticates and decrypts ciphertext || tag and appends the plaintext
+// to dst, as cipher.AEAD. It decrypts while it authenticates: on failure it
+// returns an error and overwrites the bytes it had written with zeros. It
+// panics if nonce is not NonceSize() bytes long or if the output would
+// overlap ciphertext other than exactly, or overlap ad.
+func (a *AEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
+	if len(nonce) != a.nonceSize {
+		panic("gcm: incorrect nonce length given to GCM")
+	}
+	if len(ciphertext) < a.tagSize || uint64(len(ciphertext)) > maxBlocks*blockSize+uint64(a.tagSize) {
+		return nil, errOpen
+	}
+	n := len(ciphertext) - a.tagSize
+	ret, out := alias.SliceForAppend(dst, n)
+	if alias.InexactOverlap(out, ciphertext) {
+		panic("gcm: invalid buffer overlap of output and input")
+	}
+	if alias.AnyOverlap(out, ad) {
+		panic("gcm: invalid buffer overlap of output and additional data")
+	}
+	var tag [blockSize]byte
+	a.open(out, nonce, ciphertext[:n], ad).store(tag[:])
+	if subtle.ConstantTimeCompare(tag[:a.tagSize], ciphertext[n:]) != 1 {
+		clear(out)
+		return nil, errOpen
+	}
+	return ret, nil
+}
+
+// seal writes ciphertext || tag to out.
+func (a *AEAD) seal(out, nonce, plaintext, ad []byte) {
+	j := a.j0(nonce)
+	var y block
+	a.hashAD(&y, ad)
+	full := len(plaintext) &^ (blockSize - 1)
+	a.run(sealOp, out[:full], plaintext[:full], j, j.c+1, &y)
+	ct := out[full:len(plaintext)]
+	if rest := plaintext[full:]; len(rest) > 0 {
+		xorPartial(ct, rest, a.encrypt(j.at(j.c+1+uint32(full/blockSize))))
+	}
+	var tag [blockSize]byte
+	a.tag(&y, j, ct, len(ad), len(plaintext)).store(tag[:])
+	copy(out[len(plaintext):], tag[:a.tagSize])
+}
+
+// open decrypts ciphertext into out and returns the full-length tag.
+func (a *AEAD) open(out, nonce, ciphertext, ad []byte) block {
+	j := a.j0(nonce)
+	var y block
+	a.hashAD(&y, ad)
+	full := len(ciphertext) &^ (blockSize - 1)
+	a.run(openOp, out[:full], ciphertext[:full], j, j.c+1, &y)
+	rest := ciphertext[full:]
+	tag := a.tag(&y, j, rest, len(ad), len(ciphertext)) // before out, which may be rest, is written
+	if len(rest) > 0 {
+		xorPartial(out[full:], rest, a.encrypt(j.at(j.c+1+uint32(full/blockSize))))
+	}
+	return tag
+}
+
+// j0 returns the first counter block for nonce (NIST SP 800-38D, Section
+// 7.1): nonce || 1 for a 12-byte nonce, else the GHASH of the nonce, zero
+// padded, and of its length in bits.
+func (a *AEAD) j0(nonce []byte) counter {
+	if len(nonce) == 12 {
+		return counter{binary.LittleEndian.Uint64(nonce), binary.LittleEndian.Uint32(nonce[8:]), 1}
+	}
+	var y block
+	full := len(nonce) &^ (blockSize - 1)
+	a.h.update(&y, nonce[:full])
+	var buf [2 * blockSize]byte
+	k := 0
+	if rest := nonce[full:]; len(rest) > 0 {
+		copy(buf[:], rest)
+		k = blockSize
+	}
+	binary.BigEndian.PutUint64(buf[k+8:], uint64(len(nonce))*8)
+	a.h.update(&y, buf[:k+blockSize])
+	return counter{y.w0, uint32(y.w1), bits.ReverseBytes32(uint32(y.w1 >> 32))}
+}
+
+// hashAD absorbs the associated data, its last partial block zero padded.
+func (a *AEAD) hashAD(y *block, ad []byte) {
+	full := len(ad) &^ (blockSize - 1)
+	a.run(hashOp, nil, ad[:full], counter{}, 0, y)
+	if rest := ad[full:]; len(rest) > 0 {
+		var buf [blockSize]byte
+		copy(buf[:], rest)
+		a.ghash(y, buf[:])
+	}
+}
+
+// tag absorbs the message's last partial block (zero padded; none when
+// partial is empty) and the lengths block into y, and returns the full tag,
+// E(J0) ^ GHASH: both blocks in one call.
+func (a *AEAD) tag(y *block, j counter, partial []byte, adLen, msgLen int) block {
+	var buf [2 * blockSize]byte
+	k := 0
+	if len(partial) > 0 {
+		copy(buf[:], partial)
+		k = blockSize
+	}
+	binary.BigEndian.PutUint64(buf[k:], uint64(adLen)*8)
+	binary.BigEndian.PutUint64(buf[k+8:], uint64(msgLen)*8)
+	a.ghash(y, buf[:k+blockSize])
+	return a.encrypt(j.at(j.c)).xor(*y)
+}
+
+type op int
+
+const (
+	sealOp op = iota // dst = CTR(src); hash dst
+	openOp           // hash src; dst = CTR(src)
+	hashOp           // hash src; no output
+)
+
+// run processes whole blocks of a message (counter c onward) or of the
+// associated data, over several goroutines when a.parallelism and the length
+// say so.
+func (a *AEAD) run(o op, dst, src []byte, j counter, c uint32, y *block) {
+	if a.parallelism > 1 && len(src) >= ParallelThreshold {
+		a.runParallel(o, dst, src, j, c, y)
+		return
+	}
+	a.runSerial(o, dst, src, j, c, y)
+}
+
+// maxKernelBlocks bounds one kernel call (256 KiB): assembly cannot be
+// preempted, and the garbage collector's stop-the-world waits for it.
+const maxKernelBlocks = 1 << 14
+
+// runSerial hands whole blocks to the kernels, at most maxKernelBlocks per
+// call.
+func (a *AEAD) runSerial(o op, dst, src []byte, j counter, c uint32, y *block) {
+	for len(src) > 0 {
+		n := min(len(src), maxKernelBlocks*blockSize)
+		switch o {
+		case sealOp:
+			a.sealBlocks(dst[:n], src[:n], j, c, y)
+		case openOp:
+			a.openBlocks(dst[:n], src[:n], j, c, y)
+		case hashOp:
+			a.ghash(y, src[:n])
+		}
+		if o != hashOp {
+			dst = dst[n:]
+		}
+		src = src[n:]
+		c += uint32(n / blockSize)
+	}
+}
+
+// encrypt enciphers one block, in registers with fae's AES and LEA.
+func (a *AEAD) encrypt(x block) block {
+	switch a.kind {
+	case aesCipher:
+		w0, w1 := a.block.EncryptWords(x.w0, x.w1)
+		return block{w0, w1}
+	case leaCipher:
+		w0, w1 := a.lea.EncryptWords(x.w0, x.w1)
+		return block{w0, w1}
+	}
+	buf := make([]byte, blockSize) // escapes through the interface anyway
+	x.store(buf)
+	a.b.Encrypt(buf, buf)
+	return load(buf)
+}
+
+var _ cipher.AEAD = (*AEAD)(nil)

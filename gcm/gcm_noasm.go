@@ -1,0 +1,21 @@
+//go:build purego || !amd64
+
+package gcm
+
+// Only the portable kernel exists here: it needs no per-kernel state.
+type (
+	kernel    struct{}
+	kernelKey struct{}
+)
+
+func (a *AEAD) initKernel(block) {}
+
+func (a *AEAD) ghash(y *block, src []byte) { a.h.update(y, src) }
+
+func (a *AEAD) sealBlocks(dst, src []byte, j counter, c uint32, y *block) {
+	a.sealGeneric(dst, src, j, c, y)
+}
+
+func (a *AEAD) openBlocks(dst, src []byte, j counter, c uint32, y *block) {
+	a.openGeneric(dst, src, j, c, y)
+}

@@ -1,0 +1,293 @@
+package gcm
+
+import (
+	"bytes"
+	stdaes "crypto/aes"
+	"crypto/cipher"
+	"encoding/binary"
+	"fmt"
+	"math/bits"
+	mrand "math/rand/v2"
+	"testing"
+
+	"github.com/faelabs/fae/internal/impl"
+	"github.com/faelabs/fae/lea"
+)
+
+// newRand returns a deterministic source for a test's inputs.
+func newRand(seed uint64) *mrand.Rand { return mrand.New(mrand.NewPCG(seed, 15)) }
+
+func randBytes(r *mrand.Rand, n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	return b
+}
+
+// stdSeal returns crypto/cipher's ciphertext || tag over b, its tag cut to
+// tagSize bytes: crypto/cipher cannot combine a nonce of other than 12
+// bytes with a short tag, and a short tag is the full tag's prefix.
+func stdSeal(t *testing.T, b cipher.Block, nonce, pt, ad []byte, tagSize int) []byte {
+	t.Helper()
+	var g cipher.AEAD
+	var err error
+	if len(nonce) == 12 {
+		g, err = cipher.NewGCMWithTagSize(b, tagSize)
+	} else {
+		g, err = cipher.NewGCMWithNonceSize(b, len(nonce))
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g.Seal(nil, nonce, pt, ad)[:len(pt)+tagSize]
+}
+
+// agree checks a against want (crypto/cipher's output): Seal into a fresh
+// buffer and in place, Open from a separate buffer and in place, and the
+// rejection of a flipped tag bit.
+func agree(t *testing.T, what string, a *AEAD, nonce, pt, ad, want []byte) {
+	t.Helper()
+	if got := a.Seal(nil, nonce, pt, ad); !bytes.Equal(got, want) {
+		t.Fatalf("%s: Seal differs from crypto/cipher", what)
+	}
+	buf := make([]byte, len(want))
+	copy(buf, pt)
+	if got := a.Seal(buf[:0], nonce, buf[:len(pt)], ad); !bytes.Equal(got, want) {
+		t.Fatalf("%s: Seal in place differs from crypto/cipher", what)
+	}
+	if got, err := a.Open(nil, nonce, want, ad); err != nil || !bytes.Equal(got, pt) {
+		t.Fatalf("%s: Open failed: %v", what, err)
+	}
+	if got, err := a.Open(buf[:0], nonce, buf, ad); err != nil || !bytes.Equal(got, pt) {
+		t.Fatalf("%s: Open in place failed: %v", what, err)
+	}
+	copy(buf, want)
+	buf[len(buf)-1] ^= 1
+	if _, err := a.Open(buf[:0], nonce, buf, ad); err == nil || !bytes.Equal(buf[:len(pt)], make([]byte, len(pt))) {
+		t.Fatalf("%s: Open accepted a changed tag or left output behind", what)
+	}
+}
+
+// TestAgainstStdlib compares every path with crypto/cipher's GCM, each
+// dimension swept on its own: message lengths byte by byte and ragged large
+// ones (key sizes in turn), associated data lengths, tag sizes, nonce sizes,
+// and nonces whose first counter block lies within a few blocks of the
+// 32-bit counter's wrap.
+func TestAgainstStdlib(t *testing.T) {
+	r := newRand(1)
+	src := randBytes(r, 1<<18+4096)
+	keys := [][]byte{randBytes(r, 16), randBytes(r, 24), randBytes(r, 32)}
+	lengths := []int{}
+	for n := 0; n <= 1024; n++ {
+		if !testing.Short() || n <= 300 || n%61 == 0 {
+			lengths = append(lengths, n)
+		}
+	}
+	lengths = append(lengths, 1500, 4096+7, 16384+3, 65536+7)
+	if !testing.Short() {
+		lengths = append(lengths, (maxKernelBlocks+9)*blockSize+5) // two kernel calls
+	}
+	adLengths := []int{}
+	for n := 0; n <= 600; n++ {
+		if !testing.Short() || n <= 150 || n%37 == 0 {
+			adLengths = append(adLengths, n)
+		}
+	}
+	nonceSizes := []int{}
+	for n := MinNonceSize; n <= MaxNonceSize; n++ {
+		if !testing.Short() || n <= 40 || n%97 == 0 || n == MaxNonceSize {
+			nonceSizes = append(nonceSizes, n)
+		}
+	}
+	paths.Run(t, func(t *testing.T) {
+		blocks := make([]cipher.Block, len(keys))
+		for i, k := range keys {
+			blocks[i], _ = stdaes.NewCipher(k)
+		}
+		check := func(what string, k int, nonce, pt, ad []byte, tagSize int) {
+			t.Helper()
+			a, err := NewWithSizes(keys[k], len(nonce), tagSize)
+			if err != nil {
+				t.Fatal(err)
+			}
+			agree(t, what, a, nonce, pt, ad, stdSeal(t, blocks[k], nonce, pt, ad, tagSize))
+		}
+		nonce := src[:12]
+		for i, n := range lengths {
+			s := i % 5 // unaligned too
+			check(fmt.Sprintf("message %d bytes, key %d", n, len(keys[i%3])), i%3, nonce, src[s:s+n], src[:13], 16)
+		}
+		for _, n := range adLengths {
+			check(fmt.Sprintf("ad %d bytes", n), 0, nonce, src[:100], src[len(src)-n:], 16)
+		}
+		for ts := MinTagSize; ts <= MaxTagSize; ts++ {
+			for _, ns := range []int{12, 8, 60} {
+				check(fmt.Sprintf("tag %d bytes, nonce %d", ts, ns), 2, src[:ns], src[100:177], src[7:20], ts)
+			}
+		}
+		for _, ns := range nonceSizes {
+			check(fmt.Sprintf("nonce %d bytes", ns), 1, src[3:3+ns], src[:33], src[:5], 16)
+		}
+		for _, ns := range []int{16, 20, 32} {
+			for _, k := range []uint32{1, 2, 3, 7, 8, 9, 17} {
+				a, _ := NewWithSizes(keys[0], ns, 16)
+				nonce := wrapNonce(t, a, ns, k, r)
+				for _, n := range []int{16*int(k) - 1, 16 * int(k), 16*int(k) + 5, 300, 16*25 + 3} {
+					check(fmt.Sprintf("nonce %d bytes, %d blocks to the wrap, message %d bytes", ns, k, n), 0, nonce, src[:n], nil, 16)
+				}
+			}
+		}
+	})
+}
+
+// wrapNonce returns a nonce of size bytes (16 to 32) whose first counter
+// block J0 has counter 2^32 - k: the first message block uses counter
+// 2^32-k+1, and the counter wraps k-1 blocks later. For a nonce X1 || X2 (X2
+// zero padded, or none for 16 bytes) and lengths block L, J0 = X1·H^3 ^
+// X2·H^2 ^ L·H (or X1·H^2 ^ L·H), affine in X1: solve for it.
+func wrapNonce(t *testing.T, a *AEAD, size int, k uint32, r *mrand.Rand) []byte {
+	t.Helper()
+	h := a.h.block()
+	nonce := randBytes(r, size)
+	var x2, l, target [16]byte
+	copy(x2[:], nonce[16:])
+	binary.BigEndian.PutUint64(l[8:], uint64(size)*8)
+	copy(target[:], randBytes(r, 12))
+	binary.BigEndian.PutUint32(target[12:], -k)
+	sum := load(target[:]).xor(mulBlocks(load(l[:]), h))
+	hx1 := mulBlocks(h, h) // the power of H that multiplies X1
+	if size > 16 {
+		sum = sum.xor(mulBlocks(load(x2[:]), hx1))
+		hx1 = mulBlocks(hx1, h)
+	}
+	mulBlocks(sum, inverse(hx1)).store(nonce[:16])
+	if j := a.j0(nonce); j.c != -k || j.at(j.c) != load(target[:]) {
+		t.Fatalf("J0 of the solved nonce is %x, want %x", j.at(j.c), target)
+	}
+	return nonce
+}
+
+// inverse returns x^-1 = x^(2^128-2) = x^2 · x^4 · ... · x^(2^127).
+func inverse(x block) block {
+	s := mulBlocks(x, x)
+	p := s
+	for range 126 {
+		s = mulBlocks(s, s)
+		p = mulBlocks(p, s)
+	}
+	return p
+}
+
+// refMul is Algorithm 1 of NIST SP 800-38D, bit by bit, on blocks as
+// big-endian halves: the reference for the field multiplications.
+func refMul(x, y [2]uint64) [2]uint64 {
+	var z [2]uint64
+	v := y
+	for i := range 128 {
+		if x[i/64]>>(63-i%64)&1 != 0 {
+			z[0] ^= v[0]
+			z[1] ^= v[1]
+		}
+		lsb := v[1] & 1
+		v[1] = v[1]>>1 | v[0]<<63
+		v[0] >>= 1
+		if lsb != 0 {
+			v[0] ^= 0xe1 << 56
+		}
+	}
+	return z
+}
+
+func halves(x block) [2]uint64 {
+	return [2]uint64{bits.ReverseBytes64(x.w0), bits.ReverseBytes64(x.w1)}
+}
+
+// TestFieldMul checks the portable multiplication (bmul64, mul) against
+// refMul on random and on sparse operands, and power against repeated
+// multiplication.
+func TestFieldMul(t *testing.T) {
+	r := newRand(2)
+	operand := func(i int) block {
+		switch i % 4 {
+		case 0:
+			return block{r.Uint64(), r.Uint64()}
+		case 1: // one bit
+			b := uint(r.IntN(128))
+			if b < 64 {
+				return block{1 << b, 0}
+			}
+			return block{0, 1 << (b - 64)}
+		case 2: // all ones
+			return block{^uint64(0), ^uint64(0)}
+		}
+		return block{r.Uint64() & r.Uint64() & r.Uint64(), r.Uint64() | r.Uint64()}
+	}
+	for i := range 4000 {
+		x, y := operand(i), operand(i/4)
+		if got, want := halves(mulBlocks(x, y)), refMul(halves(x), halves(y)); got != want {
+			t.Fatalf("%x · %x = %x, want %x", halves(x), halves(y), got, want)
+		}
+	}
+	h := operand(0)
+	p := h
+	for e := uint64(1); e <= 40; e++ {
+		if got := power(h, e); got != p {
+			t.Fatalf("power(h, %d) = %x, want %x", e, halves(got), halves(p))
+		}
+		p = mulBlocks(p, h)
+	}
+	if got := mulBlocks(inverse(h), h); got != (block{0x80, 0}) {
+		t.Fatalf("h · inverse(h) = %x, want 1", halves(got))
+	}
+}
+
+// TestGHASHKernels compares each kernel's GHASH with the portable one for 1
+// to 40 blocks (every remainder of each kernel's groups) from a random state.
+func TestGHASHKernels(t *testing.T) {
+	r := newRand(3)
+	src := randBytes(r, 40*blockSize)
+	paths.Run(t, func(t *testing.T) {
+		for i := range 20 {
+			a, _ := New(randBytes(r, 16))
+			for n := 1; n <= 40; n++ {
+				y := block{r.Uint64(), r.Uint64()}
+				want := y
+				a.h.update(&want, src[:n*blockSize])
+				a.ghash(&y, src[:n*blockSize])
+				if y != want {
+					t.Fatalf("key %d, %d blocks: GHASH %x, want %x", i, n, halves(y), halves(want))
+				}
+			}
+		}
+	})
+}
+
+// TestLEAAgainstStdlib compares GCM over fae's LEA, on every LEA kernel and
+// every gcm path, with crypto/cipher's GCM over the same cipher.Block.
+func TestLEAAgainstStdlib(t *testing.T) {
+	r := newRand(4)
+	src := randBytes(r, 4096+64)
+	paths.Run(t, func(t *testing.T) {
+		for _, kernel := range append(impl.List("lea"), "generic") {
+			impl.Select("lea", kernel)
+			for _, keySize := range []int{16, 24, 32} {
+				b, err := lea.NewCipher(randBytes(r, keySize))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, n := range []int{0, 1, 15, 16, 17, 100, 128, 129, 255, 1500, 4096 + 7} {
+					for _, ns := range []int{12, 20} {
+						a, err := NewFromBlock(b, ns, 16)
+						if err != nil {
+							t.Fatal(err)
+						}
+						nonce, pt, ad := src[:ns], src[3:3+n], src[5:29]
+						agree(t, fmt.Sprintf("LEA %s, key %d, message %d, nonce %d", kernel, keySize, n, ns), a, nonce, pt, ad, stdSeal(t, b, nonce, pt, ad, 16))
+					}
+				}
+			}
+		}
+		impl.Reset("lea")
+	})
+}
