@@ -251,32 +251,68 @@ func (a *AEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 // seal writes ciphertext || tag to out.
 func (a *AEAD) seal(out, nonce, plaintext, ad []byte) {
 	j := a.j0(nonce)
+	mask := a.encrypt(j.at(j.c)) // first: the work that follows hides its latency
 	var y block
 	a.hashAD(&y, ad)
 	full := len(plaintext) &^ (blockSize - 1)
 	a.run(sealOp, out[:full], plaintext[:full], j, j.c+1, &y)
-	ct := out[full:len(plaintext)]
 	if rest := plaintext[full:]; len(rest) > 0 {
+		ct := out[full:len(plaintext)]
 		xorPartial(ct, rest, a.encrypt(j.at(j.c+1+uint32(full/blockSize))))
+		y = a.mulH(y.xor(partialBlock(ct)))
 	}
-	var tag [blockSize]byte
-	a.tag(&y, j, ct, len(ad), len(plaintext)).store(tag[:])
-	copy(out[len(plaintext):], tag[:a.tagSize])
+	a.finish(y, mask, len(ad), len(plaintext)).put(out[len(plaintext):])
 }
 
 // open decrypts ciphertext into out and returns the full-length tag.
 func (a *AEAD) open(out, nonce, ciphertext, ad []byte) block {
 	j := a.j0(nonce)
+	mask := a.encrypt(j.at(j.c))
 	var y block
 	a.hashAD(&y, ad)
 	full := len(ciphertext) &^ (blockSize - 1)
 	a.run(openOp, out[:full], ciphertext[:full], j, j.c+1, &y)
-	rest := ciphertext[full:]
-	tag := a.tag(&y, j, rest, len(ad), len(ciphertext)) // before out, which may be rest, is written
-	if len(rest) > 0 {
+	if rest := ciphertext[full:]; len(rest) > 0 {
+		y = a.mulH(y.xor(partialBlock(rest))) // before out, which may be rest, is written
 		xorPartial(out[full:], rest, a.encrypt(j.at(j.c+1+uint32(full/blockSize))))
 	}
-	return tag
+	return a.finish(y, mask, len(ad), len(ciphertext))
+}
+
+// finish absorbs the lengths block into y and returns the full tag,
+// GHASH ^ E(J0).
+func (a *AEAD) finish(y, mask block, adLen, msgLen int) block {
+	lengths := block{bits.ReverseBytes64(uint64(adLen) * 8), bits.ReverseBytes64(uint64(msgLen) * 8)}
+	return a.mulH(y.xor(lengths)).xor(mask)
+}
+
+// partialBlock returns p (shorter than a block), zero padded.
+func partialBlock(p []byte) block {
+	var x block
+	for i, b := range p {
+		if i < 8 {
+			x.w0 |= uint64(b) << (8 * i)
+		} else {
+			x.w1 |= uint64(b) << (8 * (i - 8))
+		}
+	}
+	return x
+}
+
+// put writes the first len(p) bytes of x (at most 16) to p: a whole block as
+// two words, not through a copy that would wait for them to reach memory.
+func (x block) put(p []byte) {
+	if len(p) == blockSize {
+		x.store(p)
+		return
+	}
+	for i := range p {
+		w := x.w0
+		if i >= 8 {
+			w = x.w1
+		}
+		p[i] = byte(w >> (8 * (i % 8)))
+	}
 }
 
 // j0 returns the first counter block for nonce (NIST SP 800-38D, Section
@@ -305,26 +341,8 @@ func (a *AEAD) hashAD(y *block, ad []byte) {
 	full := len(ad) &^ (blockSize - 1)
 	a.run(hashOp, nil, ad[:full], counter{}, 0, y)
 	if rest := ad[full:]; len(rest) > 0 {
-		var buf [blockSize]byte
-		copy(buf[:], rest)
-		a.ghash(y, buf[:])
+		*y = a.mulH(y.xor(partialBlock(rest)))
 	}
-}
-
-// tag absorbs the message's last partial block (zero padded; none when
-// partial is empty) and the lengths block into y, and returns the full tag,
-// E(J0) ^ GHASH: both blocks in one call.
-func (a *AEAD) tag(y *block, j counter, partial []byte, adLen, msgLen int) block {
-	var buf [2 * blockSize]byte
-	k := 0
-	if len(partial) > 0 {
-		copy(buf[:], partial)
-		k = blockSize
-	}
-	binary.BigEndian.PutUint64(buf[k:], uint64(adLen)*8)
-	binary.BigEndian.PutUint64(buf[k+8:], uint64(msgLen)*8)
-	a.ghash(y, buf[:k+blockSize])
-	return a.encrypt(j.at(j.c)).xor(*y)
 }
 
 type op int

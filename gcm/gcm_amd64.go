@@ -15,12 +15,16 @@ import (
 //	    fills key from H' (kernelH): the powers H^1..H^numPowers.
 //	ghash(key *kernelKey, src *byte, n int, y0, y1 uint64) (r0, r1 uint64)
 //	    absorbs blocks src[0..n) into the GHASH state y0, y1 and returns it.
+//	mulH(key *kernelKey, y0, y1 uint64) (r0, r1 uint64)
+//	    returns y·H: the Go side absorbs a block it holds in registers (a
+//	    last partial block, the lengths) by XORing it into y first.
 //	seal(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int, ctr0, ctr1, y0, y1 uint64) (r0, r1 uint64)
 //	    dst[i] = src[i] ^ E(counter block i), then absorbs dst[0..n).
 //	open(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int, ctr0, ctr1, y0, y1 uint64) (r0, r1 uint64)
 //	    absorbs src[0..n), then dst[i] = src[i] ^ E(counter block i).
 //
-// The GHASH state and the first counter block travel as words (see block);
+// The GHASH state, the blocks of mulH and the first counter block travel as
+// words (see block);
 // counter block i is ctr0, ctr1 with i added to the big-endian 32-bit
 // counter in its last four bytes, modulo 2^32 (the bytes before it never
 // change). nr (10, 12 or 14) and rk are the AES key's rounds and encryption
@@ -28,8 +32,8 @@ import (
 // but must not overlap otherwise; a kernel reads each source block before it
 // writes the block at the same index. The Go side calls with at most
 // maxKernelBlocks blocks and handles everything else: J0, the associated
-// data's and the message's last partial blocks (zero padded, through ghash),
-// the lengths block and the tag.
+// data's and the message's last partial blocks (zero padded) and the
+// lengths block (through mulH), and the tag.
 //
 // Every family that multiplies carry-lessly keeps H in one layout,
 // kernelKey, filled by initAESNI (every CPU with VAES or VPCLMULQDQ has
@@ -93,6 +97,9 @@ func initAESNI(h0, h1 uint64, key *kernelKey)
 func ghashAESNI(key *kernelKey, src *byte, n int, y0, y1 uint64) (r0, r1 uint64)
 
 //go:noescape
+func mulHAESNI(key *kernelKey, y0, y1 uint64) (r0, r1 uint64)
+
+//go:noescape
 func sealAESNI(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int, ctr0, ctr1, y0, y1 uint64) (r0, r1 uint64)
 
 //go:noescape
@@ -113,6 +120,17 @@ func (a *AEAD) ghash(y *block, src []byte) {
 		y.w0, y.w1 = ghashAESNI(&a.key, &src[0], len(src)/blockSize, y.w0, y.w1)
 	default:
 		a.h.update(y, src)
+	}
+}
+
+// mulH returns y·H.
+func (a *AEAD) mulH(y block) block {
+	switch a.kern {
+	case aesniKernel:
+		y.w0, y.w1 = mulHAESNI(&a.key, y.w0, y.w1)
+		return y
+	default:
+		return a.h.mulBlock(y)
 	}
 }
 

@@ -95,11 +95,16 @@ func (k *fieldKey) update(y *block, src []byte) {
 	y.w0, y.w1 = bits.ReverseBytes64(y0), bits.ReverseBytes64(y1)
 }
 
+// mulBlock returns x·k.
+func (k *fieldKey) mulBlock(x block) block {
+	w0, w1 := k.mul(bits.ReverseBytes64(x.w0), bits.ReverseBytes64(x.w1))
+	return block{bits.ReverseBytes64(w0), bits.ReverseBytes64(w1)}
+}
+
 // mulBlocks returns x·y.
 func mulBlocks(x, y block) block {
 	k := newFieldKey(y)
-	w0, w1 := k.mul(bits.ReverseBytes64(x.w0), bits.ReverseBytes64(x.w1))
-	return block{bits.ReverseBytes64(w0), bits.ReverseBytes64(w1)}
+	return k.mulBlock(x)
 }
 
 // power returns h^e for e >= 1.

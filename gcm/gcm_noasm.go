@@ -12,6 +12,8 @@ func (a *AEAD) initKernel(block) {}
 
 func (a *AEAD) ghash(y *block, src []byte) { a.h.update(y, src) }
 
+func (a *AEAD) mulH(y block) block { return a.h.mulBlock(y) }
+
 func (a *AEAD) sealBlocks(dst, src []byte, j counter, c uint32, y *block) {
 	a.sealGeneric(dst, src, j, c, y)
 }

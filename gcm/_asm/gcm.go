@@ -88,6 +88,7 @@ func main() {
 
 	initKey()
 	ghash()
+	mulH()
 	seal()
 	open()
 	Generate()
@@ -183,12 +184,17 @@ func initKey() {
 		VMOVDQU(t1, kara(k))
 	}
 	storePower(1, X0)
-	VMOVDQA(X0, X1)
+	// H^k = H^a·H^(k-a), a the largest power of two below k: the chain of
+	// dependent multiplications is log2(numPowers) long, not numPowers.
 	for k := 2; k <= numPowers; k++ {
-		mulAcc(true, X1, pow(1), kara(1))
+		a := 1
+		for 2*a < k {
+			a *= 2
+		}
+		VMOVDQU(pow(a), X1)
+		mulAcc(true, X1, pow(k-a), kara(k-a))
 		reduce()
-		VMOVDQA(acc0, X1)
-		storePower(k, X1)
+		storePower(k, acc0)
 	}
 	RET()
 }
@@ -216,6 +222,17 @@ func ghash() {
 
 	Label(tail)
 	tailBlocks("ghash", nil)
+	storeState()
+}
+
+func mulH() {
+	TEXT("mulHAESNI", NOSPLIT, "func(key "+keyType+", y0, y1 uint64) (r0, r1 uint64)")
+	Doc("mulHAESNI returns y·H.")
+	Load(Param("key"), key)
+	VMOVDQU(bswapMask, bswap)
+	loadWords("y0", "y1", t0)
+	mulAcc(true, t0, pow(1), kara(1))
+	reduce()
 	storeState()
 }
 
@@ -273,19 +290,65 @@ func cryptSetup() {
 	loadWords("y0", "y1", acc0)
 }
 
+// counters says where encrypt8 takes its counter blocks from.
+type counters int
+
+const (
+	// fromRegister: ctr, byte-reversed, each block by one add and one
+	// shuffle.
+	fromRegister counters = iota
+	// fromStack: ctrs, whitened by round key 0 already, written by the
+	// group before: the counters' work goes to scalar ports, the vector
+	// ports being the ones AES and PCLMULQDQ contend for.
+	fromStack
+)
+
+// ctrs holds the next group's 8 counter blocks XORed with round key 0 (Seal
+// and Open's stack); c and k3 are the counter of the block encrypt8 takes
+// next and the last dword of round key 0.
+var (
+	ctrs  Mem
+	c, k3 = R13L, R14L
+)
+
+// stackSetup fills ctrs with the counter blocks' common bytes, whitened,
+// before the first group, which writes their counters.
+func stackSetup() {
+	VMOVDQU(Mem{Base: rk}, rkey)
+	VPSHUFB(bswap, ctr, t0)
+	VPXOR(rkey, t0, t0)
+	for i := range 8 {
+		VMOVDQU(t0, ctrs.Offset(16*i))
+	}
+	MOVL(Mem{Base: rk, Disp: 12}, k3)
+	VMOVD(ctr, c)
+}
+
 // encrypt8 runs the next 8 counter blocks through AES into blocks, calling
 // stitch(r) for r = 0..8 after each of the last nine AESENC rounds. The
 // extra rounds of AES-192 and AES-256 come first, so the stitched work sits
-// in rounds every key size has.
-func encrypt8(name string, stitch func(r int)) {
-	for i, b := range blocks {
-		VPADDD(incs.Offset(16*i), ctr, b)
-	}
-	VPADDD(incs.Offset(16*8), ctr, ctr)
+// in rounds every key size has. With prepare it writes the counters of the
+// group after into ctrs.
+func encrypt8(name string, from counters, prepare bool, stitch func(r int)) {
 	VMOVDQU(Mem{Base: rk}, rkey)
-	for _, b := range blocks {
+	for i, b := range blocks {
+		if from == fromStack {
+			VMOVDQU(ctrs.Offset(16*i), b)
+			continue
+		}
+		VPADDD(incs.Offset(16*i), ctr, b)
 		VPSHUFB(bswap, b, b)
 		VPXOR(rkey, b, b)
+	}
+	VPADDD(incs.Offset(16*8), ctr, ctr)
+	if prepare {
+		for i := range 8 {
+			LEAL(Mem{Base: c.As64(), Disp: 8 + i}, t.As32())
+			BSWAPL(t.As32())
+			XORL(k3, t.As32())
+			MOVL(t.As32(), ctrs.Offset(16*i+12))
+		}
+		ADDL(U8(8), c)
 	}
 	round := func(m Mem) {
 		VMOVDQU(m, rkey)
@@ -343,7 +406,7 @@ func xorStore() {
 func keystreamTail(name string, ks Mem) {
 	TESTQ(n, n)
 	JZ(LabelRef(name + "Done"))
-	encrypt8(name+"Tail", nil)
+	encrypt8(name+"Tail", fromRegister, false, nil)
 	for i, b := range blocks {
 		VMOVDQU(b, ks.Offset(16*i))
 	}
@@ -354,11 +417,13 @@ func seal() {
 	Doc("sealAESNI encrypts n >= 1 blocks from src to dst in counter mode from the",
 		"counter block ctr0, ctr1 and absorbs the ciphertext into the GHASH state y0, y1.")
 	ks := AllocLocal(128)
+	ctrs = AllocLocal(128)
 	cryptSetup()
 	tail := "sealTail"
 	CMPQ(n, U8(8))
 	JB(LabelRef(tail))
-	encrypt8("sealFirst", nil)
+	stackSetup()
+	encrypt8("sealFirst", fromRegister, true, nil)
 	MOVQ(dst, prev)
 	xorStore()
 
@@ -366,7 +431,7 @@ func seal() {
 	Label(loop)
 	CMPQ(n, U8(8))
 	JB(LabelRef(last))
-	encrypt8("sealLoop", hashGroup(prev))
+	encrypt8("sealLoop", fromStack, true, hashGroup(prev))
 	MOVQ(dst, prev)
 	xorStore()
 	JMP(LabelRef(loop))
@@ -388,12 +453,18 @@ func open() {
 	Doc("openAESNI absorbs n >= 1 blocks at src into the GHASH state y0, y1 and",
 		"decrypts them to dst in counter mode from the counter block ctr0, ctr1.")
 	ks := AllocLocal(128)
+	ctrs = AllocLocal(128)
 	cryptSetup()
 	loop, tail := "openLoop", "openTail"
+	CMPQ(n, U8(8))
+	JB(LabelRef(tail))
+	stackSetup()
+	encrypt8("openFirst", fromRegister, true, hashGroup(src))
+	xorStore()
 	Label(loop)
 	CMPQ(n, U8(8))
 	JB(LabelRef(tail))
-	encrypt8("openLoop", hashGroup(src))
+	encrypt8("openLoop", fromStack, true, hashGroup(src))
 	xorStore()
 	JMP(LabelRef(loop))
 

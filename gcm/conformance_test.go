@@ -1,0 +1,65 @@
+package gcm
+
+import (
+	stdaes "crypto/aes"
+	"crypto/cipher"
+	"fmt"
+	"testing"
+
+	"github.com/faelabs/fae/internal/aeadtest"
+	"github.com/faelabs/fae/internal/impl"
+	"github.com/faelabs/fae/lea"
+)
+
+// TestConformance runs the shared suite on every path, for each key size and
+// for extreme nonce and tag sizes, over fae's LEA and another block cipher,
+// and on XAES-256-GCM.
+func TestConformance(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
+		for _, c := range []struct{ key, nonce, tag int }{
+			{16, 12, 16}, {24, 12, 16}, {32, 12, 16}, {16, 1, 12}, {32, 60, 13},
+		} {
+			t.Run(fmt.Sprintf("key%d-nonce%d-tag%d", c.key, c.nonce, c.tag), func(t *testing.T) {
+				key := make([]byte, c.key)
+				key[0] = byte(c.nonce)
+				aeadtest.TestAEAD(t, func() (cipher.AEAD, error) { return NewWithSizes(key, c.nonce, c.tag) })
+			})
+		}
+		t.Run("XAES-256-GCM", func(t *testing.T) {
+			aeadtest.TestAEAD(t, func() (cipher.AEAD, error) { return NewXAES256(make([]byte, 32)) })
+		})
+		// Over fae's LEA no buffer passes through an interface: no
+		// allocations.
+		for _, kernel := range append(impl.List("lea"), "generic") {
+			t.Run("LEA-"+kernel, func(t *testing.T) {
+				impl.Select("lea", kernel)
+				defer impl.Reset("lea")
+				b, _ := lea.NewCipher(make([]byte, 16))
+				aeadtest.TestAEAD(t, func() (cipher.AEAD, error) { return NewFromBlock(b, 12, 16) })
+			})
+		}
+	})
+	t.Run("NewFromBlock", func(t *testing.T) {
+		b, _ := stdaes.NewCipher(make([]byte, 16))
+		aeadtest.TestAEAD(t, func() (cipher.AEAD, error) { return NewFromBlock(b, 12, 16) }, aeadtest.AllowAllocs())
+	})
+}
+
+func TestErrors(t *testing.T) {
+	for _, c := range []struct{ key, nonce, tag int }{
+		{15, 12, 16}, {16, 0, 16}, {16, 1025, 16}, {16, 12, 11}, {16, 12, 17}, {33, 12, 16},
+	} {
+		if _, err := NewWithSizes(make([]byte, c.key), c.nonce, c.tag); err == nil {
+			t.Errorf("key %d, nonce %d, tag %d accepted", c.key, c.nonce, c.tag)
+		}
+	}
+	b, _ := stdaes.NewCipher(make([]byte, 16))
+	if _, err := NewFromBlock(b, 0, 16); err == nil {
+		t.Error("NewFromBlock accepted nonce size 0")
+	}
+	for _, n := range []int{0, 16, 24, 31, 33} {
+		if _, err := NewXAES256(make([]byte, n)); err == nil {
+			t.Errorf("NewXAES256 accepted a %d-byte key", n)
+		}
+	}
+}

@@ -1,0 +1,45 @@
+package gcm
+
+import (
+	"bytes"
+	stdaes "crypto/aes"
+	"testing"
+)
+
+// FuzzAgainstStdlib seals fuzzed messages on every path and compares them
+// with crypto/cipher's GCM (the prefix of its tag for short tags), then
+// checks the round trip and the rejection of a flipped bit.
+func FuzzAgainstStdlib(f *testing.F) {
+	f.Add(make([]byte, 16), make([]byte, 12), []byte("plaintext"), []byte("ad"), uint8(16), uint16(3))
+	f.Add(make([]byte, 32), make([]byte, 60), make([]byte, 1000), []byte{}, uint8(12), uint16(8000))
+	f.Add(make([]byte, 24), make([]byte, 1), make([]byte, 129), make([]byte, 17), uint8(13), uint16(77))
+	f.Fuzz(func(t *testing.T, key, nonce, pt, ad []byte, tagSize uint8, flip uint16) {
+		if k := len(key); k != 16 && k != 24 && k != 32 {
+			return
+		}
+		ts := int(tagSize)
+		if len(nonce) < MinNonceSize || len(nonce) > MaxNonceSize || ts < MinTagSize || ts > MaxTagSize {
+			return
+		}
+		b, _ := stdaes.NewCipher(key)
+		want := stdSeal(t, b, nonce, pt, ad, ts)
+		paths.Each(func(path string) {
+			a, err := NewWithSizes(key, len(nonce), ts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ct := a.Seal(nil, nonce, pt, ad)
+			if !bytes.Equal(ct, want) {
+				t.Fatalf("%s: Seal differs from crypto/cipher", path)
+			}
+			if got, err := a.Open(nil, nonce, ct, ad); err != nil || !bytes.Equal(got, pt) {
+				t.Fatalf("%s: round trip failed", path)
+			}
+			bit := int(flip) % (8 * len(ct))
+			ct[bit/8] ^= 1 << (bit % 8)
+			if _, err := a.Open(nil, nonce, ct, ad); err == nil {
+				t.Fatalf("%s: flipped bit %d accepted", path, bit)
+			}
+		})
+	})
+}

@@ -1,0 +1,52 @@
+package gcm
+
+import (
+	stdaes "crypto/aes"
+	"fmt"
+	"testing"
+
+	"github.com/faelabs/fae/internal/guard"
+)
+
+// TestGuardPages runs guard.TestAEAD on every path, for each key size and
+// extreme nonce and tag sizes, with the key against a guard page too, over
+// another block cipher, and on XAES-256-GCM.
+func TestGuardPages(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
+		for _, c := range []struct{ key, nonce, tag int }{
+			{16, 12, 16}, {24, 1, 12}, {32, 1024, 13},
+		} {
+			t.Run(fmt.Sprintf("key%d-nonce%d-tag%d", c.key, c.nonce, c.tag), func(t *testing.T) {
+				keyR := guard.New(t, c.key)
+				for _, side := range guard.Sides {
+					var a *AEAD
+					err := guard.Fault(func() {
+						var err error
+						if a, err = NewWithSizes(keyR.Slice(c.key, side), c.nonce, c.tag); err != nil {
+							t.Fatal(err)
+						}
+					})
+					if err != nil {
+						t.Fatalf("key against a guard page at its %v: %v", side, err)
+					}
+					guard.TestAEAD(t, a, 0)
+				}
+			})
+		}
+		t.Run("XAES-256-GCM", func(t *testing.T) {
+			x, err := NewXAES256(make([]byte, 32))
+			if err != nil {
+				t.Fatal(err)
+			}
+			guard.TestAEAD(t, x, 0)
+		})
+	})
+	t.Run("NewFromBlock", func(t *testing.T) {
+		b, _ := stdaes.NewCipher(make([]byte, 16))
+		a, err := NewFromBlock(b, 12, 16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		guard.TestAEAD(t, a, 0)
+	})
+}
