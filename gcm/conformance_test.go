@@ -12,13 +12,20 @@ import (
 )
 
 // TestConformance runs the shared suite on every path, for each key size and
-// for extreme nonce and tag sizes, over fae's LEA and another block cipher,
-// and on XAES-256-GCM.
+// for extreme nonce and tag sizes, over fae's LEA (each LEA kernel) and
+// another block cipher, and on XAES-256-GCM. -short (emulated runs) keeps
+// the first and last sizes and one LEA kernel.
 func TestConformance(t *testing.T) {
+	sizes := []struct{ key, nonce, tag int }{
+		{16, 12, 16}, {24, 12, 16}, {32, 12, 16}, {16, 1, 12}, {32, 60, 13},
+	}
+	leaKernels := append(impl.List("lea"), "generic")
+	if testing.Short() {
+		sizes = []struct{ key, nonce, tag int }{sizes[0], sizes[len(sizes)-1]}
+		leaKernels = leaKernels[:1]
+	}
 	paths.Run(t, func(t *testing.T) {
-		for _, c := range []struct{ key, nonce, tag int }{
-			{16, 12, 16}, {24, 12, 16}, {32, 12, 16}, {16, 1, 12}, {32, 60, 13},
-		} {
+		for _, c := range sizes {
 			t.Run(fmt.Sprintf("key%d-nonce%d-tag%d", c.key, c.nonce, c.tag), func(t *testing.T) {
 				key := make([]byte, c.key)
 				key[0] = byte(c.nonce)
@@ -30,7 +37,7 @@ func TestConformance(t *testing.T) {
 		})
 		// Over fae's LEA no buffer passes through an interface: no
 		// allocations.
-		for _, kernel := range append(impl.List("lea"), "generic") {
+		for _, kernel := range leaKernels {
 			t.Run("LEA-"+kernel, func(t *testing.T) {
 				impl.Select("lea", kernel)
 				defer impl.Reset("lea")
