@@ -373,15 +373,10 @@ const maxKernelBlocks = 1 << 14
 func (a *AEAD) runSerial(o op, dst, src []byte, j counter, c uint32, y *block) {
 	for len(src) > 0 {
 		n := min(len(src), maxKernelBlocks*blockSize)
-		switch o {
-		case sealOp:
-			a.sealBlocks(dst[:n], src[:n], j, c, y)
-		case openOp:
-			a.openBlocks(dst[:n], src[:n], j, c, y)
-		case hashOp:
+		if o == hashOp {
 			a.ghash(y, src[:n])
-		}
-		if o != hashOp {
+		} else {
+			a.cryptBlocks(o, dst[:n], src[:n], j, c, y)
 			dst = dst[n:]
 		}
 		src = src[n:]

@@ -38,8 +38,7 @@ import (
 // Every family that multiplies carry-lessly keeps H in one layout,
 // kernelKey, filled by initAESNI (every CPU with VAES or VPCLMULQDQ has
 // PCLMULQDQ too). A new family adds its kernel constant, its availability
-// to chooseKernel and impl, and its cases to ghash, sealBlocks and
-// openBlocks.
+// to chooseKernel and impl, and its cases to ghash, mulH and cryptBlocks.
 
 var useAESNI = cpu.X86HasAESNI && cpu.X86HasPCLMULQDQ && cpu.X86HasAVX
 
@@ -134,34 +133,18 @@ func (a *AEAD) mulH(y block) block {
 	}
 }
 
-// sealBlocks encrypts whole blocks (at least one) from counter c of j and
-// absorbs them into y: on the family's fused kernel with fae's AES, else
-// through the cipher's counter mode and the family's ghash.
-func (a *AEAD) sealBlocks(dst, src []byte, j counter, c uint32, y *block) {
-	if a.kind != aesCipher {
-		a.sealGeneric(dst, src, j, c, y)
-		return
-	}
-	x := j.at(c)
-	switch a.kern {
-	case aesniKernel:
-		y.w0, y.w1 = sealAESNI(a.block.Rounds(), a.block.EncKeys(), &a.key, &dst[0], &src[0], len(src)/blockSize, x.w0, x.w1, y.w0, y.w1)
+// cryptBlocks seals (sealOp) or opens (openOp) whole blocks, at least one,
+// from counter c of j, absorbing the ciphertext into y: on the family's
+// fused kernel with fae's AES, else by the cipher's counter mode and the
+// family's ghash.
+func (a *AEAD) cryptBlocks(o op, dst, src []byte, j counter, c uint32, y *block) {
+	x, n := j.at(c), len(src)/blockSize
+	switch {
+	case a.kind == aesCipher && a.kern == aesniKernel && o == sealOp:
+		y.w0, y.w1 = sealAESNI(a.block.Rounds(), a.block.EncKeys(), &a.key, &dst[0], &src[0], n, x.w0, x.w1, y.w0, y.w1)
+	case a.kind == aesCipher && a.kern == aesniKernel:
+		y.w0, y.w1 = openAESNI(a.block.Rounds(), a.block.EncKeys(), &a.key, &dst[0], &src[0], n, x.w0, x.w1, y.w0, y.w1)
 	default:
-		a.sealGeneric(dst, src, j, c, y)
-	}
-}
-
-// openBlocks is sealBlocks' inverse.
-func (a *AEAD) openBlocks(dst, src []byte, j counter, c uint32, y *block) {
-	if a.kind != aesCipher {
-		a.openGeneric(dst, src, j, c, y)
-		return
-	}
-	x := j.at(c)
-	switch a.kern {
-	case aesniKernel:
-		y.w0, y.w1 = openAESNI(a.block.Rounds(), a.block.EncKeys(), &a.key, &dst[0], &src[0], len(src)/blockSize, x.w0, x.w1, y.w0, y.w1)
-	default:
-		a.openGeneric(dst, src, j, c, y)
+		a.cryptGeneric(o, dst, src, j, c, y)
 	}
 }

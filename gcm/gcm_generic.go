@@ -123,24 +123,19 @@ func power(h block, e uint64) block {
 // hashes them (or hashes before it decrypts them): they stay in L1 between.
 const genericChunk = 4096
 
-// sealGeneric encrypts whole blocks with the counter blocks c, c+1, ... of
-// j and absorbs the ciphertext into y.
-func (a *AEAD) sealGeneric(dst, src []byte, j counter, c uint32, y *block) {
+// cryptGeneric seals (sealOp: encrypts, then hashes the output) or opens
+// (openOp: hashes, then decrypts) whole blocks with the counter blocks c,
+// c+1, ... of j, a chunk at a time.
+func (a *AEAD) cryptGeneric(o op, dst, src []byte, j counter, c uint32, y *block) {
 	for len(src) > 0 {
 		n := min(len(src), genericChunk)
+		if o == openOp {
+			a.ghash(y, src[:n])
+		}
 		a.ctr(dst[:n], src[:n], j, c)
-		a.ghash(y, dst[:n])
-		dst, src = dst[n:], src[n:]
-		c += uint32(n / blockSize)
-	}
-}
-
-// openGeneric absorbs whole blocks of ciphertext into y and decrypts them.
-func (a *AEAD) openGeneric(dst, src []byte, j counter, c uint32, y *block) {
-	for len(src) > 0 {
-		n := min(len(src), genericChunk)
-		a.ghash(y, src[:n])
-		a.ctr(dst[:n], src[:n], j, c)
+		if o == sealOp {
+			a.ghash(y, dst[:n])
+		}
 		dst, src = dst[n:], src[n:]
 		c += uint32(n / blockSize)
 	}

@@ -14,10 +14,6 @@ func (a *AEAD) ghash(y *block, src []byte) { a.h.update(y, src) }
 
 func (a *AEAD) mulH(y block) block { return a.h.mulBlock(y) }
 
-func (a *AEAD) sealBlocks(dst, src []byte, j counter, c uint32, y *block) {
-	a.sealGeneric(dst, src, j, c, y)
-}
-
-func (a *AEAD) openBlocks(dst, src []byte, j counter, c uint32, y *block) {
-	a.openGeneric(dst, src, j, c, y)
+func (a *AEAD) cryptBlocks(o op, dst, src []byte, j counter, c uint32, y *block) {
+	a.cryptGeneric(o, dst, src, j, c, y)
 }

@@ -149,13 +149,17 @@ func hashStep(i int, m Mem) {
 	mulAcc(i == 0, t0, pow(8-i), kara(8-i))
 }
 
-// loadWords puts the two words of parameters lo and hi into x as a block,
-// byte-reversed.
+// loadWords puts the two words of parameters lo and hi into x as a block.
 func loadWords(lo, hi string, x VecPhysical) {
 	Load(Param(lo), t)
 	VMOVQ(t, x)
 	Load(Param(hi), t)
 	VPINSRQ(U8(1), t, x, x)
+}
+
+// loadState puts the state y0, y1 into x, byte-reversed.
+func loadState(x VecPhysical) {
+	loadWords("y0", "y1", x)
 	VPSHUFB(bswap, x, x)
 }
 
@@ -173,10 +177,7 @@ func initKey() {
 	TEXT("initAESNI", NOSPLIT, "func(h0, h1 uint64, key "+keyType+")")
 	Doc("initAESNI fills key with H^1..H^numPowers from H·x^-1 (kernelH).")
 	Load(Param("key"), key)
-	Load(Param("h0"), t)
-	VMOVQ(t, X0)
-	Load(Param("h1"), t)
-	VPINSRQ(U8(1), t, X0, X0)
+	loadWords("h0", "h1", X0)
 	storePower := func(k int, x VecPhysical) {
 		VMOVDQU(x, pow(k))
 		VPSHUFD(U8(0x4e), x, t1)
@@ -206,7 +207,7 @@ func ghash() {
 	Load(Param("src"), src)
 	Load(Param("n"), n)
 	VMOVDQU(bswapMask, bswap)
-	loadWords("y0", "y1", acc0)
+	loadState(acc0)
 
 	loop, tail := "ghashLoop", "ghashTail"
 	Label(loop)
@@ -230,7 +231,7 @@ func mulH() {
 	Doc("mulHAESNI returns y·H.")
 	Load(Param("key"), key)
 	VMOVDQU(bswapMask, bswap)
-	loadWords("y0", "y1", t0)
+	loadState(t0)
 	mulAcc(true, t0, pow(1), kara(1))
 	reduce()
 	storeState()
@@ -287,7 +288,8 @@ func cryptSetup() {
 	LEAQ(Mem{Base: rk, Index: p, Scale: 1, Disp: -160}, p)
 	VMOVDQU(bswapMask, bswap)
 	loadWords("ctr0", "ctr1", ctr)
-	loadWords("y0", "y1", acc0)
+	VPSHUFB(bswap, ctr, ctr)
+	loadState(acc0)
 }
 
 // counters says where encrypt8 takes its counter blocks from.
