@@ -253,9 +253,13 @@ func (a *AEAD) seal(out, nonce, plaintext, ad []byte) {
 	j := a.j0(nonce)
 	mask := a.encrypt(j.at(j.c)) // first: the work that follows hides its latency
 	var y block
-	a.hashAD(&y, ad)
+	if len(ad) > 0 {
+		a.hashAD(&y, ad)
+	}
 	full := len(plaintext) &^ (blockSize - 1)
-	a.run(sealOp, out[:full], plaintext[:full], j, j.c+1, &y)
+	if full > 0 {
+		a.run(sealOp, out[:full], plaintext[:full], j, j.c+1, &y)
+	}
 	if rest := plaintext[full:]; len(rest) > 0 {
 		ct := out[full:len(plaintext)]
 		xorPartial(ct, rest, a.encrypt(j.at(j.c+1+uint32(full/blockSize))))
@@ -269,12 +273,17 @@ func (a *AEAD) open(out, nonce, ciphertext, ad []byte) block {
 	j := a.j0(nonce)
 	mask := a.encrypt(j.at(j.c))
 	var y block
-	a.hashAD(&y, ad)
+	if len(ad) > 0 {
+		a.hashAD(&y, ad)
+	}
 	full := len(ciphertext) &^ (blockSize - 1)
-	a.run(openOp, out[:full], ciphertext[:full], j, j.c+1, &y)
+	if full > 0 {
+		a.run(openOp, out[:full], ciphertext[:full], j, j.c+1, &y)
+	}
 	if rest := ciphertext[full:]; len(rest) > 0 {
+		ks := a.encrypt(j.at(j.c + 1 + uint32(full/blockSize)))
 		y = a.mulH(y.xor(partialBlock(rest))) // before out, which may be rest, is written
-		xorPartial(out[full:], rest, a.encrypt(j.at(j.c+1+uint32(full/blockSize))))
+		xorPartial(out[full:], rest, ks)
 	}
 	return a.finish(y, mask, len(ad), len(ciphertext))
 }

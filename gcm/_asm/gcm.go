@@ -98,33 +98,55 @@ func main() {
 func pow(k int) Mem  { return Mem{Base: key, Disp: 16 * (numPowers - k)} }
 func kara(k int) Mem { return Mem{Base: key, Disp: 16 * (2*numPowers - k)} }
 
+// product says how a block's product with a power of H is formed.
+type product int
+
+const (
+	// karatsuba: three multiplications, the power's middle operand
+	// precomputed: the fewest on the multiplier's port, for GHASH alone.
+	karatsuba product = iota
+	// schoolbook: four multiplications and no shuffle, for the stitched
+	// loops, whose AES rounds contend for the shuffle ports.
+	schoolbook
+)
+
 // mulAcc adds the unreduced product of the reflected block in x and the
 // power at pw (with Karatsuba operand ka) to the accumulators, or sets them
 // when first.
-func mulAcc(first bool, x VecPhysical, pw, ka Mem) {
+func mulAcc(p product, first bool, x VecPhysical, pw, ka Mem) {
+	add := func(imm uint8, m Mem, x, acc VecPhysical) {
+		if first {
+			VPCLMULQDQ(U8(imm), m, x, acc)
+			return
+		}
+		VPCLMULQDQ(U8(imm), m, x, t1)
+		VPXOR(t1, acc, acc)
+	}
+	add(0x00, pw, x, acc0)
+	add(0x11, pw, x, acc1)
+	if p == schoolbook {
+		add(0x01, pw, x, accM)
+		VPCLMULQDQ(U8(0x10), pw, x, t1)
+		VPXOR(t1, accM, accM)
+		return
+	}
+	VPSHUFD(U8(0x4e), x, t1)
+	VPXOR(x, t1, t1)
 	if first {
-		VPCLMULQDQ(U8(0x00), pw, x, acc0)
-		VPCLMULQDQ(U8(0x11), pw, x, acc1)
-		VPSHUFD(U8(0x4e), x, t1)
-		VPXOR(x, t1, t1)
 		VPCLMULQDQ(U8(0x00), ka, t1, accM)
 		return
 	}
-	VPCLMULQDQ(U8(0x00), pw, x, t1)
-	VPXOR(t1, acc0, acc0)
-	VPCLMULQDQ(U8(0x11), pw, x, t1)
-	VPXOR(t1, acc1, acc1)
-	VPSHUFD(U8(0x4e), x, t1)
-	VPXOR(x, t1, t1)
 	VPCLMULQDQ(U8(0x00), ka, t1, t1)
 	VPXOR(t1, accM, accM)
 }
 
 // reduce leaves the sum of products, reduced, in acc0.
-func reduce() {
-	// Karatsuba: middle = accM ^ acc0 ^ acc1, added at bit 64.
-	VPXOR(acc0, accM, accM)
-	VPXOR(acc1, accM, accM)
+func reduce(p product) {
+	if p == karatsuba { // middle = accM ^ acc0 ^ acc1
+		VPXOR(acc0, accM, accM)
+		VPXOR(acc1, accM, accM)
+	}
+	// The middle product goes in at bit 64.
 	VPSLLDQ(U8(8), accM, t1)
 	VPSRLDQ(U8(8), accM, accM)
 	VPXOR(t1, acc0, acc0)
@@ -140,13 +162,13 @@ func reduce() {
 
 // hashStep hashes block i of a group of 8 at m: the state, in acc0, is
 // added to the first block, whose product then replaces it.
-func hashStep(i int, m Mem) {
+func hashStep(p product, i int, m Mem) {
 	VMOVDQU(m, t0)
 	VPSHUFB(bswap, t0, t0)
 	if i == 0 {
 		VPXOR(acc0, t0, t0)
 	}
-	mulAcc(i == 0, t0, pow(8-i), kara(8-i))
+	mulAcc(p, i == 0, t0, pow(8-i), kara(8-i))
 }
 
 // loadWords puts the two words of parameters lo and hi into x as a block.
@@ -193,8 +215,8 @@ func initKey() {
 			a *= 2
 		}
 		VMOVDQU(pow(a), X1)
-		mulAcc(true, X1, pow(k-a), kara(k-a))
-		reduce()
+		mulAcc(karatsuba, true, X1, pow(k-a), kara(k-a))
+		reduce(karatsuba)
 		storePower(k, acc0)
 	}
 	RET()
@@ -214,9 +236,9 @@ func ghash() {
 	CMPQ(n, U8(8))
 	JB(LabelRef(tail))
 	for i := range 8 {
-		hashStep(i, Mem{Base: src, Disp: 16 * i})
+		hashStep(karatsuba, i, Mem{Base: src, Disp: 16 * i})
 	}
-	reduce()
+	reduce(karatsuba)
 	ADDQ(U8(128), src)
 	SUBQ(U8(8), n)
 	JMP(LabelRef(loop))
@@ -232,8 +254,8 @@ func mulH() {
 	Load(Param("key"), key)
 	VMOVDQU(bswapMask, bswap)
 	loadState(t0)
-	mulAcc(true, t0, pow(1), kara(1))
-	reduce()
+	mulAcc(karatsuba, true, t0, pow(1), kara(1))
+	reduce(karatsuba)
 	storeState()
 }
 
@@ -266,12 +288,12 @@ func tailBlocks(name string, ks *Mem) {
 	VPSHUFB(bswap, t0, t0)
 	VPXOR(X0, t0, t0)
 	VPXOR(X0, X0, X0)
-	mulAcc(false, t0, Mem{Base: key, Index: off, Scale: 1}, Mem{Base: key, Index: off, Scale: 1, Disp: 16 * numPowers})
+	mulAcc(karatsuba, false, t0, Mem{Base: key, Index: off, Scale: 1}, Mem{Base: key, Index: off, Scale: 1, Disp: 16 * numPowers})
 	ADDQ(U8(16), off)
 	ADDQ(U8(16), idx)
 	DECQ(n)
 	JNZ(LabelRef(loop))
-	reduce()
+	reduce(karatsuba)
 	Label(done)
 }
 
@@ -314,7 +336,7 @@ var (
 )
 
 // stackSetup fills ctrs with the counter blocks' common bytes, whitened,
-// before the first group, which writes their counters.
+// before a group that writes their counters.
 func stackSetup() {
 	VMOVDQU(Mem{Base: rk}, rkey)
 	VPSHUFB(bswap, ctr, t0)
@@ -384,9 +406,9 @@ func encrypt8(name string, from counters, prepare bool, stitch func(r int)) {
 func hashGroup(base Register) func(r int) {
 	return func(r int) {
 		if r < 8 {
-			hashStep(r, Mem{Base: base, Disp: 16 * r})
+			hashStep(schoolbook, r, Mem{Base: base, Disp: 16 * r})
 		} else {
-			reduce()
+			reduce(schoolbook)
 		}
 	}
 }
@@ -421,15 +443,21 @@ func seal() {
 	ks := AllocLocal(128)
 	ctrs = AllocLocal(128)
 	cryptSetup()
-	tail := "sealTail"
+	tail, loop, last := "sealTail", "sealLoop", "sealLast"
 	CMPQ(n, U8(8))
 	JB(LabelRef(tail))
+	encrypt8("sealFirst", fromRegister, false, nil)
+	MOVQ(dst, prev)
+	xorStore()
+	CMPQ(n, U8(8))
+	JB(LabelRef(last))
+	// The stack's counters serve from the third group on: loaded the
+	// group after they were written, not right after.
 	stackSetup()
-	encrypt8("sealFirst", fromRegister, true, nil)
+	encrypt8("sealSecond", fromRegister, true, hashGroup(prev))
 	MOVQ(dst, prev)
 	xorStore()
 
-	loop, last := "sealLoop", "sealLast"
 	Label(loop)
 	CMPQ(n, U8(8))
 	JB(LabelRef(last))
@@ -440,9 +468,9 @@ func seal() {
 
 	Label(last)
 	for i := range 8 {
-		hashStep(i, Mem{Base: prev, Disp: 16 * i})
+		hashStep(schoolbook, i, Mem{Base: prev, Disp: 16 * i})
 	}
-	reduce()
+	reduce(schoolbook)
 
 	Label(tail)
 	keystreamTail("seal", ks)
@@ -457,12 +485,17 @@ func open() {
 	ks := AllocLocal(128)
 	ctrs = AllocLocal(128)
 	cryptSetup()
-	loop, tail := "openLoop", "openTail"
+	tail, loop := "openTail", "openLoop"
+	CMPQ(n, U8(8))
+	JB(LabelRef(tail))
+	encrypt8("openFirst", fromRegister, false, hashGroup(src))
+	xorStore()
 	CMPQ(n, U8(8))
 	JB(LabelRef(tail))
 	stackSetup()
-	encrypt8("openFirst", fromRegister, true, hashGroup(src))
+	encrypt8("openSecond", fromRegister, true, hashGroup(src))
 	xorStore()
+
 	Label(loop)
 	CMPQ(n, U8(8))
 	JB(LabelRef(tail))
