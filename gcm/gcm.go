@@ -13,10 +13,10 @@
 //     constant-time bitsliced code when the CPU has no AES instructions) and
 //     GHASH on integer multiplications of operands masked so that carries
 //     cannot reach the bits kept (the method of Thomas Pornin's BearSSL
-//     ghash_ctmul64). That is constant time wherever the CPU's integer
-//     multiplier is: every amd64, arm64, s390x and 386 CPU, and the ARM
-//     cores Go targets in practice (some older ARM9 and Cortex-M3 cores end
-//     multiplications early and are not);
+//     ghash_ctmul64). That is constant time where the CPU multiplies in
+//     the same time for all operands, as current amd64, arm64, s390x and 386
+//     cores do; some older ARM cores (ARM9 and before) end multiplications
+//     early and are not;
 //   - NewFromBlock is as constant time as the block cipher it is given; its
 //     GHASH is the above. Over fae's LEA (lea.NewCipher) it runs LEA's
 //     counter kernels.
@@ -25,10 +25,11 @@
 // compatibility with protocols that fixed another size: a 12-byte nonce is
 // the counter block's prefix, while any other size is hashed with GHASH to
 // give the first counter block, so counter blocks of different messages may
-// then collide (NIST SP 800-38D, Section 8.3, limits such keys to 2^32
-// messages) and, under one key, collide with those of 12-byte nonces. A
-// short nonce also caps the number of messages: one byte allows 256. The
-// upper bound keeps hashing the nonce cheap and exceeds every size in use.
+// then collide, the more likely the longer the messages (NIST SP 800-38D,
+// Section 8.3, allows such a key 2^32 messages), and may collide with those
+// of 12-byte nonces under the same key. A nonce of fewer than 12 bytes also
+// caps the number of messages: one byte allows 256. The upper bound keeps
+// hashing the nonce cheap and exceeds every size in use.
 // Nonces must never repeat under one key: a repeated nonce reveals the XOR of
 // the plaintexts and lets an attacker forge tags.
 //
@@ -354,6 +355,21 @@ func (a *AEAD) hashAD(y *block, ad []byte) {
 	}
 }
 
+// The mode reaches the kernels through four methods, which each
+// architecture's file provides (gcm_amd64.go; gcm_noasm.go elsewhere) and
+// which fall back to gcm_generic.go's portable code:
+//
+//	initKernel(h block)
+//	    chooses a.kern and fills a.key from H, at construction.
+//	ghash(y *block, src []byte)
+//	    absorbs the whole blocks of src, at least one, into y.
+//	mulH(y block) block
+//	    returns y·H.
+//	cryptBlocks(o op, dst, src []byte, j counter, c uint32, y *block)
+//	    seals (sealOp) or opens (openOp) the whole blocks of src, at least
+//	    one and at most maxKernelBlocks, with the counter blocks c, c+1, ...
+//	    of j (modulo 2^32), absorbing the ciphertext into y; dst is as long
+//	    as src and is src or does not overlap it.
 type op int
 
 const (
