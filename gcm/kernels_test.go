@@ -130,10 +130,12 @@ func TestAgainstStdlib(t *testing.T) {
 			check(fmt.Sprintf("nonce %d bytes", ns), 1, src[3:3+ns], src[:33], src[:5], 16)
 		}
 		for _, ns := range []int{16, 20, 32} {
-			for _, k := range []uint32{1, 2, 3, 7, 8, 9, 17} {
+			// Wraps in the first, second and later groups of 8 blocks (the
+			// later ones take their counters from the stack).
+			for _, k := range []uint32{1, 2, 3, 7, 8, 9, 17, 24, 25, 41} {
 				a, _ := NewWithSizes(keys[0], ns, 16)
 				nonce := wrapNonce(t, a, ns, k, r)
-				for _, n := range []int{16*int(k) - 1, 16 * int(k), 16*int(k) + 5, 300, 16*25 + 3} {
+				for _, n := range []int{16*int(k) - 1, 16 * int(k), 16*int(k) + 5, 300, 16*(int(k)+20) + 3} {
 					check(fmt.Sprintf("nonce %d bytes, %d blocks to the wrap, message %d bytes", ns, k, n), 0, nonce, src[:n], nil, 16)
 				}
 			}
