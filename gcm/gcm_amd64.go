@@ -11,8 +11,10 @@ import (
 
 // The kernel contract. A kernel family offers, for n >= 1 whole blocks:
 //
-//	init(h0, h1 uint64, key *kernelKey)
-//	    fills key from H' (kernelH): the powers H^1..H^numPowers.
+//	init(h0, h1 uint64, key *kernelKey, n int)
+//	    fills key from H' (kernelH) with the powers H^1..H^n, n in
+//	    2..numPowers: as many as the family multiplies by (its blocks per
+//	    group); key's other powers stay unset.
 //	ghash(key *kernelKey, src *byte, n int, y0, y1 uint64) (r0, r1 uint64)
 //	    absorbs blocks src[0..n) into the GHASH state y0, y1 and returns it.
 //	mulH(key *kernelKey, y0, y1 uint64) (r0, r1 uint64)
@@ -24,8 +26,7 @@ import (
 //	    absorbs src[0..n), then dst[i] = src[i] ^ E(counter block i).
 //
 // The GHASH state, the blocks of mulH and the first counter block travel as
-// words (see block);
-// counter block i is ctr0, ctr1 with i added to the big-endian 32-bit
+// words (see block); counter block i is ctr0, ctr1 with i added to the big-endian 32-bit
 // counter in its last four bytes, modulo 2^32 (the bytes before it never
 // change). nr (10, 12 or 14) and rk are the AES key's rounds and encryption
 // round keys (aes.Block.Rounds, EncKeys). dst and src may be the same memory
@@ -53,6 +54,9 @@ const (
 	genericKernel kernel = iota
 	aesniKernel          // AES-NI and PCLMULQDQ with AVX encodings, 8 blocks stitched (gcm_amd64.s)
 )
+
+// powers[k] is how many powers of H family k multiplies by.
+var powers = [...]int{aesniKernel: 8}
 
 // chooseKernel returns the fastest family enabled.
 func chooseKernel() kernel {
@@ -90,7 +94,7 @@ func kernelH(h block) (lo, hi uint64) {
 }
 
 //go:noescape
-func initAESNI(h0, h1 uint64, key *kernelKey)
+func initAESNI(h0, h1 uint64, key *kernelKey, n int)
 
 //go:noescape
 func ghashAESNI(key *kernelKey, src *byte, n int, y0, y1 uint64) (r0, r1 uint64)
@@ -108,7 +112,7 @@ func (a *AEAD) initKernel(h block) {
 	a.kern = chooseKernel()
 	if a.kern != genericKernel {
 		lo, hi := kernelH(h)
-		initAESNI(lo, hi, &a.key)
+		initAESNI(lo, hi, &a.key, powers[a.kern])
 	}
 }
 

@@ -32,10 +32,11 @@ DATA gcmIncs<>+128(SB)/8, $0x0000000000000008
 DATA gcmIncs<>+136(SB)/8, $0x0000000000000000
 GLOBL gcmIncs<>(SB), RODATA|NOPTR, $144
 
-// func initAESNI(h0 uint64, h1 uint64, key *[32][16]byte)
+// func initAESNI(h0 uint64, h1 uint64, key *[32][16]byte, n int)
 // Requires: AVX, PCLMULQDQ
-TEXT ·initAESNI(SB), NOSPLIT, $0-24
+TEXT ·initAESNI(SB), NOSPLIT, $0-32
 	MOVQ       key+16(FP), CX
+	MOVQ       n+24(FP), DX
 	MOVQ       h0+0(FP), R12
 	VMOVQ      R12, X0
 	MOVQ       h1+8(FP), R12
@@ -67,6 +68,8 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-24
 	VPSHUFD    $0x4e, X8, X12
 	VPXOR      X8, X12, X12
 	VMOVDQU    X12, 480(CX)
+	CMPQ       DX, $0x02
+	JE         initDone
 	VMOVDQU    224(CX), X1
 	VPCLMULQDQ $0x00, 240(CX), X1, X8
 	VPCLMULQDQ $0x11, 240(CX), X1, X9
@@ -90,6 +93,8 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-24
 	VPSHUFD    $0x4e, X8, X12
 	VPXOR      X8, X12, X12
 	VMOVDQU    X12, 464(CX)
+	CMPQ       DX, $0x03
+	JE         initDone
 	VMOVDQU    224(CX), X1
 	VPCLMULQDQ $0x00, 224(CX), X1, X8
 	VPCLMULQDQ $0x11, 224(CX), X1, X9
@@ -113,6 +118,8 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-24
 	VPSHUFD    $0x4e, X8, X12
 	VPXOR      X8, X12, X12
 	VMOVDQU    X12, 448(CX)
+	CMPQ       DX, $0x04
+	JE         initDone
 	VMOVDQU    192(CX), X1
 	VPCLMULQDQ $0x00, 240(CX), X1, X8
 	VPCLMULQDQ $0x11, 240(CX), X1, X9
@@ -136,6 +143,8 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-24
 	VPSHUFD    $0x4e, X8, X12
 	VPXOR      X8, X12, X12
 	VMOVDQU    X12, 432(CX)
+	CMPQ       DX, $0x05
+	JE         initDone
 	VMOVDQU    192(CX), X1
 	VPCLMULQDQ $0x00, 224(CX), X1, X8
 	VPCLMULQDQ $0x11, 224(CX), X1, X9
@@ -159,6 +168,8 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-24
 	VPSHUFD    $0x4e, X8, X12
 	VPXOR      X8, X12, X12
 	VMOVDQU    X12, 416(CX)
+	CMPQ       DX, $0x06
+	JE         initDone
 	VMOVDQU    192(CX), X1
 	VPCLMULQDQ $0x00, 208(CX), X1, X8
 	VPCLMULQDQ $0x11, 208(CX), X1, X9
@@ -182,6 +193,8 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-24
 	VPSHUFD    $0x4e, X8, X12
 	VPXOR      X8, X12, X12
 	VMOVDQU    X12, 400(CX)
+	CMPQ       DX, $0x07
+	JE         initDone
 	VMOVDQU    192(CX), X1
 	VPCLMULQDQ $0x00, 192(CX), X1, X8
 	VPCLMULQDQ $0x11, 192(CX), X1, X9
@@ -205,6 +218,8 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-24
 	VPSHUFD    $0x4e, X8, X12
 	VPXOR      X8, X12, X12
 	VMOVDQU    X12, 384(CX)
+	CMPQ       DX, $0x08
+	JE         initDone
 	VMOVDQU    128(CX), X1
 	VPCLMULQDQ $0x00, 240(CX), X1, X8
 	VPCLMULQDQ $0x11, 240(CX), X1, X9
@@ -228,6 +243,8 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-24
 	VPSHUFD    $0x4e, X8, X12
 	VPXOR      X8, X12, X12
 	VMOVDQU    X12, 368(CX)
+	CMPQ       DX, $0x09
+	JE         initDone
 	VMOVDQU    128(CX), X1
 	VPCLMULQDQ $0x00, 224(CX), X1, X8
 	VPCLMULQDQ $0x11, 224(CX), X1, X9
@@ -251,6 +268,8 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-24
 	VPSHUFD    $0x4e, X8, X12
 	VPXOR      X8, X12, X12
 	VMOVDQU    X12, 352(CX)
+	CMPQ       DX, $0x0a
+	JE         initDone
 	VMOVDQU    128(CX), X1
 	VPCLMULQDQ $0x00, 208(CX), X1, X8
 	VPCLMULQDQ $0x11, 208(CX), X1, X9
@@ -274,6 +293,8 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-24
 	VPSHUFD    $0x4e, X8, X12
 	VPXOR      X8, X12, X12
 	VMOVDQU    X12, 336(CX)
+	CMPQ       DX, $0x0b
+	JE         initDone
 	VMOVDQU    128(CX), X1
 	VPCLMULQDQ $0x00, 192(CX), X1, X8
 	VPCLMULQDQ $0x11, 192(CX), X1, X9
@@ -297,6 +318,8 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-24
 	VPSHUFD    $0x4e, X8, X12
 	VPXOR      X8, X12, X12
 	VMOVDQU    X12, 320(CX)
+	CMPQ       DX, $0x0c
+	JE         initDone
 	VMOVDQU    128(CX), X1
 	VPCLMULQDQ $0x00, 176(CX), X1, X8
 	VPCLMULQDQ $0x11, 176(CX), X1, X9
@@ -320,6 +343,8 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-24
 	VPSHUFD    $0x4e, X8, X12
 	VPXOR      X8, X12, X12
 	VMOVDQU    X12, 304(CX)
+	CMPQ       DX, $0x0d
+	JE         initDone
 	VMOVDQU    128(CX), X1
 	VPCLMULQDQ $0x00, 160(CX), X1, X8
 	VPCLMULQDQ $0x11, 160(CX), X1, X9
@@ -343,6 +368,8 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-24
 	VPSHUFD    $0x4e, X8, X12
 	VPXOR      X8, X12, X12
 	VMOVDQU    X12, 288(CX)
+	CMPQ       DX, $0x0e
+	JE         initDone
 	VMOVDQU    128(CX), X1
 	VPCLMULQDQ $0x00, 144(CX), X1, X8
 	VPCLMULQDQ $0x11, 144(CX), X1, X9
@@ -366,6 +393,8 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-24
 	VPSHUFD    $0x4e, X8, X12
 	VPXOR      X8, X12, X12
 	VMOVDQU    X12, 272(CX)
+	CMPQ       DX, $0x0f
+	JE         initDone
 	VMOVDQU    128(CX), X1
 	VPCLMULQDQ $0x00, 128(CX), X1, X8
 	VPCLMULQDQ $0x11, 128(CX), X1, X9
@@ -389,6 +418,8 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-24
 	VPSHUFD    $0x4e, X8, X12
 	VPXOR      X8, X12, X12
 	VMOVDQU    X12, 256(CX)
+
+initDone:
 	RET
 
 // func ghashAESNI(key *[32][16]byte, src *byte, n int, y0 uint64, y1 uint64) (r0 uint64, r1 uint64)

@@ -196,9 +196,10 @@ func storeState() {
 }
 
 func initKey() {
-	TEXT("initAESNI", NOSPLIT, "func(h0, h1 uint64, key "+keyType+")")
-	Doc("initAESNI fills key with H^1..H^numPowers from H·x^-1 (kernelH).")
+	TEXT("initAESNI", NOSPLIT, "func(h0, h1 uint64, key "+keyType+", n int)")
+	Doc("initAESNI fills key with H^1..H^n, n in 2..numPowers, from H·x^-1 (kernelH).")
 	Load(Param("key"), key)
+	Load(Param("n"), n)
 	loadWords("h0", "h1", X0)
 	storePower := func(k int, x VecPhysical) {
 		VMOVDQU(x, pow(k))
@@ -218,7 +219,12 @@ func initKey() {
 		mulAcc(karatsuba, true, X1, pow(k-a), kara(k-a))
 		reduce(karatsuba)
 		storePower(k, acc0)
+		if k < numPowers {
+			CMPQ(n, U8(k))
+			JE(LabelRef("initDone"))
+		}
 	}
+	Label("initDone")
 	RET()
 }
 
