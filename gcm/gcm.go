@@ -252,6 +252,25 @@ func (a *AEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 // seal writes ciphertext || tag to out.
 func (a *AEAD) seal(out, nonce, plaintext, ad []byte) {
 	j := a.j0(nonce)
+	tag, ok := a.message(sealOp, out, plaintext, ad, j)
+	if !ok {
+		tag = a.sealSteps(out, plaintext, ad, j)
+	}
+	tag.put(out[len(plaintext):])
+}
+
+// open decrypts ciphertext into out and returns the full-length tag.
+func (a *AEAD) open(out, nonce, ciphertext, ad []byte) block {
+	j := a.j0(nonce)
+	if tag, ok := a.message(openOp, out, ciphertext, ad, j); ok {
+		return tag
+	}
+	return a.openSteps(out, ciphertext, ad, j)
+}
+
+// sealSteps encrypts plaintext into out and returns the full-length tag,
+// through the kernels' steps.
+func (a *AEAD) sealSteps(out, plaintext, ad []byte, j counter) block {
 	mask := a.encrypt(j.at(j.c)) // first: the work that follows hides its latency
 	var y block
 	if len(ad) > 0 {
@@ -266,12 +285,12 @@ func (a *AEAD) seal(out, nonce, plaintext, ad []byte) {
 		xorPartial(ct, rest, a.encrypt(j.at(j.c+1+uint32(full/blockSize))))
 		y = a.mulH(y.xor(partialBlock(ct)))
 	}
-	a.finish(y, mask, len(ad), len(plaintext)).put(out[len(plaintext):])
+	return a.finish(y, mask, len(ad), len(plaintext))
 }
 
-// open decrypts ciphertext into out and returns the full-length tag.
-func (a *AEAD) open(out, nonce, ciphertext, ad []byte) block {
-	j := a.j0(nonce)
+// openSteps decrypts ciphertext into out and returns the full-length tag,
+// through the kernels' steps.
+func (a *AEAD) openSteps(out, ciphertext, ad []byte, j counter) block {
 	mask := a.encrypt(j.at(j.c))
 	var y block
 	if len(ad) > 0 {
@@ -355,7 +374,7 @@ func (a *AEAD) hashAD(y *block, ad []byte) {
 	}
 }
 
-// The mode reaches the kernels through four methods, which each
+// The mode reaches the kernels through five methods, which each
 // architecture's file provides (gcm_amd64.go; gcm_noasm.go elsewhere) and
 // which fall back to gcm_generic.go's portable code:
 //
@@ -370,6 +389,10 @@ func (a *AEAD) hashAD(y *block, ad []byte) {
 //	    one and at most maxKernelBlocks, with the counter blocks c, c+1, ...
 //	    of j (modulo 2^32), absorbing the ciphertext into y; dst is as long
 //	    as src and is src or does not overlap it.
+//	message(o op, dst, src, ad []byte, j counter) (tag block, ok bool)
+//	    seals or opens a whole message in one call, where the family has
+//	    such a kernel and the message suits it, and returns the full tag;
+//	    else ok is false and the mode runs the steps above.
 type op int
 
 const (

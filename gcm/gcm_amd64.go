@@ -4,6 +4,7 @@ package gcm
 
 import (
 	"math/bits"
+	"unsafe"
 
 	"github.com/faelabs/fae/internal/cpu"
 	"github.com/faelabs/fae/internal/impl"
@@ -41,9 +42,17 @@ import (
 // PCLMULQDQ too). A new family adds its kernel constant, its availability
 // to chooseKernel and impl, and its cases to ghash, mulH and cryptBlocks.
 
-var useAESNI = cpu.X86HasAESNI && cpu.X86HasPCLMULQDQ && cpu.X86HasAVX
+// Every family needs the aesni kernel's instructions too: it shares
+// initAESNI and mulHAESNI.
+var (
+	useAESNI   = cpu.X86HasAESNI && cpu.X86HasPCLMULQDQ && cpu.X86HasAVX
+	useVAES256 = useAESNI && cpu.X86HasVAES256 && cpu.X86HasVPCLMULQDQ256
+	useVAES512 = useAESNI && cpu.X86HasVAES512 && cpu.X86HasVPCLMULQDQ512
+)
 
 func init() {
+	impl.Register("gcm", "vaes512", &useVAES512)
+	impl.Register("gcm", "vaes256", &useVAES256)
 	impl.Register("gcm", "aesni", &useAESNI)
 }
 
@@ -53,21 +62,28 @@ type kernel int
 const (
 	genericKernel kernel = iota
 	aesniKernel          // AES-NI and PCLMULQDQ with AVX encodings, 8 blocks stitched (gcm_amd64.s)
+	vaes256Kernel        // VAES and VPCLMULQDQ on ymm, AVX2, 16 blocks stitched
+	vaes512Kernel        // VAES and VPCLMULQDQ on zmm, AVX-512, 16 blocks stitched
 )
 
 // powers[k] is how many powers of H family k multiplies by.
-var powers = [...]int{aesniKernel: 8}
+var powers = [...]int{aesniKernel: 8, vaes256Kernel: 16, vaes512Kernel: 17}
 
 // chooseKernel returns the fastest family enabled.
 func chooseKernel() kernel {
-	if useAESNI {
+	switch {
+	case useVAES512:
+		return vaes512Kernel
+	case useVAES256:
+		return vaes256Kernel
+	case useAESNI:
 		return aesniKernel
 	}
 	return genericKernel
 }
 
 // numPowers is how many powers of H kernelKey holds.
-const numPowers = 16
+const numPowers = 17
 
 // kernelKey holds H^numPowers..H^1 for the carry-less-multiply kernels, then
 // their Karatsuba operands in the same order: key[numPowers-k] is H^k and
@@ -108,6 +124,30 @@ func sealAESNI(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int, ctr
 //go:noescape
 func openAESNI(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int, ctr0, ctr1, y0, y1 uint64) (r0, r1 uint64)
 
+//go:noescape
+func ghashVAES256(key *kernelKey, src *byte, n int, y0, y1 uint64) (r0, r1 uint64)
+
+//go:noescape
+func sealVAES256(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int, ctr0, ctr1, y0, y1 uint64) (r0, r1 uint64)
+
+//go:noescape
+func openVAES256(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int, ctr0, ctr1, y0, y1 uint64) (r0, r1 uint64)
+
+//go:noescape
+func ghashVAES512(key *kernelKey, src *byte, n int, y0, y1 uint64) (r0, r1 uint64)
+
+//go:noescape
+func sealVAES512(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int, ctr0, ctr1, y0, y1 uint64) (r0, r1 uint64)
+
+//go:noescape
+func openVAES512(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int, ctr0, ctr1, y0, y1 uint64) (r0, r1 uint64)
+
+//go:noescape
+func sealMsgVAES512(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int, ad *byte, adLen int, j0, j1 uint64) (t0, t1 uint64)
+
+//go:noescape
+func openMsgVAES512(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int, ad *byte, adLen int, j0, j1 uint64) (t0, t1 uint64)
+
 func (a *AEAD) initKernel(h block) {
 	a.kern = chooseKernel()
 	if a.kern != genericKernel {
@@ -118,9 +158,14 @@ func (a *AEAD) initKernel(h block) {
 
 // ghash absorbs the whole blocks of src (at least one) into y.
 func (a *AEAD) ghash(y *block, src []byte) {
+	n := len(src) / blockSize
 	switch a.kern {
 	case aesniKernel:
-		y.w0, y.w1 = ghashAESNI(&a.key, &src[0], len(src)/blockSize, y.w0, y.w1)
+		y.w0, y.w1 = ghashAESNI(&a.key, &src[0], n, y.w0, y.w1)
+	case vaes256Kernel:
+		y.w0, y.w1 = ghashVAES256(&a.key, &src[0], n, y.w0, y.w1)
+	case vaes512Kernel:
+		y.w0, y.w1 = ghashVAES512(&a.key, &src[0], n, y.w0, y.w1)
 	default:
 		a.h.update(y, src)
 	}
@@ -128,13 +173,11 @@ func (a *AEAD) ghash(y *block, src []byte) {
 
 // mulH returns y·H.
 func (a *AEAD) mulH(y block) block {
-	switch a.kern {
-	case aesniKernel:
-		y.w0, y.w1 = mulHAESNI(&a.key, y.w0, y.w1)
-		return y
-	default:
+	if a.kern == genericKernel {
 		return a.h.mulBlock(y)
 	}
+	y.w0, y.w1 = mulHAESNI(&a.key, y.w0, y.w1)
+	return y
 }
 
 // cryptBlocks seals (sealOp) or opens (openOp) whole blocks, at least one,
@@ -142,13 +185,51 @@ func (a *AEAD) mulH(y block) block {
 // fused kernel with fae's AES, else by the cipher's counter mode and the
 // family's ghash.
 func (a *AEAD) cryptBlocks(o op, dst, src []byte, j counter, c uint32, y *block) {
-	x, n := j.at(c), len(src)/blockSize
-	switch {
-	case a.kind == aesCipher && a.kern == aesniKernel && o == sealOp:
-		y.w0, y.w1 = sealAESNI(a.block.Rounds(), a.block.EncKeys(), &a.key, &dst[0], &src[0], n, x.w0, x.w1, y.w0, y.w1)
-	case a.kind == aesCipher && a.kern == aesniKernel:
-		y.w0, y.w1 = openAESNI(a.block.Rounds(), a.block.EncKeys(), &a.key, &dst[0], &src[0], n, x.w0, x.w1, y.w0, y.w1)
-	default:
+	if a.kind != aesCipher || a.kern == genericKernel {
 		a.cryptGeneric(o, dst, src, j, c, y)
+		return
 	}
+	x, n := j.at(c), len(src)/blockSize
+	nr, rk, d, s := a.block.Rounds(), a.block.EncKeys(), &dst[0], &src[0]
+	switch {
+	case a.kern == vaes512Kernel && o == sealOp:
+		y.w0, y.w1 = sealVAES512(nr, rk, &a.key, d, s, n, x.w0, x.w1, y.w0, y.w1)
+	case a.kern == vaes512Kernel:
+		y.w0, y.w1 = openVAES512(nr, rk, &a.key, d, s, n, x.w0, x.w1, y.w0, y.w1)
+	case a.kern == vaes256Kernel && o == sealOp:
+		y.w0, y.w1 = sealVAES256(nr, rk, &a.key, d, s, n, x.w0, x.w1, y.w0, y.w1)
+	case a.kern == vaes256Kernel:
+		y.w0, y.w1 = openVAES256(nr, rk, &a.key, d, s, n, x.w0, x.w1, y.w0, y.w1)
+	case o == sealOp:
+		y.w0, y.w1 = sealAESNI(nr, rk, &a.key, d, s, n, x.w0, x.w1, y.w0, y.w1)
+	default:
+		y.w0, y.w1 = openAESNI(nr, rk, &a.key, d, s, n, x.w0, x.w1, y.w0, y.w1)
+	}
+}
+
+// hasMessage reports whether the family has a message kernel that takes a
+// message of n bytes with adLen bytes of associated data: both must fit a
+// kernel call and not be for WithParallelism to split.
+func (a *AEAD) hasMessage(n, adLen int) bool {
+	const most = maxKernelBlocks * blockSize
+	return a.kern == vaes512Kernel && a.kind == aesCipher && n <= most && adLen <= most &&
+		(a.parallelism == 1 || max(n, adLen) < ParallelThreshold)
+}
+
+// message seals (sealOp) or opens (openOp) a whole message, src to dst, in
+// one call of the family's message kernel and returns the full tag, if
+// hasMessage; else it returns false.
+func (a *AEAD) message(o op, dst, src, ad []byte, j counter) (block, bool) {
+	if !a.hasMessage(len(src), len(ad)) {
+		return block{}, false
+	}
+	x := j.at(j.c)
+	nr, rk, d, s, ap := a.block.Rounds(), a.block.EncKeys(), unsafe.SliceData(dst), unsafe.SliceData(src), unsafe.SliceData(ad)
+	var t block
+	if o == sealOp {
+		t.w0, t.w1 = sealMsgVAES512(nr, rk, &a.key, d, s, len(src), ap, len(ad), x.w0, x.w1)
+	} else {
+		t.w0, t.w1 = openMsgVAES512(nr, rk, &a.key, d, s, len(src), ap, len(ad), x.w0, x.w1)
+	}
+	return t, true
 }

@@ -17,3 +17,7 @@ func (a *AEAD) mulH(y block) block { return a.h.mulBlock(y) }
 func (a *AEAD) cryptBlocks(o op, dst, src []byte, j counter, c uint32, y *block) {
 	a.cryptGeneric(o, dst, src, j, c, y)
 }
+
+func (a *AEAD) hasMessage(n, adLen int) bool { return false }
+
+func (a *AEAD) message(op, []byte, []byte, []byte, counter) (block, bool) { return block{}, false }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	stdaes "crypto/aes"
 	"crypto/cipher"
+	"crypto/subtle"
 	"encoding/binary"
 	"fmt"
 	"math/bits"
@@ -291,5 +292,105 @@ func TestLEAAgainstStdlib(t *testing.T) {
 			}
 		}
 		impl.Reset("lea")
+	})
+}
+
+// TestCryptKernels compares each path's cryptBlocks, sealing and opening,
+// separately and in place, with counter mode over crypto/aes and the
+// portable GHASH, for 1 to 65 blocks (every remainder of each kernel's
+// groups, and a group after two) from random counters and from counters
+// that wrap within the call.
+func TestCryptKernels(t *testing.T) {
+	r := newRand(5)
+	src := randBytes(r, 65*blockSize)
+	paths.Run(t, func(t *testing.T) {
+		for _, keySize := range []int{16, 24, 32} {
+			key := randBytes(r, keySize)
+			a, _ := New(key)
+			b, _ := stdaes.NewCipher(key)
+			for n := 1; n <= 65; n++ {
+				if testing.Short() && n > 20 && n%7 != 0 {
+					continue
+				}
+				for _, c := range []uint32{r.Uint32(), -uint32(r.IntN(n) + 1)} {
+					j := counter{r.Uint64(), r.Uint32(), 0}
+					in := src[:n*blockSize]
+					ct := make([]byte, len(in))
+					for i := 0; i < len(in); i += blockSize {
+						j.at(c + uint32(i/blockSize)).store(ct[i:])
+						b.Encrypt(ct[i:], ct[i:])
+					}
+					subtle.XORBytes(ct, ct, in)
+					y0 := block{r.Uint64(), r.Uint64()}
+					for _, o := range []op{sealOp, openOp} {
+						want, hashed := ct, ct
+						if o == openOp {
+							want, hashed = ct, in // in taken as ciphertext: CTR is its own inverse
+						}
+						wantY := y0
+						a.h.update(&wantY, hashed)
+						for _, inPlace := range []bool{false, true} {
+							dst := make([]byte, len(in))
+							s := in
+							if inPlace {
+								copy(dst, in)
+								s = dst
+							}
+							y := y0
+							a.cryptBlocks(o, dst, s, j, c, &y)
+							if !bytes.Equal(dst, want) || y != wantY {
+								t.Fatalf("key %d, op %d, %d blocks from counter %#x, in place %v: output or GHASH differs", keySize, o, n, c, inPlace)
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
+// TestMessageKernel compares each family's message kernel (a whole message
+// in one call) with the mode's steps on the same family's kernels: message
+// lengths byte by byte, associated data lengths, key sizes, and counters
+// that wrap within the message.
+func TestMessageKernel(t *testing.T) {
+	r := newRand(6)
+	src := randBytes(r, 4096)
+	paths.Run(t, func(t *testing.T) {
+		keys := [][]byte{randBytes(r, 16), randBytes(r, 24), randBytes(r, 32)}
+		if a, _ := New(keys[0]); !a.hasMessage(0, 0) {
+			t.Skip("no message kernel on this path")
+		}
+		check := func(what string, k int, j counter, pt, ad []byte) {
+			t.Helper()
+			a, _ := New(keys[k])
+			got, want := make([]byte, len(pt)), make([]byte, len(pt))
+			gotTag, _ := a.message(sealOp, got, pt, ad, j)
+			wantTag := a.sealSteps(want, pt, ad, j)
+			if !bytes.Equal(got, want) || gotTag != wantTag {
+				t.Fatalf("%s: sealing differs from the mode's steps", what)
+			}
+			copy(got, want) // in place
+			gotTag, _ = a.message(openOp, got, got, ad, j)
+			wantTag = a.openSteps(want, want, ad, j)
+			if !bytes.Equal(got, pt) || !bytes.Equal(want, pt) || gotTag != wantTag {
+				t.Fatalf("%s: opening differs from the mode's steps", what)
+			}
+		}
+		j := counter{r.Uint64(), r.Uint32(), 1}
+		for n := 0; n <= 1100; n++ {
+			if !testing.Short() || n <= 300 || n%53 == 0 {
+				check(fmt.Sprintf("message %d bytes", n), n%3, j, src[n%7:n%7+n], src[:n%20])
+			}
+		}
+		for n := 0; n <= 600; n++ {
+			if !testing.Short() || n <= 150 || n%37 == 0 {
+				check(fmt.Sprintf("ad %d bytes", n), 0, j, src[:77], src[len(src)-n:])
+			}
+		}
+		for k := uint32(1); k <= 40; k++ {
+			j := counter{r.Uint64(), r.Uint32(), -k}
+			check(fmt.Sprintf("counter %d blocks from the wrap", k), 1, j, src[:16*int(k)+300], src[:5])
+		}
 	})
 }

@@ -35,7 +35,7 @@ import (
 
 // numPowers must equal gcm's numPowers: kernelKey holds H^numPowers ..
 // H^1, then their Karatsuba operands in the same order.
-const numPowers = 16
+const numPowers = 17
 
 // keyType is kernelKey's type.
 var keyType = fmt.Sprintf("*[%d][16]byte", 2*numPowers)
@@ -86,11 +86,22 @@ func main() {
 		DATA(16*i+8, U64(0))
 	}
 
+	wideConstants()
+
 	initKey()
 	ghash()
 	mulH()
 	seal()
 	open()
+	for _, g := range []*wide{{name: "VAES256", w: 2}, {name: "VAES512", w: 4, zmm: true}} {
+		g.ghash()
+		g.crypt(sealOp)
+		g.crypt(openOp)
+		if g.zmm {
+			g.message(sealOp)
+			g.message(openOp)
+		}
+	}
 	Generate()
 }
 

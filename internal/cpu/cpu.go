@@ -24,6 +24,11 @@ var (
 	X86HasAVX512 = asm && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VL
 	// X86HasVAES512: VAES on zmm registers.
 	X86HasVAES512 = X86HasAVX512 && cpu.X86.HasAVX512VAES
+	// X86HasVPCLMULQDQ256: VPCLMULQDQ on ymm registers, which needs AVX2
+	// but not AVX-512.
+	X86HasVPCLMULQDQ256 = asm && cpu.X86.HasAVX2 && hasVPCLMULQDQ()
+	// X86HasVPCLMULQDQ512: VPCLMULQDQ on zmm registers.
+	X86HasVPCLMULQDQ512 = X86HasAVX512 && cpu.X86.HasAVX512VPCLMULQDQ
 
 	// ARM64HasAES: the ARMv8 AESE/AESD/AESMC/AESIMC instructions.
 	ARM64HasAES = asm && cpu.ARM64.HasAES

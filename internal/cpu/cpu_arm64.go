@@ -4,5 +4,6 @@ package cpu
 
 const asm = true
 
-// hasVAES is an x86 feature.
-func hasVAES() bool { return false }
+// hasVAES and hasVPCLMULQDQ are x86 features.
+func hasVAES() bool       { return false }
+func hasVPCLMULQDQ() bool { return false }

@@ -5,4 +5,5 @@ package cpu
 // asm is false where fae has no assembly kernels, or they are turned off.
 const asm = false
 
-func hasVAES() bool { return false }
+func hasVAES() bool       { return false }
+func hasVPCLMULQDQ() bool { return false }

@@ -1,0 +1,704 @@
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// The VAES kernels: the AES-NI kernels' design on vectors of w blocks, ymm
+// (VAES256: VEX encodings, AVX2, 16 registers) and zmm (VAES512: AVX-512).
+//
+// A group is groupBlocks blocks: the main loops encrypt one group while
+// they hash one (Open the group it decrypts, Seal the one it encrypted the
+// iteration before), the hashing spread over the last nine AES rounds.
+// Block i of a group is multiplied by H^(groupBlocks-i), so the vector at
+// byte 16·w·j of the group finds its powers at the same offset from
+// H^groupBlocks in kernelKey. The products are formed by schoolbook (four
+// VPCLMULQDQ, no shuffle: the shuffle port is VPCLMULQDQ's) and summed as
+// low, middle and high halves over the whole group, then reduced once, in
+// every lane: the low half folded into the middle one and the middle one
+// into the high one, each by one VPCLMULQDQ by x^-1's high word and a swap
+// of halves (the AES-NI kernels' reduction, with the middle half added
+// between its two folds). The lanes are then summed into the state, which
+// the next group adds to its first block.
+//
+// Counter blocks are kept byte-reversed, so that the 32-bit big-endian
+// counter is the little-endian dword 0 of each lane: VPADDD steps it modulo
+// 2^32, as GCM wants, and one VPSHUFB per vector restores the byte order.
+// The last AES round takes the source XORed with the last round key as its
+// key, which yields the output directly. The zmm kernels keep every round
+// key in registers, broadcast to all lanes; the ymm kernels have too few
+// registers and broadcast each round's key as they need it. The powers of
+// H are memory operands of VPCLMULQDQ.
+//
+// The kernels count bytes. Fewer than a group's at the end go through a
+// loop of one vector each, whose iterations the core overlaps, all summed
+// unreduced with the powers that end at H^1 and reduced once. A last vector
+// that is not full is moved under a mask of its bytes (zmm), or is a single
+// block on xmm (ymm, whose kernels take whole blocks only): no byte outside
+// the buffers is read or written, and the bytes past a partial block are
+// zero, its GCM padding.
+//
+// The zmm message kernels (sealMsg, openMsg) take a whole message, of any
+// length up to a kernel call's, and its associated data: they compute
+// E(J0) while they hash the associated data, run the message, and absorb
+// the lengths block in the last reduction, its product by H^1 added to the
+// tail's, whose blocks then take the powers ending at H^2. A short message
+// costs one call and about two reductions on its critical path.
+
+// groupBlocks is the number of blocks of a wide kernel's group.
+const groupBlocks = 16
+
+// powBase is the offset in kernelKey of H^groupBlocks, a group's first
+// power.
+const powBase = 16 * (numPowers - groupBlocks)
+
+// General-purpose registers of the message kernels, besides those of gcm.go.
+var (
+	adBytes  = R13 // the associated data's length
+	msgBytes = R14 // the message's length
+)
+
+// wide generates one family's kernels.
+type wide struct {
+	name   string // suffix of the function names
+	w      int    // blocks per vector
+	zmm    bool   // AVX-512: 32 registers, ternary logic, masks
+	labels int
+}
+
+// Vector registers of the wide kernels, by role.
+type wideRegs struct {
+	states           []VecPhysical // counter blocks in the rounds
+	x                VecPhysical   // the block being hashed
+	tmp              []VecPhysical
+	lo, mi, hi       VecPhysical // sums of products; lo holds the state between groups
+	ctr              VecPhysical // the next counter blocks, byte-reversed
+	key              VecPhysical // ymm: the round key in use
+	inc, bswap, poly Op          // registers (zmm) or memory (ymm)
+	yt               VecPhysical // tail: the state, added to the first block
+	in               VecPhysical // tail: a partial vector's source
+}
+
+var (
+	zRegs = []VecPhysical{Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7, Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15,
+		Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23, Z24, Z25, Z26, Z27, Z28, Z29, Z30, Z31}
+	yRegs = []VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15}
+)
+
+// zmm round keys: K0 in zKey0; the rest from the last backwards, key nr-10+i
+// (at p+16i) in zmmKey(i), i from -3 (AES-256's K1) to 10 (the last).
+const zKey0 = 16
+
+func zmmKey(i int) VecPhysical { return zRegs[20+i] }
+
+// eJ0 holds E(J0) in the message kernels.
+var eJ0 = X31
+
+var wideBswap, widePoly, laneIdx, incs2, incs4 Mem
+
+func wideConstants() {
+	lanes := func(name string, n int, lo, hi func(l int) uint64) Mem {
+		m := GLOBL(name, RODATA|NOPTR)
+		for l := range n {
+			DATA(16*l, U64(lo(l)))
+			DATA(16*l+8, U64(hi(l)))
+		}
+		return m
+	}
+	c := func(v uint64) func(int) uint64 { return func(int) uint64 { return v } }
+	wideBswap = lanes("gcmBswapWide", 2, c(0x08090a0b0c0d0e0f), c(0x0001020304050607))
+	widePoly = lanes("gcmPolyWide", 2, c(1), c(0xc200000000000000))
+	// laneIdx adds l to lane l's counter (from offset 16, l+1); incs2 and
+	// incs4 step each lane by the blocks of a ymm and a zmm register.
+	laneIdx = lanes("gcmLaneIdx", 5, func(l int) uint64 { return uint64(l) }, c(0))
+	incs2 = lanes("gcmInc2", 2, c(2), c(0))
+	incs4 = lanes("gcmInc4", 4, c(4), c(0))
+}
+
+func (g *wide) regs() wideRegs {
+	if g.zmm {
+		z := zRegs
+		return wideRegs{
+			states: z[0:4], x: z[4], tmp: z[5:9], lo: z[9], mi: z[10], hi: z[11],
+			ctr: z[12], inc: z[13], bswap: z[14], poly: z[15], yt: z[1], in: z[2],
+		}
+	}
+	y := yRegs
+	return wideRegs{
+		states: y[0:8], x: y[8], tmp: y[9:11], lo: y[11], mi: y[12], hi: y[13],
+		ctr: y[14], key: y[15], inc: incs2, bswap: wideBswap, poly: widePoly, yt: y[1], in: y[2],
+	}
+}
+
+func (g *wide) label(s string) string {
+	g.labels++
+	return fmt.Sprintf("%s%s%d", s, g.name, g.labels)
+}
+
+// vecBytes is the size of a vector.
+func (g *wide) vecBytes() int { return 16 * g.w }
+
+func (g *wide) mov(src, dst Op) {
+	if g.zmm {
+		VMOVDQU64(src, dst)
+	} else {
+		VMOVDQU(src, dst)
+	}
+}
+
+func (g *wide) xor(a, b, dst Op) {
+	if g.zmm {
+		VPXORQ(a, b, dst)
+	} else {
+		VPXOR(a, b, dst)
+	}
+}
+
+// xor3 sets dst ^= a ^ b.
+func (g *wide) xor3(a, b, dst VecPhysical) {
+	if g.zmm {
+		VPTERNLOGD(U8(0x96), a, b, dst)
+		return
+	}
+	VPXOR(a, dst, dst)
+	VPXOR(b, dst, dst)
+}
+
+// key returns round key nr-10+i (at p+16i), broadcast to every lane.
+func (g *wide) key(r wideRegs, i int) Op {
+	if g.zmm {
+		return zmmKey(i)
+	}
+	VBROADCASTI128(Mem{Base: p, Disp: 16 * i}, r.key)
+	return r.key
+}
+
+// key0 returns round key 0, broadcast to every lane.
+func (g *wide) key0(r wideRegs) Op {
+	if g.zmm {
+		return zRegs[zKey0]
+	}
+	VBROADCASTI128(Mem{Base: rk}, r.key)
+	return r.key
+}
+
+// loadKeys sets p and broadcasts the zmm kernels' round keys to their
+// registers.
+func (g *wide) loadKeys() {
+	MOVQ(nr, p)
+	SHLQ(U8(4), p)
+	LEAQ(Mem{Base: rk, Index: p, Scale: 1, Disp: -160}, p)
+	if !g.zmm {
+		return
+	}
+	VBROADCASTI32X4(Mem{Base: rk}, zRegs[zKey0])
+	for i := 1; i <= 10; i++ {
+		VBROADCASTI32X4(Mem{Base: p, Disp: 16 * i}, zmmKey(i))
+	}
+	done := g.label("keysDone")
+	CMPQ(nr, U8(12))
+	JB(LabelRef(done))
+	VBROADCASTI32X4(Mem{Base: p, Disp: -16}, zmmKey(-1))
+	VBROADCASTI32X4(Mem{Base: p}, zmmKey(0))
+	JE(LabelRef(done))
+	VBROADCASTI32X4(Mem{Base: p, Disp: -48}, zmmKey(-3))
+	VBROADCASTI32X4(Mem{Base: p, Disp: -32}, zmmKey(-2))
+	Label(done)
+}
+
+// constants loads the zmm kernels' constants into registers.
+func (g *wide) constants(r wideRegs, crypt bool) {
+	if !g.zmm {
+		return
+	}
+	VBROADCASTI32X4(bswapMask, r.bswap)
+	VBROADCASTI32X4(poly, r.poly)
+	if crypt {
+		VMOVDQU64(incs4, r.inc)
+	}
+}
+
+// counters sets ctr from the first counter block, byte-reversed in the
+// low lane, plus lanes (laneIdx or its offset 16).
+func (g *wide) counters(r wideRegs, lanes Mem) {
+	c := r.ctr
+	if g.zmm {
+		VSHUFI64X2(U8(0), c, c, c)
+	} else {
+		VINSERTI128(U8(1), c.AsX(), c, c)
+	}
+	VPADDD(lanes, c, c)
+}
+
+// whiten puts the next counter blocks, XORed with round key 0, into vs.
+func (g *wide) whiten(r wideRegs, vs []VecPhysical) {
+	for _, s := range vs {
+		VPSHUFB(r.bswap, r.ctr, s)
+		VPADDD(r.inc, r.ctr, r.ctr)
+	}
+	k := g.key0(r)
+	for _, s := range vs {
+		g.xor(k, s, s)
+	}
+}
+
+// rounds applies AES rounds 1 to nr-1 to vs, the key of round nr-10+i
+// from key(i), calling stitch(r), r = 0..8, after each of the last nine.
+// The extra rounds of AES-192 and AES-256 come first, so that the stitched
+// work sits in rounds every key size has.
+func (g *wide) rounds(vs []VecPhysical, key func(i int) Op, stitch func(r int)) {
+	round := func(i int) {
+		k := key(i)
+		for _, s := range vs {
+			VAESENC(k, s, s)
+		}
+	}
+	r10, r12 := g.label("rounds10"), g.label("rounds12")
+	CMPQ(nr, U8(12))
+	JB(LabelRef(r10))
+	JE(LabelRef(r12))
+	round(-3)
+	round(-2)
+	Label(r12)
+	round(-1)
+	round(0)
+	Label(r10)
+	for i := 1; i <= 9; i++ {
+		round(i)
+		if stitch != nil {
+			stitch(i - 1)
+		}
+	}
+}
+
+// lastRound finishes the full vectors vs: vector j XORs the keystream into
+// the source at byte 16·w·j and stores the result at the same offset of dst.
+func (g *wide) lastRound(r wideRegs, vs []VecPhysical) {
+	kl := g.key(r, 10)
+	for j, s := range vs {
+		t := r.tmp[j%len(r.tmp)]
+		g.xor(Mem{Base: src, Disp: g.vecBytes() * j}, kl, t)
+		VAESENCLAST(t, s, s)
+		g.mov(s, Mem{Base: dst, Disp: g.vecBytes() * j})
+	}
+}
+
+// mulOps return the steps that add the unreduced product of the reflected
+// block(s) in x and the powers at pw to lo, mi and hi, or set them when
+// first. With narrow, x holds one block and pw points at one power.
+func (g *wide) mulOps(r wideRegs, first, narrow bool, x VecPhysical, pw Mem) []func() {
+	if narrow {
+		x = asX(x)
+	}
+	mul := func(imm uint8, dst VecPhysical) {
+		if narrow {
+			dst = asX(dst)
+		}
+		VPCLMULQDQ(U8(imm), pw, x, dst)
+	}
+	if first {
+		return []func(){
+			func() { mul(0x00, r.lo) },
+			func() { mul(0x11, r.hi) },
+			func() { mul(0x01, r.mi) },
+			func() { mul(0x10, r.tmp[0]); g.xor(r.tmp[0], r.mi, r.mi) },
+		}
+	}
+	if g.zmm {
+		t := r.tmp
+		return []func(){
+			func() { mul(0x00, t[0]) },
+			func() { mul(0x11, t[1]) },
+			func() { mul(0x01, t[2]) },
+			func() { mul(0x10, t[3]) },
+			func() { g.xor(t[0], r.lo, r.lo); g.xor(t[1], r.hi, r.hi) },
+			func() { g.xor3(t[2], t[3], r.mi) },
+		}
+	}
+	t0, t1 := r.tmp[0], r.tmp[1]
+	return []func(){
+		func() { mul(0x00, t0); g.xor(t0, r.lo, r.lo) },
+		func() { mul(0x11, t1); g.xor(t1, r.hi, r.hi) },
+		func() { mul(0x01, t0); g.xor(t0, r.mi, r.mi) },
+		func() { mul(0x10, t1); g.xor(t1, r.mi, r.mi) },
+	}
+}
+
+// reduceOps return the steps that reduce lo, mi and hi in every lane and
+// leave the sum of the lanes, the state, in lo's low 128 bits.
+func (g *wide) reduceOps(r wideRegs) []func() {
+	t0, t1 := r.tmp[0], r.tmp[1]
+	fold := func(from, to VecPhysical) {
+		VPCLMULQDQ(U8(0x10), r.poly, from, t0)
+		VPSHUFD(U8(0x4e), from, t1)
+		g.xor3(t0, t1, to)
+	}
+	return []func(){
+		func() { fold(r.lo, r.mi) },
+		func() { fold(r.mi, r.hi) },
+		func() {
+			h := r.hi
+			if g.zmm {
+				VEXTRACTI64X4(U8(1), h, t0.AsY())
+				VPXOR(t0.AsY(), h.AsY(), t0.AsY())
+				h = t0
+			}
+			VEXTRACTI128(U8(1), h.AsY(), t1.AsX())
+			VPXOR(t1.AsX(), h.AsX(), r.lo.AsX())
+		},
+	}
+}
+
+// hashOps return the steps that hash the group at base into the state in
+// lo.
+func (g *wide) hashOps(r wideRegs, base Register) []func() {
+	var ops []func()
+	for j := range groupBlocks / g.w {
+		off := g.vecBytes() * j
+		ops = append(ops, func() {
+			g.mov(Mem{Base: base, Disp: off}, r.x)
+			VPSHUFB(r.bswap, r.x, r.x)
+			if j == 0 {
+				g.xor(r.lo, r.x, r.x)
+			}
+		})
+		ops = append(ops, g.mulOps(r, j == 0, false, r.x, Mem{Base: key, Disp: powBase + off})...)
+	}
+	return append(ops, g.reduceOps(r)...)
+}
+
+// spread returns a stitch that emits ops over the nine rounds, evenly.
+func spread(ops []func()) func(r int) {
+	return func(r int) {
+		for _, op := range ops[r*len(ops)/9 : (r+1)*len(ops)/9] {
+			op()
+		}
+	}
+}
+
+func emit(ops []func()) {
+	for _, op := range ops {
+		op()
+	}
+}
+
+// advance moves src (and dst) past a group.
+func advance(withDst bool) {
+	ADDQ(U32(16*groupBlocks), src)
+	if withDst {
+		ADDQ(U32(16*groupBlocks), dst)
+	}
+	SUBQ(U32(16*groupBlocks), n)
+}
+
+// hashAll hashes the n bytes at src into the state in lo.
+func (g *wide) hashAll(r wideRegs) {
+	loop, tail, done := g.label("hashLoop"), g.label("hashTail"), g.label("hashDone")
+	Label(loop)
+	CMPQ(n, U32(16*groupBlocks))
+	JB(LabelRef(tail))
+	emit(g.hashOps(r, src))
+	advance(false)
+	JMP(LabelRef(loop))
+	Label(tail)
+	g.tail(r, hashOp, false, done)
+	Label(done)
+}
+
+// cryptAll seals or opens the n bytes at src into dst, from the counter
+// blocks in ctr, and absorbs the ciphertext into the state in lo; with
+// lengths, the lengths block too.
+func (g *wide) cryptAll(r wideRegs, o op, lengths bool) {
+	vs := r.states[:groupBlocks/g.w]
+	keys := func(i int) Op { return g.key(r, i) }
+	loop, tail, done := g.label("cryptLoop"), g.label("cryptTail"), g.label("cryptDone")
+	if o == openOp {
+		Label(loop)
+		CMPQ(n, U32(16*groupBlocks))
+		JB(LabelRef(tail))
+		g.whiten(r, vs)
+		g.rounds(vs, keys, spread(g.hashOps(r, src)))
+		g.lastRound(r, vs)
+		advance(true)
+		JMP(LabelRef(loop))
+	} else {
+		last := g.label("sealLast")
+		CMPQ(n, U32(16*groupBlocks))
+		JB(LabelRef(tail))
+		g.whiten(r, vs)
+		g.rounds(vs, keys, nil)
+		g.lastRound(r, vs)
+		MOVQ(dst, prev)
+		advance(true)
+		Label(loop)
+		CMPQ(n, U32(16*groupBlocks))
+		JB(LabelRef(last))
+		g.whiten(r, vs)
+		g.rounds(vs, keys, spread(g.hashOps(r, prev)))
+		g.lastRound(r, vs)
+		MOVQ(dst, prev)
+		advance(true)
+		JMP(LabelRef(loop))
+		Label(last)
+		emit(g.hashOps(r, prev))
+	}
+	Label(tail)
+	g.tail(r, o, lengths, done)
+	Label(done)
+}
+
+// tail processes the last n bytes, fewer than a group's, one vector at a
+// time, and leaves the state in lo; with lengths, it also absorbs the
+// lengths block of adBytes and msgBytes.
+func (g *wide) tail(r wideRegs, o op, lengths bool, done string) {
+	if !lengths {
+		TESTQ(n, n)
+		JZ(LabelRef(done))
+	}
+	// off points at the power of the first block: the tail's powers end at
+	// H^1, or at H^2 before the lengths block's.
+	end := numPowers
+	if lengths {
+		end--
+	}
+	LEAQ(Mem{Base: n, Disp: 15}, off)
+	SHRQ(U8(4), off)
+	NEGQ(off)
+	ADDQ(U8(end), off)
+	SHLQ(U8(4), off)
+	ADDQ(key, off)
+	VMOVDQA(r.lo.AsX(), r.yt.AsX())
+	for _, a := range []VecPhysical{r.lo, r.mi, r.hi} {
+		g.xor(a, a, a)
+	}
+	loop, part, reduce := g.label("tailLoop"), g.label("tailPart"), g.label("tailReduce")
+	s := r.states[0]
+	Label(loop)
+	CMPQ(n, U8(g.vecBytes()))
+	JB(LabelRef(part))
+	if o == hashOp {
+		g.mov(Mem{Base: src}, r.x)
+		VPSHUFB(r.bswap, r.x, r.x)
+	} else {
+		g.whiten(r, []VecPhysical{s})
+		if o == openOp {
+			g.mov(Mem{Base: src}, r.x)
+		}
+		g.rounds([]VecPhysical{s}, func(i int) Op { return g.key(r, i) }, nil)
+		g.lastRound(r, []VecPhysical{s})
+		if o == sealOp {
+			VPSHUFB(r.bswap, s, r.x)
+		} else {
+			VPSHUFB(r.bswap, r.x, r.x)
+		}
+		ADDQ(U8(g.vecBytes()), dst)
+	}
+	g.xor(r.yt, r.x, r.x)
+	g.xor(r.yt, r.yt, r.yt)
+	emit(g.mulOps(r, false, false, r.x, Mem{Base: off}))
+	ADDQ(U8(g.vecBytes()), src)
+	ADDQ(U8(g.vecBytes()), off)
+	SUBQ(U8(g.vecBytes()), n)
+	JMP(LabelRef(loop))
+
+	Label(part)
+	TESTQ(n, n)
+	JZ(LabelRef(reduce))
+	if g.zmm {
+		g.partZMM(r, o)
+	} else {
+		g.partYMM(r, o)
+	}
+	Label(reduce)
+	if lengths {
+		g.lengthsBlock(r)
+	}
+	emit(g.reduceOps(r))
+}
+
+// partZMM processes the last 1..63 bytes, under the byte mask K2.
+func (g *wide) partZMM(r wideRegs, o op) {
+	s, in := r.states[0], r.in
+	MOVQ(I32(-1), t)
+	BZHIQ(n, t, t)
+	KMOVQ(t, K2)
+	VMOVDQU8_Z(Mem{Base: src}, K2, in)
+	if o == hashOp {
+		VPSHUFB(r.bswap, in, r.x)
+	} else {
+		g.whiten(r, []VecPhysical{s})
+		g.rounds([]VecPhysical{s}, func(i int) Op { return g.key(r, i) }, nil)
+		VAESENCLAST(g.key(r, 10), s, s)
+		VPXORQ(in, s, s)
+		if o == sealOp {
+			VMOVDQU8_Z(s, K2, s) // the padding hashed is zero
+			VMOVDQU8(s, K2, Mem{Base: dst})
+			VPSHUFB(r.bswap, s, r.x)
+		} else {
+			VMOVDQU8(s, K2, Mem{Base: dst})
+			VPSHUFB(r.bswap, in, r.x)
+		}
+	}
+	g.xor(r.yt, r.x, r.x)
+	g.xor(r.yt, r.yt, r.yt)
+	emit(g.mulOps(r, false, false, r.x, Mem{Base: off}))
+}
+
+// partYMM processes the last block, on xmm: the products' high lanes are
+// zero, so they add to the ymm sums.
+func (g *wide) partYMM(r wideRegs, o op) {
+	s, in, x := asX(r.states[0]), asX(r.in), asX(r.x)
+	VMOVDQU(Mem{Base: src}, in)
+	if o == hashOp {
+		VPSHUFB(bswapMask, in, x)
+	} else {
+		VPSHUFB(bswapMask, r.ctr.AsX(), s)
+		VPXOR(Mem{Base: rk}, s, s)
+		g.rounds([]VecPhysical{s}, func(i int) Op { return Mem{Base: p, Disp: 16 * i} }, nil)
+		VAESENCLAST(Mem{Base: p, Disp: 160}, s, s)
+		VPXOR(in, s, s)
+		VMOVDQU(s, Mem{Base: dst})
+		if o == sealOp {
+			VPSHUFB(bswapMask, s, x)
+		} else {
+			VPSHUFB(bswapMask, in, x)
+		}
+	}
+	VPXOR(r.yt.AsX(), x, x)
+	emit(g.mulOps(r, false, true, r.x, Mem{Base: off}))
+}
+
+// lengthsBlock adds the product of the lengths block (plus the state, if no
+// block of the tail took it) and H^1 to the sums. Byte-reversed, the block
+// is the message's length in bits, then the associated data's.
+func (g *wide) lengthsBlock(r wideRegs) {
+	x := asX(r.x)
+	SHLQ(U8(3), msgBytes)
+	SHLQ(U8(3), adBytes)
+	VMOVQ(msgBytes, x)
+	VPINSRQ(U8(1), adBytes, x, x)
+	VPXOR(r.yt.AsX(), x, x)
+	emit(g.mulOps(r, false, true, r.x, Mem{Base: key, Disp: 16 * (numPowers - 1)}))
+}
+
+// ret returns x, a state or tag as the AES-NI kernels hold it, as the words
+// r0, r1.
+func ret(x VecPhysical, r0, r1 string) {
+	VPSHUFB(bswapMask, x, x)
+	VMOVQ(x, t)
+	Store(t, Return(r0))
+	VPEXTRQ(U8(1), x, t)
+	Store(t, Return(r1))
+	VZEROUPPER()
+	RET()
+}
+
+// loadState puts the state y0, y1 into lo.
+func (g *wide) loadState(r wideRegs) {
+	loadWords("y0", "y1", asX(r.lo))
+	VPSHUFB(bswapMask, r.lo.AsX(), r.lo.AsX())
+}
+
+func (g *wide) ghash() {
+	TEXT("ghash"+g.name, NOSPLIT, "func(key "+keyType+", src *byte, n int, y0, y1 uint64) (r0, r1 uint64)")
+	Doc("ghash" + g.name + " absorbs n >= 1 blocks at src into the GHASH state y0, y1.")
+	r := g.regs()
+	Load(Param("key"), key)
+	Load(Param("src"), src)
+	Load(Param("n"), n)
+	SHLQ(U8(4), n)
+	g.constants(r, false)
+	g.loadState(r)
+	g.hashAll(r)
+	ret(asX(r.lo), "r0", "r1")
+}
+
+// crypt writes the block kernels, seal and open.
+func (g *wide) crypt(o op) {
+	name := map[op]string{sealOp: "seal", openOp: "open"}[o] + g.name
+	TEXT(name, NOSPLIT, "func(nr int, rk *[240]byte, key "+keyType+", dst, src *byte, n int, ctr0, ctr1, y0, y1 uint64) (r0, r1 uint64)")
+	if o == sealOp {
+		Doc(name+" encrypts n >= 1 blocks from src to dst in counter mode from the",
+			"counter block ctr0, ctr1 and absorbs the ciphertext into the GHASH state y0, y1.")
+	} else {
+		Doc(name+" absorbs n >= 1 blocks at src into the GHASH state y0, y1 and",
+			"decrypts them to dst in counter mode from the counter block ctr0, ctr1.")
+	}
+	r := g.regs()
+	Load(Param("nr"), nr)
+	Load(Param("rk"), rk)
+	Load(Param("key"), key)
+	Load(Param("dst"), dst)
+	Load(Param("src"), src)
+	Load(Param("n"), n)
+	SHLQ(U8(4), n)
+	g.constants(r, true)
+	g.loadKeys()
+	g.loadState(r)
+	loadWords("ctr0", "ctr1", asX(r.ctr))
+	VPSHUFB(bswapMask, r.ctr.AsX(), r.ctr.AsX())
+	g.counters(r, laneIdx)
+	g.cryptAll(r, o, false)
+	ret(asX(r.lo), "r0", "r1")
+}
+
+// message writes the message kernels, sealMsg and openMsg (zmm).
+func (g *wide) message(o op) {
+	name := map[op]string{sealOp: "sealMsg", openOp: "openMsg"}[o] + g.name
+	TEXT(name, NOSPLIT, "func(nr int, rk *[240]byte, key "+keyType+", dst, src *byte, n int, ad *byte, adLen int, j0, j1 uint64) (t0, t1 uint64)")
+	if o == sealOp {
+		Doc(name+" encrypts the n bytes at src to dst with the first counter block",
+			"j0, j1 (J0) and returns the tag for them and the adLen bytes at ad.")
+	} else {
+		Doc(name+" decrypts the n bytes at src to dst with the first counter block",
+			"j0, j1 (J0) and returns the tag they should have with the adLen bytes at ad.")
+	}
+	r := g.regs()
+	Load(Param("nr"), nr)
+	Load(Param("rk"), rk)
+	Load(Param("key"), key)
+	g.constants(r, true)
+	g.loadKeys()
+	// E(J0), whose latency the associated data and the message hide.
+	c := asX(r.ctr)
+	loadWords("j0", "j1", c)
+	VPXORQ(zRegs[zKey0].AsX(), c, eJ0)
+	g.rounds([]VecPhysical{eJ0}, func(i int) Op { return zmmKey(i).AsX() }, nil)
+	VAESENCLAST(zmmKey(10).AsX(), eJ0, eJ0)
+	VPSHUFB(bswapMask, c, c)
+	g.counters(r, laneIdx.Offset(16))
+	g.xor(r.lo, r.lo, r.lo)
+	Load(Param("ad"), src)
+	Load(Param("adLen"), n)
+	MOVQ(n, adBytes)
+	g.hashAll(r)
+	Load(Param("dst"), dst)
+	Load(Param("src"), src)
+	Load(Param("n"), n)
+	MOVQ(n, msgBytes)
+	g.cryptAll(r, o, true)
+	VPSHUFB(bswapMask, r.lo.AsX(), r.lo.AsX())
+	VPXORQ(eJ0, r.lo.AsX(), r.lo.AsX())
+	VMOVQ(r.lo.AsX(), t)
+	Store(t, Return("t0"))
+	VPEXTRQ(U8(1), r.lo.AsX(), t)
+	Store(t, Return("t1"))
+	VZEROUPPER()
+	RET()
+}
+
+// The ops of the wide kernels.
+type op int
+
+const (
+	sealOp op = iota
+	openOp
+	hashOp
+)
+
+// asX returns the xmm register that is the low 128 bits of v.
+func asX(v VecPhysical) VecPhysical { return v.AsX().(VecPhysical) }
