@@ -5,9 +5,10 @@
 //
 // Constant time. No path looks up a table with, or branches on, the key, the
 // hash key H, the plaintext or the tag:
-//   - on amd64 with AES-NI, PCLMULQDQ and AVX, AES keys run on a stitched
-//     assembly kernel (counter mode and GHASH over eight blocks per
-//     iteration), whose instructions take the same time for any data;
+//   - on amd64 with AES-NI, PCLMULQDQ and AVX, AES keys run on stitched
+//     assembly kernels (counter mode and GHASH over 8 blocks per iteration;
+//     with VAES and VPCLMULQDQ, 16 on ymm and 32 on zmm), whose
+//     instructions take the same time for any data;
 //   - elsewhere (purego, 386, arm, arm64 for now, s390x, or such a CPU
 //     without those instructions) AES runs on fae's AES engine (its
 //     constant-time bitsliced code when the CPU has no AES instructions) and
@@ -40,7 +41,6 @@ package gcm
 
 import (
 	"crypto/cipher"
-	"crypto/subtle"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -151,7 +151,7 @@ func NewWithSizes(key []byte, nonceSize, tagSize int) (*AEAD, error) {
 	if err := a.block.Init(key); err != nil {
 		return nil, fmt.Errorf("gcm: %w", err)
 	}
-	if err := a.init(aesCipher, nonceSize, tagSize); err != nil {
+	if err := a.init(aesCipher, nonceSize, tagSize, anyLength); err != nil {
 		return nil, err
 	}
 	return a, nil
@@ -169,14 +169,20 @@ func NewFromBlock(b cipher.Block, nonceSize, tagSize int) (*AEAD, error) {
 	if l, ok := b.(*ilea.Block); ok {
 		a.lea, kind = l, leaCipher
 	}
-	if err := a.init(kind, nonceSize, tagSize); err != nil {
+	if err := a.init(kind, nonceSize, tagSize, anyLength); err != nil {
 		return nil, err
 	}
 	return a, nil
 }
 
+// anyLength is init's bound for an AEAD that takes messages of any length.
+const anyLength = 1<<31 - 1
+
 // init checks the sizes and derives the hash key, once the cipher is set.
-func (a *AEAD) init(kind cipherKind, nonceSize, tagSize int) error {
+// most bounds the blocks of every message and associated data a will take:
+// the kernels' key then holds only the powers of H they can reach (an AEAD
+// for one message, XAES-256-GCM's, costs less to set up).
+func (a *AEAD) init(kind cipherKind, nonceSize, tagSize, most int) error {
 	if nonceSize < MinNonceSize || nonceSize > MaxNonceSize {
 		return errors.New("gcm: nonce size " + strconv.Itoa(nonceSize) + " not in 1..1024")
 	}
@@ -186,7 +192,7 @@ func (a *AEAD) init(kind cipherKind, nonceSize, tagSize int) error {
 	a.kind, a.nonceSize, a.tagSize, a.parallelism = kind, nonceSize, tagSize, 1
 	h := a.encrypt(block{})
 	a.h = newFieldKey(h)
-	a.initKernel(h)
+	a.initKernel(h, most)
 	return nil
 }
 
@@ -240,13 +246,29 @@ func (a *AEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 	if alias.AnyOverlap(out, ad) {
 		panic("gcm: invalid buffer overlap of output and additional data")
 	}
-	var tag [blockSize]byte
-	a.open(out, nonce, ciphertext[:n], ad).store(tag[:])
-	if subtle.ConstantTimeCompare(tag[:a.tagSize], ciphertext[n:]) != 1 {
+	if a.open(out, nonce, ciphertext[:n], ad).differs(ciphertext[n:]) {
 		clear(out)
 		return nil, errOpen
 	}
 	return ret, nil
+}
+
+// differs reports whether tag, 12 to 16 bytes, differs from the leading
+// bytes of the full tag x. It takes the same time wherever and however
+// much they differ: whole words XORed and ORed, one test at the end, where
+// subtle.ConstantTimeCompare would take a byte at a time.
+func (x block) differs(tag []byte) bool {
+	t0 := binary.LittleEndian.Uint64(tag)
+	var t1 uint64
+	if len(tag) == blockSize {
+		t1 = binary.LittleEndian.Uint64(tag[8:])
+	} else {
+		for i, b := range tag[8:] {
+			t1 |= uint64(b) << (8 * i)
+		}
+	}
+	keep := ^uint64(0) >> (8 * (2*8 - len(tag)))
+	return (x.w0^t0)|(x.w1^t1)&keep != 0
 }
 
 // seal writes ciphertext || tag to out.
@@ -378,8 +400,9 @@ func (a *AEAD) hashAD(y *block, ad []byte) {
 // architecture's file provides (gcm_amd64.go; gcm_noasm.go elsewhere) and
 // which fall back to gcm_generic.go's portable code:
 //
-//	initKernel(h block)
-//	    chooses a.kern and fills a.key from H, at construction.
+//	initKernel(h block, most int)
+//	    chooses a.kern and fills a.key from H, at construction, for
+//	    messages and associated data of at most most blocks.
 //	ghash(y *block, src []byte)
 //	    absorbs the whole blocks of src, at least one, into y.
 //	mulH(y block) block

@@ -37,17 +37,31 @@ import (
 // data's and the message's last partial blocks (zero padded) and the
 // lengths block (through mulH), and the tag.
 //
+// A family may also offer message kernels, which take all of that in one
+// call for a message and associated data of at most maxKernelBlocks blocks
+// each (short messages are then one call, not five or six):
+//
+//	sealMsg(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int, ad *byte, adLen int, j0, j1 uint64) (t0, t1 uint64)
+//	    dst[0..n) = CTR(src[0..n)) from the counter block after J0 (j0,
+//	    j1), and returns the full tag over adLen bytes at ad and dst.
+//	openMsg(...same...) (t0, t1 uint64)
+//	    returns the full tag over adLen bytes at ad and src[0..n), and
+//	    writes dst[0..n) = CTR(src[0..n)).
+//
+// n and adLen count bytes; nothing past them is read or written.
+//
 // Every family that multiplies carry-lessly keeps H in one layout,
 // kernelKey, filled by initAESNI (every CPU with VAES or VPCLMULQDQ has
 // PCLMULQDQ too). A new family adds its kernel constant, its availability
-// to chooseKernel and impl, and its cases to ghash, mulH and cryptBlocks.
+// to chooseKernel and impl, its powers, and its cases to ghash, mulH,
+// cryptBlocks and, with message kernels, hasMessage and message.
 
 // Every family needs the aesni kernel's instructions too: it shares
-// initAESNI and mulHAESNI.
+// initAESNI and mulHAESNI. The zmm kernels' byte masks take BZHI (BMI2).
 var (
 	useAESNI   = cpu.X86HasAESNI && cpu.X86HasPCLMULQDQ && cpu.X86HasAVX
 	useVAES256 = useAESNI && cpu.X86HasVAES256 && cpu.X86HasVPCLMULQDQ256
-	useVAES512 = useAESNI && cpu.X86HasVAES512 && cpu.X86HasVPCLMULQDQ512
+	useVAES512 = useAESNI && cpu.X86HasVAES512 && cpu.X86HasVPCLMULQDQ512 && cpu.X86HasBMI2
 )
 
 func init() {
@@ -63,11 +77,13 @@ const (
 	genericKernel kernel = iota
 	aesniKernel          // AES-NI and PCLMULQDQ with AVX encodings, 8 blocks stitched (gcm_amd64.s)
 	vaes256Kernel        // VAES and VPCLMULQDQ on ymm, AVX2, 16 blocks stitched
-	vaes512Kernel        // VAES and VPCLMULQDQ on zmm, AVX-512, 16 blocks stitched
+	vaes512Kernel        // VAES and VPCLMULQDQ on zmm, AVX-512, 32 blocks stitched; message kernels
 )
 
-// powers[k] is how many powers of H family k multiplies by.
-var powers = [...]int{aesniKernel: 8, vaes256Kernel: 16, vaes512Kernel: 17}
+// powers[k] is how many powers of H family k multiplies by: a group's, and
+// for vaes512 one more, for the lengths block after a tail of a group less
+// a byte.
+var powers = [...]int{aesniKernel: 8, vaes256Kernel: 16, vaes512Kernel: 33}
 
 // chooseKernel returns the fastest family enabled.
 func chooseKernel() kernel {
@@ -83,7 +99,7 @@ func chooseKernel() kernel {
 }
 
 // numPowers is how many powers of H kernelKey holds.
-const numPowers = 17
+const numPowers = 33
 
 // kernelKey holds H^numPowers..H^1 for the carry-less-multiply kernels, then
 // their Karatsuba operands in the same order: key[numPowers-k] is H^k and
@@ -148,11 +164,12 @@ func sealMsgVAES512(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int
 //go:noescape
 func openMsgVAES512(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int, ad *byte, adLen int, j0, j1 uint64) (t0, t1 uint64)
 
-func (a *AEAD) initKernel(h block) {
+func (a *AEAD) initKernel(h block, most int) {
 	a.kern = chooseKernel()
 	if a.kern != genericKernel {
 		lo, hi := kernelH(h)
-		initAESNI(lo, hi, &a.key, powers[a.kern])
+		// A tail of most blocks (and the lengths block) needs H^(most+1).
+		initAESNI(lo, hi, &a.key, min(powers[a.kern], max(most+1, 2)))
 	}
 }
 

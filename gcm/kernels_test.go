@@ -394,3 +394,28 @@ func TestMessageKernel(t *testing.T) {
 		}
 	})
 }
+
+// TestTagDiffers checks Open's tag comparison on every tag size: the
+// leading bytes of the full tag pass, and every single-bit change of them,
+// in any byte, fails.
+func TestTagDiffers(t *testing.T) {
+	r := newRand(7)
+	for range 20 {
+		var full [blockSize]byte
+		copy(full[:], randBytes(r, blockSize))
+		x := load(full[:])
+		for size := MinTagSize; size <= MaxTagSize; size++ {
+			tag := append([]byte(nil), full[:size]...)
+			if x.differs(tag) {
+				t.Fatalf("%d-byte tag: the right tag differs", size)
+			}
+			for bit := range 8 * size {
+				tag[bit/8] ^= 1 << (bit % 8)
+				if !x.differs(tag) {
+					t.Fatalf("%d-byte tag: bit %d changed, but the tag passes", size, bit)
+				}
+				tag[bit/8] ^= 1 << (bit % 8)
+			}
+		}
+	}
+}

@@ -52,8 +52,9 @@ func (x *xaes) Overhead() int { return TagSize }
 
 // derive sets g to AES-256-GCM under the key derived from n, the nonce's
 // first 12 bytes: AES-256(K, M_i ^ K1) for M_i = 0x00 || i || "X" || 0x00 ||
-// n, i = 1, 2.
-func (x *xaes) derive(g *AEAD, n []byte) {
+// n, i = 1, 2; g takes one message, whose length and associated data's are
+// at most most blocks.
+func (x *xaes) derive(g *AEAD, n []byte, most int) {
 	m0 := uint64('X')<<16 | uint64(binary.LittleEndian.Uint32(n))<<32
 	m1 := binary.LittleEndian.Uint64(n[4:12])
 	var k [32]byte
@@ -63,7 +64,7 @@ func (x *xaes) derive(g *AEAD, n []byte) {
 	}
 	// Neither fails: the sizes are fixed.
 	_ = g.block.Init(k[:])
-	_ = g.init(aesCipher, NonceSize, TagSize)
+	_ = g.init(aesCipher, NonceSize, TagSize, most)
 }
 
 // Seal is as AEAD.Seal, with a 24-byte nonce.
@@ -72,7 +73,7 @@ func (x *xaes) Seal(dst, nonce, plaintext, ad []byte) []byte {
 		panic("gcm: incorrect nonce length given to XAES-256-GCM")
 	}
 	var g AEAD
-	x.derive(&g, nonce[:12])
+	x.derive(&g, nonce[:12], blocks(plaintext, ad))
 	return g.Seal(dst, nonce[12:], plaintext, ad)
 }
 
@@ -82,6 +83,11 @@ func (x *xaes) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 		panic("gcm: incorrect nonce length given to XAES-256-GCM")
 	}
 	var g AEAD
-	x.derive(&g, nonce[:12])
+	x.derive(&g, nonce[:12], blocks(ciphertext, ad))
 	return g.Open(dst, nonce[12:], ciphertext, ad)
+}
+
+// blocks returns how many blocks the longer of msg and ad fills.
+func blocks(msg, ad []byte) int {
+	return (max(len(msg), len(ad)) + blockSize - 1) / blockSize
 }

@@ -41,7 +41,7 @@ func TestXAESVectors(t *testing.T) {
 			block{w0, w1}.store(l[:])
 			x.k1.store(k1[:])
 			var g AEAD
-			x.derive(&g, []byte(v.nonce[:12]))
+			x.derive(&g, []byte(v.nonce[:12]), anyLength)
 			if hex.EncodeToString(l[:]) != v.l || hex.EncodeToString(k1[:]) != v.k1 || hex.EncodeToString(g.block.EncKeys()[:32]) != v.kx {
 				t.Errorf("L %x, K1 %x, Kx %x; want %s, %s, %s", l, k1, g.block.EncKeys()[:32], v.l, v.k1, v.kx)
 			}
@@ -100,4 +100,36 @@ func xaesAccumulated(t *testing.T, iterations int, want string) {
 	if got := hex.EncodeToString(sum); got != want {
 		t.Errorf("%d iterations: hash %s, want %s", iterations, got, want)
 	}
+}
+
+// TestXAESPowers checks that XAES-256-GCM's per-message AEAD, whose kernel
+// key holds only the powers of H its message needs, seals and opens as one
+// with every power: message lengths byte by byte across several groups and
+// associated data lengths, on every path.
+func TestXAESPowers(t *testing.T) {
+	r := newRand(8)
+	src := randBytes(r, 2048)
+	paths.Run(t, func(t *testing.T) {
+		a, _ := NewXAES256(randBytes(r, 32))
+		x := a.(*xaes)
+		nonce := randBytes(r, xaesNonceSize)
+		check := func(pt, ad []byte) {
+			t.Helper()
+			var g AEAD
+			x.derive(&g, nonce[:12], anyLength)
+			want := g.Seal(nil, nonce[12:], pt, ad)
+			if got := x.Seal(nil, nonce, pt, ad); !bytes.Equal(got, want) {
+				t.Fatalf("message %d bytes, ad %d: Seal differs from an AEAD with every power", len(pt), len(ad))
+			}
+			checkOpen(t, a, nonce, ad, pt, want)
+		}
+		for n := 0; n <= 1100; n++ {
+			if !testing.Short() || n <= 300 || n%29 == 0 {
+				check(src[:n], src[:n%40])
+			}
+		}
+		for n := 0; n <= 1100; n += 7 {
+			check(src[:33], src[len(src)-n:])
+		}
+	})
 }

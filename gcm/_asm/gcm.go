@@ -35,7 +35,7 @@ import (
 
 // numPowers must equal gcm's numPowers: kernelKey holds H^numPowers ..
 // H^1, then their Karatsuba operands in the same order.
-const numPowers = 17
+const numPowers = 33
 
 // keyType is kernelKey's type.
 var keyType = fmt.Sprintf("*[%d][16]byte", 2*numPowers)
@@ -93,7 +93,7 @@ func main() {
 	mulH()
 	seal()
 	open()
-	for _, g := range []*wide{{name: "VAES256", w: 2}, {name: "VAES512", w: 4, zmm: true}} {
+	for _, g := range []*wide{{name: "VAES256", w: 2, group: 16}, {name: "VAES512", w: 4, group: 32, zmm: true}} {
 		g.ghash()
 		g.crypt(sealOp)
 		g.crypt(openOp)

@@ -11,12 +11,13 @@ import (
 // The VAES kernels: the AES-NI kernels' design on vectors of w blocks, ymm
 // (VAES256: VEX encodings, AVX2, 16 registers) and zmm (VAES512: AVX-512).
 //
-// A group is groupBlocks blocks: the main loops encrypt one group while
-// they hash one (Open the group it decrypts, Seal the one it encrypted the
-// iteration before), the hashing spread over the last nine AES rounds.
-// Block i of a group is multiplied by H^(groupBlocks-i), so the vector at
-// byte 16·w·j of the group finds its powers at the same offset from
-// H^groupBlocks in kernelKey. The products are formed by schoolbook (four
+// A group is 8 vectors: 16 blocks on ymm, 32 on zmm, enough independent
+// AES work to keep the AES unit busy through its latency. The main loops
+// encrypt one group while they hash one (Open the group it decrypts, Seal
+// the one it encrypted the iteration before), the hashing spread over the
+// last nine AES rounds. Block i of a group of g is multiplied by H^(g-i),
+// so the vector at byte 16·w·j of the group finds its powers at the same
+// offset from H^g in kernelKey. The products are formed by schoolbook (four
 // VPCLMULQDQ, no shuffle: the shuffle port is VPCLMULQDQ's) and summed as
 // low, middle and high halves over the whole group, then reduced once, in
 // every lane: the low half folded into the middle one and the middle one
@@ -30,9 +31,9 @@ import (
 // 2^32, as GCM wants, and one VPSHUFB per vector restores the byte order.
 // The last AES round takes the source XORed with the last round key as its
 // key, which yields the output directly. The zmm kernels keep every round
-// key in registers, broadcast to all lanes; the ymm kernels have too few
-// registers and broadcast each round's key as they need it. The powers of
-// H are memory operands of VPCLMULQDQ.
+// key in registers, broadcast to all lanes, and take the powers of H and
+// two constants as memory operands; the ymm kernels have too few registers
+// and broadcast each round's key as they need it.
 //
 // The kernels count bytes. Fewer than a group's at the end go through a
 // loop of one vector each, whose iterations the core overlaps, all summed
@@ -46,15 +47,9 @@ import (
 // length up to a kernel call's, and its associated data: they compute
 // E(J0) while they hash the associated data, run the message, and absorb
 // the lengths block in the last reduction, its product by H^1 added to the
-// tail's, whose blocks then take the powers ending at H^2. A short message
-// costs one call and about two reductions on its critical path.
-
-// groupBlocks is the number of blocks of a wide kernel's group.
-const groupBlocks = 16
-
-// powBase is the offset in kernelKey of H^groupBlocks, a group's first
-// power.
-const powBase = 16 * (numPowers - groupBlocks)
+// tail's, whose blocks then take the powers ending at H^2 (so kernelKey
+// holds H^33 for a tail of 32 blocks). A short message costs one call and
+// one or two reductions on its critical path.
 
 // General-purpose registers of the message kernels, besides those of gcm.go.
 var (
@@ -66,9 +61,13 @@ var (
 type wide struct {
 	name   string // suffix of the function names
 	w      int    // blocks per vector
+	group  int    // blocks per group
 	zmm    bool   // AVX-512: 32 registers, ternary logic, masks
 	labels int
 }
+
+// powBase is the offset in kernelKey of H^group, a group's first power.
+func (g *wide) powBase() int { return 16 * (numPowers - g.group) }
 
 // Vector registers of the wide kernels, by role.
 type wideRegs struct {
@@ -111,7 +110,7 @@ func wideConstants() {
 	}
 	c := func(v uint64) func(int) uint64 { return func(int) uint64 { return v } }
 	wideBswap = lanes("gcmBswapWide", 2, c(0x08090a0b0c0d0e0f), c(0x0001020304050607))
-	widePoly = lanes("gcmPolyWide", 2, c(1), c(0xc200000000000000))
+	widePoly = lanes("gcmPolyWide", 4, c(1), c(0xc200000000000000))
 	// laneIdx adds l to lane l's counter (from offset 16, l+1); incs2 and
 	// incs4 step each lane by the blocks of a ymm and a zmm register.
 	laneIdx = lanes("gcmLaneIdx", 5, func(l int) uint64 { return uint64(l) }, c(0))
@@ -123,8 +122,8 @@ func (g *wide) regs() wideRegs {
 	if g.zmm {
 		z := zRegs
 		return wideRegs{
-			states: z[0:4], x: z[4], tmp: z[5:9], lo: z[9], mi: z[10], hi: z[11],
-			ctr: z[12], inc: z[13], bswap: z[14], poly: z[15], yt: z[1], in: z[2],
+			states: z[0:8], x: z[8], tmp: z[9:11], lo: z[11], mi: z[12], hi: z[13],
+			ctr: z[14], bswap: z[15], inc: incs4, poly: widePoly, yt: z[1], in: z[2],
 		}
 	}
 	y := yRegs
@@ -210,15 +209,10 @@ func (g *wide) loadKeys() {
 	Label(done)
 }
 
-// constants loads the zmm kernels' constants into registers.
-func (g *wide) constants(r wideRegs, crypt bool) {
-	if !g.zmm {
-		return
-	}
-	VBROADCASTI32X4(bswapMask, r.bswap)
-	VBROADCASTI32X4(poly, r.poly)
-	if crypt {
-		VMOVDQU64(incs4, r.inc)
+// constants loads the byte-reversal mask into its zmm register.
+func (g *wide) constants(r wideRegs) {
+	if g.zmm {
+		VBROADCASTI32X4(bswapMask, r.bswap)
 	}
 }
 
@@ -308,18 +302,17 @@ func (g *wide) mulOps(r wideRegs, first, narrow bool, x VecPhysical, pw Mem) []f
 			func() { mul(0x10, r.tmp[0]); g.xor(r.tmp[0], r.mi, r.mi) },
 		}
 	}
+	t0, t1 := r.tmp[0], r.tmp[1]
 	if g.zmm {
-		t := r.tmp
 		return []func(){
-			func() { mul(0x00, t[0]) },
-			func() { mul(0x11, t[1]) },
-			func() { mul(0x01, t[2]) },
-			func() { mul(0x10, t[3]) },
-			func() { g.xor(t[0], r.lo, r.lo); g.xor(t[1], r.hi, r.hi) },
-			func() { g.xor3(t[2], t[3], r.mi) },
+			func() { mul(0x00, t0) },
+			func() { mul(0x11, t1) },
+			func() { g.xor(t0, r.lo, r.lo); g.xor(t1, r.hi, r.hi) },
+			func() { mul(0x01, t0) },
+			func() { mul(0x10, t1) },
+			func() { g.xor3(t0, t1, r.mi) },
 		}
 	}
-	t0, t1 := r.tmp[0], r.tmp[1]
 	return []func(){
 		func() { mul(0x00, t0); g.xor(t0, r.lo, r.lo) },
 		func() { mul(0x11, t1); g.xor(t1, r.hi, r.hi) },
@@ -357,7 +350,7 @@ func (g *wide) reduceOps(r wideRegs) []func() {
 // lo.
 func (g *wide) hashOps(r wideRegs, base Register) []func() {
 	var ops []func()
-	for j := range groupBlocks / g.w {
+	for j := range g.group / g.w {
 		off := g.vecBytes() * j
 		ops = append(ops, func() {
 			g.mov(Mem{Base: base, Disp: off}, r.x)
@@ -366,7 +359,7 @@ func (g *wide) hashOps(r wideRegs, base Register) []func() {
 				g.xor(r.lo, r.x, r.x)
 			}
 		})
-		ops = append(ops, g.mulOps(r, j == 0, false, r.x, Mem{Base: key, Disp: powBase + off})...)
+		ops = append(ops, g.mulOps(r, j == 0, false, r.x, Mem{Base: key, Disp: g.powBase() + off})...)
 	}
 	return append(ops, g.reduceOps(r)...)
 }
@@ -387,22 +380,22 @@ func emit(ops []func()) {
 }
 
 // advance moves src (and dst) past a group.
-func advance(withDst bool) {
-	ADDQ(U32(16*groupBlocks), src)
+func (g *wide) advance(withDst bool) {
+	ADDQ(U32(16*g.group), src)
 	if withDst {
-		ADDQ(U32(16*groupBlocks), dst)
+		ADDQ(U32(16*g.group), dst)
 	}
-	SUBQ(U32(16*groupBlocks), n)
+	SUBQ(U32(16*g.group), n)
 }
 
 // hashAll hashes the n bytes at src into the state in lo.
 func (g *wide) hashAll(r wideRegs) {
 	loop, tail, done := g.label("hashLoop"), g.label("hashTail"), g.label("hashDone")
 	Label(loop)
-	CMPQ(n, U32(16*groupBlocks))
+	CMPQ(n, U32(16*g.group))
 	JB(LabelRef(tail))
 	emit(g.hashOps(r, src))
-	advance(false)
+	g.advance(false)
 	JMP(LabelRef(loop))
 	Label(tail)
 	g.tail(r, hashOp, false, done)
@@ -413,35 +406,35 @@ func (g *wide) hashAll(r wideRegs) {
 // blocks in ctr, and absorbs the ciphertext into the state in lo; with
 // lengths, the lengths block too.
 func (g *wide) cryptAll(r wideRegs, o op, lengths bool) {
-	vs := r.states[:groupBlocks/g.w]
+	vs := r.states[:g.group/g.w]
 	keys := func(i int) Op { return g.key(r, i) }
 	loop, tail, done := g.label("cryptLoop"), g.label("cryptTail"), g.label("cryptDone")
 	if o == openOp {
 		Label(loop)
-		CMPQ(n, U32(16*groupBlocks))
+		CMPQ(n, U32(16*g.group))
 		JB(LabelRef(tail))
 		g.whiten(r, vs)
 		g.rounds(vs, keys, spread(g.hashOps(r, src)))
 		g.lastRound(r, vs)
-		advance(true)
+		g.advance(true)
 		JMP(LabelRef(loop))
 	} else {
 		last := g.label("sealLast")
-		CMPQ(n, U32(16*groupBlocks))
+		CMPQ(n, U32(16*g.group))
 		JB(LabelRef(tail))
 		g.whiten(r, vs)
 		g.rounds(vs, keys, nil)
 		g.lastRound(r, vs)
 		MOVQ(dst, prev)
-		advance(true)
+		g.advance(true)
 		Label(loop)
-		CMPQ(n, U32(16*groupBlocks))
+		CMPQ(n, U32(16*g.group))
 		JB(LabelRef(last))
 		g.whiten(r, vs)
 		g.rounds(vs, keys, spread(g.hashOps(r, prev)))
 		g.lastRound(r, vs)
 		MOVQ(dst, prev)
-		advance(true)
+		g.advance(true)
 		JMP(LabelRef(loop))
 		Label(last)
 		emit(g.hashOps(r, prev))
@@ -611,7 +604,7 @@ func (g *wide) ghash() {
 	Load(Param("src"), src)
 	Load(Param("n"), n)
 	SHLQ(U8(4), n)
-	g.constants(r, false)
+	g.constants(r)
 	g.loadState(r)
 	g.hashAll(r)
 	ret(asX(r.lo), "r0", "r1")
@@ -636,7 +629,7 @@ func (g *wide) crypt(o op) {
 	Load(Param("src"), src)
 	Load(Param("n"), n)
 	SHLQ(U8(4), n)
-	g.constants(r, true)
+	g.constants(r)
 	g.loadKeys()
 	g.loadState(r)
 	loadWords("ctr0", "ctr1", asX(r.ctr))
@@ -661,7 +654,7 @@ func (g *wide) message(o op) {
 	Load(Param("nr"), nr)
 	Load(Param("rk"), rk)
 	Load(Param("key"), key)
-	g.constants(r, true)
+	g.constants(r)
 	g.loadKeys()
 	// E(J0), whose latency the associated data and the message hide.
 	c := asX(r.ctr)
