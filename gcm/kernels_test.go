@@ -131,9 +131,9 @@ func TestAgainstStdlib(t *testing.T) {
 			check(fmt.Sprintf("nonce %d bytes", ns), 1, src[3:3+ns], src[:33], src[:5], 16)
 		}
 		for _, ns := range []int{16, 20, 32} {
-			// Wraps in the first, second and later groups of 8 blocks (the
-			// later ones take their counters from the stack).
-			for _, k := range []uint32{1, 2, 3, 7, 8, 9, 17, 24, 25, 41} {
+			// Wraps in the first, second and later groups of 8 and 32
+			// blocks (the later ones take their counters from the stack).
+			for _, k := range []uint32{1, 2, 3, 7, 8, 9, 17, 24, 25, 41, 65, 97, 130} {
 				a, _ := NewWithSizes(keys[0], ns, 16)
 				nonce := wrapNonce(t, a, ns, k, r)
 				for _, n := range []int{16*int(k) - 1, 16 * int(k), 16*int(k) + 5, 300, 16*(int(k)+20) + 3} {
@@ -297,18 +297,18 @@ func TestLEAAgainstStdlib(t *testing.T) {
 
 // TestCryptKernels compares each path's cryptBlocks, sealing and opening,
 // separately and in place, with counter mode over crypto/aes and the
-// portable GHASH, for 1 to 65 blocks (every remainder of each kernel's
-// groups, and a group after two) from random counters and from counters
-// that wrap within the call.
+// portable GHASH, for 1 to 161 blocks (every remainder of each kernel's
+// groups, and groups after the first two of 32) from random counters and
+// from counters that wrap within the call.
 func TestCryptKernels(t *testing.T) {
 	r := newRand(5)
-	src := randBytes(r, 65*blockSize)
+	src := randBytes(r, 161*blockSize)
 	paths.Run(t, func(t *testing.T) {
 		for _, keySize := range []int{16, 24, 32} {
 			key := randBytes(r, keySize)
 			a, _ := New(key)
 			b, _ := stdaes.NewCipher(key)
-			for n := 1; n <= 65; n++ {
+			for n := 1; n <= 161; n++ {
 				if testing.Short() && n > 20 && n%7 != 0 {
 					continue
 				}
@@ -378,19 +378,26 @@ func TestMessageKernel(t *testing.T) {
 			}
 		}
 		j := counter{r.Uint64(), r.Uint32(), 1}
+		lengths := []int{1535, 1536, 1600 + 7, 2048, 2560 + 15, 3000, 4000}
 		for n := 0; n <= 1100; n++ {
 			if !testing.Short() || n <= 300 || n%53 == 0 {
-				check(fmt.Sprintf("message %d bytes", n), n%3, j, src[n%7:n%7+n], src[:n%20])
+				lengths = append(lengths, n)
 			}
+		}
+		for _, n := range lengths {
+			check(fmt.Sprintf("message %d bytes", n), n%3, j, src[n%7:n%7+n], src[:n%20])
 		}
 		for n := 0; n <= 600; n++ {
 			if !testing.Short() || n <= 150 || n%37 == 0 {
 				check(fmt.Sprintf("ad %d bytes", n), 0, j, src[:77], src[len(src)-n:])
 			}
 		}
-		for k := uint32(1); k <= 40; k++ {
+		for k := uint32(1); k <= 140; k++ {
+			if k > 40 && k%8 != 1 {
+				continue
+			}
 			j := counter{r.Uint64(), r.Uint32(), -k}
-			check(fmt.Sprintf("counter %d blocks from the wrap", k), 1, j, src[:16*int(k)+300], src[:5])
+			check(fmt.Sprintf("counter %d blocks from the wrap", k), 1, j, src[:16*int(k)+600], src[:5])
 		}
 	})
 }
