@@ -73,13 +73,13 @@ func (g *wide) powBase() int { return 16 * (numPowers - g.group) }
 type wideRegs struct {
 	states           []VecPhysical // counter blocks in the rounds
 	x                VecPhysical   // the block being hashed
-	tmp              []VecPhysical
-	lo, mi, hi       VecPhysical // sums of products; lo holds the state between groups
-	ctr              VecPhysical // the next counter blocks, byte-reversed
-	key              VecPhysical // ymm: the round key in use
-	inc, bswap, poly Op          // registers (zmm) or memory (ymm)
-	yt               VecPhysical // tail: the state, added to the first block
-	in               VecPhysical // tail: a partial vector's source
+	tmp              []VecPhysical // products, keystream ^ source
+	lo, mi, hi       VecPhysical   // sums of products; lo holds the state between groups
+	ctr              VecPhysical   // the next counter blocks, byte-reversed
+	key              VecPhysical   // ymm: the round key in use
+	inc, bswap, poly Op            // in memory, but bswap in a register on zmm
+	yt               VecPhysical   // tail: the state, added to the first block
+	in               VecPhysical   // tail: a partial vector's source
 }
 
 var (
@@ -578,16 +578,20 @@ func (g *wide) lengthsBlock(r wideRegs) {
 	emit(g.mulOps(r, false, true, r.x, Mem{Base: key, Disp: 16 * (numPowers - 1)}))
 }
 
-// ret returns x, a state or tag as the AES-NI kernels hold it, as the words
-// r0, r1.
+// ret returns the block in x as the words r0, r1.
 func ret(x VecPhysical, r0, r1 string) {
-	VPSHUFB(bswapMask, x, x)
 	VMOVQ(x, t)
 	Store(t, Return(r0))
 	VPEXTRQ(U8(1), x, t)
 	Store(t, Return(r1))
 	VZEROUPPER()
 	RET()
+}
+
+// retState returns the state in lo, byte-reversed back, as r0, r1.
+func retState(r wideRegs) {
+	VPSHUFB(bswapMask, r.lo.AsX(), r.lo.AsX())
+	ret(asX(r.lo), "r0", "r1")
 }
 
 // loadState puts the state y0, y1 into lo.
@@ -607,7 +611,7 @@ func (g *wide) ghash() {
 	g.constants(r)
 	g.loadState(r)
 	g.hashAll(r)
-	ret(asX(r.lo), "r0", "r1")
+	retState(r)
 }
 
 // crypt writes the block kernels, seal and open.
@@ -636,7 +640,7 @@ func (g *wide) crypt(o op) {
 	VPSHUFB(bswapMask, r.ctr.AsX(), r.ctr.AsX())
 	g.counters(r, laneIdx)
 	g.cryptAll(r, o, false)
-	ret(asX(r.lo), "r0", "r1")
+	retState(r)
 }
 
 // message writes the message kernels, sealMsg and openMsg (zmm).
@@ -676,12 +680,7 @@ func (g *wide) message(o op) {
 	g.cryptAll(r, o, true)
 	VPSHUFB(bswapMask, r.lo.AsX(), r.lo.AsX())
 	VPXORQ(eJ0, r.lo.AsX(), r.lo.AsX())
-	VMOVQ(r.lo.AsX(), t)
-	Store(t, Return("t0"))
-	VPEXTRQ(U8(1), r.lo.AsX(), t)
-	Store(t, Return("t1"))
-	VZEROUPPER()
-	RET()
+	ret(asX(r.lo), "t0", "t1")
 }
 
 // The ops of the wide kernels.
