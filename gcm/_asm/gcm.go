@@ -1,5 +1,6 @@
 // Command gcm generates gcm_amd64.s: GCM's AES-NI and PCLMULQDQ kernels, in
-// AVX encodings on xmm registers (the contract is in gcm_amd64.go).
+// AVX encodings on xmm registers, and its VAES and VPCLMULQDQ kernels on ymm
+// and zmm registers (wide.go; the contract is in gcm_amd64.go).
 //
 // GHASH works on byte-reversed blocks, bit-reflected 128-bit integers, and
 // multiplies them by powers of H stored as H^k·x^-1 (kernelKey): one

@@ -406,35 +406,22 @@ func (g *wide) hashAll(r wideRegs) {
 // blocks in ctr, and absorbs the ciphertext into the state in lo; with
 // lengths, the lengths block too.
 func (g *wide) cryptAll(r wideRegs, o op, lengths bool) {
-	vs := r.states[:g.group/g.w]
-	keys := func(i int) Op { return g.key(r, i) }
 	loop, tail, done := g.label("cryptLoop"), g.label("cryptTail"), g.label("cryptDone")
 	if o == openOp {
 		Label(loop)
 		CMPQ(n, U32(16*g.group))
 		JB(LabelRef(tail))
-		g.whiten(r, vs)
-		g.rounds(vs, keys, spread(g.hashOps(r, src)))
-		g.lastRound(r, vs)
-		g.advance(true)
+		g.step(r, o, src)
 		JMP(LabelRef(loop))
 	} else {
 		last := g.label("sealLast")
 		CMPQ(n, U32(16*g.group))
 		JB(LabelRef(tail))
-		g.whiten(r, vs)
-		g.rounds(vs, keys, nil)
-		g.lastRound(r, vs)
-		MOVQ(dst, prev)
-		g.advance(true)
+		g.step(r, o, nil) // nothing to hash yet
 		Label(loop)
 		CMPQ(n, U32(16*g.group))
 		JB(LabelRef(last))
-		g.whiten(r, vs)
-		g.rounds(vs, keys, spread(g.hashOps(r, prev)))
-		g.lastRound(r, vs)
-		MOVQ(dst, prev)
-		g.advance(true)
+		g.step(r, o, prev)
 		JMP(LabelRef(loop))
 		Label(last)
 		emit(g.hashOps(r, prev))
@@ -442,6 +429,23 @@ func (g *wide) cryptAll(r wideRegs, o op, lengths bool) {
 	Label(tail)
 	g.tail(r, o, lengths, done)
 	Label(done)
+}
+
+// step seals or opens a group, hashing the one at hash, if any, between its
+// rounds; Seal keeps the group's place in prev, to hash it with the next.
+func (g *wide) step(r wideRegs, o op, hash Register) {
+	vs := r.states[:g.group/g.w]
+	var stitch func(int)
+	if hash != nil {
+		stitch = spread(g.hashOps(r, hash))
+	}
+	g.whiten(r, vs)
+	g.rounds(vs, func(i int) Op { return g.key(r, i) }, stitch)
+	g.lastRound(r, vs)
+	if o == sealOp {
+		MOVQ(dst, prev)
+	}
+	g.advance(true)
 }
 
 // tail processes the last n bytes, fewer than a group's, one vector at a
