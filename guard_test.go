@@ -12,8 +12,9 @@ import (
 
 // TestGuardPages runs guard.TestAEAD on every registered algorithm, made
 // through New with its key against a guard page: at the default sizes on
-// every AES kernel (which the AES-based modes follow), and at the smallest
-// and largest nonce and tag sizes on the default kernels.
+// the default kernels and on the portable code (each package's own tests
+// take every path between), and at the smallest and largest nonce and tag
+// sizes on the default kernels.
 func TestGuardPages(t *testing.T) {
 	check := func(t *testing.T, info Info, nonceSize, tagSize int) {
 		keyR := guard.New(t, info.KeySize)
@@ -36,7 +37,7 @@ func TestGuardPages(t *testing.T) {
 			guard.TestAEAD(t, a, maxLen)
 		}
 	}
-	impltest.Run(t, "aes", func(t *testing.T) {
+	impltest.RunAll(t, func(t *testing.T) {
 		for _, info := range Algorithms() {
 			t.Run(info.Name, func(t *testing.T) { check(t, info, info.NonceSize, info.TagSize) })
 		}

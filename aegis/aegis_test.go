@@ -8,13 +8,12 @@ import (
 	"testing"
 
 	"github.com/faelabs/fae/internal/aeadtest"
-	"github.com/faelabs/fae/internal/impl/impltest"
 )
 
 // TestConformance runs the shared suite on every variant, with both tag
-// sizes, on every kernel.
+// sizes, on every path.
 func TestConformance(t *testing.T) {
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, c := range allVariants {
 			for _, tagSize := range []int{16, 32} {
 				t.Run(fmt.Sprintf("%s-tag%d", c.v.name, tagSize), func(t *testing.T) {
@@ -72,10 +71,10 @@ func shortLengths() []int {
 // TestAPIsAgree checks that Seal, SealDetached, the Encrypter (random
 // pieces, empty ones included), Open, OpenDetached, DecryptUnverified and the
 // Decrypter agree byte for byte, in place and not, for short and ragged
-// messages, on every kernel. In place, each decrypting API must leave the
+// messages, on every path. In place, each decrypting API must leave the
 // plaintext in the buffer, a partial final block included.
 func TestAPIsAgree(t *testing.T) {
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		r := mrand.NewChaCha8([32]byte{1})
 		splits := mrand.New(mrand.NewPCG(1, 2))
 		for _, c := range allVariants {

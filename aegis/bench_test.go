@@ -3,8 +3,6 @@ package aegis
 import (
 	"strconv"
 	"testing"
-
-	"github.com/faelabs/fae/internal/impl"
 )
 
 var benchSizes = []int{64, 256, 1024, 4096, 16384}
@@ -20,17 +18,15 @@ var benchVariants = []struct {
 }
 
 // BenchmarkSeal and BenchmarkOpen measure each variant (16-byte tag, no
-// associated data) per kernel, with room in dst: they must not allocate.
+// associated data) on every path, with room in dst: they must not allocate.
 func BenchmarkSeal(b *testing.B) { benchmark(b, false) }
 func BenchmarkOpen(b *testing.B) { benchmark(b, true) }
 
 func benchmark(b *testing.B, open bool) {
 	for _, v := range benchVariants {
-		for _, kernel := range append(impl.List("aes"), "generic") {
+		paths.Each(func(path string) {
 			for _, size := range benchSizes {
-				b.Run(v.name+"/"+kernel+"/"+strconv.Itoa(size), func(b *testing.B) {
-					impl.Select("aes", kernel)
-					defer impl.Reset("aes")
+				b.Run(v.name+"/"+path+"/"+strconv.Itoa(size), func(b *testing.B) {
 					a, _ := v.new(make([]byte, v.key), 16)
 					nonce := make([]byte, a.NonceSize())
 					pt := make([]byte, size)
@@ -49,7 +45,7 @@ func benchmark(b *testing.B, open bool) {
 					}
 				})
 			}
-		}
+		})
 	}
 }
 

@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/faelabs/fae/internal/impl/impltest"
 )
 
 // The draft's vectors, as testdata/README.md describes.
@@ -68,12 +66,12 @@ func vectorFiles() []string {
 		"aegis_256_draft18.json", "aegis_256x2_draft18.json", "aegis_256x4_draft18.json"}
 }
 
-// TestVectors checks every AEAD vector of the draft on every kernel through
+// TestVectors checks every AEAD vector of the draft on every path through
 // every API: Seal, Open, SealDetached, OpenDetached, DecryptUnverified and
 // the streaming Encrypter and Decrypter. The vectors that must fail are
 // rejected by each, and a failed Open leaves zeros.
 func TestVectors(t *testing.T) {
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, file := range vectorFiles() {
 			f := readVectors(t, file)
 			v := variants[f.Algorithm]
@@ -152,9 +150,9 @@ func checkRejected(t *testing.T, name string, a *AEAD, nonce, ct, tag, ad []byte
 }
 
 // TestIntermediates checks the draft's Update vectors (A.2.1, A.3.1) and
-// the X variants' states after Init (A.4.1 to A.7.1) on every kernel.
+// the X variants' states after Init (A.4.1 to A.7.1) on every path.
 func TestIntermediates(t *testing.T) {
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, file := range vectorFiles() {
 			f := readVectors(t, file)
 			v := variants[f.Algorithm]
@@ -193,10 +191,10 @@ var macs = map[string]func(key, nonce []byte, tagSize int) (hash.Hash, error){
 }
 
 // TestMACVectors checks the AEGISMAC vectors of the draft (A.8) on every
-// kernel, with the data written at once and byte by byte, and Sum's
+// path, with the data written at once and byte by byte, and Sum's
 // independence from later writes.
 func TestMACVectors(t *testing.T) {
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		f := readVectors(t, "aegis_mac_draft18.json")
 		seen := map[string]bool{}
 		for _, tv := range f.Vectors {

@@ -8,10 +8,9 @@ import (
 	"testing"
 
 	"github.com/faelabs/fae/internal/aeadtest"
-	"github.com/faelabs/fae/internal/impl/impltest"
 )
 
-// TestAEAD runs the conformance suite on every kernel, for each key size and
+// TestAEAD runs the conformance suite on every path, for each key size and
 // a spread of nonce and tag sizes, and on NewFromBlock over crypto/aes. The
 // suite seals messages of 1 MiB, which needs nonces of at most 12 bytes;
 // TestLengthLimit covers 13.
@@ -19,7 +18,7 @@ func TestAEAD(t *testing.T) {
 	params := []struct{ keySize, nonceSize, tagSize int }{
 		{16, 12, 16}, {24, 7, 4}, {32, 11, 10}, {16, 8, 6}, {32, 12, 16},
 	}
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, p := range params {
 			t.Run(fmt.Sprintf("key%d_nonce%d_tag%d", p.keySize, p.nonceSize, p.tagSize), func(t *testing.T) {
 				aeadtest.TestAEAD(t, func() (cipher.AEAD, error) {
@@ -73,7 +72,7 @@ func (smallBlock) BlockSize() int { return 8 }
 func TestLengthLimit(t *testing.T) {
 	const max = 1<<16 - 1
 	pt := make([]byte, max+1)
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		a, _ := New(make([]byte, 16), 13, 16)
 		nonce := make([]byte, 13)
 		ct := a.Seal(nil, nonce, pt[:max], nil)

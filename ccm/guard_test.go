@@ -6,14 +6,13 @@ import (
 	"testing"
 
 	"github.com/faelabs/fae/internal/guard"
-	"github.com/faelabs/fae/internal/impl/impltest"
 )
 
-// TestGuardPages runs guard.TestAEAD on every kernel, for each key size and
+// TestGuardPages runs guard.TestAEAD on every path, for each key size and
 // the extreme nonce and tag sizes, with the key against a guard page too,
 // and over another block cipher.
 func TestGuardPages(t *testing.T) {
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, c := range []struct{ key, nonce, tag int }{
 			{16, 12, 16}, {24, 7, 4}, {32, 13, 10},
 		} {

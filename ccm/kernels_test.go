@@ -6,10 +6,10 @@ import (
 	mrand "math/rand/v2"
 	"testing"
 
-	"github.com/faelabs/fae/internal/impl"
+	"github.com/faelabs/fae/internal/impl/impltest"
 )
 
-// sealOpen seals and opens with the kernel that is selected now.
+// sealOpen seals and opens with the kernels selected now.
 func sealOpen(t *testing.T, key, nonce, pt, ad []byte, tagSize int) []byte {
 	t.Helper()
 	a, err := New(key, len(nonce), tagSize)
@@ -24,14 +24,14 @@ func sealOpen(t *testing.T, key, nonce, pt, ad []byte, tagSize int) []byte {
 	return ct
 }
 
-// withKernel runs f with one AES kernel selected.
-func withKernel(name string, f func()) {
-	impl.Select("aes", name)
-	defer impl.Reset("aes")
-	f()
-}
+// paths are CCM-AES's: ccm's kernels, and its generic code over the AES
+// engine. Over fae's LEA, LEA's kernels run (package "lea").
+var (
+	paths    = impltest.Of("ccm", "aes")
+	leaPaths = impltest.Of("lea")
+)
 
-// TestKernelsAgree compares every kernel with the generic code: message and
+// TestKernelsAgree compares every path with the generic code: message and
 // AD lengths 0..300 byte by byte, ragged large sizes, all key sizes, and
 // inputs at odd addresses.
 func TestKernelsAgree(t *testing.T) {
@@ -46,60 +46,62 @@ func TestKernelsAgree(t *testing.T) {
 	if testing.Short() {
 		lengths = lengths[:80]
 	}
-	for _, kernel := range impl.List("aes") {
-		t.Run(kernel, func(t *testing.T) {
-			for _, keyLen := range []int{16, 24, 32} {
-				key := make([]byte, keyLen)
-				for _, n := range lengths {
-					rand.Read(key)
-					nonce := make([]byte, MinNonceSize+r.IntN(MaxNonceSize-MinNonceSize+1))
-					if n > 1<<16-1 {
-						nonce = nonce[:min(len(nonce), 12)]
-					}
-					rand.Read(nonce)
-					tagSize := 2 * (2 + r.IntN(7))
-					s := r.IntN(7) // unaligned
-					pt := buf[s : s+n]
-					ad := buf[len(buf)-n:]
-					if r.IntN(2) == 0 {
-						ad = ad[:r.IntN(n+1)]
-					}
-					var want, got []byte
-					withKernel("generic", func() { want = sealOpen(t, key, nonce, pt, ad, tagSize) })
-					withKernel(kernel, func() { got = sealOpen(t, key, nonce, pt, ad, tagSize) })
-					if !bytes.Equal(got, want) {
-						t.Fatalf("key %d, msg %d, ad %d, nonce %d, tag %d: kernel output differs from generic",
-							keyLen, n, len(ad), len(nonce), tagSize)
-					}
-				}
-			}
-		})
+	type testCase struct {
+		key, nonce, pt, ad, want []byte
+		tagSize                  int
 	}
+	var cases []testCase
+	impltest.Generic(func() {
+		for _, keyLen := range []int{16, 24, 32} {
+			for _, n := range lengths {
+				c := testCase{key: make([]byte, keyLen), nonce: make([]byte, MinNonceSize+r.IntN(MaxNonceSize-MinNonceSize+1))}
+				if n > 1<<16-1 {
+					c.nonce = c.nonce[:min(len(c.nonce), 12)]
+				}
+				rand.Read(c.key)
+				rand.Read(c.nonce)
+				c.tagSize = 2 * (2 + r.IntN(7))
+				s := r.IntN(7) // unaligned
+				c.pt, c.ad = buf[s:s+n], buf[len(buf)-n:]
+				if r.IntN(2) == 0 {
+					c.ad = c.ad[:r.IntN(n+1)]
+				}
+				c.want = sealOpen(t, c.key, c.nonce, c.pt, c.ad, c.tagSize)
+				cases = append(cases, c)
+			}
+		}
+	})
+	paths.Run(t, func(t *testing.T) {
+		for _, c := range cases {
+			if got := sealOpen(t, c.key, c.nonce, c.pt, c.ad, c.tagSize); !bytes.Equal(got, c.want) {
+				t.Fatalf("key %d, msg %d, ad %d, nonce %d, tag %d: output differs from generic",
+					len(c.key), len(c.pt), len(c.ad), len(c.nonce), c.tagSize)
+			}
+		}
+	})
 }
 
-// TestInPlace seals and opens in place, dst and src the same array, with
-// every kernel.
+// TestInPlace seals and opens in place, dst and src the same array, on
+// every path.
 func TestInPlace(t *testing.T) {
 	key, nonce := make([]byte, 16), make([]byte, 12)
 	rand.Read(key)
 	rand.Read(nonce)
-	for _, kernel := range append(impl.List("aes"), "generic") {
-		withKernel(kernel, func() {
-			a, _ := New(key, len(nonce), 16)
-			for _, n := range []int{0, 1, 16, 17, 100, 1000} {
-				pt := make([]byte, n)
-				rand.Read(pt)
-				want := a.Seal(nil, nonce, pt, nil)
-				buf := append(make([]byte, 0, n+16), pt...)
-				ct := a.Seal(buf[:0], nonce, buf, nil)
-				if !bytes.Equal(ct, want) {
-					t.Fatalf("%s: in-place Seal of %d bytes differs", kernel, n)
-				}
-				got, err := a.Open(ct[:0], nonce, ct, nil)
-				if err != nil || !bytes.Equal(got, pt) {
-					t.Fatalf("%s: in-place Open of %d bytes failed: %v", kernel, n, err)
-				}
+	paths.Run(t, func(t *testing.T) {
+		a, _ := New(key, len(nonce), 16)
+		for _, n := range []int{0, 1, 16, 17, 100, 1000} {
+			pt := make([]byte, n)
+			rand.Read(pt)
+			want := a.Seal(nil, nonce, pt, nil)
+			buf := append(make([]byte, 0, n+16), pt...)
+			ct := a.Seal(buf[:0], nonce, buf, nil)
+			if !bytes.Equal(ct, want) {
+				t.Fatalf("in-place Seal of %d bytes differs", n)
 			}
-		})
-	}
+			got, err := a.Open(ct[:0], nonce, ct, nil)
+			if err != nil || !bytes.Equal(got, pt) {
+				t.Fatalf("in-place Open of %d bytes failed: %v", n, err)
+			}
+		}
+	})
 }

@@ -11,8 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/faelabs/fae/internal/impl/impltest"
 )
 
 // readVectors decodes testdata/name into v.
@@ -99,7 +97,7 @@ func checkVector(t *testing.T, name string, key, nonce, ad, pt, ct, tag []byte) 
 }
 
 // TestRFC3610 runs the 24 packet vectors of RFC 3610, Section 8, on every
-// AES kernel.
+// path.
 func TestRFC3610(t *testing.T) {
 	var file struct {
 		Vectors []struct {
@@ -111,7 +109,7 @@ func TestRFC3610(t *testing.T) {
 	if len(file.Vectors) != 24 {
 		t.Fatalf("got %d vectors, want 24", len(file.Vectors))
 	}
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, v := range file.Vectors {
 			checkVector(t, fmt.Sprintf("packet vector #%d", v.Packet), unhex(t, v.Key), unhex(t, v.Nonce),
 				unhex(t, v.AD), unhex(t, v.PT), unhex(t, v.CT), unhex(t, v.Tag))
@@ -135,7 +133,7 @@ func TestSP80038C(t *testing.T) {
 	if len(file.Vectors) != 4 {
 		t.Fatalf("got %d vectors, want 4", len(file.Vectors))
 	}
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, v := range file.Vectors {
 			ad := append(unhex(t, v.AD), bytes.Repeat(unhex(t, v.ADRepeat), v.ADRepeatCount)...)
 			checkVector(t, "example "+v.Example, unhex(t, v.Key), unhex(t, v.Nonce),
@@ -162,7 +160,7 @@ func TestWycheproof(t *testing.T) {
 		}
 	}
 	readVectors(t, "aes_ccm_test.json", &file)
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		var valid, forged, badSizes, skipped int
 		for _, g := range file.TestGroups {
 			for _, tc := range g.Tests {
@@ -247,7 +245,7 @@ func TestLarge(t *testing.T) {
 		}
 	}
 	readVectors(t, "large.json", &file)
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, v := range file.Vectors {
 			key, nonce := pattern(v.KeySize, 1), pattern(v.NonceSize, 2)
 			ad, pt := pattern(v.ADLen, 3), pattern(v.PTLen, 4)

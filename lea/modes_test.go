@@ -13,7 +13,6 @@ import (
 
 	"github.com/faelabs/fae"
 	"github.com/faelabs/fae/internal/aeadtest"
-	"github.com/faelabs/fae/internal/impl"
 	"github.com/faelabs/fae/internal/impl/impltest"
 	"github.com/faelabs/fae/lea"
 )
@@ -21,8 +20,12 @@ import (
 // leaModes are the registry's algorithms over LEA.
 var leaModes = []string{"lea-128-ocb3", "lea-256-ocb3", "lea-128-gcm", "lea-128-ccm"}
 
-// TestModesBouncyCastle checks the registry's LEA modes, with every LEA
-// kernel, against testdata/modes_bc.json: vectors that Bouncy Castle's LEA
+// paths are LEA's kernels, which the modes over LEA run on (OCB3's fused
+// kernels among them).
+var paths = impltest.Of("lea")
+
+// TestModesBouncyCastle checks the registry's LEA modes, on every path,
+// against testdata/modes_bc.json: vectors that Bouncy Castle's LEA
 // computed under its OCB, GCM and CCM (see testdata/gen_bc.java).
 func TestModesBouncyCastle(t *testing.T) {
 	data, err := os.ReadFile("testdata/modes_bc.json")
@@ -40,7 +43,7 @@ func TestModesBouncyCastle(t *testing.T) {
 		t.Fatal(err)
 	}
 	seen := map[string]int{}
-	impltest.Run(t, "lea", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for i, v := range f.Vectors {
 			seen[v.Name]++
 			key, nonce, ad, pt, ct := unhex(t, v.Key), unhex(t, v.Nonce), unhex(t, v.AD), unhex(t, v.PT), unhex(t, v.CT)
@@ -73,10 +76,10 @@ func unhex(t *testing.T, s string) []byte {
 }
 
 // TestModesConformance runs the registry's LEA modes through the
-// conformance suite with every LEA kernel. Allocations are left to the
+// conformance suite on every path. Allocations are left to the
 // root package's TestConformance: they depend on the modes, not on LEA.
 func TestModesConformance(t *testing.T) {
-	impltest.Run(t, "lea", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, name := range leaModes {
 			t.Run(name, func(t *testing.T) {
 				key := make([]byte, 16)
@@ -151,20 +154,18 @@ func TestGCMShortTagWritesInBounds(t *testing.T) {
 	}
 }
 
-// BenchmarkModes measures the registry's LEA modes with each LEA kernel,
+// BenchmarkModes measures the registry's LEA modes on every path,
 // with room in dst.
 func BenchmarkModes(b *testing.B) {
 	for _, name := range leaModes {
-		for _, kernel := range append(impl.List("lea"), "generic") {
+		paths.Each(func(path string) {
 			for _, size := range []int{1500, 16384} {
 				for _, open := range []bool{false, true} {
 					op := "seal"
 					if open {
 						op = "open"
 					}
-					b.Run(name+"/"+kernel+"/"+op+"/"+strconv.Itoa(size), func(b *testing.B) {
-						impl.Select("lea", kernel)
-						defer impl.Reset("lea")
+					b.Run(name+"/"+path+"/"+op+"/"+strconv.Itoa(size), func(b *testing.B) {
 						key := make([]byte, 16)
 						if name == "lea-256-ocb3" {
 							key = make([]byte, 32)
@@ -191,6 +192,6 @@ func BenchmarkModes(b *testing.B) {
 					})
 				}
 			}
-		}
+		})
 	}
 }

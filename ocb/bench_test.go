@@ -3,23 +3,19 @@ package ocb
 import (
 	"strconv"
 	"testing"
-
-	"github.com/faelabs/fae/internal/impl"
 )
 
 var benchSizes = []int{16, 64, 256, 576, 1500, 4096, 16384}
 
-// BenchmarkSeal and BenchmarkOpen measure AES-128-OCB3 per kernel, with
+// BenchmarkSeal and BenchmarkOpen measure AES-128-OCB3 on every path, with
 // room in dst: they must not allocate.
 func BenchmarkSeal(b *testing.B) { benchmark(b, false) }
 func BenchmarkOpen(b *testing.B) { benchmark(b, true) }
 
 func benchmark(b *testing.B, open bool) {
-	for _, kernel := range append(impl.List("aes"), "generic") {
+	paths.Each(func(path string) {
 		for _, size := range benchSizes {
-			b.Run(kernel+"/"+strconv.Itoa(size), func(b *testing.B) {
-				impl.Select("aes", kernel)
-				defer impl.Reset("aes")
+			b.Run(path+"/"+strconv.Itoa(size), func(b *testing.B) {
 				a, _ := New(make([]byte, 16))
 				nonce := make([]byte, NonceSize)
 				pt := make([]byte, size)
@@ -38,7 +34,7 @@ func benchmark(b *testing.B, open bool) {
 				}
 			})
 		}
-	}
+	})
 }
 
 // BenchmarkNew measures key setup.

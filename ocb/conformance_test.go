@@ -7,13 +7,12 @@ import (
 	"testing"
 
 	"github.com/faelabs/fae/internal/aeadtest"
-	"github.com/faelabs/fae/internal/impl/impltest"
 )
 
-// TestConformance runs the shared suite on every kernel, for each key size
+// TestConformance runs the shared suite on every path, for each key size
 // and for the extreme nonce and tag sizes, and over another block cipher.
 func TestConformance(t *testing.T) {
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, c := range []struct{ key, nonce, tag int }{
 			{16, 12, 16}, {24, 12, 16}, {32, 12, 16}, {16, 1, 8}, {32, 15, 13},
 		} {
@@ -29,7 +28,7 @@ func TestConformance(t *testing.T) {
 		aeadtest.TestAEAD(t, func() (cipher.AEAD, error) { return NewFromBlock(b, 12, 16) }, aeadtest.AllowAllocs())
 	})
 	// Over fae's LEA no buffer passes through an interface: no allocations.
-	impltest.Run(t, "lea", func(t *testing.T) {
+	leaPaths.Run(t, func(t *testing.T) {
 		for _, key := range []int{16, 32} {
 			t.Run(fmt.Sprintf("LEA-key%d", key), func(t *testing.T) {
 				aeadtest.TestAEAD(t, func() (cipher.AEAD, error) { return newLEA(make([]byte, key), 12, 16) })

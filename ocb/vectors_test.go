@@ -12,8 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/faelabs/fae/internal/impl/impltest"
 )
 
 // readVectors decodes testdata/name into v.
@@ -68,7 +66,7 @@ func checkOpen(t *testing.T, name string, a cipher.AEAD, nonce, ad, pt, sealed [
 }
 
 // TestRFC7253 runs the sample results of RFC 7253 Appendix A through
-// New/NewWithSizes on every AES kernel, and through NewFromBlock over
+// New/NewWithSizes on every path, and through NewFromBlock over
 // crypto/aes.
 func TestRFC7253(t *testing.T) {
 	var file struct {
@@ -80,7 +78,7 @@ func TestRFC7253(t *testing.T) {
 	if len(file.Vectors) != 17 {
 		t.Fatalf("got %d vectors, want 17", len(file.Vectors))
 	}
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, v := range file.Vectors {
 			key, nonce := unhex(t, v.Key), unhex(t, v.Nonce)
 			ad, pt := unhex(t, v.AD), unhex(t, v.PT)
@@ -139,7 +137,7 @@ func TestRFC7253Iterative(t *testing.T) {
 		binary.BigEndian.PutUint64(n[4:], x)
 		return n
 	}
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, v := range file.Vectors {
 			name := fmt.Sprintf("AES-%d TAGLEN %d", v.KeylenBits, v.TaglenBits)
 			// K = zeros(KEYLEN-8) || num2str(TAGLEN, 8)
@@ -268,7 +266,7 @@ func TestOpenSSL(t *testing.T) {
 		}
 	}
 
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, v := range vectors {
 			a, err := NewWithSizes(v.key, len(v.nonce), v.tagSize)
 			if err != nil {

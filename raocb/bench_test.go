@@ -6,23 +6,19 @@ import (
 	"runtime/debug"
 	"strconv"
 	"testing"
-
-	"github.com/faelabs/fae/internal/impl"
 )
 
 var benchSizes = []int{64, 256, 1500, 4096, 16384}
 
-// BenchmarkSeal and BenchmarkOpen measure AES-128 RAOCB per kernel, with
+// BenchmarkSeal and BenchmarkOpen measure AES-128 RAOCB on every path, with
 // room in dst: they must not allocate.
 func BenchmarkSeal(b *testing.B) { benchmark(b, false) }
 func BenchmarkOpen(b *testing.B) { benchmark(b, true) }
 
 func benchmark(b *testing.B, open bool) {
-	for _, kernel := range append(impl.List("aes"), "generic") {
+	paths.Each(func(path string) {
 		for _, size := range benchSizes {
-			b.Run(kernel+"/"+strconv.Itoa(size), func(b *testing.B) {
-				impl.Select("aes", kernel)
-				defer impl.Reset("aes")
+			b.Run(path+"/"+strconv.Itoa(size), func(b *testing.B) {
 				a, _ := New(make([]byte, 16))
 				nonce := make([]byte, NonceSize)
 				pt := make([]byte, size)
@@ -41,7 +37,7 @@ func benchmark(b *testing.B, open bool) {
 				}
 			})
 		}
-	}
+	})
 }
 
 // BenchmarkRandomAccess compares decrypting one 4 KiB range at a random

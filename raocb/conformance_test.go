@@ -6,13 +6,12 @@ import (
 	"testing"
 
 	"github.com/faelabs/fae/internal/aeadtest"
-	"github.com/faelabs/fae/internal/impl/impltest"
 )
 
-// TestConformance runs the shared suite on every kernel, for each key size
+// TestConformance runs the shared suite on every path, for each key size
 // and for the extreme nonce and tag sizes.
 func TestConformance(t *testing.T) {
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, c := range []struct{ key, nonce, tag int }{
 			{16, 12, 16}, {24, 12, 16}, {32, 12, 16}, {16, 1, 8}, {32, 15, 13},
 		} {

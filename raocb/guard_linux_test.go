@@ -5,10 +5,10 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/faelabs/fae/internal/impl"
+	"github.com/faelabs/fae/internal/impl/impltest"
 )
 
-// TestGuardPages seals and opens on every kernel with the nonce at the
+// TestGuardPages seals and opens on every path with the nonce at the
 // start of a page and a message's last byte at the end of one, each next to
 // an inaccessible page: the masked loads and stores of the message kernels
 // around the nonce and a final partial block must touch nothing else.
@@ -34,23 +34,21 @@ func TestGuardPages(t *testing.T) {
 			nonce, pt := buf[:nonceSize], buf[len(buf)-n:]
 			orig := bytes.Clone(pt)
 			var want []byte
-			withKernel("generic", func() {
+			impltest.Generic(func() {
 				a, _ := NewWithSizes(key, nonceSize, TagSize)
 				want = a.Seal(nil, nonce, pt, nil)
 			})
-			for _, kernel := range impl.List("aes") {
-				withKernel(kernel, func() {
-					a, _ := NewWithSizes(key, nonceSize, TagSize)
-					if ct := a.Seal(nil, nonce, pt, nil); !bytes.Equal(ct, want) {
-						t.Fatalf("%s: nonce %d, msg %d: Seal differs from generic", kernel, nonceSize, n)
-					}
-					// Opened into the end of the page, over pt itself.
-					got, err := a.Open(pt[:0:n], nonce, want, nil)
-					if err != nil || !bytes.Equal(got, orig) {
-						t.Fatalf("%s: nonce %d, msg %d: Open failed: %v", kernel, nonceSize, n, err)
-					}
-				})
-			}
+			paths.Each(func(path string) {
+				a, _ := NewWithSizes(key, nonceSize, TagSize)
+				if ct := a.Seal(nil, nonce, pt, nil); !bytes.Equal(ct, want) {
+					t.Fatalf("%s: nonce %d, msg %d: Seal differs from generic", path, nonceSize, n)
+				}
+				// Opened into the end of the page, over pt itself.
+				got, err := a.Open(pt[:0:n], nonce, want, nil)
+				if err != nil || !bytes.Equal(got, orig) {
+					t.Fatalf("%s: nonce %d, msg %d: Open failed: %v", path, nonceSize, n, err)
+				}
+			})
 		}
 	}
 }

@@ -10,9 +10,6 @@ import (
 	"io"
 	mrand "math/rand/v2"
 	"testing"
-
-	"github.com/faelabs/fae/internal/impl"
-	"github.com/faelabs/fae/internal/impl/impltest"
 )
 
 // ref is a plain model of the profile for the tests: crypto/aes for E and a
@@ -180,12 +177,12 @@ func randBytes(r *mrand.Rand, n int) []byte {
 	return b
 }
 
-// TestReference compares Seal with the plain model on every kernel, for
+// TestReference compares Seal with the plain model on every path, for
 // every key, nonce and tag size and many lengths.
 func TestReference(t *testing.T) {
 	r := mrand.New(mrand.NewPCG(1, 2))
 	lengths := []int{0, 1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257, 511, 513, 1000}
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, keyLen := range []int{16, 24, 32} {
 			for _, n := range lengths {
 				key := randBytes(r, keyLen)
@@ -244,11 +241,11 @@ func TestRefAESENC(t *testing.T) {
 }
 
 // TestRandomAccess checks that EncryptBlocks and DecryptBlocks of any range
-// of blocks give that range of Seal's and Open's output, on every kernel,
+// of blocks give that range of Seal's and Open's output, on every path,
 // including ranges that end with the final partial block.
 func TestRandomAccess(t *testing.T) {
 	r := mrand.New(mrand.NewPCG(7, 8))
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, keyLen := range []int{16, 24, 32} {
 			a, err := NewWithSizes(randBytes(r, keyLen), 12, 16)
 			if err != nil {
@@ -345,7 +342,7 @@ func TestLimits(t *testing.T) {
 	key := make([]byte, 16)
 	rand.Read(key)
 	rf := newRef(key, 16)
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		a, _ := New(key)
 		nonce := make([]byte, 12)
 		b := rf.base(nonce)
@@ -384,12 +381,12 @@ func (r noReads) ReadAt(p []byte, off int64) (int, error) {
 	return 0, io.EOF
 }
 
-// TestReaderAt reads random ranges of verified messages on every kernel,
+// TestReaderAt reads random ranges of verified messages on every path,
 // and checks that NewReaderAt fails, with no reader, when any byte of the
 // ciphertext or tag or the associated data was altered.
 func TestReaderAt(t *testing.T) {
 	r := mrand.New(mrand.NewPCG(9, 10))
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		a, _ := NewWithSizes(randBytes(r, 32), 12, 13)
 		lengths := []int{0, 1, 16, 33, 1000, 3*verifyChunk + 100, 3*verifyChunk + 5*16}
 		if testing.Short() {
@@ -492,11 +489,4 @@ func TestErrors(t *testing.T) {
 	if _, err := NewReaderAt(a, make([]byte, 12), bytes.NewReader(make([]byte, 15)), 15, nil); err == nil {
 		t.Error("NewReaderAt accepted a message shorter than the tag")
 	}
-}
-
-// withKernel runs f with one AES kernel selected.
-func withKernel(name string, f func()) {
-	impl.Select("aes", name)
-	defer impl.Reset("aes")
-	f()
 }

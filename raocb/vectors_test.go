@@ -7,8 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/faelabs/fae/internal/impl/impltest"
 )
 
 type vector struct {
@@ -36,7 +34,7 @@ func unhexT(t *testing.T, s string) []byte {
 	return b
 }
 
-// checkVectors seals and opens every vector with the kernel selected now,
+// checkVectors seals and opens every vector with the kernels selected now,
 // and checks that Open rejects a changed tag, ciphertext or AD.
 func checkVectors(t *testing.T, vectors []vector) {
 	for i, v := range vectors {
@@ -71,7 +69,7 @@ func checkVectors(t *testing.T, vectors []vector) {
 }
 
 // TestProfileVectors runs the project's public profile vectors on every
-// kernel: the 16 cases, and the intermediate values (R1, R2, LA, B, Δ) on
+// path: the 16 cases, and the intermediate values (R1, R2, LA, B, Δ) on
 // the portable code.
 func TestProfileVectors(t *testing.T) {
 	var file struct {
@@ -125,7 +123,7 @@ func TestProfileVectors(t *testing.T) {
 	for _, d := range im.DeltaLA {
 		check("LA", a.la, d.I, d.Delta)
 	}
-	impltest.Run(t, "aes", func(t *testing.T) { checkVectors(t, file.Vectors) })
+	paths.Run(t, func(t *testing.T) { checkVectors(t, file.Vectors) })
 }
 
 // TestFaeVectors runs the vectors of an independent model for every key
@@ -136,5 +134,5 @@ func TestFaeVectors(t *testing.T) {
 	if len(file.Vectors) != 48 {
 		t.Fatalf("got %d vectors, want 48", len(file.Vectors))
 	}
-	impltest.Run(t, "aes", func(t *testing.T) { checkVectors(t, file.Vectors) })
+	paths.Run(t, func(t *testing.T) { checkVectors(t, file.Vectors) })
 }

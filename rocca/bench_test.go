@@ -3,23 +3,19 @@ package rocca
 import (
 	"strconv"
 	"testing"
-
-	"github.com/faelabs/fae/internal/impl"
 )
 
 var benchSizes = []int{64, 256, 1024, 4096, 16384}
 
-// BenchmarkSeal and BenchmarkOpen measure each kernel with room in dst: they
+// BenchmarkSeal and BenchmarkOpen measure every path with room in dst: they
 // must not allocate.
 func BenchmarkSeal(b *testing.B) { benchmark(b, false) }
 func BenchmarkOpen(b *testing.B) { benchmark(b, true) }
 
 func benchmark(b *testing.B, open bool) {
-	for _, kernel := range append(impl.List("aes"), "generic") {
+	paths.Each(func(path string) {
 		for _, size := range benchSizes {
-			b.Run(kernel+"/"+strconv.Itoa(size), func(b *testing.B) {
-				impl.Select("aes", kernel)
-				defer impl.Reset("aes")
+			b.Run(path+"/"+strconv.Itoa(size), func(b *testing.B) {
 				a, _ := New(make([]byte, KeySize))
 				nonce := make([]byte, NonceSize)
 				pt := make([]byte, size)
@@ -38,7 +34,7 @@ func benchmark(b *testing.B, open bool) {
 				}
 			})
 		}
-	}
+	})
 }
 
 // BenchmarkEncrypter measures the incremental API over 16 KiB in pieces of

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	mrand "math/rand/v2"
 	"testing"
-
-	"github.com/faelabs/fae/internal/impl/impltest"
 )
 
 func TestNewKeySize(t *testing.T) {
@@ -107,7 +105,7 @@ func checkAll(t *testing.T, r *mrand.Rand, a *AEAD, nonce, pt, ad []byte) {
 // the ciphertext of a final partial block decrypted in place, while the tag
 // still verified: the comparison with the plaintext catches it.
 func TestShortAndRagged(t *testing.T) {
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		r := mrand.New(mrand.NewPCG(5, 6))
 		key, nonce := make([]byte, KeySize), make([]byte, NonceSize)
 		rand.Read(key)
@@ -131,7 +129,7 @@ func TestShortAndRagged(t *testing.T) {
 // TestAPIsAgree checks random messages, split at random points, on every
 // API.
 func TestAPIsAgree(t *testing.T) {
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		r := mrand.New(mrand.NewPCG(7, 8))
 		for range 300 {
 			key, nonce := make([]byte, KeySize), make([]byte, NonceSize)
@@ -155,7 +153,7 @@ func TestAPIsAgree(t *testing.T) {
 // reject them, that DecryptUnverified returns a different tag, and that
 // failed opens leave zeros in their output.
 func TestTamper(t *testing.T) {
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		r := mrand.New(mrand.NewPCG(9, 10))
 		key := make([]byte, KeySize)
 		rand.Read(key)

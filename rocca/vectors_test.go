@@ -7,8 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/faelabs/fae/internal/impl/impltest"
 )
 
 // vector is one entry of testdata/rocca_s_draft.json, whose "source" field
@@ -43,13 +41,13 @@ func unhex(t *testing.T, s string) []byte {
 	return b
 }
 
-// TestVectors checks every vector on every kernel through every API: Seal,
+// TestVectors checks every vector on every path through every API: Seal,
 // Open, the detached pair, DecryptUnverified and the incremental
 // Encrypter and Decrypter fed one byte at a time, and rejects the vector
 // with its tag's last bit flipped.
 func TestVectors(t *testing.T) {
 	vs := readVectors(t)
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, v := range vs {
 			key, nonce, ad := unhex(t, v.Key), unhex(t, v.Nonce), unhex(t, v.AD)
 			pt, ct, tag := unhex(t, v.PT), unhex(t, v.CT), unhex(t, v.Tag)

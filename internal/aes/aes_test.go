@@ -17,6 +17,9 @@ import (
 	"github.com/faelabs/fae/internal/impl/impltest"
 )
 
+// paths are the AES kernels and the generic code.
+var paths = impltest.Of("aes")
+
 func fromHex(s string) []byte {
 	b, err := hex.DecodeString(s)
 	if err != nil {
@@ -69,7 +72,7 @@ var fips197Vectors = []struct{ key, plaintext, ciphertext string }{
 }
 
 func TestFIPS197Vectors(t *testing.T) {
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, v := range fips197Vectors {
 			b := mustNew(t, fromHex(v.key))
 			pt, ct := fromHex(v.plaintext), fromHex(v.ciphertext)
@@ -120,7 +123,7 @@ func TestFIPS197KeyExpansion(t *testing.T) {
 	if len(keys) != 3 || len(expanded) != 3 {
 		t.Fatalf("read %d keys and %d expansions, want 3 each", len(keys), len(expanded))
 	}
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for i, key := range keys {
 			b := mustNew(t, key)
 			if got := b.EncKeys()[:len(expanded[i])]; !bytes.Equal(got, expanded[i]) {
@@ -160,7 +163,7 @@ func refDecKeys(enc []byte) []byte {
 var keySizes = []int{16, 24, 32}
 
 func TestBlocks(t *testing.T) {
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		r := newRand(t)
 		for _, size := range keySizes {
 			key := randBytes(r, size)
@@ -240,7 +243,7 @@ func addCounter(iv [16]byte, n uint64) [16]byte {
 }
 
 func TestXORKeyStreamAt(t *testing.T) {
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		r := newRand(t)
 		const maxLen = 1024
 		src := randBytes(r, maxLen)
@@ -308,7 +311,7 @@ func mustPanic(t *testing.T, name string, f func()) {
 }
 
 func TestPanics(t *testing.T) {
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		b := mustNew(t, make([]byte, 16))
 		buf := make([]byte, 100)
 		var iv [16]byte
@@ -340,7 +343,7 @@ func TestPanics(t *testing.T) {
 }
 
 func TestEncryptWords(t *testing.T) {
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, keyLen := range []int{16, 24, 32} {
 			key := make([]byte, keyLen)
 			crand.Read(key)

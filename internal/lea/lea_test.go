@@ -4,8 +4,6 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"testing"
-
-	"github.com/faelabs/fae/internal/impl/impltest"
 )
 
 func TestKeySizes(t *testing.T) {
@@ -64,7 +62,7 @@ func TestPanics(t *testing.T) {
 // TestEncryptWords compares EncryptWords and Encrypt, which run in assembly
 // with any vector kernel, with the generic code.
 func TestEncryptWords(t *testing.T) {
-	impltest.Run(t, "lea", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, keySize := range []int{16, 24, 32} {
 			key := make([]byte, keySize)
 			rand.Read(key)

@@ -9,8 +9,6 @@ import (
 	"os"
 	"slices"
 	"testing"
-
-	"github.com/faelabs/fae/internal/impl/impltest"
 )
 
 // katFile is testdata/lea_kat.json, a copy of shared/vectors/lea_kat.json:
@@ -65,7 +63,7 @@ func unhex(t testing.TB, s string) []byte {
 // crypto/cipher over the block.
 func TestVectors(t *testing.T) {
 	f := loadKAT(t)
-	impltest.Run(t, "lea", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, v := range f.Vectors {
 			key, iv, pt, ct := unhex(t, v.Key), unhex(t, v.IV), unhex(t, v.PT), unhex(t, v.CT)
 			if want := map[int]string{16: "lea-128", 24: "lea-192", 32: "lea-256"}[len(key)]; want != v.Algorithm {
