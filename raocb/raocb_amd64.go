@@ -68,26 +68,28 @@ func prefetchRange(p []byte) {
 	}
 }
 
-// The block kernels use AES-NI with AVX encodings (xmm), VAES on ymm and on
-// zmm; the wide ones leave short runs and single blocks to the xmm code,
-// which every CPU with VAES can run. The message kernels ("vaes512-message")
-// run on zmm alone.
+// The kernels use AES-NI with AVX encodings (xmm), VAES on ymm and on zmm;
+// the wide block kernels leave short runs and single blocks to the xmm
+// code, which every CPU with VAES can run. "vaes512" runs the zmm message
+// kernels, and the zmm block kernels on what they leave (associated data,
+// random access, messages past kernelSpan); "vaes512-blocks" runs the block
+// kernels alone, on whole messages too.
 var (
-	useVAES512        = cpu.X86HasVAES512 && cpu.X86HasAESNI && cpu.X86HasAVX
-	useVAES256        = cpu.X86HasVAES256 && cpu.X86HasAESNI && cpu.X86HasAVX
-	useAVX            = cpu.X86HasAESNI && cpu.X86HasAVX
-	useMessageVAES512 = cpu.X86HasVAES512
+	useVAES512       = cpu.X86HasVAES512 && cpu.X86HasAESNI && cpu.X86HasAVX
+	useVAES512Blocks = useVAES512
+	useVAES256       = cpu.X86HasVAES256 && cpu.X86HasAESNI && cpu.X86HasAVX
+	useAVX           = cpu.X86HasAESNI && cpu.X86HasAVX
 )
 
 func init() {
-	impl.Register("raocb", "vaes512-message", &useMessageVAES512)
 	impl.Register("raocb", "vaes512", &useVAES512)
+	impl.Register("raocb", "vaes512-blocks", &useVAES512Blocks)
 	impl.Register("raocb", "vaes256", &useVAES256)
 	impl.Register("raocb", "avx", &useAVX)
 }
 
 // kernelEnabled reports whether a block kernel is enabled.
-func kernelEnabled() bool { return useVAES512 || useVAES256 || useAVX }
+func kernelEnabled() bool { return useVAES512 || useVAES512Blocks || useVAES256 || useAVX }
 
 // maskedWords returns E(in ^ Δ(x)) for the words of x and in.
 func (a *AEAD) maskedWords(x, in words.Block) words.Block {
@@ -116,7 +118,7 @@ func (a *AEAD) kernel(d direction, dst, src []byte, x, sum *[blockSize]byte) {
 		rk, mk = a.b.DecKeys(), &a.decMK
 	}
 	switch {
-	case n >= smallBlocks && useVAES512:
+	case n >= smallBlocks && (useVAES512 || useVAES512Blocks):
 		switch d {
 		case encrypt:
 			raocbEncVAES512(nr, rk, mk, x, sum, &dst[0], &src[0], n)
@@ -161,7 +163,7 @@ func (a *AEAD) messageKernel(d direction, out, nonce, src []byte) (t words.Block
 
 // messageVAES512 is messageKernel past the length test.
 func (a *AEAD) messageVAES512(d direction, out, nonce, src []byte) (words.Block, bool) {
-	if !useMessageVAES512 {
+	if !useVAES512 {
 		return words.Block{}, false
 	}
 	n, r := len(src)/blockSize, len(src)%blockSize
