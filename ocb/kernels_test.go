@@ -56,8 +56,9 @@ var (
 	leaPaths = impltest.Of("lea")
 )
 
-// TestKernelsAgree compares every path with the generic code: message and
-// AD lengths 0..300 byte by byte, ragged large sizes, all key sizes.
+// TestKernelsAgree compares every path, and each kernel over the generic
+// AES code, with the generic code: message and AD lengths 0..300 byte by
+// byte, ragged large sizes, all key sizes.
 func TestKernelsAgree(t *testing.T) {
 	kernelsAgree(t, paths, NewWithSizes, NewWithSizes)
 }
@@ -69,8 +70,8 @@ func TestLEAKernelsAgree(t *testing.T) {
 	kernelsAgree(t, leaPaths, newLEA, newPlainLEA)
 }
 
-// kernelsAgree compares newAEAD on each of paths with ref on the generic
-// code.
+// kernelsAgree compares newAEAD on each of paths, and on their crossed
+// ones, with ref on the generic code.
 func kernelsAgree(t *testing.T, paths impltest.Paths, newAEAD, ref newFunc) {
 	r := mrand.New(mrand.NewPCG(3, 4))
 	buf := make([]byte, 1<<17)
@@ -104,14 +105,16 @@ func kernelsAgree(t *testing.T, paths impltest.Paths, newAEAD, ref newFunc) {
 			}
 		}
 	})
-	paths.Run(t, func(t *testing.T) {
+	check := func(t *testing.T) {
 		for _, c := range cases {
 			if got := sealOpen(t, newAEAD, c.key, c.nonce, c.pt, c.ad, c.tagSize); !bytes.Equal(got, c.want) {
 				t.Fatalf("key %d, msg %d, ad %d, nonce %d, tag %d: output differs from generic",
 					len(c.key), len(c.pt), len(c.ad), len(c.nonce), c.tagSize)
 			}
 		}
-	})
+	}
+	paths.Run(t, check)
+	paths.Crossed(func(name string) { t.Run(name, check) })
 }
 
 // TestBlocksFromAnyIndex runs the block loop from indices that are not

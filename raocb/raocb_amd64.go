@@ -106,7 +106,7 @@ func (a *AEAD) maskedWords(x, in words.Block) words.Block {
 const smallBlocks = 8
 
 // kernel processes the whole blocks of src (at least one) as blocksGeneric
-// does, on the assembly kernels of the AES level in use.
+// does, on the widest kernels enabled.
 func (a *AEAD) kernel(d direction, dst, src []byte, x, sum *[blockSize]byte) {
 	if !kernelEnabled() {
 		a.blocksGeneric(d, dst, src, x, sum)

@@ -58,7 +58,7 @@ func (p Paths) Each(f func(name string)) {
 		if l := impl.List(e); len(l) > 0 {
 			fastest = append(fastest, e+"="+l[0])
 		}
-		generic = append(generic, e+"="+"generic")
+		generic = append(generic, e+"=generic")
 	}
 	if len(fastest) > 0 {
 		p.reset()
@@ -74,6 +74,29 @@ func (p Paths) Each(f func(name string)) {
 		f("generic/" + strings.Join(generic, ","))
 	} else {
 		f("generic")
+	}
+}
+
+// Crossed calls f once with each kernel of the package over its engines'
+// portable code, named as "vaes512/aes=generic": pairs no CPU has, which
+// kernels that take only what every engine kernel provides (a mode's fused
+// kernels, AES round keys) must run all the same. Differential tests take
+// them; Run does not. Without engines there are none.
+func (p Paths) Crossed(f func(name string)) {
+	if len(p.engines) == 0 {
+		return
+	}
+	defer impl.Save()()
+	var generic []string
+	for _, e := range p.engines {
+		generic = append(generic, e+"=generic")
+	}
+	for _, k := range impl.List(p.pkg) {
+		impl.Select(p.pkg, k)
+		for _, e := range p.engines {
+			impl.Select(e, "generic")
+		}
+		f(k + "/" + strings.Join(generic, ","))
 	}
 }
 

@@ -37,6 +37,19 @@ func TestEach(t *testing.T) {
 	}
 
 	got = nil
+	Of("impltest-mode", "impltest-engine").Crossed(func(name string) { got = append(got, name+" "+state()) })
+	want = []string{
+		"wide/impltest-engine=generic true false false false false",
+		"narrow/impltest-engine=generic false false true false false",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("crossed paths:\n%q\nwant\n%q", got, want)
+	}
+	if s := state(); s != "true false true false true" {
+		t.Errorf("after Crossed: %s", s)
+	}
+
+	got = nil
 	Of("impltest-engine").Each(func(name string) { got = append(got, name) })
 	if !slices.Equal(got, []string{"fast", "slow", "generic"}) {
 		t.Errorf("paths without engines: %q", got)
