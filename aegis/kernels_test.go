@@ -77,7 +77,7 @@ func TestKernelsAgree(t *testing.T) {
 		want          []byte
 	}
 	cases := map[string][]testCase{}
-	impltest.Generic(func() {
+	paths.Compare(t, func() {
 		for _, c := range allVariants {
 			r := mrand.NewChaCha8([32]byte{byte(c.v.lanes), byte(c.v.words)})
 			buf := randBytes(r, 1<<17+300)
@@ -94,8 +94,7 @@ func TestKernelsAgree(t *testing.T) {
 				cases[c.v.name] = append(cases[c.v.name], tc)
 			}
 		}
-	})
-	paths.Run(t, func(t *testing.T) {
+	}, func(t *testing.T) {
 		for _, c := range allVariants {
 			for _, tc := range cases[c.v.name] {
 				if got := outputs(t, tc.a, tc.nonce, tc.pt, tc.ad, mrand.New(mrand.NewPCG(tc.seed, 1))); !bytes.Equal(got, tc.want) {
@@ -113,7 +112,7 @@ func TestKernelsAgree(t *testing.T) {
 // repeated (step 0).
 func TestBlockOpsAgree(t *testing.T) {
 	r := mrand.NewChaCha8([32]byte{8})
-	paths.Run(t, func(t *testing.T) {
+	paths.Compare(t, nil, func(t *testing.T) {
 		for _, c := range allVariants {
 			rate := c.v.rate()
 			for _, op := range []int{opAbsorb, opEnc, opDec} {

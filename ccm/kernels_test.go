@@ -51,7 +51,7 @@ func TestKernelsAgree(t *testing.T) {
 		tagSize                  int
 	}
 	var cases []testCase
-	impltest.Generic(func() {
+	paths.Compare(t, func() {
 		for _, keyLen := range []int{16, 24, 32} {
 			for _, n := range lengths {
 				c := testCase{key: make([]byte, keyLen), nonce: make([]byte, MinNonceSize+r.IntN(MaxNonceSize-MinNonceSize+1))}
@@ -70,17 +70,14 @@ func TestKernelsAgree(t *testing.T) {
 				cases = append(cases, c)
 			}
 		}
-	})
-	check := func(t *testing.T) {
+	}, func(t *testing.T) {
 		for _, c := range cases {
 			if got := sealOpen(t, c.key, c.nonce, c.pt, c.ad, c.tagSize); !bytes.Equal(got, c.want) {
 				t.Fatalf("key %d, msg %d, ad %d, nonce %d, tag %d: output differs from generic",
 					len(c.key), len(c.pt), len(c.ad), len(c.nonce), c.tagSize)
 			}
 		}
-	}
-	paths.Run(t, check)
-	paths.Crossed(func(name string) { t.Run(name, check) })
+	})
 }
 
 // TestInPlace seals and opens in place, dst and src the same array, on

@@ -89,7 +89,7 @@ func kernelsAgree(t *testing.T, paths impltest.Paths, newAEAD, ref newFunc) {
 		tagSize                  int
 	}
 	var cases []testCase
-	impltest.Generic(func() {
+	paths.Compare(t, func() {
 		for _, keyLen := range []int{16, 24, 32} {
 			for _, n := range lengths {
 				c := testCase{key: make([]byte, keyLen), nonce: make([]byte, 1+r.IntN(15)), tagSize: 8 + r.IntN(9)}
@@ -104,17 +104,14 @@ func kernelsAgree(t *testing.T, paths impltest.Paths, newAEAD, ref newFunc) {
 				cases = append(cases, c)
 			}
 		}
-	})
-	check := func(t *testing.T) {
+	}, func(t *testing.T) {
 		for _, c := range cases {
 			if got := sealOpen(t, newAEAD, c.key, c.nonce, c.pt, c.ad, c.tagSize); !bytes.Equal(got, c.want) {
 				t.Fatalf("key %d, msg %d, ad %d, nonce %d, tag %d: output differs from generic",
 					len(c.key), len(c.pt), len(c.ad), len(c.nonce), c.tagSize)
 			}
 		}
-	}
-	paths.Run(t, check)
-	paths.Crossed(func(name string) { t.Run(name, check) })
+	})
 }
 
 // TestBlocksFromAnyIndex runs the block loop from indices that are not
@@ -122,8 +119,8 @@ func kernelsAgree(t *testing.T, paths impltest.Paths, newAEAD, ref newFunc) {
 // generic code, and checks the offsets against the direct Gray-code formula;
 // over AES and over LEA.
 func TestBlocksFromAnyIndex(t *testing.T) {
-	t.Run("aes", func(t *testing.T) { paths.Run(t, func(t *testing.T) { blocksFromAnyIndex(t, NewWithSizes) }) })
-	t.Run("lea", func(t *testing.T) { leaPaths.Run(t, func(t *testing.T) { blocksFromAnyIndex(t, newLEA) }) })
+	t.Run("aes", func(t *testing.T) { paths.Compare(t, nil, func(t *testing.T) { blocksFromAnyIndex(t, NewWithSizes) }) })
+	t.Run("lea", func(t *testing.T) { leaPaths.Compare(t, nil, func(t *testing.T) { blocksFromAnyIndex(t, newLEA) }) })
 }
 
 func blocksFromAnyIndex(t *testing.T, newAEAD newFunc) {

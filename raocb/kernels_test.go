@@ -49,7 +49,7 @@ func TestKernelsAgree(t *testing.T) {
 		tagSize                  int
 	}
 	var cases []testCase
-	impltest.Generic(func() {
+	paths.Compare(t, func() {
 		for _, keyLen := range []int{16, 24, 32} {
 			for _, n := range lengths {
 				c := testCase{key: make([]byte, keyLen), nonce: make([]byte, 1+r.IntN(15)), tagSize: 8 + r.IntN(9)}
@@ -64,17 +64,14 @@ func TestKernelsAgree(t *testing.T) {
 				cases = append(cases, c)
 			}
 		}
-	})
-	check := func(t *testing.T) {
+	}, func(t *testing.T) {
 		for _, c := range cases {
 			if got := sealOpen(t, c.key, c.nonce, c.pt, c.ad, c.tagSize); !bytes.Equal(got, c.want) {
 				t.Fatalf("key %d, msg %d, ad %d, nonce %d, tag %d: output differs from generic",
 					len(c.key), len(c.pt), len(c.ad), len(c.nonce), c.tagSize)
 			}
 		}
-	}
-	paths.Run(t, check)
-	paths.Crossed(func(name string) { t.Run(name, check) })
+	})
 }
 
 // TestKernelBlocks runs the block kernels against blocksGeneric on every
@@ -85,7 +82,7 @@ func TestKernelsAgree(t *testing.T) {
 func TestKernelBlocks(t *testing.T) {
 	r := mrand.New(mrand.NewPCG(9, 10))
 	src := randBytes(r, 80*blockSize)
-	paths.Run(t, func(t *testing.T) {
+	paths.Compare(t, nil, func(t *testing.T) {
 		for _, keyLen := range []int{16, 24, 32} {
 			a, err := New(randBytes(r, keyLen))
 			if err != nil {
@@ -135,7 +132,7 @@ func TestRandomAccessAnywhere(t *testing.T) {
 		first                     uint64
 	}
 	var cases []testCase
-	impltest.Generic(func() {
+	paths.Compare(t, func() {
 		for _, keyLen := range []int{16, 24, 32} {
 			key := randBytes(r, keyLen)
 			a, _ := New(key)
@@ -147,8 +144,7 @@ func TestRandomAccessAnywhere(t *testing.T) {
 				cases = append(cases, c)
 			}
 		}
-	})
-	paths.Run(t, func(t *testing.T) {
+	}, func(t *testing.T) {
 		var a *AEAD
 		for i, c := range cases {
 			if i == 0 || !bytes.Equal(c.key, cases[i-1].key) {
@@ -188,7 +184,7 @@ func TestMessageKernels(t *testing.T) {
 		tagSize                  int
 	}
 	var cases []testCase
-	impltest.Generic(func() {
+	paths.Compare(t, func() {
 		for i, n := range lengths {
 			for _, keyLen := range []int{16, 24, 32} {
 				nonceSize, tagSize := 1+(i+keyLen)%15, 8+(i+keyLen)%9
@@ -199,8 +195,7 @@ func TestMessageKernels(t *testing.T) {
 				cases = append(cases, c)
 			}
 		}
-	})
-	paths.Run(t, func(t *testing.T) {
+	}, func(t *testing.T) {
 		for _, c := range cases {
 			a, err := NewWithSizes(c.key, len(c.nonce), c.tagSize)
 			if err != nil {

@@ -33,7 +33,7 @@ func TestKernelsAgree(t *testing.T) {
 		nonce, pt, ad, ct []byte
 	}
 	var cases []testCase
-	impltest.Generic(func() {
+	paths.Compare(t, func() {
 		for _, n := range lengths {
 			c := testCase{nonce: make([]byte, NonceSize)}
 			key := make([]byte, KeySize)
@@ -48,8 +48,7 @@ func TestKernelsAgree(t *testing.T) {
 			c.ct = c.a.Seal(nil, c.nonce, c.pt, c.ad)
 			cases = append(cases, c)
 		}
-	})
-	paths.Run(t, func(t *testing.T) {
+	}, func(t *testing.T) {
 		for _, c := range cases {
 			if got := c.a.Seal(nil, c.nonce, c.pt, c.ad); !bytes.Equal(got, c.ct) {
 				t.Fatalf("msg %d, ad %d: Seal differs from generic", len(c.pt), len(c.ad))
@@ -79,7 +78,7 @@ func TestKernelsAgreeLarge(t *testing.T) {
 		nonce, pt, ad, ct []byte
 	}
 	var cases []testCase
-	impltest.Generic(func() {
+	paths.Compare(t, func() {
 		for i := range trials {
 			n, adLen := large, r.IntN(600)
 			switch i % 4 {
@@ -100,8 +99,7 @@ func TestKernelsAgreeLarge(t *testing.T) {
 			c.ct = c.a.Seal(nil, c.nonce, c.pt, c.ad)
 			cases = append(cases, c)
 		}
-	})
-	paths.Run(t, func(t *testing.T) {
+	}, func(t *testing.T) {
 		for _, c := range cases {
 			n := len(c.pt)
 			if got := c.a.Seal(nil, c.nonce, c.pt, c.ad); !bytes.Equal(got, c.ct) {
@@ -128,7 +126,7 @@ func TestKernelsAgreeLarge(t *testing.T) {
 func TestKernelsState(t *testing.T) {
 	src := make([]byte, 30*blockSize)
 	var key [KeySize]byte
-	paths.Run(t, func(t *testing.T) {
+	paths.Compare(t, nil, func(t *testing.T) {
 		for n := 1; n <= 30; n++ {
 			var s0 state
 			for i := range s0 {

@@ -11,6 +11,11 @@
 // and run each test on every path:
 //
 //	paths.Run(t, func(t *testing.T) { ... })
+//
+// and each differential test on every path but the portable code itself,
+// which computes the reference:
+//
+//	paths.Compare(t, func() { want = ... }, func(t *testing.T) { ... })
 package impltest
 
 import (
@@ -35,6 +40,60 @@ type Paths struct {
 // engines.
 func Of(pkg string, engines ...string) Paths { return Paths{pkg, engines} }
 
+// A path is a name and the selection of kernels it stands for.
+type path struct {
+	name string
+	sel  map[string]string // package to kernel, "" for all of its kernels
+}
+
+// apply selects p's kernels in the package and its engines.
+func (p path) apply() {
+	for pkg, k := range p.sel {
+		if k == "" {
+			impl.Reset(pkg)
+		} else {
+			impl.Select(pkg, k)
+		}
+	}
+}
+
+// paths returns the paths Run takes, and with crossed set the pairs of each
+// kernel with the engines' portable code ("vaes512/aes=generic"), which no
+// CPU has but which kernels that take only what every engine kernel provides
+// (a mode's fused kernels, AES round keys) must run all the same.
+func (p Paths) paths(crossed bool) []path {
+	sel := func(k, engines string) map[string]string {
+		m := map[string]string{p.pkg: k}
+		for _, e := range p.engines {
+			m[e] = engines
+		}
+		return m
+	}
+	var fastest, generic []string
+	for _, e := range p.engines {
+		if l := impl.List(e); len(l) > 0 {
+			fastest = append(fastest, e+"="+l[0])
+		}
+		generic = append(generic, e+"=generic")
+	}
+	var ps []path
+	for _, k := range impl.List(p.pkg) {
+		ps = append(ps, path{k, sel(k, "")})
+	}
+	if len(fastest) > 0 {
+		ps = append(ps, path{"generic/" + strings.Join(fastest, ","), sel("generic", "")})
+	}
+	if crossed && len(generic) > 0 {
+		for _, k := range impl.List(p.pkg) {
+			ps = append(ps, path{k + "/" + strings.Join(generic, ","), sel(k, "generic")})
+		}
+	}
+	if generic == nil {
+		return append(ps, path{"generic", sel("generic", "")})
+	}
+	return append(ps, path{"generic/" + strings.Join(generic, ","), sel("generic", "generic")})
+}
+
 // Run runs f as a subtest on each path. The subtests are named after pkg's
 // kernels, and "generic/aes=vaes512" and "generic/aes=generic" for pkg's
 // portable code over engine "aes" (plain "generic" without engines). They
@@ -48,72 +107,47 @@ func (p Paths) Run(t *testing.T, f func(t *testing.T)) {
 // fuzz targets and benchmarks. Afterwards every kernel is as it was.
 func (p Paths) Each(f func(name string)) {
 	defer impl.Save()()
-	for _, k := range impl.List(p.pkg) {
-		p.reset()
-		impl.Select(p.pkg, k)
-		f(k)
-	}
-	var fastest, generic []string
-	for _, e := range p.engines {
-		if l := impl.List(e); len(l) > 0 {
-			fastest = append(fastest, e+"="+l[0])
-		}
-		generic = append(generic, e+"=generic")
-	}
-	if len(fastest) > 0 {
-		p.reset()
-		impl.Select(p.pkg, "generic")
-		f("generic/" + strings.Join(fastest, ","))
-	}
-	p.reset()
-	impl.Select(p.pkg, "generic")
-	for _, e := range p.engines {
-		impl.Select(e, "generic")
-	}
-	if len(generic) > 0 {
-		f("generic/" + strings.Join(generic, ","))
-	} else {
-		f("generic")
+	for _, q := range p.paths(false) {
+		q.apply()
+		f(q.name)
 	}
 }
 
-// Crossed calls f once with each kernel of the package over its engines'
-// portable code, named as "vaes512/aes=generic": pairs no CPU has, which
-// kernels that take only what every engine kernel provides (a mode's fused
-// kernels, AES round keys) must run all the same. Differential tests take
-// them; Run does not. Without engines there are none.
-func (p Paths) Crossed(f func(name string)) {
-	if len(p.engines) == 0 {
-		return
+// Compare runs a differential test: ref, with every package on its portable
+// code, computes what f compares with (nil where f computes it itself); f
+// runs as a subtest on each path but the last, the portable code itself,
+// and on each kernel over the engines' portable code ("vaes512/aes=generic").
+// Where only the portable code runs (the purego tag, or a CPU without
+// kernels), neither does.
+func (p Paths) Compare(t *testing.T, ref func(), f func(t *testing.T)) {
+	t.Helper()
+	ps := p.paths(true)
+	ps = ps[:len(ps)-1]
+	if len(ps) == 0 {
+		t.Skip("no kernels to compare with the portable code")
+	}
+	if ref != nil {
+		Generic(ref)
 	}
 	defer impl.Save()()
-	var generic []string
-	for _, e := range p.engines {
-		generic = append(generic, e+"=generic")
-	}
-	for _, k := range impl.List(p.pkg) {
-		impl.Select(p.pkg, k)
-		for _, e := range p.engines {
-			impl.Select(e, "generic")
-		}
-		f(k + "/" + strings.Join(generic, ","))
-	}
-}
-
-// reset enables every kernel of the package and its engines.
-func (p Paths) reset() {
-	impl.Reset(p.pkg)
-	for _, e := range p.engines {
-		impl.Reset(e)
+	for _, q := range ps {
+		q.apply()
+		t.Run(q.name, f)
 	}
 }
 
 // RunAll runs f as two subtests, for tests of many packages at once, whose
 // own tests take the paths between: "default", with every kernel enabled as
-// in production, and "generic", with every package on its portable code.
+// in production, and "generic", with every package on its portable code;
+// only the latter where this CPU (or the purego tag) leaves no kernel.
 func RunAll(t *testing.T, f func(t *testing.T)) {
 	t.Helper()
-	t.Run("default", f)
+	for _, pkg := range impl.Packages() {
+		if len(impl.List(pkg)) > 0 {
+			t.Run("default", f)
+			break
+		}
+	}
 	Generic(func() { t.Run("generic", f) })
 }
 
