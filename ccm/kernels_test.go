@@ -2,27 +2,14 @@ package ccm
 
 import (
 	"bytes"
+	"crypto/cipher"
 	"crypto/rand"
 	mrand "math/rand/v2"
 	"testing"
 
+	"github.com/faelabs/fae/internal/aeadtest"
 	"github.com/faelabs/fae/internal/impl/impltest"
 )
-
-// sealOpen seals and opens with the kernels selected now.
-func sealOpen(t *testing.T, key, nonce, pt, ad []byte, tagSize int) []byte {
-	t.Helper()
-	a, err := New(key, len(nonce), tagSize)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ct := a.Seal(nil, nonce, pt, ad)
-	got, err := a.Open(nil, nonce, ct, ad)
-	if err != nil || !bytes.Equal(got, pt) {
-		t.Fatalf("round trip failed: %v", err)
-	}
-	return ct
-}
 
 // paths are CCM-AES's: ccm's kernels, and its generic code over the AES
 // engine. Over fae's LEA, LEA's kernels run (package "lea").
@@ -32,52 +19,24 @@ var (
 )
 
 // TestKernelsAgree compares every path, and each kernel over the generic
-// AES code, with the generic code: message and AD lengths 0..300 byte by
-// byte, ragged large sizes, all key sizes, and inputs at odd addresses.
+// AES code, with the generic code (aeadtest.Agree): message lengths up to
+// 128 KiB, all key, nonce and tag sizes.
 func TestKernelsAgree(t *testing.T) {
-	r := mrand.New(mrand.NewPCG(3, 4))
-	buf := make([]byte, 1<<17)
-	rand.Read(buf)
-	lengths := []int{}
-	for n := 0; n <= 300; n++ {
-		lengths = append(lengths, n)
+	newAEAD := func(key []byte, nonceSize, tagSize int) (cipher.AEAD, error) {
+		return New(key, nonceSize, tagSize)
 	}
-	lengths = append(lengths, 511, 512, 513, 1023, 4096+7, 16384, 65535, 65536+7, 1<<17-9)
-	if testing.Short() {
-		lengths = lengths[:80]
+	long := []int{511, 512, 513, 1023, 4096 + 7, 16384, 65535, 65536 + 7, 1<<17 - 9}
+	aeadtest.Agree(t, paths, []int{16, 24, 32}, long, agreeSizes, newAEAD, newAEAD)
+}
+
+// agreeSizes picks any tag size and any nonce size that leaves room for a
+// message of n bytes.
+func agreeSizes(r *mrand.Rand, n int) (nonceSize, tagSize int) {
+	nonceSize = MinNonceSize + r.IntN(MaxNonceSize-MinNonceSize+1)
+	if n > 1<<16-1 {
+		nonceSize = min(nonceSize, 12)
 	}
-	type testCase struct {
-		key, nonce, pt, ad, want []byte
-		tagSize                  int
-	}
-	var cases []testCase
-	paths.Compare(t, func() {
-		for _, keyLen := range []int{16, 24, 32} {
-			for _, n := range lengths {
-				c := testCase{key: make([]byte, keyLen), nonce: make([]byte, MinNonceSize+r.IntN(MaxNonceSize-MinNonceSize+1))}
-				if n > 1<<16-1 {
-					c.nonce = c.nonce[:min(len(c.nonce), 12)]
-				}
-				rand.Read(c.key)
-				rand.Read(c.nonce)
-				c.tagSize = 2 * (2 + r.IntN(7))
-				s := r.IntN(7) // unaligned
-				c.pt, c.ad = buf[s:s+n], buf[len(buf)-n:]
-				if r.IntN(2) == 0 {
-					c.ad = c.ad[:r.IntN(n+1)]
-				}
-				c.want = sealOpen(t, c.key, c.nonce, c.pt, c.ad, c.tagSize)
-				cases = append(cases, c)
-			}
-		}
-	}, func(t *testing.T) {
-		for _, c := range cases {
-			if got := sealOpen(t, c.key, c.nonce, c.pt, c.ad, c.tagSize); !bytes.Equal(got, c.want) {
-				t.Fatalf("key %d, msg %d, ad %d, nonce %d, tag %d: output differs from generic",
-					len(c.key), len(c.pt), len(c.ad), len(c.nonce), c.tagSize)
-			}
-		}
-	})
+	return nonceSize, MinTagSize + 2*r.IntN((MaxTagSize-MinTagSize)/2+1)
 }
 
 // TestInPlace seals and opens in place, dst and src the same array, on

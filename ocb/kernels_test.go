@@ -7,6 +7,7 @@ import (
 	mrand "math/rand/v2"
 	"testing"
 
+	"github.com/faelabs/fae/internal/aeadtest"
 	"github.com/faelabs/fae/internal/impl/impltest"
 	"github.com/faelabs/fae/internal/words"
 	"github.com/faelabs/fae/lea"
@@ -34,19 +35,9 @@ func newPlainLEA(key []byte, nonceSize, tagSize int) (*AEAD, error) {
 	return NewFromBlock(struct{ cipher.Block }{b}, nonceSize, tagSize)
 }
 
-// sealOpen seals and opens with the kernels selected now.
-func sealOpen(t *testing.T, newAEAD newFunc, key, nonce, pt, ad []byte, tagSize int) []byte {
-	t.Helper()
-	a, err := newAEAD(key, len(nonce), tagSize)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ct := a.Seal(nil, nonce, pt, ad)
-	got, err := a.Open(nil, nonce, ct, ad)
-	if err != nil || !bytes.Equal(got, pt) {
-		t.Fatalf("round trip failed: %v", err)
-	}
-	return ct
+// asAEAD adapts f to aeadtest.Agree.
+func asAEAD(f newFunc) aeadtest.NewFunc {
+	return func(key []byte, nonceSize, tagSize int) (cipher.AEAD, error) { return f(key, nonceSize, tagSize) }
 }
 
 // paths are OCB3-AES's: ocb's kernels, and its generic code over the AES
@@ -57,61 +48,25 @@ var (
 )
 
 // TestKernelsAgree compares every path, and each kernel over the generic
-// AES code, with the generic code: message and AD lengths 0..300 byte by
-// byte, ragged large sizes, all key sizes.
+// AES code, with the generic code (aeadtest.Agree).
 func TestKernelsAgree(t *testing.T) {
-	kernelsAgree(t, paths, NewWithSizes, NewWithSizes)
+	aeadtest.Agree(t, paths, []int{16, 24, 32}, agreeLengths, agreeSizes, asAEAD(NewWithSizes), asAEAD(NewWithSizes))
 }
 
 // TestLEAKernelsAgree compares OCB3 over fae's LEA on every path of LEA's
 // kernels (the fused ones included) with OCB3 over LEA as a plain
 // cipher.Block on the generic code.
 func TestLEAKernelsAgree(t *testing.T) {
-	kernelsAgree(t, leaPaths, newLEA, newPlainLEA)
+	aeadtest.Agree(t, leaPaths, []int{16, 24, 32}, agreeLengths, agreeSizes, asAEAD(newLEA), asAEAD(newPlainLEA))
 }
 
-// kernelsAgree compares newAEAD on each of paths, and on their crossed
-// ones, with ref on the generic code.
-func kernelsAgree(t *testing.T, paths impltest.Paths, newAEAD, ref newFunc) {
-	r := mrand.New(mrand.NewPCG(3, 4))
-	buf := make([]byte, 1<<17)
-	rand.Read(buf)
-	lengths := []int{}
-	for n := 0; n <= 300; n++ {
-		lengths = append(lengths, n)
-	}
-	lengths = append(lengths, 511, 512, 513, 1023, 1500, (64+32+17)*16+3, 4096+7, 16384, 65536+7, 1<<17-9)
-	if testing.Short() {
-		lengths = lengths[:80]
-	}
-	type testCase struct {
-		key, nonce, pt, ad, want []byte
-		tagSize                  int
-	}
-	var cases []testCase
-	paths.Compare(t, func() {
-		for _, keyLen := range []int{16, 24, 32} {
-			for _, n := range lengths {
-				c := testCase{key: make([]byte, keyLen), nonce: make([]byte, 1+r.IntN(15)), tagSize: 8 + r.IntN(9)}
-				rand.Read(c.key)
-				rand.Read(c.nonce)
-				s := r.IntN(7) // unaligned
-				c.pt, c.ad = buf[s:s+n], buf[len(buf)-n:]
-				if r.IntN(2) == 0 {
-					c.ad = c.ad[:r.IntN(n+1)]
-				}
-				c.want = sealOpen(t, ref, c.key, c.nonce, c.pt, c.ad, c.tagSize)
-				cases = append(cases, c)
-			}
-		}
-	}, func(t *testing.T) {
-		for _, c := range cases {
-			if got := sealOpen(t, newAEAD, c.key, c.nonce, c.pt, c.ad, c.tagSize); !bytes.Equal(got, c.want) {
-				t.Fatalf("key %d, msg %d, ad %d, nonce %d, tag %d: output differs from generic",
-					len(c.key), len(c.pt), len(c.ad), len(c.nonce), c.tagSize)
-			}
-		}
-	})
+// agreeLengths are the message lengths past 300 that TestKernelsAgree tries:
+// around the kernels' 64-block groups and ragged large ones.
+var agreeLengths = []int{511, 512, 513, 1023, 1500, (64+32+17)*16 + 3, 4096 + 7, 16384, 65536 + 7, 1<<17 - 9}
+
+// agreeSizes picks any nonce and tag sizes.
+func agreeSizes(r *mrand.Rand, _ int) (nonceSize, tagSize int) {
+	return MinNonceSize + r.IntN(MaxNonceSize-MinNonceSize+1), MinTagSize + r.IntN(MaxTagSize-MinTagSize+1)
 }
 
 // TestBlocksFromAnyIndex runs the block loop from indices that are not

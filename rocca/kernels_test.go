@@ -2,10 +2,12 @@ package rocca
 
 import (
 	"bytes"
+	"crypto/cipher"
 	"crypto/rand"
 	mrand "math/rand/v2"
 	"testing"
 
+	"github.com/faelabs/fae/internal/aeadtest"
 	"github.com/faelabs/fae/internal/impl/impltest"
 )
 
@@ -13,51 +15,14 @@ import (
 // bitsliced AES round of internal/aes, not on the AES engine.
 var paths = impltest.Of("rocca")
 
-// TestKernelsAgree compares every path with the portable code through
-// Seal and Open: message and AD lengths 0..300 byte by byte, large and
+// TestKernelsAgree compares every path with the portable code
+// (aeadtest.Agree): message and AD lengths 0..300 byte by byte, large and
 // ragged sizes, unaligned buffers.
 func TestKernelsAgree(t *testing.T) {
-	r := mrand.New(mrand.NewPCG(1, 2))
-	buf := make([]byte, 1<<17)
-	rand.Read(buf)
-	var lengths []int
-	for n := 0; n <= 300; n++ {
-		lengths = append(lengths, n)
-	}
-	lengths = append(lengths, 511, 512, 513, 32*7*9, 32*7*9+31, 4096+7, 16384, 65536+13, 1<<17-9)
-	if testing.Short() {
-		lengths = lengths[:80]
-	}
-	type testCase struct {
-		a                 *AEAD
-		nonce, pt, ad, ct []byte
-	}
-	var cases []testCase
-	paths.Compare(t, func() {
-		for _, n := range lengths {
-			c := testCase{nonce: make([]byte, NonceSize)}
-			key := make([]byte, KeySize)
-			rand.Read(key)
-			rand.Read(c.nonce)
-			s := r.IntN(7)
-			c.pt, c.ad = buf[s:s+n], buf[len(buf)-n:]
-			if r.IntN(2) == 0 {
-				c.ad = c.ad[:r.IntN(n+1)]
-			}
-			c.a, _ = New(key)
-			c.ct = c.a.Seal(nil, c.nonce, c.pt, c.ad)
-			cases = append(cases, c)
-		}
-	}, func(t *testing.T) {
-		for _, c := range cases {
-			if got := c.a.Seal(nil, c.nonce, c.pt, c.ad); !bytes.Equal(got, c.ct) {
-				t.Fatalf("msg %d, ad %d: Seal differs from generic", len(c.pt), len(c.ad))
-			}
-			if p, err := c.a.Open(nil, c.nonce, c.ct, c.ad); err != nil || !bytes.Equal(p, c.pt) {
-				t.Fatalf("msg %d, ad %d: Open of the generic output failed: %v", len(c.pt), len(c.ad), err)
-			}
-		}
-	})
+	newAEAD := func(key []byte, _, _ int) (cipher.AEAD, error) { return New(key) }
+	sizes := func(*mrand.Rand, int) (nonceSize, tagSize int) { return NonceSize, TagSize }
+	long := []int{511, 512, 513, 32 * 7 * 9, 32*7*9 + 31, 4096 + 7, 16384, 65536 + 13, 1<<17 - 9}
+	aeadtest.Agree(t, paths, []int{KeySize}, long, sizes, newAEAD, newAEAD)
 }
 
 // TestKernelsAgreeLarge compares every path with the portable code on
