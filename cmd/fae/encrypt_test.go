@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -10,7 +12,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
+	"github.com/faelabs/fae"
 	"github.com/faelabs/fae/stream"
 )
 
@@ -248,8 +252,8 @@ func TestOutputExists(t *testing.T) {
 	if string(ft.read("out")) != "precious" {
 		t.Fatal("output replaced without --force")
 	}
-	ft.mustRun(nil, "encrypt", "--key-file", "@key", "-o", "@out", "--force", "@plain")
-	ft.mustRun(nil, "decrypt", "--key-file", "@key", "-o", "@out", "--force", "@out")
+	ft.mustRun(nil, "encrypt", "--key-file", "@key", "-o", "@out.fae", "@plain")
+	ft.mustRun(nil, "decrypt", "--key-file", "@key", "-o", "@out", "--force", "@out.fae")
 	if string(ft.read("out")) != "some plaintext" {
 		t.Fatal("--force did not replace the output")
 	}
@@ -258,7 +262,7 @@ func TestOutputExists(t *testing.T) {
 	if string(ft.read("out")) != "some plaintext" {
 		t.Fatal("failed decrypt replaced the output")
 	}
-	if got := ft.files(); len(got) != 7 {
+	if got := ft.files(); len(got) != 8 {
 		t.Errorf("files: %v", got)
 	}
 }
@@ -338,4 +342,114 @@ func TestCat(t *testing.T) {
 	// Truncation shows, whatever the range.
 	ft.write("cut.fae", ct[:len(ct)-(cs+16)-77-16])
 	ft.mustFail(1, "chunk 18 failed", nil, "cat", "--offset", "0", "--length", "1", "--key-file", "@key", "@cut.fae")
+}
+
+// TestSync checks that a temporary file is synced before it is moved into
+// place and its directory after, and that a failed sync fails the command
+// and leaves no temporary file.
+func TestSync(t *testing.T) {
+	ft := newFileTest(t)
+	ft.write("plain", []byte("some plaintext"))
+	ft.mustRun(nil, "encrypt", "--key-file", "@key", "-o", "@plain.fae", "@plain")
+	before := ft.files()
+	defer func(f func(*os.File) error) { syncFile = f }(syncFile)
+	var synced []string
+	var fail func(fi os.FileInfo) bool
+	syncFile = func(f *os.File) error {
+		fi, err := f.Stat()
+		if err != nil {
+			t.Fatal(err)
+		}
+		synced = append(synced, f.Name())
+		if fail != nil && fail(fi) {
+			return errors.New("injected failure")
+		}
+		return nil
+	}
+	for _, args := range [][]string{
+		{"encrypt", "--key-file", "@key", "-o", "@out", "@plain"},
+		{"decrypt", "--key-file", "@key", "-o", "@out", "@plain.fae"},
+		{"keygen", "-o", "@out"},
+	} {
+		synced, fail = nil, nil
+		ft.mustRun(nil, args...)
+		if len(synced) != 2 || filepath.Dir(synced[0]) != ft.dir || !strings.HasPrefix(filepath.Base(synced[0]), ".out.") || synced[1] != ft.dir {
+			t.Errorf("%v: synced %q, want the temporary file then the directory", args, synced)
+		}
+		os.Remove(ft.path("out"))
+
+		synced, fail = nil, func(fi os.FileInfo) bool { return !fi.IsDir() }
+		ft.mustFail(1, "out: injected failure", nil, args...)
+		if got := ft.files(); !slices.Equal(got, before) || len(synced) != 1 {
+			t.Errorf("%v, file sync failing: synced %q, files %v", args, synced, got)
+		}
+
+		synced, fail = nil, os.FileInfo.IsDir
+		ft.mustFail(1, "out is written, but syncing its directory failed: injected failure", nil, args...)
+		if got := ft.files(); !slices.Contains(got, "out") || len(got) != len(before)+1 {
+			t.Errorf("%v, directory sync failing: files %v", args, got)
+		}
+		os.Remove(ft.path("out"))
+	}
+	synced, fail = nil, nil
+	ft.mustRun(nil, "encrypt", "--key-file", "@key", "@plain")
+	ft.mustRun(nil, "encrypt", "--key-file", "@key", "-o", os.DevNull, "@plain")
+	if len(synced) != 0 {
+		t.Errorf("standard output and %s synced: %q", os.DevNull, synced)
+	}
+}
+
+func TestTempName(t *testing.T) {
+	seen := map[string]bool{}
+	for _, r := range []string{"a", "é", "日本"} {
+		for n := 1; n <= 255/len(r); n++ {
+			base := strings.Repeat(r, n)
+			name := tempName(base)
+			if len(name) > max(len(base), 28) || !strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".tmp") ||
+				!utf8.ValidString(name) || seen[name] {
+				t.Fatalf("tempName(%d × %q) = %q", n, r, name)
+			}
+			seen[name] = true
+		}
+	}
+}
+
+// TestErrorsWrap checks that errors reworded for the command line still
+// wrap the library's.
+func TestErrorsWrap(t *testing.T) {
+	var ce *stream.ChunkError
+	if err := streamError(&stream.ChunkError{Index: 3}); !errors.As(err, &ce) || ce.Index != 3 || strings.HasPrefix(err.Error(), "stream:") {
+		t.Errorf("chunk error: %v", err)
+	}
+	if err := streamError(stream.ErrWrongKey); !errors.Is(err, stream.ErrWrongKey) || strings.HasPrefix(err.Error(), "stream:") {
+		t.Errorf("wrong key: %v", err)
+	}
+	_, lerr := fae.New("aes-128-gcm", nil)
+	if err := libError(lerr); !errors.Is(err, lerr) || strings.HasPrefix(err.Error(), "fae:") {
+		t.Errorf("fae.New error: %v", err)
+	}
+}
+
+// TestCatHugeFile reads a sparse file of 2^63-1 bytes that starts with a
+// header: the last chunk fails, with no panic.
+func TestCatHugeFile(t *testing.T) {
+	ft := newFileTest(t)
+	ft.write("plain", []byte("x"))
+	ft.mustRun(nil, "encrypt", "--key-file", "@key", "-o", "@plain.fae", "@plain")
+	for _, dir := range []string{ft.dir, "/dev/shm"} {
+		f, err := os.CreateTemp(dir, "huge")
+		if err != nil {
+			continue
+		}
+		defer os.Remove(f.Name())
+		f.Write(ft.read("plain.fae"))
+		err = f.Truncate(math.MaxInt64)
+		f.Close()
+		if err != nil {
+			continue
+		}
+		ft.mustFail(1, "failed authentication", nil, "cat", "--key-file", "@key", "--offset", "0", "--length", "1", f.Name())
+		return
+	}
+	t.Skip("no file system here holds a file of 2^63-1 bytes")
 }
