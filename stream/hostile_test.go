@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -161,6 +162,26 @@ func TestReaderAtHugeFile(t *testing.T) {
 			if k, err := ra.ReadAt(p, plain-int64(len(last))-5); k != 0 || !errors.As(err, &ce) || ce.Index != uint64(n-1) {
 				t.Errorf("chunk %d, size %d: ReadAt across a zeroed chunk: %d, %v", chunk, size, k, err)
 			}
+		}
+	}
+}
+
+// TestShortInputs checks what inputs too short for a header are called.
+func TestShortInputs(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want error
+	}{
+		{"", errEmpty},
+		{"hello", errNotFae},
+		{"hello, world", errNotFae},
+		{"\x89FA", errTruncatedHeader},
+		{"\x89FAE\r\n\x1a\n\x01", errTruncatedHeader},
+	} {
+		_, err := NewReader(strings.NewReader(c.in), testKey)
+		_, err2 := NewReaderAt(strings.NewReader(c.in), int64(len(c.in)), testKey)
+		if err != c.want || err2 != c.want {
+			t.Errorf("%q: %v, %v; want %v", c.in, err, err2, c.want)
 		}
 	}
 }

@@ -26,13 +26,11 @@ func NewReader(r io.Reader, key []byte) (io.Reader, error) {
 func (l Limits) NewReader(r io.Reader, key []byte) (io.Reader, error) {
 	h, mac, err := parseHeader(func(n int) ([]byte, error) {
 		buf := make([]byte, n)
-		if _, err := io.ReadFull(r, buf); err != nil {
-			if err == io.EOF || err == io.ErrUnexpectedEOF {
-				err = errTruncatedHeader
-			}
-			return nil, err
+		k, err := io.ReadFull(r, buf)
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			err = errTruncatedHeader
 		}
-		return buf, nil
+		return buf[:k], err
 	})
 	if err != nil {
 		return nil, err
@@ -201,7 +199,7 @@ func (l Limits) NewReaderAt(r io.ReaderAt, size int64, key []byte) (io.ReaderAt,
 	off := 0
 	h, mac, err := parseHeader(func(n int) ([]byte, error) {
 		if len(head)-off < n {
-			return nil, errTruncatedHeader
+			return head[off:], errTruncatedHeader
 		}
 		off += n
 		return head[off-n : off], nil

@@ -30,6 +30,7 @@ import (
 	"math/bits"
 	"runtime"
 	"slices"
+	"strings"
 
 	"golang.org/x/crypto/argon2"
 
@@ -289,12 +290,27 @@ func (h *header) marshal() []byte {
 	return append(b, h.prefix...)
 }
 
-var errTruncatedHeader = errors.New("stream: truncated header")
+var (
+	errTruncatedHeader = errors.New("stream: truncated header")
+	errNotFae          = errors.New("stream: not a fae encrypted file")
+	errEmpty           = errors.New("stream: the input is empty, not a fae encrypted file")
+)
 
 // parseHeader reads a header and its MAC with next, which returns the
-// following n bytes of the file or an error.
+// following n bytes of the file, or those there are and an error.
 func parseHeader(next func(n int) ([]byte, error)) (h *header, mac []byte, err error) {
-	var raw []byte
+	// A file shorter than the magic number is no fae file, unless it is
+	// the start of one.
+	b, err := next(len(magic))
+	switch {
+	case err == errTruncatedHeader && len(b) == 0:
+		return nil, nil, errEmpty
+	case !strings.HasPrefix(magic, string(b)):
+		return nil, nil, errNotFae
+	case err != nil:
+		return nil, nil, err
+	}
+	raw := slices.Clone(b)
 	read := func(n int) []byte {
 		if err != nil {
 			return nil
@@ -309,13 +325,7 @@ func parseHeader(next func(n int) ([]byte, error)) (h *header, mac []byte, err e
 	fail := func(format string, args ...any) (*header, []byte, error) {
 		return nil, nil, fmt.Errorf("stream: "+format, args...)
 	}
-	if string(read(len(magic))) != magic {
-		if err != nil && len(raw) == 0 {
-			return nil, nil, err
-		}
-		return fail("not a fae encrypted file")
-	}
-	b := read(2)
+	b = read(2)
 	if err != nil {
 		return nil, nil, err
 	}

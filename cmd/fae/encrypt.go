@@ -33,15 +33,15 @@ const kdfFlagHelp = `  --max-kdf-memory MIB    the most memory a passphrase file
 `
 
 // outputHelp says what encrypt and decrypt leave at OUT.
-const outputHelp = `OUT is written as a temporary file beside it, with a hidden name no longer
-than OUT's, mode 0600; it is synced, renamed into place only once all is
-written, and its directory synced. On failure, or on a signal that ends fae
-(SIGINT, SIGTERM, SIGHUP, SIGQUIT and the like), the temporary file is
-removed first, and nothing is left at OUT; only SIGKILL or a crash can leave
-the temporary file. fae does not write through a symbolic link to a file.
-A character device or FIFO (or, with --force, a block device) as OUT is
-written in place, never replaced. The input and the output must not be the
-same file.
+const outputHelp = `A file OUT is written under a hidden temporary name beside it (no longer
+than OUT's name, or than 28 bytes), mode 0600, synced, and renamed to OUT
+only once all is written; the directory is then synced. On failure, or on
+a signal that would end fae (SIGINT, SIGTERM, SIGHUP, SIGQUIT and the
+like), fae removes the temporary file first: OUT is left as it was, absent
+or, with --force, the old file. Only SIGKILL or a crash can leave the
+temporary file behind. fae does not write through a symbolic link to a
+file. A character device or FIFO as OUT (or, with --force, a block device)
+is written in place, never replaced. The input must not be the output.
 `
 
 const encryptHelp = `Encrypt encrypts IN, or standard input if IN is - or absent, into fae's
@@ -55,9 +55,10 @@ over 256 MiB: about half a second); -p asks for it twice.
 ` + keyFlagsHelp + `  -o OUT                  write to OUT instead of standard output
   --force                 overwrite OUT if it is a file (or a block device)
 
-` + outputHelp + `A failure while writing to standard output, a device or a FIFO leaves a
-truncated file there, which does not decrypt. Encrypted data is not written
-to a terminal.
+` + outputHelp + `
+A failure or a signal while writing to standard output, a device or a FIFO
+leaves a truncated file there, which fails to decrypt. Encrypted data is
+not written to a terminal.
 `
 
 const decryptHelp = `Decrypt decrypts IN, or standard input if IN is - or absent, a file that
@@ -70,7 +71,8 @@ Every chunk is verified before any of its bytes is written. A wrong key, or
 a damaged, truncated or reordered file, fails with exit status 1 and names
 the chunk that failed.
 
-` + outputHelp + `On standard output, a device or a FIFO, the chunks before a failing one
+` + outputHelp + `
+On standard output, a device or a FIFO, the chunks before a failing one
 (or before a signal) have been written, and only those: each verified.
 `
 
@@ -269,7 +271,7 @@ func process(in string, f *fileFlags, stdin io.Reader, stdout io.Writer, encrypt
 	if err != nil {
 		return err
 	}
-	if encrypting && out.Writer != nil && isTerminal(stdout) {
+	if encrypting && out.toTerminal() {
 		return usageErrorf("refusing to write encrypted data to a terminal; use -o OUT or redirect standard output")
 	}
 	r, size, inInfo := stdin, int64(-1), stat(stdin)
@@ -301,7 +303,7 @@ func process(in string, f *fileFlags, stdin io.Reader, stdout io.Writer, encrypt
 	if err := out.create(); err != nil {
 		return err
 	}
-	if encrypting && isTerminal(out.Writer) {
+	if encrypting && out.toTerminal() {
 		out.abort()
 		return usageErrorf("refusing to write encrypted data to a terminal")
 	}

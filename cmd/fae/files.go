@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -113,7 +114,7 @@ func sameFile(a, b fs.FileInfo) bool {
 // beside it that commit moves into place and abort removes, as does a
 // signal that ends fae.
 type output struct {
-	io.Writer
+	w       io.Writer // nil until create, but for standard output
 	path    string
 	info    fs.FileInfo // what is at path (links followed), or standard output; nil if nothing
 	inPlace bool        // path is a device or FIFO, written in place
@@ -132,7 +133,7 @@ type output struct {
 func planOutput(path string, force bool, hint string, stdout io.Writer) (*output, error) {
 	o := &output{path: path, force: force, hint: hint}
 	if path == "" || path == "-" {
-		o.Writer, o.info = stdout, stat(stdout)
+		o.path, o.w, o.info = "", stdout, stat(stdout)
 		return o, nil
 	}
 	lfi, err := os.Lstat(path)
@@ -173,7 +174,7 @@ func existsError(path, hint string) error {
 func (o *output) notInput(in fs.FileInfo, name string) error {
 	switch {
 	case !sameFile(in, o.info):
-	case o.path != "" && o.path != "-":
+	case o.path != "":
 		return usageErrorf("%s is both the input and the output", o.path)
 	case name == "-":
 		return usageErrorf("standard input and standard output are the same file")
@@ -186,7 +187,7 @@ func (o *output) notInput(in fs.FileInfo, name string) error {
 // create opens the output for writing.
 func (o *output) create() error {
 	switch {
-	case o.Writer != nil:
+	case o.w != nil:
 		return nil
 	case o.inPlace:
 		f, err := os.OpenFile(o.path, os.O_WRONLY|noCTTY, 0)
@@ -197,7 +198,7 @@ func (o *output) create() error {
 			f.Close()
 			return fmt.Errorf("%s changed while fae was starting", o.path)
 		}
-		o.Writer, o.file = f, f
+		o.w, o.file = f, f
 		return nil
 	}
 	dir := filepath.Dir(o.path)
@@ -208,7 +209,7 @@ func (o *output) create() error {
 		interrupts.Lock()
 		f, err := os.OpenFile(filepath.Join(dir, tempName(filepath.Base(o.path))), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 		if err == nil {
-			o.Writer, o.file, o.tmp = f, f, true
+			o.w, o.file, o.tmp = f, f, true
 			o.cancel = interrupts.add(func() { os.Remove(f.Name()) })
 		}
 		interrupts.Unlock()
@@ -223,6 +224,25 @@ func (o *output) create() error {
 	}
 	return fmt.Errorf("creating a file in %s: too many files with the names fae gives temporary files", dir)
 }
+
+// Write writes to the output, and names it, not a temporary file, in an
+// error.
+func (o *output) Write(b []byte) (int, error) {
+	n, err := o.w.Write(b)
+	if err != nil {
+		name := cmp.Or(o.path, "standard output")
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = relabel(fmt.Sprintf("writing %s: %v", name, pe.Err), err)
+		} else {
+			err = fmt.Errorf("writing %s: %w", name, err)
+		}
+	}
+	return n, err
+}
+
+// toTerminal reports whether the output is a terminal.
+func (o *output) toTerminal() bool { return isTerminal(o.w) }
 
 // tempName returns a hidden name, random, beside base, made of a prefix of
 // base: no longer than base (or 28 bytes), so that it fits wherever base

@@ -6,11 +6,12 @@ import (
 )
 
 const keygenHelp = `Keygen writes a new key: 32 random bytes, raw, to PATH or, without -o, to
-standard output (not to a terminal). It never overwrites a file: PATH is
-written as a temporary file beside it, mode 0600, synced, and linked into
-place only if nothing is there by then; its directory is then synced. A
-character device or FIFO as PATH is written in place. Use the key with
---key-file; keep it secret.
+standard output (not to a terminal). It never overwrites a file, nor
+writes through a symbolic link to one: PATH is written under a temporary
+name beside it, mode 0600, synced, and linked into place only if nothing is
+there by then; its directory is then synced. A signal that would end fae
+removes the temporary file first. A character device or FIFO as PATH is
+written in place. Use the key with --key-file; keep it secret.
 `
 
 func keygen(args []string, _ io.Reader, stdout io.Writer) error {
@@ -31,20 +32,20 @@ func keygen(args []string, _ io.Reader, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if out.Writer != nil && isTerminal(stdout) {
+	if out.toTerminal() {
 		return usageErrorf("refusing to write a raw key to a terminal; use -o PATH or redirect standard output")
 	}
 	if err := out.create(); err != nil {
 		return err
 	}
-	if isTerminal(out.Writer) {
+	if out.toTerminal() {
 		out.abort()
 		return usageErrorf("refusing to write a raw key to a terminal")
 	}
 	key := make([]byte, 32)
 	rand.Read(key)
 	defer clear(key)
-	if err := write(out, key); err != nil {
+	if _, err := out.Write(key); err != nil {
 		out.abort()
 		return err
 	}
