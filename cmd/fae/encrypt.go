@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -122,6 +123,25 @@ func (k *keySource) check() error {
 	return nil
 }
 
+// notInOut refuses a key or passphrase file that is also the input, which
+// would be its own key, or the output, which would overwrite the key (or,
+// appended to, change it: the whole file is the key).
+func (k *keySource) notInOut(in, out fs.FileInfo) error {
+	path, what := k.keyFile, "key"
+	if k.passFile != "" {
+		path, what = k.passFile, "passphrase"
+	}
+	fi, err := os.Stat(path)
+	switch {
+	case path == "" || err != nil: // reading it reports the error
+	case in != nil && os.SameFile(fi, in):
+		return usageErrorf("the %s file %s is also the input", what, path)
+	case sameFile(fi, out):
+		return usageErrorf("the %s file %s is also the output", what, path)
+	}
+	return nil
+}
+
 // maxKeyFile bounds what is read from a key or passphrase file, which is
 // never large: a bigger one is likely the wrong file.
 const maxKeyFile = 64 << 10
@@ -221,6 +241,9 @@ func encrypt(args []string, stdin io.Reader, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if alg == "" {
+		return usageErrorf("--alg: empty algorithm name")
+	}
 	h := stream.Header{Algorithm: alg, ChunkSize: chunkSize}
 	// The library's own check, with a throwaway key, before a passphrase
 	// is asked for.
@@ -293,6 +316,9 @@ func process(in string, f *fileFlags, stdin io.Reader, stdout io.Writer, encrypt
 		r = file
 	}
 	if err := out.notInput(inInfo, in); err != nil {
+		return err
+	}
+	if err := f.notInOut(inInfo, out.info); err != nil {
 		return err
 	}
 	secret, passphrase, err := f.read(encrypting)
