@@ -479,15 +479,7 @@ func FuzzHeader(f *testing.F) {
 	f.Add(encrypt(f, Header{}, testKey, nil, 1))
 	f.Add(encrypt(f, Header{Algorithm: "chacha20-poly1305", ChunkSize: MaxChunkSize, Passphrase: true, Argon2id: cheapCost}, testPass, nil, 1))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		rest := data
-		h, mac, err := parseHeader(func(n int) ([]byte, error) {
-			if len(rest) < n {
-				return nil, errTruncatedHeader
-			}
-			b := rest[:n]
-			rest = rest[n:]
-			return b, nil
-		})
+		h, mac, err := parseBytes(data)
 		ref := refParseHeader(data)
 		switch {
 		case ref == nil && err == nil:

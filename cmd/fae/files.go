@@ -225,20 +225,23 @@ func (o *output) create() error {
 	return fmt.Errorf("creating a file in %s: too many files with the names fae gives temporary files", dir)
 }
 
-// Write writes to the output, and names it, not a temporary file, in an
-// error.
+// Write writes to the output.
 func (o *output) Write(b []byte) (int, error) {
 	n, err := o.w.Write(b)
-	if err != nil {
-		name := cmp.Or(o.path, "standard output")
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = relabel(fmt.Sprintf("writing %s: %v", name, pe.Err), err)
-		} else {
-			err = fmt.Errorf("writing %s: %w", name, err)
-		}
+	return n, o.writeError(err)
+}
+
+// writeError names the output, not a temporary file, in an error.
+func (o *output) writeError(err error) error {
+	if err == nil {
+		return nil
 	}
-	return n, err
+	name := cmp.Or(o.path, "standard output")
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return relabel(fmt.Sprintf("writing %s: %v", name, pe.Err), err)
+	}
+	return fmt.Errorf("writing %s: %w", name, err)
 }
 
 // toTerminal reports whether the output is a terminal.
@@ -290,7 +293,7 @@ func (o *output) commit() error {
 		if cerr := o.file.Close(); err == nil {
 			err = cerr
 		}
-		return err
+		return o.writeError(err)
 	}
 	name := o.file.Name()
 	err := syncFile(o.file)
@@ -298,8 +301,9 @@ func (o *output) commit() error {
 		err = cerr
 	}
 	if err != nil {
-		o.abort()
-		return fmt.Errorf("writing %s: %w", o.path, err)
+		os.Remove(name)
+		o.cancel()
+		return o.writeError(err)
 	}
 	switch {
 	case o.force:
