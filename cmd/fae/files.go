@@ -305,6 +305,10 @@ func (o *output) commit() error {
 		o.cancel()
 		return o.writeError(err)
 	}
+	// Under the lock: a signal's handler that came first has removed the
+	// temporary file and holds the lock until fae ends; one that comes
+	// later removes a name already gone.
+	interrupts.Lock()
 	switch {
 	case o.force:
 		err = os.Rename(name, o.path)
@@ -321,8 +325,8 @@ func (o *output) commit() error {
 			err = existsError(o.path, o.hint)
 		}
 	}
-	// A signal from here on removes a name already gone.
 	os.Remove(name)
+	interrupts.Unlock()
 	o.cancel()
 	if err != nil {
 		return err

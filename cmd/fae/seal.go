@@ -172,7 +172,7 @@ func libError(err error) error {
 func decodeHex(flagName, s string) ([]byte, error) {
 	b, err := hex.DecodeString(s)
 	if err != nil {
-		return nil, usageErrorf("--%s is not valid hex: %v", flagName, err)
+		return nil, usageErrorf("--%s is not valid hex: %w", flagName, err)
 	}
 	return b, nil
 }

@@ -11,10 +11,13 @@ import (
 
 // terminating are the signals that end a Go program unless it handles
 // them: SIGHUP, SIGINT and SIGTERM kill it, the others make the runtime
-// print its goroutines and exit with status 2. (SIGILL, SIGTRAP, SIGBUS,
-// SIGFPE and SIGSEGV reach a handler only when sent by kill; SIGPIPE ends a
-// Go program only on a write to a closed pipe on standard output or error,
-// which fae writes to only when it has no temporary file.)
+// print its goroutines and exit with status 2. SIGILL, SIGTRAP, SIGBUS,
+// SIGFPE and SIGSEGV reach a handler only when sent by kill. The runtime
+// ignores the others (SIGUSR1, SIGALRM, SIGXFSZ...), but for SIGPIPE from a
+// write to a closed pipe on standard output or error, which it dies of:
+// while fae has a temporary file it writes there only the progress bar,
+// and only to a terminal. (SIGSTKFLT and SIGEMT, which exist only on some
+// systems and which no one sends, are left to the runtime.)
 var terminating = []os.Signal{syscall.SIGHUP, syscall.SIGINT, syscall.SIGTERM, syscall.SIGQUIT, syscall.SIGABRT,
 	syscall.SIGILL, syscall.SIGTRAP, syscall.SIGBUS, syscall.SIGFPE, syscall.SIGSEGV, syscall.SIGSYS}
 
