@@ -14,8 +14,8 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
-	"github.com/faelabs/fae/bench"
 	"github.com/faelabs/fae/gpu"
+	"github.com/faelabs/fae/internal/bench"
 )
 
 const benchSynopsis = "[--algs LIST] [--sizes LIST] [--full] [--ad N] [--quick] [--preset NAME] " +
