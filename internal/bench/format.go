@@ -106,7 +106,7 @@ func (r *Report) summaryTable() *table {
 }
 
 // maxColumns is the most lengths the table of results shows; with more
-// (--full), it shows DefaultSizes.
+// (--full), it shows defaultSizes.
 const maxColumns = 24
 
 // resultTable returns the cycles per byte of every result, one row per
@@ -122,7 +122,7 @@ func (r *Report) resultTable() (*table, bool) {
 	slices.Sort(sizes)
 	all := len(sizes) <= maxColumns
 	if !all {
-		sizes = slices.DeleteFunc(sizes, func(n int) bool { return !slices.Contains(DefaultSizes, n) })
+		sizes = slices.DeleteFunc(sizes, func(n int) bool { return !slices.Contains(defaultSizes, n) })
 	}
 	t := &table{left: 3, header: []string{"algorithm", "impl", "op"}}
 	for _, n := range sizes {

@@ -15,20 +15,20 @@ import (
 func sampleReport() *Report {
 	all := map[int]float64{44: 10, 552: 2, 576: 1.5, 1500: 1, 4096: 0.5, 16384: 0.4}
 	var rs []Result
-	rs = append(rs, sealRow("aes-128-ctr", ImplFae, map[int]float64{44: 5, 552: 1, 576: 1, 1500: 0.5, 4096: 0.2, 16384: 0.2}, 3.6)...)
-	rs = append(rs, sealRow("aes-128-ocb3", ImplFae, all, 3.6)...)
-	rs = append(rs, sealRow("aes-128-ocb3", ImplOpenSSL, map[int]float64{4096: 0.6, 16384: 0.5}, 3.6)...)
-	for _, r := range sealRow("aes-128-ocb3", ImplFae, all, 3.6) {
+	rs = append(rs, sealRow("aes-128-ctr", implFae, map[int]float64{44: 5, 552: 1, 576: 1, 1500: 0.5, 4096: 0.2, 16384: 0.2}, 3.6)...)
+	rs = append(rs, sealRow("aes-128-ocb3", implFae, all, 3.6)...)
+	rs = append(rs, sealRow("aes-128-ocb3", implOpenSSL, map[int]float64{4096: 0.6, 16384: 0.5}, 3.6)...)
+	for _, r := range sealRow("aes-128-ocb3", implFae, all, 3.6) {
 		r.Op = "open"
 		rs = append(rs, r)
 	}
 	for i := range rs {
-		if rs[i].Impl != ImplOpenSSL {
+		if rs[i].Impl != implOpenSSL {
 			rs[i].Spread = ptr(0.01 * float64(i))
 		}
 	}
 	sortResults(rs)
-	ex := map[rowKey]extras{{"aes-128-ocb3", ImplFae}: {contextBytes: ptr(352), initCycles: ptr(310.0)}}
+	ex := map[rowKey]extras{{"aes-128-ocb3", implFae}: {contextBytes: ptr(352), initCycles: ptr(310.0)}}
 	return &Report{
 		Machine: Machine{CPU: "Test CPU", GHz: 3.6, Go: "go1.26.8", Cores: 2},
 		Results: rs,
@@ -67,7 +67,7 @@ func TestFormats(t *testing.T) {
 		t.Errorf("csv: header %v, %d records for %d results", recs[0], len(recs)-1, len(r.Results))
 	}
 	for _, rec := range recs[1:] {
-		if (rec[6] == "") != (rec[1] == ImplOpenSSL) {
+		if (rec[6] == "") != (rec[1] == implOpenSSL) {
 			t.Errorf("csv: spread %q for %s", rec[6], rec[1])
 		}
 	}

@@ -107,7 +107,7 @@ func (r *Report) sealSeries(keep func(alg, impl string) bool) []series {
 }
 
 func (r *Report) cpbPlot() (*plot.Plot, *plot.Legend, vg.Length, error) {
-	ss := r.sealSeries(func(_, impl string) bool { return impl == ImplFae })
+	ss := r.sealSeries(func(_, impl string) bool { return impl == implFae })
 	style := func(i int, s series) (color.Color, []vg.Length) {
 		dashes := plotutil.Dashes(i / len(palette))
 		if strings.HasSuffix(s.alg, "-ctr") {
@@ -121,7 +121,7 @@ func (r *Report) cpbPlot() (*plot.Plot, *plot.Legend, vg.Length, error) {
 func (r *Report) peersPlot() (*plot.Plot, *plot.Legend, vg.Length, error) {
 	withPeers := map[string]bool{}
 	for _, res := range r.Results {
-		if res.Impl != ImplFae {
+		if res.Impl != implFae {
 			withPeers[res.Alg] = true
 		}
 	}

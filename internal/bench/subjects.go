@@ -18,15 +18,15 @@ import (
 
 // The implementations, as the report's impl field names them.
 const (
-	ImplFae        = "fae"
-	ImplGo         = "go"         // the standard library's crypto/cipher
-	ImplXCrypto    = "x/crypto"   // golang.org/x/crypto
-	ImplProtonMail = "protonmail" // github.com/ProtonMail/go-crypto over crypto/aes
-	ImplOpenSSL    = "openssl"    // the openssl command
+	implFae        = "fae"
+	implGo         = "go"         // the standard library's crypto/cipher
+	implXCrypto    = "x/crypto"   // golang.org/x/crypto
+	implProtonMail = "protonmail" // github.com/ProtonMail/go-crypto over crypto/aes
+	implOpenSSL    = "openssl"    // the openssl command
 )
 
 // implOrder is the order of implementations within one algorithm's rows.
-var implOrder = []string{ImplFae, ImplGo, ImplXCrypto, ImplProtonMail, ImplOpenSSL}
+var implOrder = []string{implFae, implGo, implXCrypto, implProtonMail, implOpenSSL}
 
 // A subject is one implementation of one algorithm that runs in this
 // process: an AEAD, or AES-CTR, the reference, when newStream is set.
@@ -46,15 +46,15 @@ var ctrKeySizes = []int{16, 24, 32}
 // peers are the other Go implementations of registered algorithms, keyed
 // by fae's name of the algorithm.
 var peers = map[string][]subject{
-	"aes-128-gcm":       {{alg: "aes-128-gcm", impl: ImplGo, keySize: 16, newAEAD: goGCM}},
-	"aes-256-gcm":       {{alg: "aes-256-gcm", impl: ImplGo, keySize: 32, newAEAD: goGCM}},
-	"chacha20-poly1305": {{alg: "chacha20-poly1305", impl: ImplXCrypto, keySize: 32, newAEAD: chacha20poly1305.New}},
-	"aes-128-ocb3":      {{alg: "aes-128-ocb3", impl: ImplProtonMail, keySize: 16, newAEAD: protonMailOCB}},
-	"aes-192-ocb3":      {{alg: "aes-192-ocb3", impl: ImplProtonMail, keySize: 24, newAEAD: protonMailOCB}},
-	"aes-256-ocb3":      {{alg: "aes-256-ocb3", impl: ImplProtonMail, keySize: 32, newAEAD: protonMailOCB}},
-	"aes-128-ctr":       {{alg: "aes-128-ctr", impl: ImplGo, keySize: 16, newStream: goCTR}},
-	"aes-192-ctr":       {{alg: "aes-192-ctr", impl: ImplGo, keySize: 24, newStream: goCTR}},
-	"aes-256-ctr":       {{alg: "aes-256-ctr", impl: ImplGo, keySize: 32, newStream: goCTR}},
+	"aes-128-gcm":       {{alg: "aes-128-gcm", impl: implGo, keySize: 16, newAEAD: goGCM}},
+	"aes-256-gcm":       {{alg: "aes-256-gcm", impl: implGo, keySize: 32, newAEAD: goGCM}},
+	"chacha20-poly1305": {{alg: "chacha20-poly1305", impl: implXCrypto, keySize: 32, newAEAD: chacha20poly1305.New}},
+	"aes-128-ocb3":      {{alg: "aes-128-ocb3", impl: implProtonMail, keySize: 16, newAEAD: protonMailOCB}},
+	"aes-192-ocb3":      {{alg: "aes-192-ocb3", impl: implProtonMail, keySize: 24, newAEAD: protonMailOCB}},
+	"aes-256-ocb3":      {{alg: "aes-256-ocb3", impl: implProtonMail, keySize: 32, newAEAD: protonMailOCB}},
+	"aes-128-ctr":       {{alg: "aes-128-ctr", impl: implGo, keySize: 16, newStream: goCTR}},
+	"aes-192-ctr":       {{alg: "aes-192-ctr", impl: implGo, keySize: 24, newStream: goCTR}},
+	"aes-256-ctr":       {{alg: "aes-256-ctr", impl: implGo, keySize: 32, newStream: goCTR}},
 }
 
 // opensslCiphers maps fae's names to the names of the same algorithms in
@@ -104,11 +104,11 @@ func faeSubjects() map[string]subject {
 	m := map[string]subject{}
 	for _, info := range fae.Algorithms() {
 		name := info.Name
-		m[name] = subject{alg: name, impl: ImplFae, keySize: info.KeySize,
+		m[name] = subject{alg: name, impl: implFae, keySize: info.KeySize,
 			newAEAD: func(key []byte) (cipher.AEAD, error) { return fae.New(name, key) }}
 	}
 	for _, k := range ctrKeySizes {
-		m[ctrName(k)] = subject{alg: ctrName(k), impl: ImplFae, keySize: k, newStream: ctr.New}
+		m[ctrName(k)] = subject{alg: ctrName(k), impl: implFae, keySize: k, newStream: ctr.New}
 	}
 	return m
 }
