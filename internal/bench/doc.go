@@ -56,11 +56,16 @@
 //
 // Every algorithm that fae registers (fae.Algorithms) is measured through
 // fae.New, and AES-CTR from package ctr for each key size in use is the
-// reference that overhead is measured against. Beside them, in the same
-// run: Go's crypto/cipher GCM and CTR (impl "go"),
-// golang.org/x/crypto/chacha20poly1305 ("x/crypto"), ProtonMail's
-// go-crypto OCB3 over crypto/aes with a 12-byte nonce and 16-byte tag
-// ("protonmail"), and OpenSSL ("openssl") through its own timer:
+// reference that overhead is measured against. A row's impl names whose
+// code ran: "fae", or for a registry entry that hands out another
+// library's code, that library (the GCMs are crypto/cipher's, "go", until
+// fae has its own; ChaCha20-Poly1305 is golang.org/x/crypto's,
+// "x/crypto"). Beside them, in the same run: Go's crypto/cipher GCM and
+// CTR ("go"), golang.org/x/crypto/chacha20poly1305 ("x/crypto"),
+// ProtonMail's go-crypto OCB3 over crypto/aes with a 12-byte nonce and
+// 16-byte tag ("protonmail"), and OpenSSL ("openssl") through its own
+// timer; a peer that is the same code as the registry's entry is measured
+// once:
 //
 //	openssl speed -mr [-aead] -evp CIPHER -seconds 1 -bytes N
 //
@@ -82,9 +87,10 @@
 // Poly1305 too, whose 32-byte key is compared with AES-256-CTR); ipi, the
 // Internet Performance Index 0.05·cpb(44) + 0.15·cpb(552) + 0.20·cpb(576) +
 // 0.60·cpb(1500) (McGrew and Viega, 2004); cpb_16384; context_bytes;
-// init_cycles; gbps_4096; and in fae's rows, speedup_16384: each peer's
-// cycles per byte at 16384 bytes divided by fae's. A figure that was not
-// measured is null in JSON and "-" in the tables.
+// init_cycles; gbps_4096; and in the rows of fae's own code only,
+// speedup_16384: each peer's cycles per byte at 16384 bytes divided by
+// fae's (Go's GCM against OpenSSL's is no comparison of fae's work). A
+// figure that was not measured is null in JSON and "-" in the tables.
 //
 // Figures from a busy machine are noisy: a process that shares the core
 // for longer than a figure's trials moves its median. Run it on an

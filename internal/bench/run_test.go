@@ -96,12 +96,12 @@ func TestRunJSON(t *testing.T) {
 	for _, info := range algs {
 		for _, n := range defaultSizes {
 			for _, op := range []string{"seal", "open"} {
-				if !have[point{info.Name, implFae, op, n}] {
+				if !have[point{info.Name, registeredImpl(info.Name), op, n}] {
 					t.Errorf("no result for %s %s at %d bytes", info.Name, op, n)
 				}
 			}
 		}
-		s := summary[[2]string{info.Name, implFae}]
+		s := summary[[2]string{info.Name, registeredImpl(info.Name)}]
 		if s == nil {
 			t.Errorf("no summary for %s", info.Name)
 			continue

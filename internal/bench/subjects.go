@@ -99,12 +99,34 @@ func protonMailOCB(key []byte) (cipher.AEAD, error) {
 	return protonocb.NewOCBWithNonceAndTagSize(b, 12, 16)
 }
 
-// faeSubjects returns fae's AEADs and fae's AES-CTR, keyed by name.
-func faeSubjects() map[string]subject {
+// registeredCode names the registered algorithms whose code is another
+// library's: fae.New hands them out so that a caller has one registry, but a
+// row must name whose code ran, or the table claims work that is not fae's.
+// Every other registered algorithm is fae's. When fae's own GCM replaces
+// crypto/cipher's in the registry, its entries go; TestRegisteredCode checks
+// this table against the package of the type that fae.New returns.
+var registeredCode = map[string]string{
+	"aes-128-gcm":       implGo,
+	"aes-256-gcm":       implGo,
+	"lea-128-gcm":       implGo, // crypto/cipher's GCM over fae's LEA
+	"chacha20-poly1305": implXCrypto,
+}
+
+// registeredImpl returns whose code fae.New runs for the algorithm name.
+func registeredImpl(name string) string {
+	if impl, ok := registeredCode[name]; ok {
+		return impl
+	}
+	return implFae
+}
+
+// registrySubjects returns the registered AEADs, labelled by whose code they
+// run, and fae's AES-CTR, keyed by name.
+func registrySubjects() map[string]subject {
 	m := map[string]subject{}
 	for _, info := range fae.Algorithms() {
 		name := info.Name
-		m[name] = subject{alg: name, impl: implFae, keySize: info.KeySize,
+		m[name] = subject{alg: name, impl: registeredImpl(name), keySize: info.KeySize,
 			newAEAD: func(key []byte) (cipher.AEAD, error) { return fae.New(name, key) }}
 	}
 	for _, k := range ctrKeySizes {
@@ -155,11 +177,11 @@ func selectAlgorithms(patterns []string, known []string) ([]string, error) {
 	return sel, nil
 }
 
-// makePlan selects the subjects: for each selected algorithm fae's
-// implementation and the peers', and for each AES key size in use fae's
-// AES-CTR, the reference that overhead is measured against.
+// makePlan selects the subjects: for each selected algorithm the
+// registry's implementation and the peers', and for each AES key size in
+// use fae's AES-CTR, the reference that overhead is measured against.
 func makePlan(patterns []string) (*plan, error) {
-	fs := faeSubjects()
+	fs := registrySubjects()
 	sel, err := selectAlgorithms(patterns, slices.Collect(maps.Keys(fs)))
 	if err != nil {
 		return nil, err
@@ -177,7 +199,13 @@ func makePlan(patterns []string) (*plan, error) {
 		if !slices.Contains(sel, name) {
 			continue // a reference row only
 		}
-		p.subjects = append(p.subjects, peers[name]...)
+		for _, peer := range peers[name] {
+			// A peer that is the registry's own code (Go's GCM today)
+			// would be the same row twice.
+			if peer.impl != fs[name].impl {
+				p.subjects = append(p.subjects, peer)
+			}
+		}
 		if o, ok := opensslCiphers[name]; ok {
 			p.openssl = append(p.openssl, opensslCipher{alg: name, name: o, aead: fs[name].newAEAD != nil})
 		}
