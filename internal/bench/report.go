@@ -156,7 +156,7 @@ func sortResults(rs []Result) {
 	slices.SortStableFunc(rs, func(a, b Result) int {
 		return cmp.Or(
 			cmp.Compare(a.Alg, b.Alg),
-			cmp.Compare(slices.Index(implOrder, a.Impl), slices.Index(implOrder, b.Impl)),
+			cmp.Compare(slices.Index(Impls, a.Impl), slices.Index(Impls, b.Impl)),
 			cmp.Compare(b.Op, a.Op), // "seal" before "open"
 			cmp.Compare(a.Bytes, b.Bytes),
 		)

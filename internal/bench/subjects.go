@@ -25,8 +25,9 @@ const (
 	implOpenSSL    = "openssl"    // the openssl command
 )
 
-// implOrder is the order of implementations within one algorithm's rows.
-var implOrder = []string{implFae, implGo, implXCrypto, implProtonMail, implOpenSSL}
+// Impls are the implementations, as a report's impl field names them, in
+// the order of one algorithm's rows.
+var Impls = []string{implFae, implGo, implXCrypto, implProtonMail, implOpenSSL}
 
 // A subject is one implementation of one algorithm that runs in this
 // process: an AEAD, or AES-CTR, the reference, when newStream is set.
