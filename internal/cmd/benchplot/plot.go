@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -130,7 +131,6 @@ func cpbFigure(r *bench.Report) (*figure, error) {
 		width:  panelCols * panelWidth,
 		height: panelHeight,
 	}
-	rows := (len(panels) + panelCols - 1) / panelCols
 	for i, pn := range panels {
 		p := plot.New()
 		p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
@@ -138,7 +138,7 @@ func cpbFigure(r *bench.Report) (*figure, error) {
 		p.X.Min, p.X.Max = xmin, xmax
 		p.Y.Min, p.Y.Max = ymin/1.25, ymax*1.25
 		setTextSize(p)
-		if i/panelCols == rows-1 || i+panelCols >= len(panels) {
+		if i+panelCols >= len(panels) { // no panel below
 			p.X.Label.Text = "message length (bytes)"
 		}
 		if i%panelCols == 0 {
@@ -246,44 +246,65 @@ func ipiFigure(r *bench.Report) (*figure, error) {
 }
 
 // lengthTicks marks the powers of 2 on the length axis and labels those
-// of 4, as bench.SizeLabel writes them.
+// of 4, or all of them on an axis too short for two such labels, as
+// bench.SizeLabel writes them.
 type lengthTicks struct{}
 
-func (lengthTicks) Ticks(min, max float64) []plot.Tick {
+func (lengthTicks) Ticks(lo, hi float64) []plot.Tick {
 	var ts []plot.Tick
-	for n, b := 1, 0; float64(n) <= max; n, b = n*2, b+1 {
-		if float64(n) < min {
+	labels := 0
+	for n, b := 1, 0; float64(n) <= hi; n, b = n*2, b+1 {
+		if float64(n) < lo {
 			continue
 		}
 		t := plot.Tick{Value: float64(n)}
 		if b%2 == 0 {
 			t.Label = bench.SizeLabel(n)
+			labels++
 		}
 		ts = append(ts, t)
+	}
+	if labels < 2 {
+		for i := range ts {
+			ts[i].Label = bench.SizeLabel(int(ts[i].Value))
+		}
 	}
 	return ts
 }
 
 // decadeTicks labels 1, 2 and 5 times each power of ten, and marks the
-// other multiples, so that a logarithmic axis reads without counting.
+// other multiples, so that a logarithmic axis reads without counting; on
+// an axis too short for two such labels, it labels every mark.
 type decadeTicks struct{}
 
-func (decadeTicks) Ticks(min, max float64) []plot.Tick {
+func (decadeTicks) Ticks(lo, hi float64) []plot.Tick {
 	var ts []plot.Tick
-	for e := math.Floor(math.Log10(min)); math.Pow(10, e) <= max; e++ {
+	labels := 0
+	for e := math.Floor(math.Log10(lo)); math.Pow(10, e) <= hi; e++ {
 		for m := 1; m <= 9; m++ {
 			v := float64(m) * math.Pow(10, e)
-			if v < min || v > max {
+			if v < lo || v > hi {
 				continue
 			}
 			t := plot.Tick{Value: v}
 			if m == 1 || m == 2 || m == 5 {
-				t.Label = fmt.Sprintf("%g", float64(m)*math.Pow(10, e))
+				t.Label = decimal(v, e)
+				labels++
 			}
 			ts = append(ts, t)
 		}
 	}
+	if labels < 2 {
+		for i := range ts {
+			ts[i].Label = decimal(ts[i].Value, math.Floor(math.Log10(ts[i].Value)))
+		}
+	}
 	return ts
+}
+
+// decimal writes v, a multiple of 10^e, with the digits that takes.
+func decimal(v, e float64) string {
+	return strconv.FormatFloat(v, 'f', max(0, -int(e)), 64)
 }
 
 // legendColumns lays entries out in at most cols columns of rows each,

@@ -3,11 +3,14 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"image/png"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"gonum.org/v1/plot"
 
 	"github.com/faelabs/fae/internal/bench"
 )
@@ -74,6 +77,47 @@ func TestLegendColumns(t *testing.T) {
 	}
 	if _, ok := legendColumns(entries("a", "b", "c"), 1, 2); ok {
 		t.Error("three entries fit two columns of one row")
+	}
+}
+
+func TestImplStyles(t *testing.T) {
+	seen := map[string]string{}
+	for _, impl := range bench.Impls {
+		st, ok := implStyles[impl]
+		if !ok {
+			t.Errorf("no style for %s", impl)
+		}
+		k := fmt.Sprint(st.dashes)
+		if other, ok := seen[k]; ok {
+			t.Errorf("%s and %s are drawn alike", impl, other)
+		}
+		seen[k] = impl
+	}
+}
+
+func TestTicks(t *testing.T) {
+	labels := func(m plot.Ticker, lo, hi float64) []string {
+		var out []string
+		for _, tk := range m.Ticks(lo, hi) {
+			if tk.Label != "" {
+				out = append(out, tk.Label)
+			}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		m      plot.Ticker
+		lo, hi float64
+		want   []string
+	}{
+		{decadeTicks{}, 0.05, 95, []string{"0.05", "0.1", "0.2", "0.5", "1", "2", "5", "10", "20", "50"}},
+		{decadeTicks{}, 2.5, 4.5, []string{"3", "4"}},
+		{lengthTicks{}, 16, 65536, []string{"16", "64", "256", "1K", "4K", "16K", "64K"}},
+		{lengthTicks{}, 1500, 4096, []string{"2K", "4K"}},
+	} {
+		if got := labels(tc.m, tc.lo, tc.hi); !slices.Equal(got, tc.want) {
+			t.Errorf("%T from %v to %v: labels %q, want %q", tc.m, tc.lo, tc.hi, got, tc.want)
+		}
 	}
 }
 
