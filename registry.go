@@ -159,7 +159,7 @@ func newRAOCB(key []byte, nonceSize, tagSize, parallelism int) (cipher.AEAD, err
 }
 
 func newCCM(key []byte, nonceSize, tagSize, _ int) (cipher.AEAD, error) {
-	return ccm.New(key, nonceSize, tagSize)
+	return ccm.NewWithSizes(key, nonceSize, tagSize)
 }
 
 func newLEAOCB(key []byte, nonceSize, tagSize, parallelism int) (cipher.AEAD, error) {

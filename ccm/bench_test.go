@@ -20,7 +20,7 @@ func benchmark(b *testing.B, open bool) {
 			b.Run(kernel+"/"+strconv.Itoa(size), func(b *testing.B) {
 				impl.Select("aes", kernel)
 				defer impl.Reset("aes")
-				a, _ := New(make([]byte, 16), 12, 16)
+				a, _ := New(make([]byte, 16))
 				nonce := make([]byte, 12)
 				pt := make([]byte, size)
 				ct := a.Seal(nil, nonce, pt, nil)
@@ -48,7 +48,7 @@ func BenchmarkNew(b *testing.B) {
 			key := make([]byte, size)
 			b.ReportAllocs()
 			for b.Loop() {
-				New(key, 12, 16)
+				New(key)
 			}
 		})
 	}

@@ -1,6 +1,6 @@
 // Package ccm implements CCM (Counter with CBC-MAC), the authenticated
-// encryption mode of RFC 3610 and NIST SP 800-38C, over AES (New) or any
-// block cipher with 16-byte blocks (NewFromBlock).
+// encryption mode of RFC 3610 and NIST SP 800-38C, over AES (New,
+// NewWithSizes) or any block cipher with 16-byte blocks (NewFromBlock).
 //
 // CCM authenticates with CBC-MAC, a chain of block cipher calls each of which
 // waits for the previous one, and encrypts with CTR, whose blocks are
@@ -29,6 +29,7 @@ import (
 	"crypto/subtle"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"strconv"
 
@@ -39,8 +40,11 @@ import (
 
 const (
 	blockSize = 16
-	// MinNonceSize, MaxNonceSize, MinTagSize and MaxTagSize bound New and
-	// NewFromBlock; tag sizes are even.
+	// NonceSize and TagSize are the defaults of New.
+	NonceSize = 12
+	TagSize   = 16
+	// MinNonceSize, MaxNonceSize, MinTagSize and MaxTagSize bound
+	// NewWithSizes and NewFromBlock; tag sizes are even.
 	MinNonceSize = 7
 	MaxNonceSize = 13
 	MinTagSize   = 4
@@ -65,12 +69,18 @@ type AEAD struct {
 	maxLen    uint64 // the longest message, in bytes
 }
 
-// New returns AES-CCM with a 16-, 24- or 32-byte key, nonceSize in 7..13
-// and tagSize one of 4, 6, ..., 16.
-func New(key []byte, nonceSize, tagSize int) (*AEAD, error) {
+// New returns AES-CCM with a 16-, 24- or 32-byte key, 12-byte nonces (which
+// allow messages of up to 16 MiB-1) and 16-byte tags.
+func New(key []byte) (*AEAD, error) {
+	return NewWithSizes(key, NonceSize, TagSize)
+}
+
+// NewWithSizes returns AES-CCM with a 16-, 24- or 32-byte key, nonceSize in
+// 7..13 and tagSize one of 4, 6, ..., 16.
+func NewWithSizes(key []byte, nonceSize, tagSize int) (*AEAD, error) {
 	b, err := aes.New(key)
 	if err != nil {
-		return nil, errors.New("ccm: " + err.Error()[len("aes: "):])
+		return nil, fmt.Errorf("ccm: %w", err)
 	}
 	return newAEAD(b, nil, nonceSize, tagSize)
 }

@@ -23,7 +23,7 @@ func TestGuardPages(t *testing.T) {
 					var a *AEAD
 					err := guard.Fault(func() {
 						var err error
-						if a, err = New(keyR.Slice(c.key, side), c.nonce, c.tag); err != nil {
+						if a, err = NewWithSizes(keyR.Slice(c.key, side), c.nonce, c.tag); err != nil {
 							t.Fatal(err)
 						}
 					})

@@ -40,7 +40,7 @@ func unhex(t *testing.T, s string) []byte {
 // the same parameters.
 func both(t *testing.T, key []byte, nonceSize, tagSize int) map[string]cipher.AEAD {
 	t.Helper()
-	a, err := New(key, nonceSize, tagSize)
+	a, err := NewWithSizes(key, nonceSize, tagSize)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func TestWycheproof(t *testing.T) {
 				if len(nonce)*8 != g.IvSize || len(tag)*8 != g.TagSize || len(key)*8 != g.KeySize {
 					t.Fatalf("%s: sizes differ from the group's", name)
 				}
-				_, err := New(key, len(nonce), len(tag))
+				_, err := NewWithSizes(key, len(nonce), len(tag))
 				switch {
 				case err != nil && tc.Result == "invalid":
 					badSizes++
