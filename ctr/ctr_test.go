@@ -5,9 +5,12 @@ import (
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/rand"
+	"errors"
 	mrand "math/rand/v2"
+	"strings"
 	"testing"
 
+	faeaes "github.com/faelabs/fae/internal/aes"
 	"github.com/faelabs/fae/internal/impl/impltest"
 )
 
@@ -47,8 +50,9 @@ func TestAgainstStdlib(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
-	if _, err := New(make([]byte, 17), make([]byte, 16)); err == nil {
-		t.Error("17-byte key accepted")
+	_, err := New(make([]byte, 17), make([]byte, 16))
+	if ks := faeaes.KeySizeError(0); !errors.As(err, &ks) || ks != 17 || !strings.HasPrefix(err.Error(), "ctr: ") {
+		t.Errorf("17-byte key: error %v, want a KeySizeError(17) wrapped by ctr", err)
 	}
 	if _, err := New(make([]byte, 16), make([]byte, 12)); err == nil {
 		t.Error("12-byte IV accepted")

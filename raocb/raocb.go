@@ -44,9 +44,9 @@ import (
 	"crypto/subtle"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math/bits"
 	"strconv"
-	"strings"
 
 	"github.com/faelabs/fae/internal/aes"
 	"github.com/faelabs/fae/internal/alias"
@@ -104,7 +104,7 @@ func New(key []byte) (*AEAD, error) {
 func NewWithSizes(key []byte, nonceSize, tagSize int) (*AEAD, error) {
 	b, err := aes.New(key)
 	if err != nil {
-		return nil, errors.New("raocb: " + strings.TrimPrefix(err.Error(), "aes: "))
+		return nil, fmt.Errorf("raocb: %w", err)
 	}
 	if nonceSize < MinNonceSize || nonceSize > MaxNonceSize {
 		return nil, errors.New("raocb: nonce size " + strconv.Itoa(nonceSize) + " not in 1..15")

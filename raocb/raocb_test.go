@@ -11,6 +11,7 @@ import (
 	mrand "math/rand/v2"
 	"testing"
 
+	"github.com/faelabs/fae/internal/aes"
 	"github.com/faelabs/fae/internal/impl"
 	"github.com/faelabs/fae/internal/impl/impltest"
 )
@@ -484,6 +485,11 @@ func TestErrors(t *testing.T) {
 		if _, err := NewWithSizes(make([]byte, c.key), c.nonce, c.tag); err == nil {
 			t.Errorf("key %d, nonce %d, tag %d accepted", c.key, c.nonce, c.tag)
 		}
+	}
+	// The key's error stays reachable through the wrapping.
+	_, err := New(make([]byte, 15))
+	if ks := aes.KeySizeError(0); !errors.As(err, &ks) || ks != 15 {
+		t.Errorf("New with a 15-byte key: error %v, want a wrapped KeySizeError(15)", err)
 	}
 	a, _ := New(make([]byte, 16))
 	if _, err := NewReaderAt(a, make([]byte, 11), bytes.NewReader(make([]byte, 32)), 32, nil); err == nil {
