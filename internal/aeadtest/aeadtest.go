@@ -7,6 +7,10 @@
 // no plaintext left behind by a failed Open, the in-place and overlap rules,
 // append semantics, panics on misuse, determinism, untouched inputs, safe
 // concurrent use and no allocations when dst has room.
+//
+// It also holds what the AEAD packages' tests and benchmarks share beyond
+// the suite: TestParallel for AEADs that spread a message over goroutines,
+// and Benchmark and BenchmarkNew.
 package aeadtest
 
 import (
