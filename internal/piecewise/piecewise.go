@@ -48,6 +48,7 @@ type Message[S any, P interface {
 	State
 }] struct {
 	s       S
+	bs      int    // the block size
 	name    string // the package, for panics
 	tagSize int
 	adLen   uint64
@@ -68,6 +69,7 @@ type Message[S any, P interface {
 // have maxLen. name prefixes the panics.
 func (m *Message[S, P]) Start(s S, name string, tagSize int, adLen, maxLen uint64) {
 	*m = Message[S, P]{s: s, name: name, tagSize: tagSize, adLen: adLen, maxLen: maxLen}
+	m.bs = P(&m.s).BlockSize()
 }
 
 // XORKeyStream encrypts, or with decrypt decrypts, the next len(src) bytes
@@ -88,8 +90,7 @@ func (m *Message[S, P]) XORKeyStream(dst, src []byte, decrypt bool) {
 		panic(m.name + ": message too large")
 	}
 	m.msgLen += uint64(len(src))
-	s := P(&m.s)
-	r := s.BlockSize()
+	s, r := P(&m.s), m.bs
 	if m.n > 0 {
 		k := m.partial(dst, src, decrypt)
 		dst, src = dst[k:], src[k:]
@@ -116,7 +117,7 @@ func (m *Message[S, P]) XORKeyStream(dst, src []byte, decrypt bool) {
 // partial processes the start of src that falls in the pending block and
 // returns its length.
 func (m *Message[S, P]) partial(dst, src []byte, decrypt bool) int {
-	k := min(len(src), P(&m.s).BlockSize()-m.n)
+	k := min(len(src), m.bs-m.n)
 	p, ks := m.pend[m.n:m.n+k], m.ks[m.n:m.n+k]
 	if decrypt {
 		subtle.XORBytes(p, src[:k], ks)
@@ -137,9 +138,8 @@ func (m *Message[S, P]) finish() {
 	}
 	s := P(&m.s)
 	if m.n > 0 {
-		r := s.BlockSize()
-		clear(m.pend[m.n:r])
-		s.Absorb(m.pend[:r])
+		clear(m.pend[m.n:m.bs])
+		s.Absorb(m.pend[:m.bs])
 	}
 	m.tag = s.Finalize(m.adLen, m.msgLen)
 	m.done = true
