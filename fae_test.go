@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/faelabs/fae/internal/aeadtest"
+	"github.com/faelabs/fae/internal/testvec"
 )
 
 // spec is the algorithm table of shared/specs/api.md: whatever is
@@ -226,12 +227,12 @@ func TestKnownAnswers(t *testing.T) {
 	have := map[string]bool{}
 	for _, v := range knownAnswers {
 		have[v.name] = true
-		a, err := New(v.name, unhex(v.key), WithNonceSize(len(v.nonce)/2))
+		a, err := New(v.name, testvec.Hex(t, v.key), WithNonceSize(len(v.nonce)/2))
 		if err != nil {
 			t.Errorf("%s: %v", v.source, err)
 			continue
 		}
-		nonce, ad, pt, want := unhex(v.nonce), unhex(v.ad), unhex(v.pt), unhex(v.ctAndTag)
+		nonce, ad, pt, want := testvec.Hex(t, v.nonce), testvec.Hex(t, v.ad), testvec.Hex(t, v.pt), testvec.Hex(t, v.ctAndTag)
 		if got := a.Seal(nil, nonce, pt, ad); !bytes.Equal(got, want) {
 			t.Errorf("%s: %s: Seal = %x, want %x", v.name, v.source, got, want)
 		}
@@ -372,12 +373,4 @@ func newNoPanic(t *testing.T, name string, key []byte, opts ...Option) (a cipher
 		}
 	}()
 	return New(name, key, opts...)
-}
-
-func unhex(s string) []byte {
-	b, err := hex.DecodeString(s)
-	if err != nil {
-		panic(err)
-	}
-	return b
 }

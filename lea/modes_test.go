@@ -4,10 +4,7 @@ import (
 	"bytes"
 	"crypto/cipher"
 	"crypto/rand"
-	"encoding/hex"
-	"encoding/json"
 	mrand "math/rand/v2"
-	"os"
 	"strconv"
 	"testing"
 
@@ -15,6 +12,7 @@ import (
 	"github.com/faelabs/fae/internal/aeadtest"
 	"github.com/faelabs/fae/internal/impl"
 	"github.com/faelabs/fae/internal/impl/impltest"
+	"github.com/faelabs/fae/internal/testvec"
 	"github.com/faelabs/fae/lea"
 )
 
@@ -25,10 +23,6 @@ var leaModes = []string{"lea-128-ocb3", "lea-256-ocb3", "lea-128-gcm", "lea-128-
 // kernel, against testdata/modes_bc.json: vectors that Bouncy Castle's LEA
 // computed under its OCB, GCM and CCM (see testdata/gen_bc.java).
 func TestModesBouncyCastle(t *testing.T) {
-	data, err := os.ReadFile("testdata/modes_bc.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var f struct {
 		Vectors []struct {
 			Name                   string
@@ -36,14 +30,12 @@ func TestModesBouncyCastle(t *testing.T) {
 			Key, Nonce, AD, PT, CT string
 		}
 	}
-	if err := json.Unmarshal(data, &f); err != nil {
-		t.Fatal(err)
-	}
+	testvec.Load(t, "modes_bc.json", &f)
 	seen := map[string]int{}
 	impltest.Run(t, "lea", func(t *testing.T) {
 		for i, v := range f.Vectors {
 			seen[v.Name]++
-			key, nonce, ad, pt, ct := unhex(t, v.Key), unhex(t, v.Nonce), unhex(t, v.AD), unhex(t, v.PT), unhex(t, v.CT)
+			key, nonce, ad, pt, ct := testvec.Hex(t, v.Key), testvec.Hex(t, v.Nonce), testvec.Hex(t, v.AD), testvec.Hex(t, v.PT), testvec.Hex(t, v.CT)
 			a, err := fae.New(v.Name, key, fae.WithNonceSize(len(nonce)), fae.WithTagSize(v.TagSize))
 			if err != nil {
 				t.Fatalf("vector %d: %v", i, err)
@@ -61,15 +53,6 @@ func TestModesBouncyCastle(t *testing.T) {
 			t.Errorf("no vectors for %s", name)
 		}
 	}
-}
-
-func unhex(t *testing.T, s string) []byte {
-	t.Helper()
-	b, err := hex.DecodeString(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // TestModesConformance runs the registry's LEA modes through the

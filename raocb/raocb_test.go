@@ -14,6 +14,7 @@ import (
 	"github.com/faelabs/fae/internal/aes"
 	"github.com/faelabs/fae/internal/impl"
 	"github.com/faelabs/fae/internal/impl/impltest"
+	"github.com/faelabs/fae/internal/testvec"
 )
 
 // ref is a plain model of the profile for the tests: crypto/aes for E and a
@@ -236,9 +237,9 @@ func TestMasks(t *testing.T) {
 // TestRefAESENC checks the tests' AESENC against FIPS 197, Appendix B:
 // round 1 of the example cipher.
 func TestRefAESENC(t *testing.T) {
-	in := block(unhexT(t, "193de3bea0f4e22b9ac68d2ae9f84808"))
-	k1 := block(unhexT(t, "a0fafe1788542cb123a339392a6c7605"))
-	want := block(unhexT(t, "a49c7ff2689f352b6b5bea43026a5049"))
+	in := block(testvec.Hex(t, "193de3bea0f4e22b9ac68d2ae9f84808"))
+	k1 := block(testvec.Hex(t, "a0fafe1788542cb123a339392a6c7605"))
+	want := block(testvec.Hex(t, "a49c7ff2689f352b6b5bea43026a5049"))
 	if got := refAESENC(in, k1); got != want {
 		t.Fatalf("refAESENC = %x, want %x", got, want)
 	}

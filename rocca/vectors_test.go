@@ -2,13 +2,10 @@ package rocca
 
 import (
 	"bytes"
-	"encoding/hex"
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/faelabs/fae/internal/impl/impltest"
+	"github.com/faelabs/fae/internal/testvec"
 )
 
 // vector is one entry of testdata/rocca_s_draft.json, whose "source" field
@@ -20,27 +17,12 @@ type vector struct {
 
 func readVectors(t *testing.T) []vector {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "rocca_s_draft.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var f struct{ Vectors []vector }
-	if err := json.Unmarshal(data, &f); err != nil {
-		t.Fatal(err)
-	}
+	testvec.Load(t, "rocca_s_draft.json", &f)
 	if len(f.Vectors) != 9 {
 		t.Fatalf("%d vectors, want 9", len(f.Vectors))
 	}
 	return f.Vectors
-}
-
-func unhex(t *testing.T, s string) []byte {
-	t.Helper()
-	b, err := hex.DecodeString(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // TestVectors checks every vector on every kernel through every API: Seal,
@@ -51,8 +33,8 @@ func TestVectors(t *testing.T) {
 	vs := readVectors(t)
 	impltest.Run(t, "aes", func(t *testing.T) {
 		for _, v := range vs {
-			key, nonce, ad := unhex(t, v.Key), unhex(t, v.Nonce), unhex(t, v.AD)
-			pt, ct, tag := unhex(t, v.PT), unhex(t, v.CT), unhex(t, v.Tag)
+			key, nonce, ad := testvec.Hex(t, v.Key), testvec.Hex(t, v.Nonce), testvec.Hex(t, v.AD)
+			pt, ct, tag := testvec.Hex(t, v.PT), testvec.Hex(t, v.CT), testvec.Hex(t, v.Tag)
 			a, err := New(key)
 			if err != nil {
 				t.Fatal(err)

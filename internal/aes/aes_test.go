@@ -7,7 +7,6 @@ import (
 	"crypto/cipher"
 	crand "crypto/rand"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"math/rand/v2"
 	"os"
@@ -15,15 +14,8 @@ import (
 	"testing"
 
 	"github.com/faelabs/fae/internal/impl/impltest"
+	"github.com/faelabs/fae/internal/testvec"
 )
-
-func fromHex(s string) []byte {
-	b, err := hex.DecodeString(s)
-	if err != nil {
-		panic(err)
-	}
-	return b
-}
 
 func mustNew(t testing.TB, key []byte) *Block {
 	t.Helper()
@@ -71,8 +63,8 @@ var fips197Vectors = []struct{ key, plaintext, ciphertext string }{
 func TestFIPS197Vectors(t *testing.T) {
 	impltest.Run(t, "aes", func(t *testing.T) {
 		for _, v := range fips197Vectors {
-			b := mustNew(t, fromHex(v.key))
-			pt, ct := fromHex(v.plaintext), fromHex(v.ciphertext)
+			b := mustNew(t, testvec.Hex(t, v.key))
+			pt, ct := testvec.Hex(t, v.plaintext), testvec.Hex(t, v.ciphertext)
 			if b.Rounds() != len(v.key)/8+6 {
 				t.Errorf("key %s: Rounds() = %d", v.key, b.Rounds())
 			}
@@ -109,9 +101,9 @@ func TestFIPS197KeyExpansion(t *testing.T) {
 		field, value, _ := strings.Cut(s.Text(), " ")
 		switch field {
 		case "key":
-			keys = append(keys, fromHex(value))
+			keys = append(keys, testvec.Hex(t, value))
 		case "expanded":
-			expanded = append(expanded, fromHex(value))
+			expanded = append(expanded, testvec.Hex(t, value))
 		}
 	}
 	if err := s.Err(); err != nil {

@@ -1,0 +1,33 @@
+// Package testvec reads the known-answer files that the packages' tests keep
+// in their testdata folders.
+package testvec
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Load decodes the JSON file testdata/name into v, or fails the test.
+func Load(t testing.TB, name string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+}
+
+// Hex decodes s, or fails the test.
+func Hex(t testing.TB, s string) []byte {
+	t.Helper()
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
