@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/faelabs/fae/internal/aeadtest"
-	"github.com/faelabs/fae/internal/testvec"
+	"github.com/faelabs/fae/internal/testkit"
 )
 
 // spec is the algorithm table of shared/specs/api.md: whatever is
@@ -227,12 +227,12 @@ func TestKnownAnswers(t *testing.T) {
 	have := map[string]bool{}
 	for _, v := range knownAnswers {
 		have[v.name] = true
-		a, err := New(v.name, testvec.Hex(t, v.key), WithNonceSize(len(v.nonce)/2))
+		a, err := New(v.name, testkit.Hex(t, v.key), WithNonceSize(len(v.nonce)/2))
 		if err != nil {
 			t.Errorf("%s: %v", v.source, err)
 			continue
 		}
-		nonce, ad, pt, want := testvec.Hex(t, v.nonce), testvec.Hex(t, v.ad), testvec.Hex(t, v.pt), testvec.Hex(t, v.ctAndTag)
+		nonce, ad, pt, want := testkit.Hex(t, v.nonce), testkit.Hex(t, v.ad), testkit.Hex(t, v.pt), testkit.Hex(t, v.ctAndTag)
 		if got := a.Seal(nil, nonce, pt, ad); !bytes.Equal(got, want) {
 			t.Errorf("%s: %s: Seal = %x, want %x", v.name, v.source, got, want)
 		}

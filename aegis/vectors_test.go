@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/faelabs/fae/internal/impl/impltest"
-	"github.com/faelabs/fae/internal/testvec"
+	"github.com/faelabs/fae/internal/testkit"
 )
 
 // The draft's vectors, as testdata/README.md describes.
@@ -36,7 +36,7 @@ type vectorFile struct {
 func readVectors(t *testing.T, name string) *vectorFile {
 	t.Helper()
 	var f vectorFile
-	testvec.Load(t, name, &f)
+	testkit.Load(t, name, &f)
 	return &f
 }
 
@@ -61,8 +61,8 @@ func TestVectors(t *testing.T) {
 			f := readVectors(t, file)
 			v := variants[f.Algorithm]
 			for _, tv := range f.Vectors {
-				key, nonce, ad := testvec.Hex(t, tv.Key), testvec.Hex(t, tv.Nonce), testvec.Hex(t, tv.AD)
-				pt, ct, tag := testvec.Hex(t, tv.PT), testvec.Hex(t, tv.CT), testvec.Hex(t, tv.Tag)
+				key, nonce, ad := testkit.Hex(t, tv.Key), testkit.Hex(t, tv.Nonce), testkit.Hex(t, tv.AD)
+				pt, ct, tag := testkit.Hex(t, tv.PT), testkit.Hex(t, tv.CT), testkit.Hex(t, tv.Tag)
 				a, err := newAEAD(v, key, len(tag))
 				if err != nil {
 					t.Fatal(err)
@@ -145,22 +145,22 @@ func TestIntermediates(t *testing.T) {
 			if u := f.Intermediates.Update; u != nil {
 				st := state{v: v}
 				for j, w := range u.SBefore {
-					copy(st.s[16*j:], testvec.Hex(t, w))
+					copy(st.s[16*j:], testkit.Hex(t, w))
 				}
-				m := testvec.Hex(t, u.M0+u.M1+u.M)
+				m := testkit.Hex(t, u.M0+u.M1+u.M)
 				st.blocks(opAbsorb, nil, m, 1, len(m))
 				for j, w := range u.SAfter {
-					if got := st.s[16*j : 16*j+16]; !bytes.Equal(got, testvec.Hex(t, w)) {
+					if got := st.s[16*j : 16*j+16]; !bytes.Equal(got, testkit.Hex(t, w)) {
 						t.Errorf("%s Update: S%d = %x, want %s", v.name, j, got, w)
 					}
 				}
 			}
 			if in := f.Intermediates.InitialState; in != nil {
 				var st state
-				st.init(v, testvec.Hex(t, in.Key), testvec.Hex(t, in.Nonce))
+				st.init(v, testkit.Hex(t, in.Key), testkit.Hex(t, in.Nonce))
 				for j, lanes := range in.V {
 					for i, w := range lanes {
-						if got := st.s[j*ws+16*i : j*ws+16*i+16]; !bytes.Equal(got, testvec.Hex(t, w)) {
+						if got := st.s[j*ws+16*i : j*ws+16*i+16]; !bytes.Equal(got, testkit.Hex(t, w)) {
 							t.Errorf("%s Init: V[%d,%d] = %x, want %s", v.name, j, i, got, w)
 						}
 					}
@@ -183,7 +183,7 @@ func TestMACVectors(t *testing.T) {
 		f := readVectors(t, "aegis_mac_draft18.json")
 		seen := map[string]bool{}
 		for _, tv := range f.Vectors {
-			key, nonce, data, tag := testvec.Hex(t, tv.Key), testvec.Hex(t, tv.Nonce), testvec.Hex(t, tv.Data), testvec.Hex(t, tv.Tag)
+			key, nonce, data, tag := testkit.Hex(t, tv.Key), testkit.Hex(t, tv.Nonce), testkit.Hex(t, tv.Data), testkit.Hex(t, tv.Tag)
 			seen[tv.Algorithm] = true
 			h, err := macs[tv.Algorithm](key, nonce, len(tag))
 			if err != nil {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/faelabs/fae/internal/aeadtest"
 	"github.com/faelabs/fae/internal/impl/impltest"
-	"github.com/faelabs/fae/internal/testvec"
+	"github.com/faelabs/fae/internal/testkit"
 )
 
 // both returns the AEAD of New and that of NewFromBlock over crypto/aes for
@@ -55,14 +55,14 @@ func TestRFC3610(t *testing.T) {
 			Key, Nonce, AD, PT, CT, Tag string
 		}
 	}
-	testvec.Load(t, "rfc3610.json", &file)
+	testkit.Load(t, "rfc3610.json", &file)
 	if len(file.Vectors) != 24 {
 		t.Fatalf("got %d vectors, want 24", len(file.Vectors))
 	}
 	impltest.Run(t, "aes", func(t *testing.T) {
 		for _, v := range file.Vectors {
-			checkVector(t, fmt.Sprintf("packet vector #%d", v.Packet), testvec.Hex(t, v.Key), testvec.Hex(t, v.Nonce),
-				testvec.Hex(t, v.AD), testvec.Hex(t, v.PT), testvec.Hex(t, v.CT), testvec.Hex(t, v.Tag))
+			checkVector(t, fmt.Sprintf("packet vector #%d", v.Packet), testkit.Hex(t, v.Key), testkit.Hex(t, v.Nonce),
+				testkit.Hex(t, v.AD), testkit.Hex(t, v.PT), testkit.Hex(t, v.CT), testkit.Hex(t, v.Tag))
 		}
 	})
 }
@@ -79,15 +79,15 @@ func TestSP80038C(t *testing.T) {
 			ADRepeatCount               int    `json:"ad_repeat_count"`
 		}
 	}
-	testvec.Load(t, "sp800_38c.json", &file)
+	testkit.Load(t, "sp800_38c.json", &file)
 	if len(file.Vectors) != 4 {
 		t.Fatalf("got %d vectors, want 4", len(file.Vectors))
 	}
 	impltest.Run(t, "aes", func(t *testing.T) {
 		for _, v := range file.Vectors {
-			ad := append(testvec.Hex(t, v.AD), bytes.Repeat(testvec.Hex(t, v.ADRepeat), v.ADRepeatCount)...)
-			checkVector(t, "example "+v.Example, testvec.Hex(t, v.Key), testvec.Hex(t, v.Nonce),
-				ad, testvec.Hex(t, v.PT), testvec.Hex(t, v.CT), testvec.Hex(t, v.Tag))
+			ad := append(testkit.Hex(t, v.AD), bytes.Repeat(testkit.Hex(t, v.ADRepeat), v.ADRepeatCount)...)
+			checkVector(t, "example "+v.Example, testkit.Hex(t, v.Key), testkit.Hex(t, v.Nonce),
+				ad, testkit.Hex(t, v.PT), testkit.Hex(t, v.CT), testkit.Hex(t, v.Tag))
 		}
 	})
 }
@@ -109,15 +109,15 @@ func TestWycheproof(t *testing.T) {
 			}
 		}
 	}
-	testvec.Load(t, "aes_ccm_test.json", &file)
+	testkit.Load(t, "aes_ccm_test.json", &file)
 	impltest.Run(t, "aes", func(t *testing.T) {
 		var valid, forged, badSizes, skipped int
 		for _, g := range file.TestGroups {
 			for _, tc := range g.Tests {
 				name := fmt.Sprintf("tcId %d (%s)", tc.TcID, tc.Flags)
-				key, nonce := testvec.Hex(t, tc.Key), testvec.Hex(t, tc.Iv)
-				ad, msg := testvec.Hex(t, tc.Aad), testvec.Hex(t, tc.Msg)
-				ct, tag := testvec.Hex(t, tc.Ct), testvec.Hex(t, tc.Tag)
+				key, nonce := testkit.Hex(t, tc.Key), testkit.Hex(t, tc.Iv)
+				ad, msg := testkit.Hex(t, tc.Aad), testkit.Hex(t, tc.Msg)
+				ct, tag := testkit.Hex(t, tc.Ct), testkit.Hex(t, tc.Tag)
 				if len(nonce)*8 != g.IvSize || len(tag)*8 != g.TagSize || len(key)*8 != g.KeySize {
 					t.Fatalf("%s: sizes differ from the group's", name)
 				}
@@ -194,7 +194,7 @@ func TestLarge(t *testing.T) {
 			Tag         string
 		}
 	}
-	testvec.Load(t, "large.json", &file)
+	testkit.Load(t, "large.json", &file)
 	impltest.Run(t, "aes", func(t *testing.T) {
 		for _, v := range file.Vectors {
 			key, nonce := pattern(v.KeySize, 1), pattern(v.NonceSize, 2)

@@ -12,6 +12,7 @@ import (
 
 	faeaes "github.com/faelabs/fae/internal/aes"
 	"github.com/faelabs/fae/internal/impl/impltest"
+	"github.com/faelabs/fae/internal/testkit"
 )
 
 // TestAgainstStdlib feeds the same data through fae and crypto/cipher in
@@ -58,17 +59,7 @@ func TestErrors(t *testing.T) {
 		t.Error("12-byte IV accepted")
 	}
 	s, _ := New(make([]byte, 16), make([]byte, 16))
-	mustPanic(t, "short dst", func() { s.XORKeyStream(make([]byte, 3), make([]byte, 4)) })
+	testkit.MustPanic(t, "short dst", func() { s.XORKeyStream(make([]byte, 3), make([]byte, 4)) })
 	buf := make([]byte, 40)
-	mustPanic(t, "inexact overlap", func() { s.XORKeyStream(buf[1:33], buf[:32]) })
-}
-
-func mustPanic(t *testing.T, what string, f func()) {
-	t.Helper()
-	defer func() {
-		if recover() == nil {
-			t.Errorf("%s: no panic", what)
-		}
-	}()
-	f()
+	testkit.MustPanic(t, "inexact overlap", func() { s.XORKeyStream(buf[1:33], buf[:32]) })
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/faelabs/fae/internal/impl/impltest"
-	"github.com/faelabs/fae/internal/testvec"
+	"github.com/faelabs/fae/internal/testkit"
 )
 
 // TestCTR compares NewCTR with crypto/cipher.NewCTR over the same LEA
@@ -62,7 +62,7 @@ func TestCTRWrap(t *testing.T) {
 	}
 	impltest.Run(t, "lea", func(t *testing.T) {
 		for _, h := range ivs {
-			iv := testvec.Hex(t, h)
+			iv := testkit.Hex(t, h)
 			want := make([]byte, len(src))
 			cipher.NewCTR(b, iv).XORKeyStream(want, src)
 			for _, split := range []int{0, 7, 16, 100, 700} {

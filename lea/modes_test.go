@@ -12,7 +12,7 @@ import (
 	"github.com/faelabs/fae/internal/aeadtest"
 	"github.com/faelabs/fae/internal/impl"
 	"github.com/faelabs/fae/internal/impl/impltest"
-	"github.com/faelabs/fae/internal/testvec"
+	"github.com/faelabs/fae/internal/testkit"
 	"github.com/faelabs/fae/lea"
 )
 
@@ -30,12 +30,12 @@ func TestModesBouncyCastle(t *testing.T) {
 			Key, Nonce, AD, PT, CT string
 		}
 	}
-	testvec.Load(t, "modes_bc.json", &f)
+	testkit.Load(t, "modes_bc.json", &f)
 	seen := map[string]int{}
 	impltest.Run(t, "lea", func(t *testing.T) {
 		for i, v := range f.Vectors {
 			seen[v.Name]++
-			key, nonce, ad, pt, ct := testvec.Hex(t, v.Key), testvec.Hex(t, v.Nonce), testvec.Hex(t, v.AD), testvec.Hex(t, v.PT), testvec.Hex(t, v.CT)
+			key, nonce, ad, pt, ct := testkit.Hex(t, v.Key), testkit.Hex(t, v.Nonce), testkit.Hex(t, v.AD), testkit.Hex(t, v.PT), testkit.Hex(t, v.CT)
 			a, err := fae.New(v.Name, key, fae.WithNonceSize(len(nonce)), fae.WithTagSize(v.TagSize))
 			if err != nil {
 				t.Fatalf("vector %d: %v", i, err)

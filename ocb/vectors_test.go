@@ -12,7 +12,7 @@ import (
 
 	"github.com/faelabs/fae/internal/aeadtest"
 	"github.com/faelabs/fae/internal/impl/impltest"
-	"github.com/faelabs/fae/internal/testvec"
+	"github.com/faelabs/fae/internal/testkit"
 )
 
 // TestRFC7253 runs the sample results of RFC 7253 Appendix A through
@@ -24,15 +24,15 @@ func TestRFC7253(t *testing.T) {
 			Key, Nonce, AD, PT, CT, Tag, Comment string
 		}
 	}
-	testvec.Load(t, "ocb3_rfc7253.json", &file)
+	testkit.Load(t, "ocb3_rfc7253.json", &file)
 	if len(file.Vectors) != 17 {
 		t.Fatalf("got %d vectors, want 17", len(file.Vectors))
 	}
 	impltest.Run(t, "aes", func(t *testing.T) {
 		for _, v := range file.Vectors {
-			key, nonce := testvec.Hex(t, v.Key), testvec.Hex(t, v.Nonce)
-			ad, pt := testvec.Hex(t, v.AD), testvec.Hex(t, v.PT)
-			want := append(testvec.Hex(t, v.CT), testvec.Hex(t, v.Tag)...)
+			key, nonce := testkit.Hex(t, v.Key), testkit.Hex(t, v.Nonce)
+			ad, pt := testkit.Hex(t, v.AD), testkit.Hex(t, v.PT)
+			want := append(testkit.Hex(t, v.CT), testkit.Hex(t, v.Tag)...)
 			tagSize := len(v.Tag) / 2
 
 			a, err := NewWithSizes(key, len(nonce), tagSize)
@@ -77,7 +77,7 @@ func TestRFC7253Iterative(t *testing.T) {
 			Tag        string
 		}
 	}
-	testvec.Load(t, "ocb3_rfc7253_iterative.json", &file)
+	testkit.Load(t, "ocb3_rfc7253_iterative.json", &file)
 	if len(file.Vectors) != 9 {
 		t.Fatalf("got %d vectors, want 9", len(file.Vectors))
 	}
@@ -93,7 +93,7 @@ func TestRFC7253Iterative(t *testing.T) {
 			// K = zeros(KEYLEN-8) || num2str(TAGLEN, 8)
 			key := make([]byte, v.KeylenBits/8)
 			key[len(key)-1] = byte(v.TaglenBits)
-			if !bytes.Equal(key, testvec.Hex(t, v.Key)) {
+			if !bytes.Equal(key, testkit.Hex(t, v.Key)) {
 				t.Fatalf("%s: key in file is not the RFC's", name)
 			}
 			a, err := NewWithSizes(key, 12, v.TaglenBits/8)
@@ -110,7 +110,7 @@ func TestRFC7253Iterative(t *testing.T) {
 			if sum := sha256.Sum256(c); len(c) != v.CLen || hex.EncodeToString(sum[:]) != v.CSHA256 {
 				t.Errorf("%s: C has length %d and SHA-256 %x, want %d and %s", name, len(c), sum, v.CLen, v.CSHA256)
 			}
-			want := testvec.Hex(t, v.Tag)
+			want := testkit.Hex(t, v.Tag)
 			if got := a.Seal(nil, nonce(385), nil, c); !bytes.Equal(got, want) {
 				t.Errorf("%s: Output = %x, want %x", name, got, want)
 			}
@@ -148,7 +148,7 @@ func TestOpenSSL(t *testing.T) {
 			Tag              string
 		}
 	}
-	testvec.Load(t, "openssl.json", &file)
+	testkit.Load(t, "openssl.json", &file)
 
 	type vector struct {
 		name                  string
@@ -160,15 +160,15 @@ func TestOpenSSL(t *testing.T) {
 	var vectors []vector
 	lengths := map[int]map[string]map[int]bool{} // key size → field → values
 	for _, f := range file.Vectors {
-		seed := testvec.Hex(t, f.Seed)
+		seed := testkit.Hex(t, f.Seed)
 		v := vector{
 			name:    "seed " + f.Seed,
-			key:     testvec.Hex(t, f.Key),
-			nonce:   testvec.Hex(t, f.Nonce),
+			key:     testkit.Hex(t, f.Key),
+			nonce:   testkit.Hex(t, f.Nonce),
 			ad:      opensslDerive(seed, "ad", f.ADLen),
 			pt:      opensslDerive(seed, "pt", f.PTLen),
 			tagSize: len(f.Tag) / 2,
-			wantTag: testvec.Hex(t, f.Tag),
+			wantTag: testkit.Hex(t, f.Tag),
 		}
 		if !bytes.Equal(v.key, opensslDerive(seed, "key", len(v.key))) ||
 			!bytes.Equal(v.nonce, opensslDerive(seed, "nonce", len(v.nonce))) ||
@@ -177,9 +177,9 @@ func TestOpenSSL(t *testing.T) {
 			t.Fatalf("%s: stored bytes differ from derived ones", v.name)
 		}
 		if f.CT != nil {
-			v.sealed = append(testvec.Hex(t, *f.CT), v.wantTag...)
+			v.sealed = append(testkit.Hex(t, *f.CT), v.wantTag...)
 		} else {
-			v.sealedSHA256 = testvec.Hex(t, f.CTTagSHA256)
+			v.sealedSHA256 = testkit.Hex(t, f.CTTagSHA256)
 		}
 		vectors = append(vectors, v)
 

@@ -8,7 +8,7 @@ import (
 
 	"github.com/faelabs/fae/internal/aeadtest"
 	"github.com/faelabs/fae/internal/impl/impltest"
-	"github.com/faelabs/fae/internal/testvec"
+	"github.com/faelabs/fae/internal/testkit"
 )
 
 type vector struct {
@@ -19,8 +19,8 @@ type vector struct {
 // and checks that Open rejects a changed tag, ciphertext or AD.
 func checkVectors(t *testing.T, vectors []vector) {
 	for i, v := range vectors {
-		key, nonce, ad, pt := testvec.Hex(t, v.Key), testvec.Hex(t, v.Nonce), testvec.Hex(t, v.AD), testvec.Hex(t, v.PT)
-		want := append(testvec.Hex(t, v.CT), testvec.Hex(t, v.Tag)...)
+		key, nonce, ad, pt := testkit.Hex(t, v.Key), testkit.Hex(t, v.Nonce), testkit.Hex(t, v.AD), testkit.Hex(t, v.PT)
+		want := append(testkit.Hex(t, v.CT), testkit.Hex(t, v.Tag)...)
 		a, err := NewWithSizes(key, len(nonce), len(v.Tag)/2)
 		if err != nil {
 			t.Fatal(err)
@@ -54,12 +54,12 @@ func TestProfileVectors(t *testing.T) {
 		}
 		Vectors []vector
 	}
-	testvec.Load(t, "raocb_profile_public.json", &file)
+	testkit.Load(t, "raocb_profile_public.json", &file)
 	if len(file.Vectors) != 16 {
 		t.Fatalf("got %d vectors, want 16", len(file.Vectors))
 	}
 	im := file.Intermediates
-	a, err := NewWithSizes(testvec.Hex(t, im.Key), len(im.Nonce)/2, im.TaglenBits/8)
+	a, err := NewWithSizes(testkit.Hex(t, im.Key), len(im.Nonce)/2, im.TaglenBits/8)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,12 +67,12 @@ func TestProfileVectors(t *testing.T) {
 		name string
 		got  [16]byte
 		want string
-	}{{"R1", a.r1, im.R1}, {"R2", a.r2, im.R2}, {"LA", a.la, im.LA}, {"B", a.base(testvec.Hex(t, im.Nonce)), im.B}} {
+	}{{"R1", a.r1, im.R1}, {"R2", a.r2, im.R2}, {"LA", a.la, im.LA}, {"B", a.base(testkit.Hex(t, im.Nonce)), im.B}} {
 		if hex.EncodeToString(c.got[:]) != c.want {
 			t.Errorf("%s = %x, want %s", c.name, c.got, c.want)
 		}
 	}
-	b := a.base(testvec.Hex(t, im.Nonce))
+	b := a.base(testkit.Hex(t, im.Nonce))
 	check := func(name string, base [16]byte, i uint64, want string) {
 		var d [16]byte
 		a.masks(d[:], addIndex(base, i))
@@ -96,7 +96,7 @@ func TestProfileVectors(t *testing.T) {
 // size and other nonce and tag sizes (testdata/gen_vectors.py).
 func TestFaeVectors(t *testing.T) {
 	var file struct{ Vectors []vector }
-	testvec.Load(t, "raocb_fae_vectors.json", &file)
+	testkit.Load(t, "raocb_fae_vectors.json", &file)
 	if len(file.Vectors) != 48 {
 		t.Fatalf("got %d vectors, want 48", len(file.Vectors))
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/faelabs/fae/internal/impl/impltest"
-	"github.com/faelabs/fae/internal/testvec"
+	"github.com/faelabs/fae/internal/testkit"
 )
 
 // vector is one entry of testdata/rocca_s_draft.json, whose "source" field
@@ -18,7 +18,7 @@ type vector struct {
 func readVectors(t *testing.T) []vector {
 	t.Helper()
 	var f struct{ Vectors []vector }
-	testvec.Load(t, "rocca_s_draft.json", &f)
+	testkit.Load(t, "rocca_s_draft.json", &f)
 	if len(f.Vectors) != 9 {
 		t.Fatalf("%d vectors, want 9", len(f.Vectors))
 	}
@@ -33,8 +33,8 @@ func TestVectors(t *testing.T) {
 	vs := readVectors(t)
 	impltest.Run(t, "aes", func(t *testing.T) {
 		for _, v := range vs {
-			key, nonce, ad := testvec.Hex(t, v.Key), testvec.Hex(t, v.Nonce), testvec.Hex(t, v.AD)
-			pt, ct, tag := testvec.Hex(t, v.PT), testvec.Hex(t, v.CT), testvec.Hex(t, v.Tag)
+			key, nonce, ad := testkit.Hex(t, v.Key), testkit.Hex(t, v.Nonce), testkit.Hex(t, v.AD)
+			pt, ct, tag := testkit.Hex(t, v.PT), testkit.Hex(t, v.CT), testkit.Hex(t, v.Tag)
 			a, err := New(key)
 			if err != nil {
 				t.Fatal(err)

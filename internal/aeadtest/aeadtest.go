@@ -22,6 +22,7 @@ import (
 	"testing"
 
 	"github.com/faelabs/fae/internal/alias"
+	"github.com/faelabs/fae/internal/testkit"
 )
 
 // An Option adjusts the suite.
@@ -351,12 +352,12 @@ func testInexactOverlap(t *testing.T, a cipher.AEAD) {
 		for _, shift := range []int{-1, 1, -n - ov + 1, n - 1} {
 			in, dst := overlapping(make([]byte, 2*at+2*(n+ov)), n, n+ov, shift)
 			copy(in, pt)
-			mustPanic(t, fmt.Sprintf("Seal, pt %d, dst shifted by %d", n, shift), func() { a.Seal(dst, nonce, in, ad) })
+			testkit.MustPanic(t, fmt.Sprintf("Seal, pt %d, dst shifted by %d", n, shift), func() { a.Seal(dst, nonce, in, ad) })
 		}
 		for _, shift := range []int{-1, 1, -n + 1, n - 1} {
 			in, dst := overlapping(make([]byte, 2*at+2*(n+ov)), n+ov, n, shift)
 			copy(in, ct)
-			mustPanic(t, fmt.Sprintf("Open, pt %d, dst shifted by %d", n, shift), func() { a.Open(dst, nonce, in, ad) })
+			testkit.MustPanic(t, fmt.Sprintf("Open, pt %d, dst shifted by %d", n, shift), func() { a.Open(dst, nonce, in, ad) })
 		}
 	}
 }
@@ -414,8 +415,8 @@ func testWrongNonceSize(t *testing.T, a cipher.AEAD) {
 			continue
 		}
 		nonce := randBytes(r, n)
-		mustPanic(t, fmt.Sprintf("Seal with a %d-byte nonce", n), func() { a.Seal(nil, nonce, pt, ad) })
-		mustPanic(t, fmt.Sprintf("Open with a %d-byte nonce", n), func() { a.Open(nil, nonce, ct, ad) })
+		testkit.MustPanic(t, fmt.Sprintf("Seal with a %d-byte nonce", n), func() { a.Seal(nil, nonce, pt, ad) })
+		testkit.MustPanic(t, fmt.Sprintf("Open with a %d-byte nonce", n), func() { a.Open(nil, nonce, ct, ad) })
 	}
 }
 
@@ -530,16 +531,6 @@ func mustNew(t *testing.T, newAEAD func() (cipher.AEAD, error)) cipher.AEAD {
 		t.Fatal(err)
 	}
 	return a
-}
-
-func mustPanic(t *testing.T, what string, f func()) {
-	t.Helper()
-	defer func() {
-		if recover() == nil {
-			t.Errorf("%s: no panic", what)
-		}
-	}()
-	f()
 }
 
 // newRand returns a generator with a fixed seed, so that a failure repeats.

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/faelabs/fae/internal/impl/impltest"
-	"github.com/faelabs/fae/internal/testvec"
+	"github.com/faelabs/fae/internal/testkit"
 )
 
 // katFile is testdata/lea_kat.json, a copy of shared/vectors/lea_kat.json:
@@ -35,7 +35,7 @@ type katFile struct {
 func loadKAT(t *testing.T) *katFile {
 	t.Helper()
 	var f katFile
-	testvec.Load(t, "lea_kat.json", &f)
+	testkit.Load(t, "lea_kat.json", &f)
 	if len(f.Vectors) == 0 {
 		t.Fatal("no vectors")
 	}
@@ -50,7 +50,7 @@ func TestVectors(t *testing.T) {
 	f := loadKAT(t)
 	impltest.Run(t, "lea", func(t *testing.T) {
 		for _, v := range f.Vectors {
-			key, iv, pt, ct := testvec.Hex(t, v.Key), testvec.Hex(t, v.IV), testvec.Hex(t, v.PT), testvec.Hex(t, v.CT)
+			key, iv, pt, ct := testkit.Hex(t, v.Key), testkit.Hex(t, v.IV), testkit.Hex(t, v.PT), testkit.Hex(t, v.CT)
 			if want := map[int]string{16: "lea-128", 24: "lea-192", 32: "lea-256"}[len(key)]; want != v.Algorithm {
 				t.Fatalf("%s: %d-byte key", v.Comment, len(key))
 			}
@@ -109,14 +109,14 @@ func TestRoundKeys(t *testing.T) {
 	words := func(s []string) []uint32 {
 		w := make([]uint32, len(s))
 		for i, x := range s {
-			w[i] = binary.BigEndian.Uint32(testvec.Hex(t, x))
+			w[i] = binary.BigEndian.Uint32(testkit.Hex(t, x))
 		}
 		return w
 	}
 	var std [3][]byte
 	for _, v := range f.Vectors {
 		if len(v.Comment) > 8 && v.Comment[:8] == "standard" {
-			key := testvec.Hex(t, v.Key)
+			key := testkit.Hex(t, v.Key)
 			std[len(key)/8-2] = key
 		}
 	}

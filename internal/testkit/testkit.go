@@ -1,6 +1,7 @@
-// Package testvec reads the known-answer files that the packages' tests keep
-// in their testdata folders.
-package testvec
+// Package testkit holds the small helpers the packages' tests share:
+// reading the known-answer files in their testdata folders, and checking
+// for panics.
+package testkit
 
 import (
 	"encoding/hex"
@@ -30,4 +31,16 @@ func Hex(t testing.TB, s string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// MustPanic fails the test if f returns without panicking; what names the
+// call in the error.
+func MustPanic(t testing.TB, what string, f func()) {
+	t.Helper()
+	defer func() {
+		if recover() == nil {
+			t.Errorf("%s did not panic", what)
+		}
+	}()
+	f()
 }
