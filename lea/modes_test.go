@@ -5,12 +5,10 @@ import (
 	"crypto/cipher"
 	"crypto/rand"
 	mrand "math/rand/v2"
-	"strconv"
 	"testing"
 
 	"github.com/faelabs/fae"
 	"github.com/faelabs/fae/internal/aeadtest"
-	"github.com/faelabs/fae/internal/impl"
 	"github.com/faelabs/fae/internal/impl/impltest"
 	"github.com/faelabs/fae/internal/testkit"
 	"github.com/faelabs/fae/lea"
@@ -138,42 +136,14 @@ func TestGCMShortTagWritesInBounds(t *testing.T) {
 // with room in dst.
 func BenchmarkModes(b *testing.B) {
 	for _, name := range leaModes {
-		for _, kernel := range append(impl.List("lea"), "generic") {
-			for _, size := range []int{1500, 16384} {
-				for _, open := range []bool{false, true} {
-					op := "seal"
-					if open {
-						op = "open"
-					}
-					b.Run(name+"/"+kernel+"/"+op+"/"+strconv.Itoa(size), func(b *testing.B) {
-						impl.Select("lea", kernel)
-						defer impl.Reset("lea")
-						key := make([]byte, 16)
-						if name == "lea-256-ocb3" {
-							key = make([]byte, 32)
-						}
-						a, err := fae.New(name, key)
-						if err != nil {
-							b.Fatal(err)
-						}
-						nonce := make([]byte, a.NonceSize())
-						pt := make([]byte, size)
-						ct := a.Seal(nil, nonce, pt, nil)
-						dst := make([]byte, 0, size+a.Overhead())
-						b.SetBytes(int64(size))
-						b.ReportAllocs()
-						for b.Loop() {
-							if open {
-								if _, err := a.Open(dst, nonce, ct, nil); err != nil {
-									b.Fatal(err)
-								}
-							} else {
-								a.Seal(dst, nonce, pt, nil)
-							}
-						}
-					})
-				}
-			}
+		key := make([]byte, 16)
+		if name == "lea-256-ocb3" {
+			key = make([]byte, 32)
+		}
+		for _, op := range []string{"seal", "open"} {
+			b.Run(name+"/"+op, func(b *testing.B) {
+				aeadtest.Benchmark(b, "lea", op == "open", func() (cipher.AEAD, error) { return fae.New(name, key) })
+			})
 		}
 	}
 }
