@@ -318,7 +318,27 @@ func TestGCMShortTag(t *testing.T) {
 				t.Fatalf("tag %d, pt %d: Seal = %x, want %x", ts, n, got, want)
 			}
 		}
+		// Inexact overlap on the mended path (2 bytes and the tag under 16)
+		// panics with fae's own prefix.
+		if ts < 14 {
+			buf := make([]byte, 32)
+			checkPanic(t, "fae: ", func() { a.Seal(buf[1:1], nonce, buf[2:4], ad) })
+			sealed := a.Seal(nil, nonce, []byte{1, 2}, ad)
+			copy(buf[2:], sealed)
+			checkPanic(t, "fae: ", func() { a.Open(buf[3:3], nonce, buf[2:2+len(sealed)], ad) })
+		}
 	}
+}
+
+// checkPanic checks that f panics with a message that starts with prefix.
+func checkPanic(t *testing.T, prefix string, f func()) {
+	t.Helper()
+	defer func() {
+		if msg, _ := recover().(string); !strings.HasPrefix(msg, prefix) {
+			t.Errorf("panic %q, want one that starts with %q", msg, prefix)
+		}
+	}()
+	f()
 }
 
 func TestNewErrors(t *testing.T) {

@@ -108,7 +108,7 @@ func (g *shortTagGCM) Seal(dst, nonce, plaintext, additionalData []byte) []byte 
 	}
 	ret, out := alias.SliceForAppend(dst, len(plaintext)+tagSize)
 	if alias.InexactOverlap(out, plaintext) {
-		panic("crypto/cipher: invalid buffer overlap")
+		panic("fae: invalid buffer overlap of output and input")
 	}
 	p := gcmScratch.Get().(*[]byte)
 	sealed := g.full.Seal((*p)[:0], nonce, plaintext, additionalData)
@@ -125,7 +125,7 @@ func (g *shortTagGCM) Open(dst, nonce, ciphertext, additionalData []byte) ([]byt
 	}
 	ret, out := alias.SliceForAppend(dst, n)
 	if alias.InexactOverlap(out, ciphertext[:n]) {
-		panic("crypto/cipher: invalid buffer overlap")
+		panic("fae: invalid buffer overlap of output and input")
 	}
 	p := gcmScratch.Get().(*[]byte)
 	buf := slices.Grow(append((*p)[:0], ciphertext...), 16)

@@ -389,7 +389,7 @@ func (a *AEAD) OpenDetached(dst, nonce, ciphertext, tag, additionalData []byte) 
 // protocols that authenticate the message by other means, or compare the tag
 // themselves.
 //
-// **The plaintext is not authenticated.** Until the caller has checked
+// The plaintext is NOT authenticated. Until the caller has checked
 // computedTag against the received tag in constant time (with
 // crypto/subtle.ConstantTimeCompare), the plaintext must not be used or
 // released: AEGIS loses its security if unverified plaintext leaks. Use

@@ -4,24 +4,28 @@
 //
 // CCM authenticates with CBC-MAC, a chain of block cipher calls each of which
 // waits for the previous one, and encrypts with CTR, whose blocks are
-// independent. With AES keys on amd64 one assembly loop runs both: the
-// keystream blocks execute while the MAC chain waits on AES latency, so a
-// message costs little more than the chain alone (the latency of 10 AES
-// rounds per 16 bytes with a 128-bit key). Elsewhere, and with the purego
-// build tag, CCM runs on fae's constant-time bitsliced AES. Over fae's LEA
-// (NewFromBlock with the block of lea.NewCipher) the chain runs in general
-// registers and the keystream apart from it on LEA's CTR kernels.
+// independent. With AES keys on amd64 with AES-NI and AVX one assembly loop
+// runs both: the keystream blocks execute while the MAC chain waits on AES
+// latency, so a message costs little more than the chain alone (the latency
+// of 10 AES rounds per 16 bytes with a 128-bit key). Elsewhere the mode's Go
+// code hands fae's AES engine each MAC step together with a keystream
+// block, on the engine's own kernels (AES-NI on amd64, ARMv8 on arm64) or,
+// on other architectures and with the purego build tag, its constant-time
+// bitsliced AES. Over fae's LEA (NewFromBlock with the block of
+// lea.NewCipher) the chain runs in general registers and the keystream apart
+// from it on LEA's CTR kernels.
 //
-// Nonces are 7 to 13 bytes and must never repeat under one key. The nonce
-// size N sets the size L = 15-N of the message length field and with it the
-// longest message, 2^(8L)-1 bytes: 64 KiB-1 with a 13-byte nonce, 16 MiB-1
-// with 12 bytes, 4 GiB-1 with 11. Seal panics on a longer plaintext and Open
-// rejects a longer ciphertext, as crypto/cipher's GCM does at its limit.
+// Nonces are 7 to 13 bytes (12 with New) and must never repeat under one
+// key. The nonce size N sets the size L = 15-N of the message length field
+// and with it the longest message, 2^(8L)-1 bytes: 64 KiB-1 with a 13-byte
+// nonce, 16 MiB-1 with 12 bytes, 4 GiB-1 with 11. Seal panics on a longer
+// plaintext and Open rejects a longer ciphertext, as crypto/cipher's GCM
+// does at its limit.
 //
-// Tags are 4, 6, ..., 16 bytes. The tag length is part of the first MAC
-// block, so a short tag is not a truncation of a longer one. A forger
-// succeeds with probability 2^(-8t) per try against a t-byte tag, which
-// makes tags under 8 bytes fit only where tries are limited.
+// Tags are 4, 6, ..., 16 bytes (16 with New). The tag length is part of the
+// first MAC block, so a short tag is not a truncation of a longer one. A
+// forger succeeds with probability 2^(-8t) per try against a t-byte tag,
+// which makes tags under 8 bytes fit only where tries are limited.
 package ccm
 
 import (

@@ -14,10 +14,12 @@
 // compatibility with the authors' code, and it is not OCB3: the two
 // interoperate with nothing but themselves.
 //
-// The bulk of a message runs on fused amd64 kernels (AES-NI, VAES on ymm or
-// zmm) that compute the masks alongside the cipher; elsewhere, and with the
-// purego build tag, on fae's constant-time bitsliced AES and a bitsliced
-// mask function.
+// The bulk of a message runs on fused kernels that compute the masks
+// alongside the cipher: AES-NI or VAES (ymm, zmm) on amd64, the ARMv8
+// Cryptography Extensions on arm64. Where they do not run, the mode's Go code
+// computes the masks with a bitsliced mask function and calls fae's AES
+// engine, which on other architectures and with the purego build tag is its
+// constant-time bitsliced AES.
 //
 // Nonces are 1 to 15 bytes (12 by default) and must never repeat under one
 // key; tags are 8 to 16 bytes (16 by default), and, as in OCB3, the tag

@@ -130,7 +130,7 @@ func (a *AEAD) OpenDetached(dst, nonce, ciphertext, tag, ad []byte) ([]byte, err
 // plaintext to dst and returns it, with the tag that sealing that plaintext
 // with nonce and ad would have produced, in a new slice.
 //
-// **The plaintext is not authenticated.** DecryptUnverified is for
+// The plaintext is NOT authenticated. DecryptUnverified is for
 // protocols that authenticate the message by other means, or that compare
 // computedTag themselves (in constant time, with crypto/subtle) before they
 // act on the plaintext. Everyone else should use Open or OpenDetached.
