@@ -133,8 +133,8 @@ func (a *AEAD) Overhead() int { return a.tagSize }
 // Seal encrypts and authenticates plaintext, authenticates additionalData,
 // and appends ciphertext || tag to dst, as cipher.AEAD. It panics if nonce
 // is not NonceSize() bytes long, if plaintext is longer than the nonce size
-// allows (see the package comment) or if the output would overlap plaintext
-// other than exactly.
+// allows (see the package comment), if the output would overlap plaintext
+// other than exactly, or if it would overlap additionalData.
 func (a *AEAD) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 	if len(nonce) != a.nonceSize {
 		panic("ccm: incorrect nonce length given to CCM")
@@ -159,8 +159,9 @@ var errOpen = errors.New("ccm: message authentication failed")
 // Open authenticates and decrypts ciphertext || tag and appends the
 // plaintext to dst, as cipher.AEAD. On failure, including a ciphertext longer
 // than the nonce size allows, it returns an error and overwrites the bytes it
-// had written with zeros. It panics if nonce is not NonceSize() bytes long or
-// if the output would overlap ciphertext other than exactly.
+// had written with zeros. It panics if nonce is not NonceSize() bytes long,
+// if the output would overlap ciphertext || tag other than exactly (from its
+// start), or if it would overlap additionalData.
 func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
 	if len(nonce) != a.nonceSize {
 		panic("ccm: incorrect nonce length given to CCM")

@@ -262,8 +262,8 @@ func (a *AEAD) offsetAt(off0 block, i uint64) block {
 
 // Seal encrypts and authenticates plaintext, authenticates ad, and appends
 // ciphertext || tag to dst, as cipher.AEAD. It panics if nonce is not
-// NonceSize() bytes long or if the output would overlap plaintext other than
-// exactly.
+// NonceSize() bytes long, if the output would overlap plaintext other than
+// exactly, or if it would overlap ad.
 func (a *AEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
 	if len(nonce) != a.nonceSize {
 		panic("ocb: incorrect nonce length given to OCB")
@@ -286,8 +286,8 @@ var errOpen = errors.New("ocb: message authentication failed")
 // Open authenticates and decrypts ciphertext || tag and appends the
 // plaintext to dst, as cipher.AEAD. On failure it returns an error and
 // overwrites the bytes it had written with zeros. It panics if nonce is not
-// NonceSize() bytes long or if the output would overlap ciphertext other
-// than exactly.
+// NonceSize() bytes long, if the output would overlap ciphertext || tag other
+// than exactly (from its start), or if it would overlap ad.
 func (a *AEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 	if len(nonce) != a.nonceSize {
 		panic("ocb: incorrect nonce length given to OCB")
