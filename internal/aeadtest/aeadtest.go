@@ -4,13 +4,14 @@
 // Known-answer vectors stay with each algorithm; this suite checks what the
 // cipher.AEAD contract and the standard library's AEADs promise beyond them:
 // round trips over many lengths, rejection of every single-bit change,
-// no plaintext left behind by a failed Open, the in-place and overlap rules,
-// append semantics, panics on misuse, determinism, untouched inputs, safe
+// no plaintext left behind by a failed Open, the in-place and overlap rules
+// (output over the input other than exactly, over the tag or over the
+// additional data panics, as in crypto/cipher's GCM), append semantics, panics on misuse, determinism, untouched inputs, safe
 // concurrent use and no allocations when dst has room.
 //
 // It also holds what the AEAD packages' tests and benchmarks share beyond
-// the suite: TestParallel for AEADs that spread a message over goroutines,
-// and Benchmark and BenchmarkNew.
+// the suite: CheckOpen for known answers, TestParallel for AEADs that spread
+// a message over goroutines, and Benchmark and BenchmarkNew.
 package aeadtest
 
 import (
