@@ -38,7 +38,7 @@ import (
 	"log"
 	"slices"
 
-	. "github.com/faelabs/fae/internal/arm64gen"
+	"github.com/faelabs/fae/internal/arm64gen"
 )
 
 //go:generate go run . -out ../aegis_arm64.s
@@ -117,7 +117,7 @@ const (
 const period = 6
 
 func main() {
-	Main(func(f *File) {
+	arm64gen.Main(func(f *arm64gen.File) {
 		g := &gen{File: f}
 		g.Data("c0", []byte{0x00, 0x01, 0x01, 0x02, 0x03, 0x05, 0x08, 0x0d, 0x15, 0x22, 0x37, 0x59, 0x90, 0xe9, 0x79, 0x62})
 		g.Data("c1", []byte{0xdb, 0x3d, 0x18, 0x55, 0x6d, 0xc2, 0x2f, 0xf1, 0x20, 0x11, 0x31, 0x42, 0x73, 0xb5, 0x28, 0xdd})
@@ -128,11 +128,11 @@ func main() {
 }
 
 type gen struct {
-	*File
+	*arm64gen.File
 }
 
-func (g *gen) and(a, b, d int) { g.Op("VAND %s, %s, %s", V(a), V(b), V(d)) }
-func (g *gen) mov(s, d int)    { g.Op("VMOV %s, %s", V(s), V(d)) }
+func (g *gen) and(a, b, d int) { g.Op("VAND %s, %s, %s", g.V(a), g.V(b), g.V(d)) }
+func (g *gen) mov(s, d int)    { g.Op("VMOV %s, %s", g.V(s), g.V(d)) }
 func (g *gen) zero(d int)      { g.Xor(d, d, d) }
 
 // field loads job field f into r; lanePtr also offsets it to the lane.
@@ -145,8 +145,8 @@ func (g *gen) lanePtr(f int, r string) {
 
 // loadP and storeP move one register from or to the address in p and
 // advance p by inc (a register).
-func (g *gen) loadP(p, inc string, r int)  { g.Op("VLD1.P (%s)(%s), [%s]", p, inc, V(r)) }
-func (g *gen) storeP(p, inc string, r int) { g.Op("VST1.P [%s], (%s)(%s)", V(r), p, inc) }
+func (g *gen) loadP(p, inc string, r int)  { g.Op("VLD1.P (%s)(%s), [%s]", p, inc, g.V(r)) }
+func (g *gen) storeP(p, inc string, r int) { g.Op("VST1.P [%s], (%s)(%s)", g.V(r), p, inc) }
 
 // A kern is the kernel of one family, with the registers its state words
 // are in at the point of the code being generated.
@@ -216,8 +216,8 @@ func (k *kern) rename(word ...func(j, x, d, key int)) {
 func (k *kern) update() {
 	k.rename(func(j, x, d, key int) {
 		k.Xor(k.a[j], k.b[j], x)
-		k.Op("AESE %s, %s", V(key), V(d))
-		k.Op("AESMC %s, %s", V(d), V(d))
+		k.Op("AESE %s, %s", k.V(key), k.V(d))
+		k.Op("AESMC %s, %s", k.V(d), k.V(d))
 	})
 }
 
@@ -487,7 +487,7 @@ func (k *kern) decPartial() {
 	k.loadBlock()
 	k.loadP(rMask, rWS, vMask0)
 	if k.words == 8 {
-		k.Op("VLD1 (%s), [%s]", rMask, V(vMask1))
+		k.Op("VLD1 (%s), [%s]", rMask, k.V(vMask1))
 	}
 	k.update()
 	for _, i := range k.halves() {
@@ -501,7 +501,7 @@ func (k *kern) decPartial() {
 // loadConst loads the constant name into register r.
 func (k *kern) loadConst(name string, r int) {
 	k.Op("MOVD $%s<>(SB), %s", name, rP)
-	k.Op("VLD1 (%s), [%s]", rP, V(r))
+	k.Op("VLD1 (%s), [%s]", rP, k.V(r))
 }
 
 // init emits Init, with the key and nonce the same for every lane and
@@ -511,7 +511,7 @@ func (k *kern) init() {
 	k.field(jKey, rP)
 	k.field(jNonce, rT)
 	k.lanePtr(jCtx, rMask)
-	k.Op("VLD1 (%s), [%s]", rMask, V(vCtx))
+	k.Op("VLD1 (%s), [%s]", rMask, k.V(vCtx))
 	s := k.a
 	for _, r := range k.b {
 		k.zero(r)
@@ -524,8 +524,8 @@ func (k *kern) init() {
 		// S = {K^N, C1, C0, C1, K^N, K^C0, K^C1, K^C0}; Repeat(10,
 		// Update(N, K)).
 		key, nonce := vIn1, vIn0
-		k.Op("VLD1 (%s), [%s]", rP, V(key))
-		k.Op("VLD1 (%s), [%s]", rT, V(nonce))
+		k.Op("VLD1 (%s), [%s]", rP, k.V(key))
+		k.Op("VLD1 (%s), [%s]", rT, k.V(nonce))
 		k.loadConst("c0", s[2])
 		k.loadConst("c1", s[1])
 		k.Xor(key, nonce, s[0])
@@ -545,8 +545,8 @@ func (k *kern) init() {
 	// S = {K0^N0, K1^N1, C1, C0, K0^C0, K1^C1}; Repeat(4, Update(K0),
 	// Update(K1), Update(K0^N0), Update(K1^N1)).
 	k0, k1, kn0, kn1 := vIn0, vIn1, vKN0, vKN1
-	k.Op("VLD1 (%s), [%s, %s]", rP, V(k0), V(k1))
-	k.Op("VLD1 (%s), [%s, %s]", rT, V(kn0), V(kn1))
+	k.Op("VLD1 (%s), [%s, %s]", rP, k.V(k0), k.V(k1))
+	k.Op("VLD1 (%s), [%s, %s]", rT, k.V(kn0), k.V(kn1))
 	k.loadConst("c0", s[3])
 	k.loadConst("c1", s[2])
 	k.Xor(k0, kn0, kn0)
@@ -575,7 +575,7 @@ func (k *kern) final(combine bool) {
 		j = 2
 	}
 	k.Op("ADD $%d, %s, %s", jU, rJob, rP)
-	k.Op("VLD1 (%s), [%s]", rP, V(vT))
+	k.Op("VLD1 (%s), [%s]", rP, k.V(vT))
 	k.Xor(k.a[j], vT, vT)
 	k.Xor(k.b[j], vT, vT)
 	for range 7 {
@@ -604,22 +604,22 @@ func (k *kern) final(combine bool) {
 	k.Op("BNE %s", tag32)
 	tag(vOut0, all[:min(k.words, 7)])
 	if combine {
-		k.Op("VLD1 (%s), [%s]", rP, V(vMask0))
+		k.Op("VLD1 (%s), [%s]", rP, k.V(vMask0))
 		k.Xor(vMask0, vOut0, vOut0)
 	}
-	k.Op("VST1 [%s], (%s)", V(vOut0), rP)
+	k.Op("VST1 [%s], (%s)", k.V(vOut0), rP)
 	k.Op("B %s", done)
 	k.Label(tag32)
 	tag(vOut0, all[:k.words/2])
 	tag(vOut1, all[k.words/2:])
 	if combine {
-		k.Op("VLD1 (%s), [%s, %s]", rP, V(vMask0), V(vMask1))
+		k.Op("VLD1 (%s), [%s, %s]", rP, k.V(vMask0), k.V(vMask1))
 		k.Xor(vMask0, vOut0, vOut0)
 		k.Xor(vMask1, vOut1, vOut1)
-		k.Op("VST1 [%s, %s], (%s)", V(vOut0), V(vOut1), rP)
+		k.Op("VST1 [%s, %s], (%s)", k.V(vOut0), k.V(vOut1), rP)
 	} else {
 		k.storeP(rP, rWS, vOut0)
-		k.Op("VST1 [%s], (%s)", V(vOut1), rP)
+		k.Op("VST1 [%s], (%s)", k.V(vOut1), rP)
 	}
 	k.Label(done)
 }

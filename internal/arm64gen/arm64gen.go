@@ -4,8 +4,8 @@
 // these are plain text generators, in the manner of the standard library's
 // ctr_arm64_gen.go.) Each generator calls Main with a function that writes
 // its kernels into a File, through the instructions it spells out itself and
-// the few shapes they share here; the generators dot-import the package, as
-// the avo generators do avo.
+// the few shapes they share here. A generator's own type embeds the File, so
+// that g.Op, g.V and the rest read as one vocabulary.
 //
 // Only the generators import it: no package of the library does, so it adds
 // nothing to what programs that use fae build or link.
@@ -75,13 +75,16 @@ func (f *File) Data(name string, b []byte) {
 
 // V returns vector register i with the arrangement of 16 bytes, S4 with
 // that of four 32-bit words.
-func V(i int) string  { return fmt.Sprintf("V%d.B16", i) }
-func S4(i int) string { return fmt.Sprintf("V%d.S4", i) }
+func (*File) V(i int) string  { return v(i) }
+func (*File) S4(i int) string { return s4(i) }
 
 // Regs returns the register list {V(first), ..., V(first+n-1)}, RegsS4
 // the same with S4.
-func Regs(first, n int) string   { return list(V, first, n) }
-func RegsS4(first, n int) string { return list(S4, first, n) }
+func (*File) Regs(first, n int) string   { return list(v, first, n) }
+func (*File) RegsS4(first, n int) string { return list(s4, first, n) }
+
+func v(i int) string  { return fmt.Sprintf("V%d.B16", i) }
+func s4(i int) string { return fmt.Sprintf("V%d.S4", i) }
 
 func list(reg func(int) string, first, n int) string {
 	s := make([]string, n)
@@ -91,15 +94,15 @@ func list(reg func(int) string, first, n int) string {
 	return "[" + strings.Join(s, ", ") + "]"
 }
 
-// Xor writes V(dst) = V(a) ^ V(b).
-func (f *File) Xor(a, b, dst int) { f.Op("VEOR %s, %s, %s", V(a), V(b), V(dst)) }
+// Xor writes v(dst) = v(a) ^ v(b).
+func (f *File) Xor(a, b, dst int) { f.Op("VEOR %s, %s, %s", v(a), v(b), v(dst)) }
 
 // Load reads n blocks from the address in ptr into V(first)..V(first+n-1),
 // four at most per instruction, advancing ptr.
 func (f *File) Load(ptr string, first, n int) {
 	for ; n > 0; n -= 4 {
 		k := min(n, 4)
-		f.Op("VLD1.P %d(%s), %s", 16*k, ptr, Regs(first, k))
+		f.Op("VLD1.P %d(%s), %s", 16*k, ptr, f.Regs(first, k))
 		first += k
 	}
 }
@@ -109,7 +112,7 @@ func (f *File) Load(ptr string, first, n int) {
 func (f *File) Store(ptr string, first, n int) {
 	for ; n > 0; n -= 4 {
 		k := min(n, 4)
-		f.Op("VST1.P %s, %d(%s)", Regs(first, k), 16*k, ptr)
+		f.Op("VST1.P %s, %d(%s)", f.Regs(first, k), 16*k, ptr)
 		first += k
 	}
 }
@@ -164,9 +167,9 @@ func (f *File) Rounds(dec bool, n, final int, keys ...int) {
 	}
 	for _, k := range keys {
 		for b := range n {
-			f.Op("%s %s, %s", round, V(k), V(b))
+			f.Op("%s %s, %s", round, v(k), v(b))
 			if k != final {
-				f.Op("%s %s, %s", mix, V(b), V(b))
+				f.Op("%s %s, %s", mix, v(b), v(b))
 			}
 		}
 	}

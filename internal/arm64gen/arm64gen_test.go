@@ -59,7 +59,7 @@ GLOBL c<>(SB), RODATA|NOPTR, $8
 	if got := f.buf.String(); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
-	if got, want := RegsS4(30, 2), "[V30.S4, V31.S4]"; got != want {
-		t.Errorf("RegsS4(30, 2) = %s, want %s", got, want)
+	if got, want := f.RegsS4(30, 2), "[V30.S4, V31.S4]"; got != want {
+		t.Errorf("f.RegsS4(30, 2) = %s, want %s", got, want)
 	}
 }

@@ -21,7 +21,7 @@
 // the AD hash), V23 the sum, V24..V31 P_0..P_7, V31 also B0.
 package main
 
-import . "github.com/faelabs/fae/internal/arm64gen"
+import "github.com/faelabs/fae/internal/arm64gen"
 
 //go:generate go run . -out ../ocb_arm64.s
 
@@ -53,7 +53,7 @@ const (
 )
 
 func main() {
-	Main(func(f *File) {
+	arm64gen.Main(func(f *arm64gen.File) {
 		g := &gen{File: f}
 		for _, o := range []op{enc, dec, hash} {
 			g.o = o
@@ -63,7 +63,7 @@ func main() {
 }
 
 type gen struct {
-	*File
+	*arm64gen.File
 	o op
 }
 
@@ -97,7 +97,7 @@ func (g *gen) function() {
 		g.Op("MOVD %s+%d(FP), %s", w, off+16+8*j, rT)
 		g.Op("VMOV %s, V%d.D[%d]", rT, vSum, j)
 	}
-	g.Op("VLD1 (%s), [%s]", rRK, V(vTmp))
+	g.Op("VLD1 (%s), [%s]", rRK, g.V(vTmp))
 	g.Xor(vTmp, vBase, vBase)
 	g.loadKeys()
 	if g.o != hash {
@@ -109,8 +109,8 @@ func (g *gen) function() {
 	g.Label(loop)
 	g.Op("CMP $8, %s", rN)
 	g.Op("BLT %s", tail)
-	g.Op("VLD1 (%s), %s", rRel, Regs(vP, 4))
-	g.Op("VLD1 (%s), %s", rRel4, Regs(vP+4, 3))
+	g.Op("VLD1 (%s), %s", rRel, g.Regs(vP, 4))
+	g.Op("VLD1 (%s), %s", rRel4, g.Regs(vP+4, 3))
 	for j := range 7 {
 		g.Xor(vBase, vP+j, vP+j)
 	}
@@ -119,7 +119,7 @@ func (g *gen) function() {
 	g.Op("RBIT %s, %s", rIdx, rT)
 	g.Op("CLZ %s, %s", rT, rT)
 	g.Op("ADD %s<<4, %s, %s", rT, rL, rT)
-	g.Op("VLD1 (%s), [%s]", rT, V(vBase))
+	g.Op("VLD1 (%s), [%s]", rT, g.V(vBase))
 	g.Xor(vP+6, vBase, vBase)
 	g.body(8)
 	g.Op("SUB $8, %s", rN)
@@ -141,11 +141,11 @@ func (g *gen) function() {
 		g.Label(skip)
 	}
 	g.Op("SUB $16, %s", rRel4)
-	g.Op("VLD1 (%s), [%s]", rRel4, V(vTmp))
+	g.Op("VLD1 (%s), [%s]", rRel4, g.V(vTmp))
 	g.Xor(vTmp, vBase, vBase)
 
 	g.Label(done)
-	g.Op("VLD1 (%s), [%s]", rRK, V(vTmp))
+	g.Op("VLD1 (%s), [%s]", rRK, g.V(vTmp))
 	g.Xor(vTmp, vBase, vTmp)
 	for j, w := range []string{"o0", "o1"} {
 		g.Op("VMOV V%d.D[%d], %s", vTmp, j, rT)
@@ -181,8 +181,8 @@ func (g *gen) body(k int) {
 		}
 	}
 	for b := range k {
-		g.Op("%s %s, %s", round, V(vP+b), V(b))
-		g.Op("%s %s, %s", mix, V(b), V(b))
+		g.Op("%s %s, %s", round, g.V(vP+b), g.V(b))
+		g.Op("%s %s, %s", mix, g.V(b), g.V(b))
 	}
 	// The offsets are needed again only XOR K0 ^ Klast; P_7 (B0) stays.
 	fin := func(b int) int {

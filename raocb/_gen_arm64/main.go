@@ -34,7 +34,7 @@
 // them afterwards.
 package main
 
-import . "github.com/faelabs/fae/internal/arm64gen"
+import "github.com/faelabs/fae/internal/arm64gen"
 
 //go:generate go run . -out ../raocb_arm64.s
 
@@ -70,7 +70,7 @@ const (
 )
 
 func main() {
-	Main(func(f *File) {
+	arm64gen.Main(func(f *arm64gen.File) {
 		g := &gen{File: f}
 		for _, o := range []op{enc, dec, hash} {
 			g.o = o
@@ -80,7 +80,7 @@ func main() {
 }
 
 type gen struct {
-	*File
+	*arm64gen.File
 	o op
 }
 
@@ -102,19 +102,19 @@ func (g *gen) function() {
 	g.Op("MOVD src+%d(FP), %s", srcOff, rSrc)
 	g.Op("MOVD n+%d(FP), %s", srcOff+8, rN)
 	g.Op("MOVD $1, %s", rOne)
-	g.Op("VLD1 (%s), [%s]", rX, V(vCtr))
-	g.Op("VREV32 %s, %s", V(vCtr), V(vCtr))
-	g.Op("VLD1 (%s), [%s]", rSum, V(vSum))
+	g.Op("VLD1 (%s), [%s]", rX, g.V(vCtr))
+	g.Op("VREV32 %s, %s", g.V(vCtr), g.V(vCtr))
+	g.Op("VLD1 (%s), [%s]", rSum, g.V(vSum))
 	g.loadKeys()
 	if g.o == hash {
-		g.Op("VLD1 (%s), [%s]", rT, V(vKX)) // Klast, after the keys loaded
+		g.Op("VLD1 (%s), [%s]", rT, g.V(vKX)) // Klast, after the keys loaded
 	} else {
 		g.Op("ADD $32, %s, %s", rMK, rT)
-		g.Op("VLD1 (%s), [%s]", rT, V(vKX))
+		g.Op("VLD1 (%s), [%s]", rT, g.V(vKX))
 	}
 
 	g.BlockLoop(rN, g.body)
-	g.Op("VST1 [%s], (%s)", V(vSum), rSum)
+	g.Op("VST1 [%s], (%s)", g.V(vSum), rSum)
 	g.Op("RET")
 }
 
@@ -144,17 +144,17 @@ func (g *gen) body(k int) {
 	}
 
 	// The masks, Δ ^ K0.
-	g.Op("VLD1 (%s), %s", rMK, Regs(vR1, 2))
+	g.Op("VLD1 (%s), %s", rMK, g.Regs(vR1, 2))
 	g.Op("VDUP %s, V%d.S4", rOne, vStep)
 	g.Xor(vZero, vZero, vZero)
 	for b := range k {
-		g.Op("VREV32 %s, %s", V(vCtr), V(vMask+b))
+		g.Op("VREV32 %s, %s", g.V(vCtr), g.V(vMask+b))
 		g.Op("VADD V%d.S4, V%d.S4, V%d.S4", vStep, vCtr, vCtr)
 	}
 	for _, key := range []int{vZero, vR1} {
 		for b := range k {
-			g.Op("AESE %s, %s", V(key), V(vMask+b))
-			g.Op("AESMC %s, %s", V(vMask+b), V(vMask+b))
+			g.Op("AESE %s, %s", g.V(key), g.V(vMask+b))
+			g.Op("AESMC %s, %s", g.V(vMask+b), g.V(vMask+b))
 		}
 	}
 	for b := range k {
@@ -172,8 +172,8 @@ func (g *gen) body(k int) {
 	// The first round, whitening and masking; then the masks become the
 	// last round keys, Δ ^ Klast.
 	for b := range k {
-		g.Op("%s %s, %s", round, V(vMask+b), V(b))
-		g.Op("%s %s, %s", mix, V(b), V(b))
+		g.Op("%s %s, %s", round, g.V(vMask+b), g.V(b))
+		g.Op("%s %s, %s", mix, g.V(b), g.V(b))
 		if g.o != hash {
 			g.Xor(vKX, vMask+b, vMask+b)
 		}

@@ -31,7 +31,7 @@ package main
 import (
 	"log"
 
-	. "github.com/faelabs/fae/internal/arm64gen"
+	"github.com/faelabs/fae/internal/arm64gen"
 )
 
 //go:generate go run . -out ../rocca_arm64.s
@@ -74,13 +74,13 @@ const (
 type roles [8]int
 
 type gen struct {
-	*File
+	*arm64gen.File
 	o op
 	m roles
 }
 
 func main() {
-	Main(func(f *File) {
+	arm64gen.Main(func(f *arm64gen.File) {
 		g := &gen{File: f}
 		g.Data("z", z[:])
 		g.initialize()
@@ -99,8 +99,8 @@ func main() {
 
 // aes replaces x with MixColumns(ShiftRows(SubBytes(x ^ k))).
 func (g *gen) aes(k, x int) {
-	g.Op("AESE %s, %s", V(k), V(x))
-	g.Op("AESMC %s, %s", V(x), V(x))
+	g.Op("AESE %s, %s", g.V(k), g.V(x))
+	g.Op("AESMC %s, %s", g.V(x), g.V(x))
 }
 
 // text starts a function; doc is its comment.
@@ -116,8 +116,8 @@ var first = roles{0, 1, 2, 3, 4, 5, 6, 7}
 func (g *gen) loadState() {
 	g.m = first
 	g.Op("MOVD %s, %s", rS, rT)
-	g.Op("VLD1.P 64(%s), %s", rT, Regs(0, 4))
-	g.Op("VLD1 (%s), %s", rT, Regs(4, 3))
+	g.Op("VLD1.P 64(%s), %s", rT, g.Regs(0, 4))
+	g.Op("VLD1 (%s), %s", rT, g.Regs(4, 3))
 }
 
 // storeState stores the state to rS, as many consecutive registers at a
@@ -130,7 +130,7 @@ func (g *gen) storeState() {
 		for i+n < 7 && n < 4 && s[i+n] == s[i]+n {
 			n++
 		}
-		regs := Regs(s[i], n)
+		regs := g.Regs(s[i], n)
 		if i += n; i < 7 {
 			g.Op("VST1.P %s, %d(%s)", regs, 16*n, rT)
 		} else {
@@ -178,7 +178,7 @@ func (g *gen) absorbRound(x0, x1 int, keystream bool, mid func()) {
 // round emits one round over the next block at rSrc.
 func (g *gen) round() {
 	s := g.m
-	g.Op("VLD1.P 32(%s), %s", rSrc, Regs(vI0, 2))
+	g.Op("VLD1.P 32(%s), %s", rSrc, g.Regs(vI0, 2))
 	if g.o == absorb {
 		g.absorbRound(vI0, vI1, false, nil)
 		return
@@ -191,7 +191,7 @@ func (g *gen) round() {
 	out := func() {
 		g.Xor(vP0, vO0, vO0)
 		g.Xor(vP1, s[6], vO1)
-		g.Op("VST1.P %s, 32(%s)", Regs(vO0, 2), rDst)
+		g.Op("VST1.P %s, 32(%s)", g.Regs(vO0, 2), rDst)
 	}
 	if g.o == encrypt {
 		g.absorbRound(vI0, vI1, true, out)
@@ -209,16 +209,16 @@ func (g *gen) initialize() {
 	g.Op("MOVD s+0(FP), %s", rS)
 	g.Op("MOVD key+8(FP), %s", rT)
 	g.Op("MOVD nonce+16(FP), %s", rU)
-	g.Op("VLD1 (%s), %s", rT, Regs(vK0, 2))
+	g.Op("VLD1 (%s), %s", rT, g.Regs(vK0, 2))
 	g.Op("MOVD $z<>(SB), %s", rT)
-	g.Op("VLD1 (%s), %s", rT, Regs(vZ0, 2))
-	g.Op("VLD1 (%s), %s", rU, Regs(1, 1))
+	g.Op("VLD1 (%s), %s", rT, g.Regs(vZ0, 2))
+	g.Op("VLD1 (%s), %s", rU, g.Regs(1, 1))
 	g.Xor(vZero, vZero, vZero)
 	g.m = first
-	g.Op("VMOV %s, %s", V(vK1), V(0))
-	g.Op("VMOV %s, %s", V(vZ0), V(2))
-	g.Op("VMOV %s, %s", V(vK0), V(3))
-	g.Op("VMOV %s, %s", V(vZ1), V(4))
+	g.Op("VMOV %s, %s", g.V(vK1), g.V(0))
+	g.Op("VMOV %s, %s", g.V(vZ0), g.V(2))
+	g.Op("VMOV %s, %s", g.V(vK0), g.V(3))
+	g.Op("VMOV %s, %s", g.V(vZ1), g.V(4))
 	g.Xor(vK1, 1, 5)
 	g.Xor(6, 6, 6)
 	for range 16 {
@@ -257,7 +257,7 @@ func (g *gen) finalize() {
 	g.Xor(vO1, vO0, vO0)
 	g.Xor(s[4], s[5], vO1)
 	g.Xor(s[6], vO1, vO1)
-	g.Op("VST1 %s, (%s)", Regs(vO0, 2), rDst)
+	g.Op("VST1 %s, (%s)", g.Regs(vO0, 2), rDst)
 	g.Op("RET")
 }
 

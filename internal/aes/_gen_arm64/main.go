@@ -20,7 +20,7 @@ package main
 import (
 	"fmt"
 
-	. "github.com/faelabs/fae/internal/arm64gen"
+	"github.com/faelabs/fae/internal/arm64gen"
 )
 
 //go:generate go run . -out ../aes_arm64.s
@@ -47,7 +47,7 @@ const (
 )
 
 func main() {
-	Main(func(f *File) {
+	arm64gen.Main(func(f *arm64gen.File) {
 		g := &gen{File: f}
 		g.ecb("encryptBlocksARMv8", false)
 		g.ecb("decryptBlocksARMv8", true)
@@ -58,7 +58,7 @@ func main() {
 }
 
 type gen struct {
-	*File
+	*arm64gen.File
 }
 
 // loadKeys loads the nr+1 round keys from xk (clobbered) into V(22-nr)..V22.
@@ -120,7 +120,7 @@ func (g *gen) ctr() {
 	g.loadKeys()
 	g.BlockLoop(rN, func(k int) {
 		for b := range k {
-			g.Op("VREV64 %s, %s", V(vCtr), V(b))
+			g.Op("VREV64 %s, %s", g.V(vCtr), g.V(b))
 			g.Op("VADD V%d.D2, V%d.D2, V%d.D2", vOne, vCtr, vCtr)
 		}
 		g.cipher(k, false)

@@ -19,7 +19,7 @@
 // a register and SLI of the other part into it.
 package main
 
-import . "github.com/faelabs/fae/internal/arm64gen"
+import "github.com/faelabs/fae/internal/arm64gen"
 
 //go:generate go run . -out ../lea_arm64.s
 
@@ -48,7 +48,7 @@ const (
 )
 
 func main() {
-	Main(func(f *File) {
+	arm64gen.Main(func(f *arm64gen.File) {
 		g := &gen{File: f}
 		g.ecb("encryptBlocksNEON", false)
 		g.ecb("decryptBlocksNEON", true)
@@ -57,7 +57,7 @@ func main() {
 }
 
 type gen struct {
-	*File
+	*arm64gen.File
 }
 
 // A set is the registers of four blocks: where words 0..3 are now, and two
@@ -83,12 +83,6 @@ func each(ss []set, f func(s set)) {
 	}
 }
 
-// ror emits dst = ROR_r(src), dst != src.
-func (g *gen) ror(r, src, dst int) {
-	g.Op("VUSHR $%d, %s, %s", r, S4(src), S4(dst))
-	g.Op("VSLI $%d, %s, %s", 32-r, S4(src), S4(dst))
-}
-
 func key(j int) int { return vKey + j }
 
 // encRound emits one encryption round on the sets with the round key in
@@ -98,21 +92,21 @@ func (g *gen) encRound(ss []set) {
 	each(ss, func(s set) { g.Xor(key(3), s.x[2], s.t) })
 	each(ss, func(s set) { g.Xor(key(5), s.x[3], s.u) })
 	each(ss, func(s set) { g.Xor(key(4), s.x[2], s.x[2]) })
-	each(ss, func(s set) { g.Op("VADD %s, %s, %s", S4(s.u), S4(s.x[2]), S4(s.u)) })
-	each(ss, func(s set) { g.Op("VUSHR $3, %s, %s", S4(s.u), S4(s.x[2])) })
-	each(ss, func(s set) { g.Op("VSLI $29, %s, %s", S4(s.u), S4(s.x[2])) })
+	each(ss, func(s set) { g.Op("VADD %s, %s, %s", g.S4(s.u), g.S4(s.x[2]), g.S4(s.u)) })
+	each(ss, func(s set) { g.Op("VUSHR $3, %s, %s", g.S4(s.u), g.S4(s.x[2])) })
+	each(ss, func(s set) { g.Op("VSLI $29, %s, %s", g.S4(s.u), g.S4(s.x[2])) })
 	// new0 = ROL9((x0^k0) + (x1^k1)), into x3's register; x0 stays as the
 	// new word 3.
 	each(ss, func(s set) { g.Xor(key(1), s.x[1], s.u) })
 	each(ss, func(s set) { g.Xor(key(0), s.x[0], s.x[3]) })
-	each(ss, func(s set) { g.Op("VADD %s, %s, %s", S4(s.u), S4(s.x[3]), S4(s.u)) })
-	each(ss, func(s set) { g.Op("VUSHR $23, %s, %s", S4(s.u), S4(s.x[3])) })
-	each(ss, func(s set) { g.Op("VSLI $9, %s, %s", S4(s.u), S4(s.x[3])) })
+	each(ss, func(s set) { g.Op("VADD %s, %s, %s", g.S4(s.u), g.S4(s.x[3]), g.S4(s.u)) })
+	each(ss, func(s set) { g.Op("VUSHR $23, %s, %s", g.S4(s.u), g.S4(s.x[3])) })
+	each(ss, func(s set) { g.Op("VSLI $9, %s, %s", g.S4(s.u), g.S4(s.x[3])) })
 	// new1 = ROR5((x1^k2) + t), into x1.
 	each(ss, func(s set) { g.Xor(key(2), s.x[1], s.x[1]) })
-	each(ss, func(s set) { g.Op("VADD %s, %s, %s", S4(s.t), S4(s.x[1]), S4(s.u)) })
-	each(ss, func(s set) { g.Op("VUSHR $5, %s, %s", S4(s.u), S4(s.x[1])) })
-	each(ss, func(s set) { g.Op("VSLI $27, %s, %s", S4(s.u), S4(s.x[1])) })
+	each(ss, func(s set) { g.Op("VADD %s, %s, %s", g.S4(s.t), g.S4(s.x[1]), g.S4(s.u)) })
+	each(ss, func(s set) { g.Op("VUSHR $5, %s, %s", g.S4(s.u), g.S4(s.x[1])) })
+	each(ss, func(s set) { g.Op("VSLI $27, %s, %s", g.S4(s.u), g.S4(s.x[1])) })
 	for i := range ss {
 		x := ss[i].x
 		ss[i].x = [4]int{x[3], x[1], x[2], x[0]}
@@ -132,10 +126,10 @@ func (g *gen) decRound(ss []set) {
 			}
 			return s.x[j-1]
 		}
-		each(ss, func(s set) { g.Op("VUSHR $%d, %s, %s", rots[j], S4(s.x[j]), S4(s.t)) })
-		each(ss, func(s set) { g.Op("VSLI $%d, %s, %s", 32-rots[j], S4(s.x[j]), S4(s.t)) })
+		each(ss, func(s set) { g.Op("VUSHR $%d, %s, %s", rots[j], g.S4(s.x[j]), g.S4(s.t)) })
+		each(ss, func(s set) { g.Op("VSLI $%d, %s, %s", 32-rots[j], g.S4(s.x[j]), g.S4(s.t)) })
 		each(ss, func(s set) { g.Xor(key(2*j), prev(s), s.u) })
-		each(ss, func(s set) { g.Op("VSUB %s, %s, %s", S4(s.u), S4(s.t), S4(s.t)) })
+		each(ss, func(s set) { g.Op("VSUB %s, %s, %s", g.S4(s.u), g.S4(s.t), g.S4(s.t)) })
 		each(ss, func(s set) { g.Xor(key(2*j+1), s.t, s.x[j]) })
 	}
 	for i := range ss {
@@ -159,12 +153,12 @@ func (g *gen) rounds(ss []set, decrypt bool) {
 	loop := g.NewLabel("rounds")
 	g.Label(loop)
 	for range 4 {
-		g.Op("VLD4R.P 16(%s), %s", rKP, RegsS4(key(0), 4))
+		g.Op("VLD4R.P 16(%s), %s", rKP, g.RegsS4(key(0), 4))
 		if decrypt {
-			g.Op("VLD2R.P (%s)(%s), %s", rKP, rBack, RegsS4(key(4), 2))
+			g.Op("VLD2R.P (%s)(%s), %s", rKP, rBack, g.RegsS4(key(4), 2))
 			g.decRound(ss)
 		} else {
-			g.Op("VLD2R.P 8(%s), %s", rKP, RegsS4(key(4), 2))
+			g.Op("VLD2R.P 8(%s), %s", rKP, g.RegsS4(key(4), 2))
 			g.encRound(ss)
 		}
 	}
@@ -223,9 +217,9 @@ func (g *gen) ecb(name string, decrypt bool) {
 	}
 	g.groups(func(k int) {
 		ss := sets(k)
-		each(ss, func(s set) { g.Op("VLD4.P 64(%s), %s", rSrc, RegsS4(s.x[0], 4)) })
+		each(ss, func(s set) { g.Op("VLD4.P 64(%s), %s", rSrc, g.RegsS4(s.x[0], 4)) })
 		g.rounds(ss, decrypt)
-		each(ss, func(s set) { g.Op("VST4.P %s, 64(%s)", RegsS4(s.x[0], 4), rDst) })
+		each(ss, func(s set) { g.Op("VST4.P %s, 64(%s)", g.RegsS4(s.x[0], 4), rDst) })
 	})
 }
 
@@ -253,22 +247,22 @@ func (g *gen) ctr() {
 		ss := sets(k)
 		g.Op("VDUP %s, V%d.D2", rStep, vStep)
 		each(ss, func(s set) {
-			g.Op("VUZP1 %s, %s, %s", S4(vCtr+1), S4(vCtr), S4(s.x[3]))
-			g.Op("VUZP2 %s, %s, %s", S4(vCtr+1), S4(vCtr), S4(s.x[2]))
+			g.Op("VUZP1 %s, %s, %s", g.S4(vCtr+1), g.S4(vCtr), g.S4(s.x[3]))
+			g.Op("VUZP2 %s, %s, %s", g.S4(vCtr+1), g.S4(vCtr), g.S4(s.x[2]))
 			g.Op("VADD V%d.D2, V%d.D2, V%d.D2", vStep, vCtr, vCtr)
 			g.Op("VADD V%d.D2, V%d.D2, V%d.D2", vStep, vCtr+1, vCtr+1)
 		})
-		each(ss, func(s set) { g.Op("VREV32 %s, %s", V(s.x[3]), V(s.x[3])) })
-		each(ss, func(s set) { g.Op("VREV32 %s, %s", V(s.x[2]), V(s.x[2])) })
-		each(ss, func(s set) { g.Op("VDUP %s, %s", rW0, S4(s.x[0])) })
-		each(ss, func(s set) { g.Op("VDUP %s, %s", rW1, S4(s.x[1])) })
+		each(ss, func(s set) { g.Op("VREV32 %s, %s", g.V(s.x[3]), g.V(s.x[3])) })
+		each(ss, func(s set) { g.Op("VREV32 %s, %s", g.V(s.x[2]), g.V(s.x[2])) })
+		each(ss, func(s set) { g.Op("VDUP %s, %s", rW0, g.S4(s.x[0])) })
+		each(ss, func(s set) { g.Op("VDUP %s, %s", rW1, g.S4(s.x[1])) })
 		g.rounds(ss, false)
 		each(ss, func(s set) {
-			g.Op("VLD4.P 64(%s), %s", rSrc, RegsS4(vIn, 4))
+			g.Op("VLD4.P 64(%s), %s", rSrc, g.RegsS4(vIn, 4))
 			for j := range 4 {
 				g.Xor(vIn+j, s.x[j], s.x[j])
 			}
-			g.Op("VST4.P %s, 64(%s)", RegsS4(s.x[0], 4), rDst)
+			g.Op("VST4.P %s, 64(%s)", g.RegsS4(s.x[0], 4), rDst)
 		})
 	})
 }
