@@ -12,7 +12,7 @@ import (
 // sealOpen seals and opens with the kernel that is selected now.
 func sealOpen(t *testing.T, key, nonce, pt, ad []byte, tagSize int) []byte {
 	t.Helper()
-	a, err := New(key, len(nonce), tagSize)
+	a, err := NewWithSizes(key, len(nonce), tagSize)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestInPlace(t *testing.T) {
 	rand.Read(nonce)
 	for _, kernel := range append(impl.List("aes"), "generic") {
 		withKernel(kernel, func() {
-			a, _ := New(key, len(nonce), 16)
+			a, _ := NewWithSizes(key, len(nonce), 16)
 			for _, n := range []int{0, 1, 16, 17, 100, 1000} {
 				pt := make([]byte, n)
 				rand.Read(pt)

@@ -4,17 +4,13 @@ import (
 	"bytes"
 	"crypto/cipher"
 	"crypto/rand"
-	"encoding/hex"
-	"encoding/json"
 	mrand "math/rand/v2"
-	"os"
-	"strconv"
 	"testing"
 
 	"github.com/faelabs/fae"
 	"github.com/faelabs/fae/internal/aeadtest"
-	"github.com/faelabs/fae/internal/impl"
 	"github.com/faelabs/fae/internal/impl/impltest"
+	"github.com/faelabs/fae/internal/testkit"
 	"github.com/faelabs/fae/lea"
 )
 
@@ -25,10 +21,6 @@ var leaModes = []string{"lea-128-ocb3", "lea-256-ocb3", "lea-128-gcm", "lea-128-
 // kernel, against testdata/modes_bc.json: vectors that Bouncy Castle's LEA
 // computed under its OCB, GCM and CCM (see testdata/gen_bc.java).
 func TestModesBouncyCastle(t *testing.T) {
-	data, err := os.ReadFile("testdata/modes_bc.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var f struct {
 		Vectors []struct {
 			Name                   string
@@ -36,14 +28,12 @@ func TestModesBouncyCastle(t *testing.T) {
 			Key, Nonce, AD, PT, CT string
 		}
 	}
-	if err := json.Unmarshal(data, &f); err != nil {
-		t.Fatal(err)
-	}
+	testkit.Load(t, "modes_bc.json", &f)
 	seen := map[string]int{}
 	impltest.Run(t, "lea", func(t *testing.T) {
 		for i, v := range f.Vectors {
 			seen[v.Name]++
-			key, nonce, ad, pt, ct := unhex(t, v.Key), unhex(t, v.Nonce), unhex(t, v.AD), unhex(t, v.PT), unhex(t, v.CT)
+			key, nonce, ad, pt, ct := testkit.Hex(t, v.Key), testkit.Hex(t, v.Nonce), testkit.Hex(t, v.AD), testkit.Hex(t, v.PT), testkit.Hex(t, v.CT)
 			a, err := fae.New(v.Name, key, fae.WithNonceSize(len(nonce)), fae.WithTagSize(v.TagSize))
 			if err != nil {
 				t.Fatalf("vector %d: %v", i, err)
@@ -61,15 +51,6 @@ func TestModesBouncyCastle(t *testing.T) {
 			t.Errorf("no vectors for %s", name)
 		}
 	}
-}
-
-func unhex(t *testing.T, s string) []byte {
-	t.Helper()
-	b, err := hex.DecodeString(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // TestModesConformance runs the registry's LEA modes through the
@@ -155,42 +136,14 @@ func TestGCMShortTagWritesInBounds(t *testing.T) {
 // with room in dst.
 func BenchmarkModes(b *testing.B) {
 	for _, name := range leaModes {
-		for _, kernel := range append(impl.List("lea"), "generic") {
-			for _, size := range []int{1500, 16384} {
-				for _, open := range []bool{false, true} {
-					op := "seal"
-					if open {
-						op = "open"
-					}
-					b.Run(name+"/"+kernel+"/"+op+"/"+strconv.Itoa(size), func(b *testing.B) {
-						impl.Select("lea", kernel)
-						defer impl.Reset("lea")
-						key := make([]byte, 16)
-						if name == "lea-256-ocb3" {
-							key = make([]byte, 32)
-						}
-						a, err := fae.New(name, key)
-						if err != nil {
-							b.Fatal(err)
-						}
-						nonce := make([]byte, a.NonceSize())
-						pt := make([]byte, size)
-						ct := a.Seal(nil, nonce, pt, nil)
-						dst := make([]byte, 0, size+a.Overhead())
-						b.SetBytes(int64(size))
-						b.ReportAllocs()
-						for b.Loop() {
-							if open {
-								if _, err := a.Open(dst, nonce, ct, nil); err != nil {
-									b.Fatal(err)
-								}
-							} else {
-								a.Seal(dst, nonce, pt, nil)
-							}
-						}
-					})
-				}
-			}
+		key := make([]byte, 16)
+		if name == "lea-256-ocb3" {
+			key = make([]byte, 32)
+		}
+		for _, op := range []string{"seal", "open"} {
+			b.Run(name+"/"+op, func(b *testing.B) {
+				aeadtest.Benchmark(b, "lea", op == "open", func() (cipher.AEAD, error) { return fae.New(name, key) })
+			})
 		}
 	}
 }

@@ -124,7 +124,7 @@ func summarize(results []Result, ex map[rowKey]extras, ctrRef map[string]string)
 			CPB4096: at(cpb[k], 4096), CPB16384: at(cpb[k], 16384), GBps4096: at(gbps[k], 4096),
 			ContextBytes: ex[k].contextBytes, InitCycles: ex[k].initCycles}
 		if ref, ok := ctrRef[k.alg]; ok && s.CPB4096 != nil {
-			if c := at(cpb[rowKey{ref, ImplFae}], 4096); c != nil {
+			if c := at(cpb[rowKey{ref, implFae}], 4096); c != nil {
 				s.Overhead4096 = ptr(round(*s.CPB4096 - *c))
 			}
 		}
@@ -135,11 +135,11 @@ func summarize(results []Result, ex map[rowKey]extras, ctrRef map[string]string)
 	}
 	for i := range out {
 		f := &out[i]
-		if f.Impl != ImplFae || f.CPB16384 == nil {
+		if f.Impl != implFae || f.CPB16384 == nil {
 			continue
 		}
 		for _, p := range out {
-			if p.Alg == f.Alg && p.Impl != ImplFae && p.CPB16384 != nil {
+			if p.Alg == f.Alg && p.Impl != implFae && p.CPB16384 != nil {
 				if f.Speedup16384 == nil {
 					f.Speedup16384 = map[string]float64{}
 				}
@@ -156,7 +156,7 @@ func sortResults(rs []Result) {
 	slices.SortStableFunc(rs, func(a, b Result) int {
 		return cmp.Or(
 			cmp.Compare(a.Alg, b.Alg),
-			cmp.Compare(slices.Index(implOrder, a.Impl), slices.Index(implOrder, b.Impl)),
+			cmp.Compare(slices.Index(Impls, a.Impl), slices.Index(Impls, b.Impl)),
 			cmp.Compare(b.Op, a.Op), // "seal" before "open"
 			cmp.Compare(a.Bytes, b.Bytes),
 		)

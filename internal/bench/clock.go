@@ -43,8 +43,8 @@ func addChainGeneric(n uint64) uint64 {
 	return x
 }
 
-// A Clock is the core clock rate that calibrate found.
-type Clock struct {
+// A calibration is the core clock rate that calibrate found.
+type calibration struct {
 	GHz    float64 // core cycles per nanosecond: the median of the trials
 	Spread float64 // (max-min)/median of the trials' rates
 	Trials int
@@ -92,7 +92,7 @@ func clockRate(short, long []chainTiming) (ghz, spread float64, err error) {
 // counter and /proc/cpuinfo are no use: on many machines, this one among
 // them, they tick at a fixed rate that is not the core clock. The caller
 // should be locked to its OS thread.
-func calibrate(slice time.Duration, trials int) (Clock, error) {
+func calibrate(slice time.Duration, trials int) (calibration, error) {
 	// Wake the core from any idle state first.
 	for start := time.Now(); time.Since(start) < 20*time.Millisecond; {
 		addChain(1 << 12)
@@ -114,12 +114,12 @@ func calibrate(slice time.Duration, trials int) (Clock, error) {
 	}
 	ghz, spread, err := clockRate(short, long)
 	if err != nil {
-		return Clock{}, err
+		return calibration{}, err
 	}
 	if ghz < 0.05 || ghz > 20 {
-		return Clock{}, fmt.Errorf("bench: clock calibration found an implausible %.3g GHz", ghz)
+		return calibration{}, fmt.Errorf("bench: clock calibration found an implausible %.3g GHz", ghz)
 	}
-	return Clock{GHz: ghz, Spread: spread, Trials: trials, Kernel: chainKernel}, nil
+	return calibration{GHz: ghz, Spread: spread, Trials: trials, Kernel: chainKernel}, nil
 }
 
 // chainSink keeps the chains' results alive, so that the compiler cannot

@@ -1,4 +1,4 @@
-module github.com/faelabs/fae/bench/_asm
+module github.com/faelabs/fae/internal/bench/_asm
 
 go 1.26.0
 

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"cmp"
 	"crypto/cipher"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -17,9 +16,9 @@ import (
 	"time"
 )
 
-// DefaultSizes are the message lengths of a run: Krovetz and Rogaway's, the
+// defaultSizes are the message lengths of a run: Krovetz and Rogaway's, the
 // IPI's and a few large ones.
-var DefaultSizes = []int{16, 32, 44, 64, 128, 256, 512, 552, 576, 1024, 1500, 2048, 4096, 8192, 16384, 65536}
+var defaultSizes = []int{16, 32, 44, 64, 128, 256, 512, 552, 576, 1024, 1500, 2048, 4096, 8192, 16384, 65536}
 
 // fullMax is the longest of the every-length range that Config.Full adds.
 const fullMax = 2048
@@ -27,14 +26,14 @@ const fullMax = 2048
 // Limits of Config.
 const (
 	MaxSize = 1 << 24 // longest message
-	MaxAD   = 1 << 20 // most associated data
+	maxAD   = 1 << 20 // most associated data
 )
 
 // Time budgets: what a run aims to take, by kind of run.
 const (
-	QuickBudget   = 10 * time.Second
-	DefaultBudget = 150 * time.Second
-	FullBudget    = 10 * time.Minute
+	quickBudget   = 10 * time.Second
+	defaultBudget = 150 * time.Second
+	fullBudget    = 10 * time.Minute
 )
 
 // Bounds of the time slice of one trial; the budget picks a slice between.
@@ -44,7 +43,7 @@ const (
 )
 
 // Config says what Run measures. Its zero value is the default run: every
-// algorithm, DefaultSizes, no associated data, the openssl command from
+// algorithm, defaultSizes, no associated data, the openssl command from
 // PATH.
 type Config struct {
 	// Algs selects algorithms by name or path.Match glob ("aes-*-ocb3");
@@ -53,8 +52,8 @@ type Config struct {
 	// key size of each selected AEAD is always measured, as the reference
 	// of its overhead.
 	Algs []string
-	// Sizes are the message lengths; empty means DefaultSizes, and with
-	// Full every length from 1 to 2048 and the longer DefaultSizes.
+	// Sizes are the message lengths; empty means defaultSizes, and with
+	// Full every length from 1 to 2048 and the longer defaultSizes.
 	Sizes []int
 	Full  bool
 	// AD is the length of the associated data of every message.
@@ -64,19 +63,21 @@ type Config struct {
 	// its lengths selected, 16384 by default), since openssl speed runs a
 	// length for at least a second.
 	Quick bool
-	// Budget is the time the run aims to take; zero means QuickBudget,
-	// DefaultBudget or FullBudget. It sets the time slice of each trial,
-	// within bounds, so more algorithms make each trial shorter.
-	Budget time.Duration
-	// OpenSSL is the openssl command; empty means "openssl" from PATH.
-	// When it cannot be found, OpenSSL's rows are left out with a note.
-	OpenSSL string
 	// Log, if set, receives notes while the run goes: the clock found,
 	// what is skipped.
 	Log io.Writer
 	// Progress, if set, is called before each step with the estimated
 	// time done and in all, and what the step measures.
 	Progress func(done, total time.Duration, step string)
+
+	// budget is the time the run aims to take; zero means quickBudget,
+	// defaultBudget or fullBudget. It sets the time slice of each trial,
+	// within bounds, so more algorithms make each trial shorter. Tests
+	// set it, and openssl, to stay short and hermetic.
+	budget time.Duration
+	// openssl is the openssl command; empty means "openssl" from PATH.
+	// When it cannot be found, OpenSSL's rows are left out with a note.
+	openssl string
 }
 
 // Validate reports a mistake in c: a pattern that selects nothing, a
@@ -91,11 +92,8 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("message length %d out of range 1..%d", n, MaxSize)
 		}
 	}
-	if c.AD < 0 || c.AD > MaxAD {
-		return fmt.Errorf("associated data length %d out of range 0..%d", c.AD, MaxAD)
-	}
-	if c.Budget < 0 {
-		return errors.New("negative time budget")
+	if c.AD < 0 || c.AD > maxAD {
+		return fmt.Errorf("associated data length %d out of range 0..%d", c.AD, maxAD)
 	}
 	return nil
 }
@@ -103,13 +101,13 @@ func (c *Config) Validate() error {
 func (c *Config) sizes() []int {
 	s := c.Sizes
 	if len(s) == 0 {
-		s = DefaultSizes
+		s = defaultSizes
 		if c.Full {
 			s = nil
 			for n := 1; n <= fullMax; n++ {
 				s = append(s, n)
 			}
-			for _, n := range DefaultSizes {
+			for _, n := range defaultSizes {
 				if n > fullMax {
 					s = append(s, n)
 				}
@@ -121,16 +119,16 @@ func (c *Config) sizes() []int {
 	return slices.Compact(s)
 }
 
-func (c *Config) budget() time.Duration {
+func (c *Config) timeBudget() time.Duration {
 	switch {
-	case c.Budget > 0:
-		return c.Budget
+	case c.budget > 0:
+		return c.budget
 	case c.Quick:
-		return QuickBudget
+		return quickBudget
 	case c.Full:
-		return FullBudget
+		return fullBudget
 	}
-	return DefaultBudget
+	return defaultBudget
 }
 
 func (c *Config) trials() int {
@@ -170,7 +168,7 @@ type runner struct {
 	trials int
 	log    io.Writer
 
-	clock   Clock
+	clock   calibration
 	slice   time.Duration
 	openssl string // the command, once found
 	osSizes []int  // OpenSSL's lengths in this run
@@ -202,11 +200,11 @@ const (
 // steadySpread, up to calibrationTries times, and returns the calibration
 // with the least spread: other processes only ever make the clock read
 // slow, and a wide spread says they were there.
-func calibrateSteady() (Clock, error) {
-	var best Clock
+func calibrateSteady() (calibration, error) {
+	var best calibration
 	var err error
 	for range calibrationTries {
-		var c Clock
+		var c calibration
 		c, err = calibrate(calibrationSlice, calibrationTrials)
 		if err == nil && (best.GHz == 0 || c.Spread < best.Spread) {
 			best = c
@@ -216,7 +214,7 @@ func calibrateSteady() (Clock, error) {
 		}
 	}
 	if best.GHz == 0 {
-		return Clock{}, err
+		return calibration{}, err
 	}
 	return best, nil
 }
@@ -276,7 +274,7 @@ func (r *runner) planOpenSSL() {
 		r.note("openssl: skipped: it runs only at %s bytes, and none is selected", joinInts(opensslSizes))
 		return
 	}
-	path, err := exec.LookPath(cmp.Or(r.cfg.OpenSSL, "openssl"))
+	path, err := exec.LookPath(cmp.Or(r.cfg.openssl, "openssl"))
 	if err != nil {
 		r.note("openssl: skipped: %v", err)
 		return
@@ -308,8 +306,8 @@ func (r *runner) units() int {
 // and the estimate of the whole that Progress reports.
 func (r *runner) planTime() {
 	opensslTotal := time.Duration(len(r.plan.openssl)*len(r.osSizes)) * opensslTime
-	rest := r.cfg.budget() - opensslTotal - 2*calibrationTrials*calibrationSlice*5/4
-	rest = max(rest, r.cfg.budget()*3/10) // however long OpenSSL takes
+	rest := r.cfg.timeBudget() - opensslTotal - 2*calibrationTrials*calibrationSlice*5/4
+	rest = max(rest, r.cfg.timeBudget()*3/10) // however long OpenSSL takes
 	r.slice = min(max(rest/time.Duration(r.units()*(r.trials+1)), minSlice), maxSlice)
 	r.total = time.Duration(r.units()*(r.trials+1))*r.slice + opensslTotal
 }
@@ -463,7 +461,7 @@ func (r *runner) runOpenSSL() {
 				break
 			}
 			r.results = append(r.results, Result{
-				Alg: c.alg, Impl: ImplOpenSSL, Op: "seal", Bytes: n,
+				Alg: c.alg, Impl: implOpenSSL, Op: "seal", Bytes: n,
 				CPB:  round(cyclesPerByte(ns, r.clock.GHz, n)),
 				GBps: round(gigabytesPerSecond(ns, n)),
 			})

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -34,6 +36,33 @@ func (r *Report) Write(w io.Writer, format string) error {
 
 // noisy is the spread above which the tables mark a figure with '*'.
 const noisy = 0.10
+
+// WriteDir writes the report into dir, which it creates if need be:
+// table.md, the Markdown tables, and results.json, the JSON format, from
+// which internal/cmd/benchplot draws the plots.
+func (r *Report) WriteDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return err
+	}
+	for _, f := range []struct{ name, format string }{{"table.md", "md"}, {"results.json", "json"}} {
+		if err := r.writeFile(filepath.Join(dir, f.name), f.format); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *Report) writeFile(name, format string) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	if err := r.Write(f, format); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
 
 func (r *Report) writeTables(w io.Writer, md bool) error {
 	m := r.Machine
@@ -73,7 +102,7 @@ func (r *Report) writeTables(w io.Writer, md bool) error {
 
 func (r *Report) summaryTable() *table {
 	var vs []string
-	for _, impl := range implOrder {
+	for _, impl := range Impls {
 		for _, s := range r.Summary {
 			if _, ok := s.Speedup16384[impl]; ok && !slices.Contains(vs, impl) {
 				vs = append(vs, impl)
@@ -106,7 +135,7 @@ func (r *Report) summaryTable() *table {
 }
 
 // maxColumns is the most lengths the table of results shows; with more
-// (--full), it shows DefaultSizes.
+// (--full), it shows defaultSizes.
 const maxColumns = 24
 
 // resultTable returns the cycles per byte of every result, one row per
@@ -122,11 +151,11 @@ func (r *Report) resultTable() (*table, bool) {
 	slices.Sort(sizes)
 	all := len(sizes) <= maxColumns
 	if !all {
-		sizes = slices.DeleteFunc(sizes, func(n int) bool { return !slices.Contains(DefaultSizes, n) })
+		sizes = slices.DeleteFunc(sizes, func(n int) bool { return !slices.Contains(defaultSizes, n) })
 	}
 	t := &table{left: 3, header: []string{"algorithm", "impl", "op"}}
 	for _, n := range sizes {
-		t.header = append(t.header, sizeLabel(n))
+		t.header = append(t.header, SizeLabel(n))
 	}
 	var row []string
 	var last [3]string
@@ -147,8 +176,8 @@ func (r *Report) resultTable() (*table, bool) {
 	return t, all
 }
 
-// sizeLabel writes a length compactly: 1500, 4K.
-func sizeLabel(n int) string {
+// SizeLabel writes a length as the tables and plots do: 1500, 4K.
+func SizeLabel(n int) string {
 	if n >= 1024 && n%1024 == 0 {
 		return strconv.Itoa(n/1024) + "K"
 	}

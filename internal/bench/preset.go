@@ -20,8 +20,8 @@ type Preset struct {
 	Published map[string]float64
 }
 
-// Presets lists every preset.
-var Presets = []Preset{{
+// presets lists every preset.
+var presets = []Preset{{
 	Name:   "rocca",
 	Doc:    "the rust-rocca-s benchmark: 16384-byte messages, bytes per second",
 	Algs:   []string{"aes-256-gcm", "aes-128-gcm", "chacha20-poly1305", "aegis-128l", "rocca-s", "aes-128-ocb3"},
@@ -36,7 +36,7 @@ var Presets = []Preset{{
 
 // LookupPreset returns the preset called name.
 func LookupPreset(name string) (Preset, bool) {
-	for _, p := range Presets {
+	for _, p := range presets {
 		if p.Name == name {
 			return p, true
 		}
@@ -46,8 +46,8 @@ func LookupPreset(name string) (Preset, bool) {
 
 // PresetNames returns the presets' names, for messages.
 func PresetNames() string {
-	names := make([]string, len(Presets))
-	for i, p := range Presets {
+	names := make([]string, len(presets))
+	for i, p := range presets {
 		names[i] = p.Name
 	}
 	return strings.Join(names, ", ")

@@ -18,15 +18,16 @@ import (
 
 // The implementations, as the report's impl field names them.
 const (
-	ImplFae        = "fae"
-	ImplGo         = "go"         // the standard library's crypto/cipher
-	ImplXCrypto    = "x/crypto"   // golang.org/x/crypto
-	ImplProtonMail = "protonmail" // github.com/ProtonMail/go-crypto over crypto/aes
-	ImplOpenSSL    = "openssl"    // the openssl command
+	implFae        = "fae"
+	implGo         = "go"         // the standard library's crypto/cipher
+	implXCrypto    = "x/crypto"   // golang.org/x/crypto
+	implProtonMail = "protonmail" // github.com/ProtonMail/go-crypto over crypto/aes
+	implOpenSSL    = "openssl"    // the openssl command
 )
 
-// implOrder is the order of implementations within one algorithm's rows.
-var implOrder = []string{ImplFae, ImplGo, ImplXCrypto, ImplProtonMail, ImplOpenSSL}
+// Impls are the implementations, as a report's impl field names them, in
+// the order of one algorithm's rows.
+var Impls = []string{implFae, implGo, implXCrypto, implProtonMail, implOpenSSL}
 
 // A subject is one implementation of one algorithm that runs in this
 // process: an AEAD, or AES-CTR, the reference, when newStream is set.
@@ -46,15 +47,15 @@ var ctrKeySizes = []int{16, 24, 32}
 // peers are the other Go implementations of registered algorithms, keyed
 // by fae's name of the algorithm.
 var peers = map[string][]subject{
-	"aes-128-gcm":       {{alg: "aes-128-gcm", impl: ImplGo, keySize: 16, newAEAD: goGCM}},
-	"aes-256-gcm":       {{alg: "aes-256-gcm", impl: ImplGo, keySize: 32, newAEAD: goGCM}},
-	"chacha20-poly1305": {{alg: "chacha20-poly1305", impl: ImplXCrypto, keySize: 32, newAEAD: chacha20poly1305.New}},
-	"aes-128-ocb3":      {{alg: "aes-128-ocb3", impl: ImplProtonMail, keySize: 16, newAEAD: protonMailOCB}},
-	"aes-192-ocb3":      {{alg: "aes-192-ocb3", impl: ImplProtonMail, keySize: 24, newAEAD: protonMailOCB}},
-	"aes-256-ocb3":      {{alg: "aes-256-ocb3", impl: ImplProtonMail, keySize: 32, newAEAD: protonMailOCB}},
-	"aes-128-ctr":       {{alg: "aes-128-ctr", impl: ImplGo, keySize: 16, newStream: goCTR}},
-	"aes-192-ctr":       {{alg: "aes-192-ctr", impl: ImplGo, keySize: 24, newStream: goCTR}},
-	"aes-256-ctr":       {{alg: "aes-256-ctr", impl: ImplGo, keySize: 32, newStream: goCTR}},
+	"aes-128-gcm":       {{alg: "aes-128-gcm", impl: implGo, keySize: 16, newAEAD: goGCM}},
+	"aes-256-gcm":       {{alg: "aes-256-gcm", impl: implGo, keySize: 32, newAEAD: goGCM}},
+	"chacha20-poly1305": {{alg: "chacha20-poly1305", impl: implXCrypto, keySize: 32, newAEAD: chacha20poly1305.New}},
+	"aes-128-ocb3":      {{alg: "aes-128-ocb3", impl: implProtonMail, keySize: 16, newAEAD: protonMailOCB}},
+	"aes-192-ocb3":      {{alg: "aes-192-ocb3", impl: implProtonMail, keySize: 24, newAEAD: protonMailOCB}},
+	"aes-256-ocb3":      {{alg: "aes-256-ocb3", impl: implProtonMail, keySize: 32, newAEAD: protonMailOCB}},
+	"aes-128-ctr":       {{alg: "aes-128-ctr", impl: implGo, keySize: 16, newStream: goCTR}},
+	"aes-192-ctr":       {{alg: "aes-192-ctr", impl: implGo, keySize: 24, newStream: goCTR}},
+	"aes-256-ctr":       {{alg: "aes-256-ctr", impl: implGo, keySize: 32, newStream: goCTR}},
 }
 
 // opensslCiphers maps fae's names to the names of the same algorithms in
@@ -99,16 +100,38 @@ func protonMailOCB(key []byte) (cipher.AEAD, error) {
 	return protonocb.NewOCBWithNonceAndTagSize(b, 12, 16)
 }
 
-// faeSubjects returns fae's AEADs and fae's AES-CTR, keyed by name.
-func faeSubjects() map[string]subject {
+// registeredCode names the registered algorithms whose code is another
+// library's: fae.New hands them out so that a caller has one registry, but a
+// row must name whose code ran, or the table claims work that is not fae's.
+// Every other registered algorithm is fae's. When fae's own GCM replaces
+// crypto/cipher's in the registry, its entries go; TestRegisteredCode checks
+// this table against the package of the type that fae.New returns.
+var registeredCode = map[string]string{
+	"aes-128-gcm":       implGo,
+	"aes-256-gcm":       implGo,
+	"lea-128-gcm":       implGo, // crypto/cipher's GCM over fae's LEA
+	"chacha20-poly1305": implXCrypto,
+}
+
+// registeredImpl returns whose code fae.New runs for the algorithm name.
+func registeredImpl(name string) string {
+	if impl, ok := registeredCode[name]; ok {
+		return impl
+	}
+	return implFae
+}
+
+// registrySubjects returns the registered AEADs, labelled by whose code they
+// run, and fae's AES-CTR, keyed by name.
+func registrySubjects() map[string]subject {
 	m := map[string]subject{}
 	for _, info := range fae.Algorithms() {
 		name := info.Name
-		m[name] = subject{alg: name, impl: ImplFae, keySize: info.KeySize,
+		m[name] = subject{alg: name, impl: registeredImpl(name), keySize: info.KeySize,
 			newAEAD: func(key []byte) (cipher.AEAD, error) { return fae.New(name, key) }}
 	}
 	for _, k := range ctrKeySizes {
-		m[ctrName(k)] = subject{alg: ctrName(k), impl: ImplFae, keySize: k, newStream: ctr.New}
+		m[ctrName(k)] = subject{alg: ctrName(k), impl: implFae, keySize: k, newStream: ctr.New}
 	}
 	return m
 }
@@ -155,11 +178,11 @@ func selectAlgorithms(patterns []string, known []string) ([]string, error) {
 	return sel, nil
 }
 
-// makePlan selects the subjects: for each selected algorithm fae's
-// implementation and the peers', and for each AES key size in use fae's
-// AES-CTR, the reference that overhead is measured against.
+// makePlan selects the subjects: for each selected algorithm the
+// registry's implementation and the peers', and for each AES key size in
+// use fae's AES-CTR, the reference that overhead is measured against.
 func makePlan(patterns []string) (*plan, error) {
-	fs := faeSubjects()
+	fs := registrySubjects()
 	sel, err := selectAlgorithms(patterns, slices.Collect(maps.Keys(fs)))
 	if err != nil {
 		return nil, err
@@ -177,7 +200,13 @@ func makePlan(patterns []string) (*plan, error) {
 		if !slices.Contains(sel, name) {
 			continue // a reference row only
 		}
-		p.subjects = append(p.subjects, peers[name]...)
+		for _, peer := range peers[name] {
+			// A peer that is the registry's own code (Go's GCM today)
+			// would be the same row twice.
+			if peer.impl != fs[name].impl {
+				p.subjects = append(p.subjects, peer)
+			}
+		}
 		if o, ok := opensslCiphers[name]; ok {
 			p.openssl = append(p.openssl, opensslCipher{alg: name, name: o, aead: fs[name].newAEAD != nil})
 		}

@@ -38,20 +38,20 @@ func TestSummarize(t *testing.T) {
 	const ghz = 4
 	all := map[int]float64{44: 10, 552: 2, 576: 1.5, 1500: 1, 4096: 0.5, 16384: 0.4}
 	var rs []Result
-	rs = append(rs, sealRow("aes-128-ctr", ImplFae, map[int]float64{4096: 0.2, 16384: 0.2}, ghz)...)
-	rs = append(rs, sealRow("aes-128-ocb3", ImplFae, all, ghz)...)
-	rs = append(rs, Result{Alg: "aes-128-ocb3", Impl: ImplFae, Op: "open", Bytes: 4096, CPB: 9})
-	rs = append(rs, sealRow("aes-128-ocb3", ImplOpenSSL, map[int]float64{4096: 0.6, 16384: 0.5}, ghz)...)
-	rs = append(rs, sealRow("aes-128-ocb3", ImplProtonMail, map[int]float64{16384: 4}, ghz)...)
+	rs = append(rs, sealRow("aes-128-ctr", implFae, map[int]float64{4096: 0.2, 16384: 0.2}, ghz)...)
+	rs = append(rs, sealRow("aes-128-ocb3", implFae, all, ghz)...)
+	rs = append(rs, Result{Alg: "aes-128-ocb3", Impl: implFae, Op: "open", Bytes: 4096, CPB: 9})
+	rs = append(rs, sealRow("aes-128-ocb3", implOpenSSL, map[int]float64{4096: 0.6, 16384: 0.5}, ghz)...)
+	rs = append(rs, sealRow("aes-128-ocb3", implProtonMail, map[int]float64{16384: 4}, ghz)...)
 	sortResults(rs)
-	ex := map[rowKey]extras{{"aes-128-ocb3", ImplFae}: {contextBytes: ptr(352), initCycles: ptr(310.0)}}
+	ex := map[rowKey]extras{{"aes-128-ocb3", implFae}: {contextBytes: ptr(352), initCycles: ptr(310.0)}}
 	ref := map[string]string{"aes-128-ocb3": "aes-128-ctr", "aes-128-ctr": "aes-128-ctr"}
 	sum := summarize(rs, ex, ref)
 
 	if len(sum) != 4 {
 		t.Fatalf("got %d rows, want 4: %+v", len(sum), sum)
 	}
-	order := [][2]string{{"aes-128-ctr", ImplFae}, {"aes-128-ocb3", ImplFae}, {"aes-128-ocb3", ImplProtonMail}, {"aes-128-ocb3", ImplOpenSSL}}
+	order := [][2]string{{"aes-128-ctr", implFae}, {"aes-128-ocb3", implFae}, {"aes-128-ocb3", implProtonMail}, {"aes-128-ocb3", implOpenSSL}}
 	for i, o := range order {
 		if sum[i].Alg != o[0] || sum[i].Impl != o[1] {
 			t.Errorf("row %d is %s %s, want %s %s", i, sum[i].Alg, sum[i].Impl, o[0], o[1])
@@ -74,8 +74,8 @@ func TestSummarize(t *testing.T) {
 	if ocb.ContextBytes == nil || *ocb.ContextBytes != 352 {
 		t.Errorf("ocb context = %v, want 352", ocb.ContextBytes)
 	}
-	if want := map[string]float64{ImplOpenSSL: 1.25, ImplProtonMail: 10}; len(ocb.Speedup16384) != 2 ||
-		ocb.Speedup16384[ImplOpenSSL] != want[ImplOpenSSL] || ocb.Speedup16384[ImplProtonMail] != want[ImplProtonMail] {
+	if want := map[string]float64{implOpenSSL: 1.25, implProtonMail: 10}; len(ocb.Speedup16384) != 2 ||
+		ocb.Speedup16384[implOpenSSL] != want[implOpenSSL] || ocb.Speedup16384[implProtonMail] != want[implProtonMail] {
 		t.Errorf("ocb speedups = %v, want %v", ocb.Speedup16384, want)
 	}
 	eq("openssl overhead", ossl.Overhead4096, 0.4)
