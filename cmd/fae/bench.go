@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -129,7 +130,7 @@ func runBench(args []string, _ io.Reader, stdout io.Writer) error {
 	if err != nil {
 		return usageErrorf("--ad: %v", err)
 	}
-	c.AD = ad
+	c.AD = int(min(ad, math.MaxInt32)) // Validate refuses what is out of range
 	if err := c.Validate(); err != nil {
 		return usageError{err}
 	}
@@ -279,22 +280,8 @@ func parseSize(s string) (int, error) {
 		digits, mult = t, 1024
 	}
 	n, err := parseDecimal(digits)
-	if err != nil || n < 1 || n > bench.MaxSize/mult {
+	if err != nil || n < 1 || n > int64(bench.MaxSize/mult) {
 		return 0, fmt.Errorf("bad length %q (1 to %d bytes, in decimal)", s, bench.MaxSize)
 	}
-	return n * mult, nil
-}
-
-// parseDecimal reads a number in decimal digits alone: no sign, base
-// prefix, underscore or leading zero, so that 0100 cannot be read as octal
-// 64 (as Go's flag package reads it) nor 0x10 as 16.
-func parseDecimal(s string) (int, error) {
-	if s == "" || strings.Trim(s, "0123456789") != "" || len(s) > 1 && s[0] == '0' {
-		return 0, fmt.Errorf("bad number %q: decimal digits only, without leading zeros", s)
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		return 0, fmt.Errorf("bad number %q: too large", s)
-	}
-	return n, nil
+	return int(n) * mult, nil
 }

@@ -9,13 +9,13 @@ import (
 )
 
 func TestParseDecimal(t *testing.T) {
-	for in, want := range map[string]int{"0": 0, "7": 7, "100": 100, "16384": 16384} {
+	for in, want := range map[string]int64{"0": 0, "7": 7, "100": 100, "0100": 100, "16384": 16384} {
 		if got, err := parseDecimal(in); err != nil || got != want {
 			t.Errorf("parseDecimal(%q) = %d, %v; want %d", in, got, err, want)
 		}
 	}
-	// Go's flag package reads the first three as 16, 64 and 1000.
-	for _, in := range []string{"0x10", "0100", "1_000", "0o7", "0b1", "", "-1", "+1", " 1", "1 ", "1e3", "١", "99999999999999999999"} {
+	// Go's flag package reads the first two as 16 and 1000.
+	for _, in := range []string{"0x10", "1_000", "0o7", "0b1", "", "-1", "+1", " 1", "1 ", "1e3", "١", "99999999999999999999"} {
 		if got, err := parseDecimal(in); err == nil {
 			t.Errorf("parseDecimal(%q) = %d, want an error", in, got)
 		}
@@ -30,12 +30,13 @@ func TestParseSizes(t *testing.T) {
 		"1..4, 64":  {1, 2, 3, 4, 64},
 		"16K..16K":  {16384},
 		"10..10,10": {10, 10},
+		"0100,010K": {100, 10240},
 	} {
 		if got, err := parseSizes(in); err != nil || !slices.Equal(got, want) {
 			t.Errorf("parseSizes(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
-	for _, in := range []string{"0", "0x10", "0100", "1_000", "010K", "0x1K", "16,", "..4", "4..", "64..16", "-4", "16M", "16385K", "1..100000"} {
+	for _, in := range []string{"0", "0x10", "1_000", "0x1K", "16,", "..4", "4..", "64..16", "-4", "16M", "16385K", "1..100000"} {
 		if got, err := parseSizes(in); err == nil {
 			t.Errorf("parseSizes(%q) = %v, want an error", in, got)
 		}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"golang.org/x/term"
@@ -55,17 +56,26 @@ func decimalVar(fs *flag.FlagSet, v *int64, name string, min, max int64) {
 }
 
 func (d decimal) Set(s string) error {
-	n, err := strconv.ParseInt(s, 10, 64)
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			err = strconv.ErrSyntax
-		}
-	}
+	n, err := parseDecimal(s)
 	if err != nil || n < d.min || n > d.max {
 		return fmt.Errorf("want a decimal number from %d to %d", d.min, d.max)
 	}
 	*d.v = n
 	return nil
+}
+
+// parseDecimal reads a number written in decimal digits alone: no sign, base
+// prefix or underscore. A leading zero is a decimal digit, as coreutils reads
+// it ("0100" is 100), never an octal prefix.
+func parseDecimal(s string) (int64, error) {
+	if s == "" || strings.Trim(s, "0123456789") != "" {
+		return 0, fmt.Errorf("bad number %q: decimal digits only", s)
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("bad number %q: too large", s)
+	}
+	return n, nil
 }
 
 func (d decimal) String() string {
