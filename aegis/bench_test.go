@@ -3,6 +3,8 @@ package aegis
 import (
 	"strconv"
 	"testing"
+
+	"github.com/faelabs/fae/internal/aeadtest"
 )
 
 var benchSizes = []int{64, 256, 1024, 4096, 16384}
@@ -24,27 +26,8 @@ func BenchmarkOpen(b *testing.B) { benchmark(b, true) }
 
 func benchmark(b *testing.B, open bool) {
 	for _, v := range benchVariants {
-		paths.Each(func(path string) {
-			for _, size := range benchSizes {
-				b.Run(v.name+"/"+path+"/"+strconv.Itoa(size), func(b *testing.B) {
-					a, _ := v.new(make([]byte, v.key), 16)
-					nonce := make([]byte, a.NonceSize())
-					pt := make([]byte, size)
-					ct := a.Seal(nil, nonce, pt, nil)
-					dst := make([]byte, 0, size+16)
-					b.SetBytes(int64(size))
-					b.ReportAllocs()
-					for b.Loop() {
-						if open {
-							if _, err := a.Open(dst, nonce, ct, nil); err != nil {
-								b.Fatal(err)
-							}
-						} else {
-							a.Seal(dst, nonce, pt, nil)
-						}
-					}
-				})
-			}
+		b.Run(v.name, func(b *testing.B) {
+			aeadtest.Benchmark(b, paths, open, func() (*AEAD, error) { return v.new(make([]byte, v.key), 16) })
 		})
 	}
 }

@@ -2,13 +2,12 @@ package aegis
 
 import (
 	"bytes"
-	"encoding/hex"
-	"encoding/json"
 	"hash"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/faelabs/fae/internal/testkit"
 )
 
 // The draft's vectors, as testdata/README.md describes.
@@ -35,24 +34,9 @@ type vectorFile struct {
 
 func readVectors(t *testing.T, name string) *vectorFile {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var f vectorFile
-	if err := json.Unmarshal(b, &f); err != nil {
-		t.Fatal(err)
-	}
+	testkit.Load(t, name, &f)
 	return &f
-}
-
-func unhex(t *testing.T, s string) []byte {
-	t.Helper()
-	b, err := hex.DecodeString(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // variants maps the names of the vector files to the variants.
@@ -76,8 +60,8 @@ func TestVectors(t *testing.T) {
 			f := readVectors(t, file)
 			v := variants[f.Algorithm]
 			for _, tv := range f.Vectors {
-				key, nonce, ad := unhex(t, tv.Key), unhex(t, tv.Nonce), unhex(t, tv.AD)
-				pt, ct, tag := unhex(t, tv.PT), unhex(t, tv.CT), unhex(t, tv.Tag)
+				key, nonce, ad := testkit.Hex(t, tv.Key), testkit.Hex(t, tv.Nonce), testkit.Hex(t, tv.AD)
+				pt, ct, tag := testkit.Hex(t, tv.PT), testkit.Hex(t, tv.CT), testkit.Hex(t, tv.Tag)
 				a, err := newAEAD(v, key, len(tag))
 				if err != nil {
 					t.Fatal(err)
@@ -160,22 +144,22 @@ func TestIntermediates(t *testing.T) {
 			if u := f.Intermediates.Update; u != nil {
 				st := state{v: v}
 				for j, w := range u.SBefore {
-					copy(st.s[16*j:], unhex(t, w))
+					copy(st.s[16*j:], testkit.Hex(t, w))
 				}
-				m := unhex(t, u.M0+u.M1+u.M)
+				m := testkit.Hex(t, u.M0+u.M1+u.M)
 				st.blocks(opAbsorb, nil, m, 1, len(m))
 				for j, w := range u.SAfter {
-					if got := st.s[16*j : 16*j+16]; !bytes.Equal(got, unhex(t, w)) {
+					if got := st.s[16*j : 16*j+16]; !bytes.Equal(got, testkit.Hex(t, w)) {
 						t.Errorf("%s Update: S%d = %x, want %s", v.name, j, got, w)
 					}
 				}
 			}
 			if in := f.Intermediates.InitialState; in != nil {
 				var st state
-				st.init(v, unhex(t, in.Key), unhex(t, in.Nonce))
+				st.init(v, testkit.Hex(t, in.Key), testkit.Hex(t, in.Nonce))
 				for j, lanes := range in.V {
 					for i, w := range lanes {
-						if got := st.s[j*ws+16*i : j*ws+16*i+16]; !bytes.Equal(got, unhex(t, w)) {
+						if got := st.s[j*ws+16*i : j*ws+16*i+16]; !bytes.Equal(got, testkit.Hex(t, w)) {
 							t.Errorf("%s Init: V[%d,%d] = %x, want %s", v.name, j, i, got, w)
 						}
 					}
@@ -198,7 +182,7 @@ func TestMACVectors(t *testing.T) {
 		f := readVectors(t, "aegis_mac_draft18.json")
 		seen := map[string]bool{}
 		for _, tv := range f.Vectors {
-			key, nonce, data, tag := unhex(t, tv.Key), unhex(t, tv.Nonce), unhex(t, tv.Data), unhex(t, tv.Tag)
+			key, nonce, data, tag := testkit.Hex(t, tv.Key), testkit.Hex(t, tv.Nonce), testkit.Hex(t, tv.Data), testkit.Hex(t, tv.Tag)
 			seen[tv.Algorithm] = true
 			h, err := macs[tv.Algorithm](key, nonce, len(tag))
 			if err != nil {

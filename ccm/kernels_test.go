@@ -23,7 +23,7 @@ var (
 // 128 KiB, all key, nonce and tag sizes.
 func TestKernelsAgree(t *testing.T) {
 	newAEAD := func(key []byte, nonceSize, tagSize int) (cipher.AEAD, error) {
-		return New(key, nonceSize, tagSize)
+		return NewWithSizes(key, nonceSize, tagSize)
 	}
 	long := []int{511, 512, 513, 1023, 4096 + 7, 16384, 65535, 65536 + 7, 1<<17 - 9}
 	aeadtest.Agree(t, paths, []int{16, 24, 32}, long, agreeSizes, newAEAD, newAEAD)
@@ -46,7 +46,7 @@ func TestInPlace(t *testing.T) {
 	rand.Read(key)
 	rand.Read(nonce)
 	paths.Run(t, func(t *testing.T) {
-		a, _ := New(key, len(nonce), 16)
+		a, _ := NewWithSizes(key, len(nonce), 16)
 		for _, n := range []int{0, 1, 16, 17, 100, 1000} {
 			pt := make([]byte, n)
 			rand.Read(pt)

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"crypto/cipher"
 	"crypto/rand"
-	"encoding/hex"
 	mrand "math/rand/v2"
 	"testing"
 
 	"github.com/faelabs/fae/internal/impl/impltest"
+	"github.com/faelabs/fae/internal/testkit"
 )
 
 // paths are LEA's kernels, which NewCTR runs on.
@@ -65,7 +65,7 @@ func TestCTRWrap(t *testing.T) {
 	}
 	paths.Run(t, func(t *testing.T) {
 		for _, h := range ivs {
-			iv := unhex(t, h)
+			iv := testkit.Hex(t, h)
 			want := make([]byte, len(src))
 			cipher.NewCTR(b, iv).XORKeyStream(want, src)
 			for _, split := range []int{0, 7, 16, 100, 700} {
@@ -110,13 +110,4 @@ func TestCTRInPlace(t *testing.T) {
 			}
 		}
 	})
-}
-
-func unhex(t *testing.T, s string) []byte {
-	t.Helper()
-	b, err := hex.DecodeString(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }

@@ -4,16 +4,13 @@ import (
 	"bytes"
 	"crypto/cipher"
 	"crypto/rand"
-	"encoding/hex"
-	"encoding/json"
 	mrand "math/rand/v2"
-	"os"
-	"strconv"
 	"testing"
 
 	"github.com/faelabs/fae"
 	"github.com/faelabs/fae/internal/aeadtest"
 	"github.com/faelabs/fae/internal/impl/impltest"
+	"github.com/faelabs/fae/internal/testkit"
 	"github.com/faelabs/fae/lea"
 )
 
@@ -28,10 +25,6 @@ var paths = impltest.Of("lea")
 // against testdata/modes_bc.json: vectors that Bouncy Castle's LEA
 // computed under its OCB, GCM and CCM (see testdata/gen_bc.java).
 func TestModesBouncyCastle(t *testing.T) {
-	data, err := os.ReadFile("testdata/modes_bc.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var f struct {
 		Vectors []struct {
 			Name                   string
@@ -39,14 +32,12 @@ func TestModesBouncyCastle(t *testing.T) {
 			Key, Nonce, AD, PT, CT string
 		}
 	}
-	if err := json.Unmarshal(data, &f); err != nil {
-		t.Fatal(err)
-	}
+	testkit.Load(t, "modes_bc.json", &f)
 	seen := map[string]int{}
 	paths.Run(t, func(t *testing.T) {
 		for i, v := range f.Vectors {
 			seen[v.Name]++
-			key, nonce, ad, pt, ct := unhex(t, v.Key), unhex(t, v.Nonce), unhex(t, v.AD), unhex(t, v.PT), unhex(t, v.CT)
+			key, nonce, ad, pt, ct := testkit.Hex(t, v.Key), testkit.Hex(t, v.Nonce), testkit.Hex(t, v.AD), testkit.Hex(t, v.PT), testkit.Hex(t, v.CT)
 			a, err := fae.New(v.Name, key, fae.WithNonceSize(len(nonce)), fae.WithTagSize(v.TagSize))
 			if err != nil {
 				t.Fatalf("vector %d: %v", i, err)
@@ -64,15 +55,6 @@ func TestModesBouncyCastle(t *testing.T) {
 			t.Errorf("no vectors for %s", name)
 		}
 	}
-}
-
-func unhex(t *testing.T, s string) []byte {
-	t.Helper()
-	b, err := hex.DecodeString(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // TestModesConformance runs the registry's LEA modes through the
@@ -158,40 +140,14 @@ func TestGCMShortTagWritesInBounds(t *testing.T) {
 // with room in dst.
 func BenchmarkModes(b *testing.B) {
 	for _, name := range leaModes {
-		paths.Each(func(path string) {
-			for _, size := range []int{1500, 16384} {
-				for _, open := range []bool{false, true} {
-					op := "seal"
-					if open {
-						op = "open"
-					}
-					b.Run(name+"/"+path+"/"+op+"/"+strconv.Itoa(size), func(b *testing.B) {
-						key := make([]byte, 16)
-						if name == "lea-256-ocb3" {
-							key = make([]byte, 32)
-						}
-						a, err := fae.New(name, key)
-						if err != nil {
-							b.Fatal(err)
-						}
-						nonce := make([]byte, a.NonceSize())
-						pt := make([]byte, size)
-						ct := a.Seal(nil, nonce, pt, nil)
-						dst := make([]byte, 0, size+a.Overhead())
-						b.SetBytes(int64(size))
-						b.ReportAllocs()
-						for b.Loop() {
-							if open {
-								if _, err := a.Open(dst, nonce, ct, nil); err != nil {
-									b.Fatal(err)
-								}
-							} else {
-								a.Seal(dst, nonce, pt, nil)
-							}
-						}
-					})
-				}
-			}
-		})
+		key := make([]byte, 16)
+		if name == "lea-256-ocb3" {
+			key = make([]byte, 32)
+		}
+		for _, op := range []string{"seal", "open"} {
+			b.Run(name+"/"+op, func(b *testing.B) {
+				aeadtest.Benchmark(b, paths, op == "open", func() (cipher.AEAD, error) { return fae.New(name, key) })
+			})
+		}
 	}
 }

@@ -3,10 +3,12 @@ package ocb
 import (
 	"crypto/aes"
 	"crypto/cipher"
+	"errors"
 	"fmt"
 	"testing"
 
 	"github.com/faelabs/fae/internal/aeadtest"
+	faeaes "github.com/faelabs/fae/internal/aes"
 )
 
 // TestConformance runs the shared suite on every path: at the default nonce
@@ -45,6 +47,11 @@ func TestErrors(t *testing.T) {
 		if _, err := NewWithSizes(make([]byte, c.key), c.nonce, c.tag); err == nil {
 			t.Errorf("key %d, nonce %d, tag %d accepted", c.key, c.nonce, c.tag)
 		}
+	}
+	// The key's error stays reachable through the wrapping.
+	_, err := New(make([]byte, 15))
+	if ks := faeaes.KeySizeError(0); !errors.As(err, &ks) || ks != 15 {
+		t.Errorf("New with a 15-byte key: error %v, want a wrapped KeySizeError(15)", err)
 	}
 	b, _ := aes.NewCipher(make([]byte, 16))
 	if _, err := NewFromBlock(b, 0, 16); err == nil {

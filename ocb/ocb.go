@@ -1,21 +1,32 @@
 // Package ocb implements OCB3, the authenticated encryption mode of RFC 7253,
 // over AES (New, NewWithSizes) or any 128-bit block cipher (NewFromBlock).
 //
-// With AES keys the bulk of a message runs on fused assembly kernels (AES-NI,
-// VAES on ymm or zmm) that keep the offsets in registers; elsewhere, and with
-// the purego build tag, it runs on fae's constant-time bitsliced AES. Over
-// fae's LEA (NewFromBlock with the block of lea.NewCipher) the bulk runs on
-// LEA's fused word-sliced kernels where the CPU has them.
+// With AES keys the bulk of a message runs on fused assembly kernels that
+// keep the offsets in registers: AES-NI or VAES (ymm, zmm) on amd64, the
+// ARMv8 Cryptography Extensions on arm64. Where they do not run, the mode's
+// Go code calls fae's AES engine, which on other architectures and with the
+// purego build tag is its constant-time bitsliced AES. Over fae's LEA
+// (NewFromBlock with the block of lea.NewCipher) the bulk runs on LEA's
+// fused AVX2 or AVX-512 kernels on amd64 and through its NEON kernels on
+// arm64.
 //
 // Nonces are 1 to 15 bytes (12 by default) and must never repeat under one
 // key: a repeated nonce reveals the XOR of plaintext blocks and lets an
 // attacker forge. A short nonce also caps the number of messages per key
-// (256 for one byte). Liénardy and Lafitte (IACR ePrint 2023/326) found
-// that nonces shorter than 6 bits can make the nonce block collide with the
-// one behind L_*, which loses confidentiality and authenticity for the
-// key's lifetime, and asked that 6 bits become a hard minimum; fae's nonces
-// are whole bytes, so they never reach that case, but 12 bytes remain the
-// safe choice.
+// (256 for one byte). Liénardy and Lafitte, "A weakness in OCB3 used with
+// short nonces allowing for a break of authenticity and confidentiality"
+// (IACR ePrint 2023/326, Information Processing Letters 183), report a flaw
+// in OCB3's security proof that appears with short nonces: confidentiality
+// and authenticity are then lost until the key changes, even if no nonce
+// repeats. They give fixes and, for the mode as it stands, ask that the
+// requirement "N ≥ 6" become absolute. The paper's full text was not
+// available to us, so its unit is not established here. RFC 7253 measures N
+// in bits, and one case follows from the RFC alone: a nonce of 5 bits or
+// fewer puts the 1 bit in front of it among the 6 low bits cleared before
+// Ktop is enciphered, so with a 128-bit tag Ktop is the encryption of the
+// zero block, L_*. fae's nonces are whole bytes and never reach that case;
+// RustCrypto's ocb3 reads the bound as 6 bytes and rejects shorter nonces.
+// Use 12 bytes; until the unit is settled, treat 6 bytes as the minimum.
 //
 // Tags are 8 to 16 bytes (16 by default). The tag length is part of the
 // nonce formatting, so a shorter tag is not a truncation of a longer one.
@@ -233,8 +244,8 @@ func (a *AEAD) offsetAt(off0 words.Block, i uint64) words.Block {
 
 // Seal encrypts and authenticates plaintext, authenticates ad, and appends
 // ciphertext || tag to dst, as cipher.AEAD. It panics if nonce is not
-// NonceSize() bytes long or if the output would overlap plaintext other than
-// exactly.
+// NonceSize() bytes long, if the output would overlap plaintext other than
+// exactly, or if it would overlap ad.
 func (a *AEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
 	if len(nonce) != a.nonceSize {
 		panic("ocb: incorrect nonce length given to OCB")
@@ -257,8 +268,8 @@ var errOpen = errors.New("ocb: message authentication failed")
 // Open authenticates and decrypts ciphertext || tag and appends the
 // plaintext to dst, as cipher.AEAD. On failure it returns an error and
 // overwrites the bytes it had written with zeros. It panics if nonce is not
-// NonceSize() bytes long or if the output would overlap ciphertext other
-// than exactly.
+// NonceSize() bytes long, if the output would overlap ciphertext || tag other
+// than exactly (from its start), or if it would overlap ad.
 func (a *AEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 	if len(nonce) != a.nonceSize {
 		panic("ocb: incorrect nonce length given to OCB")

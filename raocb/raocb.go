@@ -14,10 +14,12 @@
 // compatibility with the authors' code, and it is not OCB3: the two
 // interoperate with nothing but themselves.
 //
-// The bulk of a message runs on fused amd64 kernels (AES-NI, VAES on ymm or
-// zmm) that compute the masks alongside the cipher; elsewhere, and with the
-// purego build tag, on fae's constant-time bitsliced AES and a bitsliced
-// mask function.
+// The bulk of a message runs on fused kernels that compute the masks
+// alongside the cipher: AES-NI or VAES (ymm, zmm) on amd64, the ARMv8
+// Cryptography Extensions on arm64. Where they do not run, the mode's Go code
+// computes the masks with a bitsliced mask function and calls fae's AES
+// engine, which on other architectures and with the purego build tag is its
+// constant-time bitsliced AES.
 //
 // Nonces are 1 to 15 bytes (12 by default) and must never repeat under one
 // key; tags are 8 to 16 bytes (16 by default), and, as in OCB3, the tag
@@ -44,9 +46,9 @@ import (
 	"crypto/subtle"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math/bits"
 	"strconv"
-	"strings"
 
 	"github.com/faelabs/fae/internal/aes"
 	"github.com/faelabs/fae/internal/alias"
@@ -105,7 +107,7 @@ func New(key []byte) (*AEAD, error) {
 func NewWithSizes(key []byte, nonceSize, tagSize int) (*AEAD, error) {
 	b, err := aes.New(key)
 	if err != nil {
-		return nil, errors.New("raocb: " + strings.TrimPrefix(err.Error(), "aes: "))
+		return nil, fmt.Errorf("raocb: %w", err)
 	}
 	if nonceSize < MinNonceSize || nonceSize > MaxNonceSize {
 		return nil, errors.New("raocb: nonce size " + strconv.Itoa(nonceSize) + " not in 1..15")
@@ -194,8 +196,8 @@ var (
 // Seal encrypts and authenticates plaintext, authenticates ad, and appends
 // ciphertext || tag to dst, as cipher.AEAD. It panics if nonce is not
 // NonceSize() bytes long, if the output would overlap plaintext other than
-// exactly, or if plaintext is longer than 2^30-4 blocks or ad longer than
-// 2^30 blocks.
+// exactly or overlap ad, or if plaintext is longer than 2^30-4 blocks or ad
+// longer than 2^30 blocks.
 func (a *AEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
 	if len(nonce) != a.nonceSize {
 		panic("raocb: incorrect nonce length given to RAOCB")
@@ -229,8 +231,8 @@ func (a *AEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
 // Open authenticates and decrypts ciphertext || tag and appends the
 // plaintext to dst, as cipher.AEAD. On failure it returns an error and
 // overwrites the bytes it had written with zeros. It panics if nonce is not
-// NonceSize() bytes long or if the output would overlap ciphertext other
-// than exactly.
+// NonceSize() bytes long, if the output would overlap ciphertext || tag other
+// than exactly (from its start), or if it would overlap ad.
 func (a *AEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 	if len(nonce) != a.nonceSize {
 		panic("raocb: incorrect nonce length given to RAOCB")

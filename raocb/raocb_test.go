@@ -10,6 +10,9 @@ import (
 	"io"
 	mrand "math/rand/v2"
 	"testing"
+
+	"github.com/faelabs/fae/internal/aes"
+	"github.com/faelabs/fae/internal/testkit"
 )
 
 // ref is a plain model of the profile for the tests: crypto/aes for E and a
@@ -232,9 +235,9 @@ func TestMasks(t *testing.T) {
 // TestRefAESENC checks the tests' AESENC against FIPS 197, Appendix B:
 // round 1 of the example cipher.
 func TestRefAESENC(t *testing.T) {
-	in := block(unhexT(t, "193de3bea0f4e22b9ac68d2ae9f84808"))
-	k1 := block(unhexT(t, "a0fafe1788542cb123a339392a6c7605"))
-	want := block(unhexT(t, "a49c7ff2689f352b6b5bea43026a5049"))
+	in := block(testkit.Hex(t, "193de3bea0f4e22b9ac68d2ae9f84808"))
+	k1 := block(testkit.Hex(t, "a0fafe1788542cb123a339392a6c7605"))
+	want := block(testkit.Hex(t, "a49c7ff2689f352b6b5bea43026a5049"))
 	if got := refAESENC(in, k1); got != want {
 		t.Fatalf("refAESENC = %x, want %x", got, want)
 	}
@@ -288,18 +291,8 @@ func TestRandomAccessPanics(t *testing.T) {
 	a, _ := New(make([]byte, 16))
 	nonce := make([]byte, 12)
 	buf := make([]byte, 64)
-	mustPanic(t, "wrong nonce size", func() { a.DecryptBlocks(nil, nonce[:11], buf, 0) })
-	mustPanic(t, "inexact overlap", func() { a.EncryptBlocks(buf[:1], nonce, buf[:32], 0) })
-}
-
-func mustPanic(t *testing.T, what string, f func()) {
-	t.Helper()
-	defer func() {
-		if recover() == nil {
-			t.Errorf("%s: no panic", what)
-		}
-	}()
-	f()
+	testkit.MustPanic(t, "wrong nonce size", func() { a.DecryptBlocks(nil, nonce[:11], buf, 0) })
+	testkit.MustPanic(t, "inexact overlap", func() { a.EncryptBlocks(buf[:1], nonce, buf[:32], 0) })
 }
 
 // TestLimits checks the 2^30 index limit without 16 GiB messages: the
@@ -359,9 +352,9 @@ func TestLimits(t *testing.T) {
 		if back := a.DecryptBlocks(nil, nonce, got, first); !bytes.Equal(back, pt) {
 			t.Fatal("DecryptBlocks at the end of the index range does not invert EncryptBlocks")
 		}
-		mustPanic(t, "EncryptBlocks past the last block", func() { a.EncryptBlocks(nil, nonce, pt, first+1) })
-		mustPanic(t, "DecryptBlocks past the last block", func() { a.DecryptBlocks(nil, nonce, pt[:16], maxBlocks) })
-		mustPanic(t, "DecryptBlocks at 2^64-1", func() { a.DecryptBlocks(nil, nonce, pt[:16], 1<<64-1) })
+		testkit.MustPanic(t, "EncryptBlocks past the last block", func() { a.EncryptBlocks(nil, nonce, pt, first+1) })
+		testkit.MustPanic(t, "DecryptBlocks past the last block", func() { a.DecryptBlocks(nil, nonce, pt[:16], maxBlocks) })
+		testkit.MustPanic(t, "DecryptBlocks at 2^64-1", func() { a.DecryptBlocks(nil, nonce, pt[:16], 1<<64-1) })
 	})
 
 	a, _ := New(key)
@@ -481,6 +474,11 @@ func TestErrors(t *testing.T) {
 		if _, err := NewWithSizes(make([]byte, c.key), c.nonce, c.tag); err == nil {
 			t.Errorf("key %d, nonce %d, tag %d accepted", c.key, c.nonce, c.tag)
 		}
+	}
+	// The key's error stays reachable through the wrapping.
+	_, err := New(make([]byte, 15))
+	if ks := aes.KeySizeError(0); !errors.As(err, &ks) || ks != 15 {
+		t.Errorf("New with a 15-byte key: error %v, want a wrapped KeySizeError(15)", err)
 	}
 	a, _ := New(make([]byte, 16))
 	if _, err := NewReaderAt(a, make([]byte, 11), bytes.NewReader(make([]byte, 32)), 32, nil); err == nil {

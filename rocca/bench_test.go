@@ -1,11 +1,10 @@
 package rocca
 
 import (
-	"strconv"
 	"testing"
-)
 
-var benchSizes = []int{64, 256, 1024, 4096, 16384}
+	"github.com/faelabs/fae/internal/aeadtest"
+)
 
 // BenchmarkSeal and BenchmarkOpen measure every path with room in dst: they
 // must not allocate.
@@ -13,28 +12,7 @@ func BenchmarkSeal(b *testing.B) { benchmark(b, false) }
 func BenchmarkOpen(b *testing.B) { benchmark(b, true) }
 
 func benchmark(b *testing.B, open bool) {
-	paths.Each(func(path string) {
-		for _, size := range benchSizes {
-			b.Run(path+"/"+strconv.Itoa(size), func(b *testing.B) {
-				a, _ := New(make([]byte, KeySize))
-				nonce := make([]byte, NonceSize)
-				pt := make([]byte, size)
-				ct := a.Seal(nil, nonce, pt, nil)
-				dst := make([]byte, 0, size+TagSize)
-				b.SetBytes(int64(size))
-				b.ReportAllocs()
-				for b.Loop() {
-					if open {
-						if _, err := a.Open(dst, nonce, ct, nil); err != nil {
-							b.Fatal(err)
-						}
-					} else {
-						a.Seal(dst, nonce, pt, nil)
-					}
-				}
-			})
-		}
-	})
+	aeadtest.Benchmark(b, paths, open, func() (*AEAD, error) { return New(make([]byte, KeySize)) })
 }
 
 // BenchmarkEncrypter measures the incremental API over 16 KiB in pieces of
