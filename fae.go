@@ -5,7 +5,8 @@
 // as baselines, in Go's crypto/cipher and golang.org/x/crypto. Algorithms
 // lists them with their sizes. Every AEAD New returns is immutable and safe
 // for concurrent use; like the standard library's, its Seal and Open panic on
-// a nonce of the wrong length or on inexact overlap of input and output.
+// a nonce of the wrong length, on inexact overlap of input and output, and
+// on output that overlaps the additional data.
 package fae
 
 import (
@@ -51,8 +52,8 @@ func WithNonceSize(n int) Option {
 // WithParallelism sets how many goroutines may work on one large message;
 // it must be at least 1, the default. The OCB3 and RAOCB algorithms split
 // messages and associated data of 256 KiB or more, with output identical to
-// the serial result; algorithms that do not split messages
-// accept and ignore it, so that callers can set it for any name.
+// the serial result; algorithms that do not split messages accept and
+// ignore it, so that callers can set it for any name.
 func WithParallelism(n int) Option {
 	return func(c *config) { c.parallelism = n }
 }

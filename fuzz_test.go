@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/faelabs/fae/internal/impl"
+	"github.com/faelabs/fae/internal/impl/impltest"
 	"github.com/faelabs/fae/ocb"
 )
 
@@ -18,7 +18,7 @@ func fit(b []byte, n int) []byte {
 // FuzzRegistry seals and opens fuzzed messages with the algorithm of the
 // registry that alg picks, at the nonce and tag sizes that sizes picks (key
 // and nonce are cut or padded to them). Seal must append to dst and give
-// the same bytes in place, with the generic AES and LEA code, and with
+// the same bytes in place, on the portable code of every package, and with
 // parallelism 1 to 4; Open must undo it, in place too, and reject a flipped
 // bit in the ciphertext or tag, the associated data or the nonce, and a
 // shortened ciphertext. big&1 and big&2 lengthen the message and the
@@ -73,15 +73,11 @@ func FuzzRegistry(f *testing.F) {
 		if got := newAEAD().Seal(nil, nonce, pt, ad); !bytes.Equal(got, ct) {
 			t.Fatal(what("parallel Seal differs from serial"))
 		}
-		func() {
-			impl.Select("aes", "generic")
-			impl.Select("lea", "generic")
-			defer impl.Reset("aes")
-			defer impl.Reset("lea")
+		impltest.Generic(func() {
 			if got := newAEAD().Seal(nil, nonce, pt, ad); !bytes.Equal(got, ct) {
 				t.Fatal(what("the kernels differ from the generic code"))
 			}
-		}()
+		})
 
 		if got, err := a.Open(nil, nonce, ct, ad); err != nil || !bytes.Equal(got, pt) {
 			t.Fatal(what("Open does not undo Seal"))

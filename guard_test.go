@@ -12,31 +12,20 @@ import (
 
 // TestGuardPages runs guard.TestAEAD on every registered algorithm, made
 // through New with its key against a guard page: at the default sizes on
-// every AES kernel (which the AES-based modes follow), and at the smallest
-// and largest nonce and tag sizes on the default kernels.
+// the default kernels and on the portable code (each package's own tests
+// take every path between), and at the smallest and largest nonce and tag
+// sizes on the default kernels.
 func TestGuardPages(t *testing.T) {
 	check := func(t *testing.T, info Info, nonceSize, tagSize int) {
-		keyR := guard.New(t, info.KeySize)
 		maxLen := 0
 		if strings.HasSuffix(info.Name, "-ccm") && nonceSize > 12 {
 			maxLen = 1<<(8*(15-nonceSize)) - 1 // CCM's length field has 15-nonceSize bytes
 		}
-		for _, side := range guard.Sides {
-			var a cipher.AEAD
-			err := guard.Fault(func() {
-				var err error
-				a, err = New(info.Name, keyR.Slice(info.KeySize, side), WithNonceSize(nonceSize), WithTagSize(tagSize))
-				if err != nil {
-					t.Fatal(err)
-				}
-			})
-			if err != nil {
-				t.Fatalf("key against a guard page at its %v: %v", side, err)
-			}
-			guard.TestAEAD(t, a, maxLen)
-		}
+		guard.TestNewAEAD(t, info.KeySize, maxLen, func(key []byte) (cipher.AEAD, error) {
+			return New(info.Name, key, WithNonceSize(nonceSize), WithTagSize(tagSize))
+		})
 	}
-	impltest.Run(t, "aes", func(t *testing.T) {
+	impltest.RunAll(t, func(t *testing.T) {
 		for _, info := range Algorithms() {
 			t.Run(info.Name, func(t *testing.T) { check(t, info, info.NonceSize, info.TagSize) })
 		}

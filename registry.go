@@ -107,9 +107,7 @@ func (g *shortTagGCM) Seal(dst, nonce, plaintext, additionalData []byte) []byte 
 		return g.AEAD.Seal(dst, nonce, plaintext, additionalData)
 	}
 	ret, out := alias.SliceForAppend(dst, len(plaintext)+tagSize)
-	if alias.InexactOverlap(out, plaintext) {
-		panic("crypto/cipher: invalid buffer overlap")
-	}
+	checkOverlap(out, plaintext, additionalData)
 	p := gcmScratch.Get().(*[]byte)
 	sealed := g.full.Seal((*p)[:0], nonce, plaintext, additionalData)
 	copy(out, sealed)
@@ -124,9 +122,7 @@ func (g *shortTagGCM) Open(dst, nonce, ciphertext, additionalData []byte) ([]byt
 		return g.AEAD.Open(dst, nonce, ciphertext, additionalData)
 	}
 	ret, out := alias.SliceForAppend(dst, n)
-	if alias.InexactOverlap(out, ciphertext[:n]) {
-		panic("crypto/cipher: invalid buffer overlap")
-	}
+	checkOverlap(out, ciphertext, additionalData)
 	p := gcmScratch.Get().(*[]byte)
 	buf := slices.Grow(append((*p)[:0], ciphertext...), 16)
 	pt, err := g.AEAD.Open(buf[:0], nonce, buf, additionalData)
@@ -140,6 +136,17 @@ func (g *shortTagGCM) Open(dst, nonce, ciphertext, additionalData []byte) ([]byt
 		return nil, err
 	}
 	return ret, nil
+}
+
+// checkOverlap panics, as crypto/cipher's GCM does, if out overlaps in
+// other than exactly or overlaps ad at all.
+func checkOverlap(out, in, ad []byte) {
+	if alias.InexactOverlap(out, in) {
+		panic("fae: invalid buffer overlap of output and input")
+	}
+	if alias.AnyOverlap(out, ad) {
+		panic("fae: invalid buffer overlap of output and additional data")
+	}
 }
 
 func newOCB(key []byte, nonceSize, tagSize, parallelism int) (cipher.AEAD, error) {
@@ -159,7 +166,7 @@ func newRAOCB(key []byte, nonceSize, tagSize, parallelism int) (cipher.AEAD, err
 }
 
 func newCCM(key []byte, nonceSize, tagSize, _ int) (cipher.AEAD, error) {
-	return ccm.New(key, nonceSize, tagSize)
+	return ccm.NewWithSizes(key, nonceSize, tagSize)
 }
 
 func newLEAOCB(key []byte, nonceSize, tagSize, parallelism int) (cipher.AEAD, error) {

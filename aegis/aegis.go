@@ -322,26 +322,32 @@ func (a *AEAD) crypt(dst, nonce, src, ad []byte, decrypt bool, tag []byte) {
 
 // Seal encrypts and authenticates plaintext, authenticates additionalData,
 // and appends ciphertext || tag to dst, as cipher.AEAD. It panics if nonce
-// is not NonceSize() bytes long or if the output would overlap plaintext
-// other than exactly.
+// is not NonceSize() bytes long, if the output would overlap plaintext other
+// than exactly, or if it would overlap additionalData.
 func (a *AEAD) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 	ret, out := alias.SliceForAppend(dst, len(plaintext)+a.tagSize)
-	if alias.InexactOverlap(out, plaintext) {
+	checkOverlap(out, plaintext, additionalData)
+	a.crypt(out[:len(plaintext)], nonce, plaintext, additionalData, false, out[len(plaintext):])
+	return ret
+}
+
+// checkOverlap panics, as crypto/cipher's GCM does, if out overlaps in
+// other than exactly or overlaps ad at all.
+func checkOverlap(out, in, ad []byte) {
+	if alias.InexactOverlap(out, in) {
 		panic("aegis: invalid buffer overlap of output and input")
 	}
-	// The tag goes through a buffer of its own: additionalData may overlap
-	// out, and is absorbed after the kernels clear the tag.
-	var tag [32]byte
-	a.crypt(out[:len(plaintext)], nonce, plaintext, additionalData, false, tag[:])
-	copy(out[len(plaintext):], tag[:a.tagSize])
-	return ret
+	if alias.AnyOverlap(out, ad) {
+		panic("aegis: invalid buffer overlap of output and additional data")
+	}
 }
 
 // Open authenticates and decrypts ciphertext || tag and appends the
 // plaintext to dst, as cipher.AEAD. On failure it returns an error and
 // overwrites the bytes it had written with zeros. It panics if nonce is not
-// NonceSize() bytes long or if the output would overlap ciphertext other
-// than exactly.
+// NonceSize() bytes long, if the output would overlap ciphertext || tag
+// other than exactly (from its start), or if it would overlap
+// additionalData.
 func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
 	if len(ciphertext) < a.tagSize {
 		if len(nonce) != a.v.keySize {
@@ -358,9 +364,7 @@ func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, erro
 // rules of Seal apply.
 func (a *AEAD) SealDetached(dst, nonce, plaintext, additionalData []byte) (ciphertext, tag []byte) {
 	ret, out := alias.SliceForAppend(dst, len(plaintext))
-	if alias.InexactOverlap(out, plaintext) {
-		panic("aegis: invalid buffer overlap of output and input")
-	}
+	checkOverlap(out, plaintext, additionalData)
 	tag = make([]byte, a.tagSize)
 	a.crypt(out, nonce, plaintext, additionalData, false, tag)
 	return ret, tag
@@ -368,11 +372,13 @@ func (a *AEAD) SealDetached(dst, nonce, plaintext, additionalData []byte) (ciphe
 
 // OpenDetached is Open with the tag kept apart: it authenticates ciphertext
 // and additionalData against tag and appends the plaintext to dst. A tag of
-// the wrong length fails to authenticate. The rules of Open apply.
+// the wrong length fails to authenticate. The rules of Open apply, and the
+// output must not overlap tag.
 func (a *AEAD) OpenDetached(dst, nonce, ciphertext, tag, additionalData []byte) ([]byte, error) {
 	ret, out := alias.SliceForAppend(dst, len(ciphertext))
-	if alias.InexactOverlap(out, ciphertext) {
-		panic("aegis: invalid buffer overlap of output and input")
+	checkOverlap(out, ciphertext, additionalData)
+	if alias.AnyOverlap(out, tag) {
+		panic("aegis: invalid buffer overlap of output and tag")
 	}
 	var want [32]byte
 	a.crypt(out, nonce, ciphertext, additionalData, true, want[:])
@@ -389,7 +395,7 @@ func (a *AEAD) OpenDetached(dst, nonce, ciphertext, tag, additionalData []byte) 
 // protocols that authenticate the message by other means, or compare the tag
 // themselves.
 //
-// **The plaintext is not authenticated.** Until the caller has checked
+// The plaintext is NOT authenticated. Until the caller has checked
 // computedTag against the received tag in constant time (with
 // crypto/subtle.ConstantTimeCompare), the plaintext must not be used or
 // released: AEGIS loses its security if unverified plaintext leaks. Use
@@ -398,9 +404,7 @@ func (a *AEAD) OpenDetached(dst, nonce, ciphertext, tag, additionalData []byte) 
 // The rules of Open on nonce and buffers apply.
 func (a *AEAD) DecryptUnverified(dst, nonce, ciphertext, additionalData []byte) (plaintext, computedTag []byte) {
 	ret, out := alias.SliceForAppend(dst, len(ciphertext))
-	if alias.InexactOverlap(out, ciphertext) {
-		panic("aegis: invalid buffer overlap of output and input")
-	}
+	checkOverlap(out, ciphertext, additionalData)
 	computedTag = make([]byte, a.tagSize)
 	a.crypt(out, nonce, ciphertext, additionalData, true, computedTag)
 	return ret, computedTag

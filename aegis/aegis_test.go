@@ -8,13 +8,13 @@ import (
 	"testing"
 
 	"github.com/faelabs/fae/internal/aeadtest"
-	"github.com/faelabs/fae/internal/impl/impltest"
+	"github.com/faelabs/fae/internal/testkit"
 )
 
 // TestConformance runs the shared suite on every variant, with both tag
-// sizes, on every kernel.
+// sizes, on every path.
 func TestConformance(t *testing.T) {
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, c := range allVariants {
 			for _, tagSize := range []int{16, 32} {
 				t.Run(fmt.Sprintf("%s-tag%d", c.v.name, tagSize), func(t *testing.T) {
@@ -72,10 +72,10 @@ func shortLengths() []int {
 // TestAPIsAgree checks that Seal, SealDetached, the Encrypter (random
 // pieces, empty ones included), Open, OpenDetached, DecryptUnverified and the
 // Decrypter agree byte for byte, in place and not, for short and ragged
-// messages, on every kernel. In place, each decrypting API must leave the
+// messages, on every path. In place, each decrypting API must leave the
 // plaintext in the buffer, a partial final block included.
 func TestAPIsAgree(t *testing.T) {
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		r := mrand.NewChaCha8([32]byte{1})
 		splits := mrand.New(mrand.NewPCG(1, 2))
 		for _, c := range allVariants {
@@ -221,50 +221,36 @@ func TestTamper(t *testing.T) {
 	}
 }
 
-// TestStreamRules checks the Encrypter's and Decrypter's misuse panics,
-// their length limit and that Tag and Verify can be repeated.
+// TestStreamRules checks the Encrypter's and Decrypter's misuse panics and
+// that Tag and Verify can be repeated (package piecewise tests the length
+// limit).
 func TestStreamRules(t *testing.T) {
 	a, _ := New128X2(make([]byte, 16), 16)
 	nonce := make([]byte, 16)
-	mustPanic(t, "NewEncrypter with a short nonce", func() { a.NewEncrypter(nonce[:15], nil) })
-	mustPanic(t, "NewDecrypter with a long nonce", func() { a.NewDecrypter(make([]byte, 17), nil) })
+	testkit.MustPanic(t, "NewEncrypter with a short nonce", func() { a.NewEncrypter(nonce[:15], nil) })
+	testkit.MustPanic(t, "NewDecrypter with a long nonce", func() { a.NewDecrypter(make([]byte, 17), nil) })
 
 	e := a.NewEncrypter(nonce, nil)
 	buf := make([]byte, 100)
-	mustPanic(t, "XORKeyStream into a short dst", func() { e.XORKeyStream(buf[:9], buf[:10]) })
-	mustPanic(t, "XORKeyStream with overlap", func() { e.XORKeyStream(buf[1:11], buf[:10]) })
+	testkit.MustPanic(t, "XORKeyStream into a short dst", func() { e.XORKeyStream(buf[:9], buf[:10]) })
+	testkit.MustPanic(t, "XORKeyStream with overlap", func() { e.XORKeyStream(buf[1:11], buf[:10]) })
 	e.XORKeyStream(buf[:10], buf[:10])
 	t1, t2 := e.Tag(), e.Tag()
 	if !bytes.Equal(t1, t2) || !bytes.Equal(t1, a.Seal(nil, nonce, make([]byte, 10), nil)[10:]) {
 		t.Error("Tag is not repeatable or not Seal's")
 	}
-	mustPanic(t, "XORKeyStream after Tag", func() { e.XORKeyStream(buf[:1], buf[:1]) })
+	testkit.MustPanic(t, "XORKeyStream after Tag", func() { e.XORKeyStream(buf[:1], buf[:1]) })
 
 	d := a.NewDecrypter(nonce, nil)
 	empty := a.Seal(nil, nonce, nil, nil)
 	if err1, err2 := d.Verify(empty), d.Verify(empty); err1 != nil || err2 != nil || d.Verify(t1) == nil {
 		t.Error("Verify of an empty message failed, or Verify is not repeatable")
 	}
-	mustPanic(t, "XORKeyStream after Verify", func() { d.XORKeyStream(buf[:1], buf[:1]) })
-
-	e = a.NewEncrypter(nonce, nil)
-	e.s.msgLen = maxLen - 1
-	e.XORKeyStream(buf[:1], buf[:1])
-	mustPanic(t, "XORKeyStream past 2^61-1 bytes", func() { e.XORKeyStream(buf[:1], buf[:1]) })
+	testkit.MustPanic(t, "XORKeyStream after Verify", func() { d.XORKeyStream(buf[:1], buf[:1]) })
 
 	h, _ := NewMAC128L(make([]byte, 16), nonce, 16)
 	h.(*mac).total = maxLen
-	mustPanic(t, "MAC Write past 2^61-1 bytes", func() { h.Write(buf[:1]) })
-}
-
-func mustPanic(t *testing.T, what string, f func()) {
-	t.Helper()
-	defer func() {
-		if recover() == nil {
-			t.Errorf("%s did not panic", what)
-		}
-	}()
-	f()
+	testkit.MustPanic(t, "MAC Write past 2^61-1 bytes", func() { h.Write(buf[:1]) })
 }
 
 // TestMACHash checks the hash.Hash behaviour of the MACs: Sum appends
@@ -300,24 +286,6 @@ func TestMACHash(t *testing.T) {
 		h16.Write(data)
 		if bytes.Equal(h16.Sum(nil), want[:16]) {
 			t.Errorf("%s: the 16-byte MAC is a truncation of the 32-byte one", c.v.name)
-		}
-	}
-}
-
-// TestOverlappingAD checks that associated data may share memory with the
-// output, as with crypto/cipher's AEADs: it is read before it is
-// overwritten.
-func TestOverlappingAD(t *testing.T) {
-	for _, c := range allVariants {
-		a, _ := c.new(make([]byte, c.v.keySize), 16)
-		nonce := make([]byte, c.v.keySize)
-		pt := bytes.Repeat([]byte{1}, 40)
-		buf := make([]byte, 40+16)
-		copy(buf, "associated data in the output buffer, tag included...")
-		ad := bytes.Clone(buf[30:])
-		want := a.Seal(nil, nonce, pt, ad)
-		if got := a.Seal(buf[:0], nonce, pt, buf[30:]); !bytes.Equal(got, want) {
-			t.Errorf("%s: Seal with associated data in its output differs", c.v.name)
 		}
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/faelabs/fae/internal/impl"
+	"github.com/faelabs/fae/internal/aeadtest"
 )
 
 var benchSizes = []int{64, 256, 1024, 4096, 16384}
@@ -20,36 +20,15 @@ var benchVariants = []struct {
 }
 
 // BenchmarkSeal and BenchmarkOpen measure each variant (16-byte tag, no
-// associated data) per kernel, with room in dst: they must not allocate.
+// associated data) on every path, with room in dst: they must not allocate.
 func BenchmarkSeal(b *testing.B) { benchmark(b, false) }
 func BenchmarkOpen(b *testing.B) { benchmark(b, true) }
 
 func benchmark(b *testing.B, open bool) {
 	for _, v := range benchVariants {
-		for _, kernel := range append(impl.List("aes"), "generic") {
-			for _, size := range benchSizes {
-				b.Run(v.name+"/"+kernel+"/"+strconv.Itoa(size), func(b *testing.B) {
-					impl.Select("aes", kernel)
-					defer impl.Reset("aes")
-					a, _ := v.new(make([]byte, v.key), 16)
-					nonce := make([]byte, a.NonceSize())
-					pt := make([]byte, size)
-					ct := a.Seal(nil, nonce, pt, nil)
-					dst := make([]byte, 0, size+16)
-					b.SetBytes(int64(size))
-					b.ReportAllocs()
-					for b.Loop() {
-						if open {
-							if _, err := a.Open(dst, nonce, ct, nil); err != nil {
-								b.Fatal(err)
-							}
-						} else {
-							a.Seal(dst, nonce, pt, nil)
-						}
-					}
-				})
-			}
-		}
+		b.Run(v.name, func(b *testing.B) {
+			aeadtest.Benchmark(b, paths, open, func() (*AEAD, error) { return v.new(make([]byte, v.key), 16) })
+		})
 	}
 }
 

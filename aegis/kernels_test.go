@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/faelabs/fae/internal/impl"
+	"github.com/faelabs/fae/internal/impl/impltest"
 )
 
 // allVariants lists the variants with their constructors.
@@ -17,12 +18,9 @@ var allVariants = []struct {
 	{v256, New256}, {v256X2, New256X2}, {v256X4, New256X4},
 }
 
-// withKernel runs f with one AES kernel selected.
-func withKernel(name string, f func()) {
-	impl.Select("aes", name)
-	defer impl.Reset("aes")
-	f()
-}
+// paths are aegis's kernels and its portable code, which runs on the
+// bitsliced AES round of internal/aes, not on the AES engine.
+var paths = impltest.Of("aegis")
 
 func randBytes(r *mrand.ChaCha8, n int) []byte {
 	b := make([]byte, n)
@@ -60,7 +58,7 @@ func outputs(t *testing.T, a *AEAD, nonce, pt, ad []byte, splits *mrand.Rand) []
 	return h.Sum(ct)
 }
 
-// TestKernelsAgree compares every kernel with the portable code for every
+// TestKernelsAgree compares every path with the portable code for every
 // variant: message lengths 0..300 byte by byte and ragged large ones, random
 // associated data lengths, inputs at odd addresses, both tag sizes.
 func TestKernelsAgree(t *testing.T) {
@@ -72,38 +70,92 @@ func TestKernelsAgree(t *testing.T) {
 	if testing.Short() {
 		lengths = lengths[:80]
 	}
-	for _, kernel := range impl.List("aes") {
+	type testCase struct {
+		a             *AEAD
+		nonce, pt, ad []byte
+		seed          uint64
+		want          []byte
+	}
+	cases := map[string][]testCase{}
+	paths.Compare(t, func() {
 		for _, c := range allVariants {
-			t.Run(kernel+"/"+c.v.name, func(t *testing.T) {
-				r := mrand.NewChaCha8([32]byte{byte(len(kernel)), byte(c.v.lanes), byte(c.v.words)})
-				buf := randBytes(r, 1<<17+300)
-				for _, n := range lengths {
-					key, nonce := randBytes(r, c.v.keySize), randBytes(r, c.v.keySize)
-					tagSize := 16 * (1 + int(r.Uint64()%2))
-					s := int(r.Uint64() % 7) // unaligned
-					pt := buf[s : s+n]
-					ad := buf[len(buf)-int(r.Uint64()%uint64(n+1)):]
-					a, err := c.new(key, tagSize)
-					if err != nil {
-						t.Fatal(err)
-					}
-					seed := r.Uint64()
-					var want, got []byte
-					withKernel("generic", func() { want = outputs(t, a, nonce, pt, ad, mrand.New(mrand.NewPCG(seed, 1))) })
-					withKernel(kernel, func() { got = outputs(t, a, nonce, pt, ad, mrand.New(mrand.NewPCG(seed, 1))) })
-					if !bytes.Equal(got, want) {
-						t.Fatalf("msg %d, ad %d, tag %d: kernel output differs from generic", n, len(ad), tagSize)
+			r := mrand.NewChaCha8([32]byte{byte(c.v.lanes), byte(c.v.words)})
+			buf := randBytes(r, 1<<17+300)
+			for _, n := range lengths {
+				key, nonce := randBytes(r, c.v.keySize), randBytes(r, c.v.keySize)
+				tagSize := 16 * (1 + int(r.Uint64()%2))
+				s := int(r.Uint64() % 7) // unaligned
+				tc := testCase{nonce: nonce, pt: buf[s : s+n], ad: buf[len(buf)-int(r.Uint64()%uint64(n+1)):], seed: r.Uint64()}
+				var err error
+				if tc.a, err = c.new(key, tagSize); err != nil {
+					t.Fatal(err)
+				}
+				tc.want = outputs(t, tc.a, tc.nonce, tc.pt, tc.ad, mrand.New(mrand.NewPCG(tc.seed, 1)))
+				cases[c.v.name] = append(cases[c.v.name], tc)
+			}
+		}
+	}, func(t *testing.T) {
+		for _, c := range allVariants {
+			for _, tc := range cases[c.v.name] {
+				if got := outputs(t, tc.a, tc.nonce, tc.pt, tc.ad, mrand.New(mrand.NewPCG(tc.seed, 1))); !bytes.Equal(got, tc.want) {
+					t.Fatalf("%s: msg %d, ad %d, tag %d: output differs from generic", c.v.name, len(tc.pt), len(tc.ad), tc.a.tagSize)
+				}
+			}
+		}
+	})
+}
+
+// TestBlockOpsAgree runs the block operations of every path on every block
+// count up to three turns of the kernels' loops (six blocks a turn on
+// arm64), so that a loop ends after each block of a turn, against the
+// portable code: absorb, enc and dec, apart and in place, and the same block
+// repeated (step 0).
+func TestBlockOpsAgree(t *testing.T) {
+	r := mrand.NewChaCha8([32]byte{8})
+	paths.Compare(t, nil, func(t *testing.T) {
+		for _, c := range allVariants {
+			rate := c.v.rate()
+			for _, op := range []int{opAbsorb, opEnc, opDec} {
+				for n := 1; n <= 19; n++ {
+					for _, mode := range []string{"apart", "in place", "step 0"} {
+						var want, got state
+						want.v = c.v
+						copy(want.s[:], randBytes(r, maxState))
+						got = want
+						src := randBytes(r, n*rate)
+						step := rate
+						if mode == "step 0" {
+							step = 0
+						}
+						wantDst, gotDst := make([]byte, len(src)), bytes.Clone(src)
+						if op == opAbsorb {
+							wantDst, gotDst = nil, nil
+						}
+						gotSrc := src
+						if mode == "in place" && op != opAbsorb {
+							gotSrc = gotDst
+						}
+						impltest.Generic(func() { want.blocks(op, wantDst, src, n, step) })
+						got.blocks(op, gotDst, gotSrc, n, step)
+						if mode == "step 0" && op != opAbsorb {
+							// Every block writes its output at the same place.
+							wantDst, gotDst = wantDst[:rate], gotDst[:rate]
+						}
+						if got.s != want.s || !bytes.Equal(gotDst, wantDst) {
+							t.Errorf("%s: op %d, %d blocks, %s: kernel differs from generic", c.v.name, op, n, mode)
+						}
 					}
 				}
-			})
+			}
 		}
-	}
+	})
 }
 
 // TestKernelsContinue switches kernels in the middle of a streamed message
 // and MAC: every kernel leaves the state in the same form.
 func TestKernelsContinue(t *testing.T) {
-	kernels := append(impl.List("aes"), "generic")
+	defer impl.Reset("aegis")
+	kernels := append(impl.List("aegis"), "generic")
 	r := mrand.NewChaCha8([32]byte{9})
 	for _, c := range allVariants {
 		key, nonce := randBytes(r, c.v.keySize), randBytes(r, c.v.keySize)
@@ -114,10 +166,12 @@ func TestKernelsContinue(t *testing.T) {
 		got := make([]byte, len(pt))
 		for i, k := 0, 0; i < len(pt); k++ {
 			n := min(len(pt)-i, 1+int(r.Uint64()%300))
-			withKernel(kernels[k%len(kernels)], func() { e.XORKeyStream(got[i:i+n], pt[i:i+n]) })
+			impl.Select("aegis", kernels[k%len(kernels)])
+			e.XORKeyStream(got[i:i+n], pt[i:i+n])
 			i += n
 		}
-		withKernel(kernels[0], func() { got = append(got, e.Tag()...) })
+		impl.Select("aegis", kernels[0])
+		got = append(got, e.Tag()...)
 		if !bytes.Equal(got, want) {
 			t.Errorf("%s: streaming across kernels differs from Seal", c.v.name)
 		}

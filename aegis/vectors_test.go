@@ -2,15 +2,12 @@ package aegis
 
 import (
 	"bytes"
-	"encoding/hex"
-	"encoding/json"
 	"hash"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/faelabs/fae/internal/impl/impltest"
+	"github.com/faelabs/fae/internal/testkit"
 )
 
 // The draft's vectors, as testdata/README.md describes.
@@ -37,24 +34,9 @@ type vectorFile struct {
 
 func readVectors(t *testing.T, name string) *vectorFile {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var f vectorFile
-	if err := json.Unmarshal(b, &f); err != nil {
-		t.Fatal(err)
-	}
+	testkit.Load(t, name, &f)
 	return &f
-}
-
-func unhex(t *testing.T, s string) []byte {
-	t.Helper()
-	b, err := hex.DecodeString(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // variants maps the names of the vector files to the variants.
@@ -68,18 +50,18 @@ func vectorFiles() []string {
 		"aegis_256_draft18.json", "aegis_256x2_draft18.json", "aegis_256x4_draft18.json"}
 }
 
-// TestVectors checks every AEAD vector of the draft on every kernel through
+// TestVectors checks every AEAD vector of the draft on every path through
 // every API: Seal, Open, SealDetached, OpenDetached, DecryptUnverified and
 // the streaming Encrypter and Decrypter. The vectors that must fail are
 // rejected by each, and a failed Open leaves zeros.
 func TestVectors(t *testing.T) {
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, file := range vectorFiles() {
 			f := readVectors(t, file)
 			v := variants[f.Algorithm]
 			for _, tv := range f.Vectors {
-				key, nonce, ad := unhex(t, tv.Key), unhex(t, tv.Nonce), unhex(t, tv.AD)
-				pt, ct, tag := unhex(t, tv.PT), unhex(t, tv.CT), unhex(t, tv.Tag)
+				key, nonce, ad := testkit.Hex(t, tv.Key), testkit.Hex(t, tv.Nonce), testkit.Hex(t, tv.AD)
+				pt, ct, tag := testkit.Hex(t, tv.PT), testkit.Hex(t, tv.CT), testkit.Hex(t, tv.Tag)
 				a, err := newAEAD(v, key, len(tag))
 				if err != nil {
 					t.Fatal(err)
@@ -152,9 +134,9 @@ func checkRejected(t *testing.T, name string, a *AEAD, nonce, ct, tag, ad []byte
 }
 
 // TestIntermediates checks the draft's Update vectors (A.2.1, A.3.1) and
-// the X variants' states after Init (A.4.1 to A.7.1) on every kernel.
+// the X variants' states after Init (A.4.1 to A.7.1) on every path.
 func TestIntermediates(t *testing.T) {
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, file := range vectorFiles() {
 			f := readVectors(t, file)
 			v := variants[f.Algorithm]
@@ -162,22 +144,22 @@ func TestIntermediates(t *testing.T) {
 			if u := f.Intermediates.Update; u != nil {
 				st := state{v: v}
 				for j, w := range u.SBefore {
-					copy(st.s[16*j:], unhex(t, w))
+					copy(st.s[16*j:], testkit.Hex(t, w))
 				}
-				m := unhex(t, u.M0+u.M1+u.M)
+				m := testkit.Hex(t, u.M0+u.M1+u.M)
 				st.blocks(opAbsorb, nil, m, 1, len(m))
 				for j, w := range u.SAfter {
-					if got := st.s[16*j : 16*j+16]; !bytes.Equal(got, unhex(t, w)) {
+					if got := st.s[16*j : 16*j+16]; !bytes.Equal(got, testkit.Hex(t, w)) {
 						t.Errorf("%s Update: S%d = %x, want %s", v.name, j, got, w)
 					}
 				}
 			}
 			if in := f.Intermediates.InitialState; in != nil {
 				var st state
-				st.init(v, unhex(t, in.Key), unhex(t, in.Nonce))
+				st.init(v, testkit.Hex(t, in.Key), testkit.Hex(t, in.Nonce))
 				for j, lanes := range in.V {
 					for i, w := range lanes {
-						if got := st.s[j*ws+16*i : j*ws+16*i+16]; !bytes.Equal(got, unhex(t, w)) {
+						if got := st.s[j*ws+16*i : j*ws+16*i+16]; !bytes.Equal(got, testkit.Hex(t, w)) {
 							t.Errorf("%s Init: V[%d,%d] = %x, want %s", v.name, j, i, got, w)
 						}
 					}
@@ -193,14 +175,14 @@ var macs = map[string]func(key, nonce []byte, tagSize int) (hash.Hash, error){
 }
 
 // TestMACVectors checks the AEGISMAC vectors of the draft (A.8) on every
-// kernel, with the data written at once and byte by byte, and Sum's
+// path, with the data written at once and byte by byte, and Sum's
 // independence from later writes.
 func TestMACVectors(t *testing.T) {
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		f := readVectors(t, "aegis_mac_draft18.json")
 		seen := map[string]bool{}
 		for _, tv := range f.Vectors {
-			key, nonce, data, tag := unhex(t, tv.Key), unhex(t, tv.Nonce), unhex(t, tv.Data), unhex(t, tv.Tag)
+			key, nonce, data, tag := testkit.Hex(t, tv.Key), testkit.Hex(t, tv.Nonce), testkit.Hex(t, tv.Data), testkit.Hex(t, tv.Tag)
 			seen[tv.Algorithm] = true
 			h, err := macs[tv.Algorithm](key, nonce, len(tag))
 			if err != nil {

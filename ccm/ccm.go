@@ -1,27 +1,31 @@
 // Package ccm implements CCM (Counter with CBC-MAC), the authenticated
-// encryption mode of RFC 3610 and NIST SP 800-38C, over AES (New) or any
-// block cipher with 16-byte blocks (NewFromBlock).
+// encryption mode of RFC 3610 and NIST SP 800-38C, over AES (New,
+// NewWithSizes) or any block cipher with 16-byte blocks (NewFromBlock).
 //
 // CCM authenticates with CBC-MAC, a chain of block cipher calls each of which
 // waits for the previous one, and encrypts with CTR, whose blocks are
-// independent. With AES keys on amd64 one assembly loop runs both: the
-// keystream blocks execute while the MAC chain waits on AES latency, so a
-// message costs little more than the chain alone (the latency of 10 AES
-// rounds per 16 bytes with a 128-bit key). Elsewhere, and with the purego
-// build tag, CCM runs on fae's constant-time bitsliced AES. Over fae's LEA
-// (NewFromBlock with the block of lea.NewCipher) the chain runs in general
-// registers and the keystream apart from it on LEA's CTR kernels.
+// independent. With AES keys on amd64 with AES-NI and AVX one assembly loop
+// runs both: the keystream blocks execute while the MAC chain waits on AES
+// latency, so a message costs little more than the chain alone (the latency
+// of 10 AES rounds per 16 bytes with a 128-bit key). Elsewhere the mode's Go
+// code hands fae's AES engine each MAC step together with a keystream
+// block, on the engine's own kernels (AES-NI on amd64, ARMv8 on arm64) or,
+// on other architectures and with the purego build tag, its constant-time
+// bitsliced AES. Over fae's LEA (NewFromBlock with the block of
+// lea.NewCipher) the chain runs in general registers and the keystream apart
+// from it on LEA's CTR kernels.
 //
-// Nonces are 7 to 13 bytes and must never repeat under one key. The nonce
-// size N sets the size L = 15-N of the message length field and with it the
-// longest message, 2^(8L)-1 bytes: 64 KiB-1 with a 13-byte nonce, 16 MiB-1
-// with 12 bytes, 4 GiB-1 with 11. Seal panics on a longer plaintext and Open
-// rejects a longer ciphertext, as crypto/cipher's GCM does at its limit.
+// Nonces are 7 to 13 bytes (12 with New) and must never repeat under one
+// key. The nonce size N sets the size L = 15-N of the message length field
+// and with it the longest message, 2^(8L)-1 bytes: 64 KiB-1 with a 13-byte
+// nonce, 16 MiB-1 with 12 bytes, 4 GiB-1 with 11. Seal panics on a longer
+// plaintext and Open rejects a longer ciphertext, as crypto/cipher's GCM
+// does at its limit.
 //
-// Tags are 4, 6, ..., 16 bytes. The tag length is part of the first MAC
-// block, so a short tag is not a truncation of a longer one. A forger
-// succeeds with probability 2^(-8t) per try against a t-byte tag, which
-// makes tags under 8 bytes fit only where tries are limited.
+// Tags are 4, 6, ..., 16 bytes (16 with New). The tag length is part of the
+// first MAC block, so a short tag is not a truncation of a longer one. A
+// forger succeeds with probability 2^(-8t) per try against a t-byte tag,
+// which makes tags under 8 bytes fit only where tries are limited.
 package ccm
 
 import (
@@ -29,6 +33,7 @@ import (
 	"crypto/subtle"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"strconv"
 
@@ -39,8 +44,11 @@ import (
 
 const (
 	blockSize = 16
-	// MinNonceSize, MaxNonceSize, MinTagSize and MaxTagSize bound New and
-	// NewFromBlock; tag sizes are even.
+	// NonceSize and TagSize are the defaults of New.
+	NonceSize = 12
+	TagSize   = 16
+	// MinNonceSize, MaxNonceSize, MinTagSize and MaxTagSize bound
+	// NewWithSizes and NewFromBlock; tag sizes are even.
 	MinNonceSize = 7
 	MaxNonceSize = 13
 	MinTagSize   = 4
@@ -65,12 +73,18 @@ type AEAD struct {
 	maxLen    uint64 // the longest message, in bytes
 }
 
-// New returns AES-CCM with a 16-, 24- or 32-byte key, nonceSize in 7..13
-// and tagSize one of 4, 6, ..., 16.
-func New(key []byte, nonceSize, tagSize int) (*AEAD, error) {
+// New returns AES-CCM with a 16-, 24- or 32-byte key, 12-byte nonces (which
+// allow messages of up to 16 MiB-1) and 16-byte tags.
+func New(key []byte) (*AEAD, error) {
+	return NewWithSizes(key, NonceSize, TagSize)
+}
+
+// NewWithSizes returns AES-CCM with a 16-, 24- or 32-byte key, nonceSize in
+// 7..13 and tagSize one of 4, 6, ..., 16.
+func NewWithSizes(key []byte, nonceSize, tagSize int) (*AEAD, error) {
 	b, err := aes.New(key)
 	if err != nil {
-		return nil, errors.New("ccm: " + err.Error()[len("aes: "):])
+		return nil, fmt.Errorf("ccm: %w", err)
 	}
 	return newAEAD(b, nil, nonceSize, tagSize)
 }
@@ -119,8 +133,8 @@ func (a *AEAD) Overhead() int { return a.tagSize }
 // Seal encrypts and authenticates plaintext, authenticates additionalData,
 // and appends ciphertext || tag to dst, as cipher.AEAD. It panics if nonce
 // is not NonceSize() bytes long, if plaintext is longer than the nonce size
-// allows (see the package comment) or if the output would overlap plaintext
-// other than exactly.
+// allows (see the package comment), if the output would overlap plaintext
+// other than exactly, or if it would overlap additionalData.
 func (a *AEAD) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 	if len(nonce) != a.nonceSize {
 		panic("ccm: incorrect nonce length given to CCM")
@@ -145,8 +159,9 @@ var errOpen = errors.New("ccm: message authentication failed")
 // Open authenticates and decrypts ciphertext || tag and appends the
 // plaintext to dst, as cipher.AEAD. On failure, including a ciphertext longer
 // than the nonce size allows, it returns an error and overwrites the bytes it
-// had written with zeros. It panics if nonce is not NonceSize() bytes long or
-// if the output would overlap ciphertext other than exactly.
+// had written with zeros. It panics if nonce is not NonceSize() bytes long,
+// if the output would overlap ciphertext || tag other than exactly (from its
+// start), or if it would overlap additionalData.
 func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
 	if len(nonce) != a.nonceSize {
 		panic("ccm: incorrect nonce length given to CCM")

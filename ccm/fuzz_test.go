@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/faelabs/fae/internal/impl"
+	"github.com/faelabs/fae/internal/impl/impltest"
 )
 
 // fit truncates b or pads it with zeros to n bytes.
@@ -12,12 +12,12 @@ func fit(b []byte, n int) []byte {
 	return append(b[:min(len(b), n):min(len(b), n)], make([]byte, max(n-len(b), 0))...)
 }
 
-// FuzzRoundTrip seals and opens fuzzed messages with every kernel: all must
+// FuzzRoundTrip seals and opens fuzzed messages on every path: all must
 // agree, round-trip, in place too, and reject a flipped bit anywhere in
-// ciphertext or tag. It does so over AES, with each AES kernel, and over
-// fae's LEA, with each LEA kernel against CCM over LEA as a plain
-// cipher.Block. sizes picks the key, nonce and tag sizes, and key and nonce
-// are cut or padded to them, so that every input is used.
+// ciphertext or tag. It does so over AES, and over fae's LEA, on each path
+// of LEA's kernels against CCM over LEA as a plain cipher.Block. sizes picks
+// the key, nonce and tag sizes, and key and nonce are cut or padded to them,
+// so that every input is used.
 func FuzzRoundTrip(f *testing.F) {
 	f.Add([]byte("key"), []byte("nonce"), []byte("plaintext"), []byte("ad"), uint8(0), uint16(3))
 	f.Add([]byte{}, []byte{}, make([]byte, 1000), []byte{}, uint8(146), uint16(8000))
@@ -31,7 +31,7 @@ func FuzzRoundTrip(f *testing.F) {
 		}
 		// check seals and opens with a and compares the result with *want,
 		// which it sets if nil.
-		check := func(kernel string, a *AEAD, err error, want *[]byte) {
+		check := func(path string, a *AEAD, err error, want *[]byte) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -39,42 +39,37 @@ func FuzzRoundTrip(f *testing.F) {
 			if *want == nil {
 				*want = bytes.Clone(ct)
 			} else if !bytes.Equal(ct, *want) {
-				t.Fatalf("kernel %s disagrees", kernel)
+				t.Fatalf("path %s disagrees", path)
 			}
 			buf := append(make([]byte, 0, len(ct)), pt...)
 			if got := a.Seal(buf[:0], nonce, buf, ad); !bytes.Equal(got, ct) {
-				t.Fatalf("kernel %s: Seal in place differs", kernel)
+				t.Fatalf("path %s: Seal in place differs", path)
 			}
 			if got, err := a.Open(buf[:0], nonce, buf[:len(ct)], ad); err != nil || !bytes.Equal(got, pt) {
-				t.Fatalf("kernel %s: round trip in place failed", kernel)
+				t.Fatalf("path %s: round trip in place failed", path)
 			}
 			if got, err := a.Open(nil, nonce, ct, ad); err != nil || !bytes.Equal(got, pt) {
-				t.Fatalf("kernel %s: round trip failed", kernel)
+				t.Fatalf("path %s: round trip failed", path)
 			}
 			bit := int(flip) % (8 * len(ct))
 			ct[bit/8] ^= 1 << (bit % 8)
 			if _, err := a.Open(nil, nonce, ct, ad); err == nil {
-				t.Fatalf("kernel %s: flipped bit %d accepted", kernel, bit)
+				t.Fatalf("path %s: flipped bit %d accepted", path, bit)
 			}
 		}
 		var want []byte
-		for _, kernel := range append(impl.List("aes"), "generic") {
-			withKernel(kernel, func() {
-				a, err := New(key, len(nonce), tagSize)
-				check("aes/"+kernel, a, err, &want)
-			})
-		}
+		paths.Each(func(path string) {
+			a, err := NewWithSizes(key, len(nonce), tagSize)
+			check("aes/"+path, a, err, &want)
+		})
 		want = nil
-		func() {
-			defer impl.Reset("lea")
-			impl.Select("lea", "generic")
+		impltest.Generic(func() {
 			a, err := newLEA(key, true, len(nonce), tagSize)
 			check("lea/plain", a, err, &want)
-			for _, kernel := range append(impl.List("lea"), "generic") {
-				impl.Select("lea", kernel)
-				a, err := newLEA(key, false, len(nonce), tagSize)
-				check("lea/"+kernel, a, err, &want)
-			}
-		}()
+		})
+		leaPaths.Each(func(path string) {
+			a, err := newLEA(key, false, len(nonce), tagSize)
+			check("lea/"+path, a, err, &want)
+		})
 	})
 }

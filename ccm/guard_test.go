@@ -6,36 +6,22 @@ import (
 	"testing"
 
 	"github.com/faelabs/fae/internal/guard"
-	"github.com/faelabs/fae/internal/impl/impltest"
 )
 
-// TestGuardPages runs guard.TestAEAD on every kernel, for each key size and
+// TestGuardPages runs guard.TestAEAD on every path, for each key size and
 // the extreme nonce and tag sizes, with the key against a guard page too,
 // and over another block cipher.
 func TestGuardPages(t *testing.T) {
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, c := range []struct{ key, nonce, tag int }{
 			{16, 12, 16}, {24, 7, 4}, {32, 13, 10},
 		} {
 			t.Run(fmt.Sprintf("key%d-nonce%d-tag%d", c.key, c.nonce, c.tag), func(t *testing.T) {
-				keyR := guard.New(t, c.key)
-				for _, side := range guard.Sides {
-					var a *AEAD
-					err := guard.Fault(func() {
-						var err error
-						if a, err = New(keyR.Slice(c.key, side), c.nonce, c.tag); err != nil {
-							t.Fatal(err)
-						}
-					})
-					if err != nil {
-						t.Fatalf("key against a guard page at its %v: %v", side, err)
-					}
-					maxLen := 0
-					if c.nonce > 12 {
-						maxLen = 1<<(8*(15-c.nonce)) - 1 // the length field has 15-nonce bytes
-					}
-					guard.TestAEAD(t, a, maxLen)
+				maxLen := 0
+				if c.nonce > 12 {
+					maxLen = 1<<(8*(15-c.nonce)) - 1 // the length field has 15-nonce bytes
 				}
+				guard.TestNewAEAD(t, c.key, maxLen, func(key []byte) (*AEAD, error) { return NewWithSizes(key, c.nonce, c.tag) })
 			})
 		}
 	})

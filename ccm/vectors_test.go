@@ -6,41 +6,18 @@ import (
 	"crypto/cipher"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/faelabs/fae/internal/impl/impltest"
+	"github.com/faelabs/fae/internal/aeadtest"
+	"github.com/faelabs/fae/internal/testkit"
 )
-
-// readVectors decodes testdata/name into v.
-func readVectors(t *testing.T, name string, v any) {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, v); err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-}
-
-func unhex(t *testing.T, s string) []byte {
-	t.Helper()
-	b, err := hex.DecodeString(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // both returns the AEAD of New and that of NewFromBlock over crypto/aes for
 // the same parameters.
 func both(t *testing.T, key []byte, nonceSize, tagSize int) map[string]cipher.AEAD {
 	t.Helper()
-	a, err := New(key, nonceSize, tagSize)
+	a, err := NewWithSizes(key, nonceSize, tagSize)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,36 +32,6 @@ func both(t *testing.T, key []byte, nonceSize, tagSize int) map[string]cipher.AE
 	return map[string]cipher.AEAD{"New": a, "NewFromBlock": fromBlock}
 }
 
-// checkOpen checks that a opens sealed (ciphertext || tag) to pt, and that
-// it rejects sealed with one bit flipped in the tag, in the ciphertext or in
-// the associated data.
-func checkOpen(t *testing.T, name string, a cipher.AEAD, nonce, ad, pt, sealed []byte) {
-	t.Helper()
-	got, err := a.Open(nil, nonce, sealed, ad)
-	if err != nil || !bytes.Equal(got, pt) {
-		t.Errorf("%s: Open = %x, %v; want %x", name, got, err, pt)
-	}
-	bad := bytes.Clone(sealed)
-	bad[len(bad)-1] ^= 0x80
-	if _, err := a.Open(nil, nonce, bad, ad); err == nil {
-		t.Errorf("%s: Open accepted a tampered tag", name)
-	}
-	if ctLen := len(sealed) - a.Overhead(); ctLen > 0 {
-		bad := bytes.Clone(sealed)
-		bad[ctLen/2] ^= 1
-		if _, err := a.Open(nil, nonce, bad, ad); err == nil {
-			t.Errorf("%s: Open accepted a tampered ciphertext", name)
-		}
-	}
-	if len(ad) > 0 {
-		badAD := bytes.Clone(ad)
-		badAD[len(badAD)-1] ^= 1
-		if _, err := a.Open(nil, nonce, sealed, badAD); err == nil {
-			t.Errorf("%s: Open accepted tampered associated data", name)
-		}
-	}
-}
-
 // checkVector seals and opens one known answer with New and NewFromBlock.
 func checkVector(t *testing.T, name string, key, nonce, ad, pt, ct, tag []byte) {
 	t.Helper()
@@ -94,12 +41,12 @@ func checkVector(t *testing.T, name string, key, nonce, ad, pt, ct, tag []byte) 
 		if got := a.Seal(nil, nonce, pt, ad); !bytes.Equal(got, want) {
 			t.Errorf("%s: Seal = %x, want %x", name, got, want)
 		}
-		checkOpen(t, name, a, nonce, ad, pt, want)
+		aeadtest.CheckOpen(t, name, a, nonce, ad, pt, want)
 	}
 }
 
 // TestRFC3610 runs the 24 packet vectors of RFC 3610, Section 8, on every
-// AES kernel.
+// path.
 func TestRFC3610(t *testing.T) {
 	var file struct {
 		Vectors []struct {
@@ -107,14 +54,14 @@ func TestRFC3610(t *testing.T) {
 			Key, Nonce, AD, PT, CT, Tag string
 		}
 	}
-	readVectors(t, "rfc3610.json", &file)
+	testkit.Load(t, "rfc3610.json", &file)
 	if len(file.Vectors) != 24 {
 		t.Fatalf("got %d vectors, want 24", len(file.Vectors))
 	}
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, v := range file.Vectors {
-			checkVector(t, fmt.Sprintf("packet vector #%d", v.Packet), unhex(t, v.Key), unhex(t, v.Nonce),
-				unhex(t, v.AD), unhex(t, v.PT), unhex(t, v.CT), unhex(t, v.Tag))
+			checkVector(t, fmt.Sprintf("packet vector #%d", v.Packet), testkit.Hex(t, v.Key), testkit.Hex(t, v.Nonce),
+				testkit.Hex(t, v.AD), testkit.Hex(t, v.PT), testkit.Hex(t, v.CT), testkit.Hex(t, v.Tag))
 		}
 	})
 }
@@ -131,15 +78,15 @@ func TestSP80038C(t *testing.T) {
 			ADRepeatCount               int    `json:"ad_repeat_count"`
 		}
 	}
-	readVectors(t, "sp800_38c.json", &file)
+	testkit.Load(t, "sp800_38c.json", &file)
 	if len(file.Vectors) != 4 {
 		t.Fatalf("got %d vectors, want 4", len(file.Vectors))
 	}
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, v := range file.Vectors {
-			ad := append(unhex(t, v.AD), bytes.Repeat(unhex(t, v.ADRepeat), v.ADRepeatCount)...)
-			checkVector(t, "example "+v.Example, unhex(t, v.Key), unhex(t, v.Nonce),
-				ad, unhex(t, v.PT), unhex(t, v.CT), unhex(t, v.Tag))
+			ad := append(testkit.Hex(t, v.AD), bytes.Repeat(testkit.Hex(t, v.ADRepeat), v.ADRepeatCount)...)
+			checkVector(t, "example "+v.Example, testkit.Hex(t, v.Key), testkit.Hex(t, v.Nonce),
+				ad, testkit.Hex(t, v.PT), testkit.Hex(t, v.CT), testkit.Hex(t, v.Tag))
 		}
 	})
 }
@@ -161,19 +108,19 @@ func TestWycheproof(t *testing.T) {
 			}
 		}
 	}
-	readVectors(t, "aes_ccm_test.json", &file)
-	impltest.Run(t, "aes", func(t *testing.T) {
+	testkit.Load(t, "aes_ccm_test.json", &file)
+	paths.Run(t, func(t *testing.T) {
 		var valid, forged, badSizes, skipped int
 		for _, g := range file.TestGroups {
 			for _, tc := range g.Tests {
 				name := fmt.Sprintf("tcId %d (%s)", tc.TcID, tc.Flags)
-				key, nonce := unhex(t, tc.Key), unhex(t, tc.Iv)
-				ad, msg := unhex(t, tc.Aad), unhex(t, tc.Msg)
-				ct, tag := unhex(t, tc.Ct), unhex(t, tc.Tag)
+				key, nonce := testkit.Hex(t, tc.Key), testkit.Hex(t, tc.Iv)
+				ad, msg := testkit.Hex(t, tc.Aad), testkit.Hex(t, tc.Msg)
+				ct, tag := testkit.Hex(t, tc.Ct), testkit.Hex(t, tc.Tag)
 				if len(nonce)*8 != g.IvSize || len(tag)*8 != g.TagSize || len(key)*8 != g.KeySize {
 					t.Fatalf("%s: sizes differ from the group's", name)
 				}
-				_, err := New(key, len(nonce), len(tag))
+				_, err := NewWithSizes(key, len(nonce), len(tag))
 				switch {
 				case err != nil && tc.Result == "invalid":
 					badSizes++
@@ -246,8 +193,8 @@ func TestLarge(t *testing.T) {
 			Tag         string
 		}
 	}
-	readVectors(t, "large.json", &file)
-	impltest.Run(t, "aes", func(t *testing.T) {
+	testkit.Load(t, "large.json", &file)
+	paths.Run(t, func(t *testing.T) {
 		for _, v := range file.Vectors {
 			key, nonce := pattern(v.KeySize, 1), pattern(v.NonceSize, 2)
 			ad, pt := pattern(v.ADLen, 3), pattern(v.PTLen, 4)
@@ -261,7 +208,7 @@ func TestLarge(t *testing.T) {
 						name, sum, got[len(got)-v.TagSize:], v.CTTagSHA256, v.Tag)
 					continue
 				}
-				checkOpen(t, name, a, nonce, ad, pt, got)
+				aeadtest.CheckOpen(t, name, a, nonce, ad, pt, got)
 			}
 		}
 	})

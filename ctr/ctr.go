@@ -7,6 +7,7 @@ import (
 	"crypto/cipher"
 	"crypto/subtle"
 	"errors"
+	"fmt"
 
 	"github.com/faelabs/fae/internal/aes"
 	"github.com/faelabs/fae/internal/alias"
@@ -24,7 +25,7 @@ type stream struct {
 func New(key, iv []byte) (cipher.Stream, error) {
 	b, err := aes.New(key)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("ctr: %w", err)
 	}
 	if len(iv) != aes.BlockSize {
 		return nil, errors.New("ctr: IV length must equal the block size (16 bytes)")

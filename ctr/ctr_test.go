@@ -5,16 +5,23 @@ import (
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/rand"
+	"errors"
 	mrand "math/rand/v2"
+	"strings"
 	"testing"
 
+	faeaes "github.com/faelabs/fae/internal/aes"
 	"github.com/faelabs/fae/internal/impl/impltest"
+	"github.com/faelabs/fae/internal/testkit"
 )
+
+// paths are the AES engine's, whose CTR kernels ctr runs.
+var paths = impltest.Of("aes")
 
 // TestAgainstStdlib feeds the same data through fae and crypto/cipher in
 // random pieces, so leftover keystream is carried across calls.
 func TestAgainstStdlib(t *testing.T) {
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		r := mrand.New(mrand.NewPCG(1, 2))
 		for _, keyLen := range []int{16, 24, 32} {
 			for _, ivTail := range [][]byte{nil, bytes.Repeat([]byte{0xff}, 8), bytes.Repeat([]byte{0xff}, 16)} {
@@ -47,24 +54,15 @@ func TestAgainstStdlib(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
-	if _, err := New(make([]byte, 17), make([]byte, 16)); err == nil {
-		t.Error("17-byte key accepted")
+	_, err := New(make([]byte, 17), make([]byte, 16))
+	if ks := faeaes.KeySizeError(0); !errors.As(err, &ks) || ks != 17 || !strings.HasPrefix(err.Error(), "ctr: ") {
+		t.Errorf("17-byte key: error %v, want a KeySizeError(17) wrapped by ctr", err)
 	}
 	if _, err := New(make([]byte, 16), make([]byte, 12)); err == nil {
 		t.Error("12-byte IV accepted")
 	}
 	s, _ := New(make([]byte, 16), make([]byte, 16))
-	mustPanic(t, "short dst", func() { s.XORKeyStream(make([]byte, 3), make([]byte, 4)) })
+	testkit.MustPanic(t, "short dst", func() { s.XORKeyStream(make([]byte, 3), make([]byte, 4)) })
 	buf := make([]byte, 40)
-	mustPanic(t, "inexact overlap", func() { s.XORKeyStream(buf[1:33], buf[:32]) })
-}
-
-func mustPanic(t *testing.T, what string, f func()) {
-	t.Helper()
-	defer func() {
-		if recover() == nil {
-			t.Errorf("%s: no panic", what)
-		}
-	}()
-	f()
+	testkit.MustPanic(t, "inexact overlap", func() { s.XORKeyStream(buf[1:33], buf[:32]) })
 }

@@ -6,8 +6,6 @@ import (
 	"crypto/cipher"
 	"encoding/binary"
 	"testing"
-
-	"github.com/faelabs/fae/internal/impl"
 )
 
 // FuzzCTR runs New on fuzzed keys, counter blocks and data with every AES
@@ -39,9 +37,7 @@ func FuzzCTR(f *testing.F) {
 		want := make([]byte, len(data))
 		cipher.NewCTR(ref, ctr[:]).XORKeyStream(want, data)
 
-		defer impl.Reset("aes")
-		for _, kernel := range append(impl.List("aes"), "generic") {
-			impl.Select("aes", kernel)
+		paths.Each(func(path string) {
 			s, err := New(k, ctr[:])
 			if err != nil {
 				t.Fatal(err)
@@ -60,11 +56,11 @@ func FuzzCTR(f *testing.F) {
 			}
 			s.XORKeyStream(out[done:len(data)], src[done:])
 			if !bytes.Equal(out[:len(data)], want) {
-				t.Fatalf("kernel %s: output differs from crypto/cipher.NewCTR", kernel)
+				t.Fatalf("path %s: output differs from crypto/cipher.NewCTR", path)
 			}
 			if !bytes.Equal(out[len(data):], bytes.Repeat([]byte{0xa5}, 16)) {
-				t.Fatalf("kernel %s: wrote past the output", kernel)
+				t.Fatalf("path %s: wrote past the output", path)
 			}
-		}
+		})
 	})
 }

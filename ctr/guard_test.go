@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/faelabs/fae/internal/guard"
-	"github.com/faelabs/fae/internal/impl/impltest"
 )
 
 // TestGuardPages runs the stream on every kernel with key, IV, input and
@@ -22,7 +21,7 @@ func TestGuardPages(t *testing.T) {
 		src[i] = byte(i * 29)
 	}
 	want := make([]byte, longest)
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		keyR, ivR := guard.New(t, 32), guard.New(t, aes.BlockSize)
 		srcR, dstR := guard.New(t, longest), guard.New(t, longest)
 		for _, size := range []int{16, 24, 32} {

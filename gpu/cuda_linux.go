@@ -75,7 +75,7 @@ type cuda struct {
 func openCUDA() (*cuda, error) {
 	lib, err := purego.Dlopen("libcuda.so.1", purego.RTLD_NOW|purego.RTLD_GLOBAL)
 	if err != nil {
-		return nil, fmt.Errorf("gpu: no CUDA driver (libcuda.so.1): %v", err)
+		return nil, fmt.Errorf("gpu: no CUDA driver (libcuda.so.1): %w", err)
 	}
 	c := &cuda{calls: make(chan func()), funcs: map[string]uintptr{}}
 	for _, f := range []struct {
@@ -96,7 +96,7 @@ func openCUDA() (*cuda, error) {
 	} {
 		sym, err := purego.Dlsym(lib, f.name)
 		if err != nil {
-			return nil, fmt.Errorf("gpu: CUDA driver lacks %s: %v", f.name, err)
+			return nil, fmt.Errorf("gpu: CUDA driver lacks %s: %w", f.name, err)
 		}
 		purego.RegisterFunc(f.ptr, sym)
 	}

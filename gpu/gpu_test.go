@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/faelabs/fae/ctr"
+	"github.com/faelabs/fae/internal/aes"
 	"github.com/faelabs/fae/ocb"
 	"github.com/faelabs/fae/raocb"
 )
@@ -158,5 +159,54 @@ func TestGPUPinned(t *testing.T) {
 			t.Fatalf("Open on pinned memory failed: %v", err)
 		}
 		copy(in, pt)
+	}
+}
+
+// TestKeyErrorWraps checks that a wrong key length's error keeps its type.
+func TestKeyErrorWraps(t *testing.T) {
+	key := make([]byte, 15)
+	for name, f := range map[string]func() error{
+		"CTR":   func() error { _, err := newCTR(nil, key, make([]byte, 16)); return err },
+		"OCB":   func() error { _, err := newOCB(nil, key); return err },
+		"RAOCB": func() error { _, err := newRAOCB(nil, key); return err },
+	} {
+		if ks := aes.KeySizeError(0); !errors.As(f(), &ks) || ks != 15 {
+			t.Errorf("%s: error %v, want a wrapped KeySizeError(15)", name, f())
+		}
+	}
+}
+
+// failingDevice fails every kernel launch with errLaunch.
+type failingDevice struct{ *emuDevice }
+
+var errLaunch = errors.New("launch failed")
+
+func (failingDevice) load(string) error                               { return nil }
+func (failingDevice) launch(string, int, int, int, *launchArgs) error { return errLaunch }
+
+// TestEngineFailurePanicWraps checks that the modes panic with an error
+// that wraps the engine's when a launch fails.
+func TestEngineFailurePanicWraps(t *testing.T) {
+	e, err := newEngine(failingDevice{newEmuDevice()}, 16*64, 32, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, msg := make([]byte, 16), make([]byte, 64)
+	c, _ := newCTR(e, key, make([]byte, 16))
+	o, _ := newOCB(e, key)
+	r, _ := newRAOCB(e, key)
+	for name, f := range map[string]func(){
+		"CTR":   func() { c.XORKeyStream(msg, msg) },
+		"OCB":   func() { o.Seal(nil, make([]byte, 12), msg, nil) },
+		"RAOCB": func() { r.Seal(nil, make([]byte, 12), msg, nil) },
+	} {
+		func() {
+			defer func() {
+				if err, _ := recover().(error); !errors.Is(err, errLaunch) {
+					t.Errorf("%s: panic %v, want an error wrapping %v", name, err, errLaunch)
+				}
+			}()
+			f()
+		}()
 	}
 }

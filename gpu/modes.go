@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math/bits"
 
 	"github.com/faelabs/fae/internal/aes"
@@ -68,7 +69,7 @@ type ctrStream struct {
 func newCTR(e *engine, key, iv []byte) (cipher.Stream, error) {
 	b, err := aes.New(key)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("gpu: %w", err)
 	}
 	if len(iv) != aes.BlockSize {
 		return nil, errors.New("gpu: IV length must equal the block size (16 bytes)")
@@ -101,7 +102,7 @@ func (s *ctrStream) XORKeyStream(dst, src []byte) {
 		binary.LittleEndian.PutUint64(c0[:8], hi)
 		binary.LittleEndian.PutUint64(c0[8:], lo)
 		if _, err := s.e.run(k, nil, kernelParams(encKeys(s.b), c0), dst[:16*n], src[:16*n], 0); err != nil {
-			panic("gpu: CTR failed: " + err.Error())
+			panic(fmt.Errorf("gpu: CTR failed: %w", err))
 		}
 		lo, c := bits.Add64(lo, uint64(n), 0)
 		binary.BigEndian.PutUint64(s.ctr[:8], hi+c)
@@ -136,7 +137,7 @@ type ocbAEAD struct {
 func newOCB(e *engine, key []byte) (cipher.AEAD, error) {
 	b, err := aes.New(key)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("gpu: %w", err)
 	}
 	a := &ocbAEAD{e: e, b: b}
 	a.lStar = encryptBlock(b, block{})
@@ -242,7 +243,7 @@ func (a *ocbAEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
 	full := len(plaintext) &^ 15
 	sum, off, err := a.blocks(opEnc, out[:full], plaintext[:full], a.offset0(nonce))
 	if err != nil {
-		panic("gpu: OCB failed: " + err.Error())
+		panic(fmt.Errorf("gpu: OCB failed: %w", err))
 	}
 	if p := plaintext[full:]; len(p) > 0 {
 		off = xor16(off, a.lStar)
@@ -252,7 +253,7 @@ func (a *ocbAEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
 	}
 	h, err := a.hash(ad)
 	if err != nil {
-		panic("gpu: OCB failed: " + err.Error())
+		panic(fmt.Errorf("gpu: OCB failed: %w", err))
 	}
 	tag := xor16(encryptBlock(a.b, xor16(xor16(sum, off), a.lDollar)), h)
 	copy(out[len(plaintext):], tag[:])
@@ -327,7 +328,7 @@ const maxIndex = 1 << 30
 func newRAOCB(e *engine, key []byte) (cipher.AEAD, error) {
 	b, err := aes.New(key)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("gpu: %w", err)
 	}
 	a := &raocbAEAD{e: e, b: b}
 	a.r1 = encryptBlock(b, block{2})
@@ -401,7 +402,7 @@ func (a *raocbAEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
 	full := len(plaintext) &^ 15
 	sum, err := a.blocks(opEnc, out[:full], plaintext[:full], b)
 	if err != nil {
-		panic("gpu: RAOCB failed: " + err.Error())
+		panic(fmt.Errorf("gpu: RAOCB failed: %w", err))
 	}
 	f := uint64(full / 16)
 	m := f
@@ -413,7 +414,7 @@ func (a *raocbAEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
 	}
 	h, err := a.hash(ad)
 	if err != nil {
-		panic("gpu: RAOCB failed: " + err.Error())
+		panic(fmt.Errorf("gpu: RAOCB failed: %w", err))
 	}
 	tag := xor16(a.encryptMasked(b, m+3, sum), h)
 	copy(out[len(plaintext):], tag[:])

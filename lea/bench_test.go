@@ -3,20 +3,16 @@ package lea
 import (
 	"strconv"
 	"testing"
-
-	"github.com/faelabs/fae/internal/impl"
 )
 
 const benchSize = 16 << 10
 
-// BenchmarkCTR measures NewCTR on 16 KiB with each key size and kernel; the
+// BenchmarkCTR measures NewCTR on 16 KiB with each key size on every path; the
 // engine's benchmarks (internal/lea) measure ECB.
 func BenchmarkCTR(b *testing.B) {
 	for _, keySize := range []int{16, 32} {
-		for _, kernel := range append(impl.List("lea"), "generic") {
-			b.Run(kernel+"/"+strconv.Itoa(8*keySize), func(b *testing.B) {
-				impl.Select("lea", kernel)
-				defer impl.Reset("lea")
+		paths.Each(func(path string) {
+			b.Run(path+"/"+strconv.Itoa(8*keySize), func(b *testing.B) {
 				s, _ := NewCTR(make([]byte, keySize), make([]byte, BlockSize))
 				buf := make([]byte, benchSize)
 				b.SetBytes(benchSize)
@@ -25,6 +21,6 @@ func BenchmarkCTR(b *testing.B) {
 					s.XORKeyStream(buf, buf)
 				}
 			})
-		}
+		})
 	}
 }

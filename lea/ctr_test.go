@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"crypto/cipher"
 	"crypto/rand"
-	"encoding/hex"
 	mrand "math/rand/v2"
 	"testing"
 
 	"github.com/faelabs/fae/internal/impl/impltest"
+	"github.com/faelabs/fae/internal/testkit"
 )
+
+// paths are LEA's kernels, which NewCTR runs on.
+var paths = impltest.Of("lea")
 
 // TestCTR compares NewCTR with crypto/cipher.NewCTR over the same LEA
 // block, on every kernel, for every length 0..1024 in one call, and for
@@ -24,7 +27,7 @@ func TestCTR(t *testing.T) {
 	rand.Read(src)
 	want := make([]byte, len(src))
 	cipher.NewCTR(b, iv).XORKeyStream(want, src)
-	impltest.Run(t, "lea", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for n := 0; n <= len(src); n++ {
 			s, _ := NewCTR(key, iv)
 			got := make([]byte, n)
@@ -60,9 +63,9 @@ func TestCTRWrap(t *testing.T) {
 		"0123456789abcdeffffffffffffffffe",
 		"00000000ffffffffffffffffffffffff",
 	}
-	impltest.Run(t, "lea", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, h := range ivs {
-			iv := unhex(t, h)
+			iv := testkit.Hex(t, h)
 			want := make([]byte, len(src))
 			cipher.NewCTR(b, iv).XORKeyStream(want, src)
 			for _, split := range []int{0, 7, 16, 100, 700} {
@@ -84,7 +87,7 @@ func TestCTRInPlace(t *testing.T) {
 	key, iv := make([]byte, 24), make([]byte, BlockSize)
 	rand.Read(key)
 	b, _ := NewCipher(key)
-	impltest.Run(t, "lea", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, n := range []int{1, 15, 16, 17, 255, 256, 1000, 4099} {
 			buf := make([]byte, n)
 			rand.Read(buf)
@@ -107,13 +110,4 @@ func TestCTRInPlace(t *testing.T) {
 			}
 		}
 	})
-}
-
-func unhex(t *testing.T, s string) []byte {
-	t.Helper()
-	b, err := hex.DecodeString(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }

@@ -4,31 +4,27 @@ import (
 	"bytes"
 	"crypto/cipher"
 	"crypto/rand"
-	"encoding/hex"
-	"encoding/json"
 	mrand "math/rand/v2"
-	"os"
-	"strconv"
 	"testing"
 
 	"github.com/faelabs/fae"
 	"github.com/faelabs/fae/internal/aeadtest"
-	"github.com/faelabs/fae/internal/impl"
 	"github.com/faelabs/fae/internal/impl/impltest"
+	"github.com/faelabs/fae/internal/testkit"
 	"github.com/faelabs/fae/lea"
 )
 
 // leaModes are the registry's algorithms over LEA.
 var leaModes = []string{"lea-128-ocb3", "lea-256-ocb3", "lea-128-gcm", "lea-128-ccm"}
 
-// TestModesBouncyCastle checks the registry's LEA modes, with every LEA
-// kernel, against testdata/modes_bc.json: vectors that Bouncy Castle's LEA
+// paths are LEA's kernels, which the modes over LEA run on (OCB3's fused
+// kernels among them).
+var paths = impltest.Of("lea")
+
+// TestModesBouncyCastle checks the registry's LEA modes, on every path,
+// against testdata/modes_bc.json: vectors that Bouncy Castle's LEA
 // computed under its OCB, GCM and CCM (see testdata/gen_bc.java).
 func TestModesBouncyCastle(t *testing.T) {
-	data, err := os.ReadFile("testdata/modes_bc.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var f struct {
 		Vectors []struct {
 			Name                   string
@@ -36,14 +32,12 @@ func TestModesBouncyCastle(t *testing.T) {
 			Key, Nonce, AD, PT, CT string
 		}
 	}
-	if err := json.Unmarshal(data, &f); err != nil {
-		t.Fatal(err)
-	}
+	testkit.Load(t, "modes_bc.json", &f)
 	seen := map[string]int{}
-	impltest.Run(t, "lea", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for i, v := range f.Vectors {
 			seen[v.Name]++
-			key, nonce, ad, pt, ct := unhex(t, v.Key), unhex(t, v.Nonce), unhex(t, v.AD), unhex(t, v.PT), unhex(t, v.CT)
+			key, nonce, ad, pt, ct := testkit.Hex(t, v.Key), testkit.Hex(t, v.Nonce), testkit.Hex(t, v.AD), testkit.Hex(t, v.PT), testkit.Hex(t, v.CT)
 			a, err := fae.New(v.Name, key, fae.WithNonceSize(len(nonce)), fae.WithTagSize(v.TagSize))
 			if err != nil {
 				t.Fatalf("vector %d: %v", i, err)
@@ -63,20 +57,11 @@ func TestModesBouncyCastle(t *testing.T) {
 	}
 }
 
-func unhex(t *testing.T, s string) []byte {
-	t.Helper()
-	b, err := hex.DecodeString(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 // TestModesConformance runs the registry's LEA modes through the
-// conformance suite with every LEA kernel. Allocations are left to the
+// conformance suite on every path. Allocations are left to the
 // root package's TestConformance: they depend on the modes, not on LEA.
 func TestModesConformance(t *testing.T) {
-	impltest.Run(t, "lea", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, name := range leaModes {
 			t.Run(name, func(t *testing.T) {
 				key := make([]byte, 16)
@@ -151,46 +136,18 @@ func TestGCMShortTagWritesInBounds(t *testing.T) {
 	}
 }
 
-// BenchmarkModes measures the registry's LEA modes with each LEA kernel,
+// BenchmarkModes measures the registry's LEA modes on every path,
 // with room in dst.
 func BenchmarkModes(b *testing.B) {
 	for _, name := range leaModes {
-		for _, kernel := range append(impl.List("lea"), "generic") {
-			for _, size := range []int{1500, 16384} {
-				for _, open := range []bool{false, true} {
-					op := "seal"
-					if open {
-						op = "open"
-					}
-					b.Run(name+"/"+kernel+"/"+op+"/"+strconv.Itoa(size), func(b *testing.B) {
-						impl.Select("lea", kernel)
-						defer impl.Reset("lea")
-						key := make([]byte, 16)
-						if name == "lea-256-ocb3" {
-							key = make([]byte, 32)
-						}
-						a, err := fae.New(name, key)
-						if err != nil {
-							b.Fatal(err)
-						}
-						nonce := make([]byte, a.NonceSize())
-						pt := make([]byte, size)
-						ct := a.Seal(nil, nonce, pt, nil)
-						dst := make([]byte, 0, size+a.Overhead())
-						b.SetBytes(int64(size))
-						b.ReportAllocs()
-						for b.Loop() {
-							if open {
-								if _, err := a.Open(dst, nonce, ct, nil); err != nil {
-									b.Fatal(err)
-								}
-							} else {
-								a.Seal(dst, nonce, pt, nil)
-							}
-						}
-					})
-				}
-			}
+		key := make([]byte, 16)
+		if name == "lea-256-ocb3" {
+			key = make([]byte, 32)
+		}
+		for _, op := range []string{"seal", "open"} {
+			b.Run(name+"/"+op, func(b *testing.B) {
+				aeadtest.Benchmark(b, paths, op == "open", func() (cipher.AEAD, error) { return fae.New(name, key) })
+			})
 		}
 	}
 }

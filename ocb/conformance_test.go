@@ -3,20 +3,24 @@ package ocb
 import (
 	"crypto/aes"
 	"crypto/cipher"
+	"errors"
 	"fmt"
 	"testing"
 
 	"github.com/faelabs/fae/internal/aeadtest"
-	"github.com/faelabs/fae/internal/impl/impltest"
+	faeaes "github.com/faelabs/fae/internal/aes"
 )
 
-// TestConformance runs the shared suite on every kernel, for each key size
-// and for the extreme nonce and tag sizes, and over another block cipher.
+// TestConformance runs the shared suite on every path: at the default nonce
+// and tag sizes with each key size (AES-128 alone with -short, for the
+// emulated runs), and at the extreme nonce and tag sizes, and over another block cipher.
 func TestConformance(t *testing.T) {
-	impltest.Run(t, "aes", func(t *testing.T) {
-		for _, c := range []struct{ key, nonce, tag int }{
-			{16, 12, 16}, {24, 12, 16}, {32, 12, 16}, {16, 1, 8}, {32, 15, 13},
-		} {
+	sizes := []struct{ key, nonce, tag int }{{16, 12, 16}, {16, 1, 8}, {32, 15, 13}, {24, 12, 16}, {32, 12, 16}}
+	if testing.Short() {
+		sizes = sizes[:3]
+	}
+	paths.Run(t, func(t *testing.T) {
+		for _, c := range sizes {
 			t.Run(fmt.Sprintf("key%d-nonce%d-tag%d", c.key, c.nonce, c.tag), func(t *testing.T) {
 				key := make([]byte, c.key)
 				key[0] = byte(c.nonce)
@@ -29,7 +33,7 @@ func TestConformance(t *testing.T) {
 		aeadtest.TestAEAD(t, func() (cipher.AEAD, error) { return NewFromBlock(b, 12, 16) }, aeadtest.AllowAllocs())
 	})
 	// Over fae's LEA no buffer passes through an interface: no allocations.
-	impltest.Run(t, "lea", func(t *testing.T) {
+	leaPaths.Run(t, func(t *testing.T) {
 		for _, key := range []int{16, 32} {
 			t.Run(fmt.Sprintf("LEA-key%d", key), func(t *testing.T) {
 				aeadtest.TestAEAD(t, func() (cipher.AEAD, error) { return newLEA(make([]byte, key), 12, 16) })
@@ -43,6 +47,11 @@ func TestErrors(t *testing.T) {
 		if _, err := NewWithSizes(make([]byte, c.key), c.nonce, c.tag); err == nil {
 			t.Errorf("key %d, nonce %d, tag %d accepted", c.key, c.nonce, c.tag)
 		}
+	}
+	// The key's error stays reachable through the wrapping.
+	_, err := New(make([]byte, 15))
+	if ks := faeaes.KeySizeError(0); !errors.As(err, &ks) || ks != 15 {
+		t.Errorf("New with a 15-byte key: error %v, want a wrapped KeySizeError(15)", err)
 	}
 	b, _ := aes.NewCipher(make([]byte, 16))
 	if _, err := NewFromBlock(b, 0, 16); err == nil {

@@ -7,11 +7,13 @@ import (
 	mrand "math/rand/v2"
 	"testing"
 
-	"github.com/faelabs/fae/internal/impl"
+	"github.com/faelabs/fae/internal/aeadtest"
+	"github.com/faelabs/fae/internal/impl/impltest"
+	"github.com/faelabs/fae/internal/words"
 	"github.com/faelabs/fae/lea"
 )
 
-// newFunc makes an AEAD with the kernel that is selected now.
+// newFunc makes an AEAD with the kernels selected now.
 type newFunc func(key []byte, nonceSize, tagSize int) (*AEAD, error)
 
 // newLEA is OCB3 over fae's LEA, which runs LEA's fused kernels.
@@ -33,84 +35,38 @@ func newPlainLEA(key []byte, nonceSize, tagSize int) (*AEAD, error) {
 	return NewFromBlock(struct{ cipher.Block }{b}, nonceSize, tagSize)
 }
 
-// sealOpen seals and opens with the kernel that is selected now.
-func sealOpen(t *testing.T, newAEAD newFunc, key, nonce, pt, ad []byte, tagSize int) []byte {
-	t.Helper()
-	a, err := newAEAD(key, len(nonce), tagSize)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ct := a.Seal(nil, nonce, pt, ad)
-	got, err := a.Open(nil, nonce, ct, ad)
-	if err != nil || !bytes.Equal(got, pt) {
-		t.Fatalf("round trip failed: %v", err)
-	}
-	return ct
+// asAEAD adapts f to aeadtest.Agree.
+func asAEAD(f newFunc) aeadtest.NewFunc {
+	return func(key []byte, nonceSize, tagSize int) (cipher.AEAD, error) { return f(key, nonceSize, tagSize) }
 }
 
-// withKernel runs f with one AES kernel selected.
-func withKernel(name string, f func()) { withPkgKernel("aes", name, f) }
+// paths are OCB3-AES's: ocb's kernels, and its generic code over the AES
+// engine. Over fae's LEA, LEA's fused kernels run (package "lea").
+var (
+	paths    = impltest.Of("ocb", "aes")
+	leaPaths = impltest.Of("lea")
+)
 
-// withPkgKernel runs f with one kernel of package pkg selected.
-func withPkgKernel(pkg, name string, f func()) {
-	impl.Select(pkg, name)
-	defer impl.Reset(pkg)
-	f()
-}
-
-// TestKernelsAgree compares every kernel with the generic code: message and
-// AD lengths 0..300 byte by byte, ragged large sizes, all key sizes.
+// TestKernelsAgree compares every path, and each kernel over the generic
+// AES code, with the generic code (aeadtest.Agree).
 func TestKernelsAgree(t *testing.T) {
-	kernelsAgree(t, "aes", impl.List("aes"), NewWithSizes, NewWithSizes)
+	aeadtest.Agree(t, paths, []int{16, 24, 32}, agreeLengths, agreeSizes, asAEAD(NewWithSizes), asAEAD(NewWithSizes))
 }
 
-// TestLEAKernelsAgree compares OCB3 over fae's LEA, with every LEA kernel
-// (the fused ones included) and the generic code, with OCB3 over LEA as a
-// plain cipher.Block.
+// TestLEAKernelsAgree compares OCB3 over fae's LEA on every path of LEA's
+// kernels (the fused ones included) with OCB3 over LEA as a plain
+// cipher.Block on the generic code.
 func TestLEAKernelsAgree(t *testing.T) {
-	kernelsAgree(t, "lea", append(impl.List("lea"), "generic"), newLEA, newPlainLEA)
+	aeadtest.Agree(t, leaPaths, []int{16, 24, 32}, agreeLengths, agreeSizes, asAEAD(newLEA), asAEAD(newPlainLEA))
 }
 
-// kernelsAgree compares newAEAD with each kernel of pkg to ref with pkg's
-// generic kernel.
-func kernelsAgree(t *testing.T, pkg string, kernels []string, newAEAD, ref newFunc) {
-	r := mrand.New(mrand.NewPCG(3, 4))
-	buf := make([]byte, 1<<17)
-	rand.Read(buf)
-	lengths := []int{}
-	for n := 0; n <= 300; n++ {
-		lengths = append(lengths, n)
-	}
-	lengths = append(lengths, 511, 512, 513, 1023, 1500, (64+32+17)*16+3, 4096+7, 16384, 65536+7, 1<<17-9)
-	if testing.Short() {
-		lengths = lengths[:80]
-	}
-	for _, kernel := range kernels {
-		t.Run(kernel, func(t *testing.T) {
-			for _, keyLen := range []int{16, 24, 32} {
-				key := make([]byte, keyLen)
-				for _, n := range lengths {
-					rand.Read(key)
-					nonce := make([]byte, 1+r.IntN(15))
-					rand.Read(nonce)
-					tagSize := 8 + r.IntN(9)
-					s := r.IntN(7) // unaligned
-					pt := buf[s : s+n]
-					ad := buf[len(buf)-n:]
-					if r.IntN(2) == 0 {
-						ad = ad[:r.IntN(n+1)]
-					}
-					var want, got []byte
-					withPkgKernel(pkg, "generic", func() { want = sealOpen(t, ref, key, nonce, pt, ad, tagSize) })
-					withPkgKernel(pkg, kernel, func() { got = sealOpen(t, newAEAD, key, nonce, pt, ad, tagSize) })
-					if !bytes.Equal(got, want) {
-						t.Fatalf("key %d, msg %d, ad %d, nonce %d, tag %d: kernel output differs from generic",
-							keyLen, n, len(ad), len(nonce), tagSize)
-					}
-				}
-			}
-		})
-	}
+// agreeLengths are the message lengths past 300 that TestKernelsAgree tries:
+// around the kernels' 64-block groups and ragged large ones.
+var agreeLengths = []int{511, 512, 513, 1023, 1500, (64+32+17)*16 + 3, 4096 + 7, 16384, 65536 + 7, 1<<17 - 9}
+
+// agreeSizes picks any nonce and tag sizes.
+func agreeSizes(r *mrand.Rand, _ int) (nonceSize, tagSize int) {
+	return MinNonceSize + r.IntN(MaxNonceSize-MinNonceSize+1), MinTagSize + r.IntN(MaxTagSize-MinTagSize+1)
 }
 
 // TestBlocksFromAnyIndex runs the block loop from indices that are not
@@ -118,39 +74,38 @@ func kernelsAgree(t *testing.T, pkg string, kernels []string, newAEAD, ref newFu
 // generic code, and checks the offsets against the direct Gray-code formula;
 // over AES and over LEA.
 func TestBlocksFromAnyIndex(t *testing.T) {
-	t.Run("aes", func(t *testing.T) { blocksFromAnyIndex(t, "aes", NewWithSizes) })
-	t.Run("lea", func(t *testing.T) { blocksFromAnyIndex(t, "lea", newLEA) })
+	t.Run("aes", func(t *testing.T) { paths.Compare(t, nil, func(t *testing.T) { blocksFromAnyIndex(t, NewWithSizes) }) })
+	t.Run("lea", func(t *testing.T) { leaPaths.Compare(t, nil, func(t *testing.T) { blocksFromAnyIndex(t, newLEA) }) })
 }
 
-func blocksFromAnyIndex(t *testing.T, pkg string, newAEAD newFunc) {
+func blocksFromAnyIndex(t *testing.T, newAEAD newFunc) {
 	key := make([]byte, 16)
 	rand.Read(key)
 	src := make([]byte, 300*blockSize)
 	rand.Read(src)
+	a, err := newAEAD(key, NonceSize, TagSize)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, start := range []uint64{0, 5, 31, 32, 1000, 1<<31 - 64, 1<<32 - 100, 1<<32 - 1, 1<<33 - 64} {
-		for _, kernel := range append(impl.List(pkg), "generic") {
-			withPkgKernel(pkg, kernel, func() {
-				a, _ := newAEAD(key, NonceSize, TagSize)
-				var raw [blockSize]byte
-				rand.Read(raw[:])
-				off0 := load(raw[:])
-				for _, d := range []direction{encrypt, decrypt, hash} {
-					var sumK, sumG block
-					offK, offG := a.offsetAt(off0, start), a.offsetAt(off0, start)
-					dstK, dstG := make([]byte, len(src)), make([]byte, len(src))
-					if d == hash {
-						dstK, dstG = nil, nil
-					}
-					a.blocks(d, dstK, src, &offK, &sumK, start)
-					a.blocksGeneric(d, dstG, src, &offG, &sumG, start)
-					if !bytes.Equal(dstK, dstG) || sumK != sumG || offK != offG {
-						t.Fatalf("%s: direction %d from block %d: blocks differs from blocksGeneric", kernel, d, start)
-					}
-					if want := a.offsetAt(off0, start+uint64(len(src)/blockSize)); offK != want {
-						t.Fatalf("%s: offset after block %d differs from offsetAt", kernel, start+300)
-					}
-				}
-			})
+		var raw [blockSize]byte
+		rand.Read(raw[:])
+		off0 := words.Load(raw[:])
+		for _, d := range []direction{encrypt, decrypt, hash} {
+			var sumK, sumG words.Block
+			offK, offG := a.offsetAt(off0, start), a.offsetAt(off0, start)
+			dstK, dstG := make([]byte, len(src)), make([]byte, len(src))
+			if d == hash {
+				dstK, dstG = nil, nil
+			}
+			a.blocks(d, dstK, src, &offK, &sumK, start)
+			a.blocksGeneric(d, dstG, src, &offG, &sumG, start)
+			if !bytes.Equal(dstK, dstG) || sumK != sumG || offK != offG {
+				t.Fatalf("direction %d from block %d: blocks differs from blocksGeneric", d, start)
+			}
+			if want := a.offsetAt(off0, start+uint64(len(src)/blockSize)); offK != want {
+				t.Fatalf("offset after block %d differs from offsetAt", start+300)
+			}
 		}
 	}
 }
@@ -164,7 +119,7 @@ func TestDouble(t *testing.T) {
 		{[blockSize]byte{8: 0x80, 15: 0x81}, [blockSize]byte{7: 1, 14: 1, 15: 2}},
 	} {
 		var got [blockSize]byte
-		double(load(c.in[:])).store(got[:])
+		double(words.Load(c.in[:])).Store(got[:])
 		if got != c.want {
 			t.Errorf("double(%x) = %x, want %x", c.in, got, c.want)
 		}
@@ -177,12 +132,12 @@ func TestPadded(t *testing.T) {
 		var want, got [blockSize]byte
 		copy(want[:], p[:n])
 		want[n] = 0x80
-		padded(p[:n]).store(got[:])
+		padded(p[:n]).Store(got[:])
 		if got != want {
 			t.Errorf("padded(%d bytes) = %x, want %x", n, got, want)
 		}
 		dst := make([]byte, n)
-		xorPartial(dst, p[:n], load(want[:]))
+		xorPartial(dst, p[:n], words.Load(want[:]))
 		for i := range dst {
 			if dst[i] != p[i]^want[i] {
 				t.Fatalf("xorPartial(%d bytes) = %x", n, dst)

@@ -1,21 +1,32 @@
 // Package ocb implements OCB3, the authenticated encryption mode of RFC 7253,
 // over AES (New, NewWithSizes) or any 128-bit block cipher (NewFromBlock).
 //
-// With AES keys the bulk of a message runs on fused assembly kernels (AES-NI,
-// VAES on ymm or zmm) that keep the offsets in registers; elsewhere, and with
-// the purego build tag, it runs on fae's constant-time bitsliced AES. Over
-// fae's LEA (NewFromBlock with the block of lea.NewCipher) the bulk runs on
-// LEA's fused word-sliced kernels where the CPU has them.
+// With AES keys the bulk of a message runs on fused assembly kernels that
+// keep the offsets in registers: AES-NI or VAES (ymm, zmm) on amd64, the
+// ARMv8 Cryptography Extensions on arm64. Where they do not run, the mode's
+// Go code calls fae's AES engine, which on other architectures and with the
+// purego build tag is its constant-time bitsliced AES. Over fae's LEA
+// (NewFromBlock with the block of lea.NewCipher) the bulk runs on LEA's
+// fused AVX2 or AVX-512 kernels on amd64 and through its NEON kernels on
+// arm64.
 //
 // Nonces are 1 to 15 bytes (12 by default) and must never repeat under one
 // key: a repeated nonce reveals the XOR of plaintext blocks and lets an
 // attacker forge. A short nonce also caps the number of messages per key
-// (256 for one byte). Liénardy and Lafitte (IACR ePrint 2023/326) found
-// that nonces shorter than 6 bits can make the nonce block collide with the
-// one behind L_*, which loses confidentiality and authenticity for the
-// key's lifetime, and asked that 6 bits become a hard minimum; fae's nonces
-// are whole bytes, so they never reach that case, but 12 bytes remain the
-// safe choice.
+// (256 for one byte). Liénardy and Lafitte, "A weakness in OCB3 used with
+// short nonces allowing for a break of authenticity and confidentiality"
+// (IACR ePrint 2023/326, Information Processing Letters 183), report a flaw
+// in OCB3's security proof that appears with short nonces: confidentiality
+// and authenticity are then lost until the key changes, even if no nonce
+// repeats. They give fixes and, for the mode as it stands, ask that the
+// requirement "N ≥ 6" become absolute. The paper's full text was not
+// available to us, so its unit is not established here. RFC 7253 measures N
+// in bits, and one case follows from the RFC alone: a nonce of 5 bits or
+// fewer puts the 1 bit in front of it among the 6 low bits cleared before
+// Ktop is enciphered, so with a 128-bit tag Ktop is the encryption of the
+// zero block, L_*. fae's nonces are whole bytes and never reach that case;
+// RustCrypto's ocb3 reads the bound as 6 bytes and rejects shorter nonces.
+// Use 12 bytes; until the unit is settled, treat 6 bytes as the minimum.
 //
 // Tags are 8 to 16 bytes (16 by default). The tag length is part of the
 // nonce formatting, so a shorter tag is not a truncation of a longer one.
@@ -24,7 +35,6 @@ package ocb
 import (
 	"crypto/cipher"
 	"crypto/subtle"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -34,6 +44,7 @@ import (
 	"github.com/faelabs/fae/internal/alias"
 	ilea "github.com/faelabs/fae/internal/lea"
 	"github.com/faelabs/fae/internal/ocbnonce"
+	"github.com/faelabs/fae/internal/words"
 )
 
 const (
@@ -62,47 +73,29 @@ type bulkCipher interface {
 	DecryptBlocks(dst, src []byte)
 }
 
-// block is a 16-byte block as two little-endian words, w0 from bytes 0..7
-// and w1 from bytes 8..15 (the byte order of the kernels' memory). Offsets,
-// checksums and the short serial steps stay in registers this way: a block
-// assembled in memory from 8-byte stores and then loaded whole waits for
-// the stores to reach the cache.
-type block struct{ w0, w1 uint64 }
-
-func load(p []byte) block {
-	return block{binary.LittleEndian.Uint64(p[:8]), binary.LittleEndian.Uint64(p[8:16])}
-}
-
-func (x block) store(p []byte) {
-	binary.LittleEndian.PutUint64(p[:8], x.w0)
-	binary.LittleEndian.PutUint64(p[8:16], x.w1)
-}
-
-func (x block) xor(y block) block { return block{x.w0 ^ y.w0, x.w1 ^ y.w1} }
-
 // padded returns p || 1 || 0...: a final partial block (len(p) < 16), padded.
-func padded(p []byte) block {
-	var x block
+func padded(p []byte) words.Block {
+	var x words.Block
 	for i, b := range p {
-		x = x.xor(byteAt(i, b))
+		x = x.Xor(byteAt(i, b))
 	}
-	return x.xor(byteAt(len(p), 0x80))
+	return x.Xor(byteAt(len(p), 0x80))
 }
 
 // byteAt returns the block with b at index i and zeros elsewhere.
-func byteAt(i int, b byte) block {
+func byteAt(i int, b byte) words.Block {
 	if i < 8 {
-		return block{uint64(b) << (8 * i), 0}
+		return words.Block{W0: uint64(b) << (8 * i)}
 	}
-	return block{0, uint64(b) << (8 * (i - 8))}
+	return words.Block{W1: uint64(b) << (8 * (i - 8))}
 }
 
 // xorPartial sets dst[i] = src[i] ^ byte i of pad, for len(src) < 16.
-func xorPartial(dst, src []byte, pad block) {
+func xorPartial(dst, src []byte, pad words.Block) {
 	for i := range src {
-		w := pad.w0
+		w := pad.W0
 		if i >= 8 {
-			w = pad.w1
+			w = pad.W1
 		}
 		dst[i] = src[i] ^ byte(w>>(8*(i%8)))
 	}
@@ -120,7 +113,7 @@ type AEAD struct {
 	// parallelism is the number of goroutines for one large message.
 	parallelism int
 
-	lStar, lDollar block
+	lStar, lDollar words.Block
 	l              [numL][blockSize]byte // L_i, in the kernels' layout
 	// rel[j] is the XOR of L_ntz(k) for k = 1..j+1: the offset of block j+1
 	// of a 32-block group relative to the offset before the group. It is
@@ -179,17 +172,17 @@ func (a *AEAD) init(nonceSize, tagSize int) error {
 		return errors.New("ocb: tag size " + strconv.Itoa(tagSize) + " not in 8..16")
 	}
 	a.nonceSize, a.tagSize, a.parallelism = nonceSize, tagSize, 1
-	a.lStar = a.encrypt(block{})
+	a.lStar = a.encrypt(words.Block{})
 	a.lDollar = double(a.lStar)
 	l := double(a.lDollar)
 	for i := range a.l {
-		l.store(a.l[i][:])
+		l.Store(a.l[i][:])
 		l = double(l)
 	}
-	var r block
+	var r words.Block
 	for j := range a.rel {
-		r = r.xor(a.lAt(bits.TrailingZeros(uint(j + 1))))
-		r.store(a.rel[j][:])
+		r = r.Xor(a.lAt(bits.TrailingZeros(uint(j + 1))))
+		r.Store(a.rel[j][:])
 	}
 	return nil
 }
@@ -197,20 +190,20 @@ func (a *AEAD) init(nonceSize, tagSize int) error {
 // double is multiplication by x in GF(2^128) with the polynomial of
 // RFC 7253, on the block read as a big-endian number, without branches on
 // the (secret) top bit.
-func double(x block) block {
-	hi, lo := bits.ReverseBytes64(x.w0), bits.ReverseBytes64(x.w1)
+func double(x words.Block) words.Block {
+	hi, lo := bits.ReverseBytes64(x.W0), bits.ReverseBytes64(x.W1)
 	carry := hi >> 63
 	hi = hi<<1 | lo>>63
 	lo = lo<<1 ^ 0x87&-carry
-	return block{bits.ReverseBytes64(hi), bits.ReverseBytes64(lo)}
+	return words.Block{W0: bits.ReverseBytes64(hi), W1: bits.ReverseBytes64(lo)}
 }
 
 // lAt returns L_i for any i.
-func (a *AEAD) lAt(i int) block {
+func (a *AEAD) lAt(i int) words.Block {
 	if i < numL {
-		return load(a.l[i][:])
+		return words.Load(a.l[i][:])
 	}
-	x := load(a.l[numL-1][:])
+	x := words.Load(a.l[numL-1][:])
 	for ; i >= numL; i-- {
 		x = double(x)
 	}
@@ -224,35 +217,35 @@ func (a *AEAD) NonceSize() int { return a.nonceSize }
 func (a *AEAD) Overhead() int { return a.tagSize }
 
 // offset0 returns Offset_0 for nonce (RFC 7253, Section 4.2).
-func (a *AEAD) offset0(nonce []byte) block {
+func (a *AEAD) offset0(nonce []byte) words.Block {
 	hi, lo := ocbnonce.Block(nonce, a.tagSize)
 	bottom := uint(lo & 63)
 	lo &^= 63
 
-	ktop := a.encrypt(block{bits.ReverseBytes64(hi), bits.ReverseBytes64(lo)})
+	ktop := a.encrypt(words.Block{W0: bits.ReverseBytes64(hi), W1: bits.ReverseBytes64(lo)})
 	// Stretch = Ktop || (Ktop[1..64] ^ Ktop[9..72]), as three big-endian
 	// words; the offset is Stretch[1+bottom..128+bottom]. bottom comes from
 	// the public nonce, and Go defines a shift by 64 as giving zero.
-	s0, s1 := bits.ReverseBytes64(ktop.w0), bits.ReverseBytes64(ktop.w1)
+	s0, s1 := bits.ReverseBytes64(ktop.W0), bits.ReverseBytes64(ktop.W1)
 	s2 := s0 ^ (s0<<8 | s1>>56)
-	return block{bits.ReverseBytes64(s0<<bottom | s1>>(64-bottom)), bits.ReverseBytes64(s1<<bottom | s2>>(64-bottom))}
+	return words.Block{W0: bits.ReverseBytes64(s0<<bottom | s1>>(64-bottom)), W1: bits.ReverseBytes64(s1<<bottom | s2>>(64-bottom))}
 }
 
 // offsetAt returns Offset_i, the offset of (1-based) block i of a message
 // whose Offset_0 is off0, computed directly from the Gray code of i: the
 // XOR of L_j over the set bits j of i^(i>>1). It lets a message be split
 // anywhere.
-func (a *AEAD) offsetAt(off0 block, i uint64) block {
+func (a *AEAD) offsetAt(off0 words.Block, i uint64) words.Block {
 	for g := i ^ i>>1; g != 0; g &= g - 1 {
-		off0 = off0.xor(a.lAt(bits.TrailingZeros64(g)))
+		off0 = off0.Xor(a.lAt(bits.TrailingZeros64(g)))
 	}
 	return off0
 }
 
 // Seal encrypts and authenticates plaintext, authenticates ad, and appends
 // ciphertext || tag to dst, as cipher.AEAD. It panics if nonce is not
-// NonceSize() bytes long or if the output would overlap plaintext other than
-// exactly.
+// NonceSize() bytes long, if the output would overlap plaintext other than
+// exactly, or if it would overlap ad.
 func (a *AEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
 	if len(nonce) != a.nonceSize {
 		panic("ocb: incorrect nonce length given to OCB")
@@ -265,7 +258,7 @@ func (a *AEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
 		panic("ocb: invalid buffer overlap of output and additional data")
 	}
 	var tag [blockSize]byte
-	a.seal(out[:len(plaintext)], nonce, plaintext, ad).store(tag[:])
+	a.seal(out[:len(plaintext)], nonce, plaintext, ad).Store(tag[:])
 	copy(out[len(plaintext):], tag[:a.tagSize])
 	return ret
 }
@@ -275,8 +268,8 @@ var errOpen = errors.New("ocb: message authentication failed")
 // Open authenticates and decrypts ciphertext || tag and appends the
 // plaintext to dst, as cipher.AEAD. On failure it returns an error and
 // overwrites the bytes it had written with zeros. It panics if nonce is not
-// NonceSize() bytes long or if the output would overlap ciphertext other
-// than exactly.
+// NonceSize() bytes long, if the output would overlap ciphertext || tag other
+// than exactly (from its start), or if it would overlap ad.
 func (a *AEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 	if len(nonce) != a.nonceSize {
 		panic("ocb: incorrect nonce length given to OCB")
@@ -293,7 +286,7 @@ func (a *AEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 		panic("ocb: invalid buffer overlap of output and additional data")
 	}
 	var tag [blockSize]byte
-	a.open(out, nonce, ciphertext[:n], ad).store(tag[:])
+	a.open(out, nonce, ciphertext[:n], ad).Store(tag[:])
 	if subtle.ConstantTimeCompare(tag[:a.tagSize], ciphertext[n:]) != 1 {
 		clear(out)
 		return nil, errOpen
@@ -302,64 +295,64 @@ func (a *AEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 }
 
 // seal encrypts plaintext into out and returns the full-length tag.
-func (a *AEAD) seal(out, nonce, plaintext, ad []byte) block {
+func (a *AEAD) seal(out, nonce, plaintext, ad []byte) words.Block {
 	off := a.offset0(nonce)
-	var sum block
+	var sum words.Block
 	full := len(plaintext) &^ (blockSize - 1)
 	a.run(encrypt, out[:full], plaintext[:full], &off, &sum)
 	if p := plaintext[full:]; len(p) > 0 {
-		off = off.xor(a.lStar)
-		sum = sum.xor(padded(p)) // before out, which may be p, is written
+		off = off.Xor(a.lStar)
+		sum = sum.Xor(padded(p)) // before out, which may be p, is written
 		xorPartial(out[full:], p, a.encrypt(off))
 	}
 	return a.tag(sum, off, ad)
 }
 
 // open decrypts ciphertext into out and returns the full-length tag.
-func (a *AEAD) open(out, nonce, ciphertext, ad []byte) block {
+func (a *AEAD) open(out, nonce, ciphertext, ad []byte) words.Block {
 	off := a.offset0(nonce)
-	var sum block
+	var sum words.Block
 	full := len(ciphertext) &^ (blockSize - 1)
 	a.run(decrypt, out[:full], ciphertext[:full], &off, &sum)
 	if c := ciphertext[full:]; len(c) > 0 {
-		off = off.xor(a.lStar)
+		off = off.Xor(a.lStar)
 		xorPartial(out[full:], c, a.encrypt(off))
-		sum = sum.xor(padded(out[full:]))
+		sum = sum.Xor(padded(out[full:]))
 	}
 	return a.tag(sum, off, ad)
 }
 
 // tag returns Tag = E(Checksum ^ Offset ^ L_$) ^ HASH(A), at full length.
-func (a *AEAD) tag(sum, off block, ad []byte) block {
-	return a.encrypt(sum.xor(off).xor(a.lDollar)).xor(a.hash(ad))
+func (a *AEAD) tag(sum, off words.Block, ad []byte) words.Block {
+	return a.encrypt(sum.Xor(off).Xor(a.lDollar)).Xor(a.hash(ad))
 }
 
 // hash is HASH(K, A) of RFC 7253, Section 4.1.
-func (a *AEAD) hash(ad []byte) block {
-	var off, sum block
+func (a *AEAD) hash(ad []byte) words.Block {
+	var off, sum words.Block
 	full := len(ad) &^ (blockSize - 1)
 	a.run(hash, nil, ad[:full], &off, &sum)
 	if rest := ad[full:]; len(rest) > 0 {
-		off = off.xor(a.lStar)
-		sum = sum.xor(a.encrypt(padded(rest).xor(off)))
+		off = off.Xor(a.lStar)
+		sum = sum.Xor(a.encrypt(padded(rest).Xor(off)))
 	}
 	return sum
 }
 
 // encrypt enciphers one block, in registers with fae's AES and LEA.
-func (a *AEAD) encrypt(x block) block {
+func (a *AEAD) encrypt(x words.Block) words.Block {
 	if a.aes != nil {
-		w0, w1 := a.aes.EncryptWords(x.w0, x.w1)
-		return block{w0, w1}
+		w0, w1 := a.aes.EncryptWords(x.W0, x.W1)
+		return words.Block{W0: w0, W1: w1}
 	}
 	if a.lea != nil {
-		w0, w1 := a.lea.EncryptWords(x.w0, x.w1)
-		return block{w0, w1}
+		w0, w1 := a.lea.EncryptWords(x.W0, x.W1)
+		return words.Block{W0: w0, W1: w1}
 	}
 	var buf [blockSize]byte
-	x.store(buf[:])
+	x.Store(buf[:])
 	a.encryptBlocks(buf[:], buf[:])
-	return load(buf[:])
+	return words.Load(buf[:])
 }
 
 // encryptBlocks and decryptBlocks call fae's AES and LEA directly, which
@@ -409,7 +402,7 @@ const (
 // run processes whole blocks from the start of a message or of the AD as
 // blocksParallel does: up to one kernel call's worth directly, which spares
 // a short message two calls.
-func (a *AEAD) run(d direction, dst, src []byte, off, sum *block) {
+func (a *AEAD) run(d direction, dst, src []byte, off, sum *words.Block) {
 	if len(src) > maxKernelBlocks*blockSize {
 		a.blocksParallel(d, dst, src, off, sum)
 		return
@@ -428,7 +421,7 @@ const maxKernelBlocks = 1 << 14
 // leaves *off at the last block's offset and the checksum (or AD sum) in
 // *sum. The fused kernels start at multiples of 32 and never meet an index
 // with numL or more trailing zeros; the generic code takes the rest.
-func (a *AEAD) blocks(d direction, dst, src []byte, off, sum *block, i uint64) {
+func (a *AEAD) blocks(d direction, dst, src []byte, off, sum *words.Block, i uint64) {
 	const span = 1 << numL
 	for len(src) > 0 {
 		n := uint64(len(src) / blockSize)

@@ -3,26 +3,28 @@ package ocb
 import (
 	"crypto/cipher"
 	"math/bits"
+
+	"github.com/faelabs/fae/internal/words"
 )
 
 // blocksGeneric is the portable kernel: it computes the offsets of blocks
 // i+1, i+2, ... (any i) and hands the block cipher many blocks per call.
-func (a *AEAD) blocksGeneric(d direction, dst, src []byte, off, sum *block, i uint64) {
+func (a *AEAD) blocksGeneric(d direction, dst, src []byte, off, sum *words.Block, i uint64) {
 	const chunk = 32
 	var buf [chunk * blockSize]byte
-	var offs [chunk]block
+	var offs [chunk]words.Block
 	for len(src) > 0 {
 		n := min(len(src), len(buf))
 		in := src[:n]
 		for j := range n / blockSize {
 			i++
-			*off = off.xor(a.lAt(bits.TrailingZeros64(i)))
+			*off = off.Xor(a.lAt(bits.TrailingZeros64(i)))
 			offs[j] = *off
-			x := load(in[j*blockSize:])
+			x := words.Load(in[j*blockSize:])
 			if d == encrypt {
-				*sum = sum.xor(x) // before dst, which may be src, is written
+				*sum = sum.Xor(x) // before dst, which may be src, is written
 			}
-			x.xor(*off).store(buf[j*blockSize:])
+			x.Xor(*off).Store(buf[j*blockSize:])
 		}
 		if d == decrypt {
 			a.decryptBlocks(buf[:n], buf[:n])
@@ -30,16 +32,16 @@ func (a *AEAD) blocksGeneric(d direction, dst, src []byte, off, sum *block, i ui
 			a.encryptBlocks(buf[:n], buf[:n])
 		}
 		for j := range n / blockSize {
-			y := load(buf[j*blockSize:])
+			y := words.Load(buf[j*blockSize:])
 			switch d {
 			case hash:
-				*sum = sum.xor(y)
+				*sum = sum.Xor(y)
 			case decrypt:
-				y = y.xor(offs[j])
-				*sum = sum.xor(y)
-				y.store(dst[j*blockSize:])
+				y = y.Xor(offs[j])
+				*sum = sum.Xor(y)
+				y.Store(dst[j*blockSize:])
 			default:
-				y.xor(offs[j]).store(dst[j*blockSize:])
+				y.Xor(offs[j]).Store(dst[j*blockSize:])
 			}
 		}
 		if d != hash {

@@ -2,6 +2,8 @@
 
 package ocb
 
-func (a *AEAD) kernel(d direction, dst, src []byte, off, sum *block, i uint64) {
+import "github.com/faelabs/fae/internal/words"
+
+func (a *AEAD) kernel(d direction, dst, src []byte, off, sum *words.Block, i uint64) {
 	a.blocksGeneric(d, dst, src, off, sum, i)
 }

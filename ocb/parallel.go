@@ -1,6 +1,9 @@
 package ocb
 
-import "github.com/faelabs/fae/internal/par"
+import (
+	"github.com/faelabs/fae/internal/par"
+	"github.com/faelabs/fae/internal/words"
+)
 
 // ParallelThreshold is the smallest message (or associated data) that
 // WithParallelism splits: below it, starting goroutines costs more than it
@@ -34,7 +37,7 @@ func (a *AEAD) WithParallelism(n int) *AEAD {
 // goroutine sums on its own stack and stores its sum once: sums side by
 // side in one cache line, updated after every claim, would bounce the line
 // between the cores.
-func (a *AEAD) blocksParallel(d direction, dst, src []byte, off, sum *block) {
+func (a *AEAD) blocksParallel(d direction, dst, src []byte, off, sum *words.Block) {
 	n := min(a.parallelism, len(src)/minShare)
 	if n < 2 || len(src) < ParallelThreshold {
 		a.blocks(d, dst, src, off, sum, 0)
@@ -42,8 +45,8 @@ func (a *AEAD) blocksParallel(d direction, dst, src []byte, off, sum *block) {
 	}
 	claims := par.NewClaims(len(src), maxKernelBlocks*blockSize)
 	off0 := *off
-	sums := par.Run(n, func(sum *block) {
-		var s block
+	sums := par.Run(n, func(sum *words.Block) {
+		var s words.Block
 		for lo, hi, ok := claims.Next(); ok; lo, hi, ok = claims.Next() {
 			var out []byte
 			if d != hash {
@@ -56,7 +59,7 @@ func (a *AEAD) blocksParallel(d direction, dst, src []byte, off, sum *block) {
 		*sum = s
 	})
 	for _, s := range sums {
-		*sum = sum.xor(s)
+		*sum = sum.Xor(s)
 	}
 	*off = a.offsetAt(off0, uint64(len(src)/blockSize))
 }

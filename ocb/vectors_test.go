@@ -7,68 +7,15 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/faelabs/fae/internal/impl/impltest"
+	"github.com/faelabs/fae/internal/aeadtest"
+	"github.com/faelabs/fae/internal/testkit"
 )
 
-// readVectors decodes testdata/name into v.
-func readVectors(t *testing.T, name string, v any) {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, v); err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-}
-
-func unhex(t *testing.T, s string) []byte {
-	t.Helper()
-	b, err := hex.DecodeString(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-// checkOpen checks that a opens sealed (ciphertext || tag) to pt, and that
-// it rejects sealed with one bit flipped in the tag, in the ciphertext or in
-// the associated data.
-func checkOpen(t *testing.T, name string, a cipher.AEAD, nonce, ad, pt, sealed []byte) {
-	t.Helper()
-	got, err := a.Open(nil, nonce, sealed, ad)
-	if err != nil || !bytes.Equal(got, pt) {
-		t.Errorf("%s: Open = %x, %v; want %x", name, got, err, pt)
-	}
-	bad := bytes.Clone(sealed)
-	bad[len(bad)-1] ^= 0x80
-	if _, err := a.Open(nil, nonce, bad, ad); err == nil {
-		t.Errorf("%s: Open accepted a tampered tag", name)
-	}
-	if ctLen := len(sealed) - a.Overhead(); ctLen > 0 {
-		bad := bytes.Clone(sealed)
-		bad[ctLen/2] ^= 1
-		if _, err := a.Open(nil, nonce, bad, ad); err == nil {
-			t.Errorf("%s: Open accepted a tampered ciphertext", name)
-		}
-	}
-	if len(ad) > 0 {
-		badAD := bytes.Clone(ad)
-		badAD[len(badAD)-1] ^= 1
-		if _, err := a.Open(nil, nonce, sealed, badAD); err == nil {
-			t.Errorf("%s: Open accepted tampered associated data", name)
-		}
-	}
-}
-
 // TestRFC7253 runs the sample results of RFC 7253 Appendix A through
-// New/NewWithSizes on every AES kernel, and through NewFromBlock over
+// New/NewWithSizes on every path, and through NewFromBlock over
 // crypto/aes.
 func TestRFC7253(t *testing.T) {
 	var file struct {
@@ -76,15 +23,15 @@ func TestRFC7253(t *testing.T) {
 			Key, Nonce, AD, PT, CT, Tag, Comment string
 		}
 	}
-	readVectors(t, "ocb3_rfc7253.json", &file)
+	testkit.Load(t, "ocb3_rfc7253.json", &file)
 	if len(file.Vectors) != 17 {
 		t.Fatalf("got %d vectors, want 17", len(file.Vectors))
 	}
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, v := range file.Vectors {
-			key, nonce := unhex(t, v.Key), unhex(t, v.Nonce)
-			ad, pt := unhex(t, v.AD), unhex(t, v.PT)
-			want := append(unhex(t, v.CT), unhex(t, v.Tag)...)
+			key, nonce := testkit.Hex(t, v.Key), testkit.Hex(t, v.Nonce)
+			ad, pt := testkit.Hex(t, v.AD), testkit.Hex(t, v.PT)
+			want := append(testkit.Hex(t, v.CT), testkit.Hex(t, v.Tag)...)
 			tagSize := len(v.Tag) / 2
 
 			a, err := NewWithSizes(key, len(nonce), tagSize)
@@ -110,7 +57,7 @@ func TestRFC7253(t *testing.T) {
 				if got := a.Seal(nil, nonce, pt, ad); !bytes.Equal(got, want) {
 					t.Errorf("%s: Seal = %x, want %x", name, got, want)
 				}
-				checkOpen(t, name, a, nonce, ad, pt, want)
+				aeadtest.CheckOpen(t, name, a, nonce, ad, pt, want)
 			}
 		}
 	})
@@ -129,7 +76,7 @@ func TestRFC7253Iterative(t *testing.T) {
 			Tag        string
 		}
 	}
-	readVectors(t, "ocb3_rfc7253_iterative.json", &file)
+	testkit.Load(t, "ocb3_rfc7253_iterative.json", &file)
 	if len(file.Vectors) != 9 {
 		t.Fatalf("got %d vectors, want 9", len(file.Vectors))
 	}
@@ -139,13 +86,13 @@ func TestRFC7253Iterative(t *testing.T) {
 		binary.BigEndian.PutUint64(n[4:], x)
 		return n
 	}
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, v := range file.Vectors {
 			name := fmt.Sprintf("AES-%d TAGLEN %d", v.KeylenBits, v.TaglenBits)
 			// K = zeros(KEYLEN-8) || num2str(TAGLEN, 8)
 			key := make([]byte, v.KeylenBits/8)
 			key[len(key)-1] = byte(v.TaglenBits)
-			if !bytes.Equal(key, unhex(t, v.Key)) {
+			if !bytes.Equal(key, testkit.Hex(t, v.Key)) {
 				t.Fatalf("%s: key in file is not the RFC's", name)
 			}
 			a, err := NewWithSizes(key, 12, v.TaglenBits/8)
@@ -162,11 +109,11 @@ func TestRFC7253Iterative(t *testing.T) {
 			if sum := sha256.Sum256(c); len(c) != v.CLen || hex.EncodeToString(sum[:]) != v.CSHA256 {
 				t.Errorf("%s: C has length %d and SHA-256 %x, want %d and %s", name, len(c), sum, v.CLen, v.CSHA256)
 			}
-			want := unhex(t, v.Tag)
+			want := testkit.Hex(t, v.Tag)
 			if got := a.Seal(nil, nonce(385), nil, c); !bytes.Equal(got, want) {
 				t.Errorf("%s: Output = %x, want %x", name, got, want)
 			}
-			checkOpen(t, name, a, nonce(385), c, nil, want)
+			aeadtest.CheckOpen(t, name, a, nonce(385), c, nil, want)
 		}
 	})
 }
@@ -200,7 +147,7 @@ func TestOpenSSL(t *testing.T) {
 			Tag              string
 		}
 	}
-	readVectors(t, "openssl.json", &file)
+	testkit.Load(t, "openssl.json", &file)
 
 	type vector struct {
 		name                  string
@@ -212,15 +159,15 @@ func TestOpenSSL(t *testing.T) {
 	var vectors []vector
 	lengths := map[int]map[string]map[int]bool{} // key size → field → values
 	for _, f := range file.Vectors {
-		seed := unhex(t, f.Seed)
+		seed := testkit.Hex(t, f.Seed)
 		v := vector{
 			name:    "seed " + f.Seed,
-			key:     unhex(t, f.Key),
-			nonce:   unhex(t, f.Nonce),
+			key:     testkit.Hex(t, f.Key),
+			nonce:   testkit.Hex(t, f.Nonce),
 			ad:      opensslDerive(seed, "ad", f.ADLen),
 			pt:      opensslDerive(seed, "pt", f.PTLen),
 			tagSize: len(f.Tag) / 2,
-			wantTag: unhex(t, f.Tag),
+			wantTag: testkit.Hex(t, f.Tag),
 		}
 		if !bytes.Equal(v.key, opensslDerive(seed, "key", len(v.key))) ||
 			!bytes.Equal(v.nonce, opensslDerive(seed, "nonce", len(v.nonce))) ||
@@ -229,9 +176,9 @@ func TestOpenSSL(t *testing.T) {
 			t.Fatalf("%s: stored bytes differ from derived ones", v.name)
 		}
 		if f.CT != nil {
-			v.sealed = append(unhex(t, *f.CT), v.wantTag...)
+			v.sealed = append(testkit.Hex(t, *f.CT), v.wantTag...)
 		} else {
-			v.sealedSHA256 = unhex(t, f.CTTagSHA256)
+			v.sealedSHA256 = testkit.Hex(t, f.CTTagSHA256)
 		}
 		vectors = append(vectors, v)
 
@@ -268,7 +215,7 @@ func TestOpenSSL(t *testing.T) {
 		}
 	}
 
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, v := range vectors {
 			a, err := NewWithSizes(v.key, len(v.nonce), v.tagSize)
 			if err != nil {
@@ -296,7 +243,7 @@ func TestOpenSSL(t *testing.T) {
 						name, sum, got[len(got)-v.tagSize:], v.sealedSHA256, v.wantTag)
 					continue
 				}
-				checkOpen(t, name, a, v.nonce, v.ad, v.pt, got)
+				aeadtest.CheckOpen(t, name, a, v.nonce, v.ad, v.pt, got)
 			}
 		}
 	})

@@ -4,44 +4,18 @@ import (
 	"bytes"
 	mrand "math/rand/v2"
 	"runtime/debug"
-	"strconv"
 	"testing"
 
-	"github.com/faelabs/fae/internal/impl"
+	"github.com/faelabs/fae/internal/aeadtest"
 )
 
-var benchSizes = []int{64, 256, 1500, 4096, 16384}
-
-// BenchmarkSeal and BenchmarkOpen measure AES-128 RAOCB per kernel, with
+// BenchmarkSeal and BenchmarkOpen measure AES-128 RAOCB on every path, with
 // room in dst: they must not allocate.
 func BenchmarkSeal(b *testing.B) { benchmark(b, false) }
 func BenchmarkOpen(b *testing.B) { benchmark(b, true) }
 
 func benchmark(b *testing.B, open bool) {
-	for _, kernel := range append(impl.List("aes"), "generic") {
-		for _, size := range benchSizes {
-			b.Run(kernel+"/"+strconv.Itoa(size), func(b *testing.B) {
-				impl.Select("aes", kernel)
-				defer impl.Reset("aes")
-				a, _ := New(make([]byte, 16))
-				nonce := make([]byte, NonceSize)
-				pt := make([]byte, size)
-				ct := a.Seal(nil, nonce, pt, nil)
-				dst := make([]byte, 0, size+TagSize)
-				b.SetBytes(int64(size))
-				b.ReportAllocs()
-				for b.Loop() {
-					if open {
-						if _, err := a.Open(dst, nonce, ct, nil); err != nil {
-							b.Fatal(err)
-						}
-					} else {
-						a.Seal(dst, nonce, pt, nil)
-					}
-				}
-			})
-		}
-	}
+	aeadtest.Benchmark(b, paths, open, func() (*AEAD, error) { return New(make([]byte, 16)) })
 }
 
 // BenchmarkRandomAccess compares decrypting one 4 KiB range at a random
@@ -153,14 +127,4 @@ func BenchmarkRandomAccess(b *testing.B) {
 }
 
 // BenchmarkNew measures key setup.
-func BenchmarkNew(b *testing.B) {
-	for _, size := range []int{16, 32} {
-		b.Run(strconv.Itoa(size*8), func(b *testing.B) {
-			key := make([]byte, size)
-			b.ReportAllocs()
-			for b.Loop() {
-				New(key)
-			}
-		})
-	}
-}
+func BenchmarkNew(b *testing.B) { aeadtest.BenchmarkNew(b, []int{16, 32}, New) }

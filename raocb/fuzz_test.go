@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"io"
 	"testing"
-
-	"github.com/faelabs/fae/internal/impl"
 )
 
-// FuzzRoundTrip seals and opens fuzzed messages with every kernel: all must
+// FuzzRoundTrip seals and opens fuzzed messages on every path: all must
 // agree with each other and with the plain model ref, round-trip, reject a
 // flipped bit anywhere in ciphertext or tag, in Open and in NewReaderAt,
 // and encrypt and decrypt any run of blocks as Seal and Open do, also at
@@ -30,50 +28,48 @@ func FuzzRoundTrip(f *testing.F) {
 		high := uint64(at) % (maxIndex - 4 - numBlocks(uint64(len(pt))) + 1)
 		wantHigh, _ := r.blocks(r.base(nonce), pt, high, false)
 		i := int(first) % (len(pt)/blockSize + 1)
-		for _, kernel := range append(impl.List("aes"), "generic") {
-			withKernel(kernel, func() {
-				a, err := NewWithSizes(key, len(nonce), int(tagSize))
-				if err != nil {
-					t.Fatal(err)
-				}
-				ct := a.Seal(nil, nonce, pt, ad)
-				if !bytes.Equal(ct, want) {
-					t.Fatalf("kernel %s disagrees with the model", kernel)
-				}
-				if got, err := a.Open(nil, nonce, ct, ad); err != nil || !bytes.Equal(got, pt) {
-					t.Fatalf("kernel %s: round trip failed", kernel)
-				}
-				if got := a.EncryptBlocks(nil, nonce, pt[16*i:], uint64(i)); !bytes.Equal(got, ct[16*i:len(pt)]) {
-					t.Fatalf("kernel %s: EncryptBlocks from block %d differs from Seal", kernel, i)
-				}
-				if got := a.DecryptBlocks(nil, nonce, ct[16*i:len(pt)], uint64(i)); !bytes.Equal(got, pt[16*i:]) {
-					t.Fatalf("kernel %s: DecryptBlocks from block %d differs from Open", kernel, i)
-				}
-				got := a.EncryptBlocks(nil, nonce, pt, high)
-				if !bytes.Equal(got, wantHigh) {
-					t.Fatalf("kernel %s: EncryptBlocks from block %d disagrees with the model", kernel, high)
-				}
-				if got := a.DecryptBlocks(got[:0], nonce, got, high); !bytes.Equal(got, pt) {
-					t.Fatalf("kernel %s: DecryptBlocks from block %d does not undo EncryptBlocks", kernel, high)
-				}
-				ra, err := NewReaderAt(a, nonce, bytes.NewReader(ct), int64(len(ct)), ad)
-				if err != nil {
-					t.Fatalf("kernel %s: NewReaderAt: %v", kernel, err)
-				}
-				off := int((uint64(first) + uint64(at)) % uint64(len(pt)+1))
-				p := make([]byte, len(pt)-off+int(at%20))
-				if n, err := ra.ReadAt(p, int64(off)); n != len(pt)-off || !bytes.Equal(p[:n], pt[off:]) || err != nil && err != io.EOF {
-					t.Fatalf("kernel %s: ReadAt(%d bytes, %d) = %d, %v: wrong bytes", kernel, len(p), off, n, err)
-				}
-				bit := int(flip) % (8 * len(ct))
-				ct[bit/8] ^= 1 << (bit % 8)
-				if _, err := a.Open(nil, nonce, ct, ad); err == nil {
-					t.Fatalf("kernel %s: flipped bit %d accepted", kernel, bit)
-				}
-				if _, err := NewReaderAt(a, nonce, bytes.NewReader(ct), int64(len(ct)), ad); err == nil {
-					t.Fatalf("kernel %s: NewReaderAt accepted flipped bit %d", kernel, bit)
-				}
-			})
-		}
+		paths.Each(func(path string) {
+			a, err := NewWithSizes(key, len(nonce), int(tagSize))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ct := a.Seal(nil, nonce, pt, ad)
+			if !bytes.Equal(ct, want) {
+				t.Fatalf("path %s disagrees with the model", path)
+			}
+			if got, err := a.Open(nil, nonce, ct, ad); err != nil || !bytes.Equal(got, pt) {
+				t.Fatalf("path %s: round trip failed", path)
+			}
+			if got := a.EncryptBlocks(nil, nonce, pt[16*i:], uint64(i)); !bytes.Equal(got, ct[16*i:len(pt)]) {
+				t.Fatalf("path %s: EncryptBlocks from block %d differs from Seal", path, i)
+			}
+			if got := a.DecryptBlocks(nil, nonce, ct[16*i:len(pt)], uint64(i)); !bytes.Equal(got, pt[16*i:]) {
+				t.Fatalf("path %s: DecryptBlocks from block %d differs from Open", path, i)
+			}
+			got := a.EncryptBlocks(nil, nonce, pt, high)
+			if !bytes.Equal(got, wantHigh) {
+				t.Fatalf("path %s: EncryptBlocks from block %d disagrees with the model", path, high)
+			}
+			if got := a.DecryptBlocks(got[:0], nonce, got, high); !bytes.Equal(got, pt) {
+				t.Fatalf("path %s: DecryptBlocks from block %d does not undo EncryptBlocks", path, high)
+			}
+			ra, err := NewReaderAt(a, nonce, bytes.NewReader(ct), int64(len(ct)), ad)
+			if err != nil {
+				t.Fatalf("path %s: NewReaderAt: %v", path, err)
+			}
+			off := int((uint64(first) + uint64(at)) % uint64(len(pt)+1))
+			p := make([]byte, len(pt)-off+int(at%20))
+			if n, err := ra.ReadAt(p, int64(off)); n != len(pt)-off || !bytes.Equal(p[:n], pt[off:]) || err != nil && err != io.EOF {
+				t.Fatalf("path %s: ReadAt(%d bytes, %d) = %d, %v: wrong bytes", path, len(p), off, n, err)
+			}
+			bit := int(flip) % (8 * len(ct))
+			ct[bit/8] ^= 1 << (bit % 8)
+			if _, err := a.Open(nil, nonce, ct, ad); err == nil {
+				t.Fatalf("path %s: flipped bit %d accepted", path, bit)
+			}
+			if _, err := NewReaderAt(a, nonce, bytes.NewReader(ct), int64(len(ct)), ad); err == nil {
+				t.Fatalf("path %s: NewReaderAt accepted flipped bit %d", path, bit)
+			}
+		})
 	})
 }

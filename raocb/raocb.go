@@ -14,10 +14,12 @@
 // compatibility with the authors' code, and it is not OCB3: the two
 // interoperate with nothing but themselves.
 //
-// The bulk of a message runs on fused amd64 kernels (AES-NI, VAES on ymm or
-// zmm) that compute the masks alongside the cipher; elsewhere, and with the
-// purego build tag, on fae's constant-time bitsliced AES and a bitsliced
-// mask function.
+// The bulk of a message runs on fused kernels that compute the masks
+// alongside the cipher: AES-NI or VAES (ymm, zmm) on amd64, the ARMv8
+// Cryptography Extensions on arm64. Where they do not run, the mode's Go code
+// computes the masks with a bitsliced mask function and calls fae's AES
+// engine, which on other architectures and with the purego build tag is its
+// constant-time bitsliced AES.
 //
 // Nonces are 1 to 15 bytes (12 by default) and must never repeat under one
 // key; tags are 8 to 16 bytes (16 by default), and, as in OCB3, the tag
@@ -44,13 +46,14 @@ import (
 	"crypto/subtle"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math/bits"
 	"strconv"
-	"strings"
 
 	"github.com/faelabs/fae/internal/aes"
 	"github.com/faelabs/fae/internal/alias"
 	"github.com/faelabs/fae/internal/ocbnonce"
+	"github.com/faelabs/fae/internal/words"
 )
 
 const (
@@ -104,7 +107,7 @@ func New(key []byte) (*AEAD, error) {
 func NewWithSizes(key []byte, nonceSize, tagSize int) (*AEAD, error) {
 	b, err := aes.New(key)
 	if err != nil {
-		return nil, errors.New("raocb: " + strings.TrimPrefix(err.Error(), "aes: "))
+		return nil, fmt.Errorf("raocb: %w", err)
 	}
 	if nonceSize < MinNonceSize || nonceSize > MaxNonceSize {
 		return nil, errors.New("raocb: nonce size " + strconv.Itoa(nonceSize) + " not in 1..15")
@@ -124,7 +127,7 @@ func NewWithSizes(key []byte, nonceSize, tagSize int) (*AEAD, error) {
 	enc, dec := b.EncKeys(), b.DecKeys()
 	a.encMK = maskKeys(a.r1, a.r2, enc[:blockSize], enc[last:last+blockSize])
 	a.decMK = maskKeys(a.r1, a.r2, dec[:blockSize], dec[last:last+blockSize])
-	a.nonceBits = a.nonceWords(make([]byte, nonceSize)).bytes()
+	a.nonceBits = a.nonceWords(make([]byte, nonceSize)).Bytes()
 	for i, r := range [2][blockSize]byte{a.r1, a.r2} {
 		a.mgfKeys[i] = aes.NewRoundKey([2]uint64{binary.LittleEndian.Uint64(r[:8]), binary.LittleEndian.Uint64(r[8:])})
 	}
@@ -150,16 +153,16 @@ func (a *AEAD) NonceSize() int { return a.nonceSize }
 func (a *AEAD) Overhead() int { return a.tagSize }
 
 // nonceWords returns Nonce, formatted as in RFC 7253, Section 4.2.
-func (a *AEAD) nonceWords(nonce []byte) words {
+func (a *AEAD) nonceWords(nonce []byte) words.Block {
 	hi, lo := ocbnonce.Block(nonce, a.tagSize)
-	return words{bits.ReverseBytes64(hi), bits.ReverseBytes64(lo)}
+	return words.Block{W0: bits.ReverseBytes64(hi), W1: bits.ReverseBytes64(lo)}
 }
 
 // base returns B = E(Nonce).
 func (a *AEAD) base(nonce []byte) [blockSize]byte {
 	n := a.nonceWords(nonce)
-	w0, w1 := a.b.EncryptWords(n.w0, n.w1)
-	return words{w0, w1}.bytes()
+	w0, w1 := a.b.EncryptWords(n.W0, n.W1)
+	return words.Block{W0: w0, W1: w1}.Bytes()
 }
 
 // numBlocks returns the number of blocks of n bytes, the last one possibly
@@ -193,8 +196,8 @@ var (
 // Seal encrypts and authenticates plaintext, authenticates ad, and appends
 // ciphertext || tag to dst, as cipher.AEAD. It panics if nonce is not
 // NonceSize() bytes long, if the output would overlap plaintext other than
-// exactly, or if plaintext is longer than 2^30-4 blocks or ad longer than
-// 2^30 blocks.
+// exactly or overlap ad, or if plaintext is longer than 2^30-4 blocks or ad
+// longer than 2^30 blocks.
 func (a *AEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
 	if len(nonce) != a.nonceSize {
 		panic("raocb: incorrect nonce length given to RAOCB")
@@ -216,20 +219,20 @@ func (a *AEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
 	if !ok {
 		b := a.base(nonce)
 		sum := a.crypt(encrypt, out[:len(plaintext)], plaintext, &b, 0)
-		t = a.encryptMasked(&b, numBlocks(uint64(len(plaintext)))+3, wordsOf(&sum))
+		t = a.encryptMasked(&b, numBlocks(uint64(len(plaintext)))+3, words.Load(sum[:]))
 	}
 	if len(ad) > 0 {
-		t = t.xor(a.hash(ad))
+		t = t.Xor(a.hash(ad))
 	}
-	t.put(out[len(plaintext):])
+	t.Put(out[len(plaintext):])
 	return ret
 }
 
 // Open authenticates and decrypts ciphertext || tag and appends the
 // plaintext to dst, as cipher.AEAD. On failure it returns an error and
 // overwrites the bytes it had written with zeros. It panics if nonce is not
-// NonceSize() bytes long or if the output would overlap ciphertext other
-// than exactly.
+// NonceSize() bytes long, if the output would overlap ciphertext || tag other
+// than exactly (from its start), or if it would overlap ad.
 func (a *AEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 	if len(nonce) != a.nonceSize {
 		panic("raocb: incorrect nonce length given to RAOCB")
@@ -252,12 +255,12 @@ func (a *AEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 	if !ok {
 		b := a.base(nonce)
 		sum := a.crypt(decrypt, out, ciphertext[:n], &b, 0)
-		t = a.encryptMasked(&b, numBlocks(uint64(n))+3, wordsOf(&sum))
+		t = a.encryptMasked(&b, numBlocks(uint64(n))+3, words.Load(sum[:]))
 	}
 	if len(ad) > 0 {
-		t = t.xor(a.hash(ad))
+		t = t.Xor(a.hash(ad))
 	}
-	if !t.matches(ciphertext[n:]) {
+	if !t.Matches(ciphertext[n:]) {
 		clear(out)
 		return nil, errOpen
 	}
@@ -332,7 +335,7 @@ func (a *AEAD) crypt(d direction, out, src []byte, b *[blockSize]byte, first uin
 	}
 	if p := src[full:]; len(p) > 0 {
 		// The pad of the partial block after f full ones is E(Δ(B, f+1)).
-		pad := a.encryptMasked(b, first+uint64(full/blockSize)+1, words{}).bytes()
+		pad := a.encryptMasked(b, first+uint64(full/blockSize)+1, words.Block{}).Bytes()
 		if d == encrypt {
 			sum = xor(sum, padded(p)) // before out, which may be p, is written
 		}
@@ -346,22 +349,22 @@ func (a *AEAD) crypt(d direction, out, src []byte, b *[blockSize]byte, first uin
 
 // tag returns E(Σ ^ Δ(B, m+3)) ^ HASH(A) at full length, for a message of
 // m blocks.
-func (a *AEAD) tag(b *[blockSize]byte, sum [blockSize]byte, m uint64, ad []byte) words {
-	return a.encryptMasked(b, m+3, wordsOf(&sum)).xor(a.hash(ad))
+func (a *AEAD) tag(b *[blockSize]byte, sum [blockSize]byte, m uint64, ad []byte) words.Block {
+	return a.encryptMasked(b, m+3, words.Load(sum[:])).Xor(a.hash(ad))
 }
 
 // hash is HASH(A): the XOR of E(A_i ^ Δ(LA, i)) over the full blocks, and
 // of E((A_* || 1 || 0...) ^ Δ(LA, a+1)) for a final partial block.
-func (a *AEAD) hash(ad []byte) words {
+func (a *AEAD) hash(ad []byte) words.Block {
 	var sum [blockSize]byte
 	full := len(ad) &^ (blockSize - 1)
 	if full > 0 {
 		a.run(hash, nil, ad[:full], &a.la, &sum)
 	}
-	h := wordsOf(&sum)
+	h := words.Load(sum[:])
 	if rest := ad[full:]; len(rest) > 0 {
 		p := padded(rest)
-		h = h.xor(a.encryptMasked(&a.la, uint64(full/blockSize)+1, wordsOf(&p)))
+		h = h.Xor(a.encryptMasked(&a.la, uint64(full/blockSize)+1, words.Load(p[:])))
 	}
 	return h
 }
@@ -399,77 +402,32 @@ func (a *AEAD) blocks(d direction, dst, src []byte, x [blockSize]byte, sum *[blo
 }
 
 // encryptMasked returns E(in ^ Δ(base, i)).
-func (a *AEAD) encryptMasked(base *[blockSize]byte, i uint64, in words) words {
-	return a.maskedWords(wordsOf(base).add(i), in)
+func (a *AEAD) encryptMasked(base *[blockSize]byte, i uint64, in words.Block) words.Block {
+	return a.maskedWords(add(words.Load(base[:]), i), in)
 }
 
 // maskedWordsKernel is maskedWords on the kernel of whole blocks.
-func (a *AEAD) maskedWordsKernel(x, in words) words {
-	xb, ib := x.bytes(), in.bytes()
+func (a *AEAD) maskedWordsKernel(x, in words.Block) words.Block {
+	xb, ib := x.Bytes(), in.Bytes()
 	var out [blockSize]byte
 	a.kernel(hash, nil, ib[:], &xb, &out)
-	return wordsOf(&out)
+	return words.Load(out[:])
 }
 
-// words is a block as the little-endian words of its bytes 0..7 and 8..15:
-// the per-message steps keep blocks in registers this way.
-type words struct{ w0, w1 uint64 }
-
-func wordsOf(b *[blockSize]byte) words {
-	return words{binary.LittleEndian.Uint64(b[:8]), binary.LittleEndian.Uint64(b[8:])}
-}
-
-func (x words) bytes() [blockSize]byte {
-	var b [blockSize]byte
-	binary.LittleEndian.PutUint64(b[:8], x.w0)
-	binary.LittleEndian.PutUint64(b[8:], x.w1)
-	return b
-}
-
-// put writes the first len(p) bytes of x, 8 to 16, to p; a whole block as
-// two words, not through a copy that would wait for them to reach memory.
-func (x words) put(p []byte) {
-	binary.LittleEndian.PutUint64(p, x.w0)
-	if len(p) == blockSize {
-		binary.LittleEndian.PutUint64(p[8:], x.w1)
-		return
-	}
-	for i := 8; i < len(p); i++ {
-		p[i] = byte(x.w1 >> (8 * (i - 8)))
-	}
-}
-
-// matches reports whether p, 8 to 16 bytes, holds the first len(p) bytes of
-// x. It takes the same time wherever they differ: it ORs all differences
-// before it looks at them.
-func (x words) matches(p []byte) bool {
-	d := x.w0 ^ binary.LittleEndian.Uint64(p)
-	if len(p) == blockSize {
-		d |= x.w1 ^ binary.LittleEndian.Uint64(p[8:])
-	} else {
-		for i := 8; i < len(p); i++ {
-			d |= uint64(byte(x.w1>>(8*(i-8))) ^ p[i])
-		}
-	}
-	return d == 0
-}
-
-func (x words) xor(y words) words { return words{x.w0 ^ y.w0, x.w1 ^ y.w1} }
-
-// add returns x ⊞ i, i below 2^30: each word holds two of the block's
+// add returns x ⊞ i, i below 2^30: each word of x holds two of the block's
 // big-endian 32-bit words in little-endian byte order.
-func (x words) add(i uint64) words {
-	add := func(w uint64) uint64 {
+func add(x words.Block, i uint64) words.Block {
+	addWord := func(w uint64) uint64 {
 		v := bits.ReverseBytes64(w)
 		return bits.ReverseBytes64((v>>32+i)<<32 | uint64(uint32(v)+uint32(i)))
 	}
-	return words{add(x.w0), add(x.w1)}
+	return words.Block{W0: addWord(x.W0), W1: addWord(x.W1)}
 }
 
 // addIndex returns X ⊞ i: i added to each big-endian 32-bit word of X,
 // modulo 2^32. i is below 2^30.
 func addIndex(x [blockSize]byte, i uint64) [blockSize]byte {
-	return wordsOf(&x).add(i).bytes()
+	return add(words.Load(x[:]), i).Bytes()
 }
 
 func xor(x, y [blockSize]byte) [blockSize]byte {

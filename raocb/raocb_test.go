@@ -11,8 +11,8 @@ import (
 	mrand "math/rand/v2"
 	"testing"
 
-	"github.com/faelabs/fae/internal/impl"
-	"github.com/faelabs/fae/internal/impl/impltest"
+	"github.com/faelabs/fae/internal/aes"
+	"github.com/faelabs/fae/internal/testkit"
 )
 
 // ref is a plain model of the profile for the tests: crypto/aes for E and a
@@ -180,12 +180,12 @@ func randBytes(r *mrand.Rand, n int) []byte {
 	return b
 }
 
-// TestReference compares Seal with the plain model on every kernel, for
+// TestReference compares Seal with the plain model on every path, for
 // every key, nonce and tag size and many lengths.
 func TestReference(t *testing.T) {
 	r := mrand.New(mrand.NewPCG(1, 2))
 	lengths := []int{0, 1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257, 511, 513, 1000}
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, keyLen := range []int{16, 24, 32} {
 			for _, n := range lengths {
 				key := randBytes(r, keyLen)
@@ -235,20 +235,20 @@ func TestMasks(t *testing.T) {
 // TestRefAESENC checks the tests' AESENC against FIPS 197, Appendix B:
 // round 1 of the example cipher.
 func TestRefAESENC(t *testing.T) {
-	in := block(unhexT(t, "193de3bea0f4e22b9ac68d2ae9f84808"))
-	k1 := block(unhexT(t, "a0fafe1788542cb123a339392a6c7605"))
-	want := block(unhexT(t, "a49c7ff2689f352b6b5bea43026a5049"))
+	in := block(testkit.Hex(t, "193de3bea0f4e22b9ac68d2ae9f84808"))
+	k1 := block(testkit.Hex(t, "a0fafe1788542cb123a339392a6c7605"))
+	want := block(testkit.Hex(t, "a49c7ff2689f352b6b5bea43026a5049"))
 	if got := refAESENC(in, k1); got != want {
 		t.Fatalf("refAESENC = %x, want %x", got, want)
 	}
 }
 
 // TestRandomAccess checks that EncryptBlocks and DecryptBlocks of any range
-// of blocks give that range of Seal's and Open's output, on every kernel,
+// of blocks give that range of Seal's and Open's output, on every path,
 // including ranges that end with the final partial block.
 func TestRandomAccess(t *testing.T) {
 	r := mrand.New(mrand.NewPCG(7, 8))
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, keyLen := range []int{16, 24, 32} {
 			a, err := NewWithSizes(randBytes(r, keyLen), 12, 16)
 			if err != nil {
@@ -291,18 +291,8 @@ func TestRandomAccessPanics(t *testing.T) {
 	a, _ := New(make([]byte, 16))
 	nonce := make([]byte, 12)
 	buf := make([]byte, 64)
-	mustPanic(t, "wrong nonce size", func() { a.DecryptBlocks(nil, nonce[:11], buf, 0) })
-	mustPanic(t, "inexact overlap", func() { a.EncryptBlocks(buf[:1], nonce, buf[:32], 0) })
-}
-
-func mustPanic(t *testing.T, what string, f func()) {
-	t.Helper()
-	defer func() {
-		if recover() == nil {
-			t.Errorf("%s: no panic", what)
-		}
-	}()
-	f()
+	testkit.MustPanic(t, "wrong nonce size", func() { a.DecryptBlocks(nil, nonce[:11], buf, 0) })
+	testkit.MustPanic(t, "inexact overlap", func() { a.EncryptBlocks(buf[:1], nonce, buf[:32], 0) })
 }
 
 // TestLimits checks the 2^30 index limit without 16 GiB messages: the
@@ -345,7 +335,7 @@ func TestLimits(t *testing.T) {
 	key := make([]byte, 16)
 	rand.Read(key)
 	rf := newRef(key, 16)
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		a, _ := New(key)
 		nonce := make([]byte, 12)
 		b := rf.base(nonce)
@@ -362,9 +352,9 @@ func TestLimits(t *testing.T) {
 		if back := a.DecryptBlocks(nil, nonce, got, first); !bytes.Equal(back, pt) {
 			t.Fatal("DecryptBlocks at the end of the index range does not invert EncryptBlocks")
 		}
-		mustPanic(t, "EncryptBlocks past the last block", func() { a.EncryptBlocks(nil, nonce, pt, first+1) })
-		mustPanic(t, "DecryptBlocks past the last block", func() { a.DecryptBlocks(nil, nonce, pt[:16], maxBlocks) })
-		mustPanic(t, "DecryptBlocks at 2^64-1", func() { a.DecryptBlocks(nil, nonce, pt[:16], 1<<64-1) })
+		testkit.MustPanic(t, "EncryptBlocks past the last block", func() { a.EncryptBlocks(nil, nonce, pt, first+1) })
+		testkit.MustPanic(t, "DecryptBlocks past the last block", func() { a.DecryptBlocks(nil, nonce, pt[:16], maxBlocks) })
+		testkit.MustPanic(t, "DecryptBlocks at 2^64-1", func() { a.DecryptBlocks(nil, nonce, pt[:16], 1<<64-1) })
 	})
 
 	a, _ := New(key)
@@ -384,12 +374,12 @@ func (r noReads) ReadAt(p []byte, off int64) (int, error) {
 	return 0, io.EOF
 }
 
-// TestReaderAt reads random ranges of verified messages on every kernel,
+// TestReaderAt reads random ranges of verified messages on every path,
 // and checks that NewReaderAt fails, with no reader, when any byte of the
 // ciphertext or tag or the associated data was altered.
 func TestReaderAt(t *testing.T) {
 	r := mrand.New(mrand.NewPCG(9, 10))
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		a, _ := NewWithSizes(randBytes(r, 32), 12, 13)
 		lengths := []int{0, 1, 16, 33, 1000, 3*verifyChunk + 100, 3*verifyChunk + 5*16}
 		if testing.Short() {
@@ -485,6 +475,11 @@ func TestErrors(t *testing.T) {
 			t.Errorf("key %d, nonce %d, tag %d accepted", c.key, c.nonce, c.tag)
 		}
 	}
+	// The key's error stays reachable through the wrapping.
+	_, err := New(make([]byte, 15))
+	if ks := aes.KeySizeError(0); !errors.As(err, &ks) || ks != 15 {
+		t.Errorf("New with a 15-byte key: error %v, want a wrapped KeySizeError(15)", err)
+	}
 	a, _ := New(make([]byte, 16))
 	if _, err := NewReaderAt(a, make([]byte, 11), bytes.NewReader(make([]byte, 32)), 32, nil); err == nil {
 		t.Error("NewReaderAt accepted a wrong nonce size")
@@ -492,11 +487,4 @@ func TestErrors(t *testing.T) {
 	if _, err := NewReaderAt(a, make([]byte, 12), bytes.NewReader(make([]byte, 15)), 15, nil); err == nil {
 		t.Error("NewReaderAt accepted a message shorter than the tag")
 	}
-}
-
-// withKernel runs f with one AES kernel selected.
-func withKernel(name string, f func()) {
-	impl.Select("aes", name)
-	defer impl.Reset("aes")
-	f()
 }

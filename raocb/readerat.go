@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/faelabs/fae/internal/words"
 )
 
 // verifyChunk is how much ciphertext each goroutine reads and decrypts at a
@@ -103,11 +105,11 @@ func (ra *readerAt) verify(ad []byte) error {
 	}
 	c, want := tail[:ra.n-full], tail[ra.n-full:]
 	if len(c) > 0 {
-		pad := ra.a.encryptMasked(&ra.b, uint64(full/blockSize)+1, words{}).bytes()
+		pad := ra.a.encryptMasked(&ra.b, uint64(full/blockSize)+1, words.Block{}).Bytes()
 		subtle.XORBytes(c, c, pad[:])
 		sum = xor(sum, padded(c))
 	}
-	tag := ra.a.tag(&ra.b, sum, numBlocks(uint64(ra.n)), ad).bytes()
+	tag := ra.a.tag(&ra.b, sum, numBlocks(uint64(ra.n)), ad).Bytes()
 	if subtle.ConstantTimeCompare(tag[:ra.a.tagSize], want) != 1 {
 		return errOpen
 	}

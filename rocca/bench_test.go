@@ -1,44 +1,18 @@
 package rocca
 
 import (
-	"strconv"
 	"testing"
 
-	"github.com/faelabs/fae/internal/impl"
+	"github.com/faelabs/fae/internal/aeadtest"
 )
 
-var benchSizes = []int{64, 256, 1024, 4096, 16384}
-
-// BenchmarkSeal and BenchmarkOpen measure each kernel with room in dst: they
+// BenchmarkSeal and BenchmarkOpen measure every path with room in dst: they
 // must not allocate.
 func BenchmarkSeal(b *testing.B) { benchmark(b, false) }
 func BenchmarkOpen(b *testing.B) { benchmark(b, true) }
 
 func benchmark(b *testing.B, open bool) {
-	for _, kernel := range append(impl.List("aes"), "generic") {
-		for _, size := range benchSizes {
-			b.Run(kernel+"/"+strconv.Itoa(size), func(b *testing.B) {
-				impl.Select("aes", kernel)
-				defer impl.Reset("aes")
-				a, _ := New(make([]byte, KeySize))
-				nonce := make([]byte, NonceSize)
-				pt := make([]byte, size)
-				ct := a.Seal(nil, nonce, pt, nil)
-				dst := make([]byte, 0, size+TagSize)
-				b.SetBytes(int64(size))
-				b.ReportAllocs()
-				for b.Loop() {
-					if open {
-						if _, err := a.Open(dst, nonce, ct, nil); err != nil {
-							b.Fatal(err)
-						}
-					} else {
-						a.Seal(dst, nonce, pt, nil)
-					}
-				}
-			})
-		}
-	}
+	aeadtest.Benchmark(b, paths, open, func() (*AEAD, error) { return New(make([]byte, KeySize)) })
 }
 
 // BenchmarkEncrypter measures the incremental API over 16 KiB in pieces of

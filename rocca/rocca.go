@@ -73,7 +73,8 @@ var errOpen = errors.New("rocca: message authentication failed")
 
 // Seal encrypts and authenticates plaintext, authenticates ad, and appends
 // ciphertext || tag to dst, as cipher.AEAD. It panics if nonce is not 16
-// bytes long or if the output would overlap plaintext other than exactly.
+// bytes long, if the output would overlap plaintext other than exactly, or if
+// it would overlap ad.
 func (a *AEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
 	checkNonce(nonce)
 	ret, out := alias.SliceForAppend(dst, len(plaintext)+TagSize)
@@ -86,7 +87,8 @@ func (a *AEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
 // Open authenticates and decrypts ciphertext || tag and appends the
 // plaintext to dst, as cipher.AEAD. On failure it returns an error and
 // overwrites the bytes it had written with zeros. It panics if nonce is not
-// 16 bytes long or if the output would overlap ciphertext other than exactly.
+// 16 bytes long, if the output would overlap ciphertext || tag other than
+// exactly (from its start), or if it would overlap ad.
 func (a *AEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 	checkNonce(nonce)
 	if len(ciphertext) < TagSize {
@@ -128,9 +130,10 @@ func (a *AEAD) OpenDetached(dst, nonce, ciphertext, tag, ad []byte) ([]byte, err
 
 // DecryptUnverified decrypts ciphertext (without a tag), appends the
 // plaintext to dst and returns it, with the tag that sealing that plaintext
-// with nonce and ad would have produced, in a new slice.
+// with nonce and ad would have produced, in a new slice. It panics as
+// OpenDetached does.
 //
-// **The plaintext is not authenticated.** DecryptUnverified is for
+// The plaintext is NOT authenticated. DecryptUnverified is for
 // protocols that authenticate the message by other means, or that compare
 // computedTag themselves (in constant time, with crypto/subtle) before they
 // act on the plaintext. Everyone else should use Open or OpenDetached.

@@ -7,7 +7,7 @@ import (
 	mrand "math/rand/v2"
 	"testing"
 
-	"github.com/faelabs/fae/internal/impl/impltest"
+	"github.com/faelabs/fae/internal/testkit"
 )
 
 func TestNewKeySize(t *testing.T) {
@@ -107,7 +107,7 @@ func checkAll(t *testing.T, r *mrand.Rand, a *AEAD, nonce, pt, ad []byte) {
 // the ciphertext of a final partial block decrypted in place, while the tag
 // still verified: the comparison with the plaintext catches it.
 func TestShortAndRagged(t *testing.T) {
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		r := mrand.New(mrand.NewPCG(5, 6))
 		key, nonce := make([]byte, KeySize), make([]byte, NonceSize)
 		rand.Read(key)
@@ -131,7 +131,7 @@ func TestShortAndRagged(t *testing.T) {
 // TestAPIsAgree checks random messages, split at random points, on every
 // API.
 func TestAPIsAgree(t *testing.T) {
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		r := mrand.New(mrand.NewPCG(7, 8))
 		for range 300 {
 			key, nonce := make([]byte, KeySize), make([]byte, NonceSize)
@@ -155,7 +155,7 @@ func TestAPIsAgree(t *testing.T) {
 // reject them, that DecryptUnverified returns a different tag, and that
 // failed opens leave zeros in their output.
 func TestTamper(t *testing.T) {
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		r := mrand.New(mrand.NewPCG(9, 10))
 		key := make([]byte, KeySize)
 		rand.Read(key)
@@ -217,59 +217,37 @@ func TestTamper(t *testing.T) {
 	})
 }
 
-func mustPanic(t *testing.T, what string, f func()) {
-	t.Helper()
-	defer func() {
-		if recover() == nil {
-			t.Errorf("%s did not panic", what)
-		}
-	}()
-	f()
-}
-
 func TestPanics(t *testing.T) {
 	a, _ := New(make([]byte, KeySize))
 	nonce, short := make([]byte, NonceSize), make([]byte, NonceSize-1)
 	buf := make([]byte, 200)
 	ct, tag := a.SealDetached(nil, nonce, buf[:64], nil)
-	mustPanic(t, "SealDetached with a short nonce", func() { a.SealDetached(nil, short, buf, nil) })
-	mustPanic(t, "OpenDetached with a short nonce", func() { a.OpenDetached(nil, short, ct, tag, nil) })
-	mustPanic(t, "DecryptUnverified with a short nonce", func() { a.DecryptUnverified(nil, short, ct, nil) })
-	mustPanic(t, "NewEncrypter with a short nonce", func() { a.NewEncrypter(short, nil) })
-	mustPanic(t, "NewDecrypter with a long nonce", func() { a.NewDecrypter(make([]byte, 17), nil) })
-	mustPanic(t, "SealDetached with inexact overlap", func() { a.SealDetached(buf[1:1], nonce, buf[:64], nil) })
-	mustPanic(t, "OpenDetached with inexact overlap", func() { a.OpenDetached(buf[:0], nonce, buf[1:65], tag, nil) })
-	mustPanic(t, "DecryptUnverified with inexact overlap", func() { a.DecryptUnverified(buf[2:2], nonce, buf[:64], nil) })
-	mustPanic(t, "SealDetached with output over the AD", func() { a.SealDetached(buf[:0], nonce, buf[:64], buf[10:20]) })
+	testkit.MustPanic(t, "SealDetached with a short nonce", func() { a.SealDetached(nil, short, buf, nil) })
+	testkit.MustPanic(t, "OpenDetached with a short nonce", func() { a.OpenDetached(nil, short, ct, tag, nil) })
+	testkit.MustPanic(t, "DecryptUnverified with a short nonce", func() { a.DecryptUnverified(nil, short, ct, nil) })
+	testkit.MustPanic(t, "NewEncrypter with a short nonce", func() { a.NewEncrypter(short, nil) })
+	testkit.MustPanic(t, "NewDecrypter with a long nonce", func() { a.NewDecrypter(make([]byte, 17), nil) })
+	testkit.MustPanic(t, "SealDetached with inexact overlap", func() { a.SealDetached(buf[1:1], nonce, buf[:64], nil) })
+	testkit.MustPanic(t, "OpenDetached with inexact overlap", func() { a.OpenDetached(buf[:0], nonce, buf[1:65], tag, nil) })
+	testkit.MustPanic(t, "DecryptUnverified with inexact overlap", func() { a.DecryptUnverified(buf[2:2], nonce, buf[:64], nil) })
+	testkit.MustPanic(t, "SealDetached with output over the AD", func() { a.SealDetached(buf[:0], nonce, buf[:64], buf[10:20]) })
 	copy(buf[64:], tag)
-	mustPanic(t, "Open with output over the tag", func() { a.Open(buf[64:64], nonce, buf[:64+TagSize], nil) })
-	mustPanic(t, "OpenDetached with output over the tag", func() { a.OpenDetached(buf[:0], nonce, buf[:64], buf[60:60+TagSize], nil) })
+	testkit.MustPanic(t, "Open with output over the tag", func() { a.Open(buf[64:64], nonce, buf[:64+TagSize], nil) })
+	testkit.MustPanic(t, "OpenDetached with output over the tag", func() { a.OpenDetached(buf[:0], nonce, buf[:64], buf[60:60+TagSize], nil) })
 
 	e := a.NewEncrypter(nonce, nil)
-	mustPanic(t, "Encrypter with a short dst", func() { e.XORKeyStream(buf[:3], buf[100:104]) })
-	mustPanic(t, "Encrypter with inexact overlap", func() { e.XORKeyStream(buf[1:40], buf[:39]) })
-	e.XORKeyStream(buf[:5], buf[:5])
-	e.Tag()
-	mustPanic(t, "XORKeyStream after Tag", func() { e.XORKeyStream(buf[:1], buf[:1]) })
-	mustPanic(t, "Tag after Tag", func() { e.Tag() })
-	d := a.NewDecrypter(nonce, nil)
-	d.Verify(tag)
-	mustPanic(t, "XORKeyStream after Verify", func() { d.XORKeyStream(buf[:1], buf[:1]) })
-	mustPanic(t, "Verify after Verify", func() { d.Verify(tag) })
-}
-
-// TestEncrypterWipe checks that Tag and Verify leave no key material in the
-// Encrypter or Decrypter.
-func TestEncrypterWipe(t *testing.T) {
-	a, _ := New(bytes.Repeat([]byte{7}, KeySize))
-	nonce := make([]byte, NonceSize)
-	e := a.NewEncrypter(nonce, []byte("ad"))
-	e.XORKeyStream(make([]byte, 45), make([]byte, 45))
-	e.Tag()
-	d := a.NewDecrypter(nonce, []byte("ad"))
-	d.XORKeyStream(make([]byte, 13), make([]byte, 13))
-	d.Verify(make([]byte, TagSize))
-	if e.p != (piecewise{done: true}) || d.p != (piecewise{done: true}) {
-		t.Error("state left behind after the end of the message")
+	testkit.MustPanic(t, "Encrypter with a short dst", func() { e.XORKeyStream(buf[:3], buf[100:104]) })
+	testkit.MustPanic(t, "Encrypter with inexact overlap", func() { e.XORKeyStream(buf[1:40], buf[:39]) })
+	e.XORKeyStream(make([]byte, 5), make([]byte, 5))
+	t1, t2 := e.Tag(), e.Tag()
+	if !bytes.Equal(t1, t2) || !bytes.Equal(t1, a.Seal(nil, nonce, make([]byte, 5), nil)[5:]) {
+		t.Error("Tag is not repeatable or not Seal's")
 	}
+	testkit.MustPanic(t, "XORKeyStream after Tag", func() { e.XORKeyStream(buf[:1], buf[:1]) })
+	d := a.NewDecrypter(nonce, nil)
+	empty := a.Seal(nil, nonce, nil, nil)
+	if err1, err2 := d.Verify(empty), d.Verify(empty); err1 != nil || err2 != nil || d.Verify(tag) == nil {
+		t.Error("Verify of an empty message failed, or Verify is not repeatable")
+	}
+	testkit.MustPanic(t, "XORKeyStream after Verify", func() { d.XORKeyStream(buf[:1], buf[:1]) })
 }

@@ -2,13 +2,9 @@ package rocca
 
 import (
 	"bytes"
-	"encoding/hex"
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/faelabs/fae/internal/impl/impltest"
+	"github.com/faelabs/fae/internal/testkit"
 )
 
 // vector is one entry of testdata/rocca_s_draft.json, whose "source" field
@@ -20,27 +16,12 @@ type vector struct {
 
 func readVectors(t *testing.T) []vector {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "rocca_s_draft.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var f struct{ Vectors []vector }
-	if err := json.Unmarshal(data, &f); err != nil {
-		t.Fatal(err)
-	}
+	testkit.Load(t, "rocca_s_draft.json", &f)
 	if len(f.Vectors) != 9 {
 		t.Fatalf("%d vectors, want 9", len(f.Vectors))
 	}
 	return f.Vectors
-}
-
-func unhex(t *testing.T, s string) []byte {
-	t.Helper()
-	b, err := hex.DecodeString(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // TestVectors checks every vector on every kernel through every API: Seal,
@@ -49,10 +30,10 @@ func unhex(t *testing.T, s string) []byte {
 // with its tag's last bit flipped.
 func TestVectors(t *testing.T) {
 	vs := readVectors(t)
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, v := range vs {
-			key, nonce, ad := unhex(t, v.Key), unhex(t, v.Nonce), unhex(t, v.AD)
-			pt, ct, tag := unhex(t, v.PT), unhex(t, v.CT), unhex(t, v.Tag)
+			key, nonce, ad := testkit.Hex(t, v.Key), testkit.Hex(t, v.Nonce), testkit.Hex(t, v.AD)
+			pt, ct, tag := testkit.Hex(t, v.PT), testkit.Hex(t, v.CT), testkit.Hex(t, v.Tag)
 			a, err := New(key)
 			if err != nil {
 				t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"math"
 	"slices"
 	"testing"
 
@@ -111,16 +112,7 @@ func refOpen(h *refHeader, data, key []byte, fixMAC bool) *refFile {
 	if h == nil {
 		return f
 	}
-	secret := key
-	if h.passphrase {
-		secret = argon2.IDKey(key, h.salt, h.time, h.mem, h.threads, 32)
-	}
-	prk, _ := hkdf.Extract(sha256.New, secret, h.salt)
-	macKey, _ := hkdf.Expand(sha256.New, prk, "fae v1 header MAC", 32)
-	payloadKey, _ := hkdf.Expand(sha256.New, prk, "fae v1 payload key"+string(data[:h.macAt]), 32)
-	m := hmac.New(sha256.New, macKey)
-	m.Write(data[:h.macAt])
-	mac := m.Sum(nil)
+	mac, payloadKey := refKeys(h, data, key)
 	if fixMAC {
 		copy(data[h.macAt:], mac)
 	}
@@ -153,6 +145,21 @@ func refOpen(h *refHeader, data, key []byte, fixMAC bool) *refFile {
 		f.ok = append(f.ok, err == nil)
 	}
 	return f
+}
+
+// refKeys derives the header MAC and the payload key of the header h, at
+// the start of data, from key, per docs/format.md.
+func refKeys(h *refHeader, data, key []byte) (mac, payloadKey []byte) {
+	secret := key
+	if h.passphrase {
+		secret = argon2.IDKey(key, h.salt, h.time, h.mem, h.threads, 32)
+	}
+	prk, _ := hkdf.Extract(sha256.New, secret, h.salt)
+	macKey, _ := hkdf.Expand(sha256.New, prk, "fae v1 header MAC", 32)
+	payloadKey, _ = hkdf.Expand(sha256.New, prk, "fae v1 payload key"+string(data[:h.macAt]), 32)
+	m := hmac.New(sha256.New, macKey)
+	m.Write(data[:h.macAt])
+	return m.Sum(nil), payloadKey
 }
 
 // read returns what ReadAt(p, off) must give for len(p) = n: the verified
@@ -459,6 +466,87 @@ func FuzzRoundTrip(f *testing.F) {
 			if !bytes.HasPrefix(pt, p[:k]) {
 				t.Fatalf("damage %d at %d: ReadAt returned bytes not of the plaintext", tamper&3, pos)
 			}
+		}
+	})
+}
+
+// FuzzHeader parses arbitrary bytes as a header and compares the result
+// with refParseHeader's, field by field: parseHeader must never panic,
+// must accept exactly the headers the format allows, and must read them as
+// the format says, so that marshal gives their bytes back. The Argon2id
+// limits must refuse exactly the costs over them, before any work.
+func FuzzHeader(f *testing.F) {
+	f.Add(encrypt(f, Header{}, testKey, nil, 1))
+	f.Add(encrypt(f, Header{Algorithm: "chacha20-poly1305", ChunkSize: MaxChunkSize, Passphrase: true, Argon2id: cheapCost}, testPass, nil, 1))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		h, mac, err := parseBytes(data)
+		ref := refParseHeader(data)
+		switch {
+		case ref == nil && err == nil:
+			t.Fatalf("parseHeader accepted a header the format rejects: %+v", h.Header)
+		case ref == nil:
+			return
+		case err != nil:
+			t.Fatalf("parseHeader rejected a valid header: %v", err)
+		}
+		want := Header{Algorithm: ref.alg, ChunkSize: ref.chunk, Passphrase: ref.passphrase,
+			Argon2id: Argon2idParams{Time: ref.time, Memory: ref.mem, Threads: ref.threads}}
+		if h.Header != want || h.nonceSize != ref.nonceSize || !bytes.Equal(h.salt, ref.salt) {
+			t.Fatalf("parsed %+v (nonce %d, salt %x), want %+v (nonce %d, salt %x)", h.Header, h.nonceSize, h.salt, want, ref.nonceSize, ref.salt)
+		}
+		if !bytes.Equal(h.raw, data[:ref.macAt]) || !bytes.Equal(mac, data[ref.macAt:ref.macAt+32]) {
+			t.Fatal("the header's bytes or its MAC are not where the format puts them")
+		}
+		if !bytes.Equal(h.marshal(), h.raw) {
+			t.Fatal("marshal does not give the header's bytes back")
+		}
+		var ce *CostError
+		over := ref.passphrase && (ref.mem > 1<<20 || uint64(ref.time)*uint64(ref.mem) > 4<<20)
+		if err := (Limits{}).check(h); over != errors.As(err, &ce) || (err != nil && ce == nil) {
+			t.Fatalf("%+v under the default limits: %v", h.Argon2id, err)
+		}
+	})
+}
+
+// FuzzReaderAtSize gives NewReaderAt a file that starts with arbitrary
+// bytes, with its header's MAC made right if fixMAC is set, and holds zeros
+// after them up to an arbitrary size, as a sparse file does: the size
+// arithmetic must hold up to 2^63-1, with no panic, and a reader it makes
+// must report the size the format implies and read without panicking.
+func FuzzReaderAtSize(f *testing.F) {
+	ct := encrypt(f, Header{ChunkSize: small}, testKey, plaintext(small+5), 1)
+	f.Add(ct, int64(len(ct)), false, uint64(0))
+	f.Add(ct, int64(math.MaxInt64), false, uint64(math.MaxInt64-5))
+	f.Add(ct[:headerSize(f, ct)], int64(math.MaxInt64-small-16+1), false, uint64(1))
+	f.Fuzz(func(t *testing.T, data []byte, size int64, fixMAC bool, off uint64) {
+		// The header as the reader sees it, zeros after data included.
+		data = slices.Concat(data, make([]byte, max(0, min(size, int64(len(data)+maxHeaderSize))-int64(len(data)))))
+		h := refParseHeader(data)
+		if h != nil && (h.costly() || h.chunk > 64<<10) {
+			return
+		}
+		if h != nil && fixMAC {
+			mac, _ := refKeys(h, data, testKey)
+			copy(data[h.macAt:], mac)
+		}
+		ra, err := NewReaderAt(&sparseFile{data, size, nil}, size, testKey)
+		if err != nil {
+			return
+		}
+		hs := int64(h.macAt + 32)
+		if h == nil || size < hs {
+			t.Fatalf("a reader of %d bytes whose header the format rejects", size)
+		}
+		i := slices.IndexFunc(fae.Algorithms(), func(info fae.Info) bool { return info.Name == h.alg })
+		tag := int64(fae.Algorithms()[i].TagSize)
+		body, full := size-hs, int64(h.chunk)+tag
+		chunks := max(1, body/full+min(1, body%full))
+		if got, want := ra.(interface{ Size() int64 }).Size(), body-chunks*tag; got != want {
+			t.Fatalf("Size() = %d, want %d", got, want)
+		}
+		p := make([]byte, 3*h.chunk)
+		if n, err := ra.ReadAt(p, int64(off>>1)); n > len(p) || err == nil && n < len(p) {
+			t.Fatalf("ReadAt(%d bytes, %d) = %d, %v", len(p), off>>1, n, err)
 		}
 	})
 }

@@ -16,19 +16,26 @@ import (
 // before the whole chunk is verified; a chunk that fails returns a
 // *ChunkError after the plaintext of the chunks before it, and io.EOF comes
 // only after the last chunk verified. The Reader reads ahead of what it
-// returns, and opens chunks on all cores.
+// returns, and opens chunks on all cores. A header that asks for more
+// Argon2id work than the default Limits allow fails with a *CostError.
 func NewReader(r io.Reader, key []byte) (io.Reader, error) {
+	return Limits{}.NewReader(r, key)
+}
+
+// NewReader is the package's NewReader under the Limits l.
+func (l Limits) NewReader(r io.Reader, key []byte) (io.Reader, error) {
 	h, mac, err := parseHeader(func(n int) ([]byte, error) {
 		buf := make([]byte, n)
-		if _, err := io.ReadFull(r, buf); err != nil {
-			if err == io.EOF || err == io.ErrUnexpectedEOF {
-				err = errTruncatedHeader
-			}
-			return nil, err
+		k, err := io.ReadFull(r, buf)
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			err = errTruncatedHeader
 		}
-		return buf, nil
+		return buf[:k], err
 	})
 	if err != nil {
+		return nil, err
+	}
+	if err := l.check(h); err != nil {
 		return nil, err
 	}
 	s, err := h.verify(key, mac)
@@ -171,8 +178,14 @@ func (rd *reader) WriteTo(w io.Writer) (n int64, err error) {
 // plaintext's end return io.EOF. The data in r must not change while it is
 // read. ReadAt is safe for concurrent use; it opens the chunks of a long
 // read on all cores. The ReaderAt also has a method Size() int64, which
-// returns the plaintext's length.
+// returns the plaintext's length. A header that asks for more Argon2id work
+// than the default Limits allow fails with a *CostError.
 func NewReaderAt(r io.ReaderAt, size int64, key []byte) (io.ReaderAt, error) {
+	return Limits{}.NewReaderAt(r, size, key)
+}
+
+// NewReaderAt is the package's NewReaderAt under the Limits l.
+func (l Limits) NewReaderAt(r io.ReaderAt, size int64, key []byte) (io.ReaderAt, error) {
 	if size < 0 {
 		return nil, errors.New("stream: negative size")
 	}
@@ -186,12 +199,15 @@ func NewReaderAt(r io.ReaderAt, size int64, key []byte) (io.ReaderAt, error) {
 	off := 0
 	h, mac, err := parseHeader(func(n int) ([]byte, error) {
 		if len(head)-off < n {
-			return nil, errTruncatedHeader
+			return head[off:], errTruncatedHeader
 		}
 		off += n
 		return head[off-n : off], nil
 	})
 	if err != nil {
+		return nil, err
+	}
+	if err := l.check(h); err != nil {
 		return nil, err
 	}
 	s, err := h.verify(key, mac)
@@ -200,9 +216,13 @@ func NewReaderAt(r io.ReaderAt, size int64, key []byte) (io.ReaderAt, error) {
 	}
 	ra := &readerAt{r: r, suite: s, start: int64(off)}
 	// Chunks of chunk+tag bytes; the last one may be shorter, and is empty
-	// only in an empty file.
+	// only in an empty file. (No rounding up by adding full-1: body may be
+	// within a chunk of 2^63.)
 	body, full := size-ra.start, int64(s.chunk+s.tag)
-	ra.chunks = max(1, (body+full-1)/full)
+	ra.chunks = body / full
+	if body%full != 0 || ra.chunks == 0 {
+		ra.chunks++
+	}
 	lastSize := body - (ra.chunks-1)*full
 	ra.size = body - ra.chunks*int64(s.tag)
 	if lastSize < int64(s.tag) || lastSize == int64(s.tag) && ra.chunks > 1 {

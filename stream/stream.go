@@ -14,10 +14,11 @@
 // The key is either a secret of at least MinKeySize random bytes, such as
 // the contents of a key file made by "fae keygen", or, when the header says
 // so, a passphrase, which Argon2id stretches with the cost recorded in the
-// header.
+// header, up to the reader's Limits.
 package stream
 
 import (
+	"cmp"
 	"crypto/cipher"
 	"crypto/hkdf"
 	"crypto/hmac"
@@ -29,6 +30,7 @@ import (
 	"math/bits"
 	"runtime"
 	"slices"
+	"strings"
 
 	"golang.org/x/crypto/argon2"
 
@@ -67,7 +69,8 @@ type Header struct {
 
 	// Argon2id is the cost of stretching a passphrase. The zero value means
 	// the default: 4 passes over 256 MiB with 4 threads, about half a second
-	// on two cores of a 2023 server CPU.
+	// on two cores of a 2023 server CPU. Readers refuse costs over their
+	// Limits, by default more than 1 GiB or 4 passes over 1 GiB.
 	Argon2id Argon2idParams
 }
 
@@ -80,12 +83,73 @@ type Argon2idParams struct {
 
 var defaultArgon2id = Argon2idParams{Time: 4, Memory: 256 << 10, Threads: 4}
 
-// Limits on the Argon2id cost a file may ask of its reader, so that a
-// hostile header cannot make it exhaust memory or run for hours.
+// The format's bounds on the Argon2id cost; readers also apply Limits.
 const (
 	maxArgon2Time   = 16
 	maxArgon2Memory = 4 << 20 // KiB
 )
+
+// DefaultArgon2idMemoryLimit is the most memory, in KiB, that Argon2id may
+// use to read a file under the zero Limits: 1 GiB, four times what writers
+// use by default. docs/format.md gives the reasons.
+const DefaultArgon2idMemoryLimit = 1 << 20
+
+// argon2idPassesLimit is how many passes over Limits' memory the time cost
+// may ask for: Time × Memory is at most this many times the memory limit.
+const argon2idPassesLimit = 4
+
+// Limits bound the work a file's header may ask of its reader. A
+// passphrase file's header is authenticated only with a key that Argon2id
+// derives at the cost the header names, so a hostile header could
+// otherwise demand gigabytes and minutes before its MAC fails. NewReader
+// and NewReaderAt apply the zero Limits, the defaults.
+type Limits struct {
+	// Argon2idMemory is the most memory, in KiB, Argon2id may use; zero
+	// means DefaultArgon2idMemoryLimit. The time cost may be at most four
+	// passes over it: Time × Memory ≤ 4 × Argon2idMemory. The format
+	// allows at most 16 passes over 4 GiB, which a limit of 16 GiB admits.
+	Argon2idMemory uint32
+}
+
+// A CostError reports a header that asks for more Argon2id work than the
+// reader's Limits allow. It is returned before any work is done.
+type CostError struct {
+	Cost  Argon2idParams // what the header asks for
+	Limit uint32         // the memory limit applied, KiB
+	Need  uint32         // the least memory limit, KiB, that allows Cost
+}
+
+func (e *CostError) Error() string {
+	if e.Cost.Memory > e.Limit {
+		return fmt.Sprintf("stream: the file asks Argon2id for %s of memory, over the limit of %s",
+			kib(e.Cost.Memory), kib(e.Limit))
+	}
+	return fmt.Sprintf("stream: the file asks Argon2id for %d passes over %s, over the limit of %d passes over %s",
+		e.Cost.Time, kib(e.Cost.Memory), argon2idPassesLimit, kib(e.Limit))
+}
+
+// kib formats n KiB in MiB where that is exact.
+func kib(n uint32) string {
+	if n%1024 == 0 {
+		return fmt.Sprintf("%d MiB", n>>10)
+	}
+	return fmt.Sprintf("%d KiB", n)
+}
+
+// check returns a *CostError if h asks for more than l allows.
+func (l Limits) check(h *header) error {
+	if !h.Passphrase {
+		return nil
+	}
+	limit := cmp.Or(l.Argon2idMemory, DefaultArgon2idMemoryLimit)
+	p := h.Argon2id
+	work := uint64(p.Time) * uint64(p.Memory)
+	if p.Memory <= limit && work <= argon2idPassesLimit*uint64(limit) {
+		return nil
+	}
+	need := max(p.Memory, uint32((work+argon2idPassesLimit-1)/argon2idPassesLimit))
+	return &CostError{Cost: p, Limit: limit, Need: need}
+}
 
 func (p Argon2idParams) check() error {
 	switch {
@@ -226,12 +290,27 @@ func (h *header) marshal() []byte {
 	return append(b, h.prefix...)
 }
 
-var errTruncatedHeader = errors.New("stream: truncated header")
+var (
+	errTruncatedHeader = errors.New("stream: truncated header")
+	errNotFae          = errors.New("stream: not a fae encrypted file")
+	errEmpty           = errors.New("stream: the input is empty, not a fae encrypted file")
+)
 
 // parseHeader reads a header and its MAC with next, which returns the
-// following n bytes of the file or an error.
+// following n bytes of the file, or those there are and an error.
 func parseHeader(next func(n int) ([]byte, error)) (h *header, mac []byte, err error) {
-	var raw []byte
+	// A file shorter than the magic number is no fae file, unless it is
+	// the start of one.
+	b, err := next(len(magic))
+	switch {
+	case err == errTruncatedHeader && len(b) == 0:
+		return nil, nil, errEmpty
+	case !strings.HasPrefix(magic, string(b)):
+		return nil, nil, errNotFae
+	case err != nil:
+		return nil, nil, err
+	}
+	raw := slices.Clone(b)
 	read := func(n int) []byte {
 		if err != nil {
 			return nil
@@ -246,13 +325,7 @@ func parseHeader(next func(n int) ([]byte, error)) (h *header, mac []byte, err e
 	fail := func(format string, args ...any) (*header, []byte, error) {
 		return nil, nil, fmt.Errorf("stream: "+format, args...)
 	}
-	if string(read(len(magic))) != magic {
-		if err != nil && len(raw) == 0 {
-			return nil, nil, err
-		}
-		return fail("not a fae encrypted file")
-	}
-	b := read(2)
+	b = read(2)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -326,6 +399,9 @@ func (h *header) keys(key []byte) (mac []byte, s *suite, err error) {
 			return nil, nil, errors.New("stream: empty passphrase")
 		}
 		p := h.Argon2id
+		if err := canAllocate(uint64(p.Memory) << 10); err != nil {
+			return nil, nil, fmt.Errorf("stream: cannot allocate the %s Argon2id needs: %w", kib(p.Memory), err)
+		}
 		secret = argon2.IDKey(key, h.salt, p.Time, p.Memory, p.Threads, 32)
 		defer clear(secret)
 	} else if len(key) < MinKeySize {

@@ -606,16 +606,21 @@ func (w *failingWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// parseBytes parses the header at the start of b.
+func parseBytes(b []byte) (*header, []byte, error) {
+	return parseHeader(func(n int) ([]byte, error) {
+		if len(b) < n {
+			return b, errTruncatedHeader
+		}
+		next := b[:n]
+		b = b[n:]
+		return next, nil
+	})
+}
+
 func parse(t testing.TB, ct []byte) *header {
 	t.Helper()
-	h, _, err := parseHeader(func(n int) ([]byte, error) {
-		if len(ct) < n {
-			return nil, errTruncatedHeader
-		}
-		b := ct[:n]
-		ct = ct[n:]
-		return b, nil
-	})
+	h, _, err := parseBytes(ct)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -14,8 +15,8 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
-	"github.com/faelabs/fae/bench"
 	"github.com/faelabs/fae/gpu"
+	"github.com/faelabs/fae/internal/bench"
 )
 
 const benchSynopsis = "[--algs LIST] [--sizes LIST] [--full] [--ad N] [--quick] [--preset NAME] " +
@@ -26,44 +27,61 @@ const benchHelp = `Bench measures every algorithm, Seal and Open, beside AES-CTR
 command), and prints a table in cycles per byte at the calibrated core
 clock: cycles per byte at 4096 bytes, overhead over AES-CTR, the Internet
 Performance Index, cycles per byte at 16 KiB, context size and key-setup
-cycles. It takes under three minutes; --quick about ten seconds.
+cycles. A row's impl names whose code ran: the registry's GCMs are Go's
+crypto/cipher ("go") and its ChaCha20-Poly1305 golang.org/x/crypto's. It
+takes under three minutes; --quick about ten seconds.
 
-Flags of bench:
+Flags of bench (numbers in decimal):
   --algs LIST       comma-separated names or globs ("aes-*-ocb3"); the names
                     are those of 'fae list' and aes-128-ctr, aes-192-ctr,
                     aes-256-ctr. Default: all
   --sizes LIST      message lengths in bytes, comma-separated: 1500, 4K (4096)
                     or a range 1..64
-  --full            every length from 1 to 2048 as well (takes minutes)
+  --full            every length from 1 to 2048 as well (takes minutes; not
+                    with --sizes)
   --ad N            bytes of associated data in every message (default 0)
   --quick           about ten seconds: fewer trials, short time slices
   --preset NAME     a named comparison: rocca (the rust-rocca-s table:
-                    16384-byte messages in bytes per second)
+                    16384-byte messages in bytes per second); not with
+                    --algs, --sizes or --full
   --format F        text (default), md, csv (one line per figure) or json
-  --out DIR         also write table.md, results.json and plots (SVG, PNG)
+  --out DIR         also write table.md and results.json into DIR; in fae's
+                    source tree, 'go run ./internal/cmd/benchplot DIR' draws
+                    the plots from them
   --quiet           no progress bar or notes on standard error
   --gpu             measure the GPU modes instead: AES-128 CTR, OCB3 and
-                    RAOCB end to end, 1 MiB to 4 GiB (fails without a GPU)
+                    RAOCB end to end, 1 MiB to 4 GiB (fails without a GPU;
+                    takes no other flag but --quiet)
 Run it on an otherwise idle machine: other processes add noise, which
 shows in the spread that the JSON and CSV report for every figure.
 `
 
-func runBench(args []string, _ io.Reader, stdout io.Writer) error {
+// benchArgs holds bench's flags as flags sets them.
+type benchArgs struct {
+	algs, sizes, ad, preset, format, out string
+	full, quick, quiet, gpu              bool
+}
+
+// flags returns bench's flag set, which writes into a.
+func (a *benchArgs) flags() *flag.FlagSet {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	var algs, sizes, preset, format, out string
-	var c bench.Config
-	var quiet, gpu bool
-	fs.StringVar(&algs, "algs", "", "")
-	fs.StringVar(&sizes, "sizes", "", "")
-	fs.BoolVar(&c.Full, "full", false, "")
-	fs.IntVar(&c.AD, "ad", 0, "")
-	fs.BoolVar(&c.Quick, "quick", false, "")
-	fs.StringVar(&preset, "preset", "", "")
-	fs.StringVar(&format, "format", "text", "")
-	fs.StringVar(&out, "out", "", "")
-	fs.BoolVar(&quiet, "quiet", false, "")
-	fs.BoolVar(&gpu, "gpu", false, "")
+	fs.StringVar(&a.algs, "algs", "", "")
+	fs.StringVar(&a.sizes, "sizes", "", "")
+	fs.BoolVar(&a.full, "full", false, "")
+	fs.StringVar(&a.ad, "ad", "0", "")
+	fs.BoolVar(&a.quick, "quick", false, "")
+	fs.StringVar(&a.preset, "preset", "", "")
+	fs.StringVar(&a.format, "format", "text", "")
+	fs.StringVar(&a.out, "out", "", "")
+	fs.BoolVar(&a.quiet, "quiet", false, "")
+	fs.BoolVar(&a.gpu, "gpu", false, "")
+	return fs
+}
+
+func runBench(args []string, _ io.Reader, stdout io.Writer) error {
+	var a benchArgs
+	fs := a.flags()
 	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
 		return err
 	} else if err != nil {
@@ -75,40 +93,50 @@ func runBench(args []string, _ io.Reader, stdout io.Writer) error {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	switch {
+	case a.gpu && len(set) > 1 && !(len(set) == 2 && set["quiet"]):
+		return usageErrorf("--gpu measures a fixed set and takes no other flag but --quiet")
 	case set["preset"] && (set["algs"] || set["sizes"] || set["full"]):
 		return usageErrorf("--preset chooses the algorithms and lengths itself")
-	case !slices.Contains(bench.Formats, format):
-		return usageErrorf("--format: unknown format %q (known: %s)", format, strings.Join(bench.Formats, ", "))
-	case set["out"] && out == "":
+	case set["full"] && set["sizes"]:
+		return usageErrorf("--full and --sizes both choose the lengths")
+	case !slices.Contains(bench.Formats, a.format):
+		return usageErrorf("--format: unknown format %q (known: %s)", a.format, strings.Join(bench.Formats, ", "))
+	case set["out"] && a.out == "":
 		return usageErrorf("--out: empty directory name")
 	}
-	if gpu {
+	if a.gpu {
 		return benchGPU(stdout)
 	}
+	c := bench.Config{Full: a.full, Quick: a.quick}
 	var p bench.Preset
 	if set["preset"] {
 		var ok bool
-		if p, ok = bench.LookupPreset(preset); !ok {
-			return usageErrorf("--preset: unknown preset %q (known: %s)", preset, bench.PresetNames())
+		if p, ok = bench.LookupPreset(a.preset); !ok {
+			return usageErrorf("--preset: unknown preset %q (known: %s)", a.preset, bench.PresetNames())
 		}
 		c.Algs, c.Sizes = p.Algs, p.Sizes
 	}
-	if algs != "" {
-		c.Algs = strings.Split(algs, ",")
+	if a.algs != "" {
+		c.Algs = strings.Split(a.algs, ",")
 	}
 	if set["sizes"] {
-		s, err := parseSizes(sizes)
+		s, err := parseSizes(a.sizes)
 		if err != nil {
 			return usageErrorf("--sizes: %v", err)
 		}
 		c.Sizes = s
 	}
+	ad, err := parseDecimal(a.ad)
+	if err != nil {
+		return usageErrorf("--ad: %v", err)
+	}
+	c.AD = int(min(ad, math.MaxInt32)) // Validate refuses what is out of range
 	if err := c.Validate(); err != nil {
 		return usageError{err}
 	}
 
 	var bar *progressbar.ProgressBar
-	if !quiet {
+	if !a.quiet {
 		c.Log = os.Stderr
 		if term.IsTerminal(int(os.Stderr.Fd())) {
 			bar = progressbar.NewOptions64(1,
@@ -132,17 +160,17 @@ func runBench(args []string, _ io.Reader, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if set["preset"] && (format == "text" || format == "md") {
-		err = r.WritePreset(stdout, p, format == "md")
+	if set["preset"] && (a.format == "text" || a.format == "md") {
+		err = r.WritePreset(stdout, p, a.format == "md")
 	} else {
-		err = r.Write(stdout, format)
+		err = r.Write(stdout, a.format)
 	}
 	if err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
-	if out != "" {
-		if err := r.WriteDir(out); err != nil {
-			return fmt.Errorf("writing %s: %w", out, err)
+	if a.out != "" {
+		if err := r.WriteDir(a.out); err != nil {
+			return fmt.Errorf("writing %s: %w", a.out, err)
 		}
 	}
 	return nil
@@ -251,9 +279,9 @@ func parseSize(s string) (int, error) {
 	if t, ok := strings.CutSuffix(strings.ToUpper(s), "K"); ok {
 		digits, mult = t, 1024
 	}
-	n, err := strconv.Atoi(digits)
-	if err != nil || n < 1 || n > bench.MaxSize/mult {
-		return 0, fmt.Errorf("bad length %q (1 to %d bytes)", s, bench.MaxSize)
+	n, err := parseDecimal(digits)
+	if err != nil || n < 1 || n > int64(bench.MaxSize/mult) {
+		return 0, fmt.Errorf("bad length %q (1 to %d bytes, in decimal)", s, bench.MaxSize)
 	}
-	return n * mult, nil
+	return int(n) * mult, nil
 }

@@ -3,19 +3,19 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
-
-	"github.com/faelabs/fae/stream"
 )
 
 const catHelp = `Cat writes M bytes of IN's plaintext, from offset N, to standard output:
-fewer if the plaintext ends first. IN must be a file that 'fae encrypt'
-wrote; cat decrypts and verifies only its header, its last chunk (which
-proves the length) and the chunks the range covers.
+fewer if the plaintext ends first. IN must be a regular file that 'fae
+encrypt' wrote; cat decrypts and verifies only its header, its last chunk
+(which proves the length) and the chunks the range covers, and writes only
+verified bytes.
 
-  --offset N              the first byte, from 0
-  --length M              how many bytes
-` + keyFlagsHelp
+  --offset N              the first byte, from 0, in decimal
+  --length M              how many bytes, in decimal
+` + keyFlagsHelp + kdfFlagHelp
 
 // catPiece is how much plaintext cat decrypts at a time.
 const catPiece = 16 << 20
@@ -25,8 +25,9 @@ func cat(args []string, _ io.Reader, stdout io.Writer) error {
 	var k keySource
 	var off, length int64
 	k.register(fs)
-	fs.Int64Var(&off, "offset", -1, "")
-	fs.Int64Var(&length, "length", -1, "")
+	k.registerLimit(fs)
+	decimalVar(fs, &off, "offset", 0, math.MaxInt64)
+	decimalVar(fs, &length, "length", 0, math.MaxInt64)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -36,8 +37,8 @@ func cat(args []string, _ io.Reader, stdout io.Writer) error {
 		return usageErrorf("give one input file")
 	case pos[0] == "-":
 		return usageErrorf("cat reads a file, not standard input")
-	case off < 0 || length < 0:
-		return usageErrorf("give --offset and --length, 0 or more")
+	case !isSet(fs, "offset") || !isSet(fs, "length"):
+		return usageErrorf("give --offset and --length")
 	}
 	if err := k.check(); err != nil {
 		return err
@@ -51,11 +52,17 @@ func cat(args []string, _ io.Reader, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file; cat needs one, to read its chunks in any order", pos[0])
+	}
+	if sameFile(fi, stat(stdout)) {
+		return usageErrorf("standard output is the input, %s", pos[0])
+	}
 	secret, _, err := k.read(false)
 	if err != nil {
 		return err
 	}
-	r, err := stream.NewReaderAt(f, fi.Size(), secret)
+	r, err := k.limits().NewReaderAt(f, fi.Size(), secret)
 	clear(secret)
 	if err != nil {
 		return streamError(err)

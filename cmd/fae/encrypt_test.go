@@ -2,7 +2,10 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -10,7 +13,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
+	"github.com/faelabs/fae"
 	"github.com/faelabs/fae/stream"
 )
 
@@ -248,8 +253,8 @@ func TestOutputExists(t *testing.T) {
 	if string(ft.read("out")) != "precious" {
 		t.Fatal("output replaced without --force")
 	}
-	ft.mustRun(nil, "encrypt", "--key-file", "@key", "-o", "@out", "--force", "@plain")
-	ft.mustRun(nil, "decrypt", "--key-file", "@key", "-o", "@out", "--force", "@out")
+	ft.mustRun(nil, "encrypt", "--key-file", "@key", "-o", "@out.fae", "@plain")
+	ft.mustRun(nil, "decrypt", "--key-file", "@key", "-o", "@out", "--force", "@out.fae")
 	if string(ft.read("out")) != "some plaintext" {
 		t.Fatal("--force did not replace the output")
 	}
@@ -258,7 +263,7 @@ func TestOutputExists(t *testing.T) {
 	if string(ft.read("out")) != "some plaintext" {
 		t.Fatal("failed decrypt replaced the output")
 	}
-	if got := ft.files(); len(got) != 7 {
+	if got := ft.files(); len(got) != 8 {
 		t.Errorf("files: %v", got)
 	}
 }
@@ -338,4 +343,252 @@ func TestCat(t *testing.T) {
 	// Truncation shows, whatever the range.
 	ft.write("cut.fae", ct[:len(ct)-(cs+16)-77-16])
 	ft.mustFail(1, "chunk 18 failed", nil, "cat", "--offset", "0", "--length", "1", "--key-file", "@key", "@cut.fae")
+}
+
+// TestSync checks that a temporary file is synced before it is moved into
+// place and its directory after, and that a failed sync fails the command
+// and leaves no temporary file.
+func TestSync(t *testing.T) {
+	ft := newFileTest(t)
+	ft.write("plain", []byte("some plaintext"))
+	ft.mustRun(nil, "encrypt", "--key-file", "@key", "-o", "@plain.fae", "@plain")
+	before := ft.files()
+	defer func(f func(*os.File) error) { syncFile = f }(syncFile)
+	var synced []string
+	var fail func(fi os.FileInfo) bool
+	syncFile = func(f *os.File) error {
+		fi, err := f.Stat()
+		if err != nil {
+			t.Fatal(err)
+		}
+		synced = append(synced, f.Name())
+		if fail != nil && fail(fi) {
+			return errors.New("injected failure")
+		}
+		return nil
+	}
+	for _, args := range [][]string{
+		{"encrypt", "--key-file", "@key", "-o", "@out", "@plain"},
+		{"decrypt", "--key-file", "@key", "-o", "@out", "@plain.fae"},
+		{"keygen", "-o", "@out"},
+	} {
+		synced, fail = nil, nil
+		ft.mustRun(nil, args...)
+		if len(synced) != 2 || filepath.Dir(synced[0]) != ft.dir || !strings.HasPrefix(filepath.Base(synced[0]), ".out.") || synced[1] != ft.dir {
+			t.Errorf("%v: synced %q, want the temporary file then the directory", args, synced)
+		}
+		os.Remove(ft.path("out"))
+
+		synced, fail = nil, func(fi os.FileInfo) bool { return !fi.IsDir() }
+		ft.mustFail(1, "out: injected failure", nil, args...)
+		if got := ft.files(); !slices.Equal(got, before) || len(synced) != 1 {
+			t.Errorf("%v, file sync failing: synced %q, files %v", args, synced, got)
+		}
+
+		synced, fail = nil, os.FileInfo.IsDir
+		ft.mustFail(1, "out is written, but syncing its directory failed: injected failure", nil, args...)
+		if got := ft.files(); !slices.Contains(got, "out") || len(got) != len(before)+1 {
+			t.Errorf("%v, directory sync failing: files %v", args, got)
+		}
+		os.Remove(ft.path("out"))
+	}
+	synced, fail = nil, nil
+	ft.mustRun(nil, "encrypt", "--key-file", "@key", "@plain")
+	ft.mustRun(nil, "encrypt", "--key-file", "@key", "-o", os.DevNull, "@plain")
+	if len(synced) != 0 {
+		t.Errorf("standard output and %s synced: %q", os.DevNull, synced)
+	}
+}
+
+func TestTempName(t *testing.T) {
+	seen := map[string]bool{}
+	for _, r := range []string{"a", "é", "日本"} {
+		for n := 1; n <= 255/len(r); n++ {
+			base := strings.Repeat(r, n)
+			name := tempName(base)
+			if len(name) > max(len(base), 28) || !strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".tmp") ||
+				!utf8.ValidString(name) || seen[name] {
+				t.Fatalf("tempName(%d × %q) = %q", n, r, name)
+			}
+			seen[name] = true
+		}
+	}
+}
+
+// TestErrorsWrap checks that errors reworded for the command line still
+// wrap the library's.
+func TestErrorsWrap(t *testing.T) {
+	var ce *stream.ChunkError
+	if err := streamError(&stream.ChunkError{Index: 3}); !errors.As(err, &ce) || ce.Index != 3 || strings.HasPrefix(err.Error(), "stream:") {
+		t.Errorf("chunk error: %v", err)
+	}
+	if err := streamError(stream.ErrWrongKey); !errors.Is(err, stream.ErrWrongKey) || strings.HasPrefix(err.Error(), "stream:") {
+		t.Errorf("wrong key: %v", err)
+	}
+	_, lerr := fae.New("aes-128-gcm", nil)
+	if err := libError(lerr); !errors.Is(err, lerr) || strings.HasPrefix(err.Error(), "fae:") {
+		t.Errorf("fae.New error: %v", err)
+	}
+}
+
+// TestCatHugeFile reads a sparse file of 2^63-1 bytes that starts with a
+// header: the last chunk fails, with no panic.
+func TestCatHugeFile(t *testing.T) {
+	ft := newFileTest(t)
+	ft.write("plain", []byte("x"))
+	ft.mustRun(nil, "encrypt", "--key-file", "@key", "-o", "@plain.fae", "@plain")
+	for _, dir := range []string{ft.dir, "/dev/shm"} {
+		f, err := os.CreateTemp(dir, "huge")
+		if err != nil {
+			continue
+		}
+		defer os.Remove(f.Name())
+		f.Write(ft.read("plain.fae"))
+		err = f.Truncate(math.MaxInt64)
+		f.Close()
+		if err != nil {
+			continue
+		}
+		ft.mustFail(1, "failed authentication", nil, "cat", "--key-file", "@key", "--offset", "0", "--length", "1", f.Name())
+		return
+	}
+	t.Skip("no file system here holds a file of 2^63-1 bytes")
+}
+
+// TestDecimalFlags tries numbers that are not plain decimal, or out of
+// range, on every numeric flag: each is a usage error.
+func TestDecimalFlags(t *testing.T) {
+	ft := newFileTest(t)
+	ft.write("plain", []byte("The quick brown fox"))
+	ft.mustRun(nil, "encrypt", "--key-file", "@key", "-o", "@plain.fae", "@plain")
+	for _, v := range []string{"0x10", "0X10", "0o10", "0b10", "1_0", "+1", "-1", " 1", "1 ", "", "1e3", "١", "9223372036854775808"} {
+		ft.mustFail(2, "want a decimal number from 0 to 9223372036854775807", nil, "cat", "--key-file", "@key", "--offset", v, "--length", "1", "@plain.fae")
+		ft.mustFail(2, "want a decimal number from 0 to 9223372036854775807", nil, "cat", "--key-file", "@key", "--offset", "0", "--length", v, "@plain.fae")
+		ft.mustFail(2, "want a decimal number from 1 to 16384", nil, "decrypt", "--key-file", "@key", "--max-kdf-memory", v, "@plain.fae")
+		ft.mustFail(2, "want a decimal number from 0 to 2147483647", []byte("x"), "seal", "-a", "aes-256-gcm", "--key-file", "@key", "--nonce", "000000000000000000000000", "--tag-size", v)
+	}
+	ft.mustFail(2, "want a decimal number from 1 to 16384", nil, "decrypt", "--key-file", "@key", "--max-kdf-memory", "0", "@plain.fae")
+	ft.mustFail(2, "want a decimal number from 1 to 16384", nil, "decrypt", "--key-file", "@key", "--max-kdf-memory", "16385", "@plain.fae")
+	ft.mustFail(2, "want a decimal number from 0 to 2147483647", []byte("x"), "seal", "-a", "aes-256-gcm", "--key-file", "@key", "--nonce", "000000000000000000000000", "--tag-size", "2147483648")
+	ft.mustFail(2, "tag size 0 not allowed", []byte("x"), "seal", "-a", "aes-256-gcm", "--key-file", "@key", "--nonce", "000000000000000000000000", "--tag-size", "0")
+	if got := ft.mustRun(nil, "cat", "--key-file", "@key", "--offset", "00010", "--length", "099999999999999", "--max-kdf-memory", "016384", "@plain.fae"); got != "brown fox" {
+		t.Errorf("leading zeros: %q", got)
+	}
+}
+
+// TestOutputsInProcess tries outputs that are not files to replace, and
+// inputs that are also outputs, on each command.
+func TestOutputsInProcess(t *testing.T) {
+	ft := newFileTest(t)
+	ft.write("plain", []byte("some plaintext"))
+	ft.mustRun(nil, "encrypt", "--key-file", "@key", "-o", "@plain.fae", "@plain")
+	if err := os.Mkdir(ft.path("dir"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("plain", ft.path("file.link")); err != nil {
+		t.Fatal(err)
+	}
+	before := ft.files()
+	for _, c := range []struct {
+		code int
+		want string
+		args []string
+	}{
+		{1, "dir is a directory", []string{"keygen", "-o", "@dir"}},
+		{1, "dir is a directory", []string{"decrypt", "--key-file", "@key", "-o", "@dir", "--force", "@plain.fae"}},
+		{1, "dir is a directory", []string{"encrypt", "--key-file", "@key", "-o", "@out", "@dir"}},
+		{1, "file.link is a symbolic link", []string{"keygen", "-o", "@file.link"}},
+		{1, "file.link is a symbolic link", []string{"decrypt", "--key-file", "@key", "--force", "-o", "@file.link", "@plain.fae"}},
+		{1, "exists; keygen does not overwrite files", []string{"keygen", "-o", "@plain"}},
+		{1, "creating a file in", []string{"keygen", "-o", "@nodir/key"}},
+		{2, "-o: empty file name", []string{"keygen", "-o", ""}},
+		{2, "-o: empty file name", []string{"decrypt", "--key-file", "@key", "-o", "", "@plain.fae"}},
+		{2, "empty input file name", []string{"encrypt", "--key-file", "@key", ""}},
+		{2, "is both the input and the output", []string{"decrypt", "--key-file", "@key", "--force", "-o", "@plain.fae", "@plain.fae"}},
+		{2, "the key file", []string{"decrypt", "--key-file", "@key", "--force", "-o", "@key", "@plain.fae"}},
+		{2, "the passphrase file", []string{"encrypt", "--passphrase-file", "@plain", "@plain"}},
+		{1, "is not a regular file", []string{"cat", "--key-file", "@key", "--offset", "0", "--length", "1", os.DevNull}},
+	} {
+		ft.mustFail(c.code, c.want, nil, c.args...)
+		if got := ft.files(); !slices.Equal(got, before) {
+			t.Fatalf("%v: files %v", c.args, got)
+		}
+	}
+	if string(ft.read("plain")) != "some plaintext" {
+		t.Fatal("plain changed")
+	}
+	// Devices are written in place.
+	ft.mustRun(nil, "keygen", "-o", os.DevNull)
+	ft.mustRun(nil, "decrypt", "--key-file", "@key", "-o", os.DevNull, "@plain.fae")
+
+	// Standard input or output that is the input.
+	open := func(name string, flag int) *os.File {
+		f, err := os.OpenFile(ft.path(name), flag, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return f
+	}
+	for _, c := range []struct {
+		want  string
+		stdin string
+		out   string
+		args  []string
+	}{
+		{"standard output is the input", "", "plain.fae", []string{"decrypt", "--key-file", ft.path("key"), ft.path("plain.fae")}},
+		{"standard input and standard output are the same file", "plain.fae", "plain.fae", []string{"decrypt", "--key-file", ft.path("key")}},
+		{"standard input and standard output are the same file", "plain", "plain", []string{"encrypt", "--key-file", ft.path("key"), "-"}},
+		{"standard input and standard output are the same file", "plain.fae", "plain.fae", []string{"open", "-a", "aes-256-gcm", "--key-file", ft.path("key"), "--nonce", "000000000000000000000000"}},
+		{"the key file", "", "key", []string{"decrypt", "--key-file", ft.path("key"), ft.path("plain.fae")}},
+	} {
+		var stdin io.Reader = bytes.NewReader(nil)
+		if c.stdin != "" {
+			stdin = open(c.stdin, os.O_RDONLY)
+		}
+		var errOut bytes.Buffer
+		if code := run(c.args, stdin, open(c.out, os.O_WRONLY|os.O_APPEND), &errOut); code != 2 || !strings.Contains(errOut.String(), c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, errOut.String(), c.want)
+		}
+	}
+	if string(ft.read("plain")) != "some plaintext" || len(ft.read("key")) != 32 {
+		t.Fatal("an input changed")
+	}
+}
+
+// TestSealAD tries --ad-file's failures and the nonces that need no
+// warning.
+func TestSealAD(t *testing.T) {
+	ft := newFileTest(t)
+	ft.write("empty", nil)
+	args := []string{"-a", "aes-256-gcm", "--key-file", "@key", "--nonce", "000102030405060708090a0b"}
+	sealed := ft.mustRun([]byte("msg"), append([]string{"seal"}, args...)...)
+	if got := ft.mustRun([]byte("msg"), append([]string{"seal", "--ad-file", "@empty"}, args...)...); got != sealed {
+		t.Error("an empty --ad-file differs from no associated data")
+	}
+	ft.mustFail(1, "reading associated data: open", []byte("msg"), append([]string{"seal", "--ad-file", "@missing"}, args...)...)
+	ft.mustFail(1, "authentication failed", []byte(sealed), append([]string{"open", "--ad-file", "@key"}, args...)...)
+	ft.mustFail(2, "use --ad or --ad-file, not both", []byte(sealed), append([]string{"open", "--ad-file", "@empty", "--ad", ""}, args...)...)
+	for _, c := range []struct {
+		alg, nonce string
+		warn       bool
+	}{
+		{"aes-128-ocb3", "010203040506", false},
+		{"aes-256-ocb3", "01", true},
+		{"lea-128-ocb3", "0102030405", true},
+		{"raocb-aes-128", "010203040506", false},
+		{"raocb-aes-192", "0102030405", true},
+		{"aes-128-gcm", "000102030405060708090a0b", false},
+	} {
+		key := strings.Repeat("00", 16)
+		if strings.Contains(c.alg, "256") {
+			key += key
+		} else if strings.Contains(c.alg, "192") {
+			key += key[:16]
+		}
+		code, _, errOut := ft.run([]byte("msg"), "seal", "-a", c.alg, "--key", key, "--nonce", c.nonce)
+		if code != 0 || strings.Contains(errOut, "warning: ") != c.warn || strings.Count(errOut, "\n") > 1 {
+			t.Errorf("%s, nonce %s: exit %d, stderr %q", c.alg, c.nonce, code, errOut)
+		}
+	}
 }

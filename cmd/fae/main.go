@@ -4,13 +4,13 @@
 // Usage:
 //
 //	fae list
-//	fae seal --alg NAME (--key HEX | --key-file PATH) --nonce HEX [--ad HEX] [--tag-size N] <plaintext >sealed
-//	fae open --alg NAME (--key HEX | --key-file PATH) --nonce HEX [--ad HEX] [--tag-size N] <sealed >plaintext
-//	fae bench [--algs LIST] [--sizes LIST] [--full] [--ad N] [--quick] [--format text|md|csv|json] [--out DIR] [--quiet]
+//	fae seal --alg NAME (--key HEX | --key-file PATH) --nonce HEX [--ad HEX | --ad-file PATH] [--tag-size N] <plaintext >sealed
+//	fae open --alg NAME (--key HEX | --key-file PATH) --nonce HEX [--ad HEX | --ad-file PATH] [--tag-size N] <sealed >plaintext
+//	fae bench [--algs LIST] [--sizes LIST] [--full] [--ad N] [--quick] [--preset NAME] [--format text|md|csv|json] [--out DIR] [--quiet] [--gpu]
 //	fae keygen [-o PATH]
 //	fae encrypt [--alg NAME] (--key-file PATH | --passphrase-file PATH | -p) [-o OUT] [--force] [IN|-]
-//	fae decrypt (--key-file PATH | --passphrase-file PATH | -p) [-o OUT] [--force] [IN|-]
-//	fae cat --offset N --length M (--key-file PATH | --passphrase-file PATH | -p) IN
+//	fae decrypt (--key-file PATH | --passphrase-file PATH | -p) [--max-kdf-memory MIB] [-o OUT] [--force] [IN|-]
+//	fae cat --offset N --length M (--key-file PATH | --passphrase-file PATH | -p) [--max-kdf-memory MIB] IN
 //	fae help [COMMAND]
 //
 // Run "fae help" for the details. The exit status is 0 on success, 1 when
@@ -50,6 +50,21 @@ var commands = []command{
 	{"cat", catSynopsis, "decrypt a byte range of an encrypted file", catHelp, cat},
 }
 
+// warnings is where commands write warnings: run's stderr.
+var warnings io.Writer = os.Stderr
+
+// relabeled is an error reworded for the command line that still wraps
+// the error it came from.
+type relabeled struct {
+	msg string
+	err error
+}
+
+func (e relabeled) Error() string { return e.msg }
+func (e relabeled) Unwrap() error { return e.err }
+
+func relabel(msg string, err error) error { return relabeled{msg, err} }
+
 // A usageError is a mistake in the command line: exit status 2.
 type usageError struct{ err error }
 
@@ -74,6 +89,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "help", "-h", "-help", "--help":
 		return help(args[1:], stdout, stderr)
 	}
+	warnings = stderr
 	cmd := lookup(args[0])
 	if cmd == nil {
 		return report(stderr, usageErrorf("unknown command %q; run 'fae help'", args[0]))

@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,15 +30,76 @@ func TestMain(m *testing.M) {
 //	exits N CMD [ARGS...]   run CMD like exec; its exit status must be N
 //	flip FILE OFFSET        flip the low bit of the byte at OFFSET (from the end if negative)
 //	unhex IN OUT            write the bytes spelled in hex in IN (spaces and newlines ignored) to OUT
+//	ls                      list the directory, one name a line, to stdout
+//	argon2 FILE T M P       set the Argon2id cost in the header of the passphrase file FILE
+//	killed SIG IN CMD...    (unix) run CMD with the file IN (- for none), then nothing more,
+//	                        on standard input, send it SIG once it has made a temporary
+//	                        file, and print how it ended; stderr is CMD's
+//	survives SIG IN CMD...  (unix) the same, then close standard input after a moment
+//
+// and the conditions [race] (the race detector is on) and [root].
 func TestScript(t *testing.T) {
+	cmds := map[string]func(ts *testscript.TestScript, neg bool, args []string){
+		"exits":  exits,
+		"flip":   flip,
+		"unhex":  unhexCmd,
+		"ls":     ls,
+		"argon2": setArgon2,
+	}
+	maps.Copy(cmds, unixCmds)
 	testscript.Run(t, testscript.Params{
-		Dir: "testdata/script",
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exits": exits,
-			"flip":  flip,
-			"unhex": unhexCmd,
+		Dir:  "testdata/script",
+		Cmds: cmds,
+		Condition: func(cond string) (bool, error) {
+			switch cond {
+			case "race":
+				return raceEnabled(), nil
+			case "root":
+				return os.Geteuid() == 0, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 	})
+}
+
+// raceEnabled reports whether the test binary has the race detector.
+func raceEnabled() bool {
+	info, _ := debug.ReadBuildInfo()
+	return info != nil && slices.Contains(info.Settings, debug.BuildSetting{Key: "-race", Value: "true"})
+}
+
+func ls(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: ls")
+	}
+	entries, err := os.ReadDir(ts.MkAbs("."))
+	ts.Check(err)
+	for _, e := range entries {
+		fmt.Fprintln(ts.Stdout(), e.Name())
+	}
+}
+
+// setArgon2 rewrites the Argon2id cost in a passphrase file's header,
+// which then fails its MAC, as a hostile file would.
+func setArgon2(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 4 {
+		ts.Fatalf("usage: argon2 FILE TIME MEMORY THREADS")
+	}
+	b := []byte(ts.ReadFile(args[0]))
+	var p [3]uint64
+	for i, a := range args[1:] {
+		var err error
+		p[i], err = strconv.ParseUint(a, 10, 32)
+		ts.Check(err)
+	}
+	at := 8 + 1 + 1 + int(b[9]) + 1 // magic, version, name, chunk size
+	if b[at] != 2 {
+		ts.Fatalf("%s is not a passphrase file", args[0])
+	}
+	binary.BigEndian.PutUint32(b[at+1:], uint32(p[0]))
+	binary.BigEndian.PutUint32(b[at+5:], uint32(p[1]))
+	b[at+9] = byte(p[2])
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), b, 0o666))
 }
 
 func exits(ts *testscript.TestScript, neg bool, args []string) {

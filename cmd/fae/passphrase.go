@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"golang.org/x/term"
 )
@@ -58,28 +56,16 @@ func promptPassphrase(confirm bool) ([]byte, error) {
 	return p, nil
 }
 
-// restoreOnInterrupt puts the terminal back as it is now and exits, with
-// status 1, on an interrupt or termination signal, until stop is called:
-// otherwise an interrupt at the prompt would leave it without echo.
+// restoreOnInterrupt puts the terminal back as it is now, should a signal
+// end fae before stop is called: otherwise an interrupt at the prompt
+// would leave it without echo.
 func restoreOnInterrupt(fd int, w io.Writer) (stop func()) {
 	state, err := term.GetState(fd)
 	if err != nil {
 		return func() {}
 	}
-	c := make(chan os.Signal, 1)
-	signal.Notify(c, os.Interrupt, syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case sig := <-c:
-			term.Restore(fd, state)
-			fmt.Fprintf(w, "\nfae: %v\n", sig)
-			os.Exit(1)
-		case <-done:
-		}
-	}()
-	return func() {
-		signal.Stop(c)
-		close(done)
-	}
+	return onInterrupt(func() {
+		term.Restore(fd, state)
+		fmt.Fprintln(w)
+	})
 }

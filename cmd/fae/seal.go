@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -14,7 +15,7 @@ import (
 	"github.com/faelabs/fae"
 )
 
-const aeadSynopsis = "--alg NAME (--key HEX | --key-file PATH) --nonce HEX [--ad HEX] [--tag-size N]"
+const aeadSynopsis = "--alg NAME (--key HEX | --key-file PATH) --nonce HEX [--ad HEX | --ad-file PATH] [--tag-size N]"
 
 const sealHelp = `Seal encrypts and authenticates standard input and writes the ciphertext
 followed by the tag.
@@ -31,14 +32,18 @@ const flagsHelp = `Flags of seal and open:
   --key-file PATH   a file whose first bytes, as many as the algorithm's key
                     size, are the key; a shorter file is a usage error
   --nonce HEX       the nonce, in hex; its length sets the nonce size. Never
-                    seal two messages with one key and one nonce
+                    seal two messages with one key and one nonce. OCB3 and
+                    RAOCB warn of nonces under 6 bytes
   --ad HEX          associated data, in hex: authenticated, not encrypted
-  --tag-size N      the tag size in bytes, if not the algorithm's default
-Hex may be upper or lower case.
+  --ad-file PATH    the associated data: the whole file, raw
+  --tag-size N      the tag size in bytes, in decimal, if not the
+                    algorithm's default
+Hex may be upper or lower case. Standard input and output must not be the
+same file.
 `
 
 func seal(args []string, stdin io.Reader, stdout io.Writer) error {
-	aead, nonce, ad, err := parseAEAD("seal", args)
+	aead, nonce, ad, err := parseAEAD("seal", args, stdin, stdout)
 	if err != nil {
 		return err
 	}
@@ -50,7 +55,7 @@ func seal(args []string, stdin io.Reader, stdout io.Writer) error {
 }
 
 func open(args []string, stdin io.Reader, stdout io.Writer) error {
-	aead, nonce, ad, err := parseAEAD("open", args)
+	aead, nonce, ad, err := parseAEAD("open", args, stdin, stdout)
 	if err != nil {
 		return err
 	}
@@ -60,7 +65,7 @@ func open(args []string, stdin io.Reader, stdout io.Writer) error {
 	}
 	out, err := aead.Open(in[:0], nonce, in, ad)
 	if err != nil {
-		return errors.New("authentication failed: wrong key, nonce, associated data or tag size, or a corrupt input")
+		return relabel("authentication failed: wrong key, nonce, associated data or tag size, or a corrupt input", err)
 	}
 	return write(stdout, out)
 }
@@ -74,18 +79,18 @@ func write(w io.Writer, b []byte) error {
 
 // parseAEAD reads the flags that seal and open share and returns the AEAD
 // they name, the nonce and the associated data.
-func parseAEAD(name string, args []string) (aead cipher.AEAD, nonce, ad []byte, err error) {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	var alg, keyHex, keyFile, nonceHex, adHex string
-	var tagSize int
+func parseAEAD(name string, args []string, stdin io.Reader, stdout io.Writer) (aead cipher.AEAD, nonce, ad []byte, err error) {
+	fs := newFlagSet(name)
+	var alg, keyHex, keyFile, nonceHex, adHex, adFile string
+	var tagSize int64
 	fs.StringVar(&alg, "alg", "", "")
 	fs.StringVar(&alg, "a", "", "")
 	fs.StringVar(&keyHex, "key", "", "")
 	fs.StringVar(&keyFile, "key-file", "", "")
 	fs.StringVar(&nonceHex, "nonce", "", "")
 	fs.StringVar(&adHex, "ad", "", "")
-	fs.IntVar(&tagSize, "tag-size", 0, "")
+	fs.StringVar(&adFile, "ad-file", "", "")
+	decimalVar(fs, &tagSize, "tag-size", 0, math.MaxInt32)
 	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
 		return nil, nil, nil, err
 	} else if err != nil {
@@ -105,13 +110,21 @@ func parseAEAD(name string, args []string) (aead cipher.AEAD, nonce, ad []byte, 
 		return nil, nil, nil, usageErrorf("missing --key or --key-file")
 	case !set["nonce"]:
 		return nil, nil, nil, usageErrorf("missing --nonce")
+	case set["ad"] && set["ad-file"]:
+		return nil, nil, nil, usageErrorf("use --ad or --ad-file, not both")
+	case sameFile(stat(stdin), stat(stdout)):
+		return nil, nil, nil, usageErrorf("standard input and standard output are the same file")
 	}
 
 	var key []byte
 	if nonce, err = decodeHex("nonce", nonceHex); err != nil {
 		return nil, nil, nil, err
 	}
-	if ad, err = decodeHex("ad", adHex); err != nil {
+	if set["ad-file"] {
+		if ad, err = os.ReadFile(adFile); err != nil {
+			return nil, nil, nil, fmt.Errorf("reading associated data: %w", err)
+		}
+	} else if ad, err = decodeHex("ad", adHex); err != nil {
 		return nil, nil, nil, err
 	}
 	if set["key"] {
@@ -124,26 +137,42 @@ func parseAEAD(name string, args []string) (aead cipher.AEAD, nonce, ad []byte, 
 	}
 	opts := []fae.Option{fae.WithNonceSize(len(nonce))}
 	if set["tag-size"] {
-		opts = append(opts, fae.WithTagSize(tagSize))
+		opts = append(opts, fae.WithTagSize(int(tagSize)))
 	}
 	aead, err = fae.New(alg, key, opts...)
 	clear(key)
 	if err != nil {
 		return nil, nil, nil, usageError{libError(err)}
 	}
+	warnShortNonce(name, alg, len(nonce))
 	return aead, nonce, ad, nil
+}
+
+// warnShortNonce warns of an OCB3 or RAOCB nonce under 6 bytes, which fae
+// accepts as RFC 7253 does.
+func warnShortNonce(cmd, alg string, n int) {
+	if n >= 6 {
+		return
+	}
+	ocb := fmt.Sprintf("OCB3 with a nonce under 6 bytes (this one has %d) can lose confidentiality and authenticity until the key changes, even if no nonce repeats (Liénardy and Lafitte, IACR ePrint 2023/326); use 12 bytes", n)
+	switch {
+	case strings.HasSuffix(alg, "-ocb3"):
+		fmt.Fprintf(warnings, "fae: %s: warning: %s\n", cmd, ocb)
+	case strings.HasPrefix(alg, "raocb-"):
+		fmt.Fprintf(warnings, "fae: %s: warning: RAOCB formats nonces as OCB3 does, and %s\n", cmd, ocb)
+	}
 }
 
 // libError drops the package name from an error of package fae, since
 // report names the command.
 func libError(err error) error {
-	return errors.New(strings.TrimPrefix(err.Error(), "fae: "))
+	return relabel(strings.TrimPrefix(err.Error(), "fae: "), err)
 }
 
 func decodeHex(flagName, s string) ([]byte, error) {
 	b, err := hex.DecodeString(s)
 	if err != nil {
-		return nil, usageErrorf("--%s is not valid hex: %v", flagName, err)
+		return nil, usageErrorf("--%s is not valid hex: %w", flagName, err)
 	}
 	return b, nil
 }

@@ -4,9 +4,14 @@
 // Known-answer vectors stay with each algorithm; this suite checks what the
 // cipher.AEAD contract and the standard library's AEADs promise beyond them:
 // round trips over many lengths, rejection of every single-bit change,
-// no plaintext left behind by a failed Open, the in-place and overlap rules,
-// append semantics, panics on misuse, determinism, untouched inputs, safe
+// no plaintext left behind by a failed Open, the in-place and overlap rules
+// (output over the input other than exactly, over the tag or over the
+// additional data panics, as in crypto/cipher's GCM), append semantics, panics on misuse, determinism, untouched inputs, safe
 // concurrent use and no allocations when dst has room.
+//
+// It also holds what the AEAD packages' tests and benchmarks share beyond
+// the suite: CheckOpen for known answers, TestParallel for AEADs that spread
+// a message over goroutines, and Benchmark and BenchmarkNew.
 package aeadtest
 
 import (
@@ -18,14 +23,16 @@ import (
 	"testing"
 
 	"github.com/faelabs/fae/internal/alias"
+	"github.com/faelabs/fae/internal/testkit"
 )
 
 // An Option adjusts the suite.
 type Option func(*config)
 
 type config struct {
-	allowAllocs bool
-	maxMessage  int // 0: no limit
+	allowAllocs  bool
+	uncheckedTag bool
+	maxMessage   int // 0: no limit
 }
 
 // MaxMessageSize caps the plaintext lengths the suite tries, for AEADs whose
@@ -38,6 +45,15 @@ func MaxMessageSize(n int) Option {
 // implement: x/crypto's ChaCha20-Poly1305 allocates on its portable path.
 func AllowAllocs() Option {
 	return func(c *config) { c.allowAllocs = true }
+}
+
+// UncheckedTagOverlap lets Open accept an output that overlaps only the tag
+// (failing, since it overwrites the tag first), for AEADs fae offers but
+// does not implement: x/crypto's ChaCha20-Poly1305 on amd64 checks its
+// output against the ciphertext without the tag. crypto/cipher's GCM and
+// fae's AEADs panic.
+func UncheckedTagOverlap() Option {
+	return func(c *config) { c.uncheckedTag = true }
 }
 
 // TestAEAD runs the suite on the AEADs newAEAD returns. Every call of newAEAD
@@ -60,7 +76,8 @@ func TestAEAD(t *testing.T, newAEAD func() (cipher.AEAD, error), opts ...Option)
 	t.Run("Tamper", func(t *testing.T) { testTamper(t, a) })
 	t.Run("OpenFailureLeavesNoPlaintext", func(t *testing.T) { testOpenFailure(t, a) })
 	t.Run("InPlace", func(t *testing.T) { testInPlace(t, a) })
-	t.Run("InexactOverlapPanics", func(t *testing.T) { testInexactOverlap(t, a) })
+	t.Run("InexactOverlapPanics", func(t *testing.T) { testInexactOverlap(t, a, c.uncheckedTag) })
+	t.Run("AdditionalDataOverlapPanics", func(t *testing.T) { testADOverlap(t, a) })
 	t.Run("Append", func(t *testing.T) { testAppend(t, a) })
 	t.Run("WrongNonceSizePanics", func(t *testing.T) { testWrongNonceSize(t, a) })
 	t.Run("ShortCiphertext", func(t *testing.T) { testShortCiphertext(t, a) })
@@ -327,7 +344,7 @@ func testInPlace(t *testing.T, a cipher.AEAD) {
 	}
 }
 
-func testInexactOverlap(t *testing.T, a cipher.AEAD) {
+func testInexactOverlap(t *testing.T, a cipher.AEAD, uncheckedTag bool) {
 	r := newRand()
 	nonce, ad := randBytes(r, a.NonceSize()), randBytes(r, 5)
 	ov := a.Overhead()
@@ -347,12 +364,53 @@ func testInexactOverlap(t *testing.T, a cipher.AEAD) {
 		for _, shift := range []int{-1, 1, -n - ov + 1, n - 1} {
 			in, dst := overlapping(make([]byte, 2*at+2*(n+ov)), n, n+ov, shift)
 			copy(in, pt)
-			mustPanic(t, fmt.Sprintf("Seal, pt %d, dst shifted by %d", n, shift), func() { a.Seal(dst, nonce, in, ad) })
+			testkit.MustPanic(t, fmt.Sprintf("Seal, pt %d, dst shifted by %d", n, shift), func() { a.Seal(dst, nonce, in, ad) })
 		}
 		for _, shift := range []int{-1, 1, -n + 1, n - 1} {
 			in, dst := overlapping(make([]byte, 2*at+2*(n+ov)), n+ov, n, shift)
 			copy(in, ct)
-			mustPanic(t, fmt.Sprintf("Open, pt %d, dst shifted by %d", n, shift), func() { a.Open(dst, nonce, in, ad) })
+			testkit.MustPanic(t, fmt.Sprintf("Open, pt %d, dst shifted by %d", n, shift), func() { a.Open(dst, nonce, in, ad) })
+		}
+		// Output over the tag alone overlaps Open's input inexactly too.
+		if !uncheckedTag {
+			in := make([]byte, 2*(n+ov))[:n+ov]
+			copy(in, ct)
+			testkit.MustPanic(t, fmt.Sprintf("Open, pt %d, dst at the tag", n), func() { a.Open(in[n:n], nonce, in, ad) })
+		}
+	}
+}
+
+// testADOverlap checks that Seal and Open panic, as crypto/cipher's GCM and
+// x/crypto's ChaCha20-Poly1305 do, when their output would overlap the
+// additional data anywhere, even where it is the same memory as the input.
+func testADOverlap(t *testing.T, a cipher.AEAD) {
+	r := newRand()
+	nonce := randBytes(r, a.NonceSize())
+	ov := a.Overhead()
+	for _, n := range []int{0, 1, 17, 100} {
+		pt := randBytes(r, n)
+		for _, adLen := range []int{1, 16, 40} {
+			ad := randBytes(r, adLen)
+			ct := a.Seal(nil, nonce, pt, ad)
+			// The output starts at offset 64 of buf; the AD sits so that it
+			// overlaps the output's first byte, its last, or all of it.
+			buf := make([]byte, 512)
+			for _, end := range []int{n + ov, n} {
+				for _, adAt := range []int{64 - adLen + 1, 64 + end - 1, 64} {
+					gAD := buf[adAt : adAt+adLen]
+					if end == n+ov {
+						in := buf[300 : 300+n]
+						copy(in, pt)
+						copy(gAD, ad)
+						testkit.MustPanic(t, fmt.Sprintf("Seal of %d bytes, AD of %d at %d", n, adLen, adAt-64), func() { a.Seal(buf[64:64], nonce, in, gAD) })
+					} else if n > 0 {
+						in := buf[300 : 300+n+ov]
+						copy(in, ct)
+						copy(gAD, ad)
+						testkit.MustPanic(t, fmt.Sprintf("Open of %d bytes, AD of %d at %d", n, adLen, adAt-64), func() { a.Open(buf[64:64], nonce, in, gAD) })
+					}
+				}
+			}
 		}
 	}
 }
@@ -410,8 +468,8 @@ func testWrongNonceSize(t *testing.T, a cipher.AEAD) {
 			continue
 		}
 		nonce := randBytes(r, n)
-		mustPanic(t, fmt.Sprintf("Seal with a %d-byte nonce", n), func() { a.Seal(nil, nonce, pt, ad) })
-		mustPanic(t, fmt.Sprintf("Open with a %d-byte nonce", n), func() { a.Open(nil, nonce, ct, ad) })
+		testkit.MustPanic(t, fmt.Sprintf("Seal with a %d-byte nonce", n), func() { a.Seal(nil, nonce, pt, ad) })
+		testkit.MustPanic(t, fmt.Sprintf("Open with a %d-byte nonce", n), func() { a.Open(nil, nonce, ct, ad) })
 	}
 }
 
@@ -526,16 +584,6 @@ func mustNew(t *testing.T, newAEAD func() (cipher.AEAD, error)) cipher.AEAD {
 		t.Fatal(err)
 	}
 	return a
-}
-
-func mustPanic(t *testing.T, what string, f func()) {
-	t.Helper()
-	defer func() {
-		if recover() == nil {
-			t.Errorf("%s: no panic", what)
-		}
-	}()
-	f()
 }
 
 // newRand returns a generator with a fixed seed, so that a failure repeats.

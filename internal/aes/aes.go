@@ -10,8 +10,9 @@
 //   - armv8: the ARMv8 Cryptography Extensions on arm64, 8 blocks in flight.
 //
 // Tests run every kernel the CPU has through internal/impl (package "aes").
-// Modes with kernels of their own ask Active which level to use, so one
-// selection governs all AES code.
+// The modes' fused kernels are theirs to register and select (package "ocb",
+// ...); they take their round keys from EncKeys and DecKeys, which every
+// kernel's key schedule fills, so any mode kernel pairs with any AES kernel.
 package aes
 
 import (

@@ -7,7 +7,6 @@ import (
 	"crypto/cipher"
 	crand "crypto/rand"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"math/rand/v2"
 	"os"
@@ -15,15 +14,11 @@ import (
 	"testing"
 
 	"github.com/faelabs/fae/internal/impl/impltest"
+	"github.com/faelabs/fae/internal/testkit"
 )
 
-func fromHex(s string) []byte {
-	b, err := hex.DecodeString(s)
-	if err != nil {
-		panic(err)
-	}
-	return b
-}
+// paths are the AES kernels and the generic code.
+var paths = impltest.Of("aes")
 
 func mustNew(t testing.TB, key []byte) *Block {
 	t.Helper()
@@ -69,10 +64,10 @@ var fips197Vectors = []struct{ key, plaintext, ciphertext string }{
 }
 
 func TestFIPS197Vectors(t *testing.T) {
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, v := range fips197Vectors {
-			b := mustNew(t, fromHex(v.key))
-			pt, ct := fromHex(v.plaintext), fromHex(v.ciphertext)
+			b := mustNew(t, testkit.Hex(t, v.key))
+			pt, ct := testkit.Hex(t, v.plaintext), testkit.Hex(t, v.ciphertext)
 			if b.Rounds() != len(v.key)/8+6 {
 				t.Errorf("key %s: Rounds() = %d", v.key, b.Rounds())
 			}
@@ -109,9 +104,9 @@ func TestFIPS197KeyExpansion(t *testing.T) {
 		field, value, _ := strings.Cut(s.Text(), " ")
 		switch field {
 		case "key":
-			keys = append(keys, fromHex(value))
+			keys = append(keys, testkit.Hex(t, value))
 		case "expanded":
-			expanded = append(expanded, fromHex(value))
+			expanded = append(expanded, testkit.Hex(t, value))
 		}
 	}
 	if err := s.Err(); err != nil {
@@ -120,7 +115,7 @@ func TestFIPS197KeyExpansion(t *testing.T) {
 	if len(keys) != 3 || len(expanded) != 3 {
 		t.Fatalf("read %d keys and %d expansions, want 3 each", len(keys), len(expanded))
 	}
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for i, key := range keys {
 			b := mustNew(t, key)
 			if got := b.EncKeys()[:len(expanded[i])]; !bytes.Equal(got, expanded[i]) {
@@ -160,7 +155,7 @@ func refDecKeys(enc []byte) []byte {
 var keySizes = []int{16, 24, 32}
 
 func TestBlocks(t *testing.T) {
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		r := newRand(t)
 		for _, size := range keySizes {
 			key := randBytes(r, size)
@@ -240,7 +235,7 @@ func addCounter(iv [16]byte, n uint64) [16]byte {
 }
 
 func TestXORKeyStreamAt(t *testing.T) {
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		r := newRand(t)
 		const maxLen = 1024
 		src := randBytes(r, maxLen)
@@ -297,38 +292,28 @@ func TestKeySizeError(t *testing.T) {
 	}
 }
 
-func mustPanic(t *testing.T, name string, f func()) {
-	t.Helper()
-	defer func() {
-		if recover() == nil {
-			t.Errorf("%s did not panic", name)
-		}
-	}()
-	f()
-}
-
 func TestPanics(t *testing.T) {
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		b := mustNew(t, make([]byte, 16))
 		buf := make([]byte, 100)
 		var iv [16]byte
 
-		mustPanic(t, "Encrypt short src", func() { b.Encrypt(buf, buf[:15]) })
-		mustPanic(t, "Encrypt short dst", func() { b.Encrypt(buf[:15], buf[16:]) })
-		mustPanic(t, "Encrypt overlap", func() { b.Encrypt(buf[1:], buf) })
-		mustPanic(t, "Decrypt short src", func() { b.Decrypt(buf, buf[:15]) })
-		mustPanic(t, "Decrypt short dst", func() { b.Decrypt(buf[:15], buf[16:]) })
-		mustPanic(t, "Decrypt overlap", func() { b.Decrypt(buf, buf[15:]) })
+		testkit.MustPanic(t, "Encrypt short src", func() { b.Encrypt(buf, buf[:15]) })
+		testkit.MustPanic(t, "Encrypt short dst", func() { b.Encrypt(buf[:15], buf[16:]) })
+		testkit.MustPanic(t, "Encrypt overlap", func() { b.Encrypt(buf[1:], buf) })
+		testkit.MustPanic(t, "Decrypt short src", func() { b.Decrypt(buf, buf[:15]) })
+		testkit.MustPanic(t, "Decrypt short dst", func() { b.Decrypt(buf[:15], buf[16:]) })
+		testkit.MustPanic(t, "Decrypt overlap", func() { b.Decrypt(buf, buf[15:]) })
 
-		mustPanic(t, "EncryptBlocks partial block", func() { b.EncryptBlocks(buf, buf[:17]) })
-		mustPanic(t, "EncryptBlocks short dst", func() { b.EncryptBlocks(buf[:16], buf[32:64]) })
-		mustPanic(t, "EncryptBlocks overlap", func() { b.EncryptBlocks(buf[16:], buf[:32]) })
-		mustPanic(t, "DecryptBlocks partial block", func() { b.DecryptBlocks(buf, buf[:1]) })
-		mustPanic(t, "DecryptBlocks short dst", func() { b.DecryptBlocks(buf[:16], buf[32:64]) })
-		mustPanic(t, "DecryptBlocks overlap", func() { b.DecryptBlocks(buf[:32], buf[8:40]) })
+		testkit.MustPanic(t, "EncryptBlocks partial block", func() { b.EncryptBlocks(buf, buf[:17]) })
+		testkit.MustPanic(t, "EncryptBlocks short dst", func() { b.EncryptBlocks(buf[:16], buf[32:64]) })
+		testkit.MustPanic(t, "EncryptBlocks overlap", func() { b.EncryptBlocks(buf[16:], buf[:32]) })
+		testkit.MustPanic(t, "DecryptBlocks partial block", func() { b.DecryptBlocks(buf, buf[:1]) })
+		testkit.MustPanic(t, "DecryptBlocks short dst", func() { b.DecryptBlocks(buf[:16], buf[32:64]) })
+		testkit.MustPanic(t, "DecryptBlocks overlap", func() { b.DecryptBlocks(buf[:32], buf[8:40]) })
 
-		mustPanic(t, "XORKeyStreamAt short dst", func() { b.XORKeyStreamAt(buf[:9], buf[50:60], &iv) })
-		mustPanic(t, "XORKeyStreamAt overlap", func() { b.XORKeyStreamAt(buf[1:], buf[:50], &iv) })
+		testkit.MustPanic(t, "XORKeyStreamAt short dst", func() { b.XORKeyStreamAt(buf[:9], buf[50:60], &iv) })
+		testkit.MustPanic(t, "XORKeyStreamAt overlap", func() { b.XORKeyStreamAt(buf[1:], buf[:50], &iv) })
 
 		// What is allowed: exact overlap and a longer dst.
 		b.Encrypt(buf, buf)
@@ -340,7 +325,7 @@ func TestPanics(t *testing.T) {
 }
 
 func TestEncryptWords(t *testing.T) {
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, keyLen := range []int{16, 24, 32} {
 			key := make([]byte, keyLen)
 			crand.Read(key)

@@ -3,8 +3,6 @@ package aes
 import (
 	"strconv"
 	"testing"
-
-	"github.com/faelabs/fae/internal/impl"
 )
 
 var benchSizes = []int{16, 64, 256, 1500, 16384}
@@ -12,13 +10,11 @@ var benchSizes = []int{16, 64, 256, 1500, 16384}
 // benchKernels runs f as a sub-benchmark for each kernel, with a fresh
 // AES-128 key expanded while the kernel is selected.
 func benchKernels(b *testing.B, f func(b *testing.B, blk *Block)) {
-	defer impl.Reset("aes")
-	for _, name := range append(impl.List("aes"), "generic") {
-		impl.Select("aes", name)
-		b.Run(name, func(b *testing.B) {
+	paths.Each(func(path string) {
+		b.Run(path, func(b *testing.B) {
 			f(b, mustNew(b, make([]byte, 16)))
 		})
-	}
+	})
 }
 
 // benchOp runs op on buffers of each of benchSizes bytes, less a partial

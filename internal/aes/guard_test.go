@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/faelabs/fae/internal/guard"
-	"github.com/faelabs/fae/internal/impl/impltest"
 )
 
 // TestGuardPages runs every operation of every kernel with each buffer
@@ -20,7 +19,7 @@ func TestGuardPages(t *testing.T) {
 	for i := range src {
 		src[i] = byte(i * 13)
 	}
-	impltest.Run(t, "aes", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		keyR, ctrR := guard.New(t, 32), guard.New(t, BlockSize)
 		srcR, dstR := guard.New(t, longest), guard.New(t, longest)
 		for _, size := range keySizes {

@@ -217,9 +217,7 @@ func BenchmarkKernels(b *testing.B) {
 			s.XORKeyStream(buf, buf)
 		}
 	})
-	defer impl.Reset("aes")
-	for _, name := range append(impl.List("aes"), "generic") {
-		impl.Select("aes", name)
+	paths.Each(func(name string) {
 		for _, bits := range []int{128, 256} {
 			k, _ := New(make([]byte, bits/8))
 			for _, op := range []struct {
@@ -238,7 +236,7 @@ func BenchmarkKernels(b *testing.B) {
 				})
 			}
 		}
-	}
+	})
 }
 
 // TestExpandKeyAESNI checks the assembly key expansion against the generic

@@ -80,3 +80,23 @@ func pattern(n int, seed byte) []byte {
 	}
 	return b
 }
+
+// TestNewAEAD makes an AEAD with newAEAD from a keySize-byte key against a
+// guard page, on each side in turn, and runs TestAEAD on it.
+func TestNewAEAD[A cipher.AEAD](t testing.TB, keySize, maxLen int, newAEAD func(key []byte) (A, error)) {
+	t.Helper()
+	keyR := New(t, keySize)
+	for _, side := range Sides {
+		var a A
+		err := Fault(func() {
+			var err error
+			if a, err = newAEAD(keyR.Slice(keySize, side)); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if err != nil {
+			t.Fatalf("key against a guard page at its %v: %v", side, err)
+		}
+		TestAEAD(t, a, maxLen)
+	}
+}

@@ -3,8 +3,6 @@ package lea
 import (
 	"strconv"
 	"testing"
-
-	"github.com/faelabs/fae/internal/impl"
 )
 
 const benchSize = 16 << 10
@@ -27,10 +25,8 @@ func BenchmarkCTR(b *testing.B) {
 // code.
 func benchBlocks(b *testing.B, f func(c *Block, buf []byte)) {
 	for _, keySize := range []int{16, 32} {
-		for _, kernel := range append(impl.List("lea"), "generic") {
-			b.Run(kernel+"/"+strconv.Itoa(8*keySize), func(b *testing.B) {
-				impl.Select("lea", kernel)
-				defer impl.Reset("lea")
+		paths.Each(func(path string) {
+			b.Run(path+"/"+strconv.Itoa(8*keySize), func(b *testing.B) {
 				c, _ := New(make([]byte, keySize))
 				buf := make([]byte, benchSize)
 				b.SetBytes(benchSize)
@@ -39,6 +35,6 @@ func benchBlocks(b *testing.B, f func(c *Block, buf []byte)) {
 					f(c, buf)
 				}
 			})
-		}
+		})
 	}
 }

@@ -8,14 +8,11 @@ import (
 	"testing"
 
 	"github.com/faelabs/fae/internal/impl"
+	"github.com/faelabs/fae/internal/impl/impltest"
 )
 
-// withKernel runs f with one LEA kernel selected.
-func withKernel(name string, f func()) {
-	impl.Select("lea", name)
-	defer impl.Reset("lea")
-	f()
-}
+// paths are LEA's kernels and the generic code.
+var paths = impltest.Of("lea")
 
 // ops are the operations every kernel has, each with the generic code and
 // the active kernel.
@@ -30,7 +27,7 @@ var ops = []struct {
 	{"ctr", ctrBlocksGeneric, (*Block).ctrBlocks},
 }
 
-// TestKernelsAgree compares every kernel with the generic code on random
+// TestKernelsAgree compares every path with the generic code on random
 // keys of each size and 1..300 blocks: encryption, decryption and the CTR
 // kernel (with counters about to wrap their low half), out of place at odd
 // addresses and in place.
@@ -40,41 +37,39 @@ func TestKernelsAgree(t *testing.T) {
 	if testing.Short() {
 		maxBlocks = 70
 	}
-	for _, kernel := range impl.List("lea") {
-		t.Run(kernel, func(t *testing.T) {
-			for _, keyLen := range []int{16, 24, 32} {
-				for n := 1; n <= maxBlocks; n++ {
-					key := make([]byte, keyLen)
-					rand.Read(key)
-					c, err := New(key)
-					if err != nil {
-						t.Fatal(err)
+	paths.Compare(t, nil, func(t *testing.T) {
+		for _, keyLen := range []int{16, 24, 32} {
+			for n := 1; n <= maxBlocks; n++ {
+				key := make([]byte, keyLen)
+				rand.Read(key)
+				c, err := New(key)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s := r.IntN(16)
+				src := make([]byte, s+n*BlockSize)[s:]
+				rand.Read(src)
+				hi, lo := r.Uint64(), r.Uint64()
+				if r.IntN(4) == 0 {
+					lo = math.MaxUint64 - uint64(n) + 1 // the last block has lo = 2^64-1
+				}
+				for _, o := range ops {
+					want := make([]byte, len(src))
+					o.generic(c, want, src, hi, lo)
+					got := make([]byte, len(src)+1)[1:]
+					o.active(c, got, src, hi, lo)
+					if !bytes.Equal(got, want) {
+						t.Fatalf("key %d, %d blocks, %s: output differs from generic", keyLen, n, o.name)
 					}
-					s := r.IntN(16)
-					src := make([]byte, s+n*BlockSize)[s:]
-					rand.Read(src)
-					hi, lo := r.Uint64(), r.Uint64()
-					if r.IntN(4) == 0 {
-						lo = math.MaxUint64 - uint64(n) + 1 // the last block has lo = 2^64-1
-					}
-					for _, o := range ops {
-						want := make([]byte, len(src))
-						o.generic(c, want, src, hi, lo)
-						got := make([]byte, len(src)+1)[1:]
-						withKernel(kernel, func() { o.active(c, got, src, hi, lo) })
-						if !bytes.Equal(got, want) {
-							t.Fatalf("key %d, %d blocks, %s: kernel output differs from generic", keyLen, n, o.name)
-						}
-						copy(got, src)
-						withKernel(kernel, func() { o.active(c, got, got, hi, lo) })
-						if !bytes.Equal(got, want) {
-							t.Fatalf("key %d, %d blocks, %s: in place, kernel output differs from generic", keyLen, n, o.name)
-						}
+					copy(got, src)
+					o.active(c, got, got, hi, lo)
+					if !bytes.Equal(got, want) {
+						t.Fatalf("key %d, %d blocks, %s: in place, output differs from generic", keyLen, n, o.name)
 					}
 				}
 			}
-		})
-	}
+		}
+	})
 }
 
 // TestKernelsRoundTrip decrypts with every kernel what each encrypted.
@@ -84,13 +79,16 @@ func TestKernelsRoundTrip(t *testing.T) {
 	c, _ := New(key)
 	pt := make([]byte, 1000*BlockSize)
 	rand.Read(pt)
+	defer impl.Reset("lea")
 	kernels := append(impl.List("lea"), "generic")
 	for _, enc := range kernels {
 		ct := make([]byte, len(pt))
-		withKernel(enc, func() { c.EncryptBlocks(ct, pt) })
+		impl.Select("lea", enc)
+		c.EncryptBlocks(ct, pt)
 		for _, dec := range kernels {
 			got := make([]byte, len(ct))
-			withKernel(dec, func() { c.DecryptBlocks(got, ct) })
+			impl.Select("lea", dec)
+			c.DecryptBlocks(got, ct)
 			if !bytes.Equal(got, pt) {
 				t.Errorf("encrypted with %s, decrypted with %s: wrong plaintext", enc, dec)
 			}

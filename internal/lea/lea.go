@@ -3,7 +3,7 @@
 // and of ISO/IEC 29192-2:2019, with 128-, 192- and 256-bit keys (24, 28 and
 // 32 rounds). Package fae/lea is its public face; fae's modes take the
 // concrete Block from it, so their buffers never pass through an interface,
-// and OCB3 has fused AVX-512 kernels here (ocb_amd64.go).
+// and OCB3 has fused AVX2 and AVX-512 kernels here (ocb_amd64.go).
 //
 // LEA uses only 32-bit addition, rotation and XOR, so every implementation
 // here runs in constant time. Its speed comes from word slicing: a vector

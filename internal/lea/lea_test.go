@@ -5,7 +5,7 @@ import (
 	"encoding/binary"
 	"testing"
 
-	"github.com/faelabs/fae/internal/impl/impltest"
+	"github.com/faelabs/fae/internal/testkit"
 )
 
 func TestKeySizes(t *testing.T) {
@@ -30,30 +30,20 @@ func TestKeySizes(t *testing.T) {
 	}
 }
 
-func mustPanic(t *testing.T, what string, f func()) {
-	t.Helper()
-	defer func() {
-		if recover() == nil {
-			t.Errorf("%s did not panic", what)
-		}
-	}()
-	f()
-}
-
 func TestPanics(t *testing.T) {
 	b, _ := New(make([]byte, 16))
 	buf := make([]byte, 64)
-	mustPanic(t, "Encrypt of a short block", func() { b.Encrypt(buf, buf[:15]) })
-	mustPanic(t, "Encrypt to a short block", func() { b.Encrypt(buf[:15], buf[16:32]) })
-	mustPanic(t, "Decrypt of a short block", func() { b.Decrypt(buf, buf[:15]) })
-	mustPanic(t, "Encrypt with inexact overlap", func() { b.Encrypt(buf[1:], buf) })
-	mustPanic(t, "Decrypt with inexact overlap", func() { b.Decrypt(buf[1:], buf) })
-	mustPanic(t, "EncryptBlocks of a partial block", func() { b.EncryptBlocks(buf, buf[:17]) })
-	mustPanic(t, "EncryptBlocks to a short dst", func() { b.EncryptBlocks(buf[:16], buf[32:64]) })
-	mustPanic(t, "EncryptBlocks with inexact overlap", func() { b.EncryptBlocks(buf[16:], buf[:32]) })
-	mustPanic(t, "DecryptBlocks with inexact overlap", func() { b.DecryptBlocks(buf[16:], buf[:32]) })
-	mustPanic(t, "CTRBlocks of a partial block", func() { b.CTRBlocks(buf, buf[:17], 0, 0) })
-	mustPanic(t, "CTRBlocks with inexact overlap", func() { b.CTRBlocks(buf[16:], buf[:32], 0, 0) })
+	testkit.MustPanic(t, "Encrypt of a short block", func() { b.Encrypt(buf, buf[:15]) })
+	testkit.MustPanic(t, "Encrypt to a short block", func() { b.Encrypt(buf[:15], buf[16:32]) })
+	testkit.MustPanic(t, "Decrypt of a short block", func() { b.Decrypt(buf, buf[:15]) })
+	testkit.MustPanic(t, "Encrypt with inexact overlap", func() { b.Encrypt(buf[1:], buf) })
+	testkit.MustPanic(t, "Decrypt with inexact overlap", func() { b.Decrypt(buf[1:], buf) })
+	testkit.MustPanic(t, "EncryptBlocks of a partial block", func() { b.EncryptBlocks(buf, buf[:17]) })
+	testkit.MustPanic(t, "EncryptBlocks to a short dst", func() { b.EncryptBlocks(buf[:16], buf[32:64]) })
+	testkit.MustPanic(t, "EncryptBlocks with inexact overlap", func() { b.EncryptBlocks(buf[16:], buf[:32]) })
+	testkit.MustPanic(t, "DecryptBlocks with inexact overlap", func() { b.DecryptBlocks(buf[16:], buf[:32]) })
+	testkit.MustPanic(t, "CTRBlocks of a partial block", func() { b.CTRBlocks(buf, buf[:17], 0, 0) })
+	testkit.MustPanic(t, "CTRBlocks with inexact overlap", func() { b.CTRBlocks(buf[16:], buf[:32], 0, 0) })
 
 	// Exact overlap and a longer dst are fine.
 	b.Encrypt(buf, buf)
@@ -64,7 +54,7 @@ func TestPanics(t *testing.T) {
 // TestEncryptWords compares EncryptWords and Encrypt, which run in assembly
 // with any vector kernel, with the generic code.
 func TestEncryptWords(t *testing.T) {
-	impltest.Run(t, "lea", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, keySize := range []int{16, 24, 32} {
 			key := make([]byte, keySize)
 			rand.Read(key)

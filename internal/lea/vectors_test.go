@@ -4,13 +4,10 @@ import (
 	"bytes"
 	"crypto/cipher"
 	"encoding/binary"
-	"encoding/hex"
-	"encoding/json"
-	"os"
 	"slices"
 	"testing"
 
-	"github.com/faelabs/fae/internal/impl/impltest"
+	"github.com/faelabs/fae/internal/testkit"
 )
 
 // katFile is testdata/lea_kat.json, a copy of shared/vectors/lea_kat.json:
@@ -36,27 +33,12 @@ type katFile struct {
 
 func loadKAT(t *testing.T) *katFile {
 	t.Helper()
-	data, err := os.ReadFile("testdata/lea_kat.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var f katFile
-	if err := json.Unmarshal(data, &f); err != nil {
-		t.Fatal(err)
-	}
+	testkit.Load(t, "lea_kat.json", &f)
 	if len(f.Vectors) == 0 {
 		t.Fatal("no vectors")
 	}
 	return &f
-}
-
-func unhex(t testing.TB, s string) []byte {
-	t.Helper()
-	b, err := hex.DecodeString(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // TestVectors checks every vector with every kernel: ECB through
@@ -65,9 +47,9 @@ func unhex(t testing.TB, s string) []byte {
 // crypto/cipher over the block.
 func TestVectors(t *testing.T) {
 	f := loadKAT(t)
-	impltest.Run(t, "lea", func(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
 		for _, v := range f.Vectors {
-			key, iv, pt, ct := unhex(t, v.Key), unhex(t, v.IV), unhex(t, v.PT), unhex(t, v.CT)
+			key, iv, pt, ct := testkit.Hex(t, v.Key), testkit.Hex(t, v.IV), testkit.Hex(t, v.PT), testkit.Hex(t, v.CT)
 			if want := map[int]string{16: "lea-128", 24: "lea-192", 32: "lea-256"}[len(key)]; want != v.Algorithm {
 				t.Fatalf("%s: %d-byte key", v.Comment, len(key))
 			}
@@ -126,14 +108,14 @@ func TestRoundKeys(t *testing.T) {
 	words := func(s []string) []uint32 {
 		w := make([]uint32, len(s))
 		for i, x := range s {
-			w[i] = binary.BigEndian.Uint32(unhex(t, x))
+			w[i] = binary.BigEndian.Uint32(testkit.Hex(t, x))
 		}
 		return w
 	}
 	var std [3][]byte
 	for _, v := range f.Vectors {
 		if len(v.Comment) > 8 && v.Comment[:8] == "standard" {
-			key := unhex(t, v.Key)
+			key := testkit.Hex(t, v.Key)
 			std[len(key)/8-2] = key
 		}
 	}

@@ -25,3 +25,17 @@ func TestBlock(t *testing.T) {
 		}
 	}
 }
+
+// TestKtopInputNotZero checks the claim of package ocb's documentation on
+// IACR ePrint 2023/326: for whole-byte nonces the block that OCB3 enciphers
+// into Ktop (the nonce block with its low 6 bits cleared) is never the zero
+// block behind L_*, since the 1 bit in front of the nonce lies above them.
+func TestKtopInputNotZero(t *testing.T) {
+	for size := 1; size <= 15; size++ {
+		for tagSize := 1; tagSize <= 16; tagSize++ {
+			if hi, lo := Block(make([]byte, size), tagSize); hi == 0 && lo&^0x3f == 0 {
+				t.Errorf("nonce of %d zero bytes, tag %d: Ktop input is the zero block", size, tagSize)
+			}
+		}
+	}
+}

@@ -88,7 +88,7 @@ var targets = []target{
 		name:  "ccm-open-tag",
 		doc:   "CCM Open of 64 bytes with a wrong tag (default kernels); secret: which tag bytes match",
 		size:  16,
-		setup: func() ([]byte, func([]byte)) { return openTag(must(ccm.New(randBytes(16), 12, 16))) },
+		setup: func() ([]byte, func([]byte)) { return openTag(must(ccm.New(randBytes(16)))) },
 	},
 	{
 		name:  "raocb-open-tag",

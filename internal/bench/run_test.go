@@ -1,0 +1,213 @@
+package bench
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/faelabs/fae"
+)
+
+// TestRunJSON runs a whole quick run with the shortest time slices and a
+// stand-in for openssl, and checks its JSON against the format of
+// `fae bench --format json` in the API spec, with every registered
+// algorithm.
+func TestRunJSON(t *testing.T) {
+	r, err := Run(Config{Quick: true, budget: time.Nanosecond, openssl: fakeOpenSSL(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := r.Write(&buf, "json"); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Machine map[string]any   `json:"machine"`
+		Results []map[string]any `json:"results"`
+		Summary []map[string]any `json:"summary"`
+	}
+	dec := json.NewDecoder(&buf)
+	if err := dec.Decode(&doc); err != nil {
+		t.Fatalf("invalid JSON: %v", err)
+	}
+	if dec.More() {
+		t.Error("more than one JSON value")
+	}
+
+	m := doc.Machine
+	if s, _ := m["cpu"].(string); s == "" {
+		t.Errorf("machine.cpu = %v", m["cpu"])
+	}
+	if g, _ := m["ghz"].(float64); g <= 0 {
+		t.Errorf("machine.ghz = %v", m["ghz"])
+	}
+	if s, _ := m["go"].(string); !strings.HasPrefix(s, "go") {
+		t.Errorf("machine.go = %v", m["go"])
+	}
+	if c, _ := m["cores"].(float64); c < 1 || c != float64(int(c)) {
+		t.Errorf("machine.cores = %v", m["cores"])
+	}
+
+	impls := []string{implFae, implGo, implXCrypto, implOpenSSL, implProtonMail}
+	type point struct {
+		alg, impl, op string
+		bytes         int
+	}
+	have := map[point]bool{}
+	for _, res := range doc.Results {
+		alg, _ := res["alg"].(string)
+		impl, _ := res["impl"].(string)
+		op, _ := res["op"].(string)
+		n, _ := res["bytes"].(float64)
+		cpb, _ := res["cpb"].(float64)
+		gbps, _ := res["gbps"].(float64)
+		if alg == "" || !slices.Contains(impls, impl) || (op != "seal" && op != "open") ||
+			n < 1 || n != float64(int(n)) || cpb <= 0 || gbps <= 0 {
+			t.Errorf("bad result %v", res)
+		}
+		spread, ok := res["spread"]
+		if !ok || (spread == nil) != (impl == implOpenSSL) {
+			t.Errorf("result %v: spread must be a number, or null for openssl", res)
+		}
+		if _, ok := spread.(float64); spread != nil && !ok {
+			t.Errorf("result %v: spread is not a number", res)
+		}
+		have[point{alg, impl, op, int(n)}] = true
+	}
+	summary := map[[2]string]map[string]any{}
+	for _, s := range doc.Summary {
+		for _, k := range []string{"alg", "impl", "cpb_4096", "overhead_4096", "ipi", "cpb_16384", "context_bytes", "init_cycles"} {
+			if _, ok := s[k]; !ok {
+				t.Errorf("summary %v lacks %s", s, k)
+			}
+		}
+		alg, _ := s["alg"].(string)
+		impl, _ := s["impl"].(string)
+		summary[[2]string{alg, impl}] = s
+	}
+
+	algs := fae.Algorithms()
+	if len(algs) == 0 {
+		t.Fatal("no registered algorithm")
+	}
+	for _, info := range algs {
+		for _, n := range defaultSizes {
+			for _, op := range []string{"seal", "open"} {
+				if !have[point{info.Name, registeredImpl(info.Name), op, n}] {
+					t.Errorf("no result for %s %s at %d bytes", info.Name, op, n)
+				}
+			}
+		}
+		s := summary[[2]string{info.Name, registeredImpl(info.Name)}]
+		if s == nil {
+			t.Errorf("no summary for %s", info.Name)
+			continue
+		}
+		for _, k := range []string{"cpb_4096", "overhead_4096", "ipi", "cpb_16384", "context_bytes", "init_cycles"} {
+			if _, ok := s[k].(float64); !ok {
+				t.Errorf("%s: summary %s = %v, want a number", info.Name, k, s[k])
+			}
+		}
+		if c, _ := s["context_bytes"].(float64); c <= 0 || c != float64(int(c)) {
+			t.Errorf("%s: context_bytes = %v", info.Name, s["context_bytes"])
+		}
+		if ctr := ctrName(info.KeySize); summary[[2]string{ctr, implFae}] == nil {
+			t.Errorf("%s: no reference row %s", info.Name, ctr)
+		}
+		if _, ok := opensslCiphers[info.Name]; ok && !have[point{info.Name, implOpenSSL, "seal", 16384}] {
+			t.Errorf("%s: no openssl row", info.Name)
+		}
+		for _, p := range peers[info.Name] {
+			if summary[[2]string{p.alg, p.impl}] == nil {
+				t.Errorf("%s: no row for peer %s", info.Name, p.impl)
+			}
+		}
+	}
+}
+
+func TestHarnessDoesNotAllocate(t *testing.T) {
+	a, err := goGCM(make([]byte, 16))
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg, buf, nonce := make([]byte, 1500), make([]byte, 1500+tagRoom), make([]byte, 12)
+	seal := func(n int) {
+		for range n {
+			a.Seal(buf[:0], nonce, msg, nil)
+		}
+	}
+	if got := allocsPerOp(seal); got != 0 {
+		t.Errorf("a Seal into a buffer with room allocates %v times", got)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	for _, c := range []Config{
+		{},
+		{Algs: []string{"aes-128-ocb3"}},
+		{Algs: []string{"aes-*-ctr", "chacha20-poly1305"}, Sizes: []int{1, 1 << 20}, AD: 13},
+	} {
+		if err := c.Validate(); err != nil {
+			t.Errorf("%+v: %v", c, err)
+		}
+	}
+	for _, c := range []Config{
+		{Algs: []string{"aes-128-foo"}},
+		{Algs: []string{"[aes"}},
+		{Sizes: []int{0}},
+		{Sizes: []int{MaxSize + 1}},
+		{AD: -1},
+		{AD: maxAD + 1},
+	} {
+		if err := c.Validate(); err == nil {
+			t.Errorf("%+v: no error", c)
+		}
+	}
+}
+
+func TestPlan(t *testing.T) {
+	p, err := makePlan([]string{"aes-128-ocb3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range p.subjects {
+		got = append(got, s.alg+"/"+s.impl)
+	}
+	// fae's AES-128-CTR comes as the reference, without its peers.
+	want := []string{"aes-128-ctr/fae", "aes-128-ocb3/fae", "aes-128-ocb3/protonmail"}
+	if !slices.Equal(got, want) {
+		t.Errorf("subjects %v, want %v", got, want)
+	}
+	if len(p.openssl) != 1 || p.openssl[0].name != "aes-128-ocb" || !p.openssl[0].aead {
+		t.Errorf("openssl %+v, want aes-128-ocb as an AEAD", p.openssl)
+	}
+
+	p, err = makePlan([]string{"aes-128-ctr"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = nil
+	for _, s := range p.subjects {
+		got = append(got, s.alg+"/"+s.impl)
+	}
+	if want := []string{"aes-128-ctr/fae", "aes-128-ctr/go"}; !slices.Equal(got, want) {
+		t.Errorf("subjects %v, want %v", got, want)
+	}
+}
+
+func TestSizes(t *testing.T) {
+	if got := (&Config{}).sizes(); !slices.Equal(got, defaultSizes) {
+		t.Errorf("default sizes %v", got)
+	}
+	full := (&Config{Full: true}).sizes()
+	if len(full) != fullMax+4 || full[0] != 1 || full[fullMax-1] != fullMax || full[len(full)-1] != 65536 {
+		t.Errorf("full sizes: %d lengths, %v ... %v", len(full), full[:3], full[len(full)-5:])
+	}
+	if got := (&Config{Sizes: []int{64, 16, 64}}).sizes(); !slices.Equal(got, []int{16, 64}) {
+		t.Errorf("sizes %v", got)
+	}
+}

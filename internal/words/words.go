@@ -1,0 +1,62 @@
+// Package words holds a 16-byte block as two little-endian words, the form
+// in which OCB3 (package ocb) and RAOCB keep offsets, checksums and their
+// short serial steps in registers and hand them to their kernels: a block
+// assembled in memory from 8-byte stores and then loaded whole waits for the
+// stores to reach the cache.
+package words
+
+import "encoding/binary"
+
+// Block is a 16-byte block: W0 holds bytes 0..7 and W1 bytes 8..15, each
+// read little-endian (the byte order of the kernels' memory).
+type Block struct{ W0, W1 uint64 }
+
+// Load returns the block in p[:16].
+func Load(p []byte) Block {
+	return Block{binary.LittleEndian.Uint64(p[:8]), binary.LittleEndian.Uint64(p[8:16])}
+}
+
+// Store writes x to p[:16].
+func (x Block) Store(p []byte) {
+	binary.LittleEndian.PutUint64(p[:8], x.W0)
+	binary.LittleEndian.PutUint64(p[8:16], x.W1)
+}
+
+// Bytes returns x as an array.
+func (x Block) Bytes() [16]byte {
+	var b [16]byte
+	x.Store(b[:])
+	return b
+}
+
+// Xor returns x ^ y.
+func (x Block) Xor(y Block) Block { return Block{x.W0 ^ y.W0, x.W1 ^ y.W1} }
+
+// Put writes the first len(p) bytes of x, 8 to 16, to p: a tag of any
+// length. A whole block goes as two words, not through a copy that would
+// wait for them to reach memory.
+func (x Block) Put(p []byte) {
+	binary.LittleEndian.PutUint64(p, x.W0)
+	if len(p) == 16 {
+		binary.LittleEndian.PutUint64(p[8:], x.W1)
+		return
+	}
+	for i := 8; i < len(p); i++ {
+		p[i] = byte(x.W1 >> (8 * (i - 8)))
+	}
+}
+
+// Matches reports whether p, 8 to 16 bytes, holds the first len(p) bytes of
+// x: a tag check. It takes the same time wherever they differ: it ORs all
+// differences before it looks at them.
+func (x Block) Matches(p []byte) bool {
+	d := x.W0 ^ binary.LittleEndian.Uint64(p)
+	if len(p) == 16 {
+		d |= x.W1 ^ binary.LittleEndian.Uint64(p[8:])
+	} else {
+		for i := 8; i < len(p); i++ {
+			d |= uint64(byte(x.W1>>(8*(i-8))) ^ p[i])
+		}
+	}
+	return d == 0
+}

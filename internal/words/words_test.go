@@ -1,0 +1,50 @@
+package words
+
+import (
+	"bytes"
+	"testing"
+)
+
+func TestLoadStore(t *testing.T) {
+	p := []byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 99}
+	x := Load(p)
+	if x != (Block{0x0706050403020100, 0x0f0e0d0c0b0a0908}) {
+		t.Fatalf("Load = %x", x)
+	}
+	if b := x.Bytes(); !bytes.Equal(b[:], p[:16]) {
+		t.Errorf("Bytes = %x", b)
+	}
+	q := make([]byte, 17)
+	q[16] = 99
+	x.Store(q)
+	if !bytes.Equal(q, p) {
+		t.Errorf("Store wrote %x", q)
+	}
+	if y := x.Xor(Block{1, 2}); y != (Block{x.W0 ^ 1, x.W1 ^ 2}) {
+		t.Errorf("Xor = %x", y)
+	}
+}
+
+// TestPutMatches checks Put and Matches on every tag length, and that
+// Matches rejects a difference in any bit.
+func TestPutMatches(t *testing.T) {
+	x := Load([]byte("0123456789abcdef"))
+	for n := 8; n <= 16; n++ {
+		p := make([]byte, n+1)
+		p[n] = 0xee
+		x.Put(p[:n])
+		if string(p[:n]) != "0123456789abcdef"[:n] || p[n] != 0xee {
+			t.Fatalf("Put(%d bytes) wrote %q", n, p)
+		}
+		if !x.Matches(p[:n]) {
+			t.Fatalf("Matches(%d bytes) rejected its own prefix", n)
+		}
+		for bit := range 8 * n {
+			p[bit/8] ^= 1 << (bit % 8)
+			if x.Matches(p[:n]) {
+				t.Fatalf("Matches(%d bytes) accepted bit %d flipped", n, bit)
+			}
+			p[bit/8] ^= 1 << (bit % 8)
+		}
+	}
+}
