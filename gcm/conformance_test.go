@@ -3,26 +3,24 @@ package gcm
 import (
 	stdaes "crypto/aes"
 	"crypto/cipher"
+	"errors"
 	"fmt"
 	"testing"
 
 	"github.com/faelabs/fae/internal/aeadtest"
-	"github.com/faelabs/fae/internal/impl"
-	"github.com/faelabs/fae/lea"
+	faeaes "github.com/faelabs/fae/internal/aes"
 )
 
 // TestConformance runs the shared suite on every path, for each key size and
-// for extreme nonce and tag sizes, over fae's LEA (each LEA kernel) and
-// another block cipher, and on XAES-256-GCM. -short (emulated runs) keeps
-// the first and last sizes and one LEA kernel.
+// for extreme nonce and tag sizes, and on XAES-256-GCM; over fae's LEA on
+// every path of gcm's and LEA's kernels; and over another block cipher.
+// -short (emulated runs) keeps the first and last sizes.
 func TestConformance(t *testing.T) {
 	sizes := []struct{ key, nonce, tag int }{
 		{16, 12, 16}, {24, 12, 16}, {32, 12, 16}, {16, 1, 12}, {32, 60, 13},
 	}
-	leaKernels := append(impl.List("lea"), "generic")
 	if testing.Short() {
 		sizes = []struct{ key, nonce, tag int }{sizes[0], sizes[len(sizes)-1]}
-		leaKernels = leaKernels[:1]
 	}
 	paths.Run(t, func(t *testing.T) {
 		for _, c := range sizes {
@@ -35,16 +33,16 @@ func TestConformance(t *testing.T) {
 		t.Run("XAES-256-GCM", func(t *testing.T) {
 			aeadtest.TestAEAD(t, func() (cipher.AEAD, error) { return NewXAES256(make([]byte, 32)) })
 		})
-		// Over fae's LEA no buffer passes through an interface: no
-		// allocations.
-		for _, kernel := range leaKernels {
-			t.Run("LEA-"+kernel, func(t *testing.T) {
-				impl.Select("lea", kernel)
-				defer impl.Reset("lea")
-				b, _ := lea.NewCipher(make([]byte, 16))
-				aeadtest.TestAEAD(t, func() (cipher.AEAD, error) { return NewFromBlock(b, 12, 16) })
-			})
-		}
+	})
+	// Over fae's LEA no buffer passes through an interface: no allocations.
+	t.Run("LEA", func(t *testing.T) {
+		leaPaths.Run(t, func(t *testing.T) {
+			for _, key := range []int{16, 32} {
+				t.Run(fmt.Sprintf("key%d", key), func(t *testing.T) {
+					aeadtest.TestAEAD(t, func() (cipher.AEAD, error) { return newLEA(make([]byte, key), 12, 16) })
+				})
+			}
+		})
 	})
 	t.Run("NewFromBlock", func(t *testing.T) {
 		b, _ := stdaes.NewCipher(make([]byte, 16))
@@ -59,6 +57,11 @@ func TestErrors(t *testing.T) {
 		if _, err := NewWithSizes(make([]byte, c.key), c.nonce, c.tag); err == nil {
 			t.Errorf("key %d, nonce %d, tag %d accepted", c.key, c.nonce, c.tag)
 		}
+	}
+	// The key's error stays reachable through the wrapping.
+	_, err := New(make([]byte, 15))
+	if ks := faeaes.KeySizeError(0); !errors.As(err, &ks) || ks != 15 {
+		t.Errorf("New with a 15-byte key: error %v, want a wrapped KeySizeError(15)", err)
 	}
 	b, _ := stdaes.NewCipher(make([]byte, 16))
 	if _, err := NewFromBlock(b, 0, 16); err == nil {

@@ -3,12 +3,17 @@ package gcm
 import (
 	"bytes"
 	stdaes "crypto/aes"
+	"crypto/cipher"
 	"testing"
+
+	"github.com/faelabs/fae/lea"
 )
 
 // FuzzAgainstStdlib seals fuzzed messages on every path and compares them
 // with crypto/cipher's GCM (the prefix of its tag for short tags), then
-// checks the round trip and the rejection of a flipped bit.
+// checks the round trip and the rejection of a flipped bit; over AES, and
+// over fae's LEA on every path of gcm's and LEA's kernels against
+// crypto/cipher's GCM over the same LEA block.
 func FuzzAgainstStdlib(f *testing.F) {
 	f.Add(make([]byte, 16), make([]byte, 12), []byte("plaintext"), []byte("ad"), uint8(16), uint16(3))
 	f.Add(make([]byte, 32), make([]byte, 60), make([]byte, 1000), []byte{}, uint8(12), uint16(8000))
@@ -21,10 +26,10 @@ func FuzzAgainstStdlib(f *testing.F) {
 		if len(nonce) < MinNonceSize || len(nonce) > MaxNonceSize || ts < MinTagSize || ts > MaxTagSize {
 			return
 		}
-		b, _ := stdaes.NewCipher(key)
-		want := stdSeal(t, b, nonce, pt, ad, ts)
-		paths.Each(func(path string) {
-			a, err := NewWithSizes(key, len(nonce), ts)
+		// check seals and opens with newAEAD and the kernels selected now,
+		// and compares the result with want.
+		check := func(path string, newAEAD func(key []byte, nonceSize, tagSize int) (cipher.AEAD, error), want []byte) {
+			a, err := newAEAD(key, len(nonce), ts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -40,6 +45,12 @@ func FuzzAgainstStdlib(f *testing.F) {
 			if _, err := a.Open(nil, nonce, ct, ad); err == nil {
 				t.Fatalf("%s: flipped bit %d accepted", path, bit)
 			}
-		})
+		}
+		b, _ := stdaes.NewCipher(key)
+		want := stdSeal(t, b, nonce, pt, ad, ts)
+		paths.Each(func(path string) { check("aes/"+path, newAES, want) })
+		l, _ := lea.NewCipher(key)
+		want = stdSeal(t, l, nonce, pt, ad, ts)
+		leaPaths.Each(func(path string) { check("lea/"+path, newLEA, want) })
 	})
 }

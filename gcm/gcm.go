@@ -50,6 +50,7 @@ import (
 	"github.com/faelabs/fae/internal/aes"
 	"github.com/faelabs/fae/internal/alias"
 	ilea "github.com/faelabs/fae/internal/lea"
+	"github.com/faelabs/fae/internal/words"
 )
 
 const (
@@ -69,34 +70,6 @@ const (
 // first counter value goes to the tag.
 const maxBlocks = 1<<32 - 2
 
-// block is a 16-byte block as two little-endian words, w0 from bytes 0..7 and
-// w1 from bytes 8..15, the byte order of the kernels' memory: the GHASH state
-// and counter blocks travel in registers this way, since a block assembled in
-// memory from 8-byte stores and then loaded whole waits for the stores.
-type block struct{ w0, w1 uint64 }
-
-func load(p []byte) block {
-	return block{binary.LittleEndian.Uint64(p[:8]), binary.LittleEndian.Uint64(p[8:16])}
-}
-
-func (x block) store(p []byte) {
-	binary.LittleEndian.PutUint64(p[:8], x.w0)
-	binary.LittleEndian.PutUint64(p[8:16], x.w1)
-}
-
-func (x block) xor(y block) block { return block{x.w0 ^ y.w0, x.w1 ^ y.w1} }
-
-// xorPartial sets dst[i] = src[i] ^ byte i of ks, for len(src) < 16.
-func xorPartial(dst, src []byte, ks block) {
-	for i := range src {
-		w := ks.w0
-		if i >= 8 {
-			w = ks.w1
-		}
-		dst[i] = src[i] ^ byte(w>>(8*(i%8)))
-	}
-}
-
 // counter is a message's first counter block J0: its first 12 bytes, as a
 // little-endian word and half word, and its last 4, the counter, as a
 // number. GCM increments only the counter, modulo 2^32.
@@ -107,8 +80,8 @@ type counter struct {
 }
 
 // at returns the counter block whose counter is c.
-func (j counter) at(c uint32) block {
-	return block{j.w0, uint64(j.w1) | uint64(bits.ReverseBytes32(c))<<32}
+func (j counter) at(c uint32) words.Block {
+	return words.Block{W0: j.w0, W1: uint64(j.w1) | uint64(bits.ReverseBytes32(c))<<32}
 }
 
 type cipherKind int
@@ -190,7 +163,7 @@ func (a *AEAD) init(kind cipherKind, nonceSize, tagSize, most int) error {
 		return errors.New("gcm: tag size " + strconv.Itoa(tagSize) + " not in 12..16")
 	}
 	a.kind, a.nonceSize, a.tagSize, a.parallelism = kind, nonceSize, tagSize, 1
-	h := a.encrypt(block{})
+	h := a.encrypt(words.Block{})
 	a.h = newFieldKey(h)
 	a.initKernel(h, most)
 	return nil
@@ -246,29 +219,11 @@ func (a *AEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 	if alias.AnyOverlap(out, ad) {
 		panic("gcm: invalid buffer overlap of output and additional data")
 	}
-	if a.open(out, nonce, ciphertext[:n], ad).differs(ciphertext[n:]) {
+	if !a.open(out, nonce, ciphertext[:n], ad).Matches(ciphertext[n:]) {
 		clear(out)
 		return nil, errOpen
 	}
 	return ret, nil
-}
-
-// differs reports whether tag, 12 to 16 bytes, differs from the leading
-// bytes of the full tag x. It takes the same time wherever and however
-// much they differ: whole words XORed and ORed, one test at the end, where
-// subtle.ConstantTimeCompare would take a byte at a time.
-func (x block) differs(tag []byte) bool {
-	t0 := binary.LittleEndian.Uint64(tag)
-	var t1 uint64
-	if len(tag) == blockSize {
-		t1 = binary.LittleEndian.Uint64(tag[8:])
-	} else {
-		for i, b := range tag[8:] {
-			t1 |= uint64(b) << (8 * i)
-		}
-	}
-	keep := ^uint64(0) >> (8 * (2*8 - len(tag)))
-	return (x.w0^t0)|(x.w1^t1)&keep != 0
 }
 
 // seal writes ciphertext || tag to out.
@@ -278,11 +233,11 @@ func (a *AEAD) seal(out, nonce, plaintext, ad []byte) {
 	if !ok {
 		tag = a.sealSteps(out, plaintext, ad, j)
 	}
-	tag.put(out[len(plaintext):])
+	tag.Put(out[len(plaintext):])
 }
 
 // open decrypts ciphertext into out and returns the full-length tag.
-func (a *AEAD) open(out, nonce, ciphertext, ad []byte) block {
+func (a *AEAD) open(out, nonce, ciphertext, ad []byte) words.Block {
 	j := a.j0(nonce)
 	if tag, ok := a.message(openOp, out, ciphertext, ad, j); ok {
 		return tag
@@ -292,9 +247,9 @@ func (a *AEAD) open(out, nonce, ciphertext, ad []byte) block {
 
 // sealSteps encrypts plaintext into out and returns the full-length tag,
 // through the kernels' steps.
-func (a *AEAD) sealSteps(out, plaintext, ad []byte, j counter) block {
+func (a *AEAD) sealSteps(out, plaintext, ad []byte, j counter) words.Block {
 	mask := a.encrypt(j.at(j.c)) // first: the work that follows hides its latency
-	var y block
+	var y words.Block
 	if len(ad) > 0 {
 		a.hashAD(&y, ad)
 	}
@@ -304,17 +259,17 @@ func (a *AEAD) sealSteps(out, plaintext, ad []byte, j counter) block {
 	}
 	if rest := plaintext[full:]; len(rest) > 0 {
 		ct := out[full:len(plaintext)]
-		xorPartial(ct, rest, a.encrypt(j.at(j.c+1+uint32(full/blockSize))))
-		y = a.mulH(y.xor(partialBlock(ct)))
+		a.encrypt(j.at(j.c+1+uint32(full/blockSize))).XorPartial(ct, rest)
+		y = a.mulH(y.Xor(words.LoadPartial(ct)))
 	}
 	return a.finish(y, mask, len(ad), len(plaintext))
 }
 
 // openSteps decrypts ciphertext into out and returns the full-length tag,
 // through the kernels' steps.
-func (a *AEAD) openSteps(out, ciphertext, ad []byte, j counter) block {
+func (a *AEAD) openSteps(out, ciphertext, ad []byte, j counter) words.Block {
 	mask := a.encrypt(j.at(j.c))
-	var y block
+	var y words.Block
 	if len(ad) > 0 {
 		a.hashAD(&y, ad)
 	}
@@ -324,46 +279,17 @@ func (a *AEAD) openSteps(out, ciphertext, ad []byte, j counter) block {
 	}
 	if rest := ciphertext[full:]; len(rest) > 0 {
 		ks := a.encrypt(j.at(j.c + 1 + uint32(full/blockSize)))
-		y = a.mulH(y.xor(partialBlock(rest))) // before out, which may be rest, is written
-		xorPartial(out[full:], rest, ks)
+		y = a.mulH(y.Xor(words.LoadPartial(rest))) // before out, which may be rest, is written
+		ks.XorPartial(out[full:], rest)
 	}
 	return a.finish(y, mask, len(ad), len(ciphertext))
 }
 
 // finish absorbs the lengths block into y and returns the full tag,
 // GHASH ^ E(J0).
-func (a *AEAD) finish(y, mask block, adLen, msgLen int) block {
-	lengths := block{bits.ReverseBytes64(uint64(adLen) * 8), bits.ReverseBytes64(uint64(msgLen) * 8)}
-	return a.mulH(y.xor(lengths)).xor(mask)
-}
-
-// partialBlock returns p (shorter than a block), zero padded.
-func partialBlock(p []byte) block {
-	var x block
-	for i, b := range p {
-		if i < 8 {
-			x.w0 |= uint64(b) << (8 * i)
-		} else {
-			x.w1 |= uint64(b) << (8 * (i - 8))
-		}
-	}
-	return x
-}
-
-// put writes the first len(p) bytes of x (at most 16) to p: a whole block as
-// two words, not through a copy that would wait for them to reach memory.
-func (x block) put(p []byte) {
-	if len(p) == blockSize {
-		x.store(p)
-		return
-	}
-	for i := range p {
-		w := x.w0
-		if i >= 8 {
-			w = x.w1
-		}
-		p[i] = byte(w >> (8 * (i % 8)))
-	}
+func (a *AEAD) finish(y, mask words.Block, adLen, msgLen int) words.Block {
+	lengths := words.Block{W0: bits.ReverseBytes64(uint64(adLen) * 8), W1: bits.ReverseBytes64(uint64(msgLen) * 8)}
+	return a.mulH(y.Xor(lengths)).Xor(mask)
 }
 
 // j0 returns the first counter block for nonce (NIST SP 800-38D, Section
@@ -373,7 +299,7 @@ func (a *AEAD) j0(nonce []byte) counter {
 	if len(nonce) == 12 {
 		return counter{binary.LittleEndian.Uint64(nonce), binary.LittleEndian.Uint32(nonce[8:]), 1}
 	}
-	var y block
+	var y words.Block
 	full := len(nonce) &^ (blockSize - 1)
 	a.h.update(&y, nonce[:full])
 	var buf [2 * blockSize]byte
@@ -384,15 +310,15 @@ func (a *AEAD) j0(nonce []byte) counter {
 	}
 	binary.BigEndian.PutUint64(buf[k+8:], uint64(len(nonce))*8)
 	a.h.update(&y, buf[:k+blockSize])
-	return counter{y.w0, uint32(y.w1), bits.ReverseBytes32(uint32(y.w1 >> 32))}
+	return counter{y.W0, uint32(y.W1), bits.ReverseBytes32(uint32(y.W1 >> 32))}
 }
 
 // hashAD absorbs the associated data, its last partial block zero padded.
-func (a *AEAD) hashAD(y *block, ad []byte) {
+func (a *AEAD) hashAD(y *words.Block, ad []byte) {
 	full := len(ad) &^ (blockSize - 1)
 	a.run(hashOp, nil, ad[:full], counter{}, 0, y)
 	if rest := ad[full:]; len(rest) > 0 {
-		*y = a.mulH(y.xor(partialBlock(rest)))
+		*y = a.mulH(y.Xor(words.LoadPartial(rest)))
 	}
 }
 
@@ -427,8 +353,8 @@ const (
 // run processes whole blocks of a message (counter c onward) or of the
 // associated data, over several goroutines when a.parallelism and the length
 // say so.
-func (a *AEAD) run(o op, dst, src []byte, j counter, c uint32, y *block) {
-	if a.parallelism > 1 && len(src) >= ParallelThreshold {
+func (a *AEAD) run(o op, dst, src []byte, j counter, c uint32, y *words.Block) {
+	if a.parallelism > 1 {
 		a.runParallel(o, dst, src, j, c, y)
 		return
 	}
@@ -441,7 +367,7 @@ const maxKernelBlocks = 1 << 14
 
 // runSerial hands whole blocks to the kernels, at most maxKernelBlocks per
 // call.
-func (a *AEAD) runSerial(o op, dst, src []byte, j counter, c uint32, y *block) {
+func (a *AEAD) runSerial(o op, dst, src []byte, j counter, c uint32, y *words.Block) {
 	for len(src) > 0 {
 		n := min(len(src), maxKernelBlocks*blockSize)
 		if o == hashOp {
@@ -456,19 +382,19 @@ func (a *AEAD) runSerial(o op, dst, src []byte, j counter, c uint32, y *block) {
 }
 
 // encrypt enciphers one block, in registers with fae's AES and LEA.
-func (a *AEAD) encrypt(x block) block {
+func (a *AEAD) encrypt(x words.Block) words.Block {
 	switch a.kind {
 	case aesCipher:
-		w0, w1 := a.block.EncryptWords(x.w0, x.w1)
-		return block{w0, w1}
+		w0, w1 := a.block.EncryptWords(x.W0, x.W1)
+		return words.Block{W0: w0, W1: w1}
 	case leaCipher:
-		w0, w1 := a.lea.EncryptWords(x.w0, x.w1)
-		return block{w0, w1}
+		w0, w1 := a.lea.EncryptWords(x.W0, x.W1)
+		return words.Block{W0: w0, W1: w1}
 	}
 	buf := make([]byte, blockSize) // escapes through the interface anyway
-	x.store(buf)
+	x.Store(buf)
 	a.b.Encrypt(buf, buf)
-	return load(buf)
+	return words.Load(buf)
 }
 
 var _ cipher.AEAD = (*AEAD)(nil)

@@ -8,6 +8,8 @@ import (
 
 	"github.com/faelabs/fae/internal/cpu"
 	"github.com/faelabs/fae/internal/impl"
+	"github.com/faelabs/fae/internal/par"
+	"github.com/faelabs/fae/internal/words"
 )
 
 // The kernel contract. A kernel family offers, for n >= 1 whole blocks:
@@ -27,9 +29,9 @@ import (
 //	    absorbs src[0..n), then dst[i] = src[i] ^ E(counter block i).
 //
 // The GHASH state, the blocks of mulH and the first counter block travel as
-// words (see block); counter block i is ctr0, ctr1 with i added to the big-endian 32-bit
-// counter in its last four bytes, modulo 2^32 (the bytes before it never
-// change). nr (10, 12 or 14) and rk are the AES key's rounds and encryption
+// words (internal/words); counter block i is ctr0, ctr1 with i added to the
+// big-endian 32-bit counter in its last four bytes, modulo 2^32 (the bytes
+// before it never change). nr (10, 12 or 14) and rk are the AES key's rounds and encryption
 // round keys (aes.Block.Rounds, EncKeys). dst and src may be the same memory
 // but must not overlap otherwise; a kernel reads each source block before it
 // writes the block at the same index. The Go side calls with at most
@@ -117,8 +119,8 @@ type kernelKey [2 * numPowers][16]byte
 // of a 128-bit integer. Reflected, multiplying by x^-1 is a left shift; the
 // bit shifted out, x^0, comes back as x^-1 = x^127 + x^6 + x + 1, reflected
 // 0xc2000000000000000000000000000001.
-func kernelH(h block) (lo, hi uint64) {
-	hi, lo = bits.ReverseBytes64(h.w0), bits.ReverseBytes64(h.w1)
+func kernelH(h words.Block) (lo, hi uint64) {
+	hi, lo = bits.ReverseBytes64(h.W0), bits.ReverseBytes64(h.W1)
 	carry := -(hi >> 63)
 	hi = (hi<<1 | lo>>63) ^ carry&0xc200000000000000
 	lo = lo<<1 ^ carry&1
@@ -164,7 +166,7 @@ func sealMsgVAES512(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int
 //go:noescape
 func openMsgVAES512(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int, ad *byte, adLen int, j0, j1 uint64) (t0, t1 uint64)
 
-func (a *AEAD) initKernel(h block, most int) {
+func (a *AEAD) initKernel(h words.Block, most int) {
 	a.kern = chooseKernel()
 	if a.kern != genericKernel {
 		lo, hi := kernelH(h)
@@ -174,26 +176,26 @@ func (a *AEAD) initKernel(h block, most int) {
 }
 
 // ghash absorbs the whole blocks of src (at least one) into y.
-func (a *AEAD) ghash(y *block, src []byte) {
+func (a *AEAD) ghash(y *words.Block, src []byte) {
 	n := len(src) / blockSize
 	switch a.kern {
 	case aesniKernel:
-		y.w0, y.w1 = ghashAESNI(&a.key, &src[0], n, y.w0, y.w1)
+		y.W0, y.W1 = ghashAESNI(&a.key, &src[0], n, y.W0, y.W1)
 	case vaes256Kernel:
-		y.w0, y.w1 = ghashVAES256(&a.key, &src[0], n, y.w0, y.w1)
+		y.W0, y.W1 = ghashVAES256(&a.key, &src[0], n, y.W0, y.W1)
 	case vaes512Kernel:
-		y.w0, y.w1 = ghashVAES512(&a.key, &src[0], n, y.w0, y.w1)
+		y.W0, y.W1 = ghashVAES512(&a.key, &src[0], n, y.W0, y.W1)
 	default:
 		a.h.update(y, src)
 	}
 }
 
 // mulH returns y·H.
-func (a *AEAD) mulH(y block) block {
+func (a *AEAD) mulH(y words.Block) words.Block {
 	if a.kern == genericKernel {
 		return a.h.mulBlock(y)
 	}
-	y.w0, y.w1 = mulHAESNI(&a.key, y.w0, y.w1)
+	y.W0, y.W1 = mulHAESNI(&a.key, y.W0, y.W1)
 	return y
 }
 
@@ -201,7 +203,7 @@ func (a *AEAD) mulH(y block) block {
 // from counter c of j, absorbing the ciphertext into y: on the family's
 // fused kernel with fae's AES, else by the cipher's counter mode and the
 // family's ghash.
-func (a *AEAD) cryptBlocks(o op, dst, src []byte, j counter, c uint32, y *block) {
+func (a *AEAD) cryptBlocks(o op, dst, src []byte, j counter, c uint32, y *words.Block) {
 	if a.kind != aesCipher || a.kern == genericKernel {
 		a.cryptGeneric(o, dst, src, j, c, y)
 		return
@@ -210,17 +212,17 @@ func (a *AEAD) cryptBlocks(o op, dst, src []byte, j counter, c uint32, y *block)
 	nr, rk, d, s := a.block.Rounds(), a.block.EncKeys(), &dst[0], &src[0]
 	switch {
 	case a.kern == vaes512Kernel && o == sealOp:
-		y.w0, y.w1 = sealVAES512(nr, rk, &a.key, d, s, n, x.w0, x.w1, y.w0, y.w1)
+		y.W0, y.W1 = sealVAES512(nr, rk, &a.key, d, s, n, x.W0, x.W1, y.W0, y.W1)
 	case a.kern == vaes512Kernel:
-		y.w0, y.w1 = openVAES512(nr, rk, &a.key, d, s, n, x.w0, x.w1, y.w0, y.w1)
+		y.W0, y.W1 = openVAES512(nr, rk, &a.key, d, s, n, x.W0, x.W1, y.W0, y.W1)
 	case a.kern == vaes256Kernel && o == sealOp:
-		y.w0, y.w1 = sealVAES256(nr, rk, &a.key, d, s, n, x.w0, x.w1, y.w0, y.w1)
+		y.W0, y.W1 = sealVAES256(nr, rk, &a.key, d, s, n, x.W0, x.W1, y.W0, y.W1)
 	case a.kern == vaes256Kernel:
-		y.w0, y.w1 = openVAES256(nr, rk, &a.key, d, s, n, x.w0, x.w1, y.w0, y.w1)
+		y.W0, y.W1 = openVAES256(nr, rk, &a.key, d, s, n, x.W0, x.W1, y.W0, y.W1)
 	case o == sealOp:
-		y.w0, y.w1 = sealAESNI(nr, rk, &a.key, d, s, n, x.w0, x.w1, y.w0, y.w1)
+		y.W0, y.W1 = sealAESNI(nr, rk, &a.key, d, s, n, x.W0, x.W1, y.W0, y.W1)
 	default:
-		y.w0, y.w1 = openAESNI(nr, rk, &a.key, d, s, n, x.w0, x.w1, y.w0, y.w1)
+		y.W0, y.W1 = openAESNI(nr, rk, &a.key, d, s, n, x.W0, x.W1, y.W0, y.W1)
 	}
 }
 
@@ -230,23 +232,23 @@ func (a *AEAD) cryptBlocks(o op, dst, src []byte, j counter, c uint32, y *block)
 func (a *AEAD) hasMessage(n, adLen int) bool {
 	const most = maxKernelBlocks * blockSize
 	return a.kern == vaes512Kernel && a.kind == aesCipher && n <= most && adLen <= most &&
-		(a.parallelism == 1 || max(n, adLen) < ParallelThreshold)
+		par.Goroutines(a.parallelism, max(n, adLen)) == 1
 }
 
 // message seals (sealOp) or opens (openOp) a whole message, src to dst, in
 // one call of the family's message kernel and returns the full tag, if
 // hasMessage; else it returns false.
-func (a *AEAD) message(o op, dst, src, ad []byte, j counter) (block, bool) {
+func (a *AEAD) message(o op, dst, src, ad []byte, j counter) (words.Block, bool) {
 	if !a.hasMessage(len(src), len(ad)) {
-		return block{}, false
+		return words.Block{}, false
 	}
 	x := j.at(j.c)
 	nr, rk, d, s, ap := a.block.Rounds(), a.block.EncKeys(), unsafe.SliceData(dst), unsafe.SliceData(src), unsafe.SliceData(ad)
-	var t block
+	var t words.Block
 	if o == sealOp {
-		t.w0, t.w1 = sealMsgVAES512(nr, rk, &a.key, d, s, len(src), ap, len(ad), x.w0, x.w1)
+		t.W0, t.W1 = sealMsgVAES512(nr, rk, &a.key, d, s, len(src), ap, len(ad), x.W0, x.W1)
 	} else {
-		t.w0, t.w1 = openMsgVAES512(nr, rk, &a.key, d, s, len(src), ap, len(ad), x.w0, x.w1)
+		t.W0, t.W1 = openMsgVAES512(nr, rk, &a.key, d, s, len(src), ap, len(ad), x.W0, x.W1)
 	}
 	return t, true
 }

@@ -4,6 +4,8 @@ import (
 	"crypto/subtle"
 	"encoding/binary"
 	"math/bits"
+
+	"github.com/faelabs/fae/internal/words"
 )
 
 // The portable kernel: GHASH by integer multiplications, without tables or
@@ -29,16 +31,16 @@ type fieldKey struct {
 	loR, hiR, midR uint64 // the same, reflected
 }
 
-// newFieldKey prepares h, a block in memory order (see block).
-func newFieldKey(h block) fieldKey {
-	loR, hiR := bits.ReverseBytes64(h.w0), bits.ReverseBytes64(h.w1)
+// newFieldKey prepares h, a block in memory order (words.Block).
+func newFieldKey(h words.Block) fieldKey {
+	loR, hiR := bits.ReverseBytes64(h.W0), bits.ReverseBytes64(h.W1)
 	lo, hi := bits.Reverse64(loR), bits.Reverse64(hiR)
 	return fieldKey{lo, hi, lo ^ hi, loR, hiR, loR ^ hiR}
 }
 
 // block returns the multiplier as a block in memory order.
-func (k *fieldKey) block() block {
-	return block{bits.ReverseBytes64(k.loR), bits.ReverseBytes64(k.hiR)}
+func (k *fieldKey) block() words.Block {
+	return words.Block{W0: bits.ReverseBytes64(k.loR), W1: bits.ReverseBytes64(k.hiR)}
 }
 
 // bmul64 returns the low 64 bits of the carry-less product of x and y. In a
@@ -85,30 +87,30 @@ func (k *fieldKey) mul(y0, y1 uint64) (uint64, uint64) {
 
 // update absorbs the whole blocks of src into the GHASH state y:
 // y = (y ^ block)·H for each block.
-func (k *fieldKey) update(y *block, src []byte) {
-	y0, y1 := bits.ReverseBytes64(y.w0), bits.ReverseBytes64(y.w1)
+func (k *fieldKey) update(y *words.Block, src []byte) {
+	y0, y1 := bits.ReverseBytes64(y.W0), bits.ReverseBytes64(y.W1)
 	for ; len(src) >= blockSize; src = src[blockSize:] {
 		y0 ^= binary.BigEndian.Uint64(src[:8])
 		y1 ^= binary.BigEndian.Uint64(src[8:16])
 		y0, y1 = k.mul(y0, y1)
 	}
-	y.w0, y.w1 = bits.ReverseBytes64(y0), bits.ReverseBytes64(y1)
+	y.W0, y.W1 = bits.ReverseBytes64(y0), bits.ReverseBytes64(y1)
 }
 
 // mulBlock returns x·k.
-func (k *fieldKey) mulBlock(x block) block {
-	w0, w1 := k.mul(bits.ReverseBytes64(x.w0), bits.ReverseBytes64(x.w1))
-	return block{bits.ReverseBytes64(w0), bits.ReverseBytes64(w1)}
+func (k *fieldKey) mulBlock(x words.Block) words.Block {
+	w0, w1 := k.mul(bits.ReverseBytes64(x.W0), bits.ReverseBytes64(x.W1))
+	return words.Block{W0: bits.ReverseBytes64(w0), W1: bits.ReverseBytes64(w1)}
 }
 
 // mulBlocks returns x·y.
-func mulBlocks(x, y block) block {
+func mulBlocks(x, y words.Block) words.Block {
 	k := newFieldKey(y)
 	return k.mulBlock(x)
 }
 
 // power returns h^e for e >= 1.
-func power(h block, e uint64) block {
+func power(h words.Block, e uint64) words.Block {
 	p := h
 	for i := bits.Len64(e) - 2; i >= 0; i-- {
 		p = mulBlocks(p, p)
@@ -126,7 +128,7 @@ const genericChunk = 4096
 // cryptGeneric seals (sealOp: encrypts, then hashes the output) or opens
 // (openOp: hashes, then decrypts) whole blocks with the counter blocks c,
 // c+1, ... of j, a chunk at a time.
-func (a *AEAD) cryptGeneric(o op, dst, src []byte, j counter, c uint32, y *block) {
+func (a *AEAD) cryptGeneric(o op, dst, src []byte, j counter, c uint32, y *words.Block) {
 	for len(src) > 0 {
 		n := min(len(src), genericChunk)
 		if o == openOp {
@@ -152,10 +154,10 @@ func (a *AEAD) ctr(dst, src []byte, j counter, c uint32) {
 		switch a.kind {
 		case aesCipher:
 			var iv [blockSize]byte
-			x.store(iv[:])
+			x.Store(iv[:])
 			a.block.XORKeyStreamAt(dst[:k], src[:k], &iv)
 		case leaCipher:
-			a.lea.CTRBlocks(dst[:k], src[:k], bits.ReverseBytes64(x.w0), bits.ReverseBytes64(x.w1))
+			a.lea.CTRBlocks(dst[:k], src[:k], bits.ReverseBytes64(x.W0), bits.ReverseBytes64(x.W1))
 		default:
 			a.ctrOther(dst[:k], src[:k], j, c)
 		}
@@ -171,7 +173,7 @@ func (a *AEAD) ctrOther(dst, src []byte, j counter, c uint32) {
 	for len(src) > 0 {
 		n := min(len(src), len(ks))
 		for i := 0; i < n; i += blockSize {
-			j.at(c).store(ks[i:])
+			j.at(c).Store(ks[i:])
 			a.b.Encrypt(ks[i:], ks[i:])
 			c++
 		}

@@ -9,36 +9,27 @@ import (
 )
 
 // TestGuardPages runs guard.TestAEAD on every path, for each key size and
-// extreme nonce and tag sizes, with the key against a guard page too, over
-// another block cipher, and on XAES-256-GCM.
+// extreme nonce and tag sizes, with the key against a guard page too, and on
+// XAES-256-GCM; over fae's LEA on every path of gcm's and LEA's kernels; and
+// over another block cipher.
 func TestGuardPages(t *testing.T) {
 	paths.Run(t, func(t *testing.T) {
 		for _, c := range []struct{ key, nonce, tag int }{
 			{16, 12, 16}, {24, 1, 12}, {32, 1024, 13},
 		} {
 			t.Run(fmt.Sprintf("key%d-nonce%d-tag%d", c.key, c.nonce, c.tag), func(t *testing.T) {
-				keyR := guard.New(t, c.key)
-				for _, side := range guard.Sides {
-					var a *AEAD
-					err := guard.Fault(func() {
-						var err error
-						if a, err = NewWithSizes(keyR.Slice(c.key, side), c.nonce, c.tag); err != nil {
-							t.Fatal(err)
-						}
-					})
-					if err != nil {
-						t.Fatalf("key against a guard page at its %v: %v", side, err)
-					}
-					guard.TestAEAD(t, a, 0)
-				}
+				guard.TestNewAEAD(t, c.key, 0, func(key []byte) (*AEAD, error) { return NewWithSizes(key, c.nonce, c.tag) })
 			})
 		}
-		t.Run("XAES-256-GCM", func(t *testing.T) {
-			x, err := NewXAES256(make([]byte, 32))
+		t.Run("XAES-256-GCM", func(t *testing.T) { guard.TestNewAEAD(t, 32, 0, NewXAES256) })
+	})
+	t.Run("LEA", func(t *testing.T) {
+		leaPaths.Run(t, func(t *testing.T) {
+			a, err := newLEA(make([]byte, 16), 12, 14)
 			if err != nil {
 				t.Fatal(err)
 			}
-			guard.TestAEAD(t, x, 0)
+			guard.TestAEAD(t, a, 0)
 		})
 	})
 	t.Run("NewFromBlock", func(t *testing.T) {

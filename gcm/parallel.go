@@ -1,14 +1,14 @@
 package gcm
 
-import "github.com/faelabs/fae/internal/par"
+import (
+	"github.com/faelabs/fae/internal/par"
+	"github.com/faelabs/fae/internal/words"
+)
 
 // ParallelThreshold is the smallest message (or associated data) that
 // WithParallelism splits: below it, starting goroutines costs more than it
 // saves.
-const ParallelThreshold = 256 << 10
-
-// minShare is the fewest bytes per goroutine worth starting one for.
-const minShare = 64 << 10
+const ParallelThreshold = par.Threshold
 
 // WithParallelism returns a copy of a that spreads Seal and Open of a message
 // (and the hashing of associated data) of ParallelThreshold bytes or more
@@ -31,8 +31,8 @@ func (a *AEAD) WithParallelism(n int) *AEAD {
 // runParallel is runSerial spread over up to a.parallelism goroutines
 // (internal/par), in ranges of one kernel call. Each range's GHASH starts
 // from zero; y then absorbs them in order, y = y·H^len(range) ^ GHASH(range).
-func (a *AEAD) runParallel(o op, dst, src []byte, j counter, c uint32, y *block) {
-	n := min(a.parallelism, len(src)/minShare)
+func (a *AEAD) runParallel(o op, dst, src []byte, j counter, c uint32, y *words.Block) {
+	n := par.Goroutines(a.parallelism, len(src))
 	if n < 2 {
 		a.runSerial(o, dst, src, j, c, y)
 		return
@@ -42,14 +42,14 @@ func (a *AEAD) runParallel(o op, dst, src []byte, j counter, c uint32, y *block)
 	g := *a
 	const size = maxKernelBlocks * blockSize
 	claims := par.NewClaims(len(src), size)
-	sums := make([]block, (len(src)+size-1)/size)
+	sums := make([]words.Block, (len(src)+size-1)/size)
 	par.Run(n, func(*struct{}) {
 		for lo, hi, ok := claims.Next(); ok; lo, hi, ok = claims.Next() {
 			var out []byte
 			if o != hashOp {
 				out = dst[lo:hi]
 			}
-			var s block // on this goroutine's stack: neighbours in sums share cache lines
+			var s words.Block // on this goroutine's stack: neighbours in sums share cache lines
 			g.runSerial(o, out, src[lo:hi], j, c+uint32(lo/blockSize), &s)
 			sums[lo/size] = s
 		}
@@ -61,6 +61,6 @@ func (a *AEAD) runParallel(o op, dst, src []byte, j counter, c uint32, y *block)
 		if i == len(sums)-1 {
 			hp = hLast
 		}
-		*y = mulBlocks(*y, hp).xor(s)
+		*y = mulBlocks(*y, hp).Xor(s)
 	}
 }

@@ -8,13 +8,14 @@ import (
 	"strconv"
 
 	"github.com/faelabs/fae/internal/aes"
+	"github.com/faelabs/fae/internal/words"
 )
 
 // xaes is XAES-256-GCM with a fixed key. It is immutable and safe for
 // concurrent use.
 type xaes struct {
-	block aes.Block // AES-256 under the input key
-	k1    block     // CMAC's first subkey of that key
+	block aes.Block   // AES-256 under the input key
+	k1    words.Block // CMAC's first subkey of that key
 }
 
 const xaesNonceSize = 24
@@ -32,9 +33,7 @@ func NewXAES256(key []byte) (cipher.AEAD, error) {
 		return nil, errors.New("gcm: XAES-256-GCM key is " + strconv.Itoa(len(key)) + " bytes, not 32")
 	}
 	x := new(xaes)
-	if err := x.block.Init(key); err != nil {
-		return nil, err
-	}
+	_ = x.block.Init(key) // a 32-byte key cannot fail
 	// K1 = L·x, L = AES-256(K, 0^128), as CMAC doubles: the block read as a
 	// big-endian number, shifted left, 0x87 added when a bit leaves.
 	l0, l1 := x.block.EncryptWords(0, 0)
@@ -42,7 +41,7 @@ func NewXAES256(key []byte) (cipher.AEAD, error) {
 	carry := -(hi >> 63)
 	hi = hi<<1 | lo>>63
 	lo = lo<<1 ^ carry&0x87
-	x.k1 = block{bits.ReverseBytes64(hi), bits.ReverseBytes64(lo)}
+	x.k1 = words.Block{W0: bits.ReverseBytes64(hi), W1: bits.ReverseBytes64(lo)}
 	return x, nil
 }
 
@@ -59,8 +58,8 @@ func (x *xaes) derive(g *AEAD, n []byte, most int) {
 	m1 := binary.LittleEndian.Uint64(n[4:12])
 	var k [32]byte
 	for i := range 2 {
-		w0, w1 := x.block.EncryptWords((m0|uint64(i+1)<<8)^x.k1.w0, m1^x.k1.w1)
-		block{w0, w1}.store(k[16*i:])
+		w0, w1 := x.block.EncryptWords((m0|uint64(i+1)<<8)^x.k1.W0, m1^x.k1.W1)
+		words.Block{W0: w0, W1: w1}.Store(k[16*i:])
 	}
 	// Neither fails: the sizes are fixed.
 	_ = g.block.Init(k[:])

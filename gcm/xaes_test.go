@@ -4,7 +4,12 @@ import (
 	"bytes"
 	"crypto/sha3"
 	"encoding/hex"
+	"fmt"
 	"testing"
+
+	"github.com/faelabs/fae/internal/aeadtest"
+	"github.com/faelabs/fae/internal/testkit"
+	"github.com/faelabs/fae/internal/words"
 )
 
 // TestXAESVectors checks the two vectors of c2sp.org/XAES-256-GCM, with the
@@ -31,26 +36,26 @@ func TestXAESVectors(t *testing.T) {
 	}
 	paths.Run(t, func(t *testing.T) {
 		for _, v := range vectors {
-			a, err := NewXAES256(unhex(t, v.key))
+			a, err := NewXAES256(testkit.Hex(t, v.key))
 			if err != nil {
 				t.Fatal(err)
 			}
 			x := a.(*xaes)
 			var l, k1 [16]byte
 			w0, w1 := x.block.EncryptWords(0, 0)
-			block{w0, w1}.store(l[:])
-			x.k1.store(k1[:])
+			words.Block{W0: w0, W1: w1}.Store(l[:])
+			x.k1.Store(k1[:])
 			var g AEAD
 			x.derive(&g, []byte(v.nonce[:12]), anyLength)
 			if hex.EncodeToString(l[:]) != v.l || hex.EncodeToString(k1[:]) != v.k1 || hex.EncodeToString(g.block.EncKeys()[:32]) != v.kx {
 				t.Errorf("L %x, K1 %x, Kx %x; want %s, %s, %s", l, k1, g.block.EncKeys()[:32], v.l, v.k1, v.kx)
 			}
 			nonce, pt, ad := []byte(v.nonce), []byte(v.pt), []byte(v.ad)
-			want := unhex(t, v.ct)
+			want := testkit.Hex(t, v.ct)
 			if got := a.Seal(nil, nonce, pt, ad); !bytes.Equal(got, want) {
 				t.Errorf("Seal = %x, want %x", got, want)
 			}
-			checkOpen(t, a, nonce, ad, pt, want)
+			aeadtest.CheckOpen(t, "XAES-256-GCM", a, nonce, ad, pt, want)
 		}
 	})
 }
@@ -121,7 +126,7 @@ func TestXAESPowers(t *testing.T) {
 			if got := x.Seal(nil, nonce, pt, ad); !bytes.Equal(got, want) {
 				t.Fatalf("message %d bytes, ad %d: Seal differs from an AEAD with every power", len(pt), len(ad))
 			}
-			checkOpen(t, a, nonce, ad, pt, want)
+			aeadtest.CheckOpen(t, fmt.Sprintf("message %d bytes, ad %d", len(pt), len(ad)), a, nonce, ad, pt, want)
 		}
 		for n := 0; n <= 1100; n++ {
 			if !testing.Short() || n <= 300 || n%29 == 0 {

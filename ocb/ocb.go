@@ -75,11 +75,7 @@ type bulkCipher interface {
 
 // padded returns p || 1 || 0...: a final partial block (len(p) < 16), padded.
 func padded(p []byte) words.Block {
-	var x words.Block
-	for i, b := range p {
-		x = x.Xor(byteAt(i, b))
-	}
-	return x.Xor(byteAt(len(p), 0x80))
+	return words.LoadPartial(p).Xor(byteAt(len(p), 0x80))
 }
 
 // byteAt returns the block with b at index i and zeros elsewhere.
@@ -88,17 +84,6 @@ func byteAt(i int, b byte) words.Block {
 		return words.Block{W0: uint64(b) << (8 * i)}
 	}
 	return words.Block{W1: uint64(b) << (8 * (i - 8))}
-}
-
-// xorPartial sets dst[i] = src[i] ^ byte i of pad, for len(src) < 16.
-func xorPartial(dst, src []byte, pad words.Block) {
-	for i := range src {
-		w := pad.W0
-		if i >= 8 {
-			w = pad.W1
-		}
-		dst[i] = src[i] ^ byte(w>>(8*(i%8)))
-	}
 }
 
 // AEAD is OCB3 with a fixed key, nonce size and tag size. It is immutable
@@ -303,7 +288,7 @@ func (a *AEAD) seal(out, nonce, plaintext, ad []byte) words.Block {
 	if p := plaintext[full:]; len(p) > 0 {
 		off = off.Xor(a.lStar)
 		sum = sum.Xor(padded(p)) // before out, which may be p, is written
-		xorPartial(out[full:], p, a.encrypt(off))
+		a.encrypt(off).XorPartial(out[full:], p)
 	}
 	return a.tag(sum, off, ad)
 }
@@ -316,7 +301,7 @@ func (a *AEAD) open(out, nonce, ciphertext, ad []byte) words.Block {
 	a.run(decrypt, out[:full], ciphertext[:full], &off, &sum)
 	if c := ciphertext[full:]; len(c) > 0 {
 		off = off.Xor(a.lStar)
-		xorPartial(out[full:], c, a.encrypt(off))
+		a.encrypt(off).XorPartial(out[full:], c)
 		sum = sum.Xor(padded(out[full:]))
 	}
 	return a.tag(sum, off, ad)

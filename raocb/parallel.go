@@ -5,10 +5,7 @@ import "github.com/faelabs/fae/internal/par"
 // ParallelThreshold is the smallest message (or associated data) that
 // WithParallelism splits: below it, starting goroutines costs more than it
 // saves.
-const ParallelThreshold = 256 << 10
-
-// minShare is the fewest bytes per goroutine worth starting one for.
-const minShare = 64 << 10
+const ParallelThreshold = par.Threshold
 
 // WithParallelism returns a copy of a that spreads Seal and Open of a message
 // (and the hashing of associated data) of ParallelThreshold bytes or more
@@ -30,8 +27,8 @@ func (a *AEAD) WithParallelism(n int) *AEAD {
 // stores its sum once: sums side by side in one cache line, updated after
 // every claim, would bounce the line between the cores.
 func (a *AEAD) blocksParallel(d direction, dst, src []byte, x [blockSize]byte, sum *[blockSize]byte) {
-	n := min(a.parallelism, len(src)/minShare)
-	if n < 2 || len(src) < ParallelThreshold {
+	n := par.Goroutines(a.parallelism, len(src))
+	if n < 2 {
 		a.blocks(d, dst, src, x, sum)
 		return
 	}

@@ -1,5 +1,5 @@
 // Package par spreads the blocks of one large message over goroutines for
-// the parallel modes (OCB3 and RAOCB): every goroutine claims ranges from a
+// the parallel modes (OCB3, RAOCB and GCM): every goroutine claims ranges from a
 // shared counter, so one that starts late (a sleeping core takes tens of
 // microseconds to wake in some virtual machines) takes less work instead of
 // delaying the result. (Claims that shrink toward the end, guided
@@ -10,6 +10,22 @@ import (
 	"sync"
 	"sync/atomic"
 )
+
+// Threshold is the smallest message (or associated data) that the modes
+// split: below it, starting goroutines costs more than it saves.
+const Threshold = 256 << 10
+
+// minShare is the fewest bytes per goroutine worth starting one for.
+const minShare = 64 << 10
+
+// Goroutines returns how many goroutines, at most most, n bytes are worth: 1
+// below Threshold.
+func Goroutines(most, n int) int {
+	if n < Threshold {
+		return 1
+	}
+	return max(1, min(most, n/minShare))
+}
 
 // Claims hands out consecutive ranges [lo, hi) of total bytes, size bytes
 // each but for the last.

@@ -41,3 +41,14 @@ func TestClaims(t *testing.T) {
 		}
 	}
 }
+
+func TestGoroutines(t *testing.T) {
+	for _, c := range []struct{ most, n, want int }{
+		{8, Threshold - 1, 1}, {8, Threshold, 4}, {2, Threshold, 2}, {0, Threshold, 1},
+		{8, 1 << 20, 8}, {3, 1 << 30, 3},
+	} {
+		if got := Goroutines(c.most, c.n); got != c.want {
+			t.Errorf("Goroutines(%d, %d) = %d, want %d", c.most, c.n, got, c.want)
+		}
+	}
+}

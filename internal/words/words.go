@@ -1,8 +1,8 @@
 // Package words holds a 16-byte block as two little-endian words, the form
-// in which OCB3 (package ocb) and RAOCB keep offsets, checksums and their
-// short serial steps in registers and hand them to their kernels: a block
-// assembled in memory from 8-byte stores and then loaded whole waits for the
-// stores to reach the cache.
+// in which OCB3 (package ocb), RAOCB and GCM keep offsets, checksums, GHASH
+// states and counter blocks in registers and hand them to their kernels: a
+// block assembled in memory from 8-byte stores and then loaded whole waits
+// for the stores to reach the cache.
 package words
 
 import "encoding/binary"
@@ -14,6 +14,19 @@ type Block struct{ W0, W1 uint64 }
 // Load returns the block in p[:16].
 func Load(p []byte) Block {
 	return Block{binary.LittleEndian.Uint64(p[:8]), binary.LittleEndian.Uint64(p[8:16])}
+}
+
+// LoadPartial returns p, shorter than 16 bytes, zero padded.
+func LoadPartial(p []byte) Block {
+	var x Block
+	for i, b := range p {
+		if i < 8 {
+			x.W0 |= uint64(b) << (8 * i)
+		} else {
+			x.W1 |= uint64(b) << (8 * (i - 8))
+		}
+	}
+	return x
 }
 
 // Store writes x to p[:16].
@@ -31,6 +44,18 @@ func (x Block) Bytes() [16]byte {
 
 // Xor returns x ^ y.
 func (x Block) Xor(y Block) Block { return Block{x.W0 ^ y.W0, x.W1 ^ y.W1} }
+
+// XorPartial sets dst[i] = src[i] ^ byte i of x, for len(src) < 16: a
+// final partial block's keystream.
+func (x Block) XorPartial(dst, src []byte) {
+	for i := range src {
+		w := x.W0
+		if i >= 8 {
+			w = x.W1
+		}
+		dst[i] = src[i] ^ byte(w>>(8*(i%8)))
+	}
+}
 
 // Put writes the first len(p) bytes of x, 8 to 16, to p: a tag of any
 // length. A whole block goes as two words, not through a copy that would

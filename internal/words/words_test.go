@@ -48,3 +48,29 @@ func TestPutMatches(t *testing.T) {
 		}
 	}
 }
+
+// TestPartial checks LoadPartial and XorPartial on every length short of a
+// block: neither reads nor writes past it.
+func TestPartial(t *testing.T) {
+	p := []byte("0123456789abcdef")
+	x := Load(p)
+	for n := range 16 {
+		var want [16]byte
+		copy(want[:], p[:n])
+		if got := LoadPartial(p[:n:n]); got != Load(want[:]) {
+			t.Fatalf("LoadPartial(%d bytes) = %x", n, got)
+		}
+		src := []byte("FEDCBA9876543210")
+		dst := make([]byte, n+1)
+		dst[n] = 0xee
+		x.XorPartial(dst[:n], src[:n])
+		for i := range n {
+			if dst[i] != src[i]^p[i] {
+				t.Fatalf("XorPartial(%d bytes) = %x", n, dst[:n])
+			}
+		}
+		if dst[n] != 0xee {
+			t.Fatalf("XorPartial(%d bytes) wrote past its output", n)
+		}
+	}
+}
