@@ -13,7 +13,7 @@ func BenchmarkParallel(b *testing.B) {
 	for _, size := range []int{4 << 20, 64 << 20} {
 		pt := make([]byte, size)
 		dst := make([]byte, 0, size+16)
-		for _, name := range []string{"aes-128-ocb3", "raocb-aes-128"} {
+		for _, name := range []string{"aes-128-ocb3", "raocb-aes-128", "aes-128-gcm"} {
 			for _, p := range []int{1, 2} {
 				b.Run(name+"/"+strconv.Itoa(size>>20)+"MiB/p"+strconv.Itoa(p), func(b *testing.B) {
 					a, err := New(name, make([]byte, 16), WithParallelism(p))

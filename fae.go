@@ -1,12 +1,12 @@
 // Package fae is a registry of fast authenticated encryption algorithms: it
 // makes a cipher.AEAD from an algorithm's name, a key and optional sizes.
 //
-// The algorithms are implemented in fae's own packages, such as ocb, and,
-// as baselines, in Go's crypto/cipher and golang.org/x/crypto. Algorithms
+// The algorithms are implemented in fae's own packages, such as ocb and gcm,
+// except ChaCha20-Poly1305, golang.org/x/crypto's, a baseline. Algorithms
 // lists them with their sizes. Every AEAD New returns is immutable and safe
-// for concurrent use; like the standard library's, its Seal and Open panic on
-// a nonce of the wrong length, on inexact overlap of input and output, and
-// on output that overlaps the additional data.
+// for concurrent use; like the standard library's, its Seal and Open panic
+// on a nonce of the wrong length, on inexact overlap of input and output,
+// and on output that overlaps the additional data.
 package fae
 
 import (
@@ -50,10 +50,11 @@ func WithNonceSize(n int) Option {
 }
 
 // WithParallelism sets how many goroutines may work on one large message;
-// it must be at least 1, the default. The OCB3 and RAOCB algorithms split
-// messages and associated data of 256 KiB or more, with output identical to
-// the serial result; algorithms that do not split messages accept and
-// ignore it, so that callers can set it for any name.
+// it must be at least 1, the default. The OCB3, RAOCB and GCM algorithms
+// (XAES-256-GCM excepted) split messages and associated data of 256 KiB or
+// more, with output identical to the serial result; algorithms that do not
+// split messages accept and ignore it, so that callers can set it for any
+// name.
 func WithParallelism(n int) Option {
 	return func(c *config) { c.parallelism = n }
 }

@@ -22,8 +22,8 @@ func fit(b []byte, n int) []byte {
 // parallelism 1 to 4; Open must undo it, in place too, and reject a flipped
 // bit in the ciphertext or tag, the associated data or the nonce, and a
 // shortened ciphertext. big&1 and big&2 lengthen the message and the
-// associated data of the OCB algorithms past ParallelThreshold, so that
-// WithParallelism splits them.
+// associated data of the OCB and GCM algorithms past the threshold
+// (ocb.ParallelThreshold, gcm's alike), so that WithParallelism splits them.
 func FuzzRegistry(f *testing.F) {
 	f.Add(uint8(0), uint16(0), []byte("key"), []byte("nonce"), []byte("plaintext"), []byte("ad"), uint16(3), uint8(1), uint8(0))
 	f.Add(uint8(7), uint16(0x0102), []byte{}, []byte{}, make([]byte, 1000), []byte{}, uint16(8000), uint8(3), uint8(0))
@@ -34,7 +34,7 @@ func FuzzRegistry(f *testing.F) {
 		nonceSize := info.NonceSizes[int(sizes&0xff)%len(info.NonceSizes)]
 		tagSize := info.TagSizes[int(sizes>>8)%len(info.TagSizes)]
 		key, nonce = fit(key, info.KeySize), fit(nonce, nonceSize)
-		if strings.Contains(info.Name, "ocb") {
+		if strings.Contains(info.Name, "ocb") || strings.HasSuffix(info.Name, "-gcm") {
 			if big&1 != 0 {
 				pt = append(pt[:len(pt):len(pt)], make([]byte, ocb.ParallelThreshold)...)
 			}

@@ -41,3 +41,27 @@ func TestGuardPages(t *testing.T) {
 		}
 	}
 }
+
+// TestGCMShortTags runs guard.TestAEAD on every GCM of the registry with each
+// tag shorter than 16 bytes, on the default kernels and on the portable code:
+// with such tags Go's GCM assembly writes past Seal's output and reads past
+// Open's ciphertext (go.dev/issue/80288), which the registry had to mend
+// while its GCM was Go's. Package gcm's TestGuardPages takes every kernel.
+func TestGCMShortTags(t *testing.T) {
+	impltest.RunAll(t, func(t *testing.T) {
+		for _, info := range Algorithms() {
+			if !strings.HasSuffix(info.Name, "-gcm") {
+				continue
+			}
+			for _, tagSize := range info.TagSizes {
+				if tagSize < 16 {
+					t.Run(fmt.Sprintf("%s/tag%d", info.Name, tagSize), func(t *testing.T) {
+						guard.TestNewAEAD(t, info.KeySize, 0, func(key []byte) (cipher.AEAD, error) {
+							return New(info.Name, key, WithTagSize(tagSize))
+						})
+					})
+				}
+			}
+		}
+	})
+}

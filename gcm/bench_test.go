@@ -2,7 +2,6 @@ package gcm
 
 import (
 	"crypto/cipher"
-	"strconv"
 	"testing"
 
 	"github.com/faelabs/fae/internal/aeadtest"
@@ -22,26 +21,6 @@ func benchmark(b *testing.B, open bool) {
 // derives a key, expands it and computes its hash key.
 func BenchmarkXAES(b *testing.B) {
 	aeadtest.Benchmark(b, paths, false, func() (cipher.AEAD, error) { return NewXAES256(make([]byte, 32)) })
-}
-
-// BenchmarkParallelSeal measures one 4 MiB message (in cache) on one and two
-// goroutines, into an output buffer faulted in before either runs.
-func BenchmarkParallelSeal(b *testing.B) {
-	const size = 4 << 20
-	pt := make([]byte, size)
-	dst := make([]byte, size+TagSize)
-	a, _ := New(make([]byte, 16))
-	nonce := make([]byte, NonceSize)
-	a.Seal(dst[:0], nonce, pt, nil)
-	for _, p := range []int{1, 2} {
-		b.Run("4MiB/p"+strconv.Itoa(p), func(b *testing.B) {
-			a := a.WithParallelism(p)
-			b.SetBytes(size)
-			for b.Loop() {
-				a.Seal(dst[:0], nonce, pt, nil)
-			}
-		})
-	}
 }
 
 // BenchmarkNew measures key setup: key expansion, H and its powers.

@@ -259,7 +259,7 @@ func TestErrors(t *testing.T) {
 		{2, nil, []string{"seal", "-a", "aes-128-gcm", "--key", key + "00", "--nonce", nonce}},
 		{2, nil, []string{"seal", "-a", "aes-128-gcm", "--key", "zz" + key[2:], "--nonce", nonce}},
 		{2, nil, []string{"seal", "-a", "aes-128-gcm", "--key", key, "--nonce", nonce[1:]}},
-		{2, nil, []string{"seal", "-a", "aes-128-gcm", "--key", key, "--nonce", nonce + "00"}},
+		{2, nil, []string{"seal", "-a", "aes-128-gcm", "--key", key, "--nonce", strings.Repeat("00", 1025)}},
 		{2, nil, []string{"seal", "-a", "aes-128-gcm", "--key", key, "--nonce", nonce, "--ad", "x"}},
 		{2, nil, []string{"seal", "-a", "aes-128-gcm", "--key", key, "--nonce", nonce, "--tag-size", "8"}},
 		{2, nil, []string{"seal", "-a", "aes-128-gcm", "--key", key, "--nonce", nonce, "--tag-size", "big"}},
