@@ -27,9 +27,9 @@ const benchHelp = `Bench measures every algorithm, Seal and Open, beside AES-CTR
 command), and prints a table in cycles per byte at the calibrated core
 clock: cycles per byte at 4096 bytes, overhead over AES-CTR, the Internet
 Performance Index, cycles per byte at 16 KiB, context size and key-setup
-cycles. A row's impl names whose code ran: the registry's GCMs are Go's
-crypto/cipher ("go") and its ChaCha20-Poly1305 golang.org/x/crypto's. It
-takes under three minutes; --quick about ten seconds.
+cycles. A row's impl names whose code ran: "fae", or for the registry's
+ChaCha20-Poly1305 golang.org/x/crypto's ("x/crypto"). It takes under three
+minutes; --quick about ten seconds.
 
 Flags of bench (numbers in decimal):
   --algs LIST       comma-separated names or globs ("aes-*-ocb3"); the names

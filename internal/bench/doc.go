@@ -66,8 +66,7 @@
 // fae.New, and AES-CTR from package ctr for each key size in use is the
 // reference that overhead is measured against. A row's impl names whose
 // code ran: "fae", or for a registry entry that hands out another
-// library's code, that library (the GCMs are crypto/cipher's, "go", until
-// fae has its own; ChaCha20-Poly1305 is golang.org/x/crypto's,
+// library's code, that library (ChaCha20-Poly1305 is golang.org/x/crypto's,
 // "x/crypto"). Beside them, in the same run: Go's crypto/cipher GCM and
 // CTR ("go"), golang.org/x/crypto/chacha20poly1305 ("x/crypto"),
 // ProtonMail's go-crypto OCB3 over crypto/aes with a 12-byte nonce and

@@ -41,7 +41,7 @@ func every(algs ...string) []pick {
 // four modes side by side, as in their FSE 2011 figures, then one panel
 // per mode or family with fae against its peers. The AES-192 rows are left
 // to the tables: they fall between AES-128 and AES-256 and would crowd
-// the OCB and CTR panels.
+// the OCB, GCM and CTR panels.
 var panelSpecs = []struct {
 	title string
 	picks []pick
@@ -53,11 +53,13 @@ var panelSpecs = []struct {
 	{"AEGIS", every("aegis-128l", "aegis-128x2", "aegis-128x4", "aegis-256", "aegis-256x2", "aegis-256x4")},
 	{"ROCCA-S beside other 256-bit-key AEADs",
 		[]pick{{"rocca-s", false}, {"aegis-256", true}, {"aes-256-gcm", true}, {"chacha20-poly1305", false}}},
-	{"GCM", every("aes-128-gcm", "aes-256-gcm")},
+	{"GCM, AES-128", every("aes-128-gcm")},
+	{"GCM, AES-256, and XAES-256-GCM", every("aes-256-gcm", "xaes-256-gcm")},
 	{"CCM", every("aes-128-ccm", "aes-256-ccm", "lea-128-ccm")},
 	{"AES-CTR, the reference", every("aes-128-ctr", "aes-256-ctr")},
 	{"LEA, beside AES-128-OCB3",
-		[]pick{{"lea-128-ocb3", false}, {"lea-256-ocb3", false}, {"lea-128-gcm", false}, {"lea-128-ccm", false}, {"aes-128-ocb3", true}}},
+		[]pick{{"lea-128-ocb3", false}, {"lea-256-ocb3", false}, {"lea-128-gcm", false}, {"lea-256-gcm", false},
+			{"lea-128-ccm", false}, {"aes-128-ocb3", true}}},
 }
 
 // Panels returns the panels of r's Seal figures that have something to

@@ -103,13 +103,9 @@ func protonMailOCB(key []byte) (cipher.AEAD, error) {
 // registeredCode names the registered algorithms whose code is another
 // library's: fae.New hands them out so that a caller has one registry, but a
 // row must name whose code ran, or the table claims work that is not fae's.
-// Every other registered algorithm is fae's. When fae's own GCM replaces
-// crypto/cipher's in the registry, its entries go; TestRegisteredCode checks
-// this table against the package of the type that fae.New returns.
+// Every other registered algorithm is fae's. TestRegisteredCode checks this
+// table against the package of the type that fae.New returns.
 var registeredCode = map[string]string{
-	"aes-128-gcm":       implGo,
-	"aes-256-gcm":       implGo,
-	"lea-128-gcm":       implGo, // crypto/cipher's GCM over fae's LEA
 	"chacha20-poly1305": implXCrypto,
 }
 
@@ -201,8 +197,8 @@ func makePlan(patterns []string) (*plan, error) {
 			continue // a reference row only
 		}
 		for _, peer := range peers[name] {
-			// A peer that is the registry's own code (Go's GCM today)
-			// would be the same row twice.
+			// A peer that is the registry's own code (x/crypto's
+			// ChaCha20-Poly1305) would be the same row twice.
 			if peer.impl != fs[name].impl {
 				p.subjects = append(p.subjects, peer)
 			}

@@ -12,8 +12,8 @@ import (
 // TestRegisteredCode checks that a registered algorithm's row is labelled
 // with whose code fae.New returns, read from the package of its concrete
 // type: fae's own packages, golang.org/x/crypto, or the standard library.
-// When a registry entry changes hands (fae's own GCM for Go's), this fails
-// until registeredCode follows.
+// When a registry entry changes hands, this fails until registeredCode
+// follows.
 func TestRegisteredCode(t *testing.T) {
 	for _, info := range fae.Algorithms() {
 		a, err := fae.New(info.Name, make([]byte, info.KeySize))
@@ -49,15 +49,18 @@ func TestRegisteredCode(t *testing.T) {
 }
 
 // TestPlanLabels checks that a registry entry that is another library's
-// code is measured once, under that library's name, and never as fae's.
+// code is measured once, under that library's name, and never as fae's, and
+// that fae's own code is measured beside its peers.
 func TestPlanLabels(t *testing.T) {
 	for _, tc := range []struct {
 		alg  string
 		want []string
 	}{
-		{"aes-128-gcm", []string{"aes-128-ctr/fae", "aes-128-gcm/go"}},
+		{"aes-128-gcm", []string{"aes-128-ctr/fae", "aes-128-gcm/fae", "aes-128-gcm/go"}},
+		{"aes-256-gcm", []string{"aes-256-ctr/fae", "aes-256-gcm/fae", "aes-256-gcm/go"}},
+		{"xaes-256-gcm", []string{"aes-256-ctr/fae", "xaes-256-gcm/fae"}},
 		{"chacha20-poly1305", []string{"aes-256-ctr/fae", "chacha20-poly1305/x/crypto"}},
-		{"lea-128-gcm", []string{"aes-128-ctr/fae", "lea-128-gcm/go"}},
+		{"lea-256-gcm", []string{"aes-256-ctr/fae", "lea-256-gcm/fae"}},
 		{"aes-128-ocb3", []string{"aes-128-ctr/fae", "aes-128-ocb3/fae", "aes-128-ocb3/protonmail"}},
 	} {
 		p, err := makePlan([]string{tc.alg})
