@@ -7,6 +7,7 @@ import (
 
 	"github.com/faelabs/fae"
 	"github.com/faelabs/fae/ccm"
+	"github.com/faelabs/fae/gcm"
 	"github.com/faelabs/fae/internal/aes"
 	"github.com/faelabs/fae/internal/impl"
 	"github.com/faelabs/fae/internal/lea"
@@ -82,31 +83,50 @@ var targets = []target{
 		name:  "ocb-open-tag",
 		doc:   "OCB3 Open of 64 bytes with a wrong tag (default kernels); secret: which tag bytes match",
 		size:  16,
-		setup: func() ([]byte, func([]byte)) { return openTag(must(ocb.New(randBytes(16)))) },
+		setup: func() ([]byte, func([]byte)) { return openTag(16, ocb.New) },
 	},
 	{
 		name:  "ccm-open-tag",
 		doc:   "CCM Open of 64 bytes with a wrong tag (default kernels); secret: which tag bytes match",
 		size:  16,
-		setup: func() ([]byte, func([]byte)) { return openTag(must(ccm.New(randBytes(16)))) },
+		setup: func() ([]byte, func([]byte)) { return openTag(16, ccm.New) },
 	},
 	{
 		name:  "raocb-open-tag",
 		doc:   "RAOCB Open of 64 bytes with a wrong tag (default kernels); secret: which tag bytes match",
 		size:  16,
-		setup: func() ([]byte, func([]byte)) { return openTag(must(fae.New("raocb-aes-128", randBytes(16)))) },
+		setup: func() ([]byte, func([]byte)) { return openTag(16, registered("raocb-aes-128")) },
 	},
 	{
 		name:  "aegis-open-tag",
 		doc:   "AEGIS-128L Open of 64 bytes with a wrong tag (default kernels); secret: which tag bytes match",
 		size:  16,
-		setup: func() ([]byte, func([]byte)) { return openTag(must(fae.New("aegis-128l", randBytes(16)))) },
+		setup: func() ([]byte, func([]byte)) { return openTag(16, registered("aegis-128l")) },
 	},
 	{
 		name:  "rocca-open-tag",
 		doc:   "ROCCA-S Open of 64 bytes with a wrong 32-byte tag (default kernels); secret: which tag bytes match",
 		size:  32,
-		setup: func() ([]byte, func([]byte)) { return openTag(must(fae.New("rocca-s", randBytes(32)))) },
+		setup: func() ([]byte, func([]byte)) { return openTag(32, registered("rocca-s")) },
+	},
+	{
+		name:  "gcm-open-tag",
+		doc:   "AES-GCM Open of 64 bytes with a wrong tag (default kernels); secret: which tag bytes match",
+		size:  16,
+		setup: func() ([]byte, func([]byte)) { return openTag(16, gcm.New) },
+	},
+	{
+		name: "gcm-ghash-generic",
+		doc: "GCM's portable GHASH (gcm's generic kernel, AES on the default engine) in XAES-256-GCM's Seal of 64 bytes of " +
+			"associated data, whose per-message key, and so H, follows from the nonce; secret: H and the data",
+		size: 24 + 64,
+		setup: func() ([]byte, func([]byte)) {
+			impl.Select("gcm", "generic")
+			impl.Reset("aes")
+			a := must(gcm.NewXAES256(randBytes(32)))
+			dst := make([]byte, 0, a.Overhead())
+			return randBytes(24 + 64), func(in []byte) { copy(out[:], a.Seal(dst, in[:24], nil, in[24:])) }
+		},
 	},
 	{
 		name: "lea-generic-encrypt",
@@ -181,13 +201,18 @@ func aesKey(size int) func() ([]byte, func([]byte)) {
 	}
 }
 
-// openTag returns a ciphertext's correct tag with its last byte changed, and
-// an operation that opens the ciphertext with the tag it is given. Every
-// tag fails, the fixed one in its last byte only, a random one almost
-// surely in its first: a comparison that stops early shows the difference,
-// while the rest of Open, on the same failure, is the same for both.
-func openTag(a cipher.AEAD) ([]byte, func([]byte)) {
-	impl.Reset("aes")
+// openTag makes an AEAD with newAEAD, a random key of keySize bytes and the
+// default kernels, and returns a ciphertext's correct tag with its last byte
+// changed, and an operation that opens the ciphertext with the tag it is
+// given. Every tag fails, the fixed one in its last byte only, a random one
+// almost surely in its first: a comparison that stops early shows the
+// difference, while the rest of Open, on the same failure, is the same for
+// both.
+func openTag[A cipher.AEAD](keySize int, newAEAD func(key []byte) (A, error)) ([]byte, func([]byte)) {
+	for _, pkg := range impl.Packages() {
+		impl.Reset(pkg) // before newAEAD: some packages choose their kernel then
+	}
+	a := must(newAEAD(randBytes(keySize)))
 	nonce, pt := randBytes(a.NonceSize()), randBytes(64)
 	ct := a.Seal(nil, nonce, pt, nil)
 	fixed := append([]byte(nil), ct[len(pt):]...)
@@ -199,6 +224,11 @@ func openTag(a cipher.AEAD) ([]byte, func([]byte)) {
 			panic("dudect: Open accepted a wrong tag")
 		}
 	}
+}
+
+// registered returns the constructor of the registry's algorithm name.
+func registered(name string) func(key []byte) (cipher.AEAD, error) {
+	return func(key []byte) (cipher.AEAD, error) { return fae.New(name, key) }
 }
 
 func randBytes(n int) []byte {
