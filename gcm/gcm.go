@@ -16,8 +16,9 @@
 //     cannot reach the bits kept (the method of Thomas Pornin's BearSSL
 //     ghash_ctmul64). That is constant time where the CPU multiplies in
 //     the same time for all operands, as current amd64, arm64, s390x and 386
-//     cores do; some older ARM cores (ARM9 and before) end multiplications
-//     early and are not;
+//     cores do (on 386 and arm each 64-bit product is three 32-bit
+//     multiplications); cores that end a multiplication early, such as the
+//     ARM7TDMI and ARM9TDMI, are not (fae's docs/security.md says more);
 //   - NewFromBlock is as constant time as the block cipher it is given; its
 //     GHASH is the above. Over fae's LEA (lea.NewCipher) it runs LEA's
 //     counter kernels.

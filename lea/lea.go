@@ -17,8 +17,8 @@
 //
 // the first two of which process any number of whole blocks (ECB) in one
 // call. EncryptWords encrypts one block held in two little-endian 64-bit
-// words. fae's modes (ocb.NewFromBlock, ccm.NewFromBlock) recognize the
-// block and run LEA directly, OCB3 on fused kernels on amd64.
+// words. fae's modes (ocb.NewFromBlock, ccm.NewFromBlock, gcm.NewFromBlock)
+// recognize the block and run LEA directly, OCB3 on fused kernels on amd64.
 package lea
 
 import (

@@ -96,7 +96,8 @@
 // 0.60·cpb(1500) (McGrew and Viega, 2004); cpb_16384; context_bytes;
 // init_cycles; gbps_4096; and in the rows of fae's own code only,
 // speedup_16384: each peer's cycles per byte at 16384 bytes divided by
-// fae's (Go's GCM against OpenSSL's is no comparison of fae's work). A
+// fae's (x/crypto's ChaCha20-Poly1305 against OpenSSL's is no comparison of
+// fae's work). A
 // figure that was not measured is null in JSON and "-" in the tables.
 //
 // Figures from a busy machine are noisy: a process that shares the core
