@@ -96,27 +96,16 @@ func TestSP80038C(t *testing.T) {
 // a nonce or tag size CCM does not allow must fail in New. fae supports all
 // the sizes of the valid vectors, so none is skipped.
 func TestWycheproof(t *testing.T) {
-	var file struct {
-		NumberOfTests int
-		TestGroups    []struct {
-			KeySize, IvSize, TagSize int
-			Tests                    []struct {
-				TcID                       int `json:"tcId"`
-				Key, Iv, Aad, Msg, Ct, Tag string
-				Result                     string
-				Flags                      []string
-			}
-		}
-	}
+	var file testkit.Wycheproof
 	testkit.Load(t, "aes_ccm_test.json", &file)
 	paths.Run(t, func(t *testing.T) {
 		var valid, forged, badSizes, skipped int
 		for _, g := range file.TestGroups {
 			for _, tc := range g.Tests {
 				name := fmt.Sprintf("tcId %d (%s)", tc.TcID, tc.Flags)
-				key, nonce := testkit.Hex(t, tc.Key), testkit.Hex(t, tc.Iv)
-				ad, msg := testkit.Hex(t, tc.Aad), testkit.Hex(t, tc.Msg)
-				ct, tag := testkit.Hex(t, tc.Ct), testkit.Hex(t, tc.Tag)
+				key, nonce := testkit.Hex(t, tc.Key), testkit.Hex(t, tc.IV)
+				ad, msg := testkit.Hex(t, tc.AAD), testkit.Hex(t, tc.Msg)
+				ct, tag := testkit.Hex(t, tc.CT), testkit.Hex(t, tc.Tag)
 				if len(nonce)*8 != g.IvSize || len(tag)*8 != g.TagSize || len(key)*8 != g.KeySize {
 					t.Fatalf("%s: sizes differ from the group's", name)
 				}

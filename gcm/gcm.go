@@ -194,7 +194,7 @@ func (a *AEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
 	if alias.AnyOverlap(out, ad) {
 		panic("gcm: invalid buffer overlap of output and additional data")
 	}
-	a.seal(out, nonce, plaintext, ad)
+	a.crypt(sealOp, out, nonce, plaintext, ad).Put(out[len(plaintext):])
 	return ret
 }
 
@@ -220,70 +220,45 @@ func (a *AEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 	if alias.AnyOverlap(out, ad) {
 		panic("gcm: invalid buffer overlap of output and additional data")
 	}
-	if !a.open(out, nonce, ciphertext[:n], ad).Matches(ciphertext[n:]) {
+	if !a.crypt(openOp, out, nonce, ciphertext[:n], ad).Matches(ciphertext[n:]) {
 		clear(out)
 		return nil, errOpen
 	}
 	return ret, nil
 }
 
-// seal writes ciphertext || tag to out.
-func (a *AEAD) seal(out, nonce, plaintext, ad []byte) {
+// crypt seals (sealOp: in is the plaintext) or opens (openOp: in is the
+// ciphertext without its tag) in into out and returns the full-length tag.
+func (a *AEAD) crypt(o op, out, nonce, in, ad []byte) words.Block {
 	j := a.j0(nonce)
-	tag, ok := a.message(sealOp, out, plaintext, ad, j)
-	if !ok {
-		tag = a.sealSteps(out, plaintext, ad, j)
-	}
-	tag.Put(out[len(plaintext):])
-}
-
-// open decrypts ciphertext into out and returns the full-length tag.
-func (a *AEAD) open(out, nonce, ciphertext, ad []byte) words.Block {
-	j := a.j0(nonce)
-	if tag, ok := a.message(openOp, out, ciphertext, ad, j); ok {
+	if tag, ok := a.message(o, out, in, ad, j); ok {
 		return tag
 	}
-	return a.openSteps(out, ciphertext, ad, j)
+	return a.steps(o, out, in, ad, j)
 }
 
-// sealSteps encrypts plaintext into out and returns the full-length tag,
-// through the kernels' steps.
-func (a *AEAD) sealSteps(out, plaintext, ad []byte, j counter) words.Block {
+// steps is crypt through the kernels' steps.
+func (a *AEAD) steps(o op, out, in, ad []byte, j counter) words.Block {
 	mask := a.encrypt(j.at(j.c)) // first: the work that follows hides its latency
 	var y words.Block
 	if len(ad) > 0 {
 		a.hashAD(&y, ad)
 	}
-	full := len(plaintext) &^ (blockSize - 1)
+	full := len(in) &^ (blockSize - 1)
 	if full > 0 {
-		a.run(sealOp, out[:full], plaintext[:full], j, j.c+1, &y)
+		a.run(o, out[:full], in[:full], j, j.c+1, &y)
 	}
-	if rest := plaintext[full:]; len(rest) > 0 {
-		ct := out[full:len(plaintext)]
-		a.encrypt(j.at(j.c+1+uint32(full/blockSize))).XorPartial(ct, rest)
-		y = a.mulH(y.Xor(words.LoadPartial(ct)))
+	if rest := in[full:]; len(rest) > 0 {
+		ks, tail := a.encrypt(j.at(j.c+1+uint32(full/blockSize))), out[full:len(in)]
+		if o == openOp {
+			y = a.mulH(y.Xor(words.LoadPartial(rest))) // before tail, which may be rest, is written
+		}
+		ks.XorPartial(tail, rest)
+		if o == sealOp {
+			y = a.mulH(y.Xor(words.LoadPartial(tail)))
+		}
 	}
-	return a.finish(y, mask, len(ad), len(plaintext))
-}
-
-// openSteps decrypts ciphertext into out and returns the full-length tag,
-// through the kernels' steps.
-func (a *AEAD) openSteps(out, ciphertext, ad []byte, j counter) words.Block {
-	mask := a.encrypt(j.at(j.c))
-	var y words.Block
-	if len(ad) > 0 {
-		a.hashAD(&y, ad)
-	}
-	full := len(ciphertext) &^ (blockSize - 1)
-	if full > 0 {
-		a.run(openOp, out[:full], ciphertext[:full], j, j.c+1, &y)
-	}
-	if rest := ciphertext[full:]; len(rest) > 0 {
-		ks := a.encrypt(j.at(j.c + 1 + uint32(full/blockSize)))
-		y = a.mulH(y.Xor(words.LoadPartial(rest))) // before out, which may be rest, is written
-		ks.XorPartial(out[full:], rest)
-	}
-	return a.finish(y, mask, len(ad), len(ciphertext))
+	return a.finish(y, mask, len(ad), len(in))
 }
 
 // finish absorbs the lengths block into y and returns the full tag,

@@ -418,13 +418,13 @@ func TestMessageKernel(t *testing.T) {
 			a, _ := New(keys[k])
 			got, want := make([]byte, len(pt)), make([]byte, len(pt))
 			gotTag, _ := a.message(sealOp, got, pt, ad, j)
-			wantTag := a.sealSteps(want, pt, ad, j)
+			wantTag := a.steps(sealOp, want, pt, ad, j)
 			if !bytes.Equal(got, want) || gotTag != wantTag {
 				t.Fatalf("%s: sealing differs from the mode's steps", what)
 			}
 			copy(got, want) // in place
 			gotTag, _ = a.message(openOp, got, got, ad, j)
-			wantTag = a.openSteps(want, want, ad, j)
+			wantTag = a.steps(openOp, want, want, ad, j)
 			if !bytes.Equal(got, pt) || !bytes.Equal(want, pt) || gotTag != wantTag {
 				t.Fatalf("%s: opening differs from the mode's steps", what)
 			}

@@ -63,18 +63,7 @@ func TestSpecVectors(t *testing.T) {
 // invalid, on every path. Its invalid cases are changed tags, which Open
 // must reject, and empty nonces, which NewWithSizes must refuse.
 func TestWycheproof(t *testing.T) {
-	var file struct {
-		NumberOfTests int
-		TestGroups    []struct {
-			IvSize, KeySize, TagSize int
-			Tests                    []struct {
-				TcID                       int `json:"tcId"`
-				Key, IV, AAD, Msg, CT, Tag string
-				Result                     string
-				Flags                      []string
-			}
-		}
-	}
+	var file testkit.Wycheproof
 	testkit.Load(t, "aes_gcm_test.json", &file)
 	paths.Run(t, func(t *testing.T) {
 		count := 0

@@ -1,6 +1,6 @@
 // Package testkit holds the small helpers the packages' tests share:
-// reading the known-answer files in their testdata folders, and checking
-// for panics.
+// reading the known-answer files in their testdata folders (Project
+// Wycheproof's among them), and checking for panics.
 package testkit
 
 import (
@@ -20,6 +20,22 @@ func Load(t testing.TB, name string, v any) {
 	}
 	if err := json.Unmarshal(data, v); err != nil {
 		t.Fatalf("%s: %v", name, err)
+	}
+}
+
+// Wycheproof is the layout of Project Wycheproof's AEAD test files
+// (aes_gcm_test.json, aes_ccm_test.json), for Load. Sizes are in bits;
+// strings are hex.
+type Wycheproof struct {
+	NumberOfTests int
+	TestGroups    []struct {
+		KeySize, IvSize, TagSize int
+		Tests                    []struct {
+			TcID                       int `json:"tcId"`
+			Key, IV, AAD, Msg, CT, Tag string
+			Result                     string // "valid" or "invalid"
+			Flags                      []string
+		}
 	}
 }
 
