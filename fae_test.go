@@ -157,14 +157,14 @@ func TestConformance(t *testing.T) {
 }
 
 // sample returns the sizes of s that TestConformance tries: all of a short
-// list; of a long one (GCM's nonces) the ends and those around one and two
-// blocks.
+// list; of a long one (GCM's nonces, hashed in blocks) the ends, one block
+// and a block and a byte.
 func sample(s []int) []int {
 	if len(s) <= 16 {
 		return s
 	}
 	return slices.DeleteFunc(slices.Clone(s), func(n int) bool {
-		return n != s[0] && n != s[len(s)-1] && (n < 15 || n > 17) && (n < 31 || n > 33)
+		return n != s[0] && n != s[len(s)-1] && n != 16 && n != 17
 	})
 }
 
