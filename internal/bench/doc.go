@@ -28,8 +28,13 @@
 // trials is the clock. Other processes only ever make it read slow, and
 // widen the trials' spread, so Run calibrates up to five times, until the
 // spread is at most 5%, and keeps the calibration with the least spread.
-// It calibrates again at the end and notes a drift of more than 3%. Times
-// convert as cycles = ns × GHz.
+// A core clock may move during a run (with the load of other virtual
+// machines on the host, or with temperature: one run here went from 2.92
+// to 2.46 GHz), so Run calibrates again before each algorithm and each
+// OpenSSL cipher: the rows of one algorithm share a clock, and its ratios
+// are ratios of times. Times convert as cycles = ns × GHz with that clock
+// (each result carries it); the report's clock is the median of them all,
+// and a spread of more than 3% is noted.
 //
 // # Measuring
 //

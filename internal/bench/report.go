@@ -21,7 +21,7 @@ type Report struct {
 // Machine describes where the report was made.
 type Machine struct {
 	CPU   string  `json:"cpu"`
-	GHz   float64 `json:"ghz"` // the calibrated core clock
+	GHz   float64 `json:"ghz"` // the median of the run's calibrations of the core clock
 	Go    string  `json:"go"`
 	Cores int     `json:"cores"`
 }
@@ -32,7 +32,8 @@ type Result struct {
 	Impl  string  `json:"impl"`
 	Op    string  `json:"op"` // "seal" or "open"; AES-CTR's encryption is "seal"
 	Bytes int     `json:"bytes"`
-	CPB   float64 `json:"cpb"`  // cycles per byte at Machine.GHz
+	CPB   float64 `json:"cpb"`  // cycles per byte at GHz
+	GHz   float64 `json:"ghz"`  // the core clock calibrated just before the algorithm ran
 	GBps  float64 `json:"gbps"` // 10⁹ bytes per second
 	// Spread is (max-min)/median of the trials; nil for OpenSSL, which
 	// runs once.

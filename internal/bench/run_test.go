@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -57,6 +58,7 @@ func TestRunJSON(t *testing.T) {
 		bytes         int
 	}
 	have := map[point]bool{}
+	clockOf := map[string]float64{} // by algorithm, OpenSSL's rows apart
 	for _, res := range doc.Results {
 		alg, _ := res["alg"].(string)
 		impl, _ := res["impl"].(string)
@@ -64,9 +66,15 @@ func TestRunJSON(t *testing.T) {
 		n, _ := res["bytes"].(float64)
 		cpb, _ := res["cpb"].(float64)
 		gbps, _ := res["gbps"].(float64)
+		ghz, _ := res["ghz"].(float64)
 		if alg == "" || !slices.Contains(impls, impl) || (op != "seal" && op != "open") ||
-			n < 1 || n != float64(int(n)) || cpb <= 0 || gbps <= 0 {
+			n < 1 || n != float64(int(n)) || cpb <= 0 || gbps <= 0 || ghz <= 0 {
 			t.Errorf("bad result %v", res)
+		}
+		if key := alg + "/" + fmt.Sprint(impl == implOpenSSL); clockOf[key] == 0 {
+			clockOf[key] = ghz
+		} else if clockOf[key] != ghz {
+			t.Errorf("result %v: the rows of %s have different clocks (%v, %v)", res, alg, clockOf[key], ghz)
 		}
 		spread, ok := res["spread"]
 		if !ok || (spread == nil) != (impl == implOpenSSL) {
