@@ -171,7 +171,11 @@ func TestTamper(t *testing.T) {
 	for _, c := range allVariants {
 		for _, tagSize := range []int{16, 32} {
 			a, _ := c.new(randBytes(r, c.v.keySize), tagSize)
-			for _, n := range []int{0, 1, 15, 16, 17, c.v.rate() - 1, c.v.rate(), c.v.rate() + 1, 200} {
+			lengths := []int{0, 1, 15, 16, 17, c.v.rate() - 1, c.v.rate(), c.v.rate() + 1, 200}
+			if testing.Short() {
+				lengths = []int{0, 17, c.v.rate() + 1}
+			}
+			for _, n := range lengths {
 				nonce, pt, ad := randBytes(r, c.v.keySize), randBytes(r, n), randBytes(r, 9)
 				ct, tag := a.SealDetached(nil, nonce, pt, ad)
 				name := fmt.Sprintf("%s tag %d, %d bytes", c.v.name, tagSize, n)
