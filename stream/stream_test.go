@@ -287,6 +287,9 @@ func TestBitFlips(t *testing.T) {
 		ct := encrypt(t, Header{Algorithm: "aes-256-ocb3", ChunkSize: small}, testKey, pt, 1)
 		hs := headerSize(t, ct)
 		for i := range len(ct) * 8 {
+			if testing.Short() && i/8 >= hs && i%8 != i/8%8 {
+				continue // emulated runs: every header bit, one bit of each chunk byte
+			}
 			ct[i/8] ^= 1 << (i % 8)
 			want := -1 // a header error
 			if i/8 >= hs {
