@@ -29,10 +29,14 @@
 // last n mod 8 blocks go in one group per set bit of that count (4, 2, 1),
 // each multiplied by H^k..H^1 and reduced on its own.
 //
-// The counter block is kept REV32'd: its last lane is then the 32-bit
-// counter as a number, which a vector add of 0, 0, 0, 1 steps modulo 2^32
-// without touching the other lanes, GCM's increment exactly, and REV32 turns
-// it back into the block.
+// The main loop takes its counter blocks from the stack, where the group
+// before wrote their counters from a general register (ADDW wraps modulo
+// 2^32, GCM's increment exactly): wide cores run out of vector pipes, not
+// scalar ones, and a group's loads come long after those stores, so they
+// need no forwarding. Groups of fewer than 8 blocks keep the counter block
+// REV32'd in a register instead: its last lane is then the counter as a
+// number, which a vector add of 0, 0, 0, 1 steps, and REV32 turns it back
+// into the block.
 //
 // Registers: V0..V7 blocks, V8..V10 the low, high and middle products (V8
 // the state between groups), V11 the block being hashed, V12 scratch, V13
@@ -63,6 +67,11 @@ const (
 	rHash = "R6" // Seal: the ciphertext to hash
 	rT    = "R7"
 	rPoly = "R8" // 0xc2 << 56
+	rC    = "R9" // Seal and Open: the next block's counter
+
+	// Seal and Open keep 8 counter blocks on the stack from ctrs(RSP).
+	ctrs  = 16
+	frame = ctrs + 8*16 - 8
 
 	vLo    = 8
 	vHi    = 9
@@ -263,13 +272,32 @@ func (g *gen) mulH() {
 	g.storeState(24)
 }
 
+// writeCounters writes counters rC+first..rC+first+7 into the stack's
+// counter blocks.
+func (g *gen) writeCounters(first int) {
+	for i := range 8 {
+		g.Op("ADDW $%d, %s, %s", first+i, rC, rT)
+		g.Op("REVW %s, %s", rT, rT)
+		g.Op("MOVW %s, %d(RSP)", rT, ctrs+16*i+12)
+	}
+}
+
 // group encrypts the next k counter blocks into V0..V(k-1), hashing the
 // hashK blocks at hash between the rounds when hash is set.
 func (g *gen) group(k int, hash string, hashK int) {
-	for b := range k {
-		g.Op("VREV32 %s, %s", g.V(vCtr), g.V(b))
-		g.Op("VADD %s, %s, %s", g.S4(vOne), g.S4(vCtr), g.S4(vCtr))
+	if k == 8 {
+		for b := 0; b < 8; b += 2 {
+			g.Op("FLDPQ %d(RSP), (F%d, F%d)", ctrs+16*b, b, b+1)
+		}
+		g.writeCounters(8)
+	} else {
+		g.Op("VMOV %s, V%d.S[3]", rC, vCtr)
+		for b := range k {
+			g.Op("VREV32 %s, %s", g.V(vCtr), g.V(b))
+			g.Op("VADD %s, %s, %s", g.S4(vOne), g.S4(vCtr), g.S4(vCtr))
+		}
 	}
+	g.Op("ADDW $%d, %s", k, rC)
 	g.ByRounds(rNR, "rounds",
 		func() { g.Rounds(false, k, vFinal, vKey0, vKey0+1) },
 		func() { g.Rounds(false, k, vFinal, vKey0+2, vKey0+3) },
@@ -309,7 +337,7 @@ func (g *gen) crypt(seal bool) {
 	if seal {
 		name = "sealARMv8"
 	}
-	g.Func(name, fmt.Sprintf("nr int, rk *[240]byte, key *[%d][16]byte, dst, src *byte, n int, ctr0, ctr1, y0, y1 uint64) (r0, r1 uint64", numPowers+numPowers/2), 96)
+	g.FuncFrame(name, fmt.Sprintf("nr int, rk *[240]byte, key *[%d][16]byte, dst, src *byte, n int, ctr0, ctr1, y0, y1 uint64) (r0, r1 uint64", numPowers+numPowers/2), frame, 96)
 	g.Op("MOVD nr+0(FP), %s", rNR)
 	g.Op("MOVD rk+8(FP), %s", rRK)
 	g.Op("MOVD key+16(FP), %s", rKey)
@@ -317,6 +345,16 @@ func (g *gen) crypt(seal bool) {
 	g.Op("MOVD src+32(FP), %s", rSrc)
 	g.Op("MOVD n+40(FP), %s", rN)
 	g.loadWords(48, vCtr, "ctr0", "ctr1")
+	g.Op("LSR $32, %s, %s", rT, rC)
+	g.Op("REVW %s, %s", rC, rC)
+	short := g.NewLabel("short")
+	g.Op("CMP $8, %s", rN)
+	g.Op("BLT %s", short)
+	for i := range 8 {
+		g.Op("FMOVQ F%d, %d(RSP)", vCtr, ctrs+16*i)
+	}
+	g.writeCounters(0)
+	g.Label(short)
 	g.Op("VREV32 %s, %s", g.V(vCtr), g.V(vCtr))
 	g.Xor(vOne, vOne, vOne)
 	g.Op("MOVD $1, %s", rT)
