@@ -16,8 +16,8 @@
 //
 // A group of 8 blocks is multiplied by H^8..H^1 and summed unreduced, and
 // reduced once: the low 128 bits of the product (the high powers of x) fold
-// twice by 64 bits, each fold a PMULL by x^-64's residue 0xc2 << 56 and a
-// swap of halves (Gueron and Kounavis, "Intel Carry-Less Multiplication
+// twice by 64 bits, each fold a PMULL by 0xc2 << 56 (x^7 + x^2 + x,
+// reflected, shifted) and a swap of halves (Gueron and Kounavis, "Intel Carry-Less Multiplication
 // Instruction and its Usage for Computing the GCM Mode", 2014); reduce
 // spells out how the Karatsuba middle term and the swaps merge.
 //
@@ -30,10 +30,10 @@
 // each multiplied by H^k..H^1 and reduced on its own.
 //
 // The main loop takes its counter blocks from the stack, where the group
-// before wrote their counters from a general register (ADDW wraps modulo
-// 2^32, GCM's increment exactly): wide cores run out of vector pipes, not
-// scalar ones, and a group's loads come long after those stores, so they
-// need no forwarding. Groups of fewer than 8 blocks keep the counter block
+// before (the first group's, the set-up) wrote their counters from a general
+// register (ADDW wraps modulo 2^32, GCM's increment exactly): wide cores run
+// out of vector pipes, not scalar ones, and a group's loads come long after
+// those stores, so they need no forwarding. Groups of fewer than 8 blocks keep the counter block
 // REV32'd in a register instead: its last lane is then the counter as a
 // number, which a vector add of 0, 0, 0, 1 steps, and REV32 turns it back
 // into the block.
@@ -41,8 +41,10 @@
 // Registers: V0..V7 blocks, V8..V10 the low, high and middle products (V8
 // the state between groups), V11 the block being hashed, V12 scratch, V13
 // the power of H (the reduction constant during a reduction), V14 Karatsuba
-// operands, V15 the counter block, V16 its step, V17..V31 round keys (key r
-// of an nr-round key in V(31-nr+r): only V17..V20 depend on nr).
+// operands, V15 the counter block and V16 its step (groups of fewer than
+// 8), V17..V31 round keys (key r of an nr-round key in V(31-nr+r): only
+// V17..V20 depend on nr). R9 holds the next counter, and RSP the stack's
+// counter blocks.
 package main
 
 import (
@@ -56,6 +58,9 @@ import (
 // numPowers must equal gcm_arm64.go's: the key holds H^numPowers..H^1, then
 // their Karatsuba operands, two per 16 bytes.
 const numPowers = 8
+
+// keyType is kernelKey's type.
+var keyType = fmt.Sprintf("*[%d][16]byte", numPowers+numPowers/2)
 
 const (
 	rNR   = "R0"
@@ -221,7 +226,7 @@ func (g *gen) storeState(off int) {
 // swapped, and its Karatsuba operand, as soon as it is known. V0 holds the
 // power, V1 it swapped.
 func (g *gen) initKey() {
-	g.Func("initARMv8", fmt.Sprintf("h0, h1 uint64, key *[%d][16]byte, n int", numPowers+numPowers/2), 32)
+	g.Func("initARMv8", "h0, h1 uint64, key "+keyType+", n int", 32)
 	g.Op("MOVD key+16(FP), %s", rKey)
 	g.Op("MOVD n+24(FP), %s", rN)
 	g.Op("MOVD $0xc200000000000000, %s", rPoly)
@@ -249,7 +254,7 @@ func (g *gen) initKey() {
 }
 
 func (g *gen) ghash() {
-	g.Func("ghashARMv8", fmt.Sprintf("key *[%d][16]byte, src *byte, n int, y0, y1 uint64) (r0, r1 uint64", numPowers+numPowers/2), 56)
+	g.Func("ghashARMv8", "key "+keyType+", src *byte, n int, y0, y1 uint64) (r0, r1 uint64", 56)
 	g.Op("MOVD key+0(FP), %s", rKey)
 	g.Op("MOVD src+8(FP), %s", rSrc)
 	g.Op("MOVD n+16(FP), %s", rN)
@@ -262,7 +267,7 @@ func (g *gen) ghash() {
 }
 
 func (g *gen) mulH() {
-	g.Func("mulHARMv8", fmt.Sprintf("key *[%d][16]byte, y0, y1 uint64) (r0, r1 uint64", numPowers+numPowers/2), 40)
+	g.Func("mulHARMv8", "key "+keyType+", y0, y1 uint64) (r0, r1 uint64", 40)
 	g.Op("MOVD key+0(FP), %s", rKey)
 	g.Op("MOVD $0xc200000000000000, %s", rPoly)
 	g.loadWords(8, vX, "y0", "y1")
@@ -337,7 +342,7 @@ func (g *gen) crypt(seal bool) {
 	if seal {
 		name = "sealARMv8"
 	}
-	g.FuncFrame(name, fmt.Sprintf("nr int, rk *[240]byte, key *[%d][16]byte, dst, src *byte, n int, ctr0, ctr1, y0, y1 uint64) (r0, r1 uint64", numPowers+numPowers/2), frame, 96)
+	g.FuncFrame(name, "nr int, rk *[240]byte, key "+keyType+", dst, src *byte, n int, ctr0, ctr1, y0, y1 uint64) (r0, r1 uint64", frame, 96)
 	g.Op("MOVD nr+0(FP), %s", rNR)
 	g.Op("MOVD rk+8(FP), %s", rRK)
 	g.Op("MOVD key+16(FP), %s", rKey)
