@@ -11,11 +11,11 @@ import (
 	"github.com/faelabs/fae/internal/words"
 )
 
-// Every amd64 family keeps H in one layout,
-// kernelKey, filled by initAESNI (every CPU with VAES or VPCLMULQDQ has
-// PCLMULQDQ too). A new family adds its kernel constant, its availability
-// to chooseKernel and impl, its powers, and its cases to ghash, mulH,
-// cryptBlocks and, with message kernels, hasMessage and message.
+// The kernel contract is gcm_asm.go's. Every amd64 family keeps H in one
+// layout, kernelKey, filled by initAESNI (every CPU with VAES or VPCLMULQDQ
+// has PCLMULQDQ too). A new family adds its kernel constant, its
+// availability to chooseKernel and impl, its powers, and its cases to ghash,
+// mulH, cryptBlocks and, with message kernels, hasMessage and message.
 
 // Every family needs the aesni kernel's instructions too: it shares
 // initAESNI and mulHAESNI. The zmm kernels' byte masks take BZHI (BMI2).
