@@ -60,8 +60,12 @@ func (f *File) NewLabel(s string) string {
 
 // Func starts the function name, with its Go declaration's parameters and
 // results as a comment, no frame and argSize bytes of arguments.
-func (f *File) Func(name, params string, argSize int) {
-	f.Printf("\n// func %s(%s)\nTEXT ·%s(SB), NOSPLIT, $0-%d\n", name, params, name, argSize)
+func (f *File) Func(name, params string, argSize int) { f.FuncFrame(name, params, 0, argSize) }
+
+// FuncFrame is Func with a frame of frame bytes of locals, which lie from
+// 8(RSP) up (0(RSP) holds the saved link register).
+func (f *File) FuncFrame(name, params string, frame, argSize int) {
+	f.Printf("\n// func %s(%s)\nTEXT ·%s(SB), NOSPLIT, $%d-%d\n", name, params, name, frame, argSize)
 }
 
 // Data writes b (a multiple of 8 bytes) as the read-only symbol name<>.

@@ -11,6 +11,7 @@ func TestShapes(t *testing.T) {
 	f.ByRounds("R0", "r", func() { f.Op("A") }, func() { f.Op("B") }, func() { f.Rounds(true, 2, 9, 8, 9) })
 	f.BlockLoop("R2", func(k int) { f.Op("BODY%d", k) })
 	f.Data("c", []byte{1, 2, 3, 4, 5, 6, 7, 8})
+	f.FuncFrame("m", "", 24, 0)
 	want := `
 // func k(n int)
 TEXT ·k(SB), NOSPLIT, $0-8
@@ -55,6 +56,9 @@ skip7:
 
 DATA c<>+0(SB)/8, $0x0807060504030201
 GLOBL c<>(SB), RODATA|NOPTR, $8
+
+// func m()
+TEXT ·m(SB), NOSPLIT, $24-0
 `
 	if got := f.buf.String(); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)

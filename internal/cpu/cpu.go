@@ -32,4 +32,7 @@ var (
 
 	// ARM64HasAES: the ARMv8 AESE/AESD/AESMC/AESIMC instructions.
 	ARM64HasAES = asm && cpu.ARM64.HasAES
+	// ARM64HasPMULL: the 64-bit carry-less multiplications PMULL and PMULL2
+	// (GHASH).
+	ARM64HasPMULL = asm && cpu.ARM64.HasPMULL
 )
