@@ -3332,6 +3332,3879 @@ openDone:
 	MOVQ    R12, r1+88(FP)
 	RET
 
+// func initSSE(h0 uint64, h1 uint64, key *[66][16]byte, n int)
+// Requires: PCLMULQDQ, SSE2, SSE4.1
+TEXT ·initSSE(SB), NOSPLIT, $0-32
+	MOVQ      key+16(FP), CX
+	MOVQ      n+24(FP), DX
+	MOVQ      h0+0(FP), R12
+	MOVQ      R12, X0
+	MOVQ      h1+8(FP), R12
+	PINSRQ    $0x01, R12, X0
+	MOVOU     X0, 512(CX)
+	PSHUFD    $0x4e, X0, X12
+	PXOR      X0, X12
+	MOVOU     X12, 1040(CX)
+	MOVOU     512(CX), X1
+	MOVOU     512(CX), X13
+	MOVO      X1, X8
+	PCLMULQDQ $0x00, X13, X8
+	MOVO      X1, X9
+	PCLMULQDQ $0x11, X13, X9
+	PSHUFD    $0x4e, X1, X12
+	PXOR      X1, X12
+	MOVOU     1040(CX), X10
+	PCLMULQDQ $0x00, X12, X10
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+	MOVOU     X8, 496(CX)
+	PSHUFD    $0x4e, X8, X12
+	PXOR      X8, X12
+	MOVOU     X12, 1024(CX)
+	CMPQ      DX, $0x02
+	JE        initDone
+	MOVOU     496(CX), X1
+	MOVOU     512(CX), X13
+	MOVO      X1, X8
+	PCLMULQDQ $0x00, X13, X8
+	MOVO      X1, X9
+	PCLMULQDQ $0x11, X13, X9
+	PSHUFD    $0x4e, X1, X12
+	PXOR      X1, X12
+	MOVOU     1040(CX), X10
+	PCLMULQDQ $0x00, X12, X10
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+	MOVOU     X8, 480(CX)
+	PSHUFD    $0x4e, X8, X12
+	PXOR      X8, X12
+	MOVOU     X12, 1008(CX)
+	CMPQ      DX, $0x03
+	JE        initDone
+	MOVOU     496(CX), X1
+	MOVOU     496(CX), X13
+	MOVO      X1, X8
+	PCLMULQDQ $0x00, X13, X8
+	MOVO      X1, X9
+	PCLMULQDQ $0x11, X13, X9
+	PSHUFD    $0x4e, X1, X12
+	PXOR      X1, X12
+	MOVOU     1024(CX), X10
+	PCLMULQDQ $0x00, X12, X10
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+	MOVOU     X8, 464(CX)
+	PSHUFD    $0x4e, X8, X12
+	PXOR      X8, X12
+	MOVOU     X12, 992(CX)
+	CMPQ      DX, $0x04
+	JE        initDone
+	MOVOU     464(CX), X1
+	MOVOU     512(CX), X13
+	MOVO      X1, X8
+	PCLMULQDQ $0x00, X13, X8
+	MOVO      X1, X9
+	PCLMULQDQ $0x11, X13, X9
+	PSHUFD    $0x4e, X1, X12
+	PXOR      X1, X12
+	MOVOU     1040(CX), X10
+	PCLMULQDQ $0x00, X12, X10
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+	MOVOU     X8, 448(CX)
+	PSHUFD    $0x4e, X8, X12
+	PXOR      X8, X12
+	MOVOU     X12, 976(CX)
+	CMPQ      DX, $0x05
+	JE        initDone
+	MOVOU     464(CX), X1
+	MOVOU     496(CX), X13
+	MOVO      X1, X8
+	PCLMULQDQ $0x00, X13, X8
+	MOVO      X1, X9
+	PCLMULQDQ $0x11, X13, X9
+	PSHUFD    $0x4e, X1, X12
+	PXOR      X1, X12
+	MOVOU     1024(CX), X10
+	PCLMULQDQ $0x00, X12, X10
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+	MOVOU     X8, 432(CX)
+	PSHUFD    $0x4e, X8, X12
+	PXOR      X8, X12
+	MOVOU     X12, 960(CX)
+	CMPQ      DX, $0x06
+	JE        initDone
+	MOVOU     464(CX), X1
+	MOVOU     480(CX), X13
+	MOVO      X1, X8
+	PCLMULQDQ $0x00, X13, X8
+	MOVO      X1, X9
+	PCLMULQDQ $0x11, X13, X9
+	PSHUFD    $0x4e, X1, X12
+	PXOR      X1, X12
+	MOVOU     1008(CX), X10
+	PCLMULQDQ $0x00, X12, X10
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+	MOVOU     X8, 416(CX)
+	PSHUFD    $0x4e, X8, X12
+	PXOR      X8, X12
+	MOVOU     X12, 944(CX)
+	CMPQ      DX, $0x07
+	JE        initDone
+	MOVOU     464(CX), X1
+	MOVOU     464(CX), X13
+	MOVO      X1, X8
+	PCLMULQDQ $0x00, X13, X8
+	MOVO      X1, X9
+	PCLMULQDQ $0x11, X13, X9
+	PSHUFD    $0x4e, X1, X12
+	PXOR      X1, X12
+	MOVOU     992(CX), X10
+	PCLMULQDQ $0x00, X12, X10
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+	MOVOU     X8, 400(CX)
+	PSHUFD    $0x4e, X8, X12
+	PXOR      X8, X12
+	MOVOU     X12, 928(CX)
+	CMPQ      DX, $0x08
+	JE        initDone
+	MOVOU     400(CX), X1
+	MOVOU     512(CX), X13
+	MOVO      X1, X8
+	PCLMULQDQ $0x00, X13, X8
+	MOVO      X1, X9
+	PCLMULQDQ $0x11, X13, X9
+	PSHUFD    $0x4e, X1, X12
+	PXOR      X1, X12
+	MOVOU     1040(CX), X10
+	PCLMULQDQ $0x00, X12, X10
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+	MOVOU     X8, 384(CX)
+	PSHUFD    $0x4e, X8, X12
+	PXOR      X8, X12
+	MOVOU     X12, 912(CX)
+	CMPQ      DX, $0x09
+	JE        initDone
+	MOVOU     400(CX), X1
+	MOVOU     496(CX), X13
+	MOVO      X1, X8
+	PCLMULQDQ $0x00, X13, X8
+	MOVO      X1, X9
+	PCLMULQDQ $0x11, X13, X9
+	PSHUFD    $0x4e, X1, X12
+	PXOR      X1, X12
+	MOVOU     1024(CX), X10
+	PCLMULQDQ $0x00, X12, X10
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+	MOVOU     X8, 368(CX)
+	PSHUFD    $0x4e, X8, X12
+	PXOR      X8, X12
+	MOVOU     X12, 896(CX)
+	CMPQ      DX, $0x0a
+	JE        initDone
+	MOVOU     400(CX), X1
+	MOVOU     480(CX), X13
+	MOVO      X1, X8
+	PCLMULQDQ $0x00, X13, X8
+	MOVO      X1, X9
+	PCLMULQDQ $0x11, X13, X9
+	PSHUFD    $0x4e, X1, X12
+	PXOR      X1, X12
+	MOVOU     1008(CX), X10
+	PCLMULQDQ $0x00, X12, X10
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+	MOVOU     X8, 352(CX)
+	PSHUFD    $0x4e, X8, X12
+	PXOR      X8, X12
+	MOVOU     X12, 880(CX)
+	CMPQ      DX, $0x0b
+	JE        initDone
+	MOVOU     400(CX), X1
+	MOVOU     464(CX), X13
+	MOVO      X1, X8
+	PCLMULQDQ $0x00, X13, X8
+	MOVO      X1, X9
+	PCLMULQDQ $0x11, X13, X9
+	PSHUFD    $0x4e, X1, X12
+	PXOR      X1, X12
+	MOVOU     992(CX), X10
+	PCLMULQDQ $0x00, X12, X10
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+	MOVOU     X8, 336(CX)
+	PSHUFD    $0x4e, X8, X12
+	PXOR      X8, X12
+	MOVOU     X12, 864(CX)
+	CMPQ      DX, $0x0c
+	JE        initDone
+	MOVOU     400(CX), X1
+	MOVOU     448(CX), X13
+	MOVO      X1, X8
+	PCLMULQDQ $0x00, X13, X8
+	MOVO      X1, X9
+	PCLMULQDQ $0x11, X13, X9
+	PSHUFD    $0x4e, X1, X12
+	PXOR      X1, X12
+	MOVOU     976(CX), X10
+	PCLMULQDQ $0x00, X12, X10
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+	MOVOU     X8, 320(CX)
+	PSHUFD    $0x4e, X8, X12
+	PXOR      X8, X12
+	MOVOU     X12, 848(CX)
+	CMPQ      DX, $0x0d
+	JE        initDone
+	MOVOU     400(CX), X1
+	MOVOU     432(CX), X13
+	MOVO      X1, X8
+	PCLMULQDQ $0x00, X13, X8
+	MOVO      X1, X9
+	PCLMULQDQ $0x11, X13, X9
+	PSHUFD    $0x4e, X1, X12
+	PXOR      X1, X12
+	MOVOU     960(CX), X10
+	PCLMULQDQ $0x00, X12, X10
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+	MOVOU     X8, 304(CX)
+	PSHUFD    $0x4e, X8, X12
+	PXOR      X8, X12
+	MOVOU     X12, 832(CX)
+	CMPQ      DX, $0x0e
+	JE        initDone
+	MOVOU     400(CX), X1
+	MOVOU     416(CX), X13
+	MOVO      X1, X8
+	PCLMULQDQ $0x00, X13, X8
+	MOVO      X1, X9
+	PCLMULQDQ $0x11, X13, X9
+	PSHUFD    $0x4e, X1, X12
+	PXOR      X1, X12
+	MOVOU     944(CX), X10
+	PCLMULQDQ $0x00, X12, X10
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+	MOVOU     X8, 288(CX)
+	PSHUFD    $0x4e, X8, X12
+	PXOR      X8, X12
+	MOVOU     X12, 816(CX)
+	CMPQ      DX, $0x0f
+	JE        initDone
+	MOVOU     400(CX), X1
+	MOVOU     400(CX), X13
+	MOVO      X1, X8
+	PCLMULQDQ $0x00, X13, X8
+	MOVO      X1, X9
+	PCLMULQDQ $0x11, X13, X9
+	PSHUFD    $0x4e, X1, X12
+	PXOR      X1, X12
+	MOVOU     928(CX), X10
+	PCLMULQDQ $0x00, X12, X10
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+	MOVOU     X8, 272(CX)
+	PSHUFD    $0x4e, X8, X12
+	PXOR      X8, X12
+	MOVOU     X12, 800(CX)
+	CMPQ      DX, $0x10
+	JE        initDone
+	MOVOU     272(CX), X1
+	MOVOU     512(CX), X13
+	MOVO      X1, X8
+	PCLMULQDQ $0x00, X13, X8
+	MOVO      X1, X9
+	PCLMULQDQ $0x11, X13, X9
+	PSHUFD    $0x4e, X1, X12
+	PXOR      X1, X12
+	MOVOU     1040(CX), X10
+	PCLMULQDQ $0x00, X12, X10
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+	MOVOU     X8, 256(CX)
+	PSHUFD    $0x4e, X8, X12
+	PXOR      X8, X12
+	MOVOU     X12, 784(CX)
+	CMPQ      DX, $0x11
+	JE        initDone
+	MOVOU     272(CX), X1
+	MOVOU     496(CX), X13
+	MOVO      X1, X8
+	PCLMULQDQ $0x00, X13, X8
+	MOVO      X1, X9
+	PCLMULQDQ $0x11, X13, X9
+	PSHUFD    $0x4e, X1, X12
+	PXOR      X1, X12
+	MOVOU     1024(CX), X10
+	PCLMULQDQ $0x00, X12, X10
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+	MOVOU     X8, 240(CX)
+	PSHUFD    $0x4e, X8, X12
+	PXOR      X8, X12
+	MOVOU     X12, 768(CX)
+	CMPQ      DX, $0x12
+	JE        initDone
+	MOVOU     272(CX), X1
+	MOVOU     480(CX), X13
+	MOVO      X1, X8
+	PCLMULQDQ $0x00, X13, X8
+	MOVO      X1, X9
+	PCLMULQDQ $0x11, X13, X9
+	PSHUFD    $0x4e, X1, X12
+	PXOR      X1, X12
+	MOVOU     1008(CX), X10
+	PCLMULQDQ $0x00, X12, X10
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+	MOVOU     X8, 224(CX)
+	PSHUFD    $0x4e, X8, X12
+	PXOR      X8, X12
+	MOVOU     X12, 752(CX)
+	CMPQ      DX, $0x13
+	JE        initDone
+	MOVOU     272(CX), X1
+	MOVOU     464(CX), X13
+	MOVO      X1, X8
+	PCLMULQDQ $0x00, X13, X8
+	MOVO      X1, X9
+	PCLMULQDQ $0x11, X13, X9
+	PSHUFD    $0x4e, X1, X12
+	PXOR      X1, X12
+	MOVOU     992(CX), X10
+	PCLMULQDQ $0x00, X12, X10
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+	MOVOU     X8, 208(CX)
+	PSHUFD    $0x4e, X8, X12
+	PXOR      X8, X12
+	MOVOU     X12, 736(CX)
+	CMPQ      DX, $0x14
+	JE        initDone
+	MOVOU     272(CX), X1
+	MOVOU     448(CX), X13
+	MOVO      X1, X8
+	PCLMULQDQ $0x00, X13, X8
+	MOVO      X1, X9
+	PCLMULQDQ $0x11, X13, X9
+	PSHUFD    $0x4e, X1, X12
+	PXOR      X1, X12
+	MOVOU     976(CX), X10
+	PCLMULQDQ $0x00, X12, X10
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+	MOVOU     X8, 192(CX)
+	PSHUFD    $0x4e, X8, X12
+	PXOR      X8, X12
+	MOVOU     X12, 720(CX)
+	CMPQ      DX, $0x15
+	JE        initDone
+	MOVOU     272(CX), X1
+	MOVOU     432(CX), X13
+	MOVO      X1, X8
+	PCLMULQDQ $0x00, X13, X8
+	MOVO      X1, X9
+	PCLMULQDQ $0x11, X13, X9
+	PSHUFD    $0x4e, X1, X12
+	PXOR      X1, X12
+	MOVOU     960(CX), X10
+	PCLMULQDQ $0x00, X12, X10
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+	MOVOU     X8, 176(CX)
+	PSHUFD    $0x4e, X8, X12
+	PXOR      X8, X12
+	MOVOU     X12, 704(CX)
+	CMPQ      DX, $0x16
+	JE        initDone
+	MOVOU     272(CX), X1
+	MOVOU     416(CX), X13
+	MOVO      X1, X8
+	PCLMULQDQ $0x00, X13, X8
+	MOVO      X1, X9
+	PCLMULQDQ $0x11, X13, X9
+	PSHUFD    $0x4e, X1, X12
+	PXOR      X1, X12
+	MOVOU     944(CX), X10
+	PCLMULQDQ $0x00, X12, X10
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+	MOVOU     X8, 160(CX)
+	PSHUFD    $0x4e, X8, X12
+	PXOR      X8, X12
+	MOVOU     X12, 688(CX)
+	CMPQ      DX, $0x17
+	JE        initDone
+	MOVOU     272(CX), X1
+	MOVOU     400(CX), X13
+	MOVO      X1, X8
+	PCLMULQDQ $0x00, X13, X8
+	MOVO      X1, X9
+	PCLMULQDQ $0x11, X13, X9
+	PSHUFD    $0x4e, X1, X12
+	PXOR      X1, X12
+	MOVOU     928(CX), X10
+	PCLMULQDQ $0x00, X12, X10
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+	MOVOU     X8, 144(CX)
+	PSHUFD    $0x4e, X8, X12
+	PXOR      X8, X12
+	MOVOU     X12, 672(CX)
+	CMPQ      DX, $0x18
+	JE        initDone
+	MOVOU     272(CX), X1
+	MOVOU     384(CX), X13
+	MOVO      X1, X8
+	PCLMULQDQ $0x00, X13, X8
+	MOVO      X1, X9
+	PCLMULQDQ $0x11, X13, X9
+	PSHUFD    $0x4e, X1, X12
+	PXOR      X1, X12
+	MOVOU     912(CX), X10
+	PCLMULQDQ $0x00, X12, X10
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+	MOVOU     X8, 128(CX)
+	PSHUFD    $0x4e, X8, X12
+	PXOR      X8, X12
+	MOVOU     X12, 656(CX)
+	CMPQ      DX, $0x19
+	JE        initDone
+	MOVOU     272(CX), X1
+	MOVOU     368(CX), X13
+	MOVO      X1, X8
+	PCLMULQDQ $0x00, X13, X8
+	MOVO      X1, X9
+	PCLMULQDQ $0x11, X13, X9
+	PSHUFD    $0x4e, X1, X12
+	PXOR      X1, X12
+	MOVOU     896(CX), X10
+	PCLMULQDQ $0x00, X12, X10
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+	MOVOU     X8, 112(CX)
+	PSHUFD    $0x4e, X8, X12
+	PXOR      X8, X12
+	MOVOU     X12, 640(CX)
+	CMPQ      DX, $0x1a
+	JE        initDone
+	MOVOU     272(CX), X1
+	MOVOU     352(CX), X13
+	MOVO      X1, X8
+	PCLMULQDQ $0x00, X13, X8
+	MOVO      X1, X9
+	PCLMULQDQ $0x11, X13, X9
+	PSHUFD    $0x4e, X1, X12
+	PXOR      X1, X12
+	MOVOU     880(CX), X10
+	PCLMULQDQ $0x00, X12, X10
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+	MOVOU     X8, 96(CX)
+	PSHUFD    $0x4e, X8, X12
+	PXOR      X8, X12
+	MOVOU     X12, 624(CX)
+	CMPQ      DX, $0x1b
+	JE        initDone
+	MOVOU     272(CX), X1
+	MOVOU     336(CX), X13
+	MOVO      X1, X8
+	PCLMULQDQ $0x00, X13, X8
+	MOVO      X1, X9
+	PCLMULQDQ $0x11, X13, X9
+	PSHUFD    $0x4e, X1, X12
+	PXOR      X1, X12
+	MOVOU     864(CX), X10
+	PCLMULQDQ $0x00, X12, X10
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+	MOVOU     X8, 80(CX)
+	PSHUFD    $0x4e, X8, X12
+	PXOR      X8, X12
+	MOVOU     X12, 608(CX)
+	CMPQ      DX, $0x1c
+	JE        initDone
+	MOVOU     272(CX), X1
+	MOVOU     320(CX), X13
+	MOVO      X1, X8
+	PCLMULQDQ $0x00, X13, X8
+	MOVO      X1, X9
+	PCLMULQDQ $0x11, X13, X9
+	PSHUFD    $0x4e, X1, X12
+	PXOR      X1, X12
+	MOVOU     848(CX), X10
+	PCLMULQDQ $0x00, X12, X10
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+	MOVOU     X8, 64(CX)
+	PSHUFD    $0x4e, X8, X12
+	PXOR      X8, X12
+	MOVOU     X12, 592(CX)
+	CMPQ      DX, $0x1d
+	JE        initDone
+	MOVOU     272(CX), X1
+	MOVOU     304(CX), X13
+	MOVO      X1, X8
+	PCLMULQDQ $0x00, X13, X8
+	MOVO      X1, X9
+	PCLMULQDQ $0x11, X13, X9
+	PSHUFD    $0x4e, X1, X12
+	PXOR      X1, X12
+	MOVOU     832(CX), X10
+	PCLMULQDQ $0x00, X12, X10
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+	MOVOU     X8, 48(CX)
+	PSHUFD    $0x4e, X8, X12
+	PXOR      X8, X12
+	MOVOU     X12, 576(CX)
+	CMPQ      DX, $0x1e
+	JE        initDone
+	MOVOU     272(CX), X1
+	MOVOU     288(CX), X13
+	MOVO      X1, X8
+	PCLMULQDQ $0x00, X13, X8
+	MOVO      X1, X9
+	PCLMULQDQ $0x11, X13, X9
+	PSHUFD    $0x4e, X1, X12
+	PXOR      X1, X12
+	MOVOU     816(CX), X10
+	PCLMULQDQ $0x00, X12, X10
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+	MOVOU     X8, 32(CX)
+	PSHUFD    $0x4e, X8, X12
+	PXOR      X8, X12
+	MOVOU     X12, 560(CX)
+	CMPQ      DX, $0x1f
+	JE        initDone
+	MOVOU     272(CX), X1
+	MOVOU     272(CX), X13
+	MOVO      X1, X8
+	PCLMULQDQ $0x00, X13, X8
+	MOVO      X1, X9
+	PCLMULQDQ $0x11, X13, X9
+	PSHUFD    $0x4e, X1, X12
+	PXOR      X1, X12
+	MOVOU     800(CX), X10
+	PCLMULQDQ $0x00, X12, X10
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+	MOVOU     X8, 16(CX)
+	PSHUFD    $0x4e, X8, X12
+	PXOR      X8, X12
+	MOVOU     X12, 544(CX)
+	CMPQ      DX, $0x20
+	JE        initDone
+	MOVOU     16(CX), X1
+	MOVOU     512(CX), X13
+	MOVO      X1, X8
+	PCLMULQDQ $0x00, X13, X8
+	MOVO      X1, X9
+	PCLMULQDQ $0x11, X13, X9
+	PSHUFD    $0x4e, X1, X12
+	PXOR      X1, X12
+	MOVOU     1040(CX), X10
+	PCLMULQDQ $0x00, X12, X10
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+	MOVOU     X8, (CX)
+	PSHUFD    $0x4e, X8, X12
+	PXOR      X8, X12
+	MOVOU     X12, 528(CX)
+
+initDone:
+	RET
+
+// func ghashSSE(key *[66][16]byte, src *byte, n int, y0 uint64, y1 uint64) (r0 uint64, r1 uint64)
+// Requires: PCLMULQDQ, SSE2, SSE4.1, SSSE3
+TEXT ·ghashSSE(SB), NOSPLIT, $0-56
+	MOVQ   key+0(FP), CX
+	MOVQ   src+8(FP), SI
+	MOVQ   n+16(FP), DX
+	MOVOU  gcmBswap<>+0(SB), X14
+	MOVQ   y0+24(FP), R12
+	MOVQ   R12, X8
+	MOVQ   y1+32(FP), R12
+	PINSRQ $0x01, R12, X8
+	PSHUFB X14, X8
+
+ghashLoop:
+	CMPQ      DX, $0x08
+	JB        ghashTail
+	MOVOU     (SI), X11
+	PSHUFB    X14, X11
+	PXOR      X8, X11
+	MOVOU     400(CX), X13
+	MOVO      X11, X8
+	PCLMULQDQ $0x00, X13, X8
+	MOVO      X11, X9
+	PCLMULQDQ $0x11, X13, X9
+	PSHUFD    $0x4e, X11, X12
+	PXOR      X11, X12
+	MOVOU     928(CX), X10
+	PCLMULQDQ $0x00, X12, X10
+	MOVOU     16(SI), X11
+	PSHUFB    X14, X11
+	MOVOU     416(CX), X13
+	MOVO      X11, X12
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X8
+	MOVO      X11, X12
+	PCLMULQDQ $0x11, X13, X12
+	PXOR      X12, X9
+	PSHUFD    $0x4e, X11, X12
+	PXOR      X11, X12
+	MOVOU     944(CX), X13
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X10
+	MOVOU     32(SI), X11
+	PSHUFB    X14, X11
+	MOVOU     432(CX), X13
+	MOVO      X11, X12
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X8
+	MOVO      X11, X12
+	PCLMULQDQ $0x11, X13, X12
+	PXOR      X12, X9
+	PSHUFD    $0x4e, X11, X12
+	PXOR      X11, X12
+	MOVOU     960(CX), X13
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X10
+	MOVOU     48(SI), X11
+	PSHUFB    X14, X11
+	MOVOU     448(CX), X13
+	MOVO      X11, X12
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X8
+	MOVO      X11, X12
+	PCLMULQDQ $0x11, X13, X12
+	PXOR      X12, X9
+	PSHUFD    $0x4e, X11, X12
+	PXOR      X11, X12
+	MOVOU     976(CX), X13
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X10
+	MOVOU     64(SI), X11
+	PSHUFB    X14, X11
+	MOVOU     464(CX), X13
+	MOVO      X11, X12
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X8
+	MOVO      X11, X12
+	PCLMULQDQ $0x11, X13, X12
+	PXOR      X12, X9
+	PSHUFD    $0x4e, X11, X12
+	PXOR      X11, X12
+	MOVOU     992(CX), X13
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X10
+	MOVOU     80(SI), X11
+	PSHUFB    X14, X11
+	MOVOU     480(CX), X13
+	MOVO      X11, X12
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X8
+	MOVO      X11, X12
+	PCLMULQDQ $0x11, X13, X12
+	PXOR      X12, X9
+	PSHUFD    $0x4e, X11, X12
+	PXOR      X11, X12
+	MOVOU     1008(CX), X13
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X10
+	MOVOU     96(SI), X11
+	PSHUFB    X14, X11
+	MOVOU     496(CX), X13
+	MOVO      X11, X12
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X8
+	MOVO      X11, X12
+	PCLMULQDQ $0x11, X13, X12
+	PXOR      X12, X9
+	PSHUFD    $0x4e, X11, X12
+	PXOR      X11, X12
+	MOVOU     1024(CX), X13
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X10
+	MOVOU     112(SI), X11
+	PSHUFB    X14, X11
+	MOVOU     512(CX), X13
+	MOVO      X11, X12
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X8
+	MOVO      X11, X12
+	PCLMULQDQ $0x11, X13, X12
+	PXOR      X12, X9
+	PSHUFD    $0x4e, X11, X12
+	PXOR      X11, X12
+	MOVOU     1040(CX), X13
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X10
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+	ADDQ      $0x80, SI
+	SUBQ      $0x08, DX
+	JMP       ghashLoop
+
+ghashTail:
+	TESTQ DX, DX
+	JZ    ghashDone
+	MOVQ  $0x00000021, R10
+	SUBQ  DX, R10
+	SHLQ  $0x04, R10
+	XORQ  R11, R11
+	MOVO  X8, X0
+	PXOR  X8, X8
+	PXOR  X9, X9
+	PXOR  X10, X10
+
+ghashTailLoop:
+	MOVOU     (SI)(R11*1), X11
+	PSHUFB    X14, X11
+	PXOR      X0, X11
+	PXOR      X0, X0
+	MOVOU     (CX)(R10*1), X13
+	MOVO      X11, X12
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X8
+	MOVO      X11, X12
+	PCLMULQDQ $0x11, X13, X12
+	PXOR      X12, X9
+	PSHUFD    $0x4e, X11, X12
+	PXOR      X11, X12
+	MOVOU     528(CX)(R10*1), X13
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X10
+	ADDQ      $0x10, R10
+	ADDQ      $0x10, R11
+	DECQ      DX
+	JNZ       ghashTailLoop
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+
+ghashDone:
+	PSHUFB X14, X8
+	MOVQ   X8, R12
+	MOVQ   R12, r0+40(FP)
+	PEXTRQ $0x01, X8, R12
+	MOVQ   R12, r1+48(FP)
+	RET
+
+// func mulHSSE(key *[66][16]byte, y0 uint64, y1 uint64) (r0 uint64, r1 uint64)
+// Requires: PCLMULQDQ, SSE2, SSE4.1, SSSE3
+TEXT ·mulHSSE(SB), NOSPLIT, $0-40
+	MOVQ      key+0(FP), CX
+	MOVOU     gcmBswap<>+0(SB), X14
+	MOVQ      y0+8(FP), R12
+	MOVQ      R12, X11
+	MOVQ      y1+16(FP), R12
+	PINSRQ    $0x01, R12, X11
+	PSHUFB    X14, X11
+	MOVOU     512(CX), X13
+	MOVO      X11, X8
+	PCLMULQDQ $0x00, X13, X8
+	MOVO      X11, X9
+	PCLMULQDQ $0x11, X13, X9
+	PSHUFD    $0x4e, X11, X12
+	PXOR      X11, X12
+	MOVOU     1040(CX), X10
+	PCLMULQDQ $0x00, X12, X10
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+	PSHUFB    X14, X8
+	MOVQ      X8, R12
+	MOVQ      R12, r0+24(FP)
+	PEXTRQ    $0x01, X8, R12
+	MOVQ      R12, r1+32(FP)
+	RET
+
+// func sealSSE(nr int, rk *[240]byte, key *[66][16]byte, dst *byte, src *byte, n int, ctr0 uint64, ctr1 uint64, y0 uint64, y1 uint64) (r0 uint64, r1 uint64)
+// Requires: AES, PCLMULQDQ, SSE2, SSE4.1, SSSE3
+TEXT ·sealSSE(SB), NOSPLIT, $256-96
+	MOVQ   nr+0(FP), AX
+	MOVQ   rk+8(FP), BX
+	MOVQ   key+16(FP), CX
+	MOVQ   dst+24(FP), DI
+	MOVQ   src+32(FP), SI
+	MOVQ   n+40(FP), DX
+	MOVQ   AX, R8
+	SHLQ   $0x04, R8
+	LEAQ   -160(BX)(R8*1), R8
+	MOVOU  gcmBswap<>+0(SB), X14
+	MOVQ   ctr0+48(FP), R12
+	MOVQ   R12, X15
+	MOVQ   ctr1+56(FP), R12
+	PINSRQ $0x01, R12, X15
+	PSHUFB X14, X15
+	MOVQ   y0+64(FP), R12
+	MOVQ   R12, X8
+	MOVQ   y1+72(FP), R12
+	PINSRQ $0x01, R12, X8
+	PSHUFB X14, X8
+	CMPQ   DX, $0x08
+	JB     sealTail
+	MOVOU  (BX), X13
+	MOVOU  gcmIncs<>+0(SB), X0
+	PADDD  X15, X0
+	PSHUFB X14, X0
+	PXOR   X13, X0
+	MOVOU  gcmIncs<>+16(SB), X1
+	PADDD  X15, X1
+	PSHUFB X14, X1
+	PXOR   X13, X1
+	MOVOU  gcmIncs<>+32(SB), X2
+	PADDD  X15, X2
+	PSHUFB X14, X2
+	PXOR   X13, X2
+	MOVOU  gcmIncs<>+48(SB), X3
+	PADDD  X15, X3
+	PSHUFB X14, X3
+	PXOR   X13, X3
+	MOVOU  gcmIncs<>+64(SB), X4
+	PADDD  X15, X4
+	PSHUFB X14, X4
+	PXOR   X13, X4
+	MOVOU  gcmIncs<>+80(SB), X5
+	PADDD  X15, X5
+	PSHUFB X14, X5
+	PXOR   X13, X5
+	MOVOU  gcmIncs<>+96(SB), X6
+	PADDD  X15, X6
+	PSHUFB X14, X6
+	PXOR   X13, X6
+	MOVOU  gcmIncs<>+112(SB), X7
+	PADDD  X15, X7
+	PSHUFB X14, X7
+	PXOR   X13, X7
+	MOVOU  gcmIncs<>+128(SB), X12
+	PADDD  X12, X15
+	CMPQ   AX, $0x0c
+	JB     sealFirstRounds10
+	JE     sealFirstRounds12
+	MOVOU  -48(R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	AESENC X13, X4
+	AESENC X13, X5
+	AESENC X13, X6
+	AESENC X13, X7
+	MOVOU  -32(R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	AESENC X13, X4
+	AESENC X13, X5
+	AESENC X13, X6
+	AESENC X13, X7
+
+sealFirstRounds12:
+	MOVOU  -16(R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	AESENC X13, X4
+	AESENC X13, X5
+	AESENC X13, X6
+	AESENC X13, X7
+	MOVOU  (R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	AESENC X13, X4
+	AESENC X13, X5
+	AESENC X13, X6
+	AESENC X13, X7
+
+sealFirstRounds10:
+	MOVOU      16(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      32(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      48(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      64(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      80(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      96(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      112(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      128(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      144(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      160(R8), X13
+	AESENCLAST X13, X0
+	AESENCLAST X13, X1
+	AESENCLAST X13, X2
+	AESENCLAST X13, X3
+	AESENCLAST X13, X4
+	AESENCLAST X13, X5
+	AESENCLAST X13, X6
+	AESENCLAST X13, X7
+	MOVQ       DI, R9
+	MOVOU      (SI), X11
+	PXOR       X11, X0
+	MOVOU      X0, (DI)
+	MOVOU      16(SI), X11
+	PXOR       X11, X1
+	MOVOU      X1, 16(DI)
+	MOVOU      32(SI), X11
+	PXOR       X11, X2
+	MOVOU      X2, 32(DI)
+	MOVOU      48(SI), X11
+	PXOR       X11, X3
+	MOVOU      X3, 48(DI)
+	MOVOU      64(SI), X11
+	PXOR       X11, X4
+	MOVOU      X4, 64(DI)
+	MOVOU      80(SI), X11
+	PXOR       X11, X5
+	MOVOU      X5, 80(DI)
+	MOVOU      96(SI), X11
+	PXOR       X11, X6
+	MOVOU      X6, 96(DI)
+	MOVOU      112(SI), X11
+	PXOR       X11, X7
+	MOVOU      X7, 112(DI)
+	ADDQ       $0x80, SI
+	ADDQ       $0x80, DI
+	SUBQ       $0x08, DX
+	CMPQ       DX, $0x08
+	JB         sealLast
+	MOVOU      (BX), X13
+	MOVO       X15, X11
+	PSHUFB     X14, X11
+	PXOR       X13, X11
+	MOVOU      X11, 128(SP)
+	MOVOU      X11, 144(SP)
+	MOVOU      X11, 160(SP)
+	MOVOU      X11, 176(SP)
+	MOVOU      X11, 192(SP)
+	MOVOU      X11, 208(SP)
+	MOVOU      X11, 224(SP)
+	MOVOU      X11, 240(SP)
+	MOVL       12(BX), R14
+	MOVD       X15, R13
+	MOVOU      (BX), X13
+	MOVOU      gcmIncs<>+0(SB), X0
+	PADDD      X15, X0
+	PSHUFB     X14, X0
+	PXOR       X13, X0
+	MOVOU      gcmIncs<>+16(SB), X1
+	PADDD      X15, X1
+	PSHUFB     X14, X1
+	PXOR       X13, X1
+	MOVOU      gcmIncs<>+32(SB), X2
+	PADDD      X15, X2
+	PSHUFB     X14, X2
+	PXOR       X13, X2
+	MOVOU      gcmIncs<>+48(SB), X3
+	PADDD      X15, X3
+	PSHUFB     X14, X3
+	PXOR       X13, X3
+	MOVOU      gcmIncs<>+64(SB), X4
+	PADDD      X15, X4
+	PSHUFB     X14, X4
+	PXOR       X13, X4
+	MOVOU      gcmIncs<>+80(SB), X5
+	PADDD      X15, X5
+	PSHUFB     X14, X5
+	PXOR       X13, X5
+	MOVOU      gcmIncs<>+96(SB), X6
+	PADDD      X15, X6
+	PSHUFB     X14, X6
+	PXOR       X13, X6
+	MOVOU      gcmIncs<>+112(SB), X7
+	PADDD      X15, X7
+	PSHUFB     X14, X7
+	PXOR       X13, X7
+	MOVOU      gcmIncs<>+128(SB), X12
+	PADDD      X12, X15
+	LEAL       8(R13), R12
+	BSWAPL     R12
+	XORL       R14, R12
+	MOVL       R12, 140(SP)
+	LEAL       9(R13), R12
+	BSWAPL     R12
+	XORL       R14, R12
+	MOVL       R12, 156(SP)
+	LEAL       10(R13), R12
+	BSWAPL     R12
+	XORL       R14, R12
+	MOVL       R12, 172(SP)
+	LEAL       11(R13), R12
+	BSWAPL     R12
+	XORL       R14, R12
+	MOVL       R12, 188(SP)
+	LEAL       12(R13), R12
+	BSWAPL     R12
+	XORL       R14, R12
+	MOVL       R12, 204(SP)
+	LEAL       13(R13), R12
+	BSWAPL     R12
+	XORL       R14, R12
+	MOVL       R12, 220(SP)
+	LEAL       14(R13), R12
+	BSWAPL     R12
+	XORL       R14, R12
+	MOVL       R12, 236(SP)
+	LEAL       15(R13), R12
+	BSWAPL     R12
+	XORL       R14, R12
+	MOVL       R12, 252(SP)
+	ADDL       $0x08, R13
+	CMPQ       AX, $0x0c
+	JB         sealSecondRounds10
+	JE         sealSecondRounds12
+	MOVOU      -48(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      -32(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+
+sealSecondRounds12:
+	MOVOU  -16(R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	AESENC X13, X4
+	AESENC X13, X5
+	AESENC X13, X6
+	AESENC X13, X7
+	MOVOU  (R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	AESENC X13, X4
+	AESENC X13, X5
+	AESENC X13, X6
+	AESENC X13, X7
+
+sealSecondRounds10:
+	MOVOU      16(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      (R9), X11
+	PSHUFB     X14, X11
+	PXOR       X8, X11
+	MOVOU      400(CX), X13
+	MOVO       X11, X8
+	PCLMULQDQ  $0x00, X13, X8
+	MOVO       X11, X9
+	PCLMULQDQ  $0x11, X13, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      928(CX), X10
+	PCLMULQDQ  $0x00, X12, X10
+	MOVOU      32(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      16(R9), X11
+	PSHUFB     X14, X11
+	MOVOU      416(CX), X13
+	MOVO       X11, X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X8
+	MOVO       X11, X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      944(CX), X13
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X10
+	MOVOU      48(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      32(R9), X11
+	PSHUFB     X14, X11
+	MOVOU      432(CX), X13
+	MOVO       X11, X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X8
+	MOVO       X11, X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      960(CX), X13
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X10
+	MOVOU      64(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      48(R9), X11
+	PSHUFB     X14, X11
+	MOVOU      448(CX), X13
+	MOVO       X11, X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X8
+	MOVO       X11, X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      976(CX), X13
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X10
+	MOVOU      80(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      64(R9), X11
+	PSHUFB     X14, X11
+	MOVOU      464(CX), X13
+	MOVO       X11, X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X8
+	MOVO       X11, X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      992(CX), X13
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X10
+	MOVOU      96(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      80(R9), X11
+	PSHUFB     X14, X11
+	MOVOU      480(CX), X13
+	MOVO       X11, X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X8
+	MOVO       X11, X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      1008(CX), X13
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X10
+	MOVOU      112(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      96(R9), X11
+	PSHUFB     X14, X11
+	MOVOU      496(CX), X13
+	MOVO       X11, X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X8
+	MOVO       X11, X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      1024(CX), X13
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X10
+	MOVOU      128(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      112(R9), X11
+	PSHUFB     X14, X11
+	MOVOU      512(CX), X13
+	MOVO       X11, X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X8
+	MOVO       X11, X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      1040(CX), X13
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X10
+	MOVOU      144(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	PXOR       X8, X10
+	PXOR       X9, X10
+	MOVO       X10, X12
+	PSLLDQ     $0x08, X12
+	PSRLDQ     $0x08, X10
+	PXOR       X12, X8
+	PXOR       X10, X9
+	MOVOU      gcmPoly<>+0(SB), X12
+	PCLMULQDQ  $0x01, X8, X12
+	PSHUFD     $0x4e, X8, X8
+	PXOR       X12, X8
+	MOVOU      gcmPoly<>+0(SB), X12
+	PCLMULQDQ  $0x01, X8, X12
+	PSHUFD     $0x4e, X8, X8
+	PXOR       X12, X8
+	PXOR       X9, X8
+	MOVOU      160(R8), X13
+	AESENCLAST X13, X0
+	AESENCLAST X13, X1
+	AESENCLAST X13, X2
+	AESENCLAST X13, X3
+	AESENCLAST X13, X4
+	AESENCLAST X13, X5
+	AESENCLAST X13, X6
+	AESENCLAST X13, X7
+	MOVQ       DI, R9
+	MOVOU      (SI), X11
+	PXOR       X11, X0
+	MOVOU      X0, (DI)
+	MOVOU      16(SI), X11
+	PXOR       X11, X1
+	MOVOU      X1, 16(DI)
+	MOVOU      32(SI), X11
+	PXOR       X11, X2
+	MOVOU      X2, 32(DI)
+	MOVOU      48(SI), X11
+	PXOR       X11, X3
+	MOVOU      X3, 48(DI)
+	MOVOU      64(SI), X11
+	PXOR       X11, X4
+	MOVOU      X4, 64(DI)
+	MOVOU      80(SI), X11
+	PXOR       X11, X5
+	MOVOU      X5, 80(DI)
+	MOVOU      96(SI), X11
+	PXOR       X11, X6
+	MOVOU      X6, 96(DI)
+	MOVOU      112(SI), X11
+	PXOR       X11, X7
+	MOVOU      X7, 112(DI)
+	ADDQ       $0x80, SI
+	ADDQ       $0x80, DI
+	SUBQ       $0x08, DX
+
+sealLoop:
+	CMPQ   DX, $0x08
+	JB     sealLast
+	MOVOU  (BX), X13
+	MOVOU  128(SP), X0
+	MOVOU  144(SP), X1
+	MOVOU  160(SP), X2
+	MOVOU  176(SP), X3
+	MOVOU  192(SP), X4
+	MOVOU  208(SP), X5
+	MOVOU  224(SP), X6
+	MOVOU  240(SP), X7
+	MOVOU  gcmIncs<>+128(SB), X12
+	PADDD  X12, X15
+	LEAL   8(R13), R12
+	BSWAPL R12
+	XORL   R14, R12
+	MOVL   R12, 140(SP)
+	LEAL   9(R13), R12
+	BSWAPL R12
+	XORL   R14, R12
+	MOVL   R12, 156(SP)
+	LEAL   10(R13), R12
+	BSWAPL R12
+	XORL   R14, R12
+	MOVL   R12, 172(SP)
+	LEAL   11(R13), R12
+	BSWAPL R12
+	XORL   R14, R12
+	MOVL   R12, 188(SP)
+	LEAL   12(R13), R12
+	BSWAPL R12
+	XORL   R14, R12
+	MOVL   R12, 204(SP)
+	LEAL   13(R13), R12
+	BSWAPL R12
+	XORL   R14, R12
+	MOVL   R12, 220(SP)
+	LEAL   14(R13), R12
+	BSWAPL R12
+	XORL   R14, R12
+	MOVL   R12, 236(SP)
+	LEAL   15(R13), R12
+	BSWAPL R12
+	XORL   R14, R12
+	MOVL   R12, 252(SP)
+	ADDL   $0x08, R13
+	CMPQ   AX, $0x0c
+	JB     sealLoopRounds10
+	JE     sealLoopRounds12
+	MOVOU  -48(R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	AESENC X13, X4
+	AESENC X13, X5
+	AESENC X13, X6
+	AESENC X13, X7
+	MOVOU  -32(R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	AESENC X13, X4
+	AESENC X13, X5
+	AESENC X13, X6
+	AESENC X13, X7
+
+sealLoopRounds12:
+	MOVOU  -16(R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	AESENC X13, X4
+	AESENC X13, X5
+	AESENC X13, X6
+	AESENC X13, X7
+	MOVOU  (R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	AESENC X13, X4
+	AESENC X13, X5
+	AESENC X13, X6
+	AESENC X13, X7
+
+sealLoopRounds10:
+	MOVOU      16(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      (R9), X11
+	PSHUFB     X14, X11
+	PXOR       X8, X11
+	MOVOU      400(CX), X13
+	MOVO       X11, X8
+	PCLMULQDQ  $0x00, X13, X8
+	MOVO       X11, X9
+	PCLMULQDQ  $0x11, X13, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      928(CX), X10
+	PCLMULQDQ  $0x00, X12, X10
+	MOVOU      32(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      16(R9), X11
+	PSHUFB     X14, X11
+	MOVOU      416(CX), X13
+	MOVO       X11, X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X8
+	MOVO       X11, X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      944(CX), X13
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X10
+	MOVOU      48(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      32(R9), X11
+	PSHUFB     X14, X11
+	MOVOU      432(CX), X13
+	MOVO       X11, X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X8
+	MOVO       X11, X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      960(CX), X13
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X10
+	MOVOU      64(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      48(R9), X11
+	PSHUFB     X14, X11
+	MOVOU      448(CX), X13
+	MOVO       X11, X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X8
+	MOVO       X11, X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      976(CX), X13
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X10
+	MOVOU      80(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      64(R9), X11
+	PSHUFB     X14, X11
+	MOVOU      464(CX), X13
+	MOVO       X11, X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X8
+	MOVO       X11, X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      992(CX), X13
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X10
+	MOVOU      96(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      80(R9), X11
+	PSHUFB     X14, X11
+	MOVOU      480(CX), X13
+	MOVO       X11, X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X8
+	MOVO       X11, X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      1008(CX), X13
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X10
+	MOVOU      112(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      96(R9), X11
+	PSHUFB     X14, X11
+	MOVOU      496(CX), X13
+	MOVO       X11, X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X8
+	MOVO       X11, X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      1024(CX), X13
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X10
+	MOVOU      128(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      112(R9), X11
+	PSHUFB     X14, X11
+	MOVOU      512(CX), X13
+	MOVO       X11, X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X8
+	MOVO       X11, X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      1040(CX), X13
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X10
+	MOVOU      144(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	PXOR       X8, X10
+	PXOR       X9, X10
+	MOVO       X10, X12
+	PSLLDQ     $0x08, X12
+	PSRLDQ     $0x08, X10
+	PXOR       X12, X8
+	PXOR       X10, X9
+	MOVOU      gcmPoly<>+0(SB), X12
+	PCLMULQDQ  $0x01, X8, X12
+	PSHUFD     $0x4e, X8, X8
+	PXOR       X12, X8
+	MOVOU      gcmPoly<>+0(SB), X12
+	PCLMULQDQ  $0x01, X8, X12
+	PSHUFD     $0x4e, X8, X8
+	PXOR       X12, X8
+	PXOR       X9, X8
+	MOVOU      160(R8), X13
+	AESENCLAST X13, X0
+	AESENCLAST X13, X1
+	AESENCLAST X13, X2
+	AESENCLAST X13, X3
+	AESENCLAST X13, X4
+	AESENCLAST X13, X5
+	AESENCLAST X13, X6
+	AESENCLAST X13, X7
+	MOVQ       DI, R9
+	MOVOU      (SI), X11
+	PXOR       X11, X0
+	MOVOU      X0, (DI)
+	MOVOU      16(SI), X11
+	PXOR       X11, X1
+	MOVOU      X1, 16(DI)
+	MOVOU      32(SI), X11
+	PXOR       X11, X2
+	MOVOU      X2, 32(DI)
+	MOVOU      48(SI), X11
+	PXOR       X11, X3
+	MOVOU      X3, 48(DI)
+	MOVOU      64(SI), X11
+	PXOR       X11, X4
+	MOVOU      X4, 64(DI)
+	MOVOU      80(SI), X11
+	PXOR       X11, X5
+	MOVOU      X5, 80(DI)
+	MOVOU      96(SI), X11
+	PXOR       X11, X6
+	MOVOU      X6, 96(DI)
+	MOVOU      112(SI), X11
+	PXOR       X11, X7
+	MOVOU      X7, 112(DI)
+	ADDQ       $0x80, SI
+	ADDQ       $0x80, DI
+	SUBQ       $0x08, DX
+	JMP        sealLoop
+
+sealLast:
+	MOVOU     (R9), X11
+	PSHUFB    X14, X11
+	PXOR      X8, X11
+	MOVOU     400(CX), X13
+	MOVO      X11, X8
+	PCLMULQDQ $0x00, X13, X8
+	MOVO      X11, X9
+	PCLMULQDQ $0x11, X13, X9
+	PSHUFD    $0x4e, X11, X12
+	PXOR      X11, X12
+	MOVOU     928(CX), X10
+	PCLMULQDQ $0x00, X12, X10
+	MOVOU     16(R9), X11
+	PSHUFB    X14, X11
+	MOVOU     416(CX), X13
+	MOVO      X11, X12
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X8
+	MOVO      X11, X12
+	PCLMULQDQ $0x11, X13, X12
+	PXOR      X12, X9
+	PSHUFD    $0x4e, X11, X12
+	PXOR      X11, X12
+	MOVOU     944(CX), X13
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X10
+	MOVOU     32(R9), X11
+	PSHUFB    X14, X11
+	MOVOU     432(CX), X13
+	MOVO      X11, X12
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X8
+	MOVO      X11, X12
+	PCLMULQDQ $0x11, X13, X12
+	PXOR      X12, X9
+	PSHUFD    $0x4e, X11, X12
+	PXOR      X11, X12
+	MOVOU     960(CX), X13
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X10
+	MOVOU     48(R9), X11
+	PSHUFB    X14, X11
+	MOVOU     448(CX), X13
+	MOVO      X11, X12
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X8
+	MOVO      X11, X12
+	PCLMULQDQ $0x11, X13, X12
+	PXOR      X12, X9
+	PSHUFD    $0x4e, X11, X12
+	PXOR      X11, X12
+	MOVOU     976(CX), X13
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X10
+	MOVOU     64(R9), X11
+	PSHUFB    X14, X11
+	MOVOU     464(CX), X13
+	MOVO      X11, X12
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X8
+	MOVO      X11, X12
+	PCLMULQDQ $0x11, X13, X12
+	PXOR      X12, X9
+	PSHUFD    $0x4e, X11, X12
+	PXOR      X11, X12
+	MOVOU     992(CX), X13
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X10
+	MOVOU     80(R9), X11
+	PSHUFB    X14, X11
+	MOVOU     480(CX), X13
+	MOVO      X11, X12
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X8
+	MOVO      X11, X12
+	PCLMULQDQ $0x11, X13, X12
+	PXOR      X12, X9
+	PSHUFD    $0x4e, X11, X12
+	PXOR      X11, X12
+	MOVOU     1008(CX), X13
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X10
+	MOVOU     96(R9), X11
+	PSHUFB    X14, X11
+	MOVOU     496(CX), X13
+	MOVO      X11, X12
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X8
+	MOVO      X11, X12
+	PCLMULQDQ $0x11, X13, X12
+	PXOR      X12, X9
+	PSHUFD    $0x4e, X11, X12
+	PXOR      X11, X12
+	MOVOU     1024(CX), X13
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X10
+	MOVOU     112(R9), X11
+	PSHUFB    X14, X11
+	MOVOU     512(CX), X13
+	MOVO      X11, X12
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X8
+	MOVO      X11, X12
+	PCLMULQDQ $0x11, X13, X12
+	PXOR      X12, X9
+	PSHUFD    $0x4e, X11, X12
+	PXOR      X11, X12
+	MOVOU     1040(CX), X13
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X10
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+
+sealTail:
+	TESTQ  DX, DX
+	JZ     sealDone
+	MOVOU  (BX), X13
+	MOVOU  gcmIncs<>+0(SB), X0
+	PADDD  X15, X0
+	PSHUFB X14, X0
+	PXOR   X13, X0
+	MOVOU  gcmIncs<>+16(SB), X1
+	PADDD  X15, X1
+	PSHUFB X14, X1
+	PXOR   X13, X1
+	MOVOU  gcmIncs<>+32(SB), X2
+	PADDD  X15, X2
+	PSHUFB X14, X2
+	PXOR   X13, X2
+	MOVOU  gcmIncs<>+48(SB), X3
+	PADDD  X15, X3
+	PSHUFB X14, X3
+	PXOR   X13, X3
+	MOVOU  gcmIncs<>+64(SB), X4
+	PADDD  X15, X4
+	PSHUFB X14, X4
+	PXOR   X13, X4
+	MOVOU  gcmIncs<>+80(SB), X5
+	PADDD  X15, X5
+	PSHUFB X14, X5
+	PXOR   X13, X5
+	MOVOU  gcmIncs<>+96(SB), X6
+	PADDD  X15, X6
+	PSHUFB X14, X6
+	PXOR   X13, X6
+	MOVOU  gcmIncs<>+112(SB), X7
+	PADDD  X15, X7
+	PSHUFB X14, X7
+	PXOR   X13, X7
+	MOVOU  gcmIncs<>+128(SB), X12
+	PADDD  X12, X15
+	CMPQ   AX, $0x0c
+	JB     sealTailRounds10
+	JE     sealTailRounds12
+	MOVOU  -48(R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	AESENC X13, X4
+	AESENC X13, X5
+	AESENC X13, X6
+	AESENC X13, X7
+	MOVOU  -32(R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	AESENC X13, X4
+	AESENC X13, X5
+	AESENC X13, X6
+	AESENC X13, X7
+
+sealTailRounds12:
+	MOVOU  -16(R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	AESENC X13, X4
+	AESENC X13, X5
+	AESENC X13, X6
+	AESENC X13, X7
+	MOVOU  (R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	AESENC X13, X4
+	AESENC X13, X5
+	AESENC X13, X6
+	AESENC X13, X7
+
+sealTailRounds10:
+	MOVOU      16(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      32(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      48(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      64(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      80(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      96(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      112(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      128(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      144(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      160(R8), X13
+	AESENCLAST X13, X0
+	AESENCLAST X13, X1
+	AESENCLAST X13, X2
+	AESENCLAST X13, X3
+	AESENCLAST X13, X4
+	AESENCLAST X13, X5
+	AESENCLAST X13, X6
+	AESENCLAST X13, X7
+	MOVOU      X0, (SP)
+	MOVOU      X1, 16(SP)
+	MOVOU      X2, 32(SP)
+	MOVOU      X3, 48(SP)
+	MOVOU      X4, 64(SP)
+	MOVOU      X5, 80(SP)
+	MOVOU      X6, 96(SP)
+	MOVOU      X7, 112(SP)
+	TESTQ      DX, DX
+	JZ         sealDone
+	MOVQ       $0x00000021, R10
+	SUBQ       DX, R10
+	SHLQ       $0x04, R10
+	XORQ       R11, R11
+	MOVO       X8, X0
+	PXOR       X8, X8
+	PXOR       X9, X9
+	PXOR       X10, X10
+
+sealTailLoop:
+	MOVOU     (SI)(R11*1), X11
+	MOVOU     (SP)(R11*1), X12
+	PXOR      X11, X12
+	MOVOU     X12, (DI)(R11*1)
+	MOVO      X12, X11
+	PSHUFB    X14, X11
+	PXOR      X0, X11
+	PXOR      X0, X0
+	MOVOU     (CX)(R10*1), X13
+	MOVO      X11, X12
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X8
+	MOVO      X11, X12
+	PCLMULQDQ $0x11, X13, X12
+	PXOR      X12, X9
+	PSHUFD    $0x4e, X11, X12
+	PXOR      X11, X12
+	MOVOU     528(CX)(R10*1), X13
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X10
+	ADDQ      $0x10, R10
+	ADDQ      $0x10, R11
+	DECQ      DX
+	JNZ       sealTailLoop
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+
+sealDone:
+	PSHUFB X14, X8
+	MOVQ   X8, R12
+	MOVQ   R12, r0+80(FP)
+	PEXTRQ $0x01, X8, R12
+	MOVQ   R12, r1+88(FP)
+	RET
+
+// func openSSE(nr int, rk *[240]byte, key *[66][16]byte, dst *byte, src *byte, n int, ctr0 uint64, ctr1 uint64, y0 uint64, y1 uint64) (r0 uint64, r1 uint64)
+// Requires: AES, PCLMULQDQ, SSE2, SSE4.1, SSSE3
+TEXT ·openSSE(SB), NOSPLIT, $256-96
+	MOVQ   nr+0(FP), AX
+	MOVQ   rk+8(FP), BX
+	MOVQ   key+16(FP), CX
+	MOVQ   dst+24(FP), DI
+	MOVQ   src+32(FP), SI
+	MOVQ   n+40(FP), DX
+	MOVQ   AX, R8
+	SHLQ   $0x04, R8
+	LEAQ   -160(BX)(R8*1), R8
+	MOVOU  gcmBswap<>+0(SB), X14
+	MOVQ   ctr0+48(FP), R12
+	MOVQ   R12, X15
+	MOVQ   ctr1+56(FP), R12
+	PINSRQ $0x01, R12, X15
+	PSHUFB X14, X15
+	MOVQ   y0+64(FP), R12
+	MOVQ   R12, X8
+	MOVQ   y1+72(FP), R12
+	PINSRQ $0x01, R12, X8
+	PSHUFB X14, X8
+	CMPQ   DX, $0x08
+	JB     openTail
+	MOVOU  (BX), X13
+	MOVOU  gcmIncs<>+0(SB), X0
+	PADDD  X15, X0
+	PSHUFB X14, X0
+	PXOR   X13, X0
+	MOVOU  gcmIncs<>+16(SB), X1
+	PADDD  X15, X1
+	PSHUFB X14, X1
+	PXOR   X13, X1
+	MOVOU  gcmIncs<>+32(SB), X2
+	PADDD  X15, X2
+	PSHUFB X14, X2
+	PXOR   X13, X2
+	MOVOU  gcmIncs<>+48(SB), X3
+	PADDD  X15, X3
+	PSHUFB X14, X3
+	PXOR   X13, X3
+	MOVOU  gcmIncs<>+64(SB), X4
+	PADDD  X15, X4
+	PSHUFB X14, X4
+	PXOR   X13, X4
+	MOVOU  gcmIncs<>+80(SB), X5
+	PADDD  X15, X5
+	PSHUFB X14, X5
+	PXOR   X13, X5
+	MOVOU  gcmIncs<>+96(SB), X6
+	PADDD  X15, X6
+	PSHUFB X14, X6
+	PXOR   X13, X6
+	MOVOU  gcmIncs<>+112(SB), X7
+	PADDD  X15, X7
+	PSHUFB X14, X7
+	PXOR   X13, X7
+	MOVOU  gcmIncs<>+128(SB), X12
+	PADDD  X12, X15
+	CMPQ   AX, $0x0c
+	JB     openFirstRounds10
+	JE     openFirstRounds12
+	MOVOU  -48(R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	AESENC X13, X4
+	AESENC X13, X5
+	AESENC X13, X6
+	AESENC X13, X7
+	MOVOU  -32(R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	AESENC X13, X4
+	AESENC X13, X5
+	AESENC X13, X6
+	AESENC X13, X7
+
+openFirstRounds12:
+	MOVOU  -16(R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	AESENC X13, X4
+	AESENC X13, X5
+	AESENC X13, X6
+	AESENC X13, X7
+	MOVOU  (R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	AESENC X13, X4
+	AESENC X13, X5
+	AESENC X13, X6
+	AESENC X13, X7
+
+openFirstRounds10:
+	MOVOU      16(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      (SI), X11
+	PSHUFB     X14, X11
+	PXOR       X8, X11
+	MOVOU      400(CX), X13
+	MOVO       X11, X8
+	PCLMULQDQ  $0x00, X13, X8
+	MOVO       X11, X9
+	PCLMULQDQ  $0x11, X13, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      928(CX), X10
+	PCLMULQDQ  $0x00, X12, X10
+	MOVOU      32(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      16(SI), X11
+	PSHUFB     X14, X11
+	MOVOU      416(CX), X13
+	MOVO       X11, X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X8
+	MOVO       X11, X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      944(CX), X13
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X10
+	MOVOU      48(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      32(SI), X11
+	PSHUFB     X14, X11
+	MOVOU      432(CX), X13
+	MOVO       X11, X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X8
+	MOVO       X11, X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      960(CX), X13
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X10
+	MOVOU      64(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      48(SI), X11
+	PSHUFB     X14, X11
+	MOVOU      448(CX), X13
+	MOVO       X11, X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X8
+	MOVO       X11, X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      976(CX), X13
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X10
+	MOVOU      80(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      64(SI), X11
+	PSHUFB     X14, X11
+	MOVOU      464(CX), X13
+	MOVO       X11, X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X8
+	MOVO       X11, X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      992(CX), X13
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X10
+	MOVOU      96(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      80(SI), X11
+	PSHUFB     X14, X11
+	MOVOU      480(CX), X13
+	MOVO       X11, X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X8
+	MOVO       X11, X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      1008(CX), X13
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X10
+	MOVOU      112(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      96(SI), X11
+	PSHUFB     X14, X11
+	MOVOU      496(CX), X13
+	MOVO       X11, X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X8
+	MOVO       X11, X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      1024(CX), X13
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X10
+	MOVOU      128(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      112(SI), X11
+	PSHUFB     X14, X11
+	MOVOU      512(CX), X13
+	MOVO       X11, X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X8
+	MOVO       X11, X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      1040(CX), X13
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X10
+	MOVOU      144(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	PXOR       X8, X10
+	PXOR       X9, X10
+	MOVO       X10, X12
+	PSLLDQ     $0x08, X12
+	PSRLDQ     $0x08, X10
+	PXOR       X12, X8
+	PXOR       X10, X9
+	MOVOU      gcmPoly<>+0(SB), X12
+	PCLMULQDQ  $0x01, X8, X12
+	PSHUFD     $0x4e, X8, X8
+	PXOR       X12, X8
+	MOVOU      gcmPoly<>+0(SB), X12
+	PCLMULQDQ  $0x01, X8, X12
+	PSHUFD     $0x4e, X8, X8
+	PXOR       X12, X8
+	PXOR       X9, X8
+	MOVOU      160(R8), X13
+	AESENCLAST X13, X0
+	AESENCLAST X13, X1
+	AESENCLAST X13, X2
+	AESENCLAST X13, X3
+	AESENCLAST X13, X4
+	AESENCLAST X13, X5
+	AESENCLAST X13, X6
+	AESENCLAST X13, X7
+	MOVOU      (SI), X11
+	PXOR       X11, X0
+	MOVOU      X0, (DI)
+	MOVOU      16(SI), X11
+	PXOR       X11, X1
+	MOVOU      X1, 16(DI)
+	MOVOU      32(SI), X11
+	PXOR       X11, X2
+	MOVOU      X2, 32(DI)
+	MOVOU      48(SI), X11
+	PXOR       X11, X3
+	MOVOU      X3, 48(DI)
+	MOVOU      64(SI), X11
+	PXOR       X11, X4
+	MOVOU      X4, 64(DI)
+	MOVOU      80(SI), X11
+	PXOR       X11, X5
+	MOVOU      X5, 80(DI)
+	MOVOU      96(SI), X11
+	PXOR       X11, X6
+	MOVOU      X6, 96(DI)
+	MOVOU      112(SI), X11
+	PXOR       X11, X7
+	MOVOU      X7, 112(DI)
+	ADDQ       $0x80, SI
+	ADDQ       $0x80, DI
+	SUBQ       $0x08, DX
+	CMPQ       DX, $0x08
+	JB         openTail
+	MOVOU      (BX), X13
+	MOVO       X15, X11
+	PSHUFB     X14, X11
+	PXOR       X13, X11
+	MOVOU      X11, 128(SP)
+	MOVOU      X11, 144(SP)
+	MOVOU      X11, 160(SP)
+	MOVOU      X11, 176(SP)
+	MOVOU      X11, 192(SP)
+	MOVOU      X11, 208(SP)
+	MOVOU      X11, 224(SP)
+	MOVOU      X11, 240(SP)
+	MOVL       12(BX), R14
+	MOVD       X15, R13
+	MOVOU      (BX), X13
+	MOVOU      gcmIncs<>+0(SB), X0
+	PADDD      X15, X0
+	PSHUFB     X14, X0
+	PXOR       X13, X0
+	MOVOU      gcmIncs<>+16(SB), X1
+	PADDD      X15, X1
+	PSHUFB     X14, X1
+	PXOR       X13, X1
+	MOVOU      gcmIncs<>+32(SB), X2
+	PADDD      X15, X2
+	PSHUFB     X14, X2
+	PXOR       X13, X2
+	MOVOU      gcmIncs<>+48(SB), X3
+	PADDD      X15, X3
+	PSHUFB     X14, X3
+	PXOR       X13, X3
+	MOVOU      gcmIncs<>+64(SB), X4
+	PADDD      X15, X4
+	PSHUFB     X14, X4
+	PXOR       X13, X4
+	MOVOU      gcmIncs<>+80(SB), X5
+	PADDD      X15, X5
+	PSHUFB     X14, X5
+	PXOR       X13, X5
+	MOVOU      gcmIncs<>+96(SB), X6
+	PADDD      X15, X6
+	PSHUFB     X14, X6
+	PXOR       X13, X6
+	MOVOU      gcmIncs<>+112(SB), X7
+	PADDD      X15, X7
+	PSHUFB     X14, X7
+	PXOR       X13, X7
+	MOVOU      gcmIncs<>+128(SB), X12
+	PADDD      X12, X15
+	LEAL       8(R13), R12
+	BSWAPL     R12
+	XORL       R14, R12
+	MOVL       R12, 140(SP)
+	LEAL       9(R13), R12
+	BSWAPL     R12
+	XORL       R14, R12
+	MOVL       R12, 156(SP)
+	LEAL       10(R13), R12
+	BSWAPL     R12
+	XORL       R14, R12
+	MOVL       R12, 172(SP)
+	LEAL       11(R13), R12
+	BSWAPL     R12
+	XORL       R14, R12
+	MOVL       R12, 188(SP)
+	LEAL       12(R13), R12
+	BSWAPL     R12
+	XORL       R14, R12
+	MOVL       R12, 204(SP)
+	LEAL       13(R13), R12
+	BSWAPL     R12
+	XORL       R14, R12
+	MOVL       R12, 220(SP)
+	LEAL       14(R13), R12
+	BSWAPL     R12
+	XORL       R14, R12
+	MOVL       R12, 236(SP)
+	LEAL       15(R13), R12
+	BSWAPL     R12
+	XORL       R14, R12
+	MOVL       R12, 252(SP)
+	ADDL       $0x08, R13
+	CMPQ       AX, $0x0c
+	JB         openSecondRounds10
+	JE         openSecondRounds12
+	MOVOU      -48(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      -32(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+
+openSecondRounds12:
+	MOVOU  -16(R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	AESENC X13, X4
+	AESENC X13, X5
+	AESENC X13, X6
+	AESENC X13, X7
+	MOVOU  (R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	AESENC X13, X4
+	AESENC X13, X5
+	AESENC X13, X6
+	AESENC X13, X7
+
+openSecondRounds10:
+	MOVOU      16(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      (SI), X11
+	PSHUFB     X14, X11
+	PXOR       X8, X11
+	MOVOU      400(CX), X13
+	MOVO       X11, X8
+	PCLMULQDQ  $0x00, X13, X8
+	MOVO       X11, X9
+	PCLMULQDQ  $0x11, X13, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      928(CX), X10
+	PCLMULQDQ  $0x00, X12, X10
+	MOVOU      32(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      16(SI), X11
+	PSHUFB     X14, X11
+	MOVOU      416(CX), X13
+	MOVO       X11, X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X8
+	MOVO       X11, X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      944(CX), X13
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X10
+	MOVOU      48(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      32(SI), X11
+	PSHUFB     X14, X11
+	MOVOU      432(CX), X13
+	MOVO       X11, X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X8
+	MOVO       X11, X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      960(CX), X13
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X10
+	MOVOU      64(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      48(SI), X11
+	PSHUFB     X14, X11
+	MOVOU      448(CX), X13
+	MOVO       X11, X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X8
+	MOVO       X11, X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      976(CX), X13
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X10
+	MOVOU      80(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      64(SI), X11
+	PSHUFB     X14, X11
+	MOVOU      464(CX), X13
+	MOVO       X11, X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X8
+	MOVO       X11, X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      992(CX), X13
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X10
+	MOVOU      96(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      80(SI), X11
+	PSHUFB     X14, X11
+	MOVOU      480(CX), X13
+	MOVO       X11, X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X8
+	MOVO       X11, X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      1008(CX), X13
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X10
+	MOVOU      112(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      96(SI), X11
+	PSHUFB     X14, X11
+	MOVOU      496(CX), X13
+	MOVO       X11, X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X8
+	MOVO       X11, X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      1024(CX), X13
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X10
+	MOVOU      128(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      112(SI), X11
+	PSHUFB     X14, X11
+	MOVOU      512(CX), X13
+	MOVO       X11, X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X8
+	MOVO       X11, X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      1040(CX), X13
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X10
+	MOVOU      144(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	PXOR       X8, X10
+	PXOR       X9, X10
+	MOVO       X10, X12
+	PSLLDQ     $0x08, X12
+	PSRLDQ     $0x08, X10
+	PXOR       X12, X8
+	PXOR       X10, X9
+	MOVOU      gcmPoly<>+0(SB), X12
+	PCLMULQDQ  $0x01, X8, X12
+	PSHUFD     $0x4e, X8, X8
+	PXOR       X12, X8
+	MOVOU      gcmPoly<>+0(SB), X12
+	PCLMULQDQ  $0x01, X8, X12
+	PSHUFD     $0x4e, X8, X8
+	PXOR       X12, X8
+	PXOR       X9, X8
+	MOVOU      160(R8), X13
+	AESENCLAST X13, X0
+	AESENCLAST X13, X1
+	AESENCLAST X13, X2
+	AESENCLAST X13, X3
+	AESENCLAST X13, X4
+	AESENCLAST X13, X5
+	AESENCLAST X13, X6
+	AESENCLAST X13, X7
+	MOVOU      (SI), X11
+	PXOR       X11, X0
+	MOVOU      X0, (DI)
+	MOVOU      16(SI), X11
+	PXOR       X11, X1
+	MOVOU      X1, 16(DI)
+	MOVOU      32(SI), X11
+	PXOR       X11, X2
+	MOVOU      X2, 32(DI)
+	MOVOU      48(SI), X11
+	PXOR       X11, X3
+	MOVOU      X3, 48(DI)
+	MOVOU      64(SI), X11
+	PXOR       X11, X4
+	MOVOU      X4, 64(DI)
+	MOVOU      80(SI), X11
+	PXOR       X11, X5
+	MOVOU      X5, 80(DI)
+	MOVOU      96(SI), X11
+	PXOR       X11, X6
+	MOVOU      X6, 96(DI)
+	MOVOU      112(SI), X11
+	PXOR       X11, X7
+	MOVOU      X7, 112(DI)
+	ADDQ       $0x80, SI
+	ADDQ       $0x80, DI
+	SUBQ       $0x08, DX
+
+openLoop:
+	CMPQ   DX, $0x08
+	JB     openTail
+	MOVOU  (BX), X13
+	MOVOU  128(SP), X0
+	MOVOU  144(SP), X1
+	MOVOU  160(SP), X2
+	MOVOU  176(SP), X3
+	MOVOU  192(SP), X4
+	MOVOU  208(SP), X5
+	MOVOU  224(SP), X6
+	MOVOU  240(SP), X7
+	MOVOU  gcmIncs<>+128(SB), X12
+	PADDD  X12, X15
+	LEAL   8(R13), R12
+	BSWAPL R12
+	XORL   R14, R12
+	MOVL   R12, 140(SP)
+	LEAL   9(R13), R12
+	BSWAPL R12
+	XORL   R14, R12
+	MOVL   R12, 156(SP)
+	LEAL   10(R13), R12
+	BSWAPL R12
+	XORL   R14, R12
+	MOVL   R12, 172(SP)
+	LEAL   11(R13), R12
+	BSWAPL R12
+	XORL   R14, R12
+	MOVL   R12, 188(SP)
+	LEAL   12(R13), R12
+	BSWAPL R12
+	XORL   R14, R12
+	MOVL   R12, 204(SP)
+	LEAL   13(R13), R12
+	BSWAPL R12
+	XORL   R14, R12
+	MOVL   R12, 220(SP)
+	LEAL   14(R13), R12
+	BSWAPL R12
+	XORL   R14, R12
+	MOVL   R12, 236(SP)
+	LEAL   15(R13), R12
+	BSWAPL R12
+	XORL   R14, R12
+	MOVL   R12, 252(SP)
+	ADDL   $0x08, R13
+	CMPQ   AX, $0x0c
+	JB     openLoopRounds10
+	JE     openLoopRounds12
+	MOVOU  -48(R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	AESENC X13, X4
+	AESENC X13, X5
+	AESENC X13, X6
+	AESENC X13, X7
+	MOVOU  -32(R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	AESENC X13, X4
+	AESENC X13, X5
+	AESENC X13, X6
+	AESENC X13, X7
+
+openLoopRounds12:
+	MOVOU  -16(R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	AESENC X13, X4
+	AESENC X13, X5
+	AESENC X13, X6
+	AESENC X13, X7
+	MOVOU  (R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	AESENC X13, X4
+	AESENC X13, X5
+	AESENC X13, X6
+	AESENC X13, X7
+
+openLoopRounds10:
+	MOVOU      16(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      (SI), X11
+	PSHUFB     X14, X11
+	PXOR       X8, X11
+	MOVOU      400(CX), X13
+	MOVO       X11, X8
+	PCLMULQDQ  $0x00, X13, X8
+	MOVO       X11, X9
+	PCLMULQDQ  $0x11, X13, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      928(CX), X10
+	PCLMULQDQ  $0x00, X12, X10
+	MOVOU      32(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      16(SI), X11
+	PSHUFB     X14, X11
+	MOVOU      416(CX), X13
+	MOVO       X11, X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X8
+	MOVO       X11, X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      944(CX), X13
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X10
+	MOVOU      48(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      32(SI), X11
+	PSHUFB     X14, X11
+	MOVOU      432(CX), X13
+	MOVO       X11, X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X8
+	MOVO       X11, X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      960(CX), X13
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X10
+	MOVOU      64(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      48(SI), X11
+	PSHUFB     X14, X11
+	MOVOU      448(CX), X13
+	MOVO       X11, X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X8
+	MOVO       X11, X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      976(CX), X13
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X10
+	MOVOU      80(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      64(SI), X11
+	PSHUFB     X14, X11
+	MOVOU      464(CX), X13
+	MOVO       X11, X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X8
+	MOVO       X11, X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      992(CX), X13
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X10
+	MOVOU      96(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      80(SI), X11
+	PSHUFB     X14, X11
+	MOVOU      480(CX), X13
+	MOVO       X11, X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X8
+	MOVO       X11, X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      1008(CX), X13
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X10
+	MOVOU      112(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      96(SI), X11
+	PSHUFB     X14, X11
+	MOVOU      496(CX), X13
+	MOVO       X11, X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X8
+	MOVO       X11, X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      1024(CX), X13
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X10
+	MOVOU      128(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      112(SI), X11
+	PSHUFB     X14, X11
+	MOVOU      512(CX), X13
+	MOVO       X11, X12
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X8
+	MOVO       X11, X12
+	PCLMULQDQ  $0x11, X13, X12
+	PXOR       X12, X9
+	PSHUFD     $0x4e, X11, X12
+	PXOR       X11, X12
+	MOVOU      1040(CX), X13
+	PCLMULQDQ  $0x00, X13, X12
+	PXOR       X12, X10
+	MOVOU      144(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	PXOR       X8, X10
+	PXOR       X9, X10
+	MOVO       X10, X12
+	PSLLDQ     $0x08, X12
+	PSRLDQ     $0x08, X10
+	PXOR       X12, X8
+	PXOR       X10, X9
+	MOVOU      gcmPoly<>+0(SB), X12
+	PCLMULQDQ  $0x01, X8, X12
+	PSHUFD     $0x4e, X8, X8
+	PXOR       X12, X8
+	MOVOU      gcmPoly<>+0(SB), X12
+	PCLMULQDQ  $0x01, X8, X12
+	PSHUFD     $0x4e, X8, X8
+	PXOR       X12, X8
+	PXOR       X9, X8
+	MOVOU      160(R8), X13
+	AESENCLAST X13, X0
+	AESENCLAST X13, X1
+	AESENCLAST X13, X2
+	AESENCLAST X13, X3
+	AESENCLAST X13, X4
+	AESENCLAST X13, X5
+	AESENCLAST X13, X6
+	AESENCLAST X13, X7
+	MOVOU      (SI), X11
+	PXOR       X11, X0
+	MOVOU      X0, (DI)
+	MOVOU      16(SI), X11
+	PXOR       X11, X1
+	MOVOU      X1, 16(DI)
+	MOVOU      32(SI), X11
+	PXOR       X11, X2
+	MOVOU      X2, 32(DI)
+	MOVOU      48(SI), X11
+	PXOR       X11, X3
+	MOVOU      X3, 48(DI)
+	MOVOU      64(SI), X11
+	PXOR       X11, X4
+	MOVOU      X4, 64(DI)
+	MOVOU      80(SI), X11
+	PXOR       X11, X5
+	MOVOU      X5, 80(DI)
+	MOVOU      96(SI), X11
+	PXOR       X11, X6
+	MOVOU      X6, 96(DI)
+	MOVOU      112(SI), X11
+	PXOR       X11, X7
+	MOVOU      X7, 112(DI)
+	ADDQ       $0x80, SI
+	ADDQ       $0x80, DI
+	SUBQ       $0x08, DX
+	JMP        openLoop
+
+openTail:
+	TESTQ  DX, DX
+	JZ     openDone
+	MOVOU  (BX), X13
+	MOVOU  gcmIncs<>+0(SB), X0
+	PADDD  X15, X0
+	PSHUFB X14, X0
+	PXOR   X13, X0
+	MOVOU  gcmIncs<>+16(SB), X1
+	PADDD  X15, X1
+	PSHUFB X14, X1
+	PXOR   X13, X1
+	MOVOU  gcmIncs<>+32(SB), X2
+	PADDD  X15, X2
+	PSHUFB X14, X2
+	PXOR   X13, X2
+	MOVOU  gcmIncs<>+48(SB), X3
+	PADDD  X15, X3
+	PSHUFB X14, X3
+	PXOR   X13, X3
+	MOVOU  gcmIncs<>+64(SB), X4
+	PADDD  X15, X4
+	PSHUFB X14, X4
+	PXOR   X13, X4
+	MOVOU  gcmIncs<>+80(SB), X5
+	PADDD  X15, X5
+	PSHUFB X14, X5
+	PXOR   X13, X5
+	MOVOU  gcmIncs<>+96(SB), X6
+	PADDD  X15, X6
+	PSHUFB X14, X6
+	PXOR   X13, X6
+	MOVOU  gcmIncs<>+112(SB), X7
+	PADDD  X15, X7
+	PSHUFB X14, X7
+	PXOR   X13, X7
+	MOVOU  gcmIncs<>+128(SB), X12
+	PADDD  X12, X15
+	CMPQ   AX, $0x0c
+	JB     openTailRounds10
+	JE     openTailRounds12
+	MOVOU  -48(R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	AESENC X13, X4
+	AESENC X13, X5
+	AESENC X13, X6
+	AESENC X13, X7
+	MOVOU  -32(R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	AESENC X13, X4
+	AESENC X13, X5
+	AESENC X13, X6
+	AESENC X13, X7
+
+openTailRounds12:
+	MOVOU  -16(R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	AESENC X13, X4
+	AESENC X13, X5
+	AESENC X13, X6
+	AESENC X13, X7
+	MOVOU  (R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	AESENC X13, X4
+	AESENC X13, X5
+	AESENC X13, X6
+	AESENC X13, X7
+
+openTailRounds10:
+	MOVOU      16(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      32(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      48(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      64(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      80(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      96(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      112(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      128(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      144(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENC     X13, X4
+	AESENC     X13, X5
+	AESENC     X13, X6
+	AESENC     X13, X7
+	MOVOU      160(R8), X13
+	AESENCLAST X13, X0
+	AESENCLAST X13, X1
+	AESENCLAST X13, X2
+	AESENCLAST X13, X3
+	AESENCLAST X13, X4
+	AESENCLAST X13, X5
+	AESENCLAST X13, X6
+	AESENCLAST X13, X7
+	MOVOU      X0, (SP)
+	MOVOU      X1, 16(SP)
+	MOVOU      X2, 32(SP)
+	MOVOU      X3, 48(SP)
+	MOVOU      X4, 64(SP)
+	MOVOU      X5, 80(SP)
+	MOVOU      X6, 96(SP)
+	MOVOU      X7, 112(SP)
+	TESTQ      DX, DX
+	JZ         openDone
+	MOVQ       $0x00000021, R10
+	SUBQ       DX, R10
+	SHLQ       $0x04, R10
+	XORQ       R11, R11
+	MOVO       X8, X0
+	PXOR       X8, X8
+	PXOR       X9, X9
+	PXOR       X10, X10
+
+openTailLoop:
+	MOVOU     (SI)(R11*1), X11
+	MOVOU     (SP)(R11*1), X12
+	PXOR      X11, X12
+	MOVOU     X12, (DI)(R11*1)
+	PSHUFB    X14, X11
+	PXOR      X0, X11
+	PXOR      X0, X0
+	MOVOU     (CX)(R10*1), X13
+	MOVO      X11, X12
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X8
+	MOVO      X11, X12
+	PCLMULQDQ $0x11, X13, X12
+	PXOR      X12, X9
+	PSHUFD    $0x4e, X11, X12
+	PXOR      X11, X12
+	MOVOU     528(CX)(R10*1), X13
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X10
+	ADDQ      $0x10, R10
+	ADDQ      $0x10, R11
+	DECQ      DX
+	JNZ       openTailLoop
+	PXOR      X8, X10
+	PXOR      X9, X10
+	MOVO      X10, X12
+	PSLLDQ    $0x08, X12
+	PSRLDQ    $0x08, X10
+	PXOR      X12, X8
+	PXOR      X10, X9
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	MOVOU     gcmPoly<>+0(SB), X12
+	PCLMULQDQ $0x01, X8, X12
+	PSHUFD    $0x4e, X8, X8
+	PXOR      X12, X8
+	PXOR      X9, X8
+
+openDone:
+	PSHUFB X14, X8
+	MOVQ   X8, R12
+	MOVQ   R12, r0+80(FP)
+	PEXTRQ $0x01, X8, R12
+	MOVQ   R12, r1+88(FP)
+	RET
+
 // func ghashVAES256(key *[66][16]byte, src *byte, n int, y0 uint64, y1 uint64) (r0 uint64, r1 uint64)
 // Requires: AVX, AVX2, PCLMULQDQ, VPCLMULQDQ
 TEXT ·ghashVAES256(SB), NOSPLIT, $0-56
