@@ -20,6 +20,9 @@ import (
 type encoding struct {
 	name string // suffix of the function names
 	sse  bool
+	// powers is the most powers of H init fills: the most any family
+	// sharing it multiplies by.
+	powers int
 	// stitched is how the stitched loops form products: on the AVX cores
 	// schoolbook spares the shuffle port; the SSE-only cores issue a
 	// PCLMULQDQ only every several cycles, so there three beat four.
@@ -27,8 +30,8 @@ type encoding struct {
 }
 
 var (
-	avx    = encoding{name: "AESNI", stitched: schoolbook}
-	legacy = encoding{name: "SSE", sse: true, stitched: karatsuba}
+	avx    = encoding{name: "AESNI", powers: numPowers, stitched: schoolbook}
+	legacy = encoding{name: "SSE", sse: true, powers: 8, stitched: karatsuba}
 	// enc is the encoding being generated.
 	enc = avx
 )

@@ -215,7 +215,7 @@ func storeState() {
 
 func initKey() {
 	TEXT("init"+enc.name, NOSPLIT, "func(h0, h1 uint64, key "+keyType+", n int)")
-	Doc("init" + enc.name + " fills key with H^1..H^n, n in 2..numPowers, from H·x^-1 (kernelH).")
+	Doc(fmt.Sprintf("init%s fills key with H^1..H^n, n in 2..%d, from H·x^-1 (kernelH).", enc.name, enc.powers))
 	Load(Param("key"), key)
 	Load(Param("n"), n)
 	loadWords("h0", "h1", X0)
@@ -228,7 +228,7 @@ func initKey() {
 	storePower(1, X0)
 	// H^k = H^a·H^(k-a), a the largest power of two below k: the chain of
 	// dependent multiplications is log2(numPowers) long, not numPowers.
-	for k := 2; k <= numPowers; k++ {
+	for k := 2; k <= enc.powers; k++ {
 		a := 1
 		for 2*a < k {
 			a *= 2
@@ -237,7 +237,7 @@ func initKey() {
 		mulAcc(karatsuba, true, X1, pow(k-a), kara(k-a))
 		reduce(karatsuba)
 		storePower(k, acc0)
-		if k < numPowers {
+		if k < enc.powers {
 			CMPQ(n, U8(k))
 			JE(LabelRef("initDone"))
 		}
