@@ -5,10 +5,11 @@
 //
 // Constant time. No path looks up a table with, or branches on, the key, the
 // hash key H, the plaintext or the tag:
-//   - on amd64 with AES-NI, PCLMULQDQ and AVX, AES keys run on stitched
-//     assembly kernels (counter mode and GHASH over 8 blocks per iteration;
-//     with VAES and VPCLMULQDQ, 16 on ymm and 32 on zmm), whose
-//     instructions take the same time for any data;
+//   - on amd64 with AES-NI and PCLMULQDQ, AES keys run on stitched
+//     assembly kernels (counter mode and GHASH over 8 blocks per iteration,
+//     in AVX encodings, or legacy SSE ones on CPUs without AVX; with VAES
+//     and VPCLMULQDQ, 16 on ymm and 32 on zmm), whose instructions take
+//     the same time for any data;
 //   - elsewhere (purego, 386, arm, arm64 for now, s390x, or such a CPU
 //     without those instructions) AES runs on fae's AES engine (its
 //     constant-time bitsliced code when the CPU has no AES instructions) and

@@ -54,9 +54,10 @@ import (
 //
 // Every family that multiplies carry-lessly keeps H in one layout,
 // kernelKey, filled by initAESNI, or initSSE on the SSE family (every CPU
-// with VAES or VPCLMULQDQ has PCLMULQDQ too). A new family adds its kernel constant, its availability
-// to chooseKernel and impl, its powers, and its cases to ghash, mulH,
-// cryptBlocks and, with message kernels, hasMessage and message.
+// with VAES or VPCLMULQDQ has PCLMULQDQ too). A new family adds its kernel
+// constant, its availability to chooseKernel and impl, its powers, and its
+// cases to ghash, mulH, cryptBlocks and, with message kernels, hasMessage
+// and message.
 
 // The VAES families need the aesni kernel's instructions too: they share
 // initAESNI and mulHAESNI. The zmm kernels' byte masks take BZHI (BMI2).
