@@ -3605,9 +3605,8 @@ ghashLoop:
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
-	MOVO      X11, X12
-	PCLMULQDQ $0x11, X13, X12
-	PXOR      X12, X9
+	PCLMULQDQ $0x11, X11, X13
+	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
 	MOVOU     944(CX), X13
@@ -3619,9 +3618,8 @@ ghashLoop:
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
-	MOVO      X11, X12
-	PCLMULQDQ $0x11, X13, X12
-	PXOR      X12, X9
+	PCLMULQDQ $0x11, X11, X13
+	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
 	MOVOU     960(CX), X13
@@ -3633,9 +3631,8 @@ ghashLoop:
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
-	MOVO      X11, X12
-	PCLMULQDQ $0x11, X13, X12
-	PXOR      X12, X9
+	PCLMULQDQ $0x11, X11, X13
+	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
 	MOVOU     976(CX), X13
@@ -3647,9 +3644,8 @@ ghashLoop:
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
-	MOVO      X11, X12
-	PCLMULQDQ $0x11, X13, X12
-	PXOR      X12, X9
+	PCLMULQDQ $0x11, X11, X13
+	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
 	MOVOU     992(CX), X13
@@ -3661,9 +3657,8 @@ ghashLoop:
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
-	MOVO      X11, X12
-	PCLMULQDQ $0x11, X13, X12
-	PXOR      X12, X9
+	PCLMULQDQ $0x11, X11, X13
+	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
 	MOVOU     1008(CX), X13
@@ -3675,9 +3670,8 @@ ghashLoop:
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
-	MOVO      X11, X12
-	PCLMULQDQ $0x11, X13, X12
-	PXOR      X12, X9
+	PCLMULQDQ $0x11, X11, X13
+	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
 	MOVOU     1024(CX), X13
@@ -3689,9 +3683,8 @@ ghashLoop:
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
-	MOVO      X11, X12
-	PCLMULQDQ $0x11, X13, X12
-	PXOR      X12, X9
+	PCLMULQDQ $0x11, X11, X13
+	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
 	MOVOU     1040(CX), X13
@@ -3738,9 +3731,8 @@ ghashTailLoop:
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
-	MOVO      X11, X12
-	PCLMULQDQ $0x11, X13, X12
-	PXOR      X12, X9
+	PCLMULQDQ $0x11, X11, X13
+	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
 	MOVOU     528(CX)(R10*1), X13
@@ -4201,9 +4193,8 @@ sealSecondRounds10:
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
-	MOVO       X11, X12
-	PCLMULQDQ  $0x11, X13, X12
-	PXOR       X12, X9
+	PCLMULQDQ  $0x11, X11, X13
+	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
 	MOVOU      944(CX), X13
@@ -4224,9 +4215,8 @@ sealSecondRounds10:
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
-	MOVO       X11, X12
-	PCLMULQDQ  $0x11, X13, X12
-	PXOR       X12, X9
+	PCLMULQDQ  $0x11, X11, X13
+	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
 	MOVOU      960(CX), X13
@@ -4247,9 +4237,8 @@ sealSecondRounds10:
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
-	MOVO       X11, X12
-	PCLMULQDQ  $0x11, X13, X12
-	PXOR       X12, X9
+	PCLMULQDQ  $0x11, X11, X13
+	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
 	MOVOU      976(CX), X13
@@ -4270,9 +4259,8 @@ sealSecondRounds10:
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
-	MOVO       X11, X12
-	PCLMULQDQ  $0x11, X13, X12
-	PXOR       X12, X9
+	PCLMULQDQ  $0x11, X11, X13
+	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
 	MOVOU      992(CX), X13
@@ -4293,9 +4281,8 @@ sealSecondRounds10:
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
-	MOVO       X11, X12
-	PCLMULQDQ  $0x11, X13, X12
-	PXOR       X12, X9
+	PCLMULQDQ  $0x11, X11, X13
+	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
 	MOVOU      1008(CX), X13
@@ -4316,9 +4303,8 @@ sealSecondRounds10:
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
-	MOVO       X11, X12
-	PCLMULQDQ  $0x11, X13, X12
-	PXOR       X12, X9
+	PCLMULQDQ  $0x11, X11, X13
+	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
 	MOVOU      1024(CX), X13
@@ -4339,9 +4325,8 @@ sealSecondRounds10:
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
-	MOVO       X11, X12
-	PCLMULQDQ  $0x11, X13, X12
-	PXOR       X12, X9
+	PCLMULQDQ  $0x11, X11, X13
+	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
 	MOVOU      1040(CX), X13
@@ -4536,9 +4521,8 @@ sealLoopRounds10:
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
-	MOVO       X11, X12
-	PCLMULQDQ  $0x11, X13, X12
-	PXOR       X12, X9
+	PCLMULQDQ  $0x11, X11, X13
+	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
 	MOVOU      944(CX), X13
@@ -4559,9 +4543,8 @@ sealLoopRounds10:
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
-	MOVO       X11, X12
-	PCLMULQDQ  $0x11, X13, X12
-	PXOR       X12, X9
+	PCLMULQDQ  $0x11, X11, X13
+	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
 	MOVOU      960(CX), X13
@@ -4582,9 +4565,8 @@ sealLoopRounds10:
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
-	MOVO       X11, X12
-	PCLMULQDQ  $0x11, X13, X12
-	PXOR       X12, X9
+	PCLMULQDQ  $0x11, X11, X13
+	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
 	MOVOU      976(CX), X13
@@ -4605,9 +4587,8 @@ sealLoopRounds10:
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
-	MOVO       X11, X12
-	PCLMULQDQ  $0x11, X13, X12
-	PXOR       X12, X9
+	PCLMULQDQ  $0x11, X11, X13
+	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
 	MOVOU      992(CX), X13
@@ -4628,9 +4609,8 @@ sealLoopRounds10:
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
-	MOVO       X11, X12
-	PCLMULQDQ  $0x11, X13, X12
-	PXOR       X12, X9
+	PCLMULQDQ  $0x11, X11, X13
+	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
 	MOVOU      1008(CX), X13
@@ -4651,9 +4631,8 @@ sealLoopRounds10:
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
-	MOVO       X11, X12
-	PCLMULQDQ  $0x11, X13, X12
-	PXOR       X12, X9
+	PCLMULQDQ  $0x11, X11, X13
+	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
 	MOVOU      1024(CX), X13
@@ -4674,9 +4653,8 @@ sealLoopRounds10:
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
-	MOVO       X11, X12
-	PCLMULQDQ  $0x11, X13, X12
-	PXOR       X12, X9
+	PCLMULQDQ  $0x11, X11, X13
+	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
 	MOVOU      1040(CX), X13
@@ -4765,9 +4743,8 @@ sealLast:
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
-	MOVO      X11, X12
-	PCLMULQDQ $0x11, X13, X12
-	PXOR      X12, X9
+	PCLMULQDQ $0x11, X11, X13
+	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
 	MOVOU     944(CX), X13
@@ -4779,9 +4756,8 @@ sealLast:
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
-	MOVO      X11, X12
-	PCLMULQDQ $0x11, X13, X12
-	PXOR      X12, X9
+	PCLMULQDQ $0x11, X11, X13
+	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
 	MOVOU     960(CX), X13
@@ -4793,9 +4769,8 @@ sealLast:
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
-	MOVO      X11, X12
-	PCLMULQDQ $0x11, X13, X12
-	PXOR      X12, X9
+	PCLMULQDQ $0x11, X11, X13
+	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
 	MOVOU     976(CX), X13
@@ -4807,9 +4782,8 @@ sealLast:
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
-	MOVO      X11, X12
-	PCLMULQDQ $0x11, X13, X12
-	PXOR      X12, X9
+	PCLMULQDQ $0x11, X11, X13
+	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
 	MOVOU     992(CX), X13
@@ -4821,9 +4795,8 @@ sealLast:
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
-	MOVO      X11, X12
-	PCLMULQDQ $0x11, X13, X12
-	PXOR      X12, X9
+	PCLMULQDQ $0x11, X11, X13
+	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
 	MOVOU     1008(CX), X13
@@ -4835,9 +4808,8 @@ sealLast:
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
-	MOVO      X11, X12
-	PCLMULQDQ $0x11, X13, X12
-	PXOR      X12, X9
+	PCLMULQDQ $0x11, X11, X13
+	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
 	MOVOU     1024(CX), X13
@@ -4849,9 +4821,8 @@ sealLast:
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
-	MOVO      X11, X12
-	PCLMULQDQ $0x11, X13, X12
-	PXOR      X12, X9
+	PCLMULQDQ $0x11, X11, X13
+	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
 	MOVOU     1040(CX), X13
@@ -5077,9 +5048,8 @@ sealTailLoop:
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
-	MOVO      X11, X12
-	PCLMULQDQ $0x11, X13, X12
-	PXOR      X12, X9
+	PCLMULQDQ $0x11, X11, X13
+	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
 	MOVOU     528(CX)(R10*1), X13
@@ -5253,9 +5223,8 @@ openFirstRounds10:
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
-	MOVO       X11, X12
-	PCLMULQDQ  $0x11, X13, X12
-	PXOR       X12, X9
+	PCLMULQDQ  $0x11, X11, X13
+	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
 	MOVOU      944(CX), X13
@@ -5276,9 +5245,8 @@ openFirstRounds10:
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
-	MOVO       X11, X12
-	PCLMULQDQ  $0x11, X13, X12
-	PXOR       X12, X9
+	PCLMULQDQ  $0x11, X11, X13
+	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
 	MOVOU      960(CX), X13
@@ -5299,9 +5267,8 @@ openFirstRounds10:
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
-	MOVO       X11, X12
-	PCLMULQDQ  $0x11, X13, X12
-	PXOR       X12, X9
+	PCLMULQDQ  $0x11, X11, X13
+	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
 	MOVOU      976(CX), X13
@@ -5322,9 +5289,8 @@ openFirstRounds10:
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
-	MOVO       X11, X12
-	PCLMULQDQ  $0x11, X13, X12
-	PXOR       X12, X9
+	PCLMULQDQ  $0x11, X11, X13
+	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
 	MOVOU      992(CX), X13
@@ -5345,9 +5311,8 @@ openFirstRounds10:
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
-	MOVO       X11, X12
-	PCLMULQDQ  $0x11, X13, X12
-	PXOR       X12, X9
+	PCLMULQDQ  $0x11, X11, X13
+	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
 	MOVOU      1008(CX), X13
@@ -5368,9 +5333,8 @@ openFirstRounds10:
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
-	MOVO       X11, X12
-	PCLMULQDQ  $0x11, X13, X12
-	PXOR       X12, X9
+	PCLMULQDQ  $0x11, X11, X13
+	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
 	MOVOU      1024(CX), X13
@@ -5391,9 +5355,8 @@ openFirstRounds10:
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
-	MOVO       X11, X12
-	PCLMULQDQ  $0x11, X13, X12
-	PXOR       X12, X9
+	PCLMULQDQ  $0x11, X11, X13
+	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
 	MOVOU      1040(CX), X13
@@ -5623,9 +5586,8 @@ openSecondRounds10:
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
-	MOVO       X11, X12
-	PCLMULQDQ  $0x11, X13, X12
-	PXOR       X12, X9
+	PCLMULQDQ  $0x11, X11, X13
+	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
 	MOVOU      944(CX), X13
@@ -5646,9 +5608,8 @@ openSecondRounds10:
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
-	MOVO       X11, X12
-	PCLMULQDQ  $0x11, X13, X12
-	PXOR       X12, X9
+	PCLMULQDQ  $0x11, X11, X13
+	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
 	MOVOU      960(CX), X13
@@ -5669,9 +5630,8 @@ openSecondRounds10:
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
-	MOVO       X11, X12
-	PCLMULQDQ  $0x11, X13, X12
-	PXOR       X12, X9
+	PCLMULQDQ  $0x11, X11, X13
+	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
 	MOVOU      976(CX), X13
@@ -5692,9 +5652,8 @@ openSecondRounds10:
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
-	MOVO       X11, X12
-	PCLMULQDQ  $0x11, X13, X12
-	PXOR       X12, X9
+	PCLMULQDQ  $0x11, X11, X13
+	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
 	MOVOU      992(CX), X13
@@ -5715,9 +5674,8 @@ openSecondRounds10:
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
-	MOVO       X11, X12
-	PCLMULQDQ  $0x11, X13, X12
-	PXOR       X12, X9
+	PCLMULQDQ  $0x11, X11, X13
+	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
 	MOVOU      1008(CX), X13
@@ -5738,9 +5696,8 @@ openSecondRounds10:
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
-	MOVO       X11, X12
-	PCLMULQDQ  $0x11, X13, X12
-	PXOR       X12, X9
+	PCLMULQDQ  $0x11, X11, X13
+	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
 	MOVOU      1024(CX), X13
@@ -5761,9 +5718,8 @@ openSecondRounds10:
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
-	MOVO       X11, X12
-	PCLMULQDQ  $0x11, X13, X12
-	PXOR       X12, X9
+	PCLMULQDQ  $0x11, X11, X13
+	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
 	MOVOU      1040(CX), X13
@@ -5957,9 +5913,8 @@ openLoopRounds10:
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
-	MOVO       X11, X12
-	PCLMULQDQ  $0x11, X13, X12
-	PXOR       X12, X9
+	PCLMULQDQ  $0x11, X11, X13
+	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
 	MOVOU      944(CX), X13
@@ -5980,9 +5935,8 @@ openLoopRounds10:
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
-	MOVO       X11, X12
-	PCLMULQDQ  $0x11, X13, X12
-	PXOR       X12, X9
+	PCLMULQDQ  $0x11, X11, X13
+	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
 	MOVOU      960(CX), X13
@@ -6003,9 +5957,8 @@ openLoopRounds10:
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
-	MOVO       X11, X12
-	PCLMULQDQ  $0x11, X13, X12
-	PXOR       X12, X9
+	PCLMULQDQ  $0x11, X11, X13
+	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
 	MOVOU      976(CX), X13
@@ -6026,9 +5979,8 @@ openLoopRounds10:
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
-	MOVO       X11, X12
-	PCLMULQDQ  $0x11, X13, X12
-	PXOR       X12, X9
+	PCLMULQDQ  $0x11, X11, X13
+	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
 	MOVOU      992(CX), X13
@@ -6049,9 +6001,8 @@ openLoopRounds10:
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
-	MOVO       X11, X12
-	PCLMULQDQ  $0x11, X13, X12
-	PXOR       X12, X9
+	PCLMULQDQ  $0x11, X11, X13
+	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
 	MOVOU      1008(CX), X13
@@ -6072,9 +6023,8 @@ openLoopRounds10:
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
-	MOVO       X11, X12
-	PCLMULQDQ  $0x11, X13, X12
-	PXOR       X12, X9
+	PCLMULQDQ  $0x11, X11, X13
+	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
 	MOVOU      1024(CX), X13
@@ -6095,9 +6045,8 @@ openLoopRounds10:
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
-	MOVO       X11, X12
-	PCLMULQDQ  $0x11, X13, X12
-	PXOR       X12, X9
+	PCLMULQDQ  $0x11, X11, X13
+	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
 	MOVOU      1040(CX), X13
@@ -6368,9 +6317,8 @@ openTailLoop:
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
-	MOVO      X11, X12
-	PCLMULQDQ $0x11, X13, X12
-	PXOR      X12, X9
+	PCLMULQDQ $0x11, X11, X13
+	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
 	MOVOU     528(CX)(R10*1), X13

@@ -129,25 +129,30 @@ const (
 
 // mulAcc adds the unreduced product of the reflected block in x and the
 // power at pw (with Karatsuba operand ka) to the accumulators, or sets them
-// when first. In SSE, rkey holds the power: it is free between AES rounds.
+// when first. In SSE, rkey holds the power (it is free between AES rounds),
+// and the last product by it takes its place: one copy fewer.
 func mulAcc(p product, first bool, x VecPhysical, pw, ka Mem) {
-	h := memOp(pw, rkey)
-	add := func(imm uint8, m Op, x, acc VecPhysical) {
+	h, last := memOp(pw, rkey), t1
+	if enc.sse {
+		last = rkey
+	}
+	add := func(imm uint8, m Op, x, acc, tmp VecPhysical) {
 		if first {
 			clmul(imm, m, x, acc)
 			return
 		}
-		clmul(imm, m, x, t1)
-		xor(t1, acc, acc)
+		clmul(imm, m, x, tmp)
+		xor(tmp, acc, acc)
 	}
-	add(0x00, h, x, acc0)
-	add(0x11, h, x, acc1)
+	add(0x00, h, x, acc0, t1)
 	if p == schoolbook {
-		add(0x01, h, x, accM)
-		clmul(0x10, h, x, t1)
-		xor(t1, accM, accM)
+		add(0x11, h, x, acc1, t1)
+		add(0x01, h, x, accM, t1)
+		clmul(0x10, h, x, last)
+		xor(last, accM, accM)
 		return
 	}
+	add(0x11, h, x, acc1, last)
 	shufd(0x4e, x, t1)
 	xor(x, t1, t1)
 	if first {
