@@ -5,9 +5,10 @@
 //
 // Constant time. No path looks up a table with, or branches on, the key, the
 // hash key H, the plaintext or the tag:
-//   - on amd64 with AES-NI, PCLMULQDQ and AVX, and on arm64 with the AES
-//     and PMULL instructions, AES keys run on stitched assembly kernels
-//     (counter mode and GHASH over 8 blocks per iteration; with VAES and
+//   - on amd64 with AES-NI and PCLMULQDQ, and on arm64 with the AES and
+//     PMULL instructions, AES keys run on stitched assembly kernels
+//     (counter mode and GHASH over 8 blocks per iteration, on amd64 in AVX
+//     encodings, or legacy SSE ones on CPUs without AVX; with VAES and
 //     VPCLMULQDQ, 16 on ymm and 32 on zmm), whose instructions take the
 //     same time for any data; other block ciphers hash with their GHASH;
 //   - elsewhere (purego, 386, arm, s390x, or such a CPU without those

@@ -12,15 +12,20 @@ import (
 )
 
 // The kernel contract is gcm_asm.go's. Every amd64 family keeps H in one
-// layout, kernelKey, filled by initAESNI (every CPU with VAES or VPCLMULQDQ
-// has PCLMULQDQ too). A new family adds its kernel constant, its
-// availability to chooseKernel and impl, its powers, and its cases to ghash,
-// mulH, cryptBlocks and, with message kernels, hasMessage and message.
+// layout, kernelKey, filled by initAESNI, or initSSE on the SSE family
+// (every CPU with VAES or VPCLMULQDQ has PCLMULQDQ too). A new family adds
+// its kernel constant, its availability to chooseKernel and impl, its
+// powers, and its cases to ghash, mulH, cryptBlocks and, with message
+// kernels, hasMessage and message.
 
-// Every family needs the aesni kernel's instructions too: it shares
+// The VAES families need the aesni kernel's instructions too: they share
 // initAESNI and mulHAESNI. The zmm kernels' byte masks take BZHI (BMI2).
+// The SSE family is the aesni one in legacy SSE encodings, for CPUs with
+// AES-NI and PCLMULQDQ but no AVX (Westmere, the Atoms up to Tremont); it
+// never runs a VEX instruction, and runs only where aesni cannot.
 var (
-	useAESNI   = cpu.X86HasAESNI && cpu.X86HasPCLMULQDQ && cpu.X86HasAVX
+	useSSE     = cpu.X86HasAESNI && cpu.X86HasPCLMULQDQ
+	useAESNI   = useSSE && cpu.X86HasAVX
 	useVAES256 = useAESNI && cpu.X86HasVAES256 && cpu.X86HasVPCLMULQDQ256
 	useVAES512 = useAESNI && cpu.X86HasVAES512 && cpu.X86HasVPCLMULQDQ512 && cpu.X86HasBMI2
 )
@@ -29,6 +34,7 @@ func init() {
 	impl.Register("gcm", "vaes512", &useVAES512)
 	impl.Register("gcm", "vaes256", &useVAES256)
 	impl.Register("gcm", "aesni", &useAESNI)
+	impl.Register("gcm", "aesni-sse", &useSSE)
 }
 
 // kernel names a kernel family.
@@ -37,6 +43,7 @@ type kernel int
 const (
 	genericKernel kernel = iota
 	aesniKernel          // AES-NI and PCLMULQDQ with AVX encodings, 8 blocks stitched (gcm_amd64.s)
+	sseKernel            // the same in legacy SSE encodings
 	vaes256Kernel        // VAES and VPCLMULQDQ on ymm, AVX2, 16 blocks stitched
 	vaes512Kernel        // VAES and VPCLMULQDQ on zmm, AVX-512, 32 blocks stitched; message kernels
 )
@@ -44,7 +51,7 @@ const (
 // powers[k] is how many powers of H family k multiplies by: a group's, and
 // for vaes512 one more, for the lengths block after a tail of a group less
 // a byte.
-var powers = [...]int{aesniKernel: 8, vaes256Kernel: 16, vaes512Kernel: 33}
+var powers = [...]int{aesniKernel: 8, sseKernel: 8, vaes256Kernel: 16, vaes512Kernel: 33}
 
 // chooseKernel returns the fastest family enabled.
 func chooseKernel() kernel {
@@ -55,6 +62,8 @@ func chooseKernel() kernel {
 		return vaes256Kernel
 	case useAESNI:
 		return aesniKernel
+	case useSSE:
+		return sseKernel
 	}
 	return genericKernel
 }
@@ -90,6 +99,21 @@ func sealAESNI(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int, ctr
 func openAESNI(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int, ctr0, ctr1, y0, y1 uint64) (r0, r1 uint64)
 
 //go:noescape
+func initSSE(h0, h1 uint64, key *kernelKey, n int)
+
+//go:noescape
+func ghashSSE(key *kernelKey, src *byte, n int, y0, y1 uint64) (r0, r1 uint64)
+
+//go:noescape
+func mulHSSE(key *kernelKey, y0, y1 uint64) (r0, r1 uint64)
+
+//go:noescape
+func sealSSE(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int, ctr0, ctr1, y0, y1 uint64) (r0, r1 uint64)
+
+//go:noescape
+func openSSE(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int, ctr0, ctr1, y0, y1 uint64) (r0, r1 uint64)
+
+//go:noescape
 func ghashVAES256(key *kernelKey, src *byte, n int, y0, y1 uint64) (r0, r1 uint64)
 
 //go:noescape
@@ -115,10 +139,16 @@ func openMsgVAES512(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int
 
 func (a *AEAD) initKernel(h words.Block, most int) {
 	a.kern = chooseKernel()
-	if a.kern != genericKernel {
-		lo, hi := kernelH(h)
-		// A tail of most blocks (and the lengths block) needs H^(most+1).
-		initAESNI(lo, hi, &a.key, min(powers[a.kern], max(most+1, 2)))
+	if a.kern == genericKernel {
+		return
+	}
+	lo, hi := kernelH(h)
+	// A tail of most blocks (and the lengths block) needs H^(most+1).
+	n := min(powers[a.kern], max(most+1, 2))
+	if a.kern == sseKernel {
+		initSSE(lo, hi, &a.key, n)
+	} else {
+		initAESNI(lo, hi, &a.key, n)
 	}
 }
 
@@ -128,6 +158,8 @@ func (a *AEAD) ghash(y *words.Block, src []byte) {
 	switch a.kern {
 	case aesniKernel:
 		y.W0, y.W1 = ghashAESNI(&a.key, &src[0], n, y.W0, y.W1)
+	case sseKernel:
+		y.W0, y.W1 = ghashSSE(&a.key, &src[0], n, y.W0, y.W1)
 	case vaes256Kernel:
 		y.W0, y.W1 = ghashVAES256(&a.key, &src[0], n, y.W0, y.W1)
 	case vaes512Kernel:
@@ -139,10 +171,14 @@ func (a *AEAD) ghash(y *words.Block, src []byte) {
 
 // mulH returns y·H.
 func (a *AEAD) mulH(y words.Block) words.Block {
-	if a.kern == genericKernel {
+	switch a.kern {
+	case genericKernel:
 		return a.h.mulBlock(y)
+	case sseKernel:
+		y.W0, y.W1 = mulHSSE(&a.key, y.W0, y.W1)
+	default:
+		y.W0, y.W1 = mulHAESNI(&a.key, y.W0, y.W1)
 	}
-	y.W0, y.W1 = mulHAESNI(&a.key, y.W0, y.W1)
 	return y
 }
 
@@ -166,6 +202,10 @@ func (a *AEAD) cryptBlocks(o op, dst, src []byte, j counter, c uint32, y *words.
 		y.W0, y.W1 = sealVAES256(nr, rk, &a.key, d, s, n, x.W0, x.W1, y.W0, y.W1)
 	case a.kern == vaes256Kernel:
 		y.W0, y.W1 = openVAES256(nr, rk, &a.key, d, s, n, x.W0, x.W1, y.W0, y.W1)
+	case a.kern == sseKernel && o == sealOp:
+		y.W0, y.W1 = sealSSE(nr, rk, &a.key, d, s, n, x.W0, x.W1, y.W0, y.W1)
+	case a.kern == sseKernel:
+		y.W0, y.W1 = openSSE(nr, rk, &a.key, d, s, n, x.W0, x.W1, y.W0, y.W1)
 	case o == sealOp:
 		y.W0, y.W1 = sealAESNI(nr, rk, &a.key, d, s, n, x.W0, x.W1, y.W0, y.W1)
 	default:

@@ -1,6 +1,7 @@
-// Command gcm generates gcm_amd64.s: GCM's AES-NI and PCLMULQDQ kernels, in
-// AVX encodings on xmm registers, and its VAES and VPCLMULQDQ kernels on ymm
-// and zmm registers (wide.go; the contract is in gcm_amd64.go).
+// Command gcm generates gcm_amd64.s: GCM's AES-NI and PCLMULQDQ kernels on
+// xmm registers, in AVX encodings and again in legacy SSE ones (enc.go), and
+// its VAES and VPCLMULQDQ kernels on ymm and zmm registers (wide.go; the
+// contract is in gcm_amd64.go).
 //
 // GHASH works on byte-reversed blocks, bit-reflected 128-bit integers, and
 // multiplies them by powers of H stored as H^k·x^-1 (kernelKey): one
@@ -64,7 +65,7 @@ var (
 	accM   = X10                                           // middle product
 	t0     = X11                                           // the block being hashed
 	t1     = X12
-	rkey   = X13 // the round key of the round in progress
+	rkey   = X13 // the round key of the round in progress; in SSE, between rounds, memory operands of the hashing
 	bswap  = X14 // VPSHUFB mask reversing 16 bytes
 	ctr    = X15 // the next counter block, byte-reversed: the counter is dword 0
 )
@@ -89,11 +90,15 @@ func main() {
 
 	wideConstants()
 
-	initKey()
-	ghash()
-	mulH()
-	seal()
-	open()
+	for _, e := range []encoding{avx, legacy} {
+		enc = e
+		initKey()
+		ghash()
+		mulH()
+		seal()
+		open()
+	}
+	enc = avx
 	for _, g := range []*wide{{name: "VAES256", w: 2, group: 16}, {name: "VAES512", w: 4, group: 32, zmm: true}} {
 		g.ghash()
 		g.crypt(sealOp)
@@ -124,61 +129,67 @@ const (
 
 // mulAcc adds the unreduced product of the reflected block in x and the
 // power at pw (with Karatsuba operand ka) to the accumulators, or sets them
-// when first.
+// when first. In SSE, rkey holds the power (it is free between AES rounds),
+// and the last product by it takes its place: one copy fewer.
 func mulAcc(p product, first bool, x VecPhysical, pw, ka Mem) {
-	add := func(imm uint8, m Mem, x, acc VecPhysical) {
+	h, last := memOp(pw, rkey), t1
+	if enc.sse {
+		last = rkey
+	}
+	add := func(imm uint8, m Op, x, acc, tmp VecPhysical) {
 		if first {
-			VPCLMULQDQ(U8(imm), m, x, acc)
+			clmul(imm, m, x, acc)
 			return
 		}
-		VPCLMULQDQ(U8(imm), m, x, t1)
-		VPXOR(t1, acc, acc)
+		clmul(imm, m, x, tmp)
+		xor(tmp, acc, acc)
 	}
-	add(0x00, pw, x, acc0)
-	add(0x11, pw, x, acc1)
+	add(0x00, h, x, acc0, t1)
 	if p == schoolbook {
-		add(0x01, pw, x, accM)
-		VPCLMULQDQ(U8(0x10), pw, x, t1)
-		VPXOR(t1, accM, accM)
+		add(0x11, h, x, acc1, t1)
+		add(0x01, h, x, accM, t1)
+		clmul(0x10, h, x, last)
+		xor(last, accM, accM)
 		return
 	}
-	VPSHUFD(U8(0x4e), x, t1)
-	VPXOR(x, t1, t1)
+	add(0x11, h, x, acc1, last)
+	shufd(0x4e, x, t1)
+	xor(x, t1, t1)
 	if first {
-		VPCLMULQDQ(U8(0x00), ka, t1, accM)
+		clmul(0x00, ka, t1, accM)
 		return
 	}
-	VPCLMULQDQ(U8(0x00), ka, t1, t1)
-	VPXOR(t1, accM, accM)
+	clmul(0x00, memOp(ka, rkey), t1, t1)
+	xor(t1, accM, accM)
 }
 
 // reduce leaves the sum of products, reduced, in acc0.
 func reduce(p product) {
 	if p == karatsuba { // middle = accM ^ acc0 ^ acc1
-		VPXOR(acc0, accM, accM)
-		VPXOR(acc1, accM, accM)
+		xor(acc0, accM, accM)
+		xor(acc1, accM, accM)
 	}
 	// The middle product goes in at bit 64.
-	VPSLLDQ(U8(8), accM, t1)
-	VPSRLDQ(U8(8), accM, accM)
-	VPXOR(t1, acc0, acc0)
-	VPXOR(accM, acc1, acc1)
+	shiftBytes(true, 8, accM, t1)
+	shiftBytes(false, 8, accM, accM)
+	xor(t1, acc0, acc0)
+	xor(accM, acc1, acc1)
 	// acc0 holds the powers x^128..x^255: multiply it by x^128 mod P.
 	for range 2 {
-		VPCLMULQDQ(U8(0x10), poly, acc0, t1)
-		VPSHUFD(U8(0x4e), acc0, acc0)
-		VPXOR(t1, acc0, acc0)
+		clmul(0x10, poly, acc0, t1)
+		shufd(0x4e, acc0, acc0)
+		xor(t1, acc0, acc0)
 	}
-	VPXOR(acc1, acc0, acc0)
+	xor(acc1, acc0, acc0)
 }
 
 // hashStep hashes block i of a group of 8 at m: the state, in acc0, is
 // added to the first block, whose product then replaces it.
 func hashStep(p product, i int, m Mem) {
-	VMOVDQU(m, t0)
-	VPSHUFB(bswap, t0, t0)
+	mov(m, t0)
+	shufb(bswap, t0, t0)
 	if i == 0 {
-		VPXOR(acc0, t0, t0)
+		xor(acc0, t0, t0)
 	}
 	mulAcc(p, i == 0, t0, pow(8-i), kara(8-i))
 }
@@ -186,52 +197,52 @@ func hashStep(p product, i int, m Mem) {
 // loadWords puts the two words of parameters lo and hi into x as a block.
 func loadWords(lo, hi string, x VecPhysical) {
 	Load(Param(lo), t)
-	VMOVQ(t, x)
+	toVec(0, t, x)
 	Load(Param(hi), t)
-	VPINSRQ(U8(1), t, x, x)
+	toVec(1, t, x)
 }
 
 // loadState puts the state y0, y1 into x, byte-reversed.
 func loadState(x VecPhysical) {
 	loadWords("y0", "y1", x)
-	VPSHUFB(bswap, x, x)
+	shufb(bswap, x, x)
 }
 
 // storeState returns the state in acc0 as the words r0, r1.
 func storeState() {
-	VPSHUFB(bswap, acc0, acc0)
-	VMOVQ(acc0, t)
+	shufb(bswap, acc0, acc0)
+	fromVec(0, acc0, t)
 	Store(t, Return("r0"))
-	VPEXTRQ(U8(1), acc0, t)
+	fromVec(1, acc0, t)
 	Store(t, Return("r1"))
 	RET()
 }
 
 func initKey() {
-	TEXT("initAESNI", NOSPLIT, "func(h0, h1 uint64, key "+keyType+", n int)")
-	Doc("initAESNI fills key with H^1..H^n, n in 2..numPowers, from H·x^-1 (kernelH).")
+	TEXT("init"+enc.name, NOSPLIT, "func(h0, h1 uint64, key "+keyType+", n int)")
+	Doc(fmt.Sprintf("init%s fills key with H^1..H^n, n in 2..%d, from H·x^-1 (kernelH).", enc.name, enc.powers))
 	Load(Param("key"), key)
 	Load(Param("n"), n)
 	loadWords("h0", "h1", X0)
 	storePower := func(k int, x VecPhysical) {
-		VMOVDQU(x, pow(k))
-		VPSHUFD(U8(0x4e), x, t1)
-		VPXOR(x, t1, t1)
-		VMOVDQU(t1, kara(k))
+		mov(x, pow(k))
+		shufd(0x4e, x, t1)
+		xor(x, t1, t1)
+		mov(t1, kara(k))
 	}
 	storePower(1, X0)
 	// H^k = H^a·H^(k-a), a the largest power of two below k: the chain of
 	// dependent multiplications is log2(numPowers) long, not numPowers.
-	for k := 2; k <= numPowers; k++ {
+	for k := 2; k <= enc.powers; k++ {
 		a := 1
 		for 2*a < k {
 			a *= 2
 		}
-		VMOVDQU(pow(a), X1)
+		mov(pow(a), X1)
 		mulAcc(karatsuba, true, X1, pow(k-a), kara(k-a))
 		reduce(karatsuba)
 		storePower(k, acc0)
-		if k < numPowers {
+		if k < enc.powers {
 			CMPQ(n, U8(k))
 			JE(LabelRef("initDone"))
 		}
@@ -241,12 +252,12 @@ func initKey() {
 }
 
 func ghash() {
-	TEXT("ghashAESNI", NOSPLIT, "func(key "+keyType+", src *byte, n int, y0, y1 uint64) (r0, r1 uint64)")
-	Doc("ghashAESNI absorbs n >= 1 blocks at src into the GHASH state y0, y1.")
+	TEXT("ghash"+enc.name, NOSPLIT, "func(key "+keyType+", src *byte, n int, y0, y1 uint64) (r0, r1 uint64)")
+	Doc("ghash" + enc.name + " absorbs n >= 1 blocks at src into the GHASH state y0, y1.")
 	Load(Param("key"), key)
 	Load(Param("src"), src)
 	Load(Param("n"), n)
-	VMOVDQU(bswapMask, bswap)
+	mov(bswapMask, bswap)
 	loadState(acc0)
 
 	loop, tail := "ghashLoop", "ghashTail"
@@ -267,10 +278,10 @@ func ghash() {
 }
 
 func mulH() {
-	TEXT("mulHAESNI", NOSPLIT, "func(key "+keyType+", y0, y1 uint64) (r0, r1 uint64)")
-	Doc("mulHAESNI returns y·H.")
+	TEXT("mulH"+enc.name, NOSPLIT, "func(key "+keyType+", y0, y1 uint64) (r0, r1 uint64)")
+	Doc("mulH" + enc.name + " returns y·H.")
 	Load(Param("key"), key)
-	VMOVDQU(bswapMask, bswap)
+	mov(bswapMask, bswap)
 	loadState(t0)
 	mulAcc(karatsuba, true, t0, pow(1), kara(1))
 	reduce(karatsuba)
@@ -289,23 +300,23 @@ func tailBlocks(name string, ks *Mem) {
 	SUBQ(n, off)
 	SHLQ(U8(4), off)
 	XORQ(idx, idx)
-	VMOVDQA(acc0, X0)
-	VPXOR(acc0, acc0, acc0)
-	VPXOR(acc1, acc1, acc1)
-	VPXOR(accM, accM, accM)
+	mov(acc0, X0)
+	xor(acc0, acc0, acc0)
+	xor(acc1, acc1, acc1)
+	xor(accM, accM, accM)
 	loop := name + "TailLoop"
 	Label(loop)
-	VMOVDQU(Mem{Base: src, Index: idx, Scale: 1}, t0)
+	mov(Mem{Base: src, Index: idx, Scale: 1}, t0)
 	if ks != nil {
-		VPXOR(ks.Idx(idx, 1), t0, t1)
-		VMOVDQU(t1, Mem{Base: dst, Index: idx, Scale: 1})
+		xor(ks.Idx(idx, 1), t0, t1)
+		mov(t1, Mem{Base: dst, Index: idx, Scale: 1})
 		if name == "seal" {
-			VMOVDQA(t1, t0) // Seal hashes the ciphertext
+			mov(t1, t0) // Seal hashes the ciphertext
 		}
 	}
-	VPSHUFB(bswap, t0, t0)
-	VPXOR(X0, t0, t0)
-	VPXOR(X0, X0, X0)
+	shufb(bswap, t0, t0)
+	xor(X0, t0, t0)
+	xor(X0, X0, X0)
 	mulAcc(karatsuba, false, t0, Mem{Base: key, Index: off, Scale: 1}, Mem{Base: key, Index: off, Scale: 1, Disp: 16 * numPowers})
 	ADDQ(U8(16), off)
 	ADDQ(U8(16), idx)
@@ -326,9 +337,9 @@ func cryptSetup() {
 	MOVQ(nr, p)
 	SHLQ(U8(4), p)
 	LEAQ(Mem{Base: rk, Index: p, Scale: 1, Disp: -160}, p)
-	VMOVDQU(bswapMask, bswap)
+	mov(bswapMask, bswap)
 	loadWords("ctr0", "ctr1", ctr)
-	VPSHUFB(bswap, ctr, ctr)
+	shufb(bswap, ctr, ctr)
 	loadState(acc0)
 }
 
@@ -356,14 +367,14 @@ var (
 // stackSetup fills ctrs with the counter blocks' common bytes, whitened,
 // before a group that writes their counters.
 func stackSetup() {
-	VMOVDQU(Mem{Base: rk}, rkey)
-	VPSHUFB(bswap, ctr, t0)
-	VPXOR(rkey, t0, t0)
+	mov(Mem{Base: rk}, rkey)
+	shufb(bswap, ctr, t0)
+	xor(rkey, t0, t0)
 	for i := range 8 {
-		VMOVDQU(t0, ctrs.Offset(16*i))
+		mov(t0, ctrs.Offset(16*i))
 	}
 	MOVL(Mem{Base: rk, Disp: 12}, k3)
-	VMOVD(ctr, c)
+	fromVec(0, ctr, c)
 }
 
 // encrypt8 runs the next 8 counter blocks through AES into blocks, calling
@@ -372,17 +383,17 @@ func stackSetup() {
 // in rounds every key size has. With prepare it writes the counters of the
 // group after into ctrs.
 func encrypt8(name string, from counters, prepare bool, stitch func(r int)) {
-	VMOVDQU(Mem{Base: rk}, rkey)
+	mov(Mem{Base: rk}, rkey)
 	for i, b := range blocks {
 		if from == fromStack {
-			VMOVDQU(ctrs.Offset(16*i), b)
+			mov(ctrs.Offset(16*i), b)
 			continue
 		}
-		VPADDD(incs.Offset(16*i), ctr, b)
-		VPSHUFB(bswap, b, b)
-		VPXOR(rkey, b, b)
+		addd(incs.Offset(16*i), ctr, b)
+		shufb(bswap, b, b)
+		xor(rkey, b, b)
 	}
-	VPADDD(incs.Offset(16*8), ctr, ctr)
+	addd(memOp(incs.Offset(16*8), t1), ctr, ctr)
 	if prepare {
 		for i := range 8 {
 			LEAL(Mem{Base: c.As64(), Disp: 8 + i}, t.As32())
@@ -393,9 +404,9 @@ func encrypt8(name string, from counters, prepare bool, stitch func(r int)) {
 		ADDL(U8(8), c)
 	}
 	round := func(m Mem) {
-		VMOVDQU(m, rkey)
+		mov(m, rkey)
 		for _, b := range blocks {
-			VAESENC(rkey, b, b)
+			aesRound(false, rkey, b)
 		}
 	}
 	r10, r12 := name+"Rounds10", name+"Rounds12"
@@ -414,9 +425,9 @@ func encrypt8(name string, from counters, prepare bool, stitch func(r int)) {
 			stitch(r)
 		}
 	}
-	VMOVDQU(Mem{Base: p, Disp: 160}, rkey)
+	mov(Mem{Base: p, Disp: 160}, rkey)
 	for _, b := range blocks {
-		VAESENCLAST(rkey, b, b)
+		aesRound(true, rkey, b)
 	}
 }
 
@@ -424,9 +435,9 @@ func encrypt8(name string, from counters, prepare bool, stitch func(r int)) {
 func hashGroup(base Register) func(r int) {
 	return func(r int) {
 		if r < 8 {
-			hashStep(schoolbook, r, Mem{Base: base, Disp: 16 * r})
+			hashStep(enc.stitched, r, Mem{Base: base, Disp: 16 * r})
 		} else {
-			reduce(schoolbook)
+			reduce(enc.stitched)
 		}
 	}
 }
@@ -435,8 +446,8 @@ func hashGroup(base Register) func(r int) {
 // then advances src and dst past them.
 func xorStore() {
 	for i, b := range blocks {
-		VPXOR(Mem{Base: src, Disp: 16 * i}, b, b)
-		VMOVDQU(b, Mem{Base: dst, Disp: 16 * i})
+		xor(memOp(Mem{Base: src, Disp: 16 * i}, t0), b, b)
+		mov(b, Mem{Base: dst, Disp: 16 * i})
 	}
 	ADDQ(U8(128), src)
 	ADDQ(U8(128), dst)
@@ -450,13 +461,13 @@ func keystreamTail(name string, ks Mem) {
 	JZ(LabelRef(name + "Done"))
 	encrypt8(name+"Tail", fromRegister, false, nil)
 	for i, b := range blocks {
-		VMOVDQU(b, ks.Offset(16*i))
+		mov(b, ks.Offset(16*i))
 	}
 }
 
 func seal() {
-	TEXT("sealAESNI", NOSPLIT, "func(nr int, rk *[240]byte, key "+keyType+", dst, src *byte, n int, ctr0, ctr1, y0, y1 uint64) (r0, r1 uint64)")
-	Doc("sealAESNI encrypts n >= 1 blocks from src to dst in counter mode from the",
+	TEXT("seal"+enc.name, NOSPLIT, "func(nr int, rk *[240]byte, key "+keyType+", dst, src *byte, n int, ctr0, ctr1, y0, y1 uint64) (r0, r1 uint64)")
+	Doc("seal"+enc.name+" encrypts n >= 1 blocks from src to dst in counter mode from the",
 		"counter block ctr0, ctr1 and absorbs the ciphertext into the GHASH state y0, y1.")
 	ks := AllocLocal(128)
 	ctrs = AllocLocal(128)
@@ -486,9 +497,9 @@ func seal() {
 
 	Label(last)
 	for i := range 8 {
-		hashStep(schoolbook, i, Mem{Base: prev, Disp: 16 * i})
+		hashStep(enc.stitched, i, Mem{Base: prev, Disp: 16 * i})
 	}
-	reduce(schoolbook)
+	reduce(enc.stitched)
 
 	Label(tail)
 	keystreamTail("seal", ks)
@@ -497,8 +508,8 @@ func seal() {
 }
 
 func open() {
-	TEXT("openAESNI", NOSPLIT, "func(nr int, rk *[240]byte, key "+keyType+", dst, src *byte, n int, ctr0, ctr1, y0, y1 uint64) (r0, r1 uint64)")
-	Doc("openAESNI absorbs n >= 1 blocks at src into the GHASH state y0, y1 and",
+	TEXT("open"+enc.name, NOSPLIT, "func(nr int, rk *[240]byte, key "+keyType+", dst, src *byte, n int, ctr0, ctr1, y0, y1 uint64) (r0, r1 uint64)")
+	Doc("open"+enc.name+" absorbs n >= 1 blocks at src into the GHASH state y0, y1 and",
 		"decrypts them to dst in counter mode from the counter block ctr0, ctr1.")
 	ks := AllocLocal(128)
 	ctrs = AllocLocal(128)
