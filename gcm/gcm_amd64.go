@@ -42,16 +42,16 @@ type kernel int
 
 const (
 	genericKernel kernel = iota
-	aesniKernel          // AES-NI and PCLMULQDQ with AVX encodings, 8 blocks stitched (gcm_amd64.s)
-	sseKernel            // the same in legacy SSE encodings
+	aesniKernel          // AES-NI and PCLMULQDQ with AVX encodings, 8 blocks stitched (gcm_amd64.s); message kernels
+	sseKernel            // the same in legacy SSE encodings; message kernels
 	vaes256Kernel        // VAES and VPCLMULQDQ on ymm, AVX2, 16 blocks stitched
 	vaes512Kernel        // VAES and VPCLMULQDQ on zmm, AVX-512, 32 blocks stitched; message kernels
 )
 
 // powers[k] is how many powers of H family k multiplies by: a group's, and
-// for vaes512 one more, for the lengths block after a tail of a group less
-// a byte.
-var powers = [...]int{aesniKernel: 8, sseKernel: 8, vaes256Kernel: 16, vaes512Kernel: 33}
+// with message kernels one more, for the lengths block after a tail of a
+// group less a byte.
+var powers = [...]int{aesniKernel: 9, sseKernel: 9, vaes256Kernel: 16, vaes512Kernel: 33}
 
 // chooseKernel returns the fastest family enabled.
 func chooseKernel() kernel {
@@ -99,6 +99,12 @@ func sealAESNI(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int, ctr
 func openAESNI(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int, ctr0, ctr1, y0, y1 uint64) (r0, r1 uint64)
 
 //go:noescape
+func sealMsgAESNI(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int, ad *byte, adLen int, j0, j1 uint64) (t0, t1 uint64)
+
+//go:noescape
+func openMsgAESNI(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int, ad *byte, adLen int, j0, j1 uint64) (t0, t1 uint64)
+
+//go:noescape
 func initSSE(h0, h1 uint64, key *kernelKey, n int)
 
 //go:noescape
@@ -112,6 +118,12 @@ func sealSSE(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int, ctr0,
 
 //go:noescape
 func openSSE(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int, ctr0, ctr1, y0, y1 uint64) (r0, r1 uint64)
+
+//go:noescape
+func sealMsgSSE(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int, ad *byte, adLen int, j0, j1 uint64) (t0, t1 uint64)
+
+//go:noescape
+func openMsgSSE(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int, ad *byte, adLen int, j0, j1 uint64) (t0, t1 uint64)
 
 //go:noescape
 func ghashVAES256(key *kernelKey, src *byte, n int, y0, y1 uint64) (r0, r1 uint64)
@@ -218,7 +230,7 @@ func (a *AEAD) cryptBlocks(o op, dst, src []byte, j counter, c uint32, y *words.
 // kernel call and not be for WithParallelism to split.
 func (a *AEAD) hasMessage(n, adLen int) bool {
 	const most = maxKernelBlocks * blockSize
-	return a.kern == vaes512Kernel && a.kind == aesCipher && n <= most && adLen <= most &&
+	return a.kern != genericKernel && a.kern != vaes256Kernel && a.kind == aesCipher && n <= most && adLen <= most &&
 		par.Goroutines(a.parallelism, max(n, adLen)) == 1
 }
 
@@ -232,10 +244,19 @@ func (a *AEAD) message(o op, dst, src, ad []byte, j counter) (words.Block, bool)
 	x := j.at(j.c)
 	nr, rk, d, s, ap := a.block.Rounds(), a.block.EncKeys(), unsafe.SliceData(dst), unsafe.SliceData(src), unsafe.SliceData(ad)
 	var t words.Block
-	if o == sealOp {
-		t.W0, t.W1 = sealMsgVAES512(nr, rk, &a.key, d, s, len(src), ap, len(ad), x.W0, x.W1)
-	} else {
-		t.W0, t.W1 = openMsgVAES512(nr, rk, &a.key, d, s, len(src), ap, len(ad), x.W0, x.W1)
+	switch n := len(src); {
+	case a.kern == vaes512Kernel && o == sealOp:
+		t.W0, t.W1 = sealMsgVAES512(nr, rk, &a.key, d, s, n, ap, len(ad), x.W0, x.W1)
+	case a.kern == vaes512Kernel:
+		t.W0, t.W1 = openMsgVAES512(nr, rk, &a.key, d, s, n, ap, len(ad), x.W0, x.W1)
+	case a.kern == sseKernel && o == sealOp:
+		t.W0, t.W1 = sealMsgSSE(nr, rk, &a.key, d, s, n, ap, len(ad), x.W0, x.W1)
+	case a.kern == sseKernel:
+		t.W0, t.W1 = openMsgSSE(nr, rk, &a.key, d, s, n, ap, len(ad), x.W0, x.W1)
+	case o == sealOp:
+		t.W0, t.W1 = sealMsgAESNI(nr, rk, &a.key, d, s, n, ap, len(ad), x.W0, x.W1)
+	default:
+		t.W0, t.W1 = openMsgAESNI(nr, rk, &a.key, d, s, n, ap, len(ad), x.W0, x.W1)
 	}
 	return t, true
 }

@@ -404,7 +404,9 @@ func TestCryptKernels(t *testing.T) {
 // TestMessageKernel compares each family's message kernel (a whole message
 // in one call) with the mode's steps on the same family's kernels: message
 // lengths byte by byte, associated data lengths, key sizes, and counters
-// that wrap within the message.
+// that wrap within the message; and, through Seal and Open, with
+// crypto/cipher for each tag size and nonces of 12 bytes and others (J0 by
+// GHASH), in place and with a forged tag.
 func TestMessageKernel(t *testing.T) {
 	r := newRand(6)
 	src := randBytes(r, 4096)
@@ -450,6 +452,16 @@ func TestMessageKernel(t *testing.T) {
 			}
 			j := counter{r.Uint64(), r.Uint32(), -k}
 			check(fmt.Sprintf("counter %d blocks from the wrap", k), 1, j, src[:16*int(k)+600], src[:5])
+		}
+		b, _ := stdaes.NewCipher(keys[2])
+		for ts := MinTagSize; ts <= MaxTagSize; ts++ {
+			for _, ns := range []int{12, 1, 16, 60} {
+				a, _ := NewWithSizes(keys[2], ns, ts)
+				for _, n := range []int{0, 5, 16, 64, 127, 300} {
+					nonce, pt, ad := src[:ns], src[100:100+n], src[7:7+n%20]
+					agree(t, fmt.Sprintf("tag %d bytes, nonce %d, message %d", ts, ns, n), a, nonce, pt, ad, stdSeal(t, b, nonce, pt, ad, ts))
+				}
+			}
 		}
 	})
 }

@@ -31,7 +31,7 @@ type encoding struct {
 
 var (
 	avx    = encoding{name: "AESNI", powers: numPowers, stitched: schoolbook}
-	legacy = encoding{name: "SSE", sse: true, powers: 8, stitched: karatsuba}
+	legacy = encoding{name: "SSE", sse: true, powers: 9, stitched: karatsuba}
 	// enc is the encoding being generated.
 	enc = avx
 )
@@ -87,6 +87,10 @@ func three(vex func(a, b, dst Op), op, swapped func(a, dst Op), a Op, b, dst Vec
 
 func xor(a Op, b, dst VecPhysical) {
 	three(func(a, b, dst Op) { VPXOR(a, b, dst) }, func(a, dst Op) { PXOR(a, dst) }, func(a, dst Op) { PXOR(a, dst) }, a, b, dst)
+}
+
+func and(a Op, b, dst VecPhysical) {
+	three(func(a, b, dst Op) { VPAND(a, b, dst) }, func(a, dst Op) { PAND(a, dst) }, func(a, dst Op) { PAND(a, dst) }, a, b, dst)
 }
 
 func addd(a Op, b, dst VecPhysical) {

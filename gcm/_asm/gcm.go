@@ -55,6 +55,10 @@ var (
 	off  = R10 // tail: offset of the next block's power in pow
 	idx  = R11 // tail: offset of the next block
 	t    = R12
+	// The message kernels' partial blocks: their length in bytes, and the
+	// pointers of copyBytes.
+	rest     = R13
+	from, to = R9, R14
 )
 
 // Vector registers.
@@ -70,7 +74,7 @@ var (
 	ctr    = X15 // the next counter block, byte-reversed: the counter is dword 0
 )
 
-var bswapMask, poly, incs Mem
+var bswapMask, poly, incs, partMask Mem
 
 func main() {
 	ConstraintExpr("!purego")
@@ -88,6 +92,13 @@ func main() {
 		DATA(16*i+8, U64(0))
 	}
 
+	// 16 bytes of ones, then 16 of zeros: at 16-r, the mask of r bytes.
+	partMask = GLOBL("gcmPartMask", RODATA|NOPTR)
+	DATA(0, U64(^uint64(0)))
+	DATA(8, U64(^uint64(0)))
+	DATA(16, U64(0))
+	DATA(24, U64(0))
+
 	wideConstants()
 
 	for _, e := range []encoding{avx, legacy} {
@@ -97,6 +108,8 @@ func main() {
 		mulH()
 		seal()
 		open()
+		message(sealOp)
+		message(openOp)
 	}
 	enc = avx
 	for _, g := range []*wide{{name: "VAES256", w: 2, group: 16}, {name: "VAES512", w: 4, group: 32, zmm: true}} {
@@ -211,10 +224,15 @@ func loadState(x VecPhysical) {
 // storeState returns the state in acc0 as the words r0, r1.
 func storeState() {
 	shufb(bswap, acc0, acc0)
-	fromVec(0, acc0, t)
-	Store(t, Return("r0"))
-	fromVec(1, acc0, t)
-	Store(t, Return("r1"))
+	retBlock(acc0, "r0", "r1")
+}
+
+// retBlock returns the block in x as the words r0, r1.
+func retBlock(x VecPhysical, r0, r1 string) {
+	fromVec(0, x, t)
+	Store(t, Return(r0))
+	fromVec(1, x, t)
+	Store(t, Return(r1))
 	RET()
 }
 
@@ -259,8 +277,15 @@ func ghash() {
 	Load(Param("n"), n)
 	mov(bswapMask, bswap)
 	loadState(acc0)
+	hashGroups("ghash")
+	tailBlocks("ghash", hashOp, nil)
+	storeState()
+}
 
-	loop, tail := "ghashLoop", "ghashTail"
+// hashGroups hashes groups of 8 blocks at src into the state in acc0 while
+// n, in blocks, is at least 8.
+func hashGroups(name string) {
+	loop, tail := name+"Loop", name+"Tail"
 	Label(loop)
 	CMPQ(n, U8(8))
 	JB(LabelRef(tail))
@@ -271,10 +296,7 @@ func ghash() {
 	ADDQ(U8(128), src)
 	SUBQ(U8(8), n)
 	JMP(LabelRef(loop))
-
 	Label(tail)
-	tailBlocks("ghash", nil)
-	storeState()
 }
 
 func mulH() {
@@ -290,57 +312,79 @@ func mulH() {
 
 // tailBlocks hashes the last n < 8 blocks at src (Seal: at dst, once
 // written), block i multiplied by H^(n-i); with ks, the keystream on the
-// stack, it first XORs them into dst. X0 carries the state into the first
-// block.
-func tailBlocks(name string, ks *Mem) {
+// stack, it first XORs them into dst.
+func tailBlocks(name string, o op, ks *Mem) {
 	done := name + "Done"
 	TESTQ(n, n)
 	JZ(LabelRef(done))
 	MOVQ(U32(numPowers), off)
 	SUBQ(n, off)
 	SHLQ(U8(4), off)
+	tailStart()
+	tailLoop(name, o, ks)
+	reduce(karatsuba)
+	Label(done)
+}
+
+// tailStart prepares a tail's hashing, one block at a time with the power
+// at off, one reduction: X0 carries the state into the first block.
+func tailStart() {
 	XORQ(idx, idx)
 	mov(acc0, X0)
 	xor(acc0, acc0, acc0)
 	xor(acc1, acc1, acc1)
 	xor(accM, accM, accM)
+}
+
+// tailLoop is tailBlocks' loop over n >= 1 blocks from offset idx.
+func tailLoop(name string, o op, ks *Mem) {
 	loop := name + "TailLoop"
 	Label(loop)
 	mov(Mem{Base: src, Index: idx, Scale: 1}, t0)
 	if ks != nil {
 		xor(ks.Idx(idx, 1), t0, t1)
 		mov(t1, Mem{Base: dst, Index: idx, Scale: 1})
-		if name == "seal" {
+		if o == sealOp {
 			mov(t1, t0) // Seal hashes the ciphertext
 		}
 	}
 	shufb(bswap, t0, t0)
-	xor(X0, t0, t0)
-	xor(X0, X0, X0)
-	mulAcc(karatsuba, false, t0, Mem{Base: key, Index: off, Scale: 1}, Mem{Base: key, Index: off, Scale: 1, Disp: 16 * numPowers})
-	ADDQ(U8(16), off)
+	tailHash(t0)
 	ADDQ(U8(16), idx)
 	DECQ(n)
 	JNZ(LabelRef(loop))
-	reduce(karatsuba)
-	Label(done)
+}
+
+// tailHash adds the product of the reflected block in x, plus the state
+// in X0 (then zeroed), and the power at off to the sums, and moves off to
+// the next power.
+func tailHash(x VecPhysical) {
+	xor(X0, x, x)
+	xor(X0, X0, X0)
+	mulAcc(karatsuba, false, x, Mem{Base: key, Index: off, Scale: 1}, Mem{Base: key, Index: off, Scale: 1, Disp: 16 * numPowers})
+	ADDQ(U8(16), off)
 }
 
 // cryptSetup loads the parameters of Seal and Open.
 func cryptSetup() {
-	Load(Param("nr"), nr)
-	Load(Param("rk"), rk)
-	Load(Param("key"), key)
+	keySetup()
 	Load(Param("dst"), dst)
 	Load(Param("src"), src)
 	Load(Param("n"), n)
+	loadWords("ctr0", "ctr1", ctr)
+	shufb(bswap, ctr, ctr)
+	loadState(acc0)
+}
+
+// keySetup loads the AES key, the powers of H and the byte-reversal mask.
+func keySetup() {
+	Load(Param("nr"), nr)
+	Load(Param("rk"), rk)
+	Load(Param("key"), key)
 	MOVQ(nr, p)
 	SHLQ(U8(4), p)
 	LEAQ(Mem{Base: rk, Index: p, Scale: 1, Disp: -160}, p)
 	mov(bswapMask, bswap)
-	loadWords("ctr0", "ctr1", ctr)
-	shufb(bswap, ctr, ctr)
-	loadState(acc0)
 }
 
 // counters says where encrypt8 takes its counter blocks from.
@@ -403,9 +447,15 @@ func encrypt8(name string, from counters, prepare bool, stitch func(r int)) {
 		}
 		ADDL(U8(8), c)
 	}
+	aesRounds(name, blocks, stitch)
+}
+
+// aesRounds runs the AES rounds after the whitening on bs, calling
+// stitch(r) as encrypt8 says.
+func aesRounds(name string, bs []VecPhysical, stitch func(r int)) {
 	round := func(m Mem) {
 		mov(m, rkey)
-		for _, b := range blocks {
+		for _, b := range bs {
 			aesRound(false, rkey, b)
 		}
 	}
@@ -426,7 +476,7 @@ func encrypt8(name string, from counters, prepare bool, stitch func(r int)) {
 		}
 	}
 	mov(Mem{Base: p, Disp: 160}, rkey)
-	for _, b := range blocks {
+	for _, b := range bs {
 		aesRound(true, rkey, b)
 	}
 }
@@ -455,10 +505,15 @@ func xorStore() {
 }
 
 // keystreamTail encrypts 8 more counter blocks (for the last n < 8 blocks)
-// to the stack.
+// to the stack, if n > 0.
 func keystreamTail(name string, ks Mem) {
 	TESTQ(n, n)
 	JZ(LabelRef(name + "Done"))
+	keystream(name, ks)
+}
+
+// keystream encrypts the next 8 counter blocks to ks.
+func keystream(name string, ks Mem) {
 	encrypt8(name+"Tail", fromRegister, false, nil)
 	for i, b := range blocks {
 		mov(b, ks.Offset(16*i))
@@ -472,6 +527,15 @@ func seal() {
 	ks := AllocLocal(128)
 	ctrs = AllocLocal(128)
 	cryptSetup()
+	sealGroups()
+	keystreamTail("seal", ks)
+	tailBlocks("seal", sealOp, &ks)
+	storeState()
+}
+
+// sealGroups encrypts the n blocks at src to dst and hashes them, while at
+// least 8 are left.
+func sealGroups() {
 	tail, loop, last := "sealTail", "sealLoop", "sealLast"
 	CMPQ(n, U8(8))
 	JB(LabelRef(tail))
@@ -500,11 +564,7 @@ func seal() {
 		hashStep(enc.stitched, i, Mem{Base: prev, Disp: 16 * i})
 	}
 	reduce(enc.stitched)
-
 	Label(tail)
-	keystreamTail("seal", ks)
-	tailBlocks("seal", &ks)
-	storeState()
 }
 
 func open() {
@@ -514,6 +574,15 @@ func open() {
 	ks := AllocLocal(128)
 	ctrs = AllocLocal(128)
 	cryptSetup()
+	openGroups()
+	keystreamTail("open", ks)
+	tailBlocks("open", openOp, &ks)
+	storeState()
+}
+
+// openGroups hashes the n blocks at src and decrypts them to dst, while at
+// least 8 are left.
+func openGroups() {
 	tail, loop := "openTail", "openLoop"
 	CMPQ(n, U8(8))
 	JB(LabelRef(tail))
@@ -531,9 +600,151 @@ func open() {
 	encrypt8("openLoop", fromStack, true, hashGroup(src))
 	xorStore()
 	JMP(LabelRef(loop))
-
 	Label(tail)
-	keystreamTail("open", ks)
-	tailBlocks("open", &ks)
-	storeState()
+}
+
+// message writes the message kernels, sealMsg and openMsg: E(J0) first,
+// its latency hidden by the work after it, then the associated data's
+// GHASH, the message by sealGroups or openGroups, and its last blocks with
+// the lengths block in one tail, whose powers end at H^1 for the lengths
+// block (so a tail of 7 blocks and a partial one takes H^9). A partial
+// block is copied, 8, 4, 2 and 1 bytes at a time, through a zeroed block
+// on the stack: nothing past the buffers is read or written.
+func message(o op) {
+	name := map[op]string{sealOp: "sealMsg", openOp: "openMsg"}[o] + enc.name
+	TEXT(name, NOSPLIT, "func(nr int, rk *[240]byte, key "+keyType+", dst, src *byte, n int, ad *byte, adLen int, j0, j1 uint64) (t0, t1 uint64)")
+	if o == sealOp {
+		Doc(name+" encrypts the n bytes at src to dst with the first counter block",
+			"j0, j1 (J0) and returns the tag for them and the adLen bytes at ad.")
+	} else {
+		Doc(name+" decrypts the n bytes at src to dst with the first counter block",
+			"j0, j1 (J0) and returns the tag they should have with the adLen bytes at ad.")
+	}
+	ks := AllocLocal(128)
+	ctrs = AllocLocal(128)
+	eJ0, part := AllocLocal(16), AllocLocal(16)
+	keySetup()
+	loadWords("j0", "j1", X0)
+	shufb(bswap, X0, ctr)
+	addd(memOp(incs.Offset(16), t1), ctr, ctr)
+	mov(Mem{Base: rk}, rkey)
+	xor(rkey, X0, X0)
+	aesRounds("j0", []VecPhysical{X0}, nil)
+	mov(X0, eJ0)
+
+	Load(Param("ad"), src)
+	Load(Param("adLen"), n)
+	MOVQ(n, rest)
+	ANDQ(U8(15), rest)
+	SHRQ(U8(4), n)
+	xor(acc0, acc0, acc0)
+	hashGroups("ad")
+	adDone := "adDone"
+	LEAQ(Mem{Base: rest, Disp: 15}, off)
+	SHRQ(U8(4), off)
+	ADDQ(n, off)
+	JZ(LabelRef(adDone))
+	tailOffset(numPowers)
+	tailStart()
+	tailParts("ad", hashOp, nil, part)
+	reduce(karatsuba)
+	Label(adDone)
+
+	Load(Param("dst"), dst)
+	Load(Param("src"), src)
+	Load(Param("n"), n)
+	SHRQ(U8(4), n)
+	if o == sealOp {
+		sealGroups()
+	} else {
+		openGroups()
+	}
+	// The last n < 8 blocks and rest bytes, then the lengths block.
+	Load(Param("n"), rest)
+	ANDQ(U8(15), rest)
+	MOVQ(n, t)
+	ORQ(rest, t)
+	JZ(LabelRef("lengths"))
+	keystream("msg", ks)
+	Label("lengths")
+	LEAQ(Mem{Base: rest, Disp: 15}, off)
+	SHRQ(U8(4), off)
+	ADDQ(n, off)
+	tailOffset(numPowers - 1)
+	tailStart()
+	tailParts("msg", o, &ks, part)
+	// Byte-reversed, the lengths block is the message's length in bits,
+	// then the associated data's.
+	Load(Param("n"), t)
+	SHLQ(U8(3), t)
+	toVec(0, t, t0)
+	Load(Param("adLen"), t)
+	SHLQ(U8(3), t)
+	toVec(1, t, t0)
+	xor(X0, t0, t0)
+	mulAcc(karatsuba, false, t0, pow(1), kara(1))
+	reduce(karatsuba)
+	shufb(bswap, acc0, acc0)
+	xor(memOp(eJ0, t0), acc0, acc0)
+	retBlock(acc0, "t0", "t1")
+}
+
+// tailOffset turns off, a tail's number of blocks, into the offset of its
+// first block's power, the tail's powers ending at H^(numPowers+1-end).
+func tailOffset(end int) {
+	NEGQ(off)
+	ADDQ(U8(end), off)
+	SHLQ(U8(4), off)
+}
+
+// tailParts hashes (with ks, seals or opens) a tail of n < 8 blocks and
+// rest < 16 bytes at src, after tailStart.
+func tailParts(name string, o op, ks *Mem, part Mem) {
+	partial, done := name+"Partial", name+"PartialDone"
+	TESTQ(n, n)
+	JZ(LabelRef(partial))
+	tailLoop(name, o, ks)
+	Label(partial)
+	TESTQ(rest, rest)
+	JZ(LabelRef(done))
+	xor(t0, t0, t0)
+	mov(t0, part)
+	LEAQ(Mem{Base: src, Index: idx, Scale: 1}, from)
+	LEAQ(part, to)
+	copyBytes(name + "In")
+	mov(part, t0)
+	if ks != nil {
+		xor(ks.Idx(idx, 1), t0, t1)
+		mov(t1, part)
+		LEAQ(part, from)
+		LEAQ(Mem{Base: dst, Index: idx, Scale: 1}, to)
+		copyBytes(name + "Out")
+		if o == sealOp { // the ciphertext, zero padded
+			LEAQ(partMask, t)
+			SUBQ(rest, t)
+			and(Mem{Base: t, Disp: 16}, t1, t0)
+		}
+	}
+	shufb(bswap, t0, t0)
+	tailHash(t0)
+	Label(done)
+}
+
+// copyBytes copies rest (1..15) bytes from from to to, 8, 4, 2 and 1 at a
+// time.
+func copyBytes(name string) {
+	for _, w := range []int{8, 4, 2, 1} {
+		skip := fmt.Sprintf("%sSkip%d", name, w)
+		TESTB(U8(w), rest.As8())
+		JZ(LabelRef(skip))
+		r := map[int]Register{8: t, 4: t.As32(), 2: t.As16(), 1: t.As8()}[w]
+		m := map[int]func(a, b Op){8: MOVQ, 4: MOVL, 2: MOVW, 1: MOVB}[w]
+		m(Mem{Base: from}, r)
+		m(r, Mem{Base: to})
+		if w > 1 {
+			ADDQ(U8(w), from)
+			ADDQ(U8(w), to)
+		}
+		Label(skip)
+	}
 }
