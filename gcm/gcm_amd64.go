@@ -15,8 +15,7 @@ import (
 // layout, kernelKey, filled by initAESNI, or initSSE on the SSE family
 // (every CPU with VAES or VPCLMULQDQ has PCLMULQDQ too). A new family adds
 // its kernel constant, its availability to chooseKernel and impl, its
-// powers, and its cases to ghash, mulH, cryptBlocks and, with message
-// kernels, hasMessage and message.
+// powers, and its cases to ghash, mulH, cryptBlocks and message.
 
 // The VAES families need the aesni kernel's instructions too: they share
 // initAESNI and mulHAESNI. The zmm kernels' byte masks take BZHI (BMI2).
@@ -37,21 +36,22 @@ func init() {
 	impl.Register("gcm", "aesni-sse", &useSSE)
 }
 
-// kernel names a kernel family.
+// kernel names a kernel family. Every amd64 family has message kernels
+// (gcm_asm.go).
 type kernel int
 
 const (
 	genericKernel kernel = iota
-	aesniKernel          // AES-NI and PCLMULQDQ with AVX encodings, 8 blocks stitched (gcm_amd64.s); message kernels
-	sseKernel            // the same in legacy SSE encodings; message kernels
+	aesniKernel          // AES-NI and PCLMULQDQ with AVX encodings, 8 blocks stitched (gcm_amd64.s)
+	sseKernel            // the same in legacy SSE encodings
 	vaes256Kernel        // VAES and VPCLMULQDQ on ymm, AVX2, 16 blocks stitched
-	vaes512Kernel        // VAES and VPCLMULQDQ on zmm, AVX-512, 32 blocks stitched; message kernels
+	vaes512Kernel        // VAES and VPCLMULQDQ on zmm, AVX-512, 32 blocks stitched
 )
 
 // powers[k] is how many powers of H family k multiplies by: a group's, and
 // with message kernels one more, for the lengths block after a tail of a
 // group less a byte.
-var powers = [...]int{aesniKernel: 9, sseKernel: 9, vaes256Kernel: 16, vaes512Kernel: 33}
+var powers = [...]int{aesniKernel: 9, sseKernel: 9, vaes256Kernel: 17, vaes512Kernel: 33}
 
 // chooseKernel returns the fastest family enabled.
 func chooseKernel() kernel {
@@ -133,6 +133,12 @@ func sealVAES256(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int, c
 
 //go:noescape
 func openVAES256(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int, ctr0, ctr1, y0, y1 uint64) (r0, r1 uint64)
+
+//go:noescape
+func sealMsgVAES256(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int, ad *byte, adLen int, j0, j1 uint64) (t0, t1 uint64)
+
+//go:noescape
+func openMsgVAES256(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int, ad *byte, adLen int, j0, j1 uint64) (t0, t1 uint64)
 
 //go:noescape
 func ghashVAES512(key *kernelKey, src *byte, n int, y0, y1 uint64) (r0, r1 uint64)
@@ -225,12 +231,12 @@ func (a *AEAD) cryptBlocks(o op, dst, src []byte, j counter, c uint32, y *words.
 	}
 }
 
-// hasMessage reports whether the family has a message kernel that takes a
-// message of n bytes with adLen bytes of associated data: both must fit a
-// kernel call and not be for WithParallelism to split.
+// hasMessage reports whether a message kernel takes a message of n bytes
+// with adLen bytes of associated data: the cipher must be fae's AES, and
+// both must fit a kernel call and not be for WithParallelism to split.
 func (a *AEAD) hasMessage(n, adLen int) bool {
 	const most = maxKernelBlocks * blockSize
-	return a.kern != genericKernel && a.kern != vaes256Kernel && a.kind == aesCipher && n <= most && adLen <= most &&
+	return a.kern != genericKernel && a.kind == aesCipher && n <= most && adLen <= most &&
 		par.Goroutines(a.parallelism, max(n, adLen)) == 1
 }
 
@@ -249,6 +255,10 @@ func (a *AEAD) message(o op, dst, src, ad []byte, j counter) (words.Block, bool)
 		t.W0, t.W1 = sealMsgVAES512(nr, rk, &a.key, d, s, n, ap, len(ad), x.W0, x.W1)
 	case a.kern == vaes512Kernel:
 		t.W0, t.W1 = openMsgVAES512(nr, rk, &a.key, d, s, n, ap, len(ad), x.W0, x.W1)
+	case a.kern == vaes256Kernel && o == sealOp:
+		t.W0, t.W1 = sealMsgVAES256(nr, rk, &a.key, d, s, n, ap, len(ad), x.W0, x.W1)
+	case a.kern == vaes256Kernel:
+		t.W0, t.W1 = openMsgVAES256(nr, rk, &a.key, d, s, n, ap, len(ad), x.W0, x.W1)
 	case a.kern == sseKernel && o == sealOp:
 		t.W0, t.W1 = sealMsgSSE(nr, rk, &a.key, d, s, n, ap, len(ad), x.W0, x.W1)
 	case a.kern == sseKernel:

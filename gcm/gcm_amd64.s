@@ -12884,7 +12884,7 @@ TEXT ·sealVAES256(SB), NOSPLIT, $0-96
 	VINSERTI128    $0x01, X14, Y14, Y14
 	VPADDD         gcmLaneIdx<>+0(SB), Y14, Y14
 	CMPQ           DX, $0x00000100
-	JB             cryptTailVAES2568
+	JB             cryptTailVAES2569
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y0
 	VPADDD         gcmInc2<>+0(SB), Y14, Y14
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y1
@@ -12911,8 +12911,8 @@ TEXT ·sealVAES256(SB), NOSPLIT, $0-96
 	VPXOR          Y15, Y6, Y6
 	VPXOR          Y15, Y7, Y7
 	CMPQ           AX, $0x0c
-	JB             rounds10VAES25611
-	JE             rounds12VAES25612
+	JB             rounds10VAES25612
+	JE             rounds12VAES25613
 	VBROADCASTI128 -48(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -12932,7 +12932,7 @@ TEXT ·sealVAES256(SB), NOSPLIT, $0-96
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-rounds12VAES25612:
+rounds12VAES25613:
 	VBROADCASTI128 -16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -12952,7 +12952,7 @@ rounds12VAES25612:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-rounds10VAES25611:
+rounds10VAES25612:
 	VBROADCASTI128 16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -13064,9 +13064,9 @@ rounds10VAES25611:
 	ADDQ           $0x00000100, DI
 	SUBQ           $0x00000100, DX
 
-cryptLoopVAES2567:
+cryptLoopVAES2568:
 	CMPQ           DX, $0x00000100
-	JB             sealLastVAES25610
+	JB             sealLastVAES25611
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y0
 	VPADDD         gcmInc2<>+0(SB), Y14, Y14
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y1
@@ -13093,8 +13093,8 @@ cryptLoopVAES2567:
 	VPXOR          Y15, Y6, Y6
 	VPXOR          Y15, Y7, Y7
 	CMPQ           AX, $0x0c
-	JB             rounds10VAES25613
-	JE             rounds12VAES25614
+	JB             rounds10VAES25614
+	JE             rounds12VAES25615
 	VBROADCASTI128 -48(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -13114,7 +13114,7 @@ cryptLoopVAES2567:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-rounds12VAES25614:
+rounds12VAES25615:
 	VBROADCASTI128 -16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -13134,7 +13134,7 @@ rounds12VAES25614:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-rounds10VAES25613:
+rounds10VAES25614:
 	VBROADCASTI128 16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -13333,9 +13333,9 @@ rounds10VAES25613:
 	ADDQ           $0x00000100, SI
 	ADDQ           $0x00000100, DI
 	SUBQ           $0x00000100, DX
-	JMP            cryptLoopVAES2567
+	JMP            cryptLoopVAES2568
 
-sealLastVAES25610:
+sealLastVAES25611:
 	VMOVDQU      (R9), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
 	VPXOR        Y11, Y8, Y8
@@ -13425,9 +13425,9 @@ sealLastVAES25610:
 	VEXTRACTI128 $0x01, Y13, X10
 	VPXOR        X10, X13, X11
 
-cryptTailVAES2568:
+cryptTailVAES2569:
 	TESTQ   DX, DX
-	JZ      cryptDoneVAES2569
+	JZ      cryptDoneVAES25610
 	LEAQ    15(DX), R10
 	SHRQ    $0x04, R10
 	NEGQ    R10
@@ -13439,28 +13439,28 @@ cryptTailVAES2568:
 	VPXOR   Y12, Y12, Y12
 	VPXOR   Y13, Y13, Y13
 
-tailLoopVAES25615:
+tailLoopVAES25616:
 	CMPQ           DX, $0x20
-	JB             tailPartVAES25616
+	JB             tailPartVAES25617
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y0
 	VPADDD         gcmInc2<>+0(SB), Y14, Y14
 	VBROADCASTI128 (BX), Y15
 	VPXOR          Y15, Y0, Y0
 	CMPQ           AX, $0x0c
-	JB             rounds10VAES25618
-	JE             rounds12VAES25619
+	JB             rounds10VAES25619
+	JE             rounds12VAES25620
 	VBROADCASTI128 -48(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VBROADCASTI128 -32(R8), Y15
 	VAESENC        Y15, Y0, Y0
 
-rounds12VAES25619:
+rounds12VAES25620:
 	VBROADCASTI128 -16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VBROADCASTI128 (R8), Y15
 	VAESENC        Y15, Y0, Y0
 
-rounds10VAES25618:
+rounds10VAES25619:
 	VBROADCASTI128 16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VBROADCASTI128 32(R8), Y15
@@ -13498,25 +13498,25 @@ rounds10VAES25618:
 	ADDQ           $0x20, SI
 	ADDQ           $0x20, R10
 	SUBQ           $0x20, DX
-	JMP            tailLoopVAES25615
+	JMP            tailLoopVAES25616
 
-tailPartVAES25616:
+tailPartVAES25617:
 	TESTQ   DX, DX
-	JZ      tailReduceVAES25617
+	JZ      tailReduceVAES25618
 	VMOVDQU (SI), X2
 	VPSHUFB gcmBswap<>+0(SB), X14, X0
 	VPXOR   (BX), X0, X0
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES25620
-	JE      rounds12VAES25621
+	JB      rounds10VAES25622
+	JE      rounds12VAES25623
 	VAESENC -48(R8), X0, X0
 	VAESENC -32(R8), X0, X0
 
-rounds12VAES25621:
+rounds12VAES25623:
 	VAESENC -16(R8), X0, X0
 	VAESENC (R8), X0, X0
 
-rounds10VAES25620:
+rounds10VAES25622:
 	VAESENC     16(R8), X0, X0
 	VAESENC     32(R8), X0, X0
 	VAESENC     48(R8), X0, X0
@@ -13540,7 +13540,7 @@ rounds10VAES25620:
 	VPCLMULQDQ  $0x10, (R10), X8, X10
 	VPXOR       Y10, Y12, Y12
 
-tailReduceVAES25617:
+tailReduceVAES25618:
 	VPCLMULQDQ   $0x10, gcmPolyWide<>+0(SB), Y11, Y9
 	VPSHUFD      $0x4e, Y11, Y10
 	VPXOR        Y9, Y12, Y12
@@ -13552,7 +13552,7 @@ tailReduceVAES25617:
 	VEXTRACTI128 $0x01, Y13, X10
 	VPXOR        X10, X13, X11
 
-cryptDoneVAES2569:
+cryptDoneVAES25610:
 	VPSHUFB gcmBswap<>+0(SB), X11, X11
 	VMOVQ   X11, R12
 	MOVQ    R12, r0+80(FP)
@@ -13587,9 +13587,9 @@ TEXT ·openVAES256(SB), NOSPLIT, $0-96
 	VINSERTI128 $0x01, X14, Y14, Y14
 	VPADDD      gcmLaneIdx<>+0(SB), Y14, Y14
 
-cryptLoopVAES25622:
+cryptLoopVAES25624:
 	CMPQ           DX, $0x00000100
-	JB             cryptTailVAES25623
+	JB             cryptTailVAES25625
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y0
 	VPADDD         gcmInc2<>+0(SB), Y14, Y14
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y1
@@ -13616,8 +13616,8 @@ cryptLoopVAES25622:
 	VPXOR          Y15, Y6, Y6
 	VPXOR          Y15, Y7, Y7
 	CMPQ           AX, $0x0c
-	JB             rounds10VAES25625
-	JE             rounds12VAES25626
+	JB             rounds10VAES25627
+	JE             rounds12VAES25628
 	VBROADCASTI128 -48(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -13637,7 +13637,7 @@ cryptLoopVAES25622:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-rounds12VAES25626:
+rounds12VAES25628:
 	VBROADCASTI128 -16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -13657,7 +13657,7 @@ rounds12VAES25626:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-rounds10VAES25625:
+rounds10VAES25627:
 	VBROADCASTI128 16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -13855,11 +13855,11 @@ rounds10VAES25625:
 	ADDQ           $0x00000100, SI
 	ADDQ           $0x00000100, DI
 	SUBQ           $0x00000100, DX
-	JMP            cryptLoopVAES25622
+	JMP            cryptLoopVAES25624
 
-cryptTailVAES25623:
+cryptTailVAES25625:
 	TESTQ   DX, DX
-	JZ      cryptDoneVAES25624
+	JZ      cryptDoneVAES25626
 	LEAQ    15(DX), R10
 	SHRQ    $0x04, R10
 	NEGQ    R10
@@ -13871,29 +13871,29 @@ cryptTailVAES25623:
 	VPXOR   Y12, Y12, Y12
 	VPXOR   Y13, Y13, Y13
 
-tailLoopVAES25627:
+tailLoopVAES25629:
 	CMPQ           DX, $0x20
-	JB             tailPartVAES25628
+	JB             tailPartVAES25630
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y0
 	VPADDD         gcmInc2<>+0(SB), Y14, Y14
 	VBROADCASTI128 (BX), Y15
 	VPXOR          Y15, Y0, Y0
 	VMOVDQU        (SI), Y8
 	CMPQ           AX, $0x0c
-	JB             rounds10VAES25630
-	JE             rounds12VAES25631
+	JB             rounds10VAES25632
+	JE             rounds12VAES25633
 	VBROADCASTI128 -48(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VBROADCASTI128 -32(R8), Y15
 	VAESENC        Y15, Y0, Y0
 
-rounds12VAES25631:
+rounds12VAES25633:
 	VBROADCASTI128 -16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VBROADCASTI128 (R8), Y15
 	VAESENC        Y15, Y0, Y0
 
-rounds10VAES25630:
+rounds10VAES25632:
 	VBROADCASTI128 16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VBROADCASTI128 32(R8), Y15
@@ -13931,25 +13931,25 @@ rounds10VAES25630:
 	ADDQ           $0x20, SI
 	ADDQ           $0x20, R10
 	SUBQ           $0x20, DX
-	JMP            tailLoopVAES25627
+	JMP            tailLoopVAES25629
 
-tailPartVAES25628:
+tailPartVAES25630:
 	TESTQ   DX, DX
-	JZ      tailReduceVAES25629
+	JZ      tailReduceVAES25631
 	VMOVDQU (SI), X2
 	VPSHUFB gcmBswap<>+0(SB), X14, X0
 	VPXOR   (BX), X0, X0
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES25632
-	JE      rounds12VAES25633
+	JB      rounds10VAES25635
+	JE      rounds12VAES25636
 	VAESENC -48(R8), X0, X0
 	VAESENC -32(R8), X0, X0
 
-rounds12VAES25633:
+rounds12VAES25636:
 	VAESENC -16(R8), X0, X0
 	VAESENC (R8), X0, X0
 
-rounds10VAES25632:
+rounds10VAES25635:
 	VAESENC     16(R8), X0, X0
 	VAESENC     32(R8), X0, X0
 	VAESENC     48(R8), X0, X0
@@ -13973,7 +13973,7 @@ rounds10VAES25632:
 	VPCLMULQDQ  $0x10, (R10), X8, X10
 	VPXOR       Y10, Y12, Y12
 
-tailReduceVAES25629:
+tailReduceVAES25631:
 	VPCLMULQDQ   $0x10, gcmPolyWide<>+0(SB), Y11, Y9
 	VPSHUFD      $0x4e, Y11, Y10
 	VPXOR        Y9, Y12, Y12
@@ -13985,12 +13985,1871 @@ tailReduceVAES25629:
 	VEXTRACTI128 $0x01, Y13, X10
 	VPXOR        X10, X13, X11
 
-cryptDoneVAES25624:
+cryptDoneVAES25626:
 	VPSHUFB gcmBswap<>+0(SB), X11, X11
 	VMOVQ   X11, R12
 	MOVQ    R12, r0+80(FP)
 	VPEXTRQ $0x01, X11, R12
 	MOVQ    R12, r1+88(FP)
+	VZEROUPPER
+	RET
+
+// func sealMsgVAES256(nr int, rk *[240]byte, key *[66][16]byte, dst *byte, src *byte, n int, ad *byte, adLen int, j0 uint64, j1 uint64) (t0 uint64, t1 uint64)
+// Requires: AES, AVX, AVX2, PCLMULQDQ, VAES, VPCLMULQDQ
+TEXT ·sealMsgVAES256(SB), NOSPLIT, $32-96
+	MOVQ    nr+0(FP), AX
+	MOVQ    rk+8(FP), BX
+	MOVQ    key+16(FP), CX
+	MOVQ    AX, R8
+	SHLQ    $0x04, R8
+	LEAQ    -160(BX)(R8*1), R8
+	MOVQ    j0+64(FP), R12
+	VMOVQ   R12, X14
+	MOVQ    j1+72(FP), R12
+	VPINSRQ $0x01, R12, X14, X14
+	VPSHUFB gcmBswap<>+0(SB), X14, X14
+	VPSHUFB gcmBswap<>+0(SB), X14, X0
+	VPXOR   (BX), X0, X0
+	CMPQ    AX, $0x0c
+	JB      rounds10VAES25637
+	JE      rounds12VAES25638
+	VAESENC -48(R8), X0, X0
+	VAESENC -32(R8), X0, X0
+
+rounds12VAES25638:
+	VAESENC -16(R8), X0, X0
+	VAESENC (R8), X0, X0
+
+rounds10VAES25637:
+	VAESENC     16(R8), X0, X0
+	VAESENC     32(R8), X0, X0
+	VAESENC     48(R8), X0, X0
+	VAESENC     64(R8), X0, X0
+	VAESENC     80(R8), X0, X0
+	VAESENC     96(R8), X0, X0
+	VAESENC     112(R8), X0, X0
+	VAESENC     128(R8), X0, X0
+	VAESENC     144(R8), X0, X0
+	VAESENCLAST 160(R8), X0, X0
+	VMOVDQU     X0, 16(SP)
+	VINSERTI128 $0x01, X14, Y14, Y14
+	VPADDD      gcmLaneIdx<>+16(SB), Y14, Y14
+	VPXOR       Y11, Y11, Y11
+	MOVQ        ad+48(FP), SI
+	MOVQ        adLen+56(FP), DX
+	MOVQ        DX, R13
+
+hashLoopVAES25639:
+	CMPQ         DX, $0x00000100
+	JB           hashTailVAES25640
+	VMOVDQU      (SI), Y8
+	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
+	VPXOR        Y11, Y8, Y8
+	VPCLMULQDQ   $0x00, 272(CX), Y8, Y11
+	VPCLMULQDQ   $0x11, 272(CX), Y8, Y13
+	VPCLMULQDQ   $0x01, 272(CX), Y8, Y12
+	VPCLMULQDQ   $0x10, 272(CX), Y8, Y9
+	VPXOR        Y9, Y12, Y12
+	VMOVDQU      32(SI), Y8
+	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ   $0x00, 304(CX), Y8, Y9
+	VPXOR        Y9, Y11, Y11
+	VPCLMULQDQ   $0x11, 304(CX), Y8, Y10
+	VPXOR        Y10, Y13, Y13
+	VPCLMULQDQ   $0x01, 304(CX), Y8, Y9
+	VPXOR        Y9, Y12, Y12
+	VPCLMULQDQ   $0x10, 304(CX), Y8, Y10
+	VPXOR        Y10, Y12, Y12
+	VMOVDQU      64(SI), Y8
+	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ   $0x00, 336(CX), Y8, Y9
+	VPXOR        Y9, Y11, Y11
+	VPCLMULQDQ   $0x11, 336(CX), Y8, Y10
+	VPXOR        Y10, Y13, Y13
+	VPCLMULQDQ   $0x01, 336(CX), Y8, Y9
+	VPXOR        Y9, Y12, Y12
+	VPCLMULQDQ   $0x10, 336(CX), Y8, Y10
+	VPXOR        Y10, Y12, Y12
+	VMOVDQU      96(SI), Y8
+	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ   $0x00, 368(CX), Y8, Y9
+	VPXOR        Y9, Y11, Y11
+	VPCLMULQDQ   $0x11, 368(CX), Y8, Y10
+	VPXOR        Y10, Y13, Y13
+	VPCLMULQDQ   $0x01, 368(CX), Y8, Y9
+	VPXOR        Y9, Y12, Y12
+	VPCLMULQDQ   $0x10, 368(CX), Y8, Y10
+	VPXOR        Y10, Y12, Y12
+	VMOVDQU      128(SI), Y8
+	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ   $0x00, 400(CX), Y8, Y9
+	VPXOR        Y9, Y11, Y11
+	VPCLMULQDQ   $0x11, 400(CX), Y8, Y10
+	VPXOR        Y10, Y13, Y13
+	VPCLMULQDQ   $0x01, 400(CX), Y8, Y9
+	VPXOR        Y9, Y12, Y12
+	VPCLMULQDQ   $0x10, 400(CX), Y8, Y10
+	VPXOR        Y10, Y12, Y12
+	VMOVDQU      160(SI), Y8
+	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ   $0x00, 432(CX), Y8, Y9
+	VPXOR        Y9, Y11, Y11
+	VPCLMULQDQ   $0x11, 432(CX), Y8, Y10
+	VPXOR        Y10, Y13, Y13
+	VPCLMULQDQ   $0x01, 432(CX), Y8, Y9
+	VPXOR        Y9, Y12, Y12
+	VPCLMULQDQ   $0x10, 432(CX), Y8, Y10
+	VPXOR        Y10, Y12, Y12
+	VMOVDQU      192(SI), Y8
+	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ   $0x00, 464(CX), Y8, Y9
+	VPXOR        Y9, Y11, Y11
+	VPCLMULQDQ   $0x11, 464(CX), Y8, Y10
+	VPXOR        Y10, Y13, Y13
+	VPCLMULQDQ   $0x01, 464(CX), Y8, Y9
+	VPXOR        Y9, Y12, Y12
+	VPCLMULQDQ   $0x10, 464(CX), Y8, Y10
+	VPXOR        Y10, Y12, Y12
+	VMOVDQU      224(SI), Y8
+	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ   $0x00, 496(CX), Y8, Y9
+	VPXOR        Y9, Y11, Y11
+	VPCLMULQDQ   $0x11, 496(CX), Y8, Y10
+	VPXOR        Y10, Y13, Y13
+	VPCLMULQDQ   $0x01, 496(CX), Y8, Y9
+	VPXOR        Y9, Y12, Y12
+	VPCLMULQDQ   $0x10, 496(CX), Y8, Y10
+	VPXOR        Y10, Y12, Y12
+	VPCLMULQDQ   $0x10, gcmPolyWide<>+0(SB), Y11, Y9
+	VPSHUFD      $0x4e, Y11, Y10
+	VPXOR        Y9, Y12, Y12
+	VPXOR        Y10, Y12, Y12
+	VPCLMULQDQ   $0x10, gcmPolyWide<>+0(SB), Y12, Y9
+	VPSHUFD      $0x4e, Y12, Y10
+	VPXOR        Y9, Y13, Y13
+	VPXOR        Y10, Y13, Y13
+	VEXTRACTI128 $0x01, Y13, X10
+	VPXOR        X10, X13, X11
+	ADDQ         $0x00000100, SI
+	SUBQ         $0x00000100, DX
+	JMP          hashLoopVAES25639
+
+hashTailVAES25640:
+	TESTQ   DX, DX
+	JZ      hashDoneVAES25641
+	LEAQ    15(DX), R10
+	SHRQ    $0x04, R10
+	NEGQ    R10
+	ADDQ    $0x21, R10
+	SHLQ    $0x04, R10
+	ADDQ    CX, R10
+	VMOVDQA X11, X1
+	VPXOR   Y11, Y11, Y11
+	VPXOR   Y12, Y12, Y12
+	VPXOR   Y13, Y13, Y13
+
+tailLoopVAES25642:
+	CMPQ       DX, $0x20
+	JB         tailPartVAES25643
+	VMOVDQU    (SI), Y8
+	VPSHUFB    gcmBswapWide<>+0(SB), Y8, Y8
+	VPXOR      Y1, Y8, Y8
+	VPXOR      Y1, Y1, Y1
+	VPCLMULQDQ $0x00, (R10), Y8, Y9
+	VPXOR      Y9, Y11, Y11
+	VPCLMULQDQ $0x11, (R10), Y8, Y10
+	VPXOR      Y10, Y13, Y13
+	VPCLMULQDQ $0x01, (R10), Y8, Y9
+	VPXOR      Y9, Y12, Y12
+	VPCLMULQDQ $0x10, (R10), Y8, Y10
+	VPXOR      Y10, Y12, Y12
+	ADDQ       $0x20, SI
+	ADDQ       $0x20, R10
+	SUBQ       $0x20, DX
+	JMP        tailLoopVAES25642
+
+tailPartVAES25643:
+	TESTQ      DX, DX
+	JZ         tailReduceVAES25644
+	CMPQ       DX, $0x10
+	JB         partialVAES25645
+	VMOVDQU    (SI), X2
+	VPSHUFB    gcmBswap<>+0(SB), X2, X8
+	VPXOR      X1, X8, X8
+	VPCLMULQDQ $0x00, (R10), X8, X9
+	VPXOR      Y9, Y11, Y11
+	VPCLMULQDQ $0x11, (R10), X8, X10
+	VPXOR      Y10, Y13, Y13
+	VPCLMULQDQ $0x01, (R10), X8, X9
+	VPXOR      Y9, Y12, Y12
+	VPCLMULQDQ $0x10, (R10), X8, X10
+	VPXOR      Y10, Y12, Y12
+	VPXOR      X1, X1, X1
+	ADDQ       $0x10, SI
+	ADDQ       $0x10, R10
+	SUBQ       $0x10, DX
+	JZ         tailReduceVAES25644
+
+partialVAES25645:
+	VPXOR   X2, X2, X2
+	VMOVDQU X2, (SP)
+	MOVQ    SI, R9
+	LEAQ    (SP), R11
+	TESTB   $0x08, DL
+	JZ      inVAES25646Skip8
+	MOVQ    (R9), R12
+	MOVQ    R12, (R11)
+	ADDQ    $0x08, R9
+	ADDQ    $0x08, R11
+
+inVAES25646Skip8:
+	TESTB $0x04, DL
+	JZ    inVAES25646Skip4
+	MOVL  (R9), R12
+	MOVL  R12, (R11)
+	ADDQ  $0x04, R9
+	ADDQ  $0x04, R11
+
+inVAES25646Skip4:
+	TESTB $0x02, DL
+	JZ    inVAES25646Skip2
+	MOVW  (R9), R12
+	MOVW  R12, (R11)
+	ADDQ  $0x02, R9
+	ADDQ  $0x02, R11
+
+inVAES25646Skip2:
+	TESTB $0x01, DL
+	JZ    inVAES25646Skip1
+	MOVB  (R9), R12
+	MOVB  R12, (R11)
+
+inVAES25646Skip1:
+	VMOVDQU    (SP), X2
+	VPSHUFB    gcmBswap<>+0(SB), X2, X8
+	VPXOR      X1, X8, X8
+	VPXOR      X1, X1, X1
+	VPCLMULQDQ $0x00, (R10), X8, X9
+	VPXOR      Y9, Y11, Y11
+	VPCLMULQDQ $0x11, (R10), X8, X10
+	VPXOR      Y10, Y13, Y13
+	VPCLMULQDQ $0x01, (R10), X8, X9
+	VPXOR      Y9, Y12, Y12
+	VPCLMULQDQ $0x10, (R10), X8, X10
+	VPXOR      Y10, Y12, Y12
+
+tailReduceVAES25644:
+	VPCLMULQDQ   $0x10, gcmPolyWide<>+0(SB), Y11, Y9
+	VPSHUFD      $0x4e, Y11, Y10
+	VPXOR        Y9, Y12, Y12
+	VPXOR        Y10, Y12, Y12
+	VPCLMULQDQ   $0x10, gcmPolyWide<>+0(SB), Y12, Y9
+	VPSHUFD      $0x4e, Y12, Y10
+	VPXOR        Y9, Y13, Y13
+	VPXOR        Y10, Y13, Y13
+	VEXTRACTI128 $0x01, Y13, X10
+	VPXOR        X10, X13, X11
+
+hashDoneVAES25641:
+	MOVQ           dst+24(FP), DI
+	MOVQ           src+32(FP), SI
+	MOVQ           n+40(FP), DX
+	MOVQ           DX, R14
+	CMPQ           DX, $0x00000100
+	JB             cryptTailVAES25648
+	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y0
+	VPADDD         gcmInc2<>+0(SB), Y14, Y14
+	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y1
+	VPADDD         gcmInc2<>+0(SB), Y14, Y14
+	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y2
+	VPADDD         gcmInc2<>+0(SB), Y14, Y14
+	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y3
+	VPADDD         gcmInc2<>+0(SB), Y14, Y14
+	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y4
+	VPADDD         gcmInc2<>+0(SB), Y14, Y14
+	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y5
+	VPADDD         gcmInc2<>+0(SB), Y14, Y14
+	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y6
+	VPADDD         gcmInc2<>+0(SB), Y14, Y14
+	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y7
+	VPADDD         gcmInc2<>+0(SB), Y14, Y14
+	VBROADCASTI128 (BX), Y15
+	VPXOR          Y15, Y0, Y0
+	VPXOR          Y15, Y1, Y1
+	VPXOR          Y15, Y2, Y2
+	VPXOR          Y15, Y3, Y3
+	VPXOR          Y15, Y4, Y4
+	VPXOR          Y15, Y5, Y5
+	VPXOR          Y15, Y6, Y6
+	VPXOR          Y15, Y7, Y7
+	CMPQ           AX, $0x0c
+	JB             rounds10VAES25651
+	JE             rounds12VAES25652
+	VBROADCASTI128 -48(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VBROADCASTI128 -32(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+
+rounds12VAES25652:
+	VBROADCASTI128 -16(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VBROADCASTI128 (R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+
+rounds10VAES25651:
+	VBROADCASTI128 16(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VBROADCASTI128 32(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VBROADCASTI128 48(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VBROADCASTI128 64(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VBROADCASTI128 80(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VBROADCASTI128 96(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VBROADCASTI128 112(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VBROADCASTI128 128(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VBROADCASTI128 144(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VBROADCASTI128 160(R8), Y15
+	VPXOR          (SI), Y15, Y9
+	VAESENCLAST    Y9, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	VPXOR          32(SI), Y15, Y10
+	VAESENCLAST    Y10, Y1, Y1
+	VMOVDQU        Y1, 32(DI)
+	VPXOR          64(SI), Y15, Y9
+	VAESENCLAST    Y9, Y2, Y2
+	VMOVDQU        Y2, 64(DI)
+	VPXOR          96(SI), Y15, Y10
+	VAESENCLAST    Y10, Y3, Y3
+	VMOVDQU        Y3, 96(DI)
+	VPXOR          128(SI), Y15, Y9
+	VAESENCLAST    Y9, Y4, Y4
+	VMOVDQU        Y4, 128(DI)
+	VPXOR          160(SI), Y15, Y10
+	VAESENCLAST    Y10, Y5, Y5
+	VMOVDQU        Y5, 160(DI)
+	VPXOR          192(SI), Y15, Y9
+	VAESENCLAST    Y9, Y6, Y6
+	VMOVDQU        Y6, 192(DI)
+	VPXOR          224(SI), Y15, Y10
+	VAESENCLAST    Y10, Y7, Y7
+	VMOVDQU        Y7, 224(DI)
+	MOVQ           DI, R9
+	ADDQ           $0x00000100, SI
+	ADDQ           $0x00000100, DI
+	SUBQ           $0x00000100, DX
+
+cryptLoopVAES25647:
+	CMPQ           DX, $0x00000100
+	JB             sealLastVAES25650
+	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y0
+	VPADDD         gcmInc2<>+0(SB), Y14, Y14
+	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y1
+	VPADDD         gcmInc2<>+0(SB), Y14, Y14
+	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y2
+	VPADDD         gcmInc2<>+0(SB), Y14, Y14
+	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y3
+	VPADDD         gcmInc2<>+0(SB), Y14, Y14
+	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y4
+	VPADDD         gcmInc2<>+0(SB), Y14, Y14
+	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y5
+	VPADDD         gcmInc2<>+0(SB), Y14, Y14
+	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y6
+	VPADDD         gcmInc2<>+0(SB), Y14, Y14
+	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y7
+	VPADDD         gcmInc2<>+0(SB), Y14, Y14
+	VBROADCASTI128 (BX), Y15
+	VPXOR          Y15, Y0, Y0
+	VPXOR          Y15, Y1, Y1
+	VPXOR          Y15, Y2, Y2
+	VPXOR          Y15, Y3, Y3
+	VPXOR          Y15, Y4, Y4
+	VPXOR          Y15, Y5, Y5
+	VPXOR          Y15, Y6, Y6
+	VPXOR          Y15, Y7, Y7
+	CMPQ           AX, $0x0c
+	JB             rounds10VAES25653
+	JE             rounds12VAES25654
+	VBROADCASTI128 -48(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VBROADCASTI128 -32(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+
+rounds12VAES25654:
+	VBROADCASTI128 -16(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VBROADCASTI128 (R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+
+rounds10VAES25653:
+	VBROADCASTI128 16(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VMOVDQU        (R9), Y8
+	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
+	VPXOR          Y11, Y8, Y8
+	VPCLMULQDQ     $0x00, 272(CX), Y8, Y11
+	VPCLMULQDQ     $0x11, 272(CX), Y8, Y13
+	VPCLMULQDQ     $0x01, 272(CX), Y8, Y12
+	VBROADCASTI128 32(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VPCLMULQDQ     $0x10, 272(CX), Y8, Y9
+	VPXOR          Y9, Y12, Y12
+	VMOVDQU        32(R9), Y8
+	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ     $0x00, 304(CX), Y8, Y9
+	VPXOR          Y9, Y11, Y11
+	VPCLMULQDQ     $0x11, 304(CX), Y8, Y10
+	VPXOR          Y10, Y13, Y13
+	VPCLMULQDQ     $0x01, 304(CX), Y8, Y9
+	VPXOR          Y9, Y12, Y12
+	VBROADCASTI128 48(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VPCLMULQDQ     $0x10, 304(CX), Y8, Y10
+	VPXOR          Y10, Y12, Y12
+	VMOVDQU        64(R9), Y8
+	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ     $0x00, 336(CX), Y8, Y9
+	VPXOR          Y9, Y11, Y11
+	VPCLMULQDQ     $0x11, 336(CX), Y8, Y10
+	VPXOR          Y10, Y13, Y13
+	VPCLMULQDQ     $0x01, 336(CX), Y8, Y9
+	VPXOR          Y9, Y12, Y12
+	VBROADCASTI128 64(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VPCLMULQDQ     $0x10, 336(CX), Y8, Y10
+	VPXOR          Y10, Y12, Y12
+	VMOVDQU        96(R9), Y8
+	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ     $0x00, 368(CX), Y8, Y9
+	VPXOR          Y9, Y11, Y11
+	VPCLMULQDQ     $0x11, 368(CX), Y8, Y10
+	VPXOR          Y10, Y13, Y13
+	VPCLMULQDQ     $0x01, 368(CX), Y8, Y9
+	VPXOR          Y9, Y12, Y12
+	VBROADCASTI128 80(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VPCLMULQDQ     $0x10, 368(CX), Y8, Y10
+	VPXOR          Y10, Y12, Y12
+	VMOVDQU        128(R9), Y8
+	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ     $0x00, 400(CX), Y8, Y9
+	VPXOR          Y9, Y11, Y11
+	VPCLMULQDQ     $0x11, 400(CX), Y8, Y10
+	VPXOR          Y10, Y13, Y13
+	VBROADCASTI128 96(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VPCLMULQDQ     $0x01, 400(CX), Y8, Y9
+	VPXOR          Y9, Y12, Y12
+	VPCLMULQDQ     $0x10, 400(CX), Y8, Y10
+	VPXOR          Y10, Y12, Y12
+	VMOVDQU        160(R9), Y8
+	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ     $0x00, 432(CX), Y8, Y9
+	VPXOR          Y9, Y11, Y11
+	VPCLMULQDQ     $0x11, 432(CX), Y8, Y10
+	VPXOR          Y10, Y13, Y13
+	VBROADCASTI128 112(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VPCLMULQDQ     $0x01, 432(CX), Y8, Y9
+	VPXOR          Y9, Y12, Y12
+	VPCLMULQDQ     $0x10, 432(CX), Y8, Y10
+	VPXOR          Y10, Y12, Y12
+	VMOVDQU        192(R9), Y8
+	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ     $0x00, 464(CX), Y8, Y9
+	VPXOR          Y9, Y11, Y11
+	VPCLMULQDQ     $0x11, 464(CX), Y8, Y10
+	VPXOR          Y10, Y13, Y13
+	VBROADCASTI128 128(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VPCLMULQDQ     $0x01, 464(CX), Y8, Y9
+	VPXOR          Y9, Y12, Y12
+	VPCLMULQDQ     $0x10, 464(CX), Y8, Y10
+	VPXOR          Y10, Y12, Y12
+	VMOVDQU        224(R9), Y8
+	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ     $0x00, 496(CX), Y8, Y9
+	VPXOR          Y9, Y11, Y11
+	VPCLMULQDQ     $0x11, 496(CX), Y8, Y10
+	VPXOR          Y10, Y13, Y13
+	VBROADCASTI128 144(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VPCLMULQDQ     $0x01, 496(CX), Y8, Y9
+	VPXOR          Y9, Y12, Y12
+	VPCLMULQDQ     $0x10, 496(CX), Y8, Y10
+	VPXOR          Y10, Y12, Y12
+	VPCLMULQDQ     $0x10, gcmPolyWide<>+0(SB), Y11, Y9
+	VPSHUFD        $0x4e, Y11, Y10
+	VPXOR          Y9, Y12, Y12
+	VPXOR          Y10, Y12, Y12
+	VPCLMULQDQ     $0x10, gcmPolyWide<>+0(SB), Y12, Y9
+	VPSHUFD        $0x4e, Y12, Y10
+	VPXOR          Y9, Y13, Y13
+	VPXOR          Y10, Y13, Y13
+	VEXTRACTI128   $0x01, Y13, X10
+	VPXOR          X10, X13, X11
+	VBROADCASTI128 160(R8), Y15
+	VPXOR          (SI), Y15, Y9
+	VAESENCLAST    Y9, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	VPXOR          32(SI), Y15, Y10
+	VAESENCLAST    Y10, Y1, Y1
+	VMOVDQU        Y1, 32(DI)
+	VPXOR          64(SI), Y15, Y9
+	VAESENCLAST    Y9, Y2, Y2
+	VMOVDQU        Y2, 64(DI)
+	VPXOR          96(SI), Y15, Y10
+	VAESENCLAST    Y10, Y3, Y3
+	VMOVDQU        Y3, 96(DI)
+	VPXOR          128(SI), Y15, Y9
+	VAESENCLAST    Y9, Y4, Y4
+	VMOVDQU        Y4, 128(DI)
+	VPXOR          160(SI), Y15, Y10
+	VAESENCLAST    Y10, Y5, Y5
+	VMOVDQU        Y5, 160(DI)
+	VPXOR          192(SI), Y15, Y9
+	VAESENCLAST    Y9, Y6, Y6
+	VMOVDQU        Y6, 192(DI)
+	VPXOR          224(SI), Y15, Y10
+	VAESENCLAST    Y10, Y7, Y7
+	VMOVDQU        Y7, 224(DI)
+	MOVQ           DI, R9
+	ADDQ           $0x00000100, SI
+	ADDQ           $0x00000100, DI
+	SUBQ           $0x00000100, DX
+	JMP            cryptLoopVAES25647
+
+sealLastVAES25650:
+	VMOVDQU      (R9), Y8
+	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
+	VPXOR        Y11, Y8, Y8
+	VPCLMULQDQ   $0x00, 272(CX), Y8, Y11
+	VPCLMULQDQ   $0x11, 272(CX), Y8, Y13
+	VPCLMULQDQ   $0x01, 272(CX), Y8, Y12
+	VPCLMULQDQ   $0x10, 272(CX), Y8, Y9
+	VPXOR        Y9, Y12, Y12
+	VMOVDQU      32(R9), Y8
+	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ   $0x00, 304(CX), Y8, Y9
+	VPXOR        Y9, Y11, Y11
+	VPCLMULQDQ   $0x11, 304(CX), Y8, Y10
+	VPXOR        Y10, Y13, Y13
+	VPCLMULQDQ   $0x01, 304(CX), Y8, Y9
+	VPXOR        Y9, Y12, Y12
+	VPCLMULQDQ   $0x10, 304(CX), Y8, Y10
+	VPXOR        Y10, Y12, Y12
+	VMOVDQU      64(R9), Y8
+	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ   $0x00, 336(CX), Y8, Y9
+	VPXOR        Y9, Y11, Y11
+	VPCLMULQDQ   $0x11, 336(CX), Y8, Y10
+	VPXOR        Y10, Y13, Y13
+	VPCLMULQDQ   $0x01, 336(CX), Y8, Y9
+	VPXOR        Y9, Y12, Y12
+	VPCLMULQDQ   $0x10, 336(CX), Y8, Y10
+	VPXOR        Y10, Y12, Y12
+	VMOVDQU      96(R9), Y8
+	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ   $0x00, 368(CX), Y8, Y9
+	VPXOR        Y9, Y11, Y11
+	VPCLMULQDQ   $0x11, 368(CX), Y8, Y10
+	VPXOR        Y10, Y13, Y13
+	VPCLMULQDQ   $0x01, 368(CX), Y8, Y9
+	VPXOR        Y9, Y12, Y12
+	VPCLMULQDQ   $0x10, 368(CX), Y8, Y10
+	VPXOR        Y10, Y12, Y12
+	VMOVDQU      128(R9), Y8
+	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ   $0x00, 400(CX), Y8, Y9
+	VPXOR        Y9, Y11, Y11
+	VPCLMULQDQ   $0x11, 400(CX), Y8, Y10
+	VPXOR        Y10, Y13, Y13
+	VPCLMULQDQ   $0x01, 400(CX), Y8, Y9
+	VPXOR        Y9, Y12, Y12
+	VPCLMULQDQ   $0x10, 400(CX), Y8, Y10
+	VPXOR        Y10, Y12, Y12
+	VMOVDQU      160(R9), Y8
+	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ   $0x00, 432(CX), Y8, Y9
+	VPXOR        Y9, Y11, Y11
+	VPCLMULQDQ   $0x11, 432(CX), Y8, Y10
+	VPXOR        Y10, Y13, Y13
+	VPCLMULQDQ   $0x01, 432(CX), Y8, Y9
+	VPXOR        Y9, Y12, Y12
+	VPCLMULQDQ   $0x10, 432(CX), Y8, Y10
+	VPXOR        Y10, Y12, Y12
+	VMOVDQU      192(R9), Y8
+	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ   $0x00, 464(CX), Y8, Y9
+	VPXOR        Y9, Y11, Y11
+	VPCLMULQDQ   $0x11, 464(CX), Y8, Y10
+	VPXOR        Y10, Y13, Y13
+	VPCLMULQDQ   $0x01, 464(CX), Y8, Y9
+	VPXOR        Y9, Y12, Y12
+	VPCLMULQDQ   $0x10, 464(CX), Y8, Y10
+	VPXOR        Y10, Y12, Y12
+	VMOVDQU      224(R9), Y8
+	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ   $0x00, 496(CX), Y8, Y9
+	VPXOR        Y9, Y11, Y11
+	VPCLMULQDQ   $0x11, 496(CX), Y8, Y10
+	VPXOR        Y10, Y13, Y13
+	VPCLMULQDQ   $0x01, 496(CX), Y8, Y9
+	VPXOR        Y9, Y12, Y12
+	VPCLMULQDQ   $0x10, 496(CX), Y8, Y10
+	VPXOR        Y10, Y12, Y12
+	VPCLMULQDQ   $0x10, gcmPolyWide<>+0(SB), Y11, Y9
+	VPSHUFD      $0x4e, Y11, Y10
+	VPXOR        Y9, Y12, Y12
+	VPXOR        Y10, Y12, Y12
+	VPCLMULQDQ   $0x10, gcmPolyWide<>+0(SB), Y12, Y9
+	VPSHUFD      $0x4e, Y12, Y10
+	VPXOR        Y9, Y13, Y13
+	VPXOR        Y10, Y13, Y13
+	VEXTRACTI128 $0x01, Y13, X10
+	VPXOR        X10, X13, X11
+
+cryptTailVAES25648:
+	LEAQ    15(DX), R10
+	SHRQ    $0x04, R10
+	NEGQ    R10
+	ADDQ    $0x20, R10
+	SHLQ    $0x04, R10
+	ADDQ    CX, R10
+	VMOVDQA X11, X1
+	VPXOR   Y11, Y11, Y11
+	VPXOR   Y12, Y12, Y12
+	VPXOR   Y13, Y13, Y13
+
+tailLoopVAES25655:
+	CMPQ           DX, $0x20
+	JB             tailPartVAES25656
+	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y0
+	VPADDD         gcmInc2<>+0(SB), Y14, Y14
+	VBROADCASTI128 (BX), Y15
+	VPXOR          Y15, Y0, Y0
+	CMPQ           AX, $0x0c
+	JB             rounds10VAES25658
+	JE             rounds12VAES25659
+	VBROADCASTI128 -48(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VBROADCASTI128 -32(R8), Y15
+	VAESENC        Y15, Y0, Y0
+
+rounds12VAES25659:
+	VBROADCASTI128 -16(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VBROADCASTI128 (R8), Y15
+	VAESENC        Y15, Y0, Y0
+
+rounds10VAES25658:
+	VBROADCASTI128 16(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VBROADCASTI128 32(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VBROADCASTI128 48(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VBROADCASTI128 64(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VBROADCASTI128 80(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VBROADCASTI128 96(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VBROADCASTI128 112(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VBROADCASTI128 128(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VBROADCASTI128 144(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VBROADCASTI128 160(R8), Y15
+	VPXOR          (SI), Y15, Y9
+	VAESENCLAST    Y9, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	VPSHUFB        gcmBswapWide<>+0(SB), Y0, Y8
+	ADDQ           $0x20, DI
+	VPXOR          Y1, Y8, Y8
+	VPXOR          Y1, Y1, Y1
+	VPCLMULQDQ     $0x00, (R10), Y8, Y9
+	VPXOR          Y9, Y11, Y11
+	VPCLMULQDQ     $0x11, (R10), Y8, Y10
+	VPXOR          Y10, Y13, Y13
+	VPCLMULQDQ     $0x01, (R10), Y8, Y9
+	VPXOR          Y9, Y12, Y12
+	VPCLMULQDQ     $0x10, (R10), Y8, Y10
+	VPXOR          Y10, Y12, Y12
+	ADDQ           $0x20, SI
+	ADDQ           $0x20, R10
+	SUBQ           $0x20, DX
+	JMP            tailLoopVAES25655
+
+tailPartVAES25656:
+	TESTQ   DX, DX
+	JZ      tailReduceVAES25657
+	CMPQ    DX, $0x10
+	JB      partialVAES25660
+	VMOVDQU (SI), X2
+	VPSHUFB gcmBswap<>+0(SB), X14, X0
+	VPXOR   (BX), X0, X0
+	CMPQ    AX, $0x0c
+	JB      rounds10VAES25661
+	JE      rounds12VAES25662
+	VAESENC -48(R8), X0, X0
+	VAESENC -32(R8), X0, X0
+
+rounds12VAES25662:
+	VAESENC -16(R8), X0, X0
+	VAESENC (R8), X0, X0
+
+rounds10VAES25661:
+	VAESENC     16(R8), X0, X0
+	VAESENC     32(R8), X0, X0
+	VAESENC     48(R8), X0, X0
+	VAESENC     64(R8), X0, X0
+	VAESENC     80(R8), X0, X0
+	VAESENC     96(R8), X0, X0
+	VAESENC     112(R8), X0, X0
+	VAESENC     128(R8), X0, X0
+	VAESENC     144(R8), X0, X0
+	VAESENCLAST 160(R8), X0, X0
+	VPXOR       X2, X0, X0
+	VMOVDQU     X0, (DI)
+	VPSHUFB     gcmBswap<>+0(SB), X0, X8
+	VPXOR       X1, X8, X8
+	VPCLMULQDQ  $0x00, (R10), X8, X9
+	VPXOR       Y9, Y11, Y11
+	VPCLMULQDQ  $0x11, (R10), X8, X10
+	VPXOR       Y10, Y13, Y13
+	VPCLMULQDQ  $0x01, (R10), X8, X9
+	VPXOR       Y9, Y12, Y12
+	VPCLMULQDQ  $0x10, (R10), X8, X10
+	VPXOR       Y10, Y12, Y12
+	VPXOR       X1, X1, X1
+	ADDQ        $0x10, SI
+	ADDQ        $0x10, R10
+	SUBQ        $0x10, DX
+	ADDQ        $0x10, DI
+	VPADDD      gcmIncs<>+16(SB), X14, X14
+	JZ          tailReduceVAES25657
+
+partialVAES25660:
+	VPXOR   X2, X2, X2
+	VMOVDQU X2, (SP)
+	MOVQ    SI, R9
+	LEAQ    (SP), R11
+	TESTB   $0x08, DL
+	JZ      inVAES25663Skip8
+	MOVQ    (R9), R12
+	MOVQ    R12, (R11)
+	ADDQ    $0x08, R9
+	ADDQ    $0x08, R11
+
+inVAES25663Skip8:
+	TESTB $0x04, DL
+	JZ    inVAES25663Skip4
+	MOVL  (R9), R12
+	MOVL  R12, (R11)
+	ADDQ  $0x04, R9
+	ADDQ  $0x04, R11
+
+inVAES25663Skip4:
+	TESTB $0x02, DL
+	JZ    inVAES25663Skip2
+	MOVW  (R9), R12
+	MOVW  R12, (R11)
+	ADDQ  $0x02, R9
+	ADDQ  $0x02, R11
+
+inVAES25663Skip2:
+	TESTB $0x01, DL
+	JZ    inVAES25663Skip1
+	MOVB  (R9), R12
+	MOVB  R12, (R11)
+
+inVAES25663Skip1:
+	VMOVDQU (SP), X2
+	VPSHUFB gcmBswap<>+0(SB), X14, X0
+	VPXOR   (BX), X0, X0
+	CMPQ    AX, $0x0c
+	JB      rounds10VAES25664
+	JE      rounds12VAES25665
+	VAESENC -48(R8), X0, X0
+	VAESENC -32(R8), X0, X0
+
+rounds12VAES25665:
+	VAESENC -16(R8), X0, X0
+	VAESENC (R8), X0, X0
+
+rounds10VAES25664:
+	VAESENC     16(R8), X0, X0
+	VAESENC     32(R8), X0, X0
+	VAESENC     48(R8), X0, X0
+	VAESENC     64(R8), X0, X0
+	VAESENC     80(R8), X0, X0
+	VAESENC     96(R8), X0, X0
+	VAESENC     112(R8), X0, X0
+	VAESENC     128(R8), X0, X0
+	VAESENC     144(R8), X0, X0
+	VAESENCLAST 160(R8), X0, X0
+	VPXOR       X2, X0, X0
+	VMOVDQU     X0, (SP)
+	LEAQ        (SP), R9
+	MOVQ        DI, R11
+	TESTB       $0x08, DL
+	JZ          outVAES25666Skip8
+	MOVQ        (R9), R12
+	MOVQ        R12, (R11)
+	ADDQ        $0x08, R9
+	ADDQ        $0x08, R11
+
+outVAES25666Skip8:
+	TESTB $0x04, DL
+	JZ    outVAES25666Skip4
+	MOVL  (R9), R12
+	MOVL  R12, (R11)
+	ADDQ  $0x04, R9
+	ADDQ  $0x04, R11
+
+outVAES25666Skip4:
+	TESTB $0x02, DL
+	JZ    outVAES25666Skip2
+	MOVW  (R9), R12
+	MOVW  R12, (R11)
+	ADDQ  $0x02, R9
+	ADDQ  $0x02, R11
+
+outVAES25666Skip2:
+	TESTB $0x01, DL
+	JZ    outVAES25666Skip1
+	MOVB  (R9), R12
+	MOVB  R12, (R11)
+
+outVAES25666Skip1:
+	LEAQ       gcmPartMask<>+0(SB), R12
+	SUBQ       DX, R12
+	VPAND      16(R12), X0, X0
+	VPSHUFB    gcmBswap<>+0(SB), X0, X8
+	VPXOR      X1, X8, X8
+	VPXOR      X1, X1, X1
+	VPCLMULQDQ $0x00, (R10), X8, X9
+	VPXOR      Y9, Y11, Y11
+	VPCLMULQDQ $0x11, (R10), X8, X10
+	VPXOR      Y10, Y13, Y13
+	VPCLMULQDQ $0x01, (R10), X8, X9
+	VPXOR      Y9, Y12, Y12
+	VPCLMULQDQ $0x10, (R10), X8, X10
+	VPXOR      Y10, Y12, Y12
+
+tailReduceVAES25657:
+	SHLQ         $0x03, R14
+	SHLQ         $0x03, R13
+	VMOVQ        R14, X8
+	VPINSRQ      $0x01, R13, X8, X8
+	VPXOR        X1, X8, X8
+	VPCLMULQDQ   $0x00, 512(CX), X8, X9
+	VPXOR        Y9, Y11, Y11
+	VPCLMULQDQ   $0x11, 512(CX), X8, X10
+	VPXOR        Y10, Y13, Y13
+	VPCLMULQDQ   $0x01, 512(CX), X8, X9
+	VPXOR        Y9, Y12, Y12
+	VPCLMULQDQ   $0x10, 512(CX), X8, X10
+	VPXOR        Y10, Y12, Y12
+	VPCLMULQDQ   $0x10, gcmPolyWide<>+0(SB), Y11, Y9
+	VPSHUFD      $0x4e, Y11, Y10
+	VPXOR        Y9, Y12, Y12
+	VPXOR        Y10, Y12, Y12
+	VPCLMULQDQ   $0x10, gcmPolyWide<>+0(SB), Y12, Y9
+	VPSHUFD      $0x4e, Y12, Y10
+	VPXOR        Y9, Y13, Y13
+	VPXOR        Y10, Y13, Y13
+	VEXTRACTI128 $0x01, Y13, X10
+	VPXOR        X10, X13, X11
+	VPSHUFB      gcmBswap<>+0(SB), X11, X11
+	VPXOR        16(SP), X11, X11
+	VMOVQ        X11, R12
+	MOVQ         R12, t0+80(FP)
+	VPEXTRQ      $0x01, X11, R12
+	MOVQ         R12, t1+88(FP)
+	VZEROUPPER
+	RET
+
+// func openMsgVAES256(nr int, rk *[240]byte, key *[66][16]byte, dst *byte, src *byte, n int, ad *byte, adLen int, j0 uint64, j1 uint64) (t0 uint64, t1 uint64)
+// Requires: AES, AVX, AVX2, PCLMULQDQ, VAES, VPCLMULQDQ
+TEXT ·openMsgVAES256(SB), NOSPLIT, $32-96
+	MOVQ    nr+0(FP), AX
+	MOVQ    rk+8(FP), BX
+	MOVQ    key+16(FP), CX
+	MOVQ    AX, R8
+	SHLQ    $0x04, R8
+	LEAQ    -160(BX)(R8*1), R8
+	MOVQ    j0+64(FP), R12
+	VMOVQ   R12, X14
+	MOVQ    j1+72(FP), R12
+	VPINSRQ $0x01, R12, X14, X14
+	VPSHUFB gcmBswap<>+0(SB), X14, X14
+	VPSHUFB gcmBswap<>+0(SB), X14, X0
+	VPXOR   (BX), X0, X0
+	CMPQ    AX, $0x0c
+	JB      rounds10VAES25667
+	JE      rounds12VAES25668
+	VAESENC -48(R8), X0, X0
+	VAESENC -32(R8), X0, X0
+
+rounds12VAES25668:
+	VAESENC -16(R8), X0, X0
+	VAESENC (R8), X0, X0
+
+rounds10VAES25667:
+	VAESENC     16(R8), X0, X0
+	VAESENC     32(R8), X0, X0
+	VAESENC     48(R8), X0, X0
+	VAESENC     64(R8), X0, X0
+	VAESENC     80(R8), X0, X0
+	VAESENC     96(R8), X0, X0
+	VAESENC     112(R8), X0, X0
+	VAESENC     128(R8), X0, X0
+	VAESENC     144(R8), X0, X0
+	VAESENCLAST 160(R8), X0, X0
+	VMOVDQU     X0, 16(SP)
+	VINSERTI128 $0x01, X14, Y14, Y14
+	VPADDD      gcmLaneIdx<>+16(SB), Y14, Y14
+	VPXOR       Y11, Y11, Y11
+	MOVQ        ad+48(FP), SI
+	MOVQ        adLen+56(FP), DX
+	MOVQ        DX, R13
+
+hashLoopVAES25669:
+	CMPQ         DX, $0x00000100
+	JB           hashTailVAES25670
+	VMOVDQU      (SI), Y8
+	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
+	VPXOR        Y11, Y8, Y8
+	VPCLMULQDQ   $0x00, 272(CX), Y8, Y11
+	VPCLMULQDQ   $0x11, 272(CX), Y8, Y13
+	VPCLMULQDQ   $0x01, 272(CX), Y8, Y12
+	VPCLMULQDQ   $0x10, 272(CX), Y8, Y9
+	VPXOR        Y9, Y12, Y12
+	VMOVDQU      32(SI), Y8
+	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ   $0x00, 304(CX), Y8, Y9
+	VPXOR        Y9, Y11, Y11
+	VPCLMULQDQ   $0x11, 304(CX), Y8, Y10
+	VPXOR        Y10, Y13, Y13
+	VPCLMULQDQ   $0x01, 304(CX), Y8, Y9
+	VPXOR        Y9, Y12, Y12
+	VPCLMULQDQ   $0x10, 304(CX), Y8, Y10
+	VPXOR        Y10, Y12, Y12
+	VMOVDQU      64(SI), Y8
+	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ   $0x00, 336(CX), Y8, Y9
+	VPXOR        Y9, Y11, Y11
+	VPCLMULQDQ   $0x11, 336(CX), Y8, Y10
+	VPXOR        Y10, Y13, Y13
+	VPCLMULQDQ   $0x01, 336(CX), Y8, Y9
+	VPXOR        Y9, Y12, Y12
+	VPCLMULQDQ   $0x10, 336(CX), Y8, Y10
+	VPXOR        Y10, Y12, Y12
+	VMOVDQU      96(SI), Y8
+	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ   $0x00, 368(CX), Y8, Y9
+	VPXOR        Y9, Y11, Y11
+	VPCLMULQDQ   $0x11, 368(CX), Y8, Y10
+	VPXOR        Y10, Y13, Y13
+	VPCLMULQDQ   $0x01, 368(CX), Y8, Y9
+	VPXOR        Y9, Y12, Y12
+	VPCLMULQDQ   $0x10, 368(CX), Y8, Y10
+	VPXOR        Y10, Y12, Y12
+	VMOVDQU      128(SI), Y8
+	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ   $0x00, 400(CX), Y8, Y9
+	VPXOR        Y9, Y11, Y11
+	VPCLMULQDQ   $0x11, 400(CX), Y8, Y10
+	VPXOR        Y10, Y13, Y13
+	VPCLMULQDQ   $0x01, 400(CX), Y8, Y9
+	VPXOR        Y9, Y12, Y12
+	VPCLMULQDQ   $0x10, 400(CX), Y8, Y10
+	VPXOR        Y10, Y12, Y12
+	VMOVDQU      160(SI), Y8
+	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ   $0x00, 432(CX), Y8, Y9
+	VPXOR        Y9, Y11, Y11
+	VPCLMULQDQ   $0x11, 432(CX), Y8, Y10
+	VPXOR        Y10, Y13, Y13
+	VPCLMULQDQ   $0x01, 432(CX), Y8, Y9
+	VPXOR        Y9, Y12, Y12
+	VPCLMULQDQ   $0x10, 432(CX), Y8, Y10
+	VPXOR        Y10, Y12, Y12
+	VMOVDQU      192(SI), Y8
+	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ   $0x00, 464(CX), Y8, Y9
+	VPXOR        Y9, Y11, Y11
+	VPCLMULQDQ   $0x11, 464(CX), Y8, Y10
+	VPXOR        Y10, Y13, Y13
+	VPCLMULQDQ   $0x01, 464(CX), Y8, Y9
+	VPXOR        Y9, Y12, Y12
+	VPCLMULQDQ   $0x10, 464(CX), Y8, Y10
+	VPXOR        Y10, Y12, Y12
+	VMOVDQU      224(SI), Y8
+	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ   $0x00, 496(CX), Y8, Y9
+	VPXOR        Y9, Y11, Y11
+	VPCLMULQDQ   $0x11, 496(CX), Y8, Y10
+	VPXOR        Y10, Y13, Y13
+	VPCLMULQDQ   $0x01, 496(CX), Y8, Y9
+	VPXOR        Y9, Y12, Y12
+	VPCLMULQDQ   $0x10, 496(CX), Y8, Y10
+	VPXOR        Y10, Y12, Y12
+	VPCLMULQDQ   $0x10, gcmPolyWide<>+0(SB), Y11, Y9
+	VPSHUFD      $0x4e, Y11, Y10
+	VPXOR        Y9, Y12, Y12
+	VPXOR        Y10, Y12, Y12
+	VPCLMULQDQ   $0x10, gcmPolyWide<>+0(SB), Y12, Y9
+	VPSHUFD      $0x4e, Y12, Y10
+	VPXOR        Y9, Y13, Y13
+	VPXOR        Y10, Y13, Y13
+	VEXTRACTI128 $0x01, Y13, X10
+	VPXOR        X10, X13, X11
+	ADDQ         $0x00000100, SI
+	SUBQ         $0x00000100, DX
+	JMP          hashLoopVAES25669
+
+hashTailVAES25670:
+	TESTQ   DX, DX
+	JZ      hashDoneVAES25671
+	LEAQ    15(DX), R10
+	SHRQ    $0x04, R10
+	NEGQ    R10
+	ADDQ    $0x21, R10
+	SHLQ    $0x04, R10
+	ADDQ    CX, R10
+	VMOVDQA X11, X1
+	VPXOR   Y11, Y11, Y11
+	VPXOR   Y12, Y12, Y12
+	VPXOR   Y13, Y13, Y13
+
+tailLoopVAES25672:
+	CMPQ       DX, $0x20
+	JB         tailPartVAES25673
+	VMOVDQU    (SI), Y8
+	VPSHUFB    gcmBswapWide<>+0(SB), Y8, Y8
+	VPXOR      Y1, Y8, Y8
+	VPXOR      Y1, Y1, Y1
+	VPCLMULQDQ $0x00, (R10), Y8, Y9
+	VPXOR      Y9, Y11, Y11
+	VPCLMULQDQ $0x11, (R10), Y8, Y10
+	VPXOR      Y10, Y13, Y13
+	VPCLMULQDQ $0x01, (R10), Y8, Y9
+	VPXOR      Y9, Y12, Y12
+	VPCLMULQDQ $0x10, (R10), Y8, Y10
+	VPXOR      Y10, Y12, Y12
+	ADDQ       $0x20, SI
+	ADDQ       $0x20, R10
+	SUBQ       $0x20, DX
+	JMP        tailLoopVAES25672
+
+tailPartVAES25673:
+	TESTQ      DX, DX
+	JZ         tailReduceVAES25674
+	CMPQ       DX, $0x10
+	JB         partialVAES25675
+	VMOVDQU    (SI), X2
+	VPSHUFB    gcmBswap<>+0(SB), X2, X8
+	VPXOR      X1, X8, X8
+	VPCLMULQDQ $0x00, (R10), X8, X9
+	VPXOR      Y9, Y11, Y11
+	VPCLMULQDQ $0x11, (R10), X8, X10
+	VPXOR      Y10, Y13, Y13
+	VPCLMULQDQ $0x01, (R10), X8, X9
+	VPXOR      Y9, Y12, Y12
+	VPCLMULQDQ $0x10, (R10), X8, X10
+	VPXOR      Y10, Y12, Y12
+	VPXOR      X1, X1, X1
+	ADDQ       $0x10, SI
+	ADDQ       $0x10, R10
+	SUBQ       $0x10, DX
+	JZ         tailReduceVAES25674
+
+partialVAES25675:
+	VPXOR   X2, X2, X2
+	VMOVDQU X2, (SP)
+	MOVQ    SI, R9
+	LEAQ    (SP), R11
+	TESTB   $0x08, DL
+	JZ      inVAES25676Skip8
+	MOVQ    (R9), R12
+	MOVQ    R12, (R11)
+	ADDQ    $0x08, R9
+	ADDQ    $0x08, R11
+
+inVAES25676Skip8:
+	TESTB $0x04, DL
+	JZ    inVAES25676Skip4
+	MOVL  (R9), R12
+	MOVL  R12, (R11)
+	ADDQ  $0x04, R9
+	ADDQ  $0x04, R11
+
+inVAES25676Skip4:
+	TESTB $0x02, DL
+	JZ    inVAES25676Skip2
+	MOVW  (R9), R12
+	MOVW  R12, (R11)
+	ADDQ  $0x02, R9
+	ADDQ  $0x02, R11
+
+inVAES25676Skip2:
+	TESTB $0x01, DL
+	JZ    inVAES25676Skip1
+	MOVB  (R9), R12
+	MOVB  R12, (R11)
+
+inVAES25676Skip1:
+	VMOVDQU    (SP), X2
+	VPSHUFB    gcmBswap<>+0(SB), X2, X8
+	VPXOR      X1, X8, X8
+	VPXOR      X1, X1, X1
+	VPCLMULQDQ $0x00, (R10), X8, X9
+	VPXOR      Y9, Y11, Y11
+	VPCLMULQDQ $0x11, (R10), X8, X10
+	VPXOR      Y10, Y13, Y13
+	VPCLMULQDQ $0x01, (R10), X8, X9
+	VPXOR      Y9, Y12, Y12
+	VPCLMULQDQ $0x10, (R10), X8, X10
+	VPXOR      Y10, Y12, Y12
+
+tailReduceVAES25674:
+	VPCLMULQDQ   $0x10, gcmPolyWide<>+0(SB), Y11, Y9
+	VPSHUFD      $0x4e, Y11, Y10
+	VPXOR        Y9, Y12, Y12
+	VPXOR        Y10, Y12, Y12
+	VPCLMULQDQ   $0x10, gcmPolyWide<>+0(SB), Y12, Y9
+	VPSHUFD      $0x4e, Y12, Y10
+	VPXOR        Y9, Y13, Y13
+	VPXOR        Y10, Y13, Y13
+	VEXTRACTI128 $0x01, Y13, X10
+	VPXOR        X10, X13, X11
+
+hashDoneVAES25671:
+	MOVQ dst+24(FP), DI
+	MOVQ src+32(FP), SI
+	MOVQ n+40(FP), DX
+	MOVQ DX, R14
+
+cryptLoopVAES25677:
+	CMPQ           DX, $0x00000100
+	JB             cryptTailVAES25678
+	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y0
+	VPADDD         gcmInc2<>+0(SB), Y14, Y14
+	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y1
+	VPADDD         gcmInc2<>+0(SB), Y14, Y14
+	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y2
+	VPADDD         gcmInc2<>+0(SB), Y14, Y14
+	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y3
+	VPADDD         gcmInc2<>+0(SB), Y14, Y14
+	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y4
+	VPADDD         gcmInc2<>+0(SB), Y14, Y14
+	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y5
+	VPADDD         gcmInc2<>+0(SB), Y14, Y14
+	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y6
+	VPADDD         gcmInc2<>+0(SB), Y14, Y14
+	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y7
+	VPADDD         gcmInc2<>+0(SB), Y14, Y14
+	VBROADCASTI128 (BX), Y15
+	VPXOR          Y15, Y0, Y0
+	VPXOR          Y15, Y1, Y1
+	VPXOR          Y15, Y2, Y2
+	VPXOR          Y15, Y3, Y3
+	VPXOR          Y15, Y4, Y4
+	VPXOR          Y15, Y5, Y5
+	VPXOR          Y15, Y6, Y6
+	VPXOR          Y15, Y7, Y7
+	CMPQ           AX, $0x0c
+	JB             rounds10VAES25680
+	JE             rounds12VAES25681
+	VBROADCASTI128 -48(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VBROADCASTI128 -32(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+
+rounds12VAES25681:
+	VBROADCASTI128 -16(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VBROADCASTI128 (R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+
+rounds10VAES25680:
+	VBROADCASTI128 16(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VMOVDQU        (SI), Y8
+	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
+	VPXOR          Y11, Y8, Y8
+	VPCLMULQDQ     $0x00, 272(CX), Y8, Y11
+	VPCLMULQDQ     $0x11, 272(CX), Y8, Y13
+	VPCLMULQDQ     $0x01, 272(CX), Y8, Y12
+	VBROADCASTI128 32(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VPCLMULQDQ     $0x10, 272(CX), Y8, Y9
+	VPXOR          Y9, Y12, Y12
+	VMOVDQU        32(SI), Y8
+	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ     $0x00, 304(CX), Y8, Y9
+	VPXOR          Y9, Y11, Y11
+	VPCLMULQDQ     $0x11, 304(CX), Y8, Y10
+	VPXOR          Y10, Y13, Y13
+	VPCLMULQDQ     $0x01, 304(CX), Y8, Y9
+	VPXOR          Y9, Y12, Y12
+	VBROADCASTI128 48(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VPCLMULQDQ     $0x10, 304(CX), Y8, Y10
+	VPXOR          Y10, Y12, Y12
+	VMOVDQU        64(SI), Y8
+	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ     $0x00, 336(CX), Y8, Y9
+	VPXOR          Y9, Y11, Y11
+	VPCLMULQDQ     $0x11, 336(CX), Y8, Y10
+	VPXOR          Y10, Y13, Y13
+	VPCLMULQDQ     $0x01, 336(CX), Y8, Y9
+	VPXOR          Y9, Y12, Y12
+	VBROADCASTI128 64(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VPCLMULQDQ     $0x10, 336(CX), Y8, Y10
+	VPXOR          Y10, Y12, Y12
+	VMOVDQU        96(SI), Y8
+	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ     $0x00, 368(CX), Y8, Y9
+	VPXOR          Y9, Y11, Y11
+	VPCLMULQDQ     $0x11, 368(CX), Y8, Y10
+	VPXOR          Y10, Y13, Y13
+	VPCLMULQDQ     $0x01, 368(CX), Y8, Y9
+	VPXOR          Y9, Y12, Y12
+	VBROADCASTI128 80(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VPCLMULQDQ     $0x10, 368(CX), Y8, Y10
+	VPXOR          Y10, Y12, Y12
+	VMOVDQU        128(SI), Y8
+	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ     $0x00, 400(CX), Y8, Y9
+	VPXOR          Y9, Y11, Y11
+	VPCLMULQDQ     $0x11, 400(CX), Y8, Y10
+	VPXOR          Y10, Y13, Y13
+	VBROADCASTI128 96(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VPCLMULQDQ     $0x01, 400(CX), Y8, Y9
+	VPXOR          Y9, Y12, Y12
+	VPCLMULQDQ     $0x10, 400(CX), Y8, Y10
+	VPXOR          Y10, Y12, Y12
+	VMOVDQU        160(SI), Y8
+	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ     $0x00, 432(CX), Y8, Y9
+	VPXOR          Y9, Y11, Y11
+	VPCLMULQDQ     $0x11, 432(CX), Y8, Y10
+	VPXOR          Y10, Y13, Y13
+	VBROADCASTI128 112(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VPCLMULQDQ     $0x01, 432(CX), Y8, Y9
+	VPXOR          Y9, Y12, Y12
+	VPCLMULQDQ     $0x10, 432(CX), Y8, Y10
+	VPXOR          Y10, Y12, Y12
+	VMOVDQU        192(SI), Y8
+	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ     $0x00, 464(CX), Y8, Y9
+	VPXOR          Y9, Y11, Y11
+	VPCLMULQDQ     $0x11, 464(CX), Y8, Y10
+	VPXOR          Y10, Y13, Y13
+	VBROADCASTI128 128(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VPCLMULQDQ     $0x01, 464(CX), Y8, Y9
+	VPXOR          Y9, Y12, Y12
+	VPCLMULQDQ     $0x10, 464(CX), Y8, Y10
+	VPXOR          Y10, Y12, Y12
+	VMOVDQU        224(SI), Y8
+	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ     $0x00, 496(CX), Y8, Y9
+	VPXOR          Y9, Y11, Y11
+	VPCLMULQDQ     $0x11, 496(CX), Y8, Y10
+	VPXOR          Y10, Y13, Y13
+	VBROADCASTI128 144(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VPCLMULQDQ     $0x01, 496(CX), Y8, Y9
+	VPXOR          Y9, Y12, Y12
+	VPCLMULQDQ     $0x10, 496(CX), Y8, Y10
+	VPXOR          Y10, Y12, Y12
+	VPCLMULQDQ     $0x10, gcmPolyWide<>+0(SB), Y11, Y9
+	VPSHUFD        $0x4e, Y11, Y10
+	VPXOR          Y9, Y12, Y12
+	VPXOR          Y10, Y12, Y12
+	VPCLMULQDQ     $0x10, gcmPolyWide<>+0(SB), Y12, Y9
+	VPSHUFD        $0x4e, Y12, Y10
+	VPXOR          Y9, Y13, Y13
+	VPXOR          Y10, Y13, Y13
+	VEXTRACTI128   $0x01, Y13, X10
+	VPXOR          X10, X13, X11
+	VBROADCASTI128 160(R8), Y15
+	VPXOR          (SI), Y15, Y9
+	VAESENCLAST    Y9, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	VPXOR          32(SI), Y15, Y10
+	VAESENCLAST    Y10, Y1, Y1
+	VMOVDQU        Y1, 32(DI)
+	VPXOR          64(SI), Y15, Y9
+	VAESENCLAST    Y9, Y2, Y2
+	VMOVDQU        Y2, 64(DI)
+	VPXOR          96(SI), Y15, Y10
+	VAESENCLAST    Y10, Y3, Y3
+	VMOVDQU        Y3, 96(DI)
+	VPXOR          128(SI), Y15, Y9
+	VAESENCLAST    Y9, Y4, Y4
+	VMOVDQU        Y4, 128(DI)
+	VPXOR          160(SI), Y15, Y10
+	VAESENCLAST    Y10, Y5, Y5
+	VMOVDQU        Y5, 160(DI)
+	VPXOR          192(SI), Y15, Y9
+	VAESENCLAST    Y9, Y6, Y6
+	VMOVDQU        Y6, 192(DI)
+	VPXOR          224(SI), Y15, Y10
+	VAESENCLAST    Y10, Y7, Y7
+	VMOVDQU        Y7, 224(DI)
+	ADDQ           $0x00000100, SI
+	ADDQ           $0x00000100, DI
+	SUBQ           $0x00000100, DX
+	JMP            cryptLoopVAES25677
+
+cryptTailVAES25678:
+	LEAQ    15(DX), R10
+	SHRQ    $0x04, R10
+	NEGQ    R10
+	ADDQ    $0x20, R10
+	SHLQ    $0x04, R10
+	ADDQ    CX, R10
+	VMOVDQA X11, X1
+	VPXOR   Y11, Y11, Y11
+	VPXOR   Y12, Y12, Y12
+	VPXOR   Y13, Y13, Y13
+
+tailLoopVAES25682:
+	CMPQ           DX, $0x20
+	JB             tailPartVAES25683
+	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y0
+	VPADDD         gcmInc2<>+0(SB), Y14, Y14
+	VBROADCASTI128 (BX), Y15
+	VPXOR          Y15, Y0, Y0
+	VMOVDQU        (SI), Y8
+	CMPQ           AX, $0x0c
+	JB             rounds10VAES25685
+	JE             rounds12VAES25686
+	VBROADCASTI128 -48(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VBROADCASTI128 -32(R8), Y15
+	VAESENC        Y15, Y0, Y0
+
+rounds12VAES25686:
+	VBROADCASTI128 -16(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VBROADCASTI128 (R8), Y15
+	VAESENC        Y15, Y0, Y0
+
+rounds10VAES25685:
+	VBROADCASTI128 16(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VBROADCASTI128 32(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VBROADCASTI128 48(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VBROADCASTI128 64(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VBROADCASTI128 80(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VBROADCASTI128 96(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VBROADCASTI128 112(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VBROADCASTI128 128(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VBROADCASTI128 144(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VBROADCASTI128 160(R8), Y15
+	VPXOR          (SI), Y15, Y9
+	VAESENCLAST    Y9, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
+	ADDQ           $0x20, DI
+	VPXOR          Y1, Y8, Y8
+	VPXOR          Y1, Y1, Y1
+	VPCLMULQDQ     $0x00, (R10), Y8, Y9
+	VPXOR          Y9, Y11, Y11
+	VPCLMULQDQ     $0x11, (R10), Y8, Y10
+	VPXOR          Y10, Y13, Y13
+	VPCLMULQDQ     $0x01, (R10), Y8, Y9
+	VPXOR          Y9, Y12, Y12
+	VPCLMULQDQ     $0x10, (R10), Y8, Y10
+	VPXOR          Y10, Y12, Y12
+	ADDQ           $0x20, SI
+	ADDQ           $0x20, R10
+	SUBQ           $0x20, DX
+	JMP            tailLoopVAES25682
+
+tailPartVAES25683:
+	TESTQ   DX, DX
+	JZ      tailReduceVAES25684
+	CMPQ    DX, $0x10
+	JB      partialVAES25687
+	VMOVDQU (SI), X2
+	VPSHUFB gcmBswap<>+0(SB), X14, X0
+	VPXOR   (BX), X0, X0
+	CMPQ    AX, $0x0c
+	JB      rounds10VAES25688
+	JE      rounds12VAES25689
+	VAESENC -48(R8), X0, X0
+	VAESENC -32(R8), X0, X0
+
+rounds12VAES25689:
+	VAESENC -16(R8), X0, X0
+	VAESENC (R8), X0, X0
+
+rounds10VAES25688:
+	VAESENC     16(R8), X0, X0
+	VAESENC     32(R8), X0, X0
+	VAESENC     48(R8), X0, X0
+	VAESENC     64(R8), X0, X0
+	VAESENC     80(R8), X0, X0
+	VAESENC     96(R8), X0, X0
+	VAESENC     112(R8), X0, X0
+	VAESENC     128(R8), X0, X0
+	VAESENC     144(R8), X0, X0
+	VAESENCLAST 160(R8), X0, X0
+	VPXOR       X2, X0, X0
+	VMOVDQU     X0, (DI)
+	VPSHUFB     gcmBswap<>+0(SB), X2, X8
+	VPXOR       X1, X8, X8
+	VPCLMULQDQ  $0x00, (R10), X8, X9
+	VPXOR       Y9, Y11, Y11
+	VPCLMULQDQ  $0x11, (R10), X8, X10
+	VPXOR       Y10, Y13, Y13
+	VPCLMULQDQ  $0x01, (R10), X8, X9
+	VPXOR       Y9, Y12, Y12
+	VPCLMULQDQ  $0x10, (R10), X8, X10
+	VPXOR       Y10, Y12, Y12
+	VPXOR       X1, X1, X1
+	ADDQ        $0x10, SI
+	ADDQ        $0x10, R10
+	SUBQ        $0x10, DX
+	ADDQ        $0x10, DI
+	VPADDD      gcmIncs<>+16(SB), X14, X14
+	JZ          tailReduceVAES25684
+
+partialVAES25687:
+	VPXOR   X2, X2, X2
+	VMOVDQU X2, (SP)
+	MOVQ    SI, R9
+	LEAQ    (SP), R11
+	TESTB   $0x08, DL
+	JZ      inVAES25690Skip8
+	MOVQ    (R9), R12
+	MOVQ    R12, (R11)
+	ADDQ    $0x08, R9
+	ADDQ    $0x08, R11
+
+inVAES25690Skip8:
+	TESTB $0x04, DL
+	JZ    inVAES25690Skip4
+	MOVL  (R9), R12
+	MOVL  R12, (R11)
+	ADDQ  $0x04, R9
+	ADDQ  $0x04, R11
+
+inVAES25690Skip4:
+	TESTB $0x02, DL
+	JZ    inVAES25690Skip2
+	MOVW  (R9), R12
+	MOVW  R12, (R11)
+	ADDQ  $0x02, R9
+	ADDQ  $0x02, R11
+
+inVAES25690Skip2:
+	TESTB $0x01, DL
+	JZ    inVAES25690Skip1
+	MOVB  (R9), R12
+	MOVB  R12, (R11)
+
+inVAES25690Skip1:
+	VMOVDQU (SP), X2
+	VPSHUFB gcmBswap<>+0(SB), X14, X0
+	VPXOR   (BX), X0, X0
+	CMPQ    AX, $0x0c
+	JB      rounds10VAES25691
+	JE      rounds12VAES25692
+	VAESENC -48(R8), X0, X0
+	VAESENC -32(R8), X0, X0
+
+rounds12VAES25692:
+	VAESENC -16(R8), X0, X0
+	VAESENC (R8), X0, X0
+
+rounds10VAES25691:
+	VAESENC     16(R8), X0, X0
+	VAESENC     32(R8), X0, X0
+	VAESENC     48(R8), X0, X0
+	VAESENC     64(R8), X0, X0
+	VAESENC     80(R8), X0, X0
+	VAESENC     96(R8), X0, X0
+	VAESENC     112(R8), X0, X0
+	VAESENC     128(R8), X0, X0
+	VAESENC     144(R8), X0, X0
+	VAESENCLAST 160(R8), X0, X0
+	VPXOR       X2, X0, X0
+	VMOVDQU     X0, (SP)
+	LEAQ        (SP), R9
+	MOVQ        DI, R11
+	TESTB       $0x08, DL
+	JZ          outVAES25693Skip8
+	MOVQ        (R9), R12
+	MOVQ        R12, (R11)
+	ADDQ        $0x08, R9
+	ADDQ        $0x08, R11
+
+outVAES25693Skip8:
+	TESTB $0x04, DL
+	JZ    outVAES25693Skip4
+	MOVL  (R9), R12
+	MOVL  R12, (R11)
+	ADDQ  $0x04, R9
+	ADDQ  $0x04, R11
+
+outVAES25693Skip4:
+	TESTB $0x02, DL
+	JZ    outVAES25693Skip2
+	MOVW  (R9), R12
+	MOVW  R12, (R11)
+	ADDQ  $0x02, R9
+	ADDQ  $0x02, R11
+
+outVAES25693Skip2:
+	TESTB $0x01, DL
+	JZ    outVAES25693Skip1
+	MOVB  (R9), R12
+	MOVB  R12, (R11)
+
+outVAES25693Skip1:
+	VPSHUFB    gcmBswap<>+0(SB), X2, X8
+	VPXOR      X1, X8, X8
+	VPXOR      X1, X1, X1
+	VPCLMULQDQ $0x00, (R10), X8, X9
+	VPXOR      Y9, Y11, Y11
+	VPCLMULQDQ $0x11, (R10), X8, X10
+	VPXOR      Y10, Y13, Y13
+	VPCLMULQDQ $0x01, (R10), X8, X9
+	VPXOR      Y9, Y12, Y12
+	VPCLMULQDQ $0x10, (R10), X8, X10
+	VPXOR      Y10, Y12, Y12
+
+tailReduceVAES25684:
+	SHLQ         $0x03, R14
+	SHLQ         $0x03, R13
+	VMOVQ        R14, X8
+	VPINSRQ      $0x01, R13, X8, X8
+	VPXOR        X1, X8, X8
+	VPCLMULQDQ   $0x00, 512(CX), X8, X9
+	VPXOR        Y9, Y11, Y11
+	VPCLMULQDQ   $0x11, 512(CX), X8, X10
+	VPXOR        Y10, Y13, Y13
+	VPCLMULQDQ   $0x01, 512(CX), X8, X9
+	VPXOR        Y9, Y12, Y12
+	VPCLMULQDQ   $0x10, 512(CX), X8, X10
+	VPXOR        Y10, Y12, Y12
+	VPCLMULQDQ   $0x10, gcmPolyWide<>+0(SB), Y11, Y9
+	VPSHUFD      $0x4e, Y11, Y10
+	VPXOR        Y9, Y12, Y12
+	VPXOR        Y10, Y12, Y12
+	VPCLMULQDQ   $0x10, gcmPolyWide<>+0(SB), Y12, Y9
+	VPSHUFD      $0x4e, Y12, Y10
+	VPXOR        Y9, Y13, Y13
+	VPXOR        Y10, Y13, Y13
+	VEXTRACTI128 $0x01, Y13, X10
+	VPXOR        X10, X13, X11
+	VPSHUFB      gcmBswap<>+0(SB), X11, X11
+	VPXOR        16(SP), X11, X11
+	VMOVQ        X11, R12
+	MOVQ         R12, t0+80(FP)
+	VPEXTRQ      $0x01, X11, R12
+	MOVQ         R12, t1+88(FP)
 	VZEROUPPER
 	RET
 

@@ -55,8 +55,8 @@ var (
 	off  = R10 // tail: offset of the next block's power in pow
 	idx  = R11 // tail: offset of the next block
 	t    = R12
-	// The message kernels' partial blocks: their length in bytes, and the
-	// pointers of copyBytes.
+	// The xmm message kernels' partial blocks: their length in bytes, and
+	// copyBytes' pointers.
 	rest     = R13
 	from, to = R9, R14
 )
@@ -116,10 +116,8 @@ func main() {
 		g.ghash()
 		g.crypt(sealOp)
 		g.crypt(openOp)
-		if g.zmm {
-			g.message(sealOp)
-			g.message(openOp)
-		}
+		g.message(sealOp)
+		g.message(openOp)
 	}
 	Generate()
 }
@@ -711,18 +709,16 @@ func tailParts(name string, o op, ks *Mem, part Mem) {
 	mov(t0, part)
 	LEAQ(Mem{Base: src, Index: idx, Scale: 1}, from)
 	LEAQ(part, to)
-	copyBytes(name + "In")
+	copyBytes(name+"In", from, to, rest)
 	mov(part, t0)
 	if ks != nil {
 		xor(ks.Idx(idx, 1), t0, t1)
 		mov(t1, part)
 		LEAQ(part, from)
 		LEAQ(Mem{Base: dst, Index: idx, Scale: 1}, to)
-		copyBytes(name + "Out")
+		copyBytes(name+"Out", from, to, rest)
 		if o == sealOp { // the ciphertext, zero padded
-			LEAQ(partMask, t)
-			SUBQ(rest, t)
-			and(Mem{Base: t, Disp: 16}, t1, t0)
+			and(maskOf(rest), t1, t0)
 		}
 	}
 	shufb(bswap, t0, t0)
@@ -730,12 +726,12 @@ func tailParts(name string, o op, ks *Mem, part Mem) {
 	Label(done)
 }
 
-// copyBytes copies rest (1..15) bytes from from to to, 8, 4, 2 and 1 at a
-// time.
-func copyBytes(name string) {
+// copyBytes copies count (1..15) bytes from from to to, 8, 4, 2 and 1 at
+// a time.
+func copyBytes(name string, from, to, count GPPhysical) {
 	for _, w := range []int{8, 4, 2, 1} {
 		skip := fmt.Sprintf("%sSkip%d", name, w)
-		TESTB(U8(w), rest.As8())
+		TESTB(U8(w), count.As8())
 		JZ(LabelRef(skip))
 		r := map[int]Register{8: t, 4: t.As32(), 2: t.As16(), 1: t.As8()}[w]
 		m := map[int]func(a, b Op){8: MOVQ, 4: MOVL, 2: MOVW, 1: MOVB}[w]
@@ -747,4 +743,11 @@ func copyBytes(name string) {
 		}
 		Label(skip)
 	}
+}
+
+// maskOf returns the mask of count (1..15) bytes, by way of t.
+func maskOf(count Register) Mem {
+	LEAQ(partMask, t)
+	SUBQ(count, t)
+	return Mem{Base: t, Disp: 16}
 }

@@ -38,18 +38,20 @@ import (
 // The kernels count bytes. Fewer than a group's at the end go through a
 // loop of one vector each, whose iterations the core overlaps, all summed
 // unreduced with the powers that end at H^1 and reduced once. A last vector
-// that is not full is moved under a mask of its bytes (zmm), or is a single
-// block on xmm (ymm, whose kernels take whole blocks only): no byte outside
-// the buffers is read or written, and the bytes past a partial block are
-// zero, its GCM padding.
+// that is not full is moved under a mask of its bytes (zmm), or is a whole
+// block on xmm and then, in the message kernels, a partial one (ymm): no
+// byte outside the buffers is read or written, and the bytes past a
+// partial block are zero, its GCM padding.
 //
-// The zmm message kernels (sealMsg, openMsg) take a whole message, of any
+// The message kernels (sealMsg, openMsg) take a whole message, of any
 // length up to a kernel call's, and its associated data: they compute
 // E(J0) while they hash the associated data, run the message, and absorb
 // the lengths block in the last reduction, its product by H^1 added to the
 // tail's, whose blocks then take the powers ending at H^2 (so kernelKey
-// holds H^33 for a tail of 32 blocks). A short message costs one call and
-// one or two reductions on its critical path.
+// holds H^33 for a tail of 32 blocks on zmm, H^17 for 16 on ymm). A short
+// message costs one call and one or two reductions on its critical path.
+// On ymm a partial block moves through the stack, copied 8, 4, 2 and 1
+// bytes at a time, as in the xmm kernels.
 
 // General-purpose registers of the message kernels, besides those of gcm.go.
 var (
@@ -64,6 +66,10 @@ type wide struct {
 	group  int    // blocks per group
 	zmm    bool   // AVX-512: 32 registers, ternary logic, masks
 	labels int
+	// part is the stack block through which the ymm message kernels move a
+	// partial block; unset (Base nil) elsewhere, whose kernels take whole
+	// blocks only.
+	part Mem
 }
 
 // powBase is the offset in kernelKey of H^group, a group's first power.
@@ -508,7 +514,7 @@ func (g *wide) tail(r wideRegs, o op, lengths bool, done string) {
 	if g.zmm {
 		g.partZMM(r, o)
 	} else {
-		g.partYMM(r, o)
+		g.partYMM(r, o, reduce)
 	}
 	Label(reduce)
 	if lengths {
@@ -546,17 +552,20 @@ func (g *wide) partZMM(r wideRegs, o op) {
 }
 
 // partYMM processes the last block, on xmm: the products' high lanes are
-// zero, so they add to the ymm sums.
-func (g *wide) partYMM(r wideRegs, o op) {
+// zero, so they add to the ymm sums. In the message kernels, which count
+// bytes, the last 1..31 bytes: a whole block, then a partial one.
+func (g *wide) partYMM(r wideRegs, o op, reduce string) {
+	partial := g.label("partial")
+	if g.part.Base != nil {
+		CMPQ(n, U8(16))
+		JB(LabelRef(partial))
+	}
 	s, in, x := asX(r.states[0]), asX(r.in), asX(r.x)
 	VMOVDQU(Mem{Base: src}, in)
 	if o == hashOp {
 		VPSHUFB(bswapMask, in, x)
 	} else {
-		VPSHUFB(bswapMask, r.ctr.AsX(), s)
-		VPXOR(Mem{Base: rk}, s, s)
-		g.rounds([]VecPhysical{s}, func(i int) Op { return Mem{Base: p, Disp: 16 * i} }, nil)
-		VAESENCLAST(Mem{Base: p, Disp: 160}, s, s)
+		g.encryptX(r, s)
 		VPXOR(in, s, s)
 		VMOVDQU(s, Mem{Base: dst})
 		if o == sealOp {
@@ -567,6 +576,55 @@ func (g *wide) partYMM(r wideRegs, o op) {
 	}
 	VPXOR(r.yt.AsX(), x, x)
 	emit(g.mulOps(r, false, true, r.x, Mem{Base: off}))
+	if g.part.Base == nil {
+		return
+	}
+	VPXOR(r.yt.AsX(), r.yt.AsX(), r.yt.AsX())
+	ADDQ(U8(16), src)
+	ADDQ(U8(16), off)
+	SUBQ(U8(16), n)
+	if o != hashOp {
+		ADDQ(U8(16), dst)
+		VPADDD(incs.Offset(16), r.ctr.AsX(), r.ctr.AsX())
+	}
+	JZ(LabelRef(reduce))
+
+	// 1..15 bytes, copied through the stack: nothing past the buffers is
+	// read or written.
+	Label(partial)
+	VPXOR(in, in, in)
+	VMOVDQU(in, g.part)
+	MOVQ(src, prev)
+	LEAQ(g.part, idx)
+	copyBytes(g.label("in"), prev, idx, n)
+	VMOVDQU(g.part, in)
+	if o == hashOp {
+		VPSHUFB(bswapMask, in, x)
+	} else {
+		g.encryptX(r, s)
+		VPXOR(in, s, s)
+		VMOVDQU(s, g.part)
+		LEAQ(g.part, prev)
+		MOVQ(dst, idx)
+		copyBytes(g.label("out"), prev, idx, n)
+		if o == sealOp { // the ciphertext, zero padded
+			VPAND(maskOf(n), s, s)
+			VPSHUFB(bswapMask, s, x)
+		} else {
+			VPSHUFB(bswapMask, in, x)
+		}
+	}
+	VPXOR(r.yt.AsX(), x, x)
+	VPXOR(r.yt.AsX(), r.yt.AsX(), r.yt.AsX()) // for the lengths block
+	emit(g.mulOps(r, false, true, r.x, Mem{Base: off}))
+}
+
+// encryptX encrypts the counter block in ctr's low lane into s, on xmm.
+func (g *wide) encryptX(r wideRegs, s VecPhysical) {
+	VPSHUFB(bswapMask, r.ctr.AsX(), s)
+	VPXOR(Mem{Base: rk}, s, s)
+	g.rounds([]VecPhysical{s}, func(i int) Op { return Mem{Base: p, Disp: 16 * i} }, nil)
+	VAESENCLAST(Mem{Base: p, Disp: 160}, s, s)
 }
 
 // lengthsBlock adds the product of the lengths block (plus the state, if no
@@ -647,7 +705,7 @@ func (g *wide) crypt(o op) {
 	retState(r)
 }
 
-// message writes the message kernels, sealMsg and openMsg (zmm).
+// message writes the message kernels, sealMsg and openMsg.
 func (g *wide) message(o op) {
 	name := map[op]string{sealOp: "sealMsg", openOp: "openMsg"}[o] + g.name
 	TEXT(name, NOSPLIT, "func(nr int, rk *[240]byte, key "+keyType+", dst, src *byte, n int, ad *byte, adLen int, j0, j1 uint64) (t0, t1 uint64)")
@@ -664,13 +722,24 @@ func (g *wide) message(o op) {
 	Load(Param("key"), key)
 	g.constants(r)
 	g.loadKeys()
-	// E(J0), whose latency the associated data and the message hide.
+	// E(J0), whose latency the associated data and the message hide: in a
+	// register on zmm, on the stack on ymm, whose registers are all taken.
 	c := asX(r.ctr)
 	loadWords("j0", "j1", c)
-	VPXORQ(zRegs[zKey0].AsX(), c, eJ0)
-	g.rounds([]VecPhysical{eJ0}, func(i int) Op { return zmmKey(i).AsX() }, nil)
-	VAESENCLAST(zmmKey(10).AsX(), eJ0, eJ0)
-	VPSHUFB(bswapMask, c, c)
+	var mask Op = eJ0
+	if g.zmm {
+		VPXORQ(zRegs[zKey0].AsX(), c, eJ0)
+		g.rounds([]VecPhysical{eJ0}, func(i int) Op { return zmmKey(i).AsX() }, nil)
+		VAESENCLAST(zmmKey(10).AsX(), eJ0, eJ0)
+		VPSHUFB(bswapMask, c, c)
+	} else {
+		g.part = AllocLocal(16)
+		m, s := AllocLocal(16), asX(r.states[0])
+		VPSHUFB(bswapMask, c, c)
+		g.encryptX(r, s)
+		VMOVDQU(s, m)
+		mask = m
+	}
 	g.counters(r, laneIdx.Offset(16))
 	g.xor(r.lo, r.lo, r.lo)
 	Load(Param("ad"), src)
@@ -683,7 +752,8 @@ func (g *wide) message(o op) {
 	MOVQ(n, msgBytes)
 	g.cryptAll(r, o, true)
 	VPSHUFB(bswapMask, r.lo.AsX(), r.lo.AsX())
-	VPXORQ(eJ0, r.lo.AsX(), r.lo.AsX())
+	g.xor(mask, r.lo.AsX(), r.lo.AsX())
+	g.part = Mem{}
 	ret(asX(r.lo), "t0", "t1")
 }
 
