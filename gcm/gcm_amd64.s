@@ -1999,6 +1999,105 @@ sealLast:
 sealTail:
 	TESTQ   DX, DX
 	JZ      sealDone
+	CMPQ    DX, $0x04
+	JA      sealKeystream8
+	VMOVDQU (BX), X13
+	VPADDD  gcmIncs<>+0(SB), X15, X0
+	VPSHUFB X14, X0, X0
+	VPXOR   X13, X0, X0
+	VPADDD  gcmIncs<>+16(SB), X15, X1
+	VPSHUFB X14, X1, X1
+	VPXOR   X13, X1, X1
+	VPADDD  gcmIncs<>+32(SB), X15, X2
+	VPSHUFB X14, X2, X2
+	VPXOR   X13, X2, X2
+	VPADDD  gcmIncs<>+48(SB), X15, X3
+	VPSHUFB X14, X3, X3
+	VPXOR   X13, X3, X3
+	CMPQ    AX, $0x0c
+	JB      sealTail4Rounds10
+	JE      sealTail4Rounds12
+	VMOVDQU -48(R8), X13
+	VAESENC X13, X0, X0
+	VAESENC X13, X1, X1
+	VAESENC X13, X2, X2
+	VAESENC X13, X3, X3
+	VMOVDQU -32(R8), X13
+	VAESENC X13, X0, X0
+	VAESENC X13, X1, X1
+	VAESENC X13, X2, X2
+	VAESENC X13, X3, X3
+
+sealTail4Rounds12:
+	VMOVDQU -16(R8), X13
+	VAESENC X13, X0, X0
+	VAESENC X13, X1, X1
+	VAESENC X13, X2, X2
+	VAESENC X13, X3, X3
+	VMOVDQU (R8), X13
+	VAESENC X13, X0, X0
+	VAESENC X13, X1, X1
+	VAESENC X13, X2, X2
+	VAESENC X13, X3, X3
+
+sealTail4Rounds10:
+	VMOVDQU     16(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     32(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     48(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     64(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     80(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     96(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     112(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     128(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     144(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     160(R8), X13
+	VAESENCLAST X13, X0, X0
+	VAESENCLAST X13, X1, X1
+	VAESENCLAST X13, X2, X2
+	VAESENCLAST X13, X3, X3
+	VMOVDQU     X0, (SP)
+	VMOVDQU     X1, 16(SP)
+	VMOVDQU     X2, 32(SP)
+	VMOVDQU     X3, 48(SP)
+	JMP         sealKeystreamDone
+
+sealKeystream8:
 	VMOVDQU (BX), X13
 	VPADDD  gcmIncs<>+0(SB), X15, X0
 	VPSHUFB X14, X0, X0
@@ -2024,10 +2123,9 @@ sealTail:
 	VPADDD  gcmIncs<>+112(SB), X15, X7
 	VPSHUFB X14, X7, X7
 	VPXOR   X13, X7, X7
-	VPADDD  gcmIncs<>+128(SB), X15, X15
 	CMPQ    AX, $0x0c
-	JB      sealTailRounds10
-	JE      sealTailRounds12
+	JB      sealTail8Rounds10
+	JE      sealTail8Rounds12
 	VMOVDQU -48(R8), X13
 	VAESENC X13, X0, X0
 	VAESENC X13, X1, X1
@@ -2047,7 +2145,7 @@ sealTail:
 	VAESENC X13, X6, X6
 	VAESENC X13, X7, X7
 
-sealTailRounds12:
+sealTail8Rounds12:
 	VMOVDQU -16(R8), X13
 	VAESENC X13, X0, X0
 	VAESENC X13, X1, X1
@@ -2067,7 +2165,7 @@ sealTailRounds12:
 	VAESENC X13, X6, X6
 	VAESENC X13, X7, X7
 
-sealTailRounds10:
+sealTail8Rounds10:
 	VMOVDQU     16(R8), X13
 	VAESENC     X13, X0, X0
 	VAESENC     X13, X1, X1
@@ -2166,16 +2264,18 @@ sealTailRounds10:
 	VMOVDQU     X5, 80(SP)
 	VMOVDQU     X6, 96(SP)
 	VMOVDQU     X7, 112(SP)
-	TESTQ       DX, DX
-	JZ          sealDone
-	MOVQ        $0x00000021, R10
-	SUBQ        DX, R10
-	SHLQ        $0x04, R10
-	XORQ        R11, R11
-	VMOVDQA     X8, X0
-	VPXOR       X8, X8, X8
-	VPXOR       X9, X9, X9
-	VPXOR       X10, X10, X10
+
+sealKeystreamDone:
+	TESTQ   DX, DX
+	JZ      sealDone
+	MOVQ    $0x00000021, R10
+	SUBQ    DX, R10
+	SHLQ    $0x04, R10
+	XORQ    R11, R11
+	VMOVDQA X8, X0
+	VPXOR   X8, X8, X8
+	VPXOR   X9, X9, X9
+	VPXOR   X10, X10, X10
 
 sealTailLoop:
 	VMOVDQU    (SI)(R11*1), X11
@@ -3119,6 +3219,105 @@ openLoopRounds10:
 openTail:
 	TESTQ   DX, DX
 	JZ      openDone
+	CMPQ    DX, $0x04
+	JA      openKeystream8
+	VMOVDQU (BX), X13
+	VPADDD  gcmIncs<>+0(SB), X15, X0
+	VPSHUFB X14, X0, X0
+	VPXOR   X13, X0, X0
+	VPADDD  gcmIncs<>+16(SB), X15, X1
+	VPSHUFB X14, X1, X1
+	VPXOR   X13, X1, X1
+	VPADDD  gcmIncs<>+32(SB), X15, X2
+	VPSHUFB X14, X2, X2
+	VPXOR   X13, X2, X2
+	VPADDD  gcmIncs<>+48(SB), X15, X3
+	VPSHUFB X14, X3, X3
+	VPXOR   X13, X3, X3
+	CMPQ    AX, $0x0c
+	JB      openTail4Rounds10
+	JE      openTail4Rounds12
+	VMOVDQU -48(R8), X13
+	VAESENC X13, X0, X0
+	VAESENC X13, X1, X1
+	VAESENC X13, X2, X2
+	VAESENC X13, X3, X3
+	VMOVDQU -32(R8), X13
+	VAESENC X13, X0, X0
+	VAESENC X13, X1, X1
+	VAESENC X13, X2, X2
+	VAESENC X13, X3, X3
+
+openTail4Rounds12:
+	VMOVDQU -16(R8), X13
+	VAESENC X13, X0, X0
+	VAESENC X13, X1, X1
+	VAESENC X13, X2, X2
+	VAESENC X13, X3, X3
+	VMOVDQU (R8), X13
+	VAESENC X13, X0, X0
+	VAESENC X13, X1, X1
+	VAESENC X13, X2, X2
+	VAESENC X13, X3, X3
+
+openTail4Rounds10:
+	VMOVDQU     16(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     32(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     48(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     64(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     80(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     96(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     112(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     128(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     144(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     160(R8), X13
+	VAESENCLAST X13, X0, X0
+	VAESENCLAST X13, X1, X1
+	VAESENCLAST X13, X2, X2
+	VAESENCLAST X13, X3, X3
+	VMOVDQU     X0, (SP)
+	VMOVDQU     X1, 16(SP)
+	VMOVDQU     X2, 32(SP)
+	VMOVDQU     X3, 48(SP)
+	JMP         openKeystreamDone
+
+openKeystream8:
 	VMOVDQU (BX), X13
 	VPADDD  gcmIncs<>+0(SB), X15, X0
 	VPSHUFB X14, X0, X0
@@ -3144,10 +3343,9 @@ openTail:
 	VPADDD  gcmIncs<>+112(SB), X15, X7
 	VPSHUFB X14, X7, X7
 	VPXOR   X13, X7, X7
-	VPADDD  gcmIncs<>+128(SB), X15, X15
 	CMPQ    AX, $0x0c
-	JB      openTailRounds10
-	JE      openTailRounds12
+	JB      openTail8Rounds10
+	JE      openTail8Rounds12
 	VMOVDQU -48(R8), X13
 	VAESENC X13, X0, X0
 	VAESENC X13, X1, X1
@@ -3167,7 +3365,7 @@ openTail:
 	VAESENC X13, X6, X6
 	VAESENC X13, X7, X7
 
-openTailRounds12:
+openTail8Rounds12:
 	VMOVDQU -16(R8), X13
 	VAESENC X13, X0, X0
 	VAESENC X13, X1, X1
@@ -3187,7 +3385,7 @@ openTailRounds12:
 	VAESENC X13, X6, X6
 	VAESENC X13, X7, X7
 
-openTailRounds10:
+openTail8Rounds10:
 	VMOVDQU     16(R8), X13
 	VAESENC     X13, X0, X0
 	VAESENC     X13, X1, X1
@@ -3286,16 +3484,18 @@ openTailRounds10:
 	VMOVDQU     X5, 80(SP)
 	VMOVDQU     X6, 96(SP)
 	VMOVDQU     X7, 112(SP)
-	TESTQ       DX, DX
-	JZ          openDone
-	MOVQ        $0x00000021, R10
-	SUBQ        DX, R10
-	SHLQ        $0x04, R10
-	XORQ        R11, R11
-	VMOVDQA     X8, X0
-	VPXOR       X8, X8, X8
-	VPXOR       X9, X9, X9
-	VPXOR       X10, X10, X10
+
+openKeystreamDone:
+	TESTQ   DX, DX
+	JZ      openDone
+	MOVQ    $0x00000021, R10
+	SUBQ    DX, R10
+	SHLQ    $0x04, R10
+	XORQ    R11, R11
+	VMOVDQA X8, X0
+	VPXOR   X8, X8, X8
+	VPXOR   X9, X9, X9
+	VPXOR   X10, X10, X10
 
 openTailLoop:
 	VMOVDQU    (SI)(R11*1), X11
@@ -4484,9 +4684,109 @@ sealLast:
 sealTail:
 	MOVQ    n+40(FP), R13
 	ANDQ    $0x0f, R13
-	MOVQ    DX, R12
-	ORQ     R13, R12
+	LEAQ    15(R13), R12
+	SHRQ    $0x04, R12
+	ADDQ    DX, R12
 	JZ      lengths
+	CMPQ    R12, $0x04
+	JA      msgKeystream8
+	VMOVDQU (BX), X13
+	VPADDD  gcmIncs<>+0(SB), X15, X0
+	VPSHUFB X14, X0, X0
+	VPXOR   X13, X0, X0
+	VPADDD  gcmIncs<>+16(SB), X15, X1
+	VPSHUFB X14, X1, X1
+	VPXOR   X13, X1, X1
+	VPADDD  gcmIncs<>+32(SB), X15, X2
+	VPSHUFB X14, X2, X2
+	VPXOR   X13, X2, X2
+	VPADDD  gcmIncs<>+48(SB), X15, X3
+	VPSHUFB X14, X3, X3
+	VPXOR   X13, X3, X3
+	CMPQ    AX, $0x0c
+	JB      msgTail4Rounds10
+	JE      msgTail4Rounds12
+	VMOVDQU -48(R8), X13
+	VAESENC X13, X0, X0
+	VAESENC X13, X1, X1
+	VAESENC X13, X2, X2
+	VAESENC X13, X3, X3
+	VMOVDQU -32(R8), X13
+	VAESENC X13, X0, X0
+	VAESENC X13, X1, X1
+	VAESENC X13, X2, X2
+	VAESENC X13, X3, X3
+
+msgTail4Rounds12:
+	VMOVDQU -16(R8), X13
+	VAESENC X13, X0, X0
+	VAESENC X13, X1, X1
+	VAESENC X13, X2, X2
+	VAESENC X13, X3, X3
+	VMOVDQU (R8), X13
+	VAESENC X13, X0, X0
+	VAESENC X13, X1, X1
+	VAESENC X13, X2, X2
+	VAESENC X13, X3, X3
+
+msgTail4Rounds10:
+	VMOVDQU     16(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     32(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     48(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     64(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     80(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     96(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     112(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     128(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     144(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     160(R8), X13
+	VAESENCLAST X13, X0, X0
+	VAESENCLAST X13, X1, X1
+	VAESENCLAST X13, X2, X2
+	VAESENCLAST X13, X3, X3
+	VMOVDQU     X0, (SP)
+	VMOVDQU     X1, 16(SP)
+	VMOVDQU     X2, 32(SP)
+	VMOVDQU     X3, 48(SP)
+	JMP         msgKeystreamDone
+
+msgKeystream8:
 	VMOVDQU (BX), X13
 	VPADDD  gcmIncs<>+0(SB), X15, X0
 	VPSHUFB X14, X0, X0
@@ -4512,10 +4812,9 @@ sealTail:
 	VPADDD  gcmIncs<>+112(SB), X15, X7
 	VPSHUFB X14, X7, X7
 	VPXOR   X13, X7, X7
-	VPADDD  gcmIncs<>+128(SB), X15, X15
 	CMPQ    AX, $0x0c
-	JB      msgTailRounds10
-	JE      msgTailRounds12
+	JB      msgTail8Rounds10
+	JE      msgTail8Rounds12
 	VMOVDQU -48(R8), X13
 	VAESENC X13, X0, X0
 	VAESENC X13, X1, X1
@@ -4535,7 +4834,7 @@ sealTail:
 	VAESENC X13, X6, X6
 	VAESENC X13, X7, X7
 
-msgTailRounds12:
+msgTail8Rounds12:
 	VMOVDQU -16(R8), X13
 	VAESENC X13, X0, X0
 	VAESENC X13, X1, X1
@@ -4555,7 +4854,7 @@ msgTailRounds12:
 	VAESENC X13, X6, X6
 	VAESENC X13, X7, X7
 
-msgTailRounds10:
+msgTail8Rounds10:
 	VMOVDQU     16(R8), X13
 	VAESENC     X13, X0, X0
 	VAESENC     X13, X1, X1
@@ -4655,6 +4954,7 @@ msgTailRounds10:
 	VMOVDQU     X6, 96(SP)
 	VMOVDQU     X7, 112(SP)
 
+msgKeystreamDone:
 lengths:
 	LEAQ    15(R13), R10
 	SHRQ    $0x04, R10
@@ -5957,9 +6257,109 @@ openLoopRounds10:
 openTail:
 	MOVQ    n+40(FP), R13
 	ANDQ    $0x0f, R13
-	MOVQ    DX, R12
-	ORQ     R13, R12
+	LEAQ    15(R13), R12
+	SHRQ    $0x04, R12
+	ADDQ    DX, R12
 	JZ      lengths
+	CMPQ    R12, $0x04
+	JA      msgKeystream8
+	VMOVDQU (BX), X13
+	VPADDD  gcmIncs<>+0(SB), X15, X0
+	VPSHUFB X14, X0, X0
+	VPXOR   X13, X0, X0
+	VPADDD  gcmIncs<>+16(SB), X15, X1
+	VPSHUFB X14, X1, X1
+	VPXOR   X13, X1, X1
+	VPADDD  gcmIncs<>+32(SB), X15, X2
+	VPSHUFB X14, X2, X2
+	VPXOR   X13, X2, X2
+	VPADDD  gcmIncs<>+48(SB), X15, X3
+	VPSHUFB X14, X3, X3
+	VPXOR   X13, X3, X3
+	CMPQ    AX, $0x0c
+	JB      msgTail4Rounds10
+	JE      msgTail4Rounds12
+	VMOVDQU -48(R8), X13
+	VAESENC X13, X0, X0
+	VAESENC X13, X1, X1
+	VAESENC X13, X2, X2
+	VAESENC X13, X3, X3
+	VMOVDQU -32(R8), X13
+	VAESENC X13, X0, X0
+	VAESENC X13, X1, X1
+	VAESENC X13, X2, X2
+	VAESENC X13, X3, X3
+
+msgTail4Rounds12:
+	VMOVDQU -16(R8), X13
+	VAESENC X13, X0, X0
+	VAESENC X13, X1, X1
+	VAESENC X13, X2, X2
+	VAESENC X13, X3, X3
+	VMOVDQU (R8), X13
+	VAESENC X13, X0, X0
+	VAESENC X13, X1, X1
+	VAESENC X13, X2, X2
+	VAESENC X13, X3, X3
+
+msgTail4Rounds10:
+	VMOVDQU     16(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     32(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     48(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     64(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     80(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     96(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     112(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     128(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     144(R8), X13
+	VAESENC     X13, X0, X0
+	VAESENC     X13, X1, X1
+	VAESENC     X13, X2, X2
+	VAESENC     X13, X3, X3
+	VMOVDQU     160(R8), X13
+	VAESENCLAST X13, X0, X0
+	VAESENCLAST X13, X1, X1
+	VAESENCLAST X13, X2, X2
+	VAESENCLAST X13, X3, X3
+	VMOVDQU     X0, (SP)
+	VMOVDQU     X1, 16(SP)
+	VMOVDQU     X2, 32(SP)
+	VMOVDQU     X3, 48(SP)
+	JMP         msgKeystreamDone
+
+msgKeystream8:
 	VMOVDQU (BX), X13
 	VPADDD  gcmIncs<>+0(SB), X15, X0
 	VPSHUFB X14, X0, X0
@@ -5985,10 +6385,9 @@ openTail:
 	VPADDD  gcmIncs<>+112(SB), X15, X7
 	VPSHUFB X14, X7, X7
 	VPXOR   X13, X7, X7
-	VPADDD  gcmIncs<>+128(SB), X15, X15
 	CMPQ    AX, $0x0c
-	JB      msgTailRounds10
-	JE      msgTailRounds12
+	JB      msgTail8Rounds10
+	JE      msgTail8Rounds12
 	VMOVDQU -48(R8), X13
 	VAESENC X13, X0, X0
 	VAESENC X13, X1, X1
@@ -6008,7 +6407,7 @@ openTail:
 	VAESENC X13, X6, X6
 	VAESENC X13, X7, X7
 
-msgTailRounds12:
+msgTail8Rounds12:
 	VMOVDQU -16(R8), X13
 	VAESENC X13, X0, X0
 	VAESENC X13, X1, X1
@@ -6028,7 +6427,7 @@ msgTailRounds12:
 	VAESENC X13, X6, X6
 	VAESENC X13, X7, X7
 
-msgTailRounds10:
+msgTail8Rounds10:
 	VMOVDQU     16(R8), X13
 	VAESENC     X13, X0, X0
 	VAESENC     X13, X1, X1
@@ -6128,6 +6527,7 @@ msgTailRounds10:
 	VMOVDQU     X6, 96(SP)
 	VMOVDQU     X7, 112(SP)
 
+msgKeystreamDone:
 lengths:
 	LEAQ    15(R13), R10
 	SHRQ    $0x04, R10
@@ -7833,6 +8233,109 @@ sealLast:
 sealTail:
 	TESTQ  DX, DX
 	JZ     sealDone
+	CMPQ   DX, $0x04
+	JA     sealKeystream8
+	MOVOU  (BX), X13
+	MOVOU  gcmIncs<>+0(SB), X0
+	PADDD  X15, X0
+	PSHUFB X14, X0
+	PXOR   X13, X0
+	MOVOU  gcmIncs<>+16(SB), X1
+	PADDD  X15, X1
+	PSHUFB X14, X1
+	PXOR   X13, X1
+	MOVOU  gcmIncs<>+32(SB), X2
+	PADDD  X15, X2
+	PSHUFB X14, X2
+	PXOR   X13, X2
+	MOVOU  gcmIncs<>+48(SB), X3
+	PADDD  X15, X3
+	PSHUFB X14, X3
+	PXOR   X13, X3
+	CMPQ   AX, $0x0c
+	JB     sealTail4Rounds10
+	JE     sealTail4Rounds12
+	MOVOU  -48(R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	MOVOU  -32(R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+
+sealTail4Rounds12:
+	MOVOU  -16(R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	MOVOU  (R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+
+sealTail4Rounds10:
+	MOVOU      16(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      32(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      48(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      64(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      80(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      96(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      112(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      128(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      144(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      160(R8), X13
+	AESENCLAST X13, X0
+	AESENCLAST X13, X1
+	AESENCLAST X13, X2
+	AESENCLAST X13, X3
+	MOVOU      X0, (SP)
+	MOVOU      X1, 16(SP)
+	MOVOU      X2, 32(SP)
+	MOVOU      X3, 48(SP)
+	JMP        sealKeystreamDone
+
+sealKeystream8:
 	MOVOU  (BX), X13
 	MOVOU  gcmIncs<>+0(SB), X0
 	PADDD  X15, X0
@@ -7866,11 +8369,9 @@ sealTail:
 	PADDD  X15, X7
 	PSHUFB X14, X7
 	PXOR   X13, X7
-	MOVOU  gcmIncs<>+128(SB), X12
-	PADDD  X12, X15
 	CMPQ   AX, $0x0c
-	JB     sealTailRounds10
-	JE     sealTailRounds12
+	JB     sealTail8Rounds10
+	JE     sealTail8Rounds12
 	MOVOU  -48(R8), X13
 	AESENC X13, X0
 	AESENC X13, X1
@@ -7890,7 +8391,7 @@ sealTail:
 	AESENC X13, X6
 	AESENC X13, X7
 
-sealTailRounds12:
+sealTail8Rounds12:
 	MOVOU  -16(R8), X13
 	AESENC X13, X0
 	AESENC X13, X1
@@ -7910,7 +8411,7 @@ sealTailRounds12:
 	AESENC X13, X6
 	AESENC X13, X7
 
-sealTailRounds10:
+sealTail8Rounds10:
 	MOVOU      16(R8), X13
 	AESENC     X13, X0
 	AESENC     X13, X1
@@ -8009,16 +8510,18 @@ sealTailRounds10:
 	MOVOU      X5, 80(SP)
 	MOVOU      X6, 96(SP)
 	MOVOU      X7, 112(SP)
-	TESTQ      DX, DX
-	JZ         sealDone
-	MOVQ       $0x00000021, R10
-	SUBQ       DX, R10
-	SHLQ       $0x04, R10
-	XORQ       R11, R11
-	MOVO       X8, X0
-	PXOR       X8, X8
-	PXOR       X9, X9
-	PXOR       X10, X10
+
+sealKeystreamDone:
+	TESTQ DX, DX
+	JZ    sealDone
+	MOVQ  $0x00000021, R10
+	SUBQ  DX, R10
+	SHLQ  $0x04, R10
+	XORQ  R11, R11
+	MOVO  X8, X0
+	PXOR  X8, X8
+	PXOR  X9, X9
+	PXOR  X10, X10
 
 sealTailLoop:
 	MOVOU     (SI)(R11*1), X11
@@ -9103,6 +9606,109 @@ openLoopRounds10:
 openTail:
 	TESTQ  DX, DX
 	JZ     openDone
+	CMPQ   DX, $0x04
+	JA     openKeystream8
+	MOVOU  (BX), X13
+	MOVOU  gcmIncs<>+0(SB), X0
+	PADDD  X15, X0
+	PSHUFB X14, X0
+	PXOR   X13, X0
+	MOVOU  gcmIncs<>+16(SB), X1
+	PADDD  X15, X1
+	PSHUFB X14, X1
+	PXOR   X13, X1
+	MOVOU  gcmIncs<>+32(SB), X2
+	PADDD  X15, X2
+	PSHUFB X14, X2
+	PXOR   X13, X2
+	MOVOU  gcmIncs<>+48(SB), X3
+	PADDD  X15, X3
+	PSHUFB X14, X3
+	PXOR   X13, X3
+	CMPQ   AX, $0x0c
+	JB     openTail4Rounds10
+	JE     openTail4Rounds12
+	MOVOU  -48(R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	MOVOU  -32(R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+
+openTail4Rounds12:
+	MOVOU  -16(R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	MOVOU  (R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+
+openTail4Rounds10:
+	MOVOU      16(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      32(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      48(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      64(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      80(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      96(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      112(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      128(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      144(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      160(R8), X13
+	AESENCLAST X13, X0
+	AESENCLAST X13, X1
+	AESENCLAST X13, X2
+	AESENCLAST X13, X3
+	MOVOU      X0, (SP)
+	MOVOU      X1, 16(SP)
+	MOVOU      X2, 32(SP)
+	MOVOU      X3, 48(SP)
+	JMP        openKeystreamDone
+
+openKeystream8:
 	MOVOU  (BX), X13
 	MOVOU  gcmIncs<>+0(SB), X0
 	PADDD  X15, X0
@@ -9136,11 +9742,9 @@ openTail:
 	PADDD  X15, X7
 	PSHUFB X14, X7
 	PXOR   X13, X7
-	MOVOU  gcmIncs<>+128(SB), X12
-	PADDD  X12, X15
 	CMPQ   AX, $0x0c
-	JB     openTailRounds10
-	JE     openTailRounds12
+	JB     openTail8Rounds10
+	JE     openTail8Rounds12
 	MOVOU  -48(R8), X13
 	AESENC X13, X0
 	AESENC X13, X1
@@ -9160,7 +9764,7 @@ openTail:
 	AESENC X13, X6
 	AESENC X13, X7
 
-openTailRounds12:
+openTail8Rounds12:
 	MOVOU  -16(R8), X13
 	AESENC X13, X0
 	AESENC X13, X1
@@ -9180,7 +9784,7 @@ openTailRounds12:
 	AESENC X13, X6
 	AESENC X13, X7
 
-openTailRounds10:
+openTail8Rounds10:
 	MOVOU      16(R8), X13
 	AESENC     X13, X0
 	AESENC     X13, X1
@@ -9279,16 +9883,18 @@ openTailRounds10:
 	MOVOU      X5, 80(SP)
 	MOVOU      X6, 96(SP)
 	MOVOU      X7, 112(SP)
-	TESTQ      DX, DX
-	JZ         openDone
-	MOVQ       $0x00000021, R10
-	SUBQ       DX, R10
-	SHLQ       $0x04, R10
-	XORQ       R11, R11
-	MOVO       X8, X0
-	PXOR       X8, X8
-	PXOR       X9, X9
-	PXOR       X10, X10
+
+openKeystreamDone:
+	TESTQ DX, DX
+	JZ    openDone
+	MOVQ  $0x00000021, R10
+	SUBQ  DX, R10
+	SHLQ  $0x04, R10
+	XORQ  R11, R11
+	MOVO  X8, X0
+	PXOR  X8, X8
+	PXOR  X9, X9
+	PXOR  X10, X10
 
 openTailLoop:
 	MOVOU     (SI)(R11*1), X11
@@ -10657,9 +11263,113 @@ sealLast:
 sealTail:
 	MOVQ   n+40(FP), R13
 	ANDQ   $0x0f, R13
-	MOVQ   DX, R12
-	ORQ    R13, R12
+	LEAQ   15(R13), R12
+	SHRQ   $0x04, R12
+	ADDQ   DX, R12
 	JZ     lengths
+	CMPQ   R12, $0x04
+	JA     msgKeystream8
+	MOVOU  (BX), X13
+	MOVOU  gcmIncs<>+0(SB), X0
+	PADDD  X15, X0
+	PSHUFB X14, X0
+	PXOR   X13, X0
+	MOVOU  gcmIncs<>+16(SB), X1
+	PADDD  X15, X1
+	PSHUFB X14, X1
+	PXOR   X13, X1
+	MOVOU  gcmIncs<>+32(SB), X2
+	PADDD  X15, X2
+	PSHUFB X14, X2
+	PXOR   X13, X2
+	MOVOU  gcmIncs<>+48(SB), X3
+	PADDD  X15, X3
+	PSHUFB X14, X3
+	PXOR   X13, X3
+	CMPQ   AX, $0x0c
+	JB     msgTail4Rounds10
+	JE     msgTail4Rounds12
+	MOVOU  -48(R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	MOVOU  -32(R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+
+msgTail4Rounds12:
+	MOVOU  -16(R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	MOVOU  (R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+
+msgTail4Rounds10:
+	MOVOU      16(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      32(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      48(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      64(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      80(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      96(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      112(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      128(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      144(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      160(R8), X13
+	AESENCLAST X13, X0
+	AESENCLAST X13, X1
+	AESENCLAST X13, X2
+	AESENCLAST X13, X3
+	MOVOU      X0, (SP)
+	MOVOU      X1, 16(SP)
+	MOVOU      X2, 32(SP)
+	MOVOU      X3, 48(SP)
+	JMP        msgKeystreamDone
+
+msgKeystream8:
 	MOVOU  (BX), X13
 	MOVOU  gcmIncs<>+0(SB), X0
 	PADDD  X15, X0
@@ -10693,11 +11403,9 @@ sealTail:
 	PADDD  X15, X7
 	PSHUFB X14, X7
 	PXOR   X13, X7
-	MOVOU  gcmIncs<>+128(SB), X12
-	PADDD  X12, X15
 	CMPQ   AX, $0x0c
-	JB     msgTailRounds10
-	JE     msgTailRounds12
+	JB     msgTail8Rounds10
+	JE     msgTail8Rounds12
 	MOVOU  -48(R8), X13
 	AESENC X13, X0
 	AESENC X13, X1
@@ -10717,7 +11425,7 @@ sealTail:
 	AESENC X13, X6
 	AESENC X13, X7
 
-msgTailRounds12:
+msgTail8Rounds12:
 	MOVOU  -16(R8), X13
 	AESENC X13, X0
 	AESENC X13, X1
@@ -10737,7 +11445,7 @@ msgTailRounds12:
 	AESENC X13, X6
 	AESENC X13, X7
 
-msgTailRounds10:
+msgTail8Rounds10:
 	MOVOU      16(R8), X13
 	AESENC     X13, X0
 	AESENC     X13, X1
@@ -10837,6 +11545,7 @@ msgTailRounds10:
 	MOVOU      X6, 96(SP)
 	MOVOU      X7, 112(SP)
 
+msgKeystreamDone:
 lengths:
 	LEAQ  15(R13), R10
 	SHRQ  $0x04, R10
@@ -12328,9 +13037,113 @@ openLoopRounds10:
 openTail:
 	MOVQ   n+40(FP), R13
 	ANDQ   $0x0f, R13
-	MOVQ   DX, R12
-	ORQ    R13, R12
+	LEAQ   15(R13), R12
+	SHRQ   $0x04, R12
+	ADDQ   DX, R12
 	JZ     lengths
+	CMPQ   R12, $0x04
+	JA     msgKeystream8
+	MOVOU  (BX), X13
+	MOVOU  gcmIncs<>+0(SB), X0
+	PADDD  X15, X0
+	PSHUFB X14, X0
+	PXOR   X13, X0
+	MOVOU  gcmIncs<>+16(SB), X1
+	PADDD  X15, X1
+	PSHUFB X14, X1
+	PXOR   X13, X1
+	MOVOU  gcmIncs<>+32(SB), X2
+	PADDD  X15, X2
+	PSHUFB X14, X2
+	PXOR   X13, X2
+	MOVOU  gcmIncs<>+48(SB), X3
+	PADDD  X15, X3
+	PSHUFB X14, X3
+	PXOR   X13, X3
+	CMPQ   AX, $0x0c
+	JB     msgTail4Rounds10
+	JE     msgTail4Rounds12
+	MOVOU  -48(R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	MOVOU  -32(R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+
+msgTail4Rounds12:
+	MOVOU  -16(R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+	MOVOU  (R8), X13
+	AESENC X13, X0
+	AESENC X13, X1
+	AESENC X13, X2
+	AESENC X13, X3
+
+msgTail4Rounds10:
+	MOVOU      16(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      32(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      48(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      64(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      80(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      96(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      112(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      128(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      144(R8), X13
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	MOVOU      160(R8), X13
+	AESENCLAST X13, X0
+	AESENCLAST X13, X1
+	AESENCLAST X13, X2
+	AESENCLAST X13, X3
+	MOVOU      X0, (SP)
+	MOVOU      X1, 16(SP)
+	MOVOU      X2, 32(SP)
+	MOVOU      X3, 48(SP)
+	JMP        msgKeystreamDone
+
+msgKeystream8:
 	MOVOU  (BX), X13
 	MOVOU  gcmIncs<>+0(SB), X0
 	PADDD  X15, X0
@@ -12364,11 +13177,9 @@ openTail:
 	PADDD  X15, X7
 	PSHUFB X14, X7
 	PXOR   X13, X7
-	MOVOU  gcmIncs<>+128(SB), X12
-	PADDD  X12, X15
 	CMPQ   AX, $0x0c
-	JB     msgTailRounds10
-	JE     msgTailRounds12
+	JB     msgTail8Rounds10
+	JE     msgTail8Rounds12
 	MOVOU  -48(R8), X13
 	AESENC X13, X0
 	AESENC X13, X1
@@ -12388,7 +13199,7 @@ openTail:
 	AESENC X13, X6
 	AESENC X13, X7
 
-msgTailRounds12:
+msgTail8Rounds12:
 	MOVOU  -16(R8), X13
 	AESENC X13, X0
 	AESENC X13, X1
@@ -12408,7 +13219,7 @@ msgTailRounds12:
 	AESENC X13, X6
 	AESENC X13, X7
 
-msgTailRounds10:
+msgTail8Rounds10:
 	MOVOU      16(R8), X13
 	AESENC     X13, X0
 	AESENC     X13, X1
@@ -12508,6 +13319,7 @@ msgTailRounds10:
 	MOVOU      X6, 96(SP)
 	MOVOU      X7, 112(SP)
 
+msgKeystreamDone:
 lengths:
 	LEAQ  15(R13), R10
 	SHRQ  $0x04, R10

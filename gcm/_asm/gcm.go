@@ -426,14 +426,12 @@ func stackSetup() {
 // group after into ctrs.
 func encrypt8(name string, from counters, prepare bool, stitch func(r int)) {
 	mov(Mem{Base: rk}, rkey)
-	for i, b := range blocks {
-		if from == fromStack {
+	if from == fromStack {
+		for i, b := range blocks {
 			mov(ctrs.Offset(16*i), b)
-			continue
 		}
-		addd(incs.Offset(16*i), ctr, b)
-		shufb(bswap, b, b)
-		xor(rkey, b, b)
+	} else {
+		whiten(blocks)
 	}
 	addd(memOp(incs.Offset(16*8), t1), ctr, ctr)
 	if prepare {
@@ -446,6 +444,16 @@ func encrypt8(name string, from counters, prepare bool, stitch func(r int)) {
 		ADDL(U8(8), c)
 	}
 	aesRounds(name, blocks, stitch)
+}
+
+// whiten puts the counter blocks from ctr on into bs, XORed with round key
+// 0, in rkey.
+func whiten(bs []VecPhysical) {
+	for i, b := range bs {
+		addd(incs.Offset(16*i), ctr, b)
+		shufb(bswap, b, b)
+		xor(rkey, b, b)
+	}
 }
 
 // aesRounds runs the AES rounds after the whitening on bs, calling
@@ -502,20 +510,35 @@ func xorStore() {
 	SUBQ(U8(8), n)
 }
 
-// keystreamTail encrypts 8 more counter blocks (for the last n < 8 blocks)
-// to the stack, if n > 0.
+// keystreamTail encrypts the keystream of the last n < 8 blocks to the
+// stack, if n > 0.
 func keystreamTail(name string, ks Mem) {
 	TESTQ(n, n)
 	JZ(LabelRef(name + "Done"))
-	keystream(name, ks)
+	keystream(name, ks, n)
 }
 
-// keystream encrypts the next 8 counter blocks to ks.
-func keystream(name string, ks Mem) {
-	encrypt8(name+"Tail", fromRegister, false, nil)
-	for i, b := range blocks {
-		mov(b, ks.Offset(16*i))
+// keystream encrypts the next count (1..8) counter blocks to ks: 4 of
+// them, or 8.
+func keystream(name string, ks Mem, count Register) {
+	eight, done := name+"Keystream8", name+"KeystreamDone"
+	CMPQ(count, U8(4))
+	JA(LabelRef(eight))
+	for _, bs := range [][]VecPhysical{blocks[:4], blocks} {
+		if len(bs) == 8 {
+			Label(eight)
+		}
+		mov(Mem{Base: rk}, rkey)
+		whiten(bs)
+		aesRounds(fmt.Sprintf("%sTail%d", name, len(bs)), bs, nil)
+		for i, b := range bs {
+			mov(b, ks.Offset(16*i))
+		}
+		if len(bs) == 4 {
+			JMP(LabelRef(done))
+		}
 	}
+	Label(done)
 }
 
 func seal() {
@@ -660,10 +683,11 @@ func message(o op) {
 	// The last n < 8 blocks and rest bytes, then the lengths block.
 	Load(Param("n"), rest)
 	ANDQ(U8(15), rest)
-	MOVQ(n, t)
-	ORQ(rest, t)
+	LEAQ(Mem{Base: rest, Disp: 15}, t)
+	SHRQ(U8(4), t)
+	ADDQ(n, t)
 	JZ(LabelRef("lengths"))
-	keystream("msg", ks)
+	keystream("msg", ks, t)
 	Label("lengths")
 	LEAQ(Mem{Base: rest, Disp: 15}, off)
 	SHRQ(U8(4), off)
