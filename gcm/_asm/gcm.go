@@ -515,12 +515,12 @@ func xorStore() {
 func keystreamTail(name string, ks Mem) {
 	TESTQ(n, n)
 	JZ(LabelRef(name + "Done"))
-	keystream(name, ks, n)
+	keystream(name, ks, n, nil)
 }
 
 // keystream encrypts the next count (1..8) counter blocks to ks: 4 of
-// them, or 8.
-func keystream(name string, ks Mem, count Register) {
+// them, or 8. With j0 it encrypts the block there too, in place.
+func keystream(name string, ks Mem, count Register, j0 *Mem) {
 	eight, done := name+"Keystream8", name+"KeystreamDone"
 	CMPQ(count, U8(4))
 	JA(LabelRef(eight))
@@ -530,7 +530,16 @@ func keystream(name string, ks Mem, count Register) {
 		}
 		mov(Mem{Base: rk}, rkey)
 		whiten(bs)
-		aesRounds(fmt.Sprintf("%sTail%d", name, len(bs)), bs, nil)
+		all := bs
+		if j0 != nil {
+			mov(*j0, t0)
+			xor(rkey, t0, t0)
+			all = append(all[:len(bs):len(bs)], t0)
+		}
+		aesRounds(fmt.Sprintf("%sTail%d", name, len(bs)), all, nil)
+		if j0 != nil {
+			mov(t0, *j0)
+		}
 		for i, b := range bs {
 			mov(b, ks.Offset(16*i))
 		}
@@ -624,13 +633,13 @@ func openGroups() {
 	Label(tail)
 }
 
-// message writes the message kernels, sealMsg and openMsg: E(J0) first,
-// its latency hidden by the work after it, then the associated data's
-// GHASH, the message by sealGroups or openGroups, and its last blocks with
-// the lengths block in one tail, whose powers end at H^1 for the lengths
-// block (so a tail of 7 blocks and a partial one takes H^9). A partial
-// block is copied, 8, 4, 2 and 1 bytes at a time, through a zeroed block
-// on the stack: nothing past the buffers is read or written.
+// message writes the message kernels, sealMsg and openMsg: the associated
+// data's GHASH, the message by sealGroups or openGroups, and its last
+// blocks with the lengths block in one tail, whose powers end at H^1 for
+// the lengths block (so a tail of 7 blocks and a partial one takes H^9).
+// E(J0) rides with the tail's counter blocks. A partial block is copied,
+// 8, 4, 2 and 1 bytes at a time, through a zeroed block on the stack:
+// nothing past the buffers is read or written.
 func message(o op) {
 	name := map[op]string{sealOp: "sealMsg", openOp: "openMsg"}[o] + enc.name
 	TEXT(name, NOSPLIT, "func(nr int, rk *[240]byte, key "+keyType+", dst, src *byte, n int, ad *byte, adLen int, j0, j1 uint64) (t0, t1 uint64)")
@@ -648,10 +657,17 @@ func message(o op) {
 	loadWords("j0", "j1", X0)
 	shufb(bswap, X0, ctr)
 	addd(memOp(incs.Offset(16), t1), ctr, ctr)
+	// E(J0) goes beside the tail's counter blocks, if the message has a
+	// tail; else it is computed now, its latency hidden by the work after.
+	mov(X0, eJ0)
+	Load(Param("n"), t)
+	TESTB(U8(127), t.As8())
+	JNZ(LabelRef("j0Later"))
 	mov(Mem{Base: rk}, rkey)
 	xor(rkey, X0, X0)
 	aesRounds("j0", []VecPhysical{X0}, nil)
 	mov(X0, eJ0)
+	Label("j0Later")
 
 	Load(Param("ad"), src)
 	Load(Param("adLen"), n)
@@ -687,7 +703,7 @@ func message(o op) {
 	SHRQ(U8(4), t)
 	ADDQ(n, t)
 	JZ(LabelRef("lengths"))
-	keystream("msg", ks, t)
+	keystream("msg", ks, t, &eJ0)
 	Label("lengths")
 	LEAQ(Mem{Base: rest, Disp: 15}, off)
 	SHRQ(U8(4), off)
