@@ -641,15 +641,7 @@ func openGroups() {
 // 8, 4, 2 and 1 bytes at a time, through a zeroed block on the stack:
 // nothing past the buffers is read or written.
 func message(o op) {
-	name := map[op]string{sealOp: "sealMsg", openOp: "openMsg"}[o] + enc.name
-	TEXT(name, NOSPLIT, "func(nr int, rk *[240]byte, key "+keyType+", dst, src *byte, n int, ad *byte, adLen int, j0, j1 uint64) (t0, t1 uint64)")
-	if o == sealOp {
-		Doc(name+" encrypts the n bytes at src to dst with the first counter block",
-			"j0, j1 (J0) and returns the tag for them and the adLen bytes at ad.")
-	} else {
-		Doc(name+" decrypts the n bytes at src to dst with the first counter block",
-			"j0, j1 (J0) and returns the tag they should have with the adLen bytes at ad.")
-	}
+	messageText(o, enc.name)
 	ks := AllocLocal(128)
 	ctrs = AllocLocal(128)
 	eJ0, part := AllocLocal(16), AllocLocal(16)
@@ -725,6 +717,19 @@ func message(o op) {
 	shufb(bswap, acc0, acc0)
 	xor(memOp(eJ0, t0), acc0, acc0)
 	retBlock(acc0, "t0", "t1")
+}
+
+// messageText starts the message kernel of op o and family suffix.
+func messageText(o op, suffix string) {
+	name := map[op]string{sealOp: "sealMsg", openOp: "openMsg"}[o] + suffix
+	TEXT(name, NOSPLIT, "func(nr int, rk *[240]byte, key "+keyType+", dst, src *byte, n int, ad *byte, adLen int, j0, j1 uint64) (t0, t1 uint64)")
+	if o == sealOp {
+		Doc(name+" encrypts the n bytes at src to dst with the first counter block",
+			"j0, j1 (J0) and returns the tag for them and the adLen bytes at ad.")
+	} else {
+		Doc(name+" decrypts the n bytes at src to dst with the first counter block",
+			"j0, j1 (J0) and returns the tag they should have with the adLen bytes at ad.")
+	}
 }
 
 // tailOffset turns off, a tail's number of blocks, into the offset of its

@@ -707,15 +707,7 @@ func (g *wide) crypt(o op) {
 
 // message writes the message kernels, sealMsg and openMsg.
 func (g *wide) message(o op) {
-	name := map[op]string{sealOp: "sealMsg", openOp: "openMsg"}[o] + g.name
-	TEXT(name, NOSPLIT, "func(nr int, rk *[240]byte, key "+keyType+", dst, src *byte, n int, ad *byte, adLen int, j0, j1 uint64) (t0, t1 uint64)")
-	if o == sealOp {
-		Doc(name+" encrypts the n bytes at src to dst with the first counter block",
-			"j0, j1 (J0) and returns the tag for them and the adLen bytes at ad.")
-	} else {
-		Doc(name+" decrypts the n bytes at src to dst with the first counter block",
-			"j0, j1 (J0) and returns the tag they should have with the adLen bytes at ad.")
-	}
+	messageText(o, g.name)
 	r := g.regs()
 	Load(Param("nr"), nr)
 	Load(Param("rk"), rk)
