@@ -524,30 +524,31 @@ func keystream(name string, ks Mem, count Register, j0 *Mem) {
 	eight, done := name+"Keystream8", name+"KeystreamDone"
 	CMPQ(count, U8(4))
 	JA(LabelRef(eight))
-	for _, bs := range [][]VecPhysical{blocks[:4], blocks} {
-		if len(bs) == 8 {
-			Label(eight)
-		}
-		mov(Mem{Base: rk}, rkey)
-		whiten(bs)
-		all := bs
-		if j0 != nil {
-			mov(*j0, t0)
-			xor(rkey, t0, t0)
-			all = append(all[:len(bs):len(bs)], t0)
-		}
-		aesRounds(fmt.Sprintf("%sTail%d", name, len(bs)), all, nil)
-		if j0 != nil {
-			mov(t0, *j0)
-		}
-		for i, b := range bs {
-			mov(b, ks.Offset(16*i))
-		}
-		if len(bs) == 4 {
-			JMP(LabelRef(done))
-		}
-	}
+	keystreamOf(name, ks, blocks[:4], j0)
+	JMP(LabelRef(done))
+	Label(eight)
+	keystreamOf(name, ks, blocks, j0)
 	Label(done)
+}
+
+// keystreamOf encrypts the next len(bs) counter blocks in bs to ks, and
+// the block at j0, if any, in place.
+func keystreamOf(name string, ks Mem, bs []VecPhysical, j0 *Mem) {
+	mov(Mem{Base: rk}, rkey)
+	whiten(bs)
+	all := bs
+	if j0 != nil {
+		mov(*j0, t0)
+		xor(rkey, t0, t0)
+		all = append(all[:len(bs):len(bs)], t0)
+	}
+	aesRounds(fmt.Sprintf("%sTail%d", name, len(bs)), all, nil)
+	if j0 != nil {
+		mov(t0, *j0)
+	}
+	for i, b := range bs {
+		mov(b, ks.Offset(16*i))
+	}
 }
 
 func seal() {
