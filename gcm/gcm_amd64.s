@@ -4690,11 +4690,11 @@ sealLast:
 sealTail:
 	MOVQ    n+40(FP), R13
 	ANDQ    $0x0f, R13
-	LEAQ    15(R13), R12
-	SHRQ    $0x04, R12
-	ADDQ    DX, R12
+	LEAQ    15(R13), R10
+	SHRQ    $0x04, R10
+	ADDQ    DX, R10
 	JZ      lengths
-	CMPQ    R12, $0x04
+	CMPQ    R10, $0x04
 	JA      msgKeystream8
 	VMOVDQU (BX), X13
 	VPADDD  gcmIncs<>+0(SB), X15, X0
@@ -4996,9 +4996,6 @@ msgTail8Rounds10:
 
 msgKeystreamDone:
 lengths:
-	LEAQ    15(R13), R10
-	SHRQ    $0x04, R10
-	ADDQ    DX, R10
 	NEGQ    R10
 	ADDQ    $0x20, R10
 	SHLQ    $0x04, R10
@@ -6303,11 +6300,11 @@ openLoopRounds10:
 openTail:
 	MOVQ    n+40(FP), R13
 	ANDQ    $0x0f, R13
-	LEAQ    15(R13), R12
-	SHRQ    $0x04, R12
-	ADDQ    DX, R12
+	LEAQ    15(R13), R10
+	SHRQ    $0x04, R10
+	ADDQ    DX, R10
 	JZ      lengths
-	CMPQ    R12, $0x04
+	CMPQ    R10, $0x04
 	JA      msgKeystream8
 	VMOVDQU (BX), X13
 	VPADDD  gcmIncs<>+0(SB), X15, X0
@@ -6609,9 +6606,6 @@ msgTail8Rounds10:
 
 msgKeystreamDone:
 lengths:
-	LEAQ    15(R13), R10
-	SHRQ    $0x04, R10
-	ADDQ    DX, R10
 	NEGQ    R10
 	ADDQ    $0x20, R10
 	SHLQ    $0x04, R10
@@ -11349,11 +11343,11 @@ sealLast:
 sealTail:
 	MOVQ   n+40(FP), R13
 	ANDQ   $0x0f, R13
-	LEAQ   15(R13), R12
-	SHRQ   $0x04, R12
-	ADDQ   DX, R12
+	LEAQ   15(R13), R10
+	SHRQ   $0x04, R10
+	ADDQ   DX, R10
 	JZ     lengths
-	CMPQ   R12, $0x04
+	CMPQ   R10, $0x04
 	JA     msgKeystream8
 	MOVOU  (BX), X13
 	MOVOU  gcmIncs<>+0(SB), X0
@@ -11667,9 +11661,6 @@ msgTail8Rounds10:
 
 msgKeystreamDone:
 lengths:
-	LEAQ  15(R13), R10
-	SHRQ  $0x04, R10
-	ADDQ  DX, R10
 	NEGQ  R10
 	ADDQ  $0x20, R10
 	SHLQ  $0x04, R10
@@ -13163,11 +13154,11 @@ openLoopRounds10:
 openTail:
 	MOVQ   n+40(FP), R13
 	ANDQ   $0x0f, R13
-	LEAQ   15(R13), R12
-	SHRQ   $0x04, R12
-	ADDQ   DX, R12
+	LEAQ   15(R13), R10
+	SHRQ   $0x04, R10
+	ADDQ   DX, R10
 	JZ     lengths
-	CMPQ   R12, $0x04
+	CMPQ   R10, $0x04
 	JA     msgKeystream8
 	MOVOU  (BX), X13
 	MOVOU  gcmIncs<>+0(SB), X0
@@ -13481,9 +13472,6 @@ msgTail8Rounds10:
 
 msgKeystreamDone:
 lengths:
-	LEAQ  15(R13), R10
-	SHRQ  $0x04, R10
-	ADDQ  DX, R10
 	NEGQ  R10
 	ADDQ  $0x20, R10
 	SHLQ  $0x04, R10

@@ -670,9 +670,7 @@ func message(o op) {
 	xor(acc0, acc0, acc0)
 	hashGroups("ad")
 	adDone := "adDone"
-	LEAQ(Mem{Base: rest, Disp: 15}, off)
-	SHRQ(U8(4), off)
-	ADDQ(n, off)
+	tailCount()
 	JZ(LabelRef(adDone))
 	tailOffset(numPowers)
 	tailStart()
@@ -692,15 +690,10 @@ func message(o op) {
 	// The last n < 8 blocks and rest bytes, then the lengths block.
 	Load(Param("n"), rest)
 	ANDQ(U8(15), rest)
-	LEAQ(Mem{Base: rest, Disp: 15}, t)
-	SHRQ(U8(4), t)
-	ADDQ(n, t)
+	tailCount()
 	JZ(LabelRef("lengths"))
-	keystream("msg", ks, t, &eJ0)
+	keystream("msg", ks, off, &eJ0)
 	Label("lengths")
-	LEAQ(Mem{Base: rest, Disp: 15}, off)
-	SHRQ(U8(4), off)
-	ADDQ(n, off)
 	tailOffset(numPowers - 1)
 	tailStart()
 	tailParts("msg", o, &ks, part)
@@ -731,6 +724,14 @@ func messageText(o op, suffix string) {
 		Doc(name+" decrypts the n bytes at src to dst with the first counter block",
 			"j0, j1 (J0) and returns the tag they should have with the adLen bytes at ad.")
 	}
+}
+
+// tailCount sets off to the blocks of a tail of n blocks and rest bytes,
+// and the flags by it.
+func tailCount() {
+	LEAQ(Mem{Base: rest, Disp: 15}, off)
+	SHRQ(U8(4), off)
+	ADDQ(n, off)
 }
 
 // tailOffset turns off, a tail's number of blocks, into the offset of its
