@@ -14,7 +14,7 @@ func TestConformance(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow on the emulator")
 	}
-	e, err := newEngine(newEmuDevice(), 16*40, 32, 1)
+	e, err := newEngine(newEmuDevice(), 16*4096, 64, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
