@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/faelabs/fae/gpu/internal/emu"
 )
@@ -16,10 +17,22 @@ type emuDevice struct {
 
 func newEmuDevice() *emuDevice { return &emuDevice{mem: emu.NewMemory()} }
 
+// parsed holds the modules parsed so far, by their text: the tests make
+// many engines, and parsing takes a tenth of a second.
+var parsed sync.Map
+
 func (d *emuDevice) load(ptx string) error {
+	if m, ok := parsed.Load(ptx); ok {
+		d.mod = m.(*emu.Module)
+		return nil
+	}
 	m, err := emu.Parse(ptx)
+	if err != nil {
+		return err
+	}
+	parsed.Store(ptx, m)
 	d.mod = m
-	return err
+	return nil
 }
 
 func (d *emuDevice) alloc(n int) (uint64, error) { return d.mem.Alloc(n), nil }

@@ -91,7 +91,7 @@ func newEngine(dev device, chunk, threads, maxCTAs int) (e *engine, err error) {
 		}
 		return p, err
 	}
-	if err = dev.load(generate(allKernels())); err != nil {
+	if err = dev.load(module()); err != nil {
 		return nil, err
 	}
 	if e.tables, err = alloc(tablesSize); err != nil {

@@ -113,7 +113,7 @@ func TestGPURAOCB(t *testing.T) {
 // ptxas and cuobjdump on a machine with the CUDA tools
 // (scripts/gpu-check.sh).
 func TestWritePTX(t *testing.T) {
-	ptx := generate(allKernels())
+	ptx := module()
 	if generate(allKernels()) != ptx {
 		t.Fatal("generate is not deterministic")
 	}
