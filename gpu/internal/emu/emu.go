@@ -8,8 +8,11 @@
 // the lowest program counter runs first, so that the groups of a structured
 // branch or loop meet again where it ends. The kernels share data between
 // threads only across bar.sync, so this order gives the result of any
-// other. Thread blocks run one after another. Loads and stores are checked
-// against the allocations and their alignment, as a GPU faults.
+// other; a kernel that does not, whose thread reads or writes a shared
+// word another thread wrote since the last barrier, faults, since lockstep
+// would hide the race. Thread blocks run one after another. Loads and
+// stores are checked against the allocations and their alignment, as a GPU
+// faults.
 package emu
 
 import (
@@ -32,6 +35,7 @@ type Module struct {
 	mu                   sync.Mutex
 	regs, regsPoison     []uint64
 	shared, sharedPoison []byte
+	races                races
 }
 
 type kernel struct {
@@ -94,6 +98,39 @@ type cta struct {
 	mem    *Memory
 	args   []uint64
 	blob   []byte
+	races  *races
+}
+
+// races finds data races in shared memory, which lockstep execution would
+// hide: for each 32-bit word, the thread that last wrote it and in which
+// epoch, the span between two barriers. Epochs count on across blocks and
+// launches, so that nothing needs clearing.
+type races struct {
+	epoch   uint32
+	epochs  []uint32
+	writers []int32
+}
+
+// next starts an epoch.
+func (r *races) next() {
+	r.epoch++
+	if r.epoch == 0 { // wrapped: forget every write
+		clear(r.epochs)
+		r.epoch = 1
+	}
+}
+
+// access records thread t's access of span bytes at a and faults if
+// another thread wrote any of them in this epoch.
+func (r *races) access(a, span uint64, t int32, write bool) {
+	for w := a / 4; w < (a+span)/4; w++ {
+		if r.epochs[w] == r.epoch && r.writers[w] != t {
+			faultf("thread %d accesses shared word %#x, which thread %d wrote since the last barrier", t, 4*w, r.writers[w])
+		}
+		if write {
+			r.epochs[w], r.writers[w] = r.epoch, t
+		}
+	}
 }
 
 // row returns register r of every thread.
@@ -738,7 +775,11 @@ func (c *compiler) memory(parts, ops []string) (func(*cta, []int32), error) {
 				rows[i] = b.row(r)
 			}
 			for _, t := range act {
-				p := b.at(shared, A[t]+ad.off, span)
+				a := A[t] + ad.off
+				p := b.at(shared, a, span)
+				if shared {
+					b.races.access(a, span, t, false)
+				}
 				for i := range regs {
 					rows[i][t] = load(p[i*size:], size)
 				}
@@ -752,7 +793,11 @@ func (c *compiler) memory(parts, ops []string) (func(*cta, []int32), error) {
 				rows[i] = b.row(r)
 			}
 			for _, t := range act {
-				p := b.at(shared, A[t]+ad.off, span)
+				a := A[t] + ad.off
+				p := b.at(shared, a, span)
+				if shared {
+					b.races.access(a, span, t, true)
+				}
 				for i := range regs {
 					store(p[i*size:], size, rows[i][t])
 				}
@@ -843,6 +888,11 @@ func (m *Module) Launch(mem *Memory, name string, grid, block, dynamic int, args
 	b := &cta{n: block, mem: mem, args: args, blob: blob}
 	b.regs, m.regs, m.regsPoison = grow(m.regs, m.regsPoison, k.nregs*block, 0xa5a5a5a5a5a5a5a5)
 	b.shared, m.shared, m.sharedPoison = grow(m.shared, m.sharedPoison, SharedBase+dynamic, 0xa5)
+	if words := len(b.shared) / 4; len(m.races.epochs) < words {
+		m.races.epochs = make([]uint32, words)
+		m.races.writers = make([]int32, words)
+	}
+	b.races = &m.races
 	all := make([]int32, block)
 	for i := range all {
 		all[i] = int32(i)
@@ -850,6 +900,7 @@ func (m *Module) Launch(mem *Memory, name string, grid, block, dynamic int, args
 	scratch := make([]int32, block)
 	for ctaid := range grid {
 		copy(b.shared, m.sharedPoison)
+		b.races.next()
 		copy(b.regs, m.regsPoison)
 		for _, p := range k.pseudo {
 			row := b.row(p.reg)
@@ -900,6 +951,7 @@ func (k *kernel) run(b *cta, ctaid int, all, scratch []int32) {
 				groups = join(groups, g)
 			}
 			waiting = waiting[:0]
+			b.races.next()
 		}
 		gi := 0
 		for i := range groups {
