@@ -767,25 +767,23 @@ func (c *compiler) memory(parts, ops []string) (func(*cta, []int32), error) {
 	}
 	op := strings.Join(parts, ".")
 	switch {
-	case parts[0] == "ld":
+	case parts[0] == "ld" && shared && span == 4:
+		// The table lookups, most of the kernels' work: the checks of at
+		// and races.access inline, which fault through them.
+		d := regs[0]
 		return func(b *cta, act []int32) {
-			A := b.row(ad.reg)
-			var rows [4][]uint64
-			for i, r := range regs {
-				rows[i] = b.row(r)
-			}
+			A, D, sh, r := b.row(ad.reg), b.row(d), b.shared, b.races
 			for _, t := range act {
 				a := A[t] + ad.off
-				p := b.at(shared, a, span)
-				if shared {
-					b.races.access(a, span, t, false)
+				if a&3 != 0 || a < SharedBase || a+4 > uint64(len(sh)) || r.epochs[a/4] == r.epoch && r.writers[a/4] != t {
+					b.at(true, a, span)
+					r.access(a, span, t, false)
 				}
-				for i := range regs {
-					rows[i][t] = load(p[i*size:], size)
-				}
+				D[t] = uint64(binary.LittleEndian.Uint32(sh[a:]))
 			}
 		}, nil
-	case parts[0] == "st":
+	case parts[0] == "ld" || parts[0] == "st":
+		write := parts[0] == "st"
 		return func(b *cta, act []int32) {
 			A := b.row(ad.reg)
 			var rows [4][]uint64
@@ -796,10 +794,14 @@ func (c *compiler) memory(parts, ops []string) (func(*cta, []int32), error) {
 				a := A[t] + ad.off
 				p := b.at(shared, a, span)
 				if shared {
-					b.races.access(a, span, t, true)
+					b.races.access(a, span, t, write)
 				}
 				for i := range regs {
-					store(p[i*size:], size, rows[i][t])
+					if write {
+						store(p[i*size:], size, rows[i][t])
+					} else {
+						rows[i][t] = load(p[i*size:], size)
+					}
 				}
 			}
 		}, nil
