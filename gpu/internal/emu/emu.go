@@ -991,9 +991,9 @@ func (k *kernel) run(b *cta, ctaid int, all, scratch []int32) {
 			default:
 				// Split: the taken threads leave the group.
 				taken := group{in.target, slices.Clone(act)}
-				rest := g.threads[:0]
+				P, rest := b.row(in.pred), g.threads[:0]
 				for _, t := range g.threads {
-					if !slices.Contains(taken.threads, t) {
+					if (P[t] != 0) == in.negPred {
 						rest = append(rest, t)
 					}
 				}
