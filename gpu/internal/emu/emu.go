@@ -447,6 +447,10 @@ func (c *compiler) arith(opcode string, parts []string, d int, src []int) (func(
 		}
 		return nil
 	}
+	rm := m // the result's
+	if opcode == "mul.wide.u32" {
+		rm = ^uint64(0)
+	}
 	a := src[0]
 	// un and bin apply f over the threads; the operations that one call
 	// per thread would slow down most have loops of their own below.
@@ -469,7 +473,7 @@ func (c *compiler) arith(opcode string, parts []string, d int, src []int) (func(
 		return func(b *cta, act []int32) {
 			D, A, B := b.row(d), b.row(a), b.row(s)
 			for _, t := range act {
-				D[t] = f(A[t]&m, B[t]&m) & m
+				D[t] = f(A[t]&m, B[t]&m) & rm
 			}
 		}, nil
 	}
@@ -565,23 +569,10 @@ func (c *compiler) arith(opcode string, parts []string, d int, src []int) (func(
 			return x >> y
 		})
 	case "mul":
-		switch opcode {
-		case "mul.lo.u32":
-			return bin(func(x, y uint64) uint64 { return x * y })
-		case "mul.wide.u32":
-			m = 0xffffffff // the operands; the product is 64 bits
-			if err := want(2); err != nil {
-				return nil, err
-			}
-			s := src[1]
-			return func(b *cta, act []int32) {
-				D, A, B := b.row(d), b.row(a), b.row(s)
-				for _, t := range act {
-					D[t] = (A[t] & m) * (B[t] & m)
-				}
-			}, nil
+		if opcode != "mul.lo.u32" && opcode != "mul.wide.u32" {
+			return nil, errors.New("unsupported multiplication")
 		}
-		return nil, errors.New("unsupported multiplication")
+		return bin(func(x, y uint64) uint64 { return x * y })
 	case "mad":
 		if opcode != "mad.lo.u32" || want(3) != nil {
 			return nil, errors.New("unsupported mad")
