@@ -32,6 +32,7 @@ type driver struct {
 	cuModuleGetFunction  func(f *uintptr, mod uintptr, name string) cuResult
 	cuFuncSetAttribute   func(f uintptr, attr int32, v int32) cuResult
 	cuMemAlloc           func(p *uint64, n uint64) cuResult
+	cuMemFree            func(p uint64) cuResult
 	cuMemHostAlloc       func(p *unsafe.Pointer, n uint64, flags uint32) cuResult
 	cuMemFreeHost        func(p unsafe.Pointer) cuResult
 	cuMemcpyHtoD         func(dst uint64, src unsafe.Pointer, n uint64) cuResult
@@ -87,7 +88,7 @@ func openCUDA() (*cuda, error) {
 		{&c.d.cuDeviceGetAttribute, "cuDeviceGetAttribute"}, {&c.d.cuCtxCreate, "cuCtxCreate_v2"},
 		{&c.d.cuCtxSynchronize, "cuCtxSynchronize"}, {&c.d.cuModuleLoadDataEx, "cuModuleLoadDataEx"},
 		{&c.d.cuModuleGetFunction, "cuModuleGetFunction"}, {&c.d.cuFuncSetAttribute, "cuFuncSetAttribute"},
-		{&c.d.cuMemAlloc, "cuMemAlloc_v2"},
+		{&c.d.cuMemAlloc, "cuMemAlloc_v2"}, {&c.d.cuMemFree, "cuMemFree_v2"},
 		{&c.d.cuMemHostAlloc, "cuMemHostAlloc"}, {&c.d.cuMemFreeHost, "cuMemFreeHost"}, {&c.d.cuMemcpyHtoD, "cuMemcpyHtoD_v2"},
 		{&c.d.cuMemcpyDtoH, "cuMemcpyDtoH_v2"}, {&c.d.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2"},
 		{&c.d.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2"}, {&c.d.cuStreamCreate, "cuStreamCreate"},
@@ -218,6 +219,15 @@ func (c *cuda) alloc(n int) (uint64, error) {
 		return nil
 	})
 	return p, err
+}
+
+func (c *cuda) free(p uint64) error {
+	return c.do(func() error {
+		if r := c.d.cuMemFree(p); r != 0 {
+			return c.errorf(r, "cuMemFree")
+		}
+		return nil
+	})
 }
 
 func (c *cuda) hostAlloc(n int) ([]byte, error) {

@@ -104,7 +104,12 @@ func TestEmuCTR(t *testing.T) {
 func testAEADPair(t *testing.T, name string, got, want cipher.AEAD, r *rand.ChaCha8) {
 	t.Helper()
 	for _, n := range lengths {
-		for _, adLen := range []int{0, 1, 16, 40, n} {
+		adLens := []int{0, 1, 16, 40, n}
+		if testing.Short() {
+			// AD as long as each message still takes every length.
+			adLens = []int{0, n}
+		}
+		for _, adLen := range adLens {
 			nonce, pt, ad := random(r, 12), random(r, n), random(r, adLen)
 			w := want.Seal(nil, nonce, pt, ad)
 			g := got.Seal(nil, nonce, pt, ad)

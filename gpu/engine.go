@@ -8,13 +8,15 @@ import (
 )
 
 // device is what the modes need from a GPU: the CUDA driver (cuda_linux.go)
-// or, in tests, the emulator (emudevice.go). Device addresses are uint64.
+// or, in tests, the emulator (emudevice_test.go). Device addresses are
+// uint64.
 // Operations on stream 0 or 1 run in order, asynchronously until
 // sync(stream), and copies on them must use host memory from hostAlloc;
 // stream -1 means a synchronous copy from or to any memory.
 type device interface {
 	load(ptx string) error
 	alloc(n int) (uint64, error)
+	free(p uint64) error
 	hostAlloc(n int) ([]byte, error) // pinned where the device has pinning
 	hostFree(b []byte) error
 	copyHtoD(dst uint64, src []byte, stream int) error
@@ -61,35 +63,58 @@ type slot struct {
 	pending []byte // where host goes once the slot's stream is synced
 }
 
-func newEngine(dev device, chunk, threads, maxCTAs int) (*engine, error) {
-	e := &engine{dev: dev, chunk: chunk, threads: threads, maxCTAs: maxCTAs}
+func newEngine(dev device, chunk, threads, maxCTAs int) (e *engine, err error) {
 	if chunk <= 0 || chunk%16 != 0 || threads < 32 || threads > maxThreads || threads&(threads-1) != 0 || maxCTAs <= 0 {
 		return nil, errors.New("gpu: bad engine geometry")
 	}
-	if err := dev.load(generate(allKernels())); err != nil {
+	e = &engine{dev: dev, chunk: chunk, threads: threads, maxCTAs: maxCTAs}
+	// A set-up that fails part way frees what it allocated: the device
+	// and pinned memory outlive the failed engine otherwise.
+	var devs []uint64
+	var hosts [][]byte
+	defer func() {
+		if err == nil {
+			return
+		}
+		for _, p := range devs {
+			err = errors.Join(err, dev.free(p))
+		}
+		for _, h := range hosts {
+			err = errors.Join(err, dev.hostFree(h))
+		}
+		e = nil
+	}()
+	alloc := func(n int) (uint64, error) {
+		p, err := dev.alloc(n)
+		if err == nil {
+			devs = append(devs, p)
+		}
+		return p, err
+	}
+	if err = dev.load(module()); err != nil {
 		return nil, err
 	}
-	var err error
-	if e.tables, err = dev.alloc(tablesSize); err != nil {
+	if e.tables, err = alloc(tablesSize); err != nil {
 		return nil, err
 	}
 	if err = dev.copyHtoD(e.tables, tables()[:], -1); err != nil {
 		return nil, err
 	}
-	if e.aux, err = dev.alloc(auxSize); err != nil {
+	if e.aux, err = alloc(auxSize); err != nil {
 		return nil, err
 	}
-	if e.sum, err = dev.alloc(16); err != nil {
+	if e.sum, err = alloc(16); err != nil {
 		return nil, err
 	}
 	for i := range e.slots {
 		s := &e.slots[i]
-		if s.dev, err = dev.alloc(chunk); err != nil {
+		if s.dev, err = alloc(chunk); err != nil {
 			return nil, err
 		}
 		if s.host, err = dev.hostAlloc(chunk); err != nil {
 			return nil, err
 		}
+		hosts = append(hosts, s.host)
 	}
 	return e, nil
 }

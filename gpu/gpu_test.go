@@ -4,11 +4,15 @@ import (
 	"bytes"
 	"crypto/cipher"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/faelabs/fae/ctr"
+	"github.com/faelabs/fae/gpu/internal/emu"
 	"github.com/faelabs/fae/internal/aes"
 	"github.com/faelabs/fae/ocb"
 	"github.com/faelabs/fae/raocb"
@@ -104,15 +108,39 @@ func TestGPURAOCB(t *testing.T) {
 	testGPUAEAD(t, NewRAOCB, func(k []byte) (cipher.AEAD, error) { return raocb.New(k) }, 7)
 }
 
-// TestWritePTX writes the generated module to $FAE_PTX_OUT, for ptxas and
-// cuobjdump on a machine with the CUDA tools (scripts/gpu-check.sh).
+// TestWritePTX checks that the generated module is the same on every call,
+// parses and holds every kernel once, and writes it to $FAE_PTX_OUT for
+// ptxas and cuobjdump on a machine with the CUDA tools
+// (scripts/gpu-check.sh).
 func TestWritePTX(t *testing.T) {
+	ptx := module()
+	if generate(allKernels()) != ptx {
+		t.Fatal("generate is not deterministic")
+	}
+	m, err := emu.Parse(ptx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, k := range allKernels() {
+		want = append(want, k.name())
+		if n := strings.Count(ptx, ".entry "+k.name()+"("); n != 1 {
+			t.Errorf("%s: %d entries, want 1", k.name(), n)
+		}
+	}
+	slices.Sort(want)
+	if got := m.Kernels(); !slices.Equal(got, want) {
+		t.Errorf("kernels %v, want %v", got, want)
+	}
 	out := os.Getenv("FAE_PTX_OUT")
 	if out == "" {
-		t.Skip("FAE_PTX_OUT not set")
+		return
 	}
-	if err := os.WriteFile(out, []byte(generate(allKernels())), 0o644); err != nil {
+	if err := os.WriteFile(out, []byte(ptx), 0o644); err != nil {
 		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(out); err != nil || string(b) != ptx {
+		t.Fatalf("%s does not hold the module: %v", out, err)
 	}
 }
 
@@ -208,5 +236,92 @@ func TestEngineFailurePanicWraps(t *testing.T) {
 			}()
 			f()
 		}()
+	}
+}
+
+// stepDevice is the emulator failing its call number fail (from 0) of
+// load, alloc, hostAlloc and copyHtoD, and keeping count of the memory
+// allocated and not freed.
+type stepDevice struct {
+	*emuDevice
+	calls, fail int
+	devs        map[uint64]bool
+	hosts       int
+}
+
+var errStep = errors.New("injected failure")
+
+func (d *stepDevice) step() error {
+	d.calls++
+	if d.calls-1 == d.fail {
+		return errStep
+	}
+	return nil
+}
+
+func (d *stepDevice) load(ptx string) error {
+	if err := d.step(); err != nil {
+		return err
+	}
+	return d.emuDevice.load(ptx)
+}
+
+func (d *stepDevice) alloc(n int) (uint64, error) {
+	if err := d.step(); err != nil {
+		return 0, err
+	}
+	p, err := d.emuDevice.alloc(n)
+	d.devs[p] = true
+	return p, err
+}
+
+func (d *stepDevice) free(p uint64) error {
+	if !d.devs[p] {
+		return fmt.Errorf("free of %#x, not allocated", p)
+	}
+	delete(d.devs, p)
+	return d.emuDevice.free(p)
+}
+
+func (d *stepDevice) hostAlloc(n int) ([]byte, error) {
+	if err := d.step(); err != nil {
+		return nil, err
+	}
+	d.hosts++
+	return d.emuDevice.hostAlloc(n)
+}
+
+func (d *stepDevice) hostFree(b []byte) error {
+	d.hosts--
+	return d.emuDevice.hostFree(b)
+}
+
+func (d *stepDevice) copyHtoD(dst uint64, src []byte, stream int) error {
+	if err := d.step(); err != nil {
+		return err
+	}
+	return d.emuDevice.copyHtoD(dst, src, stream)
+}
+
+// TestEngineSetUpFailureFrees fails newEngine's set-up at each of its
+// device calls in turn and checks that it returns the failure and frees
+// the device and pinned memory it had allocated.
+func TestEngineSetUpFailureFrees(t *testing.T) {
+	for fail := 0; ; fail++ {
+		d := &stepDevice{emuDevice: newEmuDevice(), fail: fail, devs: map[uint64]bool{}}
+		e, err := newEngine(d, 16*64, 32, 1)
+		if err == nil {
+			// Every call succeeded: the set-up makes fail calls.
+			if fail < 9 {
+				t.Errorf("set-up made %d device calls, want 9 or more", fail)
+			}
+			return
+		}
+		if e != nil || !errors.Is(err, errStep) {
+			t.Errorf("call %d failing: newEngine = %v, %v; want nil and an error wrapping %v", fail, e, err, errStep)
+		}
+		if len(d.devs) != 0 || d.hosts != 0 || d.mem.Allocations() != 0 {
+			t.Errorf("call %d failing: %d device and %d pinned allocations left", fail, len(d.devs), d.hosts)
+		}
 	}
 }

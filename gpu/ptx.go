@@ -3,6 +3,7 @@ package gpu
 import (
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // The kernels are PTX text generated here, at a low ISA version (PTX 7.0,
@@ -131,6 +132,10 @@ const (
 	// wherever the window starts.
 	sharedSize = lowSize + 3*regionSize
 )
+
+// module is the PTX module of every kernel, generated once: it takes tens
+// of milliseconds, and tests make many engines.
+var module = sync.OnceValue(func() string { return generate(allKernels()) })
 
 // generate returns a PTX module holding ks.
 func generate(ks []kernel) string {

@@ -33,7 +33,8 @@ type Option func(*config)
 type config struct {
 	allowAllocs  bool
 	uncheckedTag bool
-	maxMessage   int // 0: no limit
+	short        bool // the -short grids
+	maxMessage   int  // 0: no limit
 }
 
 // MaxMessageSize caps the plaintext lengths the suite tries, for AEADs whose
@@ -46,6 +47,13 @@ func MaxMessageSize(n int) Option {
 // implement: x/crypto's ChaCha20-Poly1305 allocates on its portable path.
 func AllowAllocs() Option {
 	return func(c *config) { c.allowAllocs = true }
+}
+
+// Sparse runs the -short grids even without -short, for AEADs where each
+// call is costly: package gpu's on its emulator, where every call costs
+// kernel launches that each fill the kernel's shared tables.
+func Sparse() Option {
+	return func(c *config) { c.short = true }
 }
 
 // UncheckedTagOverlap lets Open accept an output that overlaps only the tag
@@ -62,7 +70,7 @@ func UncheckedTagOverlap() Option {
 // several and expects them to agree. Each check is a subtest; the last is
 // TestNoAllocs.
 func TestAEAD(t *testing.T, newAEAD func() (cipher.AEAD, error), opts ...Option) {
-	var c config
+	c := config{short: testing.Short()}
 	for _, o := range opts {
 		o(&c)
 	}
@@ -73,8 +81,8 @@ func TestAEAD(t *testing.T, newAEAD func() (cipher.AEAD, error), opts ...Option)
 	if a.NonceSize() < 0 || a.Overhead() <= 0 {
 		t.Fatalf("NonceSize() = %d, Overhead() = %d", a.NonceSize(), a.Overhead())
 	}
-	t.Run("RoundTrip", func(t *testing.T) { testRoundTrip(t, a) })
-	t.Run("Tamper", func(t *testing.T) { testTamper(t, a) })
+	t.Run("RoundTrip", func(t *testing.T) { testRoundTrip(t, a, c.short) })
+	t.Run("Tamper", func(t *testing.T) { testTamper(t, a, c.short) })
 	t.Run("OpenFailureLeavesNoPlaintext", func(t *testing.T) { testOpenFailure(t, a) })
 	t.Run("InPlace", func(t *testing.T) { testInPlace(t, a) })
 	t.Run("InexactOverlapPanics", func(t *testing.T) { testInexactOverlap(t, a, c.uncheckedTag) })
@@ -84,7 +92,7 @@ func TestAEAD(t *testing.T, newAEAD func() (cipher.AEAD, error), opts ...Option)
 	t.Run("ShortCiphertext", func(t *testing.T) { testShortCiphertext(t, a) })
 	t.Run("Deterministic", func(t *testing.T) { testDeterministic(t, a, mustNew(t, newAEAD)) })
 	t.Run("InputsUnchanged", func(t *testing.T) { testInputsUnchanged(t, a) })
-	t.Run("Concurrent", func(t *testing.T) { testConcurrent(t, a) })
+	t.Run("Concurrent", func(t *testing.T) { testConcurrent(t, a, c.short) })
 	if !c.allowAllocs {
 		t.Run("Allocs", func(t *testing.T) { TestNoAllocs(t, a) })
 	}
@@ -141,7 +149,7 @@ var bigLengths = []int{
 	4095, 4096, 4097, 16383, 16384, 16385, 65535, 65536, 65537, 1<<20 + 15,
 }
 
-func testRoundTrip(t *testing.T, a cipher.AEAD) {
+func testRoundTrip(t *testing.T, a cipher.AEAD, short bool) {
 	r := newRand()
 	nonce := randBytes(r, a.NonceSize())
 	check := func(ptLen, adLen int) {
@@ -170,16 +178,16 @@ func testRoundTrip(t *testing.T, a cipher.AEAD) {
 	}
 	for ptLen := 0; ptLen <= smallMax; ptLen++ {
 		for adLen := 0; adLen <= smallMax; adLen++ {
-			// -short (the emulated runs) sweeps each length against a
-			// few of the other, not the whole square.
-			if testing.Short() && !slices.Contains(shortCross, ptLen) && !slices.Contains(shortCross, adLen) {
+			// -short (the emulated runs) and Sparse sweep each length
+			// against a few of the other, not the whole square.
+			if short && !slices.Contains(shortCross, ptLen) && !slices.Contains(shortCross, adLen) {
 				continue
 			}
 			check(ptLen, adLen)
 		}
 	}
 	for _, n := range bigLengths {
-		if testing.Short() && n > 1<<17 {
+		if short && n > 1<<17 {
 			continue
 		}
 		for _, m := range []int{0, 17} {
@@ -195,7 +203,7 @@ func testRoundTrip(t *testing.T, a cipher.AEAD) {
 // ciphertext, tag, nonce and additional data of small messages, a sample of
 // bits of large ones, and a ciphertext or additional data one byte longer or
 // shorter.
-func testTamper(t *testing.T, a cipher.AEAD) {
+func testTamper(t *testing.T, a cipher.AEAD, short bool) {
 	r := newRand()
 	nonce := randBytes(r, a.NonceSize())
 	reject := func(what string, nonce, ct, ad []byte) {
@@ -238,7 +246,7 @@ func testTamper(t *testing.T, a cipher.AEAD) {
 		return s
 	}
 	cases := [][2]int{{0, 0}, {0, 17}, {1, 0}, {15, 1}, {16, 16}, {17, 33}, {33, 17}, {64, 0}, {65, 65}}
-	if testing.Short() {
+	if short {
 		cases = [][2]int{{0, 0}, {1, 0}, {15, 1}, {16, 16}, {17, 33}}
 	}
 	for _, c := range cases {
@@ -564,7 +572,7 @@ func testInputsUnchanged(t *testing.T, a cipher.AEAD) {
 
 // testConcurrent uses one AEAD from several goroutines at once; run with
 // -race it also finds shared state written during Seal or Open.
-func testConcurrent(t *testing.T, a cipher.AEAD) {
+func testConcurrent(t *testing.T, a cipher.AEAD, short bool) {
 	r := newRand()
 	type job struct{ nonce, pt, ad, ct []byte }
 	var jobs []job
@@ -576,7 +584,7 @@ func testConcurrent(t *testing.T, a cipher.AEAD) {
 		}
 	}
 	rounds := 20
-	if testing.Short() {
+	if short {
 		rounds = len(jobs) // each goroutine runs each job once
 	}
 	var wg sync.WaitGroup

@@ -1,0 +1,66 @@
+package gpu
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/faelabs/fae/gpu/internal/emu"
+)
+
+// emuDevice is a device made of the emulator, for tests of the generated
+// kernels and of the modes' host code. Everything runs at once; streams
+// only order what is already ordered.
+type emuDevice struct {
+	mod *emu.Module
+	mem *emu.Memory
+}
+
+func newEmuDevice() *emuDevice { return &emuDevice{mem: emu.NewMemory()} }
+
+// parsed holds the modules parsed so far, by their text: the tests make
+// many engines, and parsing takes a tenth of a second.
+var parsed sync.Map
+
+func (d *emuDevice) load(ptx string) error {
+	if m, ok := parsed.Load(ptx); ok {
+		d.mod = m.(*emu.Module)
+		return nil
+	}
+	m, err := emu.Parse(ptx)
+	if err != nil {
+		return err
+	}
+	parsed.Store(ptx, m)
+	d.mod = m
+	return nil
+}
+
+func (d *emuDevice) alloc(n int) (uint64, error) { return d.mem.Alloc(n), nil }
+
+func (d *emuDevice) free(p uint64) error { return d.mem.Free(p) }
+
+func (d *emuDevice) hostAlloc(n int) ([]byte, error) { return make([]byte, n), nil }
+
+func (d *emuDevice) hostFree([]byte) error { return nil }
+
+func (d *emuDevice) copyHtoD(dst uint64, src []byte, _ int) error {
+	b, err := d.mem.Slice(dst, len(src))
+	copy(b, src)
+	return err
+}
+
+func (d *emuDevice) copyDtoH(dst []byte, src uint64, _ int) error {
+	b, err := d.mem.Slice(src, len(dst))
+	copy(dst, b)
+	return err
+}
+
+func (d *emuDevice) launch(name string, grid, block, _ int, a *launchArgs) error {
+	if d.mod == nil {
+		return fmt.Errorf("emulator: launch of %s before load", name)
+	}
+	return d.mod.Launch(d.mem, name, grid, block, sharedSize,
+		[]uint64{a.dst, a.src, a.tables, a.aux, a.sum, uint64(a.n), uint64(a.first), uint64(a.per)}, a.k[:])
+}
+
+func (d *emuDevice) sync(int) error { return nil }
