@@ -6,7 +6,8 @@
 // lists them with their sizes. Every AEAD New returns is immutable and safe
 // for concurrent use; like the standard library's, its Seal and Open panic
 // on a nonce of the wrong length, on inexact overlap of input and output,
-// and on output that overlaps the additional data.
+// and on output that overlaps the additional data. Where Info.Batch is true
+// it also implements batch.AEAD, many messages per call.
 package fae
 
 import (
@@ -28,6 +29,7 @@ type Info struct {
 	NonceSizes []int // every allowed size, ascending
 	TagSizes   []int // every allowed size, ascending
 	Note       string
+	Batch      bool // the AEAD New returns also implements batch.AEAD
 }
 
 // An Option changes a parameter of the AEAD New makes.

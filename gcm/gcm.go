@@ -104,8 +104,11 @@ type AEAD struct {
 	b     cipher.Block
 	// parallelism is the number of goroutines for one large message.
 	parallelism int
-	nonceSize   int
-	tagSize     int
+	// serial is the AEAD WithParallelism made this one from, nil in one a
+	// constructor made (see serialAEAD).
+	serial    *AEAD
+	nonceSize int
+	tagSize   int
 	// h is the hash key H in the form of the portable GHASH; kern is the
 	// kernel chosen when a was made, and key its form of H.
 	h    fieldKey

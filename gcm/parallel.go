@@ -24,8 +24,19 @@ func (a *AEAD) WithParallelism(n int) *AEAD {
 		return a
 	}
 	b := *a
+	b.serial = a.serialAEAD()
 	b.parallelism = max(n, 1)
 	return &b
+}
+
+// serialAEAD returns a when a has parallelism 1, otherwise the AEAD
+// WithParallelism made a from, which has: batches run on the caller's
+// goroutine.
+func (a *AEAD) serialAEAD() *AEAD {
+	if a.serial != nil {
+		return a.serial
+	}
+	return a
 }
 
 // runParallel is runSerial spread over up to a.parallelism goroutines

@@ -27,7 +27,8 @@ const xaesNonceSize = 24
 // CMAC-AES-256, two AES encryptions per message. Nonces may be drawn at
 // random: 2^80 messages under one key collide with probability under 2^-32.
 // Each message also expands its derived key and computes its hash key, which
-// Seal and Open do on the stack. It is as constant time as New.
+// Seal and Open do on the stack. It is as constant time as New. The AEAD
+// also implements batch.AEAD.
 func NewXAES256(key []byte) (cipher.AEAD, error) {
 	if len(key) != 32 {
 		return nil, errors.New("gcm: XAES-256-GCM key is " + strconv.Itoa(len(key)) + " bytes, not 32")

@@ -97,6 +97,9 @@ type AEAD struct {
 	tagSize   int
 	// parallelism is the number of goroutines for one large message.
 	parallelism int
+	// serial is the AEAD WithParallelism made this one from, nil in one a
+	// constructor made (see serialAEAD).
+	serial *AEAD
 
 	lStar, lDollar words.Block
 	l              [numL][blockSize]byte // L_i, in the kernels' layout

@@ -82,6 +82,9 @@ type AEAD struct {
 	tagSize   int
 	// parallelism is the number of goroutines for one large message.
 	parallelism int
+	// serial is the AEAD WithParallelism made this one from, nil in one a
+	// constructor made (see serialAEAD).
+	serial *AEAD
 
 	r1, r2 [blockSize]byte // round keys of Δ: E(2 || 0^120), E(3 || 0^120)
 	la     [blockSize]byte // base of the associated data: E(4 || 0^120)

@@ -1,0 +1,27 @@
+package ccm
+
+import (
+	"github.com/faelabs/fae/batch"
+	"github.com/faelabs/fae/internal/batchutil"
+)
+
+// SealBatch seals each message of msgs as Seal would, after checking them
+// all, as batch.AEAD; it runs on the caller's goroutine.
+func (a *AEAD) SealBatch(msgs []batch.Message) {
+	s := a.batchSpec()
+	s.CheckSeal(msgs)
+	batchutil.Seal(a, msgs)
+}
+
+// OpenBatch opens each message of msgs as Open would, after checking them
+// all, and reports whether all authenticated, as batch.AEAD; it runs on the
+// caller's goroutine.
+func (a *AEAD) OpenBatch(msgs []batch.Message) (allOK bool) {
+	s := a.batchSpec()
+	s.CheckOpen(msgs)
+	return batchutil.Open(a, msgs)
+}
+
+func (a *AEAD) batchSpec() batchutil.Spec {
+	return batchutil.Spec{Pkg: "ccm", NonceSize: a.nonceSize, TagSize: a.tagSize, Fits: func(n, _ int) bool { return uint64(n) <= a.maxLen }}
+}

@@ -1,0 +1,48 @@
+package gcm
+
+import (
+	"github.com/faelabs/fae/batch"
+	"github.com/faelabs/fae/internal/batchutil"
+)
+
+// SealBatch seals each message of msgs as Seal would, after checking them
+// all, as batch.AEAD; it runs on the caller's goroutine, whatever WithParallelism set.
+func (a *AEAD) SealBatch(msgs []batch.Message) {
+	s := a.batchSpec()
+	s.CheckSeal(msgs)
+	batchutil.Seal(a.serialAEAD(), msgs)
+}
+
+// OpenBatch opens each message of msgs as Open would, after checking them
+// all, and reports whether all authenticated, as batch.AEAD; it runs on the
+// caller's goroutine, whatever WithParallelism set.
+func (a *AEAD) OpenBatch(msgs []batch.Message) (allOK bool) {
+	s := a.batchSpec()
+	s.CheckOpen(msgs)
+	return batchutil.Open(a.serialAEAD(), msgs)
+}
+
+func (a *AEAD) batchSpec() batchutil.Spec {
+	return batchutil.Spec{Pkg: "gcm", NonceSize: a.nonceSize, TagSize: a.tagSize, Fits: sealFits}
+}
+
+// sealFits reports whether Seal takes a plaintext of n bytes.
+func sealFits(n, _ int) bool { return uint64(n) <= maxBlocks*blockSize }
+
+// SealBatch is AEAD.SealBatch for XAES-256-GCM.
+func (x *xaes) SealBatch(msgs []batch.Message) {
+	s := x.batchSpec()
+	s.CheckSeal(msgs)
+	batchutil.Seal(x, msgs)
+}
+
+// OpenBatch is AEAD.OpenBatch for XAES-256-GCM.
+func (x *xaes) OpenBatch(msgs []batch.Message) (allOK bool) {
+	s := x.batchSpec()
+	s.CheckOpen(msgs)
+	return batchutil.Open(x, msgs)
+}
+
+func (x *xaes) batchSpec() batchutil.Spec {
+	return batchutil.Spec{Pkg: "gcm", NonceSize: xaesNonceSize, TagSize: TagSize, Fits: sealFits}
+}

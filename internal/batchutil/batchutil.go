@@ -1,0 +1,95 @@
+// Package batchutil is what the AEAD packages' SealBatch and OpenBatch share
+// (package batch): the check of a whole batch before any output is written,
+// with the panics Seal and Open would raise, and the loop over single
+// messages that serves wherever no kernel takes many messages at once.
+package batchutil
+
+import (
+	"crypto/cipher"
+	"strconv"
+
+	"github.com/faelabs/fae/batch"
+	"github.com/faelabs/fae/internal/alias"
+)
+
+// A Spec is what the checks need to know of an AEAD.
+type Spec struct {
+	Pkg       string // the package, which names the panics: "ocb"
+	NonceSize int
+	TagSize   int
+	// Fits, when not nil, reports whether Seal takes a plaintext and
+	// associated data of these lengths; Seal panics on others. Open fails
+	// on them instead, which the loop leaves to it.
+	Fits func(textLen, adLen int) bool
+}
+
+// CheckSeal panics, naming the first bad message, unless every message of
+// msgs is one SealBatch can seal: a nonce of s.NonceSize, an Out of exactly
+// len(In)+s.TagSize bytes that overlaps In only exactly and AD not at all,
+// and lengths that s.Fits.
+func (s *Spec) CheckSeal(msgs []batch.Message) {
+	for i := range msgs {
+		m := &msgs[i]
+		if len(m.Out) != len(m.In)+s.TagSize {
+			s.fail(i, "output is "+strconv.Itoa(len(m.Out))+" bytes, want "+strconv.Itoa(len(m.In)+s.TagSize))
+		}
+		s.check(i, m)
+		if s.Fits != nil && !s.Fits(len(m.In), len(m.AD)) {
+			s.fail(i, "message or additional data too large")
+		}
+	}
+}
+
+// CheckOpen is CheckSeal for OpenBatch: the Out of each message is
+// len(In)-s.TagSize bytes long, or empty when In is shorter than the tag.
+func (s *Spec) CheckOpen(msgs []batch.Message) {
+	for i := range msgs {
+		m := &msgs[i]
+		if n := max(len(m.In)-s.TagSize, 0); len(m.Out) != n {
+			s.fail(i, "output is "+strconv.Itoa(len(m.Out))+" bytes, want "+strconv.Itoa(n))
+		}
+		s.check(i, m)
+	}
+}
+
+func (s *Spec) check(i int, m *batch.Message) {
+	switch {
+	case len(m.Nonce) != s.NonceSize:
+		s.fail(i, "incorrect nonce length "+strconv.Itoa(len(m.Nonce))+", want "+strconv.Itoa(s.NonceSize))
+	case alias.InexactOverlap(m.Out, m.In):
+		s.fail(i, "invalid buffer overlap of output and input")
+	case alias.AnyOverlap(m.Out, m.AD):
+		s.fail(i, "invalid buffer overlap of output and additional data")
+	}
+}
+
+func (s *Spec) fail(i int, what string) {
+	panic(s.Pkg + ": batch message " + strconv.Itoa(i) + ": " + what)
+}
+
+// Seal seals each message of a checked batch (CheckSeal) with a.Seal, which
+// must run on the caller's goroutine.
+func Seal(a cipher.AEAD, msgs []batch.Message) {
+	for i := range msgs {
+		m := &msgs[i]
+		a.Seal(m.Out[:0], m.Nonce, m.In, m.AD)
+	}
+}
+
+// Open opens each message of a checked batch (CheckOpen) with a.Open, which
+// must run on the caller's goroutine, and sets its OK; it zeroes the Out of
+// each message that fails, which Open leaves unwritten where it fails before
+// it starts (a message too short or too long).
+func Open(a cipher.AEAD, msgs []batch.Message) (allOK bool) {
+	allOK = true
+	for i := range msgs {
+		m := &msgs[i]
+		_, err := a.Open(m.Out[:0], m.Nonce, m.In, m.AD)
+		m.OK = err == nil
+		if !m.OK {
+			clear(m.Out)
+			allOK = false
+		}
+	}
+	return allOK
+}

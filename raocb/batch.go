@@ -1,0 +1,31 @@
+package raocb
+
+import (
+	"github.com/faelabs/fae/batch"
+	"github.com/faelabs/fae/internal/batchutil"
+)
+
+// SealBatch seals each message of msgs as Seal would, after checking them
+// all, as batch.AEAD; it runs on the caller's goroutine, whatever WithParallelism set.
+func (a *AEAD) SealBatch(msgs []batch.Message) {
+	s := a.batchSpec()
+	s.CheckSeal(msgs)
+	batchutil.Seal(a.serialAEAD(), msgs)
+}
+
+// OpenBatch opens each message of msgs as Open would, after checking them
+// all, and reports whether all authenticated, as batch.AEAD; it runs on the
+// caller's goroutine, whatever WithParallelism set.
+func (a *AEAD) OpenBatch(msgs []batch.Message) (allOK bool) {
+	s := a.batchSpec()
+	s.CheckOpen(msgs)
+	return batchutil.Open(a.serialAEAD(), msgs)
+}
+
+func (a *AEAD) batchSpec() batchutil.Spec {
+	return batchutil.Spec{Pkg: "raocb", NonceSize: a.nonceSize, TagSize: a.tagSize, Fits: sealFits}
+}
+
+// sealFits reports whether Seal takes a plaintext of n bytes and associated
+// data of adLen.
+func sealFits(n, adLen int) bool { return rangeFits(0, uint64(n)) && adFits(uint64(adLen)) }
