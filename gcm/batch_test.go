@@ -1,0 +1,34 @@
+package gcm
+
+import (
+	stdaes "crypto/aes"
+	"testing"
+
+	"github.com/faelabs/fae/batch"
+	"github.com/faelabs/fae/internal/aeadtest"
+)
+
+// TestBatch runs the batch suite on every path, at the default sizes and at
+// every other tag size (with other nonce sizes), on XAES-256-GCM, over LEA
+// on its paths, and over another block cipher.
+func TestBatch(t *testing.T) {
+	key := make([]byte, 16)
+	key[0] = 0xba
+	paths.Run(t, func(t *testing.T) {
+		var others []batch.AEAD
+		for tag, nonce := range map[int]int{12: 1, 13: 60, 14: 16, 15: 13} {
+			others = append(others, aeadtest.MustBatch(NewWithSizes(key, nonce, tag)))
+		}
+		aeadtest.TestBatch(t, aeadtest.MustBatch(New(key)), others)
+		t.Run("XAES-256-GCM", func(t *testing.T) {
+			aeadtest.TestBatch(t, aeadtest.MustBatch(NewXAES256(make([]byte, 32))), nil)
+		})
+	})
+	leaPaths.Run(t, func(t *testing.T) {
+		aeadtest.TestBatch(t, aeadtest.MustBatch(newLEA(key, 12, 16)), nil)
+	})
+	t.Run("NewFromBlock", func(t *testing.T) {
+		b, _ := stdaes.NewCipher(key)
+		aeadtest.TestBatch(t, aeadtest.MustBatch(NewFromBlock(b, 12, 16)), nil, aeadtest.AllowAllocs())
+	})
+}

@@ -1,0 +1,22 @@
+package raocb
+
+import (
+	"testing"
+
+	"github.com/faelabs/fae/batch"
+	"github.com/faelabs/fae/internal/aeadtest"
+)
+
+// TestBatch runs the batch suite on every path, at the default sizes and
+// at every other tag size (with nonces of 1 to 14 bytes).
+func TestBatch(t *testing.T) {
+	key := make([]byte, 16)
+	key[0] = 0xba
+	paths.Run(t, func(t *testing.T) {
+		var others []batch.AEAD
+		for tag := MinTagSize; tag < MaxTagSize; tag++ {
+			others = append(others, aeadtest.MustBatch(NewWithSizes(key, 2*tag-15, tag)))
+		}
+		aeadtest.TestBatch(t, aeadtest.MustBatch(New(key)), others)
+	})
+}
