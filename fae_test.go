@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/internal/aeadtest"
 	"github.com/faelabs/fae/internal/testkit"
 )
@@ -325,8 +326,8 @@ func TestOCBIterative(t *testing.T) {
 }
 
 // TestPanicPrefix checks that the panics of fae's own algorithms on a wrong
-// nonce length and on overlapping buffers name the package that panics
-// ("gcm: "), not crypto/cipher.
+// nonce length and on overlapping buffers, and of their batches, name the
+// package that panics ("gcm: "), not crypto/cipher.
 func TestPanicPrefix(t *testing.T) {
 	for _, info := range Algorithms() {
 		if notOurs[info.Name] {
@@ -340,12 +341,18 @@ func TestPanicPrefix(t *testing.T) {
 		buf := make([]byte, 64+info.TagSize)
 		sealed := a.Seal(nil, nonce, buf[:8], nil)
 		copy(buf[2:], sealed)
-		for what, f := range map[string]func(){
+		panics := map[string]func(){
 			"Seal with a short nonce":   func() { a.Seal(nil, nonce[1:], nil, nil) },
 			"Open with a short nonce":   func() { a.Open(nil, nonce[1:], sealed, nil) },
 			"Seal with inexact overlap": func() { a.Seal(buf[1:1], nonce, buf[2:10], nil) },
 			"Open with inexact overlap": func() { a.Open(buf[3:3], nonce, buf[2:2+len(sealed)], nil) },
-		} {
+		}
+		if b, ok := a.(batch.AEAD); ok {
+			short := []batch.Message{{Nonce: nonce[1:], Out: make([]byte, info.TagSize)}}
+			panics["SealBatch with a short nonce"] = func() { b.SealBatch(short) }
+			panics["OpenBatch with a short output"] = func() { b.OpenBatch([]batch.Message{{Nonce: nonce, In: sealed}}) }
+		}
+		for what, f := range panics {
 			func() {
 				defer func() {
 					msg, _ := recover().(string)

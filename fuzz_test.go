@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/internal/impl/impltest"
 	"github.com/faelabs/fae/ocb"
 )
@@ -109,6 +110,103 @@ func FuzzRegistry(f *testing.F) {
 		n := int(flip) % len(ct)
 		if _, err := a.Open(nil, nonce, ct[:n], ad); err == nil {
 			t.Fatalf("%s: ciphertext cut to %d of %d bytes accepted", info.Name, n, len(ct))
+		}
+	})
+}
+
+// FuzzBatch seals a batch of fuzzed messages with the algorithm of the
+// registry that alg picks among those with Info.Batch, at the sizes that
+// sizes picks: message i is a piece of data cuts[i]*6 bytes long at most,
+// with a piece of ad and the fuzzed nonce with its last byte changed by i,
+// in place when bit i of inPlace is set. SealBatch must give each message's
+// Seal, on the default kernels and on the portable code; OpenBatch, with
+// a bit flipped in the messages that tamper picks, must open exactly the
+// others and zero the outputs of those.
+func FuzzBatch(f *testing.F) {
+	f.Add(uint8(0), uint16(0), []byte("key"), []byte("nonce"), []byte("some plaintext to cut"), []byte("ad"), []byte{3, 0, 2}, uint16(5), uint16(2))
+	f.Add(uint8(5), uint16(0x0307), []byte{}, []byte{}, make([]byte, 1600), []byte("additional data"), []byte{255, 7, 92, 0, 0, 1, 250, 8, 9}, uint16(0x1ff), uint16(0x111))
+	f.Fuzz(func(t *testing.T, alg uint8, sizes uint16, key, nonce, data, ad, cuts []byte, inPlace, tamper uint16) {
+		var infos []Info
+		for _, info := range Algorithms() {
+			if info.Batch {
+				infos = append(infos, info)
+			}
+		}
+		info := infos[int(alg)%len(infos)]
+		nonceSize := info.NonceSizes[int(sizes&0xff)%len(info.NonceSizes)]
+		tagSize := info.TagSizes[int(sizes>>8)%len(info.TagSizes)]
+		key, nonce = fit(key, info.KeySize), fit(nonce, nonceSize)
+		newAEAD := func() batch.AEAD {
+			a, err := New(info.Name, key, WithNonceSize(nonceSize), WithTagSize(tagSize))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return a.(batch.AEAD)
+		}
+		a := newAEAD()
+		cuts = cuts[:min(len(cuts), 16)]
+		type message struct{ nonce, ad, pt, ct []byte }
+		ms := make([]message, len(cuts))
+		seal := make([]batch.Message, len(cuts))
+		for i, c := range cuts {
+			s := min(i, len(data))
+			m := &ms[i]
+			m.pt, m.ad = data[s:min(s+6*int(c), len(data))], ad[:min(i*3, len(ad))]
+			m.nonce = bytes.Clone(nonce)
+			m.nonce[nonceSize-1] ^= byte(i)
+			m.ct = a.Seal(nil, m.nonce, m.pt, m.ad)
+			in := append(make([]byte, 0, len(m.ct)), m.pt...)
+			out := in[:len(m.ct)]
+			if inPlace>>i&1 == 0 {
+				out = make([]byte, len(m.ct))
+			}
+			seal[i] = batch.Message{Nonce: m.nonce, AD: m.ad, In: in, Out: out}
+		}
+		check := func(what string) {
+			for i := range seal {
+				if !bytes.Equal(seal[i].Out, ms[i].ct) {
+					t.Fatalf("%s: %s: message %d of %d bytes differs from Seal", info.Name, what, i, len(ms[i].pt))
+				}
+			}
+		}
+		a.SealBatch(seal)
+		check("SealBatch")
+		impltest.Generic(func() {
+			for i := range seal {
+				seal[i].In = append(seal[i].In[:0], ms[i].pt...)
+			}
+			newAEAD().SealBatch(seal)
+			check("SealBatch on the portable code")
+		})
+
+		open := make([]batch.Message, len(cuts))
+		allOK := true
+		for i, m := range ms {
+			in := bytes.Clone(m.ct)
+			if tamper>>i&1 != 0 {
+				bit := (int(cuts[i]) + i) % (8 * len(in))
+				in[bit/8] ^= 1 << (bit % 8)
+				allOK = false
+			}
+			out := in[:len(m.pt)]
+			if inPlace>>i&1 == 0 {
+				out = make([]byte, len(m.pt))
+			}
+			open[i] = batch.Message{Nonce: m.nonce, AD: m.ad, In: in, Out: out, OK: tamper>>i&1 != 0}
+		}
+		if got := a.OpenBatch(open); got != allOK {
+			t.Fatalf("%s: OpenBatch returned %v, want %v", info.Name, got, allOK)
+		}
+		for i, m := range open {
+			bad := tamper>>i&1 != 0
+			switch {
+			case m.OK == bad:
+				t.Fatalf("%s: message %d (tampered %v): OK %v", info.Name, i, bad, m.OK)
+			case bad && !bytes.Equal(m.Out, make([]byte, len(m.Out))):
+				t.Fatalf("%s: message %d: output of a failed message not zeroed", info.Name, i)
+			case !bad && !bytes.Equal(m.Out, ms[i].pt):
+				t.Fatalf("%s: message %d: OpenBatch does not undo SealBatch", info.Name, i)
+			}
 		}
 	})
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/internal/guard"
+	"github.com/faelabs/fae/internal/par"
 )
 
 // ipiSizes are the packet sizes of the Internet Performance Index.
@@ -46,10 +47,10 @@ func TestBatch(t *testing.T, a batch.AEAD, others []batch.AEAD, opts ...Option) 
 	}
 	t.Run("Tamper", func(t *testing.T) { testBatchTamper(t, a, c) })
 	t.Run("Panics", func(t *testing.T) { testBatchPanics(t, a) })
-	t.Run("Concurrent", func(t *testing.T) { testBatchConcurrent(t, a, c) })
+	t.Run("Concurrent", func(t *testing.T) { TestBatchConcurrent(t, a, opts...) })
 	t.Run("GuardPages", func(t *testing.T) { testBatchGuard(t, a, c) })
 	if !c.allowAllocs {
-		t.Run("Allocs", func(t *testing.T) { testBatchAllocs(t, a) })
+		t.Run("Allocs", func(t *testing.T) { TestBatchNoAllocs(t, a) })
 	}
 }
 
@@ -224,7 +225,7 @@ func testBatchPanics(t *testing.T, a batch.AEAD) {
 	ov, ns := a.Overhead(), a.NonceSize()
 	const n = 5
 	lengths := [n]int{3, 0, 100, 1, 40} // the bad ones (0, 2, 4) not empty
-	const at = 300 // where the bad message's input sits in its buffer
+	const at = 300                      // where the bad message's input sits in its buffer
 	type fault struct {
 		name string
 		// set breaks message m of a seal (open false) or open batch whose
@@ -312,7 +313,14 @@ func testBatchPanics(t *testing.T, a batch.AEAD) {
 	}
 }
 
-func testBatchConcurrent(t *testing.T, a batch.AEAD, c config) {
+// TestBatchConcurrent seals and opens batches under a from several
+// goroutines at once; run with -race it also finds shared state written
+// during a batch.
+func TestBatchConcurrent(t *testing.T, a batch.AEAD, opts ...Option) {
+	var c config
+	for _, o := range opts {
+		o(&c)
+	}
 	r := newRand()
 	ms := randMessages(r, a, c, 12)
 	rounds := 4
@@ -341,24 +349,33 @@ func testBatchConcurrent(t *testing.T, a batch.AEAD, c config) {
 	wg.Wait()
 }
 
-// testBatchAllocs checks that SealBatch and OpenBatch allocate nothing.
-func testBatchAllocs(t *testing.T, a batch.AEAD) {
+// TestBatchNoAllocs checks that SealBatch and OpenBatch allocate nothing,
+// on a batch whose last message is long enough (par.Threshold) for
+// WithParallelism to split it: a batch runs on the caller's goroutine. It
+// skips in instrumented builds, as TestNoAllocs does.
+func TestBatchNoAllocs(t *testing.T, a batch.AEAD) {
 	if instrumented {
 		t.Skip("allocation counts are not meaningful in an instrumented build")
 	}
 	r := newRand()
-	ms := make([]message, 9)
-	for i := range ms {
+	lengths := []int{0, 1, 16, 44, 100, 552, 576, 1500, 4097, par.Threshold + 17}
+	ms := make([]message, len(lengths))
+	for i, n := range lengths {
 		m := &ms[i]
-		m.nonce, m.pt, m.ad = randBytes(r, a.NonceSize()), randBytes(r, []int{0, 1, 16, 44, 100, 552, 576, 1500, 4097}[i]), randBytes(r, i*5)
+		m.nonce, m.pt, m.ad = randBytes(r, a.NonceSize()), randBytes(r, n), randBytes(r, i*5)
 		m.ct = a.Seal(nil, m.nonce, m.pt, m.ad)
 	}
 	seal, open := sealBatch(ms, a.Overhead()), openBatch(ms, a.Overhead())
-	if n := testing.AllocsPerRun(10, func() { a.SealBatch(seal) }); n != 0 {
+	if n := testing.AllocsPerRun(3, func() { a.SealBatch(seal) }); n != 0 {
 		t.Errorf("SealBatch: %v allocations, want 0", n)
 	}
-	if n := testing.AllocsPerRun(10, func() { a.OpenBatch(open) }); n != 0 {
+	if n := testing.AllocsPerRun(3, func() { a.OpenBatch(open) }); n != 0 {
 		t.Errorf("OpenBatch: %v allocations, want 0", n)
+	}
+	for i, m := range ms {
+		if !bytes.Equal(seal[i].Out, m.ct) || !open[i].OK || !bytes.Equal(open[i].Out, m.pt) {
+			t.Fatalf("message %d of %d bytes: batch differs from single calls", i, len(m.pt))
+		}
 	}
 }
 
