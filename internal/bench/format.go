@@ -17,7 +17,9 @@ var Formats = []string{"text", "md", "csv", "json"}
 
 // Write writes the report in one of Formats: "text", aligned tables for a
 // terminal; "md", the same tables in Markdown; "csv", one line per Result;
-// "json", the Report itself.
+// "json", the Report itself. Batched figures (--batch) are rows of their
+// own ("seal x64"), a column of the summary (the batched IPI) and of the
+// CSV.
 func (r *Report) Write(w io.Writer, format string) error {
 	switch format {
 	case "text":
@@ -77,7 +79,12 @@ func (r *Report) writeTables(w io.Writer, md bool) error {
 	}
 	fmt.Fprintf(&b, "Messages with %s; each figure is the median of %d trials. Summary figures are for Seal; "+
 		"overhead is over fae's AES-CTR with the same key size; \"vs\" columns are a peer's cycles per byte "+
-		"at 16 KiB divided by fae's (above 1: fae is faster).\n\n", ad, r.Trials)
+		"at 16 KiB divided by fae's (above 1: fae is faster).", ad, r.Trials)
+	if n := r.batch(); n > 0 {
+		fmt.Fprintf(&b, " Rows \"seal x%[1]d\" and \"open x%[1]d\", and the column \"IPI x%[1]d\", are of "+
+			"SealBatch and OpenBatch on %[1]d messages of each length per call.", n)
+	}
+	b.WriteString("\n\n")
 	r.summaryTable().write(&b, md)
 	b.WriteString("\n")
 	t, all := r.resultTable()
@@ -109,7 +116,11 @@ func (r *Report) summaryTable() *table {
 			}
 		}
 	}
+	batch := r.batch()
 	t := &table{left: 2, header: []string{"algorithm", "impl", "cpb 4096", "overhead", "IPI", "cpb 16384", "GB/s 4096", "context bytes", "key setup cycles"}}
+	if batch > 0 {
+		t.header = slices.Insert(t.header, 5, fmt.Sprintf("IPI x%d", batch))
+	}
 	for _, impl := range vs {
 		t.header = append(t.header, "vs "+impl)
 	}
@@ -122,6 +133,9 @@ func (r *Report) summaryTable() *table {
 		if s.InitCycles != nil {
 			row[8] = strconv.FormatFloat(*s.InitCycles, 'f', 0, 64)
 		}
+		if batch > 0 {
+			row = slices.Insert(row, 5, optCPB(s.IPIBatch))
+		}
 		for _, impl := range vs {
 			if x, ok := s.Speedup16384[impl]; ok {
 				row = append(row, strconv.FormatFloat(x, 'f', 2, 64)+"x")
@@ -132,6 +146,17 @@ func (r *Report) summaryTable() *table {
 		t.rows = append(t.rows, row)
 	}
 	return t
+}
+
+// batch returns the messages per call of r's batched figures (--batch), 0
+// when it has none.
+func (r *Report) batch() int {
+	for _, res := range r.Results {
+		if res.Batch > 0 {
+			return res.Batch
+		}
+	}
+	return 0
 }
 
 // maxColumns is the most lengths the table of results shows; with more
@@ -160,9 +185,13 @@ func (r *Report) resultTable() (*table, bool) {
 	var row []string
 	var last [3]string
 	for _, res := range r.Results {
-		if k := [3]string{res.Alg, res.Impl, res.Op}; k != last {
+		op := res.Op
+		if res.Batch > 0 {
+			op += " x" + strconv.Itoa(res.Batch)
+		}
+		if k := [3]string{res.Alg, res.Impl, op}; k != last {
 			last = k
-			row = append([]string{res.Alg, res.Impl, res.Op}, slices.Repeat([]string{"-"}, len(sizes))...)
+			row = append([]string{res.Alg, res.Impl, op}, slices.Repeat([]string{"-"}, len(sizes))...)
 			t.rows = append(t.rows, row)
 		}
 		if i := slices.Index(sizes, res.Bytes); i >= 0 {
@@ -263,15 +292,30 @@ func (t *table) write(b *strings.Builder, md bool) {
 }
 
 func (r *Report) writeCSV(w io.Writer) error {
+	// The batch column, messages per call (empty for single messages),
+	// is there when some figure is of batches.
+	batched := r.batch() > 0
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"alg", "impl", "op", "bytes", "cpb", "gbps", "spread"})
+	header := []string{"alg", "impl", "op", "bytes", "cpb", "gbps", "spread"}
+	if batched {
+		header = append(header, "batch")
+	}
+	cw.Write(header)
 	for _, res := range r.Results {
 		spread := ""
 		if res.Spread != nil {
 			spread = strconv.FormatFloat(*res.Spread, 'g', -1, 64)
 		}
-		cw.Write([]string{res.Alg, res.Impl, res.Op, strconv.Itoa(res.Bytes),
-			strconv.FormatFloat(res.CPB, 'g', -1, 64), strconv.FormatFloat(res.GBps, 'g', -1, 64), spread})
+		line := []string{res.Alg, res.Impl, res.Op, strconv.Itoa(res.Bytes),
+			strconv.FormatFloat(res.CPB, 'g', -1, 64), strconv.FormatFloat(res.GBps, 'g', -1, 64), spread}
+		if batched {
+			b := ""
+			if res.Batch > 0 {
+				b = strconv.Itoa(res.Batch)
+			}
+			line = append(line, b)
+		}
+		cw.Write(line)
 	}
 	cw.Flush()
 	return cw.Error()

@@ -69,7 +69,7 @@ func (r *Report) Panels() []Panel {
 	sortResults(rs) // by algorithm, Impls and length
 	lines := map[string][]Line{}
 	for _, res := range rs {
-		if res.Op != "seal" {
+		if res.Op != "seal" || res.Batch > 0 {
 			continue
 		}
 		ls := lines[res.Alg]

@@ -28,10 +28,13 @@ type Machine struct {
 
 // A Result is the speed of one operation on messages of one length.
 type Result struct {
-	Alg   string  `json:"alg"`
-	Impl  string  `json:"impl"`
-	Op    string  `json:"op"` // "seal" or "open"; AES-CTR's encryption is "seal"
-	Bytes int     `json:"bytes"`
+	Alg   string `json:"alg"`
+	Impl  string `json:"impl"`
+	Op    string `json:"op"`    // "seal" or "open"; AES-CTR's encryption is "seal"
+	Bytes int    `json:"bytes"` // of each message
+	// Batch is the number of messages of Bytes bytes per call of SealBatch
+	// or OpenBatch, for which the other figures are; 0 for single messages.
+	Batch int     `json:"batch,omitempty"`
 	CPB   float64 `json:"cpb"`  // cycles per byte at GHz
 	GHz   float64 `json:"ghz"`  // the core clock calibrated just before the algorithm ran
 	GBps  float64 `json:"gbps"` // 10⁹ bytes per second
@@ -53,7 +56,11 @@ type Summary struct {
 	Overhead4096 *float64 `json:"overhead_4096"`
 	// IPI is the Internet Performance Index: 0.05·cpb(44) + 0.15·cpb(552)
 	// + 0.20·cpb(576) + 0.60·cpb(1500).
-	IPI      *float64 `json:"ipi"`
+	IPI *float64 `json:"ipi"`
+	// IPIBatch is the IPI of SealBatch on batches of Batch messages (of
+	// each length), with --batch.
+	IPIBatch *float64 `json:"ipi_batch,omitempty"`
+	Batch    int      `json:"batch,omitempty"`
 	CPB16384 *float64 `json:"cpb_16384"`
 	// ContextBytes is the memory of one keyed value (see the package doc).
 	ContextBytes *int `json:"context_bytes"`
@@ -101,9 +108,19 @@ type extras struct {
 func summarize(results []Result, ex map[rowKey]extras, ctrRef map[string]string) []Summary {
 	cpb := map[rowKey]map[int]float64{}
 	gbps := map[rowKey]map[int]float64{}
+	batched := map[rowKey]map[int]float64{}
+	batchOf := map[rowKey]int{}
 	var keys []rowKey
 	for _, r := range results {
 		if r.Op != "seal" {
+			continue
+		}
+		if r.Batch > 0 {
+			k := rowKey{r.Alg, r.Impl}
+			if batched[k] == nil {
+				batched[k] = map[int]float64{}
+			}
+			batched[k][r.Bytes], batchOf[k] = r.CPB, r.Batch
 			continue
 		}
 		k := rowKey{r.Alg, r.Impl}
@@ -132,6 +149,9 @@ func summarize(results []Result, ex map[rowKey]extras, ctrRef map[string]string)
 		if v, ok := ipi(cpb[k]); ok {
 			s.IPI = ptr(round(v))
 		}
+		if v, ok := ipi(batched[k]); ok {
+			s.IPIBatch, s.Batch = ptr(round(v)), batchOf[k]
+		}
 		out = append(out, s)
 	}
 	for i := range out {
@@ -152,12 +172,13 @@ func summarize(results []Result, ex map[rowKey]extras, ctrRef map[string]string)
 }
 
 // sortResults orders results by algorithm, implementation (fae first),
-// operation (seal first) and length.
+// single messages before batches, operation (seal first) and length.
 func sortResults(rs []Result) {
 	slices.SortStableFunc(rs, func(a, b Result) int {
 		return cmp.Or(
 			cmp.Compare(a.Alg, b.Alg),
 			cmp.Compare(slices.Index(Impls, a.Impl), slices.Index(Impls, b.Impl)),
+			cmp.Compare(a.Batch, b.Batch),
 			cmp.Compare(b.Op, a.Op), // "seal" before "open"
 			cmp.Compare(a.Bytes, b.Bytes),
 		)

@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/faelabs/fae/batch"
 )
 
 // defaultSizes are the message lengths of a run: Krovetz and Rogaway's, the
@@ -27,6 +29,10 @@ const fullMax = 2048
 const (
 	MaxSize = 1 << 24 // longest message
 	maxAD   = 1 << 20 // most associated data
+	// MaxBatch is the most messages per batch, and maxBatchBytes the most
+	// bytes a batch of the longest length holds.
+	MaxBatch      = 4096
+	maxBatchBytes = 1 << 28
 )
 
 // Time budgets: what a run aims to take, by kind of run.
@@ -58,6 +64,11 @@ type Config struct {
 	Full  bool
 	// AD is the length of the associated data of every message.
 	AD int
+	// Batch, when positive, adds for every algorithm with a batch API
+	// (fae.Info.Batch) the figures of SealBatch and OpenBatch on Batch
+	// messages of each length per call, and their IPI to the summary;
+	// the others are skipped with a note.
+	Batch int
 	// Quick aims at about ten seconds: 5 trials instead of 7, short time
 	// slices, and OpenSSL's AEADs only, at one length only (the longest of
 	// its lengths selected, 16384 by default), since openssl speed runs a
@@ -94,6 +105,12 @@ func (c *Config) Validate() error {
 	}
 	if c.AD < 0 || c.AD > maxAD {
 		return fmt.Errorf("associated data length %d out of range 0..%d", c.AD, maxAD)
+	}
+	if c.Batch < 0 || c.Batch > MaxBatch {
+		return fmt.Errorf("batch of %d messages out of range 1..%d", c.Batch, MaxBatch)
+	}
+	if longest := slices.Max(c.sizes()); c.Batch*longest > maxBatchBytes {
+		return fmt.Errorf("a batch of %d messages of %d bytes is over %d MiB", c.Batch, longest, maxBatchBytes>>20)
 	}
 	return nil
 }
@@ -310,9 +327,12 @@ func (r *runner) units() int {
 	n := 0
 	for _, s := range r.plan.subjects {
 		n++ // the constructor
-		if s.newStream != nil {
+		switch {
+		case s.newStream != nil:
 			n += len(r.sizes)
-		} else {
+		case s.batch && r.cfg.Batch > 0:
+			n += 4 * len(r.sizes)
+		default:
 			n += 2 * len(r.sizes)
 		}
 	}
@@ -381,7 +401,7 @@ func (r *runner) measureSubject(s subject) error {
 	}
 
 	if st, ok := value.(cipher.Stream); ok {
-		return r.measureOps(s, name, "seal", func(msg, buf []byte) (func(int), error) {
+		return r.measureOps(s, name, "seal", 0, func(msg, buf []byte) (func(int), error) {
 			out := buf[:len(msg)]
 			return func(n int) {
 				for range n {
@@ -393,7 +413,7 @@ func (r *runner) measureSubject(s subject) error {
 	a := value.(cipher.AEAD)
 	nonce := make([]byte, a.NonceSize())
 	ad := make([]byte, r.cfg.AD)
-	err = r.measureOps(s, name, "seal", func(msg, buf []byte) (func(int), error) {
+	err = r.measureOps(s, name, "seal", 0, func(msg, buf []byte) (func(int), error) {
 		return func(n int) {
 			for range n {
 				a.Seal(buf[:0], nonce, msg, ad)
@@ -403,7 +423,7 @@ func (r *runner) measureSubject(s subject) error {
 	if err != nil {
 		return err
 	}
-	return r.measureOps(s, name, "open", func(msg, buf []byte) (func(int), error) {
+	err = r.measureOps(s, name, "open", 0, func(msg, buf []byte) (func(int), error) {
 		ct := a.Seal(nil, nonce, msg, ad)
 		if _, err := a.Open(buf[:0], nonce, ct, ad); err != nil {
 			return nil, fmt.Errorf("bench: %s does not open what it sealed: %v", name, err)
@@ -414,22 +434,82 @@ func (r *runner) measureSubject(s subject) error {
 			}
 		}, nil
 	})
+	if err != nil || r.cfg.Batch == 0 {
+		return err
+	}
+	b, ok := a.(batch.AEAD)
+	if !ok {
+		if s.registry {
+			r.note("%s: no batch API (Info.Batch is false), so no figures with --batch", name)
+		}
+		return nil
+	}
+	return r.measureBatch(s, name, b, nonce, ad)
+}
+
+// measureBatch measures SealBatch and OpenBatch on batches of r.cfg.Batch
+// messages of each length, all with one nonce (the figures do not depend
+// on it) and the run's associated data.
+func (r *runner) measureBatch(s subject, name string, a batch.AEAD, nonce, ad []byte) error {
+	k, ov := r.cfg.Batch, a.Overhead()
+	msgs := make([]batch.Message, k)
+	// split makes the batch of messages of n bytes in in and outputs of
+	// out bytes in buf.
+	split := func(in, buf []byte, n, out int) {
+		for i := range msgs {
+			msgs[i] = batch.Message{Nonce: nonce, AD: ad, In: in[i*n : (i+1)*n], Out: buf[i*out : (i+1)*out]}
+		}
+	}
+	err := r.measureOps(s, name, "seal", k, func(msg, buf []byte) (func(int), error) {
+		n := len(msg) / k
+		split(msg, buf, n, n+ov)
+		return func(c int) {
+			for range c {
+				a.SealBatch(msgs)
+			}
+		}, nil
+	})
+	if err != nil {
+		return err
+	}
+	return r.measureOps(s, name, "open", k, func(msg, buf []byte) (func(int), error) {
+		n := len(msg) / k
+		split(msg, buf, n, n+ov)
+		a.SealBatch(msgs)
+		ct := slices.Clone(buf[:k*(n+ov)])
+		split(ct, buf, n+ov, n)
+		if !a.OpenBatch(msgs) {
+			return nil, fmt.Errorf("bench: %s does not open the batch it sealed", name)
+		}
+		return func(c int) {
+			for range c {
+				a.OpenBatch(msgs)
+			}
+		}, nil
+	})
 }
 
 // slot is the expected time of one measurement: its trials and the warm-up
 // that finds the iteration count.
 func (r *runner) slot() time.Duration { return time.Duration(r.trials+1) * r.slice }
 
-// measureOps measures one operation at every length. loop returns the
-// loop to time for a message and a buffer with room for the output and a
-// tag, so that the loop allocates nothing.
-func (r *runner) measureOps(s subject, name, op string, loop func(msg, buf []byte) (func(int), error)) error {
+// measureOps measures one operation at every length, on single messages
+// (batch 0) or on batches of that many messages per call. loop returns the
+// loop to time for a message (for a batch, the batch's messages one after
+// another) and a buffer with room for the output and a tag (each message's),
+// so that the loop allocates nothing.
+func (r *runner) measureOps(s subject, name, op string, batch int, loop func(msg, buf []byte) (func(int), error)) error {
 	maxLen := r.sizes[len(r.sizes)-1]
-	msg := make([]byte, maxLen)
-	buf := make([]byte, maxLen+tagRoom)
+	k := max(batch, 1)
+	msg := make([]byte, k*maxLen)
+	buf := make([]byte, k*(maxLen+tagRoom))
+	what := op
+	if batch > 0 {
+		what = fmt.Sprintf("%s batches of %d,", op, batch)
+	}
 	for _, n := range r.sizes {
-		r.step(r.slot(), fmt.Sprintf("%s: %s %d bytes", name, op, n))
-		f, err := loop(msg[:n], buf[:n+tagRoom])
+		r.step(r.slot(), fmt.Sprintf("%s: %s %d bytes", name, what, n))
+		f, err := loop(msg[:k*n], buf[:k*(n+tagRoom)])
 		if err != nil {
 			return err
 		}
@@ -440,10 +520,10 @@ func (r *runner) measureOps(s subject, name, op string, loop func(msg, buf []byt
 		}
 		m := measure(f, r.slice, r.trials, allocs > 0)
 		r.results = append(r.results, Result{
-			Alg: s.alg, Impl: s.impl, Op: op, Bytes: n,
-			CPB:    round(cyclesPerByte(m.ns, r.clock.GHz, n)),
+			Alg: s.alg, Impl: s.impl, Op: op, Bytes: n, Batch: batch,
+			CPB:    round(cyclesPerByte(m.ns, r.clock.GHz, k*n)),
 			GHz:    round(r.clock.GHz),
-			GBps:   round(gigabytesPerSecond(m.ns, n)),
+			GBps:   round(gigabytesPerSecond(m.ns, k*n)),
 			Spread: ptr(round(m.spread)),
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -157,6 +158,7 @@ func TestValidate(t *testing.T) {
 		{},
 		{Algs: []string{"aes-128-ocb3"}},
 		{Algs: []string{"aes-*-ctr", "chacha20-poly1305"}, Sizes: []int{1, 1 << 20}, AD: 13},
+		{Batch: MaxBatch, Sizes: []int{65536}},
 	} {
 		if err := c.Validate(); err != nil {
 			t.Errorf("%+v: %v", c, err)
@@ -169,6 +171,9 @@ func TestValidate(t *testing.T) {
 		{Sizes: []int{MaxSize + 1}},
 		{AD: -1},
 		{AD: maxAD + 1},
+		{Batch: -1},
+		{Batch: MaxBatch + 1},
+		{Batch: MaxBatch, Sizes: []int{1 << 20}},
 	} {
 		if err := c.Validate(); err == nil {
 			t.Errorf("%+v: no error", c)
@@ -217,5 +222,103 @@ func TestSizes(t *testing.T) {
 	}
 	if got := (&Config{Sizes: []int{64, 16, 64}}).sizes(); !slices.Equal(got, []int{16, 64}) {
 		t.Errorf("sizes %v", got)
+	}
+}
+
+// TestRunBatch checks the figures of --batch: batched Seal and Open rows at
+// every length for an algorithm with a batch API, its batched IPI, none
+// for chacha20-poly1305 (x/crypto) but a note, and the batch in every
+// format.
+func TestRunBatch(t *testing.T) {
+	sizes := []int{16, 44, 552, 576, 1500}
+	r, err := Run(Config{Quick: true, budget: time.Nanosecond, openssl: fakeOpenSSL(t),
+		Algs: []string{"aes-128-ocb3", "chacha20-poly1305"}, Sizes: sizes, Batch: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type point struct {
+		alg, op string
+		bytes   int
+	}
+	batched := map[point]bool{}
+	for _, res := range r.Results {
+		switch {
+		case res.Batch == 0:
+		case res.Batch != 3 || res.Alg != "aes-128-ocb3" || res.Impl != implFae || res.CPB <= 0:
+			t.Errorf("batched result %+v", res)
+		default:
+			batched[point{res.Alg, res.Op, res.Bytes}] = true
+		}
+	}
+	for _, n := range sizes {
+		for _, op := range []string{"seal", "open"} {
+			if !batched[point{"aes-128-ocb3", op, n}] {
+				t.Errorf("no batched %s of %d bytes", op, n)
+			}
+		}
+	}
+	for _, s := range r.Summary {
+		if hasIPI := s.IPIBatch != nil && *s.IPIBatch > 0 && s.Batch == 3; hasIPI != (s.Alg == "aes-128-ocb3" && s.Impl == implFae) {
+			t.Errorf("summary %s (%s): batched IPI %v, batch %d", s.Alg, s.Impl, s.IPIBatch, s.Batch)
+		}
+	}
+	notes := strings.Join(r.Notes, "\n")
+	if !strings.Contains(notes, "chacha20-poly1305 (x/crypto): no batch API") {
+		t.Errorf("no note on chacha20-poly1305 in %q", notes)
+	}
+	if strings.Contains(notes, "aes-128-ocb3 (fae) allocates") {
+		t.Errorf("a batch allocates: %q", notes)
+	}
+
+	var text, csv, js bytes.Buffer
+	for _, w := range []struct {
+		b      *bytes.Buffer
+		format string
+	}{{&text, "text"}, {&csv, "csv"}, {&js, "json"}} {
+		if err := r.Write(w.b, w.format); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, re := range []string{`(?m)^algorithm +impl +cpb 4096 +overhead +IPI +IPI x3 +cpb 16384 `, `(?m)^aes-128-ocb3 +fae +seal x3 +[0-9.]+`, `(?m)^aes-128-ocb3 +fae +open x3 `} {
+		if !regexp.MustCompile(re).Match(text.Bytes()) {
+			t.Errorf("text output does not match %s:\n%s", re, text.String())
+		}
+	}
+	for _, re := range []string{`(?m)^alg,impl,op,bytes,cpb,gbps,spread,batch$`, `(?m)^aes-128-ocb3,fae,seal,1500,[^,]+,[^,]+,[^,]+,3$`, `(?m)^aes-128-ocb3,fae,seal,1500,[^,]+,[^,]+,[^,]+,$`} {
+		if !regexp.MustCompile(re).Match(csv.Bytes()) {
+			t.Errorf("CSV output does not match %s:\n%s", re, csv.String())
+		}
+	}
+	var doc struct {
+		Results []map[string]any `json:"results"`
+		Summary []map[string]any `json:"summary"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, res := range doc.Results {
+		if b, ok := res["batch"]; ok {
+			if b != 3.0 {
+				t.Errorf("JSON result %v: batch %v", res, b)
+			}
+			n++
+		}
+	}
+	if n != 2*len(sizes) {
+		t.Errorf("%d JSON results with a batch, want %d", n, 2*len(sizes))
+	}
+	for _, s := range doc.Summary {
+		if _, ok := s["ipi_batch"]; ok != (s["alg"] == "aes-128-ocb3" && s["impl"] == implFae) {
+			t.Errorf("JSON summary %v: ipi_batch present %v", s, ok)
+		}
+	}
+	// Single messages' figures and plots are as without --batch.
+	for _, p := range r.Panels() {
+		for _, l := range p.Lines {
+			if l.Impl != implOpenSSL && len(l.Bytes) != len(sizes) {
+				t.Errorf("panel %q, line %s (%s): %d points, want %d", p.Title, l.Alg, l.Impl, len(l.Bytes), len(sizes))
+			}
+		}
 	}
 }

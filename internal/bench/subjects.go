@@ -34,8 +34,11 @@ var Impls = []string{implFae, implGo, implXCrypto, implProtonMail, implOpenSSL}
 type subject struct {
 	alg, impl string
 	keySize   int
-	newAEAD   func(key []byte) (cipher.AEAD, error)
-	newStream func(key, iv []byte) (cipher.Stream, error)
+	// registry marks the registry's AEADs, and batch those whose Info.Batch
+	// is true.
+	registry, batch bool
+	newAEAD         func(key []byte) (cipher.AEAD, error)
+	newStream       func(key, iv []byte) (cipher.Stream, error)
 }
 
 // ctrName is the report's name for AES-CTR with a key of keySize bytes.
@@ -123,7 +126,7 @@ func registrySubjects() map[string]subject {
 	m := map[string]subject{}
 	for _, info := range fae.Algorithms() {
 		name := info.Name
-		m[name] = subject{alg: name, impl: registeredImpl(name), keySize: info.KeySize,
+		m[name] = subject{alg: name, impl: registeredImpl(name), keySize: info.KeySize, registry: true, batch: info.Batch,
 			newAEAD: func(key []byte) (cipher.AEAD, error) { return fae.New(name, key) }}
 	}
 	for _, k := range ctrKeySizes {
