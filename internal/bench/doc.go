@@ -65,6 +65,16 @@
 // unsafe.Pointers are not followed. It is measured on a fresh value:
 // ProtonMail's OCB, for one, grows a table as it meets longer messages.
 //
+// With Config.Batch (fae bench --batch N), each algorithm whose
+// fae.Info.Batch is true is also measured through SealBatch and OpenBatch
+// (package batch) on N messages of each length per call, one after another
+// in one buffer, outputs in another, one nonce and the run's associated
+// data for all; its cycles per byte count the batch's bytes, and the
+// results carry "batch": N. The others, chacha20-poly1305 and the peers,
+// have no batch API: a note names the registry's. The summary adds
+// ipi_batch, the IPI of those batched seals; the plots keep to single
+// messages.
+//
 // # Rows and peers
 //
 // Every algorithm that fae registers (fae.Algorithms) is measured through
