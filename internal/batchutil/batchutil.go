@@ -67,20 +67,24 @@ func (s *Spec) fail(i int, what string) {
 	panic(s.Pkg + ": batch message " + strconv.Itoa(i) + ": " + what)
 }
 
-// Seal seals each message of a checked batch (CheckSeal) with a.Seal, which
-// must run on the caller's goroutine.
-func Seal(a cipher.AEAD, msgs []batch.Message) {
+// Seal checks msgs (CheckSeal) and seals each message with a.Seal, which
+// must run on the caller's goroutine: the SealBatch of an AEAD without a
+// kernel for batches.
+func Seal(a cipher.AEAD, s Spec, msgs []batch.Message) {
+	s.CheckSeal(msgs)
 	for i := range msgs {
 		m := &msgs[i]
 		a.Seal(m.Out[:0], m.Nonce, m.In, m.AD)
 	}
 }
 
-// Open opens each message of a checked batch (CheckOpen) with a.Open, which
-// must run on the caller's goroutine, and sets its OK; it zeroes the Out of
-// each message that fails, which Open leaves unwritten where it fails before
-// it starts (a message too short or too long).
-func Open(a cipher.AEAD, msgs []batch.Message) (allOK bool) {
+// Open checks msgs (CheckOpen) and opens each message with a.Open, which
+// must run on the caller's goroutine, and sets its OK: the OpenBatch of an
+// AEAD without a kernel for batches. It zeroes the Out of each message that
+// fails, which Open leaves unwritten where it fails before it starts (a
+// message too short or too long).
+func Open(a cipher.AEAD, s Spec, msgs []batch.Message) (allOK bool) {
+	s.CheckOpen(msgs)
 	allOK = true
 	for i := range msgs {
 		m := &msgs[i]
