@@ -12,7 +12,6 @@ import (
 
 	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/internal/guard"
-	"github.com/faelabs/fae/internal/par"
 )
 
 // ipiSizes are the packet sizes of the Internet Performance Index.
@@ -350,15 +349,18 @@ func TestBatchConcurrent(t *testing.T, a batch.AEAD, opts ...Option) {
 }
 
 // TestBatchNoAllocs checks that SealBatch and OpenBatch allocate nothing,
-// on a batch whose last message is long enough (par.Threshold) for
-// WithParallelism to split it: a batch runs on the caller's goroutine. It
-// skips in instrumented builds, as TestNoAllocs does.
-func TestBatchNoAllocs(t *testing.T, a batch.AEAD) {
+// on a batch of messages of the given lengths (by default the IPI's and a
+// few around them). A message of par.Threshold bytes or more checks that a
+// batch runs on the caller's goroutine even where WithParallelism would
+// split the message. It skips in instrumented builds, as TestNoAllocs does.
+func TestBatchNoAllocs(t *testing.T, a batch.AEAD, lengths ...int) {
 	if instrumented {
 		t.Skip("allocation counts are not meaningful in an instrumented build")
 	}
+	if len(lengths) == 0 {
+		lengths = []int{0, 1, 16, 44, 100, 552, 576, 1500, 4097}
+	}
 	r := newRand()
-	lengths := []int{0, 1, 16, 44, 100, 552, 576, 1500, 4097, par.Threshold + 17}
 	ms := make([]message, len(lengths))
 	for i, n := range lengths {
 		m := &ms[i]
@@ -381,8 +383,9 @@ func TestBatchNoAllocs(t *testing.T, a batch.AEAD) {
 
 // testBatchGuard seals and opens batches of three messages whose every
 // buffer (nonce, associated data, input, output) touches a guard page, at
-// one side and then the other: messages of the guard package's lengths,
-// separate and in place, and failing ones.
+// one side and then the other (with -short, one side for each batch, in
+// turn): messages of the guard package's lengths, separate and in place,
+// and failing ones.
 func testBatchGuard(t *testing.T, a batch.AEAD, c config) {
 	const k = 3
 	// Lengths up to a few KiB: the single-message guard tests take the
@@ -405,7 +408,10 @@ func testBatchGuard(t *testing.T, a batch.AEAD, c config) {
 			ms[i] = message{nonce: randBytes(r, a.NonceSize()), pt: randBytes(r, l), ad: randBytes(r, (l+i)%101)}
 			ms[i].ct = a.Seal(nil, ms[i].nonce, ms[i].pt, ms[i].ad)
 		}
-		for _, side := range guard.Sides {
+		for si, side := range guard.Sides {
+			if testing.Short() && si != j/k%2 {
+				continue // with -short, the sides take turns
+			}
 			var b [k]batch.Message
 			// msg returns message i with its buffers against the guard
 			// pages: in holds in, out is separate or in's memory.
