@@ -72,8 +72,9 @@
 // data for all; its cycles per byte count the batch's bytes, and the
 // results carry "batch": N. The others, chacha20-poly1305 and the peers,
 // have no batch API: a note names the registry's. The summary adds
-// ipi_batch, the IPI of those batched seals; the plots keep to single
-// messages.
+// ipi_batch, the IPI of those batched seals. The plots' panels keep to
+// single messages, and a last panel sets batched seals (dashed) beside
+// the same algorithms' single ones.
 //
 // # Rows and peers
 //

@@ -1,6 +1,10 @@
 package bench
 
-import "slices"
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
 
 // A Panel is one small multiple of the plot of a report: the Seal figures
 // of a few implementations that a reader compares with one another.
@@ -10,9 +14,11 @@ type Panel struct {
 }
 
 // A Line is the Seal figures of one implementation of one algorithm, by
-// increasing message length.
+// increasing message length: of single messages, or with Batch set of
+// SealBatch on that many messages per call.
 type Line struct {
 	Alg, Impl string
+	Batch     int
 	Bytes     []int
 	CPB       []float64
 }
@@ -68,8 +74,21 @@ func (r *Report) Panels() []Panel {
 	rs := slices.Clone(r.Results)
 	sortResults(rs) // by algorithm, Impls and length
 	lines := map[string][]Line{}
+	batched := map[string]*Line{} // fae's batched seals, by algorithm
+	var batchAlgs []string
 	for _, res := range rs {
-		if res.Op != "seal" || res.Batch > 0 {
+		if res.Op != "seal" {
+			continue
+		}
+		if res.Batch > 0 {
+			l := batched[res.Alg]
+			if l == nil {
+				l = &Line{Alg: res.Alg, Impl: res.Impl, Batch: res.Batch}
+				batched[res.Alg] = l
+				batchAlgs = append(batchAlgs, res.Alg)
+			}
+			l.Bytes = append(l.Bytes, res.Bytes)
+			l.CPB = append(l.CPB, res.CPB)
 			continue
 		}
 		ls := lines[res.Alg]
@@ -95,5 +114,36 @@ func (r *Report) Panels() []Panel {
 			out = append(out, p)
 		}
 	}
-	return out
+	if len(batchAlgs) == 0 {
+		return out
+	}
+	// Last, batches beside single calls of the same code: the algorithms
+	// of batchFirst that were run, then the others, while they fit.
+	slices.SortStableFunc(batchAlgs, func(a, b string) int {
+		return cmp.Compare(rank(batchFirst, a), rank(batchFirst, b))
+	})
+	p := Panel{Title: fmt.Sprintf("Batches of %d messages per call (dashed) beside single messages", batched[batchAlgs[0]].Batch)}
+	for _, alg := range batchAlgs {
+		if len(p.Lines)+2 > MaxPanelLines {
+			break
+		}
+		if ls := lines[alg]; len(ls) > 0 && ls[0].Impl == batched[alg].Impl {
+			p.Lines = append(p.Lines, ls[0])
+		}
+		p.Lines = append(p.Lines, *batched[alg])
+	}
+	return append(out, p)
+}
+
+// batchFirst are the algorithms the panel of batches shows first: the
+// modes that most gain from batches, and their peers among AES-round
+// AEADs.
+var batchFirst = []string{"aes-128-ocb3", "aes-128-ccm", "aegis-128l"}
+
+// rank is the index of s in order, or len(order) when absent.
+func rank(order []string, s string) int {
+	if i := slices.Index(order, s); i >= 0 {
+		return i
+	}
+	return len(order)
 }

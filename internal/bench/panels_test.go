@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"testing"
@@ -105,5 +106,44 @@ func TestPanelsOfPartialRun(t *testing.T) {
 	}
 	if len((&Report{}).Panels()) != 0 {
 		t.Error("an empty report has panels")
+	}
+}
+
+// TestPanelsOfBatches checks that batched seals (--batch) stay out of the
+// panels of single messages and make a last panel of their own, each
+// beside the same code's single messages, batchFirst's algorithms first,
+// within MaxPanelLines.
+func TestPanelsOfBatches(t *testing.T) {
+	r := new(Report)
+	for _, alg := range []string{"aegis-256", "aes-128-gcm", "aes-128-ocb3", "rocca-s"} {
+		for _, batch := range []int{0, 8} {
+			for _, n := range []int{16, 64} {
+				r.Results = append(r.Results, Result{Alg: alg, Impl: implFae, Op: "seal", Bytes: n, Batch: batch, CPB: 1})
+			}
+		}
+	}
+	r.Results = append(r.Results, Result{Alg: "aes-128-gcm", Impl: implGo, Op: "seal", Bytes: 16, CPB: 1})
+	panels := r.Panels()
+	last := panels[len(panels)-1]
+	if last.Title != "Batches of 8 messages per call (dashed) beside single messages" {
+		t.Fatalf("last panel %q", last.Title)
+	}
+	var got []string
+	for _, l := range last.Lines {
+		got = append(got, fmt.Sprintf("%s/%s/%d", l.Alg, l.Impl, l.Batch))
+		if !slices.Equal(l.Bytes, []int{16, 64}) {
+			t.Errorf("line %s (batch %d): lengths %v", l.Alg, l.Batch, l.Bytes)
+		}
+	}
+	want := []string{"aes-128-ocb3/fae/0", "aes-128-ocb3/fae/8", "aegis-256/fae/0", "aegis-256/fae/8", "aes-128-gcm/fae/0", "aes-128-gcm/fae/8"}
+	if !slices.Equal(got, want) {
+		t.Errorf("batch panel draws %q, want %q", got, want)
+	}
+	for _, p := range panels[:len(panels)-1] {
+		for _, l := range p.Lines {
+			if l.Batch != 0 {
+				t.Errorf("panel %q draws a batched line of %s", p.Title, l.Alg)
+			}
+		}
 	}
 }

@@ -66,6 +66,10 @@ var implStyles = map[string]implStyle{
 	"openssl":    {"OpenSSL", []vg.Length{vg.Points(6), vg.Points(3)}},
 }
 
+// batchDashes draws batched seals (bench.Line.Batch), in the panel that
+// sets them beside single messages.
+var batchDashes = []vg.Length{vg.Points(5), vg.Points(2.5)}
+
 func styleOf(impl string) implStyle {
 	if s, ok := implStyles[impl]; ok {
 		return s
@@ -158,6 +162,10 @@ func cpbFigure(r *bench.Report) (*figure, error) {
 			c := palette[slices.Index(algs, l.Alg)%len(palette)]
 			st := styleOf(l.Impl)
 			label := l.Alg + " (" + st.name + ")"
+			if l.Batch > 0 { // beside the same code's single messages, solid
+				st.dashes = batchDashes
+				label = fmt.Sprintf("%s (%s, %d per call)", l.Alg, st.name, l.Batch)
+			}
 			if len(xys) == 1 { // OpenSSL in a quick run: one length
 				s, err := plotter.NewScatter(xys)
 				if err != nil {
