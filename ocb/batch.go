@@ -6,7 +6,8 @@ import (
 )
 
 // SealBatch seals each message of msgs as Seal would, after checking them
-// all, as batch.AEAD; it runs on the caller's goroutine, whatever WithParallelism set.
+// all, as batch.AEAD; it runs on the caller's goroutine, whatever
+// WithParallelism set.
 func (a *AEAD) SealBatch(msgs []batch.Message) { batchutil.Seal(a.serialAEAD(), a.batchSpec(), msgs) }
 
 // OpenBatch opens each message of msgs as Open would, after checking them

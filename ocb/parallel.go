@@ -30,9 +30,9 @@ func (a *AEAD) WithParallelism(n int) *AEAD {
 	return &b
 }
 
-// serialAEAD returns a when a has parallelism 1, otherwise the AEAD
-// WithParallelism made a from, which has: batches run on the caller's
-// goroutine.
+// serialAEAD returns a with parallelism 1, for batches, which run on the
+// caller's goroutine: a itself when a constructor made it, otherwise the
+// AEAD that WithParallelism made it from.
 func (a *AEAD) serialAEAD() *AEAD {
 	if a.serial != nil {
 		return a.serial
