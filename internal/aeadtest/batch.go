@@ -188,8 +188,8 @@ func testBatchTamper(t *testing.T, a batch.AEAD, c config) {
 				m.In, m.Out = m.In[:r.Uint64()%uint64(ov)], nil
 			}
 		}
-		if round == 0 {
-			bad[n/2] = false // one failure that nothing else explains
+		if round == 0 { // a good message in the middle, an empty input last
+			bad[n/2] = false
 			b[n/2] = openBatch(ms[n/2:n/2+1], ov)[0]
 			bad[n-1] = true
 			b[n-1].In = b[n-1].In[:0]
