@@ -6,7 +6,7 @@
 //	fae list
 //	fae seal --alg NAME (--key HEX | --key-file PATH) --nonce HEX [--ad HEX | --ad-file PATH] [--tag-size N] <plaintext >sealed
 //	fae open --alg NAME (--key HEX | --key-file PATH) --nonce HEX [--ad HEX | --ad-file PATH] [--tag-size N] <sealed >plaintext
-//	fae bench [--algs LIST] [--sizes LIST] [--full] [--ad N] [--quick] [--preset NAME] [--format text|md|csv|json] [--out DIR] [--quiet] [--gpu]
+//	fae bench [--algs LIST] [--sizes LIST] [--full] [--ad N] [--quick] [--preset NAME] [--format text|md|csv|json] [--out DIR] [--quiet] [--gpu] [--batch N]
 //	fae keygen [-o PATH]
 //	fae encrypt [--alg NAME] (--key-file PATH | --passphrase-file PATH | -p) [-o OUT] [--force] [IN|-]
 //	fae decrypt (--key-file PATH | --passphrase-file PATH | -p) [--max-kdf-memory MIB] [-o OUT] [--force] [IN|-]
