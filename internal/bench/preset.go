@@ -56,7 +56,7 @@ func PresetNames() string {
 // WritePreset writes p's table: the Seal throughput of every row at p's
 // longest length, in bytes per second and GB/s, beside the published
 // figure where the source has one (for fae's rows, the source's own
-// implementation of the algorithm).
+// implementation of the algorithm). Batched rows (--batch) say "fae x64".
 func (r *Report) WritePreset(w io.Writer, p Preset, md bool) error {
 	n := p.Sizes[len(p.Sizes)-1]
 	t := &table{
@@ -67,11 +67,14 @@ func (r *Report) WritePreset(w io.Writer, p Preset, md bool) error {
 		if res.Op != "seal" || res.Bytes != n {
 			continue
 		}
-		pub := "-"
-		if g, ok := p.Published[res.Alg+"/"+res.Impl]; ok {
+		impl, pub := res.Impl, "-"
+		if g, ok := p.Published[res.Alg+"/"+res.Impl]; ok && res.Batch == 0 {
 			pub = strconv.FormatFloat(g, 'f', 2, 64)
 		}
-		t.rows = append(t.rows, []string{res.Alg, res.Impl,
+		if res.Batch > 0 {
+			impl += " x" + strconv.Itoa(res.Batch)
+		}
+		t.rows = append(t.rows, []string{res.Alg, impl,
 			strconv.FormatFloat(res.GBps*1e9, 'f', 0, 64),
 			strconv.FormatFloat(res.GBps, 'f', 2, 64),
 			strconv.FormatFloat(res.CPB, 'f', 3, 64), pub})
