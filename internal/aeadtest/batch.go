@@ -26,9 +26,10 @@ var ipiSizes = []int{44, 552, 576, 1500}
 // concurrent batches; and guard pages around every buffer of every
 // message. On each of others (a at its other tag and nonce sizes) it runs
 // the comparison with single calls on fewer batches. The options are
-// TestAEAD's; MaxMessageSize applies to every AEAD.
+// TestAEAD's; MaxMessageSize applies to every AEAD, and Sparse takes the
+// -short grids.
 func TestBatch(t *testing.T, a batch.AEAD, others []batch.AEAD, opts ...Option) {
-	var c config
+	c := config{short: testing.Short()}
 	for _, o := range opts {
 		o(&c)
 	}
@@ -37,7 +38,7 @@ func TestBatch(t *testing.T, a batch.AEAD, others []batch.AEAD, opts ...Option) 
 		counts[i] = i
 	}
 	few := []int{0, 1, 3, 17}
-	if testing.Short() {
+	if c.short {
 		counts, few = []int{0, 1, 2, 5, 16, 33, 70}, []int{3, 17}
 	}
 	t.Run("Agree", func(t *testing.T) { testBatchAgree(t, a, c, counts) })
@@ -156,7 +157,7 @@ func testBatchTamper(t *testing.T, a batch.AEAD, c config) {
 	r := newRand()
 	ov := a.Overhead()
 	rounds, n := 8, 40
-	if testing.Short() {
+	if c.short {
 		rounds, n = 3, 20
 	}
 	for round := range rounds {
@@ -316,14 +317,14 @@ func testBatchPanics(t *testing.T, a batch.AEAD) {
 // goroutines at once; run with -race it also finds shared state written
 // during a batch.
 func TestBatchConcurrent(t *testing.T, a batch.AEAD, opts ...Option) {
-	var c config
+	c := config{short: testing.Short()}
 	for _, o := range opts {
 		o(&c)
 	}
 	r := newRand()
 	ms := randMessages(r, a, c, 12)
 	rounds := 4
-	if testing.Short() {
+	if c.short {
 		rounds = 2
 	}
 	var wg sync.WaitGroup
@@ -383,8 +384,8 @@ func TestBatchNoAllocs(t *testing.T, a batch.AEAD, lengths ...int) {
 
 // testBatchGuard seals and opens batches of three messages whose every
 // buffer (nonce, associated data, input, output) touches a guard page, at
-// one side and then the other (with -short, one side for each batch, in
-// turn): messages of the guard package's lengths, separate and in place,
+// one side and then the other (with -short or Sparse, one side for each
+// batch, in turn): messages of the guard package's lengths, separate and in place,
 // and failing ones.
 func testBatchGuard(t *testing.T, a batch.AEAD, c config) {
 	const k = 3
@@ -409,7 +410,7 @@ func testBatchGuard(t *testing.T, a batch.AEAD, c config) {
 			ms[i].ct = a.Seal(nil, ms[i].nonce, ms[i].pt, ms[i].ad)
 		}
 		for si, side := range guard.Sides {
-			if testing.Short() && si != j/k%2 {
+			if c.short && si != j/k%2 {
 				continue // with -short, the sides take turns
 			}
 			var b [k]batch.Message
