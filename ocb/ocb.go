@@ -35,6 +35,7 @@ package ocb
 import (
 	"crypto/cipher"
 	"crypto/subtle"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -108,6 +109,11 @@ type AEAD struct {
 	// exact for j < 31 in every group; kernels replace the last block's entry
 	// with one L lookup per group.
 	rel [32][blockSize]byte
+	// ends are L_* and L_$, and nonceBits the formatted nonce block with
+	// zero nonce bytes (the tag length and the 1 before the nonce), in the
+	// layout of the message kernels, which OR the nonce into it.
+	ends      [2][blockSize]byte
+	nonceBits [blockSize]byte
 }
 
 // New returns AES-OCB3 with a 16-, 24- or 32-byte key, 12-byte nonces and
@@ -162,6 +168,11 @@ func (a *AEAD) init(nonceSize, tagSize int) error {
 	a.nonceSize, a.tagSize, a.parallelism = nonceSize, tagSize, 1
 	a.lStar = a.encrypt(words.Block{})
 	a.lDollar = double(a.lStar)
+	a.lStar.Store(a.ends[0][:])
+	a.lDollar.Store(a.ends[1][:])
+	hi, lo := ocbnonce.Block(make([]byte, nonceSize), tagSize)
+	binary.BigEndian.PutUint64(a.nonceBits[:8], hi)
+	binary.BigEndian.PutUint64(a.nonceBits[8:], lo)
 	l := double(a.lDollar)
 	for i := range a.l {
 		l.Store(a.l[i][:])
@@ -284,6 +295,9 @@ func (a *AEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 
 // seal encrypts plaintext into out and returns the full-length tag.
 func (a *AEAD) seal(out, nonce, plaintext, ad []byte) words.Block {
+	if t, ok := a.messageKernel(encrypt, out, nonce, plaintext); ok {
+		return a.withHash(t, ad)
+	}
 	off := a.offset0(nonce)
 	var sum words.Block
 	full := len(plaintext) &^ (blockSize - 1)
@@ -298,6 +312,9 @@ func (a *AEAD) seal(out, nonce, plaintext, ad []byte) words.Block {
 
 // open decrypts ciphertext into out and returns the full-length tag.
 func (a *AEAD) open(out, nonce, ciphertext, ad []byte) words.Block {
+	if t, ok := a.messageKernel(decrypt, out, nonce, ciphertext); ok {
+		return a.withHash(t, ad)
+	}
 	off := a.offset0(nonce)
 	var sum words.Block
 	full := len(ciphertext) &^ (blockSize - 1)
@@ -312,7 +329,15 @@ func (a *AEAD) open(out, nonce, ciphertext, ad []byte) words.Block {
 
 // tag returns Tag = E(Checksum ^ Offset ^ L_$) ^ HASH(A), at full length.
 func (a *AEAD) tag(sum, off words.Block, ad []byte) words.Block {
-	return a.encrypt(sum.Xor(off).Xor(a.lDollar)).Xor(a.hash(ad))
+	return a.withHash(a.encrypt(sum.Xor(off).Xor(a.lDollar)), ad)
+}
+
+// withHash returns t ^ HASH(A); empty AD hashes to zero.
+func (a *AEAD) withHash(t words.Block, ad []byte) words.Block {
+	if len(ad) > 0 {
+		t = t.Xor(a.hash(ad))
+	}
+	return t
 }
 
 // hash is HASH(K, A) of RFC 7253, Section 4.1.

@@ -3,6 +3,8 @@
 package ocb
 
 import (
+	"unsafe"
+
 	"github.com/faelabs/fae/internal/cpu"
 	"github.com/faelabs/fae/internal/impl"
 	ilea "github.com/faelabs/fae/internal/lea"
@@ -40,6 +42,20 @@ func ocbDecVAES512(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, ds
 
 //go:noescape
 func ocbHashVAES512(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, src *byte, n int, i uint64, off0, off1, sum0, sum1 uint64) (o0, o1, s0, s1 uint64)
+
+// The message kernels seal or open a whole message, n >= 0 whole blocks
+// and a final partial block of r < 16 bytes: they format the nonce (its
+// nonceLen bytes ORed into bits, the AEAD's nonceBits), compute Offset_0,
+// the blocks and the partial block, and return the tag less HASH(A),
+// E(Checksum ^ Offset_m ^ L_$), as words. rk are the direction's round
+// keys; ocbOpenVAES512 also takes the encryption keys ek, for Ktop, the pad
+// and the tag. ends are L_* and L_$.
+
+//go:noescape
+func ocbSealVAES512(nr int, rk *[240]byte, rel, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst, src *byte, n, r int) (t0, t1 uint64)
+
+//go:noescape
+func ocbOpenVAES512(nr int, rk, ek *[240]byte, rel, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst, src *byte, n, r int) (t0, t1 uint64)
 
 // The kernels use AES-NI with AVX encodings (xmm), VAES on ymm, and VAES on
 // zmm with BMI2's SHLX; a VAES-512 CPU without BMI2 runs the ymm kernels.
@@ -98,6 +114,24 @@ func (a *AEAD) kernel(d direction, dst, src []byte, off, sum *words.Block, i uin
 			off.W0, off.W1, sum.W0, sum.W1 = ocbHashAVX(nr, rk, &a.rel, &a.l, &src[0], n, i, off.W0, off.W1, sum.W0, sum.W1)
 		}
 	}
+}
+
+// messageKernel seals or opens a whole message, src into out, in one call
+// to a message kernel, and returns the tag less HASH(A); ok is false, and
+// nothing done, where there is none: only the zmm kernels have them, for
+// AES and messages of up to maxKernelBlocks blocks.
+func (a *AEAD) messageKernel(d direction, out, nonce, src []byte) (t words.Block, ok bool) {
+	if !useVAES512 || a.aes == nil || len(src) > maxKernelBlocks*blockSize {
+		return t, false
+	}
+	nr, n, r := a.aes.Rounds(), len(src)/blockSize, len(src)%blockSize
+	dp, sp := unsafe.SliceData(out), unsafe.SliceData(src)
+	if d == encrypt {
+		t.W0, t.W1 = ocbSealVAES512(nr, a.aes.EncKeys(), &a.rel, &a.l, &a.ends, &nonce[0], len(nonce), &a.nonceBits, dp, sp, n, r)
+	} else {
+		t.W0, t.W1 = ocbOpenVAES512(nr, a.aes.DecKeys(), a.aes.EncKeys(), &a.rel, &a.l, &a.ends, &nonce[0], len(nonce), &a.nonceBits, dp, sp, n, r)
+	}
+	return t, true
 }
 
 // leaKernel runs LEA's fused kernels (internal/lea), which take the same

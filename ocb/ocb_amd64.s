@@ -4,6 +4,34 @@
 
 #include "textflag.h"
 
+DATA byteMask<>+0(SB)/2, $0x0000
+DATA byteMask<>+2(SB)/2, $0x0001
+DATA byteMask<>+4(SB)/2, $0x0003
+DATA byteMask<>+6(SB)/2, $0x0007
+DATA byteMask<>+8(SB)/2, $0x000f
+DATA byteMask<>+10(SB)/2, $0x001f
+DATA byteMask<>+12(SB)/2, $0x003f
+DATA byteMask<>+14(SB)/2, $0x007f
+DATA byteMask<>+16(SB)/2, $0x00ff
+DATA byteMask<>+18(SB)/2, $0x01ff
+DATA byteMask<>+20(SB)/2, $0x03ff
+DATA byteMask<>+22(SB)/2, $0x07ff
+DATA byteMask<>+24(SB)/2, $0x0fff
+DATA byteMask<>+26(SB)/2, $0x1fff
+DATA byteMask<>+28(SB)/2, $0x3fff
+DATA byteMask<>+30(SB)/2, $0x7fff
+GLOBL byteMask<>(SB), RODATA|NOPTR, $32
+
+DATA padBit<>+0(SB)/8, $0x0000000000000000
+DATA padBit<>+8(SB)/8, $0x0000000000000000
+DATA padBit<>+16(SB)/8, $0x0000000000000080
+DATA padBit<>+24(SB)/8, $0x0000000000000000
+GLOBL padBit<>(SB), RODATA|NOPTR, $32
+
+DATA ktopMask<>+0(SB)/8, $0xffffffffffffffff
+DATA ktopMask<>+8(SB)/8, $0xc0ffffffffffffff
+GLOBL ktopMask<>(SB), RODATA|NOPTR, $16
+
 // func ocbEncAVX(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, dst *byte, src *byte, n int, i uint64, off0 uint64, off1 uint64, sum0 uint64, sum1 uint64) (o0 uint64, o1 uint64, s0 uint64, s1 uint64)
 // Requires: AES, AVX
 TEXT ·ocbEncAVX(SB), NOSPLIT, $0-128
@@ -23,9 +51,9 @@ TEXT ·ocbEncAVX(SB), NOSPLIT, $0-128
 	VPINSRQ $0x01, R12, X14, X14
 	VPXOR   X10, X10, X10
 
-loop_1:
+loop_3:
 	CMPQ    R8, $0x00000008
-	JB      tail_2
+	JB      tail_1
 	VPXOR   (BX), X14, X11
 	VMOVDQA X11, X8
 	VPXOR   (BX)(R13*1), X14, X11
@@ -206,11 +234,11 @@ final_4:
 	ADDQ        $0x00000080, SI
 	ADDQ        $0x00000080, DI
 	SUBQ        $0x00000008, R8
-	JMP         loop_1
+	JMP         loop_3
 
-tail_2:
+tail_1:
 	TESTQ   R8, R8
-	JZ      done_3
+	JZ      done_2
 	VPXOR   (BX), X14, X11
 	VMOVDQA X11, X8
 	VPXOR   (BX)(R13*1), X14, X11
@@ -857,7 +885,7 @@ taildone_5:
 	SHLQ  $0x04, R12
 	VPXOR -16(CX)(R12*1), X14, X14
 
-done_3:
+done_2:
 	MOVQ    sum0+80(FP), R12
 	VMOVQ   R12, X11
 	MOVQ    sum1+88(FP), R12
@@ -893,9 +921,9 @@ TEXT ·ocbDecAVX(SB), NOSPLIT, $0-128
 	VPINSRQ $0x01, R12, X14, X14
 	VPXOR   X10, X10, X10
 
-loop_1:
+loop_3:
 	CMPQ    R8, $0x00000008
-	JB      tail_2
+	JB      tail_1
 	VPXOR   (BX), X14, X11
 	VMOVDQA X11, X8
 	VPXOR   (BX)(R13*1), X14, X11
@@ -1076,11 +1104,11 @@ final_4:
 	ADDQ        $0x00000080, SI
 	ADDQ        $0x00000080, DI
 	SUBQ        $0x00000008, R8
-	JMP         loop_1
+	JMP         loop_3
 
-tail_2:
+tail_1:
 	TESTQ   R8, R8
-	JZ      done_3
+	JZ      done_2
 	VPXOR   (BX), X14, X11
 	VMOVDQA X11, X8
 	VPXOR   (BX)(R13*1), X14, X11
@@ -1727,7 +1755,7 @@ taildone_5:
 	SHLQ  $0x04, R12
 	VPXOR -16(CX)(R12*1), X14, X14
 
-done_3:
+done_2:
 	MOVQ    sum0+80(FP), R12
 	VMOVQ   R12, X11
 	MOVQ    sum1+88(FP), R12
@@ -1763,9 +1791,9 @@ TEXT ·ocbHashAVX(SB), NOSPLIT, $0-120
 	VPXOR   X10, X10, X10
 	VMOVDQU (BX)(R13*1), X9
 
-loop_1:
+loop_3:
 	CMPQ    R8, $0x00000008
-	JB      tail_2
+	JB      tail_1
 	VPXOR   (BX), X14, X11
 	VMOVDQA X11, X8
 	ADDQ    $0x00000008, R9
@@ -1927,11 +1955,11 @@ final_4:
 	VPXOR       X13, X14, X14
 	ADDQ        $0x00000080, SI
 	SUBQ        $0x00000008, R8
-	JMP         loop_1
+	JMP         loop_3
 
-tail_2:
+tail_1:
 	TESTQ   R8, R8
-	JZ      done_3
+	JZ      done_2
 	VPXOR   (BX), X14, X11
 	VMOVDQA X11, X8
 	CMPQ    R8, $0x00000001
@@ -2520,7 +2548,7 @@ taildone_5:
 	SHLQ  $0x04, R12
 	VPXOR -16(CX)(R12*1), X14, X14
 
-done_3:
+done_2:
 	MOVQ    sum0+72(FP), R12
 	VMOVQ   R12, X11
 	MOVQ    sum1+80(FP), R12
@@ -2556,9 +2584,9 @@ TEXT ·ocbEncVAES256(SB), NOSPLIT, $0-128
 	VPINSRQ $0x01, R12, X14, X14
 	VPXOR   X10, X10, X10
 
-loop_1:
+loop_3:
 	CMPQ           R8, $0x00000010
-	JB             tail_2
+	JB             tail_1
 	VPXOR          (BX), X14, X11
 	VINSERTI128    $0x01, X11, Y11, Y8
 	VPXOR          (BX)(R13*1), X14, X11
@@ -2753,11 +2781,11 @@ final_4:
 	ADDQ        $0x00000100, SI
 	ADDQ        $0x00000100, DI
 	SUBQ        $0x00000010, R8
-	JMP         loop_1
+	JMP         loop_3
 
-tail_2:
+tail_1:
 	TESTQ          R8, R8
-	JZ             done_3
+	JZ             done_2
 	VPXOR          (BX), X14, X11
 	VINSERTI128    $0x01, X11, Y11, Y8
 	VPXOR          (BX)(R13*1), X14, X11
@@ -4407,7 +4435,7 @@ taildone_5:
 	SHLQ  $0x04, R12
 	VPXOR -16(CX)(R12*1), X14, X14
 
-done_3:
+done_2:
 	VEXTRACTI128 $0x01, Y10, X11
 	VPXOR        X11, X10, X10
 	MOVQ         sum0+80(FP), R12
@@ -4445,9 +4473,9 @@ TEXT ·ocbDecVAES256(SB), NOSPLIT, $0-128
 	VPINSRQ $0x01, R12, X14, X14
 	VPXOR   X10, X10, X10
 
-loop_1:
+loop_3:
 	CMPQ           R8, $0x00000010
-	JB             tail_2
+	JB             tail_1
 	VPXOR          (BX), X14, X11
 	VINSERTI128    $0x01, X11, Y11, Y8
 	VPXOR          (BX)(R13*1), X14, X11
@@ -4642,11 +4670,11 @@ final_4:
 	ADDQ        $0x00000100, SI
 	ADDQ        $0x00000100, DI
 	SUBQ        $0x00000010, R8
-	JMP         loop_1
+	JMP         loop_3
 
-tail_2:
+tail_1:
 	TESTQ          R8, R8
-	JZ             done_3
+	JZ             done_2
 	VPXOR          (BX), X14, X11
 	VINSERTI128    $0x01, X11, Y11, Y8
 	VPXOR          (BX)(R13*1), X14, X11
@@ -6304,7 +6332,7 @@ taildone_5:
 	SHLQ  $0x04, R12
 	VPXOR -16(CX)(R12*1), X14, X14
 
-done_3:
+done_2:
 	VEXTRACTI128 $0x01, Y10, X11
 	VPXOR        X11, X10, X10
 	MOVQ         sum0+80(FP), R12
@@ -6342,9 +6370,9 @@ TEXT ·ocbHashVAES256(SB), NOSPLIT, $0-120
 	VPXOR          X10, X10, X10
 	VBROADCASTI128 (BX)(R13*1), Y9
 
-loop_1:
+loop_3:
 	CMPQ           R8, $0x00000010
-	JB             tail_2
+	JB             tail_1
 	VPXOR          (BX), X14, X11
 	VINSERTI128    $0x01, X11, Y11, Y8
 	ADDQ           $0x00000010, R9
@@ -6520,11 +6548,11 @@ final_4:
 	VPXOR       X13, X14, X14
 	ADDQ        $0x00000100, SI
 	SUBQ        $0x00000010, R8
-	JMP         loop_1
+	JMP         loop_3
 
-tail_2:
+tail_1:
 	TESTQ          R8, R8
-	JZ             done_3
+	JZ             done_2
 	VPXOR          (BX), X14, X11
 	VINSERTI128    $0x01, X11, Y11, Y8
 	CMPQ           R8, $0x00000001
@@ -8052,7 +8080,7 @@ taildone_5:
 	SHLQ  $0x04, R12
 	VPXOR -16(CX)(R12*1), X14, X14
 
-done_3:
+done_2:
 	VEXTRACTI128 $0x01, Y10, X11
 	VPXOR        X11, X10, X10
 	MOVQ         sum0+72(FP), R12
@@ -8103,9 +8131,9 @@ TEXT ·ocbEncVAES512(SB), NOSPLIT, $0-128
 	VBROADCASTI32X4 192(BX), Z28
 	VBROADCASTI32X4 208(BX), Z29
 
-loop_1:
+loop_3:
 	CMPQ         R8, $0x00000020
-	JB           tail_2
+	JB           tail_1
 	VPXOR        (BX), X14, X11
 	VSHUFI64X2   $0x00, Z11, Z11, Z8
 	VPXOR        (BX)(R13*1), X14, X11
@@ -8275,11 +8303,11 @@ final_4:
 	ADDQ        $0x00000200, SI
 	ADDQ        $0x00000200, DI
 	SUBQ        $0x00000020, R8
-	JMP         loop_1
+	JMP         loop_3
 
-tail_2:
+tail_1:
 	TESTQ       R8, R8
-	JZ          done_3
+	JZ          done_2
 	VPXOR       (BX), X14, X11
 	VSHUFI64X2  $0x00, Z11, Z11, Z8
 	VPXOR       (BX)(R13*1), X14, X11
@@ -9056,7 +9084,7 @@ taildone_5:
 	SHLQ  $0x04, R12
 	VPXOR -16(CX)(R12*1), X14, X14
 
-done_3:
+done_2:
 	VEXTRACTI64X4 $0x01, Z10, Y11
 	VPXOR         Y11, Y10, Y10
 	VEXTRACTI128  $0x01, Y10, X11
@@ -9109,9 +9137,9 @@ TEXT ·ocbDecVAES512(SB), NOSPLIT, $0-128
 	VBROADCASTI32X4 192(BX), Z28
 	VBROADCASTI32X4 208(BX), Z29
 
-loop_1:
+loop_3:
 	CMPQ         R8, $0x00000020
-	JB           tail_2
+	JB           tail_1
 	VPXOR        (BX), X14, X11
 	VSHUFI64X2   $0x00, Z11, Z11, Z8
 	VPXOR        (BX)(R13*1), X14, X11
@@ -9281,11 +9309,11 @@ final_4:
 	ADDQ        $0x00000200, SI
 	ADDQ        $0x00000200, DI
 	SUBQ        $0x00000020, R8
-	JMP         loop_1
+	JMP         loop_3
 
-tail_2:
+tail_1:
 	TESTQ       R8, R8
-	JZ          done_3
+	JZ          done_2
 	VPXOR       (BX), X14, X11
 	VSHUFI64X2  $0x00, Z11, Z11, Z8
 	VPXOR       (BX)(R13*1), X14, X11
@@ -10070,7 +10098,7 @@ taildone_5:
 	SHLQ  $0x04, R12
 	VPXOR -16(CX)(R12*1), X14, X14
 
-done_3:
+done_2:
 	VEXTRACTI64X4 $0x01, Z10, Y11
 	VPXOR         Y11, Y10, Y10
 	VEXTRACTI128  $0x01, Y10, X11
@@ -10123,9 +10151,9 @@ TEXT ·ocbHashVAES512(SB), NOSPLIT, $0-120
 	VBROADCASTI32X4 208(BX), Z29
 	VBROADCASTI32X4 (BX)(R13*1), Z9
 
-loop_1:
+loop_3:
 	CMPQ         R8, $0x00000020
-	JB           tail_2
+	JB           tail_1
 	VPXOR        (BX), X14, X11
 	VSHUFI64X2   $0x00, Z11, Z11, Z8
 	ADDQ         $0x00000020, R9
@@ -10276,11 +10304,11 @@ final_4:
 	VPXOR       X13, X14, X14
 	ADDQ        $0x00000200, SI
 	SUBQ        $0x00000020, R8
-	JMP         loop_1
+	JMP         loop_3
 
-tail_2:
+tail_1:
 	TESTQ       R8, R8
-	JZ          done_3
+	JZ          done_2
 	VPXOR       (BX), X14, X11
 	VSHUFI64X2  $0x00, Z11, Z11, Z8
 	LEAQ        -1(R8), R12
@@ -10991,7 +11019,7 @@ taildone_5:
 	SHLQ  $0x04, R12
 	VPXOR -16(CX)(R12*1), X14, X14
 
-done_3:
+done_2:
 	VEXTRACTI64X4 $0x01, Z10, Y11
 	VPXOR         Y11, Y10, Y10
 	VEXTRACTI128  $0x01, Y10, X11
@@ -11009,5 +11037,2495 @@ done_3:
 	MOVQ          R12, s0+104(FP)
 	VPEXTRQ       $0x01, X10, R12
 	MOVQ          R12, s1+112(FP)
+	VZEROUPPER
+	RET
+
+// func ocbSealVAES512(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst *byte, src *byte, n int, r int) (t0 uint64, t1 uint64)
+// Requires: AES, AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, VAES
+TEXT ·ocbSealVAES512(SB), NOSPLIT, $0-112
+	MOVQ       nr+0(FP), AX
+	MOVQ       rk+8(FP), BX
+	MOVQ       BX, R10
+	MOVQ       AX, R13
+	SHLQ       $0x04, R13
+	MOVQ       nonce+40(FP), R12
+	MOVQ       nonceLen+48(FP), R11
+	LEAQ       -16(R12)(R11*1), R12
+	NEGQ       R11
+	LEAQ       byteMask<>+32(SB), R14
+	MOVWLZX    (R14)(R11*2), R11
+	KMOVW      R11, K3
+	KNOTW      K3, K3
+	VMOVDQU8.Z (R12), K3, X0
+	MOVQ       bits+56(FP), R12
+	VPOR       (R12), X0, X0
+	VPEXTRB    $0x0f, X0, CX
+	ANDL       $0x3f, CX
+	VPAND      ktopMask<>+0(SB), X0, X0
+	VPXOR      (R10), X0, X0
+	VAESENC    16(R10), X0, X0
+	VAESENC    32(R10), X0, X0
+	VAESENC    48(R10), X0, X0
+	VAESENC    64(R10), X0, X0
+	VAESENC    80(R10), X0, X0
+	VAESENC    96(R10), X0, X0
+	VAESENC    112(R10), X0, X0
+	VAESENC    128(R10), X0, X0
+	VAESENC    144(R10), X0, X0
+	CMPQ       AX, $0x0a
+	JE         enclast_1
+	VAESENC    160(R10), X0, X0
+	VAESENC    176(R10), X0, X0
+	CMPQ       AX, $0x0c
+	JE         enclast_1
+	VAESENC    192(R10), X0, X0
+	VAESENC    208(R10), X0, X0
+
+enclast_1:
+	VAESENCLAST     (R10)(R13*1), X0, X0
+	VBROADCASTI32X4 16(BX), Z17
+	VBROADCASTI32X4 32(BX), Z18
+	VBROADCASTI32X4 48(BX), Z19
+	VBROADCASTI32X4 64(BX), Z20
+	VBROADCASTI32X4 80(BX), Z21
+	VBROADCASTI32X4 96(BX), Z22
+	VBROADCASTI32X4 112(BX), Z23
+	VBROADCASTI32X4 128(BX), Z24
+	VBROADCASTI32X4 144(BX), Z25
+	VBROADCASTI32X4 160(BX), Z26
+	VBROADCASTI32X4 176(BX), Z27
+	VBROADCASTI32X4 192(BX), Z28
+	VBROADCASTI32X4 208(BX), Z29
+	MOVQ            dst+64(FP), DI
+	MOVQ            src+72(FP), SI
+	MOVQ            n+80(FP), R8
+	XORL            R9, R9
+	VPXOR           X10, X10, X10
+	VMOVQ           X0, R11
+	VPEXTRQ         $0x01, X0, R12
+	BSWAPQ          R11
+	BSWAPQ          R12
+	MOVQ            R11, R14
+	SHLQ            $0x08, R12, R14
+	XORQ            R11, R14
+	SHLQ            CL, R12, R11
+	SHLQ            CL, R14, R12
+	BSWAPQ          R11
+	BSWAPQ          R12
+	VMOVQ           R11, X14
+	VPINSRQ         $0x01, R12, X14, X14
+	MOVQ            rel+16(FP), CX
+	MOVQ            l+24(FP), DX
+
+loop_3:
+	CMPQ         R8, $0x00000020
+	JB           tail_2
+	VPXOR        (BX), X14, X11
+	VSHUFI64X2   $0x00, Z11, Z11, Z8
+	VPXOR        (BX)(R13*1), X14, X11
+	VSHUFI64X2   $0x00, Z11, Z11, Z9
+	ADDQ         $0x00000020, R9
+	BSFQ         R9, R12
+	SHLQ         $0x04, R12
+	VMOVDQU      480(CX), X13
+	VPXOR        (DX)(R12*1), X13, X13
+	VMOVDQU64    448(CX), Z12
+	VINSERTI32X4 $0x03, X13, Z12, Z12
+	VMOVDQU64    (SI), Z0
+	VMOVDQU64    64(SI), Z1
+	VMOVDQU64    128(SI), Z2
+	VMOVDQU64    192(SI), Z3
+	VMOVDQU64    256(SI), Z4
+	VMOVDQU64    320(SI), Z5
+	VMOVDQU64    384(SI), Z6
+	VMOVDQU64    448(SI), Z7
+	VPTERNLOGD   $0x96, Z1, Z0, Z10
+	VPTERNLOGD   $0x96, Z3, Z2, Z10
+	VPTERNLOGD   $0x96, Z5, Z4, Z10
+	VPTERNLOGD   $0x96, Z7, Z6, Z10
+	VPTERNLOGD   $0x96, (CX), Z8, Z0
+	VPTERNLOGD   $0x96, 64(CX), Z8, Z1
+	VPTERNLOGD   $0x96, 128(CX), Z8, Z2
+	VPTERNLOGD   $0x96, 192(CX), Z8, Z3
+	VPTERNLOGD   $0x96, 256(CX), Z8, Z4
+	VPTERNLOGD   $0x96, 320(CX), Z8, Z5
+	VPTERNLOGD   $0x96, 384(CX), Z8, Z6
+	VPTERNLOGD   $0x96, Z12, Z8, Z7
+	VAESENC      Z17, Z0, Z0
+	VAESENC      Z17, Z1, Z1
+	VAESENC      Z17, Z2, Z2
+	VAESENC      Z17, Z3, Z3
+	VAESENC      Z17, Z4, Z4
+	VAESENC      Z17, Z5, Z5
+	VAESENC      Z17, Z6, Z6
+	VAESENC      Z17, Z7, Z7
+	VAESENC      Z18, Z0, Z0
+	VAESENC      Z18, Z1, Z1
+	VAESENC      Z18, Z2, Z2
+	VAESENC      Z18, Z3, Z3
+	VAESENC      Z18, Z4, Z4
+	VAESENC      Z18, Z5, Z5
+	VAESENC      Z18, Z6, Z6
+	VAESENC      Z18, Z7, Z7
+	VAESENC      Z19, Z0, Z0
+	VAESENC      Z19, Z1, Z1
+	VAESENC      Z19, Z2, Z2
+	VAESENC      Z19, Z3, Z3
+	VAESENC      Z19, Z4, Z4
+	VAESENC      Z19, Z5, Z5
+	VAESENC      Z19, Z6, Z6
+	VAESENC      Z19, Z7, Z7
+	VAESENC      Z20, Z0, Z0
+	VAESENC      Z20, Z1, Z1
+	VAESENC      Z20, Z2, Z2
+	VAESENC      Z20, Z3, Z3
+	VAESENC      Z20, Z4, Z4
+	VAESENC      Z20, Z5, Z5
+	VAESENC      Z20, Z6, Z6
+	VAESENC      Z20, Z7, Z7
+	VAESENC      Z21, Z0, Z0
+	VAESENC      Z21, Z1, Z1
+	VAESENC      Z21, Z2, Z2
+	VAESENC      Z21, Z3, Z3
+	VAESENC      Z21, Z4, Z4
+	VAESENC      Z21, Z5, Z5
+	VAESENC      Z21, Z6, Z6
+	VAESENC      Z21, Z7, Z7
+	VAESENC      Z22, Z0, Z0
+	VAESENC      Z22, Z1, Z1
+	VAESENC      Z22, Z2, Z2
+	VAESENC      Z22, Z3, Z3
+	VAESENC      Z22, Z4, Z4
+	VAESENC      Z22, Z5, Z5
+	VAESENC      Z22, Z6, Z6
+	VAESENC      Z22, Z7, Z7
+	VAESENC      Z23, Z0, Z0
+	VAESENC      Z23, Z1, Z1
+	VAESENC      Z23, Z2, Z2
+	VAESENC      Z23, Z3, Z3
+	VAESENC      Z23, Z4, Z4
+	VAESENC      Z23, Z5, Z5
+	VAESENC      Z23, Z6, Z6
+	VAESENC      Z23, Z7, Z7
+	VAESENC      Z24, Z0, Z0
+	VAESENC      Z24, Z1, Z1
+	VAESENC      Z24, Z2, Z2
+	VAESENC      Z24, Z3, Z3
+	VAESENC      Z24, Z4, Z4
+	VAESENC      Z24, Z5, Z5
+	VAESENC      Z24, Z6, Z6
+	VAESENC      Z24, Z7, Z7
+	VAESENC      Z25, Z0, Z0
+	VAESENC      Z25, Z1, Z1
+	VAESENC      Z25, Z2, Z2
+	VAESENC      Z25, Z3, Z3
+	VAESENC      Z25, Z4, Z4
+	VAESENC      Z25, Z5, Z5
+	VAESENC      Z25, Z6, Z6
+	VAESENC      Z25, Z7, Z7
+	CMPQ         AX, $0x0a
+	JE           final_4
+	VAESENC      Z26, Z0, Z0
+	VAESENC      Z26, Z1, Z1
+	VAESENC      Z26, Z2, Z2
+	VAESENC      Z26, Z3, Z3
+	VAESENC      Z26, Z4, Z4
+	VAESENC      Z26, Z5, Z5
+	VAESENC      Z26, Z6, Z6
+	VAESENC      Z26, Z7, Z7
+	VAESENC      Z27, Z0, Z0
+	VAESENC      Z27, Z1, Z1
+	VAESENC      Z27, Z2, Z2
+	VAESENC      Z27, Z3, Z3
+	VAESENC      Z27, Z4, Z4
+	VAESENC      Z27, Z5, Z5
+	VAESENC      Z27, Z6, Z6
+	VAESENC      Z27, Z7, Z7
+	CMPQ         AX, $0x0c
+	JE           final_4
+	VAESENC      Z28, Z0, Z0
+	VAESENC      Z28, Z1, Z1
+	VAESENC      Z28, Z2, Z2
+	VAESENC      Z28, Z3, Z3
+	VAESENC      Z28, Z4, Z4
+	VAESENC      Z28, Z5, Z5
+	VAESENC      Z28, Z6, Z6
+	VAESENC      Z28, Z7, Z7
+	VAESENC      Z29, Z0, Z0
+	VAESENC      Z29, Z1, Z1
+	VAESENC      Z29, Z2, Z2
+	VAESENC      Z29, Z3, Z3
+	VAESENC      Z29, Z4, Z4
+	VAESENC      Z29, Z5, Z5
+	VAESENC      Z29, Z6, Z6
+	VAESENC      Z29, Z7, Z7
+
+final_4:
+	VPXORQ      (CX), Z9, Z11
+	VAESENCLAST Z11, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VPXORQ      64(CX), Z9, Z11
+	VAESENCLAST Z11, Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	VPXORQ      128(CX), Z9, Z11
+	VAESENCLAST Z11, Z2, Z2
+	VMOVDQU64   Z2, 128(DI)
+	VPXORQ      192(CX), Z9, Z11
+	VAESENCLAST Z11, Z3, Z3
+	VMOVDQU64   Z3, 192(DI)
+	VPXORQ      256(CX), Z9, Z11
+	VAESENCLAST Z11, Z4, Z4
+	VMOVDQU64   Z4, 256(DI)
+	VPXORQ      320(CX), Z9, Z11
+	VAESENCLAST Z11, Z5, Z5
+	VMOVDQU64   Z5, 320(DI)
+	VPXORQ      384(CX), Z9, Z11
+	VAESENCLAST Z11, Z6, Z6
+	VMOVDQU64   Z6, 384(DI)
+	VPXORQ      Z12, Z9, Z11
+	VAESENCLAST Z11, Z7, Z7
+	VMOVDQU64   Z7, 448(DI)
+	VPXOR       X13, X14, X14
+	ADDQ        $0x00000200, SI
+	ADDQ        $0x00000200, DI
+	SUBQ        $0x00000020, R8
+	JMP         loop_3
+
+tail_2:
+	MOVQ    ends+32(FP), DX
+	MOVQ    r+88(FP), R9
+	VMOVDQA X14, X15
+	MOVQ    R8, R12
+	SHLQ    $0x04, R12
+	LEAQ    (SI)(R12*1), R11
+	LEAQ    (DI)(R12*1), R14
+	JZ      notail_5
+	VPXOR   -16(CX)(R12*1), X15, X15
+
+notail_5:
+	KXORW    K2, K2, K2
+	VPXOR    X1, X1, X1
+	TESTQ    R9, R9
+	JZ       whole_6
+	VPXOR    (DX), X15, X15
+	LEAQ     byteMask<>+0(SB), R12
+	MOVWLZX  (R12)(R9*2), R12
+	KMOVW    R12, K2
+	LEAQ     padBit<>+16(SB), R12
+	SUBQ     R9, R12
+	VMOVDQU  (R12), X1
+	VMOVDQU8 (R11), K2, X1
+
+whole_6:
+	VPXOR           16(DX), X15, X2
+	VPXOR           (R10), X2, X2
+	VPXOR           X1, X2, X2
+	VPXOR           (R10), X15, X15
+	VINSERTI128     $0x01, X15, Y2, Y15
+	VBROADCASTI32X4 (R10)(R13*1), Z30
+	VPXOR           (BX), X14, X11
+	VSHUFI64X2      $0x00, Z11, Z11, Z8
+	VPXOR           (BX)(R13*1), X14, X11
+	VSHUFI64X2      $0x00, Z11, Z11, Z9
+	LEAQ            -1(R8), R12
+	ANDQ            $0x03, R12
+	LEAQ            2(R12)(R12*1), R12
+	MOVQ            $0x00000001, AX
+	SHLXQ           R12, AX, AX
+	DECQ            AX
+	KMOVB           AX, K1
+	MOVQ            R13, AX
+	SHRQ            $0x04, AX
+	LEAQ            3(R8), R12
+	SHRQ            $0x02, R12
+	CMPQ            R12, $0x00000000
+	JNE             skip_8
+	VEXTRACTI64X4   $0x01, Z10, Y16
+	VPXORQ          Y16, Y10, Y16
+	VEXTRACTI32X4   $0x01, Y16, X31
+	VPXORQ          X31, X16, X16
+	VPXORQ          Y16, Y15, Y31
+	VAESENC         Y17, Y31, Y31
+	VAESENC         Y18, Y31, Y31
+	VAESENC         Y19, Y31, Y31
+	VAESENC         Y20, Y31, Y31
+	VAESENC         Y21, Y31, Y31
+	VAESENC         Y22, Y31, Y31
+	VAESENC         Y23, Y31, Y31
+	VAESENC         Y24, Y31, Y31
+	VAESENC         Y25, Y31, Y31
+	CMPQ            AX, $0x0a
+	JE              final_9
+	VAESENC         Y26, Y31, Y31
+	VAESENC         Y27, Y31, Y31
+	CMPQ            AX, $0x0c
+	JE              final_9
+	VAESENC         Y28, Y31, Y31
+	VAESENC         Y29, Y31, Y31
+
+final_9:
+	VAESENCLAST Y30, Y31, Y31
+	JMP         taildone_7
+
+skip_8:
+	CMPQ          R12, $0x00000001
+	JNE           skip_10
+	VMOVDQU64.Z   (SI), K1, Z0
+	VPXORQ        Z0, Z10, Z10
+	VEXTRACTI64X4 $0x01, Z10, Y16
+	VPXORQ        Y16, Y10, Y16
+	VEXTRACTI32X4 $0x01, Y16, X31
+	VPXORQ        X31, X16, X16
+	VPXORQ        Y16, Y15, Y31
+	VPTERNLOGD    $0x96, (CX), Z8, Z0
+	VAESENC       Z17, Z0, Z0
+	VAESENC       Y17, Y31, Y31
+	VAESENC       Z18, Z0, Z0
+	VAESENC       Y18, Y31, Y31
+	VAESENC       Z19, Z0, Z0
+	VAESENC       Y19, Y31, Y31
+	VAESENC       Z20, Z0, Z0
+	VAESENC       Y20, Y31, Y31
+	VAESENC       Z21, Z0, Z0
+	VAESENC       Y21, Y31, Y31
+	VAESENC       Z22, Z0, Z0
+	VAESENC       Y22, Y31, Y31
+	VAESENC       Z23, Z0, Z0
+	VAESENC       Y23, Y31, Y31
+	VAESENC       Z24, Z0, Z0
+	VAESENC       Y24, Y31, Y31
+	VAESENC       Z25, Z0, Z0
+	VAESENC       Y25, Y31, Y31
+	CMPQ          AX, $0x0a
+	JE            final_11
+	VAESENC       Z26, Z0, Z0
+	VAESENC       Y26, Y31, Y31
+	VAESENC       Z27, Z0, Z0
+	VAESENC       Y27, Y31, Y31
+	CMPQ          AX, $0x0c
+	JE            final_11
+	VAESENC       Z28, Z0, Z0
+	VAESENC       Y28, Y31, Y31
+	VAESENC       Z29, Z0, Z0
+	VAESENC       Y29, Y31, Y31
+
+final_11:
+	VAESENCLAST Y30, Y31, Y31
+	VPXORQ      (CX), Z9, Z11
+	VAESENCLAST Z11, Z0, Z0
+	VMOVDQU64   Z0, K1, (DI)
+	JMP         taildone_7
+
+skip_10:
+	CMPQ          R12, $0x00000002
+	JNE           skip_12
+	VMOVDQU64     (SI), Z0
+	VMOVDQU64.Z   64(SI), K1, Z1
+	VPTERNLOGD    $0x96, Z1, Z0, Z10
+	VEXTRACTI64X4 $0x01, Z10, Y16
+	VPXORQ        Y16, Y10, Y16
+	VEXTRACTI32X4 $0x01, Y16, X31
+	VPXORQ        X31, X16, X16
+	VPXORQ        Y16, Y15, Y31
+	VPTERNLOGD    $0x96, (CX), Z8, Z0
+	VPTERNLOGD    $0x96, 64(CX), Z8, Z1
+	VAESENC       Z17, Z0, Z0
+	VAESENC       Z17, Z1, Z1
+	VAESENC       Y17, Y31, Y31
+	VAESENC       Z18, Z0, Z0
+	VAESENC       Z18, Z1, Z1
+	VAESENC       Y18, Y31, Y31
+	VAESENC       Z19, Z0, Z0
+	VAESENC       Z19, Z1, Z1
+	VAESENC       Y19, Y31, Y31
+	VAESENC       Z20, Z0, Z0
+	VAESENC       Z20, Z1, Z1
+	VAESENC       Y20, Y31, Y31
+	VAESENC       Z21, Z0, Z0
+	VAESENC       Z21, Z1, Z1
+	VAESENC       Y21, Y31, Y31
+	VAESENC       Z22, Z0, Z0
+	VAESENC       Z22, Z1, Z1
+	VAESENC       Y22, Y31, Y31
+	VAESENC       Z23, Z0, Z0
+	VAESENC       Z23, Z1, Z1
+	VAESENC       Y23, Y31, Y31
+	VAESENC       Z24, Z0, Z0
+	VAESENC       Z24, Z1, Z1
+	VAESENC       Y24, Y31, Y31
+	VAESENC       Z25, Z0, Z0
+	VAESENC       Z25, Z1, Z1
+	VAESENC       Y25, Y31, Y31
+	CMPQ          AX, $0x0a
+	JE            final_13
+	VAESENC       Z26, Z0, Z0
+	VAESENC       Z26, Z1, Z1
+	VAESENC       Y26, Y31, Y31
+	VAESENC       Z27, Z0, Z0
+	VAESENC       Z27, Z1, Z1
+	VAESENC       Y27, Y31, Y31
+	CMPQ          AX, $0x0c
+	JE            final_13
+	VAESENC       Z28, Z0, Z0
+	VAESENC       Z28, Z1, Z1
+	VAESENC       Y28, Y31, Y31
+	VAESENC       Z29, Z0, Z0
+	VAESENC       Z29, Z1, Z1
+	VAESENC       Y29, Y31, Y31
+
+final_13:
+	VAESENCLAST Y30, Y31, Y31
+	VPXORQ      (CX), Z9, Z11
+	VAESENCLAST Z11, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VPXORQ      64(CX), Z9, Z11
+	VAESENCLAST Z11, Z1, Z1
+	VMOVDQU64   Z1, K1, 64(DI)
+	JMP         taildone_7
+
+skip_12:
+	CMPQ          R12, $0x00000003
+	JNE           skip_14
+	VMOVDQU64     (SI), Z0
+	VMOVDQU64     64(SI), Z1
+	VMOVDQU64.Z   128(SI), K1, Z2
+	VPTERNLOGD    $0x96, Z1, Z0, Z10
+	VPXORQ        Z2, Z10, Z10
+	VEXTRACTI64X4 $0x01, Z10, Y16
+	VPXORQ        Y16, Y10, Y16
+	VEXTRACTI32X4 $0x01, Y16, X31
+	VPXORQ        X31, X16, X16
+	VPXORQ        Y16, Y15, Y31
+	VPTERNLOGD    $0x96, (CX), Z8, Z0
+	VPTERNLOGD    $0x96, 64(CX), Z8, Z1
+	VPTERNLOGD    $0x96, 128(CX), Z8, Z2
+	VAESENC       Z17, Z0, Z0
+	VAESENC       Z17, Z1, Z1
+	VAESENC       Z17, Z2, Z2
+	VAESENC       Y17, Y31, Y31
+	VAESENC       Z18, Z0, Z0
+	VAESENC       Z18, Z1, Z1
+	VAESENC       Z18, Z2, Z2
+	VAESENC       Y18, Y31, Y31
+	VAESENC       Z19, Z0, Z0
+	VAESENC       Z19, Z1, Z1
+	VAESENC       Z19, Z2, Z2
+	VAESENC       Y19, Y31, Y31
+	VAESENC       Z20, Z0, Z0
+	VAESENC       Z20, Z1, Z1
+	VAESENC       Z20, Z2, Z2
+	VAESENC       Y20, Y31, Y31
+	VAESENC       Z21, Z0, Z0
+	VAESENC       Z21, Z1, Z1
+	VAESENC       Z21, Z2, Z2
+	VAESENC       Y21, Y31, Y31
+	VAESENC       Z22, Z0, Z0
+	VAESENC       Z22, Z1, Z1
+	VAESENC       Z22, Z2, Z2
+	VAESENC       Y22, Y31, Y31
+	VAESENC       Z23, Z0, Z0
+	VAESENC       Z23, Z1, Z1
+	VAESENC       Z23, Z2, Z2
+	VAESENC       Y23, Y31, Y31
+	VAESENC       Z24, Z0, Z0
+	VAESENC       Z24, Z1, Z1
+	VAESENC       Z24, Z2, Z2
+	VAESENC       Y24, Y31, Y31
+	VAESENC       Z25, Z0, Z0
+	VAESENC       Z25, Z1, Z1
+	VAESENC       Z25, Z2, Z2
+	VAESENC       Y25, Y31, Y31
+	CMPQ          AX, $0x0a
+	JE            final_15
+	VAESENC       Z26, Z0, Z0
+	VAESENC       Z26, Z1, Z1
+	VAESENC       Z26, Z2, Z2
+	VAESENC       Y26, Y31, Y31
+	VAESENC       Z27, Z0, Z0
+	VAESENC       Z27, Z1, Z1
+	VAESENC       Z27, Z2, Z2
+	VAESENC       Y27, Y31, Y31
+	CMPQ          AX, $0x0c
+	JE            final_15
+	VAESENC       Z28, Z0, Z0
+	VAESENC       Z28, Z1, Z1
+	VAESENC       Z28, Z2, Z2
+	VAESENC       Y28, Y31, Y31
+	VAESENC       Z29, Z0, Z0
+	VAESENC       Z29, Z1, Z1
+	VAESENC       Z29, Z2, Z2
+	VAESENC       Y29, Y31, Y31
+
+final_15:
+	VAESENCLAST Y30, Y31, Y31
+	VPXORQ      (CX), Z9, Z11
+	VAESENCLAST Z11, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VPXORQ      64(CX), Z9, Z11
+	VAESENCLAST Z11, Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	VPXORQ      128(CX), Z9, Z11
+	VAESENCLAST Z11, Z2, Z2
+	VMOVDQU64   Z2, K1, 128(DI)
+	JMP         taildone_7
+
+skip_14:
+	CMPQ          R12, $0x00000004
+	JNE           skip_16
+	VMOVDQU64     (SI), Z0
+	VMOVDQU64     64(SI), Z1
+	VMOVDQU64     128(SI), Z2
+	VMOVDQU64.Z   192(SI), K1, Z3
+	VPTERNLOGD    $0x96, Z1, Z0, Z10
+	VPTERNLOGD    $0x96, Z3, Z2, Z10
+	VEXTRACTI64X4 $0x01, Z10, Y16
+	VPXORQ        Y16, Y10, Y16
+	VEXTRACTI32X4 $0x01, Y16, X31
+	VPXORQ        X31, X16, X16
+	VPXORQ        Y16, Y15, Y31
+	VPTERNLOGD    $0x96, (CX), Z8, Z0
+	VPTERNLOGD    $0x96, 64(CX), Z8, Z1
+	VPTERNLOGD    $0x96, 128(CX), Z8, Z2
+	VPTERNLOGD    $0x96, 192(CX), Z8, Z3
+	VAESENC       Z17, Z0, Z0
+	VAESENC       Z17, Z1, Z1
+	VAESENC       Z17, Z2, Z2
+	VAESENC       Z17, Z3, Z3
+	VAESENC       Y17, Y31, Y31
+	VAESENC       Z18, Z0, Z0
+	VAESENC       Z18, Z1, Z1
+	VAESENC       Z18, Z2, Z2
+	VAESENC       Z18, Z3, Z3
+	VAESENC       Y18, Y31, Y31
+	VAESENC       Z19, Z0, Z0
+	VAESENC       Z19, Z1, Z1
+	VAESENC       Z19, Z2, Z2
+	VAESENC       Z19, Z3, Z3
+	VAESENC       Y19, Y31, Y31
+	VAESENC       Z20, Z0, Z0
+	VAESENC       Z20, Z1, Z1
+	VAESENC       Z20, Z2, Z2
+	VAESENC       Z20, Z3, Z3
+	VAESENC       Y20, Y31, Y31
+	VAESENC       Z21, Z0, Z0
+	VAESENC       Z21, Z1, Z1
+	VAESENC       Z21, Z2, Z2
+	VAESENC       Z21, Z3, Z3
+	VAESENC       Y21, Y31, Y31
+	VAESENC       Z22, Z0, Z0
+	VAESENC       Z22, Z1, Z1
+	VAESENC       Z22, Z2, Z2
+	VAESENC       Z22, Z3, Z3
+	VAESENC       Y22, Y31, Y31
+	VAESENC       Z23, Z0, Z0
+	VAESENC       Z23, Z1, Z1
+	VAESENC       Z23, Z2, Z2
+	VAESENC       Z23, Z3, Z3
+	VAESENC       Y23, Y31, Y31
+	VAESENC       Z24, Z0, Z0
+	VAESENC       Z24, Z1, Z1
+	VAESENC       Z24, Z2, Z2
+	VAESENC       Z24, Z3, Z3
+	VAESENC       Y24, Y31, Y31
+	VAESENC       Z25, Z0, Z0
+	VAESENC       Z25, Z1, Z1
+	VAESENC       Z25, Z2, Z2
+	VAESENC       Z25, Z3, Z3
+	VAESENC       Y25, Y31, Y31
+	CMPQ          AX, $0x0a
+	JE            final_17
+	VAESENC       Z26, Z0, Z0
+	VAESENC       Z26, Z1, Z1
+	VAESENC       Z26, Z2, Z2
+	VAESENC       Z26, Z3, Z3
+	VAESENC       Y26, Y31, Y31
+	VAESENC       Z27, Z0, Z0
+	VAESENC       Z27, Z1, Z1
+	VAESENC       Z27, Z2, Z2
+	VAESENC       Z27, Z3, Z3
+	VAESENC       Y27, Y31, Y31
+	CMPQ          AX, $0x0c
+	JE            final_17
+	VAESENC       Z28, Z0, Z0
+	VAESENC       Z28, Z1, Z1
+	VAESENC       Z28, Z2, Z2
+	VAESENC       Z28, Z3, Z3
+	VAESENC       Y28, Y31, Y31
+	VAESENC       Z29, Z0, Z0
+	VAESENC       Z29, Z1, Z1
+	VAESENC       Z29, Z2, Z2
+	VAESENC       Z29, Z3, Z3
+	VAESENC       Y29, Y31, Y31
+
+final_17:
+	VAESENCLAST Y30, Y31, Y31
+	VPXORQ      (CX), Z9, Z11
+	VAESENCLAST Z11, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VPXORQ      64(CX), Z9, Z11
+	VAESENCLAST Z11, Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	VPXORQ      128(CX), Z9, Z11
+	VAESENCLAST Z11, Z2, Z2
+	VMOVDQU64   Z2, 128(DI)
+	VPXORQ      192(CX), Z9, Z11
+	VAESENCLAST Z11, Z3, Z3
+	VMOVDQU64   Z3, K1, 192(DI)
+	JMP         taildone_7
+
+skip_16:
+	CMPQ          R12, $0x00000005
+	JNE           skip_18
+	VMOVDQU64     (SI), Z0
+	VMOVDQU64     64(SI), Z1
+	VMOVDQU64     128(SI), Z2
+	VMOVDQU64     192(SI), Z3
+	VMOVDQU64.Z   256(SI), K1, Z4
+	VPTERNLOGD    $0x96, Z1, Z0, Z10
+	VPTERNLOGD    $0x96, Z3, Z2, Z10
+	VPXORQ        Z4, Z10, Z10
+	VEXTRACTI64X4 $0x01, Z10, Y16
+	VPXORQ        Y16, Y10, Y16
+	VEXTRACTI32X4 $0x01, Y16, X31
+	VPXORQ        X31, X16, X16
+	VPXORQ        Y16, Y15, Y31
+	VPTERNLOGD    $0x96, (CX), Z8, Z0
+	VPTERNLOGD    $0x96, 64(CX), Z8, Z1
+	VPTERNLOGD    $0x96, 128(CX), Z8, Z2
+	VPTERNLOGD    $0x96, 192(CX), Z8, Z3
+	VPTERNLOGD    $0x96, 256(CX), Z8, Z4
+	VAESENC       Z17, Z0, Z0
+	VAESENC       Z17, Z1, Z1
+	VAESENC       Z17, Z2, Z2
+	VAESENC       Z17, Z3, Z3
+	VAESENC       Z17, Z4, Z4
+	VAESENC       Y17, Y31, Y31
+	VAESENC       Z18, Z0, Z0
+	VAESENC       Z18, Z1, Z1
+	VAESENC       Z18, Z2, Z2
+	VAESENC       Z18, Z3, Z3
+	VAESENC       Z18, Z4, Z4
+	VAESENC       Y18, Y31, Y31
+	VAESENC       Z19, Z0, Z0
+	VAESENC       Z19, Z1, Z1
+	VAESENC       Z19, Z2, Z2
+	VAESENC       Z19, Z3, Z3
+	VAESENC       Z19, Z4, Z4
+	VAESENC       Y19, Y31, Y31
+	VAESENC       Z20, Z0, Z0
+	VAESENC       Z20, Z1, Z1
+	VAESENC       Z20, Z2, Z2
+	VAESENC       Z20, Z3, Z3
+	VAESENC       Z20, Z4, Z4
+	VAESENC       Y20, Y31, Y31
+	VAESENC       Z21, Z0, Z0
+	VAESENC       Z21, Z1, Z1
+	VAESENC       Z21, Z2, Z2
+	VAESENC       Z21, Z3, Z3
+	VAESENC       Z21, Z4, Z4
+	VAESENC       Y21, Y31, Y31
+	VAESENC       Z22, Z0, Z0
+	VAESENC       Z22, Z1, Z1
+	VAESENC       Z22, Z2, Z2
+	VAESENC       Z22, Z3, Z3
+	VAESENC       Z22, Z4, Z4
+	VAESENC       Y22, Y31, Y31
+	VAESENC       Z23, Z0, Z0
+	VAESENC       Z23, Z1, Z1
+	VAESENC       Z23, Z2, Z2
+	VAESENC       Z23, Z3, Z3
+	VAESENC       Z23, Z4, Z4
+	VAESENC       Y23, Y31, Y31
+	VAESENC       Z24, Z0, Z0
+	VAESENC       Z24, Z1, Z1
+	VAESENC       Z24, Z2, Z2
+	VAESENC       Z24, Z3, Z3
+	VAESENC       Z24, Z4, Z4
+	VAESENC       Y24, Y31, Y31
+	VAESENC       Z25, Z0, Z0
+	VAESENC       Z25, Z1, Z1
+	VAESENC       Z25, Z2, Z2
+	VAESENC       Z25, Z3, Z3
+	VAESENC       Z25, Z4, Z4
+	VAESENC       Y25, Y31, Y31
+	CMPQ          AX, $0x0a
+	JE            final_19
+	VAESENC       Z26, Z0, Z0
+	VAESENC       Z26, Z1, Z1
+	VAESENC       Z26, Z2, Z2
+	VAESENC       Z26, Z3, Z3
+	VAESENC       Z26, Z4, Z4
+	VAESENC       Y26, Y31, Y31
+	VAESENC       Z27, Z0, Z0
+	VAESENC       Z27, Z1, Z1
+	VAESENC       Z27, Z2, Z2
+	VAESENC       Z27, Z3, Z3
+	VAESENC       Z27, Z4, Z4
+	VAESENC       Y27, Y31, Y31
+	CMPQ          AX, $0x0c
+	JE            final_19
+	VAESENC       Z28, Z0, Z0
+	VAESENC       Z28, Z1, Z1
+	VAESENC       Z28, Z2, Z2
+	VAESENC       Z28, Z3, Z3
+	VAESENC       Z28, Z4, Z4
+	VAESENC       Y28, Y31, Y31
+	VAESENC       Z29, Z0, Z0
+	VAESENC       Z29, Z1, Z1
+	VAESENC       Z29, Z2, Z2
+	VAESENC       Z29, Z3, Z3
+	VAESENC       Z29, Z4, Z4
+	VAESENC       Y29, Y31, Y31
+
+final_19:
+	VAESENCLAST Y30, Y31, Y31
+	VPXORQ      (CX), Z9, Z11
+	VAESENCLAST Z11, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VPXORQ      64(CX), Z9, Z11
+	VAESENCLAST Z11, Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	VPXORQ      128(CX), Z9, Z11
+	VAESENCLAST Z11, Z2, Z2
+	VMOVDQU64   Z2, 128(DI)
+	VPXORQ      192(CX), Z9, Z11
+	VAESENCLAST Z11, Z3, Z3
+	VMOVDQU64   Z3, 192(DI)
+	VPXORQ      256(CX), Z9, Z11
+	VAESENCLAST Z11, Z4, Z4
+	VMOVDQU64   Z4, K1, 256(DI)
+	JMP         taildone_7
+
+skip_18:
+	CMPQ          R12, $0x00000006
+	JNE           skip_20
+	VMOVDQU64     (SI), Z0
+	VMOVDQU64     64(SI), Z1
+	VMOVDQU64     128(SI), Z2
+	VMOVDQU64     192(SI), Z3
+	VMOVDQU64     256(SI), Z4
+	VMOVDQU64.Z   320(SI), K1, Z5
+	VPTERNLOGD    $0x96, Z1, Z0, Z10
+	VPTERNLOGD    $0x96, Z3, Z2, Z10
+	VPTERNLOGD    $0x96, Z5, Z4, Z10
+	VEXTRACTI64X4 $0x01, Z10, Y16
+	VPXORQ        Y16, Y10, Y16
+	VEXTRACTI32X4 $0x01, Y16, X31
+	VPXORQ        X31, X16, X16
+	VPXORQ        Y16, Y15, Y31
+	VPTERNLOGD    $0x96, (CX), Z8, Z0
+	VPTERNLOGD    $0x96, 64(CX), Z8, Z1
+	VPTERNLOGD    $0x96, 128(CX), Z8, Z2
+	VPTERNLOGD    $0x96, 192(CX), Z8, Z3
+	VPTERNLOGD    $0x96, 256(CX), Z8, Z4
+	VPTERNLOGD    $0x96, 320(CX), Z8, Z5
+	VAESENC       Z17, Z0, Z0
+	VAESENC       Z17, Z1, Z1
+	VAESENC       Z17, Z2, Z2
+	VAESENC       Z17, Z3, Z3
+	VAESENC       Z17, Z4, Z4
+	VAESENC       Z17, Z5, Z5
+	VAESENC       Y17, Y31, Y31
+	VAESENC       Z18, Z0, Z0
+	VAESENC       Z18, Z1, Z1
+	VAESENC       Z18, Z2, Z2
+	VAESENC       Z18, Z3, Z3
+	VAESENC       Z18, Z4, Z4
+	VAESENC       Z18, Z5, Z5
+	VAESENC       Y18, Y31, Y31
+	VAESENC       Z19, Z0, Z0
+	VAESENC       Z19, Z1, Z1
+	VAESENC       Z19, Z2, Z2
+	VAESENC       Z19, Z3, Z3
+	VAESENC       Z19, Z4, Z4
+	VAESENC       Z19, Z5, Z5
+	VAESENC       Y19, Y31, Y31
+	VAESENC       Z20, Z0, Z0
+	VAESENC       Z20, Z1, Z1
+	VAESENC       Z20, Z2, Z2
+	VAESENC       Z20, Z3, Z3
+	VAESENC       Z20, Z4, Z4
+	VAESENC       Z20, Z5, Z5
+	VAESENC       Y20, Y31, Y31
+	VAESENC       Z21, Z0, Z0
+	VAESENC       Z21, Z1, Z1
+	VAESENC       Z21, Z2, Z2
+	VAESENC       Z21, Z3, Z3
+	VAESENC       Z21, Z4, Z4
+	VAESENC       Z21, Z5, Z5
+	VAESENC       Y21, Y31, Y31
+	VAESENC       Z22, Z0, Z0
+	VAESENC       Z22, Z1, Z1
+	VAESENC       Z22, Z2, Z2
+	VAESENC       Z22, Z3, Z3
+	VAESENC       Z22, Z4, Z4
+	VAESENC       Z22, Z5, Z5
+	VAESENC       Y22, Y31, Y31
+	VAESENC       Z23, Z0, Z0
+	VAESENC       Z23, Z1, Z1
+	VAESENC       Z23, Z2, Z2
+	VAESENC       Z23, Z3, Z3
+	VAESENC       Z23, Z4, Z4
+	VAESENC       Z23, Z5, Z5
+	VAESENC       Y23, Y31, Y31
+	VAESENC       Z24, Z0, Z0
+	VAESENC       Z24, Z1, Z1
+	VAESENC       Z24, Z2, Z2
+	VAESENC       Z24, Z3, Z3
+	VAESENC       Z24, Z4, Z4
+	VAESENC       Z24, Z5, Z5
+	VAESENC       Y24, Y31, Y31
+	VAESENC       Z25, Z0, Z0
+	VAESENC       Z25, Z1, Z1
+	VAESENC       Z25, Z2, Z2
+	VAESENC       Z25, Z3, Z3
+	VAESENC       Z25, Z4, Z4
+	VAESENC       Z25, Z5, Z5
+	VAESENC       Y25, Y31, Y31
+	CMPQ          AX, $0x0a
+	JE            final_21
+	VAESENC       Z26, Z0, Z0
+	VAESENC       Z26, Z1, Z1
+	VAESENC       Z26, Z2, Z2
+	VAESENC       Z26, Z3, Z3
+	VAESENC       Z26, Z4, Z4
+	VAESENC       Z26, Z5, Z5
+	VAESENC       Y26, Y31, Y31
+	VAESENC       Z27, Z0, Z0
+	VAESENC       Z27, Z1, Z1
+	VAESENC       Z27, Z2, Z2
+	VAESENC       Z27, Z3, Z3
+	VAESENC       Z27, Z4, Z4
+	VAESENC       Z27, Z5, Z5
+	VAESENC       Y27, Y31, Y31
+	CMPQ          AX, $0x0c
+	JE            final_21
+	VAESENC       Z28, Z0, Z0
+	VAESENC       Z28, Z1, Z1
+	VAESENC       Z28, Z2, Z2
+	VAESENC       Z28, Z3, Z3
+	VAESENC       Z28, Z4, Z4
+	VAESENC       Z28, Z5, Z5
+	VAESENC       Y28, Y31, Y31
+	VAESENC       Z29, Z0, Z0
+	VAESENC       Z29, Z1, Z1
+	VAESENC       Z29, Z2, Z2
+	VAESENC       Z29, Z3, Z3
+	VAESENC       Z29, Z4, Z4
+	VAESENC       Z29, Z5, Z5
+	VAESENC       Y29, Y31, Y31
+
+final_21:
+	VAESENCLAST Y30, Y31, Y31
+	VPXORQ      (CX), Z9, Z11
+	VAESENCLAST Z11, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VPXORQ      64(CX), Z9, Z11
+	VAESENCLAST Z11, Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	VPXORQ      128(CX), Z9, Z11
+	VAESENCLAST Z11, Z2, Z2
+	VMOVDQU64   Z2, 128(DI)
+	VPXORQ      192(CX), Z9, Z11
+	VAESENCLAST Z11, Z3, Z3
+	VMOVDQU64   Z3, 192(DI)
+	VPXORQ      256(CX), Z9, Z11
+	VAESENCLAST Z11, Z4, Z4
+	VMOVDQU64   Z4, 256(DI)
+	VPXORQ      320(CX), Z9, Z11
+	VAESENCLAST Z11, Z5, Z5
+	VMOVDQU64   Z5, K1, 320(DI)
+	JMP         taildone_7
+
+skip_20:
+	CMPQ          R12, $0x00000007
+	JNE           skip_22
+	VMOVDQU64     (SI), Z0
+	VMOVDQU64     64(SI), Z1
+	VMOVDQU64     128(SI), Z2
+	VMOVDQU64     192(SI), Z3
+	VMOVDQU64     256(SI), Z4
+	VMOVDQU64     320(SI), Z5
+	VMOVDQU64.Z   384(SI), K1, Z6
+	VPTERNLOGD    $0x96, Z1, Z0, Z10
+	VPTERNLOGD    $0x96, Z3, Z2, Z10
+	VPTERNLOGD    $0x96, Z5, Z4, Z10
+	VPXORQ        Z6, Z10, Z10
+	VEXTRACTI64X4 $0x01, Z10, Y16
+	VPXORQ        Y16, Y10, Y16
+	VEXTRACTI32X4 $0x01, Y16, X31
+	VPXORQ        X31, X16, X16
+	VPXORQ        Y16, Y15, Y31
+	VPTERNLOGD    $0x96, (CX), Z8, Z0
+	VPTERNLOGD    $0x96, 64(CX), Z8, Z1
+	VPTERNLOGD    $0x96, 128(CX), Z8, Z2
+	VPTERNLOGD    $0x96, 192(CX), Z8, Z3
+	VPTERNLOGD    $0x96, 256(CX), Z8, Z4
+	VPTERNLOGD    $0x96, 320(CX), Z8, Z5
+	VPTERNLOGD    $0x96, 384(CX), Z8, Z6
+	VAESENC       Z17, Z0, Z0
+	VAESENC       Z17, Z1, Z1
+	VAESENC       Z17, Z2, Z2
+	VAESENC       Z17, Z3, Z3
+	VAESENC       Z17, Z4, Z4
+	VAESENC       Z17, Z5, Z5
+	VAESENC       Z17, Z6, Z6
+	VAESENC       Y17, Y31, Y31
+	VAESENC       Z18, Z0, Z0
+	VAESENC       Z18, Z1, Z1
+	VAESENC       Z18, Z2, Z2
+	VAESENC       Z18, Z3, Z3
+	VAESENC       Z18, Z4, Z4
+	VAESENC       Z18, Z5, Z5
+	VAESENC       Z18, Z6, Z6
+	VAESENC       Y18, Y31, Y31
+	VAESENC       Z19, Z0, Z0
+	VAESENC       Z19, Z1, Z1
+	VAESENC       Z19, Z2, Z2
+	VAESENC       Z19, Z3, Z3
+	VAESENC       Z19, Z4, Z4
+	VAESENC       Z19, Z5, Z5
+	VAESENC       Z19, Z6, Z6
+	VAESENC       Y19, Y31, Y31
+	VAESENC       Z20, Z0, Z0
+	VAESENC       Z20, Z1, Z1
+	VAESENC       Z20, Z2, Z2
+	VAESENC       Z20, Z3, Z3
+	VAESENC       Z20, Z4, Z4
+	VAESENC       Z20, Z5, Z5
+	VAESENC       Z20, Z6, Z6
+	VAESENC       Y20, Y31, Y31
+	VAESENC       Z21, Z0, Z0
+	VAESENC       Z21, Z1, Z1
+	VAESENC       Z21, Z2, Z2
+	VAESENC       Z21, Z3, Z3
+	VAESENC       Z21, Z4, Z4
+	VAESENC       Z21, Z5, Z5
+	VAESENC       Z21, Z6, Z6
+	VAESENC       Y21, Y31, Y31
+	VAESENC       Z22, Z0, Z0
+	VAESENC       Z22, Z1, Z1
+	VAESENC       Z22, Z2, Z2
+	VAESENC       Z22, Z3, Z3
+	VAESENC       Z22, Z4, Z4
+	VAESENC       Z22, Z5, Z5
+	VAESENC       Z22, Z6, Z6
+	VAESENC       Y22, Y31, Y31
+	VAESENC       Z23, Z0, Z0
+	VAESENC       Z23, Z1, Z1
+	VAESENC       Z23, Z2, Z2
+	VAESENC       Z23, Z3, Z3
+	VAESENC       Z23, Z4, Z4
+	VAESENC       Z23, Z5, Z5
+	VAESENC       Z23, Z6, Z6
+	VAESENC       Y23, Y31, Y31
+	VAESENC       Z24, Z0, Z0
+	VAESENC       Z24, Z1, Z1
+	VAESENC       Z24, Z2, Z2
+	VAESENC       Z24, Z3, Z3
+	VAESENC       Z24, Z4, Z4
+	VAESENC       Z24, Z5, Z5
+	VAESENC       Z24, Z6, Z6
+	VAESENC       Y24, Y31, Y31
+	VAESENC       Z25, Z0, Z0
+	VAESENC       Z25, Z1, Z1
+	VAESENC       Z25, Z2, Z2
+	VAESENC       Z25, Z3, Z3
+	VAESENC       Z25, Z4, Z4
+	VAESENC       Z25, Z5, Z5
+	VAESENC       Z25, Z6, Z6
+	VAESENC       Y25, Y31, Y31
+	CMPQ          AX, $0x0a
+	JE            final_23
+	VAESENC       Z26, Z0, Z0
+	VAESENC       Z26, Z1, Z1
+	VAESENC       Z26, Z2, Z2
+	VAESENC       Z26, Z3, Z3
+	VAESENC       Z26, Z4, Z4
+	VAESENC       Z26, Z5, Z5
+	VAESENC       Z26, Z6, Z6
+	VAESENC       Y26, Y31, Y31
+	VAESENC       Z27, Z0, Z0
+	VAESENC       Z27, Z1, Z1
+	VAESENC       Z27, Z2, Z2
+	VAESENC       Z27, Z3, Z3
+	VAESENC       Z27, Z4, Z4
+	VAESENC       Z27, Z5, Z5
+	VAESENC       Z27, Z6, Z6
+	VAESENC       Y27, Y31, Y31
+	CMPQ          AX, $0x0c
+	JE            final_23
+	VAESENC       Z28, Z0, Z0
+	VAESENC       Z28, Z1, Z1
+	VAESENC       Z28, Z2, Z2
+	VAESENC       Z28, Z3, Z3
+	VAESENC       Z28, Z4, Z4
+	VAESENC       Z28, Z5, Z5
+	VAESENC       Z28, Z6, Z6
+	VAESENC       Y28, Y31, Y31
+	VAESENC       Z29, Z0, Z0
+	VAESENC       Z29, Z1, Z1
+	VAESENC       Z29, Z2, Z2
+	VAESENC       Z29, Z3, Z3
+	VAESENC       Z29, Z4, Z4
+	VAESENC       Z29, Z5, Z5
+	VAESENC       Z29, Z6, Z6
+	VAESENC       Y29, Y31, Y31
+
+final_23:
+	VAESENCLAST Y30, Y31, Y31
+	VPXORQ      (CX), Z9, Z11
+	VAESENCLAST Z11, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VPXORQ      64(CX), Z9, Z11
+	VAESENCLAST Z11, Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	VPXORQ      128(CX), Z9, Z11
+	VAESENCLAST Z11, Z2, Z2
+	VMOVDQU64   Z2, 128(DI)
+	VPXORQ      192(CX), Z9, Z11
+	VAESENCLAST Z11, Z3, Z3
+	VMOVDQU64   Z3, 192(DI)
+	VPXORQ      256(CX), Z9, Z11
+	VAESENCLAST Z11, Z4, Z4
+	VMOVDQU64   Z4, 256(DI)
+	VPXORQ      320(CX), Z9, Z11
+	VAESENCLAST Z11, Z5, Z5
+	VMOVDQU64   Z5, 320(DI)
+	VPXORQ      384(CX), Z9, Z11
+	VAESENCLAST Z11, Z6, Z6
+	VMOVDQU64   Z6, K1, 384(DI)
+	JMP         taildone_7
+
+skip_22:
+	CMPQ          R12, $0x00000008
+	JNE           skip_24
+	VMOVDQU64     (SI), Z0
+	VMOVDQU64     64(SI), Z1
+	VMOVDQU64     128(SI), Z2
+	VMOVDQU64     192(SI), Z3
+	VMOVDQU64     256(SI), Z4
+	VMOVDQU64     320(SI), Z5
+	VMOVDQU64     384(SI), Z6
+	VMOVDQU64.Z   448(SI), K1, Z7
+	VPTERNLOGD    $0x96, Z1, Z0, Z10
+	VPTERNLOGD    $0x96, Z3, Z2, Z10
+	VPTERNLOGD    $0x96, Z5, Z4, Z10
+	VPTERNLOGD    $0x96, Z7, Z6, Z10
+	VEXTRACTI64X4 $0x01, Z10, Y16
+	VPXORQ        Y16, Y10, Y16
+	VEXTRACTI32X4 $0x01, Y16, X31
+	VPXORQ        X31, X16, X16
+	VPXORQ        Y16, Y15, Y31
+	VPTERNLOGD    $0x96, (CX), Z8, Z0
+	VPTERNLOGD    $0x96, 64(CX), Z8, Z1
+	VPTERNLOGD    $0x96, 128(CX), Z8, Z2
+	VPTERNLOGD    $0x96, 192(CX), Z8, Z3
+	VPTERNLOGD    $0x96, 256(CX), Z8, Z4
+	VPTERNLOGD    $0x96, 320(CX), Z8, Z5
+	VPTERNLOGD    $0x96, 384(CX), Z8, Z6
+	VPTERNLOGD    $0x96, 448(CX), Z8, Z7
+	VAESENC       Z17, Z0, Z0
+	VAESENC       Z17, Z1, Z1
+	VAESENC       Z17, Z2, Z2
+	VAESENC       Z17, Z3, Z3
+	VAESENC       Z17, Z4, Z4
+	VAESENC       Z17, Z5, Z5
+	VAESENC       Z17, Z6, Z6
+	VAESENC       Z17, Z7, Z7
+	VAESENC       Y17, Y31, Y31
+	VAESENC       Z18, Z0, Z0
+	VAESENC       Z18, Z1, Z1
+	VAESENC       Z18, Z2, Z2
+	VAESENC       Z18, Z3, Z3
+	VAESENC       Z18, Z4, Z4
+	VAESENC       Z18, Z5, Z5
+	VAESENC       Z18, Z6, Z6
+	VAESENC       Z18, Z7, Z7
+	VAESENC       Y18, Y31, Y31
+	VAESENC       Z19, Z0, Z0
+	VAESENC       Z19, Z1, Z1
+	VAESENC       Z19, Z2, Z2
+	VAESENC       Z19, Z3, Z3
+	VAESENC       Z19, Z4, Z4
+	VAESENC       Z19, Z5, Z5
+	VAESENC       Z19, Z6, Z6
+	VAESENC       Z19, Z7, Z7
+	VAESENC       Y19, Y31, Y31
+	VAESENC       Z20, Z0, Z0
+	VAESENC       Z20, Z1, Z1
+	VAESENC       Z20, Z2, Z2
+	VAESENC       Z20, Z3, Z3
+	VAESENC       Z20, Z4, Z4
+	VAESENC       Z20, Z5, Z5
+	VAESENC       Z20, Z6, Z6
+	VAESENC       Z20, Z7, Z7
+	VAESENC       Y20, Y31, Y31
+	VAESENC       Z21, Z0, Z0
+	VAESENC       Z21, Z1, Z1
+	VAESENC       Z21, Z2, Z2
+	VAESENC       Z21, Z3, Z3
+	VAESENC       Z21, Z4, Z4
+	VAESENC       Z21, Z5, Z5
+	VAESENC       Z21, Z6, Z6
+	VAESENC       Z21, Z7, Z7
+	VAESENC       Y21, Y31, Y31
+	VAESENC       Z22, Z0, Z0
+	VAESENC       Z22, Z1, Z1
+	VAESENC       Z22, Z2, Z2
+	VAESENC       Z22, Z3, Z3
+	VAESENC       Z22, Z4, Z4
+	VAESENC       Z22, Z5, Z5
+	VAESENC       Z22, Z6, Z6
+	VAESENC       Z22, Z7, Z7
+	VAESENC       Y22, Y31, Y31
+	VAESENC       Z23, Z0, Z0
+	VAESENC       Z23, Z1, Z1
+	VAESENC       Z23, Z2, Z2
+	VAESENC       Z23, Z3, Z3
+	VAESENC       Z23, Z4, Z4
+	VAESENC       Z23, Z5, Z5
+	VAESENC       Z23, Z6, Z6
+	VAESENC       Z23, Z7, Z7
+	VAESENC       Y23, Y31, Y31
+	VAESENC       Z24, Z0, Z0
+	VAESENC       Z24, Z1, Z1
+	VAESENC       Z24, Z2, Z2
+	VAESENC       Z24, Z3, Z3
+	VAESENC       Z24, Z4, Z4
+	VAESENC       Z24, Z5, Z5
+	VAESENC       Z24, Z6, Z6
+	VAESENC       Z24, Z7, Z7
+	VAESENC       Y24, Y31, Y31
+	VAESENC       Z25, Z0, Z0
+	VAESENC       Z25, Z1, Z1
+	VAESENC       Z25, Z2, Z2
+	VAESENC       Z25, Z3, Z3
+	VAESENC       Z25, Z4, Z4
+	VAESENC       Z25, Z5, Z5
+	VAESENC       Z25, Z6, Z6
+	VAESENC       Z25, Z7, Z7
+	VAESENC       Y25, Y31, Y31
+	CMPQ          AX, $0x0a
+	JE            final_25
+	VAESENC       Z26, Z0, Z0
+	VAESENC       Z26, Z1, Z1
+	VAESENC       Z26, Z2, Z2
+	VAESENC       Z26, Z3, Z3
+	VAESENC       Z26, Z4, Z4
+	VAESENC       Z26, Z5, Z5
+	VAESENC       Z26, Z6, Z6
+	VAESENC       Z26, Z7, Z7
+	VAESENC       Y26, Y31, Y31
+	VAESENC       Z27, Z0, Z0
+	VAESENC       Z27, Z1, Z1
+	VAESENC       Z27, Z2, Z2
+	VAESENC       Z27, Z3, Z3
+	VAESENC       Z27, Z4, Z4
+	VAESENC       Z27, Z5, Z5
+	VAESENC       Z27, Z6, Z6
+	VAESENC       Z27, Z7, Z7
+	VAESENC       Y27, Y31, Y31
+	CMPQ          AX, $0x0c
+	JE            final_25
+	VAESENC       Z28, Z0, Z0
+	VAESENC       Z28, Z1, Z1
+	VAESENC       Z28, Z2, Z2
+	VAESENC       Z28, Z3, Z3
+	VAESENC       Z28, Z4, Z4
+	VAESENC       Z28, Z5, Z5
+	VAESENC       Z28, Z6, Z6
+	VAESENC       Z28, Z7, Z7
+	VAESENC       Y28, Y31, Y31
+	VAESENC       Z29, Z0, Z0
+	VAESENC       Z29, Z1, Z1
+	VAESENC       Z29, Z2, Z2
+	VAESENC       Z29, Z3, Z3
+	VAESENC       Z29, Z4, Z4
+	VAESENC       Z29, Z5, Z5
+	VAESENC       Z29, Z6, Z6
+	VAESENC       Z29, Z7, Z7
+	VAESENC       Y29, Y31, Y31
+
+final_25:
+	VAESENCLAST Y30, Y31, Y31
+	VPXORQ      (CX), Z9, Z11
+	VAESENCLAST Z11, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VPXORQ      64(CX), Z9, Z11
+	VAESENCLAST Z11, Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	VPXORQ      128(CX), Z9, Z11
+	VAESENCLAST Z11, Z2, Z2
+	VMOVDQU64   Z2, 128(DI)
+	VPXORQ      192(CX), Z9, Z11
+	VAESENCLAST Z11, Z3, Z3
+	VMOVDQU64   Z3, 192(DI)
+	VPXORQ      256(CX), Z9, Z11
+	VAESENCLAST Z11, Z4, Z4
+	VMOVDQU64   Z4, 256(DI)
+	VPXORQ      320(CX), Z9, Z11
+	VAESENCLAST Z11, Z5, Z5
+	VMOVDQU64   Z5, 320(DI)
+	VPXORQ      384(CX), Z9, Z11
+	VAESENCLAST Z11, Z6, Z6
+	VMOVDQU64   Z6, 384(DI)
+	VPXORQ      448(CX), Z9, Z11
+	VAESENCLAST Z11, Z7, Z7
+	VMOVDQU64   Z7, K1, 448(DI)
+	JMP         taildone_7
+
+skip_24:
+taildone_7:
+	KORTESTW      K2, K2
+	JZ            store_26
+	VEXTRACTI32X4 $0x01, Y31, X1
+	VMOVDQU8.Z    (R11), K2, X2
+	VPXOR         X2, X1, X1
+	VMOVDQU8      X1, K2, (R14)
+
+store_26:
+	VMOVDQA64 X31, X0
+	VMOVQ     X0, R12
+	MOVQ      R12, t0+96(FP)
+	VPEXTRQ   $0x01, X0, R12
+	MOVQ      R12, t1+104(FP)
+	VZEROUPPER
+	RET
+
+// func ocbOpenVAES512(nr int, rk *[240]byte, ek *[240]byte, rel *[32][16]byte, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst *byte, src *byte, n int, r int) (t0 uint64, t1 uint64)
+// Requires: AES, AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, VAES
+TEXT ·ocbOpenVAES512(SB), NOSPLIT, $0-120
+	MOVQ       nr+0(FP), AX
+	MOVQ       rk+8(FP), BX
+	MOVQ       ek+16(FP), R10
+	MOVQ       AX, R13
+	SHLQ       $0x04, R13
+	MOVQ       nonce+48(FP), R12
+	MOVQ       nonceLen+56(FP), R11
+	LEAQ       -16(R12)(R11*1), R12
+	NEGQ       R11
+	LEAQ       byteMask<>+32(SB), R14
+	MOVWLZX    (R14)(R11*2), R11
+	KMOVW      R11, K3
+	KNOTW      K3, K3
+	VMOVDQU8.Z (R12), K3, X0
+	MOVQ       bits+64(FP), R12
+	VPOR       (R12), X0, X0
+	VPEXTRB    $0x0f, X0, CX
+	ANDL       $0x3f, CX
+	VPAND      ktopMask<>+0(SB), X0, X0
+	VPXOR      (R10), X0, X0
+	VAESENC    16(R10), X0, X0
+	VAESENC    32(R10), X0, X0
+	VAESENC    48(R10), X0, X0
+	VAESENC    64(R10), X0, X0
+	VAESENC    80(R10), X0, X0
+	VAESENC    96(R10), X0, X0
+	VAESENC    112(R10), X0, X0
+	VAESENC    128(R10), X0, X0
+	VAESENC    144(R10), X0, X0
+	CMPQ       AX, $0x0a
+	JE         enclast_1
+	VAESENC    160(R10), X0, X0
+	VAESENC    176(R10), X0, X0
+	CMPQ       AX, $0x0c
+	JE         enclast_1
+	VAESENC    192(R10), X0, X0
+	VAESENC    208(R10), X0, X0
+
+enclast_1:
+	VAESENCLAST     (R10)(R13*1), X0, X0
+	VBROADCASTI32X4 16(BX), Z17
+	VBROADCASTI32X4 32(BX), Z18
+	VBROADCASTI32X4 48(BX), Z19
+	VBROADCASTI32X4 64(BX), Z20
+	VBROADCASTI32X4 80(BX), Z21
+	VBROADCASTI32X4 96(BX), Z22
+	VBROADCASTI32X4 112(BX), Z23
+	VBROADCASTI32X4 128(BX), Z24
+	VBROADCASTI32X4 144(BX), Z25
+	VBROADCASTI32X4 160(BX), Z26
+	VBROADCASTI32X4 176(BX), Z27
+	VBROADCASTI32X4 192(BX), Z28
+	VBROADCASTI32X4 208(BX), Z29
+	MOVQ            dst+72(FP), DI
+	MOVQ            src+80(FP), SI
+	MOVQ            n+88(FP), R8
+	XORL            R9, R9
+	VPXOR           X10, X10, X10
+	VMOVQ           X0, R11
+	VPEXTRQ         $0x01, X0, R12
+	BSWAPQ          R11
+	BSWAPQ          R12
+	MOVQ            R11, R14
+	SHLQ            $0x08, R12, R14
+	XORQ            R11, R14
+	SHLQ            CL, R12, R11
+	SHLQ            CL, R14, R12
+	BSWAPQ          R11
+	BSWAPQ          R12
+	VMOVQ           R11, X14
+	VPINSRQ         $0x01, R12, X14, X14
+	MOVQ            rel+24(FP), CX
+	MOVQ            l+32(FP), DX
+
+loop_3:
+	CMPQ         R8, $0x00000020
+	JB           tail_2
+	VPXOR        (BX), X14, X11
+	VSHUFI64X2   $0x00, Z11, Z11, Z8
+	VPXOR        (BX)(R13*1), X14, X11
+	VSHUFI64X2   $0x00, Z11, Z11, Z9
+	ADDQ         $0x00000020, R9
+	BSFQ         R9, R12
+	SHLQ         $0x04, R12
+	VMOVDQU      480(CX), X13
+	VPXOR        (DX)(R12*1), X13, X13
+	VMOVDQU64    448(CX), Z12
+	VINSERTI32X4 $0x03, X13, Z12, Z12
+	VMOVDQU64    (SI), Z0
+	VMOVDQU64    64(SI), Z1
+	VMOVDQU64    128(SI), Z2
+	VMOVDQU64    192(SI), Z3
+	VMOVDQU64    256(SI), Z4
+	VMOVDQU64    320(SI), Z5
+	VMOVDQU64    384(SI), Z6
+	VMOVDQU64    448(SI), Z7
+	VPTERNLOGD   $0x96, (CX), Z8, Z0
+	VPTERNLOGD   $0x96, 64(CX), Z8, Z1
+	VPTERNLOGD   $0x96, 128(CX), Z8, Z2
+	VPTERNLOGD   $0x96, 192(CX), Z8, Z3
+	VPTERNLOGD   $0x96, 256(CX), Z8, Z4
+	VPTERNLOGD   $0x96, 320(CX), Z8, Z5
+	VPTERNLOGD   $0x96, 384(CX), Z8, Z6
+	VPTERNLOGD   $0x96, Z12, Z8, Z7
+	VAESDEC      Z17, Z0, Z0
+	VAESDEC      Z17, Z1, Z1
+	VAESDEC      Z17, Z2, Z2
+	VAESDEC      Z17, Z3, Z3
+	VAESDEC      Z17, Z4, Z4
+	VAESDEC      Z17, Z5, Z5
+	VAESDEC      Z17, Z6, Z6
+	VAESDEC      Z17, Z7, Z7
+	VAESDEC      Z18, Z0, Z0
+	VAESDEC      Z18, Z1, Z1
+	VAESDEC      Z18, Z2, Z2
+	VAESDEC      Z18, Z3, Z3
+	VAESDEC      Z18, Z4, Z4
+	VAESDEC      Z18, Z5, Z5
+	VAESDEC      Z18, Z6, Z6
+	VAESDEC      Z18, Z7, Z7
+	VAESDEC      Z19, Z0, Z0
+	VAESDEC      Z19, Z1, Z1
+	VAESDEC      Z19, Z2, Z2
+	VAESDEC      Z19, Z3, Z3
+	VAESDEC      Z19, Z4, Z4
+	VAESDEC      Z19, Z5, Z5
+	VAESDEC      Z19, Z6, Z6
+	VAESDEC      Z19, Z7, Z7
+	VAESDEC      Z20, Z0, Z0
+	VAESDEC      Z20, Z1, Z1
+	VAESDEC      Z20, Z2, Z2
+	VAESDEC      Z20, Z3, Z3
+	VAESDEC      Z20, Z4, Z4
+	VAESDEC      Z20, Z5, Z5
+	VAESDEC      Z20, Z6, Z6
+	VAESDEC      Z20, Z7, Z7
+	VAESDEC      Z21, Z0, Z0
+	VAESDEC      Z21, Z1, Z1
+	VAESDEC      Z21, Z2, Z2
+	VAESDEC      Z21, Z3, Z3
+	VAESDEC      Z21, Z4, Z4
+	VAESDEC      Z21, Z5, Z5
+	VAESDEC      Z21, Z6, Z6
+	VAESDEC      Z21, Z7, Z7
+	VAESDEC      Z22, Z0, Z0
+	VAESDEC      Z22, Z1, Z1
+	VAESDEC      Z22, Z2, Z2
+	VAESDEC      Z22, Z3, Z3
+	VAESDEC      Z22, Z4, Z4
+	VAESDEC      Z22, Z5, Z5
+	VAESDEC      Z22, Z6, Z6
+	VAESDEC      Z22, Z7, Z7
+	VAESDEC      Z23, Z0, Z0
+	VAESDEC      Z23, Z1, Z1
+	VAESDEC      Z23, Z2, Z2
+	VAESDEC      Z23, Z3, Z3
+	VAESDEC      Z23, Z4, Z4
+	VAESDEC      Z23, Z5, Z5
+	VAESDEC      Z23, Z6, Z6
+	VAESDEC      Z23, Z7, Z7
+	VAESDEC      Z24, Z0, Z0
+	VAESDEC      Z24, Z1, Z1
+	VAESDEC      Z24, Z2, Z2
+	VAESDEC      Z24, Z3, Z3
+	VAESDEC      Z24, Z4, Z4
+	VAESDEC      Z24, Z5, Z5
+	VAESDEC      Z24, Z6, Z6
+	VAESDEC      Z24, Z7, Z7
+	VAESDEC      Z25, Z0, Z0
+	VAESDEC      Z25, Z1, Z1
+	VAESDEC      Z25, Z2, Z2
+	VAESDEC      Z25, Z3, Z3
+	VAESDEC      Z25, Z4, Z4
+	VAESDEC      Z25, Z5, Z5
+	VAESDEC      Z25, Z6, Z6
+	VAESDEC      Z25, Z7, Z7
+	CMPQ         AX, $0x0a
+	JE           final_4
+	VAESDEC      Z26, Z0, Z0
+	VAESDEC      Z26, Z1, Z1
+	VAESDEC      Z26, Z2, Z2
+	VAESDEC      Z26, Z3, Z3
+	VAESDEC      Z26, Z4, Z4
+	VAESDEC      Z26, Z5, Z5
+	VAESDEC      Z26, Z6, Z6
+	VAESDEC      Z26, Z7, Z7
+	VAESDEC      Z27, Z0, Z0
+	VAESDEC      Z27, Z1, Z1
+	VAESDEC      Z27, Z2, Z2
+	VAESDEC      Z27, Z3, Z3
+	VAESDEC      Z27, Z4, Z4
+	VAESDEC      Z27, Z5, Z5
+	VAESDEC      Z27, Z6, Z6
+	VAESDEC      Z27, Z7, Z7
+	CMPQ         AX, $0x0c
+	JE           final_4
+	VAESDEC      Z28, Z0, Z0
+	VAESDEC      Z28, Z1, Z1
+	VAESDEC      Z28, Z2, Z2
+	VAESDEC      Z28, Z3, Z3
+	VAESDEC      Z28, Z4, Z4
+	VAESDEC      Z28, Z5, Z5
+	VAESDEC      Z28, Z6, Z6
+	VAESDEC      Z28, Z7, Z7
+	VAESDEC      Z29, Z0, Z0
+	VAESDEC      Z29, Z1, Z1
+	VAESDEC      Z29, Z2, Z2
+	VAESDEC      Z29, Z3, Z3
+	VAESDEC      Z29, Z4, Z4
+	VAESDEC      Z29, Z5, Z5
+	VAESDEC      Z29, Z6, Z6
+	VAESDEC      Z29, Z7, Z7
+
+final_4:
+	VPXORQ      (CX), Z9, Z11
+	VAESDECLAST Z11, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VPXORQ      64(CX), Z9, Z11
+	VAESDECLAST Z11, Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	VPXORQ      128(CX), Z9, Z11
+	VAESDECLAST Z11, Z2, Z2
+	VMOVDQU64   Z2, 128(DI)
+	VPXORQ      192(CX), Z9, Z11
+	VAESDECLAST Z11, Z3, Z3
+	VMOVDQU64   Z3, 192(DI)
+	VPXORQ      256(CX), Z9, Z11
+	VAESDECLAST Z11, Z4, Z4
+	VMOVDQU64   Z4, 256(DI)
+	VPXORQ      320(CX), Z9, Z11
+	VAESDECLAST Z11, Z5, Z5
+	VMOVDQU64   Z5, 320(DI)
+	VPXORQ      384(CX), Z9, Z11
+	VAESDECLAST Z11, Z6, Z6
+	VMOVDQU64   Z6, 384(DI)
+	VPXORQ      Z12, Z9, Z11
+	VAESDECLAST Z11, Z7, Z7
+	VMOVDQU64   Z7, 448(DI)
+	VPTERNLOGD  $0x96, Z1, Z0, Z10
+	VPTERNLOGD  $0x96, Z3, Z2, Z10
+	VPTERNLOGD  $0x96, Z5, Z4, Z10
+	VPTERNLOGD  $0x96, Z7, Z6, Z10
+	VPXOR       X13, X14, X14
+	ADDQ        $0x00000200, SI
+	ADDQ        $0x00000200, DI
+	SUBQ        $0x00000020, R8
+	JMP         loop_3
+
+tail_2:
+	MOVQ    ends+40(FP), DX
+	MOVQ    r+96(FP), R9
+	VMOVDQA X14, X15
+	MOVQ    R8, R12
+	SHLQ    $0x04, R12
+	LEAQ    (SI)(R12*1), R11
+	LEAQ    (DI)(R12*1), R14
+	JZ      notail_5
+	VPXOR   -16(CX)(R12*1), X15, X15
+
+notail_5:
+	KXORW   K2, K2, K2
+	VPXOR   X1, X1, X1
+	TESTQ   R9, R9
+	JZ      whole_6
+	VPXOR   (DX), X15, X15
+	LEAQ    byteMask<>+0(SB), R12
+	MOVWLZX (R12)(R9*2), R12
+	KMOVW   R12, K2
+
+whole_6:
+	VPXORQ     (R10), X15, X31
+	VPXOR      16(DX), X15, X15
+	VPXOR      (R10), X15, X15
+	VPXOR      (BX), X14, X11
+	VSHUFI64X2 $0x00, Z11, Z11, Z8
+	VPXOR      (BX)(R13*1), X14, X11
+	VSHUFI64X2 $0x00, Z11, Z11, Z9
+	LEAQ       -1(R8), R12
+	ANDQ       $0x03, R12
+	LEAQ       2(R12)(R12*1), R12
+	MOVQ       $0x00000001, AX
+	SHLXQ      R12, AX, AX
+	DECQ       AX
+	KMOVB      AX, K1
+	MOVQ       R13, AX
+	SHRQ       $0x04, AX
+	LEAQ       3(R8), R12
+	SHRQ       $0x02, R12
+	CMPQ       R12, $0x00000000
+	JNE        skip_8
+	VAESENC    16(R10), X31, X31
+	VAESENC    32(R10), X31, X31
+	VAESENC    48(R10), X31, X31
+	VAESENC    64(R10), X31, X31
+	VAESENC    80(R10), X31, X31
+	VAESENC    96(R10), X31, X31
+	VAESENC    112(R10), X31, X31
+	VAESENC    128(R10), X31, X31
+	VAESENC    144(R10), X31, X31
+	CMPQ       AX, $0x0a
+	JE         final_9
+	VAESENC    160(R10), X31, X31
+	VAESENC    176(R10), X31, X31
+	CMPQ       AX, $0x0c
+	JE         final_9
+	VAESENC    192(R10), X31, X31
+	VAESENC    208(R10), X31, X31
+
+final_9:
+	VAESENCLAST (R10)(R13*1), X31, X31
+	JMP         taildone_7
+
+skip_8:
+	CMPQ        R12, $0x00000001
+	JNE         skip_10
+	VMOVDQU64.Z (SI), K1, Z0
+	VPTERNLOGD  $0x96, (CX), Z8, Z0
+	VAESDEC     Z17, Z0, Z0
+	VAESENC     16(R10), X31, X31
+	VAESDEC     Z18, Z0, Z0
+	VAESENC     32(R10), X31, X31
+	VAESDEC     Z19, Z0, Z0
+	VAESENC     48(R10), X31, X31
+	VAESDEC     Z20, Z0, Z0
+	VAESENC     64(R10), X31, X31
+	VAESDEC     Z21, Z0, Z0
+	VAESENC     80(R10), X31, X31
+	VAESDEC     Z22, Z0, Z0
+	VAESENC     96(R10), X31, X31
+	VAESDEC     Z23, Z0, Z0
+	VAESENC     112(R10), X31, X31
+	VAESDEC     Z24, Z0, Z0
+	VAESENC     128(R10), X31, X31
+	VAESDEC     Z25, Z0, Z0
+	VAESENC     144(R10), X31, X31
+	CMPQ        AX, $0x0a
+	JE          final_11
+	VAESDEC     Z26, Z0, Z0
+	VAESENC     160(R10), X31, X31
+	VAESDEC     Z27, Z0, Z0
+	VAESENC     176(R10), X31, X31
+	CMPQ        AX, $0x0c
+	JE          final_11
+	VAESDEC     Z28, Z0, Z0
+	VAESENC     192(R10), X31, X31
+	VAESDEC     Z29, Z0, Z0
+	VAESENC     208(R10), X31, X31
+
+final_11:
+	VAESENCLAST (R10)(R13*1), X31, X31
+	VPXORQ      (CX), Z9, Z11
+	VAESDECLAST Z11, Z0, Z0
+	VMOVDQU64   Z0, K1, (DI)
+	VMOVDQU64.Z Z0, K1, Z0
+	VPXORQ      Z0, Z10, Z10
+	JMP         taildone_7
+
+skip_10:
+	CMPQ        R12, $0x00000002
+	JNE         skip_12
+	VMOVDQU64   (SI), Z0
+	VMOVDQU64.Z 64(SI), K1, Z1
+	VPTERNLOGD  $0x96, (CX), Z8, Z0
+	VPTERNLOGD  $0x96, 64(CX), Z8, Z1
+	VAESDEC     Z17, Z0, Z0
+	VAESDEC     Z17, Z1, Z1
+	VAESENC     16(R10), X31, X31
+	VAESDEC     Z18, Z0, Z0
+	VAESDEC     Z18, Z1, Z1
+	VAESENC     32(R10), X31, X31
+	VAESDEC     Z19, Z0, Z0
+	VAESDEC     Z19, Z1, Z1
+	VAESENC     48(R10), X31, X31
+	VAESDEC     Z20, Z0, Z0
+	VAESDEC     Z20, Z1, Z1
+	VAESENC     64(R10), X31, X31
+	VAESDEC     Z21, Z0, Z0
+	VAESDEC     Z21, Z1, Z1
+	VAESENC     80(R10), X31, X31
+	VAESDEC     Z22, Z0, Z0
+	VAESDEC     Z22, Z1, Z1
+	VAESENC     96(R10), X31, X31
+	VAESDEC     Z23, Z0, Z0
+	VAESDEC     Z23, Z1, Z1
+	VAESENC     112(R10), X31, X31
+	VAESDEC     Z24, Z0, Z0
+	VAESDEC     Z24, Z1, Z1
+	VAESENC     128(R10), X31, X31
+	VAESDEC     Z25, Z0, Z0
+	VAESDEC     Z25, Z1, Z1
+	VAESENC     144(R10), X31, X31
+	CMPQ        AX, $0x0a
+	JE          final_13
+	VAESDEC     Z26, Z0, Z0
+	VAESDEC     Z26, Z1, Z1
+	VAESENC     160(R10), X31, X31
+	VAESDEC     Z27, Z0, Z0
+	VAESDEC     Z27, Z1, Z1
+	VAESENC     176(R10), X31, X31
+	CMPQ        AX, $0x0c
+	JE          final_13
+	VAESDEC     Z28, Z0, Z0
+	VAESDEC     Z28, Z1, Z1
+	VAESENC     192(R10), X31, X31
+	VAESDEC     Z29, Z0, Z0
+	VAESDEC     Z29, Z1, Z1
+	VAESENC     208(R10), X31, X31
+
+final_13:
+	VAESENCLAST (R10)(R13*1), X31, X31
+	VPXORQ      (CX), Z9, Z11
+	VAESDECLAST Z11, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VPXORQ      64(CX), Z9, Z11
+	VAESDECLAST Z11, Z1, Z1
+	VMOVDQU64   Z1, K1, 64(DI)
+	VMOVDQU64.Z Z1, K1, Z1
+	VPTERNLOGD  $0x96, Z1, Z0, Z10
+	JMP         taildone_7
+
+skip_12:
+	CMPQ        R12, $0x00000003
+	JNE         skip_14
+	VMOVDQU64   (SI), Z0
+	VMOVDQU64   64(SI), Z1
+	VMOVDQU64.Z 128(SI), K1, Z2
+	VPTERNLOGD  $0x96, (CX), Z8, Z0
+	VPTERNLOGD  $0x96, 64(CX), Z8, Z1
+	VPTERNLOGD  $0x96, 128(CX), Z8, Z2
+	VAESDEC     Z17, Z0, Z0
+	VAESDEC     Z17, Z1, Z1
+	VAESDEC     Z17, Z2, Z2
+	VAESENC     16(R10), X31, X31
+	VAESDEC     Z18, Z0, Z0
+	VAESDEC     Z18, Z1, Z1
+	VAESDEC     Z18, Z2, Z2
+	VAESENC     32(R10), X31, X31
+	VAESDEC     Z19, Z0, Z0
+	VAESDEC     Z19, Z1, Z1
+	VAESDEC     Z19, Z2, Z2
+	VAESENC     48(R10), X31, X31
+	VAESDEC     Z20, Z0, Z0
+	VAESDEC     Z20, Z1, Z1
+	VAESDEC     Z20, Z2, Z2
+	VAESENC     64(R10), X31, X31
+	VAESDEC     Z21, Z0, Z0
+	VAESDEC     Z21, Z1, Z1
+	VAESDEC     Z21, Z2, Z2
+	VAESENC     80(R10), X31, X31
+	VAESDEC     Z22, Z0, Z0
+	VAESDEC     Z22, Z1, Z1
+	VAESDEC     Z22, Z2, Z2
+	VAESENC     96(R10), X31, X31
+	VAESDEC     Z23, Z0, Z0
+	VAESDEC     Z23, Z1, Z1
+	VAESDEC     Z23, Z2, Z2
+	VAESENC     112(R10), X31, X31
+	VAESDEC     Z24, Z0, Z0
+	VAESDEC     Z24, Z1, Z1
+	VAESDEC     Z24, Z2, Z2
+	VAESENC     128(R10), X31, X31
+	VAESDEC     Z25, Z0, Z0
+	VAESDEC     Z25, Z1, Z1
+	VAESDEC     Z25, Z2, Z2
+	VAESENC     144(R10), X31, X31
+	CMPQ        AX, $0x0a
+	JE          final_15
+	VAESDEC     Z26, Z0, Z0
+	VAESDEC     Z26, Z1, Z1
+	VAESDEC     Z26, Z2, Z2
+	VAESENC     160(R10), X31, X31
+	VAESDEC     Z27, Z0, Z0
+	VAESDEC     Z27, Z1, Z1
+	VAESDEC     Z27, Z2, Z2
+	VAESENC     176(R10), X31, X31
+	CMPQ        AX, $0x0c
+	JE          final_15
+	VAESDEC     Z28, Z0, Z0
+	VAESDEC     Z28, Z1, Z1
+	VAESDEC     Z28, Z2, Z2
+	VAESENC     192(R10), X31, X31
+	VAESDEC     Z29, Z0, Z0
+	VAESDEC     Z29, Z1, Z1
+	VAESDEC     Z29, Z2, Z2
+	VAESENC     208(R10), X31, X31
+
+final_15:
+	VAESENCLAST (R10)(R13*1), X31, X31
+	VPXORQ      (CX), Z9, Z11
+	VAESDECLAST Z11, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VPXORQ      64(CX), Z9, Z11
+	VAESDECLAST Z11, Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	VPXORQ      128(CX), Z9, Z11
+	VAESDECLAST Z11, Z2, Z2
+	VMOVDQU64   Z2, K1, 128(DI)
+	VMOVDQU64.Z Z2, K1, Z2
+	VPTERNLOGD  $0x96, Z1, Z0, Z10
+	VPXORQ      Z2, Z10, Z10
+	JMP         taildone_7
+
+skip_14:
+	CMPQ        R12, $0x00000004
+	JNE         skip_16
+	VMOVDQU64   (SI), Z0
+	VMOVDQU64   64(SI), Z1
+	VMOVDQU64   128(SI), Z2
+	VMOVDQU64.Z 192(SI), K1, Z3
+	VPTERNLOGD  $0x96, (CX), Z8, Z0
+	VPTERNLOGD  $0x96, 64(CX), Z8, Z1
+	VPTERNLOGD  $0x96, 128(CX), Z8, Z2
+	VPTERNLOGD  $0x96, 192(CX), Z8, Z3
+	VAESDEC     Z17, Z0, Z0
+	VAESDEC     Z17, Z1, Z1
+	VAESDEC     Z17, Z2, Z2
+	VAESDEC     Z17, Z3, Z3
+	VAESENC     16(R10), X31, X31
+	VAESDEC     Z18, Z0, Z0
+	VAESDEC     Z18, Z1, Z1
+	VAESDEC     Z18, Z2, Z2
+	VAESDEC     Z18, Z3, Z3
+	VAESENC     32(R10), X31, X31
+	VAESDEC     Z19, Z0, Z0
+	VAESDEC     Z19, Z1, Z1
+	VAESDEC     Z19, Z2, Z2
+	VAESDEC     Z19, Z3, Z3
+	VAESENC     48(R10), X31, X31
+	VAESDEC     Z20, Z0, Z0
+	VAESDEC     Z20, Z1, Z1
+	VAESDEC     Z20, Z2, Z2
+	VAESDEC     Z20, Z3, Z3
+	VAESENC     64(R10), X31, X31
+	VAESDEC     Z21, Z0, Z0
+	VAESDEC     Z21, Z1, Z1
+	VAESDEC     Z21, Z2, Z2
+	VAESDEC     Z21, Z3, Z3
+	VAESENC     80(R10), X31, X31
+	VAESDEC     Z22, Z0, Z0
+	VAESDEC     Z22, Z1, Z1
+	VAESDEC     Z22, Z2, Z2
+	VAESDEC     Z22, Z3, Z3
+	VAESENC     96(R10), X31, X31
+	VAESDEC     Z23, Z0, Z0
+	VAESDEC     Z23, Z1, Z1
+	VAESDEC     Z23, Z2, Z2
+	VAESDEC     Z23, Z3, Z3
+	VAESENC     112(R10), X31, X31
+	VAESDEC     Z24, Z0, Z0
+	VAESDEC     Z24, Z1, Z1
+	VAESDEC     Z24, Z2, Z2
+	VAESDEC     Z24, Z3, Z3
+	VAESENC     128(R10), X31, X31
+	VAESDEC     Z25, Z0, Z0
+	VAESDEC     Z25, Z1, Z1
+	VAESDEC     Z25, Z2, Z2
+	VAESDEC     Z25, Z3, Z3
+	VAESENC     144(R10), X31, X31
+	CMPQ        AX, $0x0a
+	JE          final_17
+	VAESDEC     Z26, Z0, Z0
+	VAESDEC     Z26, Z1, Z1
+	VAESDEC     Z26, Z2, Z2
+	VAESDEC     Z26, Z3, Z3
+	VAESENC     160(R10), X31, X31
+	VAESDEC     Z27, Z0, Z0
+	VAESDEC     Z27, Z1, Z1
+	VAESDEC     Z27, Z2, Z2
+	VAESDEC     Z27, Z3, Z3
+	VAESENC     176(R10), X31, X31
+	CMPQ        AX, $0x0c
+	JE          final_17
+	VAESDEC     Z28, Z0, Z0
+	VAESDEC     Z28, Z1, Z1
+	VAESDEC     Z28, Z2, Z2
+	VAESDEC     Z28, Z3, Z3
+	VAESENC     192(R10), X31, X31
+	VAESDEC     Z29, Z0, Z0
+	VAESDEC     Z29, Z1, Z1
+	VAESDEC     Z29, Z2, Z2
+	VAESDEC     Z29, Z3, Z3
+	VAESENC     208(R10), X31, X31
+
+final_17:
+	VAESENCLAST (R10)(R13*1), X31, X31
+	VPXORQ      (CX), Z9, Z11
+	VAESDECLAST Z11, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VPXORQ      64(CX), Z9, Z11
+	VAESDECLAST Z11, Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	VPXORQ      128(CX), Z9, Z11
+	VAESDECLAST Z11, Z2, Z2
+	VMOVDQU64   Z2, 128(DI)
+	VPXORQ      192(CX), Z9, Z11
+	VAESDECLAST Z11, Z3, Z3
+	VMOVDQU64   Z3, K1, 192(DI)
+	VMOVDQU64.Z Z3, K1, Z3
+	VPTERNLOGD  $0x96, Z1, Z0, Z10
+	VPTERNLOGD  $0x96, Z3, Z2, Z10
+	JMP         taildone_7
+
+skip_16:
+	CMPQ        R12, $0x00000005
+	JNE         skip_18
+	VMOVDQU64   (SI), Z0
+	VMOVDQU64   64(SI), Z1
+	VMOVDQU64   128(SI), Z2
+	VMOVDQU64   192(SI), Z3
+	VMOVDQU64.Z 256(SI), K1, Z4
+	VPTERNLOGD  $0x96, (CX), Z8, Z0
+	VPTERNLOGD  $0x96, 64(CX), Z8, Z1
+	VPTERNLOGD  $0x96, 128(CX), Z8, Z2
+	VPTERNLOGD  $0x96, 192(CX), Z8, Z3
+	VPTERNLOGD  $0x96, 256(CX), Z8, Z4
+	VAESDEC     Z17, Z0, Z0
+	VAESDEC     Z17, Z1, Z1
+	VAESDEC     Z17, Z2, Z2
+	VAESDEC     Z17, Z3, Z3
+	VAESDEC     Z17, Z4, Z4
+	VAESENC     16(R10), X31, X31
+	VAESDEC     Z18, Z0, Z0
+	VAESDEC     Z18, Z1, Z1
+	VAESDEC     Z18, Z2, Z2
+	VAESDEC     Z18, Z3, Z3
+	VAESDEC     Z18, Z4, Z4
+	VAESENC     32(R10), X31, X31
+	VAESDEC     Z19, Z0, Z0
+	VAESDEC     Z19, Z1, Z1
+	VAESDEC     Z19, Z2, Z2
+	VAESDEC     Z19, Z3, Z3
+	VAESDEC     Z19, Z4, Z4
+	VAESENC     48(R10), X31, X31
+	VAESDEC     Z20, Z0, Z0
+	VAESDEC     Z20, Z1, Z1
+	VAESDEC     Z20, Z2, Z2
+	VAESDEC     Z20, Z3, Z3
+	VAESDEC     Z20, Z4, Z4
+	VAESENC     64(R10), X31, X31
+	VAESDEC     Z21, Z0, Z0
+	VAESDEC     Z21, Z1, Z1
+	VAESDEC     Z21, Z2, Z2
+	VAESDEC     Z21, Z3, Z3
+	VAESDEC     Z21, Z4, Z4
+	VAESENC     80(R10), X31, X31
+	VAESDEC     Z22, Z0, Z0
+	VAESDEC     Z22, Z1, Z1
+	VAESDEC     Z22, Z2, Z2
+	VAESDEC     Z22, Z3, Z3
+	VAESDEC     Z22, Z4, Z4
+	VAESENC     96(R10), X31, X31
+	VAESDEC     Z23, Z0, Z0
+	VAESDEC     Z23, Z1, Z1
+	VAESDEC     Z23, Z2, Z2
+	VAESDEC     Z23, Z3, Z3
+	VAESDEC     Z23, Z4, Z4
+	VAESENC     112(R10), X31, X31
+	VAESDEC     Z24, Z0, Z0
+	VAESDEC     Z24, Z1, Z1
+	VAESDEC     Z24, Z2, Z2
+	VAESDEC     Z24, Z3, Z3
+	VAESDEC     Z24, Z4, Z4
+	VAESENC     128(R10), X31, X31
+	VAESDEC     Z25, Z0, Z0
+	VAESDEC     Z25, Z1, Z1
+	VAESDEC     Z25, Z2, Z2
+	VAESDEC     Z25, Z3, Z3
+	VAESDEC     Z25, Z4, Z4
+	VAESENC     144(R10), X31, X31
+	CMPQ        AX, $0x0a
+	JE          final_19
+	VAESDEC     Z26, Z0, Z0
+	VAESDEC     Z26, Z1, Z1
+	VAESDEC     Z26, Z2, Z2
+	VAESDEC     Z26, Z3, Z3
+	VAESDEC     Z26, Z4, Z4
+	VAESENC     160(R10), X31, X31
+	VAESDEC     Z27, Z0, Z0
+	VAESDEC     Z27, Z1, Z1
+	VAESDEC     Z27, Z2, Z2
+	VAESDEC     Z27, Z3, Z3
+	VAESDEC     Z27, Z4, Z4
+	VAESENC     176(R10), X31, X31
+	CMPQ        AX, $0x0c
+	JE          final_19
+	VAESDEC     Z28, Z0, Z0
+	VAESDEC     Z28, Z1, Z1
+	VAESDEC     Z28, Z2, Z2
+	VAESDEC     Z28, Z3, Z3
+	VAESDEC     Z28, Z4, Z4
+	VAESENC     192(R10), X31, X31
+	VAESDEC     Z29, Z0, Z0
+	VAESDEC     Z29, Z1, Z1
+	VAESDEC     Z29, Z2, Z2
+	VAESDEC     Z29, Z3, Z3
+	VAESDEC     Z29, Z4, Z4
+	VAESENC     208(R10), X31, X31
+
+final_19:
+	VAESENCLAST (R10)(R13*1), X31, X31
+	VPXORQ      (CX), Z9, Z11
+	VAESDECLAST Z11, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VPXORQ      64(CX), Z9, Z11
+	VAESDECLAST Z11, Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	VPXORQ      128(CX), Z9, Z11
+	VAESDECLAST Z11, Z2, Z2
+	VMOVDQU64   Z2, 128(DI)
+	VPXORQ      192(CX), Z9, Z11
+	VAESDECLAST Z11, Z3, Z3
+	VMOVDQU64   Z3, 192(DI)
+	VPXORQ      256(CX), Z9, Z11
+	VAESDECLAST Z11, Z4, Z4
+	VMOVDQU64   Z4, K1, 256(DI)
+	VMOVDQU64.Z Z4, K1, Z4
+	VPTERNLOGD  $0x96, Z1, Z0, Z10
+	VPTERNLOGD  $0x96, Z3, Z2, Z10
+	VPXORQ      Z4, Z10, Z10
+	JMP         taildone_7
+
+skip_18:
+	CMPQ        R12, $0x00000006
+	JNE         skip_20
+	VMOVDQU64   (SI), Z0
+	VMOVDQU64   64(SI), Z1
+	VMOVDQU64   128(SI), Z2
+	VMOVDQU64   192(SI), Z3
+	VMOVDQU64   256(SI), Z4
+	VMOVDQU64.Z 320(SI), K1, Z5
+	VPTERNLOGD  $0x96, (CX), Z8, Z0
+	VPTERNLOGD  $0x96, 64(CX), Z8, Z1
+	VPTERNLOGD  $0x96, 128(CX), Z8, Z2
+	VPTERNLOGD  $0x96, 192(CX), Z8, Z3
+	VPTERNLOGD  $0x96, 256(CX), Z8, Z4
+	VPTERNLOGD  $0x96, 320(CX), Z8, Z5
+	VAESDEC     Z17, Z0, Z0
+	VAESDEC     Z17, Z1, Z1
+	VAESDEC     Z17, Z2, Z2
+	VAESDEC     Z17, Z3, Z3
+	VAESDEC     Z17, Z4, Z4
+	VAESDEC     Z17, Z5, Z5
+	VAESENC     16(R10), X31, X31
+	VAESDEC     Z18, Z0, Z0
+	VAESDEC     Z18, Z1, Z1
+	VAESDEC     Z18, Z2, Z2
+	VAESDEC     Z18, Z3, Z3
+	VAESDEC     Z18, Z4, Z4
+	VAESDEC     Z18, Z5, Z5
+	VAESENC     32(R10), X31, X31
+	VAESDEC     Z19, Z0, Z0
+	VAESDEC     Z19, Z1, Z1
+	VAESDEC     Z19, Z2, Z2
+	VAESDEC     Z19, Z3, Z3
+	VAESDEC     Z19, Z4, Z4
+	VAESDEC     Z19, Z5, Z5
+	VAESENC     48(R10), X31, X31
+	VAESDEC     Z20, Z0, Z0
+	VAESDEC     Z20, Z1, Z1
+	VAESDEC     Z20, Z2, Z2
+	VAESDEC     Z20, Z3, Z3
+	VAESDEC     Z20, Z4, Z4
+	VAESDEC     Z20, Z5, Z5
+	VAESENC     64(R10), X31, X31
+	VAESDEC     Z21, Z0, Z0
+	VAESDEC     Z21, Z1, Z1
+	VAESDEC     Z21, Z2, Z2
+	VAESDEC     Z21, Z3, Z3
+	VAESDEC     Z21, Z4, Z4
+	VAESDEC     Z21, Z5, Z5
+	VAESENC     80(R10), X31, X31
+	VAESDEC     Z22, Z0, Z0
+	VAESDEC     Z22, Z1, Z1
+	VAESDEC     Z22, Z2, Z2
+	VAESDEC     Z22, Z3, Z3
+	VAESDEC     Z22, Z4, Z4
+	VAESDEC     Z22, Z5, Z5
+	VAESENC     96(R10), X31, X31
+	VAESDEC     Z23, Z0, Z0
+	VAESDEC     Z23, Z1, Z1
+	VAESDEC     Z23, Z2, Z2
+	VAESDEC     Z23, Z3, Z3
+	VAESDEC     Z23, Z4, Z4
+	VAESDEC     Z23, Z5, Z5
+	VAESENC     112(R10), X31, X31
+	VAESDEC     Z24, Z0, Z0
+	VAESDEC     Z24, Z1, Z1
+	VAESDEC     Z24, Z2, Z2
+	VAESDEC     Z24, Z3, Z3
+	VAESDEC     Z24, Z4, Z4
+	VAESDEC     Z24, Z5, Z5
+	VAESENC     128(R10), X31, X31
+	VAESDEC     Z25, Z0, Z0
+	VAESDEC     Z25, Z1, Z1
+	VAESDEC     Z25, Z2, Z2
+	VAESDEC     Z25, Z3, Z3
+	VAESDEC     Z25, Z4, Z4
+	VAESDEC     Z25, Z5, Z5
+	VAESENC     144(R10), X31, X31
+	CMPQ        AX, $0x0a
+	JE          final_21
+	VAESDEC     Z26, Z0, Z0
+	VAESDEC     Z26, Z1, Z1
+	VAESDEC     Z26, Z2, Z2
+	VAESDEC     Z26, Z3, Z3
+	VAESDEC     Z26, Z4, Z4
+	VAESDEC     Z26, Z5, Z5
+	VAESENC     160(R10), X31, X31
+	VAESDEC     Z27, Z0, Z0
+	VAESDEC     Z27, Z1, Z1
+	VAESDEC     Z27, Z2, Z2
+	VAESDEC     Z27, Z3, Z3
+	VAESDEC     Z27, Z4, Z4
+	VAESDEC     Z27, Z5, Z5
+	VAESENC     176(R10), X31, X31
+	CMPQ        AX, $0x0c
+	JE          final_21
+	VAESDEC     Z28, Z0, Z0
+	VAESDEC     Z28, Z1, Z1
+	VAESDEC     Z28, Z2, Z2
+	VAESDEC     Z28, Z3, Z3
+	VAESDEC     Z28, Z4, Z4
+	VAESDEC     Z28, Z5, Z5
+	VAESENC     192(R10), X31, X31
+	VAESDEC     Z29, Z0, Z0
+	VAESDEC     Z29, Z1, Z1
+	VAESDEC     Z29, Z2, Z2
+	VAESDEC     Z29, Z3, Z3
+	VAESDEC     Z29, Z4, Z4
+	VAESDEC     Z29, Z5, Z5
+	VAESENC     208(R10), X31, X31
+
+final_21:
+	VAESENCLAST (R10)(R13*1), X31, X31
+	VPXORQ      (CX), Z9, Z11
+	VAESDECLAST Z11, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VPXORQ      64(CX), Z9, Z11
+	VAESDECLAST Z11, Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	VPXORQ      128(CX), Z9, Z11
+	VAESDECLAST Z11, Z2, Z2
+	VMOVDQU64   Z2, 128(DI)
+	VPXORQ      192(CX), Z9, Z11
+	VAESDECLAST Z11, Z3, Z3
+	VMOVDQU64   Z3, 192(DI)
+	VPXORQ      256(CX), Z9, Z11
+	VAESDECLAST Z11, Z4, Z4
+	VMOVDQU64   Z4, 256(DI)
+	VPXORQ      320(CX), Z9, Z11
+	VAESDECLAST Z11, Z5, Z5
+	VMOVDQU64   Z5, K1, 320(DI)
+	VMOVDQU64.Z Z5, K1, Z5
+	VPTERNLOGD  $0x96, Z1, Z0, Z10
+	VPTERNLOGD  $0x96, Z3, Z2, Z10
+	VPTERNLOGD  $0x96, Z5, Z4, Z10
+	JMP         taildone_7
+
+skip_20:
+	CMPQ        R12, $0x00000007
+	JNE         skip_22
+	VMOVDQU64   (SI), Z0
+	VMOVDQU64   64(SI), Z1
+	VMOVDQU64   128(SI), Z2
+	VMOVDQU64   192(SI), Z3
+	VMOVDQU64   256(SI), Z4
+	VMOVDQU64   320(SI), Z5
+	VMOVDQU64.Z 384(SI), K1, Z6
+	VPTERNLOGD  $0x96, (CX), Z8, Z0
+	VPTERNLOGD  $0x96, 64(CX), Z8, Z1
+	VPTERNLOGD  $0x96, 128(CX), Z8, Z2
+	VPTERNLOGD  $0x96, 192(CX), Z8, Z3
+	VPTERNLOGD  $0x96, 256(CX), Z8, Z4
+	VPTERNLOGD  $0x96, 320(CX), Z8, Z5
+	VPTERNLOGD  $0x96, 384(CX), Z8, Z6
+	VAESDEC     Z17, Z0, Z0
+	VAESDEC     Z17, Z1, Z1
+	VAESDEC     Z17, Z2, Z2
+	VAESDEC     Z17, Z3, Z3
+	VAESDEC     Z17, Z4, Z4
+	VAESDEC     Z17, Z5, Z5
+	VAESDEC     Z17, Z6, Z6
+	VAESENC     16(R10), X31, X31
+	VAESDEC     Z18, Z0, Z0
+	VAESDEC     Z18, Z1, Z1
+	VAESDEC     Z18, Z2, Z2
+	VAESDEC     Z18, Z3, Z3
+	VAESDEC     Z18, Z4, Z4
+	VAESDEC     Z18, Z5, Z5
+	VAESDEC     Z18, Z6, Z6
+	VAESENC     32(R10), X31, X31
+	VAESDEC     Z19, Z0, Z0
+	VAESDEC     Z19, Z1, Z1
+	VAESDEC     Z19, Z2, Z2
+	VAESDEC     Z19, Z3, Z3
+	VAESDEC     Z19, Z4, Z4
+	VAESDEC     Z19, Z5, Z5
+	VAESDEC     Z19, Z6, Z6
+	VAESENC     48(R10), X31, X31
+	VAESDEC     Z20, Z0, Z0
+	VAESDEC     Z20, Z1, Z1
+	VAESDEC     Z20, Z2, Z2
+	VAESDEC     Z20, Z3, Z3
+	VAESDEC     Z20, Z4, Z4
+	VAESDEC     Z20, Z5, Z5
+	VAESDEC     Z20, Z6, Z6
+	VAESENC     64(R10), X31, X31
+	VAESDEC     Z21, Z0, Z0
+	VAESDEC     Z21, Z1, Z1
+	VAESDEC     Z21, Z2, Z2
+	VAESDEC     Z21, Z3, Z3
+	VAESDEC     Z21, Z4, Z4
+	VAESDEC     Z21, Z5, Z5
+	VAESDEC     Z21, Z6, Z6
+	VAESENC     80(R10), X31, X31
+	VAESDEC     Z22, Z0, Z0
+	VAESDEC     Z22, Z1, Z1
+	VAESDEC     Z22, Z2, Z2
+	VAESDEC     Z22, Z3, Z3
+	VAESDEC     Z22, Z4, Z4
+	VAESDEC     Z22, Z5, Z5
+	VAESDEC     Z22, Z6, Z6
+	VAESENC     96(R10), X31, X31
+	VAESDEC     Z23, Z0, Z0
+	VAESDEC     Z23, Z1, Z1
+	VAESDEC     Z23, Z2, Z2
+	VAESDEC     Z23, Z3, Z3
+	VAESDEC     Z23, Z4, Z4
+	VAESDEC     Z23, Z5, Z5
+	VAESDEC     Z23, Z6, Z6
+	VAESENC     112(R10), X31, X31
+	VAESDEC     Z24, Z0, Z0
+	VAESDEC     Z24, Z1, Z1
+	VAESDEC     Z24, Z2, Z2
+	VAESDEC     Z24, Z3, Z3
+	VAESDEC     Z24, Z4, Z4
+	VAESDEC     Z24, Z5, Z5
+	VAESDEC     Z24, Z6, Z6
+	VAESENC     128(R10), X31, X31
+	VAESDEC     Z25, Z0, Z0
+	VAESDEC     Z25, Z1, Z1
+	VAESDEC     Z25, Z2, Z2
+	VAESDEC     Z25, Z3, Z3
+	VAESDEC     Z25, Z4, Z4
+	VAESDEC     Z25, Z5, Z5
+	VAESDEC     Z25, Z6, Z6
+	VAESENC     144(R10), X31, X31
+	CMPQ        AX, $0x0a
+	JE          final_23
+	VAESDEC     Z26, Z0, Z0
+	VAESDEC     Z26, Z1, Z1
+	VAESDEC     Z26, Z2, Z2
+	VAESDEC     Z26, Z3, Z3
+	VAESDEC     Z26, Z4, Z4
+	VAESDEC     Z26, Z5, Z5
+	VAESDEC     Z26, Z6, Z6
+	VAESENC     160(R10), X31, X31
+	VAESDEC     Z27, Z0, Z0
+	VAESDEC     Z27, Z1, Z1
+	VAESDEC     Z27, Z2, Z2
+	VAESDEC     Z27, Z3, Z3
+	VAESDEC     Z27, Z4, Z4
+	VAESDEC     Z27, Z5, Z5
+	VAESDEC     Z27, Z6, Z6
+	VAESENC     176(R10), X31, X31
+	CMPQ        AX, $0x0c
+	JE          final_23
+	VAESDEC     Z28, Z0, Z0
+	VAESDEC     Z28, Z1, Z1
+	VAESDEC     Z28, Z2, Z2
+	VAESDEC     Z28, Z3, Z3
+	VAESDEC     Z28, Z4, Z4
+	VAESDEC     Z28, Z5, Z5
+	VAESDEC     Z28, Z6, Z6
+	VAESENC     192(R10), X31, X31
+	VAESDEC     Z29, Z0, Z0
+	VAESDEC     Z29, Z1, Z1
+	VAESDEC     Z29, Z2, Z2
+	VAESDEC     Z29, Z3, Z3
+	VAESDEC     Z29, Z4, Z4
+	VAESDEC     Z29, Z5, Z5
+	VAESDEC     Z29, Z6, Z6
+	VAESENC     208(R10), X31, X31
+
+final_23:
+	VAESENCLAST (R10)(R13*1), X31, X31
+	VPXORQ      (CX), Z9, Z11
+	VAESDECLAST Z11, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VPXORQ      64(CX), Z9, Z11
+	VAESDECLAST Z11, Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	VPXORQ      128(CX), Z9, Z11
+	VAESDECLAST Z11, Z2, Z2
+	VMOVDQU64   Z2, 128(DI)
+	VPXORQ      192(CX), Z9, Z11
+	VAESDECLAST Z11, Z3, Z3
+	VMOVDQU64   Z3, 192(DI)
+	VPXORQ      256(CX), Z9, Z11
+	VAESDECLAST Z11, Z4, Z4
+	VMOVDQU64   Z4, 256(DI)
+	VPXORQ      320(CX), Z9, Z11
+	VAESDECLAST Z11, Z5, Z5
+	VMOVDQU64   Z5, 320(DI)
+	VPXORQ      384(CX), Z9, Z11
+	VAESDECLAST Z11, Z6, Z6
+	VMOVDQU64   Z6, K1, 384(DI)
+	VMOVDQU64.Z Z6, K1, Z6
+	VPTERNLOGD  $0x96, Z1, Z0, Z10
+	VPTERNLOGD  $0x96, Z3, Z2, Z10
+	VPTERNLOGD  $0x96, Z5, Z4, Z10
+	VPXORQ      Z6, Z10, Z10
+	JMP         taildone_7
+
+skip_22:
+	CMPQ        R12, $0x00000008
+	JNE         skip_24
+	VMOVDQU64   (SI), Z0
+	VMOVDQU64   64(SI), Z1
+	VMOVDQU64   128(SI), Z2
+	VMOVDQU64   192(SI), Z3
+	VMOVDQU64   256(SI), Z4
+	VMOVDQU64   320(SI), Z5
+	VMOVDQU64   384(SI), Z6
+	VMOVDQU64.Z 448(SI), K1, Z7
+	VPTERNLOGD  $0x96, (CX), Z8, Z0
+	VPTERNLOGD  $0x96, 64(CX), Z8, Z1
+	VPTERNLOGD  $0x96, 128(CX), Z8, Z2
+	VPTERNLOGD  $0x96, 192(CX), Z8, Z3
+	VPTERNLOGD  $0x96, 256(CX), Z8, Z4
+	VPTERNLOGD  $0x96, 320(CX), Z8, Z5
+	VPTERNLOGD  $0x96, 384(CX), Z8, Z6
+	VPTERNLOGD  $0x96, 448(CX), Z8, Z7
+	VAESDEC     Z17, Z0, Z0
+	VAESDEC     Z17, Z1, Z1
+	VAESDEC     Z17, Z2, Z2
+	VAESDEC     Z17, Z3, Z3
+	VAESDEC     Z17, Z4, Z4
+	VAESDEC     Z17, Z5, Z5
+	VAESDEC     Z17, Z6, Z6
+	VAESDEC     Z17, Z7, Z7
+	VAESENC     16(R10), X31, X31
+	VAESDEC     Z18, Z0, Z0
+	VAESDEC     Z18, Z1, Z1
+	VAESDEC     Z18, Z2, Z2
+	VAESDEC     Z18, Z3, Z3
+	VAESDEC     Z18, Z4, Z4
+	VAESDEC     Z18, Z5, Z5
+	VAESDEC     Z18, Z6, Z6
+	VAESDEC     Z18, Z7, Z7
+	VAESENC     32(R10), X31, X31
+	VAESDEC     Z19, Z0, Z0
+	VAESDEC     Z19, Z1, Z1
+	VAESDEC     Z19, Z2, Z2
+	VAESDEC     Z19, Z3, Z3
+	VAESDEC     Z19, Z4, Z4
+	VAESDEC     Z19, Z5, Z5
+	VAESDEC     Z19, Z6, Z6
+	VAESDEC     Z19, Z7, Z7
+	VAESENC     48(R10), X31, X31
+	VAESDEC     Z20, Z0, Z0
+	VAESDEC     Z20, Z1, Z1
+	VAESDEC     Z20, Z2, Z2
+	VAESDEC     Z20, Z3, Z3
+	VAESDEC     Z20, Z4, Z4
+	VAESDEC     Z20, Z5, Z5
+	VAESDEC     Z20, Z6, Z6
+	VAESDEC     Z20, Z7, Z7
+	VAESENC     64(R10), X31, X31
+	VAESDEC     Z21, Z0, Z0
+	VAESDEC     Z21, Z1, Z1
+	VAESDEC     Z21, Z2, Z2
+	VAESDEC     Z21, Z3, Z3
+	VAESDEC     Z21, Z4, Z4
+	VAESDEC     Z21, Z5, Z5
+	VAESDEC     Z21, Z6, Z6
+	VAESDEC     Z21, Z7, Z7
+	VAESENC     80(R10), X31, X31
+	VAESDEC     Z22, Z0, Z0
+	VAESDEC     Z22, Z1, Z1
+	VAESDEC     Z22, Z2, Z2
+	VAESDEC     Z22, Z3, Z3
+	VAESDEC     Z22, Z4, Z4
+	VAESDEC     Z22, Z5, Z5
+	VAESDEC     Z22, Z6, Z6
+	VAESDEC     Z22, Z7, Z7
+	VAESENC     96(R10), X31, X31
+	VAESDEC     Z23, Z0, Z0
+	VAESDEC     Z23, Z1, Z1
+	VAESDEC     Z23, Z2, Z2
+	VAESDEC     Z23, Z3, Z3
+	VAESDEC     Z23, Z4, Z4
+	VAESDEC     Z23, Z5, Z5
+	VAESDEC     Z23, Z6, Z6
+	VAESDEC     Z23, Z7, Z7
+	VAESENC     112(R10), X31, X31
+	VAESDEC     Z24, Z0, Z0
+	VAESDEC     Z24, Z1, Z1
+	VAESDEC     Z24, Z2, Z2
+	VAESDEC     Z24, Z3, Z3
+	VAESDEC     Z24, Z4, Z4
+	VAESDEC     Z24, Z5, Z5
+	VAESDEC     Z24, Z6, Z6
+	VAESDEC     Z24, Z7, Z7
+	VAESENC     128(R10), X31, X31
+	VAESDEC     Z25, Z0, Z0
+	VAESDEC     Z25, Z1, Z1
+	VAESDEC     Z25, Z2, Z2
+	VAESDEC     Z25, Z3, Z3
+	VAESDEC     Z25, Z4, Z4
+	VAESDEC     Z25, Z5, Z5
+	VAESDEC     Z25, Z6, Z6
+	VAESDEC     Z25, Z7, Z7
+	VAESENC     144(R10), X31, X31
+	CMPQ        AX, $0x0a
+	JE          final_25
+	VAESDEC     Z26, Z0, Z0
+	VAESDEC     Z26, Z1, Z1
+	VAESDEC     Z26, Z2, Z2
+	VAESDEC     Z26, Z3, Z3
+	VAESDEC     Z26, Z4, Z4
+	VAESDEC     Z26, Z5, Z5
+	VAESDEC     Z26, Z6, Z6
+	VAESDEC     Z26, Z7, Z7
+	VAESENC     160(R10), X31, X31
+	VAESDEC     Z27, Z0, Z0
+	VAESDEC     Z27, Z1, Z1
+	VAESDEC     Z27, Z2, Z2
+	VAESDEC     Z27, Z3, Z3
+	VAESDEC     Z27, Z4, Z4
+	VAESDEC     Z27, Z5, Z5
+	VAESDEC     Z27, Z6, Z6
+	VAESDEC     Z27, Z7, Z7
+	VAESENC     176(R10), X31, X31
+	CMPQ        AX, $0x0c
+	JE          final_25
+	VAESDEC     Z28, Z0, Z0
+	VAESDEC     Z28, Z1, Z1
+	VAESDEC     Z28, Z2, Z2
+	VAESDEC     Z28, Z3, Z3
+	VAESDEC     Z28, Z4, Z4
+	VAESDEC     Z28, Z5, Z5
+	VAESDEC     Z28, Z6, Z6
+	VAESDEC     Z28, Z7, Z7
+	VAESENC     192(R10), X31, X31
+	VAESDEC     Z29, Z0, Z0
+	VAESDEC     Z29, Z1, Z1
+	VAESDEC     Z29, Z2, Z2
+	VAESDEC     Z29, Z3, Z3
+	VAESDEC     Z29, Z4, Z4
+	VAESDEC     Z29, Z5, Z5
+	VAESDEC     Z29, Z6, Z6
+	VAESDEC     Z29, Z7, Z7
+	VAESENC     208(R10), X31, X31
+
+final_25:
+	VAESENCLAST (R10)(R13*1), X31, X31
+	VPXORQ      (CX), Z9, Z11
+	VAESDECLAST Z11, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VPXORQ      64(CX), Z9, Z11
+	VAESDECLAST Z11, Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	VPXORQ      128(CX), Z9, Z11
+	VAESDECLAST Z11, Z2, Z2
+	VMOVDQU64   Z2, 128(DI)
+	VPXORQ      192(CX), Z9, Z11
+	VAESDECLAST Z11, Z3, Z3
+	VMOVDQU64   Z3, 192(DI)
+	VPXORQ      256(CX), Z9, Z11
+	VAESDECLAST Z11, Z4, Z4
+	VMOVDQU64   Z4, 256(DI)
+	VPXORQ      320(CX), Z9, Z11
+	VAESDECLAST Z11, Z5, Z5
+	VMOVDQU64   Z5, 320(DI)
+	VPXORQ      384(CX), Z9, Z11
+	VAESDECLAST Z11, Z6, Z6
+	VMOVDQU64   Z6, 384(DI)
+	VPXORQ      448(CX), Z9, Z11
+	VAESDECLAST Z11, Z7, Z7
+	VMOVDQU64   Z7, K1, 448(DI)
+	VMOVDQU64.Z Z7, K1, Z7
+	VPTERNLOGD  $0x96, Z1, Z0, Z10
+	VPTERNLOGD  $0x96, Z3, Z2, Z10
+	VPTERNLOGD  $0x96, Z5, Z4, Z10
+	VPTERNLOGD  $0x96, Z7, Z6, Z10
+	JMP         taildone_7
+
+skip_24:
+taildone_7:
+	VEXTRACTI64X4 $0x01, Z10, Y11
+	VPXOR         Y11, Y10, Y10
+	VEXTRACTI128  $0x01, Y10, X11
+	VPXOR         X11, X10, X0
+	VPXOR         X15, X0, X0
+	KORTESTW      K2, K2
+	JZ            tag_26
+	VMOVDQU8.Z    (R11), K2, X1
+	VPXORQ        X31, X1, X1
+	VMOVDQU8      X1, K2, (R14)
+	VMOVDQU8.Z    X1, K2, X1
+	LEAQ          padBit<>+16(SB), R12
+	SUBQ          R9, R12
+	VPOR          (R12), X1, X1
+	VPXOR         X1, X0, X0
+
+tag_26:
+	VAESENC 16(R10), X0, X0
+	VAESENC 32(R10), X0, X0
+	VAESENC 48(R10), X0, X0
+	VAESENC 64(R10), X0, X0
+	VAESENC 80(R10), X0, X0
+	VAESENC 96(R10), X0, X0
+	VAESENC 112(R10), X0, X0
+	VAESENC 128(R10), X0, X0
+	VAESENC 144(R10), X0, X0
+	CMPQ    AX, $0x0a
+	JE      enclast_27
+	VAESENC 160(R10), X0, X0
+	VAESENC 176(R10), X0, X0
+	CMPQ    AX, $0x0c
+	JE      enclast_27
+	VAESENC 192(R10), X0, X0
+	VAESENC 208(R10), X0, X0
+
+enclast_27:
+	VAESENCLAST (R10)(R13*1), X0, X0
+	VMOVQ       X0, R12
+	MOVQ        R12, t0+104(FP)
+	VPEXTRQ     $0x01, X0, R12
+	MOVQ        R12, t1+112(FP)
 	VZEROUPPER
 	RET

@@ -7,3 +7,8 @@ import "github.com/faelabs/fae/internal/words"
 func (a *AEAD) kernel(d direction, dst, src []byte, off, sum *words.Block, i uint64) {
 	a.blocksGeneric(d, dst, src, off, sum, i)
 }
+
+// messageKernel reports that there is no message kernel here.
+func (a *AEAD) messageKernel(d direction, out, nonce, src []byte) (words.Block, bool) {
+	return words.Block{}, false
+}

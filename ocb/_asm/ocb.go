@@ -82,15 +82,24 @@ type gen struct {
 	w      width
 	o      op
 	labels int
+
+	// fuse marks the tail of a message kernel, whose body also runs the
+	// blocks beside it (see message.go).
+	fuse bool
 }
 
 func main() {
 	ConstraintExpr("!purego")
+	tables()
 	for _, w := range []width{xmm, ymm, zmm} {
 		for _, o := range []op{enc, dec, hash} {
 			g := &gen{w: w, o: o}
 			g.function()
 		}
+	}
+	for _, o := range []op{enc, dec} {
+		g := &gen{w: zmm, o: o}
+		g.message()
 	}
 	Generate()
 }
@@ -172,6 +181,48 @@ func (g *gen) function() {
 	Load(Param("off1"), t1)
 	VPINSRQ(U8(1), t1, g.x(rBase), g.x(rBase))
 	VPXOR(g.x(rAcc), g.x(rAcc), g.x(rAcc))
+	g.keys()
+	tail, done := g.label("tail"), g.label("done")
+	g.groups(tail)
+	Label(tail)
+	TESTQ(n, n)
+	JZ(LabelRef(done))
+	tailDone := g.tail()
+	Label(tailDone)
+	MOVQ(n, t1)
+	SHLQ(U8(4), t1)
+	VPXOR(Mem{Base: rel, Index: t1, Scale: 1, Disp: -16}, g.x(rBase), g.x(rBase))
+
+	Label(done)
+	switch g.w.w {
+	case 4:
+		VEXTRACTI64X4(U8(1), g.v(rAcc), g.x(rT).AsY())
+		VPXOR(g.x(rT).AsY(), g.x(rAcc).AsY(), g.x(rAcc).AsY())
+		fallthrough
+	case 2:
+		VEXTRACTI128(U8(1), g.x(rAcc).AsY(), g.x(rT))
+		VPXOR(g.x(rT), g.x(rAcc), g.x(rAcc))
+	}
+	Load(Param("sum0"), t1)
+	VMOVQ(t1, g.x(rT))
+	Load(Param("sum1"), t1)
+	VPINSRQ(U8(1), t1, g.x(rT), g.x(rT))
+	VPXOR(g.x(rT), g.x(rAcc), g.x(rAcc))
+	for _, r := range []struct {
+		x      int
+		lo, hi string
+	}{{rBase, "o0", "o1"}, {rAcc, "s0", "s1"}} {
+		VMOVQ(g.x(r.x), t1)
+		Store(t1, Return(r.lo))
+		VPEXTRQ(U8(1), g.x(r.x), t1)
+		Store(t1, Return(r.hi))
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// keys broadcasts the round keys 1 to 13 (zmm) and, for hash, the last one.
+func (g *gen) keys() {
 	if g.w.w == 4 {
 		for r := 1; r <= 13; r++ {
 			VBROADCASTI32X4(Mem{Base: rk, Disp: 16 * r}, g.v(zKey0+r))
@@ -187,9 +238,13 @@ func (g *gen) function() {
 			VBROADCASTI32X4(Mem{Base: rk, Index: last, Scale: 1}, g.v(rB1))
 		}
 	}
+}
 
+// groups processes whole groups of G blocks while n >= G, then jumps to
+// tail.
+func (g *gen) groups(tail string) {
 	G := 8 * g.w.w
-	loop, tail, done := g.label("loop"), g.label("tail"), g.label("done")
+	loop := g.label("loop")
 	Label(loop)
 	CMPQ(n, U32(G))
 	JB(LabelRef(tail))
@@ -218,13 +273,15 @@ func (g *gen) function() {
 	}
 	SUBQ(U32(G), n)
 	JMP(LabelRef(loop))
+}
 
-	// Fewer than G blocks: no L lookup, and the last vector may be partial.
-	Label(tail)
-	TESTQ(n, n)
-	JZ(LabelRef(done))
+// tail processes the n < G blocks left: no L lookup, and the last vector
+// may be partial. It returns the label that ends it. The message kernels
+// (zmm) also take n = 0, where only the blocks beside the tail run.
+func (g *gen) tail() (tailDone string) {
+	G := 8 * g.w.w
 	g.bases()
-	tailDone := g.label("taildone")
+	tailDone = g.label("taildone")
 	switch g.w.w {
 	case 1:
 		for v := 1; v < 8; v++ {
@@ -267,7 +324,11 @@ func (g *gen) function() {
 		SHRQ(U8(4), nr)
 		LEAQ(Mem{Base: n, Disp: 3}, t1)
 		SHRQ(U8(2), t1)
-		for v := 1; v <= 8; v++ {
+		first := 1
+		if g.fuse {
+			first = 0
+		}
+		for v := first; v <= 8; v++ {
 			skip := g.label("skip")
 			CMPQ(t1, U32(v))
 			JNE(LabelRef(skip))
@@ -276,37 +337,7 @@ func (g *gen) function() {
 			Label(skip)
 		}
 	}
-	Label(tailDone)
-	MOVQ(n, t1)
-	SHLQ(U8(4), t1)
-	VPXOR(Mem{Base: rel, Index: t1, Scale: 1, Disp: -16}, g.x(rBase), g.x(rBase))
-
-	Label(done)
-	switch g.w.w {
-	case 4:
-		VEXTRACTI64X4(U8(1), g.v(rAcc), g.x(rT).AsY())
-		VPXOR(g.x(rT).AsY(), g.x(rAcc).AsY(), g.x(rAcc).AsY())
-		fallthrough
-	case 2:
-		VEXTRACTI128(U8(1), g.x(rAcc).AsY(), g.x(rT))
-		VPXOR(g.x(rT), g.x(rAcc), g.x(rAcc))
-	}
-	Load(Param("sum0"), t1)
-	VMOVQ(t1, g.x(rT))
-	Load(Param("sum1"), t1)
-	VPINSRQ(U8(1), t1, g.x(rT), g.x(rT))
-	VPXOR(g.x(rT), g.x(rAcc), g.x(rAcc))
-	for _, r := range []struct {
-		x      int
-		lo, hi string
-	}{{rBase, "o0", "o1"}, {rAcc, "s0", "s1"}} {
-		VMOVQ(g.x(r.x), t1)
-		Store(t1, Return(r.lo))
-		VPEXTRQ(U8(1), g.x(r.x), t1)
-		Store(t1, Return(r.hi))
-	}
-	VZEROUPPER()
-	RET()
+	return tailDone
 }
 
 // bases sets B0 = base^K0 and, for enc and dec, B1 = base^Klast, broadcast.
@@ -383,6 +414,9 @@ func (g *gen) body(nv int, group, partial bool) {
 	if g.o == enc {
 		accumulate()
 	}
+	if g.fuse {
+		g.fuseStart()
+	}
 	for k := 0; k < nv; k++ {
 		g.xor3(relOp(k), g.v(rB0), g.v(k))
 	}
@@ -404,6 +438,9 @@ func (g *gen) body(nv int, group, partial bool) {
 				VAESENC(key, g.v(k), g.v(k))
 			}
 		}
+		if g.fuse {
+			g.fuseRound(r)
+		}
 	}
 	for r := 1; r < 10; r++ {
 		round(r)
@@ -418,6 +455,9 @@ func (g *gen) body(nv int, group, partial bool) {
 	round(12)
 	round(13)
 	Label(final)
+	if g.fuse {
+		g.fuseFinal()
+	}
 	for k := 0; k < nv; k++ {
 		key := g.v(rB1)
 		if g.o != hash {

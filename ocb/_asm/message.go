@@ -1,0 +1,287 @@
+package main
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// The message kernels, ocbSealVAES512 and ocbOpenVAES512, seal or open a
+// whole message of n >= 0 whole blocks and a final partial block of r < 16
+// bytes, and return the tag before HASH(A) is added, E(Checksum ^ Offset_m ^
+// L_$), at full length. Left to separate calls, the steps around the blocks
+// wait on each other: Ktop before the first offset, the pad after the last
+// block's offset, the tag after the checksum. The kernels format the nonce
+// and encipher Ktop in their prologue, where the key broadcasts hide under
+// its latency, and run the pad, E(Offset_*), beside the last (partial)
+// group's rounds; so does the tag when sealing, since the checksum is
+// complete once the last group's plaintext is loaded. Opening waits for the
+// last group's output for the checksum and enciphers the tag after it. The
+// nonce and the partial block move under AVX-512 byte masks, which touch no
+// byte outside them.
+
+// Registers of the message kernels besides the block kernels' own.
+var (
+	ek      = R10 // encryption round keys (rk when sealing)
+	partSrc = R11 // the final partial block in src and dst
+	partDst = R14
+	ends    = RDX // L_* and L_$, in ltab's register once the groups are done
+	rr      = R9  // r, in idx's register once the groups are done
+)
+
+// Vector registers of the message kernels: rPre the inputs of the blocks
+// beside the tail, less the checksum (enc: the tag's in the low lane, the
+// pad's in the high one; dec: the tag's); rKL the last round key, broadcast
+// (enc); rX the blocks beside the tail; rT2 a temporary.
+const rPre = 15
+
+var (
+	rT2 = Z16
+	rKL = Z30
+	rX  = Z31
+)
+
+// Constants: byteMask[r] selects the first r bytes of a block; the 16 bytes
+// of padBit from 16-r on are the padding of a final block of r bytes;
+// ktopMask clears the nonce's 6 bottom bits.
+var byteMask, padBit, ktopMask Mem
+
+func tables() {
+	byteMask = GLOBL("byteMask", RODATA|NOPTR)
+	for r := 0; r < 16; r++ {
+		DATA(2*r, U16(1<<r-1))
+	}
+	padBit = GLOBL("padBit", RODATA|NOPTR)
+	for i, v := range []uint64{0, 0, 0x80, 0} {
+		DATA(8*i, U64(v))
+	}
+	ktopMask = GLOBL("ktopMask", RODATA|NOPTR)
+	DATA(0, U64(^uint64(0)))
+	DATA(8, U64(0xc0ffffffffffffff))
+}
+
+func (g *gen) message() {
+	name, keys := "ocbSealVAES512", "rk *[240]byte"
+	if g.o == dec {
+		name, keys = "ocbOpenVAES512", "rk, ek *[240]byte"
+	}
+	TEXT(name, NOSPLIT, "func(nr int, "+keys+", rel, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst, src *byte, n, r int) (t0, t1 uint64)")
+	Pragma("noescape")
+	Load(Param("nr"), nr)
+	Load(Param("rk"), rk)
+	if g.o == dec {
+		Load(Param("ek"), ek)
+	} else {
+		MOVQ(rk, ek)
+	}
+	MOVQ(nr, last)
+	SHLQ(U8(4), last)
+
+	// The nonce block is N, ending the block, ORed with bits: the 16 bytes
+	// that end with N, loaded under a mask of N's bytes (byteMask[16-len],
+	// inverted), which cannot fault on the others. Its 6 bottom bits are the
+	// (public) shift into Stretch, in CX.
+	Load(Param("nonce"), t1)
+	Load(Param("nonceLen"), partSrc)
+	LEAQ(Mem{Base: t1, Index: partSrc, Scale: 1, Disp: -16}, t1)
+	NEGQ(partSrc)
+	LEAQ(byteMask.Offset(32), partDst)
+	MOVWLZX(Mem{Base: partDst, Index: partSrc, Scale: 2}, partSrc.As32())
+	KMOVW(partSrc.As32(), K3)
+	KNOTW(K3, K3)
+	VMOVDQU8_Z(Mem{Base: t1}, K3, X0)
+	Load(Param("bits"), t1)
+	VPOR(Mem{Base: t1}, X0, X0)
+	VPEXTRB(U8(15), X0, ECX)
+	ANDL(U8(63), ECX)
+	VPAND(ktopMask, X0, X0)
+	VPXOR(Mem{Base: ek}, X0, X0)
+	g.encRounds(X0)
+	g.keys()
+	Load(Param("dst"), dst)
+	Load(Param("src"), src)
+	Load(Param("n"), n)
+	XORL(idx.As32(), idx.As32())
+	VPXOR(g.x(rAcc), g.x(rAcc), g.x(rAcc))
+
+	// Stretch = Ktop || (Ktop[1..64] ^ Ktop[9..72]) as big-endian words s0,
+	// s1, s2; Offset_0 = Stretch[1+bottom..128+bottom], by double shifts,
+	// which leave a word as it is for bottom = 0.
+	VMOVQ(X0, partSrc)
+	VPEXTRQ(U8(1), X0, t1)
+	BSWAPQ(partSrc)
+	BSWAPQ(t1)
+	MOVQ(partSrc, partDst)
+	SHLQ(U8(8), t1, partDst)
+	XORQ(partSrc, partDst)
+	SHLQ(CL, t1, partSrc)
+	SHLQ(CL, partDst, t1)
+	BSWAPQ(partSrc)
+	BSWAPQ(t1)
+	VMOVQ(partSrc, g.x(rBase))
+	VPINSRQ(U8(1), t1, g.x(rBase), g.x(rBase))
+	Load(Param("rel"), rel)
+	Load(Param("l"), ltab)
+
+	tail := g.label("tail")
+	g.groups(tail)
+	Label(tail)
+	g.beside()
+	g.fuse = true
+	tailDone := g.tail()
+	g.fuse = false
+	Label(tailDone)
+	if g.o == enc {
+		g.sealEnd()
+	} else {
+		g.openEnd()
+	}
+}
+
+// encRounds applies encryption rounds 1 to nr, with the keys at ek, to x.
+func (g *gen) encRounds(x VecPhysical) {
+	for i := 1; i < 10; i++ {
+		VAESENC(Mem{Base: ek, Disp: 16 * i}, x, x)
+	}
+	final := g.label("enclast")
+	CMPQ(nr, U8(10))
+	JE(LabelRef(final))
+	VAESENC(Mem{Base: ek, Disp: 160}, x, x)
+	VAESENC(Mem{Base: ek, Disp: 176}, x, x)
+	CMPQ(nr, U8(12))
+	JE(LabelRef(final))
+	VAESENC(Mem{Base: ek, Disp: 192}, x, x)
+	VAESENC(Mem{Base: ek, Disp: 208}, x, x)
+	Label(final)
+	VAESENCLAST(Mem{Base: ek, Index: last, Scale: 1}, x, x)
+}
+
+// beside prepares the blocks that run beside the tail, once the groups are
+// done: Offset_* = Offset_n ^ L_* (for the pad) and Offset_m (for the tag)
+// from the tail's n blocks, and the final partial block: partSrc and
+// partDst point at it, K2 selects its bytes (none when r = 0) and, when
+// sealing, X1 holds it padded (zero when r = 0).
+func (g *gen) beside() {
+	off := g.x(rPre)
+	Load(Param("ends"), ends)
+	Load(Param("r"), rr)
+	VMOVDQA(g.x(rBase), off)
+	MOVQ(n, t1)
+	SHLQ(U8(4), t1)
+	LEAQ(Mem{Base: src, Index: t1, Scale: 1}, partSrc)
+	LEAQ(Mem{Base: dst, Index: t1, Scale: 1}, partDst)
+	none := g.label("notail")
+	JZ(LabelRef(none))
+	VPXOR(Mem{Base: rel, Index: t1, Scale: 1, Disp: -16}, off, off)
+	Label(none)
+	KXORW(K2, K2, K2)
+	VPXOR(X1, X1, X1)
+	whole := g.label("whole")
+	TESTQ(rr, rr)
+	JZ(LabelRef(whole))
+	VPXOR(Mem{Base: ends}, off, off)
+	LEAQ(byteMask, t1)
+	MOVWLZX(Mem{Base: t1, Index: rr, Scale: 2}, t1.As32())
+	KMOVW(t1.As32(), K2)
+	if g.o == enc {
+		LEAQ(padBit.Offset(16), t1)
+		SUBQ(rr, t1)
+		VMOVDQU(Mem{Base: t1}, X1)
+		VMOVDQU8(Mem{Base: partSrc}, K2, X1)
+	}
+	Label(whole)
+	if g.o == enc {
+		VPXOR(Mem{Base: ends, Disp: 16}, off, X2)
+		VPXOR(Mem{Base: ek}, X2, X2)
+		VPXOR(X1, X2, X2)
+		VPXOR(Mem{Base: ek}, off, off)
+		VINSERTI128(U8(1), off, Y2, g.v(rPre).AsY())
+		VBROADCASTI32X4(Mem{Base: ek, Index: last, Scale: 1}, rKL)
+		return
+	}
+	VPXORQ(Mem{Base: ek}, off, rX.AsX())
+	VPXOR(Mem{Base: ends, Disp: 16}, off, off)
+	VPXOR(Mem{Base: ek}, off, off)
+}
+
+// fuseStart starts the blocks beside the tail after its inputs are loaded:
+// when sealing, the tag's input is then complete.
+func (g *gen) fuseStart() {
+	if g.o == dec {
+		return
+	}
+	acc := g.v(rAcc)
+	VEXTRACTI64X4(U8(1), acc, rT2.AsY())
+	VPXORQ(rT2.AsY(), acc.AsY(), rT2.AsY())
+	VEXTRACTI32X4(U8(1), rT2.AsY(), rX.AsX())
+	VPXORQ(rX.AsX(), rT2.AsX(), rT2.AsX())
+	VPXORQ(rT2.AsY(), g.v(rPre).AsY(), rX.AsY())
+}
+
+// fuseRound applies round r to the blocks beside the tail.
+func (g *gen) fuseRound(r int) {
+	if g.o == dec {
+		VAESENC(Mem{Base: ek, Disp: 16 * r}, rX.AsX(), rX.AsX())
+		return
+	}
+	VAESENC(g.v(zKey0+r).AsY(), rX.AsY(), rX.AsY())
+}
+
+// fuseFinal applies the last round to the blocks beside the tail.
+func (g *gen) fuseFinal() {
+	if g.o == dec {
+		VAESENCLAST(Mem{Base: ek, Index: last, Scale: 1}, rX.AsX(), rX.AsX())
+		return
+	}
+	VAESENCLAST(rKL.AsY(), rX.AsY(), rX.AsY())
+}
+
+// sealEnd encrypts the partial block, if any, with the pad in the high lane
+// of rX, and returns the tag in its low lane.
+func (g *gen) sealEnd() {
+	store := g.label("store")
+	KORTESTW(K2, K2)
+	JZ(LabelRef(store))
+	VEXTRACTI32X4(U8(1), rX.AsY(), X1)
+	VMOVDQU8_Z(Mem{Base: partSrc}, K2, X2)
+	VPXOR(X2, X1, X1)
+	VMOVDQU8(X1, K2, Mem{Base: partDst})
+	Label(store)
+	VMOVDQA64(rX.AsX(), X0)
+	g.ret()
+}
+
+// openEnd decrypts the partial block, if any, with the pad in rX, adds it
+// padded to the checksum, and returns the tag.
+func (g *gen) openEnd() {
+	acc := g.v(rAcc)
+	VEXTRACTI64X4(U8(1), acc, Y11)
+	VPXOR(Y11, acc.AsY(), Y10)
+	VEXTRACTI128(U8(1), Y10, X11)
+	VPXOR(X11, X10, X0)
+	VPXOR(g.x(rPre), X0, X0)
+	tag := g.label("tag")
+	KORTESTW(K2, K2)
+	JZ(LabelRef(tag))
+	VMOVDQU8_Z(Mem{Base: partSrc}, K2, X1)
+	VPXORQ(rX.AsX(), X1, X1)
+	VMOVDQU8(X1, K2, Mem{Base: partDst})
+	VMOVDQU8_Z(X1, K2, X1)
+	LEAQ(padBit.Offset(16), t1)
+	SUBQ(rr, t1)
+	VPOR(Mem{Base: t1}, X1, X1)
+	VPXOR(X1, X0, X0)
+	Label(tag)
+	g.encRounds(X0)
+	g.ret()
+}
+
+// ret returns X0 as t0 and t1.
+func (g *gen) ret() {
+	VMOVQ(X0, t1)
+	Store(t1, Return("t0"))
+	VPEXTRQ(U8(1), X0, t1)
+	Store(t1, Return("t1"))
+	VZEROUPPER()
+	RET()
+}
