@@ -10,7 +10,9 @@ import (
 
 // TestGuardPages runs guard.TestAEAD on every path, for each key size and
 // the extreme nonce and tag sizes, with the key against a guard page too,
-// and over another block cipher.
+// and over another block cipher: the masked loads and stores of the message
+// kernels around the nonce and a final partial block must touch nothing
+// else.
 func TestGuardPages(t *testing.T) {
 	paths.Run(t, func(t *testing.T) {
 		for _, c := range []struct{ key, nonce, tag int }{

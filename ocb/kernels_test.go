@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/cipher"
 	"crypto/rand"
+	"fmt"
 	mrand "math/rand/v2"
 	"testing"
 
@@ -137,4 +138,83 @@ func TestPadded(t *testing.T) {
 			t.Errorf("padded(%d bytes) = %x, want %x", n, got, want)
 		}
 	}
+}
+
+// TestMessageKernels compares Seal and Open on every path with the portable
+// code where the whole-message kernels change course: no whole block, a
+// tail of 1 to 31 blocks or none, after no group or after several, a final
+// partial block or none, lengths up to the kernels' bound and past it (the
+// general path); every key, nonce and tag size, every shift into Stretch
+// (the nonce's 6 bottom bits), AD of every shape, in place and not, and a
+// forged tag, which must leave no plaintext behind.
+func TestMessageKernels(t *testing.T) {
+	blocks := []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 28, 29, 31, 32, 33, 63, 64, 65, 96, 100, 1024}
+	if testing.Short() {
+		blocks = blocks[:17]
+	}
+	var lengths []int
+	for _, b := range blocks {
+		for _, r := range []int{0, 1, 15} {
+			lengths = append(lengths, b*blockSize+r)
+		}
+	}
+	span := maxKernelBlocks * blockSize
+	lengths = append(lengths, span-1, span, span+1)
+	adSizes := []int{0, 1, 15, 16, 17, 33, 100, 1000}
+	buf := make([]byte, span+256)
+	rand.Read(buf)
+	type testCase struct {
+		key, nonce, pt, ad, want []byte
+		tagSize                  int
+	}
+	var cases []testCase
+	paths.Compare(t, func() {
+		k := 0
+		for i, n := range lengths {
+			for _, keyLen := range []int{16, 24, 32} {
+				nonceSize, tagSize := 1+k%15, 8+k%9
+				c := testCase{key: buf[i : i+keyLen], pt: buf[i+1 : i+1+n], tagSize: tagSize}
+				c.nonce = bytes.Clone(buf[len(buf)-nonceSize:])
+				c.nonce[nonceSize-1] = byte(k*5%64) | byte(k)<<6
+				c.ad = buf[len(buf)/2:][:adSizes[k%len(adSizes)]]
+				a, _ := NewWithSizes(c.key, nonceSize, tagSize)
+				c.want = a.Seal(nil, c.nonce, c.pt, c.ad)
+				cases = append(cases, c)
+				k++
+			}
+		}
+	}, func(t *testing.T) {
+		for _, c := range cases {
+			a, err := NewWithSizes(c.key, len(c.nonce), c.tagSize)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := len(c.pt)
+			name := func() string {
+				return fmt.Sprintf("key %d, msg %d, ad %d, nonce %x, tag %d", len(c.key), n, len(c.ad), c.nonce, c.tagSize)
+			}
+			if got := a.Seal(nil, c.nonce, c.pt, c.ad); !bytes.Equal(got, c.want) {
+				t.Fatalf("%s: Seal differs from generic", name())
+			}
+			inPlace := append(make([]byte, 0, n+c.tagSize), c.pt...)
+			if got := a.Seal(inPlace[:0], c.nonce, inPlace, c.ad); !bytes.Equal(got, c.want) {
+				t.Fatalf("%s: Seal in place differs from generic", name())
+			}
+			got, err := a.Open(inPlace[:0], c.nonce, inPlace[:n+c.tagSize], c.ad)
+			if err != nil || !bytes.Equal(got, c.pt) {
+				t.Fatalf("%s: Open in place failed: %v", name(), err)
+			}
+			if got, err := a.Open(nil, c.nonce, c.want, c.ad); err != nil || !bytes.Equal(got, c.pt) {
+				t.Fatalf("%s: Open failed: %v", name(), err)
+			}
+			forged := bytes.Clone(c.want)
+			forged[len(forged)-1] ^= 1
+			if _, err := a.Open(forged[:0], c.nonce, forged, c.ad); err == nil {
+				t.Fatalf("%s: Open accepted a forged tag", name())
+			}
+			if !bytes.Equal(forged[:n], make([]byte, n)) {
+				t.Fatalf("%s: Open left plaintext behind after a forged tag", name())
+			}
+		}
+	})
 }
