@@ -32,6 +32,14 @@ DATA ktopMask<>+0(SB)/8, $0xffffffffffffffff
 DATA ktopMask<>+8(SB)/8, $0xc0ffffffffffffff
 GLOBL ktopMask<>(SB), RODATA|NOPTR, $16
 
+DATA rev128<>+0(SB)/8, $0x08090a0b0c0d0e0f
+DATA rev128<>+8(SB)/8, $0x0001020304050607
+GLOBL rev128<>(SB), RODATA|NOPTR, $16
+
+DATA rev64<>+0(SB)/8, $0x0001020304050607
+DATA rev64<>+8(SB)/8, $0x08090a0b0c0d0e0f
+GLOBL rev64<>(SB), RODATA|NOPTR, $16
+
 // func ocbEncAVX(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, dst *byte, src *byte, n int, i uint64, off0 uint64, off1 uint64, sum0 uint64, sum1 uint64) (o0 uint64, o1 uint64, s0 uint64, s1 uint64)
 // Requires: AES, AVX
 TEXT ·ocbEncAVX(SB), NOSPLIT, $0-128
@@ -11050,18 +11058,16 @@ TEXT ·ocbSealVAES512(SB), NOSPLIT, $0-112
 	SHLQ       $0x04, R13
 	MOVQ       nonce+40(FP), R12
 	MOVQ       nonceLen+48(FP), R11
+	MOVL       $0x00000010, CX
+	SUBL       R11, CX
+	MOVL       $0xffffffff, R14
+	SHLXL      CX, R14, R14
+	KMOVW      R14, K3
 	LEAQ       -16(R12)(R11*1), R12
-	NEGQ       R11
-	LEAQ       byteMask<>+32(SB), R14
-	MOVWLZX    (R14)(R11*2), R11
-	KMOVW      R11, K3
-	KNOTW      K3, K3
 	VMOVDQU8.Z (R12), K3, X0
-	MOVQ       bits+56(FP), R12
-	VPOR       (R12), X0, X0
-	VPEXTRB    $0x0f, X0, CX
-	ANDL       $0x3f, CX
-	VPAND      ktopMask<>+0(SB), X0, X0
+	VMOVDQU    ktopMask<>+0(SB), X7
+	MOVQ       bits+56(FP), R14
+	VPTERNLOGQ $0xea, (R14), X7, X0
 	VPXOR      (R10), X0, X0
 	VAESENC    16(R10), X0, X0
 	VAESENC    32(R10), X0, X0
@@ -11083,6 +11089,13 @@ TEXT ·ocbSealVAES512(SB), NOSPLIT, $0-112
 
 enclast_1:
 	VAESENCLAST     (R10)(R13*1), X0, X0
+	MOVBLZX         15(R12), CX
+	ANDL            $0x3f, CX
+	VPBROADCASTQ    CX, X4
+	NEGL            CX
+	ADDL            $0x40, CX
+	VPBROADCASTQ    CX, X5
+	VMOVDQU         rev128<>+0(SB), X6
 	VBROADCASTI32X4 16(BX), Z17
 	VBROADCASTI32X4 32(BX), Z18
 	VBROADCASTI32X4 48(BX), Z19
@@ -11101,19 +11114,16 @@ enclast_1:
 	MOVQ            n+80(FP), R8
 	XORL            R9, R9
 	VPXOR           X10, X10, X10
-	VMOVQ           X0, R11
-	VPEXTRQ         $0x01, X0, R12
-	BSWAPQ          R11
-	BSWAPQ          R12
-	MOVQ            R11, R14
-	SHLQ            $0x08, R12, R14
-	XORQ            R11, R14
-	SHLQ            CL, R12, R11
-	SHLQ            CL, R14, R12
-	BSWAPQ          R11
-	BSWAPQ          R12
-	VMOVQ           R11, X14
-	VPINSRQ         $0x01, R12, X14, X14
+	VPSHUFB         X6, X0, X1
+	VPSHUFB         rev64<>+0(SB), X0, X2
+	VPSLLQ          $0x08, X2, X3
+	VPSRLQ          $0x38, X1, X7
+	VPTERNLOGQ      $0x56, X2, X7, X3
+	VPBLENDD        $0x03, X3, X2, X3
+	VPSLLVQ         X4, X1, X1
+	VPSRLVQ         X5, X3, X3
+	VPOR            X3, X1, X1
+	VPSHUFB         X6, X1, X14
 	MOVQ            rel+16(FP), CX
 	MOVQ            l+24(FP), DX
 
@@ -12303,18 +12313,16 @@ TEXT ·ocbOpenVAES512(SB), NOSPLIT, $0-120
 	SHLQ       $0x04, R13
 	MOVQ       nonce+48(FP), R12
 	MOVQ       nonceLen+56(FP), R11
+	MOVL       $0x00000010, CX
+	SUBL       R11, CX
+	MOVL       $0xffffffff, R14
+	SHLXL      CX, R14, R14
+	KMOVW      R14, K3
 	LEAQ       -16(R12)(R11*1), R12
-	NEGQ       R11
-	LEAQ       byteMask<>+32(SB), R14
-	MOVWLZX    (R14)(R11*2), R11
-	KMOVW      R11, K3
-	KNOTW      K3, K3
 	VMOVDQU8.Z (R12), K3, X0
-	MOVQ       bits+64(FP), R12
-	VPOR       (R12), X0, X0
-	VPEXTRB    $0x0f, X0, CX
-	ANDL       $0x3f, CX
-	VPAND      ktopMask<>+0(SB), X0, X0
+	VMOVDQU    ktopMask<>+0(SB), X7
+	MOVQ       bits+64(FP), R14
+	VPTERNLOGQ $0xea, (R14), X7, X0
 	VPXOR      (R10), X0, X0
 	VAESENC    16(R10), X0, X0
 	VAESENC    32(R10), X0, X0
@@ -12336,6 +12344,13 @@ TEXT ·ocbOpenVAES512(SB), NOSPLIT, $0-120
 
 enclast_1:
 	VAESENCLAST     (R10)(R13*1), X0, X0
+	MOVBLZX         15(R12), CX
+	ANDL            $0x3f, CX
+	VPBROADCASTQ    CX, X4
+	NEGL            CX
+	ADDL            $0x40, CX
+	VPBROADCASTQ    CX, X5
+	VMOVDQU         rev128<>+0(SB), X6
 	VBROADCASTI32X4 16(BX), Z17
 	VBROADCASTI32X4 32(BX), Z18
 	VBROADCASTI32X4 48(BX), Z19
@@ -12354,19 +12369,16 @@ enclast_1:
 	MOVQ            n+88(FP), R8
 	XORL            R9, R9
 	VPXOR           X10, X10, X10
-	VMOVQ           X0, R11
-	VPEXTRQ         $0x01, X0, R12
-	BSWAPQ          R11
-	BSWAPQ          R12
-	MOVQ            R11, R14
-	SHLQ            $0x08, R12, R14
-	XORQ            R11, R14
-	SHLQ            CL, R12, R11
-	SHLQ            CL, R14, R12
-	BSWAPQ          R11
-	BSWAPQ          R12
-	VMOVQ           R11, X14
-	VPINSRQ         $0x01, R12, X14, X14
+	VPSHUFB         X6, X0, X1
+	VPSHUFB         rev64<>+0(SB), X0, X2
+	VPSLLQ          $0x08, X2, X3
+	VPSRLQ          $0x38, X1, X7
+	VPTERNLOGQ      $0x56, X2, X7, X3
+	VPBLENDD        $0x03, X3, X2, X3
+	VPSLLVQ         X4, X1, X1
+	VPSRLVQ         X5, X3, X3
+	VPOR            X3, X1, X1
+	VPSHUFB         X6, X1, X14
 	MOVQ            rel+24(FP), CX
 	MOVQ            l+32(FP), DX
 

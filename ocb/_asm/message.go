@@ -43,8 +43,9 @@ var (
 
 // Constants: byteMask[r] selects the first r bytes of a block; the 16 bytes
 // of padBit from 16-r on are the padding of a final block of r bytes;
-// ktopMask clears the nonce's 6 bottom bits.
-var byteMask, padBit, ktopMask Mem
+// ktopMask clears the nonce's 6 bottom bits; rev128 reverses the bytes of
+// a block, rev64 those of each half.
+var byteMask, padBit, ktopMask, rev128, rev64 Mem
 
 func tables() {
 	byteMask = GLOBL("byteMask", RODATA|NOPTR)
@@ -58,6 +59,12 @@ func tables() {
 	ktopMask = GLOBL("ktopMask", RODATA|NOPTR)
 	DATA(0, U64(^uint64(0)))
 	DATA(8, U64(0xc0ffffffffffffff))
+	rev128 = GLOBL("rev128", RODATA|NOPTR)
+	DATA(0, U64(0x08090a0b0c0d0e0f))
+	DATA(8, U64(0x0001020304050607))
+	rev64 = GLOBL("rev64", RODATA|NOPTR)
+	DATA(0, U64(0x0001020304050607))
+	DATA(8, U64(0x08090a0b0c0d0e0f))
 }
 
 func (g *gen) message() {
@@ -78,25 +85,31 @@ func (g *gen) message() {
 	SHLQ(U8(4), last)
 
 	// The nonce block is N, ending the block, ORed with bits: the 16 bytes
-	// that end with N, loaded under a mask of N's bytes (byteMask[16-len],
-	// inverted), which cannot fault on the others. Its 6 bottom bits are the
-	// (public) shift into Stretch, in CX.
+	// that end with N, loaded under a mask of N's bytes, which cannot fault
+	// on the others. Its last byte's 6 bottom bits are the (public) shift c
+	// into Stretch, broadcast in X4 (c) and X5 (64-c).
 	Load(Param("nonce"), t1)
 	Load(Param("nonceLen"), partSrc)
+	MOVL(U32(16), ECX)
+	SUBL(partSrc.As32(), ECX)
+	MOVL(U32(0xffffffff), partDst.As32())
+	SHLXL(ECX, partDst.As32(), partDst.As32())
+	KMOVW(partDst.As32(), K3)
 	LEAQ(Mem{Base: t1, Index: partSrc, Scale: 1, Disp: -16}, t1)
-	NEGQ(partSrc)
-	LEAQ(byteMask.Offset(32), partDst)
-	MOVWLZX(Mem{Base: partDst, Index: partSrc, Scale: 2}, partSrc.As32())
-	KMOVW(partSrc.As32(), K3)
-	KNOTW(K3, K3)
 	VMOVDQU8_Z(Mem{Base: t1}, K3, X0)
-	Load(Param("bits"), t1)
-	VPOR(Mem{Base: t1}, X0, X0)
-	VPEXTRB(U8(15), X0, ECX)
-	ANDL(U8(63), ECX)
-	VPAND(ktopMask, X0, X0)
+	VMOVDQU(ktopMask, X7)
+	Load(Param("bits"), partDst)
+	// (X0 & X7) | bits
+	VPTERNLOGQ(U8(0xea), Mem{Base: partDst}, X7, X0)
 	VPXOR(Mem{Base: ek}, X0, X0)
 	g.encRounds(X0)
+	MOVBLZX(Mem{Base: t1, Disp: 15}, ECX)
+	ANDL(U8(63), ECX)
+	VPBROADCASTQ(RCX, X4)
+	NEGL(ECX)
+	ADDL(U8(64), ECX)
+	VPBROADCASTQ(RCX, X5)
+	VMOVDQU(rev128, X6)
 	g.keys()
 	Load(Param("dst"), dst)
 	Load(Param("src"), src)
@@ -104,22 +117,21 @@ func (g *gen) message() {
 	XORL(idx.As32(), idx.As32())
 	VPXOR(g.x(rAcc), g.x(rAcc), g.x(rAcc))
 
-	// Stretch = Ktop || (Ktop[1..64] ^ Ktop[9..72]) as big-endian words s0,
-	// s1, s2; Offset_0 = Stretch[1+bottom..128+bottom], by double shifts,
-	// which leave a word as it is for bottom = 0.
-	VMOVQ(X0, partSrc)
-	VPEXTRQ(U8(1), X0, t1)
-	BSWAPQ(partSrc)
-	BSWAPQ(t1)
-	MOVQ(partSrc, partDst)
-	SHLQ(U8(8), t1, partDst)
-	XORQ(partSrc, partDst)
-	SHLQ(CL, t1, partSrc)
-	SHLQ(CL, partDst, t1)
-	BSWAPQ(partSrc)
-	BSWAPQ(t1)
-	VMOVQ(partSrc, g.x(rBase))
-	VPINSRQ(U8(1), t1, g.x(rBase), g.x(rBase))
+	// Stretch = Ktop || (Ktop[1..64] ^ Ktop[9..72]), as big-endian words
+	// s0, s1, s2, and Offset_0 = Stretch[1+c..128+c]: as 64-bit lanes, R =
+	// [s1, s0] and S = [s2, s1] make the offset's byte-reversed lanes
+	// R<<c | S>>(64-c), where a shift by 64 gives zero.
+	VPSHUFB(X6, X0, X1)
+	VPSHUFB(rev64, X0, X2)
+	VPSLLQ(U8(8), X2, X3)
+	VPSRLQ(U8(56), X1, X7)
+	// X3 = (X3 | X7) ^ X2: s2 in the low lane.
+	VPTERNLOGQ(U8(0x56), X2, X7, X3)
+	VPBLENDD(U8(3), X3, X2, X3)
+	VPSLLVQ(X4, X1, X1)
+	VPSRLVQ(X5, X3, X3)
+	VPOR(X3, X1, X1)
+	VPSHUFB(X6, X1, g.x(rBase))
 	Load(Param("rel"), rel)
 	Load(Param("l"), ltab)
 
