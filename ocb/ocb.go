@@ -295,49 +295,50 @@ func (a *AEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 
 // seal encrypts plaintext into out and returns the full-length tag.
 func (a *AEAD) seal(out, nonce, plaintext, ad []byte) words.Block {
-	if t, ok := a.messageKernel(encrypt, out, nonce, plaintext); ok {
-		return a.withHash(t, ad)
+	t, ok := a.messageKernel(encrypt, out, nonce, plaintext)
+	if !ok {
+		off := a.offset0(nonce)
+		var sum words.Block
+		full := len(plaintext) &^ (blockSize - 1)
+		a.run(encrypt, out[:full], plaintext[:full], &off, &sum)
+		if p := plaintext[full:]; len(p) > 0 {
+			off = off.Xor(a.lStar)
+			sum = sum.Xor(padded(p)) // before out, which may be p, is written
+			a.encrypt(off).XorPartial(out[full:], p)
+		}
+		t = a.tag(sum, off)
 	}
-	off := a.offset0(nonce)
-	var sum words.Block
-	full := len(plaintext) &^ (blockSize - 1)
-	a.run(encrypt, out[:full], plaintext[:full], &off, &sum)
-	if p := plaintext[full:]; len(p) > 0 {
-		off = off.Xor(a.lStar)
-		sum = sum.Xor(padded(p)) // before out, which may be p, is written
-		a.encrypt(off).XorPartial(out[full:], p)
-	}
-	return a.tag(sum, off, ad)
-}
-
-// open decrypts ciphertext into out and returns the full-length tag.
-func (a *AEAD) open(out, nonce, ciphertext, ad []byte) words.Block {
-	if t, ok := a.messageKernel(decrypt, out, nonce, ciphertext); ok {
-		return a.withHash(t, ad)
-	}
-	off := a.offset0(nonce)
-	var sum words.Block
-	full := len(ciphertext) &^ (blockSize - 1)
-	a.run(decrypt, out[:full], ciphertext[:full], &off, &sum)
-	if c := ciphertext[full:]; len(c) > 0 {
-		off = off.Xor(a.lStar)
-		a.encrypt(off).XorPartial(out[full:], c)
-		sum = sum.Xor(padded(out[full:]))
-	}
-	return a.tag(sum, off, ad)
-}
-
-// tag returns Tag = E(Checksum ^ Offset ^ L_$) ^ HASH(A), at full length.
-func (a *AEAD) tag(sum, off words.Block, ad []byte) words.Block {
-	return a.withHash(a.encrypt(sum.Xor(off).Xor(a.lDollar)), ad)
-}
-
-// withHash returns t ^ HASH(A); empty AD hashes to zero.
-func (a *AEAD) withHash(t words.Block, ad []byte) words.Block {
 	if len(ad) > 0 {
 		t = t.Xor(a.hash(ad))
 	}
 	return t
+}
+
+// open decrypts ciphertext into out and returns the full-length tag.
+func (a *AEAD) open(out, nonce, ciphertext, ad []byte) words.Block {
+	t, ok := a.messageKernel(decrypt, out, nonce, ciphertext)
+	if !ok {
+		off := a.offset0(nonce)
+		var sum words.Block
+		full := len(ciphertext) &^ (blockSize - 1)
+		a.run(decrypt, out[:full], ciphertext[:full], &off, &sum)
+		if c := ciphertext[full:]; len(c) > 0 {
+			off = off.Xor(a.lStar)
+			a.encrypt(off).XorPartial(out[full:], c)
+			sum = sum.Xor(padded(out[full:]))
+		}
+		t = a.tag(sum, off)
+	}
+	if len(ad) > 0 {
+		t = t.Xor(a.hash(ad))
+	}
+	return t
+}
+
+// tag returns E(Checksum ^ Offset ^ L_$), the tag less HASH(A), at full
+// length.
+func (a *AEAD) tag(sum, off words.Block) words.Block {
+	return a.encrypt(sum.Xor(off).Xor(a.lDollar))
 }
 
 // hash is HASH(K, A) of RFC 7253, Section 4.1.

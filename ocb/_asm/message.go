@@ -169,15 +169,22 @@ func (g *gen) encRounds(x VecPhysical) {
 }
 
 // beside prepares the blocks that run beside the tail, once the groups are
-// done: Offset_* = Offset_n ^ L_* (for the pad) and Offset_m (for the tag)
-// from the tail's n blocks, and the final partial block: partSrc and
+// done, from the tail's n blocks: Offset_* = Offset_n ^ L_* (for the pad)
+// and Offset_m (for the tag), and the final partial block: partSrc and
 // partDst point at it, K2 selects its bytes (none when r = 0) and, when
-// sealing, X1 holds it padded (zero when r = 0).
+// sealing, X1 holds it padded (zero when r = 0). When sealing, the offsets
+// are left relative to the offset before the tail, with the checksum's
+// partial block in the tag's: the blocks beside the tail then start from
+// B0 = base^K0, as the tail's own blocks do.
 func (g *gen) beside() {
 	off := g.x(rPre)
 	Load(Param("ends"), ends)
 	Load(Param("r"), rr)
-	VMOVDQA(g.x(rBase), off)
+	if g.o == enc {
+		VPXOR(off, off, off)
+	} else {
+		VMOVDQA(g.x(rBase), off)
+	}
 	MOVQ(n, t1)
 	SHLQ(U8(4), t1)
 	LEAQ(Mem{Base: src, Index: t1, Scale: 1}, partSrc)
@@ -203,14 +210,12 @@ func (g *gen) beside() {
 	}
 	Label(whole)
 	if g.o == enc {
-		VPXOR(Mem{Base: ends, Disp: 16}, off, X2)
-		VPXOR(Mem{Base: ek}, X2, X2)
-		VPXOR(X1, X2, X2)
-		VPXOR(Mem{Base: ek}, off, off)
-		VINSERTI128(U8(1), off, Y2, g.v(rPre).AsY())
+		VPTERNLOGD(U8(0x96), Mem{Base: ends, Disp: 16}, off, X1)
+		VINSERTI128(U8(1), off, Y1, g.v(rPre).AsY())
 		VBROADCASTI32X4(Mem{Base: ek, Index: last, Scale: 1}, rKL)
 		return
 	}
+	// Opening, rk are the decryption keys: B0 is base^K0 of those.
 	VPXORQ(Mem{Base: ek}, off, rX.AsX())
 	VPXOR(Mem{Base: ends, Disp: 16}, off, off)
 	VPXOR(Mem{Base: ek}, off, off)
@@ -226,8 +231,8 @@ func (g *gen) fuseStart() {
 	VEXTRACTI64X4(U8(1), acc, rT2.AsY())
 	VPXORQ(rT2.AsY(), acc.AsY(), rT2.AsY())
 	VEXTRACTI32X4(U8(1), rT2.AsY(), rX.AsX())
-	VPXORQ(rX.AsX(), rT2.AsX(), rT2.AsX())
-	VPXORQ(rT2.AsY(), g.v(rPre).AsY(), rX.AsY())
+	VPXORQ(rX.AsX(), rT2.AsX(), rX.AsX())
+	VPTERNLOGD(U8(0x96), g.v(rB0).AsY(), g.v(rPre).AsY(), rX.AsY())
 }
 
 // fuseRound applies round r to the blocks beside the tail.
