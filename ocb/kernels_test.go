@@ -160,7 +160,7 @@ func TestMessageKernels(t *testing.T) {
 	}
 	span := maxKernelBlocks * blockSize
 	lengths = append(lengths, span-1, span, span+1)
-	adSizes := []int{0, 1, 15, 16, 17, 33, 100, 1000}
+	adSizes := []int{0, 1, 15, 16, 17, 31, 32, 33, 47, 48, 49, 63, 64, 65, 100, 1000}
 	buf := make([]byte, span+256)
 	rand.Read(buf)
 	type testCase struct {

@@ -295,50 +295,45 @@ func (a *AEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 
 // seal encrypts plaintext into out and returns the full-length tag.
 func (a *AEAD) seal(out, nonce, plaintext, ad []byte) words.Block {
-	t, ok := a.messageKernel(encrypt, out, nonce, plaintext)
-	if !ok {
-		off := a.offset0(nonce)
-		var sum words.Block
-		full := len(plaintext) &^ (blockSize - 1)
-		a.run(encrypt, out[:full], plaintext[:full], &off, &sum)
-		if p := plaintext[full:]; len(p) > 0 {
-			off = off.Xor(a.lStar)
-			sum = sum.Xor(padded(p)) // before out, which may be p, is written
-			a.encrypt(off).XorPartial(out[full:], p)
-		}
-		t = a.tag(sum, off)
+	if t, ok := a.messageKernel(encrypt, out, nonce, plaintext, ad); ok {
+		return t
 	}
-	if len(ad) > 0 {
-		t = t.Xor(a.hash(ad))
+	off := a.offset0(nonce)
+	var sum words.Block
+	full := len(plaintext) &^ (blockSize - 1)
+	a.run(encrypt, out[:full], plaintext[:full], &off, &sum)
+	if p := plaintext[full:]; len(p) > 0 {
+		off = off.Xor(a.lStar)
+		sum = sum.Xor(padded(p)) // before out, which may be p, is written
+		a.encrypt(off).XorPartial(out[full:], p)
 	}
-	return t
+	return a.tag(sum, off, ad)
 }
 
 // open decrypts ciphertext into out and returns the full-length tag.
 func (a *AEAD) open(out, nonce, ciphertext, ad []byte) words.Block {
-	t, ok := a.messageKernel(decrypt, out, nonce, ciphertext)
-	if !ok {
-		off := a.offset0(nonce)
-		var sum words.Block
-		full := len(ciphertext) &^ (blockSize - 1)
-		a.run(decrypt, out[:full], ciphertext[:full], &off, &sum)
-		if c := ciphertext[full:]; len(c) > 0 {
-			off = off.Xor(a.lStar)
-			a.encrypt(off).XorPartial(out[full:], c)
-			sum = sum.Xor(padded(out[full:]))
-		}
-		t = a.tag(sum, off)
+	if t, ok := a.messageKernel(decrypt, out, nonce, ciphertext, ad); ok {
+		return t
 	}
+	off := a.offset0(nonce)
+	var sum words.Block
+	full := len(ciphertext) &^ (blockSize - 1)
+	a.run(decrypt, out[:full], ciphertext[:full], &off, &sum)
+	if c := ciphertext[full:]; len(c) > 0 {
+		off = off.Xor(a.lStar)
+		a.encrypt(off).XorPartial(out[full:], c)
+		sum = sum.Xor(padded(out[full:]))
+	}
+	return a.tag(sum, off, ad)
+}
+
+// tag returns Tag = E(Checksum ^ Offset ^ L_$) ^ HASH(A), at full length.
+func (a *AEAD) tag(sum, off words.Block, ad []byte) words.Block {
+	t := a.encrypt(sum.Xor(off).Xor(a.lDollar))
 	if len(ad) > 0 {
 		t = t.Xor(a.hash(ad))
 	}
 	return t
-}
-
-// tag returns E(Checksum ^ Offset ^ L_$), the tag less HASH(A), at full
-// length.
-func (a *AEAD) tag(sum, off words.Block) words.Block {
-	return a.encrypt(sum.Xor(off).Xor(a.lDollar))
 }
 
 // hash is HASH(K, A) of RFC 7253, Section 4.1.

@@ -28,6 +28,24 @@ DATA padBit<>+16(SB)/8, $0x0000000000000080
 DATA padBit<>+24(SB)/8, $0x0000000000000000
 GLOBL padBit<>(SB), RODATA|NOPTR, $32
 
+DATA padBit64<>+0(SB)/8, $0x0000000000000000
+DATA padBit64<>+8(SB)/8, $0x0000000000000000
+DATA padBit64<>+16(SB)/8, $0x0000000000000000
+DATA padBit64<>+24(SB)/8, $0x0000000000000000
+DATA padBit64<>+32(SB)/8, $0x0000000000000000
+DATA padBit64<>+40(SB)/8, $0x0000000000000000
+DATA padBit64<>+48(SB)/8, $0x0000000000000000
+DATA padBit64<>+56(SB)/8, $0x0000000000000000
+DATA padBit64<>+64(SB)/8, $0x0000000000000080
+DATA padBit64<>+72(SB)/8, $0x0000000000000000
+DATA padBit64<>+80(SB)/8, $0x0000000000000000
+DATA padBit64<>+88(SB)/8, $0x0000000000000000
+DATA padBit64<>+96(SB)/8, $0x0000000000000000
+DATA padBit64<>+104(SB)/8, $0x0000000000000000
+DATA padBit64<>+112(SB)/8, $0x0000000000000000
+DATA padBit64<>+120(SB)/8, $0x0000000000000000
+GLOBL padBit64<>(SB), RODATA|NOPTR, $128
+
 DATA ktopMask<>+0(SB)/8, $0xffffffffffffffff
 DATA ktopMask<>+8(SB)/8, $0xc0ffffffffffffff
 GLOBL ktopMask<>(SB), RODATA|NOPTR, $16
@@ -11048,9 +11066,9 @@ done_2:
 	VZEROUPPER
 	RET
 
-// func ocbSealVAES512(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst *byte, src *byte, n int, r int) (t0 uint64, t1 uint64)
+// func ocbSealVAES512(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst *byte, src *byte, n int, r int, ad *byte, adLen int) (t0 uint64, t1 uint64)
 // Requires: AES, AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, VAES
-TEXT ·ocbSealVAES512(SB), NOSPLIT, $0-112
+TEXT ·ocbSealVAES512(SB), NOSPLIT, $16-128
 	MOVQ       nr+0(FP), AX
 	MOVQ       rk+8(FP), BX
 	MOVQ       BX, R10
@@ -11096,6 +11114,7 @@ enclast_1:
 	ADDL            $0x40, CX
 	VPBROADCASTQ    CX, X5
 	VMOVDQU         rev128<>+0(SB), X6
+	MOVQ            rel+16(FP), CX
 	VBROADCASTI32X4 16(BX), Z17
 	VBROADCASTI32X4 32(BX), Z18
 	VBROADCASTI32X4 48(BX), Z19
@@ -11109,27 +11128,95 @@ enclast_1:
 	VBROADCASTI32X4 176(BX), Z27
 	VBROADCASTI32X4 192(BX), Z28
 	VBROADCASTI32X4 208(BX), Z29
-	MOVQ            dst+64(FP), DI
-	MOVQ            src+72(FP), SI
-	MOVQ            n+80(FP), R8
-	XORL            R9, R9
-	VPXOR           X10, X10, X10
-	VPSHUFB         X6, X0, X1
-	VPSHUFB         rev64<>+0(SB), X0, X2
-	VPSLLQ          $0x08, X2, X3
-	VPSRLQ          $0x38, X1, X7
-	VPTERNLOGQ      $0x56, X2, X7, X3
-	VPBLENDD        $0x03, X3, X2, X3
-	VPSLLVQ         X4, X1, X1
-	VPSRLVQ         X5, X3, X3
-	VPOR            X3, X1, X1
-	VPSHUFB         X6, X1, X14
-	MOVQ            rel+16(FP), CX
-	MOVQ            l+24(FP), DX
+	MOVQ            ad+96(FP), R11
+	MOVQ            adLen+104(FP), R14
+	VPXOR           X15, X15, X15
+	TESTQ           R14, R14
+	JZ              noad_2
+	MOVQ            $-1, R12
+	BZHIQ           R14, R12, R12
+	KMOVQ           R12, K4
+	VMOVDQU8.Z      (R11), K4, Z15
+	LEAQ            padBit64<>+64(SB), R12
+	SUBQ            R14, R12
+	VPORQ           (R12), Z15, Z15
+	LEAQ            15(R14), R12
+	SHRQ            $0x04, R12
+	ADDQ            R12, R12
+	MOVQ            $-1, R11
+	BZHIQ           R12, R11, R11
+	KMOVB           R11, K5
+	VMOVDQU64       (CX), Z16
+	TESTQ           $0x0000000f, R14
+	JZ              adwhole_3
+	MOVQ            ends+32(FP), R11
+	VMOVDQU         (R11), X1
+	SHRQ            $0x04, R14
+	JZ              adfirst_4
+	MOVQ            R14, R12
+	SHLQ            $0x04, R12
+	VPXOR           -16(CX)(R12*1), X1, X1
 
-loop_3:
+adfirst_4:
+	VSHUFI64X2 $0x00, Z1, Z1, Z1
+	LEAQ       (R14)(R14*1), R11
+	MOVL       $0x00000003, R12
+	SHLXL      R11, R12, R12
+	KMOVB      R12, K6
+	VMOVDQA64  Z1, K6, Z16
+
+adwhole_3:
+	VBROADCASTI32X4 (R10), Z30
+	VPTERNLOGD      $0x96, Z30, Z16, Z15
+	VAESENC         Z17, Z15, Z15
+	VAESENC         Z18, Z15, Z15
+	VAESENC         Z19, Z15, Z15
+	VAESENC         Z20, Z15, Z15
+	VAESENC         Z21, Z15, Z15
+	VAESENC         Z22, Z15, Z15
+	VAESENC         Z23, Z15, Z15
+	VAESENC         Z24, Z15, Z15
+	VAESENC         Z25, Z15, Z15
+	CMPQ            AX, $0x0a
+	JE              adlast_5
+	VAESENC         Z26, Z15, Z15
+	VAESENC         Z27, Z15, Z15
+	CMPQ            AX, $0x0c
+	JE              adlast_5
+	VAESENC         Z28, Z15, Z15
+	VAESENC         Z29, Z15, Z15
+
+adlast_5:
+	VBROADCASTI32X4 (R10)(R13*1), Z30
+	VAESENCLAST     Z30, Z15, Z15
+	VMOVDQU64.Z     Z15, K5, Z15
+	VEXTRACTI64X4   $0x01, Z15, Y16
+	VPXORQ          Y16, Y15, Y15
+	VEXTRACTI32X4   $0x01, Y15, X16
+	VPXORQ          X16, X15, X15
+
+noad_2:
+	VMOVDQU    X15, (SP)
+	MOVQ       dst+64(FP), DI
+	MOVQ       src+72(FP), SI
+	MOVQ       n+80(FP), R8
+	XORL       R9, R9
+	VPXOR      X10, X10, X10
+	VPSHUFB    X6, X0, X1
+	VPSHUFB    rev64<>+0(SB), X0, X2
+	VPSLLQ     $0x08, X2, X3
+	VPSRLQ     $0x38, X1, X7
+	VPTERNLOGQ $0x56, X2, X7, X3
+	VPBLENDD   $0x03, X3, X2, X3
+	VPSLLVQ    X4, X1, X1
+	VPSRLVQ    X5, X3, X3
+	VPOR       X3, X1, X1
+	VPSHUFB    X6, X1, X14
+	MOVQ       l+24(FP), DX
+
+loop_7:
 	CMPQ         R8, $0x00000020
-	JB           tail_2
+	JB           tail_6
 	VPXOR        (BX), X14, X11
 	VSHUFI64X2   $0x00, Z11, Z11, Z8
 	VPXOR        (BX)(R13*1), X14, X11
@@ -11234,7 +11321,7 @@ loop_3:
 	VAESENC      Z25, Z6, Z6
 	VAESENC      Z25, Z7, Z7
 	CMPQ         AX, $0x0a
-	JE           final_4
+	JE           final_8
 	VAESENC      Z26, Z0, Z0
 	VAESENC      Z26, Z1, Z1
 	VAESENC      Z26, Z2, Z2
@@ -11252,7 +11339,7 @@ loop_3:
 	VAESENC      Z27, Z6, Z6
 	VAESENC      Z27, Z7, Z7
 	CMPQ         AX, $0x0c
-	JE           final_4
+	JE           final_8
 	VAESENC      Z28, Z0, Z0
 	VAESENC      Z28, Z1, Z1
 	VAESENC      Z28, Z2, Z2
@@ -11270,7 +11357,7 @@ loop_3:
 	VAESENC      Z29, Z6, Z6
 	VAESENC      Z29, Z7, Z7
 
-final_4:
+final_8:
 	VPXORQ      (CX), Z9, Z11
 	VAESENCLAST Z11, Z0, Z0
 	VMOVDQU64   Z0, (DI)
@@ -11299,9 +11386,9 @@ final_4:
 	ADDQ        $0x00000200, SI
 	ADDQ        $0x00000200, DI
 	SUBQ        $0x00000020, R8
-	JMP         loop_3
+	JMP         loop_7
 
-tail_2:
+tail_6:
 	MOVQ  ends+32(FP), DX
 	MOVQ  r+88(FP), R9
 	VPXOR X15, X15, X15
@@ -11309,14 +11396,14 @@ tail_2:
 	SHLQ  $0x04, R12
 	LEAQ  (SI)(R12*1), R11
 	LEAQ  (DI)(R12*1), R14
-	JZ    notail_5
+	JZ    notail_9
 	VPXOR -16(CX)(R12*1), X15, X15
 
-notail_5:
+notail_9:
 	KXORW    K2, K2, K2
 	VPXOR    X1, X1, X1
 	TESTQ    R9, R9
-	JZ       whole_6
+	JZ       whole_10
 	VPXOR    (DX), X15, X15
 	LEAQ     byteMask<>+0(SB), R12
 	MOVWLZX  (R12)(R9*2), R12
@@ -11326,7 +11413,7 @@ notail_5:
 	VMOVDQU  (R12), X1
 	VMOVDQU8 (R11), K2, X1
 
-whole_6:
+whole_10:
 	VPTERNLOGD      $0x96, 16(DX), X15, X1
 	VINSERTI128     $0x01, X15, Y1, Y15
 	VBROADCASTI32X4 (R10)(R13*1), Z30
@@ -11346,7 +11433,7 @@ whole_6:
 	LEAQ            3(R8), R12
 	SHRQ            $0x02, R12
 	CMPQ            R12, $0x00000000
-	JNE             skip_8
+	JNE             skip_12
 	VEXTRACTI64X4   $0x01, Z10, Y16
 	VPXORQ          Y16, Y10, Y16
 	VEXTRACTI32X4   $0x01, Y16, X31
@@ -11362,21 +11449,21 @@ whole_6:
 	VAESENC         Y24, Y31, Y31
 	VAESENC         Y25, Y31, Y31
 	CMPQ            AX, $0x0a
-	JE              final_9
+	JE              final_13
 	VAESENC         Y26, Y31, Y31
 	VAESENC         Y27, Y31, Y31
 	CMPQ            AX, $0x0c
-	JE              final_9
+	JE              final_13
 	VAESENC         Y28, Y31, Y31
 	VAESENC         Y29, Y31, Y31
 
-final_9:
+final_13:
 	VAESENCLAST Y30, Y31, Y31
-	JMP         taildone_7
+	JMP         taildone_11
 
-skip_8:
+skip_12:
 	CMPQ          R12, $0x00000001
-	JNE           skip_10
+	JNE           skip_14
 	VMOVDQU64.Z   (SI), K1, Z0
 	VPXORQ        Z0, Z10, Z10
 	VEXTRACTI64X4 $0x01, Z10, Y16
@@ -11404,28 +11491,28 @@ skip_8:
 	VAESENC       Z25, Z0, Z0
 	VAESENC       Y25, Y31, Y31
 	CMPQ          AX, $0x0a
-	JE            final_11
+	JE            final_15
 	VAESENC       Z26, Z0, Z0
 	VAESENC       Y26, Y31, Y31
 	VAESENC       Z27, Z0, Z0
 	VAESENC       Y27, Y31, Y31
 	CMPQ          AX, $0x0c
-	JE            final_11
+	JE            final_15
 	VAESENC       Z28, Z0, Z0
 	VAESENC       Y28, Y31, Y31
 	VAESENC       Z29, Z0, Z0
 	VAESENC       Y29, Y31, Y31
 
-final_11:
+final_15:
 	VAESENCLAST Y30, Y31, Y31
 	VPXORQ      (CX), Z9, Z11
 	VAESENCLAST Z11, Z0, Z0
 	VMOVDQU64   Z0, K1, (DI)
-	JMP         taildone_7
+	JMP         taildone_11
 
-skip_10:
+skip_14:
 	CMPQ          R12, $0x00000002
-	JNE           skip_12
+	JNE           skip_16
 	VMOVDQU64     (SI), Z0
 	VMOVDQU64.Z   64(SI), K1, Z1
 	VPTERNLOGD    $0x96, Z1, Z0, Z10
@@ -11464,7 +11551,7 @@ skip_10:
 	VAESENC       Z25, Z1, Z1
 	VAESENC       Y25, Y31, Y31
 	CMPQ          AX, $0x0a
-	JE            final_13
+	JE            final_17
 	VAESENC       Z26, Z0, Z0
 	VAESENC       Z26, Z1, Z1
 	VAESENC       Y26, Y31, Y31
@@ -11472,7 +11559,7 @@ skip_10:
 	VAESENC       Z27, Z1, Z1
 	VAESENC       Y27, Y31, Y31
 	CMPQ          AX, $0x0c
-	JE            final_13
+	JE            final_17
 	VAESENC       Z28, Z0, Z0
 	VAESENC       Z28, Z1, Z1
 	VAESENC       Y28, Y31, Y31
@@ -11480,7 +11567,7 @@ skip_10:
 	VAESENC       Z29, Z1, Z1
 	VAESENC       Y29, Y31, Y31
 
-final_13:
+final_17:
 	VAESENCLAST Y30, Y31, Y31
 	VPXORQ      (CX), Z9, Z11
 	VAESENCLAST Z11, Z0, Z0
@@ -11488,11 +11575,11 @@ final_13:
 	VPXORQ      64(CX), Z9, Z11
 	VAESENCLAST Z11, Z1, Z1
 	VMOVDQU64   Z1, K1, 64(DI)
-	JMP         taildone_7
+	JMP         taildone_11
 
-skip_12:
+skip_16:
 	CMPQ          R12, $0x00000003
-	JNE           skip_14
+	JNE           skip_18
 	VMOVDQU64     (SI), Z0
 	VMOVDQU64     64(SI), Z1
 	VMOVDQU64.Z   128(SI), K1, Z2
@@ -11543,7 +11630,7 @@ skip_12:
 	VAESENC       Z25, Z2, Z2
 	VAESENC       Y25, Y31, Y31
 	CMPQ          AX, $0x0a
-	JE            final_15
+	JE            final_19
 	VAESENC       Z26, Z0, Z0
 	VAESENC       Z26, Z1, Z1
 	VAESENC       Z26, Z2, Z2
@@ -11553,7 +11640,7 @@ skip_12:
 	VAESENC       Z27, Z2, Z2
 	VAESENC       Y27, Y31, Y31
 	CMPQ          AX, $0x0c
-	JE            final_15
+	JE            final_19
 	VAESENC       Z28, Z0, Z0
 	VAESENC       Z28, Z1, Z1
 	VAESENC       Z28, Z2, Z2
@@ -11563,7 +11650,7 @@ skip_12:
 	VAESENC       Z29, Z2, Z2
 	VAESENC       Y29, Y31, Y31
 
-final_15:
+final_19:
 	VAESENCLAST Y30, Y31, Y31
 	VPXORQ      (CX), Z9, Z11
 	VAESENCLAST Z11, Z0, Z0
@@ -11574,11 +11661,11 @@ final_15:
 	VPXORQ      128(CX), Z9, Z11
 	VAESENCLAST Z11, Z2, Z2
 	VMOVDQU64   Z2, K1, 128(DI)
-	JMP         taildone_7
+	JMP         taildone_11
 
-skip_14:
+skip_18:
 	CMPQ          R12, $0x00000004
-	JNE           skip_16
+	JNE           skip_20
 	VMOVDQU64     (SI), Z0
 	VMOVDQU64     64(SI), Z1
 	VMOVDQU64     128(SI), Z2
@@ -11640,7 +11727,7 @@ skip_14:
 	VAESENC       Z25, Z3, Z3
 	VAESENC       Y25, Y31, Y31
 	CMPQ          AX, $0x0a
-	JE            final_17
+	JE            final_21
 	VAESENC       Z26, Z0, Z0
 	VAESENC       Z26, Z1, Z1
 	VAESENC       Z26, Z2, Z2
@@ -11652,7 +11739,7 @@ skip_14:
 	VAESENC       Z27, Z3, Z3
 	VAESENC       Y27, Y31, Y31
 	CMPQ          AX, $0x0c
-	JE            final_17
+	JE            final_21
 	VAESENC       Z28, Z0, Z0
 	VAESENC       Z28, Z1, Z1
 	VAESENC       Z28, Z2, Z2
@@ -11664,7 +11751,7 @@ skip_14:
 	VAESENC       Z29, Z3, Z3
 	VAESENC       Y29, Y31, Y31
 
-final_17:
+final_21:
 	VAESENCLAST Y30, Y31, Y31
 	VPXORQ      (CX), Z9, Z11
 	VAESENCLAST Z11, Z0, Z0
@@ -11678,11 +11765,11 @@ final_17:
 	VPXORQ      192(CX), Z9, Z11
 	VAESENCLAST Z11, Z3, Z3
 	VMOVDQU64   Z3, K1, 192(DI)
-	JMP         taildone_7
+	JMP         taildone_11
 
-skip_16:
+skip_20:
 	CMPQ          R12, $0x00000005
-	JNE           skip_18
+	JNE           skip_22
 	VMOVDQU64     (SI), Z0
 	VMOVDQU64     64(SI), Z1
 	VMOVDQU64     128(SI), Z2
@@ -11756,7 +11843,7 @@ skip_16:
 	VAESENC       Z25, Z4, Z4
 	VAESENC       Y25, Y31, Y31
 	CMPQ          AX, $0x0a
-	JE            final_19
+	JE            final_23
 	VAESENC       Z26, Z0, Z0
 	VAESENC       Z26, Z1, Z1
 	VAESENC       Z26, Z2, Z2
@@ -11770,7 +11857,7 @@ skip_16:
 	VAESENC       Z27, Z4, Z4
 	VAESENC       Y27, Y31, Y31
 	CMPQ          AX, $0x0c
-	JE            final_19
+	JE            final_23
 	VAESENC       Z28, Z0, Z0
 	VAESENC       Z28, Z1, Z1
 	VAESENC       Z28, Z2, Z2
@@ -11784,7 +11871,7 @@ skip_16:
 	VAESENC       Z29, Z4, Z4
 	VAESENC       Y29, Y31, Y31
 
-final_19:
+final_23:
 	VAESENCLAST Y30, Y31, Y31
 	VPXORQ      (CX), Z9, Z11
 	VAESENCLAST Z11, Z0, Z0
@@ -11801,11 +11888,11 @@ final_19:
 	VPXORQ      256(CX), Z9, Z11
 	VAESENCLAST Z11, Z4, Z4
 	VMOVDQU64   Z4, K1, 256(DI)
-	JMP         taildone_7
+	JMP         taildone_11
 
-skip_18:
+skip_22:
 	CMPQ          R12, $0x00000006
-	JNE           skip_20
+	JNE           skip_24
 	VMOVDQU64     (SI), Z0
 	VMOVDQU64     64(SI), Z1
 	VMOVDQU64     128(SI), Z2
@@ -11890,7 +11977,7 @@ skip_18:
 	VAESENC       Z25, Z5, Z5
 	VAESENC       Y25, Y31, Y31
 	CMPQ          AX, $0x0a
-	JE            final_21
+	JE            final_25
 	VAESENC       Z26, Z0, Z0
 	VAESENC       Z26, Z1, Z1
 	VAESENC       Z26, Z2, Z2
@@ -11906,7 +11993,7 @@ skip_18:
 	VAESENC       Z27, Z5, Z5
 	VAESENC       Y27, Y31, Y31
 	CMPQ          AX, $0x0c
-	JE            final_21
+	JE            final_25
 	VAESENC       Z28, Z0, Z0
 	VAESENC       Z28, Z1, Z1
 	VAESENC       Z28, Z2, Z2
@@ -11922,7 +12009,7 @@ skip_18:
 	VAESENC       Z29, Z5, Z5
 	VAESENC       Y29, Y31, Y31
 
-final_21:
+final_25:
 	VAESENCLAST Y30, Y31, Y31
 	VPXORQ      (CX), Z9, Z11
 	VAESENCLAST Z11, Z0, Z0
@@ -11942,11 +12029,11 @@ final_21:
 	VPXORQ      320(CX), Z9, Z11
 	VAESENCLAST Z11, Z5, Z5
 	VMOVDQU64   Z5, K1, 320(DI)
-	JMP         taildone_7
+	JMP         taildone_11
 
-skip_20:
+skip_24:
 	CMPQ          R12, $0x00000007
-	JNE           skip_22
+	JNE           skip_26
 	VMOVDQU64     (SI), Z0
 	VMOVDQU64     64(SI), Z1
 	VMOVDQU64     128(SI), Z2
@@ -12043,7 +12130,7 @@ skip_20:
 	VAESENC       Z25, Z6, Z6
 	VAESENC       Y25, Y31, Y31
 	CMPQ          AX, $0x0a
-	JE            final_23
+	JE            final_27
 	VAESENC       Z26, Z0, Z0
 	VAESENC       Z26, Z1, Z1
 	VAESENC       Z26, Z2, Z2
@@ -12061,7 +12148,7 @@ skip_20:
 	VAESENC       Z27, Z6, Z6
 	VAESENC       Y27, Y31, Y31
 	CMPQ          AX, $0x0c
-	JE            final_23
+	JE            final_27
 	VAESENC       Z28, Z0, Z0
 	VAESENC       Z28, Z1, Z1
 	VAESENC       Z28, Z2, Z2
@@ -12079,7 +12166,7 @@ skip_20:
 	VAESENC       Z29, Z6, Z6
 	VAESENC       Y29, Y31, Y31
 
-final_23:
+final_27:
 	VAESENCLAST Y30, Y31, Y31
 	VPXORQ      (CX), Z9, Z11
 	VAESENCLAST Z11, Z0, Z0
@@ -12102,11 +12189,11 @@ final_23:
 	VPXORQ      384(CX), Z9, Z11
 	VAESENCLAST Z11, Z6, Z6
 	VMOVDQU64   Z6, K1, 384(DI)
-	JMP         taildone_7
+	JMP         taildone_11
 
-skip_22:
+skip_26:
 	CMPQ          R12, $0x00000008
-	JNE           skip_24
+	JNE           skip_28
 	VMOVDQU64     (SI), Z0
 	VMOVDQU64     64(SI), Z1
 	VMOVDQU64     128(SI), Z2
@@ -12214,7 +12301,7 @@ skip_22:
 	VAESENC       Z25, Z7, Z7
 	VAESENC       Y25, Y31, Y31
 	CMPQ          AX, $0x0a
-	JE            final_25
+	JE            final_29
 	VAESENC       Z26, Z0, Z0
 	VAESENC       Z26, Z1, Z1
 	VAESENC       Z26, Z2, Z2
@@ -12234,7 +12321,7 @@ skip_22:
 	VAESENC       Z27, Z7, Z7
 	VAESENC       Y27, Y31, Y31
 	CMPQ          AX, $0x0c
-	JE            final_25
+	JE            final_29
 	VAESENC       Z28, Z0, Z0
 	VAESENC       Z28, Z1, Z1
 	VAESENC       Z28, Z2, Z2
@@ -12254,7 +12341,7 @@ skip_22:
 	VAESENC       Z29, Z7, Z7
 	VAESENC       Y29, Y31, Y31
 
-final_25:
+final_29:
 	VAESENCLAST Y30, Y31, Y31
 	VPXORQ      (CX), Z9, Z11
 	VAESENCLAST Z11, Z0, Z0
@@ -12280,29 +12367,29 @@ final_25:
 	VPXORQ      448(CX), Z9, Z11
 	VAESENCLAST Z11, Z7, Z7
 	VMOVDQU64   Z7, K1, 448(DI)
-	JMP         taildone_7
+	JMP         taildone_11
 
-skip_24:
-taildone_7:
+skip_28:
+taildone_11:
 	KORTESTW      K2, K2
-	JZ            store_26
+	JZ            store_30
 	VEXTRACTI32X4 $0x01, Y31, X1
 	VMOVDQU8.Z    (R11), K2, X2
 	VPXOR         X2, X1, X1
 	VMOVDQU8      X1, K2, (R14)
 
-store_26:
-	VMOVDQA64 X31, X0
-	VMOVQ     X0, R12
-	MOVQ      R12, t0+96(FP)
-	VPEXTRQ   $0x01, X0, R12
-	MOVQ      R12, t1+104(FP)
+store_30:
+	VPXORQ  (SP), X31, X0
+	VMOVQ   X0, R12
+	MOVQ    R12, t0+112(FP)
+	VPEXTRQ $0x01, X0, R12
+	MOVQ    R12, t1+120(FP)
 	VZEROUPPER
 	RET
 
-// func ocbOpenVAES512(nr int, rk *[240]byte, ek *[240]byte, rel *[32][16]byte, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst *byte, src *byte, n int, r int) (t0 uint64, t1 uint64)
+// func ocbOpenVAES512(nr int, rk *[240]byte, ek *[240]byte, rel *[32][16]byte, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst *byte, src *byte, n int, r int, ad *byte, adLen int) (t0 uint64, t1 uint64)
 // Requires: AES, AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, VAES
-TEXT ·ocbOpenVAES512(SB), NOSPLIT, $0-120
+TEXT ·ocbOpenVAES512(SB), NOSPLIT, $16-136
 	MOVQ       nr+0(FP), AX
 	MOVQ       rk+8(FP), BX
 	MOVQ       ek+16(FP), R10
@@ -12348,6 +12435,7 @@ enclast_1:
 	ADDL            $0x40, CX
 	VPBROADCASTQ    CX, X5
 	VMOVDQU         rev128<>+0(SB), X6
+	MOVQ            rel+24(FP), CX
 	VBROADCASTI32X4 16(BX), Z17
 	VBROADCASTI32X4 32(BX), Z18
 	VBROADCASTI32X4 48(BX), Z19
@@ -12361,27 +12449,108 @@ enclast_1:
 	VBROADCASTI32X4 176(BX), Z27
 	VBROADCASTI32X4 192(BX), Z28
 	VBROADCASTI32X4 208(BX), Z29
-	MOVQ            dst+72(FP), DI
-	MOVQ            src+80(FP), SI
-	MOVQ            n+88(FP), R8
-	XORL            R9, R9
-	VPXOR           X10, X10, X10
-	VPSHUFB         X6, X0, X1
-	VPSHUFB         rev64<>+0(SB), X0, X2
-	VPSLLQ          $0x08, X2, X3
-	VPSRLQ          $0x38, X1, X7
-	VPTERNLOGQ      $0x56, X2, X7, X3
-	VPBLENDD        $0x03, X3, X2, X3
-	VPSLLVQ         X4, X1, X1
-	VPSRLVQ         X5, X3, X3
-	VPOR            X3, X1, X1
-	VPSHUFB         X6, X1, X14
-	MOVQ            rel+24(FP), CX
-	MOVQ            l+32(FP), DX
+	MOVQ            ad+104(FP), R11
+	MOVQ            adLen+112(FP), R14
+	VPXOR           X15, X15, X15
+	TESTQ           R14, R14
+	JZ              noad_2
+	MOVQ            $-1, R12
+	BZHIQ           R14, R12, R12
+	KMOVQ           R12, K4
+	VMOVDQU8.Z      (R11), K4, Z15
+	LEAQ            padBit64<>+64(SB), R12
+	SUBQ            R14, R12
+	VPORQ           (R12), Z15, Z15
+	LEAQ            15(R14), R12
+	SHRQ            $0x04, R12
+	ADDQ            R12, R12
+	MOVQ            $-1, R11
+	BZHIQ           R12, R11, R11
+	KMOVB           R11, K5
+	VMOVDQU64       (CX), Z16
+	TESTQ           $0x0000000f, R14
+	JZ              adwhole_3
+	MOVQ            ends+40(FP), R11
+	VMOVDQU         (R11), X1
+	SHRQ            $0x04, R14
+	JZ              adfirst_4
+	MOVQ            R14, R12
+	SHLQ            $0x04, R12
+	VPXOR           -16(CX)(R12*1), X1, X1
 
-loop_3:
+adfirst_4:
+	VSHUFI64X2 $0x00, Z1, Z1, Z1
+	LEAQ       (R14)(R14*1), R11
+	MOVL       $0x00000003, R12
+	SHLXL      R11, R12, R12
+	KMOVB      R12, K6
+	VMOVDQA64  Z1, K6, Z16
+
+adwhole_3:
+	VBROADCASTI32X4 (R10), Z30
+	VPTERNLOGD      $0x96, Z30, Z16, Z15
+	VBROADCASTI32X4 16(R10), Z30
+	VAESENC         Z30, Z15, Z15
+	VBROADCASTI32X4 32(R10), Z30
+	VAESENC         Z30, Z15, Z15
+	VBROADCASTI32X4 48(R10), Z30
+	VAESENC         Z30, Z15, Z15
+	VBROADCASTI32X4 64(R10), Z30
+	VAESENC         Z30, Z15, Z15
+	VBROADCASTI32X4 80(R10), Z30
+	VAESENC         Z30, Z15, Z15
+	VBROADCASTI32X4 96(R10), Z30
+	VAESENC         Z30, Z15, Z15
+	VBROADCASTI32X4 112(R10), Z30
+	VAESENC         Z30, Z15, Z15
+	VBROADCASTI32X4 128(R10), Z30
+	VAESENC         Z30, Z15, Z15
+	VBROADCASTI32X4 144(R10), Z30
+	VAESENC         Z30, Z15, Z15
+	CMPQ            AX, $0x0a
+	JE              adlast_5
+	VBROADCASTI32X4 160(R10), Z30
+	VAESENC         Z30, Z15, Z15
+	VBROADCASTI32X4 176(R10), Z30
+	VAESENC         Z30, Z15, Z15
+	CMPQ            AX, $0x0c
+	JE              adlast_5
+	VBROADCASTI32X4 192(R10), Z30
+	VAESENC         Z30, Z15, Z15
+	VBROADCASTI32X4 208(R10), Z30
+	VAESENC         Z30, Z15, Z15
+
+adlast_5:
+	VBROADCASTI32X4 (R10)(R13*1), Z30
+	VAESENCLAST     Z30, Z15, Z15
+	VMOVDQU64.Z     Z15, K5, Z15
+	VEXTRACTI64X4   $0x01, Z15, Y16
+	VPXORQ          Y16, Y15, Y15
+	VEXTRACTI32X4   $0x01, Y15, X16
+	VPXORQ          X16, X15, X15
+
+noad_2:
+	VMOVDQU    X15, (SP)
+	MOVQ       dst+72(FP), DI
+	MOVQ       src+80(FP), SI
+	MOVQ       n+88(FP), R8
+	XORL       R9, R9
+	VPXOR      X10, X10, X10
+	VPSHUFB    X6, X0, X1
+	VPSHUFB    rev64<>+0(SB), X0, X2
+	VPSLLQ     $0x08, X2, X3
+	VPSRLQ     $0x38, X1, X7
+	VPTERNLOGQ $0x56, X2, X7, X3
+	VPBLENDD   $0x03, X3, X2, X3
+	VPSLLVQ    X4, X1, X1
+	VPSRLVQ    X5, X3, X3
+	VPOR       X3, X1, X1
+	VPSHUFB    X6, X1, X14
+	MOVQ       l+32(FP), DX
+
+loop_7:
 	CMPQ         R8, $0x00000020
-	JB           tail_2
+	JB           tail_6
 	VPXOR        (BX), X14, X11
 	VSHUFI64X2   $0x00, Z11, Z11, Z8
 	VPXOR        (BX)(R13*1), X14, X11
@@ -12482,7 +12651,7 @@ loop_3:
 	VAESDEC      Z25, Z6, Z6
 	VAESDEC      Z25, Z7, Z7
 	CMPQ         AX, $0x0a
-	JE           final_4
+	JE           final_8
 	VAESDEC      Z26, Z0, Z0
 	VAESDEC      Z26, Z1, Z1
 	VAESDEC      Z26, Z2, Z2
@@ -12500,7 +12669,7 @@ loop_3:
 	VAESDEC      Z27, Z6, Z6
 	VAESDEC      Z27, Z7, Z7
 	CMPQ         AX, $0x0c
-	JE           final_4
+	JE           final_8
 	VAESDEC      Z28, Z0, Z0
 	VAESDEC      Z28, Z1, Z1
 	VAESDEC      Z28, Z2, Z2
@@ -12518,7 +12687,7 @@ loop_3:
 	VAESDEC      Z29, Z6, Z6
 	VAESDEC      Z29, Z7, Z7
 
-final_4:
+final_8:
 	VPXORQ      (CX), Z9, Z11
 	VAESDECLAST Z11, Z0, Z0
 	VMOVDQU64   Z0, (DI)
@@ -12551,9 +12720,9 @@ final_4:
 	ADDQ        $0x00000200, SI
 	ADDQ        $0x00000200, DI
 	SUBQ        $0x00000020, R8
-	JMP         loop_3
+	JMP         loop_7
 
-tail_2:
+tail_6:
 	MOVQ    ends+40(FP), DX
 	MOVQ    r+96(FP), R9
 	VMOVDQA X14, X15
@@ -12561,20 +12730,20 @@ tail_2:
 	SHLQ    $0x04, R12
 	LEAQ    (SI)(R12*1), R11
 	LEAQ    (DI)(R12*1), R14
-	JZ      notail_5
+	JZ      notail_9
 	VPXOR   -16(CX)(R12*1), X15, X15
 
-notail_5:
+notail_9:
 	KXORW   K2, K2, K2
 	VPXOR   X1, X1, X1
 	TESTQ   R9, R9
-	JZ      whole_6
+	JZ      whole_10
 	VPXOR   (DX), X15, X15
 	LEAQ    byteMask<>+0(SB), R12
 	MOVWLZX (R12)(R9*2), R12
 	KMOVW   R12, K2
 
-whole_6:
+whole_10:
 	VPXORQ     (R10), X15, X31
 	VPXOR      16(DX), X15, X15
 	VPXOR      (R10), X15, X15
@@ -12594,7 +12763,7 @@ whole_6:
 	LEAQ       3(R8), R12
 	SHRQ       $0x02, R12
 	CMPQ       R12, $0x00000000
-	JNE        skip_8
+	JNE        skip_12
 	VAESENC    16(R10), X31, X31
 	VAESENC    32(R10), X31, X31
 	VAESENC    48(R10), X31, X31
@@ -12605,21 +12774,21 @@ whole_6:
 	VAESENC    128(R10), X31, X31
 	VAESENC    144(R10), X31, X31
 	CMPQ       AX, $0x0a
-	JE         final_9
+	JE         final_13
 	VAESENC    160(R10), X31, X31
 	VAESENC    176(R10), X31, X31
 	CMPQ       AX, $0x0c
-	JE         final_9
+	JE         final_13
 	VAESENC    192(R10), X31, X31
 	VAESENC    208(R10), X31, X31
 
-final_9:
+final_13:
 	VAESENCLAST (R10)(R13*1), X31, X31
-	JMP         taildone_7
+	JMP         taildone_11
 
-skip_8:
+skip_12:
 	CMPQ        R12, $0x00000001
-	JNE         skip_10
+	JNE         skip_14
 	VMOVDQU64.Z (SI), K1, Z0
 	VPTERNLOGD  $0x96, (CX), Z8, Z0
 	VAESDEC     Z17, Z0, Z0
@@ -12641,30 +12810,30 @@ skip_8:
 	VAESDEC     Z25, Z0, Z0
 	VAESENC     144(R10), X31, X31
 	CMPQ        AX, $0x0a
-	JE          final_11
+	JE          final_15
 	VAESDEC     Z26, Z0, Z0
 	VAESENC     160(R10), X31, X31
 	VAESDEC     Z27, Z0, Z0
 	VAESENC     176(R10), X31, X31
 	CMPQ        AX, $0x0c
-	JE          final_11
+	JE          final_15
 	VAESDEC     Z28, Z0, Z0
 	VAESENC     192(R10), X31, X31
 	VAESDEC     Z29, Z0, Z0
 	VAESENC     208(R10), X31, X31
 
-final_11:
+final_15:
 	VAESENCLAST (R10)(R13*1), X31, X31
 	VPXORQ      (CX), Z9, Z11
 	VAESDECLAST Z11, Z0, Z0
 	VMOVDQU64   Z0, K1, (DI)
 	VMOVDQU64.Z Z0, K1, Z0
 	VPXORQ      Z0, Z10, Z10
-	JMP         taildone_7
+	JMP         taildone_11
 
-skip_10:
+skip_14:
 	CMPQ        R12, $0x00000002
-	JNE         skip_12
+	JNE         skip_16
 	VMOVDQU64   (SI), Z0
 	VMOVDQU64.Z 64(SI), K1, Z1
 	VPTERNLOGD  $0x96, (CX), Z8, Z0
@@ -12697,7 +12866,7 @@ skip_10:
 	VAESDEC     Z25, Z1, Z1
 	VAESENC     144(R10), X31, X31
 	CMPQ        AX, $0x0a
-	JE          final_13
+	JE          final_17
 	VAESDEC     Z26, Z0, Z0
 	VAESDEC     Z26, Z1, Z1
 	VAESENC     160(R10), X31, X31
@@ -12705,7 +12874,7 @@ skip_10:
 	VAESDEC     Z27, Z1, Z1
 	VAESENC     176(R10), X31, X31
 	CMPQ        AX, $0x0c
-	JE          final_13
+	JE          final_17
 	VAESDEC     Z28, Z0, Z0
 	VAESDEC     Z28, Z1, Z1
 	VAESENC     192(R10), X31, X31
@@ -12713,7 +12882,7 @@ skip_10:
 	VAESDEC     Z29, Z1, Z1
 	VAESENC     208(R10), X31, X31
 
-final_13:
+final_17:
 	VAESENCLAST (R10)(R13*1), X31, X31
 	VPXORQ      (CX), Z9, Z11
 	VAESDECLAST Z11, Z0, Z0
@@ -12723,11 +12892,11 @@ final_13:
 	VMOVDQU64   Z1, K1, 64(DI)
 	VMOVDQU64.Z Z1, K1, Z1
 	VPTERNLOGD  $0x96, Z1, Z0, Z10
-	JMP         taildone_7
+	JMP         taildone_11
 
-skip_12:
+skip_16:
 	CMPQ        R12, $0x00000003
-	JNE         skip_14
+	JNE         skip_18
 	VMOVDQU64   (SI), Z0
 	VMOVDQU64   64(SI), Z1
 	VMOVDQU64.Z 128(SI), K1, Z2
@@ -12771,7 +12940,7 @@ skip_12:
 	VAESDEC     Z25, Z2, Z2
 	VAESENC     144(R10), X31, X31
 	CMPQ        AX, $0x0a
-	JE          final_15
+	JE          final_19
 	VAESDEC     Z26, Z0, Z0
 	VAESDEC     Z26, Z1, Z1
 	VAESDEC     Z26, Z2, Z2
@@ -12781,7 +12950,7 @@ skip_12:
 	VAESDEC     Z27, Z2, Z2
 	VAESENC     176(R10), X31, X31
 	CMPQ        AX, $0x0c
-	JE          final_15
+	JE          final_19
 	VAESDEC     Z28, Z0, Z0
 	VAESDEC     Z28, Z1, Z1
 	VAESDEC     Z28, Z2, Z2
@@ -12791,7 +12960,7 @@ skip_12:
 	VAESDEC     Z29, Z2, Z2
 	VAESENC     208(R10), X31, X31
 
-final_15:
+final_19:
 	VAESENCLAST (R10)(R13*1), X31, X31
 	VPXORQ      (CX), Z9, Z11
 	VAESDECLAST Z11, Z0, Z0
@@ -12805,11 +12974,11 @@ final_15:
 	VMOVDQU64.Z Z2, K1, Z2
 	VPTERNLOGD  $0x96, Z1, Z0, Z10
 	VPXORQ      Z2, Z10, Z10
-	JMP         taildone_7
+	JMP         taildone_11
 
-skip_14:
+skip_18:
 	CMPQ        R12, $0x00000004
-	JNE         skip_16
+	JNE         skip_20
 	VMOVDQU64   (SI), Z0
 	VMOVDQU64   64(SI), Z1
 	VMOVDQU64   128(SI), Z2
@@ -12864,7 +13033,7 @@ skip_14:
 	VAESDEC     Z25, Z3, Z3
 	VAESENC     144(R10), X31, X31
 	CMPQ        AX, $0x0a
-	JE          final_17
+	JE          final_21
 	VAESDEC     Z26, Z0, Z0
 	VAESDEC     Z26, Z1, Z1
 	VAESDEC     Z26, Z2, Z2
@@ -12876,7 +13045,7 @@ skip_14:
 	VAESDEC     Z27, Z3, Z3
 	VAESENC     176(R10), X31, X31
 	CMPQ        AX, $0x0c
-	JE          final_17
+	JE          final_21
 	VAESDEC     Z28, Z0, Z0
 	VAESDEC     Z28, Z1, Z1
 	VAESDEC     Z28, Z2, Z2
@@ -12888,7 +13057,7 @@ skip_14:
 	VAESDEC     Z29, Z3, Z3
 	VAESENC     208(R10), X31, X31
 
-final_17:
+final_21:
 	VAESENCLAST (R10)(R13*1), X31, X31
 	VPXORQ      (CX), Z9, Z11
 	VAESDECLAST Z11, Z0, Z0
@@ -12905,11 +13074,11 @@ final_17:
 	VMOVDQU64.Z Z3, K1, Z3
 	VPTERNLOGD  $0x96, Z1, Z0, Z10
 	VPTERNLOGD  $0x96, Z3, Z2, Z10
-	JMP         taildone_7
+	JMP         taildone_11
 
-skip_16:
+skip_20:
 	CMPQ        R12, $0x00000005
-	JNE         skip_18
+	JNE         skip_22
 	VMOVDQU64   (SI), Z0
 	VMOVDQU64   64(SI), Z1
 	VMOVDQU64   128(SI), Z2
@@ -12975,7 +13144,7 @@ skip_16:
 	VAESDEC     Z25, Z4, Z4
 	VAESENC     144(R10), X31, X31
 	CMPQ        AX, $0x0a
-	JE          final_19
+	JE          final_23
 	VAESDEC     Z26, Z0, Z0
 	VAESDEC     Z26, Z1, Z1
 	VAESDEC     Z26, Z2, Z2
@@ -12989,7 +13158,7 @@ skip_16:
 	VAESDEC     Z27, Z4, Z4
 	VAESENC     176(R10), X31, X31
 	CMPQ        AX, $0x0c
-	JE          final_19
+	JE          final_23
 	VAESDEC     Z28, Z0, Z0
 	VAESDEC     Z28, Z1, Z1
 	VAESDEC     Z28, Z2, Z2
@@ -13003,7 +13172,7 @@ skip_16:
 	VAESDEC     Z29, Z4, Z4
 	VAESENC     208(R10), X31, X31
 
-final_19:
+final_23:
 	VAESENCLAST (R10)(R13*1), X31, X31
 	VPXORQ      (CX), Z9, Z11
 	VAESDECLAST Z11, Z0, Z0
@@ -13024,11 +13193,11 @@ final_19:
 	VPTERNLOGD  $0x96, Z1, Z0, Z10
 	VPTERNLOGD  $0x96, Z3, Z2, Z10
 	VPXORQ      Z4, Z10, Z10
-	JMP         taildone_7
+	JMP         taildone_11
 
-skip_18:
+skip_22:
 	CMPQ        R12, $0x00000006
-	JNE         skip_20
+	JNE         skip_24
 	VMOVDQU64   (SI), Z0
 	VMOVDQU64   64(SI), Z1
 	VMOVDQU64   128(SI), Z2
@@ -13105,7 +13274,7 @@ skip_18:
 	VAESDEC     Z25, Z5, Z5
 	VAESENC     144(R10), X31, X31
 	CMPQ        AX, $0x0a
-	JE          final_21
+	JE          final_25
 	VAESDEC     Z26, Z0, Z0
 	VAESDEC     Z26, Z1, Z1
 	VAESDEC     Z26, Z2, Z2
@@ -13121,7 +13290,7 @@ skip_18:
 	VAESDEC     Z27, Z5, Z5
 	VAESENC     176(R10), X31, X31
 	CMPQ        AX, $0x0c
-	JE          final_21
+	JE          final_25
 	VAESDEC     Z28, Z0, Z0
 	VAESDEC     Z28, Z1, Z1
 	VAESDEC     Z28, Z2, Z2
@@ -13137,7 +13306,7 @@ skip_18:
 	VAESDEC     Z29, Z5, Z5
 	VAESENC     208(R10), X31, X31
 
-final_21:
+final_25:
 	VAESENCLAST (R10)(R13*1), X31, X31
 	VPXORQ      (CX), Z9, Z11
 	VAESDECLAST Z11, Z0, Z0
@@ -13161,11 +13330,11 @@ final_21:
 	VPTERNLOGD  $0x96, Z1, Z0, Z10
 	VPTERNLOGD  $0x96, Z3, Z2, Z10
 	VPTERNLOGD  $0x96, Z5, Z4, Z10
-	JMP         taildone_7
+	JMP         taildone_11
 
-skip_20:
+skip_24:
 	CMPQ        R12, $0x00000007
-	JNE         skip_22
+	JNE         skip_26
 	VMOVDQU64   (SI), Z0
 	VMOVDQU64   64(SI), Z1
 	VMOVDQU64   128(SI), Z2
@@ -13253,7 +13422,7 @@ skip_20:
 	VAESDEC     Z25, Z6, Z6
 	VAESENC     144(R10), X31, X31
 	CMPQ        AX, $0x0a
-	JE          final_23
+	JE          final_27
 	VAESDEC     Z26, Z0, Z0
 	VAESDEC     Z26, Z1, Z1
 	VAESDEC     Z26, Z2, Z2
@@ -13271,7 +13440,7 @@ skip_20:
 	VAESDEC     Z27, Z6, Z6
 	VAESENC     176(R10), X31, X31
 	CMPQ        AX, $0x0c
-	JE          final_23
+	JE          final_27
 	VAESDEC     Z28, Z0, Z0
 	VAESDEC     Z28, Z1, Z1
 	VAESDEC     Z28, Z2, Z2
@@ -13289,7 +13458,7 @@ skip_20:
 	VAESDEC     Z29, Z6, Z6
 	VAESENC     208(R10), X31, X31
 
-final_23:
+final_27:
 	VAESENCLAST (R10)(R13*1), X31, X31
 	VPXORQ      (CX), Z9, Z11
 	VAESDECLAST Z11, Z0, Z0
@@ -13317,11 +13486,11 @@ final_23:
 	VPTERNLOGD  $0x96, Z3, Z2, Z10
 	VPTERNLOGD  $0x96, Z5, Z4, Z10
 	VPXORQ      Z6, Z10, Z10
-	JMP         taildone_7
+	JMP         taildone_11
 
-skip_22:
+skip_26:
 	CMPQ        R12, $0x00000008
-	JNE         skip_24
+	JNE         skip_28
 	VMOVDQU64   (SI), Z0
 	VMOVDQU64   64(SI), Z1
 	VMOVDQU64   128(SI), Z2
@@ -13420,7 +13589,7 @@ skip_22:
 	VAESDEC     Z25, Z7, Z7
 	VAESENC     144(R10), X31, X31
 	CMPQ        AX, $0x0a
-	JE          final_25
+	JE          final_29
 	VAESDEC     Z26, Z0, Z0
 	VAESDEC     Z26, Z1, Z1
 	VAESDEC     Z26, Z2, Z2
@@ -13440,7 +13609,7 @@ skip_22:
 	VAESDEC     Z27, Z7, Z7
 	VAESENC     176(R10), X31, X31
 	CMPQ        AX, $0x0c
-	JE          final_25
+	JE          final_29
 	VAESDEC     Z28, Z0, Z0
 	VAESDEC     Z28, Z1, Z1
 	VAESDEC     Z28, Z2, Z2
@@ -13460,7 +13629,7 @@ skip_22:
 	VAESDEC     Z29, Z7, Z7
 	VAESENC     208(R10), X31, X31
 
-final_25:
+final_29:
 	VAESENCLAST (R10)(R13*1), X31, X31
 	VPXORQ      (CX), Z9, Z11
 	VAESDECLAST Z11, Z0, Z0
@@ -13491,17 +13660,17 @@ final_25:
 	VPTERNLOGD  $0x96, Z3, Z2, Z10
 	VPTERNLOGD  $0x96, Z5, Z4, Z10
 	VPTERNLOGD  $0x96, Z7, Z6, Z10
-	JMP         taildone_7
+	JMP         taildone_11
 
-skip_24:
-taildone_7:
+skip_28:
+taildone_11:
 	VEXTRACTI64X4 $0x01, Z10, Y11
 	VPXOR         Y11, Y10, Y10
 	VEXTRACTI128  $0x01, Y10, X11
 	VPXOR         X11, X10, X0
 	VPXOR         X15, X0, X0
 	KORTESTW      K2, K2
-	JZ            tag_26
+	JZ            tag_30
 	VMOVDQU8.Z    (R11), K2, X1
 	VPXORQ        X31, X1, X1
 	VMOVDQU8      X1, K2, (R14)
@@ -13511,7 +13680,7 @@ taildone_7:
 	VPOR          (R12), X1, X1
 	VPXOR         X1, X0, X0
 
-tag_26:
+tag_30:
 	VAESENC 16(R10), X0, X0
 	VAESENC 32(R10), X0, X0
 	VAESENC 48(R10), X0, X0
@@ -13522,19 +13691,20 @@ tag_26:
 	VAESENC 128(R10), X0, X0
 	VAESENC 144(R10), X0, X0
 	CMPQ    AX, $0x0a
-	JE      enclast_27
+	JE      enclast_31
 	VAESENC 160(R10), X0, X0
 	VAESENC 176(R10), X0, X0
 	CMPQ    AX, $0x0c
-	JE      enclast_27
+	JE      enclast_31
 	VAESENC 192(R10), X0, X0
 	VAESENC 208(R10), X0, X0
 
-enclast_27:
+enclast_31:
 	VAESENCLAST (R10)(R13*1), X0, X0
+	VPXOR       (SP), X0, X0
 	VMOVQ       X0, R12
-	MOVQ        R12, t0+104(FP)
+	MOVQ        R12, t0+120(FP)
 	VPEXTRQ     $0x01, X0, R12
-	MOVQ        R12, t1+112(FP)
+	MOVQ        R12, t1+128(FP)
 	VZEROUPPER
 	RET

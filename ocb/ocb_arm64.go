@@ -45,6 +45,6 @@ func (a *AEAD) kernel(d direction, dst, src []byte, off, sum *words.Block, i uin
 }
 
 // messageKernel reports that there is no message kernel here.
-func (a *AEAD) messageKernel(d direction, out, nonce, src []byte) (words.Block, bool) {
+func (a *AEAD) messageKernel(d direction, out, nonce, src, ad []byte) (words.Block, bool) {
 	return words.Block{}, false
 }

@@ -43,9 +43,10 @@ var (
 
 // Constants: byteMask[r] selects the first r bytes of a block; the 16 bytes
 // of padBit from 16-r on are the padding of a final block of r bytes;
+// the 64 bytes of padBit64 from 64-n on, those of n bytes of associated data;
 // ktopMask clears the nonce's 6 bottom bits; rev128 reverses the bytes of
 // a block, rev64 those of each half.
-var byteMask, padBit, ktopMask, rev128, rev64 Mem
+var byteMask, padBit, padBit64, ktopMask, rev128, rev64 Mem
 
 func tables() {
 	byteMask = GLOBL("byteMask", RODATA|NOPTR)
@@ -54,6 +55,14 @@ func tables() {
 	}
 	padBit = GLOBL("padBit", RODATA|NOPTR)
 	for i, v := range []uint64{0, 0, 0x80, 0} {
+		DATA(8*i, U64(v))
+	}
+	padBit64 = GLOBL("padBit64", RODATA|NOPTR)
+	for i := 0; i < 16; i++ {
+		v := uint64(0)
+		if i == 8 {
+			v = 0x80
+		}
 		DATA(8*i, U64(v))
 	}
 	ktopMask = GLOBL("ktopMask", RODATA|NOPTR)
@@ -72,7 +81,7 @@ func (g *gen) message() {
 	if g.o == dec {
 		name, keys = "ocbOpenVAES512", "rk, ek *[240]byte"
 	}
-	TEXT(name, NOSPLIT, "func(nr int, "+keys+", rel, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst, src *byte, n, r int) (t0, t1 uint64)")
+	TEXT(name, NOSPLIT, "func(nr int, "+keys+", rel, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst, src *byte, n, r int, ad *byte, adLen int) (t0, t1 uint64)")
 	Pragma("noescape")
 	Load(Param("nr"), nr)
 	Load(Param("rk"), rk)
@@ -110,7 +119,9 @@ func (g *gen) message() {
 	ADDL(U8(64), ECX)
 	VPBROADCASTQ(RCX, X5)
 	VMOVDQU(rev128, X6)
+	Load(Param("rel"), rel)
 	g.keys()
+	g.hashAD()
 	Load(Param("dst"), dst)
 	Load(Param("src"), src)
 	Load(Param("n"), n)
@@ -132,7 +143,6 @@ func (g *gen) message() {
 	VPSRLVQ(X5, X3, X3)
 	VPOR(X3, X1, X1)
 	VPSHUFB(X6, X1, g.x(rBase))
-	Load(Param("rel"), rel)
 	Load(Param("l"), ltab)
 
 	tail := g.label("tail")
@@ -148,6 +158,86 @@ func (g *gen) message() {
 	} else {
 		g.openEnd()
 	}
+}
+
+// hashAD computes HASH(A) of associated data of up to 64 bytes, whose
+// blocks, the last one padded, take one zmm register, and leaves it in the
+// stack slot g.hash. It depends on neither Ktop nor the message, and runs
+// under Ktop's latency. Block i (from 1) takes Offset_i = rel[i-1], a final
+// partial block rel[an-1] ^ L_* for an whole blocks before it.
+func (g *gen) hashAD() {
+	g.hash = AllocLocal(16)
+	ad, adLen, a := partSrc, partDst, Z15
+	Load(Param("ad"), ad)
+	Load(Param("adLen"), adLen)
+	VPXOR(a.AsX(), a.AsX(), a.AsX())
+	none := g.label("noad")
+	TESTQ(adLen, adLen)
+	JZ(LabelRef(none))
+	// The bytes of A under a mask, and the padding's 1 bit at byte adLen,
+	// which lands in a lane that holds no block when adLen is a multiple of
+	// 16.
+	MOVQ(I32(-1), t1)
+	BZHIQ(adLen, t1, t1)
+	KMOVQ(t1, K4)
+	VMOVDQU8_Z(Mem{Base: ad}, K4, a)
+	LEAQ(padBit64.Offset(64), t1)
+	SUBQ(adLen, t1)
+	VPORQ(Mem{Base: t1}, a, a)
+	// K5 selects the ceil(adLen/16) blocks (qword pairs).
+	LEAQ(Mem{Base: adLen, Disp: 15}, t1)
+	SHRQ(U8(4), t1)
+	ADDQ(t1, t1)
+	MOVQ(I32(-1), ad)
+	BZHIQ(t1, ad, ad)
+	KMOVB(ad.As32(), K5)
+	// The offsets: rel[0..3], and in a partial block's lane rel[an-1] ^ L_*.
+	VMOVDQU64(Mem{Base: rel}, rT2)
+	whole := g.label("adwhole")
+	TESTQ(U32(15), adLen)
+	JZ(LabelRef(whole))
+	Load(Param("ends"), ad)
+	VMOVDQU(Mem{Base: ad}, X1)
+	SHRQ(U8(4), adLen)
+	first := g.label("adfirst")
+	JZ(LabelRef(first))
+	MOVQ(adLen, t1)
+	SHLQ(U8(4), t1)
+	VPXOR(Mem{Base: rel, Index: t1, Scale: 1, Disp: -16}, X1, X1)
+	Label(first)
+	VSHUFI64X2(U8(0), Z1, Z1, Z1)
+	LEAQ(Mem{Base: adLen, Index: adLen, Scale: 1}, ad)
+	MOVL(U32(3), t1.As32())
+	SHLXL(ad.As32(), t1.As32(), t1.As32())
+	KMOVB(t1.As32(), K6)
+	VMOVDQA64(Z1, K6, rT2)
+	Label(whole)
+	VBROADCASTI32X4(Mem{Base: ek}, rKL)
+	VPTERNLOGD(U8(0x96), rKL, rT2, a)
+	final := g.label("adlast")
+	for r := 1; r <= 13; r++ {
+		key := g.v(zKey0 + r)
+		if g.o == dec {
+			// The registers hold the decryption keys.
+			VBROADCASTI32X4(Mem{Base: ek, Disp: 16 * r}, rKL)
+			key = rKL
+		}
+		VAESENC(key, a, a)
+		if r == 9 || r == 11 {
+			CMPQ(nr, U8(r+1))
+			JE(LabelRef(final))
+		}
+	}
+	Label(final)
+	VBROADCASTI32X4(Mem{Base: ek, Index: last, Scale: 1}, rKL)
+	VAESENCLAST(rKL, a, a)
+	VMOVDQU64_Z(a, K5, a)
+	VEXTRACTI64X4(U8(1), a, rT2.AsY())
+	VPXORQ(rT2.AsY(), a.AsY(), a.AsY())
+	VEXTRACTI32X4(U8(1), a.AsY(), rT2.AsX())
+	VPXORQ(rT2.AsX(), a.AsX(), a.AsX())
+	Label(none)
+	VMOVDQU(a.AsX(), g.hash)
 }
 
 // encRounds applies encryption rounds 1 to nr, with the keys at ek, to x.
@@ -264,7 +354,7 @@ func (g *gen) sealEnd() {
 	VPXOR(X2, X1, X1)
 	VMOVDQU8(X1, K2, Mem{Base: partDst})
 	Label(store)
-	VMOVDQA64(rX.AsX(), X0)
+	VPXORQ(g.hash, rX.AsX(), X0)
 	g.ret()
 }
 
@@ -290,6 +380,7 @@ func (g *gen) openEnd() {
 	VPXOR(X1, X0, X0)
 	Label(tag)
 	g.encRounds(X0)
+	VPXOR(g.hash, X0, X0)
 	g.ret()
 }
 

@@ -86,6 +86,7 @@ type gen struct {
 	// fuse marks the tail of a message kernel, whose body also runs the
 	// blocks beside it (see message.go).
 	fuse bool
+	hash Mem // the message kernels' HASH(A)
 }
 
 func main() {
