@@ -189,32 +189,7 @@ func TestMessageKernels(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			n := len(c.pt)
-			name := func() string {
-				return fmt.Sprintf("key %d, msg %d, ad %d, nonce %x, tag %d", len(c.key), n, len(c.ad), c.nonce, c.tagSize)
-			}
-			if got := a.Seal(nil, c.nonce, c.pt, c.ad); !bytes.Equal(got, c.want) {
-				t.Fatalf("%s: Seal differs from generic", name())
-			}
-			inPlace := append(make([]byte, 0, n+c.tagSize), c.pt...)
-			if got := a.Seal(inPlace[:0], c.nonce, inPlace, c.ad); !bytes.Equal(got, c.want) {
-				t.Fatalf("%s: Seal in place differs from generic", name())
-			}
-			got, err := a.Open(inPlace[:0], c.nonce, inPlace[:n+c.tagSize], c.ad)
-			if err != nil || !bytes.Equal(got, c.pt) {
-				t.Fatalf("%s: Open in place failed: %v", name(), err)
-			}
-			if got, err := a.Open(nil, c.nonce, c.want, c.ad); err != nil || !bytes.Equal(got, c.pt) {
-				t.Fatalf("%s: Open failed: %v", name(), err)
-			}
-			forged := bytes.Clone(c.want)
-			forged[len(forged)-1] ^= 1
-			if _, err := a.Open(forged[:0], c.nonce, forged, c.ad); err == nil {
-				t.Fatalf("%s: Open accepted a forged tag", name())
-			}
-			if !bytes.Equal(forged[:n], make([]byte, n)) {
-				t.Fatalf("%s: Open left plaintext behind after a forged tag", name())
-			}
+			aeadtest.CheckMessage(t, fmt.Sprintf("key %d, msg %d, ad %d, nonce %x, tag %d", len(c.key), len(c.pt), len(c.ad), c.nonce, c.tagSize), a, c.nonce, c.ad, c.pt, c.want)
 		}
 	})
 }
