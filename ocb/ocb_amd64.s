@@ -46,6 +46,12 @@ DATA padBit64<>+112(SB)/8, $0x0000000000000000
 DATA padBit64<>+120(SB)/8, $0x0000000000000000
 GLOBL padBit64<>(SB), RODATA|NOPTR, $128
 
+DATA ones16<>+0(SB)/8, $0xffffffffffffffff
+DATA ones16<>+8(SB)/8, $0xffffffffffffffff
+DATA ones16<>+16(SB)/8, $0x0000000000000000
+DATA ones16<>+24(SB)/8, $0x0000000000000000
+GLOBL ones16<>(SB), RODATA|NOPTR, $32
+
 DATA ktopMask<>+0(SB)/8, $0xffffffffffffffff
 DATA ktopMask<>+8(SB)/8, $0xc0ffffffffffffff
 GLOBL ktopMask<>(SB), RODATA|NOPTR, $16
@@ -11066,6 +11072,4688 @@ done_2:
 	VZEROUPPER
 	RET
 
+// func ocbSealVAES256(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst *byte, src *byte, n int, r int) (t0 uint64, t1 uint64)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·ocbSealVAES256(SB), NOSPLIT, $16-112
+	MOVQ    nr+0(FP), AX
+	MOVQ    rk+8(FP), BX
+	MOVQ    BX, R10
+	MOVQ    AX, R13
+	SHLQ    $0x04, R13
+	MOVQ    nonce+40(FP), R12
+	MOVQ    nonceLen+48(FP), R11
+	VPXOR   X0, X0, X0
+	VMOVDQU X0, (SP)
+	ADDQ    R11, R12
+	MOVQ    R11, R14
+	NEGQ    R14
+	TESTQ   $0x00000008, R11
+	JZ      copy_1
+	MOVQ    (R12)(R14*1), CX
+	MOVQ    CX, 16(SP)(R14*1)
+	ADDQ    $0x08, R14
+
+copy_1:
+	TESTQ $0x00000004, R11
+	JZ    copy_2
+	MOVL  (R12)(R14*1), CX
+	MOVL  CX, 16(SP)(R14*1)
+	ADDQ  $0x04, R14
+
+copy_2:
+	TESTQ $0x00000002, R11
+	JZ    copy_3
+	MOVW  (R12)(R14*1), CX
+	MOVW  CX, 16(SP)(R14*1)
+	ADDQ  $0x02, R14
+
+copy_3:
+	TESTQ $0x00000001, R11
+	JZ    copy_4
+	MOVB  (R12)(R14*1), CL
+	MOVB  CL, 16(SP)(R14*1)
+
+copy_4:
+	VMOVDQU (SP), X0
+	VPAND   ktopMask<>+0(SB), X0, X0
+	MOVQ    bits+56(FP), R14
+	VPOR    (R14), X0, X0
+	VPXOR   (R10), X0, X0
+	VAESENC 16(R10), X0, X0
+	VAESENC 32(R10), X0, X0
+	VAESENC 48(R10), X0, X0
+	VAESENC 64(R10), X0, X0
+	VAESENC 80(R10), X0, X0
+	VAESENC 96(R10), X0, X0
+	VAESENC 112(R10), X0, X0
+	VAESENC 128(R10), X0, X0
+	VAESENC 144(R10), X0, X0
+	CMPQ    AX, $0x0a
+	JE      enclast_5
+	VAESENC 160(R10), X0, X0
+	VAESENC 176(R10), X0, X0
+	CMPQ    AX, $0x0c
+	JE      enclast_5
+	VAESENC 192(R10), X0, X0
+	VAESENC 208(R10), X0, X0
+
+enclast_5:
+	VAESENCLAST  (R10)(R13*1), X0, X0
+	MOVBLZX      -1(R12), CX
+	ANDL         $0x3f, CX
+	VMOVQ        CX, X4
+	VPBROADCASTQ X4, X4
+	NEGL         CX
+	ADDL         $0x40, CX
+	VMOVQ        CX, X5
+	VPBROADCASTQ X5, X5
+	VMOVDQU      rev128<>+0(SB), X6
+	MOVQ         rel+16(FP), CX
+	MOVQ         dst+64(FP), DI
+	MOVQ         src+72(FP), SI
+	MOVQ         n+80(FP), R8
+	XORL         R9, R9
+	VPXOR        X10, X10, X10
+	VPSHUFB      X6, X0, X1
+	VPSHUFB      rev64<>+0(SB), X0, X2
+	VPSLLQ       $0x08, X2, X3
+	VPSRLQ       $0x38, X1, X7
+	VPOR         X7, X3, X3
+	VPXOR        X2, X3, X3
+	VPBLENDD     $0x03, X3, X2, X3
+	VPSLLVQ      X4, X1, X1
+	VPSRLVQ      X5, X3, X3
+	VPOR         X3, X1, X1
+	VPSHUFB      X6, X1, X14
+	MOVQ         l+24(FP), DX
+
+loop_7:
+	CMPQ           R8, $0x00000010
+	JB             tail_6
+	VPXOR          (BX), X14, X11
+	VINSERTI128    $0x01, X11, Y11, Y8
+	VPXOR          (BX)(R13*1), X14, X11
+	VINSERTI128    $0x01, X11, Y11, Y9
+	ADDQ           $0x00000010, R9
+	BSFQ           R9, R12
+	SHLQ           $0x04, R12
+	VMOVDQU        224(CX), X13
+	VPXOR          (DX)(R12*1), X13, X13
+	VMOVDQU        224(CX), Y12
+	VINSERTI128    $0x01, X13, Y12, Y12
+	VMOVDQU        (SI), Y0
+	VMOVDQU        32(SI), Y1
+	VMOVDQU        64(SI), Y2
+	VMOVDQU        96(SI), Y3
+	VMOVDQU        128(SI), Y4
+	VMOVDQU        160(SI), Y5
+	VMOVDQU        192(SI), Y6
+	VMOVDQU        224(SI), Y7
+	VPXOR          Y0, Y10, Y10
+	VPXOR          Y1, Y10, Y10
+	VPXOR          Y2, Y10, Y10
+	VPXOR          Y3, Y10, Y10
+	VPXOR          Y4, Y10, Y10
+	VPXOR          Y5, Y10, Y10
+	VPXOR          Y6, Y10, Y10
+	VPXOR          Y7, Y10, Y10
+	VPXOR          (CX), Y8, Y11
+	VPXOR          Y11, Y0, Y0
+	VPXOR          32(CX), Y8, Y11
+	VPXOR          Y11, Y1, Y1
+	VPXOR          64(CX), Y8, Y11
+	VPXOR          Y11, Y2, Y2
+	VPXOR          96(CX), Y8, Y11
+	VPXOR          Y11, Y3, Y3
+	VPXOR          128(CX), Y8, Y11
+	VPXOR          Y11, Y4, Y4
+	VPXOR          160(CX), Y8, Y11
+	VPXOR          Y11, Y5, Y5
+	VPXOR          192(CX), Y8, Y11
+	VPXOR          Y11, Y6, Y6
+	VPXOR          Y12, Y8, Y11
+	VPXOR          Y11, Y7, Y7
+	VBROADCASTI128 16(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VBROADCASTI128 32(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VBROADCASTI128 48(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VBROADCASTI128 64(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VBROADCASTI128 80(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VBROADCASTI128 96(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VBROADCASTI128 112(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VBROADCASTI128 128(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VBROADCASTI128 144(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	CMPQ           AX, $0x0a
+	JE             final_8
+	VBROADCASTI128 160(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VBROADCASTI128 176(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	CMPQ           AX, $0x0c
+	JE             final_8
+	VBROADCASTI128 192(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VBROADCASTI128 208(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+
+final_8:
+	VPXOR       (CX), Y9, Y11
+	VAESENCLAST Y11, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	VPXOR       32(CX), Y9, Y11
+	VAESENCLAST Y11, Y1, Y1
+	VMOVDQU     Y1, 32(DI)
+	VPXOR       64(CX), Y9, Y11
+	VAESENCLAST Y11, Y2, Y2
+	VMOVDQU     Y2, 64(DI)
+	VPXOR       96(CX), Y9, Y11
+	VAESENCLAST Y11, Y3, Y3
+	VMOVDQU     Y3, 96(DI)
+	VPXOR       128(CX), Y9, Y11
+	VAESENCLAST Y11, Y4, Y4
+	VMOVDQU     Y4, 128(DI)
+	VPXOR       160(CX), Y9, Y11
+	VAESENCLAST Y11, Y5, Y5
+	VMOVDQU     Y5, 160(DI)
+	VPXOR       192(CX), Y9, Y11
+	VAESENCLAST Y11, Y6, Y6
+	VMOVDQU     Y6, 192(DI)
+	VPXOR       Y12, Y9, Y11
+	VAESENCLAST Y11, Y7, Y7
+	VMOVDQU     Y7, 224(DI)
+	VPXOR       X13, X14, X14
+	ADDQ        $0x00000100, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000010, R8
+	JMP         loop_7
+
+tail_6:
+	MOVQ  r+88(FP), R9
+	VPXOR X13, X13, X13
+	MOVQ  R8, R12
+	SHLQ  $0x04, R12
+	LEAQ  (SI)(R12*1), R11
+	LEAQ  (DI)(R12*1), R14
+	JZ    notail_9
+	VPXOR -16(CX)(R12*1), X13, X13
+
+notail_9:
+	VPXOR   X1, X1, X1
+	TESTQ   R9, R9
+	JZ      whole_10
+	VMOVDQU X1, (SP)
+	XORL    DX, DX
+	TESTQ   $0x00000008, R9
+	JZ      copy_11
+	MOVQ    (R11)(DX*1), R12
+	MOVQ    R12, (SP)(DX*1)
+	ADDQ    $0x08, DX
+
+copy_11:
+	TESTQ $0x00000004, R9
+	JZ    copy_12
+	MOVL  (R11)(DX*1), R12
+	MOVL  R12, (SP)(DX*1)
+	ADDQ  $0x04, DX
+
+copy_12:
+	TESTQ $0x00000002, R9
+	JZ    copy_13
+	MOVW  (R11)(DX*1), R12
+	MOVW  R12, (SP)(DX*1)
+	ADDQ  $0x02, DX
+
+copy_13:
+	TESTQ $0x00000001, R9
+	JZ    copy_14
+	MOVB  (R11)(DX*1), R12
+	MOVB  R12, (SP)(DX*1)
+
+copy_14:
+	LEAQ    padBit<>+16(SB), R12
+	SUBQ    R9, R12
+	VMOVDQU (SP), X1
+	VPOR    (R12), X1, X1
+	MOVQ    ends+32(FP), DX
+	VPXOR   (DX), X13, X13
+
+whole_10:
+	MOVQ           ends+32(FP), DX
+	VPXOR          16(DX), X1, X1
+	VPXOR          X13, X1, X1
+	VINSERTI128    $0x01, X13, Y1, Y13
+	VPXOR          (BX), X14, X11
+	VINSERTI128    $0x01, X11, Y11, Y8
+	VPXOR          (BX)(R13*1), X14, X11
+	VINSERTI128    $0x01, X11, Y11, Y9
+	TESTQ          R8, R8
+	JNZ            skip_16
+	VEXTRACTI128   $0x01, Y10, X11
+	VPXOR          X11, X10, X11
+	VPXOR          Y11, Y13, Y12
+	VPXOR          Y8, Y12, Y12
+	VBROADCASTI128 16(BX), Y15
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 32(BX), Y15
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 48(BX), Y15
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 64(BX), Y15
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 80(BX), Y15
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 96(BX), Y15
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 112(BX), Y15
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 128(BX), Y15
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 144(BX), Y15
+	VAESENC        Y15, Y12, Y12
+	CMPQ           AX, $0x0a
+	JE             final_17
+	VBROADCASTI128 160(BX), Y15
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 176(BX), Y15
+	VAESENC        Y15, Y12, Y12
+	CMPQ           AX, $0x0c
+	JE             final_17
+	VBROADCASTI128 192(BX), Y15
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 208(BX), Y15
+	VAESENC        Y15, Y12, Y12
+
+final_17:
+	VBROADCASTI128 (R10)(R13*1), Y13
+	VAESENCLAST    Y13, Y12, Y12
+	JMP            taildone_15
+
+skip_16:
+	CMPQ           R8, $0x00000001
+	JNE            skip_18
+	VMOVDQU        (SI), X0
+	VPXOR          Y0, Y10, Y10
+	VEXTRACTI128   $0x01, Y10, X11
+	VPXOR          X11, X10, X11
+	VPXOR          Y11, Y13, Y12
+	VPXOR          Y8, Y12, Y12
+	VPXOR          (CX), Y8, Y11
+	VPXOR          Y11, Y0, Y0
+	VBROADCASTI128 16(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 32(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 48(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 64(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 80(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 96(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 112(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 128(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 144(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y12, Y12
+	CMPQ           AX, $0x0a
+	JE             final_19
+	VBROADCASTI128 160(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 176(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y12, Y12
+	CMPQ           AX, $0x0c
+	JE             final_19
+	VBROADCASTI128 192(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 208(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y12, Y12
+
+final_19:
+	VBROADCASTI128 (R10)(R13*1), Y13
+	VAESENCLAST    Y13, Y12, Y12
+	VPXOR          (CX), Y9, Y11
+	VAESENCLAST    Y11, Y0, Y0
+	VMOVDQU        X0, (DI)
+	JMP            taildone_15
+
+skip_18:
+	CMPQ           R8, $0x00000002
+	JNE            skip_20
+	VMOVDQU        (SI), Y0
+	VPXOR          Y0, Y10, Y10
+	VEXTRACTI128   $0x01, Y10, X11
+	VPXOR          X11, X10, X11
+	VPXOR          Y11, Y13, Y12
+	VPXOR          Y8, Y12, Y12
+	VPXOR          (CX), Y8, Y11
+	VPXOR          Y11, Y0, Y0
+	VBROADCASTI128 16(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 32(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 48(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 64(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 80(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 96(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 112(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 128(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 144(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y12, Y12
+	CMPQ           AX, $0x0a
+	JE             final_21
+	VBROADCASTI128 160(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 176(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y12, Y12
+	CMPQ           AX, $0x0c
+	JE             final_21
+	VBROADCASTI128 192(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 208(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y12, Y12
+
+final_21:
+	VBROADCASTI128 (R10)(R13*1), Y13
+	VAESENCLAST    Y13, Y12, Y12
+	VPXOR          (CX), Y9, Y11
+	VAESENCLAST    Y11, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	JMP            taildone_15
+
+skip_20:
+	CMPQ           R8, $0x00000003
+	JNE            skip_22
+	VMOVDQU        (SI), Y0
+	VMOVDQU        32(SI), X1
+	VPXOR          Y0, Y10, Y10
+	VPXOR          Y1, Y10, Y10
+	VEXTRACTI128   $0x01, Y10, X11
+	VPXOR          X11, X10, X11
+	VPXOR          Y11, Y13, Y12
+	VPXOR          Y8, Y12, Y12
+	VPXOR          (CX), Y8, Y11
+	VPXOR          Y11, Y0, Y0
+	VPXOR          32(CX), Y8, Y11
+	VPXOR          Y11, Y1, Y1
+	VBROADCASTI128 16(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 32(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 48(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 64(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 80(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 96(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 112(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 128(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 144(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y12, Y12
+	CMPQ           AX, $0x0a
+	JE             final_23
+	VBROADCASTI128 160(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 176(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y12, Y12
+	CMPQ           AX, $0x0c
+	JE             final_23
+	VBROADCASTI128 192(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 208(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y12, Y12
+
+final_23:
+	VBROADCASTI128 (R10)(R13*1), Y13
+	VAESENCLAST    Y13, Y12, Y12
+	VPXOR          (CX), Y9, Y11
+	VAESENCLAST    Y11, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	VPXOR          32(CX), Y9, Y11
+	VAESENCLAST    Y11, Y1, Y1
+	VMOVDQU        X1, 32(DI)
+	JMP            taildone_15
+
+skip_22:
+	CMPQ           R8, $0x00000004
+	JNE            skip_24
+	VMOVDQU        (SI), Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y0, Y10, Y10
+	VPXOR          Y1, Y10, Y10
+	VEXTRACTI128   $0x01, Y10, X11
+	VPXOR          X11, X10, X11
+	VPXOR          Y11, Y13, Y12
+	VPXOR          Y8, Y12, Y12
+	VPXOR          (CX), Y8, Y11
+	VPXOR          Y11, Y0, Y0
+	VPXOR          32(CX), Y8, Y11
+	VPXOR          Y11, Y1, Y1
+	VBROADCASTI128 16(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 32(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 48(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 64(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 80(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 96(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 112(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 128(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 144(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y12, Y12
+	CMPQ           AX, $0x0a
+	JE             final_25
+	VBROADCASTI128 160(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 176(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y12, Y12
+	CMPQ           AX, $0x0c
+	JE             final_25
+	VBROADCASTI128 192(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 208(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y12, Y12
+
+final_25:
+	VBROADCASTI128 (R10)(R13*1), Y13
+	VAESENCLAST    Y13, Y12, Y12
+	VPXOR          (CX), Y9, Y11
+	VAESENCLAST    Y11, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	VPXOR          32(CX), Y9, Y11
+	VAESENCLAST    Y11, Y1, Y1
+	VMOVDQU        Y1, 32(DI)
+	JMP            taildone_15
+
+skip_24:
+	CMPQ           R8, $0x00000005
+	JNE            skip_26
+	VMOVDQU        (SI), Y0
+	VMOVDQU        32(SI), Y1
+	VMOVDQU        64(SI), X2
+	VPXOR          Y0, Y10, Y10
+	VPXOR          Y1, Y10, Y10
+	VPXOR          Y2, Y10, Y10
+	VEXTRACTI128   $0x01, Y10, X11
+	VPXOR          X11, X10, X11
+	VPXOR          Y11, Y13, Y12
+	VPXOR          Y8, Y12, Y12
+	VPXOR          (CX), Y8, Y11
+	VPXOR          Y11, Y0, Y0
+	VPXOR          32(CX), Y8, Y11
+	VPXOR          Y11, Y1, Y1
+	VPXOR          64(CX), Y8, Y11
+	VPXOR          Y11, Y2, Y2
+	VBROADCASTI128 16(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 32(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 48(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 64(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 80(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 96(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 112(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 128(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 144(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y12, Y12
+	CMPQ           AX, $0x0a
+	JE             final_27
+	VBROADCASTI128 160(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 176(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y12, Y12
+	CMPQ           AX, $0x0c
+	JE             final_27
+	VBROADCASTI128 192(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 208(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y12, Y12
+
+final_27:
+	VBROADCASTI128 (R10)(R13*1), Y13
+	VAESENCLAST    Y13, Y12, Y12
+	VPXOR          (CX), Y9, Y11
+	VAESENCLAST    Y11, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	VPXOR          32(CX), Y9, Y11
+	VAESENCLAST    Y11, Y1, Y1
+	VMOVDQU        Y1, 32(DI)
+	VPXOR          64(CX), Y9, Y11
+	VAESENCLAST    Y11, Y2, Y2
+	VMOVDQU        X2, 64(DI)
+	JMP            taildone_15
+
+skip_26:
+	CMPQ           R8, $0x00000006
+	JNE            skip_28
+	VMOVDQU        (SI), Y0
+	VMOVDQU        32(SI), Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y0, Y10, Y10
+	VPXOR          Y1, Y10, Y10
+	VPXOR          Y2, Y10, Y10
+	VEXTRACTI128   $0x01, Y10, X11
+	VPXOR          X11, X10, X11
+	VPXOR          Y11, Y13, Y12
+	VPXOR          Y8, Y12, Y12
+	VPXOR          (CX), Y8, Y11
+	VPXOR          Y11, Y0, Y0
+	VPXOR          32(CX), Y8, Y11
+	VPXOR          Y11, Y1, Y1
+	VPXOR          64(CX), Y8, Y11
+	VPXOR          Y11, Y2, Y2
+	VBROADCASTI128 16(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 32(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 48(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 64(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 80(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 96(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 112(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 128(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 144(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y12, Y12
+	CMPQ           AX, $0x0a
+	JE             final_29
+	VBROADCASTI128 160(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 176(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y12, Y12
+	CMPQ           AX, $0x0c
+	JE             final_29
+	VBROADCASTI128 192(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 208(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y12, Y12
+
+final_29:
+	VBROADCASTI128 (R10)(R13*1), Y13
+	VAESENCLAST    Y13, Y12, Y12
+	VPXOR          (CX), Y9, Y11
+	VAESENCLAST    Y11, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	VPXOR          32(CX), Y9, Y11
+	VAESENCLAST    Y11, Y1, Y1
+	VMOVDQU        Y1, 32(DI)
+	VPXOR          64(CX), Y9, Y11
+	VAESENCLAST    Y11, Y2, Y2
+	VMOVDQU        Y2, 64(DI)
+	JMP            taildone_15
+
+skip_28:
+	CMPQ           R8, $0x00000007
+	JNE            skip_30
+	VMOVDQU        (SI), Y0
+	VMOVDQU        32(SI), Y1
+	VMOVDQU        64(SI), Y2
+	VMOVDQU        96(SI), X3
+	VPXOR          Y0, Y10, Y10
+	VPXOR          Y1, Y10, Y10
+	VPXOR          Y2, Y10, Y10
+	VPXOR          Y3, Y10, Y10
+	VEXTRACTI128   $0x01, Y10, X11
+	VPXOR          X11, X10, X11
+	VPXOR          Y11, Y13, Y12
+	VPXOR          Y8, Y12, Y12
+	VPXOR          (CX), Y8, Y11
+	VPXOR          Y11, Y0, Y0
+	VPXOR          32(CX), Y8, Y11
+	VPXOR          Y11, Y1, Y1
+	VPXOR          64(CX), Y8, Y11
+	VPXOR          Y11, Y2, Y2
+	VPXOR          96(CX), Y8, Y11
+	VPXOR          Y11, Y3, Y3
+	VBROADCASTI128 16(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 32(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 48(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 64(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 80(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 96(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 112(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 128(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 144(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y12, Y12
+	CMPQ           AX, $0x0a
+	JE             final_31
+	VBROADCASTI128 160(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 176(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y12, Y12
+	CMPQ           AX, $0x0c
+	JE             final_31
+	VBROADCASTI128 192(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 208(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y12, Y12
+
+final_31:
+	VBROADCASTI128 (R10)(R13*1), Y13
+	VAESENCLAST    Y13, Y12, Y12
+	VPXOR          (CX), Y9, Y11
+	VAESENCLAST    Y11, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	VPXOR          32(CX), Y9, Y11
+	VAESENCLAST    Y11, Y1, Y1
+	VMOVDQU        Y1, 32(DI)
+	VPXOR          64(CX), Y9, Y11
+	VAESENCLAST    Y11, Y2, Y2
+	VMOVDQU        Y2, 64(DI)
+	VPXOR          96(CX), Y9, Y11
+	VAESENCLAST    Y11, Y3, Y3
+	VMOVDQU        X3, 96(DI)
+	JMP            taildone_15
+
+skip_30:
+	CMPQ           R8, $0x00000008
+	JNE            skip_32
+	VMOVDQU        (SI), Y0
+	VMOVDQU        32(SI), Y1
+	VMOVDQU        64(SI), Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y0, Y10, Y10
+	VPXOR          Y1, Y10, Y10
+	VPXOR          Y2, Y10, Y10
+	VPXOR          Y3, Y10, Y10
+	VEXTRACTI128   $0x01, Y10, X11
+	VPXOR          X11, X10, X11
+	VPXOR          Y11, Y13, Y12
+	VPXOR          Y8, Y12, Y12
+	VPXOR          (CX), Y8, Y11
+	VPXOR          Y11, Y0, Y0
+	VPXOR          32(CX), Y8, Y11
+	VPXOR          Y11, Y1, Y1
+	VPXOR          64(CX), Y8, Y11
+	VPXOR          Y11, Y2, Y2
+	VPXOR          96(CX), Y8, Y11
+	VPXOR          Y11, Y3, Y3
+	VBROADCASTI128 16(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 32(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 48(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 64(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 80(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 96(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 112(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 128(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 144(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y12, Y12
+	CMPQ           AX, $0x0a
+	JE             final_33
+	VBROADCASTI128 160(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 176(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y12, Y12
+	CMPQ           AX, $0x0c
+	JE             final_33
+	VBROADCASTI128 192(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 208(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y12, Y12
+
+final_33:
+	VBROADCASTI128 (R10)(R13*1), Y13
+	VAESENCLAST    Y13, Y12, Y12
+	VPXOR          (CX), Y9, Y11
+	VAESENCLAST    Y11, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	VPXOR          32(CX), Y9, Y11
+	VAESENCLAST    Y11, Y1, Y1
+	VMOVDQU        Y1, 32(DI)
+	VPXOR          64(CX), Y9, Y11
+	VAESENCLAST    Y11, Y2, Y2
+	VMOVDQU        Y2, 64(DI)
+	VPXOR          96(CX), Y9, Y11
+	VAESENCLAST    Y11, Y3, Y3
+	VMOVDQU        Y3, 96(DI)
+	JMP            taildone_15
+
+skip_32:
+	CMPQ           R8, $0x00000009
+	JNE            skip_34
+	VMOVDQU        (SI), Y0
+	VMOVDQU        32(SI), Y1
+	VMOVDQU        64(SI), Y2
+	VMOVDQU        96(SI), Y3
+	VMOVDQU        128(SI), X4
+	VPXOR          Y0, Y10, Y10
+	VPXOR          Y1, Y10, Y10
+	VPXOR          Y2, Y10, Y10
+	VPXOR          Y3, Y10, Y10
+	VPXOR          Y4, Y10, Y10
+	VEXTRACTI128   $0x01, Y10, X11
+	VPXOR          X11, X10, X11
+	VPXOR          Y11, Y13, Y12
+	VPXOR          Y8, Y12, Y12
+	VPXOR          (CX), Y8, Y11
+	VPXOR          Y11, Y0, Y0
+	VPXOR          32(CX), Y8, Y11
+	VPXOR          Y11, Y1, Y1
+	VPXOR          64(CX), Y8, Y11
+	VPXOR          Y11, Y2, Y2
+	VPXOR          96(CX), Y8, Y11
+	VPXOR          Y11, Y3, Y3
+	VPXOR          128(CX), Y8, Y11
+	VPXOR          Y11, Y4, Y4
+	VBROADCASTI128 16(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 32(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 48(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 64(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 80(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 96(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 112(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 128(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 144(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y12, Y12
+	CMPQ           AX, $0x0a
+	JE             final_35
+	VBROADCASTI128 160(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 176(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y12, Y12
+	CMPQ           AX, $0x0c
+	JE             final_35
+	VBROADCASTI128 192(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 208(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y12, Y12
+
+final_35:
+	VBROADCASTI128 (R10)(R13*1), Y13
+	VAESENCLAST    Y13, Y12, Y12
+	VPXOR          (CX), Y9, Y11
+	VAESENCLAST    Y11, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	VPXOR          32(CX), Y9, Y11
+	VAESENCLAST    Y11, Y1, Y1
+	VMOVDQU        Y1, 32(DI)
+	VPXOR          64(CX), Y9, Y11
+	VAESENCLAST    Y11, Y2, Y2
+	VMOVDQU        Y2, 64(DI)
+	VPXOR          96(CX), Y9, Y11
+	VAESENCLAST    Y11, Y3, Y3
+	VMOVDQU        Y3, 96(DI)
+	VPXOR          128(CX), Y9, Y11
+	VAESENCLAST    Y11, Y4, Y4
+	VMOVDQU        X4, 128(DI)
+	JMP            taildone_15
+
+skip_34:
+	CMPQ           R8, $0x0000000a
+	JNE            skip_36
+	VMOVDQU        (SI), Y0
+	VMOVDQU        32(SI), Y1
+	VMOVDQU        64(SI), Y2
+	VMOVDQU        96(SI), Y3
+	VMOVDQU        128(SI), Y4
+	VPXOR          Y0, Y10, Y10
+	VPXOR          Y1, Y10, Y10
+	VPXOR          Y2, Y10, Y10
+	VPXOR          Y3, Y10, Y10
+	VPXOR          Y4, Y10, Y10
+	VEXTRACTI128   $0x01, Y10, X11
+	VPXOR          X11, X10, X11
+	VPXOR          Y11, Y13, Y12
+	VPXOR          Y8, Y12, Y12
+	VPXOR          (CX), Y8, Y11
+	VPXOR          Y11, Y0, Y0
+	VPXOR          32(CX), Y8, Y11
+	VPXOR          Y11, Y1, Y1
+	VPXOR          64(CX), Y8, Y11
+	VPXOR          Y11, Y2, Y2
+	VPXOR          96(CX), Y8, Y11
+	VPXOR          Y11, Y3, Y3
+	VPXOR          128(CX), Y8, Y11
+	VPXOR          Y11, Y4, Y4
+	VBROADCASTI128 16(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 32(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 48(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 64(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 80(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 96(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 112(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 128(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 144(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y12, Y12
+	CMPQ           AX, $0x0a
+	JE             final_37
+	VBROADCASTI128 160(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 176(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y12, Y12
+	CMPQ           AX, $0x0c
+	JE             final_37
+	VBROADCASTI128 192(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 208(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y12, Y12
+
+final_37:
+	VBROADCASTI128 (R10)(R13*1), Y13
+	VAESENCLAST    Y13, Y12, Y12
+	VPXOR          (CX), Y9, Y11
+	VAESENCLAST    Y11, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	VPXOR          32(CX), Y9, Y11
+	VAESENCLAST    Y11, Y1, Y1
+	VMOVDQU        Y1, 32(DI)
+	VPXOR          64(CX), Y9, Y11
+	VAESENCLAST    Y11, Y2, Y2
+	VMOVDQU        Y2, 64(DI)
+	VPXOR          96(CX), Y9, Y11
+	VAESENCLAST    Y11, Y3, Y3
+	VMOVDQU        Y3, 96(DI)
+	VPXOR          128(CX), Y9, Y11
+	VAESENCLAST    Y11, Y4, Y4
+	VMOVDQU        Y4, 128(DI)
+	JMP            taildone_15
+
+skip_36:
+	CMPQ           R8, $0x0000000b
+	JNE            skip_38
+	VMOVDQU        (SI), Y0
+	VMOVDQU        32(SI), Y1
+	VMOVDQU        64(SI), Y2
+	VMOVDQU        96(SI), Y3
+	VMOVDQU        128(SI), Y4
+	VMOVDQU        160(SI), X5
+	VPXOR          Y0, Y10, Y10
+	VPXOR          Y1, Y10, Y10
+	VPXOR          Y2, Y10, Y10
+	VPXOR          Y3, Y10, Y10
+	VPXOR          Y4, Y10, Y10
+	VPXOR          Y5, Y10, Y10
+	VEXTRACTI128   $0x01, Y10, X11
+	VPXOR          X11, X10, X11
+	VPXOR          Y11, Y13, Y12
+	VPXOR          Y8, Y12, Y12
+	VPXOR          (CX), Y8, Y11
+	VPXOR          Y11, Y0, Y0
+	VPXOR          32(CX), Y8, Y11
+	VPXOR          Y11, Y1, Y1
+	VPXOR          64(CX), Y8, Y11
+	VPXOR          Y11, Y2, Y2
+	VPXOR          96(CX), Y8, Y11
+	VPXOR          Y11, Y3, Y3
+	VPXOR          128(CX), Y8, Y11
+	VPXOR          Y11, Y4, Y4
+	VPXOR          160(CX), Y8, Y11
+	VPXOR          Y11, Y5, Y5
+	VBROADCASTI128 16(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 32(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 48(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 64(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 80(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 96(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 112(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 128(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 144(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y12, Y12
+	CMPQ           AX, $0x0a
+	JE             final_39
+	VBROADCASTI128 160(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 176(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y12, Y12
+	CMPQ           AX, $0x0c
+	JE             final_39
+	VBROADCASTI128 192(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 208(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y12, Y12
+
+final_39:
+	VBROADCASTI128 (R10)(R13*1), Y13
+	VAESENCLAST    Y13, Y12, Y12
+	VPXOR          (CX), Y9, Y11
+	VAESENCLAST    Y11, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	VPXOR          32(CX), Y9, Y11
+	VAESENCLAST    Y11, Y1, Y1
+	VMOVDQU        Y1, 32(DI)
+	VPXOR          64(CX), Y9, Y11
+	VAESENCLAST    Y11, Y2, Y2
+	VMOVDQU        Y2, 64(DI)
+	VPXOR          96(CX), Y9, Y11
+	VAESENCLAST    Y11, Y3, Y3
+	VMOVDQU        Y3, 96(DI)
+	VPXOR          128(CX), Y9, Y11
+	VAESENCLAST    Y11, Y4, Y4
+	VMOVDQU        Y4, 128(DI)
+	VPXOR          160(CX), Y9, Y11
+	VAESENCLAST    Y11, Y5, Y5
+	VMOVDQU        X5, 160(DI)
+	JMP            taildone_15
+
+skip_38:
+	CMPQ           R8, $0x0000000c
+	JNE            skip_40
+	VMOVDQU        (SI), Y0
+	VMOVDQU        32(SI), Y1
+	VMOVDQU        64(SI), Y2
+	VMOVDQU        96(SI), Y3
+	VMOVDQU        128(SI), Y4
+	VMOVDQU        160(SI), Y5
+	VPXOR          Y0, Y10, Y10
+	VPXOR          Y1, Y10, Y10
+	VPXOR          Y2, Y10, Y10
+	VPXOR          Y3, Y10, Y10
+	VPXOR          Y4, Y10, Y10
+	VPXOR          Y5, Y10, Y10
+	VEXTRACTI128   $0x01, Y10, X11
+	VPXOR          X11, X10, X11
+	VPXOR          Y11, Y13, Y12
+	VPXOR          Y8, Y12, Y12
+	VPXOR          (CX), Y8, Y11
+	VPXOR          Y11, Y0, Y0
+	VPXOR          32(CX), Y8, Y11
+	VPXOR          Y11, Y1, Y1
+	VPXOR          64(CX), Y8, Y11
+	VPXOR          Y11, Y2, Y2
+	VPXOR          96(CX), Y8, Y11
+	VPXOR          Y11, Y3, Y3
+	VPXOR          128(CX), Y8, Y11
+	VPXOR          Y11, Y4, Y4
+	VPXOR          160(CX), Y8, Y11
+	VPXOR          Y11, Y5, Y5
+	VBROADCASTI128 16(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 32(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 48(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 64(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 80(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 96(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 112(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 128(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 144(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y12, Y12
+	CMPQ           AX, $0x0a
+	JE             final_41
+	VBROADCASTI128 160(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 176(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y12, Y12
+	CMPQ           AX, $0x0c
+	JE             final_41
+	VBROADCASTI128 192(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 208(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y12, Y12
+
+final_41:
+	VBROADCASTI128 (R10)(R13*1), Y13
+	VAESENCLAST    Y13, Y12, Y12
+	VPXOR          (CX), Y9, Y11
+	VAESENCLAST    Y11, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	VPXOR          32(CX), Y9, Y11
+	VAESENCLAST    Y11, Y1, Y1
+	VMOVDQU        Y1, 32(DI)
+	VPXOR          64(CX), Y9, Y11
+	VAESENCLAST    Y11, Y2, Y2
+	VMOVDQU        Y2, 64(DI)
+	VPXOR          96(CX), Y9, Y11
+	VAESENCLAST    Y11, Y3, Y3
+	VMOVDQU        Y3, 96(DI)
+	VPXOR          128(CX), Y9, Y11
+	VAESENCLAST    Y11, Y4, Y4
+	VMOVDQU        Y4, 128(DI)
+	VPXOR          160(CX), Y9, Y11
+	VAESENCLAST    Y11, Y5, Y5
+	VMOVDQU        Y5, 160(DI)
+	JMP            taildone_15
+
+skip_40:
+	CMPQ           R8, $0x0000000d
+	JNE            skip_42
+	VMOVDQU        (SI), Y0
+	VMOVDQU        32(SI), Y1
+	VMOVDQU        64(SI), Y2
+	VMOVDQU        96(SI), Y3
+	VMOVDQU        128(SI), Y4
+	VMOVDQU        160(SI), Y5
+	VMOVDQU        192(SI), X6
+	VPXOR          Y0, Y10, Y10
+	VPXOR          Y1, Y10, Y10
+	VPXOR          Y2, Y10, Y10
+	VPXOR          Y3, Y10, Y10
+	VPXOR          Y4, Y10, Y10
+	VPXOR          Y5, Y10, Y10
+	VPXOR          Y6, Y10, Y10
+	VEXTRACTI128   $0x01, Y10, X11
+	VPXOR          X11, X10, X11
+	VPXOR          Y11, Y13, Y12
+	VPXOR          Y8, Y12, Y12
+	VPXOR          (CX), Y8, Y11
+	VPXOR          Y11, Y0, Y0
+	VPXOR          32(CX), Y8, Y11
+	VPXOR          Y11, Y1, Y1
+	VPXOR          64(CX), Y8, Y11
+	VPXOR          Y11, Y2, Y2
+	VPXOR          96(CX), Y8, Y11
+	VPXOR          Y11, Y3, Y3
+	VPXOR          128(CX), Y8, Y11
+	VPXOR          Y11, Y4, Y4
+	VPXOR          160(CX), Y8, Y11
+	VPXOR          Y11, Y5, Y5
+	VPXOR          192(CX), Y8, Y11
+	VPXOR          Y11, Y6, Y6
+	VBROADCASTI128 16(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 32(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 48(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 64(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 80(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 96(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 112(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 128(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 144(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y12, Y12
+	CMPQ           AX, $0x0a
+	JE             final_43
+	VBROADCASTI128 160(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 176(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y12, Y12
+	CMPQ           AX, $0x0c
+	JE             final_43
+	VBROADCASTI128 192(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 208(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y12, Y12
+
+final_43:
+	VBROADCASTI128 (R10)(R13*1), Y13
+	VAESENCLAST    Y13, Y12, Y12
+	VPXOR          (CX), Y9, Y11
+	VAESENCLAST    Y11, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	VPXOR          32(CX), Y9, Y11
+	VAESENCLAST    Y11, Y1, Y1
+	VMOVDQU        Y1, 32(DI)
+	VPXOR          64(CX), Y9, Y11
+	VAESENCLAST    Y11, Y2, Y2
+	VMOVDQU        Y2, 64(DI)
+	VPXOR          96(CX), Y9, Y11
+	VAESENCLAST    Y11, Y3, Y3
+	VMOVDQU        Y3, 96(DI)
+	VPXOR          128(CX), Y9, Y11
+	VAESENCLAST    Y11, Y4, Y4
+	VMOVDQU        Y4, 128(DI)
+	VPXOR          160(CX), Y9, Y11
+	VAESENCLAST    Y11, Y5, Y5
+	VMOVDQU        Y5, 160(DI)
+	VPXOR          192(CX), Y9, Y11
+	VAESENCLAST    Y11, Y6, Y6
+	VMOVDQU        X6, 192(DI)
+	JMP            taildone_15
+
+skip_42:
+	CMPQ           R8, $0x0000000e
+	JNE            skip_44
+	VMOVDQU        (SI), Y0
+	VMOVDQU        32(SI), Y1
+	VMOVDQU        64(SI), Y2
+	VMOVDQU        96(SI), Y3
+	VMOVDQU        128(SI), Y4
+	VMOVDQU        160(SI), Y5
+	VMOVDQU        192(SI), Y6
+	VPXOR          Y0, Y10, Y10
+	VPXOR          Y1, Y10, Y10
+	VPXOR          Y2, Y10, Y10
+	VPXOR          Y3, Y10, Y10
+	VPXOR          Y4, Y10, Y10
+	VPXOR          Y5, Y10, Y10
+	VPXOR          Y6, Y10, Y10
+	VEXTRACTI128   $0x01, Y10, X11
+	VPXOR          X11, X10, X11
+	VPXOR          Y11, Y13, Y12
+	VPXOR          Y8, Y12, Y12
+	VPXOR          (CX), Y8, Y11
+	VPXOR          Y11, Y0, Y0
+	VPXOR          32(CX), Y8, Y11
+	VPXOR          Y11, Y1, Y1
+	VPXOR          64(CX), Y8, Y11
+	VPXOR          Y11, Y2, Y2
+	VPXOR          96(CX), Y8, Y11
+	VPXOR          Y11, Y3, Y3
+	VPXOR          128(CX), Y8, Y11
+	VPXOR          Y11, Y4, Y4
+	VPXOR          160(CX), Y8, Y11
+	VPXOR          Y11, Y5, Y5
+	VPXOR          192(CX), Y8, Y11
+	VPXOR          Y11, Y6, Y6
+	VBROADCASTI128 16(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 32(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 48(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 64(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 80(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 96(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 112(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 128(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 144(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y12, Y12
+	CMPQ           AX, $0x0a
+	JE             final_45
+	VBROADCASTI128 160(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 176(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y12, Y12
+	CMPQ           AX, $0x0c
+	JE             final_45
+	VBROADCASTI128 192(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 208(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y12, Y12
+
+final_45:
+	VBROADCASTI128 (R10)(R13*1), Y13
+	VAESENCLAST    Y13, Y12, Y12
+	VPXOR          (CX), Y9, Y11
+	VAESENCLAST    Y11, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	VPXOR          32(CX), Y9, Y11
+	VAESENCLAST    Y11, Y1, Y1
+	VMOVDQU        Y1, 32(DI)
+	VPXOR          64(CX), Y9, Y11
+	VAESENCLAST    Y11, Y2, Y2
+	VMOVDQU        Y2, 64(DI)
+	VPXOR          96(CX), Y9, Y11
+	VAESENCLAST    Y11, Y3, Y3
+	VMOVDQU        Y3, 96(DI)
+	VPXOR          128(CX), Y9, Y11
+	VAESENCLAST    Y11, Y4, Y4
+	VMOVDQU        Y4, 128(DI)
+	VPXOR          160(CX), Y9, Y11
+	VAESENCLAST    Y11, Y5, Y5
+	VMOVDQU        Y5, 160(DI)
+	VPXOR          192(CX), Y9, Y11
+	VAESENCLAST    Y11, Y6, Y6
+	VMOVDQU        Y6, 192(DI)
+	JMP            taildone_15
+
+skip_44:
+	CMPQ           R8, $0x0000000f
+	JNE            skip_46
+	VMOVDQU        (SI), Y0
+	VMOVDQU        32(SI), Y1
+	VMOVDQU        64(SI), Y2
+	VMOVDQU        96(SI), Y3
+	VMOVDQU        128(SI), Y4
+	VMOVDQU        160(SI), Y5
+	VMOVDQU        192(SI), Y6
+	VMOVDQU        224(SI), X7
+	VPXOR          Y0, Y10, Y10
+	VPXOR          Y1, Y10, Y10
+	VPXOR          Y2, Y10, Y10
+	VPXOR          Y3, Y10, Y10
+	VPXOR          Y4, Y10, Y10
+	VPXOR          Y5, Y10, Y10
+	VPXOR          Y6, Y10, Y10
+	VPXOR          Y7, Y10, Y10
+	VEXTRACTI128   $0x01, Y10, X11
+	VPXOR          X11, X10, X11
+	VPXOR          Y11, Y13, Y12
+	VPXOR          Y8, Y12, Y12
+	VPXOR          (CX), Y8, Y11
+	VPXOR          Y11, Y0, Y0
+	VPXOR          32(CX), Y8, Y11
+	VPXOR          Y11, Y1, Y1
+	VPXOR          64(CX), Y8, Y11
+	VPXOR          Y11, Y2, Y2
+	VPXOR          96(CX), Y8, Y11
+	VPXOR          Y11, Y3, Y3
+	VPXOR          128(CX), Y8, Y11
+	VPXOR          Y11, Y4, Y4
+	VPXOR          160(CX), Y8, Y11
+	VPXOR          Y11, Y5, Y5
+	VPXOR          192(CX), Y8, Y11
+	VPXOR          Y11, Y6, Y6
+	VPXOR          224(CX), Y8, Y11
+	VPXOR          Y11, Y7, Y7
+	VBROADCASTI128 16(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 32(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 48(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 64(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 80(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 96(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 112(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 128(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 144(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VAESENC        Y15, Y12, Y12
+	CMPQ           AX, $0x0a
+	JE             final_47
+	VBROADCASTI128 160(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 176(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VAESENC        Y15, Y12, Y12
+	CMPQ           AX, $0x0c
+	JE             final_47
+	VBROADCASTI128 192(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VAESENC        Y15, Y12, Y12
+	VBROADCASTI128 208(BX), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VAESENC        Y15, Y12, Y12
+
+final_47:
+	VBROADCASTI128 (R10)(R13*1), Y13
+	VAESENCLAST    Y13, Y12, Y12
+	VPXOR          (CX), Y9, Y11
+	VAESENCLAST    Y11, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	VPXOR          32(CX), Y9, Y11
+	VAESENCLAST    Y11, Y1, Y1
+	VMOVDQU        Y1, 32(DI)
+	VPXOR          64(CX), Y9, Y11
+	VAESENCLAST    Y11, Y2, Y2
+	VMOVDQU        Y2, 64(DI)
+	VPXOR          96(CX), Y9, Y11
+	VAESENCLAST    Y11, Y3, Y3
+	VMOVDQU        Y3, 96(DI)
+	VPXOR          128(CX), Y9, Y11
+	VAESENCLAST    Y11, Y4, Y4
+	VMOVDQU        Y4, 128(DI)
+	VPXOR          160(CX), Y9, Y11
+	VAESENCLAST    Y11, Y5, Y5
+	VMOVDQU        Y5, 160(DI)
+	VPXOR          192(CX), Y9, Y11
+	VAESENCLAST    Y11, Y6, Y6
+	VMOVDQU        Y6, 192(DI)
+	VPXOR          224(CX), Y9, Y11
+	VAESENCLAST    Y11, Y7, Y7
+	VMOVDQU        X7, 224(DI)
+	JMP            taildone_15
+
+skip_46:
+taildone_15:
+	TESTQ        R9, R9
+	JZ           store_48
+	VEXTRACTI128 $0x01, Y12, X1
+	VPXOR        (SP), X1, X1
+	VMOVDQU      X1, (SP)
+	XORL         DX, DX
+	TESTQ        $0x00000008, R9
+	JZ           copy_49
+	MOVQ         (SP)(DX*1), R12
+	MOVQ         R12, (R14)(DX*1)
+	ADDQ         $0x08, DX
+
+copy_49:
+	TESTQ $0x00000004, R9
+	JZ    copy_50
+	MOVL  (SP)(DX*1), R12
+	MOVL  R12, (R14)(DX*1)
+	ADDQ  $0x04, DX
+
+copy_50:
+	TESTQ $0x00000002, R9
+	JZ    copy_51
+	MOVW  (SP)(DX*1), R12
+	MOVW  R12, (R14)(DX*1)
+	ADDQ  $0x02, DX
+
+copy_51:
+	TESTQ $0x00000001, R9
+	JZ    copy_52
+	MOVB  (SP)(DX*1), R12
+	MOVB  R12, (R14)(DX*1)
+
+copy_52:
+store_48:
+	VMOVDQA X12, X0
+	VMOVQ   X0, R12
+	MOVQ    R12, t0+96(FP)
+	VPEXTRQ $0x01, X0, R12
+	MOVQ    R12, t1+104(FP)
+	VZEROUPPER
+	RET
+
+// func ocbOpenVAES256(nr int, rk *[240]byte, ek *[240]byte, rel *[32][16]byte, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst *byte, src *byte, n int, r int) (t0 uint64, t1 uint64)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·ocbOpenVAES256(SB), NOSPLIT, $16-120
+	MOVQ    nr+0(FP), AX
+	MOVQ    rk+8(FP), BX
+	MOVQ    ek+16(FP), R10
+	MOVQ    AX, R13
+	SHLQ    $0x04, R13
+	MOVQ    nonce+48(FP), R12
+	MOVQ    nonceLen+56(FP), R11
+	VPXOR   X0, X0, X0
+	VMOVDQU X0, (SP)
+	ADDQ    R11, R12
+	MOVQ    R11, R14
+	NEGQ    R14
+	TESTQ   $0x00000008, R11
+	JZ      copy_1
+	MOVQ    (R12)(R14*1), CX
+	MOVQ    CX, 16(SP)(R14*1)
+	ADDQ    $0x08, R14
+
+copy_1:
+	TESTQ $0x00000004, R11
+	JZ    copy_2
+	MOVL  (R12)(R14*1), CX
+	MOVL  CX, 16(SP)(R14*1)
+	ADDQ  $0x04, R14
+
+copy_2:
+	TESTQ $0x00000002, R11
+	JZ    copy_3
+	MOVW  (R12)(R14*1), CX
+	MOVW  CX, 16(SP)(R14*1)
+	ADDQ  $0x02, R14
+
+copy_3:
+	TESTQ $0x00000001, R11
+	JZ    copy_4
+	MOVB  (R12)(R14*1), CL
+	MOVB  CL, 16(SP)(R14*1)
+
+copy_4:
+	VMOVDQU (SP), X0
+	VPAND   ktopMask<>+0(SB), X0, X0
+	MOVQ    bits+64(FP), R14
+	VPOR    (R14), X0, X0
+	VPXOR   (R10), X0, X0
+	VAESENC 16(R10), X0, X0
+	VAESENC 32(R10), X0, X0
+	VAESENC 48(R10), X0, X0
+	VAESENC 64(R10), X0, X0
+	VAESENC 80(R10), X0, X0
+	VAESENC 96(R10), X0, X0
+	VAESENC 112(R10), X0, X0
+	VAESENC 128(R10), X0, X0
+	VAESENC 144(R10), X0, X0
+	CMPQ    AX, $0x0a
+	JE      enclast_5
+	VAESENC 160(R10), X0, X0
+	VAESENC 176(R10), X0, X0
+	CMPQ    AX, $0x0c
+	JE      enclast_5
+	VAESENC 192(R10), X0, X0
+	VAESENC 208(R10), X0, X0
+
+enclast_5:
+	VAESENCLAST  (R10)(R13*1), X0, X0
+	MOVBLZX      -1(R12), CX
+	ANDL         $0x3f, CX
+	VMOVQ        CX, X4
+	VPBROADCASTQ X4, X4
+	NEGL         CX
+	ADDL         $0x40, CX
+	VMOVQ        CX, X5
+	VPBROADCASTQ X5, X5
+	VMOVDQU      rev128<>+0(SB), X6
+	MOVQ         rel+24(FP), CX
+	MOVQ         dst+72(FP), DI
+	MOVQ         src+80(FP), SI
+	MOVQ         n+88(FP), R8
+	XORL         R9, R9
+	VPXOR        X10, X10, X10
+	VPSHUFB      X6, X0, X1
+	VPSHUFB      rev64<>+0(SB), X0, X2
+	VPSLLQ       $0x08, X2, X3
+	VPSRLQ       $0x38, X1, X7
+	VPOR         X7, X3, X3
+	VPXOR        X2, X3, X3
+	VPBLENDD     $0x03, X3, X2, X3
+	VPSLLVQ      X4, X1, X1
+	VPSRLVQ      X5, X3, X3
+	VPOR         X3, X1, X1
+	VPSHUFB      X6, X1, X14
+	MOVQ         l+32(FP), DX
+
+loop_7:
+	CMPQ           R8, $0x00000010
+	JB             tail_6
+	VPXOR          (BX), X14, X11
+	VINSERTI128    $0x01, X11, Y11, Y8
+	VPXOR          (BX)(R13*1), X14, X11
+	VINSERTI128    $0x01, X11, Y11, Y9
+	ADDQ           $0x00000010, R9
+	BSFQ           R9, R12
+	SHLQ           $0x04, R12
+	VMOVDQU        224(CX), X13
+	VPXOR          (DX)(R12*1), X13, X13
+	VMOVDQU        224(CX), Y12
+	VINSERTI128    $0x01, X13, Y12, Y12
+	VMOVDQU        (SI), Y0
+	VMOVDQU        32(SI), Y1
+	VMOVDQU        64(SI), Y2
+	VMOVDQU        96(SI), Y3
+	VMOVDQU        128(SI), Y4
+	VMOVDQU        160(SI), Y5
+	VMOVDQU        192(SI), Y6
+	VMOVDQU        224(SI), Y7
+	VPXOR          (CX), Y8, Y11
+	VPXOR          Y11, Y0, Y0
+	VPXOR          32(CX), Y8, Y11
+	VPXOR          Y11, Y1, Y1
+	VPXOR          64(CX), Y8, Y11
+	VPXOR          Y11, Y2, Y2
+	VPXOR          96(CX), Y8, Y11
+	VPXOR          Y11, Y3, Y3
+	VPXOR          128(CX), Y8, Y11
+	VPXOR          Y11, Y4, Y4
+	VPXOR          160(CX), Y8, Y11
+	VPXOR          Y11, Y5, Y5
+	VPXOR          192(CX), Y8, Y11
+	VPXOR          Y11, Y6, Y6
+	VPXOR          Y12, Y8, Y11
+	VPXOR          Y11, Y7, Y7
+	VBROADCASTI128 16(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESDEC        Y15, Y7, Y7
+	VBROADCASTI128 32(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESDEC        Y15, Y7, Y7
+	VBROADCASTI128 48(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESDEC        Y15, Y7, Y7
+	VBROADCASTI128 64(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESDEC        Y15, Y7, Y7
+	VBROADCASTI128 80(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESDEC        Y15, Y7, Y7
+	VBROADCASTI128 96(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESDEC        Y15, Y7, Y7
+	VBROADCASTI128 112(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESDEC        Y15, Y7, Y7
+	VBROADCASTI128 128(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESDEC        Y15, Y7, Y7
+	VBROADCASTI128 144(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESDEC        Y15, Y7, Y7
+	CMPQ           AX, $0x0a
+	JE             final_8
+	VBROADCASTI128 160(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESDEC        Y15, Y7, Y7
+	VBROADCASTI128 176(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESDEC        Y15, Y7, Y7
+	CMPQ           AX, $0x0c
+	JE             final_8
+	VBROADCASTI128 192(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESDEC        Y15, Y7, Y7
+	VBROADCASTI128 208(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESDEC        Y15, Y7, Y7
+
+final_8:
+	VPXOR       (CX), Y9, Y11
+	VAESDECLAST Y11, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	VPXOR       32(CX), Y9, Y11
+	VAESDECLAST Y11, Y1, Y1
+	VMOVDQU     Y1, 32(DI)
+	VPXOR       64(CX), Y9, Y11
+	VAESDECLAST Y11, Y2, Y2
+	VMOVDQU     Y2, 64(DI)
+	VPXOR       96(CX), Y9, Y11
+	VAESDECLAST Y11, Y3, Y3
+	VMOVDQU     Y3, 96(DI)
+	VPXOR       128(CX), Y9, Y11
+	VAESDECLAST Y11, Y4, Y4
+	VMOVDQU     Y4, 128(DI)
+	VPXOR       160(CX), Y9, Y11
+	VAESDECLAST Y11, Y5, Y5
+	VMOVDQU     Y5, 160(DI)
+	VPXOR       192(CX), Y9, Y11
+	VAESDECLAST Y11, Y6, Y6
+	VMOVDQU     Y6, 192(DI)
+	VPXOR       Y12, Y9, Y11
+	VAESDECLAST Y11, Y7, Y7
+	VMOVDQU     Y7, 224(DI)
+	VPXOR       Y0, Y10, Y10
+	VPXOR       Y1, Y10, Y10
+	VPXOR       Y2, Y10, Y10
+	VPXOR       Y3, Y10, Y10
+	VPXOR       Y4, Y10, Y10
+	VPXOR       Y5, Y10, Y10
+	VPXOR       Y6, Y10, Y10
+	VPXOR       Y7, Y10, Y10
+	VPXOR       X13, X14, X14
+	ADDQ        $0x00000100, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000010, R8
+	JMP         loop_7
+
+tail_6:
+	MOVQ    r+96(FP), R9
+	VMOVDQA X14, X13
+	MOVQ    R8, R12
+	SHLQ    $0x04, R12
+	LEAQ    (SI)(R12*1), R11
+	LEAQ    (DI)(R12*1), R14
+	JZ      notail_9
+	VPXOR   -16(CX)(R12*1), X13, X13
+
+notail_9:
+	VPXOR X1, X1, X1
+	TESTQ R9, R9
+	JZ    whole_10
+	MOVQ  ends+40(FP), DX
+	VPXOR (DX), X13, X13
+
+whole_10:
+	MOVQ           ends+40(FP), DX
+	VPXOR          (R10), X13, X12
+	VPXOR          16(DX), X13, X13
+	VPXOR          (R10), X13, X13
+	VPXOR          (BX), X14, X11
+	VINSERTI128    $0x01, X11, Y11, Y8
+	VPXOR          (BX)(R13*1), X14, X11
+	VINSERTI128    $0x01, X11, Y11, Y9
+	TESTQ          R8, R8
+	JNZ            skip_12
+	VBROADCASTI128 16(BX), Y15
+	VAESENC        16(R10), X12, X12
+	VBROADCASTI128 32(BX), Y15
+	VAESENC        32(R10), X12, X12
+	VBROADCASTI128 48(BX), Y15
+	VAESENC        48(R10), X12, X12
+	VBROADCASTI128 64(BX), Y15
+	VAESENC        64(R10), X12, X12
+	VBROADCASTI128 80(BX), Y15
+	VAESENC        80(R10), X12, X12
+	VBROADCASTI128 96(BX), Y15
+	VAESENC        96(R10), X12, X12
+	VBROADCASTI128 112(BX), Y15
+	VAESENC        112(R10), X12, X12
+	VBROADCASTI128 128(BX), Y15
+	VAESENC        128(R10), X12, X12
+	VBROADCASTI128 144(BX), Y15
+	VAESENC        144(R10), X12, X12
+	CMPQ           AX, $0x0a
+	JE             final_13
+	VBROADCASTI128 160(BX), Y15
+	VAESENC        160(R10), X12, X12
+	VBROADCASTI128 176(BX), Y15
+	VAESENC        176(R10), X12, X12
+	CMPQ           AX, $0x0c
+	JE             final_13
+	VBROADCASTI128 192(BX), Y15
+	VAESENC        192(R10), X12, X12
+	VBROADCASTI128 208(BX), Y15
+	VAESENC        208(R10), X12, X12
+
+final_13:
+	VAESENCLAST (R10)(R13*1), X12, X12
+	JMP         taildone_11
+
+skip_12:
+	CMPQ           R8, $0x00000001
+	JNE            skip_14
+	VMOVDQU        (SI), X0
+	VPXOR          (CX), Y8, Y11
+	VPXOR          Y11, Y0, Y0
+	VBROADCASTI128 16(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESENC        16(R10), X12, X12
+	VBROADCASTI128 32(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESENC        32(R10), X12, X12
+	VBROADCASTI128 48(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESENC        48(R10), X12, X12
+	VBROADCASTI128 64(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESENC        64(R10), X12, X12
+	VBROADCASTI128 80(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESENC        80(R10), X12, X12
+	VBROADCASTI128 96(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESENC        96(R10), X12, X12
+	VBROADCASTI128 112(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESENC        112(R10), X12, X12
+	VBROADCASTI128 128(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESENC        128(R10), X12, X12
+	VBROADCASTI128 144(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESENC        144(R10), X12, X12
+	CMPQ           AX, $0x0a
+	JE             final_15
+	VBROADCASTI128 160(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESENC        160(R10), X12, X12
+	VBROADCASTI128 176(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESENC        176(R10), X12, X12
+	CMPQ           AX, $0x0c
+	JE             final_15
+	VBROADCASTI128 192(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESENC        192(R10), X12, X12
+	VBROADCASTI128 208(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESENC        208(R10), X12, X12
+
+final_15:
+	VAESENCLAST (R10)(R13*1), X12, X12
+	VPXOR       (CX), Y9, Y11
+	VAESDECLAST Y11, Y0, Y0
+	VMOVDQU     X0, (DI)
+	VMOVDQA     X0, X0
+	VPXOR       Y0, Y10, Y10
+	JMP         taildone_11
+
+skip_14:
+	CMPQ           R8, $0x00000002
+	JNE            skip_16
+	VMOVDQU        (SI), Y0
+	VPXOR          (CX), Y8, Y11
+	VPXOR          Y11, Y0, Y0
+	VBROADCASTI128 16(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESENC        16(R10), X12, X12
+	VBROADCASTI128 32(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESENC        32(R10), X12, X12
+	VBROADCASTI128 48(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESENC        48(R10), X12, X12
+	VBROADCASTI128 64(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESENC        64(R10), X12, X12
+	VBROADCASTI128 80(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESENC        80(R10), X12, X12
+	VBROADCASTI128 96(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESENC        96(R10), X12, X12
+	VBROADCASTI128 112(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESENC        112(R10), X12, X12
+	VBROADCASTI128 128(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESENC        128(R10), X12, X12
+	VBROADCASTI128 144(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESENC        144(R10), X12, X12
+	CMPQ           AX, $0x0a
+	JE             final_17
+	VBROADCASTI128 160(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESENC        160(R10), X12, X12
+	VBROADCASTI128 176(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESENC        176(R10), X12, X12
+	CMPQ           AX, $0x0c
+	JE             final_17
+	VBROADCASTI128 192(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESENC        192(R10), X12, X12
+	VBROADCASTI128 208(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESENC        208(R10), X12, X12
+
+final_17:
+	VAESENCLAST (R10)(R13*1), X12, X12
+	VPXOR       (CX), Y9, Y11
+	VAESDECLAST Y11, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	VPXOR       Y0, Y10, Y10
+	JMP         taildone_11
+
+skip_16:
+	CMPQ           R8, $0x00000003
+	JNE            skip_18
+	VMOVDQU        (SI), Y0
+	VMOVDQU        32(SI), X1
+	VPXOR          (CX), Y8, Y11
+	VPXOR          Y11, Y0, Y0
+	VPXOR          32(CX), Y8, Y11
+	VPXOR          Y11, Y1, Y1
+	VBROADCASTI128 16(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESENC        16(R10), X12, X12
+	VBROADCASTI128 32(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESENC        32(R10), X12, X12
+	VBROADCASTI128 48(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESENC        48(R10), X12, X12
+	VBROADCASTI128 64(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESENC        64(R10), X12, X12
+	VBROADCASTI128 80(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESENC        80(R10), X12, X12
+	VBROADCASTI128 96(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESENC        96(R10), X12, X12
+	VBROADCASTI128 112(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESENC        112(R10), X12, X12
+	VBROADCASTI128 128(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESENC        128(R10), X12, X12
+	VBROADCASTI128 144(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESENC        144(R10), X12, X12
+	CMPQ           AX, $0x0a
+	JE             final_19
+	VBROADCASTI128 160(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESENC        160(R10), X12, X12
+	VBROADCASTI128 176(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESENC        176(R10), X12, X12
+	CMPQ           AX, $0x0c
+	JE             final_19
+	VBROADCASTI128 192(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESENC        192(R10), X12, X12
+	VBROADCASTI128 208(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESENC        208(R10), X12, X12
+
+final_19:
+	VAESENCLAST (R10)(R13*1), X12, X12
+	VPXOR       (CX), Y9, Y11
+	VAESDECLAST Y11, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	VPXOR       32(CX), Y9, Y11
+	VAESDECLAST Y11, Y1, Y1
+	VMOVDQU     X1, 32(DI)
+	VMOVDQA     X1, X1
+	VPXOR       Y0, Y10, Y10
+	VPXOR       Y1, Y10, Y10
+	JMP         taildone_11
+
+skip_18:
+	CMPQ           R8, $0x00000004
+	JNE            skip_20
+	VMOVDQU        (SI), Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          (CX), Y8, Y11
+	VPXOR          Y11, Y0, Y0
+	VPXOR          32(CX), Y8, Y11
+	VPXOR          Y11, Y1, Y1
+	VBROADCASTI128 16(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESENC        16(R10), X12, X12
+	VBROADCASTI128 32(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESENC        32(R10), X12, X12
+	VBROADCASTI128 48(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESENC        48(R10), X12, X12
+	VBROADCASTI128 64(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESENC        64(R10), X12, X12
+	VBROADCASTI128 80(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESENC        80(R10), X12, X12
+	VBROADCASTI128 96(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESENC        96(R10), X12, X12
+	VBROADCASTI128 112(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESENC        112(R10), X12, X12
+	VBROADCASTI128 128(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESENC        128(R10), X12, X12
+	VBROADCASTI128 144(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESENC        144(R10), X12, X12
+	CMPQ           AX, $0x0a
+	JE             final_21
+	VBROADCASTI128 160(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESENC        160(R10), X12, X12
+	VBROADCASTI128 176(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESENC        176(R10), X12, X12
+	CMPQ           AX, $0x0c
+	JE             final_21
+	VBROADCASTI128 192(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESENC        192(R10), X12, X12
+	VBROADCASTI128 208(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESENC        208(R10), X12, X12
+
+final_21:
+	VAESENCLAST (R10)(R13*1), X12, X12
+	VPXOR       (CX), Y9, Y11
+	VAESDECLAST Y11, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	VPXOR       32(CX), Y9, Y11
+	VAESDECLAST Y11, Y1, Y1
+	VMOVDQU     Y1, 32(DI)
+	VPXOR       Y0, Y10, Y10
+	VPXOR       Y1, Y10, Y10
+	JMP         taildone_11
+
+skip_20:
+	CMPQ           R8, $0x00000005
+	JNE            skip_22
+	VMOVDQU        (SI), Y0
+	VMOVDQU        32(SI), Y1
+	VMOVDQU        64(SI), X2
+	VPXOR          (CX), Y8, Y11
+	VPXOR          Y11, Y0, Y0
+	VPXOR          32(CX), Y8, Y11
+	VPXOR          Y11, Y1, Y1
+	VPXOR          64(CX), Y8, Y11
+	VPXOR          Y11, Y2, Y2
+	VBROADCASTI128 16(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESENC        16(R10), X12, X12
+	VBROADCASTI128 32(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESENC        32(R10), X12, X12
+	VBROADCASTI128 48(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESENC        48(R10), X12, X12
+	VBROADCASTI128 64(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESENC        64(R10), X12, X12
+	VBROADCASTI128 80(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESENC        80(R10), X12, X12
+	VBROADCASTI128 96(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESENC        96(R10), X12, X12
+	VBROADCASTI128 112(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESENC        112(R10), X12, X12
+	VBROADCASTI128 128(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESENC        128(R10), X12, X12
+	VBROADCASTI128 144(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESENC        144(R10), X12, X12
+	CMPQ           AX, $0x0a
+	JE             final_23
+	VBROADCASTI128 160(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESENC        160(R10), X12, X12
+	VBROADCASTI128 176(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESENC        176(R10), X12, X12
+	CMPQ           AX, $0x0c
+	JE             final_23
+	VBROADCASTI128 192(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESENC        192(R10), X12, X12
+	VBROADCASTI128 208(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESENC        208(R10), X12, X12
+
+final_23:
+	VAESENCLAST (R10)(R13*1), X12, X12
+	VPXOR       (CX), Y9, Y11
+	VAESDECLAST Y11, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	VPXOR       32(CX), Y9, Y11
+	VAESDECLAST Y11, Y1, Y1
+	VMOVDQU     Y1, 32(DI)
+	VPXOR       64(CX), Y9, Y11
+	VAESDECLAST Y11, Y2, Y2
+	VMOVDQU     X2, 64(DI)
+	VMOVDQA     X2, X2
+	VPXOR       Y0, Y10, Y10
+	VPXOR       Y1, Y10, Y10
+	VPXOR       Y2, Y10, Y10
+	JMP         taildone_11
+
+skip_22:
+	CMPQ           R8, $0x00000006
+	JNE            skip_24
+	VMOVDQU        (SI), Y0
+	VMOVDQU        32(SI), Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          (CX), Y8, Y11
+	VPXOR          Y11, Y0, Y0
+	VPXOR          32(CX), Y8, Y11
+	VPXOR          Y11, Y1, Y1
+	VPXOR          64(CX), Y8, Y11
+	VPXOR          Y11, Y2, Y2
+	VBROADCASTI128 16(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESENC        16(R10), X12, X12
+	VBROADCASTI128 32(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESENC        32(R10), X12, X12
+	VBROADCASTI128 48(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESENC        48(R10), X12, X12
+	VBROADCASTI128 64(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESENC        64(R10), X12, X12
+	VBROADCASTI128 80(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESENC        80(R10), X12, X12
+	VBROADCASTI128 96(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESENC        96(R10), X12, X12
+	VBROADCASTI128 112(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESENC        112(R10), X12, X12
+	VBROADCASTI128 128(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESENC        128(R10), X12, X12
+	VBROADCASTI128 144(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESENC        144(R10), X12, X12
+	CMPQ           AX, $0x0a
+	JE             final_25
+	VBROADCASTI128 160(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESENC        160(R10), X12, X12
+	VBROADCASTI128 176(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESENC        176(R10), X12, X12
+	CMPQ           AX, $0x0c
+	JE             final_25
+	VBROADCASTI128 192(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESENC        192(R10), X12, X12
+	VBROADCASTI128 208(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESENC        208(R10), X12, X12
+
+final_25:
+	VAESENCLAST (R10)(R13*1), X12, X12
+	VPXOR       (CX), Y9, Y11
+	VAESDECLAST Y11, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	VPXOR       32(CX), Y9, Y11
+	VAESDECLAST Y11, Y1, Y1
+	VMOVDQU     Y1, 32(DI)
+	VPXOR       64(CX), Y9, Y11
+	VAESDECLAST Y11, Y2, Y2
+	VMOVDQU     Y2, 64(DI)
+	VPXOR       Y0, Y10, Y10
+	VPXOR       Y1, Y10, Y10
+	VPXOR       Y2, Y10, Y10
+	JMP         taildone_11
+
+skip_24:
+	CMPQ           R8, $0x00000007
+	JNE            skip_26
+	VMOVDQU        (SI), Y0
+	VMOVDQU        32(SI), Y1
+	VMOVDQU        64(SI), Y2
+	VMOVDQU        96(SI), X3
+	VPXOR          (CX), Y8, Y11
+	VPXOR          Y11, Y0, Y0
+	VPXOR          32(CX), Y8, Y11
+	VPXOR          Y11, Y1, Y1
+	VPXOR          64(CX), Y8, Y11
+	VPXOR          Y11, Y2, Y2
+	VPXOR          96(CX), Y8, Y11
+	VPXOR          Y11, Y3, Y3
+	VBROADCASTI128 16(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESENC        16(R10), X12, X12
+	VBROADCASTI128 32(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESENC        32(R10), X12, X12
+	VBROADCASTI128 48(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESENC        48(R10), X12, X12
+	VBROADCASTI128 64(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESENC        64(R10), X12, X12
+	VBROADCASTI128 80(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESENC        80(R10), X12, X12
+	VBROADCASTI128 96(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESENC        96(R10), X12, X12
+	VBROADCASTI128 112(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESENC        112(R10), X12, X12
+	VBROADCASTI128 128(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESENC        128(R10), X12, X12
+	VBROADCASTI128 144(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESENC        144(R10), X12, X12
+	CMPQ           AX, $0x0a
+	JE             final_27
+	VBROADCASTI128 160(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESENC        160(R10), X12, X12
+	VBROADCASTI128 176(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESENC        176(R10), X12, X12
+	CMPQ           AX, $0x0c
+	JE             final_27
+	VBROADCASTI128 192(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESENC        192(R10), X12, X12
+	VBROADCASTI128 208(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESENC        208(R10), X12, X12
+
+final_27:
+	VAESENCLAST (R10)(R13*1), X12, X12
+	VPXOR       (CX), Y9, Y11
+	VAESDECLAST Y11, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	VPXOR       32(CX), Y9, Y11
+	VAESDECLAST Y11, Y1, Y1
+	VMOVDQU     Y1, 32(DI)
+	VPXOR       64(CX), Y9, Y11
+	VAESDECLAST Y11, Y2, Y2
+	VMOVDQU     Y2, 64(DI)
+	VPXOR       96(CX), Y9, Y11
+	VAESDECLAST Y11, Y3, Y3
+	VMOVDQU     X3, 96(DI)
+	VMOVDQA     X3, X3
+	VPXOR       Y0, Y10, Y10
+	VPXOR       Y1, Y10, Y10
+	VPXOR       Y2, Y10, Y10
+	VPXOR       Y3, Y10, Y10
+	JMP         taildone_11
+
+skip_26:
+	CMPQ           R8, $0x00000008
+	JNE            skip_28
+	VMOVDQU        (SI), Y0
+	VMOVDQU        32(SI), Y1
+	VMOVDQU        64(SI), Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          (CX), Y8, Y11
+	VPXOR          Y11, Y0, Y0
+	VPXOR          32(CX), Y8, Y11
+	VPXOR          Y11, Y1, Y1
+	VPXOR          64(CX), Y8, Y11
+	VPXOR          Y11, Y2, Y2
+	VPXOR          96(CX), Y8, Y11
+	VPXOR          Y11, Y3, Y3
+	VBROADCASTI128 16(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESENC        16(R10), X12, X12
+	VBROADCASTI128 32(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESENC        32(R10), X12, X12
+	VBROADCASTI128 48(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESENC        48(R10), X12, X12
+	VBROADCASTI128 64(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESENC        64(R10), X12, X12
+	VBROADCASTI128 80(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESENC        80(R10), X12, X12
+	VBROADCASTI128 96(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESENC        96(R10), X12, X12
+	VBROADCASTI128 112(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESENC        112(R10), X12, X12
+	VBROADCASTI128 128(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESENC        128(R10), X12, X12
+	VBROADCASTI128 144(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESENC        144(R10), X12, X12
+	CMPQ           AX, $0x0a
+	JE             final_29
+	VBROADCASTI128 160(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESENC        160(R10), X12, X12
+	VBROADCASTI128 176(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESENC        176(R10), X12, X12
+	CMPQ           AX, $0x0c
+	JE             final_29
+	VBROADCASTI128 192(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESENC        192(R10), X12, X12
+	VBROADCASTI128 208(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESENC        208(R10), X12, X12
+
+final_29:
+	VAESENCLAST (R10)(R13*1), X12, X12
+	VPXOR       (CX), Y9, Y11
+	VAESDECLAST Y11, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	VPXOR       32(CX), Y9, Y11
+	VAESDECLAST Y11, Y1, Y1
+	VMOVDQU     Y1, 32(DI)
+	VPXOR       64(CX), Y9, Y11
+	VAESDECLAST Y11, Y2, Y2
+	VMOVDQU     Y2, 64(DI)
+	VPXOR       96(CX), Y9, Y11
+	VAESDECLAST Y11, Y3, Y3
+	VMOVDQU     Y3, 96(DI)
+	VPXOR       Y0, Y10, Y10
+	VPXOR       Y1, Y10, Y10
+	VPXOR       Y2, Y10, Y10
+	VPXOR       Y3, Y10, Y10
+	JMP         taildone_11
+
+skip_28:
+	CMPQ           R8, $0x00000009
+	JNE            skip_30
+	VMOVDQU        (SI), Y0
+	VMOVDQU        32(SI), Y1
+	VMOVDQU        64(SI), Y2
+	VMOVDQU        96(SI), Y3
+	VMOVDQU        128(SI), X4
+	VPXOR          (CX), Y8, Y11
+	VPXOR          Y11, Y0, Y0
+	VPXOR          32(CX), Y8, Y11
+	VPXOR          Y11, Y1, Y1
+	VPXOR          64(CX), Y8, Y11
+	VPXOR          Y11, Y2, Y2
+	VPXOR          96(CX), Y8, Y11
+	VPXOR          Y11, Y3, Y3
+	VPXOR          128(CX), Y8, Y11
+	VPXOR          Y11, Y4, Y4
+	VBROADCASTI128 16(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESENC        16(R10), X12, X12
+	VBROADCASTI128 32(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESENC        32(R10), X12, X12
+	VBROADCASTI128 48(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESENC        48(R10), X12, X12
+	VBROADCASTI128 64(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESENC        64(R10), X12, X12
+	VBROADCASTI128 80(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESENC        80(R10), X12, X12
+	VBROADCASTI128 96(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESENC        96(R10), X12, X12
+	VBROADCASTI128 112(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESENC        112(R10), X12, X12
+	VBROADCASTI128 128(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESENC        128(R10), X12, X12
+	VBROADCASTI128 144(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESENC        144(R10), X12, X12
+	CMPQ           AX, $0x0a
+	JE             final_31
+	VBROADCASTI128 160(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESENC        160(R10), X12, X12
+	VBROADCASTI128 176(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESENC        176(R10), X12, X12
+	CMPQ           AX, $0x0c
+	JE             final_31
+	VBROADCASTI128 192(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESENC        192(R10), X12, X12
+	VBROADCASTI128 208(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESENC        208(R10), X12, X12
+
+final_31:
+	VAESENCLAST (R10)(R13*1), X12, X12
+	VPXOR       (CX), Y9, Y11
+	VAESDECLAST Y11, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	VPXOR       32(CX), Y9, Y11
+	VAESDECLAST Y11, Y1, Y1
+	VMOVDQU     Y1, 32(DI)
+	VPXOR       64(CX), Y9, Y11
+	VAESDECLAST Y11, Y2, Y2
+	VMOVDQU     Y2, 64(DI)
+	VPXOR       96(CX), Y9, Y11
+	VAESDECLAST Y11, Y3, Y3
+	VMOVDQU     Y3, 96(DI)
+	VPXOR       128(CX), Y9, Y11
+	VAESDECLAST Y11, Y4, Y4
+	VMOVDQU     X4, 128(DI)
+	VMOVDQA     X4, X4
+	VPXOR       Y0, Y10, Y10
+	VPXOR       Y1, Y10, Y10
+	VPXOR       Y2, Y10, Y10
+	VPXOR       Y3, Y10, Y10
+	VPXOR       Y4, Y10, Y10
+	JMP         taildone_11
+
+skip_30:
+	CMPQ           R8, $0x0000000a
+	JNE            skip_32
+	VMOVDQU        (SI), Y0
+	VMOVDQU        32(SI), Y1
+	VMOVDQU        64(SI), Y2
+	VMOVDQU        96(SI), Y3
+	VMOVDQU        128(SI), Y4
+	VPXOR          (CX), Y8, Y11
+	VPXOR          Y11, Y0, Y0
+	VPXOR          32(CX), Y8, Y11
+	VPXOR          Y11, Y1, Y1
+	VPXOR          64(CX), Y8, Y11
+	VPXOR          Y11, Y2, Y2
+	VPXOR          96(CX), Y8, Y11
+	VPXOR          Y11, Y3, Y3
+	VPXOR          128(CX), Y8, Y11
+	VPXOR          Y11, Y4, Y4
+	VBROADCASTI128 16(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESENC        16(R10), X12, X12
+	VBROADCASTI128 32(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESENC        32(R10), X12, X12
+	VBROADCASTI128 48(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESENC        48(R10), X12, X12
+	VBROADCASTI128 64(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESENC        64(R10), X12, X12
+	VBROADCASTI128 80(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESENC        80(R10), X12, X12
+	VBROADCASTI128 96(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESENC        96(R10), X12, X12
+	VBROADCASTI128 112(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESENC        112(R10), X12, X12
+	VBROADCASTI128 128(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESENC        128(R10), X12, X12
+	VBROADCASTI128 144(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESENC        144(R10), X12, X12
+	CMPQ           AX, $0x0a
+	JE             final_33
+	VBROADCASTI128 160(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESENC        160(R10), X12, X12
+	VBROADCASTI128 176(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESENC        176(R10), X12, X12
+	CMPQ           AX, $0x0c
+	JE             final_33
+	VBROADCASTI128 192(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESENC        192(R10), X12, X12
+	VBROADCASTI128 208(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESENC        208(R10), X12, X12
+
+final_33:
+	VAESENCLAST (R10)(R13*1), X12, X12
+	VPXOR       (CX), Y9, Y11
+	VAESDECLAST Y11, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	VPXOR       32(CX), Y9, Y11
+	VAESDECLAST Y11, Y1, Y1
+	VMOVDQU     Y1, 32(DI)
+	VPXOR       64(CX), Y9, Y11
+	VAESDECLAST Y11, Y2, Y2
+	VMOVDQU     Y2, 64(DI)
+	VPXOR       96(CX), Y9, Y11
+	VAESDECLAST Y11, Y3, Y3
+	VMOVDQU     Y3, 96(DI)
+	VPXOR       128(CX), Y9, Y11
+	VAESDECLAST Y11, Y4, Y4
+	VMOVDQU     Y4, 128(DI)
+	VPXOR       Y0, Y10, Y10
+	VPXOR       Y1, Y10, Y10
+	VPXOR       Y2, Y10, Y10
+	VPXOR       Y3, Y10, Y10
+	VPXOR       Y4, Y10, Y10
+	JMP         taildone_11
+
+skip_32:
+	CMPQ           R8, $0x0000000b
+	JNE            skip_34
+	VMOVDQU        (SI), Y0
+	VMOVDQU        32(SI), Y1
+	VMOVDQU        64(SI), Y2
+	VMOVDQU        96(SI), Y3
+	VMOVDQU        128(SI), Y4
+	VMOVDQU        160(SI), X5
+	VPXOR          (CX), Y8, Y11
+	VPXOR          Y11, Y0, Y0
+	VPXOR          32(CX), Y8, Y11
+	VPXOR          Y11, Y1, Y1
+	VPXOR          64(CX), Y8, Y11
+	VPXOR          Y11, Y2, Y2
+	VPXOR          96(CX), Y8, Y11
+	VPXOR          Y11, Y3, Y3
+	VPXOR          128(CX), Y8, Y11
+	VPXOR          Y11, Y4, Y4
+	VPXOR          160(CX), Y8, Y11
+	VPXOR          Y11, Y5, Y5
+	VBROADCASTI128 16(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESENC        16(R10), X12, X12
+	VBROADCASTI128 32(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESENC        32(R10), X12, X12
+	VBROADCASTI128 48(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESENC        48(R10), X12, X12
+	VBROADCASTI128 64(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESENC        64(R10), X12, X12
+	VBROADCASTI128 80(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESENC        80(R10), X12, X12
+	VBROADCASTI128 96(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESENC        96(R10), X12, X12
+	VBROADCASTI128 112(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESENC        112(R10), X12, X12
+	VBROADCASTI128 128(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESENC        128(R10), X12, X12
+	VBROADCASTI128 144(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESENC        144(R10), X12, X12
+	CMPQ           AX, $0x0a
+	JE             final_35
+	VBROADCASTI128 160(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESENC        160(R10), X12, X12
+	VBROADCASTI128 176(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESENC        176(R10), X12, X12
+	CMPQ           AX, $0x0c
+	JE             final_35
+	VBROADCASTI128 192(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESENC        192(R10), X12, X12
+	VBROADCASTI128 208(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESENC        208(R10), X12, X12
+
+final_35:
+	VAESENCLAST (R10)(R13*1), X12, X12
+	VPXOR       (CX), Y9, Y11
+	VAESDECLAST Y11, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	VPXOR       32(CX), Y9, Y11
+	VAESDECLAST Y11, Y1, Y1
+	VMOVDQU     Y1, 32(DI)
+	VPXOR       64(CX), Y9, Y11
+	VAESDECLAST Y11, Y2, Y2
+	VMOVDQU     Y2, 64(DI)
+	VPXOR       96(CX), Y9, Y11
+	VAESDECLAST Y11, Y3, Y3
+	VMOVDQU     Y3, 96(DI)
+	VPXOR       128(CX), Y9, Y11
+	VAESDECLAST Y11, Y4, Y4
+	VMOVDQU     Y4, 128(DI)
+	VPXOR       160(CX), Y9, Y11
+	VAESDECLAST Y11, Y5, Y5
+	VMOVDQU     X5, 160(DI)
+	VMOVDQA     X5, X5
+	VPXOR       Y0, Y10, Y10
+	VPXOR       Y1, Y10, Y10
+	VPXOR       Y2, Y10, Y10
+	VPXOR       Y3, Y10, Y10
+	VPXOR       Y4, Y10, Y10
+	VPXOR       Y5, Y10, Y10
+	JMP         taildone_11
+
+skip_34:
+	CMPQ           R8, $0x0000000c
+	JNE            skip_36
+	VMOVDQU        (SI), Y0
+	VMOVDQU        32(SI), Y1
+	VMOVDQU        64(SI), Y2
+	VMOVDQU        96(SI), Y3
+	VMOVDQU        128(SI), Y4
+	VMOVDQU        160(SI), Y5
+	VPXOR          (CX), Y8, Y11
+	VPXOR          Y11, Y0, Y0
+	VPXOR          32(CX), Y8, Y11
+	VPXOR          Y11, Y1, Y1
+	VPXOR          64(CX), Y8, Y11
+	VPXOR          Y11, Y2, Y2
+	VPXOR          96(CX), Y8, Y11
+	VPXOR          Y11, Y3, Y3
+	VPXOR          128(CX), Y8, Y11
+	VPXOR          Y11, Y4, Y4
+	VPXOR          160(CX), Y8, Y11
+	VPXOR          Y11, Y5, Y5
+	VBROADCASTI128 16(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESENC        16(R10), X12, X12
+	VBROADCASTI128 32(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESENC        32(R10), X12, X12
+	VBROADCASTI128 48(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESENC        48(R10), X12, X12
+	VBROADCASTI128 64(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESENC        64(R10), X12, X12
+	VBROADCASTI128 80(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESENC        80(R10), X12, X12
+	VBROADCASTI128 96(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESENC        96(R10), X12, X12
+	VBROADCASTI128 112(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESENC        112(R10), X12, X12
+	VBROADCASTI128 128(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESENC        128(R10), X12, X12
+	VBROADCASTI128 144(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESENC        144(R10), X12, X12
+	CMPQ           AX, $0x0a
+	JE             final_37
+	VBROADCASTI128 160(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESENC        160(R10), X12, X12
+	VBROADCASTI128 176(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESENC        176(R10), X12, X12
+	CMPQ           AX, $0x0c
+	JE             final_37
+	VBROADCASTI128 192(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESENC        192(R10), X12, X12
+	VBROADCASTI128 208(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESENC        208(R10), X12, X12
+
+final_37:
+	VAESENCLAST (R10)(R13*1), X12, X12
+	VPXOR       (CX), Y9, Y11
+	VAESDECLAST Y11, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	VPXOR       32(CX), Y9, Y11
+	VAESDECLAST Y11, Y1, Y1
+	VMOVDQU     Y1, 32(DI)
+	VPXOR       64(CX), Y9, Y11
+	VAESDECLAST Y11, Y2, Y2
+	VMOVDQU     Y2, 64(DI)
+	VPXOR       96(CX), Y9, Y11
+	VAESDECLAST Y11, Y3, Y3
+	VMOVDQU     Y3, 96(DI)
+	VPXOR       128(CX), Y9, Y11
+	VAESDECLAST Y11, Y4, Y4
+	VMOVDQU     Y4, 128(DI)
+	VPXOR       160(CX), Y9, Y11
+	VAESDECLAST Y11, Y5, Y5
+	VMOVDQU     Y5, 160(DI)
+	VPXOR       Y0, Y10, Y10
+	VPXOR       Y1, Y10, Y10
+	VPXOR       Y2, Y10, Y10
+	VPXOR       Y3, Y10, Y10
+	VPXOR       Y4, Y10, Y10
+	VPXOR       Y5, Y10, Y10
+	JMP         taildone_11
+
+skip_36:
+	CMPQ           R8, $0x0000000d
+	JNE            skip_38
+	VMOVDQU        (SI), Y0
+	VMOVDQU        32(SI), Y1
+	VMOVDQU        64(SI), Y2
+	VMOVDQU        96(SI), Y3
+	VMOVDQU        128(SI), Y4
+	VMOVDQU        160(SI), Y5
+	VMOVDQU        192(SI), X6
+	VPXOR          (CX), Y8, Y11
+	VPXOR          Y11, Y0, Y0
+	VPXOR          32(CX), Y8, Y11
+	VPXOR          Y11, Y1, Y1
+	VPXOR          64(CX), Y8, Y11
+	VPXOR          Y11, Y2, Y2
+	VPXOR          96(CX), Y8, Y11
+	VPXOR          Y11, Y3, Y3
+	VPXOR          128(CX), Y8, Y11
+	VPXOR          Y11, Y4, Y4
+	VPXOR          160(CX), Y8, Y11
+	VPXOR          Y11, Y5, Y5
+	VPXOR          192(CX), Y8, Y11
+	VPXOR          Y11, Y6, Y6
+	VBROADCASTI128 16(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESENC        16(R10), X12, X12
+	VBROADCASTI128 32(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESENC        32(R10), X12, X12
+	VBROADCASTI128 48(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESENC        48(R10), X12, X12
+	VBROADCASTI128 64(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESENC        64(R10), X12, X12
+	VBROADCASTI128 80(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESENC        80(R10), X12, X12
+	VBROADCASTI128 96(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESENC        96(R10), X12, X12
+	VBROADCASTI128 112(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESENC        112(R10), X12, X12
+	VBROADCASTI128 128(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESENC        128(R10), X12, X12
+	VBROADCASTI128 144(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESENC        144(R10), X12, X12
+	CMPQ           AX, $0x0a
+	JE             final_39
+	VBROADCASTI128 160(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESENC        160(R10), X12, X12
+	VBROADCASTI128 176(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESENC        176(R10), X12, X12
+	CMPQ           AX, $0x0c
+	JE             final_39
+	VBROADCASTI128 192(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESENC        192(R10), X12, X12
+	VBROADCASTI128 208(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESENC        208(R10), X12, X12
+
+final_39:
+	VAESENCLAST (R10)(R13*1), X12, X12
+	VPXOR       (CX), Y9, Y11
+	VAESDECLAST Y11, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	VPXOR       32(CX), Y9, Y11
+	VAESDECLAST Y11, Y1, Y1
+	VMOVDQU     Y1, 32(DI)
+	VPXOR       64(CX), Y9, Y11
+	VAESDECLAST Y11, Y2, Y2
+	VMOVDQU     Y2, 64(DI)
+	VPXOR       96(CX), Y9, Y11
+	VAESDECLAST Y11, Y3, Y3
+	VMOVDQU     Y3, 96(DI)
+	VPXOR       128(CX), Y9, Y11
+	VAESDECLAST Y11, Y4, Y4
+	VMOVDQU     Y4, 128(DI)
+	VPXOR       160(CX), Y9, Y11
+	VAESDECLAST Y11, Y5, Y5
+	VMOVDQU     Y5, 160(DI)
+	VPXOR       192(CX), Y9, Y11
+	VAESDECLAST Y11, Y6, Y6
+	VMOVDQU     X6, 192(DI)
+	VMOVDQA     X6, X6
+	VPXOR       Y0, Y10, Y10
+	VPXOR       Y1, Y10, Y10
+	VPXOR       Y2, Y10, Y10
+	VPXOR       Y3, Y10, Y10
+	VPXOR       Y4, Y10, Y10
+	VPXOR       Y5, Y10, Y10
+	VPXOR       Y6, Y10, Y10
+	JMP         taildone_11
+
+skip_38:
+	CMPQ           R8, $0x0000000e
+	JNE            skip_40
+	VMOVDQU        (SI), Y0
+	VMOVDQU        32(SI), Y1
+	VMOVDQU        64(SI), Y2
+	VMOVDQU        96(SI), Y3
+	VMOVDQU        128(SI), Y4
+	VMOVDQU        160(SI), Y5
+	VMOVDQU        192(SI), Y6
+	VPXOR          (CX), Y8, Y11
+	VPXOR          Y11, Y0, Y0
+	VPXOR          32(CX), Y8, Y11
+	VPXOR          Y11, Y1, Y1
+	VPXOR          64(CX), Y8, Y11
+	VPXOR          Y11, Y2, Y2
+	VPXOR          96(CX), Y8, Y11
+	VPXOR          Y11, Y3, Y3
+	VPXOR          128(CX), Y8, Y11
+	VPXOR          Y11, Y4, Y4
+	VPXOR          160(CX), Y8, Y11
+	VPXOR          Y11, Y5, Y5
+	VPXOR          192(CX), Y8, Y11
+	VPXOR          Y11, Y6, Y6
+	VBROADCASTI128 16(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESENC        16(R10), X12, X12
+	VBROADCASTI128 32(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESENC        32(R10), X12, X12
+	VBROADCASTI128 48(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESENC        48(R10), X12, X12
+	VBROADCASTI128 64(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESENC        64(R10), X12, X12
+	VBROADCASTI128 80(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESENC        80(R10), X12, X12
+	VBROADCASTI128 96(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESENC        96(R10), X12, X12
+	VBROADCASTI128 112(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESENC        112(R10), X12, X12
+	VBROADCASTI128 128(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESENC        128(R10), X12, X12
+	VBROADCASTI128 144(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESENC        144(R10), X12, X12
+	CMPQ           AX, $0x0a
+	JE             final_41
+	VBROADCASTI128 160(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESENC        160(R10), X12, X12
+	VBROADCASTI128 176(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESENC        176(R10), X12, X12
+	CMPQ           AX, $0x0c
+	JE             final_41
+	VBROADCASTI128 192(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESENC        192(R10), X12, X12
+	VBROADCASTI128 208(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESENC        208(R10), X12, X12
+
+final_41:
+	VAESENCLAST (R10)(R13*1), X12, X12
+	VPXOR       (CX), Y9, Y11
+	VAESDECLAST Y11, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	VPXOR       32(CX), Y9, Y11
+	VAESDECLAST Y11, Y1, Y1
+	VMOVDQU     Y1, 32(DI)
+	VPXOR       64(CX), Y9, Y11
+	VAESDECLAST Y11, Y2, Y2
+	VMOVDQU     Y2, 64(DI)
+	VPXOR       96(CX), Y9, Y11
+	VAESDECLAST Y11, Y3, Y3
+	VMOVDQU     Y3, 96(DI)
+	VPXOR       128(CX), Y9, Y11
+	VAESDECLAST Y11, Y4, Y4
+	VMOVDQU     Y4, 128(DI)
+	VPXOR       160(CX), Y9, Y11
+	VAESDECLAST Y11, Y5, Y5
+	VMOVDQU     Y5, 160(DI)
+	VPXOR       192(CX), Y9, Y11
+	VAESDECLAST Y11, Y6, Y6
+	VMOVDQU     Y6, 192(DI)
+	VPXOR       Y0, Y10, Y10
+	VPXOR       Y1, Y10, Y10
+	VPXOR       Y2, Y10, Y10
+	VPXOR       Y3, Y10, Y10
+	VPXOR       Y4, Y10, Y10
+	VPXOR       Y5, Y10, Y10
+	VPXOR       Y6, Y10, Y10
+	JMP         taildone_11
+
+skip_40:
+	CMPQ           R8, $0x0000000f
+	JNE            skip_42
+	VMOVDQU        (SI), Y0
+	VMOVDQU        32(SI), Y1
+	VMOVDQU        64(SI), Y2
+	VMOVDQU        96(SI), Y3
+	VMOVDQU        128(SI), Y4
+	VMOVDQU        160(SI), Y5
+	VMOVDQU        192(SI), Y6
+	VMOVDQU        224(SI), X7
+	VPXOR          (CX), Y8, Y11
+	VPXOR          Y11, Y0, Y0
+	VPXOR          32(CX), Y8, Y11
+	VPXOR          Y11, Y1, Y1
+	VPXOR          64(CX), Y8, Y11
+	VPXOR          Y11, Y2, Y2
+	VPXOR          96(CX), Y8, Y11
+	VPXOR          Y11, Y3, Y3
+	VPXOR          128(CX), Y8, Y11
+	VPXOR          Y11, Y4, Y4
+	VPXOR          160(CX), Y8, Y11
+	VPXOR          Y11, Y5, Y5
+	VPXOR          192(CX), Y8, Y11
+	VPXOR          Y11, Y6, Y6
+	VPXOR          224(CX), Y8, Y11
+	VPXOR          Y11, Y7, Y7
+	VBROADCASTI128 16(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESDEC        Y15, Y7, Y7
+	VAESENC        16(R10), X12, X12
+	VBROADCASTI128 32(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESDEC        Y15, Y7, Y7
+	VAESENC        32(R10), X12, X12
+	VBROADCASTI128 48(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESDEC        Y15, Y7, Y7
+	VAESENC        48(R10), X12, X12
+	VBROADCASTI128 64(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESDEC        Y15, Y7, Y7
+	VAESENC        64(R10), X12, X12
+	VBROADCASTI128 80(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESDEC        Y15, Y7, Y7
+	VAESENC        80(R10), X12, X12
+	VBROADCASTI128 96(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESDEC        Y15, Y7, Y7
+	VAESENC        96(R10), X12, X12
+	VBROADCASTI128 112(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESDEC        Y15, Y7, Y7
+	VAESENC        112(R10), X12, X12
+	VBROADCASTI128 128(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESDEC        Y15, Y7, Y7
+	VAESENC        128(R10), X12, X12
+	VBROADCASTI128 144(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESDEC        Y15, Y7, Y7
+	VAESENC        144(R10), X12, X12
+	CMPQ           AX, $0x0a
+	JE             final_43
+	VBROADCASTI128 160(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESDEC        Y15, Y7, Y7
+	VAESENC        160(R10), X12, X12
+	VBROADCASTI128 176(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESDEC        Y15, Y7, Y7
+	VAESENC        176(R10), X12, X12
+	CMPQ           AX, $0x0c
+	JE             final_43
+	VBROADCASTI128 192(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESDEC        Y15, Y7, Y7
+	VAESENC        192(R10), X12, X12
+	VBROADCASTI128 208(BX), Y15
+	VAESDEC        Y15, Y0, Y0
+	VAESDEC        Y15, Y1, Y1
+	VAESDEC        Y15, Y2, Y2
+	VAESDEC        Y15, Y3, Y3
+	VAESDEC        Y15, Y4, Y4
+	VAESDEC        Y15, Y5, Y5
+	VAESDEC        Y15, Y6, Y6
+	VAESDEC        Y15, Y7, Y7
+	VAESENC        208(R10), X12, X12
+
+final_43:
+	VAESENCLAST (R10)(R13*1), X12, X12
+	VPXOR       (CX), Y9, Y11
+	VAESDECLAST Y11, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	VPXOR       32(CX), Y9, Y11
+	VAESDECLAST Y11, Y1, Y1
+	VMOVDQU     Y1, 32(DI)
+	VPXOR       64(CX), Y9, Y11
+	VAESDECLAST Y11, Y2, Y2
+	VMOVDQU     Y2, 64(DI)
+	VPXOR       96(CX), Y9, Y11
+	VAESDECLAST Y11, Y3, Y3
+	VMOVDQU     Y3, 96(DI)
+	VPXOR       128(CX), Y9, Y11
+	VAESDECLAST Y11, Y4, Y4
+	VMOVDQU     Y4, 128(DI)
+	VPXOR       160(CX), Y9, Y11
+	VAESDECLAST Y11, Y5, Y5
+	VMOVDQU     Y5, 160(DI)
+	VPXOR       192(CX), Y9, Y11
+	VAESDECLAST Y11, Y6, Y6
+	VMOVDQU     Y6, 192(DI)
+	VPXOR       224(CX), Y9, Y11
+	VAESDECLAST Y11, Y7, Y7
+	VMOVDQU     X7, 224(DI)
+	VMOVDQA     X7, X7
+	VPXOR       Y0, Y10, Y10
+	VPXOR       Y1, Y10, Y10
+	VPXOR       Y2, Y10, Y10
+	VPXOR       Y3, Y10, Y10
+	VPXOR       Y4, Y10, Y10
+	VPXOR       Y5, Y10, Y10
+	VPXOR       Y6, Y10, Y10
+	VPXOR       Y7, Y10, Y10
+	JMP         taildone_11
+
+skip_42:
+taildone_11:
+	VEXTRACTI128 $0x01, Y10, X11
+	VPXOR        X11, X10, X0
+	VPXOR        X13, X0, X0
+	TESTQ        R9, R9
+	JZ           tag_44
+	VPXOR        X1, X1, X1
+	VMOVDQU      X1, (SP)
+	XORL         DX, DX
+	TESTQ        $0x00000008, R9
+	JZ           copy_45
+	MOVQ         (R11)(DX*1), R12
+	MOVQ         R12, (SP)(DX*1)
+	ADDQ         $0x08, DX
+
+copy_45:
+	TESTQ $0x00000004, R9
+	JZ    copy_46
+	MOVL  (R11)(DX*1), R12
+	MOVL  R12, (SP)(DX*1)
+	ADDQ  $0x04, DX
+
+copy_46:
+	TESTQ $0x00000002, R9
+	JZ    copy_47
+	MOVW  (R11)(DX*1), R12
+	MOVW  R12, (SP)(DX*1)
+	ADDQ  $0x02, DX
+
+copy_47:
+	TESTQ $0x00000001, R9
+	JZ    copy_48
+	MOVB  (R11)(DX*1), R12
+	MOVB  R12, (SP)(DX*1)
+
+copy_48:
+	VPXOR   (SP), X12, X1
+	VMOVDQU X1, (SP)
+	XORL    DX, DX
+	TESTQ   $0x00000008, R9
+	JZ      copy_49
+	MOVQ    (SP)(DX*1), R12
+	MOVQ    R12, (R14)(DX*1)
+	ADDQ    $0x08, DX
+
+copy_49:
+	TESTQ $0x00000004, R9
+	JZ    copy_50
+	MOVL  (SP)(DX*1), R12
+	MOVL  R12, (R14)(DX*1)
+	ADDQ  $0x04, DX
+
+copy_50:
+	TESTQ $0x00000002, R9
+	JZ    copy_51
+	MOVW  (SP)(DX*1), R12
+	MOVW  R12, (R14)(DX*1)
+	ADDQ  $0x02, DX
+
+copy_51:
+	TESTQ $0x00000001, R9
+	JZ    copy_52
+	MOVB  (SP)(DX*1), R12
+	MOVB  R12, (R14)(DX*1)
+
+copy_52:
+	LEAQ  ones16<>+16(SB), R12
+	SUBQ  R9, R12
+	VPAND (R12), X1, X1
+	LEAQ  padBit<>+16(SB), R12
+	SUBQ  R9, R12
+	VPOR  (R12), X1, X1
+	VPXOR X1, X0, X0
+
+tag_44:
+	VAESENC 16(R10), X0, X0
+	VAESENC 32(R10), X0, X0
+	VAESENC 48(R10), X0, X0
+	VAESENC 64(R10), X0, X0
+	VAESENC 80(R10), X0, X0
+	VAESENC 96(R10), X0, X0
+	VAESENC 112(R10), X0, X0
+	VAESENC 128(R10), X0, X0
+	VAESENC 144(R10), X0, X0
+	CMPQ    AX, $0x0a
+	JE      enclast_53
+	VAESENC 160(R10), X0, X0
+	VAESENC 176(R10), X0, X0
+	CMPQ    AX, $0x0c
+	JE      enclast_53
+	VAESENC 192(R10), X0, X0
+	VAESENC 208(R10), X0, X0
+
+enclast_53:
+	VAESENCLAST (R10)(R13*1), X0, X0
+	VMOVQ       X0, R12
+	MOVQ        R12, t0+104(FP)
+	VPEXTRQ     $0x01, X0, R12
+	MOVQ        R12, t1+112(FP)
+	VZEROUPPER
+	RET
+
 // func ocbSealVAES512(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst *byte, src *byte, n int, r int, ad *byte, adLen int) (t0 uint64, t1 uint64)
 // Requires: AES, AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, VAES
 TEXT ·ocbSealVAES512(SB), NOSPLIT, $16-128
@@ -11086,6 +15774,7 @@ TEXT ·ocbSealVAES512(SB), NOSPLIT, $16-128
 	VMOVDQU    ktopMask<>+0(SB), X7
 	MOVQ       bits+56(FP), R14
 	VPTERNLOGQ $0xea, (R14), X7, X0
+	ADDQ       $0x10, R12
 	VPXOR      (R10), X0, X0
 	VAESENC    16(R10), X0, X0
 	VAESENC    32(R10), X0, X0
@@ -11107,7 +15796,7 @@ TEXT ·ocbSealVAES512(SB), NOSPLIT, $16-128
 
 enclast_1:
 	VAESENCLAST     (R10)(R13*1), X0, X0
-	MOVBLZX         15(R12), CX
+	MOVBLZX         -1(R12), CX
 	ANDL            $0x3f, CX
 	VPBROADCASTQ    CX, X4
 	NEGL            CX
@@ -11389,7 +16078,6 @@ final_8:
 	JMP         loop_7
 
 tail_6:
-	MOVQ  ends+32(FP), DX
 	MOVQ  r+88(FP), R9
 	VPXOR X15, X15, X15
 	MOVQ  R8, R12
@@ -11404,7 +16092,6 @@ notail_9:
 	VPXOR    X1, X1, X1
 	TESTQ    R9, R9
 	JZ       whole_10
-	VPXOR    (DX), X15, X15
 	LEAQ     byteMask<>+0(SB), R12
 	MOVWLZX  (R12)(R9*2), R12
 	KMOVW    R12, K2
@@ -11412,11 +16099,14 @@ notail_9:
 	SUBQ     R9, R12
 	VMOVDQU  (R12), X1
 	VMOVDQU8 (R11), K2, X1
+	MOVQ     ends+32(FP), DX
+	VPXOR    (DX), X15, X15
 
 whole_10:
+	MOVQ            ends+32(FP), DX
 	VPTERNLOGD      $0x96, 16(DX), X15, X1
-	VINSERTI128     $0x01, X15, Y1, Y15
 	VBROADCASTI32X4 (R10)(R13*1), Z30
+	VINSERTI128     $0x01, X15, Y1, Y15
 	VPXOR           (BX), X14, X11
 	VSHUFI64X2      $0x00, Z11, Z11, Z8
 	VPXOR           (BX)(R13*1), X14, X11
@@ -12407,6 +17097,7 @@ TEXT ·ocbOpenVAES512(SB), NOSPLIT, $16-136
 	VMOVDQU    ktopMask<>+0(SB), X7
 	MOVQ       bits+64(FP), R14
 	VPTERNLOGQ $0xea, (R14), X7, X0
+	ADDQ       $0x10, R12
 	VPXOR      (R10), X0, X0
 	VAESENC    16(R10), X0, X0
 	VAESENC    32(R10), X0, X0
@@ -12428,7 +17119,7 @@ TEXT ·ocbOpenVAES512(SB), NOSPLIT, $16-136
 
 enclast_1:
 	VAESENCLAST     (R10)(R13*1), X0, X0
-	MOVBLZX         15(R12), CX
+	MOVBLZX         -1(R12), CX
 	ANDL            $0x3f, CX
 	VPBROADCASTQ    CX, X4
 	NEGL            CX
@@ -12723,7 +17414,6 @@ final_8:
 	JMP         loop_7
 
 tail_6:
-	MOVQ    ends+40(FP), DX
 	MOVQ    r+96(FP), R9
 	VMOVDQA X14, X15
 	MOVQ    R8, R12
@@ -12738,12 +17428,14 @@ notail_9:
 	VPXOR   X1, X1, X1
 	TESTQ   R9, R9
 	JZ      whole_10
-	VPXOR   (DX), X15, X15
 	LEAQ    byteMask<>+0(SB), R12
 	MOVWLZX (R12)(R9*2), R12
 	KMOVW   R12, K2
+	MOVQ    ends+40(FP), DX
+	VPXOR   (DX), X15, X15
 
 whole_10:
+	MOVQ       ends+40(FP), DX
 	VPXORQ     (R10), X15, X31
 	VPXOR      16(DX), X15, X15
 	VPXOR      (R10), X15, X15

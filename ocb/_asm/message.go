@@ -29,12 +29,8 @@ var (
 	rr      = R9  // r, in idx's register once the groups are done
 )
 
-// Vector registers of the message kernels: rPre the inputs of the blocks
-// beside the tail, less the checksum (enc: the tag's in the low lane, the
-// pad's in the high one; dec: the tag's); rKL the last round key, broadcast
-// (enc); rX the blocks beside the tail; rT2 a temporary.
-const rPre = 15
-
+// Vector registers of the zmm message kernels: rKL the last round key,
+// broadcast (enc); rX the blocks beside the tail; rT2 a temporary.
 var (
 	rT2 = Z16
 	rKL = Z30
@@ -44,9 +40,10 @@ var (
 // Constants: byteMask[r] selects the first r bytes of a block; the 16 bytes
 // of padBit from 16-r on are the padding of a final block of r bytes;
 // the 64 bytes of padBit64 from 64-n on, those of n bytes of associated data;
+// the 16 bytes of ones16 from 16-r on keep the first r bytes of a block;
 // ktopMask clears the nonce's 6 bottom bits; rev128 reverses the bytes of
 // a block, rev64 those of each half.
-var byteMask, padBit, padBit64, ktopMask, rev128, rev64 Mem
+var byteMask, padBit, padBit64, ones16, ktopMask, rev128, rev64 Mem
 
 func tables() {
 	byteMask = GLOBL("byteMask", RODATA|NOPTR)
@@ -65,6 +62,11 @@ func tables() {
 		}
 		DATA(8*i, U64(v))
 	}
+	ones16 = GLOBL("ones16", RODATA|NOPTR)
+	DATA(0, U64(^uint64(0)))
+	DATA(8, U64(^uint64(0)))
+	DATA(16, U64(0))
+	DATA(24, U64(0))
 	ktopMask = GLOBL("ktopMask", RODATA|NOPTR)
 	DATA(0, U64(^uint64(0)))
 	DATA(8, U64(0xc0ffffffffffffff))
@@ -77,12 +79,18 @@ func tables() {
 }
 
 func (g *gen) message() {
-	name, keys := "ocbSealVAES512", "rk *[240]byte"
+	name, keys, ad := "ocbSeal", "rk *[240]byte", ""
 	if g.o == dec {
-		name, keys = "ocbOpenVAES512", "rk, ek *[240]byte"
+		name, keys = "ocbOpen", "rk, ek *[240]byte"
 	}
-	TEXT(name, NOSPLIT, "func(nr int, "+keys+", rel, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst, src *byte, n, r int, ad *byte, adLen int) (t0, t1 uint64)")
+	if g.wide() {
+		ad = ", ad *byte, adLen int"
+	}
+	TEXT(name+g.w.name, NOSPLIT, "func(nr int, "+keys+", rel, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst, src *byte, n, r int"+ad+") (t0, t1 uint64)")
 	Pragma("noescape")
+	if !g.wide() {
+		g.buf = AllocLocal(16)
+	}
 	Load(Param("nr"), nr)
 	Load(Param("rk"), rk)
 	if g.o == dec {
@@ -95,33 +103,50 @@ func (g *gen) message() {
 
 	// The nonce block is N, ending the block, ORed with bits: the 16 bytes
 	// that end with N, loaded under a mask of N's bytes, which cannot fault
-	// on the others. Its last byte's 6 bottom bits are the (public) shift c
-	// into Stretch, broadcast in X4 (c) and X5 (64-c).
+	// on the others (ymm: copied to the end of a zeroed stack buffer). Its
+	// last byte's 6 bottom bits are the (public) shift c into Stretch,
+	// broadcast in X4 (c) and X5 (64-c).
 	Load(Param("nonce"), t1)
 	Load(Param("nonceLen"), partSrc)
-	MOVL(U32(16), ECX)
-	SUBL(partSrc.As32(), ECX)
-	MOVL(U32(0xffffffff), partDst.As32())
-	SHLXL(ECX, partDst.As32(), partDst.As32())
-	KMOVW(partDst.As32(), K3)
-	LEAQ(Mem{Base: t1, Index: partSrc, Scale: 1, Disp: -16}, t1)
-	VMOVDQU8_Z(Mem{Base: t1}, K3, X0)
-	VMOVDQU(ktopMask, X7)
-	Load(Param("bits"), partDst)
-	// (X0 & X7) | bits
-	VPTERNLOGQ(U8(0xea), Mem{Base: partDst}, X7, X0)
+	if g.wide() {
+		MOVL(U32(16), ECX)
+		SUBL(partSrc.As32(), ECX)
+		MOVL(U32(0xffffffff), partDst.As32())
+		SHLXL(ECX, partDst.As32(), partDst.As32())
+		KMOVW(partDst.As32(), K3)
+		LEAQ(Mem{Base: t1, Index: partSrc, Scale: 1, Disp: -16}, t1)
+		VMOVDQU8_Z(Mem{Base: t1}, K3, X0)
+		VMOVDQU(ktopMask, X7)
+		Load(Param("bits"), partDst)
+		// (X0 & X7) | bits
+		VPTERNLOGQ(U8(0xea), Mem{Base: partDst}, X7, X0)
+		ADDQ(U8(16), t1)
+	} else {
+		VPXOR(X0, X0, X0)
+		VMOVDQU(X0, g.buf)
+		ADDQ(partSrc, t1)
+		MOVQ(partSrc, partDst)
+		NEGQ(partDst)
+		g.copyBytes(g.buf.Offset(16), Mem{Base: t1}, partSrc, partDst, RCX)
+		VMOVDQU(g.buf, X0)
+		VPAND(ktopMask, X0, X0)
+		Load(Param("bits"), partDst)
+		VPOR(Mem{Base: partDst}, X0, X0)
+	}
 	VPXOR(Mem{Base: ek}, X0, X0)
 	g.encRounds(X0)
-	MOVBLZX(Mem{Base: t1, Disp: 15}, ECX)
+	MOVBLZX(Mem{Base: t1, Disp: -1}, ECX)
 	ANDL(U8(63), ECX)
-	VPBROADCASTQ(RCX, X4)
+	g.broadcastQ(RCX, X4)
 	NEGL(ECX)
 	ADDL(U8(64), ECX)
-	VPBROADCASTQ(RCX, X5)
+	g.broadcastQ(RCX, X5)
 	VMOVDQU(rev128, X6)
 	Load(Param("rel"), rel)
 	g.keys()
-	g.hashAD()
+	if g.wide() {
+		g.hashAD()
+	}
 	Load(Param("dst"), dst)
 	Load(Param("src"), src)
 	Load(Param("n"), n)
@@ -137,7 +162,12 @@ func (g *gen) message() {
 	VPSLLQ(U8(8), X2, X3)
 	VPSRLQ(U8(56), X1, X7)
 	// X3 = (X3 | X7) ^ X2: s2 in the low lane.
-	VPTERNLOGQ(U8(0x56), X2, X7, X3)
+	if g.wide() {
+		VPTERNLOGQ(U8(0x56), X2, X7, X3)
+	} else {
+		VPOR(X7, X3, X3)
+		VPXOR(X2, X3, X3)
+	}
 	VPBLENDD(U8(3), X3, X2, X3)
 	VPSLLVQ(X4, X1, X1)
 	VPSRLVQ(X5, X3, X3)
@@ -240,6 +270,40 @@ func (g *gen) hashAD() {
 	VMOVDQU(a.AsX(), g.hash)
 }
 
+// wide reports whether g is a zmm kernel, with AVX-512.
+func (g *gen) wide() bool { return g.w.w == 4 }
+
+// broadcastQ fills both qwords of x with r.
+func (g *gen) broadcastQ(r GPPhysical, x VecPhysical) {
+	if g.wide() {
+		VPBROADCASTQ(r, x)
+		return
+	}
+	VMOVQ(r, x)
+	VPBROADCASTQ(x, x)
+}
+
+// copyBytes copies count < 16 bytes from src to dst, 8, 4, 2 and 1 at a
+// time, at offsets off, off+8, ... from them (off is set by the caller and
+// advances), through tmp: no byte outside them is touched.
+func (g *gen) copyBytes(dst, src Mem, count, off, tmp GPPhysical) {
+	for _, c := range []struct {
+		n   int
+		mov func(Op, Op)
+		r   Register
+	}{{8, MOVQ, tmp}, {4, MOVL, tmp.As32()}, {2, MOVW, tmp.As16()}, {1, MOVB, tmp.As8()}} {
+		skip := g.label("copy")
+		TESTQ(U32(c.n), count)
+		JZ(LabelRef(skip))
+		c.mov(src.Idx(off, 1), c.r)
+		c.mov(c.r, dst.Idx(off, 1))
+		if c.n > 1 {
+			ADDQ(U8(c.n), off)
+		}
+		Label(skip)
+	}
+}
+
 // encRounds applies encryption rounds 1 to nr, with the keys at ek, to x.
 func (g *gen) encRounds(x VecPhysical) {
 	for i := 1; i < 10; i++ {
@@ -267,8 +331,7 @@ func (g *gen) encRounds(x VecPhysical) {
 // partial block in the tag's: the blocks beside the tail then start from
 // B0 = base^K0, as the tail's own blocks do.
 func (g *gen) beside() {
-	off := g.x(rPre)
-	Load(Param("ends"), ends)
+	off, x := g.pre().AsX(), g.fx()
 	Load(Param("r"), rr)
 	if g.o == enc {
 		VPXOR(off, off, off)
@@ -283,32 +346,74 @@ func (g *gen) beside() {
 	JZ(LabelRef(none))
 	VPXOR(Mem{Base: rel, Index: t1, Scale: 1, Disp: -16}, off, off)
 	Label(none)
-	KXORW(K2, K2, K2)
+	if g.wide() {
+		KXORW(K2, K2, K2)
+	}
 	VPXOR(X1, X1, X1)
 	whole := g.label("whole")
 	TESTQ(rr, rr)
 	JZ(LabelRef(whole))
-	VPXOR(Mem{Base: ends}, off, off)
-	LEAQ(byteMask, t1)
-	MOVWLZX(Mem{Base: t1, Index: rr, Scale: 2}, t1.As32())
-	KMOVW(t1.As32(), K2)
-	if g.o == enc {
+	if g.wide() {
+		LEAQ(byteMask, t1)
+		MOVWLZX(Mem{Base: t1, Index: rr, Scale: 2}, t1.As32())
+		KMOVW(t1.As32(), K2)
+		if g.o == enc {
+			LEAQ(padBit.Offset(16), t1)
+			SUBQ(rr, t1)
+			VMOVDQU(Mem{Base: t1}, X1)
+			VMOVDQU8(Mem{Base: partSrc}, K2, X1)
+		}
+	} else if g.o == enc {
+		// The partial block, copied into the zeroed stack buffer, and padded.
+		VMOVDQU(X1, g.buf)
+		XORL(ends.As32(), ends.As32())
+		g.copyBytes(g.buf, Mem{Base: partSrc}, rr, ends, t1)
 		LEAQ(padBit.Offset(16), t1)
 		SUBQ(rr, t1)
-		VMOVDQU(Mem{Base: t1}, X1)
-		VMOVDQU8(Mem{Base: partSrc}, K2, X1)
+		VMOVDQU(g.buf, X1)
+		VPOR(Mem{Base: t1}, X1, X1)
 	}
+	Load(Param("ends"), ends)
+	VPXOR(Mem{Base: ends}, off, off)
 	Label(whole)
+	Load(Param("ends"), ends)
 	if g.o == enc {
-		VPTERNLOGD(U8(0x96), Mem{Base: ends, Disp: 16}, off, X1)
-		VINSERTI128(U8(1), off, Y1, g.v(rPre).AsY())
-		VBROADCASTI32X4(Mem{Base: ek, Index: last, Scale: 1}, rKL)
+		if g.wide() {
+			VPTERNLOGD(U8(0x96), Mem{Base: ends, Disp: 16}, off, X1)
+			VBROADCASTI32X4(Mem{Base: ek, Index: last, Scale: 1}, rKL)
+		} else {
+			VPXOR(Mem{Base: ends, Disp: 16}, X1, X1)
+			VPXOR(off, X1, X1)
+		}
+		VINSERTI128(U8(1), off, Y1, g.pre().AsY())
 		return
 	}
 	// Opening, rk are the decryption keys: B0 is base^K0 of those.
-	VPXORQ(Mem{Base: ek}, off, rX.AsX())
+	if g.wide() {
+		VPXORQ(Mem{Base: ek}, off, x.AsX())
+	} else {
+		VPXOR(Mem{Base: ek}, off, x.AsX())
+	}
 	VPXOR(Mem{Base: ends, Disp: 16}, off, off)
 	VPXOR(Mem{Base: ek}, off, off)
+}
+
+// pre and fx are the registers of the blocks beside the tail: their inputs
+// less the checksum (enc: the tag's in the low lane, the pad's in the high
+// one; dec: the tag's), and the blocks themselves. The ymm kernels take
+// registers that only the groups use.
+func (g *gen) pre() VecPhysical {
+	if g.wide() {
+		return Z15
+	}
+	return Y13
+}
+
+func (g *gen) fx() VecPhysical {
+	if g.wide() {
+		return rX
+	}
+	return Y12
 }
 
 // fuseStart starts the blocks beside the tail after its inputs are loaded:
@@ -317,70 +422,122 @@ func (g *gen) fuseStart() {
 	if g.o == dec {
 		return
 	}
-	acc := g.v(rAcc)
-	VEXTRACTI64X4(U8(1), acc, rT2.AsY())
-	VPXORQ(rT2.AsY(), acc.AsY(), rT2.AsY())
-	VEXTRACTI32X4(U8(1), rT2.AsY(), rX.AsX())
-	VPXORQ(rX.AsX(), rT2.AsX(), rX.AsX())
-	VPTERNLOGD(U8(0x96), g.v(rB0).AsY(), g.v(rPre).AsY(), rX.AsY())
+	acc, x := g.v(rAcc), g.fx()
+	if g.wide() {
+		VEXTRACTI64X4(U8(1), acc, rT2.AsY())
+		VPXORQ(rT2.AsY(), acc.AsY(), rT2.AsY())
+		VEXTRACTI32X4(U8(1), rT2.AsY(), x.AsX())
+		VPXORQ(x.AsX(), rT2.AsX(), x.AsX())
+		VPTERNLOGD(U8(0x96), g.v(rB0).AsY(), g.pre().AsY(), x.AsY())
+		return
+	}
+	// The body's temporary is free until the blocks' inputs are masked.
+	VEXTRACTI128(U8(1), acc, g.x(rT))
+	VPXOR(g.x(rT), acc.AsX(), g.x(rT))
+	VPXOR(g.v(rT), g.pre(), x)
+	VPXOR(g.v(rB0), x, x)
 }
 
 // fuseRound applies round r to the blocks beside the tail.
 func (g *gen) fuseRound(r int) {
-	if g.o == dec {
-		VAESENC(Mem{Base: ek, Disp: 16 * r}, rX.AsX(), rX.AsX())
-		return
+	x := g.fx()
+	switch {
+	case g.o == dec:
+		VAESENC(Mem{Base: ek, Disp: 16 * r}, x.AsX(), x.AsX())
+	case g.wide():
+		VAESENC(g.v(zKey0+r).AsY(), x.AsY(), x.AsY())
+	default:
+		VAESENC(g.v(rKey), x, x)
 	}
-	VAESENC(g.v(zKey0+r).AsY(), rX.AsY(), rX.AsY())
 }
 
 // fuseFinal applies the last round to the blocks beside the tail.
 func (g *gen) fuseFinal() {
-	if g.o == dec {
-		VAESENCLAST(Mem{Base: ek, Index: last, Scale: 1}, rX.AsX(), rX.AsX())
-		return
+	x := g.fx()
+	switch {
+	case g.o == dec:
+		VAESENCLAST(Mem{Base: ek, Index: last, Scale: 1}, x.AsX(), x.AsX())
+	case g.wide():
+		VAESENCLAST(rKL.AsY(), x.AsY(), x.AsY())
+	default:
+		VBROADCASTI128(Mem{Base: ek, Index: last, Scale: 1}, g.pre())
+		VAESENCLAST(g.pre(), x, x)
 	}
-	VAESENCLAST(rKL.AsY(), rX.AsY(), rX.AsY())
 }
 
 // sealEnd encrypts the partial block, if any, with the pad in the high lane
-// of rX, and returns the tag in its low lane.
+// of the blocks beside the tail, and returns the tag in their low lane.
 func (g *gen) sealEnd() {
+	x := g.fx()
 	store := g.label("store")
-	KORTESTW(K2, K2)
+	if g.wide() {
+		KORTESTW(K2, K2)
+		JZ(LabelRef(store))
+		VEXTRACTI32X4(U8(1), x.AsY(), X1)
+		VMOVDQU8_Z(Mem{Base: partSrc}, K2, X2)
+		VPXOR(X2, X1, X1)
+		VMOVDQU8(X1, K2, Mem{Base: partDst})
+		Label(store)
+		VPXORQ(g.hash, x.AsX(), X0)
+		g.ret()
+		return
+	}
+	TESTQ(rr, rr)
 	JZ(LabelRef(store))
-	VEXTRACTI32X4(U8(1), rX.AsY(), X1)
-	VMOVDQU8_Z(Mem{Base: partSrc}, K2, X2)
-	VPXOR(X2, X1, X1)
-	VMOVDQU8(X1, K2, Mem{Base: partDst})
+	VEXTRACTI128(U8(1), x, X1)
+	VPXOR(g.buf, X1, X1)
+	VMOVDQU(X1, g.buf)
+	XORL(ends.As32(), ends.As32())
+	g.copyBytes(Mem{Base: partDst}, g.buf, rr, ends, t1)
 	Label(store)
-	VPXORQ(g.hash, rX.AsX(), X0)
+	VMOVDQA(x.AsX(), X0)
 	g.ret()
 }
 
-// openEnd decrypts the partial block, if any, with the pad in rX, adds it
-// padded to the checksum, and returns the tag.
+// openEnd decrypts the partial block, if any, with the pad beside the tail,
+// adds it padded to the checksum, and returns the tag.
 func (g *gen) openEnd() {
-	acc := g.v(rAcc)
-	VEXTRACTI64X4(U8(1), acc, Y11)
-	VPXOR(Y11, acc.AsY(), Y10)
+	acc, x := g.v(rAcc), g.fx()
+	if g.wide() {
+		VEXTRACTI64X4(U8(1), acc, Y11)
+		VPXOR(Y11, acc.AsY(), Y10)
+	}
 	VEXTRACTI128(U8(1), Y10, X11)
 	VPXOR(X11, X10, X0)
-	VPXOR(g.x(rPre), X0, X0)
+	VPXOR(g.pre().AsX(), X0, X0)
 	tag := g.label("tag")
-	KORTESTW(K2, K2)
-	JZ(LabelRef(tag))
-	VMOVDQU8_Z(Mem{Base: partSrc}, K2, X1)
-	VPXORQ(rX.AsX(), X1, X1)
-	VMOVDQU8(X1, K2, Mem{Base: partDst})
-	VMOVDQU8_Z(X1, K2, X1)
+	if g.wide() {
+		KORTESTW(K2, K2)
+		JZ(LabelRef(tag))
+		VMOVDQU8_Z(Mem{Base: partSrc}, K2, X1)
+		VPXORQ(x.AsX(), X1, X1)
+		VMOVDQU8(X1, K2, Mem{Base: partDst})
+		VMOVDQU8_Z(X1, K2, X1)
+	} else {
+		TESTQ(rr, rr)
+		JZ(LabelRef(tag))
+		VPXOR(X1, X1, X1)
+		VMOVDQU(X1, g.buf)
+		XORL(ends.As32(), ends.As32())
+		g.copyBytes(g.buf, Mem{Base: partSrc}, rr, ends, t1)
+		VPXOR(g.buf, x.AsX(), X1)
+		VMOVDQU(X1, g.buf)
+		XORL(ends.As32(), ends.As32())
+		g.copyBytes(Mem{Base: partDst}, g.buf, rr, ends, t1)
+		// Keep the r bytes of the plaintext: 16 bytes of ones16 from 16-r.
+		LEAQ(ones16.Offset(16), t1)
+		SUBQ(rr, t1)
+		VPAND(Mem{Base: t1}, X1, X1)
+	}
 	LEAQ(padBit.Offset(16), t1)
 	SUBQ(rr, t1)
 	VPOR(Mem{Base: t1}, X1, X1)
 	VPXOR(X1, X0, X0)
 	Label(tag)
 	g.encRounds(X0)
-	VPXOR(g.hash, X0, X0)
+	if g.wide() {
+		VPXOR(g.hash, X0, X0)
+	}
 	g.ret()
 }
 

@@ -86,7 +86,8 @@ type gen struct {
 	// fuse marks the tail of a message kernel, whose body also runs the
 	// blocks beside it (see message.go).
 	fuse bool
-	hash Mem // the message kernels' HASH(A)
+	hash Mem // the message kernels' HASH(A) (zmm)
+	buf  Mem // their stack buffer for partial blocks (ymm)
 }
 
 func main() {
@@ -98,9 +99,11 @@ func main() {
 			g.function()
 		}
 	}
-	for _, o := range []op{enc, dec} {
-		g := &gen{w: zmm, o: o}
-		g.message()
+	for _, w := range []width{ymm, zmm} {
+		for _, o := range []op{enc, dec} {
+			g := &gen{w: w, o: o}
+			g.message()
+		}
 	}
 	Generate()
 }
@@ -294,6 +297,14 @@ func (g *gen) tail() (tailDone string) {
 			Label(skip)
 		}
 	case 2:
+		if g.fuse {
+			skip := g.label("skip")
+			TESTQ(n, n)
+			JNZ(LabelRef(skip))
+			g.body(0, false, false)
+			JMP(LabelRef(tailDone))
+			Label(skip)
+		}
 		// v vectors, the last one a single block when n is odd.
 		for v := 1; v <= 8; v++ {
 			for _, half := range []bool{true, false} {
