@@ -43,12 +43,12 @@ func ocbDecVAES512(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, ds
 //go:noescape
 func ocbHashVAES512(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, src *byte, n int, i uint64, off0, off1, sum0, sum1 uint64) (o0, o1, s0, s1 uint64)
 
-// The message kernels (zmm, ymm) seal or open a whole message, n >= 0 whole blocks
+// The message kernels seal or open a whole message, n >= 0 whole blocks
 // and a final partial block of r < 16 bytes: they format the nonce (its
 // nonceLen bytes ORed into bits, the AEAD's nonceBits), compute Offset_0,
 // the blocks and the partial block, HASH(A) of adLen <= kernelAD bytes of
-// associated data (zmm), and return the tag at full length as words (ymm:
-// less HASH(A)). rk are the direction's round
+// associated data (zmm), and return the tag at full length as words (ymm,
+// xmm: less HASH(A)). rk are the direction's round
 // keys; ocbOpenVAES512 also takes the encryption keys ek, for Ktop, the pad
 // and the tag. ends are L_* and L_$.
 
@@ -57,6 +57,12 @@ func ocbSealVAES512(nr int, rk *[240]byte, rel, l *[32][16]byte, ends *[2][16]by
 
 //go:noescape
 func ocbOpenVAES512(nr int, rk, ek *[240]byte, rel, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst, src *byte, n, r int, ad *byte, adLen int) (t0, t1 uint64)
+
+//go:noescape
+func ocbSealAVX(nr int, rk *[240]byte, rel, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst, src *byte, n, r int) (t0, t1 uint64)
+
+//go:noescape
+func ocbOpenAVX(nr int, rk, ek *[240]byte, rel, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst, src *byte, n, r int) (t0, t1 uint64)
 
 //go:noescape
 func ocbSealVAES256(nr int, rk *[240]byte, rel, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst, src *byte, n, r int) (t0, t1 uint64)
@@ -129,11 +135,11 @@ const kernelAD = 64
 
 // messageKernel seals or opens a whole message, src into out, in one call
 // to a message kernel, and returns the full-length tag; ok is false, and
-// nothing done, where there is none: the zmm and ymm kernels have them, for
-// AES and messages of up to maxKernelBlocks blocks. Associated data that
-// the kernel does not take (ymm: all) is hashed apart.
+// nothing done, where there is none: every kernel has them, for AES and
+// messages of up to maxKernelBlocks blocks. Associated data that the kernel
+// does not take (ymm, xmm: all) is hashed apart.
 func (a *AEAD) messageKernel(d direction, out, nonce, src, ad []byte) (t words.Block, ok bool) {
-	if !useVAES512 && !useVAES256 || a.aes == nil || len(src) > maxKernelBlocks*blockSize {
+	if !useVAES512 && !useVAES256 && !useAVX || a.aes == nil || len(src) > maxKernelBlocks*blockSize {
 		return t, false
 	}
 	var kad []byte
@@ -148,10 +154,14 @@ func (a *AEAD) messageKernel(d direction, out, nonce, src, ad []byte) (t words.B
 		t.W0, t.W1 = ocbSealVAES512(nr, ek, &a.rel, &a.l, &a.ends, &nonce[0], len(nonce), &a.nonceBits, dp, sp, n, r, ap, len(kad))
 	case useVAES512:
 		t.W0, t.W1 = ocbOpenVAES512(nr, dk, ek, &a.rel, &a.l, &a.ends, &nonce[0], len(nonce), &a.nonceBits, dp, sp, n, r, ap, len(kad))
-	case d == encrypt:
+	case useVAES256 && d == encrypt:
 		t.W0, t.W1 = ocbSealVAES256(nr, ek, &a.rel, &a.l, &a.ends, &nonce[0], len(nonce), &a.nonceBits, dp, sp, n, r)
-	default:
+	case useVAES256:
 		t.W0, t.W1 = ocbOpenVAES256(nr, dk, ek, &a.rel, &a.l, &a.ends, &nonce[0], len(nonce), &a.nonceBits, dp, sp, n, r)
+	case d == encrypt:
+		t.W0, t.W1 = ocbSealAVX(nr, ek, &a.rel, &a.l, &a.ends, &nonce[0], len(nonce), &a.nonceBits, dp, sp, n, r)
+	default:
+		t.W0, t.W1 = ocbOpenAVX(nr, dk, ek, &a.rel, &a.l, &a.ends, &nonce[0], len(nonce), &a.nonceBits, dp, sp, n, r)
 	}
 	if len(kad) < len(ad) {
 		t = t.Xor(a.hash(ad))

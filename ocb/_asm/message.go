@@ -105,7 +105,7 @@ func (g *gen) message() {
 	// that end with N, loaded under a mask of N's bytes, which cannot fault
 	// on the others (ymm: copied to the end of a zeroed stack buffer). Its
 	// last byte's 6 bottom bits are the (public) shift c into Stretch,
-	// broadcast in X4 (c) and X5 (64-c).
+	// in X4 (c) and X5 (64-c).
 	Load(Param("nonce"), t1)
 	Load(Param("nonceLen"), partSrc)
 	if g.wide() {
@@ -137,10 +137,10 @@ func (g *gen) message() {
 	g.encRounds(X0)
 	MOVBLZX(Mem{Base: t1, Disp: -1}, ECX)
 	ANDL(U8(63), ECX)
-	g.broadcastQ(RCX, X4)
+	VMOVQ(RCX, X4)
 	NEGL(ECX)
 	ADDL(U8(64), ECX)
-	g.broadcastQ(RCX, X5)
+	VMOVQ(RCX, X5)
 	VMOVDQU(rev128, X6)
 	Load(Param("rel"), rel)
 	g.keys()
@@ -156,7 +156,8 @@ func (g *gen) message() {
 	// Stretch = Ktop || (Ktop[1..64] ^ Ktop[9..72]), as big-endian words
 	// s0, s1, s2, and Offset_0 = Stretch[1+c..128+c]: as 64-bit lanes, R =
 	// [s1, s0] and S = [s2, s1] make the offset's byte-reversed lanes
-	// R<<c | S>>(64-c), where a shift by 64 gives zero.
+	// R<<c | S>>(64-c), where a shift by 64 gives zero (one count for both
+	// lanes, in the low qword of X4 and X5).
 	VPSHUFB(X6, X0, X1)
 	VPSHUFB(rev64, X0, X2)
 	VPSLLQ(U8(8), X2, X3)
@@ -168,9 +169,9 @@ func (g *gen) message() {
 		VPOR(X7, X3, X3)
 		VPXOR(X2, X3, X3)
 	}
-	VPBLENDD(U8(3), X3, X2, X3)
-	VPSLLVQ(X4, X1, X1)
-	VPSRLVQ(X5, X3, X3)
+	VPBLENDW(U8(0x0f), X3, X2, X3)
+	VPSLLQ(X4, X1, X1)
+	VPSRLQ(X5, X3, X3)
 	VPOR(X3, X1, X1)
 	VPSHUFB(X6, X1, g.x(rBase))
 	Load(Param("l"), ltab)
@@ -272,16 +273,6 @@ func (g *gen) hashAD() {
 
 // wide reports whether g is a zmm kernel, with AVX-512.
 func (g *gen) wide() bool { return g.w.w == 4 }
-
-// broadcastQ fills both qwords of x with r.
-func (g *gen) broadcastQ(r GPPhysical, x VecPhysical) {
-	if g.wide() {
-		VPBROADCASTQ(r, x)
-		return
-	}
-	VMOVQ(r, x)
-	VPBROADCASTQ(x, x)
-}
 
 // copyBytes copies count < 16 bytes from src to dst, 8, 4, 2 and 1 at a
 // time, at offsets off, off+8, ... from them (off is set by the caller and
@@ -385,7 +376,11 @@ func (g *gen) beside() {
 			VPXOR(Mem{Base: ends, Disp: 16}, X1, X1)
 			VPXOR(off, X1, X1)
 		}
-		VINSERTI128(U8(1), off, Y1, g.pre().AsY())
+		if g.w.w == 1 {
+			VMOVDQA(X1, x)
+		} else {
+			VINSERTI128(U8(1), off, Y1, g.pre().AsY())
+		}
 		return
 	}
 	// Opening, rk are the decryption keys: B0 is base^K0 of those.
@@ -400,20 +395,27 @@ func (g *gen) beside() {
 
 // pre and fx are the registers of the blocks beside the tail: their inputs
 // less the checksum (enc: the tag's in the low lane, the pad's in the high
-// one; dec: the tag's), and the blocks themselves. The ymm kernels take
-// registers that only the groups use.
+// one; dec: the tag's), and the blocks themselves. The ymm and xmm kernels
+// take registers that only the groups use; the xmm ones, sealing, hold the
+// tag in fx and the pad in pre, which becomes its block.
 func (g *gen) pre() VecPhysical {
-	if g.wide() {
+	switch g.w.w {
+	case 4:
 		return Z15
+	case 2:
+		return Y13
 	}
-	return Y13
+	return X13
 }
 
 func (g *gen) fx() VecPhysical {
-	if g.wide() {
+	switch g.w.w {
+	case 4:
 		return rX
+	case 2:
+		return Y12
 	}
-	return Y12
+	return X12
 }
 
 // fuseStart starts the blocks beside the tail after its inputs are loaded:
@@ -431,6 +433,12 @@ func (g *gen) fuseStart() {
 		VPTERNLOGD(U8(0x96), g.v(rB0).AsY(), g.pre().AsY(), x.AsY())
 		return
 	}
+	if g.w.w == 1 {
+		VPXOR(g.x(rB0), g.pre(), g.pre())
+		VPXOR(g.x(rB0), x, x)
+		VPXOR(acc, x, x)
+		return
+	}
 	// The body's temporary is free until the blocks' inputs are masked.
 	VEXTRACTI128(U8(1), acc, g.x(rT))
 	VPXOR(g.x(rT), acc.AsX(), g.x(rT))
@@ -446,8 +454,11 @@ func (g *gen) fuseRound(r int) {
 		VAESENC(Mem{Base: ek, Disp: 16 * r}, x.AsX(), x.AsX())
 	case g.wide():
 		VAESENC(g.v(zKey0+r).AsY(), x.AsY(), x.AsY())
-	default:
+	case g.w.w == 2:
 		VAESENC(g.v(rKey), x, x)
+	default:
+		VAESENC(Mem{Base: ek, Disp: 16 * r}, x, x)
+		VAESENC(Mem{Base: ek, Disp: 16 * r}, g.pre(), g.pre())
 	}
 }
 
@@ -459,9 +470,12 @@ func (g *gen) fuseFinal() {
 		VAESENCLAST(Mem{Base: ek, Index: last, Scale: 1}, x.AsX(), x.AsX())
 	case g.wide():
 		VAESENCLAST(rKL.AsY(), x.AsY(), x.AsY())
-	default:
+	case g.w.w == 2:
 		VBROADCASTI128(Mem{Base: ek, Index: last, Scale: 1}, g.pre())
 		VAESENCLAST(g.pre(), x, x)
+	default:
+		VAESENCLAST(Mem{Base: ek, Index: last, Scale: 1}, x, x)
+		VAESENCLAST(Mem{Base: ek, Index: last, Scale: 1}, g.pre(), g.pre())
 	}
 }
 
@@ -484,7 +498,11 @@ func (g *gen) sealEnd() {
 	}
 	TESTQ(rr, rr)
 	JZ(LabelRef(store))
-	VEXTRACTI128(U8(1), x, X1)
+	if g.w.w == 1 {
+		VMOVDQA(g.pre(), X1)
+	} else {
+		VEXTRACTI128(U8(1), x, X1)
+	}
 	VPXOR(g.buf, X1, X1)
 	VMOVDQU(X1, g.buf)
 	XORL(ends.As32(), ends.As32())
@@ -498,12 +516,17 @@ func (g *gen) sealEnd() {
 // adds it padded to the checksum, and returns the tag.
 func (g *gen) openEnd() {
 	acc, x := g.v(rAcc), g.fx()
-	if g.wide() {
+	switch g.w.w {
+	case 4:
 		VEXTRACTI64X4(U8(1), acc, Y11)
 		VPXOR(Y11, acc.AsY(), Y10)
+		fallthrough
+	case 2:
+		VEXTRACTI128(U8(1), Y10, X11)
+		VPXOR(X11, X10, X0)
+	default:
+		VMOVDQA(X10, X0)
 	}
-	VEXTRACTI128(U8(1), Y10, X11)
-	VPXOR(X11, X10, X0)
 	VPXOR(g.pre().AsX(), X0, X0)
 	tag := g.label("tag")
 	if g.wide() {

@@ -99,7 +99,7 @@ func main() {
 			g.function()
 		}
 	}
-	for _, w := range []width{ymm, zmm} {
+	for _, w := range []width{xmm, ymm, zmm} {
 		for _, o := range []op{enc, dec} {
 			g := &gen{w: w, o: o}
 			g.message()
@@ -288,7 +288,11 @@ func (g *gen) tail() (tailDone string) {
 	tailDone = g.label("taildone")
 	switch g.w.w {
 	case 1:
-		for v := 1; v < 8; v++ {
+		first := 1
+		if g.fuse {
+			first = 0
+		}
+		for v := first; v < 8; v++ {
 			skip := g.label("skip")
 			CMPQ(n, U32(v))
 			JNE(LabelRef(skip))
