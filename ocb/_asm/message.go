@@ -6,19 +6,21 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// The message kernels, ocbSealVAES512 and ocbOpenVAES512, seal or open a
+// The message kernels, ocbSeal and ocbOpen for each width, seal or open a
 // whole message of n >= 0 whole blocks and a final partial block of r < 16
-// bytes, and return the tag before HASH(A) is added, E(Checksum ^ Offset_m ^
-// L_$), at full length. Left to separate calls, the steps around the blocks
-// wait on each other: Ktop before the first offset, the pad after the last
-// block's offset, the tag after the checksum. The kernels format the nonce
-// and encipher Ktop in their prologue, where the key broadcasts hide under
-// its latency, and run the pad, E(Offset_*), beside the last (partial)
-// group's rounds; so does the tag when sealing, since the checksum is
-// complete once the last group's plaintext is loaded. Opening waits for the
-// last group's output for the checksum and enciphers the tag after it. The
-// nonce and the partial block move under AVX-512 byte masks, which touch no
-// byte outside them.
+// bytes, and return the tag, E(Checksum ^ Offset_m ^ L_$) ^ HASH(A), at full
+// length (ymm, xmm: without HASH(A)). Left to separate calls, the steps
+// around the blocks wait on each other: Ktop before the first offset, the
+// pad after the last block's offset, the tag after the checksum. The kernels
+// format the nonce and encipher Ktop in their prologue, where the key
+// broadcasts (zmm) and the hash of up to 64 bytes of associated data (zmm)
+// hide under its latency, and run the pad, E(Offset_*), beside the last
+// (partial) group's rounds; so does the tag when sealing, since the checksum
+// is complete once the last group's plaintext is loaded. Opening waits for
+// the last group's output for the checksum and enciphers the tag after it.
+// The nonce, the associated data and the partial block move under AVX-512
+// byte masks (zmm) or through a stack buffer by 8, 4, 2 and 1-byte moves
+// (ymm, xmm): no byte outside them is touched.
 
 // Registers of the message kernels besides the block kernels' own.
 var (
