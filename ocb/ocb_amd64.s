@@ -11075,46 +11075,124 @@ done_2:
 // func ocbSealAVX(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst *byte, src *byte, n int, r int) (t0 uint64, t1 uint64)
 // Requires: AES, AVX
 TEXT ·ocbSealAVX(SB), NOSPLIT, $16-112
-	MOVQ    nr+0(FP), AX
-	MOVQ    rk+8(FP), BX
-	MOVQ    BX, R10
-	MOVQ    AX, R13
-	SHLQ    $0x04, R13
-	MOVQ    nonce+40(FP), R12
-	MOVQ    nonceLen+48(FP), R11
-	VPXOR   X0, X0, X0
-	VMOVDQU X0, (SP)
+	MOVQ  nr+0(FP), AX
+	MOVQ  rk+8(FP), BX
+	MOVQ  BX, R10
+	MOVQ  AX, R13
+	SHLQ  $0x04, R13
+	MOVQ  nonce+40(FP), R12
+	MOVQ  nonceLen+48(FP), R11
+	VPXOR X0, X0, X0
+	CMPQ  R11, $0x07
+	JA    upper_2
+	CMPQ  R11, $0x03
+	JA    upper_3
+	CMPQ  R11, $0x01
+	JA    upper_4
+	CMPQ  R11, $0x00
+	JA    upper_5
+	JMP   loaded_1
+
+upper_5:
+	VPINSRB $0x0f, (R12), X0, X0
+	JMP     loaded_1
+
+upper_4:
+	CMPQ    R11, $0x02
+	JA      upper_6
+	VPINSRW $0x07, (R12), X0, X0
+	JMP     loaded_1
+
+upper_6:
+	VPINSRB $0x0d, (R12), X0, X0
+	VPINSRW $0x07, 1(R12), X0, X0
+	JMP     loaded_1
+
+upper_3:
+	CMPQ    R11, $0x05
+	JA      upper_7
+	CMPQ    R11, $0x04
+	JA      upper_8
+	VPINSRD $0x03, (R12), X0, X0
+	JMP     loaded_1
+
+upper_8:
+	VPINSRB $0x0b, (R12), X0, X0
+	VPINSRD $0x03, 1(R12), X0, X0
+	JMP     loaded_1
+
+upper_7:
+	CMPQ    R11, $0x06
+	JA      upper_9
+	VPINSRW $0x05, (R12), X0, X0
+	VPINSRD $0x03, 2(R12), X0, X0
+	JMP     loaded_1
+
+upper_9:
+	VPINSRB $0x09, (R12), X0, X0
+	VPINSRW $0x05, 1(R12), X0, X0
+	VPINSRD $0x03, 3(R12), X0, X0
+	JMP     loaded_1
+
+upper_2:
+	CMPQ    R11, $0x0b
+	JA      upper_10
+	CMPQ    R11, $0x09
+	JA      upper_11
+	CMPQ    R11, $0x08
+	JA      upper_12
+	VPINSRQ $0x01, (R12), X0, X0
+	JMP     loaded_1
+
+upper_12:
+	VPINSRB $0x07, (R12), X0, X0
+	VPINSRQ $0x01, 1(R12), X0, X0
+	JMP     loaded_1
+
+upper_11:
+	CMPQ    R11, $0x0a
+	JA      upper_13
+	VPINSRW $0x03, (R12), X0, X0
+	VPINSRQ $0x01, 2(R12), X0, X0
+	JMP     loaded_1
+
+upper_13:
+	VPINSRB $0x05, (R12), X0, X0
+	VPINSRW $0x03, 1(R12), X0, X0
+	VPINSRQ $0x01, 3(R12), X0, X0
+	JMP     loaded_1
+
+upper_10:
+	CMPQ    R11, $0x0d
+	JA      upper_14
+	CMPQ    R11, $0x0c
+	JA      upper_15
+	VPINSRD $0x01, (R12), X0, X0
+	VPINSRQ $0x01, 4(R12), X0, X0
+	JMP     loaded_1
+
+upper_15:
+	VPINSRB $0x03, (R12), X0, X0
+	VPINSRD $0x01, 1(R12), X0, X0
+	VPINSRQ $0x01, 5(R12), X0, X0
+	JMP     loaded_1
+
+upper_14:
+	CMPQ    R11, $0x0e
+	JA      upper_16
+	VPINSRW $0x01, (R12), X0, X0
+	VPINSRD $0x01, 2(R12), X0, X0
+	VPINSRQ $0x01, 6(R12), X0, X0
+	JMP     loaded_1
+
+upper_16:
+	VPINSRB $0x01, (R12), X0, X0
+	VPINSRW $0x01, 1(R12), X0, X0
+	VPINSRD $0x01, 3(R12), X0, X0
+	VPINSRQ $0x01, 7(R12), X0, X0
+
+loaded_1:
 	ADDQ    R11, R12
-	MOVQ    R11, R14
-	NEGQ    R14
-	TESTQ   $0x00000008, R11
-	JZ      copy_1
-	MOVQ    (R12)(R14*1), CX
-	MOVQ    CX, 16(SP)(R14*1)
-	ADDQ    $0x08, R14
-
-copy_1:
-	TESTQ $0x00000004, R11
-	JZ    copy_2
-	MOVL  (R12)(R14*1), CX
-	MOVL  CX, 16(SP)(R14*1)
-	ADDQ  $0x04, R14
-
-copy_2:
-	TESTQ $0x00000002, R11
-	JZ    copy_3
-	MOVW  (R12)(R14*1), CX
-	MOVW  CX, 16(SP)(R14*1)
-	ADDQ  $0x02, R14
-
-copy_3:
-	TESTQ $0x00000001, R11
-	JZ    copy_4
-	MOVB  (R12)(R14*1), CL
-	MOVB  CL, 16(SP)(R14*1)
-
-copy_4:
-	VMOVDQU (SP), X0
 	VPAND   ktopMask<>+0(SB), X0, X0
 	MOVQ    bits+56(FP), R14
 	VPOR    (R14), X0, X0
@@ -11129,15 +11207,15 @@ copy_4:
 	VAESENC 128(R10), X0, X0
 	VAESENC 144(R10), X0, X0
 	CMPQ    AX, $0x0a
-	JE      enclast_5
+	JE      enclast_17
 	VAESENC 160(R10), X0, X0
 	VAESENC 176(R10), X0, X0
 	CMPQ    AX, $0x0c
-	JE      enclast_5
+	JE      enclast_17
 	VAESENC 192(R10), X0, X0
 	VAESENC 208(R10), X0, X0
 
-enclast_5:
+enclast_17:
 	VAESENCLAST (R10)(R13*1), X0, X0
 	MOVBLZX     -1(R12), CX
 	ANDL        $0x3f, CX
@@ -11165,9 +11243,9 @@ enclast_5:
 	VPSHUFB     X6, X1, X14
 	MOVQ        l+24(FP), DX
 
-loop_7:
+loop_19:
 	CMPQ    R8, $0x00000008
-	JB      tail_6
+	JB      tail_18
 	VPXOR   (BX), X14, X11
 	VMOVDQA X11, X8
 	VPXOR   (BX)(R13*1), X14, X11
@@ -11283,7 +11361,7 @@ loop_7:
 	VAESENC 144(BX), X6, X6
 	VAESENC 144(BX), X7, X7
 	CMPQ    AX, $0x0a
-	JE      final_8
+	JE      final_20
 	VAESENC 160(BX), X0, X0
 	VAESENC 160(BX), X1, X1
 	VAESENC 160(BX), X2, X2
@@ -11301,7 +11379,7 @@ loop_7:
 	VAESENC 176(BX), X6, X6
 	VAESENC 176(BX), X7, X7
 	CMPQ    AX, $0x0c
-	JE      final_8
+	JE      final_20
 	VAESENC 192(BX), X0, X0
 	VAESENC 192(BX), X1, X1
 	VAESENC 192(BX), X2, X2
@@ -11319,7 +11397,7 @@ loop_7:
 	VAESENC 208(BX), X6, X6
 	VAESENC 208(BX), X7, X7
 
-final_8:
+final_20:
 	VPXOR       (CX), X9, X11
 	VAESENCLAST X11, X0, X0
 	VMOVDQU     X0, (DI)
@@ -11348,60 +11426,140 @@ final_8:
 	ADDQ        $0x00000080, SI
 	ADDQ        $0x00000080, DI
 	SUBQ        $0x00000008, R8
-	JMP         loop_7
+	JMP         loop_19
 
-tail_6:
+tail_18:
 	MOVQ  r+88(FP), R9
+	MOVQ  ends+32(FP), DX
 	VPXOR X13, X13, X13
 	MOVQ  R8, R12
 	SHLQ  $0x04, R12
 	LEAQ  (SI)(R12*1), R11
 	LEAQ  (DI)(R12*1), R14
-	JZ    notail_9
+	JZ    notail_21
 	VPXOR -16(CX)(R12*1), X13, X13
 
-notail_9:
-	VPXOR   X1, X1, X1
-	TESTQ   R9, R9
-	JZ      whole_10
+notail_21:
+	VPXOR X1, X1, X1
+	TESTQ R9, R9
+	JZ    whole_22
+	VPXOR X1, X1, X1
+	CMPQ  R9, $0x07
+	JA    upper_24
+	CMPQ  R9, $0x03
+	JA    upper_25
+	CMPQ  R9, $0x01
+	JA    upper_26
+	CMPQ  R9, $0x00
+	JA    upper_27
+	JMP   loaded_23
+
+upper_27:
+	VPINSRB $0x00, (R11), X1, X1
+	JMP     loaded_23
+
+upper_26:
+	CMPQ    R9, $0x02
+	JA      upper_28
+	VPINSRW $0x00, (R11), X1, X1
+	JMP     loaded_23
+
+upper_28:
+	VPINSRW $0x00, (R11), X1, X1
+	VPINSRB $0x02, 2(R11), X1, X1
+	JMP     loaded_23
+
+upper_25:
+	CMPQ    R9, $0x05
+	JA      upper_29
+	CMPQ    R9, $0x04
+	JA      upper_30
+	VPINSRD $0x00, (R11), X1, X1
+	JMP     loaded_23
+
+upper_30:
+	VPINSRD $0x00, (R11), X1, X1
+	VPINSRB $0x04, 4(R11), X1, X1
+	JMP     loaded_23
+
+upper_29:
+	CMPQ    R9, $0x06
+	JA      upper_31
+	VPINSRD $0x00, (R11), X1, X1
+	VPINSRW $0x02, 4(R11), X1, X1
+	JMP     loaded_23
+
+upper_31:
+	VPINSRD $0x00, (R11), X1, X1
+	VPINSRW $0x02, 4(R11), X1, X1
+	VPINSRB $0x06, 6(R11), X1, X1
+	JMP     loaded_23
+
+upper_24:
+	CMPQ    R9, $0x0b
+	JA      upper_32
+	CMPQ    R9, $0x09
+	JA      upper_33
+	CMPQ    R9, $0x08
+	JA      upper_34
+	VPINSRQ $0x00, (R11), X1, X1
+	JMP     loaded_23
+
+upper_34:
+	VPINSRQ $0x00, (R11), X1, X1
+	VPINSRB $0x08, 8(R11), X1, X1
+	JMP     loaded_23
+
+upper_33:
+	CMPQ    R9, $0x0a
+	JA      upper_35
+	VPINSRQ $0x00, (R11), X1, X1
+	VPINSRW $0x04, 8(R11), X1, X1
+	JMP     loaded_23
+
+upper_35:
+	VPINSRQ $0x00, (R11), X1, X1
+	VPINSRW $0x04, 8(R11), X1, X1
+	VPINSRB $0x0a, 10(R11), X1, X1
+	JMP     loaded_23
+
+upper_32:
+	CMPQ    R9, $0x0d
+	JA      upper_36
+	CMPQ    R9, $0x0c
+	JA      upper_37
+	VPINSRQ $0x00, (R11), X1, X1
+	VPINSRD $0x02, 8(R11), X1, X1
+	JMP     loaded_23
+
+upper_37:
+	VPINSRQ $0x00, (R11), X1, X1
+	VPINSRD $0x02, 8(R11), X1, X1
+	VPINSRB $0x0c, 12(R11), X1, X1
+	JMP     loaded_23
+
+upper_36:
+	CMPQ    R9, $0x0e
+	JA      upper_38
+	VPINSRQ $0x00, (R11), X1, X1
+	VPINSRD $0x02, 8(R11), X1, X1
+	VPINSRW $0x06, 12(R11), X1, X1
+	JMP     loaded_23
+
+upper_38:
+	VPINSRQ $0x00, (R11), X1, X1
+	VPINSRD $0x02, 8(R11), X1, X1
+	VPINSRW $0x06, 12(R11), X1, X1
+	VPINSRB $0x0e, 14(R11), X1, X1
+
+loaded_23:
 	VMOVDQU X1, (SP)
-	XORL    DX, DX
-	TESTQ   $0x00000008, R9
-	JZ      copy_11
-	MOVQ    (R11)(DX*1), R12
-	MOVQ    R12, (SP)(DX*1)
-	ADDQ    $0x08, DX
-
-copy_11:
-	TESTQ $0x00000004, R9
-	JZ    copy_12
-	MOVL  (R11)(DX*1), R12
-	MOVL  R12, (SP)(DX*1)
-	ADDQ  $0x04, DX
-
-copy_12:
-	TESTQ $0x00000002, R9
-	JZ    copy_13
-	MOVW  (R11)(DX*1), R12
-	MOVW  R12, (SP)(DX*1)
-	ADDQ  $0x02, DX
-
-copy_13:
-	TESTQ $0x00000001, R9
-	JZ    copy_14
-	MOVB  (R11)(DX*1), R12
-	MOVB  R12, (SP)(DX*1)
-
-copy_14:
 	LEAQ    padBit<>+16(SB), R12
 	SUBQ    R9, R12
-	VMOVDQU (SP), X1
 	VPOR    (R12), X1, X1
-	MOVQ    ends+32(FP), DX
 	VPXOR   (DX), X13, X13
 
-whole_10:
-	MOVQ    ends+32(FP), DX
+whole_22:
 	VPXOR   16(DX), X1, X1
 	VPXOR   X13, X1, X1
 	VMOVDQA X1, X12
@@ -11410,7 +11568,7 @@ whole_10:
 	VPXOR   (BX)(R13*1), X14, X11
 	VMOVDQA X11, X9
 	CMPQ    R8, $0x00000000
-	JNE     skip_16
+	JNE     skip_40
 	VPXOR   X8, X13, X13
 	VPXOR   X8, X12, X12
 	VPXOR   X10, X12, X12
@@ -11433,26 +11591,26 @@ whole_10:
 	VAESENC 144(R10), X12, X12
 	VAESENC 144(R10), X13, X13
 	CMPQ    AX, $0x0a
-	JE      final_17
+	JE      final_41
 	VAESENC 160(R10), X12, X12
 	VAESENC 160(R10), X13, X13
 	VAESENC 176(R10), X12, X12
 	VAESENC 176(R10), X13, X13
 	CMPQ    AX, $0x0c
-	JE      final_17
+	JE      final_41
 	VAESENC 192(R10), X12, X12
 	VAESENC 192(R10), X13, X13
 	VAESENC 208(R10), X12, X12
 	VAESENC 208(R10), X13, X13
 
-final_17:
+final_41:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VAESENCLAST (R10)(R13*1), X13, X13
-	JMP         taildone_15
+	JMP         taildone_39
 
-skip_16:
+skip_40:
 	CMPQ    R8, $0x00000001
-	JNE     skip_18
+	JNE     skip_42
 	VMOVDQU (SI), X0
 	VPXOR   X0, X10, X10
 	VPXOR   X8, X13, X13
@@ -11488,7 +11646,7 @@ skip_16:
 	VAESENC 144(R10), X12, X12
 	VAESENC 144(R10), X13, X13
 	CMPQ    AX, $0x0a
-	JE      final_19
+	JE      final_43
 	VAESENC 160(BX), X0, X0
 	VAESENC 160(R10), X12, X12
 	VAESENC 160(R10), X13, X13
@@ -11496,7 +11654,7 @@ skip_16:
 	VAESENC 176(R10), X12, X12
 	VAESENC 176(R10), X13, X13
 	CMPQ    AX, $0x0c
-	JE      final_19
+	JE      final_43
 	VAESENC 192(BX), X0, X0
 	VAESENC 192(R10), X12, X12
 	VAESENC 192(R10), X13, X13
@@ -11504,17 +11662,17 @@ skip_16:
 	VAESENC 208(R10), X12, X12
 	VAESENC 208(R10), X13, X13
 
-final_19:
+final_43:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VAESENCLAST (R10)(R13*1), X13, X13
 	VPXOR       (CX), X9, X11
 	VAESENCLAST X11, X0, X0
 	VMOVDQU     X0, (DI)
-	JMP         taildone_15
+	JMP         taildone_39
 
-skip_18:
+skip_42:
 	CMPQ    R8, $0x00000002
-	JNE     skip_20
+	JNE     skip_44
 	VMOVDQU (SI), X0
 	VMOVDQU 16(SI), X1
 	VPXOR   X0, X10, X10
@@ -11563,7 +11721,7 @@ skip_18:
 	VAESENC 144(R10), X12, X12
 	VAESENC 144(R10), X13, X13
 	CMPQ    AX, $0x0a
-	JE      final_21
+	JE      final_45
 	VAESENC 160(BX), X0, X0
 	VAESENC 160(BX), X1, X1
 	VAESENC 160(R10), X12, X12
@@ -11573,7 +11731,7 @@ skip_18:
 	VAESENC 176(R10), X12, X12
 	VAESENC 176(R10), X13, X13
 	CMPQ    AX, $0x0c
-	JE      final_21
+	JE      final_45
 	VAESENC 192(BX), X0, X0
 	VAESENC 192(BX), X1, X1
 	VAESENC 192(R10), X12, X12
@@ -11583,7 +11741,7 @@ skip_18:
 	VAESENC 208(R10), X12, X12
 	VAESENC 208(R10), X13, X13
 
-final_21:
+final_45:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VAESENCLAST (R10)(R13*1), X13, X13
 	VPXOR       (CX), X9, X11
@@ -11592,11 +11750,11 @@ final_21:
 	VPXOR       16(CX), X9, X11
 	VAESENCLAST X11, X1, X1
 	VMOVDQU     X1, 16(DI)
-	JMP         taildone_15
+	JMP         taildone_39
 
-skip_20:
+skip_44:
 	CMPQ    R8, $0x00000003
-	JNE     skip_22
+	JNE     skip_46
 	VMOVDQU (SI), X0
 	VMOVDQU 16(SI), X1
 	VMOVDQU 32(SI), X2
@@ -11658,7 +11816,7 @@ skip_20:
 	VAESENC 144(R10), X12, X12
 	VAESENC 144(R10), X13, X13
 	CMPQ    AX, $0x0a
-	JE      final_23
+	JE      final_47
 	VAESENC 160(BX), X0, X0
 	VAESENC 160(BX), X1, X1
 	VAESENC 160(BX), X2, X2
@@ -11670,7 +11828,7 @@ skip_20:
 	VAESENC 176(R10), X12, X12
 	VAESENC 176(R10), X13, X13
 	CMPQ    AX, $0x0c
-	JE      final_23
+	JE      final_47
 	VAESENC 192(BX), X0, X0
 	VAESENC 192(BX), X1, X1
 	VAESENC 192(BX), X2, X2
@@ -11682,7 +11840,7 @@ skip_20:
 	VAESENC 208(R10), X12, X12
 	VAESENC 208(R10), X13, X13
 
-final_23:
+final_47:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VAESENCLAST (R10)(R13*1), X13, X13
 	VPXOR       (CX), X9, X11
@@ -11694,11 +11852,11 @@ final_23:
 	VPXOR       32(CX), X9, X11
 	VAESENCLAST X11, X2, X2
 	VMOVDQU     X2, 32(DI)
-	JMP         taildone_15
+	JMP         taildone_39
 
-skip_22:
+skip_46:
 	CMPQ    R8, $0x00000004
-	JNE     skip_24
+	JNE     skip_48
 	VMOVDQU (SI), X0
 	VMOVDQU 16(SI), X1
 	VMOVDQU 32(SI), X2
@@ -11773,7 +11931,7 @@ skip_22:
 	VAESENC 144(R10), X12, X12
 	VAESENC 144(R10), X13, X13
 	CMPQ    AX, $0x0a
-	JE      final_25
+	JE      final_49
 	VAESENC 160(BX), X0, X0
 	VAESENC 160(BX), X1, X1
 	VAESENC 160(BX), X2, X2
@@ -11787,7 +11945,7 @@ skip_22:
 	VAESENC 176(R10), X12, X12
 	VAESENC 176(R10), X13, X13
 	CMPQ    AX, $0x0c
-	JE      final_25
+	JE      final_49
 	VAESENC 192(BX), X0, X0
 	VAESENC 192(BX), X1, X1
 	VAESENC 192(BX), X2, X2
@@ -11801,7 +11959,7 @@ skip_22:
 	VAESENC 208(R10), X12, X12
 	VAESENC 208(R10), X13, X13
 
-final_25:
+final_49:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VAESENCLAST (R10)(R13*1), X13, X13
 	VPXOR       (CX), X9, X11
@@ -11816,11 +11974,11 @@ final_25:
 	VPXOR       48(CX), X9, X11
 	VAESENCLAST X11, X3, X3
 	VMOVDQU     X3, 48(DI)
-	JMP         taildone_15
+	JMP         taildone_39
 
-skip_24:
+skip_48:
 	CMPQ    R8, $0x00000005
-	JNE     skip_26
+	JNE     skip_50
 	VMOVDQU (SI), X0
 	VMOVDQU 16(SI), X1
 	VMOVDQU 32(SI), X2
@@ -11908,7 +12066,7 @@ skip_24:
 	VAESENC 144(R10), X12, X12
 	VAESENC 144(R10), X13, X13
 	CMPQ    AX, $0x0a
-	JE      final_27
+	JE      final_51
 	VAESENC 160(BX), X0, X0
 	VAESENC 160(BX), X1, X1
 	VAESENC 160(BX), X2, X2
@@ -11924,7 +12082,7 @@ skip_24:
 	VAESENC 176(R10), X12, X12
 	VAESENC 176(R10), X13, X13
 	CMPQ    AX, $0x0c
-	JE      final_27
+	JE      final_51
 	VAESENC 192(BX), X0, X0
 	VAESENC 192(BX), X1, X1
 	VAESENC 192(BX), X2, X2
@@ -11940,7 +12098,7 @@ skip_24:
 	VAESENC 208(R10), X12, X12
 	VAESENC 208(R10), X13, X13
 
-final_27:
+final_51:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VAESENCLAST (R10)(R13*1), X13, X13
 	VPXOR       (CX), X9, X11
@@ -11958,11 +12116,11 @@ final_27:
 	VPXOR       64(CX), X9, X11
 	VAESENCLAST X11, X4, X4
 	VMOVDQU     X4, 64(DI)
-	JMP         taildone_15
+	JMP         taildone_39
 
-skip_26:
+skip_50:
 	CMPQ    R8, $0x00000006
-	JNE     skip_28
+	JNE     skip_52
 	VMOVDQU (SI), X0
 	VMOVDQU 16(SI), X1
 	VMOVDQU 32(SI), X2
@@ -12063,7 +12221,7 @@ skip_26:
 	VAESENC 144(R10), X12, X12
 	VAESENC 144(R10), X13, X13
 	CMPQ    AX, $0x0a
-	JE      final_29
+	JE      final_53
 	VAESENC 160(BX), X0, X0
 	VAESENC 160(BX), X1, X1
 	VAESENC 160(BX), X2, X2
@@ -12081,7 +12239,7 @@ skip_26:
 	VAESENC 176(R10), X12, X12
 	VAESENC 176(R10), X13, X13
 	CMPQ    AX, $0x0c
-	JE      final_29
+	JE      final_53
 	VAESENC 192(BX), X0, X0
 	VAESENC 192(BX), X1, X1
 	VAESENC 192(BX), X2, X2
@@ -12099,7 +12257,7 @@ skip_26:
 	VAESENC 208(R10), X12, X12
 	VAESENC 208(R10), X13, X13
 
-final_29:
+final_53:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VAESENCLAST (R10)(R13*1), X13, X13
 	VPXOR       (CX), X9, X11
@@ -12120,11 +12278,11 @@ final_29:
 	VPXOR       80(CX), X9, X11
 	VAESENCLAST X11, X5, X5
 	VMOVDQU     X5, 80(DI)
-	JMP         taildone_15
+	JMP         taildone_39
 
-skip_28:
+skip_52:
 	CMPQ    R8, $0x00000007
-	JNE     skip_30
+	JNE     skip_54
 	VMOVDQU (SI), X0
 	VMOVDQU 16(SI), X1
 	VMOVDQU 32(SI), X2
@@ -12238,7 +12396,7 @@ skip_28:
 	VAESENC 144(R10), X12, X12
 	VAESENC 144(R10), X13, X13
 	CMPQ    AX, $0x0a
-	JE      final_31
+	JE      final_55
 	VAESENC 160(BX), X0, X0
 	VAESENC 160(BX), X1, X1
 	VAESENC 160(BX), X2, X2
@@ -12258,7 +12416,7 @@ skip_28:
 	VAESENC 176(R10), X12, X12
 	VAESENC 176(R10), X13, X13
 	CMPQ    AX, $0x0c
-	JE      final_31
+	JE      final_55
 	VAESENC 192(BX), X0, X0
 	VAESENC 192(BX), X1, X1
 	VAESENC 192(BX), X2, X2
@@ -12278,7 +12436,7 @@ skip_28:
 	VAESENC 208(R10), X12, X12
 	VAESENC 208(R10), X13, X13
 
-final_31:
+final_55:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VAESENCLAST (R10)(R13*1), X13, X13
 	VPXOR       (CX), X9, X11
@@ -12302,44 +12460,44 @@ final_31:
 	VPXOR       96(CX), X9, X11
 	VAESENCLAST X11, X6, X6
 	VMOVDQU     X6, 96(DI)
-	JMP         taildone_15
+	JMP         taildone_39
 
-skip_30:
-taildone_15:
+skip_54:
+taildone_39:
 	TESTQ   R9, R9
-	JZ      store_32
+	JZ      store_56
 	VMOVDQA X13, X1
 	VPXOR   (SP), X1, X1
 	VMOVDQU X1, (SP)
 	XORL    DX, DX
 	TESTQ   $0x00000008, R9
-	JZ      copy_33
+	JZ      copy_57
 	MOVQ    (SP)(DX*1), R12
 	MOVQ    R12, (R14)(DX*1)
 	ADDQ    $0x08, DX
 
-copy_33:
+copy_57:
 	TESTQ $0x00000004, R9
-	JZ    copy_34
+	JZ    copy_58
 	MOVL  (SP)(DX*1), R12
 	MOVL  R12, (R14)(DX*1)
 	ADDQ  $0x04, DX
 
-copy_34:
+copy_58:
 	TESTQ $0x00000002, R9
-	JZ    copy_35
+	JZ    copy_59
 	MOVW  (SP)(DX*1), R12
 	MOVW  R12, (R14)(DX*1)
 	ADDQ  $0x02, DX
 
-copy_35:
+copy_59:
 	TESTQ $0x00000001, R9
-	JZ    copy_36
+	JZ    copy_60
 	MOVB  (SP)(DX*1), R12
 	MOVB  R12, (R14)(DX*1)
 
-copy_36:
-store_32:
+copy_60:
+store_56:
 	VMOVDQA X12, X0
 	VMOVQ   X0, R12
 	MOVQ    R12, t0+96(FP)
@@ -12351,46 +12509,124 @@ store_32:
 // func ocbOpenAVX(nr int, rk *[240]byte, ek *[240]byte, rel *[32][16]byte, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst *byte, src *byte, n int, r int) (t0 uint64, t1 uint64)
 // Requires: AES, AVX
 TEXT ·ocbOpenAVX(SB), NOSPLIT, $16-120
-	MOVQ    nr+0(FP), AX
-	MOVQ    rk+8(FP), BX
-	MOVQ    ek+16(FP), R10
-	MOVQ    AX, R13
-	SHLQ    $0x04, R13
-	MOVQ    nonce+48(FP), R12
-	MOVQ    nonceLen+56(FP), R11
-	VPXOR   X0, X0, X0
-	VMOVDQU X0, (SP)
+	MOVQ  nr+0(FP), AX
+	MOVQ  rk+8(FP), BX
+	MOVQ  ek+16(FP), R10
+	MOVQ  AX, R13
+	SHLQ  $0x04, R13
+	MOVQ  nonce+48(FP), R12
+	MOVQ  nonceLen+56(FP), R11
+	VPXOR X0, X0, X0
+	CMPQ  R11, $0x07
+	JA    upper_2
+	CMPQ  R11, $0x03
+	JA    upper_3
+	CMPQ  R11, $0x01
+	JA    upper_4
+	CMPQ  R11, $0x00
+	JA    upper_5
+	JMP   loaded_1
+
+upper_5:
+	VPINSRB $0x0f, (R12), X0, X0
+	JMP     loaded_1
+
+upper_4:
+	CMPQ    R11, $0x02
+	JA      upper_6
+	VPINSRW $0x07, (R12), X0, X0
+	JMP     loaded_1
+
+upper_6:
+	VPINSRB $0x0d, (R12), X0, X0
+	VPINSRW $0x07, 1(R12), X0, X0
+	JMP     loaded_1
+
+upper_3:
+	CMPQ    R11, $0x05
+	JA      upper_7
+	CMPQ    R11, $0x04
+	JA      upper_8
+	VPINSRD $0x03, (R12), X0, X0
+	JMP     loaded_1
+
+upper_8:
+	VPINSRB $0x0b, (R12), X0, X0
+	VPINSRD $0x03, 1(R12), X0, X0
+	JMP     loaded_1
+
+upper_7:
+	CMPQ    R11, $0x06
+	JA      upper_9
+	VPINSRW $0x05, (R12), X0, X0
+	VPINSRD $0x03, 2(R12), X0, X0
+	JMP     loaded_1
+
+upper_9:
+	VPINSRB $0x09, (R12), X0, X0
+	VPINSRW $0x05, 1(R12), X0, X0
+	VPINSRD $0x03, 3(R12), X0, X0
+	JMP     loaded_1
+
+upper_2:
+	CMPQ    R11, $0x0b
+	JA      upper_10
+	CMPQ    R11, $0x09
+	JA      upper_11
+	CMPQ    R11, $0x08
+	JA      upper_12
+	VPINSRQ $0x01, (R12), X0, X0
+	JMP     loaded_1
+
+upper_12:
+	VPINSRB $0x07, (R12), X0, X0
+	VPINSRQ $0x01, 1(R12), X0, X0
+	JMP     loaded_1
+
+upper_11:
+	CMPQ    R11, $0x0a
+	JA      upper_13
+	VPINSRW $0x03, (R12), X0, X0
+	VPINSRQ $0x01, 2(R12), X0, X0
+	JMP     loaded_1
+
+upper_13:
+	VPINSRB $0x05, (R12), X0, X0
+	VPINSRW $0x03, 1(R12), X0, X0
+	VPINSRQ $0x01, 3(R12), X0, X0
+	JMP     loaded_1
+
+upper_10:
+	CMPQ    R11, $0x0d
+	JA      upper_14
+	CMPQ    R11, $0x0c
+	JA      upper_15
+	VPINSRD $0x01, (R12), X0, X0
+	VPINSRQ $0x01, 4(R12), X0, X0
+	JMP     loaded_1
+
+upper_15:
+	VPINSRB $0x03, (R12), X0, X0
+	VPINSRD $0x01, 1(R12), X0, X0
+	VPINSRQ $0x01, 5(R12), X0, X0
+	JMP     loaded_1
+
+upper_14:
+	CMPQ    R11, $0x0e
+	JA      upper_16
+	VPINSRW $0x01, (R12), X0, X0
+	VPINSRD $0x01, 2(R12), X0, X0
+	VPINSRQ $0x01, 6(R12), X0, X0
+	JMP     loaded_1
+
+upper_16:
+	VPINSRB $0x01, (R12), X0, X0
+	VPINSRW $0x01, 1(R12), X0, X0
+	VPINSRD $0x01, 3(R12), X0, X0
+	VPINSRQ $0x01, 7(R12), X0, X0
+
+loaded_1:
 	ADDQ    R11, R12
-	MOVQ    R11, R14
-	NEGQ    R14
-	TESTQ   $0x00000008, R11
-	JZ      copy_1
-	MOVQ    (R12)(R14*1), CX
-	MOVQ    CX, 16(SP)(R14*1)
-	ADDQ    $0x08, R14
-
-copy_1:
-	TESTQ $0x00000004, R11
-	JZ    copy_2
-	MOVL  (R12)(R14*1), CX
-	MOVL  CX, 16(SP)(R14*1)
-	ADDQ  $0x04, R14
-
-copy_2:
-	TESTQ $0x00000002, R11
-	JZ    copy_3
-	MOVW  (R12)(R14*1), CX
-	MOVW  CX, 16(SP)(R14*1)
-	ADDQ  $0x02, R14
-
-copy_3:
-	TESTQ $0x00000001, R11
-	JZ    copy_4
-	MOVB  (R12)(R14*1), CL
-	MOVB  CL, 16(SP)(R14*1)
-
-copy_4:
-	VMOVDQU (SP), X0
 	VPAND   ktopMask<>+0(SB), X0, X0
 	MOVQ    bits+64(FP), R14
 	VPOR    (R14), X0, X0
@@ -12405,15 +12641,15 @@ copy_4:
 	VAESENC 128(R10), X0, X0
 	VAESENC 144(R10), X0, X0
 	CMPQ    AX, $0x0a
-	JE      enclast_5
+	JE      enclast_17
 	VAESENC 160(R10), X0, X0
 	VAESENC 176(R10), X0, X0
 	CMPQ    AX, $0x0c
-	JE      enclast_5
+	JE      enclast_17
 	VAESENC 192(R10), X0, X0
 	VAESENC 208(R10), X0, X0
 
-enclast_5:
+enclast_17:
 	VAESENCLAST (R10)(R13*1), X0, X0
 	MOVBLZX     -1(R12), CX
 	ANDL        $0x3f, CX
@@ -12441,9 +12677,9 @@ enclast_5:
 	VPSHUFB     X6, X1, X14
 	MOVQ        l+32(FP), DX
 
-loop_7:
+loop_19:
 	CMPQ    R8, $0x00000008
-	JB      tail_6
+	JB      tail_18
 	VPXOR   (BX), X14, X11
 	VMOVDQA X11, X8
 	VPXOR   (BX)(R13*1), X14, X11
@@ -12551,7 +12787,7 @@ loop_7:
 	VAESDEC 144(BX), X6, X6
 	VAESDEC 144(BX), X7, X7
 	CMPQ    AX, $0x0a
-	JE      final_8
+	JE      final_20
 	VAESDEC 160(BX), X0, X0
 	VAESDEC 160(BX), X1, X1
 	VAESDEC 160(BX), X2, X2
@@ -12569,7 +12805,7 @@ loop_7:
 	VAESDEC 176(BX), X6, X6
 	VAESDEC 176(BX), X7, X7
 	CMPQ    AX, $0x0c
-	JE      final_8
+	JE      final_20
 	VAESDEC 192(BX), X0, X0
 	VAESDEC 192(BX), X1, X1
 	VAESDEC 192(BX), X2, X2
@@ -12587,7 +12823,7 @@ loop_7:
 	VAESDEC 208(BX), X6, X6
 	VAESDEC 208(BX), X7, X7
 
-final_8:
+final_20:
 	VPXOR       (CX), X9, X11
 	VAESDECLAST X11, X0, X0
 	VMOVDQU     X0, (DI)
@@ -12624,27 +12860,26 @@ final_8:
 	ADDQ        $0x00000080, SI
 	ADDQ        $0x00000080, DI
 	SUBQ        $0x00000008, R8
-	JMP         loop_7
+	JMP         loop_19
 
-tail_6:
+tail_18:
 	MOVQ    r+96(FP), R9
+	MOVQ    ends+40(FP), DX
 	VMOVDQA X14, X13
 	MOVQ    R8, R12
 	SHLQ    $0x04, R12
 	LEAQ    (SI)(R12*1), R11
 	LEAQ    (DI)(R12*1), R14
-	JZ      notail_9
+	JZ      notail_21
 	VPXOR   -16(CX)(R12*1), X13, X13
 
-notail_9:
+notail_21:
 	VPXOR X1, X1, X1
 	TESTQ R9, R9
-	JZ    whole_10
-	MOVQ  ends+40(FP), DX
+	JZ    whole_22
 	VPXOR (DX), X13, X13
 
-whole_10:
-	MOVQ    ends+40(FP), DX
+whole_22:
 	VPXOR   (R10), X13, X12
 	VPXOR   16(DX), X13, X13
 	VPXOR   (R10), X13, X13
@@ -12653,7 +12888,7 @@ whole_10:
 	VPXOR   (BX)(R13*1), X14, X11
 	VMOVDQA X11, X9
 	CMPQ    R8, $0x00000000
-	JNE     skip_12
+	JNE     skip_24
 	VAESENC 16(R10), X12, X12
 	VAESENC 32(R10), X12, X12
 	VAESENC 48(R10), X12, X12
@@ -12664,21 +12899,21 @@ whole_10:
 	VAESENC 128(R10), X12, X12
 	VAESENC 144(R10), X12, X12
 	CMPQ    AX, $0x0a
-	JE      final_13
+	JE      final_25
 	VAESENC 160(R10), X12, X12
 	VAESENC 176(R10), X12, X12
 	CMPQ    AX, $0x0c
-	JE      final_13
+	JE      final_25
 	VAESENC 192(R10), X12, X12
 	VAESENC 208(R10), X12, X12
 
-final_13:
+final_25:
 	VAESENCLAST (R10)(R13*1), X12, X12
-	JMP         taildone_11
+	JMP         taildone_23
 
-skip_12:
+skip_24:
 	CMPQ    R8, $0x00000001
-	JNE     skip_14
+	JNE     skip_26
 	VMOVDQU (SI), X0
 	VPXOR   (CX), X8, X11
 	VPXOR   X11, X0, X0
@@ -12701,29 +12936,29 @@ skip_12:
 	VAESDEC 144(BX), X0, X0
 	VAESENC 144(R10), X12, X12
 	CMPQ    AX, $0x0a
-	JE      final_15
+	JE      final_27
 	VAESDEC 160(BX), X0, X0
 	VAESENC 160(R10), X12, X12
 	VAESDEC 176(BX), X0, X0
 	VAESENC 176(R10), X12, X12
 	CMPQ    AX, $0x0c
-	JE      final_15
+	JE      final_27
 	VAESDEC 192(BX), X0, X0
 	VAESENC 192(R10), X12, X12
 	VAESDEC 208(BX), X0, X0
 	VAESENC 208(R10), X12, X12
 
-final_15:
+final_27:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), X9, X11
 	VAESDECLAST X11, X0, X0
 	VMOVDQU     X0, (DI)
 	VPXOR       X0, X10, X10
-	JMP         taildone_11
+	JMP         taildone_23
 
-skip_14:
+skip_26:
 	CMPQ    R8, $0x00000002
-	JNE     skip_16
+	JNE     skip_28
 	VMOVDQU (SI), X0
 	VMOVDQU 16(SI), X1
 	VPXOR   (CX), X8, X11
@@ -12758,7 +12993,7 @@ skip_14:
 	VAESDEC 144(BX), X1, X1
 	VAESENC 144(R10), X12, X12
 	CMPQ    AX, $0x0a
-	JE      final_17
+	JE      final_29
 	VAESDEC 160(BX), X0, X0
 	VAESDEC 160(BX), X1, X1
 	VAESENC 160(R10), X12, X12
@@ -12766,7 +13001,7 @@ skip_14:
 	VAESDEC 176(BX), X1, X1
 	VAESENC 176(R10), X12, X12
 	CMPQ    AX, $0x0c
-	JE      final_17
+	JE      final_29
 	VAESDEC 192(BX), X0, X0
 	VAESDEC 192(BX), X1, X1
 	VAESENC 192(R10), X12, X12
@@ -12774,7 +13009,7 @@ skip_14:
 	VAESDEC 208(BX), X1, X1
 	VAESENC 208(R10), X12, X12
 
-final_17:
+final_29:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), X9, X11
 	VAESDECLAST X11, X0, X0
@@ -12784,11 +13019,11 @@ final_17:
 	VMOVDQU     X1, 16(DI)
 	VPXOR       X0, X10, X10
 	VPXOR       X1, X10, X10
-	JMP         taildone_11
+	JMP         taildone_23
 
-skip_16:
+skip_28:
 	CMPQ    R8, $0x00000003
-	JNE     skip_18
+	JNE     skip_30
 	VMOVDQU (SI), X0
 	VMOVDQU 16(SI), X1
 	VMOVDQU 32(SI), X2
@@ -12835,7 +13070,7 @@ skip_16:
 	VAESDEC 144(BX), X2, X2
 	VAESENC 144(R10), X12, X12
 	CMPQ    AX, $0x0a
-	JE      final_19
+	JE      final_31
 	VAESDEC 160(BX), X0, X0
 	VAESDEC 160(BX), X1, X1
 	VAESDEC 160(BX), X2, X2
@@ -12845,7 +13080,7 @@ skip_16:
 	VAESDEC 176(BX), X2, X2
 	VAESENC 176(R10), X12, X12
 	CMPQ    AX, $0x0c
-	JE      final_19
+	JE      final_31
 	VAESDEC 192(BX), X0, X0
 	VAESDEC 192(BX), X1, X1
 	VAESDEC 192(BX), X2, X2
@@ -12855,7 +13090,7 @@ skip_16:
 	VAESDEC 208(BX), X2, X2
 	VAESENC 208(R10), X12, X12
 
-final_19:
+final_31:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), X9, X11
 	VAESDECLAST X11, X0, X0
@@ -12869,11 +13104,11 @@ final_19:
 	VPXOR       X0, X10, X10
 	VPXOR       X1, X10, X10
 	VPXOR       X2, X10, X10
-	JMP         taildone_11
+	JMP         taildone_23
 
-skip_18:
+skip_30:
 	CMPQ    R8, $0x00000004
-	JNE     skip_20
+	JNE     skip_32
 	VMOVDQU (SI), X0
 	VMOVDQU 16(SI), X1
 	VMOVDQU 32(SI), X2
@@ -12932,7 +13167,7 @@ skip_18:
 	VAESDEC 144(BX), X3, X3
 	VAESENC 144(R10), X12, X12
 	CMPQ    AX, $0x0a
-	JE      final_21
+	JE      final_33
 	VAESDEC 160(BX), X0, X0
 	VAESDEC 160(BX), X1, X1
 	VAESDEC 160(BX), X2, X2
@@ -12944,7 +13179,7 @@ skip_18:
 	VAESDEC 176(BX), X3, X3
 	VAESENC 176(R10), X12, X12
 	CMPQ    AX, $0x0c
-	JE      final_21
+	JE      final_33
 	VAESDEC 192(BX), X0, X0
 	VAESDEC 192(BX), X1, X1
 	VAESDEC 192(BX), X2, X2
@@ -12956,7 +13191,7 @@ skip_18:
 	VAESDEC 208(BX), X3, X3
 	VAESENC 208(R10), X12, X12
 
-final_21:
+final_33:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), X9, X11
 	VAESDECLAST X11, X0, X0
@@ -12974,11 +13209,11 @@ final_21:
 	VPXOR       X1, X10, X10
 	VPXOR       X2, X10, X10
 	VPXOR       X3, X10, X10
-	JMP         taildone_11
+	JMP         taildone_23
 
-skip_20:
+skip_32:
 	CMPQ    R8, $0x00000005
-	JNE     skip_22
+	JNE     skip_34
 	VMOVDQU (SI), X0
 	VMOVDQU 16(SI), X1
 	VMOVDQU 32(SI), X2
@@ -13049,7 +13284,7 @@ skip_20:
 	VAESDEC 144(BX), X4, X4
 	VAESENC 144(R10), X12, X12
 	CMPQ    AX, $0x0a
-	JE      final_23
+	JE      final_35
 	VAESDEC 160(BX), X0, X0
 	VAESDEC 160(BX), X1, X1
 	VAESDEC 160(BX), X2, X2
@@ -13063,7 +13298,7 @@ skip_20:
 	VAESDEC 176(BX), X4, X4
 	VAESENC 176(R10), X12, X12
 	CMPQ    AX, $0x0c
-	JE      final_23
+	JE      final_35
 	VAESDEC 192(BX), X0, X0
 	VAESDEC 192(BX), X1, X1
 	VAESDEC 192(BX), X2, X2
@@ -13077,7 +13312,7 @@ skip_20:
 	VAESDEC 208(BX), X4, X4
 	VAESENC 208(R10), X12, X12
 
-final_23:
+final_35:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), X9, X11
 	VAESDECLAST X11, X0, X0
@@ -13099,11 +13334,11 @@ final_23:
 	VPXOR       X2, X10, X10
 	VPXOR       X3, X10, X10
 	VPXOR       X4, X10, X10
-	JMP         taildone_11
+	JMP         taildone_23
 
-skip_22:
+skip_34:
 	CMPQ    R8, $0x00000006
-	JNE     skip_24
+	JNE     skip_36
 	VMOVDQU (SI), X0
 	VMOVDQU 16(SI), X1
 	VMOVDQU 32(SI), X2
@@ -13186,7 +13421,7 @@ skip_22:
 	VAESDEC 144(BX), X5, X5
 	VAESENC 144(R10), X12, X12
 	CMPQ    AX, $0x0a
-	JE      final_25
+	JE      final_37
 	VAESDEC 160(BX), X0, X0
 	VAESDEC 160(BX), X1, X1
 	VAESDEC 160(BX), X2, X2
@@ -13202,7 +13437,7 @@ skip_22:
 	VAESDEC 176(BX), X5, X5
 	VAESENC 176(R10), X12, X12
 	CMPQ    AX, $0x0c
-	JE      final_25
+	JE      final_37
 	VAESDEC 192(BX), X0, X0
 	VAESDEC 192(BX), X1, X1
 	VAESDEC 192(BX), X2, X2
@@ -13218,7 +13453,7 @@ skip_22:
 	VAESDEC 208(BX), X5, X5
 	VAESENC 208(R10), X12, X12
 
-final_25:
+final_37:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), X9, X11
 	VAESDECLAST X11, X0, X0
@@ -13244,11 +13479,11 @@ final_25:
 	VPXOR       X3, X10, X10
 	VPXOR       X4, X10, X10
 	VPXOR       X5, X10, X10
-	JMP         taildone_11
+	JMP         taildone_23
 
-skip_24:
+skip_36:
 	CMPQ    R8, $0x00000007
-	JNE     skip_26
+	JNE     skip_38
 	VMOVDQU (SI), X0
 	VMOVDQU 16(SI), X1
 	VMOVDQU 32(SI), X2
@@ -13343,7 +13578,7 @@ skip_24:
 	VAESDEC 144(BX), X6, X6
 	VAESENC 144(R10), X12, X12
 	CMPQ    AX, $0x0a
-	JE      final_27
+	JE      final_39
 	VAESDEC 160(BX), X0, X0
 	VAESDEC 160(BX), X1, X1
 	VAESDEC 160(BX), X2, X2
@@ -13361,7 +13596,7 @@ skip_24:
 	VAESDEC 176(BX), X6, X6
 	VAESENC 176(R10), X12, X12
 	CMPQ    AX, $0x0c
-	JE      final_27
+	JE      final_39
 	VAESDEC 192(BX), X0, X0
 	VAESDEC 192(BX), X1, X1
 	VAESDEC 192(BX), X2, X2
@@ -13379,7 +13614,7 @@ skip_24:
 	VAESDEC 208(BX), X6, X6
 	VAESENC 208(R10), X12, X12
 
-final_27:
+final_39:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), X9, X11
 	VAESDECLAST X11, X0, X0
@@ -13409,74 +13644,154 @@ final_27:
 	VPXOR       X4, X10, X10
 	VPXOR       X5, X10, X10
 	VPXOR       X6, X10, X10
-	JMP         taildone_11
+	JMP         taildone_23
 
-skip_26:
-taildone_11:
+skip_38:
+taildone_23:
 	VMOVDQA X10, X0
 	VPXOR   X13, X0, X0
 	TESTQ   R9, R9
-	JZ      tag_28
+	JZ      tag_40
 	VPXOR   X1, X1, X1
+	CMPQ    R9, $0x07
+	JA      upper_42
+	CMPQ    R9, $0x03
+	JA      upper_43
+	CMPQ    R9, $0x01
+	JA      upper_44
+	CMPQ    R9, $0x00
+	JA      upper_45
+	JMP     loaded_41
+
+upper_45:
+	VPINSRB $0x00, (R11), X1, X1
+	JMP     loaded_41
+
+upper_44:
+	CMPQ    R9, $0x02
+	JA      upper_46
+	VPINSRW $0x00, (R11), X1, X1
+	JMP     loaded_41
+
+upper_46:
+	VPINSRW $0x00, (R11), X1, X1
+	VPINSRB $0x02, 2(R11), X1, X1
+	JMP     loaded_41
+
+upper_43:
+	CMPQ    R9, $0x05
+	JA      upper_47
+	CMPQ    R9, $0x04
+	JA      upper_48
+	VPINSRD $0x00, (R11), X1, X1
+	JMP     loaded_41
+
+upper_48:
+	VPINSRD $0x00, (R11), X1, X1
+	VPINSRB $0x04, 4(R11), X1, X1
+	JMP     loaded_41
+
+upper_47:
+	CMPQ    R9, $0x06
+	JA      upper_49
+	VPINSRD $0x00, (R11), X1, X1
+	VPINSRW $0x02, 4(R11), X1, X1
+	JMP     loaded_41
+
+upper_49:
+	VPINSRD $0x00, (R11), X1, X1
+	VPINSRW $0x02, 4(R11), X1, X1
+	VPINSRB $0x06, 6(R11), X1, X1
+	JMP     loaded_41
+
+upper_42:
+	CMPQ    R9, $0x0b
+	JA      upper_50
+	CMPQ    R9, $0x09
+	JA      upper_51
+	CMPQ    R9, $0x08
+	JA      upper_52
+	VPINSRQ $0x00, (R11), X1, X1
+	JMP     loaded_41
+
+upper_52:
+	VPINSRQ $0x00, (R11), X1, X1
+	VPINSRB $0x08, 8(R11), X1, X1
+	JMP     loaded_41
+
+upper_51:
+	CMPQ    R9, $0x0a
+	JA      upper_53
+	VPINSRQ $0x00, (R11), X1, X1
+	VPINSRW $0x04, 8(R11), X1, X1
+	JMP     loaded_41
+
+upper_53:
+	VPINSRQ $0x00, (R11), X1, X1
+	VPINSRW $0x04, 8(R11), X1, X1
+	VPINSRB $0x0a, 10(R11), X1, X1
+	JMP     loaded_41
+
+upper_50:
+	CMPQ    R9, $0x0d
+	JA      upper_54
+	CMPQ    R9, $0x0c
+	JA      upper_55
+	VPINSRQ $0x00, (R11), X1, X1
+	VPINSRD $0x02, 8(R11), X1, X1
+	JMP     loaded_41
+
+upper_55:
+	VPINSRQ $0x00, (R11), X1, X1
+	VPINSRD $0x02, 8(R11), X1, X1
+	VPINSRB $0x0c, 12(R11), X1, X1
+	JMP     loaded_41
+
+upper_54:
+	CMPQ    R9, $0x0e
+	JA      upper_56
+	VPINSRQ $0x00, (R11), X1, X1
+	VPINSRD $0x02, 8(R11), X1, X1
+	VPINSRW $0x06, 12(R11), X1, X1
+	JMP     loaded_41
+
+upper_56:
+	VPINSRQ $0x00, (R11), X1, X1
+	VPINSRD $0x02, 8(R11), X1, X1
+	VPINSRW $0x06, 12(R11), X1, X1
+	VPINSRB $0x0e, 14(R11), X1, X1
+
+loaded_41:
+	VPXOR   X12, X1, X1
 	VMOVDQU X1, (SP)
 	XORL    DX, DX
 	TESTQ   $0x00000008, R9
-	JZ      copy_29
-	MOVQ    (R11)(DX*1), R12
-	MOVQ    R12, (SP)(DX*1)
-	ADDQ    $0x08, DX
-
-copy_29:
-	TESTQ $0x00000004, R9
-	JZ    copy_30
-	MOVL  (R11)(DX*1), R12
-	MOVL  R12, (SP)(DX*1)
-	ADDQ  $0x04, DX
-
-copy_30:
-	TESTQ $0x00000002, R9
-	JZ    copy_31
-	MOVW  (R11)(DX*1), R12
-	MOVW  R12, (SP)(DX*1)
-	ADDQ  $0x02, DX
-
-copy_31:
-	TESTQ $0x00000001, R9
-	JZ    copy_32
-	MOVB  (R11)(DX*1), R12
-	MOVB  R12, (SP)(DX*1)
-
-copy_32:
-	VPXOR   (SP), X12, X1
-	VMOVDQU X1, (SP)
-	XORL    DX, DX
-	TESTQ   $0x00000008, R9
-	JZ      copy_33
+	JZ      copy_57
 	MOVQ    (SP)(DX*1), R12
 	MOVQ    R12, (R14)(DX*1)
 	ADDQ    $0x08, DX
 
-copy_33:
+copy_57:
 	TESTQ $0x00000004, R9
-	JZ    copy_34
+	JZ    copy_58
 	MOVL  (SP)(DX*1), R12
 	MOVL  R12, (R14)(DX*1)
 	ADDQ  $0x04, DX
 
-copy_34:
+copy_58:
 	TESTQ $0x00000002, R9
-	JZ    copy_35
+	JZ    copy_59
 	MOVW  (SP)(DX*1), R12
 	MOVW  R12, (R14)(DX*1)
 	ADDQ  $0x02, DX
 
-copy_35:
+copy_59:
 	TESTQ $0x00000001, R9
-	JZ    copy_36
+	JZ    copy_60
 	MOVB  (SP)(DX*1), R12
 	MOVB  R12, (R14)(DX*1)
 
-copy_36:
+copy_60:
 	LEAQ  ones16<>+16(SB), R12
 	SUBQ  R9, R12
 	VPAND (R12), X1, X1
@@ -13485,7 +13800,7 @@ copy_36:
 	VPOR  (R12), X1, X1
 	VPXOR X1, X0, X0
 
-tag_28:
+tag_40:
 	VAESENC 16(R10), X0, X0
 	VAESENC 32(R10), X0, X0
 	VAESENC 48(R10), X0, X0
@@ -13496,15 +13811,15 @@ tag_28:
 	VAESENC 128(R10), X0, X0
 	VAESENC 144(R10), X0, X0
 	CMPQ    AX, $0x0a
-	JE      enclast_37
+	JE      enclast_61
 	VAESENC 160(R10), X0, X0
 	VAESENC 176(R10), X0, X0
 	CMPQ    AX, $0x0c
-	JE      enclast_37
+	JE      enclast_61
 	VAESENC 192(R10), X0, X0
 	VAESENC 208(R10), X0, X0
 
-enclast_37:
+enclast_61:
 	VAESENCLAST (R10)(R13*1), X0, X0
 	VMOVQ       X0, R12
 	MOVQ        R12, t0+104(FP)
@@ -13516,46 +13831,124 @@ enclast_37:
 // func ocbSealVAES256(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst *byte, src *byte, n int, r int) (t0 uint64, t1 uint64)
 // Requires: AES, AVX, AVX2, VAES
 TEXT ·ocbSealVAES256(SB), NOSPLIT, $16-112
-	MOVQ    nr+0(FP), AX
-	MOVQ    rk+8(FP), BX
-	MOVQ    BX, R10
-	MOVQ    AX, R13
-	SHLQ    $0x04, R13
-	MOVQ    nonce+40(FP), R12
-	MOVQ    nonceLen+48(FP), R11
-	VPXOR   X0, X0, X0
-	VMOVDQU X0, (SP)
+	MOVQ  nr+0(FP), AX
+	MOVQ  rk+8(FP), BX
+	MOVQ  BX, R10
+	MOVQ  AX, R13
+	SHLQ  $0x04, R13
+	MOVQ  nonce+40(FP), R12
+	MOVQ  nonceLen+48(FP), R11
+	VPXOR X0, X0, X0
+	CMPQ  R11, $0x07
+	JA    upper_2
+	CMPQ  R11, $0x03
+	JA    upper_3
+	CMPQ  R11, $0x01
+	JA    upper_4
+	CMPQ  R11, $0x00
+	JA    upper_5
+	JMP   loaded_1
+
+upper_5:
+	VPINSRB $0x0f, (R12), X0, X0
+	JMP     loaded_1
+
+upper_4:
+	CMPQ    R11, $0x02
+	JA      upper_6
+	VPINSRW $0x07, (R12), X0, X0
+	JMP     loaded_1
+
+upper_6:
+	VPINSRB $0x0d, (R12), X0, X0
+	VPINSRW $0x07, 1(R12), X0, X0
+	JMP     loaded_1
+
+upper_3:
+	CMPQ    R11, $0x05
+	JA      upper_7
+	CMPQ    R11, $0x04
+	JA      upper_8
+	VPINSRD $0x03, (R12), X0, X0
+	JMP     loaded_1
+
+upper_8:
+	VPINSRB $0x0b, (R12), X0, X0
+	VPINSRD $0x03, 1(R12), X0, X0
+	JMP     loaded_1
+
+upper_7:
+	CMPQ    R11, $0x06
+	JA      upper_9
+	VPINSRW $0x05, (R12), X0, X0
+	VPINSRD $0x03, 2(R12), X0, X0
+	JMP     loaded_1
+
+upper_9:
+	VPINSRB $0x09, (R12), X0, X0
+	VPINSRW $0x05, 1(R12), X0, X0
+	VPINSRD $0x03, 3(R12), X0, X0
+	JMP     loaded_1
+
+upper_2:
+	CMPQ    R11, $0x0b
+	JA      upper_10
+	CMPQ    R11, $0x09
+	JA      upper_11
+	CMPQ    R11, $0x08
+	JA      upper_12
+	VPINSRQ $0x01, (R12), X0, X0
+	JMP     loaded_1
+
+upper_12:
+	VPINSRB $0x07, (R12), X0, X0
+	VPINSRQ $0x01, 1(R12), X0, X0
+	JMP     loaded_1
+
+upper_11:
+	CMPQ    R11, $0x0a
+	JA      upper_13
+	VPINSRW $0x03, (R12), X0, X0
+	VPINSRQ $0x01, 2(R12), X0, X0
+	JMP     loaded_1
+
+upper_13:
+	VPINSRB $0x05, (R12), X0, X0
+	VPINSRW $0x03, 1(R12), X0, X0
+	VPINSRQ $0x01, 3(R12), X0, X0
+	JMP     loaded_1
+
+upper_10:
+	CMPQ    R11, $0x0d
+	JA      upper_14
+	CMPQ    R11, $0x0c
+	JA      upper_15
+	VPINSRD $0x01, (R12), X0, X0
+	VPINSRQ $0x01, 4(R12), X0, X0
+	JMP     loaded_1
+
+upper_15:
+	VPINSRB $0x03, (R12), X0, X0
+	VPINSRD $0x01, 1(R12), X0, X0
+	VPINSRQ $0x01, 5(R12), X0, X0
+	JMP     loaded_1
+
+upper_14:
+	CMPQ    R11, $0x0e
+	JA      upper_16
+	VPINSRW $0x01, (R12), X0, X0
+	VPINSRD $0x01, 2(R12), X0, X0
+	VPINSRQ $0x01, 6(R12), X0, X0
+	JMP     loaded_1
+
+upper_16:
+	VPINSRB $0x01, (R12), X0, X0
+	VPINSRW $0x01, 1(R12), X0, X0
+	VPINSRD $0x01, 3(R12), X0, X0
+	VPINSRQ $0x01, 7(R12), X0, X0
+
+loaded_1:
 	ADDQ    R11, R12
-	MOVQ    R11, R14
-	NEGQ    R14
-	TESTQ   $0x00000008, R11
-	JZ      copy_1
-	MOVQ    (R12)(R14*1), CX
-	MOVQ    CX, 16(SP)(R14*1)
-	ADDQ    $0x08, R14
-
-copy_1:
-	TESTQ $0x00000004, R11
-	JZ    copy_2
-	MOVL  (R12)(R14*1), CX
-	MOVL  CX, 16(SP)(R14*1)
-	ADDQ  $0x04, R14
-
-copy_2:
-	TESTQ $0x00000002, R11
-	JZ    copy_3
-	MOVW  (R12)(R14*1), CX
-	MOVW  CX, 16(SP)(R14*1)
-	ADDQ  $0x02, R14
-
-copy_3:
-	TESTQ $0x00000001, R11
-	JZ    copy_4
-	MOVB  (R12)(R14*1), CL
-	MOVB  CL, 16(SP)(R14*1)
-
-copy_4:
-	VMOVDQU (SP), X0
 	VPAND   ktopMask<>+0(SB), X0, X0
 	MOVQ    bits+56(FP), R14
 	VPOR    (R14), X0, X0
@@ -13570,15 +13963,15 @@ copy_4:
 	VAESENC 128(R10), X0, X0
 	VAESENC 144(R10), X0, X0
 	CMPQ    AX, $0x0a
-	JE      enclast_5
+	JE      enclast_17
 	VAESENC 160(R10), X0, X0
 	VAESENC 176(R10), X0, X0
 	CMPQ    AX, $0x0c
-	JE      enclast_5
+	JE      enclast_17
 	VAESENC 192(R10), X0, X0
 	VAESENC 208(R10), X0, X0
 
-enclast_5:
+enclast_17:
 	VAESENCLAST (R10)(R13*1), X0, X0
 	MOVBLZX     -1(R12), CX
 	ANDL        $0x3f, CX
@@ -13606,9 +13999,9 @@ enclast_5:
 	VPSHUFB     X6, X1, X14
 	MOVQ        l+24(FP), DX
 
-loop_7:
+loop_19:
 	CMPQ           R8, $0x00000010
-	JB             tail_6
+	JB             tail_18
 	VPXOR          (BX), X14, X11
 	VINSERTI128    $0x01, X11, Y11, Y8
 	VPXOR          (BX)(R13*1), X14, X11
@@ -13734,7 +14127,7 @@ loop_7:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 	CMPQ           AX, $0x0a
-	JE             final_8
+	JE             final_20
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -13754,7 +14147,7 @@ loop_7:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 	CMPQ           AX, $0x0c
-	JE             final_8
+	JE             final_20
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -13774,7 +14167,7 @@ loop_7:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-final_8:
+final_20:
 	VPXOR       (CX), Y9, Y11
 	VAESENCLAST Y11, Y0, Y0
 	VMOVDQU     Y0, (DI)
@@ -13803,60 +14196,140 @@ final_8:
 	ADDQ        $0x00000100, SI
 	ADDQ        $0x00000100, DI
 	SUBQ        $0x00000010, R8
-	JMP         loop_7
+	JMP         loop_19
 
-tail_6:
+tail_18:
 	MOVQ  r+88(FP), R9
+	MOVQ  ends+32(FP), DX
 	VPXOR X13, X13, X13
 	MOVQ  R8, R12
 	SHLQ  $0x04, R12
 	LEAQ  (SI)(R12*1), R11
 	LEAQ  (DI)(R12*1), R14
-	JZ    notail_9
+	JZ    notail_21
 	VPXOR -16(CX)(R12*1), X13, X13
 
-notail_9:
-	VPXOR   X1, X1, X1
-	TESTQ   R9, R9
-	JZ      whole_10
+notail_21:
+	VPXOR X1, X1, X1
+	TESTQ R9, R9
+	JZ    whole_22
+	VPXOR X1, X1, X1
+	CMPQ  R9, $0x07
+	JA    upper_24
+	CMPQ  R9, $0x03
+	JA    upper_25
+	CMPQ  R9, $0x01
+	JA    upper_26
+	CMPQ  R9, $0x00
+	JA    upper_27
+	JMP   loaded_23
+
+upper_27:
+	VPINSRB $0x00, (R11), X1, X1
+	JMP     loaded_23
+
+upper_26:
+	CMPQ    R9, $0x02
+	JA      upper_28
+	VPINSRW $0x00, (R11), X1, X1
+	JMP     loaded_23
+
+upper_28:
+	VPINSRW $0x00, (R11), X1, X1
+	VPINSRB $0x02, 2(R11), X1, X1
+	JMP     loaded_23
+
+upper_25:
+	CMPQ    R9, $0x05
+	JA      upper_29
+	CMPQ    R9, $0x04
+	JA      upper_30
+	VPINSRD $0x00, (R11), X1, X1
+	JMP     loaded_23
+
+upper_30:
+	VPINSRD $0x00, (R11), X1, X1
+	VPINSRB $0x04, 4(R11), X1, X1
+	JMP     loaded_23
+
+upper_29:
+	CMPQ    R9, $0x06
+	JA      upper_31
+	VPINSRD $0x00, (R11), X1, X1
+	VPINSRW $0x02, 4(R11), X1, X1
+	JMP     loaded_23
+
+upper_31:
+	VPINSRD $0x00, (R11), X1, X1
+	VPINSRW $0x02, 4(R11), X1, X1
+	VPINSRB $0x06, 6(R11), X1, X1
+	JMP     loaded_23
+
+upper_24:
+	CMPQ    R9, $0x0b
+	JA      upper_32
+	CMPQ    R9, $0x09
+	JA      upper_33
+	CMPQ    R9, $0x08
+	JA      upper_34
+	VPINSRQ $0x00, (R11), X1, X1
+	JMP     loaded_23
+
+upper_34:
+	VPINSRQ $0x00, (R11), X1, X1
+	VPINSRB $0x08, 8(R11), X1, X1
+	JMP     loaded_23
+
+upper_33:
+	CMPQ    R9, $0x0a
+	JA      upper_35
+	VPINSRQ $0x00, (R11), X1, X1
+	VPINSRW $0x04, 8(R11), X1, X1
+	JMP     loaded_23
+
+upper_35:
+	VPINSRQ $0x00, (R11), X1, X1
+	VPINSRW $0x04, 8(R11), X1, X1
+	VPINSRB $0x0a, 10(R11), X1, X1
+	JMP     loaded_23
+
+upper_32:
+	CMPQ    R9, $0x0d
+	JA      upper_36
+	CMPQ    R9, $0x0c
+	JA      upper_37
+	VPINSRQ $0x00, (R11), X1, X1
+	VPINSRD $0x02, 8(R11), X1, X1
+	JMP     loaded_23
+
+upper_37:
+	VPINSRQ $0x00, (R11), X1, X1
+	VPINSRD $0x02, 8(R11), X1, X1
+	VPINSRB $0x0c, 12(R11), X1, X1
+	JMP     loaded_23
+
+upper_36:
+	CMPQ    R9, $0x0e
+	JA      upper_38
+	VPINSRQ $0x00, (R11), X1, X1
+	VPINSRD $0x02, 8(R11), X1, X1
+	VPINSRW $0x06, 12(R11), X1, X1
+	JMP     loaded_23
+
+upper_38:
+	VPINSRQ $0x00, (R11), X1, X1
+	VPINSRD $0x02, 8(R11), X1, X1
+	VPINSRW $0x06, 12(R11), X1, X1
+	VPINSRB $0x0e, 14(R11), X1, X1
+
+loaded_23:
 	VMOVDQU X1, (SP)
-	XORL    DX, DX
-	TESTQ   $0x00000008, R9
-	JZ      copy_11
-	MOVQ    (R11)(DX*1), R12
-	MOVQ    R12, (SP)(DX*1)
-	ADDQ    $0x08, DX
-
-copy_11:
-	TESTQ $0x00000004, R9
-	JZ    copy_12
-	MOVL  (R11)(DX*1), R12
-	MOVL  R12, (SP)(DX*1)
-	ADDQ  $0x04, DX
-
-copy_12:
-	TESTQ $0x00000002, R9
-	JZ    copy_13
-	MOVW  (R11)(DX*1), R12
-	MOVW  R12, (SP)(DX*1)
-	ADDQ  $0x02, DX
-
-copy_13:
-	TESTQ $0x00000001, R9
-	JZ    copy_14
-	MOVB  (R11)(DX*1), R12
-	MOVB  R12, (SP)(DX*1)
-
-copy_14:
 	LEAQ    padBit<>+16(SB), R12
 	SUBQ    R9, R12
-	VMOVDQU (SP), X1
 	VPOR    (R12), X1, X1
-	MOVQ    ends+32(FP), DX
 	VPXOR   (DX), X13, X13
 
-whole_10:
-	MOVQ           ends+32(FP), DX
+whole_22:
 	VPXOR          16(DX), X1, X1
 	VPXOR          X13, X1, X1
 	VINSERTI128    $0x01, X13, Y1, Y13
@@ -13865,7 +14338,7 @@ whole_10:
 	VPXOR          (BX)(R13*1), X14, X11
 	VINSERTI128    $0x01, X11, Y11, Y9
 	TESTQ          R8, R8
-	JNZ            skip_16
+	JNZ            skip_40
 	VEXTRACTI128   $0x01, Y10, X11
 	VPXOR          X11, X10, X11
 	VPXOR          Y11, Y13, Y12
@@ -13889,26 +14362,26 @@ whole_10:
 	VBROADCASTI128 144(BX), Y15
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0a
-	JE             final_17
+	JE             final_41
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        Y15, Y12, Y12
 	VBROADCASTI128 176(BX), Y15
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0c
-	JE             final_17
+	JE             final_41
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        Y15, Y12, Y12
 	VBROADCASTI128 208(BX), Y15
 	VAESENC        Y15, Y12, Y12
 
-final_17:
+final_41:
 	VBROADCASTI128 (R10)(R13*1), Y13
 	VAESENCLAST    Y13, Y12, Y12
-	JMP            taildone_15
+	JMP            taildone_39
 
-skip_16:
+skip_40:
 	CMPQ           R8, $0x00000001
-	JNE            skip_18
+	JNE            skip_42
 	VMOVDQU        (SI), X0
 	VPXOR          Y0, Y10, Y10
 	VEXTRACTI128   $0x01, Y10, X11
@@ -13945,7 +14418,7 @@ skip_16:
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0a
-	JE             final_19
+	JE             final_43
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y12, Y12
@@ -13953,7 +14426,7 @@ skip_16:
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0c
-	JE             final_19
+	JE             final_43
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y12, Y12
@@ -13961,17 +14434,17 @@ skip_16:
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y12, Y12
 
-final_19:
+final_43:
 	VBROADCASTI128 (R10)(R13*1), Y13
 	VAESENCLAST    Y13, Y12, Y12
 	VPXOR          (CX), Y9, Y11
 	VAESENCLAST    Y11, Y0, Y0
 	VMOVDQU        X0, (DI)
-	JMP            taildone_15
+	JMP            taildone_39
 
-skip_18:
+skip_42:
 	CMPQ           R8, $0x00000002
-	JNE            skip_20
+	JNE            skip_44
 	VMOVDQU        (SI), Y0
 	VPXOR          Y0, Y10, Y10
 	VEXTRACTI128   $0x01, Y10, X11
@@ -14008,7 +14481,7 @@ skip_18:
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0a
-	JE             final_21
+	JE             final_45
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y12, Y12
@@ -14016,7 +14489,7 @@ skip_18:
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0c
-	JE             final_21
+	JE             final_45
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y12, Y12
@@ -14024,17 +14497,17 @@ skip_18:
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y12, Y12
 
-final_21:
+final_45:
 	VBROADCASTI128 (R10)(R13*1), Y13
 	VAESENCLAST    Y13, Y12, Y12
 	VPXOR          (CX), Y9, Y11
 	VAESENCLAST    Y11, Y0, Y0
 	VMOVDQU        Y0, (DI)
-	JMP            taildone_15
+	JMP            taildone_39
 
-skip_20:
+skip_44:
 	CMPQ           R8, $0x00000003
-	JNE            skip_22
+	JNE            skip_46
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), X1
 	VPXOR          Y0, Y10, Y10
@@ -14084,7 +14557,7 @@ skip_20:
 	VAESENC        Y15, Y1, Y1
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0a
-	JE             final_23
+	JE             final_47
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14094,7 +14567,7 @@ skip_20:
 	VAESENC        Y15, Y1, Y1
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0c
-	JE             final_23
+	JE             final_47
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14104,7 +14577,7 @@ skip_20:
 	VAESENC        Y15, Y1, Y1
 	VAESENC        Y15, Y12, Y12
 
-final_23:
+final_47:
 	VBROADCASTI128 (R10)(R13*1), Y13
 	VAESENCLAST    Y13, Y12, Y12
 	VPXOR          (CX), Y9, Y11
@@ -14113,11 +14586,11 @@ final_23:
 	VPXOR          32(CX), Y9, Y11
 	VAESENCLAST    Y11, Y1, Y1
 	VMOVDQU        X1, 32(DI)
-	JMP            taildone_15
+	JMP            taildone_39
 
-skip_22:
+skip_46:
 	CMPQ           R8, $0x00000004
-	JNE            skip_24
+	JNE            skip_48
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VPXOR          Y0, Y10, Y10
@@ -14167,7 +14640,7 @@ skip_22:
 	VAESENC        Y15, Y1, Y1
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0a
-	JE             final_25
+	JE             final_49
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14177,7 +14650,7 @@ skip_22:
 	VAESENC        Y15, Y1, Y1
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0c
-	JE             final_25
+	JE             final_49
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14187,7 +14660,7 @@ skip_22:
 	VAESENC        Y15, Y1, Y1
 	VAESENC        Y15, Y12, Y12
 
-final_25:
+final_49:
 	VBROADCASTI128 (R10)(R13*1), Y13
 	VAESENCLAST    Y13, Y12, Y12
 	VPXOR          (CX), Y9, Y11
@@ -14196,11 +14669,11 @@ final_25:
 	VPXOR          32(CX), Y9, Y11
 	VAESENCLAST    Y11, Y1, Y1
 	VMOVDQU        Y1, 32(DI)
-	JMP            taildone_15
+	JMP            taildone_39
 
-skip_24:
+skip_48:
 	CMPQ           R8, $0x00000005
-	JNE            skip_26
+	JNE            skip_50
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), X2
@@ -14263,7 +14736,7 @@ skip_24:
 	VAESENC        Y15, Y2, Y2
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0a
-	JE             final_27
+	JE             final_51
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14275,7 +14748,7 @@ skip_24:
 	VAESENC        Y15, Y2, Y2
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0c
-	JE             final_27
+	JE             final_51
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14287,7 +14760,7 @@ skip_24:
 	VAESENC        Y15, Y2, Y2
 	VAESENC        Y15, Y12, Y12
 
-final_27:
+final_51:
 	VBROADCASTI128 (R10)(R13*1), Y13
 	VAESENCLAST    Y13, Y12, Y12
 	VPXOR          (CX), Y9, Y11
@@ -14299,11 +14772,11 @@ final_27:
 	VPXOR          64(CX), Y9, Y11
 	VAESENCLAST    Y11, Y2, Y2
 	VMOVDQU        X2, 64(DI)
-	JMP            taildone_15
+	JMP            taildone_39
 
-skip_26:
+skip_50:
 	CMPQ           R8, $0x00000006
-	JNE            skip_28
+	JNE            skip_52
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -14366,7 +14839,7 @@ skip_26:
 	VAESENC        Y15, Y2, Y2
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0a
-	JE             final_29
+	JE             final_53
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14378,7 +14851,7 @@ skip_26:
 	VAESENC        Y15, Y2, Y2
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0c
-	JE             final_29
+	JE             final_53
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14390,7 +14863,7 @@ skip_26:
 	VAESENC        Y15, Y2, Y2
 	VAESENC        Y15, Y12, Y12
 
-final_29:
+final_53:
 	VBROADCASTI128 (R10)(R13*1), Y13
 	VAESENCLAST    Y13, Y12, Y12
 	VPXOR          (CX), Y9, Y11
@@ -14402,11 +14875,11 @@ final_29:
 	VPXOR          64(CX), Y9, Y11
 	VAESENCLAST    Y11, Y2, Y2
 	VMOVDQU        Y2, 64(DI)
-	JMP            taildone_15
+	JMP            taildone_39
 
-skip_28:
+skip_52:
 	CMPQ           R8, $0x00000007
-	JNE            skip_30
+	JNE            skip_54
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -14482,7 +14955,7 @@ skip_28:
 	VAESENC        Y15, Y3, Y3
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0a
-	JE             final_31
+	JE             final_55
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14496,7 +14969,7 @@ skip_28:
 	VAESENC        Y15, Y3, Y3
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0c
-	JE             final_31
+	JE             final_55
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14510,7 +14983,7 @@ skip_28:
 	VAESENC        Y15, Y3, Y3
 	VAESENC        Y15, Y12, Y12
 
-final_31:
+final_55:
 	VBROADCASTI128 (R10)(R13*1), Y13
 	VAESENCLAST    Y13, Y12, Y12
 	VPXOR          (CX), Y9, Y11
@@ -14525,11 +14998,11 @@ final_31:
 	VPXOR          96(CX), Y9, Y11
 	VAESENCLAST    Y11, Y3, Y3
 	VMOVDQU        X3, 96(DI)
-	JMP            taildone_15
+	JMP            taildone_39
 
-skip_30:
+skip_54:
 	CMPQ           R8, $0x00000008
-	JNE            skip_32
+	JNE            skip_56
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -14605,7 +15078,7 @@ skip_30:
 	VAESENC        Y15, Y3, Y3
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0a
-	JE             final_33
+	JE             final_57
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14619,7 +15092,7 @@ skip_30:
 	VAESENC        Y15, Y3, Y3
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0c
-	JE             final_33
+	JE             final_57
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14633,7 +15106,7 @@ skip_30:
 	VAESENC        Y15, Y3, Y3
 	VAESENC        Y15, Y12, Y12
 
-final_33:
+final_57:
 	VBROADCASTI128 (R10)(R13*1), Y13
 	VAESENCLAST    Y13, Y12, Y12
 	VPXOR          (CX), Y9, Y11
@@ -14648,11 +15121,11 @@ final_33:
 	VPXOR          96(CX), Y9, Y11
 	VAESENCLAST    Y11, Y3, Y3
 	VMOVDQU        Y3, 96(DI)
-	JMP            taildone_15
+	JMP            taildone_39
 
-skip_32:
+skip_56:
 	CMPQ           R8, $0x00000009
-	JNE            skip_34
+	JNE            skip_58
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -14741,7 +15214,7 @@ skip_32:
 	VAESENC        Y15, Y4, Y4
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0a
-	JE             final_35
+	JE             final_59
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14757,7 +15230,7 @@ skip_32:
 	VAESENC        Y15, Y4, Y4
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0c
-	JE             final_35
+	JE             final_59
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14773,7 +15246,7 @@ skip_32:
 	VAESENC        Y15, Y4, Y4
 	VAESENC        Y15, Y12, Y12
 
-final_35:
+final_59:
 	VBROADCASTI128 (R10)(R13*1), Y13
 	VAESENCLAST    Y13, Y12, Y12
 	VPXOR          (CX), Y9, Y11
@@ -14791,11 +15264,11 @@ final_35:
 	VPXOR          128(CX), Y9, Y11
 	VAESENCLAST    Y11, Y4, Y4
 	VMOVDQU        X4, 128(DI)
-	JMP            taildone_15
+	JMP            taildone_39
 
-skip_34:
+skip_58:
 	CMPQ           R8, $0x0000000a
-	JNE            skip_36
+	JNE            skip_60
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -14884,7 +15357,7 @@ skip_34:
 	VAESENC        Y15, Y4, Y4
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0a
-	JE             final_37
+	JE             final_61
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14900,7 +15373,7 @@ skip_34:
 	VAESENC        Y15, Y4, Y4
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0c
-	JE             final_37
+	JE             final_61
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14916,7 +15389,7 @@ skip_34:
 	VAESENC        Y15, Y4, Y4
 	VAESENC        Y15, Y12, Y12
 
-final_37:
+final_61:
 	VBROADCASTI128 (R10)(R13*1), Y13
 	VAESENCLAST    Y13, Y12, Y12
 	VPXOR          (CX), Y9, Y11
@@ -14934,11 +15407,11 @@ final_37:
 	VPXOR          128(CX), Y9, Y11
 	VAESENCLAST    Y11, Y4, Y4
 	VMOVDQU        Y4, 128(DI)
-	JMP            taildone_15
+	JMP            taildone_39
 
-skip_36:
+skip_60:
 	CMPQ           R8, $0x0000000b
-	JNE            skip_38
+	JNE            skip_62
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -15040,7 +15513,7 @@ skip_36:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0a
-	JE             final_39
+	JE             final_63
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15058,7 +15531,7 @@ skip_36:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0c
-	JE             final_39
+	JE             final_63
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15076,7 +15549,7 @@ skip_36:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y12, Y12
 
-final_39:
+final_63:
 	VBROADCASTI128 (R10)(R13*1), Y13
 	VAESENCLAST    Y13, Y12, Y12
 	VPXOR          (CX), Y9, Y11
@@ -15097,11 +15570,11 @@ final_39:
 	VPXOR          160(CX), Y9, Y11
 	VAESENCLAST    Y11, Y5, Y5
 	VMOVDQU        X5, 160(DI)
-	JMP            taildone_15
+	JMP            taildone_39
 
-skip_38:
+skip_62:
 	CMPQ           R8, $0x0000000c
-	JNE            skip_40
+	JNE            skip_64
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -15203,7 +15676,7 @@ skip_38:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0a
-	JE             final_41
+	JE             final_65
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15221,7 +15694,7 @@ skip_38:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0c
-	JE             final_41
+	JE             final_65
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15239,7 +15712,7 @@ skip_38:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y12, Y12
 
-final_41:
+final_65:
 	VBROADCASTI128 (R10)(R13*1), Y13
 	VAESENCLAST    Y13, Y12, Y12
 	VPXOR          (CX), Y9, Y11
@@ -15260,11 +15733,11 @@ final_41:
 	VPXOR          160(CX), Y9, Y11
 	VAESENCLAST    Y11, Y5, Y5
 	VMOVDQU        Y5, 160(DI)
-	JMP            taildone_15
+	JMP            taildone_39
 
-skip_40:
+skip_64:
 	CMPQ           R8, $0x0000000d
-	JNE            skip_42
+	JNE            skip_66
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -15379,7 +15852,7 @@ skip_40:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0a
-	JE             final_43
+	JE             final_67
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15399,7 +15872,7 @@ skip_40:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0c
-	JE             final_43
+	JE             final_67
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15419,7 +15892,7 @@ skip_40:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y12, Y12
 
-final_43:
+final_67:
 	VBROADCASTI128 (R10)(R13*1), Y13
 	VAESENCLAST    Y13, Y12, Y12
 	VPXOR          (CX), Y9, Y11
@@ -15443,11 +15916,11 @@ final_43:
 	VPXOR          192(CX), Y9, Y11
 	VAESENCLAST    Y11, Y6, Y6
 	VMOVDQU        X6, 192(DI)
-	JMP            taildone_15
+	JMP            taildone_39
 
-skip_42:
+skip_66:
 	CMPQ           R8, $0x0000000e
-	JNE            skip_44
+	JNE            skip_68
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -15562,7 +16035,7 @@ skip_42:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0a
-	JE             final_45
+	JE             final_69
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15582,7 +16055,7 @@ skip_42:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0c
-	JE             final_45
+	JE             final_69
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15602,7 +16075,7 @@ skip_42:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y12, Y12
 
-final_45:
+final_69:
 	VBROADCASTI128 (R10)(R13*1), Y13
 	VAESENCLAST    Y13, Y12, Y12
 	VPXOR          (CX), Y9, Y11
@@ -15626,11 +16099,11 @@ final_45:
 	VPXOR          192(CX), Y9, Y11
 	VAESENCLAST    Y11, Y6, Y6
 	VMOVDQU        Y6, 192(DI)
-	JMP            taildone_15
+	JMP            taildone_39
 
-skip_44:
+skip_68:
 	CMPQ           R8, $0x0000000f
-	JNE            skip_46
+	JNE            skip_70
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -15758,7 +16231,7 @@ skip_44:
 	VAESENC        Y15, Y7, Y7
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0a
-	JE             final_47
+	JE             final_71
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15780,7 +16253,7 @@ skip_44:
 	VAESENC        Y15, Y7, Y7
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0c
-	JE             final_47
+	JE             final_71
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15802,7 +16275,7 @@ skip_44:
 	VAESENC        Y15, Y7, Y7
 	VAESENC        Y15, Y12, Y12
 
-final_47:
+final_71:
 	VBROADCASTI128 (R10)(R13*1), Y13
 	VAESENCLAST    Y13, Y12, Y12
 	VPXOR          (CX), Y9, Y11
@@ -15829,44 +16302,44 @@ final_47:
 	VPXOR          224(CX), Y9, Y11
 	VAESENCLAST    Y11, Y7, Y7
 	VMOVDQU        X7, 224(DI)
-	JMP            taildone_15
+	JMP            taildone_39
 
-skip_46:
-taildone_15:
+skip_70:
+taildone_39:
 	TESTQ        R9, R9
-	JZ           store_48
+	JZ           store_72
 	VEXTRACTI128 $0x01, Y12, X1
 	VPXOR        (SP), X1, X1
 	VMOVDQU      X1, (SP)
 	XORL         DX, DX
 	TESTQ        $0x00000008, R9
-	JZ           copy_49
+	JZ           copy_73
 	MOVQ         (SP)(DX*1), R12
 	MOVQ         R12, (R14)(DX*1)
 	ADDQ         $0x08, DX
 
-copy_49:
+copy_73:
 	TESTQ $0x00000004, R9
-	JZ    copy_50
+	JZ    copy_74
 	MOVL  (SP)(DX*1), R12
 	MOVL  R12, (R14)(DX*1)
 	ADDQ  $0x04, DX
 
-copy_50:
+copy_74:
 	TESTQ $0x00000002, R9
-	JZ    copy_51
+	JZ    copy_75
 	MOVW  (SP)(DX*1), R12
 	MOVW  R12, (R14)(DX*1)
 	ADDQ  $0x02, DX
 
-copy_51:
+copy_75:
 	TESTQ $0x00000001, R9
-	JZ    copy_52
+	JZ    copy_76
 	MOVB  (SP)(DX*1), R12
 	MOVB  R12, (R14)(DX*1)
 
-copy_52:
-store_48:
+copy_76:
+store_72:
 	VMOVDQA X12, X0
 	VMOVQ   X0, R12
 	MOVQ    R12, t0+96(FP)
@@ -15878,46 +16351,124 @@ store_48:
 // func ocbOpenVAES256(nr int, rk *[240]byte, ek *[240]byte, rel *[32][16]byte, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst *byte, src *byte, n int, r int) (t0 uint64, t1 uint64)
 // Requires: AES, AVX, AVX2, VAES
 TEXT ·ocbOpenVAES256(SB), NOSPLIT, $16-120
-	MOVQ    nr+0(FP), AX
-	MOVQ    rk+8(FP), BX
-	MOVQ    ek+16(FP), R10
-	MOVQ    AX, R13
-	SHLQ    $0x04, R13
-	MOVQ    nonce+48(FP), R12
-	MOVQ    nonceLen+56(FP), R11
-	VPXOR   X0, X0, X0
-	VMOVDQU X0, (SP)
+	MOVQ  nr+0(FP), AX
+	MOVQ  rk+8(FP), BX
+	MOVQ  ek+16(FP), R10
+	MOVQ  AX, R13
+	SHLQ  $0x04, R13
+	MOVQ  nonce+48(FP), R12
+	MOVQ  nonceLen+56(FP), R11
+	VPXOR X0, X0, X0
+	CMPQ  R11, $0x07
+	JA    upper_2
+	CMPQ  R11, $0x03
+	JA    upper_3
+	CMPQ  R11, $0x01
+	JA    upper_4
+	CMPQ  R11, $0x00
+	JA    upper_5
+	JMP   loaded_1
+
+upper_5:
+	VPINSRB $0x0f, (R12), X0, X0
+	JMP     loaded_1
+
+upper_4:
+	CMPQ    R11, $0x02
+	JA      upper_6
+	VPINSRW $0x07, (R12), X0, X0
+	JMP     loaded_1
+
+upper_6:
+	VPINSRB $0x0d, (R12), X0, X0
+	VPINSRW $0x07, 1(R12), X0, X0
+	JMP     loaded_1
+
+upper_3:
+	CMPQ    R11, $0x05
+	JA      upper_7
+	CMPQ    R11, $0x04
+	JA      upper_8
+	VPINSRD $0x03, (R12), X0, X0
+	JMP     loaded_1
+
+upper_8:
+	VPINSRB $0x0b, (R12), X0, X0
+	VPINSRD $0x03, 1(R12), X0, X0
+	JMP     loaded_1
+
+upper_7:
+	CMPQ    R11, $0x06
+	JA      upper_9
+	VPINSRW $0x05, (R12), X0, X0
+	VPINSRD $0x03, 2(R12), X0, X0
+	JMP     loaded_1
+
+upper_9:
+	VPINSRB $0x09, (R12), X0, X0
+	VPINSRW $0x05, 1(R12), X0, X0
+	VPINSRD $0x03, 3(R12), X0, X0
+	JMP     loaded_1
+
+upper_2:
+	CMPQ    R11, $0x0b
+	JA      upper_10
+	CMPQ    R11, $0x09
+	JA      upper_11
+	CMPQ    R11, $0x08
+	JA      upper_12
+	VPINSRQ $0x01, (R12), X0, X0
+	JMP     loaded_1
+
+upper_12:
+	VPINSRB $0x07, (R12), X0, X0
+	VPINSRQ $0x01, 1(R12), X0, X0
+	JMP     loaded_1
+
+upper_11:
+	CMPQ    R11, $0x0a
+	JA      upper_13
+	VPINSRW $0x03, (R12), X0, X0
+	VPINSRQ $0x01, 2(R12), X0, X0
+	JMP     loaded_1
+
+upper_13:
+	VPINSRB $0x05, (R12), X0, X0
+	VPINSRW $0x03, 1(R12), X0, X0
+	VPINSRQ $0x01, 3(R12), X0, X0
+	JMP     loaded_1
+
+upper_10:
+	CMPQ    R11, $0x0d
+	JA      upper_14
+	CMPQ    R11, $0x0c
+	JA      upper_15
+	VPINSRD $0x01, (R12), X0, X0
+	VPINSRQ $0x01, 4(R12), X0, X0
+	JMP     loaded_1
+
+upper_15:
+	VPINSRB $0x03, (R12), X0, X0
+	VPINSRD $0x01, 1(R12), X0, X0
+	VPINSRQ $0x01, 5(R12), X0, X0
+	JMP     loaded_1
+
+upper_14:
+	CMPQ    R11, $0x0e
+	JA      upper_16
+	VPINSRW $0x01, (R12), X0, X0
+	VPINSRD $0x01, 2(R12), X0, X0
+	VPINSRQ $0x01, 6(R12), X0, X0
+	JMP     loaded_1
+
+upper_16:
+	VPINSRB $0x01, (R12), X0, X0
+	VPINSRW $0x01, 1(R12), X0, X0
+	VPINSRD $0x01, 3(R12), X0, X0
+	VPINSRQ $0x01, 7(R12), X0, X0
+
+loaded_1:
 	ADDQ    R11, R12
-	MOVQ    R11, R14
-	NEGQ    R14
-	TESTQ   $0x00000008, R11
-	JZ      copy_1
-	MOVQ    (R12)(R14*1), CX
-	MOVQ    CX, 16(SP)(R14*1)
-	ADDQ    $0x08, R14
-
-copy_1:
-	TESTQ $0x00000004, R11
-	JZ    copy_2
-	MOVL  (R12)(R14*1), CX
-	MOVL  CX, 16(SP)(R14*1)
-	ADDQ  $0x04, R14
-
-copy_2:
-	TESTQ $0x00000002, R11
-	JZ    copy_3
-	MOVW  (R12)(R14*1), CX
-	MOVW  CX, 16(SP)(R14*1)
-	ADDQ  $0x02, R14
-
-copy_3:
-	TESTQ $0x00000001, R11
-	JZ    copy_4
-	MOVB  (R12)(R14*1), CL
-	MOVB  CL, 16(SP)(R14*1)
-
-copy_4:
-	VMOVDQU (SP), X0
 	VPAND   ktopMask<>+0(SB), X0, X0
 	MOVQ    bits+64(FP), R14
 	VPOR    (R14), X0, X0
@@ -15932,15 +16483,15 @@ copy_4:
 	VAESENC 128(R10), X0, X0
 	VAESENC 144(R10), X0, X0
 	CMPQ    AX, $0x0a
-	JE      enclast_5
+	JE      enclast_17
 	VAESENC 160(R10), X0, X0
 	VAESENC 176(R10), X0, X0
 	CMPQ    AX, $0x0c
-	JE      enclast_5
+	JE      enclast_17
 	VAESENC 192(R10), X0, X0
 	VAESENC 208(R10), X0, X0
 
-enclast_5:
+enclast_17:
 	VAESENCLAST (R10)(R13*1), X0, X0
 	MOVBLZX     -1(R12), CX
 	ANDL        $0x3f, CX
@@ -15968,9 +16519,9 @@ enclast_5:
 	VPSHUFB     X6, X1, X14
 	MOVQ        l+32(FP), DX
 
-loop_7:
+loop_19:
 	CMPQ           R8, $0x00000010
-	JB             tail_6
+	JB             tail_18
 	VPXOR          (BX), X14, X11
 	VINSERTI128    $0x01, X11, Y11, Y8
 	VPXOR          (BX)(R13*1), X14, X11
@@ -16088,7 +16639,7 @@ loop_7:
 	VAESDEC        Y15, Y6, Y6
 	VAESDEC        Y15, Y7, Y7
 	CMPQ           AX, $0x0a
-	JE             final_8
+	JE             final_20
 	VBROADCASTI128 160(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -16108,7 +16659,7 @@ loop_7:
 	VAESDEC        Y15, Y6, Y6
 	VAESDEC        Y15, Y7, Y7
 	CMPQ           AX, $0x0c
-	JE             final_8
+	JE             final_20
 	VBROADCASTI128 192(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -16128,7 +16679,7 @@ loop_7:
 	VAESDEC        Y15, Y6, Y6
 	VAESDEC        Y15, Y7, Y7
 
-final_8:
+final_20:
 	VPXOR       (CX), Y9, Y11
 	VAESDECLAST Y11, Y0, Y0
 	VMOVDQU     Y0, (DI)
@@ -16165,27 +16716,26 @@ final_8:
 	ADDQ        $0x00000100, SI
 	ADDQ        $0x00000100, DI
 	SUBQ        $0x00000010, R8
-	JMP         loop_7
+	JMP         loop_19
 
-tail_6:
+tail_18:
 	MOVQ    r+96(FP), R9
+	MOVQ    ends+40(FP), DX
 	VMOVDQA X14, X13
 	MOVQ    R8, R12
 	SHLQ    $0x04, R12
 	LEAQ    (SI)(R12*1), R11
 	LEAQ    (DI)(R12*1), R14
-	JZ      notail_9
+	JZ      notail_21
 	VPXOR   -16(CX)(R12*1), X13, X13
 
-notail_9:
+notail_21:
 	VPXOR X1, X1, X1
 	TESTQ R9, R9
-	JZ    whole_10
-	MOVQ  ends+40(FP), DX
+	JZ    whole_22
 	VPXOR (DX), X13, X13
 
-whole_10:
-	MOVQ           ends+40(FP), DX
+whole_22:
 	VPXOR          (R10), X13, X12
 	VPXOR          16(DX), X13, X13
 	VPXOR          (R10), X13, X13
@@ -16194,7 +16744,7 @@ whole_10:
 	VPXOR          (BX)(R13*1), X14, X11
 	VINSERTI128    $0x01, X11, Y11, Y9
 	TESTQ          R8, R8
-	JNZ            skip_12
+	JNZ            skip_24
 	VBROADCASTI128 16(BX), Y15
 	VAESENC        16(R10), X12, X12
 	VBROADCASTI128 32(BX), Y15
@@ -16214,25 +16764,25 @@ whole_10:
 	VBROADCASTI128 144(BX), Y15
 	VAESENC        144(R10), X12, X12
 	CMPQ           AX, $0x0a
-	JE             final_13
+	JE             final_25
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        160(R10), X12, X12
 	VBROADCASTI128 176(BX), Y15
 	VAESENC        176(R10), X12, X12
 	CMPQ           AX, $0x0c
-	JE             final_13
+	JE             final_25
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        192(R10), X12, X12
 	VBROADCASTI128 208(BX), Y15
 	VAESENC        208(R10), X12, X12
 
-final_13:
+final_25:
 	VAESENCLAST (R10)(R13*1), X12, X12
-	JMP         taildone_11
+	JMP         taildone_23
 
-skip_12:
+skip_24:
 	CMPQ           R8, $0x00000001
-	JNE            skip_14
+	JNE            skip_26
 	VMOVDQU        (SI), X0
 	VPXOR          (CX), Y8, Y11
 	VPXOR          Y11, Y0, Y0
@@ -16264,7 +16814,7 @@ skip_12:
 	VAESDEC        Y15, Y0, Y0
 	VAESENC        144(R10), X12, X12
 	CMPQ           AX, $0x0a
-	JE             final_15
+	JE             final_27
 	VBROADCASTI128 160(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESENC        160(R10), X12, X12
@@ -16272,7 +16822,7 @@ skip_12:
 	VAESDEC        Y15, Y0, Y0
 	VAESENC        176(R10), X12, X12
 	CMPQ           AX, $0x0c
-	JE             final_15
+	JE             final_27
 	VBROADCASTI128 192(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESENC        192(R10), X12, X12
@@ -16280,18 +16830,18 @@ skip_12:
 	VAESDEC        Y15, Y0, Y0
 	VAESENC        208(R10), X12, X12
 
-final_15:
+final_27:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), Y9, Y11
 	VAESDECLAST Y11, Y0, Y0
 	VMOVDQU     X0, (DI)
 	VMOVDQA     X0, X0
 	VPXOR       Y0, Y10, Y10
-	JMP         taildone_11
+	JMP         taildone_23
 
-skip_14:
+skip_26:
 	CMPQ           R8, $0x00000002
-	JNE            skip_16
+	JNE            skip_28
 	VMOVDQU        (SI), Y0
 	VPXOR          (CX), Y8, Y11
 	VPXOR          Y11, Y0, Y0
@@ -16323,7 +16873,7 @@ skip_14:
 	VAESDEC        Y15, Y0, Y0
 	VAESENC        144(R10), X12, X12
 	CMPQ           AX, $0x0a
-	JE             final_17
+	JE             final_29
 	VBROADCASTI128 160(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESENC        160(R10), X12, X12
@@ -16331,7 +16881,7 @@ skip_14:
 	VAESDEC        Y15, Y0, Y0
 	VAESENC        176(R10), X12, X12
 	CMPQ           AX, $0x0c
-	JE             final_17
+	JE             final_29
 	VBROADCASTI128 192(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESENC        192(R10), X12, X12
@@ -16339,17 +16889,17 @@ skip_14:
 	VAESDEC        Y15, Y0, Y0
 	VAESENC        208(R10), X12, X12
 
-final_17:
+final_29:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), Y9, Y11
 	VAESDECLAST Y11, Y0, Y0
 	VMOVDQU     Y0, (DI)
 	VPXOR       Y0, Y10, Y10
-	JMP         taildone_11
+	JMP         taildone_23
 
-skip_16:
+skip_28:
 	CMPQ           R8, $0x00000003
-	JNE            skip_18
+	JNE            skip_30
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), X1
 	VPXOR          (CX), Y8, Y11
@@ -16393,7 +16943,7 @@ skip_16:
 	VAESDEC        Y15, Y1, Y1
 	VAESENC        144(R10), X12, X12
 	CMPQ           AX, $0x0a
-	JE             final_19
+	JE             final_31
 	VBROADCASTI128 160(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -16403,7 +16953,7 @@ skip_16:
 	VAESDEC        Y15, Y1, Y1
 	VAESENC        176(R10), X12, X12
 	CMPQ           AX, $0x0c
-	JE             final_19
+	JE             final_31
 	VBROADCASTI128 192(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -16413,7 +16963,7 @@ skip_16:
 	VAESDEC        Y15, Y1, Y1
 	VAESENC        208(R10), X12, X12
 
-final_19:
+final_31:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), Y9, Y11
 	VAESDECLAST Y11, Y0, Y0
@@ -16424,11 +16974,11 @@ final_19:
 	VMOVDQA     X1, X1
 	VPXOR       Y0, Y10, Y10
 	VPXOR       Y1, Y10, Y10
-	JMP         taildone_11
+	JMP         taildone_23
 
-skip_18:
+skip_30:
 	CMPQ           R8, $0x00000004
-	JNE            skip_20
+	JNE            skip_32
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VPXOR          (CX), Y8, Y11
@@ -16472,7 +17022,7 @@ skip_18:
 	VAESDEC        Y15, Y1, Y1
 	VAESENC        144(R10), X12, X12
 	CMPQ           AX, $0x0a
-	JE             final_21
+	JE             final_33
 	VBROADCASTI128 160(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -16482,7 +17032,7 @@ skip_18:
 	VAESDEC        Y15, Y1, Y1
 	VAESENC        176(R10), X12, X12
 	CMPQ           AX, $0x0c
-	JE             final_21
+	JE             final_33
 	VBROADCASTI128 192(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -16492,7 +17042,7 @@ skip_18:
 	VAESDEC        Y15, Y1, Y1
 	VAESENC        208(R10), X12, X12
 
-final_21:
+final_33:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), Y9, Y11
 	VAESDECLAST Y11, Y0, Y0
@@ -16502,11 +17052,11 @@ final_21:
 	VMOVDQU     Y1, 32(DI)
 	VPXOR       Y0, Y10, Y10
 	VPXOR       Y1, Y10, Y10
-	JMP         taildone_11
+	JMP         taildone_23
 
-skip_20:
+skip_32:
 	CMPQ           R8, $0x00000005
-	JNE            skip_22
+	JNE            skip_34
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), X2
@@ -16562,7 +17112,7 @@ skip_20:
 	VAESDEC        Y15, Y2, Y2
 	VAESENC        144(R10), X12, X12
 	CMPQ           AX, $0x0a
-	JE             final_23
+	JE             final_35
 	VBROADCASTI128 160(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -16574,7 +17124,7 @@ skip_20:
 	VAESDEC        Y15, Y2, Y2
 	VAESENC        176(R10), X12, X12
 	CMPQ           AX, $0x0c
-	JE             final_23
+	JE             final_35
 	VBROADCASTI128 192(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -16586,7 +17136,7 @@ skip_20:
 	VAESDEC        Y15, Y2, Y2
 	VAESENC        208(R10), X12, X12
 
-final_23:
+final_35:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), Y9, Y11
 	VAESDECLAST Y11, Y0, Y0
@@ -16601,11 +17151,11 @@ final_23:
 	VPXOR       Y0, Y10, Y10
 	VPXOR       Y1, Y10, Y10
 	VPXOR       Y2, Y10, Y10
-	JMP         taildone_11
+	JMP         taildone_23
 
-skip_22:
+skip_34:
 	CMPQ           R8, $0x00000006
-	JNE            skip_24
+	JNE            skip_36
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -16661,7 +17211,7 @@ skip_22:
 	VAESDEC        Y15, Y2, Y2
 	VAESENC        144(R10), X12, X12
 	CMPQ           AX, $0x0a
-	JE             final_25
+	JE             final_37
 	VBROADCASTI128 160(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -16673,7 +17223,7 @@ skip_22:
 	VAESDEC        Y15, Y2, Y2
 	VAESENC        176(R10), X12, X12
 	CMPQ           AX, $0x0c
-	JE             final_25
+	JE             final_37
 	VBROADCASTI128 192(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -16685,7 +17235,7 @@ skip_22:
 	VAESDEC        Y15, Y2, Y2
 	VAESENC        208(R10), X12, X12
 
-final_25:
+final_37:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), Y9, Y11
 	VAESDECLAST Y11, Y0, Y0
@@ -16699,11 +17249,11 @@ final_25:
 	VPXOR       Y0, Y10, Y10
 	VPXOR       Y1, Y10, Y10
 	VPXOR       Y2, Y10, Y10
-	JMP         taildone_11
+	JMP         taildone_23
 
-skip_24:
+skip_36:
 	CMPQ           R8, $0x00000007
-	JNE            skip_26
+	JNE            skip_38
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -16771,7 +17321,7 @@ skip_24:
 	VAESDEC        Y15, Y3, Y3
 	VAESENC        144(R10), X12, X12
 	CMPQ           AX, $0x0a
-	JE             final_27
+	JE             final_39
 	VBROADCASTI128 160(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -16785,7 +17335,7 @@ skip_24:
 	VAESDEC        Y15, Y3, Y3
 	VAESENC        176(R10), X12, X12
 	CMPQ           AX, $0x0c
-	JE             final_27
+	JE             final_39
 	VBROADCASTI128 192(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -16799,7 +17349,7 @@ skip_24:
 	VAESDEC        Y15, Y3, Y3
 	VAESENC        208(R10), X12, X12
 
-final_27:
+final_39:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), Y9, Y11
 	VAESDECLAST Y11, Y0, Y0
@@ -16818,11 +17368,11 @@ final_27:
 	VPXOR       Y1, Y10, Y10
 	VPXOR       Y2, Y10, Y10
 	VPXOR       Y3, Y10, Y10
-	JMP         taildone_11
+	JMP         taildone_23
 
-skip_26:
+skip_38:
 	CMPQ           R8, $0x00000008
-	JNE            skip_28
+	JNE            skip_40
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -16890,7 +17440,7 @@ skip_26:
 	VAESDEC        Y15, Y3, Y3
 	VAESENC        144(R10), X12, X12
 	CMPQ           AX, $0x0a
-	JE             final_29
+	JE             final_41
 	VBROADCASTI128 160(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -16904,7 +17454,7 @@ skip_26:
 	VAESDEC        Y15, Y3, Y3
 	VAESENC        176(R10), X12, X12
 	CMPQ           AX, $0x0c
-	JE             final_29
+	JE             final_41
 	VBROADCASTI128 192(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -16918,7 +17468,7 @@ skip_26:
 	VAESDEC        Y15, Y3, Y3
 	VAESENC        208(R10), X12, X12
 
-final_29:
+final_41:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), Y9, Y11
 	VAESDECLAST Y11, Y0, Y0
@@ -16936,11 +17486,11 @@ final_29:
 	VPXOR       Y1, Y10, Y10
 	VPXOR       Y2, Y10, Y10
 	VPXOR       Y3, Y10, Y10
-	JMP         taildone_11
+	JMP         taildone_23
 
-skip_28:
+skip_40:
 	CMPQ           R8, $0x00000009
-	JNE            skip_30
+	JNE            skip_42
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -17020,7 +17570,7 @@ skip_28:
 	VAESDEC        Y15, Y4, Y4
 	VAESENC        144(R10), X12, X12
 	CMPQ           AX, $0x0a
-	JE             final_31
+	JE             final_43
 	VBROADCASTI128 160(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -17036,7 +17586,7 @@ skip_28:
 	VAESDEC        Y15, Y4, Y4
 	VAESENC        176(R10), X12, X12
 	CMPQ           AX, $0x0c
-	JE             final_31
+	JE             final_43
 	VBROADCASTI128 192(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -17052,7 +17602,7 @@ skip_28:
 	VAESDEC        Y15, Y4, Y4
 	VAESENC        208(R10), X12, X12
 
-final_31:
+final_43:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), Y9, Y11
 	VAESDECLAST Y11, Y0, Y0
@@ -17075,11 +17625,11 @@ final_31:
 	VPXOR       Y2, Y10, Y10
 	VPXOR       Y3, Y10, Y10
 	VPXOR       Y4, Y10, Y10
-	JMP         taildone_11
+	JMP         taildone_23
 
-skip_30:
+skip_42:
 	CMPQ           R8, $0x0000000a
-	JNE            skip_32
+	JNE            skip_44
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -17159,7 +17709,7 @@ skip_30:
 	VAESDEC        Y15, Y4, Y4
 	VAESENC        144(R10), X12, X12
 	CMPQ           AX, $0x0a
-	JE             final_33
+	JE             final_45
 	VBROADCASTI128 160(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -17175,7 +17725,7 @@ skip_30:
 	VAESDEC        Y15, Y4, Y4
 	VAESENC        176(R10), X12, X12
 	CMPQ           AX, $0x0c
-	JE             final_33
+	JE             final_45
 	VBROADCASTI128 192(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -17191,7 +17741,7 @@ skip_30:
 	VAESDEC        Y15, Y4, Y4
 	VAESENC        208(R10), X12, X12
 
-final_33:
+final_45:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), Y9, Y11
 	VAESDECLAST Y11, Y0, Y0
@@ -17213,11 +17763,11 @@ final_33:
 	VPXOR       Y2, Y10, Y10
 	VPXOR       Y3, Y10, Y10
 	VPXOR       Y4, Y10, Y10
-	JMP         taildone_11
+	JMP         taildone_23
 
-skip_32:
+skip_44:
 	CMPQ           R8, $0x0000000b
-	JNE            skip_34
+	JNE            skip_46
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -17309,7 +17859,7 @@ skip_32:
 	VAESDEC        Y15, Y5, Y5
 	VAESENC        144(R10), X12, X12
 	CMPQ           AX, $0x0a
-	JE             final_35
+	JE             final_47
 	VBROADCASTI128 160(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -17327,7 +17877,7 @@ skip_32:
 	VAESDEC        Y15, Y5, Y5
 	VAESENC        176(R10), X12, X12
 	CMPQ           AX, $0x0c
-	JE             final_35
+	JE             final_47
 	VBROADCASTI128 192(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -17345,7 +17895,7 @@ skip_32:
 	VAESDEC        Y15, Y5, Y5
 	VAESENC        208(R10), X12, X12
 
-final_35:
+final_47:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), Y9, Y11
 	VAESDECLAST Y11, Y0, Y0
@@ -17372,11 +17922,11 @@ final_35:
 	VPXOR       Y3, Y10, Y10
 	VPXOR       Y4, Y10, Y10
 	VPXOR       Y5, Y10, Y10
-	JMP         taildone_11
+	JMP         taildone_23
 
-skip_34:
+skip_46:
 	CMPQ           R8, $0x0000000c
-	JNE            skip_36
+	JNE            skip_48
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -17468,7 +18018,7 @@ skip_34:
 	VAESDEC        Y15, Y5, Y5
 	VAESENC        144(R10), X12, X12
 	CMPQ           AX, $0x0a
-	JE             final_37
+	JE             final_49
 	VBROADCASTI128 160(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -17486,7 +18036,7 @@ skip_34:
 	VAESDEC        Y15, Y5, Y5
 	VAESENC        176(R10), X12, X12
 	CMPQ           AX, $0x0c
-	JE             final_37
+	JE             final_49
 	VBROADCASTI128 192(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -17504,7 +18054,7 @@ skip_34:
 	VAESDEC        Y15, Y5, Y5
 	VAESENC        208(R10), X12, X12
 
-final_37:
+final_49:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), Y9, Y11
 	VAESDECLAST Y11, Y0, Y0
@@ -17530,11 +18080,11 @@ final_37:
 	VPXOR       Y3, Y10, Y10
 	VPXOR       Y4, Y10, Y10
 	VPXOR       Y5, Y10, Y10
-	JMP         taildone_11
+	JMP         taildone_23
 
-skip_36:
+skip_48:
 	CMPQ           R8, $0x0000000d
-	JNE            skip_38
+	JNE            skip_50
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -17638,7 +18188,7 @@ skip_36:
 	VAESDEC        Y15, Y6, Y6
 	VAESENC        144(R10), X12, X12
 	CMPQ           AX, $0x0a
-	JE             final_39
+	JE             final_51
 	VBROADCASTI128 160(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -17658,7 +18208,7 @@ skip_36:
 	VAESDEC        Y15, Y6, Y6
 	VAESENC        176(R10), X12, X12
 	CMPQ           AX, $0x0c
-	JE             final_39
+	JE             final_51
 	VBROADCASTI128 192(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -17678,7 +18228,7 @@ skip_36:
 	VAESDEC        Y15, Y6, Y6
 	VAESENC        208(R10), X12, X12
 
-final_39:
+final_51:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), Y9, Y11
 	VAESDECLAST Y11, Y0, Y0
@@ -17709,11 +18259,11 @@ final_39:
 	VPXOR       Y4, Y10, Y10
 	VPXOR       Y5, Y10, Y10
 	VPXOR       Y6, Y10, Y10
-	JMP         taildone_11
+	JMP         taildone_23
 
-skip_38:
+skip_50:
 	CMPQ           R8, $0x0000000e
-	JNE            skip_40
+	JNE            skip_52
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -17817,7 +18367,7 @@ skip_38:
 	VAESDEC        Y15, Y6, Y6
 	VAESENC        144(R10), X12, X12
 	CMPQ           AX, $0x0a
-	JE             final_41
+	JE             final_53
 	VBROADCASTI128 160(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -17837,7 +18387,7 @@ skip_38:
 	VAESDEC        Y15, Y6, Y6
 	VAESENC        176(R10), X12, X12
 	CMPQ           AX, $0x0c
-	JE             final_41
+	JE             final_53
 	VBROADCASTI128 192(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -17857,7 +18407,7 @@ skip_38:
 	VAESDEC        Y15, Y6, Y6
 	VAESENC        208(R10), X12, X12
 
-final_41:
+final_53:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), Y9, Y11
 	VAESDECLAST Y11, Y0, Y0
@@ -17887,11 +18437,11 @@ final_41:
 	VPXOR       Y4, Y10, Y10
 	VPXOR       Y5, Y10, Y10
 	VPXOR       Y6, Y10, Y10
-	JMP         taildone_11
+	JMP         taildone_23
 
-skip_40:
+skip_52:
 	CMPQ           R8, $0x0000000f
-	JNE            skip_42
+	JNE            skip_54
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -18007,7 +18557,7 @@ skip_40:
 	VAESDEC        Y15, Y7, Y7
 	VAESENC        144(R10), X12, X12
 	CMPQ           AX, $0x0a
-	JE             final_43
+	JE             final_55
 	VBROADCASTI128 160(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -18029,7 +18579,7 @@ skip_40:
 	VAESDEC        Y15, Y7, Y7
 	VAESENC        176(R10), X12, X12
 	CMPQ           AX, $0x0c
-	JE             final_43
+	JE             final_55
 	VBROADCASTI128 192(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -18051,7 +18601,7 @@ skip_40:
 	VAESDEC        Y15, Y7, Y7
 	VAESENC        208(R10), X12, X12
 
-final_43:
+final_55:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), Y9, Y11
 	VAESDECLAST Y11, Y0, Y0
@@ -18086,75 +18636,155 @@ final_43:
 	VPXOR       Y5, Y10, Y10
 	VPXOR       Y6, Y10, Y10
 	VPXOR       Y7, Y10, Y10
-	JMP         taildone_11
+	JMP         taildone_23
 
-skip_42:
-taildone_11:
+skip_54:
+taildone_23:
 	VEXTRACTI128 $0x01, Y10, X11
 	VPXOR        X11, X10, X0
 	VPXOR        X13, X0, X0
 	TESTQ        R9, R9
-	JZ           tag_44
+	JZ           tag_56
 	VPXOR        X1, X1, X1
-	VMOVDQU      X1, (SP)
-	XORL         DX, DX
-	TESTQ        $0x00000008, R9
-	JZ           copy_45
-	MOVQ         (R11)(DX*1), R12
-	MOVQ         R12, (SP)(DX*1)
-	ADDQ         $0x08, DX
+	CMPQ         R9, $0x07
+	JA           upper_58
+	CMPQ         R9, $0x03
+	JA           upper_59
+	CMPQ         R9, $0x01
+	JA           upper_60
+	CMPQ         R9, $0x00
+	JA           upper_61
+	JMP          loaded_57
 
-copy_45:
-	TESTQ $0x00000004, R9
-	JZ    copy_46
-	MOVL  (R11)(DX*1), R12
-	MOVL  R12, (SP)(DX*1)
-	ADDQ  $0x04, DX
+upper_61:
+	VPINSRB $0x00, (R11), X1, X1
+	JMP     loaded_57
 
-copy_46:
-	TESTQ $0x00000002, R9
-	JZ    copy_47
-	MOVW  (R11)(DX*1), R12
-	MOVW  R12, (SP)(DX*1)
-	ADDQ  $0x02, DX
+upper_60:
+	CMPQ    R9, $0x02
+	JA      upper_62
+	VPINSRW $0x00, (R11), X1, X1
+	JMP     loaded_57
 
-copy_47:
-	TESTQ $0x00000001, R9
-	JZ    copy_48
-	MOVB  (R11)(DX*1), R12
-	MOVB  R12, (SP)(DX*1)
+upper_62:
+	VPINSRW $0x00, (R11), X1, X1
+	VPINSRB $0x02, 2(R11), X1, X1
+	JMP     loaded_57
 
-copy_48:
-	VPXOR   (SP), X12, X1
+upper_59:
+	CMPQ    R9, $0x05
+	JA      upper_63
+	CMPQ    R9, $0x04
+	JA      upper_64
+	VPINSRD $0x00, (R11), X1, X1
+	JMP     loaded_57
+
+upper_64:
+	VPINSRD $0x00, (R11), X1, X1
+	VPINSRB $0x04, 4(R11), X1, X1
+	JMP     loaded_57
+
+upper_63:
+	CMPQ    R9, $0x06
+	JA      upper_65
+	VPINSRD $0x00, (R11), X1, X1
+	VPINSRW $0x02, 4(R11), X1, X1
+	JMP     loaded_57
+
+upper_65:
+	VPINSRD $0x00, (R11), X1, X1
+	VPINSRW $0x02, 4(R11), X1, X1
+	VPINSRB $0x06, 6(R11), X1, X1
+	JMP     loaded_57
+
+upper_58:
+	CMPQ    R9, $0x0b
+	JA      upper_66
+	CMPQ    R9, $0x09
+	JA      upper_67
+	CMPQ    R9, $0x08
+	JA      upper_68
+	VPINSRQ $0x00, (R11), X1, X1
+	JMP     loaded_57
+
+upper_68:
+	VPINSRQ $0x00, (R11), X1, X1
+	VPINSRB $0x08, 8(R11), X1, X1
+	JMP     loaded_57
+
+upper_67:
+	CMPQ    R9, $0x0a
+	JA      upper_69
+	VPINSRQ $0x00, (R11), X1, X1
+	VPINSRW $0x04, 8(R11), X1, X1
+	JMP     loaded_57
+
+upper_69:
+	VPINSRQ $0x00, (R11), X1, X1
+	VPINSRW $0x04, 8(R11), X1, X1
+	VPINSRB $0x0a, 10(R11), X1, X1
+	JMP     loaded_57
+
+upper_66:
+	CMPQ    R9, $0x0d
+	JA      upper_70
+	CMPQ    R9, $0x0c
+	JA      upper_71
+	VPINSRQ $0x00, (R11), X1, X1
+	VPINSRD $0x02, 8(R11), X1, X1
+	JMP     loaded_57
+
+upper_71:
+	VPINSRQ $0x00, (R11), X1, X1
+	VPINSRD $0x02, 8(R11), X1, X1
+	VPINSRB $0x0c, 12(R11), X1, X1
+	JMP     loaded_57
+
+upper_70:
+	CMPQ    R9, $0x0e
+	JA      upper_72
+	VPINSRQ $0x00, (R11), X1, X1
+	VPINSRD $0x02, 8(R11), X1, X1
+	VPINSRW $0x06, 12(R11), X1, X1
+	JMP     loaded_57
+
+upper_72:
+	VPINSRQ $0x00, (R11), X1, X1
+	VPINSRD $0x02, 8(R11), X1, X1
+	VPINSRW $0x06, 12(R11), X1, X1
+	VPINSRB $0x0e, 14(R11), X1, X1
+
+loaded_57:
+	VPXOR   X12, X1, X1
 	VMOVDQU X1, (SP)
 	XORL    DX, DX
 	TESTQ   $0x00000008, R9
-	JZ      copy_49
+	JZ      copy_73
 	MOVQ    (SP)(DX*1), R12
 	MOVQ    R12, (R14)(DX*1)
 	ADDQ    $0x08, DX
 
-copy_49:
+copy_73:
 	TESTQ $0x00000004, R9
-	JZ    copy_50
+	JZ    copy_74
 	MOVL  (SP)(DX*1), R12
 	MOVL  R12, (R14)(DX*1)
 	ADDQ  $0x04, DX
 
-copy_50:
+copy_74:
 	TESTQ $0x00000002, R9
-	JZ    copy_51
+	JZ    copy_75
 	MOVW  (SP)(DX*1), R12
 	MOVW  R12, (R14)(DX*1)
 	ADDQ  $0x02, DX
 
-copy_51:
+copy_75:
 	TESTQ $0x00000001, R9
-	JZ    copy_52
+	JZ    copy_76
 	MOVB  (SP)(DX*1), R12
 	MOVB  R12, (R14)(DX*1)
 
-copy_52:
+copy_76:
 	LEAQ  ones16<>+16(SB), R12
 	SUBQ  R9, R12
 	VPAND (R12), X1, X1
@@ -18163,7 +18793,7 @@ copy_52:
 	VPOR  (R12), X1, X1
 	VPXOR X1, X0, X0
 
-tag_44:
+tag_56:
 	VAESENC 16(R10), X0, X0
 	VAESENC 32(R10), X0, X0
 	VAESENC 48(R10), X0, X0
@@ -18174,15 +18804,15 @@ tag_44:
 	VAESENC 128(R10), X0, X0
 	VAESENC 144(R10), X0, X0
 	CMPQ    AX, $0x0a
-	JE      enclast_53
+	JE      enclast_77
 	VAESENC 160(R10), X0, X0
 	VAESENC 176(R10), X0, X0
 	CMPQ    AX, $0x0c
-	JE      enclast_53
+	JE      enclast_77
 	VAESENC 192(R10), X0, X0
 	VAESENC 208(R10), X0, X0
 
-enclast_53:
+enclast_77:
 	VAESENCLAST (R10)(R13*1), X0, X0
 	VMOVQ       X0, R12
 	MOVQ        R12, t0+104(FP)
@@ -18516,6 +19146,7 @@ final_8:
 
 tail_6:
 	MOVQ  r+88(FP), R9
+	MOVQ  ends+32(FP), DX
 	VPXOR X15, X15, X15
 	MOVQ  R8, R12
 	SHLQ  $0x04, R12
@@ -18536,11 +19167,9 @@ notail_9:
 	SUBQ     R9, R12
 	VMOVDQU  (R12), X1
 	VMOVDQU8 (R11), K2, X1
-	MOVQ     ends+32(FP), DX
 	VPXOR    (DX), X15, X15
 
 whole_10:
-	MOVQ            ends+32(FP), DX
 	VPTERNLOGD      $0x96, 16(DX), X15, X1
 	VBROADCASTI32X4 (R10)(R13*1), Z30
 	VINSERTI128     $0x01, X15, Y1, Y15
@@ -19852,6 +20481,7 @@ final_8:
 
 tail_6:
 	MOVQ    r+96(FP), R9
+	MOVQ    ends+40(FP), DX
 	VMOVDQA X14, X15
 	MOVQ    R8, R12
 	SHLQ    $0x04, R12
@@ -19868,11 +20498,9 @@ notail_9:
 	LEAQ    byteMask<>+0(SB), R12
 	MOVWLZX (R12)(R9*2), R12
 	KMOVW   R12, K2
-	MOVQ    ends+40(FP), DX
 	VPXOR   (DX), X15, X15
 
 whole_10:
-	MOVQ       ends+40(FP), DX
 	VPXORQ     (R10), X15, X31
 	VPXOR      16(DX), X15, X15
 	VPXOR      (R10), X15, X15

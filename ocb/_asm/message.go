@@ -19,8 +19,9 @@ import (
 // is complete once the last group's plaintext is loaded. Opening waits for
 // the last group's output for the checksum and enciphers the tag after it.
 // The nonce, the associated data and the partial block move under AVX-512
-// byte masks (zmm) or through a stack buffer by 8, 4, 2 and 1-byte moves
-// (ymm, xmm): no byte outside them is touched.
+// byte masks (zmm), or (ymm, xmm) load by 8, 4, 2 and 1-byte inserts and
+// store through a stack buffer by moves of those sizes: no byte outside
+// them is touched.
 
 // Registers of the message kernels besides the block kernels' own.
 var (
@@ -105,7 +106,7 @@ func (g *gen) message() {
 
 	// The nonce block is N, ending the block, ORed with bits: the 16 bytes
 	// that end with N, loaded under a mask of N's bytes, which cannot fault
-	// on the others (ymm: copied to the end of a zeroed stack buffer). Its
+	// on the others (ymm, xmm: inserted piece by piece). Its
 	// last byte's 6 bottom bits are the (public) shift c into Stretch,
 	// in X4 (c) and X5 (64-c).
 	Load(Param("nonce"), t1)
@@ -124,13 +125,8 @@ func (g *gen) message() {
 		VPTERNLOGQ(U8(0xea), Mem{Base: partDst}, X7, X0)
 		ADDQ(U8(16), t1)
 	} else {
-		VPXOR(X0, X0, X0)
-		VMOVDQU(X0, g.buf)
+		g.loadBytes(X0, t1, partSrc, true)
 		ADDQ(partSrc, t1)
-		MOVQ(partSrc, partDst)
-		NEGQ(partDst)
-		g.copyBytes(g.buf.Offset(16), Mem{Base: t1}, partSrc, partDst, RCX)
-		VMOVDQU(g.buf, X0)
 		VPAND(ktopMask, X0, X0)
 		Load(Param("bits"), partDst)
 		VPOR(Mem{Base: partDst}, X0, X0)
@@ -276,6 +272,56 @@ func (g *gen) hashAD() {
 // wide reports whether g is a zmm kernel, with AVX-512.
 func (g *gen) wide() bool { return g.w.w == 4 }
 
+// loadBytes loads count < 16 bytes from src into x, at the start of the
+// block or, with right, at its end, and zeros elsewhere: for each count (a
+// tree of branches on it) by 8, 4, 2 and 1-byte inserts at aligned places,
+// which touch no byte outside them and, unlike copying through the stack,
+// leave no small stores for a 16-byte load to wait on.
+func (g *gen) loadBytes(x VecPhysical, src, count GPPhysical, right bool) {
+	done := g.label("loaded")
+	VPXOR(x, x, x)
+	var tree func(lo, hi int)
+	tree = func(lo, hi int) {
+		if lo == hi {
+			start, end := 0, lo
+			if right {
+				start, end = 16-lo, 16
+			}
+			for pos := start; pos < end; {
+				for _, size := range []int{8, 4, 2, 1} {
+					if pos%size != 0 || pos+size > end {
+						continue
+					}
+					m := Mem{Base: src, Disp: pos - start}
+					switch size {
+					case 8:
+						VPINSRQ(U8(pos/8), m, x, x)
+					case 4:
+						VPINSRD(U8(pos/4), m, x, x)
+					case 2:
+						VPINSRW(U8(pos/2), m, x, x)
+					case 1:
+						VPINSRB(U8(pos), m, x, x)
+					}
+					pos += size
+					break
+				}
+			}
+			JMP(LabelRef(done))
+			return
+		}
+		mid := (lo + hi) / 2
+		upper := g.label("upper")
+		CMPQ(count, U8(mid))
+		JA(LabelRef(upper))
+		tree(lo, mid)
+		Label(upper)
+		tree(mid+1, hi)
+	}
+	tree(0, 15)
+	Label(done)
+}
+
 // copyBytes copies count < 16 bytes from src to dst, 8, 4, 2 and 1 at a
 // time, at offsets off, off+8, ... from them (off is set by the caller and
 // advances), through tmp: no byte outside them is touched.
@@ -326,6 +372,7 @@ func (g *gen) encRounds(x VecPhysical) {
 func (g *gen) beside() {
 	off, x := g.pre().AsX(), g.fx()
 	Load(Param("r"), rr)
+	Load(Param("ends"), ends)
 	if g.o == enc {
 		VPXOR(off, off, off)
 	} else {
@@ -357,19 +404,16 @@ func (g *gen) beside() {
 			VMOVDQU8(Mem{Base: partSrc}, K2, X1)
 		}
 	} else if g.o == enc {
-		// The partial block, copied into the zeroed stack buffer, and padded.
+		// The partial block, kept in the stack buffer for sealEnd, and
+		// padded.
+		g.loadBytes(X1, partSrc, rr, false)
 		VMOVDQU(X1, g.buf)
-		XORL(ends.As32(), ends.As32())
-		g.copyBytes(g.buf, Mem{Base: partSrc}, rr, ends, t1)
 		LEAQ(padBit.Offset(16), t1)
 		SUBQ(rr, t1)
-		VMOVDQU(g.buf, X1)
 		VPOR(Mem{Base: t1}, X1, X1)
 	}
-	Load(Param("ends"), ends)
 	VPXOR(Mem{Base: ends}, off, off)
 	Label(whole)
-	Load(Param("ends"), ends)
 	if g.o == enc {
 		if g.wide() {
 			VPTERNLOGD(U8(0x96), Mem{Base: ends, Disp: 16}, off, X1)
@@ -541,11 +585,8 @@ func (g *gen) openEnd() {
 	} else {
 		TESTQ(rr, rr)
 		JZ(LabelRef(tag))
-		VPXOR(X1, X1, X1)
-		VMOVDQU(X1, g.buf)
-		XORL(ends.As32(), ends.As32())
-		g.copyBytes(g.buf, Mem{Base: partSrc}, rr, ends, t1)
-		VPXOR(g.buf, x.AsX(), X1)
+		g.loadBytes(X1, partSrc, rr, false)
+		VPXOR(x.AsX(), X1, X1)
 		VMOVDQU(X1, g.buf)
 		XORL(ends.As32(), ends.As32())
 		g.copyBytes(Mem{Base: partDst}, g.buf, rr, ends, t1)
