@@ -9,10 +9,10 @@
 // (NewFromBlock with the block of lea.NewCipher) the bulk runs on LEA's
 // fused AVX2 or AVX-512 kernels on amd64 and through its NEON kernels on
 // arm64. On amd64 a message of up to 256 KiB takes one assembly call: it
-// formats the nonce, enciphers Ktop and enciphers the final partial block's
-// pad and the tag beside the last blocks; on zmm it also hashes up to 64
-// bytes of associated data under Ktop's latency. The mode's Go code is the
-// reference these kernels are tested against.
+// formats the nonce, enciphers Ktop, hashes up to 64 bytes of associated
+// data under Ktop's latency and enciphers the final partial block's pad and
+// the tag beside the last blocks. The mode's Go code is the reference these
+// kernels are tested against.
 //
 // Nonces are 1 to 15 bytes (12 by default) and must never repeat under one
 // key: a repeated nonce reveals the XOR of plaintext blocks and lets an

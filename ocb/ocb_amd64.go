@@ -47,8 +47,7 @@ func ocbHashVAES512(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, s
 // and a final partial block of r < 16 bytes: they format the nonce (its
 // nonceLen bytes ORed into bits, the AEAD's nonceBits), compute Offset_0,
 // the blocks and the partial block, HASH(A) of adLen <= kernelAD bytes of
-// associated data (zmm), and return the tag at full length as words (ymm,
-// xmm: less HASH(A)). rk are the direction's round keys; the Open kernels
+// associated data, and return the tag at full length as words. rk are the direction's round keys; the Open kernels
 // also take the encryption keys ek, for Ktop, the pad and the tag. ends are
 // L_* and L_$.
 
@@ -59,16 +58,16 @@ func ocbSealVAES512(nr int, rk *[240]byte, rel, l *[32][16]byte, ends *[2][16]by
 func ocbOpenVAES512(nr int, rk, ek *[240]byte, rel, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst, src *byte, n, r int, ad *byte, adLen int) (t0, t1 uint64)
 
 //go:noescape
-func ocbSealAVX(nr int, rk *[240]byte, rel, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst, src *byte, n, r int) (t0, t1 uint64)
+func ocbSealAVX(nr int, rk *[240]byte, rel, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst, src *byte, n, r int, ad *byte, adLen int) (t0, t1 uint64)
 
 //go:noescape
-func ocbOpenAVX(nr int, rk, ek *[240]byte, rel, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst, src *byte, n, r int) (t0, t1 uint64)
+func ocbOpenAVX(nr int, rk, ek *[240]byte, rel, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst, src *byte, n, r int, ad *byte, adLen int) (t0, t1 uint64)
 
 //go:noescape
-func ocbSealVAES256(nr int, rk *[240]byte, rel, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst, src *byte, n, r int) (t0, t1 uint64)
+func ocbSealVAES256(nr int, rk *[240]byte, rel, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst, src *byte, n, r int, ad *byte, adLen int) (t0, t1 uint64)
 
 //go:noescape
-func ocbOpenVAES256(nr int, rk, ek *[240]byte, rel, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst, src *byte, n, r int) (t0, t1 uint64)
+func ocbOpenVAES256(nr int, rk, ek *[240]byte, rel, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst, src *byte, n, r int, ad *byte, adLen int) (t0, t1 uint64)
 
 // The kernels use AES-NI with AVX encodings (xmm), VAES on ymm, and VAES on
 // zmm with BMI2's SHLX; a VAES-512 CPU without BMI2 runs the ymm kernels.
@@ -129,22 +128,22 @@ func (a *AEAD) kernel(d direction, dst, src []byte, off, sum *words.Block, i uin
 	}
 }
 
-// kernelAD is the most bytes of associated data the zmm message kernels
-// hash: one register of blocks, hashed under Ktop's latency.
+// kernelAD is the most bytes of associated data the message kernels hash,
+// under Ktop's latency: four blocks, one zmm register.
 const kernelAD = 64
 
 // messageKernel seals or opens a whole message, src into out, in one call
 // to a message kernel, and returns the full-length tag; ok is false, and
 // nothing done, where there is none: every kernel has them, for AES and
-// messages of up to maxKernelBlocks blocks. Associated data that the kernel
-// does not take (ymm, xmm: all) is hashed apart.
+// messages of up to maxKernelBlocks blocks. Associated data past kernelAD
+// bytes is hashed apart.
 func (a *AEAD) messageKernel(d direction, out, nonce, src, ad []byte) (t words.Block, ok bool) {
 	if !useVAES512 && !useVAES256 && !useAVX || a.aes == nil || len(src) > maxKernelBlocks*blockSize {
 		return t, false
 	}
-	var kad []byte
-	if useVAES512 && len(ad) <= kernelAD {
-		kad = ad
+	kad := ad
+	if len(ad) > kernelAD {
+		kad = nil
 	}
 	nr, n, r := a.aes.Rounds(), len(src)/blockSize, len(src)%blockSize
 	ek, dk := a.aes.EncKeys(), a.aes.DecKeys()
@@ -155,13 +154,13 @@ func (a *AEAD) messageKernel(d direction, out, nonce, src, ad []byte) (t words.B
 	case useVAES512:
 		t.W0, t.W1 = ocbOpenVAES512(nr, dk, ek, &a.rel, &a.l, &a.ends, &nonce[0], len(nonce), &a.nonceBits, dp, sp, n, r, ap, len(kad))
 	case useVAES256 && d == encrypt:
-		t.W0, t.W1 = ocbSealVAES256(nr, ek, &a.rel, &a.l, &a.ends, &nonce[0], len(nonce), &a.nonceBits, dp, sp, n, r)
+		t.W0, t.W1 = ocbSealVAES256(nr, ek, &a.rel, &a.l, &a.ends, &nonce[0], len(nonce), &a.nonceBits, dp, sp, n, r, ap, len(kad))
 	case useVAES256:
-		t.W0, t.W1 = ocbOpenVAES256(nr, dk, ek, &a.rel, &a.l, &a.ends, &nonce[0], len(nonce), &a.nonceBits, dp, sp, n, r)
+		t.W0, t.W1 = ocbOpenVAES256(nr, dk, ek, &a.rel, &a.l, &a.ends, &nonce[0], len(nonce), &a.nonceBits, dp, sp, n, r, ap, len(kad))
 	case d == encrypt:
-		t.W0, t.W1 = ocbSealAVX(nr, ek, &a.rel, &a.l, &a.ends, &nonce[0], len(nonce), &a.nonceBits, dp, sp, n, r)
+		t.W0, t.W1 = ocbSealAVX(nr, ek, &a.rel, &a.l, &a.ends, &nonce[0], len(nonce), &a.nonceBits, dp, sp, n, r, ap, len(kad))
 	default:
-		t.W0, t.W1 = ocbOpenAVX(nr, dk, ek, &a.rel, &a.l, &a.ends, &nonce[0], len(nonce), &a.nonceBits, dp, sp, n, r)
+		t.W0, t.W1 = ocbOpenAVX(nr, dk, ek, &a.rel, &a.l, &a.ends, &nonce[0], len(nonce), &a.nonceBits, dp, sp, n, r, ap, len(kad))
 	}
 	if len(kad) < len(ad) {
 		t = t.Xor(a.hash(ad))

@@ -11072,9 +11072,9 @@ done_2:
 	VZEROUPPER
 	RET
 
-// func ocbSealAVX(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst *byte, src *byte, n int, r int) (t0 uint64, t1 uint64)
+// func ocbSealAVX(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst *byte, src *byte, n int, r int, ad *byte, adLen int) (t0 uint64, t1 uint64)
 // Requires: AES, AVX
-TEXT ·ocbSealAVX(SB), NOSPLIT, $16-112
+TEXT ·ocbSealAVX(SB), NOSPLIT, $32-128
 	MOVQ  nr+0(FP), AX
 	MOVQ  rk+8(FP), BX
 	MOVQ  BX, R10
@@ -11225,27 +11225,290 @@ enclast_17:
 	VMOVQ       CX, X5
 	VMOVDQU     rev128<>+0(SB), X6
 	MOVQ        rel+16(FP), CX
-	MOVQ        dst+64(FP), DI
-	MOVQ        src+72(FP), SI
-	MOVQ        n+80(FP), R8
-	XORL        R9, R9
-	VPXOR       X10, X10, X10
-	VPSHUFB     X6, X0, X1
-	VPSHUFB     rev64<>+0(SB), X0, X2
-	VPSLLQ      $0x08, X2, X3
-	VPSRLQ      $0x38, X1, X7
-	VPOR        X7, X3, X3
-	VPXOR       X2, X3, X3
-	VPBLENDW    $0x0f, X3, X2, X3
-	VPSLLQ      X4, X1, X1
-	VPSRLQ      X5, X3, X3
-	VPOR        X3, X1, X1
-	VPSHUFB     X6, X1, X14
-	MOVQ        l+24(FP), DX
+	MOVQ        ad+96(FP), R11
+	MOVQ        adLen+104(FP), R14
+	VPXOR       X12, X12, X12
+	TESTQ       R14, R14
+	JZ          noad_18
+	MOVQ        R14, R12
+	SHRQ        $0x04, R12
+	ANDQ        $0x0f, R14
+	VMOVDQU     (R10), X13
+	CMPQ        R12, $0x00
+	JBE         adskip_19
+	VPXOR       (R11), X13, X8
+	VPXOR       (CX), X8, X8
 
-loop_19:
+adskip_19:
+	CMPQ  R12, $0x01
+	JBE   adskip_20
+	VPXOR 16(R11), X13, X9
+	VPXOR 16(CX), X9, X9
+
+adskip_20:
+	CMPQ  R12, $0x02
+	JBE   adskip_21
+	VPXOR 32(R11), X13, X10
+	VPXOR 32(CX), X10, X10
+
+adskip_21:
+	CMPQ  R12, $0x03
+	JBE   adskip_22
+	VPXOR 48(R11), X13, X11
+	VPXOR 48(CX), X11, X11
+
+adskip_22:
+	TESTQ R14, R14
+	JZ    adrounds_23
+	SHLQ  $0x04, R12
+	ADDQ  R12, R11
+	VPXOR X14, X14, X14
+	CMPQ  R14, $0x07
+	JA    upper_25
+	CMPQ  R14, $0x03
+	JA    upper_26
+	CMPQ  R14, $0x01
+	JA    upper_27
+	CMPQ  R14, $0x00
+	JA    upper_28
+	JMP   loaded_24
+
+upper_28:
+	VPINSRB $0x00, (R11), X14, X14
+	JMP     loaded_24
+
+upper_27:
+	CMPQ    R14, $0x02
+	JA      upper_29
+	VPINSRW $0x00, (R11), X14, X14
+	JMP     loaded_24
+
+upper_29:
+	VPINSRW $0x00, (R11), X14, X14
+	VPINSRB $0x02, 2(R11), X14, X14
+	JMP     loaded_24
+
+upper_26:
+	CMPQ    R14, $0x05
+	JA      upper_30
+	CMPQ    R14, $0x04
+	JA      upper_31
+	VPINSRD $0x00, (R11), X14, X14
+	JMP     loaded_24
+
+upper_31:
+	VPINSRD $0x00, (R11), X14, X14
+	VPINSRB $0x04, 4(R11), X14, X14
+	JMP     loaded_24
+
+upper_30:
+	CMPQ    R14, $0x06
+	JA      upper_32
+	VPINSRD $0x00, (R11), X14, X14
+	VPINSRW $0x02, 4(R11), X14, X14
+	JMP     loaded_24
+
+upper_32:
+	VPINSRD $0x00, (R11), X14, X14
+	VPINSRW $0x02, 4(R11), X14, X14
+	VPINSRB $0x06, 6(R11), X14, X14
+	JMP     loaded_24
+
+upper_25:
+	CMPQ    R14, $0x0b
+	JA      upper_33
+	CMPQ    R14, $0x09
+	JA      upper_34
+	CMPQ    R14, $0x08
+	JA      upper_35
+	VPINSRQ $0x00, (R11), X14, X14
+	JMP     loaded_24
+
+upper_35:
+	VPINSRQ $0x00, (R11), X14, X14
+	VPINSRB $0x08, 8(R11), X14, X14
+	JMP     loaded_24
+
+upper_34:
+	CMPQ    R14, $0x0a
+	JA      upper_36
+	VPINSRQ $0x00, (R11), X14, X14
+	VPINSRW $0x04, 8(R11), X14, X14
+	JMP     loaded_24
+
+upper_36:
+	VPINSRQ $0x00, (R11), X14, X14
+	VPINSRW $0x04, 8(R11), X14, X14
+	VPINSRB $0x0a, 10(R11), X14, X14
+	JMP     loaded_24
+
+upper_33:
+	CMPQ    R14, $0x0d
+	JA      upper_37
+	CMPQ    R14, $0x0c
+	JA      upper_38
+	VPINSRQ $0x00, (R11), X14, X14
+	VPINSRD $0x02, 8(R11), X14, X14
+	JMP     loaded_24
+
+upper_38:
+	VPINSRQ $0x00, (R11), X14, X14
+	VPINSRD $0x02, 8(R11), X14, X14
+	VPINSRB $0x0c, 12(R11), X14, X14
+	JMP     loaded_24
+
+upper_37:
+	CMPQ    R14, $0x0e
+	JA      upper_39
+	VPINSRQ $0x00, (R11), X14, X14
+	VPINSRD $0x02, 8(R11), X14, X14
+	VPINSRW $0x06, 12(R11), X14, X14
+	JMP     loaded_24
+
+upper_39:
+	VPINSRQ $0x00, (R11), X14, X14
+	VPINSRD $0x02, 8(R11), X14, X14
+	VPINSRW $0x06, 12(R11), X14, X14
+	VPINSRB $0x0e, 14(R11), X14, X14
+
+loaded_24:
+	LEAQ  padBit<>+16(SB), DX
+	SUBQ  R14, DX
+	VPOR  (DX), X14, X14
+	MOVQ  ends+32(FP), DX
+	VPXOR (DX), X14, X14
+	VPXOR X13, X14, X14
+	TESTQ R12, R12
+	JZ    adfirst_40
+	VPXOR -16(CX)(R12*1), X14, X14
+
+adfirst_40:
+	CMPQ    R12, $0x00
+	JNE     adnext_42
+	VMOVDQA X14, X8
+	JMP     adplaced_41
+
+adnext_42:
+	CMPQ    R12, $0x10
+	JNE     adnext_43
+	VMOVDQA X14, X9
+	JMP     adplaced_41
+
+adnext_43:
+	CMPQ    R12, $0x20
+	JNE     adnext_44
+	VMOVDQA X14, X10
+	JMP     adplaced_41
+
+adnext_44:
+	CMPQ    R12, $0x30
+	JNE     adnext_45
+	VMOVDQA X14, X11
+	JMP     adplaced_41
+
+adnext_45:
+adplaced_41:
+	SHRQ $0x04, R12
+	INCQ R12
+
+adrounds_23:
+	VAESENC 16(R10), X8, X8
+	VAESENC 16(R10), X9, X9
+	VAESENC 16(R10), X10, X10
+	VAESENC 16(R10), X11, X11
+	VAESENC 32(R10), X8, X8
+	VAESENC 32(R10), X9, X9
+	VAESENC 32(R10), X10, X10
+	VAESENC 32(R10), X11, X11
+	VAESENC 48(R10), X8, X8
+	VAESENC 48(R10), X9, X9
+	VAESENC 48(R10), X10, X10
+	VAESENC 48(R10), X11, X11
+	VAESENC 64(R10), X8, X8
+	VAESENC 64(R10), X9, X9
+	VAESENC 64(R10), X10, X10
+	VAESENC 64(R10), X11, X11
+	VAESENC 80(R10), X8, X8
+	VAESENC 80(R10), X9, X9
+	VAESENC 80(R10), X10, X10
+	VAESENC 80(R10), X11, X11
+	VAESENC 96(R10), X8, X8
+	VAESENC 96(R10), X9, X9
+	VAESENC 96(R10), X10, X10
+	VAESENC 96(R10), X11, X11
+	VAESENC 112(R10), X8, X8
+	VAESENC 112(R10), X9, X9
+	VAESENC 112(R10), X10, X10
+	VAESENC 112(R10), X11, X11
+	VAESENC 128(R10), X8, X8
+	VAESENC 128(R10), X9, X9
+	VAESENC 128(R10), X10, X10
+	VAESENC 128(R10), X11, X11
+	VAESENC 144(R10), X8, X8
+	VAESENC 144(R10), X9, X9
+	VAESENC 144(R10), X10, X10
+	VAESENC 144(R10), X11, X11
+	CMPQ    AX, $0x0a
+	JE      adlast_46
+	VAESENC 160(R10), X8, X8
+	VAESENC 160(R10), X9, X9
+	VAESENC 160(R10), X10, X10
+	VAESENC 160(R10), X11, X11
+	VAESENC 176(R10), X8, X8
+	VAESENC 176(R10), X9, X9
+	VAESENC 176(R10), X10, X10
+	VAESENC 176(R10), X11, X11
+	CMPQ    AX, $0x0c
+	JE      adlast_46
+	VAESENC 192(R10), X8, X8
+	VAESENC 192(R10), X9, X9
+	VAESENC 192(R10), X10, X10
+	VAESENC 192(R10), X11, X11
+	VAESENC 208(R10), X8, X8
+	VAESENC 208(R10), X9, X9
+	VAESENC 208(R10), X10, X10
+	VAESENC 208(R10), X11, X11
+
+adlast_46:
+	VAESENCLAST (R10)(R13*1), X8, X8
+	VAESENCLAST (R10)(R13*1), X9, X9
+	VAESENCLAST (R10)(R13*1), X10, X10
+	VAESENCLAST (R10)(R13*1), X11, X11
+	VMOVDQA     X8, X12
+	CMPQ        R12, $0x01
+	JBE         adsummed_47
+	VPXOR       X9, X12, X12
+	CMPQ        R12, $0x02
+	JBE         adsummed_47
+	VPXOR       X10, X12, X12
+	CMPQ        R12, $0x03
+	JBE         adsummed_47
+	VPXOR       X11, X12, X12
+
+adsummed_47:
+noad_18:
+	VMOVDQU  X12, 16(SP)
+	MOVQ     dst+64(FP), DI
+	MOVQ     src+72(FP), SI
+	MOVQ     n+80(FP), R8
+	XORL     R9, R9
+	VPXOR    X10, X10, X10
+	VPSHUFB  X6, X0, X1
+	VPSHUFB  rev64<>+0(SB), X0, X2
+	VPSLLQ   $0x08, X2, X3
+	VPSRLQ   $0x38, X1, X7
+	VPOR     X7, X3, X3
+	VPXOR    X2, X3, X3
+	VPBLENDW $0x0f, X3, X2, X3
+	VPSLLQ   X4, X1, X1
+	VPSRLQ   X5, X3, X3
+	VPOR     X3, X1, X1
+	VPSHUFB  X6, X1, X14
+	MOVQ     l+24(FP), DX
+
+loop_49:
 	CMPQ    R8, $0x00000008
-	JB      tail_18
+	JB      tail_48
 	VPXOR   (BX), X14, X11
 	VMOVDQA X11, X8
 	VPXOR   (BX)(R13*1), X14, X11
@@ -11361,7 +11624,7 @@ loop_19:
 	VAESENC 144(BX), X6, X6
 	VAESENC 144(BX), X7, X7
 	CMPQ    AX, $0x0a
-	JE      final_20
+	JE      final_50
 	VAESENC 160(BX), X0, X0
 	VAESENC 160(BX), X1, X1
 	VAESENC 160(BX), X2, X2
@@ -11379,7 +11642,7 @@ loop_19:
 	VAESENC 176(BX), X6, X6
 	VAESENC 176(BX), X7, X7
 	CMPQ    AX, $0x0c
-	JE      final_20
+	JE      final_50
 	VAESENC 192(BX), X0, X0
 	VAESENC 192(BX), X1, X1
 	VAESENC 192(BX), X2, X2
@@ -11397,7 +11660,7 @@ loop_19:
 	VAESENC 208(BX), X6, X6
 	VAESENC 208(BX), X7, X7
 
-final_20:
+final_50:
 	VPXOR       (CX), X9, X11
 	VAESENCLAST X11, X0, X0
 	VMOVDQU     X0, (DI)
@@ -11426,9 +11689,9 @@ final_20:
 	ADDQ        $0x00000080, SI
 	ADDQ        $0x00000080, DI
 	SUBQ        $0x00000008, R8
-	JMP         loop_19
+	JMP         loop_49
 
-tail_18:
+tail_48:
 	MOVQ  r+88(FP), R9
 	MOVQ  ends+32(FP), DX
 	VPXOR X13, X13, X13
@@ -11436,130 +11699,130 @@ tail_18:
 	SHLQ  $0x04, R12
 	LEAQ  (SI)(R12*1), R11
 	LEAQ  (DI)(R12*1), R14
-	JZ    notail_21
+	JZ    notail_51
 	VPXOR -16(CX)(R12*1), X13, X13
 
-notail_21:
+notail_51:
 	VPXOR X1, X1, X1
 	TESTQ R9, R9
-	JZ    whole_22
+	JZ    whole_52
 	VPXOR X1, X1, X1
 	CMPQ  R9, $0x07
-	JA    upper_24
+	JA    upper_54
 	CMPQ  R9, $0x03
-	JA    upper_25
+	JA    upper_55
 	CMPQ  R9, $0x01
-	JA    upper_26
+	JA    upper_56
 	CMPQ  R9, $0x00
-	JA    upper_27
-	JMP   loaded_23
+	JA    upper_57
+	JMP   loaded_53
 
-upper_27:
+upper_57:
 	VPINSRB $0x00, (R11), X1, X1
-	JMP     loaded_23
+	JMP     loaded_53
 
-upper_26:
+upper_56:
 	CMPQ    R9, $0x02
-	JA      upper_28
+	JA      upper_58
 	VPINSRW $0x00, (R11), X1, X1
-	JMP     loaded_23
+	JMP     loaded_53
 
-upper_28:
+upper_58:
 	VPINSRW $0x00, (R11), X1, X1
 	VPINSRB $0x02, 2(R11), X1, X1
-	JMP     loaded_23
+	JMP     loaded_53
 
-upper_25:
+upper_55:
 	CMPQ    R9, $0x05
-	JA      upper_29
+	JA      upper_59
 	CMPQ    R9, $0x04
-	JA      upper_30
+	JA      upper_60
 	VPINSRD $0x00, (R11), X1, X1
-	JMP     loaded_23
+	JMP     loaded_53
 
-upper_30:
+upper_60:
 	VPINSRD $0x00, (R11), X1, X1
 	VPINSRB $0x04, 4(R11), X1, X1
-	JMP     loaded_23
+	JMP     loaded_53
 
-upper_29:
+upper_59:
 	CMPQ    R9, $0x06
-	JA      upper_31
+	JA      upper_61
 	VPINSRD $0x00, (R11), X1, X1
 	VPINSRW $0x02, 4(R11), X1, X1
-	JMP     loaded_23
+	JMP     loaded_53
 
-upper_31:
+upper_61:
 	VPINSRD $0x00, (R11), X1, X1
 	VPINSRW $0x02, 4(R11), X1, X1
 	VPINSRB $0x06, 6(R11), X1, X1
-	JMP     loaded_23
+	JMP     loaded_53
 
-upper_24:
+upper_54:
 	CMPQ    R9, $0x0b
-	JA      upper_32
+	JA      upper_62
 	CMPQ    R9, $0x09
-	JA      upper_33
+	JA      upper_63
 	CMPQ    R9, $0x08
-	JA      upper_34
+	JA      upper_64
 	VPINSRQ $0x00, (R11), X1, X1
-	JMP     loaded_23
+	JMP     loaded_53
 
-upper_34:
+upper_64:
 	VPINSRQ $0x00, (R11), X1, X1
 	VPINSRB $0x08, 8(R11), X1, X1
-	JMP     loaded_23
+	JMP     loaded_53
 
-upper_33:
+upper_63:
 	CMPQ    R9, $0x0a
-	JA      upper_35
+	JA      upper_65
 	VPINSRQ $0x00, (R11), X1, X1
 	VPINSRW $0x04, 8(R11), X1, X1
-	JMP     loaded_23
+	JMP     loaded_53
 
-upper_35:
+upper_65:
 	VPINSRQ $0x00, (R11), X1, X1
 	VPINSRW $0x04, 8(R11), X1, X1
 	VPINSRB $0x0a, 10(R11), X1, X1
-	JMP     loaded_23
+	JMP     loaded_53
 
-upper_32:
+upper_62:
 	CMPQ    R9, $0x0d
-	JA      upper_36
+	JA      upper_66
 	CMPQ    R9, $0x0c
-	JA      upper_37
+	JA      upper_67
 	VPINSRQ $0x00, (R11), X1, X1
 	VPINSRD $0x02, 8(R11), X1, X1
-	JMP     loaded_23
+	JMP     loaded_53
 
-upper_37:
+upper_67:
 	VPINSRQ $0x00, (R11), X1, X1
 	VPINSRD $0x02, 8(R11), X1, X1
 	VPINSRB $0x0c, 12(R11), X1, X1
-	JMP     loaded_23
+	JMP     loaded_53
 
-upper_36:
+upper_66:
 	CMPQ    R9, $0x0e
-	JA      upper_38
+	JA      upper_68
 	VPINSRQ $0x00, (R11), X1, X1
 	VPINSRD $0x02, 8(R11), X1, X1
 	VPINSRW $0x06, 12(R11), X1, X1
-	JMP     loaded_23
+	JMP     loaded_53
 
-upper_38:
+upper_68:
 	VPINSRQ $0x00, (R11), X1, X1
 	VPINSRD $0x02, 8(R11), X1, X1
 	VPINSRW $0x06, 12(R11), X1, X1
 	VPINSRB $0x0e, 14(R11), X1, X1
 
-loaded_23:
+loaded_53:
 	VMOVDQU X1, (SP)
 	LEAQ    padBit<>+16(SB), R12
 	SUBQ    R9, R12
 	VPOR    (R12), X1, X1
 	VPXOR   (DX), X13, X13
 
-whole_22:
+whole_52:
 	VPXOR   16(DX), X1, X1
 	VPXOR   X13, X1, X1
 	VMOVDQA X1, X12
@@ -11568,7 +11831,7 @@ whole_22:
 	VPXOR   (BX)(R13*1), X14, X11
 	VMOVDQA X11, X9
 	CMPQ    R8, $0x00000000
-	JNE     skip_40
+	JNE     skip_70
 	VPXOR   X8, X13, X13
 	VPXOR   X8, X12, X12
 	VPXOR   X10, X12, X12
@@ -11591,26 +11854,26 @@ whole_22:
 	VAESENC 144(R10), X12, X12
 	VAESENC 144(R10), X13, X13
 	CMPQ    AX, $0x0a
-	JE      final_41
+	JE      final_71
 	VAESENC 160(R10), X12, X12
 	VAESENC 160(R10), X13, X13
 	VAESENC 176(R10), X12, X12
 	VAESENC 176(R10), X13, X13
 	CMPQ    AX, $0x0c
-	JE      final_41
+	JE      final_71
 	VAESENC 192(R10), X12, X12
 	VAESENC 192(R10), X13, X13
 	VAESENC 208(R10), X12, X12
 	VAESENC 208(R10), X13, X13
 
-final_41:
+final_71:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VAESENCLAST (R10)(R13*1), X13, X13
-	JMP         taildone_39
+	JMP         taildone_69
 
-skip_40:
+skip_70:
 	CMPQ    R8, $0x00000001
-	JNE     skip_42
+	JNE     skip_72
 	VMOVDQU (SI), X0
 	VPXOR   X0, X10, X10
 	VPXOR   X8, X13, X13
@@ -11646,7 +11909,7 @@ skip_40:
 	VAESENC 144(R10), X12, X12
 	VAESENC 144(R10), X13, X13
 	CMPQ    AX, $0x0a
-	JE      final_43
+	JE      final_73
 	VAESENC 160(BX), X0, X0
 	VAESENC 160(R10), X12, X12
 	VAESENC 160(R10), X13, X13
@@ -11654,7 +11917,7 @@ skip_40:
 	VAESENC 176(R10), X12, X12
 	VAESENC 176(R10), X13, X13
 	CMPQ    AX, $0x0c
-	JE      final_43
+	JE      final_73
 	VAESENC 192(BX), X0, X0
 	VAESENC 192(R10), X12, X12
 	VAESENC 192(R10), X13, X13
@@ -11662,17 +11925,17 @@ skip_40:
 	VAESENC 208(R10), X12, X12
 	VAESENC 208(R10), X13, X13
 
-final_43:
+final_73:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VAESENCLAST (R10)(R13*1), X13, X13
 	VPXOR       (CX), X9, X11
 	VAESENCLAST X11, X0, X0
 	VMOVDQU     X0, (DI)
-	JMP         taildone_39
+	JMP         taildone_69
 
-skip_42:
+skip_72:
 	CMPQ    R8, $0x00000002
-	JNE     skip_44
+	JNE     skip_74
 	VMOVDQU (SI), X0
 	VMOVDQU 16(SI), X1
 	VPXOR   X0, X10, X10
@@ -11721,7 +11984,7 @@ skip_42:
 	VAESENC 144(R10), X12, X12
 	VAESENC 144(R10), X13, X13
 	CMPQ    AX, $0x0a
-	JE      final_45
+	JE      final_75
 	VAESENC 160(BX), X0, X0
 	VAESENC 160(BX), X1, X1
 	VAESENC 160(R10), X12, X12
@@ -11731,7 +11994,7 @@ skip_42:
 	VAESENC 176(R10), X12, X12
 	VAESENC 176(R10), X13, X13
 	CMPQ    AX, $0x0c
-	JE      final_45
+	JE      final_75
 	VAESENC 192(BX), X0, X0
 	VAESENC 192(BX), X1, X1
 	VAESENC 192(R10), X12, X12
@@ -11741,7 +12004,7 @@ skip_42:
 	VAESENC 208(R10), X12, X12
 	VAESENC 208(R10), X13, X13
 
-final_45:
+final_75:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VAESENCLAST (R10)(R13*1), X13, X13
 	VPXOR       (CX), X9, X11
@@ -11750,11 +12013,11 @@ final_45:
 	VPXOR       16(CX), X9, X11
 	VAESENCLAST X11, X1, X1
 	VMOVDQU     X1, 16(DI)
-	JMP         taildone_39
+	JMP         taildone_69
 
-skip_44:
+skip_74:
 	CMPQ    R8, $0x00000003
-	JNE     skip_46
+	JNE     skip_76
 	VMOVDQU (SI), X0
 	VMOVDQU 16(SI), X1
 	VMOVDQU 32(SI), X2
@@ -11816,7 +12079,7 @@ skip_44:
 	VAESENC 144(R10), X12, X12
 	VAESENC 144(R10), X13, X13
 	CMPQ    AX, $0x0a
-	JE      final_47
+	JE      final_77
 	VAESENC 160(BX), X0, X0
 	VAESENC 160(BX), X1, X1
 	VAESENC 160(BX), X2, X2
@@ -11828,7 +12091,7 @@ skip_44:
 	VAESENC 176(R10), X12, X12
 	VAESENC 176(R10), X13, X13
 	CMPQ    AX, $0x0c
-	JE      final_47
+	JE      final_77
 	VAESENC 192(BX), X0, X0
 	VAESENC 192(BX), X1, X1
 	VAESENC 192(BX), X2, X2
@@ -11840,7 +12103,7 @@ skip_44:
 	VAESENC 208(R10), X12, X12
 	VAESENC 208(R10), X13, X13
 
-final_47:
+final_77:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VAESENCLAST (R10)(R13*1), X13, X13
 	VPXOR       (CX), X9, X11
@@ -11852,11 +12115,11 @@ final_47:
 	VPXOR       32(CX), X9, X11
 	VAESENCLAST X11, X2, X2
 	VMOVDQU     X2, 32(DI)
-	JMP         taildone_39
+	JMP         taildone_69
 
-skip_46:
+skip_76:
 	CMPQ    R8, $0x00000004
-	JNE     skip_48
+	JNE     skip_78
 	VMOVDQU (SI), X0
 	VMOVDQU 16(SI), X1
 	VMOVDQU 32(SI), X2
@@ -11931,7 +12194,7 @@ skip_46:
 	VAESENC 144(R10), X12, X12
 	VAESENC 144(R10), X13, X13
 	CMPQ    AX, $0x0a
-	JE      final_49
+	JE      final_79
 	VAESENC 160(BX), X0, X0
 	VAESENC 160(BX), X1, X1
 	VAESENC 160(BX), X2, X2
@@ -11945,7 +12208,7 @@ skip_46:
 	VAESENC 176(R10), X12, X12
 	VAESENC 176(R10), X13, X13
 	CMPQ    AX, $0x0c
-	JE      final_49
+	JE      final_79
 	VAESENC 192(BX), X0, X0
 	VAESENC 192(BX), X1, X1
 	VAESENC 192(BX), X2, X2
@@ -11959,7 +12222,7 @@ skip_46:
 	VAESENC 208(R10), X12, X12
 	VAESENC 208(R10), X13, X13
 
-final_49:
+final_79:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VAESENCLAST (R10)(R13*1), X13, X13
 	VPXOR       (CX), X9, X11
@@ -11974,11 +12237,11 @@ final_49:
 	VPXOR       48(CX), X9, X11
 	VAESENCLAST X11, X3, X3
 	VMOVDQU     X3, 48(DI)
-	JMP         taildone_39
+	JMP         taildone_69
 
-skip_48:
+skip_78:
 	CMPQ    R8, $0x00000005
-	JNE     skip_50
+	JNE     skip_80
 	VMOVDQU (SI), X0
 	VMOVDQU 16(SI), X1
 	VMOVDQU 32(SI), X2
@@ -12066,7 +12329,7 @@ skip_48:
 	VAESENC 144(R10), X12, X12
 	VAESENC 144(R10), X13, X13
 	CMPQ    AX, $0x0a
-	JE      final_51
+	JE      final_81
 	VAESENC 160(BX), X0, X0
 	VAESENC 160(BX), X1, X1
 	VAESENC 160(BX), X2, X2
@@ -12082,7 +12345,7 @@ skip_48:
 	VAESENC 176(R10), X12, X12
 	VAESENC 176(R10), X13, X13
 	CMPQ    AX, $0x0c
-	JE      final_51
+	JE      final_81
 	VAESENC 192(BX), X0, X0
 	VAESENC 192(BX), X1, X1
 	VAESENC 192(BX), X2, X2
@@ -12098,7 +12361,7 @@ skip_48:
 	VAESENC 208(R10), X12, X12
 	VAESENC 208(R10), X13, X13
 
-final_51:
+final_81:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VAESENCLAST (R10)(R13*1), X13, X13
 	VPXOR       (CX), X9, X11
@@ -12116,11 +12379,11 @@ final_51:
 	VPXOR       64(CX), X9, X11
 	VAESENCLAST X11, X4, X4
 	VMOVDQU     X4, 64(DI)
-	JMP         taildone_39
+	JMP         taildone_69
 
-skip_50:
+skip_80:
 	CMPQ    R8, $0x00000006
-	JNE     skip_52
+	JNE     skip_82
 	VMOVDQU (SI), X0
 	VMOVDQU 16(SI), X1
 	VMOVDQU 32(SI), X2
@@ -12221,7 +12484,7 @@ skip_50:
 	VAESENC 144(R10), X12, X12
 	VAESENC 144(R10), X13, X13
 	CMPQ    AX, $0x0a
-	JE      final_53
+	JE      final_83
 	VAESENC 160(BX), X0, X0
 	VAESENC 160(BX), X1, X1
 	VAESENC 160(BX), X2, X2
@@ -12239,7 +12502,7 @@ skip_50:
 	VAESENC 176(R10), X12, X12
 	VAESENC 176(R10), X13, X13
 	CMPQ    AX, $0x0c
-	JE      final_53
+	JE      final_83
 	VAESENC 192(BX), X0, X0
 	VAESENC 192(BX), X1, X1
 	VAESENC 192(BX), X2, X2
@@ -12257,7 +12520,7 @@ skip_50:
 	VAESENC 208(R10), X12, X12
 	VAESENC 208(R10), X13, X13
 
-final_53:
+final_83:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VAESENCLAST (R10)(R13*1), X13, X13
 	VPXOR       (CX), X9, X11
@@ -12278,11 +12541,11 @@ final_53:
 	VPXOR       80(CX), X9, X11
 	VAESENCLAST X11, X5, X5
 	VMOVDQU     X5, 80(DI)
-	JMP         taildone_39
+	JMP         taildone_69
 
-skip_52:
+skip_82:
 	CMPQ    R8, $0x00000007
-	JNE     skip_54
+	JNE     skip_84
 	VMOVDQU (SI), X0
 	VMOVDQU 16(SI), X1
 	VMOVDQU 32(SI), X2
@@ -12396,7 +12659,7 @@ skip_52:
 	VAESENC 144(R10), X12, X12
 	VAESENC 144(R10), X13, X13
 	CMPQ    AX, $0x0a
-	JE      final_55
+	JE      final_85
 	VAESENC 160(BX), X0, X0
 	VAESENC 160(BX), X1, X1
 	VAESENC 160(BX), X2, X2
@@ -12416,7 +12679,7 @@ skip_52:
 	VAESENC 176(R10), X12, X12
 	VAESENC 176(R10), X13, X13
 	CMPQ    AX, $0x0c
-	JE      final_55
+	JE      final_85
 	VAESENC 192(BX), X0, X0
 	VAESENC 192(BX), X1, X1
 	VAESENC 192(BX), X2, X2
@@ -12436,7 +12699,7 @@ skip_52:
 	VAESENC 208(R10), X12, X12
 	VAESENC 208(R10), X13, X13
 
-final_55:
+final_85:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VAESENCLAST (R10)(R13*1), X13, X13
 	VPXOR       (CX), X9, X11
@@ -12460,55 +12723,55 @@ final_55:
 	VPXOR       96(CX), X9, X11
 	VAESENCLAST X11, X6, X6
 	VMOVDQU     X6, 96(DI)
-	JMP         taildone_39
+	JMP         taildone_69
 
-skip_54:
-taildone_39:
+skip_84:
+taildone_69:
 	TESTQ   R9, R9
-	JZ      store_56
+	JZ      store_86
 	VMOVDQA X13, X1
 	VPXOR   (SP), X1, X1
 	VMOVDQU X1, (SP)
 	XORL    DX, DX
 	TESTQ   $0x00000008, R9
-	JZ      copy_57
+	JZ      copy_87
 	MOVQ    (SP)(DX*1), R12
 	MOVQ    R12, (R14)(DX*1)
 	ADDQ    $0x08, DX
 
-copy_57:
+copy_87:
 	TESTQ $0x00000004, R9
-	JZ    copy_58
+	JZ    copy_88
 	MOVL  (SP)(DX*1), R12
 	MOVL  R12, (R14)(DX*1)
 	ADDQ  $0x04, DX
 
-copy_58:
+copy_88:
 	TESTQ $0x00000002, R9
-	JZ    copy_59
+	JZ    copy_89
 	MOVW  (SP)(DX*1), R12
 	MOVW  R12, (R14)(DX*1)
 	ADDQ  $0x02, DX
 
-copy_59:
+copy_89:
 	TESTQ $0x00000001, R9
-	JZ    copy_60
+	JZ    copy_90
 	MOVB  (SP)(DX*1), R12
 	MOVB  R12, (R14)(DX*1)
 
-copy_60:
-store_56:
-	VMOVDQA X12, X0
+copy_90:
+store_86:
+	VPXOR   16(SP), X12, X0
 	VMOVQ   X0, R12
-	MOVQ    R12, t0+96(FP)
+	MOVQ    R12, t0+112(FP)
 	VPEXTRQ $0x01, X0, R12
-	MOVQ    R12, t1+104(FP)
+	MOVQ    R12, t1+120(FP)
 	VZEROUPPER
 	RET
 
-// func ocbOpenAVX(nr int, rk *[240]byte, ek *[240]byte, rel *[32][16]byte, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst *byte, src *byte, n int, r int) (t0 uint64, t1 uint64)
+// func ocbOpenAVX(nr int, rk *[240]byte, ek *[240]byte, rel *[32][16]byte, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst *byte, src *byte, n int, r int, ad *byte, adLen int) (t0 uint64, t1 uint64)
 // Requires: AES, AVX
-TEXT ·ocbOpenAVX(SB), NOSPLIT, $16-120
+TEXT ·ocbOpenAVX(SB), NOSPLIT, $32-136
 	MOVQ  nr+0(FP), AX
 	MOVQ  rk+8(FP), BX
 	MOVQ  ek+16(FP), R10
@@ -12659,27 +12922,290 @@ enclast_17:
 	VMOVQ       CX, X5
 	VMOVDQU     rev128<>+0(SB), X6
 	MOVQ        rel+24(FP), CX
-	MOVQ        dst+72(FP), DI
-	MOVQ        src+80(FP), SI
-	MOVQ        n+88(FP), R8
-	XORL        R9, R9
-	VPXOR       X10, X10, X10
-	VPSHUFB     X6, X0, X1
-	VPSHUFB     rev64<>+0(SB), X0, X2
-	VPSLLQ      $0x08, X2, X3
-	VPSRLQ      $0x38, X1, X7
-	VPOR        X7, X3, X3
-	VPXOR       X2, X3, X3
-	VPBLENDW    $0x0f, X3, X2, X3
-	VPSLLQ      X4, X1, X1
-	VPSRLQ      X5, X3, X3
-	VPOR        X3, X1, X1
-	VPSHUFB     X6, X1, X14
-	MOVQ        l+32(FP), DX
+	MOVQ        ad+104(FP), R11
+	MOVQ        adLen+112(FP), R14
+	VPXOR       X12, X12, X12
+	TESTQ       R14, R14
+	JZ          noad_18
+	MOVQ        R14, R12
+	SHRQ        $0x04, R12
+	ANDQ        $0x0f, R14
+	VMOVDQU     (R10), X13
+	CMPQ        R12, $0x00
+	JBE         adskip_19
+	VPXOR       (R11), X13, X8
+	VPXOR       (CX), X8, X8
 
-loop_19:
+adskip_19:
+	CMPQ  R12, $0x01
+	JBE   adskip_20
+	VPXOR 16(R11), X13, X9
+	VPXOR 16(CX), X9, X9
+
+adskip_20:
+	CMPQ  R12, $0x02
+	JBE   adskip_21
+	VPXOR 32(R11), X13, X10
+	VPXOR 32(CX), X10, X10
+
+adskip_21:
+	CMPQ  R12, $0x03
+	JBE   adskip_22
+	VPXOR 48(R11), X13, X11
+	VPXOR 48(CX), X11, X11
+
+adskip_22:
+	TESTQ R14, R14
+	JZ    adrounds_23
+	SHLQ  $0x04, R12
+	ADDQ  R12, R11
+	VPXOR X14, X14, X14
+	CMPQ  R14, $0x07
+	JA    upper_25
+	CMPQ  R14, $0x03
+	JA    upper_26
+	CMPQ  R14, $0x01
+	JA    upper_27
+	CMPQ  R14, $0x00
+	JA    upper_28
+	JMP   loaded_24
+
+upper_28:
+	VPINSRB $0x00, (R11), X14, X14
+	JMP     loaded_24
+
+upper_27:
+	CMPQ    R14, $0x02
+	JA      upper_29
+	VPINSRW $0x00, (R11), X14, X14
+	JMP     loaded_24
+
+upper_29:
+	VPINSRW $0x00, (R11), X14, X14
+	VPINSRB $0x02, 2(R11), X14, X14
+	JMP     loaded_24
+
+upper_26:
+	CMPQ    R14, $0x05
+	JA      upper_30
+	CMPQ    R14, $0x04
+	JA      upper_31
+	VPINSRD $0x00, (R11), X14, X14
+	JMP     loaded_24
+
+upper_31:
+	VPINSRD $0x00, (R11), X14, X14
+	VPINSRB $0x04, 4(R11), X14, X14
+	JMP     loaded_24
+
+upper_30:
+	CMPQ    R14, $0x06
+	JA      upper_32
+	VPINSRD $0x00, (R11), X14, X14
+	VPINSRW $0x02, 4(R11), X14, X14
+	JMP     loaded_24
+
+upper_32:
+	VPINSRD $0x00, (R11), X14, X14
+	VPINSRW $0x02, 4(R11), X14, X14
+	VPINSRB $0x06, 6(R11), X14, X14
+	JMP     loaded_24
+
+upper_25:
+	CMPQ    R14, $0x0b
+	JA      upper_33
+	CMPQ    R14, $0x09
+	JA      upper_34
+	CMPQ    R14, $0x08
+	JA      upper_35
+	VPINSRQ $0x00, (R11), X14, X14
+	JMP     loaded_24
+
+upper_35:
+	VPINSRQ $0x00, (R11), X14, X14
+	VPINSRB $0x08, 8(R11), X14, X14
+	JMP     loaded_24
+
+upper_34:
+	CMPQ    R14, $0x0a
+	JA      upper_36
+	VPINSRQ $0x00, (R11), X14, X14
+	VPINSRW $0x04, 8(R11), X14, X14
+	JMP     loaded_24
+
+upper_36:
+	VPINSRQ $0x00, (R11), X14, X14
+	VPINSRW $0x04, 8(R11), X14, X14
+	VPINSRB $0x0a, 10(R11), X14, X14
+	JMP     loaded_24
+
+upper_33:
+	CMPQ    R14, $0x0d
+	JA      upper_37
+	CMPQ    R14, $0x0c
+	JA      upper_38
+	VPINSRQ $0x00, (R11), X14, X14
+	VPINSRD $0x02, 8(R11), X14, X14
+	JMP     loaded_24
+
+upper_38:
+	VPINSRQ $0x00, (R11), X14, X14
+	VPINSRD $0x02, 8(R11), X14, X14
+	VPINSRB $0x0c, 12(R11), X14, X14
+	JMP     loaded_24
+
+upper_37:
+	CMPQ    R14, $0x0e
+	JA      upper_39
+	VPINSRQ $0x00, (R11), X14, X14
+	VPINSRD $0x02, 8(R11), X14, X14
+	VPINSRW $0x06, 12(R11), X14, X14
+	JMP     loaded_24
+
+upper_39:
+	VPINSRQ $0x00, (R11), X14, X14
+	VPINSRD $0x02, 8(R11), X14, X14
+	VPINSRW $0x06, 12(R11), X14, X14
+	VPINSRB $0x0e, 14(R11), X14, X14
+
+loaded_24:
+	LEAQ  padBit<>+16(SB), DX
+	SUBQ  R14, DX
+	VPOR  (DX), X14, X14
+	MOVQ  ends+40(FP), DX
+	VPXOR (DX), X14, X14
+	VPXOR X13, X14, X14
+	TESTQ R12, R12
+	JZ    adfirst_40
+	VPXOR -16(CX)(R12*1), X14, X14
+
+adfirst_40:
+	CMPQ    R12, $0x00
+	JNE     adnext_42
+	VMOVDQA X14, X8
+	JMP     adplaced_41
+
+adnext_42:
+	CMPQ    R12, $0x10
+	JNE     adnext_43
+	VMOVDQA X14, X9
+	JMP     adplaced_41
+
+adnext_43:
+	CMPQ    R12, $0x20
+	JNE     adnext_44
+	VMOVDQA X14, X10
+	JMP     adplaced_41
+
+adnext_44:
+	CMPQ    R12, $0x30
+	JNE     adnext_45
+	VMOVDQA X14, X11
+	JMP     adplaced_41
+
+adnext_45:
+adplaced_41:
+	SHRQ $0x04, R12
+	INCQ R12
+
+adrounds_23:
+	VAESENC 16(R10), X8, X8
+	VAESENC 16(R10), X9, X9
+	VAESENC 16(R10), X10, X10
+	VAESENC 16(R10), X11, X11
+	VAESENC 32(R10), X8, X8
+	VAESENC 32(R10), X9, X9
+	VAESENC 32(R10), X10, X10
+	VAESENC 32(R10), X11, X11
+	VAESENC 48(R10), X8, X8
+	VAESENC 48(R10), X9, X9
+	VAESENC 48(R10), X10, X10
+	VAESENC 48(R10), X11, X11
+	VAESENC 64(R10), X8, X8
+	VAESENC 64(R10), X9, X9
+	VAESENC 64(R10), X10, X10
+	VAESENC 64(R10), X11, X11
+	VAESENC 80(R10), X8, X8
+	VAESENC 80(R10), X9, X9
+	VAESENC 80(R10), X10, X10
+	VAESENC 80(R10), X11, X11
+	VAESENC 96(R10), X8, X8
+	VAESENC 96(R10), X9, X9
+	VAESENC 96(R10), X10, X10
+	VAESENC 96(R10), X11, X11
+	VAESENC 112(R10), X8, X8
+	VAESENC 112(R10), X9, X9
+	VAESENC 112(R10), X10, X10
+	VAESENC 112(R10), X11, X11
+	VAESENC 128(R10), X8, X8
+	VAESENC 128(R10), X9, X9
+	VAESENC 128(R10), X10, X10
+	VAESENC 128(R10), X11, X11
+	VAESENC 144(R10), X8, X8
+	VAESENC 144(R10), X9, X9
+	VAESENC 144(R10), X10, X10
+	VAESENC 144(R10), X11, X11
+	CMPQ    AX, $0x0a
+	JE      adlast_46
+	VAESENC 160(R10), X8, X8
+	VAESENC 160(R10), X9, X9
+	VAESENC 160(R10), X10, X10
+	VAESENC 160(R10), X11, X11
+	VAESENC 176(R10), X8, X8
+	VAESENC 176(R10), X9, X9
+	VAESENC 176(R10), X10, X10
+	VAESENC 176(R10), X11, X11
+	CMPQ    AX, $0x0c
+	JE      adlast_46
+	VAESENC 192(R10), X8, X8
+	VAESENC 192(R10), X9, X9
+	VAESENC 192(R10), X10, X10
+	VAESENC 192(R10), X11, X11
+	VAESENC 208(R10), X8, X8
+	VAESENC 208(R10), X9, X9
+	VAESENC 208(R10), X10, X10
+	VAESENC 208(R10), X11, X11
+
+adlast_46:
+	VAESENCLAST (R10)(R13*1), X8, X8
+	VAESENCLAST (R10)(R13*1), X9, X9
+	VAESENCLAST (R10)(R13*1), X10, X10
+	VAESENCLAST (R10)(R13*1), X11, X11
+	VMOVDQA     X8, X12
+	CMPQ        R12, $0x01
+	JBE         adsummed_47
+	VPXOR       X9, X12, X12
+	CMPQ        R12, $0x02
+	JBE         adsummed_47
+	VPXOR       X10, X12, X12
+	CMPQ        R12, $0x03
+	JBE         adsummed_47
+	VPXOR       X11, X12, X12
+
+adsummed_47:
+noad_18:
+	VMOVDQU  X12, 16(SP)
+	MOVQ     dst+72(FP), DI
+	MOVQ     src+80(FP), SI
+	MOVQ     n+88(FP), R8
+	XORL     R9, R9
+	VPXOR    X10, X10, X10
+	VPSHUFB  X6, X0, X1
+	VPSHUFB  rev64<>+0(SB), X0, X2
+	VPSLLQ   $0x08, X2, X3
+	VPSRLQ   $0x38, X1, X7
+	VPOR     X7, X3, X3
+	VPXOR    X2, X3, X3
+	VPBLENDW $0x0f, X3, X2, X3
+	VPSLLQ   X4, X1, X1
+	VPSRLQ   X5, X3, X3
+	VPOR     X3, X1, X1
+	VPSHUFB  X6, X1, X14
+	MOVQ     l+32(FP), DX
+
+loop_49:
 	CMPQ    R8, $0x00000008
-	JB      tail_18
+	JB      tail_48
 	VPXOR   (BX), X14, X11
 	VMOVDQA X11, X8
 	VPXOR   (BX)(R13*1), X14, X11
@@ -12787,7 +13313,7 @@ loop_19:
 	VAESDEC 144(BX), X6, X6
 	VAESDEC 144(BX), X7, X7
 	CMPQ    AX, $0x0a
-	JE      final_20
+	JE      final_50
 	VAESDEC 160(BX), X0, X0
 	VAESDEC 160(BX), X1, X1
 	VAESDEC 160(BX), X2, X2
@@ -12805,7 +13331,7 @@ loop_19:
 	VAESDEC 176(BX), X6, X6
 	VAESDEC 176(BX), X7, X7
 	CMPQ    AX, $0x0c
-	JE      final_20
+	JE      final_50
 	VAESDEC 192(BX), X0, X0
 	VAESDEC 192(BX), X1, X1
 	VAESDEC 192(BX), X2, X2
@@ -12823,7 +13349,7 @@ loop_19:
 	VAESDEC 208(BX), X6, X6
 	VAESDEC 208(BX), X7, X7
 
-final_20:
+final_50:
 	VPXOR       (CX), X9, X11
 	VAESDECLAST X11, X0, X0
 	VMOVDQU     X0, (DI)
@@ -12860,9 +13386,9 @@ final_20:
 	ADDQ        $0x00000080, SI
 	ADDQ        $0x00000080, DI
 	SUBQ        $0x00000008, R8
-	JMP         loop_19
+	JMP         loop_49
 
-tail_18:
+tail_48:
 	MOVQ    r+96(FP), R9
 	MOVQ    ends+40(FP), DX
 	VMOVDQA X14, X13
@@ -12870,16 +13396,16 @@ tail_18:
 	SHLQ    $0x04, R12
 	LEAQ    (SI)(R12*1), R11
 	LEAQ    (DI)(R12*1), R14
-	JZ      notail_21
+	JZ      notail_51
 	VPXOR   -16(CX)(R12*1), X13, X13
 
-notail_21:
+notail_51:
 	VPXOR X1, X1, X1
 	TESTQ R9, R9
-	JZ    whole_22
+	JZ    whole_52
 	VPXOR (DX), X13, X13
 
-whole_22:
+whole_52:
 	VPXOR   (R10), X13, X12
 	VPXOR   16(DX), X13, X13
 	VPXOR   (R10), X13, X13
@@ -12888,7 +13414,7 @@ whole_22:
 	VPXOR   (BX)(R13*1), X14, X11
 	VMOVDQA X11, X9
 	CMPQ    R8, $0x00000000
-	JNE     skip_24
+	JNE     skip_54
 	VAESENC 16(R10), X12, X12
 	VAESENC 32(R10), X12, X12
 	VAESENC 48(R10), X12, X12
@@ -12899,21 +13425,21 @@ whole_22:
 	VAESENC 128(R10), X12, X12
 	VAESENC 144(R10), X12, X12
 	CMPQ    AX, $0x0a
-	JE      final_25
+	JE      final_55
 	VAESENC 160(R10), X12, X12
 	VAESENC 176(R10), X12, X12
 	CMPQ    AX, $0x0c
-	JE      final_25
+	JE      final_55
 	VAESENC 192(R10), X12, X12
 	VAESENC 208(R10), X12, X12
 
-final_25:
+final_55:
 	VAESENCLAST (R10)(R13*1), X12, X12
-	JMP         taildone_23
+	JMP         taildone_53
 
-skip_24:
+skip_54:
 	CMPQ    R8, $0x00000001
-	JNE     skip_26
+	JNE     skip_56
 	VMOVDQU (SI), X0
 	VPXOR   (CX), X8, X11
 	VPXOR   X11, X0, X0
@@ -12936,29 +13462,29 @@ skip_24:
 	VAESDEC 144(BX), X0, X0
 	VAESENC 144(R10), X12, X12
 	CMPQ    AX, $0x0a
-	JE      final_27
+	JE      final_57
 	VAESDEC 160(BX), X0, X0
 	VAESENC 160(R10), X12, X12
 	VAESDEC 176(BX), X0, X0
 	VAESENC 176(R10), X12, X12
 	CMPQ    AX, $0x0c
-	JE      final_27
+	JE      final_57
 	VAESDEC 192(BX), X0, X0
 	VAESENC 192(R10), X12, X12
 	VAESDEC 208(BX), X0, X0
 	VAESENC 208(R10), X12, X12
 
-final_27:
+final_57:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), X9, X11
 	VAESDECLAST X11, X0, X0
 	VMOVDQU     X0, (DI)
 	VPXOR       X0, X10, X10
-	JMP         taildone_23
+	JMP         taildone_53
 
-skip_26:
+skip_56:
 	CMPQ    R8, $0x00000002
-	JNE     skip_28
+	JNE     skip_58
 	VMOVDQU (SI), X0
 	VMOVDQU 16(SI), X1
 	VPXOR   (CX), X8, X11
@@ -12993,7 +13519,7 @@ skip_26:
 	VAESDEC 144(BX), X1, X1
 	VAESENC 144(R10), X12, X12
 	CMPQ    AX, $0x0a
-	JE      final_29
+	JE      final_59
 	VAESDEC 160(BX), X0, X0
 	VAESDEC 160(BX), X1, X1
 	VAESENC 160(R10), X12, X12
@@ -13001,7 +13527,7 @@ skip_26:
 	VAESDEC 176(BX), X1, X1
 	VAESENC 176(R10), X12, X12
 	CMPQ    AX, $0x0c
-	JE      final_29
+	JE      final_59
 	VAESDEC 192(BX), X0, X0
 	VAESDEC 192(BX), X1, X1
 	VAESENC 192(R10), X12, X12
@@ -13009,7 +13535,7 @@ skip_26:
 	VAESDEC 208(BX), X1, X1
 	VAESENC 208(R10), X12, X12
 
-final_29:
+final_59:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), X9, X11
 	VAESDECLAST X11, X0, X0
@@ -13019,11 +13545,11 @@ final_29:
 	VMOVDQU     X1, 16(DI)
 	VPXOR       X0, X10, X10
 	VPXOR       X1, X10, X10
-	JMP         taildone_23
+	JMP         taildone_53
 
-skip_28:
+skip_58:
 	CMPQ    R8, $0x00000003
-	JNE     skip_30
+	JNE     skip_60
 	VMOVDQU (SI), X0
 	VMOVDQU 16(SI), X1
 	VMOVDQU 32(SI), X2
@@ -13070,7 +13596,7 @@ skip_28:
 	VAESDEC 144(BX), X2, X2
 	VAESENC 144(R10), X12, X12
 	CMPQ    AX, $0x0a
-	JE      final_31
+	JE      final_61
 	VAESDEC 160(BX), X0, X0
 	VAESDEC 160(BX), X1, X1
 	VAESDEC 160(BX), X2, X2
@@ -13080,7 +13606,7 @@ skip_28:
 	VAESDEC 176(BX), X2, X2
 	VAESENC 176(R10), X12, X12
 	CMPQ    AX, $0x0c
-	JE      final_31
+	JE      final_61
 	VAESDEC 192(BX), X0, X0
 	VAESDEC 192(BX), X1, X1
 	VAESDEC 192(BX), X2, X2
@@ -13090,7 +13616,7 @@ skip_28:
 	VAESDEC 208(BX), X2, X2
 	VAESENC 208(R10), X12, X12
 
-final_31:
+final_61:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), X9, X11
 	VAESDECLAST X11, X0, X0
@@ -13104,11 +13630,11 @@ final_31:
 	VPXOR       X0, X10, X10
 	VPXOR       X1, X10, X10
 	VPXOR       X2, X10, X10
-	JMP         taildone_23
+	JMP         taildone_53
 
-skip_30:
+skip_60:
 	CMPQ    R8, $0x00000004
-	JNE     skip_32
+	JNE     skip_62
 	VMOVDQU (SI), X0
 	VMOVDQU 16(SI), X1
 	VMOVDQU 32(SI), X2
@@ -13167,7 +13693,7 @@ skip_30:
 	VAESDEC 144(BX), X3, X3
 	VAESENC 144(R10), X12, X12
 	CMPQ    AX, $0x0a
-	JE      final_33
+	JE      final_63
 	VAESDEC 160(BX), X0, X0
 	VAESDEC 160(BX), X1, X1
 	VAESDEC 160(BX), X2, X2
@@ -13179,7 +13705,7 @@ skip_30:
 	VAESDEC 176(BX), X3, X3
 	VAESENC 176(R10), X12, X12
 	CMPQ    AX, $0x0c
-	JE      final_33
+	JE      final_63
 	VAESDEC 192(BX), X0, X0
 	VAESDEC 192(BX), X1, X1
 	VAESDEC 192(BX), X2, X2
@@ -13191,7 +13717,7 @@ skip_30:
 	VAESDEC 208(BX), X3, X3
 	VAESENC 208(R10), X12, X12
 
-final_33:
+final_63:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), X9, X11
 	VAESDECLAST X11, X0, X0
@@ -13209,11 +13735,11 @@ final_33:
 	VPXOR       X1, X10, X10
 	VPXOR       X2, X10, X10
 	VPXOR       X3, X10, X10
-	JMP         taildone_23
+	JMP         taildone_53
 
-skip_32:
+skip_62:
 	CMPQ    R8, $0x00000005
-	JNE     skip_34
+	JNE     skip_64
 	VMOVDQU (SI), X0
 	VMOVDQU 16(SI), X1
 	VMOVDQU 32(SI), X2
@@ -13284,7 +13810,7 @@ skip_32:
 	VAESDEC 144(BX), X4, X4
 	VAESENC 144(R10), X12, X12
 	CMPQ    AX, $0x0a
-	JE      final_35
+	JE      final_65
 	VAESDEC 160(BX), X0, X0
 	VAESDEC 160(BX), X1, X1
 	VAESDEC 160(BX), X2, X2
@@ -13298,7 +13824,7 @@ skip_32:
 	VAESDEC 176(BX), X4, X4
 	VAESENC 176(R10), X12, X12
 	CMPQ    AX, $0x0c
-	JE      final_35
+	JE      final_65
 	VAESDEC 192(BX), X0, X0
 	VAESDEC 192(BX), X1, X1
 	VAESDEC 192(BX), X2, X2
@@ -13312,7 +13838,7 @@ skip_32:
 	VAESDEC 208(BX), X4, X4
 	VAESENC 208(R10), X12, X12
 
-final_35:
+final_65:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), X9, X11
 	VAESDECLAST X11, X0, X0
@@ -13334,11 +13860,11 @@ final_35:
 	VPXOR       X2, X10, X10
 	VPXOR       X3, X10, X10
 	VPXOR       X4, X10, X10
-	JMP         taildone_23
+	JMP         taildone_53
 
-skip_34:
+skip_64:
 	CMPQ    R8, $0x00000006
-	JNE     skip_36
+	JNE     skip_66
 	VMOVDQU (SI), X0
 	VMOVDQU 16(SI), X1
 	VMOVDQU 32(SI), X2
@@ -13421,7 +13947,7 @@ skip_34:
 	VAESDEC 144(BX), X5, X5
 	VAESENC 144(R10), X12, X12
 	CMPQ    AX, $0x0a
-	JE      final_37
+	JE      final_67
 	VAESDEC 160(BX), X0, X0
 	VAESDEC 160(BX), X1, X1
 	VAESDEC 160(BX), X2, X2
@@ -13437,7 +13963,7 @@ skip_34:
 	VAESDEC 176(BX), X5, X5
 	VAESENC 176(R10), X12, X12
 	CMPQ    AX, $0x0c
-	JE      final_37
+	JE      final_67
 	VAESDEC 192(BX), X0, X0
 	VAESDEC 192(BX), X1, X1
 	VAESDEC 192(BX), X2, X2
@@ -13453,7 +13979,7 @@ skip_34:
 	VAESDEC 208(BX), X5, X5
 	VAESENC 208(R10), X12, X12
 
-final_37:
+final_67:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), X9, X11
 	VAESDECLAST X11, X0, X0
@@ -13479,11 +14005,11 @@ final_37:
 	VPXOR       X3, X10, X10
 	VPXOR       X4, X10, X10
 	VPXOR       X5, X10, X10
-	JMP         taildone_23
+	JMP         taildone_53
 
-skip_36:
+skip_66:
 	CMPQ    R8, $0x00000007
-	JNE     skip_38
+	JNE     skip_68
 	VMOVDQU (SI), X0
 	VMOVDQU 16(SI), X1
 	VMOVDQU 32(SI), X2
@@ -13578,7 +14104,7 @@ skip_36:
 	VAESDEC 144(BX), X6, X6
 	VAESENC 144(R10), X12, X12
 	CMPQ    AX, $0x0a
-	JE      final_39
+	JE      final_69
 	VAESDEC 160(BX), X0, X0
 	VAESDEC 160(BX), X1, X1
 	VAESDEC 160(BX), X2, X2
@@ -13596,7 +14122,7 @@ skip_36:
 	VAESDEC 176(BX), X6, X6
 	VAESENC 176(R10), X12, X12
 	CMPQ    AX, $0x0c
-	JE      final_39
+	JE      final_69
 	VAESDEC 192(BX), X0, X0
 	VAESDEC 192(BX), X1, X1
 	VAESDEC 192(BX), X2, X2
@@ -13614,7 +14140,7 @@ skip_36:
 	VAESDEC 208(BX), X6, X6
 	VAESENC 208(R10), X12, X12
 
-final_39:
+final_69:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), X9, X11
 	VAESDECLAST X11, X0, X0
@@ -13644,154 +14170,154 @@ final_39:
 	VPXOR       X4, X10, X10
 	VPXOR       X5, X10, X10
 	VPXOR       X6, X10, X10
-	JMP         taildone_23
+	JMP         taildone_53
 
-skip_38:
-taildone_23:
+skip_68:
+taildone_53:
 	VMOVDQA X10, X0
 	VPXOR   X13, X0, X0
 	TESTQ   R9, R9
-	JZ      tag_40
+	JZ      tag_70
 	VPXOR   X1, X1, X1
 	CMPQ    R9, $0x07
-	JA      upper_42
+	JA      upper_72
 	CMPQ    R9, $0x03
-	JA      upper_43
+	JA      upper_73
 	CMPQ    R9, $0x01
-	JA      upper_44
+	JA      upper_74
 	CMPQ    R9, $0x00
-	JA      upper_45
-	JMP     loaded_41
+	JA      upper_75
+	JMP     loaded_71
 
-upper_45:
+upper_75:
 	VPINSRB $0x00, (R11), X1, X1
-	JMP     loaded_41
+	JMP     loaded_71
 
-upper_44:
+upper_74:
 	CMPQ    R9, $0x02
-	JA      upper_46
+	JA      upper_76
 	VPINSRW $0x00, (R11), X1, X1
-	JMP     loaded_41
+	JMP     loaded_71
 
-upper_46:
+upper_76:
 	VPINSRW $0x00, (R11), X1, X1
 	VPINSRB $0x02, 2(R11), X1, X1
-	JMP     loaded_41
+	JMP     loaded_71
 
-upper_43:
+upper_73:
 	CMPQ    R9, $0x05
-	JA      upper_47
+	JA      upper_77
 	CMPQ    R9, $0x04
-	JA      upper_48
+	JA      upper_78
 	VPINSRD $0x00, (R11), X1, X1
-	JMP     loaded_41
+	JMP     loaded_71
 
-upper_48:
+upper_78:
 	VPINSRD $0x00, (R11), X1, X1
 	VPINSRB $0x04, 4(R11), X1, X1
-	JMP     loaded_41
+	JMP     loaded_71
 
-upper_47:
+upper_77:
 	CMPQ    R9, $0x06
-	JA      upper_49
+	JA      upper_79
 	VPINSRD $0x00, (R11), X1, X1
 	VPINSRW $0x02, 4(R11), X1, X1
-	JMP     loaded_41
+	JMP     loaded_71
 
-upper_49:
+upper_79:
 	VPINSRD $0x00, (R11), X1, X1
 	VPINSRW $0x02, 4(R11), X1, X1
 	VPINSRB $0x06, 6(R11), X1, X1
-	JMP     loaded_41
+	JMP     loaded_71
 
-upper_42:
+upper_72:
 	CMPQ    R9, $0x0b
-	JA      upper_50
+	JA      upper_80
 	CMPQ    R9, $0x09
-	JA      upper_51
+	JA      upper_81
 	CMPQ    R9, $0x08
-	JA      upper_52
+	JA      upper_82
 	VPINSRQ $0x00, (R11), X1, X1
-	JMP     loaded_41
+	JMP     loaded_71
 
-upper_52:
+upper_82:
 	VPINSRQ $0x00, (R11), X1, X1
 	VPINSRB $0x08, 8(R11), X1, X1
-	JMP     loaded_41
+	JMP     loaded_71
 
-upper_51:
+upper_81:
 	CMPQ    R9, $0x0a
-	JA      upper_53
+	JA      upper_83
 	VPINSRQ $0x00, (R11), X1, X1
 	VPINSRW $0x04, 8(R11), X1, X1
-	JMP     loaded_41
+	JMP     loaded_71
 
-upper_53:
+upper_83:
 	VPINSRQ $0x00, (R11), X1, X1
 	VPINSRW $0x04, 8(R11), X1, X1
 	VPINSRB $0x0a, 10(R11), X1, X1
-	JMP     loaded_41
+	JMP     loaded_71
 
-upper_50:
+upper_80:
 	CMPQ    R9, $0x0d
-	JA      upper_54
+	JA      upper_84
 	CMPQ    R9, $0x0c
-	JA      upper_55
+	JA      upper_85
 	VPINSRQ $0x00, (R11), X1, X1
 	VPINSRD $0x02, 8(R11), X1, X1
-	JMP     loaded_41
+	JMP     loaded_71
 
-upper_55:
+upper_85:
 	VPINSRQ $0x00, (R11), X1, X1
 	VPINSRD $0x02, 8(R11), X1, X1
 	VPINSRB $0x0c, 12(R11), X1, X1
-	JMP     loaded_41
+	JMP     loaded_71
 
-upper_54:
+upper_84:
 	CMPQ    R9, $0x0e
-	JA      upper_56
+	JA      upper_86
 	VPINSRQ $0x00, (R11), X1, X1
 	VPINSRD $0x02, 8(R11), X1, X1
 	VPINSRW $0x06, 12(R11), X1, X1
-	JMP     loaded_41
+	JMP     loaded_71
 
-upper_56:
+upper_86:
 	VPINSRQ $0x00, (R11), X1, X1
 	VPINSRD $0x02, 8(R11), X1, X1
 	VPINSRW $0x06, 12(R11), X1, X1
 	VPINSRB $0x0e, 14(R11), X1, X1
 
-loaded_41:
+loaded_71:
 	VPXOR   X12, X1, X1
 	VMOVDQU X1, (SP)
 	XORL    DX, DX
 	TESTQ   $0x00000008, R9
-	JZ      copy_57
+	JZ      copy_87
 	MOVQ    (SP)(DX*1), R12
 	MOVQ    R12, (R14)(DX*1)
 	ADDQ    $0x08, DX
 
-copy_57:
+copy_87:
 	TESTQ $0x00000004, R9
-	JZ    copy_58
+	JZ    copy_88
 	MOVL  (SP)(DX*1), R12
 	MOVL  R12, (R14)(DX*1)
 	ADDQ  $0x04, DX
 
-copy_58:
+copy_88:
 	TESTQ $0x00000002, R9
-	JZ    copy_59
+	JZ    copy_89
 	MOVW  (SP)(DX*1), R12
 	MOVW  R12, (R14)(DX*1)
 	ADDQ  $0x02, DX
 
-copy_59:
+copy_89:
 	TESTQ $0x00000001, R9
-	JZ    copy_60
+	JZ    copy_90
 	MOVB  (SP)(DX*1), R12
 	MOVB  R12, (R14)(DX*1)
 
-copy_60:
+copy_90:
 	LEAQ  ones16<>+16(SB), R12
 	SUBQ  R9, R12
 	VPAND (R12), X1, X1
@@ -13800,7 +14326,7 @@ copy_60:
 	VPOR  (R12), X1, X1
 	VPXOR X1, X0, X0
 
-tag_40:
+tag_70:
 	VAESENC 16(R10), X0, X0
 	VAESENC 32(R10), X0, X0
 	VAESENC 48(R10), X0, X0
@@ -13811,26 +14337,27 @@ tag_40:
 	VAESENC 128(R10), X0, X0
 	VAESENC 144(R10), X0, X0
 	CMPQ    AX, $0x0a
-	JE      enclast_61
+	JE      enclast_91
 	VAESENC 160(R10), X0, X0
 	VAESENC 176(R10), X0, X0
 	CMPQ    AX, $0x0c
-	JE      enclast_61
+	JE      enclast_91
 	VAESENC 192(R10), X0, X0
 	VAESENC 208(R10), X0, X0
 
-enclast_61:
+enclast_91:
 	VAESENCLAST (R10)(R13*1), X0, X0
+	VPXOR       16(SP), X0, X0
 	VMOVQ       X0, R12
-	MOVQ        R12, t0+104(FP)
+	MOVQ        R12, t0+120(FP)
 	VPEXTRQ     $0x01, X0, R12
-	MOVQ        R12, t1+112(FP)
+	MOVQ        R12, t1+128(FP)
 	VZEROUPPER
 	RET
 
-// func ocbSealVAES256(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst *byte, src *byte, n int, r int) (t0 uint64, t1 uint64)
+// func ocbSealVAES256(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst *byte, src *byte, n int, r int, ad *byte, adLen int) (t0 uint64, t1 uint64)
 // Requires: AES, AVX, AVX2, VAES
-TEXT ·ocbSealVAES256(SB), NOSPLIT, $16-112
+TEXT ·ocbSealVAES256(SB), NOSPLIT, $32-128
 	MOVQ  nr+0(FP), AX
 	MOVQ  rk+8(FP), BX
 	MOVQ  BX, R10
@@ -13981,27 +14508,290 @@ enclast_17:
 	VMOVQ       CX, X5
 	VMOVDQU     rev128<>+0(SB), X6
 	MOVQ        rel+16(FP), CX
-	MOVQ        dst+64(FP), DI
-	MOVQ        src+72(FP), SI
-	MOVQ        n+80(FP), R8
-	XORL        R9, R9
-	VPXOR       X10, X10, X10
-	VPSHUFB     X6, X0, X1
-	VPSHUFB     rev64<>+0(SB), X0, X2
-	VPSLLQ      $0x08, X2, X3
-	VPSRLQ      $0x38, X1, X7
-	VPOR        X7, X3, X3
-	VPXOR       X2, X3, X3
-	VPBLENDW    $0x0f, X3, X2, X3
-	VPSLLQ      X4, X1, X1
-	VPSRLQ      X5, X3, X3
-	VPOR        X3, X1, X1
-	VPSHUFB     X6, X1, X14
-	MOVQ        l+24(FP), DX
+	MOVQ        ad+96(FP), R11
+	MOVQ        adLen+104(FP), R14
+	VPXOR       X12, X12, X12
+	TESTQ       R14, R14
+	JZ          noad_18
+	MOVQ        R14, R12
+	SHRQ        $0x04, R12
+	ANDQ        $0x0f, R14
+	VMOVDQU     (R10), X13
+	CMPQ        R12, $0x00
+	JBE         adskip_19
+	VPXOR       (R11), X13, X8
+	VPXOR       (CX), X8, X8
 
-loop_19:
+adskip_19:
+	CMPQ  R12, $0x01
+	JBE   adskip_20
+	VPXOR 16(R11), X13, X9
+	VPXOR 16(CX), X9, X9
+
+adskip_20:
+	CMPQ  R12, $0x02
+	JBE   adskip_21
+	VPXOR 32(R11), X13, X10
+	VPXOR 32(CX), X10, X10
+
+adskip_21:
+	CMPQ  R12, $0x03
+	JBE   adskip_22
+	VPXOR 48(R11), X13, X11
+	VPXOR 48(CX), X11, X11
+
+adskip_22:
+	TESTQ R14, R14
+	JZ    adrounds_23
+	SHLQ  $0x04, R12
+	ADDQ  R12, R11
+	VPXOR X14, X14, X14
+	CMPQ  R14, $0x07
+	JA    upper_25
+	CMPQ  R14, $0x03
+	JA    upper_26
+	CMPQ  R14, $0x01
+	JA    upper_27
+	CMPQ  R14, $0x00
+	JA    upper_28
+	JMP   loaded_24
+
+upper_28:
+	VPINSRB $0x00, (R11), X14, X14
+	JMP     loaded_24
+
+upper_27:
+	CMPQ    R14, $0x02
+	JA      upper_29
+	VPINSRW $0x00, (R11), X14, X14
+	JMP     loaded_24
+
+upper_29:
+	VPINSRW $0x00, (R11), X14, X14
+	VPINSRB $0x02, 2(R11), X14, X14
+	JMP     loaded_24
+
+upper_26:
+	CMPQ    R14, $0x05
+	JA      upper_30
+	CMPQ    R14, $0x04
+	JA      upper_31
+	VPINSRD $0x00, (R11), X14, X14
+	JMP     loaded_24
+
+upper_31:
+	VPINSRD $0x00, (R11), X14, X14
+	VPINSRB $0x04, 4(R11), X14, X14
+	JMP     loaded_24
+
+upper_30:
+	CMPQ    R14, $0x06
+	JA      upper_32
+	VPINSRD $0x00, (R11), X14, X14
+	VPINSRW $0x02, 4(R11), X14, X14
+	JMP     loaded_24
+
+upper_32:
+	VPINSRD $0x00, (R11), X14, X14
+	VPINSRW $0x02, 4(R11), X14, X14
+	VPINSRB $0x06, 6(R11), X14, X14
+	JMP     loaded_24
+
+upper_25:
+	CMPQ    R14, $0x0b
+	JA      upper_33
+	CMPQ    R14, $0x09
+	JA      upper_34
+	CMPQ    R14, $0x08
+	JA      upper_35
+	VPINSRQ $0x00, (R11), X14, X14
+	JMP     loaded_24
+
+upper_35:
+	VPINSRQ $0x00, (R11), X14, X14
+	VPINSRB $0x08, 8(R11), X14, X14
+	JMP     loaded_24
+
+upper_34:
+	CMPQ    R14, $0x0a
+	JA      upper_36
+	VPINSRQ $0x00, (R11), X14, X14
+	VPINSRW $0x04, 8(R11), X14, X14
+	JMP     loaded_24
+
+upper_36:
+	VPINSRQ $0x00, (R11), X14, X14
+	VPINSRW $0x04, 8(R11), X14, X14
+	VPINSRB $0x0a, 10(R11), X14, X14
+	JMP     loaded_24
+
+upper_33:
+	CMPQ    R14, $0x0d
+	JA      upper_37
+	CMPQ    R14, $0x0c
+	JA      upper_38
+	VPINSRQ $0x00, (R11), X14, X14
+	VPINSRD $0x02, 8(R11), X14, X14
+	JMP     loaded_24
+
+upper_38:
+	VPINSRQ $0x00, (R11), X14, X14
+	VPINSRD $0x02, 8(R11), X14, X14
+	VPINSRB $0x0c, 12(R11), X14, X14
+	JMP     loaded_24
+
+upper_37:
+	CMPQ    R14, $0x0e
+	JA      upper_39
+	VPINSRQ $0x00, (R11), X14, X14
+	VPINSRD $0x02, 8(R11), X14, X14
+	VPINSRW $0x06, 12(R11), X14, X14
+	JMP     loaded_24
+
+upper_39:
+	VPINSRQ $0x00, (R11), X14, X14
+	VPINSRD $0x02, 8(R11), X14, X14
+	VPINSRW $0x06, 12(R11), X14, X14
+	VPINSRB $0x0e, 14(R11), X14, X14
+
+loaded_24:
+	LEAQ  padBit<>+16(SB), DX
+	SUBQ  R14, DX
+	VPOR  (DX), X14, X14
+	MOVQ  ends+32(FP), DX
+	VPXOR (DX), X14, X14
+	VPXOR X13, X14, X14
+	TESTQ R12, R12
+	JZ    adfirst_40
+	VPXOR -16(CX)(R12*1), X14, X14
+
+adfirst_40:
+	CMPQ    R12, $0x00
+	JNE     adnext_42
+	VMOVDQA X14, X8
+	JMP     adplaced_41
+
+adnext_42:
+	CMPQ    R12, $0x10
+	JNE     adnext_43
+	VMOVDQA X14, X9
+	JMP     adplaced_41
+
+adnext_43:
+	CMPQ    R12, $0x20
+	JNE     adnext_44
+	VMOVDQA X14, X10
+	JMP     adplaced_41
+
+adnext_44:
+	CMPQ    R12, $0x30
+	JNE     adnext_45
+	VMOVDQA X14, X11
+	JMP     adplaced_41
+
+adnext_45:
+adplaced_41:
+	SHRQ $0x04, R12
+	INCQ R12
+
+adrounds_23:
+	VAESENC 16(R10), X8, X8
+	VAESENC 16(R10), X9, X9
+	VAESENC 16(R10), X10, X10
+	VAESENC 16(R10), X11, X11
+	VAESENC 32(R10), X8, X8
+	VAESENC 32(R10), X9, X9
+	VAESENC 32(R10), X10, X10
+	VAESENC 32(R10), X11, X11
+	VAESENC 48(R10), X8, X8
+	VAESENC 48(R10), X9, X9
+	VAESENC 48(R10), X10, X10
+	VAESENC 48(R10), X11, X11
+	VAESENC 64(R10), X8, X8
+	VAESENC 64(R10), X9, X9
+	VAESENC 64(R10), X10, X10
+	VAESENC 64(R10), X11, X11
+	VAESENC 80(R10), X8, X8
+	VAESENC 80(R10), X9, X9
+	VAESENC 80(R10), X10, X10
+	VAESENC 80(R10), X11, X11
+	VAESENC 96(R10), X8, X8
+	VAESENC 96(R10), X9, X9
+	VAESENC 96(R10), X10, X10
+	VAESENC 96(R10), X11, X11
+	VAESENC 112(R10), X8, X8
+	VAESENC 112(R10), X9, X9
+	VAESENC 112(R10), X10, X10
+	VAESENC 112(R10), X11, X11
+	VAESENC 128(R10), X8, X8
+	VAESENC 128(R10), X9, X9
+	VAESENC 128(R10), X10, X10
+	VAESENC 128(R10), X11, X11
+	VAESENC 144(R10), X8, X8
+	VAESENC 144(R10), X9, X9
+	VAESENC 144(R10), X10, X10
+	VAESENC 144(R10), X11, X11
+	CMPQ    AX, $0x0a
+	JE      adlast_46
+	VAESENC 160(R10), X8, X8
+	VAESENC 160(R10), X9, X9
+	VAESENC 160(R10), X10, X10
+	VAESENC 160(R10), X11, X11
+	VAESENC 176(R10), X8, X8
+	VAESENC 176(R10), X9, X9
+	VAESENC 176(R10), X10, X10
+	VAESENC 176(R10), X11, X11
+	CMPQ    AX, $0x0c
+	JE      adlast_46
+	VAESENC 192(R10), X8, X8
+	VAESENC 192(R10), X9, X9
+	VAESENC 192(R10), X10, X10
+	VAESENC 192(R10), X11, X11
+	VAESENC 208(R10), X8, X8
+	VAESENC 208(R10), X9, X9
+	VAESENC 208(R10), X10, X10
+	VAESENC 208(R10), X11, X11
+
+adlast_46:
+	VAESENCLAST (R10)(R13*1), X8, X8
+	VAESENCLAST (R10)(R13*1), X9, X9
+	VAESENCLAST (R10)(R13*1), X10, X10
+	VAESENCLAST (R10)(R13*1), X11, X11
+	VMOVDQA     X8, X12
+	CMPQ        R12, $0x01
+	JBE         adsummed_47
+	VPXOR       X9, X12, X12
+	CMPQ        R12, $0x02
+	JBE         adsummed_47
+	VPXOR       X10, X12, X12
+	CMPQ        R12, $0x03
+	JBE         adsummed_47
+	VPXOR       X11, X12, X12
+
+adsummed_47:
+noad_18:
+	VMOVDQU  X12, 16(SP)
+	MOVQ     dst+64(FP), DI
+	MOVQ     src+72(FP), SI
+	MOVQ     n+80(FP), R8
+	XORL     R9, R9
+	VPXOR    X10, X10, X10
+	VPSHUFB  X6, X0, X1
+	VPSHUFB  rev64<>+0(SB), X0, X2
+	VPSLLQ   $0x08, X2, X3
+	VPSRLQ   $0x38, X1, X7
+	VPOR     X7, X3, X3
+	VPXOR    X2, X3, X3
+	VPBLENDW $0x0f, X3, X2, X3
+	VPSLLQ   X4, X1, X1
+	VPSRLQ   X5, X3, X3
+	VPOR     X3, X1, X1
+	VPSHUFB  X6, X1, X14
+	MOVQ     l+24(FP), DX
+
+loop_49:
 	CMPQ           R8, $0x00000010
-	JB             tail_18
+	JB             tail_48
 	VPXOR          (BX), X14, X11
 	VINSERTI128    $0x01, X11, Y11, Y8
 	VPXOR          (BX)(R13*1), X14, X11
@@ -14127,7 +14917,7 @@ loop_19:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 	CMPQ           AX, $0x0a
-	JE             final_20
+	JE             final_50
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14147,7 +14937,7 @@ loop_19:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 	CMPQ           AX, $0x0c
-	JE             final_20
+	JE             final_50
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14167,7 +14957,7 @@ loop_19:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-final_20:
+final_50:
 	VPXOR       (CX), Y9, Y11
 	VAESENCLAST Y11, Y0, Y0
 	VMOVDQU     Y0, (DI)
@@ -14196,9 +14986,9 @@ final_20:
 	ADDQ        $0x00000100, SI
 	ADDQ        $0x00000100, DI
 	SUBQ        $0x00000010, R8
-	JMP         loop_19
+	JMP         loop_49
 
-tail_18:
+tail_48:
 	MOVQ  r+88(FP), R9
 	MOVQ  ends+32(FP), DX
 	VPXOR X13, X13, X13
@@ -14206,130 +14996,130 @@ tail_18:
 	SHLQ  $0x04, R12
 	LEAQ  (SI)(R12*1), R11
 	LEAQ  (DI)(R12*1), R14
-	JZ    notail_21
+	JZ    notail_51
 	VPXOR -16(CX)(R12*1), X13, X13
 
-notail_21:
+notail_51:
 	VPXOR X1, X1, X1
 	TESTQ R9, R9
-	JZ    whole_22
+	JZ    whole_52
 	VPXOR X1, X1, X1
 	CMPQ  R9, $0x07
-	JA    upper_24
+	JA    upper_54
 	CMPQ  R9, $0x03
-	JA    upper_25
+	JA    upper_55
 	CMPQ  R9, $0x01
-	JA    upper_26
+	JA    upper_56
 	CMPQ  R9, $0x00
-	JA    upper_27
-	JMP   loaded_23
+	JA    upper_57
+	JMP   loaded_53
 
-upper_27:
+upper_57:
 	VPINSRB $0x00, (R11), X1, X1
-	JMP     loaded_23
+	JMP     loaded_53
 
-upper_26:
+upper_56:
 	CMPQ    R9, $0x02
-	JA      upper_28
+	JA      upper_58
 	VPINSRW $0x00, (R11), X1, X1
-	JMP     loaded_23
+	JMP     loaded_53
 
-upper_28:
+upper_58:
 	VPINSRW $0x00, (R11), X1, X1
 	VPINSRB $0x02, 2(R11), X1, X1
-	JMP     loaded_23
+	JMP     loaded_53
 
-upper_25:
+upper_55:
 	CMPQ    R9, $0x05
-	JA      upper_29
+	JA      upper_59
 	CMPQ    R9, $0x04
-	JA      upper_30
+	JA      upper_60
 	VPINSRD $0x00, (R11), X1, X1
-	JMP     loaded_23
+	JMP     loaded_53
 
-upper_30:
+upper_60:
 	VPINSRD $0x00, (R11), X1, X1
 	VPINSRB $0x04, 4(R11), X1, X1
-	JMP     loaded_23
+	JMP     loaded_53
 
-upper_29:
+upper_59:
 	CMPQ    R9, $0x06
-	JA      upper_31
+	JA      upper_61
 	VPINSRD $0x00, (R11), X1, X1
 	VPINSRW $0x02, 4(R11), X1, X1
-	JMP     loaded_23
+	JMP     loaded_53
 
-upper_31:
+upper_61:
 	VPINSRD $0x00, (R11), X1, X1
 	VPINSRW $0x02, 4(R11), X1, X1
 	VPINSRB $0x06, 6(R11), X1, X1
-	JMP     loaded_23
+	JMP     loaded_53
 
-upper_24:
+upper_54:
 	CMPQ    R9, $0x0b
-	JA      upper_32
+	JA      upper_62
 	CMPQ    R9, $0x09
-	JA      upper_33
+	JA      upper_63
 	CMPQ    R9, $0x08
-	JA      upper_34
+	JA      upper_64
 	VPINSRQ $0x00, (R11), X1, X1
-	JMP     loaded_23
+	JMP     loaded_53
 
-upper_34:
+upper_64:
 	VPINSRQ $0x00, (R11), X1, X1
 	VPINSRB $0x08, 8(R11), X1, X1
-	JMP     loaded_23
+	JMP     loaded_53
 
-upper_33:
+upper_63:
 	CMPQ    R9, $0x0a
-	JA      upper_35
+	JA      upper_65
 	VPINSRQ $0x00, (R11), X1, X1
 	VPINSRW $0x04, 8(R11), X1, X1
-	JMP     loaded_23
+	JMP     loaded_53
 
-upper_35:
+upper_65:
 	VPINSRQ $0x00, (R11), X1, X1
 	VPINSRW $0x04, 8(R11), X1, X1
 	VPINSRB $0x0a, 10(R11), X1, X1
-	JMP     loaded_23
+	JMP     loaded_53
 
-upper_32:
+upper_62:
 	CMPQ    R9, $0x0d
-	JA      upper_36
+	JA      upper_66
 	CMPQ    R9, $0x0c
-	JA      upper_37
+	JA      upper_67
 	VPINSRQ $0x00, (R11), X1, X1
 	VPINSRD $0x02, 8(R11), X1, X1
-	JMP     loaded_23
+	JMP     loaded_53
 
-upper_37:
+upper_67:
 	VPINSRQ $0x00, (R11), X1, X1
 	VPINSRD $0x02, 8(R11), X1, X1
 	VPINSRB $0x0c, 12(R11), X1, X1
-	JMP     loaded_23
+	JMP     loaded_53
 
-upper_36:
+upper_66:
 	CMPQ    R9, $0x0e
-	JA      upper_38
+	JA      upper_68
 	VPINSRQ $0x00, (R11), X1, X1
 	VPINSRD $0x02, 8(R11), X1, X1
 	VPINSRW $0x06, 12(R11), X1, X1
-	JMP     loaded_23
+	JMP     loaded_53
 
-upper_38:
+upper_68:
 	VPINSRQ $0x00, (R11), X1, X1
 	VPINSRD $0x02, 8(R11), X1, X1
 	VPINSRW $0x06, 12(R11), X1, X1
 	VPINSRB $0x0e, 14(R11), X1, X1
 
-loaded_23:
+loaded_53:
 	VMOVDQU X1, (SP)
 	LEAQ    padBit<>+16(SB), R12
 	SUBQ    R9, R12
 	VPOR    (R12), X1, X1
 	VPXOR   (DX), X13, X13
 
-whole_22:
+whole_52:
 	VPXOR          16(DX), X1, X1
 	VPXOR          X13, X1, X1
 	VINSERTI128    $0x01, X13, Y1, Y13
@@ -14338,7 +15128,7 @@ whole_22:
 	VPXOR          (BX)(R13*1), X14, X11
 	VINSERTI128    $0x01, X11, Y11, Y9
 	TESTQ          R8, R8
-	JNZ            skip_40
+	JNZ            skip_70
 	VEXTRACTI128   $0x01, Y10, X11
 	VPXOR          X11, X10, X11
 	VPXOR          Y11, Y13, Y12
@@ -14362,26 +15152,26 @@ whole_22:
 	VBROADCASTI128 144(BX), Y15
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0a
-	JE             final_41
+	JE             final_71
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        Y15, Y12, Y12
 	VBROADCASTI128 176(BX), Y15
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0c
-	JE             final_41
+	JE             final_71
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        Y15, Y12, Y12
 	VBROADCASTI128 208(BX), Y15
 	VAESENC        Y15, Y12, Y12
 
-final_41:
+final_71:
 	VBROADCASTI128 (R10)(R13*1), Y13
 	VAESENCLAST    Y13, Y12, Y12
-	JMP            taildone_39
+	JMP            taildone_69
 
-skip_40:
+skip_70:
 	CMPQ           R8, $0x00000001
-	JNE            skip_42
+	JNE            skip_72
 	VMOVDQU        (SI), X0
 	VPXOR          Y0, Y10, Y10
 	VEXTRACTI128   $0x01, Y10, X11
@@ -14418,7 +15208,7 @@ skip_40:
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0a
-	JE             final_43
+	JE             final_73
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y12, Y12
@@ -14426,7 +15216,7 @@ skip_40:
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0c
-	JE             final_43
+	JE             final_73
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y12, Y12
@@ -14434,17 +15224,17 @@ skip_40:
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y12, Y12
 
-final_43:
+final_73:
 	VBROADCASTI128 (R10)(R13*1), Y13
 	VAESENCLAST    Y13, Y12, Y12
 	VPXOR          (CX), Y9, Y11
 	VAESENCLAST    Y11, Y0, Y0
 	VMOVDQU        X0, (DI)
-	JMP            taildone_39
+	JMP            taildone_69
 
-skip_42:
+skip_72:
 	CMPQ           R8, $0x00000002
-	JNE            skip_44
+	JNE            skip_74
 	VMOVDQU        (SI), Y0
 	VPXOR          Y0, Y10, Y10
 	VEXTRACTI128   $0x01, Y10, X11
@@ -14481,7 +15271,7 @@ skip_42:
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0a
-	JE             final_45
+	JE             final_75
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y12, Y12
@@ -14489,7 +15279,7 @@ skip_42:
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0c
-	JE             final_45
+	JE             final_75
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y12, Y12
@@ -14497,17 +15287,17 @@ skip_42:
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y12, Y12
 
-final_45:
+final_75:
 	VBROADCASTI128 (R10)(R13*1), Y13
 	VAESENCLAST    Y13, Y12, Y12
 	VPXOR          (CX), Y9, Y11
 	VAESENCLAST    Y11, Y0, Y0
 	VMOVDQU        Y0, (DI)
-	JMP            taildone_39
+	JMP            taildone_69
 
-skip_44:
+skip_74:
 	CMPQ           R8, $0x00000003
-	JNE            skip_46
+	JNE            skip_76
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), X1
 	VPXOR          Y0, Y10, Y10
@@ -14557,7 +15347,7 @@ skip_44:
 	VAESENC        Y15, Y1, Y1
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0a
-	JE             final_47
+	JE             final_77
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14567,7 +15357,7 @@ skip_44:
 	VAESENC        Y15, Y1, Y1
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0c
-	JE             final_47
+	JE             final_77
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14577,7 +15367,7 @@ skip_44:
 	VAESENC        Y15, Y1, Y1
 	VAESENC        Y15, Y12, Y12
 
-final_47:
+final_77:
 	VBROADCASTI128 (R10)(R13*1), Y13
 	VAESENCLAST    Y13, Y12, Y12
 	VPXOR          (CX), Y9, Y11
@@ -14586,11 +15376,11 @@ final_47:
 	VPXOR          32(CX), Y9, Y11
 	VAESENCLAST    Y11, Y1, Y1
 	VMOVDQU        X1, 32(DI)
-	JMP            taildone_39
+	JMP            taildone_69
 
-skip_46:
+skip_76:
 	CMPQ           R8, $0x00000004
-	JNE            skip_48
+	JNE            skip_78
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VPXOR          Y0, Y10, Y10
@@ -14640,7 +15430,7 @@ skip_46:
 	VAESENC        Y15, Y1, Y1
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0a
-	JE             final_49
+	JE             final_79
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14650,7 +15440,7 @@ skip_46:
 	VAESENC        Y15, Y1, Y1
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0c
-	JE             final_49
+	JE             final_79
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14660,7 +15450,7 @@ skip_46:
 	VAESENC        Y15, Y1, Y1
 	VAESENC        Y15, Y12, Y12
 
-final_49:
+final_79:
 	VBROADCASTI128 (R10)(R13*1), Y13
 	VAESENCLAST    Y13, Y12, Y12
 	VPXOR          (CX), Y9, Y11
@@ -14669,11 +15459,11 @@ final_49:
 	VPXOR          32(CX), Y9, Y11
 	VAESENCLAST    Y11, Y1, Y1
 	VMOVDQU        Y1, 32(DI)
-	JMP            taildone_39
+	JMP            taildone_69
 
-skip_48:
+skip_78:
 	CMPQ           R8, $0x00000005
-	JNE            skip_50
+	JNE            skip_80
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), X2
@@ -14736,7 +15526,7 @@ skip_48:
 	VAESENC        Y15, Y2, Y2
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0a
-	JE             final_51
+	JE             final_81
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14748,7 +15538,7 @@ skip_48:
 	VAESENC        Y15, Y2, Y2
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0c
-	JE             final_51
+	JE             final_81
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14760,7 +15550,7 @@ skip_48:
 	VAESENC        Y15, Y2, Y2
 	VAESENC        Y15, Y12, Y12
 
-final_51:
+final_81:
 	VBROADCASTI128 (R10)(R13*1), Y13
 	VAESENCLAST    Y13, Y12, Y12
 	VPXOR          (CX), Y9, Y11
@@ -14772,11 +15562,11 @@ final_51:
 	VPXOR          64(CX), Y9, Y11
 	VAESENCLAST    Y11, Y2, Y2
 	VMOVDQU        X2, 64(DI)
-	JMP            taildone_39
+	JMP            taildone_69
 
-skip_50:
+skip_80:
 	CMPQ           R8, $0x00000006
-	JNE            skip_52
+	JNE            skip_82
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -14839,7 +15629,7 @@ skip_50:
 	VAESENC        Y15, Y2, Y2
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0a
-	JE             final_53
+	JE             final_83
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14851,7 +15641,7 @@ skip_50:
 	VAESENC        Y15, Y2, Y2
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0c
-	JE             final_53
+	JE             final_83
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14863,7 +15653,7 @@ skip_50:
 	VAESENC        Y15, Y2, Y2
 	VAESENC        Y15, Y12, Y12
 
-final_53:
+final_83:
 	VBROADCASTI128 (R10)(R13*1), Y13
 	VAESENCLAST    Y13, Y12, Y12
 	VPXOR          (CX), Y9, Y11
@@ -14875,11 +15665,11 @@ final_53:
 	VPXOR          64(CX), Y9, Y11
 	VAESENCLAST    Y11, Y2, Y2
 	VMOVDQU        Y2, 64(DI)
-	JMP            taildone_39
+	JMP            taildone_69
 
-skip_52:
+skip_82:
 	CMPQ           R8, $0x00000007
-	JNE            skip_54
+	JNE            skip_84
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -14955,7 +15745,7 @@ skip_52:
 	VAESENC        Y15, Y3, Y3
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0a
-	JE             final_55
+	JE             final_85
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14969,7 +15759,7 @@ skip_52:
 	VAESENC        Y15, Y3, Y3
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0c
-	JE             final_55
+	JE             final_85
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14983,7 +15773,7 @@ skip_52:
 	VAESENC        Y15, Y3, Y3
 	VAESENC        Y15, Y12, Y12
 
-final_55:
+final_85:
 	VBROADCASTI128 (R10)(R13*1), Y13
 	VAESENCLAST    Y13, Y12, Y12
 	VPXOR          (CX), Y9, Y11
@@ -14998,11 +15788,11 @@ final_55:
 	VPXOR          96(CX), Y9, Y11
 	VAESENCLAST    Y11, Y3, Y3
 	VMOVDQU        X3, 96(DI)
-	JMP            taildone_39
+	JMP            taildone_69
 
-skip_54:
+skip_84:
 	CMPQ           R8, $0x00000008
-	JNE            skip_56
+	JNE            skip_86
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -15078,7 +15868,7 @@ skip_54:
 	VAESENC        Y15, Y3, Y3
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0a
-	JE             final_57
+	JE             final_87
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15092,7 +15882,7 @@ skip_54:
 	VAESENC        Y15, Y3, Y3
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0c
-	JE             final_57
+	JE             final_87
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15106,7 +15896,7 @@ skip_54:
 	VAESENC        Y15, Y3, Y3
 	VAESENC        Y15, Y12, Y12
 
-final_57:
+final_87:
 	VBROADCASTI128 (R10)(R13*1), Y13
 	VAESENCLAST    Y13, Y12, Y12
 	VPXOR          (CX), Y9, Y11
@@ -15121,11 +15911,11 @@ final_57:
 	VPXOR          96(CX), Y9, Y11
 	VAESENCLAST    Y11, Y3, Y3
 	VMOVDQU        Y3, 96(DI)
-	JMP            taildone_39
+	JMP            taildone_69
 
-skip_56:
+skip_86:
 	CMPQ           R8, $0x00000009
-	JNE            skip_58
+	JNE            skip_88
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -15214,7 +16004,7 @@ skip_56:
 	VAESENC        Y15, Y4, Y4
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0a
-	JE             final_59
+	JE             final_89
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15230,7 +16020,7 @@ skip_56:
 	VAESENC        Y15, Y4, Y4
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0c
-	JE             final_59
+	JE             final_89
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15246,7 +16036,7 @@ skip_56:
 	VAESENC        Y15, Y4, Y4
 	VAESENC        Y15, Y12, Y12
 
-final_59:
+final_89:
 	VBROADCASTI128 (R10)(R13*1), Y13
 	VAESENCLAST    Y13, Y12, Y12
 	VPXOR          (CX), Y9, Y11
@@ -15264,11 +16054,11 @@ final_59:
 	VPXOR          128(CX), Y9, Y11
 	VAESENCLAST    Y11, Y4, Y4
 	VMOVDQU        X4, 128(DI)
-	JMP            taildone_39
+	JMP            taildone_69
 
-skip_58:
+skip_88:
 	CMPQ           R8, $0x0000000a
-	JNE            skip_60
+	JNE            skip_90
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -15357,7 +16147,7 @@ skip_58:
 	VAESENC        Y15, Y4, Y4
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0a
-	JE             final_61
+	JE             final_91
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15373,7 +16163,7 @@ skip_58:
 	VAESENC        Y15, Y4, Y4
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0c
-	JE             final_61
+	JE             final_91
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15389,7 +16179,7 @@ skip_58:
 	VAESENC        Y15, Y4, Y4
 	VAESENC        Y15, Y12, Y12
 
-final_61:
+final_91:
 	VBROADCASTI128 (R10)(R13*1), Y13
 	VAESENCLAST    Y13, Y12, Y12
 	VPXOR          (CX), Y9, Y11
@@ -15407,11 +16197,11 @@ final_61:
 	VPXOR          128(CX), Y9, Y11
 	VAESENCLAST    Y11, Y4, Y4
 	VMOVDQU        Y4, 128(DI)
-	JMP            taildone_39
+	JMP            taildone_69
 
-skip_60:
+skip_90:
 	CMPQ           R8, $0x0000000b
-	JNE            skip_62
+	JNE            skip_92
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -15513,7 +16303,7 @@ skip_60:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0a
-	JE             final_63
+	JE             final_93
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15531,7 +16321,7 @@ skip_60:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0c
-	JE             final_63
+	JE             final_93
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15549,7 +16339,7 @@ skip_60:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y12, Y12
 
-final_63:
+final_93:
 	VBROADCASTI128 (R10)(R13*1), Y13
 	VAESENCLAST    Y13, Y12, Y12
 	VPXOR          (CX), Y9, Y11
@@ -15570,11 +16360,11 @@ final_63:
 	VPXOR          160(CX), Y9, Y11
 	VAESENCLAST    Y11, Y5, Y5
 	VMOVDQU        X5, 160(DI)
-	JMP            taildone_39
+	JMP            taildone_69
 
-skip_62:
+skip_92:
 	CMPQ           R8, $0x0000000c
-	JNE            skip_64
+	JNE            skip_94
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -15676,7 +16466,7 @@ skip_62:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0a
-	JE             final_65
+	JE             final_95
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15694,7 +16484,7 @@ skip_62:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0c
-	JE             final_65
+	JE             final_95
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15712,7 +16502,7 @@ skip_62:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y12, Y12
 
-final_65:
+final_95:
 	VBROADCASTI128 (R10)(R13*1), Y13
 	VAESENCLAST    Y13, Y12, Y12
 	VPXOR          (CX), Y9, Y11
@@ -15733,11 +16523,11 @@ final_65:
 	VPXOR          160(CX), Y9, Y11
 	VAESENCLAST    Y11, Y5, Y5
 	VMOVDQU        Y5, 160(DI)
-	JMP            taildone_39
+	JMP            taildone_69
 
-skip_64:
+skip_94:
 	CMPQ           R8, $0x0000000d
-	JNE            skip_66
+	JNE            skip_96
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -15852,7 +16642,7 @@ skip_64:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0a
-	JE             final_67
+	JE             final_97
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15872,7 +16662,7 @@ skip_64:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0c
-	JE             final_67
+	JE             final_97
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15892,7 +16682,7 @@ skip_64:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y12, Y12
 
-final_67:
+final_97:
 	VBROADCASTI128 (R10)(R13*1), Y13
 	VAESENCLAST    Y13, Y12, Y12
 	VPXOR          (CX), Y9, Y11
@@ -15916,11 +16706,11 @@ final_67:
 	VPXOR          192(CX), Y9, Y11
 	VAESENCLAST    Y11, Y6, Y6
 	VMOVDQU        X6, 192(DI)
-	JMP            taildone_39
+	JMP            taildone_69
 
-skip_66:
+skip_96:
 	CMPQ           R8, $0x0000000e
-	JNE            skip_68
+	JNE            skip_98
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -16035,7 +16825,7 @@ skip_66:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0a
-	JE             final_69
+	JE             final_99
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -16055,7 +16845,7 @@ skip_66:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0c
-	JE             final_69
+	JE             final_99
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -16075,7 +16865,7 @@ skip_66:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y12, Y12
 
-final_69:
+final_99:
 	VBROADCASTI128 (R10)(R13*1), Y13
 	VAESENCLAST    Y13, Y12, Y12
 	VPXOR          (CX), Y9, Y11
@@ -16099,11 +16889,11 @@ final_69:
 	VPXOR          192(CX), Y9, Y11
 	VAESENCLAST    Y11, Y6, Y6
 	VMOVDQU        Y6, 192(DI)
-	JMP            taildone_39
+	JMP            taildone_69
 
-skip_68:
+skip_98:
 	CMPQ           R8, $0x0000000f
-	JNE            skip_70
+	JNE            skip_100
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -16231,7 +17021,7 @@ skip_68:
 	VAESENC        Y15, Y7, Y7
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0a
-	JE             final_71
+	JE             final_101
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -16253,7 +17043,7 @@ skip_68:
 	VAESENC        Y15, Y7, Y7
 	VAESENC        Y15, Y12, Y12
 	CMPQ           AX, $0x0c
-	JE             final_71
+	JE             final_101
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -16275,7 +17065,7 @@ skip_68:
 	VAESENC        Y15, Y7, Y7
 	VAESENC        Y15, Y12, Y12
 
-final_71:
+final_101:
 	VBROADCASTI128 (R10)(R13*1), Y13
 	VAESENCLAST    Y13, Y12, Y12
 	VPXOR          (CX), Y9, Y11
@@ -16302,55 +17092,55 @@ final_71:
 	VPXOR          224(CX), Y9, Y11
 	VAESENCLAST    Y11, Y7, Y7
 	VMOVDQU        X7, 224(DI)
-	JMP            taildone_39
+	JMP            taildone_69
 
-skip_70:
-taildone_39:
+skip_100:
+taildone_69:
 	TESTQ        R9, R9
-	JZ           store_72
+	JZ           store_102
 	VEXTRACTI128 $0x01, Y12, X1
 	VPXOR        (SP), X1, X1
 	VMOVDQU      X1, (SP)
 	XORL         DX, DX
 	TESTQ        $0x00000008, R9
-	JZ           copy_73
+	JZ           copy_103
 	MOVQ         (SP)(DX*1), R12
 	MOVQ         R12, (R14)(DX*1)
 	ADDQ         $0x08, DX
 
-copy_73:
+copy_103:
 	TESTQ $0x00000004, R9
-	JZ    copy_74
+	JZ    copy_104
 	MOVL  (SP)(DX*1), R12
 	MOVL  R12, (R14)(DX*1)
 	ADDQ  $0x04, DX
 
-copy_74:
+copy_104:
 	TESTQ $0x00000002, R9
-	JZ    copy_75
+	JZ    copy_105
 	MOVW  (SP)(DX*1), R12
 	MOVW  R12, (R14)(DX*1)
 	ADDQ  $0x02, DX
 
-copy_75:
+copy_105:
 	TESTQ $0x00000001, R9
-	JZ    copy_76
+	JZ    copy_106
 	MOVB  (SP)(DX*1), R12
 	MOVB  R12, (R14)(DX*1)
 
-copy_76:
-store_72:
-	VMOVDQA X12, X0
+copy_106:
+store_102:
+	VPXOR   16(SP), X12, X0
 	VMOVQ   X0, R12
-	MOVQ    R12, t0+96(FP)
+	MOVQ    R12, t0+112(FP)
 	VPEXTRQ $0x01, X0, R12
-	MOVQ    R12, t1+104(FP)
+	MOVQ    R12, t1+120(FP)
 	VZEROUPPER
 	RET
 
-// func ocbOpenVAES256(nr int, rk *[240]byte, ek *[240]byte, rel *[32][16]byte, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst *byte, src *byte, n int, r int) (t0 uint64, t1 uint64)
+// func ocbOpenVAES256(nr int, rk *[240]byte, ek *[240]byte, rel *[32][16]byte, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst *byte, src *byte, n int, r int, ad *byte, adLen int) (t0 uint64, t1 uint64)
 // Requires: AES, AVX, AVX2, VAES
-TEXT ·ocbOpenVAES256(SB), NOSPLIT, $16-120
+TEXT ·ocbOpenVAES256(SB), NOSPLIT, $32-136
 	MOVQ  nr+0(FP), AX
 	MOVQ  rk+8(FP), BX
 	MOVQ  ek+16(FP), R10
@@ -16501,27 +17291,290 @@ enclast_17:
 	VMOVQ       CX, X5
 	VMOVDQU     rev128<>+0(SB), X6
 	MOVQ        rel+24(FP), CX
-	MOVQ        dst+72(FP), DI
-	MOVQ        src+80(FP), SI
-	MOVQ        n+88(FP), R8
-	XORL        R9, R9
-	VPXOR       X10, X10, X10
-	VPSHUFB     X6, X0, X1
-	VPSHUFB     rev64<>+0(SB), X0, X2
-	VPSLLQ      $0x08, X2, X3
-	VPSRLQ      $0x38, X1, X7
-	VPOR        X7, X3, X3
-	VPXOR       X2, X3, X3
-	VPBLENDW    $0x0f, X3, X2, X3
-	VPSLLQ      X4, X1, X1
-	VPSRLQ      X5, X3, X3
-	VPOR        X3, X1, X1
-	VPSHUFB     X6, X1, X14
-	MOVQ        l+32(FP), DX
+	MOVQ        ad+104(FP), R11
+	MOVQ        adLen+112(FP), R14
+	VPXOR       X12, X12, X12
+	TESTQ       R14, R14
+	JZ          noad_18
+	MOVQ        R14, R12
+	SHRQ        $0x04, R12
+	ANDQ        $0x0f, R14
+	VMOVDQU     (R10), X13
+	CMPQ        R12, $0x00
+	JBE         adskip_19
+	VPXOR       (R11), X13, X8
+	VPXOR       (CX), X8, X8
 
-loop_19:
+adskip_19:
+	CMPQ  R12, $0x01
+	JBE   adskip_20
+	VPXOR 16(R11), X13, X9
+	VPXOR 16(CX), X9, X9
+
+adskip_20:
+	CMPQ  R12, $0x02
+	JBE   adskip_21
+	VPXOR 32(R11), X13, X10
+	VPXOR 32(CX), X10, X10
+
+adskip_21:
+	CMPQ  R12, $0x03
+	JBE   adskip_22
+	VPXOR 48(R11), X13, X11
+	VPXOR 48(CX), X11, X11
+
+adskip_22:
+	TESTQ R14, R14
+	JZ    adrounds_23
+	SHLQ  $0x04, R12
+	ADDQ  R12, R11
+	VPXOR X14, X14, X14
+	CMPQ  R14, $0x07
+	JA    upper_25
+	CMPQ  R14, $0x03
+	JA    upper_26
+	CMPQ  R14, $0x01
+	JA    upper_27
+	CMPQ  R14, $0x00
+	JA    upper_28
+	JMP   loaded_24
+
+upper_28:
+	VPINSRB $0x00, (R11), X14, X14
+	JMP     loaded_24
+
+upper_27:
+	CMPQ    R14, $0x02
+	JA      upper_29
+	VPINSRW $0x00, (R11), X14, X14
+	JMP     loaded_24
+
+upper_29:
+	VPINSRW $0x00, (R11), X14, X14
+	VPINSRB $0x02, 2(R11), X14, X14
+	JMP     loaded_24
+
+upper_26:
+	CMPQ    R14, $0x05
+	JA      upper_30
+	CMPQ    R14, $0x04
+	JA      upper_31
+	VPINSRD $0x00, (R11), X14, X14
+	JMP     loaded_24
+
+upper_31:
+	VPINSRD $0x00, (R11), X14, X14
+	VPINSRB $0x04, 4(R11), X14, X14
+	JMP     loaded_24
+
+upper_30:
+	CMPQ    R14, $0x06
+	JA      upper_32
+	VPINSRD $0x00, (R11), X14, X14
+	VPINSRW $0x02, 4(R11), X14, X14
+	JMP     loaded_24
+
+upper_32:
+	VPINSRD $0x00, (R11), X14, X14
+	VPINSRW $0x02, 4(R11), X14, X14
+	VPINSRB $0x06, 6(R11), X14, X14
+	JMP     loaded_24
+
+upper_25:
+	CMPQ    R14, $0x0b
+	JA      upper_33
+	CMPQ    R14, $0x09
+	JA      upper_34
+	CMPQ    R14, $0x08
+	JA      upper_35
+	VPINSRQ $0x00, (R11), X14, X14
+	JMP     loaded_24
+
+upper_35:
+	VPINSRQ $0x00, (R11), X14, X14
+	VPINSRB $0x08, 8(R11), X14, X14
+	JMP     loaded_24
+
+upper_34:
+	CMPQ    R14, $0x0a
+	JA      upper_36
+	VPINSRQ $0x00, (R11), X14, X14
+	VPINSRW $0x04, 8(R11), X14, X14
+	JMP     loaded_24
+
+upper_36:
+	VPINSRQ $0x00, (R11), X14, X14
+	VPINSRW $0x04, 8(R11), X14, X14
+	VPINSRB $0x0a, 10(R11), X14, X14
+	JMP     loaded_24
+
+upper_33:
+	CMPQ    R14, $0x0d
+	JA      upper_37
+	CMPQ    R14, $0x0c
+	JA      upper_38
+	VPINSRQ $0x00, (R11), X14, X14
+	VPINSRD $0x02, 8(R11), X14, X14
+	JMP     loaded_24
+
+upper_38:
+	VPINSRQ $0x00, (R11), X14, X14
+	VPINSRD $0x02, 8(R11), X14, X14
+	VPINSRB $0x0c, 12(R11), X14, X14
+	JMP     loaded_24
+
+upper_37:
+	CMPQ    R14, $0x0e
+	JA      upper_39
+	VPINSRQ $0x00, (R11), X14, X14
+	VPINSRD $0x02, 8(R11), X14, X14
+	VPINSRW $0x06, 12(R11), X14, X14
+	JMP     loaded_24
+
+upper_39:
+	VPINSRQ $0x00, (R11), X14, X14
+	VPINSRD $0x02, 8(R11), X14, X14
+	VPINSRW $0x06, 12(R11), X14, X14
+	VPINSRB $0x0e, 14(R11), X14, X14
+
+loaded_24:
+	LEAQ  padBit<>+16(SB), DX
+	SUBQ  R14, DX
+	VPOR  (DX), X14, X14
+	MOVQ  ends+40(FP), DX
+	VPXOR (DX), X14, X14
+	VPXOR X13, X14, X14
+	TESTQ R12, R12
+	JZ    adfirst_40
+	VPXOR -16(CX)(R12*1), X14, X14
+
+adfirst_40:
+	CMPQ    R12, $0x00
+	JNE     adnext_42
+	VMOVDQA X14, X8
+	JMP     adplaced_41
+
+adnext_42:
+	CMPQ    R12, $0x10
+	JNE     adnext_43
+	VMOVDQA X14, X9
+	JMP     adplaced_41
+
+adnext_43:
+	CMPQ    R12, $0x20
+	JNE     adnext_44
+	VMOVDQA X14, X10
+	JMP     adplaced_41
+
+adnext_44:
+	CMPQ    R12, $0x30
+	JNE     adnext_45
+	VMOVDQA X14, X11
+	JMP     adplaced_41
+
+adnext_45:
+adplaced_41:
+	SHRQ $0x04, R12
+	INCQ R12
+
+adrounds_23:
+	VAESENC 16(R10), X8, X8
+	VAESENC 16(R10), X9, X9
+	VAESENC 16(R10), X10, X10
+	VAESENC 16(R10), X11, X11
+	VAESENC 32(R10), X8, X8
+	VAESENC 32(R10), X9, X9
+	VAESENC 32(R10), X10, X10
+	VAESENC 32(R10), X11, X11
+	VAESENC 48(R10), X8, X8
+	VAESENC 48(R10), X9, X9
+	VAESENC 48(R10), X10, X10
+	VAESENC 48(R10), X11, X11
+	VAESENC 64(R10), X8, X8
+	VAESENC 64(R10), X9, X9
+	VAESENC 64(R10), X10, X10
+	VAESENC 64(R10), X11, X11
+	VAESENC 80(R10), X8, X8
+	VAESENC 80(R10), X9, X9
+	VAESENC 80(R10), X10, X10
+	VAESENC 80(R10), X11, X11
+	VAESENC 96(R10), X8, X8
+	VAESENC 96(R10), X9, X9
+	VAESENC 96(R10), X10, X10
+	VAESENC 96(R10), X11, X11
+	VAESENC 112(R10), X8, X8
+	VAESENC 112(R10), X9, X9
+	VAESENC 112(R10), X10, X10
+	VAESENC 112(R10), X11, X11
+	VAESENC 128(R10), X8, X8
+	VAESENC 128(R10), X9, X9
+	VAESENC 128(R10), X10, X10
+	VAESENC 128(R10), X11, X11
+	VAESENC 144(R10), X8, X8
+	VAESENC 144(R10), X9, X9
+	VAESENC 144(R10), X10, X10
+	VAESENC 144(R10), X11, X11
+	CMPQ    AX, $0x0a
+	JE      adlast_46
+	VAESENC 160(R10), X8, X8
+	VAESENC 160(R10), X9, X9
+	VAESENC 160(R10), X10, X10
+	VAESENC 160(R10), X11, X11
+	VAESENC 176(R10), X8, X8
+	VAESENC 176(R10), X9, X9
+	VAESENC 176(R10), X10, X10
+	VAESENC 176(R10), X11, X11
+	CMPQ    AX, $0x0c
+	JE      adlast_46
+	VAESENC 192(R10), X8, X8
+	VAESENC 192(R10), X9, X9
+	VAESENC 192(R10), X10, X10
+	VAESENC 192(R10), X11, X11
+	VAESENC 208(R10), X8, X8
+	VAESENC 208(R10), X9, X9
+	VAESENC 208(R10), X10, X10
+	VAESENC 208(R10), X11, X11
+
+adlast_46:
+	VAESENCLAST (R10)(R13*1), X8, X8
+	VAESENCLAST (R10)(R13*1), X9, X9
+	VAESENCLAST (R10)(R13*1), X10, X10
+	VAESENCLAST (R10)(R13*1), X11, X11
+	VMOVDQA     X8, X12
+	CMPQ        R12, $0x01
+	JBE         adsummed_47
+	VPXOR       X9, X12, X12
+	CMPQ        R12, $0x02
+	JBE         adsummed_47
+	VPXOR       X10, X12, X12
+	CMPQ        R12, $0x03
+	JBE         adsummed_47
+	VPXOR       X11, X12, X12
+
+adsummed_47:
+noad_18:
+	VMOVDQU  X12, 16(SP)
+	MOVQ     dst+72(FP), DI
+	MOVQ     src+80(FP), SI
+	MOVQ     n+88(FP), R8
+	XORL     R9, R9
+	VPXOR    X10, X10, X10
+	VPSHUFB  X6, X0, X1
+	VPSHUFB  rev64<>+0(SB), X0, X2
+	VPSLLQ   $0x08, X2, X3
+	VPSRLQ   $0x38, X1, X7
+	VPOR     X7, X3, X3
+	VPXOR    X2, X3, X3
+	VPBLENDW $0x0f, X3, X2, X3
+	VPSLLQ   X4, X1, X1
+	VPSRLQ   X5, X3, X3
+	VPOR     X3, X1, X1
+	VPSHUFB  X6, X1, X14
+	MOVQ     l+32(FP), DX
+
+loop_49:
 	CMPQ           R8, $0x00000010
-	JB             tail_18
+	JB             tail_48
 	VPXOR          (BX), X14, X11
 	VINSERTI128    $0x01, X11, Y11, Y8
 	VPXOR          (BX)(R13*1), X14, X11
@@ -16639,7 +17692,7 @@ loop_19:
 	VAESDEC        Y15, Y6, Y6
 	VAESDEC        Y15, Y7, Y7
 	CMPQ           AX, $0x0a
-	JE             final_20
+	JE             final_50
 	VBROADCASTI128 160(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -16659,7 +17712,7 @@ loop_19:
 	VAESDEC        Y15, Y6, Y6
 	VAESDEC        Y15, Y7, Y7
 	CMPQ           AX, $0x0c
-	JE             final_20
+	JE             final_50
 	VBROADCASTI128 192(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -16679,7 +17732,7 @@ loop_19:
 	VAESDEC        Y15, Y6, Y6
 	VAESDEC        Y15, Y7, Y7
 
-final_20:
+final_50:
 	VPXOR       (CX), Y9, Y11
 	VAESDECLAST Y11, Y0, Y0
 	VMOVDQU     Y0, (DI)
@@ -16716,9 +17769,9 @@ final_20:
 	ADDQ        $0x00000100, SI
 	ADDQ        $0x00000100, DI
 	SUBQ        $0x00000010, R8
-	JMP         loop_19
+	JMP         loop_49
 
-tail_18:
+tail_48:
 	MOVQ    r+96(FP), R9
 	MOVQ    ends+40(FP), DX
 	VMOVDQA X14, X13
@@ -16726,16 +17779,16 @@ tail_18:
 	SHLQ    $0x04, R12
 	LEAQ    (SI)(R12*1), R11
 	LEAQ    (DI)(R12*1), R14
-	JZ      notail_21
+	JZ      notail_51
 	VPXOR   -16(CX)(R12*1), X13, X13
 
-notail_21:
+notail_51:
 	VPXOR X1, X1, X1
 	TESTQ R9, R9
-	JZ    whole_22
+	JZ    whole_52
 	VPXOR (DX), X13, X13
 
-whole_22:
+whole_52:
 	VPXOR          (R10), X13, X12
 	VPXOR          16(DX), X13, X13
 	VPXOR          (R10), X13, X13
@@ -16744,7 +17797,7 @@ whole_22:
 	VPXOR          (BX)(R13*1), X14, X11
 	VINSERTI128    $0x01, X11, Y11, Y9
 	TESTQ          R8, R8
-	JNZ            skip_24
+	JNZ            skip_54
 	VBROADCASTI128 16(BX), Y15
 	VAESENC        16(R10), X12, X12
 	VBROADCASTI128 32(BX), Y15
@@ -16764,25 +17817,25 @@ whole_22:
 	VBROADCASTI128 144(BX), Y15
 	VAESENC        144(R10), X12, X12
 	CMPQ           AX, $0x0a
-	JE             final_25
+	JE             final_55
 	VBROADCASTI128 160(BX), Y15
 	VAESENC        160(R10), X12, X12
 	VBROADCASTI128 176(BX), Y15
 	VAESENC        176(R10), X12, X12
 	CMPQ           AX, $0x0c
-	JE             final_25
+	JE             final_55
 	VBROADCASTI128 192(BX), Y15
 	VAESENC        192(R10), X12, X12
 	VBROADCASTI128 208(BX), Y15
 	VAESENC        208(R10), X12, X12
 
-final_25:
+final_55:
 	VAESENCLAST (R10)(R13*1), X12, X12
-	JMP         taildone_23
+	JMP         taildone_53
 
-skip_24:
+skip_54:
 	CMPQ           R8, $0x00000001
-	JNE            skip_26
+	JNE            skip_56
 	VMOVDQU        (SI), X0
 	VPXOR          (CX), Y8, Y11
 	VPXOR          Y11, Y0, Y0
@@ -16814,7 +17867,7 @@ skip_24:
 	VAESDEC        Y15, Y0, Y0
 	VAESENC        144(R10), X12, X12
 	CMPQ           AX, $0x0a
-	JE             final_27
+	JE             final_57
 	VBROADCASTI128 160(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESENC        160(R10), X12, X12
@@ -16822,7 +17875,7 @@ skip_24:
 	VAESDEC        Y15, Y0, Y0
 	VAESENC        176(R10), X12, X12
 	CMPQ           AX, $0x0c
-	JE             final_27
+	JE             final_57
 	VBROADCASTI128 192(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESENC        192(R10), X12, X12
@@ -16830,18 +17883,18 @@ skip_24:
 	VAESDEC        Y15, Y0, Y0
 	VAESENC        208(R10), X12, X12
 
-final_27:
+final_57:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), Y9, Y11
 	VAESDECLAST Y11, Y0, Y0
 	VMOVDQU     X0, (DI)
 	VMOVDQA     X0, X0
 	VPXOR       Y0, Y10, Y10
-	JMP         taildone_23
+	JMP         taildone_53
 
-skip_26:
+skip_56:
 	CMPQ           R8, $0x00000002
-	JNE            skip_28
+	JNE            skip_58
 	VMOVDQU        (SI), Y0
 	VPXOR          (CX), Y8, Y11
 	VPXOR          Y11, Y0, Y0
@@ -16873,7 +17926,7 @@ skip_26:
 	VAESDEC        Y15, Y0, Y0
 	VAESENC        144(R10), X12, X12
 	CMPQ           AX, $0x0a
-	JE             final_29
+	JE             final_59
 	VBROADCASTI128 160(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESENC        160(R10), X12, X12
@@ -16881,7 +17934,7 @@ skip_26:
 	VAESDEC        Y15, Y0, Y0
 	VAESENC        176(R10), X12, X12
 	CMPQ           AX, $0x0c
-	JE             final_29
+	JE             final_59
 	VBROADCASTI128 192(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESENC        192(R10), X12, X12
@@ -16889,17 +17942,17 @@ skip_26:
 	VAESDEC        Y15, Y0, Y0
 	VAESENC        208(R10), X12, X12
 
-final_29:
+final_59:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), Y9, Y11
 	VAESDECLAST Y11, Y0, Y0
 	VMOVDQU     Y0, (DI)
 	VPXOR       Y0, Y10, Y10
-	JMP         taildone_23
+	JMP         taildone_53
 
-skip_28:
+skip_58:
 	CMPQ           R8, $0x00000003
-	JNE            skip_30
+	JNE            skip_60
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), X1
 	VPXOR          (CX), Y8, Y11
@@ -16943,7 +17996,7 @@ skip_28:
 	VAESDEC        Y15, Y1, Y1
 	VAESENC        144(R10), X12, X12
 	CMPQ           AX, $0x0a
-	JE             final_31
+	JE             final_61
 	VBROADCASTI128 160(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -16953,7 +18006,7 @@ skip_28:
 	VAESDEC        Y15, Y1, Y1
 	VAESENC        176(R10), X12, X12
 	CMPQ           AX, $0x0c
-	JE             final_31
+	JE             final_61
 	VBROADCASTI128 192(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -16963,7 +18016,7 @@ skip_28:
 	VAESDEC        Y15, Y1, Y1
 	VAESENC        208(R10), X12, X12
 
-final_31:
+final_61:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), Y9, Y11
 	VAESDECLAST Y11, Y0, Y0
@@ -16974,11 +18027,11 @@ final_31:
 	VMOVDQA     X1, X1
 	VPXOR       Y0, Y10, Y10
 	VPXOR       Y1, Y10, Y10
-	JMP         taildone_23
+	JMP         taildone_53
 
-skip_30:
+skip_60:
 	CMPQ           R8, $0x00000004
-	JNE            skip_32
+	JNE            skip_62
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VPXOR          (CX), Y8, Y11
@@ -17022,7 +18075,7 @@ skip_30:
 	VAESDEC        Y15, Y1, Y1
 	VAESENC        144(R10), X12, X12
 	CMPQ           AX, $0x0a
-	JE             final_33
+	JE             final_63
 	VBROADCASTI128 160(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -17032,7 +18085,7 @@ skip_30:
 	VAESDEC        Y15, Y1, Y1
 	VAESENC        176(R10), X12, X12
 	CMPQ           AX, $0x0c
-	JE             final_33
+	JE             final_63
 	VBROADCASTI128 192(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -17042,7 +18095,7 @@ skip_30:
 	VAESDEC        Y15, Y1, Y1
 	VAESENC        208(R10), X12, X12
 
-final_33:
+final_63:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), Y9, Y11
 	VAESDECLAST Y11, Y0, Y0
@@ -17052,11 +18105,11 @@ final_33:
 	VMOVDQU     Y1, 32(DI)
 	VPXOR       Y0, Y10, Y10
 	VPXOR       Y1, Y10, Y10
-	JMP         taildone_23
+	JMP         taildone_53
 
-skip_32:
+skip_62:
 	CMPQ           R8, $0x00000005
-	JNE            skip_34
+	JNE            skip_64
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), X2
@@ -17112,7 +18165,7 @@ skip_32:
 	VAESDEC        Y15, Y2, Y2
 	VAESENC        144(R10), X12, X12
 	CMPQ           AX, $0x0a
-	JE             final_35
+	JE             final_65
 	VBROADCASTI128 160(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -17124,7 +18177,7 @@ skip_32:
 	VAESDEC        Y15, Y2, Y2
 	VAESENC        176(R10), X12, X12
 	CMPQ           AX, $0x0c
-	JE             final_35
+	JE             final_65
 	VBROADCASTI128 192(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -17136,7 +18189,7 @@ skip_32:
 	VAESDEC        Y15, Y2, Y2
 	VAESENC        208(R10), X12, X12
 
-final_35:
+final_65:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), Y9, Y11
 	VAESDECLAST Y11, Y0, Y0
@@ -17151,11 +18204,11 @@ final_35:
 	VPXOR       Y0, Y10, Y10
 	VPXOR       Y1, Y10, Y10
 	VPXOR       Y2, Y10, Y10
-	JMP         taildone_23
+	JMP         taildone_53
 
-skip_34:
+skip_64:
 	CMPQ           R8, $0x00000006
-	JNE            skip_36
+	JNE            skip_66
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -17211,7 +18264,7 @@ skip_34:
 	VAESDEC        Y15, Y2, Y2
 	VAESENC        144(R10), X12, X12
 	CMPQ           AX, $0x0a
-	JE             final_37
+	JE             final_67
 	VBROADCASTI128 160(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -17223,7 +18276,7 @@ skip_34:
 	VAESDEC        Y15, Y2, Y2
 	VAESENC        176(R10), X12, X12
 	CMPQ           AX, $0x0c
-	JE             final_37
+	JE             final_67
 	VBROADCASTI128 192(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -17235,7 +18288,7 @@ skip_34:
 	VAESDEC        Y15, Y2, Y2
 	VAESENC        208(R10), X12, X12
 
-final_37:
+final_67:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), Y9, Y11
 	VAESDECLAST Y11, Y0, Y0
@@ -17249,11 +18302,11 @@ final_37:
 	VPXOR       Y0, Y10, Y10
 	VPXOR       Y1, Y10, Y10
 	VPXOR       Y2, Y10, Y10
-	JMP         taildone_23
+	JMP         taildone_53
 
-skip_36:
+skip_66:
 	CMPQ           R8, $0x00000007
-	JNE            skip_38
+	JNE            skip_68
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -17321,7 +18374,7 @@ skip_36:
 	VAESDEC        Y15, Y3, Y3
 	VAESENC        144(R10), X12, X12
 	CMPQ           AX, $0x0a
-	JE             final_39
+	JE             final_69
 	VBROADCASTI128 160(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -17335,7 +18388,7 @@ skip_36:
 	VAESDEC        Y15, Y3, Y3
 	VAESENC        176(R10), X12, X12
 	CMPQ           AX, $0x0c
-	JE             final_39
+	JE             final_69
 	VBROADCASTI128 192(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -17349,7 +18402,7 @@ skip_36:
 	VAESDEC        Y15, Y3, Y3
 	VAESENC        208(R10), X12, X12
 
-final_39:
+final_69:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), Y9, Y11
 	VAESDECLAST Y11, Y0, Y0
@@ -17368,11 +18421,11 @@ final_39:
 	VPXOR       Y1, Y10, Y10
 	VPXOR       Y2, Y10, Y10
 	VPXOR       Y3, Y10, Y10
-	JMP         taildone_23
+	JMP         taildone_53
 
-skip_38:
+skip_68:
 	CMPQ           R8, $0x00000008
-	JNE            skip_40
+	JNE            skip_70
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -17440,7 +18493,7 @@ skip_38:
 	VAESDEC        Y15, Y3, Y3
 	VAESENC        144(R10), X12, X12
 	CMPQ           AX, $0x0a
-	JE             final_41
+	JE             final_71
 	VBROADCASTI128 160(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -17454,7 +18507,7 @@ skip_38:
 	VAESDEC        Y15, Y3, Y3
 	VAESENC        176(R10), X12, X12
 	CMPQ           AX, $0x0c
-	JE             final_41
+	JE             final_71
 	VBROADCASTI128 192(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -17468,7 +18521,7 @@ skip_38:
 	VAESDEC        Y15, Y3, Y3
 	VAESENC        208(R10), X12, X12
 
-final_41:
+final_71:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), Y9, Y11
 	VAESDECLAST Y11, Y0, Y0
@@ -17486,11 +18539,11 @@ final_41:
 	VPXOR       Y1, Y10, Y10
 	VPXOR       Y2, Y10, Y10
 	VPXOR       Y3, Y10, Y10
-	JMP         taildone_23
+	JMP         taildone_53
 
-skip_40:
+skip_70:
 	CMPQ           R8, $0x00000009
-	JNE            skip_42
+	JNE            skip_72
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -17570,7 +18623,7 @@ skip_40:
 	VAESDEC        Y15, Y4, Y4
 	VAESENC        144(R10), X12, X12
 	CMPQ           AX, $0x0a
-	JE             final_43
+	JE             final_73
 	VBROADCASTI128 160(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -17586,7 +18639,7 @@ skip_40:
 	VAESDEC        Y15, Y4, Y4
 	VAESENC        176(R10), X12, X12
 	CMPQ           AX, $0x0c
-	JE             final_43
+	JE             final_73
 	VBROADCASTI128 192(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -17602,7 +18655,7 @@ skip_40:
 	VAESDEC        Y15, Y4, Y4
 	VAESENC        208(R10), X12, X12
 
-final_43:
+final_73:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), Y9, Y11
 	VAESDECLAST Y11, Y0, Y0
@@ -17625,11 +18678,11 @@ final_43:
 	VPXOR       Y2, Y10, Y10
 	VPXOR       Y3, Y10, Y10
 	VPXOR       Y4, Y10, Y10
-	JMP         taildone_23
+	JMP         taildone_53
 
-skip_42:
+skip_72:
 	CMPQ           R8, $0x0000000a
-	JNE            skip_44
+	JNE            skip_74
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -17709,7 +18762,7 @@ skip_42:
 	VAESDEC        Y15, Y4, Y4
 	VAESENC        144(R10), X12, X12
 	CMPQ           AX, $0x0a
-	JE             final_45
+	JE             final_75
 	VBROADCASTI128 160(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -17725,7 +18778,7 @@ skip_42:
 	VAESDEC        Y15, Y4, Y4
 	VAESENC        176(R10), X12, X12
 	CMPQ           AX, $0x0c
-	JE             final_45
+	JE             final_75
 	VBROADCASTI128 192(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -17741,7 +18794,7 @@ skip_42:
 	VAESDEC        Y15, Y4, Y4
 	VAESENC        208(R10), X12, X12
 
-final_45:
+final_75:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), Y9, Y11
 	VAESDECLAST Y11, Y0, Y0
@@ -17763,11 +18816,11 @@ final_45:
 	VPXOR       Y2, Y10, Y10
 	VPXOR       Y3, Y10, Y10
 	VPXOR       Y4, Y10, Y10
-	JMP         taildone_23
+	JMP         taildone_53
 
-skip_44:
+skip_74:
 	CMPQ           R8, $0x0000000b
-	JNE            skip_46
+	JNE            skip_76
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -17859,7 +18912,7 @@ skip_44:
 	VAESDEC        Y15, Y5, Y5
 	VAESENC        144(R10), X12, X12
 	CMPQ           AX, $0x0a
-	JE             final_47
+	JE             final_77
 	VBROADCASTI128 160(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -17877,7 +18930,7 @@ skip_44:
 	VAESDEC        Y15, Y5, Y5
 	VAESENC        176(R10), X12, X12
 	CMPQ           AX, $0x0c
-	JE             final_47
+	JE             final_77
 	VBROADCASTI128 192(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -17895,7 +18948,7 @@ skip_44:
 	VAESDEC        Y15, Y5, Y5
 	VAESENC        208(R10), X12, X12
 
-final_47:
+final_77:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), Y9, Y11
 	VAESDECLAST Y11, Y0, Y0
@@ -17922,11 +18975,11 @@ final_47:
 	VPXOR       Y3, Y10, Y10
 	VPXOR       Y4, Y10, Y10
 	VPXOR       Y5, Y10, Y10
-	JMP         taildone_23
+	JMP         taildone_53
 
-skip_46:
+skip_76:
 	CMPQ           R8, $0x0000000c
-	JNE            skip_48
+	JNE            skip_78
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -18018,7 +19071,7 @@ skip_46:
 	VAESDEC        Y15, Y5, Y5
 	VAESENC        144(R10), X12, X12
 	CMPQ           AX, $0x0a
-	JE             final_49
+	JE             final_79
 	VBROADCASTI128 160(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -18036,7 +19089,7 @@ skip_46:
 	VAESDEC        Y15, Y5, Y5
 	VAESENC        176(R10), X12, X12
 	CMPQ           AX, $0x0c
-	JE             final_49
+	JE             final_79
 	VBROADCASTI128 192(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -18054,7 +19107,7 @@ skip_46:
 	VAESDEC        Y15, Y5, Y5
 	VAESENC        208(R10), X12, X12
 
-final_49:
+final_79:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), Y9, Y11
 	VAESDECLAST Y11, Y0, Y0
@@ -18080,11 +19133,11 @@ final_49:
 	VPXOR       Y3, Y10, Y10
 	VPXOR       Y4, Y10, Y10
 	VPXOR       Y5, Y10, Y10
-	JMP         taildone_23
+	JMP         taildone_53
 
-skip_48:
+skip_78:
 	CMPQ           R8, $0x0000000d
-	JNE            skip_50
+	JNE            skip_80
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -18188,7 +19241,7 @@ skip_48:
 	VAESDEC        Y15, Y6, Y6
 	VAESENC        144(R10), X12, X12
 	CMPQ           AX, $0x0a
-	JE             final_51
+	JE             final_81
 	VBROADCASTI128 160(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -18208,7 +19261,7 @@ skip_48:
 	VAESDEC        Y15, Y6, Y6
 	VAESENC        176(R10), X12, X12
 	CMPQ           AX, $0x0c
-	JE             final_51
+	JE             final_81
 	VBROADCASTI128 192(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -18228,7 +19281,7 @@ skip_48:
 	VAESDEC        Y15, Y6, Y6
 	VAESENC        208(R10), X12, X12
 
-final_51:
+final_81:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), Y9, Y11
 	VAESDECLAST Y11, Y0, Y0
@@ -18259,11 +19312,11 @@ final_51:
 	VPXOR       Y4, Y10, Y10
 	VPXOR       Y5, Y10, Y10
 	VPXOR       Y6, Y10, Y10
-	JMP         taildone_23
+	JMP         taildone_53
 
-skip_50:
+skip_80:
 	CMPQ           R8, $0x0000000e
-	JNE            skip_52
+	JNE            skip_82
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -18367,7 +19420,7 @@ skip_50:
 	VAESDEC        Y15, Y6, Y6
 	VAESENC        144(R10), X12, X12
 	CMPQ           AX, $0x0a
-	JE             final_53
+	JE             final_83
 	VBROADCASTI128 160(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -18387,7 +19440,7 @@ skip_50:
 	VAESDEC        Y15, Y6, Y6
 	VAESENC        176(R10), X12, X12
 	CMPQ           AX, $0x0c
-	JE             final_53
+	JE             final_83
 	VBROADCASTI128 192(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -18407,7 +19460,7 @@ skip_50:
 	VAESDEC        Y15, Y6, Y6
 	VAESENC        208(R10), X12, X12
 
-final_53:
+final_83:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), Y9, Y11
 	VAESDECLAST Y11, Y0, Y0
@@ -18437,11 +19490,11 @@ final_53:
 	VPXOR       Y4, Y10, Y10
 	VPXOR       Y5, Y10, Y10
 	VPXOR       Y6, Y10, Y10
-	JMP         taildone_23
+	JMP         taildone_53
 
-skip_52:
+skip_82:
 	CMPQ           R8, $0x0000000f
-	JNE            skip_54
+	JNE            skip_84
 	VMOVDQU        (SI), Y0
 	VMOVDQU        32(SI), Y1
 	VMOVDQU        64(SI), Y2
@@ -18557,7 +19610,7 @@ skip_52:
 	VAESDEC        Y15, Y7, Y7
 	VAESENC        144(R10), X12, X12
 	CMPQ           AX, $0x0a
-	JE             final_55
+	JE             final_85
 	VBROADCASTI128 160(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -18579,7 +19632,7 @@ skip_52:
 	VAESDEC        Y15, Y7, Y7
 	VAESENC        176(R10), X12, X12
 	CMPQ           AX, $0x0c
-	JE             final_55
+	JE             final_85
 	VBROADCASTI128 192(BX), Y15
 	VAESDEC        Y15, Y0, Y0
 	VAESDEC        Y15, Y1, Y1
@@ -18601,7 +19654,7 @@ skip_52:
 	VAESDEC        Y15, Y7, Y7
 	VAESENC        208(R10), X12, X12
 
-final_55:
+final_85:
 	VAESENCLAST (R10)(R13*1), X12, X12
 	VPXOR       (CX), Y9, Y11
 	VAESDECLAST Y11, Y0, Y0
@@ -18636,155 +19689,155 @@ final_55:
 	VPXOR       Y5, Y10, Y10
 	VPXOR       Y6, Y10, Y10
 	VPXOR       Y7, Y10, Y10
-	JMP         taildone_23
+	JMP         taildone_53
 
-skip_54:
-taildone_23:
+skip_84:
+taildone_53:
 	VEXTRACTI128 $0x01, Y10, X11
 	VPXOR        X11, X10, X0
 	VPXOR        X13, X0, X0
 	TESTQ        R9, R9
-	JZ           tag_56
+	JZ           tag_86
 	VPXOR        X1, X1, X1
 	CMPQ         R9, $0x07
-	JA           upper_58
+	JA           upper_88
 	CMPQ         R9, $0x03
-	JA           upper_59
+	JA           upper_89
 	CMPQ         R9, $0x01
-	JA           upper_60
+	JA           upper_90
 	CMPQ         R9, $0x00
-	JA           upper_61
-	JMP          loaded_57
+	JA           upper_91
+	JMP          loaded_87
 
-upper_61:
+upper_91:
 	VPINSRB $0x00, (R11), X1, X1
-	JMP     loaded_57
+	JMP     loaded_87
 
-upper_60:
+upper_90:
 	CMPQ    R9, $0x02
-	JA      upper_62
+	JA      upper_92
 	VPINSRW $0x00, (R11), X1, X1
-	JMP     loaded_57
+	JMP     loaded_87
 
-upper_62:
+upper_92:
 	VPINSRW $0x00, (R11), X1, X1
 	VPINSRB $0x02, 2(R11), X1, X1
-	JMP     loaded_57
+	JMP     loaded_87
 
-upper_59:
+upper_89:
 	CMPQ    R9, $0x05
-	JA      upper_63
+	JA      upper_93
 	CMPQ    R9, $0x04
-	JA      upper_64
+	JA      upper_94
 	VPINSRD $0x00, (R11), X1, X1
-	JMP     loaded_57
+	JMP     loaded_87
 
-upper_64:
+upper_94:
 	VPINSRD $0x00, (R11), X1, X1
 	VPINSRB $0x04, 4(R11), X1, X1
-	JMP     loaded_57
+	JMP     loaded_87
 
-upper_63:
+upper_93:
 	CMPQ    R9, $0x06
-	JA      upper_65
+	JA      upper_95
 	VPINSRD $0x00, (R11), X1, X1
 	VPINSRW $0x02, 4(R11), X1, X1
-	JMP     loaded_57
+	JMP     loaded_87
 
-upper_65:
+upper_95:
 	VPINSRD $0x00, (R11), X1, X1
 	VPINSRW $0x02, 4(R11), X1, X1
 	VPINSRB $0x06, 6(R11), X1, X1
-	JMP     loaded_57
+	JMP     loaded_87
 
-upper_58:
+upper_88:
 	CMPQ    R9, $0x0b
-	JA      upper_66
+	JA      upper_96
 	CMPQ    R9, $0x09
-	JA      upper_67
+	JA      upper_97
 	CMPQ    R9, $0x08
-	JA      upper_68
+	JA      upper_98
 	VPINSRQ $0x00, (R11), X1, X1
-	JMP     loaded_57
+	JMP     loaded_87
 
-upper_68:
+upper_98:
 	VPINSRQ $0x00, (R11), X1, X1
 	VPINSRB $0x08, 8(R11), X1, X1
-	JMP     loaded_57
+	JMP     loaded_87
 
-upper_67:
+upper_97:
 	CMPQ    R9, $0x0a
-	JA      upper_69
+	JA      upper_99
 	VPINSRQ $0x00, (R11), X1, X1
 	VPINSRW $0x04, 8(R11), X1, X1
-	JMP     loaded_57
+	JMP     loaded_87
 
-upper_69:
+upper_99:
 	VPINSRQ $0x00, (R11), X1, X1
 	VPINSRW $0x04, 8(R11), X1, X1
 	VPINSRB $0x0a, 10(R11), X1, X1
-	JMP     loaded_57
+	JMP     loaded_87
 
-upper_66:
+upper_96:
 	CMPQ    R9, $0x0d
-	JA      upper_70
+	JA      upper_100
 	CMPQ    R9, $0x0c
-	JA      upper_71
+	JA      upper_101
 	VPINSRQ $0x00, (R11), X1, X1
 	VPINSRD $0x02, 8(R11), X1, X1
-	JMP     loaded_57
+	JMP     loaded_87
 
-upper_71:
+upper_101:
 	VPINSRQ $0x00, (R11), X1, X1
 	VPINSRD $0x02, 8(R11), X1, X1
 	VPINSRB $0x0c, 12(R11), X1, X1
-	JMP     loaded_57
+	JMP     loaded_87
 
-upper_70:
+upper_100:
 	CMPQ    R9, $0x0e
-	JA      upper_72
+	JA      upper_102
 	VPINSRQ $0x00, (R11), X1, X1
 	VPINSRD $0x02, 8(R11), X1, X1
 	VPINSRW $0x06, 12(R11), X1, X1
-	JMP     loaded_57
+	JMP     loaded_87
 
-upper_72:
+upper_102:
 	VPINSRQ $0x00, (R11), X1, X1
 	VPINSRD $0x02, 8(R11), X1, X1
 	VPINSRW $0x06, 12(R11), X1, X1
 	VPINSRB $0x0e, 14(R11), X1, X1
 
-loaded_57:
+loaded_87:
 	VPXOR   X12, X1, X1
 	VMOVDQU X1, (SP)
 	XORL    DX, DX
 	TESTQ   $0x00000008, R9
-	JZ      copy_73
+	JZ      copy_103
 	MOVQ    (SP)(DX*1), R12
 	MOVQ    R12, (R14)(DX*1)
 	ADDQ    $0x08, DX
 
-copy_73:
+copy_103:
 	TESTQ $0x00000004, R9
-	JZ    copy_74
+	JZ    copy_104
 	MOVL  (SP)(DX*1), R12
 	MOVL  R12, (R14)(DX*1)
 	ADDQ  $0x04, DX
 
-copy_74:
+copy_104:
 	TESTQ $0x00000002, R9
-	JZ    copy_75
+	JZ    copy_105
 	MOVW  (SP)(DX*1), R12
 	MOVW  R12, (R14)(DX*1)
 	ADDQ  $0x02, DX
 
-copy_75:
+copy_105:
 	TESTQ $0x00000001, R9
-	JZ    copy_76
+	JZ    copy_106
 	MOVB  (SP)(DX*1), R12
 	MOVB  R12, (R14)(DX*1)
 
-copy_76:
+copy_106:
 	LEAQ  ones16<>+16(SB), R12
 	SUBQ  R9, R12
 	VPAND (R12), X1, X1
@@ -18793,7 +19846,7 @@ copy_76:
 	VPOR  (R12), X1, X1
 	VPXOR X1, X0, X0
 
-tag_56:
+tag_86:
 	VAESENC 16(R10), X0, X0
 	VAESENC 32(R10), X0, X0
 	VAESENC 48(R10), X0, X0
@@ -18804,20 +19857,21 @@ tag_56:
 	VAESENC 128(R10), X0, X0
 	VAESENC 144(R10), X0, X0
 	CMPQ    AX, $0x0a
-	JE      enclast_77
+	JE      enclast_107
 	VAESENC 160(R10), X0, X0
 	VAESENC 176(R10), X0, X0
 	CMPQ    AX, $0x0c
-	JE      enclast_77
+	JE      enclast_107
 	VAESENC 192(R10), X0, X0
 	VAESENC 208(R10), X0, X0
 
-enclast_77:
+enclast_107:
 	VAESENCLAST (R10)(R13*1), X0, X0
+	VPXOR       16(SP), X0, X0
 	VMOVQ       X0, R12
-	MOVQ        R12, t0+104(FP)
+	MOVQ        R12, t0+120(FP)
 	VPEXTRQ     $0x01, X0, R12
-	MOVQ        R12, t1+112(FP)
+	MOVQ        R12, t1+128(FP)
 	VZEROUPPER
 	RET
 

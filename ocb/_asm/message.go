@@ -8,20 +8,20 @@ import (
 
 // The message kernels, ocbSeal and ocbOpen for each width, seal or open a
 // whole message of n >= 0 whole blocks and a final partial block of r < 16
-// bytes, and return the tag, E(Checksum ^ Offset_m ^ L_$) ^ HASH(A), at full
-// length (ymm, xmm: without HASH(A)). Left to separate calls, the steps
-// around the blocks wait on each other: Ktop before the first offset, the
-// pad after the last block's offset, the tag after the checksum. The kernels
-// format the nonce and encipher Ktop in their prologue, where the key
-// broadcasts (zmm) and the hash of up to 64 bytes of associated data (zmm)
-// hide under its latency, and run the pad, E(Offset_*), beside the last
+// bytes with up to 64 bytes of associated data, and return the tag,
+// E(Checksum ^ Offset_m ^ L_$) ^ HASH(A), at full length. Left to separate
+// calls, the steps around the blocks wait on each other: Ktop before the
+// first offset, the pad after the last block's offset, the tag after the
+// checksum. The kernels format the nonce and encipher Ktop in their
+// prologue, where the key broadcasts (zmm) and the hash of the associated
+// data hide under its latency, and run the pad, E(Offset_*), beside the last
 // (partial) group's rounds; so does the tag when sealing, since the checksum
 // is complete once the last group's plaintext is loaded. Opening waits for
 // the last group's output for the checksum and enciphers the tag after it.
 // The nonce, the associated data and the partial block move under AVX-512
-// byte masks (zmm), or (ymm, xmm) load by 8, 4, 2 and 1-byte inserts and
-// store through a stack buffer by moves of those sizes: no byte outside
-// them is touched.
+// byte masks (zmm), or (ymm, xmm) load by 8, 4, 2 and 1-byte inserts (the
+// associated data's whole blocks whole) and store through a stack buffer by
+// moves of those sizes: no byte outside them is touched.
 
 // Registers of the message kernels besides the block kernels' own.
 var (
@@ -82,14 +82,11 @@ func tables() {
 }
 
 func (g *gen) message() {
-	name, keys, ad := "ocbSeal", "rk *[240]byte", ""
+	name, keys := "ocbSeal", "rk *[240]byte"
 	if g.o == dec {
 		name, keys = "ocbOpen", "rk, ek *[240]byte"
 	}
-	if g.wide() {
-		ad = ", ad *byte, adLen int"
-	}
-	TEXT(name+g.w.name, NOSPLIT, "func(nr int, "+keys+", rel, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst, src *byte, n, r int"+ad+") (t0, t1 uint64)")
+	TEXT(name+g.w.name, NOSPLIT, "func(nr int, "+keys+", rel, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst, src *byte, n, r int, ad *byte, adLen int) (t0, t1 uint64)")
 	Pragma("noescape")
 	if !g.wide() {
 		g.buf = AllocLocal(16)
@@ -144,6 +141,8 @@ func (g *gen) message() {
 	g.keys()
 	if g.wide() {
 		g.hashAD()
+	} else {
+		g.hashADNarrow()
 	}
 	Load(Param("dst"), dst)
 	Load(Param("src"), src)
@@ -341,6 +340,91 @@ func (g *gen) copyBytes(dst, src Mem, count, off, tmp GPPhysical) {
 		}
 		Label(skip)
 	}
+}
+
+// hashADNarrow is hashAD for the ymm and xmm kernels: up to four blocks in
+// X8 to X11, the whole ones loaded whole and a final partial one by
+// loadBytes, each with its own rounds on keys from memory.
+func (g *gen) hashADNarrow() {
+	g.hash = AllocLocal(16)
+	ad, ar, an, k0, part := partSrc, partDst, t1, X13, X14
+	blk := func(j int) VecPhysical { return g.x(8 + j) }
+	Load(Param("ad"), ad)
+	Load(Param("adLen"), ar)
+	VPXOR(X12, X12, X12)
+	none := g.label("noad")
+	TESTQ(ar, ar)
+	JZ(LabelRef(none))
+	MOVQ(ar, an)
+	SHRQ(U8(4), an)
+	ANDQ(U8(15), ar)
+	VMOVDQU(Mem{Base: ek}, k0)
+	for j := 0; j < 4; j++ {
+		skip := g.label("adskip")
+		CMPQ(an, U8(j))
+		JBE(LabelRef(skip))
+		VPXOR(Mem{Base: ad, Disp: 16 * j}, k0, blk(j))
+		VPXOR(Mem{Base: rel, Disp: 16 * j}, blk(j), blk(j))
+		Label(skip)
+	}
+	rounds := g.label("adrounds")
+	TESTQ(ar, ar)
+	JZ(LabelRef(rounds))
+	// The partial block, padded, with the offset rel[an-1] ^ L_*, in the
+	// register of block an; then an counts it too.
+	SHLQ(U8(4), an)
+	ADDQ(an, ad)
+	g.loadBytes(part, ad, ar, false)
+	LEAQ(padBit.Offset(16), ends)
+	SUBQ(ar, ends)
+	VPOR(Mem{Base: ends}, part, part)
+	Load(Param("ends"), ends)
+	VPXOR(Mem{Base: ends}, part, part)
+	VPXOR(k0, part, part)
+	first := g.label("adfirst")
+	TESTQ(an, an)
+	JZ(LabelRef(first))
+	VPXOR(Mem{Base: rel, Index: an, Scale: 1, Disp: -16}, part, part)
+	Label(first)
+	placed := g.label("adplaced")
+	for j := 0; j < 4; j++ {
+		next := g.label("adnext")
+		CMPQ(an, U8(16*j))
+		JNE(LabelRef(next))
+		VMOVDQA(part, blk(j))
+		JMP(LabelRef(placed))
+		Label(next)
+	}
+	Label(placed)
+	SHRQ(U8(4), an)
+	INCQ(an)
+	// The rounds run on all four registers; those past the blocks are
+	// left out of the sum.
+	Label(rounds)
+	final := g.label("adlast")
+	for r := 1; r <= 13; r++ {
+		for j := 0; j < 4; j++ {
+			VAESENC(Mem{Base: ek, Disp: 16 * r}, blk(j), blk(j))
+		}
+		if r == 9 || r == 11 {
+			CMPQ(nr, U8(r+1))
+			JE(LabelRef(final))
+		}
+	}
+	Label(final)
+	for j := 0; j < 4; j++ {
+		VAESENCLAST(Mem{Base: ek, Index: last, Scale: 1}, blk(j), blk(j))
+	}
+	VMOVDQA(blk(0), X12)
+	summed := g.label("adsummed")
+	for j := 1; j < 4; j++ {
+		CMPQ(an, U8(j))
+		JBE(LabelRef(summed))
+		VPXOR(blk(j), X12, X12)
+	}
+	Label(summed)
+	Label(none)
+	VMOVDQU(X12, g.hash)
 }
 
 // encRounds applies encryption rounds 1 to nr, with the keys at ek, to x.
@@ -554,7 +638,7 @@ func (g *gen) sealEnd() {
 	XORL(ends.As32(), ends.As32())
 	g.copyBytes(Mem{Base: partDst}, g.buf, rr, ends, t1)
 	Label(store)
-	VMOVDQA(x.AsX(), X0)
+	VPXOR(g.hash, x.AsX(), X0)
 	g.ret()
 }
 
@@ -601,9 +685,7 @@ func (g *gen) openEnd() {
 	VPXOR(X1, X0, X0)
 	Label(tag)
 	g.encRounds(X0)
-	if g.wide() {
-		VPXOR(g.hash, X0, X0)
-	}
+	VPXOR(g.hash, X0, X0)
 	g.ret()
 }
 
