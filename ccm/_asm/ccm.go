@@ -68,9 +68,12 @@ func main() {
 	DATA(0, U64(1))
 	DATA(8, U64(0))
 
+	batchData()
 	mac()
 	seal()
 	open()
+	sealBatch()
+	openBatch()
 	Generate()
 }
 

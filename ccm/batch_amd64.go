@@ -1,0 +1,304 @@
+//go:build !purego
+
+package ccm
+
+import (
+	"crypto/subtle"
+	"encoding/binary"
+
+	"github.com/faelabs/fae/batch"
+	"github.com/faelabs/fae/internal/batchutil"
+	"github.com/faelabs/fae/internal/cpu"
+	"github.com/faelabs/fae/internal/impl"
+)
+
+// The batch kernels (ccm_amd64.s, see _asm/batch.go) run n >= 1 steps of
+// the 16 lanes of l: each lane MACs and encrypts (or decrypts) one block
+// at src+16i and writes it to dst+16i in step i.
+
+//go:noescape
+func sealBatchVAES512(nr int, rk *[240]byte, l *lanes, n int)
+
+//go:noescape
+func openBatchVAES512(nr int, rk *[240]byte, l *lanes, n int)
+
+// useVAES512Batch enables the batch kernels.
+var useVAES512Batch = cpu.X86HasVAES512
+
+func init() {
+	impl.Register("ccm", "vaes512-batch", &useVAES512Batch)
+}
+
+const (
+	numLanes = 16
+	// maxSteps bounds the steps of one kernel call, and so the scratch
+	// that lanes without output write to.
+	maxSteps = 64
+)
+
+// lanes is what the kernels read and write; _asm/batch.go has its offsets.
+type lanes struct {
+	x    [numLanes][blockSize]byte // CBC-MAC values
+	ctr  [numLanes][blockSize]byte // counter blocks of the next step
+	mask [numLanes][blockSize]byte // open: which bytes of the output to MAC
+	src  [numLanes]*byte
+	dst  [numLanes]*byte
+}
+
+// lane is the Go side of one lane: the message it holds and the run of
+// blocks it is in. A message runs through B_0 with the start of the
+// associated data, the rest of the associated data in place and its padded
+// final block, the message's whole blocks in place and its padded final
+// block. Runs not in place are in the lane's laneBuf.
+type lane struct {
+	msg      int // index in the batch; -1 when idle
+	stage    int
+	src, dst []byte // the run left in place; dst nil for output nobody reads
+	inBuf    bool   // whether the run is in the laneBuf, from pos to end
+	pos, end int
+	ad, text []byte // the associated data and message blocks not yet run
+	out      []byte
+	s0       [blockSize]byte // E(A_0)
+	a1       [blockSize]byte // A_1, the counter block of the message's first block
+}
+
+// laneBuf holds the blocks a lane runs from and to outside the messages.
+// Lanes keep offsets into it, not slices: pointers stored through a
+// pointer would move it to the heap.
+type laneBuf struct{ in, out [3 * blockSize]byte }
+
+// left returns the blocks left in w's run.
+func (w *lane) left() int {
+	if w.inBuf {
+		return (w.end - w.pos) / blockSize
+	}
+	return len(w.src) / blockSize
+}
+
+// run puts w into a run in place, or in its laneBuf when src is nil.
+func (w *lane) run(src, dst []byte, end int) {
+	w.src, w.dst, w.inBuf, w.pos, w.end = src, dst, src == nil, 0, end
+}
+
+const (
+	stageHdr = iota
+	stageAD
+	stageADTail
+	stageText
+	stageTextTail
+	stageDone
+)
+
+func (a *AEAD) sealBatch(msgs []batch.Message) {
+	s := a.batchSpec()
+	if !useVAES512Batch || a.aes == nil || len(msgs) < 2 {
+		batchutil.Seal(a, s, msgs)
+		return
+	}
+	s.CheckSeal(msgs)
+	a.runLanes(msgs, false)
+}
+
+func (a *AEAD) openBatch(msgs []batch.Message) bool {
+	s := a.batchSpec()
+	if !useVAES512Batch || a.aes == nil || len(msgs) < 2 {
+		return batchutil.Open(a, s, msgs)
+	}
+	s.CheckOpen(msgs)
+	return a.runLanes(msgs, true)
+}
+
+// runLanes seals or opens msgs, which have been checked, 16 at a time: a
+// lane whose message ends takes the next one. Each kernel call runs as
+// many steps as the shortest run left in a busy lane.
+func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
+	var (
+		l       lanes
+		ls      [numLanes]lane
+		bufs    [numLanes]laneBuf
+		scratch [maxSteps * blockSize]byte
+	)
+	next := 0
+	for j := range ls {
+		next = a.refill(&l, &ls[j], &bufs[j], j, msgs, next, open)
+	}
+	for !idle(&ls) {
+		steps := maxSteps
+		for j := range ls {
+			if ls[j].msg >= 0 {
+				steps = min(steps, ls[j].left())
+			}
+		}
+		for j := range ls {
+			w := &ls[j]
+			l.src[j], l.dst[j] = &scratch[0], &scratch[0]
+			switch {
+			case w.msg < 0:
+			case w.inBuf:
+				l.src[j], l.dst[j] = &bufs[j].in[w.pos], &bufs[j].out[w.pos]
+			default:
+				l.src[j] = &w.src[0]
+				if w.dst != nil {
+					l.dst[j] = &w.dst[0]
+				}
+			}
+		}
+		if open {
+			openBatchVAES512(a.aes.Rounds(), a.aes.EncKeys(), &l, steps)
+		} else {
+			sealBatchVAES512(a.aes.Rounds(), a.aes.EncKeys(), &l, steps)
+		}
+		for j := range ls {
+			w := &ls[j]
+			if w.msg < 0 {
+				continue
+			}
+			if w.inBuf {
+				w.pos += steps * blockSize
+			} else {
+				w.src = w.src[steps*blockSize:]
+				if w.dst != nil {
+					w.dst = w.dst[steps*blockSize:]
+				}
+			}
+			if w.left() == 0 {
+				a.advance(&l, w, &bufs[j], j, msgs, open)
+				if w.msg < 0 {
+					next = a.refill(&l, w, &bufs[j], j, msgs, next, open)
+				}
+			}
+		}
+	}
+	allOK = true
+	for i := range msgs {
+		allOK = allOK && (!open || msgs[i].OK)
+	}
+	return allOK
+}
+
+func idle(ls *[numLanes]lane) bool {
+	for j := range ls {
+		if ls[j].msg >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// refill gives lane j the next message of msgs from next on, and returns
+// the new next. Open fails the messages too short or too long for a tag and
+// a length field on the way.
+func (a *AEAD) refill(l *lanes, w *lane, b *laneBuf, j int, msgs []batch.Message, next int, open bool) int {
+	w.msg = -1
+	for ; next < len(msgs); next++ {
+		m := &msgs[next]
+		text := m.In
+		if open {
+			if len(m.In) < a.tagSize || uint64(len(m.In)-a.tagSize) > a.maxLen {
+				m.OK = false
+				clear(m.Out)
+				continue
+			}
+			text = m.In[:len(m.In)-a.tagSize]
+		}
+		a.begin(l, w, b, j, next, m.Nonce, text, m.AD, m.Out)
+		return next + 1
+	}
+	return next
+}
+
+// begin puts message i into lane j: its first run is B_0, the encoding of
+// the associated data's length and as much of the associated data as fits
+// in hdr, with the counter at A_0, so that the keystream of its first block
+// is E(A_0).
+func (a *AEAD) begin(l *lanes, w *lane, b *laneBuf, j, i int, nonce, text, ad, out []byte) {
+	w.msg, w.stage = i, stageHdr
+	w.text, w.out = text, out
+	b0 := b.in[:blockSize]
+	clear(b.in[:])
+	b0[0] = byte(14 - a.nonceSize)
+	copy(b0[1:], nonce)
+	l.ctr[j] = [blockSize]byte(b0)
+	w.a1 = l.ctr[j]
+	w.a1[blockSize-1] = 1
+	b0[0] |= byte((a.tagSize - 2) / 2 << 3)
+	lo := binary.BigEndian.Uint64(b0[8:])
+	binary.BigEndian.PutUint64(b0[8:], lo|uint64(len(text)))
+	n := blockSize
+	if len(ad) > 0 {
+		b0[0] |= 0x40
+		n += putADLen(b.in[n:], uint64(len(ad)))
+		k := copy(b.in[n:], ad)
+		n += k
+		ad = ad[k:]
+	}
+	w.ad = ad
+	w.run(nil, nil, (n+blockSize-1)&^(blockSize-1))
+	l.x[j] = [blockSize]byte{}
+	l.mask[j] = [blockSize]byte{}
+}
+
+// advance moves lane j to its next run, or finishes its message and
+// leaves the lane idle.
+func (a *AEAD) advance(l *lanes, w *lane, b *laneBuf, j int, msgs []batch.Message, open bool) {
+	for {
+		w.stage++
+		switch w.stage {
+		case stageAD:
+			subtle.XORBytes(w.s0[:], b.in[:blockSize], b.out[:blockSize])
+			full := len(w.ad) &^ (blockSize - 1)
+			w.run(w.ad[:full], nil, 0)
+			w.ad = w.ad[full:]
+		case stageADTail:
+			clear(b.in[:blockSize])
+			copy(b.in[:], w.ad)
+			w.run(nil, nil, min(len(w.ad), 1)*blockSize)
+		case stageText:
+			l.ctr[j] = w.a1
+			for k := range l.mask[j] {
+				l.mask[j][k] = 0xff
+			}
+			full := len(w.text) &^ (blockSize - 1)
+			w.run(w.text[:full], w.out[:full], 0)
+			w.text = w.text[full:]
+		case stageTextTail:
+			clear(b.in[:blockSize])
+			copy(b.in[:], w.text)
+			w.run(nil, nil, min(len(w.text), 1)*blockSize)
+			for k := range l.mask[j] {
+				l.mask[j][k] = 0
+				if k < len(w.text) {
+					l.mask[j][k] = 0xff
+				}
+			}
+		case stageDone:
+			a.finish(l, w, b, j, msgs, open)
+			return
+		}
+		if w.left() > 0 {
+			return
+		}
+	}
+}
+
+// finish writes the final partial block and the tag of lane j's message,
+// or checks the tag, and leaves the lane idle.
+func (a *AEAD) finish(l *lanes, w *lane, b *laneBuf, j int, msgs []batch.Message, open bool) {
+	m := &msgs[w.msg]
+	w.msg = -1
+	var tag [blockSize]byte
+	subtle.XORBytes(tag[:], l.x[j][:], w.s0[:])
+	n := len(m.In)
+	if open {
+		n -= a.tagSize
+	}
+	copy(m.Out[n-len(w.text):n], b.out[:len(w.text)])
+	if !open {
+		copy(m.Out[n:], tag[:a.tagSize])
+		return
+	}
+	m.OK = subtle.ConstantTimeCompare(tag[:a.tagSize], m.In[n:]) == 1
+	if !m.OK {
+		clear(m.Out)
+	}
+}
