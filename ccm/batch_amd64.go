@@ -49,35 +49,35 @@ type lanes struct {
 // blocks it is in. A message runs through B_0 with the start of the
 // associated data, the rest of the associated data in place and its padded
 // final block, the message's whole blocks in place and its padded final
-// block. Runs not in place are in the lane's laneBuf.
+// block. Runs not in place are in the lane's laneBuf, from its start.
 type lane struct {
 	msg      int // index in the batch; -1 when idle
 	stage    int
+	n        int    // blocks left in the run
 	src, dst []byte // the run left in place; dst nil for output nobody reads
-	inBuf    bool   // whether the run is in the laneBuf, from pos to end
-	pos, end int
-	ad, text []byte // the associated data and message blocks not yet run
+	pos      int    // the run left in the laneBuf when src is nil, from pos
+	ad, text []byte // the associated data and message bytes not yet run
 	out      []byte
 	s0       [blockSize]byte // E(A_0)
 	a1       [blockSize]byte // A_1, the counter block of the message's first block
 }
 
 // laneBuf holds the blocks a lane runs from and to outside the messages.
-// Lanes keep offsets into it, not slices: pointers stored through a
-// pointer would move it to the heap.
+// It stays apart from lane: a pointer into it stored through a pointer
+// would move it to the heap.
 type laneBuf struct{ in, out [3 * blockSize]byte }
 
-// left returns the blocks left in w's run.
-func (w *lane) left() int {
-	if w.inBuf {
-		return (w.end - w.pos) / blockSize
-	}
-	return len(w.src) / blockSize
-}
+// run starts a run of n blocks of src to dst, or in the laneBuf when src is
+// nil.
+func (w *lane) run(src, dst []byte, n int) { w.src, w.dst, w.n, w.pos = src, dst, n, 0 }
 
-// run puts w into a run in place, or in its laneBuf when src is nil.
-func (w *lane) run(src, dst []byte, end int) {
-	w.src, w.dst, w.inBuf, w.pos, w.end = src, dst, src == nil, 0, end
+var allOnes = [blockSize]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
+
+// xorBlock sets dst = x ^ y.
+func xorBlock(dst, x, y *[blockSize]byte) {
+	le := binary.LittleEndian
+	le.PutUint64(dst[:8], le.Uint64(x[:8])^le.Uint64(y[:8]))
+	le.PutUint64(dst[8:], le.Uint64(x[8:])^le.Uint64(y[8:]))
 }
 
 const (
@@ -122,22 +122,15 @@ func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 	for j := range ls {
 		next = a.refill(&l, &ls[j], &bufs[j], j, msgs, next, open)
 	}
-	for !idle(&ls) {
-		steps := maxSteps
-		for j := range ls {
-			if ls[j].msg >= 0 {
-				steps = min(steps, ls[j].left())
-			}
-		}
-		// Lanes without a source or destination run over the end of
-		// scratch, whose bounds check the steps.
-		junk := &scratch[len(scratch)-steps*blockSize]
+	for {
+		steps, busy := maxSteps, false
 		for j := range ls {
 			w := &ls[j]
-			l.src[j], l.dst[j] = junk, junk
+			l.src[j], l.dst[j] = &scratch[0], &scratch[0]
 			switch {
 			case w.msg < 0:
-			case w.inBuf:
+				continue
+			case w.src == nil:
 				l.src[j], l.dst[j] = &bufs[j].in[w.pos], &bufs[j].out[w.pos]
 			default:
 				l.src[j] = &w.src[0]
@@ -145,6 +138,10 @@ func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 					l.dst[j] = &w.dst[0]
 				}
 			}
+			steps, busy = min(steps, w.n), true
+		}
+		if !busy {
+			break
 		}
 		if open {
 			openBatchVAES512(a.aes.Rounds(), a.aes.EncKeys(), &l, steps)
@@ -156,19 +153,20 @@ func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 			if w.msg < 0 {
 				continue
 			}
-			if w.inBuf {
-				w.pos += steps * blockSize
-			} else {
-				w.src = w.src[steps*blockSize:]
-				if w.dst != nil {
-					w.dst = w.dst[steps*blockSize:]
+			if w.n -= steps; w.n > 0 {
+				switch {
+				case w.src == nil:
+					w.pos += steps * blockSize
+				case w.dst == nil:
+					w.src = w.src[steps*blockSize:]
+				default:
+					w.src, w.dst = w.src[steps*blockSize:], w.dst[steps*blockSize:]
 				}
+				continue
 			}
-			if w.left() == 0 {
-				a.advance(&l, w, &bufs[j], j, msgs, open)
-				if w.msg < 0 {
-					next = a.refill(&l, w, &bufs[j], j, msgs, next, open)
-				}
+			a.advance(&l, w, &bufs[j], j, msgs, open)
+			if w.msg < 0 {
+				next = a.refill(&l, w, &bufs[j], j, msgs, next, open)
 			}
 		}
 	}
@@ -177,15 +175,6 @@ func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 		allOK = allOK && (!open || msgs[i].OK)
 	}
 	return allOK
-}
-
-func idle(ls *[numLanes]lane) bool {
-	for j := range ls {
-		if ls[j].msg >= 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // refill gives lane j the next message of msgs from next on, and returns
@@ -236,7 +225,7 @@ func (a *AEAD) begin(l *lanes, w *lane, b *laneBuf, j, i int, nonce, text, ad, o
 		ad = ad[k:]
 	}
 	w.ad = ad
-	w.run(nil, nil, (n+blockSize-1)&^(blockSize-1))
+	w.run(nil, nil, (n+blockSize-1)/blockSize)
 	l.x[j] = [blockSize]byte{}
 	l.mask[j] = [blockSize]byte{}
 }
@@ -248,37 +237,31 @@ func (a *AEAD) advance(l *lanes, w *lane, b *laneBuf, j int, msgs []batch.Messag
 		w.stage++
 		switch w.stage {
 		case stageAD:
-			subtle.XORBytes(w.s0[:], b.in[:blockSize], b.out[:blockSize])
+			xorBlock(&w.s0, (*[blockSize]byte)(b.in[:]), (*[blockSize]byte)(b.out[:]))
 			full := len(w.ad) &^ (blockSize - 1)
-			w.run(w.ad[:full], nil, 0)
+			w.run(w.ad[:full], nil, full/blockSize)
 			w.ad = w.ad[full:]
 		case stageADTail:
 			clear(b.in[:blockSize])
 			copy(b.in[:], w.ad)
-			w.run(nil, nil, min(len(w.ad), 1)*blockSize)
+			w.run(nil, nil, min(len(w.ad), 1))
 		case stageText:
 			l.ctr[j] = w.a1
-			for k := range l.mask[j] {
-				l.mask[j][k] = 0xff
-			}
+			l.mask[j] = allOnes
 			full := len(w.text) &^ (blockSize - 1)
-			w.run(w.text[:full], w.out[:full], 0)
+			w.run(w.text[:full], w.out[:full], full/blockSize)
 			w.text = w.text[full:]
 		case stageTextTail:
 			clear(b.in[:blockSize])
 			copy(b.in[:], w.text)
-			w.run(nil, nil, min(len(w.text), 1)*blockSize)
-			for k := range l.mask[j] {
-				l.mask[j][k] = 0
-				if k < len(w.text) {
-					l.mask[j][k] = 0xff
-				}
-			}
+			w.run(nil, nil, min(len(w.text), 1))
+			l.mask[j] = [blockSize]byte{}
+			copy(l.mask[j][:len(w.text)], allOnes[:])
 		case stageDone:
 			a.finish(l, w, b, j, msgs, open)
 			return
 		}
-		if w.left() > 0 {
+		if w.n > 0 {
 			return
 		}
 	}
@@ -290,7 +273,7 @@ func (a *AEAD) finish(l *lanes, w *lane, b *laneBuf, j int, msgs []batch.Message
 	m := &msgs[w.msg]
 	w.msg = -1
 	var tag [blockSize]byte
-	subtle.XORBytes(tag[:], l.x[j][:], w.s0[:])
+	xorBlock(&tag, &l.x[j], &w.s0)
 	n := len(m.In)
 	if open {
 		n -= a.tagSize
