@@ -59,7 +59,7 @@ type lane struct {
 	ad, text []byte // the associated data and message bytes not yet run
 	out      []byte
 	s0       [blockSize]byte // E(A_0)
-	a1       [blockSize]byte // A_1, the counter block of the message's first block
+	macOnly  uint64          // blocks run before the message's, from A_0 on
 }
 
 // laneBuf holds the blocks a lane runs from and to outside the messages.
@@ -201,24 +201,25 @@ func (a *AEAD) refill(l *lanes, w *lane, b *laneBuf, j int, msgs []batch.Message
 
 // begin puts message i into lane j: its first run is B_0, the encoding of
 // the associated data's length and as much of the associated data as fits
-// in hdr, with the counter at A_0, so that the keystream of its first block
-// is E(A_0).
+// in the laneBuf, with the counter at A_0, so that the keystream of its
+// first block is E(A_0).
 func (a *AEAD) begin(l *lanes, w *lane, b *laneBuf, j, i int, nonce, text, ad, out []byte) {
 	w.msg, w.stage = i, stageHdr
 	w.text, w.out = text, out
-	b0 := b.in[:blockSize]
-	clear(b.in[:])
-	b0[0] = byte(14 - a.nonceSize)
-	copy(b0[1:], nonce)
-	l.ctr[j] = [blockSize]byte(b0)
-	w.a1 = l.ctr[j]
-	w.a1[blockSize-1] = 1
-	b0[0] |= byte((a.tagSize - 2) / 2 << 3)
-	lo := binary.BigEndian.Uint64(b0[8:])
-	binary.BigEndian.PutUint64(b0[8:], lo|uint64(len(text)))
+	// A_0 and B_0 are written in place, without reading back bytes just
+	// copied (which stalls on store forwarding).
+	l.ctr[j], b.in = [blockSize]byte{}, [3 * blockSize]byte{}
+	copy(l.ctr[j][1:], nonce)
+	copy(b.in[1:], nonce)
+	lp := byte(14 - a.nonceSize) // L' = L-1
+	l.ctr[j][0] = lp
+	b.in[0] = lp | byte((a.tagSize-2)/2<<3)
+	for k, v := blockSize-1, len(text); k > a.nonceSize; k, v = k-1, v>>8 {
+		b.in[k] = byte(v)
+	}
 	n := blockSize
 	if len(ad) > 0 {
-		b0[0] |= 0x40
+		b.in[0] |= 0x40
 		n += putADLen(b.in[n:], uint64(len(ad)))
 		k := copy(b.in[n:], ad)
 		n += k
@@ -226,6 +227,7 @@ func (a *AEAD) begin(l *lanes, w *lane, b *laneBuf, j, i int, nonce, text, ad, o
 	}
 	w.ad = ad
 	w.run(nil, nil, (n+blockSize-1)/blockSize)
+	w.macOnly = uint64(w.n)
 	l.x[j] = [blockSize]byte{}
 	l.mask[j] = [blockSize]byte{}
 }
@@ -240,13 +242,18 @@ func (a *AEAD) advance(l *lanes, w *lane, b *laneBuf, j int, msgs []batch.Messag
 			xorBlock(&w.s0, (*[blockSize]byte)(b.in[:]), (*[blockSize]byte)(b.out[:]))
 			full := len(w.ad) &^ (blockSize - 1)
 			w.run(w.ad[:full], nil, full/blockSize)
+			w.macOnly += uint64(w.n)
 			w.ad = w.ad[full:]
 		case stageADTail:
 			clear(b.in[:blockSize])
 			copy(b.in[:], w.ad)
 			w.run(nil, nil, min(len(w.ad), 1))
+			w.macOnly += uint64(w.n)
 		case stageText:
-			l.ctr[j] = w.a1
+			// The counter stepped from A_0 to A_macOnly; A_1 follows A_0
+			// in the low 64 bits.
+			ctr := l.ctr[j][8:]
+			binary.BigEndian.PutUint64(ctr, binary.BigEndian.Uint64(ctr)-w.macOnly+1)
 			l.mask[j] = allOnes
 			full := len(w.text) &^ (blockSize - 1)
 			w.run(w.text[:full], w.out[:full], full/blockSize)
