@@ -177,8 +177,13 @@ func openBatch() {
 		keystreamStart()
 		batchRounds(rounds, bks)
 		Label(loop)
+		// All loads before the stores: a load from src+off after a store
+		// to dst+off waits whenever the buffers lie alike in their 4 KiB
+		// pages (4K aliasing).
 		for g := range 4 {
 			gather(g)
+		}
+		for g := range 4 {
 			VPXORQ(bt[g], bks[g], bks[g])
 			scatter(g, bks[g])
 			// T = mask ? out : T, then X ^ T ^ K0.
