@@ -13,8 +13,9 @@ import (
 )
 
 // The batch kernels (ccm_amd64.s, see _asm/batch.go) run n >= 1 steps of
-// the 16 lanes of l: each lane MACs and encrypts (or decrypts) one block
-// at src+16i and writes it to dst+16i in step i.
+// the first 16 (VAES512), 8 (VAES256) or 4 (AVX) lanes of l: each lane MACs
+// and encrypts (or decrypts) one block at src+16i and writes it to dst+16i
+// in step i.
 
 //go:noescape
 func sealBatchVAES512(nr int, rk *[240]byte, l *lanes, n int)
@@ -22,11 +23,43 @@ func sealBatchVAES512(nr int, rk *[240]byte, l *lanes, n int)
 //go:noescape
 func openBatchVAES512(nr int, rk *[240]byte, l *lanes, n int)
 
-// useVAES512Batch enables the batch kernels.
-var useVAES512Batch = cpu.X86HasVAES512
+//go:noescape
+func sealBatchVAES256(nr int, rk *[240]byte, l *lanes, n int)
+
+//go:noescape
+func openBatchVAES256(nr int, rk *[240]byte, l *lanes, n int)
+
+//go:noescape
+func sealBatchAVX(nr int, rk *[240]byte, l *lanes, n int)
+
+//go:noescape
+func openBatchAVX(nr int, rk *[240]byte, l *lanes, n int)
+
+// useVAES512Batch, useVAES256Batch and useAVXBatch enable the batch
+// kernels on zmm, ymm and xmm registers.
+var (
+	useVAES512Batch = cpu.X86HasVAES512
+	useVAES256Batch = cpu.X86HasVAES256
+	useAVXBatch     = cpu.X86HasAESNI && cpu.X86HasAVX
+)
 
 func init() {
 	impl.Register("ccm", "vaes512-batch", &useVAES512Batch)
+	impl.Register("ccm", "vaes256-batch", &useVAES256Batch)
+	impl.Register("ccm", "avx-batch", &useAVXBatch)
+}
+
+// batchLanes returns the lanes of the widest batch kernel enabled, or 0.
+func batchLanes() int {
+	switch {
+	case useVAES512Batch:
+		return 16
+	case useVAES256Batch:
+		return 8
+	case useAVXBatch:
+		return 4
+	}
+	return 0
 }
 
 const (
@@ -91,33 +124,37 @@ const (
 
 func (a *AEAD) sealBatch(msgs []batch.Message) {
 	s := a.batchSpec()
-	if !useVAES512Batch || a.aes == nil || len(msgs) < 2 {
+	nl := batchLanes()
+	if nl == 0 || a.aes == nil || len(msgs) < 2 {
 		batchutil.Seal(a, s, msgs)
 		return
 	}
 	s.CheckSeal(msgs)
-	a.runLanes(msgs, false)
+	a.runLanes(msgs, nl, false)
 }
 
 func (a *AEAD) openBatch(msgs []batch.Message) bool {
 	s := a.batchSpec()
-	if !useVAES512Batch || a.aes == nil || len(msgs) < 2 {
+	nl := batchLanes()
+	if nl == 0 || a.aes == nil || len(msgs) < 2 {
 		return batchutil.Open(a, s, msgs)
 	}
 	s.CheckOpen(msgs)
-	return a.runLanes(msgs, true)
+	return a.runLanes(msgs, nl, true)
 }
 
-// runLanes seals or opens msgs, which have been checked, 16 at a time: a
-// lane whose message ends takes the next one. Each kernel call runs as
-// many steps as the shortest run left in a busy lane.
-func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
+// runLanes seals or opens msgs, which have been checked, nl at a time on
+// the kernel of nl lanes: a lane whose message ends takes the next one.
+// Each kernel call runs as many steps as the shortest run left in a busy
+// lane.
+func (a *AEAD) runLanes(msgs []batch.Message, nl int, open bool) (allOK bool) {
 	var (
 		l       lanes
-		ls      [numLanes]lane
+		lsAll   [numLanes]lane
 		bufs    [numLanes]laneBuf
 		scratch [maxSteps * blockSize]byte
 	)
+	ls := lsAll[:nl]
 	next := 0
 	for j := range ls {
 		next = a.refill(&l, &ls[j], &bufs[j], j, msgs, next, open)
@@ -143,10 +180,20 @@ func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 		if !busy {
 			break
 		}
-		if open {
-			openBatchVAES512(a.aes.Rounds(), a.aes.EncKeys(), &l, steps)
-		} else {
-			sealBatchVAES512(a.aes.Rounds(), a.aes.EncKeys(), &l, steps)
+		nr, rk := a.aes.Rounds(), a.aes.EncKeys()
+		switch {
+		case nl == 16 && open:
+			openBatchVAES512(nr, rk, &l, steps)
+		case nl == 16:
+			sealBatchVAES512(nr, rk, &l, steps)
+		case nl == 8 && open:
+			openBatchVAES256(nr, rk, &l, steps)
+		case nl == 8:
+			sealBatchVAES256(nr, rk, &l, steps)
+		case open:
+			openBatchAVX(nr, rk, &l, steps)
+		default:
+			sealBatchAVX(nr, rk, &l, steps)
 		}
 		for j := range ls {
 			w := &ls[j]

@@ -16,12 +16,12 @@
 // from it on LEA's CTR kernels.
 //
 // SealBatch and OpenBatch (package batch) fill the AES units instead with
-// many messages: with AES keys on amd64 with VAES and AVX-512 they run 16
-// messages side by side, four to a zmm register, each lane with its own
-// length and its CBC-MAC chain beside its keystream, and a lane whose
-// message ends takes the next. A batch of equal messages then costs about
-// the AES work of its blocks. Elsewhere, and for a single message, they
-// call Seal and Open in turn.
+// many messages: with AES keys on amd64 they run 16 messages side by side
+// with VAES and AVX-512 (four to a zmm register), 8 with VAES on ymm
+// registers or 4 with AES-NI, each lane with its own length and its CBC-MAC
+// chain beside its keystream, and a lane whose message ends takes the next.
+// A batch of equal messages then costs about the AES work of its blocks.
+// Elsewhere, and for a single message, they call Seal and Open in turn.
 //
 // Nonces are 7 to 13 bytes (12 with New) and must never repeat under one
 // key. The nonce size N sets the size L = 15-N of the message length field

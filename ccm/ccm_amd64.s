@@ -2270,3 +2270,2583 @@ openBatch14_loop:
 	VMOVDQU64     Z7, 448(CX)
 	VZEROUPPER
 	RET
+
+// func sealBatchVAES256(nr int, rk *[240]byte, l *[1024]byte, n int)
+// Requires: AVX, AVX2, VAES
+TEXT ·sealBatchVAES256(SB), NOSPLIT, $480-32
+	MOVQ           nr+0(FP), AX
+	MOVQ           rk+8(FP), BX
+	MOVQ           l+16(FP), CX
+	MOVQ           n+24(FP), R8
+	VBROADCASTI128 (BX), Y0
+	VMOVDQU        Y0, (SP)
+	VBROADCASTI128 16(BX), Y0
+	VMOVDQU        Y0, 32(SP)
+	VBROADCASTI128 32(BX), Y0
+	VMOVDQU        Y0, 64(SP)
+	VBROADCASTI128 48(BX), Y0
+	VMOVDQU        Y0, 96(SP)
+	VBROADCASTI128 64(BX), Y0
+	VMOVDQU        Y0, 128(SP)
+	VBROADCASTI128 80(BX), Y0
+	VMOVDQU        Y0, 160(SP)
+	VBROADCASTI128 96(BX), Y0
+	VMOVDQU        Y0, 192(SP)
+	VBROADCASTI128 112(BX), Y0
+	VMOVDQU        Y0, 224(SP)
+	VBROADCASTI128 128(BX), Y0
+	VMOVDQU        Y0, 256(SP)
+	VBROADCASTI128 144(BX), Y0
+	VMOVDQU        Y0, 288(SP)
+	VBROADCASTI128 160(BX), Y0
+	VMOVDQU        Y0, 320(SP)
+	VBROADCASTI128 176(BX), Y0
+	VMOVDQU        Y0, 352(SP)
+	VBROADCASTI128 192(BX), Y0
+	VMOVDQU        Y0, 384(SP)
+	VBROADCASTI128 208(BX), Y0
+	VMOVDQU        Y0, 416(SP)
+	VBROADCASTI128 224(BX), Y0
+	VMOVDQU        Y0, 448(SP)
+	VMOVDQU        (CX), Y0
+	VMOVDQU        256(CX), Y4
+	VPSHUFB        bswapMask4<>+0(SB), Y4, Y4
+	VMOVDQU        32(CX), Y1
+	VMOVDQU        288(CX), Y5
+	VPSHUFB        bswapMask4<>+0(SB), Y5, Y5
+	VMOVDQU        64(CX), Y2
+	VMOVDQU        320(CX), Y6
+	VPSHUFB        bswapMask4<>+0(SB), Y6, Y6
+	VMOVDQU        96(CX), Y3
+	VMOVDQU        352(CX), Y7
+	VPSHUFB        bswapMask4<>+0(SB), Y7, Y7
+	XORQ           SI, SI
+	CMPQ           AX, $0x0c
+	JE             sealBatchVAES256_12
+	JA             sealBatchVAES256_14
+
+sealBatchVAES25610_loop:
+	MOVQ         768(CX), DI
+	VMOVDQU      (DI)(SI*1), X12
+	MOVQ         776(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y12, Y12
+	VPXOR        Y12, Y0, Y0
+	VPXOR        (SP), Y0, Y0
+	MOVQ         784(CX), DI
+	VMOVDQU      (DI)(SI*1), X13
+	MOVQ         792(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y13, Y13
+	VPXOR        Y13, Y1, Y1
+	VPXOR        (SP), Y1, Y1
+	MOVQ         800(CX), DI
+	VMOVDQU      (DI)(SI*1), X14
+	MOVQ         808(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y14, Y14
+	VPXOR        Y14, Y2, Y2
+	VPXOR        (SP), Y2, Y2
+	MOVQ         816(CX), DI
+	VMOVDQU      (DI)(SI*1), X15
+	MOVQ         824(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y15, Y15
+	VPXOR        Y15, Y3, Y3
+	VPXOR        (SP), Y3, Y3
+	VPSHUFB      bswapMask4<>+0(SB), Y4, Y8
+	VPADDQ       ctrOne4<>+0(SB), Y4, Y4
+	VPXOR        (SP), Y8, Y8
+	VPSHUFB      bswapMask4<>+0(SB), Y5, Y9
+	VPADDQ       ctrOne4<>+0(SB), Y5, Y5
+	VPXOR        (SP), Y9, Y9
+	VPSHUFB      bswapMask4<>+0(SB), Y6, Y10
+	VPADDQ       ctrOne4<>+0(SB), Y6, Y6
+	VPXOR        (SP), Y10, Y10
+	VPSHUFB      bswapMask4<>+0(SB), Y7, Y11
+	VPADDQ       ctrOne4<>+0(SB), Y7, Y7
+	VPXOR        (SP), Y11, Y11
+	VAESENC      32(SP), Y0, Y0
+	VAESENC      32(SP), Y8, Y8
+	VAESENC      32(SP), Y1, Y1
+	VAESENC      32(SP), Y9, Y9
+	VAESENC      32(SP), Y2, Y2
+	VAESENC      32(SP), Y10, Y10
+	VAESENC      32(SP), Y3, Y3
+	VAESENC      32(SP), Y11, Y11
+	VAESENC      64(SP), Y0, Y0
+	VAESENC      64(SP), Y8, Y8
+	VAESENC      64(SP), Y1, Y1
+	VAESENC      64(SP), Y9, Y9
+	VAESENC      64(SP), Y2, Y2
+	VAESENC      64(SP), Y10, Y10
+	VAESENC      64(SP), Y3, Y3
+	VAESENC      64(SP), Y11, Y11
+	VAESENC      96(SP), Y0, Y0
+	VAESENC      96(SP), Y8, Y8
+	VAESENC      96(SP), Y1, Y1
+	VAESENC      96(SP), Y9, Y9
+	VAESENC      96(SP), Y2, Y2
+	VAESENC      96(SP), Y10, Y10
+	VAESENC      96(SP), Y3, Y3
+	VAESENC      96(SP), Y11, Y11
+	VAESENC      128(SP), Y0, Y0
+	VAESENC      128(SP), Y8, Y8
+	VAESENC      128(SP), Y1, Y1
+	VAESENC      128(SP), Y9, Y9
+	VAESENC      128(SP), Y2, Y2
+	VAESENC      128(SP), Y10, Y10
+	VAESENC      128(SP), Y3, Y3
+	VAESENC      128(SP), Y11, Y11
+	VAESENC      160(SP), Y0, Y0
+	VAESENC      160(SP), Y8, Y8
+	VAESENC      160(SP), Y1, Y1
+	VAESENC      160(SP), Y9, Y9
+	VAESENC      160(SP), Y2, Y2
+	VAESENC      160(SP), Y10, Y10
+	VAESENC      160(SP), Y3, Y3
+	VAESENC      160(SP), Y11, Y11
+	VAESENC      192(SP), Y0, Y0
+	VAESENC      192(SP), Y8, Y8
+	VAESENC      192(SP), Y1, Y1
+	VAESENC      192(SP), Y9, Y9
+	VAESENC      192(SP), Y2, Y2
+	VAESENC      192(SP), Y10, Y10
+	VAESENC      192(SP), Y3, Y3
+	VAESENC      192(SP), Y11, Y11
+	VAESENC      224(SP), Y0, Y0
+	VAESENC      224(SP), Y8, Y8
+	VAESENC      224(SP), Y1, Y1
+	VAESENC      224(SP), Y9, Y9
+	VAESENC      224(SP), Y2, Y2
+	VAESENC      224(SP), Y10, Y10
+	VAESENC      224(SP), Y3, Y3
+	VAESENC      224(SP), Y11, Y11
+	VAESENC      256(SP), Y0, Y0
+	VAESENC      256(SP), Y8, Y8
+	VAESENC      256(SP), Y1, Y1
+	VAESENC      256(SP), Y9, Y9
+	VAESENC      256(SP), Y2, Y2
+	VAESENC      256(SP), Y10, Y10
+	VAESENC      256(SP), Y3, Y3
+	VAESENC      256(SP), Y11, Y11
+	VAESENC      288(SP), Y0, Y0
+	VAESENC      288(SP), Y8, Y8
+	VAESENC      288(SP), Y1, Y1
+	VAESENC      288(SP), Y9, Y9
+	VAESENC      288(SP), Y2, Y2
+	VAESENC      288(SP), Y10, Y10
+	VAESENC      288(SP), Y3, Y3
+	VAESENC      288(SP), Y11, Y11
+	VAESENCLAST  320(SP), Y0, Y0
+	VAESENCLAST  320(SP), Y8, Y8
+	VAESENCLAST  320(SP), Y1, Y1
+	VAESENCLAST  320(SP), Y9, Y9
+	VAESENCLAST  320(SP), Y2, Y2
+	VAESENCLAST  320(SP), Y10, Y10
+	VAESENCLAST  320(SP), Y3, Y3
+	VAESENCLAST  320(SP), Y11, Y11
+	VPXOR        Y12, Y8, Y8
+	MOVQ         896(CX), DI
+	VMOVDQU      X8, (DI)(SI*1)
+	MOVQ         904(CX), DI
+	VEXTRACTI128 $0x01, Y8, (DI)(SI*1)
+	VPXOR        Y13, Y9, Y9
+	MOVQ         912(CX), DI
+	VMOVDQU      X9, (DI)(SI*1)
+	MOVQ         920(CX), DI
+	VEXTRACTI128 $0x01, Y9, (DI)(SI*1)
+	VPXOR        Y14, Y10, Y10
+	MOVQ         928(CX), DI
+	VMOVDQU      X10, (DI)(SI*1)
+	MOVQ         936(CX), DI
+	VEXTRACTI128 $0x01, Y10, (DI)(SI*1)
+	VPXOR        Y15, Y11, Y11
+	MOVQ         944(CX), DI
+	VMOVDQU      X11, (DI)(SI*1)
+	MOVQ         952(CX), DI
+	VEXTRACTI128 $0x01, Y11, (DI)(SI*1)
+	ADDQ         $0x10, SI
+	DECQ         R8
+	JNZ          sealBatchVAES25610_loop
+	VMOVDQU      Y0, (CX)
+	VPSHUFB      bswapMask4<>+0(SB), Y4, Y4
+	VMOVDQU      Y4, 256(CX)
+	VMOVDQU      Y1, 32(CX)
+	VPSHUFB      bswapMask4<>+0(SB), Y5, Y5
+	VMOVDQU      Y5, 288(CX)
+	VMOVDQU      Y2, 64(CX)
+	VPSHUFB      bswapMask4<>+0(SB), Y6, Y6
+	VMOVDQU      Y6, 320(CX)
+	VMOVDQU      Y3, 96(CX)
+	VPSHUFB      bswapMask4<>+0(SB), Y7, Y7
+	VMOVDQU      Y7, 352(CX)
+	VZEROUPPER
+	RET
+
+sealBatchVAES256_12:
+sealBatchVAES25612_loop:
+	MOVQ         768(CX), DI
+	VMOVDQU      (DI)(SI*1), X12
+	MOVQ         776(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y12, Y12
+	VPXOR        Y12, Y0, Y0
+	VPXOR        (SP), Y0, Y0
+	MOVQ         784(CX), DI
+	VMOVDQU      (DI)(SI*1), X13
+	MOVQ         792(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y13, Y13
+	VPXOR        Y13, Y1, Y1
+	VPXOR        (SP), Y1, Y1
+	MOVQ         800(CX), DI
+	VMOVDQU      (DI)(SI*1), X14
+	MOVQ         808(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y14, Y14
+	VPXOR        Y14, Y2, Y2
+	VPXOR        (SP), Y2, Y2
+	MOVQ         816(CX), DI
+	VMOVDQU      (DI)(SI*1), X15
+	MOVQ         824(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y15, Y15
+	VPXOR        Y15, Y3, Y3
+	VPXOR        (SP), Y3, Y3
+	VPSHUFB      bswapMask4<>+0(SB), Y4, Y8
+	VPADDQ       ctrOne4<>+0(SB), Y4, Y4
+	VPXOR        (SP), Y8, Y8
+	VPSHUFB      bswapMask4<>+0(SB), Y5, Y9
+	VPADDQ       ctrOne4<>+0(SB), Y5, Y5
+	VPXOR        (SP), Y9, Y9
+	VPSHUFB      bswapMask4<>+0(SB), Y6, Y10
+	VPADDQ       ctrOne4<>+0(SB), Y6, Y6
+	VPXOR        (SP), Y10, Y10
+	VPSHUFB      bswapMask4<>+0(SB), Y7, Y11
+	VPADDQ       ctrOne4<>+0(SB), Y7, Y7
+	VPXOR        (SP), Y11, Y11
+	VAESENC      32(SP), Y0, Y0
+	VAESENC      32(SP), Y8, Y8
+	VAESENC      32(SP), Y1, Y1
+	VAESENC      32(SP), Y9, Y9
+	VAESENC      32(SP), Y2, Y2
+	VAESENC      32(SP), Y10, Y10
+	VAESENC      32(SP), Y3, Y3
+	VAESENC      32(SP), Y11, Y11
+	VAESENC      64(SP), Y0, Y0
+	VAESENC      64(SP), Y8, Y8
+	VAESENC      64(SP), Y1, Y1
+	VAESENC      64(SP), Y9, Y9
+	VAESENC      64(SP), Y2, Y2
+	VAESENC      64(SP), Y10, Y10
+	VAESENC      64(SP), Y3, Y3
+	VAESENC      64(SP), Y11, Y11
+	VAESENC      96(SP), Y0, Y0
+	VAESENC      96(SP), Y8, Y8
+	VAESENC      96(SP), Y1, Y1
+	VAESENC      96(SP), Y9, Y9
+	VAESENC      96(SP), Y2, Y2
+	VAESENC      96(SP), Y10, Y10
+	VAESENC      96(SP), Y3, Y3
+	VAESENC      96(SP), Y11, Y11
+	VAESENC      128(SP), Y0, Y0
+	VAESENC      128(SP), Y8, Y8
+	VAESENC      128(SP), Y1, Y1
+	VAESENC      128(SP), Y9, Y9
+	VAESENC      128(SP), Y2, Y2
+	VAESENC      128(SP), Y10, Y10
+	VAESENC      128(SP), Y3, Y3
+	VAESENC      128(SP), Y11, Y11
+	VAESENC      160(SP), Y0, Y0
+	VAESENC      160(SP), Y8, Y8
+	VAESENC      160(SP), Y1, Y1
+	VAESENC      160(SP), Y9, Y9
+	VAESENC      160(SP), Y2, Y2
+	VAESENC      160(SP), Y10, Y10
+	VAESENC      160(SP), Y3, Y3
+	VAESENC      160(SP), Y11, Y11
+	VAESENC      192(SP), Y0, Y0
+	VAESENC      192(SP), Y8, Y8
+	VAESENC      192(SP), Y1, Y1
+	VAESENC      192(SP), Y9, Y9
+	VAESENC      192(SP), Y2, Y2
+	VAESENC      192(SP), Y10, Y10
+	VAESENC      192(SP), Y3, Y3
+	VAESENC      192(SP), Y11, Y11
+	VAESENC      224(SP), Y0, Y0
+	VAESENC      224(SP), Y8, Y8
+	VAESENC      224(SP), Y1, Y1
+	VAESENC      224(SP), Y9, Y9
+	VAESENC      224(SP), Y2, Y2
+	VAESENC      224(SP), Y10, Y10
+	VAESENC      224(SP), Y3, Y3
+	VAESENC      224(SP), Y11, Y11
+	VAESENC      256(SP), Y0, Y0
+	VAESENC      256(SP), Y8, Y8
+	VAESENC      256(SP), Y1, Y1
+	VAESENC      256(SP), Y9, Y9
+	VAESENC      256(SP), Y2, Y2
+	VAESENC      256(SP), Y10, Y10
+	VAESENC      256(SP), Y3, Y3
+	VAESENC      256(SP), Y11, Y11
+	VAESENC      288(SP), Y0, Y0
+	VAESENC      288(SP), Y8, Y8
+	VAESENC      288(SP), Y1, Y1
+	VAESENC      288(SP), Y9, Y9
+	VAESENC      288(SP), Y2, Y2
+	VAESENC      288(SP), Y10, Y10
+	VAESENC      288(SP), Y3, Y3
+	VAESENC      288(SP), Y11, Y11
+	VAESENC      320(SP), Y0, Y0
+	VAESENC      320(SP), Y8, Y8
+	VAESENC      320(SP), Y1, Y1
+	VAESENC      320(SP), Y9, Y9
+	VAESENC      320(SP), Y2, Y2
+	VAESENC      320(SP), Y10, Y10
+	VAESENC      320(SP), Y3, Y3
+	VAESENC      320(SP), Y11, Y11
+	VAESENC      352(SP), Y0, Y0
+	VAESENC      352(SP), Y8, Y8
+	VAESENC      352(SP), Y1, Y1
+	VAESENC      352(SP), Y9, Y9
+	VAESENC      352(SP), Y2, Y2
+	VAESENC      352(SP), Y10, Y10
+	VAESENC      352(SP), Y3, Y3
+	VAESENC      352(SP), Y11, Y11
+	VAESENCLAST  384(SP), Y0, Y0
+	VAESENCLAST  384(SP), Y8, Y8
+	VAESENCLAST  384(SP), Y1, Y1
+	VAESENCLAST  384(SP), Y9, Y9
+	VAESENCLAST  384(SP), Y2, Y2
+	VAESENCLAST  384(SP), Y10, Y10
+	VAESENCLAST  384(SP), Y3, Y3
+	VAESENCLAST  384(SP), Y11, Y11
+	VPXOR        Y12, Y8, Y8
+	MOVQ         896(CX), DI
+	VMOVDQU      X8, (DI)(SI*1)
+	MOVQ         904(CX), DI
+	VEXTRACTI128 $0x01, Y8, (DI)(SI*1)
+	VPXOR        Y13, Y9, Y9
+	MOVQ         912(CX), DI
+	VMOVDQU      X9, (DI)(SI*1)
+	MOVQ         920(CX), DI
+	VEXTRACTI128 $0x01, Y9, (DI)(SI*1)
+	VPXOR        Y14, Y10, Y10
+	MOVQ         928(CX), DI
+	VMOVDQU      X10, (DI)(SI*1)
+	MOVQ         936(CX), DI
+	VEXTRACTI128 $0x01, Y10, (DI)(SI*1)
+	VPXOR        Y15, Y11, Y11
+	MOVQ         944(CX), DI
+	VMOVDQU      X11, (DI)(SI*1)
+	MOVQ         952(CX), DI
+	VEXTRACTI128 $0x01, Y11, (DI)(SI*1)
+	ADDQ         $0x10, SI
+	DECQ         R8
+	JNZ          sealBatchVAES25612_loop
+	VMOVDQU      Y0, (CX)
+	VPSHUFB      bswapMask4<>+0(SB), Y4, Y4
+	VMOVDQU      Y4, 256(CX)
+	VMOVDQU      Y1, 32(CX)
+	VPSHUFB      bswapMask4<>+0(SB), Y5, Y5
+	VMOVDQU      Y5, 288(CX)
+	VMOVDQU      Y2, 64(CX)
+	VPSHUFB      bswapMask4<>+0(SB), Y6, Y6
+	VMOVDQU      Y6, 320(CX)
+	VMOVDQU      Y3, 96(CX)
+	VPSHUFB      bswapMask4<>+0(SB), Y7, Y7
+	VMOVDQU      Y7, 352(CX)
+	VZEROUPPER
+	RET
+
+sealBatchVAES256_14:
+sealBatchVAES25614_loop:
+	MOVQ         768(CX), DI
+	VMOVDQU      (DI)(SI*1), X12
+	MOVQ         776(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y12, Y12
+	VPXOR        Y12, Y0, Y0
+	VPXOR        (SP), Y0, Y0
+	MOVQ         784(CX), DI
+	VMOVDQU      (DI)(SI*1), X13
+	MOVQ         792(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y13, Y13
+	VPXOR        Y13, Y1, Y1
+	VPXOR        (SP), Y1, Y1
+	MOVQ         800(CX), DI
+	VMOVDQU      (DI)(SI*1), X14
+	MOVQ         808(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y14, Y14
+	VPXOR        Y14, Y2, Y2
+	VPXOR        (SP), Y2, Y2
+	MOVQ         816(CX), DI
+	VMOVDQU      (DI)(SI*1), X15
+	MOVQ         824(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y15, Y15
+	VPXOR        Y15, Y3, Y3
+	VPXOR        (SP), Y3, Y3
+	VPSHUFB      bswapMask4<>+0(SB), Y4, Y8
+	VPADDQ       ctrOne4<>+0(SB), Y4, Y4
+	VPXOR        (SP), Y8, Y8
+	VPSHUFB      bswapMask4<>+0(SB), Y5, Y9
+	VPADDQ       ctrOne4<>+0(SB), Y5, Y5
+	VPXOR        (SP), Y9, Y9
+	VPSHUFB      bswapMask4<>+0(SB), Y6, Y10
+	VPADDQ       ctrOne4<>+0(SB), Y6, Y6
+	VPXOR        (SP), Y10, Y10
+	VPSHUFB      bswapMask4<>+0(SB), Y7, Y11
+	VPADDQ       ctrOne4<>+0(SB), Y7, Y7
+	VPXOR        (SP), Y11, Y11
+	VAESENC      32(SP), Y0, Y0
+	VAESENC      32(SP), Y8, Y8
+	VAESENC      32(SP), Y1, Y1
+	VAESENC      32(SP), Y9, Y9
+	VAESENC      32(SP), Y2, Y2
+	VAESENC      32(SP), Y10, Y10
+	VAESENC      32(SP), Y3, Y3
+	VAESENC      32(SP), Y11, Y11
+	VAESENC      64(SP), Y0, Y0
+	VAESENC      64(SP), Y8, Y8
+	VAESENC      64(SP), Y1, Y1
+	VAESENC      64(SP), Y9, Y9
+	VAESENC      64(SP), Y2, Y2
+	VAESENC      64(SP), Y10, Y10
+	VAESENC      64(SP), Y3, Y3
+	VAESENC      64(SP), Y11, Y11
+	VAESENC      96(SP), Y0, Y0
+	VAESENC      96(SP), Y8, Y8
+	VAESENC      96(SP), Y1, Y1
+	VAESENC      96(SP), Y9, Y9
+	VAESENC      96(SP), Y2, Y2
+	VAESENC      96(SP), Y10, Y10
+	VAESENC      96(SP), Y3, Y3
+	VAESENC      96(SP), Y11, Y11
+	VAESENC      128(SP), Y0, Y0
+	VAESENC      128(SP), Y8, Y8
+	VAESENC      128(SP), Y1, Y1
+	VAESENC      128(SP), Y9, Y9
+	VAESENC      128(SP), Y2, Y2
+	VAESENC      128(SP), Y10, Y10
+	VAESENC      128(SP), Y3, Y3
+	VAESENC      128(SP), Y11, Y11
+	VAESENC      160(SP), Y0, Y0
+	VAESENC      160(SP), Y8, Y8
+	VAESENC      160(SP), Y1, Y1
+	VAESENC      160(SP), Y9, Y9
+	VAESENC      160(SP), Y2, Y2
+	VAESENC      160(SP), Y10, Y10
+	VAESENC      160(SP), Y3, Y3
+	VAESENC      160(SP), Y11, Y11
+	VAESENC      192(SP), Y0, Y0
+	VAESENC      192(SP), Y8, Y8
+	VAESENC      192(SP), Y1, Y1
+	VAESENC      192(SP), Y9, Y9
+	VAESENC      192(SP), Y2, Y2
+	VAESENC      192(SP), Y10, Y10
+	VAESENC      192(SP), Y3, Y3
+	VAESENC      192(SP), Y11, Y11
+	VAESENC      224(SP), Y0, Y0
+	VAESENC      224(SP), Y8, Y8
+	VAESENC      224(SP), Y1, Y1
+	VAESENC      224(SP), Y9, Y9
+	VAESENC      224(SP), Y2, Y2
+	VAESENC      224(SP), Y10, Y10
+	VAESENC      224(SP), Y3, Y3
+	VAESENC      224(SP), Y11, Y11
+	VAESENC      256(SP), Y0, Y0
+	VAESENC      256(SP), Y8, Y8
+	VAESENC      256(SP), Y1, Y1
+	VAESENC      256(SP), Y9, Y9
+	VAESENC      256(SP), Y2, Y2
+	VAESENC      256(SP), Y10, Y10
+	VAESENC      256(SP), Y3, Y3
+	VAESENC      256(SP), Y11, Y11
+	VAESENC      288(SP), Y0, Y0
+	VAESENC      288(SP), Y8, Y8
+	VAESENC      288(SP), Y1, Y1
+	VAESENC      288(SP), Y9, Y9
+	VAESENC      288(SP), Y2, Y2
+	VAESENC      288(SP), Y10, Y10
+	VAESENC      288(SP), Y3, Y3
+	VAESENC      288(SP), Y11, Y11
+	VAESENC      320(SP), Y0, Y0
+	VAESENC      320(SP), Y8, Y8
+	VAESENC      320(SP), Y1, Y1
+	VAESENC      320(SP), Y9, Y9
+	VAESENC      320(SP), Y2, Y2
+	VAESENC      320(SP), Y10, Y10
+	VAESENC      320(SP), Y3, Y3
+	VAESENC      320(SP), Y11, Y11
+	VAESENC      352(SP), Y0, Y0
+	VAESENC      352(SP), Y8, Y8
+	VAESENC      352(SP), Y1, Y1
+	VAESENC      352(SP), Y9, Y9
+	VAESENC      352(SP), Y2, Y2
+	VAESENC      352(SP), Y10, Y10
+	VAESENC      352(SP), Y3, Y3
+	VAESENC      352(SP), Y11, Y11
+	VAESENC      384(SP), Y0, Y0
+	VAESENC      384(SP), Y8, Y8
+	VAESENC      384(SP), Y1, Y1
+	VAESENC      384(SP), Y9, Y9
+	VAESENC      384(SP), Y2, Y2
+	VAESENC      384(SP), Y10, Y10
+	VAESENC      384(SP), Y3, Y3
+	VAESENC      384(SP), Y11, Y11
+	VAESENC      416(SP), Y0, Y0
+	VAESENC      416(SP), Y8, Y8
+	VAESENC      416(SP), Y1, Y1
+	VAESENC      416(SP), Y9, Y9
+	VAESENC      416(SP), Y2, Y2
+	VAESENC      416(SP), Y10, Y10
+	VAESENC      416(SP), Y3, Y3
+	VAESENC      416(SP), Y11, Y11
+	VAESENCLAST  448(SP), Y0, Y0
+	VAESENCLAST  448(SP), Y8, Y8
+	VAESENCLAST  448(SP), Y1, Y1
+	VAESENCLAST  448(SP), Y9, Y9
+	VAESENCLAST  448(SP), Y2, Y2
+	VAESENCLAST  448(SP), Y10, Y10
+	VAESENCLAST  448(SP), Y3, Y3
+	VAESENCLAST  448(SP), Y11, Y11
+	VPXOR        Y12, Y8, Y8
+	MOVQ         896(CX), DI
+	VMOVDQU      X8, (DI)(SI*1)
+	MOVQ         904(CX), DI
+	VEXTRACTI128 $0x01, Y8, (DI)(SI*1)
+	VPXOR        Y13, Y9, Y9
+	MOVQ         912(CX), DI
+	VMOVDQU      X9, (DI)(SI*1)
+	MOVQ         920(CX), DI
+	VEXTRACTI128 $0x01, Y9, (DI)(SI*1)
+	VPXOR        Y14, Y10, Y10
+	MOVQ         928(CX), DI
+	VMOVDQU      X10, (DI)(SI*1)
+	MOVQ         936(CX), DI
+	VEXTRACTI128 $0x01, Y10, (DI)(SI*1)
+	VPXOR        Y15, Y11, Y11
+	MOVQ         944(CX), DI
+	VMOVDQU      X11, (DI)(SI*1)
+	MOVQ         952(CX), DI
+	VEXTRACTI128 $0x01, Y11, (DI)(SI*1)
+	ADDQ         $0x10, SI
+	DECQ         R8
+	JNZ          sealBatchVAES25614_loop
+	VMOVDQU      Y0, (CX)
+	VPSHUFB      bswapMask4<>+0(SB), Y4, Y4
+	VMOVDQU      Y4, 256(CX)
+	VMOVDQU      Y1, 32(CX)
+	VPSHUFB      bswapMask4<>+0(SB), Y5, Y5
+	VMOVDQU      Y5, 288(CX)
+	VMOVDQU      Y2, 64(CX)
+	VPSHUFB      bswapMask4<>+0(SB), Y6, Y6
+	VMOVDQU      Y6, 320(CX)
+	VMOVDQU      Y3, 96(CX)
+	VPSHUFB      bswapMask4<>+0(SB), Y7, Y7
+	VMOVDQU      Y7, 352(CX)
+	VZEROUPPER
+	RET
+
+// func openBatchVAES256(nr int, rk *[240]byte, l *[1024]byte, n int)
+// Requires: AVX, AVX2, VAES
+TEXT ·openBatchVAES256(SB), NOSPLIT, $480-32
+	MOVQ           nr+0(FP), AX
+	MOVQ           rk+8(FP), BX
+	MOVQ           l+16(FP), CX
+	MOVQ           n+24(FP), R8
+	VBROADCASTI128 (BX), Y0
+	VMOVDQU        Y0, (SP)
+	VBROADCASTI128 16(BX), Y0
+	VMOVDQU        Y0, 32(SP)
+	VBROADCASTI128 32(BX), Y0
+	VMOVDQU        Y0, 64(SP)
+	VBROADCASTI128 48(BX), Y0
+	VMOVDQU        Y0, 96(SP)
+	VBROADCASTI128 64(BX), Y0
+	VMOVDQU        Y0, 128(SP)
+	VBROADCASTI128 80(BX), Y0
+	VMOVDQU        Y0, 160(SP)
+	VBROADCASTI128 96(BX), Y0
+	VMOVDQU        Y0, 192(SP)
+	VBROADCASTI128 112(BX), Y0
+	VMOVDQU        Y0, 224(SP)
+	VBROADCASTI128 128(BX), Y0
+	VMOVDQU        Y0, 256(SP)
+	VBROADCASTI128 144(BX), Y0
+	VMOVDQU        Y0, 288(SP)
+	VBROADCASTI128 160(BX), Y0
+	VMOVDQU        Y0, 320(SP)
+	VBROADCASTI128 176(BX), Y0
+	VMOVDQU        Y0, 352(SP)
+	VBROADCASTI128 192(BX), Y0
+	VMOVDQU        Y0, 384(SP)
+	VBROADCASTI128 208(BX), Y0
+	VMOVDQU        Y0, 416(SP)
+	VBROADCASTI128 224(BX), Y0
+	VMOVDQU        Y0, 448(SP)
+	VMOVDQU        (CX), Y0
+	VMOVDQU        256(CX), Y4
+	VPSHUFB        bswapMask4<>+0(SB), Y4, Y4
+	VMOVDQU        32(CX), Y1
+	VMOVDQU        288(CX), Y5
+	VPSHUFB        bswapMask4<>+0(SB), Y5, Y5
+	VMOVDQU        64(CX), Y2
+	VMOVDQU        320(CX), Y6
+	VPSHUFB        bswapMask4<>+0(SB), Y6, Y6
+	VMOVDQU        96(CX), Y3
+	VMOVDQU        352(CX), Y7
+	VPSHUFB        bswapMask4<>+0(SB), Y7, Y7
+	XORQ           SI, SI
+	CMPQ           AX, $0x0c
+	JE             openBatchVAES256_12
+	JA             openBatchVAES256_14
+	VPSHUFB        bswapMask4<>+0(SB), Y4, Y8
+	VPADDQ         ctrOne4<>+0(SB), Y4, Y4
+	VPXOR          (SP), Y8, Y8
+	VPSHUFB        bswapMask4<>+0(SB), Y5, Y9
+	VPADDQ         ctrOne4<>+0(SB), Y5, Y5
+	VPXOR          (SP), Y9, Y9
+	VPSHUFB        bswapMask4<>+0(SB), Y6, Y10
+	VPADDQ         ctrOne4<>+0(SB), Y6, Y6
+	VPXOR          (SP), Y10, Y10
+	VPSHUFB        bswapMask4<>+0(SB), Y7, Y11
+	VPADDQ         ctrOne4<>+0(SB), Y7, Y7
+	VPXOR          (SP), Y11, Y11
+	VAESENC        32(SP), Y8, Y8
+	VAESENC        32(SP), Y9, Y9
+	VAESENC        32(SP), Y10, Y10
+	VAESENC        32(SP), Y11, Y11
+	VAESENC        64(SP), Y8, Y8
+	VAESENC        64(SP), Y9, Y9
+	VAESENC        64(SP), Y10, Y10
+	VAESENC        64(SP), Y11, Y11
+	VAESENC        96(SP), Y8, Y8
+	VAESENC        96(SP), Y9, Y9
+	VAESENC        96(SP), Y10, Y10
+	VAESENC        96(SP), Y11, Y11
+	VAESENC        128(SP), Y8, Y8
+	VAESENC        128(SP), Y9, Y9
+	VAESENC        128(SP), Y10, Y10
+	VAESENC        128(SP), Y11, Y11
+	VAESENC        160(SP), Y8, Y8
+	VAESENC        160(SP), Y9, Y9
+	VAESENC        160(SP), Y10, Y10
+	VAESENC        160(SP), Y11, Y11
+	VAESENC        192(SP), Y8, Y8
+	VAESENC        192(SP), Y9, Y9
+	VAESENC        192(SP), Y10, Y10
+	VAESENC        192(SP), Y11, Y11
+	VAESENC        224(SP), Y8, Y8
+	VAESENC        224(SP), Y9, Y9
+	VAESENC        224(SP), Y10, Y10
+	VAESENC        224(SP), Y11, Y11
+	VAESENC        256(SP), Y8, Y8
+	VAESENC        256(SP), Y9, Y9
+	VAESENC        256(SP), Y10, Y10
+	VAESENC        256(SP), Y11, Y11
+	VAESENC        288(SP), Y8, Y8
+	VAESENC        288(SP), Y9, Y9
+	VAESENC        288(SP), Y10, Y10
+	VAESENC        288(SP), Y11, Y11
+	VAESENCLAST    320(SP), Y8, Y8
+	VAESENCLAST    320(SP), Y9, Y9
+	VAESENCLAST    320(SP), Y10, Y10
+	VAESENCLAST    320(SP), Y11, Y11
+
+openBatchVAES25610_loop:
+	MOVQ         768(CX), DI
+	VMOVDQU      (DI)(SI*1), X12
+	MOVQ         776(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y12, Y12
+	MOVQ         784(CX), DI
+	VMOVDQU      (DI)(SI*1), X13
+	MOVQ         792(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y13, Y13
+	MOVQ         800(CX), DI
+	VMOVDQU      (DI)(SI*1), X14
+	MOVQ         808(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y14, Y14
+	MOVQ         816(CX), DI
+	VMOVDQU      (DI)(SI*1), X15
+	MOVQ         824(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y15, Y15
+	VPXOR        Y12, Y8, Y8
+	MOVQ         896(CX), DI
+	VMOVDQU      X8, (DI)(SI*1)
+	MOVQ         904(CX), DI
+	VEXTRACTI128 $0x01, Y8, (DI)(SI*1)
+	VPXOR        Y12, Y8, Y8
+	VPAND        512(CX), Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPXOR        Y12, Y0, Y0
+	VPXOR        (SP), Y0, Y0
+	VPXOR        Y13, Y9, Y9
+	MOVQ         912(CX), DI
+	VMOVDQU      X9, (DI)(SI*1)
+	MOVQ         920(CX), DI
+	VEXTRACTI128 $0x01, Y9, (DI)(SI*1)
+	VPXOR        Y13, Y9, Y9
+	VPAND        544(CX), Y9, Y9
+	VPXOR        Y9, Y1, Y1
+	VPXOR        Y13, Y1, Y1
+	VPXOR        (SP), Y1, Y1
+	VPXOR        Y14, Y10, Y10
+	MOVQ         928(CX), DI
+	VMOVDQU      X10, (DI)(SI*1)
+	MOVQ         936(CX), DI
+	VEXTRACTI128 $0x01, Y10, (DI)(SI*1)
+	VPXOR        Y14, Y10, Y10
+	VPAND        576(CX), Y10, Y10
+	VPXOR        Y10, Y2, Y2
+	VPXOR        Y14, Y2, Y2
+	VPXOR        (SP), Y2, Y2
+	VPXOR        Y15, Y11, Y11
+	MOVQ         944(CX), DI
+	VMOVDQU      X11, (DI)(SI*1)
+	MOVQ         952(CX), DI
+	VEXTRACTI128 $0x01, Y11, (DI)(SI*1)
+	VPXOR        Y15, Y11, Y11
+	VPAND        608(CX), Y11, Y11
+	VPXOR        Y11, Y3, Y3
+	VPXOR        Y15, Y3, Y3
+	VPXOR        (SP), Y3, Y3
+	VPSHUFB      bswapMask4<>+0(SB), Y4, Y8
+	VPADDQ       ctrOne4<>+0(SB), Y4, Y4
+	VPXOR        (SP), Y8, Y8
+	VPSHUFB      bswapMask4<>+0(SB), Y5, Y9
+	VPADDQ       ctrOne4<>+0(SB), Y5, Y5
+	VPXOR        (SP), Y9, Y9
+	VPSHUFB      bswapMask4<>+0(SB), Y6, Y10
+	VPADDQ       ctrOne4<>+0(SB), Y6, Y6
+	VPXOR        (SP), Y10, Y10
+	VPSHUFB      bswapMask4<>+0(SB), Y7, Y11
+	VPADDQ       ctrOne4<>+0(SB), Y7, Y7
+	VPXOR        (SP), Y11, Y11
+	VAESENC      32(SP), Y0, Y0
+	VAESENC      32(SP), Y8, Y8
+	VAESENC      32(SP), Y1, Y1
+	VAESENC      32(SP), Y9, Y9
+	VAESENC      32(SP), Y2, Y2
+	VAESENC      32(SP), Y10, Y10
+	VAESENC      32(SP), Y3, Y3
+	VAESENC      32(SP), Y11, Y11
+	VAESENC      64(SP), Y0, Y0
+	VAESENC      64(SP), Y8, Y8
+	VAESENC      64(SP), Y1, Y1
+	VAESENC      64(SP), Y9, Y9
+	VAESENC      64(SP), Y2, Y2
+	VAESENC      64(SP), Y10, Y10
+	VAESENC      64(SP), Y3, Y3
+	VAESENC      64(SP), Y11, Y11
+	VAESENC      96(SP), Y0, Y0
+	VAESENC      96(SP), Y8, Y8
+	VAESENC      96(SP), Y1, Y1
+	VAESENC      96(SP), Y9, Y9
+	VAESENC      96(SP), Y2, Y2
+	VAESENC      96(SP), Y10, Y10
+	VAESENC      96(SP), Y3, Y3
+	VAESENC      96(SP), Y11, Y11
+	VAESENC      128(SP), Y0, Y0
+	VAESENC      128(SP), Y8, Y8
+	VAESENC      128(SP), Y1, Y1
+	VAESENC      128(SP), Y9, Y9
+	VAESENC      128(SP), Y2, Y2
+	VAESENC      128(SP), Y10, Y10
+	VAESENC      128(SP), Y3, Y3
+	VAESENC      128(SP), Y11, Y11
+	VAESENC      160(SP), Y0, Y0
+	VAESENC      160(SP), Y8, Y8
+	VAESENC      160(SP), Y1, Y1
+	VAESENC      160(SP), Y9, Y9
+	VAESENC      160(SP), Y2, Y2
+	VAESENC      160(SP), Y10, Y10
+	VAESENC      160(SP), Y3, Y3
+	VAESENC      160(SP), Y11, Y11
+	VAESENC      192(SP), Y0, Y0
+	VAESENC      192(SP), Y8, Y8
+	VAESENC      192(SP), Y1, Y1
+	VAESENC      192(SP), Y9, Y9
+	VAESENC      192(SP), Y2, Y2
+	VAESENC      192(SP), Y10, Y10
+	VAESENC      192(SP), Y3, Y3
+	VAESENC      192(SP), Y11, Y11
+	VAESENC      224(SP), Y0, Y0
+	VAESENC      224(SP), Y8, Y8
+	VAESENC      224(SP), Y1, Y1
+	VAESENC      224(SP), Y9, Y9
+	VAESENC      224(SP), Y2, Y2
+	VAESENC      224(SP), Y10, Y10
+	VAESENC      224(SP), Y3, Y3
+	VAESENC      224(SP), Y11, Y11
+	VAESENC      256(SP), Y0, Y0
+	VAESENC      256(SP), Y8, Y8
+	VAESENC      256(SP), Y1, Y1
+	VAESENC      256(SP), Y9, Y9
+	VAESENC      256(SP), Y2, Y2
+	VAESENC      256(SP), Y10, Y10
+	VAESENC      256(SP), Y3, Y3
+	VAESENC      256(SP), Y11, Y11
+	VAESENC      288(SP), Y0, Y0
+	VAESENC      288(SP), Y8, Y8
+	VAESENC      288(SP), Y1, Y1
+	VAESENC      288(SP), Y9, Y9
+	VAESENC      288(SP), Y2, Y2
+	VAESENC      288(SP), Y10, Y10
+	VAESENC      288(SP), Y3, Y3
+	VAESENC      288(SP), Y11, Y11
+	VAESENCLAST  320(SP), Y0, Y0
+	VAESENCLAST  320(SP), Y8, Y8
+	VAESENCLAST  320(SP), Y1, Y1
+	VAESENCLAST  320(SP), Y9, Y9
+	VAESENCLAST  320(SP), Y2, Y2
+	VAESENCLAST  320(SP), Y10, Y10
+	VAESENCLAST  320(SP), Y3, Y3
+	VAESENCLAST  320(SP), Y11, Y11
+	ADDQ         $0x10, SI
+	DECQ         R8
+	JNZ          openBatchVAES25610_loop
+	VPSUBQ       ctrOne4<>+0(SB), Y4, Y4
+	VPSUBQ       ctrOne4<>+0(SB), Y5, Y5
+	VPSUBQ       ctrOne4<>+0(SB), Y6, Y6
+	VPSUBQ       ctrOne4<>+0(SB), Y7, Y7
+	VMOVDQU      Y0, (CX)
+	VPSHUFB      bswapMask4<>+0(SB), Y4, Y4
+	VMOVDQU      Y4, 256(CX)
+	VMOVDQU      Y1, 32(CX)
+	VPSHUFB      bswapMask4<>+0(SB), Y5, Y5
+	VMOVDQU      Y5, 288(CX)
+	VMOVDQU      Y2, 64(CX)
+	VPSHUFB      bswapMask4<>+0(SB), Y6, Y6
+	VMOVDQU      Y6, 320(CX)
+	VMOVDQU      Y3, 96(CX)
+	VPSHUFB      bswapMask4<>+0(SB), Y7, Y7
+	VMOVDQU      Y7, 352(CX)
+	VZEROUPPER
+	RET
+
+openBatchVAES256_12:
+	VPSHUFB     bswapMask4<>+0(SB), Y4, Y8
+	VPADDQ      ctrOne4<>+0(SB), Y4, Y4
+	VPXOR       (SP), Y8, Y8
+	VPSHUFB     bswapMask4<>+0(SB), Y5, Y9
+	VPADDQ      ctrOne4<>+0(SB), Y5, Y5
+	VPXOR       (SP), Y9, Y9
+	VPSHUFB     bswapMask4<>+0(SB), Y6, Y10
+	VPADDQ      ctrOne4<>+0(SB), Y6, Y6
+	VPXOR       (SP), Y10, Y10
+	VPSHUFB     bswapMask4<>+0(SB), Y7, Y11
+	VPADDQ      ctrOne4<>+0(SB), Y7, Y7
+	VPXOR       (SP), Y11, Y11
+	VAESENC     32(SP), Y8, Y8
+	VAESENC     32(SP), Y9, Y9
+	VAESENC     32(SP), Y10, Y10
+	VAESENC     32(SP), Y11, Y11
+	VAESENC     64(SP), Y8, Y8
+	VAESENC     64(SP), Y9, Y9
+	VAESENC     64(SP), Y10, Y10
+	VAESENC     64(SP), Y11, Y11
+	VAESENC     96(SP), Y8, Y8
+	VAESENC     96(SP), Y9, Y9
+	VAESENC     96(SP), Y10, Y10
+	VAESENC     96(SP), Y11, Y11
+	VAESENC     128(SP), Y8, Y8
+	VAESENC     128(SP), Y9, Y9
+	VAESENC     128(SP), Y10, Y10
+	VAESENC     128(SP), Y11, Y11
+	VAESENC     160(SP), Y8, Y8
+	VAESENC     160(SP), Y9, Y9
+	VAESENC     160(SP), Y10, Y10
+	VAESENC     160(SP), Y11, Y11
+	VAESENC     192(SP), Y8, Y8
+	VAESENC     192(SP), Y9, Y9
+	VAESENC     192(SP), Y10, Y10
+	VAESENC     192(SP), Y11, Y11
+	VAESENC     224(SP), Y8, Y8
+	VAESENC     224(SP), Y9, Y9
+	VAESENC     224(SP), Y10, Y10
+	VAESENC     224(SP), Y11, Y11
+	VAESENC     256(SP), Y8, Y8
+	VAESENC     256(SP), Y9, Y9
+	VAESENC     256(SP), Y10, Y10
+	VAESENC     256(SP), Y11, Y11
+	VAESENC     288(SP), Y8, Y8
+	VAESENC     288(SP), Y9, Y9
+	VAESENC     288(SP), Y10, Y10
+	VAESENC     288(SP), Y11, Y11
+	VAESENC     320(SP), Y8, Y8
+	VAESENC     320(SP), Y9, Y9
+	VAESENC     320(SP), Y10, Y10
+	VAESENC     320(SP), Y11, Y11
+	VAESENC     352(SP), Y8, Y8
+	VAESENC     352(SP), Y9, Y9
+	VAESENC     352(SP), Y10, Y10
+	VAESENC     352(SP), Y11, Y11
+	VAESENCLAST 384(SP), Y8, Y8
+	VAESENCLAST 384(SP), Y9, Y9
+	VAESENCLAST 384(SP), Y10, Y10
+	VAESENCLAST 384(SP), Y11, Y11
+
+openBatchVAES25612_loop:
+	MOVQ         768(CX), DI
+	VMOVDQU      (DI)(SI*1), X12
+	MOVQ         776(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y12, Y12
+	MOVQ         784(CX), DI
+	VMOVDQU      (DI)(SI*1), X13
+	MOVQ         792(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y13, Y13
+	MOVQ         800(CX), DI
+	VMOVDQU      (DI)(SI*1), X14
+	MOVQ         808(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y14, Y14
+	MOVQ         816(CX), DI
+	VMOVDQU      (DI)(SI*1), X15
+	MOVQ         824(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y15, Y15
+	VPXOR        Y12, Y8, Y8
+	MOVQ         896(CX), DI
+	VMOVDQU      X8, (DI)(SI*1)
+	MOVQ         904(CX), DI
+	VEXTRACTI128 $0x01, Y8, (DI)(SI*1)
+	VPXOR        Y12, Y8, Y8
+	VPAND        512(CX), Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPXOR        Y12, Y0, Y0
+	VPXOR        (SP), Y0, Y0
+	VPXOR        Y13, Y9, Y9
+	MOVQ         912(CX), DI
+	VMOVDQU      X9, (DI)(SI*1)
+	MOVQ         920(CX), DI
+	VEXTRACTI128 $0x01, Y9, (DI)(SI*1)
+	VPXOR        Y13, Y9, Y9
+	VPAND        544(CX), Y9, Y9
+	VPXOR        Y9, Y1, Y1
+	VPXOR        Y13, Y1, Y1
+	VPXOR        (SP), Y1, Y1
+	VPXOR        Y14, Y10, Y10
+	MOVQ         928(CX), DI
+	VMOVDQU      X10, (DI)(SI*1)
+	MOVQ         936(CX), DI
+	VEXTRACTI128 $0x01, Y10, (DI)(SI*1)
+	VPXOR        Y14, Y10, Y10
+	VPAND        576(CX), Y10, Y10
+	VPXOR        Y10, Y2, Y2
+	VPXOR        Y14, Y2, Y2
+	VPXOR        (SP), Y2, Y2
+	VPXOR        Y15, Y11, Y11
+	MOVQ         944(CX), DI
+	VMOVDQU      X11, (DI)(SI*1)
+	MOVQ         952(CX), DI
+	VEXTRACTI128 $0x01, Y11, (DI)(SI*1)
+	VPXOR        Y15, Y11, Y11
+	VPAND        608(CX), Y11, Y11
+	VPXOR        Y11, Y3, Y3
+	VPXOR        Y15, Y3, Y3
+	VPXOR        (SP), Y3, Y3
+	VPSHUFB      bswapMask4<>+0(SB), Y4, Y8
+	VPADDQ       ctrOne4<>+0(SB), Y4, Y4
+	VPXOR        (SP), Y8, Y8
+	VPSHUFB      bswapMask4<>+0(SB), Y5, Y9
+	VPADDQ       ctrOne4<>+0(SB), Y5, Y5
+	VPXOR        (SP), Y9, Y9
+	VPSHUFB      bswapMask4<>+0(SB), Y6, Y10
+	VPADDQ       ctrOne4<>+0(SB), Y6, Y6
+	VPXOR        (SP), Y10, Y10
+	VPSHUFB      bswapMask4<>+0(SB), Y7, Y11
+	VPADDQ       ctrOne4<>+0(SB), Y7, Y7
+	VPXOR        (SP), Y11, Y11
+	VAESENC      32(SP), Y0, Y0
+	VAESENC      32(SP), Y8, Y8
+	VAESENC      32(SP), Y1, Y1
+	VAESENC      32(SP), Y9, Y9
+	VAESENC      32(SP), Y2, Y2
+	VAESENC      32(SP), Y10, Y10
+	VAESENC      32(SP), Y3, Y3
+	VAESENC      32(SP), Y11, Y11
+	VAESENC      64(SP), Y0, Y0
+	VAESENC      64(SP), Y8, Y8
+	VAESENC      64(SP), Y1, Y1
+	VAESENC      64(SP), Y9, Y9
+	VAESENC      64(SP), Y2, Y2
+	VAESENC      64(SP), Y10, Y10
+	VAESENC      64(SP), Y3, Y3
+	VAESENC      64(SP), Y11, Y11
+	VAESENC      96(SP), Y0, Y0
+	VAESENC      96(SP), Y8, Y8
+	VAESENC      96(SP), Y1, Y1
+	VAESENC      96(SP), Y9, Y9
+	VAESENC      96(SP), Y2, Y2
+	VAESENC      96(SP), Y10, Y10
+	VAESENC      96(SP), Y3, Y3
+	VAESENC      96(SP), Y11, Y11
+	VAESENC      128(SP), Y0, Y0
+	VAESENC      128(SP), Y8, Y8
+	VAESENC      128(SP), Y1, Y1
+	VAESENC      128(SP), Y9, Y9
+	VAESENC      128(SP), Y2, Y2
+	VAESENC      128(SP), Y10, Y10
+	VAESENC      128(SP), Y3, Y3
+	VAESENC      128(SP), Y11, Y11
+	VAESENC      160(SP), Y0, Y0
+	VAESENC      160(SP), Y8, Y8
+	VAESENC      160(SP), Y1, Y1
+	VAESENC      160(SP), Y9, Y9
+	VAESENC      160(SP), Y2, Y2
+	VAESENC      160(SP), Y10, Y10
+	VAESENC      160(SP), Y3, Y3
+	VAESENC      160(SP), Y11, Y11
+	VAESENC      192(SP), Y0, Y0
+	VAESENC      192(SP), Y8, Y8
+	VAESENC      192(SP), Y1, Y1
+	VAESENC      192(SP), Y9, Y9
+	VAESENC      192(SP), Y2, Y2
+	VAESENC      192(SP), Y10, Y10
+	VAESENC      192(SP), Y3, Y3
+	VAESENC      192(SP), Y11, Y11
+	VAESENC      224(SP), Y0, Y0
+	VAESENC      224(SP), Y8, Y8
+	VAESENC      224(SP), Y1, Y1
+	VAESENC      224(SP), Y9, Y9
+	VAESENC      224(SP), Y2, Y2
+	VAESENC      224(SP), Y10, Y10
+	VAESENC      224(SP), Y3, Y3
+	VAESENC      224(SP), Y11, Y11
+	VAESENC      256(SP), Y0, Y0
+	VAESENC      256(SP), Y8, Y8
+	VAESENC      256(SP), Y1, Y1
+	VAESENC      256(SP), Y9, Y9
+	VAESENC      256(SP), Y2, Y2
+	VAESENC      256(SP), Y10, Y10
+	VAESENC      256(SP), Y3, Y3
+	VAESENC      256(SP), Y11, Y11
+	VAESENC      288(SP), Y0, Y0
+	VAESENC      288(SP), Y8, Y8
+	VAESENC      288(SP), Y1, Y1
+	VAESENC      288(SP), Y9, Y9
+	VAESENC      288(SP), Y2, Y2
+	VAESENC      288(SP), Y10, Y10
+	VAESENC      288(SP), Y3, Y3
+	VAESENC      288(SP), Y11, Y11
+	VAESENC      320(SP), Y0, Y0
+	VAESENC      320(SP), Y8, Y8
+	VAESENC      320(SP), Y1, Y1
+	VAESENC      320(SP), Y9, Y9
+	VAESENC      320(SP), Y2, Y2
+	VAESENC      320(SP), Y10, Y10
+	VAESENC      320(SP), Y3, Y3
+	VAESENC      320(SP), Y11, Y11
+	VAESENC      352(SP), Y0, Y0
+	VAESENC      352(SP), Y8, Y8
+	VAESENC      352(SP), Y1, Y1
+	VAESENC      352(SP), Y9, Y9
+	VAESENC      352(SP), Y2, Y2
+	VAESENC      352(SP), Y10, Y10
+	VAESENC      352(SP), Y3, Y3
+	VAESENC      352(SP), Y11, Y11
+	VAESENCLAST  384(SP), Y0, Y0
+	VAESENCLAST  384(SP), Y8, Y8
+	VAESENCLAST  384(SP), Y1, Y1
+	VAESENCLAST  384(SP), Y9, Y9
+	VAESENCLAST  384(SP), Y2, Y2
+	VAESENCLAST  384(SP), Y10, Y10
+	VAESENCLAST  384(SP), Y3, Y3
+	VAESENCLAST  384(SP), Y11, Y11
+	ADDQ         $0x10, SI
+	DECQ         R8
+	JNZ          openBatchVAES25612_loop
+	VPSUBQ       ctrOne4<>+0(SB), Y4, Y4
+	VPSUBQ       ctrOne4<>+0(SB), Y5, Y5
+	VPSUBQ       ctrOne4<>+0(SB), Y6, Y6
+	VPSUBQ       ctrOne4<>+0(SB), Y7, Y7
+	VMOVDQU      Y0, (CX)
+	VPSHUFB      bswapMask4<>+0(SB), Y4, Y4
+	VMOVDQU      Y4, 256(CX)
+	VMOVDQU      Y1, 32(CX)
+	VPSHUFB      bswapMask4<>+0(SB), Y5, Y5
+	VMOVDQU      Y5, 288(CX)
+	VMOVDQU      Y2, 64(CX)
+	VPSHUFB      bswapMask4<>+0(SB), Y6, Y6
+	VMOVDQU      Y6, 320(CX)
+	VMOVDQU      Y3, 96(CX)
+	VPSHUFB      bswapMask4<>+0(SB), Y7, Y7
+	VMOVDQU      Y7, 352(CX)
+	VZEROUPPER
+	RET
+
+openBatchVAES256_14:
+	VPSHUFB     bswapMask4<>+0(SB), Y4, Y8
+	VPADDQ      ctrOne4<>+0(SB), Y4, Y4
+	VPXOR       (SP), Y8, Y8
+	VPSHUFB     bswapMask4<>+0(SB), Y5, Y9
+	VPADDQ      ctrOne4<>+0(SB), Y5, Y5
+	VPXOR       (SP), Y9, Y9
+	VPSHUFB     bswapMask4<>+0(SB), Y6, Y10
+	VPADDQ      ctrOne4<>+0(SB), Y6, Y6
+	VPXOR       (SP), Y10, Y10
+	VPSHUFB     bswapMask4<>+0(SB), Y7, Y11
+	VPADDQ      ctrOne4<>+0(SB), Y7, Y7
+	VPXOR       (SP), Y11, Y11
+	VAESENC     32(SP), Y8, Y8
+	VAESENC     32(SP), Y9, Y9
+	VAESENC     32(SP), Y10, Y10
+	VAESENC     32(SP), Y11, Y11
+	VAESENC     64(SP), Y8, Y8
+	VAESENC     64(SP), Y9, Y9
+	VAESENC     64(SP), Y10, Y10
+	VAESENC     64(SP), Y11, Y11
+	VAESENC     96(SP), Y8, Y8
+	VAESENC     96(SP), Y9, Y9
+	VAESENC     96(SP), Y10, Y10
+	VAESENC     96(SP), Y11, Y11
+	VAESENC     128(SP), Y8, Y8
+	VAESENC     128(SP), Y9, Y9
+	VAESENC     128(SP), Y10, Y10
+	VAESENC     128(SP), Y11, Y11
+	VAESENC     160(SP), Y8, Y8
+	VAESENC     160(SP), Y9, Y9
+	VAESENC     160(SP), Y10, Y10
+	VAESENC     160(SP), Y11, Y11
+	VAESENC     192(SP), Y8, Y8
+	VAESENC     192(SP), Y9, Y9
+	VAESENC     192(SP), Y10, Y10
+	VAESENC     192(SP), Y11, Y11
+	VAESENC     224(SP), Y8, Y8
+	VAESENC     224(SP), Y9, Y9
+	VAESENC     224(SP), Y10, Y10
+	VAESENC     224(SP), Y11, Y11
+	VAESENC     256(SP), Y8, Y8
+	VAESENC     256(SP), Y9, Y9
+	VAESENC     256(SP), Y10, Y10
+	VAESENC     256(SP), Y11, Y11
+	VAESENC     288(SP), Y8, Y8
+	VAESENC     288(SP), Y9, Y9
+	VAESENC     288(SP), Y10, Y10
+	VAESENC     288(SP), Y11, Y11
+	VAESENC     320(SP), Y8, Y8
+	VAESENC     320(SP), Y9, Y9
+	VAESENC     320(SP), Y10, Y10
+	VAESENC     320(SP), Y11, Y11
+	VAESENC     352(SP), Y8, Y8
+	VAESENC     352(SP), Y9, Y9
+	VAESENC     352(SP), Y10, Y10
+	VAESENC     352(SP), Y11, Y11
+	VAESENC     384(SP), Y8, Y8
+	VAESENC     384(SP), Y9, Y9
+	VAESENC     384(SP), Y10, Y10
+	VAESENC     384(SP), Y11, Y11
+	VAESENC     416(SP), Y8, Y8
+	VAESENC     416(SP), Y9, Y9
+	VAESENC     416(SP), Y10, Y10
+	VAESENC     416(SP), Y11, Y11
+	VAESENCLAST 448(SP), Y8, Y8
+	VAESENCLAST 448(SP), Y9, Y9
+	VAESENCLAST 448(SP), Y10, Y10
+	VAESENCLAST 448(SP), Y11, Y11
+
+openBatchVAES25614_loop:
+	MOVQ         768(CX), DI
+	VMOVDQU      (DI)(SI*1), X12
+	MOVQ         776(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y12, Y12
+	MOVQ         784(CX), DI
+	VMOVDQU      (DI)(SI*1), X13
+	MOVQ         792(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y13, Y13
+	MOVQ         800(CX), DI
+	VMOVDQU      (DI)(SI*1), X14
+	MOVQ         808(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y14, Y14
+	MOVQ         816(CX), DI
+	VMOVDQU      (DI)(SI*1), X15
+	MOVQ         824(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y15, Y15
+	VPXOR        Y12, Y8, Y8
+	MOVQ         896(CX), DI
+	VMOVDQU      X8, (DI)(SI*1)
+	MOVQ         904(CX), DI
+	VEXTRACTI128 $0x01, Y8, (DI)(SI*1)
+	VPXOR        Y12, Y8, Y8
+	VPAND        512(CX), Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPXOR        Y12, Y0, Y0
+	VPXOR        (SP), Y0, Y0
+	VPXOR        Y13, Y9, Y9
+	MOVQ         912(CX), DI
+	VMOVDQU      X9, (DI)(SI*1)
+	MOVQ         920(CX), DI
+	VEXTRACTI128 $0x01, Y9, (DI)(SI*1)
+	VPXOR        Y13, Y9, Y9
+	VPAND        544(CX), Y9, Y9
+	VPXOR        Y9, Y1, Y1
+	VPXOR        Y13, Y1, Y1
+	VPXOR        (SP), Y1, Y1
+	VPXOR        Y14, Y10, Y10
+	MOVQ         928(CX), DI
+	VMOVDQU      X10, (DI)(SI*1)
+	MOVQ         936(CX), DI
+	VEXTRACTI128 $0x01, Y10, (DI)(SI*1)
+	VPXOR        Y14, Y10, Y10
+	VPAND        576(CX), Y10, Y10
+	VPXOR        Y10, Y2, Y2
+	VPXOR        Y14, Y2, Y2
+	VPXOR        (SP), Y2, Y2
+	VPXOR        Y15, Y11, Y11
+	MOVQ         944(CX), DI
+	VMOVDQU      X11, (DI)(SI*1)
+	MOVQ         952(CX), DI
+	VEXTRACTI128 $0x01, Y11, (DI)(SI*1)
+	VPXOR        Y15, Y11, Y11
+	VPAND        608(CX), Y11, Y11
+	VPXOR        Y11, Y3, Y3
+	VPXOR        Y15, Y3, Y3
+	VPXOR        (SP), Y3, Y3
+	VPSHUFB      bswapMask4<>+0(SB), Y4, Y8
+	VPADDQ       ctrOne4<>+0(SB), Y4, Y4
+	VPXOR        (SP), Y8, Y8
+	VPSHUFB      bswapMask4<>+0(SB), Y5, Y9
+	VPADDQ       ctrOne4<>+0(SB), Y5, Y5
+	VPXOR        (SP), Y9, Y9
+	VPSHUFB      bswapMask4<>+0(SB), Y6, Y10
+	VPADDQ       ctrOne4<>+0(SB), Y6, Y6
+	VPXOR        (SP), Y10, Y10
+	VPSHUFB      bswapMask4<>+0(SB), Y7, Y11
+	VPADDQ       ctrOne4<>+0(SB), Y7, Y7
+	VPXOR        (SP), Y11, Y11
+	VAESENC      32(SP), Y0, Y0
+	VAESENC      32(SP), Y8, Y8
+	VAESENC      32(SP), Y1, Y1
+	VAESENC      32(SP), Y9, Y9
+	VAESENC      32(SP), Y2, Y2
+	VAESENC      32(SP), Y10, Y10
+	VAESENC      32(SP), Y3, Y3
+	VAESENC      32(SP), Y11, Y11
+	VAESENC      64(SP), Y0, Y0
+	VAESENC      64(SP), Y8, Y8
+	VAESENC      64(SP), Y1, Y1
+	VAESENC      64(SP), Y9, Y9
+	VAESENC      64(SP), Y2, Y2
+	VAESENC      64(SP), Y10, Y10
+	VAESENC      64(SP), Y3, Y3
+	VAESENC      64(SP), Y11, Y11
+	VAESENC      96(SP), Y0, Y0
+	VAESENC      96(SP), Y8, Y8
+	VAESENC      96(SP), Y1, Y1
+	VAESENC      96(SP), Y9, Y9
+	VAESENC      96(SP), Y2, Y2
+	VAESENC      96(SP), Y10, Y10
+	VAESENC      96(SP), Y3, Y3
+	VAESENC      96(SP), Y11, Y11
+	VAESENC      128(SP), Y0, Y0
+	VAESENC      128(SP), Y8, Y8
+	VAESENC      128(SP), Y1, Y1
+	VAESENC      128(SP), Y9, Y9
+	VAESENC      128(SP), Y2, Y2
+	VAESENC      128(SP), Y10, Y10
+	VAESENC      128(SP), Y3, Y3
+	VAESENC      128(SP), Y11, Y11
+	VAESENC      160(SP), Y0, Y0
+	VAESENC      160(SP), Y8, Y8
+	VAESENC      160(SP), Y1, Y1
+	VAESENC      160(SP), Y9, Y9
+	VAESENC      160(SP), Y2, Y2
+	VAESENC      160(SP), Y10, Y10
+	VAESENC      160(SP), Y3, Y3
+	VAESENC      160(SP), Y11, Y11
+	VAESENC      192(SP), Y0, Y0
+	VAESENC      192(SP), Y8, Y8
+	VAESENC      192(SP), Y1, Y1
+	VAESENC      192(SP), Y9, Y9
+	VAESENC      192(SP), Y2, Y2
+	VAESENC      192(SP), Y10, Y10
+	VAESENC      192(SP), Y3, Y3
+	VAESENC      192(SP), Y11, Y11
+	VAESENC      224(SP), Y0, Y0
+	VAESENC      224(SP), Y8, Y8
+	VAESENC      224(SP), Y1, Y1
+	VAESENC      224(SP), Y9, Y9
+	VAESENC      224(SP), Y2, Y2
+	VAESENC      224(SP), Y10, Y10
+	VAESENC      224(SP), Y3, Y3
+	VAESENC      224(SP), Y11, Y11
+	VAESENC      256(SP), Y0, Y0
+	VAESENC      256(SP), Y8, Y8
+	VAESENC      256(SP), Y1, Y1
+	VAESENC      256(SP), Y9, Y9
+	VAESENC      256(SP), Y2, Y2
+	VAESENC      256(SP), Y10, Y10
+	VAESENC      256(SP), Y3, Y3
+	VAESENC      256(SP), Y11, Y11
+	VAESENC      288(SP), Y0, Y0
+	VAESENC      288(SP), Y8, Y8
+	VAESENC      288(SP), Y1, Y1
+	VAESENC      288(SP), Y9, Y9
+	VAESENC      288(SP), Y2, Y2
+	VAESENC      288(SP), Y10, Y10
+	VAESENC      288(SP), Y3, Y3
+	VAESENC      288(SP), Y11, Y11
+	VAESENC      320(SP), Y0, Y0
+	VAESENC      320(SP), Y8, Y8
+	VAESENC      320(SP), Y1, Y1
+	VAESENC      320(SP), Y9, Y9
+	VAESENC      320(SP), Y2, Y2
+	VAESENC      320(SP), Y10, Y10
+	VAESENC      320(SP), Y3, Y3
+	VAESENC      320(SP), Y11, Y11
+	VAESENC      352(SP), Y0, Y0
+	VAESENC      352(SP), Y8, Y8
+	VAESENC      352(SP), Y1, Y1
+	VAESENC      352(SP), Y9, Y9
+	VAESENC      352(SP), Y2, Y2
+	VAESENC      352(SP), Y10, Y10
+	VAESENC      352(SP), Y3, Y3
+	VAESENC      352(SP), Y11, Y11
+	VAESENC      384(SP), Y0, Y0
+	VAESENC      384(SP), Y8, Y8
+	VAESENC      384(SP), Y1, Y1
+	VAESENC      384(SP), Y9, Y9
+	VAESENC      384(SP), Y2, Y2
+	VAESENC      384(SP), Y10, Y10
+	VAESENC      384(SP), Y3, Y3
+	VAESENC      384(SP), Y11, Y11
+	VAESENC      416(SP), Y0, Y0
+	VAESENC      416(SP), Y8, Y8
+	VAESENC      416(SP), Y1, Y1
+	VAESENC      416(SP), Y9, Y9
+	VAESENC      416(SP), Y2, Y2
+	VAESENC      416(SP), Y10, Y10
+	VAESENC      416(SP), Y3, Y3
+	VAESENC      416(SP), Y11, Y11
+	VAESENCLAST  448(SP), Y0, Y0
+	VAESENCLAST  448(SP), Y8, Y8
+	VAESENCLAST  448(SP), Y1, Y1
+	VAESENCLAST  448(SP), Y9, Y9
+	VAESENCLAST  448(SP), Y2, Y2
+	VAESENCLAST  448(SP), Y10, Y10
+	VAESENCLAST  448(SP), Y3, Y3
+	VAESENCLAST  448(SP), Y11, Y11
+	ADDQ         $0x10, SI
+	DECQ         R8
+	JNZ          openBatchVAES25614_loop
+	VPSUBQ       ctrOne4<>+0(SB), Y4, Y4
+	VPSUBQ       ctrOne4<>+0(SB), Y5, Y5
+	VPSUBQ       ctrOne4<>+0(SB), Y6, Y6
+	VPSUBQ       ctrOne4<>+0(SB), Y7, Y7
+	VMOVDQU      Y0, (CX)
+	VPSHUFB      bswapMask4<>+0(SB), Y4, Y4
+	VMOVDQU      Y4, 256(CX)
+	VMOVDQU      Y1, 32(CX)
+	VPSHUFB      bswapMask4<>+0(SB), Y5, Y5
+	VMOVDQU      Y5, 288(CX)
+	VMOVDQU      Y2, 64(CX)
+	VPSHUFB      bswapMask4<>+0(SB), Y6, Y6
+	VMOVDQU      Y6, 320(CX)
+	VMOVDQU      Y3, 96(CX)
+	VPSHUFB      bswapMask4<>+0(SB), Y7, Y7
+	VMOVDQU      Y7, 352(CX)
+	VZEROUPPER
+	RET
+
+// func sealBatchAVX(nr int, rk *[240]byte, l *[1024]byte, n int)
+// Requires: AES, AVX
+TEXT ·sealBatchAVX(SB), NOSPLIT, $0-32
+	MOVQ    nr+0(FP), AX
+	MOVQ    rk+8(FP), BX
+	MOVQ    l+16(FP), CX
+	MOVQ    n+24(FP), R8
+	VMOVDQU (CX), X0
+	VMOVDQU 256(CX), X4
+	VPSHUFB bswapMask4<>+0(SB), X4, X4
+	VMOVDQU 16(CX), X1
+	VMOVDQU 272(CX), X5
+	VPSHUFB bswapMask4<>+0(SB), X5, X5
+	VMOVDQU 32(CX), X2
+	VMOVDQU 288(CX), X6
+	VPSHUFB bswapMask4<>+0(SB), X6, X6
+	VMOVDQU 48(CX), X3
+	VMOVDQU 304(CX), X7
+	VPSHUFB bswapMask4<>+0(SB), X7, X7
+	XORQ    SI, SI
+	CMPQ    AX, $0x0c
+	JE      sealBatchAVX_12
+	JA      sealBatchAVX_14
+
+sealBatchAVX10_loop:
+	MOVQ        768(CX), DI
+	VMOVDQU     (DI)(SI*1), X12
+	VPXOR       X12, X0, X0
+	VPXOR       (BX), X0, X0
+	MOVQ        776(CX), DI
+	VMOVDQU     (DI)(SI*1), X13
+	VPXOR       X13, X1, X1
+	VPXOR       (BX), X1, X1
+	MOVQ        784(CX), DI
+	VMOVDQU     (DI)(SI*1), X14
+	VPXOR       X14, X2, X2
+	VPXOR       (BX), X2, X2
+	MOVQ        792(CX), DI
+	VMOVDQU     (DI)(SI*1), X15
+	VPXOR       X15, X3, X3
+	VPXOR       (BX), X3, X3
+	VPSHUFB     bswapMask4<>+0(SB), X4, X8
+	VPADDQ      ctrOne4<>+0(SB), X4, X4
+	VPXOR       (BX), X8, X8
+	VPSHUFB     bswapMask4<>+0(SB), X5, X9
+	VPADDQ      ctrOne4<>+0(SB), X5, X5
+	VPXOR       (BX), X9, X9
+	VPSHUFB     bswapMask4<>+0(SB), X6, X10
+	VPADDQ      ctrOne4<>+0(SB), X6, X6
+	VPXOR       (BX), X10, X10
+	VPSHUFB     bswapMask4<>+0(SB), X7, X11
+	VPADDQ      ctrOne4<>+0(SB), X7, X7
+	VPXOR       (BX), X11, X11
+	VAESENC     16(BX), X0, X0
+	VAESENC     16(BX), X8, X8
+	VAESENC     16(BX), X1, X1
+	VAESENC     16(BX), X9, X9
+	VAESENC     16(BX), X2, X2
+	VAESENC     16(BX), X10, X10
+	VAESENC     16(BX), X3, X3
+	VAESENC     16(BX), X11, X11
+	VAESENC     32(BX), X0, X0
+	VAESENC     32(BX), X8, X8
+	VAESENC     32(BX), X1, X1
+	VAESENC     32(BX), X9, X9
+	VAESENC     32(BX), X2, X2
+	VAESENC     32(BX), X10, X10
+	VAESENC     32(BX), X3, X3
+	VAESENC     32(BX), X11, X11
+	VAESENC     48(BX), X0, X0
+	VAESENC     48(BX), X8, X8
+	VAESENC     48(BX), X1, X1
+	VAESENC     48(BX), X9, X9
+	VAESENC     48(BX), X2, X2
+	VAESENC     48(BX), X10, X10
+	VAESENC     48(BX), X3, X3
+	VAESENC     48(BX), X11, X11
+	VAESENC     64(BX), X0, X0
+	VAESENC     64(BX), X8, X8
+	VAESENC     64(BX), X1, X1
+	VAESENC     64(BX), X9, X9
+	VAESENC     64(BX), X2, X2
+	VAESENC     64(BX), X10, X10
+	VAESENC     64(BX), X3, X3
+	VAESENC     64(BX), X11, X11
+	VAESENC     80(BX), X0, X0
+	VAESENC     80(BX), X8, X8
+	VAESENC     80(BX), X1, X1
+	VAESENC     80(BX), X9, X9
+	VAESENC     80(BX), X2, X2
+	VAESENC     80(BX), X10, X10
+	VAESENC     80(BX), X3, X3
+	VAESENC     80(BX), X11, X11
+	VAESENC     96(BX), X0, X0
+	VAESENC     96(BX), X8, X8
+	VAESENC     96(BX), X1, X1
+	VAESENC     96(BX), X9, X9
+	VAESENC     96(BX), X2, X2
+	VAESENC     96(BX), X10, X10
+	VAESENC     96(BX), X3, X3
+	VAESENC     96(BX), X11, X11
+	VAESENC     112(BX), X0, X0
+	VAESENC     112(BX), X8, X8
+	VAESENC     112(BX), X1, X1
+	VAESENC     112(BX), X9, X9
+	VAESENC     112(BX), X2, X2
+	VAESENC     112(BX), X10, X10
+	VAESENC     112(BX), X3, X3
+	VAESENC     112(BX), X11, X11
+	VAESENC     128(BX), X0, X0
+	VAESENC     128(BX), X8, X8
+	VAESENC     128(BX), X1, X1
+	VAESENC     128(BX), X9, X9
+	VAESENC     128(BX), X2, X2
+	VAESENC     128(BX), X10, X10
+	VAESENC     128(BX), X3, X3
+	VAESENC     128(BX), X11, X11
+	VAESENC     144(BX), X0, X0
+	VAESENC     144(BX), X8, X8
+	VAESENC     144(BX), X1, X1
+	VAESENC     144(BX), X9, X9
+	VAESENC     144(BX), X2, X2
+	VAESENC     144(BX), X10, X10
+	VAESENC     144(BX), X3, X3
+	VAESENC     144(BX), X11, X11
+	VAESENCLAST 160(BX), X0, X0
+	VAESENCLAST 160(BX), X8, X8
+	VAESENCLAST 160(BX), X1, X1
+	VAESENCLAST 160(BX), X9, X9
+	VAESENCLAST 160(BX), X2, X2
+	VAESENCLAST 160(BX), X10, X10
+	VAESENCLAST 160(BX), X3, X3
+	VAESENCLAST 160(BX), X11, X11
+	VPXOR       X12, X8, X8
+	MOVQ        896(CX), DI
+	VMOVDQU     X8, (DI)(SI*1)
+	VPXOR       X13, X9, X9
+	MOVQ        904(CX), DI
+	VMOVDQU     X9, (DI)(SI*1)
+	VPXOR       X14, X10, X10
+	MOVQ        912(CX), DI
+	VMOVDQU     X10, (DI)(SI*1)
+	VPXOR       X15, X11, X11
+	MOVQ        920(CX), DI
+	VMOVDQU     X11, (DI)(SI*1)
+	ADDQ        $0x10, SI
+	DECQ        R8
+	JNZ         sealBatchAVX10_loop
+	VMOVDQU     X0, (CX)
+	VPSHUFB     bswapMask4<>+0(SB), X4, X4
+	VMOVDQU     X4, 256(CX)
+	VMOVDQU     X1, 16(CX)
+	VPSHUFB     bswapMask4<>+0(SB), X5, X5
+	VMOVDQU     X5, 272(CX)
+	VMOVDQU     X2, 32(CX)
+	VPSHUFB     bswapMask4<>+0(SB), X6, X6
+	VMOVDQU     X6, 288(CX)
+	VMOVDQU     X3, 48(CX)
+	VPSHUFB     bswapMask4<>+0(SB), X7, X7
+	VMOVDQU     X7, 304(CX)
+	VZEROUPPER
+	RET
+
+sealBatchAVX_12:
+sealBatchAVX12_loop:
+	MOVQ        768(CX), DI
+	VMOVDQU     (DI)(SI*1), X12
+	VPXOR       X12, X0, X0
+	VPXOR       (BX), X0, X0
+	MOVQ        776(CX), DI
+	VMOVDQU     (DI)(SI*1), X13
+	VPXOR       X13, X1, X1
+	VPXOR       (BX), X1, X1
+	MOVQ        784(CX), DI
+	VMOVDQU     (DI)(SI*1), X14
+	VPXOR       X14, X2, X2
+	VPXOR       (BX), X2, X2
+	MOVQ        792(CX), DI
+	VMOVDQU     (DI)(SI*1), X15
+	VPXOR       X15, X3, X3
+	VPXOR       (BX), X3, X3
+	VPSHUFB     bswapMask4<>+0(SB), X4, X8
+	VPADDQ      ctrOne4<>+0(SB), X4, X4
+	VPXOR       (BX), X8, X8
+	VPSHUFB     bswapMask4<>+0(SB), X5, X9
+	VPADDQ      ctrOne4<>+0(SB), X5, X5
+	VPXOR       (BX), X9, X9
+	VPSHUFB     bswapMask4<>+0(SB), X6, X10
+	VPADDQ      ctrOne4<>+0(SB), X6, X6
+	VPXOR       (BX), X10, X10
+	VPSHUFB     bswapMask4<>+0(SB), X7, X11
+	VPADDQ      ctrOne4<>+0(SB), X7, X7
+	VPXOR       (BX), X11, X11
+	VAESENC     16(BX), X0, X0
+	VAESENC     16(BX), X8, X8
+	VAESENC     16(BX), X1, X1
+	VAESENC     16(BX), X9, X9
+	VAESENC     16(BX), X2, X2
+	VAESENC     16(BX), X10, X10
+	VAESENC     16(BX), X3, X3
+	VAESENC     16(BX), X11, X11
+	VAESENC     32(BX), X0, X0
+	VAESENC     32(BX), X8, X8
+	VAESENC     32(BX), X1, X1
+	VAESENC     32(BX), X9, X9
+	VAESENC     32(BX), X2, X2
+	VAESENC     32(BX), X10, X10
+	VAESENC     32(BX), X3, X3
+	VAESENC     32(BX), X11, X11
+	VAESENC     48(BX), X0, X0
+	VAESENC     48(BX), X8, X8
+	VAESENC     48(BX), X1, X1
+	VAESENC     48(BX), X9, X9
+	VAESENC     48(BX), X2, X2
+	VAESENC     48(BX), X10, X10
+	VAESENC     48(BX), X3, X3
+	VAESENC     48(BX), X11, X11
+	VAESENC     64(BX), X0, X0
+	VAESENC     64(BX), X8, X8
+	VAESENC     64(BX), X1, X1
+	VAESENC     64(BX), X9, X9
+	VAESENC     64(BX), X2, X2
+	VAESENC     64(BX), X10, X10
+	VAESENC     64(BX), X3, X3
+	VAESENC     64(BX), X11, X11
+	VAESENC     80(BX), X0, X0
+	VAESENC     80(BX), X8, X8
+	VAESENC     80(BX), X1, X1
+	VAESENC     80(BX), X9, X9
+	VAESENC     80(BX), X2, X2
+	VAESENC     80(BX), X10, X10
+	VAESENC     80(BX), X3, X3
+	VAESENC     80(BX), X11, X11
+	VAESENC     96(BX), X0, X0
+	VAESENC     96(BX), X8, X8
+	VAESENC     96(BX), X1, X1
+	VAESENC     96(BX), X9, X9
+	VAESENC     96(BX), X2, X2
+	VAESENC     96(BX), X10, X10
+	VAESENC     96(BX), X3, X3
+	VAESENC     96(BX), X11, X11
+	VAESENC     112(BX), X0, X0
+	VAESENC     112(BX), X8, X8
+	VAESENC     112(BX), X1, X1
+	VAESENC     112(BX), X9, X9
+	VAESENC     112(BX), X2, X2
+	VAESENC     112(BX), X10, X10
+	VAESENC     112(BX), X3, X3
+	VAESENC     112(BX), X11, X11
+	VAESENC     128(BX), X0, X0
+	VAESENC     128(BX), X8, X8
+	VAESENC     128(BX), X1, X1
+	VAESENC     128(BX), X9, X9
+	VAESENC     128(BX), X2, X2
+	VAESENC     128(BX), X10, X10
+	VAESENC     128(BX), X3, X3
+	VAESENC     128(BX), X11, X11
+	VAESENC     144(BX), X0, X0
+	VAESENC     144(BX), X8, X8
+	VAESENC     144(BX), X1, X1
+	VAESENC     144(BX), X9, X9
+	VAESENC     144(BX), X2, X2
+	VAESENC     144(BX), X10, X10
+	VAESENC     144(BX), X3, X3
+	VAESENC     144(BX), X11, X11
+	VAESENC     160(BX), X0, X0
+	VAESENC     160(BX), X8, X8
+	VAESENC     160(BX), X1, X1
+	VAESENC     160(BX), X9, X9
+	VAESENC     160(BX), X2, X2
+	VAESENC     160(BX), X10, X10
+	VAESENC     160(BX), X3, X3
+	VAESENC     160(BX), X11, X11
+	VAESENC     176(BX), X0, X0
+	VAESENC     176(BX), X8, X8
+	VAESENC     176(BX), X1, X1
+	VAESENC     176(BX), X9, X9
+	VAESENC     176(BX), X2, X2
+	VAESENC     176(BX), X10, X10
+	VAESENC     176(BX), X3, X3
+	VAESENC     176(BX), X11, X11
+	VAESENCLAST 192(BX), X0, X0
+	VAESENCLAST 192(BX), X8, X8
+	VAESENCLAST 192(BX), X1, X1
+	VAESENCLAST 192(BX), X9, X9
+	VAESENCLAST 192(BX), X2, X2
+	VAESENCLAST 192(BX), X10, X10
+	VAESENCLAST 192(BX), X3, X3
+	VAESENCLAST 192(BX), X11, X11
+	VPXOR       X12, X8, X8
+	MOVQ        896(CX), DI
+	VMOVDQU     X8, (DI)(SI*1)
+	VPXOR       X13, X9, X9
+	MOVQ        904(CX), DI
+	VMOVDQU     X9, (DI)(SI*1)
+	VPXOR       X14, X10, X10
+	MOVQ        912(CX), DI
+	VMOVDQU     X10, (DI)(SI*1)
+	VPXOR       X15, X11, X11
+	MOVQ        920(CX), DI
+	VMOVDQU     X11, (DI)(SI*1)
+	ADDQ        $0x10, SI
+	DECQ        R8
+	JNZ         sealBatchAVX12_loop
+	VMOVDQU     X0, (CX)
+	VPSHUFB     bswapMask4<>+0(SB), X4, X4
+	VMOVDQU     X4, 256(CX)
+	VMOVDQU     X1, 16(CX)
+	VPSHUFB     bswapMask4<>+0(SB), X5, X5
+	VMOVDQU     X5, 272(CX)
+	VMOVDQU     X2, 32(CX)
+	VPSHUFB     bswapMask4<>+0(SB), X6, X6
+	VMOVDQU     X6, 288(CX)
+	VMOVDQU     X3, 48(CX)
+	VPSHUFB     bswapMask4<>+0(SB), X7, X7
+	VMOVDQU     X7, 304(CX)
+	VZEROUPPER
+	RET
+
+sealBatchAVX_14:
+sealBatchAVX14_loop:
+	MOVQ        768(CX), DI
+	VMOVDQU     (DI)(SI*1), X12
+	VPXOR       X12, X0, X0
+	VPXOR       (BX), X0, X0
+	MOVQ        776(CX), DI
+	VMOVDQU     (DI)(SI*1), X13
+	VPXOR       X13, X1, X1
+	VPXOR       (BX), X1, X1
+	MOVQ        784(CX), DI
+	VMOVDQU     (DI)(SI*1), X14
+	VPXOR       X14, X2, X2
+	VPXOR       (BX), X2, X2
+	MOVQ        792(CX), DI
+	VMOVDQU     (DI)(SI*1), X15
+	VPXOR       X15, X3, X3
+	VPXOR       (BX), X3, X3
+	VPSHUFB     bswapMask4<>+0(SB), X4, X8
+	VPADDQ      ctrOne4<>+0(SB), X4, X4
+	VPXOR       (BX), X8, X8
+	VPSHUFB     bswapMask4<>+0(SB), X5, X9
+	VPADDQ      ctrOne4<>+0(SB), X5, X5
+	VPXOR       (BX), X9, X9
+	VPSHUFB     bswapMask4<>+0(SB), X6, X10
+	VPADDQ      ctrOne4<>+0(SB), X6, X6
+	VPXOR       (BX), X10, X10
+	VPSHUFB     bswapMask4<>+0(SB), X7, X11
+	VPADDQ      ctrOne4<>+0(SB), X7, X7
+	VPXOR       (BX), X11, X11
+	VAESENC     16(BX), X0, X0
+	VAESENC     16(BX), X8, X8
+	VAESENC     16(BX), X1, X1
+	VAESENC     16(BX), X9, X9
+	VAESENC     16(BX), X2, X2
+	VAESENC     16(BX), X10, X10
+	VAESENC     16(BX), X3, X3
+	VAESENC     16(BX), X11, X11
+	VAESENC     32(BX), X0, X0
+	VAESENC     32(BX), X8, X8
+	VAESENC     32(BX), X1, X1
+	VAESENC     32(BX), X9, X9
+	VAESENC     32(BX), X2, X2
+	VAESENC     32(BX), X10, X10
+	VAESENC     32(BX), X3, X3
+	VAESENC     32(BX), X11, X11
+	VAESENC     48(BX), X0, X0
+	VAESENC     48(BX), X8, X8
+	VAESENC     48(BX), X1, X1
+	VAESENC     48(BX), X9, X9
+	VAESENC     48(BX), X2, X2
+	VAESENC     48(BX), X10, X10
+	VAESENC     48(BX), X3, X3
+	VAESENC     48(BX), X11, X11
+	VAESENC     64(BX), X0, X0
+	VAESENC     64(BX), X8, X8
+	VAESENC     64(BX), X1, X1
+	VAESENC     64(BX), X9, X9
+	VAESENC     64(BX), X2, X2
+	VAESENC     64(BX), X10, X10
+	VAESENC     64(BX), X3, X3
+	VAESENC     64(BX), X11, X11
+	VAESENC     80(BX), X0, X0
+	VAESENC     80(BX), X8, X8
+	VAESENC     80(BX), X1, X1
+	VAESENC     80(BX), X9, X9
+	VAESENC     80(BX), X2, X2
+	VAESENC     80(BX), X10, X10
+	VAESENC     80(BX), X3, X3
+	VAESENC     80(BX), X11, X11
+	VAESENC     96(BX), X0, X0
+	VAESENC     96(BX), X8, X8
+	VAESENC     96(BX), X1, X1
+	VAESENC     96(BX), X9, X9
+	VAESENC     96(BX), X2, X2
+	VAESENC     96(BX), X10, X10
+	VAESENC     96(BX), X3, X3
+	VAESENC     96(BX), X11, X11
+	VAESENC     112(BX), X0, X0
+	VAESENC     112(BX), X8, X8
+	VAESENC     112(BX), X1, X1
+	VAESENC     112(BX), X9, X9
+	VAESENC     112(BX), X2, X2
+	VAESENC     112(BX), X10, X10
+	VAESENC     112(BX), X3, X3
+	VAESENC     112(BX), X11, X11
+	VAESENC     128(BX), X0, X0
+	VAESENC     128(BX), X8, X8
+	VAESENC     128(BX), X1, X1
+	VAESENC     128(BX), X9, X9
+	VAESENC     128(BX), X2, X2
+	VAESENC     128(BX), X10, X10
+	VAESENC     128(BX), X3, X3
+	VAESENC     128(BX), X11, X11
+	VAESENC     144(BX), X0, X0
+	VAESENC     144(BX), X8, X8
+	VAESENC     144(BX), X1, X1
+	VAESENC     144(BX), X9, X9
+	VAESENC     144(BX), X2, X2
+	VAESENC     144(BX), X10, X10
+	VAESENC     144(BX), X3, X3
+	VAESENC     144(BX), X11, X11
+	VAESENC     160(BX), X0, X0
+	VAESENC     160(BX), X8, X8
+	VAESENC     160(BX), X1, X1
+	VAESENC     160(BX), X9, X9
+	VAESENC     160(BX), X2, X2
+	VAESENC     160(BX), X10, X10
+	VAESENC     160(BX), X3, X3
+	VAESENC     160(BX), X11, X11
+	VAESENC     176(BX), X0, X0
+	VAESENC     176(BX), X8, X8
+	VAESENC     176(BX), X1, X1
+	VAESENC     176(BX), X9, X9
+	VAESENC     176(BX), X2, X2
+	VAESENC     176(BX), X10, X10
+	VAESENC     176(BX), X3, X3
+	VAESENC     176(BX), X11, X11
+	VAESENC     192(BX), X0, X0
+	VAESENC     192(BX), X8, X8
+	VAESENC     192(BX), X1, X1
+	VAESENC     192(BX), X9, X9
+	VAESENC     192(BX), X2, X2
+	VAESENC     192(BX), X10, X10
+	VAESENC     192(BX), X3, X3
+	VAESENC     192(BX), X11, X11
+	VAESENC     208(BX), X0, X0
+	VAESENC     208(BX), X8, X8
+	VAESENC     208(BX), X1, X1
+	VAESENC     208(BX), X9, X9
+	VAESENC     208(BX), X2, X2
+	VAESENC     208(BX), X10, X10
+	VAESENC     208(BX), X3, X3
+	VAESENC     208(BX), X11, X11
+	VAESENCLAST 224(BX), X0, X0
+	VAESENCLAST 224(BX), X8, X8
+	VAESENCLAST 224(BX), X1, X1
+	VAESENCLAST 224(BX), X9, X9
+	VAESENCLAST 224(BX), X2, X2
+	VAESENCLAST 224(BX), X10, X10
+	VAESENCLAST 224(BX), X3, X3
+	VAESENCLAST 224(BX), X11, X11
+	VPXOR       X12, X8, X8
+	MOVQ        896(CX), DI
+	VMOVDQU     X8, (DI)(SI*1)
+	VPXOR       X13, X9, X9
+	MOVQ        904(CX), DI
+	VMOVDQU     X9, (DI)(SI*1)
+	VPXOR       X14, X10, X10
+	MOVQ        912(CX), DI
+	VMOVDQU     X10, (DI)(SI*1)
+	VPXOR       X15, X11, X11
+	MOVQ        920(CX), DI
+	VMOVDQU     X11, (DI)(SI*1)
+	ADDQ        $0x10, SI
+	DECQ        R8
+	JNZ         sealBatchAVX14_loop
+	VMOVDQU     X0, (CX)
+	VPSHUFB     bswapMask4<>+0(SB), X4, X4
+	VMOVDQU     X4, 256(CX)
+	VMOVDQU     X1, 16(CX)
+	VPSHUFB     bswapMask4<>+0(SB), X5, X5
+	VMOVDQU     X5, 272(CX)
+	VMOVDQU     X2, 32(CX)
+	VPSHUFB     bswapMask4<>+0(SB), X6, X6
+	VMOVDQU     X6, 288(CX)
+	VMOVDQU     X3, 48(CX)
+	VPSHUFB     bswapMask4<>+0(SB), X7, X7
+	VMOVDQU     X7, 304(CX)
+	VZEROUPPER
+	RET
+
+// func openBatchAVX(nr int, rk *[240]byte, l *[1024]byte, n int)
+// Requires: AES, AVX
+TEXT ·openBatchAVX(SB), NOSPLIT, $0-32
+	MOVQ        nr+0(FP), AX
+	MOVQ        rk+8(FP), BX
+	MOVQ        l+16(FP), CX
+	MOVQ        n+24(FP), R8
+	VMOVDQU     (CX), X0
+	VMOVDQU     256(CX), X4
+	VPSHUFB     bswapMask4<>+0(SB), X4, X4
+	VMOVDQU     16(CX), X1
+	VMOVDQU     272(CX), X5
+	VPSHUFB     bswapMask4<>+0(SB), X5, X5
+	VMOVDQU     32(CX), X2
+	VMOVDQU     288(CX), X6
+	VPSHUFB     bswapMask4<>+0(SB), X6, X6
+	VMOVDQU     48(CX), X3
+	VMOVDQU     304(CX), X7
+	VPSHUFB     bswapMask4<>+0(SB), X7, X7
+	XORQ        SI, SI
+	CMPQ        AX, $0x0c
+	JE          openBatchAVX_12
+	JA          openBatchAVX_14
+	VPSHUFB     bswapMask4<>+0(SB), X4, X8
+	VPADDQ      ctrOne4<>+0(SB), X4, X4
+	VPXOR       (BX), X8, X8
+	VPSHUFB     bswapMask4<>+0(SB), X5, X9
+	VPADDQ      ctrOne4<>+0(SB), X5, X5
+	VPXOR       (BX), X9, X9
+	VPSHUFB     bswapMask4<>+0(SB), X6, X10
+	VPADDQ      ctrOne4<>+0(SB), X6, X6
+	VPXOR       (BX), X10, X10
+	VPSHUFB     bswapMask4<>+0(SB), X7, X11
+	VPADDQ      ctrOne4<>+0(SB), X7, X7
+	VPXOR       (BX), X11, X11
+	VAESENC     16(BX), X8, X8
+	VAESENC     16(BX), X9, X9
+	VAESENC     16(BX), X10, X10
+	VAESENC     16(BX), X11, X11
+	VAESENC     32(BX), X8, X8
+	VAESENC     32(BX), X9, X9
+	VAESENC     32(BX), X10, X10
+	VAESENC     32(BX), X11, X11
+	VAESENC     48(BX), X8, X8
+	VAESENC     48(BX), X9, X9
+	VAESENC     48(BX), X10, X10
+	VAESENC     48(BX), X11, X11
+	VAESENC     64(BX), X8, X8
+	VAESENC     64(BX), X9, X9
+	VAESENC     64(BX), X10, X10
+	VAESENC     64(BX), X11, X11
+	VAESENC     80(BX), X8, X8
+	VAESENC     80(BX), X9, X9
+	VAESENC     80(BX), X10, X10
+	VAESENC     80(BX), X11, X11
+	VAESENC     96(BX), X8, X8
+	VAESENC     96(BX), X9, X9
+	VAESENC     96(BX), X10, X10
+	VAESENC     96(BX), X11, X11
+	VAESENC     112(BX), X8, X8
+	VAESENC     112(BX), X9, X9
+	VAESENC     112(BX), X10, X10
+	VAESENC     112(BX), X11, X11
+	VAESENC     128(BX), X8, X8
+	VAESENC     128(BX), X9, X9
+	VAESENC     128(BX), X10, X10
+	VAESENC     128(BX), X11, X11
+	VAESENC     144(BX), X8, X8
+	VAESENC     144(BX), X9, X9
+	VAESENC     144(BX), X10, X10
+	VAESENC     144(BX), X11, X11
+	VAESENCLAST 160(BX), X8, X8
+	VAESENCLAST 160(BX), X9, X9
+	VAESENCLAST 160(BX), X10, X10
+	VAESENCLAST 160(BX), X11, X11
+
+openBatchAVX10_loop:
+	MOVQ        768(CX), DI
+	VMOVDQU     (DI)(SI*1), X12
+	MOVQ        776(CX), DI
+	VMOVDQU     (DI)(SI*1), X13
+	MOVQ        784(CX), DI
+	VMOVDQU     (DI)(SI*1), X14
+	MOVQ        792(CX), DI
+	VMOVDQU     (DI)(SI*1), X15
+	VPXOR       X12, X8, X8
+	MOVQ        896(CX), DI
+	VMOVDQU     X8, (DI)(SI*1)
+	VPXOR       X12, X8, X8
+	VPAND       512(CX), X8, X8
+	VPXOR       X8, X0, X0
+	VPXOR       X12, X0, X0
+	VPXOR       (BX), X0, X0
+	VPXOR       X13, X9, X9
+	MOVQ        904(CX), DI
+	VMOVDQU     X9, (DI)(SI*1)
+	VPXOR       X13, X9, X9
+	VPAND       528(CX), X9, X9
+	VPXOR       X9, X1, X1
+	VPXOR       X13, X1, X1
+	VPXOR       (BX), X1, X1
+	VPXOR       X14, X10, X10
+	MOVQ        912(CX), DI
+	VMOVDQU     X10, (DI)(SI*1)
+	VPXOR       X14, X10, X10
+	VPAND       544(CX), X10, X10
+	VPXOR       X10, X2, X2
+	VPXOR       X14, X2, X2
+	VPXOR       (BX), X2, X2
+	VPXOR       X15, X11, X11
+	MOVQ        920(CX), DI
+	VMOVDQU     X11, (DI)(SI*1)
+	VPXOR       X15, X11, X11
+	VPAND       560(CX), X11, X11
+	VPXOR       X11, X3, X3
+	VPXOR       X15, X3, X3
+	VPXOR       (BX), X3, X3
+	VPSHUFB     bswapMask4<>+0(SB), X4, X8
+	VPADDQ      ctrOne4<>+0(SB), X4, X4
+	VPXOR       (BX), X8, X8
+	VPSHUFB     bswapMask4<>+0(SB), X5, X9
+	VPADDQ      ctrOne4<>+0(SB), X5, X5
+	VPXOR       (BX), X9, X9
+	VPSHUFB     bswapMask4<>+0(SB), X6, X10
+	VPADDQ      ctrOne4<>+0(SB), X6, X6
+	VPXOR       (BX), X10, X10
+	VPSHUFB     bswapMask4<>+0(SB), X7, X11
+	VPADDQ      ctrOne4<>+0(SB), X7, X7
+	VPXOR       (BX), X11, X11
+	VAESENC     16(BX), X0, X0
+	VAESENC     16(BX), X8, X8
+	VAESENC     16(BX), X1, X1
+	VAESENC     16(BX), X9, X9
+	VAESENC     16(BX), X2, X2
+	VAESENC     16(BX), X10, X10
+	VAESENC     16(BX), X3, X3
+	VAESENC     16(BX), X11, X11
+	VAESENC     32(BX), X0, X0
+	VAESENC     32(BX), X8, X8
+	VAESENC     32(BX), X1, X1
+	VAESENC     32(BX), X9, X9
+	VAESENC     32(BX), X2, X2
+	VAESENC     32(BX), X10, X10
+	VAESENC     32(BX), X3, X3
+	VAESENC     32(BX), X11, X11
+	VAESENC     48(BX), X0, X0
+	VAESENC     48(BX), X8, X8
+	VAESENC     48(BX), X1, X1
+	VAESENC     48(BX), X9, X9
+	VAESENC     48(BX), X2, X2
+	VAESENC     48(BX), X10, X10
+	VAESENC     48(BX), X3, X3
+	VAESENC     48(BX), X11, X11
+	VAESENC     64(BX), X0, X0
+	VAESENC     64(BX), X8, X8
+	VAESENC     64(BX), X1, X1
+	VAESENC     64(BX), X9, X9
+	VAESENC     64(BX), X2, X2
+	VAESENC     64(BX), X10, X10
+	VAESENC     64(BX), X3, X3
+	VAESENC     64(BX), X11, X11
+	VAESENC     80(BX), X0, X0
+	VAESENC     80(BX), X8, X8
+	VAESENC     80(BX), X1, X1
+	VAESENC     80(BX), X9, X9
+	VAESENC     80(BX), X2, X2
+	VAESENC     80(BX), X10, X10
+	VAESENC     80(BX), X3, X3
+	VAESENC     80(BX), X11, X11
+	VAESENC     96(BX), X0, X0
+	VAESENC     96(BX), X8, X8
+	VAESENC     96(BX), X1, X1
+	VAESENC     96(BX), X9, X9
+	VAESENC     96(BX), X2, X2
+	VAESENC     96(BX), X10, X10
+	VAESENC     96(BX), X3, X3
+	VAESENC     96(BX), X11, X11
+	VAESENC     112(BX), X0, X0
+	VAESENC     112(BX), X8, X8
+	VAESENC     112(BX), X1, X1
+	VAESENC     112(BX), X9, X9
+	VAESENC     112(BX), X2, X2
+	VAESENC     112(BX), X10, X10
+	VAESENC     112(BX), X3, X3
+	VAESENC     112(BX), X11, X11
+	VAESENC     128(BX), X0, X0
+	VAESENC     128(BX), X8, X8
+	VAESENC     128(BX), X1, X1
+	VAESENC     128(BX), X9, X9
+	VAESENC     128(BX), X2, X2
+	VAESENC     128(BX), X10, X10
+	VAESENC     128(BX), X3, X3
+	VAESENC     128(BX), X11, X11
+	VAESENC     144(BX), X0, X0
+	VAESENC     144(BX), X8, X8
+	VAESENC     144(BX), X1, X1
+	VAESENC     144(BX), X9, X9
+	VAESENC     144(BX), X2, X2
+	VAESENC     144(BX), X10, X10
+	VAESENC     144(BX), X3, X3
+	VAESENC     144(BX), X11, X11
+	VAESENCLAST 160(BX), X0, X0
+	VAESENCLAST 160(BX), X8, X8
+	VAESENCLAST 160(BX), X1, X1
+	VAESENCLAST 160(BX), X9, X9
+	VAESENCLAST 160(BX), X2, X2
+	VAESENCLAST 160(BX), X10, X10
+	VAESENCLAST 160(BX), X3, X3
+	VAESENCLAST 160(BX), X11, X11
+	ADDQ        $0x10, SI
+	DECQ        R8
+	JNZ         openBatchAVX10_loop
+	VPSUBQ      ctrOne4<>+0(SB), X4, X4
+	VPSUBQ      ctrOne4<>+0(SB), X5, X5
+	VPSUBQ      ctrOne4<>+0(SB), X6, X6
+	VPSUBQ      ctrOne4<>+0(SB), X7, X7
+	VMOVDQU     X0, (CX)
+	VPSHUFB     bswapMask4<>+0(SB), X4, X4
+	VMOVDQU     X4, 256(CX)
+	VMOVDQU     X1, 16(CX)
+	VPSHUFB     bswapMask4<>+0(SB), X5, X5
+	VMOVDQU     X5, 272(CX)
+	VMOVDQU     X2, 32(CX)
+	VPSHUFB     bswapMask4<>+0(SB), X6, X6
+	VMOVDQU     X6, 288(CX)
+	VMOVDQU     X3, 48(CX)
+	VPSHUFB     bswapMask4<>+0(SB), X7, X7
+	VMOVDQU     X7, 304(CX)
+	VZEROUPPER
+	RET
+
+openBatchAVX_12:
+	VPSHUFB     bswapMask4<>+0(SB), X4, X8
+	VPADDQ      ctrOne4<>+0(SB), X4, X4
+	VPXOR       (BX), X8, X8
+	VPSHUFB     bswapMask4<>+0(SB), X5, X9
+	VPADDQ      ctrOne4<>+0(SB), X5, X5
+	VPXOR       (BX), X9, X9
+	VPSHUFB     bswapMask4<>+0(SB), X6, X10
+	VPADDQ      ctrOne4<>+0(SB), X6, X6
+	VPXOR       (BX), X10, X10
+	VPSHUFB     bswapMask4<>+0(SB), X7, X11
+	VPADDQ      ctrOne4<>+0(SB), X7, X7
+	VPXOR       (BX), X11, X11
+	VAESENC     16(BX), X8, X8
+	VAESENC     16(BX), X9, X9
+	VAESENC     16(BX), X10, X10
+	VAESENC     16(BX), X11, X11
+	VAESENC     32(BX), X8, X8
+	VAESENC     32(BX), X9, X9
+	VAESENC     32(BX), X10, X10
+	VAESENC     32(BX), X11, X11
+	VAESENC     48(BX), X8, X8
+	VAESENC     48(BX), X9, X9
+	VAESENC     48(BX), X10, X10
+	VAESENC     48(BX), X11, X11
+	VAESENC     64(BX), X8, X8
+	VAESENC     64(BX), X9, X9
+	VAESENC     64(BX), X10, X10
+	VAESENC     64(BX), X11, X11
+	VAESENC     80(BX), X8, X8
+	VAESENC     80(BX), X9, X9
+	VAESENC     80(BX), X10, X10
+	VAESENC     80(BX), X11, X11
+	VAESENC     96(BX), X8, X8
+	VAESENC     96(BX), X9, X9
+	VAESENC     96(BX), X10, X10
+	VAESENC     96(BX), X11, X11
+	VAESENC     112(BX), X8, X8
+	VAESENC     112(BX), X9, X9
+	VAESENC     112(BX), X10, X10
+	VAESENC     112(BX), X11, X11
+	VAESENC     128(BX), X8, X8
+	VAESENC     128(BX), X9, X9
+	VAESENC     128(BX), X10, X10
+	VAESENC     128(BX), X11, X11
+	VAESENC     144(BX), X8, X8
+	VAESENC     144(BX), X9, X9
+	VAESENC     144(BX), X10, X10
+	VAESENC     144(BX), X11, X11
+	VAESENC     160(BX), X8, X8
+	VAESENC     160(BX), X9, X9
+	VAESENC     160(BX), X10, X10
+	VAESENC     160(BX), X11, X11
+	VAESENC     176(BX), X8, X8
+	VAESENC     176(BX), X9, X9
+	VAESENC     176(BX), X10, X10
+	VAESENC     176(BX), X11, X11
+	VAESENCLAST 192(BX), X8, X8
+	VAESENCLAST 192(BX), X9, X9
+	VAESENCLAST 192(BX), X10, X10
+	VAESENCLAST 192(BX), X11, X11
+
+openBatchAVX12_loop:
+	MOVQ        768(CX), DI
+	VMOVDQU     (DI)(SI*1), X12
+	MOVQ        776(CX), DI
+	VMOVDQU     (DI)(SI*1), X13
+	MOVQ        784(CX), DI
+	VMOVDQU     (DI)(SI*1), X14
+	MOVQ        792(CX), DI
+	VMOVDQU     (DI)(SI*1), X15
+	VPXOR       X12, X8, X8
+	MOVQ        896(CX), DI
+	VMOVDQU     X8, (DI)(SI*1)
+	VPXOR       X12, X8, X8
+	VPAND       512(CX), X8, X8
+	VPXOR       X8, X0, X0
+	VPXOR       X12, X0, X0
+	VPXOR       (BX), X0, X0
+	VPXOR       X13, X9, X9
+	MOVQ        904(CX), DI
+	VMOVDQU     X9, (DI)(SI*1)
+	VPXOR       X13, X9, X9
+	VPAND       528(CX), X9, X9
+	VPXOR       X9, X1, X1
+	VPXOR       X13, X1, X1
+	VPXOR       (BX), X1, X1
+	VPXOR       X14, X10, X10
+	MOVQ        912(CX), DI
+	VMOVDQU     X10, (DI)(SI*1)
+	VPXOR       X14, X10, X10
+	VPAND       544(CX), X10, X10
+	VPXOR       X10, X2, X2
+	VPXOR       X14, X2, X2
+	VPXOR       (BX), X2, X2
+	VPXOR       X15, X11, X11
+	MOVQ        920(CX), DI
+	VMOVDQU     X11, (DI)(SI*1)
+	VPXOR       X15, X11, X11
+	VPAND       560(CX), X11, X11
+	VPXOR       X11, X3, X3
+	VPXOR       X15, X3, X3
+	VPXOR       (BX), X3, X3
+	VPSHUFB     bswapMask4<>+0(SB), X4, X8
+	VPADDQ      ctrOne4<>+0(SB), X4, X4
+	VPXOR       (BX), X8, X8
+	VPSHUFB     bswapMask4<>+0(SB), X5, X9
+	VPADDQ      ctrOne4<>+0(SB), X5, X5
+	VPXOR       (BX), X9, X9
+	VPSHUFB     bswapMask4<>+0(SB), X6, X10
+	VPADDQ      ctrOne4<>+0(SB), X6, X6
+	VPXOR       (BX), X10, X10
+	VPSHUFB     bswapMask4<>+0(SB), X7, X11
+	VPADDQ      ctrOne4<>+0(SB), X7, X7
+	VPXOR       (BX), X11, X11
+	VAESENC     16(BX), X0, X0
+	VAESENC     16(BX), X8, X8
+	VAESENC     16(BX), X1, X1
+	VAESENC     16(BX), X9, X9
+	VAESENC     16(BX), X2, X2
+	VAESENC     16(BX), X10, X10
+	VAESENC     16(BX), X3, X3
+	VAESENC     16(BX), X11, X11
+	VAESENC     32(BX), X0, X0
+	VAESENC     32(BX), X8, X8
+	VAESENC     32(BX), X1, X1
+	VAESENC     32(BX), X9, X9
+	VAESENC     32(BX), X2, X2
+	VAESENC     32(BX), X10, X10
+	VAESENC     32(BX), X3, X3
+	VAESENC     32(BX), X11, X11
+	VAESENC     48(BX), X0, X0
+	VAESENC     48(BX), X8, X8
+	VAESENC     48(BX), X1, X1
+	VAESENC     48(BX), X9, X9
+	VAESENC     48(BX), X2, X2
+	VAESENC     48(BX), X10, X10
+	VAESENC     48(BX), X3, X3
+	VAESENC     48(BX), X11, X11
+	VAESENC     64(BX), X0, X0
+	VAESENC     64(BX), X8, X8
+	VAESENC     64(BX), X1, X1
+	VAESENC     64(BX), X9, X9
+	VAESENC     64(BX), X2, X2
+	VAESENC     64(BX), X10, X10
+	VAESENC     64(BX), X3, X3
+	VAESENC     64(BX), X11, X11
+	VAESENC     80(BX), X0, X0
+	VAESENC     80(BX), X8, X8
+	VAESENC     80(BX), X1, X1
+	VAESENC     80(BX), X9, X9
+	VAESENC     80(BX), X2, X2
+	VAESENC     80(BX), X10, X10
+	VAESENC     80(BX), X3, X3
+	VAESENC     80(BX), X11, X11
+	VAESENC     96(BX), X0, X0
+	VAESENC     96(BX), X8, X8
+	VAESENC     96(BX), X1, X1
+	VAESENC     96(BX), X9, X9
+	VAESENC     96(BX), X2, X2
+	VAESENC     96(BX), X10, X10
+	VAESENC     96(BX), X3, X3
+	VAESENC     96(BX), X11, X11
+	VAESENC     112(BX), X0, X0
+	VAESENC     112(BX), X8, X8
+	VAESENC     112(BX), X1, X1
+	VAESENC     112(BX), X9, X9
+	VAESENC     112(BX), X2, X2
+	VAESENC     112(BX), X10, X10
+	VAESENC     112(BX), X3, X3
+	VAESENC     112(BX), X11, X11
+	VAESENC     128(BX), X0, X0
+	VAESENC     128(BX), X8, X8
+	VAESENC     128(BX), X1, X1
+	VAESENC     128(BX), X9, X9
+	VAESENC     128(BX), X2, X2
+	VAESENC     128(BX), X10, X10
+	VAESENC     128(BX), X3, X3
+	VAESENC     128(BX), X11, X11
+	VAESENC     144(BX), X0, X0
+	VAESENC     144(BX), X8, X8
+	VAESENC     144(BX), X1, X1
+	VAESENC     144(BX), X9, X9
+	VAESENC     144(BX), X2, X2
+	VAESENC     144(BX), X10, X10
+	VAESENC     144(BX), X3, X3
+	VAESENC     144(BX), X11, X11
+	VAESENC     160(BX), X0, X0
+	VAESENC     160(BX), X8, X8
+	VAESENC     160(BX), X1, X1
+	VAESENC     160(BX), X9, X9
+	VAESENC     160(BX), X2, X2
+	VAESENC     160(BX), X10, X10
+	VAESENC     160(BX), X3, X3
+	VAESENC     160(BX), X11, X11
+	VAESENC     176(BX), X0, X0
+	VAESENC     176(BX), X8, X8
+	VAESENC     176(BX), X1, X1
+	VAESENC     176(BX), X9, X9
+	VAESENC     176(BX), X2, X2
+	VAESENC     176(BX), X10, X10
+	VAESENC     176(BX), X3, X3
+	VAESENC     176(BX), X11, X11
+	VAESENCLAST 192(BX), X0, X0
+	VAESENCLAST 192(BX), X8, X8
+	VAESENCLAST 192(BX), X1, X1
+	VAESENCLAST 192(BX), X9, X9
+	VAESENCLAST 192(BX), X2, X2
+	VAESENCLAST 192(BX), X10, X10
+	VAESENCLAST 192(BX), X3, X3
+	VAESENCLAST 192(BX), X11, X11
+	ADDQ        $0x10, SI
+	DECQ        R8
+	JNZ         openBatchAVX12_loop
+	VPSUBQ      ctrOne4<>+0(SB), X4, X4
+	VPSUBQ      ctrOne4<>+0(SB), X5, X5
+	VPSUBQ      ctrOne4<>+0(SB), X6, X6
+	VPSUBQ      ctrOne4<>+0(SB), X7, X7
+	VMOVDQU     X0, (CX)
+	VPSHUFB     bswapMask4<>+0(SB), X4, X4
+	VMOVDQU     X4, 256(CX)
+	VMOVDQU     X1, 16(CX)
+	VPSHUFB     bswapMask4<>+0(SB), X5, X5
+	VMOVDQU     X5, 272(CX)
+	VMOVDQU     X2, 32(CX)
+	VPSHUFB     bswapMask4<>+0(SB), X6, X6
+	VMOVDQU     X6, 288(CX)
+	VMOVDQU     X3, 48(CX)
+	VPSHUFB     bswapMask4<>+0(SB), X7, X7
+	VMOVDQU     X7, 304(CX)
+	VZEROUPPER
+	RET
+
+openBatchAVX_14:
+	VPSHUFB     bswapMask4<>+0(SB), X4, X8
+	VPADDQ      ctrOne4<>+0(SB), X4, X4
+	VPXOR       (BX), X8, X8
+	VPSHUFB     bswapMask4<>+0(SB), X5, X9
+	VPADDQ      ctrOne4<>+0(SB), X5, X5
+	VPXOR       (BX), X9, X9
+	VPSHUFB     bswapMask4<>+0(SB), X6, X10
+	VPADDQ      ctrOne4<>+0(SB), X6, X6
+	VPXOR       (BX), X10, X10
+	VPSHUFB     bswapMask4<>+0(SB), X7, X11
+	VPADDQ      ctrOne4<>+0(SB), X7, X7
+	VPXOR       (BX), X11, X11
+	VAESENC     16(BX), X8, X8
+	VAESENC     16(BX), X9, X9
+	VAESENC     16(BX), X10, X10
+	VAESENC     16(BX), X11, X11
+	VAESENC     32(BX), X8, X8
+	VAESENC     32(BX), X9, X9
+	VAESENC     32(BX), X10, X10
+	VAESENC     32(BX), X11, X11
+	VAESENC     48(BX), X8, X8
+	VAESENC     48(BX), X9, X9
+	VAESENC     48(BX), X10, X10
+	VAESENC     48(BX), X11, X11
+	VAESENC     64(BX), X8, X8
+	VAESENC     64(BX), X9, X9
+	VAESENC     64(BX), X10, X10
+	VAESENC     64(BX), X11, X11
+	VAESENC     80(BX), X8, X8
+	VAESENC     80(BX), X9, X9
+	VAESENC     80(BX), X10, X10
+	VAESENC     80(BX), X11, X11
+	VAESENC     96(BX), X8, X8
+	VAESENC     96(BX), X9, X9
+	VAESENC     96(BX), X10, X10
+	VAESENC     96(BX), X11, X11
+	VAESENC     112(BX), X8, X8
+	VAESENC     112(BX), X9, X9
+	VAESENC     112(BX), X10, X10
+	VAESENC     112(BX), X11, X11
+	VAESENC     128(BX), X8, X8
+	VAESENC     128(BX), X9, X9
+	VAESENC     128(BX), X10, X10
+	VAESENC     128(BX), X11, X11
+	VAESENC     144(BX), X8, X8
+	VAESENC     144(BX), X9, X9
+	VAESENC     144(BX), X10, X10
+	VAESENC     144(BX), X11, X11
+	VAESENC     160(BX), X8, X8
+	VAESENC     160(BX), X9, X9
+	VAESENC     160(BX), X10, X10
+	VAESENC     160(BX), X11, X11
+	VAESENC     176(BX), X8, X8
+	VAESENC     176(BX), X9, X9
+	VAESENC     176(BX), X10, X10
+	VAESENC     176(BX), X11, X11
+	VAESENC     192(BX), X8, X8
+	VAESENC     192(BX), X9, X9
+	VAESENC     192(BX), X10, X10
+	VAESENC     192(BX), X11, X11
+	VAESENC     208(BX), X8, X8
+	VAESENC     208(BX), X9, X9
+	VAESENC     208(BX), X10, X10
+	VAESENC     208(BX), X11, X11
+	VAESENCLAST 224(BX), X8, X8
+	VAESENCLAST 224(BX), X9, X9
+	VAESENCLAST 224(BX), X10, X10
+	VAESENCLAST 224(BX), X11, X11
+
+openBatchAVX14_loop:
+	MOVQ        768(CX), DI
+	VMOVDQU     (DI)(SI*1), X12
+	MOVQ        776(CX), DI
+	VMOVDQU     (DI)(SI*1), X13
+	MOVQ        784(CX), DI
+	VMOVDQU     (DI)(SI*1), X14
+	MOVQ        792(CX), DI
+	VMOVDQU     (DI)(SI*1), X15
+	VPXOR       X12, X8, X8
+	MOVQ        896(CX), DI
+	VMOVDQU     X8, (DI)(SI*1)
+	VPXOR       X12, X8, X8
+	VPAND       512(CX), X8, X8
+	VPXOR       X8, X0, X0
+	VPXOR       X12, X0, X0
+	VPXOR       (BX), X0, X0
+	VPXOR       X13, X9, X9
+	MOVQ        904(CX), DI
+	VMOVDQU     X9, (DI)(SI*1)
+	VPXOR       X13, X9, X9
+	VPAND       528(CX), X9, X9
+	VPXOR       X9, X1, X1
+	VPXOR       X13, X1, X1
+	VPXOR       (BX), X1, X1
+	VPXOR       X14, X10, X10
+	MOVQ        912(CX), DI
+	VMOVDQU     X10, (DI)(SI*1)
+	VPXOR       X14, X10, X10
+	VPAND       544(CX), X10, X10
+	VPXOR       X10, X2, X2
+	VPXOR       X14, X2, X2
+	VPXOR       (BX), X2, X2
+	VPXOR       X15, X11, X11
+	MOVQ        920(CX), DI
+	VMOVDQU     X11, (DI)(SI*1)
+	VPXOR       X15, X11, X11
+	VPAND       560(CX), X11, X11
+	VPXOR       X11, X3, X3
+	VPXOR       X15, X3, X3
+	VPXOR       (BX), X3, X3
+	VPSHUFB     bswapMask4<>+0(SB), X4, X8
+	VPADDQ      ctrOne4<>+0(SB), X4, X4
+	VPXOR       (BX), X8, X8
+	VPSHUFB     bswapMask4<>+0(SB), X5, X9
+	VPADDQ      ctrOne4<>+0(SB), X5, X5
+	VPXOR       (BX), X9, X9
+	VPSHUFB     bswapMask4<>+0(SB), X6, X10
+	VPADDQ      ctrOne4<>+0(SB), X6, X6
+	VPXOR       (BX), X10, X10
+	VPSHUFB     bswapMask4<>+0(SB), X7, X11
+	VPADDQ      ctrOne4<>+0(SB), X7, X7
+	VPXOR       (BX), X11, X11
+	VAESENC     16(BX), X0, X0
+	VAESENC     16(BX), X8, X8
+	VAESENC     16(BX), X1, X1
+	VAESENC     16(BX), X9, X9
+	VAESENC     16(BX), X2, X2
+	VAESENC     16(BX), X10, X10
+	VAESENC     16(BX), X3, X3
+	VAESENC     16(BX), X11, X11
+	VAESENC     32(BX), X0, X0
+	VAESENC     32(BX), X8, X8
+	VAESENC     32(BX), X1, X1
+	VAESENC     32(BX), X9, X9
+	VAESENC     32(BX), X2, X2
+	VAESENC     32(BX), X10, X10
+	VAESENC     32(BX), X3, X3
+	VAESENC     32(BX), X11, X11
+	VAESENC     48(BX), X0, X0
+	VAESENC     48(BX), X8, X8
+	VAESENC     48(BX), X1, X1
+	VAESENC     48(BX), X9, X9
+	VAESENC     48(BX), X2, X2
+	VAESENC     48(BX), X10, X10
+	VAESENC     48(BX), X3, X3
+	VAESENC     48(BX), X11, X11
+	VAESENC     64(BX), X0, X0
+	VAESENC     64(BX), X8, X8
+	VAESENC     64(BX), X1, X1
+	VAESENC     64(BX), X9, X9
+	VAESENC     64(BX), X2, X2
+	VAESENC     64(BX), X10, X10
+	VAESENC     64(BX), X3, X3
+	VAESENC     64(BX), X11, X11
+	VAESENC     80(BX), X0, X0
+	VAESENC     80(BX), X8, X8
+	VAESENC     80(BX), X1, X1
+	VAESENC     80(BX), X9, X9
+	VAESENC     80(BX), X2, X2
+	VAESENC     80(BX), X10, X10
+	VAESENC     80(BX), X3, X3
+	VAESENC     80(BX), X11, X11
+	VAESENC     96(BX), X0, X0
+	VAESENC     96(BX), X8, X8
+	VAESENC     96(BX), X1, X1
+	VAESENC     96(BX), X9, X9
+	VAESENC     96(BX), X2, X2
+	VAESENC     96(BX), X10, X10
+	VAESENC     96(BX), X3, X3
+	VAESENC     96(BX), X11, X11
+	VAESENC     112(BX), X0, X0
+	VAESENC     112(BX), X8, X8
+	VAESENC     112(BX), X1, X1
+	VAESENC     112(BX), X9, X9
+	VAESENC     112(BX), X2, X2
+	VAESENC     112(BX), X10, X10
+	VAESENC     112(BX), X3, X3
+	VAESENC     112(BX), X11, X11
+	VAESENC     128(BX), X0, X0
+	VAESENC     128(BX), X8, X8
+	VAESENC     128(BX), X1, X1
+	VAESENC     128(BX), X9, X9
+	VAESENC     128(BX), X2, X2
+	VAESENC     128(BX), X10, X10
+	VAESENC     128(BX), X3, X3
+	VAESENC     128(BX), X11, X11
+	VAESENC     144(BX), X0, X0
+	VAESENC     144(BX), X8, X8
+	VAESENC     144(BX), X1, X1
+	VAESENC     144(BX), X9, X9
+	VAESENC     144(BX), X2, X2
+	VAESENC     144(BX), X10, X10
+	VAESENC     144(BX), X3, X3
+	VAESENC     144(BX), X11, X11
+	VAESENC     160(BX), X0, X0
+	VAESENC     160(BX), X8, X8
+	VAESENC     160(BX), X1, X1
+	VAESENC     160(BX), X9, X9
+	VAESENC     160(BX), X2, X2
+	VAESENC     160(BX), X10, X10
+	VAESENC     160(BX), X3, X3
+	VAESENC     160(BX), X11, X11
+	VAESENC     176(BX), X0, X0
+	VAESENC     176(BX), X8, X8
+	VAESENC     176(BX), X1, X1
+	VAESENC     176(BX), X9, X9
+	VAESENC     176(BX), X2, X2
+	VAESENC     176(BX), X10, X10
+	VAESENC     176(BX), X3, X3
+	VAESENC     176(BX), X11, X11
+	VAESENC     192(BX), X0, X0
+	VAESENC     192(BX), X8, X8
+	VAESENC     192(BX), X1, X1
+	VAESENC     192(BX), X9, X9
+	VAESENC     192(BX), X2, X2
+	VAESENC     192(BX), X10, X10
+	VAESENC     192(BX), X3, X3
+	VAESENC     192(BX), X11, X11
+	VAESENC     208(BX), X0, X0
+	VAESENC     208(BX), X8, X8
+	VAESENC     208(BX), X1, X1
+	VAESENC     208(BX), X9, X9
+	VAESENC     208(BX), X2, X2
+	VAESENC     208(BX), X10, X10
+	VAESENC     208(BX), X3, X3
+	VAESENC     208(BX), X11, X11
+	VAESENCLAST 224(BX), X0, X0
+	VAESENCLAST 224(BX), X8, X8
+	VAESENCLAST 224(BX), X1, X1
+	VAESENCLAST 224(BX), X9, X9
+	VAESENCLAST 224(BX), X2, X2
+	VAESENCLAST 224(BX), X10, X10
+	VAESENCLAST 224(BX), X3, X3
+	VAESENCLAST 224(BX), X11, X11
+	ADDQ        $0x10, SI
+	DECQ        R8
+	JNZ         openBatchAVX14_loop
+	VPSUBQ      ctrOne4<>+0(SB), X4, X4
+	VPSUBQ      ctrOne4<>+0(SB), X5, X5
+	VPSUBQ      ctrOne4<>+0(SB), X6, X6
+	VPSUBQ      ctrOne4<>+0(SB), X7, X7
+	VMOVDQU     X0, (CX)
+	VPSHUFB     bswapMask4<>+0(SB), X4, X4
+	VMOVDQU     X4, 256(CX)
+	VMOVDQU     X1, 16(CX)
+	VPSHUFB     bswapMask4<>+0(SB), X5, X5
+	VMOVDQU     X5, 272(CX)
+	VMOVDQU     X2, 32(CX)
+	VPSHUFB     bswapMask4<>+0(SB), X6, X6
+	VMOVDQU     X6, 288(CX)
+	VMOVDQU     X3, 48(CX)
+	VPSHUFB     bswapMask4<>+0(SB), X7, X7
+	VMOVDQU     X7, 304(CX)
+	VZEROUPPER
+	RET

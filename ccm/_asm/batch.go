@@ -22,9 +22,13 @@ import (
 //	open: out = T ^ K, X = E(X ^ (mask ? out : T))
 //
 // Open's mask is all ones for message blocks (MAC the plaintext), zero for
-// B_0 and the associated data (MAC the block itself) and the plaintext's
-// bytes in the final partial block. Open computes the keystream of the next
-// step beside each MAC step, since the MAC needs this step's plaintext.
+// B_0 and the associated data (MAC the block itself), and ones over the
+// plaintext bytes of a final partial block (whose zero padding is the
+// source's). Open computes the keystream of the next step beside each MAC
+// step, since the MAC needs this step's plaintext; and it loads all lanes'
+// blocks of a step before it stores any, as a load from src+off after a
+// store to dst+off waits whenever the buffers lie alike in their 4 KiB pages
+// (4K aliasing).
 
 // Offsets in the lanes struct of batch_amd64.go.
 const (
@@ -177,9 +181,6 @@ func openBatch() {
 		keystreamStart()
 		batchRounds(rounds, bks)
 		Label(loop)
-		// All loads before the stores: a load from src+off after a store
-		// to dst+off waits whenever the buffers lie alike in their 4 KiB
-		// pages (4K aliasing).
 		for g := range 4 {
 			gather(g)
 		}
@@ -200,5 +201,186 @@ func openBatch() {
 			VPSUBQ(ctrOne4, bctr[g], bctr[g])
 		}
 		batchEpilogue()
+	})
+}
+
+// The VEX kernels run fewer lanes in the 16 registers AVX has, two to a
+// ymm register with VAES (8 lanes) or one to an xmm register with AES-NI
+// (4 lanes), four registers a set as above; the round keys and constants
+// are memory operands (for ymm a copy of the key schedule on the stack, each
+// key twice), and open selects what it MACs with AND and XOR.
+type vexWidth struct {
+	name  string
+	lanes int // per register
+	reg   func(i int) VecPhysical
+}
+
+var (
+	xmmWidth = vexWidth{"AVX", 1, func(i int) VecPhysical {
+		return []VecPhysical{X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14, X15}[i]
+	}}
+	ymmWidth = vexWidth{"VAES256", 2, func(i int) VecPhysical {
+		return []VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15}[i]
+	}}
+)
+
+// vexKernel holds what one VEX kernel's code needs.
+type vexKernel struct {
+	vexWidth
+	x, ctr, ks, t []VecPhysical
+	keys          Mem // round key r at keys + r*(16*lanes)
+	bytes         int // bytes of a register
+}
+
+func newVexKernel(w vexWidth) *vexKernel {
+	k := &vexKernel{vexWidth: w, bytes: 16 * w.lanes}
+	for i := range 4 {
+		k.x = append(k.x, w.reg(i))
+		k.ctr = append(k.ctr, w.reg(4+i))
+		k.ks = append(k.ks, w.reg(8+i))
+		k.t = append(k.t, w.reg(12+i))
+	}
+	return k
+}
+
+func (k *vexKernel) key(r int) Mem { return k.keys.Offset(r * k.bytes) }
+
+// prologue loads the arguments, the MAC values and counters, and for ymm
+// copies the key schedule, each key twice, to the stack.
+func (k *vexKernel) prologue(name string) {
+	TEXT(name, NOSPLIT, "func(nr int, rk *[240]byte, l *[1024]byte, n int)")
+	Pragma("noescape")
+	Load(Param("nr"), nr)
+	Load(Param("rk"), rk)
+	Load(Param("l"), lp)
+	Load(Param("n"), n)
+	k.keys = Mem{Base: rk}
+	if k.lanes > 1 {
+		k.keys = AllocLocal(15 * k.bytes)
+		for r := range 15 {
+			VBROADCASTI128(Mem{Base: rk, Disp: 16 * r}, Y0)
+			VMOVDQU(Y0, k.key(r))
+		}
+	}
+	for g := range 4 {
+		VMOVDQU(Mem{Base: lp, Disp: lanesX + k.bytes*g}, k.x[g])
+		VMOVDQU(Mem{Base: lp, Disp: lanesCtr + k.bytes*g}, k.ctr[g])
+		VPSHUFB(bswap4, k.ctr[g], k.ctr[g])
+	}
+	XORQ(off, off)
+}
+
+func (k *vexKernel) epilogue() {
+	for g := range 4 {
+		VMOVDQU(k.x[g], Mem{Base: lp, Disp: lanesX + k.bytes*g})
+		VPSHUFB(bswap4, k.ctr[g], k.ctr[g])
+		VMOVDQU(k.ctr[g], Mem{Base: lp, Disp: lanesCtr + k.bytes*g})
+	}
+	VZEROUPPER()
+	RET()
+}
+
+func (k *vexKernel) gather(g int) {
+	for j := range k.lanes {
+		MOVQ(Mem{Base: lp, Disp: lanesSrc + 8*(k.lanes*g+j)}, ptr)
+		blk := Mem{Base: ptr, Index: off, Scale: 1}
+		if j == 0 {
+			VMOVDQU(blk, k.t[g].(Vec).AsX())
+		} else {
+			VINSERTI128(U8(j), blk, k.t[g], k.t[g])
+		}
+	}
+}
+
+func (k *vexKernel) scatter(g int, v VecPhysical) {
+	for j := range k.lanes {
+		MOVQ(Mem{Base: lp, Disp: lanesDst + 8*(k.lanes*g+j)}, ptr)
+		blk := Mem{Base: ptr, Index: off, Scale: 1}
+		if j == 0 {
+			VMOVDQU(v.(Vec).AsX(), blk)
+		} else {
+			VEXTRACTI128(U8(j), v, blk)
+		}
+	}
+}
+
+func (k *vexKernel) keystreamStart() {
+	for g := range 4 {
+		VPSHUFB(bswap4, k.ctr[g], k.ks[g])
+		VPADDQ(ctrOne4, k.ctr[g], k.ctr[g])
+		VPXOR(k.key(0), k.ks[g], k.ks[g])
+	}
+}
+
+func (k *vexKernel) rounds(rounds int, sets ...[]VecPhysical) {
+	for r := 1; r <= rounds; r++ {
+		for g := range 4 {
+			for _, s := range sets {
+				if r < rounds {
+					VAESENC(k.key(r), s[g], s[g])
+				} else {
+					VAESENCLAST(k.key(r), s[g], s[g])
+				}
+			}
+		}
+	}
+}
+
+func sealBatchVex(w vexWidth) {
+	k := newVexKernel(w)
+	name := "sealBatch" + w.name
+	k.prologue(name)
+	perKeySize(name, func(rounds int) {
+		loop := label(name, rounds, "loop")
+		Label(loop)
+		for g := range 4 {
+			k.gather(g)
+			VPXOR(k.t[g], k.x[g], k.x[g])
+			VPXOR(k.key(0), k.x[g], k.x[g])
+		}
+		k.keystreamStart()
+		k.rounds(rounds, k.x, k.ks)
+		for g := range 4 {
+			VPXOR(k.t[g], k.ks[g], k.ks[g])
+			k.scatter(g, k.ks[g])
+		}
+		ADDQ(U8(16), off)
+		DECQ(n)
+		JNZ(LabelRef(loop))
+		k.epilogue()
+	})
+}
+
+func openBatchVex(w vexWidth) {
+	k := newVexKernel(w)
+	name := "openBatch" + w.name
+	k.prologue(name)
+	perKeySize(name, func(rounds int) {
+		loop := label(name, rounds, "loop")
+		k.keystreamStart()
+		k.rounds(rounds, k.ks)
+		Label(loop)
+		for g := range 4 {
+			k.gather(g)
+		}
+		for g := range 4 {
+			VPXOR(k.t[g], k.ks[g], k.ks[g])
+			k.scatter(g, k.ks[g])
+			// X ^= T ^ (K & mask) ^ K0, with K = out ^ T.
+			VPXOR(k.t[g], k.ks[g], k.ks[g])
+			VPAND(Mem{Base: lp, Disp: lanesMask + k.bytes*g}, k.ks[g], k.ks[g])
+			VPXOR(k.ks[g], k.x[g], k.x[g])
+			VPXOR(k.t[g], k.x[g], k.x[g])
+			VPXOR(k.key(0), k.x[g], k.x[g])
+		}
+		k.keystreamStart()
+		k.rounds(rounds, k.x, k.ks)
+		ADDQ(U8(16), off)
+		DECQ(n)
+		JNZ(LabelRef(loop))
+		for g := range 4 {
+			VPSUBQ(ctrOne4, k.ctr[g], k.ctr[g])
+		}
+		k.epilogue()
 	})
 }
