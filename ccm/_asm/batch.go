@@ -70,14 +70,19 @@ func batchData() {
 	}
 }
 
-// batchPrologue loads the arguments, the lanes' MAC values and counters.
-func batchPrologue(name string) {
+// batchTEXT starts a batch kernel and loads its arguments.
+func batchTEXT(name string) {
 	TEXT(name, NOSPLIT, "func(nr int, rk *[240]byte, l *[1024]byte, n int)")
 	Pragma("noescape")
 	Load(Param("nr"), nr)
 	Load(Param("rk"), rk)
 	Load(Param("l"), lp)
 	Load(Param("n"), n)
+}
+
+// batchPrologue loads the arguments, the lanes' MAC values and counters.
+func batchPrologue(name string) {
+	batchTEXT(name)
 	VMOVDQU64(bswap4, bbsw)
 	for g := range 4 {
 		VMOVDQU64(Mem{Base: lp, Disp: lanesX + 64*g}, bx[g])
@@ -135,20 +140,23 @@ func keystreamStart() {
 	}
 }
 
-// batchRounds runs rounds 1..rounds of the registers of each set.
-func batchRounds(rounds int, sets ...[]VecPhysical) {
+// batchRounds runs rounds 1..rounds, with round key r at key(r), of the
+// registers of each set.
+func batchRounds(rounds int, key func(r int) Op, sets ...[]VecPhysical) {
 	for r := 1; r <= rounds; r++ {
 		for g := range 4 {
 			for _, s := range sets {
 				if r < rounds {
-					VAESENC(bkeys[r], s[g], s[g])
+					VAESENC(key(r), s[g], s[g])
 				} else {
-					VAESENCLAST(bkeys[r], s[g], s[g])
+					VAESENCLAST(key(r), s[g], s[g])
 				}
 			}
 		}
 	}
 }
+
+func zmmKey(r int) Op { return bkeys[r] }
 
 func sealBatch() {
 	batchPrologue("sealBatchVAES512")
@@ -161,7 +169,7 @@ func sealBatch() {
 			VPTERNLOGQ(U8(0x96), bt[g], bkeys[0], bx[g]) // X ^ T ^ K0
 		}
 		keystreamStart()
-		batchRounds(rounds, bx, bks)
+		batchRounds(rounds, zmmKey, bx, bks)
 		for g := range 4 {
 			VPXORQ(bt[g], bks[g], bks[g])
 			scatter(g, bks[g])
@@ -179,7 +187,7 @@ func openBatch() {
 		loop := label("openBatch", rounds, "loop")
 		batchKeys(rounds)
 		keystreamStart()
-		batchRounds(rounds, bks)
+		batchRounds(rounds, zmmKey, bks)
 		Label(loop)
 		for g := range 4 {
 			gather(g)
@@ -192,7 +200,7 @@ func openBatch() {
 			VPTERNLOGQ(U8(0x96), bt[g], bkeys[0], bx[g])
 		}
 		keystreamStart()
-		batchRounds(rounds, bx, bks)
+		batchRounds(rounds, zmmKey, bx, bks)
 		ADDQ(U8(16), off)
 		DECQ(n)
 		JNZ(LabelRef(loop))
@@ -243,17 +251,12 @@ func newVexKernel(w vexWidth) *vexKernel {
 	return k
 }
 
-func (k *vexKernel) key(r int) Mem { return k.keys.Offset(r * k.bytes) }
+func (k *vexKernel) key(r int) Op { return k.keys.Offset(r * k.bytes) }
 
 // prologue loads the arguments, the MAC values and counters, and for ymm
 // copies the key schedule, each key twice, to the stack.
 func (k *vexKernel) prologue(name string) {
-	TEXT(name, NOSPLIT, "func(nr int, rk *[240]byte, l *[1024]byte, n int)")
-	Pragma("noescape")
-	Load(Param("nr"), nr)
-	Load(Param("rk"), rk)
-	Load(Param("l"), lp)
-	Load(Param("n"), n)
+	batchTEXT(name)
 	k.keys = Mem{Base: rk}
 	if k.lanes > 1 {
 		k.keys = AllocLocal(15 * k.bytes)
@@ -312,20 +315,6 @@ func (k *vexKernel) keystreamStart() {
 	}
 }
 
-func (k *vexKernel) rounds(rounds int, sets ...[]VecPhysical) {
-	for r := 1; r <= rounds; r++ {
-		for g := range 4 {
-			for _, s := range sets {
-				if r < rounds {
-					VAESENC(k.key(r), s[g], s[g])
-				} else {
-					VAESENCLAST(k.key(r), s[g], s[g])
-				}
-			}
-		}
-	}
-}
-
 func sealBatchVex(w vexWidth) {
 	k := newVexKernel(w)
 	name := "sealBatch" + w.name
@@ -339,7 +328,7 @@ func sealBatchVex(w vexWidth) {
 			VPXOR(k.key(0), k.x[g], k.x[g])
 		}
 		k.keystreamStart()
-		k.rounds(rounds, k.x, k.ks)
+		batchRounds(rounds, k.key, k.x, k.ks)
 		for g := range 4 {
 			VPXOR(k.t[g], k.ks[g], k.ks[g])
 			k.scatter(g, k.ks[g])
@@ -358,7 +347,7 @@ func openBatchVex(w vexWidth) {
 	perKeySize(name, func(rounds int) {
 		loop := label(name, rounds, "loop")
 		k.keystreamStart()
-		k.rounds(rounds, k.ks)
+		batchRounds(rounds, k.key, k.ks)
 		Label(loop)
 		for g := range 4 {
 			k.gather(g)
@@ -374,7 +363,7 @@ func openBatchVex(w vexWidth) {
 			VPXOR(k.key(0), k.x[g], k.x[g])
 		}
 		k.keystreamStart()
-		k.rounds(rounds, k.x, k.ks)
+		batchRounds(rounds, k.key, k.x, k.ks)
 		ADDQ(U8(16), off)
 		DECQ(n)
 		JNZ(LabelRef(loop))
