@@ -3,6 +3,7 @@ package ccm
 import (
 	"bytes"
 	stdaes "crypto/aes"
+	"fmt"
 	"testing"
 
 	"github.com/faelabs/fae/batch"
@@ -51,4 +52,49 @@ func TestBatchLengthLimit(t *testing.T) {
 	if a.OpenBatch(msgs) || !msgs[0].OK || msgs[1].OK || !bytes.Equal(msgs[1].Out, make([]byte, max+1)) {
 		t.Errorf("OpenBatch of a message too long: OK %v %v, output zeroed %v", msgs[0].OK, msgs[1].OK, bytes.Equal(msgs[1].Out, make([]byte, max+1)))
 	}
+}
+
+// TestBatchLanes gives the batch kernels the batches their lanes find
+// hardest, on every path, key size and some nonce and tag sizes: messages
+// ending at every offset in a block, side by side; batches that leave
+// lanes empty, some beside long messages; lengths far apart in neighbouring lanes; associated data
+// that ends inside B_0's run, fills whole blocks or ends in a partial one,
+// and lengths on both sides of 2^16-2^8, where its length encoding grows.
+func TestBatchLanes(t *testing.T) {
+	var offsets, apart, ad []aeadtest.Shape
+	quotients := []int{0, 1, 5}
+	if testing.Short() {
+		quotients = []int{0, 1}
+	}
+	for _, q := range quotients {
+		for r := range blockSize {
+			offsets = append(offsets, aeadtest.Shape{Text: q*blockSize + r, AD: (q*blockSize + r) % 41})
+		}
+	}
+	for i := range 20 {
+		apart = append(apart, aeadtest.Shape{Text: i % 2 * 9000, AD: i % 3 * 100})
+	}
+	long := []aeadtest.Shape{{Text: 9000}, {Text: 8000, AD: 5000}, {Text: 4000}}
+	for i := range 71 {
+		ad = append(ad, aeadtest.Shape{Text: i % 35, AD: i})
+	}
+	ad = append(ad, aeadtest.Shape{Text: 0, AD: 1<<16 - 1<<8 - 1}, aeadtest.Shape{Text: 17, AD: 1<<16 - 1<<8},
+		aeadtest.Shape{Text: 32, AD: 1<<16 - 1<<8 + 1}, aeadtest.Shape{Text: 5, AD: 3})
+	sizes := []struct{ key, nonce, tag int }{{16, 12, 16}, {24, 7, 4}, {32, 13, 10}, {16, 8, 16}}
+	paths.Run(t, func(t *testing.T) {
+		for _, sz := range sizes {
+			a := aeadtest.MustBatch(NewWithSizes(make([]byte, sz.key), sz.nonce, sz.tag))
+			t.Run(fmt.Sprintf("key%d-nonce%d-tag%d", sz.key, sz.nonce, sz.tag), func(t *testing.T) {
+				aeadtest.TestBatchShapes(t, a, offsets)
+				aeadtest.TestBatchShapes(t, a, apart)
+				aeadtest.TestBatchShapes(t, a, long)
+				aeadtest.TestBatchShapes(t, a, ad)
+				for n := 1; n <= 17; n++ {
+					if !testing.Short() || n <= 2 || n >= 15 {
+						aeadtest.TestBatchShapes(t, a, offsets[:n])
+					}
+				}
+			})
+		}
+	})
 }

@@ -1,4 +1,5 @@
-// Command ccm generates ccm_amd64.s: the CCM kernels for whole blocks.
+// Command ccm generates ccm_amd64.s: the CCM kernels for whole blocks of
+// one message, and those for batches of messages (batch.go).
 //
 // CBC-MAC is a chain of dependent AES calls, so a block costs at least the
 // latency of its nr rounds (on Zen 4, 10 AESENC of 4 cycles with a 128-bit
@@ -68,9 +69,16 @@ func main() {
 	DATA(0, U64(1))
 	DATA(8, U64(0))
 
+	batchData()
 	mac()
 	seal()
 	open()
+	sealBatch()
+	openBatch()
+	for _, w := range []vexWidth{ymmWidth, xmmWidth} {
+		sealBatchVex(w)
+		openBatchVex(w)
+	}
 	Generate()
 }
 

@@ -122,30 +122,74 @@ func openBatch(ms []message, overhead int) []batch.Message {
 
 func testBatchAgree(t *testing.T, a batch.AEAD, c config, counts []int) {
 	r := newRand()
-	ov := a.Overhead()
 	for _, n := range counts {
-		ms := randMessages(r, a, c, n)
-		b := sealBatch(ms, ov)
-		a.SealBatch(b)
-		for i, m := range ms {
-			if !bytes.Equal(b[i].Out, m.ct) {
-				t.Fatalf("batch of %d, message %d (%d bytes, ad %d, in place %v): SealBatch differs from Seal", n, i, len(m.pt), len(m.ad), m.inPlace)
-			}
-			if b[i].OK != (i%2 == 0) {
-				t.Fatalf("batch of %d, message %d: SealBatch changed OK", n, i)
-			}
+		agreeBatch(t, a, randMessages(r, a, c, n))
+	}
+}
+
+// A Shape is the lengths of one message of a batch: its text and
+// associated data.
+type Shape struct{ Text, AD int }
+
+// TestBatchShapes compares SealBatch and OpenBatch of a batch of messages
+// of the given shapes, with random contents and nonces, alternately in
+// place, with Seal and Open of each alone; then it opens the batch with
+// the tag of its last message changed, which alone must fail. It is for
+// batch kernels whose lanes need lengths side by side that random batches
+// rarely give.
+func TestBatchShapes(t *testing.T, a batch.AEAD, shapes []Shape) {
+	t.Helper()
+	r := newRand()
+	ms := make([]message, len(shapes))
+	for i, sh := range shapes {
+		m := &ms[i]
+		m.nonce, m.pt, m.ad = randBytes(r, a.NonceSize()), randBytes(r, sh.Text), randBytes(r, sh.AD)
+		m.inPlace = i%2 == 1
+		m.ct = a.Seal(nil, m.nonce, m.pt, m.ad)
+	}
+	agreeBatch(t, a, ms)
+	if len(ms) == 0 {
+		return
+	}
+	b := openBatch(ms, a.Overhead())
+	last := &b[len(b)-1]
+	last.In[len(last.In)-1] ^= 1
+	if a.OpenBatch(b) {
+		t.Fatalf("batch of %d: OpenBatch accepted a changed tag", len(b))
+	}
+	for i, m := range ms {
+		ok := i < len(ms)-1
+		if b[i].OK != ok || ok && !bytes.Equal(b[i].Out, m.pt) || !ok && !bytes.Equal(b[i].Out, make([]byte, len(m.pt))) {
+			t.Fatalf("batch of %d with the last tag changed, message %d: OK %v, want %v; output wrong", len(b), i, b[i].OK, ok)
 		}
-		b = openBatch(ms, ov)
-		for i := range b {
-			b[i].OK = false
+	}
+}
+
+// agreeBatch compares SealBatch and OpenBatch of ms with their single
+// calls.
+func agreeBatch(t *testing.T, a batch.AEAD, ms []message) {
+	t.Helper()
+	n, ov := len(ms), a.Overhead()
+	b := sealBatch(ms, ov)
+	a.SealBatch(b)
+	for i, m := range ms {
+		if !bytes.Equal(b[i].Out, m.ct) {
+			t.Fatalf("batch of %d, message %d (%d bytes, ad %d, in place %v): SealBatch differs from Seal", n, i, len(m.pt), len(m.ad), m.inPlace)
 		}
-		if !a.OpenBatch(b) {
-			t.Fatalf("batch of %d: OpenBatch returned false", n)
+		if b[i].OK != (i%2 == 0) {
+			t.Fatalf("batch of %d, message %d: SealBatch changed OK", n, i)
 		}
-		for i, m := range ms {
-			if !b[i].OK || !bytes.Equal(b[i].Out, m.pt) {
-				t.Fatalf("batch of %d, message %d (%d bytes, in place %v): OpenBatch: OK %v, plaintext equal %v", n, i, len(m.pt), m.inPlace, b[i].OK, bytes.Equal(b[i].Out, m.pt))
-			}
+	}
+	b = openBatch(ms, ov)
+	for i := range b {
+		b[i].OK = false
+	}
+	if !a.OpenBatch(b) {
+		t.Fatalf("batch of %d: OpenBatch returned false", n)
+	}
+	for i, m := range ms {
+		if !b[i].OK || !bytes.Equal(b[i].Out, m.pt) {
+			t.Fatalf("batch of %d, message %d (%d bytes, ad %d, in place %v): OpenBatch: OK %v, plaintext equal %v", n, i, len(m.pt), len(m.ad), m.inPlace, b[i].OK, bytes.Equal(b[i].Out, m.pt))
 		}
 	}
 }

@@ -2,6 +2,7 @@ package aeadtest
 
 import (
 	"crypto/cipher"
+	"github.com/faelabs/fae/batch"
 	"strconv"
 	"testing"
 
@@ -57,5 +58,64 @@ func BenchmarkNew[A any](b *testing.B, keySizes []int, newAEAD func(key []byte) 
 				}
 			}
 		})
+	}
+}
+
+// batchBenchSizes are the message sizes of BenchmarkBatch: short, IPI-like
+// and long.
+var batchBenchSizes = []int{64, 576, 1500, 16384}
+
+// BenchmarkBatch measures batches of 64 messages of one size under a new
+// AEAD, with the kernels this CPU runs by default: SealBatch (or OpenBatch)
+// as "batch64" and 64 single Seal (Open) calls as "single64", beside each
+// other so that their ratio comes from one run. Bytes are the 64 messages'
+// texts.
+func BenchmarkBatch[A batch.AEAD](b *testing.B, open bool, newAEAD func() (A, error)) {
+	const count = 64
+	for _, size := range batchBenchSizes {
+		for _, single := range []bool{false, true} {
+			name := "batch64"
+			if single {
+				name = "single64"
+			}
+			b.Run(name+"/"+strconv.Itoa(size), func(b *testing.B) {
+				a, err := newAEAD()
+				if err != nil {
+					b.Fatal(err)
+				}
+				msgs := make([]batch.Message, count)
+				for i := range msgs {
+					nonce := make([]byte, a.NonceSize())
+					nonce[0] = byte(i)
+					pt := make([]byte, size)
+					in, out := pt, make([]byte, size+a.Overhead())
+					if open {
+						in, out = a.Seal(nil, nonce, pt, nil), pt
+					}
+					msgs[i] = batch.Message{Nonce: nonce, In: in, Out: out}
+				}
+				b.SetBytes(int64(count * size))
+				b.ReportAllocs()
+				for b.Loop() {
+					switch {
+					case single:
+						for i := range msgs {
+							m := &msgs[i]
+							if !open {
+								a.Seal(m.Out[:0], m.Nonce, m.In, m.AD)
+							} else if _, err := a.Open(m.Out[:0], m.Nonce, m.In, m.AD); err != nil {
+								b.Fatal(err)
+							}
+						}
+					case open:
+						if !a.OpenBatch(msgs) {
+							b.Fatal("OpenBatch failed")
+						}
+					default:
+						a.SealBatch(msgs)
+					}
+				}
+			})
+		}
 	}
 }
