@@ -32,3 +32,23 @@ func TestBatch(t *testing.T) {
 		aeadtest.TestBatch(t, aeadtest.MustBatch(NewFromBlock(b, 12, 16)), nil, aeadtest.AllowAllocs())
 	})
 }
+
+// TestBatchSteps checks batches that mix messages the message kernels take
+// whole with messages and associated data past a kernel call, which run
+// through the steps, on every path, also under an AEAD of WithParallelism,
+// whose batches stay serial.
+func TestBatchSteps(t *testing.T) {
+	const most = maxKernelBlocks * blockSize
+	shapes := []aeadtest.Shape{{Text: 64}, {Text: most, AD: most}, {Text: 1500, AD: 13},
+		{Text: most + 1}, {Text: 0, AD: most + 17}, {Text: 44}}
+	paths.Run(t, func(t *testing.T) {
+		for _, sizes := range [][2]int{{12, 16}, {16, 12}} {
+			a, err := NewWithSizes(make([]byte, 16), sizes[0], sizes[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			aeadtest.TestBatchShapes(t, a, shapes)
+			aeadtest.TestBatchShapes(t, a.WithParallelism(2), shapes)
+		}
+	})
+}
