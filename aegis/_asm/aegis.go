@@ -696,7 +696,7 @@ func (k *kern) init256(pre string) {
 func (k *kern) final(pre string, combine bool) {
 	w := k.words
 	t := k.ctx // free here
-	vbroadcast(field(jU), t)
+	k.loadU(t)
 	if w == 8 {
 		vxor(k.s[2], t, t)
 	} else {
@@ -742,6 +742,23 @@ func (k *kern) final(pre string, combine bool) {
 	k.storeTag(k.o0, combine, 0)
 	k.storeTag(k.o1, combine, 1)
 	Label(k.name + "_" + pre + "Done")
+}
+
+// loadU sets every lane of r to the job's u. The Go side writes u as two
+// 8-byte halves, and a 16-byte load of them would wait for the stores to
+// retire (a failed store forwarding, tens of cycles on the chain into the
+// tag), so u is loaded as the halves and put together here.
+func (k *kern) loadU(r VecPhysical) {
+	x := r.AsX().(VecPhysical)
+	VMOVQ(field(jU), x)
+	VPINSRQ(U8(1), field(jU+8), x, x)
+	switch {
+	case r.Size() == 16:
+	case fl.evex:
+		VSHUFI64X2(U8(0), r, r, r)
+	default:
+		VINSERTI128(U8(1), x, r, r)
+	}
 }
 
 // storeTag stores the lanes' tag halves in r, half i of each lane's tag:
