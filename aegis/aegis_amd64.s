@@ -527,20 +527,32 @@ aegis128AVX_sealFinalLoop:
 	VPXOR   X4, X11, X11
 	VPXOR   X5, X11, X11
 	VPXOR   X6, X11, X11
+	TESTQ   R12, R12
+	JZ      aegis128AVX_sealFinalTag16Store
 	VPXOR   (DI), X11, X11
+
+aegis128AVX_sealFinalTag16Store:
 	VMOVDQU X11, (DI)
 	JMP     aegis128AVX_sealFinalDone
 
 aegis128AVX_sealFinalTag32:
-	VPXOR   X0, X1, X11
-	VPXOR   X2, X11, X11
-	VPXOR   X3, X11, X11
-	VPXOR   X4, X5, X12
-	VPXOR   X6, X12, X12
-	VPXOR   X7, X12, X12
-	VPXOR   (DI), X11, X11
+	VPXOR X0, X1, X11
+	VPXOR X2, X11, X11
+	VPXOR X3, X11, X11
+	VPXOR X4, X5, X12
+	VPXOR X6, X12, X12
+	VPXOR X7, X12, X12
+	TESTQ R12, R12
+	JZ    aegis128AVX_sealFinalTag32LoStore
+	VPXOR (DI), X11, X11
+
+aegis128AVX_sealFinalTag32LoStore:
 	VMOVDQU X11, (DI)
+	TESTQ   R12, R12
+	JZ      aegis128AVX_sealFinalTag32HiStore
 	VPXOR   16(DI), X12, X12
+
+aegis128AVX_sealFinalTag32HiStore:
 	VMOVDQU X12, 16(DI)
 
 aegis128AVX_sealFinalDone:
@@ -768,20 +780,32 @@ aegis128AVX_openFinalLoop:
 	VPXOR   X4, X11, X11
 	VPXOR   X5, X11, X11
 	VPXOR   X6, X11, X11
+	TESTQ   R12, R12
+	JZ      aegis128AVX_openFinalTag16Store
 	VPXOR   (DI), X11, X11
+
+aegis128AVX_openFinalTag16Store:
 	VMOVDQU X11, (DI)
 	JMP     aegis128AVX_openFinalDone
 
 aegis128AVX_openFinalTag32:
-	VPXOR   X0, X1, X11
-	VPXOR   X2, X11, X11
-	VPXOR   X3, X11, X11
-	VPXOR   X4, X5, X12
-	VPXOR   X6, X12, X12
-	VPXOR   X7, X12, X12
-	VPXOR   (DI), X11, X11
+	VPXOR X0, X1, X11
+	VPXOR X2, X11, X11
+	VPXOR X3, X11, X11
+	VPXOR X4, X5, X12
+	VPXOR X6, X12, X12
+	VPXOR X7, X12, X12
+	TESTQ R12, R12
+	JZ    aegis128AVX_openFinalTag32LoStore
+	VPXOR (DI), X11, X11
+
+aegis128AVX_openFinalTag32LoStore:
 	VMOVDQU X11, (DI)
+	TESTQ   R12, R12
+	JZ      aegis128AVX_openFinalTag32HiStore
 	VPXOR   16(DI), X12, X12
+
+aegis128AVX_openFinalTag32HiStore:
 	VMOVDQU X12, 16(DI)
 
 aegis128AVX_openFinalDone:
@@ -1242,18 +1266,30 @@ aegis256AVX_sealFinalLoop:
 	VPXOR   X3, X9, X9
 	VPXOR   X4, X9, X9
 	VPXOR   X5, X9, X9
+	TESTQ   R12, R12
+	JZ      aegis256AVX_sealFinalTag16Store
 	VPXOR   (DI), X9, X9
+
+aegis256AVX_sealFinalTag16Store:
 	VMOVDQU X9, (DI)
 	JMP     aegis256AVX_sealFinalDone
 
 aegis256AVX_sealFinalTag32:
-	VPXOR   X0, X1, X9
-	VPXOR   X2, X9, X9
-	VPXOR   X3, X4, X10
-	VPXOR   X5, X10, X10
-	VPXOR   (DI), X9, X9
+	VPXOR X0, X1, X9
+	VPXOR X2, X9, X9
+	VPXOR X3, X4, X10
+	VPXOR X5, X10, X10
+	TESTQ R12, R12
+	JZ    aegis256AVX_sealFinalTag32LoStore
+	VPXOR (DI), X9, X9
+
+aegis256AVX_sealFinalTag32LoStore:
 	VMOVDQU X9, (DI)
+	TESTQ   R12, R12
+	JZ      aegis256AVX_sealFinalTag32HiStore
 	VPXOR   16(DI), X10, X10
+
+aegis256AVX_sealFinalTag32HiStore:
 	VMOVDQU X10, 16(DI)
 
 aegis256AVX_sealFinalDone:
@@ -1455,18 +1491,30 @@ aegis256AVX_openFinalLoop:
 	VPXOR   X3, X9, X9
 	VPXOR   X4, X9, X9
 	VPXOR   X5, X9, X9
+	TESTQ   R12, R12
+	JZ      aegis256AVX_openFinalTag16Store
 	VPXOR   (DI), X9, X9
+
+aegis256AVX_openFinalTag16Store:
 	VMOVDQU X9, (DI)
 	JMP     aegis256AVX_openFinalDone
 
 aegis256AVX_openFinalTag32:
-	VPXOR   X0, X1, X9
-	VPXOR   X2, X9, X9
-	VPXOR   X3, X4, X10
-	VPXOR   X5, X10, X10
-	VPXOR   (DI), X9, X9
+	VPXOR X0, X1, X9
+	VPXOR X2, X9, X9
+	VPXOR X3, X4, X10
+	VPXOR X5, X10, X10
+	TESTQ R12, R12
+	JZ    aegis256AVX_openFinalTag32LoStore
+	VPXOR (DI), X9, X9
+
+aegis256AVX_openFinalTag32LoStore:
 	VMOVDQU X9, (DI)
+	TESTQ   R12, R12
+	JZ      aegis256AVX_openFinalTag32HiStore
 	VPXOR   16(DI), X10, X10
+
+aegis256AVX_openFinalTag32HiStore:
 	VMOVDQU X10, 16(DI)
 
 aegis256AVX_openFinalDone:
@@ -2203,20 +2251,32 @@ aegis128AVX512_sealFinalLoop:
 	VPXORD     X12, X19, X19
 	VPXORD     X13, X19, X19
 	VPXORD     X14, X19, X19
+	TESTQ      R12, R12
+	JZ         aegis128AVX512_sealFinalTag16Store
 	VPXORD     (DI), X19, X19
-	VMOVDQU64  X19, (DI)
-	JMP        aegis128AVX512_sealFinalDone
+
+aegis128AVX512_sealFinalTag16Store:
+	VMOVDQU64 X19, (DI)
+	JMP       aegis128AVX512_sealFinalDone
 
 aegis128AVX512_sealFinalTag32:
-	VPXORD    X8, X9, X19
-	VPXORD    X10, X19, X19
-	VPXORD    X11, X19, X19
-	VPXORD    X12, X13, X20
-	VPXORD    X14, X20, X20
-	VPXORD    X15, X20, X20
-	VPXORD    (DI), X19, X19
+	VPXORD X8, X9, X19
+	VPXORD X10, X19, X19
+	VPXORD X11, X19, X19
+	VPXORD X12, X13, X20
+	VPXORD X14, X20, X20
+	VPXORD X15, X20, X20
+	TESTQ  R12, R12
+	JZ     aegis128AVX512_sealFinalTag32LoStore
+	VPXORD (DI), X19, X19
+
+aegis128AVX512_sealFinalTag32LoStore:
 	VMOVDQU64 X19, (DI)
+	TESTQ     R12, R12
+	JZ        aegis128AVX512_sealFinalTag32HiStore
 	VPXORD    16(DI), X20, X20
+
+aegis128AVX512_sealFinalTag32HiStore:
 	VMOVDQU64 X20, 16(DI)
 
 aegis128AVX512_sealFinalDone:
@@ -2524,20 +2584,32 @@ aegis128AVX512_openFinalLoop:
 	VPXORD     X12, X19, X19
 	VPXORD     X13, X19, X19
 	VPXORD     X14, X19, X19
+	TESTQ      R12, R12
+	JZ         aegis128AVX512_openFinalTag16Store
 	VPXORD     (DI), X19, X19
-	VMOVDQU64  X19, (DI)
-	JMP        aegis128AVX512_openFinalDone
+
+aegis128AVX512_openFinalTag16Store:
+	VMOVDQU64 X19, (DI)
+	JMP       aegis128AVX512_openFinalDone
 
 aegis128AVX512_openFinalTag32:
-	VPXORD    X8, X9, X19
-	VPXORD    X10, X19, X19
-	VPXORD    X11, X19, X19
-	VPXORD    X12, X13, X20
-	VPXORD    X14, X20, X20
-	VPXORD    X15, X20, X20
-	VPXORD    (DI), X19, X19
+	VPXORD X8, X9, X19
+	VPXORD X10, X19, X19
+	VPXORD X11, X19, X19
+	VPXORD X12, X13, X20
+	VPXORD X14, X20, X20
+	VPXORD X15, X20, X20
+	TESTQ  R12, R12
+	JZ     aegis128AVX512_openFinalTag32LoStore
+	VPXORD (DI), X19, X19
+
+aegis128AVX512_openFinalTag32LoStore:
 	VMOVDQU64 X19, (DI)
+	TESTQ     R12, R12
+	JZ        aegis128AVX512_openFinalTag32HiStore
 	VPXORD    16(DI), X20, X20
+
+aegis128AVX512_openFinalTag32HiStore:
 	VMOVDQU64 X20, 16(DI)
 
 aegis128AVX512_openFinalDone:
@@ -3166,18 +3238,30 @@ aegis256AVX512_sealFinalLoop:
 	VPXORD     X11, X19, X19
 	VPXORD     X12, X19, X19
 	VPXORD     X13, X19, X19
+	TESTQ      R12, R12
+	JZ         aegis256AVX512_sealFinalTag16Store
 	VPXORD     (DI), X19, X19
-	VMOVDQU64  X19, (DI)
-	JMP        aegis256AVX512_sealFinalDone
+
+aegis256AVX512_sealFinalTag16Store:
+	VMOVDQU64 X19, (DI)
+	JMP       aegis256AVX512_sealFinalDone
 
 aegis256AVX512_sealFinalTag32:
-	VPXORD    X8, X9, X19
-	VPXORD    X10, X19, X19
-	VPXORD    X11, X12, X20
-	VPXORD    X13, X20, X20
-	VPXORD    (DI), X19, X19
+	VPXORD X8, X9, X19
+	VPXORD X10, X19, X19
+	VPXORD X11, X12, X20
+	VPXORD X13, X20, X20
+	TESTQ  R12, R12
+	JZ     aegis256AVX512_sealFinalTag32LoStore
+	VPXORD (DI), X19, X19
+
+aegis256AVX512_sealFinalTag32LoStore:
 	VMOVDQU64 X19, (DI)
+	TESTQ     R12, R12
+	JZ        aegis256AVX512_sealFinalTag32HiStore
 	VPXORD    16(DI), X20, X20
+
+aegis256AVX512_sealFinalTag32HiStore:
 	VMOVDQU64 X20, 16(DI)
 
 aegis256AVX512_sealFinalDone:
@@ -3444,18 +3528,30 @@ aegis256AVX512_openFinalLoop:
 	VPXORD     X11, X19, X19
 	VPXORD     X12, X19, X19
 	VPXORD     X13, X19, X19
+	TESTQ      R12, R12
+	JZ         aegis256AVX512_openFinalTag16Store
 	VPXORD     (DI), X19, X19
-	VMOVDQU64  X19, (DI)
-	JMP        aegis256AVX512_openFinalDone
+
+aegis256AVX512_openFinalTag16Store:
+	VMOVDQU64 X19, (DI)
+	JMP       aegis256AVX512_openFinalDone
 
 aegis256AVX512_openFinalTag32:
-	VPXORD    X8, X9, X19
-	VPXORD    X10, X19, X19
-	VPXORD    X11, X12, X20
-	VPXORD    X13, X20, X20
-	VPXORD    (DI), X19, X19
+	VPXORD X8, X9, X19
+	VPXORD X10, X19, X19
+	VPXORD X11, X12, X20
+	VPXORD X13, X20, X20
+	TESTQ  R12, R12
+	JZ     aegis256AVX512_openFinalTag32LoStore
+	VPXORD (DI), X19, X19
+
+aegis256AVX512_openFinalTag32LoStore:
 	VMOVDQU64 X19, (DI)
+	TESTQ     R12, R12
+	JZ        aegis256AVX512_openFinalTag32HiStore
 	VPXORD    16(DI), X20, X20
+
+aegis256AVX512_openFinalTag32HiStore:
 	VMOVDQU64 X20, 16(DI)
 
 aegis256AVX512_openFinalDone:
@@ -3982,9 +4078,13 @@ aegis128VAES256_sealFinalLoop:
 	VPXOR        Y6, Y11, Y11
 	VEXTRACTI128 $0x01, Y11, X14
 	VPXOR        X14, X11, X11
+	TESTQ        R12, R12
+	JZ           aegis128VAES256_sealFinalTag16Store
 	VPXOR        (DI), X11, X11
-	VMOVDQU      X11, (DI)
-	JMP          aegis128VAES256_sealFinalDone
+
+aegis128VAES256_sealFinalTag16Store:
+	VMOVDQU X11, (DI)
+	JMP     aegis128VAES256_sealFinalDone
 
 aegis128VAES256_sealFinalTag32:
 	VPXOR        Y0, Y1, Y11
@@ -3995,12 +4095,20 @@ aegis128VAES256_sealFinalTag32:
 	VPXOR        Y7, Y12, Y12
 	VEXTRACTI128 $0x01, Y11, X14
 	VPXOR        X14, X11, X11
+	TESTQ        R12, R12
+	JZ           aegis128VAES256_sealFinalTag32LoStore
 	VPXOR        (DI), X11, X11
+
+aegis128VAES256_sealFinalTag32LoStore:
 	VMOVDQU      X11, (DI)
 	VEXTRACTI128 $0x01, Y12, X14
 	VPXOR        X14, X12, X12
+	TESTQ        R12, R12
+	JZ           aegis128VAES256_sealFinalTag32HiStore
 	VPXOR        16(DI), X12, X12
-	VMOVDQU      X12, 16(DI)
+
+aegis128VAES256_sealFinalTag32HiStore:
+	VMOVDQU X12, 16(DI)
 
 aegis128VAES256_sealFinalDone:
 	VZEROUPPER
@@ -4231,9 +4339,13 @@ aegis128VAES256_openFinalLoop:
 	VPXOR        Y6, Y11, Y11
 	VEXTRACTI128 $0x01, Y11, X14
 	VPXOR        X14, X11, X11
+	TESTQ        R12, R12
+	JZ           aegis128VAES256_openFinalTag16Store
 	VPXOR        (DI), X11, X11
-	VMOVDQU      X11, (DI)
-	JMP          aegis128VAES256_openFinalDone
+
+aegis128VAES256_openFinalTag16Store:
+	VMOVDQU X11, (DI)
+	JMP     aegis128VAES256_openFinalDone
 
 aegis128VAES256_openFinalTag32:
 	VPXOR        Y0, Y1, Y11
@@ -4244,12 +4356,20 @@ aegis128VAES256_openFinalTag32:
 	VPXOR        Y7, Y12, Y12
 	VEXTRACTI128 $0x01, Y11, X14
 	VPXOR        X14, X11, X11
+	TESTQ        R12, R12
+	JZ           aegis128VAES256_openFinalTag32LoStore
 	VPXOR        (DI), X11, X11
+
+aegis128VAES256_openFinalTag32LoStore:
 	VMOVDQU      X11, (DI)
 	VEXTRACTI128 $0x01, Y12, X14
 	VPXOR        X14, X12, X12
+	TESTQ        R12, R12
+	JZ           aegis128VAES256_openFinalTag32HiStore
 	VPXOR        16(DI), X12, X12
-	VMOVDQU      X12, 16(DI)
+
+aegis128VAES256_openFinalTag32HiStore:
+	VMOVDQU X12, 16(DI)
 
 aegis128VAES256_openFinalDone:
 	VZEROUPPER
@@ -4716,9 +4836,13 @@ aegis256VAES256_sealFinalLoop:
 	VPXOR        Y5, Y9, Y9
 	VEXTRACTI128 $0x01, Y9, X12
 	VPXOR        X12, X9, X9
+	TESTQ        R12, R12
+	JZ           aegis256VAES256_sealFinalTag16Store
 	VPXOR        (DI), X9, X9
-	VMOVDQU      X9, (DI)
-	JMP          aegis256VAES256_sealFinalDone
+
+aegis256VAES256_sealFinalTag16Store:
+	VMOVDQU X9, (DI)
+	JMP     aegis256VAES256_sealFinalDone
 
 aegis256VAES256_sealFinalTag32:
 	VPXOR        Y0, Y1, Y9
@@ -4727,12 +4851,20 @@ aegis256VAES256_sealFinalTag32:
 	VPXOR        Y5, Y10, Y10
 	VEXTRACTI128 $0x01, Y9, X12
 	VPXOR        X12, X9, X9
+	TESTQ        R12, R12
+	JZ           aegis256VAES256_sealFinalTag32LoStore
 	VPXOR        (DI), X9, X9
+
+aegis256VAES256_sealFinalTag32LoStore:
 	VMOVDQU      X9, (DI)
 	VEXTRACTI128 $0x01, Y10, X12
 	VPXOR        X12, X10, X10
+	TESTQ        R12, R12
+	JZ           aegis256VAES256_sealFinalTag32HiStore
 	VPXOR        16(DI), X10, X10
-	VMOVDQU      X10, 16(DI)
+
+aegis256VAES256_sealFinalTag32HiStore:
+	VMOVDQU X10, 16(DI)
 
 aegis256VAES256_sealFinalDone:
 	VZEROUPPER
@@ -4937,9 +5069,13 @@ aegis256VAES256_openFinalLoop:
 	VPXOR        Y5, Y9, Y9
 	VEXTRACTI128 $0x01, Y9, X12
 	VPXOR        X12, X9, X9
+	TESTQ        R12, R12
+	JZ           aegis256VAES256_openFinalTag16Store
 	VPXOR        (DI), X9, X9
-	VMOVDQU      X9, (DI)
-	JMP          aegis256VAES256_openFinalDone
+
+aegis256VAES256_openFinalTag16Store:
+	VMOVDQU X9, (DI)
+	JMP     aegis256VAES256_openFinalDone
 
 aegis256VAES256_openFinalTag32:
 	VPXOR        Y0, Y1, Y9
@@ -4948,12 +5084,20 @@ aegis256VAES256_openFinalTag32:
 	VPXOR        Y5, Y10, Y10
 	VEXTRACTI128 $0x01, Y9, X12
 	VPXOR        X12, X9, X9
+	TESTQ        R12, R12
+	JZ           aegis256VAES256_openFinalTag32LoStore
 	VPXOR        (DI), X9, X9
+
+aegis256VAES256_openFinalTag32LoStore:
 	VMOVDQU      X9, (DI)
 	VEXTRACTI128 $0x01, Y10, X12
 	VPXOR        X12, X10, X10
+	TESTQ        R12, R12
+	JZ           aegis256VAES256_openFinalTag32HiStore
 	VPXOR        16(DI), X10, X10
-	VMOVDQU      X10, 16(DI)
+
+aegis256VAES256_openFinalTag32HiStore:
+	VMOVDQU X10, 16(DI)
 
 aegis256VAES256_openFinalDone:
 	VZEROUPPER
@@ -5696,9 +5840,13 @@ aegis128VAES512Y_sealFinalLoop:
 	VPXORD        Y14, Y19, Y19
 	VEXTRACTI32X4 $0x01, Y19, X22
 	VPXORD        X22, X19, X19
+	TESTQ         R12, R12
+	JZ            aegis128VAES512Y_sealFinalTag16Store
 	VPXORD        (DI), X19, X19
-	VMOVDQU64     X19, (DI)
-	JMP           aegis128VAES512Y_sealFinalDone
+
+aegis128VAES512Y_sealFinalTag16Store:
+	VMOVDQU64 X19, (DI)
+	JMP       aegis128VAES512Y_sealFinalDone
 
 aegis128VAES512Y_sealFinalTag32:
 	VPXORD        Y8, Y9, Y19
@@ -5709,12 +5857,20 @@ aegis128VAES512Y_sealFinalTag32:
 	VPXORD        Y15, Y20, Y20
 	VEXTRACTI32X4 $0x01, Y19, X22
 	VPXORD        X22, X19, X19
+	TESTQ         R12, R12
+	JZ            aegis128VAES512Y_sealFinalTag32LoStore
 	VPXORD        (DI), X19, X19
+
+aegis128VAES512Y_sealFinalTag32LoStore:
 	VMOVDQU64     X19, (DI)
 	VEXTRACTI32X4 $0x01, Y20, X22
 	VPXORD        X22, X20, X20
+	TESTQ         R12, R12
+	JZ            aegis128VAES512Y_sealFinalTag32HiStore
 	VPXORD        16(DI), X20, X20
-	VMOVDQU64     X20, 16(DI)
+
+aegis128VAES512Y_sealFinalTag32HiStore:
+	VMOVDQU64 X20, 16(DI)
 
 aegis128VAES512Y_sealFinalDone:
 	VZEROUPPER
@@ -6025,9 +6181,13 @@ aegis128VAES512Y_openFinalLoop:
 	VPXORD        Y14, Y19, Y19
 	VEXTRACTI32X4 $0x01, Y19, X22
 	VPXORD        X22, X19, X19
+	TESTQ         R12, R12
+	JZ            aegis128VAES512Y_openFinalTag16Store
 	VPXORD        (DI), X19, X19
-	VMOVDQU64     X19, (DI)
-	JMP           aegis128VAES512Y_openFinalDone
+
+aegis128VAES512Y_openFinalTag16Store:
+	VMOVDQU64 X19, (DI)
+	JMP       aegis128VAES512Y_openFinalDone
 
 aegis128VAES512Y_openFinalTag32:
 	VPXORD        Y8, Y9, Y19
@@ -6038,12 +6198,20 @@ aegis128VAES512Y_openFinalTag32:
 	VPXORD        Y15, Y20, Y20
 	VEXTRACTI32X4 $0x01, Y19, X22
 	VPXORD        X22, X19, X19
+	TESTQ         R12, R12
+	JZ            aegis128VAES512Y_openFinalTag32LoStore
 	VPXORD        (DI), X19, X19
+
+aegis128VAES512Y_openFinalTag32LoStore:
 	VMOVDQU64     X19, (DI)
 	VEXTRACTI32X4 $0x01, Y20, X22
 	VPXORD        X22, X20, X20
+	TESTQ         R12, R12
+	JZ            aegis128VAES512Y_openFinalTag32HiStore
 	VPXORD        16(DI), X20, X20
-	VMOVDQU64     X20, 16(DI)
+
+aegis128VAES512Y_openFinalTag32HiStore:
+	VMOVDQU64 X20, 16(DI)
 
 aegis128VAES512Y_openFinalDone:
 	VZEROUPPER
@@ -6678,9 +6846,13 @@ aegis256VAES512Y_sealFinalLoop:
 	VPXORD        Y13, Y19, Y19
 	VEXTRACTI32X4 $0x01, Y19, X22
 	VPXORD        X22, X19, X19
+	TESTQ         R12, R12
+	JZ            aegis256VAES512Y_sealFinalTag16Store
 	VPXORD        (DI), X19, X19
-	VMOVDQU64     X19, (DI)
-	JMP           aegis256VAES512Y_sealFinalDone
+
+aegis256VAES512Y_sealFinalTag16Store:
+	VMOVDQU64 X19, (DI)
+	JMP       aegis256VAES512Y_sealFinalDone
 
 aegis256VAES512Y_sealFinalTag32:
 	VPXORD        Y8, Y9, Y19
@@ -6689,12 +6861,20 @@ aegis256VAES512Y_sealFinalTag32:
 	VPXORD        Y13, Y20, Y20
 	VEXTRACTI32X4 $0x01, Y19, X22
 	VPXORD        X22, X19, X19
+	TESTQ         R12, R12
+	JZ            aegis256VAES512Y_sealFinalTag32LoStore
 	VPXORD        (DI), X19, X19
+
+aegis256VAES512Y_sealFinalTag32LoStore:
 	VMOVDQU64     X19, (DI)
 	VEXTRACTI32X4 $0x01, Y20, X22
 	VPXORD        X22, X20, X20
+	TESTQ         R12, R12
+	JZ            aegis256VAES512Y_sealFinalTag32HiStore
 	VPXORD        16(DI), X20, X20
-	VMOVDQU64     X20, 16(DI)
+
+aegis256VAES512Y_sealFinalTag32HiStore:
+	VMOVDQU64 X20, 16(DI)
 
 aegis256VAES512Y_sealFinalDone:
 	VZEROUPPER
@@ -6964,9 +7144,13 @@ aegis256VAES512Y_openFinalLoop:
 	VPXORD        Y13, Y19, Y19
 	VEXTRACTI32X4 $0x01, Y19, X22
 	VPXORD        X22, X19, X19
+	TESTQ         R12, R12
+	JZ            aegis256VAES512Y_openFinalTag16Store
 	VPXORD        (DI), X19, X19
-	VMOVDQU64     X19, (DI)
-	JMP           aegis256VAES512Y_openFinalDone
+
+aegis256VAES512Y_openFinalTag16Store:
+	VMOVDQU64 X19, (DI)
+	JMP       aegis256VAES512Y_openFinalDone
 
 aegis256VAES512Y_openFinalTag32:
 	VPXORD        Y8, Y9, Y19
@@ -6975,12 +7159,20 @@ aegis256VAES512Y_openFinalTag32:
 	VPXORD        Y13, Y20, Y20
 	VEXTRACTI32X4 $0x01, Y19, X22
 	VPXORD        X22, X19, X19
+	TESTQ         R12, R12
+	JZ            aegis256VAES512Y_openFinalTag32LoStore
 	VPXORD        (DI), X19, X19
+
+aegis256VAES512Y_openFinalTag32LoStore:
 	VMOVDQU64     X19, (DI)
 	VEXTRACTI32X4 $0x01, Y20, X22
 	VPXORD        X22, X20, X20
+	TESTQ         R12, R12
+	JZ            aegis256VAES512Y_openFinalTag32HiStore
 	VPXORD        16(DI), X20, X20
-	VMOVDQU64     X20, 16(DI)
+
+aegis256VAES512Y_openFinalTag32HiStore:
+	VMOVDQU64 X20, 16(DI)
 
 aegis256VAES512Y_openFinalDone:
 	VZEROUPPER
@@ -7725,9 +7917,13 @@ aegis128VAES512_sealFinalLoop:
 	VPXORD        Y22, Y19, Y19
 	VEXTRACTI32X4 $0x01, Y19, X22
 	VPXORD        X22, X19, X19
+	TESTQ         R12, R12
+	JZ            aegis128VAES512_sealFinalTag16Store
 	VPXORD        (DI), X19, X19
-	VMOVDQU64     X19, (DI)
-	JMP           aegis128VAES512_sealFinalDone
+
+aegis128VAES512_sealFinalTag16Store:
+	VMOVDQU64 X19, (DI)
+	JMP       aegis128VAES512_sealFinalDone
 
 aegis128VAES512_sealFinalTag32:
 	VPXORD        Z8, Z9, Z19
@@ -7740,14 +7936,22 @@ aegis128VAES512_sealFinalTag32:
 	VPXORD        Y22, Y19, Y19
 	VEXTRACTI32X4 $0x01, Y19, X22
 	VPXORD        X22, X19, X19
+	TESTQ         R12, R12
+	JZ            aegis128VAES512_sealFinalTag32LoStore
 	VPXORD        (DI), X19, X19
+
+aegis128VAES512_sealFinalTag32LoStore:
 	VMOVDQU64     X19, (DI)
 	VEXTRACTI64X4 $0x01, Z20, Y22
 	VPXORD        Y22, Y20, Y20
 	VEXTRACTI32X4 $0x01, Y20, X22
 	VPXORD        X22, X20, X20
+	TESTQ         R12, R12
+	JZ            aegis128VAES512_sealFinalTag32HiStore
 	VPXORD        16(DI), X20, X20
-	VMOVDQU64     X20, 16(DI)
+
+aegis128VAES512_sealFinalTag32HiStore:
+	VMOVDQU64 X20, 16(DI)
 
 aegis128VAES512_sealFinalDone:
 	VZEROUPPER
@@ -8060,9 +8264,13 @@ aegis128VAES512_openFinalLoop:
 	VPXORD        Y22, Y19, Y19
 	VEXTRACTI32X4 $0x01, Y19, X22
 	VPXORD        X22, X19, X19
+	TESTQ         R12, R12
+	JZ            aegis128VAES512_openFinalTag16Store
 	VPXORD        (DI), X19, X19
-	VMOVDQU64     X19, (DI)
-	JMP           aegis128VAES512_openFinalDone
+
+aegis128VAES512_openFinalTag16Store:
+	VMOVDQU64 X19, (DI)
+	JMP       aegis128VAES512_openFinalDone
 
 aegis128VAES512_openFinalTag32:
 	VPXORD        Z8, Z9, Z19
@@ -8075,14 +8283,22 @@ aegis128VAES512_openFinalTag32:
 	VPXORD        Y22, Y19, Y19
 	VEXTRACTI32X4 $0x01, Y19, X22
 	VPXORD        X22, X19, X19
+	TESTQ         R12, R12
+	JZ            aegis128VAES512_openFinalTag32LoStore
 	VPXORD        (DI), X19, X19
+
+aegis128VAES512_openFinalTag32LoStore:
 	VMOVDQU64     X19, (DI)
 	VEXTRACTI64X4 $0x01, Z20, Y22
 	VPXORD        Y22, Y20, Y20
 	VEXTRACTI32X4 $0x01, Y20, X22
 	VPXORD        X22, X20, X20
+	TESTQ         R12, R12
+	JZ            aegis128VAES512_openFinalTag32HiStore
 	VPXORD        16(DI), X20, X20
-	VMOVDQU64     X20, 16(DI)
+
+aegis128VAES512_openFinalTag32HiStore:
+	VMOVDQU64 X20, 16(DI)
 
 aegis128VAES512_openFinalDone:
 	VZEROUPPER
@@ -8719,9 +8935,13 @@ aegis256VAES512_sealFinalLoop:
 	VPXORD        Y22, Y19, Y19
 	VEXTRACTI32X4 $0x01, Y19, X22
 	VPXORD        X22, X19, X19
+	TESTQ         R12, R12
+	JZ            aegis256VAES512_sealFinalTag16Store
 	VPXORD        (DI), X19, X19
-	VMOVDQU64     X19, (DI)
-	JMP           aegis256VAES512_sealFinalDone
+
+aegis256VAES512_sealFinalTag16Store:
+	VMOVDQU64 X19, (DI)
+	JMP       aegis256VAES512_sealFinalDone
 
 aegis256VAES512_sealFinalTag32:
 	VPXORD        Z8, Z9, Z19
@@ -8732,14 +8952,22 @@ aegis256VAES512_sealFinalTag32:
 	VPXORD        Y22, Y19, Y19
 	VEXTRACTI32X4 $0x01, Y19, X22
 	VPXORD        X22, X19, X19
+	TESTQ         R12, R12
+	JZ            aegis256VAES512_sealFinalTag32LoStore
 	VPXORD        (DI), X19, X19
+
+aegis256VAES512_sealFinalTag32LoStore:
 	VMOVDQU64     X19, (DI)
 	VEXTRACTI64X4 $0x01, Z20, Y22
 	VPXORD        Y22, Y20, Y20
 	VEXTRACTI32X4 $0x01, Y20, X22
 	VPXORD        X22, X20, X20
+	TESTQ         R12, R12
+	JZ            aegis256VAES512_sealFinalTag32HiStore
 	VPXORD        16(DI), X20, X20
-	VMOVDQU64     X20, 16(DI)
+
+aegis256VAES512_sealFinalTag32HiStore:
+	VMOVDQU64 X20, 16(DI)
 
 aegis256VAES512_sealFinalDone:
 	VZEROUPPER
@@ -9011,9 +9239,13 @@ aegis256VAES512_openFinalLoop:
 	VPXORD        Y22, Y19, Y19
 	VEXTRACTI32X4 $0x01, Y19, X22
 	VPXORD        X22, X19, X19
+	TESTQ         R12, R12
+	JZ            aegis256VAES512_openFinalTag16Store
 	VPXORD        (DI), X19, X19
-	VMOVDQU64     X19, (DI)
-	JMP           aegis256VAES512_openFinalDone
+
+aegis256VAES512_openFinalTag16Store:
+	VMOVDQU64 X19, (DI)
+	JMP       aegis256VAES512_openFinalDone
 
 aegis256VAES512_openFinalTag32:
 	VPXORD        Z8, Z9, Z19
@@ -9024,14 +9256,22 @@ aegis256VAES512_openFinalTag32:
 	VPXORD        Y22, Y19, Y19
 	VEXTRACTI32X4 $0x01, Y19, X22
 	VPXORD        X22, X19, X19
+	TESTQ         R12, R12
+	JZ            aegis256VAES512_openFinalTag32LoStore
 	VPXORD        (DI), X19, X19
+
+aegis256VAES512_openFinalTag32LoStore:
 	VMOVDQU64     X19, (DI)
 	VEXTRACTI64X4 $0x01, Z20, Y22
 	VPXORD        Y22, Y20, Y20
 	VEXTRACTI32X4 $0x01, Y20, X22
 	VPXORD        X22, X20, X20
+	TESTQ         R12, R12
+	JZ            aegis256VAES512_openFinalTag32HiStore
 	VPXORD        16(DI), X20, X20
-	VMOVDQU64     X20, 16(DI)
+
+aegis256VAES512_openFinalTag32HiStore:
+	VMOVDQU64 X20, 16(DI)
 
 aegis256VAES512_openFinalDone:
 	VZEROUPPER

@@ -94,7 +94,7 @@ var mask = func() (m [2 * maxRate]byte) {
 // crypt encrypts (or decrypts) a whole message src into dst, which is as
 // long or src itself, and writes the tag to tag, tagSize bytes. The kernels
 // keep the state in registers from Init to the tag, one call per lane
-// group, each XORing its lanes' tags into tag.
+// group: the first stores its lanes' tags to tag, the others XOR theirs in.
 //
 // The job is filled field by field: a composite literal would be built
 // aside and copied with wide loads that stall on its narrow stores.
@@ -108,7 +108,6 @@ func crypt(v *variant, key, nonce, ad, dst, src []byte, decrypt bool, tag []byte
 	var j job
 	j.ws, j.step = v.wordSize(), r
 	j.ctx, j.key, j.nonce = &v.ctx[0], &key[0], &nonce[0]
-	clear(tag)
 	j.tags, j.tagSize = &tag[0], len(tag)
 	block{uint64(len(ad)) * 8, uint64(len(src)) * 8}.put(j.u[:])
 	if full := len(ad) &^ (r - 1); full > 0 {

@@ -691,8 +691,9 @@ func (k *kern) init256(pre string) {
 }
 
 // final emits Finalize's seven updates and stores each lane's tag, or, if
-// combine, XORs the lanes' tags into the tag at tags; its labels start with
-// pre. With two banks the state ends in the other one.
+// combine, the XOR of the lanes' tags to the tag at tags, XORed into what
+// the groups before wrote there; its labels start with pre. With two banks
+// the state ends in the other one.
 func (k *kern) final(pre string, combine bool) {
 	w := k.words
 	t := k.ctx // free here
@@ -734,13 +735,13 @@ func (k *kern) final(pre string, combine bool) {
 	} else {
 		tag(k.o0, s)
 	}
-	k.storeTag(k.o0, combine, 0)
+	k.storeTag(k.o0, combine, 0, pre+"Tag16")
 	JMP(k.label(pre + "Done"))
 	Label(k.name + "_" + pre + "Tag32")
 	tag(k.o0, s[:w/2])
 	tag(k.o1, s[w/2:])
-	k.storeTag(k.o0, combine, 0)
-	k.storeTag(k.o1, combine, 1)
+	k.storeTag(k.o0, combine, 0, pre+"Tag32Lo")
+	k.storeTag(k.o1, combine, 1, pre+"Tag32Hi")
 	Label(k.name + "_" + pre + "Done")
 }
 
@@ -762,9 +763,13 @@ func (k *kern) loadU(r VecPhysical) {
 }
 
 // storeTag stores the lanes' tag halves in r, half i of each lane's tag:
-// at the lane's offset and ws bytes further for i = 1, or, if combine, XOR
-// all lanes into the 16 bytes at dst + 16*i.
-func (k *kern) storeTag(r VecPhysical, combine bool, i int) {
+// at the lane's offset and ws bytes further for i = 1, or, if combine, the
+// XOR of all lanes to the 16 bytes at dst + 16*i, XORed into them unless this
+// is the first group (off 0). The first group stores without reading, so
+// the caller need not clear the tag: its narrow stores would fail to
+// forward to the kernel's 16-byte load, which would then wait for them to
+// retire. Labels start with pre.
+func (k *kern) storeTag(r VecPhysical, combine bool, i int, pre string) {
 	if !combine {
 		vstore(r, k.out(i))
 		return
@@ -786,6 +791,9 @@ func (k *kern) storeTag(r VecPhysical, combine bool, i int) {
 		}
 	}
 	m := Mem{Base: dst, Disp: 16 * i}
+	TESTQ(off, off)
+	JZ(k.label(pre + "Store"))
 	vxor(m, x, x)
+	Label(k.name + "_" + pre + "Store")
 	vstore(x, m)
 }
