@@ -36,6 +36,12 @@ type job struct {
 	tags    *byte // the lanes' tags (see tags); the whole tag for seal and open
 	tagSize int
 	u       [16]byte // Finalize's lengths
+	// The masked kernels' last blocks (see crypt): where the message's goes,
+	// and the byte masks of M0 and M1 of the associated data's and the
+	// message's.
+	lastDst *byte
+	kAD     [2]uint64
+	kLast   [2]uint64
 }
 
 // blocks applies op to the n blocks of src, each rate bytes long and step
@@ -113,24 +119,43 @@ func crypt(v *variant, key, nonce, ad, dst, src []byte, decrypt bool, tag []byte
 	if full := len(ad) &^ (r - 1); full > 0 {
 		j.ad, j.adN = &ad[0], full/r
 	}
+	masked := k.masked()
 	if rest := len(ad) & (r - 1); rest > 0 {
-		var b [maxRate]byte
-		copy(b[:], ad[len(ad)-rest:])
-		j.adLast = &b[0]
+		if masked {
+			j.adLast, j.kAD = &ad[len(ad)-rest], byteMasks(v, rest)
+		} else {
+			var b [maxRate]byte
+			copy(b[:], ad[len(ad)-rest:])
+			j.adLast = &b[0]
+		}
 	}
 	full := len(src) &^ (r - 1)
 	if full > 0 {
 		j.src, j.dst, j.n = &src[0], &dst[0], full/r
 	}
-	var last [maxRate]byte
-	if full < len(src) {
-		copy(last[:], src[full:])
-		j.last, j.mask = &last[0], &mask[maxRate-(len(src)-full)]
-	}
 	op := opSeal
 	if decrypt {
 		op = opOpen
 	}
+	rest := len(src) - full
+	if rest == 0 || masked {
+		if rest > 0 {
+			j.last, j.lastDst, j.kLast = &src[full], &dst[full], byteMasks(v, rest)
+		}
+		k.run(op, &j, v.lanes, width)
+		return
+	}
+	var last [maxRate]byte
+	copy(last[:], src[full:])
+	j.last, j.mask = &last[0], &mask[maxRate-rest]
 	k.run(op, &j, v.lanes, width)
-	copy(dst[full:], last[:len(src)-full])
+	copy(dst[full:], last[:rest])
+}
+
+// byteMasks returns the masks of the first n < rate bytes of an input
+// block of v in its halves M0 and M1 (AEGIS-128*; M0 alone for AEGIS-256*):
+// bit i set for byte i, at most 64 bytes a half.
+func byteMasks(v *variant, n int) [2]uint64 {
+	ws := v.wordSize()
+	return [2]uint64{1<<min(n, ws) - 1, 1<<max(n-ws, 0) - 1}
 }

@@ -23,7 +23,10 @@
 //     init; absorb the adN whole blocks at ad and the zero-padded block at
 //     adLast if not nil; Enc (Dec) of the n whole blocks; Enc of the
 //     zero-padded block at last, in place, if not nil, or for open
-//     DecPartial, its ciphertext bytes marked by 0xff in mask; final.
+//     DecPartial, its ciphertext bytes marked by 0xff in mask; final. The
+//     AVX-512 kernels read adLast and last unpadded, from the caller's
+//     buffers, through the byte masks kAD and kLast, and write the last
+//     block's output to lastDst (see loadMasked).
 //
 // The block operations load the state from s and store it back; init and
 // final store it.
@@ -96,6 +99,9 @@ const (
 	jTags    = 120
 	jTagSize = 128
 	jU       = 136
+	jLastDst = 152
+	jKAD     = 160
+	jKLast   = 176
 )
 
 // VPTERNLOGD truth tables: the destination (A) XOR the two sources, and
@@ -343,7 +349,12 @@ func (k *kern) message(open bool) {
 	Label(k.name + "_" + l("ADLast"))
 	k.ifPtr(jADLast, l("NoADLast"), func() {
 		MOVQ(tmp, src)
-		k.once(k.absorb)
+		if fl.evex {
+			k.loadMasked(jKAD, k.m0, k.m1)
+			k.once(func() { k.update(k.m0, k.m1, nil) })
+		} else {
+			k.once(k.absorb)
+		}
 	})
 
 	lanePtr(jSrc, src)
@@ -359,11 +370,16 @@ func (k *kern) message(open bool) {
 	Label(k.name + "_" + l("Last"))
 	k.ifPtr(jLast, l("NoLast"), func() {
 		MOVQ(tmp, src)
-		MOVQ(tmp, dst)
-		if open {
+		switch {
+		case fl.evex:
+			lanePtr(jLastDst, dst)
+			k.once(func() { k.lastMasked(open) })
+		case open:
+			MOVQ(tmp, dst)
 			lanePtr(jMask, p)
 			k.once(k.decPartial)
-		} else {
+		default:
+			MOVQ(tmp, dst)
 			k.once(k.enc)
 		}
 	})
@@ -524,11 +540,11 @@ func (k *kern) update(m0, m1 Op, extra func()) {
 	}
 }
 
-// keystream sets r to input half i, in in (a register for the VEX path,
-// loaded again from memory with AVX-512, whose three-input instructions
-// overwrite their first operand), XOR its keystream: z0 = S1 ^ S6 ^
-// (S2 & S3), z1 = S2 ^ S5 ^ (S6 & S7) for AEGIS-128*, z = S1 ^ S4 ^ S5 ^
-// (S2 & S3) for AEGIS-256*.
+// keystream sets r to input half i, in in, XOR its keystream: z0 = S1 ^
+// S6 ^ (S2 & S3), z1 = S2 ^ S5 ^ (S6 & S7) for AEGIS-128*, z = S1 ^ S4 ^ S5
+// ^ (S2 & S3) for AEGIS-256*. With AVX-512, whose three-input instructions
+// overwrite their first operand, in may be nil: the half is loaded again
+// from src into r.
 func (k *kern) keystream(i int, r, in VecPhysical) {
 	s := k.s
 	var a, b, c, d VecPhysical
@@ -541,7 +557,11 @@ func (k *kern) keystream(i int, r, in VecPhysical) {
 		a, b, c, d = s[2], s[5], s[6], s[7]
 	}
 	if fl.evex {
-		vload(k.msg(i), r)
+		if in == nil {
+			vload(k.msg(i), r)
+		} else if in != r {
+			vmov(in, r)
+		}
 		VPTERNLOGD(U8(xor3), b, a, r)
 		if k.words == 6 {
 			vxor(s[5], r, r)
@@ -574,10 +594,19 @@ func (k *kern) enc() {
 	}
 	k.update(k.m0, k.m1, func() {
 		for _, i := range k.halves() {
-			k.keystream(i, os[i], ms[i])
+			k.keystream(i, os[i], k.vexOnly(ms[i]))
 			vstore(os[i], k.out(i))
 		}
 	})
+}
+
+// vexOnly returns r for the VEX kernels and nil for the AVX-512 ones, for
+// keystream: reloading the input measured best with AVX-512.
+func (k *kern) vexOnly(r VecPhysical) VecPhysical {
+	if fl.evex {
+		return nil
+	}
+	return r
 }
 
 // dec is Dec: the output is the input block XOR the keystream, and the
@@ -589,7 +618,7 @@ func (k *kern) dec() {
 			if !fl.evex {
 				vload(k.msg(i), ms[i])
 			}
-			k.keystream(i, os[i], ms[i])
+			k.keystream(i, os[i], k.vexOnly(ms[i]))
 			vstore(os[i], k.out(i))
 		}
 	})
@@ -597,14 +626,13 @@ func (k *kern) dec() {
 
 // decPartial is DecPartial for the zero-padded block at src, in place: the
 // output is its ciphertext XOR the keystream, masked by the mask at p to
-// the ciphertext's bytes, and is absorbed.
+// the ciphertext's bytes, and is absorbed. VEX kernels only (see
+// lastMasked).
 func (k *kern) decPartial() {
 	ms, os := []VecPhysical{k.m0, k.m1}, []VecPhysical{k.o0, k.o1}
 	k.update(k.o0, k.o1, func() {
 		for _, i := range k.halves() {
-			if !fl.evex {
-				vload(k.msg(i), ms[i])
-			}
+			vload(k.msg(i), ms[i])
 			k.keystream(i, os[i], ms[i])
 			mask := Mem{Base: p}
 			if i == 1 {
@@ -612,6 +640,53 @@ func (k *kern) decPartial() {
 			}
 			vand(mask, os[i], os[i])
 			vstore(os[i], k.out(i))
+		}
+	})
+}
+
+// The AVX-512 kernels take the partial last blocks of associated data and
+// message from the caller's buffers through byte masks, where the others
+// take zero-padded copies: a 16-byte load of a copy that narrower stores
+// just wrote would wait for them to retire. The masks (job fields kAD and
+// kLast) mark the bytes of M0 and of M1 that are input; masked-off bytes
+// are neither read nor written, so nothing past the buffers is touched.
+// The group must be all lanes (off 0), as it always is for these kernels.
+
+// loadMasked loads the masks at job field f into K1 and K2 and the input
+// halves at src, zero-padded, into r0 and r1 (r0 only for AEGIS-256*).
+func (k *kern) loadMasked(f int, r0, r1 VecPhysical) {
+	KMOVQ(field(f), K1)
+	VMOVDQU8_Z(k.msg(0), K1, r0)
+	if k.words == 8 {
+		KMOVQ(field(f+8), K2)
+		VMOVDQU8_Z(k.msg(1), K2, r1)
+	}
+}
+
+// lastMasked is Enc of the zero-padded last block at src, or for open
+// DecPartial of it, with the masks of kLast, the output's input bytes
+// written to dst.
+func (k *kern) lastMasked(open bool) {
+	ms, os := []VecPhysical{k.m0, k.m1}, []VecPhysical{k.o0, k.o1}
+	ks := []Op{K1, K2}
+	if open {
+		// The ciphertext goes to the output registers; the plaintext,
+		// zeroed past its end, is absorbed.
+		k.loadMasked(jKLast, k.o0, k.o1)
+		k.update(k.o0, k.o1, func() {
+			for _, i := range k.halves() {
+				k.keystream(i, os[i], os[i])
+				VMOVDQU8_Z(os[i], ks[i], os[i])
+				VMOVDQU8(os[i], ks[i], k.out(i))
+			}
+		})
+		return
+	}
+	k.loadMasked(jKLast, k.m0, k.m1)
+	k.update(k.m0, k.m1, func() {
+		for _, i := range k.halves() {
+			k.keystream(i, os[i], ms[i])
+			VMOVDQU8(os[i], ks[i], k.out(i))
 		}
 	})
 }
