@@ -116,6 +116,11 @@ type flavor struct {
 	name string
 	regs []VecPhysical // 16 registers, or 32 with AVX-512
 	evex bool          // AVX-512: EVEX mnemonics, two banks, VPTERNLOGD
+	// oneLane: the Go side runs only the one-lane variants on the flavor
+	// (AVX512: the X2 and X4 modes take VAES512Y and VAES512), whose
+	// context blocks are zero, so Init leaves them out: ten (sixteen)
+	// updates' two XORs each on the chain and on the AES units' ports.
+	oneLane bool
 }
 
 var (
@@ -128,11 +133,11 @@ var (
 )
 
 var flavors = []flavor{
-	{"AVX", xmm[:16], false},
-	{"AVX512", xmm, true},
-	{"VAES256", ymm[:16], false},
-	{"VAES512Y", ymm, true},
-	{"VAES512", zmm, true},
+	{"AVX", xmm[:16], false, false},
+	{"AVX512", xmm, true, true},
+	{"VAES256", ymm[:16], false, false},
+	{"VAES512Y", ymm, true, false},
+	{"VAES512", zmm, true, false},
 }
 
 // General-purpose registers.
@@ -691,12 +696,24 @@ func (k *kern) lastMasked(open bool) {
 	})
 }
 
+// xorCtx XORs the context blocks into S3 and S[j] before an update of
+// Init, unless they are zero.
+func (k *kern) xorCtx(j int) {
+	if fl.oneLane {
+		return
+	}
+	vxor(k.ctx, k.s[3], k.s[3])
+	vxor(k.ctx, k.s[j], k.s[j])
+}
+
 // init emits Init, whose loop is labeled pre.
 func (k *kern) init(pre string) {
 	MOVQ(field(jKey), tmp)
 	MOVQ(field(jNonce), p)
 	lanePtr(jCtx, count)
-	vload(Mem{Base: count}, k.ctx)
+	if !fl.oneLane {
+		vload(Mem{Base: count}, k.ctx)
+	}
 	if k.words == 8 {
 		k.init128(pre)
 	} else {
@@ -725,8 +742,7 @@ func (k *kern) init128(pre string) {
 	MOVQ(U32(5), count)
 	Label(k.name + "_" + pre + "Loop")
 	for range 2 {
-		vxor(k.ctx, k.s[3], k.s[3])
-		vxor(k.ctx, k.s[7], k.s[7])
+		k.xorCtx(7)
 		k.update(nonce, key, nil)
 		k.swap()
 	}
@@ -756,8 +772,7 @@ func (k *kern) init256(pre string) {
 	MOVQ(U32(4), count)
 	Label(k.name + "_" + pre + "Loop")
 	for _, m := range []VecPhysical{k0, k1, kn0, kn1} {
-		vxor(k.ctx, k.s[3], k.s[3])
-		vxor(k.ctx, k.s[5], k.s[5])
+		k.xorCtx(5)
 		k.update(m, nil, nil)
 		k.swap()
 	}
