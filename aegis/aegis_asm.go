@@ -2,6 +2,8 @@
 
 package aegis
 
+import "math/bits"
+
 // The glue between the state and the assembly kernels of amd64 and arm64,
 // which share the job contract; each architecture's file provides choose
 // and kernel.run.
@@ -110,14 +112,17 @@ func crypt(v *variant, key, nonce, ad, dst, src []byte, decrypt bool, tag []byte
 		cryptGeneric(v, key, nonce, ad, dst, src, decrypt, tag)
 		return
 	}
-	r := v.rate() // a power of two
+	// The rate is a power of two: a block count is a shift, where full/r
+	// compiles to a 64-bit division.
+	r := v.rate()
+	shift := bits.TrailingZeros(uint(r))
 	var j job
 	j.ws, j.step = v.wordSize(), r
 	j.ctx, j.key, j.nonce = &v.ctx[0], &key[0], &nonce[0]
 	j.tags, j.tagSize = &tag[0], len(tag)
 	block{uint64(len(ad)) * 8, uint64(len(src)) * 8}.put(j.u[:])
 	if full := len(ad) &^ (r - 1); full > 0 {
-		j.ad, j.adN = &ad[0], full/r
+		j.ad, j.adN = &ad[0], full>>shift
 	}
 	masked := k.masked()
 	if rest := len(ad) & (r - 1); rest > 0 {
@@ -131,7 +136,7 @@ func crypt(v *variant, key, nonce, ad, dst, src []byte, decrypt bool, tag []byte
 	}
 	full := len(src) &^ (r - 1)
 	if full > 0 {
-		j.src, j.dst, j.n = &src[0], &dst[0], full/r
+		j.src, j.dst, j.n = &src[0], &dst[0], full>>shift
 	}
 	op := opSeal
 	if decrypt {
