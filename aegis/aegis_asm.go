@@ -103,6 +103,9 @@ var mask = func() (m [2 * maxRate]byte) {
 // long or src itself, and writes the tag to tag, tagSize bytes. The kernels
 // keep the state in registers from Init to the tag, one call per lane
 // group: the first stores its lanes' tags to tag, the others XOR theirs in.
+// The AVX-512 kernels, which take all lanes in one call, read and write the
+// partial last blocks in place through byte masks; the others get
+// zero-padded copies.
 //
 // The job is filled field by field: a composite literal would be built
 // aside and copied with wide loads that stall on its narrow stores.
@@ -124,7 +127,7 @@ func crypt(v *variant, key, nonce, ad, dst, src []byte, decrypt bool, tag []byte
 	if full := len(ad) &^ (r - 1); full > 0 {
 		j.ad, j.adN = &ad[0], full>>shift
 	}
-	masked := k.masked()
+	masked := k.masked() && width == v.lanes // one call, all lanes: off 0
 	if rest := len(ad) & (r - 1); rest > 0 {
 		if masked {
 			j.adLast, j.kAD = &ad[len(ad)-rest], byteMasks(v, rest)
