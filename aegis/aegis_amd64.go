@@ -98,6 +98,16 @@ func choose(v *variant) (k kernel, width int) {
 	return kGeneric, 0
 }
 
+// masked reports whether k is one of the AVX-512 kernels, which read and
+// write the partial last blocks in place through byte masks (see crypt).
+func (k kernel) masked() bool {
+	switch k {
+	case k128AVX512, k256AVX512, k128VAES512Y, k256VAES512Y, k128VAES512, k256VAES512:
+		return true
+	}
+	return false
+}
+
 // run calls kernel k with op and j once for each group of width lanes.
 func (k kernel) run(op int, j *job, lanes, width int) {
 	for g := 0; g < lanes; g += width {

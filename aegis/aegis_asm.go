@@ -2,6 +2,8 @@
 
 package aegis
 
+import "math/bits"
+
 // The glue between the state and the assembly kernels of amd64 and arm64,
 // which share the job contract; each architecture's file provides choose
 // and kernel.run.
@@ -36,6 +38,12 @@ type job struct {
 	tags    *byte // the lanes' tags (see tags); the whole tag for seal and open
 	tagSize int
 	u       [16]byte // Finalize's lengths
+	// The masked kernels' last blocks (see crypt): where the message's goes,
+	// and the byte masks of M0 and M1 of the associated data's and the
+	// message's.
+	lastDst *byte
+	kAD     [2]uint64
+	kLast   [2]uint64
 }
 
 // blocks applies op to the n blocks of src, each rate bytes long and step
@@ -94,7 +102,10 @@ var mask = func() (m [2 * maxRate]byte) {
 // crypt encrypts (or decrypts) a whole message src into dst, which is as
 // long or src itself, and writes the tag to tag, tagSize bytes. The kernels
 // keep the state in registers from Init to the tag, one call per lane
-// group, each XORing its lanes' tags into tag.
+// group: the first stores its lanes' tags to tag, the others XOR theirs in.
+// The AVX-512 kernels, which take all lanes in one call, read and write the
+// partial last blocks in place through byte masks; the others get
+// zero-padded copies.
 //
 // The job is filled field by field: a composite literal would be built
 // aside and copied with wide loads that stall on its narrow stores.
@@ -104,34 +115,55 @@ func crypt(v *variant, key, nonce, ad, dst, src []byte, decrypt bool, tag []byte
 		cryptGeneric(v, key, nonce, ad, dst, src, decrypt, tag)
 		return
 	}
-	r := v.rate() // a power of two
+	// The rate is a power of two: a block count is a shift, where full/r
+	// compiles to a 64-bit division.
+	r := v.rate()
+	shift := bits.TrailingZeros(uint(r))
 	var j job
 	j.ws, j.step = v.wordSize(), r
 	j.ctx, j.key, j.nonce = &v.ctx[0], &key[0], &nonce[0]
-	clear(tag)
 	j.tags, j.tagSize = &tag[0], len(tag)
 	block{uint64(len(ad)) * 8, uint64(len(src)) * 8}.put(j.u[:])
 	if full := len(ad) &^ (r - 1); full > 0 {
-		j.ad, j.adN = &ad[0], full/r
+		j.ad, j.adN = &ad[0], full>>shift
 	}
+	masked := k.masked() && width == v.lanes // one call, all lanes: off 0
 	if rest := len(ad) & (r - 1); rest > 0 {
-		var b [maxRate]byte
-		copy(b[:], ad[len(ad)-rest:])
-		j.adLast = &b[0]
+		if masked {
+			j.adLast, j.kAD = &ad[len(ad)-rest], byteMasks(v, rest)
+		} else {
+			var b [maxRate]byte
+			copy(b[:], ad[len(ad)-rest:])
+			j.adLast = &b[0]
+		}
 	}
 	full := len(src) &^ (r - 1)
 	if full > 0 {
-		j.src, j.dst, j.n = &src[0], &dst[0], full/r
-	}
-	var last [maxRate]byte
-	if full < len(src) {
-		copy(last[:], src[full:])
-		j.last, j.mask = &last[0], &mask[maxRate-(len(src)-full)]
+		j.src, j.dst, j.n = &src[0], &dst[0], full>>shift
 	}
 	op := opSeal
 	if decrypt {
 		op = opOpen
 	}
+	rest := len(src) - full
+	if rest == 0 || masked {
+		if rest > 0 {
+			j.last, j.lastDst, j.kLast = &src[full], &dst[full], byteMasks(v, rest)
+		}
+		k.run(op, &j, v.lanes, width)
+		return
+	}
+	var last [maxRate]byte
+	copy(last[:], src[full:])
+	j.last, j.mask = &last[0], &mask[maxRate-rest]
 	k.run(op, &j, v.lanes, width)
-	copy(dst[full:], last[:len(src)-full])
+	copy(dst[full:], last[:rest])
+}
+
+// byteMasks returns the masks of the first n < rate bytes of an input
+// block of v in its halves M0 and M1 (AEGIS-128*; M0 alone for AEGIS-256*):
+// bit i set for byte i, at most 64 bytes a half.
+func byteMasks(v *variant, n int) [2]uint64 {
+	ws := v.wordSize()
+	return [2]uint64{1<<min(n, ws) - 1, 1<<max(n-ws, 0) - 1}
 }

@@ -23,7 +23,10 @@
 //     init; absorb the adN whole blocks at ad and the zero-padded block at
 //     adLast if not nil; Enc (Dec) of the n whole blocks; Enc of the
 //     zero-padded block at last, in place, if not nil, or for open
-//     DecPartial, its ciphertext bytes marked by 0xff in mask; final.
+//     DecPartial, its ciphertext bytes marked by 0xff in mask; final. The
+//     AVX-512 kernels read adLast and last unpadded, from the caller's
+//     buffers, through the byte masks kAD and kLast, and write the last
+//     block's output to lastDst (see loadMasked).
 //
 // The block operations load the state from s and store it back; init and
 // final store it.
@@ -96,6 +99,9 @@ const (
 	jTags    = 120
 	jTagSize = 128
 	jU       = 136
+	jLastDst = 152
+	jKAD     = 160
+	jKLast   = 176
 )
 
 // VPTERNLOGD truth tables: the destination (A) XOR the two sources, and
@@ -110,6 +116,11 @@ type flavor struct {
 	name string
 	regs []VecPhysical // 16 registers, or 32 with AVX-512
 	evex bool          // AVX-512: EVEX mnemonics, two banks, VPTERNLOGD
+	// oneLane: the Go side runs only the one-lane variants on the flavor
+	// (AVX512: the X2 and X4 modes take VAES512Y and VAES512), whose
+	// context blocks are zero, so Init leaves them out: ten (sixteen)
+	// updates' two XORs each on the chain and on the AES units' ports.
+	oneLane bool
 }
 
 var (
@@ -122,11 +133,11 @@ var (
 )
 
 var flavors = []flavor{
-	{"AVX", xmm[:16], false},
-	{"AVX512", xmm, true},
-	{"VAES256", ymm[:16], false},
-	{"VAES512Y", ymm, true},
-	{"VAES512", zmm, true},
+	{"AVX", xmm[:16], false, false},
+	{"AVX512", xmm, true, true},
+	{"VAES256", ymm[:16], false, false},
+	{"VAES512Y", ymm, true, false},
+	{"VAES512", zmm, true, false},
 }
 
 // General-purpose registers.
@@ -343,7 +354,12 @@ func (k *kern) message(open bool) {
 	Label(k.name + "_" + l("ADLast"))
 	k.ifPtr(jADLast, l("NoADLast"), func() {
 		MOVQ(tmp, src)
-		k.once(k.absorb)
+		if fl.evex {
+			k.loadMasked(jKAD, k.m0, k.m1)
+			k.once(func() { k.update(k.m0, k.m1, nil) })
+		} else {
+			k.once(k.absorb)
+		}
 	})
 
 	lanePtr(jSrc, src)
@@ -359,11 +375,16 @@ func (k *kern) message(open bool) {
 	Label(k.name + "_" + l("Last"))
 	k.ifPtr(jLast, l("NoLast"), func() {
 		MOVQ(tmp, src)
-		MOVQ(tmp, dst)
-		if open {
+		switch {
+		case fl.evex:
+			lanePtr(jLastDst, dst)
+			k.once(func() { k.lastMasked(open) })
+		case open:
+			MOVQ(tmp, dst)
 			lanePtr(jMask, p)
 			k.once(k.decPartial)
-		} else {
+		default:
+			MOVQ(tmp, dst)
 			k.once(k.enc)
 		}
 	})
@@ -524,11 +545,11 @@ func (k *kern) update(m0, m1 Op, extra func()) {
 	}
 }
 
-// keystream sets r to input half i, in in (a register for the VEX path,
-// loaded again from memory with AVX-512, whose three-input instructions
-// overwrite their first operand), XOR its keystream: z0 = S1 ^ S6 ^
-// (S2 & S3), z1 = S2 ^ S5 ^ (S6 & S7) for AEGIS-128*, z = S1 ^ S4 ^ S5 ^
-// (S2 & S3) for AEGIS-256*.
+// keystream sets r to input half i, in in, XOR its keystream: z0 = S1 ^
+// S6 ^ (S2 & S3), z1 = S2 ^ S5 ^ (S6 & S7) for AEGIS-128*, z = S1 ^ S4 ^ S5
+// ^ (S2 & S3) for AEGIS-256*. With AVX-512, whose three-input instructions
+// overwrite their first operand, in may be nil: the half is loaded again
+// from src into r.
 func (k *kern) keystream(i int, r, in VecPhysical) {
 	s := k.s
 	var a, b, c, d VecPhysical
@@ -541,7 +562,11 @@ func (k *kern) keystream(i int, r, in VecPhysical) {
 		a, b, c, d = s[2], s[5], s[6], s[7]
 	}
 	if fl.evex {
-		vload(k.msg(i), r)
+		if in == nil {
+			vload(k.msg(i), r)
+		} else if in != r {
+			vmov(in, r)
+		}
 		VPTERNLOGD(U8(xor3), b, a, r)
 		if k.words == 6 {
 			vxor(s[5], r, r)
@@ -574,10 +599,19 @@ func (k *kern) enc() {
 	}
 	k.update(k.m0, k.m1, func() {
 		for _, i := range k.halves() {
-			k.keystream(i, os[i], ms[i])
+			k.keystream(i, os[i], k.vexOnly(ms[i]))
 			vstore(os[i], k.out(i))
 		}
 	})
+}
+
+// vexOnly returns r for the VEX kernels and nil for the AVX-512 ones, for
+// keystream: reloading the input measured best with AVX-512.
+func (k *kern) vexOnly(r VecPhysical) VecPhysical {
+	if fl.evex {
+		return nil
+	}
+	return r
 }
 
 // dec is Dec: the output is the input block XOR the keystream, and the
@@ -589,7 +623,7 @@ func (k *kern) dec() {
 			if !fl.evex {
 				vload(k.msg(i), ms[i])
 			}
-			k.keystream(i, os[i], ms[i])
+			k.keystream(i, os[i], k.vexOnly(ms[i]))
 			vstore(os[i], k.out(i))
 		}
 	})
@@ -597,14 +631,13 @@ func (k *kern) dec() {
 
 // decPartial is DecPartial for the zero-padded block at src, in place: the
 // output is its ciphertext XOR the keystream, masked by the mask at p to
-// the ciphertext's bytes, and is absorbed.
+// the ciphertext's bytes, and is absorbed. VEX kernels only (see
+// lastMasked).
 func (k *kern) decPartial() {
 	ms, os := []VecPhysical{k.m0, k.m1}, []VecPhysical{k.o0, k.o1}
 	k.update(k.o0, k.o1, func() {
 		for _, i := range k.halves() {
-			if !fl.evex {
-				vload(k.msg(i), ms[i])
-			}
+			vload(k.msg(i), ms[i])
 			k.keystream(i, os[i], ms[i])
 			mask := Mem{Base: p}
 			if i == 1 {
@@ -616,12 +649,71 @@ func (k *kern) decPartial() {
 	})
 }
 
+// The AVX-512 kernels take the partial last blocks of associated data and
+// message from the caller's buffers through byte masks, where the others
+// take zero-padded copies: a 16-byte load of a copy that narrower stores
+// just wrote would wait for them to retire. The masks (job fields kAD and
+// kLast) mark the bytes of M0 and of M1 that are input; masked-off bytes
+// are neither read nor written, so nothing past the buffers is touched.
+// The group must be all lanes (off 0), as it always is for these kernels.
+
+// loadMasked loads the masks at job field f into K1 and K2 and the input
+// halves at src, zero-padded, into r0 and r1 (r0 only for AEGIS-256*).
+func (k *kern) loadMasked(f int, r0, r1 VecPhysical) {
+	KMOVQ(field(f), K1)
+	VMOVDQU8_Z(k.msg(0), K1, r0)
+	if k.words == 8 {
+		KMOVQ(field(f+8), K2)
+		VMOVDQU8_Z(k.msg(1), K2, r1)
+	}
+}
+
+// lastMasked is Enc of the zero-padded last block at src, or for open
+// DecPartial of it, with the masks of kLast, the output's input bytes
+// written to dst.
+func (k *kern) lastMasked(open bool) {
+	ms, os := []VecPhysical{k.m0, k.m1}, []VecPhysical{k.o0, k.o1}
+	ks := []Op{K1, K2}
+	if open {
+		// The ciphertext goes to the output registers; the plaintext,
+		// zeroed past its end, is absorbed.
+		k.loadMasked(jKLast, k.o0, k.o1)
+		k.update(k.o0, k.o1, func() {
+			for _, i := range k.halves() {
+				k.keystream(i, os[i], os[i])
+				VMOVDQU8_Z(os[i], ks[i], os[i])
+				VMOVDQU8(os[i], ks[i], k.out(i))
+			}
+		})
+		return
+	}
+	k.loadMasked(jKLast, k.m0, k.m1)
+	k.update(k.m0, k.m1, func() {
+		for _, i := range k.halves() {
+			k.keystream(i, os[i], ms[i])
+			VMOVDQU8(os[i], ks[i], k.out(i))
+		}
+	})
+}
+
+// xorCtx XORs the context blocks into S3 and S[j] before an update of
+// Init, unless they are zero.
+func (k *kern) xorCtx(j int) {
+	if fl.oneLane {
+		return
+	}
+	vxor(k.ctx, k.s[3], k.s[3])
+	vxor(k.ctx, k.s[j], k.s[j])
+}
+
 // init emits Init, whose loop is labeled pre.
 func (k *kern) init(pre string) {
 	MOVQ(field(jKey), tmp)
 	MOVQ(field(jNonce), p)
 	lanePtr(jCtx, count)
-	vload(Mem{Base: count}, k.ctx)
+	if !fl.oneLane {
+		vload(Mem{Base: count}, k.ctx)
+	}
 	if k.words == 8 {
 		k.init128(pre)
 	} else {
@@ -650,8 +742,7 @@ func (k *kern) init128(pre string) {
 	MOVQ(U32(5), count)
 	Label(k.name + "_" + pre + "Loop")
 	for range 2 {
-		vxor(k.ctx, k.s[3], k.s[3])
-		vxor(k.ctx, k.s[7], k.s[7])
+		k.xorCtx(7)
 		k.update(nonce, key, nil)
 		k.swap()
 	}
@@ -681,8 +772,7 @@ func (k *kern) init256(pre string) {
 	MOVQ(U32(4), count)
 	Label(k.name + "_" + pre + "Loop")
 	for _, m := range []VecPhysical{k0, k1, kn0, kn1} {
-		vxor(k.ctx, k.s[3], k.s[3])
-		vxor(k.ctx, k.s[5], k.s[5])
+		k.xorCtx(5)
 		k.update(m, nil, nil)
 		k.swap()
 	}
@@ -691,12 +781,13 @@ func (k *kern) init256(pre string) {
 }
 
 // final emits Finalize's seven updates and stores each lane's tag, or, if
-// combine, XORs the lanes' tags into the tag at tags; its labels start with
-// pre. With two banks the state ends in the other one.
+// combine, the XOR of the lanes' tags to the tag at tags, XORed into what
+// the groups before wrote there; its labels start with pre. With two banks
+// the state ends in the other one.
 func (k *kern) final(pre string, combine bool) {
 	w := k.words
 	t := k.ctx // free here
-	vbroadcast(field(jU), t)
+	k.loadU(t)
 	if w == 8 {
 		vxor(k.s[2], t, t)
 	} else {
@@ -734,20 +825,41 @@ func (k *kern) final(pre string, combine bool) {
 	} else {
 		tag(k.o0, s)
 	}
-	k.storeTag(k.o0, combine, 0)
+	k.storeTag(k.o0, combine, 0, pre+"Tag16")
 	JMP(k.label(pre + "Done"))
 	Label(k.name + "_" + pre + "Tag32")
 	tag(k.o0, s[:w/2])
 	tag(k.o1, s[w/2:])
-	k.storeTag(k.o0, combine, 0)
-	k.storeTag(k.o1, combine, 1)
+	k.storeTag(k.o0, combine, 0, pre+"Tag32Lo")
+	k.storeTag(k.o1, combine, 1, pre+"Tag32Hi")
 	Label(k.name + "_" + pre + "Done")
 }
 
+// loadU sets every lane of r to the job's u. The Go side writes u as two
+// 8-byte halves, and a 16-byte load of them would wait for the stores to
+// retire (a failed store forwarding, tens of cycles on the chain into the
+// tag), so u is loaded as the halves and put together here.
+func (k *kern) loadU(r VecPhysical) {
+	x := r.AsX().(VecPhysical)
+	VMOVQ(field(jU), x)
+	VPINSRQ(U8(1), field(jU+8), x, x)
+	switch {
+	case r.Size() == 16:
+	case fl.evex:
+		VSHUFI64X2(U8(0), r, r, r)
+	default:
+		VINSERTI128(U8(1), x, r, r)
+	}
+}
+
 // storeTag stores the lanes' tag halves in r, half i of each lane's tag:
-// at the lane's offset and ws bytes further for i = 1, or, if combine, XOR
-// all lanes into the 16 bytes at dst + 16*i.
-func (k *kern) storeTag(r VecPhysical, combine bool, i int) {
+// at the lane's offset and ws bytes further for i = 1, or, if combine, the
+// XOR of all lanes to the 16 bytes at dst + 16*i, XORed into them unless this
+// is the first group (off 0). The first group stores without reading, so
+// the caller need not clear the tag: its narrow stores would fail to
+// forward to the kernel's 16-byte load, which would then wait for them to
+// retire. Labels start with pre.
+func (k *kern) storeTag(r VecPhysical, combine bool, i int, pre string) {
 	if !combine {
 		vstore(r, k.out(i))
 		return
@@ -769,6 +881,9 @@ func (k *kern) storeTag(r VecPhysical, combine bool, i int) {
 		}
 	}
 	m := Mem{Base: dst, Disp: 16 * i}
+	TESTQ(off, off)
+	JZ(k.label(pre + "Store"))
 	vxor(m, x, x)
+	Label(k.name + "_" + pre + "Store")
 	vstore(x, m)
 }

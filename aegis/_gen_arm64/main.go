@@ -567,8 +567,9 @@ func (k *kern) init() {
 
 // final emits Finalize's updates, Repeat(7, Update(t, t)) (or Update(t))
 // with t = S2 ^ u (S3 ^ u), and writes the lane's tag: to the lane's place
-// at tags, its second half ws bytes further, or, if combine, XORed into the
-// whole tag at tags. The words end away from home.
+// at tags, its second half ws bytes further, or, if combine, to the whole
+// tag at tags, XORed into it unless this is lane 0 (the first call writes
+// the tag, so the caller need not clear it). The words end away from home.
 func (k *kern) final(combine bool) {
 	j := 3
 	if k.words == 8 {
@@ -604,8 +605,11 @@ func (k *kern) final(combine bool) {
 	k.Op("BNE %s", tag32)
 	tag(vOut0, all[:min(k.words, 7)])
 	if combine {
+		store := k.NewLabel(k.name + "_tag16Store_")
+		k.Op("CBZ %s, %s", rOff, store)
 		k.Op("VLD1 (%s), [%s]", rP, k.V(vMask0))
 		k.Xor(vMask0, vOut0, vOut0)
+		k.Label(store)
 	}
 	k.Op("VST1 [%s], (%s)", k.V(vOut0), rP)
 	k.Op("B %s", done)
@@ -613,9 +617,12 @@ func (k *kern) final(combine bool) {
 	tag(vOut0, all[:k.words/2])
 	tag(vOut1, all[k.words/2:])
 	if combine {
+		store := k.NewLabel(k.name + "_tag32Store_")
+		k.Op("CBZ %s, %s", rOff, store)
 		k.Op("VLD1 (%s), [%s, %s]", rP, k.V(vMask0), k.V(vMask1))
 		k.Xor(vMask0, vOut0, vOut0)
 		k.Xor(vMask1, vOut1, vOut1)
+		k.Label(store)
 		k.Op("VST1 [%s, %s], (%s)", k.V(vOut0), k.V(vOut1), rP)
 	} else {
 		k.storeP(rP, rWS, vOut0)
