@@ -11,11 +11,12 @@ import (
 
 // SealBatch seals each message of msgs as Seal would, after checking them
 // all, as batch.AEAD; it runs on the caller's goroutine, whatever
-// WithParallelism set. With fae's AES or LEA, short messages go through the
+// WithParallelism set. Where fae's AES runs without ocb's assembly kernels
+// (the portable, bitsliced AES among them), short messages go through the
 // cipher in groups (see group).
 func (a *AEAD) SealBatch(msgs []batch.Message) {
 	s := a.serialAEAD()
-	if s.aes == nil && s.lea == nil {
+	if !s.groups() {
 		batchutil.Seal(s, a.batchSpec(), msgs)
 		return
 	}
@@ -41,7 +42,7 @@ func (a *AEAD) SealBatch(msgs []batch.Message) {
 // caller's goroutine, whatever WithParallelism set.
 func (a *AEAD) OpenBatch(msgs []batch.Message) (allOK bool) {
 	s := a.serialAEAD()
-	if s.aes == nil && s.lea == nil {
+	if !s.groups() {
 		return batchutil.Open(s, a.batchSpec(), msgs)
 	}
 	spec := a.batchSpec()
@@ -76,9 +77,14 @@ func (a *AEAD) batchSpec() batchutil.Spec {
 	return batchutil.Spec{Pkg: "ocb", NonceSize: a.nonceSize, TagSize: a.tagSize}
 }
 
+// groups reports whether a's batches go in groups: with fae's AES, where
+// ocb's kernels do not run. The kernels take a short message in one call,
+// faster than a group's Go code takes its blocks.
+func (a *AEAD) groups() bool { return a.aes != nil && !a.hasKernels() }
+
 const (
 	// groupMaxLen bounds the messages that go in groups: the longer ones
-	// are as fast in the message kernels, one at a time.
+	// fill the cipher's pipeline by themselves.
 	groupMaxLen = 256
 	// groupMsgs and groupBlocks bound the messages and the whole blocks of
 	// one group.
