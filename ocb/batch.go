@@ -62,7 +62,6 @@ func (a *AEAD) OpenBatch(msgs []batch.Message) (allOK bool) {
 				s.runGroup(decrypt, &g)
 			}
 			g.add(m, n)
-			continue
 		}
 	}
 	s.runGroup(decrypt, &g)
