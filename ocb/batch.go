@@ -1,22 +1,221 @@
 package ocb
 
 import (
+	"math/bits"
+
 	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/internal/batchutil"
+	"github.com/faelabs/fae/internal/ocbnonce"
+	"github.com/faelabs/fae/internal/words"
 )
 
 // SealBatch seals each message of msgs as Seal would, after checking them
 // all, as batch.AEAD; it runs on the caller's goroutine, whatever
-// WithParallelism set.
-func (a *AEAD) SealBatch(msgs []batch.Message) { batchutil.Seal(a.serialAEAD(), a.batchSpec(), msgs) }
+// WithParallelism set. Where fae's AES runs without ocb's assembly kernels
+// (the portable, bitsliced AES among them), short messages go through the
+// cipher in groups (see group).
+func (a *AEAD) SealBatch(msgs []batch.Message) {
+	s := a.serialAEAD()
+	if !s.groups() {
+		batchutil.Seal(s, a.batchSpec(), msgs)
+		return
+	}
+	spec := a.batchSpec()
+	spec.CheckSeal(msgs)
+	var g group
+	for i := range msgs {
+		m := &msgs[i]
+		if len(m.In) > groupMaxLen {
+			s.Seal(m.Out[:0], m.Nonce, m.In, m.AD)
+			continue
+		}
+		if !g.fits(len(m.In)) {
+			s.runGroup(encrypt, &g)
+		}
+		g.add(m, len(m.In))
+	}
+	s.runGroup(encrypt, &g)
+}
 
 // OpenBatch opens each message of msgs as Open would, after checking them
 // all, and reports whether all authenticated, as batch.AEAD; it runs on the
 // caller's goroutine, whatever WithParallelism set.
 func (a *AEAD) OpenBatch(msgs []batch.Message) (allOK bool) {
-	return batchutil.Open(a.serialAEAD(), a.batchSpec(), msgs)
+	s := a.serialAEAD()
+	if !s.groups() {
+		return batchutil.Open(s, a.batchSpec(), msgs)
+	}
+	spec := a.batchSpec()
+	spec.CheckOpen(msgs)
+	var g group
+	for i := range msgs {
+		m := &msgs[i]
+		n := len(m.In) - s.tagSize
+		switch {
+		case n < 0:
+			m.OK = false
+		case n > groupMaxLen:
+			_, err := s.Open(m.Out[:0], m.Nonce, m.In, m.AD)
+			m.OK = err == nil
+		default:
+			if !g.fits(n) {
+				s.runGroup(decrypt, &g)
+			}
+			g.add(m, n)
+		}
+	}
+	s.runGroup(decrypt, &g)
+	allOK = true
+	for i := range msgs {
+		allOK = allOK && msgs[i].OK
+	}
+	return allOK
 }
 
 func (a *AEAD) batchSpec() batchutil.Spec {
 	return batchutil.Spec{Pkg: "ocb", NonceSize: a.nonceSize, TagSize: a.tagSize}
+}
+
+// groups reports whether a's batches go in groups: with fae's AES, where
+// ocb's kernels do not run. The kernels take a short message in one call,
+// faster than a group's Go code takes its blocks.
+func (a *AEAD) groups() bool { return a.aes != nil && !a.hasKernels() }
+
+const (
+	// groupMaxLen bounds the messages that go in groups: the longer ones
+	// fill the cipher's pipeline by themselves.
+	groupMaxLen = 256
+	// groupMsgs and groupBlocks bound the messages and the whole blocks of
+	// one group.
+	groupMsgs   = 32
+	groupBlocks = 128
+)
+
+// A group is messages sealed or opened together. The steps of one message
+// wait on each other (Ktop, then the blocks, the pad of a final partial
+// block, then the tag); a group's messages take each step together, as one
+// call to the cipher over many independent blocks, which keeps its
+// pipeline full.
+type group struct {
+	msgs   [groupMsgs]*batch.Message
+	n, k   int                         // messages, whole blocks
+	ktop   [groupMsgs * blockSize]byte // Ktop, then the tags
+	pads   [groupMsgs * blockSize]byte // the pads of final partial blocks
+	x      [groupBlocks * blockSize]byte
+	offs   [groupBlocks]words.Block // the offset of each block of x
+	bottom [groupMsgs]uint
+	off    [groupMsgs]words.Block // Offset_0, then Offset_m
+	sum    [groupMsgs]words.Block
+}
+
+// fits reports whether a message of n bytes (its text) fits g.
+func (g *group) fits(n int) bool {
+	return g.n < groupMsgs && g.k+n/blockSize <= groupBlocks
+}
+
+func (g *group) add(m *batch.Message, n int) {
+	g.msgs[g.n] = m
+	g.n++
+	g.k += n / blockSize
+}
+
+// runGroup seals or opens the messages of g, sets OK for those it opens
+// (zeroing those that fail), and empties g.
+func (a *AEAD) runGroup(d direction, g *group) {
+	if g.n == 0 {
+		return
+	}
+	msgs := g.msgs[:g.n]
+	for j, m := range msgs {
+		hi, lo := ocbnonce.Block(m.Nonce, a.tagSize)
+		g.bottom[j] = uint(lo & 63)
+		words.Block{W0: bits.ReverseBytes64(hi), W1: bits.ReverseBytes64(lo &^ 63)}.Store(g.ktop[j*blockSize:])
+	}
+	a.encryptBlocks(g.ktop[:g.n*blockSize], g.ktop[:g.n*blockSize])
+
+	// The whole blocks, Block_i ^ Offset_i, and the checksums when sealing.
+	k, pads := 0, 0
+	for j, m := range msgs {
+		off := stretch(words.Load(g.ktop[j*blockSize:]), g.bottom[j])
+		src := a.text(d, m)
+		var sum words.Block
+		for i := 0; i+blockSize <= len(src); i += blockSize {
+			off = off.Xor(words.Load(a.l[bits.TrailingZeros(uint(i/blockSize+1))][:]))
+			b := words.Load(src[i:])
+			if d == encrypt {
+				sum = sum.Xor(b)
+			}
+			b.Xor(off).Store(g.x[k*blockSize:])
+			g.offs[k] = off
+			k++
+		}
+		if len(src)%blockSize != 0 {
+			off = off.Xor(a.lStar)
+			off.Store(g.pads[pads*blockSize:])
+			pads++
+		}
+		g.off[j], g.sum[j] = off, sum
+	}
+	if d == encrypt {
+		a.encryptBlocks(g.x[:k*blockSize], g.x[:k*blockSize])
+	} else {
+		a.decryptBlocks(g.x[:k*blockSize], g.x[:k*blockSize])
+	}
+	a.encryptBlocks(g.pads[:pads*blockSize], g.pads[:pads*blockSize])
+
+	// The outputs, the checksums when opening, and the tag inputs. Sealing
+	// has read all of a message's input before it writes its output, which
+	// may be the same memory.
+	k, pads = 0, 0
+	for j, m := range msgs {
+		src := a.text(d, m)
+		out := m.Out[:len(src)]
+		sum := g.sum[j]
+		full := len(src) &^ (blockSize - 1)
+		for i := 0; i < full; i += blockSize {
+			b := words.Load(g.x[k*blockSize:]).Xor(g.offs[k])
+			if d == decrypt {
+				sum = sum.Xor(b)
+			}
+			b.Store(out[i:])
+			k++
+		}
+		if p := src[full:]; len(p) > 0 {
+			pad := words.Load(g.pads[pads*blockSize:])
+			pads++
+			if d == encrypt {
+				sum = sum.Xor(padded(p))
+				pad.XorPartial(out[full:], p)
+			} else {
+				pad.XorPartial(out[full:], p)
+				sum = sum.Xor(padded(out[full:]))
+			}
+		}
+		sum.Xor(g.off[j]).Xor(a.lDollar).Store(g.ktop[j*blockSize:])
+	}
+	a.encryptBlocks(g.ktop[:g.n*blockSize], g.ktop[:g.n*blockSize])
+
+	for j, m := range msgs {
+		t := words.Load(g.ktop[j*blockSize:])
+		if len(m.AD) > 0 {
+			t = t.Xor(a.hash(m.AD))
+		}
+		if d == encrypt {
+			t.Put(m.Out[len(m.In):])
+			continue
+		}
+		m.OK = t.Matches(m.In[len(m.In)-a.tagSize:])
+		if !m.OK {
+			clear(m.Out)
+		}
+	}
+	g.n, g.k = 0, 0
+}
+
+// text returns the plaintext (sealing) or ciphertext (opening) of m.
+func (a *AEAD) text(d direction, m *batch.Message) []byte {
+	if d == encrypt {
+		return m.In
+	}
+	return m.In[:len(m.In)-a.tagSize]
 }

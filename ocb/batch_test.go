@@ -1,7 +1,9 @@
 package ocb
 
 import (
+	"bytes"
 	"crypto/aes"
+	"slices"
 	"testing"
 
 	"github.com/faelabs/fae/batch"
@@ -28,4 +30,81 @@ func TestBatch(t *testing.T) {
 		b, _ := aes.NewCipher(key)
 		aeadtest.TestBatch(t, aeadtest.MustBatch(NewFromBlock(b, 12, 16)), nil, aeadtest.AllowAllocs())
 	})
+}
+
+// TestBatchGroups compares batches of short messages, which go through the
+// cipher in groups, with single calls: every nonce size, its last byte
+// taking all 64 bottom values (the shift into Stretch), every tag size,
+// texts of 0 to 70 bytes side by side, batches that fill groups partly and
+// past their message and block bounds, and messages about groupMaxLen.
+func TestBatchGroups(t *testing.T) {
+	key := make([]byte, 16)
+	key[0] = 0x6b
+	nonceSizes := []int{1, 2, 6, 12, 15}
+	if !testing.Short() {
+		nonceSizes = nil
+		for n := MinNonceSize; n <= MaxNonceSize; n++ {
+			nonceSizes = append(nonceSizes, n)
+		}
+	}
+	paths.Run(t, func(t *testing.T) {
+		for _, ns := range nonceSizes {
+			for tag := MinTagSize; tag <= MaxTagSize; tag++ {
+				a, err := NewWithSizes(key, ns, tag)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var ms []batch.Message
+				var want [][]byte
+				for i := range 71 {
+					nonce := make([]byte, ns)
+					nonce[0] = byte(i * 37)
+					nonce[ns-1] ^= byte(i)
+					m := batch.Message{Nonce: nonce, In: make([]byte, i), Out: make([]byte, i+tag)}
+					for j := range m.In {
+						m.In[j] = byte(i + j)
+					}
+					if i%3 == 0 {
+						m.AD = m.In[:i/2] // read beside the text, never written
+						m.In = slices.Clone(m.In)
+					}
+					want = append(want, a.Seal(nil, m.Nonce, m.In, m.AD))
+					ms = append(ms, m)
+				}
+				for _, n := range []int{1, 2, 17, groupMsgs, groupMsgs + 1, 64, 71} {
+					checkBatch(t, a, ms[:n], want[:n])
+				}
+			}
+		}
+		a := aeadtest.MustBatch(New(key))
+		var shapes []aeadtest.Shape
+		for _, n := range []int{groupMaxLen - 1, groupMaxLen, groupMaxLen + 1, groupMaxLen - 16} {
+			for range groupBlocks/(n/blockSize) + 1 {
+				shapes = append(shapes, aeadtest.Shape{Text: n, AD: n % 50})
+			}
+		}
+		aeadtest.TestBatchShapes(t, a, shapes)
+	})
+}
+
+// checkBatch seals ms (their Out overwritten) and opens the results, and
+// compares them with want, the single calls' ciphertexts.
+func checkBatch(t *testing.T, a *AEAD, ms []batch.Message, want [][]byte) {
+	t.Helper()
+	a.SealBatch(ms)
+	opened := make([]batch.Message, len(ms))
+	for i, m := range ms {
+		if !bytes.Equal(m.Out, want[i]) {
+			t.Fatalf("nonce %d, tag %d, batch of %d, message %d: SealBatch differs from Seal", a.NonceSize(), a.Overhead(), len(ms), i)
+		}
+		opened[i] = batch.Message{Nonce: m.Nonce, AD: m.AD, In: slices.Clone(m.Out), Out: make([]byte, len(m.In))}
+	}
+	if !a.OpenBatch(opened) {
+		t.Fatalf("nonce %d, tag %d, batch of %d: OpenBatch failed", a.NonceSize(), a.Overhead(), len(ms))
+	}
+	for i, m := range opened {
+		if !m.OK || !bytes.Equal(m.Out, ms[i].In) {
+			t.Fatalf("nonce %d, tag %d, batch of %d, message %d: OpenBatch differs from Open", a.NonceSize(), a.Overhead(), len(ms), i)
+		}
+	}
 }

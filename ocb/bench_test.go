@@ -17,3 +17,12 @@ func benchmark(b *testing.B, open bool) {
 
 // BenchmarkNew measures key setup.
 func BenchmarkNew(b *testing.B) { aeadtest.BenchmarkNew(b, []int{16, 32}, New) }
+
+// BenchmarkSealBatch and BenchmarkOpenBatch measure batches of 64
+// messages against 64 single calls, on the default kernels.
+func BenchmarkSealBatch(b *testing.B) { benchmarkBatch(b, false) }
+func BenchmarkOpenBatch(b *testing.B) { benchmarkBatch(b, true) }
+
+func benchmarkBatch(b *testing.B, open bool) {
+	aeadtest.BenchmarkBatch(b, open, func() (*AEAD, error) { return New(make([]byte, 16)) })
+}

@@ -222,10 +222,12 @@ func (a *AEAD) Overhead() int { return a.tagSize }
 // offset0 returns Offset_0 for nonce (RFC 7253, Section 4.2).
 func (a *AEAD) offset0(nonce []byte) words.Block {
 	hi, lo := ocbnonce.Block(nonce, a.tagSize)
-	bottom := uint(lo & 63)
-	lo &^= 63
+	return stretch(a.encrypt(words.Block{W0: bits.ReverseBytes64(hi), W1: bits.ReverseBytes64(lo &^ 63)}), uint(lo&63))
+}
 
-	ktop := a.encrypt(words.Block{W0: bits.ReverseBytes64(hi), W1: bits.ReverseBytes64(lo)})
+// stretch returns Offset_0 from Ktop and bottom, the nonce block's 6 bottom
+// bits.
+func stretch(ktop words.Block, bottom uint) words.Block {
 	// Stretch = Ktop || (Ktop[1..64] ^ Ktop[9..72]), as three big-endian
 	// words; the offset is Stretch[1+bottom..128+bottom]. bottom comes from
 	// the public nonce, and Go defines a shift by 64 as giving zero.

@@ -83,6 +83,10 @@ func init() {
 	impl.Register("ocb", "avx", &useAVX)
 }
 
+// hasKernels reports whether a's blocks run on assembly kernels (AES's;
+// LEA's are its own package's).
+func (a *AEAD) hasKernels() bool { return a.aes != nil && (useVAES512 || useVAES256 || useAVX) }
+
 func (a *AEAD) kernel(d direction, dst, src []byte, off, sum *words.Block, i uint64) {
 	switch {
 	case a.lea != nil:
@@ -138,7 +142,7 @@ const kernelAD = 64
 // messages of up to maxKernelBlocks blocks. Associated data past kernelAD
 // bytes is hashed apart.
 func (a *AEAD) messageKernel(d direction, out, nonce, src, ad []byte) (t words.Block, ok bool) {
-	if !useVAES512 && !useVAES256 && !useAVX || a.aes == nil || len(src) > maxKernelBlocks*blockSize {
+	if !a.hasKernels() || len(src) > maxKernelBlocks*blockSize {
 		return t, false
 	}
 	kad := ad

@@ -45,6 +45,9 @@ func (a *AEAD) kernel(d direction, dst, src []byte, off, sum *words.Block, i uin
 }
 
 // messageKernel reports that there is no message kernel here.
+// hasKernels reports whether a's blocks run on assembly kernels.
+func (a *AEAD) hasKernels() bool { return a.aes != nil && useARMv8 }
+
 func (a *AEAD) messageKernel(d direction, out, nonce, src, ad []byte) (words.Block, bool) {
 	return words.Block{}, false
 }
