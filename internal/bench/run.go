@@ -109,7 +109,7 @@ func (c *Config) Validate() error {
 	if c.Batch < 0 || c.Batch > MaxBatch {
 		return fmt.Errorf("batch of %d messages out of range 1..%d", c.Batch, MaxBatch)
 	}
-	if longest := slices.Max(c.sizes()); c.Batch*longest > maxBatchBytes {
+	if longest := slices.Max(c.sizes()); c.Batch > 0 && longest > maxBatchBytes/c.Batch { // no product: int is 32 bits on 386
 		return fmt.Errorf("a batch of %d messages of %d bytes is over %d MiB", c.Batch, longest, maxBatchBytes>>20)
 	}
 	return nil
