@@ -49,6 +49,15 @@ func AllowAllocs() Option {
 	return func(c *config) { c.allowAllocs = true }
 }
 
+// newConfig applies opts to the default configuration.
+func newConfig(opts []Option) config {
+	c := config{short: testing.Short()}
+	for _, o := range opts {
+		o(&c)
+	}
+	return c
+}
+
 // Sparse runs the -short grids even without -short, for AEADs where each
 // call is costly: package gpu's on its emulator, where every call costs
 // kernel launches that each fill the kernel's shared tables.
@@ -70,10 +79,7 @@ func UncheckedTagOverlap() Option {
 // several and expects them to agree. Each check is a subtest; the last is
 // TestNoAllocs.
 func TestAEAD(t *testing.T, newAEAD func() (cipher.AEAD, error), opts ...Option) {
-	c := config{short: testing.Short()}
-	for _, o := range opts {
-		o(&c)
-	}
+	c := newConfig(opts)
 	a := mustNew(t, newAEAD)
 	if c.maxMessage > 0 {
 		a = limited{a, c.maxMessage}

@@ -29,10 +29,7 @@ var ipiSizes = []int{44, 552, 576, 1500}
 // TestAEAD's; MaxMessageSize applies to every AEAD, and Sparse takes the
 // -short grids.
 func TestBatch(t *testing.T, a batch.AEAD, others []batch.AEAD, opts ...Option) {
-	c := config{short: testing.Short()}
-	for _, o := range opts {
-		o(&c)
-	}
+	c := newConfig(opts)
 	counts := make([]int, 71)
 	for i := range counts {
 		counts[i] = i
@@ -361,10 +358,7 @@ func testBatchPanics(t *testing.T, a batch.AEAD) {
 // goroutines at once; run with -race it also finds shared state written
 // during a batch.
 func TestBatchConcurrent(t *testing.T, a batch.AEAD, opts ...Option) {
-	c := config{short: testing.Short()}
-	for _, o := range opts {
-		o(&c)
-	}
+	c := newConfig(opts)
 	r := newRand()
 	ms := randMessages(r, a, c, 12)
 	rounds := 4
