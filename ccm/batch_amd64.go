@@ -10,6 +10,7 @@ import (
 	"github.com/faelabs/fae/internal/batchutil"
 	"github.com/faelabs/fae/internal/cpu"
 	"github.com/faelabs/fae/internal/impl"
+	"github.com/faelabs/fae/internal/words"
 )
 
 // The batch kernels (ccm_amd64.s, see _asm/batch.go) run n >= 1 steps of
@@ -105,13 +106,6 @@ type laneBuf struct{ in, out [3 * blockSize]byte }
 func (w *lane) run(src, dst []byte, n int) { w.src, w.dst, w.n, w.pos = src, dst, n, 0 }
 
 var allOnes = [blockSize]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
-
-// xorBlock sets dst = x ^ y.
-func xorBlock(dst, x, y *[blockSize]byte) {
-	le := binary.LittleEndian
-	le.PutUint64(dst[:8], le.Uint64(x[:8])^le.Uint64(y[:8]))
-	le.PutUint64(dst[8:], le.Uint64(x[8:])^le.Uint64(y[8:]))
-}
 
 const (
 	stageHdr = iota
@@ -286,7 +280,7 @@ func (a *AEAD) advance(l *lanes, w *lane, b *laneBuf, j int, msgs []batch.Messag
 		w.stage++
 		switch w.stage {
 		case stageAD:
-			xorBlock(&w.s0, (*[blockSize]byte)(b.in[:]), (*[blockSize]byte)(b.out[:]))
+			words.Load(b.in[:]).Xor(words.Load(b.out[:])).Store(w.s0[:])
 			full := len(w.ad) &^ (blockSize - 1)
 			w.run(w.ad[:full], nil, full/blockSize)
 			w.macOnly += uint64(w.n)
@@ -326,8 +320,7 @@ func (a *AEAD) advance(l *lanes, w *lane, b *laneBuf, j int, msgs []batch.Messag
 func (a *AEAD) finish(l *lanes, w *lane, b *laneBuf, j int, msgs []batch.Message, open bool) {
 	m := &msgs[w.msg]
 	w.msg = -1
-	var tag [blockSize]byte
-	xorBlock(&tag, &l.x[j], &w.s0)
+	tag := words.Load(l.x[j][:]).Xor(words.Load(w.s0[:])).Bytes()
 	n := len(m.In)
 	if open {
 		n -= a.tagSize
