@@ -47,9 +47,9 @@ func ocbHashVAES512(nr int, rk *[240]byte, rel *[32][16]byte, l *[32][16]byte, s
 // and a final partial block of r < 16 bytes: they format the nonce (its
 // nonceLen bytes ORed into bits, the AEAD's nonceBits), compute Offset_0,
 // the blocks and the partial block, HASH(A) of adLen <= kernelAD bytes of
-// associated data, and return the tag at full length as words. rk are the direction's round keys; the Open kernels
-// also take the encryption keys ek, for Ktop, the pad and the tag. ends are
-// L_* and L_$.
+// associated data, and return the tag at full length as words. rk are the
+// direction's round keys; the Open kernels also take the encryption keys
+// ek, for Ktop, the pad and the tag. ends are L_* and L_$.
 
 //go:noescape
 func ocbSealVAES512(nr int, rk *[240]byte, rel, l *[32][16]byte, ends *[2][16]byte, nonce *byte, nonceLen int, bits *[16]byte, dst, src *byte, n, r int, ad *byte, adLen int) (t0, t1 uint64)
