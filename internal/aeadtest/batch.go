@@ -3,6 +3,7 @@ package aeadtest
 import (
 	"bytes"
 	"crypto/cipher"
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -127,6 +128,30 @@ func testBatchAgree(t *testing.T, a batch.AEAD, c config, counts []int) {
 // A Shape is the lengths of one message of a batch: its text and
 // associated data.
 type Shape struct{ Text, AD int }
+
+// FuzzBatch fuzzes batches: it compares SealBatch and OpenBatch with
+// single calls (TestBatchShapes) for batches whose shapes come from the
+// fuzzer's bytes, three a message and at most 40 messages (text up to 4
+// KiB, associated data up to 255 bytes), on each path each visits (an
+// impltest.Paths' Each), under the AEAD newAEAD makes from the fuzzer's
+// sizes byte.
+func FuzzBatch[A batch.AEAD](f *testing.F, each func(func(string)), newAEAD func(sizes uint8) (A, error)) {
+	f.Add([]byte{0, 0, 0, 1, 0, 1, 17, 0, 30, 220, 5, 0}, uint8(0))
+	f.Add(bytes.Repeat([]byte{15, 1, 200}, 20), uint8(146))
+	f.Fuzz(func(t *testing.T, b []byte, sizes uint8) {
+		var shapes []Shape
+		for ; len(b) >= 3 && len(shapes) < 40; b = b[3:] {
+			shapes = append(shapes, Shape{Text: int(binary.LittleEndian.Uint16(b)) % 4097, AD: int(b[2])})
+		}
+		each(func(string) {
+			a, err := newAEAD(sizes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			TestBatchShapes(t, a, shapes)
+		})
+	})
+}
 
 // TestBatchShapes compares SealBatch and OpenBatch of a batch of messages
 // of the given shapes, with random contents and nonces, alternately in
