@@ -204,6 +204,8 @@ aegis128AVX_initLoop:
 	JMP     aegis128AVX_done
 
 aegis128AVX_final:
+	MOVQ    120(BX), DI
+	ADDQ    R12, DI
 	VMOVQ   136(BX), X15
 	VPINSRQ $0x01, 144(BX), X15, X15
 	VPXOR   X2, X15, X15
@@ -248,8 +250,6 @@ aegis128AVX_finalLoop:
 	VPXOR   X9, X13, X0
 	DECQ    R11
 	JNZ     aegis128AVX_finalLoop
-	MOVQ    120(BX), DI
-	ADDQ    R12, DI
 	CMPQ    128(BX), $0x10
 	JNE     aegis128AVX_finalTag32
 	VPXOR   X0, X1, X11
@@ -474,6 +474,7 @@ aegis128AVX_sealLast:
 	VPXOR   X9, X13, X0
 
 aegis128AVX_sealNoLast:
+	MOVQ    120(BX), DI
 	VMOVQ   136(BX), X15
 	VPINSRQ $0x01, 144(BX), X15, X15
 	VPXOR   X2, X15, X15
@@ -518,7 +519,6 @@ aegis128AVX_sealFinalLoop:
 	VPXOR   X9, X13, X0
 	DECQ    R11
 	JNZ     aegis128AVX_sealFinalLoop
-	MOVQ    120(BX), DI
 	CMPQ    128(BX), $0x10
 	JNE     aegis128AVX_sealFinalTag32
 	VPXOR   X0, X1, X11
@@ -727,6 +727,7 @@ aegis128AVX_openLast:
 	VPXOR   X9, X13, X0
 
 aegis128AVX_openNoLast:
+	MOVQ    120(BX), DI
 	VMOVQ   136(BX), X15
 	VPINSRQ $0x01, 144(BX), X15, X15
 	VPXOR   X2, X15, X15
@@ -771,7 +772,6 @@ aegis128AVX_openFinalLoop:
 	VPXOR   X9, X13, X0
 	DECQ    R11
 	JNZ     aegis128AVX_openFinalLoop
-	MOVQ    120(BX), DI
 	CMPQ    128(BX), $0x10
 	JNE     aegis128AVX_openFinalTag32
 	VPXOR   X0, X1, X11
@@ -991,6 +991,8 @@ aegis256AVX_initLoop:
 	JMP     aegis256AVX_done
 
 aegis256AVX_final:
+	MOVQ    120(BX), DI
+	ADDQ    R12, DI
 	VMOVQ   136(BX), X13
 	VPINSRQ $0x01, 144(BX), X13, X13
 	VPXOR   X3, X13, X13
@@ -1023,8 +1025,6 @@ aegis256AVX_finalLoop:
 	VPXOR   X7, X11, X0
 	DECQ    R11
 	JNZ     aegis256AVX_finalLoop
-	MOVQ    120(BX), DI
-	ADDQ    R12, DI
 	CMPQ    128(BX), $0x10
 	JNE     aegis256AVX_finalTag32
 	VPXOR   X0, X1, X9
@@ -1226,6 +1226,7 @@ aegis256AVX_sealLast:
 	VPXOR   X7, X11, X0
 
 aegis256AVX_sealNoLast:
+	MOVQ    120(BX), DI
 	VMOVQ   136(BX), X13
 	VPINSRQ $0x01, 144(BX), X13, X13
 	VPXOR   X3, X13, X13
@@ -1258,7 +1259,6 @@ aegis256AVX_sealFinalLoop:
 	VPXOR   X7, X11, X0
 	DECQ    R11
 	JNZ     aegis256AVX_sealFinalLoop
-	MOVQ    120(BX), DI
 	CMPQ    128(BX), $0x10
 	JNE     aegis256AVX_sealFinalTag32
 	VPXOR   X0, X1, X9
@@ -1451,6 +1451,7 @@ aegis256AVX_openLast:
 	VPXOR   X7, X11, X0
 
 aegis256AVX_openNoLast:
+	MOVQ    120(BX), DI
 	VMOVQ   136(BX), X13
 	VPINSRQ $0x01, 144(BX), X13, X13
 	VPXOR   X3, X13, X13
@@ -1483,7 +1484,6 @@ aegis256AVX_openFinalLoop:
 	VPXOR   X7, X11, X0
 	DECQ    R11
 	JNZ     aegis256AVX_openFinalLoop
-	MOVQ    120(BX), DI
 	CMPQ    128(BX), $0x10
 	JNE     aegis256AVX_openFinalTag32
 	VPXOR   X0, X1, X9
@@ -1801,8 +1801,6 @@ aegis128AVX512_decEnd:
 aegis128AVX512_init:
 	MOVQ      32(BX), R13
 	MOVQ      40(BX), R10
-	MOVQ      24(BX), R11
-	ADDQ      R12, R11
 	VMOVDQU64 (R13), X24
 	VMOVDQU64 (R10), X25
 	VMOVDQU64 c0<>+0(SB), X2
@@ -1841,6 +1839,8 @@ aegis128AVX512_initLoop:
 	JMP        aegis128AVX512_done
 
 aegis128AVX512_final:
+	MOVQ       120(BX), DI
+	ADDQ       R12, DI
 	VMOVQ      136(BX), X23
 	VPINSRQ    $0x01, 144(BX), X23, X23
 	VPXORD     X2, X23, X23
@@ -1879,8 +1879,6 @@ aegis128AVX512_finalLoop:
 	VPTERNLOGD $0x96, X23, X4, X12
 	DECQ       R11
 	JNZ        aegis128AVX512_finalLoop
-	MOVQ       120(BX), DI
-	ADDQ       R12, DI
 	CMPQ       128(BX), $0x10
 	JNE        aegis128AVX512_finalTag32
 	VPXORD     X8, X9, X19
@@ -1943,8 +1941,6 @@ aegis128AVX512_done:
 aegis128AVX512_seal:
 	MOVQ      32(BX), R13
 	MOVQ      40(BX), R10
-	MOVQ      24(BX), R11
-	ADDQ      R12, R11
 	VMOVDQU64 (R13), X24
 	VMOVDQU64 (R10), X25
 	VMOVDQU64 c0<>+0(SB), X2
@@ -2201,6 +2197,7 @@ aegis128AVX512_sealLast:
 	VMOVDQA64  X15, X7
 
 aegis128AVX512_sealNoLast:
+	MOVQ       120(BX), DI
 	VMOVQ      136(BX), X23
 	VPINSRQ    $0x01, 144(BX), X23, X23
 	VPXORD     X2, X23, X23
@@ -2239,7 +2236,6 @@ aegis128AVX512_sealFinalLoop:
 	VPTERNLOGD $0x96, X23, X4, X12
 	DECQ       R11
 	JNZ        aegis128AVX512_sealFinalLoop
-	MOVQ       120(BX), DI
 	CMPQ       128(BX), $0x10
 	JNE        aegis128AVX512_sealFinalTag32
 	VPXORD     X8, X9, X19
@@ -2282,8 +2278,6 @@ aegis128AVX512_sealFinalDone:
 aegis128AVX512_open:
 	MOVQ      32(BX), R13
 	MOVQ      40(BX), R10
-	MOVQ      24(BX), R11
-	ADDQ      R12, R11
 	VMOVDQU64 (R13), X24
 	VMOVDQU64 (R10), X25
 	VMOVDQU64 c0<>+0(SB), X2
@@ -2534,6 +2528,7 @@ aegis128AVX512_openLast:
 	VMOVDQA64  X15, X7
 
 aegis128AVX512_openNoLast:
+	MOVQ       120(BX), DI
 	VMOVQ      136(BX), X23
 	VPINSRQ    $0x01, 144(BX), X23, X23
 	VPXORD     X2, X23, X23
@@ -2572,7 +2567,6 @@ aegis128AVX512_openFinalLoop:
 	VPTERNLOGD $0x96, X23, X4, X12
 	DECQ       R11
 	JNZ        aegis128AVX512_openFinalLoop
-	MOVQ       120(BX), DI
 	CMPQ       128(BX), $0x10
 	JNE        aegis128AVX512_openFinalTag32
 	VPXORD     X8, X9, X19
@@ -2835,8 +2829,6 @@ aegis256AVX512_decEnd:
 aegis256AVX512_init:
 	MOVQ      32(BX), R13
 	MOVQ      40(BX), R10
-	MOVQ      24(BX), R11
-	ADDQ      R12, R11
 	VMOVDQU64 (R13), X19
 	VMOVDQU64 16(R13), X20
 	VMOVDQU64 (R10), X24
@@ -2885,6 +2877,8 @@ aegis256AVX512_initLoop:
 	JMP        aegis256AVX512_done
 
 aegis256AVX512_final:
+	MOVQ       120(BX), DI
+	ADDQ       R12, DI
 	VMOVQ      136(BX), X23
 	VPINSRQ    $0x01, 144(BX), X23, X23
 	VPXORD     X3, X23, X23
@@ -2914,8 +2908,6 @@ aegis256AVX512_finalLoop:
 	VPTERNLOGD $0x96, X23, X0, X8
 	DECQ       R11
 	JNZ        aegis256AVX512_finalLoop
-	MOVQ       120(BX), DI
-	ADDQ       R12, DI
 	CMPQ       128(BX), $0x10
 	JNE        aegis256AVX512_finalTag32
 	VPXORD     X8, X9, X19
@@ -2967,8 +2959,6 @@ aegis256AVX512_done:
 aegis256AVX512_seal:
 	MOVQ      32(BX), R13
 	MOVQ      40(BX), R10
-	MOVQ      24(BX), R11
-	ADDQ      R12, R11
 	VMOVDQU64 (R13), X19
 	VMOVDQU64 16(R13), X20
 	VMOVDQU64 (R10), X24
@@ -3184,6 +3174,7 @@ aegis256AVX512_sealLast:
 	VMOVDQA64  X13, X5
 
 aegis256AVX512_sealNoLast:
+	MOVQ       120(BX), DI
 	VMOVQ      136(BX), X23
 	VPINSRQ    $0x01, 144(BX), X23, X23
 	VPXORD     X3, X23, X23
@@ -3213,7 +3204,6 @@ aegis256AVX512_sealFinalLoop:
 	VPTERNLOGD $0x96, X23, X0, X8
 	DECQ       R11
 	JNZ        aegis256AVX512_sealFinalLoop
-	MOVQ       120(BX), DI
 	CMPQ       128(BX), $0x10
 	JNE        aegis256AVX512_sealFinalTag32
 	VPXORD     X8, X9, X19
@@ -3253,8 +3243,6 @@ aegis256AVX512_sealFinalDone:
 aegis256AVX512_open:
 	MOVQ      32(BX), R13
 	MOVQ      40(BX), R10
-	MOVQ      24(BX), R11
-	ADDQ      R12, R11
 	VMOVDQU64 (R13), X19
 	VMOVDQU64 16(R13), X20
 	VMOVDQU64 (R10), X24
@@ -3467,6 +3455,7 @@ aegis256AVX512_openLast:
 	VMOVDQA64  X13, X5
 
 aegis256AVX512_openNoLast:
+	MOVQ       120(BX), DI
 	VMOVQ      136(BX), X23
 	VPINSRQ    $0x01, 144(BX), X23, X23
 	VPXORD     X3, X23, X23
@@ -3496,7 +3485,6 @@ aegis256AVX512_openFinalLoop:
 	VPTERNLOGD $0x96, X23, X0, X8
 	DECQ       R11
 	JNZ        aegis256AVX512_openFinalLoop
-	MOVQ       120(BX), DI
 	CMPQ       128(BX), $0x10
 	JNE        aegis256AVX512_openFinalTag32
 	VPXORD     X8, X9, X19
@@ -3725,6 +3713,8 @@ aegis128VAES256_initLoop:
 	JMP     aegis128VAES256_done
 
 aegis128VAES256_final:
+	MOVQ        120(BX), DI
+	ADDQ        R12, DI
 	VMOVQ       136(BX), X15
 	VPINSRQ     $0x01, 144(BX), X15, X15
 	VINSERTI128 $0x01, X15, Y15, Y15
@@ -3770,8 +3760,6 @@ aegis128VAES256_finalLoop:
 	VPXOR   Y9, Y13, Y0
 	DECQ    R11
 	JNZ     aegis128VAES256_finalLoop
-	MOVQ    120(BX), DI
-	ADDQ    R12, DI
 	CMPQ    128(BX), $0x10
 	JNE     aegis128VAES256_finalTag32
 	VPXOR   Y0, Y1, Y11
@@ -3998,6 +3986,7 @@ aegis128VAES256_sealLast:
 	VPXOR   Y9, Y13, Y0
 
 aegis128VAES256_sealNoLast:
+	MOVQ        120(BX), DI
 	VMOVQ       136(BX), X15
 	VPINSRQ     $0x01, 144(BX), X15, X15
 	VINSERTI128 $0x01, X15, Y15, Y15
@@ -4043,7 +4032,6 @@ aegis128VAES256_sealFinalLoop:
 	VPXOR        Y9, Y13, Y0
 	DECQ         R11
 	JNZ          aegis128VAES256_sealFinalLoop
-	MOVQ         120(BX), DI
 	CMPQ         128(BX), $0x10
 	JNE          aegis128VAES256_sealFinalTag32
 	VPXOR        Y0, Y1, Y11
@@ -4259,6 +4247,7 @@ aegis128VAES256_openLast:
 	VPXOR   Y9, Y13, Y0
 
 aegis128VAES256_openNoLast:
+	MOVQ        120(BX), DI
 	VMOVQ       136(BX), X15
 	VPINSRQ     $0x01, 144(BX), X15, X15
 	VINSERTI128 $0x01, X15, Y15, Y15
@@ -4304,7 +4293,6 @@ aegis128VAES256_openFinalLoop:
 	VPXOR        Y9, Y13, Y0
 	DECQ         R11
 	JNZ          aegis128VAES256_openFinalLoop
-	MOVQ         120(BX), DI
 	CMPQ         128(BX), $0x10
 	JNE          aegis128VAES256_openFinalTag32
 	VPXOR        Y0, Y1, Y11
@@ -4531,6 +4519,8 @@ aegis256VAES256_initLoop:
 	JMP     aegis256VAES256_done
 
 aegis256VAES256_final:
+	MOVQ        120(BX), DI
+	ADDQ        R12, DI
 	VMOVQ       136(BX), X13
 	VPINSRQ     $0x01, 144(BX), X13, X13
 	VINSERTI128 $0x01, X13, Y13, Y13
@@ -4564,8 +4554,6 @@ aegis256VAES256_finalLoop:
 	VPXOR   Y7, Y11, Y0
 	DECQ    R11
 	JNZ     aegis256VAES256_finalLoop
-	MOVQ    120(BX), DI
-	ADDQ    R12, DI
 	CMPQ    128(BX), $0x10
 	JNE     aegis256VAES256_finalTag32
 	VPXOR   Y0, Y1, Y9
@@ -4769,6 +4757,7 @@ aegis256VAES256_sealLast:
 	VPXOR   Y7, Y11, Y0
 
 aegis256VAES256_sealNoLast:
+	MOVQ        120(BX), DI
 	VMOVQ       136(BX), X13
 	VPINSRQ     $0x01, 144(BX), X13, X13
 	VINSERTI128 $0x01, X13, Y13, Y13
@@ -4802,7 +4791,6 @@ aegis256VAES256_sealFinalLoop:
 	VPXOR        Y7, Y11, Y0
 	DECQ         R11
 	JNZ          aegis256VAES256_sealFinalLoop
-	MOVQ         120(BX), DI
 	CMPQ         128(BX), $0x10
 	JNE          aegis256VAES256_sealFinalTag32
 	VPXOR        Y0, Y1, Y9
@@ -5002,6 +4990,7 @@ aegis256VAES256_openLast:
 	VPXOR   Y7, Y11, Y0
 
 aegis256VAES256_openNoLast:
+	MOVQ        120(BX), DI
 	VMOVQ       136(BX), X13
 	VPINSRQ     $0x01, 144(BX), X13, X13
 	VINSERTI128 $0x01, X13, Y13, Y13
@@ -5035,7 +5024,6 @@ aegis256VAES256_openFinalLoop:
 	VPXOR        Y7, Y11, Y0
 	DECQ         R11
 	JNZ          aegis256VAES256_openFinalLoop
-	MOVQ         120(BX), DI
 	CMPQ         128(BX), $0x10
 	JNE          aegis256VAES256_openFinalTag32
 	VPXOR        Y0, Y1, Y9
@@ -5405,6 +5393,8 @@ aegis128VAES512Y_initLoop:
 	JMP        aegis128VAES512Y_done
 
 aegis128VAES512Y_final:
+	MOVQ       120(BX), DI
+	ADDQ       R12, DI
 	VMOVQ      136(BX), X23
 	VPINSRQ    $0x01, 144(BX), X23, X23
 	VSHUFI64X2 $0x00, Y23, Y23, Y23
@@ -5444,8 +5434,6 @@ aegis128VAES512Y_finalLoop:
 	VPTERNLOGD $0x96, Y23, Y4, Y12
 	DECQ       R11
 	JNZ        aegis128VAES512Y_finalLoop
-	MOVQ       120(BX), DI
-	ADDQ       R12, DI
 	CMPQ       128(BX), $0x10
 	JNE        aegis128VAES512Y_finalTag32
 	VPXORD     Y8, Y9, Y19
@@ -5773,6 +5761,7 @@ aegis128VAES512Y_sealLast:
 	VMOVDQA64  Y15, Y7
 
 aegis128VAES512Y_sealNoLast:
+	MOVQ       120(BX), DI
 	VMOVQ      136(BX), X23
 	VPINSRQ    $0x01, 144(BX), X23, X23
 	VSHUFI64X2 $0x00, Y23, Y23, Y23
@@ -5812,7 +5801,6 @@ aegis128VAES512Y_sealFinalLoop:
 	VPTERNLOGD    $0x96, Y23, Y4, Y12
 	DECQ          R11
 	JNZ           aegis128VAES512Y_sealFinalLoop
-	MOVQ          120(BX), DI
 	CMPQ          128(BX), $0x10
 	JNE           aegis128VAES512Y_sealFinalTag32
 	VPXORD        Y8, Y9, Y19
@@ -6119,6 +6107,7 @@ aegis128VAES512Y_openLast:
 	VMOVDQA64  Y15, Y7
 
 aegis128VAES512Y_openNoLast:
+	MOVQ       120(BX), DI
 	VMOVQ      136(BX), X23
 	VPINSRQ    $0x01, 144(BX), X23, X23
 	VSHUFI64X2 $0x00, Y23, Y23, Y23
@@ -6158,7 +6147,6 @@ aegis128VAES512Y_openFinalLoop:
 	VPTERNLOGD    $0x96, Y23, Y4, Y12
 	DECQ          R11
 	JNZ           aegis128VAES512Y_openFinalLoop
-	MOVQ          120(BX), DI
 	CMPQ          128(BX), $0x10
 	JNE           aegis128VAES512Y_openFinalTag32
 	VPXORD        Y8, Y9, Y19
@@ -6487,6 +6475,8 @@ aegis256VAES512Y_initLoop:
 	JMP        aegis256VAES512Y_done
 
 aegis256VAES512Y_final:
+	MOVQ       120(BX), DI
+	ADDQ       R12, DI
 	VMOVQ      136(BX), X23
 	VPINSRQ    $0x01, 144(BX), X23, X23
 	VSHUFI64X2 $0x00, Y23, Y23, Y23
@@ -6517,8 +6507,6 @@ aegis256VAES512Y_finalLoop:
 	VPTERNLOGD $0x96, Y23, Y0, Y8
 	DECQ       R11
 	JNZ        aegis256VAES512Y_finalLoop
-	MOVQ       120(BX), DI
-	ADDQ       R12, DI
 	CMPQ       128(BX), $0x10
 	JNE        aegis256VAES512Y_finalTag32
 	VPXORD     Y8, Y9, Y19
@@ -6798,6 +6786,7 @@ aegis256VAES512Y_sealLast:
 	VMOVDQA64  Y13, Y5
 
 aegis256VAES512Y_sealNoLast:
+	MOVQ       120(BX), DI
 	VMOVQ      136(BX), X23
 	VPINSRQ    $0x01, 144(BX), X23, X23
 	VSHUFI64X2 $0x00, Y23, Y23, Y23
@@ -6828,7 +6817,6 @@ aegis256VAES512Y_sealFinalLoop:
 	VPTERNLOGD    $0x96, Y23, Y0, Y8
 	DECQ          R11
 	JNZ           aegis256VAES512Y_sealFinalLoop
-	MOVQ          120(BX), DI
 	CMPQ          128(BX), $0x10
 	JNE           aegis256VAES512Y_sealFinalTag32
 	VPXORD        Y8, Y9, Y19
@@ -7098,6 +7086,7 @@ aegis256VAES512Y_openLast:
 	VMOVDQA64  Y13, Y5
 
 aegis256VAES512Y_openNoLast:
+	MOVQ       120(BX), DI
 	VMOVQ      136(BX), X23
 	VPINSRQ    $0x01, 144(BX), X23, X23
 	VSHUFI64X2 $0x00, Y23, Y23, Y23
@@ -7128,7 +7117,6 @@ aegis256VAES512Y_openFinalLoop:
 	VPTERNLOGD    $0x96, Y23, Y0, Y8
 	DECQ          R11
 	JNZ           aegis256VAES512Y_openFinalLoop
-	MOVQ          120(BX), DI
 	CMPQ          128(BX), $0x10
 	JNE           aegis256VAES512Y_openFinalTag32
 	VPXORD        Y8, Y9, Y19
@@ -7498,6 +7486,8 @@ aegis128VAES512_initLoop:
 	JMP        aegis128VAES512_done
 
 aegis128VAES512_final:
+	MOVQ       120(BX), DI
+	ADDQ       R12, DI
 	VMOVQ      136(BX), X23
 	VPINSRQ    $0x01, 144(BX), X23, X23
 	VSHUFI64X2 $0x00, Z23, Z23, Z23
@@ -7537,8 +7527,6 @@ aegis128VAES512_finalLoop:
 	VPTERNLOGD $0x96, Z23, Z4, Z12
 	DECQ       R11
 	JNZ        aegis128VAES512_finalLoop
-	MOVQ       120(BX), DI
-	ADDQ       R12, DI
 	CMPQ       128(BX), $0x10
 	JNE        aegis128VAES512_finalTag32
 	VPXORD     Z8, Z9, Z19
@@ -7866,6 +7854,7 @@ aegis128VAES512_sealLast:
 	VMOVDQA64  Z15, Z7
 
 aegis128VAES512_sealNoLast:
+	MOVQ       120(BX), DI
 	VMOVQ      136(BX), X23
 	VPINSRQ    $0x01, 144(BX), X23, X23
 	VSHUFI64X2 $0x00, Z23, Z23, Z23
@@ -7905,7 +7894,6 @@ aegis128VAES512_sealFinalLoop:
 	VPTERNLOGD    $0x96, Z23, Z4, Z12
 	DECQ          R11
 	JNZ           aegis128VAES512_sealFinalLoop
-	MOVQ          120(BX), DI
 	CMPQ          128(BX), $0x10
 	JNE           aegis128VAES512_sealFinalTag32
 	VPXORD        Z8, Z9, Z19
@@ -8218,6 +8206,7 @@ aegis128VAES512_openLast:
 	VMOVDQA64  Z15, Z7
 
 aegis128VAES512_openNoLast:
+	MOVQ       120(BX), DI
 	VMOVQ      136(BX), X23
 	VPINSRQ    $0x01, 144(BX), X23, X23
 	VSHUFI64X2 $0x00, Z23, Z23, Z23
@@ -8257,7 +8246,6 @@ aegis128VAES512_openFinalLoop:
 	VPTERNLOGD    $0x96, Z23, Z4, Z12
 	DECQ          R11
 	JNZ           aegis128VAES512_openFinalLoop
-	MOVQ          120(BX), DI
 	CMPQ          128(BX), $0x10
 	JNE           aegis128VAES512_openFinalTag32
 	VPXORD        Z8, Z9, Z19
@@ -8592,6 +8580,8 @@ aegis256VAES512_initLoop:
 	JMP        aegis256VAES512_done
 
 aegis256VAES512_final:
+	MOVQ       120(BX), DI
+	ADDQ       R12, DI
 	VMOVQ      136(BX), X23
 	VPINSRQ    $0x01, 144(BX), X23, X23
 	VSHUFI64X2 $0x00, Z23, Z23, Z23
@@ -8622,8 +8612,6 @@ aegis256VAES512_finalLoop:
 	VPTERNLOGD $0x96, Z23, Z0, Z8
 	DECQ       R11
 	JNZ        aegis256VAES512_finalLoop
-	MOVQ       120(BX), DI
-	ADDQ       R12, DI
 	CMPQ       128(BX), $0x10
 	JNE        aegis256VAES512_finalTag32
 	VPXORD     Z8, Z9, Z19
@@ -8903,6 +8891,7 @@ aegis256VAES512_sealLast:
 	VMOVDQA64  Z13, Z5
 
 aegis256VAES512_sealNoLast:
+	MOVQ       120(BX), DI
 	VMOVQ      136(BX), X23
 	VPINSRQ    $0x01, 144(BX), X23, X23
 	VSHUFI64X2 $0x00, Z23, Z23, Z23
@@ -8933,7 +8922,6 @@ aegis256VAES512_sealFinalLoop:
 	VPTERNLOGD    $0x96, Z23, Z0, Z8
 	DECQ          R11
 	JNZ           aegis256VAES512_sealFinalLoop
-	MOVQ          120(BX), DI
 	CMPQ          128(BX), $0x10
 	JNE           aegis256VAES512_sealFinalTag32
 	VPXORD        Z8, Z9, Z19
@@ -9209,6 +9197,7 @@ aegis256VAES512_openLast:
 	VMOVDQA64  Z13, Z5
 
 aegis256VAES512_openNoLast:
+	MOVQ       120(BX), DI
 	VMOVQ      136(BX), X23
 	VPINSRQ    $0x01, 144(BX), X23, X23
 	VSHUFI64X2 $0x00, Z23, Z23, Z23
@@ -9239,7 +9228,6 @@ aegis256VAES512_openFinalLoop:
 	VPTERNLOGD    $0x96, Z23, Z0, Z8
 	DECQ          R11
 	JNZ           aegis256VAES512_openFinalLoop
-	MOVQ          120(BX), DI
 	CMPQ          128(BX), $0x10
 	JNE           aegis256VAES512_openFinalTag32
 	VPXORD        Z8, Z9, Z19
@@ -9286,5 +9274,1154 @@ aegis256VAES512_openFinalTag32HiStore:
 	VMOVDQU64 X20, 16(DI)
 
 aegis256VAES512_openFinalDone:
+	VZEROUPPER
+	RET
+
+// func aegis128Lanes(op int, j *byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, VAES
+TEXT ·aegis128Lanes(SB), NOSPLIT, $0-16
+	MOVQ            op+0(FP), AX
+	MOVQ            j+8(FP), BX
+	VPXORD          Z16, Z16, Z16
+	MOVQ            (BX), R13
+	VBROADCASTI32X4 (R13), Z24
+	MOVQ            8(BX), R10
+	VMOVDQU64       (R10), X25
+	MOVQ            16(BX), R10
+	VINSERTI32X4    $0x01, (R10), Z25, Z25
+	MOVQ            24(BX), R10
+	VINSERTI32X4    $0x02, (R10), Z25, Z25
+	MOVQ            32(BX), R10
+	VINSERTI32X4    $0x03, (R10), Z25, Z25
+	VBROADCASTI32X4 c0<>+0(SB), Z2
+	VBROADCASTI32X4 c1<>+0(SB), Z1
+	VPXORD          Z24, Z25, Z0
+	VPXORD          Z24, Z25, Z4
+	VPXORD          Z24, Z2, Z5
+	VPXORD          Z24, Z2, Z7
+	VPXORD          Z24, Z1, Z6
+	VMOVDQA64       Z1, Z3
+	MOVQ            $0x00000005, R11
+
+aegis128Lanes_initLoop:
+	VAESENC      Z16, Z7, Z8
+	VAESENC      Z16, Z3, Z12
+	VAESENC      Z1, Z0, Z9
+	VAESENC      Z2, Z1, Z10
+	VAESENC      Z3, Z2, Z11
+	VAESENC      Z5, Z4, Z13
+	VAESENC      Z6, Z5, Z14
+	VAESENC      Z7, Z6, Z15
+	VPTERNLOGD   $0x96, Z25, Z0, Z8
+	VPTERNLOGD   $0x96, Z24, Z4, Z12
+	VAESENC      Z16, Z15, Z0
+	VAESENC      Z16, Z11, Z4
+	VAESENC      Z9, Z8, Z1
+	VAESENC      Z10, Z9, Z2
+	VAESENC      Z11, Z10, Z3
+	VAESENC      Z13, Z12, Z5
+	VAESENC      Z14, Z13, Z6
+	VAESENC      Z15, Z14, Z7
+	VPTERNLOGD   $0x96, Z25, Z8, Z0
+	VPTERNLOGD   $0x96, Z24, Z12, Z4
+	DECQ         R11
+	JNZ          aegis128Lanes_initLoop
+	MOVQ         40(BX), SI
+	MOVQ         48(BX), DI
+	MOVQ         56(BX), DX
+	MOVQ         64(BX), R9
+	XORQ         CX, CX
+	MOVQ         168(BX), R8
+	TESTQ        R8, R8
+	JZ           aegis128Lanes_adLast
+	TESTQ        $0x00000001, R8
+	JZ           aegis128Lanes_adLoop
+	VMOVDQU64    (SI)(CX*1), X17
+	VINSERTI32X4 $0x01, (DI)(CX*1), Z17, Z17
+	VINSERTI32X4 $0x02, (DX)(CX*1), Z17, Z17
+	VINSERTI32X4 $0x03, (R9)(CX*1), Z17, Z17
+	VMOVDQU64    16(SI)(CX*1), X18
+	VINSERTI32X4 $0x01, 16(DI)(CX*1), Z18, Z18
+	VINSERTI32X4 $0x02, 16(DX)(CX*1), Z18, Z18
+	VINSERTI32X4 $0x03, 16(R9)(CX*1), Z18, Z18
+	VAESENC      Z16, Z7, Z8
+	VAESENC      Z16, Z3, Z12
+	VAESENC      Z1, Z0, Z9
+	VAESENC      Z2, Z1, Z10
+	VAESENC      Z3, Z2, Z11
+	VAESENC      Z5, Z4, Z13
+	VAESENC      Z6, Z5, Z14
+	VAESENC      Z7, Z6, Z15
+	VPTERNLOGD   $0x96, Z17, Z0, Z8
+	VPTERNLOGD   $0x96, Z18, Z4, Z12
+	ADDQ         $0x20, CX
+	VMOVDQA64    Z8, Z0
+	VMOVDQA64    Z9, Z1
+	VMOVDQA64    Z10, Z2
+	VMOVDQA64    Z11, Z3
+	VMOVDQA64    Z12, Z4
+	VMOVDQA64    Z13, Z5
+	VMOVDQA64    Z14, Z6
+	VMOVDQA64    Z15, Z7
+	DECQ         R8
+	JZ           aegis128Lanes_adEnd
+
+aegis128Lanes_adLoop:
+	VMOVDQU64    (SI)(CX*1), X17
+	VINSERTI32X4 $0x01, (DI)(CX*1), Z17, Z17
+	VINSERTI32X4 $0x02, (DX)(CX*1), Z17, Z17
+	VINSERTI32X4 $0x03, (R9)(CX*1), Z17, Z17
+	VMOVDQU64    16(SI)(CX*1), X18
+	VINSERTI32X4 $0x01, 16(DI)(CX*1), Z18, Z18
+	VINSERTI32X4 $0x02, 16(DX)(CX*1), Z18, Z18
+	VINSERTI32X4 $0x03, 16(R9)(CX*1), Z18, Z18
+	VAESENC      Z16, Z7, Z8
+	VAESENC      Z16, Z3, Z12
+	VAESENC      Z1, Z0, Z9
+	VAESENC      Z2, Z1, Z10
+	VAESENC      Z3, Z2, Z11
+	VAESENC      Z5, Z4, Z13
+	VAESENC      Z6, Z5, Z14
+	VAESENC      Z7, Z6, Z15
+	VPTERNLOGD   $0x96, Z17, Z0, Z8
+	VPTERNLOGD   $0x96, Z18, Z4, Z12
+	ADDQ         $0x20, CX
+	VMOVDQU64    (SI)(CX*1), X17
+	VINSERTI32X4 $0x01, (DI)(CX*1), Z17, Z17
+	VINSERTI32X4 $0x02, (DX)(CX*1), Z17, Z17
+	VINSERTI32X4 $0x03, (R9)(CX*1), Z17, Z17
+	VMOVDQU64    16(SI)(CX*1), X18
+	VINSERTI32X4 $0x01, 16(DI)(CX*1), Z18, Z18
+	VINSERTI32X4 $0x02, 16(DX)(CX*1), Z18, Z18
+	VINSERTI32X4 $0x03, 16(R9)(CX*1), Z18, Z18
+	VAESENC      Z16, Z15, Z0
+	VAESENC      Z16, Z11, Z4
+	VAESENC      Z9, Z8, Z1
+	VAESENC      Z10, Z9, Z2
+	VAESENC      Z11, Z10, Z3
+	VAESENC      Z13, Z12, Z5
+	VAESENC      Z14, Z13, Z6
+	VAESENC      Z15, Z14, Z7
+	VPTERNLOGD   $0x96, Z17, Z8, Z0
+	VPTERNLOGD   $0x96, Z18, Z12, Z4
+	ADDQ         $0x20, CX
+	SUBQ         $0x02, R8
+	JNZ          aegis128Lanes_adLoop
+
+aegis128Lanes_adEnd:
+aegis128Lanes_adLast:
+	CMPQ         192(BX), $0x00
+	JE           aegis128Lanes_text
+	KMOVQ        192(BX), K1
+	VMOVDQU8.Z   (SI)(CX*1), K1, X17
+	KSHIFTRQ     $0x10, K1, K2
+	VMOVDQU8.Z   (DI)(CX*1), K2, X24
+	VINSERTI32X4 $0x01, X24, Z17, Z17
+	KSHIFTRQ     $0x20, K1, K2
+	VMOVDQU8.Z   (DX)(CX*1), K2, X24
+	VINSERTI32X4 $0x02, X24, Z17, Z17
+	KSHIFTRQ     $0x30, K1, K2
+	VMOVDQU8.Z   (R9)(CX*1), K2, X24
+	VINSERTI32X4 $0x03, X24, Z17, Z17
+	KMOVQ        200(BX), K1
+	VMOVDQU8.Z   16(SI)(CX*1), K1, X18
+	KSHIFTRQ     $0x10, K1, K2
+	VMOVDQU8.Z   16(DI)(CX*1), K2, X24
+	VINSERTI32X4 $0x01, X24, Z18, Z18
+	KSHIFTRQ     $0x20, K1, K2
+	VMOVDQU8.Z   16(DX)(CX*1), K2, X24
+	VINSERTI32X4 $0x02, X24, Z18, Z18
+	KSHIFTRQ     $0x30, K1, K2
+	VMOVDQU8.Z   16(R9)(CX*1), K2, X24
+	VINSERTI32X4 $0x03, X24, Z18, Z18
+	VAESENC      Z16, Z7, Z8
+	VAESENC      Z16, Z3, Z12
+	VAESENC      Z1, Z0, Z9
+	VAESENC      Z2, Z1, Z10
+	VAESENC      Z3, Z2, Z11
+	VAESENC      Z5, Z4, Z13
+	VAESENC      Z6, Z5, Z14
+	VAESENC      Z7, Z6, Z15
+	VPTERNLOGD   $0x96, Z17, Z0, Z8
+	VPTERNLOGD   $0x96, Z18, Z4, Z12
+	VMOVDQA64    Z8, Z0
+	VMOVDQA64    Z9, Z1
+	VMOVDQA64    Z10, Z2
+	VMOVDQA64    Z11, Z3
+	VMOVDQA64    Z12, Z4
+	VMOVDQA64    Z13, Z5
+	VMOVDQA64    Z14, Z6
+	VMOVDQA64    Z15, Z7
+
+aegis128Lanes_text:
+	MOVQ          72(BX), SI
+	MOVQ          80(BX), DI
+	MOVQ          88(BX), DX
+	MOVQ          96(BX), R9
+	MOVQ          104(BX), R10
+	MOVQ          112(BX), R11
+	MOVQ          120(BX), R12
+	MOVQ          128(BX), R14
+	XORQ          CX, CX
+	MOVQ          176(BX), R8
+	CMPQ          AX, $0x06
+	JE            aegis128Lanes_open
+	TESTQ         R8, R8
+	JZ            aegis128Lanes_encLast
+	TESTQ         $0x00000001, R8
+	JZ            aegis128Lanes_encLoop
+	VMOVDQU64     (SI)(CX*1), X17
+	VINSERTI32X4  $0x01, (DI)(CX*1), Z17, Z17
+	VINSERTI32X4  $0x02, (DX)(CX*1), Z17, Z17
+	VINSERTI32X4  $0x03, (R9)(CX*1), Z17, Z17
+	VMOVDQU64     16(SI)(CX*1), X18
+	VINSERTI32X4  $0x01, 16(DI)(CX*1), Z18, Z18
+	VINSERTI32X4  $0x02, 16(DX)(CX*1), Z18, Z18
+	VINSERTI32X4  $0x03, 16(R9)(CX*1), Z18, Z18
+	VAESENC       Z16, Z7, Z8
+	VAESENC       Z16, Z3, Z12
+	VAESENC       Z1, Z0, Z9
+	VAESENC       Z2, Z1, Z10
+	VAESENC       Z3, Z2, Z11
+	VAESENC       Z5, Z4, Z13
+	VAESENC       Z6, Z5, Z14
+	VAESENC       Z7, Z6, Z15
+	VMOVDQA64     Z17, Z19
+	VPTERNLOGD    $0x96, Z6, Z1, Z19
+	VPTERNLOGD    $0x78, Z3, Z2, Z19
+	VMOVDQU64     X19, (R10)(CX*1)
+	VEXTRACTI32X4 $0x01, Z19, (R11)(CX*1)
+	VEXTRACTI32X4 $0x02, Z19, (R12)(CX*1)
+	VEXTRACTI32X4 $0x03, Z19, (R14)(CX*1)
+	VMOVDQA64     Z18, Z20
+	VPTERNLOGD    $0x96, Z5, Z2, Z20
+	VPTERNLOGD    $0x78, Z7, Z6, Z20
+	VMOVDQU64     X20, 16(R10)(CX*1)
+	VEXTRACTI32X4 $0x01, Z20, 16(R11)(CX*1)
+	VEXTRACTI32X4 $0x02, Z20, 16(R12)(CX*1)
+	VEXTRACTI32X4 $0x03, Z20, 16(R14)(CX*1)
+	VPTERNLOGD    $0x96, Z17, Z0, Z8
+	VPTERNLOGD    $0x96, Z18, Z4, Z12
+	ADDQ          $0x20, CX
+	VMOVDQA64     Z8, Z0
+	VMOVDQA64     Z9, Z1
+	VMOVDQA64     Z10, Z2
+	VMOVDQA64     Z11, Z3
+	VMOVDQA64     Z12, Z4
+	VMOVDQA64     Z13, Z5
+	VMOVDQA64     Z14, Z6
+	VMOVDQA64     Z15, Z7
+	DECQ          R8
+	JZ            aegis128Lanes_encEnd
+
+aegis128Lanes_encLoop:
+	VMOVDQU64     (SI)(CX*1), X17
+	VINSERTI32X4  $0x01, (DI)(CX*1), Z17, Z17
+	VINSERTI32X4  $0x02, (DX)(CX*1), Z17, Z17
+	VINSERTI32X4  $0x03, (R9)(CX*1), Z17, Z17
+	VMOVDQU64     16(SI)(CX*1), X18
+	VINSERTI32X4  $0x01, 16(DI)(CX*1), Z18, Z18
+	VINSERTI32X4  $0x02, 16(DX)(CX*1), Z18, Z18
+	VINSERTI32X4  $0x03, 16(R9)(CX*1), Z18, Z18
+	VAESENC       Z16, Z7, Z8
+	VAESENC       Z16, Z3, Z12
+	VAESENC       Z1, Z0, Z9
+	VAESENC       Z2, Z1, Z10
+	VAESENC       Z3, Z2, Z11
+	VAESENC       Z5, Z4, Z13
+	VAESENC       Z6, Z5, Z14
+	VAESENC       Z7, Z6, Z15
+	VMOVDQA64     Z17, Z19
+	VPTERNLOGD    $0x96, Z6, Z1, Z19
+	VPTERNLOGD    $0x78, Z3, Z2, Z19
+	VMOVDQU64     X19, (R10)(CX*1)
+	VEXTRACTI32X4 $0x01, Z19, (R11)(CX*1)
+	VEXTRACTI32X4 $0x02, Z19, (R12)(CX*1)
+	VEXTRACTI32X4 $0x03, Z19, (R14)(CX*1)
+	VMOVDQA64     Z18, Z20
+	VPTERNLOGD    $0x96, Z5, Z2, Z20
+	VPTERNLOGD    $0x78, Z7, Z6, Z20
+	VMOVDQU64     X20, 16(R10)(CX*1)
+	VEXTRACTI32X4 $0x01, Z20, 16(R11)(CX*1)
+	VEXTRACTI32X4 $0x02, Z20, 16(R12)(CX*1)
+	VEXTRACTI32X4 $0x03, Z20, 16(R14)(CX*1)
+	VPTERNLOGD    $0x96, Z17, Z0, Z8
+	VPTERNLOGD    $0x96, Z18, Z4, Z12
+	ADDQ          $0x20, CX
+	VMOVDQU64     (SI)(CX*1), X17
+	VINSERTI32X4  $0x01, (DI)(CX*1), Z17, Z17
+	VINSERTI32X4  $0x02, (DX)(CX*1), Z17, Z17
+	VINSERTI32X4  $0x03, (R9)(CX*1), Z17, Z17
+	VMOVDQU64     16(SI)(CX*1), X18
+	VINSERTI32X4  $0x01, 16(DI)(CX*1), Z18, Z18
+	VINSERTI32X4  $0x02, 16(DX)(CX*1), Z18, Z18
+	VINSERTI32X4  $0x03, 16(R9)(CX*1), Z18, Z18
+	VAESENC       Z16, Z15, Z0
+	VAESENC       Z16, Z11, Z4
+	VAESENC       Z9, Z8, Z1
+	VAESENC       Z10, Z9, Z2
+	VAESENC       Z11, Z10, Z3
+	VAESENC       Z13, Z12, Z5
+	VAESENC       Z14, Z13, Z6
+	VAESENC       Z15, Z14, Z7
+	VMOVDQA64     Z17, Z19
+	VPTERNLOGD    $0x96, Z14, Z9, Z19
+	VPTERNLOGD    $0x78, Z11, Z10, Z19
+	VMOVDQU64     X19, (R10)(CX*1)
+	VEXTRACTI32X4 $0x01, Z19, (R11)(CX*1)
+	VEXTRACTI32X4 $0x02, Z19, (R12)(CX*1)
+	VEXTRACTI32X4 $0x03, Z19, (R14)(CX*1)
+	VMOVDQA64     Z18, Z20
+	VPTERNLOGD    $0x96, Z13, Z10, Z20
+	VPTERNLOGD    $0x78, Z15, Z14, Z20
+	VMOVDQU64     X20, 16(R10)(CX*1)
+	VEXTRACTI32X4 $0x01, Z20, 16(R11)(CX*1)
+	VEXTRACTI32X4 $0x02, Z20, 16(R12)(CX*1)
+	VEXTRACTI32X4 $0x03, Z20, 16(R14)(CX*1)
+	VPTERNLOGD    $0x96, Z17, Z8, Z0
+	VPTERNLOGD    $0x96, Z18, Z12, Z4
+	ADDQ          $0x20, CX
+	SUBQ          $0x02, R8
+	JNZ           aegis128Lanes_encLoop
+
+aegis128Lanes_encEnd:
+aegis128Lanes_encLast:
+	CMPQ          208(BX), $0x00
+	JE            aegis128Lanes_encDone
+	KMOVQ         208(BX), K1
+	VMOVDQU8.Z    (SI)(CX*1), K1, X17
+	KSHIFTRQ      $0x10, K1, K2
+	VMOVDQU8.Z    (DI)(CX*1), K2, X24
+	VINSERTI32X4  $0x01, X24, Z17, Z17
+	KSHIFTRQ      $0x20, K1, K2
+	VMOVDQU8.Z    (DX)(CX*1), K2, X24
+	VINSERTI32X4  $0x02, X24, Z17, Z17
+	KSHIFTRQ      $0x30, K1, K2
+	VMOVDQU8.Z    (R9)(CX*1), K2, X24
+	VINSERTI32X4  $0x03, X24, Z17, Z17
+	KMOVQ         216(BX), K1
+	VMOVDQU8.Z    16(SI)(CX*1), K1, X18
+	KSHIFTRQ      $0x10, K1, K2
+	VMOVDQU8.Z    16(DI)(CX*1), K2, X24
+	VINSERTI32X4  $0x01, X24, Z18, Z18
+	KSHIFTRQ      $0x20, K1, K2
+	VMOVDQU8.Z    16(DX)(CX*1), K2, X24
+	VINSERTI32X4  $0x02, X24, Z18, Z18
+	KSHIFTRQ      $0x30, K1, K2
+	VMOVDQU8.Z    16(R9)(CX*1), K2, X24
+	VINSERTI32X4  $0x03, X24, Z18, Z18
+	VAESENC       Z16, Z7, Z8
+	VAESENC       Z16, Z3, Z12
+	VAESENC       Z1, Z0, Z9
+	VAESENC       Z2, Z1, Z10
+	VAESENC       Z3, Z2, Z11
+	VAESENC       Z5, Z4, Z13
+	VAESENC       Z6, Z5, Z14
+	VAESENC       Z7, Z6, Z15
+	VMOVDQA64     Z17, Z19
+	VPTERNLOGD    $0x96, Z6, Z1, Z19
+	VPTERNLOGD    $0x78, Z3, Z2, Z19
+	KMOVQ         208(BX), K1
+	VMOVDQU8      X19, K1, (R10)(CX*1)
+	KSHIFTRQ      $0x10, K1, K2
+	VEXTRACTI32X4 $0x01, Z19, X24
+	VMOVDQU8      X24, K2, (R11)(CX*1)
+	KSHIFTRQ      $0x20, K1, K2
+	VEXTRACTI32X4 $0x02, Z19, X24
+	VMOVDQU8      X24, K2, (R12)(CX*1)
+	KSHIFTRQ      $0x30, K1, K2
+	VEXTRACTI32X4 $0x03, Z19, X24
+	VMOVDQU8      X24, K2, (R14)(CX*1)
+	VMOVDQA64     Z18, Z20
+	VPTERNLOGD    $0x96, Z5, Z2, Z20
+	VPTERNLOGD    $0x78, Z7, Z6, Z20
+	KMOVQ         216(BX), K1
+	VMOVDQU8      X20, K1, 16(R10)(CX*1)
+	KSHIFTRQ      $0x10, K1, K2
+	VEXTRACTI32X4 $0x01, Z20, X24
+	VMOVDQU8      X24, K2, 16(R11)(CX*1)
+	KSHIFTRQ      $0x20, K1, K2
+	VEXTRACTI32X4 $0x02, Z20, X24
+	VMOVDQU8      X24, K2, 16(R12)(CX*1)
+	KSHIFTRQ      $0x30, K1, K2
+	VEXTRACTI32X4 $0x03, Z20, X24
+	VMOVDQU8      X24, K2, 16(R14)(CX*1)
+	VPTERNLOGD    $0x96, Z17, Z0, Z8
+	VPTERNLOGD    $0x96, Z18, Z4, Z12
+	VMOVDQA64     Z8, Z0
+	VMOVDQA64     Z9, Z1
+	VMOVDQA64     Z10, Z2
+	VMOVDQA64     Z11, Z3
+	VMOVDQA64     Z12, Z4
+	VMOVDQA64     Z13, Z5
+	VMOVDQA64     Z14, Z6
+	VMOVDQA64     Z15, Z7
+
+aegis128Lanes_encDone:
+	JMP aegis128Lanes_final
+
+aegis128Lanes_open:
+	TESTQ         R8, R8
+	JZ            aegis128Lanes_decLast
+	TESTQ         $0x00000001, R8
+	JZ            aegis128Lanes_decLoop
+	VMOVDQU64     (SI)(CX*1), X17
+	VINSERTI32X4  $0x01, (DI)(CX*1), Z17, Z17
+	VINSERTI32X4  $0x02, (DX)(CX*1), Z17, Z17
+	VINSERTI32X4  $0x03, (R9)(CX*1), Z17, Z17
+	VMOVDQU64     16(SI)(CX*1), X18
+	VINSERTI32X4  $0x01, 16(DI)(CX*1), Z18, Z18
+	VINSERTI32X4  $0x02, 16(DX)(CX*1), Z18, Z18
+	VINSERTI32X4  $0x03, 16(R9)(CX*1), Z18, Z18
+	VAESENC       Z16, Z7, Z8
+	VAESENC       Z16, Z3, Z12
+	VAESENC       Z1, Z0, Z9
+	VAESENC       Z2, Z1, Z10
+	VAESENC       Z3, Z2, Z11
+	VAESENC       Z5, Z4, Z13
+	VAESENC       Z6, Z5, Z14
+	VAESENC       Z7, Z6, Z15
+	VMOVDQA64     Z17, Z19
+	VPTERNLOGD    $0x96, Z6, Z1, Z19
+	VPTERNLOGD    $0x78, Z3, Z2, Z19
+	VMOVDQU64     X19, (R10)(CX*1)
+	VEXTRACTI32X4 $0x01, Z19, (R11)(CX*1)
+	VEXTRACTI32X4 $0x02, Z19, (R12)(CX*1)
+	VEXTRACTI32X4 $0x03, Z19, (R14)(CX*1)
+	VMOVDQA64     Z18, Z20
+	VPTERNLOGD    $0x96, Z5, Z2, Z20
+	VPTERNLOGD    $0x78, Z7, Z6, Z20
+	VMOVDQU64     X20, 16(R10)(CX*1)
+	VEXTRACTI32X4 $0x01, Z20, 16(R11)(CX*1)
+	VEXTRACTI32X4 $0x02, Z20, 16(R12)(CX*1)
+	VEXTRACTI32X4 $0x03, Z20, 16(R14)(CX*1)
+	VPTERNLOGD    $0x96, Z19, Z0, Z8
+	VPTERNLOGD    $0x96, Z20, Z4, Z12
+	ADDQ          $0x20, CX
+	VMOVDQA64     Z8, Z0
+	VMOVDQA64     Z9, Z1
+	VMOVDQA64     Z10, Z2
+	VMOVDQA64     Z11, Z3
+	VMOVDQA64     Z12, Z4
+	VMOVDQA64     Z13, Z5
+	VMOVDQA64     Z14, Z6
+	VMOVDQA64     Z15, Z7
+	DECQ          R8
+	JZ            aegis128Lanes_decEnd
+
+aegis128Lanes_decLoop:
+	VMOVDQU64     (SI)(CX*1), X17
+	VINSERTI32X4  $0x01, (DI)(CX*1), Z17, Z17
+	VINSERTI32X4  $0x02, (DX)(CX*1), Z17, Z17
+	VINSERTI32X4  $0x03, (R9)(CX*1), Z17, Z17
+	VMOVDQU64     16(SI)(CX*1), X18
+	VINSERTI32X4  $0x01, 16(DI)(CX*1), Z18, Z18
+	VINSERTI32X4  $0x02, 16(DX)(CX*1), Z18, Z18
+	VINSERTI32X4  $0x03, 16(R9)(CX*1), Z18, Z18
+	VAESENC       Z16, Z7, Z8
+	VAESENC       Z16, Z3, Z12
+	VAESENC       Z1, Z0, Z9
+	VAESENC       Z2, Z1, Z10
+	VAESENC       Z3, Z2, Z11
+	VAESENC       Z5, Z4, Z13
+	VAESENC       Z6, Z5, Z14
+	VAESENC       Z7, Z6, Z15
+	VMOVDQA64     Z17, Z19
+	VPTERNLOGD    $0x96, Z6, Z1, Z19
+	VPTERNLOGD    $0x78, Z3, Z2, Z19
+	VMOVDQU64     X19, (R10)(CX*1)
+	VEXTRACTI32X4 $0x01, Z19, (R11)(CX*1)
+	VEXTRACTI32X4 $0x02, Z19, (R12)(CX*1)
+	VEXTRACTI32X4 $0x03, Z19, (R14)(CX*1)
+	VMOVDQA64     Z18, Z20
+	VPTERNLOGD    $0x96, Z5, Z2, Z20
+	VPTERNLOGD    $0x78, Z7, Z6, Z20
+	VMOVDQU64     X20, 16(R10)(CX*1)
+	VEXTRACTI32X4 $0x01, Z20, 16(R11)(CX*1)
+	VEXTRACTI32X4 $0x02, Z20, 16(R12)(CX*1)
+	VEXTRACTI32X4 $0x03, Z20, 16(R14)(CX*1)
+	VPTERNLOGD    $0x96, Z19, Z0, Z8
+	VPTERNLOGD    $0x96, Z20, Z4, Z12
+	ADDQ          $0x20, CX
+	VMOVDQU64     (SI)(CX*1), X17
+	VINSERTI32X4  $0x01, (DI)(CX*1), Z17, Z17
+	VINSERTI32X4  $0x02, (DX)(CX*1), Z17, Z17
+	VINSERTI32X4  $0x03, (R9)(CX*1), Z17, Z17
+	VMOVDQU64     16(SI)(CX*1), X18
+	VINSERTI32X4  $0x01, 16(DI)(CX*1), Z18, Z18
+	VINSERTI32X4  $0x02, 16(DX)(CX*1), Z18, Z18
+	VINSERTI32X4  $0x03, 16(R9)(CX*1), Z18, Z18
+	VAESENC       Z16, Z15, Z0
+	VAESENC       Z16, Z11, Z4
+	VAESENC       Z9, Z8, Z1
+	VAESENC       Z10, Z9, Z2
+	VAESENC       Z11, Z10, Z3
+	VAESENC       Z13, Z12, Z5
+	VAESENC       Z14, Z13, Z6
+	VAESENC       Z15, Z14, Z7
+	VMOVDQA64     Z17, Z19
+	VPTERNLOGD    $0x96, Z14, Z9, Z19
+	VPTERNLOGD    $0x78, Z11, Z10, Z19
+	VMOVDQU64     X19, (R10)(CX*1)
+	VEXTRACTI32X4 $0x01, Z19, (R11)(CX*1)
+	VEXTRACTI32X4 $0x02, Z19, (R12)(CX*1)
+	VEXTRACTI32X4 $0x03, Z19, (R14)(CX*1)
+	VMOVDQA64     Z18, Z20
+	VPTERNLOGD    $0x96, Z13, Z10, Z20
+	VPTERNLOGD    $0x78, Z15, Z14, Z20
+	VMOVDQU64     X20, 16(R10)(CX*1)
+	VEXTRACTI32X4 $0x01, Z20, 16(R11)(CX*1)
+	VEXTRACTI32X4 $0x02, Z20, 16(R12)(CX*1)
+	VEXTRACTI32X4 $0x03, Z20, 16(R14)(CX*1)
+	VPTERNLOGD    $0x96, Z19, Z8, Z0
+	VPTERNLOGD    $0x96, Z20, Z12, Z4
+	ADDQ          $0x20, CX
+	SUBQ          $0x02, R8
+	JNZ           aegis128Lanes_decLoop
+
+aegis128Lanes_decEnd:
+aegis128Lanes_decLast:
+	CMPQ          208(BX), $0x00
+	JE            aegis128Lanes_decDone
+	KMOVQ         208(BX), K1
+	VMOVDQU8.Z    (SI)(CX*1), K1, X19
+	KSHIFTRQ      $0x10, K1, K2
+	VMOVDQU8.Z    (DI)(CX*1), K2, X24
+	VINSERTI32X4  $0x01, X24, Z19, Z19
+	KSHIFTRQ      $0x20, K1, K2
+	VMOVDQU8.Z    (DX)(CX*1), K2, X24
+	VINSERTI32X4  $0x02, X24, Z19, Z19
+	KSHIFTRQ      $0x30, K1, K2
+	VMOVDQU8.Z    (R9)(CX*1), K2, X24
+	VINSERTI32X4  $0x03, X24, Z19, Z19
+	KMOVQ         216(BX), K1
+	VMOVDQU8.Z    16(SI)(CX*1), K1, X20
+	KSHIFTRQ      $0x10, K1, K2
+	VMOVDQU8.Z    16(DI)(CX*1), K2, X24
+	VINSERTI32X4  $0x01, X24, Z20, Z20
+	KSHIFTRQ      $0x20, K1, K2
+	VMOVDQU8.Z    16(DX)(CX*1), K2, X24
+	VINSERTI32X4  $0x02, X24, Z20, Z20
+	KSHIFTRQ      $0x30, K1, K2
+	VMOVDQU8.Z    16(R9)(CX*1), K2, X24
+	VINSERTI32X4  $0x03, X24, Z20, Z20
+	VAESENC       Z16, Z7, Z8
+	VAESENC       Z16, Z3, Z12
+	VAESENC       Z1, Z0, Z9
+	VAESENC       Z2, Z1, Z10
+	VAESENC       Z3, Z2, Z11
+	VAESENC       Z5, Z4, Z13
+	VAESENC       Z6, Z5, Z14
+	VAESENC       Z7, Z6, Z15
+	VPTERNLOGD    $0x96, Z6, Z1, Z19
+	VPTERNLOGD    $0x78, Z3, Z2, Z19
+	KMOVQ         208(BX), K3
+	VMOVDQU8.Z    Z19, K3, Z19
+	KMOVQ         208(BX), K1
+	VMOVDQU8      X19, K1, (R10)(CX*1)
+	KSHIFTRQ      $0x10, K1, K2
+	VEXTRACTI32X4 $0x01, Z19, X24
+	VMOVDQU8      X24, K2, (R11)(CX*1)
+	KSHIFTRQ      $0x20, K1, K2
+	VEXTRACTI32X4 $0x02, Z19, X24
+	VMOVDQU8      X24, K2, (R12)(CX*1)
+	KSHIFTRQ      $0x30, K1, K2
+	VEXTRACTI32X4 $0x03, Z19, X24
+	VMOVDQU8      X24, K2, (R14)(CX*1)
+	VPTERNLOGD    $0x96, Z5, Z2, Z20
+	VPTERNLOGD    $0x78, Z7, Z6, Z20
+	KMOVQ         216(BX), K3
+	VMOVDQU8.Z    Z20, K3, Z20
+	KMOVQ         216(BX), K1
+	VMOVDQU8      X20, K1, 16(R10)(CX*1)
+	KSHIFTRQ      $0x10, K1, K2
+	VEXTRACTI32X4 $0x01, Z20, X24
+	VMOVDQU8      X24, K2, 16(R11)(CX*1)
+	KSHIFTRQ      $0x20, K1, K2
+	VEXTRACTI32X4 $0x02, Z20, X24
+	VMOVDQU8      X24, K2, 16(R12)(CX*1)
+	KSHIFTRQ      $0x30, K1, K2
+	VEXTRACTI32X4 $0x03, Z20, X24
+	VMOVDQU8      X24, K2, 16(R14)(CX*1)
+	VPTERNLOGD    $0x96, Z19, Z0, Z8
+	VPTERNLOGD    $0x96, Z20, Z4, Z12
+	VMOVDQA64     Z8, Z0
+	VMOVDQA64     Z9, Z1
+	VMOVDQA64     Z10, Z2
+	VMOVDQA64     Z11, Z3
+	VMOVDQA64     Z12, Z4
+	VMOVDQA64     Z13, Z5
+	VMOVDQA64     Z14, Z6
+	VMOVDQA64     Z15, Z7
+
+aegis128Lanes_decDone:
+aegis128Lanes_final:
+	VMOVDQU64  224(BX), Z23
+	VPXORD     Z2, Z23, Z23
+	VAESENC    Z16, Z7, Z8
+	VAESENC    Z16, Z3, Z12
+	VAESENC    Z1, Z0, Z9
+	VAESENC    Z2, Z1, Z10
+	VAESENC    Z3, Z2, Z11
+	VAESENC    Z5, Z4, Z13
+	VAESENC    Z6, Z5, Z14
+	VAESENC    Z7, Z6, Z15
+	VPTERNLOGD $0x96, Z23, Z0, Z8
+	VPTERNLOGD $0x96, Z23, Z4, Z12
+	MOVQ       $0x00000003, R11
+
+aegis128Lanes_finalLoop:
+	VAESENC       Z16, Z15, Z0
+	VAESENC       Z16, Z11, Z4
+	VAESENC       Z9, Z8, Z1
+	VAESENC       Z10, Z9, Z2
+	VAESENC       Z11, Z10, Z3
+	VAESENC       Z13, Z12, Z5
+	VAESENC       Z14, Z13, Z6
+	VAESENC       Z15, Z14, Z7
+	VPTERNLOGD    $0x96, Z23, Z8, Z0
+	VPTERNLOGD    $0x96, Z23, Z12, Z4
+	VAESENC       Z16, Z7, Z8
+	VAESENC       Z16, Z3, Z12
+	VAESENC       Z1, Z0, Z9
+	VAESENC       Z2, Z1, Z10
+	VAESENC       Z3, Z2, Z11
+	VAESENC       Z5, Z4, Z13
+	VAESENC       Z6, Z5, Z14
+	VAESENC       Z7, Z6, Z15
+	VPTERNLOGD    $0x96, Z23, Z0, Z8
+	VPTERNLOGD    $0x96, Z23, Z4, Z12
+	DECQ          R11
+	JNZ           aegis128Lanes_finalLoop
+	CMPQ          184(BX), $0x10
+	JNE           aegis128Lanes_finalTag32
+	VPXORD        Z8, Z9, Z19
+	VPXORD        Z10, Z19, Z19
+	VPXORD        Z11, Z19, Z19
+	VPXORD        Z12, Z19, Z19
+	VPXORD        Z13, Z19, Z19
+	VPXORD        Z14, Z19, Z19
+	MOVQ          136(BX), R13
+	VMOVDQU64     X19, (R13)
+	MOVQ          144(BX), R13
+	VEXTRACTI32X4 $0x01, Z19, (R13)
+	MOVQ          152(BX), R13
+	VEXTRACTI32X4 $0x02, Z19, (R13)
+	MOVQ          160(BX), R13
+	VEXTRACTI32X4 $0x03, Z19, (R13)
+	JMP           aegis128Lanes_finalDone
+
+aegis128Lanes_finalTag32:
+	VPXORD        Z8, Z9, Z19
+	VPXORD        Z10, Z19, Z19
+	VPXORD        Z11, Z19, Z19
+	VPXORD        Z12, Z13, Z20
+	VPXORD        Z14, Z20, Z20
+	VPXORD        Z15, Z20, Z20
+	MOVQ          136(BX), R13
+	VMOVDQU64     X19, (R13)
+	MOVQ          144(BX), R13
+	VEXTRACTI32X4 $0x01, Z19, (R13)
+	MOVQ          152(BX), R13
+	VEXTRACTI32X4 $0x02, Z19, (R13)
+	MOVQ          160(BX), R13
+	VEXTRACTI32X4 $0x03, Z19, (R13)
+	MOVQ          136(BX), R13
+	VMOVDQU64     X20, 16(R13)
+	MOVQ          144(BX), R13
+	VEXTRACTI32X4 $0x01, Z20, 16(R13)
+	MOVQ          152(BX), R13
+	VEXTRACTI32X4 $0x02, Z20, 16(R13)
+	MOVQ          160(BX), R13
+	VEXTRACTI32X4 $0x03, Z20, 16(R13)
+
+aegis128Lanes_finalDone:
+	VZEROUPPER
+	RET
+
+// func aegis256Lanes(op int, j *byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, VAES
+TEXT ·aegis256Lanes(SB), NOSPLIT, $0-16
+	MOVQ            op+0(FP), AX
+	MOVQ            j+8(FP), BX
+	VPXORD          Z16, Z16, Z16
+	MOVQ            (BX), R13
+	VBROADCASTI32X4 (R13), Z19
+	VBROADCASTI32X4 16(R13), Z20
+	MOVQ            8(BX), R10
+	VMOVDQU64       (R10), X24
+	MOVQ            16(BX), R10
+	VINSERTI32X4    $0x01, (R10), Z24, Z24
+	MOVQ            24(BX), R10
+	VINSERTI32X4    $0x02, (R10), Z24, Z24
+	MOVQ            32(BX), R10
+	VINSERTI32X4    $0x03, (R10), Z24, Z24
+	MOVQ            8(BX), R10
+	VMOVDQU64       16(R10), X25
+	MOVQ            16(BX), R10
+	VINSERTI32X4    $0x01, 16(R10), Z25, Z25
+	MOVQ            24(BX), R10
+	VINSERTI32X4    $0x02, 16(R10), Z25, Z25
+	MOVQ            32(BX), R10
+	VINSERTI32X4    $0x03, 16(R10), Z25, Z25
+	VBROADCASTI32X4 c0<>+0(SB), Z3
+	VBROADCASTI32X4 c1<>+0(SB), Z2
+	VPXORD          Z19, Z24, Z24
+	VPXORD          Z20, Z25, Z25
+	VMOVDQA64       Z24, Z0
+	VMOVDQA64       Z25, Z1
+	VPXORD          Z19, Z3, Z4
+	VPXORD          Z20, Z2, Z5
+	MOVQ            $0x00000004, R11
+
+aegis256Lanes_initLoop:
+	VAESENC      Z16, Z5, Z8
+	VAESENC      Z1, Z0, Z9
+	VAESENC      Z2, Z1, Z10
+	VAESENC      Z3, Z2, Z11
+	VAESENC      Z4, Z3, Z12
+	VAESENC      Z5, Z4, Z13
+	VPTERNLOGD   $0x96, Z19, Z0, Z8
+	VAESENC      Z16, Z13, Z0
+	VAESENC      Z9, Z8, Z1
+	VAESENC      Z10, Z9, Z2
+	VAESENC      Z11, Z10, Z3
+	VAESENC      Z12, Z11, Z4
+	VAESENC      Z13, Z12, Z5
+	VPTERNLOGD   $0x96, Z20, Z8, Z0
+	VAESENC      Z16, Z5, Z8
+	VAESENC      Z1, Z0, Z9
+	VAESENC      Z2, Z1, Z10
+	VAESENC      Z3, Z2, Z11
+	VAESENC      Z4, Z3, Z12
+	VAESENC      Z5, Z4, Z13
+	VPTERNLOGD   $0x96, Z24, Z0, Z8
+	VAESENC      Z16, Z13, Z0
+	VAESENC      Z9, Z8, Z1
+	VAESENC      Z10, Z9, Z2
+	VAESENC      Z11, Z10, Z3
+	VAESENC      Z12, Z11, Z4
+	VAESENC      Z13, Z12, Z5
+	VPTERNLOGD   $0x96, Z25, Z8, Z0
+	DECQ         R11
+	JNZ          aegis256Lanes_initLoop
+	MOVQ         40(BX), SI
+	MOVQ         48(BX), DI
+	MOVQ         56(BX), DX
+	MOVQ         64(BX), R9
+	XORQ         CX, CX
+	MOVQ         168(BX), R8
+	TESTQ        R8, R8
+	JZ           aegis256Lanes_adLast
+	TESTQ        $0x00000001, R8
+	JZ           aegis256Lanes_adLoop
+	VMOVDQU64    (SI)(CX*1), X17
+	VINSERTI32X4 $0x01, (DI)(CX*1), Z17, Z17
+	VINSERTI32X4 $0x02, (DX)(CX*1), Z17, Z17
+	VINSERTI32X4 $0x03, (R9)(CX*1), Z17, Z17
+	VAESENC      Z16, Z5, Z8
+	VAESENC      Z1, Z0, Z9
+	VAESENC      Z2, Z1, Z10
+	VAESENC      Z3, Z2, Z11
+	VAESENC      Z4, Z3, Z12
+	VAESENC      Z5, Z4, Z13
+	VPTERNLOGD   $0x96, Z17, Z0, Z8
+	ADDQ         $0x10, CX
+	VMOVDQA64    Z8, Z0
+	VMOVDQA64    Z9, Z1
+	VMOVDQA64    Z10, Z2
+	VMOVDQA64    Z11, Z3
+	VMOVDQA64    Z12, Z4
+	VMOVDQA64    Z13, Z5
+	DECQ         R8
+	JZ           aegis256Lanes_adEnd
+
+aegis256Lanes_adLoop:
+	VMOVDQU64    (SI)(CX*1), X17
+	VINSERTI32X4 $0x01, (DI)(CX*1), Z17, Z17
+	VINSERTI32X4 $0x02, (DX)(CX*1), Z17, Z17
+	VINSERTI32X4 $0x03, (R9)(CX*1), Z17, Z17
+	VAESENC      Z16, Z5, Z8
+	VAESENC      Z1, Z0, Z9
+	VAESENC      Z2, Z1, Z10
+	VAESENC      Z3, Z2, Z11
+	VAESENC      Z4, Z3, Z12
+	VAESENC      Z5, Z4, Z13
+	VPTERNLOGD   $0x96, Z17, Z0, Z8
+	ADDQ         $0x10, CX
+	VMOVDQU64    (SI)(CX*1), X17
+	VINSERTI32X4 $0x01, (DI)(CX*1), Z17, Z17
+	VINSERTI32X4 $0x02, (DX)(CX*1), Z17, Z17
+	VINSERTI32X4 $0x03, (R9)(CX*1), Z17, Z17
+	VAESENC      Z16, Z13, Z0
+	VAESENC      Z9, Z8, Z1
+	VAESENC      Z10, Z9, Z2
+	VAESENC      Z11, Z10, Z3
+	VAESENC      Z12, Z11, Z4
+	VAESENC      Z13, Z12, Z5
+	VPTERNLOGD   $0x96, Z17, Z8, Z0
+	ADDQ         $0x10, CX
+	SUBQ         $0x02, R8
+	JNZ          aegis256Lanes_adLoop
+
+aegis256Lanes_adEnd:
+aegis256Lanes_adLast:
+	CMPQ         192(BX), $0x00
+	JE           aegis256Lanes_text
+	KMOVQ        192(BX), K1
+	VMOVDQU8.Z   (SI)(CX*1), K1, X17
+	KSHIFTRQ     $0x10, K1, K2
+	VMOVDQU8.Z   (DI)(CX*1), K2, X24
+	VINSERTI32X4 $0x01, X24, Z17, Z17
+	KSHIFTRQ     $0x20, K1, K2
+	VMOVDQU8.Z   (DX)(CX*1), K2, X24
+	VINSERTI32X4 $0x02, X24, Z17, Z17
+	KSHIFTRQ     $0x30, K1, K2
+	VMOVDQU8.Z   (R9)(CX*1), K2, X24
+	VINSERTI32X4 $0x03, X24, Z17, Z17
+	VAESENC      Z16, Z5, Z8
+	VAESENC      Z1, Z0, Z9
+	VAESENC      Z2, Z1, Z10
+	VAESENC      Z3, Z2, Z11
+	VAESENC      Z4, Z3, Z12
+	VAESENC      Z5, Z4, Z13
+	VPTERNLOGD   $0x96, Z17, Z0, Z8
+	VMOVDQA64    Z8, Z0
+	VMOVDQA64    Z9, Z1
+	VMOVDQA64    Z10, Z2
+	VMOVDQA64    Z11, Z3
+	VMOVDQA64    Z12, Z4
+	VMOVDQA64    Z13, Z5
+
+aegis256Lanes_text:
+	MOVQ          72(BX), SI
+	MOVQ          80(BX), DI
+	MOVQ          88(BX), DX
+	MOVQ          96(BX), R9
+	MOVQ          104(BX), R10
+	MOVQ          112(BX), R11
+	MOVQ          120(BX), R12
+	MOVQ          128(BX), R14
+	XORQ          CX, CX
+	MOVQ          176(BX), R8
+	CMPQ          AX, $0x06
+	JE            aegis256Lanes_open
+	TESTQ         R8, R8
+	JZ            aegis256Lanes_encLast
+	TESTQ         $0x00000001, R8
+	JZ            aegis256Lanes_encLoop
+	VMOVDQU64     (SI)(CX*1), X17
+	VINSERTI32X4  $0x01, (DI)(CX*1), Z17, Z17
+	VINSERTI32X4  $0x02, (DX)(CX*1), Z17, Z17
+	VINSERTI32X4  $0x03, (R9)(CX*1), Z17, Z17
+	VAESENC       Z16, Z5, Z8
+	VAESENC       Z1, Z0, Z9
+	VAESENC       Z2, Z1, Z10
+	VAESENC       Z3, Z2, Z11
+	VAESENC       Z4, Z3, Z12
+	VAESENC       Z5, Z4, Z13
+	VMOVDQA64     Z17, Z19
+	VPTERNLOGD    $0x96, Z4, Z1, Z19
+	VPXORD        Z5, Z19, Z19
+	VPTERNLOGD    $0x78, Z3, Z2, Z19
+	VMOVDQU64     X19, (R10)(CX*1)
+	VEXTRACTI32X4 $0x01, Z19, (R11)(CX*1)
+	VEXTRACTI32X4 $0x02, Z19, (R12)(CX*1)
+	VEXTRACTI32X4 $0x03, Z19, (R14)(CX*1)
+	VPTERNLOGD    $0x96, Z17, Z0, Z8
+	ADDQ          $0x10, CX
+	VMOVDQA64     Z8, Z0
+	VMOVDQA64     Z9, Z1
+	VMOVDQA64     Z10, Z2
+	VMOVDQA64     Z11, Z3
+	VMOVDQA64     Z12, Z4
+	VMOVDQA64     Z13, Z5
+	DECQ          R8
+	JZ            aegis256Lanes_encEnd
+
+aegis256Lanes_encLoop:
+	VMOVDQU64     (SI)(CX*1), X17
+	VINSERTI32X4  $0x01, (DI)(CX*1), Z17, Z17
+	VINSERTI32X4  $0x02, (DX)(CX*1), Z17, Z17
+	VINSERTI32X4  $0x03, (R9)(CX*1), Z17, Z17
+	VAESENC       Z16, Z5, Z8
+	VAESENC       Z1, Z0, Z9
+	VAESENC       Z2, Z1, Z10
+	VAESENC       Z3, Z2, Z11
+	VAESENC       Z4, Z3, Z12
+	VAESENC       Z5, Z4, Z13
+	VMOVDQA64     Z17, Z19
+	VPTERNLOGD    $0x96, Z4, Z1, Z19
+	VPXORD        Z5, Z19, Z19
+	VPTERNLOGD    $0x78, Z3, Z2, Z19
+	VMOVDQU64     X19, (R10)(CX*1)
+	VEXTRACTI32X4 $0x01, Z19, (R11)(CX*1)
+	VEXTRACTI32X4 $0x02, Z19, (R12)(CX*1)
+	VEXTRACTI32X4 $0x03, Z19, (R14)(CX*1)
+	VPTERNLOGD    $0x96, Z17, Z0, Z8
+	ADDQ          $0x10, CX
+	VMOVDQU64     (SI)(CX*1), X17
+	VINSERTI32X4  $0x01, (DI)(CX*1), Z17, Z17
+	VINSERTI32X4  $0x02, (DX)(CX*1), Z17, Z17
+	VINSERTI32X4  $0x03, (R9)(CX*1), Z17, Z17
+	VAESENC       Z16, Z13, Z0
+	VAESENC       Z9, Z8, Z1
+	VAESENC       Z10, Z9, Z2
+	VAESENC       Z11, Z10, Z3
+	VAESENC       Z12, Z11, Z4
+	VAESENC       Z13, Z12, Z5
+	VMOVDQA64     Z17, Z19
+	VPTERNLOGD    $0x96, Z12, Z9, Z19
+	VPXORD        Z13, Z19, Z19
+	VPTERNLOGD    $0x78, Z11, Z10, Z19
+	VMOVDQU64     X19, (R10)(CX*1)
+	VEXTRACTI32X4 $0x01, Z19, (R11)(CX*1)
+	VEXTRACTI32X4 $0x02, Z19, (R12)(CX*1)
+	VEXTRACTI32X4 $0x03, Z19, (R14)(CX*1)
+	VPTERNLOGD    $0x96, Z17, Z8, Z0
+	ADDQ          $0x10, CX
+	SUBQ          $0x02, R8
+	JNZ           aegis256Lanes_encLoop
+
+aegis256Lanes_encEnd:
+aegis256Lanes_encLast:
+	CMPQ          208(BX), $0x00
+	JE            aegis256Lanes_encDone
+	KMOVQ         208(BX), K1
+	VMOVDQU8.Z    (SI)(CX*1), K1, X17
+	KSHIFTRQ      $0x10, K1, K2
+	VMOVDQU8.Z    (DI)(CX*1), K2, X24
+	VINSERTI32X4  $0x01, X24, Z17, Z17
+	KSHIFTRQ      $0x20, K1, K2
+	VMOVDQU8.Z    (DX)(CX*1), K2, X24
+	VINSERTI32X4  $0x02, X24, Z17, Z17
+	KSHIFTRQ      $0x30, K1, K2
+	VMOVDQU8.Z    (R9)(CX*1), K2, X24
+	VINSERTI32X4  $0x03, X24, Z17, Z17
+	VAESENC       Z16, Z5, Z8
+	VAESENC       Z1, Z0, Z9
+	VAESENC       Z2, Z1, Z10
+	VAESENC       Z3, Z2, Z11
+	VAESENC       Z4, Z3, Z12
+	VAESENC       Z5, Z4, Z13
+	VMOVDQA64     Z17, Z19
+	VPTERNLOGD    $0x96, Z4, Z1, Z19
+	VPXORD        Z5, Z19, Z19
+	VPTERNLOGD    $0x78, Z3, Z2, Z19
+	KMOVQ         208(BX), K1
+	VMOVDQU8      X19, K1, (R10)(CX*1)
+	KSHIFTRQ      $0x10, K1, K2
+	VEXTRACTI32X4 $0x01, Z19, X24
+	VMOVDQU8      X24, K2, (R11)(CX*1)
+	KSHIFTRQ      $0x20, K1, K2
+	VEXTRACTI32X4 $0x02, Z19, X24
+	VMOVDQU8      X24, K2, (R12)(CX*1)
+	KSHIFTRQ      $0x30, K1, K2
+	VEXTRACTI32X4 $0x03, Z19, X24
+	VMOVDQU8      X24, K2, (R14)(CX*1)
+	VPTERNLOGD    $0x96, Z17, Z0, Z8
+	VMOVDQA64     Z8, Z0
+	VMOVDQA64     Z9, Z1
+	VMOVDQA64     Z10, Z2
+	VMOVDQA64     Z11, Z3
+	VMOVDQA64     Z12, Z4
+	VMOVDQA64     Z13, Z5
+
+aegis256Lanes_encDone:
+	JMP aegis256Lanes_final
+
+aegis256Lanes_open:
+	TESTQ         R8, R8
+	JZ            aegis256Lanes_decLast
+	TESTQ         $0x00000001, R8
+	JZ            aegis256Lanes_decLoop
+	VMOVDQU64     (SI)(CX*1), X17
+	VINSERTI32X4  $0x01, (DI)(CX*1), Z17, Z17
+	VINSERTI32X4  $0x02, (DX)(CX*1), Z17, Z17
+	VINSERTI32X4  $0x03, (R9)(CX*1), Z17, Z17
+	VAESENC       Z16, Z5, Z8
+	VAESENC       Z1, Z0, Z9
+	VAESENC       Z2, Z1, Z10
+	VAESENC       Z3, Z2, Z11
+	VAESENC       Z4, Z3, Z12
+	VAESENC       Z5, Z4, Z13
+	VMOVDQA64     Z17, Z19
+	VPTERNLOGD    $0x96, Z4, Z1, Z19
+	VPXORD        Z5, Z19, Z19
+	VPTERNLOGD    $0x78, Z3, Z2, Z19
+	VMOVDQU64     X19, (R10)(CX*1)
+	VEXTRACTI32X4 $0x01, Z19, (R11)(CX*1)
+	VEXTRACTI32X4 $0x02, Z19, (R12)(CX*1)
+	VEXTRACTI32X4 $0x03, Z19, (R14)(CX*1)
+	VPTERNLOGD    $0x96, Z19, Z0, Z8
+	ADDQ          $0x10, CX
+	VMOVDQA64     Z8, Z0
+	VMOVDQA64     Z9, Z1
+	VMOVDQA64     Z10, Z2
+	VMOVDQA64     Z11, Z3
+	VMOVDQA64     Z12, Z4
+	VMOVDQA64     Z13, Z5
+	DECQ          R8
+	JZ            aegis256Lanes_decEnd
+
+aegis256Lanes_decLoop:
+	VMOVDQU64     (SI)(CX*1), X17
+	VINSERTI32X4  $0x01, (DI)(CX*1), Z17, Z17
+	VINSERTI32X4  $0x02, (DX)(CX*1), Z17, Z17
+	VINSERTI32X4  $0x03, (R9)(CX*1), Z17, Z17
+	VAESENC       Z16, Z5, Z8
+	VAESENC       Z1, Z0, Z9
+	VAESENC       Z2, Z1, Z10
+	VAESENC       Z3, Z2, Z11
+	VAESENC       Z4, Z3, Z12
+	VAESENC       Z5, Z4, Z13
+	VMOVDQA64     Z17, Z19
+	VPTERNLOGD    $0x96, Z4, Z1, Z19
+	VPXORD        Z5, Z19, Z19
+	VPTERNLOGD    $0x78, Z3, Z2, Z19
+	VMOVDQU64     X19, (R10)(CX*1)
+	VEXTRACTI32X4 $0x01, Z19, (R11)(CX*1)
+	VEXTRACTI32X4 $0x02, Z19, (R12)(CX*1)
+	VEXTRACTI32X4 $0x03, Z19, (R14)(CX*1)
+	VPTERNLOGD    $0x96, Z19, Z0, Z8
+	ADDQ          $0x10, CX
+	VMOVDQU64     (SI)(CX*1), X17
+	VINSERTI32X4  $0x01, (DI)(CX*1), Z17, Z17
+	VINSERTI32X4  $0x02, (DX)(CX*1), Z17, Z17
+	VINSERTI32X4  $0x03, (R9)(CX*1), Z17, Z17
+	VAESENC       Z16, Z13, Z0
+	VAESENC       Z9, Z8, Z1
+	VAESENC       Z10, Z9, Z2
+	VAESENC       Z11, Z10, Z3
+	VAESENC       Z12, Z11, Z4
+	VAESENC       Z13, Z12, Z5
+	VMOVDQA64     Z17, Z19
+	VPTERNLOGD    $0x96, Z12, Z9, Z19
+	VPXORD        Z13, Z19, Z19
+	VPTERNLOGD    $0x78, Z11, Z10, Z19
+	VMOVDQU64     X19, (R10)(CX*1)
+	VEXTRACTI32X4 $0x01, Z19, (R11)(CX*1)
+	VEXTRACTI32X4 $0x02, Z19, (R12)(CX*1)
+	VEXTRACTI32X4 $0x03, Z19, (R14)(CX*1)
+	VPTERNLOGD    $0x96, Z19, Z8, Z0
+	ADDQ          $0x10, CX
+	SUBQ          $0x02, R8
+	JNZ           aegis256Lanes_decLoop
+
+aegis256Lanes_decEnd:
+aegis256Lanes_decLast:
+	CMPQ          208(BX), $0x00
+	JE            aegis256Lanes_decDone
+	KMOVQ         208(BX), K1
+	VMOVDQU8.Z    (SI)(CX*1), K1, X19
+	KSHIFTRQ      $0x10, K1, K2
+	VMOVDQU8.Z    (DI)(CX*1), K2, X24
+	VINSERTI32X4  $0x01, X24, Z19, Z19
+	KSHIFTRQ      $0x20, K1, K2
+	VMOVDQU8.Z    (DX)(CX*1), K2, X24
+	VINSERTI32X4  $0x02, X24, Z19, Z19
+	KSHIFTRQ      $0x30, K1, K2
+	VMOVDQU8.Z    (R9)(CX*1), K2, X24
+	VINSERTI32X4  $0x03, X24, Z19, Z19
+	VAESENC       Z16, Z5, Z8
+	VAESENC       Z1, Z0, Z9
+	VAESENC       Z2, Z1, Z10
+	VAESENC       Z3, Z2, Z11
+	VAESENC       Z4, Z3, Z12
+	VAESENC       Z5, Z4, Z13
+	VPTERNLOGD    $0x96, Z4, Z1, Z19
+	VPXORD        Z5, Z19, Z19
+	VPTERNLOGD    $0x78, Z3, Z2, Z19
+	KMOVQ         208(BX), K3
+	VMOVDQU8.Z    Z19, K3, Z19
+	KMOVQ         208(BX), K1
+	VMOVDQU8      X19, K1, (R10)(CX*1)
+	KSHIFTRQ      $0x10, K1, K2
+	VEXTRACTI32X4 $0x01, Z19, X24
+	VMOVDQU8      X24, K2, (R11)(CX*1)
+	KSHIFTRQ      $0x20, K1, K2
+	VEXTRACTI32X4 $0x02, Z19, X24
+	VMOVDQU8      X24, K2, (R12)(CX*1)
+	KSHIFTRQ      $0x30, K1, K2
+	VEXTRACTI32X4 $0x03, Z19, X24
+	VMOVDQU8      X24, K2, (R14)(CX*1)
+	VPTERNLOGD    $0x96, Z19, Z0, Z8
+	VMOVDQA64     Z8, Z0
+	VMOVDQA64     Z9, Z1
+	VMOVDQA64     Z10, Z2
+	VMOVDQA64     Z11, Z3
+	VMOVDQA64     Z12, Z4
+	VMOVDQA64     Z13, Z5
+
+aegis256Lanes_decDone:
+aegis256Lanes_final:
+	VMOVDQU64  224(BX), Z23
+	VPXORD     Z3, Z23, Z23
+	VAESENC    Z16, Z5, Z8
+	VAESENC    Z1, Z0, Z9
+	VAESENC    Z2, Z1, Z10
+	VAESENC    Z3, Z2, Z11
+	VAESENC    Z4, Z3, Z12
+	VAESENC    Z5, Z4, Z13
+	VPTERNLOGD $0x96, Z23, Z0, Z8
+	MOVQ       $0x00000003, R11
+
+aegis256Lanes_finalLoop:
+	VAESENC       Z16, Z13, Z0
+	VAESENC       Z9, Z8, Z1
+	VAESENC       Z10, Z9, Z2
+	VAESENC       Z11, Z10, Z3
+	VAESENC       Z12, Z11, Z4
+	VAESENC       Z13, Z12, Z5
+	VPTERNLOGD    $0x96, Z23, Z8, Z0
+	VAESENC       Z16, Z5, Z8
+	VAESENC       Z1, Z0, Z9
+	VAESENC       Z2, Z1, Z10
+	VAESENC       Z3, Z2, Z11
+	VAESENC       Z4, Z3, Z12
+	VAESENC       Z5, Z4, Z13
+	VPTERNLOGD    $0x96, Z23, Z0, Z8
+	DECQ          R11
+	JNZ           aegis256Lanes_finalLoop
+	CMPQ          184(BX), $0x10
+	JNE           aegis256Lanes_finalTag32
+	VPXORD        Z8, Z9, Z19
+	VPXORD        Z10, Z19, Z19
+	VPXORD        Z11, Z19, Z19
+	VPXORD        Z12, Z19, Z19
+	VPXORD        Z13, Z19, Z19
+	MOVQ          136(BX), R13
+	VMOVDQU64     X19, (R13)
+	MOVQ          144(BX), R13
+	VEXTRACTI32X4 $0x01, Z19, (R13)
+	MOVQ          152(BX), R13
+	VEXTRACTI32X4 $0x02, Z19, (R13)
+	MOVQ          160(BX), R13
+	VEXTRACTI32X4 $0x03, Z19, (R13)
+	JMP           aegis256Lanes_finalDone
+
+aegis256Lanes_finalTag32:
+	VPXORD        Z8, Z9, Z19
+	VPXORD        Z10, Z19, Z19
+	VPXORD        Z11, Z12, Z20
+	VPXORD        Z13, Z20, Z20
+	MOVQ          136(BX), R13
+	VMOVDQU64     X19, (R13)
+	MOVQ          144(BX), R13
+	VEXTRACTI32X4 $0x01, Z19, (R13)
+	MOVQ          152(BX), R13
+	VEXTRACTI32X4 $0x02, Z19, (R13)
+	MOVQ          160(BX), R13
+	VEXTRACTI32X4 $0x03, Z19, (R13)
+	MOVQ          136(BX), R13
+	VMOVDQU64     X20, 16(R13)
+	MOVQ          144(BX), R13
+	VEXTRACTI32X4 $0x01, Z20, 16(R13)
+	MOVQ          152(BX), R13
+	VEXTRACTI32X4 $0x02, Z20, 16(R13)
+	MOVQ          160(BX), R13
+	VEXTRACTI32X4 $0x03, Z20, 16(R13)
+
+aegis256Lanes_finalDone:
 	VZEROUPPER
 	RET

@@ -1,0 +1,208 @@
+//go:build !purego
+
+package aegis
+
+import (
+	"math/bits"
+
+	"github.com/faelabs/fae/batch"
+	"github.com/faelabs/fae/internal/batchutil"
+	"github.com/faelabs/fae/internal/impl"
+)
+
+// The batch kernels (aegis_amd64.s, see _asm/lanes.go) seal (opSeal) or
+// open (opOpen, the tags left to the Go side) four AEGIS-128L or AEGIS-256
+// messages of one shape at once, one per 128-bit lane of zmm registers.
+
+//go:noescape
+func aegis128Lanes(op int, j *laneJob)
+
+//go:noescape
+func aegis256Lanes(op int, j *laneJob)
+
+// useLanes enables the batch kernels, which need the AVX-512 kernels'
+// features.
+var useLanes = useVAES512
+
+func init() { impl.Register("aegis", "vaes512-batch", &useLanes) }
+
+const numLanes = 4
+
+// laneJob holds a batch kernel's operands; the assembly reads the fields
+// at fixed offsets (TestLaneJobLayout checks them). Lane l's blocks are
+// contiguous from ad[l], src[l] and dst[l], each partial last block after
+// the whole ones; pointers nothing reads may be nil.
+type laneJob struct {
+	key     *byte
+	nonce   [numLanes]*byte
+	ad      [numLanes]*byte
+	src     [numLanes]*byte
+	dst     [numLanes]*byte
+	tags    [numLanes]*byte // where each lane's tag goes
+	adN     int             // whole blocks of associated data, every lane
+	n       int             // whole blocks of message, every lane
+	tagSize int
+	// The byte masks of the partial last blocks of associated data and
+	// message, M0 and M1 (M0 alone for AEGIS-256): bits 16l to 16l+15 for
+	// lane l's bytes; zero when the lanes have none.
+	kAD   [2]uint64
+	kLast [2]uint64
+	u     [numLanes][16]byte // Finalize's lengths
+}
+
+// A shape is what the messages of one kernel call share.
+type shape struct {
+	adN, n       int  // whole blocks of associated data and of message
+	adPart, part bool // partial last blocks
+}
+
+// A group is up to four messages of one shape, waiting to run.
+type group struct {
+	shape shape
+	msgs  [numLanes]int // indexes in the batch
+	n     int
+}
+
+// maxGroups bounds the shapes that wait at once: a batch of one size uses
+// one group, a mix of sizes several.
+const maxGroups = 8
+
+func (a *AEAD) lanesFit(msgs []batch.Message) bool {
+	return useLanes && a.v.lanes == 1 && len(msgs) > 1
+}
+
+func (a *AEAD) sealBatch(msgs []batch.Message) {
+	s := a.batchSpec()
+	if !a.lanesFit(msgs) {
+		batchutil.Seal(a, s, msgs)
+		return
+	}
+	s.CheckSeal(msgs)
+	a.runLanes(msgs, false)
+}
+
+func (a *AEAD) openBatch(msgs []batch.Message) bool {
+	s := a.batchSpec()
+	if !a.lanesFit(msgs) {
+		return batchutil.Open(a, s, msgs)
+	}
+	s.CheckOpen(msgs)
+	return a.runLanes(msgs, true)
+}
+
+// runLanes seals or opens msgs, which have been checked, four of one shape
+// per kernel call. Messages wait in groups by shape; a group runs when it
+// is full, when a new shape finds every group taken (the first then runs),
+// and at the end.
+func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
+	var gs [maxGroups]group
+	ng := 0
+	shift := bits.TrailingZeros(uint(a.v.rate()))
+	allOK = true
+	for i := range msgs {
+		m := &msgs[i]
+		n := len(m.In)
+		if open {
+			if n < a.tagSize {
+				m.OK, allOK = false, false // its Out is empty
+				continue
+			}
+			n -= a.tagSize
+		}
+		r := 1<<shift - 1
+		sh := shape{len(m.AD) >> shift, n >> shift, len(m.AD)&r != 0, n&r != 0}
+		g := 0
+		for g < ng && gs[g].shape != sh {
+			g++
+		}
+		if g == ng {
+			if ng == maxGroups {
+				allOK = a.runGroup(msgs, &gs[0], open) && allOK
+				g = 0
+			} else {
+				ng++
+			}
+			gs[g] = group{shape: sh}
+		}
+		gs[g].msgs[gs[g].n] = i
+		if gs[g].n++; gs[g].n == numLanes {
+			allOK = a.runGroup(msgs, &gs[g], open) && allOK
+			ng--
+			gs[g] = gs[ng]
+		}
+	}
+	for g := range gs[:ng] {
+		allOK = a.runGroup(msgs, &gs[g], open) && allOK
+	}
+	return allOK
+}
+
+// runGroup seals or opens the messages of g and reports whether they all
+// authenticated. A lone message takes a single call. Lanes beyond g's
+// messages repeat its last one: they read the same input and write the
+// same output, byte for byte, in the same steps.
+func (a *AEAD) runGroup(msgs []batch.Message, g *group, open bool) (ok bool) {
+	if g.n == 1 {
+		m := &msgs[g.msgs[0]]
+		if !open {
+			a.Seal(m.Out[:0], m.Nonce, m.In, m.AD)
+			return true
+		}
+		_, err := a.Open(m.Out[:0], m.Nonce, m.In, m.AD)
+		m.OK = err == nil
+		return m.OK
+	}
+	var (
+		j    laneJob
+		tags [numLanes][32]byte
+	)
+	r := a.v.rate()
+	j.key, j.adN, j.n, j.tagSize = &a.key[0], g.shape.adN, g.shape.n, a.tagSize
+	for l := range numLanes {
+		m := &msgs[g.msgs[min(l, g.n-1)]]
+		text := m.In
+		if open {
+			text = m.In[:len(m.In)-a.tagSize]
+			j.tags[l] = &tags[l][0]
+		} else {
+			j.tags[l] = &m.Out[len(text)]
+		}
+		j.nonce[l], j.ad[l], j.src[l], j.dst[l] = &m.Nonce[0], first(m.AD), first(text), first(m.Out)
+		block{uint64(len(m.AD)) * 8, uint64(len(text)) * 8}.put(j.u[l][:])
+		kAD, kLast := byteMasks(a.v, len(m.AD)&(r-1)), byteMasks(a.v, len(text)&(r-1))
+		for h := range 2 {
+			j.kAD[h] |= kAD[h] << (16 * l)
+			j.kLast[h] |= kLast[h] << (16 * l)
+		}
+	}
+	op := opSeal
+	if open {
+		op = opOpen
+	}
+	if a.v.words == 8 {
+		aegis128Lanes(op, &j)
+	} else {
+		aegis256Lanes(op, &j)
+	}
+	if !open {
+		return true
+	}
+	ok = true
+	for l := range g.n {
+		m := &msgs[g.msgs[l]]
+		m.OK = tagMatches(&tags[l], m.In[len(m.In)-a.tagSize:])
+		if !m.OK {
+			clear(m.Out)
+			ok = false
+		}
+	}
+	return ok
+}
+
+// first returns &b[0], or nil for an empty b.
+func first(b []byte) *byte {
+	if len(b) == 0 {
+		return nil
+	}
+	return &b[0]
+}
