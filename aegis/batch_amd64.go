@@ -153,8 +153,9 @@ func (a *AEAD) runGroup(msgs []batch.Message, g *group, open bool) (ok bool) {
 		return m.OK
 	}
 	var (
-		j    laneJob
-		tags [numLanes][32]byte
+		j                    laneJob
+		tags                 [numLanes][32]byte
+		kAD0, kAD1, kL0, kL1 uint64
 	)
 	r := a.v.rate()
 	j.key, j.adN, j.n, j.tagSize = &a.key[0], g.shape.adN, g.shape.n, a.tagSize
@@ -169,12 +170,16 @@ func (a *AEAD) runGroup(msgs []batch.Message, g *group, open bool) (ok bool) {
 		}
 		j.nonce[l], j.ad[l], j.src[l], j.dst[l] = &m.Nonce[0], first(m.AD), first(text), first(m.Out)
 		block{uint64(len(m.AD)) * 8, uint64(len(text)) * 8}.put(j.u[l][:])
-		kAD, kLast := byteMasks(a.v, len(m.AD)&(r-1)), byteMasks(a.v, len(text)&(r-1))
-		for h := range 2 {
-			j.kAD[h] |= kAD[h] << (16 * l)
-			j.kLast[h] |= kLast[h] << (16 * l)
+		if g.shape.adPart {
+			m0, m1 := byteMasks(16, len(m.AD)&(r-1))
+			kAD0, kAD1 = kAD0|m0<<(16*l), kAD1|m1<<(16*l)
+		}
+		if g.shape.part {
+			m0, m1 := byteMasks(16, len(text)&(r-1))
+			kL0, kL1 = kL0|m0<<(16*l), kL1|m1<<(16*l)
 		}
 	}
+	j.kAD[0], j.kAD[1], j.kLast[0], j.kLast[1] = kAD0, kAD1, kL0, kL1
 	op := opSeal
 	if open {
 		op = opOpen
