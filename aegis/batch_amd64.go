@@ -26,7 +26,7 @@ var useLanes = useVAES512
 
 func init() { impl.Register("aegis", "vaes512-batch", &useLanes) }
 
-const numLanes = 4
+const numLanes = batchutil.MaxLanes
 
 // laneJob holds a batch kernel's operands; the assembly reads the fields
 // at fixed offsets (TestLaneJobLayout checks them). Lane l's blocks are
@@ -49,23 +49,6 @@ type laneJob struct {
 	kLast [2]uint64
 	u     [numLanes][16]byte // Finalize's lengths
 }
-
-// A shape is what the messages of one kernel call share.
-type shape struct {
-	adN, n       int  // whole blocks of associated data and of message
-	adPart, part bool // partial last blocks
-}
-
-// A group is up to four messages of one shape, waiting to run.
-type group struct {
-	shape shape
-	msgs  [numLanes]int // indexes in the batch
-	n     int
-}
-
-// maxGroups bounds the shapes that wait at once: a batch of one size uses
-// one group, a mix of sizes several.
-const maxGroups = 8
 
 func (a *AEAD) lanesFit(msgs []batch.Message) bool {
 	return useLanes && a.v.lanes == 1 && len(msgs) > 1
@@ -91,59 +74,21 @@ func (a *AEAD) openBatch(msgs []batch.Message) bool {
 }
 
 // runLanes seals or opens msgs, which have been checked, four of one shape
-// per kernel call. Messages wait in groups by shape; a group runs when it
-// is full, when a new shape finds every group taken (the first then runs),
-// and at the end.
-func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
-	var gs [maxGroups]group
-	ng := 0
+// per kernel call.
+func (a *AEAD) runLanes(msgs []batch.Message, open bool) bool {
 	shift := bits.TrailingZeros(uint(a.v.rate()))
-	allOK = true
-	for i := range msgs {
-		m := &msgs[i]
-		n := len(m.In)
-		if open {
-			if n < a.tagSize {
-				m.OK, allOK = false, false // its Out is empty
-				continue
-			}
-			n -= a.tagSize
-		}
-		r := 1<<shift - 1
-		sh := shape{len(m.AD) >> shift, n >> shift, len(m.AD)&r != 0, n&r != 0}
-		g := 0
-		for g < ng && gs[g].shape != sh {
-			g++
-		}
-		if g == ng {
-			if ng == maxGroups {
-				allOK = a.runGroup(msgs, &gs[0], open) && allOK
-				g = 0
-			} else {
-				ng++
-			}
-			gs[g] = group{shape: sh}
-		}
-		gs[g].msgs[gs[g].n] = i
-		if gs[g].n++; gs[g].n == numLanes {
-			allOK = a.runGroup(msgs, &gs[g], open) && allOK
-			ng--
-			gs[g] = gs[ng]
-		}
-	}
-	for g := range gs[:ng] {
-		allOK = a.runGroup(msgs, &gs[g], open) && allOK
-	}
-	return allOK
+	return batchutil.RunLanes(msgs, numLanes, shift, a.tagSize, open, func(g batchutil.Group) bool {
+		return a.runGroup(msgs, &g, open)
+	})
 }
 
 // runGroup seals or opens the messages of g and reports whether they all
 // authenticated. A lone message takes a single call. Lanes beyond g's
 // messages repeat its last one: they read the same input and write the
 // same output, byte for byte, in the same steps.
-func (a *AEAD) runGroup(msgs []batch.Message, g *group, open bool) (ok bool) {
-	if g.n == 1 {
-		m := &msgs[g.msgs[0]]
+func (a *AEAD) runGroup(msgs []batch.Message, g *batchutil.Group, open bool) (ok bool) {
+	if g.N == 1 {
+		m := &msgs[g.Msgs[0]]
 		if !open {
 			a.Seal(m.Out[:0], m.Nonce, m.In, m.AD)
 			return true
@@ -158,9 +103,9 @@ func (a *AEAD) runGroup(msgs []batch.Message, g *group, open bool) (ok bool) {
 		kAD0, kAD1, kL0, kL1 uint64
 	)
 	r := a.v.rate()
-	j.key, j.adN, j.n, j.tagSize = &a.key[0], g.shape.adN, g.shape.n, a.tagSize
+	j.key, j.adN, j.n, j.tagSize = &a.key[0], g.Shape.ADBlocks, g.Shape.Blocks, a.tagSize
 	for l := range numLanes {
-		m := &msgs[g.msgs[min(l, g.n-1)]]
+		m := &msgs[g.Msgs[min(l, g.N-1)]]
 		text := m.In
 		if open {
 			text = m.In[:len(m.In)-a.tagSize]
@@ -170,11 +115,11 @@ func (a *AEAD) runGroup(msgs []batch.Message, g *group, open bool) (ok bool) {
 		}
 		j.nonce[l], j.ad[l], j.src[l], j.dst[l] = &m.Nonce[0], first(m.AD), first(text), first(m.Out)
 		block{uint64(len(m.AD)) * 8, uint64(len(text)) * 8}.put(j.u[l][:])
-		if g.shape.adPart {
+		if g.Shape.ADPart {
 			m0, m1 := byteMasks(16, len(m.AD)&(r-1))
 			kAD0, kAD1 = kAD0|m0<<(16*l), kAD1|m1<<(16*l)
 		}
-		if g.shape.part {
+		if g.Shape.Part {
 			m0, m1 := byteMasks(16, len(text)&(r-1))
 			kL0, kL1 = kL0|m0<<(16*l), kL1|m1<<(16*l)
 		}
@@ -193,8 +138,8 @@ func (a *AEAD) runGroup(msgs []batch.Message, g *group, open bool) (ok bool) {
 		return true
 	}
 	ok = true
-	for l := range g.n {
-		m := &msgs[g.msgs[l]]
+	for l := range g.N {
+		m := &msgs[g.Msgs[l]]
 		m.OK = tagMatches(&tags[l], m.In[len(m.In)-a.tagSize:])
 		if !m.OK {
 			clear(m.Out)

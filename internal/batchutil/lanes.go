@@ -1,0 +1,79 @@
+package batchutil
+
+import "github.com/faelabs/fae/batch"
+
+// The batch kernels of AEGIS and ROCCA-S run several messages side by side,
+// one per 128-bit lane of a register, each with its own nonce, associated
+// data, message and tag, block by block in lockstep: the messages of one
+// kernel call must have the same shape.
+
+// A Shape is what the messages of one lane kernel call share: whole blocks
+// of associated data and of message, and whether each ends in a partial
+// block.
+type Shape struct {
+	ADBlocks, Blocks int
+	ADPart, Part     bool
+}
+
+// MaxLanes is the most messages a lane kernel runs at once.
+const MaxLanes = 4
+
+// A Group is up to MaxLanes messages of one shape.
+type Group struct {
+	Shape Shape
+	Msgs  [MaxLanes]int // indexes in the batch
+	N     int
+}
+
+// maxGroups bounds the shapes that wait at once: a batch of one size uses
+// one group, a mix of sizes several.
+const maxGroups = 8
+
+// RunLanes groups msgs, which have been checked, by shape, with blocks of
+// 1<<shift bytes, and calls run on each group of up to lanes messages: when
+// it fills, when a new shape finds every group taken (the first then runs),
+// and at the end. To open, the message is In less the tag, and messages
+// shorter than the tag fail on the way (their Out is empty). It reports
+// whether every run reported true and no message failed on the way; run
+// sets the OK of the messages it opens.
+func RunLanes(msgs []batch.Message, lanes, shift, tagSize int, open bool, run func(g Group) bool) (allOK bool) {
+	var gs [maxGroups]Group
+	ng := 0
+	mask := 1<<shift - 1
+	allOK = true
+	for i := range msgs {
+		m := &msgs[i]
+		n := len(m.In)
+		if open {
+			if n < tagSize {
+				m.OK, allOK = false, false
+				continue
+			}
+			n -= tagSize
+		}
+		sh := Shape{len(m.AD) >> shift, n >> shift, len(m.AD)&mask != 0, n&mask != 0}
+		g := 0
+		for g < ng && gs[g].Shape != sh {
+			g++
+		}
+		if g == ng {
+			if ng == maxGroups {
+				allOK = run(gs[0]) && allOK
+				g = 0
+			} else {
+				ng++
+			}
+			gs[g] = Group{Shape: sh}
+		}
+		gs[g].Msgs[gs[g].N] = i
+		if gs[g].N++; gs[g].N == lanes {
+			allOK = run(gs[g]) && allOK
+			ng--
+			gs[g] = gs[ng]
+		}
+	}
+	for _, g := range gs[:ng] {
+		allOK = run(g) && allOK
+	}
+	return allOK
+}
