@@ -113,15 +113,15 @@ func (a *AEAD) runGroup(msgs []batch.Message, g *batchutil.Group, open bool) (ok
 		} else {
 			j.tags[l] = &m.Out[len(text)]
 		}
-		j.nonce[l], j.ad[l], j.src[l], j.dst[l] = &m.Nonce[0], first(m.AD), first(text), first(m.Out)
+		j.nonce[l], j.ad[l], j.src[l], j.dst[l] = &m.Nonce[0], batchutil.First(m.AD), batchutil.First(text), batchutil.First(m.Out)
 		block{uint64(len(m.AD)) * 8, uint64(len(text)) * 8}.put(j.u[l][:])
 		if g.Shape.ADPart {
-			m0, m1 := byteMasks(16, len(m.AD)&(r-1))
-			kAD0, kAD1 = kAD0|m0<<(16*l), kAD1|m1<<(16*l)
+			m0, m1 := batchutil.LaneMasks(l, len(m.AD)&(r-1))
+			kAD0, kAD1 = kAD0|m0, kAD1|m1
 		}
 		if g.Shape.Part {
-			m0, m1 := byteMasks(16, len(text)&(r-1))
-			kL0, kL1 = kL0|m0<<(16*l), kL1|m1<<(16*l)
+			m0, m1 := batchutil.LaneMasks(l, len(text)&(r-1))
+			kL0, kL1 = kL0|m0, kL1|m1
 		}
 	}
 	j.kAD[0], j.kAD[1], j.kLast[0], j.kLast[1] = kAD0, kAD1, kL0, kL1
@@ -147,12 +147,4 @@ func (a *AEAD) runGroup(msgs []batch.Message, g *batchutil.Group, open bool) (ok
 		}
 	}
 	return ok
-}
-
-// first returns &b[0], or nil for an empty b.
-func first(b []byte) *byte {
-	if len(b) == 0 {
-		return nil
-	}
-	return &b[0]
 }

@@ -77,3 +77,19 @@ func RunLanes(msgs []batch.Message, lanes, shift, tagSize int, open bool, run fu
 	}
 	return allOK
 }
+
+// First returns &b[0], or nil for an empty b: a lane kernel's pointer to a
+// buffer it does not read.
+func First(b []byte) *byte {
+	if len(b) == 0 {
+		return nil
+	}
+	return &b[0]
+}
+
+// LaneMasks returns the byte masks of the first n < 32 bytes of lane l's
+// block in its 16-byte halves, at bits 16l to 16l+15 of each: the form lane
+// kernels load partial blocks through.
+func LaneMasks(l, n int) (m0, m1 uint64) {
+	return (1<<min(n, 16) - 1) << (16 * l), (1<<max(n-16, 0) - 1) << (16 * l)
+}

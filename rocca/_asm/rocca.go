@@ -104,6 +104,7 @@ func main() {
 		DATA(i, U8(b))
 	}
 	initialize(z)
+	lanesKernel(z)
 	finalize()
 	(&gen{o: absorb}).blocks("absorbAVX", "func(s *[7][16]byte, src *byte, n, stride int)",
 		"absorbAVX runs n >= 1 rounds that absorb the 32-byte blocks at src, stride bytes apart.")
