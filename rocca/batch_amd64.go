@@ -70,26 +70,16 @@ func (a *AEAD) openBatch(msgs []batch.Message) bool {
 // runLanes seals or opens msgs, which have been checked, four of one shape
 // per kernel call.
 func (a *AEAD) runLanes(msgs []batch.Message, open bool) bool {
-	return batchutil.RunLanes(msgs, numLanes, 5, TagSize, open, func(g batchutil.Group) bool {
+	return batchutil.RunLanes(a, msgs, numLanes, 5, open, func(g batchutil.Group) bool {
 		return a.runGroup(msgs, &g, open)
 	})
 }
 
 // runGroup seals or opens the messages of g and reports whether they all
-// authenticated. A lone message takes a single call. Lanes beyond g's
-// messages repeat its last one: they read the same input and write the
-// same output, byte for byte, in the same steps.
+// authenticated; g has two messages or more. Lanes beyond g's messages
+// repeat its last one: they read the same input and write the same output,
+// byte for byte, in the same steps.
 func (a *AEAD) runGroup(msgs []batch.Message, g *batchutil.Group, open bool) (ok bool) {
-	if g.N == 1 {
-		m := &msgs[g.Msgs[0]]
-		if !open {
-			a.Seal(m.Out[:0], m.Nonce, m.In, m.AD)
-			return true
-		}
-		_, err := a.Open(m.Out[:0], m.Nonce, m.In, m.AD)
-		m.OK = err == nil
-		return m.OK
-	}
 	var (
 		j                    laneJob
 		tags                 [numLanes][TagSize]byte

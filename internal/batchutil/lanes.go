@@ -1,6 +1,10 @@
 package batchutil
 
-import "github.com/faelabs/fae/batch"
+import (
+	"crypto/cipher"
+
+	"github.com/faelabs/fae/batch"
+)
 
 // The batch kernels of AEGIS and ROCCA-S run several messages side by side,
 // one per 128-bit lane of a register, each with its own nonce, associated
@@ -29,14 +33,29 @@ type Group struct {
 // one group, a mix of sizes several.
 const maxGroups = 8
 
-// RunLanes groups msgs, which have been checked, by shape, with blocks of
-// 1<<shift bytes, and calls run on each group of up to lanes messages: when
-// it fills, when a new shape finds every group taken (the first then runs),
-// and at the end. To open, the message is In less the tag, and messages
-// shorter than the tag fail on the way (their Out is empty). It reports
-// whether every run reported true and no message failed on the way; run
-// sets the OK of the messages it opens.
-func RunLanes(msgs []batch.Message, lanes, shift, tagSize int, open bool, run func(g Group) bool) (allOK bool) {
+// RunLanes seals (or opens) msgs, which have been checked, with a: it
+// groups them by shape, with blocks of 1<<shift bytes, and runs each group
+// of up to lanes messages when it fills, when a new shape finds every group
+// taken (the first then runs), and at the end. A group of two or more goes
+// to run, which reports whether its messages all authenticated and sets
+// their OK; a lone message takes a.Seal (a.Open). To open, the message is
+// In less the tag, and messages shorter than the tag fail on the way (their
+// Out is empty). It reports whether every message authenticated.
+func RunLanes(a cipher.AEAD, msgs []batch.Message, lanes, shift int, open bool, run func(g Group) bool) (allOK bool) {
+	tagSize := a.Overhead()
+	run1 := func(g Group) bool {
+		if g.N > 1 {
+			return run(g)
+		}
+		m := &msgs[g.Msgs[0]]
+		if !open {
+			a.Seal(m.Out[:0], m.Nonce, m.In, m.AD)
+			return true
+		}
+		_, err := a.Open(m.Out[:0], m.Nonce, m.In, m.AD)
+		m.OK = err == nil
+		return m.OK
+	}
 	var gs [maxGroups]Group
 	ng := 0
 	mask := 1<<shift - 1
@@ -58,7 +77,7 @@ func RunLanes(msgs []batch.Message, lanes, shift, tagSize int, open bool, run fu
 		}
 		if g == ng {
 			if ng == maxGroups {
-				allOK = run(gs[0]) && allOK
+				allOK = run1(gs[0]) && allOK
 				g = 0
 			} else {
 				ng++
@@ -67,13 +86,13 @@ func RunLanes(msgs []batch.Message, lanes, shift, tagSize int, open bool, run fu
 		}
 		gs[g].Msgs[gs[g].N] = i
 		if gs[g].N++; gs[g].N == lanes {
-			allOK = run(gs[g]) && allOK
+			allOK = run1(gs[g]) && allOK
 			ng--
 			gs[g] = gs[ng]
 		}
 	}
 	for _, g := range gs[:ng] {
-		allOK = run(g) && allOK
+		allOK = run1(g) && allOK
 	}
 	return allOK
 }
