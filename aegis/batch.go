@@ -15,9 +15,5 @@ func (a *AEAD) SealBatch(msgs []batch.Message) { a.sealBatch(msgs) }
 func (a *AEAD) OpenBatch(msgs []batch.Message) (allOK bool) { return a.openBatch(msgs) }
 
 func (a *AEAD) batchSpec() batchutil.Spec {
-	return batchutil.Spec{Pkg: "aegis", NonceSize: a.v.keySize, TagSize: a.tagSize, Fits: sealFits}
+	return batchutil.Spec{Pkg: "aegis", NonceSize: a.v.keySize, TagSize: a.tagSize, MaxLen: maxLen}
 }
-
-// sealFits reports whether Seal takes a plaintext of n bytes and associated
-// data of adLen.
-func sealFits(n, adLen int) bool { return uint64(n) <= maxLen && uint64(adLen) <= maxLen }
