@@ -9277,9 +9277,9 @@ aegis256VAES512_openFinalDone:
 	VZEROUPPER
 	RET
 
-// func aegis128Lanes(op int, j *byte)
+// func aegis128LanesVAES512(op int, j *byte)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, VAES
-TEXT ·aegis128Lanes(SB), NOSPLIT, $0-16
+TEXT ·aegis128LanesVAES512(SB), NOSPLIT, $0-16
 	MOVQ            op+0(FP), AX
 	MOVQ            j+8(FP), BX
 	VPXORD          Z16, Z16, Z16
@@ -9303,7 +9303,7 @@ TEXT ·aegis128Lanes(SB), NOSPLIT, $0-16
 	VMOVDQA64       Z1, Z3
 	MOVQ            $0x00000005, R11
 
-aegis128Lanes_initLoop:
+aegis128LanesVAES512_initLoop:
 	VAESENC      Z16, Z7, Z8
 	VAESENC      Z16, Z3, Z12
 	VAESENC      Z1, Z0, Z9
@@ -9325,7 +9325,7 @@ aegis128Lanes_initLoop:
 	VPTERNLOGD   $0x96, Z25, Z8, Z0
 	VPTERNLOGD   $0x96, Z24, Z12, Z4
 	DECQ         R11
-	JNZ          aegis128Lanes_initLoop
+	JNZ          aegis128LanesVAES512_initLoop
 	MOVQ         40(BX), SI
 	MOVQ         48(BX), DI
 	MOVQ         56(BX), DX
@@ -9333,9 +9333,9 @@ aegis128Lanes_initLoop:
 	XORQ         CX, CX
 	MOVQ         168(BX), R8
 	TESTQ        R8, R8
-	JZ           aegis128Lanes_adLast
+	JZ           aegis128LanesVAES512_adLast
 	TESTQ        $0x00000001, R8
-	JZ           aegis128Lanes_adLoop
+	JZ           aegis128LanesVAES512_adLoop
 	VMOVDQU64    (SI)(CX*1), X17
 	VINSERTI32X4 $0x01, (DI)(CX*1), Z17, Z17
 	VINSERTI32X4 $0x02, (DX)(CX*1), Z17, Z17
@@ -9364,9 +9364,9 @@ aegis128Lanes_initLoop:
 	VMOVDQA64    Z14, Z6
 	VMOVDQA64    Z15, Z7
 	DECQ         R8
-	JZ           aegis128Lanes_adEnd
+	JZ           aegis128LanesVAES512_adEnd
 
-aegis128Lanes_adLoop:
+aegis128LanesVAES512_adLoop:
 	VMOVDQU64    (SI)(CX*1), X17
 	VINSERTI32X4 $0x01, (DI)(CX*1), Z17, Z17
 	VINSERTI32X4 $0x02, (DX)(CX*1), Z17, Z17
@@ -9406,12 +9406,12 @@ aegis128Lanes_adLoop:
 	VPTERNLOGD   $0x96, Z18, Z12, Z4
 	ADDQ         $0x20, CX
 	SUBQ         $0x02, R8
-	JNZ          aegis128Lanes_adLoop
+	JNZ          aegis128LanesVAES512_adLoop
 
-aegis128Lanes_adEnd:
-aegis128Lanes_adLast:
+aegis128LanesVAES512_adEnd:
+aegis128LanesVAES512_adLast:
 	CMPQ         192(BX), $0x00
-	JE           aegis128Lanes_text
+	JE           aegis128LanesVAES512_text
 	KMOVQ        192(BX), K1
 	VMOVDQU8.Z   (SI)(CX*1), K1, X17
 	KSHIFTRQ     $0x10, K1, K2
@@ -9453,7 +9453,7 @@ aegis128Lanes_adLast:
 	VMOVDQA64    Z14, Z6
 	VMOVDQA64    Z15, Z7
 
-aegis128Lanes_text:
+aegis128LanesVAES512_text:
 	MOVQ          72(BX), SI
 	MOVQ          80(BX), DI
 	MOVQ          88(BX), DX
@@ -9465,11 +9465,11 @@ aegis128Lanes_text:
 	XORQ          CX, CX
 	MOVQ          176(BX), R8
 	CMPQ          AX, $0x06
-	JE            aegis128Lanes_open
+	JE            aegis128LanesVAES512_open
 	TESTQ         R8, R8
-	JZ            aegis128Lanes_encLast
+	JZ            aegis128LanesVAES512_encLast
 	TESTQ         $0x00000001, R8
-	JZ            aegis128Lanes_encLoop
+	JZ            aegis128LanesVAES512_encLoop
 	VMOVDQU64     (SI)(CX*1), X17
 	VINSERTI32X4  $0x01, (DI)(CX*1), Z17, Z17
 	VINSERTI32X4  $0x02, (DX)(CX*1), Z17, Z17
@@ -9512,9 +9512,9 @@ aegis128Lanes_text:
 	VMOVDQA64     Z14, Z6
 	VMOVDQA64     Z15, Z7
 	DECQ          R8
-	JZ            aegis128Lanes_encEnd
+	JZ            aegis128LanesVAES512_encEnd
 
-aegis128Lanes_encLoop:
+aegis128LanesVAES512_encLoop:
 	VMOVDQU64     (SI)(CX*1), X17
 	VINSERTI32X4  $0x01, (DI)(CX*1), Z17, Z17
 	VINSERTI32X4  $0x02, (DX)(CX*1), Z17, Z17
@@ -9582,12 +9582,12 @@ aegis128Lanes_encLoop:
 	VPTERNLOGD    $0x96, Z18, Z12, Z4
 	ADDQ          $0x20, CX
 	SUBQ          $0x02, R8
-	JNZ           aegis128Lanes_encLoop
+	JNZ           aegis128LanesVAES512_encLoop
 
-aegis128Lanes_encEnd:
-aegis128Lanes_encLast:
+aegis128LanesVAES512_encEnd:
+aegis128LanesVAES512_encLast:
 	CMPQ          208(BX), $0x00
-	JE            aegis128Lanes_encDone
+	JE            aegis128LanesVAES512_encDone
 	KMOVQ         208(BX), K1
 	VMOVDQU8.Z    (SI)(CX*1), K1, X17
 	KSHIFTRQ      $0x10, K1, K2
@@ -9657,14 +9657,14 @@ aegis128Lanes_encLast:
 	VMOVDQA64     Z14, Z6
 	VMOVDQA64     Z15, Z7
 
-aegis128Lanes_encDone:
-	JMP aegis128Lanes_final
+aegis128LanesVAES512_encDone:
+	JMP aegis128LanesVAES512_final
 
-aegis128Lanes_open:
+aegis128LanesVAES512_open:
 	TESTQ         R8, R8
-	JZ            aegis128Lanes_decLast
+	JZ            aegis128LanesVAES512_decLast
 	TESTQ         $0x00000001, R8
-	JZ            aegis128Lanes_decLoop
+	JZ            aegis128LanesVAES512_decLoop
 	VMOVDQU64     (SI)(CX*1), X17
 	VINSERTI32X4  $0x01, (DI)(CX*1), Z17, Z17
 	VINSERTI32X4  $0x02, (DX)(CX*1), Z17, Z17
@@ -9707,9 +9707,9 @@ aegis128Lanes_open:
 	VMOVDQA64     Z14, Z6
 	VMOVDQA64     Z15, Z7
 	DECQ          R8
-	JZ            aegis128Lanes_decEnd
+	JZ            aegis128LanesVAES512_decEnd
 
-aegis128Lanes_decLoop:
+aegis128LanesVAES512_decLoop:
 	VMOVDQU64     (SI)(CX*1), X17
 	VINSERTI32X4  $0x01, (DI)(CX*1), Z17, Z17
 	VINSERTI32X4  $0x02, (DX)(CX*1), Z17, Z17
@@ -9777,12 +9777,12 @@ aegis128Lanes_decLoop:
 	VPTERNLOGD    $0x96, Z20, Z12, Z4
 	ADDQ          $0x20, CX
 	SUBQ          $0x02, R8
-	JNZ           aegis128Lanes_decLoop
+	JNZ           aegis128LanesVAES512_decLoop
 
-aegis128Lanes_decEnd:
-aegis128Lanes_decLast:
+aegis128LanesVAES512_decEnd:
+aegis128LanesVAES512_decLast:
 	CMPQ          208(BX), $0x00
-	JE            aegis128Lanes_decDone
+	JE            aegis128LanesVAES512_decDone
 	KMOVQ         208(BX), K1
 	VMOVDQU8.Z    (SI)(CX*1), K1, X19
 	KSHIFTRQ      $0x10, K1, K2
@@ -9854,8 +9854,8 @@ aegis128Lanes_decLast:
 	VMOVDQA64     Z14, Z6
 	VMOVDQA64     Z15, Z7
 
-aegis128Lanes_decDone:
-aegis128Lanes_final:
+aegis128LanesVAES512_decDone:
+aegis128LanesVAES512_final:
 	VMOVDQU64  224(BX), Z23
 	VPXORD     Z2, Z23, Z23
 	VAESENC    Z16, Z7, Z8
@@ -9870,7 +9870,7 @@ aegis128Lanes_final:
 	VPTERNLOGD $0x96, Z23, Z4, Z12
 	MOVQ       $0x00000003, R11
 
-aegis128Lanes_finalLoop:
+aegis128LanesVAES512_finalLoop:
 	VAESENC       Z16, Z15, Z0
 	VAESENC       Z16, Z11, Z4
 	VAESENC       Z9, Z8, Z1
@@ -9892,9 +9892,9 @@ aegis128Lanes_finalLoop:
 	VPTERNLOGD    $0x96, Z23, Z0, Z8
 	VPTERNLOGD    $0x96, Z23, Z4, Z12
 	DECQ          R11
-	JNZ           aegis128Lanes_finalLoop
+	JNZ           aegis128LanesVAES512_finalLoop
 	CMPQ          184(BX), $0x10
-	JNE           aegis128Lanes_finalTag32
+	JNE           aegis128LanesVAES512_finalTag32
 	VPXORD        Z8, Z9, Z19
 	VPXORD        Z10, Z19, Z19
 	VPXORD        Z11, Z19, Z19
@@ -9909,9 +9909,9 @@ aegis128Lanes_finalLoop:
 	VEXTRACTI32X4 $0x02, Z19, (R13)
 	MOVQ          160(BX), R13
 	VEXTRACTI32X4 $0x03, Z19, (R13)
-	JMP           aegis128Lanes_finalDone
+	JMP           aegis128LanesVAES512_finalDone
 
-aegis128Lanes_finalTag32:
+aegis128LanesVAES512_finalTag32:
 	VPXORD        Z8, Z9, Z19
 	VPXORD        Z10, Z19, Z19
 	VPXORD        Z11, Z19, Z19
@@ -9935,13 +9935,13 @@ aegis128Lanes_finalTag32:
 	MOVQ          160(BX), R13
 	VEXTRACTI32X4 $0x03, Z20, 16(R13)
 
-aegis128Lanes_finalDone:
+aegis128LanesVAES512_finalDone:
 	VZEROUPPER
 	RET
 
-// func aegis256Lanes(op int, j *byte)
+// func aegis256LanesVAES512(op int, j *byte)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, VAES
-TEXT ·aegis256Lanes(SB), NOSPLIT, $0-16
+TEXT ·aegis256LanesVAES512(SB), NOSPLIT, $0-16
 	MOVQ            op+0(FP), AX
 	MOVQ            j+8(FP), BX
 	VPXORD          Z16, Z16, Z16
@@ -9974,7 +9974,7 @@ TEXT ·aegis256Lanes(SB), NOSPLIT, $0-16
 	VPXORD          Z20, Z2, Z5
 	MOVQ            $0x00000004, R11
 
-aegis256Lanes_initLoop:
+aegis256LanesVAES512_initLoop:
 	VAESENC      Z16, Z5, Z8
 	VAESENC      Z1, Z0, Z9
 	VAESENC      Z2, Z1, Z10
@@ -10004,7 +10004,7 @@ aegis256Lanes_initLoop:
 	VAESENC      Z13, Z12, Z5
 	VPTERNLOGD   $0x96, Z25, Z8, Z0
 	DECQ         R11
-	JNZ          aegis256Lanes_initLoop
+	JNZ          aegis256LanesVAES512_initLoop
 	MOVQ         40(BX), SI
 	MOVQ         48(BX), DI
 	MOVQ         56(BX), DX
@@ -10012,9 +10012,9 @@ aegis256Lanes_initLoop:
 	XORQ         CX, CX
 	MOVQ         168(BX), R8
 	TESTQ        R8, R8
-	JZ           aegis256Lanes_adLast
+	JZ           aegis256LanesVAES512_adLast
 	TESTQ        $0x00000001, R8
-	JZ           aegis256Lanes_adLoop
+	JZ           aegis256LanesVAES512_adLoop
 	VMOVDQU64    (SI)(CX*1), X17
 	VINSERTI32X4 $0x01, (DI)(CX*1), Z17, Z17
 	VINSERTI32X4 $0x02, (DX)(CX*1), Z17, Z17
@@ -10034,9 +10034,9 @@ aegis256Lanes_initLoop:
 	VMOVDQA64    Z12, Z4
 	VMOVDQA64    Z13, Z5
 	DECQ         R8
-	JZ           aegis256Lanes_adEnd
+	JZ           aegis256LanesVAES512_adEnd
 
-aegis256Lanes_adLoop:
+aegis256LanesVAES512_adLoop:
 	VMOVDQU64    (SI)(CX*1), X17
 	VINSERTI32X4 $0x01, (DI)(CX*1), Z17, Z17
 	VINSERTI32X4 $0x02, (DX)(CX*1), Z17, Z17
@@ -10062,12 +10062,12 @@ aegis256Lanes_adLoop:
 	VPTERNLOGD   $0x96, Z17, Z8, Z0
 	ADDQ         $0x10, CX
 	SUBQ         $0x02, R8
-	JNZ          aegis256Lanes_adLoop
+	JNZ          aegis256LanesVAES512_adLoop
 
-aegis256Lanes_adEnd:
-aegis256Lanes_adLast:
+aegis256LanesVAES512_adEnd:
+aegis256LanesVAES512_adLast:
 	CMPQ         192(BX), $0x00
-	JE           aegis256Lanes_text
+	JE           aegis256LanesVAES512_text
 	KMOVQ        192(BX), K1
 	VMOVDQU8.Z   (SI)(CX*1), K1, X17
 	KSHIFTRQ     $0x10, K1, K2
@@ -10093,7 +10093,7 @@ aegis256Lanes_adLast:
 	VMOVDQA64    Z12, Z4
 	VMOVDQA64    Z13, Z5
 
-aegis256Lanes_text:
+aegis256LanesVAES512_text:
 	MOVQ          72(BX), SI
 	MOVQ          80(BX), DI
 	MOVQ          88(BX), DX
@@ -10105,11 +10105,11 @@ aegis256Lanes_text:
 	XORQ          CX, CX
 	MOVQ          176(BX), R8
 	CMPQ          AX, $0x06
-	JE            aegis256Lanes_open
+	JE            aegis256LanesVAES512_open
 	TESTQ         R8, R8
-	JZ            aegis256Lanes_encLast
+	JZ            aegis256LanesVAES512_encLast
 	TESTQ         $0x00000001, R8
-	JZ            aegis256Lanes_encLoop
+	JZ            aegis256LanesVAES512_encLoop
 	VMOVDQU64     (SI)(CX*1), X17
 	VINSERTI32X4  $0x01, (DI)(CX*1), Z17, Z17
 	VINSERTI32X4  $0x02, (DX)(CX*1), Z17, Z17
@@ -10137,9 +10137,9 @@ aegis256Lanes_text:
 	VMOVDQA64     Z12, Z4
 	VMOVDQA64     Z13, Z5
 	DECQ          R8
-	JZ            aegis256Lanes_encEnd
+	JZ            aegis256LanesVAES512_encEnd
 
-aegis256Lanes_encLoop:
+aegis256LanesVAES512_encLoop:
 	VMOVDQU64     (SI)(CX*1), X17
 	VINSERTI32X4  $0x01, (DI)(CX*1), Z17, Z17
 	VINSERTI32X4  $0x02, (DX)(CX*1), Z17, Z17
@@ -10181,12 +10181,12 @@ aegis256Lanes_encLoop:
 	VPTERNLOGD    $0x96, Z17, Z8, Z0
 	ADDQ          $0x10, CX
 	SUBQ          $0x02, R8
-	JNZ           aegis256Lanes_encLoop
+	JNZ           aegis256LanesVAES512_encLoop
 
-aegis256Lanes_encEnd:
-aegis256Lanes_encLast:
+aegis256LanesVAES512_encEnd:
+aegis256LanesVAES512_encLast:
 	CMPQ          208(BX), $0x00
-	JE            aegis256Lanes_encDone
+	JE            aegis256LanesVAES512_encDone
 	KMOVQ         208(BX), K1
 	VMOVDQU8.Z    (SI)(CX*1), K1, X17
 	KSHIFTRQ      $0x10, K1, K2
@@ -10227,14 +10227,14 @@ aegis256Lanes_encLast:
 	VMOVDQA64     Z12, Z4
 	VMOVDQA64     Z13, Z5
 
-aegis256Lanes_encDone:
-	JMP aegis256Lanes_final
+aegis256LanesVAES512_encDone:
+	JMP aegis256LanesVAES512_final
 
-aegis256Lanes_open:
+aegis256LanesVAES512_open:
 	TESTQ         R8, R8
-	JZ            aegis256Lanes_decLast
+	JZ            aegis256LanesVAES512_decLast
 	TESTQ         $0x00000001, R8
-	JZ            aegis256Lanes_decLoop
+	JZ            aegis256LanesVAES512_decLoop
 	VMOVDQU64     (SI)(CX*1), X17
 	VINSERTI32X4  $0x01, (DI)(CX*1), Z17, Z17
 	VINSERTI32X4  $0x02, (DX)(CX*1), Z17, Z17
@@ -10262,9 +10262,9 @@ aegis256Lanes_open:
 	VMOVDQA64     Z12, Z4
 	VMOVDQA64     Z13, Z5
 	DECQ          R8
-	JZ            aegis256Lanes_decEnd
+	JZ            aegis256LanesVAES512_decEnd
 
-aegis256Lanes_decLoop:
+aegis256LanesVAES512_decLoop:
 	VMOVDQU64     (SI)(CX*1), X17
 	VINSERTI32X4  $0x01, (DI)(CX*1), Z17, Z17
 	VINSERTI32X4  $0x02, (DX)(CX*1), Z17, Z17
@@ -10306,12 +10306,12 @@ aegis256Lanes_decLoop:
 	VPTERNLOGD    $0x96, Z19, Z8, Z0
 	ADDQ          $0x10, CX
 	SUBQ          $0x02, R8
-	JNZ           aegis256Lanes_decLoop
+	JNZ           aegis256LanesVAES512_decLoop
 
-aegis256Lanes_decEnd:
-aegis256Lanes_decLast:
+aegis256LanesVAES512_decEnd:
+aegis256LanesVAES512_decLast:
 	CMPQ          208(BX), $0x00
-	JE            aegis256Lanes_decDone
+	JE            aegis256LanesVAES512_decDone
 	KMOVQ         208(BX), K1
 	VMOVDQU8.Z    (SI)(CX*1), K1, X19
 	KSHIFTRQ      $0x10, K1, K2
@@ -10353,8 +10353,8 @@ aegis256Lanes_decLast:
 	VMOVDQA64     Z12, Z4
 	VMOVDQA64     Z13, Z5
 
-aegis256Lanes_decDone:
-aegis256Lanes_final:
+aegis256LanesVAES512_decDone:
+aegis256LanesVAES512_final:
 	VMOVDQU64  224(BX), Z23
 	VPXORD     Z3, Z23, Z23
 	VAESENC    Z16, Z5, Z8
@@ -10366,7 +10366,7 @@ aegis256Lanes_final:
 	VPTERNLOGD $0x96, Z23, Z0, Z8
 	MOVQ       $0x00000003, R11
 
-aegis256Lanes_finalLoop:
+aegis256LanesVAES512_finalLoop:
 	VAESENC       Z16, Z13, Z0
 	VAESENC       Z9, Z8, Z1
 	VAESENC       Z10, Z9, Z2
@@ -10382,9 +10382,9 @@ aegis256Lanes_finalLoop:
 	VAESENC       Z5, Z4, Z13
 	VPTERNLOGD    $0x96, Z23, Z0, Z8
 	DECQ          R11
-	JNZ           aegis256Lanes_finalLoop
+	JNZ           aegis256LanesVAES512_finalLoop
 	CMPQ          184(BX), $0x10
-	JNE           aegis256Lanes_finalTag32
+	JNE           aegis256LanesVAES512_finalTag32
 	VPXORD        Z8, Z9, Z19
 	VPXORD        Z10, Z19, Z19
 	VPXORD        Z11, Z19, Z19
@@ -10398,9 +10398,9 @@ aegis256Lanes_finalLoop:
 	VEXTRACTI32X4 $0x02, Z19, (R13)
 	MOVQ          160(BX), R13
 	VEXTRACTI32X4 $0x03, Z19, (R13)
-	JMP           aegis256Lanes_finalDone
+	JMP           aegis256LanesVAES512_finalDone
 
-aegis256Lanes_finalTag32:
+aegis256LanesVAES512_finalTag32:
 	VPXORD        Z8, Z9, Z19
 	VPXORD        Z10, Z19, Z19
 	VPXORD        Z11, Z12, Z20
@@ -10422,6 +10422,613 @@ aegis256Lanes_finalTag32:
 	MOVQ          160(BX), R13
 	VEXTRACTI32X4 $0x03, Z20, 16(R13)
 
-aegis256Lanes_finalDone:
+aegis256LanesVAES512_finalDone:
+	VZEROUPPER
+	RET
+
+// func aegis128LanesVAES256(op int, j *byte)
+// Requires: AVX, AVX2, VAES
+TEXT ·aegis128LanesVAES256(SB), NOSPLIT, $0-16
+	MOVQ           op+0(FP), AX
+	MOVQ           j+8(FP), BX
+	VPXOR          Y8, Y8, Y8
+	MOVQ           (BX), R13
+	VBROADCASTI128 (R13), Y11
+	MOVQ           8(BX), R10
+	VMOVDQU        (R10), X12
+	MOVQ           16(BX), R10
+	VINSERTI128    $0x01, (R10), Y12, Y12
+	VBROADCASTI128 c0<>+0(SB), Y2
+	VBROADCASTI128 c1<>+0(SB), Y1
+	VPXOR          Y11, Y12, Y0
+	VPXOR          Y11, Y12, Y4
+	VPXOR          Y11, Y2, Y5
+	VPXOR          Y11, Y2, Y7
+	VPXOR          Y11, Y1, Y6
+	VMOVDQA        Y1, Y3
+	MOVQ           $0x00000005, R11
+
+aegis128LanesVAES256_initLoop:
+	VPXOR   Y12, Y0, Y9
+	VPXOR   Y11, Y4, Y10
+	VAESENC Y8, Y7, Y13
+	VAESENC Y8, Y3, Y14
+	VAESENC Y7, Y6, Y7
+	VAESENC Y6, Y5, Y6
+	VAESENC Y5, Y4, Y5
+	VPXOR   Y10, Y14, Y4
+	VAESENC Y3, Y2, Y3
+	VAESENC Y2, Y1, Y2
+	VAESENC Y1, Y0, Y1
+	VPXOR   Y9, Y13, Y0
+	VPXOR   Y12, Y0, Y9
+	VPXOR   Y11, Y4, Y10
+	VAESENC Y8, Y7, Y13
+	VAESENC Y8, Y3, Y14
+	VAESENC Y7, Y6, Y7
+	VAESENC Y6, Y5, Y6
+	VAESENC Y5, Y4, Y5
+	VPXOR   Y10, Y14, Y4
+	VAESENC Y3, Y2, Y3
+	VAESENC Y2, Y1, Y2
+	VAESENC Y1, Y0, Y1
+	VPXOR   Y9, Y13, Y0
+	DECQ    R11
+	JNZ     aegis128LanesVAES256_initLoop
+	MOVQ    40(BX), SI
+	MOVQ    48(BX), DI
+	XORQ    CX, CX
+	MOVQ    168(BX), R8
+	TESTQ   R8, R8
+	JZ      aegis128LanesVAES256_adLast
+
+aegis128LanesVAES256_adLoop:
+	VMOVDQU     (SI)(CX*1), X9
+	VINSERTI128 $0x01, (DI)(CX*1), Y9, Y9
+	VMOVDQU     16(SI)(CX*1), X10
+	VINSERTI128 $0x01, 16(DI)(CX*1), Y10, Y10
+	VPXOR       Y9, Y0, Y9
+	VPXOR       Y10, Y4, Y10
+	VAESENC     Y8, Y7, Y13
+	VAESENC     Y8, Y3, Y14
+	VAESENC     Y7, Y6, Y7
+	VAESENC     Y6, Y5, Y6
+	VAESENC     Y5, Y4, Y5
+	VPXOR       Y10, Y14, Y4
+	VAESENC     Y3, Y2, Y3
+	VAESENC     Y2, Y1, Y2
+	VAESENC     Y1, Y0, Y1
+	VPXOR       Y9, Y13, Y0
+	ADDQ        $0x20, CX
+	DECQ        R8
+	JNZ         aegis128LanesVAES256_adLoop
+
+aegis128LanesVAES256_adLast:
+	CMPQ        192(BX), $0x00
+	JE          aegis128LanesVAES256_text
+	VMOVDQU     288(BX), X9
+	VINSERTI128 $0x01, 320(BX), Y9, Y9
+	VMOVDQU     304(BX), X10
+	VINSERTI128 $0x01, 336(BX), Y10, Y10
+	VPXOR       Y9, Y0, Y9
+	VPXOR       Y10, Y4, Y10
+	VAESENC     Y8, Y7, Y13
+	VAESENC     Y8, Y3, Y14
+	VAESENC     Y7, Y6, Y7
+	VAESENC     Y6, Y5, Y6
+	VAESENC     Y5, Y4, Y5
+	VPXOR       Y10, Y14, Y4
+	VAESENC     Y3, Y2, Y3
+	VAESENC     Y2, Y1, Y2
+	VAESENC     Y1, Y0, Y1
+	VPXOR       Y9, Y13, Y0
+
+aegis128LanesVAES256_text:
+	MOVQ  72(BX), SI
+	MOVQ  80(BX), DI
+	MOVQ  104(BX), R10
+	MOVQ  112(BX), R11
+	XORQ  CX, CX
+	MOVQ  176(BX), R8
+	CMPQ  AX, $0x06
+	JE    aegis128LanesVAES256_open
+	TESTQ R8, R8
+	JZ    aegis128LanesVAES256_encLast
+
+aegis128LanesVAES256_encLoop:
+	VMOVDQU      (SI)(CX*1), X9
+	VINSERTI128  $0x01, (DI)(CX*1), Y9, Y9
+	VMOVDQU      16(SI)(CX*1), X10
+	VINSERTI128  $0x01, 16(DI)(CX*1), Y10, Y10
+	VPAND        Y3, Y2, Y14
+	VPXOR        Y9, Y1, Y11
+	VPXOR        Y6, Y11, Y11
+	VPXOR        Y14, Y11, Y11
+	VMOVDQU      X11, (R10)(CX*1)
+	VEXTRACTI128 $0x01, Y11, (R11)(CX*1)
+	VPAND        Y7, Y6, Y14
+	VPXOR        Y10, Y2, Y12
+	VPXOR        Y5, Y12, Y12
+	VPXOR        Y14, Y12, Y12
+	VMOVDQU      X12, 16(R10)(CX*1)
+	VEXTRACTI128 $0x01, Y12, 16(R11)(CX*1)
+	VPXOR        Y9, Y0, Y9
+	VPXOR        Y10, Y4, Y10
+	VAESENC      Y8, Y7, Y13
+	VAESENC      Y8, Y3, Y14
+	VAESENC      Y7, Y6, Y7
+	VAESENC      Y6, Y5, Y6
+	VAESENC      Y5, Y4, Y5
+	VPXOR        Y10, Y14, Y4
+	VAESENC      Y3, Y2, Y3
+	VAESENC      Y2, Y1, Y2
+	VAESENC      Y1, Y0, Y1
+	VPXOR        Y9, Y13, Y0
+	ADDQ         $0x20, CX
+	DECQ         R8
+	JNZ          aegis128LanesVAES256_encLoop
+
+aegis128LanesVAES256_encLast:
+	CMPQ         208(BX), $0x00
+	JE           aegis128LanesVAES256_encDone
+	VMOVDQU      352(BX), X9
+	VINSERTI128  $0x01, 384(BX), Y9, Y9
+	VMOVDQU      368(BX), X10
+	VINSERTI128  $0x01, 400(BX), Y10, Y10
+	VPAND        Y3, Y2, Y14
+	VPXOR        Y9, Y1, Y11
+	VPXOR        Y6, Y11, Y11
+	VPXOR        Y14, Y11, Y11
+	VMOVDQU      X11, 352(BX)
+	VEXTRACTI128 $0x01, Y11, 384(BX)
+	VPAND        Y7, Y6, Y14
+	VPXOR        Y10, Y2, Y12
+	VPXOR        Y5, Y12, Y12
+	VPXOR        Y14, Y12, Y12
+	VMOVDQU      X12, 368(BX)
+	VEXTRACTI128 $0x01, Y12, 400(BX)
+	VPXOR        Y9, Y0, Y9
+	VPXOR        Y10, Y4, Y10
+	VAESENC      Y8, Y7, Y13
+	VAESENC      Y8, Y3, Y14
+	VAESENC      Y7, Y6, Y7
+	VAESENC      Y6, Y5, Y6
+	VAESENC      Y5, Y4, Y5
+	VPXOR        Y10, Y14, Y4
+	VAESENC      Y3, Y2, Y3
+	VAESENC      Y2, Y1, Y2
+	VAESENC      Y1, Y0, Y1
+	VPXOR        Y9, Y13, Y0
+
+aegis128LanesVAES256_encDone:
+	JMP aegis128LanesVAES256_final
+
+aegis128LanesVAES256_open:
+	TESTQ R8, R8
+	JZ    aegis128LanesVAES256_decLast
+
+aegis128LanesVAES256_decLoop:
+	VMOVDQU      (SI)(CX*1), X9
+	VINSERTI128  $0x01, (DI)(CX*1), Y9, Y9
+	VMOVDQU      16(SI)(CX*1), X10
+	VINSERTI128  $0x01, 16(DI)(CX*1), Y10, Y10
+	VPAND        Y3, Y2, Y14
+	VPXOR        Y9, Y1, Y11
+	VPXOR        Y6, Y11, Y11
+	VPXOR        Y14, Y11, Y11
+	VMOVDQU      X11, (R10)(CX*1)
+	VEXTRACTI128 $0x01, Y11, (R11)(CX*1)
+	VPAND        Y7, Y6, Y14
+	VPXOR        Y10, Y2, Y12
+	VPXOR        Y5, Y12, Y12
+	VPXOR        Y14, Y12, Y12
+	VMOVDQU      X12, 16(R10)(CX*1)
+	VEXTRACTI128 $0x01, Y12, 16(R11)(CX*1)
+	VPXOR        Y11, Y0, Y9
+	VPXOR        Y12, Y4, Y10
+	VAESENC      Y8, Y7, Y13
+	VAESENC      Y8, Y3, Y14
+	VAESENC      Y7, Y6, Y7
+	VAESENC      Y6, Y5, Y6
+	VAESENC      Y5, Y4, Y5
+	VPXOR        Y10, Y14, Y4
+	VAESENC      Y3, Y2, Y3
+	VAESENC      Y2, Y1, Y2
+	VAESENC      Y1, Y0, Y1
+	VPXOR        Y9, Y13, Y0
+	ADDQ         $0x20, CX
+	DECQ         R8
+	JNZ          aegis128LanesVAES256_decLoop
+
+aegis128LanesVAES256_decLast:
+	CMPQ         208(BX), $0x00
+	JE           aegis128LanesVAES256_decDone
+	VMOVDQU      352(BX), X9
+	VINSERTI128  $0x01, 384(BX), Y9, Y9
+	VMOVDQU      368(BX), X10
+	VINSERTI128  $0x01, 400(BX), Y10, Y10
+	VPAND        Y3, Y2, Y14
+	VPXOR        Y9, Y1, Y11
+	VPXOR        Y6, Y11, Y11
+	VPXOR        Y14, Y11, Y11
+	MOVQ         416(BX), R13
+	VMOVDQU      (R13), X13
+	MOVQ         424(BX), R13
+	VINSERTI128  $0x01, (R13), Y13, Y13
+	VPAND        Y13, Y11, Y11
+	VMOVDQU      X11, 352(BX)
+	VEXTRACTI128 $0x01, Y11, 384(BX)
+	VPAND        Y7, Y6, Y14
+	VPXOR        Y10, Y2, Y12
+	VPXOR        Y5, Y12, Y12
+	VPXOR        Y14, Y12, Y12
+	MOVQ         416(BX), R13
+	VMOVDQU      16(R13), X13
+	MOVQ         424(BX), R13
+	VINSERTI128  $0x01, 16(R13), Y13, Y13
+	VPAND        Y13, Y12, Y12
+	VMOVDQU      X12, 368(BX)
+	VEXTRACTI128 $0x01, Y12, 400(BX)
+	VPXOR        Y11, Y0, Y9
+	VPXOR        Y12, Y4, Y10
+	VAESENC      Y8, Y7, Y13
+	VAESENC      Y8, Y3, Y14
+	VAESENC      Y7, Y6, Y7
+	VAESENC      Y6, Y5, Y6
+	VAESENC      Y5, Y4, Y5
+	VPXOR        Y10, Y14, Y4
+	VAESENC      Y3, Y2, Y3
+	VAESENC      Y2, Y1, Y2
+	VAESENC      Y1, Y0, Y1
+	VPXOR        Y9, Y13, Y0
+
+aegis128LanesVAES256_decDone:
+aegis128LanesVAES256_final:
+	VMOVDQU 224(BX), Y15
+	VPXOR   Y2, Y15, Y15
+	VPXOR   Y15, Y0, Y9
+	VPXOR   Y15, Y4, Y10
+	VAESENC Y8, Y7, Y13
+	VAESENC Y8, Y3, Y14
+	VAESENC Y7, Y6, Y7
+	VAESENC Y6, Y5, Y6
+	VAESENC Y5, Y4, Y5
+	VPXOR   Y10, Y14, Y4
+	VAESENC Y3, Y2, Y3
+	VAESENC Y2, Y1, Y2
+	VAESENC Y1, Y0, Y1
+	VPXOR   Y9, Y13, Y0
+	MOVQ    $0x00000003, R11
+
+aegis128LanesVAES256_finalLoop:
+	VPXOR        Y15, Y0, Y9
+	VPXOR        Y15, Y4, Y10
+	VAESENC      Y8, Y7, Y13
+	VAESENC      Y8, Y3, Y14
+	VAESENC      Y7, Y6, Y7
+	VAESENC      Y6, Y5, Y6
+	VAESENC      Y5, Y4, Y5
+	VPXOR        Y10, Y14, Y4
+	VAESENC      Y3, Y2, Y3
+	VAESENC      Y2, Y1, Y2
+	VAESENC      Y1, Y0, Y1
+	VPXOR        Y9, Y13, Y0
+	VPXOR        Y15, Y0, Y9
+	VPXOR        Y15, Y4, Y10
+	VAESENC      Y8, Y7, Y13
+	VAESENC      Y8, Y3, Y14
+	VAESENC      Y7, Y6, Y7
+	VAESENC      Y6, Y5, Y6
+	VAESENC      Y5, Y4, Y5
+	VPXOR        Y10, Y14, Y4
+	VAESENC      Y3, Y2, Y3
+	VAESENC      Y2, Y1, Y2
+	VAESENC      Y1, Y0, Y1
+	VPXOR        Y9, Y13, Y0
+	DECQ         R11
+	JNZ          aegis128LanesVAES256_finalLoop
+	CMPQ         184(BX), $0x10
+	JNE          aegis128LanesVAES256_finalTag32
+	VPXOR        Y0, Y1, Y11
+	VPXOR        Y2, Y11, Y11
+	VPXOR        Y3, Y11, Y11
+	VPXOR        Y4, Y11, Y11
+	VPXOR        Y5, Y11, Y11
+	VPXOR        Y6, Y11, Y11
+	MOVQ         136(BX), R13
+	VMOVDQU      X11, (R13)
+	MOVQ         144(BX), R13
+	VEXTRACTI128 $0x01, Y11, (R13)
+	JMP          aegis128LanesVAES256_finalDone
+
+aegis128LanesVAES256_finalTag32:
+	VPXOR        Y0, Y1, Y11
+	VPXOR        Y2, Y11, Y11
+	VPXOR        Y3, Y11, Y11
+	VPXOR        Y4, Y5, Y12
+	VPXOR        Y6, Y12, Y12
+	VPXOR        Y7, Y12, Y12
+	MOVQ         136(BX), R13
+	VMOVDQU      X11, (R13)
+	MOVQ         144(BX), R13
+	VEXTRACTI128 $0x01, Y11, (R13)
+	MOVQ         136(BX), R13
+	VMOVDQU      X12, 16(R13)
+	MOVQ         144(BX), R13
+	VEXTRACTI128 $0x01, Y12, 16(R13)
+
+aegis128LanesVAES256_finalDone:
+	VZEROUPPER
+	RET
+
+// func aegis256LanesVAES256(op int, j *byte)
+// Requires: AVX, AVX2, VAES
+TEXT ·aegis256LanesVAES256(SB), NOSPLIT, $0-16
+	MOVQ           op+0(FP), AX
+	MOVQ           j+8(FP), BX
+	VPXOR          Y6, Y6, Y6
+	MOVQ           (BX), R13
+	VBROADCASTI128 (R13), Y9
+	VBROADCASTI128 16(R13), Y10
+	MOVQ           8(BX), R10
+	VMOVDQU        (R10), X14
+	MOVQ           16(BX), R10
+	VINSERTI128    $0x01, (R10), Y14, Y14
+	MOVQ           8(BX), R10
+	VMOVDQU        16(R10), X15
+	MOVQ           16(BX), R10
+	VINSERTI128    $0x01, 16(R10), Y15, Y15
+	VBROADCASTI128 c0<>+0(SB), Y3
+	VBROADCASTI128 c1<>+0(SB), Y2
+	VPXOR          Y9, Y14, Y14
+	VPXOR          Y10, Y15, Y15
+	VMOVDQA        Y14, Y0
+	VMOVDQA        Y15, Y1
+	VPXOR          Y9, Y3, Y4
+	VPXOR          Y10, Y2, Y5
+	MOVQ           $0x00000004, R11
+
+aegis256LanesVAES256_initLoop:
+	VPXOR   Y9, Y0, Y7
+	VAESENC Y6, Y5, Y11
+	VAESENC Y5, Y4, Y5
+	VAESENC Y4, Y3, Y4
+	VAESENC Y3, Y2, Y3
+	VAESENC Y2, Y1, Y2
+	VAESENC Y1, Y0, Y1
+	VPXOR   Y7, Y11, Y0
+	VPXOR   Y10, Y0, Y7
+	VAESENC Y6, Y5, Y11
+	VAESENC Y5, Y4, Y5
+	VAESENC Y4, Y3, Y4
+	VAESENC Y3, Y2, Y3
+	VAESENC Y2, Y1, Y2
+	VAESENC Y1, Y0, Y1
+	VPXOR   Y7, Y11, Y0
+	VPXOR   Y14, Y0, Y7
+	VAESENC Y6, Y5, Y11
+	VAESENC Y5, Y4, Y5
+	VAESENC Y4, Y3, Y4
+	VAESENC Y3, Y2, Y3
+	VAESENC Y2, Y1, Y2
+	VAESENC Y1, Y0, Y1
+	VPXOR   Y7, Y11, Y0
+	VPXOR   Y15, Y0, Y7
+	VAESENC Y6, Y5, Y11
+	VAESENC Y5, Y4, Y5
+	VAESENC Y4, Y3, Y4
+	VAESENC Y3, Y2, Y3
+	VAESENC Y2, Y1, Y2
+	VAESENC Y1, Y0, Y1
+	VPXOR   Y7, Y11, Y0
+	DECQ    R11
+	JNZ     aegis256LanesVAES256_initLoop
+	MOVQ    40(BX), SI
+	MOVQ    48(BX), DI
+	XORQ    CX, CX
+	MOVQ    168(BX), R8
+	TESTQ   R8, R8
+	JZ      aegis256LanesVAES256_adLast
+
+aegis256LanesVAES256_adLoop:
+	VMOVDQU     (SI)(CX*1), X7
+	VINSERTI128 $0x01, (DI)(CX*1), Y7, Y7
+	VPXOR       Y7, Y0, Y7
+	VAESENC     Y6, Y5, Y11
+	VAESENC     Y5, Y4, Y5
+	VAESENC     Y4, Y3, Y4
+	VAESENC     Y3, Y2, Y3
+	VAESENC     Y2, Y1, Y2
+	VAESENC     Y1, Y0, Y1
+	VPXOR       Y7, Y11, Y0
+	ADDQ        $0x10, CX
+	DECQ        R8
+	JNZ         aegis256LanesVAES256_adLoop
+
+aegis256LanesVAES256_adLast:
+	CMPQ        192(BX), $0x00
+	JE          aegis256LanesVAES256_text
+	VMOVDQU     288(BX), X7
+	VINSERTI128 $0x01, 320(BX), Y7, Y7
+	VPXOR       Y7, Y0, Y7
+	VAESENC     Y6, Y5, Y11
+	VAESENC     Y5, Y4, Y5
+	VAESENC     Y4, Y3, Y4
+	VAESENC     Y3, Y2, Y3
+	VAESENC     Y2, Y1, Y2
+	VAESENC     Y1, Y0, Y1
+	VPXOR       Y7, Y11, Y0
+
+aegis256LanesVAES256_text:
+	MOVQ  72(BX), SI
+	MOVQ  80(BX), DI
+	MOVQ  104(BX), R10
+	MOVQ  112(BX), R11
+	XORQ  CX, CX
+	MOVQ  176(BX), R8
+	CMPQ  AX, $0x06
+	JE    aegis256LanesVAES256_open
+	TESTQ R8, R8
+	JZ    aegis256LanesVAES256_encLast
+
+aegis256LanesVAES256_encLoop:
+	VMOVDQU      (SI)(CX*1), X7
+	VINSERTI128  $0x01, (DI)(CX*1), Y7, Y7
+	VPAND        Y3, Y2, Y12
+	VPXOR        Y7, Y1, Y9
+	VPXOR        Y4, Y9, Y9
+	VPXOR        Y5, Y9, Y9
+	VPXOR        Y12, Y9, Y9
+	VMOVDQU      X9, (R10)(CX*1)
+	VEXTRACTI128 $0x01, Y9, (R11)(CX*1)
+	VPXOR        Y7, Y0, Y7
+	VAESENC      Y6, Y5, Y11
+	VAESENC      Y5, Y4, Y5
+	VAESENC      Y4, Y3, Y4
+	VAESENC      Y3, Y2, Y3
+	VAESENC      Y2, Y1, Y2
+	VAESENC      Y1, Y0, Y1
+	VPXOR        Y7, Y11, Y0
+	ADDQ         $0x10, CX
+	DECQ         R8
+	JNZ          aegis256LanesVAES256_encLoop
+
+aegis256LanesVAES256_encLast:
+	CMPQ         208(BX), $0x00
+	JE           aegis256LanesVAES256_encDone
+	VMOVDQU      352(BX), X7
+	VINSERTI128  $0x01, 384(BX), Y7, Y7
+	VPAND        Y3, Y2, Y12
+	VPXOR        Y7, Y1, Y9
+	VPXOR        Y4, Y9, Y9
+	VPXOR        Y5, Y9, Y9
+	VPXOR        Y12, Y9, Y9
+	VMOVDQU      X9, 352(BX)
+	VEXTRACTI128 $0x01, Y9, 384(BX)
+	VPXOR        Y7, Y0, Y7
+	VAESENC      Y6, Y5, Y11
+	VAESENC      Y5, Y4, Y5
+	VAESENC      Y4, Y3, Y4
+	VAESENC      Y3, Y2, Y3
+	VAESENC      Y2, Y1, Y2
+	VAESENC      Y1, Y0, Y1
+	VPXOR        Y7, Y11, Y0
+
+aegis256LanesVAES256_encDone:
+	JMP aegis256LanesVAES256_final
+
+aegis256LanesVAES256_open:
+	TESTQ R8, R8
+	JZ    aegis256LanesVAES256_decLast
+
+aegis256LanesVAES256_decLoop:
+	VMOVDQU      (SI)(CX*1), X7
+	VINSERTI128  $0x01, (DI)(CX*1), Y7, Y7
+	VPAND        Y3, Y2, Y12
+	VPXOR        Y7, Y1, Y9
+	VPXOR        Y4, Y9, Y9
+	VPXOR        Y5, Y9, Y9
+	VPXOR        Y12, Y9, Y9
+	VMOVDQU      X9, (R10)(CX*1)
+	VEXTRACTI128 $0x01, Y9, (R11)(CX*1)
+	VPXOR        Y9, Y0, Y7
+	VAESENC      Y6, Y5, Y11
+	VAESENC      Y5, Y4, Y5
+	VAESENC      Y4, Y3, Y4
+	VAESENC      Y3, Y2, Y3
+	VAESENC      Y2, Y1, Y2
+	VAESENC      Y1, Y0, Y1
+	VPXOR        Y7, Y11, Y0
+	ADDQ         $0x10, CX
+	DECQ         R8
+	JNZ          aegis256LanesVAES256_decLoop
+
+aegis256LanesVAES256_decLast:
+	CMPQ         208(BX), $0x00
+	JE           aegis256LanesVAES256_decDone
+	VMOVDQU      352(BX), X7
+	VINSERTI128  $0x01, 384(BX), Y7, Y7
+	VPAND        Y3, Y2, Y12
+	VPXOR        Y7, Y1, Y9
+	VPXOR        Y4, Y9, Y9
+	VPXOR        Y5, Y9, Y9
+	VPXOR        Y12, Y9, Y9
+	MOVQ         416(BX), R13
+	VMOVDQU      (R13), X11
+	MOVQ         424(BX), R13
+	VINSERTI128  $0x01, (R13), Y11, Y11
+	VPAND        Y11, Y9, Y9
+	VMOVDQU      X9, 352(BX)
+	VEXTRACTI128 $0x01, Y9, 384(BX)
+	VPXOR        Y9, Y0, Y7
+	VAESENC      Y6, Y5, Y11
+	VAESENC      Y5, Y4, Y5
+	VAESENC      Y4, Y3, Y4
+	VAESENC      Y3, Y2, Y3
+	VAESENC      Y2, Y1, Y2
+	VAESENC      Y1, Y0, Y1
+	VPXOR        Y7, Y11, Y0
+
+aegis256LanesVAES256_decDone:
+aegis256LanesVAES256_final:
+	VMOVDQU 224(BX), Y13
+	VPXOR   Y3, Y13, Y13
+	VPXOR   Y13, Y0, Y7
+	VAESENC Y6, Y5, Y11
+	VAESENC Y5, Y4, Y5
+	VAESENC Y4, Y3, Y4
+	VAESENC Y3, Y2, Y3
+	VAESENC Y2, Y1, Y2
+	VAESENC Y1, Y0, Y1
+	VPXOR   Y7, Y11, Y0
+	MOVQ    $0x00000003, R11
+
+aegis256LanesVAES256_finalLoop:
+	VPXOR        Y13, Y0, Y7
+	VAESENC      Y6, Y5, Y11
+	VAESENC      Y5, Y4, Y5
+	VAESENC      Y4, Y3, Y4
+	VAESENC      Y3, Y2, Y3
+	VAESENC      Y2, Y1, Y2
+	VAESENC      Y1, Y0, Y1
+	VPXOR        Y7, Y11, Y0
+	VPXOR        Y13, Y0, Y7
+	VAESENC      Y6, Y5, Y11
+	VAESENC      Y5, Y4, Y5
+	VAESENC      Y4, Y3, Y4
+	VAESENC      Y3, Y2, Y3
+	VAESENC      Y2, Y1, Y2
+	VAESENC      Y1, Y0, Y1
+	VPXOR        Y7, Y11, Y0
+	DECQ         R11
+	JNZ          aegis256LanesVAES256_finalLoop
+	CMPQ         184(BX), $0x10
+	JNE          aegis256LanesVAES256_finalTag32
+	VPXOR        Y0, Y1, Y9
+	VPXOR        Y2, Y9, Y9
+	VPXOR        Y3, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPXOR        Y5, Y9, Y9
+	MOVQ         136(BX), R13
+	VMOVDQU      X9, (R13)
+	MOVQ         144(BX), R13
+	VEXTRACTI128 $0x01, Y9, (R13)
+	JMP          aegis256LanesVAES256_finalDone
+
+aegis256LanesVAES256_finalTag32:
+	VPXOR        Y0, Y1, Y9
+	VPXOR        Y2, Y9, Y9
+	VPXOR        Y3, Y4, Y10
+	VPXOR        Y5, Y10, Y10
+	MOVQ         136(BX), R13
+	VMOVDQU      X9, (R13)
+	MOVQ         144(BX), R13
+	VEXTRACTI128 $0x01, Y9, (R13)
+	MOVQ         136(BX), R13
+	VMOVDQU      X10, 16(R13)
+	MOVQ         144(BX), R13
+	VEXTRACTI128 $0x01, Y10, 16(R13)
+
+aegis256LanesVAES256_finalDone:
 	VZEROUPPER
 	RET

@@ -11,20 +11,33 @@ import (
 )
 
 // The batch kernels (aegis_amd64.s, see _asm/lanes.go) seal (opSeal) or
-// open (opOpen, the tags left to the Go side) four AEGIS-128L or AEGIS-256
-// messages of one shape at once, one per 128-bit lane of zmm registers.
+// open (opOpen, the tags left to the Go side) four (VAES512: zmm) or two
+// (VAES256: ymm) AEGIS-128L or AEGIS-256 messages of one shape at once, one
+// per 128-bit lane.
 
 //go:noescape
-func aegis128Lanes(op int, j *laneJob)
+func aegis128LanesVAES512(op int, j *laneJob)
 
 //go:noescape
-func aegis256Lanes(op int, j *laneJob)
+func aegis256LanesVAES512(op int, j *laneJob)
 
-// useLanes enables the batch kernels, which need the AVX-512 kernels'
-// features.
-var useLanes = useVAES512
+//go:noescape
+func aegis128LanesVAES256(op int, j *laneJob)
 
-func init() { impl.Register("aegis", "vaes512-batch", &useLanes) }
+//go:noescape
+func aegis256LanesVAES256(op int, j *laneJob)
+
+// useVAES512Batch and useVAES256Batch enable the batch kernels, which need
+// the features of the vaes512 and vaes256 kernels.
+var (
+	useVAES512Batch = useVAES512
+	useVAES256Batch = useVAES256
+)
+
+func init() {
+	impl.Register("aegis", "vaes512-batch", &useVAES512Batch)
+	impl.Register("aegis", "vaes256-batch", &useVAES256Batch)
+}
 
 const numLanes = batchutil.MaxLanes
 
@@ -48,10 +61,26 @@ type laneJob struct {
 	kAD   [2]uint64
 	kLast [2]uint64
 	u     [numLanes][16]byte // Finalize's lengths
+	// The VAES256 kernels' partial blocks, zero-padded, and for open the
+	// masks of the ciphertext bytes of the message's.
+	adLast [2][32]byte
+	last   [2][32]byte
+	mask   [2]*byte
+}
+
+// batchLanes returns the lanes of the widest batch kernel enabled, or 0.
+func batchLanes() int {
+	switch {
+	case useVAES512Batch:
+		return 4
+	case useVAES256Batch:
+		return 2
+	}
+	return 0
 }
 
 func (a *AEAD) lanesFit(msgs []batch.Message) bool {
-	return useLanes && a.v.lanes == 1 && len(msgs) > 1
+	return batchLanes() > 0 && a.v.lanes == 1 && len(msgs) > 1
 }
 
 func (a *AEAD) sealBatch(msgs []batch.Message) {
@@ -73,11 +102,11 @@ func (a *AEAD) openBatch(msgs []batch.Message) bool {
 	return a.runLanes(msgs, true)
 }
 
-// runLanes seals or opens msgs, which have been checked, four of one shape
-// per kernel call.
+// runLanes seals or opens msgs, which have been checked, as many of one
+// shape per kernel call as it has lanes.
 func (a *AEAD) runLanes(msgs []batch.Message, open bool) bool {
 	shift := bits.TrailingZeros(uint(a.v.rate()))
-	return batchutil.RunLanes(a, msgs, numLanes, shift, open, func(g batchutil.Group) bool {
+	return batchutil.RunLanes(a, msgs, batchLanes(), shift, open, func(g batchutil.Group) bool {
 		return a.runGroup(msgs, &g, open)
 	})
 }
@@ -92,9 +121,9 @@ func (a *AEAD) runGroup(msgs []batch.Message, g *batchutil.Group, open bool) (ok
 		tags                 [numLanes][32]byte
 		kAD0, kAD1, kL0, kL1 uint64
 	)
-	r := a.v.rate()
+	r, nl := a.v.rate(), batchLanes()
 	j.key, j.adN, j.n, j.tagSize = &a.key[0], g.Shape.ADBlocks, g.Shape.Blocks, a.tagSize
-	for l := range numLanes {
+	for l := range nl {
 		m := &msgs[g.Msgs[min(l, g.N-1)]]
 		text := m.In
 		if open {
@@ -106,12 +135,21 @@ func (a *AEAD) runGroup(msgs []batch.Message, g *batchutil.Group, open bool) (ok
 		j.nonce[l], j.ad[l], j.src[l], j.dst[l] = &m.Nonce[0], batchutil.First(m.AD), batchutil.First(text), batchutil.First(m.Out)
 		block{uint64(len(m.AD)) * 8, uint64(len(text)) * 8}.put(j.u[l][:])
 		if g.Shape.ADPart {
-			m0, m1 := batchutil.LaneMasks(l, len(m.AD)&(r-1))
+			rest := len(m.AD) & (r - 1)
+			m0, m1 := batchutil.LaneMasks(l, rest)
 			kAD0, kAD1 = kAD0|m0, kAD1|m1
+			if nl == 2 {
+				copy(j.adLast[l][:], m.AD[len(m.AD)-rest:])
+			}
 		}
 		if g.Shape.Part {
-			m0, m1 := batchutil.LaneMasks(l, len(text)&(r-1))
+			rest := len(text) & (r - 1)
+			m0, m1 := batchutil.LaneMasks(l, rest)
 			kL0, kL1 = kL0|m0, kL1|m1
+			if nl == 2 {
+				copy(j.last[l][:], text[len(text)-rest:])
+				j.mask[l] = &mask[maxRate-rest]
+			}
 		}
 	}
 	j.kAD[0], j.kAD[1], j.kLast[0], j.kLast[1] = kAD0, kAD1, kL0, kL1
@@ -119,10 +157,27 @@ func (a *AEAD) runGroup(msgs []batch.Message, g *batchutil.Group, open bool) (ok
 	if open {
 		op = opOpen
 	}
-	if a.v.words == 8 {
-		aegis128Lanes(op, &j)
-	} else {
-		aegis256Lanes(op, &j)
+	switch {
+	case nl == 4 && a.v.words == 8:
+		aegis128LanesVAES512(op, &j)
+	case nl == 4:
+		aegis256LanesVAES512(op, &j)
+	case a.v.words == 8:
+		aegis128LanesVAES256(op, &j)
+	default:
+		aegis256LanesVAES256(op, &j)
+	}
+	if nl == 2 && g.Shape.Part {
+		// The partial blocks' output, from the copies.
+		for l := range g.N {
+			m := &msgs[g.Msgs[l]]
+			n := len(m.Out)
+			if !open {
+				n -= a.tagSize
+			}
+			rest := n & (r - 1)
+			copy(m.Out[n-rest:n], j.last[l][:rest])
+		}
 	}
 	if !open {
 		return true

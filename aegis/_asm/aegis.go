@@ -184,9 +184,11 @@ func main() {
 		kernel(8)
 		kernel(6)
 	}
-	fl = flavor{"Lanes", zmm, true, true}
-	lanesKernel(8)
-	lanesKernel(6)
+	for _, f := range []flavor{{"LanesVAES512", zmm, true, true}, {"LanesVAES256", ymm[:16], false, true}} {
+		fl = f
+		lanesKernel(8)
+		lanesKernel(6)
+	}
 	Generate()
 }
 
@@ -747,7 +749,7 @@ func (k *kern) loadNonce(disp int, r VecPhysical) {
 		vbroadcast(Mem{Base: p, Disp: disp}, r)
 		return
 	}
-	for l := range 4 {
+	for l := range k.nl() {
 		MOVQ(field(jlNonce+8*l), p)
 		k.insert(l, Mem{Base: p, Disp: disp}, r)
 	}

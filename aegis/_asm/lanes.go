@@ -6,18 +6,25 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// The batch kernels, aegis128Lanes and aegis256Lanes, seal (op seal) or
-// open (op open) four messages of AEGIS-128L or AEGIS-256 at once, one per
-// 128-bit lane of the zmm registers, as the X4 kernels hold their four
-// lanes, but each lane with its own nonce, associated data, message and
-// tag. The messages have the same shape: as many whole blocks of
-// associated data (adN) and of message (n), and each a partial last block
-// of either or not, whose lengths may differ (the masks kAD and kLast).
-// Their job is the Go side's laneJob; a lane's blocks are contiguous at its
-// ad, src and dst, and its partial blocks follow its whole ones. Each
-// lane's tag goes to its tags pointer (open compares them on the Go side).
-// Every lane's block is loaded before any lane's output is stored, so two
-// lanes may run the same message in place.
+// The batch kernels, aegis128Lanes* and aegis256Lanes*, seal (op seal) or
+// open (op open) four (VAES512: zmm) or two (VAES256: ymm) messages of
+// AEGIS-128L or AEGIS-256 at once, one per 128-bit lane, as the X4 and X2
+// kernels hold their lanes, but each lane with its own nonce, associated
+// data, message and tag. The messages have the same shape: as many whole
+// blocks of associated data (adN) and of message (n), and each a partial
+// last block of either or not, whose lengths may differ. Their job is the
+// Go side's laneJob; a lane's blocks are contiguous at its ad, src and dst.
+// Each lane's tag goes to its tags pointer (open compares them on the Go
+// side). Every lane's block is loaded before any lane's output is stored,
+// so two lanes may run the same message in place.
+//
+// The partial blocks: the VAES512 kernels read them in place, after the
+// lane's whole blocks, through the byte masks kAD and kLast (bits 16l to
+// 16l+15 of a half's mask for lane l), and write the message's there too.
+// The VAES256 kernels, without byte masks, take zero-padded copies from
+// the job (adLast and last, 32 bytes a lane) and write the message's output
+// over its copy, and open takes the masks of its ciphertext's bytes from
+// the lanes' mask pointers; kAD and kLast only say whether there are any.
 
 // The offsets of laneJob's fields; TestLaneJobLayout checks them.
 const (
@@ -33,6 +40,9 @@ const (
 	jlKAD     = 192
 	jlKLast   = 208
 	jlU       = 224
+	jlADLast  = 288
+	jlLast    = 352
+	jlMask    = 416
 )
 
 // The batch kernels' general-purpose registers besides jp, op, n (the
@@ -62,7 +72,7 @@ func (k *kern) tagSizeField() int {
 // lanesKernel emits the batch kernel of the family with the given number of
 // words.
 func lanesKernel(words int) {
-	name := "aegis" + map[int]string{8: "128", 6: "256"}[words] + "Lanes"
+	name := "aegis" + map[int]string{8: "128", 6: "256"}[words] + fl.name
 	TEXT(name, NOSPLIT, "func(op int, j *byte)")
 	Pragma("noescape")
 	Load(Param("op"), op)
@@ -84,7 +94,11 @@ func lanesKernel(words int) {
 	CMPQ(field(jlKAD), U8(0))
 	JE(k.label("text"))
 	k.once(func() {
-		k.gatherMasked(jlKAD, k.m0, k.m1)
+		if fl.evex {
+			k.gatherMasked(jlKAD, k.m0, k.m1)
+		} else {
+			k.gatherJob(jlADLast, k.m0, k.m1)
+		}
 		k.update(k.m0, k.m1, nil)
 	})
 
@@ -102,7 +116,7 @@ func lanesKernel(words int) {
 
 	Label(k.name + "_final")
 	k.finalTags("final", func(r VecPhysical, i int, _ string) {
-		for l := range 4 {
+		for l := range k.nl() {
 			MOVQ(field(jlTags+8*l), tmp)
 			k.extract(l, r, Mem{Base: tmp, Disp: 16 * i})
 		}
@@ -137,6 +151,10 @@ func (k *kern) text(open bool) {
 	CMPQ(field(jlKLast), U8(0))
 	JE(k.label(name + "Done"))
 	k.once(func() {
+		if !fl.evex {
+			k.lastVEX(open)
+			return
+		}
 		if open {
 			// The plaintext, zeroed past each lane's end, is absorbed.
 			k.gatherMasked(jlKLast, k.o0, k.o1)
@@ -161,9 +179,50 @@ func (k *kern) text(open bool) {
 	Label(k.name + "_" + name + "Done")
 }
 
-// lanePtrs loads the four lane pointers at job field f into regs.
+// lastVEX is the partial last blocks for the VAES256 kernels: Enc of the
+// zero-padded copies at last, or for open DecPartial, the output's bytes
+// past each lane's ciphertext masked off with the mask at the lane's mask
+// pointer; the output goes over the copies.
+func (k *kern) lastVEX(open bool) {
+	ms, os := []VecPhysical{k.m0, k.m1}, []VecPhysical{k.o0, k.o1}
+	k.gatherJob(jlLast, k.m0, k.m1)
+	in := ms
+	if open {
+		in = os
+	}
+	k.update(in[0], in[1], func() {
+		for _, i := range k.halves() {
+			k.keystream(i, os[i], ms[i])
+			if open {
+				// b is free until the update's rounds.
+				for l := range k.nl() {
+					MOVQ(field(jlMask+8*l), tmp)
+					k.insert(l, Mem{Base: tmp, Disp: 16 * i}, k.b)
+				}
+				vand(k.b, os[i], os[i])
+			}
+			for l := range k.nl() {
+				k.extract(l, os[i], field(jlLast+32*l+16*i))
+			}
+		}
+	})
+}
+
+// gatherJob is gather from the lanes' 32-byte blocks in the job at field f.
+func (k *kern) gatherJob(f int, r0, r1 VecPhysical) {
+	for i, r := range []VecPhysical{r0, r1}[:len(k.halves())] {
+		for l := range k.nl() {
+			k.insert(l, field(f+32*l+16*i), r)
+		}
+	}
+}
+
+// nl is the number of lanes: 4 in zmm, 2 in ymm.
+func (k *kern) nl() int { return int(fl.regs[0].Size()) / 16 }
+
+// lanePtrs loads the lane pointers at job field f into regs.
 func (k *kern) lanePtrs(f int, regs []GPPhysical) {
-	for l, r := range regs {
+	for l, r := range regs[:k.nl()] {
 		MOVQ(field(f+8*l), r)
 	}
 }
@@ -176,20 +235,26 @@ func laneMem(regs []GPPhysical, l, i int) Mem {
 // insert loads the 16 bytes at m into lane l of r, the first zeroing the
 // others.
 func (k *kern) insert(l int, m Mem, r VecPhysical) {
-	if l == 0 {
-		VMOVDQU64(m, r.AsX())
-		return
+	switch {
+	case l == 0:
+		vload(m, r.AsX().(VecPhysical))
+	case fl.evex:
+		VINSERTI32X4(U8(l), m, r, r)
+	default:
+		VINSERTI128(U8(l), m, r, r)
 	}
-	VINSERTI32X4(U8(l), m, r, r)
 }
 
 // extract stores lane l of r to m.
 func (k *kern) extract(l int, r VecPhysical, m Mem) {
-	if l == 0 {
-		VMOVDQU64(r.AsX(), m)
-		return
+	switch {
+	case l == 0:
+		vstore(r.AsX().(VecPhysical), m)
+	case fl.evex:
+		VEXTRACTI32X4(U8(l), r, m)
+	default:
+		VEXTRACTI128(U8(l), r, m)
 	}
-	VEXTRACTI32X4(U8(l), r, m)
 }
 
 // gather loads the current block of every lane, M0 into r0 and M1 into r1
@@ -197,7 +262,7 @@ func (k *kern) extract(l int, r VecPhysical, m Mem) {
 func (k *kern) gather(r0, r1 VecPhysical) {
 	rs := []VecPhysical{r0, r1}
 	for _, i := range k.halves() {
-		for l := range 4 {
+		for l := range k.nl() {
 			k.insert(l, laneMem(lsrc, l, i), rs[i])
 		}
 	}
@@ -205,7 +270,7 @@ func (k *kern) gather(r0, r1 VecPhysical) {
 
 // scatter stores half i of every lane's output block, in r.
 func (k *kern) scatter(r VecPhysical, i int) {
-	for l := range 4 {
+	for l := range k.nl() {
 		k.extract(l, r, laneMem(ldst, l, i))
 	}
 }
