@@ -11,16 +11,37 @@ import (
 	"github.com/faelabs/fae/internal/impl"
 )
 
-// lanesVAES512 (rocca_amd64.s, see _asm/lanes.go) seals (op 0) or opens
-// (op 1, the tags left to the Go side) four messages of one shape at once,
-// one per 128-bit lane of zmm registers.
-//
+// The batch kernels (rocca_amd64.s, see _asm/lanes.go and lanes256.go)
+// seal (op 0) or open (op 1, the tags left to the Go side) four (VAES512:
+// zmm) or two (VAES256: ymm) messages of one shape at once, one per 128-bit
+// lane.
+
 //go:noescape
 func lanesVAES512(op int, j *laneJob)
 
-var useVAES512Batch = cpu.X86HasVAES512
+//go:noescape
+func lanesVAES256(op int, j *laneJob)
 
-func init() { impl.Register("rocca", "vaes512-batch", &useVAES512Batch) }
+var (
+	useVAES512Batch = cpu.X86HasVAES512
+	useVAES256Batch = cpu.X86HasVAES256
+)
+
+func init() {
+	impl.Register("rocca", "vaes512-batch", &useVAES512Batch)
+	impl.Register("rocca", "vaes256-batch", &useVAES256Batch)
+}
+
+// batchLanes returns the lanes of the widest batch kernel enabled, or 0.
+func batchLanes() int {
+	switch {
+	case useVAES512Batch:
+		return 4
+	case useVAES256Batch:
+		return 2
+	}
+	return 0
+}
 
 const numLanes = batchutil.MaxLanes
 
@@ -46,11 +67,15 @@ type laneJob struct {
 	// data and message, as 128-bit little-endian numbers.
 	adBits [numLanes][16]byte
 	mBits  [numLanes][16]byte
+	// The VAES256 kernel's partial blocks, zero-padded, and open's masks
+	// of the ciphertext bytes of the message's, each half's two lanes
+	// together: [half][lane].
+	adLast, last, mask [2][2][16]byte
 }
 
 func (a *AEAD) sealBatch(msgs []batch.Message) {
 	s := a.batchSpec()
-	if !useVAES512Batch || len(msgs) < 2 {
+	if batchLanes() == 0 || len(msgs) < 2 {
 		batchutil.Seal(a, s, msgs)
 		return
 	}
@@ -60,17 +85,17 @@ func (a *AEAD) sealBatch(msgs []batch.Message) {
 
 func (a *AEAD) openBatch(msgs []batch.Message) bool {
 	s := a.batchSpec()
-	if !useVAES512Batch || len(msgs) < 2 {
+	if batchLanes() == 0 || len(msgs) < 2 {
 		return batchutil.Open(a, s, msgs)
 	}
 	s.CheckOpen(msgs)
 	return a.runLanes(msgs, true)
 }
 
-// runLanes seals or opens msgs, which have been checked, four of one shape
-// per kernel call.
+// runLanes seals or opens msgs, which have been checked, as many of one
+// shape per kernel call as it has lanes.
 func (a *AEAD) runLanes(msgs []batch.Message, open bool) bool {
-	return batchutil.RunLanes(a, msgs, numLanes, 5, open, func(g batchutil.Group) bool {
+	return batchutil.RunLanes(a, msgs, batchLanes(), 5, open, func(g batchutil.Group) bool {
 		return a.runGroup(msgs, &g, open)
 	})
 }
@@ -85,8 +110,9 @@ func (a *AEAD) runGroup(msgs []batch.Message, g *batchutil.Group, open bool) (ok
 		tags                 [numLanes][TagSize]byte
 		kAD0, kAD1, kL0, kL1 uint64
 	)
+	nl := batchLanes()
 	j.key, j.adN, j.n = &a.key, g.Shape.ADBlocks, g.Shape.Blocks
-	for l := range numLanes {
+	for l := range nl {
 		m := &msgs[g.Msgs[min(l, g.N-1)]]
 		text := m.In
 		if open {
@@ -99,12 +125,21 @@ func (a *AEAD) runGroup(msgs []batch.Message, g *batchutil.Group, open bool) (ok
 		putBits(j.adBits[l][:], len(m.AD))
 		putBits(j.mBits[l][:], len(text))
 		if g.Shape.ADPart {
-			m0, m1 := batchutil.LaneMasks(l, len(m.AD)&(blockSize-1))
+			rest := len(m.AD) & (blockSize - 1)
+			m0, m1 := batchutil.LaneMasks(l, rest)
 			kAD0, kAD1 = kAD0|m0, kAD1|m1
+			if nl == 2 {
+				putHalves(&j.adLast, l, m.AD[len(m.AD)-rest:])
+			}
 		}
 		if g.Shape.Part {
-			m0, m1 := batchutil.LaneMasks(l, len(text)&(blockSize-1))
+			rest := len(text) & (blockSize - 1)
+			m0, m1 := batchutil.LaneMasks(l, rest)
 			kL0, kL1 = kL0|m0, kL1|m1
+			if nl == 2 {
+				putHalves(&j.last, l, text[len(text)-rest:])
+				putHalves(&j.mask, l, allOnes[:rest])
+			}
 		}
 	}
 	j.kAD[0], j.kAD[1], j.kLast[0], j.kLast[1] = kAD0, kAD1, kL0, kL1
@@ -112,7 +147,26 @@ func (a *AEAD) runGroup(msgs []batch.Message, g *batchutil.Group, open bool) (ok
 	if open {
 		op = 1
 	}
-	lanesVAES512(op, &j)
+	if nl == 4 {
+		lanesVAES512(op, &j)
+	} else {
+		lanesVAES256(op, &j)
+	}
+	if nl == 2 && g.Shape.Part {
+		// The partial blocks' output, from the copies.
+		for l := range g.N {
+			m := &msgs[g.Msgs[l]]
+			n := len(m.Out)
+			if !open {
+				n -= TagSize
+			}
+			rest := n & (blockSize - 1)
+			copy(m.Out[n-rest:n], j.last[0][l][:])
+			if rest > 16 {
+				copy(m.Out[n-rest+16:n], j.last[1][l][:])
+			}
+		}
+	}
 	if !open {
 		return true
 	}
@@ -126,6 +180,18 @@ func (a *AEAD) runGroup(msgs []batch.Message, g *batchutil.Group, open bool) (ok
 		}
 	}
 	return ok
+}
+
+// putHalves copies b, at most 32 bytes, to lane l of h, the first 16 bytes
+// to h[0] and the rest to h[1].
+func putHalves(h *[2][2][16]byte, l int, b []byte) {
+	n := copy(h[0][l][:], b)
+	copy(h[1][l][:], b[n:])
+}
+
+var allOnes = [blockSize]byte{
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 }
 
 // putBits writes the bit length of n bytes to b as a 128-bit little-endian

@@ -38,6 +38,72 @@ DATA z<>+30(SB)/1, $0xc0
 DATA z<>+31(SB)/1, $0xb5
 GLOBL z<>(SB), RODATA|NOPTR, $32
 
+DATA zz<>+0(SB)/1, $0xcd
+DATA zz<>+1(SB)/1, $0x65
+DATA zz<>+2(SB)/1, $0xef
+DATA zz<>+3(SB)/1, $0x23
+DATA zz<>+4(SB)/1, $0x91
+DATA zz<>+5(SB)/1, $0x44
+DATA zz<>+6(SB)/1, $0x37
+DATA zz<>+7(SB)/1, $0x71
+DATA zz<>+8(SB)/1, $0x22
+DATA zz<>+9(SB)/1, $0xae
+DATA zz<>+10(SB)/1, $0x28
+DATA zz<>+11(SB)/1, $0xd7
+DATA zz<>+12(SB)/1, $0x98
+DATA zz<>+13(SB)/1, $0x2f
+DATA zz<>+14(SB)/1, $0x8a
+DATA zz<>+15(SB)/1, $0x42
+DATA zz<>+16(SB)/1, $0xcd
+DATA zz<>+17(SB)/1, $0x65
+DATA zz<>+18(SB)/1, $0xef
+DATA zz<>+19(SB)/1, $0x23
+DATA zz<>+20(SB)/1, $0x91
+DATA zz<>+21(SB)/1, $0x44
+DATA zz<>+22(SB)/1, $0x37
+DATA zz<>+23(SB)/1, $0x71
+DATA zz<>+24(SB)/1, $0x22
+DATA zz<>+25(SB)/1, $0xae
+DATA zz<>+26(SB)/1, $0x28
+DATA zz<>+27(SB)/1, $0xd7
+DATA zz<>+28(SB)/1, $0x98
+DATA zz<>+29(SB)/1, $0x2f
+DATA zz<>+30(SB)/1, $0x8a
+DATA zz<>+31(SB)/1, $0x42
+DATA zz<>+32(SB)/1, $0xbc
+DATA zz<>+33(SB)/1, $0xdb
+DATA zz<>+34(SB)/1, $0x89
+DATA zz<>+35(SB)/1, $0x81
+DATA zz<>+36(SB)/1, $0xa5
+DATA zz<>+37(SB)/1, $0xdb
+DATA zz<>+38(SB)/1, $0xb5
+DATA zz<>+39(SB)/1, $0xe9
+DATA zz<>+40(SB)/1, $0x2f
+DATA zz<>+41(SB)/1, $0x3b
+DATA zz<>+42(SB)/1, $0x4d
+DATA zz<>+43(SB)/1, $0xec
+DATA zz<>+44(SB)/1, $0xcf
+DATA zz<>+45(SB)/1, $0xfb
+DATA zz<>+46(SB)/1, $0xc0
+DATA zz<>+47(SB)/1, $0xb5
+DATA zz<>+48(SB)/1, $0xbc
+DATA zz<>+49(SB)/1, $0xdb
+DATA zz<>+50(SB)/1, $0x89
+DATA zz<>+51(SB)/1, $0x81
+DATA zz<>+52(SB)/1, $0xa5
+DATA zz<>+53(SB)/1, $0xdb
+DATA zz<>+54(SB)/1, $0xb5
+DATA zz<>+55(SB)/1, $0xe9
+DATA zz<>+56(SB)/1, $0x2f
+DATA zz<>+57(SB)/1, $0x3b
+DATA zz<>+58(SB)/1, $0x4d
+DATA zz<>+59(SB)/1, $0xec
+DATA zz<>+60(SB)/1, $0xcf
+DATA zz<>+61(SB)/1, $0xfb
+DATA zz<>+62(SB)/1, $0xc0
+DATA zz<>+63(SB)/1, $0xb5
+GLOBL zz<>(SB), RODATA|NOPTR, $64
+
 // func initAVX(s *[7][16]byte, key *[32]byte, nonce *byte)
 // Requires: AES, AVX
 TEXT ·initAVX(SB), NOSPLIT, $0-24
@@ -760,6 +826,405 @@ lanesVAES512_finalLoop:
 	MOVQ          160(BX), R13
 	VEXTRACTI32X4 $0x03, Z18, (R13)
 	VEXTRACTI32X4 $0x03, Z19, 16(R13)
+	VZEROUPPER
+	RET
+
+// func lanesVAES256(op int, j *byte)
+// Requires: AVX, AVX2, VAES
+TEXT ·lanesVAES256(SB), NOSPLIT, $0-16
+	MOVQ           op+0(FP), AX
+	MOVQ           j+8(FP), BX
+	MOVQ           (BX), R13
+	VBROADCASTI128 (R13), Y14
+	VBROADCASTI128 16(R13), Y15
+	MOVQ           8(BX), R13
+	VMOVDQU        (R13), X1
+	MOVQ           16(BX), R13
+	VINSERTI128    $0x01, (R13), Y1, Y1
+	VMOVDQA        Y15, Y0
+	VMOVDQU        zz<>+0(SB), Y2
+	VMOVDQA        Y14, Y3
+	VMOVDQU        zz<>+32(SB), Y4
+	VPXOR          Y15, Y1, Y5
+	VPXOR          Y6, Y6, Y6
+	MOVQ           $0x00000008, R8
+
+lanesVAES256_init:
+	VAESENC     zz<>+0(SB), Y0, Y8
+	VAESENC     Y0, Y1, Y9
+	VAESENC     Y6, Y2, Y10
+	VAESENC     zz<>+32(SB), Y3, Y11
+	VAESENC     Y3, Y4, Y12
+	VAESENC     Y4, Y5, Y13
+	VPXOR       Y6, Y1, Y7
+	VAESENC     zz<>+0(SB), Y7, Y1
+	VAESENC     Y7, Y8, Y2
+	VAESENC     Y13, Y9, Y3
+	VAESENC     zz<>+32(SB), Y10, Y4
+	VAESENC     Y10, Y11, Y5
+	VAESENC     Y11, Y12, Y6
+	VPXOR       Y13, Y8, Y0
+	DECQ        R8
+	JNZ         lanesVAES256_init
+	VPXOR       Y14, Y0, Y0
+	VPXOR       Y14, Y1, Y1
+	VPXOR       Y15, Y2, Y2
+	VPXOR       Y14, Y3, Y3
+	VPXOR       Y14, Y4, Y4
+	VPXOR       Y15, Y5, Y5
+	VPXOR       Y15, Y6, Y6
+	MOVQ        40(BX), SI
+	MOVQ        48(BX), DI
+	XORQ        CX, CX
+	MOVQ        168(BX), R8
+	TESTQ       R8, R8
+	JZ          lanesVAES256_adLast
+	TESTQ       $0x00000001, R8
+	JZ          lanesVAES256_adLoop
+	VMOVDQU     (SI)(CX*1), X14
+	VINSERTI128 $0x01, (DI)(CX*1), Y14, Y14
+	VMOVDQU     16(SI)(CX*1), X15
+	VINSERTI128 $0x01, 16(DI)(CX*1), Y15, Y15
+	VAESENC     Y14, Y0, Y8
+	VAESENC     Y0, Y1, Y9
+	VAESENC     Y6, Y2, Y10
+	VAESENC     Y15, Y3, Y11
+	VAESENC     Y3, Y4, Y12
+	VAESENC     Y4, Y5, Y13
+	VPXOR       Y6, Y1, Y7
+	ADDQ        $0x20, CX
+	VMOVDQA     Y7, Y0
+	VMOVDQA     Y8, Y1
+	VMOVDQA     Y9, Y2
+	VMOVDQA     Y10, Y3
+	VMOVDQA     Y11, Y4
+	VMOVDQA     Y12, Y5
+	VMOVDQA     Y13, Y6
+	DECQ        R8
+	JZ          lanesVAES256_adEnd
+
+lanesVAES256_adLoop:
+	VMOVDQU     (SI)(CX*1), X14
+	VINSERTI128 $0x01, (DI)(CX*1), Y14, Y14
+	VMOVDQU     16(SI)(CX*1), X15
+	VINSERTI128 $0x01, 16(DI)(CX*1), Y15, Y15
+	VAESENC     Y14, Y0, Y8
+	VAESENC     Y0, Y1, Y9
+	VAESENC     Y6, Y2, Y10
+	VAESENC     Y15, Y3, Y11
+	VAESENC     Y3, Y4, Y12
+	VAESENC     Y4, Y5, Y13
+	VPXOR       Y6, Y1, Y7
+	ADDQ        $0x20, CX
+	VMOVDQU     (SI)(CX*1), X14
+	VINSERTI128 $0x01, (DI)(CX*1), Y14, Y14
+	VMOVDQU     16(SI)(CX*1), X15
+	VINSERTI128 $0x01, 16(DI)(CX*1), Y15, Y15
+	VAESENC     Y14, Y7, Y1
+	VAESENC     Y7, Y8, Y2
+	VAESENC     Y13, Y9, Y3
+	VAESENC     Y15, Y10, Y4
+	VAESENC     Y10, Y11, Y5
+	VAESENC     Y11, Y12, Y6
+	VPXOR       Y13, Y8, Y0
+	ADDQ        $0x20, CX
+	SUBQ        $0x02, R8
+	JNZ         lanesVAES256_adLoop
+
+lanesVAES256_adEnd:
+lanesVAES256_adLast:
+	CMPQ    184(BX), $0x00
+	JE      lanesVAES256_text
+	VMOVDQU 344(BX), Y14
+	VMOVDQU 376(BX), Y15
+	VAESENC Y14, Y0, Y8
+	VAESENC Y0, Y1, Y9
+	VAESENC Y6, Y2, Y10
+	VAESENC Y15, Y3, Y11
+	VAESENC Y3, Y4, Y12
+	VAESENC Y4, Y5, Y13
+	VPXOR   Y6, Y1, Y7
+	VMOVDQA Y7, Y0
+	VMOVDQA Y8, Y1
+	VMOVDQA Y9, Y2
+	VMOVDQA Y10, Y3
+	VMOVDQA Y11, Y4
+	VMOVDQA Y12, Y5
+	VMOVDQA Y13, Y6
+
+lanesVAES256_text:
+	MOVQ         72(BX), SI
+	MOVQ         80(BX), DI
+	MOVQ         104(BX), R10
+	MOVQ         112(BX), R11
+	XORQ         CX, CX
+	MOVQ         176(BX), R8
+	TESTQ        AX, AX
+	JNZ          lanesVAES256_open
+	TESTQ        R8, R8
+	JZ           lanesVAES256_encLast
+	TESTQ        $0x00000001, R8
+	JZ           lanesVAES256_encLoop
+	VMOVDQU      (SI)(CX*1), X14
+	VINSERTI128  $0x01, (DI)(CX*1), Y14, Y14
+	VMOVDQU      16(SI)(CX*1), X15
+	VINSERTI128  $0x01, 16(DI)(CX*1), Y15, Y15
+	VPXOR        Y3, Y5, Y7
+	VPXOR        Y4, Y6, Y8
+	VAESENC      Y0, Y7, Y7
+	VAESENC      Y2, Y8, Y8
+	VPXOR        Y14, Y7, Y7
+	VPXOR        Y15, Y8, Y8
+	VMOVDQU      X7, (R10)(CX*1)
+	VEXTRACTI128 $0x01, Y7, (R11)(CX*1)
+	VMOVDQU      X8, 16(R10)(CX*1)
+	VEXTRACTI128 $0x01, Y8, 16(R11)(CX*1)
+	VAESENC      Y14, Y0, Y8
+	VAESENC      Y0, Y1, Y9
+	VAESENC      Y6, Y2, Y10
+	VAESENC      Y15, Y3, Y11
+	VAESENC      Y3, Y4, Y12
+	VAESENC      Y4, Y5, Y13
+	VPXOR        Y6, Y1, Y7
+	ADDQ         $0x20, CX
+	VMOVDQA      Y7, Y0
+	VMOVDQA      Y8, Y1
+	VMOVDQA      Y9, Y2
+	VMOVDQA      Y10, Y3
+	VMOVDQA      Y11, Y4
+	VMOVDQA      Y12, Y5
+	VMOVDQA      Y13, Y6
+	DECQ         R8
+	JZ           lanesVAES256_encEnd
+
+lanesVAES256_encLoop:
+	VMOVDQU      (SI)(CX*1), X14
+	VINSERTI128  $0x01, (DI)(CX*1), Y14, Y14
+	VMOVDQU      16(SI)(CX*1), X15
+	VINSERTI128  $0x01, 16(DI)(CX*1), Y15, Y15
+	VPXOR        Y3, Y5, Y7
+	VPXOR        Y4, Y6, Y8
+	VAESENC      Y0, Y7, Y7
+	VAESENC      Y2, Y8, Y8
+	VPXOR        Y14, Y7, Y7
+	VPXOR        Y15, Y8, Y8
+	VMOVDQU      X7, (R10)(CX*1)
+	VEXTRACTI128 $0x01, Y7, (R11)(CX*1)
+	VMOVDQU      X8, 16(R10)(CX*1)
+	VEXTRACTI128 $0x01, Y8, 16(R11)(CX*1)
+	VAESENC      Y14, Y0, Y8
+	VAESENC      Y0, Y1, Y9
+	VAESENC      Y6, Y2, Y10
+	VAESENC      Y15, Y3, Y11
+	VAESENC      Y3, Y4, Y12
+	VAESENC      Y4, Y5, Y13
+	VPXOR        Y6, Y1, Y7
+	ADDQ         $0x20, CX
+	VMOVDQU      (SI)(CX*1), X14
+	VINSERTI128  $0x01, (DI)(CX*1), Y14, Y14
+	VMOVDQU      16(SI)(CX*1), X15
+	VINSERTI128  $0x01, 16(DI)(CX*1), Y15, Y15
+	VPXOR        Y10, Y12, Y0
+	VPXOR        Y11, Y13, Y1
+	VAESENC      Y7, Y0, Y0
+	VAESENC      Y9, Y1, Y1
+	VPXOR        Y14, Y0, Y0
+	VPXOR        Y15, Y1, Y1
+	VMOVDQU      X0, (R10)(CX*1)
+	VEXTRACTI128 $0x01, Y0, (R11)(CX*1)
+	VMOVDQU      X1, 16(R10)(CX*1)
+	VEXTRACTI128 $0x01, Y1, 16(R11)(CX*1)
+	VAESENC      Y14, Y7, Y1
+	VAESENC      Y7, Y8, Y2
+	VAESENC      Y13, Y9, Y3
+	VAESENC      Y15, Y10, Y4
+	VAESENC      Y10, Y11, Y5
+	VAESENC      Y11, Y12, Y6
+	VPXOR        Y13, Y8, Y0
+	ADDQ         $0x20, CX
+	SUBQ         $0x02, R8
+	JNZ          lanesVAES256_encLoop
+
+lanesVAES256_encEnd:
+lanesVAES256_encLast:
+	CMPQ    200(BX), $0x00
+	JE      lanesVAES256_encDone
+	VMOVDQU 408(BX), Y14
+	VMOVDQU 440(BX), Y15
+	VPXOR   Y3, Y5, Y7
+	VPXOR   Y4, Y6, Y8
+	VAESENC Y0, Y7, Y7
+	VAESENC Y2, Y8, Y8
+	VPXOR   Y14, Y7, Y7
+	VPXOR   Y15, Y8, Y8
+	VMOVDQU Y7, 408(BX)
+	VMOVDQU Y8, 440(BX)
+	VAESENC Y14, Y0, Y8
+	VAESENC Y0, Y1, Y9
+	VAESENC Y6, Y2, Y10
+	VAESENC Y15, Y3, Y11
+	VAESENC Y3, Y4, Y12
+	VAESENC Y4, Y5, Y13
+	VPXOR   Y6, Y1, Y7
+	VMOVDQA Y7, Y0
+	VMOVDQA Y8, Y1
+	VMOVDQA Y9, Y2
+	VMOVDQA Y10, Y3
+	VMOVDQA Y11, Y4
+	VMOVDQA Y12, Y5
+	VMOVDQA Y13, Y6
+
+lanesVAES256_encDone:
+	JMP lanesVAES256_final
+
+lanesVAES256_open:
+	TESTQ        R8, R8
+	JZ           lanesVAES256_decLast
+	TESTQ        $0x00000001, R8
+	JZ           lanesVAES256_decLoop
+	VMOVDQU      (SI)(CX*1), X14
+	VINSERTI128  $0x01, (DI)(CX*1), Y14, Y14
+	VMOVDQU      16(SI)(CX*1), X15
+	VINSERTI128  $0x01, 16(DI)(CX*1), Y15, Y15
+	VPXOR        Y3, Y5, Y7
+	VPXOR        Y4, Y6, Y8
+	VAESENC      Y0, Y7, Y7
+	VAESENC      Y2, Y8, Y8
+	VPXOR        Y7, Y14, Y14
+	VPXOR        Y8, Y15, Y15
+	VMOVDQU      X14, (R10)(CX*1)
+	VEXTRACTI128 $0x01, Y14, (R11)(CX*1)
+	VMOVDQU      X15, 16(R10)(CX*1)
+	VEXTRACTI128 $0x01, Y15, 16(R11)(CX*1)
+	VAESENC      Y14, Y0, Y8
+	VAESENC      Y0, Y1, Y9
+	VAESENC      Y6, Y2, Y10
+	VAESENC      Y15, Y3, Y11
+	VAESENC      Y3, Y4, Y12
+	VAESENC      Y4, Y5, Y13
+	VPXOR        Y6, Y1, Y7
+	ADDQ         $0x20, CX
+	VMOVDQA      Y7, Y0
+	VMOVDQA      Y8, Y1
+	VMOVDQA      Y9, Y2
+	VMOVDQA      Y10, Y3
+	VMOVDQA      Y11, Y4
+	VMOVDQA      Y12, Y5
+	VMOVDQA      Y13, Y6
+	DECQ         R8
+	JZ           lanesVAES256_decEnd
+
+lanesVAES256_decLoop:
+	VMOVDQU      (SI)(CX*1), X14
+	VINSERTI128  $0x01, (DI)(CX*1), Y14, Y14
+	VMOVDQU      16(SI)(CX*1), X15
+	VINSERTI128  $0x01, 16(DI)(CX*1), Y15, Y15
+	VPXOR        Y3, Y5, Y7
+	VPXOR        Y4, Y6, Y8
+	VAESENC      Y0, Y7, Y7
+	VAESENC      Y2, Y8, Y8
+	VPXOR        Y7, Y14, Y14
+	VPXOR        Y8, Y15, Y15
+	VMOVDQU      X14, (R10)(CX*1)
+	VEXTRACTI128 $0x01, Y14, (R11)(CX*1)
+	VMOVDQU      X15, 16(R10)(CX*1)
+	VEXTRACTI128 $0x01, Y15, 16(R11)(CX*1)
+	VAESENC      Y14, Y0, Y8
+	VAESENC      Y0, Y1, Y9
+	VAESENC      Y6, Y2, Y10
+	VAESENC      Y15, Y3, Y11
+	VAESENC      Y3, Y4, Y12
+	VAESENC      Y4, Y5, Y13
+	VPXOR        Y6, Y1, Y7
+	ADDQ         $0x20, CX
+	VMOVDQU      (SI)(CX*1), X14
+	VINSERTI128  $0x01, (DI)(CX*1), Y14, Y14
+	VMOVDQU      16(SI)(CX*1), X15
+	VINSERTI128  $0x01, 16(DI)(CX*1), Y15, Y15
+	VPXOR        Y10, Y12, Y0
+	VPXOR        Y11, Y13, Y1
+	VAESENC      Y7, Y0, Y0
+	VAESENC      Y9, Y1, Y1
+	VPXOR        Y0, Y14, Y14
+	VPXOR        Y1, Y15, Y15
+	VMOVDQU      X14, (R10)(CX*1)
+	VEXTRACTI128 $0x01, Y14, (R11)(CX*1)
+	VMOVDQU      X15, 16(R10)(CX*1)
+	VEXTRACTI128 $0x01, Y15, 16(R11)(CX*1)
+	VAESENC      Y14, Y7, Y1
+	VAESENC      Y7, Y8, Y2
+	VAESENC      Y13, Y9, Y3
+	VAESENC      Y15, Y10, Y4
+	VAESENC      Y10, Y11, Y5
+	VAESENC      Y11, Y12, Y6
+	VPXOR        Y13, Y8, Y0
+	ADDQ         $0x20, CX
+	SUBQ         $0x02, R8
+	JNZ          lanesVAES256_decLoop
+
+lanesVAES256_decEnd:
+lanesVAES256_decLast:
+	CMPQ    200(BX), $0x00
+	JE      lanesVAES256_decDone
+	VMOVDQU 408(BX), Y14
+	VMOVDQU 440(BX), Y15
+	VPXOR   Y3, Y5, Y7
+	VPXOR   Y4, Y6, Y8
+	VAESENC Y0, Y7, Y7
+	VAESENC Y2, Y8, Y8
+	VPXOR   Y7, Y14, Y14
+	VPXOR   Y8, Y15, Y15
+	VPAND   472(BX), Y14, Y14
+	VPAND   504(BX), Y15, Y15
+	VMOVDQU Y14, 408(BX)
+	VMOVDQU Y15, 440(BX)
+	VAESENC Y14, Y0, Y8
+	VAESENC Y0, Y1, Y9
+	VAESENC Y6, Y2, Y10
+	VAESENC Y15, Y3, Y11
+	VAESENC Y3, Y4, Y12
+	VAESENC Y4, Y5, Y13
+	VPXOR   Y6, Y1, Y7
+	VMOVDQA Y7, Y0
+	VMOVDQA Y8, Y1
+	VMOVDQA Y9, Y2
+	VMOVDQA Y10, Y3
+	VMOVDQA Y11, Y4
+	VMOVDQA Y12, Y5
+	VMOVDQA Y13, Y6
+
+lanesVAES256_decDone:
+lanesVAES256_final:
+	MOVQ $0x00000008, R8
+
+lanesVAES256_finalLoop:
+	VAESENC      216(BX), Y0, Y8
+	VAESENC      Y0, Y1, Y9
+	VAESENC      Y6, Y2, Y10
+	VAESENC      280(BX), Y3, Y11
+	VAESENC      Y3, Y4, Y12
+	VAESENC      Y4, Y5, Y13
+	VPXOR        Y6, Y1, Y7
+	VAESENC      216(BX), Y7, Y1
+	VAESENC      Y7, Y8, Y2
+	VAESENC      Y13, Y9, Y3
+	VAESENC      280(BX), Y10, Y4
+	VAESENC      Y10, Y11, Y5
+	VAESENC      Y11, Y12, Y6
+	VPXOR        Y13, Y8, Y0
+	DECQ         R8
+	JNZ          lanesVAES256_finalLoop
+	VPXOR        Y0, Y1, Y7
+	VPXOR        Y2, Y7, Y7
+	VPXOR        Y3, Y7, Y7
+	VPXOR        Y4, Y5, Y8
+	VPXOR        Y6, Y8, Y8
+	MOVQ         136(BX), R13
+	VMOVDQU      X7, (R13)
+	VMOVDQU      X8, 16(R13)
+	MOVQ         144(BX), R13
+	VEXTRACTI128 $0x01, Y7, (R13)
+	VEXTRACTI128 $0x01, Y8, 16(R13)
 	VZEROUPPER
 	RET
 
