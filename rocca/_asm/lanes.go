@@ -50,7 +50,11 @@ var (
 		Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23, Z24, Z25, Z26, Z27, Z28, Z29, Z30, Z31}
 )
 
+// lanes is a batch kernel being generated: lanesVAES512, or with VEX
+// encodings lanesVAES256.
 type lanes struct {
+	name                       string
+	evex                       bool
 	s, nx                      []VecPhysical // the state's bank and the other
 	m0, m1, o0, o1, t0, t1, x0 VecPhysical
 	k0, k1, z0, z1             VecPhysical
@@ -58,7 +62,34 @@ type lanes struct {
 
 func lfield(f int) Mem { return Mem{Base: lJob, Disp: f} }
 
-func llabel(l string) LabelRef { return LabelRef("lanesVAES512_" + l) }
+func (k *lanes) label(l string) LabelRef { return LabelRef(k.name + "_" + l) }
+
+// here places label l.
+func (k *lanes) here(l string) { Label(k.name + "_" + l) }
+
+// nl is the number of lanes: 4 in zmm, 2 in ymm.
+func (k *lanes) nl() int {
+	if k.evex {
+		return 4
+	}
+	return 2
+}
+
+func (k *lanes) xor(a, b Op, d VecPhysical) {
+	if k.evex {
+		VPXORD(a, b, d)
+	} else {
+		VPXOR(a, b, d)
+	}
+}
+
+func (k *lanes) mov(a, b VecPhysical) {
+	if k.evex {
+		VMOVDQA64(a, b)
+	} else {
+		VMOVDQA(a, b)
+	}
+}
 
 func lanesKernel(z Mem) {
 	TEXT("lanesVAES512", NOSPLIT, "func(op int, j *byte)")
@@ -67,7 +98,7 @@ func lanesKernel(z Mem) {
 	Load(Param("op"), lOp)
 	Load(Param("j"), lJob)
 	r := zmm32
-	k := &lanes{s: r[0:7], nx: r[8:15]}
+	k := &lanes{name: "lanesVAES512", evex: true, s: r[0:7], nx: r[8:15]}
 	k.m0, k.m1, k.o0, k.o1, k.t0, k.t1, k.x0 = r[16], r[17], r[18], r[19], r[20], r[21], r[22]
 	k.k0, k.k1, k.z0, k.z1 = r[23], r[24], r[25], r[26]
 
@@ -89,12 +120,12 @@ func lanesKernel(z Mem) {
 	VPXORD(k.k1, s[1], s[5])
 	VPXORD(s[6], s[6], s[6])
 	MOVQ(U32(8), lN)
-	Label("lanesVAES512_init")
+	k.here("init")
 	for range 2 {
 		k.round(k.z0, k.z1)
 	}
 	DECQ(lN)
-	JNZ(llabel("init"))
+	JNZ(k.label("init"))
 	for i, key := range []VecPhysical{k.k0, k.k0, k.k1, k.k0, k.k0, k.k1, k.k1} {
 		VPXORD(key, k.s[i], k.s[i])
 	}
@@ -104,43 +135,43 @@ func lanesKernel(z Mem) {
 	XORQ(lI, lI)
 	MOVQ(lfield(jlADN), lN)
 	TESTQ(lN, lN)
-	JZ(llabel("adLast"))
+	JZ(k.label("adLast"))
 	k.loop("ad", func() {
 		k.gather(k.m0, k.m1)
 		k.round(k.m0, k.m1)
 	})
-	Label("lanesVAES512_adLast")
+	k.here("adLast")
 	CMPQ(lfield(jlKAD), U8(0))
-	JE(llabel("text"))
+	JE(k.label("text"))
 	k.once(func() {
 		k.gatherMasked(jlKAD, k.m0, k.m1)
 		k.round(k.m0, k.m1)
 	})
 
 	// Message.
-	Label("lanesVAES512_text")
+	k.here("text")
 	k.lanePtrs(jlSrc, lSrc)
 	k.lanePtrs(jlDst, lDst)
 	XORQ(lI, lI)
 	MOVQ(lfield(jlN), lN)
 	TESTQ(lOp, lOp)
-	JNZ(llabel("open"))
+	JNZ(k.label("open"))
 	k.text(false)
-	JMP(llabel("final"))
-	Label("lanesVAES512_open")
+	JMP(k.label("final"))
+	k.here("open")
 	k.text(true)
 
 	// Finalization and tags.
-	Label("lanesVAES512_final")
+	k.here("final")
 	VMOVDQU64(lfield(jlADLen), k.t0)
 	VMOVDQU64(lfield(jlMLen), k.t1)
 	MOVQ(U32(8), lN)
-	Label("lanesVAES512_finalLoop")
+	k.here("finalLoop")
 	for range 2 {
 		k.round(k.t0, k.t1)
 	}
 	DECQ(lN)
-	JNZ(llabel("finalLoop"))
+	JNZ(k.label("finalLoop"))
 	s = k.s
 	VPXORD(s[0], s[1], k.o0)
 	VPTERNLOGD(U8(0x96), s[2], s[3], k.o0)
@@ -157,7 +188,7 @@ func lanesKernel(z Mem) {
 
 // round is R(S, x0, x1) into the other bank, which then becomes the
 // state's.
-func (k *lanes) round(x0, x1 VecPhysical) {
+func (k *lanes) round(x0, x1 Op) {
 	s, n := k.s, k.nx
 	VAESENC(x0, s[0], n[1])
 	VAESENC(s[0], s[1], n[2])
@@ -165,7 +196,7 @@ func (k *lanes) round(x0, x1 VecPhysical) {
 	VAESENC(x1, s[3], n[4])
 	VAESENC(s[3], s[4], n[5])
 	VAESENC(s[4], s[5], n[6])
-	VPXORD(s[6], s[1], n[0])
+	k.xor(s[6], s[1], n[0])
 	k.s, k.nx = n, s
 }
 
@@ -187,7 +218,7 @@ func (k *lanes) text(open bool) {
 		name = "dec"
 	}
 	TESTQ(lN, lN)
-	JZ(llabel(name + "Last"))
+	JZ(k.label(name + "Last"))
 	k.loop(name, func() {
 		k.gather(k.m0, k.m1)
 		k.keystream()
@@ -201,9 +232,9 @@ func (k *lanes) text(open bool) {
 			k.round(k.m0, k.m1)
 		}
 	})
-	Label("lanesVAES512_" + name + "Last")
+	k.here(name + "Last")
 	CMPQ(lfield(jlKLast), U8(0))
-	JE(llabel(name + "Done"))
+	JE(k.label(name + "Done"))
 	k.once(func() {
 		k.gatherMasked(jlKLast, k.m0, k.m1)
 		k.keystream()
@@ -224,7 +255,7 @@ func (k *lanes) text(open bool) {
 			k.round(k.m0, k.m1)
 		}
 	})
-	Label("lanesVAES512_" + name + "Done")
+	k.here(name + "Done")
 }
 
 // loop emits a loop that runs body, one block, lN >= 1 times, stepping lI.
@@ -236,16 +267,16 @@ func (k *lanes) loop(name string, body func()) {
 		ADDQ(U8(32), lI)
 	}
 	TESTQ(U32(1), lN)
-	JZ(llabel(name + "Loop"))
+	JZ(k.label(name + "Loop"))
 	k.once(step)
 	DECQ(lN)
-	JZ(llabel(name + "End"))
-	Label("lanesVAES512_" + name + "Loop")
+	JZ(k.label(name + "End"))
+	k.here(name + "Loop")
 	step()
 	step()
 	SUBQ(U8(2), lN)
-	JNZ(llabel(name + "Loop"))
-	Label("lanesVAES512_" + name + "End")
+	JNZ(k.label(name + "Loop"))
+	k.here(name + "End")
 }
 
 // once emits body, one round, and moves the state back to the bank it
@@ -253,14 +284,14 @@ func (k *lanes) loop(name string, body func()) {
 func (k *lanes) once(body func()) {
 	body()
 	for j := range k.s {
-		VMOVDQA64(k.s[j], k.nx[j])
+		k.mov(k.s[j], k.nx[j])
 	}
 	k.s, k.nx = k.nx, k.s
 }
 
-// lanePtrs loads the four lane pointers at job field f into regs.
+// lanePtrs loads the lane pointers at job field f into regs.
 func (k *lanes) lanePtrs(f int, regs []GPPhysical) {
-	for l, r := range regs {
+	for l, r := range regs[:k.nl()] {
 		MOVQ(lfield(f+8*l), r)
 	}
 }
@@ -273,26 +304,36 @@ func laneMem(regs []GPPhysical, l, i int) Mem {
 // insert loads the 16 bytes at m into lane l of r, the first zeroing the
 // others.
 func (k *lanes) insert(l int, m Mem, r VecPhysical) {
-	if l == 0 {
+	switch {
+	case l == 0 && k.evex:
 		VMOVDQU64(m, r.AsX())
-		return
+	case l == 0:
+		VMOVDQU(m, r.AsX())
+	case k.evex:
+		VINSERTI32X4(U8(l), m, r, r)
+	default:
+		VINSERTI128(U8(l), m, r, r)
 	}
-	VINSERTI32X4(U8(l), m, r, r)
 }
 
 // extract stores lane l of r to m.
 func (k *lanes) extract(l int, r VecPhysical, m Mem) {
-	if l == 0 {
+	switch {
+	case l == 0 && k.evex:
 		VMOVDQU64(r.AsX(), m)
-		return
+	case l == 0:
+		VMOVDQU(r.AsX(), m)
+	case k.evex:
+		VEXTRACTI32X4(U8(l), r, m)
+	default:
+		VEXTRACTI128(U8(l), r, m)
 	}
-	VEXTRACTI32X4(U8(l), r, m)
 }
 
 // gather loads the current block of every lane, its halves into r0 and r1.
 func (k *lanes) gather(r0, r1 VecPhysical) {
 	for i, r := range []VecPhysical{r0, r1} {
-		for l := range 4 {
+		for l := range k.nl() {
 			k.insert(l, laneMem(lSrc, l, i), r)
 		}
 	}
@@ -300,7 +341,7 @@ func (k *lanes) gather(r0, r1 VecPhysical) {
 
 // scatter stores half i of every lane's output block, in r.
 func (k *lanes) scatter(r VecPhysical, i int) {
-	for l := range 4 {
+	for l := range k.nl() {
 		k.extract(l, r, laneMem(lDst, l, i))
 	}
 }

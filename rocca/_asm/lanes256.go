@@ -31,7 +31,7 @@ func lanesKernel256(zz Mem) {
 	Load(Param("op"), lOp)
 	Load(Param("j"), lJob)
 	r := []VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15}
-	k := &lanesY{s: r[0:7], nx: r[7:14], m0: r[14], m1: r[15]}
+	k := &lanes{name: "lanesVAES256", s: r[0:7], nx: r[7:14], m0: r[14], m1: r[15]}
 	z0, z1 := zz, zz.Offset(32)
 
 	// Init, the key halves in m0 and m1 until the key is added in.
@@ -50,12 +50,12 @@ func lanesKernel256(zz Mem) {
 	VPXOR(k.m1, s[1], s[5])
 	VPXOR(s[6], s[6], s[6])
 	MOVQ(U32(8), lN)
-	Label("lanesVAES256_init")
+	k.here("init")
 	for range 2 {
 		k.round(z0, z1)
 	}
 	DECQ(lN)
-	JNZ(LabelRef("lanesVAES256_init"))
+	JNZ(k.label("init"))
 	for i, key := range []VecPhysical{k.m0, k.m0, k.m1, k.m0, k.m0, k.m1, k.m1} {
 		VPXOR(key, k.s[i], k.s[i])
 	}
@@ -65,14 +65,14 @@ func lanesKernel256(zz Mem) {
 	XORQ(lI, lI)
 	MOVQ(lfield(jlADN), lN)
 	TESTQ(lN, lN)
-	JZ(LabelRef("lanesVAES256_adLast"))
+	JZ(k.label("adLast"))
 	k.loop("ad", func() {
-		k.gather()
+		k.gather(k.m0, k.m1)
 		k.round(k.m0, k.m1)
 	})
-	Label("lanesVAES256_adLast")
+	k.here("adLast")
 	CMPQ(lfield(jlKAD), U8(0))
-	JE(LabelRef("lanesVAES256_text"))
+	JE(k.label("text"))
 	k.once(func() {
 		VMOVDQU(lfield(jlADLast), k.m0)
 		VMOVDQU(lfield(jlADLast+32), k.m1)
@@ -80,27 +80,27 @@ func lanesKernel256(zz Mem) {
 	})
 
 	// Message.
-	Label("lanesVAES256_text")
+	k.here("text")
 	k.lanePtrs(jlSrc, lSrc)
 	k.lanePtrs(jlDst, lDst)
 	XORQ(lI, lI)
 	MOVQ(lfield(jlN), lN)
 	TESTQ(lOp, lOp)
-	JNZ(LabelRef("lanesVAES256_open"))
-	k.text(false)
-	JMP(LabelRef("lanesVAES256_final"))
-	Label("lanesVAES256_open")
-	k.text(true)
+	JNZ(k.label("open"))
+	k.textVEX(false)
+	JMP(k.label("final"))
+	k.here("open")
+	k.textVEX(true)
 
 	// Finalization and tags.
-	Label("lanesVAES256_final")
+	k.here("final")
 	MOVQ(U32(8), lN)
-	Label("lanesVAES256_finalLoop")
+	k.here("finalLoop")
 	for range 2 {
 		k.round(lfield(jlADLen), lfield(jlMLen))
 	}
 	DECQ(lN)
-	JNZ(LabelRef("lanesVAES256_finalLoop"))
+	JNZ(k.label("finalLoop"))
 	s = k.s
 	t0, t1 := k.nx[0], k.nx[1]
 	VPXOR(s[0], s[1], t0)
@@ -117,30 +117,11 @@ func lanesKernel256(zz Mem) {
 	RET()
 }
 
-type lanesY struct {
-	s, nx  []VecPhysical // the state's bank and the other
-	m0, m1 VecPhysical   // the input block's halves
-}
-
-// round is R(S, x0, x1) into the other bank, which then becomes the
-// state's.
-func (k *lanesY) round(x0, x1 Op) {
-	s, n := k.s, k.nx
-	VAESENC(x0, s[0], n[1])
-	VAESENC(s[0], s[1], n[2])
-	VAESENC(s[6], s[2], n[3])
-	VAESENC(x1, s[3], n[4])
-	VAESENC(s[3], s[4], n[5])
-	VAESENC(s[4], s[5], n[6])
-	VPXOR(s[6], s[1], n[0])
-	k.s, k.nx = n, s
-}
-
-// crypt XORs the keystream into m0 and m1 (whose output becomes the
+// cryptVEX XORs the keystream into m0 and m1 (whose output becomes the
 // plaintext, absorbed, for open) and returns the output's registers: the
 // keystream goes into the new bank's first two registers, which the round
 // writes last.
-func (k *lanesY) crypt(open bool) (o0, o1 VecPhysical) {
+func (k *lanes) cryptVEX(open bool) (o0, o1 VecPhysical) {
 	s, n := k.s, k.nx
 	VPXOR(s[3], s[5], n[0])
 	VPXOR(s[4], s[6], n[1])
@@ -156,29 +137,29 @@ func (k *lanesY) crypt(open bool) (o0, o1 VecPhysical) {
 	return n[0], n[1]
 }
 
-// text emits the encryption (decryption) of the n whole blocks of every
+// textVEX emits the encryption (decryption) of the n whole blocks of every
 // lane and of the partial last blocks if kLast is not zero.
-func (k *lanesY) text(open bool) {
+func (k *lanes) textVEX(open bool) {
 	name := "enc"
 	if open {
 		name = "dec"
 	}
 	TESTQ(lN, lN)
-	JZ(LabelRef("lanesVAES256_" + name + "Last"))
+	JZ(k.label(name + "Last"))
 	k.loop(name, func() {
-		k.gather()
-		o0, o1 := k.crypt(open)
+		k.gather(k.m0, k.m1)
+		o0, o1 := k.cryptVEX(open)
 		k.scatter(o0, 0)
 		k.scatter(o1, 1)
 		k.round(k.m0, k.m1)
 	})
-	Label("lanesVAES256_" + name + "Last")
+	k.here(name + "Last")
 	CMPQ(lfield(jlKLast), U8(0))
-	JE(LabelRef("lanesVAES256_" + name + "Done"))
+	JE(k.label(name + "Done"))
 	k.once(func() {
 		VMOVDQU(lfield(jlLast), k.m0)
 		VMOVDQU(lfield(jlLast+32), k.m1)
-		o0, o1 := k.crypt(open)
+		o0, o1 := k.cryptVEX(open)
 		if open {
 			// The plaintext, zeroed past each lane's end, is absorbed.
 			VPAND(lfield(jlMask), o0, o0)
@@ -188,73 +169,5 @@ func (k *lanesY) text(open bool) {
 		VMOVDQU(o1, lfield(jlLast+32))
 		k.round(k.m0, k.m1)
 	})
-	Label("lanesVAES256_" + name + "Done")
-}
-
-// loop is lanes.loop for lanesY.
-func (k *lanesY) loop(name string, body func()) {
-	l := func(s string) LabelRef { return LabelRef("lanesVAES256_" + name + s) }
-	step := func() {
-		body()
-		ADDQ(U8(32), lI)
-	}
-	TESTQ(U32(1), lN)
-	JZ(l("Loop"))
-	k.once(step)
-	DECQ(lN)
-	JZ(l("End"))
-	Label("lanesVAES256_" + name + "Loop")
-	step()
-	step()
-	SUBQ(U8(2), lN)
-	JNZ(l("Loop"))
-	Label("lanesVAES256_" + name + "End")
-}
-
-// once emits body, one round, and moves the state back to the bank it
-// started in.
-func (k *lanesY) once(body func()) {
-	body()
-	for j := range k.s {
-		VMOVDQA(k.s[j], k.nx[j])
-	}
-	k.s, k.nx = k.nx, k.s
-}
-
-func (k *lanesY) lanePtrs(f int, regs []GPPhysical) {
-	for l, r := range regs[:2] {
-		MOVQ(lfield(f+8*l), r)
-	}
-}
-
-func (k *lanesY) insert(l int, m Mem, r VecPhysical) {
-	if l == 0 {
-		VMOVDQU(m, r.AsX())
-		return
-	}
-	VINSERTI128(U8(l), m, r, r)
-}
-
-func (k *lanesY) extract(l int, r VecPhysical, m Mem) {
-	if l == 0 {
-		VMOVDQU(r.AsX(), m)
-		return
-	}
-	VEXTRACTI128(U8(l), r, m)
-}
-
-// gather loads the current block of both lanes into m0 and m1.
-func (k *lanesY) gather() {
-	for i, r := range []VecPhysical{k.m0, k.m1} {
-		for l := range 2 {
-			k.insert(l, laneMem(lSrc, l, i), r)
-		}
-	}
-}
-
-// scatter stores half i of both lanes' output block, in r.
-func (k *lanesY) scatter(r VecPhysical, i int) {
-	for l := range 2 {
-		k.extract(l, r, laneMem(lDst, l, i))
-	}
+	k.here(name + "Done")
 }
