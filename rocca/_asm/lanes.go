@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -91,43 +93,51 @@ func (k *lanes) mov(a, b VecPhysical) {
 	}
 }
 
-func lanesKernel(z Mem) {
-	TEXT("lanesVAES512", NOSPLIT, "func(op int, j *byte)")
+// lanesKernel emits k; z is Z0 || Z1, or for VEX Z0 || Z0 || Z1 || Z1.
+func lanesKernel(k *lanes, z Mem) {
+	TEXT(k.name, NOSPLIT, "func(op int, j *byte)")
 	Pragma("noescape")
-	Doc("lanesVAES512 seals (op 0) or opens (op 1) the four messages of j.")
+	Doc(fmt.Sprintf("%s seals (op 0) or opens (op 1) the %d messages of j.", k.name, k.nl()))
 	Load(Param("op"), lOp)
 	Load(Param("j"), lJob)
-	r := zmm32
-	k := &lanes{name: "lanesVAES512", evex: true, s: r[0:7], nx: r[8:15]}
-	k.m0, k.m1, k.o0, k.o1, k.t0, k.t1, k.x0 = r[16], r[17], r[18], r[19], r[20], r[21], r[22]
-	k.k0, k.k1, k.z0, k.z1 = r[23], r[24], r[25], r[26]
 
-	// Init.
+	// Init. With AVX-512 the key and the constants take registers of their
+	// own; with VEX the key halves take m0 and m1 until the key is added
+	// in, and the constants are memory operands.
 	MOVQ(lfield(jlKey), lTmp)
-	VBROADCASTI32X4(Mem{Base: lTmp}, k.k0)
-	VBROADCASTI32X4(Mem{Base: lTmp, Disp: 16}, k.k1)
-	VBROADCASTI32X4(z, k.z0)
-	VBROADCASTI32X4(z.Offset(16), k.z1)
+	var k0, k1 VecPhysical
+	var z0, z1 Op
+	if k.evex {
+		k0, k1, z0, z1 = k.k0, k.k1, k.z0, k.z1
+		VBROADCASTI32X4(Mem{Base: lTmp}, k0)
+		VBROADCASTI32X4(Mem{Base: lTmp, Disp: 16}, k1)
+		VBROADCASTI32X4(z, k.z0)
+		VBROADCASTI32X4(z.Offset(16), k.z1)
+	} else {
+		k0, k1, z0, z1 = k.m0, k.m1, z, z.Offset(32)
+		VBROADCASTI128(Mem{Base: lTmp}, k0)
+		VBROADCASTI128(Mem{Base: lTmp, Disp: 16}, k1)
+	}
 	s := k.s
-	for l := range 4 {
+	for l := range k.nl() {
 		MOVQ(lfield(jlNonce+8*l), lTmp)
 		k.insert(l, Mem{Base: lTmp}, s[1])
 	}
-	VMOVDQA64(k.k1, s[0])
-	VMOVDQA64(k.z0, s[2])
-	VMOVDQA64(k.k0, s[3])
-	VMOVDQA64(k.z1, s[4])
-	VPXORD(k.k1, s[1], s[5])
-	VPXORD(s[6], s[6], s[6])
+	k.mov(k1, s[0])
+	k.set(z0, s[2])
+	k.mov(k0, s[3])
+	k.set(z1, s[4])
+	k.xor(k1, s[1], s[5])
+	k.xor(s[6], s[6], s[6])
 	MOVQ(U32(8), lN)
 	k.here("init")
 	for range 2 {
-		k.round(k.z0, k.z1)
+		k.round(z0, z1)
 	}
 	DECQ(lN)
 	JNZ(k.label("init"))
-	for i, key := range []VecPhysical{k.k0, k.k0, k.k1, k.k0, k.k0, k.k1, k.k1} {
-		VPXORD(key, k.s[i], k.s[i])
+	for i, key := range []VecPhysical{k0, k0, k1, k0, k0, k1, k1} {
+		k.xor(key, k.s[i], k.s[i])
 	}
 
 	// Associated data.
@@ -144,7 +154,12 @@ func lanesKernel(z Mem) {
 	CMPQ(lfield(jlKAD), U8(0))
 	JE(k.label("text"))
 	k.once(func() {
-		k.gatherMasked(jlKAD, k.m0, k.m1)
+		if k.evex {
+			k.gatherMasked(jlKAD, k.m0, k.m1)
+		} else {
+			VMOVDQU(lfield(jlADLast), k.m0)
+			VMOVDQU(lfield(jlADLast+32), k.m1)
+		}
 		k.round(k.m0, k.m1)
 	})
 
@@ -156,34 +171,59 @@ func lanesKernel(z Mem) {
 	MOVQ(lfield(jlN), lN)
 	TESTQ(lOp, lOp)
 	JNZ(k.label("open"))
-	k.text(false)
+	text := k.text
+	if !k.evex {
+		text = k.textVEX
+	}
+	text(false)
 	JMP(k.label("final"))
 	k.here("open")
-	k.text(true)
+	text(true)
 
 	// Finalization and tags.
 	k.here("final")
-	VMOVDQU64(lfield(jlADLen), k.t0)
-	VMOVDQU64(lfield(jlMLen), k.t1)
+	var x0, x1 Op = lfield(jlADLen), lfield(jlMLen)
+	if k.evex {
+		VMOVDQU64(x0, k.t0)
+		VMOVDQU64(x1, k.t1)
+		x0, x1 = k.t0, k.t1
+	}
 	MOVQ(U32(8), lN)
 	k.here("finalLoop")
 	for range 2 {
-		k.round(k.t0, k.t1)
+		k.round(x0, x1)
 	}
 	DECQ(lN)
 	JNZ(k.label("finalLoop"))
 	s = k.s
-	VPXORD(s[0], s[1], k.o0)
-	VPTERNLOGD(U8(0x96), s[2], s[3], k.o0)
-	VPXORD(s[4], s[5], k.o1)
-	VPXORD(s[6], k.o1, k.o1)
-	for l := range 4 {
+	t0, t1 := k.o0, k.o1
+	if k.evex {
+		VPXORD(s[0], s[1], t0)
+		VPTERNLOGD(U8(0x96), s[2], s[3], t0)
+	} else {
+		t0, t1 = k.nx[0], k.nx[1]
+		VPXOR(s[0], s[1], t0)
+		VPXOR(s[2], t0, t0)
+		VPXOR(s[3], t0, t0)
+	}
+	k.xor(s[4], s[5], t1)
+	k.xor(s[6], t1, t1)
+	for l := range k.nl() {
 		MOVQ(lfield(jlTags+8*l), lTmp)
-		k.extract(l, k.o0, Mem{Base: lTmp})
-		k.extract(l, k.o1, Mem{Base: lTmp, Disp: 16})
+		k.extract(l, t0, Mem{Base: lTmp})
+		k.extract(l, t1, Mem{Base: lTmp, Disp: 16})
 	}
 	VZEROUPPER()
 	RET()
+}
+
+// set sets r to x, a register or memory.
+func (k *lanes) set(x Op, r VecPhysical) {
+	if m, ok := x.(Mem); ok {
+		VMOVDQU(m, r)
+		return
+	}
+	k.mov(x.(VecPhysical), r)
 }
 
 // round is R(S, x0, x1) into the other bank, which then becomes the

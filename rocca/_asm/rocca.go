@@ -113,8 +113,13 @@ func main() {
 		}
 	}
 	initialize(z)
-	lanesKernel(z)
-	lanesKernel256(zz)
+	r := zmm32
+	k := &lanes{name: "lanesVAES512", evex: true, s: r[0:7], nx: r[8:15]}
+	k.m0, k.m1, k.o0, k.o1, k.t0, k.t1, k.x0 = r[16], r[17], r[18], r[19], r[20], r[21], r[22]
+	k.k0, k.k1, k.z0, k.z1 = r[23], r[24], r[25], r[26]
+	lanesKernel(k, z)
+	r = []VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15}
+	lanesKernel(&lanes{name: "lanesVAES256", s: r[0:7], nx: r[7:14], m0: r[14], m1: r[15]}, zz)
 	finalize()
 	(&gen{o: absorb}).blocks("absorbAVX", "func(s *[7][16]byte, src *byte, n, stride int)",
 		"absorbAVX runs n >= 1 rounds that absorb the 32-byte blocks at src, stride bytes apart.")
