@@ -106,9 +106,9 @@ func testLanesGuard(t *testing.T, a batch.AEAD, rate int) {
 		most = 99
 	}
 	lengths := slices.DeleteFunc(guard.Lengths(), func(n int) bool { return n > most })
-	var nonceR, adR, inR, outR [k]*guard.Region
-	for i := range k {
-		nonceR[i], adR[i], inR[i], outR[i] = guard.New(t, a.NonceSize()), guard.New(t, k), guard.New(t, 400), guard.New(t, 400)
+	var regions [k]guardRegions
+	for i := range regions {
+		regions[i] = newGuardRegions(t, a.NonceSize(), k, 400)
 	}
 	for _, n := range lengths {
 		var pts, cts, nonces, ads [k][]byte
@@ -123,15 +123,7 @@ func testLanesGuard(t *testing.T, a batch.AEAD, rate int) {
 		for _, side := range guard.Sides {
 			for _, inPlace := range []bool{false, true} {
 				msg := func(i int, in []byte, outLen int) batch.Message {
-					m := batch.Message{Nonce: nonceR[i].Copy(nonces[i], side), AD: adR[i].Copy(ads[i], side)}
-					if inPlace {
-						buf := inR[i].Slice(max(len(in), outLen), side)
-						copy(buf, in)
-						m.In, m.Out = buf[:len(in)], buf[:outLen]
-					} else {
-						m.In, m.Out = inR[i].Copy(in, side), outR[i].Slice(outLen, side)
-					}
-					return m
+					return regions[i].message(side, nonces[i], ads[i], in, outLen, inPlace)
 				}
 				var b [k]batch.Message
 				err := guard.Fault(func() {
