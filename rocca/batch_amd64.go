@@ -94,10 +94,18 @@ func (a *AEAD) openBatch(msgs []batch.Message) bool {
 
 // runLanes seals or opens msgs, which have been checked, as many of one
 // shape per kernel call as it has lanes.
-func (a *AEAD) runLanes(msgs []batch.Message, open bool) bool {
-	return batchutil.RunLanes(a, msgs, batchLanes(), 5, open, func(g batchutil.Group) bool {
-		return a.runGroup(msgs, &g, open)
-	})
+func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
+	var q batchutil.Lanes
+	q.Init(msgs, batchLanes(), 5, TagSize, open)
+	allOK = true
+	for g := q.Next(); g != nil; g = q.Next() {
+		if g.N == 1 {
+			allOK = batchutil.RunOne(a, msgs, g.Msgs[0], open) && allOK
+		} else {
+			allOK = a.runGroup(msgs, g, open) && allOK
+		}
+	}
+	return allOK && !q.Failed
 }
 
 // runGroup seals or opens the messages of g and reports whether they all

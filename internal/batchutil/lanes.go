@@ -33,68 +33,88 @@ type Group struct {
 // one group, a mix of sizes several.
 const maxGroups = 8
 
-// RunLanes seals (or opens) msgs, which have been checked, with a: it
-// groups them by shape, with blocks of 1<<shift bytes, and runs each group
-// of up to lanes messages when it fills, when a new shape finds every group
-// taken (the first then runs), and at the end. A group of two or more goes
-// to run, which reports whether its messages all authenticated and sets
-// their OK; a lone message takes a.Seal (a.Open). To open, the message is
-// In less the tag, and messages shorter than the tag fail on the way (their
-// Out is empty). It reports whether every message authenticated.
-func RunLanes(a cipher.AEAD, msgs []batch.Message, lanes, shift int, open bool, run func(g Group) bool) (allOK bool) {
-	tagSize := a.Overhead()
-	run1 := func(g Group) bool {
-		if g.N > 1 {
-			return run(g)
-		}
-		m := &msgs[g.Msgs[0]]
-		if !open {
-			a.Seal(m.Out[:0], m.Nonce, m.In, m.AD)
-			return true
-		}
-		_, err := a.Open(m.Out[:0], m.Nonce, m.In, m.AD)
-		m.OK = err == nil
-		return m.OK
+// Lanes groups a checked batch by shape, with blocks of 1<<shift bytes,
+// into groups of up to lanes messages, for a lane kernel: Next returns each
+// group to run when it fills, when a new shape finds every group taken (the
+// first then runs), and at the end. To open, a message is In less the tag,
+// and messages shorter than the tag fail on the way (their Out is empty;
+// Failed says so). The groups stay in the Lanes, so that the caller runs
+// them without copying them or moving them to the heap.
+type Lanes struct {
+	msgs                  []batch.Message
+	lanes, shift, tagSize int
+	open                  bool
+	Failed                bool
+	gs                    [maxGroups]Group
+	ng                    int
+	next                  int // the next message to place
+	ran                   int // the group Next returned last, freed by the next call; -1 if none
+}
+
+// Init starts q on msgs.
+func (q *Lanes) Init(msgs []batch.Message, lanes, shift, tagSize int, open bool) {
+	q.msgs, q.lanes, q.shift, q.tagSize, q.open = msgs, lanes, shift, tagSize, open
+	q.ran = -1
+}
+
+// Next returns the next group to run, or nil when all have run.
+func (q *Lanes) Next() *Group {
+	if q.ran >= 0 {
+		q.ng--
+		q.gs[q.ran] = q.gs[q.ng]
+		q.ran = -1
 	}
-	var gs [maxGroups]Group
-	ng := 0
-	mask := 1<<shift - 1
-	allOK = true
-	for i := range msgs {
-		m := &msgs[i]
+	mask := 1<<q.shift - 1
+	for ; q.next < len(q.msgs); q.next++ {
+		m := &q.msgs[q.next]
 		n := len(m.In)
-		if open {
-			if n < tagSize {
-				m.OK, allOK = false, false
+		if q.open {
+			if n < q.tagSize {
+				m.OK, q.Failed = false, true
 				continue
 			}
-			n -= tagSize
+			n -= q.tagSize
 		}
-		sh := Shape{len(m.AD) >> shift, n >> shift, len(m.AD)&mask != 0, n&mask != 0}
+		sh := Shape{len(m.AD) >> q.shift, n >> q.shift, len(m.AD)&mask != 0, n&mask != 0}
 		g := 0
-		for g < ng && gs[g].Shape != sh {
+		for g < q.ng && q.gs[g].Shape != sh {
 			g++
 		}
-		if g == ng {
-			if ng == maxGroups {
-				allOK = run1(gs[0]) && allOK
-				g = 0
-			} else {
-				ng++
+		if g == q.ng {
+			if q.ng == maxGroups {
+				// The message waits for the first group to run.
+				q.ran = 0
+				return &q.gs[0]
 			}
-			gs[g] = Group{Shape: sh}
+			q.ng++
+			q.gs[g] = Group{Shape: sh}
 		}
-		gs[g].Msgs[gs[g].N] = i
-		if gs[g].N++; gs[g].N == lanes {
-			allOK = run1(gs[g]) && allOK
-			ng--
-			gs[g] = gs[ng]
+		gr := &q.gs[g]
+		gr.Msgs[gr.N] = q.next
+		if gr.N++; gr.N == q.lanes {
+			q.next++
+			q.ran = g
+			return gr
 		}
 	}
-	for _, g := range gs[:ng] {
-		allOK = run1(g) && allOK
+	if q.ng == 0 {
+		return nil
 	}
-	return allOK
+	q.ran = q.ng - 1
+	return &q.gs[q.ran]
+}
+
+// RunOne seals (or opens) message i of msgs alone with a, and reports
+// whether it authenticated: a group of one.
+func RunOne(a cipher.AEAD, msgs []batch.Message, i int, open bool) bool {
+	m := &msgs[i]
+	if !open {
+		a.Seal(m.Out[:0], m.Nonce, m.In, m.AD)
+		return true
+	}
+	_, err := a.Open(m.Out[:0], m.Nonce, m.In, m.AD)
+	m.OK = err == nil
+	return m.OK
 }
 
 // First returns &b[0], or nil for an empty b: a lane kernel's pointer to a
