@@ -460,9 +460,9 @@ func testBatchGuard(t *testing.T, a batch.AEAD, c config) {
 		most = min(most, c.maxMessage)
 	}
 	ov := a.Overhead()
-	var nonceR, adR, inR, outR [k]*guard.Region
-	for i := range k {
-		nonceR[i], adR[i], inR[i], outR[i] = guard.New(t, a.NonceSize()), guard.New(t, 100), guard.New(t, most+ov), guard.New(t, most+ov)
+	var regions [k]guardRegions
+	for i := range regions {
+		regions[i] = newGuardRegions(t, a.NonceSize(), 100, most+ov)
 	}
 	r := newRand()
 	for j := 0; j < len(lengths); j += k {
@@ -477,18 +477,8 @@ func testBatchGuard(t *testing.T, a batch.AEAD, c config) {
 				continue // with -short, the sides take turns
 			}
 			var b [k]batch.Message
-			// msg returns message i with its buffers against the guard
-			// pages: in holds in, out is separate or in's memory.
 			msg := func(i int, in []byte, outLen int, inPlace bool) batch.Message {
-				m := batch.Message{Nonce: nonceR[i].Copy(ms[i].nonce, side), AD: adR[i].Copy(ms[i].ad, side)}
-				if inPlace {
-					buf := inR[i].Slice(max(len(in), outLen), side)
-					copy(buf, in)
-					m.In, m.Out = buf[:len(in)], buf[:outLen]
-				} else {
-					m.In, m.Out = inR[i].Copy(in, side), outR[i].Slice(outLen, side)
-				}
-				return m
+				return regions[i].message(side, ms[i].nonce, ms[i].ad, in, outLen, inPlace)
 			}
 			err := guard.Fault(func() {
 				for _, inPlace := range []bool{false, true} {
@@ -536,4 +526,25 @@ func MustBatch[A cipher.AEAD](a A, err error) batch.AEAD {
 		panic(err)
 	}
 	return any(a).(batch.AEAD)
+}
+
+// guardRegions are the guarded buffers of one message.
+type guardRegions struct{ nonce, ad, in, out *guard.Region }
+
+func newGuardRegions(t *testing.T, nonceSize, adSize, size int) guardRegions {
+	return guardRegions{guard.New(t, nonceSize), guard.New(t, adSize), guard.New(t, size), guard.New(t, size)}
+}
+
+// message returns a message with its buffers against the guard pages at
+// side: In holds in, and Out, outLen bytes, is separate or In's memory.
+func (r *guardRegions) message(side guard.Side, nonce, ad, in []byte, outLen int, inPlace bool) batch.Message {
+	m := batch.Message{Nonce: r.nonce.Copy(nonce, side), AD: r.ad.Copy(ad, side)}
+	if inPlace {
+		buf := r.in.Slice(max(len(in), outLen), side)
+		copy(buf, in)
+		m.In, m.Out = buf[:len(in)], buf[:outLen]
+	} else {
+		m.In, m.Out = r.in.Copy(in, side), r.out.Slice(outLen, side)
+	}
+	return m
 }
