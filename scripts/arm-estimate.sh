@@ -44,10 +44,10 @@ done
 # 0), ITERS is how often LOOP runs per pass of OUTER, BYTES what one pass
 # (or, with OUTER "-", one iteration of LOOP) processes.
 kernels='
-arm   internal/lea encryptBlocksNEON 0 2 12 192 LEA-128_ECB_encrypt
-arm   internal/lea encryptBlocksNEON 1 2 16 192 LEA-256_ECB_encrypt
+arm   internal/lea encryptBlocksNEON 0 2 6  208 LEA-128_ECB_encrypt
+arm   internal/lea encryptBlocksNEON 1 2 8  208 LEA-256_ECB_encrypt
 arm   internal/lea decryptBlocksNEON 0 1 12 192 LEA-128_ECB_decrypt
-arm   internal/lea ctrBlocksNEON     0 2 12 192 LEA-128_CTR
+arm   internal/lea ctrBlocksNEON     0 2 6  208 LEA-128_CTR
 arm64 internal/lea encryptBlocksNEON 0 1 6  256 LEA-128_ECB_encrypt
 arm64 internal/lea decryptBlocksNEON 0 1 6  256 LEA-128_ECB_decrypt
 arm64 internal/lea ctrBlocksNEON     0 1 6  256 LEA-128_CTR

@@ -106,7 +106,7 @@ func TestKernelsRoundTrip(t *testing.T) {
 // carries into hi).
 func TestCTRWrap(t *testing.T) {
 	c, _ := New(make([]byte, 16))
-	src := make([]byte, 40*BlockSize)
+	src := make([]byte, 60*BlockSize)
 	rand.Read(src)
 	paths.Compare(t, nil, func(t *testing.T) {
 		for _, lo := range []uint64{math.MaxUint32 - 6, math.MaxUint64 - 6} {

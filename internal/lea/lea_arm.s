@@ -4,62 +4,662 @@
 
 #include "textflag.h"
 
-// func encryptBlocksNEON(rk *[192]uint32, rounds int, dst, src *byte, n int)
-TEXT ·encryptBlocksNEON(SB), NOSPLIT, $0-20
-	MOVW rk+0(FP), R5
-	MOVW rounds+4(FP), R1
+// func encryptBlocksNEON(rk *[192]uint32, rounds int, dst, src *byte, n, wide int)
+TEXT ·encryptBlocksNEON(SB), NOSPLIT, $0-24
+
+wide1:
+	MOVW wide+20(FP), R5
+	SUB.S $13, R5
+	BLO narrow2
+	MOVW R5, wide+20(FP)
+	MOVW n+16(FP), R5
+	SUB $13, R5
+	MOVW R5, n+16(FP)
+	MOVW src+12(FP), R5
+	WORD $0xf425018d // vld4.32 {d0, d2, d4, d6}, [r5]!
+	WORD $0xf425118d // vld4.32 {d1, d3, d5, d7}, [r5]!
+	WORD $0xf425818d // vld4.32 {d8, d10, d12, d14}, [r5]!
+	WORD $0xf425918d // vld4.32 {d9, d11, d13, d15}, [r5]!
+	WORD $0xf465018d // vld4.32 {d16, d18, d20, d22}, [r5]!
+	WORD $0xf465118d // vld4.32 {d17, d19, d21, d23}, [r5]!
+	ADD $16, R5, R0
+	MOVW R0, src+12(FP)
+	MOVW 0(R5), R1
+	MOVW 4(R5), R2
+	MOVW 8(R5), R3
+	MOVW 12(R5), R4
+	MOVW R1@>9, R1
+	MOVW R2@>27, R2
+	MOVW R3@>29, R3
+	MOVW R4@>9, R4
+	MOVW rk+0(FP), R0
+	MOVW rounds+4(FP), R6
+	SRL $2, R6
+	CMP $6, R6
+	BNE keys4
+	MOVW 20(R0), R7
+	MOVW 16(R0), R12
+	MOVW 8(R0), R9
+	MOVW 0(R0), R8
+	EOR R7, R12
+	EOR R7, R9
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+
+enc5:
+	WORD $0xf306617e // veor q3, q3, q15
+	WORD $0xf30ee17e // veor q7, q7, q15
+	WORD $0xf34661fe // veor q11, q11, q15
+	EOR R4@>23, R7, R4
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf304417e // veor q2, q2, q15
+	WORD $0xf30cc17e // veor q6, q6, q15
+	WORD $0xf34441fe // veor q10, q10, q15
+	WORD $0xf302217e // veor q1, q1, q15
+	EOR R3@>3, R7, R3
+	WORD $0xf30aa17e // veor q5, q5, q15
+	WORD $0xf34221fe // veor q9, q9, q15
+	EOR R2@>5, R7, R2
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26cc8e6 // vadd.i32 q14, q14, q11
+	EOR R3, R12, R5
+	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
+	ADD R5, R4
+	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
+	WORD $0xf302617e // veor q3, q1, q15
+	WORD $0xf30ae17e // veor q7, q5, q15
+	WORD $0xf34261fe // veor q11, q9, q15
+	EOR R2, R9, R5
+	ADD R5, R3
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244846 // vadd.i32 q2, q2, q3
+	WORD $0xf22cc84e // vadd.i32 q6, q6, q7
+	WORD $0xf26448e6 // vadd.i32 q10, q10, q11
+	WORD $0xf300617e // veor q3, q0, q15
+	WORD $0xf308e17e // veor q7, q4, q15
+	WORD $0xf34061fe // veor q11, q8, q15
+	WORD $0xf2222846 // vadd.i32 q1, q1, q3
+	EOR R1@>23, R8, R5
+	WORD $0xf22aa84e // vadd.i32 q5, q5, q7
+	ADD R5, R2
+	WORD $0xf26228e6 // vadd.i32 q9, q9, q11
+	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
+	MOVW 44(R0), R7
+	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
+	MOVW 40(R0), R12
+	WORD $0xf3e96072 // vshr.u32 q11, q9, #23
+	MOVW 32(R0), R9
+	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	MOVW 24(R0), R8
+	WORD $0xf3a9e55a // vsli.32 q7, q5, #9
+	EOR R7, R12
+	WORD $0xf3e96572 // vsli.32 q11, q9, #9
+	EOR R7, R9
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	WORD $0xf3fb2074 // vshr.u32 q9, q10, #5
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xf3fb2574 // vsli.32 q9, q10, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
+	WORD $0xf3fd407c // vshr.u32 q10, q14, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
+	WORD $0xf3fd457c // vsli.32 q10, q14, #29
+	WORD $0xf300017e // veor q0, q0, q15
+	WORD $0xf308817e // veor q4, q4, q15
+	WORD $0xf34001fe // veor q8, q8, q15
+	EOR R1@>23, R7, R1
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf304417e // veor q2, q2, q15
+	WORD $0xf30cc17e // veor q6, q6, q15
+	WORD $0xf34441fe // veor q10, q10, q15
+	WORD $0xf302217e // veor q1, q1, q15
+	EOR R4@>3, R7, R4
+	WORD $0xf30aa17e // veor q5, q5, q15
+	WORD $0xf34221fe // veor q9, q9, q15
+	EOR R3@>5, R7, R3
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26cc8e0 // vadd.i32 q14, q14, q8
+	EOR R4, R12, R5
+	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
+	ADD R5, R1
+	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
+	WORD $0xf302017e // veor q0, q1, q15
+	WORD $0xf30a817e // veor q4, q5, q15
+	WORD $0xf34201fe // veor q8, q9, q15
+	EOR R3, R9, R5
+	ADD R5, R4
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244840 // vadd.i32 q2, q2, q0
+	WORD $0xf22cc848 // vadd.i32 q6, q6, q4
+	WORD $0xf26448e0 // vadd.i32 q10, q10, q8
+	WORD $0xf306017e // veor q0, q3, q15
+	WORD $0xf30e817e // veor q4, q7, q15
+	WORD $0xf34601fe // veor q8, q11, q15
+	WORD $0xf2222840 // vadd.i32 q1, q1, q0
+	EOR R2@>23, R8, R5
+	WORD $0xf22aa848 // vadd.i32 q5, q5, q4
+	ADD R5, R3
+	WORD $0xf26228e0 // vadd.i32 q9, q9, q8
+	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
+	MOVW 68(R0), R7
+	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
+	MOVW 64(R0), R12
+	WORD $0xf3e90072 // vshr.u32 q8, q9, #23
+	MOVW 56(R0), R9
+	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	MOVW 48(R0), R8
+	WORD $0xf3a9855a // vsli.32 q4, q5, #9
+	EOR R7, R12
+	WORD $0xf3e90572 // vsli.32 q8, q9, #9
+	EOR R7, R9
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	WORD $0xf3fb2074 // vshr.u32 q9, q10, #5
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xf3fb2574 // vsli.32 q9, q10, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
+	WORD $0xf3fd407c // vshr.u32 q10, q14, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
+	WORD $0xf3fd457c // vsli.32 q10, q14, #29
+	WORD $0xf306617e // veor q3, q3, q15
+	WORD $0xf30ee17e // veor q7, q7, q15
+	WORD $0xf34661fe // veor q11, q11, q15
+	EOR R2@>23, R7, R2
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf304417e // veor q2, q2, q15
+	WORD $0xf30cc17e // veor q6, q6, q15
+	WORD $0xf34441fe // veor q10, q10, q15
+	WORD $0xf302217e // veor q1, q1, q15
+	EOR R1@>3, R7, R1
+	WORD $0xf30aa17e // veor q5, q5, q15
+	WORD $0xf34221fe // veor q9, q9, q15
+	EOR R4@>5, R7, R4
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26cc8e6 // vadd.i32 q14, q14, q11
+	EOR R1, R12, R5
+	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
+	ADD R5, R2
+	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
+	WORD $0xf302617e // veor q3, q1, q15
+	WORD $0xf30ae17e // veor q7, q5, q15
+	WORD $0xf34261fe // veor q11, q9, q15
+	EOR R4, R9, R5
+	ADD R5, R1
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244846 // vadd.i32 q2, q2, q3
+	WORD $0xf22cc84e // vadd.i32 q6, q6, q7
+	WORD $0xf26448e6 // vadd.i32 q10, q10, q11
+	WORD $0xf300617e // veor q3, q0, q15
+	WORD $0xf308e17e // veor q7, q4, q15
+	WORD $0xf34061fe // veor q11, q8, q15
+	WORD $0xf2222846 // vadd.i32 q1, q1, q3
+	EOR R3@>23, R8, R5
+	WORD $0xf22aa84e // vadd.i32 q5, q5, q7
+	ADD R5, R4
+	WORD $0xf26228e6 // vadd.i32 q9, q9, q11
+	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
+	MOVW 92(R0), R7
+	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
+	MOVW 88(R0), R12
+	WORD $0xf3e96072 // vshr.u32 q11, q9, #23
+	MOVW 80(R0), R9
+	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	MOVW 72(R0), R8
+	WORD $0xf3a9e55a // vsli.32 q7, q5, #9
+	EOR R7, R12
+	WORD $0xf3e96572 // vsli.32 q11, q9, #9
+	EOR R7, R9
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	WORD $0xf3fb2074 // vshr.u32 q9, q10, #5
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xf3fb2574 // vsli.32 q9, q10, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
+	WORD $0xf3fd407c // vshr.u32 q10, q14, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
+	WORD $0xf3fd457c // vsli.32 q10, q14, #29
+	WORD $0xf300017e // veor q0, q0, q15
+	SUB.S $1, R6
+	WORD $0xf308817e // veor q4, q4, q15
+	WORD $0xf34001fe // veor q8, q8, q15
+	EOR R3@>23, R7, R3
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf304417e // veor q2, q2, q15
+	WORD $0xf30cc17e // veor q6, q6, q15
+	WORD $0xf34441fe // veor q10, q10, q15
+	WORD $0xf302217e // veor q1, q1, q15
+	EOR R2@>3, R7, R2
+	WORD $0xf30aa17e // veor q5, q5, q15
+	WORD $0xf34221fe // veor q9, q9, q15
+	EOR R1@>5, R7, R1
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26cc8e0 // vadd.i32 q14, q14, q8
+	EOR R2, R12, R5
+	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
+	ADD R5, R3
+	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
+	WORD $0xf302017e // veor q0, q1, q15
+	WORD $0xf30a817e // veor q4, q5, q15
+	WORD $0xf34201fe // veor q8, q9, q15
+	EOR R1, R9, R5
+	ADD R5, R2
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244840 // vadd.i32 q2, q2, q0
+	WORD $0xf22cc848 // vadd.i32 q6, q6, q4
+	WORD $0xf26448e0 // vadd.i32 q10, q10, q8
+	WORD $0xf306017e // veor q0, q3, q15
+	WORD $0xf30e817e // veor q4, q7, q15
+	WORD $0xf34601fe // veor q8, q11, q15
+	WORD $0xf2222840 // vadd.i32 q1, q1, q0
+	EOR R4@>23, R8, R5
+	WORD $0xf22aa848 // vadd.i32 q5, q5, q4
+	ADD R5, R1
+	WORD $0xf26228e0 // vadd.i32 q9, q9, q8
+	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
+	MOVW.NE 116(R0), R7
+	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
+	MOVW.NE 112(R0), R12
+	WORD $0xf3e90072 // vshr.u32 q8, q9, #23
+	MOVW.NE 104(R0), R9
+	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	MOVW.NE 96(R0), R8
+	WORD $0xf3a9855a // vsli.32 q4, q5, #9
+	EOR R7, R12
+	WORD $0xf3e90572 // vsli.32 q8, q9, #9
+	EOR R7, R9
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	WORD $0xf3fb2074 // vshr.u32 q9, q10, #5
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xf3fb2574 // vsli.32 q9, q10, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
+	WORD $0xf3fd407c // vshr.u32 q10, q14, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
+	WORD $0xf3fd457c // vsli.32 q10, q14, #29
+	ADD $96, R0
+	BNE enc5
+	B rounded3
+
+keys4:
+	MOVW 20(R0), R7
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+
+enc6:
+	WORD $0xf306617e // veor q3, q3, q15
+	MOVW 12(R0), R8
+	WORD $0xf30ee17e // veor q7, q7, q15
+	MOVW 4(R0), R9
+	WORD $0xf34661fe // veor q11, q11, q15
+	MOVW 16(R0), R12
+	EOR R4@>23, R7, R4
+	MOVW 8(R0), R7
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf304417e // veor q2, q2, q15
+	EOR R8, R12
+	WORD $0xf30cc17e // veor q6, q6, q15
+	WORD $0xf34441fe // veor q10, q10, q15
+	EOR R3@>3, R8, R3
+	MOVW 0(R0), R8
+	EOR R9, R7
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xf30aa17e // veor q5, q5, q15
+	WORD $0xf34221fe // veor q9, q9, q15
+	EOR R2@>5, R9, R2
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26cc8e6 // vadd.i32 q14, q14, q11
+	EOR R3, R12, R5
+	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
+	ADD R5, R4
+	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
+	WORD $0xf302617e // veor q3, q1, q15
+	WORD $0xf30ae17e // veor q7, q5, q15
+	WORD $0xf34261fe // veor q11, q9, q15
+	EOR R2, R7, R5
+	ADD R5, R3
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244846 // vadd.i32 q2, q2, q3
+	WORD $0xf22cc84e // vadd.i32 q6, q6, q7
+	WORD $0xf26448e6 // vadd.i32 q10, q10, q11
+	WORD $0xf300617e // veor q3, q0, q15
+	WORD $0xf308e17e // veor q7, q4, q15
+	WORD $0xf34061fe // veor q11, q8, q15
+	WORD $0xf2222846 // vadd.i32 q1, q1, q3
+	EOR R1@>23, R8, R5
+	WORD $0xf22aa84e // vadd.i32 q5, q5, q7
+	ADD R5, R2
+	WORD $0xf26228e6 // vadd.i32 q9, q9, q11
+	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
+	MOVW 44(R0), R7
+	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
+	WORD $0xf3e96072 // vshr.u32 q11, q9, #23
+	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	WORD $0xf3a9e55a // vsli.32 q7, q5, #9
+	WORD $0xf3e96572 // vsli.32 q11, q9, #9
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	WORD $0xf3fb2074 // vshr.u32 q9, q10, #5
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xf3fb2574 // vsli.32 q9, q10, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
+	WORD $0xf3fd407c // vshr.u32 q10, q14, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
+	WORD $0xf3fd457c // vsli.32 q10, q14, #29
+	WORD $0xf300017e // veor q0, q0, q15
+	MOVW 36(R0), R8
+	WORD $0xf308817e // veor q4, q4, q15
+	MOVW 28(R0), R9
+	WORD $0xf34001fe // veor q8, q8, q15
+	MOVW 40(R0), R12
+	EOR R1@>23, R7, R1
+	MOVW 32(R0), R7
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf304417e // veor q2, q2, q15
+	EOR R8, R12
+	WORD $0xf30cc17e // veor q6, q6, q15
+	WORD $0xf34441fe // veor q10, q10, q15
+	EOR R4@>3, R8, R4
+	MOVW 24(R0), R8
+	EOR R9, R7
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xf30aa17e // veor q5, q5, q15
+	WORD $0xf34221fe // veor q9, q9, q15
+	EOR R3@>5, R9, R3
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26cc8e0 // vadd.i32 q14, q14, q8
+	EOR R4, R12, R5
+	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
+	ADD R5, R1
+	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
+	WORD $0xf302017e // veor q0, q1, q15
+	WORD $0xf30a817e // veor q4, q5, q15
+	WORD $0xf34201fe // veor q8, q9, q15
+	EOR R3, R7, R5
+	ADD R5, R4
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244840 // vadd.i32 q2, q2, q0
+	WORD $0xf22cc848 // vadd.i32 q6, q6, q4
+	WORD $0xf26448e0 // vadd.i32 q10, q10, q8
+	WORD $0xf306017e // veor q0, q3, q15
+	WORD $0xf30e817e // veor q4, q7, q15
+	WORD $0xf34601fe // veor q8, q11, q15
+	WORD $0xf2222840 // vadd.i32 q1, q1, q0
+	EOR R2@>23, R8, R5
+	WORD $0xf22aa848 // vadd.i32 q5, q5, q4
+	ADD R5, R3
+	WORD $0xf26228e0 // vadd.i32 q9, q9, q8
+	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
+	MOVW 68(R0), R7
+	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
+	WORD $0xf3e90072 // vshr.u32 q8, q9, #23
+	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	WORD $0xf3a9855a // vsli.32 q4, q5, #9
+	WORD $0xf3e90572 // vsli.32 q8, q9, #9
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	WORD $0xf3fb2074 // vshr.u32 q9, q10, #5
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xf3fb2574 // vsli.32 q9, q10, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
+	WORD $0xf3fd407c // vshr.u32 q10, q14, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
+	WORD $0xf3fd457c // vsli.32 q10, q14, #29
+	WORD $0xf306617e // veor q3, q3, q15
+	MOVW 60(R0), R8
+	WORD $0xf30ee17e // veor q7, q7, q15
+	MOVW 52(R0), R9
+	WORD $0xf34661fe // veor q11, q11, q15
+	MOVW 64(R0), R12
+	EOR R2@>23, R7, R2
+	MOVW 56(R0), R7
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf304417e // veor q2, q2, q15
+	EOR R8, R12
+	WORD $0xf30cc17e // veor q6, q6, q15
+	WORD $0xf34441fe // veor q10, q10, q15
+	EOR R1@>3, R8, R1
+	MOVW 48(R0), R8
+	EOR R9, R7
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xf30aa17e // veor q5, q5, q15
+	WORD $0xf34221fe // veor q9, q9, q15
+	EOR R4@>5, R9, R4
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26cc8e6 // vadd.i32 q14, q14, q11
+	EOR R1, R12, R5
+	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
+	ADD R5, R2
+	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
+	WORD $0xf302617e // veor q3, q1, q15
+	WORD $0xf30ae17e // veor q7, q5, q15
+	WORD $0xf34261fe // veor q11, q9, q15
+	EOR R4, R7, R5
+	ADD R5, R1
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244846 // vadd.i32 q2, q2, q3
+	WORD $0xf22cc84e // vadd.i32 q6, q6, q7
+	WORD $0xf26448e6 // vadd.i32 q10, q10, q11
+	WORD $0xf300617e // veor q3, q0, q15
+	WORD $0xf308e17e // veor q7, q4, q15
+	WORD $0xf34061fe // veor q11, q8, q15
+	WORD $0xf2222846 // vadd.i32 q1, q1, q3
+	EOR R3@>23, R8, R5
+	WORD $0xf22aa84e // vadd.i32 q5, q5, q7
+	ADD R5, R4
+	WORD $0xf26228e6 // vadd.i32 q9, q9, q11
+	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
+	MOVW 92(R0), R7
+	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
+	WORD $0xf3e96072 // vshr.u32 q11, q9, #23
+	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	WORD $0xf3a9e55a // vsli.32 q7, q5, #9
+	WORD $0xf3e96572 // vsli.32 q11, q9, #9
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	WORD $0xf3fb2074 // vshr.u32 q9, q10, #5
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xf3fb2574 // vsli.32 q9, q10, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
+	WORD $0xf3fd407c // vshr.u32 q10, q14, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
+	WORD $0xf3fd457c // vsli.32 q10, q14, #29
+	WORD $0xf300017e // veor q0, q0, q15
+	SUB.S $1, R6
+	WORD $0xf308817e // veor q4, q4, q15
+	MOVW 84(R0), R8
+	WORD $0xf34001fe // veor q8, q8, q15
+	MOVW 76(R0), R9
+	MOVW 88(R0), R12
+	EOR R3@>23, R7, R3
+	MOVW 80(R0), R7
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf304417e // veor q2, q2, q15
+	EOR R8, R12
+	WORD $0xf30cc17e // veor q6, q6, q15
+	WORD $0xf34441fe // veor q10, q10, q15
+	EOR R2@>3, R8, R2
+	MOVW 72(R0), R8
+	EOR R9, R7
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xf30aa17e // veor q5, q5, q15
+	WORD $0xf34221fe // veor q9, q9, q15
+	EOR R1@>5, R9, R1
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26cc8e0 // vadd.i32 q14, q14, q8
+	EOR R2, R12, R5
+	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
+	ADD R5, R3
+	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
+	WORD $0xf302017e // veor q0, q1, q15
+	WORD $0xf30a817e // veor q4, q5, q15
+	WORD $0xf34201fe // veor q8, q9, q15
+	EOR R1, R7, R5
+	ADD R5, R2
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244840 // vadd.i32 q2, q2, q0
+	WORD $0xf22cc848 // vadd.i32 q6, q6, q4
+	WORD $0xf26448e0 // vadd.i32 q10, q10, q8
+	WORD $0xf306017e // veor q0, q3, q15
+	WORD $0xf30e817e // veor q4, q7, q15
+	WORD $0xf34601fe // veor q8, q11, q15
+	WORD $0xf2222840 // vadd.i32 q1, q1, q0
+	EOR R4@>23, R8, R5
+	WORD $0xf22aa848 // vadd.i32 q5, q5, q4
+	ADD R5, R1
+	WORD $0xf26228e0 // vadd.i32 q9, q9, q8
+	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
+	MOVW.NE 116(R0), R7
+	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
+	WORD $0xf3e90072 // vshr.u32 q8, q9, #23
+	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	WORD $0xf3a9855a // vsli.32 q4, q5, #9
+	WORD $0xf3e90572 // vsli.32 q8, q9, #9
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	WORD $0xf3fb2074 // vshr.u32 q9, q10, #5
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xf3fb2574 // vsli.32 q9, q10, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
+	WORD $0xf3fd407c // vshr.u32 q10, q14, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
+	WORD $0xf3fd457c // vsli.32 q10, q14, #29
+	ADD $96, R0
+	BNE enc6
+
+rounded3:
+	MOVW R1@>23, R1
+	MOVW R2@>5, R2
+	MOVW R3@>3, R3
+	MOVW R4@>23, R4
+	MOVW dst+8(FP), R5
+	WORD $0xf405018d // vst4.32 {d0, d2, d4, d6}, [r5]!
+	WORD $0xf405118d // vst4.32 {d1, d3, d5, d7}, [r5]!
+	WORD $0xf405818d // vst4.32 {d8, d10, d12, d14}, [r5]!
+	WORD $0xf405918d // vst4.32 {d9, d11, d13, d15}, [r5]!
+	WORD $0xf445018d // vst4.32 {d16, d18, d20, d22}, [r5]!
+	WORD $0xf445118d // vst4.32 {d17, d19, d21, d23}, [r5]!
+	MOVW R1, 0(R5)
+	MOVW R2, 4(R5)
+	MOVW R3, 8(R5)
+	MOVW R4, 12(R5)
+	ADD $16, R5
+	MOVW R5, dst+8(FP)
+	B wide1
+
+narrow2:
 	MOVW dst+8(FP), R2
 	MOVW src+12(FP), R3
 	MOVW n+16(FP), R4
-	SRL $1, R1
 
-loop1:
+loop7:
 	CMP $12, R4
-	BLT tail2
+	BLT tail8
 	WORD $0xf423018d // vld4.32 {d0, d2, d4, d6}, [r3]!
 	WORD $0xf423118d // vld4.32 {d1, d3, d5, d7}, [r3]!
 	WORD $0xf423818d // vld4.32 {d8, d10, d12, d14}, [r3]!
 	WORD $0xf423918d // vld4.32 {d9, d11, d13, d15}, [r3]!
 	WORD $0xf463018d // vld4.32 {d16, d18, d20, d22}, [r3]!
 	WORD $0xf463118d // vld4.32 {d17, d19, d21, d23}, [r3]!
-	MOVW R5, R0
-	MOVW R1, R6
-	CMP $12, R1
-	BNE keys7
-
-enc6:
+	MOVW rk+0(FP), R0
+	MOVW rounds+4(FP), R6
+	SRL $2, R6
+	CMP $6, R6
+	BNE keys12
 	MOVW 20(R0), R7
+	MOVW 16(R0), R12
+	MOVW 8(R0), R9
+	MOVW 0(R0), R8
+	EOR R7, R12
+	EOR R7, R9
 	WORD $0xeeae7b90 // vdup.32 q15, r7
+
+enc13:
 	WORD $0xf306617e // veor q3, q3, q15
 	WORD $0xf30ee17e // veor q7, q7, q15
 	WORD $0xf34661fe // veor q11, q11, q15
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
 	WORD $0xf30cc17e // veor q6, q6, q15
 	WORD $0xf34441fe // veor q10, q10, q15
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
 	WORD $0xf34221fe // veor q9, q9, q15
-	MOVW R7, R8
-	MOVW 16(R0), R9
-	EOR R8, R9
-	MOVW 8(R0), R12
-	EOR R7, R12
-	MOVW 0(R0), R8
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xf344817e // veor q12, q2, q15
-	WORD $0xf34ca17e // veor q13, q6, q15
-	WORD $0xf344c1fe // veor q14, q10, q15
-	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
-	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26cc8e6 // vadd.i32 q14, q14, q11
-	WORD $0xeeaecb90 // vdup.32 q15, r12
+	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
+	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
 	WORD $0xf302617e // veor q3, q1, q15
 	WORD $0xf30ae17e // veor q7, q5, q15
 	WORD $0xf34261fe // veor q11, q9, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf2244846 // vadd.i32 q2, q2, q3
 	WORD $0xf22cc84e // vadd.i32 q6, q6, q7
 	WORD $0xf26448e6 // vadd.i32 q10, q10, q11
-	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf300617e // veor q3, q0, q15
 	WORD $0xf308e17e // veor q7, q4, q15
 	WORD $0xf34061fe // veor q11, q8, q15
@@ -67,55 +667,54 @@ enc6:
 	WORD $0xf22aa84e // vadd.i32 q5, q5, q7
 	WORD $0xf26228e6 // vadd.i32 q9, q9, q11
 	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
+	MOVW 44(R0), R7
 	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
+	MOVW 40(R0), R12
 	WORD $0xf3e96072 // vshr.u32 q11, q9, #23
+	MOVW 32(R0), R9
 	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	MOVW 24(R0), R8
 	WORD $0xf3a9e55a // vsli.32 q7, q5, #9
+	EOR R7, R12
 	WORD $0xf3e96572 // vsli.32 q11, q9, #9
+	EOR R7, R9
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
 	WORD $0xf3fb2074 // vshr.u32 q9, q10, #5
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
 	WORD $0xf3bba55c // vsli.32 q5, q6, #27
 	WORD $0xf3fb2574 // vsli.32 q9, q10, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
 	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
 	WORD $0xf3fd407c // vshr.u32 q10, q14, #3
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
 	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
 	WORD $0xf3fd457c // vsli.32 q10, q14, #29
-	MOVW 44(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf300017e // veor q0, q0, q15
 	WORD $0xf308817e // veor q4, q4, q15
 	WORD $0xf34001fe // veor q8, q8, q15
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
 	WORD $0xf30cc17e // veor q6, q6, q15
 	WORD $0xf34441fe // veor q10, q10, q15
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
 	WORD $0xf34221fe // veor q9, q9, q15
-	MOVW R7, R8
-	MOVW 40(R0), R9
-	EOR R8, R9
-	MOVW 32(R0), R12
-	EOR R7, R12
-	MOVW 24(R0), R8
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xf344817e // veor q12, q2, q15
-	WORD $0xf34ca17e // veor q13, q6, q15
-	WORD $0xf344c1fe // veor q14, q10, q15
-	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
-	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26cc8e0 // vadd.i32 q14, q14, q8
-	WORD $0xeeaecb90 // vdup.32 q15, r12
+	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
+	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
 	WORD $0xf302017e // veor q0, q1, q15
 	WORD $0xf30a817e // veor q4, q5, q15
 	WORD $0xf34201fe // veor q8, q9, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf2244840 // vadd.i32 q2, q2, q0
 	WORD $0xf22cc848 // vadd.i32 q6, q6, q4
 	WORD $0xf26448e0 // vadd.i32 q10, q10, q8
-	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf306017e // veor q0, q3, q15
 	WORD $0xf30e817e // veor q4, q7, q15
 	WORD $0xf34601fe // veor q8, q11, q15
@@ -123,67 +722,183 @@ enc6:
 	WORD $0xf22aa848 // vadd.i32 q5, q5, q4
 	WORD $0xf26228e0 // vadd.i32 q9, q9, q8
 	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
+	MOVW 68(R0), R7
 	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
+	MOVW 64(R0), R12
 	WORD $0xf3e90072 // vshr.u32 q8, q9, #23
+	MOVW 56(R0), R9
 	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	MOVW 48(R0), R8
 	WORD $0xf3a9855a // vsli.32 q4, q5, #9
+	EOR R7, R12
 	WORD $0xf3e90572 // vsli.32 q8, q9, #9
+	EOR R7, R9
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
 	WORD $0xf3fb2074 // vshr.u32 q9, q10, #5
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
 	WORD $0xf3bba55c // vsli.32 q5, q6, #27
 	WORD $0xf3fb2574 // vsli.32 q9, q10, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
 	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
 	WORD $0xf3fd407c // vshr.u32 q10, q14, #3
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
 	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
 	WORD $0xf3fd457c // vsli.32 q10, q14, #29
-	ADD $48, R0
-	SUB.S $1, R6
-	BNE enc6
-	B rounded5
-
-keys7:
-
-enc8:
-	MOVW 20(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf306617e // veor q3, q3, q15
 	WORD $0xf30ee17e // veor q7, q7, q15
 	WORD $0xf34661fe // veor q11, q11, q15
-	MOVW 12(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
 	WORD $0xf30cc17e // veor q6, q6, q15
 	WORD $0xf34441fe // veor q10, q10, q15
-	MOVW 4(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
 	WORD $0xf34221fe // veor q9, q9, q15
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26cc8e6 // vadd.i32 q14, q14, q11
+	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
+	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
+	WORD $0xf302617e // veor q3, q1, q15
+	WORD $0xf30ae17e // veor q7, q5, q15
+	WORD $0xf34261fe // veor q11, q9, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244846 // vadd.i32 q2, q2, q3
+	WORD $0xf22cc84e // vadd.i32 q6, q6, q7
+	WORD $0xf26448e6 // vadd.i32 q10, q10, q11
+	WORD $0xf300617e // veor q3, q0, q15
+	WORD $0xf308e17e // veor q7, q4, q15
+	WORD $0xf34061fe // veor q11, q8, q15
+	WORD $0xf2222846 // vadd.i32 q1, q1, q3
+	WORD $0xf22aa84e // vadd.i32 q5, q5, q7
+	WORD $0xf26228e6 // vadd.i32 q9, q9, q11
+	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
+	MOVW 92(R0), R7
+	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
+	MOVW 88(R0), R12
+	WORD $0xf3e96072 // vshr.u32 q11, q9, #23
+	MOVW 80(R0), R9
+	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	MOVW 72(R0), R8
+	WORD $0xf3a9e55a // vsli.32 q7, q5, #9
+	EOR R7, R12
+	WORD $0xf3e96572 // vsli.32 q11, q9, #9
+	EOR R7, R9
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	WORD $0xf3fb2074 // vshr.u32 q9, q10, #5
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xf3fb2574 // vsli.32 q9, q10, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
+	WORD $0xf3fd407c // vshr.u32 q10, q14, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
+	WORD $0xf3fd457c // vsli.32 q10, q14, #29
+	WORD $0xf300017e // veor q0, q0, q15
+	SUB.S $1, R6
+	WORD $0xf308817e // veor q4, q4, q15
+	WORD $0xf34001fe // veor q8, q8, q15
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf304417e // veor q2, q2, q15
+	WORD $0xf30cc17e // veor q6, q6, q15
+	WORD $0xf34441fe // veor q10, q10, q15
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xf30aa17e // veor q5, q5, q15
+	WORD $0xf34221fe // veor q9, q9, q15
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26cc8e0 // vadd.i32 q14, q14, q8
+	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
+	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
+	WORD $0xf302017e // veor q0, q1, q15
+	WORD $0xf30a817e // veor q4, q5, q15
+	WORD $0xf34201fe // veor q8, q9, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244840 // vadd.i32 q2, q2, q0
+	WORD $0xf22cc848 // vadd.i32 q6, q6, q4
+	WORD $0xf26448e0 // vadd.i32 q10, q10, q8
+	WORD $0xf306017e // veor q0, q3, q15
+	WORD $0xf30e817e // veor q4, q7, q15
+	WORD $0xf34601fe // veor q8, q11, q15
+	WORD $0xf2222840 // vadd.i32 q1, q1, q0
+	WORD $0xf22aa848 // vadd.i32 q5, q5, q4
+	WORD $0xf26228e0 // vadd.i32 q9, q9, q8
+	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
+	MOVW.NE 116(R0), R7
+	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
+	MOVW.NE 112(R0), R12
+	WORD $0xf3e90072 // vshr.u32 q8, q9, #23
+	MOVW.NE 104(R0), R9
+	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	MOVW.NE 96(R0), R8
+	WORD $0xf3a9855a // vsli.32 q4, q5, #9
+	EOR R7, R12
+	WORD $0xf3e90572 // vsli.32 q8, q9, #9
+	EOR R7, R9
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	WORD $0xf3fb2074 // vshr.u32 q9, q10, #5
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xf3fb2574 // vsli.32 q9, q10, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
+	WORD $0xf3fd407c // vshr.u32 q10, q14, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
+	WORD $0xf3fd457c // vsli.32 q10, q14, #29
+	ADD $96, R0
+	BNE enc13
+	B rounded11
+
+keys12:
+	MOVW 20(R0), R7
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+
+enc14:
+	WORD $0xf306617e // veor q3, q3, q15
 	MOVW 12(R0), R8
-	MOVW 16(R0), R9
-	EOR R8, R9
-	MOVW 8(R0), R12
-	EOR R7, R12
+	WORD $0xf30ee17e // veor q7, q7, q15
+	MOVW 4(R0), R9
+	WORD $0xf34661fe // veor q11, q11, q15
+	MOVW 16(R0), R12
+	MOVW 8(R0), R7
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf304417e // veor q2, q2, q15
+	EOR R8, R12
+	WORD $0xf30cc17e // veor q6, q6, q15
+	WORD $0xf34441fe // veor q10, q10, q15
 	MOVW 0(R0), R8
+	EOR R9, R7
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xf344817e // veor q12, q2, q15
-	WORD $0xf34ca17e // veor q13, q6, q15
-	WORD $0xf344c1fe // veor q14, q10, q15
-	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
-	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xf30aa17e // veor q5, q5, q15
+	WORD $0xf34221fe // veor q9, q9, q15
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26cc8e6 // vadd.i32 q14, q14, q11
-	WORD $0xeeaecb90 // vdup.32 q15, r12
+	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
+	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
 	WORD $0xf302617e // veor q3, q1, q15
 	WORD $0xf30ae17e // veor q7, q5, q15
 	WORD $0xf34261fe // veor q11, q9, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf2244846 // vadd.i32 q2, q2, q3
 	WORD $0xf22cc84e // vadd.i32 q6, q6, q7
 	WORD $0xf26448e6 // vadd.i32 q10, q10, q11
-	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf300617e // veor q3, q0, q15
 	WORD $0xf308e17e // veor q7, q4, q15
 	WORD $0xf34061fe // veor q11, q8, q15
@@ -191,6 +906,7 @@ enc8:
 	WORD $0xf22aa84e // vadd.i32 q5, q5, q7
 	WORD $0xf26228e6 // vadd.i32 q9, q9, q11
 	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
+	MOVW 44(R0), R7
 	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
 	WORD $0xf3e96072 // vshr.u32 q11, q9, #23
 	WORD $0xf3a96552 // vsli.32 q3, q1, #9
@@ -202,48 +918,46 @@ enc8:
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
 	WORD $0xf3bba55c // vsli.32 q5, q6, #27
 	WORD $0xf3fb2574 // vsli.32 q9, q10, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
 	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
 	WORD $0xf3fd407c // vshr.u32 q10, q14, #3
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
 	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
 	WORD $0xf3fd457c // vsli.32 q10, q14, #29
-	MOVW 44(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf300017e // veor q0, q0, q15
+	MOVW 36(R0), R8
 	WORD $0xf308817e // veor q4, q4, q15
+	MOVW 28(R0), R9
 	WORD $0xf34001fe // veor q8, q8, q15
-	MOVW 36(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
+	MOVW 40(R0), R12
+	MOVW 32(R0), R7
+	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf304417e // veor q2, q2, q15
+	EOR R8, R12
 	WORD $0xf30cc17e // veor q6, q6, q15
 	WORD $0xf34441fe // veor q10, q10, q15
-	MOVW 28(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
+	MOVW 24(R0), R8
+	EOR R9, R7
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
 	WORD $0xf34221fe // veor q9, q9, q15
-	MOVW 36(R0), R8
-	MOVW 40(R0), R9
-	EOR R8, R9
-	MOVW 32(R0), R12
-	EOR R7, R12
-	MOVW 24(R0), R8
-	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xf344817e // veor q12, q2, q15
-	WORD $0xf34ca17e // veor q13, q6, q15
-	WORD $0xf344c1fe // veor q14, q10, q15
-	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
-	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26cc8e0 // vadd.i32 q14, q14, q8
-	WORD $0xeeaecb90 // vdup.32 q15, r12
+	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
+	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
 	WORD $0xf302017e // veor q0, q1, q15
 	WORD $0xf30a817e // veor q4, q5, q15
 	WORD $0xf34201fe // veor q8, q9, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf2244840 // vadd.i32 q2, q2, q0
 	WORD $0xf22cc848 // vadd.i32 q6, q6, q4
 	WORD $0xf26448e0 // vadd.i32 q10, q10, q8
-	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf306017e // veor q0, q3, q15
 	WORD $0xf30e817e // veor q4, q7, q15
 	WORD $0xf34601fe // veor q8, q11, q15
@@ -251,6 +965,7 @@ enc8:
 	WORD $0xf22aa848 // vadd.i32 q5, q5, q4
 	WORD $0xf26228e0 // vadd.i32 q9, q9, q8
 	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
+	MOVW 68(R0), R7
 	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
 	WORD $0xf3e90072 // vshr.u32 q8, q9, #23
 	WORD $0xf3a90552 // vsli.32 q0, q1, #9
@@ -262,17 +977,136 @@ enc8:
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
 	WORD $0xf3bba55c // vsli.32 q5, q6, #27
 	WORD $0xf3fb2574 // vsli.32 q9, q10, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
 	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
 	WORD $0xf3fd407c // vshr.u32 q10, q14, #3
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
 	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
 	WORD $0xf3fd457c // vsli.32 q10, q14, #29
-	ADD $48, R0
+	WORD $0xf306617e // veor q3, q3, q15
+	MOVW 60(R0), R8
+	WORD $0xf30ee17e // veor q7, q7, q15
+	MOVW 52(R0), R9
+	WORD $0xf34661fe // veor q11, q11, q15
+	MOVW 64(R0), R12
+	MOVW 56(R0), R7
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf304417e // veor q2, q2, q15
+	EOR R8, R12
+	WORD $0xf30cc17e // veor q6, q6, q15
+	WORD $0xf34441fe // veor q10, q10, q15
+	MOVW 48(R0), R8
+	EOR R9, R7
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xf30aa17e // veor q5, q5, q15
+	WORD $0xf34221fe // veor q9, q9, q15
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26cc8e6 // vadd.i32 q14, q14, q11
+	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
+	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
+	WORD $0xf302617e // veor q3, q1, q15
+	WORD $0xf30ae17e // veor q7, q5, q15
+	WORD $0xf34261fe // veor q11, q9, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244846 // vadd.i32 q2, q2, q3
+	WORD $0xf22cc84e // vadd.i32 q6, q6, q7
+	WORD $0xf26448e6 // vadd.i32 q10, q10, q11
+	WORD $0xf300617e // veor q3, q0, q15
+	WORD $0xf308e17e // veor q7, q4, q15
+	WORD $0xf34061fe // veor q11, q8, q15
+	WORD $0xf2222846 // vadd.i32 q1, q1, q3
+	WORD $0xf22aa84e // vadd.i32 q5, q5, q7
+	WORD $0xf26228e6 // vadd.i32 q9, q9, q11
+	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
+	MOVW 92(R0), R7
+	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
+	WORD $0xf3e96072 // vshr.u32 q11, q9, #23
+	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	WORD $0xf3a9e55a // vsli.32 q7, q5, #9
+	WORD $0xf3e96572 // vsli.32 q11, q9, #9
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	WORD $0xf3fb2074 // vshr.u32 q9, q10, #5
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xf3fb2574 // vsli.32 q9, q10, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
+	WORD $0xf3fd407c // vshr.u32 q10, q14, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
+	WORD $0xf3fd457c // vsli.32 q10, q14, #29
+	WORD $0xf300017e // veor q0, q0, q15
 	SUB.S $1, R6
-	BNE enc8
+	WORD $0xf308817e // veor q4, q4, q15
+	MOVW 84(R0), R8
+	WORD $0xf34001fe // veor q8, q8, q15
+	MOVW 76(R0), R9
+	MOVW 88(R0), R12
+	MOVW 80(R0), R7
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf304417e // veor q2, q2, q15
+	EOR R8, R12
+	WORD $0xf30cc17e // veor q6, q6, q15
+	WORD $0xf34441fe // veor q10, q10, q15
+	MOVW 72(R0), R8
+	EOR R9, R7
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xf30aa17e // veor q5, q5, q15
+	WORD $0xf34221fe // veor q9, q9, q15
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26cc8e0 // vadd.i32 q14, q14, q8
+	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
+	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
+	WORD $0xf302017e // veor q0, q1, q15
+	WORD $0xf30a817e // veor q4, q5, q15
+	WORD $0xf34201fe // veor q8, q9, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244840 // vadd.i32 q2, q2, q0
+	WORD $0xf22cc848 // vadd.i32 q6, q6, q4
+	WORD $0xf26448e0 // vadd.i32 q10, q10, q8
+	WORD $0xf306017e // veor q0, q3, q15
+	WORD $0xf30e817e // veor q4, q7, q15
+	WORD $0xf34601fe // veor q8, q11, q15
+	WORD $0xf2222840 // vadd.i32 q1, q1, q0
+	WORD $0xf22aa848 // vadd.i32 q5, q5, q4
+	WORD $0xf26228e0 // vadd.i32 q9, q9, q8
+	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
+	MOVW.NE 116(R0), R7
+	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
+	WORD $0xf3e90072 // vshr.u32 q8, q9, #23
+	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	WORD $0xf3a9855a // vsli.32 q4, q5, #9
+	WORD $0xf3e90572 // vsli.32 q8, q9, #9
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	WORD $0xf3fb2074 // vshr.u32 q9, q10, #5
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xf3fb2574 // vsli.32 q9, q10, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
+	WORD $0xf3fd407c // vshr.u32 q10, q14, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
+	WORD $0xf3fd457c // vsli.32 q10, q14, #29
+	ADD $96, R0
+	BNE enc14
 
-rounded5:
+rounded11:
 	WORD $0xf402018d // vst4.32 {d0, d2, d4, d6}, [r2]!
 	WORD $0xf402118d // vst4.32 {d1, d3, d5, d7}, [r2]!
 	WORD $0xf402818d // vst4.32 {d8, d10, d12, d14}, [r2]!
@@ -280,285 +1114,485 @@ rounded5:
 	WORD $0xf442018d // vst4.32 {d16, d18, d20, d22}, [r2]!
 	WORD $0xf442118d // vst4.32 {d17, d19, d21, d23}, [r2]!
 	SUB $12, R4
-	B loop1
+	B loop7
 
-tail2:
+tail8:
 	CMP $0, R4
-	BEQ done3
+	BEQ done9
 	CMP $8, R4
-	BEQ two4
+	BEQ two10
 	WORD $0xf423018d // vld4.32 {d0, d2, d4, d6}, [r3]!
 	WORD $0xf423118d // vld4.32 {d1, d3, d5, d7}, [r3]!
-	MOVW R5, R0
-	MOVW R1, R6
-	CMP $12, R1
-	BNE keys11
-
-enc10:
+	MOVW rk+0(FP), R0
+	MOVW rounds+4(FP), R6
+	SRL $2, R6
+	CMP $6, R6
+	BNE keys16
 	MOVW 20(R0), R7
+	MOVW 16(R0), R12
+	MOVW 8(R0), R9
+	MOVW 0(R0), R8
+	EOR R7, R12
+	EOR R7, R9
 	WORD $0xeeae7b90 // vdup.32 q15, r7
+
+enc17:
 	WORD $0xf306617e // veor q3, q3, q15
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
 	WORD $0xf302217e // veor q1, q1, q15
-	MOVW R7, R8
-	MOVW 16(R0), R9
-	EOR R8, R9
-	MOVW 8(R0), R12
-	EOR R7, R12
-	MOVW 0(R0), R8
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xf344817e // veor q12, q2, q15
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
-	WORD $0xeeaecb90 // vdup.32 q15, r12
 	WORD $0xf302617e // veor q3, q1, q15
-	WORD $0xf2244846 // vadd.i32 q2, q2, q3
 	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244846 // vadd.i32 q2, q2, q3
 	WORD $0xf300617e // veor q3, q0, q15
 	WORD $0xf2222846 // vadd.i32 q1, q1, q3
 	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
+	MOVW 44(R0), R7
 	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	MOVW 40(R0), R12
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	MOVW 32(R0), R9
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	MOVW 24(R0), R8
+	EOR R7, R12
+	EOR R7, R9
+	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
-	MOVW 44(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf300017e // veor q0, q0, q15
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
 	WORD $0xf302217e // veor q1, q1, q15
-	MOVW R7, R8
-	MOVW 40(R0), R9
-	EOR R8, R9
-	MOVW 32(R0), R12
-	EOR R7, R12
-	MOVW 24(R0), R8
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xf344817e // veor q12, q2, q15
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
-	WORD $0xeeaecb90 // vdup.32 q15, r12
 	WORD $0xf302017e // veor q0, q1, q15
-	WORD $0xf2244840 // vadd.i32 q2, q2, q0
 	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244840 // vadd.i32 q2, q2, q0
 	WORD $0xf306017e // veor q0, q3, q15
 	WORD $0xf2222840 // vadd.i32 q1, q1, q0
 	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
+	MOVW 68(R0), R7
 	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	MOVW 64(R0), R12
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	MOVW 56(R0), R9
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	MOVW 48(R0), R8
+	EOR R7, R12
+	EOR R7, R9
+	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
-	ADD $48, R0
+	WORD $0xf306617e // veor q3, q3, q15
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf304417e // veor q2, q2, q15
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
+	WORD $0xf302617e // veor q3, q1, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244846 // vadd.i32 q2, q2, q3
+	WORD $0xf300617e // veor q3, q0, q15
+	WORD $0xf2222846 // vadd.i32 q1, q1, q3
+	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
+	MOVW 92(R0), R7
+	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	MOVW 88(R0), R12
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	MOVW 80(R0), R9
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	MOVW 72(R0), R8
+	EOR R7, R12
+	EOR R7, R9
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf300017e // veor q0, q0, q15
 	SUB.S $1, R6
-	BNE enc10
-	B rounded9
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf304417e // veor q2, q2, q15
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
+	WORD $0xf302017e // veor q0, q1, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244840 // vadd.i32 q2, q2, q0
+	WORD $0xf306017e // veor q0, q3, q15
+	WORD $0xf2222840 // vadd.i32 q1, q1, q0
+	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
+	MOVW.NE 116(R0), R7
+	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	MOVW.NE 112(R0), R12
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	MOVW.NE 104(R0), R9
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	MOVW.NE 96(R0), R8
+	EOR R7, R12
+	EOR R7, R9
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	ADD $96, R0
+	BNE enc17
+	B rounded15
 
-keys11:
-
-enc12:
+keys16:
 	MOVW 20(R0), R7
 	WORD $0xeeae7b90 // vdup.32 q15, r7
+
+enc18:
 	WORD $0xf306617e // veor q3, q3, q15
-	MOVW 12(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf304417e // veor q2, q2, q15
-	MOVW 4(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf302217e // veor q1, q1, q15
 	MOVW 12(R0), R8
-	MOVW 16(R0), R9
-	EOR R8, R9
-	MOVW 8(R0), R12
-	EOR R7, R12
-	MOVW 0(R0), R8
-	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xf344817e // veor q12, q2, q15
-	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
-	WORD $0xeeaecb90 // vdup.32 q15, r12
-	WORD $0xf302617e // veor q3, q1, q15
-	WORD $0xf2244846 // vadd.i32 q2, q2, q3
+	MOVW 4(R0), R9
+	MOVW 16(R0), R12
+	MOVW 8(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf304417e // veor q2, q2, q15
+	EOR R8, R12
+	MOVW 0(R0), R8
+	EOR R9, R7
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
+	WORD $0xf302617e // veor q3, q1, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244846 // vadd.i32 q2, q2, q3
 	WORD $0xf300617e // veor q3, q0, q15
 	WORD $0xf2222846 // vadd.i32 q1, q1, q3
 	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
+	MOVW 44(R0), R7
 	WORD $0xf3a96552 // vsli.32 q3, q1, #9
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
-	MOVW 44(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf300017e // veor q0, q0, q15
-	MOVW 36(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf304417e // veor q2, q2, q15
-	MOVW 28(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf302217e // veor q1, q1, q15
 	MOVW 36(R0), R8
-	MOVW 40(R0), R9
-	EOR R8, R9
-	MOVW 32(R0), R12
-	EOR R7, R12
-	MOVW 24(R0), R8
-	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xf344817e // veor q12, q2, q15
-	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
-	WORD $0xeeaecb90 // vdup.32 q15, r12
-	WORD $0xf302017e // veor q0, q1, q15
-	WORD $0xf2244840 // vadd.i32 q2, q2, q0
+	MOVW 28(R0), R9
+	MOVW 40(R0), R12
+	MOVW 32(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf304417e // veor q2, q2, q15
+	EOR R8, R12
+	MOVW 24(R0), R8
+	EOR R9, R7
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
+	WORD $0xf302017e // veor q0, q1, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244840 // vadd.i32 q2, q2, q0
 	WORD $0xf306017e // veor q0, q3, q15
 	WORD $0xf2222840 // vadd.i32 q1, q1, q0
 	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
+	MOVW 68(R0), R7
 	WORD $0xf3a90552 // vsli.32 q0, q1, #9
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
-	ADD $48, R0
+	WORD $0xf306617e // veor q3, q3, q15
+	MOVW 60(R0), R8
+	MOVW 52(R0), R9
+	MOVW 64(R0), R12
+	MOVW 56(R0), R7
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf304417e // veor q2, q2, q15
+	EOR R8, R12
+	MOVW 48(R0), R8
+	EOR R9, R7
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
+	WORD $0xf302617e // veor q3, q1, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244846 // vadd.i32 q2, q2, q3
+	WORD $0xf300617e // veor q3, q0, q15
+	WORD $0xf2222846 // vadd.i32 q1, q1, q3
+	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
+	MOVW 92(R0), R7
+	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf300017e // veor q0, q0, q15
 	SUB.S $1, R6
-	BNE enc12
+	MOVW 84(R0), R8
+	MOVW 76(R0), R9
+	MOVW 88(R0), R12
+	MOVW 80(R0), R7
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf304417e // veor q2, q2, q15
+	EOR R8, R12
+	MOVW 72(R0), R8
+	EOR R9, R7
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
+	WORD $0xf302017e // veor q0, q1, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244840 // vadd.i32 q2, q2, q0
+	WORD $0xf306017e // veor q0, q3, q15
+	WORD $0xf2222840 // vadd.i32 q1, q1, q0
+	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
+	MOVW.NE 116(R0), R7
+	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	ADD $96, R0
+	BNE enc18
 
-rounded9:
+rounded15:
 	WORD $0xf402018d // vst4.32 {d0, d2, d4, d6}, [r2]!
 	WORD $0xf402118d // vst4.32 {d1, d3, d5, d7}, [r2]!
 	RET
 
-two4:
+two10:
 	WORD $0xf423018d // vld4.32 {d0, d2, d4, d6}, [r3]!
 	WORD $0xf423118d // vld4.32 {d1, d3, d5, d7}, [r3]!
 	WORD $0xf423818d // vld4.32 {d8, d10, d12, d14}, [r3]!
 	WORD $0xf423918d // vld4.32 {d9, d11, d13, d15}, [r3]!
-	MOVW R5, R0
-	MOVW R1, R6
-	CMP $12, R1
-	BNE keys15
-
-enc14:
+	MOVW rk+0(FP), R0
+	MOVW rounds+4(FP), R6
+	SRL $2, R6
+	CMP $6, R6
+	BNE keys20
 	MOVW 20(R0), R7
+	MOVW 16(R0), R12
+	MOVW 8(R0), R9
+	MOVW 0(R0), R8
+	EOR R7, R12
+	EOR R7, R9
 	WORD $0xeeae7b90 // vdup.32 q15, r7
+
+enc21:
 	WORD $0xf306617e // veor q3, q3, q15
 	WORD $0xf30ee17e // veor q7, q7, q15
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
 	WORD $0xf30cc17e // veor q6, q6, q15
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
-	MOVW R7, R8
-	MOVW 16(R0), R9
-	EOR R8, R9
-	MOVW 8(R0), R12
-	EOR R7, R12
-	MOVW 0(R0), R8
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xf344817e // veor q12, q2, q15
-	WORD $0xf34ca17e // veor q13, q6, q15
-	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
-	WORD $0xeeaecb90 // vdup.32 q15, r12
+	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
 	WORD $0xf302617e // veor q3, q1, q15
 	WORD $0xf30ae17e // veor q7, q5, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf2244846 // vadd.i32 q2, q2, q3
 	WORD $0xf22cc84e // vadd.i32 q6, q6, q7
-	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf300617e // veor q3, q0, q15
 	WORD $0xf308e17e // veor q7, q4, q15
 	WORD $0xf2222846 // vadd.i32 q1, q1, q3
 	WORD $0xf22aa84e // vadd.i32 q5, q5, q7
 	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
+	MOVW 44(R0), R7
 	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
+	MOVW 40(R0), R12
 	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	MOVW 32(R0), R9
 	WORD $0xf3a9e55a // vsli.32 q7, q5, #9
+	MOVW 24(R0), R8
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	EOR R7, R12
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	EOR R7, R9
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
 	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
 	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
 	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
-	MOVW 44(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf300017e // veor q0, q0, q15
 	WORD $0xf308817e // veor q4, q4, q15
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
 	WORD $0xf30cc17e // veor q6, q6, q15
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
-	MOVW R7, R8
-	MOVW 40(R0), R9
-	EOR R8, R9
-	MOVW 32(R0), R12
-	EOR R7, R12
-	MOVW 24(R0), R8
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xf344817e // veor q12, q2, q15
-	WORD $0xf34ca17e // veor q13, q6, q15
-	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
-	WORD $0xeeaecb90 // vdup.32 q15, r12
+	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
 	WORD $0xf302017e // veor q0, q1, q15
 	WORD $0xf30a817e // veor q4, q5, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf2244840 // vadd.i32 q2, q2, q0
 	WORD $0xf22cc848 // vadd.i32 q6, q6, q4
-	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf306017e // veor q0, q3, q15
 	WORD $0xf30e817e // veor q4, q7, q15
 	WORD $0xf2222840 // vadd.i32 q1, q1, q0
 	WORD $0xf22aa848 // vadd.i32 q5, q5, q4
 	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
+	MOVW 68(R0), R7
 	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
+	MOVW 64(R0), R12
 	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	MOVW 56(R0), R9
 	WORD $0xf3a9855a // vsli.32 q4, q5, #9
+	MOVW 48(R0), R8
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	EOR R7, R12
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	EOR R7, R9
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
 	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
 	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
 	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
-	ADD $48, R0
-	SUB.S $1, R6
-	BNE enc14
-	B rounded13
-
-keys15:
-
-enc16:
-	MOVW 20(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf306617e // veor q3, q3, q15
 	WORD $0xf30ee17e // veor q7, q7, q15
-	MOVW 12(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
 	WORD $0xf30cc17e // veor q6, q6, q15
-	MOVW 4(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
+	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
+	WORD $0xf302617e // veor q3, q1, q15
+	WORD $0xf30ae17e // veor q7, q5, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244846 // vadd.i32 q2, q2, q3
+	WORD $0xf22cc84e // vadd.i32 q6, q6, q7
+	WORD $0xf300617e // veor q3, q0, q15
+	WORD $0xf308e17e // veor q7, q4, q15
+	WORD $0xf2222846 // vadd.i32 q1, q1, q3
+	WORD $0xf22aa84e // vadd.i32 q5, q5, q7
+	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
+	MOVW 92(R0), R7
+	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
+	MOVW 88(R0), R12
+	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	MOVW 80(R0), R9
+	WORD $0xf3a9e55a // vsli.32 q7, q5, #9
+	MOVW 72(R0), R8
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	EOR R7, R12
+	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	EOR R7, R9
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
+	WORD $0xf300017e // veor q0, q0, q15
+	SUB.S $1, R6
+	WORD $0xf308817e // veor q4, q4, q15
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf304417e // veor q2, q2, q15
+	WORD $0xf30cc17e // veor q6, q6, q15
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xf30aa17e // veor q5, q5, q15
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
+	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
+	WORD $0xf302017e // veor q0, q1, q15
+	WORD $0xf30a817e // veor q4, q5, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244840 // vadd.i32 q2, q2, q0
+	WORD $0xf22cc848 // vadd.i32 q6, q6, q4
+	WORD $0xf306017e // veor q0, q3, q15
+	WORD $0xf30e817e // veor q4, q7, q15
+	WORD $0xf2222840 // vadd.i32 q1, q1, q0
+	WORD $0xf22aa848 // vadd.i32 q5, q5, q4
+	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
+	MOVW.NE 116(R0), R7
+	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
+	MOVW.NE 112(R0), R12
+	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	MOVW.NE 104(R0), R9
+	WORD $0xf3a9855a // vsli.32 q4, q5, #9
+	MOVW.NE 96(R0), R8
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	EOR R7, R12
+	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	EOR R7, R9
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
+	ADD $96, R0
+	BNE enc21
+	B rounded19
+
+keys20:
+	MOVW 20(R0), R7
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+
+enc22:
+	WORD $0xf306617e // veor q3, q3, q15
 	MOVW 12(R0), R8
-	MOVW 16(R0), R9
-	EOR R8, R9
-	MOVW 8(R0), R12
-	EOR R7, R12
+	WORD $0xf30ee17e // veor q7, q7, q15
+	MOVW 4(R0), R9
+	MOVW 16(R0), R12
+	MOVW 8(R0), R7
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf304417e // veor q2, q2, q15
+	EOR R8, R12
+	WORD $0xf30cc17e // veor q6, q6, q15
 	MOVW 0(R0), R8
+	EOR R9, R7
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xf344817e // veor q12, q2, q15
-	WORD $0xf34ca17e // veor q13, q6, q15
-	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xf30aa17e // veor q5, q5, q15
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
-	WORD $0xeeaecb90 // vdup.32 q15, r12
+	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
 	WORD $0xf302617e // veor q3, q1, q15
 	WORD $0xf30ae17e // veor q7, q5, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf2244846 // vadd.i32 q2, q2, q3
 	WORD $0xf22cc84e // vadd.i32 q6, q6, q7
-	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf300617e // veor q3, q0, q15
 	WORD $0xf308e17e // veor q7, q4, q15
 	WORD $0xf2222846 // vadd.i32 q1, q1, q3
 	WORD $0xf22aa84e // vadd.i32 q5, q5, q7
 	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
+	MOVW 44(R0), R7
 	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
 	WORD $0xf3a96552 // vsli.32 q3, q1, #9
 	WORD $0xf3a9e55a // vsli.32 q7, q5, #9
@@ -566,44 +1600,43 @@ enc16:
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
 	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
 	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
 	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
-	MOVW 44(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf300017e // veor q0, q0, q15
+	MOVW 36(R0), R8
 	WORD $0xf308817e // veor q4, q4, q15
-	MOVW 36(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
+	MOVW 28(R0), R9
+	MOVW 40(R0), R12
+	MOVW 32(R0), R7
+	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf304417e // veor q2, q2, q15
+	EOR R8, R12
 	WORD $0xf30cc17e // veor q6, q6, q15
-	MOVW 28(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
+	MOVW 24(R0), R8
+	EOR R9, R7
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
-	MOVW 36(R0), R8
-	MOVW 40(R0), R9
-	EOR R8, R9
-	MOVW 32(R0), R12
-	EOR R7, R12
-	MOVW 24(R0), R8
-	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xf344817e // veor q12, q2, q15
-	WORD $0xf34ca17e // veor q13, q6, q15
-	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
-	WORD $0xeeaecb90 // vdup.32 q15, r12
+	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
 	WORD $0xf302017e // veor q0, q1, q15
 	WORD $0xf30a817e // veor q4, q5, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf2244840 // vadd.i32 q2, q2, q0
 	WORD $0xf22cc848 // vadd.i32 q6, q6, q4
-	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf306017e // veor q0, q3, q15
 	WORD $0xf30e817e // veor q4, q7, q15
 	WORD $0xf2222840 // vadd.i32 q1, q1, q0
 	WORD $0xf22aa848 // vadd.i32 q5, q5, q4
 	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
+	MOVW 68(R0), R7
 	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
 	WORD $0xf3a90552 // vsli.32 q0, q1, #9
 	WORD $0xf3a9855a // vsli.32 q4, q5, #9
@@ -611,55 +1644,144 @@ enc16:
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
 	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
 	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
 	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
-	ADD $48, R0
+	WORD $0xf306617e // veor q3, q3, q15
+	MOVW 60(R0), R8
+	WORD $0xf30ee17e // veor q7, q7, q15
+	MOVW 52(R0), R9
+	MOVW 64(R0), R12
+	MOVW 56(R0), R7
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf304417e // veor q2, q2, q15
+	EOR R8, R12
+	WORD $0xf30cc17e // veor q6, q6, q15
+	MOVW 48(R0), R8
+	EOR R9, R7
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xf30aa17e // veor q5, q5, q15
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
+	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
+	WORD $0xf302617e // veor q3, q1, q15
+	WORD $0xf30ae17e // veor q7, q5, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244846 // vadd.i32 q2, q2, q3
+	WORD $0xf22cc84e // vadd.i32 q6, q6, q7
+	WORD $0xf300617e // veor q3, q0, q15
+	WORD $0xf308e17e // veor q7, q4, q15
+	WORD $0xf2222846 // vadd.i32 q1, q1, q3
+	WORD $0xf22aa84e // vadd.i32 q5, q5, q7
+	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
+	MOVW 92(R0), R7
+	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
+	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	WORD $0xf3a9e55a // vsli.32 q7, q5, #9
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
+	WORD $0xf300017e // veor q0, q0, q15
 	SUB.S $1, R6
-	BNE enc16
+	WORD $0xf308817e // veor q4, q4, q15
+	MOVW 84(R0), R8
+	MOVW 76(R0), R9
+	MOVW 88(R0), R12
+	MOVW 80(R0), R7
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf304417e // veor q2, q2, q15
+	EOR R8, R12
+	WORD $0xf30cc17e // veor q6, q6, q15
+	MOVW 72(R0), R8
+	EOR R9, R7
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xf30aa17e // veor q5, q5, q15
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
+	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
+	WORD $0xf302017e // veor q0, q1, q15
+	WORD $0xf30a817e // veor q4, q5, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244840 // vadd.i32 q2, q2, q0
+	WORD $0xf22cc848 // vadd.i32 q6, q6, q4
+	WORD $0xf306017e // veor q0, q3, q15
+	WORD $0xf30e817e // veor q4, q7, q15
+	WORD $0xf2222840 // vadd.i32 q1, q1, q0
+	WORD $0xf22aa848 // vadd.i32 q5, q5, q4
+	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
+	MOVW.NE 116(R0), R7
+	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
+	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	WORD $0xf3a9855a // vsli.32 q4, q5, #9
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
+	ADD $96, R0
+	BNE enc22
 
-rounded13:
+rounded19:
 	WORD $0xf402018d // vst4.32 {d0, d2, d4, d6}, [r2]!
 	WORD $0xf402118d // vst4.32 {d1, d3, d5, d7}, [r2]!
 	WORD $0xf402818d // vst4.32 {d8, d10, d12, d14}, [r2]!
 	WORD $0xf402918d // vst4.32 {d9, d11, d13, d15}, [r2]!
 
-done3:
+done9:
 	RET
 
 // func decryptBlocksNEON(rk *[192]uint32, rounds int, dst, src *byte, n int)
 TEXT ·decryptBlocksNEON(SB), NOSPLIT, $0-20
-	MOVW rk+0(FP), R5
-	MOVW rounds+4(FP), R1
 	MOVW dst+8(FP), R2
 	MOVW src+12(FP), R3
 	MOVW n+16(FP), R4
-	SRL $1, R1
 
-loop17:
+loop23:
 	CMP $12, R4
-	BLT tail18
+	BLT tail24
 	WORD $0xf423018d // vld4.32 {d0, d2, d4, d6}, [r3]!
 	WORD $0xf423118d // vld4.32 {d1, d3, d5, d7}, [r3]!
 	WORD $0xf423818d // vld4.32 {d8, d10, d12, d14}, [r3]!
 	WORD $0xf423918d // vld4.32 {d9, d11, d13, d15}, [r3]!
 	WORD $0xf463018d // vld4.32 {d16, d18, d20, d22}, [r3]!
 	WORD $0xf463118d // vld4.32 {d17, d19, d21, d23}, [r3]!
-	MOVW $48, R7
-	MUL R1, R7, R0
-	ADD R5, R0
+	MOVW rounds+4(FP), R6
+	MOVW $24, R7
+	MUL R6, R7, R0
+	MOVW rk+0(FP), R7
+	ADD R7, R0
 	SUB $24, R0
-	MOVW R1, R6
+	SRL $1, R6
 
-dec21:
-	MOVW 0(R0), R7
-	MOVW 4(R0), R8
-	MOVW 8(R0), R9
+dec27:
 	WORD $0xf3f78050 // vshr.u32 q12, q0, #9
+	MOVW 0(R0), R7
 	WORD $0xf3f7a058 // vshr.u32 q13, q4, #9
+	MOVW 4(R0), R8
 	WORD $0xf3f7c070 // vshr.u32 q14, q8, #9
+	MOVW 8(R0), R9
 	WORD $0xf3f78550 // vsli.32 q12, q0, #23
+	MOVW 12(R0), R12
 	WORD $0xf3f7a558 // vsli.32 q13, q4, #23
 	WORD $0xf3f7c570 // vsli.32 q14, q8, #23
 	WORD $0xf3a50052 // vshr.u32 q0, q1, #27
@@ -670,6 +1792,7 @@ dec21:
 	WORD $0xf3e50572 // vsli.32 q8, q9, #5
 	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf306217e // veor q1, q3, q15
+	MOVW 16(R0), R7
 	WORD $0xf30ea17e // veor q5, q7, q15
 	WORD $0xf34621fe // veor q9, q11, q15
 	WORD $0xf36888c2 // vsub.i32 q12, q12, q1
@@ -677,6 +1800,7 @@ dec21:
 	WORD $0xf36cc8e2 // vsub.i32 q14, q14, q9
 	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf30821fe // veor q1, q12, q15
+	MOVW 20(R0), R8
 	WORD $0xf30aa1fe // veor q5, q13, q15
 	WORD $0xf34c21fe // veor q9, q14, q15
 	WORD $0xeeae9b90 // vdup.32 q15, r9
@@ -692,31 +1816,29 @@ dec21:
 	WORD $0xf3e38554 // vsli.32 q12, q2, #3
 	WORD $0xf3e3a55c // vsli.32 q13, q6, #3
 	WORD $0xf3e3c574 // vsli.32 q14, q10, #3
-	MOVW 12(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xeeaecb90 // vdup.32 q15, r12
 	WORD $0xf300417e // veor q2, q0, q15
 	WORD $0xf308c17e // veor q6, q4, q15
 	WORD $0xf34041fe // veor q10, q8, q15
-	MOVW 16(R0), R8
-	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf304017e // veor q0, q2, q15
 	WORD $0xf30c817e // veor q4, q6, q15
 	WORD $0xf34401fe // veor q8, q10, q15
 	WORD $0xf36888c0 // vsub.i32 q12, q12, q0
 	WORD $0xf36aa8c8 // vsub.i32 q13, q13, q4
 	WORD $0xf36cc8e0 // vsub.i32 q14, q14, q8
-	MOVW 20(R0), R9
-	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf30801fe // veor q0, q12, q15
 	WORD $0xf30a81fe // veor q4, q13, q15
 	WORD $0xf34c01fe // veor q8, q14, q15
-	MOVW -24(R0), R7
-	MOVW -20(R0), R8
-	MOVW -16(R0), R9
 	WORD $0xf3f78056 // vshr.u32 q12, q3, #9
+	MOVW -24(R0), R7
 	WORD $0xf3f7a05e // vshr.u32 q13, q7, #9
+	MOVW -20(R0), R8
 	WORD $0xf3f7c076 // vshr.u32 q14, q11, #9
+	MOVW -16(R0), R9
 	WORD $0xf3f78556 // vsli.32 q12, q3, #23
+	MOVW -12(R0), R12
 	WORD $0xf3f7a55e // vsli.32 q13, q7, #23
 	WORD $0xf3f7c576 // vsli.32 q14, q11, #23
 	WORD $0xf3a56052 // vshr.u32 q3, q1, #27
@@ -727,6 +1849,7 @@ dec21:
 	WORD $0xf3e56572 // vsli.32 q11, q9, #5
 	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf300217e // veor q1, q0, q15
+	MOVW -8(R0), R7
 	WORD $0xf308a17e // veor q5, q4, q15
 	WORD $0xf34021fe // veor q9, q8, q15
 	WORD $0xf36888c2 // vsub.i32 q12, q12, q1
@@ -734,6 +1857,7 @@ dec21:
 	WORD $0xf36cc8e2 // vsub.i32 q14, q14, q9
 	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf30821fe // veor q1, q12, q15
+	MOVW -4(R0), R8
 	WORD $0xf30aa1fe // veor q5, q13, q15
 	WORD $0xf34c21fe // veor q9, q14, q15
 	WORD $0xeeae9b90 // vdup.32 q15, r9
@@ -749,27 +1873,24 @@ dec21:
 	WORD $0xf3e38554 // vsli.32 q12, q2, #3
 	WORD $0xf3e3a55c // vsli.32 q13, q6, #3
 	WORD $0xf3e3c574 // vsli.32 q14, q10, #3
-	MOVW -12(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xeeaecb90 // vdup.32 q15, r12
 	WORD $0xf306417e // veor q2, q3, q15
 	WORD $0xf30ec17e // veor q6, q7, q15
 	WORD $0xf34641fe // veor q10, q11, q15
-	MOVW -8(R0), R8
-	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf304617e // veor q3, q2, q15
 	WORD $0xf30ce17e // veor q7, q6, q15
 	WORD $0xf34461fe // veor q11, q10, q15
 	WORD $0xf36888c6 // vsub.i32 q12, q12, q3
 	WORD $0xf36aa8ce // vsub.i32 q13, q13, q7
 	WORD $0xf36cc8e6 // vsub.i32 q14, q14, q11
-	MOVW -4(R0), R9
-	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf30861fe // veor q3, q12, q15
 	WORD $0xf30ae1fe // veor q7, q13, q15
 	WORD $0xf34c61fe // veor q11, q14, q15
 	SUB $48, R0
 	SUB.S $1, R6
-	BNE dec21
+	BNE dec27
 	WORD $0xf402018d // vst4.32 {d0, d2, d4, d6}, [r2]!
 	WORD $0xf402118d // vst4.32 {d1, d3, d5, d7}, [r2]!
 	WORD $0xf402818d // vst4.32 {d8, d10, d12, d14}, [r2]!
@@ -777,113 +1898,120 @@ dec21:
 	WORD $0xf442018d // vst4.32 {d16, d18, d20, d22}, [r2]!
 	WORD $0xf442118d // vst4.32 {d17, d19, d21, d23}, [r2]!
 	SUB $12, R4
-	B loop17
+	B loop23
 
-tail18:
+tail24:
 	CMP $0, R4
-	BEQ done19
+	BEQ done25
 	CMP $8, R4
-	BEQ two20
+	BEQ two26
 	WORD $0xf423018d // vld4.32 {d0, d2, d4, d6}, [r3]!
 	WORD $0xf423118d // vld4.32 {d1, d3, d5, d7}, [r3]!
-	MOVW $48, R7
-	MUL R1, R7, R0
-	ADD R5, R0
+	MOVW rounds+4(FP), R6
+	MOVW $24, R7
+	MUL R6, R7, R0
+	MOVW rk+0(FP), R7
+	ADD R7, R0
 	SUB $24, R0
-	MOVW R1, R6
+	SRL $1, R6
 
-dec22:
-	MOVW 0(R0), R7
-	MOVW 4(R0), R8
-	MOVW 8(R0), R9
+dec28:
 	WORD $0xf3f78050 // vshr.u32 q12, q0, #9
+	MOVW 0(R0), R7
 	WORD $0xf3f78550 // vsli.32 q12, q0, #23
+	MOVW 4(R0), R8
 	WORD $0xf3a50052 // vshr.u32 q0, q1, #27
+	MOVW 8(R0), R9
 	WORD $0xf3a50552 // vsli.32 q0, q1, #5
+	MOVW 12(R0), R12
 	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf306217e // veor q1, q3, q15
+	MOVW 16(R0), R7
 	WORD $0xf36888c2 // vsub.i32 q12, q12, q1
 	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf30821fe // veor q1, q12, q15
+	MOVW 20(R0), R8
 	WORD $0xeeae9b90 // vdup.32 q15, r9
 	WORD $0xf342817e // veor q12, q1, q15
 	WORD $0xf3200868 // vsub.i32 q0, q0, q12
 	WORD $0xf3e38054 // vshr.u32 q12, q2, #29
 	WORD $0xf3e38554 // vsli.32 q12, q2, #3
-	MOVW 12(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xeeaecb90 // vdup.32 q15, r12
 	WORD $0xf300417e // veor q2, q0, q15
-	MOVW 16(R0), R8
-	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf304017e // veor q0, q2, q15
 	WORD $0xf36888c0 // vsub.i32 q12, q12, q0
-	MOVW 20(R0), R9
-	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf30801fe // veor q0, q12, q15
-	MOVW -24(R0), R7
-	MOVW -20(R0), R8
-	MOVW -16(R0), R9
 	WORD $0xf3f78056 // vshr.u32 q12, q3, #9
+	MOVW -24(R0), R7
 	WORD $0xf3f78556 // vsli.32 q12, q3, #23
+	MOVW -20(R0), R8
 	WORD $0xf3a56052 // vshr.u32 q3, q1, #27
+	MOVW -16(R0), R9
 	WORD $0xf3a56552 // vsli.32 q3, q1, #5
+	MOVW -12(R0), R12
 	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf300217e // veor q1, q0, q15
+	MOVW -8(R0), R7
 	WORD $0xf36888c2 // vsub.i32 q12, q12, q1
 	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf30821fe // veor q1, q12, q15
+	MOVW -4(R0), R8
 	WORD $0xeeae9b90 // vdup.32 q15, r9
 	WORD $0xf342817e // veor q12, q1, q15
 	WORD $0xf3266868 // vsub.i32 q3, q3, q12
 	WORD $0xf3e38054 // vshr.u32 q12, q2, #29
 	WORD $0xf3e38554 // vsli.32 q12, q2, #3
-	MOVW -12(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xeeaecb90 // vdup.32 q15, r12
 	WORD $0xf306417e // veor q2, q3, q15
-	MOVW -8(R0), R8
-	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf304617e // veor q3, q2, q15
 	WORD $0xf36888c6 // vsub.i32 q12, q12, q3
-	MOVW -4(R0), R9
-	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf30861fe // veor q3, q12, q15
 	SUB $48, R0
 	SUB.S $1, R6
-	BNE dec22
+	BNE dec28
 	WORD $0xf402018d // vst4.32 {d0, d2, d4, d6}, [r2]!
 	WORD $0xf402118d // vst4.32 {d1, d3, d5, d7}, [r2]!
 	RET
 
-two20:
+two26:
 	WORD $0xf423018d // vld4.32 {d0, d2, d4, d6}, [r3]!
 	WORD $0xf423118d // vld4.32 {d1, d3, d5, d7}, [r3]!
 	WORD $0xf423818d // vld4.32 {d8, d10, d12, d14}, [r3]!
 	WORD $0xf423918d // vld4.32 {d9, d11, d13, d15}, [r3]!
-	MOVW $48, R7
-	MUL R1, R7, R0
-	ADD R5, R0
+	MOVW rounds+4(FP), R6
+	MOVW $24, R7
+	MUL R6, R7, R0
+	MOVW rk+0(FP), R7
+	ADD R7, R0
 	SUB $24, R0
-	MOVW R1, R6
+	SRL $1, R6
 
-dec23:
-	MOVW 0(R0), R7
-	MOVW 4(R0), R8
-	MOVW 8(R0), R9
+dec29:
 	WORD $0xf3f78050 // vshr.u32 q12, q0, #9
+	MOVW 0(R0), R7
 	WORD $0xf3f7a058 // vshr.u32 q13, q4, #9
+	MOVW 4(R0), R8
 	WORD $0xf3f78550 // vsli.32 q12, q0, #23
+	MOVW 8(R0), R9
 	WORD $0xf3f7a558 // vsli.32 q13, q4, #23
+	MOVW 12(R0), R12
 	WORD $0xf3a50052 // vshr.u32 q0, q1, #27
 	WORD $0xf3a5805a // vshr.u32 q4, q5, #27
 	WORD $0xf3a50552 // vsli.32 q0, q1, #5
 	WORD $0xf3a5855a // vsli.32 q4, q5, #5
 	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf306217e // veor q1, q3, q15
+	MOVW 16(R0), R7
 	WORD $0xf30ea17e // veor q5, q7, q15
 	WORD $0xf36888c2 // vsub.i32 q12, q12, q1
 	WORD $0xf36aa8ca // vsub.i32 q13, q13, q5
 	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf30821fe // veor q1, q12, q15
+	MOVW 20(R0), R8
 	WORD $0xf30aa1fe // veor q5, q13, q15
 	WORD $0xeeae9b90 // vdup.32 q15, r9
 	WORD $0xf342817e // veor q12, q1, q15
@@ -894,38 +2022,38 @@ dec23:
 	WORD $0xf3e3a05c // vshr.u32 q13, q6, #29
 	WORD $0xf3e38554 // vsli.32 q12, q2, #3
 	WORD $0xf3e3a55c // vsli.32 q13, q6, #3
-	MOVW 12(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xeeaecb90 // vdup.32 q15, r12
 	WORD $0xf300417e // veor q2, q0, q15
 	WORD $0xf308c17e // veor q6, q4, q15
-	MOVW 16(R0), R8
-	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf304017e // veor q0, q2, q15
 	WORD $0xf30c817e // veor q4, q6, q15
 	WORD $0xf36888c0 // vsub.i32 q12, q12, q0
 	WORD $0xf36aa8c8 // vsub.i32 q13, q13, q4
-	MOVW 20(R0), R9
-	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf30801fe // veor q0, q12, q15
 	WORD $0xf30a81fe // veor q4, q13, q15
-	MOVW -24(R0), R7
-	MOVW -20(R0), R8
-	MOVW -16(R0), R9
 	WORD $0xf3f78056 // vshr.u32 q12, q3, #9
+	MOVW -24(R0), R7
 	WORD $0xf3f7a05e // vshr.u32 q13, q7, #9
+	MOVW -20(R0), R8
 	WORD $0xf3f78556 // vsli.32 q12, q3, #23
+	MOVW -16(R0), R9
 	WORD $0xf3f7a55e // vsli.32 q13, q7, #23
+	MOVW -12(R0), R12
 	WORD $0xf3a56052 // vshr.u32 q3, q1, #27
 	WORD $0xf3a5e05a // vshr.u32 q7, q5, #27
 	WORD $0xf3a56552 // vsli.32 q3, q1, #5
 	WORD $0xf3a5e55a // vsli.32 q7, q5, #5
 	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf300217e // veor q1, q0, q15
+	MOVW -8(R0), R7
 	WORD $0xf308a17e // veor q5, q4, q15
 	WORD $0xf36888c2 // vsub.i32 q12, q12, q1
 	WORD $0xf36aa8ca // vsub.i32 q13, q13, q5
 	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf30821fe // veor q1, q12, q15
+	MOVW -4(R0), R8
 	WORD $0xf30aa1fe // veor q5, q13, q15
 	WORD $0xeeae9b90 // vdup.32 q15, r9
 	WORD $0xf342817e // veor q12, q1, q15
@@ -936,47 +2064,43 @@ dec23:
 	WORD $0xf3e3a05c // vshr.u32 q13, q6, #29
 	WORD $0xf3e38554 // vsli.32 q12, q2, #3
 	WORD $0xf3e3a55c // vsli.32 q13, q6, #3
-	MOVW -12(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xeeaecb90 // vdup.32 q15, r12
 	WORD $0xf306417e // veor q2, q3, q15
 	WORD $0xf30ec17e // veor q6, q7, q15
-	MOVW -8(R0), R8
-	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf304617e // veor q3, q2, q15
 	WORD $0xf30ce17e // veor q7, q6, q15
 	WORD $0xf36888c6 // vsub.i32 q12, q12, q3
 	WORD $0xf36aa8ce // vsub.i32 q13, q13, q7
-	MOVW -4(R0), R9
-	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf30861fe // veor q3, q12, q15
 	WORD $0xf30ae1fe // veor q7, q13, q15
 	SUB $48, R0
 	SUB.S $1, R6
-	BNE dec23
+	BNE dec29
 	WORD $0xf402018d // vst4.32 {d0, d2, d4, d6}, [r2]!
 	WORD $0xf402118d // vst4.32 {d1, d3, d5, d7}, [r2]!
 	WORD $0xf402818d // vst4.32 {d8, d10, d12, d14}, [r2]!
 	WORD $0xf402918d // vst4.32 {d9, d11, d13, d15}, [r2]!
 
-done19:
+done25:
 	RET
 
-// func ctrBlocksNEON(rk *[192]uint32, rounds int, dst, src *byte, n int, w0, w1, w2, lo uint32)
-TEXT ·ctrBlocksNEON(SB), NOSPLIT, $0-36
-	MOVW rk+0(FP), R5
-	MOVW rounds+4(FP), R1
-	MOVW dst+8(FP), R2
-	MOVW src+12(FP), R3
-	MOVW n+16(FP), R4
-	SRL $1, R1
+// func ctrBlocksNEON(rk *[192]uint32, rounds int, dst, src *byte, n, wide int, w0, w1, w2, lo uint32)
+TEXT ·ctrBlocksNEON(SB), NOSPLIT, $0-40
 
-loop24:
-	CMP $12, R4
-	BLT tail25
-	MOVW lo+32(FP), R12
-	MOVW w0+20(FP), R7
-	MOVW w1+24(FP), R8
-	MOVW w2+28(FP), R9
+wide30:
+	MOVW wide+20(FP), R5
+	SUB.S $13, R5
+	BLO narrow31
+	MOVW R5, wide+20(FP)
+	MOVW n+16(FP), R5
+	SUB $13, R5
+	MOVW R5, n+16(FP)
+	MOVW w0+24(FP), R7
+	MOVW w1+28(FP), R8
+	MOVW w2+32(FP), R9
+	MOVW lo+36(FP), R12
 	WORD $0xeea07b10 // vdup.32 q0, r7
 	WORD $0xeea28b10 // vdup.32 q1, r8
 	WORD $0xeea49b10 // vdup.32 q2, r9
@@ -986,212 +2110,382 @@ loop24:
 	WORD $0xeea07b90 // vdup.32 q8, r7
 	WORD $0xeea28b90 // vdup.32 q9, r8
 	WORD $0xeea49b90 // vdup.32 q10, r9
-	REV R12, R7
-	WORD $0xee067b10 // vmov.32 d6[0], r7
+	REV R12, R5
+	WORD $0xee065b10 // vmov.32 d6[0], r5
 	ADD $1, R12
-	REV R12, R7
-	WORD $0xee267b10 // vmov.32 d6[1], r7
+	REV R12, R5
+	WORD $0xee265b10 // vmov.32 d6[1], r5
 	ADD $1, R12
-	REV R12, R7
-	WORD $0xee077b10 // vmov.32 d7[0], r7
+	REV R12, R5
+	WORD $0xee075b10 // vmov.32 d7[0], r5
 	ADD $1, R12
-	REV R12, R7
-	WORD $0xee277b10 // vmov.32 d7[1], r7
+	REV R12, R5
+	WORD $0xee275b10 // vmov.32 d7[1], r5
 	ADD $1, R12
-	REV R12, R7
-	WORD $0xee0e7b10 // vmov.32 d14[0], r7
+	REV R12, R5
+	WORD $0xee0e5b10 // vmov.32 d14[0], r5
 	ADD $1, R12
-	REV R12, R7
-	WORD $0xee2e7b10 // vmov.32 d14[1], r7
+	REV R12, R5
+	WORD $0xee2e5b10 // vmov.32 d14[1], r5
 	ADD $1, R12
-	REV R12, R7
-	WORD $0xee0f7b10 // vmov.32 d15[0], r7
+	REV R12, R5
+	WORD $0xee0f5b10 // vmov.32 d15[0], r5
 	ADD $1, R12
-	REV R12, R7
-	WORD $0xee2f7b10 // vmov.32 d15[1], r7
+	REV R12, R5
+	WORD $0xee2f5b10 // vmov.32 d15[1], r5
 	ADD $1, R12
-	REV R12, R7
-	WORD $0xee067b90 // vmov.32 d22[0], r7
+	REV R12, R5
+	WORD $0xee065b90 // vmov.32 d22[0], r5
 	ADD $1, R12
-	REV R12, R7
-	WORD $0xee267b90 // vmov.32 d22[1], r7
+	REV R12, R5
+	WORD $0xee265b90 // vmov.32 d22[1], r5
 	ADD $1, R12
-	REV R12, R7
-	WORD $0xee077b90 // vmov.32 d23[0], r7
+	REV R12, R5
+	WORD $0xee075b90 // vmov.32 d23[0], r5
 	ADD $1, R12
-	REV R12, R7
-	WORD $0xee277b90 // vmov.32 d23[1], r7
+	REV R12, R5
+	WORD $0xee275b90 // vmov.32 d23[1], r5
 	ADD $1, R12
-	MOVW R12, lo+32(FP)
-	MOVW R5, R0
-	MOVW R1, R6
-	CMP $12, R1
-	BNE keys30
-
-enc29:
+	MOVW R7, R1
+	MOVW R8, R2
+	MOVW R9, R3
+	REV R12, R4
+	ADD $1, R12
+	MOVW R12, lo+36(FP)
+	MOVW R1@>9, R1
+	MOVW R2@>27, R2
+	MOVW R3@>29, R3
+	MOVW R4@>9, R4
+	MOVW rk+0(FP), R0
+	MOVW rounds+4(FP), R6
+	SRL $2, R6
+	CMP $6, R6
+	BNE keys33
 	MOVW 20(R0), R7
+	MOVW 16(R0), R12
+	MOVW 8(R0), R9
+	MOVW 0(R0), R8
+	EOR R7, R12
+	EOR R7, R9
 	WORD $0xeeae7b90 // vdup.32 q15, r7
+
+enc34:
 	WORD $0xf306617e // veor q3, q3, q15
 	WORD $0xf30ee17e // veor q7, q7, q15
 	WORD $0xf34661fe // veor q11, q11, q15
+	EOR R4@>23, R7, R4
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
 	WORD $0xf30cc17e // veor q6, q6, q15
 	WORD $0xf34441fe // veor q10, q10, q15
 	WORD $0xf302217e // veor q1, q1, q15
+	EOR R3@>3, R7, R3
 	WORD $0xf30aa17e // veor q5, q5, q15
 	WORD $0xf34221fe // veor q9, q9, q15
-	MOVW R7, R8
-	MOVW 16(R0), R9
-	EOR R8, R9
-	MOVW 8(R0), R12
-	EOR R7, R12
-	MOVW 0(R0), R8
+	EOR R2@>5, R7, R2
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xf344817e // veor q12, q2, q15
-	WORD $0xf34ca17e // veor q13, q6, q15
-	WORD $0xf344c1fe // veor q14, q10, q15
-	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
-	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26cc8e6 // vadd.i32 q14, q14, q11
-	WORD $0xeeaecb90 // vdup.32 q15, r12
+	EOR R3, R12, R5
+	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
+	ADD R5, R4
+	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
 	WORD $0xf302617e // veor q3, q1, q15
 	WORD $0xf30ae17e // veor q7, q5, q15
 	WORD $0xf34261fe // veor q11, q9, q15
+	EOR R2, R9, R5
+	ADD R5, R3
+	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf2244846 // vadd.i32 q2, q2, q3
 	WORD $0xf22cc84e // vadd.i32 q6, q6, q7
 	WORD $0xf26448e6 // vadd.i32 q10, q10, q11
-	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf300617e // veor q3, q0, q15
 	WORD $0xf308e17e // veor q7, q4, q15
 	WORD $0xf34061fe // veor q11, q8, q15
 	WORD $0xf2222846 // vadd.i32 q1, q1, q3
+	EOR R1@>23, R8, R5
 	WORD $0xf22aa84e // vadd.i32 q5, q5, q7
+	ADD R5, R2
 	WORD $0xf26228e6 // vadd.i32 q9, q9, q11
 	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
+	MOVW 44(R0), R7
 	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
+	MOVW 40(R0), R12
 	WORD $0xf3e96072 // vshr.u32 q11, q9, #23
+	MOVW 32(R0), R9
 	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	MOVW 24(R0), R8
 	WORD $0xf3a9e55a // vsli.32 q7, q5, #9
+	EOR R7, R12
 	WORD $0xf3e96572 // vsli.32 q11, q9, #9
+	EOR R7, R9
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
 	WORD $0xf3fb2074 // vshr.u32 q9, q10, #5
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
 	WORD $0xf3bba55c // vsli.32 q5, q6, #27
 	WORD $0xf3fb2574 // vsli.32 q9, q10, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
 	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
 	WORD $0xf3fd407c // vshr.u32 q10, q14, #3
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
 	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
 	WORD $0xf3fd457c // vsli.32 q10, q14, #29
-	MOVW 44(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf300017e // veor q0, q0, q15
 	WORD $0xf308817e // veor q4, q4, q15
 	WORD $0xf34001fe // veor q8, q8, q15
+	EOR R1@>23, R7, R1
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
 	WORD $0xf30cc17e // veor q6, q6, q15
 	WORD $0xf34441fe // veor q10, q10, q15
 	WORD $0xf302217e // veor q1, q1, q15
+	EOR R4@>3, R7, R4
 	WORD $0xf30aa17e // veor q5, q5, q15
 	WORD $0xf34221fe // veor q9, q9, q15
-	MOVW R7, R8
-	MOVW 40(R0), R9
-	EOR R8, R9
-	MOVW 32(R0), R12
-	EOR R7, R12
-	MOVW 24(R0), R8
+	EOR R3@>5, R7, R3
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xf344817e // veor q12, q2, q15
-	WORD $0xf34ca17e // veor q13, q6, q15
-	WORD $0xf344c1fe // veor q14, q10, q15
-	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
-	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26cc8e0 // vadd.i32 q14, q14, q8
-	WORD $0xeeaecb90 // vdup.32 q15, r12
+	EOR R4, R12, R5
+	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
+	ADD R5, R1
+	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
 	WORD $0xf302017e // veor q0, q1, q15
 	WORD $0xf30a817e // veor q4, q5, q15
 	WORD $0xf34201fe // veor q8, q9, q15
+	EOR R3, R9, R5
+	ADD R5, R4
+	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf2244840 // vadd.i32 q2, q2, q0
 	WORD $0xf22cc848 // vadd.i32 q6, q6, q4
 	WORD $0xf26448e0 // vadd.i32 q10, q10, q8
-	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf306017e // veor q0, q3, q15
 	WORD $0xf30e817e // veor q4, q7, q15
 	WORD $0xf34601fe // veor q8, q11, q15
 	WORD $0xf2222840 // vadd.i32 q1, q1, q0
+	EOR R2@>23, R8, R5
 	WORD $0xf22aa848 // vadd.i32 q5, q5, q4
+	ADD R5, R3
 	WORD $0xf26228e0 // vadd.i32 q9, q9, q8
 	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
+	MOVW 68(R0), R7
 	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
+	MOVW 64(R0), R12
 	WORD $0xf3e90072 // vshr.u32 q8, q9, #23
+	MOVW 56(R0), R9
 	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	MOVW 48(R0), R8
 	WORD $0xf3a9855a // vsli.32 q4, q5, #9
+	EOR R7, R12
 	WORD $0xf3e90572 // vsli.32 q8, q9, #9
+	EOR R7, R9
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
 	WORD $0xf3fb2074 // vshr.u32 q9, q10, #5
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
 	WORD $0xf3bba55c // vsli.32 q5, q6, #27
 	WORD $0xf3fb2574 // vsli.32 q9, q10, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
 	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
 	WORD $0xf3fd407c // vshr.u32 q10, q14, #3
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
 	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
 	WORD $0xf3fd457c // vsli.32 q10, q14, #29
-	ADD $48, R0
-	SUB.S $1, R6
-	BNE enc29
-	B rounded28
-
-keys30:
-
-enc31:
-	MOVW 20(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf306617e // veor q3, q3, q15
 	WORD $0xf30ee17e // veor q7, q7, q15
 	WORD $0xf34661fe // veor q11, q11, q15
-	MOVW 12(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
+	EOR R2@>23, R7, R2
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
 	WORD $0xf30cc17e // veor q6, q6, q15
 	WORD $0xf34441fe // veor q10, q10, q15
-	MOVW 4(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf302217e // veor q1, q1, q15
+	EOR R1@>3, R7, R1
 	WORD $0xf30aa17e // veor q5, q5, q15
 	WORD $0xf34221fe // veor q9, q9, q15
+	EOR R4@>5, R7, R4
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26cc8e6 // vadd.i32 q14, q14, q11
+	EOR R1, R12, R5
+	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
+	ADD R5, R2
+	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
+	WORD $0xf302617e // veor q3, q1, q15
+	WORD $0xf30ae17e // veor q7, q5, q15
+	WORD $0xf34261fe // veor q11, q9, q15
+	EOR R4, R9, R5
+	ADD R5, R1
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244846 // vadd.i32 q2, q2, q3
+	WORD $0xf22cc84e // vadd.i32 q6, q6, q7
+	WORD $0xf26448e6 // vadd.i32 q10, q10, q11
+	WORD $0xf300617e // veor q3, q0, q15
+	WORD $0xf308e17e // veor q7, q4, q15
+	WORD $0xf34061fe // veor q11, q8, q15
+	WORD $0xf2222846 // vadd.i32 q1, q1, q3
+	EOR R3@>23, R8, R5
+	WORD $0xf22aa84e // vadd.i32 q5, q5, q7
+	ADD R5, R4
+	WORD $0xf26228e6 // vadd.i32 q9, q9, q11
+	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
+	MOVW 92(R0), R7
+	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
+	MOVW 88(R0), R12
+	WORD $0xf3e96072 // vshr.u32 q11, q9, #23
+	MOVW 80(R0), R9
+	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	MOVW 72(R0), R8
+	WORD $0xf3a9e55a // vsli.32 q7, q5, #9
+	EOR R7, R12
+	WORD $0xf3e96572 // vsli.32 q11, q9, #9
+	EOR R7, R9
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	WORD $0xf3fb2074 // vshr.u32 q9, q10, #5
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xf3fb2574 // vsli.32 q9, q10, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
+	WORD $0xf3fd407c // vshr.u32 q10, q14, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
+	WORD $0xf3fd457c // vsli.32 q10, q14, #29
+	WORD $0xf300017e // veor q0, q0, q15
+	SUB.S $1, R6
+	WORD $0xf308817e // veor q4, q4, q15
+	WORD $0xf34001fe // veor q8, q8, q15
+	EOR R3@>23, R7, R3
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf304417e // veor q2, q2, q15
+	WORD $0xf30cc17e // veor q6, q6, q15
+	WORD $0xf34441fe // veor q10, q10, q15
+	WORD $0xf302217e // veor q1, q1, q15
+	EOR R2@>3, R7, R2
+	WORD $0xf30aa17e // veor q5, q5, q15
+	WORD $0xf34221fe // veor q9, q9, q15
+	EOR R1@>5, R7, R1
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26cc8e0 // vadd.i32 q14, q14, q8
+	EOR R2, R12, R5
+	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
+	ADD R5, R3
+	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
+	WORD $0xf302017e // veor q0, q1, q15
+	WORD $0xf30a817e // veor q4, q5, q15
+	WORD $0xf34201fe // veor q8, q9, q15
+	EOR R1, R9, R5
+	ADD R5, R2
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244840 // vadd.i32 q2, q2, q0
+	WORD $0xf22cc848 // vadd.i32 q6, q6, q4
+	WORD $0xf26448e0 // vadd.i32 q10, q10, q8
+	WORD $0xf306017e // veor q0, q3, q15
+	WORD $0xf30e817e // veor q4, q7, q15
+	WORD $0xf34601fe // veor q8, q11, q15
+	WORD $0xf2222840 // vadd.i32 q1, q1, q0
+	EOR R4@>23, R8, R5
+	WORD $0xf22aa848 // vadd.i32 q5, q5, q4
+	ADD R5, R1
+	WORD $0xf26228e0 // vadd.i32 q9, q9, q8
+	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
+	MOVW.NE 116(R0), R7
+	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
+	MOVW.NE 112(R0), R12
+	WORD $0xf3e90072 // vshr.u32 q8, q9, #23
+	MOVW.NE 104(R0), R9
+	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	MOVW.NE 96(R0), R8
+	WORD $0xf3a9855a // vsli.32 q4, q5, #9
+	EOR R7, R12
+	WORD $0xf3e90572 // vsli.32 q8, q9, #9
+	EOR R7, R9
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	WORD $0xf3fb2074 // vshr.u32 q9, q10, #5
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xf3fb2574 // vsli.32 q9, q10, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
+	WORD $0xf3fd407c // vshr.u32 q10, q14, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
+	WORD $0xf3fd457c // vsli.32 q10, q14, #29
+	ADD $96, R0
+	BNE enc34
+	B rounded32
+
+keys33:
+	MOVW 20(R0), R7
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+
+enc35:
+	WORD $0xf306617e // veor q3, q3, q15
 	MOVW 12(R0), R8
-	MOVW 16(R0), R9
-	EOR R8, R9
-	MOVW 8(R0), R12
-	EOR R7, R12
+	WORD $0xf30ee17e // veor q7, q7, q15
+	MOVW 4(R0), R9
+	WORD $0xf34661fe // veor q11, q11, q15
+	MOVW 16(R0), R12
+	EOR R4@>23, R7, R4
+	MOVW 8(R0), R7
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf304417e // veor q2, q2, q15
+	EOR R8, R12
+	WORD $0xf30cc17e // veor q6, q6, q15
+	WORD $0xf34441fe // veor q10, q10, q15
+	EOR R3@>3, R8, R3
 	MOVW 0(R0), R8
+	EOR R9, R7
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xf344817e // veor q12, q2, q15
-	WORD $0xf34ca17e // veor q13, q6, q15
-	WORD $0xf344c1fe // veor q14, q10, q15
-	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
-	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xf30aa17e // veor q5, q5, q15
+	WORD $0xf34221fe // veor q9, q9, q15
+	EOR R2@>5, R9, R2
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26cc8e6 // vadd.i32 q14, q14, q11
-	WORD $0xeeaecb90 // vdup.32 q15, r12
+	EOR R3, R12, R5
+	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
+	ADD R5, R4
+	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
 	WORD $0xf302617e // veor q3, q1, q15
 	WORD $0xf30ae17e // veor q7, q5, q15
 	WORD $0xf34261fe // veor q11, q9, q15
+	EOR R2, R7, R5
+	ADD R5, R3
+	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf2244846 // vadd.i32 q2, q2, q3
 	WORD $0xf22cc84e // vadd.i32 q6, q6, q7
 	WORD $0xf26448e6 // vadd.i32 q10, q10, q11
-	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf300617e // veor q3, q0, q15
 	WORD $0xf308e17e // veor q7, q4, q15
 	WORD $0xf34061fe // veor q11, q8, q15
 	WORD $0xf2222846 // vadd.i32 q1, q1, q3
+	EOR R1@>23, R8, R5
 	WORD $0xf22aa84e // vadd.i32 q5, q5, q7
+	ADD R5, R2
 	WORD $0xf26228e6 // vadd.i32 q9, q9, q11
 	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
+	MOVW 44(R0), R7
 	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
 	WORD $0xf3e96072 // vshr.u32 q11, q9, #23
 	WORD $0xf3a96552 // vsli.32 q3, q1, #9
@@ -1203,55 +2497,63 @@ enc31:
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
 	WORD $0xf3bba55c // vsli.32 q5, q6, #27
 	WORD $0xf3fb2574 // vsli.32 q9, q10, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
 	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
 	WORD $0xf3fd407c // vshr.u32 q10, q14, #3
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
 	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
 	WORD $0xf3fd457c // vsli.32 q10, q14, #29
-	MOVW 44(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf300017e // veor q0, q0, q15
+	MOVW 36(R0), R8
 	WORD $0xf308817e // veor q4, q4, q15
+	MOVW 28(R0), R9
 	WORD $0xf34001fe // veor q8, q8, q15
-	MOVW 36(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
+	MOVW 40(R0), R12
+	EOR R1@>23, R7, R1
+	MOVW 32(R0), R7
+	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf304417e // veor q2, q2, q15
+	EOR R8, R12
 	WORD $0xf30cc17e // veor q6, q6, q15
 	WORD $0xf34441fe // veor q10, q10, q15
-	MOVW 28(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
+	EOR R4@>3, R8, R4
+	MOVW 24(R0), R8
+	EOR R9, R7
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
 	WORD $0xf34221fe // veor q9, q9, q15
-	MOVW 36(R0), R8
-	MOVW 40(R0), R9
-	EOR R8, R9
-	MOVW 32(R0), R12
-	EOR R7, R12
-	MOVW 24(R0), R8
-	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xf344817e // veor q12, q2, q15
-	WORD $0xf34ca17e // veor q13, q6, q15
-	WORD $0xf344c1fe // veor q14, q10, q15
-	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
-	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
+	EOR R3@>5, R9, R3
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26cc8e0 // vadd.i32 q14, q14, q8
-	WORD $0xeeaecb90 // vdup.32 q15, r12
+	EOR R4, R12, R5
+	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
+	ADD R5, R1
+	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
 	WORD $0xf302017e // veor q0, q1, q15
 	WORD $0xf30a817e // veor q4, q5, q15
 	WORD $0xf34201fe // veor q8, q9, q15
+	EOR R3, R7, R5
+	ADD R5, R4
+	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf2244840 // vadd.i32 q2, q2, q0
 	WORD $0xf22cc848 // vadd.i32 q6, q6, q4
 	WORD $0xf26448e0 // vadd.i32 q10, q10, q8
-	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf306017e // veor q0, q3, q15
 	WORD $0xf30e817e // veor q4, q7, q15
 	WORD $0xf34601fe // veor q8, q11, q15
 	WORD $0xf2222840 // vadd.i32 q1, q1, q0
+	EOR R2@>23, R8, R5
 	WORD $0xf22aa848 // vadd.i32 q5, q5, q4
+	ADD R5, R3
 	WORD $0xf26228e0 // vadd.i32 q9, q9, q8
 	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
+	MOVW 68(R0), R7
 	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
 	WORD $0xf3e90072 // vshr.u32 q8, q9, #23
 	WORD $0xf3a90552 // vsli.32 q0, q1, #9
@@ -1263,17 +2565,745 @@ enc31:
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
 	WORD $0xf3bba55c // vsli.32 q5, q6, #27
 	WORD $0xf3fb2574 // vsli.32 q9, q10, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
 	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
 	WORD $0xf3fd407c // vshr.u32 q10, q14, #3
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
 	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
 	WORD $0xf3fd457c // vsli.32 q10, q14, #29
-	ADD $48, R0
+	WORD $0xf306617e // veor q3, q3, q15
+	MOVW 60(R0), R8
+	WORD $0xf30ee17e // veor q7, q7, q15
+	MOVW 52(R0), R9
+	WORD $0xf34661fe // veor q11, q11, q15
+	MOVW 64(R0), R12
+	EOR R2@>23, R7, R2
+	MOVW 56(R0), R7
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf304417e // veor q2, q2, q15
+	EOR R8, R12
+	WORD $0xf30cc17e // veor q6, q6, q15
+	WORD $0xf34441fe // veor q10, q10, q15
+	EOR R1@>3, R8, R1
+	MOVW 48(R0), R8
+	EOR R9, R7
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xf30aa17e // veor q5, q5, q15
+	WORD $0xf34221fe // veor q9, q9, q15
+	EOR R4@>5, R9, R4
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26cc8e6 // vadd.i32 q14, q14, q11
+	EOR R1, R12, R5
+	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
+	ADD R5, R2
+	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
+	WORD $0xf302617e // veor q3, q1, q15
+	WORD $0xf30ae17e // veor q7, q5, q15
+	WORD $0xf34261fe // veor q11, q9, q15
+	EOR R4, R7, R5
+	ADD R5, R1
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244846 // vadd.i32 q2, q2, q3
+	WORD $0xf22cc84e // vadd.i32 q6, q6, q7
+	WORD $0xf26448e6 // vadd.i32 q10, q10, q11
+	WORD $0xf300617e // veor q3, q0, q15
+	WORD $0xf308e17e // veor q7, q4, q15
+	WORD $0xf34061fe // veor q11, q8, q15
+	WORD $0xf2222846 // vadd.i32 q1, q1, q3
+	EOR R3@>23, R8, R5
+	WORD $0xf22aa84e // vadd.i32 q5, q5, q7
+	ADD R5, R4
+	WORD $0xf26228e6 // vadd.i32 q9, q9, q11
+	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
+	MOVW 92(R0), R7
+	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
+	WORD $0xf3e96072 // vshr.u32 q11, q9, #23
+	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	WORD $0xf3a9e55a // vsli.32 q7, q5, #9
+	WORD $0xf3e96572 // vsli.32 q11, q9, #9
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	WORD $0xf3fb2074 // vshr.u32 q9, q10, #5
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xf3fb2574 // vsli.32 q9, q10, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
+	WORD $0xf3fd407c // vshr.u32 q10, q14, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
+	WORD $0xf3fd457c // vsli.32 q10, q14, #29
+	WORD $0xf300017e // veor q0, q0, q15
 	SUB.S $1, R6
-	BNE enc31
+	WORD $0xf308817e // veor q4, q4, q15
+	MOVW 84(R0), R8
+	WORD $0xf34001fe // veor q8, q8, q15
+	MOVW 76(R0), R9
+	MOVW 88(R0), R12
+	EOR R3@>23, R7, R3
+	MOVW 80(R0), R7
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf304417e // veor q2, q2, q15
+	EOR R8, R12
+	WORD $0xf30cc17e // veor q6, q6, q15
+	WORD $0xf34441fe // veor q10, q10, q15
+	EOR R2@>3, R8, R2
+	MOVW 72(R0), R8
+	EOR R9, R7
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xf30aa17e // veor q5, q5, q15
+	WORD $0xf34221fe // veor q9, q9, q15
+	EOR R1@>5, R9, R1
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26cc8e0 // vadd.i32 q14, q14, q8
+	EOR R2, R12, R5
+	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
+	ADD R5, R3
+	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
+	WORD $0xf302017e // veor q0, q1, q15
+	WORD $0xf30a817e // veor q4, q5, q15
+	WORD $0xf34201fe // veor q8, q9, q15
+	EOR R1, R7, R5
+	ADD R5, R2
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244840 // vadd.i32 q2, q2, q0
+	WORD $0xf22cc848 // vadd.i32 q6, q6, q4
+	WORD $0xf26448e0 // vadd.i32 q10, q10, q8
+	WORD $0xf306017e // veor q0, q3, q15
+	WORD $0xf30e817e // veor q4, q7, q15
+	WORD $0xf34601fe // veor q8, q11, q15
+	WORD $0xf2222840 // vadd.i32 q1, q1, q0
+	EOR R4@>23, R8, R5
+	WORD $0xf22aa848 // vadd.i32 q5, q5, q4
+	ADD R5, R1
+	WORD $0xf26228e0 // vadd.i32 q9, q9, q8
+	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
+	MOVW.NE 116(R0), R7
+	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
+	WORD $0xf3e90072 // vshr.u32 q8, q9, #23
+	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	WORD $0xf3a9855a // vsli.32 q4, q5, #9
+	WORD $0xf3e90572 // vsli.32 q8, q9, #9
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	WORD $0xf3fb2074 // vshr.u32 q9, q10, #5
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xf3fb2574 // vsli.32 q9, q10, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
+	WORD $0xf3fd407c // vshr.u32 q10, q14, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
+	WORD $0xf3fd457c // vsli.32 q10, q14, #29
+	ADD $96, R0
+	BNE enc35
 
-rounded28:
+rounded32:
+	MOVW R1@>23, R1
+	MOVW R2@>5, R2
+	MOVW R3@>3, R3
+	MOVW R4@>23, R4
+	MOVW src+12(FP), R5
+	MOVW dst+8(FP), R6
+	WORD $0xf465818d // vld4.32 {d24, d26, d28, d30}, [r5]!
+	WORD $0xf465918d // vld4.32 {d25, d27, d29, d31}, [r5]!
+	WORD $0xf3000178 // veor q0, q0, q12
+	WORD $0xf302217a // veor q1, q1, q13
+	WORD $0xf304417c // veor q2, q2, q14
+	WORD $0xf306617e // veor q3, q3, q15
+	WORD $0xf406018d // vst4.32 {d0, d2, d4, d6}, [r6]!
+	WORD $0xf406118d // vst4.32 {d1, d3, d5, d7}, [r6]!
+	WORD $0xf465818d // vld4.32 {d24, d26, d28, d30}, [r5]!
+	WORD $0xf465918d // vld4.32 {d25, d27, d29, d31}, [r5]!
+	WORD $0xf3088178 // veor q4, q4, q12
+	WORD $0xf30aa17a // veor q5, q5, q13
+	WORD $0xf30cc17c // veor q6, q6, q14
+	WORD $0xf30ee17e // veor q7, q7, q15
+	WORD $0xf406818d // vst4.32 {d8, d10, d12, d14}, [r6]!
+	WORD $0xf406918d // vst4.32 {d9, d11, d13, d15}, [r6]!
+	WORD $0xf465818d // vld4.32 {d24, d26, d28, d30}, [r5]!
+	WORD $0xf465918d // vld4.32 {d25, d27, d29, d31}, [r5]!
+	WORD $0xf34001f8 // veor q8, q8, q12
+	WORD $0xf34221fa // veor q9, q9, q13
+	WORD $0xf34441fc // veor q10, q10, q14
+	WORD $0xf34661fe // veor q11, q11, q15
+	WORD $0xf446018d // vst4.32 {d16, d18, d20, d22}, [r6]!
+	WORD $0xf446118d // vst4.32 {d17, d19, d21, d23}, [r6]!
+	MOVW 0(R5), R0
+	MOVW 4(R5), R7
+	MOVW 8(R5), R8
+	MOVW 12(R5), R9
+	EOR R0, R1
+	MOVW R1, 0(R6)
+	EOR R7, R2
+	MOVW R2, 4(R6)
+	EOR R8, R3
+	MOVW R3, 8(R6)
+	EOR R9, R4
+	MOVW R4, 12(R6)
+	ADD $16, R5
+	ADD $16, R6
+	MOVW R5, src+12(FP)
+	MOVW R6, dst+8(FP)
+	B wide30
+
+narrow31:
+	MOVW dst+8(FP), R2
+	MOVW src+12(FP), R3
+	MOVW n+16(FP), R4
+
+loop36:
+	CMP $12, R4
+	BLT tail37
+	MOVW w0+24(FP), R7
+	MOVW w1+28(FP), R8
+	MOVW w2+32(FP), R9
+	MOVW lo+36(FP), R12
+	WORD $0xeea07b10 // vdup.32 q0, r7
+	WORD $0xeea28b10 // vdup.32 q1, r8
+	WORD $0xeea49b10 // vdup.32 q2, r9
+	WORD $0xeea87b10 // vdup.32 q4, r7
+	WORD $0xeeaa8b10 // vdup.32 q5, r8
+	WORD $0xeeac9b10 // vdup.32 q6, r9
+	WORD $0xeea07b90 // vdup.32 q8, r7
+	WORD $0xeea28b90 // vdup.32 q9, r8
+	WORD $0xeea49b90 // vdup.32 q10, r9
+	REV R12, R5
+	WORD $0xee065b10 // vmov.32 d6[0], r5
+	ADD $1, R12
+	REV R12, R5
+	WORD $0xee265b10 // vmov.32 d6[1], r5
+	ADD $1, R12
+	REV R12, R5
+	WORD $0xee075b10 // vmov.32 d7[0], r5
+	ADD $1, R12
+	REV R12, R5
+	WORD $0xee275b10 // vmov.32 d7[1], r5
+	ADD $1, R12
+	REV R12, R5
+	WORD $0xee0e5b10 // vmov.32 d14[0], r5
+	ADD $1, R12
+	REV R12, R5
+	WORD $0xee2e5b10 // vmov.32 d14[1], r5
+	ADD $1, R12
+	REV R12, R5
+	WORD $0xee0f5b10 // vmov.32 d15[0], r5
+	ADD $1, R12
+	REV R12, R5
+	WORD $0xee2f5b10 // vmov.32 d15[1], r5
+	ADD $1, R12
+	REV R12, R5
+	WORD $0xee065b90 // vmov.32 d22[0], r5
+	ADD $1, R12
+	REV R12, R5
+	WORD $0xee265b90 // vmov.32 d22[1], r5
+	ADD $1, R12
+	REV R12, R5
+	WORD $0xee075b90 // vmov.32 d23[0], r5
+	ADD $1, R12
+	REV R12, R5
+	WORD $0xee275b90 // vmov.32 d23[1], r5
+	ADD $1, R12
+	MOVW R12, lo+36(FP)
+	MOVW rk+0(FP), R0
+	MOVW rounds+4(FP), R6
+	SRL $2, R6
+	CMP $6, R6
+	BNE keys41
+	MOVW 20(R0), R7
+	MOVW 16(R0), R12
+	MOVW 8(R0), R9
+	MOVW 0(R0), R8
+	EOR R7, R12
+	EOR R7, R9
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+
+enc42:
+	WORD $0xf306617e // veor q3, q3, q15
+	WORD $0xf30ee17e // veor q7, q7, q15
+	WORD $0xf34661fe // veor q11, q11, q15
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf304417e // veor q2, q2, q15
+	WORD $0xf30cc17e // veor q6, q6, q15
+	WORD $0xf34441fe // veor q10, q10, q15
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xf30aa17e // veor q5, q5, q15
+	WORD $0xf34221fe // veor q9, q9, q15
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26cc8e6 // vadd.i32 q14, q14, q11
+	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
+	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
+	WORD $0xf302617e // veor q3, q1, q15
+	WORD $0xf30ae17e // veor q7, q5, q15
+	WORD $0xf34261fe // veor q11, q9, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244846 // vadd.i32 q2, q2, q3
+	WORD $0xf22cc84e // vadd.i32 q6, q6, q7
+	WORD $0xf26448e6 // vadd.i32 q10, q10, q11
+	WORD $0xf300617e // veor q3, q0, q15
+	WORD $0xf308e17e // veor q7, q4, q15
+	WORD $0xf34061fe // veor q11, q8, q15
+	WORD $0xf2222846 // vadd.i32 q1, q1, q3
+	WORD $0xf22aa84e // vadd.i32 q5, q5, q7
+	WORD $0xf26228e6 // vadd.i32 q9, q9, q11
+	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
+	MOVW 44(R0), R7
+	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
+	MOVW 40(R0), R12
+	WORD $0xf3e96072 // vshr.u32 q11, q9, #23
+	MOVW 32(R0), R9
+	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	MOVW 24(R0), R8
+	WORD $0xf3a9e55a // vsli.32 q7, q5, #9
+	EOR R7, R12
+	WORD $0xf3e96572 // vsli.32 q11, q9, #9
+	EOR R7, R9
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	WORD $0xf3fb2074 // vshr.u32 q9, q10, #5
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xf3fb2574 // vsli.32 q9, q10, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
+	WORD $0xf3fd407c // vshr.u32 q10, q14, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
+	WORD $0xf3fd457c // vsli.32 q10, q14, #29
+	WORD $0xf300017e // veor q0, q0, q15
+	WORD $0xf308817e // veor q4, q4, q15
+	WORD $0xf34001fe // veor q8, q8, q15
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf304417e // veor q2, q2, q15
+	WORD $0xf30cc17e // veor q6, q6, q15
+	WORD $0xf34441fe // veor q10, q10, q15
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xf30aa17e // veor q5, q5, q15
+	WORD $0xf34221fe // veor q9, q9, q15
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26cc8e0 // vadd.i32 q14, q14, q8
+	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
+	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
+	WORD $0xf302017e // veor q0, q1, q15
+	WORD $0xf30a817e // veor q4, q5, q15
+	WORD $0xf34201fe // veor q8, q9, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244840 // vadd.i32 q2, q2, q0
+	WORD $0xf22cc848 // vadd.i32 q6, q6, q4
+	WORD $0xf26448e0 // vadd.i32 q10, q10, q8
+	WORD $0xf306017e // veor q0, q3, q15
+	WORD $0xf30e817e // veor q4, q7, q15
+	WORD $0xf34601fe // veor q8, q11, q15
+	WORD $0xf2222840 // vadd.i32 q1, q1, q0
+	WORD $0xf22aa848 // vadd.i32 q5, q5, q4
+	WORD $0xf26228e0 // vadd.i32 q9, q9, q8
+	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
+	MOVW 68(R0), R7
+	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
+	MOVW 64(R0), R12
+	WORD $0xf3e90072 // vshr.u32 q8, q9, #23
+	MOVW 56(R0), R9
+	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	MOVW 48(R0), R8
+	WORD $0xf3a9855a // vsli.32 q4, q5, #9
+	EOR R7, R12
+	WORD $0xf3e90572 // vsli.32 q8, q9, #9
+	EOR R7, R9
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	WORD $0xf3fb2074 // vshr.u32 q9, q10, #5
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xf3fb2574 // vsli.32 q9, q10, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
+	WORD $0xf3fd407c // vshr.u32 q10, q14, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
+	WORD $0xf3fd457c // vsli.32 q10, q14, #29
+	WORD $0xf306617e // veor q3, q3, q15
+	WORD $0xf30ee17e // veor q7, q7, q15
+	WORD $0xf34661fe // veor q11, q11, q15
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf304417e // veor q2, q2, q15
+	WORD $0xf30cc17e // veor q6, q6, q15
+	WORD $0xf34441fe // veor q10, q10, q15
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xf30aa17e // veor q5, q5, q15
+	WORD $0xf34221fe // veor q9, q9, q15
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26cc8e6 // vadd.i32 q14, q14, q11
+	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
+	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
+	WORD $0xf302617e // veor q3, q1, q15
+	WORD $0xf30ae17e // veor q7, q5, q15
+	WORD $0xf34261fe // veor q11, q9, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244846 // vadd.i32 q2, q2, q3
+	WORD $0xf22cc84e // vadd.i32 q6, q6, q7
+	WORD $0xf26448e6 // vadd.i32 q10, q10, q11
+	WORD $0xf300617e // veor q3, q0, q15
+	WORD $0xf308e17e // veor q7, q4, q15
+	WORD $0xf34061fe // veor q11, q8, q15
+	WORD $0xf2222846 // vadd.i32 q1, q1, q3
+	WORD $0xf22aa84e // vadd.i32 q5, q5, q7
+	WORD $0xf26228e6 // vadd.i32 q9, q9, q11
+	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
+	MOVW 92(R0), R7
+	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
+	MOVW 88(R0), R12
+	WORD $0xf3e96072 // vshr.u32 q11, q9, #23
+	MOVW 80(R0), R9
+	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	MOVW 72(R0), R8
+	WORD $0xf3a9e55a // vsli.32 q7, q5, #9
+	EOR R7, R12
+	WORD $0xf3e96572 // vsli.32 q11, q9, #9
+	EOR R7, R9
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	WORD $0xf3fb2074 // vshr.u32 q9, q10, #5
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xf3fb2574 // vsli.32 q9, q10, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
+	WORD $0xf3fd407c // vshr.u32 q10, q14, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
+	WORD $0xf3fd457c // vsli.32 q10, q14, #29
+	WORD $0xf300017e // veor q0, q0, q15
+	SUB.S $1, R6
+	WORD $0xf308817e // veor q4, q4, q15
+	WORD $0xf34001fe // veor q8, q8, q15
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf304417e // veor q2, q2, q15
+	WORD $0xf30cc17e // veor q6, q6, q15
+	WORD $0xf34441fe // veor q10, q10, q15
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xf30aa17e // veor q5, q5, q15
+	WORD $0xf34221fe // veor q9, q9, q15
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26cc8e0 // vadd.i32 q14, q14, q8
+	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
+	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
+	WORD $0xf302017e // veor q0, q1, q15
+	WORD $0xf30a817e // veor q4, q5, q15
+	WORD $0xf34201fe // veor q8, q9, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244840 // vadd.i32 q2, q2, q0
+	WORD $0xf22cc848 // vadd.i32 q6, q6, q4
+	WORD $0xf26448e0 // vadd.i32 q10, q10, q8
+	WORD $0xf306017e // veor q0, q3, q15
+	WORD $0xf30e817e // veor q4, q7, q15
+	WORD $0xf34601fe // veor q8, q11, q15
+	WORD $0xf2222840 // vadd.i32 q1, q1, q0
+	WORD $0xf22aa848 // vadd.i32 q5, q5, q4
+	WORD $0xf26228e0 // vadd.i32 q9, q9, q8
+	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
+	MOVW.NE 116(R0), R7
+	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
+	MOVW.NE 112(R0), R12
+	WORD $0xf3e90072 // vshr.u32 q8, q9, #23
+	MOVW.NE 104(R0), R9
+	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	MOVW.NE 96(R0), R8
+	WORD $0xf3a9855a // vsli.32 q4, q5, #9
+	EOR R7, R12
+	WORD $0xf3e90572 // vsli.32 q8, q9, #9
+	EOR R7, R9
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	WORD $0xf3fb2074 // vshr.u32 q9, q10, #5
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xf3fb2574 // vsli.32 q9, q10, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
+	WORD $0xf3fd407c // vshr.u32 q10, q14, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
+	WORD $0xf3fd457c // vsli.32 q10, q14, #29
+	ADD $96, R0
+	BNE enc42
+	B rounded40
+
+keys41:
+	MOVW 20(R0), R7
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+
+enc43:
+	WORD $0xf306617e // veor q3, q3, q15
+	MOVW 12(R0), R8
+	WORD $0xf30ee17e // veor q7, q7, q15
+	MOVW 4(R0), R9
+	WORD $0xf34661fe // veor q11, q11, q15
+	MOVW 16(R0), R12
+	MOVW 8(R0), R7
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf304417e // veor q2, q2, q15
+	EOR R8, R12
+	WORD $0xf30cc17e // veor q6, q6, q15
+	WORD $0xf34441fe // veor q10, q10, q15
+	MOVW 0(R0), R8
+	EOR R9, R7
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xf30aa17e // veor q5, q5, q15
+	WORD $0xf34221fe // veor q9, q9, q15
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26cc8e6 // vadd.i32 q14, q14, q11
+	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
+	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
+	WORD $0xf302617e // veor q3, q1, q15
+	WORD $0xf30ae17e // veor q7, q5, q15
+	WORD $0xf34261fe // veor q11, q9, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244846 // vadd.i32 q2, q2, q3
+	WORD $0xf22cc84e // vadd.i32 q6, q6, q7
+	WORD $0xf26448e6 // vadd.i32 q10, q10, q11
+	WORD $0xf300617e // veor q3, q0, q15
+	WORD $0xf308e17e // veor q7, q4, q15
+	WORD $0xf34061fe // veor q11, q8, q15
+	WORD $0xf2222846 // vadd.i32 q1, q1, q3
+	WORD $0xf22aa84e // vadd.i32 q5, q5, q7
+	WORD $0xf26228e6 // vadd.i32 q9, q9, q11
+	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
+	MOVW 44(R0), R7
+	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
+	WORD $0xf3e96072 // vshr.u32 q11, q9, #23
+	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	WORD $0xf3a9e55a // vsli.32 q7, q5, #9
+	WORD $0xf3e96572 // vsli.32 q11, q9, #9
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	WORD $0xf3fb2074 // vshr.u32 q9, q10, #5
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xf3fb2574 // vsli.32 q9, q10, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
+	WORD $0xf3fd407c // vshr.u32 q10, q14, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
+	WORD $0xf3fd457c // vsli.32 q10, q14, #29
+	WORD $0xf300017e // veor q0, q0, q15
+	MOVW 36(R0), R8
+	WORD $0xf308817e // veor q4, q4, q15
+	MOVW 28(R0), R9
+	WORD $0xf34001fe // veor q8, q8, q15
+	MOVW 40(R0), R12
+	MOVW 32(R0), R7
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf304417e // veor q2, q2, q15
+	EOR R8, R12
+	WORD $0xf30cc17e // veor q6, q6, q15
+	WORD $0xf34441fe // veor q10, q10, q15
+	MOVW 24(R0), R8
+	EOR R9, R7
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xf30aa17e // veor q5, q5, q15
+	WORD $0xf34221fe // veor q9, q9, q15
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26cc8e0 // vadd.i32 q14, q14, q8
+	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
+	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
+	WORD $0xf302017e // veor q0, q1, q15
+	WORD $0xf30a817e // veor q4, q5, q15
+	WORD $0xf34201fe // veor q8, q9, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244840 // vadd.i32 q2, q2, q0
+	WORD $0xf22cc848 // vadd.i32 q6, q6, q4
+	WORD $0xf26448e0 // vadd.i32 q10, q10, q8
+	WORD $0xf306017e // veor q0, q3, q15
+	WORD $0xf30e817e // veor q4, q7, q15
+	WORD $0xf34601fe // veor q8, q11, q15
+	WORD $0xf2222840 // vadd.i32 q1, q1, q0
+	WORD $0xf22aa848 // vadd.i32 q5, q5, q4
+	WORD $0xf26228e0 // vadd.i32 q9, q9, q8
+	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
+	MOVW 68(R0), R7
+	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
+	WORD $0xf3e90072 // vshr.u32 q8, q9, #23
+	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	WORD $0xf3a9855a // vsli.32 q4, q5, #9
+	WORD $0xf3e90572 // vsli.32 q8, q9, #9
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	WORD $0xf3fb2074 // vshr.u32 q9, q10, #5
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xf3fb2574 // vsli.32 q9, q10, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
+	WORD $0xf3fd407c // vshr.u32 q10, q14, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
+	WORD $0xf3fd457c // vsli.32 q10, q14, #29
+	WORD $0xf306617e // veor q3, q3, q15
+	MOVW 60(R0), R8
+	WORD $0xf30ee17e // veor q7, q7, q15
+	MOVW 52(R0), R9
+	WORD $0xf34661fe // veor q11, q11, q15
+	MOVW 64(R0), R12
+	MOVW 56(R0), R7
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf304417e // veor q2, q2, q15
+	EOR R8, R12
+	WORD $0xf30cc17e // veor q6, q6, q15
+	WORD $0xf34441fe // veor q10, q10, q15
+	MOVW 48(R0), R8
+	EOR R9, R7
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xf30aa17e // veor q5, q5, q15
+	WORD $0xf34221fe // veor q9, q9, q15
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26cc8e6 // vadd.i32 q14, q14, q11
+	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
+	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
+	WORD $0xf302617e // veor q3, q1, q15
+	WORD $0xf30ae17e // veor q7, q5, q15
+	WORD $0xf34261fe // veor q11, q9, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244846 // vadd.i32 q2, q2, q3
+	WORD $0xf22cc84e // vadd.i32 q6, q6, q7
+	WORD $0xf26448e6 // vadd.i32 q10, q10, q11
+	WORD $0xf300617e // veor q3, q0, q15
+	WORD $0xf308e17e // veor q7, q4, q15
+	WORD $0xf34061fe // veor q11, q8, q15
+	WORD $0xf2222846 // vadd.i32 q1, q1, q3
+	WORD $0xf22aa84e // vadd.i32 q5, q5, q7
+	WORD $0xf26228e6 // vadd.i32 q9, q9, q11
+	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
+	MOVW 92(R0), R7
+	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
+	WORD $0xf3e96072 // vshr.u32 q11, q9, #23
+	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	WORD $0xf3a9e55a // vsli.32 q7, q5, #9
+	WORD $0xf3e96572 // vsli.32 q11, q9, #9
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	WORD $0xf3fb2074 // vshr.u32 q9, q10, #5
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xf3fb2574 // vsli.32 q9, q10, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
+	WORD $0xf3fd407c // vshr.u32 q10, q14, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
+	WORD $0xf3fd457c // vsli.32 q10, q14, #29
+	WORD $0xf300017e // veor q0, q0, q15
+	SUB.S $1, R6
+	WORD $0xf308817e // veor q4, q4, q15
+	MOVW 84(R0), R8
+	WORD $0xf34001fe // veor q8, q8, q15
+	MOVW 76(R0), R9
+	MOVW 88(R0), R12
+	MOVW 80(R0), R7
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf304417e // veor q2, q2, q15
+	EOR R8, R12
+	WORD $0xf30cc17e // veor q6, q6, q15
+	WORD $0xf34441fe // veor q10, q10, q15
+	MOVW 72(R0), R8
+	EOR R9, R7
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xf30aa17e // veor q5, q5, q15
+	WORD $0xf34221fe // veor q9, q9, q15
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26cc8e0 // vadd.i32 q14, q14, q8
+	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
+	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
+	WORD $0xf302017e // veor q0, q1, q15
+	WORD $0xf30a817e // veor q4, q5, q15
+	WORD $0xf34201fe // veor q8, q9, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244840 // vadd.i32 q2, q2, q0
+	WORD $0xf22cc848 // vadd.i32 q6, q6, q4
+	WORD $0xf26448e0 // vadd.i32 q10, q10, q8
+	WORD $0xf306017e // veor q0, q3, q15
+	WORD $0xf30e817e // veor q4, q7, q15
+	WORD $0xf34601fe // veor q8, q11, q15
+	WORD $0xf2222840 // vadd.i32 q1, q1, q0
+	WORD $0xf22aa848 // vadd.i32 q5, q5, q4
+	WORD $0xf26228e0 // vadd.i32 q9, q9, q8
+	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
+	MOVW.NE 116(R0), R7
+	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
+	WORD $0xf3e90072 // vshr.u32 q8, q9, #23
+	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	WORD $0xf3a9855a // vsli.32 q4, q5, #9
+	WORD $0xf3e90572 // vsli.32 q8, q9, #9
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	WORD $0xf3fb2074 // vshr.u32 q9, q10, #5
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xf3fb2574 // vsli.32 q9, q10, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
+	WORD $0xf3fd407c // vshr.u32 q10, q14, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
+	WORD $0xf3fd457c // vsli.32 q10, q14, #29
+	ADD $96, R0
+	BNE enc43
+
+rounded40:
 	WORD $0xf463818d // vld4.32 {d24, d26, d28, d30}, [r3]!
 	WORD $0xf463918d // vld4.32 {d25, d27, d29, d31}, [r3]!
 	WORD $0xf3000178 // veor q0, q0, q12
@@ -1299,164 +3329,278 @@ rounded28:
 	WORD $0xf442018d // vst4.32 {d16, d18, d20, d22}, [r2]!
 	WORD $0xf442118d // vst4.32 {d17, d19, d21, d23}, [r2]!
 	SUB $12, R4
-	B loop24
+	B loop36
 
-tail25:
+tail37:
 	CMP $0, R4
-	BEQ done26
+	BEQ done38
 	CMP $8, R4
-	BEQ two27
-	MOVW lo+32(FP), R12
-	MOVW w0+20(FP), R7
-	MOVW w1+24(FP), R8
-	MOVW w2+28(FP), R9
+	BEQ two39
+	MOVW w0+24(FP), R7
+	MOVW w1+28(FP), R8
+	MOVW w2+32(FP), R9
+	MOVW lo+36(FP), R12
 	WORD $0xeea07b10 // vdup.32 q0, r7
 	WORD $0xeea28b10 // vdup.32 q1, r8
 	WORD $0xeea49b10 // vdup.32 q2, r9
-	REV R12, R7
-	WORD $0xee067b10 // vmov.32 d6[0], r7
+	REV R12, R5
+	WORD $0xee065b10 // vmov.32 d6[0], r5
 	ADD $1, R12
-	REV R12, R7
-	WORD $0xee267b10 // vmov.32 d6[1], r7
+	REV R12, R5
+	WORD $0xee265b10 // vmov.32 d6[1], r5
 	ADD $1, R12
-	REV R12, R7
-	WORD $0xee077b10 // vmov.32 d7[0], r7
+	REV R12, R5
+	WORD $0xee075b10 // vmov.32 d7[0], r5
 	ADD $1, R12
-	REV R12, R7
-	WORD $0xee277b10 // vmov.32 d7[1], r7
+	REV R12, R5
+	WORD $0xee275b10 // vmov.32 d7[1], r5
 	ADD $1, R12
-	MOVW R12, lo+32(FP)
-	MOVW R5, R0
-	MOVW R1, R6
-	CMP $12, R1
-	BNE keys34
-
-enc33:
+	MOVW R12, lo+36(FP)
+	MOVW rk+0(FP), R0
+	MOVW rounds+4(FP), R6
+	SRL $2, R6
+	CMP $6, R6
+	BNE keys45
 	MOVW 20(R0), R7
+	MOVW 16(R0), R12
+	MOVW 8(R0), R9
+	MOVW 0(R0), R8
+	EOR R7, R12
+	EOR R7, R9
 	WORD $0xeeae7b90 // vdup.32 q15, r7
+
+enc46:
 	WORD $0xf306617e // veor q3, q3, q15
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
 	WORD $0xf302217e // veor q1, q1, q15
-	MOVW R7, R8
-	MOVW 16(R0), R9
-	EOR R8, R9
-	MOVW 8(R0), R12
-	EOR R7, R12
-	MOVW 0(R0), R8
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xf344817e // veor q12, q2, q15
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
-	WORD $0xeeaecb90 // vdup.32 q15, r12
 	WORD $0xf302617e // veor q3, q1, q15
-	WORD $0xf2244846 // vadd.i32 q2, q2, q3
 	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244846 // vadd.i32 q2, q2, q3
 	WORD $0xf300617e // veor q3, q0, q15
 	WORD $0xf2222846 // vadd.i32 q1, q1, q3
 	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
+	MOVW 44(R0), R7
 	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	MOVW 40(R0), R12
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	MOVW 32(R0), R9
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	MOVW 24(R0), R8
+	EOR R7, R12
+	EOR R7, R9
+	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
-	MOVW 44(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf300017e // veor q0, q0, q15
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
 	WORD $0xf302217e // veor q1, q1, q15
-	MOVW R7, R8
-	MOVW 40(R0), R9
-	EOR R8, R9
-	MOVW 32(R0), R12
-	EOR R7, R12
-	MOVW 24(R0), R8
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xf344817e // veor q12, q2, q15
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
-	WORD $0xeeaecb90 // vdup.32 q15, r12
 	WORD $0xf302017e // veor q0, q1, q15
-	WORD $0xf2244840 // vadd.i32 q2, q2, q0
 	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244840 // vadd.i32 q2, q2, q0
 	WORD $0xf306017e // veor q0, q3, q15
 	WORD $0xf2222840 // vadd.i32 q1, q1, q0
 	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
+	MOVW 68(R0), R7
 	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	MOVW 64(R0), R12
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	MOVW 56(R0), R9
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	MOVW 48(R0), R8
+	EOR R7, R12
+	EOR R7, R9
+	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
-	ADD $48, R0
+	WORD $0xf306617e // veor q3, q3, q15
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf304417e // veor q2, q2, q15
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
+	WORD $0xf302617e // veor q3, q1, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244846 // vadd.i32 q2, q2, q3
+	WORD $0xf300617e // veor q3, q0, q15
+	WORD $0xf2222846 // vadd.i32 q1, q1, q3
+	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
+	MOVW 92(R0), R7
+	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	MOVW 88(R0), R12
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	MOVW 80(R0), R9
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	MOVW 72(R0), R8
+	EOR R7, R12
+	EOR R7, R9
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf300017e // veor q0, q0, q15
 	SUB.S $1, R6
-	BNE enc33
-	B rounded32
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf304417e // veor q2, q2, q15
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
+	WORD $0xf302017e // veor q0, q1, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244840 // vadd.i32 q2, q2, q0
+	WORD $0xf306017e // veor q0, q3, q15
+	WORD $0xf2222840 // vadd.i32 q1, q1, q0
+	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
+	MOVW.NE 116(R0), R7
+	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	MOVW.NE 112(R0), R12
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	MOVW.NE 104(R0), R9
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	MOVW.NE 96(R0), R8
+	EOR R7, R12
+	EOR R7, R9
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	ADD $96, R0
+	BNE enc46
+	B rounded44
 
-keys34:
-
-enc35:
+keys45:
 	MOVW 20(R0), R7
 	WORD $0xeeae7b90 // vdup.32 q15, r7
+
+enc47:
 	WORD $0xf306617e // veor q3, q3, q15
-	MOVW 12(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf304417e // veor q2, q2, q15
-	MOVW 4(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf302217e // veor q1, q1, q15
 	MOVW 12(R0), R8
-	MOVW 16(R0), R9
-	EOR R8, R9
-	MOVW 8(R0), R12
-	EOR R7, R12
-	MOVW 0(R0), R8
-	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xf344817e // veor q12, q2, q15
-	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
-	WORD $0xeeaecb90 // vdup.32 q15, r12
-	WORD $0xf302617e // veor q3, q1, q15
-	WORD $0xf2244846 // vadd.i32 q2, q2, q3
+	MOVW 4(R0), R9
+	MOVW 16(R0), R12
+	MOVW 8(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf304417e // veor q2, q2, q15
+	EOR R8, R12
+	MOVW 0(R0), R8
+	EOR R9, R7
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
+	WORD $0xf302617e // veor q3, q1, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244846 // vadd.i32 q2, q2, q3
 	WORD $0xf300617e // veor q3, q0, q15
 	WORD $0xf2222846 // vadd.i32 q1, q1, q3
 	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
+	MOVW 44(R0), R7
 	WORD $0xf3a96552 // vsli.32 q3, q1, #9
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
-	MOVW 44(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf300017e // veor q0, q0, q15
-	MOVW 36(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf304417e // veor q2, q2, q15
-	MOVW 28(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf302217e // veor q1, q1, q15
 	MOVW 36(R0), R8
-	MOVW 40(R0), R9
-	EOR R8, R9
-	MOVW 32(R0), R12
-	EOR R7, R12
-	MOVW 24(R0), R8
-	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xf344817e // veor q12, q2, q15
-	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
-	WORD $0xeeaecb90 // vdup.32 q15, r12
-	WORD $0xf302017e // veor q0, q1, q15
-	WORD $0xf2244840 // vadd.i32 q2, q2, q0
+	MOVW 28(R0), R9
+	MOVW 40(R0), R12
+	MOVW 32(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf304417e // veor q2, q2, q15
+	EOR R8, R12
+	MOVW 24(R0), R8
+	EOR R9, R7
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
+	WORD $0xf302017e // veor q0, q1, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244840 // vadd.i32 q2, q2, q0
 	WORD $0xf306017e // veor q0, q3, q15
 	WORD $0xf2222840 // vadd.i32 q1, q1, q0
 	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
+	MOVW 68(R0), R7
 	WORD $0xf3a90552 // vsli.32 q0, q1, #9
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
-	ADD $48, R0
+	WORD $0xf306617e // veor q3, q3, q15
+	MOVW 60(R0), R8
+	MOVW 52(R0), R9
+	MOVW 64(R0), R12
+	MOVW 56(R0), R7
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf304417e // veor q2, q2, q15
+	EOR R8, R12
+	MOVW 48(R0), R8
+	EOR R9, R7
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
+	WORD $0xf302617e // veor q3, q1, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244846 // vadd.i32 q2, q2, q3
+	WORD $0xf300617e // veor q3, q0, q15
+	WORD $0xf2222846 // vadd.i32 q1, q1, q3
+	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
+	MOVW 92(R0), R7
+	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf300017e // veor q0, q0, q15
 	SUB.S $1, R6
-	BNE enc35
+	MOVW 84(R0), R8
+	MOVW 76(R0), R9
+	MOVW 88(R0), R12
+	MOVW 80(R0), R7
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf304417e // veor q2, q2, q15
+	EOR R8, R12
+	MOVW 72(R0), R8
+	EOR R9, R7
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
+	WORD $0xf302017e // veor q0, q1, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244840 // vadd.i32 q2, q2, q0
+	WORD $0xf306017e // veor q0, q3, q15
+	WORD $0xf2222840 // vadd.i32 q1, q1, q0
+	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
+	MOVW.NE 116(R0), R7
+	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	ADD $96, R0
+	BNE enc47
 
-rounded32:
+rounded44:
 	WORD $0xf463818d // vld4.32 {d24, d26, d28, d30}, [r3]!
 	WORD $0xf463918d // vld4.32 {d25, d27, d29, d31}, [r3]!
 	WORD $0xf3000178 // veor q0, q0, q12
@@ -1467,172 +3611,258 @@ rounded32:
 	WORD $0xf402118d // vst4.32 {d1, d3, d5, d7}, [r2]!
 	RET
 
-two27:
-	MOVW lo+32(FP), R12
-	MOVW w0+20(FP), R7
-	MOVW w1+24(FP), R8
-	MOVW w2+28(FP), R9
+two39:
+	MOVW w0+24(FP), R7
+	MOVW w1+28(FP), R8
+	MOVW w2+32(FP), R9
+	MOVW lo+36(FP), R12
 	WORD $0xeea07b10 // vdup.32 q0, r7
 	WORD $0xeea28b10 // vdup.32 q1, r8
 	WORD $0xeea49b10 // vdup.32 q2, r9
 	WORD $0xeea87b10 // vdup.32 q4, r7
 	WORD $0xeeaa8b10 // vdup.32 q5, r8
 	WORD $0xeeac9b10 // vdup.32 q6, r9
-	REV R12, R7
-	WORD $0xee067b10 // vmov.32 d6[0], r7
+	REV R12, R5
+	WORD $0xee065b10 // vmov.32 d6[0], r5
 	ADD $1, R12
-	REV R12, R7
-	WORD $0xee267b10 // vmov.32 d6[1], r7
+	REV R12, R5
+	WORD $0xee265b10 // vmov.32 d6[1], r5
 	ADD $1, R12
-	REV R12, R7
-	WORD $0xee077b10 // vmov.32 d7[0], r7
+	REV R12, R5
+	WORD $0xee075b10 // vmov.32 d7[0], r5
 	ADD $1, R12
-	REV R12, R7
-	WORD $0xee277b10 // vmov.32 d7[1], r7
+	REV R12, R5
+	WORD $0xee275b10 // vmov.32 d7[1], r5
 	ADD $1, R12
-	REV R12, R7
-	WORD $0xee0e7b10 // vmov.32 d14[0], r7
+	REV R12, R5
+	WORD $0xee0e5b10 // vmov.32 d14[0], r5
 	ADD $1, R12
-	REV R12, R7
-	WORD $0xee2e7b10 // vmov.32 d14[1], r7
+	REV R12, R5
+	WORD $0xee2e5b10 // vmov.32 d14[1], r5
 	ADD $1, R12
-	REV R12, R7
-	WORD $0xee0f7b10 // vmov.32 d15[0], r7
+	REV R12, R5
+	WORD $0xee0f5b10 // vmov.32 d15[0], r5
 	ADD $1, R12
-	REV R12, R7
-	WORD $0xee2f7b10 // vmov.32 d15[1], r7
+	REV R12, R5
+	WORD $0xee2f5b10 // vmov.32 d15[1], r5
 	ADD $1, R12
-	MOVW R12, lo+32(FP)
-	MOVW R5, R0
-	MOVW R1, R6
-	CMP $12, R1
-	BNE keys38
-
-enc37:
+	MOVW R12, lo+36(FP)
+	MOVW rk+0(FP), R0
+	MOVW rounds+4(FP), R6
+	SRL $2, R6
+	CMP $6, R6
+	BNE keys49
 	MOVW 20(R0), R7
+	MOVW 16(R0), R12
+	MOVW 8(R0), R9
+	MOVW 0(R0), R8
+	EOR R7, R12
+	EOR R7, R9
 	WORD $0xeeae7b90 // vdup.32 q15, r7
+
+enc50:
 	WORD $0xf306617e // veor q3, q3, q15
 	WORD $0xf30ee17e // veor q7, q7, q15
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
 	WORD $0xf30cc17e // veor q6, q6, q15
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
-	MOVW R7, R8
-	MOVW 16(R0), R9
-	EOR R8, R9
-	MOVW 8(R0), R12
-	EOR R7, R12
-	MOVW 0(R0), R8
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xf344817e // veor q12, q2, q15
-	WORD $0xf34ca17e // veor q13, q6, q15
-	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
-	WORD $0xeeaecb90 // vdup.32 q15, r12
+	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
 	WORD $0xf302617e // veor q3, q1, q15
 	WORD $0xf30ae17e // veor q7, q5, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf2244846 // vadd.i32 q2, q2, q3
 	WORD $0xf22cc84e // vadd.i32 q6, q6, q7
-	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf300617e // veor q3, q0, q15
 	WORD $0xf308e17e // veor q7, q4, q15
 	WORD $0xf2222846 // vadd.i32 q1, q1, q3
 	WORD $0xf22aa84e // vadd.i32 q5, q5, q7
 	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
+	MOVW 44(R0), R7
 	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
+	MOVW 40(R0), R12
 	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	MOVW 32(R0), R9
 	WORD $0xf3a9e55a // vsli.32 q7, q5, #9
+	MOVW 24(R0), R8
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	EOR R7, R12
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	EOR R7, R9
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
 	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
 	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
 	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
-	MOVW 44(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf300017e // veor q0, q0, q15
 	WORD $0xf308817e // veor q4, q4, q15
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
 	WORD $0xf30cc17e // veor q6, q6, q15
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
-	MOVW R7, R8
-	MOVW 40(R0), R9
-	EOR R8, R9
-	MOVW 32(R0), R12
-	EOR R7, R12
-	MOVW 24(R0), R8
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xf344817e // veor q12, q2, q15
-	WORD $0xf34ca17e // veor q13, q6, q15
-	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
-	WORD $0xeeaecb90 // vdup.32 q15, r12
+	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
 	WORD $0xf302017e // veor q0, q1, q15
 	WORD $0xf30a817e // veor q4, q5, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf2244840 // vadd.i32 q2, q2, q0
 	WORD $0xf22cc848 // vadd.i32 q6, q6, q4
-	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf306017e // veor q0, q3, q15
 	WORD $0xf30e817e // veor q4, q7, q15
 	WORD $0xf2222840 // vadd.i32 q1, q1, q0
 	WORD $0xf22aa848 // vadd.i32 q5, q5, q4
 	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
+	MOVW 68(R0), R7
 	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
+	MOVW 64(R0), R12
 	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	MOVW 56(R0), R9
 	WORD $0xf3a9855a // vsli.32 q4, q5, #9
+	MOVW 48(R0), R8
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	EOR R7, R12
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	EOR R7, R9
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
 	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
 	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
 	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
-	ADD $48, R0
-	SUB.S $1, R6
-	BNE enc37
-	B rounded36
-
-keys38:
-
-enc39:
-	MOVW 20(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf306617e // veor q3, q3, q15
 	WORD $0xf30ee17e // veor q7, q7, q15
-	MOVW 12(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
 	WORD $0xf30cc17e // veor q6, q6, q15
-	MOVW 4(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
+	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
+	WORD $0xf302617e // veor q3, q1, q15
+	WORD $0xf30ae17e // veor q7, q5, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244846 // vadd.i32 q2, q2, q3
+	WORD $0xf22cc84e // vadd.i32 q6, q6, q7
+	WORD $0xf300617e // veor q3, q0, q15
+	WORD $0xf308e17e // veor q7, q4, q15
+	WORD $0xf2222846 // vadd.i32 q1, q1, q3
+	WORD $0xf22aa84e // vadd.i32 q5, q5, q7
+	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
+	MOVW 92(R0), R7
+	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
+	MOVW 88(R0), R12
+	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	MOVW 80(R0), R9
+	WORD $0xf3a9e55a // vsli.32 q7, q5, #9
+	MOVW 72(R0), R8
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	EOR R7, R12
+	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	EOR R7, R9
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
+	WORD $0xf300017e // veor q0, q0, q15
+	SUB.S $1, R6
+	WORD $0xf308817e // veor q4, q4, q15
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf304417e // veor q2, q2, q15
+	WORD $0xf30cc17e // veor q6, q6, q15
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xf30aa17e // veor q5, q5, q15
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
+	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
+	WORD $0xf302017e // veor q0, q1, q15
+	WORD $0xf30a817e // veor q4, q5, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244840 // vadd.i32 q2, q2, q0
+	WORD $0xf22cc848 // vadd.i32 q6, q6, q4
+	WORD $0xf306017e // veor q0, q3, q15
+	WORD $0xf30e817e // veor q4, q7, q15
+	WORD $0xf2222840 // vadd.i32 q1, q1, q0
+	WORD $0xf22aa848 // vadd.i32 q5, q5, q4
+	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
+	MOVW.NE 116(R0), R7
+	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
+	MOVW.NE 112(R0), R12
+	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	MOVW.NE 104(R0), R9
+	WORD $0xf3a9855a // vsli.32 q4, q5, #9
+	MOVW.NE 96(R0), R8
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	EOR R7, R12
+	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	EOR R7, R9
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
+	ADD $96, R0
+	BNE enc50
+	B rounded48
+
+keys49:
+	MOVW 20(R0), R7
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+
+enc51:
+	WORD $0xf306617e // veor q3, q3, q15
 	MOVW 12(R0), R8
-	MOVW 16(R0), R9
-	EOR R8, R9
-	MOVW 8(R0), R12
-	EOR R7, R12
+	WORD $0xf30ee17e // veor q7, q7, q15
+	MOVW 4(R0), R9
+	MOVW 16(R0), R12
+	MOVW 8(R0), R7
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf304417e // veor q2, q2, q15
+	EOR R8, R12
+	WORD $0xf30cc17e // veor q6, q6, q15
 	MOVW 0(R0), R8
+	EOR R9, R7
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xf344817e // veor q12, q2, q15
-	WORD $0xf34ca17e // veor q13, q6, q15
-	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xf30aa17e // veor q5, q5, q15
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
-	WORD $0xeeaecb90 // vdup.32 q15, r12
+	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
 	WORD $0xf302617e // veor q3, q1, q15
 	WORD $0xf30ae17e // veor q7, q5, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf2244846 // vadd.i32 q2, q2, q3
 	WORD $0xf22cc84e // vadd.i32 q6, q6, q7
-	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf300617e // veor q3, q0, q15
 	WORD $0xf308e17e // veor q7, q4, q15
 	WORD $0xf2222846 // vadd.i32 q1, q1, q3
 	WORD $0xf22aa84e // vadd.i32 q5, q5, q7
 	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
+	MOVW 44(R0), R7
 	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
 	WORD $0xf3a96552 // vsli.32 q3, q1, #9
 	WORD $0xf3a9e55a // vsli.32 q7, q5, #9
@@ -1640,44 +3870,43 @@ enc39:
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
 	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
 	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
 	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
-	MOVW 44(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf300017e // veor q0, q0, q15
+	MOVW 36(R0), R8
 	WORD $0xf308817e // veor q4, q4, q15
-	MOVW 36(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
+	MOVW 28(R0), R9
+	MOVW 40(R0), R12
+	MOVW 32(R0), R7
+	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf304417e // veor q2, q2, q15
+	EOR R8, R12
 	WORD $0xf30cc17e // veor q6, q6, q15
-	MOVW 28(R0), R7
-	WORD $0xeeae7b90 // vdup.32 q15, r7
+	MOVW 24(R0), R8
+	EOR R9, R7
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
-	MOVW 36(R0), R8
-	MOVW 40(R0), R9
-	EOR R8, R9
-	MOVW 32(R0), R12
-	EOR R7, R12
-	MOVW 24(R0), R8
-	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xf344817e // veor q12, q2, q15
-	WORD $0xf34ca17e // veor q13, q6, q15
-	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
-	WORD $0xeeaecb90 // vdup.32 q15, r12
+	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
 	WORD $0xf302017e // veor q0, q1, q15
 	WORD $0xf30a817e // veor q4, q5, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf2244840 // vadd.i32 q2, q2, q0
 	WORD $0xf22cc848 // vadd.i32 q6, q6, q4
-	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf306017e // veor q0, q3, q15
 	WORD $0xf30e817e // veor q4, q7, q15
 	WORD $0xf2222840 // vadd.i32 q1, q1, q0
 	WORD $0xf22aa848 // vadd.i32 q5, q5, q4
 	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
+	MOVW 68(R0), R7
 	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
 	WORD $0xf3a90552 // vsli.32 q0, q1, #9
 	WORD $0xf3a9855a // vsli.32 q4, q5, #9
@@ -1685,15 +3914,104 @@ enc39:
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
 	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
 	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
 	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
-	ADD $48, R0
+	WORD $0xf306617e // veor q3, q3, q15
+	MOVW 60(R0), R8
+	WORD $0xf30ee17e // veor q7, q7, q15
+	MOVW 52(R0), R9
+	MOVW 64(R0), R12
+	MOVW 56(R0), R7
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf304417e // veor q2, q2, q15
+	EOR R8, R12
+	WORD $0xf30cc17e // veor q6, q6, q15
+	MOVW 48(R0), R8
+	EOR R9, R7
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xf30aa17e // veor q5, q5, q15
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
+	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
+	WORD $0xf302617e // veor q3, q1, q15
+	WORD $0xf30ae17e // veor q7, q5, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244846 // vadd.i32 q2, q2, q3
+	WORD $0xf22cc84e // vadd.i32 q6, q6, q7
+	WORD $0xf300617e // veor q3, q0, q15
+	WORD $0xf308e17e // veor q7, q4, q15
+	WORD $0xf2222846 // vadd.i32 q1, q1, q3
+	WORD $0xf22aa84e // vadd.i32 q5, q5, q7
+	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
+	MOVW 92(R0), R7
+	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
+	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	WORD $0xf3a9e55a // vsli.32 q7, q5, #9
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
+	WORD $0xf300017e // veor q0, q0, q15
 	SUB.S $1, R6
-	BNE enc39
+	WORD $0xf308817e // veor q4, q4, q15
+	MOVW 84(R0), R8
+	MOVW 76(R0), R9
+	MOVW 88(R0), R12
+	MOVW 80(R0), R7
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf304417e // veor q2, q2, q15
+	EOR R8, R12
+	WORD $0xf30cc17e // veor q6, q6, q15
+	MOVW 72(R0), R8
+	EOR R9, R7
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf302217e // veor q1, q1, q15
+	WORD $0xf30aa17e // veor q5, q5, q15
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
+	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
+	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
+	WORD $0xf302017e // veor q0, q1, q15
+	WORD $0xf30a817e // veor q4, q5, q15
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf2244840 // vadd.i32 q2, q2, q0
+	WORD $0xf22cc848 // vadd.i32 q6, q6, q4
+	WORD $0xf306017e // veor q0, q3, q15
+	WORD $0xf30e817e // veor q4, q7, q15
+	WORD $0xf2222840 // vadd.i32 q1, q1, q0
+	WORD $0xf22aa848 // vadd.i32 q5, q5, q4
+	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
+	MOVW.NE 116(R0), R7
+	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
+	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	WORD $0xf3a9855a // vsli.32 q4, q5, #9
+	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
+	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	WORD $0xf3bba55c // vsli.32 q5, q6, #27
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
+	WORD $0xf3bdc07a // vshr.u32 q6, q13, #3
+	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
+	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
+	ADD $96, R0
+	BNE enc51
 
-rounded36:
+rounded48:
 	WORD $0xf463818d // vld4.32 {d24, d26, d28, d30}, [r3]!
 	WORD $0xf463918d // vld4.32 {d25, d27, d29, d31}, [r3]!
 	WORD $0xf3000178 // veor q0, q0, q12
@@ -1711,5 +4029,5 @@ rounded36:
 	WORD $0xf402818d // vst4.32 {d8, d10, d12, d14}, [r2]!
 	WORD $0xf402918d // vst4.32 {d9, d11, d13, d15}, [r2]!
 
-done26:
+done38:
 	RET

@@ -7,38 +7,53 @@
 // spare. Three sets (12 blocks) are in flight: NEON results come three
 // cycles after issue on a Cortex-A9, so each instruction of a set is
 // followed by the same one of the two others before its result is needed.
-// The remaining 4 or 8 blocks take one pass of one or two sets.
 //
 // Round keys stay in memory; each round the core loads the words it needs
 // and VDUP broadcasts them into Q15, the one key register. Encryption first
 // XORs k5, k3 and k1 into words 3, 2 and 1 in place, so that the other
 // key terms become k3^k4 and k1^k2 (computed in core registers) and k0:
-// LEA-128's k1 = k3 = k5 then costs one broadcast, not three. The rounds
-// place their results so that two rounds bring every word back to its
-// register, and the loop runs two rounds per iteration.
+// LEA-128's k1 = k3 = k5 then costs one broadcast, not three. Each round
+// places its results so that two rounds bring every word back to its
+// register.
+//
+// NEON issues one instruction per cycle and the core's two integer pipes
+// would idle, so encryption (ECB and CTR) runs a thirteenth block in core
+// registers beside the twelve, as Seo et al. do ("Parallel Implementations
+// of LEA, Revisited", WISA 2016): it reuses the broadcast key words, and the
+// barrel shifter applies each rotation when the word is next read, so a
+// round costs it nine instructions. Its words move one register per round,
+// so the round loop runs four rounds per iteration (every key size has a
+// multiple of four). The caller passes how many blocks, a multiple of 52, to
+// take 13 at a time; the others go 12 at a time, then 4 or 8, NEON alone.
 package main
 
 import (
+	"fmt"
+
 	"github.com/faelabs/fae/internal/arm64gen"
 	"github.com/faelabs/fae/internal/armgen"
 )
 
 //go:generate go run . -out ../lea_arm.s
 
-// Core registers (Go's R10 is g and R11 its assembler's temporary).
+// Core registers (Go's R10 is g and R11 its assembler's temporary). The
+// arguments live in their slots and are loaded where needed.
 const (
-	rKP     = 0  // round key of the current round
-	rRounds = 1  // rounds/2
-	rDst    = 2  // output
-	rSrc    = 3  // input
-	rN      = 4  // blocks left
-	rRK     = 5  // round keys
-	rCnt    = 6  // round pairs left
-	rA      = 7  // key words, and CTR's w0..w2
-	rB      = 8  //
-	rC      = 9  //
-	rD      = 12 // key word; CTR: lo+j while the counters are built
+	rKP  = 0  // round key of the current round
+	rCnt = 6  // iterations of the round loop left
+	rA   = 7  // key words; CTR: w0
+	rB   = 8  //            CTR: w1
+	rC   = 9  //            CTR: w2
+	rD   = 12 //            CTR: lo+j
+	rT   = 5  // the core block's temporary; pointers outside the rounds
+	// NEON alone: pointers and count.
+	rDst = 2
+	rSrc = 3
+	rN   = 4
 )
+
+// core holds the core block's words 0..3 at the start of the rounds.
+var core = [4]int{1, 2, 3, 4}
 
 // vKey is the broadcast round key word; Q12..Q14 are the sets' spares and,
 // in CTR, Q12..Q15 take the input after the rounds.
@@ -47,17 +62,45 @@ const vKey = 15
 func main() {
 	arm64gen.MainBy("_gen_arm", func(f *arm64gen.File) {
 		g := &gen{File: f}
-		g.ecb("encryptBlocksNEON", false)
-		g.ecb("decryptBlocksNEON", true)
+		g.encrypt()
+		g.decrypt()
 		g.ctr()
 	})
 }
 
 type gen struct {
 	*arm64gen.File
+	// The core block, when one runs: where its words are and the right
+	// rotation still owed to each.
+	cb  *[4]int
+	rot [4]int
+	// Core instructions of the rounds wait here to go out one after each
+	// NEON instruction: llvm-mca's Cortex-A9 dispatches in order, two a
+	// cycle, so a run of them would hold NEON back.
+	queue []string
 }
 
-func (g *gen) neon(i armgen.Inst) { armgen.Emit(g.File, i) }
+// neon emits i and the next queued core instruction.
+func (g *gen) neon(i armgen.Inst) {
+	armgen.Emit(g.File, i)
+	if len(g.queue) > 0 {
+		g.Op("%s", g.queue[0])
+		g.queue = g.queue[1:]
+	}
+}
+
+// arm queues a core instruction.
+func (g *gen) arm(format string, args ...any) {
+	g.queue = append(g.queue, fmt.Sprintf(format, args...))
+}
+
+// flush emits the queued core instructions.
+func (g *gen) flush() {
+	for _, op := range g.queue {
+		g.Op("%s", op)
+	}
+	g.queue = nil
+}
 
 // A set is where its words 0..3 are now, and its spare.
 type set struct{ x [5]int }
@@ -78,54 +121,111 @@ func (g *gen) each(ss []set, f func(s set) armgen.Inst) {
 }
 
 // load loads the key word at byte offset off from rKP into core register r.
-func (g *gen) load(off, r int) { g.Op("MOVW %d(R%d), R%d", off, rKP, r) }
+func (g *gen) load(off, r int) { g.arm("MOVW %d(R%d), R%d", off, rKP, r) }
 
-// dup broadcasts core register r into the key register.
-func (g *gen) dup(r int) { g.neon(armgen.VdupR(vKey, r)) }
+// dup broadcasts core register r into the key register, after the queued
+// core instructions, which may write r.
+func (g *gen) dup(r int) { g.dupTo(vKey, r) }
 
-// encRound emits one encryption round on the sets with the round key at
-// off(rKP). same135 says k1 = k3 = k5 (LEA-128).
-func (g *gen) encRound(ss []set, off int, same135 bool) {
-	const a, b, c, d, e = 0, 1, 2, 3, 4 // words 0..3 and the spare
-	k := func(j int) int { return off + 4*j }
-	// x3 ^= k5, x2 ^= k3, x1 ^= k1, in place.
-	for i, j := range []int{5, 3, 1} {
-		w := []int{d, c, b}[i]
-		if !same135 || i == 0 {
-			g.load(k(j), rA)
-			g.dup(rA)
-		}
-		g.each(ss, func(s set) armgen.Inst { return armgen.Veor(s.x[w], s.x[w], vKey) })
+func (g *gen) dupTo(v, r int) {
+	g.flush()
+	g.neon(armgen.VdupR(v, r))
+}
+
+// word returns core block word w as an operand, with its owed rotation.
+func (g *gen) word(w int) string {
+	r := fmt.Sprintf("R%d", g.cb[w])
+	if g.rot[w] != 0 {
+		r += fmt.Sprintf("@>%d", g.rot[w])
 	}
-	// Now rA = k1: the other terms are k3^k4, k1^k2 and k0.
+	return r
+}
+
+// coreXor: core word w ^= key register k, which pays its rotation.
+func (g *gen) coreXor(w, k int) {
+	if g.cb != nil {
+		g.arm("EOR %s, R%d, R%d", g.word(w), k, g.cb[w])
+		g.rot[w] = 0
+	}
+}
+
+// coreSum: core word dst += word src ^ key register k.
+func (g *gen) coreSum(dst, src, k int) {
+	if g.cb != nil {
+		g.arm("EOR %s, R%d, R%d", g.word(src), k, rT)
+		g.arm("ADD R%d, R%d", rT, g.cb[dst])
+	}
+}
+
+// encRound emits one encryption round on the sets (and the core block)
+// with the round key at off(rKP), whose k5 is already in rA and broadcast
+// in the key register. same135 says k1 = k3 = k5 (LEA-128); then rD, rC
+// and rB hold k3^k4, k1^k2 and k0 already too. next emits the loads of the
+// next round's key words (k5 into rA; with same135 the others too), which
+// the round broadcasts during its rotations, where no instruction reads
+// the key register. Each broadcast stands apart from the first reader of
+// its key where the order of the round allows: a broadcast's result comes
+// a cycle later than other NEON results on a Cortex-A9. k3^k4 goes into the
+// spare of set 0 (Q12), free until it takes that set's sum.
+func (g *gen) encRound(ss []set, off int, same135 bool, next func()) {
+	const a, b, c, d, e = 0, 1, 2, 3, 4 // words 0..3 and the spare
+	const vK34 = 12
+	k := func(j int) int { return off + 4*j }
+	xor := func(w, kr int) {
+		g.each(ss, func(s set) armgen.Inst { return armgen.Veor(s.x[w], s.x[w], vKey) })
+		g.coreXor(w, kr)
+	}
+	// x3 ^= k5, x2 ^= k3, x1 ^= k1, in place; then the key terms k3^k4 in
+	// rD, k1^k2 in rA (rC for LEA-128) and k0 in rB.
+	k12 := rC
 	if same135 {
-		g.Op("MOVW R%d, R%d", rA, rB)
+		xor(d, rA)
+		g.dupTo(vK34, rD)
+		xor(c, rA)
+		xor(b, rA)
+		g.dup(rC)
 	} else {
 		g.load(k(3), rB)
+		g.load(k(1), rC)
+		g.load(k(4), rD)
+		xor(d, rA)
+		g.load(k(2), rA)
+		g.dup(rB)
+		g.arm("EOR R%d, R%d", rB, rD)
+		xor(c, rB)
+		g.load(k(0), rB)
+		g.arm("EOR R%d, R%d", rC, rA)
+		g.dup(rC)
+		g.dupTo(vK34, rD)
+		xor(b, rC)
+		g.dup(rA)
+		k12 = rA
 	}
-	g.load(k(4), rC)
-	g.Op("EOR R%d, R%d", rB, rC)
-	g.load(k(2), rD)
-	g.Op("EOR R%d, R%d", rA, rD)
-	g.load(k(0), rB)
-	// new2's sum (x2^k4) + (x3^k5) into the spare; x3's register is free.
-	g.dup(rC)
-	g.each(ss, func(s set) armgen.Inst { return armgen.Veor(s.x[e], s.x[c], vKey) })
-	g.each(ss, func(s set) armgen.Inst { return armgen.Vadd(s.x[e], s.x[e], s.x[d]) })
-	// new1's sum (x1^k2) + (x2^k3) into x2's register.
-	g.dup(rD)
+	// The sums: new2's (x2^k4) + (x3^k5) into the spare, which frees x3's
+	// register; new1's (x1^k2) + (x2^k3) into x2's; new0's (x0^k0) +
+	// (x1^k1) into x1's. Set 0 reads k3^k4 last, as its sum overwrites it.
+	for i := len(ss) - 1; i >= 0; i-- {
+		g.neon(armgen.Veor(ss[i].x[e], ss[i].x[c], vK34))
+	}
+	g.coreSum(d, c, rD)
+	for i := len(ss) - 1; i >= 0; i-- {
+		g.neon(armgen.Vadd(ss[i].x[e], ss[i].x[e], ss[i].x[d]))
+	}
 	g.each(ss, func(s set) armgen.Inst { return armgen.Veor(s.x[d], s.x[b], vKey) })
-	g.each(ss, func(s set) armgen.Inst { return armgen.Vadd(s.x[c], s.x[c], s.x[d]) })
-	// new0's sum (x0^k0) + (x1^k1) into x1's register.
+	g.coreSum(c, b, k12)
 	g.dup(rB)
+	g.each(ss, func(s set) armgen.Inst { return armgen.Vadd(s.x[c], s.x[c], s.x[d]) })
 	g.each(ss, func(s set) armgen.Inst { return armgen.Veor(s.x[d], s.x[a], vKey) })
+	g.coreSum(b, a, rB)
 	g.each(ss, func(s set) armgen.Inst { return armgen.Vadd(s.x[b], s.x[b], s.x[d]) })
+	next()
 	// Rotations: new0 = ROL9 into x3's register, new1 = ROR5 into x1's,
 	// new2 = ROR3 into x2's.
 	g.each(ss, func(s set) armgen.Inst { return armgen.Vshr(s.x[d], s.x[b], 23) })
 	g.each(ss, func(s set) armgen.Inst { return armgen.Vsli(s.x[d], s.x[b], 9) })
 	g.each(ss, func(s set) armgen.Inst { return armgen.Vshr(s.x[b], s.x[c], 5) })
 	g.each(ss, func(s set) armgen.Inst { return armgen.Vsli(s.x[b], s.x[c], 27) })
+	g.dup(rA)
 	g.each(ss, func(s set) armgen.Inst { return armgen.Vshr(s.x[c], s.x[e], 3) })
 	g.each(ss, func(s set) armgen.Inst { return armgen.Vsli(s.x[c], s.x[e], 29) })
 	// Words 0 and 3 swapped registers; 1, 2 and the spare are in place.
@@ -133,6 +233,66 @@ func (g *gen) encRound(ss []set, off int, same135 bool) {
 		x := &ss[i].x
 		x[a], x[d] = x[d], x[a]
 	}
+	// The core block's new words 0..2 owe ROR23, ROR5 and ROR3; word 3 is
+	// the old word 0, with what it owed.
+	if g.cb != nil {
+		x := g.cb
+		*x = [4]int{x[1], x[2], x[3], x[0]}
+		g.rot = [4]int{23, 5, 3, g.rot[0]}
+	}
+}
+
+// keys emits the loads of the key words of the round at off(rKP) that a
+// round expects ready (see encRound), under condition cond ("" or ".NE").
+func (g *gen) keys(off int, same135 bool, cond string) {
+	g.arm("MOVW%s %d(R%d), R%d", cond, off+20, rKP, rA)
+	if same135 {
+		g.arm("MOVW%s %d(R%d), R%d", cond, off+16, rKP, rD)
+		g.arm("MOVW%s %d(R%d), R%d", cond, off+8, rKP, rC)
+		g.arm("MOVW%s %d(R%d), R%d", cond, off, rKP, rB)
+		g.arm("EOR R%d, R%d", rA, rD)
+		g.arm("EOR R%d, R%d", rA, rC)
+	}
+}
+
+// encRounds emits all encryption rounds, four per iteration, on the sets
+// and the core block if there is one.
+func (g *gen) encRounds(ss []set) {
+	g.Op("MOVW rk+0(FP), R%d", rKP)
+	g.Op("MOVW rounds+4(FP), R%d", rCnt)
+	g.Op("SRL $2, R%d", rCnt)
+	done := g.NewLabel("rounded")
+	other := g.NewLabel("keys")
+	g.Op("CMP $6, R%d", rCnt)
+	g.Op("BNE %s", other)
+	for _, same := range []bool{true, false} {
+		if !same {
+			g.Label(other)
+		}
+		g.keys(0, same, "")
+		g.dup(rA)
+		loop := g.NewLabel("enc")
+		g.Label(loop)
+		for r := range 4 {
+			off := 24 * r
+			next := func() { g.keys(off+24, same, "") }
+			if r == 3 {
+				// The flags of the count survive to BNE: nothing between
+				// sets them. The last iteration loads no key past the end.
+				g.arm("SUB.S $1, R%d", rCnt)
+				next = func() { g.keys(off+24, same, ".NE") }
+			}
+			g.encRound(ss, off, same, next)
+		}
+		g.flush()
+		g.Op("ADD $96, R%d", rKP)
+		g.Op("BNE %s", loop)
+		if same {
+			g.Op("B %s", done)
+		}
+		g.home(ss)
+	}
+	g.Label(done)
 }
 
 // decRound emits one decryption round (the inverse of encRound with the
@@ -141,13 +301,10 @@ func (g *gen) encRound(ss []set, off int, same135 bool) {
 func (g *gen) decRound(ss []set, off int) {
 	const a, b, c, d, e = 0, 1, 2, 3, 4
 	k := func(j int) int { return off + 4*j }
-	key := func(j, r int) {
-		g.load(k(j), r)
-		g.dup(r)
-	}
 	g.load(k(0), rA)
 	g.load(k(1), rB)
 	g.load(k(2), rC)
+	g.load(k(3), rD)
 	// ROR9(y0) into the spare, ROL5(y1) into y0's register.
 	g.each(ss, func(s set) armgen.Inst { return armgen.Vshr(s.x[e], s.x[a], 9) })
 	g.each(ss, func(s set) armgen.Inst { return armgen.Vsli(s.x[e], s.x[a], 23) })
@@ -155,9 +312,11 @@ func (g *gen) decRound(ss []set, off int) {
 	g.each(ss, func(s set) armgen.Inst { return armgen.Vsli(s.x[a], s.x[b], 5) })
 	// x1 = (ROR9(y0) - (x0^k0)) ^ k1 into y1's register, x0 = y3.
 	g.dup(rA)
+	g.load(k(4), rA)
 	g.each(ss, func(s set) armgen.Inst { return armgen.Veor(s.x[b], s.x[d], vKey) })
 	g.each(ss, func(s set) armgen.Inst { return armgen.Vsub(s.x[e], s.x[e], s.x[b]) })
 	g.dup(rB)
+	g.load(k(5), rB)
 	g.each(ss, func(s set) armgen.Inst { return armgen.Veor(s.x[b], s.x[e], vKey) })
 	// x2 = (ROL5(y1) - (x1^k2)) ^ k3 into y2's register.
 	g.dup(rC)
@@ -165,13 +324,13 @@ func (g *gen) decRound(ss []set, off int) {
 	g.each(ss, func(s set) armgen.Inst { return armgen.Vsub(s.x[a], s.x[a], s.x[e]) })
 	g.each(ss, func(s set) armgen.Inst { return armgen.Vshr(s.x[e], s.x[c], 29) })
 	g.each(ss, func(s set) armgen.Inst { return armgen.Vsli(s.x[e], s.x[c], 3) })
-	key(3, rA)
+	g.dup(rD)
 	g.each(ss, func(s set) armgen.Inst { return armgen.Veor(s.x[c], s.x[a], vKey) })
 	// x3 = (ROL3(y2) - (x2^k4)) ^ k5 into y0's register.
-	key(4, rB)
+	g.dup(rA)
 	g.each(ss, func(s set) armgen.Inst { return armgen.Veor(s.x[a], s.x[c], vKey) })
 	g.each(ss, func(s set) armgen.Inst { return armgen.Vsub(s.x[e], s.x[e], s.x[a]) })
-	key(5, rC)
+	g.dup(rB)
 	g.each(ss, func(s set) armgen.Inst { return armgen.Veor(s.x[a], s.x[e], vKey) })
 	// x0..x3 are in y3's, y1's, y2's and y0's registers.
 	for i := range ss {
@@ -180,70 +339,84 @@ func (g *gen) decRound(ss []set, off int) {
 	}
 }
 
-// rounds emits all rounds on the sets, two per iteration, encrypting from
-// the first round key or decrypting from the last.
-func (g *gen) rounds(ss []set, decrypt bool) {
-	if decrypt {
-		// kp = rk + 24*(rounds-1) = rk + 48*(rounds/2) - 24
-		g.Op("MOVW $48, R%d", rA)
-		g.Op("MUL R%d, R%d, R%d", rRounds, rA, rKP)
-		g.Op("ADD R%d, R%d", rRK, rKP)
-		g.Op("SUB $24, R%d", rKP)
-		g.Op("MOVW R%d, R%d", rRounds, rCnt)
-		loop := g.NewLabel("dec")
-		g.Label(loop)
-		g.decRound(ss, 0)
-		g.decRound(ss, -24)
-		g.Op("SUB $48, R%d", rKP)
-		g.Op("SUB.S $1, R%d", rCnt)
-		g.Op("BNE %s", loop)
-		g.home(ss)
-		return
-	}
-	g.Op("MOVW R%d, R%d", rRK, rKP)
-	g.Op("MOVW R%d, R%d", rRounds, rCnt)
-	done := g.NewLabel("rounded")
-	for _, same := range []bool{true, false} {
-		loop := g.NewLabel("enc")
-		if same {
-			other := g.NewLabel("keys")
-			g.Op("CMP $12, R%d", rRounds)
-			g.Op("BNE %s", other)
-			g.Label(loop)
-			g.encRound(ss, 0, true)
-			g.encRound(ss, 24, true)
-			g.Op("ADD $48, R%d", rKP)
-			g.Op("SUB.S $1, R%d", rCnt)
-			g.Op("BNE %s", loop)
-			g.Op("B %s", done)
-			g.Label(other)
-			g.home(ss)
-			continue
-		}
-		g.Label(loop)
-		g.encRound(ss, 0, false)
-		g.encRound(ss, 24, false)
-		g.Op("ADD $48, R%d", rKP)
-		g.Op("SUB.S $1, R%d", rCnt)
-		g.Op("BNE %s", loop)
-	}
-	g.Label(done)
+// decRounds emits all decryption rounds, two per iteration, from the last
+// round key.
+func (g *gen) decRounds(ss []set) {
+	// kp = rk + 24*(rounds-1)
+	g.Op("MOVW rounds+4(FP), R%d", rCnt)
+	g.Op("MOVW $24, R%d", rA)
+	g.Op("MUL R%d, R%d, R%d", rCnt, rA, rKP)
+	g.Op("MOVW rk+0(FP), R%d", rA)
+	g.Op("ADD R%d, R%d", rA, rKP)
+	g.Op("SUB $24, R%d", rKP)
+	g.Op("SRL $1, R%d", rCnt)
+	loop := g.NewLabel("dec")
+	g.Label(loop)
+	g.decRound(ss, 0)
+	g.decRound(ss, -24)
+	g.flush()
+	g.Op("SUB $48, R%d", rKP)
+	g.Op("SUB.S $1, R%d", rCnt)
+	g.Op("BNE %s", loop)
 	g.home(ss)
 }
 
-// home checks that two rounds left every word in its register.
+// home checks that the rounds left every word in its register.
 func (g *gen) home(ss []set) {
 	for i, s := range ss {
 		if s != sets(len(ss))[i] {
-			panic("words not back in place after two rounds")
+			panic("words not back in place after the round loop")
 		}
+	}
+	if g.cb != nil && (*g.cb != core || g.rot != [4]int{23, 5, 3, 23}) {
+		panic("core block not back in place after the round loop")
+	}
+}
+
+// wide emits, while the wide argument is not 0, body for 13 blocks, and
+// subtracts 13 from wide and n. The core block's words are in core[0..3]
+// with the owed rotations 23, 5, 3, 23 when the rounds start and end.
+func (g *gen) wide(body func()) {
+	loop, done := g.NewLabel("wide"), g.NewLabel("narrow")
+	g.Label(loop)
+	g.Op("MOVW wide+20(FP), R%d", rT)
+	g.Op("SUB.S $13, R%d", rT)
+	g.Op("BLO %s", done)
+	g.Op("MOVW R%d, wide+20(FP)", rT)
+	g.Op("MOVW n+16(FP), R%d", rT)
+	g.Op("SUB $13, R%d", rT)
+	g.Op("MOVW R%d, n+16(FP)", rT)
+	g.cb = new([4]int)
+	*g.cb = core
+	g.rot = [4]int{23, 5, 3, 23}
+	body()
+	g.cb = nil
+	g.Op("B %s", loop)
+	g.Label(done)
+}
+
+// preRotate rotates the core block's words left by what the rounds will
+// owe them; settle pays it after the rounds.
+func (g *gen) preRotate() {
+	for i, r := range [4]int{23, 5, 3, 23} {
+		g.Op("MOVW R%d@>%d, R%d", core[i], 32-r, core[i])
+	}
+}
+
+func (g *gen) settle() {
+	for i, r := range [4]int{23, 5, 3, 23} {
+		g.Op("MOVW R%d@>%d, R%d", core[i], r, core[i])
 	}
 }
 
 // groups emits body(3) while n >= 12, then once body(1) or body(2) for the
-// 4 or 8 blocks left, and returns.
+// 4 or 8 blocks left, and returns. body finds dst, src and n in rDst, rSrc
+// and rN and advances them.
 func (g *gen) groups(body func(k int)) {
 	loop, tail, done, two := g.NewLabel("loop"), g.NewLabel("tail"), g.NewLabel("done"), g.NewLabel("two")
+	g.Op("MOVW dst+8(FP), R%d", rDst)
+	g.Op("MOVW src+12(FP), R%d", rSrc)
+	g.Op("MOVW n+16(FP), R%d", rN)
 	g.Label(loop)
 	g.Op("CMP $12, R%d", rN)
 	g.Op("BLT %s", tail)
@@ -263,50 +436,84 @@ func (g *gen) groups(body func(k int)) {
 	g.Op("RET")
 }
 
-// prologue starts a kernel and loads the arguments every kernel has.
-func (g *gen) prologue(name, args string, argSize int) {
-	g.Func(name, args, argSize)
-	g.Op("MOVW rk+0(FP), R%d", rRK)
-	g.Op("MOVW rounds+4(FP), R%d", rRounds)
-	g.Op("MOVW dst+8(FP), R%d", rDst)
-	g.Op("MOVW src+12(FP), R%d", rSrc)
-	g.Op("MOVW n+16(FP), R%d", rN)
-	g.Op("SRL $1, R%d", rRounds)
+func (g *gen) ld4(ss []set, ptr int) {
+	for _, s := range ss {
+		for _, i := range armgen.Ld4(s.x[0], ptr) {
+			g.neon(i)
+		}
+	}
 }
 
-// ecb emits encryptBlocksNEON or decryptBlocksNEON for n > 0 blocks, a
-// multiple of 4; dst and src may be the same.
-func (g *gen) ecb(name string, decrypt bool) {
-	g.prologue(name, "rk *[192]uint32, rounds int, dst, src *byte, n int", 20)
+func (g *gen) st4(ss []set, ptr int) {
+	for _, s := range ss {
+		for _, i := range armgen.St4(s.x[0], ptr) {
+			g.neon(i)
+		}
+	}
+}
+
+const ecbArgs = "rk *[192]uint32, rounds int, dst, src *byte, n, wide int"
+
+// encrypt emits encryptBlocksNEON for n > 0 blocks, a multiple of 4, the
+// first wide of them (a multiple of 52) 13 at a time; dst and src may be the
+// same.
+func (g *gen) encrypt() {
+	g.Func("encryptBlocksNEON", ecbArgs, 24)
+	ss := sets(3)
+	g.wide(func() {
+		g.Op("MOVW src+12(FP), R%d", rT)
+		g.ld4(ss, rT)
+		// The core block is the thirteenth.
+		g.Op("ADD $16, R%d, R%d", rT, rKP)
+		g.Op("MOVW R%d, src+12(FP)", rKP)
+		for i, r := range core {
+			g.Op("MOVW %d(R%d), R%d", 4*i, rT, r)
+		}
+		g.preRotate()
+		g.encRounds(ss)
+		g.settle()
+		g.Op("MOVW dst+8(FP), R%d", rT)
+		g.st4(ss, rT)
+		for i, r := range core {
+			g.Op("MOVW R%d, %d(R%d)", r, 4*i, rT)
+		}
+		g.Op("ADD $16, R%d", rT)
+		g.Op("MOVW R%d, dst+8(FP)", rT)
+	})
 	g.groups(func(k int) {
 		ss := sets(k)
-		for _, s := range ss {
-			for _, i := range armgen.Ld4(s.x[0], rSrc) {
-				g.neon(i)
-			}
-		}
-		g.rounds(ss, decrypt)
-		for _, s := range ss {
-			for _, i := range armgen.St4(s.x[0], rDst) {
-				g.neon(i)
-			}
-		}
+		g.ld4(ss, rSrc)
+		g.encRounds(ss)
+		g.st4(ss, rDst)
+	})
+}
+
+// decrypt emits decryptBlocksNEON for n > 0 blocks, a multiple of 4; dst
+// and src may be the same.
+func (g *gen) decrypt() {
+	g.Func("decryptBlocksNEON", "rk *[192]uint32, rounds int, dst, src *byte, n int", 20)
+	g.groups(func(k int) {
+		ss := sets(k)
+		g.ld4(ss, rSrc)
+		g.decRounds(ss)
+		g.st4(ss, rDst)
 	})
 }
 
 // ctr emits ctrBlocksNEON: dst = src ^ E(counter blocks) for n > 0 blocks,
-// a multiple of 4. The counter block of block j has the little-endian words
-// w0, w1, w2 and byte-reversed lo+j, which the caller keeps from wrapping.
+// a multiple of 4, the first wide of them 13 at a time. The counter block of
+// block j has the little-endian words w0, w1, w2 and byte-reversed lo+j,
+// which the caller keeps from wrapping. lo+j lives in its argument slot
+// between groups.
 func (g *gen) ctr() {
-	g.prologue("ctrBlocksNEON", "rk *[192]uint32, rounds int, dst, src *byte, n int, w0, w1, w2, lo uint32", 36)
-	g.groups(func(k int) {
-		ss := sets(k)
-		// The rounds need every core register: lo+j lives in the argument
-		// slot between groups.
-		g.Op("MOVW lo+32(FP), R%d", rD)
-		g.Op("MOVW w0+20(FP), R%d", rA)
-		g.Op("MOVW w1+24(FP), R%d", rB)
-		g.Op("MOVW w2+28(FP), R%d", rC)
+	g.Func("ctrBlocksNEON", ecbArgs+", w0, w1, w2, lo uint32", 40)
+	// counters sets up the counter blocks of the sets in their registers,
+	// and advances lo.
+	counters := func(ss []set) {
+		g.Op("MOVW w0+24(FP), R%d", rA)
+		g.Op("MOVW w1+28(FP), R%d", rB)
+		g.Op("MOVW w2+32(FP), R%d", rC)
+		g.Op("MOVW lo+36(FP), R%d", rD)
 		for _, s := range ss {
 			g.neon(armgen.VdupR(s.x[0], rA))
 			g.neon(armgen.VdupR(s.x[1], rB))
@@ -314,23 +521,61 @@ func (g *gen) ctr() {
 		}
 		for _, s := range ss {
 			for j := range 4 {
-				g.Op("REV R%d, R%d", rD, rA)
-				g.neon(armgen.VmovLane(2*s.x[3]+j/2, j%2, rA))
+				g.Op("REV R%d, R%d", rD, rT)
+				g.neon(armgen.VmovLane(2*s.x[3]+j/2, j%2, rT))
 				g.Op("ADD $1, R%d", rD)
 			}
 		}
-		g.Op("MOVW R%d, lo+32(FP)", rD)
-		g.rounds(ss, false)
+	}
+	// xorIn XORs the input at src into the sets' words and stores them at
+	// dst, advancing both.
+	xorIn := func(ss []set, src, dst int) {
 		for _, s := range ss {
-			for _, i := range armgen.Ld4(12, rSrc) {
+			for _, i := range armgen.Ld4(12, src) {
 				g.neon(i)
 			}
 			for j := range 4 {
 				g.neon(armgen.Veor(s.x[j], s.x[j], 12+j))
 			}
-			for _, i := range armgen.St4(s.x[0], rDst) {
+			for _, i := range armgen.St4(s.x[0], dst) {
 				g.neon(i)
 			}
 		}
+	}
+	ss := sets(3)
+	g.wide(func() {
+		counters(ss)
+		// The core block's counter is the thirteenth.
+		for i, r := range []int{rA, rB, rC} {
+			g.Op("MOVW R%d, R%d", r, core[i])
+		}
+		g.Op("REV R%d, R%d", rD, core[3])
+		g.Op("ADD $1, R%d", rD)
+		g.Op("MOVW R%d, lo+36(FP)", rD)
+		g.preRotate()
+		g.encRounds(ss)
+		g.settle()
+		g.Op("MOVW src+12(FP), R%d", rT)
+		g.Op("MOVW dst+8(FP), R%d", rCnt)
+		xorIn(ss, rT, rCnt)
+		in := []int{rKP, rA, rB, rC}
+		for i, r := range in {
+			g.Op("MOVW %d(R%d), R%d", 4*i, rT, r)
+		}
+		for i, r := range core {
+			g.Op("EOR R%d, R%d", in[i], r)
+			g.Op("MOVW R%d, %d(R%d)", r, 4*i, rCnt)
+		}
+		g.Op("ADD $16, R%d", rT)
+		g.Op("ADD $16, R%d", rCnt)
+		g.Op("MOVW R%d, src+12(FP)", rT)
+		g.Op("MOVW R%d, dst+8(FP)", rCnt)
+	})
+	g.groups(func(k int) {
+		ss := sets(k)
+		counters(ss)
+		g.Op("MOVW R%d, lo+36(FP)", rD)
+		g.encRounds(ss)
+		xorIn(ss, rSrc, rDst)
 	})
 }
