@@ -480,10 +480,16 @@ func (g *gen) encrypt() {
 		g.Op("ADD $16, R%d", rT)
 		g.Op("MOVW R%d, dst+8(FP)", rT)
 	})
+	g.ecbGroups(g.encRounds)
+}
+
+// ecbGroups emits the groups of 12, 8 or 4 blocks of ECB on NEON alone,
+// with rounds between the loads and the stores.
+func (g *gen) ecbGroups(rounds func(ss []set)) {
 	g.groups(func(k int) {
 		ss := sets(k)
 		g.ld4(ss, rSrc)
-		g.encRounds(ss)
+		rounds(ss)
 		g.st4(ss, rDst)
 	})
 }
@@ -492,12 +498,7 @@ func (g *gen) encrypt() {
 // and src may be the same.
 func (g *gen) decrypt() {
 	g.Func("decryptBlocksNEON", "rk *[192]uint32, rounds int, dst, src *byte, n int", 20)
-	g.groups(func(k int) {
-		ss := sets(k)
-		g.ld4(ss, rSrc)
-		g.decRounds(ss)
-		g.st4(ss, rDst)
-	})
+	g.ecbGroups(g.decRounds)
 }
 
 // ctr emits ctrBlocksNEON: dst = src ^ E(counter blocks) for n > 0 blocks,
