@@ -43,7 +43,7 @@ done
 # number the backward branches of the symbol's code in address order (from
 # 0), ITERS is how often LOOP runs per pass of OUTER, BYTES what one pass
 # (or, with OUTER "-", one iteration of LOOP) processes. The arm loops take
-# 13 blocks (12 with decryption), four rounds an iteration (two), the arm64
+# 13 blocks, four rounds an iteration, the arm64
 # LEA loops 16 blocks, four rounds. The AES kernels' loops hold the round
 # code of every key size one after the other, which straight through is
 # AES-256's; they take 8 blocks. AEGIS runs six updates an iteration (one
@@ -51,7 +51,7 @@ done
 kernels='
 arm   internal/lea encryptBlocksNEON 0 2 6  208 LEA-128_ECB_encrypt
 arm   internal/lea encryptBlocksNEON 1 2 8  208 LEA-256_ECB_encrypt
-arm   internal/lea decryptBlocksNEON 0 1 12 192 LEA-128_ECB_decrypt
+arm   internal/lea decryptBlocksNEON 0 1 6  208 LEA-128_ECB_decrypt
 arm   internal/lea ctrBlocksNEON     0 2 6  208 LEA-128_CTR
 arm64 internal/lea encryptBlocksNEON 0 1 6  256 LEA-128_ECB_encrypt
 arm64 internal/lea decryptBlocksNEON 0 1 6  256 LEA-128_ECB_decrypt

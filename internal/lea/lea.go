@@ -17,8 +17,8 @@
 //   - neon (arm64): 4 blocks per register set, loaded and transposed by one
 //     VLD4, 16 in flight;
 //   - neon (arm, ARMv7): 4 blocks per register set, loaded and transposed by
-//     two VLD4, 12 in flight, round keys broadcast from core registers;
-//     encryption runs a thirteenth block in core registers beside them.
+//     two VLD4, 12 in flight, round keys broadcast from core registers,
+//     and a thirteenth block in core registers beside them.
 //
 // With either amd64 vector kernel, EncryptWords runs in general-register
 // assembly; on ARM it stays in Go, one block having nothing for NEON.

@@ -1750,15 +1750,329 @@ rounded19:
 done9:
 	RET
 
-// func decryptBlocksNEON(rk *[192]uint32, rounds int, dst, src *byte, n int)
-TEXT ·decryptBlocksNEON(SB), NOSPLIT, $0-20
+// func decryptBlocksNEON(rk *[192]uint32, rounds int, dst, src *byte, n, wide int)
+TEXT ·decryptBlocksNEON(SB), NOSPLIT, $0-24
+
+wide23:
+	MOVW wide+20(FP), R5
+	SUB.S $13, R5
+	BLO narrow24
+	MOVW R5, wide+20(FP)
+	MOVW n+16(FP), R5
+	SUB $13, R5
+	MOVW R5, n+16(FP)
+	MOVW src+12(FP), R5
+	WORD $0xf425018d // vld4.32 {d0, d2, d4, d6}, [r5]!
+	WORD $0xf425118d // vld4.32 {d1, d3, d5, d7}, [r5]!
+	WORD $0xf425818d // vld4.32 {d8, d10, d12, d14}, [r5]!
+	WORD $0xf425918d // vld4.32 {d9, d11, d13, d15}, [r5]!
+	WORD $0xf465018d // vld4.32 {d16, d18, d20, d22}, [r5]!
+	WORD $0xf465118d // vld4.32 {d17, d19, d21, d23}, [r5]!
+	ADD $16, R5, R0
+	MOVW R0, src+12(FP)
+	MOVW 0(R5), R1
+	MOVW 4(R5), R2
+	MOVW 8(R5), R3
+	MOVW 12(R5), R4
+	MOVW rounds+4(FP), R6
+	MOVW $24, R7
+	MUL R6, R7, R0
+	MOVW rk+0(FP), R7
+	ADD R7, R0
+	SUB $24, R0
+	SRL $2, R6
+
+dec25:
+	WORD $0xf3f78050 // vshr.u32 q12, q0, #9
+	MOVW 0(R0), R7
+	WORD $0xf3f7a058 // vshr.u32 q13, q4, #9
+	MOVW 4(R0), R8
+	WORD $0xf3f7c070 // vshr.u32 q14, q8, #9
+	MOVW 8(R0), R9
+	WORD $0xf3f78550 // vsli.32 q12, q0, #23
+	MOVW 12(R0), R12
+	WORD $0xf3f7a558 // vsli.32 q13, q4, #23
+	WORD $0xf3f7c570 // vsli.32 q14, q8, #23
+	WORD $0xf3a50052 // vshr.u32 q0, q1, #27
+	WORD $0xf3a5805a // vshr.u32 q4, q5, #27
+	WORD $0xf3e50072 // vshr.u32 q8, q9, #27
+	WORD $0xf3a50552 // vsli.32 q0, q1, #5
+	WORD $0xf3a5855a // vsli.32 q4, q5, #5
+	WORD $0xf3e50572 // vsli.32 q8, q9, #5
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf306217e // veor q1, q3, q15
+	EOR R7, R4, R5
+	WORD $0xf30ea17e // veor q5, q7, q15
+	RSB R1@>9, R5, R1
+	WORD $0xf34621fe // veor q9, q11, q15
+	MOVW 16(R0), R7
+	WORD $0xf36888c2 // vsub.i32 q12, q12, q1
+	WORD $0xf36aa8ca // vsub.i32 q13, q13, q5
+	WORD $0xf36cc8e2 // vsub.i32 q14, q14, q9
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf30821fe // veor q1, q12, q15
+	EOR R1, R8, R1
+	WORD $0xf30aa1fe // veor q5, q13, q15
+	MOVW 20(R0), R8
+	WORD $0xf34c21fe // veor q9, q14, q15
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf342817e // veor q12, q1, q15
+	EOR R9, R1, R5
+	WORD $0xf34aa17e // veor q13, q5, q15
+	RSB R2@>27, R5, R2
+	WORD $0xf342c1fe // veor q14, q9, q15
+	WORD $0xf3200868 // vsub.i32 q0, q0, q12
+	WORD $0xf328886a // vsub.i32 q4, q4, q13
+	WORD $0xf36008ec // vsub.i32 q8, q8, q14
+	WORD $0xf3e38054 // vshr.u32 q12, q2, #29
+	WORD $0xf3e3a05c // vshr.u32 q13, q6, #29
+	WORD $0xf3e3c074 // vshr.u32 q14, q10, #29
+	WORD $0xf3e38554 // vsli.32 q12, q2, #3
+	WORD $0xf3e3a55c // vsli.32 q13, q6, #3
+	WORD $0xf3e3c574 // vsli.32 q14, q10, #3
+	WORD $0xeeaecb90 // vdup.32 q15, r12
+	WORD $0xf300417e // veor q2, q0, q15
+	EOR R2, R12, R2
+	WORD $0xf308c17e // veor q6, q4, q15
+	WORD $0xf34041fe // veor q10, q8, q15
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf304017e // veor q0, q2, q15
+	EOR R7, R2, R5
+	WORD $0xf30c817e // veor q4, q6, q15
+	RSB R3@>29, R5, R3
+	WORD $0xf34401fe // veor q8, q10, q15
+	WORD $0xf36888c0 // vsub.i32 q12, q12, q0
+	WORD $0xf36aa8c8 // vsub.i32 q13, q13, q4
+	WORD $0xf36cc8e0 // vsub.i32 q14, q14, q8
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf30801fe // veor q0, q12, q15
+	EOR R3, R8, R3
+	WORD $0xf30a81fe // veor q4, q13, q15
+	WORD $0xf34c01fe // veor q8, q14, q15
+	WORD $0xf3f78056 // vshr.u32 q12, q3, #9
+	MOVW -24(R0), R7
+	WORD $0xf3f7a05e // vshr.u32 q13, q7, #9
+	MOVW -20(R0), R8
+	WORD $0xf3f7c076 // vshr.u32 q14, q11, #9
+	MOVW -16(R0), R9
+	WORD $0xf3f78556 // vsli.32 q12, q3, #23
+	MOVW -12(R0), R12
+	WORD $0xf3f7a55e // vsli.32 q13, q7, #23
+	WORD $0xf3f7c576 // vsli.32 q14, q11, #23
+	WORD $0xf3a56052 // vshr.u32 q3, q1, #27
+	WORD $0xf3a5e05a // vshr.u32 q7, q5, #27
+	WORD $0xf3e56072 // vshr.u32 q11, q9, #27
+	WORD $0xf3a56552 // vsli.32 q3, q1, #5
+	WORD $0xf3a5e55a // vsli.32 q7, q5, #5
+	WORD $0xf3e56572 // vsli.32 q11, q9, #5
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf300217e // veor q1, q0, q15
+	EOR R7, R3, R5
+	WORD $0xf308a17e // veor q5, q4, q15
+	RSB R4@>9, R5, R4
+	WORD $0xf34021fe // veor q9, q8, q15
+	MOVW -8(R0), R7
+	WORD $0xf36888c2 // vsub.i32 q12, q12, q1
+	WORD $0xf36aa8ca // vsub.i32 q13, q13, q5
+	WORD $0xf36cc8e2 // vsub.i32 q14, q14, q9
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf30821fe // veor q1, q12, q15
+	EOR R4, R8, R4
+	WORD $0xf30aa1fe // veor q5, q13, q15
+	MOVW -4(R0), R8
+	WORD $0xf34c21fe // veor q9, q14, q15
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf342817e // veor q12, q1, q15
+	EOR R9, R4, R5
+	WORD $0xf34aa17e // veor q13, q5, q15
+	RSB R1@>27, R5, R1
+	WORD $0xf342c1fe // veor q14, q9, q15
+	WORD $0xf3266868 // vsub.i32 q3, q3, q12
+	WORD $0xf32ee86a // vsub.i32 q7, q7, q13
+	WORD $0xf36668ec // vsub.i32 q11, q11, q14
+	WORD $0xf3e38054 // vshr.u32 q12, q2, #29
+	WORD $0xf3e3a05c // vshr.u32 q13, q6, #29
+	WORD $0xf3e3c074 // vshr.u32 q14, q10, #29
+	WORD $0xf3e38554 // vsli.32 q12, q2, #3
+	WORD $0xf3e3a55c // vsli.32 q13, q6, #3
+	WORD $0xf3e3c574 // vsli.32 q14, q10, #3
+	WORD $0xeeaecb90 // vdup.32 q15, r12
+	WORD $0xf306417e // veor q2, q3, q15
+	EOR R1, R12, R1
+	WORD $0xf30ec17e // veor q6, q7, q15
+	WORD $0xf34641fe // veor q10, q11, q15
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf304617e // veor q3, q2, q15
+	EOR R7, R1, R5
+	WORD $0xf30ce17e // veor q7, q6, q15
+	RSB R2@>29, R5, R2
+	WORD $0xf34461fe // veor q11, q10, q15
+	WORD $0xf36888c6 // vsub.i32 q12, q12, q3
+	WORD $0xf36aa8ce // vsub.i32 q13, q13, q7
+	WORD $0xf36cc8e6 // vsub.i32 q14, q14, q11
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf30861fe // veor q3, q12, q15
+	EOR R2, R8, R2
+	WORD $0xf30ae1fe // veor q7, q13, q15
+	WORD $0xf34c61fe // veor q11, q14, q15
+	WORD $0xf3f78050 // vshr.u32 q12, q0, #9
+	MOVW -48(R0), R7
+	WORD $0xf3f7a058 // vshr.u32 q13, q4, #9
+	MOVW -44(R0), R8
+	WORD $0xf3f7c070 // vshr.u32 q14, q8, #9
+	MOVW -40(R0), R9
+	WORD $0xf3f78550 // vsli.32 q12, q0, #23
+	MOVW -36(R0), R12
+	WORD $0xf3f7a558 // vsli.32 q13, q4, #23
+	WORD $0xf3f7c570 // vsli.32 q14, q8, #23
+	WORD $0xf3a50052 // vshr.u32 q0, q1, #27
+	WORD $0xf3a5805a // vshr.u32 q4, q5, #27
+	WORD $0xf3e50072 // vshr.u32 q8, q9, #27
+	WORD $0xf3a50552 // vsli.32 q0, q1, #5
+	WORD $0xf3a5855a // vsli.32 q4, q5, #5
+	WORD $0xf3e50572 // vsli.32 q8, q9, #5
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf306217e // veor q1, q3, q15
+	EOR R7, R2, R5
+	WORD $0xf30ea17e // veor q5, q7, q15
+	RSB R3@>9, R5, R3
+	WORD $0xf34621fe // veor q9, q11, q15
+	MOVW -32(R0), R7
+	WORD $0xf36888c2 // vsub.i32 q12, q12, q1
+	WORD $0xf36aa8ca // vsub.i32 q13, q13, q5
+	WORD $0xf36cc8e2 // vsub.i32 q14, q14, q9
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf30821fe // veor q1, q12, q15
+	EOR R3, R8, R3
+	WORD $0xf30aa1fe // veor q5, q13, q15
+	MOVW -28(R0), R8
+	WORD $0xf34c21fe // veor q9, q14, q15
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf342817e // veor q12, q1, q15
+	EOR R9, R3, R5
+	WORD $0xf34aa17e // veor q13, q5, q15
+	RSB R4@>27, R5, R4
+	WORD $0xf342c1fe // veor q14, q9, q15
+	WORD $0xf3200868 // vsub.i32 q0, q0, q12
+	WORD $0xf328886a // vsub.i32 q4, q4, q13
+	WORD $0xf36008ec // vsub.i32 q8, q8, q14
+	WORD $0xf3e38054 // vshr.u32 q12, q2, #29
+	WORD $0xf3e3a05c // vshr.u32 q13, q6, #29
+	WORD $0xf3e3c074 // vshr.u32 q14, q10, #29
+	WORD $0xf3e38554 // vsli.32 q12, q2, #3
+	WORD $0xf3e3a55c // vsli.32 q13, q6, #3
+	WORD $0xf3e3c574 // vsli.32 q14, q10, #3
+	WORD $0xeeaecb90 // vdup.32 q15, r12
+	WORD $0xf300417e // veor q2, q0, q15
+	EOR R4, R12, R4
+	WORD $0xf308c17e // veor q6, q4, q15
+	WORD $0xf34041fe // veor q10, q8, q15
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf304017e // veor q0, q2, q15
+	EOR R7, R4, R5
+	WORD $0xf30c817e // veor q4, q6, q15
+	RSB R1@>29, R5, R1
+	WORD $0xf34401fe // veor q8, q10, q15
+	WORD $0xf36888c0 // vsub.i32 q12, q12, q0
+	WORD $0xf36aa8c8 // vsub.i32 q13, q13, q4
+	WORD $0xf36cc8e0 // vsub.i32 q14, q14, q8
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf30801fe // veor q0, q12, q15
+	EOR R1, R8, R1
+	WORD $0xf30a81fe // veor q4, q13, q15
+	WORD $0xf34c01fe // veor q8, q14, q15
+	WORD $0xf3f78056 // vshr.u32 q12, q3, #9
+	MOVW -72(R0), R7
+	WORD $0xf3f7a05e // vshr.u32 q13, q7, #9
+	MOVW -68(R0), R8
+	WORD $0xf3f7c076 // vshr.u32 q14, q11, #9
+	MOVW -64(R0), R9
+	WORD $0xf3f78556 // vsli.32 q12, q3, #23
+	MOVW -60(R0), R12
+	WORD $0xf3f7a55e // vsli.32 q13, q7, #23
+	WORD $0xf3f7c576 // vsli.32 q14, q11, #23
+	WORD $0xf3a56052 // vshr.u32 q3, q1, #27
+	WORD $0xf3a5e05a // vshr.u32 q7, q5, #27
+	WORD $0xf3e56072 // vshr.u32 q11, q9, #27
+	WORD $0xf3a56552 // vsli.32 q3, q1, #5
+	WORD $0xf3a5e55a // vsli.32 q7, q5, #5
+	WORD $0xf3e56572 // vsli.32 q11, q9, #5
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf300217e // veor q1, q0, q15
+	EOR R7, R1, R5
+	WORD $0xf308a17e // veor q5, q4, q15
+	RSB R2@>9, R5, R2
+	WORD $0xf34021fe // veor q9, q8, q15
+	MOVW -56(R0), R7
+	WORD $0xf36888c2 // vsub.i32 q12, q12, q1
+	WORD $0xf36aa8ca // vsub.i32 q13, q13, q5
+	WORD $0xf36cc8e2 // vsub.i32 q14, q14, q9
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf30821fe // veor q1, q12, q15
+	EOR R2, R8, R2
+	WORD $0xf30aa1fe // veor q5, q13, q15
+	MOVW -52(R0), R8
+	WORD $0xf34c21fe // veor q9, q14, q15
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf342817e // veor q12, q1, q15
+	EOR R9, R2, R5
+	WORD $0xf34aa17e // veor q13, q5, q15
+	RSB R3@>27, R5, R3
+	WORD $0xf342c1fe // veor q14, q9, q15
+	WORD $0xf3266868 // vsub.i32 q3, q3, q12
+	WORD $0xf32ee86a // vsub.i32 q7, q7, q13
+	WORD $0xf36668ec // vsub.i32 q11, q11, q14
+	WORD $0xf3e38054 // vshr.u32 q12, q2, #29
+	WORD $0xf3e3a05c // vshr.u32 q13, q6, #29
+	WORD $0xf3e3c074 // vshr.u32 q14, q10, #29
+	WORD $0xf3e38554 // vsli.32 q12, q2, #3
+	WORD $0xf3e3a55c // vsli.32 q13, q6, #3
+	WORD $0xf3e3c574 // vsli.32 q14, q10, #3
+	WORD $0xeeaecb90 // vdup.32 q15, r12
+	WORD $0xf306417e // veor q2, q3, q15
+	EOR R3, R12, R3
+	WORD $0xf30ec17e // veor q6, q7, q15
+	WORD $0xf34641fe // veor q10, q11, q15
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf304617e // veor q3, q2, q15
+	EOR R7, R3, R5
+	WORD $0xf30ce17e // veor q7, q6, q15
+	RSB R4@>29, R5, R4
+	WORD $0xf34461fe // veor q11, q10, q15
+	WORD $0xf36888c6 // vsub.i32 q12, q12, q3
+	WORD $0xf36aa8ce // vsub.i32 q13, q13, q7
+	WORD $0xf36cc8e6 // vsub.i32 q14, q14, q11
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf30861fe // veor q3, q12, q15
+	EOR R4, R8, R4
+	WORD $0xf30ae1fe // veor q7, q13, q15
+	WORD $0xf34c61fe // veor q11, q14, q15
+	SUB $96, R0
+	SUB.S $1, R6
+	BNE dec25
+	MOVW dst+8(FP), R5
+	WORD $0xf405018d // vst4.32 {d0, d2, d4, d6}, [r5]!
+	WORD $0xf405118d // vst4.32 {d1, d3, d5, d7}, [r5]!
+	WORD $0xf405818d // vst4.32 {d8, d10, d12, d14}, [r5]!
+	WORD $0xf405918d // vst4.32 {d9, d11, d13, d15}, [r5]!
+	WORD $0xf445018d // vst4.32 {d16, d18, d20, d22}, [r5]!
+	WORD $0xf445118d // vst4.32 {d17, d19, d21, d23}, [r5]!
+	MOVW R1, 0(R5)
+	MOVW R2, 4(R5)
+	MOVW R3, 8(R5)
+	MOVW R4, 12(R5)
+	ADD $16, R5
+	MOVW R5, dst+8(FP)
+	B wide23
+
+narrow24:
 	MOVW dst+8(FP), R2
 	MOVW src+12(FP), R3
 	MOVW n+16(FP), R4
 
-loop23:
+loop26:
 	CMP $12, R4
-	BLT tail24
+	BLT tail27
 	WORD $0xf423018d // vld4.32 {d0, d2, d4, d6}, [r3]!
 	WORD $0xf423118d // vld4.32 {d1, d3, d5, d7}, [r3]!
 	WORD $0xf423818d // vld4.32 {d8, d10, d12, d14}, [r3]!
@@ -1771,9 +2085,9 @@ loop23:
 	MOVW rk+0(FP), R7
 	ADD R7, R0
 	SUB $24, R0
-	SRL $1, R6
+	SRL $2, R6
 
-dec27:
+dec30:
 	WORD $0xf3f78050 // vshr.u32 q12, q0, #9
 	MOVW 0(R0), R7
 	WORD $0xf3f7a058 // vshr.u32 q13, q4, #9
@@ -1888,9 +2202,123 @@ dec27:
 	WORD $0xf30861fe // veor q3, q12, q15
 	WORD $0xf30ae1fe // veor q7, q13, q15
 	WORD $0xf34c61fe // veor q11, q14, q15
-	SUB $48, R0
+	WORD $0xf3f78050 // vshr.u32 q12, q0, #9
+	MOVW -48(R0), R7
+	WORD $0xf3f7a058 // vshr.u32 q13, q4, #9
+	MOVW -44(R0), R8
+	WORD $0xf3f7c070 // vshr.u32 q14, q8, #9
+	MOVW -40(R0), R9
+	WORD $0xf3f78550 // vsli.32 q12, q0, #23
+	MOVW -36(R0), R12
+	WORD $0xf3f7a558 // vsli.32 q13, q4, #23
+	WORD $0xf3f7c570 // vsli.32 q14, q8, #23
+	WORD $0xf3a50052 // vshr.u32 q0, q1, #27
+	WORD $0xf3a5805a // vshr.u32 q4, q5, #27
+	WORD $0xf3e50072 // vshr.u32 q8, q9, #27
+	WORD $0xf3a50552 // vsli.32 q0, q1, #5
+	WORD $0xf3a5855a // vsli.32 q4, q5, #5
+	WORD $0xf3e50572 // vsli.32 q8, q9, #5
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf306217e // veor q1, q3, q15
+	MOVW -32(R0), R7
+	WORD $0xf30ea17e // veor q5, q7, q15
+	WORD $0xf34621fe // veor q9, q11, q15
+	WORD $0xf36888c2 // vsub.i32 q12, q12, q1
+	WORD $0xf36aa8ca // vsub.i32 q13, q13, q5
+	WORD $0xf36cc8e2 // vsub.i32 q14, q14, q9
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf30821fe // veor q1, q12, q15
+	MOVW -28(R0), R8
+	WORD $0xf30aa1fe // veor q5, q13, q15
+	WORD $0xf34c21fe // veor q9, q14, q15
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf342817e // veor q12, q1, q15
+	WORD $0xf34aa17e // veor q13, q5, q15
+	WORD $0xf342c1fe // veor q14, q9, q15
+	WORD $0xf3200868 // vsub.i32 q0, q0, q12
+	WORD $0xf328886a // vsub.i32 q4, q4, q13
+	WORD $0xf36008ec // vsub.i32 q8, q8, q14
+	WORD $0xf3e38054 // vshr.u32 q12, q2, #29
+	WORD $0xf3e3a05c // vshr.u32 q13, q6, #29
+	WORD $0xf3e3c074 // vshr.u32 q14, q10, #29
+	WORD $0xf3e38554 // vsli.32 q12, q2, #3
+	WORD $0xf3e3a55c // vsli.32 q13, q6, #3
+	WORD $0xf3e3c574 // vsli.32 q14, q10, #3
+	WORD $0xeeaecb90 // vdup.32 q15, r12
+	WORD $0xf300417e // veor q2, q0, q15
+	WORD $0xf308c17e // veor q6, q4, q15
+	WORD $0xf34041fe // veor q10, q8, q15
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf304017e // veor q0, q2, q15
+	WORD $0xf30c817e // veor q4, q6, q15
+	WORD $0xf34401fe // veor q8, q10, q15
+	WORD $0xf36888c0 // vsub.i32 q12, q12, q0
+	WORD $0xf36aa8c8 // vsub.i32 q13, q13, q4
+	WORD $0xf36cc8e0 // vsub.i32 q14, q14, q8
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf30801fe // veor q0, q12, q15
+	WORD $0xf30a81fe // veor q4, q13, q15
+	WORD $0xf34c01fe // veor q8, q14, q15
+	WORD $0xf3f78056 // vshr.u32 q12, q3, #9
+	MOVW -72(R0), R7
+	WORD $0xf3f7a05e // vshr.u32 q13, q7, #9
+	MOVW -68(R0), R8
+	WORD $0xf3f7c076 // vshr.u32 q14, q11, #9
+	MOVW -64(R0), R9
+	WORD $0xf3f78556 // vsli.32 q12, q3, #23
+	MOVW -60(R0), R12
+	WORD $0xf3f7a55e // vsli.32 q13, q7, #23
+	WORD $0xf3f7c576 // vsli.32 q14, q11, #23
+	WORD $0xf3a56052 // vshr.u32 q3, q1, #27
+	WORD $0xf3a5e05a // vshr.u32 q7, q5, #27
+	WORD $0xf3e56072 // vshr.u32 q11, q9, #27
+	WORD $0xf3a56552 // vsli.32 q3, q1, #5
+	WORD $0xf3a5e55a // vsli.32 q7, q5, #5
+	WORD $0xf3e56572 // vsli.32 q11, q9, #5
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf300217e // veor q1, q0, q15
+	MOVW -56(R0), R7
+	WORD $0xf308a17e // veor q5, q4, q15
+	WORD $0xf34021fe // veor q9, q8, q15
+	WORD $0xf36888c2 // vsub.i32 q12, q12, q1
+	WORD $0xf36aa8ca // vsub.i32 q13, q13, q5
+	WORD $0xf36cc8e2 // vsub.i32 q14, q14, q9
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf30821fe // veor q1, q12, q15
+	MOVW -52(R0), R8
+	WORD $0xf30aa1fe // veor q5, q13, q15
+	WORD $0xf34c21fe // veor q9, q14, q15
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf342817e // veor q12, q1, q15
+	WORD $0xf34aa17e // veor q13, q5, q15
+	WORD $0xf342c1fe // veor q14, q9, q15
+	WORD $0xf3266868 // vsub.i32 q3, q3, q12
+	WORD $0xf32ee86a // vsub.i32 q7, q7, q13
+	WORD $0xf36668ec // vsub.i32 q11, q11, q14
+	WORD $0xf3e38054 // vshr.u32 q12, q2, #29
+	WORD $0xf3e3a05c // vshr.u32 q13, q6, #29
+	WORD $0xf3e3c074 // vshr.u32 q14, q10, #29
+	WORD $0xf3e38554 // vsli.32 q12, q2, #3
+	WORD $0xf3e3a55c // vsli.32 q13, q6, #3
+	WORD $0xf3e3c574 // vsli.32 q14, q10, #3
+	WORD $0xeeaecb90 // vdup.32 q15, r12
+	WORD $0xf306417e // veor q2, q3, q15
+	WORD $0xf30ec17e // veor q6, q7, q15
+	WORD $0xf34641fe // veor q10, q11, q15
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf304617e // veor q3, q2, q15
+	WORD $0xf30ce17e // veor q7, q6, q15
+	WORD $0xf34461fe // veor q11, q10, q15
+	WORD $0xf36888c6 // vsub.i32 q12, q12, q3
+	WORD $0xf36aa8ce // vsub.i32 q13, q13, q7
+	WORD $0xf36cc8e6 // vsub.i32 q14, q14, q11
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf30861fe // veor q3, q12, q15
+	WORD $0xf30ae1fe // veor q7, q13, q15
+	WORD $0xf34c61fe // veor q11, q14, q15
+	SUB $96, R0
 	SUB.S $1, R6
-	BNE dec27
+	BNE dec30
 	WORD $0xf402018d // vst4.32 {d0, d2, d4, d6}, [r2]!
 	WORD $0xf402118d // vst4.32 {d1, d3, d5, d7}, [r2]!
 	WORD $0xf402818d // vst4.32 {d8, d10, d12, d14}, [r2]!
@@ -1898,13 +2326,13 @@ dec27:
 	WORD $0xf442018d // vst4.32 {d16, d18, d20, d22}, [r2]!
 	WORD $0xf442118d // vst4.32 {d17, d19, d21, d23}, [r2]!
 	SUB $12, R4
-	B loop23
+	B loop26
 
-tail24:
+tail27:
 	CMP $0, R4
-	BEQ done25
+	BEQ done28
 	CMP $8, R4
-	BEQ two26
+	BEQ two29
 	WORD $0xf423018d // vld4.32 {d0, d2, d4, d6}, [r3]!
 	WORD $0xf423118d // vld4.32 {d1, d3, d5, d7}, [r3]!
 	MOVW rounds+4(FP), R6
@@ -1913,9 +2341,9 @@ tail24:
 	MOVW rk+0(FP), R7
 	ADD R7, R0
 	SUB $24, R0
-	SRL $1, R6
+	SRL $2, R6
 
-dec28:
+dec31:
 	WORD $0xf3f78050 // vshr.u32 q12, q0, #9
 	MOVW 0(R0), R7
 	WORD $0xf3f78550 // vsli.32 q12, q0, #23
@@ -1970,14 +2398,68 @@ dec28:
 	WORD $0xf36888c6 // vsub.i32 q12, q12, q3
 	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf30861fe // veor q3, q12, q15
-	SUB $48, R0
+	WORD $0xf3f78050 // vshr.u32 q12, q0, #9
+	MOVW -48(R0), R7
+	WORD $0xf3f78550 // vsli.32 q12, q0, #23
+	MOVW -44(R0), R8
+	WORD $0xf3a50052 // vshr.u32 q0, q1, #27
+	MOVW -40(R0), R9
+	WORD $0xf3a50552 // vsli.32 q0, q1, #5
+	MOVW -36(R0), R12
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf306217e // veor q1, q3, q15
+	MOVW -32(R0), R7
+	WORD $0xf36888c2 // vsub.i32 q12, q12, q1
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf30821fe // veor q1, q12, q15
+	MOVW -28(R0), R8
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf342817e // veor q12, q1, q15
+	WORD $0xf3200868 // vsub.i32 q0, q0, q12
+	WORD $0xf3e38054 // vshr.u32 q12, q2, #29
+	WORD $0xf3e38554 // vsli.32 q12, q2, #3
+	WORD $0xeeaecb90 // vdup.32 q15, r12
+	WORD $0xf300417e // veor q2, q0, q15
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf304017e // veor q0, q2, q15
+	WORD $0xf36888c0 // vsub.i32 q12, q12, q0
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf30801fe // veor q0, q12, q15
+	WORD $0xf3f78056 // vshr.u32 q12, q3, #9
+	MOVW -72(R0), R7
+	WORD $0xf3f78556 // vsli.32 q12, q3, #23
+	MOVW -68(R0), R8
+	WORD $0xf3a56052 // vshr.u32 q3, q1, #27
+	MOVW -64(R0), R9
+	WORD $0xf3a56552 // vsli.32 q3, q1, #5
+	MOVW -60(R0), R12
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf300217e // veor q1, q0, q15
+	MOVW -56(R0), R7
+	WORD $0xf36888c2 // vsub.i32 q12, q12, q1
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf30821fe // veor q1, q12, q15
+	MOVW -52(R0), R8
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf342817e // veor q12, q1, q15
+	WORD $0xf3266868 // vsub.i32 q3, q3, q12
+	WORD $0xf3e38054 // vshr.u32 q12, q2, #29
+	WORD $0xf3e38554 // vsli.32 q12, q2, #3
+	WORD $0xeeaecb90 // vdup.32 q15, r12
+	WORD $0xf306417e // veor q2, q3, q15
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf304617e // veor q3, q2, q15
+	WORD $0xf36888c6 // vsub.i32 q12, q12, q3
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf30861fe // veor q3, q12, q15
+	SUB $96, R0
 	SUB.S $1, R6
-	BNE dec28
+	BNE dec31
 	WORD $0xf402018d // vst4.32 {d0, d2, d4, d6}, [r2]!
 	WORD $0xf402118d // vst4.32 {d1, d3, d5, d7}, [r2]!
 	RET
 
-two26:
+two29:
 	WORD $0xf423018d // vld4.32 {d0, d2, d4, d6}, [r3]!
 	WORD $0xf423118d // vld4.32 {d1, d3, d5, d7}, [r3]!
 	WORD $0xf423818d // vld4.32 {d8, d10, d12, d14}, [r3]!
@@ -1988,9 +2470,9 @@ two26:
 	MOVW rk+0(FP), R7
 	ADD R7, R0
 	SUB $24, R0
-	SRL $1, R6
+	SRL $2, R6
 
-dec29:
+dec32:
 	WORD $0xf3f78050 // vshr.u32 q12, q0, #9
 	MOVW 0(R0), R7
 	WORD $0xf3f7a058 // vshr.u32 q13, q4, #9
@@ -2075,24 +2557,108 @@ dec29:
 	WORD $0xeeae8b90 // vdup.32 q15, r8
 	WORD $0xf30861fe // veor q3, q12, q15
 	WORD $0xf30ae1fe // veor q7, q13, q15
-	SUB $48, R0
+	WORD $0xf3f78050 // vshr.u32 q12, q0, #9
+	MOVW -48(R0), R7
+	WORD $0xf3f7a058 // vshr.u32 q13, q4, #9
+	MOVW -44(R0), R8
+	WORD $0xf3f78550 // vsli.32 q12, q0, #23
+	MOVW -40(R0), R9
+	WORD $0xf3f7a558 // vsli.32 q13, q4, #23
+	MOVW -36(R0), R12
+	WORD $0xf3a50052 // vshr.u32 q0, q1, #27
+	WORD $0xf3a5805a // vshr.u32 q4, q5, #27
+	WORD $0xf3a50552 // vsli.32 q0, q1, #5
+	WORD $0xf3a5855a // vsli.32 q4, q5, #5
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf306217e // veor q1, q3, q15
+	MOVW -32(R0), R7
+	WORD $0xf30ea17e // veor q5, q7, q15
+	WORD $0xf36888c2 // vsub.i32 q12, q12, q1
+	WORD $0xf36aa8ca // vsub.i32 q13, q13, q5
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf30821fe // veor q1, q12, q15
+	MOVW -28(R0), R8
+	WORD $0xf30aa1fe // veor q5, q13, q15
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf342817e // veor q12, q1, q15
+	WORD $0xf34aa17e // veor q13, q5, q15
+	WORD $0xf3200868 // vsub.i32 q0, q0, q12
+	WORD $0xf328886a // vsub.i32 q4, q4, q13
+	WORD $0xf3e38054 // vshr.u32 q12, q2, #29
+	WORD $0xf3e3a05c // vshr.u32 q13, q6, #29
+	WORD $0xf3e38554 // vsli.32 q12, q2, #3
+	WORD $0xf3e3a55c // vsli.32 q13, q6, #3
+	WORD $0xeeaecb90 // vdup.32 q15, r12
+	WORD $0xf300417e // veor q2, q0, q15
+	WORD $0xf308c17e // veor q6, q4, q15
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf304017e // veor q0, q2, q15
+	WORD $0xf30c817e // veor q4, q6, q15
+	WORD $0xf36888c0 // vsub.i32 q12, q12, q0
+	WORD $0xf36aa8c8 // vsub.i32 q13, q13, q4
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf30801fe // veor q0, q12, q15
+	WORD $0xf30a81fe // veor q4, q13, q15
+	WORD $0xf3f78056 // vshr.u32 q12, q3, #9
+	MOVW -72(R0), R7
+	WORD $0xf3f7a05e // vshr.u32 q13, q7, #9
+	MOVW -68(R0), R8
+	WORD $0xf3f78556 // vsli.32 q12, q3, #23
+	MOVW -64(R0), R9
+	WORD $0xf3f7a55e // vsli.32 q13, q7, #23
+	MOVW -60(R0), R12
+	WORD $0xf3a56052 // vshr.u32 q3, q1, #27
+	WORD $0xf3a5e05a // vshr.u32 q7, q5, #27
+	WORD $0xf3a56552 // vsli.32 q3, q1, #5
+	WORD $0xf3a5e55a // vsli.32 q7, q5, #5
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf300217e // veor q1, q0, q15
+	MOVW -56(R0), R7
+	WORD $0xf308a17e // veor q5, q4, q15
+	WORD $0xf36888c2 // vsub.i32 q12, q12, q1
+	WORD $0xf36aa8ca // vsub.i32 q13, q13, q5
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf30821fe // veor q1, q12, q15
+	MOVW -52(R0), R8
+	WORD $0xf30aa1fe // veor q5, q13, q15
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf342817e // veor q12, q1, q15
+	WORD $0xf34aa17e // veor q13, q5, q15
+	WORD $0xf3266868 // vsub.i32 q3, q3, q12
+	WORD $0xf32ee86a // vsub.i32 q7, q7, q13
+	WORD $0xf3e38054 // vshr.u32 q12, q2, #29
+	WORD $0xf3e3a05c // vshr.u32 q13, q6, #29
+	WORD $0xf3e38554 // vsli.32 q12, q2, #3
+	WORD $0xf3e3a55c // vsli.32 q13, q6, #3
+	WORD $0xeeaecb90 // vdup.32 q15, r12
+	WORD $0xf306417e // veor q2, q3, q15
+	WORD $0xf30ec17e // veor q6, q7, q15
+	WORD $0xeeae7b90 // vdup.32 q15, r7
+	WORD $0xf304617e // veor q3, q2, q15
+	WORD $0xf30ce17e // veor q7, q6, q15
+	WORD $0xf36888c6 // vsub.i32 q12, q12, q3
+	WORD $0xf36aa8ce // vsub.i32 q13, q13, q7
+	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xf30861fe // veor q3, q12, q15
+	WORD $0xf30ae1fe // veor q7, q13, q15
+	SUB $96, R0
 	SUB.S $1, R6
-	BNE dec29
+	BNE dec32
 	WORD $0xf402018d // vst4.32 {d0, d2, d4, d6}, [r2]!
 	WORD $0xf402118d // vst4.32 {d1, d3, d5, d7}, [r2]!
 	WORD $0xf402818d // vst4.32 {d8, d10, d12, d14}, [r2]!
 	WORD $0xf402918d // vst4.32 {d9, d11, d13, d15}, [r2]!
 
-done25:
+done28:
 	RET
 
 // func ctrBlocksNEON(rk *[192]uint32, rounds int, dst, src *byte, n, wide int, w0, w1, w2, lo uint32)
 TEXT ·ctrBlocksNEON(SB), NOSPLIT, $0-40
 
-wide30:
+wide33:
 	MOVW wide+20(FP), R5
 	SUB.S $13, R5
-	BLO narrow31
+	BLO narrow34
 	MOVW R5, wide+20(FP)
 	MOVW n+16(FP), R5
 	SUB $13, R5
@@ -2160,7 +2726,7 @@ wide30:
 	MOVW rounds+4(FP), R6
 	SRL $2, R6
 	CMP $6, R6
-	BNE keys33
+	BNE keys36
 	MOVW 20(R0), R7
 	MOVW 16(R0), R12
 	MOVW 8(R0), R9
@@ -2169,7 +2735,7 @@ wide30:
 	EOR R7, R9
 	WORD $0xeeae7b90 // vdup.32 q15, r7
 
-enc34:
+enc37:
 	WORD $0xf306617e // veor q3, q3, q15
 	WORD $0xf30ee17e // veor q7, q7, q15
 	WORD $0xf34661fe // veor q11, q11, q15
@@ -2428,14 +2994,14 @@ enc34:
 	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
 	WORD $0xf3fd457c // vsli.32 q10, q14, #29
 	ADD $96, R0
-	BNE enc34
-	B rounded32
+	BNE enc37
+	B rounded35
 
-keys33:
+keys36:
 	MOVW 20(R0), R7
 	WORD $0xeeae7b90 // vdup.32 q15, r7
 
-enc35:
+enc38:
 	WORD $0xf306617e // veor q3, q3, q15
 	MOVW 12(R0), R8
 	WORD $0xf30ee17e // veor q7, q7, q15
@@ -2710,9 +3276,9 @@ enc35:
 	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
 	WORD $0xf3fd457c // vsli.32 q10, q14, #29
 	ADD $96, R0
-	BNE enc35
+	BNE enc38
 
-rounded32:
+rounded35:
 	MOVW R1@>23, R1
 	MOVW R2@>5, R2
 	MOVW R3@>3, R3
@@ -2759,16 +3325,16 @@ rounded32:
 	ADD $16, R6
 	MOVW R5, src+12(FP)
 	MOVW R6, dst+8(FP)
-	B wide30
+	B wide33
 
-narrow31:
+narrow34:
 	MOVW dst+8(FP), R2
 	MOVW src+12(FP), R3
 	MOVW n+16(FP), R4
 
-loop36:
+loop39:
 	CMP $12, R4
-	BLT tail37
+	BLT tail40
 	MOVW w0+24(FP), R7
 	MOVW w1+28(FP), R8
 	MOVW w2+32(FP), R9
@@ -2823,7 +3389,7 @@ loop36:
 	MOVW rounds+4(FP), R6
 	SRL $2, R6
 	CMP $6, R6
-	BNE keys41
+	BNE keys44
 	MOVW 20(R0), R7
 	MOVW 16(R0), R12
 	MOVW 8(R0), R9
@@ -2832,7 +3398,7 @@ loop36:
 	EOR R7, R9
 	WORD $0xeeae7b90 // vdup.32 q15, r7
 
-enc42:
+enc45:
 	WORD $0xf306617e // veor q3, q3, q15
 	WORD $0xf30ee17e // veor q7, q7, q15
 	WORD $0xf34661fe // veor q11, q11, q15
@@ -3055,14 +3621,14 @@ enc42:
 	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
 	WORD $0xf3fd457c // vsli.32 q10, q14, #29
 	ADD $96, R0
-	BNE enc42
-	B rounded40
+	BNE enc45
+	B rounded43
 
-keys41:
+keys44:
 	MOVW 20(R0), R7
 	WORD $0xeeae7b90 // vdup.32 q15, r7
 
-enc43:
+enc46:
 	WORD $0xf306617e // veor q3, q3, q15
 	MOVW 12(R0), R8
 	WORD $0xf30ee17e // veor q7, q7, q15
@@ -3301,9 +3867,9 @@ enc43:
 	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
 	WORD $0xf3fd457c // vsli.32 q10, q14, #29
 	ADD $96, R0
-	BNE enc43
+	BNE enc46
 
-rounded40:
+rounded43:
 	WORD $0xf463818d // vld4.32 {d24, d26, d28, d30}, [r3]!
 	WORD $0xf463918d // vld4.32 {d25, d27, d29, d31}, [r3]!
 	WORD $0xf3000178 // veor q0, q0, q12
@@ -3329,13 +3895,13 @@ rounded40:
 	WORD $0xf442018d // vst4.32 {d16, d18, d20, d22}, [r2]!
 	WORD $0xf442118d // vst4.32 {d17, d19, d21, d23}, [r2]!
 	SUB $12, R4
-	B loop36
+	B loop39
 
-tail37:
+tail40:
 	CMP $0, R4
-	BEQ done38
+	BEQ done41
 	CMP $8, R4
-	BEQ two39
+	BEQ two42
 	MOVW w0+24(FP), R7
 	MOVW w1+28(FP), R8
 	MOVW w2+32(FP), R9
@@ -3360,7 +3926,7 @@ tail37:
 	MOVW rounds+4(FP), R6
 	SRL $2, R6
 	CMP $6, R6
-	BNE keys45
+	BNE keys48
 	MOVW 20(R0), R7
 	MOVW 16(R0), R12
 	MOVW 8(R0), R9
@@ -3369,7 +3935,7 @@ tail37:
 	EOR R7, R9
 	WORD $0xeeae7b90 // vdup.32 q15, r7
 
-enc46:
+enc49:
 	WORD $0xf306617e // veor q3, q3, q15
 	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
@@ -3472,14 +4038,14 @@ enc46:
 	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
 	ADD $96, R0
-	BNE enc46
-	B rounded44
+	BNE enc49
+	B rounded47
 
-keys45:
+keys48:
 	MOVW 20(R0), R7
 	WORD $0xeeae7b90 // vdup.32 q15, r7
 
-enc47:
+enc50:
 	WORD $0xf306617e // veor q3, q3, q15
 	MOVW 12(R0), R8
 	MOVW 4(R0), R9
@@ -3598,9 +4164,9 @@ enc47:
 	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
 	ADD $96, R0
-	BNE enc47
+	BNE enc50
 
-rounded44:
+rounded47:
 	WORD $0xf463818d // vld4.32 {d24, d26, d28, d30}, [r3]!
 	WORD $0xf463918d // vld4.32 {d25, d27, d29, d31}, [r3]!
 	WORD $0xf3000178 // veor q0, q0, q12
@@ -3611,7 +4177,7 @@ rounded44:
 	WORD $0xf402118d // vst4.32 {d1, d3, d5, d7}, [r2]!
 	RET
 
-two39:
+two42:
 	MOVW w0+24(FP), R7
 	MOVW w1+28(FP), R8
 	MOVW w2+32(FP), R9
@@ -3651,7 +4217,7 @@ two39:
 	MOVW rounds+4(FP), R6
 	SRL $2, R6
 	CMP $6, R6
-	BNE keys49
+	BNE keys52
 	MOVW 20(R0), R7
 	MOVW 16(R0), R12
 	MOVW 8(R0), R9
@@ -3660,7 +4226,7 @@ two39:
 	EOR R7, R9
 	WORD $0xeeae7b90 // vdup.32 q15, r7
 
-enc50:
+enc53:
 	WORD $0xf306617e // veor q3, q3, q15
 	WORD $0xf30ee17e // veor q7, q7, q15
 	WORD $0xeea8cb90 // vdup.32 q12, r12
@@ -3823,14 +4389,14 @@ enc50:
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
 	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
 	ADD $96, R0
-	BNE enc50
-	B rounded48
+	BNE enc53
+	B rounded51
 
-keys49:
+keys52:
 	MOVW 20(R0), R7
 	WORD $0xeeae7b90 // vdup.32 q15, r7
 
-enc51:
+enc54:
 	WORD $0xf306617e // veor q3, q3, q15
 	MOVW 12(R0), R8
 	WORD $0xf30ee17e // veor q7, q7, q15
@@ -4009,9 +4575,9 @@ enc51:
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
 	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
 	ADD $96, R0
-	BNE enc51
+	BNE enc54
 
-rounded48:
+rounded51:
 	WORD $0xf463818d // vld4.32 {d24, d26, d28, d30}, [r3]!
 	WORD $0xf463918d // vld4.32 {d25, d27, d29, d31}, [r3]!
 	WORD $0xf3000178 // veor q0, q0, q12
@@ -4029,5 +4595,5 @@ rounded48:
 	WORD $0xf402818d // vst4.32 {d8, d10, d12, d14}, [r2]!
 	WORD $0xf402918d // vst4.32 {d9, d11, d13, d15}, [r2]!
 
-done38:
+done41:
 	RET

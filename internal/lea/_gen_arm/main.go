@@ -13,18 +13,20 @@
 // XORs k5, k3 and k1 into words 3, 2 and 1 in place, so that the other
 // key terms become k3^k4 and k1^k2 (computed in core registers) and k0:
 // LEA-128's k1 = k3 = k5 then costs one broadcast, not three. Each round
-// places its results so that two rounds bring every word back to its
+// places its results so that two rounds bring every NEON word back to its
 // register.
 //
 // NEON issues one instruction per cycle and the core's two integer pipes
-// would idle, so encryption (ECB and CTR) runs a thirteenth block in core
-// registers beside the twelve, as Seo et al. do ("Parallel Implementations
-// of LEA, Revisited", WISA 2016): it reuses the broadcast key words, and the
-// barrel shifter applies each rotation when the word is next read, so a
-// round costs it nine instructions. Its words move one register per round,
-// so the round loop runs four rounds per iteration (every key size has a
-// multiple of four). The caller passes how many blocks, a multiple of 52, to
-// take 13 at a time; the others go 12 at a time, then 4 or 8, NEON alone.
+// would idle, so every kernel runs a thirteenth block in core registers
+// beside the twelve, as Seo et al. do ("Parallel Implementations of LEA,
+// Revisited", WISA 2016): it reuses the broadcast key words, and the barrel
+// shifter rotates operands for free (encryption applies each rotation when
+// the word is next read, decryption subtracts from a rotated word with
+// RSB), so a round costs it nine instructions. Its words move one register
+// per round, so the round loops run four rounds per iteration (every key
+// size has a multiple of four). The caller passes how many blocks, a
+// multiple of 52, to take 13 at a time; the others go 12 at a time, then 4
+// or 8, NEON alone.
 package main
 
 import (
@@ -74,6 +76,8 @@ type gen struct {
 	// rotation still owed to each.
 	cb  *[4]int
 	rot [4]int
+	// rot0 is rot where the round loop starts and ends.
+	rot0 [4]int
 	// Core instructions of the rounds wait here to go out one after each
 	// NEON instruction: llvm-mca's Cortex-A9 dispatches in order, two a
 	// cycle, so a run of them would hold NEON back.
@@ -310,37 +314,59 @@ func (g *gen) decRound(ss []set, off int) {
 	g.each(ss, func(s set) armgen.Inst { return armgen.Vsli(s.x[e], s.x[a], 23) })
 	g.each(ss, func(s set) armgen.Inst { return armgen.Vshr(s.x[a], s.x[b], 27) })
 	g.each(ss, func(s set) armgen.Inst { return armgen.Vsli(s.x[a], s.x[b], 5) })
-	// x1 = (ROR9(y0) - (x0^k0)) ^ k1 into y1's register, x0 = y3.
+	// x1 = (ROR9(y0) - (x0^k0)) ^ k1 into y1's register, x0 = y3. The
+	// core block takes each step beside, in the register of y_j, while
+	// the key word is still in its core register.
 	g.dup(rA)
+	g.coreDecSub(0, 3, 9, rA)
 	g.load(k(4), rA)
 	g.each(ss, func(s set) armgen.Inst { return armgen.Veor(s.x[b], s.x[d], vKey) })
 	g.each(ss, func(s set) armgen.Inst { return armgen.Vsub(s.x[e], s.x[e], s.x[b]) })
 	g.dup(rB)
+	g.coreXor(0, rB)
 	g.load(k(5), rB)
 	g.each(ss, func(s set) armgen.Inst { return armgen.Veor(s.x[b], s.x[e], vKey) })
 	// x2 = (ROL5(y1) - (x1^k2)) ^ k3 into y2's register.
 	g.dup(rC)
+	g.coreDecSub(1, 0, 27, rC)
 	g.each(ss, func(s set) armgen.Inst { return armgen.Veor(s.x[e], s.x[b], vKey) })
 	g.each(ss, func(s set) armgen.Inst { return armgen.Vsub(s.x[a], s.x[a], s.x[e]) })
 	g.each(ss, func(s set) armgen.Inst { return armgen.Vshr(s.x[e], s.x[c], 29) })
 	g.each(ss, func(s set) armgen.Inst { return armgen.Vsli(s.x[e], s.x[c], 3) })
 	g.dup(rD)
+	g.coreXor(1, rD)
 	g.each(ss, func(s set) armgen.Inst { return armgen.Veor(s.x[c], s.x[a], vKey) })
 	// x3 = (ROL3(y2) - (x2^k4)) ^ k5 into y0's register.
 	g.dup(rA)
+	g.coreDecSub(2, 1, 29, rA)
 	g.each(ss, func(s set) armgen.Inst { return armgen.Veor(s.x[a], s.x[c], vKey) })
 	g.each(ss, func(s set) armgen.Inst { return armgen.Vsub(s.x[e], s.x[e], s.x[a]) })
 	g.dup(rB)
+	g.coreXor(2, rB)
 	g.each(ss, func(s set) armgen.Inst { return armgen.Veor(s.x[a], s.x[e], vKey) })
-	// x0..x3 are in y3's, y1's, y2's and y0's registers.
+	// x0..x3 are in y3's, y1's, y2's and y0's registers; in the core
+	// block, y3's, y0's, y1's and y2's.
 	for i := range ss {
 		x := &ss[i].x
 		x[a], x[d] = x[d], x[a]
 	}
+	if g.cb != nil {
+		x := g.cb
+		*x = [4]int{x[3], x[0], x[1], x[2]}
+	}
 }
 
-// decRounds emits all decryption rounds, two per iteration, from the last
-// round key.
+// coreDecSub: core word j = ROR(word j, r) - (word prev ^ key register k),
+// a decryption step before its final XOR.
+func (g *gen) coreDecSub(j, prev, r, k int) {
+	if g.cb != nil {
+		g.arm("EOR R%d, R%d, R%d", k, g.cb[prev], rT)
+		g.arm("RSB R%d@>%d, R%d, R%d", g.cb[j], r, rT, g.cb[j])
+	}
+}
+
+// decRounds emits all decryption rounds, four per iteration (the core
+// block's words move one register a round), from the last round key.
 func (g *gen) decRounds(ss []set) {
 	// kp = rk + 24*(rounds-1)
 	g.Op("MOVW rounds+4(FP), R%d", rCnt)
@@ -349,13 +375,14 @@ func (g *gen) decRounds(ss []set) {
 	g.Op("MOVW rk+0(FP), R%d", rA)
 	g.Op("ADD R%d, R%d", rA, rKP)
 	g.Op("SUB $24, R%d", rKP)
-	g.Op("SRL $1, R%d", rCnt)
+	g.Op("SRL $2, R%d", rCnt)
 	loop := g.NewLabel("dec")
 	g.Label(loop)
-	g.decRound(ss, 0)
-	g.decRound(ss, -24)
+	for r := range 4 {
+		g.decRound(ss, -24*r)
+	}
 	g.flush()
-	g.Op("SUB $48, R%d", rKP)
+	g.Op("SUB $96, R%d", rKP)
 	g.Op("SUB.S $1, R%d", rCnt)
 	g.Op("BNE %s", loop)
 	g.home(ss)
@@ -368,15 +395,15 @@ func (g *gen) home(ss []set) {
 			panic("words not back in place after the round loop")
 		}
 	}
-	if g.cb != nil && (*g.cb != core || g.rot != [4]int{23, 5, 3, 23}) {
+	if g.cb != nil && (*g.cb != core || g.rot != g.rot0) {
 		panic("core block not back in place after the round loop")
 	}
 }
 
 // wide emits, while the wide argument is not 0, body for 13 blocks, and
-// subtracts 13 from wide and n. The core block's words are in core[0..3]
-// with the owed rotations 23, 5, 3, 23 when the rounds start and end.
-func (g *gen) wide(body func()) {
+// subtracts 13 from wide and n. The core block's words are in core[0..3],
+// owing the right rotations rot, when the rounds start and end.
+func (g *gen) wide(rot [4]int, body func()) {
 	loop, done := g.NewLabel("wide"), g.NewLabel("narrow")
 	g.Label(loop)
 	g.Op("MOVW wide+20(FP), R%d", rT)
@@ -388,24 +415,32 @@ func (g *gen) wide(body func()) {
 	g.Op("MOVW R%d, n+16(FP)", rT)
 	g.cb = new([4]int)
 	*g.cb = core
-	g.rot = [4]int{23, 5, 3, 23}
+	g.rot, g.rot0 = rot, rot
 	body()
 	g.cb = nil
 	g.Op("B %s", loop)
 	g.Label(done)
 }
 
+// encRot is what encryption's rounds owe the core block's words at the
+// start and end of the round loop.
+var encRot = [4]int{23, 5, 3, 23}
+
 // preRotate rotates the core block's words left by what the rounds will
 // owe them; settle pays it after the rounds.
 func (g *gen) preRotate() {
-	for i, r := range [4]int{23, 5, 3, 23} {
-		g.Op("MOVW R%d@>%d, R%d", core[i], 32-r, core[i])
+	for i, r := range g.rot0 {
+		if r != 0 {
+			g.Op("MOVW R%d@>%d, R%d", core[i], 32-r, core[i])
+		}
 	}
 }
 
 func (g *gen) settle() {
-	for i, r := range [4]int{23, 5, 3, 23} {
-		g.Op("MOVW R%d@>%d, R%d", core[i], r, core[i])
+	for i, r := range g.rot0 {
+		if r != 0 {
+			g.Op("MOVW R%d@>%d, R%d", core[i], r, core[i])
+		}
 	}
 }
 
@@ -459,8 +494,15 @@ const ecbArgs = "rk *[192]uint32, rounds int, dst, src *byte, n, wide int"
 // same.
 func (g *gen) encrypt() {
 	g.Func("encryptBlocksNEON", ecbArgs, 24)
+	g.ecbWide(encRot, g.encRounds)
+	g.ecbGroups(g.encRounds)
+}
+
+// ecbWide emits the groups of 13 blocks of ECB, with rounds between the
+// loads and the stores.
+func (g *gen) ecbWide(rot [4]int, rounds func(ss []set)) {
 	ss := sets(3)
-	g.wide(func() {
+	g.wide(rot, func() {
 		g.Op("MOVW src+12(FP), R%d", rT)
 		g.ld4(ss, rT)
 		// The core block is the thirteenth.
@@ -470,7 +512,7 @@ func (g *gen) encrypt() {
 			g.Op("MOVW %d(R%d), R%d", 4*i, rT, r)
 		}
 		g.preRotate()
-		g.encRounds(ss)
+		rounds(ss)
 		g.settle()
 		g.Op("MOVW dst+8(FP), R%d", rT)
 		g.st4(ss, rT)
@@ -480,7 +522,6 @@ func (g *gen) encrypt() {
 		g.Op("ADD $16, R%d", rT)
 		g.Op("MOVW R%d, dst+8(FP)", rT)
 	})
-	g.ecbGroups(g.encRounds)
 }
 
 // ecbGroups emits the groups of 12, 8 or 4 blocks of ECB on NEON alone,
@@ -494,10 +535,12 @@ func (g *gen) ecbGroups(rounds func(ss []set)) {
 	})
 }
 
-// decrypt emits decryptBlocksNEON for n > 0 blocks, a multiple of 4; dst
-// and src may be the same.
+// decrypt emits decryptBlocksNEON for n > 0 blocks, a multiple of 4, the
+// first wide of them (a multiple of 52) 13 at a time; dst and src may be the
+// same.
 func (g *gen) decrypt() {
-	g.Func("decryptBlocksNEON", "rk *[192]uint32, rounds int, dst, src *byte, n int", 20)
+	g.Func("decryptBlocksNEON", ecbArgs, 24)
+	g.ecbWide([4]int{}, g.decRounds)
 	g.ecbGroups(g.decRounds)
 }
 
@@ -544,7 +587,7 @@ func (g *gen) ctr() {
 		}
 	}
 	ss := sets(3)
-	g.wide(func() {
+	g.wide(encRot, func() {
 		counters(ss)
 		// The core block's counter is the thirteenth.
 		for i, r := range []int{rA, rB, rC} {
