@@ -2667,51 +2667,51 @@ wide33:
 	MOVW w1+28(FP), R8
 	MOVW w2+32(FP), R9
 	MOVW lo+36(FP), R12
+	REV R12, R0
+	ADD $1, R12, R1
+	REV R1, R1
+	ADD $2, R12, R5
+	REV R5, R5
+	ADD $3, R12, R6
+	REV R6, R6
 	WORD $0xeea07b10 // vdup.32 q0, r7
 	WORD $0xeea28b10 // vdup.32 q1, r8
 	WORD $0xeea49b10 // vdup.32 q2, r9
+	WORD $0xee060b10 // vmov.32 d6[0], r0
+	WORD $0xee075b10 // vmov.32 d7[0], r5
+	WORD $0xee261b10 // vmov.32 d6[1], r1
+	WORD $0xee276b10 // vmov.32 d7[1], r6
+	ADD $4, R12, R0
+	REV R0, R0
+	ADD $5, R12, R1
+	REV R1, R1
+	ADD $6, R12, R5
+	REV R5, R5
+	ADD $7, R12, R6
+	REV R6, R6
 	WORD $0xeea87b10 // vdup.32 q4, r7
 	WORD $0xeeaa8b10 // vdup.32 q5, r8
 	WORD $0xeeac9b10 // vdup.32 q6, r9
+	WORD $0xee0e0b10 // vmov.32 d14[0], r0
+	WORD $0xee0f5b10 // vmov.32 d15[0], r5
+	WORD $0xee2e1b10 // vmov.32 d14[1], r1
+	WORD $0xee2f6b10 // vmov.32 d15[1], r6
+	ADD $8, R12, R0
+	REV R0, R0
+	ADD $9, R12, R1
+	REV R1, R1
+	ADD $10, R12, R5
+	REV R5, R5
+	ADD $11, R12, R6
+	REV R6, R6
 	WORD $0xeea07b90 // vdup.32 q8, r7
 	WORD $0xeea28b90 // vdup.32 q9, r8
 	WORD $0xeea49b90 // vdup.32 q10, r9
-	REV R12, R5
-	WORD $0xee065b10 // vmov.32 d6[0], r5
-	ADD $1, R12
-	REV R12, R5
-	WORD $0xee265b10 // vmov.32 d6[1], r5
-	ADD $1, R12
-	REV R12, R5
-	WORD $0xee075b10 // vmov.32 d7[0], r5
-	ADD $1, R12
-	REV R12, R5
-	WORD $0xee275b10 // vmov.32 d7[1], r5
-	ADD $1, R12
-	REV R12, R5
-	WORD $0xee0e5b10 // vmov.32 d14[0], r5
-	ADD $1, R12
-	REV R12, R5
-	WORD $0xee2e5b10 // vmov.32 d14[1], r5
-	ADD $1, R12
-	REV R12, R5
-	WORD $0xee0f5b10 // vmov.32 d15[0], r5
-	ADD $1, R12
-	REV R12, R5
-	WORD $0xee2f5b10 // vmov.32 d15[1], r5
-	ADD $1, R12
-	REV R12, R5
-	WORD $0xee065b90 // vmov.32 d22[0], r5
-	ADD $1, R12
-	REV R12, R5
-	WORD $0xee265b90 // vmov.32 d22[1], r5
-	ADD $1, R12
-	REV R12, R5
+	WORD $0xee060b90 // vmov.32 d22[0], r0
 	WORD $0xee075b90 // vmov.32 d23[0], r5
-	ADD $1, R12
-	REV R12, R5
-	WORD $0xee275b90 // vmov.32 d23[1], r5
-	ADD $1, R12
+	WORD $0xee261b90 // vmov.32 d22[1], r1
+	WORD $0xee276b90 // vmov.32 d23[1], r6
+	ADD $12, R12
 	MOVW R7, R1
 	MOVW R8, R2
 	MOVW R9, R3
@@ -3291,18 +3291,18 @@ rounded35:
 	WORD $0xf302217a // veor q1, q1, q13
 	WORD $0xf304417c // veor q2, q2, q14
 	WORD $0xf306617e // veor q3, q3, q15
-	WORD $0xf406018d // vst4.32 {d0, d2, d4, d6}, [r6]!
-	WORD $0xf406118d // vst4.32 {d1, d3, d5, d7}, [r6]!
 	WORD $0xf465818d // vld4.32 {d24, d26, d28, d30}, [r5]!
 	WORD $0xf465918d // vld4.32 {d25, d27, d29, d31}, [r5]!
+	WORD $0xf406018d // vst4.32 {d0, d2, d4, d6}, [r6]!
+	WORD $0xf406118d // vst4.32 {d1, d3, d5, d7}, [r6]!
 	WORD $0xf3088178 // veor q4, q4, q12
 	WORD $0xf30aa17a // veor q5, q5, q13
 	WORD $0xf30cc17c // veor q6, q6, q14
 	WORD $0xf30ee17e // veor q7, q7, q15
-	WORD $0xf406818d // vst4.32 {d8, d10, d12, d14}, [r6]!
-	WORD $0xf406918d // vst4.32 {d9, d11, d13, d15}, [r6]!
 	WORD $0xf465818d // vld4.32 {d24, d26, d28, d30}, [r5]!
 	WORD $0xf465918d // vld4.32 {d25, d27, d29, d31}, [r5]!
+	WORD $0xf406818d // vst4.32 {d8, d10, d12, d14}, [r6]!
+	WORD $0xf406918d // vst4.32 {d9, d11, d13, d15}, [r6]!
 	WORD $0xf34001f8 // veor q8, q8, q12
 	WORD $0xf34221fa // veor q9, q9, q13
 	WORD $0xf34441fc // veor q10, q10, q14
@@ -3339,51 +3339,51 @@ loop39:
 	MOVW w1+28(FP), R8
 	MOVW w2+32(FP), R9
 	MOVW lo+36(FP), R12
+	REV R12, R0
+	ADD $1, R12, R1
+	REV R1, R1
+	ADD $2, R12, R5
+	REV R5, R5
+	ADD $3, R12, R6
+	REV R6, R6
 	WORD $0xeea07b10 // vdup.32 q0, r7
 	WORD $0xeea28b10 // vdup.32 q1, r8
 	WORD $0xeea49b10 // vdup.32 q2, r9
+	WORD $0xee060b10 // vmov.32 d6[0], r0
+	WORD $0xee075b10 // vmov.32 d7[0], r5
+	WORD $0xee261b10 // vmov.32 d6[1], r1
+	WORD $0xee276b10 // vmov.32 d7[1], r6
+	ADD $4, R12, R0
+	REV R0, R0
+	ADD $5, R12, R1
+	REV R1, R1
+	ADD $6, R12, R5
+	REV R5, R5
+	ADD $7, R12, R6
+	REV R6, R6
 	WORD $0xeea87b10 // vdup.32 q4, r7
 	WORD $0xeeaa8b10 // vdup.32 q5, r8
 	WORD $0xeeac9b10 // vdup.32 q6, r9
+	WORD $0xee0e0b10 // vmov.32 d14[0], r0
+	WORD $0xee0f5b10 // vmov.32 d15[0], r5
+	WORD $0xee2e1b10 // vmov.32 d14[1], r1
+	WORD $0xee2f6b10 // vmov.32 d15[1], r6
+	ADD $8, R12, R0
+	REV R0, R0
+	ADD $9, R12, R1
+	REV R1, R1
+	ADD $10, R12, R5
+	REV R5, R5
+	ADD $11, R12, R6
+	REV R6, R6
 	WORD $0xeea07b90 // vdup.32 q8, r7
 	WORD $0xeea28b90 // vdup.32 q9, r8
 	WORD $0xeea49b90 // vdup.32 q10, r9
-	REV R12, R5
-	WORD $0xee065b10 // vmov.32 d6[0], r5
-	ADD $1, R12
-	REV R12, R5
-	WORD $0xee265b10 // vmov.32 d6[1], r5
-	ADD $1, R12
-	REV R12, R5
-	WORD $0xee075b10 // vmov.32 d7[0], r5
-	ADD $1, R12
-	REV R12, R5
-	WORD $0xee275b10 // vmov.32 d7[1], r5
-	ADD $1, R12
-	REV R12, R5
-	WORD $0xee0e5b10 // vmov.32 d14[0], r5
-	ADD $1, R12
-	REV R12, R5
-	WORD $0xee2e5b10 // vmov.32 d14[1], r5
-	ADD $1, R12
-	REV R12, R5
-	WORD $0xee0f5b10 // vmov.32 d15[0], r5
-	ADD $1, R12
-	REV R12, R5
-	WORD $0xee2f5b10 // vmov.32 d15[1], r5
-	ADD $1, R12
-	REV R12, R5
-	WORD $0xee065b90 // vmov.32 d22[0], r5
-	ADD $1, R12
-	REV R12, R5
-	WORD $0xee265b90 // vmov.32 d22[1], r5
-	ADD $1, R12
-	REV R12, R5
+	WORD $0xee060b90 // vmov.32 d22[0], r0
 	WORD $0xee075b90 // vmov.32 d23[0], r5
-	ADD $1, R12
-	REV R12, R5
-	WORD $0xee275b90 // vmov.32 d23[1], r5
-	ADD $1, R12
+	WORD $0xee261b90 // vmov.32 d22[1], r1
+	WORD $0xee276b90 // vmov.32 d23[1], r6
+	ADD $12, R12
 	MOVW R12, lo+36(FP)
 	MOVW rk+0(FP), R0
 	MOVW rounds+4(FP), R6
@@ -3876,18 +3876,18 @@ rounded43:
 	WORD $0xf302217a // veor q1, q1, q13
 	WORD $0xf304417c // veor q2, q2, q14
 	WORD $0xf306617e // veor q3, q3, q15
-	WORD $0xf402018d // vst4.32 {d0, d2, d4, d6}, [r2]!
-	WORD $0xf402118d // vst4.32 {d1, d3, d5, d7}, [r2]!
 	WORD $0xf463818d // vld4.32 {d24, d26, d28, d30}, [r3]!
 	WORD $0xf463918d // vld4.32 {d25, d27, d29, d31}, [r3]!
+	WORD $0xf402018d // vst4.32 {d0, d2, d4, d6}, [r2]!
+	WORD $0xf402118d // vst4.32 {d1, d3, d5, d7}, [r2]!
 	WORD $0xf3088178 // veor q4, q4, q12
 	WORD $0xf30aa17a // veor q5, q5, q13
 	WORD $0xf30cc17c // veor q6, q6, q14
 	WORD $0xf30ee17e // veor q7, q7, q15
-	WORD $0xf402818d // vst4.32 {d8, d10, d12, d14}, [r2]!
-	WORD $0xf402918d // vst4.32 {d9, d11, d13, d15}, [r2]!
 	WORD $0xf463818d // vld4.32 {d24, d26, d28, d30}, [r3]!
 	WORD $0xf463918d // vld4.32 {d25, d27, d29, d31}, [r3]!
+	WORD $0xf402818d // vst4.32 {d8, d10, d12, d14}, [r2]!
+	WORD $0xf402918d // vst4.32 {d9, d11, d13, d15}, [r2]!
 	WORD $0xf34001f8 // veor q8, q8, q12
 	WORD $0xf34221fa // veor q9, q9, q13
 	WORD $0xf34441fc // veor q10, q10, q14
@@ -3906,21 +3906,21 @@ tail40:
 	MOVW w1+28(FP), R8
 	MOVW w2+32(FP), R9
 	MOVW lo+36(FP), R12
+	REV R12, R0
+	ADD $1, R12, R1
+	REV R1, R1
+	ADD $2, R12, R5
+	REV R5, R5
+	ADD $3, R12, R6
+	REV R6, R6
 	WORD $0xeea07b10 // vdup.32 q0, r7
 	WORD $0xeea28b10 // vdup.32 q1, r8
 	WORD $0xeea49b10 // vdup.32 q2, r9
-	REV R12, R5
-	WORD $0xee065b10 // vmov.32 d6[0], r5
-	ADD $1, R12
-	REV R12, R5
-	WORD $0xee265b10 // vmov.32 d6[1], r5
-	ADD $1, R12
-	REV R12, R5
+	WORD $0xee060b10 // vmov.32 d6[0], r0
 	WORD $0xee075b10 // vmov.32 d7[0], r5
-	ADD $1, R12
-	REV R12, R5
-	WORD $0xee275b10 // vmov.32 d7[1], r5
-	ADD $1, R12
+	WORD $0xee261b10 // vmov.32 d6[1], r1
+	WORD $0xee276b10 // vmov.32 d7[1], r6
+	ADD $4, R12
 	MOVW R12, lo+36(FP)
 	MOVW rk+0(FP), R0
 	MOVW rounds+4(FP), R6
@@ -4182,36 +4182,36 @@ two42:
 	MOVW w1+28(FP), R8
 	MOVW w2+32(FP), R9
 	MOVW lo+36(FP), R12
+	REV R12, R0
+	ADD $1, R12, R1
+	REV R1, R1
+	ADD $2, R12, R5
+	REV R5, R5
+	ADD $3, R12, R6
+	REV R6, R6
 	WORD $0xeea07b10 // vdup.32 q0, r7
 	WORD $0xeea28b10 // vdup.32 q1, r8
 	WORD $0xeea49b10 // vdup.32 q2, r9
+	WORD $0xee060b10 // vmov.32 d6[0], r0
+	WORD $0xee075b10 // vmov.32 d7[0], r5
+	WORD $0xee261b10 // vmov.32 d6[1], r1
+	WORD $0xee276b10 // vmov.32 d7[1], r6
+	ADD $4, R12, R0
+	REV R0, R0
+	ADD $5, R12, R1
+	REV R1, R1
+	ADD $6, R12, R5
+	REV R5, R5
+	ADD $7, R12, R6
+	REV R6, R6
 	WORD $0xeea87b10 // vdup.32 q4, r7
 	WORD $0xeeaa8b10 // vdup.32 q5, r8
 	WORD $0xeeac9b10 // vdup.32 q6, r9
-	REV R12, R5
-	WORD $0xee065b10 // vmov.32 d6[0], r5
-	ADD $1, R12
-	REV R12, R5
-	WORD $0xee265b10 // vmov.32 d6[1], r5
-	ADD $1, R12
-	REV R12, R5
-	WORD $0xee075b10 // vmov.32 d7[0], r5
-	ADD $1, R12
-	REV R12, R5
-	WORD $0xee275b10 // vmov.32 d7[1], r5
-	ADD $1, R12
-	REV R12, R5
-	WORD $0xee0e5b10 // vmov.32 d14[0], r5
-	ADD $1, R12
-	REV R12, R5
-	WORD $0xee2e5b10 // vmov.32 d14[1], r5
-	ADD $1, R12
-	REV R12, R5
+	WORD $0xee0e0b10 // vmov.32 d14[0], r0
 	WORD $0xee0f5b10 // vmov.32 d15[0], r5
-	ADD $1, R12
-	REV R12, R5
-	WORD $0xee2f5b10 // vmov.32 d15[1], r5
-	ADD $1, R12
+	WORD $0xee2e1b10 // vmov.32 d14[1], r1
+	WORD $0xee2f6b10 // vmov.32 d15[1], r6
+	ADD $8, R12
 	MOVW R12, lo+36(FP)
 	MOVW rk+0(FP), R0
 	MOVW rounds+4(FP), R6
@@ -4584,10 +4584,10 @@ rounded51:
 	WORD $0xf302217a // veor q1, q1, q13
 	WORD $0xf304417c // veor q2, q2, q14
 	WORD $0xf306617e // veor q3, q3, q15
-	WORD $0xf402018d // vst4.32 {d0, d2, d4, d6}, [r2]!
-	WORD $0xf402118d // vst4.32 {d1, d3, d5, d7}, [r2]!
 	WORD $0xf463818d // vld4.32 {d24, d26, d28, d30}, [r3]!
 	WORD $0xf463918d // vld4.32 {d25, d27, d29, d31}, [r3]!
+	WORD $0xf402018d // vst4.32 {d0, d2, d4, d6}, [r2]!
+	WORD $0xf402118d // vst4.32 {d1, d3, d5, d7}, [r2]!
 	WORD $0xf3088178 // veor q4, q4, q12
 	WORD $0xf30aa17a // veor q5, q5, q13
 	WORD $0xf30cc17c // veor q6, q6, q14

@@ -558,33 +558,43 @@ func (g *gen) ctr() {
 		g.Op("MOVW w1+28(FP), R%d", rB)
 		g.Op("MOVW w2+32(FP), R%d", rC)
 		g.Op("MOVW lo+36(FP), R%d", rD)
-		for _, s := range ss {
+		// Each set's four counters are byte-reversed into registers free
+		// until the rounds, while NEON broadcasts the set's other words.
+		tmp := [4]int{rKP, 1, rT, rCnt}
+		for i, s := range ss {
+			for j, t := range tmp {
+				if i > 0 || j > 0 {
+					g.Op("ADD $%d, R%d, R%d", 4*i+j, rD, t)
+					g.Op("REV R%d, R%d", t, t)
+				} else {
+					g.Op("REV R%d, R%d", rD, t)
+				}
+			}
 			g.neon(armgen.VdupR(s.x[0], rA))
 			g.neon(armgen.VdupR(s.x[1], rB))
 			g.neon(armgen.VdupR(s.x[2], rC))
-		}
-		for _, s := range ss {
-			for j := range 4 {
-				g.Op("REV R%d, R%d", rD, rT)
-				g.neon(armgen.VmovLane(2*s.x[3]+j/2, j%2, rT))
-				g.Op("ADD $1, R%d", rD)
+			// Alternate the two D registers: a lane write waits for the
+			// last write to its register.
+			for _, j := range []int{0, 2, 1, 3} {
+				g.neon(armgen.VmovLane(2*s.x[3]+j/2, j%2, tmp[j]))
 			}
 		}
+		g.Op("ADD $%d, R%d", 4*len(ss), rD)
 	}
 	// xorIn XORs the input at src into the sets' words and stores them at
-	// dst, advancing both.
+	// dst, advancing both; a set's store goes between the next set's load
+	// and the XORs that wait for it.
 	xorIn := func(ss []set, src, dst int) {
-		for _, s := range ss {
-			for _, i := range armgen.Ld4(12, src) {
-				g.neon(i)
+		for i, s := range ss {
+			g.ld4([]set{{[5]int{12}}}, src)
+			if i > 0 {
+				g.st4(ss[i-1:i], dst)
 			}
 			for j := range 4 {
 				g.neon(armgen.Veor(s.x[j], s.x[j], 12+j))
 			}
-			for _, i := range armgen.St4(s.x[0], dst) {
-				g.neon(i)
-			}
 		}
+		g.st4(ss[len(ss)-1:], dst)
 	}
 	ss := sets(3)
 	g.wide(encRot, func() {
