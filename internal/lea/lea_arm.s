@@ -309,35 +309,35 @@ enc5:
 
 keys4:
 	MOVW 20(R0), R7
+	MOVW 16(R0), R12
+	MOVW 12(R0), R8
+	MOVW 4(R0), R9
+	EOR R8, R12
 	WORD $0xeeae7b90 // vdup.32 q15, r7
 
 enc6:
 	WORD $0xf306617e // veor q3, q3, q15
-	MOVW 12(R0), R8
 	WORD $0xf30ee17e // veor q7, q7, q15
-	MOVW 4(R0), R9
 	WORD $0xf34661fe // veor q11, q11, q15
-	MOVW 16(R0), R12
 	EOR R4@>23, R7, R4
 	MOVW 8(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
-	EOR R8, R12
 	WORD $0xf30cc17e // veor q6, q6, q15
 	WORD $0xf34441fe // veor q10, q10, q15
 	EOR R3@>3, R8, R3
 	MOVW 0(R0), R8
-	EOR R9, R7
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	EOR R9, R7
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
 	WORD $0xf34221fe // veor q9, q9, q15
 	EOR R2@>5, R9, R2
 	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf344c1f8 // veor q14, q10, q12
-	WORD $0xf34ca178 // veor q13, q6, q12
-	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26cc8e6 // vadd.i32 q14, q14, q11
 	EOR R3, R12, R5
 	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
@@ -363,9 +363,13 @@ enc6:
 	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
 	MOVW 44(R0), R7
 	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
+	MOVW 40(R0), R12
 	WORD $0xf3e96072 // vshr.u32 q11, q9, #23
+	MOVW 36(R0), R8
 	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	MOVW 28(R0), R9
 	WORD $0xf3a9e55a // vsli.32 q7, q5, #9
+	EOR R8, R12
 	WORD $0xf3e96572 // vsli.32 q11, q9, #9
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
@@ -381,31 +385,27 @@ enc6:
 	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
 	WORD $0xf3fd457c // vsli.32 q10, q14, #29
 	WORD $0xf300017e // veor q0, q0, q15
-	MOVW 36(R0), R8
 	WORD $0xf308817e // veor q4, q4, q15
-	MOVW 28(R0), R9
 	WORD $0xf34001fe // veor q8, q8, q15
-	MOVW 40(R0), R12
 	EOR R1@>23, R7, R1
 	MOVW 32(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
-	EOR R8, R12
 	WORD $0xf30cc17e // veor q6, q6, q15
 	WORD $0xf34441fe // veor q10, q10, q15
 	EOR R4@>3, R8, R4
 	MOVW 24(R0), R8
-	EOR R9, R7
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	EOR R9, R7
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
 	WORD $0xf34221fe // veor q9, q9, q15
 	EOR R3@>5, R9, R3
 	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf344c1f8 // veor q14, q10, q12
-	WORD $0xf34ca178 // veor q13, q6, q12
-	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26cc8e0 // vadd.i32 q14, q14, q8
 	EOR R4, R12, R5
 	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
@@ -431,9 +431,13 @@ enc6:
 	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
 	MOVW 68(R0), R7
 	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
+	MOVW 64(R0), R12
 	WORD $0xf3e90072 // vshr.u32 q8, q9, #23
+	MOVW 60(R0), R8
 	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	MOVW 52(R0), R9
 	WORD $0xf3a9855a // vsli.32 q4, q5, #9
+	EOR R8, R12
 	WORD $0xf3e90572 // vsli.32 q8, q9, #9
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
@@ -449,31 +453,27 @@ enc6:
 	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
 	WORD $0xf3fd457c // vsli.32 q10, q14, #29
 	WORD $0xf306617e // veor q3, q3, q15
-	MOVW 60(R0), R8
 	WORD $0xf30ee17e // veor q7, q7, q15
-	MOVW 52(R0), R9
 	WORD $0xf34661fe // veor q11, q11, q15
-	MOVW 64(R0), R12
 	EOR R2@>23, R7, R2
 	MOVW 56(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
-	EOR R8, R12
 	WORD $0xf30cc17e // veor q6, q6, q15
 	WORD $0xf34441fe // veor q10, q10, q15
 	EOR R1@>3, R8, R1
 	MOVW 48(R0), R8
-	EOR R9, R7
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	EOR R9, R7
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
 	WORD $0xf34221fe // veor q9, q9, q15
 	EOR R4@>5, R9, R4
 	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf344c1f8 // veor q14, q10, q12
-	WORD $0xf34ca178 // veor q13, q6, q12
-	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26cc8e6 // vadd.i32 q14, q14, q11
 	EOR R1, R12, R5
 	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
@@ -499,9 +499,13 @@ enc6:
 	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
 	MOVW 92(R0), R7
 	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
+	MOVW 88(R0), R12
 	WORD $0xf3e96072 // vshr.u32 q11, q9, #23
+	MOVW 84(R0), R8
 	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	MOVW 76(R0), R9
 	WORD $0xf3a9e55a // vsli.32 q7, q5, #9
+	EOR R8, R12
 	WORD $0xf3e96572 // vsli.32 q11, q9, #9
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
@@ -519,30 +523,26 @@ enc6:
 	WORD $0xf300017e // veor q0, q0, q15
 	SUB.S $1, R6
 	WORD $0xf308817e // veor q4, q4, q15
-	MOVW 84(R0), R8
 	WORD $0xf34001fe // veor q8, q8, q15
-	MOVW 76(R0), R9
-	MOVW 88(R0), R12
 	EOR R3@>23, R7, R3
 	MOVW 80(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
-	EOR R8, R12
 	WORD $0xf30cc17e // veor q6, q6, q15
 	WORD $0xf34441fe // veor q10, q10, q15
 	EOR R2@>3, R8, R2
 	MOVW 72(R0), R8
-	EOR R9, R7
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	EOR R9, R7
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
 	WORD $0xf34221fe // veor q9, q9, q15
 	EOR R1@>5, R9, R1
 	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf344c1f8 // veor q14, q10, q12
-	WORD $0xf34ca178 // veor q13, q6, q12
-	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26cc8e0 // vadd.i32 q14, q14, q8
 	EOR R2, R12, R5
 	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
@@ -568,9 +568,13 @@ enc6:
 	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
 	MOVW.NE 116(R0), R7
 	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
+	MOVW.NE 112(R0), R12
 	WORD $0xf3e90072 // vshr.u32 q8, q9, #23
+	MOVW.NE 108(R0), R8
 	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	MOVW.NE 100(R0), R9
 	WORD $0xf3a9855a // vsli.32 q4, q5, #9
+	EOR R8, R12
 	WORD $0xf3e90572 // vsli.32 q8, q9, #9
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
@@ -863,32 +867,32 @@ enc13:
 
 keys12:
 	MOVW 20(R0), R7
+	MOVW 16(R0), R12
+	MOVW 12(R0), R8
+	MOVW 4(R0), R9
+	EOR R8, R12
 	WORD $0xeeae7b90 // vdup.32 q15, r7
 
 enc14:
 	WORD $0xf306617e // veor q3, q3, q15
-	MOVW 12(R0), R8
 	WORD $0xf30ee17e // veor q7, q7, q15
-	MOVW 4(R0), R9
 	WORD $0xf34661fe // veor q11, q11, q15
-	MOVW 16(R0), R12
 	MOVW 8(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
-	EOR R8, R12
 	WORD $0xf30cc17e // veor q6, q6, q15
 	WORD $0xf34441fe // veor q10, q10, q15
 	MOVW 0(R0), R8
-	EOR R9, R7
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	EOR R9, R7
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
 	WORD $0xf34221fe // veor q9, q9, q15
 	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf344c1f8 // veor q14, q10, q12
-	WORD $0xf34ca178 // veor q13, q6, q12
-	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26cc8e6 // vadd.i32 q14, q14, q11
 	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
 	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
@@ -908,9 +912,13 @@ enc14:
 	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
 	MOVW 44(R0), R7
 	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
+	MOVW 40(R0), R12
 	WORD $0xf3e96072 // vshr.u32 q11, q9, #23
+	MOVW 36(R0), R8
 	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	MOVW 28(R0), R9
 	WORD $0xf3a9e55a // vsli.32 q7, q5, #9
+	EOR R8, R12
 	WORD $0xf3e96572 // vsli.32 q11, q9, #9
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
@@ -926,28 +934,24 @@ enc14:
 	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
 	WORD $0xf3fd457c // vsli.32 q10, q14, #29
 	WORD $0xf300017e // veor q0, q0, q15
-	MOVW 36(R0), R8
 	WORD $0xf308817e // veor q4, q4, q15
-	MOVW 28(R0), R9
 	WORD $0xf34001fe // veor q8, q8, q15
-	MOVW 40(R0), R12
 	MOVW 32(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
-	EOR R8, R12
 	WORD $0xf30cc17e // veor q6, q6, q15
 	WORD $0xf34441fe // veor q10, q10, q15
 	MOVW 24(R0), R8
-	EOR R9, R7
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	EOR R9, R7
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
 	WORD $0xf34221fe // veor q9, q9, q15
 	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf344c1f8 // veor q14, q10, q12
-	WORD $0xf34ca178 // veor q13, q6, q12
-	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26cc8e0 // vadd.i32 q14, q14, q8
 	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
 	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
@@ -967,9 +971,13 @@ enc14:
 	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
 	MOVW 68(R0), R7
 	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
+	MOVW 64(R0), R12
 	WORD $0xf3e90072 // vshr.u32 q8, q9, #23
+	MOVW 60(R0), R8
 	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	MOVW 52(R0), R9
 	WORD $0xf3a9855a // vsli.32 q4, q5, #9
+	EOR R8, R12
 	WORD $0xf3e90572 // vsli.32 q8, q9, #9
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
@@ -985,28 +993,24 @@ enc14:
 	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
 	WORD $0xf3fd457c // vsli.32 q10, q14, #29
 	WORD $0xf306617e // veor q3, q3, q15
-	MOVW 60(R0), R8
 	WORD $0xf30ee17e // veor q7, q7, q15
-	MOVW 52(R0), R9
 	WORD $0xf34661fe // veor q11, q11, q15
-	MOVW 64(R0), R12
 	MOVW 56(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
-	EOR R8, R12
 	WORD $0xf30cc17e // veor q6, q6, q15
 	WORD $0xf34441fe // veor q10, q10, q15
 	MOVW 48(R0), R8
-	EOR R9, R7
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	EOR R9, R7
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
 	WORD $0xf34221fe // veor q9, q9, q15
 	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf344c1f8 // veor q14, q10, q12
-	WORD $0xf34ca178 // veor q13, q6, q12
-	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26cc8e6 // vadd.i32 q14, q14, q11
 	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
 	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
@@ -1026,9 +1030,13 @@ enc14:
 	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
 	MOVW 92(R0), R7
 	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
+	MOVW 88(R0), R12
 	WORD $0xf3e96072 // vshr.u32 q11, q9, #23
+	MOVW 84(R0), R8
 	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	MOVW 76(R0), R9
 	WORD $0xf3a9e55a // vsli.32 q7, q5, #9
+	EOR R8, R12
 	WORD $0xf3e96572 // vsli.32 q11, q9, #9
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
@@ -1046,27 +1054,23 @@ enc14:
 	WORD $0xf300017e // veor q0, q0, q15
 	SUB.S $1, R6
 	WORD $0xf308817e // veor q4, q4, q15
-	MOVW 84(R0), R8
 	WORD $0xf34001fe // veor q8, q8, q15
-	MOVW 76(R0), R9
-	MOVW 88(R0), R12
 	MOVW 80(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
-	EOR R8, R12
 	WORD $0xf30cc17e // veor q6, q6, q15
 	WORD $0xf34441fe // veor q10, q10, q15
 	MOVW 72(R0), R8
-	EOR R9, R7
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	EOR R9, R7
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
 	WORD $0xf34221fe // veor q9, q9, q15
 	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf344c1f8 // veor q14, q10, q12
-	WORD $0xf34ca178 // veor q13, q6, q12
-	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26cc8e0 // vadd.i32 q14, q14, q8
 	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
 	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
@@ -1086,9 +1090,13 @@ enc14:
 	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
 	MOVW.NE 116(R0), R7
 	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
+	MOVW.NE 112(R0), R12
 	WORD $0xf3e90072 // vshr.u32 q8, q9, #23
+	MOVW.NE 108(R0), R8
 	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	MOVW.NE 100(R0), R9
 	WORD $0xf3a9855a // vsli.32 q4, q5, #9
+	EOR R8, R12
 	WORD $0xf3e90572 // vsli.32 q8, q9, #9
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
@@ -1244,24 +1252,24 @@ enc17:
 
 keys16:
 	MOVW 20(R0), R7
+	MOVW 16(R0), R12
+	MOVW 12(R0), R8
+	MOVW 4(R0), R9
+	EOR R8, R12
 	WORD $0xeeae7b90 // vdup.32 q15, r7
 
 enc18:
 	WORD $0xf306617e // veor q3, q3, q15
-	MOVW 12(R0), R8
-	MOVW 4(R0), R9
-	MOVW 16(R0), R12
 	MOVW 8(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
-	WORD $0xf304417e // veor q2, q2, q15
-	EOR R8, R12
-	MOVW 0(R0), R8
-	EOR R9, R7
-	WORD $0xeeae9b90 // vdup.32 q15, r9
 	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf304417e // veor q2, q2, q15
+	MOVW 0(R0), R8
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf3448178 // veor q12, q2, q12
+	EOR R9, R7
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
 	WORD $0xf302617e // veor q3, q1, q15
 	WORD $0xeeae8b90 // vdup.32 q15, r8
@@ -1271,26 +1279,26 @@ enc18:
 	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
 	MOVW 44(R0), R7
 	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	MOVW 40(R0), R12
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	MOVW 36(R0), R8
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	MOVW 28(R0), R9
+	EOR R8, R12
 	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
 	WORD $0xf300017e // veor q0, q0, q15
-	MOVW 36(R0), R8
-	MOVW 28(R0), R9
-	MOVW 40(R0), R12
 	MOVW 32(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
-	WORD $0xf304417e // veor q2, q2, q15
-	EOR R8, R12
-	MOVW 24(R0), R8
-	EOR R9, R7
-	WORD $0xeeae9b90 // vdup.32 q15, r9
 	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf304417e // veor q2, q2, q15
+	MOVW 24(R0), R8
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf3448178 // veor q12, q2, q12
+	EOR R9, R7
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
 	WORD $0xf302017e // veor q0, q1, q15
 	WORD $0xeeae8b90 // vdup.32 q15, r8
@@ -1300,26 +1308,26 @@ enc18:
 	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
 	MOVW 68(R0), R7
 	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	MOVW 64(R0), R12
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	MOVW 60(R0), R8
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	MOVW 52(R0), R9
+	EOR R8, R12
 	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
 	WORD $0xf306617e // veor q3, q3, q15
-	MOVW 60(R0), R8
-	MOVW 52(R0), R9
-	MOVW 64(R0), R12
 	MOVW 56(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
-	WORD $0xf304417e // veor q2, q2, q15
-	EOR R8, R12
-	MOVW 48(R0), R8
-	EOR R9, R7
-	WORD $0xeeae9b90 // vdup.32 q15, r9
 	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf304417e // veor q2, q2, q15
+	MOVW 48(R0), R8
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf3448178 // veor q12, q2, q12
+	EOR R9, R7
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
 	WORD $0xf302617e // veor q3, q1, q15
 	WORD $0xeeae8b90 // vdup.32 q15, r8
@@ -1329,27 +1337,27 @@ enc18:
 	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
 	MOVW 92(R0), R7
 	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	MOVW 88(R0), R12
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	MOVW 84(R0), R8
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	MOVW 76(R0), R9
+	EOR R8, R12
 	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
 	WORD $0xf300017e // veor q0, q0, q15
 	SUB.S $1, R6
-	MOVW 84(R0), R8
-	MOVW 76(R0), R9
-	MOVW 88(R0), R12
 	MOVW 80(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
-	WORD $0xf304417e // veor q2, q2, q15
-	EOR R8, R12
-	MOVW 72(R0), R8
-	EOR R9, R7
-	WORD $0xeeae9b90 // vdup.32 q15, r9
 	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf304417e // veor q2, q2, q15
+	MOVW 72(R0), R8
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf3448178 // veor q12, q2, q12
+	EOR R9, R7
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
 	WORD $0xf302017e // veor q0, q1, q15
 	WORD $0xeeae8b90 // vdup.32 q15, r8
@@ -1359,8 +1367,12 @@ enc18:
 	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
 	MOVW.NE 116(R0), R7
 	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	MOVW.NE 112(R0), R12
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	MOVW.NE 108(R0), R8
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	MOVW.NE 100(R0), R9
+	EOR R8, R12
 	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
@@ -1558,28 +1570,28 @@ enc21:
 
 keys20:
 	MOVW 20(R0), R7
+	MOVW 16(R0), R12
+	MOVW 12(R0), R8
+	MOVW 4(R0), R9
+	EOR R8, R12
 	WORD $0xeeae7b90 // vdup.32 q15, r7
 
 enc22:
 	WORD $0xf306617e // veor q3, q3, q15
-	MOVW 12(R0), R8
 	WORD $0xf30ee17e // veor q7, q7, q15
-	MOVW 4(R0), R9
-	MOVW 16(R0), R12
 	MOVW 8(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
-	EOR R8, R12
 	WORD $0xf30cc17e // veor q6, q6, q15
 	MOVW 0(R0), R8
-	EOR R9, R7
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	EOR R9, R7
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
 	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf34ca178 // veor q13, q6, q12
-	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
 	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
 	WORD $0xf302617e // veor q3, q1, q15
@@ -1594,9 +1606,13 @@ enc22:
 	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
 	MOVW 44(R0), R7
 	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
+	MOVW 40(R0), R12
 	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	MOVW 36(R0), R8
 	WORD $0xf3a9e55a // vsli.32 q7, q5, #9
+	MOVW 28(R0), R9
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	EOR R8, R12
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
 	WORD $0xf3bba55c // vsli.32 q5, q6, #27
@@ -1606,24 +1622,20 @@ enc22:
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
 	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
 	WORD $0xf300017e // veor q0, q0, q15
-	MOVW 36(R0), R8
 	WORD $0xf308817e // veor q4, q4, q15
-	MOVW 28(R0), R9
-	MOVW 40(R0), R12
 	MOVW 32(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
-	EOR R8, R12
 	WORD $0xf30cc17e // veor q6, q6, q15
 	MOVW 24(R0), R8
-	EOR R9, R7
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	EOR R9, R7
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
 	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf34ca178 // veor q13, q6, q12
-	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
 	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
 	WORD $0xf302017e // veor q0, q1, q15
@@ -1638,9 +1650,13 @@ enc22:
 	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
 	MOVW 68(R0), R7
 	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
+	MOVW 64(R0), R12
 	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	MOVW 60(R0), R8
 	WORD $0xf3a9855a // vsli.32 q4, q5, #9
+	MOVW 52(R0), R9
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	EOR R8, R12
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
 	WORD $0xf3bba55c // vsli.32 q5, q6, #27
@@ -1650,24 +1666,20 @@ enc22:
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
 	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
 	WORD $0xf306617e // veor q3, q3, q15
-	MOVW 60(R0), R8
 	WORD $0xf30ee17e // veor q7, q7, q15
-	MOVW 52(R0), R9
-	MOVW 64(R0), R12
 	MOVW 56(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
-	EOR R8, R12
 	WORD $0xf30cc17e // veor q6, q6, q15
 	MOVW 48(R0), R8
-	EOR R9, R7
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	EOR R9, R7
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
 	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf34ca178 // veor q13, q6, q12
-	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
 	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
 	WORD $0xf302617e // veor q3, q1, q15
@@ -1682,9 +1694,13 @@ enc22:
 	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
 	MOVW 92(R0), R7
 	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
+	MOVW 88(R0), R12
 	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	MOVW 84(R0), R8
 	WORD $0xf3a9e55a // vsli.32 q7, q5, #9
+	MOVW 76(R0), R9
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	EOR R8, R12
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
 	WORD $0xf3bba55c // vsli.32 q5, q6, #27
@@ -1696,23 +1712,19 @@ enc22:
 	WORD $0xf300017e // veor q0, q0, q15
 	SUB.S $1, R6
 	WORD $0xf308817e // veor q4, q4, q15
-	MOVW 84(R0), R8
-	MOVW 76(R0), R9
-	MOVW 88(R0), R12
 	MOVW 80(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
-	EOR R8, R12
 	WORD $0xf30cc17e // veor q6, q6, q15
 	MOVW 72(R0), R8
-	EOR R9, R7
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	EOR R9, R7
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
 	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf34ca178 // veor q13, q6, q12
-	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
 	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
 	WORD $0xf302017e // veor q0, q1, q15
@@ -1727,9 +1739,13 @@ enc22:
 	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
 	MOVW.NE 116(R0), R7
 	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
+	MOVW.NE 112(R0), R12
 	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	MOVW.NE 108(R0), R8
 	WORD $0xf3a9855a // vsli.32 q4, q5, #9
+	MOVW.NE 100(R0), R9
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	EOR R8, R12
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
 	WORD $0xf3bba55c // vsli.32 q5, q6, #27
@@ -2999,35 +3015,35 @@ enc37:
 
 keys36:
 	MOVW 20(R0), R7
+	MOVW 16(R0), R12
+	MOVW 12(R0), R8
+	MOVW 4(R0), R9
+	EOR R8, R12
 	WORD $0xeeae7b90 // vdup.32 q15, r7
 
 enc38:
 	WORD $0xf306617e // veor q3, q3, q15
-	MOVW 12(R0), R8
 	WORD $0xf30ee17e // veor q7, q7, q15
-	MOVW 4(R0), R9
 	WORD $0xf34661fe // veor q11, q11, q15
-	MOVW 16(R0), R12
 	EOR R4@>23, R7, R4
 	MOVW 8(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
-	EOR R8, R12
 	WORD $0xf30cc17e // veor q6, q6, q15
 	WORD $0xf34441fe // veor q10, q10, q15
 	EOR R3@>3, R8, R3
 	MOVW 0(R0), R8
-	EOR R9, R7
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	EOR R9, R7
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
 	WORD $0xf34221fe // veor q9, q9, q15
 	EOR R2@>5, R9, R2
 	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf344c1f8 // veor q14, q10, q12
-	WORD $0xf34ca178 // veor q13, q6, q12
-	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26cc8e6 // vadd.i32 q14, q14, q11
 	EOR R3, R12, R5
 	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
@@ -3053,9 +3069,13 @@ enc38:
 	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
 	MOVW 44(R0), R7
 	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
+	MOVW 40(R0), R12
 	WORD $0xf3e96072 // vshr.u32 q11, q9, #23
+	MOVW 36(R0), R8
 	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	MOVW 28(R0), R9
 	WORD $0xf3a9e55a // vsli.32 q7, q5, #9
+	EOR R8, R12
 	WORD $0xf3e96572 // vsli.32 q11, q9, #9
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
@@ -3071,31 +3091,27 @@ enc38:
 	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
 	WORD $0xf3fd457c // vsli.32 q10, q14, #29
 	WORD $0xf300017e // veor q0, q0, q15
-	MOVW 36(R0), R8
 	WORD $0xf308817e // veor q4, q4, q15
-	MOVW 28(R0), R9
 	WORD $0xf34001fe // veor q8, q8, q15
-	MOVW 40(R0), R12
 	EOR R1@>23, R7, R1
 	MOVW 32(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
-	EOR R8, R12
 	WORD $0xf30cc17e // veor q6, q6, q15
 	WORD $0xf34441fe // veor q10, q10, q15
 	EOR R4@>3, R8, R4
 	MOVW 24(R0), R8
-	EOR R9, R7
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	EOR R9, R7
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
 	WORD $0xf34221fe // veor q9, q9, q15
 	EOR R3@>5, R9, R3
 	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf344c1f8 // veor q14, q10, q12
-	WORD $0xf34ca178 // veor q13, q6, q12
-	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26cc8e0 // vadd.i32 q14, q14, q8
 	EOR R4, R12, R5
 	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
@@ -3121,9 +3137,13 @@ enc38:
 	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
 	MOVW 68(R0), R7
 	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
+	MOVW 64(R0), R12
 	WORD $0xf3e90072 // vshr.u32 q8, q9, #23
+	MOVW 60(R0), R8
 	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	MOVW 52(R0), R9
 	WORD $0xf3a9855a // vsli.32 q4, q5, #9
+	EOR R8, R12
 	WORD $0xf3e90572 // vsli.32 q8, q9, #9
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
@@ -3139,31 +3159,27 @@ enc38:
 	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
 	WORD $0xf3fd457c // vsli.32 q10, q14, #29
 	WORD $0xf306617e // veor q3, q3, q15
-	MOVW 60(R0), R8
 	WORD $0xf30ee17e // veor q7, q7, q15
-	MOVW 52(R0), R9
 	WORD $0xf34661fe // veor q11, q11, q15
-	MOVW 64(R0), R12
 	EOR R2@>23, R7, R2
 	MOVW 56(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
-	EOR R8, R12
 	WORD $0xf30cc17e // veor q6, q6, q15
 	WORD $0xf34441fe // veor q10, q10, q15
 	EOR R1@>3, R8, R1
 	MOVW 48(R0), R8
-	EOR R9, R7
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	EOR R9, R7
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
 	WORD $0xf34221fe // veor q9, q9, q15
 	EOR R4@>5, R9, R4
 	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf344c1f8 // veor q14, q10, q12
-	WORD $0xf34ca178 // veor q13, q6, q12
-	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26cc8e6 // vadd.i32 q14, q14, q11
 	EOR R1, R12, R5
 	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
@@ -3189,9 +3205,13 @@ enc38:
 	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
 	MOVW 92(R0), R7
 	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
+	MOVW 88(R0), R12
 	WORD $0xf3e96072 // vshr.u32 q11, q9, #23
+	MOVW 84(R0), R8
 	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	MOVW 76(R0), R9
 	WORD $0xf3a9e55a // vsli.32 q7, q5, #9
+	EOR R8, R12
 	WORD $0xf3e96572 // vsli.32 q11, q9, #9
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
@@ -3209,30 +3229,26 @@ enc38:
 	WORD $0xf300017e // veor q0, q0, q15
 	SUB.S $1, R6
 	WORD $0xf308817e // veor q4, q4, q15
-	MOVW 84(R0), R8
 	WORD $0xf34001fe // veor q8, q8, q15
-	MOVW 76(R0), R9
-	MOVW 88(R0), R12
 	EOR R3@>23, R7, R3
 	MOVW 80(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
-	EOR R8, R12
 	WORD $0xf30cc17e // veor q6, q6, q15
 	WORD $0xf34441fe // veor q10, q10, q15
 	EOR R2@>3, R8, R2
 	MOVW 72(R0), R8
-	EOR R9, R7
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	EOR R9, R7
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
 	WORD $0xf34221fe // veor q9, q9, q15
 	EOR R1@>5, R9, R1
 	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf344c1f8 // veor q14, q10, q12
-	WORD $0xf34ca178 // veor q13, q6, q12
-	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26cc8e0 // vadd.i32 q14, q14, q8
 	EOR R2, R12, R5
 	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
@@ -3258,9 +3274,13 @@ enc38:
 	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
 	MOVW.NE 116(R0), R7
 	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
+	MOVW.NE 112(R0), R12
 	WORD $0xf3e90072 // vshr.u32 q8, q9, #23
+	MOVW.NE 108(R0), R8
 	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	MOVW.NE 100(R0), R9
 	WORD $0xf3a9855a // vsli.32 q4, q5, #9
+	EOR R8, R12
 	WORD $0xf3e90572 // vsli.32 q8, q9, #9
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
@@ -3626,32 +3646,32 @@ enc45:
 
 keys44:
 	MOVW 20(R0), R7
+	MOVW 16(R0), R12
+	MOVW 12(R0), R8
+	MOVW 4(R0), R9
+	EOR R8, R12
 	WORD $0xeeae7b90 // vdup.32 q15, r7
 
 enc46:
 	WORD $0xf306617e // veor q3, q3, q15
-	MOVW 12(R0), R8
 	WORD $0xf30ee17e // veor q7, q7, q15
-	MOVW 4(R0), R9
 	WORD $0xf34661fe // veor q11, q11, q15
-	MOVW 16(R0), R12
 	MOVW 8(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
-	EOR R8, R12
 	WORD $0xf30cc17e // veor q6, q6, q15
 	WORD $0xf34441fe // veor q10, q10, q15
 	MOVW 0(R0), R8
-	EOR R9, R7
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	EOR R9, R7
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
 	WORD $0xf34221fe // veor q9, q9, q15
 	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf344c1f8 // veor q14, q10, q12
-	WORD $0xf34ca178 // veor q13, q6, q12
-	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26cc8e6 // vadd.i32 q14, q14, q11
 	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
 	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
@@ -3671,9 +3691,13 @@ enc46:
 	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
 	MOVW 44(R0), R7
 	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
+	MOVW 40(R0), R12
 	WORD $0xf3e96072 // vshr.u32 q11, q9, #23
+	MOVW 36(R0), R8
 	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	MOVW 28(R0), R9
 	WORD $0xf3a9e55a // vsli.32 q7, q5, #9
+	EOR R8, R12
 	WORD $0xf3e96572 // vsli.32 q11, q9, #9
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
@@ -3689,28 +3713,24 @@ enc46:
 	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
 	WORD $0xf3fd457c // vsli.32 q10, q14, #29
 	WORD $0xf300017e // veor q0, q0, q15
-	MOVW 36(R0), R8
 	WORD $0xf308817e // veor q4, q4, q15
-	MOVW 28(R0), R9
 	WORD $0xf34001fe // veor q8, q8, q15
-	MOVW 40(R0), R12
 	MOVW 32(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
-	EOR R8, R12
 	WORD $0xf30cc17e // veor q6, q6, q15
 	WORD $0xf34441fe // veor q10, q10, q15
 	MOVW 24(R0), R8
-	EOR R9, R7
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	EOR R9, R7
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
 	WORD $0xf34221fe // veor q9, q9, q15
 	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf344c1f8 // veor q14, q10, q12
-	WORD $0xf34ca178 // veor q13, q6, q12
-	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26cc8e0 // vadd.i32 q14, q14, q8
 	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
 	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
@@ -3730,9 +3750,13 @@ enc46:
 	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
 	MOVW 68(R0), R7
 	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
+	MOVW 64(R0), R12
 	WORD $0xf3e90072 // vshr.u32 q8, q9, #23
+	MOVW 60(R0), R8
 	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	MOVW 52(R0), R9
 	WORD $0xf3a9855a // vsli.32 q4, q5, #9
+	EOR R8, R12
 	WORD $0xf3e90572 // vsli.32 q8, q9, #9
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
@@ -3748,28 +3772,24 @@ enc46:
 	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
 	WORD $0xf3fd457c // vsli.32 q10, q14, #29
 	WORD $0xf306617e // veor q3, q3, q15
-	MOVW 60(R0), R8
 	WORD $0xf30ee17e // veor q7, q7, q15
-	MOVW 52(R0), R9
 	WORD $0xf34661fe // veor q11, q11, q15
-	MOVW 64(R0), R12
 	MOVW 56(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
-	EOR R8, R12
 	WORD $0xf30cc17e // veor q6, q6, q15
 	WORD $0xf34441fe // veor q10, q10, q15
 	MOVW 48(R0), R8
-	EOR R9, R7
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	EOR R9, R7
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
 	WORD $0xf34221fe // veor q9, q9, q15
 	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf344c1f8 // veor q14, q10, q12
-	WORD $0xf34ca178 // veor q13, q6, q12
-	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26cc8e6 // vadd.i32 q14, q14, q11
 	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
 	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
@@ -3789,9 +3809,13 @@ enc46:
 	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
 	MOVW 92(R0), R7
 	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
+	MOVW 88(R0), R12
 	WORD $0xf3e96072 // vshr.u32 q11, q9, #23
+	MOVW 84(R0), R8
 	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	MOVW 76(R0), R9
 	WORD $0xf3a9e55a // vsli.32 q7, q5, #9
+	EOR R8, R12
 	WORD $0xf3e96572 // vsli.32 q11, q9, #9
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
@@ -3809,27 +3833,23 @@ enc46:
 	WORD $0xf300017e // veor q0, q0, q15
 	SUB.S $1, R6
 	WORD $0xf308817e // veor q4, q4, q15
-	MOVW 84(R0), R8
 	WORD $0xf34001fe // veor q8, q8, q15
-	MOVW 76(R0), R9
-	MOVW 88(R0), R12
 	MOVW 80(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
-	EOR R8, R12
 	WORD $0xf30cc17e // veor q6, q6, q15
 	WORD $0xf34441fe // veor q10, q10, q15
 	MOVW 72(R0), R8
-	EOR R9, R7
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf344c1f8 // veor q14, q10, q12
+	EOR R9, R7
+	WORD $0xf34ca178 // veor q13, q6, q12
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
 	WORD $0xf34221fe // veor q9, q9, q15
 	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf344c1f8 // veor q14, q10, q12
-	WORD $0xf34ca178 // veor q13, q6, q12
-	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26cc8e0 // vadd.i32 q14, q14, q8
 	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
 	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
@@ -3849,9 +3869,13 @@ enc46:
 	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
 	MOVW.NE 116(R0), R7
 	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
+	MOVW.NE 112(R0), R12
 	WORD $0xf3e90072 // vshr.u32 q8, q9, #23
+	MOVW.NE 108(R0), R8
 	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	MOVW.NE 100(R0), R9
 	WORD $0xf3a9855a // vsli.32 q4, q5, #9
+	EOR R8, R12
 	WORD $0xf3e90572 // vsli.32 q8, q9, #9
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
@@ -4043,24 +4067,24 @@ enc49:
 
 keys48:
 	MOVW 20(R0), R7
+	MOVW 16(R0), R12
+	MOVW 12(R0), R8
+	MOVW 4(R0), R9
+	EOR R8, R12
 	WORD $0xeeae7b90 // vdup.32 q15, r7
 
 enc50:
 	WORD $0xf306617e // veor q3, q3, q15
-	MOVW 12(R0), R8
-	MOVW 4(R0), R9
-	MOVW 16(R0), R12
 	MOVW 8(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
-	WORD $0xf304417e // veor q2, q2, q15
-	EOR R8, R12
-	MOVW 0(R0), R8
-	EOR R9, R7
-	WORD $0xeeae9b90 // vdup.32 q15, r9
 	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf304417e // veor q2, q2, q15
+	MOVW 0(R0), R8
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf3448178 // veor q12, q2, q12
+	EOR R9, R7
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
 	WORD $0xf302617e // veor q3, q1, q15
 	WORD $0xeeae8b90 // vdup.32 q15, r8
@@ -4070,26 +4094,26 @@ enc50:
 	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
 	MOVW 44(R0), R7
 	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	MOVW 40(R0), R12
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	MOVW 36(R0), R8
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	MOVW 28(R0), R9
+	EOR R8, R12
 	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
 	WORD $0xf300017e // veor q0, q0, q15
-	MOVW 36(R0), R8
-	MOVW 28(R0), R9
-	MOVW 40(R0), R12
 	MOVW 32(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
-	WORD $0xf304417e // veor q2, q2, q15
-	EOR R8, R12
-	MOVW 24(R0), R8
-	EOR R9, R7
-	WORD $0xeeae9b90 // vdup.32 q15, r9
 	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf304417e // veor q2, q2, q15
+	MOVW 24(R0), R8
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf3448178 // veor q12, q2, q12
+	EOR R9, R7
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
 	WORD $0xf302017e // veor q0, q1, q15
 	WORD $0xeeae8b90 // vdup.32 q15, r8
@@ -4099,26 +4123,26 @@ enc50:
 	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
 	MOVW 68(R0), R7
 	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	MOVW 64(R0), R12
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	MOVW 60(R0), R8
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	MOVW 52(R0), R9
+	EOR R8, R12
 	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
 	WORD $0xf306617e // veor q3, q3, q15
-	MOVW 60(R0), R8
-	MOVW 52(R0), R9
-	MOVW 64(R0), R12
 	MOVW 56(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
-	WORD $0xf304417e // veor q2, q2, q15
-	EOR R8, R12
-	MOVW 48(R0), R8
-	EOR R9, R7
-	WORD $0xeeae9b90 // vdup.32 q15, r9
 	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf304417e // veor q2, q2, q15
+	MOVW 48(R0), R8
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf3448178 // veor q12, q2, q12
+	EOR R9, R7
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
 	WORD $0xf302617e // veor q3, q1, q15
 	WORD $0xeeae8b90 // vdup.32 q15, r8
@@ -4128,27 +4152,27 @@ enc50:
 	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
 	MOVW 92(R0), R7
 	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	MOVW 88(R0), R12
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	MOVW 84(R0), R8
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	MOVW 76(R0), R9
+	EOR R8, R12
 	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
 	WORD $0xf300017e // veor q0, q0, q15
 	SUB.S $1, R6
-	MOVW 84(R0), R8
-	MOVW 76(R0), R9
-	MOVW 88(R0), R12
 	MOVW 80(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
-	WORD $0xf304417e // veor q2, q2, q15
-	EOR R8, R12
-	MOVW 72(R0), R8
-	EOR R9, R7
-	WORD $0xeeae9b90 // vdup.32 q15, r9
 	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf304417e // veor q2, q2, q15
+	MOVW 72(R0), R8
+	WORD $0xeeae9b90 // vdup.32 q15, r9
+	WORD $0xf3448178 // veor q12, q2, q12
+	EOR R9, R7
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
 	WORD $0xf302017e // veor q0, q1, q15
 	WORD $0xeeae8b90 // vdup.32 q15, r8
@@ -4158,8 +4182,12 @@ enc50:
 	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
 	MOVW.NE 116(R0), R7
 	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	MOVW.NE 112(R0), R12
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	MOVW.NE 108(R0), R8
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
+	MOVW.NE 100(R0), R9
+	EOR R8, R12
 	WORD $0xeeae7b90 // vdup.32 q15, r7
 	WORD $0xf3bd4078 // vshr.u32 q2, q12, #3
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
@@ -4394,28 +4422,28 @@ enc53:
 
 keys52:
 	MOVW 20(R0), R7
+	MOVW 16(R0), R12
+	MOVW 12(R0), R8
+	MOVW 4(R0), R9
+	EOR R8, R12
 	WORD $0xeeae7b90 // vdup.32 q15, r7
 
 enc54:
 	WORD $0xf306617e // veor q3, q3, q15
-	MOVW 12(R0), R8
 	WORD $0xf30ee17e // veor q7, q7, q15
-	MOVW 4(R0), R9
-	MOVW 16(R0), R12
 	MOVW 8(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
-	EOR R8, R12
 	WORD $0xf30cc17e // veor q6, q6, q15
 	MOVW 0(R0), R8
-	EOR R9, R7
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	EOR R9, R7
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
 	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf34ca178 // veor q13, q6, q12
-	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
 	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
 	WORD $0xf302617e // veor q3, q1, q15
@@ -4430,9 +4458,13 @@ enc54:
 	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
 	MOVW 44(R0), R7
 	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
+	MOVW 40(R0), R12
 	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	MOVW 36(R0), R8
 	WORD $0xf3a9e55a // vsli.32 q7, q5, #9
+	MOVW 28(R0), R9
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	EOR R8, R12
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
 	WORD $0xf3bba55c // vsli.32 q5, q6, #27
@@ -4442,24 +4474,20 @@ enc54:
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
 	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
 	WORD $0xf300017e // veor q0, q0, q15
-	MOVW 36(R0), R8
 	WORD $0xf308817e // veor q4, q4, q15
-	MOVW 28(R0), R9
-	MOVW 40(R0), R12
 	MOVW 32(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
-	EOR R8, R12
 	WORD $0xf30cc17e // veor q6, q6, q15
 	MOVW 24(R0), R8
-	EOR R9, R7
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	EOR R9, R7
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
 	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf34ca178 // veor q13, q6, q12
-	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
 	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
 	WORD $0xf302017e // veor q0, q1, q15
@@ -4474,9 +4502,13 @@ enc54:
 	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
 	MOVW 68(R0), R7
 	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
+	MOVW 64(R0), R12
 	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	MOVW 60(R0), R8
 	WORD $0xf3a9855a // vsli.32 q4, q5, #9
+	MOVW 52(R0), R9
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	EOR R8, R12
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
 	WORD $0xf3bba55c // vsli.32 q5, q6, #27
@@ -4486,24 +4518,20 @@ enc54:
 	WORD $0xf3bd4578 // vsli.32 q2, q12, #29
 	WORD $0xf3bdc57a // vsli.32 q6, q13, #29
 	WORD $0xf306617e // veor q3, q3, q15
-	MOVW 60(R0), R8
 	WORD $0xf30ee17e // veor q7, q7, q15
-	MOVW 52(R0), R9
-	MOVW 64(R0), R12
 	MOVW 56(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
-	EOR R8, R12
 	WORD $0xf30cc17e // veor q6, q6, q15
 	MOVW 48(R0), R8
-	EOR R9, R7
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	EOR R9, R7
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
 	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf34ca178 // veor q13, q6, q12
-	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26aa8ce // vadd.i32 q13, q13, q7
 	WORD $0xf26888c6 // vadd.i32 q12, q12, q3
 	WORD $0xf302617e // veor q3, q1, q15
@@ -4518,9 +4546,13 @@ enc54:
 	WORD $0xf3a96052 // vshr.u32 q3, q1, #23
 	MOVW 92(R0), R7
 	WORD $0xf3a9e05a // vshr.u32 q7, q5, #23
+	MOVW 88(R0), R12
 	WORD $0xf3a96552 // vsli.32 q3, q1, #9
+	MOVW 84(R0), R8
 	WORD $0xf3a9e55a // vsli.32 q7, q5, #9
+	MOVW 76(R0), R9
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	EOR R8, R12
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
 	WORD $0xf3bba55c // vsli.32 q5, q6, #27
@@ -4532,23 +4564,19 @@ enc54:
 	WORD $0xf300017e // veor q0, q0, q15
 	SUB.S $1, R6
 	WORD $0xf308817e // veor q4, q4, q15
-	MOVW 84(R0), R8
-	MOVW 76(R0), R9
-	MOVW 88(R0), R12
 	MOVW 80(R0), R7
 	WORD $0xeeae8b90 // vdup.32 q15, r8
+	WORD $0xeea8cb90 // vdup.32 q12, r12
 	WORD $0xf304417e // veor q2, q2, q15
-	EOR R8, R12
 	WORD $0xf30cc17e // veor q6, q6, q15
 	MOVW 72(R0), R8
-	EOR R9, R7
 	WORD $0xeeae9b90 // vdup.32 q15, r9
-	WORD $0xeea8cb90 // vdup.32 q12, r12
+	WORD $0xf34ca178 // veor q13, q6, q12
+	EOR R9, R7
+	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf302217e // veor q1, q1, q15
 	WORD $0xf30aa17e // veor q5, q5, q15
 	WORD $0xeeae7b90 // vdup.32 q15, r7
-	WORD $0xf34ca178 // veor q13, q6, q12
-	WORD $0xf3448178 // veor q12, q2, q12
 	WORD $0xf26aa8c8 // vadd.i32 q13, q13, q4
 	WORD $0xf26888c0 // vadd.i32 q12, q12, q0
 	WORD $0xf302017e // veor q0, q1, q15
@@ -4563,9 +4591,13 @@ enc54:
 	WORD $0xf3a90052 // vshr.u32 q0, q1, #23
 	MOVW.NE 116(R0), R7
 	WORD $0xf3a9805a // vshr.u32 q4, q5, #23
+	MOVW.NE 112(R0), R12
 	WORD $0xf3a90552 // vsli.32 q0, q1, #9
+	MOVW.NE 108(R0), R8
 	WORD $0xf3a9855a // vsli.32 q4, q5, #9
+	MOVW.NE 100(R0), R9
 	WORD $0xf3bb2054 // vshr.u32 q1, q2, #5
+	EOR R8, R12
 	WORD $0xf3bba05c // vshr.u32 q5, q6, #5
 	WORD $0xf3bb2554 // vsli.32 q1, q2, #27
 	WORD $0xf3bba55c // vsli.32 q5, q6, #27

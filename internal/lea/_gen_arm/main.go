@@ -163,14 +163,14 @@ func (g *gen) coreSum(dst, src, k int) {
 
 // encRound emits one encryption round on the sets (and the core block)
 // with the round key at off(rKP), whose k5 is already in rA and broadcast
-// in the key register. same135 says k1 = k3 = k5 (LEA-128); then rD, rC
-// and rB hold k3^k4, k1^k2 and k0 already too. next emits the loads of the
-// next round's key words (k5 into rA; with same135 the others too), which
-// the round broadcasts during its rotations, where no instruction reads
-// the key register. Each broadcast stands apart from the first reader of
-// its key where the order of the round allows: a broadcast's result comes
-// a cycle later than other NEON results on a Cortex-A9. k3^k4 goes into the
-// spare of set 0 (Q12), free until it takes that set's sum.
+// in the key register, and k3^k4 in rD. same135 says k1 = k3 = k5
+// (LEA-128); then rC and rB hold k1^k2 and k0 already; otherwise rB and
+// rC hold k3 and k1. next emits keys for the next round, whose k5 the round
+// broadcasts during its rotations, where no instruction reads the key
+// register. Each broadcast stands apart from the first reader of its key: a
+// broadcast's result comes a cycle later than other NEON results on a
+// Cortex-A9. k3^k4 goes into the spare of set 0 (Q12), free until it takes
+// that set's sum.
 func (g *gen) encRound(ss []set, off int, same135 bool, next func()) {
 	const a, b, c, d, e = 0, 1, 2, 3, 4 // words 0..3 and the spare
 	const vK34 = 12
@@ -179,8 +179,17 @@ func (g *gen) encRound(ss []set, off int, same135 bool, next func()) {
 		g.each(ss, func(s set) armgen.Inst { return armgen.Veor(s.x[w], s.x[w], vKey) })
 		g.coreXor(w, kr)
 	}
-	// x3 ^= k5, x2 ^= k3, x1 ^= k1, in place; then the key terms k3^k4 in
-	// rD, k1^k2 in rA (rC for LEA-128) and k0 in rB.
+	// The sums: new2's (x2^k4) + (x3^k5) into the spare, which frees x3's
+	// register; new1's (x1^k2) + (x2^k3) into x2's; new0's (x0^k0) +
+	// (x1^k1) into x1's. sumE starts the first; set 0 reads k3^k4 last,
+	// as its sum overwrites it.
+	sumE := func() {
+		for i := len(ss) - 1; i >= 0; i-- {
+			g.neon(armgen.Veor(ss[i].x[e], ss[i].x[c], vK34))
+		}
+	}
+	// x3 ^= k5, x2 ^= k3, x1 ^= k1, in place; the key terms k3^k4 (in rD,
+	// then Q12), k1^k2 (rC for LEA-128, else rA) and k0 (rB).
 	k12 := rC
 	if same135 {
 		xor(d, rA)
@@ -188,28 +197,20 @@ func (g *gen) encRound(ss []set, off int, same135 bool, next func()) {
 		xor(c, rA)
 		xor(b, rA)
 		g.dup(rC)
+		sumE()
 	} else {
-		g.load(k(3), rB)
-		g.load(k(1), rC)
-		g.load(k(4), rD)
 		xor(d, rA)
 		g.load(k(2), rA)
 		g.dup(rB)
-		g.arm("EOR R%d, R%d", rB, rD)
+		g.dupTo(vK34, rD)
 		xor(c, rB)
 		g.load(k(0), rB)
-		g.arm("EOR R%d, R%d", rC, rA)
 		g.dup(rC)
-		g.dupTo(vK34, rD)
+		g.arm("EOR R%d, R%d", rC, rA)
+		sumE()
 		xor(b, rC)
 		g.dup(rA)
 		k12 = rA
-	}
-	// The sums: new2's (x2^k4) + (x3^k5) into the spare, which frees x3's
-	// register; new1's (x1^k2) + (x2^k3) into x2's; new0's (x0^k0) +
-	// (x1^k1) into x1's. Set 0 reads k3^k4 last, as its sum overwrites it.
-	for i := len(ss) - 1; i >= 0; i-- {
-		g.neon(armgen.Veor(ss[i].x[e], ss[i].x[c], vK34))
 	}
 	g.coreSum(d, c, rD)
 	for i := len(ss) - 1; i >= 0; i-- {
@@ -250,13 +251,17 @@ func (g *gen) encRound(ss []set, off int, same135 bool, next func()) {
 // round expects ready (see encRound), under condition cond ("" or ".NE").
 func (g *gen) keys(off int, same135 bool, cond string) {
 	g.arm("MOVW%s %d(R%d), R%d", cond, off+20, rKP, rA)
+	g.arm("MOVW%s %d(R%d), R%d", cond, off+16, rKP, rD)
 	if same135 {
-		g.arm("MOVW%s %d(R%d), R%d", cond, off+16, rKP, rD)
 		g.arm("MOVW%s %d(R%d), R%d", cond, off+8, rKP, rC)
 		g.arm("MOVW%s %d(R%d), R%d", cond, off, rKP, rB)
 		g.arm("EOR R%d, R%d", rA, rD)
 		g.arm("EOR R%d, R%d", rA, rC)
+		return
 	}
+	g.arm("MOVW%s %d(R%d), R%d", cond, off+12, rKP, rB)
+	g.arm("MOVW%s %d(R%d), R%d", cond, off+4, rKP, rC)
+	g.arm("EOR R%d, R%d", rB, rD)
 }
 
 // encRounds emits all encryption rounds, four per iteration, on the sets
