@@ -35,4 +35,7 @@ var (
 	// ARM64HasPMULL: the 64-bit carry-less multiplications PMULL and PMULL2
 	// (GHASH).
 	ARM64HasPMULL = asm && cpu.ARM64.HasPMULL
+
+	// ARMHasNEON: 32-bit ARM's Advanced SIMD.
+	ARMHasNEON = asm && cpu.ARM.HasNEON
 )

@@ -2,7 +2,9 @@ package lea
 
 import (
 	"bytes"
+	"crypto/cipher"
 	"crypto/rand"
+	"encoding/binary"
 	"math"
 	mrand "math/rand/v2"
 	"testing"
@@ -29,8 +31,8 @@ var ops = []struct {
 
 // TestKernelsAgree compares every path with the generic code on random
 // keys of each size and 1..300 blocks: encryption, decryption and the CTR
-// kernel (with counters about to wrap their low half), out of place at odd
-// addresses and in place.
+// kernel (with counters about to wrap their low half, or its low 32 bits
+// within the call), out of place at odd addresses and in place.
 func TestKernelsAgree(t *testing.T) {
 	r := mrand.New(mrand.NewPCG(1, 2))
 	maxBlocks := 300
@@ -50,8 +52,11 @@ func TestKernelsAgree(t *testing.T) {
 				src := make([]byte, s+n*BlockSize)[s:]
 				rand.Read(src)
 				hi, lo := r.Uint64(), r.Uint64()
-				if r.IntN(4) == 0 {
+				switch r.IntN(4) {
+				case 0:
 					lo = math.MaxUint64 - uint64(n) + 1 // the last block has lo = 2^64-1
+				case 1:
+					lo = lo&^math.MaxUint32 | (math.MaxUint32 - uint64(r.IntN(n))) // the low word wraps within the call
 				}
 				for _, o := range ops {
 					want := make([]byte, len(src))
@@ -94,4 +99,31 @@ func TestKernelsRoundTrip(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestCTRWrap compares CTRBlocks with crypto/cipher's CTR on every path
+// where the counter's low 32 and 64 bits wrap (the caller of CTRBlocks
+// carries into hi).
+func TestCTRWrap(t *testing.T) {
+	c, _ := New(make([]byte, 16))
+	src := make([]byte, 60*BlockSize)
+	rand.Read(src)
+	paths.Compare(t, nil, func(t *testing.T) {
+		for _, lo := range []uint64{math.MaxUint32 - 6, math.MaxUint64 - 6} {
+			const hi = 0x0123456789abcdef
+			iv := binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(nil, hi), lo)
+			want := make([]byte, len(src))
+			cipher.NewCTR(c, iv).XORKeyStream(want, src)
+			got := make([]byte, len(src))
+			k, carry := len(src), uint64(0) // bytes before lo wraps
+			if lo > math.MaxUint32 {
+				k, carry = 7*BlockSize, 1
+			}
+			c.CTRBlocks(got[:k], src[:k], hi, lo)
+			c.CTRBlocks(got[k:], src[k:], hi+carry, lo+uint64(k/BlockSize))
+			if !bytes.Equal(got, want) {
+				t.Errorf("lo %#x: CTRBlocks differs from crypto/cipher", lo)
+			}
+		}
+	})
 }

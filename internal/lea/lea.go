@@ -15,10 +15,13 @@
 //   - avx512: 16 blocks per zmm register set, with the rotations of
 //     AVX-512 (VPROLD, VPRORD), 64 in flight;
 //   - neon (arm64): 4 blocks per register set, loaded and transposed by one
-//     VLD4, 16 in flight.
+//     VLD4, 16 in flight;
+//   - neon (arm, ARMv7): 4 blocks per register set, loaded and transposed by
+//     two VLD4, 12 in flight, round keys broadcast from core registers,
+//     and a thirteenth block in core registers beside them.
 //
 // With either amd64 vector kernel, EncryptWords runs in general-register
-// assembly; on arm64 it stays in Go, one block having nothing for NEON.
+// assembly; on ARM it stays in Go, one block having nothing for NEON.
 //
 // Tests run every kernel the CPU has through internal/impl (package "lea").
 package lea

@@ -30,22 +30,6 @@ func decryptBlocksNEON(rk *[192]uint32, rounds int, dst, src *byte, n int)
 //go:noescape
 func ctrBlocksNEON(rk *[192]uint32, rounds int, dst, src *byte, n int, w0, w1 uint32, lo uint64)
 
-// maxWidth is the number of blocks the kernels take at once.
-const maxWidth = 4
-
-// width returns the blocks per call of the kernel, or 0 for the generic
-// code.
-func width() int {
-	if useNEON {
-		return maxWidth
-	}
-	return 0
-}
-
-// encryptWords stays in Go: one block has no parallelism for NEON, and the
-// compiler's general-register code (EOR, ADD, ROR) is what assembly would be.
-func (b *Block) encryptWords(w0, w1 uint64) (uint64, uint64) { return encryptWordsGeneric(b, w0, w1) }
-
 // kernel runs the NEON kernel on n blocks, a multiple of 4.
 func (b *Block) kernel(o op, dst, src []byte, n int, hi, lo uint64) {
 	switch o {

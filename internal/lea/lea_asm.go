@@ -1,9 +1,9 @@
-//go:build !purego && (amd64 || arm64)
+//go:build !purego && (amd64 || arm64 || arm)
 
 package lea
 
 // The glue between the exported block functions and the vector kernels
-// of lea_amd64.go and lea_arm64.go, which give width and kernel.
+// of lea_amd64.go, lea_arm64.go and lea_arm.go, which give width and kernel.
 
 type op int
 

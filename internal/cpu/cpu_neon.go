@@ -1,4 +1,4 @@
-//go:build !purego
+//go:build !purego && (arm64 || arm)
 
 package cpu
 
