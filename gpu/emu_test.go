@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/ctr"
 	"github.com/faelabs/fae/internal/aes"
 	"github.com/faelabs/fae/ocb"
@@ -80,7 +81,7 @@ func TestEmuCTR(t *testing.T) {
 		for _, ks := range keySizes {
 			key := random(r, ks)
 			for j, iv := range ivs {
-				got, err := newCTR(e, key, iv)
+				got, err := newCTR(e, key, iv, config{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -133,7 +134,7 @@ func TestEmuOCB(t *testing.T) {
 	for i, e := range emuEngines(t) {
 		for _, ks := range keySizes {
 			key := random(r, ks)
-			got, err := newOCB(e, key)
+			got, err := newOCB(e, key, config{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -148,7 +149,7 @@ func TestEmuRAOCB(t *testing.T) {
 	for i, e := range emuEngines(t) {
 		for _, ks := range keySizes {
 			key := random(r, ks)
-			got, err := newRAOCB(e, key)
+			got, err := newRAOCB(e, key, config{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -175,7 +176,7 @@ func TestEmuPinned(t *testing.T) {
 		want := make([]byte, n)
 		c, _ := ctr.New(key, iv)
 		c.XORKeyStream(want, pt)
-		g, _ := newCTR(e, key, iv)
+		g, _ := newCTR(e, key, iv, config{})
 		g.XORKeyStream(out[:n], in[:n])
 		if !bytes.Equal(out[:n], want) {
 			t.Fatalf("%d bytes: CTR on pinned memory differs", n)
@@ -185,8 +186,8 @@ func TestEmuPinned(t *testing.T) {
 			got  func([]byte) (cipher.AEAD, error)
 			want func([]byte) (cipher.AEAD, error)
 		}{
-			{func(k []byte) (cipher.AEAD, error) { return newOCB(e, k) }, func(k []byte) (cipher.AEAD, error) { return ocb.New(k) }},
-			{func(k []byte) (cipher.AEAD, error) { return newRAOCB(e, k) }, func(k []byte) (cipher.AEAD, error) { return raocb.New(k) }},
+			{func(k []byte) (cipher.AEAD, error) { return newOCB(e, k, config{}) }, func(k []byte) (cipher.AEAD, error) { return ocb.New(k) }},
+			{func(k []byte) (cipher.AEAD, error) { return newRAOCB(e, k, config{}) }, func(k []byte) (cipher.AEAD, error) { return raocb.New(k) }},
 		} {
 			got, _ := pair.got(key)
 			ref, _ := pair.want(key)
@@ -213,5 +214,57 @@ func TestEmuPinned(t *testing.T) {
 	}
 	if e.pinned(in) || !e.pinned(out[100:200]) {
 		t.Error("pinned reports the wrong memory")
+	}
+}
+
+// TestEmuBatch checks SealBatch and OpenBatch against Seal of each message
+// alone, a failing message zeroed and reported, and one shorter than the
+// tag.
+func TestEmuBatch(t *testing.T) {
+	r := rand.NewChaCha8([32]byte{10})
+	e := emuEngines(t)[0]
+	key := random(r, 16)
+	for name, f := range map[string]func() (batch.AEAD, error){
+		"ocb":   func() (batch.AEAD, error) { return newOCB(e, key, config{}) },
+		"raocb": func() (batch.AEAD, error) { return newRAOCB(e, key, config{}) },
+	} {
+		a, err := f()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var msgs []batch.Message
+		var want [][]byte
+		for _, n := range []int{0, 17, 100} {
+			m := batch.Message{Nonce: random(r, 12), AD: random(r, n/3), In: random(r, n)}
+			m.Out = make([]byte, n+16)
+			want = append(want, a.Seal(nil, m.Nonce, m.In, m.AD))
+			msgs = append(msgs, m)
+		}
+		a.SealBatch(msgs)
+		for i, m := range msgs {
+			if !bytes.Equal(m.Out, want[i]) {
+				t.Fatalf("%s: SealBatch message %d differs from Seal", name, i)
+			}
+		}
+		opens := make([]batch.Message, len(msgs)+1)
+		for i, m := range msgs {
+			opens[i] = batch.Message{Nonce: m.Nonce, AD: m.AD, In: m.Out, Out: make([]byte, len(m.In))}
+		}
+		opens[1].In = bytes.Clone(opens[1].In)
+		opens[1].In[0] ^= 1
+		opens[len(msgs)] = batch.Message{Nonce: msgs[0].Nonce, In: make([]byte, 15), Out: []byte{}}
+		if a.OpenBatch(opens) {
+			t.Fatalf("%s: OpenBatch accepted a changed message", name)
+		}
+		for i, m := range opens {
+			switch {
+			case i == 1 || i == len(msgs):
+				if m.OK || !bytes.Equal(m.Out, make([]byte, len(m.Out))) {
+					t.Errorf("%s: failing message %d: OK %v, output not zeroed", name, i, m.OK)
+				}
+			case !m.OK || !bytes.Equal(m.Out, msgs[i].In):
+				t.Errorf("%s: message %d did not open", name, i)
+			}
+		}
 	}
 }

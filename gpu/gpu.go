@@ -22,6 +22,8 @@ import (
 	"crypto/cipher"
 	"fmt"
 	"sync"
+
+	"github.com/faelabs/fae/batch"
 )
 
 // Geometry of the CUDA engine: 64 MiB per launch on two streams, and one
@@ -72,35 +74,55 @@ func FreeHost(b []byte) error {
 	return e.freeHost(b)
 }
 
+// An Option changes how NewCTR, NewOCB and NewRAOCB run.
+type Option func(*config)
+
+type config struct {
+	tables bool // the table-based kernels
+}
+
+func configure(opts []Option) config {
+	var c config
+	for _, o := range opts {
+		o(&c)
+	}
+	return c
+}
+
+// WithTables selects the table-based kernels: AES on T-tables in shared
+// memory, faster on some GPUs but NOT constant time (see the package
+// documentation). The default is bitsliced AES, constant time.
+func WithTables() Option { return func(c *config) { c.tables = true } }
+
 // NewCTR returns AES-CTR on the GPU with a 16-, 24- or 32-byte key and a
 // 16-byte initial counter block; the error wraps Available's when there is
 // no usable GPU.
-func NewCTR(key, iv []byte) (cipher.Stream, error) {
+func NewCTR(key, iv []byte, opts ...Option) (cipher.Stream, error) {
 	e, err := shared()
 	if err != nil {
 		return nil, fmt.Errorf("gpu: NewCTR: %w", err)
 	}
-	return newCTR(e, key, iv)
+	return newCTR(e, key, iv, configure(opts))
 }
 
 // NewOCB returns AES-OCB3 on the GPU with a 16-, 24- or 32-byte key,
 // 12-byte nonces and 16-byte tags; the error wraps Available's when there
 // is no usable GPU.
-func NewOCB(key []byte) (cipher.AEAD, error) {
+func NewOCB(key []byte, opts ...Option) (batch.AEAD, error) {
 	e, err := shared()
 	if err != nil {
 		return nil, fmt.Errorf("gpu: NewOCB: %w", err)
 	}
-	return newOCB(e, key)
+	return newOCB(e, key, configure(opts))
 }
 
 // NewRAOCB returns RAOCB (fae profile v1) on the GPU with a 16-, 24- or
 // 32-byte key, 12-byte nonces and 16-byte tags; the error wraps Available's
 // when there is no usable GPU.
-func NewRAOCB(key []byte) (cipher.AEAD, error) {
+func NewRAOCB(key []byte, opts ...Option) (batch.AEAD, error) {
 	e, err := shared()
 	if err != nil {
 		return nil, fmt.Errorf("gpu: NewRAOCB: %w", err)
 	}
-	return newRAOCB(e, key)
+	return newRAOCB(e, key, configure(opts))
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/ctr"
 	"github.com/faelabs/fae/gpu/internal/emu"
 	"github.com/faelabs/fae/internal/aes"
@@ -101,11 +102,11 @@ func testGPUAEAD(t *testing.T, newGot func([]byte) (cipher.AEAD, error), newWant
 }
 
 func TestGPUOCB(t *testing.T) {
-	testGPUAEAD(t, NewOCB, func(k []byte) (cipher.AEAD, error) { return ocb.New(k) }, 6)
+	testGPUAEAD(t, func(k []byte) (cipher.AEAD, error) { return NewOCB(k) }, func(k []byte) (cipher.AEAD, error) { return ocb.New(k) }, 6)
 }
 
 func TestGPURAOCB(t *testing.T) {
-	testGPUAEAD(t, NewRAOCB, func(k []byte) (cipher.AEAD, error) { return raocb.New(k) }, 7)
+	testGPUAEAD(t, func(k []byte) (cipher.AEAD, error) { return NewRAOCB(k) }, func(k []byte) (cipher.AEAD, error) { return raocb.New(k) }, 7)
 }
 
 // TestWritePTX checks that the generated module is the same on every call,
@@ -174,7 +175,7 @@ func TestGPUPinned(t *testing.T) {
 	o, _ := ocb.New(key)
 	ra, _ := raocb.New(key)
 	for _, pair := range []struct {
-		got  func([]byte) (cipher.AEAD, error)
+		got  func([]byte, ...Option) (batch.AEAD, error)
 		want cipher.AEAD
 	}{{NewOCB, o}, {NewRAOCB, ra}} {
 		got, _ := pair.got(key)
@@ -194,9 +195,9 @@ func TestGPUPinned(t *testing.T) {
 func TestKeyErrorWraps(t *testing.T) {
 	key := make([]byte, 15)
 	for name, f := range map[string]func() error{
-		"CTR":   func() error { _, err := newCTR(nil, key, make([]byte, 16)); return err },
-		"OCB":   func() error { _, err := newOCB(nil, key); return err },
-		"RAOCB": func() error { _, err := newRAOCB(nil, key); return err },
+		"CTR":   func() error { _, err := newCTR(nil, key, make([]byte, 16), config{}); return err },
+		"OCB":   func() error { _, err := newOCB(nil, key, config{}); return err },
+		"RAOCB": func() error { _, err := newRAOCB(nil, key, config{}); return err },
 	} {
 		if ks := aes.KeySizeError(0); !errors.As(f(), &ks) || ks != 15 {
 			t.Errorf("%s: error %v, want a wrapped KeySizeError(15)", name, f())
@@ -220,9 +221,9 @@ func TestEngineFailurePanicWraps(t *testing.T) {
 		t.Fatal(err)
 	}
 	key, msg := make([]byte, 16), make([]byte, 64)
-	c, _ := newCTR(e, key, make([]byte, 16))
-	o, _ := newOCB(e, key)
-	r, _ := newRAOCB(e, key)
+	c, _ := newCTR(e, key, make([]byte, 16), config{})
+	o, _ := newOCB(e, key, config{})
+	r, _ := newRAOCB(e, key, config{})
 	for name, f := range map[string]func(){
 		"CTR":   func() { c.XORKeyStream(msg, msg) },
 		"OCB":   func() { o.Seal(nil, make([]byte, 12), msg, nil) },

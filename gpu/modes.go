@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"math/bits"
 
+	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/internal/aes"
 	"github.com/faelabs/fae/internal/alias"
+	"github.com/faelabs/fae/internal/batchutil"
 )
 
 // The modes' host side: the GPU takes the whole blocks, the CPU the
@@ -61,12 +63,13 @@ func kernelParams(keys []byte, consts ...block) *[kBytes]byte {
 type ctrStream struct {
 	e   *engine
 	b   *aes.Block
+	cfg config
 	ctr block // next counter block
 	ks  block // keystream of the block before ctr
 	off int   // bytes of ks already used
 }
 
-func newCTR(e *engine, key, iv []byte) (cipher.Stream, error) {
+func newCTR(e *engine, key, iv []byte, cfg config) (cipher.Stream, error) {
 	b, err := aes.New(key)
 	if err != nil {
 		return nil, fmt.Errorf("gpu: %w", err)
@@ -74,7 +77,7 @@ func newCTR(e *engine, key, iv []byte) (cipher.Stream, error) {
 	if len(iv) != aes.BlockSize {
 		return nil, errors.New("gpu: IV length must equal the block size (16 bytes)")
 	}
-	s := &ctrStream{e: e, b: b, off: aes.BlockSize}
+	s := &ctrStream{e: e, b: b, cfg: cfg, off: aes.BlockSize}
 	copy(s.ctr[:], iv)
 	return s, nil
 }
@@ -130,16 +133,17 @@ var errOpen = errors.New("gpu: message authentication failed")
 type ocbAEAD struct {
 	e              *engine
 	b              *aes.Block
+	cfg            config
 	lStar, lDollar block
 	l              [32]block // L_0..L_31: block indices below 2^32
 }
 
-func newOCB(e *engine, key []byte) (cipher.AEAD, error) {
+func newOCB(e *engine, key []byte, cfg config) (batch.AEAD, error) {
 	b, err := aes.New(key)
 	if err != nil {
 		return nil, fmt.Errorf("gpu: %w", err)
 	}
-	a := &ocbAEAD{e: e, b: b}
+	a := &ocbAEAD{e: e, b: b, cfg: cfg}
 	a.lStar = encryptBlock(b, block{})
 	a.lDollar = double(a.lStar)
 	l := double(a.lDollar)
@@ -225,6 +229,21 @@ func (a *ocbAEAD) blocks(o op, dst, src []byte, off0 block) (block, block, error
 
 // maxOCBBlocks keeps block indices in 32 bits (L_0..L_31 suffice).
 const maxOCBBlocks = 1<<32 - 1
+
+// The batches loop over single messages, each a launch or more: one launch
+// for many messages is not done yet.
+var (
+	ocbBatch = batchutil.Spec{Pkg: "gpu", NonceSize: nonceSize, TagSize: tagSize,
+		Fits: func(m, n int) bool { return uint64(m)/16 <= maxOCBBlocks && uint64(n)/16 <= maxOCBBlocks }}
+	raocbBatch = batchutil.Spec{Pkg: "gpu", NonceSize: nonceSize, TagSize: tagSize,
+		Fits: func(m, n int) bool { return fits(uint64(m), uint64(n)) }}
+)
+
+// SealBatch seals every message as Seal would (batch.AEAD).
+func (a *ocbAEAD) SealBatch(msgs []batch.Message) { batchutil.Seal(a, ocbBatch, msgs) }
+
+// OpenBatch opens every message as Open would (batch.AEAD).
+func (a *ocbAEAD) OpenBatch(msgs []batch.Message) bool { return batchutil.Open(a, ocbBatch, msgs) }
 
 func (a *ocbAEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
 	if len(nonce) != nonceSize {
@@ -319,18 +338,19 @@ func (a *ocbAEAD) hash(ad []byte) (block, error) {
 type raocbAEAD struct {
 	e          *engine
 	b          *aes.Block
+	cfg        config
 	r1, r2, la block
 }
 
 // maxIndex bounds RAOCB's mask indices (the reduced domain).
 const maxIndex = 1 << 30
 
-func newRAOCB(e *engine, key []byte) (cipher.AEAD, error) {
+func newRAOCB(e *engine, key []byte, cfg config) (batch.AEAD, error) {
 	b, err := aes.New(key)
 	if err != nil {
 		return nil, fmt.Errorf("gpu: %w", err)
 	}
-	a := &raocbAEAD{e: e, b: b}
+	a := &raocbAEAD{e: e, b: b, cfg: cfg}
 	a.r1 = encryptBlock(b, block{2})
 	a.r2 = encryptBlock(b, block{3})
 	a.la = encryptBlock(b, block{4})
@@ -339,6 +359,12 @@ func newRAOCB(e *engine, key []byte) (cipher.AEAD, error) {
 
 func (a *raocbAEAD) NonceSize() int { return nonceSize }
 func (a *raocbAEAD) Overhead() int  { return tagSize }
+
+// SealBatch seals every message as Seal would (batch.AEAD).
+func (a *raocbAEAD) SealBatch(msgs []batch.Message) { batchutil.Seal(a, raocbBatch, msgs) }
+
+// OpenBatch opens every message as Open would (batch.AEAD).
+func (a *raocbAEAD) OpenBatch(msgs []batch.Message) bool { return batchutil.Open(a, raocbBatch, msgs) }
 
 func (a *raocbAEAD) base(nonce []byte) block {
 	var n block
