@@ -49,21 +49,27 @@ func random(r *rand.ChaCha8, n int) []byte {
 	return b
 }
 
+// configs are the kernels' two kinds: bitsliced and table-based.
+var configs = []config{{}, {tables: true}}
+
 func TestEmuECB(t *testing.T) {
 	r := rand.NewChaCha8([32]byte{1})
 	for i, e := range emuEngines(t) {
-		for _, ks := range keySizes {
-			b, _ := aes.New(random(r, ks))
-			for _, n := range []int{16, 96, 112, 1024} {
-				src := random(r, n)
-				got := make([]byte, n)
-				if _, err := e.run(kernel{opECB, maskNone, b.Rounds()}, nil, kernelParams(encKeys(b)), got, src, 0); err != nil {
-					t.Fatal(err)
-				}
-				want := make([]byte, n)
-				b.EncryptBlocks(want, src)
-				if !bytes.Equal(got, want) {
-					t.Errorf("geometry %d, key %d, %d bytes: ECB differs", i, ks, n)
+		for _, cfg := range configs {
+			for _, ks := range keySizes {
+				b, _ := aes.New(random(r, ks))
+				key := newKeying(b, cfg)
+				for _, n := range []int{16, 96, 112, 1024} {
+					src := random(r, n)
+					got := make([]byte, n)
+					if _, err := e.run(key.kernel(opECB, maskNone), key.aux(nil), key.params(opECB), got, src, 0); err != nil {
+						t.Fatal(err)
+					}
+					want := make([]byte, n)
+					b.EncryptBlocks(want, src)
+					if !bytes.Equal(got, want) {
+						t.Errorf("geometry %d, %+v, key %d, %d bytes: ECB differs", i, cfg, ks, n)
+					}
 				}
 			}
 		}
@@ -78,21 +84,23 @@ func TestEmuCTR(t *testing.T) {
 		append(random(r, 8), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd), // the low half carries
 	}
 	for i, e := range emuEngines(t) {
-		for _, ks := range keySizes {
-			key := random(r, ks)
-			for j, iv := range ivs {
-				got, err := newCTR(e, key, iv, config{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				want, _ := ctr.New(key, iv)
-				for _, n := range []int{0, 5, 16, 11, 100, 641, 3, 3500} {
-					src := random(r, n)
-					g, w := make([]byte, n), make([]byte, n)
-					got.XORKeyStream(g, src)
-					want.XORKeyStream(w, src)
-					if !bytes.Equal(g, w) {
-						t.Fatalf("geometry %d, key %d, IV %d: CTR differs at a %d-byte call", i, ks, j, n)
+		for _, cfg := range configs {
+			for _, ks := range keySizes {
+				key := random(r, ks)
+				for j, iv := range ivs {
+					got, err := newCTR(e, key, iv, cfg)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want, _ := ctr.New(key, iv)
+					for _, n := range []int{0, 5, 16, 11, 100, 641, 3, 3500} {
+						src := random(r, n)
+						g, w := make([]byte, n), make([]byte, n)
+						got.XORKeyStream(g, src)
+						want.XORKeyStream(w, src)
+						if !bytes.Equal(g, w) {
+							t.Fatalf("geometry %d, %+v, key %d, IV %d: CTR differs at a %d-byte call", i, cfg, ks, j, n)
+						}
 					}
 				}
 			}
@@ -132,14 +140,16 @@ func testAEADPair(t *testing.T, name string, got, want cipher.AEAD, r *rand.ChaC
 func TestEmuOCB(t *testing.T) {
 	r := rand.NewChaCha8([32]byte{3})
 	for i, e := range emuEngines(t) {
-		for _, ks := range keySizes {
-			key := random(r, ks)
-			got, err := newOCB(e, key, config{})
-			if err != nil {
-				t.Fatal(err)
+		for _, cfg := range configs {
+			for _, ks := range keySizes {
+				key := random(r, ks)
+				got, err := newOCB(e, key, cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, _ := ocb.New(key)
+				testAEADPair(t, fmt.Sprintf("geometry %d, %+v, key %d", i, cfg, ks), got, want, r)
 			}
-			want, _ := ocb.New(key)
-			testAEADPair(t, fmt.Sprintf("geometry %d, key %d", i, ks), got, want, r)
 		}
 	}
 }
@@ -147,14 +157,16 @@ func TestEmuOCB(t *testing.T) {
 func TestEmuRAOCB(t *testing.T) {
 	r := rand.NewChaCha8([32]byte{4})
 	for i, e := range emuEngines(t) {
-		for _, ks := range keySizes {
-			key := random(r, ks)
-			got, err := newRAOCB(e, key, config{})
-			if err != nil {
-				t.Fatal(err)
+		for _, cfg := range configs {
+			for _, ks := range keySizes {
+				key := random(r, ks)
+				got, err := newRAOCB(e, key, cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, _ := raocb.New(key)
+				testAEADPair(t, fmt.Sprintf("geometry %d, %+v, key %d", i, cfg, ks), got, want, r)
 			}
-			want, _ := raocb.New(key)
-			testAEADPair(t, fmt.Sprintf("geometry %d, key %d", i, ks), got, want, r)
 		}
 	}
 }

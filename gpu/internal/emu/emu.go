@@ -609,6 +609,31 @@ func (c *compiler) arith(opcode string, parts []string, d int, src []int) (func(
 				D[t] = prmt(A[t], B[t], S[t])
 			}
 		}, nil
+	case "lop3":
+		// lop3.b32 d, a, b, c, immLut: bit i of d is bit (a_i<<2 |
+		// b_i<<1 | c_i) of immLut.
+		if opcode != "lop3.b32" || want(4) != nil {
+			return nil, errors.New("unsupported lop3")
+		}
+		lut, ok := c.imm(src[3])
+		if !ok || lut > 0xff {
+			return nil, errors.New("lop3 wants an 8-bit constant table")
+		}
+		s, u := src[1], src[2]
+		if lut == 0x96 { // a ^ b ^ c, most of the circuits' gates
+			return func(b *cta, act []int32) {
+				D, A, B, C := b.row(d), b.row(a), b.row(s), b.row(u)
+				for _, t := range act {
+					D[t] = (A[t] ^ B[t] ^ C[t]) & 0xffffffff
+				}
+			}, nil
+		}
+		return func(b *cta, act []int32) {
+			D, A, B, C := b.row(d), b.row(a), b.row(s), b.row(u)
+			for _, t := range act {
+				D[t] = lop3(A[t], B[t], C[t], lut)
+			}
+		}, nil
 	case "bfind":
 		if opcode != "bfind.u32" {
 			return nil, errors.New("unsupported bfind")
@@ -663,6 +688,26 @@ func b2u(b bool) uint64 {
 	return 0
 }
 
+// lop3 is lop3.b32 of x, y and z with the table lut: the OR of the
+// minterms whose bits lut sets.
+func lop3(x, y, z, lut uint64) uint64 {
+	var r uint64
+	for i := range 8 {
+		if lut>>i&1 == 0 {
+			continue
+		}
+		m := ^uint64(0)
+		for j, v := range [3]uint64{x, y, z} {
+			if i>>(2-j)&1 == 0 {
+				v = ^v
+			}
+			m &= v
+		}
+		r |= m
+	}
+	return r & 0xffffffff
+}
+
 // prmt is prmt.b32: bytes of the pair (y:x) picked by the selector's four
 // nibbles, a nibble's bit 3 replicating the byte's sign.
 func prmt(x, y, sel uint64) uint64 {
@@ -682,6 +727,10 @@ func prmt(x, y, sel uint64) uint64 {
 // memory compiles ld, st and red: ld.SPACE[.v4].TYPE d, [a];
 // st.SPACE[.v4].TYPE [a], v; red.global.xor.b32 [a], v.
 func (c *compiler) memory(parts, ops []string) (func(*cta, []int32), error) {
+	// ld.global.nc reads through the non-coherent cache: the same here.
+	if len(parts) > 2 && parts[0] == "ld" && parts[1] == "global" && parts[2] == "nc" {
+		parts = slices.Delete(slices.Clone(parts), 2, 3)
+	}
 	if len(ops) != 2 || len(parts) < 3 {
 		return nil, errors.New("bad memory instruction")
 	}
