@@ -691,9 +691,11 @@ func genSliced(k kernel) string {
 	g.in("mov.u32 %s, dsmem", g.sm)
 	g.in("mov.b32 %s, 0", g.zero)
 	masks := map[int]string{}
-	for j, m := range map[int]uint32{4: 0x0f0f0f0f, 2: 0x33333333, 1: 0x55555555} {
-		masks[j] = g.r()
-		g.in("mov.b32 %s, 0x%08x", masks[j], m)
+	for j, m := range []uint32{4: 0x0f0f0f0f, 2: 0x33333333, 1: 0x55555555} {
+		if m != 0 {
+			masks[j] = g.r()
+			g.in("mov.b32 %s, 0x%08x", masks[j], m)
+		}
 	}
 	kp := g.rd()
 	g.in("add.u64 %s, %s, %d", kp, ptr["p_aux"], auxKeys)

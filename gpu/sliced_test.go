@@ -3,6 +3,8 @@ package gpu
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/faelabs/fae/gpu/internal/emu"
@@ -84,3 +86,74 @@ func TestSlicedSbox(t *testing.T) {
 	}
 }
 
+// slicedCost returns the PTX instructions per 16-byte block of bitsliced
+// kernel k at rounds rounds, counted on the text: the instructions of one
+// group's pass (the loop over groups) with the rounds' loop taken rounds-1
+// times, over the 32 blocks of a thread. The set-up before the loop and the
+// sums' reduction after it, once per launch, are left out.
+func slicedCost(t *testing.T, ptx string, k kernel, rounds int) float64 {
+	t.Helper()
+	start := strings.Index(ptx, ".entry "+k.name()+"(")
+	body := ptx[start:]
+	body = body[:strings.Index(body, "\n}\n")]
+	var lines []string
+	for l := range strings.SplitSeq(body, "\n") {
+		if l = strings.TrimSpace(l); strings.HasSuffix(l, ";") && !strings.HasPrefix(l, ".") {
+			lines = append(lines, l)
+		} else if strings.HasSuffix(l, ":") {
+			lines = append(lines, l)
+		}
+	}
+	label := func(name string) int { return slices.Index(lines, name+":") }
+	// The groups' loop ends with its conditional branch back, the last
+	// branch of the kernel to an earlier label; the rounds' loop with the
+	// only unconditional one back.
+	var gStart, gEnd, rStart, rEnd int
+	for i, l := range lines {
+		f := strings.Fields(l)
+		if len(f) == 3 && f[1] == "bra" && label(strings.TrimSuffix(f[2], ";")) < i {
+			gStart, gEnd = label(strings.TrimSuffix(f[2], ";")), i
+		}
+	}
+	for i, l := range lines[gStart:gEnd] {
+		f := strings.Fields(l)
+		if len(f) == 2 && f[0] == "bra" && label(strings.TrimSuffix(f[1], ";")) < gStart+i {
+			rStart, rEnd = label(strings.TrimSuffix(f[1], ";")), gStart+i
+		}
+	}
+	if !(gStart < rStart && rEnd < gEnd) {
+		t.Fatalf("%s: loops not found", k.name())
+	}
+	count := func(a, b int) int {
+		n := 0
+		for _, l := range lines[a:b] {
+			if !strings.HasSuffix(l, ":") {
+				n++
+			}
+		}
+		return n
+	}
+	round := count(rStart, rEnd+1)
+	exit := count(rStart, slices.IndexFunc(lines[rStart:], func(l string) bool { return strings.Contains(l, "bra") })+rStart+1)
+	perGroup := count(gStart, gEnd+1) - round + (rounds-1)*round + exit
+	return float64(perGroup) / 32
+}
+
+// TestSlicedCost logs the bitsliced kernels' PTX instructions per block
+// (docs/gpu.md quotes them) and checks them against a budget, so that a
+// change that bloats the kernels shows.
+func TestSlicedCost(t *testing.T) {
+	ptx := module()
+	for _, k := range allKernels() {
+		if !k.sliced {
+			continue
+		}
+		for _, r := range []int{10, 14} {
+			c := slicedCost(t, ptx, k, r)
+			t.Logf("%s, %d rounds: %.1f PTX instructions per block", k.name(), r, c)
+			if budget := 100 + 95*float64(r); c > budget {
+				t.Errorf("%s, %d rounds: %.1f PTX instructions per block, over the budget of %.0f", k.name(), r, c, budget)
+			}
+		}
+	}
+}

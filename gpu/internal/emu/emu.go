@@ -620,20 +620,42 @@ func (c *compiler) arith(opcode string, parts []string, d int, src []int) (func(
 			return nil, errors.New("lop3 wants an 8-bit constant table")
 		}
 		s, u := src[1], src[2]
-		if lut == 0x96 { // a ^ b ^ c, most of the circuits' gates
-			return func(b *cta, act []int32) {
-				D, A, B, C := b.row(d), b.row(a), b.row(s), b.row(u)
+		// The tables package gpu's circuits use most have loops of their
+		// own.
+		var f func(D, A, B, C []uint64, act []int32)
+		switch lut {
+		case 0x96: // a ^ b ^ c
+			f = func(D, A, B, C []uint64, act []int32) {
 				for _, t := range act {
 					D[t] = (A[t] ^ B[t] ^ C[t]) & 0xffffffff
 				}
-			}, nil
-		}
-		return func(b *cta, act []int32) {
-			D, A, B, C := b.row(d), b.row(a), b.row(s), b.row(u)
-			for _, t := range act {
-				D[t] = lop3(A[t], B[t], C[t], lut)
 			}
-		}, nil
+		case 0xe4: // a&c | b&^c
+			f = func(D, A, B, C []uint64, act []int32) {
+				for _, t := range act {
+					D[t] = (A[t]&C[t] | B[t]&^C[t]) & 0xffffffff
+				}
+			}
+		case 0x6a: // a&b ^ c
+			f = func(D, A, B, C []uint64, act []int32) {
+				for _, t := range act {
+					D[t] = (A[t]&B[t] ^ C[t]) & 0xffffffff
+				}
+			}
+		case 0x78: // a ^ b&c
+			f = func(D, A, B, C []uint64, act []int32) {
+				for _, t := range act {
+					D[t] = (A[t] ^ B[t]&C[t]) & 0xffffffff
+				}
+			}
+		default:
+			f = func(D, A, B, C []uint64, act []int32) {
+				for _, t := range act {
+					D[t] = lop3(A[t], B[t], C[t], lut)
+				}
+			}
+		}
+		return func(b *cta, act []int32) { f(b.row(d), b.row(a), b.row(s), b.row(u), act) }, nil
 	case "bfind":
 		if opcode != "bfind.u32" {
 			return nil, errors.New("unsupported bfind")
@@ -688,24 +710,15 @@ func b2u(b bool) uint64 {
 	return 0
 }
 
-// lop3 is lop3.b32 of x, y and z with the table lut: the OR of the
-// minterms whose bits lut sets.
+// lop3 is lop3.b32 of x, y and z with the table lut: bit i of the result
+// is bit x_i<<2 | y_i<<1 | z_i of lut, here the OR of the minterms lut
+// sets.
 func lop3(x, y, z, lut uint64) uint64 {
-	var r uint64
-	for i := range 8 {
-		if lut>>i&1 == 0 {
-			continue
-		}
-		m := ^uint64(0)
-		for j, v := range [3]uint64{x, y, z} {
-			if i>>(2-j)&1 == 0 {
-				v = ^v
-			}
-			m &= v
-		}
-		r |= m
-	}
-	return r & 0xffffffff
+	m := func(i uint) uint64 { return -(lut >> i & 1) }
+	xy, xny, nxy, nxny := x&y, x&^y, y&^x, ^(x | y)
+	f1 := xy&m(7) | xny&m(5) | nxy&m(3) | nxny&m(1) // z set
+	f0 := xy&m(6) | xny&m(4) | nxy&m(2) | nxny&m(0)
+	return (z&f1 | ^z&f0) & 0xffffffff
 }
 
 // prmt is prmt.b32: bytes of the pair (y:x) picked by the selector's four

@@ -115,3 +115,18 @@ func TestMemory(t *testing.T) {
 		t.Error("Free of an address inside an allocation succeeded")
 	}
 }
+
+// TestLop3 checks lop3.b32 against its definition, bit by bit, for every
+// table: bit i of d is bit (a_i<<2 | b_i<<1 | c_i) of the table.
+func TestLop3(t *testing.T) {
+	x, y, z := uint64(0x0123_4567), uint64(0x89ab_cdef), uint64(0xf0e1_d2c3)
+	for lut := range uint64(256) {
+		got := lop3(x, y, z, lut)
+		for i := range 32 {
+			j := (x>>i&1)<<2 | (y>>i&1)<<1 | z>>i&1
+			if got>>i&1 != lut>>j&1 {
+				t.Fatalf("lop3 table %#02x: bit %d is %d", lut, i, got>>i&1)
+			}
+		}
+	}
+}
