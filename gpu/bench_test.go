@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"crypto/cipher"
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
@@ -109,9 +110,16 @@ func BenchmarkKernel(b *testing.B) {
 func BenchmarkEndToEnd(b *testing.B) {
 	needGPU(b)
 	key, iv, nonce := make([]byte, 16), make([]byte, 16), make([]byte, 12)
-	c, _ := NewCTR(key, iv)
-	o, _ := NewOCB(key)
-	r, _ := NewRAOCB(key)
+	for _, kind := range []string{"bitsliced", "tables"} {
+		opts := gpuOptions[kind]
+		c, _ := NewCTR(key, iv, opts...)
+		o, _ := NewOCB(key, opts...)
+		r, _ := NewRAOCB(key, opts...)
+		benchEndToEnd(b, kind, c, o, r, nonce)
+	}
+}
+
+func benchEndToEnd(b *testing.B, kind string, c cipher.Stream, o, r cipher.AEAD, nonce []byte) {
 	for _, mem := range []string{"go", "pinned"} {
 		for _, n := range benchSizes {
 			var buf []byte
@@ -123,19 +131,19 @@ func BenchmarkEndToEnd(b *testing.B) {
 					b.Skip(err)
 				}
 			}
-			b.Run("ctr/"+mem+"/"+benchName(n), func(b *testing.B) {
+			b.Run(kind+"/ctr/"+mem+"/"+benchName(n), func(b *testing.B) {
 				b.SetBytes(int64(n))
 				for b.Loop() {
 					c.XORKeyStream(buf[:n], buf[:n])
 				}
 			})
-			b.Run("ocb/"+mem+"/"+benchName(n), func(b *testing.B) {
+			b.Run(kind+"/ocb/"+mem+"/"+benchName(n), func(b *testing.B) {
 				b.SetBytes(int64(n))
 				for b.Loop() {
 					o.Seal(buf[:0], nonce, buf[:n], nil)
 				}
 			})
-			b.Run("raocb/"+mem+"/"+benchName(n), func(b *testing.B) {
+			b.Run(kind+"/raocb/"+mem+"/"+benchName(n), func(b *testing.B) {
 				b.SetBytes(int64(n))
 				for b.Loop() {
 					r.Seal(buf[:0], nonce, buf[:n], nil)

@@ -55,58 +55,66 @@ func gpuSizes() []int {
 	return s
 }
 
+// gpuOptions are the kernel choices the GPU tests take: the default
+// (bitsliced) and the table-based kernels.
+var gpuOptions = map[string][]Option{"bitsliced": nil, "tables": {WithTables()}}
+
 func TestGPUCTR(t *testing.T) {
 	needGPU(t)
 	r := rand.NewChaCha8([32]byte{5})
-	for _, ks := range keySizes {
-		key, iv := random(r, ks), random(r, 16)
-		got, err := NewCTR(key, iv)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, _ := ctr.New(key, iv)
-		for _, n := range gpuSizes() {
-			src := random(r, n)
-			g, w := make([]byte, n), make([]byte, n)
-			got.XORKeyStream(g, src)
-			want.XORKeyStream(w, src)
-			if !bytes.Equal(g, w) {
-				t.Fatalf("key %d, %d bytes: CTR differs", ks, n)
+	for kind, opts := range gpuOptions {
+		for _, ks := range keySizes {
+			key, iv := random(r, ks), random(r, 16)
+			got, err := NewCTR(key, iv, opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := ctr.New(key, iv)
+			for _, n := range gpuSizes() {
+				src := random(r, n)
+				g, w := make([]byte, n), make([]byte, n)
+				got.XORKeyStream(g, src)
+				want.XORKeyStream(w, src)
+				if !bytes.Equal(g, w) {
+					t.Fatalf("%s, key %d, %d bytes: CTR differs", kind, ks, n)
+				}
 			}
 		}
 	}
 }
 
-func testGPUAEAD(t *testing.T, newGot func([]byte) (cipher.AEAD, error), newWant func([]byte) (cipher.AEAD, error), seed byte) {
+func testGPUAEAD(t *testing.T, newGot func([]byte, ...Option) (batch.AEAD, error), newWant func([]byte) (cipher.AEAD, error), seed byte) {
 	needGPU(t)
 	r := rand.NewChaCha8([32]byte{seed})
-	for _, ks := range keySizes {
-		key := random(r, ks)
-		got, err := newGot(key)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, _ := newWant(key)
-		for _, n := range gpuSizes() {
-			nonce, pt, ad := random(r, 12), random(r, n), random(r, n%1000)
-			w := want.Seal(nil, nonce, pt, ad)
-			if g := got.Seal(nil, nonce, pt, ad); !bytes.Equal(g, w) {
-				t.Fatalf("key %d, %d bytes: Seal differs", ks, n)
+	for kind, opts := range gpuOptions {
+		for _, ks := range keySizes {
+			key := random(r, ks)
+			got, err := newGot(key, opts...)
+			if err != nil {
+				t.Fatal(err)
 			}
-			p, err := got.Open(nil, nonce, w, ad)
-			if err != nil || !bytes.Equal(p, pt) {
-				t.Fatalf("key %d, %d bytes: Open failed: %v", ks, n, err)
+			want, _ := newWant(key)
+			for _, n := range gpuSizes() {
+				nonce, pt, ad := random(r, 12), random(r, n), random(r, n%1000)
+				w := want.Seal(nil, nonce, pt, ad)
+				if g := got.Seal(nil, nonce, pt, ad); !bytes.Equal(g, w) {
+					t.Fatalf("%s, key %d, %d bytes: Seal differs", kind, ks, n)
+				}
+				p, err := got.Open(nil, nonce, w, ad)
+				if err != nil || !bytes.Equal(p, pt) {
+					t.Fatalf("%s, key %d, %d bytes: Open failed: %v", kind, ks, n, err)
+				}
 			}
 		}
 	}
 }
 
 func TestGPUOCB(t *testing.T) {
-	testGPUAEAD(t, func(k []byte) (cipher.AEAD, error) { return NewOCB(k) }, func(k []byte) (cipher.AEAD, error) { return ocb.New(k) }, 6)
+	testGPUAEAD(t, NewOCB, func(k []byte) (cipher.AEAD, error) { return ocb.New(k) }, 6)
 }
 
 func TestGPURAOCB(t *testing.T) {
-	testGPUAEAD(t, func(k []byte) (cipher.AEAD, error) { return NewRAOCB(k) }, func(k []byte) (cipher.AEAD, error) { return raocb.New(k) }, 7)
+	testGPUAEAD(t, NewRAOCB, func(k []byte) (cipher.AEAD, error) { return raocb.New(k) }, 7)
 }
 
 // TestWritePTX checks that the generated module is the same on every call,

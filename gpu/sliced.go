@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -133,7 +134,7 @@ func eval(tt uint8, leaves, into []int) uint8 {
 func combine(op byte, la []int, ta uint8, lb []int, tb uint8) ([]int, uint8, bool) {
 	leaves := append([]int(nil), la...)
 	for _, x := range lb {
-		if !contains(leaves, x) {
+		if !slices.Contains(leaves, x) {
 			leaves = append(leaves, x)
 		}
 	}
@@ -145,15 +146,6 @@ func combine(op byte, la []int, ta uint8, lb []int, tb uint8) ([]int, uint8, boo
 		return leaves, a ^ b, true
 	}
 	return leaves, a & b, true
-}
-
-func contains(s []int, x int) bool {
-	for _, y := range s {
-		if x == y {
-			return true
-		}
-	}
-	return false
 }
 
 // emit computes outs into the registers dst (fresh ones where dst[i] is

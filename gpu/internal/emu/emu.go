@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -221,7 +222,8 @@ func (k *kernel) compile(body []string) error {
 			stmts = append(stmts, strings.TrimSuffix(l, ";"))
 		}
 	}
-	c := &compiler{k: k, regs: map[string]int{}, pseudo: map[pseudoReg]int{}, imms: map[int]uint64{}, labels: labels}
+	regs, n := allocate(stmts, labels)
+	c := &compiler{k: k, n: n, regs: regs, pseudo: map[pseudoReg]int{}, imms: map[int]uint64{}, labels: labels}
 	for _, s := range stmts {
 		in, err := c.inst(s)
 		if err != nil {
@@ -231,6 +233,115 @@ func (k *kernel) compile(body []string) error {
 	}
 	k.nregs = c.n
 	return nil
+}
+
+var regToken = regexp.MustCompile(`%(r|rd|p)[0-9]+\b`)
+
+// allocate maps the registers of stmts to rows, sharing a row between
+// registers whose live ranges are disjoint: package gpu names a register
+// for every value, tens of thousands in a bitsliced kernel, which as rows
+// would be megabytes to poison and to keep in cache for every thread block.
+// A register lives from its first to its last appearance, and over the
+// whole of a loop (a span from a label to a branch back to it) in which
+// its first appearance reads it: a value carried from one iteration to
+// the next. A guarded write reads too (the threads it leaves keep the old
+// value). Two registers share a row only if one's range ends strictly
+// before the other's begins.
+func allocate(stmts []string, labels map[string]int) (map[string]int, int) {
+	type span struct {
+		first, last int
+		name        string
+	}
+	spans := map[string]*span{}
+	type occ struct {
+		name string
+		read bool
+	}
+	occs := make([][]occ, len(stmts))
+	for i, s := range stmts {
+		guarded := strings.HasPrefix(s, "@")
+		body := s
+		if guarded {
+			_, body, _ = strings.Cut(s, " ")
+		}
+		opcode, rest, _ := strings.Cut(body, " ")
+		dst := ""
+		switch strings.Split(opcode, ".")[0] {
+		case "st", "red", "bra", "bar", "ret":
+		default:
+			dst = operands(rest)[0]
+		}
+		// The registers read: all but one appearance of each written one,
+		// unless the write is guarded.
+		all := regToken.FindAllString(s, -1)
+		written := regToken.FindAllString(dst, -1)
+		read := map[string]bool{}
+		for _, name := range all {
+			if i := slices.Index(written, name); i >= 0 && !guarded {
+				written = slices.Delete(written, i, i+1)
+				continue
+			}
+			read[name] = true
+		}
+		for _, name := range all {
+			if slices.ContainsFunc(occs[i], func(o occ) bool { return o.name == name }) {
+				continue
+			}
+			occs[i] = append(occs[i], occ{name, read[name]})
+			sp := spans[name]
+			if sp == nil {
+				sp = &span{first: i, name: name}
+				spans[name] = sp
+			}
+			sp.last = i
+		}
+	}
+	// Loops: a branch at b back to the label at l <= b.
+	for b, s := range stmts {
+		f := strings.Fields(s)
+		if len(f) > 0 && strings.HasPrefix(f[0], "@") {
+			f = f[1:]
+		}
+		if len(f) != 2 || f[0] != "bra" {
+			continue
+		}
+		l, ok := labels[f[1]]
+		if !ok || l > b {
+			continue
+		}
+		seen := map[string]bool{}
+		for i := l; i <= b; i++ {
+			for _, o := range occs[i] {
+				if !seen[o.name] && o.read {
+					sp := spans[o.name]
+					sp.first, sp.last = min(sp.first, l), max(sp.last, b)
+				}
+				seen[o.name] = true
+			}
+		}
+	}
+	order := make([]*span, 0, len(spans))
+	for _, sp := range spans {
+		order = append(order, sp)
+	}
+	slices.SortFunc(order, func(x, y *span) int {
+		if x.first != y.first {
+			return x.first - y.first
+		}
+		return strings.Compare(x.name, y.name)
+	})
+	rows := map[string]int{}
+	var ends []int // the last appearance of each row's current register
+	for _, sp := range order {
+		row := slices.IndexFunc(ends, func(e int) bool { return e < sp.first })
+		if row < 0 {
+			row = len(ends)
+			ends = append(ends, 0)
+		}
+		ends[row] = sp.last
+		rows[sp.name] = row
+	}
+	return rows, len(ends)
 }
 
 type compiler struct {
