@@ -363,27 +363,8 @@ func (g *gen) fillRegions(tables string, off int, base string) {
 
 func genKernel(k kernel) string {
 	g := &gen{decrypt: k.op == opDec, rounds: k.rounds}
-	params := []string{"p_dst", "p_src", "p_tables", "p_aux", "p_sum"}
-	ptr := map[string]string{}
-	for _, name := range params {
-		a, b := g.rd(), g.rd()
-		g.in("ld.param.u64 %s, [%s]", a, name)
-		g.in("cvta.to.global.u64 %s, %s", b, a)
-		ptr[name] = b
-	}
-	n, first, per := g.r(), g.r(), g.r()
-	g.in("ld.param.u32 %s, [p_n]", n)
-	g.in("ld.param.u32 %s, [p_first]", first)
-	g.in("ld.param.u32 %s, [p_per]", per)
-	g.tid, g.ntid = g.r(), g.r()
-	ctaid, lane := g.r(), g.r()
-	g.in("mov.u32 %s, %%tid.x", g.tid)
-	g.in("mov.u32 %s, %%ntid.x", g.ntid)
-	g.in("mov.u32 %s, %%ctaid.x", ctaid)
-	g.in("and.b32 %s, %s, 31", lane, g.tid)
-	g.sm, g.zero = g.r(), g.r()
-	g.in("mov.u32 %s, dsmem", g.sm)
-	g.in("mov.b32 %s, 0", g.zero)
+	st := g.prologue()
+	ptr, first, lane := st.ptr, st.first, st.lane
 	regions := g.r()
 	g.in("add.u32 %s, %s, %d", regions, g.sm, lowSize+regionSize-1)
 	g.in("and.b32 %s, %s, 0x%x", regions, regions, ^uint32(regionSize-1))
@@ -406,51 +387,13 @@ func genKernel(k kernel) string {
 	}
 	g.in("bar.sync 0")
 
-	// This warp's groups: [qs, qe). limit bounds the launch-relative index
-	// of blocks that are this warp's and the launch's.
-	gw, q0, qend, qs, qe, limit := g.r(), g.r(), g.r(), g.r(), g.r(), g.r()
-	g.in("mad.lo.u32 %s, %s, %s, %s", gw, ctaid, g.ntid, g.tid)
-	g.in("shr.u32 %s, %s, 5", gw, gw)
-	g.in("shr.u32 %s, %s, 5", q0, first)
-	g.in("add.u32 %s, %s, %s", qend, first, n)
-	g.in("sub.u32 %s, %s, 1", qend, qend)
-	g.in("shr.u32 %s, %s, 5", qend, qend)
-	g.in("add.u32 %s, %s, 1", qend, qend)
-	g.in("mad.lo.u32 %s, %s, %s, %s", qs, gw, per, q0)
-	g.in("add.u32 %s, %s, %s", qe, qs, per)
-	g.in("min.u32 %s, %s, %s", qe, qe, qend)
-	g.in("shl.b32 %s, %s, 5", limit, qe)
-	g.in("sub.u32 %s, %s, %s", limit, limit, first)
-	g.in("min.u32 %s, %s, %s", limit, limit, n)
-
-	var ctrHi, ctrLo string
-	var gr, h, base word4
-	switch k.mask {
-	case maskOCB:
-		gr = g.fresh4()
-		ga := g.rd()
-		g.in("mul.wide.u32 %s, %s, 16", ga, lane)
-		g.in("add.u64 %s, %s, %s", ga, ga, ptr["p_aux"])
-		g.in("ld.global.v4.u32 %s, [%s+%d]", vec(gr), ga, auxG)
-		h = g.groupOffset(qs)
-	case maskRAOCB:
-		for j, b := range g.param4(kConst) { // as big-endian numbers, for ⊞
-			base[j] = g.bswap(b)
-		}
-	default:
-		if k.op == opCTR {
-			ctrHi, ctrLo = g.rd(), g.rd()
-			g.in("ld.param.u64 %s, [p_k+%d]", ctrHi, kConst)
-			g.in("ld.param.u64 %s, [p_k+%d]", ctrLo, kConst+8)
-		}
-	}
+	qs, qe, limit := g.warpGroups(st, 5)
+	mc := g.modeConsts(k, st)
+	gr, base, sum := mc.gr, mc.base, mc.sum
 	hasSum := k.mask != maskNone
-	var sum word4
-	if hasSum {
-		sum = g.fresh4()
-		for _, s := range sum {
-			g.in("mov.b32 %s, 0", s)
-		}
+	var h word4
+	if k.mask == maskOCB {
+		h = g.groupOffset(qs)
 	}
 
 	// The loop over the warp's groups, loading the next group's block
@@ -501,25 +444,7 @@ func genKernel(k kernel) string {
 	case opECB:
 		y = g.cipher(x)
 	case opCTR:
-		i64, lo, hi := g.rd(), g.rd(), g.rd()
-		g.in("cvt.u64.u32 %s, %s", i64, a)
-		g.in("add.u64 %s, %s, %s", lo, ctrLo, i64)
-		c := g.p()
-		g.in("setp.lt.u64 %s, %s, %s", c, lo, ctrLo)
-		g.in("mov.b64 %s, %s", hi, ctrHi)
-		g.in("@%s add.u64 %s, %s, 1", c, hi, hi)
-		var ctr word4
-		for j, h := range []string{hi, hi, lo, lo} {
-			w, t := g.r(), g.rd()
-			if j%2 == 0 {
-				g.in("shr.u64 %s, %s, 32", t, h)
-			} else {
-				g.in("mov.b64 %s, %s", t, h)
-			}
-			g.in("cvt.u32.u64 %s, %s", w, t)
-			ctr[j] = g.bswap(w)
-		}
-		y = g.xor4(x, g.cipher(ctr))
+		y = g.xor4(x, g.cipher(g.counter(mc, a)))
 	case opEnc, opDec:
 		y = g.xor4(g.cipher(g.xor4(x, mask)), mask)
 	case opHash:
@@ -532,10 +457,7 @@ func genKernel(k kernel) string {
 		g.xorInto(sum, y, valid)
 	}
 	if k.op != opHash {
-		da, off := g.rd(), g.rd()
-		g.in("mul.wide.u32 %s, %s, 16", off, i)
-		g.in("add.u64 %s, %s, %s", da, ptr["p_dst"], off)
-		g.in("@%s st.global.v4.u32 [%s], %s", valid, da, vec(y))
+		g.store(y, ptr["p_dst"], i, valid)
 	}
 
 	// Next group.
@@ -547,16 +469,7 @@ func genKernel(k kernel) string {
 		g.in("mov.b32 %s, %s", x[j], xNext[j])
 	}
 	if k.mask == maskOCB {
-		// H_{q+1} = H_q ^ M_{ntz(q+1)}, q+1 > 0.
-		t, j, ma := g.r(), g.r(), g.r()
-		g.in("neg.s32 %s, %s", t, q)
-		g.in("and.b32 %s, %s, %s", t, t, q)
-		g.in("bfind.u32 %s, %s", j, t)
-		g.in("shl.b32 %s, %s, 4", ma, j)
-		g.in("add.u32 %s, %s, %s", ma, ma, g.sm)
-		m := g.fresh4()
-		g.in("ld.shared.v4.u32 %s, [%s+%d]", vec(m), ma, lowM)
-		g.xorInto(h, m, "")
+		g.ocbNext(h, q)
 	}
 	more := g.p()
 	g.in("setp.lt.u32 %s, %s, %s", more, q, qe)
@@ -566,7 +479,127 @@ func genKernel(k kernel) string {
 		g.reduce(sum, ptr["p_sum"])
 	}
 	g.in("ret")
-	return g.entry(k, params, maxThreads)
+	return g.entry(k, maxThreads)
+}
+
+// pointerParams are the kernels' pointer parameters (see the top).
+var pointerParams = []string{"p_dst", "p_src", "p_tables", "p_aux", "p_sum"}
+
+// start is what every kernel begins with: the pointer parameters as global
+// addresses, the launch's block count, first index and groups per warp,
+// and the thread's block index and lane.
+type start struct {
+	ptr                        map[string]string
+	n, first, per, ctaid, lane string
+}
+
+// prologue loads the parameters and the thread's indices, and sets g's
+// tid, ntid, sm and zero.
+func (g *gen) prologue() start {
+	st := start{ptr: map[string]string{}}
+	for _, name := range pointerParams {
+		a, b := g.rd(), g.rd()
+		g.in("ld.param.u64 %s, [%s]", a, name)
+		g.in("cvta.to.global.u64 %s, %s", b, a)
+		st.ptr[name] = b
+	}
+	st.n, st.first, st.per = g.r(), g.r(), g.r()
+	g.in("ld.param.u32 %s, [p_n]", st.n)
+	g.in("ld.param.u32 %s, [p_first]", st.first)
+	g.in("ld.param.u32 %s, [p_per]", st.per)
+	g.tid, g.ntid = g.r(), g.r()
+	st.ctaid, st.lane = g.r(), g.r()
+	g.in("mov.u32 %s, %%tid.x", g.tid)
+	g.in("mov.u32 %s, %%ntid.x", g.ntid)
+	g.in("mov.u32 %s, %%ctaid.x", st.ctaid)
+	g.in("and.b32 %s, %s, 31", st.lane, g.tid)
+	g.sm, g.zero = g.r(), g.r()
+	g.in("mov.u32 %s, dsmem", g.sm)
+	g.in("mov.b32 %s, 0", g.zero)
+	return st
+}
+
+// warpGroups returns this warp's groups [qs, qe) of 1<<shift blocks, by
+// absolute index, and limit, the bound on the launch-relative index of the
+// blocks that are the warp's and the launch's.
+func (g *gen) warpGroups(st start, shift int) (qs, qe, limit string) {
+	gw, q0, qend := g.r(), g.r(), g.r()
+	qs, qe, limit = g.r(), g.r(), g.r()
+	g.in("mad.lo.u32 %s, %s, %s, %s", gw, st.ctaid, g.ntid, g.tid)
+	g.in("shr.u32 %s, %s, 5", gw, gw)
+	g.in("shr.u32 %s, %s, %d", q0, st.first, shift)
+	g.in("add.u32 %s, %s, %s", qend, st.first, st.n)
+	g.in("sub.u32 %s, %s, 1", qend, qend)
+	g.in("shr.u32 %s, %s, %d", qend, qend, shift)
+	g.in("add.u32 %s, %s, 1", qend, qend)
+	g.in("mad.lo.u32 %s, %s, %s, %s", qs, gw, st.per, q0)
+	g.in("add.u32 %s, %s, %s", qe, qs, st.per)
+	g.in("min.u32 %s, %s, %s", qe, qe, qend)
+	g.in("shl.b32 %s, %s, %d", limit, qe, shift)
+	g.in("sub.u32 %s, %s, %s", limit, limit, st.first)
+	g.in("min.u32 %s, %s, %s", limit, limit, st.n)
+	return qs, qe, limit
+}
+
+// consts are a mode's values for the whole launch.
+type consts struct {
+	ctrHi, ctrLo string // CTR's counter of block 0 (maskNone)
+	gr           word4  // OCB's G_r of this lane
+	base         word4  // RAOCB's B, as big-endian numbers for ⊞
+	sum          word4  // the AEADs' sum, zero
+}
+
+func (g *gen) modeConsts(k kernel, st start) consts {
+	var c consts
+	switch k.mask {
+	case maskOCB:
+		c.gr = g.fresh4()
+		ga := g.rd()
+		g.in("mul.wide.u32 %s, %s, 16", ga, st.lane)
+		g.in("add.u64 %s, %s, %s", ga, ga, st.ptr["p_aux"])
+		g.in("ld.global.v4.u32 %s, [%s+%d]", vec(c.gr), ga, auxG)
+	case maskRAOCB:
+		for j, b := range g.param4(kConst) {
+			c.base[j] = g.bswap(b)
+		}
+	default:
+		if k.op == opCTR {
+			c.ctrHi, c.ctrLo = g.rd(), g.rd()
+			g.in("ld.param.u64 %s, [p_k+%d]", c.ctrHi, kConst)
+			g.in("ld.param.u64 %s, [p_k+%d]", c.ctrLo, kConst+8)
+		}
+	}
+	if k.mask != maskNone {
+		c.sum = g.fresh4()
+		for _, s := range c.sum {
+			g.in("mov.b32 %s, 0", s)
+		}
+	}
+	return c
+}
+
+// counter returns CTR's counter block for absolute block index a: the
+// 128-bit big-endian counter plus a.
+func (g *gen) counter(c consts, a string) word4 {
+	i64, lo, hi := g.rd(), g.rd(), g.rd()
+	g.in("cvt.u64.u32 %s, %s", i64, a)
+	g.in("add.u64 %s, %s, %s", lo, c.ctrLo, i64)
+	p := g.p()
+	g.in("setp.lt.u64 %s, %s, %s", p, lo, c.ctrLo)
+	g.in("mov.b64 %s, %s", hi, c.ctrHi)
+	g.in("@%s add.u64 %s, %s, 1", p, hi, hi)
+	var ctr word4
+	for j, h := range []string{hi, hi, lo, lo} {
+		w, t := g.r(), g.rd()
+		if j%2 == 0 {
+			g.in("shr.u64 %s, %s, 32", t, h)
+		} else {
+			g.in("mov.b64 %s, %s", t, h)
+		}
+		g.in("cvt.u32.u64 %s, %s", w, t)
+		ctr[j] = g.bswap(w)
+	}
+	return ctr
 }
 
 // load loads block i of src into x where valid holds.
@@ -575,6 +608,27 @@ func (g *gen) load(x word4, src, i, valid string) {
 	g.in("mul.wide.u32 %s, %s, 16", off, i)
 	g.in("add.u64 %s, %s, %s", sa, src, off)
 	g.in("@%s ld.global.v4.u32 %s, [%s]", valid, vec(x), sa)
+}
+
+// ocbNext advances h from H_q-1 to H_q (q > 0): H_q = H_q-1 ^ M_ntz(q).
+func (g *gen) ocbNext(h word4, q string) {
+	t, j, ma := g.r(), g.r(), g.r()
+	g.in("neg.s32 %s, %s", t, q)
+	g.in("and.b32 %s, %s, %s", t, t, q)
+	g.in("bfind.u32 %s, %s", j, t)
+	g.in("shl.b32 %s, %s, 4", ma, j)
+	g.in("add.u32 %s, %s, %s", ma, ma, g.sm)
+	m := g.fresh4()
+	g.in("ld.shared.v4.u32 %s, [%s+%d]", vec(m), ma, lowM)
+	g.xorInto(h, m, "")
+}
+
+// store stores y as block i of dst where valid holds.
+func (g *gen) store(y word4, dst, i, valid string) {
+	off, da := g.rd(), g.rd()
+	g.in("mul.wide.u32 %s, %s, 16", off, i)
+	g.in("add.u64 %s, %s, %s", da, dst, off)
+	g.in("@%s st.global.v4.u32 [%s], %s", valid, da, vec(y))
 }
 
 // groupOffset returns H_q (see maskOCB): the XOR of L_{j+5} over the set

@@ -657,31 +657,10 @@ func (g *gen) slicedCipher(in *state, x *state, kp, rounds string) {
 // genSliced generates bitsliced kernel k (see the top of this file).
 func genSliced(k kernel) string {
 	g := &gen{decrypt: k.op == opDec}
-	params := []string{"p_dst", "p_src", "p_tables", "p_aux", "p_sum"}
-	ptr := map[string]string{}
-	for _, name := range params {
-		if name == "p_tables" {
-			continue
-		}
-		a, b := g.rd(), g.rd()
-		g.in("ld.param.u64 %s, [%s]", a, name)
-		g.in("cvta.to.global.u64 %s, %s", b, a)
-		ptr[name] = b
-	}
-	n, first, per, rounds := g.r(), g.r(), g.r(), g.r()
-	g.in("ld.param.u32 %s, [p_n]", n)
-	g.in("ld.param.u32 %s, [p_first]", first)
-	g.in("ld.param.u32 %s, [p_per]", per)
+	st := g.prologue()
+	ptr, first, lane := st.ptr, st.first, st.lane
+	rounds := g.r()
 	g.in("ld.param.u32 %s, [p_k]", rounds)
-	g.tid, g.ntid = g.r(), g.r()
-	ctaid, lane := g.r(), g.r()
-	g.in("mov.u32 %s, %%tid.x", g.tid)
-	g.in("mov.u32 %s, %%ntid.x", g.ntid)
-	g.in("mov.u32 %s, %%ctaid.x", ctaid)
-	g.in("and.b32 %s, %s, 31", lane, g.tid)
-	g.sm, g.zero = g.r(), g.r()
-	g.in("mov.u32 %s, dsmem", g.sm)
-	g.in("mov.b32 %s, 0", g.zero)
 	masks := map[int]string{}
 	for j, m := range []uint32{4: 0x0f0f0f0f, 2: 0x33333333, 1: 0x55555555} {
 		if m != 0 {
@@ -696,57 +675,21 @@ func genSliced(k kernel) string {
 		g.in("bar.sync 0")
 	}
 
-	// This warp's groups [qs, qe) of 1024 blocks, and limit, the bound on
-	// the launch-relative index of the blocks that are the warp's and the
-	// launch's.
-	gw, q0, qend, qs, qe, limit := g.r(), g.r(), g.r(), g.r(), g.r(), g.r()
-	g.in("mad.lo.u32 %s, %s, %s, %s", gw, ctaid, g.ntid, g.tid)
-	g.in("shr.u32 %s, %s, 5", gw, gw)
-	g.in("shr.u32 %s, %s, %d", q0, first, slicedShift)
-	g.in("add.u32 %s, %s, %s", qend, first, n)
-	g.in("sub.u32 %s, %s, 1", qend, qend)
-	g.in("shr.u32 %s, %s, %d", qend, qend, slicedShift)
-	g.in("add.u32 %s, %s, 1", qend, qend)
-	g.in("mad.lo.u32 %s, %s, %s, %s", qs, gw, per, q0)
-	g.in("add.u32 %s, %s, %s", qe, qs, per)
-	g.in("min.u32 %s, %s, %s", qe, qe, qend)
-	g.in("shl.b32 %s, %s, %d", limit, qe, slicedShift)
-	g.in("sub.u32 %s, %s, %s", limit, limit, first)
-	g.in("min.u32 %s, %s, %s", limit, limit, n)
-
-	var ctrHi, ctrLo, scratch string
-	var gr, h, base word4
+	qs, qe, limit := g.warpGroups(st, slicedShift)
+	mc := g.modeConsts(k, st)
+	gr, base, sum := mc.gr, mc.base, mc.sum
+	hasSum := k.mask != maskNone
+	var h word4
+	var scratch string
 	switch k.mask {
 	case maskOCB:
-		gr = g.fresh4()
-		ga := g.rd()
-		g.in("mul.wide.u32 %s, %s, 16", ga, lane)
-		g.in("add.u64 %s, %s, %s", ga, ga, ptr["p_aux"])
-		g.in("ld.global.v4.u32 %s, [%s+%d]", vec(gr), ga, auxG)
 		q := g.r()
 		g.in("shl.b32 %s, %s, 5", q, qs)
 		h = g.groupOffset(q)
 	case maskRAOCB:
-		for j, b := range g.param4(kConst) { // as big-endian numbers, for ⊞
-			base[j] = g.bswap(b)
-		}
 		scratch = g.r()
 		g.in("shl.b32 %s, %s, 2", scratch, g.tid)
 		g.in("add.u32 %s, %s, %s", scratch, scratch, g.sm)
-	default:
-		if k.op == opCTR {
-			ctrHi, ctrLo = g.rd(), g.rd()
-			g.in("ld.param.u64 %s, [p_k+%d]", ctrHi, kConst)
-			g.in("ld.param.u64 %s, [p_k+%d]", ctrLo, kConst+8)
-		}
-	}
-	hasSum := k.mask != maskNone
-	var sum word4
-	if hasSum {
-		sum = g.fresh4()
-		for _, s := range sum {
-			g.in("mov.b32 %s, 0", s)
-		}
 	}
 
 	end := g.label()
@@ -768,18 +711,10 @@ func genSliced(k kernel) string {
 		g.in("setp.lt.u32 %s, %s, %s", valid, i, limit)
 		return a, i, valid
 	}
-	// ocbStep advances h from H_q to H_q+1 (q+1 > 0).
+	// ocbStep advances h from H_q to H_q+1 and q to q+1.
 	ocbStep := func(h word4, q string) {
-		t, j, ma := g.r(), g.r(), g.r()
 		g.in("add.u32 %s, %s, 1", q, q)
-		g.in("neg.s32 %s, %s", t, q)
-		g.in("and.b32 %s, %s, %s", t, t, q)
-		g.in("bfind.u32 %s, %s", j, t)
-		g.in("shl.b32 %s, %s, 4", ma, j)
-		g.in("add.u32 %s, %s, %s", ma, ma, g.sm)
-		m := g.fresh4()
-		g.in("ld.shared.v4.u32 %s, [%s+%d]", vec(m), ma, lowM)
-		g.xorInto(h, m, "")
+		g.ocbNext(h, q)
 	}
 	var hq word4
 	var q string
@@ -818,25 +753,8 @@ func genSliced(k kernel) string {
 	}
 	for j := range w {
 		a, i, valid := slot(j)
-		switch k.op {
-		case opCTR:
-			i64, lo, hi := g.rd(), g.rd(), g.rd()
-			g.in("cvt.u64.u32 %s, %s", i64, a)
-			g.in("add.u64 %s, %s, %s", lo, ctrLo, i64)
-			c := g.p()
-			g.in("setp.lt.u64 %s, %s, %s", c, lo, ctrLo)
-			g.in("mov.b64 %s, %s", hi, ctrHi)
-			g.in("@%s add.u64 %s, %s, 1", c, hi, hi)
-			for c, hl := range []string{hi, hi, lo, lo} {
-				x, t := g.r(), g.rd()
-				if c%2 == 0 {
-					g.in("shr.u64 %s, %s, 32", t, hl)
-				} else {
-					g.in("mov.b64 %s, %s", t, hl)
-				}
-				g.in("cvt.u32.u64 %s, %s", x, t)
-				w[j][c] = g.bswap(x)
-			}
+		if k.op == opCTR {
+			w[j] = g.counter(mc, a)
 			continue
 		}
 		x := g.fresh4()
@@ -890,10 +808,7 @@ func genSliced(k kernel) string {
 			g.xorInto(sum, out, valid)
 		}
 		if k.op != opHash {
-			da, off := g.rd(), g.rd()
-			g.in("mul.wide.u32 %s, %s, 16", off, i)
-			g.in("add.u64 %s, %s, %s", da, ptr["p_dst"], off)
-			g.in("@%s st.global.v4.u32 [%s], %s", valid, da, vec(out))
+			g.store(out, ptr["p_dst"], i, valid)
 		}
 	}
 	if k.mask == maskOCB {
@@ -910,7 +825,7 @@ func genSliced(k kernel) string {
 		g.reduce(sum, ptr["p_sum"])
 	}
 	g.in("ret")
-	return g.entry(k, params, slicedThreads)
+	return g.entry(k, slicedThreads)
 }
 
 // xorScratch XORs RAOCB's masks from shared memory into s.
@@ -923,10 +838,10 @@ func (g *gen) xorScratch(s *state, scratch string) {
 }
 
 // entry wraps g's body as kernel k's entry, for blocks of at most threads.
-func (g *gen) entry(k kernel, params []string, threads int) string {
+func (g *gen) entry(k kernel, threads int) string {
 	var hd strings.Builder
 	fmt.Fprintf(&hd, ".visible .entry %s(\n", k.name())
-	for _, name := range params {
+	for _, name := range pointerParams {
 		fmt.Fprintf(&hd, "\t.param .u64 %s,\n", name)
 	}
 	hd.WriteString("\t.param .u32 p_n,\n\t.param .u32 p_first,\n\t.param .u32 p_per,\n")
