@@ -419,19 +419,41 @@ func (l *logic) xor8(x, y [8]int) [8]int {
 }
 
 // mixColumn is MixColumns of one column a (rows 0 to 3), plus k unless
-// nil: b_r = 2(a_r^a_r+1) ^ a_r+1 ^ a_r+2 ^ a_r+3 ^ k_r.
+// nil: b_r = 2(a_r^a_r+1) ^ a_r+1 ^ a_r+2 ^ a_r+3 ^ k_r, each bit of b_r
+// one chain of XORs of its 4 to 6 terms, two LOP3s.
 func (l *logic) mixColumn(a [4][8]int, k *[4][8]int) [4][8]int {
 	var t, b [4][8]int
 	for r := range 4 {
 		t[r] = l.xor8(a[r], a[(r+1)%4])
 	}
 	for r := range 4 {
-		b[r] = l.xor8(l.xtime(t[r]), l.xor8(a[(r+1)%4], t[(r+2)%4]))
-		if k != nil {
-			b[r] = l.xor8(b[r], k[r])
+		for i := range 8 {
+			// Bit i of 2t: bit i-1 of t, and bit 7 of t where the
+			// reduction polynomial 0x1b has bit i.
+			terms := []int{a[(r+1)%4][i], t[(r+2)%4][i]}
+			if i > 0 {
+				terms = append(terms, t[r][i-1])
+			}
+			if 0x1b>>i&1 != 0 {
+				terms = append(terms, t[r][7])
+			}
+			if k != nil {
+				terms = append(terms, k[r][i])
+			}
+			b[r][i] = l.xorAll(terms)
 		}
 	}
 	return b
+}
+
+// xorAll is the XOR of terms as a chain from the first, which merges into
+// one LOP3 per two terms after the first.
+func (l *logic) xorAll(terms []int) int {
+	x := terms[0]
+	for _, y := range terms[1:] {
+		x = l.xor(x, y)
+	}
+	return x
 }
 
 // byteIn returns the inputs of the 8 slices of byte j of s.
