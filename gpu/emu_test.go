@@ -249,54 +249,59 @@ func TestEmuPinned(t *testing.T) {
 	}
 }
 
-// TestEmuBatch checks SealBatch and OpenBatch against Seal of each message
-// alone, a failing message zeroed and reported, and one shorter than the
-// tag.
+// TestEmuBatch runs testBatch on the emulator, both kinds of kernels.
 func TestEmuBatch(t *testing.T) {
 	r := rand.NewChaCha8([32]byte{10})
 	e := emuEngines(t)[0]
 	key := random(r, 16)
-	for name, f := range map[string]func() (batch.AEAD, error){
-		"ocb":   func() (batch.AEAD, error) { return newOCB(e, key, config{}) },
-		"raocb": func() (batch.AEAD, error) { return newRAOCB(e, key, config{}) },
-	} {
-		a, err := f()
+	for _, cfg := range configs {
+		o, err := newOCB(e, key, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var msgs []batch.Message
-		var want [][]byte
-		for _, n := range []int{0, 17, 100} {
-			m := batch.Message{Nonce: random(r, 12), AD: random(r, n/3), In: random(r, n)}
-			m.Out = make([]byte, n+16)
-			want = append(want, a.Seal(nil, m.Nonce, m.In, m.AD))
-			msgs = append(msgs, m)
+		ra, _ := newRAOCB(e, key, cfg)
+		testBatch(t, "ocb", o, r)
+		testBatch(t, "raocb", ra, r)
+	}
+}
+
+// testBatch checks SealBatch and OpenBatch against Seal of each message
+// alone, a failing message zeroed and reported, and one shorter than the
+// tag.
+func testBatch(t *testing.T, name string, a batch.AEAD, r *rand.ChaCha8) {
+	t.Helper()
+	var msgs []batch.Message
+	var want [][]byte
+	for _, n := range []int{0, 17, 100} {
+		m := batch.Message{Nonce: random(r, 12), AD: random(r, n/3), In: random(r, n)}
+		m.Out = make([]byte, n+16)
+		want = append(want, a.Seal(nil, m.Nonce, m.In, m.AD))
+		msgs = append(msgs, m)
+	}
+	a.SealBatch(msgs)
+	for i, m := range msgs {
+		if !bytes.Equal(m.Out, want[i]) {
+			t.Fatalf("%s: SealBatch message %d differs from Seal", name, i)
 		}
-		a.SealBatch(msgs)
-		for i, m := range msgs {
-			if !bytes.Equal(m.Out, want[i]) {
-				t.Fatalf("%s: SealBatch message %d differs from Seal", name, i)
+	}
+	opens := make([]batch.Message, len(msgs)+1)
+	for i, m := range msgs {
+		opens[i] = batch.Message{Nonce: m.Nonce, AD: m.AD, In: m.Out, Out: make([]byte, len(m.In))}
+	}
+	opens[1].In = bytes.Clone(opens[1].In)
+	opens[1].In[0] ^= 1
+	opens[len(msgs)] = batch.Message{Nonce: msgs[0].Nonce, In: make([]byte, 15), Out: []byte{}}
+	if a.OpenBatch(opens) {
+		t.Fatalf("%s: OpenBatch accepted a changed message", name)
+	}
+	for i, m := range opens {
+		switch {
+		case i == 1 || i == len(msgs):
+			if m.OK || !bytes.Equal(m.Out, make([]byte, len(m.Out))) {
+				t.Errorf("%s: failing message %d: OK %v, output not zeroed", name, i, m.OK)
 			}
-		}
-		opens := make([]batch.Message, len(msgs)+1)
-		for i, m := range msgs {
-			opens[i] = batch.Message{Nonce: m.Nonce, AD: m.AD, In: m.Out, Out: make([]byte, len(m.In))}
-		}
-		opens[1].In = bytes.Clone(opens[1].In)
-		opens[1].In[0] ^= 1
-		opens[len(msgs)] = batch.Message{Nonce: msgs[0].Nonce, In: make([]byte, 15), Out: []byte{}}
-		if a.OpenBatch(opens) {
-			t.Fatalf("%s: OpenBatch accepted a changed message", name)
-		}
-		for i, m := range opens {
-			switch {
-			case i == 1 || i == len(msgs):
-				if m.OK || !bytes.Equal(m.Out, make([]byte, len(m.Out))) {
-					t.Errorf("%s: failing message %d: OK %v, output not zeroed", name, i, m.OK)
-				}
-			case !m.OK || !bytes.Equal(m.Out, msgs[i].In):
-				t.Errorf("%s: message %d did not open", name, i)
-			}
+		case !m.OK || !bytes.Equal(m.Out, msgs[i].In):
+			t.Errorf("%s: message %d did not open", name, i)
 		}
 	}
 }

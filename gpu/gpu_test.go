@@ -117,6 +117,22 @@ func TestGPURAOCB(t *testing.T) {
 	testGPUAEAD(t, NewRAOCB, func(k []byte) (cipher.AEAD, error) { return raocb.New(k) }, 7)
 }
 
+// TestGPUBatch runs testBatch on the GPU, both kinds of kernels.
+func TestGPUBatch(t *testing.T) {
+	needGPU(t)
+	r := rand.NewChaCha8([32]byte{11})
+	key := random(r, 16)
+	for kind, opts := range gpuOptions {
+		o, err := NewOCB(key, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ra, _ := NewRAOCB(key, opts...)
+		testBatch(t, kind+" ocb", o, r)
+		testBatch(t, kind+" raocb", ra, r)
+	}
+}
+
 // TestWritePTX checks that the generated module is the same on every call,
 // parses and holds every kernel once, and writes it to $FAE_PTX_OUT for
 // ptxas and cuobjdump on a machine with the CUDA tools
