@@ -10,9 +10,9 @@ import (
 // data, the package's default (constant time).
 //
 // A thread carries 32 blocks at once, as 128 32-bit slices: bit k of
-// slice 8j+t is bit t of byte j of its block k. That is the granularity of
-// the NSS 2017 paper's fastest variant and the natural one for 32-bit
-// registers: a slice is a register, SubBytes one Boyar–Peralta circuit
+// slice 8j+t is bit t of byte j of its block k, one of the granularities
+// the NSS 2017 paper compares and the natural one for 32-bit registers: a
+// slice is a register, SubBytes one Boyar–Peralta circuit
 // per byte position over 8 registers, ShiftRows a renaming of registers,
 // MixColumns XORs of whole registers, all 32 lanes of a register doing
 // useful work. The 128 slices and the circuits' temporaries take about 200
