@@ -12,12 +12,12 @@ import (
 // A thread carries 32 blocks at once, as 128 32-bit slices: bit k of
 // slice 8j+t is bit t of byte j of its block k, one of the granularities
 // the NSS 2017 paper compares and the natural one for 32-bit registers: a
-// slice is a register, SubBytes one Boyar–Peralta circuit
-// per byte position over 8 registers, ShiftRows a renaming of registers,
-// MixColumns XORs of whole registers, all 32 lanes of a register doing
-// useful work. The 128 slices and the circuits' temporaries take about 200
-// of the 255 registers a thread may have, so a thread block has at most
-// slicedThreads threads (65536 registers per multiprocessor).
+// slice is a register, SubBytes one Boyar–Peralta circuit per byte
+// position over 8 registers, ShiftRows a renaming of registers, MixColumns
+// XORs of whole registers, all 32 lanes of a register doing useful work.
+// The 128 slices and the circuits' temporaries take about 200 of the 255
+// registers a thread may have, so a thread block has at most slicedThreads
+// threads (65536 registers per multiprocessor).
 //
 // Block k of lane r in group Q (1024 blocks) has the absolute index
 // 1024Q+32k+r: for each k the warp loads and stores 512 contiguous bytes,
