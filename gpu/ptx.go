@@ -578,25 +578,40 @@ func (g *gen) modeConsts(k kernel, st start) consts {
 	return c
 }
 
-// counter returns CTR's counter block for absolute block index a: the
-// 128-bit big-endian counter plus a.
-func (g *gen) counter(c consts, a string) word4 {
-	i64, lo, hi := g.rd(), g.rd(), g.rd()
-	g.in("cvt.u64.u32 %s, %s", i64, a)
-	g.in("add.u64 %s, %s, %s", lo, c.ctrLo, i64)
+// add128 returns the 128-bit number hi:lo (64-bit registers) plus the
+// 32-bit a.
+func (g *gen) add128(hi, lo, a string) (string, string) {
+	a64, nlo, nhi := g.rd(), g.rd(), g.rd()
+	g.in("cvt.u64.u32 %s, %s", a64, a)
+	g.in("add.u64 %s, %s, %s", nlo, lo, a64)
 	p := g.p()
-	g.in("setp.lt.u64 %s, %s, %s", p, lo, c.ctrLo)
-	g.in("mov.b64 %s, %s", hi, c.ctrHi)
-	g.in("@%s add.u64 %s, %s, 1", p, hi, hi)
-	var ctr word4
+	g.in("setp.lt.u64 %s, %s, %s", p, nlo, lo)
+	g.in("mov.b64 %s, %s", nhi, hi)
+	g.in("@%s add.u64 %s, %s, 1", p, nhi, nhi)
+	return nhi, nlo
+}
+
+// words32 returns the 32-bit words of hi:lo from the most significant.
+func (g *gen) words32(hi, lo string) word4 {
+	var w word4
 	for j, h := range []string{hi, hi, lo, lo} {
-		w, t := g.r(), g.rd()
+		t := g.rd()
+		w[j] = g.r()
 		if j%2 == 0 {
 			g.in("shr.u64 %s, %s, 32", t, h)
 		} else {
 			g.in("mov.b64 %s, %s", t, h)
 		}
-		g.in("cvt.u32.u64 %s, %s", w, t)
+		g.in("cvt.u32.u64 %s, %s", w[j], t)
+	}
+	return w
+}
+
+// counter returns CTR's counter block for absolute block index a: the
+// 128-bit big-endian counter plus a.
+func (g *gen) counter(c consts, a string) word4 {
+	var ctr word4
+	for j, w := range g.words32(g.add128(c.ctrHi, c.ctrLo, a)) {
 		ctr[j] = g.bswap(w)
 	}
 	return ctr

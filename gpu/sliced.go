@@ -774,11 +774,10 @@ func genSliced(k kernel) string {
 		ocbStart()
 	}
 	for j := range w {
-		a, i, valid := slot(j)
 		if k.op == opCTR {
-			w[j] = g.counter(mc, a)
-			continue
+			break
 		}
+		_, i, valid := slot(j)
 		x := g.fresh4()
 		for _, r := range x {
 			g.in("mov.b32 %s, 0", r)
@@ -793,7 +792,12 @@ func genSliced(k kernel) string {
 		}
 		w[j] = x
 	}
-	s := g.toSlices(&w, masks)
+	var s state
+	if k.op == opCTR {
+		s = g.counterSlices(mc, a0)
+	} else {
+		s = g.toSlices(&w, masks)
+	}
 	if k.mask == maskRAOCB {
 		g.xorScratch(&s, scratch)
 	}
@@ -848,6 +852,58 @@ func genSliced(k kernel) string {
 	}
 	g.in("ret")
 	return g.entry(k, slicedThreads)
+}
+
+// counterSlices returns the slices of CTR's counter blocks for the absolute
+// indices a0+32k, k = 0 to 31, built in place rather than transposed. With
+// U = C+a0 (C the counter of index 0), the counter of block k is U+32k:
+// its bits 0 to 4 are U's for every k; bits 5 to 9 are those of m+k mod
+// 32, m = U's bits 5 to 9, the slice of bit b the pattern of bit b-5 of
+// k (lane k of 0xaaaaaaaa, 0xcccccccc, ...) rotated by m; bits 10 and up
+// are U's, flipped where U and U+1024 differ in the lanes k where m+k
+// carries (k >= 32-m). Bit p of the big-endian counter is bit p%8 of its
+// byte 15-p/8.
+func (g *gen) counterSlices(c consts, a0 string) state {
+	hi, lo := g.add128(c.ctrHi, c.ctrLo, a0)
+	u := g.words32(hi, lo)
+	lo2, hi2, p := g.rd(), g.rd(), g.p()
+	g.in("add.u64 %s, %s, 1024", lo2, lo)
+	g.in("setp.lt.u64 %s, %s, %s", p, lo2, lo)
+	g.in("mov.b64 %s, %s", hi2, hi)
+	g.in("@%s add.u64 %s, %s, 1", p, hi2, hi2)
+	f := g.xor4(u, g.words32(hi2, lo2))
+	m, left, ones, carry := g.r(), g.r(), g.r(), g.r()
+	g.in("shr.u32 %s, %s, 5", m, u[3])
+	g.in("and.b32 %s, %s, 31", m, m)
+	g.in("neg.s32 %s, %s", left, m)
+	g.in("add.u32 %s, %s, 32", left, left)
+	g.in("mov.b32 %s, 0xffffffff", ones)
+	g.in("shl.b32 %s, %s, %s", carry, ones, left) // 0 for m = 0: shifts clamp at 32
+	bit := func(w string, b int) string {
+		d := g.r()
+		g.in("bfe.s32 %s, %s, %d, 1", d, w, b)
+		return d
+	}
+	var s state
+	for p := range 128 {
+		i := 8*(15-p/8) + p%8
+		w := 3 - p/32 // u and f from the most significant word
+		switch {
+		case p < 5:
+			s[i] = bit(u[3], p)
+		case p < 10:
+			pat, r, l := g.r(), g.r(), g.r()
+			g.in("mov.b32 %s, 0x%08x", pat, [...]uint32{0xaaaaaaaa, 0xcccccccc, 0xf0f0f0f0, 0xff00ff00, 0xffff0000}[p-5])
+			g.in("shr.b32 %s, %s, %s", r, pat, m)
+			g.in("shl.b32 %s, %s, %s", l, pat, left)
+			s[i] = g.r()
+			g.in("or.b32 %s, %s, %s", s[i], r, l)
+		default:
+			s[i] = g.r()
+			g.lop3(s[i], 0x78, bit(u[w], p%32), bit(f[w], p%32), carry) // a ^ b&c
+		}
+	}
+	return s
 }
 
 // xorScratch XORs RAOCB's masks from shared memory into s.

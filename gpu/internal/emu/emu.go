@@ -767,6 +767,17 @@ func (c *compiler) arith(opcode string, parts []string, d int, src []int) (func(
 			}
 		}
 		return func(b *cta, act []int32) { f(b.row(d), b.row(a), b.row(s), b.row(u), act) }, nil
+	case "bfe":
+		if (opcode != "bfe.s32" && opcode != "bfe.u32") || want(3) != nil {
+			return nil, errors.New("unsupported bfe")
+		}
+		signed, s, u := opcode == "bfe.s32", src[1], src[2]
+		return func(b *cta, act []int32) {
+			D, A, B, C := b.row(d), b.row(a), b.row(s), b.row(u)
+			for _, t := range act {
+				D[t] = bfe32(A[t], B[t], C[t], signed)
+			}
+		}, nil
 	case "bfind":
 		if opcode != "bfind.u32" {
 			return nil, errors.New("unsupported bfind")
@@ -819,6 +830,26 @@ func b2u(b bool) uint64 {
 		return 1
 	}
 	return 0
+}
+
+// bfe32 is bfe.u32 or bfe.s32: the len bits of a from bit pos (both taken
+// from their operand's low byte), and above them 0, or for bfe.s32 the
+// field's top bit (bit 31 where the field passes it; 0 when len is 0).
+func bfe32(a, pos, length uint64, signed bool) uint64 {
+	pos, length = pos&0xff, length&0xff
+	var sbit uint64
+	if signed && length != 0 {
+		sbit = a >> min(pos+length-1, 31) & 1
+	}
+	var d uint64
+	for i := range uint64(32) {
+		v := sbit
+		if i < length && pos+i <= 31 {
+			v = a >> (pos + i) & 1
+		}
+		d |= v << i
+	}
+	return d
 }
 
 // lop3 is lop3.b32 of x, y and z with the table lut: bit i of the result

@@ -130,3 +130,28 @@ func TestLop3(t *testing.T) {
 		}
 	}
 }
+
+// TestBfe checks bfe.s32 and bfe.u32 on fields inside the word, across
+// its top, and empty.
+func TestBfe(t *testing.T) {
+	for _, c := range []struct {
+		a, pos, length uint64
+		signed         bool
+		want           uint64
+	}{
+		{0x0000_0010, 4, 1, true, 0xffff_ffff},
+		{0x0000_0010, 4, 1, false, 1},
+		{0x0000_0010, 5, 1, true, 0},
+		{0x8000_0000, 31, 1, true, 0xffff_ffff},
+		{0x8123_4567, 28, 8, true, 0xffff_fff8}, // past bit 31: bit 31 fills
+		{0x8123_4567, 28, 8, false, 0x8},
+		{0x0000_0ff0, 4, 8, true, 0xffff_ffff},
+		{0x0000_0ff0, 4, 9, true, 0xff},
+		{0xffff_ffff, 3, 0, true, 0},
+		{0xffff_ffff, 0x103, 0x101, true, 0xffff_ffff}, // the low bytes only: pos 3, len 1
+	} {
+		if got := bfe32(c.a, c.pos, c.length, c.signed); got != c.want {
+			t.Errorf("bfe(%#x, %d, %d, signed %v) = %#x, want %#x", c.a, c.pos, c.length, c.signed, got, c.want)
+		}
+	}
+}
