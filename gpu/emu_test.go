@@ -305,3 +305,41 @@ func testBatch(t *testing.T, name string, a batch.AEAD, r *rand.ChaCha8) {
 		}
 	}
 }
+
+// TestEmuManyGroups runs messages of several bitsliced groups (1024
+// blocks) on one warp, which then takes several groups per launch: OCB's
+// offsets across groups, RAOCB's masks and CTR's counters of indices past
+// 1024, for both kinds of kernels.
+func TestEmuManyGroups(t *testing.T) {
+	r := rand.NewChaCha8([32]byte{12})
+	e, err := newEngine(newEmuDevice(), 48<<10, 32, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, iv, nonce := random(r, 16), random(r, 16), random(r, 12)
+	n := 40<<10 + 5
+	pt, ad := random(r, n), random(r, 20<<10+3)
+	for _, cfg := range configs {
+		got, _ := newCTR(e, key, iv, cfg)
+		want, _ := ctr.New(key, iv)
+		g, w := make([]byte, n), make([]byte, n)
+		got.XORKeyStream(g, pt)
+		want.XORKeyStream(w, pt)
+		if !bytes.Equal(g, w) {
+			t.Errorf("%+v: CTR differs", cfg)
+		}
+		o, _ := newOCB(e, key, cfg)
+		ra, _ := newRAOCB(e, key, cfg)
+		wo, _ := ocb.New(key)
+		wr, _ := raocb.New(key)
+		for name, pair := range map[string][2]cipher.AEAD{"ocb": {o, wo}, "raocb": {ra, wr}} {
+			c := pair[0].Seal(nil, nonce, pt, ad)
+			if !bytes.Equal(c, pair[1].Seal(nil, nonce, pt, ad)) {
+				t.Errorf("%+v: %s: Seal differs", cfg, name)
+			}
+			if p, err := pair[0].Open(nil, nonce, c, ad); err != nil || !bytes.Equal(p, pt) {
+				t.Errorf("%+v: %s: Open failed: %v", cfg, name, err)
+			}
+		}
+	}
+}

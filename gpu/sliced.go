@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 )
@@ -733,19 +734,27 @@ func genSliced(k kernel) string {
 		g.in("setp.lt.u32 %s, %s, %s", valid, i, limit)
 		return a, i, valid
 	}
-	// ocbStep advances h from H_q to H_q+1 and q to q+1.
-	ocbStep := func(h word4, q string) {
-		g.in("add.u32 %s, %s, 1", q, q)
-		g.ocbNext(h, q)
-	}
+	// ocbStep advances hq from H_q to H_q+1 for q = 32Q+j: for j < 31,
+	// ntz(q+1) = ntz(j+1) is known here, and only the step to the next
+	// group needs the run-time one.
 	var hq word4
-	var q string
+	ocbStep := func(j int) {
+		if j < 31 {
+			m := g.fresh4()
+			g.in("ld.shared.v4.u32 %s, [%s+%d]", vec(m), g.sm, lowM+16*bits.TrailingZeros(uint(j+1)))
+			g.xorInto(hq, m, "")
+			return
+		}
+		q := g.r()
+		g.in("add.u32 %s, %s, 1", q, qq)
+		g.in("shl.b32 %s, %s, 5", q, q)
+		g.ocbNext(hq, q)
+	}
 	ocbStart := func() {
-		hq, q = g.fresh4(), g.r()
+		hq = g.fresh4()
 		for j := range hq {
 			g.in("mov.b32 %s, %s", hq[j], h[j])
 		}
-		g.in("shl.b32 %s, %s, 5", q, qq)
 	}
 
 	if k.mask == maskRAOCB {
@@ -788,7 +797,7 @@ func genSliced(k kernel) string {
 		}
 		if k.mask == maskOCB {
 			x = g.xor4(x, g.xor4(hq, gr))
-			ocbStep(hq, q)
+			ocbStep(j)
 		}
 		w[j] = x
 	}
@@ -827,7 +836,7 @@ func genSliced(k kernel) string {
 			out = g.xor4(out, g.xor4(hq, gr))
 		}
 		if k.mask == maskOCB {
-			ocbStep(hq, q)
+			ocbStep(j)
 		}
 		switch k.op {
 		case opDec, opHash:
