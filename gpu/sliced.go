@@ -759,16 +759,7 @@ func genSliced(k kernel) string {
 
 	if k.mask == maskRAOCB {
 		// The masks: AESENC(AESENC(B ⊞ a, R1), R2), into shared memory.
-		var w [32]word4
-		for j := range w {
-			a, _, _ := slot(j)
-			for c := range w[j] {
-				t := g.r()
-				g.in("add.u32 %s, %s, %s", t, base[c], a)
-				w[j][c] = g.bswap(t)
-			}
-		}
-		s := g.toSlices(&w, masks)
+		s := g.maskSlices(base, a0)
 		d1, d2 := g.freshState(), g.freshState()
 		g.encRound(&s, &d1, kp, auxR1*sliceBytes, false)
 		g.encRound(&d1, &d2, kp, (auxR1+1)*sliceBytes, false)
@@ -864,25 +855,52 @@ func genSliced(k kernel) string {
 }
 
 // counterSlices returns the slices of CTR's counter blocks for the absolute
-// indices a0+32k, k = 0 to 31, built in place rather than transposed. With
-// U = C+a0 (C the counter of index 0), the counter of block k is U+32k:
-// its bits 0 to 4 are U's for every k; bits 5 to 9 are those of m+k mod
-// 32, m = U's bits 5 to 9, the slice of bit b the pattern of bit b-5 of
-// k (lane k of 0xaaaaaaaa, 0xcccccccc, ...) rotated by m; bits 10 and up
-// are U's, flipped where U and U+1024 differ in the lanes k where m+k
-// carries (k >= 32-m). Bit p of the big-endian counter is bit p%8 of its
-// byte 15-p/8.
+// indices a0+32k, k = 0 to 31, built in place rather than transposed (see
+// indexSlices). Bit p of the big-endian counter is bit p%8 of its byte
+// 15-p/8.
 func (g *gen) counterSlices(c consts, a0 string) state {
 	hi, lo := g.add128(c.ctrHi, c.ctrLo, a0)
-	u := g.words32(hi, lo)
 	lo2, hi2, p := g.rd(), g.rd(), g.p()
 	g.in("add.u64 %s, %s, 1024", lo2, lo)
 	g.in("setp.lt.u64 %s, %s, %s", p, lo2, lo)
 	g.in("mov.b64 %s, %s", hi2, hi)
 	g.in("@%s add.u64 %s, %s, 1", p, hi2, hi2)
+	u := g.words32(hi, lo)
 	f := g.xor4(u, g.words32(hi2, lo2))
+	var s state
+	g.indexSlices([]string{u[3], u[2], u[1], u[0]}, []string{f[3], f[2], f[1], f[0]}, func(p int, r string) {
+		s[8*(15-p/8)+p%8] = r
+	})
+	return s
+}
+
+// maskSlices returns the slices of B ⊞ a for RAOCB's indices a0+32k, k = 0
+// to 31 (base: B's words as numbers), built in place: bit p of word c is
+// bit p%8 of byte 4c+3-p/8.
+func (g *gen) maskSlices(base word4, a0 string) state {
+	var s state
+	for c, b := range base {
+		u, u2 := g.r(), g.r()
+		g.in("add.u32 %s, %s, %s", u, b, a0)
+		g.in("add.u32 %s, %s, 1024", u2, u)
+		g.in("xor.b32 %s, %s, %s", u2, u2, u)
+		g.indexSlices([]string{u}, []string{u2}, func(p int, r string) {
+			s[8*(4*c+3-p/8)+p%8] = r
+		})
+	}
+	return s
+}
+
+// indexSlices sets, through set, the slices of the number U+32k over the
+// lanes k = 0 to 31, as wide as the words of u (U's 32-bit words, the least
+// significant first), given f, the words of U ^ (U+1024): its bits 0 to 4
+// are U's for every k; bits 5 to 9 are those of m+k mod 32, m = U's bits 5
+// to 9, the slice of bit b the pattern of bit b-5 of k (lane k of
+// 0xaaaaaaaa, 0xcccccccc, ...) rotated by m; bits 10 and up are U's,
+// flipped where f has them in the lanes k where m+k carries (k >= 32-m).
+func (g *gen) indexSlices(u, f []string, set func(p int, r string)) {
 	m, left, ones, carry := g.r(), g.r(), g.r(), g.r()
-	g.in("shr.u32 %s, %s, 5", m, u[3])
+	g.in("shr.u32 %s, %s, 5", m, u[0])
 	g.in("and.b32 %s, %s, 31", m, m)
 	g.in("neg.s32 %s, %s", left, m)
 	g.in("add.u32 %s, %s, 32", left, left)
@@ -893,26 +911,23 @@ func (g *gen) counterSlices(c consts, a0 string) state {
 		g.in("bfe.s32 %s, %s, %d, 1", d, w, b)
 		return d
 	}
-	var s state
-	for p := range 128 {
-		i := 8*(15-p/8) + p%8
-		w := 3 - p/32 // u and f from the most significant word
+	for p := range 32 * len(u) {
 		switch {
 		case p < 5:
-			s[i] = bit(u[3], p)
+			set(p, bit(u[0], p))
 		case p < 10:
-			pat, r, l := g.r(), g.r(), g.r()
+			pat, r, l, d := g.r(), g.r(), g.r(), g.r()
 			g.in("mov.b32 %s, 0x%08x", pat, [...]uint32{0xaaaaaaaa, 0xcccccccc, 0xf0f0f0f0, 0xff00ff00, 0xffff0000}[p-5])
 			g.in("shr.b32 %s, %s, %s", r, pat, m)
 			g.in("shl.b32 %s, %s, %s", l, pat, left)
-			s[i] = g.r()
-			g.in("or.b32 %s, %s, %s", s[i], r, l)
+			g.in("or.b32 %s, %s, %s", d, r, l)
+			set(p, d)
 		default:
-			s[i] = g.r()
-			g.lop3(s[i], 0x78, bit(u[w], p%32), bit(f[w], p%32), carry) // a ^ b&c
+			d := g.r()
+			g.lop3(d, 0x78, bit(u[p/32], p%32), bit(f[p/32], p%32), carry) // a ^ b&c
+			set(p, d)
 		}
 	}
-	return s
 }
 
 // xorScratch XORs RAOCB's masks from shared memory into s.
