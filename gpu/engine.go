@@ -132,9 +132,9 @@ func newEngine(dev device, chunk, threads, maxCTAs int) (e *engine, err error) {
 
 // run applies kernel k to the whole blocks of src (len(src) a multiple of
 // 16, block j with index first+j) and writes dst (nil for a hash kernel,
-// else as long as src, possibly src itself). aux is OCB's tables, kp the
-// round keys and the mode's constants (ptx.go). It returns the sum that
-// AEAD kernels reduce.
+// else as long as src, possibly src itself). aux is OCB's tables and the
+// bitsliced round keys (keying.aux), kp the kernel's p_k (keying.params).
+// It returns the sum that AEAD kernels reduce.
 func (e *engine) run(k kernel, aux []byte, kp *[kBytes]byte, dst, src []byte, first uint32) (sum [16]byte, err error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
