@@ -725,14 +725,15 @@ func genSliced(k kernel) string {
 	g.mark(loop)
 	g.in("shl.b32 %s, %s, %d", a0, qq, slicedShift)
 	g.in("or.b32 %s, %s, %s", a0, a0, lane)
-	// slot returns block k's absolute index, launch-relative index and
-	// whether it is the launch's.
-	slot := func(k int) (a, i, valid string) {
-		a, i, valid = g.r(), g.r(), g.p()
+	// slot returns block k's launch-relative index and whether it is the
+	// launch's.
+	slot := func(k int) (i, valid string) {
+		a := g.r()
+		i, valid = g.r(), g.p()
 		g.in("add.u32 %s, %s, %d", a, a0, 32*k)
 		g.in("sub.u32 %s, %s, %s", i, a, first)
 		g.in("setp.lt.u32 %s, %s, %s", valid, i, limit)
-		return a, i, valid
+		return i, valid
 	}
 	// ocbStep advances hq from H_q to H_q+1 for q = 32Q+j: for j < 31,
 	// ntz(q+1) = ntz(j+1) is known here, and only the step to the next
@@ -768,34 +769,34 @@ func genSliced(k kernel) string {
 		}
 	}
 
-	// The cipher's input.
-	var w [32]word4
-	if k.mask == maskOCB {
-		ocbStart()
-	}
-	for j := range w {
-		if k.op == opCTR {
-			break
-		}
-		_, i, valid := slot(j)
-		x := g.fresh4()
-		for _, r := range x {
-			g.in("mov.b32 %s, 0", r)
-		}
-		g.load(x, ptr["p_src"], i, valid)
-		if k.op == opEnc {
-			g.xorInto(sum, x, valid)
-		}
-		if k.mask == maskOCB {
-			x = g.xor4(x, g.xor4(hq, gr))
-			ocbStep(j)
-		}
-		w[j] = x
-	}
+	// The cipher's input. OCB's offsets step through the group, to the
+	// next group's H, which the output reuses.
 	var s state
+	var hNext word4
 	if k.op == opCTR {
 		s = g.counterSlices(mc, a0)
 	} else {
+		var w [32]word4
+		if k.mask == maskOCB {
+			ocbStart()
+		}
+		for j := range w {
+			i, valid := slot(j)
+			x := g.fresh4()
+			for _, r := range x {
+				g.in("mov.b32 %s, 0", r)
+			}
+			g.load(x, ptr["p_src"], i, valid)
+			if k.op == opEnc {
+				g.xorInto(sum, x, valid)
+			}
+			if k.mask == maskOCB {
+				x = g.xor4(x, g.xor4(hq, gr))
+				ocbStep(j)
+			}
+			w[j] = x
+		}
+		hNext = hq
 		s = g.toSlices(&w, masks)
 	}
 	if k.mask == maskRAOCB {
@@ -809,11 +810,12 @@ func genSliced(k kernel) string {
 	y := g.fromSlices(&x, masks)
 
 	// The output.
-	if k.mask == maskOCB {
+	masked := k.mask == maskOCB && k.op != opHash
+	if masked {
 		ocbStart()
 	}
 	for j := range y {
-		_, i, valid := slot(j)
+		i, valid := slot(j)
 		out := y[j]
 		switch {
 		case k.op == opCTR:
@@ -823,11 +825,11 @@ func genSliced(k kernel) string {
 			}
 			g.load(in, ptr["p_src"], i, valid)
 			out = g.xor4(out, in)
-		case k.mask == maskOCB && k.op != opHash:
+		case masked:
 			out = g.xor4(out, g.xor4(hq, gr))
-		}
-		if k.mask == maskOCB {
-			ocbStep(j)
+			if j < 31 {
+				ocbStep(j)
+			}
 		}
 		switch k.op {
 		case opDec, opHash:
@@ -839,7 +841,7 @@ func genSliced(k kernel) string {
 	}
 	if k.mask == maskOCB {
 		for j := range h {
-			g.in("mov.b32 %s, %s", h[j], hq[j])
+			g.in("mov.b32 %s, %s", h[j], hNext[j])
 		}
 	}
 	g.in("add.u32 %s, %s, 1", qq, qq)
