@@ -1,6 +1,9 @@
 package gpu
 
 import (
+	"crypto/cipher"
+	"encoding/binary"
+	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -31,11 +34,24 @@ func benchName(n int) string {
 	return strconv.Itoa(n>>20) + "MiB"
 }
 
-var benchKernels = []kernel{
-	{opCTR, maskNone, 10}, {opCTR, maskNone, 14}, {opECB, maskNone, 10},
-	{opEnc, maskOCB, 10}, {opDec, maskOCB, 10}, {opEnc, maskOCB, 14},
-	{opEnc, maskRAOCB, 10}, {opDec, maskRAOCB, 10}, {opEnc, maskRAOCB, 14},
-}
+// benchKernels are the kernels timed, each bitsliced and table-based, with
+// the rounds of AES-128 and AES-256.
+var benchKernels = func() []kernel {
+	var ks []kernel
+	for _, k := range []kernel{
+		{op: opCTR}, {op: opECB}, {op: opEnc, mask: maskOCB}, {op: opDec, mask: maskOCB},
+		{op: opEnc, mask: maskRAOCB}, {op: opDec, mask: maskRAOCB},
+	} {
+		for _, r := range []int{10, 14} {
+			t := k
+			t.rounds = r
+			s := t
+			s.sliced = true
+			ks = append(ks, s, t)
+		}
+	}
+	return ks
+}()
 
 // BenchmarkKernel times one launch over device-resident random data (on
 // zeros every thread would look up the same table words and the figures
@@ -45,9 +61,7 @@ func BenchmarkKernel(b *testing.B) {
 	e, _ := shared()
 	r := rand.NewChaCha8([32]byte{9})
 	data := random(r, 64<<20)
-	kp := new([kBytes]byte)
-	copy(kp[:], random(r, kBytes))
-	if err := e.dev.copyHtoD(e.aux, random(r, auxSize), -1); err != nil {
+	if err := e.dev.copyHtoD(e.aux, random(r, auxTotal), -1); err != nil {
 		b.Fatal(err)
 	}
 	for _, n := range benchSizes {
@@ -62,14 +76,23 @@ func BenchmarkKernel(b *testing.B) {
 			}
 		}
 		for _, k := range benchKernels {
-			b.Run(k.name()+"/"+benchName(n), func(b *testing.B) {
+			name := k.name()
+			kp := new([kBytes]byte)
+			copy(kp[:], random(r, kBytes))
+			if k.sliced {
+				// The bitsliced kernels take the rounds from p_k.
+				name = fmt.Sprintf("%s_r%d", name, k.rounds)
+				binary.LittleEndian.PutUint32(kp[:], uint32(k.rounds))
+			}
+			b.Run(name+"/"+benchName(n), func(b *testing.B) {
 				blocks := uint32(n / 16)
-				grid, per := geometry(blocks, 1, e.threads, e.maxCTAs)
+				threads, shift := launchShape(k, e.threads)
+				grid, per := geometry(blocks, 1, threads, e.maxCTAs, shift)
 				a := launchArgs{dst: buf, src: buf, tables: e.tables, aux: e.aux, sum: e.sum,
-					n: blocks, first: 1, per: per, k: *kp}
+					n: blocks, first: 1, per: per, k: *kp, shared: k.sharedBytes()}
 				b.SetBytes(int64(n))
 				for b.Loop() {
-					if err := e.dev.launch(k.name(), grid, e.threads, 0, &a); err != nil {
+					if err := e.dev.launch(k.name(), grid, threads, 0, &a); err != nil {
 						b.Fatal(err)
 					}
 					if err := e.dev.sync(-1); err != nil {
@@ -87,9 +110,16 @@ func BenchmarkKernel(b *testing.B) {
 func BenchmarkEndToEnd(b *testing.B) {
 	needGPU(b)
 	key, iv, nonce := make([]byte, 16), make([]byte, 16), make([]byte, 12)
-	c, _ := NewCTR(key, iv)
-	o, _ := NewOCB(key)
-	r, _ := NewRAOCB(key)
+	for _, kind := range []string{"bitsliced", "tables"} {
+		opts := gpuOptions[kind]
+		c, _ := NewCTR(key, iv, opts...)
+		o, _ := NewOCB(key, opts...)
+		r, _ := NewRAOCB(key, opts...)
+		benchEndToEnd(b, kind, c, o, r, nonce)
+	}
+}
+
+func benchEndToEnd(b *testing.B, kind string, c cipher.Stream, o, r cipher.AEAD, nonce []byte) {
 	for _, mem := range []string{"go", "pinned"} {
 		for _, n := range benchSizes {
 			var buf []byte
@@ -101,19 +131,19 @@ func BenchmarkEndToEnd(b *testing.B) {
 					b.Skip(err)
 				}
 			}
-			b.Run("ctr/"+mem+"/"+benchName(n), func(b *testing.B) {
+			b.Run(kind+"/ctr/"+mem+"/"+benchName(n), func(b *testing.B) {
 				b.SetBytes(int64(n))
 				for b.Loop() {
 					c.XORKeyStream(buf[:n], buf[:n])
 				}
 			})
-			b.Run("ocb/"+mem+"/"+benchName(n), func(b *testing.B) {
+			b.Run(kind+"/ocb/"+mem+"/"+benchName(n), func(b *testing.B) {
 				b.SetBytes(int64(n))
 				for b.Loop() {
 					o.Seal(buf[:0], nonce, buf[:n], nil)
 				}
 			})
-			b.Run("raocb/"+mem+"/"+benchName(n), func(b *testing.B) {
+			b.Run(kind+"/raocb/"+mem+"/"+benchName(n), func(b *testing.B) {
 				b.SetBytes(int64(n))
 				for b.Loop() {
 					r.Seal(buf[:0], nonce, buf[:n], nil)

@@ -201,7 +201,7 @@ func (c *cuda) load(ptx string) error {
 			if r := c.d.cuModuleGetFunction(&f, mod, k.name()+"\x00"); r != 0 {
 				return c.errorf(r, "cuModuleGetFunction "+k.name())
 			}
-			if r := c.d.cuFuncSetAttribute(f, funcMaxDynamicShared, sharedSize); r != 0 {
+			if r := c.d.cuFuncSetAttribute(f, funcMaxDynamicShared, int32(k.sharedBytes())); r != 0 {
 				return c.errorf(r, "cuFuncSetAttribute "+k.name())
 			}
 			c.funcs[k.name()] = f
@@ -309,7 +309,7 @@ func (c *cuda) launch(name string, grid, block, stream int, a *launchArgs) error
 		blob := unsafe.Add(c.params, paramsBlob)
 		copy(unsafe.Slice((*byte)(blob), kBytes), a.k[:])
 		ptrs[8] = uintptr(blob)
-		r := c.d.cuLaunchKernel(f, uint32(grid), 1, 1, uint32(block), 1, 1, sharedSize, c.streams[stream], unsafe.Add(c.params, paramsPtrs), nil)
+		r := c.d.cuLaunchKernel(f, uint32(grid), 1, 1, uint32(block), 1, 1, uint32(a.shared), c.streams[stream], unsafe.Add(c.params, paramsPtrs), nil)
 		if r != 0 {
 			return c.errorf(r, "cuLaunchKernel")
 		}

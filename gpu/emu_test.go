@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/ctr"
 	"github.com/faelabs/fae/internal/aes"
 	"github.com/faelabs/fae/ocb"
@@ -38,9 +39,27 @@ func emuEngines(t *testing.T) []*engine {
 
 var keySizes = []int{16, 24, 32}
 
+// aeadKeySize is the key size the AEAD tests take on geometry i: each
+// number of rounds on one geometry, which keeps the emulator's time within
+// bounds and still runs every kernel.
+func aeadKeySize(i int) int { return keySizes[i%len(keySizes)] }
+
+// emuKeySizes are the key sizes ECB and CTR take on geometry i: all, or
+// with -short (the race and qemu runs) aeadKeySize's.
+func emuKeySizes(i int) []int {
+	if testing.Short() {
+		return []int{aeadKeySize(i)}
+	}
+	return keySizes
+}
+
 // lengths covers empty input, partial final blocks, one block, one or more
-// chunks of every geometry and their edges.
-var lengths = []int{0, 1, 15, 16, 17, 31, 32, 33, 95, 96, 97, 160, 255, 641, 1024, 1500}
+// chunks of every geometry and their edges; shortLengths (-short) fewer
+// edges.
+var (
+	lengths      = []int{0, 1, 15, 16, 17, 31, 32, 33, 95, 96, 97, 160, 255, 641, 1024, 1500}
+	shortLengths = []int{0, 1, 16, 17, 33, 97, 641, 1500}
+)
 
 func random(r *rand.ChaCha8, n int) []byte {
 	b := make([]byte, n)
@@ -48,21 +67,27 @@ func random(r *rand.ChaCha8, n int) []byte {
 	return b
 }
 
+// configs are the kernels' two kinds: bitsliced and table-based.
+var configs = []config{{}, {tables: true}}
+
 func TestEmuECB(t *testing.T) {
 	r := rand.NewChaCha8([32]byte{1})
 	for i, e := range emuEngines(t) {
-		for _, ks := range keySizes {
-			b, _ := aes.New(random(r, ks))
-			for _, n := range []int{16, 96, 112, 1024} {
-				src := random(r, n)
-				got := make([]byte, n)
-				if _, err := e.run(kernel{opECB, maskNone, b.Rounds()}, nil, kernelParams(encKeys(b)), got, src, 0); err != nil {
-					t.Fatal(err)
-				}
-				want := make([]byte, n)
-				b.EncryptBlocks(want, src)
-				if !bytes.Equal(got, want) {
-					t.Errorf("geometry %d, key %d, %d bytes: ECB differs", i, ks, n)
+		for _, cfg := range configs {
+			for _, ks := range emuKeySizes(i) {
+				b, _ := aes.New(random(r, ks))
+				key := newKeying(b, cfg)
+				for _, n := range []int{16, 96, 112, 1024} {
+					src := random(r, n)
+					got := make([]byte, n)
+					if _, err := e.run(key.kernel(opECB, maskNone), key.aux(nil), key.params(opECB), got, src, 0); err != nil {
+						t.Fatal(err)
+					}
+					want := make([]byte, n)
+					b.EncryptBlocks(want, src)
+					if !bytes.Equal(got, want) {
+						t.Errorf("geometry %d, %+v, key %d, %d bytes: ECB differs", i, cfg, ks, n)
+					}
 				}
 			}
 		}
@@ -77,21 +102,23 @@ func TestEmuCTR(t *testing.T) {
 		append(random(r, 8), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd), // the low half carries
 	}
 	for i, e := range emuEngines(t) {
-		for _, ks := range keySizes {
-			key := random(r, ks)
-			for j, iv := range ivs {
-				got, err := newCTR(e, key, iv)
-				if err != nil {
-					t.Fatal(err)
-				}
-				want, _ := ctr.New(key, iv)
-				for _, n := range []int{0, 5, 16, 11, 100, 641, 3, 3500} {
-					src := random(r, n)
-					g, w := make([]byte, n), make([]byte, n)
-					got.XORKeyStream(g, src)
-					want.XORKeyStream(w, src)
-					if !bytes.Equal(g, w) {
-						t.Fatalf("geometry %d, key %d, IV %d: CTR differs at a %d-byte call", i, ks, j, n)
+		for _, cfg := range configs {
+			for _, ks := range emuKeySizes(i) {
+				key := random(r, ks)
+				for j, iv := range ivs {
+					got, err := newCTR(e, key, iv, cfg)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want, _ := ctr.New(key, iv)
+					for _, n := range []int{0, 5, 16, 11, 100, 641, 3, 3500} {
+						src := random(r, n)
+						g, w := make([]byte, n), make([]byte, n)
+						got.XORKeyStream(g, src)
+						want.XORKeyStream(w, src)
+						if !bytes.Equal(g, w) {
+							t.Fatalf("geometry %d, %+v, key %d, IV %d: CTR differs at a %d-byte call", i, cfg, ks, j, n)
+						}
 					}
 				}
 			}
@@ -103,7 +130,11 @@ func TestEmuCTR(t *testing.T) {
 // and that got opens what it seals and rejects a changed tag.
 func testAEADPair(t *testing.T, name string, got, want cipher.AEAD, r *rand.ChaCha8) {
 	t.Helper()
-	for _, n := range lengths {
+	ls := lengths
+	if testing.Short() {
+		ls = shortLengths
+	}
+	for _, n := range ls {
 		adLens := []int{0, 1, 16, 40, n}
 		if testing.Short() {
 			// AD as long as each message still takes every length.
@@ -131,14 +162,15 @@ func testAEADPair(t *testing.T, name string, got, want cipher.AEAD, r *rand.ChaC
 func TestEmuOCB(t *testing.T) {
 	r := rand.NewChaCha8([32]byte{3})
 	for i, e := range emuEngines(t) {
-		for _, ks := range keySizes {
+		ks := aeadKeySize(i)
+		for _, cfg := range configs {
 			key := random(r, ks)
-			got, err := newOCB(e, key)
+			got, err := newOCB(e, key, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
 			want, _ := ocb.New(key)
-			testAEADPair(t, fmt.Sprintf("geometry %d, key %d", i, ks), got, want, r)
+			testAEADPair(t, fmt.Sprintf("geometry %d, %+v, key %d", i, cfg, ks), got, want, r)
 		}
 	}
 }
@@ -146,14 +178,15 @@ func TestEmuOCB(t *testing.T) {
 func TestEmuRAOCB(t *testing.T) {
 	r := rand.NewChaCha8([32]byte{4})
 	for i, e := range emuEngines(t) {
-		for _, ks := range keySizes {
+		ks := aeadKeySize(i)
+		for _, cfg := range configs {
 			key := random(r, ks)
-			got, err := newRAOCB(e, key)
+			got, err := newRAOCB(e, key, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
 			want, _ := raocb.New(key)
-			testAEADPair(t, fmt.Sprintf("geometry %d, key %d", i, ks), got, want, r)
+			testAEADPair(t, fmt.Sprintf("geometry %d, %+v, key %d", i, cfg, ks), got, want, r)
 		}
 	}
 }
@@ -175,7 +208,7 @@ func TestEmuPinned(t *testing.T) {
 		want := make([]byte, n)
 		c, _ := ctr.New(key, iv)
 		c.XORKeyStream(want, pt)
-		g, _ := newCTR(e, key, iv)
+		g, _ := newCTR(e, key, iv, config{})
 		g.XORKeyStream(out[:n], in[:n])
 		if !bytes.Equal(out[:n], want) {
 			t.Fatalf("%d bytes: CTR on pinned memory differs", n)
@@ -185,8 +218,8 @@ func TestEmuPinned(t *testing.T) {
 			got  func([]byte) (cipher.AEAD, error)
 			want func([]byte) (cipher.AEAD, error)
 		}{
-			{func(k []byte) (cipher.AEAD, error) { return newOCB(e, k) }, func(k []byte) (cipher.AEAD, error) { return ocb.New(k) }},
-			{func(k []byte) (cipher.AEAD, error) { return newRAOCB(e, k) }, func(k []byte) (cipher.AEAD, error) { return raocb.New(k) }},
+			{func(k []byte) (cipher.AEAD, error) { return newOCB(e, k, config{}) }, func(k []byte) (cipher.AEAD, error) { return ocb.New(k) }},
+			{func(k []byte) (cipher.AEAD, error) { return newRAOCB(e, k, config{}) }, func(k []byte) (cipher.AEAD, error) { return raocb.New(k) }},
 		} {
 			got, _ := pair.got(key)
 			ref, _ := pair.want(key)
@@ -213,5 +246,100 @@ func TestEmuPinned(t *testing.T) {
 	}
 	if e.pinned(in) || !e.pinned(out[100:200]) {
 		t.Error("pinned reports the wrong memory")
+	}
+}
+
+// TestEmuBatch runs testBatch on the emulator, both kinds of kernels.
+func TestEmuBatch(t *testing.T) {
+	r := rand.NewChaCha8([32]byte{10})
+	e := emuEngines(t)[0]
+	key := random(r, 16)
+	for _, cfg := range configs {
+		o, err := newOCB(e, key, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ra, _ := newRAOCB(e, key, cfg)
+		testBatch(t, "ocb", o, r)
+		testBatch(t, "raocb", ra, r)
+	}
+}
+
+// testBatch checks SealBatch and OpenBatch against Seal of each message
+// alone, a failing message zeroed and reported, and one shorter than the
+// tag.
+func testBatch(t *testing.T, name string, a batch.AEAD, r *rand.ChaCha8) {
+	t.Helper()
+	var msgs []batch.Message
+	var want [][]byte
+	for _, n := range []int{0, 17, 100} {
+		m := batch.Message{Nonce: random(r, 12), AD: random(r, n/3), In: random(r, n)}
+		m.Out = make([]byte, n+16)
+		want = append(want, a.Seal(nil, m.Nonce, m.In, m.AD))
+		msgs = append(msgs, m)
+	}
+	a.SealBatch(msgs)
+	for i, m := range msgs {
+		if !bytes.Equal(m.Out, want[i]) {
+			t.Fatalf("%s: SealBatch message %d differs from Seal", name, i)
+		}
+	}
+	opens := make([]batch.Message, len(msgs)+1)
+	for i, m := range msgs {
+		opens[i] = batch.Message{Nonce: m.Nonce, AD: m.AD, In: m.Out, Out: make([]byte, len(m.In))}
+	}
+	opens[1].In = bytes.Clone(opens[1].In)
+	opens[1].In[0] ^= 1
+	opens[len(msgs)] = batch.Message{Nonce: msgs[0].Nonce, In: make([]byte, 15), Out: []byte{}}
+	if a.OpenBatch(opens) {
+		t.Fatalf("%s: OpenBatch accepted a changed message", name)
+	}
+	for i, m := range opens {
+		switch {
+		case i == 1 || i == len(msgs):
+			if m.OK || !bytes.Equal(m.Out, make([]byte, len(m.Out))) {
+				t.Errorf("%s: failing message %d: OK %v, output not zeroed", name, i, m.OK)
+			}
+		case !m.OK || !bytes.Equal(m.Out, msgs[i].In):
+			t.Errorf("%s: message %d did not open", name, i)
+		}
+	}
+}
+
+// TestEmuManyGroups runs messages of several bitsliced groups (1024
+// blocks) on one warp, which then takes several groups per launch: OCB's
+// offsets across groups, RAOCB's masks and CTR's counters of indices past
+// 1024, for both kinds of kernels.
+func TestEmuManyGroups(t *testing.T) {
+	r := rand.NewChaCha8([32]byte{12})
+	e, err := newEngine(newEmuDevice(), 48<<10, 32, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, iv, nonce := random(r, 16), random(r, 16), random(r, 12)
+	n := 40<<10 + 5
+	pt, ad := random(r, n), random(r, 20<<10+3)
+	for _, cfg := range configs {
+		got, _ := newCTR(e, key, iv, cfg)
+		want, _ := ctr.New(key, iv)
+		g, w := make([]byte, n), make([]byte, n)
+		got.XORKeyStream(g, pt)
+		want.XORKeyStream(w, pt)
+		if !bytes.Equal(g, w) {
+			t.Errorf("%+v: CTR differs", cfg)
+		}
+		o, _ := newOCB(e, key, cfg)
+		ra, _ := newRAOCB(e, key, cfg)
+		wo, _ := ocb.New(key)
+		wr, _ := raocb.New(key)
+		for name, pair := range map[string][2]cipher.AEAD{"ocb": {o, wo}, "raocb": {ra, wr}} {
+			c := pair[0].Seal(nil, nonce, pt, ad)
+			if !bytes.Equal(c, pair[1].Seal(nil, nonce, pt, ad)) {
+				t.Errorf("%+v: %s: Seal differs", cfg, name)
+			}
+			if p, err := pair[0].Open(nil, nonce, c, ad); err != nil || !bytes.Equal(p, pt) {
+				t.Errorf("%+v: %s: Open failed: %v", cfg, name, err)
+			}
+		}
 	}
 }

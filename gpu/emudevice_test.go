@@ -59,7 +59,7 @@ func (d *emuDevice) launch(name string, grid, block, _ int, a *launchArgs) error
 	if d.mod == nil {
 		return fmt.Errorf("emulator: launch of %s before load", name)
 	}
-	return d.mod.Launch(d.mem, name, grid, block, sharedSize,
+	return d.mod.Launch(d.mem, name, grid, block, a.shared,
 		[]uint64{a.dst, a.src, a.tables, a.aux, a.sum, uint64(a.n), uint64(a.first), uint64(a.per)}, a.k[:])
 }
 

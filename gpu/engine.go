@@ -25,18 +25,29 @@ type device interface {
 	sync(stream int) error
 }
 
-// launchArgs are the parameters every kernel takes, in order (ptx.go).
+// launchArgs are the parameters every kernel takes, in order (ptx.go),
+// and the dynamic shared memory of the launch.
 type launchArgs struct {
 	dst, src, tables, aux, sum uint64
 	n, first, per              uint32
 	k                          [kBytes]byte
+	shared                     int
+}
+
+// launchShape returns the threads per block of a launch of k, at most
+// threads, and the log2 of the blocks of its groups (ptx.go, sliced.go).
+func launchShape(k kernel, threads int) (int, uint) {
+	if k.sliced {
+		return min(threads, slicedThreads), slicedShift
+	}
+	return threads, 5
 }
 
 // geometry returns the grid of a launch of n blocks from index first with
-// threads per block and at most maxCTAs blocks, and the groups of 32 that
-// each warp takes (ptx.go).
-func geometry(n, first uint32, threads, maxCTAs int) (grid int, per uint32) {
-	groups := int((uint64(first)+uint64(n)-1)>>5 - uint64(first>>5) + 1)
+// threads per block and at most maxCTAs blocks, and the groups of 1<<shift
+// blocks that each warp takes.
+func geometry(n, first uint32, threads, maxCTAs int, shift uint) (grid int, per uint32) {
+	groups := int((uint64(first)+uint64(n)-1)>>shift - uint64(first>>shift) + 1)
 	warps := threads / 32
 	grid = min((groups+warps-1)/warps, maxCTAs)
 	w := grid * warps
@@ -100,7 +111,7 @@ func newEngine(dev device, chunk, threads, maxCTAs int) (e *engine, err error) {
 	if err = dev.copyHtoD(e.tables, tables()[:], -1); err != nil {
 		return nil, err
 	}
-	if e.aux, err = alloc(auxSize); err != nil {
+	if e.aux, err = alloc(auxTotal); err != nil {
 		return nil, err
 	}
 	if e.sum, err = alloc(16); err != nil {
@@ -121,9 +132,9 @@ func newEngine(dev device, chunk, threads, maxCTAs int) (e *engine, err error) {
 
 // run applies kernel k to the whole blocks of src (len(src) a multiple of
 // 16, block j with index first+j) and writes dst (nil for a hash kernel,
-// else as long as src, possibly src itself). aux is OCB's tables, kp the
-// round keys and the mode's constants (ptx.go). It returns the sum that
-// AEAD kernels reduce.
+// else as long as src, possibly src itself). aux is OCB's tables and the
+// bitsliced round keys (keying.aux), kp the kernel's p_k (keying.params).
+// It returns the sum that AEAD kernels reduce.
 func (e *engine) run(k kernel, aux []byte, kp *[kBytes]byte, dst, src []byte, first uint32) (sum [16]byte, err error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -162,10 +173,11 @@ func (e *engine) run(k kernel, aux []byte, kp *[kBytes]byte, dst, src []byte, fi
 			return sum, err
 		}
 		blocks := n / 16
-		grid, per := geometry(uint32(blocks), first, e.threads, e.maxCTAs)
+		threads, shift := launchShape(k, e.threads)
+		grid, per := geometry(uint32(blocks), first, threads, e.maxCTAs, shift)
 		a := launchArgs{dst: s.dev, src: s.dev, tables: e.tables, aux: e.aux, sum: e.sum,
-			n: uint32(blocks), first: first, per: per, k: *kp}
-		if err = e.dev.launch(k.name(), grid, e.threads, i, &a); err != nil {
+			n: uint32(blocks), first: first, per: per, k: *kp, shared: k.sharedBytes()}
+		if err = e.dev.launch(k.name(), grid, threads, i, &a); err != nil {
 			return sum, err
 		}
 		if dst != nil {

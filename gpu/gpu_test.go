@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/ctr"
 	"github.com/faelabs/fae/gpu/internal/emu"
 	"github.com/faelabs/fae/internal/aes"
@@ -54,47 +55,55 @@ func gpuSizes() []int {
 	return s
 }
 
+// gpuOptions are the kernel choices the GPU tests take: the default
+// (bitsliced) and the table-based kernels.
+var gpuOptions = map[string][]Option{"bitsliced": nil, "tables": {WithTables()}}
+
 func TestGPUCTR(t *testing.T) {
 	needGPU(t)
 	r := rand.NewChaCha8([32]byte{5})
-	for _, ks := range keySizes {
-		key, iv := random(r, ks), random(r, 16)
-		got, err := NewCTR(key, iv)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, _ := ctr.New(key, iv)
-		for _, n := range gpuSizes() {
-			src := random(r, n)
-			g, w := make([]byte, n), make([]byte, n)
-			got.XORKeyStream(g, src)
-			want.XORKeyStream(w, src)
-			if !bytes.Equal(g, w) {
-				t.Fatalf("key %d, %d bytes: CTR differs", ks, n)
+	for kind, opts := range gpuOptions {
+		for _, ks := range keySizes {
+			key, iv := random(r, ks), random(r, 16)
+			got, err := NewCTR(key, iv, opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := ctr.New(key, iv)
+			for _, n := range gpuSizes() {
+				src := random(r, n)
+				g, w := make([]byte, n), make([]byte, n)
+				got.XORKeyStream(g, src)
+				want.XORKeyStream(w, src)
+				if !bytes.Equal(g, w) {
+					t.Fatalf("%s, key %d, %d bytes: CTR differs", kind, ks, n)
+				}
 			}
 		}
 	}
 }
 
-func testGPUAEAD(t *testing.T, newGot func([]byte) (cipher.AEAD, error), newWant func([]byte) (cipher.AEAD, error), seed byte) {
+func testGPUAEAD(t *testing.T, newGot func([]byte, ...Option) (batch.AEAD, error), newWant func([]byte) (cipher.AEAD, error), seed byte) {
 	needGPU(t)
 	r := rand.NewChaCha8([32]byte{seed})
-	for _, ks := range keySizes {
-		key := random(r, ks)
-		got, err := newGot(key)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, _ := newWant(key)
-		for _, n := range gpuSizes() {
-			nonce, pt, ad := random(r, 12), random(r, n), random(r, n%1000)
-			w := want.Seal(nil, nonce, pt, ad)
-			if g := got.Seal(nil, nonce, pt, ad); !bytes.Equal(g, w) {
-				t.Fatalf("key %d, %d bytes: Seal differs", ks, n)
+	for kind, opts := range gpuOptions {
+		for _, ks := range keySizes {
+			key := random(r, ks)
+			got, err := newGot(key, opts...)
+			if err != nil {
+				t.Fatal(err)
 			}
-			p, err := got.Open(nil, nonce, w, ad)
-			if err != nil || !bytes.Equal(p, pt) {
-				t.Fatalf("key %d, %d bytes: Open failed: %v", ks, n, err)
+			want, _ := newWant(key)
+			for _, n := range gpuSizes() {
+				nonce, pt, ad := random(r, 12), random(r, n), random(r, n%1000)
+				w := want.Seal(nil, nonce, pt, ad)
+				if g := got.Seal(nil, nonce, pt, ad); !bytes.Equal(g, w) {
+					t.Fatalf("%s, key %d, %d bytes: Seal differs", kind, ks, n)
+				}
+				p, err := got.Open(nil, nonce, w, ad)
+				if err != nil || !bytes.Equal(p, pt) {
+					t.Fatalf("%s, key %d, %d bytes: Open failed: %v", kind, ks, n, err)
+				}
 			}
 		}
 	}
@@ -106,6 +115,22 @@ func TestGPUOCB(t *testing.T) {
 
 func TestGPURAOCB(t *testing.T) {
 	testGPUAEAD(t, NewRAOCB, func(k []byte) (cipher.AEAD, error) { return raocb.New(k) }, 7)
+}
+
+// TestGPUBatch runs testBatch on the GPU, both kinds of kernels.
+func TestGPUBatch(t *testing.T) {
+	needGPU(t)
+	r := rand.NewChaCha8([32]byte{11})
+	key := random(r, 16)
+	for kind, opts := range gpuOptions {
+		o, err := NewOCB(key, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ra, _ := NewRAOCB(key, opts...)
+		testBatch(t, kind+" ocb", o, r)
+		testBatch(t, kind+" raocb", ra, r)
+	}
 }
 
 // TestWritePTX checks that the generated module is the same on every call,
@@ -174,7 +199,7 @@ func TestGPUPinned(t *testing.T) {
 	o, _ := ocb.New(key)
 	ra, _ := raocb.New(key)
 	for _, pair := range []struct {
-		got  func([]byte) (cipher.AEAD, error)
+		got  func([]byte, ...Option) (batch.AEAD, error)
 		want cipher.AEAD
 	}{{NewOCB, o}, {NewRAOCB, ra}} {
 		got, _ := pair.got(key)
@@ -194,9 +219,9 @@ func TestGPUPinned(t *testing.T) {
 func TestKeyErrorWraps(t *testing.T) {
 	key := make([]byte, 15)
 	for name, f := range map[string]func() error{
-		"CTR":   func() error { _, err := newCTR(nil, key, make([]byte, 16)); return err },
-		"OCB":   func() error { _, err := newOCB(nil, key); return err },
-		"RAOCB": func() error { _, err := newRAOCB(nil, key); return err },
+		"CTR":   func() error { _, err := newCTR(nil, key, make([]byte, 16), config{}); return err },
+		"OCB":   func() error { _, err := newOCB(nil, key, config{}); return err },
+		"RAOCB": func() error { _, err := newRAOCB(nil, key, config{}); return err },
 	} {
 		if ks := aes.KeySizeError(0); !errors.As(f(), &ks) || ks != 15 {
 			t.Errorf("%s: error %v, want a wrapped KeySizeError(15)", name, f())
@@ -220,9 +245,9 @@ func TestEngineFailurePanicWraps(t *testing.T) {
 		t.Fatal(err)
 	}
 	key, msg := make([]byte, 16), make([]byte, 64)
-	c, _ := newCTR(e, key, make([]byte, 16))
-	o, _ := newOCB(e, key)
-	r, _ := newRAOCB(e, key)
+	c, _ := newCTR(e, key, make([]byte, 16), config{})
+	o, _ := newOCB(e, key, config{})
+	r, _ := newRAOCB(e, key, config{})
 	for name, f := range map[string]func(){
 		"CTR":   func() { c.XORKeyStream(msg, msg) },
 		"OCB":   func() { o.Seal(nil, make([]byte, 12), msg, nil) },

@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"math/bits"
 
+	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/internal/aes"
 	"github.com/faelabs/fae/internal/alias"
+	"github.com/faelabs/fae/internal/batchutil"
 )
 
 // The modes' host side: the GPU takes the whole blocks, the CPU the
@@ -46,6 +48,83 @@ func encryptBlock(b *aes.Block, x block) block {
 func encKeys(b *aes.Block) []byte { return b.EncKeys()[:16*(b.Rounds()+1)] }
 func decKeys(b *aes.Block) []byte { return b.DecKeys()[:16*(b.Rounds()+1)] }
 
+// keying is what the kernels take of a key.
+type keying struct {
+	b      *aes.Block
+	tables bool
+	// slices is the bitsliced kernels' part of aux, from auxKeys on; nil
+	// with the table kernels.
+	slices []byte
+}
+
+// newKeying returns b's keying under cfg; extra are RAOCB's R1 and R2.
+func newKeying(b *aes.Block, cfg config, extra ...block) keying {
+	if cfg.tables {
+		return keying{b: b, tables: true}
+	}
+	return keying{b: b, slices: sliceKeys(encKeys(b), extra...)}
+}
+
+// sliceKeys returns the bitsliced round keys (sliced.go): the 16-byte keys
+// of keys, then extra, each bit widened to a 32-bit slice, with 0x63 added
+// to every byte of each but the first.
+func sliceKeys(keys []byte, extra ...block) []byte {
+	out := make([]byte, auxTotal-auxKeys)
+	for _, x := range extra {
+		keys = append(keys[:len(keys):len(keys)], x[:]...)
+	}
+	for i := range len(keys) / 16 {
+		r := i
+		if i >= len(keys)/16-len(extra) {
+			r = auxR1 + i - (len(keys)/16 - len(extra))
+		}
+		for j := range 16 {
+			x := keys[16*i+j]
+			if r > 0 {
+				x ^= 0x63
+			}
+			for t := range 8 {
+				binary.LittleEndian.PutUint32(out[r*sliceBytes+4*(8*j+t):], -uint32(x>>t&1))
+			}
+		}
+	}
+	return out
+}
+
+// kernel returns the kernel of o and m for this key.
+func (k *keying) kernel(o op, m maskKind) kernel {
+	if k.tables {
+		return kernel{op: o, mask: m, rounds: k.b.Rounds()}
+	}
+	return kernel{op: o, mask: m, sliced: true}
+}
+
+// params returns p_k for op o: the round keys of the table kernels (the
+// equivalent inverse cipher's to decrypt) or the bitsliced kernels' number
+// of rounds, then consts.
+func (k *keying) params(o op, consts ...block) *[kBytes]byte {
+	switch {
+	case !k.tables:
+		var r [4]byte
+		binary.LittleEndian.PutUint32(r[:], uint32(k.b.Rounds()))
+		return kernelParams(r[:], consts...)
+	case o == opDec:
+		return kernelParams(decKeys(k.b), consts...)
+	}
+	return kernelParams(encKeys(k.b), consts...)
+}
+
+// aux returns the kernels' aux: tables (OCB's, or nil), then the
+// bitsliced round keys where they are used.
+func (k *keying) aux(tables []byte) []byte {
+	if k.tables {
+		return tables
+	}
+	a := make([]byte, auxKeys, auxTotal)
+	copy(a, tables)
+	return append(a, k.slices...)
+}
+
 // kernelParams is the kernels' p_k: the round keys, then the constants.
 func kernelParams(keys []byte, consts ...block) *[kBytes]byte {
 	var k [kBytes]byte
@@ -61,12 +140,14 @@ func kernelParams(keys []byte, consts ...block) *[kBytes]byte {
 type ctrStream struct {
 	e   *engine
 	b   *aes.Block
+	key keying
+	aux []byte
 	ctr block // next counter block
 	ks  block // keystream of the block before ctr
 	off int   // bytes of ks already used
 }
 
-func newCTR(e *engine, key, iv []byte) (cipher.Stream, error) {
+func newCTR(e *engine, key, iv []byte, cfg config) (cipher.Stream, error) {
 	b, err := aes.New(key)
 	if err != nil {
 		return nil, fmt.Errorf("gpu: %w", err)
@@ -74,7 +155,8 @@ func newCTR(e *engine, key, iv []byte) (cipher.Stream, error) {
 	if len(iv) != aes.BlockSize {
 		return nil, errors.New("gpu: IV length must equal the block size (16 bytes)")
 	}
-	s := &ctrStream{e: e, b: b, off: aes.BlockSize}
+	s := &ctrStream{e: e, b: b, key: newKeying(b, cfg), off: aes.BlockSize}
+	s.aux = s.key.aux(nil)
 	copy(s.ctr[:], iv)
 	return s, nil
 }
@@ -94,14 +176,14 @@ func (s *ctrStream) XORKeyStream(dst, src []byte) {
 		s.off += n
 		dst, src = dst[n:], src[n:]
 	}
-	k := kernel{opCTR, maskNone, s.b.Rounds()}
+	k := s.key.kernel(opCTR, maskNone)
 	for len(src) >= aes.BlockSize {
 		n := min(len(src)/aes.BlockSize, maxLaunchBlocks)
 		var c0 block
 		hi, lo := binary.BigEndian.Uint64(s.ctr[:8]), binary.BigEndian.Uint64(s.ctr[8:])
 		binary.LittleEndian.PutUint64(c0[:8], hi)
 		binary.LittleEndian.PutUint64(c0[8:], lo)
-		if _, err := s.e.run(k, nil, kernelParams(encKeys(s.b), c0), dst[:16*n], src[:16*n], 0); err != nil {
+		if _, err := s.e.run(k, s.aux, s.key.params(opCTR, c0), dst[:16*n], src[:16*n], 0); err != nil {
 			panic(fmt.Errorf("gpu: CTR failed: %w", err))
 		}
 		lo, c := bits.Add64(lo, uint64(n), 0)
@@ -130,16 +212,17 @@ var errOpen = errors.New("gpu: message authentication failed")
 type ocbAEAD struct {
 	e              *engine
 	b              *aes.Block
+	ks             keying
 	lStar, lDollar block
 	l              [32]block // L_0..L_31: block indices below 2^32
 }
 
-func newOCB(e *engine, key []byte) (cipher.AEAD, error) {
+func newOCB(e *engine, key []byte, cfg config) (batch.AEAD, error) {
 	b, err := aes.New(key)
 	if err != nil {
 		return nil, fmt.Errorf("gpu: %w", err)
 	}
-	a := &ocbAEAD{e: e, b: b}
+	a := &ocbAEAD{e: e, b: b, ks: newKeying(b, cfg)}
 	a.lStar = encryptBlock(b, block{})
 	a.lDollar = double(a.lStar)
 	l := double(a.lDollar)
@@ -203,7 +286,7 @@ func (a *ocbAEAD) blocks(o op, dst, src []byte, off0 block) (block, block, error
 	}
 	// The kernels' tables (ptx.go, maskOCB): L_j, M_j = L_{j+5} ^ L_4, and
 	// G_r = Offset_0 ^ the L_j of the low five bits of r's Gray code.
-	var aux [auxSize]byte
+	aux := make([]byte, auxSize)
 	for j := range a.l {
 		copy(aux[auxL+16*j:], a.l[j][:])
 		if j+5 < len(a.l) {
@@ -215,16 +298,27 @@ func (a *ocbAEAD) blocks(o op, dst, src []byte, off0 block) (block, block, error
 		g := a.offsetAt(off0, r)
 		copy(aux[auxG+16*r:], g[:])
 	}
-	keys := encKeys(a.b)
-	if o == opDec {
-		keys = decKeys(a.b)
-	}
-	sum, err := a.e.run(kernel{o, maskOCB, a.b.Rounds()}, aux[:], kernelParams(keys), dst, src, 1)
+	sum, err := a.e.run(a.ks.kernel(o, maskOCB), a.ks.aux(aux), a.ks.params(o), dst, src, 1)
 	return sum, a.offsetAt(off0, n), err
 }
 
 // maxOCBBlocks keeps block indices in 32 bits (L_0..L_31 suffice).
 const maxOCBBlocks = 1<<32 - 1
+
+// The batches loop over single messages, each a launch or more: one launch
+// for many messages is not done yet.
+var (
+	ocbBatch = batchutil.Spec{Pkg: "gpu", NonceSize: nonceSize, TagSize: tagSize,
+		Fits: func(m, n int) bool { return uint64(m)/16 <= maxOCBBlocks && uint64(n)/16 <= maxOCBBlocks }}
+	raocbBatch = batchutil.Spec{Pkg: "gpu", NonceSize: nonceSize, TagSize: tagSize,
+		Fits: func(m, n int) bool { return fits(uint64(m), uint64(n)) }}
+)
+
+// SealBatch seals every message as Seal would (batch.AEAD).
+func (a *ocbAEAD) SealBatch(msgs []batch.Message) { batchutil.Seal(a, ocbBatch, msgs) }
+
+// OpenBatch opens every message as Open would (batch.AEAD).
+func (a *ocbAEAD) OpenBatch(msgs []batch.Message) bool { return batchutil.Open(a, ocbBatch, msgs) }
 
 func (a *ocbAEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
 	if len(nonce) != nonceSize {
@@ -319,13 +413,15 @@ func (a *ocbAEAD) hash(ad []byte) (block, error) {
 type raocbAEAD struct {
 	e          *engine
 	b          *aes.Block
+	ks         keying
+	aux        []byte
 	r1, r2, la block
 }
 
 // maxIndex bounds RAOCB's mask indices (the reduced domain).
 const maxIndex = 1 << 30
 
-func newRAOCB(e *engine, key []byte) (cipher.AEAD, error) {
+func newRAOCB(e *engine, key []byte, cfg config) (batch.AEAD, error) {
 	b, err := aes.New(key)
 	if err != nil {
 		return nil, fmt.Errorf("gpu: %w", err)
@@ -334,11 +430,19 @@ func newRAOCB(e *engine, key []byte) (cipher.AEAD, error) {
 	a.r1 = encryptBlock(b, block{2})
 	a.r2 = encryptBlock(b, block{3})
 	a.la = encryptBlock(b, block{4})
+	a.ks = newKeying(b, cfg, a.r1, a.r2)
+	a.aux = a.ks.aux(nil)
 	return a, nil
 }
 
 func (a *raocbAEAD) NonceSize() int { return nonceSize }
 func (a *raocbAEAD) Overhead() int  { return tagSize }
+
+// SealBatch seals every message as Seal would (batch.AEAD).
+func (a *raocbAEAD) SealBatch(msgs []batch.Message) { batchutil.Seal(a, raocbBatch, msgs) }
+
+// OpenBatch opens every message as Open would (batch.AEAD).
+func (a *raocbAEAD) OpenBatch(msgs []batch.Message) bool { return batchutil.Open(a, raocbBatch, msgs) }
 
 func (a *raocbAEAD) base(nonce []byte) block {
 	var n block
@@ -377,11 +481,7 @@ func (a *raocbAEAD) blocks(o op, dst, src []byte, base block) (block, error) {
 	if len(src) == 0 {
 		return block{}, nil
 	}
-	keys := encKeys(a.b)
-	if o == opDec {
-		keys = decKeys(a.b)
-	}
-	return a.e.run(kernel{o, maskRAOCB, a.b.Rounds()}, nil, kernelParams(keys, base, a.r1, a.r2), dst, src, 0)
+	return a.e.run(a.ks.kernel(o, maskRAOCB), a.aux, a.ks.params(o, base, a.r1, a.r2), dst, src, 0)
 }
 
 func (a *raocbAEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {

@@ -10,11 +10,14 @@
 #                                      1 GiB) and the benchmarks, and writes
 #                                      DIR/results/
 #
-# Results: machine.txt (GPU, driver, CPU), tests.txt, bench.txt (Go's
-# output), gbits.txt (every benchmark in Gbit/s), fae-bench-gpu.txt and,
-# where ptxas and cuobjdump exist, sass.txt with the instruction mix per
-# kernel and ptxas.txt with its registers and shared memory. Budget: about a
-# minute for the tests, two for the benchmarks.
+# Results: machine.txt (GPU, driver, CPU), tests.txt (with the bitsliced
+# kernels' PTX instructions per block), bench.txt (Go's output: every kernel
+# bitsliced (fae_bs_*) and table-based, end to end both kinds), gbits.txt
+# (every benchmark in Gbit/s), fae-bench-gpu.txt and, where ptxas and
+# cuobjdump exist, sass.txt with the instruction mix per kernel and
+# ptxas.txt with its registers, spills and shared memory (the bitsliced
+# kernels need about 200 registers a thread: spills there cost most).
+# Budget: about two minutes for the tests, four for the benchmarks.
 set -eu
 
 cmd=${1:-}
@@ -41,7 +44,7 @@ run)
 	status=0
 	# Only the tests that need a GPU: the emulator's run in CI, and take
 	# minutes there.
-	FAE_GPU_BIG=1 FAE_PTX_OUT="$out/fae.ptx" "$dir/gpu.test" -test.v -test.run '^Test(GPU|WritePTX)' -test.timeout 20m \
+	FAE_GPU_BIG=1 FAE_PTX_OUT="$out/fae.ptx" "$dir/gpu.test" -test.v -test.run '^Test(GPU|WritePTX|SlicedCost)' -test.timeout 20m \
 		>"$out/tests.txt" 2>&1 || status=1
 	grep -E '^(--- |ok|PASS|FAIL)' "$out/tests.txt" || true
 	if grep -q -- '--- SKIP: TestGPU' "$out/tests.txt"; then

@@ -194,28 +194,41 @@ func runBench(args []string, _ io.Reader, stdout io.Writer) error {
 
 // benchGPU measures the GPU modes end to end, host memory to host memory,
 // best of three runs per size, on Go memory (staged through pinned
-// buffers) and on memory from gpu.AllocHost (DMA alone). Kernel-only
-// figures and the copy bandwidth come from the gpu package's benchmarks
+// buffers) and on memory from gpu.AllocHost (DMA alone), with the default
+// bitsliced kernels and with the table-based ones. Kernel-only figures and
+// the copy bandwidth come from the gpu package's benchmarks
 // (scripts/gpu-check.sh).
 func benchGPU(w io.Writer) error {
 	if err := gpu.Available(); err != nil {
 		return err
 	}
+	for _, kind := range []struct {
+		name string
+		opts []gpu.Option
+	}{{"bitsliced", nil}, {"tables", []gpu.Option{gpu.WithTables()}}} {
+		if err := benchGPUKernels(w, kind.name, kind.opts); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func benchGPUKernels(w io.Writer, kind string, opts []gpu.Option) error {
 	key, nonce := make([]byte, 16), make([]byte, 12)
-	c, err := gpu.NewCTR(key, make([]byte, 16))
+	c, err := gpu.NewCTR(key, make([]byte, 16), opts...)
 	if err != nil {
 		return err
 	}
-	o, err := gpu.NewOCB(key)
+	o, err := gpu.NewOCB(key, opts...)
 	if err != nil {
 		return err
 	}
-	r, err := gpu.NewRAOCB(key)
+	r, err := gpu.NewRAOCB(key, opts...)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "%-8s %12s %12s %12s %12s %12s %12s   (GPU end to end, AES-128, Gbit/s)\n",
-		"size", "ctr", "ocb3", "raocb", "ctr-pinned", "ocb3-pinned", "raocb-pinned")
+	fmt.Fprintf(w, "%-8s %12s %12s %12s %12s %12s %12s   (GPU end to end, %s kernels, AES-128, Gbit/s)\n",
+		"size", "ctr", "ocb3", "raocb", "ctr-pinned", "ocb3-pinned", "raocb-pinned", kind)
 	// n is an int64 so that 32-bit builds compile; they cannot allocate
 	// 4 GiB, but have no CUDA driver either.
 	for n := int64(1) << 20; n <= 4<<30; n <<= 2 {

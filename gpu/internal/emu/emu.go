@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -221,7 +222,8 @@ func (k *kernel) compile(body []string) error {
 			stmts = append(stmts, strings.TrimSuffix(l, ";"))
 		}
 	}
-	c := &compiler{k: k, regs: map[string]int{}, pseudo: map[pseudoReg]int{}, imms: map[int]uint64{}, labels: labels}
+	regs, n := allocate(stmts, labels)
+	c := &compiler{k: k, n: n, regs: regs, pseudo: map[pseudoReg]int{}, imms: map[int]uint64{}, labels: labels}
 	for _, s := range stmts {
 		in, err := c.inst(s)
 		if err != nil {
@@ -231,6 +233,115 @@ func (k *kernel) compile(body []string) error {
 	}
 	k.nregs = c.n
 	return nil
+}
+
+var regToken = regexp.MustCompile(`%(r|rd|p)[0-9]+\b`)
+
+// allocate maps the registers of stmts to rows, sharing a row between
+// registers whose live ranges are disjoint: package gpu names a register
+// for every value, tens of thousands in a bitsliced kernel, which as rows
+// would be megabytes to poison and to keep in cache for every thread block.
+// A register lives from its first to its last appearance, and over the
+// whole of a loop (a span from a label to a branch back to it) in which
+// its first appearance reads it: a value carried from one iteration to
+// the next. A guarded write reads too (the threads it leaves keep the old
+// value). Two registers share a row only if one's range ends strictly
+// before the other's begins.
+func allocate(stmts []string, labels map[string]int) (map[string]int, int) {
+	type span struct {
+		first, last int
+		name        string
+	}
+	spans := map[string]*span{}
+	type occ struct {
+		name string
+		read bool
+	}
+	occs := make([][]occ, len(stmts))
+	for i, s := range stmts {
+		guarded := strings.HasPrefix(s, "@")
+		body := s
+		if guarded {
+			_, body, _ = strings.Cut(s, " ")
+		}
+		opcode, rest, _ := strings.Cut(body, " ")
+		dst := ""
+		switch strings.Split(opcode, ".")[0] {
+		case "st", "red", "bra", "bar", "ret":
+		default:
+			dst = operands(rest)[0]
+		}
+		// The registers read: all but one appearance of each written one,
+		// unless the write is guarded.
+		all := regToken.FindAllString(s, -1)
+		written := regToken.FindAllString(dst, -1)
+		read := map[string]bool{}
+		for _, name := range all {
+			if i := slices.Index(written, name); i >= 0 && !guarded {
+				written = slices.Delete(written, i, i+1)
+				continue
+			}
+			read[name] = true
+		}
+		for _, name := range all {
+			if slices.ContainsFunc(occs[i], func(o occ) bool { return o.name == name }) {
+				continue
+			}
+			occs[i] = append(occs[i], occ{name, read[name]})
+			sp := spans[name]
+			if sp == nil {
+				sp = &span{first: i, name: name}
+				spans[name] = sp
+			}
+			sp.last = i
+		}
+	}
+	// Loops: a branch at b back to the label at l <= b.
+	for b, s := range stmts {
+		f := strings.Fields(s)
+		if len(f) > 0 && strings.HasPrefix(f[0], "@") {
+			f = f[1:]
+		}
+		if len(f) != 2 || f[0] != "bra" {
+			continue
+		}
+		l, ok := labels[f[1]]
+		if !ok || l > b {
+			continue
+		}
+		seen := map[string]bool{}
+		for i := l; i <= b; i++ {
+			for _, o := range occs[i] {
+				if !seen[o.name] && o.read {
+					sp := spans[o.name]
+					sp.first, sp.last = min(sp.first, l), max(sp.last, b)
+				}
+				seen[o.name] = true
+			}
+		}
+	}
+	order := make([]*span, 0, len(spans))
+	for _, sp := range spans {
+		order = append(order, sp)
+	}
+	slices.SortFunc(order, func(x, y *span) int {
+		if x.first != y.first {
+			return x.first - y.first
+		}
+		return strings.Compare(x.name, y.name)
+	})
+	rows := map[string]int{}
+	var ends []int // the last appearance of each row's current register
+	for _, sp := range order {
+		row := slices.IndexFunc(ends, func(e int) bool { return e < sp.first })
+		if row < 0 {
+			row = len(ends)
+			ends = append(ends, 0)
+		}
+		ends[row] = sp.last
+		rows[sp.name] = row
+	}
+	return rows, len(ends)
 }
 
 type compiler struct {
@@ -609,6 +720,64 @@ func (c *compiler) arith(opcode string, parts []string, d int, src []int) (func(
 				D[t] = prmt(A[t], B[t], S[t])
 			}
 		}, nil
+	case "lop3":
+		// lop3.b32 d, a, b, c, immLut: bit i of d is bit (a_i<<2 |
+		// b_i<<1 | c_i) of immLut.
+		if opcode != "lop3.b32" || want(4) != nil {
+			return nil, errors.New("unsupported lop3")
+		}
+		lut, ok := c.imm(src[3])
+		if !ok || lut > 0xff {
+			return nil, errors.New("lop3 wants an 8-bit constant table")
+		}
+		s, u := src[1], src[2]
+		// The tables package gpu's circuits use most have loops of their
+		// own.
+		var f func(D, A, B, C []uint64, act []int32)
+		switch lut {
+		case 0x96: // a ^ b ^ c
+			f = func(D, A, B, C []uint64, act []int32) {
+				for _, t := range act {
+					D[t] = (A[t] ^ B[t] ^ C[t]) & 0xffffffff
+				}
+			}
+		case 0xe4: // a&c | b&^c
+			f = func(D, A, B, C []uint64, act []int32) {
+				for _, t := range act {
+					D[t] = (A[t]&C[t] | B[t]&^C[t]) & 0xffffffff
+				}
+			}
+		case 0x6a: // a&b ^ c
+			f = func(D, A, B, C []uint64, act []int32) {
+				for _, t := range act {
+					D[t] = (A[t]&B[t] ^ C[t]) & 0xffffffff
+				}
+			}
+		case 0x78: // a ^ b&c
+			f = func(D, A, B, C []uint64, act []int32) {
+				for _, t := range act {
+					D[t] = (A[t] ^ B[t]&C[t]) & 0xffffffff
+				}
+			}
+		default:
+			f = func(D, A, B, C []uint64, act []int32) {
+				for _, t := range act {
+					D[t] = lop3(A[t], B[t], C[t], lut)
+				}
+			}
+		}
+		return func(b *cta, act []int32) { f(b.row(d), b.row(a), b.row(s), b.row(u), act) }, nil
+	case "bfe":
+		if (opcode != "bfe.s32" && opcode != "bfe.u32") || want(3) != nil {
+			return nil, errors.New("unsupported bfe")
+		}
+		signed, s, u := opcode == "bfe.s32", src[1], src[2]
+		return func(b *cta, act []int32) {
+			D, A, B, C := b.row(d), b.row(a), b.row(s), b.row(u)
+			for _, t := range act {
+				D[t] = bfe32(A[t], B[t], C[t], signed)
+			}
+		}, nil
 	case "bfind":
 		if opcode != "bfind.u32" {
 			return nil, errors.New("unsupported bfind")
@@ -663,6 +832,37 @@ func b2u(b bool) uint64 {
 	return 0
 }
 
+// bfe32 is bfe.u32 or bfe.s32: the len bits of a from bit pos (both taken
+// from their operand's low byte), and above them 0, or for bfe.s32 the
+// field's top bit (bit 31 where the field passes it; 0 when len is 0).
+func bfe32(a, pos, length uint64, signed bool) uint64 {
+	pos, length = pos&0xff, length&0xff
+	var sbit uint64
+	if signed && length != 0 {
+		sbit = a >> min(pos+length-1, 31) & 1
+	}
+	var d uint64
+	for i := range uint64(32) {
+		v := sbit
+		if i < length && pos+i <= 31 {
+			v = a >> (pos + i) & 1
+		}
+		d |= v << i
+	}
+	return d
+}
+
+// lop3 is lop3.b32 of x, y and z with the table lut: bit i of the result
+// is bit x_i<<2 | y_i<<1 | z_i of lut, here the OR of the minterms lut
+// sets.
+func lop3(x, y, z, lut uint64) uint64 {
+	m := func(i uint) uint64 { return -(lut >> i & 1) }
+	xy, xny, nxy, nxny := x&y, x&^y, y&^x, ^(x | y)
+	f1 := xy&m(7) | xny&m(5) | nxy&m(3) | nxny&m(1) // z set
+	f0 := xy&m(6) | xny&m(4) | nxy&m(2) | nxny&m(0)
+	return (z&f1 | ^z&f0) & 0xffffffff
+}
+
 // prmt is prmt.b32: bytes of the pair (y:x) picked by the selector's four
 // nibbles, a nibble's bit 3 replicating the byte's sign.
 func prmt(x, y, sel uint64) uint64 {
@@ -682,6 +882,10 @@ func prmt(x, y, sel uint64) uint64 {
 // memory compiles ld, st and red: ld.SPACE[.v4].TYPE d, [a];
 // st.SPACE[.v4].TYPE [a], v; red.global.xor.b32 [a], v.
 func (c *compiler) memory(parts, ops []string) (func(*cta, []int32), error) {
+	// ld.global.nc reads through the non-coherent cache: the same here.
+	if len(parts) > 2 && parts[0] == "ld" && parts[1] == "global" && parts[2] == "nc" {
+		parts = slices.Delete(slices.Clone(parts), 2, 3)
+	}
 	if len(ops) != 2 || len(parts) < 3 {
 		return nil, errors.New("bad memory instruction")
 	}

@@ -115,3 +115,43 @@ func TestMemory(t *testing.T) {
 		t.Error("Free of an address inside an allocation succeeded")
 	}
 }
+
+// TestLop3 checks lop3.b32 against its definition, bit by bit, for every
+// table: bit i of d is bit (a_i<<2 | b_i<<1 | c_i) of the table.
+func TestLop3(t *testing.T) {
+	x, y, z := uint64(0x0123_4567), uint64(0x89ab_cdef), uint64(0xf0e1_d2c3)
+	for lut := range uint64(256) {
+		got := lop3(x, y, z, lut)
+		for i := range 32 {
+			j := (x>>i&1)<<2 | (y>>i&1)<<1 | z>>i&1
+			if got>>i&1 != lut>>j&1 {
+				t.Fatalf("lop3 table %#02x: bit %d is %d", lut, i, got>>i&1)
+			}
+		}
+	}
+}
+
+// TestBfe checks bfe.s32 and bfe.u32 on fields inside the word, across
+// its top, and empty.
+func TestBfe(t *testing.T) {
+	for _, c := range []struct {
+		a, pos, length uint64
+		signed         bool
+		want           uint64
+	}{
+		{0x0000_0010, 4, 1, true, 0xffff_ffff},
+		{0x0000_0010, 4, 1, false, 1},
+		{0x0000_0010, 5, 1, true, 0},
+		{0x8000_0000, 31, 1, true, 0xffff_ffff},
+		{0x8123_4567, 28, 8, true, 0xffff_fff8}, // past bit 31: bit 31 fills
+		{0x8123_4567, 28, 8, false, 0x8},
+		{0x0000_0ff0, 4, 8, true, 0xffff_ffff},
+		{0x0000_0ff0, 4, 9, true, 0xff},
+		{0xffff_ffff, 3, 0, true, 0},
+		{0xffff_ffff, 0x103, 0x101, true, 0xffff_ffff}, // the low bytes only: pos 3, len 1
+	} {
+		if got := bfe32(c.a, c.pos, c.length, c.signed); got != c.want {
+			t.Errorf("bfe(%#x, %d, %d, signed %v) = %#x, want %#x", c.a, c.pos, c.length, c.signed, got, c.want)
+		}
+	}
+}
