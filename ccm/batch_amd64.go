@@ -13,28 +13,27 @@ import (
 	"github.com/faelabs/fae/internal/words"
 )
 
-// The batch kernels (ccm_amd64.s, see _asm/batch.go) run n >= 1 steps of
-// the first 16 (VAES512), 8 (VAES256) or 4 (AVX) lanes of l: each lane MACs
-// and encrypts (or decrypts) one block at src+16i and writes it to dst+16i
-// in step i.
+// The batch kernels (ccm_amd64.s, see _asm/batch.go) seal or open the
+// l.njobs jobs from l.jobs on the first 16 (VAES512), 8 (VAES256) or 4 (AVX)
+// lanes of l, which start and end idle.
 
 //go:noescape
-func sealBatchVAES512(nr int, rk *[240]byte, l *lanes, n int)
+func sealBatchVAES512(nr int, rk *[240]byte, l *lanes)
 
 //go:noescape
-func openBatchVAES512(nr int, rk *[240]byte, l *lanes, n int)
+func openBatchVAES512(nr int, rk *[240]byte, l *lanes)
 
 //go:noescape
-func sealBatchVAES256(nr int, rk *[240]byte, l *lanes, n int)
+func sealBatchVAES256(nr int, rk *[240]byte, l *lanes)
 
 //go:noescape
-func openBatchVAES256(nr int, rk *[240]byte, l *lanes, n int)
+func openBatchVAES256(nr int, rk *[240]byte, l *lanes)
 
 //go:noescape
-func sealBatchAVX(nr int, rk *[240]byte, l *lanes, n int)
+func sealBatchAVX(nr int, rk *[240]byte, l *lanes)
 
 //go:noescape
-func openBatchAVX(nr int, rk *[240]byte, l *lanes, n int)
+func openBatchAVX(nr int, rk *[240]byte, l *lanes)
 
 // useVAES512Batch, useVAES256Batch and useAVXBatch enable the batch
 // kernels on zmm, ymm and xmm registers.
@@ -65,9 +64,12 @@ func batchLanes() int {
 
 const (
 	numLanes = 16
-	// maxSteps bounds the steps of one kernel call, and so the scratch
-	// that lanes without output write to.
-	maxSteps = 64
+	// maxSteps bounds the steps between two passes of a kernel's
+	// scheduler, and so the scratch that lanes without output write to.
+	maxSteps = 128
+	// jobsPerCall bounds the jobs of one kernel call, which stay on the
+	// caller's stack.
+	jobsPerCall = 64
 )
 
 // lanes is what the kernels read and write; _asm/batch.go has its offsets.
@@ -77,44 +79,46 @@ type lanes struct {
 	mask [numLanes][blockSize]byte // open: which bytes of the output to MAC
 	src  [numLanes]*byte
 	dst  [numLanes]*byte
+	n    [numLanes]int  // blocks left in the lane's run
+	step [numLanes]int  // the run's step: -1 when dst advances, 0 on the scratch
+	cur  [numLanes]*run // the lane's run; nil when idle
+	// The jobs not yet begun, and the scratch.
+	jobs    *job
+	njobs   int
+	scratch *byte
 }
 
-// lane is the Go side of one lane: the message it holds and the run of
-// blocks it is in. A message runs through B_0 with the start of the
+// run is a run of n blocks that a lane MACs and encrypts (or decrypts) from
+// src to dst, dst advancing when step is -1, with counter block ctr first
+// and open's mask.
+type run struct {
+	src, dst  *byte
+	n, step   int
+	ctr, mask [blockSize]byte
+}
+
+// job is one message for the kernels: B_0 with the start of the
 // associated data, the rest of the associated data in place and its padded
 // final block, the message's whole blocks in place and its padded final
-// block. Runs not in place are in the lane's laneBuf, from its start.
-type lane struct {
-	msg      int // index in the batch; -1 when idle
-	stage    int
-	n        int    // blocks left in the run
-	src, dst []byte // the run left in place; dst nil for output nobody reads
-	pos      int    // the run left in the laneBuf when src is nil, from pos
-	ad, text []byte // the associated data and message bytes not yet run
-	out      []byte
-	s0       [blockSize]byte // E(A_0)
-	macOnly  uint64          // blocks run before the message's, from A_0 on
+// block, each a run if not empty; then an empty run whose dst is x, where
+// the kernel leaves the MAC value.
+type job struct {
+	runs    [6]run
+	hdr     [4 * blockSize]byte
+	hdrOut  [4 * blockSize]byte // from B_0 ^ E(A_0)
+	adTail  [blockSize]byte
+	tail    [blockSize]byte
+	tailOut [blockSize]byte
+	x       [blockSize]byte
+	msg     int // index in the batch
+	tailLen int // bytes in tail
 }
 
-// laneBuf holds the blocks a lane runs from and to outside the messages.
-// It stays apart from lane: a pointer into it stored through a pointer
-// would move it to the heap.
-type laneBuf struct{ in, out [3 * blockSize]byte }
-
-// run starts a run of n blocks of src to dst, or in the laneBuf when src is
-// nil.
-func (w *lane) run(src, dst []byte, n int) { w.src, w.dst, w.n, w.pos = src, dst, n, 0 }
+// jobRuns says which runs of a job read or write the job's own blocks or
+// the scratch besides the header's (run 0), or 0 for none.
+type jobRuns struct{ ad, adTail, tail, end int }
 
 var allOnes = [blockSize]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
-
-const (
-	stageHdr = iota
-	stageAD
-	stageADTail
-	stageText
-	stageTextTail
-	stageDone
-)
 
 func (a *AEAD) sealBatch(msgs []batch.Message) {
 	s := a.batchSpec()
@@ -137,201 +141,152 @@ func (a *AEAD) openBatch(msgs []batch.Message) bool {
 	return a.runLanes(msgs, nl, true)
 }
 
-// runLanes seals or opens msgs, which have been checked, nl at a time on
-// the kernel of nl lanes: a lane whose message ends takes the next one.
-// Each kernel call runs as many steps as the shortest run left in a busy
-// lane.
+// runLanes seals or opens msgs, which have been checked, jobsPerCall at a
+// time on the kernel of nl lanes. Open fails the messages too short or too
+// long for a tag and a length field on the way.
 func (a *AEAD) runLanes(msgs []batch.Message, nl int, open bool) (allOK bool) {
 	var (
 		l       lanes
-		lsAll   [numLanes]lane
-		bufs    [numLanes]laneBuf
+		jobs    [jobsPerCall]job
 		scratch [maxSteps * blockSize]byte
 	)
-	ls := lsAll[:nl]
-	next := 0
-	for j := range ls {
-		next = a.refill(&l, &ls[j], &bufs[j], j, msgs, next, open)
-	}
-	for {
-		steps, busy := maxSteps, false
-		for j := range ls {
-			w := &ls[j]
-			l.src[j], l.dst[j] = &scratch[0], &scratch[0]
-			switch {
-			case w.msg < 0:
-				continue
-			case w.src == nil:
-				l.src[j], l.dst[j] = &bufs[j].in[w.pos], &bufs[j].out[w.pos]
-			default:
-				l.src[j] = &w.src[0]
-				if w.dst != nil {
-					l.dst[j] = &w.dst[0]
+	l.jobs, l.scratch = &jobs[0], &scratch[0]
+	nr, rk := a.aes.Rounds(), a.aes.EncKeys()
+	allOK = true
+	for i := 0; i < len(msgs); {
+		k := 0
+		for ; i < len(msgs) && k < len(jobs); i++ {
+			m := &msgs[i]
+			text := m.In
+			if open {
+				if len(m.In) < a.tagSize || uint64(len(m.In)-a.tagSize) > a.maxLen {
+					m.OK, allOK = false, false
+					clear(m.Out)
+					continue
 				}
+				text = m.In[:len(m.In)-a.tagSize]
 			}
-			steps, busy = min(steps, w.n), true
+			r := a.format(&jobs[k], m.Nonce, text, m.AD, m.Out)
+			jobs[k].msg = i
+			// Pointers to the stack are stored here, in the frame that
+			// holds it: stored through a pointer they would move it to
+			// the heap.
+			jobs[k].runs[0].src, jobs[k].runs[0].dst = &jobs[k].hdr[0], &jobs[k].hdrOut[0]
+			if r.ad > 0 {
+				jobs[k].runs[r.ad].dst = &scratch[0]
+			}
+			if r.adTail > 0 {
+				jobs[k].runs[r.adTail].src, jobs[k].runs[r.adTail].dst = &jobs[k].adTail[0], &scratch[0]
+			}
+			if r.tail > 0 {
+				jobs[k].runs[r.tail].src, jobs[k].runs[r.tail].dst = &jobs[k].tail[0], &jobs[k].tailOut[0]
+			}
+			jobs[k].runs[r.end].dst = &jobs[k].x[0]
+			k++
 		}
-		if !busy {
+		if k == 0 {
 			break
 		}
-		nr, rk := a.aes.Rounds(), a.aes.EncKeys()
+		l.njobs = k
 		switch {
 		case nl == 16 && open:
-			openBatchVAES512(nr, rk, &l, steps)
+			openBatchVAES512(nr, rk, &l)
 		case nl == 16:
-			sealBatchVAES512(nr, rk, &l, steps)
+			sealBatchVAES512(nr, rk, &l)
 		case nl == 8 && open:
-			openBatchVAES256(nr, rk, &l, steps)
+			openBatchVAES256(nr, rk, &l)
 		case nl == 8:
-			sealBatchVAES256(nr, rk, &l, steps)
+			sealBatchVAES256(nr, rk, &l)
 		case open:
-			openBatchAVX(nr, rk, &l, steps)
+			openBatchAVX(nr, rk, &l)
 		default:
-			sealBatchAVX(nr, rk, &l, steps)
+			sealBatchAVX(nr, rk, &l)
 		}
-		for j := range ls {
-			w := &ls[j]
-			if w.msg < 0 {
-				continue
-			}
-			if w.n -= steps; w.n > 0 {
-				switch {
-				case w.src == nil:
-					w.pos += steps * blockSize
-				case w.dst == nil:
-					w.src = w.src[steps*blockSize:]
-				default:
-					w.src, w.dst = w.src[steps*blockSize:], w.dst[steps*blockSize:]
-				}
-				continue
-			}
-			a.advance(&l, w, &bufs[j], j, msgs, open)
-			if w.msg < 0 {
-				next = a.refill(&l, w, &bufs[j], j, msgs, next, open)
+		for j := range jobs[:k] {
+			if !a.finish(&jobs[j], &msgs[jobs[j].msg], open) {
+				allOK = false
 			}
 		}
-	}
-	allOK = true
-	for i := range msgs {
-		allOK = allOK && (!open || msgs[i].OK)
 	}
 	return allOK
 }
 
-// refill gives lane j the next message of msgs from next on, and returns
-// the new next. Open fails the messages too short or too long for a tag and
-// a length field on the way.
-func (a *AEAD) refill(l *lanes, w *lane, b *laneBuf, j int, msgs []batch.Message, next int, open bool) int {
-	w.msg = -1
-	for ; next < len(msgs); next++ {
-		m := &msgs[next]
-		text := m.In
-		if open {
-			if len(m.In) < a.tagSize || uint64(len(m.In)-a.tagSize) > a.maxLen {
-				m.OK = false
-				clear(m.Out)
-				continue
-			}
-			text = m.In[:len(m.In)-a.tagSize]
-		}
-		a.begin(l, w, b, j, next, m.Nonce, text, m.AD, m.Out)
-		return next + 1
-	}
-	return next
-}
-
-// begin puts message i into lane j: its first run is B_0, the encoding of
-// the associated data's length and as much of the associated data as fits
-// in the laneBuf, with the counter at A_0, so that the keystream of its
-// first block is E(A_0).
-func (a *AEAD) begin(l *lanes, w *lane, b *laneBuf, j, i int, nonce, text, ad, out []byte) {
-	w.msg, w.stage = i, stageHdr
-	w.text, w.out = text, out
-	// A_0 and B_0 are written in place, without reading back bytes just
-	// copied (which stalls on store forwarding).
-	l.ctr[j], b.in = [blockSize]byte{}, [3 * blockSize]byte{}
-	copy(l.ctr[j][1:], nonce)
-	copy(b.in[1:], nonce)
-	lp := byte(14 - a.nonceSize) // L' = L-1
-	l.ctr[j][0] = lp
-	b.in[0] = lp | byte((a.tagSize-2)/2<<3)
-	for k, v := blockSize-1, len(text); k > a.nonceSize; k, v = k-1, v>>8 {
-		b.in[k] = byte(v)
-	}
+// format makes j the job of a message of text, with nonce and associated
+// data ad, to out (text's length, and the tag's after it for seal): all but
+// the pointers into the job and the scratch, which it leaves to runLanes.
+func (a *AEAD) format(j *job, nonce, text, ad, out []byte) (r jobRuns) {
+	// A_i = L' || nonce || i and B_0 = Flags || nonce || len(text) differ
+	// from A_0 in the first byte and in the low 8 bytes (see start).
+	var a0 [blockSize]byte
+	a0[0] = byte(14 - a.nonceSize) // L' = L-1
+	copy(a0[1:], nonce)
+	lo := binary.BigEndian.Uint64(a0[8:])
+	h := &j.hdr
+	*h = [4 * blockSize]byte{}
+	copy(h[1:], nonce)
+	h[0] = a0[0] | byte((a.tagSize-2)/2<<3)
+	binary.BigEndian.PutUint64(h[8:], lo|uint64(len(text)))
 	n := blockSize
 	if len(ad) > 0 {
-		b.in[0] |= 0x40
-		n += putADLen(b.in[n:], uint64(len(ad)))
-		k := copy(b.in[n:], ad)
+		h[0] |= 0x40
+		n += putADLen(h[n:], uint64(len(ad)))
+		k := copy(h[n:], ad)
 		n += k
 		ad = ad[k:]
 	}
-	w.ad = ad
-	w.run(nil, nil, (n+blockSize-1)/blockSize)
-	w.macOnly = uint64(w.n)
-	l.x[j] = [blockSize]byte{}
-	l.mask[j] = [blockSize]byte{}
-}
-
-// advance moves lane j to its next run, or finishes its message and
-// leaves the lane idle.
-func (a *AEAD) advance(l *lanes, w *lane, b *laneBuf, j int, msgs []batch.Message, open bool) {
-	for {
-		w.stage++
-		switch w.stage {
-		case stageAD:
-			words.Load(b.in[:]).Xor(words.Load(b.out[:])).Store(w.s0[:])
-			full := len(w.ad) &^ (blockSize - 1)
-			w.run(w.ad[:full], nil, full/blockSize)
-			w.macOnly += uint64(w.n)
-			w.ad = w.ad[full:]
-		case stageADTail:
-			clear(b.in[:blockSize])
-			copy(b.in[:], w.ad)
-			w.run(nil, nil, min(len(w.ad), 1))
-			w.macOnly += uint64(w.n)
-		case stageText:
-			// The counter stepped from A_0 to A_macOnly; A_1 follows A_0
-			// in the low 64 bits.
-			ctr := l.ctr[j][8:]
-			binary.BigEndian.PutUint64(ctr, binary.BigEndian.Uint64(ctr)-w.macOnly+1)
-			l.mask[j] = allOnes
-			full := len(w.text) &^ (blockSize - 1)
-			w.run(w.text[:full], w.out[:full], full/blockSize)
-			w.text = w.text[full:]
-		case stageTextTail:
-			clear(b.in[:blockSize])
-			copy(b.in[:], w.text)
-			w.run(nil, nil, min(len(w.text), 1))
-			l.mask[j] = [blockSize]byte{}
-			copy(l.mask[j][:len(w.text)], allOnes[:])
-		case stageDone:
-			a.finish(l, w, b, j, msgs, open)
-			return
+	j.runs[0] = run{n: (n + blockSize - 1) / blockSize, step: -1, ctr: a0}
+	i := 1
+	if len(ad) > 0 {
+		full := len(ad) &^ (blockSize - 1)
+		if full > 0 {
+			j.runs[i] = run{src: &ad[0], n: full / blockSize}
+			r.ad, i = i, i+1
 		}
-		if w.n > 0 {
-			return
+		if rest := ad[full:]; len(rest) > 0 {
+			j.adTail = [blockSize]byte{}
+			copy(j.adTail[:], rest)
+			j.runs[i] = run{n: 1}
+			r.adTail, i = i, i+1
 		}
 	}
+	full := len(text) &^ (blockSize - 1)
+	if full > 0 {
+		j.runs[i] = run{src: &text[0], dst: &out[0], n: full / blockSize, step: -1, ctr: a0, mask: allOnes}
+		binary.BigEndian.PutUint64(j.runs[i].ctr[8:], lo|1)
+		i++
+	}
+	rest := text[full:]
+	j.tailLen = len(rest)
+	if len(rest) > 0 {
+		j.tail = [blockSize]byte{}
+		copy(j.tail[:], rest)
+		j.runs[i] = run{n: 1, step: -1, ctr: a0}
+		binary.BigEndian.PutUint64(j.runs[i].ctr[8:], lo|uint64(full/blockSize+1))
+		copy(j.runs[i].mask[:len(rest)], allOnes[:])
+		r.tail, i = i, i+1
+	}
+	j.runs[i] = run{}
+	r.end = i
+	return r
 }
 
-// finish writes the final partial block and the tag of lane j's message,
-// or checks the tag, and leaves the lane idle.
-func (a *AEAD) finish(l *lanes, w *lane, b *laneBuf, j int, msgs []batch.Message, open bool) {
-	m := &msgs[w.msg]
-	w.msg = -1
-	tag := words.Load(l.x[j][:]).Xor(words.Load(w.s0[:])).Bytes()
+// finish writes the final partial block and the tag of j's message m, or
+// checks the tag, and reports whether it did not fail.
+func (a *AEAD) finish(j *job, m *batch.Message, open bool) bool {
+	// The tag is X ^ E(A_0), with E(A_0) = B_0 ^ hdrOut's first block.
+	tag := words.Load(j.x[:]).Xor(words.Load(j.hdr[:blockSize])).Xor(words.Load(j.hdrOut[:blockSize])).Bytes()
 	n := len(m.In)
 	if open {
 		n -= a.tagSize
 	}
-	copy(m.Out[n-len(w.text):n], b.out[:len(w.text)])
+	copy(m.Out[n-j.tailLen:n], j.tailOut[:j.tailLen])
 	if !open {
 		copy(m.Out[n:], tag[:a.tagSize])
-		return
+		return true
 	}
 	m.OK = subtle.ConstantTimeCompare(tag[:a.tagSize], m.In[n:]) == 1
 	if !m.OK {
 		clear(m.Out)
 	}
+	return m.OK
 }
