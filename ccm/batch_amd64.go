@@ -166,7 +166,7 @@ func (a *AEAD) runLanes(msgs []batch.Message, nl int, open bool) (allOK bool) {
 				}
 				text = m.In[:len(m.In)-a.tagSize]
 			}
-			r := a.format(&jobs[k], m.Nonce, text, m.AD, m.Out)
+			r := a.format(&jobs[k], m.Nonce, text, m.AD, m.Out, open)
 			jobs[k].msg = i
 			// Pointers to the stack are stored here, in the frame that
 			// holds it: stored through a pointer they would move it to
@@ -213,60 +213,81 @@ func (a *AEAD) runLanes(msgs []batch.Message, nl int, open bool) (allOK bool) {
 
 // format makes j the job of a message of text, with nonce and associated
 // data ad, to out (text's length, and the tag's after it for seal): all but
-// the pointers into the job and the scratch, which it leaves to runLanes.
-func (a *AEAD) format(j *job, nonce, text, ad, out []byte) (r jobRuns) {
+// the pointers into the job and the scratch, which it leaves to runLanes,
+// and for seal the masks, which seal does not read. It writes the job's
+// fields one by one: a struct with pointers stored whole through a pointer
+// goes through the write barrier's copy.
+func (a *AEAD) format(j *job, nonce, text, ad, out []byte, open bool) (r jobRuns) {
 	// A_i = L' || nonce || i and B_0 = Flags || nonce || len(text) differ
 	// from A_0 in the first byte and in the low 8 bytes (see start).
 	var a0 [blockSize]byte
 	a0[0] = byte(14 - a.nonceSize) // L' = L-1
 	copy(a0[1:], nonce)
-	lo := binary.BigEndian.Uint64(a0[8:])
+	hi, lo := binary.BigEndian.Uint64(a0[:8]), binary.BigEndian.Uint64(a0[8:])
+	flags := uint64((a.tagSize-2)/2<<3) << 56 // M'
+	if len(ad) > 0 {
+		flags |= 0x40 << 56 // Adata
+	}
 	h := &j.hdr
-	*h = [4 * blockSize]byte{}
-	copy(h[1:], nonce)
-	h[0] = a0[0] | byte((a.tagSize-2)/2<<3)
+	binary.BigEndian.PutUint64(h[:8], hi|flags)
 	binary.BigEndian.PutUint64(h[8:], lo|uint64(len(text)))
 	n := blockSize
 	if len(ad) > 0 {
-		h[0] |= 0x40
 		n += putADLen(h[n:], uint64(len(ad)))
 		k := copy(h[n:], ad)
 		n += k
 		ad = ad[k:]
+		clear(h[n:(n+blockSize-1)&^(blockSize-1)])
 	}
-	j.runs[0] = run{n: (n + blockSize - 1) / blockSize, step: -1, ctr: a0}
-	i := 1
+	i := 0
+	// next makes run i one of n blocks with counter block A_ctr, moves i
+	// on and returns the run.
+	next := func(n, step int, ctr uint64) *run {
+		rr := &j.runs[i]
+		i++
+		rr.n, rr.step = n, step
+		binary.BigEndian.PutUint64(rr.ctr[:8], hi)
+		binary.BigEndian.PutUint64(rr.ctr[8:], lo|ctr)
+		if open {
+			rr.mask = [blockSize]byte{}
+		}
+		return rr
+	}
+	next((n+blockSize-1)/blockSize, -1, 0)
 	if len(ad) > 0 {
 		full := len(ad) &^ (blockSize - 1)
 		if full > 0 {
-			j.runs[i] = run{src: &ad[0], n: full / blockSize}
-			r.ad, i = i, i+1
+			r.ad = i
+			next(full/blockSize, 0, 0).src = &ad[0]
 		}
 		if rest := ad[full:]; len(rest) > 0 {
 			j.adTail = [blockSize]byte{}
 			copy(j.adTail[:], rest)
-			j.runs[i] = run{n: 1}
-			r.adTail, i = i, i+1
+			r.adTail = i
+			next(1, 0, 0)
 		}
 	}
 	full := len(text) &^ (blockSize - 1)
 	if full > 0 {
-		j.runs[i] = run{src: &text[0], dst: &out[0], n: full / blockSize, step: -1, ctr: a0, mask: allOnes}
-		binary.BigEndian.PutUint64(j.runs[i].ctr[8:], lo|1)
-		i++
+		rr := next(full/blockSize, -1, 1)
+		rr.src, rr.dst = &text[0], &out[0]
+		if open {
+			rr.mask = allOnes
+		}
 	}
 	rest := text[full:]
 	j.tailLen = len(rest)
 	if len(rest) > 0 {
 		j.tail = [blockSize]byte{}
 		copy(j.tail[:], rest)
-		j.runs[i] = run{n: 1, step: -1, ctr: a0}
-		binary.BigEndian.PutUint64(j.runs[i].ctr[8:], lo|uint64(full/blockSize+1))
-		copy(j.runs[i].mask[:len(rest)], allOnes[:])
-		r.tail, i = i, i+1
+		r.tail = i
+		rr := next(1, -1, uint64(full/blockSize+1))
+		if open {
+			copy(rr.mask[:len(rest)], allOnes[:])
+		}
 	}
-	j.runs[i] = run{}
 	r.end = i
+	j.runs[i].n = 0
 	return r
 }
 
