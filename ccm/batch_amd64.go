@@ -10,7 +10,6 @@ import (
 	"github.com/faelabs/fae/internal/batchutil"
 	"github.com/faelabs/fae/internal/cpu"
 	"github.com/faelabs/fae/internal/impl"
-	"github.com/faelabs/fae/internal/words"
 )
 
 // The batch kernels (ccm_amd64.s, see _asm/batch.go) seal or open the
@@ -82,6 +81,7 @@ type lanes struct {
 	n    [numLanes]int  // blocks left in the lane's run
 	step [numLanes]int  // the run's step: -1 when dst advances, 0 on the scratch
 	cur  [numLanes]*run // the lane's run; nil when idle
+	job  [numLanes]*job // the lane's job
 	// The jobs not yet begun, and the scratch.
 	jobs    *job
 	njobs   int
@@ -100,8 +100,8 @@ type run struct {
 // job is one message for the kernels: B_0 with the start of the
 // associated data, the rest of the associated data in place and its padded
 // final block, the message's whole blocks in place and its padded final
-// block, each a run if not empty; then an empty run whose dst is x, where
-// the kernel leaves the MAC value.
+// block, each a run if not empty; then an empty run. The kernel leaves the
+// tag in tag.
 type job struct {
 	runs    [6]run
 	hdr     [4 * blockSize]byte
@@ -109,14 +109,14 @@ type job struct {
 	adTail  [blockSize]byte
 	tail    [blockSize]byte
 	tailOut [blockSize]byte
-	x       [blockSize]byte
+	tag     [blockSize]byte
 	msg     int // index in the batch
 	tailLen int // bytes in tail
 }
 
 // jobRuns says which runs of a job read or write the job's own blocks or
 // the scratch besides the header's (run 0), or 0 for none.
-type jobRuns struct{ ad, adTail, tail, end int }
+type jobRuns struct{ ad, adTail, tail int }
 
 var allOnes = [blockSize]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
 
@@ -181,7 +181,6 @@ func (a *AEAD) runLanes(msgs []batch.Message, nl int, open bool) (allOK bool) {
 			if r.tail > 0 {
 				jobs[k].runs[r.tail].src, jobs[k].runs[r.tail].dst = &jobs[k].tail[0], &jobs[k].tailOut[0]
 			}
-			jobs[k].runs[r.end].dst = &jobs[k].x[0]
 			k++
 		}
 		if k == 0 {
@@ -220,10 +219,15 @@ func (a *AEAD) runLanes(msgs []batch.Message, nl int, open bool) (allOK bool) {
 func (a *AEAD) format(j *job, nonce, text, ad, out []byte, open bool) (r jobRuns) {
 	// A_i = L' || nonce || i and B_0 = Flags || nonce || len(text) differ
 	// from A_0 in the first byte and in the low 8 bytes (see start).
-	var a0 [blockSize]byte
-	a0[0] = byte(14 - a.nonceSize) // L' = L-1
-	copy(a0[1:], nonce)
-	hi, lo := binary.BigEndian.Uint64(a0[:8]), binary.BigEndian.Uint64(a0[8:])
+	// A_0's two words are read from the nonce (of 7 bytes or more) here,
+	// not from a block it was copied into, which stalls on store
+	// forwarding.
+	hi := uint64(14-a.nonceSize)<<56 | uint64(binary.BigEndian.Uint32(nonce))<<24 |
+		uint64(binary.BigEndian.Uint16(nonce[4:]))<<8 | uint64(nonce[6]) // L' = L-1
+	var lo uint64
+	for k, c := range nonce[7:] {
+		lo |= uint64(c) << (56 - 8*k)
+	}
 	flags := uint64((a.tagSize-2)/2<<3) << 56 // M'
 	if len(ad) > 0 {
 		flags |= 0x40 << 56 // Adata
@@ -286,7 +290,6 @@ func (a *AEAD) format(j *job, nonce, text, ad, out []byte, open bool) (r jobRuns
 			copy(rr.mask[:len(rest)], allOnes[:])
 		}
 	}
-	r.end = i
 	j.runs[i].n = 0
 	return r
 }
@@ -294,18 +297,16 @@ func (a *AEAD) format(j *job, nonce, text, ad, out []byte, open bool) (r jobRuns
 // finish writes the final partial block and the tag of j's message m, or
 // checks the tag, and reports whether it did not fail.
 func (a *AEAD) finish(j *job, m *batch.Message, open bool) bool {
-	// The tag is X ^ E(A_0), with E(A_0) = B_0 ^ hdrOut's first block.
-	tag := words.Load(j.x[:]).Xor(words.Load(j.hdr[:blockSize])).Xor(words.Load(j.hdrOut[:blockSize])).Bytes()
 	n := len(m.In)
 	if open {
 		n -= a.tagSize
 	}
 	copy(m.Out[n-j.tailLen:n], j.tailOut[:j.tailLen])
 	if !open {
-		copy(m.Out[n:], tag[:a.tagSize])
+		copy(m.Out[n:], j.tag[:a.tagSize])
 		return true
 	}
-	m.OK = subtle.ConstantTimeCompare(tag[:a.tagSize], m.In[n:]) == 1
+	m.OK = subtle.ConstantTimeCompare(j.tag[:a.tagSize], m.In[n:]) == 1
 	if !m.OK {
 		clear(m.Out)
 	}

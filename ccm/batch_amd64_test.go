@@ -12,6 +12,7 @@ import (
 func TestBatchLayout(t *testing.T) {
 	var l lanes
 	var r run
+	var j job
 	for _, c := range []struct {
 		name      string
 		got, want uintptr
@@ -23,16 +24,20 @@ func TestBatchLayout(t *testing.T) {
 		{"lanes.n", unsafe.Offsetof(l.n), 1024},
 		{"lanes.step", unsafe.Offsetof(l.step), 1152},
 		{"lanes.cur", unsafe.Offsetof(l.cur), 1280},
-		{"lanes.jobs", unsafe.Offsetof(l.jobs), 1408},
-		{"lanes.njobs", unsafe.Offsetof(l.njobs), 1416},
-		{"lanes.scratch", unsafe.Offsetof(l.scratch), 1424},
-		{"size of lanes", unsafe.Sizeof(l), 1432},
+		{"lanes.job", unsafe.Offsetof(l.job), 1408},
+		{"lanes.jobs", unsafe.Offsetof(l.jobs), 1536},
+		{"lanes.njobs", unsafe.Offsetof(l.njobs), 1544},
+		{"lanes.scratch", unsafe.Offsetof(l.scratch), 1552},
+		{"size of lanes", unsafe.Sizeof(l), 1560},
 		{"run.n", unsafe.Offsetof(r.n), 16},
 		{"run.step", unsafe.Offsetof(r.step), 24},
 		{"run.ctr", unsafe.Offsetof(r.ctr), 32},
 		{"run.mask", unsafe.Offsetof(r.mask), 48},
 		{"size of run", unsafe.Sizeof(r), 64},
-		{"size of job", unsafe.Sizeof(job{}), 592},
+		{"job.hdr", unsafe.Offsetof(j.hdr), 384},
+		{"job.hdrOut", unsafe.Offsetof(j.hdrOut), 448},
+		{"job.tag", unsafe.Offsetof(j.tag), 560},
+		{"size of job", unsafe.Sizeof(j), 592},
 		{"maxSteps", maxSteps, 128},
 	} {
 		if c.got != c.want {

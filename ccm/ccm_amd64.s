@@ -737,7 +737,7 @@ open14_last:
 	VMOVDQU     X2, (DX)
 	RET
 
-// func sealBatchVAES512(nr int, rk *[240]byte, l *[1432]byte)
+// func sealBatchVAES512(nr int, rk *[240]byte, l *[1560]byte)
 // Requires: AVX, AVX512BW, AVX512F, CMOV, VAES
 TEXT ·sealBatchVAES512(SB), NOSPLIT, $0-24
 	MOVQ            nr+0(FP), AX
@@ -758,8 +758,8 @@ TEXT ·sealBatchVAES512(SB), NOSPLIT, $0-24
 	VBROADCASTI32X4 128(BX), Z24
 	VBROADCASTI32X4 144(BX), Z25
 	VBROADCASTI32X4 160(BX), Z26
-	MOVQ            1408(CX), AX
-	MOVQ            1416(CX), R13
+	MOVQ            1536(CX), AX
+	MOVQ            1544(CX), R13
 	IMUL3Q          $0x00000250, R13, R13
 	ADDQ            AX, R13
 	XORL            DX, DX
@@ -783,15 +783,18 @@ sealBatchVAES51210_lane:
 	MOVQ    R12, 1280(CX)(R11*1)
 	CMPQ    16(R12), $0x00
 	JNE     sealBatchVAES51210_load
-	MOVQ    8(R12), SI
+	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VMOVDQU X12, (SI)
+	VPXOR   384(SI), X12, X12
+	VPXOR   448(SI), X12, X12
+	VMOVDQU X12, 560(SI)
 
 sealBatchVAES51210_refill:
 	CMPQ    AX, R13
 	JAE     sealBatchVAES51210_idle
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
 	ADDQ    $0x00000250, AX
 	VPXOR   X12, X12, X12
 	VMOVDQU X12, (CX)(R11*2)
@@ -817,7 +820,7 @@ sealBatchVAES51210_least:
 
 sealBatchVAES51210_idle:
 	MOVQ $0x00000000, 1280(CX)(R11*1)
-	MOVQ 1424(CX), SI
+	MOVQ 1552(CX), SI
 	MOVQ SI, 768(CX)(R11*1)
 	MOVQ SI, 896(CX)(R11*1)
 
@@ -1047,8 +1050,8 @@ sealBatchVAES512_12:
 	VBROADCASTI32X4 160(BX), Z26
 	VBROADCASTI32X4 176(BX), Z27
 	VBROADCASTI32X4 192(BX), Z28
-	MOVQ            1408(CX), AX
-	MOVQ            1416(CX), R13
+	MOVQ            1536(CX), AX
+	MOVQ            1544(CX), R13
 	IMUL3Q          $0x00000250, R13, R13
 	ADDQ            AX, R13
 	XORL            DX, DX
@@ -1072,15 +1075,18 @@ sealBatchVAES51212_lane:
 	MOVQ    R12, 1280(CX)(R11*1)
 	CMPQ    16(R12), $0x00
 	JNE     sealBatchVAES51212_load
-	MOVQ    8(R12), SI
+	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VMOVDQU X12, (SI)
+	VPXOR   384(SI), X12, X12
+	VPXOR   448(SI), X12, X12
+	VMOVDQU X12, 560(SI)
 
 sealBatchVAES51212_refill:
 	CMPQ    AX, R13
 	JAE     sealBatchVAES51212_idle
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
 	ADDQ    $0x00000250, AX
 	VPXOR   X12, X12, X12
 	VMOVDQU X12, (CX)(R11*2)
@@ -1106,7 +1112,7 @@ sealBatchVAES51212_least:
 
 sealBatchVAES51212_idle:
 	MOVQ $0x00000000, 1280(CX)(R11*1)
-	MOVQ 1424(CX), SI
+	MOVQ 1552(CX), SI
 	MOVQ SI, 768(CX)(R11*1)
 	MOVQ SI, 896(CX)(R11*1)
 
@@ -1354,8 +1360,8 @@ sealBatchVAES512_14:
 	VBROADCASTI32X4 192(BX), Z28
 	VBROADCASTI32X4 208(BX), Z29
 	VBROADCASTI32X4 224(BX), Z30
-	MOVQ            1408(CX), AX
-	MOVQ            1416(CX), R13
+	MOVQ            1536(CX), AX
+	MOVQ            1544(CX), R13
 	IMUL3Q          $0x00000250, R13, R13
 	ADDQ            AX, R13
 	XORL            DX, DX
@@ -1379,15 +1385,18 @@ sealBatchVAES51214_lane:
 	MOVQ    R12, 1280(CX)(R11*1)
 	CMPQ    16(R12), $0x00
 	JNE     sealBatchVAES51214_load
-	MOVQ    8(R12), SI
+	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VMOVDQU X12, (SI)
+	VPXOR   384(SI), X12, X12
+	VPXOR   448(SI), X12, X12
+	VMOVDQU X12, 560(SI)
 
 sealBatchVAES51214_refill:
 	CMPQ    AX, R13
 	JAE     sealBatchVAES51214_idle
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
 	ADDQ    $0x00000250, AX
 	VPXOR   X12, X12, X12
 	VMOVDQU X12, (CX)(R11*2)
@@ -1413,7 +1422,7 @@ sealBatchVAES51214_least:
 
 sealBatchVAES51214_idle:
 	MOVQ $0x00000000, 1280(CX)(R11*1)
-	MOVQ 1424(CX), SI
+	MOVQ 1552(CX), SI
 	MOVQ SI, 768(CX)(R11*1)
 	MOVQ SI, 896(CX)(R11*1)
 
@@ -1661,7 +1670,7 @@ sealBatchVAES51214_done:
 	VZEROUPPER
 	RET
 
-// func openBatchVAES512(nr int, rk *[240]byte, l *[1432]byte)
+// func openBatchVAES512(nr int, rk *[240]byte, l *[1560]byte)
 // Requires: AVX, AVX512BW, AVX512F, CMOV, VAES
 TEXT ·openBatchVAES512(SB), NOSPLIT, $0-24
 	MOVQ            nr+0(FP), AX
@@ -1682,8 +1691,8 @@ TEXT ·openBatchVAES512(SB), NOSPLIT, $0-24
 	VBROADCASTI32X4 128(BX), Z24
 	VBROADCASTI32X4 144(BX), Z25
 	VBROADCASTI32X4 160(BX), Z26
-	MOVQ            1408(CX), AX
-	MOVQ            1416(CX), R13
+	MOVQ            1536(CX), AX
+	MOVQ            1544(CX), R13
 	IMUL3Q          $0x00000250, R13, R13
 	ADDQ            AX, R13
 	XORL            DX, DX
@@ -1707,15 +1716,18 @@ openBatchVAES51210_lane:
 	MOVQ    R12, 1280(CX)(R11*1)
 	CMPQ    16(R12), $0x00
 	JNE     openBatchVAES51210_load
-	MOVQ    8(R12), SI
+	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VMOVDQU X12, (SI)
+	VPXOR   384(SI), X12, X12
+	VPXOR   448(SI), X12, X12
+	VMOVDQU X12, 560(SI)
 
 openBatchVAES51210_refill:
 	CMPQ    AX, R13
 	JAE     openBatchVAES51210_idle
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
 	ADDQ    $0x00000250, AX
 	VPXOR   X12, X12, X12
 	VMOVDQU X12, (CX)(R11*2)
@@ -1741,7 +1753,7 @@ openBatchVAES51210_least:
 
 openBatchVAES51210_idle:
 	MOVQ $0x00000000, 1280(CX)(R11*1)
-	MOVQ 1424(CX), SI
+	MOVQ 1552(CX), SI
 	MOVQ SI, 768(CX)(R11*1)
 	MOVQ SI, 896(CX)(R11*1)
 
@@ -2031,8 +2043,8 @@ openBatchVAES512_12:
 	VBROADCASTI32X4 160(BX), Z26
 	VBROADCASTI32X4 176(BX), Z27
 	VBROADCASTI32X4 192(BX), Z28
-	MOVQ            1408(CX), AX
-	MOVQ            1416(CX), R13
+	MOVQ            1536(CX), AX
+	MOVQ            1544(CX), R13
 	IMUL3Q          $0x00000250, R13, R13
 	ADDQ            AX, R13
 	XORL            DX, DX
@@ -2056,15 +2068,18 @@ openBatchVAES51212_lane:
 	MOVQ    R12, 1280(CX)(R11*1)
 	CMPQ    16(R12), $0x00
 	JNE     openBatchVAES51212_load
-	MOVQ    8(R12), SI
+	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VMOVDQU X12, (SI)
+	VPXOR   384(SI), X12, X12
+	VPXOR   448(SI), X12, X12
+	VMOVDQU X12, 560(SI)
 
 openBatchVAES51212_refill:
 	CMPQ    AX, R13
 	JAE     openBatchVAES51212_idle
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
 	ADDQ    $0x00000250, AX
 	VPXOR   X12, X12, X12
 	VMOVDQU X12, (CX)(R11*2)
@@ -2090,7 +2105,7 @@ openBatchVAES51212_least:
 
 openBatchVAES51212_idle:
 	MOVQ $0x00000000, 1280(CX)(R11*1)
-	MOVQ 1424(CX), SI
+	MOVQ 1552(CX), SI
 	MOVQ SI, 768(CX)(R11*1)
 	MOVQ SI, 896(CX)(R11*1)
 
@@ -2406,8 +2421,8 @@ openBatchVAES512_14:
 	VBROADCASTI32X4 192(BX), Z28
 	VBROADCASTI32X4 208(BX), Z29
 	VBROADCASTI32X4 224(BX), Z30
-	MOVQ            1408(CX), AX
-	MOVQ            1416(CX), R13
+	MOVQ            1536(CX), AX
+	MOVQ            1544(CX), R13
 	IMUL3Q          $0x00000250, R13, R13
 	ADDQ            AX, R13
 	XORL            DX, DX
@@ -2431,15 +2446,18 @@ openBatchVAES51214_lane:
 	MOVQ    R12, 1280(CX)(R11*1)
 	CMPQ    16(R12), $0x00
 	JNE     openBatchVAES51214_load
-	MOVQ    8(R12), SI
+	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VMOVDQU X12, (SI)
+	VPXOR   384(SI), X12, X12
+	VPXOR   448(SI), X12, X12
+	VMOVDQU X12, 560(SI)
 
 openBatchVAES51214_refill:
 	CMPQ    AX, R13
 	JAE     openBatchVAES51214_idle
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
 	ADDQ    $0x00000250, AX
 	VPXOR   X12, X12, X12
 	VMOVDQU X12, (CX)(R11*2)
@@ -2465,7 +2483,7 @@ openBatchVAES51214_least:
 
 openBatchVAES51214_idle:
 	MOVQ $0x00000000, 1280(CX)(R11*1)
-	MOVQ 1424(CX), SI
+	MOVQ 1552(CX), SI
 	MOVQ SI, 768(CX)(R11*1)
 	MOVQ SI, 896(CX)(R11*1)
 
@@ -2789,7 +2807,7 @@ openBatchVAES51214_done:
 	VZEROUPPER
 	RET
 
-// func sealBatchVAES256(nr int, rk *[240]byte, l *[1432]byte)
+// func sealBatchVAES256(nr int, rk *[240]byte, l *[1560]byte)
 // Requires: AVX, AVX2, CMOV, VAES
 TEXT ·sealBatchVAES256(SB), NOSPLIT, $480-24
 	MOVQ           nr+0(FP), AX
@@ -2828,8 +2846,8 @@ TEXT ·sealBatchVAES256(SB), NOSPLIT, $480-24
 	CMPQ           AX, $0x0c
 	JE             sealBatchVAES256_12
 	JA             sealBatchVAES256_14
-	MOVQ           1408(CX), AX
-	MOVQ           1416(CX), R13
+	MOVQ           1536(CX), AX
+	MOVQ           1544(CX), R13
 	IMUL3Q         $0x00000250, R13, R13
 	ADDQ           AX, R13
 	XORL           DX, DX
@@ -2853,15 +2871,18 @@ sealBatchVAES25610_lane:
 	MOVQ    R12, 1280(CX)(R11*1)
 	CMPQ    16(R12), $0x00
 	JNE     sealBatchVAES25610_load
-	MOVQ    8(R12), SI
+	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VMOVDQU X12, (SI)
+	VPXOR   384(SI), X12, X12
+	VPXOR   448(SI), X12, X12
+	VMOVDQU X12, 560(SI)
 
 sealBatchVAES25610_refill:
 	CMPQ    AX, R13
 	JAE     sealBatchVAES25610_idle
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
 	ADDQ    $0x00000250, AX
 	VPXOR   X12, X12, X12
 	VMOVDQU X12, (CX)(R11*2)
@@ -2887,7 +2908,7 @@ sealBatchVAES25610_least:
 
 sealBatchVAES25610_idle:
 	MOVQ $0x00000000, 1280(CX)(R11*1)
-	MOVQ 1424(CX), SI
+	MOVQ 1552(CX), SI
 	MOVQ SI, 768(CX)(R11*1)
 	MOVQ SI, 896(CX)(R11*1)
 
@@ -3076,8 +3097,8 @@ sealBatchVAES25610_done:
 	RET
 
 sealBatchVAES256_12:
-	MOVQ   1408(CX), AX
-	MOVQ   1416(CX), R13
+	MOVQ   1536(CX), AX
+	MOVQ   1544(CX), R13
 	IMUL3Q $0x00000250, R13, R13
 	ADDQ   AX, R13
 	XORL   DX, DX
@@ -3101,15 +3122,18 @@ sealBatchVAES25612_lane:
 	MOVQ    R12, 1280(CX)(R11*1)
 	CMPQ    16(R12), $0x00
 	JNE     sealBatchVAES25612_load
-	MOVQ    8(R12), SI
+	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VMOVDQU X12, (SI)
+	VPXOR   384(SI), X12, X12
+	VPXOR   448(SI), X12, X12
+	VMOVDQU X12, 560(SI)
 
 sealBatchVAES25612_refill:
 	CMPQ    AX, R13
 	JAE     sealBatchVAES25612_idle
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
 	ADDQ    $0x00000250, AX
 	VPXOR   X12, X12, X12
 	VMOVDQU X12, (CX)(R11*2)
@@ -3135,7 +3159,7 @@ sealBatchVAES25612_least:
 
 sealBatchVAES25612_idle:
 	MOVQ $0x00000000, 1280(CX)(R11*1)
-	MOVQ 1424(CX), SI
+	MOVQ 1552(CX), SI
 	MOVQ SI, 768(CX)(R11*1)
 	MOVQ SI, 896(CX)(R11*1)
 
@@ -3340,8 +3364,8 @@ sealBatchVAES25612_done:
 	RET
 
 sealBatchVAES256_14:
-	MOVQ   1408(CX), AX
-	MOVQ   1416(CX), R13
+	MOVQ   1536(CX), AX
+	MOVQ   1544(CX), R13
 	IMUL3Q $0x00000250, R13, R13
 	ADDQ   AX, R13
 	XORL   DX, DX
@@ -3365,15 +3389,18 @@ sealBatchVAES25614_lane:
 	MOVQ    R12, 1280(CX)(R11*1)
 	CMPQ    16(R12), $0x00
 	JNE     sealBatchVAES25614_load
-	MOVQ    8(R12), SI
+	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VMOVDQU X12, (SI)
+	VPXOR   384(SI), X12, X12
+	VPXOR   448(SI), X12, X12
+	VMOVDQU X12, 560(SI)
 
 sealBatchVAES25614_refill:
 	CMPQ    AX, R13
 	JAE     sealBatchVAES25614_idle
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
 	ADDQ    $0x00000250, AX
 	VPXOR   X12, X12, X12
 	VMOVDQU X12, (CX)(R11*2)
@@ -3399,7 +3426,7 @@ sealBatchVAES25614_least:
 
 sealBatchVAES25614_idle:
 	MOVQ $0x00000000, 1280(CX)(R11*1)
-	MOVQ 1424(CX), SI
+	MOVQ 1552(CX), SI
 	MOVQ SI, 768(CX)(R11*1)
 	MOVQ SI, 896(CX)(R11*1)
 
@@ -3619,7 +3646,7 @@ sealBatchVAES25614_done:
 	VZEROUPPER
 	RET
 
-// func openBatchVAES256(nr int, rk *[240]byte, l *[1432]byte)
+// func openBatchVAES256(nr int, rk *[240]byte, l *[1560]byte)
 // Requires: AVX, AVX2, CMOV, VAES
 TEXT ·openBatchVAES256(SB), NOSPLIT, $480-24
 	MOVQ           nr+0(FP), AX
@@ -3658,8 +3685,8 @@ TEXT ·openBatchVAES256(SB), NOSPLIT, $480-24
 	CMPQ           AX, $0x0c
 	JE             openBatchVAES256_12
 	JA             openBatchVAES256_14
-	MOVQ           1408(CX), AX
-	MOVQ           1416(CX), R13
+	MOVQ           1536(CX), AX
+	MOVQ           1544(CX), R13
 	IMUL3Q         $0x00000250, R13, R13
 	ADDQ           AX, R13
 	XORL           DX, DX
@@ -3683,15 +3710,18 @@ openBatchVAES25610_lane:
 	MOVQ    R12, 1280(CX)(R11*1)
 	CMPQ    16(R12), $0x00
 	JNE     openBatchVAES25610_load
-	MOVQ    8(R12), SI
+	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VMOVDQU X12, (SI)
+	VPXOR   384(SI), X12, X12
+	VPXOR   448(SI), X12, X12
+	VMOVDQU X12, 560(SI)
 
 openBatchVAES25610_refill:
 	CMPQ    AX, R13
 	JAE     openBatchVAES25610_idle
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
 	ADDQ    $0x00000250, AX
 	VPXOR   X12, X12, X12
 	VMOVDQU X12, (CX)(R11*2)
@@ -3717,7 +3747,7 @@ openBatchVAES25610_least:
 
 openBatchVAES25610_idle:
 	MOVQ $0x00000000, 1280(CX)(R11*1)
-	MOVQ 1424(CX), SI
+	MOVQ 1552(CX), SI
 	MOVQ SI, 768(CX)(R11*1)
 	MOVQ SI, 896(CX)(R11*1)
 
@@ -3974,8 +4004,8 @@ openBatchVAES25610_done:
 	RET
 
 openBatchVAES256_12:
-	MOVQ   1408(CX), AX
-	MOVQ   1416(CX), R13
+	MOVQ   1536(CX), AX
+	MOVQ   1544(CX), R13
 	IMUL3Q $0x00000250, R13, R13
 	ADDQ   AX, R13
 	XORL   DX, DX
@@ -3999,15 +4029,18 @@ openBatchVAES25612_lane:
 	MOVQ    R12, 1280(CX)(R11*1)
 	CMPQ    16(R12), $0x00
 	JNE     openBatchVAES25612_load
-	MOVQ    8(R12), SI
+	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VMOVDQU X12, (SI)
+	VPXOR   384(SI), X12, X12
+	VPXOR   448(SI), X12, X12
+	VMOVDQU X12, 560(SI)
 
 openBatchVAES25612_refill:
 	CMPQ    AX, R13
 	JAE     openBatchVAES25612_idle
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
 	ADDQ    $0x00000250, AX
 	VPXOR   X12, X12, X12
 	VMOVDQU X12, (CX)(R11*2)
@@ -4033,7 +4066,7 @@ openBatchVAES25612_least:
 
 openBatchVAES25612_idle:
 	MOVQ $0x00000000, 1280(CX)(R11*1)
-	MOVQ 1424(CX), SI
+	MOVQ 1552(CX), SI
 	MOVQ SI, 768(CX)(R11*1)
 	MOVQ SI, 896(CX)(R11*1)
 
@@ -4314,8 +4347,8 @@ openBatchVAES25612_done:
 	RET
 
 openBatchVAES256_14:
-	MOVQ   1408(CX), AX
-	MOVQ   1416(CX), R13
+	MOVQ   1536(CX), AX
+	MOVQ   1544(CX), R13
 	IMUL3Q $0x00000250, R13, R13
 	ADDQ   AX, R13
 	XORL   DX, DX
@@ -4339,15 +4372,18 @@ openBatchVAES25614_lane:
 	MOVQ    R12, 1280(CX)(R11*1)
 	CMPQ    16(R12), $0x00
 	JNE     openBatchVAES25614_load
-	MOVQ    8(R12), SI
+	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VMOVDQU X12, (SI)
+	VPXOR   384(SI), X12, X12
+	VPXOR   448(SI), X12, X12
+	VMOVDQU X12, 560(SI)
 
 openBatchVAES25614_refill:
 	CMPQ    AX, R13
 	JAE     openBatchVAES25614_idle
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
 	ADDQ    $0x00000250, AX
 	VPXOR   X12, X12, X12
 	VMOVDQU X12, (CX)(R11*2)
@@ -4373,7 +4409,7 @@ openBatchVAES25614_least:
 
 openBatchVAES25614_idle:
 	MOVQ $0x00000000, 1280(CX)(R11*1)
-	MOVQ 1424(CX), SI
+	MOVQ 1552(CX), SI
 	MOVQ SI, 768(CX)(R11*1)
 	MOVQ SI, 896(CX)(R11*1)
 
@@ -4677,7 +4713,7 @@ openBatchVAES25614_done:
 	VZEROUPPER
 	RET
 
-// func sealBatchAVX(nr int, rk *[240]byte, l *[1432]byte)
+// func sealBatchAVX(nr int, rk *[240]byte, l *[1560]byte)
 // Requires: AES, AVX, CMOV
 TEXT ·sealBatchAVX(SB), NOSPLIT, $0-24
 	MOVQ   nr+0(FP), AX
@@ -4686,8 +4722,8 @@ TEXT ·sealBatchAVX(SB), NOSPLIT, $0-24
 	CMPQ   AX, $0x0c
 	JE     sealBatchAVX_12
 	JA     sealBatchAVX_14
-	MOVQ   1408(CX), AX
-	MOVQ   1416(CX), R13
+	MOVQ   1536(CX), AX
+	MOVQ   1544(CX), R13
 	IMUL3Q $0x00000250, R13, R13
 	ADDQ   AX, R13
 	XORL   DX, DX
@@ -4711,15 +4747,18 @@ sealBatchAVX10_lane:
 	MOVQ    R12, 1280(CX)(R11*1)
 	CMPQ    16(R12), $0x00
 	JNE     sealBatchAVX10_load
-	MOVQ    8(R12), SI
+	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VMOVDQU X12, (SI)
+	VPXOR   384(SI), X12, X12
+	VPXOR   448(SI), X12, X12
+	VMOVDQU X12, 560(SI)
 
 sealBatchAVX10_refill:
 	CMPQ    AX, R13
 	JAE     sealBatchAVX10_idle
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
 	ADDQ    $0x00000250, AX
 	VPXOR   X12, X12, X12
 	VMOVDQU X12, (CX)(R11*2)
@@ -4745,7 +4784,7 @@ sealBatchAVX10_least:
 
 sealBatchAVX10_idle:
 	MOVQ $0x00000000, 1280(CX)(R11*1)
-	MOVQ 1424(CX), SI
+	MOVQ 1552(CX), SI
 	MOVQ SI, 768(CX)(R11*1)
 	MOVQ SI, 896(CX)(R11*1)
 
@@ -4918,8 +4957,8 @@ sealBatchAVX10_done:
 	RET
 
 sealBatchAVX_12:
-	MOVQ   1408(CX), AX
-	MOVQ   1416(CX), R13
+	MOVQ   1536(CX), AX
+	MOVQ   1544(CX), R13
 	IMUL3Q $0x00000250, R13, R13
 	ADDQ   AX, R13
 	XORL   DX, DX
@@ -4943,15 +4982,18 @@ sealBatchAVX12_lane:
 	MOVQ    R12, 1280(CX)(R11*1)
 	CMPQ    16(R12), $0x00
 	JNE     sealBatchAVX12_load
-	MOVQ    8(R12), SI
+	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VMOVDQU X12, (SI)
+	VPXOR   384(SI), X12, X12
+	VPXOR   448(SI), X12, X12
+	VMOVDQU X12, 560(SI)
 
 sealBatchAVX12_refill:
 	CMPQ    AX, R13
 	JAE     sealBatchAVX12_idle
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
 	ADDQ    $0x00000250, AX
 	VPXOR   X12, X12, X12
 	VMOVDQU X12, (CX)(R11*2)
@@ -4977,7 +5019,7 @@ sealBatchAVX12_least:
 
 sealBatchAVX12_idle:
 	MOVQ $0x00000000, 1280(CX)(R11*1)
-	MOVQ 1424(CX), SI
+	MOVQ 1552(CX), SI
 	MOVQ SI, 768(CX)(R11*1)
 	MOVQ SI, 896(CX)(R11*1)
 
@@ -5166,8 +5208,8 @@ sealBatchAVX12_done:
 	RET
 
 sealBatchAVX_14:
-	MOVQ   1408(CX), AX
-	MOVQ   1416(CX), R13
+	MOVQ   1536(CX), AX
+	MOVQ   1544(CX), R13
 	IMUL3Q $0x00000250, R13, R13
 	ADDQ   AX, R13
 	XORL   DX, DX
@@ -5191,15 +5233,18 @@ sealBatchAVX14_lane:
 	MOVQ    R12, 1280(CX)(R11*1)
 	CMPQ    16(R12), $0x00
 	JNE     sealBatchAVX14_load
-	MOVQ    8(R12), SI
+	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VMOVDQU X12, (SI)
+	VPXOR   384(SI), X12, X12
+	VPXOR   448(SI), X12, X12
+	VMOVDQU X12, 560(SI)
 
 sealBatchAVX14_refill:
 	CMPQ    AX, R13
 	JAE     sealBatchAVX14_idle
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
 	ADDQ    $0x00000250, AX
 	VPXOR   X12, X12, X12
 	VMOVDQU X12, (CX)(R11*2)
@@ -5225,7 +5270,7 @@ sealBatchAVX14_least:
 
 sealBatchAVX14_idle:
 	MOVQ $0x00000000, 1280(CX)(R11*1)
-	MOVQ 1424(CX), SI
+	MOVQ 1552(CX), SI
 	MOVQ SI, 768(CX)(R11*1)
 	MOVQ SI, 896(CX)(R11*1)
 
@@ -5429,7 +5474,7 @@ sealBatchAVX14_done:
 	VZEROUPPER
 	RET
 
-// func openBatchAVX(nr int, rk *[240]byte, l *[1432]byte)
+// func openBatchAVX(nr int, rk *[240]byte, l *[1560]byte)
 // Requires: AES, AVX, CMOV
 TEXT ·openBatchAVX(SB), NOSPLIT, $0-24
 	MOVQ   nr+0(FP), AX
@@ -5438,8 +5483,8 @@ TEXT ·openBatchAVX(SB), NOSPLIT, $0-24
 	CMPQ   AX, $0x0c
 	JE     openBatchAVX_12
 	JA     openBatchAVX_14
-	MOVQ   1408(CX), AX
-	MOVQ   1416(CX), R13
+	MOVQ   1536(CX), AX
+	MOVQ   1544(CX), R13
 	IMUL3Q $0x00000250, R13, R13
 	ADDQ   AX, R13
 	XORL   DX, DX
@@ -5463,15 +5508,18 @@ openBatchAVX10_lane:
 	MOVQ    R12, 1280(CX)(R11*1)
 	CMPQ    16(R12), $0x00
 	JNE     openBatchAVX10_load
-	MOVQ    8(R12), SI
+	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VMOVDQU X12, (SI)
+	VPXOR   384(SI), X12, X12
+	VPXOR   448(SI), X12, X12
+	VMOVDQU X12, 560(SI)
 
 openBatchAVX10_refill:
 	CMPQ    AX, R13
 	JAE     openBatchAVX10_idle
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
 	ADDQ    $0x00000250, AX
 	VPXOR   X12, X12, X12
 	VMOVDQU X12, (CX)(R11*2)
@@ -5497,7 +5545,7 @@ openBatchAVX10_least:
 
 openBatchAVX10_idle:
 	MOVQ $0x00000000, 1280(CX)(R11*1)
-	MOVQ 1424(CX), SI
+	MOVQ 1552(CX), SI
 	MOVQ SI, 768(CX)(R11*1)
 	MOVQ SI, 896(CX)(R11*1)
 
@@ -5738,8 +5786,8 @@ openBatchAVX10_done:
 	RET
 
 openBatchAVX_12:
-	MOVQ   1408(CX), AX
-	MOVQ   1416(CX), R13
+	MOVQ   1536(CX), AX
+	MOVQ   1544(CX), R13
 	IMUL3Q $0x00000250, R13, R13
 	ADDQ   AX, R13
 	XORL   DX, DX
@@ -5763,15 +5811,18 @@ openBatchAVX12_lane:
 	MOVQ    R12, 1280(CX)(R11*1)
 	CMPQ    16(R12), $0x00
 	JNE     openBatchAVX12_load
-	MOVQ    8(R12), SI
+	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VMOVDQU X12, (SI)
+	VPXOR   384(SI), X12, X12
+	VPXOR   448(SI), X12, X12
+	VMOVDQU X12, 560(SI)
 
 openBatchAVX12_refill:
 	CMPQ    AX, R13
 	JAE     openBatchAVX12_idle
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
 	ADDQ    $0x00000250, AX
 	VPXOR   X12, X12, X12
 	VMOVDQU X12, (CX)(R11*2)
@@ -5797,7 +5848,7 @@ openBatchAVX12_least:
 
 openBatchAVX12_idle:
 	MOVQ $0x00000000, 1280(CX)(R11*1)
-	MOVQ 1424(CX), SI
+	MOVQ 1552(CX), SI
 	MOVQ SI, 768(CX)(R11*1)
 	MOVQ SI, 896(CX)(R11*1)
 
@@ -6062,8 +6113,8 @@ openBatchAVX12_done:
 	RET
 
 openBatchAVX_14:
-	MOVQ   1408(CX), AX
-	MOVQ   1416(CX), R13
+	MOVQ   1536(CX), AX
+	MOVQ   1544(CX), R13
 	IMUL3Q $0x00000250, R13, R13
 	ADDQ   AX, R13
 	XORL   DX, DX
@@ -6087,15 +6138,18 @@ openBatchAVX14_lane:
 	MOVQ    R12, 1280(CX)(R11*1)
 	CMPQ    16(R12), $0x00
 	JNE     openBatchAVX14_load
-	MOVQ    8(R12), SI
+	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VMOVDQU X12, (SI)
+	VPXOR   384(SI), X12, X12
+	VPXOR   448(SI), X12, X12
+	VMOVDQU X12, 560(SI)
 
 openBatchAVX14_refill:
 	CMPQ    AX, R13
 	JAE     openBatchAVX14_idle
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
 	ADDQ    $0x00000250, AX
 	VPXOR   X12, X12, X12
 	VMOVDQU X12, (CX)(R11*2)
@@ -6121,7 +6175,7 @@ openBatchAVX14_least:
 
 openBatchAVX14_idle:
 	MOVQ $0x00000000, 1280(CX)(R11*1)
-	MOVQ 1424(CX), SI
+	MOVQ 1552(CX), SI
 	MOVQ SI, 768(CX)(R11*1)
 	MOVQ SI, 896(CX)(R11*1)
 

@@ -16,8 +16,8 @@ import (
 // The Go code formats each message as a job: a list of runs of blocks (B_0
 // and the formatted associated data, the rest of the associated data, the
 // message, its padded final block), each with its source, destination,
-// counter block and mask, ended by an empty run whose destination takes the
-// final MAC value. The kernel schedules the jobs itself, so that one call
+// counter block and mask, ended by an empty run; the kernel leaves the tag
+// (all 16 bytes) in the job. The kernel schedules the jobs itself, so that one call
 // seals or opens a whole list of messages: it runs as many steps as the
 // shortest run left in a busy lane (at most maxSteps), then moves each lane
 // whose run ended to its next run, or its next job, until no job is left.
@@ -47,9 +47,10 @@ const (
 	lanesN       = 1024
 	lanesStep    = 1152
 	lanesCur     = 1280
-	lanesJobs    = 1408
-	lanesNJobs   = 1416
-	lanesScratch = 1424
+	lanesJob     = 1408
+	lanesJobs    = 1536
+	lanesNJobs   = 1544
+	lanesScratch = 1552
 
 	runSrc  = 0
 	runDst  = 8
@@ -59,7 +60,11 @@ const (
 	runMask = 48
 	runSize = 64
 
-	jobSize  = 592
+	jobHdr    = 384
+	jobHdrOut = 448
+	jobTag    = 560
+	jobSize   = 592
+
 	maxSteps = 128
 )
 
@@ -109,7 +114,7 @@ func batchData() {
 
 // batchTEXT starts a batch kernel and loads its arguments.
 func batchTEXT(name string) {
-	TEXT(name, NOSPLIT, "func(nr int, rk *[240]byte, l *[1432]byte)")
+	TEXT(name, NOSPLIT, "func(nr int, rk *[240]byte, l *[1560]byte)")
 	Pragma("noescape")
 	Load(Param("nr"), nr)
 	Load(Param("rk"), rk)
@@ -128,9 +133,9 @@ func laneMem(disp int, scale uint8) Mem {
 // In each pass over the lanes, every busy lane subtracts the steps just run
 // from its run and advances its pointers (its destination only where the
 // run's step mask is all ones: runs that only MAC write to the scratch); a
-// lane whose run ends loads its next run, or stores its MAC value where the
-// empty run after its last says and takes the next job, or goes idle on
-// the scratch. Then the kernel runs the fewest steps left in a busy lane.
+// lane whose run ends loads its next run, or at the empty run after its
+// last stores its job's tag and takes the next job, or goes idle on the
+// scratch. Then the kernel runs the fewest steps left in a busy lane.
 func batchSchedule(name string, rounds, nl int, stretch func()) {
 	lbl := func(what string) string { return label(name, rounds, what) }
 	MOVQ(Mem{Base: lp, Disp: lanesJobs}, nextJob)
@@ -158,15 +163,19 @@ func batchSchedule(name string, rounds, nl int, stretch func()) {
 	MOVQ(cur, laneMem(lanesCur, 1))
 	CMPQ(Mem{Base: cur, Disp: runN}, U8(0))
 	JNE(LabelRef(lbl("load")))
-	MOVQ(Mem{Base: cur, Disp: runDst}, tmp)
+	// The tag: X ^ E(A_0), with E(A_0) = B_0 ^ the header's first output.
+	MOVQ(laneMem(lanesJob, 1), tmp)
 	VMOVDQU(laneMem(lanesX, 2), tmpX)
-	VMOVDQU(tmpX, Mem{Base: tmp})
+	VPXOR(Mem{Base: tmp, Disp: jobHdr}, tmpX, tmpX)
+	VPXOR(Mem{Base: tmp, Disp: jobHdrOut}, tmpX, tmpX)
+	VMOVDQU(tmpX, Mem{Base: tmp, Disp: jobTag})
 
 	Label(lbl("refill"))
 	CMPQ(nextJob, endJob)
 	JAE(LabelRef(lbl("idle")))
 	MOVQ(nextJob, cur)
 	MOVQ(cur, laneMem(lanesCur, 1))
+	MOVQ(cur, laneMem(lanesJob, 1))
 	ADDQ(U32(jobSize), nextJob)
 	VPXOR(tmpX, tmpX, tmpX)
 	VMOVDQU(tmpX, laneMem(lanesX, 2))
