@@ -57,7 +57,7 @@ func TestBatchLengthLimit(t *testing.T) {
 // TestBatchLanes gives the batch kernels the batches their lanes find
 // hardest, on every path, key size and some nonce and tag sizes: messages
 // ending at every offset in a block, side by side; batches that leave
-// lanes empty, some beside long messages; lengths far apart in neighbouring lanes; associated data
+// lanes empty, some beside long messages; long messages on staggered lanes; lengths far apart in neighbouring lanes; associated data
 // that ends inside B_0's run, fills whole blocks or ends in a partial one,
 // and lengths on both sides of 2^16-2^8, where its length encoding grows.
 func TestBatchLanes(t *testing.T) {
@@ -75,6 +75,12 @@ func TestBatchLanes(t *testing.T) {
 		apart = append(apart, aeadtest.Shape{Text: i % 2 * 9000, AD: i % 3 * 100})
 	}
 	long := []aeadtest.Shape{{Text: 9000}, {Text: 8000, AD: 5000}, {Text: 4000}}
+	// Enough long messages that 16 lanes start staggered (staggerMin on amd64),
+	// with idle jobs among the first.
+	var staggered []aeadtest.Shape
+	for i := range 35 {
+		staggered = append(staggered, aeadtest.Shape{Text: 2048 + 16 + i*37%300, AD: i % 3 * 20})
+	}
 	for i := range 71 {
 		ad = append(ad, aeadtest.Shape{Text: i % 35, AD: i})
 	}
@@ -88,6 +94,7 @@ func TestBatchLanes(t *testing.T) {
 				aeadtest.TestBatchShapes(t, a, offsets)
 				aeadtest.TestBatchShapes(t, a, apart)
 				aeadtest.TestBatchShapes(t, a, long)
+				aeadtest.TestBatchShapes(t, a, staggered)
 				aeadtest.TestBatchShapes(t, a, ad)
 				for n := 1; n <= 17; n++ {
 					if !testing.Short() || n <= 2 || n >= 15 {
