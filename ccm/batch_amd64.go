@@ -69,13 +69,12 @@ const (
 	// jobsPerCall bounds the jobs of one kernel call, which stay on the
 	// caller's stack.
 	jobsPerCall = 64
-	// staggerMin is the length from which a call's lanes start 0, 4, 8 and
-	// 12 steps apart, four lanes at each: then the lines their steps store
-	// to fall in four cache sets even where the messages' outputs are
+	// staggerMin is the length from which the lanes of a call start in
+	// four groups 0, 4, 8 and 12 steps apart: then the lines a step stores
+	// to lie in four cache sets even where the messages' outputs are
 	// aligned alike (as 4 KiB-aligned buffers are), not 16 lines in one
 	// set that evict each other between their blocks, which halves the
-	// speed of long messages. Shorter messages end before that matters
-	// more than the steps it idles.
+	// speed of long messages. For shorter ones the idle steps cost more.
 	staggerMin = 2048
 )
 
@@ -118,7 +117,7 @@ type job struct {
 	tail    [blockSize]byte
 	tailOut [blockSize]byte
 	tag     [blockSize]byte
-	msg     int // index in the batch
+	msg     int // index in the batch; -1 for a job that only idles
 	tailLen int // bytes in tail
 }
 

@@ -93,8 +93,8 @@ var (
 	least   = R9  // the fewest blocks left in a busy lane's run
 	lj      = R11 // 8 times the lane
 	cur     = R12 // the lane's run
-	tmp     = RSI
-	tmpX    = X12
+	tmp     = RSI // off, free between stretches
+	tmpX    = X12 // of bt[0] or k.t[0], likewise
 )
 
 var bswap4, ctrOne4 Mem
