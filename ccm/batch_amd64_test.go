@@ -17,6 +17,7 @@ func TestBatchLayout(t *testing.T) {
 		name      string
 		got, want uintptr
 	}{
+		{"lanes.x", unsafe.Offsetof(l.x), 0},
 		{"lanes.ctr", unsafe.Offsetof(l.ctr), 256},
 		{"lanes.mask", unsafe.Offsetof(l.mask), 512},
 		{"lanes.src", unsafe.Offsetof(l.src), 768},
