@@ -66,9 +66,6 @@ const (
 	// maxSteps bounds the steps between two passes of a kernel's
 	// scheduler, and so the scratch that lanes without output write to.
 	maxSteps = 128
-	// jobsPerCall bounds the jobs of one kernel call, which stay on the
-	// caller's stack.
-	jobsPerCall = 64
 	// staggerMin is the length from which the lanes of a call start in
 	// four groups 0, 4, 8 and 12 steps apart: then the lines a step stores
 	// to lie in four cache sets even where the messages' outputs are
@@ -135,7 +132,7 @@ func (a *AEAD) sealBatch(msgs []batch.Message) {
 		return
 	}
 	s.CheckSeal(msgs)
-	a.runLanes(msgs, nl, false)
+	a.runBatch(msgs, nl, false)
 }
 
 func (a *AEAD) openBatch(msgs []batch.Message) bool {
@@ -145,16 +142,25 @@ func (a *AEAD) openBatch(msgs []batch.Message) bool {
 		return batchutil.Open(a, s, msgs)
 	}
 	s.CheckOpen(msgs)
-	return a.runLanes(msgs, nl, true)
+	return a.runBatch(msgs, nl, true)
 }
 
-// runLanes seals or opens msgs, which have been checked, jobsPerCall jobs
-// at a time on the kernel of nl lanes. Open fails the messages too short or too
+// runBatch seals or opens msgs, which have been checked, on the kernel of
+// nl lanes, with room for 16 jobs per kernel call in short batches and 64
+// in others: the jobs stay on the stack, which Go zeroes on each call.
+func (a *AEAD) runBatch(msgs []batch.Message, nl int, open bool) bool {
+	if len(msgs) <= 16 {
+		return runLanes[[16]job](a, msgs, nl, open)
+	}
+	return runLanes[[64]job](a, msgs, nl, open)
+}
+
+// runLanes seals or opens msgs, len(J) jobs at a time. Open fails the messages too short or too
 // long for a tag and a length field on the way.
-func (a *AEAD) runLanes(msgs []batch.Message, nl int, open bool) (allOK bool) {
+func runLanes[J [16]job | [64]job](a *AEAD, msgs []batch.Message, nl int, open bool) (allOK bool) {
 	var (
 		l       lanes
-		jobs    [jobsPerCall]job
+		jobs    J
 		scratch [maxSteps * blockSize]byte
 	)
 	l.jobs, l.scratch = &jobs[0], &scratch[0]
@@ -219,7 +225,7 @@ func (a *AEAD) runLanes(msgs []batch.Message, nl int, open bool) (allOK bool) {
 		default:
 			sealBatchAVX(nr, rk, &l)
 		}
-		for j := range jobs[:k] {
+		for j := 0; j < k; j++ {
 			if jobs[j].msg >= 0 && !a.finish(&jobs[j], &msgs[jobs[j].msg], open) {
 				allOK = false
 			}

@@ -105,3 +105,15 @@ func TestBatchLanes(t *testing.T) {
 		}
 	})
 }
+
+// TestBatchNoAllocsLong checks that batches of more than 16 messages, which
+// take other room for their jobs on amd64, allocate nothing either.
+func TestBatchNoAllocsLong(t *testing.T) {
+	var lengths []int
+	for n := 0; n < 40; n++ {
+		lengths = append(lengths, n*61)
+	}
+	paths.Run(t, func(t *testing.T) {
+		aeadtest.TestBatchNoAllocs(t, aeadtest.MustBatch(New(make([]byte, 16))), lengths...)
+	})
+}
