@@ -48,9 +48,15 @@ func init() {
 	impl.Register("ccm", "avx-batch", &useAVXBatch)
 }
 
-// batchLanes returns the lanes of the widest batch kernel enabled, or 0.
-func batchLanes() int {
+// batchLanes returns the lanes of the batch kernel for n messages, or 0:
+// the widest enabled, or a narrower one that n fills, which runs a step in
+// about half the time (two AES units take xmm and ymm registers, one zmm).
+func batchLanes(n int) int {
 	switch {
+	case useAVXBatch && n <= 4:
+		return 4
+	case useVAES256Batch && n <= 8:
+		return 8
 	case useVAES512Batch:
 		return 16
 	case useVAES256Batch:
@@ -65,7 +71,7 @@ const (
 	numLanes = 16
 	// maxSteps bounds the steps between two passes of a kernel's
 	// scheduler, and so the scratch that lanes without output write to.
-	maxSteps = 128
+	maxSteps = 64
 	// staggerMin is the length from which the lanes of a call start in
 	// four groups 0, 4, 8 and 12 steps apart: then the lines a step stores
 	// to lie in four cache sets even where the messages' outputs are
@@ -86,10 +92,13 @@ type lanes struct {
 	step [numLanes]int  // the run's step: -1 when dst advances, 0 on the scratch
 	cur  [numLanes]*run // the lane's run; nil when idle
 	job  [numLanes]*job // the lane's job
-	// The jobs not yet begun, and the scratch.
-	jobs    *job
-	njobs   int
-	scratch *byte
+	// The jobs not yet begun.
+	jobs  *job
+	njobs int
+	// The scratch, here rather than apart: a byte array of its own may lie
+	// at an odd address, where zeroing it and the kernels' accesses are
+	// slow.
+	scratch [maxSteps * blockSize]byte
 }
 
 // run is a run of n blocks that a lane MACs and encrypts (or decrypts) from
@@ -126,7 +135,7 @@ var allOnes = [blockSize]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x
 
 func (a *AEAD) sealBatch(msgs []batch.Message) {
 	s := a.batchSpec()
-	nl := batchLanes()
+	nl := batchLanes(len(msgs))
 	if nl == 0 || a.aes == nil || len(msgs) < 2 {
 		batchutil.Seal(a, s, msgs)
 		return
@@ -137,7 +146,7 @@ func (a *AEAD) sealBatch(msgs []batch.Message) {
 
 func (a *AEAD) openBatch(msgs []batch.Message) bool {
 	s := a.batchSpec()
-	nl := batchLanes()
+	nl := batchLanes(len(msgs))
 	if nl == 0 || a.aes == nil || len(msgs) < 2 {
 		return batchutil.Open(a, s, msgs)
 	}
@@ -146,24 +155,29 @@ func (a *AEAD) openBatch(msgs []batch.Message) bool {
 }
 
 // runBatch seals or opens msgs, which have been checked, on the kernel of
-// nl lanes, with room for 16 jobs per kernel call in short batches and 64
-// in others: the jobs stay on the stack, which Go zeroes on each call.
+// nl lanes, with room for as many jobs per kernel call as a short batch
+// needs, up to 64: the jobs stay on the stack, which Go zeroes on each
+// call.
 func (a *AEAD) runBatch(msgs []batch.Message, nl int, open bool) bool {
-	if len(msgs) <= 16 {
+	switch n := len(msgs); {
+	case n <= 4:
+		return runLanes[[4]job](a, msgs, nl, open)
+	case n <= 16:
 		return runLanes[[16]job](a, msgs, nl, open)
+	case n <= 32:
+		return runLanes[[32]job](a, msgs, nl, open)
 	}
 	return runLanes[[64]job](a, msgs, nl, open)
 }
 
 // runLanes seals or opens msgs, len(J) jobs at a time. Open fails the messages too short or too
 // long for a tag and a length field on the way.
-func runLanes[J [16]job | [64]job](a *AEAD, msgs []batch.Message, nl int, open bool) (allOK bool) {
+func runLanes[J [4]job | [16]job | [32]job | [64]job](a *AEAD, msgs []batch.Message, nl int, open bool) (allOK bool) {
 	var (
-		l       lanes
-		jobs    J
-		scratch [maxSteps * blockSize]byte
+		l    lanes
+		jobs J
 	)
-	l.jobs, l.scratch = &jobs[0], &scratch[0]
+	l.jobs = &jobs[0]
 	nr, rk := a.aes.Rounds(), a.aes.EncKeys()
 	allOK = true
 	for i := 0; i < len(msgs); {
@@ -174,7 +188,7 @@ func runLanes[J [16]job | [64]job](a *AEAD, msgs []batch.Message, nl int, open b
 				// A job that only MACs the scratch for 4, 8 or 12
 				// steps.
 				jobs[k].msg = -1
-				jobs[k].runs[0].src, jobs[k].runs[0].dst = &scratch[0], &scratch[0]
+				jobs[k].runs[0].src, jobs[k].runs[0].dst = &l.scratch[0], &l.scratch[0]
 				jobs[k].runs[0].n, jobs[k].runs[0].step = 4*(k%4), 0
 				jobs[k].runs[1].n = 0
 				k, i = k+1, i-1
@@ -197,10 +211,10 @@ func runLanes[J [16]job | [64]job](a *AEAD, msgs []batch.Message, nl int, open b
 			// the heap.
 			jobs[k].runs[0].src, jobs[k].runs[0].dst = &jobs[k].hdr[0], &jobs[k].hdrOut[0]
 			if r.ad > 0 {
-				jobs[k].runs[r.ad].dst = &scratch[0]
+				jobs[k].runs[r.ad].dst = &l.scratch[0]
 			}
 			if r.adTail > 0 {
-				jobs[k].runs[r.adTail].src, jobs[k].runs[r.adTail].dst = &jobs[k].adTail[0], &scratch[0]
+				jobs[k].runs[r.adTail].src, jobs[k].runs[r.adTail].dst = &jobs[k].adTail[0], &l.scratch[0]
 			}
 			if r.tail > 0 {
 				jobs[k].runs[r.tail].src, jobs[k].runs[r.tail].dst = &jobs[k].tail[0], &jobs[k].tailOut[0]

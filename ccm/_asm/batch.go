@@ -65,7 +65,7 @@ const (
 	jobTag    = 560
 	jobSize   = 592
 
-	maxSteps = 128
+	maxSteps = 64
 )
 
 var (
@@ -114,7 +114,7 @@ func batchData() {
 
 // batchTEXT starts a batch kernel and loads its arguments.
 func batchTEXT(name string) {
-	TEXT(name, NOSPLIT, "func(nr int, rk *[240]byte, l *[1560]byte)")
+	TEXT(name, NOSPLIT, "func(nr int, rk *[240]byte, l *[2576]byte)")
 	Pragma("noescape")
 	Load(Param("nr"), nr)
 	Load(Param("rk"), rk)
@@ -197,7 +197,7 @@ func batchSchedule(name string, rounds, nl int, stretch func()) {
 
 	Label(lbl("idle"))
 	MOVQ(U32(0), laneMem(lanesCur, 1))
-	MOVQ(Mem{Base: lp, Disp: lanesScratch}, tmp)
+	LEAQ(Mem{Base: lp, Disp: lanesScratch}, tmp)
 	MOVQ(tmp, laneMem(lanesSrc, 1))
 	MOVQ(tmp, laneMem(lanesDst, 1))
 
