@@ -262,9 +262,9 @@ func (a *AEAD) format(j *job, nonce, text, ad, out []byte, open bool) (r jobRuns
 	// forwarding.
 	hi := uint64(14-a.nonceSize)<<56 | uint64(binary.BigEndian.Uint32(nonce))<<24 |
 		uint64(binary.BigEndian.Uint16(nonce[4:]))<<8 | uint64(nonce[6]) // L' = L-1
-	var lo uint64
-	for k, c := range nonce[7:] {
-		lo |= uint64(c) << (56 - 8*k)
+	var lo uint64 // the nonce's bytes from the eighth on, then zeros
+	if n := len(nonce); n > 7 {
+		lo = binary.BigEndian.Uint64(nonce[n-8:]) << (8 * (15 - n))
 	}
 	flags := uint64((a.tagSize-2)/2<<3) << 56 // M'
 	if len(ad) > 0 {
