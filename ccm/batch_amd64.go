@@ -71,7 +71,7 @@ const (
 	numLanes = 16
 	// maxSteps bounds the steps between two passes of a kernel's
 	// scheduler, and so the scratch that lanes without output write to.
-	maxSteps = 64
+	maxSteps = 128
 	// staggerMin is the length from which the lanes of a call start in
 	// four groups 0, 4, 8 and 12 steps apart: then the lines a step stores
 	// to lie in four cache sets even where the messages' outputs are
