@@ -170,8 +170,8 @@ func (a *AEAD) runBatch(msgs []batch.Message, nl int, open bool) bool {
 	return runLanes[[64]job](a, msgs, nl, open)
 }
 
-// runLanes seals or opens msgs, len(J) jobs at a time. Open fails the messages too short or too
-// long for a tag and a length field on the way.
+// runLanes seals or opens msgs, len(J) jobs a kernel call. Open fails the
+// messages too short or too long for a tag and a length field on the way.
 func runLanes[J [4]job | [16]job | [32]job | [64]job](a *AEAD, msgs []batch.Message, nl int, open bool) (allOK bool) {
 	var (
 		l    lanes
