@@ -81,6 +81,9 @@ const (
 	staggerMin = 2048
 )
 
+// The scratch holds B_0 and A_0 of up to 64 jobs before a kernel call.
+const _ = uint(maxSteps - 2*64)
+
 // lanes is what the kernels read and write; _asm/batch.go has its offsets.
 type lanes struct {
 	x    [numLanes][blockSize]byte // CBC-MAC values
@@ -110,26 +113,27 @@ type run struct {
 	ctr, mask [blockSize]byte
 }
 
-// job is one message for the kernels: B_0 with the start of the
-// associated data, the rest of the associated data in place and its padded
-// final block, the message's whole blocks in place and its padded final
-// block, each a run if not empty; then an empty run. The kernel leaves the
-// tag in tag.
+// job is one message for the kernels: the encoding of the associated
+// data's length with the start of the associated data, the rest of the
+// associated data in place and its padded final block, the message's whole
+// blocks in place and its padded final block, each a run if not empty; then
+// an empty run. The MAC starts at x0, E(B_0), and the kernel leaves the tag,
+// X ^ s0 with s0 = E(A_0), in tag.
 type job struct {
 	runs    [6]run
 	hdr     [4 * blockSize]byte
-	hdrOut  [4 * blockSize]byte // from B_0 ^ E(A_0)
 	adTail  [blockSize]byte
 	tail    [blockSize]byte
 	tailOut [blockSize]byte
+	x0, s0  [blockSize]byte
 	tag     [blockSize]byte
 	msg     int // index in the batch; -1 for a job that only idles
 	tailLen int // bytes in tail
 }
 
 // jobRuns says which runs of a job read or write the job's own blocks or
-// the scratch besides the header's (run 0), or 0 for none.
-type jobRuns struct{ ad, adTail, tail int }
+// the scratch, or -1 for none.
+type jobRuns struct{ hdr, ad, adTail, tail int }
 
 var allOnes = [blockSize]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
 
@@ -204,25 +208,34 @@ func runLanes[J [4]job | [16]job | [32]job | [64]job](a *AEAD, msgs []batch.Mess
 				}
 				text = m.In[:len(m.In)-a.tagSize]
 			}
-			r := a.format(&jobs[k], m.Nonce, text, m.AD, m.Out, open)
+			r := a.format(&jobs[k], (*[2 * blockSize]byte)(l.scratch[2*blockSize*k:]), m.Nonce, text, m.AD, m.Out, open)
 			jobs[k].msg = i
 			// Pointers to the stack are stored here, in the frame that
 			// holds it: stored through a pointer they would move it to
 			// the heap.
-			jobs[k].runs[0].src, jobs[k].runs[0].dst = &jobs[k].hdr[0], &jobs[k].hdrOut[0]
-			if r.ad > 0 {
+			if r.hdr >= 0 {
+				jobs[k].runs[r.hdr].src, jobs[k].runs[r.hdr].dst = &jobs[k].hdr[0], &l.scratch[0]
+			}
+			if r.ad >= 0 {
 				jobs[k].runs[r.ad].dst = &l.scratch[0]
 			}
-			if r.adTail > 0 {
+			if r.adTail >= 0 {
 				jobs[k].runs[r.adTail].src, jobs[k].runs[r.adTail].dst = &jobs[k].adTail[0], &l.scratch[0]
 			}
-			if r.tail > 0 {
+			if r.tail >= 0 {
 				jobs[k].runs[r.tail].src, jobs[k].runs[r.tail].dst = &jobs[k].tail[0], &jobs[k].tailOut[0]
 			}
 			k++
 		}
 		if k == 0 {
 			break
+		}
+		// B_0 and A_0 of every job, side by side in the scratch (an idle
+		// job's are whatever lay there), in one call.
+		a.aes.EncryptBlocks(l.scratch[:2*blockSize*k], l.scratch[:2*blockSize*k])
+		for j := 0; j < k; j++ {
+			jobs[j].x0 = [blockSize]byte(l.scratch[2*blockSize*j:])
+			jobs[j].s0 = [blockSize]byte(l.scratch[2*blockSize*j+blockSize:])
 		}
 		l.njobs = k
 		switch {
@@ -254,7 +267,7 @@ func runLanes[J [4]job | [16]job | [32]job | [64]job](a *AEAD, msgs []batch.Mess
 // and for seal the masks, which seal does not read. It writes the job's
 // fields one by one: a struct with pointers stored whole through a pointer
 // goes through the write barrier's copy.
-func (a *AEAD) format(j *job, nonce, text, ad, out []byte, open bool) (r jobRuns) {
+func (a *AEAD) format(j *job, b0a0 *[2 * blockSize]byte, nonce, text, ad, out []byte, open bool) (r jobRuns) {
 	// A_i = L' || nonce || i and B_0 = Flags || nonce || len(text) differ
 	// from A_0 in the first byte and in the low 8 bytes (see start).
 	// A_0's two words are read from the nonce (of 7 bytes or more) here,
@@ -270,17 +283,11 @@ func (a *AEAD) format(j *job, nonce, text, ad, out []byte, open bool) (r jobRuns
 	if len(ad) > 0 {
 		flags |= 0x40 << 56 // Adata
 	}
-	h := &j.hdr
-	binary.BigEndian.PutUint64(h[:8], hi|flags)
-	binary.BigEndian.PutUint64(h[8:], lo|uint64(len(text)))
-	n := blockSize
-	if len(ad) > 0 {
-		n += putADLen(h[n:], uint64(len(ad)))
-		k := copy(h[n:], ad)
-		n += k
-		ad = ad[k:]
-		clear(h[n : (n+blockSize-1)&^(blockSize-1)])
-	}
+	binary.BigEndian.PutUint64(b0a0[:8], hi|flags)
+	binary.BigEndian.PutUint64(b0a0[8:], lo|uint64(len(text)))
+	binary.BigEndian.PutUint64(b0a0[16:], hi)
+	binary.BigEndian.PutUint64(b0a0[24:], lo)
+	r = jobRuns{-1, -1, -1, -1}
 	i := 0
 	// next makes run i one of n blocks with counter block A_ctr, moves i
 	// on and returns the run.
@@ -295,8 +302,15 @@ func (a *AEAD) format(j *job, nonce, text, ad, out []byte, open bool) (r jobRuns
 		}
 		return rr
 	}
-	next((n+blockSize-1)/blockSize, -1, 0)
 	if len(ad) > 0 {
+		h := &j.hdr
+		n := putADLen(h[:], uint64(len(ad)))
+		k := copy(h[n:], ad)
+		n += k
+		ad = ad[k:]
+		clear(h[n : (n+blockSize-1)&^(blockSize-1)])
+		r.hdr = i
+		next((n+blockSize-1)/blockSize, 0, 0)
 		full := len(ad) &^ (blockSize - 1)
 		if full > 0 {
 			r.ad = i

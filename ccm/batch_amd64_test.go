@@ -35,10 +35,10 @@ func TestBatchLayout(t *testing.T) {
 		{"run.ctr", unsafe.Offsetof(r.ctr), 32},
 		{"run.mask", unsafe.Offsetof(r.mask), 48},
 		{"size of run", unsafe.Sizeof(r), 64},
-		{"job.hdr", unsafe.Offsetof(j.hdr), 384},
-		{"job.hdrOut", unsafe.Offsetof(j.hdrOut), 448},
-		{"job.tag", unsafe.Offsetof(j.tag), 560},
-		{"size of job", unsafe.Sizeof(j), 592},
+		{"job.x0", unsafe.Offsetof(j.x0), 496},
+		{"job.s0", unsafe.Offsetof(j.s0), 512},
+		{"job.tag", unsafe.Offsetof(j.tag), 528},
+		{"size of job", unsafe.Sizeof(j), 560},
 		{"maxSteps", maxSteps, 128},
 	} {
 		if c.got != c.want {

@@ -760,7 +760,7 @@ TEXT ·sealBatchVAES512(SB), NOSPLIT, $0-24
 	VBROADCASTI32X4 160(BX), Z26
 	MOVQ            1536(CX), AX
 	MOVQ            1544(CX), R13
-	IMUL3Q          $0x00000250, R13, R13
+	IMUL3Q          $0x00000230, R13, R13
 	ADDQ            AX, R13
 	XORL            DX, DX
 	XORL            R10, R10
@@ -770,24 +770,25 @@ sealBatchVAES51210_sched:
 	XORL R11, R11
 
 sealBatchVAES51210_lane:
-	MOVQ    1280(CX)(R11*1), R12
-	TESTQ   R12, R12
-	JZ      sealBatchVAES51210_refill
-	ADDQ    R10, 768(CX)(R11*1)
-	MOVQ    1152(CX)(R11*1), SI
-	ANDQ    R10, SI
-	ADDQ    SI, 896(CX)(R11*1)
-	SUBQ    DX, 1024(CX)(R11*1)
-	JNZ     sealBatchVAES51210_least
-	ADDQ    $0x40, R12
-	MOVQ    R12, 1280(CX)(R11*1)
-	CMPQ    16(R12), $0x00
-	JNE     sealBatchVAES51210_load
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    sealBatchVAES51210_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   sealBatchVAES51210_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   sealBatchVAES51210_load
+
+sealBatchVAES51210_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   384(SI), X12, X12
-	VPXOR   448(SI), X12, X12
-	VMOVDQU X12, 560(SI)
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
 
 sealBatchVAES51210_refill:
 	CMPQ    AX, R13
@@ -795,9 +796,11 @@ sealBatchVAES51210_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000250, AX
-	VPXOR   X12, X12, X12
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
 	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      sealBatchVAES51210_jobdone
 
 sealBatchVAES51210_load:
 	MOVQ    (R12), SI
@@ -1052,7 +1055,7 @@ sealBatchVAES512_12:
 	VBROADCASTI32X4 192(BX), Z28
 	MOVQ            1536(CX), AX
 	MOVQ            1544(CX), R13
-	IMUL3Q          $0x00000250, R13, R13
+	IMUL3Q          $0x00000230, R13, R13
 	ADDQ            AX, R13
 	XORL            DX, DX
 	XORL            R10, R10
@@ -1062,24 +1065,25 @@ sealBatchVAES51212_sched:
 	XORL R11, R11
 
 sealBatchVAES51212_lane:
-	MOVQ    1280(CX)(R11*1), R12
-	TESTQ   R12, R12
-	JZ      sealBatchVAES51212_refill
-	ADDQ    R10, 768(CX)(R11*1)
-	MOVQ    1152(CX)(R11*1), SI
-	ANDQ    R10, SI
-	ADDQ    SI, 896(CX)(R11*1)
-	SUBQ    DX, 1024(CX)(R11*1)
-	JNZ     sealBatchVAES51212_least
-	ADDQ    $0x40, R12
-	MOVQ    R12, 1280(CX)(R11*1)
-	CMPQ    16(R12), $0x00
-	JNE     sealBatchVAES51212_load
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    sealBatchVAES51212_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   sealBatchVAES51212_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   sealBatchVAES51212_load
+
+sealBatchVAES51212_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   384(SI), X12, X12
-	VPXOR   448(SI), X12, X12
-	VMOVDQU X12, 560(SI)
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
 
 sealBatchVAES51212_refill:
 	CMPQ    AX, R13
@@ -1087,9 +1091,11 @@ sealBatchVAES51212_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000250, AX
-	VPXOR   X12, X12, X12
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
 	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      sealBatchVAES51212_jobdone
 
 sealBatchVAES51212_load:
 	MOVQ    (R12), SI
@@ -1362,7 +1368,7 @@ sealBatchVAES512_14:
 	VBROADCASTI32X4 224(BX), Z30
 	MOVQ            1536(CX), AX
 	MOVQ            1544(CX), R13
-	IMUL3Q          $0x00000250, R13, R13
+	IMUL3Q          $0x00000230, R13, R13
 	ADDQ            AX, R13
 	XORL            DX, DX
 	XORL            R10, R10
@@ -1372,24 +1378,25 @@ sealBatchVAES51214_sched:
 	XORL R11, R11
 
 sealBatchVAES51214_lane:
-	MOVQ    1280(CX)(R11*1), R12
-	TESTQ   R12, R12
-	JZ      sealBatchVAES51214_refill
-	ADDQ    R10, 768(CX)(R11*1)
-	MOVQ    1152(CX)(R11*1), SI
-	ANDQ    R10, SI
-	ADDQ    SI, 896(CX)(R11*1)
-	SUBQ    DX, 1024(CX)(R11*1)
-	JNZ     sealBatchVAES51214_least
-	ADDQ    $0x40, R12
-	MOVQ    R12, 1280(CX)(R11*1)
-	CMPQ    16(R12), $0x00
-	JNE     sealBatchVAES51214_load
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    sealBatchVAES51214_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   sealBatchVAES51214_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   sealBatchVAES51214_load
+
+sealBatchVAES51214_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   384(SI), X12, X12
-	VPXOR   448(SI), X12, X12
-	VMOVDQU X12, 560(SI)
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
 
 sealBatchVAES51214_refill:
 	CMPQ    AX, R13
@@ -1397,9 +1404,11 @@ sealBatchVAES51214_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000250, AX
-	VPXOR   X12, X12, X12
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
 	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      sealBatchVAES51214_jobdone
 
 sealBatchVAES51214_load:
 	MOVQ    (R12), SI
@@ -1693,7 +1702,7 @@ TEXT ·openBatchVAES512(SB), NOSPLIT, $0-24
 	VBROADCASTI32X4 160(BX), Z26
 	MOVQ            1536(CX), AX
 	MOVQ            1544(CX), R13
-	IMUL3Q          $0x00000250, R13, R13
+	IMUL3Q          $0x00000230, R13, R13
 	ADDQ            AX, R13
 	XORL            DX, DX
 	XORL            R10, R10
@@ -1703,24 +1712,25 @@ openBatchVAES51210_sched:
 	XORL R11, R11
 
 openBatchVAES51210_lane:
-	MOVQ    1280(CX)(R11*1), R12
-	TESTQ   R12, R12
-	JZ      openBatchVAES51210_refill
-	ADDQ    R10, 768(CX)(R11*1)
-	MOVQ    1152(CX)(R11*1), SI
-	ANDQ    R10, SI
-	ADDQ    SI, 896(CX)(R11*1)
-	SUBQ    DX, 1024(CX)(R11*1)
-	JNZ     openBatchVAES51210_least
-	ADDQ    $0x40, R12
-	MOVQ    R12, 1280(CX)(R11*1)
-	CMPQ    16(R12), $0x00
-	JNE     openBatchVAES51210_load
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    openBatchVAES51210_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   openBatchVAES51210_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   openBatchVAES51210_load
+
+openBatchVAES51210_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   384(SI), X12, X12
-	VPXOR   448(SI), X12, X12
-	VMOVDQU X12, 560(SI)
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
 
 openBatchVAES51210_refill:
 	CMPQ    AX, R13
@@ -1728,9 +1738,11 @@ openBatchVAES51210_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000250, AX
-	VPXOR   X12, X12, X12
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
 	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      openBatchVAES51210_jobdone
 
 openBatchVAES51210_load:
 	MOVQ    (R12), SI
@@ -2045,7 +2057,7 @@ openBatchVAES512_12:
 	VBROADCASTI32X4 192(BX), Z28
 	MOVQ            1536(CX), AX
 	MOVQ            1544(CX), R13
-	IMUL3Q          $0x00000250, R13, R13
+	IMUL3Q          $0x00000230, R13, R13
 	ADDQ            AX, R13
 	XORL            DX, DX
 	XORL            R10, R10
@@ -2055,24 +2067,25 @@ openBatchVAES51212_sched:
 	XORL R11, R11
 
 openBatchVAES51212_lane:
-	MOVQ    1280(CX)(R11*1), R12
-	TESTQ   R12, R12
-	JZ      openBatchVAES51212_refill
-	ADDQ    R10, 768(CX)(R11*1)
-	MOVQ    1152(CX)(R11*1), SI
-	ANDQ    R10, SI
-	ADDQ    SI, 896(CX)(R11*1)
-	SUBQ    DX, 1024(CX)(R11*1)
-	JNZ     openBatchVAES51212_least
-	ADDQ    $0x40, R12
-	MOVQ    R12, 1280(CX)(R11*1)
-	CMPQ    16(R12), $0x00
-	JNE     openBatchVAES51212_load
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    openBatchVAES51212_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   openBatchVAES51212_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   openBatchVAES51212_load
+
+openBatchVAES51212_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   384(SI), X12, X12
-	VPXOR   448(SI), X12, X12
-	VMOVDQU X12, 560(SI)
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
 
 openBatchVAES51212_refill:
 	CMPQ    AX, R13
@@ -2080,9 +2093,11 @@ openBatchVAES51212_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000250, AX
-	VPXOR   X12, X12, X12
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
 	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      openBatchVAES51212_jobdone
 
 openBatchVAES51212_load:
 	MOVQ    (R12), SI
@@ -2423,7 +2438,7 @@ openBatchVAES512_14:
 	VBROADCASTI32X4 224(BX), Z30
 	MOVQ            1536(CX), AX
 	MOVQ            1544(CX), R13
-	IMUL3Q          $0x00000250, R13, R13
+	IMUL3Q          $0x00000230, R13, R13
 	ADDQ            AX, R13
 	XORL            DX, DX
 	XORL            R10, R10
@@ -2433,24 +2448,25 @@ openBatchVAES51214_sched:
 	XORL R11, R11
 
 openBatchVAES51214_lane:
-	MOVQ    1280(CX)(R11*1), R12
-	TESTQ   R12, R12
-	JZ      openBatchVAES51214_refill
-	ADDQ    R10, 768(CX)(R11*1)
-	MOVQ    1152(CX)(R11*1), SI
-	ANDQ    R10, SI
-	ADDQ    SI, 896(CX)(R11*1)
-	SUBQ    DX, 1024(CX)(R11*1)
-	JNZ     openBatchVAES51214_least
-	ADDQ    $0x40, R12
-	MOVQ    R12, 1280(CX)(R11*1)
-	CMPQ    16(R12), $0x00
-	JNE     openBatchVAES51214_load
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    openBatchVAES51214_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   openBatchVAES51214_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   openBatchVAES51214_load
+
+openBatchVAES51214_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   384(SI), X12, X12
-	VPXOR   448(SI), X12, X12
-	VMOVDQU X12, 560(SI)
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
 
 openBatchVAES51214_refill:
 	CMPQ    AX, R13
@@ -2458,9 +2474,11 @@ openBatchVAES51214_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000250, AX
-	VPXOR   X12, X12, X12
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
 	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      openBatchVAES51214_jobdone
 
 openBatchVAES51214_load:
 	MOVQ    (R12), SI
@@ -2848,7 +2866,7 @@ TEXT ·sealBatchVAES256(SB), NOSPLIT, $480-24
 	JA             sealBatchVAES256_14
 	MOVQ           1536(CX), AX
 	MOVQ           1544(CX), R13
-	IMUL3Q         $0x00000250, R13, R13
+	IMUL3Q         $0x00000230, R13, R13
 	ADDQ           AX, R13
 	XORL           DX, DX
 	XORL           R10, R10
@@ -2858,24 +2876,25 @@ sealBatchVAES25610_sched:
 	XORL R11, R11
 
 sealBatchVAES25610_lane:
-	MOVQ    1280(CX)(R11*1), R12
-	TESTQ   R12, R12
-	JZ      sealBatchVAES25610_refill
-	ADDQ    R10, 768(CX)(R11*1)
-	MOVQ    1152(CX)(R11*1), SI
-	ANDQ    R10, SI
-	ADDQ    SI, 896(CX)(R11*1)
-	SUBQ    DX, 1024(CX)(R11*1)
-	JNZ     sealBatchVAES25610_least
-	ADDQ    $0x40, R12
-	MOVQ    R12, 1280(CX)(R11*1)
-	CMPQ    16(R12), $0x00
-	JNE     sealBatchVAES25610_load
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    sealBatchVAES25610_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   sealBatchVAES25610_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   sealBatchVAES25610_load
+
+sealBatchVAES25610_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   384(SI), X12, X12
-	VPXOR   448(SI), X12, X12
-	VMOVDQU X12, 560(SI)
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
 
 sealBatchVAES25610_refill:
 	CMPQ    AX, R13
@@ -2883,9 +2902,11 @@ sealBatchVAES25610_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000250, AX
-	VPXOR   X12, X12, X12
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
 	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      sealBatchVAES25610_jobdone
 
 sealBatchVAES25610_load:
 	MOVQ    (R12), SI
@@ -3099,7 +3120,7 @@ sealBatchVAES25610_done:
 sealBatchVAES256_12:
 	MOVQ   1536(CX), AX
 	MOVQ   1544(CX), R13
-	IMUL3Q $0x00000250, R13, R13
+	IMUL3Q $0x00000230, R13, R13
 	ADDQ   AX, R13
 	XORL   DX, DX
 	XORL   R10, R10
@@ -3109,24 +3130,25 @@ sealBatchVAES25612_sched:
 	XORL R11, R11
 
 sealBatchVAES25612_lane:
-	MOVQ    1280(CX)(R11*1), R12
-	TESTQ   R12, R12
-	JZ      sealBatchVAES25612_refill
-	ADDQ    R10, 768(CX)(R11*1)
-	MOVQ    1152(CX)(R11*1), SI
-	ANDQ    R10, SI
-	ADDQ    SI, 896(CX)(R11*1)
-	SUBQ    DX, 1024(CX)(R11*1)
-	JNZ     sealBatchVAES25612_least
-	ADDQ    $0x40, R12
-	MOVQ    R12, 1280(CX)(R11*1)
-	CMPQ    16(R12), $0x00
-	JNE     sealBatchVAES25612_load
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    sealBatchVAES25612_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   sealBatchVAES25612_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   sealBatchVAES25612_load
+
+sealBatchVAES25612_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   384(SI), X12, X12
-	VPXOR   448(SI), X12, X12
-	VMOVDQU X12, 560(SI)
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
 
 sealBatchVAES25612_refill:
 	CMPQ    AX, R13
@@ -3134,9 +3156,11 @@ sealBatchVAES25612_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000250, AX
-	VPXOR   X12, X12, X12
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
 	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      sealBatchVAES25612_jobdone
 
 sealBatchVAES25612_load:
 	MOVQ    (R12), SI
@@ -3366,7 +3390,7 @@ sealBatchVAES25612_done:
 sealBatchVAES256_14:
 	MOVQ   1536(CX), AX
 	MOVQ   1544(CX), R13
-	IMUL3Q $0x00000250, R13, R13
+	IMUL3Q $0x00000230, R13, R13
 	ADDQ   AX, R13
 	XORL   DX, DX
 	XORL   R10, R10
@@ -3376,24 +3400,25 @@ sealBatchVAES25614_sched:
 	XORL R11, R11
 
 sealBatchVAES25614_lane:
-	MOVQ    1280(CX)(R11*1), R12
-	TESTQ   R12, R12
-	JZ      sealBatchVAES25614_refill
-	ADDQ    R10, 768(CX)(R11*1)
-	MOVQ    1152(CX)(R11*1), SI
-	ANDQ    R10, SI
-	ADDQ    SI, 896(CX)(R11*1)
-	SUBQ    DX, 1024(CX)(R11*1)
-	JNZ     sealBatchVAES25614_least
-	ADDQ    $0x40, R12
-	MOVQ    R12, 1280(CX)(R11*1)
-	CMPQ    16(R12), $0x00
-	JNE     sealBatchVAES25614_load
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    sealBatchVAES25614_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   sealBatchVAES25614_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   sealBatchVAES25614_load
+
+sealBatchVAES25614_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   384(SI), X12, X12
-	VPXOR   448(SI), X12, X12
-	VMOVDQU X12, 560(SI)
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
 
 sealBatchVAES25614_refill:
 	CMPQ    AX, R13
@@ -3401,9 +3426,11 @@ sealBatchVAES25614_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000250, AX
-	VPXOR   X12, X12, X12
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
 	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      sealBatchVAES25614_jobdone
 
 sealBatchVAES25614_load:
 	MOVQ    (R12), SI
@@ -3687,7 +3714,7 @@ TEXT ·openBatchVAES256(SB), NOSPLIT, $480-24
 	JA             openBatchVAES256_14
 	MOVQ           1536(CX), AX
 	MOVQ           1544(CX), R13
-	IMUL3Q         $0x00000250, R13, R13
+	IMUL3Q         $0x00000230, R13, R13
 	ADDQ           AX, R13
 	XORL           DX, DX
 	XORL           R10, R10
@@ -3697,24 +3724,25 @@ openBatchVAES25610_sched:
 	XORL R11, R11
 
 openBatchVAES25610_lane:
-	MOVQ    1280(CX)(R11*1), R12
-	TESTQ   R12, R12
-	JZ      openBatchVAES25610_refill
-	ADDQ    R10, 768(CX)(R11*1)
-	MOVQ    1152(CX)(R11*1), SI
-	ANDQ    R10, SI
-	ADDQ    SI, 896(CX)(R11*1)
-	SUBQ    DX, 1024(CX)(R11*1)
-	JNZ     openBatchVAES25610_least
-	ADDQ    $0x40, R12
-	MOVQ    R12, 1280(CX)(R11*1)
-	CMPQ    16(R12), $0x00
-	JNE     openBatchVAES25610_load
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    openBatchVAES25610_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   openBatchVAES25610_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   openBatchVAES25610_load
+
+openBatchVAES25610_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   384(SI), X12, X12
-	VPXOR   448(SI), X12, X12
-	VMOVDQU X12, 560(SI)
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
 
 openBatchVAES25610_refill:
 	CMPQ    AX, R13
@@ -3722,9 +3750,11 @@ openBatchVAES25610_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000250, AX
-	VPXOR   X12, X12, X12
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
 	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      openBatchVAES25610_jobdone
 
 openBatchVAES25610_load:
 	MOVQ    (R12), SI
@@ -4006,7 +4036,7 @@ openBatchVAES25610_done:
 openBatchVAES256_12:
 	MOVQ   1536(CX), AX
 	MOVQ   1544(CX), R13
-	IMUL3Q $0x00000250, R13, R13
+	IMUL3Q $0x00000230, R13, R13
 	ADDQ   AX, R13
 	XORL   DX, DX
 	XORL   R10, R10
@@ -4016,24 +4046,25 @@ openBatchVAES25612_sched:
 	XORL R11, R11
 
 openBatchVAES25612_lane:
-	MOVQ    1280(CX)(R11*1), R12
-	TESTQ   R12, R12
-	JZ      openBatchVAES25612_refill
-	ADDQ    R10, 768(CX)(R11*1)
-	MOVQ    1152(CX)(R11*1), SI
-	ANDQ    R10, SI
-	ADDQ    SI, 896(CX)(R11*1)
-	SUBQ    DX, 1024(CX)(R11*1)
-	JNZ     openBatchVAES25612_least
-	ADDQ    $0x40, R12
-	MOVQ    R12, 1280(CX)(R11*1)
-	CMPQ    16(R12), $0x00
-	JNE     openBatchVAES25612_load
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    openBatchVAES25612_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   openBatchVAES25612_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   openBatchVAES25612_load
+
+openBatchVAES25612_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   384(SI), X12, X12
-	VPXOR   448(SI), X12, X12
-	VMOVDQU X12, 560(SI)
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
 
 openBatchVAES25612_refill:
 	CMPQ    AX, R13
@@ -4041,9 +4072,11 @@ openBatchVAES25612_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000250, AX
-	VPXOR   X12, X12, X12
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
 	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      openBatchVAES25612_jobdone
 
 openBatchVAES25612_load:
 	MOVQ    (R12), SI
@@ -4349,7 +4382,7 @@ openBatchVAES25612_done:
 openBatchVAES256_14:
 	MOVQ   1536(CX), AX
 	MOVQ   1544(CX), R13
-	IMUL3Q $0x00000250, R13, R13
+	IMUL3Q $0x00000230, R13, R13
 	ADDQ   AX, R13
 	XORL   DX, DX
 	XORL   R10, R10
@@ -4359,24 +4392,25 @@ openBatchVAES25614_sched:
 	XORL R11, R11
 
 openBatchVAES25614_lane:
-	MOVQ    1280(CX)(R11*1), R12
-	TESTQ   R12, R12
-	JZ      openBatchVAES25614_refill
-	ADDQ    R10, 768(CX)(R11*1)
-	MOVQ    1152(CX)(R11*1), SI
-	ANDQ    R10, SI
-	ADDQ    SI, 896(CX)(R11*1)
-	SUBQ    DX, 1024(CX)(R11*1)
-	JNZ     openBatchVAES25614_least
-	ADDQ    $0x40, R12
-	MOVQ    R12, 1280(CX)(R11*1)
-	CMPQ    16(R12), $0x00
-	JNE     openBatchVAES25614_load
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    openBatchVAES25614_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   openBatchVAES25614_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   openBatchVAES25614_load
+
+openBatchVAES25614_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   384(SI), X12, X12
-	VPXOR   448(SI), X12, X12
-	VMOVDQU X12, 560(SI)
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
 
 openBatchVAES25614_refill:
 	CMPQ    AX, R13
@@ -4384,9 +4418,11 @@ openBatchVAES25614_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000250, AX
-	VPXOR   X12, X12, X12
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
 	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      openBatchVAES25614_jobdone
 
 openBatchVAES25614_load:
 	MOVQ    (R12), SI
@@ -4724,7 +4760,7 @@ TEXT ·sealBatchAVX(SB), NOSPLIT, $0-24
 	JA     sealBatchAVX_14
 	MOVQ   1536(CX), AX
 	MOVQ   1544(CX), R13
-	IMUL3Q $0x00000250, R13, R13
+	IMUL3Q $0x00000230, R13, R13
 	ADDQ   AX, R13
 	XORL   DX, DX
 	XORL   R10, R10
@@ -4734,24 +4770,25 @@ sealBatchAVX10_sched:
 	XORL R11, R11
 
 sealBatchAVX10_lane:
-	MOVQ    1280(CX)(R11*1), R12
-	TESTQ   R12, R12
-	JZ      sealBatchAVX10_refill
-	ADDQ    R10, 768(CX)(R11*1)
-	MOVQ    1152(CX)(R11*1), SI
-	ANDQ    R10, SI
-	ADDQ    SI, 896(CX)(R11*1)
-	SUBQ    DX, 1024(CX)(R11*1)
-	JNZ     sealBatchAVX10_least
-	ADDQ    $0x40, R12
-	MOVQ    R12, 1280(CX)(R11*1)
-	CMPQ    16(R12), $0x00
-	JNE     sealBatchAVX10_load
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    sealBatchAVX10_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   sealBatchAVX10_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   sealBatchAVX10_load
+
+sealBatchAVX10_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   384(SI), X12, X12
-	VPXOR   448(SI), X12, X12
-	VMOVDQU X12, 560(SI)
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
 
 sealBatchAVX10_refill:
 	CMPQ    AX, R13
@@ -4759,9 +4796,11 @@ sealBatchAVX10_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000250, AX
-	VPXOR   X12, X12, X12
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
 	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      sealBatchAVX10_jobdone
 
 sealBatchAVX10_load:
 	MOVQ    (R12), SI
@@ -4959,7 +4998,7 @@ sealBatchAVX10_done:
 sealBatchAVX_12:
 	MOVQ   1536(CX), AX
 	MOVQ   1544(CX), R13
-	IMUL3Q $0x00000250, R13, R13
+	IMUL3Q $0x00000230, R13, R13
 	ADDQ   AX, R13
 	XORL   DX, DX
 	XORL   R10, R10
@@ -4969,24 +5008,25 @@ sealBatchAVX12_sched:
 	XORL R11, R11
 
 sealBatchAVX12_lane:
-	MOVQ    1280(CX)(R11*1), R12
-	TESTQ   R12, R12
-	JZ      sealBatchAVX12_refill
-	ADDQ    R10, 768(CX)(R11*1)
-	MOVQ    1152(CX)(R11*1), SI
-	ANDQ    R10, SI
-	ADDQ    SI, 896(CX)(R11*1)
-	SUBQ    DX, 1024(CX)(R11*1)
-	JNZ     sealBatchAVX12_least
-	ADDQ    $0x40, R12
-	MOVQ    R12, 1280(CX)(R11*1)
-	CMPQ    16(R12), $0x00
-	JNE     sealBatchAVX12_load
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    sealBatchAVX12_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   sealBatchAVX12_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   sealBatchAVX12_load
+
+sealBatchAVX12_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   384(SI), X12, X12
-	VPXOR   448(SI), X12, X12
-	VMOVDQU X12, 560(SI)
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
 
 sealBatchAVX12_refill:
 	CMPQ    AX, R13
@@ -4994,9 +5034,11 @@ sealBatchAVX12_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000250, AX
-	VPXOR   X12, X12, X12
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
 	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      sealBatchAVX12_jobdone
 
 sealBatchAVX12_load:
 	MOVQ    (R12), SI
@@ -5210,7 +5252,7 @@ sealBatchAVX12_done:
 sealBatchAVX_14:
 	MOVQ   1536(CX), AX
 	MOVQ   1544(CX), R13
-	IMUL3Q $0x00000250, R13, R13
+	IMUL3Q $0x00000230, R13, R13
 	ADDQ   AX, R13
 	XORL   DX, DX
 	XORL   R10, R10
@@ -5220,24 +5262,25 @@ sealBatchAVX14_sched:
 	XORL R11, R11
 
 sealBatchAVX14_lane:
-	MOVQ    1280(CX)(R11*1), R12
-	TESTQ   R12, R12
-	JZ      sealBatchAVX14_refill
-	ADDQ    R10, 768(CX)(R11*1)
-	MOVQ    1152(CX)(R11*1), SI
-	ANDQ    R10, SI
-	ADDQ    SI, 896(CX)(R11*1)
-	SUBQ    DX, 1024(CX)(R11*1)
-	JNZ     sealBatchAVX14_least
-	ADDQ    $0x40, R12
-	MOVQ    R12, 1280(CX)(R11*1)
-	CMPQ    16(R12), $0x00
-	JNE     sealBatchAVX14_load
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    sealBatchAVX14_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   sealBatchAVX14_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   sealBatchAVX14_load
+
+sealBatchAVX14_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   384(SI), X12, X12
-	VPXOR   448(SI), X12, X12
-	VMOVDQU X12, 560(SI)
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
 
 sealBatchAVX14_refill:
 	CMPQ    AX, R13
@@ -5245,9 +5288,11 @@ sealBatchAVX14_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000250, AX
-	VPXOR   X12, X12, X12
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
 	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      sealBatchAVX14_jobdone
 
 sealBatchAVX14_load:
 	MOVQ    (R12), SI
@@ -5485,7 +5530,7 @@ TEXT ·openBatchAVX(SB), NOSPLIT, $0-24
 	JA     openBatchAVX_14
 	MOVQ   1536(CX), AX
 	MOVQ   1544(CX), R13
-	IMUL3Q $0x00000250, R13, R13
+	IMUL3Q $0x00000230, R13, R13
 	ADDQ   AX, R13
 	XORL   DX, DX
 	XORL   R10, R10
@@ -5495,24 +5540,25 @@ openBatchAVX10_sched:
 	XORL R11, R11
 
 openBatchAVX10_lane:
-	MOVQ    1280(CX)(R11*1), R12
-	TESTQ   R12, R12
-	JZ      openBatchAVX10_refill
-	ADDQ    R10, 768(CX)(R11*1)
-	MOVQ    1152(CX)(R11*1), SI
-	ANDQ    R10, SI
-	ADDQ    SI, 896(CX)(R11*1)
-	SUBQ    DX, 1024(CX)(R11*1)
-	JNZ     openBatchAVX10_least
-	ADDQ    $0x40, R12
-	MOVQ    R12, 1280(CX)(R11*1)
-	CMPQ    16(R12), $0x00
-	JNE     openBatchAVX10_load
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    openBatchAVX10_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   openBatchAVX10_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   openBatchAVX10_load
+
+openBatchAVX10_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   384(SI), X12, X12
-	VPXOR   448(SI), X12, X12
-	VMOVDQU X12, 560(SI)
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
 
 openBatchAVX10_refill:
 	CMPQ    AX, R13
@@ -5520,9 +5566,11 @@ openBatchAVX10_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000250, AX
-	VPXOR   X12, X12, X12
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
 	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      openBatchAVX10_jobdone
 
 openBatchAVX10_load:
 	MOVQ    (R12), SI
@@ -5788,7 +5836,7 @@ openBatchAVX10_done:
 openBatchAVX_12:
 	MOVQ   1536(CX), AX
 	MOVQ   1544(CX), R13
-	IMUL3Q $0x00000250, R13, R13
+	IMUL3Q $0x00000230, R13, R13
 	ADDQ   AX, R13
 	XORL   DX, DX
 	XORL   R10, R10
@@ -5798,24 +5846,25 @@ openBatchAVX12_sched:
 	XORL R11, R11
 
 openBatchAVX12_lane:
-	MOVQ    1280(CX)(R11*1), R12
-	TESTQ   R12, R12
-	JZ      openBatchAVX12_refill
-	ADDQ    R10, 768(CX)(R11*1)
-	MOVQ    1152(CX)(R11*1), SI
-	ANDQ    R10, SI
-	ADDQ    SI, 896(CX)(R11*1)
-	SUBQ    DX, 1024(CX)(R11*1)
-	JNZ     openBatchAVX12_least
-	ADDQ    $0x40, R12
-	MOVQ    R12, 1280(CX)(R11*1)
-	CMPQ    16(R12), $0x00
-	JNE     openBatchAVX12_load
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    openBatchAVX12_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   openBatchAVX12_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   openBatchAVX12_load
+
+openBatchAVX12_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   384(SI), X12, X12
-	VPXOR   448(SI), X12, X12
-	VMOVDQU X12, 560(SI)
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
 
 openBatchAVX12_refill:
 	CMPQ    AX, R13
@@ -5823,9 +5872,11 @@ openBatchAVX12_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000250, AX
-	VPXOR   X12, X12, X12
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
 	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      openBatchAVX12_jobdone
 
 openBatchAVX12_load:
 	MOVQ    (R12), SI
@@ -6115,7 +6166,7 @@ openBatchAVX12_done:
 openBatchAVX_14:
 	MOVQ   1536(CX), AX
 	MOVQ   1544(CX), R13
-	IMUL3Q $0x00000250, R13, R13
+	IMUL3Q $0x00000230, R13, R13
 	ADDQ   AX, R13
 	XORL   DX, DX
 	XORL   R10, R10
@@ -6125,24 +6176,25 @@ openBatchAVX14_sched:
 	XORL R11, R11
 
 openBatchAVX14_lane:
-	MOVQ    1280(CX)(R11*1), R12
-	TESTQ   R12, R12
-	JZ      openBatchAVX14_refill
-	ADDQ    R10, 768(CX)(R11*1)
-	MOVQ    1152(CX)(R11*1), SI
-	ANDQ    R10, SI
-	ADDQ    SI, 896(CX)(R11*1)
-	SUBQ    DX, 1024(CX)(R11*1)
-	JNZ     openBatchAVX14_least
-	ADDQ    $0x40, R12
-	MOVQ    R12, 1280(CX)(R11*1)
-	CMPQ    16(R12), $0x00
-	JNE     openBatchAVX14_load
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    openBatchAVX14_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   openBatchAVX14_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   openBatchAVX14_load
+
+openBatchAVX14_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   384(SI), X12, X12
-	VPXOR   448(SI), X12, X12
-	VMOVDQU X12, 560(SI)
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
 
 openBatchAVX14_refill:
 	CMPQ    AX, R13
@@ -6150,9 +6202,11 @@ openBatchAVX14_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000250, AX
-	VPXOR   X12, X12, X12
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
 	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      openBatchAVX14_jobdone
 
 openBatchAVX14_load:
 	MOVQ    (R12), SI

@@ -13,11 +13,12 @@ import (
 // lanes share nothing but the key; each has its own source and destination
 // pointer, advanced by a common offset within a stretch of steps.
 //
-// The Go code formats each message as a job: a list of runs of blocks (B_0
-// and the formatted associated data, the rest of the associated data, the
-// message, its padded final block), each with its source, destination,
-// counter block and mask, ended by an empty run; the kernel leaves the tag
-// (all 16 bytes) in the job. The kernel schedules the jobs itself, so that one call
+// The Go code formats each message as a job: E(B_0) and E(A_0), which it
+// encrypts for all jobs in one call, and a list of runs of blocks (the
+// formatted associated data, the rest of the associated data, the message,
+// its padded final block), each with its source, destination, counter block
+// and mask, ended by an empty run; the kernel leaves the tag (all 16 bytes)
+// in the job. The kernel schedules the jobs itself, so that one call
 // seals or opens a whole list of messages: it runs as many steps as the
 // shortest run left in a busy lane (at most maxSteps), then moves each lane
 // whose run ended to its next run, or its next job, until no job is left.
@@ -60,10 +61,10 @@ const (
 	runMask = 48
 	runSize = 64
 
-	jobHdr    = 384
-	jobHdrOut = 448
-	jobTag    = 560
-	jobSize   = 592
+	jobX0   = 496
+	jobS0   = 512
+	jobTag  = 528
+	jobSize = 560
 
 	maxSteps = 128
 )
@@ -134,8 +135,8 @@ func laneMem(disp int, scale uint8) Mem {
 // from its run and advances its pointers (its destination only where the
 // run's step mask is all ones: runs that only MAC write to the scratch); a
 // lane whose run ends loads its next run, or at the empty run after its
-// last stores its job's tag and takes the next job, or goes idle on the
-// scratch. Then the kernel runs the fewest steps left in a busy lane.
+// last stores its job's tag and takes the next job (its MAC value starting
+// at E(B_0)), or goes idle on the scratch. Then the kernel runs the fewest steps left in a busy lane.
 func batchSchedule(name string, rounds, nl int, stretch func()) {
 	lbl := func(what string) string { return label(name, rounds, what) }
 	MOVQ(Mem{Base: lp, Disp: lanesJobs}, nextJob)
@@ -163,11 +164,11 @@ func batchSchedule(name string, rounds, nl int, stretch func()) {
 	MOVQ(cur, laneMem(lanesCur, 1))
 	CMPQ(Mem{Base: cur, Disp: runN}, U8(0))
 	JNE(LabelRef(lbl("load")))
-	// The tag: X ^ E(A_0), with E(A_0) = B_0 ^ the header's first output.
+	// The tag: X ^ E(A_0).
+	Label(lbl("jobdone"))
 	MOVQ(laneMem(lanesJob, 1), tmp)
 	VMOVDQU(laneMem(lanesX, 2), tmpX)
-	VPXOR(Mem{Base: tmp, Disp: jobHdr}, tmpX, tmpX)
-	VPXOR(Mem{Base: tmp, Disp: jobHdrOut}, tmpX, tmpX)
+	VPXOR(Mem{Base: tmp, Disp: jobS0}, tmpX, tmpX)
 	VMOVDQU(tmpX, Mem{Base: tmp, Disp: jobTag})
 
 	Label(lbl("refill"))
@@ -177,8 +178,11 @@ func batchSchedule(name string, rounds, nl int, stretch func()) {
 	MOVQ(cur, laneMem(lanesCur, 1))
 	MOVQ(cur, laneMem(lanesJob, 1))
 	ADDQ(U32(jobSize), nextJob)
-	VPXOR(tmpX, tmpX, tmpX)
+	VMOVDQU(Mem{Base: cur, Disp: jobX0}, tmpX)
 	VMOVDQU(tmpX, laneMem(lanesX, 2))
+	// A job without runs (no associated data, no message) is done.
+	CMPQ(Mem{Base: cur, Disp: runN}, U8(0))
+	JE(LabelRef(lbl("jobdone")))
 
 	Label(lbl("load"))
 	for _, f := range []struct{ run, lane int }{{runSrc, lanesSrc}, {runDst, lanesDst}, {runN, lanesN}, {runStep, lanesStep}} {
