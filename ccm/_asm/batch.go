@@ -30,9 +30,8 @@ import (
 //	open: out = T ^ K, X = E(X ^ (mask ? out : T))
 //
 // Open's mask is all ones for message blocks (MAC the plaintext), zero for
-// B_0 and the associated data (MAC the block itself), and ones over the
-// plaintext bytes of a final partial block (whose zero padding is the
-// source's). Open computes the keystream of the next step beside each MAC
+// the associated data (MAC the block itself), and ones over the plaintext
+// bytes of a final partial block (whose zero padding is the source's). Open computes the keystream of the next step beside each MAC
 // step, since the MAC needs this step's plaintext; and it loads all lanes'
 // blocks of a step before it stores any, as a load from src+off after a
 // store to dst+off waits whenever the buffers lie alike in their 4 KiB pages
