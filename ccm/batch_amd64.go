@@ -81,6 +81,10 @@ const (
 	staggerMin = 2048
 )
 
+// lengthClasses order the jobs of a call, from the class of the longest
+// messages down.
+var lengthClasses = [...]int{2048, 1024, 256, 0}
+
 // The scratch holds B_0 and A_0 of up to 64 jobs before a kernel call.
 const _ = uint(maxSteps - 2*64)
 
@@ -185,20 +189,36 @@ func runLanes[J [4]job | [16]job | [32]job | [64]job](a *AEAD, msgs []batch.Mess
 	nr, rk := a.aes.Rounds(), a.aes.EncKeys()
 	allOK = true
 	for i := 0; i < len(msgs); {
+		n := min(len(msgs)-i, len(jobs))
+		stagger := n >= 2*nl && len(msgs[i].In) >= staggerMin
+		if stagger {
+			n = min(n, len(jobs)-nl+nl/4) // room for the idle jobs
+		}
+		// The call's messages become jobs longest first, roughly: lanes
+		// that take the last jobs then end close together, not one long
+		// message running on while the other lanes idle.
+		var order [64]int32
+		c := 0
+		for b, lo := range lengthClasses {
+			for x := range n {
+				if k := len(msgs[i+x].In); k >= lo && (b == 0 || k < lengthClasses[b-1]) {
+					order[c], c = int32(i+x), c+1
+				}
+			}
+		}
+		i += n
 		k := 0
-		stagger := len(msgs)-i >= 2*nl && len(msgs[i].In) >= staggerMin
-		for ; i < len(msgs) && k < len(jobs); i++ {
-			if stagger && k < nl && k%4 != 0 {
+		for _, x := range order[:n] {
+			for stagger && k < nl && k%4 != 0 {
 				// A job that only MACs the scratch for 4, 8 or 12
 				// steps.
 				jobs[k].msg = -1
 				jobs[k].runs[0].src, jobs[k].runs[0].dst = &l.scratch[0], &l.scratch[0]
 				jobs[k].runs[0].n, jobs[k].runs[0].step = 4*(k%4), 0
 				jobs[k].runs[1].n = 0
-				k, i = k+1, i-1
-				continue
+				k++
 			}
-			m := &msgs[i]
+			m := &msgs[x]
 			text := m.In
 			if open {
 				if len(m.In) < a.tagSize || uint64(len(m.In)-a.tagSize) > a.maxLen {
@@ -209,7 +229,7 @@ func runLanes[J [4]job | [16]job | [32]job | [64]job](a *AEAD, msgs []batch.Mess
 				text = m.In[:len(m.In)-a.tagSize]
 			}
 			r := a.format(&jobs[k], (*[2 * blockSize]byte)(l.scratch[2*blockSize*k:]), m.Nonce, text, m.AD, m.Out, open)
-			jobs[k].msg = i
+			jobs[k].msg = int(x)
 			// Pointers to the stack are stored here, in the frame that
 			// holds it: stored through a pointer they would move it to
 			// the heap.
@@ -228,7 +248,7 @@ func runLanes[J [4]job | [16]job | [32]job | [64]job](a *AEAD, msgs []batch.Mess
 			k++
 		}
 		if k == 0 {
-			break
+			continue
 		}
 		// B_0 and A_0 of every job, side by side in the scratch (an idle
 		// job's are whatever lay there), in one call.

@@ -117,3 +117,29 @@ func TestBatchNoAllocsLong(t *testing.T) {
 		aeadtest.TestBatchNoAllocs(t, aeadtest.MustBatch(New(make([]byte, 16))), lengths...)
 	})
 }
+
+// TestOpenBatchAllFailFirst opens a batch whose first 70 messages are too
+// short to hold a tag, more than a batch kernel takes in one call, and
+// whose last ones are good: those must still be opened.
+func TestOpenBatchAllFailFirst(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
+		a, _ := New(make([]byte, 16))
+		nonce := make([]byte, NonceSize)
+		msgs := make([]batch.Message, 75)
+		for i := range msgs {
+			msgs[i] = batch.Message{Nonce: nonce, In: make([]byte, 5)}
+		}
+		pt := []byte("a good message")
+		for i := 70; i < len(msgs); i++ {
+			msgs[i] = batch.Message{Nonce: nonce, In: a.Seal(nil, nonce, pt, nil), Out: make([]byte, len(pt))}
+		}
+		if a.OpenBatch(msgs) {
+			t.Fatal("OpenBatch reported all messages good")
+		}
+		for i, m := range msgs {
+			if good := i >= 70; m.OK != good || good && !bytes.Equal(m.Out, pt) {
+				t.Fatalf("message %d: OK %v, output %q", i, m.OK, m.Out)
+			}
+		}
+	})
+}
