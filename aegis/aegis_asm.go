@@ -130,7 +130,8 @@ func crypt(v *variant, key, nonce, ad, dst, src []byte, decrypt bool, tag []byte
 	masked := k.masked() && width == v.lanes // one call, all lanes: off 0
 	if rest := len(ad) & (r - 1); rest > 0 {
 		if masked {
-			j.adLast, j.kAD = &ad[len(ad)-rest], byteMasks(v, rest)
+			j.adLast = &ad[len(ad)-rest]
+			j.kAD[0], j.kAD[1] = byteMasks(v.wordSize(), rest)
 		} else {
 			var b [maxRate]byte
 			copy(b[:], ad[len(ad)-rest:])
@@ -148,7 +149,8 @@ func crypt(v *variant, key, nonce, ad, dst, src []byte, decrypt bool, tag []byte
 	rest := len(src) - full
 	if rest == 0 || masked {
 		if rest > 0 {
-			j.last, j.lastDst, j.kLast = &src[full], &dst[full], byteMasks(v, rest)
+			j.last, j.lastDst = &src[full], &dst[full]
+			j.kLast[0], j.kLast[1] = byteMasks(v.wordSize(), rest)
 		}
 		k.run(op, &j, v.lanes, width)
 		return
@@ -161,9 +163,10 @@ func crypt(v *variant, key, nonce, ad, dst, src []byte, decrypt bool, tag []byte
 }
 
 // byteMasks returns the masks of the first n < rate bytes of an input
-// block of v in its halves M0 and M1 (AEGIS-128*; M0 alone for AEGIS-256*):
-// bit i set for byte i, at most 64 bytes a half.
-func byteMasks(v *variant, n int) [2]uint64 {
-	ws := v.wordSize()
-	return [2]uint64{1<<min(n, ws) - 1, 1<<max(n-ws, 0) - 1}
+// block in its halves M0 and M1 (AEGIS-128*; M0 alone for AEGIS-256*) of
+// ws bytes each, the word size: bit i set for byte i, at most 64 bytes a
+// half. Two words, not an array: the compiler built the array in memory
+// and copied it with a 16-byte load that stalled on its 8-byte stores.
+func byteMasks(ws, n int) (m0, m1 uint64) {
+	return 1<<min(n, ws) - 1, 1<<max(n-ws, 0) - 1
 }

@@ -7,19 +7,13 @@ import (
 
 // SealBatch seals each message of msgs as Seal would, after checking them
 // all, as batch.AEAD; it runs on the caller's goroutine.
-func (a *AEAD) SealBatch(msgs []batch.Message) { batchutil.Seal(a, a.batchSpec(), msgs) }
+func (a *AEAD) SealBatch(msgs []batch.Message) { a.sealBatch(msgs) }
 
 // OpenBatch opens each message of msgs as Open would, after checking them
 // all, and reports whether all authenticated, as batch.AEAD; it runs on the
 // caller's goroutine.
-func (a *AEAD) OpenBatch(msgs []batch.Message) (allOK bool) {
-	return batchutil.Open(a, a.batchSpec(), msgs)
-}
+func (a *AEAD) OpenBatch(msgs []batch.Message) (allOK bool) { return a.openBatch(msgs) }
 
 func (a *AEAD) batchSpec() batchutil.Spec {
-	return batchutil.Spec{Pkg: "aegis", NonceSize: a.v.keySize, TagSize: a.tagSize, Fits: sealFits}
+	return batchutil.Spec{Pkg: "aegis", NonceSize: a.v.keySize, TagSize: a.tagSize, MaxLen: maxLen}
 }
-
-// sealFits reports whether Seal takes a plaintext of n bytes and associated
-// data of adLen.
-func sealFits(n, adLen int) bool { return uint64(n) <= maxLen && uint64(adLen) <= maxLen }

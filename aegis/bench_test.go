@@ -54,3 +54,18 @@ func BenchmarkMAC(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSealBatch and BenchmarkOpenBatch measure batches of 64 messages
+// against 64 single calls, on the default kernels, for the variants whose
+// batches run in lanes.
+func BenchmarkSealBatch(b *testing.B) { benchmarkBatch(b, false) }
+func BenchmarkOpenBatch(b *testing.B) { benchmarkBatch(b, true) }
+
+func benchmarkBatch(b *testing.B, open bool) {
+	for _, v := range []int{0, 3} {
+		v := benchVariants[v]
+		b.Run(v.name, func(b *testing.B) {
+			aeadtest.BenchmarkBatch(b, open, func() (*AEAD, error) { return v.new(make([]byte, v.key), 16) })
+		})
+	}
+}

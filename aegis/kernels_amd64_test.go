@@ -28,3 +28,23 @@ func TestJobLayout(t *testing.T) {
 		}
 	}
 }
+
+// TestLaneJobLayout checks laneJob's field offsets against those of
+// _asm/lanes.go.
+func TestLaneJobLayout(t *testing.T) {
+	var j laneJob
+	for _, f := range []struct {
+		name      string
+		got, want uintptr
+	}{
+		{"key", unsafe.Offsetof(j.key), 0}, {"nonce", unsafe.Offsetof(j.nonce), 8}, {"ad", unsafe.Offsetof(j.ad), 40},
+		{"src", unsafe.Offsetof(j.src), 72}, {"dst", unsafe.Offsetof(j.dst), 104}, {"tags", unsafe.Offsetof(j.tags), 136},
+		{"adN", unsafe.Offsetof(j.adN), 168}, {"n", unsafe.Offsetof(j.n), 176}, {"tagSize", unsafe.Offsetof(j.tagSize), 184},
+		{"kAD", unsafe.Offsetof(j.kAD), 192}, {"kLast", unsafe.Offsetof(j.kLast), 208}, {"u", unsafe.Offsetof(j.u), 224},
+		{"adLast", unsafe.Offsetof(j.adLast), 288}, {"last", unsafe.Offsetof(j.last), 352}, {"mask", unsafe.Offsetof(j.mask), 416},
+	} {
+		if f.got != f.want {
+			t.Errorf("laneJob.%s at offset %d, the kernels read it at %d", f.name, f.got, f.want)
+		}
+	}
+}

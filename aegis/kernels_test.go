@@ -6,6 +6,7 @@ import (
 	mrand "math/rand/v2"
 	"testing"
 
+	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/internal/impl"
 	"github.com/faelabs/fae/internal/impl/impltest"
 )
@@ -183,7 +184,8 @@ func TestKernelsContinue(t *testing.T) {
 // portable code on every path: messages of every length up to 600 bytes
 // and associated data of every length up to 100 (so that every partial last
 // block of both, for every rate, is met with whole blocks before it or
-// not), both tag sizes, in place; a forged tag leaves zeros.
+// not), both tag sizes, in place; a forged tag leaves zeros; and each
+// AEAD's messages in one batch, for the batch kernels.
 func TestMessageKernels(t *testing.T) {
 	type size struct{ msg, ad int }
 	var sizes []size
@@ -236,6 +238,31 @@ func TestMessageKernels(t *testing.T) {
 			forged[len(forged)-1] ^= 1
 			if _, err := tc.a.Open(forged[:0], tc.nonce, forged, ad); err == nil || !bytes.Equal(forged[:tc.msg], make([]byte, tc.msg)) {
 				t.Fatalf("%s: Open of a forged tag: error %v, output %x", name, err, forged[:tc.msg])
+			}
+		}
+		// The batch kernels: each AEAD's cases in one batch.
+		for i := 0; i < len(cases); {
+			a := cases[i].a
+			var b []batch.Message
+			for ; i < len(cases) && cases[i].a == a; i++ {
+				tc := cases[i]
+				b = append(b, batch.Message{Nonce: tc.nonce, AD: buf[msgs : msgs+tc.ad], In: buf[:tc.msg], Out: make([]byte, len(tc.sealed))})
+			}
+			a.SealBatch(b)
+			for j := range b {
+				tc := cases[i-len(b)+j]
+				if !bytes.Equal(b[j].Out, tc.sealed) {
+					t.Fatalf("%s tag %d: SealBatch: msg %d, ad %d differs from generic", a.v.name, a.tagSize, tc.msg, tc.ad)
+				}
+				b[j].In, b[j].Out = b[j].Out, make([]byte, tc.msg)
+			}
+			if !a.OpenBatch(b) {
+				t.Fatalf("%s tag %d: OpenBatch failed", a.v.name, a.tagSize)
+			}
+			for j := range b {
+				if tc := cases[i-len(b)+j]; !bytes.Equal(b[j].Out, buf[:tc.msg]) {
+					t.Fatalf("%s tag %d: OpenBatch: msg %d, ad %d differs", a.v.name, a.tagSize, tc.msg, tc.ad)
+				}
 			}
 		}
 	})

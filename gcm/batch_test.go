@@ -52,3 +52,32 @@ func TestBatchSteps(t *testing.T) {
 		}
 	})
 }
+
+// TestBatchLengths compares batches with single calls on every path for
+// every message length from 0 to 300 bytes side by side (the tails of each
+// size beside one another, in a batch of 301, which no kernel's lane count
+// divides, and in ragged sub-batches of 17 and 33), with associated data of
+// 0 to 100 bytes, at every tag size and with 12-byte nonces and others.
+func TestBatchLengths(t *testing.T) {
+	shapes := make([]aeadtest.Shape, 301)
+	for i := range shapes {
+		shapes[i] = aeadtest.Shape{Text: i, AD: i * 37 % 101}
+	}
+	nonces, tags := []int{NonceSize, 1, 16, 60}, []int{12, 13, 14, 15, 16}
+	if testing.Short() {
+		nonces, tags = []int{NonceSize, 13}, []int{12, 16}
+	}
+	paths.Run(t, func(t *testing.T) {
+		for _, nonceSize := range nonces {
+			for _, tagSize := range tags {
+				a, err := NewWithSizes(make([]byte, 16), nonceSize, tagSize)
+				if err != nil {
+					t.Fatal(err)
+				}
+				aeadtest.TestBatchShapes(t, a, shapes)
+				aeadtest.TestBatchShapes(t, a, shapes[100:117])
+				aeadtest.TestBatchShapes(t, a, shapes[250:283])
+			}
+		}
+	})
+}

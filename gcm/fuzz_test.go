@@ -6,6 +6,7 @@ import (
 	"crypto/cipher"
 	"testing"
 
+	"github.com/faelabs/fae/internal/aeadtest"
 	"github.com/faelabs/fae/lea"
 )
 
@@ -52,5 +53,14 @@ func FuzzAgainstStdlib(f *testing.F) {
 		l, _ := lea.NewCipher(key)
 		want = stdSeal(t, l, nonce, pt, ad, ts)
 		leaPaths.Each(func(path string) { check("lea/"+path, newLEA, want) })
+	})
+}
+
+// FuzzBatch compares SealBatch and OpenBatch with single calls on every
+// path (aeadtest.FuzzBatch); sizes picks the key, nonce and tag sizes.
+func FuzzBatch(f *testing.F) {
+	aeadtest.FuzzBatch(f, paths.Each, func(sizes uint8) (*AEAD, error) {
+		key := make([]byte, []int{16, 24, 32}[sizes%3])
+		return NewWithSizes(key, []int{NonceSize, 1, 8, 16, 60}[sizes/3%5], MinTagSize+int(sizes/15%5))
 	})
 }

@@ -44,10 +44,11 @@ func (a *AEAD) kernel(d direction, dst, src []byte, off, sum *words.Block, i uin
 	}
 }
 
-// messageKernel reports that there is no message kernel here.
 // hasKernels reports whether a's blocks run on assembly kernels.
 func (a *AEAD) hasKernels() bool { return a.aes != nil && useARMv8 }
 
+// messageKernel reports that there is no message kernel here: on arm64 a
+// message goes through the block kernels above.
 func (a *AEAD) messageKernel(d direction, out, nonce, src, ad []byte) (words.Block, bool) {
 	return words.Block{}, false
 }

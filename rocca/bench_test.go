@@ -30,3 +30,12 @@ func BenchmarkEncrypter(b *testing.B) {
 		e.Tag()
 	}
 }
+
+// BenchmarkSealBatch and BenchmarkOpenBatch measure batches of 64
+// messages against 64 single calls, on the default kernels.
+func BenchmarkSealBatch(b *testing.B) { benchmarkBatch(b, false) }
+func BenchmarkOpenBatch(b *testing.B) { benchmarkBatch(b, true) }
+
+func benchmarkBatch(b *testing.B, open bool) {
+	aeadtest.BenchmarkBatch(b, open, func() (*AEAD, error) { return New(make([]byte, KeySize)) })
+}

@@ -184,6 +184,11 @@ func main() {
 		kernel(8)
 		kernel(6)
 	}
+	for _, f := range []flavor{{"LanesVAES512", zmm, true, true}, {"LanesVAES256", ymm[:16], false, true}} {
+		fl = f
+		lanesKernel(8)
+		lanesKernel(6)
+	}
 	Generate()
 }
 
@@ -248,6 +253,8 @@ type kern struct {
 	// zero, message halves, output halves, the rounds that become S0 (b)
 	// and S4 (t) in the VEX kernels, the context block and two spares.
 	zero, m0, m1, o0, o1, b, t, ctx, x0, x1 VecPhysical
+	// lanes: a batch kernel (batch.go), each lane its own message.
+	lanes bool
 }
 
 // kernel emits the kernel of the family with the given number of words.
@@ -262,23 +269,7 @@ func kernel(words int) {
 	MOVQ(field(jOff), off)
 	lanePtr(jS, sp)
 
-	k := &kern{name: name, words: words}
-	r := fl.regs
-	if fl.evex {
-		k.s, k.n = r[:words], r[8:8+words]
-		r = r[16:]
-	} else {
-		k.s, k.n = r[:words], r[:words]
-		r = r[words:]
-	}
-	k.zero, k.m0, k.m1, k.o0, k.o1, k.b, k.t, k.ctx = r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]
-	if fl.evex {
-		k.x0, k.x1 = r[8], r[9]
-	} else {
-		k.x0, k.x1 = fl.regs[14], fl.regs[15] // free with six words
-	}
-
-	vxor(k.zero, k.zero, k.zero)
+	k := newKern(name, words)
 	CMPQ(op, U8(opInit))
 	JE(k.label("init"))
 	CMPQ(op, U8(opSeal))
@@ -326,6 +317,28 @@ func kernel(words int) {
 	for _, open := range []bool{false, true} {
 		k.message(open)
 	}
+}
+
+// newKern assigns fl's registers to a kernel of the family with the given
+// number of words and emits the zeroing of its zero register.
+func newKern(name string, words int) *kern {
+	k := &kern{name: name, words: words}
+	r := fl.regs
+	if fl.evex {
+		k.s, k.n = r[:words], r[8:8+words]
+		r = r[16:]
+	} else {
+		k.s, k.n = r[:words], r[:words]
+		r = r[words:]
+	}
+	k.zero, k.m0, k.m1, k.o0, k.o1, k.b, k.t, k.ctx = r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]
+	if fl.evex {
+		k.x0, k.x1 = r[8], r[9]
+	} else {
+		k.x0, k.x1 = fl.regs[14], fl.regs[15] // free with six words
+	}
+	vxor(k.zero, k.zero, k.zero)
+	return k
 }
 
 // blocks loads src, n and step for a block operation.
@@ -467,6 +480,10 @@ func (k *kern) out(i int) Mem {
 func (k *kern) loop(name string, body func()) {
 	step1 := func() {
 		body()
+		if k.lanes {
+			ADDQ(U8(k.rate()), li)
+			return
+		}
 		ADDQ(step, src)
 		ADDQ(step, dst)
 	}
@@ -708,16 +725,33 @@ func (k *kern) xorCtx(j int) {
 
 // init emits Init, whose loop is labeled pre.
 func (k *kern) init(pre string) {
-	MOVQ(field(jKey), tmp)
-	MOVQ(field(jNonce), p)
-	lanePtr(jCtx, count)
+	if k.lanes {
+		MOVQ(field(jlKey), tmp)
+	} else {
+		MOVQ(field(jKey), tmp)
+		MOVQ(field(jNonce), p)
+	}
 	if !fl.oneLane {
+		lanePtr(jCtx, count)
 		vload(Mem{Base: count}, k.ctx)
 	}
 	if k.words == 8 {
 		k.init128(pre)
 	} else {
 		k.init256(pre)
+	}
+}
+
+// loadNonce sets every lane of r to the 16 bytes disp bytes into the nonce:
+// the one at p, or each lane's own in a batch kernel.
+func (k *kern) loadNonce(disp int, r VecPhysical) {
+	if !k.lanes {
+		vbroadcast(Mem{Base: p, Disp: disp}, r)
+		return
+	}
+	for l := range k.nl() {
+		MOVQ(field(jlNonce+8*l), p)
+		k.insert(l, Mem{Base: p, Disp: disp}, r)
 	}
 }
 
@@ -730,7 +764,7 @@ func (k *kern) init128(pre string) {
 		key, nonce = k.o0, k.o1 // no spares with eight words
 	}
 	vbroadcast(Mem{Base: tmp}, key)
-	vbroadcast(Mem{Base: p}, nonce)
+	k.loadNonce(0, nonce)
 	vbroadcast(c0, s[2])
 	vbroadcast(c1, s[1])
 	vxor(key, nonce, s[0])
@@ -759,8 +793,8 @@ func (k *kern) init256(pre string) {
 	k0, k1, kn0, kn1 := k.o0, k.o1, k.x0, k.x1
 	vbroadcast(Mem{Base: tmp}, k0)
 	vbroadcast(Mem{Base: tmp, Disp: 16}, k1)
-	vbroadcast(Mem{Base: p}, kn0)
-	vbroadcast(Mem{Base: p, Disp: 16}, kn1)
+	k.loadNonce(0, kn0)
+	k.loadNonce(16, kn1)
 	vbroadcast(c0, s[3])
 	vbroadcast(c1, s[2])
 	vxor(k0, kn0, kn0)
@@ -785,6 +819,47 @@ func (k *kern) init256(pre string) {
 // the groups before wrote there; its labels start with pre. With two banks
 // the state ends in the other one.
 func (k *kern) final(pre string, combine bool) {
+	if combine {
+		MOVQ(field(jTags), dst)
+	} else {
+		lanePtr(jTags, dst)
+	}
+	k.finalTags(pre, func(r VecPhysical, i int, l string) { k.storeTag(r, combine, i, l) })
+}
+
+// finalTags emits Finalize and passes store half i of every lane's tag in
+// r, with a label prefix; its labels start with pre.
+func (k *kern) finalTags(pre string, store func(r VecPhysical, i int, pre string)) {
+	k.finalUpdates(pre)
+	w := k.words
+	// A 16-byte tag is the XOR of S0..S6 (S0..S5); a 32-byte one that of
+	// the first and of the second half of the words.
+	s := k.s
+	tag := func(r VecPhysical, words []VecPhysical) {
+		vxor(words[0], words[1], r)
+		for _, x := range words[2:] {
+			vxor(x, r, r)
+		}
+	}
+	CMPQ(field(k.tagSizeField()), U8(16))
+	JNE(k.label(pre + "Tag32"))
+	if w == 8 {
+		tag(k.o0, s[:7])
+	} else {
+		tag(k.o0, s)
+	}
+	store(k.o0, 0, pre+"Tag16")
+	JMP(k.label(pre + "Done"))
+	Label(k.name + "_" + pre + "Tag32")
+	tag(k.o0, s[:w/2])
+	tag(k.o1, s[w/2:])
+	store(k.o0, 0, pre+"Tag32Lo")
+	store(k.o1, 1, pre+"Tag32Hi")
+	Label(k.name + "_" + pre + "Done")
+}
+
+// finalUpdates emits Finalize's seven updates, its loop labeled pre.
+func (k *kern) finalUpdates(pre string) {
 	w := k.words
 	t := k.ctx // free here
 	k.loadU(t)
@@ -803,36 +878,6 @@ func (k *kern) final(pre string, combine bool) {
 	}
 	DECQ(count)
 	JNZ(k.label(pre + "Loop"))
-
-	// A 16-byte tag is the XOR of S0..S6 (S0..S5); a 32-byte one that of
-	// the first and of the second half of the words.
-	s := k.s
-	tag := func(r VecPhysical, words []VecPhysical) {
-		vxor(words[0], words[1], r)
-		for _, x := range words[2:] {
-			vxor(x, r, r)
-		}
-	}
-	if combine {
-		MOVQ(field(jTags), dst)
-	} else {
-		lanePtr(jTags, dst)
-	}
-	CMPQ(field(jTagSize), U8(16))
-	JNE(k.label(pre + "Tag32"))
-	if w == 8 {
-		tag(k.o0, s[:7])
-	} else {
-		tag(k.o0, s)
-	}
-	k.storeTag(k.o0, combine, 0, pre+"Tag16")
-	JMP(k.label(pre + "Done"))
-	Label(k.name + "_" + pre + "Tag32")
-	tag(k.o0, s[:w/2])
-	tag(k.o1, s[w/2:])
-	k.storeTag(k.o0, combine, 0, pre+"Tag32Lo")
-	k.storeTag(k.o1, combine, 1, pre+"Tag32Hi")
-	Label(k.name + "_" + pre + "Done")
 }
 
 // loadU sets every lane of r to the job's u. The Go side writes u as two
@@ -840,6 +885,11 @@ func (k *kern) final(pre string, combine bool) {
 // retire (a failed store forwarding, tens of cycles on the chain into the
 // tag), so u is loaded as the halves and put together here.
 func (k *kern) loadU(r VecPhysical) {
+	if k.lanes {
+		// Each lane's own, written long before the load.
+		vload(field(jlU), r)
+		return
+	}
 	x := r.AsX().(VecPhysical)
 	VMOVQ(field(jU), x)
 	VPINSRQ(U8(1), field(jU+8), x, x)

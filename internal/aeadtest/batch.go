@@ -3,6 +3,7 @@ package aeadtest
 import (
 	"bytes"
 	"crypto/cipher"
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -127,6 +128,30 @@ func testBatchAgree(t *testing.T, a batch.AEAD, c config, counts []int) {
 // A Shape is the lengths of one message of a batch: its text and
 // associated data.
 type Shape struct{ Text, AD int }
+
+// FuzzBatch fuzzes batches: it compares SealBatch and OpenBatch with
+// single calls (TestBatchShapes) for batches whose shapes come from the
+// fuzzer's bytes, three a message and at most 40 messages (text up to 4
+// KiB, associated data up to 255 bytes), on each path each visits (an
+// impltest.Paths' Each), under the AEAD newAEAD makes from the fuzzer's
+// sizes byte.
+func FuzzBatch[A batch.AEAD](f *testing.F, each func(func(string)), newAEAD func(sizes uint8) (A, error)) {
+	f.Add([]byte{0, 0, 0, 1, 0, 1, 17, 0, 30, 220, 5, 0}, uint8(0))
+	f.Add(bytes.Repeat([]byte{15, 1, 200}, 20), uint8(146))
+	f.Fuzz(func(t *testing.T, b []byte, sizes uint8) {
+		var shapes []Shape
+		for ; len(b) >= 3 && len(shapes) < 40; b = b[3:] {
+			shapes = append(shapes, Shape{Text: int(binary.LittleEndian.Uint16(b)) % 4097, AD: int(b[2])})
+		}
+		each(func(string) {
+			a, err := newAEAD(sizes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			TestBatchShapes(t, a, shapes)
+		})
+	})
+}
 
 // TestBatchShapes compares SealBatch and OpenBatch of a batch of messages
 // of the given shapes, with random contents and nonces, alternately in
@@ -435,9 +460,9 @@ func testBatchGuard(t *testing.T, a batch.AEAD, c config) {
 		most = min(most, c.maxMessage)
 	}
 	ov := a.Overhead()
-	var nonceR, adR, inR, outR [k]*guard.Region
-	for i := range k {
-		nonceR[i], adR[i], inR[i], outR[i] = guard.New(t, a.NonceSize()), guard.New(t, 100), guard.New(t, most+ov), guard.New(t, most+ov)
+	var regions [k]guardRegions
+	for i := range regions {
+		regions[i] = newGuardRegions(t, a.NonceSize(), 100, most+ov)
 	}
 	r := newRand()
 	for j := 0; j < len(lengths); j += k {
@@ -452,18 +477,8 @@ func testBatchGuard(t *testing.T, a batch.AEAD, c config) {
 				continue // with -short, the sides take turns
 			}
 			var b [k]batch.Message
-			// msg returns message i with its buffers against the guard
-			// pages: in holds in, out is separate or in's memory.
 			msg := func(i int, in []byte, outLen int, inPlace bool) batch.Message {
-				m := batch.Message{Nonce: nonceR[i].Copy(ms[i].nonce, side), AD: adR[i].Copy(ms[i].ad, side)}
-				if inPlace {
-					buf := inR[i].Slice(max(len(in), outLen), side)
-					copy(buf, in)
-					m.In, m.Out = buf[:len(in)], buf[:outLen]
-				} else {
-					m.In, m.Out = inR[i].Copy(in, side), outR[i].Slice(outLen, side)
-				}
-				return m
+				return regions[i].message(side, ms[i].nonce, ms[i].ad, in, outLen, inPlace)
 			}
 			err := guard.Fault(func() {
 				for _, inPlace := range []bool{false, true} {
@@ -511,4 +526,25 @@ func MustBatch[A cipher.AEAD](a A, err error) batch.AEAD {
 		panic(err)
 	}
 	return any(a).(batch.AEAD)
+}
+
+// guardRegions are the guarded buffers of one message.
+type guardRegions struct{ nonce, ad, in, out *guard.Region }
+
+func newGuardRegions(t *testing.T, nonceSize, adSize, size int) guardRegions {
+	return guardRegions{guard.New(t, nonceSize), guard.New(t, adSize), guard.New(t, size), guard.New(t, size)}
+}
+
+// message returns a message with its buffers against the guard pages at
+// side: In holds in, and Out, outLen bytes, is separate or In's memory.
+func (r *guardRegions) message(side guard.Side, nonce, ad, in []byte, outLen int, inPlace bool) batch.Message {
+	m := batch.Message{Nonce: r.nonce.Copy(nonce, side), AD: r.ad.Copy(ad, side)}
+	if inPlace {
+		buf := r.in.Slice(max(len(in), outLen), side)
+		copy(buf, in)
+		m.In, m.Out = buf[:len(in)], buf[:outLen]
+	} else {
+		m.In, m.Out = r.in.Copy(in, side), r.out.Slice(outLen, side)
+	}
+	return m
 }

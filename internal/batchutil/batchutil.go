@@ -21,12 +21,16 @@ type Spec struct {
 	// associated data of these lengths; Seal panics on others. Open fails
 	// on them instead, which the loop leaves to it.
 	Fits func(textLen, adLen int) bool
+	// MaxLen, when not zero, is the most bytes of plaintext and of
+	// associated data Seal takes: the same check as a Fits, without a call
+	// per message.
+	MaxLen uint64
 }
 
 // CheckSeal panics, naming the first bad message, unless every message of
 // msgs is one SealBatch can seal: a nonce of s.NonceSize, an Out of exactly
 // len(In)+s.TagSize bytes that overlaps In only exactly and AD not at all,
-// and lengths that s.Fits.
+// and lengths that s.Fits and s.MaxLen allow.
 func (s *Spec) CheckSeal(msgs []batch.Message) {
 	for i := range msgs {
 		m := &msgs[i]
@@ -34,7 +38,8 @@ func (s *Spec) CheckSeal(msgs []batch.Message) {
 			s.fail(i, "output is "+strconv.Itoa(len(m.Out))+" bytes, want "+strconv.Itoa(len(m.In)+s.TagSize))
 		}
 		s.check(i, m)
-		if s.Fits != nil && !s.Fits(len(m.In), len(m.AD)) {
+		if s.Fits != nil && !s.Fits(len(m.In), len(m.AD)) ||
+			s.MaxLen > 0 && (uint64(len(m.In)) > s.MaxLen || uint64(len(m.AD)) > s.MaxLen) {
 			s.fail(i, "message or additional data too large")
 		}
 	}

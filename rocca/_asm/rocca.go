@@ -94,16 +94,32 @@ func label(s string) string {
 	return fmt.Sprintf("%s_%d", s, labels)
 }
 
+// zBytes is Z0 || Z1, the initialisation constants.
+var zBytes = [32]byte{
+	0xcd, 0x65, 0xef, 0x23, 0x91, 0x44, 0x37, 0x71, 0x22, 0xae, 0x28, 0xd7, 0x98, 0x2f, 0x8a, 0x42,
+	0xbc, 0xdb, 0x89, 0x81, 0xa5, 0xdb, 0xb5, 0xe9, 0x2f, 0x3b, 0x4d, 0xec, 0xcf, 0xfb, 0xc0, 0xb5,
+}
+
 func main() {
 	ConstraintExpr("!purego")
 	z := GLOBL("z", RODATA|NOPTR)
-	for i, b := range [32]byte{
-		0xcd, 0x65, 0xef, 0x23, 0x91, 0x44, 0x37, 0x71, 0x22, 0xae, 0x28, 0xd7, 0x98, 0x2f, 0x8a, 0x42,
-		0xbc, 0xdb, 0x89, 0x81, 0xa5, 0xdb, 0xb5, 0xe9, 0x2f, 0x3b, 0x4d, 0xec, 0xcf, 0xfb, 0xc0, 0xb5,
-	} {
+	for i, b := range zBytes {
 		DATA(i, U8(b))
 	}
+	zz := GLOBL("zz", RODATA|NOPTR) // Z0 and Z1 in both lanes of a ymm register
+	for i, half := range []int{0, 0, 16, 16} {
+		for j := range 16 {
+			DATA(16*i+j, U8(zBytes[half+j]))
+		}
+	}
 	initialize(z)
+	r := zmm32
+	k := &lanes{name: "lanesVAES512", evex: true, s: r[0:7], nx: r[8:15]}
+	k.m0, k.m1, k.o0, k.o1, k.t0, k.t1, k.x0 = r[16], r[17], r[18], r[19], r[20], r[21], r[22]
+	k.k0, k.k1, k.z0, k.z1 = r[23], r[24], r[25], r[26]
+	lanesKernel(k, z)
+	r = []VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15}
+	lanesKernel(&lanes{name: "lanesVAES256", s: r[0:7], nx: r[7:14], m0: r[14], m1: r[15]}, zz)
 	finalize()
 	(&gen{o: absorb}).blocks("absorbAVX", "func(s *[7][16]byte, src *byte, n, stride int)",
 		"absorbAVX runs n >= 1 rounds that absorb the 32-byte blocks at src, stride bytes apart.")

@@ -1,0 +1,306 @@
+package main
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// The batch kernels, aegis128Lanes* and aegis256Lanes*, seal (op seal) or
+// open (op open) four (VAES512: zmm) or two (VAES256: ymm) messages of
+// AEGIS-128L or AEGIS-256 at once, one per 128-bit lane, as the X4 and X2
+// kernels hold their lanes, but each lane with its own nonce, associated
+// data, message and tag. The messages have the same shape: as many whole
+// blocks of associated data (adN) and of message (n), and each a partial
+// last block of either or not, whose lengths may differ. Their job is the
+// Go side's laneJob; a lane's blocks are contiguous at its ad, src and dst.
+// Each lane's tag goes to its tags pointer (open compares them on the Go
+// side). Every lane's block is loaded before any lane's output is stored,
+// so two lanes may run the same message in place.
+//
+// The partial blocks: the VAES512 kernels read them in place, after the
+// lane's whole blocks, through the byte masks kAD and kLast (bits 16l to
+// 16l+15 of a half's mask for lane l), and write the message's there too.
+// The VAES256 kernels, without byte masks, take zero-padded copies from
+// the job (adLast and last, 32 bytes a lane) and write the message's output
+// over its copy, and open takes the masks of its ciphertext's bytes from
+// the lanes' mask pointers; kAD and kLast only say whether there are any.
+
+// The offsets of laneJob's fields; TestLaneJobLayout checks them.
+const (
+	jlKey     = 0
+	jlNonce   = 8
+	jlAD      = 40
+	jlSrc     = 72
+	jlDst     = 104
+	jlTags    = 136
+	jlADN     = 168
+	jlN       = 176
+	jlTagSize = 184
+	jlKAD     = 192
+	jlKLast   = 208
+	jlU       = 224
+	jlADLast  = 288
+	jlLast    = 352
+	jlMask    = 416
+)
+
+// The batch kernels' general-purpose registers besides jp, op, n (the
+// blocks left), p, count and tmp (p and count serve Init and Finalize only,
+// and alias lane pointers).
+var (
+	li   = RCX // the offset of the current block in every lane
+	lsrc = []GPPhysical{RSI, RDI, RDX, R9}
+	ldst = []GPPhysical{R10, R11, R12, R14}
+)
+
+// rate is the bytes of one lane's input block.
+func (k *kern) rate() int {
+	if k.words == 8 {
+		return 32
+	}
+	return 16
+}
+
+func (k *kern) tagSizeField() int {
+	if k.lanes {
+		return jlTagSize
+	}
+	return jTagSize
+}
+
+// lanesKernel emits the batch kernel of the family with the given number of
+// words.
+func lanesKernel(words int) {
+	name := "aegis" + map[int]string{8: "128", 6: "256"}[words] + fl.name
+	TEXT(name, NOSPLIT, "func(op int, j *byte)")
+	Pragma("noescape")
+	Load(Param("op"), op)
+	Load(Param("j"), jp)
+	k := newKern(name, words)
+	k.lanes = true
+	k.init("init")
+
+	k.lanePtrs(jlAD, lsrc)
+	XORQ(li, li)
+	MOVQ(field(jlADN), n)
+	TESTQ(n, n)
+	JZ(k.label("adLast"))
+	k.loop("ad", func() {
+		k.gather(k.m0, k.m1)
+		k.update(k.m0, k.m1, nil)
+	})
+	Label(k.name + "_adLast")
+	CMPQ(field(jlKAD), U8(0))
+	JE(k.label("text"))
+	k.once(func() {
+		if fl.evex {
+			k.gatherMasked(jlKAD, k.m0, k.m1)
+		} else {
+			k.gatherJob(jlADLast, k.m0, k.m1)
+		}
+		k.update(k.m0, k.m1, nil)
+	})
+
+	Label(k.name + "_text")
+	k.lanePtrs(jlSrc, lsrc)
+	k.lanePtrs(jlDst, ldst)
+	XORQ(li, li)
+	MOVQ(field(jlN), n)
+	CMPQ(op, U8(opOpen))
+	JE(k.label("open"))
+	k.text(false)
+	JMP(k.label("final"))
+	Label(k.name + "_open")
+	k.text(true)
+
+	Label(k.name + "_final")
+	k.finalTags("final", func(r VecPhysical, i int, _ string) {
+		for l := range k.nl() {
+			MOVQ(field(jlTags+8*l), tmp)
+			k.extract(l, r, Mem{Base: tmp, Disp: 16 * i})
+		}
+	})
+	k.ret()
+}
+
+// text emits Enc (Dec) of the n whole blocks of every lane and of the
+// partial last blocks if kLast is not zero, labels after open.
+func (k *kern) text(open bool) {
+	name := "enc"
+	if open {
+		name = "dec"
+	}
+	ms, os := []VecPhysical{k.m0, k.m1}, []VecPhysical{k.o0, k.o1}
+	TESTQ(n, n)
+	JZ(k.label(name + "Last"))
+	k.loop(name, func() {
+		k.gather(k.m0, k.m1)
+		in := ms
+		if open {
+			in = os
+		}
+		k.update(in[0], in[1], func() {
+			for _, i := range k.halves() {
+				k.keystream(i, os[i], ms[i])
+				k.scatter(os[i], i)
+			}
+		})
+	})
+	Label(k.name + "_" + name + "Last")
+	CMPQ(field(jlKLast), U8(0))
+	JE(k.label(name + "Done"))
+	k.once(func() {
+		if !fl.evex {
+			k.lastVEX(open)
+			return
+		}
+		if open {
+			// The plaintext, zeroed past each lane's end, is absorbed.
+			k.gatherMasked(jlKLast, k.o0, k.o1)
+			k.update(k.o0, k.o1, func() {
+				for _, i := range k.halves() {
+					k.keystream(i, os[i], os[i])
+					KMOVQ(field(jlKLast+8*i), K3)
+					VMOVDQU8_Z(os[i], K3, os[i])
+					k.scatterMasked(jlKLast, os[i], i)
+				}
+			})
+			return
+		}
+		k.gatherMasked(jlKLast, k.m0, k.m1)
+		k.update(k.m0, k.m1, func() {
+			for _, i := range k.halves() {
+				k.keystream(i, os[i], ms[i])
+				k.scatterMasked(jlKLast, os[i], i)
+			}
+		})
+	})
+	Label(k.name + "_" + name + "Done")
+}
+
+// lastVEX is the partial last blocks for the VAES256 kernels: Enc of the
+// zero-padded copies at last, or for open DecPartial, the output's bytes
+// past each lane's ciphertext masked off with the mask at the lane's mask
+// pointer; the output goes over the copies.
+func (k *kern) lastVEX(open bool) {
+	ms, os := []VecPhysical{k.m0, k.m1}, []VecPhysical{k.o0, k.o1}
+	k.gatherJob(jlLast, k.m0, k.m1)
+	in := ms
+	if open {
+		in = os
+	}
+	k.update(in[0], in[1], func() {
+		for _, i := range k.halves() {
+			k.keystream(i, os[i], ms[i])
+			if open {
+				// b is free until the update's rounds.
+				for l := range k.nl() {
+					MOVQ(field(jlMask+8*l), tmp)
+					k.insert(l, Mem{Base: tmp, Disp: 16 * i}, k.b)
+				}
+				vand(k.b, os[i], os[i])
+			}
+			for l := range k.nl() {
+				k.extract(l, os[i], field(jlLast+32*l+16*i))
+			}
+		}
+	})
+}
+
+// gatherJob is gather from the lanes' 32-byte blocks in the job at field f.
+func (k *kern) gatherJob(f int, r0, r1 VecPhysical) {
+	for i, r := range []VecPhysical{r0, r1}[:len(k.halves())] {
+		for l := range k.nl() {
+			k.insert(l, field(f+32*l+16*i), r)
+		}
+	}
+}
+
+// nl is the number of lanes: 4 in zmm, 2 in ymm.
+func (k *kern) nl() int { return int(fl.regs[0].Size()) / 16 }
+
+// lanePtrs loads the lane pointers at job field f into regs.
+func (k *kern) lanePtrs(f int, regs []GPPhysical) {
+	for l, r := range regs[:k.nl()] {
+		MOVQ(field(f+8*l), r)
+	}
+}
+
+// laneMem returns half i of the current block of lane l at regs.
+func laneMem(regs []GPPhysical, l, i int) Mem {
+	return Mem{Base: regs[l], Index: li, Scale: 1, Disp: 16 * i}
+}
+
+// insert loads the 16 bytes at m into lane l of r, the first zeroing the
+// others.
+func (k *kern) insert(l int, m Mem, r VecPhysical) {
+	switch {
+	case l == 0:
+		vload(m, r.AsX().(VecPhysical))
+	case fl.evex:
+		VINSERTI32X4(U8(l), m, r, r)
+	default:
+		VINSERTI128(U8(l), m, r, r)
+	}
+}
+
+// extract stores lane l of r to m.
+func (k *kern) extract(l int, r VecPhysical, m Mem) {
+	switch {
+	case l == 0:
+		vstore(r.AsX().(VecPhysical), m)
+	case fl.evex:
+		VEXTRACTI32X4(U8(l), r, m)
+	default:
+		VEXTRACTI128(U8(l), r, m)
+	}
+}
+
+// gather loads the current block of every lane, M0 into r0 and M1 into r1
+// (M0 alone for AEGIS-256).
+func (k *kern) gather(r0, r1 VecPhysical) {
+	rs := []VecPhysical{r0, r1}
+	for _, i := range k.halves() {
+		for l := range k.nl() {
+			k.insert(l, laneMem(lsrc, l, i), rs[i])
+		}
+	}
+}
+
+// scatter stores half i of every lane's output block, in r.
+func (k *kern) scatter(r VecPhysical, i int) {
+	for l := range k.nl() {
+		k.extract(l, r, laneMem(ldst, l, i))
+	}
+}
+
+// gatherMasked is gather for the partial blocks, with the masks at job
+// field f: bits 16l to 16l+15 of the mask of a half mark lane l's bytes.
+// Masked-off bytes are not read and load as zeros.
+func (k *kern) gatherMasked(f int, r0, r1 VecPhysical) {
+	rs := []VecPhysical{r0, r1}
+	x := k.x0.AsX()
+	for _, i := range k.halves() {
+		KMOVQ(field(f+8*i), K1)
+		VMOVDQU8_Z(laneMem(lsrc, 0, i), K1, rs[i].AsX())
+		for l := 1; l < 4; l++ {
+			KSHIFTRQ(U8(16*l), K1, K2)
+			VMOVDQU8_Z(laneMem(lsrc, l, i), K2, x)
+			VINSERTI32X4(U8(l), x, rs[i], rs[i])
+		}
+	}
+}
+
+// scatterMasked stores the bytes of half i of every lane's output block,
+// in r, that the masks at job field f mark.
+func (k *kern) scatterMasked(f int, r VecPhysical, i int) {
+	x := k.x0.AsX()
+	KMOVQ(field(f+8*i), K1)
+	VMOVDQU8(r.AsX(), K1, laneMem(ldst, 0, i))
+	for l := 1; l < 4; l++ {
+		KSHIFTRQ(U8(16*l), K1, K2)
+		VEXTRACTI32X4(U8(l), r, x)
+		VMOVDQU8(x, K2, laneMem(ldst, l, i))
+	}
+}

@@ -1,0 +1,202 @@
+//go:build !purego
+
+package aegis
+
+import (
+	"math/bits"
+
+	"github.com/faelabs/fae/batch"
+	"github.com/faelabs/fae/internal/batchutil"
+	"github.com/faelabs/fae/internal/impl"
+)
+
+// The batch kernels (aegis_amd64.s, see _asm/lanes.go) seal (opSeal) or
+// open (opOpen, the tags left to the Go side) four (VAES512: zmm) or two
+// (VAES256: ymm) AEGIS-128L or AEGIS-256 messages of one shape at once, one
+// per 128-bit lane.
+
+//go:noescape
+func aegis128LanesVAES512(op int, j *laneJob)
+
+//go:noescape
+func aegis256LanesVAES512(op int, j *laneJob)
+
+//go:noescape
+func aegis128LanesVAES256(op int, j *laneJob)
+
+//go:noescape
+func aegis256LanesVAES256(op int, j *laneJob)
+
+// useVAES512Batch and useVAES256Batch enable the batch kernels, which need
+// the features of the vaes512 and vaes256 kernels.
+var (
+	useVAES512Batch = useVAES512
+	useVAES256Batch = useVAES256
+)
+
+func init() {
+	impl.Register("aegis", "vaes512-batch", &useVAES512Batch)
+	impl.Register("aegis", "vaes256-batch", &useVAES256Batch)
+}
+
+const numLanes = batchutil.MaxLanes
+
+// laneJob holds a batch kernel's operands; the assembly reads the fields
+// at fixed offsets (TestLaneJobLayout checks them). Lane l's blocks are
+// contiguous from ad[l], src[l] and dst[l], each partial last block after
+// the whole ones; pointers nothing reads may be nil.
+type laneJob struct {
+	key     *byte
+	nonce   [numLanes]*byte
+	ad      [numLanes]*byte
+	src     [numLanes]*byte
+	dst     [numLanes]*byte
+	tags    [numLanes]*byte // where each lane's tag goes
+	adN     int             // whole blocks of associated data, every lane
+	n       int             // whole blocks of message, every lane
+	tagSize int
+	// The byte masks of the partial last blocks of associated data and
+	// message, M0 and M1 (M0 alone for AEGIS-256): bits 16l to 16l+15 for
+	// lane l's bytes; zero when the lanes have none.
+	kAD   [2]uint64
+	kLast [2]uint64
+	u     [numLanes][16]byte // Finalize's lengths
+	// The VAES256 kernels' partial blocks, zero-padded, and for open the
+	// masks of the ciphertext bytes of the message's.
+	adLast [2][32]byte
+	last   [2][32]byte
+	mask   [2]*byte
+}
+
+// batchLanes returns the lanes of the widest batch kernel enabled, or 0.
+func batchLanes() int {
+	switch {
+	case useVAES512Batch:
+		return 4
+	case useVAES256Batch:
+		return 2
+	}
+	return 0
+}
+
+func (a *AEAD) lanesFit(msgs []batch.Message) bool {
+	return batchLanes() > 0 && a.v.lanes == 1 && len(msgs) > 1
+}
+
+func (a *AEAD) sealBatch(msgs []batch.Message) {
+	s := a.batchSpec()
+	if !a.lanesFit(msgs) {
+		batchutil.Seal(a, s, msgs)
+		return
+	}
+	s.CheckSeal(msgs)
+	a.runLanes(msgs, false)
+}
+
+func (a *AEAD) openBatch(msgs []batch.Message) bool {
+	s := a.batchSpec()
+	if !a.lanesFit(msgs) {
+		return batchutil.Open(a, s, msgs)
+	}
+	s.CheckOpen(msgs)
+	return a.runLanes(msgs, true)
+}
+
+// runLanes seals or opens msgs, which have been checked, as many of one
+// shape per kernel call as it has lanes.
+func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
+	var q batchutil.Lanes
+	q.Init(msgs, batchLanes(), bits.TrailingZeros(uint(a.v.rate())), a.tagSize, open)
+	allOK = true
+	for g := q.Next(); g != nil; g = q.Next() {
+		if g.N == 1 {
+			allOK = batchutil.RunOne(a, msgs, g.Msgs[0], open) && allOK
+		} else {
+			allOK = a.runGroup(msgs, g, open) && allOK
+		}
+	}
+	return allOK && !q.Failed
+}
+
+// runGroup seals or opens the messages of g and reports whether they all
+// authenticated; g has two messages or more. Lanes beyond g's messages
+// repeat its last one: they read the same input and write the same output,
+// byte for byte, in the same steps.
+func (a *AEAD) runGroup(msgs []batch.Message, g *batchutil.Group, open bool) (ok bool) {
+	var (
+		j                    laneJob
+		tags                 [numLanes][32]byte
+		kAD0, kAD1, kL0, kL1 uint64
+	)
+	r, nl := a.v.rate(), batchLanes()
+	j.key, j.adN, j.n, j.tagSize = &a.key[0], g.Shape.ADBlocks, g.Shape.Blocks, a.tagSize
+	for l := range nl {
+		m := &msgs[g.Msgs[min(l, g.N-1)]]
+		text := m.In
+		if open {
+			text = m.In[:len(m.In)-a.tagSize]
+			j.tags[l] = &tags[l][0]
+		} else {
+			j.tags[l] = &m.Out[len(text)]
+		}
+		j.nonce[l], j.ad[l], j.src[l], j.dst[l] = &m.Nonce[0], batchutil.First(m.AD), batchutil.First(text), batchutil.First(m.Out)
+		block{uint64(len(m.AD)) * 8, uint64(len(text)) * 8}.put(j.u[l][:])
+		if g.Shape.ADPart {
+			rest := len(m.AD) & (r - 1)
+			m0, m1 := batchutil.LaneMasks(l, rest)
+			kAD0, kAD1 = kAD0|m0, kAD1|m1
+			if nl == 2 {
+				copy(j.adLast[l][:], m.AD[len(m.AD)-rest:])
+			}
+		}
+		if g.Shape.Part {
+			rest := len(text) & (r - 1)
+			m0, m1 := batchutil.LaneMasks(l, rest)
+			kL0, kL1 = kL0|m0, kL1|m1
+			if nl == 2 {
+				copy(j.last[l][:], text[len(text)-rest:])
+				j.mask[l] = &mask[maxRate-rest]
+			}
+		}
+	}
+	j.kAD[0], j.kAD[1], j.kLast[0], j.kLast[1] = kAD0, kAD1, kL0, kL1
+	op := opSeal
+	if open {
+		op = opOpen
+	}
+	switch {
+	case nl == 4 && a.v.words == 8:
+		aegis128LanesVAES512(op, &j)
+	case nl == 4:
+		aegis256LanesVAES512(op, &j)
+	case a.v.words == 8:
+		aegis128LanesVAES256(op, &j)
+	default:
+		aegis256LanesVAES256(op, &j)
+	}
+	if nl == 2 && g.Shape.Part {
+		// The partial blocks' output, from the copies.
+		for l := range g.N {
+			m := &msgs[g.Msgs[l]]
+			n := len(m.Out)
+			if !open {
+				n -= a.tagSize
+			}
+			rest := n & (r - 1)
+			copy(m.Out[n-rest:n], j.last[l][:rest])
+		}
+	}
+	if !open {
+		return true
+	}
+	ok = true
+	for l := range g.N {
+		m := &msgs[g.Msgs[l]]
+		m.OK = tagMatches(&tags[l], m.In[len(m.In)-a.tagSize:])
+		if !m.OK {
+			clear(m.Out)
+			ok = false
+		}
+	}
+	return ok
+}

@@ -1,0 +1,134 @@
+package batchutil
+
+import (
+	"crypto/cipher"
+
+	"github.com/faelabs/fae/batch"
+)
+
+// The batch kernels of AEGIS and ROCCA-S run several messages side by side,
+// one per 128-bit lane of a register, each with its own nonce, associated
+// data, message and tag, block by block in lockstep: the messages of one
+// kernel call must have the same shape.
+
+// A Shape is what the messages of one lane kernel call share: whole blocks
+// of associated data and of message, and whether each ends in a partial
+// block.
+type Shape struct {
+	ADBlocks, Blocks int
+	ADPart, Part     bool
+}
+
+// MaxLanes is the most messages a lane kernel runs at once.
+const MaxLanes = 4
+
+// A Group is up to MaxLanes messages of one shape.
+type Group struct {
+	Shape Shape
+	Msgs  [MaxLanes]int // indexes in the batch
+	N     int
+}
+
+// maxGroups bounds the shapes that wait at once: a batch of one size uses
+// one group, a mix of sizes several.
+const maxGroups = 8
+
+// Lanes groups a checked batch by shape, with blocks of 1<<shift bytes,
+// into groups of up to lanes messages, for a lane kernel: Next returns each
+// group to run when it fills, when a new shape finds every group taken (the
+// first then runs), and at the end. To open, a message is In less the tag,
+// and messages shorter than the tag fail on the way (their Out is empty;
+// Failed says so). The groups stay in the Lanes, so that the caller runs
+// them without copying them or moving them to the heap.
+type Lanes struct {
+	msgs                  []batch.Message
+	lanes, shift, tagSize int
+	open                  bool
+	Failed                bool
+	gs                    [maxGroups]Group
+	ng                    int
+	next                  int // the next message to place
+	ran                   int // the group Next returned last, freed by the next call; -1 if none
+}
+
+// Init starts q on msgs.
+func (q *Lanes) Init(msgs []batch.Message, lanes, shift, tagSize int, open bool) {
+	q.msgs, q.lanes, q.shift, q.tagSize, q.open = msgs, lanes, shift, tagSize, open
+	q.ran = -1
+}
+
+// Next returns the next group to run, or nil when all have run.
+func (q *Lanes) Next() *Group {
+	if q.ran >= 0 {
+		q.ng--
+		q.gs[q.ran] = q.gs[q.ng]
+		q.ran = -1
+	}
+	mask := 1<<q.shift - 1
+	for ; q.next < len(q.msgs); q.next++ {
+		m := &q.msgs[q.next]
+		n := len(m.In)
+		if q.open {
+			if n < q.tagSize {
+				m.OK, q.Failed = false, true
+				continue
+			}
+			n -= q.tagSize
+		}
+		sh := Shape{len(m.AD) >> q.shift, n >> q.shift, len(m.AD)&mask != 0, n&mask != 0}
+		g := 0
+		for g < q.ng && q.gs[g].Shape != sh {
+			g++
+		}
+		if g == q.ng {
+			if q.ng == maxGroups {
+				// The message waits for the first group to run.
+				q.ran = 0
+				return &q.gs[0]
+			}
+			q.ng++
+			q.gs[g] = Group{Shape: sh}
+		}
+		gr := &q.gs[g]
+		gr.Msgs[gr.N] = q.next
+		if gr.N++; gr.N == q.lanes {
+			q.next++
+			q.ran = g
+			return gr
+		}
+	}
+	if q.ng == 0 {
+		return nil
+	}
+	q.ran = q.ng - 1
+	return &q.gs[q.ran]
+}
+
+// RunOne seals (or opens) message i of msgs alone with a, and reports
+// whether it authenticated: a group of one.
+func RunOne(a cipher.AEAD, msgs []batch.Message, i int, open bool) bool {
+	m := &msgs[i]
+	if !open {
+		a.Seal(m.Out[:0], m.Nonce, m.In, m.AD)
+		return true
+	}
+	_, err := a.Open(m.Out[:0], m.Nonce, m.In, m.AD)
+	m.OK = err == nil
+	return m.OK
+}
+
+// First returns &b[0], or nil for an empty b: a lane kernel's pointer to a
+// buffer it does not read.
+func First(b []byte) *byte {
+	if len(b) == 0 {
+		return nil
+	}
+	return &b[0]
+}
+
+// LaneMasks returns the byte masks of the first n < 32 bytes of lane l's
+// block in its 16-byte halves, at bits 16l to 16l+15 of each: the form lane
+// kernels load partial blocks through.
+func LaneMasks(l, n int) (m0, m1 uint64) {
+	return (1<<min(n, 16) - 1) << (16 * l), (1<<max(n-16, 0) - 1) << (16 * l)
+}

@@ -1,0 +1,416 @@
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// lanesVAES512 seals (op 0) or opens (op 1) four messages at once, one per
+// 128-bit lane of the zmm registers, each with its own nonce, associated
+// data, message and tag. The messages have the same shape: as many whole
+// blocks of associated data (adN) and of message (n), and each a partial
+// last block of either or not, whose lengths may differ (the masks kAD and
+// kLast). Its job is the Go side's laneJob; a lane's blocks are contiguous
+// at its ad, src and dst, its partial blocks after its whole ones. Each
+// lane's tag goes to its tags pointer (open compares them on the Go side).
+// Every lane's block is loaded before any lane's output is stored, so two
+// lanes may run the same message in place.
+//
+// A round writes the new state into the other of two banks of registers;
+// its six AES rounds and the keystream's two are independent, and on zmm
+// they are bound by the AES units' throughput, not by the chain from round
+// to round that bounds one message in xmm.
+
+// The offsets of laneJob's fields; TestLaneJobLayout checks them.
+const (
+	jlKey   = 0
+	jlNonce = 8
+	jlAD    = 40
+	jlSrc   = 72
+	jlDst   = 104
+	jlTags  = 136
+	jlADN   = 168
+	jlN     = 176
+	jlKAD   = 184
+	jlKLast = 200
+	jlADLen = 216 // each lane's LE128 of the associated data's bit length
+	jlMLen  = 280 // and of the message's
+)
+
+var (
+	lJob  = RBX
+	lOp   = RAX
+	lI    = RCX // the offset of the current block in every lane
+	lN    = R8  // blocks left
+	lTmp  = R13
+	lSrc  = []GPPhysical{RSI, RDI, RDX, R9}
+	lDst  = []GPPhysical{R10, R11, R12, R14}
+	zmm32 = []VecPhysical{Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7, Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15,
+		Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23, Z24, Z25, Z26, Z27, Z28, Z29, Z30, Z31}
+)
+
+// lanes is a batch kernel being generated: lanesVAES512, or with VEX
+// encodings lanesVAES256.
+type lanes struct {
+	name                       string
+	evex                       bool
+	s, nx                      []VecPhysical // the state's bank and the other
+	m0, m1, o0, o1, t0, t1, x0 VecPhysical
+	k0, k1, z0, z1             VecPhysical
+}
+
+func lfield(f int) Mem { return Mem{Base: lJob, Disp: f} }
+
+func (k *lanes) label(l string) LabelRef { return LabelRef(k.name + "_" + l) }
+
+// here places label l.
+func (k *lanes) here(l string) { Label(k.name + "_" + l) }
+
+// nl is the number of lanes: 4 in zmm, 2 in ymm.
+func (k *lanes) nl() int {
+	if k.evex {
+		return 4
+	}
+	return 2
+}
+
+func (k *lanes) xor(a, b Op, d VecPhysical) {
+	if k.evex {
+		VPXORD(a, b, d)
+	} else {
+		VPXOR(a, b, d)
+	}
+}
+
+func (k *lanes) mov(a, b VecPhysical) {
+	if k.evex {
+		VMOVDQA64(a, b)
+	} else {
+		VMOVDQA(a, b)
+	}
+}
+
+// lanesKernel emits k; z is Z0 || Z1, or for VEX Z0 || Z0 || Z1 || Z1.
+func lanesKernel(k *lanes, z Mem) {
+	TEXT(k.name, NOSPLIT, "func(op int, j *byte)")
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s seals (op 0) or opens (op 1) the %d messages of j.", k.name, k.nl()))
+	Load(Param("op"), lOp)
+	Load(Param("j"), lJob)
+
+	// Init. With AVX-512 the key and the constants take registers of their
+	// own; with VEX the key halves take m0 and m1 until the key is added
+	// in, and the constants are memory operands.
+	MOVQ(lfield(jlKey), lTmp)
+	var k0, k1 VecPhysical
+	var z0, z1 Op
+	if k.evex {
+		k0, k1, z0, z1 = k.k0, k.k1, k.z0, k.z1
+		VBROADCASTI32X4(Mem{Base: lTmp}, k0)
+		VBROADCASTI32X4(Mem{Base: lTmp, Disp: 16}, k1)
+		VBROADCASTI32X4(z, k.z0)
+		VBROADCASTI32X4(z.Offset(16), k.z1)
+	} else {
+		k0, k1, z0, z1 = k.m0, k.m1, z, z.Offset(32)
+		VBROADCASTI128(Mem{Base: lTmp}, k0)
+		VBROADCASTI128(Mem{Base: lTmp, Disp: 16}, k1)
+	}
+	s := k.s
+	for l := range k.nl() {
+		MOVQ(lfield(jlNonce+8*l), lTmp)
+		k.insert(l, Mem{Base: lTmp}, s[1])
+	}
+	k.mov(k1, s[0])
+	k.set(z0, s[2])
+	k.mov(k0, s[3])
+	k.set(z1, s[4])
+	k.xor(k1, s[1], s[5])
+	k.xor(s[6], s[6], s[6])
+	MOVQ(U32(8), lN)
+	k.here("init")
+	for range 2 {
+		k.round(z0, z1)
+	}
+	DECQ(lN)
+	JNZ(k.label("init"))
+	for i, key := range []VecPhysical{k0, k0, k1, k0, k0, k1, k1} {
+		k.xor(key, k.s[i], k.s[i])
+	}
+
+	// Associated data.
+	k.lanePtrs(jlAD, lSrc)
+	XORQ(lI, lI)
+	MOVQ(lfield(jlADN), lN)
+	TESTQ(lN, lN)
+	JZ(k.label("adLast"))
+	k.loop("ad", func() {
+		k.gather(k.m0, k.m1)
+		k.round(k.m0, k.m1)
+	})
+	k.here("adLast")
+	CMPQ(lfield(jlKAD), U8(0))
+	JE(k.label("text"))
+	k.once(func() {
+		if k.evex {
+			k.gatherMasked(jlKAD, k.m0, k.m1)
+		} else {
+			VMOVDQU(lfield(jlADLast), k.m0)
+			VMOVDQU(lfield(jlADLast+32), k.m1)
+		}
+		k.round(k.m0, k.m1)
+	})
+
+	// Message.
+	k.here("text")
+	k.lanePtrs(jlSrc, lSrc)
+	k.lanePtrs(jlDst, lDst)
+	XORQ(lI, lI)
+	MOVQ(lfield(jlN), lN)
+	TESTQ(lOp, lOp)
+	JNZ(k.label("open"))
+	text := k.text
+	if !k.evex {
+		text = k.textVEX
+	}
+	text(false)
+	JMP(k.label("final"))
+	k.here("open")
+	text(true)
+
+	// Finalization and tags.
+	k.here("final")
+	var x0, x1 Op = lfield(jlADLen), lfield(jlMLen)
+	if k.evex {
+		VMOVDQU64(x0, k.t0)
+		VMOVDQU64(x1, k.t1)
+		x0, x1 = k.t0, k.t1
+	}
+	MOVQ(U32(8), lN)
+	k.here("finalLoop")
+	for range 2 {
+		k.round(x0, x1)
+	}
+	DECQ(lN)
+	JNZ(k.label("finalLoop"))
+	s = k.s
+	t0, t1 := k.o0, k.o1
+	if k.evex {
+		VPXORD(s[0], s[1], t0)
+		VPTERNLOGD(U8(0x96), s[2], s[3], t0)
+	} else {
+		t0, t1 = k.nx[0], k.nx[1]
+		VPXOR(s[0], s[1], t0)
+		VPXOR(s[2], t0, t0)
+		VPXOR(s[3], t0, t0)
+	}
+	k.xor(s[4], s[5], t1)
+	k.xor(s[6], t1, t1)
+	for l := range k.nl() {
+		MOVQ(lfield(jlTags+8*l), lTmp)
+		k.extract(l, t0, Mem{Base: lTmp})
+		k.extract(l, t1, Mem{Base: lTmp, Disp: 16})
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// set sets r to x, a register or memory.
+func (k *lanes) set(x Op, r VecPhysical) {
+	if m, ok := x.(Mem); ok {
+		VMOVDQU(m, r)
+		return
+	}
+	k.mov(x.(VecPhysical), r)
+}
+
+// round is R(S, x0, x1) into the other bank, which then becomes the
+// state's.
+func (k *lanes) round(x0, x1 Op) {
+	s, n := k.s, k.nx
+	VAESENC(x0, s[0], n[1])
+	VAESENC(s[0], s[1], n[2])
+	VAESENC(s[6], s[2], n[3])
+	VAESENC(x1, s[3], n[4])
+	VAESENC(s[3], s[4], n[5])
+	VAESENC(s[4], s[5], n[6])
+	k.xor(s[6], s[1], n[0])
+	k.s, k.nx = n, s
+}
+
+// keystream sets o0 and o1 to the keystream's AES rounds of the state:
+// AES(S3^S5, S0) and AES(S4^S6, S2).
+func (k *lanes) keystream() {
+	s := k.s
+	VPXORD(s[3], s[5], k.o0)
+	VPXORD(s[4], s[6], k.o1)
+	VAESENC(s[0], k.o0, k.o0)
+	VAESENC(s[2], k.o1, k.o1)
+}
+
+// text emits the encryption (decryption) of the n whole blocks of every
+// lane and of the partial last blocks if kLast is not zero.
+func (k *lanes) text(open bool) {
+	name := "enc"
+	if open {
+		name = "dec"
+	}
+	TESTQ(lN, lN)
+	JZ(k.label(name + "Last"))
+	k.loop(name, func() {
+		k.gather(k.m0, k.m1)
+		k.keystream()
+		VPXORD(k.m0, k.o0, k.o0)
+		VPXORD(k.m1, k.o1, k.o1)
+		k.scatter(k.o0, 0)
+		k.scatter(k.o1, 1)
+		if open {
+			k.round(k.o0, k.o1)
+		} else {
+			k.round(k.m0, k.m1)
+		}
+	})
+	k.here(name + "Last")
+	CMPQ(lfield(jlKLast), U8(0))
+	JE(k.label(name + "Done"))
+	k.once(func() {
+		k.gatherMasked(jlKLast, k.m0, k.m1)
+		k.keystream()
+		VPXORD(k.m0, k.o0, k.o0)
+		VPXORD(k.m1, k.o1, k.o1)
+		if open {
+			// The plaintext, zeroed past each lane's end, is absorbed.
+			for i, o := range []VecPhysical{k.o0, k.o1} {
+				KMOVQ(lfield(jlKLast+8*i), K3)
+				VMOVDQU8_Z(o, K3, o)
+			}
+		}
+		k.scatterMasked(jlKLast, k.o0, 0)
+		k.scatterMasked(jlKLast, k.o1, 1)
+		if open {
+			k.round(k.o0, k.o1)
+		} else {
+			k.round(k.m0, k.m1)
+		}
+	})
+	k.here(name + "Done")
+}
+
+// loop emits a loop that runs body, one block, lN >= 1 times, stepping lI.
+// It runs body in pairs, an odd one first, so that the state ends in the
+// bank it started in.
+func (k *lanes) loop(name string, body func()) {
+	step := func() {
+		body()
+		ADDQ(U8(32), lI)
+	}
+	TESTQ(U32(1), lN)
+	JZ(k.label(name + "Loop"))
+	k.once(step)
+	DECQ(lN)
+	JZ(k.label(name + "End"))
+	k.here(name + "Loop")
+	step()
+	step()
+	SUBQ(U8(2), lN)
+	JNZ(k.label(name + "Loop"))
+	k.here(name + "End")
+}
+
+// once emits body, one round, and moves the state back to the bank it
+// started in, where the code that follows expects it.
+func (k *lanes) once(body func()) {
+	body()
+	for j := range k.s {
+		k.mov(k.s[j], k.nx[j])
+	}
+	k.s, k.nx = k.nx, k.s
+}
+
+// lanePtrs loads the lane pointers at job field f into regs.
+func (k *lanes) lanePtrs(f int, regs []GPPhysical) {
+	for l, r := range regs[:k.nl()] {
+		MOVQ(lfield(f+8*l), r)
+	}
+}
+
+// laneMem returns half i of the current block of lane l at regs.
+func laneMem(regs []GPPhysical, l, i int) Mem {
+	return Mem{Base: regs[l], Index: lI, Scale: 1, Disp: 16 * i}
+}
+
+// insert loads the 16 bytes at m into lane l of r, the first zeroing the
+// others.
+func (k *lanes) insert(l int, m Mem, r VecPhysical) {
+	switch {
+	case l == 0 && k.evex:
+		VMOVDQU64(m, r.AsX())
+	case l == 0:
+		VMOVDQU(m, r.AsX())
+	case k.evex:
+		VINSERTI32X4(U8(l), m, r, r)
+	default:
+		VINSERTI128(U8(l), m, r, r)
+	}
+}
+
+// extract stores lane l of r to m.
+func (k *lanes) extract(l int, r VecPhysical, m Mem) {
+	switch {
+	case l == 0 && k.evex:
+		VMOVDQU64(r.AsX(), m)
+	case l == 0:
+		VMOVDQU(r.AsX(), m)
+	case k.evex:
+		VEXTRACTI32X4(U8(l), r, m)
+	default:
+		VEXTRACTI128(U8(l), r, m)
+	}
+}
+
+// gather loads the current block of every lane, its halves into r0 and r1.
+func (k *lanes) gather(r0, r1 VecPhysical) {
+	for i, r := range []VecPhysical{r0, r1} {
+		for l := range k.nl() {
+			k.insert(l, laneMem(lSrc, l, i), r)
+		}
+	}
+}
+
+// scatter stores half i of every lane's output block, in r.
+func (k *lanes) scatter(r VecPhysical, i int) {
+	for l := range k.nl() {
+		k.extract(l, r, laneMem(lDst, l, i))
+	}
+}
+
+// gatherMasked is gather for the partial blocks, with the masks at job
+// field f: bits 16l to 16l+15 of the mask of a half mark lane l's bytes.
+// Masked-off bytes are not read and load as zeros.
+func (k *lanes) gatherMasked(f int, r0, r1 VecPhysical) {
+	x := k.x0.AsX()
+	for i, r := range []VecPhysical{r0, r1} {
+		KMOVQ(lfield(f+8*i), K1)
+		VMOVDQU8_Z(laneMem(lSrc, 0, i), K1, r.AsX())
+		for l := 1; l < 4; l++ {
+			KSHIFTRQ(U8(16*l), K1, K2)
+			VMOVDQU8_Z(laneMem(lSrc, l, i), K2, x)
+			VINSERTI32X4(U8(l), x, r, r)
+		}
+	}
+}
+
+// scatterMasked stores the bytes of half i of every lane's output block,
+// in r, that the masks at job field f mark.
+func (k *lanes) scatterMasked(f int, r VecPhysical, i int) {
+	x := k.x0.AsX()
+	KMOVQ(lfield(f+8*i), K1)
+	VMOVDQU8(r.AsX(), K1, laneMem(lDst, 0, i))
+	for l := 1; l < 4; l++ {
+		KSHIFTRQ(U8(16*l), K1, K2)
+		VEXTRACTI32X4(U8(l), r, x)
+		VMOVDQU8(x, K2, laneMem(lDst, l, i))
+	}
+}

@@ -1,0 +1,16 @@
+package rocca
+
+import (
+	"testing"
+
+	"github.com/faelabs/fae/internal/aeadtest"
+)
+
+// TestBatchLanes runs the lane kernels' suite on every path.
+func TestBatchLanes(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
+		key := make([]byte, KeySize)
+		key[0] = 0x1a
+		aeadtest.TestBatchLanes(t, aeadtest.MustBatch(New(key)), blockSize)
+	})
+}
