@@ -71,7 +71,7 @@ const (
 	numLanes = 16
 	// maxSteps bounds the steps between two passes of a kernel's
 	// scheduler, and so the scratch that lanes without output write to.
-	maxSteps = 128
+	maxSteps = 160
 	// staggerMin is the length from which the lanes of a call start in
 	// four groups 0, 4, 8 and 12 steps apart: then the lines a step stores
 	// to lie in four cache sets even where the messages' outputs are
@@ -85,8 +85,15 @@ const (
 // messages down.
 var lengthClasses = [...]int{2048, 1024, 256, 0}
 
-// The scratch holds B_0 and A_0 of up to 64 jobs before a kernel call.
-const _ = uint(maxSteps - 2*64)
+const (
+	// maxIdleJobs is the most idle jobs of a staggered start, and maxJobs
+	// the most jobs of a kernel call: 64 messages and those.
+	maxIdleJobs = numLanes - numLanes/4
+	maxJobs     = 64 + maxIdleJobs
+)
+
+// The scratch holds B_0 and A_0 of up to maxJobs jobs before a kernel call.
+const _ = uint(maxSteps - 2*maxJobs)
 
 // lanes is what the kernels read and write; _asm/batch.go has its offsets.
 type lanes struct {
@@ -164,8 +171,8 @@ func (a *AEAD) openBatch(msgs []batch.Message) bool {
 
 // runBatch seals or opens msgs, which have been checked, on the kernel of
 // nl lanes, with room for as many jobs per kernel call as a short batch
-// needs, up to 64: the jobs stay on the stack, which Go zeroes on each
-// call.
+// needs, up to maxJobs (64 messages and the idle jobs of a staggered
+// start): the jobs stay on the stack, which Go zeroes on each call.
 func (a *AEAD) runBatch(msgs []batch.Message, nl int, open bool) bool {
 	switch n := len(msgs); {
 	case n <= 4:
@@ -173,14 +180,14 @@ func (a *AEAD) runBatch(msgs []batch.Message, nl int, open bool) bool {
 	case n <= 16:
 		return runLanes[[16]job](a, msgs, nl, open)
 	case n <= 32:
-		return runLanes[[32]job](a, msgs, nl, open)
+		return runLanes[[32 + maxIdleJobs]job](a, msgs, nl, open)
 	}
-	return runLanes[[64]job](a, msgs, nl, open)
+	return runLanes[[maxJobs]job](a, msgs, nl, open)
 }
 
 // runLanes seals or opens msgs, len(J) jobs a kernel call. Open fails the
 // messages too short or too long for a tag and a length field on the way.
-func runLanes[J [4]job | [16]job | [32]job | [64]job](a *AEAD, msgs []batch.Message, nl int, open bool) (allOK bool) {
+func runLanes[J [4]job | [16]job | [32 + maxIdleJobs]job | [maxJobs]job](a *AEAD, msgs []batch.Message, nl int, open bool) (allOK bool) {
 	var (
 		l    lanes
 		jobs J
@@ -192,12 +199,12 @@ func runLanes[J [4]job | [16]job | [32]job | [64]job](a *AEAD, msgs []batch.Mess
 		n := min(len(msgs)-i, len(jobs))
 		stagger := n >= 2*nl && len(msgs[i].In) >= staggerMin
 		if stagger {
-			n = min(n, len(jobs)-nl+nl/4) // room for the idle jobs
+			n = min(n, len(jobs)-(nl-nl/4)) // room for the idle jobs
 		}
 		// The call's messages become jobs longest first, roughly: lanes
 		// that take the last jobs then end close together, not one long
 		// message running on while the other lanes idle.
-		var order [64]int32
+		var order [maxJobs]int32
 		c := 0
 		for b, lo := range lengthClasses {
 			for x := range n {

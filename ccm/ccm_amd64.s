@@ -737,7 +737,7 @@ open14_last:
 	VMOVDQU     X2, (DX)
 	RET
 
-// func sealBatchVAES512(nr int, rk *[240]byte, l *[3600]byte)
+// func sealBatchVAES512(nr int, rk *[240]byte, l *[4112]byte)
 // Requires: AVX, AVX512BW, AVX512F, CMOV, VAES
 TEXT ·sealBatchVAES512(SB), NOSPLIT, $0-24
 	MOVQ            nr+0(FP), AX
@@ -833,7 +833,7 @@ sealBatchVAES51210_next:
 	JB        sealBatchVAES51210_lane
 	CMPQ      R9, $-1
 	JE        sealBatchVAES51210_done
-	MOVQ      $0x00000080, DX
+	MOVQ      $0x000000a0, DX
 	CMPQ      R9, DX
 	CMOVQCS   R9, DX
 	MOVQ      DX, R10
@@ -1128,7 +1128,7 @@ sealBatchVAES51212_next:
 	JB        sealBatchVAES51212_lane
 	CMPQ      R9, $-1
 	JE        sealBatchVAES51212_done
-	MOVQ      $0x00000080, DX
+	MOVQ      $0x000000a0, DX
 	CMPQ      R9, DX
 	CMOVQCS   R9, DX
 	MOVQ      DX, R10
@@ -1441,7 +1441,7 @@ sealBatchVAES51214_next:
 	JB        sealBatchVAES51214_lane
 	CMPQ      R9, $-1
 	JE        sealBatchVAES51214_done
-	MOVQ      $0x00000080, DX
+	MOVQ      $0x000000a0, DX
 	CMPQ      R9, DX
 	CMOVQCS   R9, DX
 	MOVQ      DX, R10
@@ -1679,7 +1679,7 @@ sealBatchVAES51214_done:
 	VZEROUPPER
 	RET
 
-// func openBatchVAES512(nr int, rk *[240]byte, l *[3600]byte)
+// func openBatchVAES512(nr int, rk *[240]byte, l *[4112]byte)
 // Requires: AVX, AVX512BW, AVX512F, CMOV, VAES
 TEXT ·openBatchVAES512(SB), NOSPLIT, $0-24
 	MOVQ            nr+0(FP), AX
@@ -1775,7 +1775,7 @@ openBatchVAES51210_next:
 	JB          openBatchVAES51210_lane
 	CMPQ        R9, $-1
 	JE          openBatchVAES51210_done
-	MOVQ        $0x00000080, DX
+	MOVQ        $0x000000a0, DX
 	CMPQ        R9, DX
 	CMOVQCS     R9, DX
 	MOVQ        DX, R10
@@ -2130,7 +2130,7 @@ openBatchVAES51212_next:
 	JB          openBatchVAES51212_lane
 	CMPQ        R9, $-1
 	JE          openBatchVAES51212_done
-	MOVQ        $0x00000080, DX
+	MOVQ        $0x000000a0, DX
 	CMPQ        R9, DX
 	CMOVQCS     R9, DX
 	MOVQ        DX, R10
@@ -2511,7 +2511,7 @@ openBatchVAES51214_next:
 	JB          openBatchVAES51214_lane
 	CMPQ        R9, $-1
 	JE          openBatchVAES51214_done
-	MOVQ        $0x00000080, DX
+	MOVQ        $0x000000a0, DX
 	CMPQ        R9, DX
 	CMOVQCS     R9, DX
 	MOVQ        DX, R10
@@ -2825,7 +2825,7 @@ openBatchVAES51214_done:
 	VZEROUPPER
 	RET
 
-// func sealBatchVAES256(nr int, rk *[240]byte, l *[3600]byte)
+// func sealBatchVAES256(nr int, rk *[240]byte, l *[4112]byte)
 // Requires: AVX, AVX2, CMOV, VAES
 TEXT ·sealBatchVAES256(SB), NOSPLIT, $480-24
 	MOVQ           nr+0(FP), AX
@@ -2939,7 +2939,7 @@ sealBatchVAES25610_next:
 	JB      sealBatchVAES25610_lane
 	CMPQ    R9, $-1
 	JE      sealBatchVAES25610_done
-	MOVQ    $0x00000080, DX
+	MOVQ    $0x000000a0, DX
 	CMPQ    R9, DX
 	CMOVQCS R9, DX
 	MOVQ    DX, R10
@@ -3193,7 +3193,7 @@ sealBatchVAES25612_next:
 	JB      sealBatchVAES25612_lane
 	CMPQ    R9, $-1
 	JE      sealBatchVAES25612_done
-	MOVQ    $0x00000080, DX
+	MOVQ    $0x000000a0, DX
 	CMPQ    R9, DX
 	CMOVQCS R9, DX
 	MOVQ    DX, R10
@@ -3463,7 +3463,7 @@ sealBatchVAES25614_next:
 	JB      sealBatchVAES25614_lane
 	CMPQ    R9, $-1
 	JE      sealBatchVAES25614_done
-	MOVQ    $0x00000080, DX
+	MOVQ    $0x000000a0, DX
 	CMPQ    R9, DX
 	CMOVQCS R9, DX
 	MOVQ    DX, R10
@@ -3673,7 +3673,7 @@ sealBatchVAES25614_done:
 	VZEROUPPER
 	RET
 
-// func openBatchVAES256(nr int, rk *[240]byte, l *[3600]byte)
+// func openBatchVAES256(nr int, rk *[240]byte, l *[4112]byte)
 // Requires: AVX, AVX2, CMOV, VAES
 TEXT ·openBatchVAES256(SB), NOSPLIT, $480-24
 	MOVQ           nr+0(FP), AX
@@ -3787,7 +3787,7 @@ openBatchVAES25610_next:
 	JB          openBatchVAES25610_lane
 	CMPQ        R9, $-1
 	JE          openBatchVAES25610_done
-	MOVQ        $0x00000080, DX
+	MOVQ        $0x000000a0, DX
 	CMPQ        R9, DX
 	CMOVQCS     R9, DX
 	MOVQ        DX, R10
@@ -4109,7 +4109,7 @@ openBatchVAES25612_next:
 	JB          openBatchVAES25612_lane
 	CMPQ        R9, $-1
 	JE          openBatchVAES25612_done
-	MOVQ        $0x00000080, DX
+	MOVQ        $0x000000a0, DX
 	CMPQ        R9, DX
 	CMOVQCS     R9, DX
 	MOVQ        DX, R10
@@ -4455,7 +4455,7 @@ openBatchVAES25614_next:
 	JB          openBatchVAES25614_lane
 	CMPQ        R9, $-1
 	JE          openBatchVAES25614_done
-	MOVQ        $0x00000080, DX
+	MOVQ        $0x000000a0, DX
 	CMPQ        R9, DX
 	CMOVQCS     R9, DX
 	MOVQ        DX, R10
@@ -4749,7 +4749,7 @@ openBatchVAES25614_done:
 	VZEROUPPER
 	RET
 
-// func sealBatchAVX(nr int, rk *[240]byte, l *[3600]byte)
+// func sealBatchAVX(nr int, rk *[240]byte, l *[4112]byte)
 // Requires: AES, AVX, CMOV
 TEXT ·sealBatchAVX(SB), NOSPLIT, $0-24
 	MOVQ   nr+0(FP), AX
@@ -4833,7 +4833,7 @@ sealBatchAVX10_next:
 	JB      sealBatchAVX10_lane
 	CMPQ    R9, $-1
 	JE      sealBatchAVX10_done
-	MOVQ    $0x00000080, DX
+	MOVQ    $0x000000a0, DX
 	CMPQ    R9, DX
 	CMOVQCS R9, DX
 	MOVQ    DX, R10
@@ -5071,7 +5071,7 @@ sealBatchAVX12_next:
 	JB      sealBatchAVX12_lane
 	CMPQ    R9, $-1
 	JE      sealBatchAVX12_done
-	MOVQ    $0x00000080, DX
+	MOVQ    $0x000000a0, DX
 	CMPQ    R9, DX
 	CMOVQCS R9, DX
 	MOVQ    DX, R10
@@ -5325,7 +5325,7 @@ sealBatchAVX14_next:
 	JB      sealBatchAVX14_lane
 	CMPQ    R9, $-1
 	JE      sealBatchAVX14_done
-	MOVQ    $0x00000080, DX
+	MOVQ    $0x000000a0, DX
 	CMPQ    R9, DX
 	CMOVQCS R9, DX
 	MOVQ    DX, R10
@@ -5519,7 +5519,7 @@ sealBatchAVX14_done:
 	VZEROUPPER
 	RET
 
-// func openBatchAVX(nr int, rk *[240]byte, l *[3600]byte)
+// func openBatchAVX(nr int, rk *[240]byte, l *[4112]byte)
 // Requires: AES, AVX, CMOV
 TEXT ·openBatchAVX(SB), NOSPLIT, $0-24
 	MOVQ   nr+0(FP), AX
@@ -5603,7 +5603,7 @@ openBatchAVX10_next:
 	JB          openBatchAVX10_lane
 	CMPQ        R9, $-1
 	JE          openBatchAVX10_done
-	MOVQ        $0x00000080, DX
+	MOVQ        $0x000000a0, DX
 	CMPQ        R9, DX
 	CMOVQCS     R9, DX
 	MOVQ        DX, R10
@@ -5909,7 +5909,7 @@ openBatchAVX12_next:
 	JB          openBatchAVX12_lane
 	CMPQ        R9, $-1
 	JE          openBatchAVX12_done
-	MOVQ        $0x00000080, DX
+	MOVQ        $0x000000a0, DX
 	CMPQ        R9, DX
 	CMOVQCS     R9, DX
 	MOVQ        DX, R10
@@ -6239,7 +6239,7 @@ openBatchAVX14_next:
 	JB          openBatchAVX14_lane
 	CMPQ        R9, $-1
 	JE          openBatchAVX14_done
-	MOVQ        $0x00000080, DX
+	MOVQ        $0x000000a0, DX
 	CMPQ        R9, DX
 	CMOVQCS     R9, DX
 	MOVQ        DX, R10

@@ -65,7 +65,7 @@ const (
 	jobTag  = 528
 	jobSize = 560
 
-	maxSteps = 128
+	maxSteps = 160
 )
 
 var (
@@ -114,7 +114,7 @@ func batchData() {
 
 // batchTEXT starts a batch kernel and loads its arguments.
 func batchTEXT(name string) {
-	TEXT(name, NOSPLIT, "func(nr int, rk *[240]byte, l *[3600]byte)")
+	TEXT(name, NOSPLIT, "func(nr int, rk *[240]byte, l *[4112]byte)")
 	Pragma("noescape")
 	Load(Param("nr"), nr)
 	Load(Param("rk"), rk)
