@@ -5,6 +5,7 @@ package ccm
 import (
 	"crypto/subtle"
 	"encoding/binary"
+	"unsafe"
 
 	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/internal/batchutil"
@@ -73,11 +74,13 @@ const (
 	// scheduler, and so the scratch that lanes without output write to.
 	maxSteps = 160
 	// staggerMin is the length from which the lanes of a call start in
-	// four groups 0, 4, 8 and 12 steps apart: then the lines a step stores
-	// to lie in four cache sets even where the messages' outputs are
-	// aligned alike (as 4 KiB-aligned buffers are), not 16 lines in one
-	// set that evict each other between their blocks, which halves the
-	// speed of long messages. For shorter ones the idle steps cost more.
+	// four groups 0, 4, 8 and 12 steps apart where the messages' outputs
+	// are aligned alike (as 4 KiB-aligned buffers are; see crowded): then
+	// the lines a step stores to lie in four cache sets, not 16 lines in
+	// one set that evict each other between their blocks, which halves the
+	// speed of long messages. For shorter ones the idle steps cost more;
+	// and where the outputs lie apart, staggered lanes only add 4K
+	// aliasing between one lane's stores and another's loads.
 	staggerMin = 2048
 )
 
@@ -197,7 +200,7 @@ func runLanes[J [4]job | [16]job | [32 + maxIdleJobs]job | [maxJobs]job](a *AEAD
 	allOK = true
 	for i := 0; i < len(msgs); {
 		n := min(len(msgs)-i, len(jobs))
-		stagger := n >= 2*nl && len(msgs[i].In) >= staggerMin
+		stagger := n >= 2*nl && len(msgs[i].In) >= staggerMin && crowded(msgs[i:i+nl])
 		if stagger {
 			n = min(n, len(jobs)-(nl-nl/4)) // room for the idle jobs
 		}
@@ -286,6 +289,21 @@ func runLanes[J [4]job | [16]job | [32 + maxIdleJobs]job | [maxJobs]job](a *AEAD
 		}
 	}
 	return allOK
+}
+
+// crowded reports whether the outputs of more than a quarter of msgs start
+// in one cache set (of the 64 that addresses in a 4 KiB page fall in).
+func crowded(msgs []batch.Message) bool {
+	var sets [64]int
+	for i := range msgs {
+		if out := msgs[i].Out; len(out) > 0 {
+			s := uintptr(unsafe.Pointer(&out[0])) / 64 % 64
+			if sets[s]++; sets[s] > len(msgs)/4 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // format makes j the job of a message of text, with nonce and associated
