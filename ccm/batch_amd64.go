@@ -5,36 +5,35 @@ package ccm
 import (
 	"crypto/subtle"
 	"encoding/binary"
+	"unsafe"
 
 	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/internal/batchutil"
 	"github.com/faelabs/fae/internal/cpu"
 	"github.com/faelabs/fae/internal/impl"
-	"github.com/faelabs/fae/internal/words"
 )
 
-// The batch kernels (ccm_amd64.s, see _asm/batch.go) run n >= 1 steps of
-// the first 16 (VAES512), 8 (VAES256) or 4 (AVX) lanes of l: each lane MACs
-// and encrypts (or decrypts) one block at src+16i and writes it to dst+16i
-// in step i.
+// The batch kernels (ccm_amd64.s, see _asm/batch.go) seal or open the
+// l.njobs jobs from l.jobs on the first 16 (VAES512), 8 (VAES256) or 4 (AVX)
+// lanes of l, which start and end idle.
 
 //go:noescape
-func sealBatchVAES512(nr int, rk *[240]byte, l *lanes, n int)
+func sealBatchVAES512(nr int, rk *[240]byte, l *lanes)
 
 //go:noescape
-func openBatchVAES512(nr int, rk *[240]byte, l *lanes, n int)
+func openBatchVAES512(nr int, rk *[240]byte, l *lanes)
 
 //go:noescape
-func sealBatchVAES256(nr int, rk *[240]byte, l *lanes, n int)
+func sealBatchVAES256(nr int, rk *[240]byte, l *lanes)
 
 //go:noescape
-func openBatchVAES256(nr int, rk *[240]byte, l *lanes, n int)
+func openBatchVAES256(nr int, rk *[240]byte, l *lanes)
 
 //go:noescape
-func sealBatchAVX(nr int, rk *[240]byte, l *lanes, n int)
+func sealBatchAVX(nr int, rk *[240]byte, l *lanes)
 
 //go:noescape
-func openBatchAVX(nr int, rk *[240]byte, l *lanes, n int)
+func openBatchAVX(nr int, rk *[240]byte, l *lanes)
 
 // useVAES512Batch, useVAES256Batch and useAVXBatch enable the batch
 // kernels on zmm, ymm and xmm registers.
@@ -50,9 +49,15 @@ func init() {
 	impl.Register("ccm", "avx-batch", &useAVXBatch)
 }
 
-// batchLanes returns the lanes of the widest batch kernel enabled, or 0.
-func batchLanes() int {
+// batchLanes returns the lanes of the batch kernel for n messages, or 0:
+// the widest enabled, or a narrower one that n fills, which runs a step in
+// about half the time (two AES units take xmm and ymm registers, one zmm).
+func batchLanes(n int) int {
 	switch {
+	case useAVXBatch && n <= 4:
+		return 4
+	case useVAES256Batch && n <= 8:
+		return 8
 	case useVAES512Batch:
 		return 16
 	case useVAES256Batch:
@@ -65,10 +70,33 @@ func batchLanes() int {
 
 const (
 	numLanes = 16
-	// maxSteps bounds the steps of one kernel call, and so the scratch
-	// that lanes without output write to.
-	maxSteps = 64
+	// maxSteps bounds the steps between two passes of a kernel's
+	// scheduler, and so the scratch that lanes without output write to.
+	maxSteps = 160
+	// staggerMin is the length from which the lanes of a call start in
+	// four groups 0, 4, 8 and 12 steps apart where the messages' outputs
+	// are aligned alike (as 4 KiB-aligned buffers are; see crowded): then
+	// the lines a step stores to lie in four cache sets, not 16 lines in
+	// one set that evict each other between their blocks, which halves the
+	// speed of long messages. For shorter ones the idle steps cost more;
+	// and where the outputs lie apart, staggered lanes only add 4K
+	// aliasing between one lane's stores and another's loads.
+	staggerMin = 2048
 )
+
+// lengthClasses order the jobs of a call, from the class of the longest
+// messages down.
+var lengthClasses = [...]int{2048, 1024, 256, 0}
+
+const (
+	// maxIdleJobs is the most idle jobs of a staggered start, and maxJobs
+	// the most jobs of a kernel call: 64 messages and those.
+	maxIdleJobs = numLanes - numLanes/4
+	maxJobs     = 64 + maxIdleJobs
+)
+
+// The scratch holds B_0 and A_0 of up to maxJobs jobs before a kernel call.
+const _ = uint(maxSteps - 2*maxJobs)
 
 // lanes is what the kernels read and write; _asm/batch.go has its offsets.
 type lanes struct {
@@ -77,261 +105,316 @@ type lanes struct {
 	mask [numLanes][blockSize]byte // open: which bytes of the output to MAC
 	src  [numLanes]*byte
 	dst  [numLanes]*byte
+	n    [numLanes]int  // blocks left in the lane's run
+	step [numLanes]int  // the run's step: -1 when dst advances, 0 on the scratch
+	cur  [numLanes]*run // the lane's run; nil when idle
+	job  [numLanes]*job // the lane's job
+	// The jobs not yet begun.
+	jobs  *job
+	njobs int
+	// The scratch, here rather than apart: a byte array of its own may lie
+	// at an odd address, where zeroing it and the kernels' accesses are
+	// slow.
+	scratch [maxSteps * blockSize]byte
 }
 
-// lane is the Go side of one lane: the message it holds and the run of
-// blocks it is in. A message runs through B_0 with the start of the
-// associated data, the rest of the associated data in place and its padded
-// final block, the message's whole blocks in place and its padded final
-// block. Runs not in place are in the lane's laneBuf, from its start.
-type lane struct {
-	msg      int // index in the batch; -1 when idle
-	stage    int
-	n        int    // blocks left in the run
-	src, dst []byte // the run left in place; dst nil for output nobody reads
-	pos      int    // the run left in the laneBuf when src is nil, from pos
-	ad, text []byte // the associated data and message bytes not yet run
-	out      []byte
-	s0       [blockSize]byte // E(A_0)
-	macOnly  uint64          // blocks run before the message's, from A_0 on
+// run is a run of n blocks that a lane MACs and encrypts (or decrypts) from
+// src to dst, dst advancing when step is -1, with counter block ctr first
+// and open's mask.
+type run struct {
+	src, dst  *byte
+	n, step   int
+	ctr, mask [blockSize]byte
 }
 
-// laneBuf holds the blocks a lane runs from and to outside the messages.
-// It stays apart from lane: a pointer into it stored through a pointer
-// would move it to the heap.
-type laneBuf struct{ in, out [3 * blockSize]byte }
+// job is one message for the kernels: the encoding of the associated
+// data's length with the start of the associated data, the rest of the
+// associated data in place and its padded final block, the message's whole
+// blocks in place and its padded final block, each a run if not empty; then
+// an empty run. The MAC starts at x0, E(B_0), and the kernel leaves the tag,
+// X ^ s0 with s0 = E(A_0), in tag.
+type job struct {
+	runs    [6]run
+	hdr     [4 * blockSize]byte
+	adTail  [blockSize]byte
+	tail    [blockSize]byte
+	tailOut [blockSize]byte
+	x0, s0  [blockSize]byte
+	tag     [blockSize]byte
+	msg     int // index in the batch; -1 for a job that only idles
+	tailLen int // bytes in tail
+}
 
-// run starts a run of n blocks of src to dst, or in the laneBuf when src is
-// nil.
-func (w *lane) run(src, dst []byte, n int) { w.src, w.dst, w.n, w.pos = src, dst, n, 0 }
+// jobRuns says which runs of a job read or write the job's own blocks or
+// the scratch, or -1 for none.
+type jobRuns struct{ hdr, ad, adTail, tail int }
 
 var allOnes = [blockSize]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
 
-const (
-	stageHdr = iota
-	stageAD
-	stageADTail
-	stageText
-	stageTextTail
-	stageDone
-)
-
 func (a *AEAD) sealBatch(msgs []batch.Message) {
 	s := a.batchSpec()
-	nl := batchLanes()
+	nl := batchLanes(len(msgs))
 	if nl == 0 || a.aes == nil || len(msgs) < 2 {
 		batchutil.Seal(a, s, msgs)
 		return
 	}
 	s.CheckSeal(msgs)
-	a.runLanes(msgs, nl, false)
+	a.runBatch(msgs, nl, false)
 }
 
 func (a *AEAD) openBatch(msgs []batch.Message) bool {
 	s := a.batchSpec()
-	nl := batchLanes()
+	nl := batchLanes(len(msgs))
 	if nl == 0 || a.aes == nil || len(msgs) < 2 {
 		return batchutil.Open(a, s, msgs)
 	}
 	s.CheckOpen(msgs)
-	return a.runLanes(msgs, nl, true)
+	return a.runBatch(msgs, nl, true)
 }
 
-// runLanes seals or opens msgs, which have been checked, nl at a time on
-// the kernel of nl lanes: a lane whose message ends takes the next one.
-// Each kernel call runs as many steps as the shortest run left in a busy
-// lane.
-func (a *AEAD) runLanes(msgs []batch.Message, nl int, open bool) (allOK bool) {
-	var (
-		l       lanes
-		lsAll   [numLanes]lane
-		bufs    [numLanes]laneBuf
-		scratch [maxSteps * blockSize]byte
-	)
-	ls := lsAll[:nl]
-	next := 0
-	for j := range ls {
-		next = a.refill(&l, &ls[j], &bufs[j], j, msgs, next, open)
+// runBatch seals or opens msgs, which have been checked, on the kernel of
+// nl lanes, with room for as many jobs per kernel call as a short batch
+// needs, up to maxJobs (64 messages and the idle jobs of a staggered
+// start): the jobs stay on the stack, which Go zeroes on each call.
+func (a *AEAD) runBatch(msgs []batch.Message, nl int, open bool) bool {
+	switch n := len(msgs); {
+	case n <= 4:
+		return runLanes[[4]job](a, msgs, nl, open)
+	case n <= 16:
+		return runLanes[[16]job](a, msgs, nl, open)
+	case n <= 32:
+		return runLanes[[32 + maxIdleJobs]job](a, msgs, nl, open)
 	}
-	for {
-		steps, busy := maxSteps, false
-		for j := range ls {
-			w := &ls[j]
-			l.src[j], l.dst[j] = &scratch[0], &scratch[0]
-			switch {
-			case w.msg < 0:
-				continue
-			case w.src == nil:
-				l.src[j], l.dst[j] = &bufs[j].in[w.pos], &bufs[j].out[w.pos]
-			default:
-				l.src[j] = &w.src[0]
-				if w.dst != nil {
-					l.dst[j] = &w.dst[0]
+	return runLanes[[maxJobs]job](a, msgs, nl, open)
+}
+
+// runLanes seals or opens msgs, len(J) jobs a kernel call. Open fails the
+// messages too short or too long for a tag and a length field on the way.
+func runLanes[J [4]job | [16]job | [32 + maxIdleJobs]job | [maxJobs]job](a *AEAD, msgs []batch.Message, nl int, open bool) (allOK bool) {
+	var (
+		l    lanes
+		jobs J
+	)
+	l.jobs = &jobs[0]
+	nr, rk := a.aes.Rounds(), a.aes.EncKeys()
+	allOK = true
+	for i := 0; i < len(msgs); {
+		n := min(len(msgs)-i, len(jobs))
+		stagger := n >= 2*nl && len(msgs[i].In) >= staggerMin && crowded(msgs[i:i+nl])
+		if stagger {
+			n = min(n, len(jobs)-(nl-nl/4)) // room for the idle jobs
+		}
+		// The call's messages become jobs longest first, roughly: lanes
+		// that take the last jobs then end close together, not one long
+		// message running on while the other lanes idle.
+		var order [maxJobs]int32
+		c := 0
+		for b, lo := range lengthClasses {
+			for x := range n {
+				if k := len(msgs[i+x].In); k >= lo && (b == 0 || k < lengthClasses[b-1]) {
+					order[c], c = int32(i+x), c+1
 				}
 			}
-			steps, busy = min(steps, w.n), true
 		}
-		if !busy {
-			break
+		i += n
+		k := 0
+		for _, x := range order[:n] {
+			for stagger && k < nl && k%4 != 0 {
+				// A job that only MACs the scratch for 4, 8 or 12
+				// steps.
+				jobs[k].msg = -1
+				jobs[k].runs[0].src, jobs[k].runs[0].dst = &l.scratch[0], &l.scratch[0]
+				jobs[k].runs[0].n, jobs[k].runs[0].step = 4*(k%4), 0
+				jobs[k].runs[1].n = 0
+				k++
+			}
+			m := &msgs[x]
+			text := m.In
+			if open {
+				if len(m.In) < a.tagSize || uint64(len(m.In)-a.tagSize) > a.maxLen {
+					m.OK, allOK = false, false
+					clear(m.Out)
+					continue
+				}
+				text = m.In[:len(m.In)-a.tagSize]
+			}
+			r := a.format(&jobs[k], (*[2 * blockSize]byte)(l.scratch[2*blockSize*k:]), m.Nonce, text, m.AD, m.Out, open)
+			jobs[k].msg = int(x)
+			// Pointers to the stack are stored here, in the frame that
+			// holds it: stored through a pointer they would move it to
+			// the heap.
+			if r.hdr >= 0 {
+				jobs[k].runs[r.hdr].src, jobs[k].runs[r.hdr].dst = &jobs[k].hdr[0], &l.scratch[0]
+			}
+			if r.ad >= 0 {
+				jobs[k].runs[r.ad].dst = &l.scratch[0]
+			}
+			if r.adTail >= 0 {
+				jobs[k].runs[r.adTail].src, jobs[k].runs[r.adTail].dst = &jobs[k].adTail[0], &l.scratch[0]
+			}
+			if r.tail >= 0 {
+				jobs[k].runs[r.tail].src, jobs[k].runs[r.tail].dst = &jobs[k].tail[0], &jobs[k].tailOut[0]
+			}
+			k++
 		}
-		nr, rk := a.aes.Rounds(), a.aes.EncKeys()
+		if k == 0 {
+			continue
+		}
+		// B_0 and A_0 of every job, side by side in the scratch (an idle
+		// job's are whatever lay there), in one call.
+		a.aes.EncryptBlocks(l.scratch[:2*blockSize*k], l.scratch[:2*blockSize*k])
+		for j := 0; j < k; j++ {
+			jobs[j].x0 = [blockSize]byte(l.scratch[2*blockSize*j:])
+			jobs[j].s0 = [blockSize]byte(l.scratch[2*blockSize*j+blockSize:])
+		}
+		l.njobs = k
 		switch {
 		case nl == 16 && open:
-			openBatchVAES512(nr, rk, &l, steps)
+			openBatchVAES512(nr, rk, &l)
 		case nl == 16:
-			sealBatchVAES512(nr, rk, &l, steps)
+			sealBatchVAES512(nr, rk, &l)
 		case nl == 8 && open:
-			openBatchVAES256(nr, rk, &l, steps)
+			openBatchVAES256(nr, rk, &l)
 		case nl == 8:
-			sealBatchVAES256(nr, rk, &l, steps)
+			sealBatchVAES256(nr, rk, &l)
 		case open:
-			openBatchAVX(nr, rk, &l, steps)
+			openBatchAVX(nr, rk, &l)
 		default:
-			sealBatchAVX(nr, rk, &l, steps)
+			sealBatchAVX(nr, rk, &l)
 		}
-		for j := range ls {
-			w := &ls[j]
-			if w.msg < 0 {
-				continue
-			}
-			if w.n -= steps; w.n > 0 {
-				switch {
-				case w.src == nil:
-					w.pos += steps * blockSize
-				case w.dst == nil:
-					w.src = w.src[steps*blockSize:]
-				default:
-					w.src, w.dst = w.src[steps*blockSize:], w.dst[steps*blockSize:]
-				}
-				continue
-			}
-			a.advance(&l, w, &bufs[j], j, msgs, open)
-			if w.msg < 0 {
-				next = a.refill(&l, w, &bufs[j], j, msgs, next, open)
+		for j := 0; j < k; j++ {
+			if jobs[j].msg >= 0 && !a.finish(&jobs[j], &msgs[jobs[j].msg], open) {
+				allOK = false
 			}
 		}
-	}
-	allOK = true
-	for i := range msgs {
-		allOK = allOK && (!open || msgs[i].OK)
 	}
 	return allOK
 }
 
-// refill gives lane j the next message of msgs from next on, and returns
-// the new next. Open fails the messages too short or too long for a tag and
-// a length field on the way.
-func (a *AEAD) refill(l *lanes, w *lane, b *laneBuf, j int, msgs []batch.Message, next int, open bool) int {
-	w.msg = -1
-	for ; next < len(msgs); next++ {
-		m := &msgs[next]
-		text := m.In
-		if open {
-			if len(m.In) < a.tagSize || uint64(len(m.In)-a.tagSize) > a.maxLen {
-				m.OK = false
-				clear(m.Out)
-				continue
+// crowded reports whether the outputs of more than a quarter of msgs start
+// in one cache set (of the 64 that addresses in a 4 KiB page fall in).
+func crowded(msgs []batch.Message) bool {
+	var sets [64]int
+	for i := range msgs {
+		if out := msgs[i].Out; len(out) > 0 {
+			s := uintptr(unsafe.Pointer(&out[0])) / 64 % 64
+			if sets[s]++; sets[s] > len(msgs)/4 {
+				return true
 			}
-			text = m.In[:len(m.In)-a.tagSize]
 		}
-		a.begin(l, w, b, j, next, m.Nonce, text, m.AD, m.Out)
-		return next + 1
 	}
-	return next
+	return false
 }
 
-// begin puts message i into lane j: its first run is B_0, the encoding of
-// the associated data's length and as much of the associated data as fits
-// in the laneBuf, with the counter at A_0, so that the keystream of its
-// first block is E(A_0).
-func (a *AEAD) begin(l *lanes, w *lane, b *laneBuf, j, i int, nonce, text, ad, out []byte) {
-	w.msg, w.stage = i, stageHdr
-	w.text, w.out = text, out
-	// A_0 and B_0 are written in place, without reading back bytes just
-	// copied (which stalls on store forwarding).
-	l.ctr[j], b.in = [blockSize]byte{}, [3 * blockSize]byte{}
-	copy(l.ctr[j][1:], nonce)
-	copy(b.in[1:], nonce)
-	lp := byte(14 - a.nonceSize) // L' = L-1
-	l.ctr[j][0] = lp
-	b.in[0] = lp | byte((a.tagSize-2)/2<<3)
-	for k, v := blockSize-1, len(text); k > a.nonceSize; k, v = k-1, v>>8 {
-		b.in[k] = byte(v)
+// format makes j the job of a message of text, with nonce and associated
+// data ad, to out (text's length, and the tag's after it for seal): all but
+// the pointers into the job and the scratch, which it leaves to runLanes,
+// and for seal the masks, which seal does not read. It writes the job's
+// fields one by one: a struct with pointers stored whole through a pointer
+// goes through the write barrier's copy.
+func (a *AEAD) format(j *job, b0a0 *[2 * blockSize]byte, nonce, text, ad, out []byte, open bool) (r jobRuns) {
+	// A_i = L' || nonce || i and B_0 = Flags || nonce || len(text) differ
+	// from A_0 in the first byte and in the low 8 bytes (see start).
+	// A_0's two words are read from the nonce (of 7 bytes or more) here,
+	// not from a block it was copied into, which stalls on store
+	// forwarding.
+	hi := uint64(14-a.nonceSize)<<56 | uint64(binary.BigEndian.Uint32(nonce))<<24 |
+		uint64(binary.BigEndian.Uint16(nonce[4:]))<<8 | uint64(nonce[6]) // L' = L-1
+	var lo uint64 // the nonce's bytes from the eighth on, then zeros
+	if n := len(nonce); n > 7 {
+		lo = binary.BigEndian.Uint64(nonce[n-8:]) << (8 * (15 - n))
 	}
-	n := blockSize
+	flags := uint64((a.tagSize-2)/2<<3) << 56 // M'
 	if len(ad) > 0 {
-		b.in[0] |= 0x40
-		n += putADLen(b.in[n:], uint64(len(ad)))
-		k := copy(b.in[n:], ad)
+		flags |= 0x40 << 56 // Adata
+	}
+	binary.BigEndian.PutUint64(b0a0[:8], hi|flags)
+	binary.BigEndian.PutUint64(b0a0[8:], lo|uint64(len(text)))
+	binary.BigEndian.PutUint64(b0a0[16:], hi)
+	binary.BigEndian.PutUint64(b0a0[24:], lo)
+	r = jobRuns{-1, -1, -1, -1}
+	i := 0
+	// next makes run i one of n blocks with counter block A_ctr, moves i
+	// on and returns the run.
+	next := func(n, step int, ctr uint64) *run {
+		rr := &j.runs[i]
+		i++
+		rr.n, rr.step = n, step
+		binary.BigEndian.PutUint64(rr.ctr[:8], hi)
+		binary.BigEndian.PutUint64(rr.ctr[8:], lo|ctr)
+		if open {
+			rr.mask = [blockSize]byte{}
+		}
+		return rr
+	}
+	if len(ad) > 0 {
+		h := &j.hdr
+		n := putADLen(h[:], uint64(len(ad)))
+		k := copy(h[n:], ad)
 		n += k
 		ad = ad[k:]
-	}
-	w.ad = ad
-	w.run(nil, nil, (n+blockSize-1)/blockSize)
-	w.macOnly = uint64(w.n)
-	l.x[j] = [blockSize]byte{}
-	l.mask[j] = [blockSize]byte{}
-}
-
-// advance moves lane j to its next run, or finishes its message and
-// leaves the lane idle.
-func (a *AEAD) advance(l *lanes, w *lane, b *laneBuf, j int, msgs []batch.Message, open bool) {
-	for {
-		w.stage++
-		switch w.stage {
-		case stageAD:
-			words.Load(b.in[:]).Xor(words.Load(b.out[:])).Store(w.s0[:])
-			full := len(w.ad) &^ (blockSize - 1)
-			w.run(w.ad[:full], nil, full/blockSize)
-			w.macOnly += uint64(w.n)
-			w.ad = w.ad[full:]
-		case stageADTail:
-			clear(b.in[:blockSize])
-			copy(b.in[:], w.ad)
-			w.run(nil, nil, min(len(w.ad), 1))
-			w.macOnly += uint64(w.n)
-		case stageText:
-			// The counter stepped from A_0 to A_macOnly; A_1 follows A_0
-			// in the low 64 bits.
-			ctr := l.ctr[j][8:]
-			binary.BigEndian.PutUint64(ctr, binary.BigEndian.Uint64(ctr)-w.macOnly+1)
-			l.mask[j] = allOnes
-			full := len(w.text) &^ (blockSize - 1)
-			w.run(w.text[:full], w.out[:full], full/blockSize)
-			w.text = w.text[full:]
-		case stageTextTail:
-			clear(b.in[:blockSize])
-			copy(b.in[:], w.text)
-			w.run(nil, nil, min(len(w.text), 1))
-			l.mask[j] = [blockSize]byte{}
-			copy(l.mask[j][:len(w.text)], allOnes[:])
-		case stageDone:
-			a.finish(l, w, b, j, msgs, open)
-			return
+		clear(h[n : (n+blockSize-1)&^(blockSize-1)])
+		r.hdr = i
+		next((n+blockSize-1)/blockSize, 0, 0)
+		full := len(ad) &^ (blockSize - 1)
+		if full > 0 {
+			r.ad = i
+			next(full/blockSize, 0, 0).src = &ad[0]
 		}
-		if w.n > 0 {
-			return
+		if rest := ad[full:]; len(rest) > 0 {
+			j.adTail = [blockSize]byte{}
+			copy(j.adTail[:], rest)
+			r.adTail = i
+			next(1, 0, 0)
 		}
 	}
+	full := len(text) &^ (blockSize - 1)
+	if full > 0 {
+		rr := next(full/blockSize, -1, 1)
+		rr.src, rr.dst = &text[0], &out[0]
+		if open {
+			rr.mask = allOnes
+		}
+	}
+	rest := text[full:]
+	j.tailLen = len(rest)
+	if len(rest) > 0 {
+		j.tail = [blockSize]byte{}
+		copy(j.tail[:], rest)
+		r.tail = i
+		rr := next(1, -1, uint64(full/blockSize+1))
+		if open {
+			copy(rr.mask[:len(rest)], allOnes[:])
+		}
+	}
+	j.runs[i].n = 0
+	return r
 }
 
-// finish writes the final partial block and the tag of lane j's message,
-// or checks the tag, and leaves the lane idle.
-func (a *AEAD) finish(l *lanes, w *lane, b *laneBuf, j int, msgs []batch.Message, open bool) {
-	m := &msgs[w.msg]
-	w.msg = -1
-	tag := words.Load(l.x[j][:]).Xor(words.Load(w.s0[:])).Bytes()
+// finish writes the final partial block and the tag of j's message m, or
+// checks the tag, and reports whether it did not fail.
+func (a *AEAD) finish(j *job, m *batch.Message, open bool) bool {
 	n := len(m.In)
 	if open {
 		n -= a.tagSize
 	}
-	copy(m.Out[n-len(w.text):n], b.out[:len(w.text)])
-	if !open {
-		copy(m.Out[n:], tag[:a.tagSize])
-		return
+	if !open && a.tagSize == blockSize {
+		// Whole blocks, without calls to memmove: the final block's
+		// padding lands where the tag then goes.
+		if j.tailLen > 0 {
+			*(*[blockSize]byte)(m.Out[n-j.tailLen:]) = j.tailOut
+		}
+		*(*[blockSize]byte)(m.Out[n:]) = j.tag
+		return true
 	}
-	m.OK = subtle.ConstantTimeCompare(tag[:a.tagSize], m.In[n:]) == 1
+	copy(m.Out[n-j.tailLen:n], j.tailOut[:j.tailLen])
+	if !open {
+		copy(m.Out[n:], j.tag[:a.tagSize])
+		return true
+	}
+	m.OK = subtle.ConstantTimeCompare(j.tag[:a.tagSize], m.In[n:]) == 1
 	if !m.OK {
 		clear(m.Out)
 	}
+	return m.OK
 }

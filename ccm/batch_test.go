@@ -5,6 +5,7 @@ import (
 	stdaes "crypto/aes"
 	"fmt"
 	"testing"
+	"unsafe"
 
 	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/internal/aeadtest"
@@ -57,7 +58,7 @@ func TestBatchLengthLimit(t *testing.T) {
 // TestBatchLanes gives the batch kernels the batches their lanes find
 // hardest, on every path, key size and some nonce and tag sizes: messages
 // ending at every offset in a block, side by side; batches that leave
-// lanes empty, some beside long messages; lengths far apart in neighbouring lanes; associated data
+// lanes empty, some beside long messages; long messages on staggered lanes; lengths far apart in neighbouring lanes; associated data
 // that ends inside B_0's run, fills whole blocks or ends in a partial one,
 // and lengths on both sides of 2^16-2^8, where its length encoding grows.
 func TestBatchLanes(t *testing.T) {
@@ -75,6 +76,12 @@ func TestBatchLanes(t *testing.T) {
 		apart = append(apart, aeadtest.Shape{Text: i % 2 * 9000, AD: i % 3 * 100})
 	}
 	long := []aeadtest.Shape{{Text: 9000}, {Text: 8000, AD: 5000}, {Text: 4000}}
+	// Enough long messages that 16 lanes start staggered (staggerMin on amd64),
+	// with idle jobs among the first.
+	var staggered []aeadtest.Shape
+	for i := range 70 {
+		staggered = append(staggered, aeadtest.Shape{Text: 2048 + 16 + i*37%300, AD: i % 3 * 20})
+	}
 	for i := range 71 {
 		ad = append(ad, aeadtest.Shape{Text: i % 35, AD: i})
 	}
@@ -88,6 +95,9 @@ func TestBatchLanes(t *testing.T) {
 				aeadtest.TestBatchShapes(t, a, offsets)
 				aeadtest.TestBatchShapes(t, a, apart)
 				aeadtest.TestBatchShapes(t, a, long)
+				for _, n := range []int{32, 35, 70} {
+					aeadtest.TestBatchShapes(t, a, staggered[:n])
+				}
 				aeadtest.TestBatchShapes(t, a, ad)
 				for n := 1; n <= 17; n++ {
 					if !testing.Short() || n <= 2 || n >= 15 {
@@ -95,6 +105,92 @@ func TestBatchLanes(t *testing.T) {
 					}
 				}
 			})
+		}
+	})
+}
+
+// TestBatchNoAllocsLong checks that batches of more than 16 messages, which
+// take other room for their jobs on amd64, allocate nothing either.
+func TestBatchNoAllocsLong(t *testing.T) {
+	var lengths []int
+	for n := 0; n < 40; n++ {
+		lengths = append(lengths, n*61)
+	}
+	paths.Run(t, func(t *testing.T) {
+		aeadtest.TestBatchNoAllocs(t, aeadtest.MustBatch(New(make([]byte, 16))), lengths...)
+	})
+}
+
+// TestOpenBatchAllFailFirst opens a batch whose first 70 messages are too
+// short to hold a tag, more than a batch kernel takes in one call, and
+// whose last ones are good: those must still be opened.
+func TestOpenBatchAllFailFirst(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
+		a, _ := New(make([]byte, 16))
+		nonce := make([]byte, NonceSize)
+		msgs := make([]batch.Message, 75)
+		for i := range msgs {
+			msgs[i] = batch.Message{Nonce: nonce, In: make([]byte, 5)}
+		}
+		pt := []byte("a good message")
+		for i := 70; i < len(msgs); i++ {
+			msgs[i] = batch.Message{Nonce: nonce, In: a.Seal(nil, nonce, pt, nil), Out: make([]byte, len(pt))}
+		}
+		if a.OpenBatch(msgs) {
+			t.Fatal("OpenBatch reported all messages good")
+		}
+		for i, m := range msgs {
+			if good := i >= 70; m.OK != good || good && !bytes.Equal(m.Out, pt) {
+				t.Fatalf("message %d: OK %v, output %q", i, m.OK, m.Out)
+			}
+		}
+	})
+}
+
+// TestBatchAlignedOutputs seals and opens batches of long messages whose
+// outputs all start at one offset in a 4 KiB page, where the lanes start
+// staggered on amd64 (staggerMin), against Seal and Open: 32, 35 and 70
+// messages, in place and not.
+func TestBatchAlignedOutputs(t *testing.T) {
+	const page, size = 4096, 2100
+	paths.Run(t, func(t *testing.T) {
+		a, _ := NewWithSizes(make([]byte, 16), 13, 12)
+		for _, count := range []int{32, 35, 70} {
+			for _, inPlace := range []bool{false, true} {
+				mem := make([]byte, (count+1)*page)
+				off := page - int(uintptr(unsafe.Pointer(&mem[0]))%page) + 48
+				pts, cts := make([][]byte, count), make([][]byte, count)
+				seal, open := make([]batch.Message, count), make([]batch.Message, count)
+				for i := range seal {
+					nonce := bytes.Repeat([]byte{byte(i)}, 13)
+					pts[i] = bytes.Repeat([]byte{byte(i), 1}, (size+i)/2)
+					ad := pts[i][:i%3*10]
+					cts[i] = a.Seal(nil, nonce, pts[i], ad)
+					out := mem[off+i*page:][:len(cts[i])]
+					in := pts[i]
+					if inPlace {
+						in = out[:len(pts[i])]
+						copy(in, pts[i])
+						ad = bytes.Clone(ad)
+					}
+					seal[i] = batch.Message{Nonce: nonce, AD: ad, In: in, Out: out}
+					open[i] = batch.Message{Nonce: nonce, AD: ad, In: out, Out: out[:len(pts[i])]}
+				}
+				a.SealBatch(seal)
+				for i := range seal {
+					if !bytes.Equal(seal[i].Out, cts[i]) {
+						t.Fatalf("%d messages, in place %v: SealBatch of message %d differs from Seal", count, inPlace, i)
+					}
+				}
+				if !a.OpenBatch(open) {
+					t.Fatalf("%d messages, in place %v: OpenBatch failed", count, inPlace)
+				}
+				for i := range open {
+					if !open[i].OK || !bytes.Equal(open[i].Out, pts[i]) {
+						t.Fatalf("%d messages, in place %v: OpenBatch of message %d differs from Open", count, inPlace, i)
+					}
+				}
+			}
 		}
 	})
 }

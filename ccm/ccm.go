@@ -19,8 +19,10 @@
 // many messages: with AES keys on amd64 they run 16 messages side by side
 // with VAES and AVX-512 (four to a zmm register), 8 with VAES on ymm
 // registers or 4 with AES-NI, each lane with its own length and its CBC-MAC
-// chain beside its keystream, and a lane whose message ends takes the next.
-// A batch of equal messages then costs about the AES work of its blocks.
+// chain beside its keystream. The Go code formats each message's blocks
+// once; the kernel moves each lane through them and gives a lane whose
+// message ends the next one, up to 64 messages a call. A batch of equal
+// messages then costs about the AES work of its blocks.
 // Elsewhere, and for a single message, they call Seal and Open in turn.
 //
 // Nonces are 7 to 13 bytes (12 with New) and must never repeat under one

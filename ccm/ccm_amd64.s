@@ -737,30 +737,16 @@ open14_last:
 	VMOVDQU     X2, (DX)
 	RET
 
-// func sealBatchVAES512(nr int, rk *[240]byte, l *[1024]byte, n int)
-// Requires: AVX, AVX512BW, AVX512F, VAES
-TEXT ·sealBatchVAES512(SB), NOSPLIT, $0-32
+// func sealBatchVAES512(nr int, rk *[240]byte, l *[4112]byte)
+// Requires: AVX, AVX512BW, AVX512F, CMOV, VAES
+TEXT ·sealBatchVAES512(SB), NOSPLIT, $0-24
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
 	MOVQ            l+16(FP), CX
-	MOVQ            n+24(FP), R8
 	VMOVDQU64       bswapMask4<>+0(SB), Z31
-	VMOVDQU64       (CX), Z0
-	VMOVDQU64       256(CX), Z4
-	VPSHUFB         Z31, Z4, Z4
-	VMOVDQU64       64(CX), Z1
-	VMOVDQU64       320(CX), Z5
-	VPSHUFB         Z31, Z5, Z5
-	VMOVDQU64       128(CX), Z2
-	VMOVDQU64       384(CX), Z6
-	VPSHUFB         Z31, Z6, Z6
-	VMOVDQU64       192(CX), Z3
-	VMOVDQU64       448(CX), Z7
-	VPSHUFB         Z31, Z7, Z7
-	XORQ            SI, SI
 	CMPQ            AX, $0x0c
-	JE              sealBatch_12
-	JA              sealBatch_14
+	JE              sealBatchVAES512_12
+	JA              sealBatchVAES512_14
 	VBROADCASTI32X4 (BX), Z16
 	VBROADCASTI32X4 16(BX), Z17
 	VBROADCASTI32X4 32(BX), Z18
@@ -772,6 +758,100 @@ TEXT ·sealBatchVAES512(SB), NOSPLIT, $0-32
 	VBROADCASTI32X4 128(BX), Z24
 	VBROADCASTI32X4 144(BX), Z25
 	VBROADCASTI32X4 160(BX), Z26
+	MOVQ            1536(CX), AX
+	MOVQ            1544(CX), R13
+	IMUL3Q          $0x00000230, R13, R13
+	ADDQ            AX, R13
+	XORL            DX, DX
+	XORL            R10, R10
+
+sealBatchVAES51210_sched:
+	MOVQ $-1, R9
+	XORL R11, R11
+
+sealBatchVAES51210_lane:
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    sealBatchVAES51210_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   sealBatchVAES51210_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   sealBatchVAES51210_load
+
+sealBatchVAES51210_jobdone:
+	MOVQ    1408(CX)(R11*1), SI
+	VMOVDQU (CX)(R11*2), X12
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
+
+sealBatchVAES51210_refill:
+	CMPQ    AX, R13
+	JAE     sealBatchVAES51210_idle
+	MOVQ    AX, R12
+	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
+	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      sealBatchVAES51210_jobdone
+
+sealBatchVAES51210_load:
+	MOVQ    (R12), SI
+	MOVQ    SI, 768(CX)(R11*1)
+	MOVQ    8(R12), SI
+	MOVQ    SI, 896(CX)(R11*1)
+	MOVQ    16(R12), SI
+	MOVQ    SI, 1024(CX)(R11*1)
+	MOVQ    24(R12), SI
+	MOVQ    SI, 1152(CX)(R11*1)
+	VMOVDQU 32(R12), X12
+	VMOVDQU X12, 256(CX)(R11*2)
+	VMOVDQU 48(R12), X12
+	VMOVDQU X12, 512(CX)(R11*2)
+
+sealBatchVAES51210_least:
+	CMPQ    1024(CX)(R11*1), R9
+	CMOVQCS 1024(CX)(R11*1), R9
+	JMP     sealBatchVAES51210_next
+
+sealBatchVAES51210_idle:
+	MOVQ $0x00000000, 1280(CX)(R11*1)
+	LEAQ 1552(CX), SI
+	MOVQ SI, 768(CX)(R11*1)
+	MOVQ SI, 896(CX)(R11*1)
+
+sealBatchVAES51210_next:
+	ADDQ      $0x08, R11
+	CMPQ      R11, $0x80
+	JB        sealBatchVAES51210_lane
+	CMPQ      R9, $-1
+	JE        sealBatchVAES51210_done
+	MOVQ      $0x000000a0, DX
+	CMPQ      R9, DX
+	CMOVQCS   R9, DX
+	MOVQ      DX, R10
+	SHLQ      $0x04, R10
+	MOVQ      DX, R8
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 256(CX), Z4
+	VPSHUFB   Z31, Z4, Z4
+	VMOVDQU64 64(CX), Z1
+	VMOVDQU64 320(CX), Z5
+	VPSHUFB   Z31, Z5, Z5
+	VMOVDQU64 128(CX), Z2
+	VMOVDQU64 384(CX), Z6
+	VPSHUFB   Z31, Z6, Z6
+	VMOVDQU64 192(CX), Z3
+	VMOVDQU64 448(CX), Z7
+	VPSHUFB   Z31, Z7, Z7
+	XORQ      SI, SI
 
 sealBatch10_loop:
 	MOVQ          768(CX), DI
@@ -953,10 +1033,13 @@ sealBatch10_loop:
 	VMOVDQU64     Z3, 192(CX)
 	VPSHUFB       Z31, Z7, Z7
 	VMOVDQU64     Z7, 448(CX)
+	JMP           sealBatchVAES51210_sched
+
+sealBatchVAES51210_done:
 	VZEROUPPER
 	RET
 
-sealBatch_12:
+sealBatchVAES512_12:
 	VBROADCASTI32X4 (BX), Z16
 	VBROADCASTI32X4 16(BX), Z17
 	VBROADCASTI32X4 32(BX), Z18
@@ -970,6 +1053,100 @@ sealBatch_12:
 	VBROADCASTI32X4 160(BX), Z26
 	VBROADCASTI32X4 176(BX), Z27
 	VBROADCASTI32X4 192(BX), Z28
+	MOVQ            1536(CX), AX
+	MOVQ            1544(CX), R13
+	IMUL3Q          $0x00000230, R13, R13
+	ADDQ            AX, R13
+	XORL            DX, DX
+	XORL            R10, R10
+
+sealBatchVAES51212_sched:
+	MOVQ $-1, R9
+	XORL R11, R11
+
+sealBatchVAES51212_lane:
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    sealBatchVAES51212_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   sealBatchVAES51212_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   sealBatchVAES51212_load
+
+sealBatchVAES51212_jobdone:
+	MOVQ    1408(CX)(R11*1), SI
+	VMOVDQU (CX)(R11*2), X12
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
+
+sealBatchVAES51212_refill:
+	CMPQ    AX, R13
+	JAE     sealBatchVAES51212_idle
+	MOVQ    AX, R12
+	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
+	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      sealBatchVAES51212_jobdone
+
+sealBatchVAES51212_load:
+	MOVQ    (R12), SI
+	MOVQ    SI, 768(CX)(R11*1)
+	MOVQ    8(R12), SI
+	MOVQ    SI, 896(CX)(R11*1)
+	MOVQ    16(R12), SI
+	MOVQ    SI, 1024(CX)(R11*1)
+	MOVQ    24(R12), SI
+	MOVQ    SI, 1152(CX)(R11*1)
+	VMOVDQU 32(R12), X12
+	VMOVDQU X12, 256(CX)(R11*2)
+	VMOVDQU 48(R12), X12
+	VMOVDQU X12, 512(CX)(R11*2)
+
+sealBatchVAES51212_least:
+	CMPQ    1024(CX)(R11*1), R9
+	CMOVQCS 1024(CX)(R11*1), R9
+	JMP     sealBatchVAES51212_next
+
+sealBatchVAES51212_idle:
+	MOVQ $0x00000000, 1280(CX)(R11*1)
+	LEAQ 1552(CX), SI
+	MOVQ SI, 768(CX)(R11*1)
+	MOVQ SI, 896(CX)(R11*1)
+
+sealBatchVAES51212_next:
+	ADDQ      $0x08, R11
+	CMPQ      R11, $0x80
+	JB        sealBatchVAES51212_lane
+	CMPQ      R9, $-1
+	JE        sealBatchVAES51212_done
+	MOVQ      $0x000000a0, DX
+	CMPQ      R9, DX
+	CMOVQCS   R9, DX
+	MOVQ      DX, R10
+	SHLQ      $0x04, R10
+	MOVQ      DX, R8
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 256(CX), Z4
+	VPSHUFB   Z31, Z4, Z4
+	VMOVDQU64 64(CX), Z1
+	VMOVDQU64 320(CX), Z5
+	VPSHUFB   Z31, Z5, Z5
+	VMOVDQU64 128(CX), Z2
+	VMOVDQU64 384(CX), Z6
+	VPSHUFB   Z31, Z6, Z6
+	VMOVDQU64 192(CX), Z3
+	VMOVDQU64 448(CX), Z7
+	VPSHUFB   Z31, Z7, Z7
+	XORQ      SI, SI
 
 sealBatch12_loop:
 	MOVQ          768(CX), DI
@@ -1167,10 +1344,13 @@ sealBatch12_loop:
 	VMOVDQU64     Z3, 192(CX)
 	VPSHUFB       Z31, Z7, Z7
 	VMOVDQU64     Z7, 448(CX)
+	JMP           sealBatchVAES51212_sched
+
+sealBatchVAES51212_done:
 	VZEROUPPER
 	RET
 
-sealBatch_14:
+sealBatchVAES512_14:
 	VBROADCASTI32X4 (BX), Z16
 	VBROADCASTI32X4 16(BX), Z17
 	VBROADCASTI32X4 32(BX), Z18
@@ -1186,6 +1366,100 @@ sealBatch_14:
 	VBROADCASTI32X4 192(BX), Z28
 	VBROADCASTI32X4 208(BX), Z29
 	VBROADCASTI32X4 224(BX), Z30
+	MOVQ            1536(CX), AX
+	MOVQ            1544(CX), R13
+	IMUL3Q          $0x00000230, R13, R13
+	ADDQ            AX, R13
+	XORL            DX, DX
+	XORL            R10, R10
+
+sealBatchVAES51214_sched:
+	MOVQ $-1, R9
+	XORL R11, R11
+
+sealBatchVAES51214_lane:
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    sealBatchVAES51214_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   sealBatchVAES51214_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   sealBatchVAES51214_load
+
+sealBatchVAES51214_jobdone:
+	MOVQ    1408(CX)(R11*1), SI
+	VMOVDQU (CX)(R11*2), X12
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
+
+sealBatchVAES51214_refill:
+	CMPQ    AX, R13
+	JAE     sealBatchVAES51214_idle
+	MOVQ    AX, R12
+	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
+	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      sealBatchVAES51214_jobdone
+
+sealBatchVAES51214_load:
+	MOVQ    (R12), SI
+	MOVQ    SI, 768(CX)(R11*1)
+	MOVQ    8(R12), SI
+	MOVQ    SI, 896(CX)(R11*1)
+	MOVQ    16(R12), SI
+	MOVQ    SI, 1024(CX)(R11*1)
+	MOVQ    24(R12), SI
+	MOVQ    SI, 1152(CX)(R11*1)
+	VMOVDQU 32(R12), X12
+	VMOVDQU X12, 256(CX)(R11*2)
+	VMOVDQU 48(R12), X12
+	VMOVDQU X12, 512(CX)(R11*2)
+
+sealBatchVAES51214_least:
+	CMPQ    1024(CX)(R11*1), R9
+	CMOVQCS 1024(CX)(R11*1), R9
+	JMP     sealBatchVAES51214_next
+
+sealBatchVAES51214_idle:
+	MOVQ $0x00000000, 1280(CX)(R11*1)
+	LEAQ 1552(CX), SI
+	MOVQ SI, 768(CX)(R11*1)
+	MOVQ SI, 896(CX)(R11*1)
+
+sealBatchVAES51214_next:
+	ADDQ      $0x08, R11
+	CMPQ      R11, $0x80
+	JB        sealBatchVAES51214_lane
+	CMPQ      R9, $-1
+	JE        sealBatchVAES51214_done
+	MOVQ      $0x000000a0, DX
+	CMPQ      R9, DX
+	CMOVQCS   R9, DX
+	MOVQ      DX, R10
+	SHLQ      $0x04, R10
+	MOVQ      DX, R8
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 256(CX), Z4
+	VPSHUFB   Z31, Z4, Z4
+	VMOVDQU64 64(CX), Z1
+	VMOVDQU64 320(CX), Z5
+	VPSHUFB   Z31, Z5, Z5
+	VMOVDQU64 128(CX), Z2
+	VMOVDQU64 384(CX), Z6
+	VPSHUFB   Z31, Z6, Z6
+	VMOVDQU64 192(CX), Z3
+	VMOVDQU64 448(CX), Z7
+	VPSHUFB   Z31, Z7, Z7
+	XORQ      SI, SI
 
 sealBatch14_loop:
 	MOVQ          768(CX), DI
@@ -1399,33 +1673,22 @@ sealBatch14_loop:
 	VMOVDQU64     Z3, 192(CX)
 	VPSHUFB       Z31, Z7, Z7
 	VMOVDQU64     Z7, 448(CX)
+	JMP           sealBatchVAES51214_sched
+
+sealBatchVAES51214_done:
 	VZEROUPPER
 	RET
 
-// func openBatchVAES512(nr int, rk *[240]byte, l *[1024]byte, n int)
-// Requires: AVX, AVX512BW, AVX512F, VAES
-TEXT ·openBatchVAES512(SB), NOSPLIT, $0-32
+// func openBatchVAES512(nr int, rk *[240]byte, l *[4112]byte)
+// Requires: AVX, AVX512BW, AVX512F, CMOV, VAES
+TEXT ·openBatchVAES512(SB), NOSPLIT, $0-24
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
 	MOVQ            l+16(FP), CX
-	MOVQ            n+24(FP), R8
 	VMOVDQU64       bswapMask4<>+0(SB), Z31
-	VMOVDQU64       (CX), Z0
-	VMOVDQU64       256(CX), Z4
-	VPSHUFB         Z31, Z4, Z4
-	VMOVDQU64       64(CX), Z1
-	VMOVDQU64       320(CX), Z5
-	VPSHUFB         Z31, Z5, Z5
-	VMOVDQU64       128(CX), Z2
-	VMOVDQU64       384(CX), Z6
-	VPSHUFB         Z31, Z6, Z6
-	VMOVDQU64       192(CX), Z3
-	VMOVDQU64       448(CX), Z7
-	VPSHUFB         Z31, Z7, Z7
-	XORQ            SI, SI
 	CMPQ            AX, $0x0c
-	JE              openBatch_12
-	JA              openBatch_14
+	JE              openBatchVAES512_12
+	JA              openBatchVAES512_14
 	VBROADCASTI32X4 (BX), Z16
 	VBROADCASTI32X4 16(BX), Z17
 	VBROADCASTI32X4 32(BX), Z18
@@ -1437,58 +1700,152 @@ TEXT ·openBatchVAES512(SB), NOSPLIT, $0-32
 	VBROADCASTI32X4 128(BX), Z24
 	VBROADCASTI32X4 144(BX), Z25
 	VBROADCASTI32X4 160(BX), Z26
-	VPSHUFB         Z31, Z4, Z8
-	VPADDQ          ctrOne4<>+0(SB), Z4, Z4
-	VPXORQ          Z16, Z8, Z8
-	VPSHUFB         Z31, Z5, Z9
-	VPADDQ          ctrOne4<>+0(SB), Z5, Z5
-	VPXORQ          Z16, Z9, Z9
-	VPSHUFB         Z31, Z6, Z10
-	VPADDQ          ctrOne4<>+0(SB), Z6, Z6
-	VPXORQ          Z16, Z10, Z10
-	VPSHUFB         Z31, Z7, Z11
-	VPADDQ          ctrOne4<>+0(SB), Z7, Z7
-	VPXORQ          Z16, Z11, Z11
-	VAESENC         Z17, Z8, Z8
-	VAESENC         Z17, Z9, Z9
-	VAESENC         Z17, Z10, Z10
-	VAESENC         Z17, Z11, Z11
-	VAESENC         Z18, Z8, Z8
-	VAESENC         Z18, Z9, Z9
-	VAESENC         Z18, Z10, Z10
-	VAESENC         Z18, Z11, Z11
-	VAESENC         Z19, Z8, Z8
-	VAESENC         Z19, Z9, Z9
-	VAESENC         Z19, Z10, Z10
-	VAESENC         Z19, Z11, Z11
-	VAESENC         Z20, Z8, Z8
-	VAESENC         Z20, Z9, Z9
-	VAESENC         Z20, Z10, Z10
-	VAESENC         Z20, Z11, Z11
-	VAESENC         Z21, Z8, Z8
-	VAESENC         Z21, Z9, Z9
-	VAESENC         Z21, Z10, Z10
-	VAESENC         Z21, Z11, Z11
-	VAESENC         Z22, Z8, Z8
-	VAESENC         Z22, Z9, Z9
-	VAESENC         Z22, Z10, Z10
-	VAESENC         Z22, Z11, Z11
-	VAESENC         Z23, Z8, Z8
-	VAESENC         Z23, Z9, Z9
-	VAESENC         Z23, Z10, Z10
-	VAESENC         Z23, Z11, Z11
-	VAESENC         Z24, Z8, Z8
-	VAESENC         Z24, Z9, Z9
-	VAESENC         Z24, Z10, Z10
-	VAESENC         Z24, Z11, Z11
-	VAESENC         Z25, Z8, Z8
-	VAESENC         Z25, Z9, Z9
-	VAESENC         Z25, Z10, Z10
-	VAESENC         Z25, Z11, Z11
-	VAESENCLAST     Z26, Z8, Z8
-	VAESENCLAST     Z26, Z9, Z9
-	VAESENCLAST     Z26, Z10, Z10
-	VAESENCLAST     Z26, Z11, Z11
+	MOVQ            1536(CX), AX
+	MOVQ            1544(CX), R13
+	IMUL3Q          $0x00000230, R13, R13
+	ADDQ            AX, R13
+	XORL            DX, DX
+	XORL            R10, R10
+
+openBatchVAES51210_sched:
+	MOVQ $-1, R9
+	XORL R11, R11
+
+openBatchVAES51210_lane:
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    openBatchVAES51210_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   openBatchVAES51210_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   openBatchVAES51210_load
+
+openBatchVAES51210_jobdone:
+	MOVQ    1408(CX)(R11*1), SI
+	VMOVDQU (CX)(R11*2), X12
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
+
+openBatchVAES51210_refill:
+	CMPQ    AX, R13
+	JAE     openBatchVAES51210_idle
+	MOVQ    AX, R12
+	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
+	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      openBatchVAES51210_jobdone
+
+openBatchVAES51210_load:
+	MOVQ    (R12), SI
+	MOVQ    SI, 768(CX)(R11*1)
+	MOVQ    8(R12), SI
+	MOVQ    SI, 896(CX)(R11*1)
+	MOVQ    16(R12), SI
+	MOVQ    SI, 1024(CX)(R11*1)
+	MOVQ    24(R12), SI
+	MOVQ    SI, 1152(CX)(R11*1)
+	VMOVDQU 32(R12), X12
+	VMOVDQU X12, 256(CX)(R11*2)
+	VMOVDQU 48(R12), X12
+	VMOVDQU X12, 512(CX)(R11*2)
+
+openBatchVAES51210_least:
+	CMPQ    1024(CX)(R11*1), R9
+	CMOVQCS 1024(CX)(R11*1), R9
+	JMP     openBatchVAES51210_next
+
+openBatchVAES51210_idle:
+	MOVQ $0x00000000, 1280(CX)(R11*1)
+	LEAQ 1552(CX), SI
+	MOVQ SI, 768(CX)(R11*1)
+	MOVQ SI, 896(CX)(R11*1)
+
+openBatchVAES51210_next:
+	ADDQ        $0x08, R11
+	CMPQ        R11, $0x80
+	JB          openBatchVAES51210_lane
+	CMPQ        R9, $-1
+	JE          openBatchVAES51210_done
+	MOVQ        $0x000000a0, DX
+	CMPQ        R9, DX
+	CMOVQCS     R9, DX
+	MOVQ        DX, R10
+	SHLQ        $0x04, R10
+	MOVQ        DX, R8
+	VMOVDQU64   (CX), Z0
+	VMOVDQU64   256(CX), Z4
+	VPSHUFB     Z31, Z4, Z4
+	VMOVDQU64   64(CX), Z1
+	VMOVDQU64   320(CX), Z5
+	VPSHUFB     Z31, Z5, Z5
+	VMOVDQU64   128(CX), Z2
+	VMOVDQU64   384(CX), Z6
+	VPSHUFB     Z31, Z6, Z6
+	VMOVDQU64   192(CX), Z3
+	VMOVDQU64   448(CX), Z7
+	VPSHUFB     Z31, Z7, Z7
+	XORQ        SI, SI
+	VPSHUFB     Z31, Z4, Z8
+	VPADDQ      ctrOne4<>+0(SB), Z4, Z4
+	VPXORQ      Z16, Z8, Z8
+	VPSHUFB     Z31, Z5, Z9
+	VPADDQ      ctrOne4<>+0(SB), Z5, Z5
+	VPXORQ      Z16, Z9, Z9
+	VPSHUFB     Z31, Z6, Z10
+	VPADDQ      ctrOne4<>+0(SB), Z6, Z6
+	VPXORQ      Z16, Z10, Z10
+	VPSHUFB     Z31, Z7, Z11
+	VPADDQ      ctrOne4<>+0(SB), Z7, Z7
+	VPXORQ      Z16, Z11, Z11
+	VAESENC     Z17, Z8, Z8
+	VAESENC     Z17, Z9, Z9
+	VAESENC     Z17, Z10, Z10
+	VAESENC     Z17, Z11, Z11
+	VAESENC     Z18, Z8, Z8
+	VAESENC     Z18, Z9, Z9
+	VAESENC     Z18, Z10, Z10
+	VAESENC     Z18, Z11, Z11
+	VAESENC     Z19, Z8, Z8
+	VAESENC     Z19, Z9, Z9
+	VAESENC     Z19, Z10, Z10
+	VAESENC     Z19, Z11, Z11
+	VAESENC     Z20, Z8, Z8
+	VAESENC     Z20, Z9, Z9
+	VAESENC     Z20, Z10, Z10
+	VAESENC     Z20, Z11, Z11
+	VAESENC     Z21, Z8, Z8
+	VAESENC     Z21, Z9, Z9
+	VAESENC     Z21, Z10, Z10
+	VAESENC     Z21, Z11, Z11
+	VAESENC     Z22, Z8, Z8
+	VAESENC     Z22, Z9, Z9
+	VAESENC     Z22, Z10, Z10
+	VAESENC     Z22, Z11, Z11
+	VAESENC     Z23, Z8, Z8
+	VAESENC     Z23, Z9, Z9
+	VAESENC     Z23, Z10, Z10
+	VAESENC     Z23, Z11, Z11
+	VAESENC     Z24, Z8, Z8
+	VAESENC     Z24, Z9, Z9
+	VAESENC     Z24, Z10, Z10
+	VAESENC     Z24, Z11, Z11
+	VAESENC     Z25, Z8, Z8
+	VAESENC     Z25, Z9, Z9
+	VAESENC     Z25, Z10, Z10
+	VAESENC     Z25, Z11, Z11
+	VAESENCLAST Z26, Z8, Z8
+	VAESENCLAST Z26, Z9, Z9
+	VAESENCLAST Z26, Z10, Z10
+	VAESENCLAST Z26, Z11, Z11
 
 openBatch10_loop:
 	MOVQ          768(CX), DI
@@ -1678,10 +2035,13 @@ openBatch10_loop:
 	VMOVDQU64     Z3, 192(CX)
 	VPSHUFB       Z31, Z7, Z7
 	VMOVDQU64     Z7, 448(CX)
+	JMP           openBatchVAES51210_sched
+
+openBatchVAES51210_done:
 	VZEROUPPER
 	RET
 
-openBatch_12:
+openBatchVAES512_12:
 	VBROADCASTI32X4 (BX), Z16
 	VBROADCASTI32X4 16(BX), Z17
 	VBROADCASTI32X4 32(BX), Z18
@@ -1695,66 +2055,160 @@ openBatch_12:
 	VBROADCASTI32X4 160(BX), Z26
 	VBROADCASTI32X4 176(BX), Z27
 	VBROADCASTI32X4 192(BX), Z28
-	VPSHUFB         Z31, Z4, Z8
-	VPADDQ          ctrOne4<>+0(SB), Z4, Z4
-	VPXORQ          Z16, Z8, Z8
-	VPSHUFB         Z31, Z5, Z9
-	VPADDQ          ctrOne4<>+0(SB), Z5, Z5
-	VPXORQ          Z16, Z9, Z9
-	VPSHUFB         Z31, Z6, Z10
-	VPADDQ          ctrOne4<>+0(SB), Z6, Z6
-	VPXORQ          Z16, Z10, Z10
-	VPSHUFB         Z31, Z7, Z11
-	VPADDQ          ctrOne4<>+0(SB), Z7, Z7
-	VPXORQ          Z16, Z11, Z11
-	VAESENC         Z17, Z8, Z8
-	VAESENC         Z17, Z9, Z9
-	VAESENC         Z17, Z10, Z10
-	VAESENC         Z17, Z11, Z11
-	VAESENC         Z18, Z8, Z8
-	VAESENC         Z18, Z9, Z9
-	VAESENC         Z18, Z10, Z10
-	VAESENC         Z18, Z11, Z11
-	VAESENC         Z19, Z8, Z8
-	VAESENC         Z19, Z9, Z9
-	VAESENC         Z19, Z10, Z10
-	VAESENC         Z19, Z11, Z11
-	VAESENC         Z20, Z8, Z8
-	VAESENC         Z20, Z9, Z9
-	VAESENC         Z20, Z10, Z10
-	VAESENC         Z20, Z11, Z11
-	VAESENC         Z21, Z8, Z8
-	VAESENC         Z21, Z9, Z9
-	VAESENC         Z21, Z10, Z10
-	VAESENC         Z21, Z11, Z11
-	VAESENC         Z22, Z8, Z8
-	VAESENC         Z22, Z9, Z9
-	VAESENC         Z22, Z10, Z10
-	VAESENC         Z22, Z11, Z11
-	VAESENC         Z23, Z8, Z8
-	VAESENC         Z23, Z9, Z9
-	VAESENC         Z23, Z10, Z10
-	VAESENC         Z23, Z11, Z11
-	VAESENC         Z24, Z8, Z8
-	VAESENC         Z24, Z9, Z9
-	VAESENC         Z24, Z10, Z10
-	VAESENC         Z24, Z11, Z11
-	VAESENC         Z25, Z8, Z8
-	VAESENC         Z25, Z9, Z9
-	VAESENC         Z25, Z10, Z10
-	VAESENC         Z25, Z11, Z11
-	VAESENC         Z26, Z8, Z8
-	VAESENC         Z26, Z9, Z9
-	VAESENC         Z26, Z10, Z10
-	VAESENC         Z26, Z11, Z11
-	VAESENC         Z27, Z8, Z8
-	VAESENC         Z27, Z9, Z9
-	VAESENC         Z27, Z10, Z10
-	VAESENC         Z27, Z11, Z11
-	VAESENCLAST     Z28, Z8, Z8
-	VAESENCLAST     Z28, Z9, Z9
-	VAESENCLAST     Z28, Z10, Z10
-	VAESENCLAST     Z28, Z11, Z11
+	MOVQ            1536(CX), AX
+	MOVQ            1544(CX), R13
+	IMUL3Q          $0x00000230, R13, R13
+	ADDQ            AX, R13
+	XORL            DX, DX
+	XORL            R10, R10
+
+openBatchVAES51212_sched:
+	MOVQ $-1, R9
+	XORL R11, R11
+
+openBatchVAES51212_lane:
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    openBatchVAES51212_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   openBatchVAES51212_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   openBatchVAES51212_load
+
+openBatchVAES51212_jobdone:
+	MOVQ    1408(CX)(R11*1), SI
+	VMOVDQU (CX)(R11*2), X12
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
+
+openBatchVAES51212_refill:
+	CMPQ    AX, R13
+	JAE     openBatchVAES51212_idle
+	MOVQ    AX, R12
+	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
+	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      openBatchVAES51212_jobdone
+
+openBatchVAES51212_load:
+	MOVQ    (R12), SI
+	MOVQ    SI, 768(CX)(R11*1)
+	MOVQ    8(R12), SI
+	MOVQ    SI, 896(CX)(R11*1)
+	MOVQ    16(R12), SI
+	MOVQ    SI, 1024(CX)(R11*1)
+	MOVQ    24(R12), SI
+	MOVQ    SI, 1152(CX)(R11*1)
+	VMOVDQU 32(R12), X12
+	VMOVDQU X12, 256(CX)(R11*2)
+	VMOVDQU 48(R12), X12
+	VMOVDQU X12, 512(CX)(R11*2)
+
+openBatchVAES51212_least:
+	CMPQ    1024(CX)(R11*1), R9
+	CMOVQCS 1024(CX)(R11*1), R9
+	JMP     openBatchVAES51212_next
+
+openBatchVAES51212_idle:
+	MOVQ $0x00000000, 1280(CX)(R11*1)
+	LEAQ 1552(CX), SI
+	MOVQ SI, 768(CX)(R11*1)
+	MOVQ SI, 896(CX)(R11*1)
+
+openBatchVAES51212_next:
+	ADDQ        $0x08, R11
+	CMPQ        R11, $0x80
+	JB          openBatchVAES51212_lane
+	CMPQ        R9, $-1
+	JE          openBatchVAES51212_done
+	MOVQ        $0x000000a0, DX
+	CMPQ        R9, DX
+	CMOVQCS     R9, DX
+	MOVQ        DX, R10
+	SHLQ        $0x04, R10
+	MOVQ        DX, R8
+	VMOVDQU64   (CX), Z0
+	VMOVDQU64   256(CX), Z4
+	VPSHUFB     Z31, Z4, Z4
+	VMOVDQU64   64(CX), Z1
+	VMOVDQU64   320(CX), Z5
+	VPSHUFB     Z31, Z5, Z5
+	VMOVDQU64   128(CX), Z2
+	VMOVDQU64   384(CX), Z6
+	VPSHUFB     Z31, Z6, Z6
+	VMOVDQU64   192(CX), Z3
+	VMOVDQU64   448(CX), Z7
+	VPSHUFB     Z31, Z7, Z7
+	XORQ        SI, SI
+	VPSHUFB     Z31, Z4, Z8
+	VPADDQ      ctrOne4<>+0(SB), Z4, Z4
+	VPXORQ      Z16, Z8, Z8
+	VPSHUFB     Z31, Z5, Z9
+	VPADDQ      ctrOne4<>+0(SB), Z5, Z5
+	VPXORQ      Z16, Z9, Z9
+	VPSHUFB     Z31, Z6, Z10
+	VPADDQ      ctrOne4<>+0(SB), Z6, Z6
+	VPXORQ      Z16, Z10, Z10
+	VPSHUFB     Z31, Z7, Z11
+	VPADDQ      ctrOne4<>+0(SB), Z7, Z7
+	VPXORQ      Z16, Z11, Z11
+	VAESENC     Z17, Z8, Z8
+	VAESENC     Z17, Z9, Z9
+	VAESENC     Z17, Z10, Z10
+	VAESENC     Z17, Z11, Z11
+	VAESENC     Z18, Z8, Z8
+	VAESENC     Z18, Z9, Z9
+	VAESENC     Z18, Z10, Z10
+	VAESENC     Z18, Z11, Z11
+	VAESENC     Z19, Z8, Z8
+	VAESENC     Z19, Z9, Z9
+	VAESENC     Z19, Z10, Z10
+	VAESENC     Z19, Z11, Z11
+	VAESENC     Z20, Z8, Z8
+	VAESENC     Z20, Z9, Z9
+	VAESENC     Z20, Z10, Z10
+	VAESENC     Z20, Z11, Z11
+	VAESENC     Z21, Z8, Z8
+	VAESENC     Z21, Z9, Z9
+	VAESENC     Z21, Z10, Z10
+	VAESENC     Z21, Z11, Z11
+	VAESENC     Z22, Z8, Z8
+	VAESENC     Z22, Z9, Z9
+	VAESENC     Z22, Z10, Z10
+	VAESENC     Z22, Z11, Z11
+	VAESENC     Z23, Z8, Z8
+	VAESENC     Z23, Z9, Z9
+	VAESENC     Z23, Z10, Z10
+	VAESENC     Z23, Z11, Z11
+	VAESENC     Z24, Z8, Z8
+	VAESENC     Z24, Z9, Z9
+	VAESENC     Z24, Z10, Z10
+	VAESENC     Z24, Z11, Z11
+	VAESENC     Z25, Z8, Z8
+	VAESENC     Z25, Z9, Z9
+	VAESENC     Z25, Z10, Z10
+	VAESENC     Z25, Z11, Z11
+	VAESENC     Z26, Z8, Z8
+	VAESENC     Z26, Z9, Z9
+	VAESENC     Z26, Z10, Z10
+	VAESENC     Z26, Z11, Z11
+	VAESENC     Z27, Z8, Z8
+	VAESENC     Z27, Z9, Z9
+	VAESENC     Z27, Z10, Z10
+	VAESENC     Z27, Z11, Z11
+	VAESENCLAST Z28, Z8, Z8
+	VAESENCLAST Z28, Z9, Z9
+	VAESENCLAST Z28, Z10, Z10
+	VAESENCLAST Z28, Z11, Z11
 
 openBatch12_loop:
 	MOVQ          768(CX), DI
@@ -1960,10 +2414,13 @@ openBatch12_loop:
 	VMOVDQU64     Z3, 192(CX)
 	VPSHUFB       Z31, Z7, Z7
 	VMOVDQU64     Z7, 448(CX)
+	JMP           openBatchVAES51212_sched
+
+openBatchVAES51212_done:
 	VZEROUPPER
 	RET
 
-openBatch_14:
+openBatchVAES512_14:
 	VBROADCASTI32X4 (BX), Z16
 	VBROADCASTI32X4 16(BX), Z17
 	VBROADCASTI32X4 32(BX), Z18
@@ -1979,74 +2436,168 @@ openBatch_14:
 	VBROADCASTI32X4 192(BX), Z28
 	VBROADCASTI32X4 208(BX), Z29
 	VBROADCASTI32X4 224(BX), Z30
-	VPSHUFB         Z31, Z4, Z8
-	VPADDQ          ctrOne4<>+0(SB), Z4, Z4
-	VPXORQ          Z16, Z8, Z8
-	VPSHUFB         Z31, Z5, Z9
-	VPADDQ          ctrOne4<>+0(SB), Z5, Z5
-	VPXORQ          Z16, Z9, Z9
-	VPSHUFB         Z31, Z6, Z10
-	VPADDQ          ctrOne4<>+0(SB), Z6, Z6
-	VPXORQ          Z16, Z10, Z10
-	VPSHUFB         Z31, Z7, Z11
-	VPADDQ          ctrOne4<>+0(SB), Z7, Z7
-	VPXORQ          Z16, Z11, Z11
-	VAESENC         Z17, Z8, Z8
-	VAESENC         Z17, Z9, Z9
-	VAESENC         Z17, Z10, Z10
-	VAESENC         Z17, Z11, Z11
-	VAESENC         Z18, Z8, Z8
-	VAESENC         Z18, Z9, Z9
-	VAESENC         Z18, Z10, Z10
-	VAESENC         Z18, Z11, Z11
-	VAESENC         Z19, Z8, Z8
-	VAESENC         Z19, Z9, Z9
-	VAESENC         Z19, Z10, Z10
-	VAESENC         Z19, Z11, Z11
-	VAESENC         Z20, Z8, Z8
-	VAESENC         Z20, Z9, Z9
-	VAESENC         Z20, Z10, Z10
-	VAESENC         Z20, Z11, Z11
-	VAESENC         Z21, Z8, Z8
-	VAESENC         Z21, Z9, Z9
-	VAESENC         Z21, Z10, Z10
-	VAESENC         Z21, Z11, Z11
-	VAESENC         Z22, Z8, Z8
-	VAESENC         Z22, Z9, Z9
-	VAESENC         Z22, Z10, Z10
-	VAESENC         Z22, Z11, Z11
-	VAESENC         Z23, Z8, Z8
-	VAESENC         Z23, Z9, Z9
-	VAESENC         Z23, Z10, Z10
-	VAESENC         Z23, Z11, Z11
-	VAESENC         Z24, Z8, Z8
-	VAESENC         Z24, Z9, Z9
-	VAESENC         Z24, Z10, Z10
-	VAESENC         Z24, Z11, Z11
-	VAESENC         Z25, Z8, Z8
-	VAESENC         Z25, Z9, Z9
-	VAESENC         Z25, Z10, Z10
-	VAESENC         Z25, Z11, Z11
-	VAESENC         Z26, Z8, Z8
-	VAESENC         Z26, Z9, Z9
-	VAESENC         Z26, Z10, Z10
-	VAESENC         Z26, Z11, Z11
-	VAESENC         Z27, Z8, Z8
-	VAESENC         Z27, Z9, Z9
-	VAESENC         Z27, Z10, Z10
-	VAESENC         Z27, Z11, Z11
-	VAESENC         Z28, Z8, Z8
-	VAESENC         Z28, Z9, Z9
-	VAESENC         Z28, Z10, Z10
-	VAESENC         Z28, Z11, Z11
-	VAESENC         Z29, Z8, Z8
-	VAESENC         Z29, Z9, Z9
-	VAESENC         Z29, Z10, Z10
-	VAESENC         Z29, Z11, Z11
-	VAESENCLAST     Z30, Z8, Z8
-	VAESENCLAST     Z30, Z9, Z9
-	VAESENCLAST     Z30, Z10, Z10
-	VAESENCLAST     Z30, Z11, Z11
+	MOVQ            1536(CX), AX
+	MOVQ            1544(CX), R13
+	IMUL3Q          $0x00000230, R13, R13
+	ADDQ            AX, R13
+	XORL            DX, DX
+	XORL            R10, R10
+
+openBatchVAES51214_sched:
+	MOVQ $-1, R9
+	XORL R11, R11
+
+openBatchVAES51214_lane:
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    openBatchVAES51214_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   openBatchVAES51214_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   openBatchVAES51214_load
+
+openBatchVAES51214_jobdone:
+	MOVQ    1408(CX)(R11*1), SI
+	VMOVDQU (CX)(R11*2), X12
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
+
+openBatchVAES51214_refill:
+	CMPQ    AX, R13
+	JAE     openBatchVAES51214_idle
+	MOVQ    AX, R12
+	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
+	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      openBatchVAES51214_jobdone
+
+openBatchVAES51214_load:
+	MOVQ    (R12), SI
+	MOVQ    SI, 768(CX)(R11*1)
+	MOVQ    8(R12), SI
+	MOVQ    SI, 896(CX)(R11*1)
+	MOVQ    16(R12), SI
+	MOVQ    SI, 1024(CX)(R11*1)
+	MOVQ    24(R12), SI
+	MOVQ    SI, 1152(CX)(R11*1)
+	VMOVDQU 32(R12), X12
+	VMOVDQU X12, 256(CX)(R11*2)
+	VMOVDQU 48(R12), X12
+	VMOVDQU X12, 512(CX)(R11*2)
+
+openBatchVAES51214_least:
+	CMPQ    1024(CX)(R11*1), R9
+	CMOVQCS 1024(CX)(R11*1), R9
+	JMP     openBatchVAES51214_next
+
+openBatchVAES51214_idle:
+	MOVQ $0x00000000, 1280(CX)(R11*1)
+	LEAQ 1552(CX), SI
+	MOVQ SI, 768(CX)(R11*1)
+	MOVQ SI, 896(CX)(R11*1)
+
+openBatchVAES51214_next:
+	ADDQ        $0x08, R11
+	CMPQ        R11, $0x80
+	JB          openBatchVAES51214_lane
+	CMPQ        R9, $-1
+	JE          openBatchVAES51214_done
+	MOVQ        $0x000000a0, DX
+	CMPQ        R9, DX
+	CMOVQCS     R9, DX
+	MOVQ        DX, R10
+	SHLQ        $0x04, R10
+	MOVQ        DX, R8
+	VMOVDQU64   (CX), Z0
+	VMOVDQU64   256(CX), Z4
+	VPSHUFB     Z31, Z4, Z4
+	VMOVDQU64   64(CX), Z1
+	VMOVDQU64   320(CX), Z5
+	VPSHUFB     Z31, Z5, Z5
+	VMOVDQU64   128(CX), Z2
+	VMOVDQU64   384(CX), Z6
+	VPSHUFB     Z31, Z6, Z6
+	VMOVDQU64   192(CX), Z3
+	VMOVDQU64   448(CX), Z7
+	VPSHUFB     Z31, Z7, Z7
+	XORQ        SI, SI
+	VPSHUFB     Z31, Z4, Z8
+	VPADDQ      ctrOne4<>+0(SB), Z4, Z4
+	VPXORQ      Z16, Z8, Z8
+	VPSHUFB     Z31, Z5, Z9
+	VPADDQ      ctrOne4<>+0(SB), Z5, Z5
+	VPXORQ      Z16, Z9, Z9
+	VPSHUFB     Z31, Z6, Z10
+	VPADDQ      ctrOne4<>+0(SB), Z6, Z6
+	VPXORQ      Z16, Z10, Z10
+	VPSHUFB     Z31, Z7, Z11
+	VPADDQ      ctrOne4<>+0(SB), Z7, Z7
+	VPXORQ      Z16, Z11, Z11
+	VAESENC     Z17, Z8, Z8
+	VAESENC     Z17, Z9, Z9
+	VAESENC     Z17, Z10, Z10
+	VAESENC     Z17, Z11, Z11
+	VAESENC     Z18, Z8, Z8
+	VAESENC     Z18, Z9, Z9
+	VAESENC     Z18, Z10, Z10
+	VAESENC     Z18, Z11, Z11
+	VAESENC     Z19, Z8, Z8
+	VAESENC     Z19, Z9, Z9
+	VAESENC     Z19, Z10, Z10
+	VAESENC     Z19, Z11, Z11
+	VAESENC     Z20, Z8, Z8
+	VAESENC     Z20, Z9, Z9
+	VAESENC     Z20, Z10, Z10
+	VAESENC     Z20, Z11, Z11
+	VAESENC     Z21, Z8, Z8
+	VAESENC     Z21, Z9, Z9
+	VAESENC     Z21, Z10, Z10
+	VAESENC     Z21, Z11, Z11
+	VAESENC     Z22, Z8, Z8
+	VAESENC     Z22, Z9, Z9
+	VAESENC     Z22, Z10, Z10
+	VAESENC     Z22, Z11, Z11
+	VAESENC     Z23, Z8, Z8
+	VAESENC     Z23, Z9, Z9
+	VAESENC     Z23, Z10, Z10
+	VAESENC     Z23, Z11, Z11
+	VAESENC     Z24, Z8, Z8
+	VAESENC     Z24, Z9, Z9
+	VAESENC     Z24, Z10, Z10
+	VAESENC     Z24, Z11, Z11
+	VAESENC     Z25, Z8, Z8
+	VAESENC     Z25, Z9, Z9
+	VAESENC     Z25, Z10, Z10
+	VAESENC     Z25, Z11, Z11
+	VAESENC     Z26, Z8, Z8
+	VAESENC     Z26, Z9, Z9
+	VAESENC     Z26, Z10, Z10
+	VAESENC     Z26, Z11, Z11
+	VAESENC     Z27, Z8, Z8
+	VAESENC     Z27, Z9, Z9
+	VAESENC     Z27, Z10, Z10
+	VAESENC     Z27, Z11, Z11
+	VAESENC     Z28, Z8, Z8
+	VAESENC     Z28, Z9, Z9
+	VAESENC     Z28, Z10, Z10
+	VAESENC     Z28, Z11, Z11
+	VAESENC     Z29, Z8, Z8
+	VAESENC     Z29, Z9, Z9
+	VAESENC     Z29, Z10, Z10
+	VAESENC     Z29, Z11, Z11
+	VAESENCLAST Z30, Z8, Z8
+	VAESENCLAST Z30, Z9, Z9
+	VAESENCLAST Z30, Z10, Z10
+	VAESENCLAST Z30, Z11, Z11
 
 openBatch14_loop:
 	MOVQ          768(CX), DI
@@ -2268,16 +2819,18 @@ openBatch14_loop:
 	VMOVDQU64     Z3, 192(CX)
 	VPSHUFB       Z31, Z7, Z7
 	VMOVDQU64     Z7, 448(CX)
+	JMP           openBatchVAES51214_sched
+
+openBatchVAES51214_done:
 	VZEROUPPER
 	RET
 
-// func sealBatchVAES256(nr int, rk *[240]byte, l *[1024]byte, n int)
-// Requires: AVX, AVX2, VAES
-TEXT ·sealBatchVAES256(SB), NOSPLIT, $480-32
+// func sealBatchVAES256(nr int, rk *[240]byte, l *[4112]byte)
+// Requires: AVX, AVX2, CMOV, VAES
+TEXT ·sealBatchVAES256(SB), NOSPLIT, $480-24
 	MOVQ           nr+0(FP), AX
 	MOVQ           rk+8(FP), BX
 	MOVQ           l+16(FP), CX
-	MOVQ           n+24(FP), R8
 	VBROADCASTI128 (BX), Y0
 	VMOVDQU        Y0, (SP)
 	VBROADCASTI128 16(BX), Y0
@@ -2308,22 +2861,103 @@ TEXT ·sealBatchVAES256(SB), NOSPLIT, $480-32
 	VMOVDQU        Y0, 416(SP)
 	VBROADCASTI128 224(BX), Y0
 	VMOVDQU        Y0, 448(SP)
-	VMOVDQU        (CX), Y0
-	VMOVDQU        256(CX), Y4
-	VPSHUFB        bswapMask4<>+0(SB), Y4, Y4
-	VMOVDQU        32(CX), Y1
-	VMOVDQU        288(CX), Y5
-	VPSHUFB        bswapMask4<>+0(SB), Y5, Y5
-	VMOVDQU        64(CX), Y2
-	VMOVDQU        320(CX), Y6
-	VPSHUFB        bswapMask4<>+0(SB), Y6, Y6
-	VMOVDQU        96(CX), Y3
-	VMOVDQU        352(CX), Y7
-	VPSHUFB        bswapMask4<>+0(SB), Y7, Y7
-	XORQ           SI, SI
 	CMPQ           AX, $0x0c
 	JE             sealBatchVAES256_12
 	JA             sealBatchVAES256_14
+	MOVQ           1536(CX), AX
+	MOVQ           1544(CX), R13
+	IMUL3Q         $0x00000230, R13, R13
+	ADDQ           AX, R13
+	XORL           DX, DX
+	XORL           R10, R10
+
+sealBatchVAES25610_sched:
+	MOVQ $-1, R9
+	XORL R11, R11
+
+sealBatchVAES25610_lane:
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    sealBatchVAES25610_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   sealBatchVAES25610_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   sealBatchVAES25610_load
+
+sealBatchVAES25610_jobdone:
+	MOVQ    1408(CX)(R11*1), SI
+	VMOVDQU (CX)(R11*2), X12
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
+
+sealBatchVAES25610_refill:
+	CMPQ    AX, R13
+	JAE     sealBatchVAES25610_idle
+	MOVQ    AX, R12
+	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
+	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      sealBatchVAES25610_jobdone
+
+sealBatchVAES25610_load:
+	MOVQ    (R12), SI
+	MOVQ    SI, 768(CX)(R11*1)
+	MOVQ    8(R12), SI
+	MOVQ    SI, 896(CX)(R11*1)
+	MOVQ    16(R12), SI
+	MOVQ    SI, 1024(CX)(R11*1)
+	MOVQ    24(R12), SI
+	MOVQ    SI, 1152(CX)(R11*1)
+	VMOVDQU 32(R12), X12
+	VMOVDQU X12, 256(CX)(R11*2)
+	VMOVDQU 48(R12), X12
+	VMOVDQU X12, 512(CX)(R11*2)
+
+sealBatchVAES25610_least:
+	CMPQ    1024(CX)(R11*1), R9
+	CMOVQCS 1024(CX)(R11*1), R9
+	JMP     sealBatchVAES25610_next
+
+sealBatchVAES25610_idle:
+	MOVQ $0x00000000, 1280(CX)(R11*1)
+	LEAQ 1552(CX), SI
+	MOVQ SI, 768(CX)(R11*1)
+	MOVQ SI, 896(CX)(R11*1)
+
+sealBatchVAES25610_next:
+	ADDQ    $0x08, R11
+	CMPQ    R11, $0x40
+	JB      sealBatchVAES25610_lane
+	CMPQ    R9, $-1
+	JE      sealBatchVAES25610_done
+	MOVQ    $0x000000a0, DX
+	CMPQ    R9, DX
+	CMOVQCS R9, DX
+	MOVQ    DX, R10
+	SHLQ    $0x04, R10
+	MOVQ    DX, R8
+	VMOVDQU (CX), Y0
+	VMOVDQU 256(CX), Y4
+	VPSHUFB bswapMask4<>+0(SB), Y4, Y4
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 288(CX), Y5
+	VPSHUFB bswapMask4<>+0(SB), Y5, Y5
+	VMOVDQU 64(CX), Y2
+	VMOVDQU 320(CX), Y6
+	VPSHUFB bswapMask4<>+0(SB), Y6, Y6
+	VMOVDQU 96(CX), Y3
+	VMOVDQU 352(CX), Y7
+	VPSHUFB bswapMask4<>+0(SB), Y7, Y7
+	XORQ    SI, SI
 
 sealBatchVAES25610_loop:
 	MOVQ         768(CX), DI
@@ -2477,10 +3111,108 @@ sealBatchVAES25610_loop:
 	VMOVDQU      Y3, 96(CX)
 	VPSHUFB      bswapMask4<>+0(SB), Y7, Y7
 	VMOVDQU      Y7, 352(CX)
+	JMP          sealBatchVAES25610_sched
+
+sealBatchVAES25610_done:
 	VZEROUPPER
 	RET
 
 sealBatchVAES256_12:
+	MOVQ   1536(CX), AX
+	MOVQ   1544(CX), R13
+	IMUL3Q $0x00000230, R13, R13
+	ADDQ   AX, R13
+	XORL   DX, DX
+	XORL   R10, R10
+
+sealBatchVAES25612_sched:
+	MOVQ $-1, R9
+	XORL R11, R11
+
+sealBatchVAES25612_lane:
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    sealBatchVAES25612_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   sealBatchVAES25612_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   sealBatchVAES25612_load
+
+sealBatchVAES25612_jobdone:
+	MOVQ    1408(CX)(R11*1), SI
+	VMOVDQU (CX)(R11*2), X12
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
+
+sealBatchVAES25612_refill:
+	CMPQ    AX, R13
+	JAE     sealBatchVAES25612_idle
+	MOVQ    AX, R12
+	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
+	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      sealBatchVAES25612_jobdone
+
+sealBatchVAES25612_load:
+	MOVQ    (R12), SI
+	MOVQ    SI, 768(CX)(R11*1)
+	MOVQ    8(R12), SI
+	MOVQ    SI, 896(CX)(R11*1)
+	MOVQ    16(R12), SI
+	MOVQ    SI, 1024(CX)(R11*1)
+	MOVQ    24(R12), SI
+	MOVQ    SI, 1152(CX)(R11*1)
+	VMOVDQU 32(R12), X12
+	VMOVDQU X12, 256(CX)(R11*2)
+	VMOVDQU 48(R12), X12
+	VMOVDQU X12, 512(CX)(R11*2)
+
+sealBatchVAES25612_least:
+	CMPQ    1024(CX)(R11*1), R9
+	CMOVQCS 1024(CX)(R11*1), R9
+	JMP     sealBatchVAES25612_next
+
+sealBatchVAES25612_idle:
+	MOVQ $0x00000000, 1280(CX)(R11*1)
+	LEAQ 1552(CX), SI
+	MOVQ SI, 768(CX)(R11*1)
+	MOVQ SI, 896(CX)(R11*1)
+
+sealBatchVAES25612_next:
+	ADDQ    $0x08, R11
+	CMPQ    R11, $0x40
+	JB      sealBatchVAES25612_lane
+	CMPQ    R9, $-1
+	JE      sealBatchVAES25612_done
+	MOVQ    $0x000000a0, DX
+	CMPQ    R9, DX
+	CMOVQCS R9, DX
+	MOVQ    DX, R10
+	SHLQ    $0x04, R10
+	MOVQ    DX, R8
+	VMOVDQU (CX), Y0
+	VMOVDQU 256(CX), Y4
+	VPSHUFB bswapMask4<>+0(SB), Y4, Y4
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 288(CX), Y5
+	VPSHUFB bswapMask4<>+0(SB), Y5, Y5
+	VMOVDQU 64(CX), Y2
+	VMOVDQU 320(CX), Y6
+	VPSHUFB bswapMask4<>+0(SB), Y6, Y6
+	VMOVDQU 96(CX), Y3
+	VMOVDQU 352(CX), Y7
+	VPSHUFB bswapMask4<>+0(SB), Y7, Y7
+	XORQ    SI, SI
+
 sealBatchVAES25612_loop:
 	MOVQ         768(CX), DI
 	VMOVDQU      (DI)(SI*1), X12
@@ -2649,10 +3381,108 @@ sealBatchVAES25612_loop:
 	VMOVDQU      Y3, 96(CX)
 	VPSHUFB      bswapMask4<>+0(SB), Y7, Y7
 	VMOVDQU      Y7, 352(CX)
+	JMP          sealBatchVAES25612_sched
+
+sealBatchVAES25612_done:
 	VZEROUPPER
 	RET
 
 sealBatchVAES256_14:
+	MOVQ   1536(CX), AX
+	MOVQ   1544(CX), R13
+	IMUL3Q $0x00000230, R13, R13
+	ADDQ   AX, R13
+	XORL   DX, DX
+	XORL   R10, R10
+
+sealBatchVAES25614_sched:
+	MOVQ $-1, R9
+	XORL R11, R11
+
+sealBatchVAES25614_lane:
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    sealBatchVAES25614_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   sealBatchVAES25614_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   sealBatchVAES25614_load
+
+sealBatchVAES25614_jobdone:
+	MOVQ    1408(CX)(R11*1), SI
+	VMOVDQU (CX)(R11*2), X12
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
+
+sealBatchVAES25614_refill:
+	CMPQ    AX, R13
+	JAE     sealBatchVAES25614_idle
+	MOVQ    AX, R12
+	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
+	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      sealBatchVAES25614_jobdone
+
+sealBatchVAES25614_load:
+	MOVQ    (R12), SI
+	MOVQ    SI, 768(CX)(R11*1)
+	MOVQ    8(R12), SI
+	MOVQ    SI, 896(CX)(R11*1)
+	MOVQ    16(R12), SI
+	MOVQ    SI, 1024(CX)(R11*1)
+	MOVQ    24(R12), SI
+	MOVQ    SI, 1152(CX)(R11*1)
+	VMOVDQU 32(R12), X12
+	VMOVDQU X12, 256(CX)(R11*2)
+	VMOVDQU 48(R12), X12
+	VMOVDQU X12, 512(CX)(R11*2)
+
+sealBatchVAES25614_least:
+	CMPQ    1024(CX)(R11*1), R9
+	CMOVQCS 1024(CX)(R11*1), R9
+	JMP     sealBatchVAES25614_next
+
+sealBatchVAES25614_idle:
+	MOVQ $0x00000000, 1280(CX)(R11*1)
+	LEAQ 1552(CX), SI
+	MOVQ SI, 768(CX)(R11*1)
+	MOVQ SI, 896(CX)(R11*1)
+
+sealBatchVAES25614_next:
+	ADDQ    $0x08, R11
+	CMPQ    R11, $0x40
+	JB      sealBatchVAES25614_lane
+	CMPQ    R9, $-1
+	JE      sealBatchVAES25614_done
+	MOVQ    $0x000000a0, DX
+	CMPQ    R9, DX
+	CMOVQCS R9, DX
+	MOVQ    DX, R10
+	SHLQ    $0x04, R10
+	MOVQ    DX, R8
+	VMOVDQU (CX), Y0
+	VMOVDQU 256(CX), Y4
+	VPSHUFB bswapMask4<>+0(SB), Y4, Y4
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 288(CX), Y5
+	VPSHUFB bswapMask4<>+0(SB), Y5, Y5
+	VMOVDQU 64(CX), Y2
+	VMOVDQU 320(CX), Y6
+	VPSHUFB bswapMask4<>+0(SB), Y6, Y6
+	VMOVDQU 96(CX), Y3
+	VMOVDQU 352(CX), Y7
+	VPSHUFB bswapMask4<>+0(SB), Y7, Y7
+	XORQ    SI, SI
+
 sealBatchVAES25614_loop:
 	MOVQ         768(CX), DI
 	VMOVDQU      (DI)(SI*1), X12
@@ -2837,16 +3667,18 @@ sealBatchVAES25614_loop:
 	VMOVDQU      Y3, 96(CX)
 	VPSHUFB      bswapMask4<>+0(SB), Y7, Y7
 	VMOVDQU      Y7, 352(CX)
+	JMP          sealBatchVAES25614_sched
+
+sealBatchVAES25614_done:
 	VZEROUPPER
 	RET
 
-// func openBatchVAES256(nr int, rk *[240]byte, l *[1024]byte, n int)
-// Requires: AVX, AVX2, VAES
-TEXT ·openBatchVAES256(SB), NOSPLIT, $480-32
+// func openBatchVAES256(nr int, rk *[240]byte, l *[4112]byte)
+// Requires: AVX, AVX2, CMOV, VAES
+TEXT ·openBatchVAES256(SB), NOSPLIT, $480-24
 	MOVQ           nr+0(FP), AX
 	MOVQ           rk+8(FP), BX
 	MOVQ           l+16(FP), CX
-	MOVQ           n+24(FP), R8
 	VBROADCASTI128 (BX), Y0
 	VMOVDQU        Y0, (SP)
 	VBROADCASTI128 16(BX), Y0
@@ -2877,74 +3709,155 @@ TEXT ·openBatchVAES256(SB), NOSPLIT, $480-32
 	VMOVDQU        Y0, 416(SP)
 	VBROADCASTI128 224(BX), Y0
 	VMOVDQU        Y0, 448(SP)
-	VMOVDQU        (CX), Y0
-	VMOVDQU        256(CX), Y4
-	VPSHUFB        bswapMask4<>+0(SB), Y4, Y4
-	VMOVDQU        32(CX), Y1
-	VMOVDQU        288(CX), Y5
-	VPSHUFB        bswapMask4<>+0(SB), Y5, Y5
-	VMOVDQU        64(CX), Y2
-	VMOVDQU        320(CX), Y6
-	VPSHUFB        bswapMask4<>+0(SB), Y6, Y6
-	VMOVDQU        96(CX), Y3
-	VMOVDQU        352(CX), Y7
-	VPSHUFB        bswapMask4<>+0(SB), Y7, Y7
-	XORQ           SI, SI
 	CMPQ           AX, $0x0c
 	JE             openBatchVAES256_12
 	JA             openBatchVAES256_14
-	VPSHUFB        bswapMask4<>+0(SB), Y4, Y8
-	VPADDQ         ctrOne4<>+0(SB), Y4, Y4
-	VPXOR          (SP), Y8, Y8
-	VPSHUFB        bswapMask4<>+0(SB), Y5, Y9
-	VPADDQ         ctrOne4<>+0(SB), Y5, Y5
-	VPXOR          (SP), Y9, Y9
-	VPSHUFB        bswapMask4<>+0(SB), Y6, Y10
-	VPADDQ         ctrOne4<>+0(SB), Y6, Y6
-	VPXOR          (SP), Y10, Y10
-	VPSHUFB        bswapMask4<>+0(SB), Y7, Y11
-	VPADDQ         ctrOne4<>+0(SB), Y7, Y7
-	VPXOR          (SP), Y11, Y11
-	VAESENC        32(SP), Y8, Y8
-	VAESENC        32(SP), Y9, Y9
-	VAESENC        32(SP), Y10, Y10
-	VAESENC        32(SP), Y11, Y11
-	VAESENC        64(SP), Y8, Y8
-	VAESENC        64(SP), Y9, Y9
-	VAESENC        64(SP), Y10, Y10
-	VAESENC        64(SP), Y11, Y11
-	VAESENC        96(SP), Y8, Y8
-	VAESENC        96(SP), Y9, Y9
-	VAESENC        96(SP), Y10, Y10
-	VAESENC        96(SP), Y11, Y11
-	VAESENC        128(SP), Y8, Y8
-	VAESENC        128(SP), Y9, Y9
-	VAESENC        128(SP), Y10, Y10
-	VAESENC        128(SP), Y11, Y11
-	VAESENC        160(SP), Y8, Y8
-	VAESENC        160(SP), Y9, Y9
-	VAESENC        160(SP), Y10, Y10
-	VAESENC        160(SP), Y11, Y11
-	VAESENC        192(SP), Y8, Y8
-	VAESENC        192(SP), Y9, Y9
-	VAESENC        192(SP), Y10, Y10
-	VAESENC        192(SP), Y11, Y11
-	VAESENC        224(SP), Y8, Y8
-	VAESENC        224(SP), Y9, Y9
-	VAESENC        224(SP), Y10, Y10
-	VAESENC        224(SP), Y11, Y11
-	VAESENC        256(SP), Y8, Y8
-	VAESENC        256(SP), Y9, Y9
-	VAESENC        256(SP), Y10, Y10
-	VAESENC        256(SP), Y11, Y11
-	VAESENC        288(SP), Y8, Y8
-	VAESENC        288(SP), Y9, Y9
-	VAESENC        288(SP), Y10, Y10
-	VAESENC        288(SP), Y11, Y11
-	VAESENCLAST    320(SP), Y8, Y8
-	VAESENCLAST    320(SP), Y9, Y9
-	VAESENCLAST    320(SP), Y10, Y10
-	VAESENCLAST    320(SP), Y11, Y11
+	MOVQ           1536(CX), AX
+	MOVQ           1544(CX), R13
+	IMUL3Q         $0x00000230, R13, R13
+	ADDQ           AX, R13
+	XORL           DX, DX
+	XORL           R10, R10
+
+openBatchVAES25610_sched:
+	MOVQ $-1, R9
+	XORL R11, R11
+
+openBatchVAES25610_lane:
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    openBatchVAES25610_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   openBatchVAES25610_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   openBatchVAES25610_load
+
+openBatchVAES25610_jobdone:
+	MOVQ    1408(CX)(R11*1), SI
+	VMOVDQU (CX)(R11*2), X12
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
+
+openBatchVAES25610_refill:
+	CMPQ    AX, R13
+	JAE     openBatchVAES25610_idle
+	MOVQ    AX, R12
+	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
+	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      openBatchVAES25610_jobdone
+
+openBatchVAES25610_load:
+	MOVQ    (R12), SI
+	MOVQ    SI, 768(CX)(R11*1)
+	MOVQ    8(R12), SI
+	MOVQ    SI, 896(CX)(R11*1)
+	MOVQ    16(R12), SI
+	MOVQ    SI, 1024(CX)(R11*1)
+	MOVQ    24(R12), SI
+	MOVQ    SI, 1152(CX)(R11*1)
+	VMOVDQU 32(R12), X12
+	VMOVDQU X12, 256(CX)(R11*2)
+	VMOVDQU 48(R12), X12
+	VMOVDQU X12, 512(CX)(R11*2)
+
+openBatchVAES25610_least:
+	CMPQ    1024(CX)(R11*1), R9
+	CMOVQCS 1024(CX)(R11*1), R9
+	JMP     openBatchVAES25610_next
+
+openBatchVAES25610_idle:
+	MOVQ $0x00000000, 1280(CX)(R11*1)
+	LEAQ 1552(CX), SI
+	MOVQ SI, 768(CX)(R11*1)
+	MOVQ SI, 896(CX)(R11*1)
+
+openBatchVAES25610_next:
+	ADDQ        $0x08, R11
+	CMPQ        R11, $0x40
+	JB          openBatchVAES25610_lane
+	CMPQ        R9, $-1
+	JE          openBatchVAES25610_done
+	MOVQ        $0x000000a0, DX
+	CMPQ        R9, DX
+	CMOVQCS     R9, DX
+	MOVQ        DX, R10
+	SHLQ        $0x04, R10
+	MOVQ        DX, R8
+	VMOVDQU     (CX), Y0
+	VMOVDQU     256(CX), Y4
+	VPSHUFB     bswapMask4<>+0(SB), Y4, Y4
+	VMOVDQU     32(CX), Y1
+	VMOVDQU     288(CX), Y5
+	VPSHUFB     bswapMask4<>+0(SB), Y5, Y5
+	VMOVDQU     64(CX), Y2
+	VMOVDQU     320(CX), Y6
+	VPSHUFB     bswapMask4<>+0(SB), Y6, Y6
+	VMOVDQU     96(CX), Y3
+	VMOVDQU     352(CX), Y7
+	VPSHUFB     bswapMask4<>+0(SB), Y7, Y7
+	XORQ        SI, SI
+	VPSHUFB     bswapMask4<>+0(SB), Y4, Y8
+	VPADDQ      ctrOne4<>+0(SB), Y4, Y4
+	VPXOR       (SP), Y8, Y8
+	VPSHUFB     bswapMask4<>+0(SB), Y5, Y9
+	VPADDQ      ctrOne4<>+0(SB), Y5, Y5
+	VPXOR       (SP), Y9, Y9
+	VPSHUFB     bswapMask4<>+0(SB), Y6, Y10
+	VPADDQ      ctrOne4<>+0(SB), Y6, Y6
+	VPXOR       (SP), Y10, Y10
+	VPSHUFB     bswapMask4<>+0(SB), Y7, Y11
+	VPADDQ      ctrOne4<>+0(SB), Y7, Y7
+	VPXOR       (SP), Y11, Y11
+	VAESENC     32(SP), Y8, Y8
+	VAESENC     32(SP), Y9, Y9
+	VAESENC     32(SP), Y10, Y10
+	VAESENC     32(SP), Y11, Y11
+	VAESENC     64(SP), Y8, Y8
+	VAESENC     64(SP), Y9, Y9
+	VAESENC     64(SP), Y10, Y10
+	VAESENC     64(SP), Y11, Y11
+	VAESENC     96(SP), Y8, Y8
+	VAESENC     96(SP), Y9, Y9
+	VAESENC     96(SP), Y10, Y10
+	VAESENC     96(SP), Y11, Y11
+	VAESENC     128(SP), Y8, Y8
+	VAESENC     128(SP), Y9, Y9
+	VAESENC     128(SP), Y10, Y10
+	VAESENC     128(SP), Y11, Y11
+	VAESENC     160(SP), Y8, Y8
+	VAESENC     160(SP), Y9, Y9
+	VAESENC     160(SP), Y10, Y10
+	VAESENC     160(SP), Y11, Y11
+	VAESENC     192(SP), Y8, Y8
+	VAESENC     192(SP), Y9, Y9
+	VAESENC     192(SP), Y10, Y10
+	VAESENC     192(SP), Y11, Y11
+	VAESENC     224(SP), Y8, Y8
+	VAESENC     224(SP), Y9, Y9
+	VAESENC     224(SP), Y10, Y10
+	VAESENC     224(SP), Y11, Y11
+	VAESENC     256(SP), Y8, Y8
+	VAESENC     256(SP), Y9, Y9
+	VAESENC     256(SP), Y10, Y10
+	VAESENC     256(SP), Y11, Y11
+	VAESENC     288(SP), Y8, Y8
+	VAESENC     288(SP), Y9, Y9
+	VAESENC     288(SP), Y10, Y10
+	VAESENC     288(SP), Y11, Y11
+	VAESENCLAST 320(SP), Y8, Y8
+	VAESENCLAST 320(SP), Y9, Y9
+	VAESENCLAST 320(SP), Y10, Y10
+	VAESENCLAST 320(SP), Y11, Y11
 
 openBatchVAES25610_loop:
 	MOVQ         768(CX), DI
@@ -3114,10 +4027,107 @@ openBatchVAES25610_loop:
 	VMOVDQU      Y3, 96(CX)
 	VPSHUFB      bswapMask4<>+0(SB), Y7, Y7
 	VMOVDQU      Y7, 352(CX)
+	JMP          openBatchVAES25610_sched
+
+openBatchVAES25610_done:
 	VZEROUPPER
 	RET
 
 openBatchVAES256_12:
+	MOVQ   1536(CX), AX
+	MOVQ   1544(CX), R13
+	IMUL3Q $0x00000230, R13, R13
+	ADDQ   AX, R13
+	XORL   DX, DX
+	XORL   R10, R10
+
+openBatchVAES25612_sched:
+	MOVQ $-1, R9
+	XORL R11, R11
+
+openBatchVAES25612_lane:
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    openBatchVAES25612_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   openBatchVAES25612_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   openBatchVAES25612_load
+
+openBatchVAES25612_jobdone:
+	MOVQ    1408(CX)(R11*1), SI
+	VMOVDQU (CX)(R11*2), X12
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
+
+openBatchVAES25612_refill:
+	CMPQ    AX, R13
+	JAE     openBatchVAES25612_idle
+	MOVQ    AX, R12
+	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
+	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      openBatchVAES25612_jobdone
+
+openBatchVAES25612_load:
+	MOVQ    (R12), SI
+	MOVQ    SI, 768(CX)(R11*1)
+	MOVQ    8(R12), SI
+	MOVQ    SI, 896(CX)(R11*1)
+	MOVQ    16(R12), SI
+	MOVQ    SI, 1024(CX)(R11*1)
+	MOVQ    24(R12), SI
+	MOVQ    SI, 1152(CX)(R11*1)
+	VMOVDQU 32(R12), X12
+	VMOVDQU X12, 256(CX)(R11*2)
+	VMOVDQU 48(R12), X12
+	VMOVDQU X12, 512(CX)(R11*2)
+
+openBatchVAES25612_least:
+	CMPQ    1024(CX)(R11*1), R9
+	CMOVQCS 1024(CX)(R11*1), R9
+	JMP     openBatchVAES25612_next
+
+openBatchVAES25612_idle:
+	MOVQ $0x00000000, 1280(CX)(R11*1)
+	LEAQ 1552(CX), SI
+	MOVQ SI, 768(CX)(R11*1)
+	MOVQ SI, 896(CX)(R11*1)
+
+openBatchVAES25612_next:
+	ADDQ        $0x08, R11
+	CMPQ        R11, $0x40
+	JB          openBatchVAES25612_lane
+	CMPQ        R9, $-1
+	JE          openBatchVAES25612_done
+	MOVQ        $0x000000a0, DX
+	CMPQ        R9, DX
+	CMOVQCS     R9, DX
+	MOVQ        DX, R10
+	SHLQ        $0x04, R10
+	MOVQ        DX, R8
+	VMOVDQU     (CX), Y0
+	VMOVDQU     256(CX), Y4
+	VPSHUFB     bswapMask4<>+0(SB), Y4, Y4
+	VMOVDQU     32(CX), Y1
+	VMOVDQU     288(CX), Y5
+	VPSHUFB     bswapMask4<>+0(SB), Y5, Y5
+	VMOVDQU     64(CX), Y2
+	VMOVDQU     320(CX), Y6
+	VPSHUFB     bswapMask4<>+0(SB), Y6, Y6
+	VMOVDQU     96(CX), Y3
+	VMOVDQU     352(CX), Y7
+	VPSHUFB     bswapMask4<>+0(SB), Y7, Y7
+	XORQ        SI, SI
 	VPSHUFB     bswapMask4<>+0(SB), Y4, Y8
 	VPADDQ      ctrOne4<>+0(SB), Y4, Y4
 	VPXOR       (SP), Y8, Y8
@@ -3363,10 +4373,107 @@ openBatchVAES25612_loop:
 	VMOVDQU      Y3, 96(CX)
 	VPSHUFB      bswapMask4<>+0(SB), Y7, Y7
 	VMOVDQU      Y7, 352(CX)
+	JMP          openBatchVAES25612_sched
+
+openBatchVAES25612_done:
 	VZEROUPPER
 	RET
 
 openBatchVAES256_14:
+	MOVQ   1536(CX), AX
+	MOVQ   1544(CX), R13
+	IMUL3Q $0x00000230, R13, R13
+	ADDQ   AX, R13
+	XORL   DX, DX
+	XORL   R10, R10
+
+openBatchVAES25614_sched:
+	MOVQ $-1, R9
+	XORL R11, R11
+
+openBatchVAES25614_lane:
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    openBatchVAES25614_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   openBatchVAES25614_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   openBatchVAES25614_load
+
+openBatchVAES25614_jobdone:
+	MOVQ    1408(CX)(R11*1), SI
+	VMOVDQU (CX)(R11*2), X12
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
+
+openBatchVAES25614_refill:
+	CMPQ    AX, R13
+	JAE     openBatchVAES25614_idle
+	MOVQ    AX, R12
+	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
+	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      openBatchVAES25614_jobdone
+
+openBatchVAES25614_load:
+	MOVQ    (R12), SI
+	MOVQ    SI, 768(CX)(R11*1)
+	MOVQ    8(R12), SI
+	MOVQ    SI, 896(CX)(R11*1)
+	MOVQ    16(R12), SI
+	MOVQ    SI, 1024(CX)(R11*1)
+	MOVQ    24(R12), SI
+	MOVQ    SI, 1152(CX)(R11*1)
+	VMOVDQU 32(R12), X12
+	VMOVDQU X12, 256(CX)(R11*2)
+	VMOVDQU 48(R12), X12
+	VMOVDQU X12, 512(CX)(R11*2)
+
+openBatchVAES25614_least:
+	CMPQ    1024(CX)(R11*1), R9
+	CMOVQCS 1024(CX)(R11*1), R9
+	JMP     openBatchVAES25614_next
+
+openBatchVAES25614_idle:
+	MOVQ $0x00000000, 1280(CX)(R11*1)
+	LEAQ 1552(CX), SI
+	MOVQ SI, 768(CX)(R11*1)
+	MOVQ SI, 896(CX)(R11*1)
+
+openBatchVAES25614_next:
+	ADDQ        $0x08, R11
+	CMPQ        R11, $0x40
+	JB          openBatchVAES25614_lane
+	CMPQ        R9, $-1
+	JE          openBatchVAES25614_done
+	MOVQ        $0x000000a0, DX
+	CMPQ        R9, DX
+	CMOVQCS     R9, DX
+	MOVQ        DX, R10
+	SHLQ        $0x04, R10
+	MOVQ        DX, R8
+	VMOVDQU     (CX), Y0
+	VMOVDQU     256(CX), Y4
+	VPSHUFB     bswapMask4<>+0(SB), Y4, Y4
+	VMOVDQU     32(CX), Y1
+	VMOVDQU     288(CX), Y5
+	VPSHUFB     bswapMask4<>+0(SB), Y5, Y5
+	VMOVDQU     64(CX), Y2
+	VMOVDQU     320(CX), Y6
+	VPSHUFB     bswapMask4<>+0(SB), Y6, Y6
+	VMOVDQU     96(CX), Y3
+	VMOVDQU     352(CX), Y7
+	VPSHUFB     bswapMask4<>+0(SB), Y7, Y7
+	XORQ        SI, SI
 	VPSHUFB     bswapMask4<>+0(SB), Y4, Y8
 	VPADDQ      ctrOne4<>+0(SB), Y4, Y4
 	VPXOR       (SP), Y8, Y8
@@ -3636,16 +4743,102 @@ openBatchVAES25614_loop:
 	VMOVDQU      Y3, 96(CX)
 	VPSHUFB      bswapMask4<>+0(SB), Y7, Y7
 	VMOVDQU      Y7, 352(CX)
+	JMP          openBatchVAES25614_sched
+
+openBatchVAES25614_done:
 	VZEROUPPER
 	RET
 
-// func sealBatchAVX(nr int, rk *[240]byte, l *[1024]byte, n int)
-// Requires: AES, AVX
-TEXT ·sealBatchAVX(SB), NOSPLIT, $0-32
-	MOVQ    nr+0(FP), AX
-	MOVQ    rk+8(FP), BX
-	MOVQ    l+16(FP), CX
-	MOVQ    n+24(FP), R8
+// func sealBatchAVX(nr int, rk *[240]byte, l *[4112]byte)
+// Requires: AES, AVX, CMOV
+TEXT ·sealBatchAVX(SB), NOSPLIT, $0-24
+	MOVQ   nr+0(FP), AX
+	MOVQ   rk+8(FP), BX
+	MOVQ   l+16(FP), CX
+	CMPQ   AX, $0x0c
+	JE     sealBatchAVX_12
+	JA     sealBatchAVX_14
+	MOVQ   1536(CX), AX
+	MOVQ   1544(CX), R13
+	IMUL3Q $0x00000230, R13, R13
+	ADDQ   AX, R13
+	XORL   DX, DX
+	XORL   R10, R10
+
+sealBatchAVX10_sched:
+	MOVQ $-1, R9
+	XORL R11, R11
+
+sealBatchAVX10_lane:
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    sealBatchAVX10_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   sealBatchAVX10_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   sealBatchAVX10_load
+
+sealBatchAVX10_jobdone:
+	MOVQ    1408(CX)(R11*1), SI
+	VMOVDQU (CX)(R11*2), X12
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
+
+sealBatchAVX10_refill:
+	CMPQ    AX, R13
+	JAE     sealBatchAVX10_idle
+	MOVQ    AX, R12
+	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
+	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      sealBatchAVX10_jobdone
+
+sealBatchAVX10_load:
+	MOVQ    (R12), SI
+	MOVQ    SI, 768(CX)(R11*1)
+	MOVQ    8(R12), SI
+	MOVQ    SI, 896(CX)(R11*1)
+	MOVQ    16(R12), SI
+	MOVQ    SI, 1024(CX)(R11*1)
+	MOVQ    24(R12), SI
+	MOVQ    SI, 1152(CX)(R11*1)
+	VMOVDQU 32(R12), X12
+	VMOVDQU X12, 256(CX)(R11*2)
+	VMOVDQU 48(R12), X12
+	VMOVDQU X12, 512(CX)(R11*2)
+
+sealBatchAVX10_least:
+	CMPQ    1024(CX)(R11*1), R9
+	CMOVQCS 1024(CX)(R11*1), R9
+	JMP     sealBatchAVX10_next
+
+sealBatchAVX10_idle:
+	MOVQ $0x00000000, 1280(CX)(R11*1)
+	LEAQ 1552(CX), SI
+	MOVQ SI, 768(CX)(R11*1)
+	MOVQ SI, 896(CX)(R11*1)
+
+sealBatchAVX10_next:
+	ADDQ    $0x08, R11
+	CMPQ    R11, $0x20
+	JB      sealBatchAVX10_lane
+	CMPQ    R9, $-1
+	JE      sealBatchAVX10_done
+	MOVQ    $0x000000a0, DX
+	CMPQ    R9, DX
+	CMOVQCS R9, DX
+	MOVQ    DX, R10
+	SHLQ    $0x04, R10
+	MOVQ    DX, R8
 	VMOVDQU (CX), X0
 	VMOVDQU 256(CX), X4
 	VPSHUFB bswapMask4<>+0(SB), X4, X4
@@ -3659,9 +4852,6 @@ TEXT ·sealBatchAVX(SB), NOSPLIT, $0-32
 	VMOVDQU 304(CX), X7
 	VPSHUFB bswapMask4<>+0(SB), X7, X7
 	XORQ    SI, SI
-	CMPQ    AX, $0x0c
-	JE      sealBatchAVX_12
-	JA      sealBatchAVX_14
 
 sealBatchAVX10_loop:
 	MOVQ        768(CX), DI
@@ -3799,10 +4989,108 @@ sealBatchAVX10_loop:
 	VMOVDQU     X3, 48(CX)
 	VPSHUFB     bswapMask4<>+0(SB), X7, X7
 	VMOVDQU     X7, 304(CX)
+	JMP         sealBatchAVX10_sched
+
+sealBatchAVX10_done:
 	VZEROUPPER
 	RET
 
 sealBatchAVX_12:
+	MOVQ   1536(CX), AX
+	MOVQ   1544(CX), R13
+	IMUL3Q $0x00000230, R13, R13
+	ADDQ   AX, R13
+	XORL   DX, DX
+	XORL   R10, R10
+
+sealBatchAVX12_sched:
+	MOVQ $-1, R9
+	XORL R11, R11
+
+sealBatchAVX12_lane:
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    sealBatchAVX12_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   sealBatchAVX12_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   sealBatchAVX12_load
+
+sealBatchAVX12_jobdone:
+	MOVQ    1408(CX)(R11*1), SI
+	VMOVDQU (CX)(R11*2), X12
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
+
+sealBatchAVX12_refill:
+	CMPQ    AX, R13
+	JAE     sealBatchAVX12_idle
+	MOVQ    AX, R12
+	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
+	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      sealBatchAVX12_jobdone
+
+sealBatchAVX12_load:
+	MOVQ    (R12), SI
+	MOVQ    SI, 768(CX)(R11*1)
+	MOVQ    8(R12), SI
+	MOVQ    SI, 896(CX)(R11*1)
+	MOVQ    16(R12), SI
+	MOVQ    SI, 1024(CX)(R11*1)
+	MOVQ    24(R12), SI
+	MOVQ    SI, 1152(CX)(R11*1)
+	VMOVDQU 32(R12), X12
+	VMOVDQU X12, 256(CX)(R11*2)
+	VMOVDQU 48(R12), X12
+	VMOVDQU X12, 512(CX)(R11*2)
+
+sealBatchAVX12_least:
+	CMPQ    1024(CX)(R11*1), R9
+	CMOVQCS 1024(CX)(R11*1), R9
+	JMP     sealBatchAVX12_next
+
+sealBatchAVX12_idle:
+	MOVQ $0x00000000, 1280(CX)(R11*1)
+	LEAQ 1552(CX), SI
+	MOVQ SI, 768(CX)(R11*1)
+	MOVQ SI, 896(CX)(R11*1)
+
+sealBatchAVX12_next:
+	ADDQ    $0x08, R11
+	CMPQ    R11, $0x20
+	JB      sealBatchAVX12_lane
+	CMPQ    R9, $-1
+	JE      sealBatchAVX12_done
+	MOVQ    $0x000000a0, DX
+	CMPQ    R9, DX
+	CMOVQCS R9, DX
+	MOVQ    DX, R10
+	SHLQ    $0x04, R10
+	MOVQ    DX, R8
+	VMOVDQU (CX), X0
+	VMOVDQU 256(CX), X4
+	VPSHUFB bswapMask4<>+0(SB), X4, X4
+	VMOVDQU 16(CX), X1
+	VMOVDQU 272(CX), X5
+	VPSHUFB bswapMask4<>+0(SB), X5, X5
+	VMOVDQU 32(CX), X2
+	VMOVDQU 288(CX), X6
+	VPSHUFB bswapMask4<>+0(SB), X6, X6
+	VMOVDQU 48(CX), X3
+	VMOVDQU 304(CX), X7
+	VPSHUFB bswapMask4<>+0(SB), X7, X7
+	XORQ    SI, SI
+
 sealBatchAVX12_loop:
 	MOVQ        768(CX), DI
 	VMOVDQU     (DI)(SI*1), X12
@@ -3955,10 +5243,108 @@ sealBatchAVX12_loop:
 	VMOVDQU     X3, 48(CX)
 	VPSHUFB     bswapMask4<>+0(SB), X7, X7
 	VMOVDQU     X7, 304(CX)
+	JMP         sealBatchAVX12_sched
+
+sealBatchAVX12_done:
 	VZEROUPPER
 	RET
 
 sealBatchAVX_14:
+	MOVQ   1536(CX), AX
+	MOVQ   1544(CX), R13
+	IMUL3Q $0x00000230, R13, R13
+	ADDQ   AX, R13
+	XORL   DX, DX
+	XORL   R10, R10
+
+sealBatchAVX14_sched:
+	MOVQ $-1, R9
+	XORL R11, R11
+
+sealBatchAVX14_lane:
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    sealBatchAVX14_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   sealBatchAVX14_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   sealBatchAVX14_load
+
+sealBatchAVX14_jobdone:
+	MOVQ    1408(CX)(R11*1), SI
+	VMOVDQU (CX)(R11*2), X12
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
+
+sealBatchAVX14_refill:
+	CMPQ    AX, R13
+	JAE     sealBatchAVX14_idle
+	MOVQ    AX, R12
+	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
+	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      sealBatchAVX14_jobdone
+
+sealBatchAVX14_load:
+	MOVQ    (R12), SI
+	MOVQ    SI, 768(CX)(R11*1)
+	MOVQ    8(R12), SI
+	MOVQ    SI, 896(CX)(R11*1)
+	MOVQ    16(R12), SI
+	MOVQ    SI, 1024(CX)(R11*1)
+	MOVQ    24(R12), SI
+	MOVQ    SI, 1152(CX)(R11*1)
+	VMOVDQU 32(R12), X12
+	VMOVDQU X12, 256(CX)(R11*2)
+	VMOVDQU 48(R12), X12
+	VMOVDQU X12, 512(CX)(R11*2)
+
+sealBatchAVX14_least:
+	CMPQ    1024(CX)(R11*1), R9
+	CMOVQCS 1024(CX)(R11*1), R9
+	JMP     sealBatchAVX14_next
+
+sealBatchAVX14_idle:
+	MOVQ $0x00000000, 1280(CX)(R11*1)
+	LEAQ 1552(CX), SI
+	MOVQ SI, 768(CX)(R11*1)
+	MOVQ SI, 896(CX)(R11*1)
+
+sealBatchAVX14_next:
+	ADDQ    $0x08, R11
+	CMPQ    R11, $0x20
+	JB      sealBatchAVX14_lane
+	CMPQ    R9, $-1
+	JE      sealBatchAVX14_done
+	MOVQ    $0x000000a0, DX
+	CMPQ    R9, DX
+	CMOVQCS R9, DX
+	MOVQ    DX, R10
+	SHLQ    $0x04, R10
+	MOVQ    DX, R8
+	VMOVDQU (CX), X0
+	VMOVDQU 256(CX), X4
+	VPSHUFB bswapMask4<>+0(SB), X4, X4
+	VMOVDQU 16(CX), X1
+	VMOVDQU 272(CX), X5
+	VPSHUFB bswapMask4<>+0(SB), X5, X5
+	VMOVDQU 32(CX), X2
+	VMOVDQU 288(CX), X6
+	VPSHUFB bswapMask4<>+0(SB), X6, X6
+	VMOVDQU 48(CX), X3
+	VMOVDQU 304(CX), X7
+	VPSHUFB bswapMask4<>+0(SB), X7, X7
+	XORQ    SI, SI
+
 sealBatchAVX14_loop:
 	MOVQ        768(CX), DI
 	VMOVDQU     (DI)(SI*1), X12
@@ -4127,16 +5513,102 @@ sealBatchAVX14_loop:
 	VMOVDQU     X3, 48(CX)
 	VPSHUFB     bswapMask4<>+0(SB), X7, X7
 	VMOVDQU     X7, 304(CX)
+	JMP         sealBatchAVX14_sched
+
+sealBatchAVX14_done:
 	VZEROUPPER
 	RET
 
-// func openBatchAVX(nr int, rk *[240]byte, l *[1024]byte, n int)
-// Requires: AES, AVX
-TEXT ·openBatchAVX(SB), NOSPLIT, $0-32
-	MOVQ        nr+0(FP), AX
-	MOVQ        rk+8(FP), BX
-	MOVQ        l+16(FP), CX
-	MOVQ        n+24(FP), R8
+// func openBatchAVX(nr int, rk *[240]byte, l *[4112]byte)
+// Requires: AES, AVX, CMOV
+TEXT ·openBatchAVX(SB), NOSPLIT, $0-24
+	MOVQ   nr+0(FP), AX
+	MOVQ   rk+8(FP), BX
+	MOVQ   l+16(FP), CX
+	CMPQ   AX, $0x0c
+	JE     openBatchAVX_12
+	JA     openBatchAVX_14
+	MOVQ   1536(CX), AX
+	MOVQ   1544(CX), R13
+	IMUL3Q $0x00000230, R13, R13
+	ADDQ   AX, R13
+	XORL   DX, DX
+	XORL   R10, R10
+
+openBatchAVX10_sched:
+	MOVQ $-1, R9
+	XORL R11, R11
+
+openBatchAVX10_lane:
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    openBatchAVX10_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   openBatchAVX10_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   openBatchAVX10_load
+
+openBatchAVX10_jobdone:
+	MOVQ    1408(CX)(R11*1), SI
+	VMOVDQU (CX)(R11*2), X12
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
+
+openBatchAVX10_refill:
+	CMPQ    AX, R13
+	JAE     openBatchAVX10_idle
+	MOVQ    AX, R12
+	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
+	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      openBatchAVX10_jobdone
+
+openBatchAVX10_load:
+	MOVQ    (R12), SI
+	MOVQ    SI, 768(CX)(R11*1)
+	MOVQ    8(R12), SI
+	MOVQ    SI, 896(CX)(R11*1)
+	MOVQ    16(R12), SI
+	MOVQ    SI, 1024(CX)(R11*1)
+	MOVQ    24(R12), SI
+	MOVQ    SI, 1152(CX)(R11*1)
+	VMOVDQU 32(R12), X12
+	VMOVDQU X12, 256(CX)(R11*2)
+	VMOVDQU 48(R12), X12
+	VMOVDQU X12, 512(CX)(R11*2)
+
+openBatchAVX10_least:
+	CMPQ    1024(CX)(R11*1), R9
+	CMOVQCS 1024(CX)(R11*1), R9
+	JMP     openBatchAVX10_next
+
+openBatchAVX10_idle:
+	MOVQ $0x00000000, 1280(CX)(R11*1)
+	LEAQ 1552(CX), SI
+	MOVQ SI, 768(CX)(R11*1)
+	MOVQ SI, 896(CX)(R11*1)
+
+openBatchAVX10_next:
+	ADDQ        $0x08, R11
+	CMPQ        R11, $0x20
+	JB          openBatchAVX10_lane
+	CMPQ        R9, $-1
+	JE          openBatchAVX10_done
+	MOVQ        $0x000000a0, DX
+	CMPQ        R9, DX
+	CMOVQCS     R9, DX
+	MOVQ        DX, R10
+	SHLQ        $0x04, R10
+	MOVQ        DX, R8
 	VMOVDQU     (CX), X0
 	VMOVDQU     256(CX), X4
 	VPSHUFB     bswapMask4<>+0(SB), X4, X4
@@ -4150,9 +5622,6 @@ TEXT ·openBatchAVX(SB), NOSPLIT, $0-32
 	VMOVDQU     304(CX), X7
 	VPSHUFB     bswapMask4<>+0(SB), X7, X7
 	XORQ        SI, SI
-	CMPQ        AX, $0x0c
-	JE          openBatchAVX_12
-	JA          openBatchAVX_14
 	VPSHUFB     bswapMask4<>+0(SB), X4, X8
 	VPADDQ      ctrOne4<>+0(SB), X4, X4
 	VPXOR       (BX), X8, X8
@@ -4358,10 +5827,107 @@ openBatchAVX10_loop:
 	VMOVDQU     X3, 48(CX)
 	VPSHUFB     bswapMask4<>+0(SB), X7, X7
 	VMOVDQU     X7, 304(CX)
+	JMP         openBatchAVX10_sched
+
+openBatchAVX10_done:
 	VZEROUPPER
 	RET
 
 openBatchAVX_12:
+	MOVQ   1536(CX), AX
+	MOVQ   1544(CX), R13
+	IMUL3Q $0x00000230, R13, R13
+	ADDQ   AX, R13
+	XORL   DX, DX
+	XORL   R10, R10
+
+openBatchAVX12_sched:
+	MOVQ $-1, R9
+	XORL R11, R11
+
+openBatchAVX12_lane:
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    openBatchAVX12_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   openBatchAVX12_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   openBatchAVX12_load
+
+openBatchAVX12_jobdone:
+	MOVQ    1408(CX)(R11*1), SI
+	VMOVDQU (CX)(R11*2), X12
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
+
+openBatchAVX12_refill:
+	CMPQ    AX, R13
+	JAE     openBatchAVX12_idle
+	MOVQ    AX, R12
+	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
+	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      openBatchAVX12_jobdone
+
+openBatchAVX12_load:
+	MOVQ    (R12), SI
+	MOVQ    SI, 768(CX)(R11*1)
+	MOVQ    8(R12), SI
+	MOVQ    SI, 896(CX)(R11*1)
+	MOVQ    16(R12), SI
+	MOVQ    SI, 1024(CX)(R11*1)
+	MOVQ    24(R12), SI
+	MOVQ    SI, 1152(CX)(R11*1)
+	VMOVDQU 32(R12), X12
+	VMOVDQU X12, 256(CX)(R11*2)
+	VMOVDQU 48(R12), X12
+	VMOVDQU X12, 512(CX)(R11*2)
+
+openBatchAVX12_least:
+	CMPQ    1024(CX)(R11*1), R9
+	CMOVQCS 1024(CX)(R11*1), R9
+	JMP     openBatchAVX12_next
+
+openBatchAVX12_idle:
+	MOVQ $0x00000000, 1280(CX)(R11*1)
+	LEAQ 1552(CX), SI
+	MOVQ SI, 768(CX)(R11*1)
+	MOVQ SI, 896(CX)(R11*1)
+
+openBatchAVX12_next:
+	ADDQ        $0x08, R11
+	CMPQ        R11, $0x20
+	JB          openBatchAVX12_lane
+	CMPQ        R9, $-1
+	JE          openBatchAVX12_done
+	MOVQ        $0x000000a0, DX
+	CMPQ        R9, DX
+	CMOVQCS     R9, DX
+	MOVQ        DX, R10
+	SHLQ        $0x04, R10
+	MOVQ        DX, R8
+	VMOVDQU     (CX), X0
+	VMOVDQU     256(CX), X4
+	VPSHUFB     bswapMask4<>+0(SB), X4, X4
+	VMOVDQU     16(CX), X1
+	VMOVDQU     272(CX), X5
+	VPSHUFB     bswapMask4<>+0(SB), X5, X5
+	VMOVDQU     32(CX), X2
+	VMOVDQU     288(CX), X6
+	VPSHUFB     bswapMask4<>+0(SB), X6, X6
+	VMOVDQU     48(CX), X3
+	VMOVDQU     304(CX), X7
+	VPSHUFB     bswapMask4<>+0(SB), X7, X7
+	XORQ        SI, SI
 	VPSHUFB     bswapMask4<>+0(SB), X4, X8
 	VPADDQ      ctrOne4<>+0(SB), X4, X4
 	VPXOR       (BX), X8, X8
@@ -4591,10 +6157,107 @@ openBatchAVX12_loop:
 	VMOVDQU     X3, 48(CX)
 	VPSHUFB     bswapMask4<>+0(SB), X7, X7
 	VMOVDQU     X7, 304(CX)
+	JMP         openBatchAVX12_sched
+
+openBatchAVX12_done:
 	VZEROUPPER
 	RET
 
 openBatchAVX_14:
+	MOVQ   1536(CX), AX
+	MOVQ   1544(CX), R13
+	IMUL3Q $0x00000230, R13, R13
+	ADDQ   AX, R13
+	XORL   DX, DX
+	XORL   R10, R10
+
+openBatchAVX14_sched:
+	MOVQ $-1, R9
+	XORL R11, R11
+
+openBatchAVX14_lane:
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    openBatchAVX14_refill
+	ADDQ  R10, 768(CX)(R11*1)
+	MOVQ  1152(CX)(R11*1), SI
+	ANDQ  R10, SI
+	ADDQ  SI, 896(CX)(R11*1)
+	SUBQ  DX, 1024(CX)(R11*1)
+	JNZ   openBatchAVX14_least
+	ADDQ  $0x40, R12
+	MOVQ  R12, 1280(CX)(R11*1)
+	CMPQ  16(R12), $0x00
+	JNE   openBatchAVX14_load
+
+openBatchAVX14_jobdone:
+	MOVQ    1408(CX)(R11*1), SI
+	VMOVDQU (CX)(R11*2), X12
+	VPXOR   512(SI), X12, X12
+	VMOVDQU X12, 528(SI)
+
+openBatchAVX14_refill:
+	CMPQ    AX, R13
+	JAE     openBatchAVX14_idle
+	MOVQ    AX, R12
+	MOVQ    R12, 1280(CX)(R11*1)
+	MOVQ    R12, 1408(CX)(R11*1)
+	ADDQ    $0x00000230, AX
+	VMOVDQU 496(R12), X12
+	VMOVDQU X12, (CX)(R11*2)
+	CMPQ    16(R12), $0x00
+	JE      openBatchAVX14_jobdone
+
+openBatchAVX14_load:
+	MOVQ    (R12), SI
+	MOVQ    SI, 768(CX)(R11*1)
+	MOVQ    8(R12), SI
+	MOVQ    SI, 896(CX)(R11*1)
+	MOVQ    16(R12), SI
+	MOVQ    SI, 1024(CX)(R11*1)
+	MOVQ    24(R12), SI
+	MOVQ    SI, 1152(CX)(R11*1)
+	VMOVDQU 32(R12), X12
+	VMOVDQU X12, 256(CX)(R11*2)
+	VMOVDQU 48(R12), X12
+	VMOVDQU X12, 512(CX)(R11*2)
+
+openBatchAVX14_least:
+	CMPQ    1024(CX)(R11*1), R9
+	CMOVQCS 1024(CX)(R11*1), R9
+	JMP     openBatchAVX14_next
+
+openBatchAVX14_idle:
+	MOVQ $0x00000000, 1280(CX)(R11*1)
+	LEAQ 1552(CX), SI
+	MOVQ SI, 768(CX)(R11*1)
+	MOVQ SI, 896(CX)(R11*1)
+
+openBatchAVX14_next:
+	ADDQ        $0x08, R11
+	CMPQ        R11, $0x20
+	JB          openBatchAVX14_lane
+	CMPQ        R9, $-1
+	JE          openBatchAVX14_done
+	MOVQ        $0x000000a0, DX
+	CMPQ        R9, DX
+	CMOVQCS     R9, DX
+	MOVQ        DX, R10
+	SHLQ        $0x04, R10
+	MOVQ        DX, R8
+	VMOVDQU     (CX), X0
+	VMOVDQU     256(CX), X4
+	VPSHUFB     bswapMask4<>+0(SB), X4, X4
+	VMOVDQU     16(CX), X1
+	VMOVDQU     272(CX), X5
+	VPSHUFB     bswapMask4<>+0(SB), X5, X5
+	VMOVDQU     32(CX), X2
+	VMOVDQU     288(CX), X6
+	VPSHUFB     bswapMask4<>+0(SB), X6, X6
+	VMOVDQU     48(CX), X3
+	VMOVDQU     304(CX), X7
+	VPSHUFB     bswapMask4<>+0(SB), X7, X7
+	XORQ        SI, SI
 	VPSHUFB     bswapMask4<>+0(SB), X4, X8
 	VPADDQ      ctrOne4<>+0(SB), X4, X4
 	VPXOR       (BX), X8, X8
@@ -4848,5 +6511,8 @@ openBatchAVX14_loop:
 	VMOVDQU     X3, 48(CX)
 	VPSHUFB     bswapMask4<>+0(SB), X7, X7
 	VMOVDQU     X7, 304(CX)
+	JMP         openBatchAVX14_sched
+
+openBatchAVX14_done:
 	VZEROUPPER
 	RET

@@ -11,9 +11,17 @@ import (
 // independent CBC-MAC chains and 16 keystream blocks, enough AES work to
 // keep the VAES unit busy where one message leaves it mostly idle. The
 // lanes share nothing but the key; each has its own source and destination
-// pointer, advanced by a common offset, and the Go code gives a lane its
-// next run of blocks (B_0 and the formatted associated data, the message,
-// its padded final block) between calls.
+// pointer, advanced by a common offset within a stretch of steps.
+//
+// The Go code formats each message as a job: E(B_0) and E(A_0), which it
+// encrypts for all jobs in one call, and a list of runs of blocks (the
+// formatted associated data, the rest of the associated data, the message,
+// its padded final block), each with its source, destination, counter block
+// and mask, ended by an empty run; the kernel leaves the tag (all 16 bytes)
+// in the job. The kernel schedules the jobs itself, so that one call
+// seals or opens a whole list of messages: it runs as many steps as the
+// shortest run left in a busy lane (at most maxSteps), then moves each lane
+// whose run ended to its next run, or its next job, until no job is left.
 //
 // Each step does for every lane, with K the keystream of its counter block
 // and T its source block:
@@ -22,21 +30,42 @@ import (
 //	open: out = T ^ K, X = E(X ^ (mask ? out : T))
 //
 // Open's mask is all ones for message blocks (MAC the plaintext), zero for
-// B_0 and the associated data (MAC the block itself), and ones over the
-// plaintext bytes of a final partial block (whose zero padding is the
-// source's). Open computes the keystream of the next step beside each MAC
+// the associated data (MAC the block itself), and ones over the plaintext
+// bytes of a final partial block (whose zero padding is the source's). Open computes the keystream of the next step beside each MAC
 // step, since the MAC needs this step's plaintext; and it loads all lanes'
 // blocks of a step before it stores any, as a load from src+off after a
 // store to dst+off waits whenever the buffers lie alike in their 4 KiB pages
 // (4K aliasing).
 
-// Offsets in the lanes struct of batch_amd64.go.
+// Offsets in the lanes, run and job structs of batch_amd64.go.
 const (
-	lanesX    = 0
-	lanesCtr  = 256
-	lanesMask = 512
-	lanesSrc  = 768
-	lanesDst  = 896
+	lanesX       = 0
+	lanesCtr     = 256
+	lanesMask    = 512
+	lanesSrc     = 768
+	lanesDst     = 896
+	lanesN       = 1024
+	lanesStep    = 1152
+	lanesCur     = 1280
+	lanesJob     = 1408
+	lanesJobs    = 1536
+	lanesNJobs   = 1544
+	lanesScratch = 1552
+
+	runSrc  = 0
+	runDst  = 8
+	runN    = 16
+	runStep = 24
+	runCtr  = 32
+	runMask = 48
+	runSize = 64
+
+	jobX0   = 496
+	jobS0   = 512
+	jobTag  = 528
+	jobSize = 560
+
+	maxSteps = 160
 )
 
 var (
@@ -53,6 +82,19 @@ var (
 	lp  = RCX // *lanes
 	off = RSI // offset of the step's blocks from the lanes' pointers
 	ptr = RDI
+)
+
+// Registers of the scheduler (batchSchedule), beside lp and rk.
+var (
+	nextJob = RAX // the next job; nr is no longer needed
+	endJob  = R13 // the end of the jobs
+	steps   = RDX // the steps just run
+	stepsB  = R10 // the bytes of steps blocks
+	least   = R9  // the fewest blocks left in a busy lane's run
+	lj      = R11 // 8 times the lane
+	cur     = R12 // the lane's run
+	tmp     = RSI // off, free between stretches
+	tmpX    = X12 // of bt[0] or k.t[0], likewise
 )
 
 var bswap4, ctrOne4 Mem
@@ -72,41 +114,112 @@ func batchData() {
 
 // batchTEXT starts a batch kernel and loads its arguments.
 func batchTEXT(name string) {
-	TEXT(name, NOSPLIT, "func(nr int, rk *[240]byte, l *[1024]byte, n int)")
+	TEXT(name, NOSPLIT, "func(nr int, rk *[240]byte, l *[4112]byte)")
 	Pragma("noescape")
 	Load(Param("nr"), nr)
 	Load(Param("rk"), rk)
 	Load(Param("l"), lp)
-	Load(Param("n"), n)
 }
 
-// batchPrologue loads the arguments, the lanes' MAC values and counters.
-func batchPrologue(name string) {
-	batchTEXT(name)
-	VMOVDQU64(bswap4, bbsw)
-	for g := range 4 {
-		VMOVDQU64(Mem{Base: lp, Disp: lanesX + 64*g}, bx[g])
-		VMOVDQU64(Mem{Base: lp, Disp: lanesCtr + 64*g}, bctr[g])
-		VPSHUFB(bbsw, bctr[g], bctr[g])
-	}
-	XORQ(off, off)
+// laneMem returns the field at disp of lane lj in lanes: an array of 8-byte
+// values (scale 1) or of blocks (scale 2).
+func laneMem(disp int, scale uint8) Mem {
+	return Mem{Base: lp, Index: lj, Scale: scale, Disp: disp}
 }
 
-// batchEpilogue stores the MAC values and counters.
-func batchEpilogue() {
-	for g := range 4 {
-		VMOVDQU64(bx[g], Mem{Base: lp, Disp: lanesX + 64*g})
-		VPSHUFB(bbsw, bctr[g], bctr[g])
-		VMOVDQU64(bctr[g], Mem{Base: lp, Disp: lanesCtr + 64*g})
-	}
-	VZEROUPPER()
-	RET()
-}
+// batchSchedule runs the jobs of lanes on nl lanes, with stretch running n
+// steps of the kernel (it must keep RAX, RBX, RCX, RDX, R10 and R13).
+//
+// In each pass over the lanes, every busy lane subtracts the steps just run
+// from its run and advances its pointers (its destination only where the
+// run's step mask is all ones: runs that only MAC write to the scratch); a
+// lane whose run ends loads its next run, or at the empty run after its
+// last stores its job's tag and takes the next job (its MAC value starting
+// at E(B_0)), or goes idle on the scratch. Then the kernel runs the fewest steps left in a busy lane.
+func batchSchedule(name string, rounds, nl int, stretch func()) {
+	lbl := func(what string) string { return label(name, rounds, what) }
+	MOVQ(Mem{Base: lp, Disp: lanesJobs}, nextJob)
+	MOVQ(Mem{Base: lp, Disp: lanesNJobs}, endJob)
+	IMUL3Q(U32(jobSize), endJob, endJob)
+	ADDQ(nextJob, endJob)
+	XORL(steps.As32(), steps.As32())
+	XORL(stepsB.As32(), stepsB.As32())
 
-func batchKeys(rounds int) {
-	for r := 0; r <= rounds; r++ {
-		VBROADCASTI32X4(Mem{Base: rk, Disp: 16 * r}, bkeys[r])
+	Label(lbl("sched"))
+	MOVQ(I32(-1), least)
+	XORL(lj.As32(), lj.As32())
+	Label(lbl("lane"))
+	MOVQ(laneMem(lanesCur, 1), cur)
+	TESTQ(cur, cur)
+	JZ(LabelRef(lbl("refill")))
+	ADDQ(stepsB, laneMem(lanesSrc, 1))
+	MOVQ(laneMem(lanesStep, 1), tmp)
+	ANDQ(stepsB, tmp)
+	ADDQ(tmp, laneMem(lanesDst, 1))
+	SUBQ(steps, laneMem(lanesN, 1))
+	JNZ(LabelRef(lbl("least")))
+	// The run ended: the next run, or the job's end.
+	ADDQ(U8(runSize), cur)
+	MOVQ(cur, laneMem(lanesCur, 1))
+	CMPQ(Mem{Base: cur, Disp: runN}, U8(0))
+	JNE(LabelRef(lbl("load")))
+	// The tag: X ^ E(A_0).
+	Label(lbl("jobdone"))
+	MOVQ(laneMem(lanesJob, 1), tmp)
+	VMOVDQU(laneMem(lanesX, 2), tmpX)
+	VPXOR(Mem{Base: tmp, Disp: jobS0}, tmpX, tmpX)
+	VMOVDQU(tmpX, Mem{Base: tmp, Disp: jobTag})
+
+	Label(lbl("refill"))
+	CMPQ(nextJob, endJob)
+	JAE(LabelRef(lbl("idle")))
+	MOVQ(nextJob, cur)
+	MOVQ(cur, laneMem(lanesCur, 1))
+	MOVQ(cur, laneMem(lanesJob, 1))
+	ADDQ(U32(jobSize), nextJob)
+	VMOVDQU(Mem{Base: cur, Disp: jobX0}, tmpX)
+	VMOVDQU(tmpX, laneMem(lanesX, 2))
+	// A job without runs (no associated data, no message) is done.
+	CMPQ(Mem{Base: cur, Disp: runN}, U8(0))
+	JE(LabelRef(lbl("jobdone")))
+
+	Label(lbl("load"))
+	for _, f := range []struct{ run, lane int }{{runSrc, lanesSrc}, {runDst, lanesDst}, {runN, lanesN}, {runStep, lanesStep}} {
+		MOVQ(Mem{Base: cur, Disp: f.run}, tmp)
+		MOVQ(tmp, laneMem(f.lane, 1))
 	}
+	VMOVDQU(Mem{Base: cur, Disp: runCtr}, tmpX)
+	VMOVDQU(tmpX, laneMem(lanesCtr, 2))
+	VMOVDQU(Mem{Base: cur, Disp: runMask}, tmpX)
+	VMOVDQU(tmpX, laneMem(lanesMask, 2))
+
+	Label(lbl("least"))
+	CMPQ(laneMem(lanesN, 1), least)
+	CMOVQCS(laneMem(lanesN, 1), least)
+	JMP(LabelRef(lbl("next")))
+
+	Label(lbl("idle"))
+	MOVQ(U32(0), laneMem(lanesCur, 1))
+	LEAQ(Mem{Base: lp, Disp: lanesScratch}, tmp)
+	MOVQ(tmp, laneMem(lanesSrc, 1))
+	MOVQ(tmp, laneMem(lanesDst, 1))
+
+	Label(lbl("next"))
+	ADDQ(U8(8), lj)
+	CMPQ(lj, U8(8*nl))
+	JB(LabelRef(lbl("lane")))
+
+	CMPQ(least, I8(-1))
+	JE(LabelRef(lbl("done")))
+	MOVQ(U32(maxSteps), steps)
+	CMPQ(least, steps)
+	CMOVQCS(least, steps)
+	MOVQ(steps, stepsB)
+	SHLQ(U8(4), stepsB)
+	MOVQ(steps, n)
+	stretch()
+	JMP(LabelRef(lbl("sched")))
+	Label(lbl("done"))
 }
 
 // gather loads the step's source blocks of group g into bt[g].
@@ -158,11 +271,37 @@ func batchRounds(rounds int, key func(r int) Op, sets ...[]VecPhysical) {
 
 func zmmKey(r int) Op { return bkeys[r] }
 
+// zmmKernel emits a VAES512 kernel: body runs n steps from off 0 with the
+// MAC values and counters in registers.
+func zmmKernel(name string, body func(rounds int)) {
+	batchTEXT(name)
+	VMOVDQU64(bswap4, bbsw)
+	perKeySize(name, func(rounds int) {
+		for r := 0; r <= rounds; r++ {
+			VBROADCASTI32X4(Mem{Base: rk, Disp: 16 * r}, bkeys[r])
+		}
+		batchSchedule(name, rounds, 16, func() {
+			for g := range 4 {
+				VMOVDQU64(Mem{Base: lp, Disp: lanesX + 64*g}, bx[g])
+				VMOVDQU64(Mem{Base: lp, Disp: lanesCtr + 64*g}, bctr[g])
+				VPSHUFB(bbsw, bctr[g], bctr[g])
+			}
+			XORQ(off, off)
+			body(rounds)
+			for g := range 4 {
+				VMOVDQU64(bx[g], Mem{Base: lp, Disp: lanesX + 64*g})
+				VPSHUFB(bbsw, bctr[g], bctr[g])
+				VMOVDQU64(bctr[g], Mem{Base: lp, Disp: lanesCtr + 64*g})
+			}
+		})
+		VZEROUPPER()
+		RET()
+	})
+}
+
 func sealBatch() {
-	batchPrologue("sealBatchVAES512")
-	perKeySize("sealBatch", func(rounds int) {
+	zmmKernel("sealBatchVAES512", func(rounds int) {
 		loop := label("sealBatch", rounds, "loop")
-		batchKeys(rounds)
 		Label(loop)
 		for g := range 4 {
 			gather(g)
@@ -177,15 +316,12 @@ func sealBatch() {
 		ADDQ(U8(16), off)
 		DECQ(n)
 		JNZ(LabelRef(loop))
-		batchEpilogue()
 	})
 }
 
 func openBatch() {
-	batchPrologue("openBatchVAES512")
-	perKeySize("openBatch", func(rounds int) {
+	zmmKernel("openBatchVAES512", func(rounds int) {
 		loop := label("openBatch", rounds, "loop")
-		batchKeys(rounds)
 		keystreamStart()
 		batchRounds(rounds, zmmKey, bks)
 		Label(loop)
@@ -208,7 +344,6 @@ func openBatch() {
 		for g := range 4 {
 			VPSUBQ(ctrOne4, bctr[g], bctr[g])
 		}
-		batchEpilogue()
 	})
 }
 
@@ -253,9 +388,9 @@ func newVexKernel(w vexWidth) *vexKernel {
 
 func (k *vexKernel) key(r int) Op { return k.keys.Offset(r * k.bytes) }
 
-// prologue loads the arguments, the MAC values and counters, and for ymm
-// copies the key schedule, each key twice, to the stack.
-func (k *vexKernel) prologue(name string) {
+// kernel emits the VEX kernel name, as zmmKernel; for ymm it first copies
+// the key schedule, each key twice, to the stack.
+func (k *vexKernel) kernel(name string, body func(rounds int)) {
 	batchTEXT(name)
 	k.keys = Mem{Base: rk}
 	if k.lanes > 1 {
@@ -265,22 +400,24 @@ func (k *vexKernel) prologue(name string) {
 			VMOVDQU(Y0, k.key(r))
 		}
 	}
-	for g := range 4 {
-		VMOVDQU(Mem{Base: lp, Disp: lanesX + k.bytes*g}, k.x[g])
-		VMOVDQU(Mem{Base: lp, Disp: lanesCtr + k.bytes*g}, k.ctr[g])
-		VPSHUFB(bswap4, k.ctr[g], k.ctr[g])
-	}
-	XORQ(off, off)
-}
-
-func (k *vexKernel) epilogue() {
-	for g := range 4 {
-		VMOVDQU(k.x[g], Mem{Base: lp, Disp: lanesX + k.bytes*g})
-		VPSHUFB(bswap4, k.ctr[g], k.ctr[g])
-		VMOVDQU(k.ctr[g], Mem{Base: lp, Disp: lanesCtr + k.bytes*g})
-	}
-	VZEROUPPER()
-	RET()
+	perKeySize(name, func(rounds int) {
+		batchSchedule(name, rounds, 4*k.lanes, func() {
+			for g := range 4 {
+				VMOVDQU(Mem{Base: lp, Disp: lanesX + k.bytes*g}, k.x[g])
+				VMOVDQU(Mem{Base: lp, Disp: lanesCtr + k.bytes*g}, k.ctr[g])
+				VPSHUFB(bswap4, k.ctr[g], k.ctr[g])
+			}
+			XORQ(off, off)
+			body(rounds)
+			for g := range 4 {
+				VMOVDQU(k.x[g], Mem{Base: lp, Disp: lanesX + k.bytes*g})
+				VPSHUFB(bswap4, k.ctr[g], k.ctr[g])
+				VMOVDQU(k.ctr[g], Mem{Base: lp, Disp: lanesCtr + k.bytes*g})
+			}
+		})
+		VZEROUPPER()
+		RET()
+	})
 }
 
 func (k *vexKernel) gather(g int) {
@@ -318,8 +455,7 @@ func (k *vexKernel) keystreamStart() {
 func sealBatchVex(w vexWidth) {
 	k := newVexKernel(w)
 	name := "sealBatch" + w.name
-	k.prologue(name)
-	perKeySize(name, func(rounds int) {
+	k.kernel(name, func(rounds int) {
 		loop := label(name, rounds, "loop")
 		Label(loop)
 		for g := range 4 {
@@ -336,15 +472,13 @@ func sealBatchVex(w vexWidth) {
 		ADDQ(U8(16), off)
 		DECQ(n)
 		JNZ(LabelRef(loop))
-		k.epilogue()
 	})
 }
 
 func openBatchVex(w vexWidth) {
 	k := newVexKernel(w)
 	name := "openBatch" + w.name
-	k.prologue(name)
-	perKeySize(name, func(rounds int) {
+	k.kernel(name, func(rounds int) {
 		loop := label(name, rounds, "loop")
 		k.keystreamStart()
 		batchRounds(rounds, k.key, k.ks)
@@ -370,6 +504,5 @@ func openBatchVex(w vexWidth) {
 		for g := range 4 {
 			VPSUBQ(ctrOne4, k.ctr[g], k.ctr[g])
 		}
-		k.epilogue()
 	})
 }

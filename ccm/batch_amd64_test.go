@@ -1,0 +1,48 @@
+//go:build !purego
+
+package ccm
+
+import (
+	"testing"
+	"unsafe"
+)
+
+// TestBatchLayout checks the offsets and sizes that _asm/batch.go gives the
+// batch kernels.
+func TestBatchLayout(t *testing.T) {
+	var l lanes
+	var r run
+	var j job
+	for _, c := range []struct {
+		name      string
+		got, want uintptr
+	}{
+		{"lanes.x", unsafe.Offsetof(l.x), 0},
+		{"lanes.ctr", unsafe.Offsetof(l.ctr), 256},
+		{"lanes.mask", unsafe.Offsetof(l.mask), 512},
+		{"lanes.src", unsafe.Offsetof(l.src), 768},
+		{"lanes.dst", unsafe.Offsetof(l.dst), 896},
+		{"lanes.n", unsafe.Offsetof(l.n), 1024},
+		{"lanes.step", unsafe.Offsetof(l.step), 1152},
+		{"lanes.cur", unsafe.Offsetof(l.cur), 1280},
+		{"lanes.job", unsafe.Offsetof(l.job), 1408},
+		{"lanes.jobs", unsafe.Offsetof(l.jobs), 1536},
+		{"lanes.njobs", unsafe.Offsetof(l.njobs), 1544},
+		{"lanes.scratch", unsafe.Offsetof(l.scratch), 1552},
+		{"size of lanes", unsafe.Sizeof(l), 4112},
+		{"run.n", unsafe.Offsetof(r.n), 16},
+		{"run.step", unsafe.Offsetof(r.step), 24},
+		{"run.ctr", unsafe.Offsetof(r.ctr), 32},
+		{"run.mask", unsafe.Offsetof(r.mask), 48},
+		{"size of run", unsafe.Sizeof(r), 64},
+		{"job.x0", unsafe.Offsetof(j.x0), 496},
+		{"job.s0", unsafe.Offsetof(j.s0), 512},
+		{"job.tag", unsafe.Offsetof(j.tag), 528},
+		{"size of job", unsafe.Sizeof(j), 560},
+		{"maxSteps", maxSteps, 160},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s = %d, want %d as in _asm/batch.go", c.name, c.got, c.want)
+		}
+	}
+}
