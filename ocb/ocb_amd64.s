@@ -22519,3 +22519,1925 @@ enclast_31:
 	MOVQ        R12, t1+128(FP)
 	VZEROUPPER
 	RET
+
+DATA ktopMask4<>+0(SB)/8, $0xffffffffffffffff
+DATA ktopMask4<>+8(SB)/8, $0xc0ffffffffffffff
+DATA ktopMask4<>+16(SB)/8, $0xffffffffffffffff
+DATA ktopMask4<>+24(SB)/8, $0xc0ffffffffffffff
+DATA ktopMask4<>+32(SB)/8, $0xffffffffffffffff
+DATA ktopMask4<>+40(SB)/8, $0xc0ffffffffffffff
+DATA ktopMask4<>+48(SB)/8, $0xffffffffffffffff
+DATA ktopMask4<>+56(SB)/8, $0xc0ffffffffffffff
+GLOBL ktopMask4<>(SB), RODATA|NOPTR, $64
+
+DATA rev128x4<>+0(SB)/8, $0x08090a0b0c0d0e0f
+DATA rev128x4<>+8(SB)/8, $0x0001020304050607
+DATA rev128x4<>+16(SB)/8, $0x08090a0b0c0d0e0f
+DATA rev128x4<>+24(SB)/8, $0x0001020304050607
+DATA rev128x4<>+32(SB)/8, $0x08090a0b0c0d0e0f
+DATA rev128x4<>+40(SB)/8, $0x0001020304050607
+DATA rev128x4<>+48(SB)/8, $0x08090a0b0c0d0e0f
+DATA rev128x4<>+56(SB)/8, $0x0001020304050607
+GLOBL rev128x4<>(SB), RODATA|NOPTR, $64
+
+DATA rev64x4<>+0(SB)/8, $0x0001020304050607
+DATA rev64x4<>+8(SB)/8, $0x08090a0b0c0d0e0f
+DATA rev64x4<>+16(SB)/8, $0x0001020304050607
+DATA rev64x4<>+24(SB)/8, $0x08090a0b0c0d0e0f
+DATA rev64x4<>+32(SB)/8, $0x0001020304050607
+DATA rev64x4<>+40(SB)/8, $0x08090a0b0c0d0e0f
+DATA rev64x4<>+48(SB)/8, $0x0001020304050607
+DATA rev64x4<>+56(SB)/8, $0x08090a0b0c0d0e0f
+GLOBL rev64x4<>(SB), RODATA|NOPTR, $64
+
+DATA bottom4<>+0(SB)/8, $0x808080808080800f
+DATA bottom4<>+8(SB)/8, $0x808080808080800f
+DATA bottom4<>+16(SB)/8, $0x808080808080800f
+DATA bottom4<>+24(SB)/8, $0x808080808080800f
+DATA bottom4<>+32(SB)/8, $0x808080808080800f
+DATA bottom4<>+40(SB)/8, $0x808080808080800f
+DATA bottom4<>+48(SB)/8, $0x808080808080800f
+DATA bottom4<>+56(SB)/8, $0x808080808080800f
+GLOBL bottom4<>(SB), RODATA|NOPTR, $64
+
+DATA iota4<>+0(SB)/8, $0x0706050403020100
+DATA iota4<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA iota4<>+16(SB)/8, $0x0706050403020100
+DATA iota4<>+24(SB)/8, $0x0f0e0d0c0b0a0908
+DATA iota4<>+32(SB)/8, $0x0706050403020100
+DATA iota4<>+40(SB)/8, $0x0f0e0d0c0b0a0908
+DATA iota4<>+48(SB)/8, $0x0706050403020100
+DATA iota4<>+56(SB)/8, $0x0f0e0d0c0b0a0908
+GLOBL iota4<>(SB), RODATA|NOPTR, $64
+
+DATA q63<>+0(SB)/8, $0x000000000000003f
+DATA q63<>+8(SB)/8, $0x000000000000003f
+DATA q63<>+16(SB)/8, $0x000000000000003f
+DATA q63<>+24(SB)/8, $0x000000000000003f
+DATA q63<>+32(SB)/8, $0x000000000000003f
+DATA q63<>+40(SB)/8, $0x000000000000003f
+DATA q63<>+48(SB)/8, $0x000000000000003f
+DATA q63<>+56(SB)/8, $0x000000000000003f
+GLOBL q63<>(SB), RODATA|NOPTR, $64
+
+DATA q64<>+0(SB)/8, $0x0000000000000040
+DATA q64<>+8(SB)/8, $0x0000000000000040
+DATA q64<>+16(SB)/8, $0x0000000000000040
+DATA q64<>+24(SB)/8, $0x0000000000000040
+DATA q64<>+32(SB)/8, $0x0000000000000040
+DATA q64<>+40(SB)/8, $0x0000000000000040
+DATA q64<>+48(SB)/8, $0x0000000000000040
+DATA q64<>+56(SB)/8, $0x0000000000000040
+GLOBL q64<>(SB), RODATA|NOPTR, $64
+
+DATA low4<>+0(SB)/8, $0x0000000f0000000f
+DATA low4<>+8(SB)/8, $0x0000000f0000000f
+DATA low4<>+16(SB)/8, $0x0000000f0000000f
+DATA low4<>+24(SB)/8, $0x0000000f0000000f
+DATA low4<>+32(SB)/8, $0x0000000f0000000f
+DATA low4<>+40(SB)/8, $0x0000000f0000000f
+DATA low4<>+48(SB)/8, $0x0000000f0000000f
+DATA low4<>+56(SB)/8, $0x0000000f0000000f
+GLOBL low4<>(SB), RODATA|NOPTR, $64
+
+DATA b80<>+0(SB)/8, $0x8080808080808080
+DATA b80<>+8(SB)/8, $0x8080808080808080
+DATA b80<>+16(SB)/8, $0x8080808080808080
+DATA b80<>+24(SB)/8, $0x8080808080808080
+DATA b80<>+32(SB)/8, $0x8080808080808080
+DATA b80<>+40(SB)/8, $0x8080808080808080
+DATA b80<>+48(SB)/8, $0x8080808080808080
+DATA b80<>+56(SB)/8, $0x8080808080808080
+GLOBL b80<>(SB), RODATA|NOPTR, $64
+
+DATA lenPerm<>+0(SB)/8, $0x0000000000000000
+DATA lenPerm<>+8(SB)/8, $0x0000000000000000
+DATA lenPerm<>+16(SB)/8, $0x0000000100000001
+DATA lenPerm<>+24(SB)/8, $0x0000000100000001
+DATA lenPerm<>+32(SB)/8, $0x0000000200000002
+DATA lenPerm<>+40(SB)/8, $0x0000000200000002
+DATA lenPerm<>+48(SB)/8, $0x0000000300000003
+DATA lenPerm<>+56(SB)/8, $0x0000000300000003
+DATA lenPerm<>+64(SB)/8, $0x0000000400000004
+DATA lenPerm<>+72(SB)/8, $0x0000000400000004
+DATA lenPerm<>+80(SB)/8, $0x0000000500000005
+DATA lenPerm<>+88(SB)/8, $0x0000000500000005
+DATA lenPerm<>+96(SB)/8, $0x0000000600000006
+DATA lenPerm<>+104(SB)/8, $0x0000000600000006
+DATA lenPerm<>+112(SB)/8, $0x0000000700000007
+DATA lenPerm<>+120(SB)/8, $0x0000000700000007
+DATA lenPerm<>+128(SB)/8, $0x0000000800000008
+DATA lenPerm<>+136(SB)/8, $0x0000000800000008
+DATA lenPerm<>+144(SB)/8, $0x0000000900000009
+DATA lenPerm<>+152(SB)/8, $0x0000000900000009
+DATA lenPerm<>+160(SB)/8, $0x0000000a0000000a
+DATA lenPerm<>+168(SB)/8, $0x0000000a0000000a
+DATA lenPerm<>+176(SB)/8, $0x0000000b0000000b
+DATA lenPerm<>+184(SB)/8, $0x0000000b0000000b
+DATA lenPerm<>+192(SB)/8, $0x0000000c0000000c
+DATA lenPerm<>+200(SB)/8, $0x0000000c0000000c
+DATA lenPerm<>+208(SB)/8, $0x0000000d0000000d
+DATA lenPerm<>+216(SB)/8, $0x0000000d0000000d
+DATA lenPerm<>+224(SB)/8, $0x0000000e0000000e
+DATA lenPerm<>+232(SB)/8, $0x0000000e0000000e
+DATA lenPerm<>+240(SB)/8, $0x0000000f0000000f
+DATA lenPerm<>+248(SB)/8, $0x0000000f0000000f
+GLOBL lenPerm<>(SB), RODATA|NOPTR, $256
+
+// func ocbSealLanesVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, ln *[1216]byte, blocks int)
+// Requires: AVX, AVX512BW, AVX512F, VAES
+TEXT ·ocbSealLanesVAES512(SB), NOSPLIT, $0-64
+	MOVQ            nr+0(FP), AX
+	MOVQ            rk+8(FP), BX
+	MOVQ            BX, R10
+	MOVQ            l+16(FP), DX
+	MOVQ            ends+24(FP), DI
+	MOVQ            ln+48(FP), SI
+	MOVQ            blocks+56(FP), R8
+	VBROADCASTI32X4 (R10), Z17
+	VBROADCASTI32X4 16(R10), Z18
+	VBROADCASTI32X4 32(R10), Z19
+	VBROADCASTI32X4 48(R10), Z20
+	VBROADCASTI32X4 64(R10), Z21
+	VBROADCASTI32X4 80(R10), Z22
+	VBROADCASTI32X4 96(R10), Z23
+	VBROADCASTI32X4 112(R10), Z24
+	VBROADCASTI32X4 128(R10), Z25
+	VBROADCASTI32X4 144(R10), Z26
+	VBROADCASTI32X4 160(R10), Z27
+	VBROADCASTI32X4 176(R10), Z28
+	VBROADCASTI32X4 192(R10), Z29
+	VBROADCASTI32X4 208(R10), Z30
+	VBROADCASTI32X4 224(R10), Z31
+	MOVQ            $0x000000000000ffff, R12
+	KMOVQ           R12, K4
+	MOVQ            $0x00000000ffff0000, R12
+	KMOVQ           R12, K5
+	MOVQ            $0x0000ffff00000000, R12
+	KMOVQ           R12, K6
+	MOVQ            $0xffff000000000000, R12
+	KMOVQ           R12, K7
+	MOVQ            nonceLen+40(FP), R14
+	MOVL            $0x00000010, CX
+	SUBL            R14, CX
+	MOVL            $0x0000ffff, R12
+	SHLL            CL, R12
+	ANDL            $0x0000ffff, R12
+	MOVQ            $0x0001000100010001, R9
+	IMULQ           R9, R12
+	KMOVQ           R12, K1
+	MOVQ            bits+32(FP), R12
+	VBROADCASTI32X4 (R12), Z12
+	VMOVDQA64       Z12, Z4
+	MOVQ            256(SI), R12
+	KANDQ           K1, K4, K3
+	VMOVDQU8        -16(R12)(R14*1), K3, Z4
+	MOVQ            264(SI), R12
+	KANDQ           K1, K5, K3
+	VMOVDQU8        -32(R12)(R14*1), K3, Z4
+	MOVQ            272(SI), R12
+	KANDQ           K1, K6, K3
+	VMOVDQU8        -48(R12)(R14*1), K3, Z4
+	MOVQ            280(SI), R12
+	KANDQ           K1, K7, K3
+	VMOVDQU8        -64(R12)(R14*1), K3, Z4
+	VMOVDQA64       Z4, Z0
+	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z0
+	VMOVDQA64       Z12, Z5
+	MOVQ            288(SI), R12
+	KANDQ           K1, K4, K3
+	VMOVDQU8        -16(R12)(R14*1), K3, Z5
+	MOVQ            296(SI), R12
+	KANDQ           K1, K5, K3
+	VMOVDQU8        -32(R12)(R14*1), K3, Z5
+	MOVQ            304(SI), R12
+	KANDQ           K1, K6, K3
+	VMOVDQU8        -48(R12)(R14*1), K3, Z5
+	MOVQ            312(SI), R12
+	KANDQ           K1, K7, K3
+	VMOVDQU8        -64(R12)(R14*1), K3, Z5
+	VMOVDQA64       Z5, Z1
+	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z1
+	VMOVDQA64       Z12, Z6
+	MOVQ            320(SI), R12
+	KANDQ           K1, K4, K3
+	VMOVDQU8        -16(R12)(R14*1), K3, Z6
+	MOVQ            328(SI), R12
+	KANDQ           K1, K5, K3
+	VMOVDQU8        -32(R12)(R14*1), K3, Z6
+	MOVQ            336(SI), R12
+	KANDQ           K1, K6, K3
+	VMOVDQU8        -48(R12)(R14*1), K3, Z6
+	MOVQ            344(SI), R12
+	KANDQ           K1, K7, K3
+	VMOVDQU8        -64(R12)(R14*1), K3, Z6
+	VMOVDQA64       Z6, Z2
+	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z2
+	VMOVDQA64       Z12, Z7
+	MOVQ            352(SI), R12
+	KANDQ           K1, K4, K3
+	VMOVDQU8        -16(R12)(R14*1), K3, Z7
+	MOVQ            360(SI), R12
+	KANDQ           K1, K5, K3
+	VMOVDQU8        -32(R12)(R14*1), K3, Z7
+	MOVQ            368(SI), R12
+	KANDQ           K1, K6, K3
+	VMOVDQU8        -48(R12)(R14*1), K3, Z7
+	MOVQ            376(SI), R12
+	KANDQ           K1, K7, K3
+	VMOVDQU8        -64(R12)(R14*1), K3, Z7
+	VMOVDQA64       Z7, Z3
+	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z3
+	VAESENC         Z18, Z0, Z0
+	VAESENC         Z18, Z1, Z1
+	VAESENC         Z18, Z2, Z2
+	VAESENC         Z18, Z3, Z3
+	VAESENC         Z19, Z0, Z0
+	VAESENC         Z19, Z1, Z1
+	VAESENC         Z19, Z2, Z2
+	VAESENC         Z19, Z3, Z3
+	VAESENC         Z20, Z0, Z0
+	VAESENC         Z20, Z1, Z1
+	VAESENC         Z20, Z2, Z2
+	VAESENC         Z20, Z3, Z3
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z23, Z0, Z0
+	VAESENC         Z23, Z1, Z1
+	VAESENC         Z23, Z2, Z2
+	VAESENC         Z23, Z3, Z3
+	VAESENC         Z24, Z0, Z0
+	VAESENC         Z24, Z1, Z1
+	VAESENC         Z24, Z2, Z2
+	VAESENC         Z24, Z3, Z3
+	VAESENC         Z25, Z0, Z0
+	VAESENC         Z25, Z1, Z1
+	VAESENC         Z25, Z2, Z2
+	VAESENC         Z25, Z3, Z3
+	VAESENC         Z26, Z0, Z0
+	VAESENC         Z26, Z1, Z1
+	VAESENC         Z26, Z2, Z2
+	VAESENC         Z26, Z3, Z3
+	CMPQ            AX, $0x0a
+	JE              lanes_r10_1
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z28, Z0, Z0
+	VAESENC         Z28, Z1, Z1
+	VAESENC         Z28, Z2, Z2
+	VAESENC         Z28, Z3, Z3
+	CMPQ            AX, $0x0c
+	JE              lanes_r12_1
+	VAESENC         Z29, Z0, Z0
+	VAESENC         Z29, Z1, Z1
+	VAESENC         Z29, Z2, Z2
+	VAESENC         Z29, Z3, Z3
+	VAESENC         Z30, Z0, Z0
+	VAESENC         Z30, Z1, Z1
+	VAESENC         Z30, Z2, Z2
+	VAESENC         Z30, Z3, Z3
+	VAESENCLAST     Z31, Z0, Z0
+	VAESENCLAST     Z31, Z1, Z1
+	VAESENCLAST     Z31, Z2, Z2
+	VAESENCLAST     Z31, Z3, Z3
+	JMP             lanes_rdone_1
+
+lanes_r12_1:
+	VAESENCLAST Z29, Z0, Z0
+	VAESENCLAST Z29, Z1, Z1
+	VAESENCLAST Z29, Z2, Z2
+	VAESENCLAST Z29, Z3, Z3
+	JMP         lanes_rdone_1
+
+lanes_r10_1:
+	VAESENCLAST Z27, Z0, Z0
+	VAESENCLAST Z27, Z1, Z1
+	VAESENCLAST Z27, Z2, Z2
+	VAESENCLAST Z27, Z3, Z3
+
+lanes_rdone_1:
+	MOVL       $0x000000aa, R12
+	KMOVW      R12, K2
+	VMOVDQU64  q64<>+0(SB), Z16
+	VPSHUFB    rev128x4<>+0(SB), Z0, Z12
+	VPSHUFB    rev64x4<>+0(SB), Z0, Z13
+	VPSLLQ     $0x08, Z13, Z14
+	VPSRLQ     $0x38, Z12, Z15
+	VPTERNLOGQ $0x56, Z13, Z15, Z14
+	VMOVDQA64  Z13, K2, Z14
+	VPSHUFB    bottom4<>+0(SB), Z4, Z13
+	VPANDQ     q63<>+0(SB), Z13, Z13
+	VPSLLVQ    Z13, Z12, Z12
+	VPSUBQ     Z13, Z16, Z13
+	VPSRLVQ    Z13, Z14, Z14
+	VPORQ      Z14, Z12, Z12
+	VPSHUFB    rev128x4<>+0(SB), Z12, Z4
+	VPXORQ     Z8, Z8, Z8
+	VPSHUFB    rev128x4<>+0(SB), Z1, Z12
+	VPSHUFB    rev64x4<>+0(SB), Z1, Z13
+	VPSLLQ     $0x08, Z13, Z14
+	VPSRLQ     $0x38, Z12, Z15
+	VPTERNLOGQ $0x56, Z13, Z15, Z14
+	VMOVDQA64  Z13, K2, Z14
+	VPSHUFB    bottom4<>+0(SB), Z5, Z13
+	VPANDQ     q63<>+0(SB), Z13, Z13
+	VPSLLVQ    Z13, Z12, Z12
+	VPSUBQ     Z13, Z16, Z13
+	VPSRLVQ    Z13, Z14, Z14
+	VPORQ      Z14, Z12, Z12
+	VPSHUFB    rev128x4<>+0(SB), Z12, Z5
+	VPXORQ     Z9, Z9, Z9
+	VPSHUFB    rev128x4<>+0(SB), Z2, Z12
+	VPSHUFB    rev64x4<>+0(SB), Z2, Z13
+	VPSLLQ     $0x08, Z13, Z14
+	VPSRLQ     $0x38, Z12, Z15
+	VPTERNLOGQ $0x56, Z13, Z15, Z14
+	VMOVDQA64  Z13, K2, Z14
+	VPSHUFB    bottom4<>+0(SB), Z6, Z13
+	VPANDQ     q63<>+0(SB), Z13, Z13
+	VPSLLVQ    Z13, Z12, Z12
+	VPSUBQ     Z13, Z16, Z13
+	VPSRLVQ    Z13, Z14, Z14
+	VPORQ      Z14, Z12, Z12
+	VPSHUFB    rev128x4<>+0(SB), Z12, Z6
+	VPXORQ     Z10, Z10, Z10
+	VPSHUFB    rev128x4<>+0(SB), Z3, Z12
+	VPSHUFB    rev64x4<>+0(SB), Z3, Z13
+	VPSLLQ     $0x08, Z13, Z14
+	VPSRLQ     $0x38, Z12, Z15
+	VPTERNLOGQ $0x56, Z13, Z15, Z14
+	VMOVDQA64  Z13, K2, Z14
+	VPSHUFB    bottom4<>+0(SB), Z7, Z13
+	VPANDQ     q63<>+0(SB), Z13, Z13
+	VPSLLVQ    Z13, Z12, Z12
+	VPSUBQ     Z13, Z16, Z13
+	VPSRLVQ    Z13, Z14, Z14
+	VPORQ      Z14, Z12, Z12
+	VPSHUFB    rev128x4<>+0(SB), Z12, Z7
+	VPXORQ     Z11, Z11, Z11
+	VMOVDQU64  384(SI), Z12
+	VPXORQ     Z16, Z16, Z16
+	VMOVDQU64  lenPerm<>+0(SB), Z13
+	VPERMD     Z12, Z13, Z13
+	VPANDD     low4<>+0(SB), Z13, Z14
+	VPSHUFB    Z16, Z14, Z14
+	VMOVDQU64  Z14, 960(SI)
+	VPSRLD     $0x04, Z13, Z13
+	VPSHUFB    Z16, Z13, Z13
+	VMOVDQU64  Z13, 704(SI)
+	VMOVDQU64  lenPerm<>+64(SB), Z13
+	VPERMD     Z12, Z13, Z13
+	VPANDD     low4<>+0(SB), Z13, Z14
+	VPSHUFB    Z16, Z14, Z14
+	VMOVDQU64  Z14, 1024(SI)
+	VPSRLD     $0x04, Z13, Z13
+	VPSHUFB    Z16, Z13, Z13
+	VMOVDQU64  Z13, 768(SI)
+	VMOVDQU64  lenPerm<>+128(SB), Z13
+	VPERMD     Z12, Z13, Z13
+	VPANDD     low4<>+0(SB), Z13, Z14
+	VPSHUFB    Z16, Z14, Z14
+	VMOVDQU64  Z14, 1088(SI)
+	VPSRLD     $0x04, Z13, Z13
+	VPSHUFB    Z16, Z13, Z13
+	VMOVDQU64  Z13, 832(SI)
+	VMOVDQU64  lenPerm<>+192(SB), Z13
+	VPERMD     Z12, Z13, Z13
+	VPANDD     low4<>+0(SB), Z13, Z14
+	VPSHUFB    Z16, Z14, Z14
+	VMOVDQU64  Z14, 1152(SI)
+	VPSRLD     $0x04, Z13, Z13
+	VPSHUFB    Z16, Z13, Z13
+	VMOVDQU64  Z13, 896(SI)
+	TESTQ      R8, R8
+	JZ         lanes_blocks_done_ocbSealLanesVAES512
+	MOVL       $0x00000001, R9
+	XORL       R11, R11
+
+lanes_loop_ocbSealLanesVAES512:
+	VPBROADCASTB    R9, Z13
+	BSFQ            R9, R12
+	SHLQ            $0x04, R12
+	VBROADCASTI32X4 (DX)(R12*1), Z12
+	VPCMPUB         $0x02, 704(SI), Z13, K1
+	VPCMPUD         $0x02, 704(SI), Z13, K2
+	VPXORQ          Z0, Z0, Z0
+	MOVQ            (SI), R12
+	KANDQ           K1, K4, K3
+	VMOVDQU8        (R12)(R11*1), K3, Z0
+	MOVQ            8(SI), R12
+	KANDQ           K1, K5, K3
+	VMOVDQU8        -16(R12)(R11*1), K3, Z0
+	MOVQ            16(SI), R12
+	KANDQ           K1, K6, K3
+	VMOVDQU8        -32(R12)(R11*1), K3, Z0
+	MOVQ            24(SI), R12
+	KANDQ           K1, K7, K3
+	VMOVDQU8        -48(R12)(R11*1), K3, Z0
+	VPXORQ          Z0, Z8, Z8
+	VPXORD          Z12, Z4, K2, Z4
+	VPTERNLOGQ      $0x96, Z17, Z4, Z0
+	VPCMPUB         $0x02, 768(SI), Z13, K1
+	VPCMPUD         $0x02, 768(SI), Z13, K2
+	VPXORQ          Z1, Z1, Z1
+	MOVQ            32(SI), R12
+	KANDQ           K1, K4, K3
+	VMOVDQU8        (R12)(R11*1), K3, Z1
+	MOVQ            40(SI), R12
+	KANDQ           K1, K5, K3
+	VMOVDQU8        -16(R12)(R11*1), K3, Z1
+	MOVQ            48(SI), R12
+	KANDQ           K1, K6, K3
+	VMOVDQU8        -32(R12)(R11*1), K3, Z1
+	MOVQ            56(SI), R12
+	KANDQ           K1, K7, K3
+	VMOVDQU8        -48(R12)(R11*1), K3, Z1
+	VPXORQ          Z1, Z9, Z9
+	VPXORD          Z12, Z5, K2, Z5
+	VPTERNLOGQ      $0x96, Z17, Z5, Z1
+	VPCMPUB         $0x02, 832(SI), Z13, K1
+	VPCMPUD         $0x02, 832(SI), Z13, K2
+	VPXORQ          Z2, Z2, Z2
+	MOVQ            64(SI), R12
+	KANDQ           K1, K4, K3
+	VMOVDQU8        (R12)(R11*1), K3, Z2
+	MOVQ            72(SI), R12
+	KANDQ           K1, K5, K3
+	VMOVDQU8        -16(R12)(R11*1), K3, Z2
+	MOVQ            80(SI), R12
+	KANDQ           K1, K6, K3
+	VMOVDQU8        -32(R12)(R11*1), K3, Z2
+	MOVQ            88(SI), R12
+	KANDQ           K1, K7, K3
+	VMOVDQU8        -48(R12)(R11*1), K3, Z2
+	VPXORQ          Z2, Z10, Z10
+	VPXORD          Z12, Z6, K2, Z6
+	VPTERNLOGQ      $0x96, Z17, Z6, Z2
+	VPCMPUB         $0x02, 896(SI), Z13, K1
+	VPCMPUD         $0x02, 896(SI), Z13, K2
+	VPXORQ          Z3, Z3, Z3
+	MOVQ            96(SI), R12
+	KANDQ           K1, K4, K3
+	VMOVDQU8        (R12)(R11*1), K3, Z3
+	MOVQ            104(SI), R12
+	KANDQ           K1, K5, K3
+	VMOVDQU8        -16(R12)(R11*1), K3, Z3
+	MOVQ            112(SI), R12
+	KANDQ           K1, K6, K3
+	VMOVDQU8        -32(R12)(R11*1), K3, Z3
+	MOVQ            120(SI), R12
+	KANDQ           K1, K7, K3
+	VMOVDQU8        -48(R12)(R11*1), K3, Z3
+	VPXORQ          Z3, Z11, Z11
+	VPXORD          Z12, Z7, K2, Z7
+	VPTERNLOGQ      $0x96, Z17, Z7, Z3
+	VAESENC         Z18, Z0, Z0
+	VAESENC         Z18, Z1, Z1
+	VAESENC         Z18, Z2, Z2
+	VAESENC         Z18, Z3, Z3
+	VAESENC         Z19, Z0, Z0
+	VAESENC         Z19, Z1, Z1
+	VAESENC         Z19, Z2, Z2
+	VAESENC         Z19, Z3, Z3
+	VAESENC         Z20, Z0, Z0
+	VAESENC         Z20, Z1, Z1
+	VAESENC         Z20, Z2, Z2
+	VAESENC         Z20, Z3, Z3
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z23, Z0, Z0
+	VAESENC         Z23, Z1, Z1
+	VAESENC         Z23, Z2, Z2
+	VAESENC         Z23, Z3, Z3
+	VAESENC         Z24, Z0, Z0
+	VAESENC         Z24, Z1, Z1
+	VAESENC         Z24, Z2, Z2
+	VAESENC         Z24, Z3, Z3
+	VAESENC         Z25, Z0, Z0
+	VAESENC         Z25, Z1, Z1
+	VAESENC         Z25, Z2, Z2
+	VAESENC         Z25, Z3, Z3
+	VAESENC         Z26, Z0, Z0
+	VAESENC         Z26, Z1, Z1
+	VAESENC         Z26, Z2, Z2
+	VAESENC         Z26, Z3, Z3
+	CMPQ            AX, $0x0a
+	JE              lanes_r10_2
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z28, Z0, Z0
+	VAESENC         Z28, Z1, Z1
+	VAESENC         Z28, Z2, Z2
+	VAESENC         Z28, Z3, Z3
+	CMPQ            AX, $0x0c
+	JE              lanes_r12_2
+	VAESENC         Z29, Z0, Z0
+	VAESENC         Z29, Z1, Z1
+	VAESENC         Z29, Z2, Z2
+	VAESENC         Z29, Z3, Z3
+	VAESENC         Z30, Z0, Z0
+	VAESENC         Z30, Z1, Z1
+	VAESENC         Z30, Z2, Z2
+	VAESENC         Z30, Z3, Z3
+	VAESENCLAST     Z31, Z0, Z0
+	VAESENCLAST     Z31, Z1, Z1
+	VAESENCLAST     Z31, Z2, Z2
+	VAESENCLAST     Z31, Z3, Z3
+	JMP             lanes_rdone_2
+
+lanes_r12_2:
+	VAESENCLAST Z29, Z0, Z0
+	VAESENCLAST Z29, Z1, Z1
+	VAESENCLAST Z29, Z2, Z2
+	VAESENCLAST Z29, Z3, Z3
+	JMP         lanes_rdone_2
+
+lanes_r10_2:
+	VAESENCLAST Z27, Z0, Z0
+	VAESENCLAST Z27, Z1, Z1
+	VAESENCLAST Z27, Z2, Z2
+	VAESENCLAST Z27, Z3, Z3
+
+lanes_rdone_2:
+	VPCMPUB  $0x02, 704(SI), Z13, K1
+	VPXORQ   Z4, Z0, Z0
+	MOVQ     128(SI), R12
+	KANDQ    K1, K4, K3
+	VMOVDQU8 Z0, K3, (R12)(R11*1)
+	MOVQ     136(SI), R12
+	KANDQ    K1, K5, K3
+	VMOVDQU8 Z0, K3, -16(R12)(R11*1)
+	MOVQ     144(SI), R12
+	KANDQ    K1, K6, K3
+	VMOVDQU8 Z0, K3, -32(R12)(R11*1)
+	MOVQ     152(SI), R12
+	KANDQ    K1, K7, K3
+	VMOVDQU8 Z0, K3, -48(R12)(R11*1)
+	VPCMPUB  $0x02, 768(SI), Z13, K1
+	VPXORQ   Z5, Z1, Z1
+	MOVQ     160(SI), R12
+	KANDQ    K1, K4, K3
+	VMOVDQU8 Z1, K3, (R12)(R11*1)
+	MOVQ     168(SI), R12
+	KANDQ    K1, K5, K3
+	VMOVDQU8 Z1, K3, -16(R12)(R11*1)
+	MOVQ     176(SI), R12
+	KANDQ    K1, K6, K3
+	VMOVDQU8 Z1, K3, -32(R12)(R11*1)
+	MOVQ     184(SI), R12
+	KANDQ    K1, K7, K3
+	VMOVDQU8 Z1, K3, -48(R12)(R11*1)
+	VPCMPUB  $0x02, 832(SI), Z13, K1
+	VPXORQ   Z6, Z2, Z2
+	MOVQ     192(SI), R12
+	KANDQ    K1, K4, K3
+	VMOVDQU8 Z2, K3, (R12)(R11*1)
+	MOVQ     200(SI), R12
+	KANDQ    K1, K5, K3
+	VMOVDQU8 Z2, K3, -16(R12)(R11*1)
+	MOVQ     208(SI), R12
+	KANDQ    K1, K6, K3
+	VMOVDQU8 Z2, K3, -32(R12)(R11*1)
+	MOVQ     216(SI), R12
+	KANDQ    K1, K7, K3
+	VMOVDQU8 Z2, K3, -48(R12)(R11*1)
+	VPCMPUB  $0x02, 896(SI), Z13, K1
+	VPXORQ   Z7, Z3, Z3
+	MOVQ     224(SI), R12
+	KANDQ    K1, K4, K3
+	VMOVDQU8 Z3, K3, (R12)(R11*1)
+	MOVQ     232(SI), R12
+	KANDQ    K1, K5, K3
+	VMOVDQU8 Z3, K3, -16(R12)(R11*1)
+	MOVQ     240(SI), R12
+	KANDQ    K1, K6, K3
+	VMOVDQU8 Z3, K3, -32(R12)(R11*1)
+	MOVQ     248(SI), R12
+	KANDQ    K1, K7, K3
+	VMOVDQU8 Z3, K3, -48(R12)(R11*1)
+	INCQ     R9
+	ADDQ     $0x10, R11
+	CMPQ     R9, R8
+	JBE      lanes_loop_ocbSealLanesVAES512
+
+lanes_blocks_done_ocbSealLanesVAES512:
+	VMOVDQU64       960(SI), Z12
+	VPORQ           1024(SI), Z12, Z12
+	VPORQ           1088(SI), Z12, Z12
+	VPORQ           1152(SI), Z12, Z12
+	VPTESTMQ        Z12, Z12, K1
+	KORTESTW        K1, K1
+	JZ              lanes_parts_done_ocbSealLanesVAES512
+	VBROADCASTI32X4 (DI), Z12
+	VMOVDQU64       iota4<>+0(SB), Z16
+	VMOVDQU64       960(SI), Z13
+	VPTESTMD        Z13, Z13, K2
+	VPXORD          Z12, Z4, K2, Z4
+	VPXORQ          Z17, Z4, Z0
+	VMOVDQU64       1024(SI), Z13
+	VPTESTMD        Z13, Z13, K2
+	VPXORD          Z12, Z5, K2, Z5
+	VPXORQ          Z17, Z5, Z1
+	VMOVDQU64       1088(SI), Z13
+	VPTESTMD        Z13, Z13, K2
+	VPXORD          Z12, Z6, K2, Z6
+	VPXORQ          Z17, Z6, Z2
+	VMOVDQU64       1152(SI), Z13
+	VPTESTMD        Z13, Z13, K2
+	VPXORD          Z12, Z7, K2, Z7
+	VPXORQ          Z17, Z7, Z3
+	VAESENC         Z18, Z0, Z0
+	VAESENC         Z18, Z1, Z1
+	VAESENC         Z18, Z2, Z2
+	VAESENC         Z18, Z3, Z3
+	VAESENC         Z19, Z0, Z0
+	VAESENC         Z19, Z1, Z1
+	VAESENC         Z19, Z2, Z2
+	VAESENC         Z19, Z3, Z3
+	VAESENC         Z20, Z0, Z0
+	VAESENC         Z20, Z1, Z1
+	VAESENC         Z20, Z2, Z2
+	VAESENC         Z20, Z3, Z3
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z23, Z0, Z0
+	VAESENC         Z23, Z1, Z1
+	VAESENC         Z23, Z2, Z2
+	VAESENC         Z23, Z3, Z3
+	VAESENC         Z24, Z0, Z0
+	VAESENC         Z24, Z1, Z1
+	VAESENC         Z24, Z2, Z2
+	VAESENC         Z24, Z3, Z3
+	VAESENC         Z25, Z0, Z0
+	VAESENC         Z25, Z1, Z1
+	VAESENC         Z25, Z2, Z2
+	VAESENC         Z25, Z3, Z3
+	VAESENC         Z26, Z0, Z0
+	VAESENC         Z26, Z1, Z1
+	VAESENC         Z26, Z2, Z2
+	VAESENC         Z26, Z3, Z3
+	CMPQ            AX, $0x0a
+	JE              lanes_r10_3
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z28, Z0, Z0
+	VAESENC         Z28, Z1, Z1
+	VAESENC         Z28, Z2, Z2
+	VAESENC         Z28, Z3, Z3
+	CMPQ            AX, $0x0c
+	JE              lanes_r12_3
+	VAESENC         Z29, Z0, Z0
+	VAESENC         Z29, Z1, Z1
+	VAESENC         Z29, Z2, Z2
+	VAESENC         Z29, Z3, Z3
+	VAESENC         Z30, Z0, Z0
+	VAESENC         Z30, Z1, Z1
+	VAESENC         Z30, Z2, Z2
+	VAESENC         Z30, Z3, Z3
+	VAESENCLAST     Z31, Z0, Z0
+	VAESENCLAST     Z31, Z1, Z1
+	VAESENCLAST     Z31, Z2, Z2
+	VAESENCLAST     Z31, Z3, Z3
+	JMP             lanes_rdone_3
+
+lanes_r12_3:
+	VAESENCLAST Z29, Z0, Z0
+	VAESENCLAST Z29, Z1, Z1
+	VAESENCLAST Z29, Z2, Z2
+	VAESENCLAST Z29, Z3, Z3
+	JMP         lanes_rdone_3
+
+lanes_r10_3:
+	VAESENCLAST Z27, Z0, Z0
+	VAESENCLAST Z27, Z1, Z1
+	VAESENCLAST Z27, Z2, Z2
+	VAESENCLAST Z27, Z3, Z3
+
+lanes_rdone_3:
+	VMOVDQU64  960(SI), Z13
+	VPCMPUB    $0x01, Z13, Z16, K1
+	VPTESTMB   Z13, Z13, K2
+	VPCMPEQB   Z13, Z16, K2, K2
+	VPXORQ     Z14, Z14, Z14
+	MOVQ       (SI), R12
+	MOVL       384(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K4, K3
+	VMOVDQU8   (R12)(R14*1), K3, Z14
+	MOVQ       8(SI), R12
+	MOVL       388(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K5, K3
+	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	MOVQ       16(SI), R12
+	MOVL       392(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K6, K3
+	VMOVDQU8   -32(R12)(R14*1), K3, Z14
+	MOVQ       24(SI), R12
+	MOVL       396(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K7, K3
+	VMOVDQU8   -48(R12)(R14*1), K3, Z14
+	VPXORQ     Z14, Z0, Z0
+	MOVQ       128(SI), R12
+	MOVL       384(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K4, K3
+	VMOVDQU8   Z0, K3, (R12)(R14*1)
+	MOVQ       136(SI), R12
+	MOVL       388(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K5, K3
+	VMOVDQU8   Z0, K3, -16(R12)(R14*1)
+	MOVQ       144(SI), R12
+	MOVL       392(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K6, K3
+	VMOVDQU8   Z0, K3, -32(R12)(R14*1)
+	MOVQ       152(SI), R12
+	MOVL       396(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K7, K3
+	VMOVDQU8   Z0, K3, -48(R12)(R14*1)
+	VMOVDQU8.Z b80<>+0(SB), K2, Z15
+	VPTERNLOGQ $0x96, Z14, Z15, Z8
+	VMOVDQU64  1024(SI), Z13
+	VPCMPUB    $0x01, Z13, Z16, K1
+	VPTESTMB   Z13, Z13, K2
+	VPCMPEQB   Z13, Z16, K2, K2
+	VPXORQ     Z14, Z14, Z14
+	MOVQ       32(SI), R12
+	MOVL       400(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K4, K3
+	VMOVDQU8   (R12)(R14*1), K3, Z14
+	MOVQ       40(SI), R12
+	MOVL       404(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K5, K3
+	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	MOVQ       48(SI), R12
+	MOVL       408(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K6, K3
+	VMOVDQU8   -32(R12)(R14*1), K3, Z14
+	MOVQ       56(SI), R12
+	MOVL       412(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K7, K3
+	VMOVDQU8   -48(R12)(R14*1), K3, Z14
+	VPXORQ     Z14, Z1, Z1
+	MOVQ       160(SI), R12
+	MOVL       400(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K4, K3
+	VMOVDQU8   Z1, K3, (R12)(R14*1)
+	MOVQ       168(SI), R12
+	MOVL       404(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K5, K3
+	VMOVDQU8   Z1, K3, -16(R12)(R14*1)
+	MOVQ       176(SI), R12
+	MOVL       408(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K6, K3
+	VMOVDQU8   Z1, K3, -32(R12)(R14*1)
+	MOVQ       184(SI), R12
+	MOVL       412(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K7, K3
+	VMOVDQU8   Z1, K3, -48(R12)(R14*1)
+	VMOVDQU8.Z b80<>+0(SB), K2, Z15
+	VPTERNLOGQ $0x96, Z14, Z15, Z9
+	VMOVDQU64  1088(SI), Z13
+	VPCMPUB    $0x01, Z13, Z16, K1
+	VPTESTMB   Z13, Z13, K2
+	VPCMPEQB   Z13, Z16, K2, K2
+	VPXORQ     Z14, Z14, Z14
+	MOVQ       64(SI), R12
+	MOVL       416(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K4, K3
+	VMOVDQU8   (R12)(R14*1), K3, Z14
+	MOVQ       72(SI), R12
+	MOVL       420(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K5, K3
+	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	MOVQ       80(SI), R12
+	MOVL       424(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K6, K3
+	VMOVDQU8   -32(R12)(R14*1), K3, Z14
+	MOVQ       88(SI), R12
+	MOVL       428(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K7, K3
+	VMOVDQU8   -48(R12)(R14*1), K3, Z14
+	VPXORQ     Z14, Z2, Z2
+	MOVQ       192(SI), R12
+	MOVL       416(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K4, K3
+	VMOVDQU8   Z2, K3, (R12)(R14*1)
+	MOVQ       200(SI), R12
+	MOVL       420(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K5, K3
+	VMOVDQU8   Z2, K3, -16(R12)(R14*1)
+	MOVQ       208(SI), R12
+	MOVL       424(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K6, K3
+	VMOVDQU8   Z2, K3, -32(R12)(R14*1)
+	MOVQ       216(SI), R12
+	MOVL       428(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K7, K3
+	VMOVDQU8   Z2, K3, -48(R12)(R14*1)
+	VMOVDQU8.Z b80<>+0(SB), K2, Z15
+	VPTERNLOGQ $0x96, Z14, Z15, Z10
+	VMOVDQU64  1152(SI), Z13
+	VPCMPUB    $0x01, Z13, Z16, K1
+	VPTESTMB   Z13, Z13, K2
+	VPCMPEQB   Z13, Z16, K2, K2
+	VPXORQ     Z14, Z14, Z14
+	MOVQ       96(SI), R12
+	MOVL       432(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K4, K3
+	VMOVDQU8   (R12)(R14*1), K3, Z14
+	MOVQ       104(SI), R12
+	MOVL       436(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K5, K3
+	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	MOVQ       112(SI), R12
+	MOVL       440(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K6, K3
+	VMOVDQU8   -32(R12)(R14*1), K3, Z14
+	MOVQ       120(SI), R12
+	MOVL       444(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K7, K3
+	VMOVDQU8   -48(R12)(R14*1), K3, Z14
+	VPXORQ     Z14, Z3, Z3
+	MOVQ       224(SI), R12
+	MOVL       432(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K4, K3
+	VMOVDQU8   Z3, K3, (R12)(R14*1)
+	MOVQ       232(SI), R12
+	MOVL       436(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K5, K3
+	VMOVDQU8   Z3, K3, -16(R12)(R14*1)
+	MOVQ       240(SI), R12
+	MOVL       440(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K6, K3
+	VMOVDQU8   Z3, K3, -32(R12)(R14*1)
+	MOVQ       248(SI), R12
+	MOVL       444(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K7, K3
+	VMOVDQU8   Z3, K3, -48(R12)(R14*1)
+	VMOVDQU8.Z b80<>+0(SB), K2, Z15
+	VPTERNLOGQ $0x96, Z14, Z15, Z11
+
+lanes_parts_done_ocbSealLanesVAES512:
+	VBROADCASTI32X4 16(DI), Z12
+	VPTERNLOGQ      $0x96, Z12, Z4, Z8
+	VPXORQ          Z17, Z8, Z0
+	VPTERNLOGQ      $0x96, Z12, Z5, Z9
+	VPXORQ          Z17, Z9, Z1
+	VPTERNLOGQ      $0x96, Z12, Z6, Z10
+	VPXORQ          Z17, Z10, Z2
+	VPTERNLOGQ      $0x96, Z12, Z7, Z11
+	VPXORQ          Z17, Z11, Z3
+	VAESENC         Z18, Z0, Z0
+	VAESENC         Z18, Z1, Z1
+	VAESENC         Z18, Z2, Z2
+	VAESENC         Z18, Z3, Z3
+	VAESENC         Z19, Z0, Z0
+	VAESENC         Z19, Z1, Z1
+	VAESENC         Z19, Z2, Z2
+	VAESENC         Z19, Z3, Z3
+	VAESENC         Z20, Z0, Z0
+	VAESENC         Z20, Z1, Z1
+	VAESENC         Z20, Z2, Z2
+	VAESENC         Z20, Z3, Z3
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z23, Z0, Z0
+	VAESENC         Z23, Z1, Z1
+	VAESENC         Z23, Z2, Z2
+	VAESENC         Z23, Z3, Z3
+	VAESENC         Z24, Z0, Z0
+	VAESENC         Z24, Z1, Z1
+	VAESENC         Z24, Z2, Z2
+	VAESENC         Z24, Z3, Z3
+	VAESENC         Z25, Z0, Z0
+	VAESENC         Z25, Z1, Z1
+	VAESENC         Z25, Z2, Z2
+	VAESENC         Z25, Z3, Z3
+	VAESENC         Z26, Z0, Z0
+	VAESENC         Z26, Z1, Z1
+	VAESENC         Z26, Z2, Z2
+	VAESENC         Z26, Z3, Z3
+	CMPQ            AX, $0x0a
+	JE              lanes_r10_4
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z28, Z0, Z0
+	VAESENC         Z28, Z1, Z1
+	VAESENC         Z28, Z2, Z2
+	VAESENC         Z28, Z3, Z3
+	CMPQ            AX, $0x0c
+	JE              lanes_r12_4
+	VAESENC         Z29, Z0, Z0
+	VAESENC         Z29, Z1, Z1
+	VAESENC         Z29, Z2, Z2
+	VAESENC         Z29, Z3, Z3
+	VAESENC         Z30, Z0, Z0
+	VAESENC         Z30, Z1, Z1
+	VAESENC         Z30, Z2, Z2
+	VAESENC         Z30, Z3, Z3
+	VAESENCLAST     Z31, Z0, Z0
+	VAESENCLAST     Z31, Z1, Z1
+	VAESENCLAST     Z31, Z2, Z2
+	VAESENCLAST     Z31, Z3, Z3
+	JMP             lanes_rdone_4
+
+lanes_r12_4:
+	VAESENCLAST Z29, Z0, Z0
+	VAESENCLAST Z29, Z1, Z1
+	VAESENCLAST Z29, Z2, Z2
+	VAESENCLAST Z29, Z3, Z3
+	JMP         lanes_rdone_4
+
+lanes_r10_4:
+	VAESENCLAST Z27, Z0, Z0
+	VAESENCLAST Z27, Z1, Z1
+	VAESENCLAST Z27, Z2, Z2
+	VAESENCLAST Z27, Z3, Z3
+
+lanes_rdone_4:
+	VMOVDQU64 Z0, 448(SI)
+	VMOVDQU64 Z1, 512(SI)
+	VMOVDQU64 Z2, 576(SI)
+	VMOVDQU64 Z3, 640(SI)
+	VZEROUPPER
+	RET
+
+// func ocbOpenLanesVAES512(nr int, rk *[240]byte, ek *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, ln *[1216]byte, blocks int)
+// Requires: AVX, AVX512BW, AVX512F, VAES
+TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-72
+	MOVQ            nr+0(FP), AX
+	MOVQ            rk+8(FP), BX
+	MOVQ            ek+16(FP), R10
+	MOVQ            l+24(FP), DX
+	MOVQ            ends+32(FP), DI
+	MOVQ            ln+56(FP), SI
+	MOVQ            blocks+64(FP), R8
+	VBROADCASTI32X4 (R10), Z17
+	VBROADCASTI32X4 16(R10), Z18
+	VBROADCASTI32X4 32(R10), Z19
+	VBROADCASTI32X4 48(R10), Z20
+	VBROADCASTI32X4 64(R10), Z21
+	VBROADCASTI32X4 80(R10), Z22
+	VBROADCASTI32X4 96(R10), Z23
+	VBROADCASTI32X4 112(R10), Z24
+	VBROADCASTI32X4 128(R10), Z25
+	VBROADCASTI32X4 144(R10), Z26
+	VBROADCASTI32X4 160(R10), Z27
+	VBROADCASTI32X4 176(R10), Z28
+	VBROADCASTI32X4 192(R10), Z29
+	VBROADCASTI32X4 208(R10), Z30
+	VBROADCASTI32X4 224(R10), Z31
+	MOVQ            $0x000000000000ffff, R12
+	KMOVQ           R12, K4
+	MOVQ            $0x00000000ffff0000, R12
+	KMOVQ           R12, K5
+	MOVQ            $0x0000ffff00000000, R12
+	KMOVQ           R12, K6
+	MOVQ            $0xffff000000000000, R12
+	KMOVQ           R12, K7
+	MOVQ            nonceLen+48(FP), R14
+	MOVL            $0x00000010, CX
+	SUBL            R14, CX
+	MOVL            $0x0000ffff, R12
+	SHLL            CL, R12
+	ANDL            $0x0000ffff, R12
+	MOVQ            $0x0001000100010001, R9
+	IMULQ           R9, R12
+	KMOVQ           R12, K1
+	MOVQ            bits+40(FP), R12
+	VBROADCASTI32X4 (R12), Z12
+	VMOVDQA64       Z12, Z4
+	MOVQ            256(SI), R12
+	KANDQ           K1, K4, K3
+	VMOVDQU8        -16(R12)(R14*1), K3, Z4
+	MOVQ            264(SI), R12
+	KANDQ           K1, K5, K3
+	VMOVDQU8        -32(R12)(R14*1), K3, Z4
+	MOVQ            272(SI), R12
+	KANDQ           K1, K6, K3
+	VMOVDQU8        -48(R12)(R14*1), K3, Z4
+	MOVQ            280(SI), R12
+	KANDQ           K1, K7, K3
+	VMOVDQU8        -64(R12)(R14*1), K3, Z4
+	VMOVDQA64       Z4, Z0
+	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z0
+	VMOVDQA64       Z12, Z5
+	MOVQ            288(SI), R12
+	KANDQ           K1, K4, K3
+	VMOVDQU8        -16(R12)(R14*1), K3, Z5
+	MOVQ            296(SI), R12
+	KANDQ           K1, K5, K3
+	VMOVDQU8        -32(R12)(R14*1), K3, Z5
+	MOVQ            304(SI), R12
+	KANDQ           K1, K6, K3
+	VMOVDQU8        -48(R12)(R14*1), K3, Z5
+	MOVQ            312(SI), R12
+	KANDQ           K1, K7, K3
+	VMOVDQU8        -64(R12)(R14*1), K3, Z5
+	VMOVDQA64       Z5, Z1
+	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z1
+	VMOVDQA64       Z12, Z6
+	MOVQ            320(SI), R12
+	KANDQ           K1, K4, K3
+	VMOVDQU8        -16(R12)(R14*1), K3, Z6
+	MOVQ            328(SI), R12
+	KANDQ           K1, K5, K3
+	VMOVDQU8        -32(R12)(R14*1), K3, Z6
+	MOVQ            336(SI), R12
+	KANDQ           K1, K6, K3
+	VMOVDQU8        -48(R12)(R14*1), K3, Z6
+	MOVQ            344(SI), R12
+	KANDQ           K1, K7, K3
+	VMOVDQU8        -64(R12)(R14*1), K3, Z6
+	VMOVDQA64       Z6, Z2
+	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z2
+	VMOVDQA64       Z12, Z7
+	MOVQ            352(SI), R12
+	KANDQ           K1, K4, K3
+	VMOVDQU8        -16(R12)(R14*1), K3, Z7
+	MOVQ            360(SI), R12
+	KANDQ           K1, K5, K3
+	VMOVDQU8        -32(R12)(R14*1), K3, Z7
+	MOVQ            368(SI), R12
+	KANDQ           K1, K6, K3
+	VMOVDQU8        -48(R12)(R14*1), K3, Z7
+	MOVQ            376(SI), R12
+	KANDQ           K1, K7, K3
+	VMOVDQU8        -64(R12)(R14*1), K3, Z7
+	VMOVDQA64       Z7, Z3
+	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z3
+	VAESENC         Z18, Z0, Z0
+	VAESENC         Z18, Z1, Z1
+	VAESENC         Z18, Z2, Z2
+	VAESENC         Z18, Z3, Z3
+	VAESENC         Z19, Z0, Z0
+	VAESENC         Z19, Z1, Z1
+	VAESENC         Z19, Z2, Z2
+	VAESENC         Z19, Z3, Z3
+	VAESENC         Z20, Z0, Z0
+	VAESENC         Z20, Z1, Z1
+	VAESENC         Z20, Z2, Z2
+	VAESENC         Z20, Z3, Z3
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z23, Z0, Z0
+	VAESENC         Z23, Z1, Z1
+	VAESENC         Z23, Z2, Z2
+	VAESENC         Z23, Z3, Z3
+	VAESENC         Z24, Z0, Z0
+	VAESENC         Z24, Z1, Z1
+	VAESENC         Z24, Z2, Z2
+	VAESENC         Z24, Z3, Z3
+	VAESENC         Z25, Z0, Z0
+	VAESENC         Z25, Z1, Z1
+	VAESENC         Z25, Z2, Z2
+	VAESENC         Z25, Z3, Z3
+	VAESENC         Z26, Z0, Z0
+	VAESENC         Z26, Z1, Z1
+	VAESENC         Z26, Z2, Z2
+	VAESENC         Z26, Z3, Z3
+	CMPQ            AX, $0x0a
+	JE              lanes_r10_5
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z28, Z0, Z0
+	VAESENC         Z28, Z1, Z1
+	VAESENC         Z28, Z2, Z2
+	VAESENC         Z28, Z3, Z3
+	CMPQ            AX, $0x0c
+	JE              lanes_r12_5
+	VAESENC         Z29, Z0, Z0
+	VAESENC         Z29, Z1, Z1
+	VAESENC         Z29, Z2, Z2
+	VAESENC         Z29, Z3, Z3
+	VAESENC         Z30, Z0, Z0
+	VAESENC         Z30, Z1, Z1
+	VAESENC         Z30, Z2, Z2
+	VAESENC         Z30, Z3, Z3
+	VAESENCLAST     Z31, Z0, Z0
+	VAESENCLAST     Z31, Z1, Z1
+	VAESENCLAST     Z31, Z2, Z2
+	VAESENCLAST     Z31, Z3, Z3
+	JMP             lanes_rdone_5
+
+lanes_r12_5:
+	VAESENCLAST Z29, Z0, Z0
+	VAESENCLAST Z29, Z1, Z1
+	VAESENCLAST Z29, Z2, Z2
+	VAESENCLAST Z29, Z3, Z3
+	JMP         lanes_rdone_5
+
+lanes_r10_5:
+	VAESENCLAST Z27, Z0, Z0
+	VAESENCLAST Z27, Z1, Z1
+	VAESENCLAST Z27, Z2, Z2
+	VAESENCLAST Z27, Z3, Z3
+
+lanes_rdone_5:
+	MOVL            $0x000000aa, R12
+	KMOVW           R12, K2
+	VMOVDQU64       q64<>+0(SB), Z16
+	VPSHUFB         rev128x4<>+0(SB), Z0, Z12
+	VPSHUFB         rev64x4<>+0(SB), Z0, Z13
+	VPSLLQ          $0x08, Z13, Z14
+	VPSRLQ          $0x38, Z12, Z15
+	VPTERNLOGQ      $0x56, Z13, Z15, Z14
+	VMOVDQA64       Z13, K2, Z14
+	VPSHUFB         bottom4<>+0(SB), Z4, Z13
+	VPANDQ          q63<>+0(SB), Z13, Z13
+	VPSLLVQ         Z13, Z12, Z12
+	VPSUBQ          Z13, Z16, Z13
+	VPSRLVQ         Z13, Z14, Z14
+	VPORQ           Z14, Z12, Z12
+	VPSHUFB         rev128x4<>+0(SB), Z12, Z4
+	VPXORQ          Z8, Z8, Z8
+	VPSHUFB         rev128x4<>+0(SB), Z1, Z12
+	VPSHUFB         rev64x4<>+0(SB), Z1, Z13
+	VPSLLQ          $0x08, Z13, Z14
+	VPSRLQ          $0x38, Z12, Z15
+	VPTERNLOGQ      $0x56, Z13, Z15, Z14
+	VMOVDQA64       Z13, K2, Z14
+	VPSHUFB         bottom4<>+0(SB), Z5, Z13
+	VPANDQ          q63<>+0(SB), Z13, Z13
+	VPSLLVQ         Z13, Z12, Z12
+	VPSUBQ          Z13, Z16, Z13
+	VPSRLVQ         Z13, Z14, Z14
+	VPORQ           Z14, Z12, Z12
+	VPSHUFB         rev128x4<>+0(SB), Z12, Z5
+	VPXORQ          Z9, Z9, Z9
+	VPSHUFB         rev128x4<>+0(SB), Z2, Z12
+	VPSHUFB         rev64x4<>+0(SB), Z2, Z13
+	VPSLLQ          $0x08, Z13, Z14
+	VPSRLQ          $0x38, Z12, Z15
+	VPTERNLOGQ      $0x56, Z13, Z15, Z14
+	VMOVDQA64       Z13, K2, Z14
+	VPSHUFB         bottom4<>+0(SB), Z6, Z13
+	VPANDQ          q63<>+0(SB), Z13, Z13
+	VPSLLVQ         Z13, Z12, Z12
+	VPSUBQ          Z13, Z16, Z13
+	VPSRLVQ         Z13, Z14, Z14
+	VPORQ           Z14, Z12, Z12
+	VPSHUFB         rev128x4<>+0(SB), Z12, Z6
+	VPXORQ          Z10, Z10, Z10
+	VPSHUFB         rev128x4<>+0(SB), Z3, Z12
+	VPSHUFB         rev64x4<>+0(SB), Z3, Z13
+	VPSLLQ          $0x08, Z13, Z14
+	VPSRLQ          $0x38, Z12, Z15
+	VPTERNLOGQ      $0x56, Z13, Z15, Z14
+	VMOVDQA64       Z13, K2, Z14
+	VPSHUFB         bottom4<>+0(SB), Z7, Z13
+	VPANDQ          q63<>+0(SB), Z13, Z13
+	VPSLLVQ         Z13, Z12, Z12
+	VPSUBQ          Z13, Z16, Z13
+	VPSRLVQ         Z13, Z14, Z14
+	VPORQ           Z14, Z12, Z12
+	VPSHUFB         rev128x4<>+0(SB), Z12, Z7
+	VPXORQ          Z11, Z11, Z11
+	VMOVDQU64       384(SI), Z12
+	VPXORQ          Z16, Z16, Z16
+	VMOVDQU64       lenPerm<>+0(SB), Z13
+	VPERMD          Z12, Z13, Z13
+	VPANDD          low4<>+0(SB), Z13, Z14
+	VPSHUFB         Z16, Z14, Z14
+	VMOVDQU64       Z14, 960(SI)
+	VPSRLD          $0x04, Z13, Z13
+	VPSHUFB         Z16, Z13, Z13
+	VMOVDQU64       Z13, 704(SI)
+	VMOVDQU64       lenPerm<>+64(SB), Z13
+	VPERMD          Z12, Z13, Z13
+	VPANDD          low4<>+0(SB), Z13, Z14
+	VPSHUFB         Z16, Z14, Z14
+	VMOVDQU64       Z14, 1024(SI)
+	VPSRLD          $0x04, Z13, Z13
+	VPSHUFB         Z16, Z13, Z13
+	VMOVDQU64       Z13, 768(SI)
+	VMOVDQU64       lenPerm<>+128(SB), Z13
+	VPERMD          Z12, Z13, Z13
+	VPANDD          low4<>+0(SB), Z13, Z14
+	VPSHUFB         Z16, Z14, Z14
+	VMOVDQU64       Z14, 1088(SI)
+	VPSRLD          $0x04, Z13, Z13
+	VPSHUFB         Z16, Z13, Z13
+	VMOVDQU64       Z13, 832(SI)
+	VMOVDQU64       lenPerm<>+192(SB), Z13
+	VPERMD          Z12, Z13, Z13
+	VPANDD          low4<>+0(SB), Z13, Z14
+	VPSHUFB         Z16, Z14, Z14
+	VMOVDQU64       Z14, 1152(SI)
+	VPSRLD          $0x04, Z13, Z13
+	VPSHUFB         Z16, Z13, Z13
+	VMOVDQU64       Z13, 896(SI)
+	VBROADCASTI32X4 (BX), Z17
+	VBROADCASTI32X4 16(BX), Z18
+	VBROADCASTI32X4 32(BX), Z19
+	VBROADCASTI32X4 48(BX), Z20
+	VBROADCASTI32X4 64(BX), Z21
+	VBROADCASTI32X4 80(BX), Z22
+	VBROADCASTI32X4 96(BX), Z23
+	VBROADCASTI32X4 112(BX), Z24
+	VBROADCASTI32X4 128(BX), Z25
+	VBROADCASTI32X4 144(BX), Z26
+	VBROADCASTI32X4 160(BX), Z27
+	VBROADCASTI32X4 176(BX), Z28
+	VBROADCASTI32X4 192(BX), Z29
+	VBROADCASTI32X4 208(BX), Z30
+	VBROADCASTI32X4 224(BX), Z31
+	TESTQ           R8, R8
+	JZ              lanes_blocks_done_ocbOpenLanesVAES512
+	MOVL            $0x00000001, R9
+	XORL            R11, R11
+
+lanes_loop_ocbOpenLanesVAES512:
+	VPBROADCASTB    R9, Z13
+	BSFQ            R9, R12
+	SHLQ            $0x04, R12
+	VBROADCASTI32X4 (DX)(R12*1), Z12
+	VPCMPUB         $0x02, 704(SI), Z13, K1
+	VPCMPUD         $0x02, 704(SI), Z13, K2
+	VPXORQ          Z0, Z0, Z0
+	MOVQ            (SI), R12
+	KANDQ           K1, K4, K3
+	VMOVDQU8        (R12)(R11*1), K3, Z0
+	MOVQ            8(SI), R12
+	KANDQ           K1, K5, K3
+	VMOVDQU8        -16(R12)(R11*1), K3, Z0
+	MOVQ            16(SI), R12
+	KANDQ           K1, K6, K3
+	VMOVDQU8        -32(R12)(R11*1), K3, Z0
+	MOVQ            24(SI), R12
+	KANDQ           K1, K7, K3
+	VMOVDQU8        -48(R12)(R11*1), K3, Z0
+	VPXORD          Z12, Z4, K2, Z4
+	VPTERNLOGQ      $0x96, Z17, Z4, Z0
+	VPCMPUB         $0x02, 768(SI), Z13, K1
+	VPCMPUD         $0x02, 768(SI), Z13, K2
+	VPXORQ          Z1, Z1, Z1
+	MOVQ            32(SI), R12
+	KANDQ           K1, K4, K3
+	VMOVDQU8        (R12)(R11*1), K3, Z1
+	MOVQ            40(SI), R12
+	KANDQ           K1, K5, K3
+	VMOVDQU8        -16(R12)(R11*1), K3, Z1
+	MOVQ            48(SI), R12
+	KANDQ           K1, K6, K3
+	VMOVDQU8        -32(R12)(R11*1), K3, Z1
+	MOVQ            56(SI), R12
+	KANDQ           K1, K7, K3
+	VMOVDQU8        -48(R12)(R11*1), K3, Z1
+	VPXORD          Z12, Z5, K2, Z5
+	VPTERNLOGQ      $0x96, Z17, Z5, Z1
+	VPCMPUB         $0x02, 832(SI), Z13, K1
+	VPCMPUD         $0x02, 832(SI), Z13, K2
+	VPXORQ          Z2, Z2, Z2
+	MOVQ            64(SI), R12
+	KANDQ           K1, K4, K3
+	VMOVDQU8        (R12)(R11*1), K3, Z2
+	MOVQ            72(SI), R12
+	KANDQ           K1, K5, K3
+	VMOVDQU8        -16(R12)(R11*1), K3, Z2
+	MOVQ            80(SI), R12
+	KANDQ           K1, K6, K3
+	VMOVDQU8        -32(R12)(R11*1), K3, Z2
+	MOVQ            88(SI), R12
+	KANDQ           K1, K7, K3
+	VMOVDQU8        -48(R12)(R11*1), K3, Z2
+	VPXORD          Z12, Z6, K2, Z6
+	VPTERNLOGQ      $0x96, Z17, Z6, Z2
+	VPCMPUB         $0x02, 896(SI), Z13, K1
+	VPCMPUD         $0x02, 896(SI), Z13, K2
+	VPXORQ          Z3, Z3, Z3
+	MOVQ            96(SI), R12
+	KANDQ           K1, K4, K3
+	VMOVDQU8        (R12)(R11*1), K3, Z3
+	MOVQ            104(SI), R12
+	KANDQ           K1, K5, K3
+	VMOVDQU8        -16(R12)(R11*1), K3, Z3
+	MOVQ            112(SI), R12
+	KANDQ           K1, K6, K3
+	VMOVDQU8        -32(R12)(R11*1), K3, Z3
+	MOVQ            120(SI), R12
+	KANDQ           K1, K7, K3
+	VMOVDQU8        -48(R12)(R11*1), K3, Z3
+	VPXORD          Z12, Z7, K2, Z7
+	VPTERNLOGQ      $0x96, Z17, Z7, Z3
+	VAESDEC         Z18, Z0, Z0
+	VAESDEC         Z18, Z1, Z1
+	VAESDEC         Z18, Z2, Z2
+	VAESDEC         Z18, Z3, Z3
+	VAESDEC         Z19, Z0, Z0
+	VAESDEC         Z19, Z1, Z1
+	VAESDEC         Z19, Z2, Z2
+	VAESDEC         Z19, Z3, Z3
+	VAESDEC         Z20, Z0, Z0
+	VAESDEC         Z20, Z1, Z1
+	VAESDEC         Z20, Z2, Z2
+	VAESDEC         Z20, Z3, Z3
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESDEC         Z21, Z3, Z3
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESDEC         Z23, Z0, Z0
+	VAESDEC         Z23, Z1, Z1
+	VAESDEC         Z23, Z2, Z2
+	VAESDEC         Z23, Z3, Z3
+	VAESDEC         Z24, Z0, Z0
+	VAESDEC         Z24, Z1, Z1
+	VAESDEC         Z24, Z2, Z2
+	VAESDEC         Z24, Z3, Z3
+	VAESDEC         Z25, Z0, Z0
+	VAESDEC         Z25, Z1, Z1
+	VAESDEC         Z25, Z2, Z2
+	VAESDEC         Z25, Z3, Z3
+	VAESDEC         Z26, Z0, Z0
+	VAESDEC         Z26, Z1, Z1
+	VAESDEC         Z26, Z2, Z2
+	VAESDEC         Z26, Z3, Z3
+	CMPQ            AX, $0x0a
+	JE              lanes_r10_6
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z28, Z0, Z0
+	VAESDEC         Z28, Z1, Z1
+	VAESDEC         Z28, Z2, Z2
+	VAESDEC         Z28, Z3, Z3
+	CMPQ            AX, $0x0c
+	JE              lanes_r12_6
+	VAESDEC         Z29, Z0, Z0
+	VAESDEC         Z29, Z1, Z1
+	VAESDEC         Z29, Z2, Z2
+	VAESDEC         Z29, Z3, Z3
+	VAESDEC         Z30, Z0, Z0
+	VAESDEC         Z30, Z1, Z1
+	VAESDEC         Z30, Z2, Z2
+	VAESDEC         Z30, Z3, Z3
+	VAESDECLAST     Z31, Z0, Z0
+	VAESDECLAST     Z31, Z1, Z1
+	VAESDECLAST     Z31, Z2, Z2
+	VAESDECLAST     Z31, Z3, Z3
+	JMP             lanes_rdone_6
+
+lanes_r12_6:
+	VAESDECLAST Z29, Z0, Z0
+	VAESDECLAST Z29, Z1, Z1
+	VAESDECLAST Z29, Z2, Z2
+	VAESDECLAST Z29, Z3, Z3
+	JMP         lanes_rdone_6
+
+lanes_r10_6:
+	VAESDECLAST Z27, Z0, Z0
+	VAESDECLAST Z27, Z1, Z1
+	VAESDECLAST Z27, Z2, Z2
+	VAESDECLAST Z27, Z3, Z3
+
+lanes_rdone_6:
+	VPCMPUB  $0x02, 704(SI), Z13, K1
+	VPXORQ   Z4, Z0, Z0
+	VPCMPUD  $0x02, 704(SI), Z13, K2
+	VPXORD   Z0, Z8, K2, Z8
+	MOVQ     128(SI), R12
+	KANDQ    K1, K4, K3
+	VMOVDQU8 Z0, K3, (R12)(R11*1)
+	MOVQ     136(SI), R12
+	KANDQ    K1, K5, K3
+	VMOVDQU8 Z0, K3, -16(R12)(R11*1)
+	MOVQ     144(SI), R12
+	KANDQ    K1, K6, K3
+	VMOVDQU8 Z0, K3, -32(R12)(R11*1)
+	MOVQ     152(SI), R12
+	KANDQ    K1, K7, K3
+	VMOVDQU8 Z0, K3, -48(R12)(R11*1)
+	VPCMPUB  $0x02, 768(SI), Z13, K1
+	VPXORQ   Z5, Z1, Z1
+	VPCMPUD  $0x02, 768(SI), Z13, K2
+	VPXORD   Z1, Z9, K2, Z9
+	MOVQ     160(SI), R12
+	KANDQ    K1, K4, K3
+	VMOVDQU8 Z1, K3, (R12)(R11*1)
+	MOVQ     168(SI), R12
+	KANDQ    K1, K5, K3
+	VMOVDQU8 Z1, K3, -16(R12)(R11*1)
+	MOVQ     176(SI), R12
+	KANDQ    K1, K6, K3
+	VMOVDQU8 Z1, K3, -32(R12)(R11*1)
+	MOVQ     184(SI), R12
+	KANDQ    K1, K7, K3
+	VMOVDQU8 Z1, K3, -48(R12)(R11*1)
+	VPCMPUB  $0x02, 832(SI), Z13, K1
+	VPXORQ   Z6, Z2, Z2
+	VPCMPUD  $0x02, 832(SI), Z13, K2
+	VPXORD   Z2, Z10, K2, Z10
+	MOVQ     192(SI), R12
+	KANDQ    K1, K4, K3
+	VMOVDQU8 Z2, K3, (R12)(R11*1)
+	MOVQ     200(SI), R12
+	KANDQ    K1, K5, K3
+	VMOVDQU8 Z2, K3, -16(R12)(R11*1)
+	MOVQ     208(SI), R12
+	KANDQ    K1, K6, K3
+	VMOVDQU8 Z2, K3, -32(R12)(R11*1)
+	MOVQ     216(SI), R12
+	KANDQ    K1, K7, K3
+	VMOVDQU8 Z2, K3, -48(R12)(R11*1)
+	VPCMPUB  $0x02, 896(SI), Z13, K1
+	VPXORQ   Z7, Z3, Z3
+	VPCMPUD  $0x02, 896(SI), Z13, K2
+	VPXORD   Z3, Z11, K2, Z11
+	MOVQ     224(SI), R12
+	KANDQ    K1, K4, K3
+	VMOVDQU8 Z3, K3, (R12)(R11*1)
+	MOVQ     232(SI), R12
+	KANDQ    K1, K5, K3
+	VMOVDQU8 Z3, K3, -16(R12)(R11*1)
+	MOVQ     240(SI), R12
+	KANDQ    K1, K6, K3
+	VMOVDQU8 Z3, K3, -32(R12)(R11*1)
+	MOVQ     248(SI), R12
+	KANDQ    K1, K7, K3
+	VMOVDQU8 Z3, K3, -48(R12)(R11*1)
+	INCQ     R9
+	ADDQ     $0x10, R11
+	CMPQ     R9, R8
+	JBE      lanes_loop_ocbOpenLanesVAES512
+
+lanes_blocks_done_ocbOpenLanesVAES512:
+	VBROADCASTI32X4 (R10), Z17
+	VBROADCASTI32X4 16(R10), Z18
+	VBROADCASTI32X4 32(R10), Z19
+	VBROADCASTI32X4 48(R10), Z20
+	VBROADCASTI32X4 64(R10), Z21
+	VBROADCASTI32X4 80(R10), Z22
+	VBROADCASTI32X4 96(R10), Z23
+	VBROADCASTI32X4 112(R10), Z24
+	VBROADCASTI32X4 128(R10), Z25
+	VBROADCASTI32X4 144(R10), Z26
+	VBROADCASTI32X4 160(R10), Z27
+	VBROADCASTI32X4 176(R10), Z28
+	VBROADCASTI32X4 192(R10), Z29
+	VBROADCASTI32X4 208(R10), Z30
+	VBROADCASTI32X4 224(R10), Z31
+	VMOVDQU64       960(SI), Z12
+	VPORQ           1024(SI), Z12, Z12
+	VPORQ           1088(SI), Z12, Z12
+	VPORQ           1152(SI), Z12, Z12
+	VPTESTMQ        Z12, Z12, K1
+	KORTESTW        K1, K1
+	JZ              lanes_parts_done_ocbOpenLanesVAES512
+	VBROADCASTI32X4 (DI), Z12
+	VMOVDQU64       iota4<>+0(SB), Z16
+	VMOVDQU64       960(SI), Z13
+	VPTESTMD        Z13, Z13, K2
+	VPXORD          Z12, Z4, K2, Z4
+	VPXORQ          Z17, Z4, Z0
+	VMOVDQU64       1024(SI), Z13
+	VPTESTMD        Z13, Z13, K2
+	VPXORD          Z12, Z5, K2, Z5
+	VPXORQ          Z17, Z5, Z1
+	VMOVDQU64       1088(SI), Z13
+	VPTESTMD        Z13, Z13, K2
+	VPXORD          Z12, Z6, K2, Z6
+	VPXORQ          Z17, Z6, Z2
+	VMOVDQU64       1152(SI), Z13
+	VPTESTMD        Z13, Z13, K2
+	VPXORD          Z12, Z7, K2, Z7
+	VPXORQ          Z17, Z7, Z3
+	VAESENC         Z18, Z0, Z0
+	VAESENC         Z18, Z1, Z1
+	VAESENC         Z18, Z2, Z2
+	VAESENC         Z18, Z3, Z3
+	VAESENC         Z19, Z0, Z0
+	VAESENC         Z19, Z1, Z1
+	VAESENC         Z19, Z2, Z2
+	VAESENC         Z19, Z3, Z3
+	VAESENC         Z20, Z0, Z0
+	VAESENC         Z20, Z1, Z1
+	VAESENC         Z20, Z2, Z2
+	VAESENC         Z20, Z3, Z3
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z23, Z0, Z0
+	VAESENC         Z23, Z1, Z1
+	VAESENC         Z23, Z2, Z2
+	VAESENC         Z23, Z3, Z3
+	VAESENC         Z24, Z0, Z0
+	VAESENC         Z24, Z1, Z1
+	VAESENC         Z24, Z2, Z2
+	VAESENC         Z24, Z3, Z3
+	VAESENC         Z25, Z0, Z0
+	VAESENC         Z25, Z1, Z1
+	VAESENC         Z25, Z2, Z2
+	VAESENC         Z25, Z3, Z3
+	VAESENC         Z26, Z0, Z0
+	VAESENC         Z26, Z1, Z1
+	VAESENC         Z26, Z2, Z2
+	VAESENC         Z26, Z3, Z3
+	CMPQ            AX, $0x0a
+	JE              lanes_r10_7
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z28, Z0, Z0
+	VAESENC         Z28, Z1, Z1
+	VAESENC         Z28, Z2, Z2
+	VAESENC         Z28, Z3, Z3
+	CMPQ            AX, $0x0c
+	JE              lanes_r12_7
+	VAESENC         Z29, Z0, Z0
+	VAESENC         Z29, Z1, Z1
+	VAESENC         Z29, Z2, Z2
+	VAESENC         Z29, Z3, Z3
+	VAESENC         Z30, Z0, Z0
+	VAESENC         Z30, Z1, Z1
+	VAESENC         Z30, Z2, Z2
+	VAESENC         Z30, Z3, Z3
+	VAESENCLAST     Z31, Z0, Z0
+	VAESENCLAST     Z31, Z1, Z1
+	VAESENCLAST     Z31, Z2, Z2
+	VAESENCLAST     Z31, Z3, Z3
+	JMP             lanes_rdone_7
+
+lanes_r12_7:
+	VAESENCLAST Z29, Z0, Z0
+	VAESENCLAST Z29, Z1, Z1
+	VAESENCLAST Z29, Z2, Z2
+	VAESENCLAST Z29, Z3, Z3
+	JMP         lanes_rdone_7
+
+lanes_r10_7:
+	VAESENCLAST Z27, Z0, Z0
+	VAESENCLAST Z27, Z1, Z1
+	VAESENCLAST Z27, Z2, Z2
+	VAESENCLAST Z27, Z3, Z3
+
+lanes_rdone_7:
+	VMOVDQU64  960(SI), Z13
+	VPCMPUB    $0x01, Z13, Z16, K1
+	VPTESTMB   Z13, Z13, K2
+	VPCMPEQB   Z13, Z16, K2, K2
+	VPXORQ     Z14, Z14, Z14
+	MOVQ       (SI), R12
+	MOVL       384(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K4, K3
+	VMOVDQU8   (R12)(R14*1), K3, Z14
+	MOVQ       8(SI), R12
+	MOVL       388(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K5, K3
+	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	MOVQ       16(SI), R12
+	MOVL       392(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K6, K3
+	VMOVDQU8   -32(R12)(R14*1), K3, Z14
+	MOVQ       24(SI), R12
+	MOVL       396(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K7, K3
+	VMOVDQU8   -48(R12)(R14*1), K3, Z14
+	VPXORQ     Z14, Z0, Z0
+	MOVQ       128(SI), R12
+	MOVL       384(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K4, K3
+	VMOVDQU8   Z0, K3, (R12)(R14*1)
+	MOVQ       136(SI), R12
+	MOVL       388(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K5, K3
+	VMOVDQU8   Z0, K3, -16(R12)(R14*1)
+	MOVQ       144(SI), R12
+	MOVL       392(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K6, K3
+	VMOVDQU8   Z0, K3, -32(R12)(R14*1)
+	MOVQ       152(SI), R12
+	MOVL       396(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K7, K3
+	VMOVDQU8   Z0, K3, -48(R12)(R14*1)
+	VMOVDQU8.Z Z0, K1, Z14
+	VMOVDQU8.Z b80<>+0(SB), K2, Z15
+	VPTERNLOGQ $0x96, Z14, Z15, Z8
+	VMOVDQU64  1024(SI), Z13
+	VPCMPUB    $0x01, Z13, Z16, K1
+	VPTESTMB   Z13, Z13, K2
+	VPCMPEQB   Z13, Z16, K2, K2
+	VPXORQ     Z14, Z14, Z14
+	MOVQ       32(SI), R12
+	MOVL       400(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K4, K3
+	VMOVDQU8   (R12)(R14*1), K3, Z14
+	MOVQ       40(SI), R12
+	MOVL       404(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K5, K3
+	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	MOVQ       48(SI), R12
+	MOVL       408(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K6, K3
+	VMOVDQU8   -32(R12)(R14*1), K3, Z14
+	MOVQ       56(SI), R12
+	MOVL       412(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K7, K3
+	VMOVDQU8   -48(R12)(R14*1), K3, Z14
+	VPXORQ     Z14, Z1, Z1
+	MOVQ       160(SI), R12
+	MOVL       400(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K4, K3
+	VMOVDQU8   Z1, K3, (R12)(R14*1)
+	MOVQ       168(SI), R12
+	MOVL       404(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K5, K3
+	VMOVDQU8   Z1, K3, -16(R12)(R14*1)
+	MOVQ       176(SI), R12
+	MOVL       408(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K6, K3
+	VMOVDQU8   Z1, K3, -32(R12)(R14*1)
+	MOVQ       184(SI), R12
+	MOVL       412(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K7, K3
+	VMOVDQU8   Z1, K3, -48(R12)(R14*1)
+	VMOVDQU8.Z Z1, K1, Z14
+	VMOVDQU8.Z b80<>+0(SB), K2, Z15
+	VPTERNLOGQ $0x96, Z14, Z15, Z9
+	VMOVDQU64  1088(SI), Z13
+	VPCMPUB    $0x01, Z13, Z16, K1
+	VPTESTMB   Z13, Z13, K2
+	VPCMPEQB   Z13, Z16, K2, K2
+	VPXORQ     Z14, Z14, Z14
+	MOVQ       64(SI), R12
+	MOVL       416(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K4, K3
+	VMOVDQU8   (R12)(R14*1), K3, Z14
+	MOVQ       72(SI), R12
+	MOVL       420(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K5, K3
+	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	MOVQ       80(SI), R12
+	MOVL       424(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K6, K3
+	VMOVDQU8   -32(R12)(R14*1), K3, Z14
+	MOVQ       88(SI), R12
+	MOVL       428(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K7, K3
+	VMOVDQU8   -48(R12)(R14*1), K3, Z14
+	VPXORQ     Z14, Z2, Z2
+	MOVQ       192(SI), R12
+	MOVL       416(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K4, K3
+	VMOVDQU8   Z2, K3, (R12)(R14*1)
+	MOVQ       200(SI), R12
+	MOVL       420(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K5, K3
+	VMOVDQU8   Z2, K3, -16(R12)(R14*1)
+	MOVQ       208(SI), R12
+	MOVL       424(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K6, K3
+	VMOVDQU8   Z2, K3, -32(R12)(R14*1)
+	MOVQ       216(SI), R12
+	MOVL       428(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K7, K3
+	VMOVDQU8   Z2, K3, -48(R12)(R14*1)
+	VMOVDQU8.Z Z2, K1, Z14
+	VMOVDQU8.Z b80<>+0(SB), K2, Z15
+	VPTERNLOGQ $0x96, Z14, Z15, Z10
+	VMOVDQU64  1152(SI), Z13
+	VPCMPUB    $0x01, Z13, Z16, K1
+	VPTESTMB   Z13, Z13, K2
+	VPCMPEQB   Z13, Z16, K2, K2
+	VPXORQ     Z14, Z14, Z14
+	MOVQ       96(SI), R12
+	MOVL       432(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K4, K3
+	VMOVDQU8   (R12)(R14*1), K3, Z14
+	MOVQ       104(SI), R12
+	MOVL       436(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K5, K3
+	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	MOVQ       112(SI), R12
+	MOVL       440(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K6, K3
+	VMOVDQU8   -32(R12)(R14*1), K3, Z14
+	MOVQ       120(SI), R12
+	MOVL       444(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K7, K3
+	VMOVDQU8   -48(R12)(R14*1), K3, Z14
+	VPXORQ     Z14, Z3, Z3
+	MOVQ       224(SI), R12
+	MOVL       432(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K4, K3
+	VMOVDQU8   Z3, K3, (R12)(R14*1)
+	MOVQ       232(SI), R12
+	MOVL       436(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K5, K3
+	VMOVDQU8   Z3, K3, -16(R12)(R14*1)
+	MOVQ       240(SI), R12
+	MOVL       440(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K6, K3
+	VMOVDQU8   Z3, K3, -32(R12)(R14*1)
+	MOVQ       248(SI), R12
+	MOVL       444(SI), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K7, K3
+	VMOVDQU8   Z3, K3, -48(R12)(R14*1)
+	VMOVDQU8.Z Z3, K1, Z14
+	VMOVDQU8.Z b80<>+0(SB), K2, Z15
+	VPTERNLOGQ $0x96, Z14, Z15, Z11
+
+lanes_parts_done_ocbOpenLanesVAES512:
+	VBROADCASTI32X4 16(DI), Z12
+	VPTERNLOGQ      $0x96, Z12, Z4, Z8
+	VPXORQ          Z17, Z8, Z0
+	VPTERNLOGQ      $0x96, Z12, Z5, Z9
+	VPXORQ          Z17, Z9, Z1
+	VPTERNLOGQ      $0x96, Z12, Z6, Z10
+	VPXORQ          Z17, Z10, Z2
+	VPTERNLOGQ      $0x96, Z12, Z7, Z11
+	VPXORQ          Z17, Z11, Z3
+	VAESENC         Z18, Z0, Z0
+	VAESENC         Z18, Z1, Z1
+	VAESENC         Z18, Z2, Z2
+	VAESENC         Z18, Z3, Z3
+	VAESENC         Z19, Z0, Z0
+	VAESENC         Z19, Z1, Z1
+	VAESENC         Z19, Z2, Z2
+	VAESENC         Z19, Z3, Z3
+	VAESENC         Z20, Z0, Z0
+	VAESENC         Z20, Z1, Z1
+	VAESENC         Z20, Z2, Z2
+	VAESENC         Z20, Z3, Z3
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z23, Z0, Z0
+	VAESENC         Z23, Z1, Z1
+	VAESENC         Z23, Z2, Z2
+	VAESENC         Z23, Z3, Z3
+	VAESENC         Z24, Z0, Z0
+	VAESENC         Z24, Z1, Z1
+	VAESENC         Z24, Z2, Z2
+	VAESENC         Z24, Z3, Z3
+	VAESENC         Z25, Z0, Z0
+	VAESENC         Z25, Z1, Z1
+	VAESENC         Z25, Z2, Z2
+	VAESENC         Z25, Z3, Z3
+	VAESENC         Z26, Z0, Z0
+	VAESENC         Z26, Z1, Z1
+	VAESENC         Z26, Z2, Z2
+	VAESENC         Z26, Z3, Z3
+	CMPQ            AX, $0x0a
+	JE              lanes_r10_8
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z28, Z0, Z0
+	VAESENC         Z28, Z1, Z1
+	VAESENC         Z28, Z2, Z2
+	VAESENC         Z28, Z3, Z3
+	CMPQ            AX, $0x0c
+	JE              lanes_r12_8
+	VAESENC         Z29, Z0, Z0
+	VAESENC         Z29, Z1, Z1
+	VAESENC         Z29, Z2, Z2
+	VAESENC         Z29, Z3, Z3
+	VAESENC         Z30, Z0, Z0
+	VAESENC         Z30, Z1, Z1
+	VAESENC         Z30, Z2, Z2
+	VAESENC         Z30, Z3, Z3
+	VAESENCLAST     Z31, Z0, Z0
+	VAESENCLAST     Z31, Z1, Z1
+	VAESENCLAST     Z31, Z2, Z2
+	VAESENCLAST     Z31, Z3, Z3
+	JMP             lanes_rdone_8
+
+lanes_r12_8:
+	VAESENCLAST Z29, Z0, Z0
+	VAESENCLAST Z29, Z1, Z1
+	VAESENCLAST Z29, Z2, Z2
+	VAESENCLAST Z29, Z3, Z3
+	JMP         lanes_rdone_8
+
+lanes_r10_8:
+	VAESENCLAST Z27, Z0, Z0
+	VAESENCLAST Z27, Z1, Z1
+	VAESENCLAST Z27, Z2, Z2
+	VAESENCLAST Z27, Z3, Z3
+
+lanes_rdone_8:
+	VMOVDQU64 Z0, 448(SI)
+	VMOVDQU64 Z1, 512(SI)
+	VMOVDQU64 Z2, 576(SI)
+	VMOVDQU64 Z3, 640(SI)
+	VZEROUPPER
+	RET
