@@ -22645,7 +22645,7 @@ DATA lenPerm<>+248(SB)/8, $0x0000000f0000000f
 GLOBL lenPerm<>(SB), RODATA|NOPTR, $256
 
 // func ocbSealLanesVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, ln *[1216]byte, blocks int)
-// Requires: AVX, AVX512BW, AVX512F, VAES
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, VAES
 TEXT ·ocbSealLanesVAES512(SB), NOSPLIT, $0-64
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
@@ -22927,75 +22927,75 @@ lanes_loop_ocbSealLanesVAES512:
 	BSFQ            R9, R12
 	SHLQ            $0x04, R12
 	VBROADCASTI32X4 (DX)(R12*1), Z12
-	VPCMPUB         $0x02, 704(SI), Z13, K1
 	VPCMPUD         $0x02, 704(SI), Z13, K2
-	VPXORQ          Z0, Z0, Z0
 	MOVQ            (SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        (R12)(R11*1), K3, Z0
+	VMOVDQU32.Z     (R12)(R11*1), K2, X0
 	MOVQ            8(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -16(R12)(R11*1), K3, Z0
+	KSHIFTRW        $0x04, K2, K3
+	VMOVDQU32.Z     (R12)(R11*1), K3, X14
+	VINSERTI32X4    $0x01, X14, Z0, Z0
 	MOVQ            16(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -32(R12)(R11*1), K3, Z0
+	KSHIFTRW        $0x08, K2, K3
+	VMOVDQU32.Z     (R12)(R11*1), K3, X14
+	VINSERTI32X4    $0x02, X14, Z0, Z0
 	MOVQ            24(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -48(R12)(R11*1), K3, Z0
+	KSHIFTRW        $0x0c, K2, K3
+	VMOVDQU32.Z     (R12)(R11*1), K3, X14
+	VINSERTI32X4    $0x03, X14, Z0, Z0
 	VPXORQ          Z0, Z8, Z8
 	VPXORD          Z12, Z4, K2, Z4
 	VPTERNLOGQ      $0x96, Z17, Z4, Z0
-	VPCMPUB         $0x02, 768(SI), Z13, K1
 	VPCMPUD         $0x02, 768(SI), Z13, K2
-	VPXORQ          Z1, Z1, Z1
 	MOVQ            32(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        (R12)(R11*1), K3, Z1
+	VMOVDQU32.Z     (R12)(R11*1), K2, X1
 	MOVQ            40(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -16(R12)(R11*1), K3, Z1
+	KSHIFTRW        $0x04, K2, K3
+	VMOVDQU32.Z     (R12)(R11*1), K3, X14
+	VINSERTI32X4    $0x01, X14, Z1, Z1
 	MOVQ            48(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -32(R12)(R11*1), K3, Z1
+	KSHIFTRW        $0x08, K2, K3
+	VMOVDQU32.Z     (R12)(R11*1), K3, X14
+	VINSERTI32X4    $0x02, X14, Z1, Z1
 	MOVQ            56(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -48(R12)(R11*1), K3, Z1
+	KSHIFTRW        $0x0c, K2, K3
+	VMOVDQU32.Z     (R12)(R11*1), K3, X14
+	VINSERTI32X4    $0x03, X14, Z1, Z1
 	VPXORQ          Z1, Z9, Z9
 	VPXORD          Z12, Z5, K2, Z5
 	VPTERNLOGQ      $0x96, Z17, Z5, Z1
-	VPCMPUB         $0x02, 832(SI), Z13, K1
 	VPCMPUD         $0x02, 832(SI), Z13, K2
-	VPXORQ          Z2, Z2, Z2
 	MOVQ            64(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        (R12)(R11*1), K3, Z2
+	VMOVDQU32.Z     (R12)(R11*1), K2, X2
 	MOVQ            72(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -16(R12)(R11*1), K3, Z2
+	KSHIFTRW        $0x04, K2, K3
+	VMOVDQU32.Z     (R12)(R11*1), K3, X14
+	VINSERTI32X4    $0x01, X14, Z2, Z2
 	MOVQ            80(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -32(R12)(R11*1), K3, Z2
+	KSHIFTRW        $0x08, K2, K3
+	VMOVDQU32.Z     (R12)(R11*1), K3, X14
+	VINSERTI32X4    $0x02, X14, Z2, Z2
 	MOVQ            88(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -48(R12)(R11*1), K3, Z2
+	KSHIFTRW        $0x0c, K2, K3
+	VMOVDQU32.Z     (R12)(R11*1), K3, X14
+	VINSERTI32X4    $0x03, X14, Z2, Z2
 	VPXORQ          Z2, Z10, Z10
 	VPXORD          Z12, Z6, K2, Z6
 	VPTERNLOGQ      $0x96, Z17, Z6, Z2
-	VPCMPUB         $0x02, 896(SI), Z13, K1
 	VPCMPUD         $0x02, 896(SI), Z13, K2
-	VPXORQ          Z3, Z3, Z3
 	MOVQ            96(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        (R12)(R11*1), K3, Z3
+	VMOVDQU32.Z     (R12)(R11*1), K2, X3
 	MOVQ            104(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -16(R12)(R11*1), K3, Z3
+	KSHIFTRW        $0x04, K2, K3
+	VMOVDQU32.Z     (R12)(R11*1), K3, X14
+	VINSERTI32X4    $0x01, X14, Z3, Z3
 	MOVQ            112(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -32(R12)(R11*1), K3, Z3
+	KSHIFTRW        $0x08, K2, K3
+	VMOVDQU32.Z     (R12)(R11*1), K3, X14
+	VINSERTI32X4    $0x02, X14, Z3, Z3
 	MOVQ            120(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -48(R12)(R11*1), K3, Z3
+	KSHIFTRW        $0x0c, K2, K3
+	VMOVDQU32.Z     (R12)(R11*1), K3, X14
+	VINSERTI32X4    $0x03, X14, Z3, Z3
 	VPXORQ          Z3, Z11, Z11
 	VPXORD          Z12, Z7, K2, Z7
 	VPTERNLOGQ      $0x96, Z17, Z7, Z3
@@ -23075,66 +23075,74 @@ lanes_r10_2:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_2:
-	VPCMPUB  $0x02, 704(SI), Z13, K1
-	VPXORQ   Z4, Z0, Z0
-	MOVQ     128(SI), R12
-	KANDQ    K1, K4, K3
-	VMOVDQU8 Z0, K3, (R12)(R11*1)
-	MOVQ     136(SI), R12
-	KANDQ    K1, K5, K3
-	VMOVDQU8 Z0, K3, -16(R12)(R11*1)
-	MOVQ     144(SI), R12
-	KANDQ    K1, K6, K3
-	VMOVDQU8 Z0, K3, -32(R12)(R11*1)
-	MOVQ     152(SI), R12
-	KANDQ    K1, K7, K3
-	VMOVDQU8 Z0, K3, -48(R12)(R11*1)
-	VPCMPUB  $0x02, 768(SI), Z13, K1
-	VPXORQ   Z5, Z1, Z1
-	MOVQ     160(SI), R12
-	KANDQ    K1, K4, K3
-	VMOVDQU8 Z1, K3, (R12)(R11*1)
-	MOVQ     168(SI), R12
-	KANDQ    K1, K5, K3
-	VMOVDQU8 Z1, K3, -16(R12)(R11*1)
-	MOVQ     176(SI), R12
-	KANDQ    K1, K6, K3
-	VMOVDQU8 Z1, K3, -32(R12)(R11*1)
-	MOVQ     184(SI), R12
-	KANDQ    K1, K7, K3
-	VMOVDQU8 Z1, K3, -48(R12)(R11*1)
-	VPCMPUB  $0x02, 832(SI), Z13, K1
-	VPXORQ   Z6, Z2, Z2
-	MOVQ     192(SI), R12
-	KANDQ    K1, K4, K3
-	VMOVDQU8 Z2, K3, (R12)(R11*1)
-	MOVQ     200(SI), R12
-	KANDQ    K1, K5, K3
-	VMOVDQU8 Z2, K3, -16(R12)(R11*1)
-	MOVQ     208(SI), R12
-	KANDQ    K1, K6, K3
-	VMOVDQU8 Z2, K3, -32(R12)(R11*1)
-	MOVQ     216(SI), R12
-	KANDQ    K1, K7, K3
-	VMOVDQU8 Z2, K3, -48(R12)(R11*1)
-	VPCMPUB  $0x02, 896(SI), Z13, K1
-	VPXORQ   Z7, Z3, Z3
-	MOVQ     224(SI), R12
-	KANDQ    K1, K4, K3
-	VMOVDQU8 Z3, K3, (R12)(R11*1)
-	MOVQ     232(SI), R12
-	KANDQ    K1, K5, K3
-	VMOVDQU8 Z3, K3, -16(R12)(R11*1)
-	MOVQ     240(SI), R12
-	KANDQ    K1, K6, K3
-	VMOVDQU8 Z3, K3, -32(R12)(R11*1)
-	MOVQ     248(SI), R12
-	KANDQ    K1, K7, K3
-	VMOVDQU8 Z3, K3, -48(R12)(R11*1)
-	INCQ     R9
-	ADDQ     $0x10, R11
-	CMPQ     R9, R8
-	JBE      lanes_loop_ocbSealLanesVAES512
+	VPCMPUD       $0x02, 704(SI), Z13, K2
+	VPXORQ        Z4, Z0, Z0
+	MOVQ          128(SI), R12
+	VMOVDQU32     X0, K2, (R12)(R11*1)
+	MOVQ          136(SI), R12
+	KSHIFTRW      $0x04, K2, K3
+	VEXTRACTI32X4 $0x01, Z0, X14
+	VMOVDQU32     X14, K3, (R12)(R11*1)
+	MOVQ          144(SI), R12
+	KSHIFTRW      $0x08, K2, K3
+	VEXTRACTI32X4 $0x02, Z0, X14
+	VMOVDQU32     X14, K3, (R12)(R11*1)
+	MOVQ          152(SI), R12
+	KSHIFTRW      $0x0c, K2, K3
+	VEXTRACTI32X4 $0x03, Z0, X14
+	VMOVDQU32     X14, K3, (R12)(R11*1)
+	VPCMPUD       $0x02, 768(SI), Z13, K2
+	VPXORQ        Z5, Z1, Z1
+	MOVQ          160(SI), R12
+	VMOVDQU32     X1, K2, (R12)(R11*1)
+	MOVQ          168(SI), R12
+	KSHIFTRW      $0x04, K2, K3
+	VEXTRACTI32X4 $0x01, Z1, X14
+	VMOVDQU32     X14, K3, (R12)(R11*1)
+	MOVQ          176(SI), R12
+	KSHIFTRW      $0x08, K2, K3
+	VEXTRACTI32X4 $0x02, Z1, X14
+	VMOVDQU32     X14, K3, (R12)(R11*1)
+	MOVQ          184(SI), R12
+	KSHIFTRW      $0x0c, K2, K3
+	VEXTRACTI32X4 $0x03, Z1, X14
+	VMOVDQU32     X14, K3, (R12)(R11*1)
+	VPCMPUD       $0x02, 832(SI), Z13, K2
+	VPXORQ        Z6, Z2, Z2
+	MOVQ          192(SI), R12
+	VMOVDQU32     X2, K2, (R12)(R11*1)
+	MOVQ          200(SI), R12
+	KSHIFTRW      $0x04, K2, K3
+	VEXTRACTI32X4 $0x01, Z2, X14
+	VMOVDQU32     X14, K3, (R12)(R11*1)
+	MOVQ          208(SI), R12
+	KSHIFTRW      $0x08, K2, K3
+	VEXTRACTI32X4 $0x02, Z2, X14
+	VMOVDQU32     X14, K3, (R12)(R11*1)
+	MOVQ          216(SI), R12
+	KSHIFTRW      $0x0c, K2, K3
+	VEXTRACTI32X4 $0x03, Z2, X14
+	VMOVDQU32     X14, K3, (R12)(R11*1)
+	VPCMPUD       $0x02, 896(SI), Z13, K2
+	VPXORQ        Z7, Z3, Z3
+	MOVQ          224(SI), R12
+	VMOVDQU32     X3, K2, (R12)(R11*1)
+	MOVQ          232(SI), R12
+	KSHIFTRW      $0x04, K2, K3
+	VEXTRACTI32X4 $0x01, Z3, X14
+	VMOVDQU32     X14, K3, (R12)(R11*1)
+	MOVQ          240(SI), R12
+	KSHIFTRW      $0x08, K2, K3
+	VEXTRACTI32X4 $0x02, Z3, X14
+	VMOVDQU32     X14, K3, (R12)(R11*1)
+	MOVQ          248(SI), R12
+	KSHIFTRW      $0x0c, K2, K3
+	VEXTRACTI32X4 $0x03, Z3, X14
+	VMOVDQU32     X14, K3, (R12)(R11*1)
+	INCQ          R9
+	ADDQ          $0x10, R11
+	CMPQ          R9, R8
+	JBE           lanes_loop_ocbSealLanesVAES512
 
 lanes_blocks_done_ocbSealLanesVAES512:
 	VMOVDQU64       960(SI), Z12
@@ -23525,7 +23533,7 @@ lanes_rdone_4:
 	RET
 
 // func ocbOpenLanesVAES512(nr int, rk *[240]byte, ek *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, ln *[1216]byte, blocks int)
-// Requires: AVX, AVX512BW, AVX512F, VAES
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, VAES
 TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-72
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
@@ -23822,72 +23830,72 @@ lanes_loop_ocbOpenLanesVAES512:
 	BSFQ            R9, R12
 	SHLQ            $0x04, R12
 	VBROADCASTI32X4 (DX)(R12*1), Z12
-	VPCMPUB         $0x02, 704(SI), Z13, K1
 	VPCMPUD         $0x02, 704(SI), Z13, K2
-	VPXORQ          Z0, Z0, Z0
 	MOVQ            (SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        (R12)(R11*1), K3, Z0
+	VMOVDQU32.Z     (R12)(R11*1), K2, X0
 	MOVQ            8(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -16(R12)(R11*1), K3, Z0
+	KSHIFTRW        $0x04, K2, K3
+	VMOVDQU32.Z     (R12)(R11*1), K3, X14
+	VINSERTI32X4    $0x01, X14, Z0, Z0
 	MOVQ            16(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -32(R12)(R11*1), K3, Z0
+	KSHIFTRW        $0x08, K2, K3
+	VMOVDQU32.Z     (R12)(R11*1), K3, X14
+	VINSERTI32X4    $0x02, X14, Z0, Z0
 	MOVQ            24(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -48(R12)(R11*1), K3, Z0
+	KSHIFTRW        $0x0c, K2, K3
+	VMOVDQU32.Z     (R12)(R11*1), K3, X14
+	VINSERTI32X4    $0x03, X14, Z0, Z0
 	VPXORD          Z12, Z4, K2, Z4
 	VPTERNLOGQ      $0x96, Z17, Z4, Z0
-	VPCMPUB         $0x02, 768(SI), Z13, K1
 	VPCMPUD         $0x02, 768(SI), Z13, K2
-	VPXORQ          Z1, Z1, Z1
 	MOVQ            32(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        (R12)(R11*1), K3, Z1
+	VMOVDQU32.Z     (R12)(R11*1), K2, X1
 	MOVQ            40(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -16(R12)(R11*1), K3, Z1
+	KSHIFTRW        $0x04, K2, K3
+	VMOVDQU32.Z     (R12)(R11*1), K3, X14
+	VINSERTI32X4    $0x01, X14, Z1, Z1
 	MOVQ            48(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -32(R12)(R11*1), K3, Z1
+	KSHIFTRW        $0x08, K2, K3
+	VMOVDQU32.Z     (R12)(R11*1), K3, X14
+	VINSERTI32X4    $0x02, X14, Z1, Z1
 	MOVQ            56(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -48(R12)(R11*1), K3, Z1
+	KSHIFTRW        $0x0c, K2, K3
+	VMOVDQU32.Z     (R12)(R11*1), K3, X14
+	VINSERTI32X4    $0x03, X14, Z1, Z1
 	VPXORD          Z12, Z5, K2, Z5
 	VPTERNLOGQ      $0x96, Z17, Z5, Z1
-	VPCMPUB         $0x02, 832(SI), Z13, K1
 	VPCMPUD         $0x02, 832(SI), Z13, K2
-	VPXORQ          Z2, Z2, Z2
 	MOVQ            64(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        (R12)(R11*1), K3, Z2
+	VMOVDQU32.Z     (R12)(R11*1), K2, X2
 	MOVQ            72(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -16(R12)(R11*1), K3, Z2
+	KSHIFTRW        $0x04, K2, K3
+	VMOVDQU32.Z     (R12)(R11*1), K3, X14
+	VINSERTI32X4    $0x01, X14, Z2, Z2
 	MOVQ            80(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -32(R12)(R11*1), K3, Z2
+	KSHIFTRW        $0x08, K2, K3
+	VMOVDQU32.Z     (R12)(R11*1), K3, X14
+	VINSERTI32X4    $0x02, X14, Z2, Z2
 	MOVQ            88(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -48(R12)(R11*1), K3, Z2
+	KSHIFTRW        $0x0c, K2, K3
+	VMOVDQU32.Z     (R12)(R11*1), K3, X14
+	VINSERTI32X4    $0x03, X14, Z2, Z2
 	VPXORD          Z12, Z6, K2, Z6
 	VPTERNLOGQ      $0x96, Z17, Z6, Z2
-	VPCMPUB         $0x02, 896(SI), Z13, K1
 	VPCMPUD         $0x02, 896(SI), Z13, K2
-	VPXORQ          Z3, Z3, Z3
 	MOVQ            96(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        (R12)(R11*1), K3, Z3
+	VMOVDQU32.Z     (R12)(R11*1), K2, X3
 	MOVQ            104(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -16(R12)(R11*1), K3, Z3
+	KSHIFTRW        $0x04, K2, K3
+	VMOVDQU32.Z     (R12)(R11*1), K3, X14
+	VINSERTI32X4    $0x01, X14, Z3, Z3
 	MOVQ            112(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -32(R12)(R11*1), K3, Z3
+	KSHIFTRW        $0x08, K2, K3
+	VMOVDQU32.Z     (R12)(R11*1), K3, X14
+	VINSERTI32X4    $0x02, X14, Z3, Z3
 	MOVQ            120(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -48(R12)(R11*1), K3, Z3
+	KSHIFTRW        $0x0c, K2, K3
+	VMOVDQU32.Z     (R12)(R11*1), K3, X14
+	VINSERTI32X4    $0x03, X14, Z3, Z3
 	VPXORD          Z12, Z7, K2, Z7
 	VPTERNLOGQ      $0x96, Z17, Z7, Z3
 	VAESDEC         Z18, Z0, Z0
@@ -23966,74 +23974,78 @@ lanes_r10_6:
 	VAESDECLAST Z27, Z3, Z3
 
 lanes_rdone_6:
-	VPCMPUB  $0x02, 704(SI), Z13, K1
-	VPXORQ   Z4, Z0, Z0
-	VPCMPUD  $0x02, 704(SI), Z13, K2
-	VPXORD   Z0, Z8, K2, Z8
-	MOVQ     128(SI), R12
-	KANDQ    K1, K4, K3
-	VMOVDQU8 Z0, K3, (R12)(R11*1)
-	MOVQ     136(SI), R12
-	KANDQ    K1, K5, K3
-	VMOVDQU8 Z0, K3, -16(R12)(R11*1)
-	MOVQ     144(SI), R12
-	KANDQ    K1, K6, K3
-	VMOVDQU8 Z0, K3, -32(R12)(R11*1)
-	MOVQ     152(SI), R12
-	KANDQ    K1, K7, K3
-	VMOVDQU8 Z0, K3, -48(R12)(R11*1)
-	VPCMPUB  $0x02, 768(SI), Z13, K1
-	VPXORQ   Z5, Z1, Z1
-	VPCMPUD  $0x02, 768(SI), Z13, K2
-	VPXORD   Z1, Z9, K2, Z9
-	MOVQ     160(SI), R12
-	KANDQ    K1, K4, K3
-	VMOVDQU8 Z1, K3, (R12)(R11*1)
-	MOVQ     168(SI), R12
-	KANDQ    K1, K5, K3
-	VMOVDQU8 Z1, K3, -16(R12)(R11*1)
-	MOVQ     176(SI), R12
-	KANDQ    K1, K6, K3
-	VMOVDQU8 Z1, K3, -32(R12)(R11*1)
-	MOVQ     184(SI), R12
-	KANDQ    K1, K7, K3
-	VMOVDQU8 Z1, K3, -48(R12)(R11*1)
-	VPCMPUB  $0x02, 832(SI), Z13, K1
-	VPXORQ   Z6, Z2, Z2
-	VPCMPUD  $0x02, 832(SI), Z13, K2
-	VPXORD   Z2, Z10, K2, Z10
-	MOVQ     192(SI), R12
-	KANDQ    K1, K4, K3
-	VMOVDQU8 Z2, K3, (R12)(R11*1)
-	MOVQ     200(SI), R12
-	KANDQ    K1, K5, K3
-	VMOVDQU8 Z2, K3, -16(R12)(R11*1)
-	MOVQ     208(SI), R12
-	KANDQ    K1, K6, K3
-	VMOVDQU8 Z2, K3, -32(R12)(R11*1)
-	MOVQ     216(SI), R12
-	KANDQ    K1, K7, K3
-	VMOVDQU8 Z2, K3, -48(R12)(R11*1)
-	VPCMPUB  $0x02, 896(SI), Z13, K1
-	VPXORQ   Z7, Z3, Z3
-	VPCMPUD  $0x02, 896(SI), Z13, K2
-	VPXORD   Z3, Z11, K2, Z11
-	MOVQ     224(SI), R12
-	KANDQ    K1, K4, K3
-	VMOVDQU8 Z3, K3, (R12)(R11*1)
-	MOVQ     232(SI), R12
-	KANDQ    K1, K5, K3
-	VMOVDQU8 Z3, K3, -16(R12)(R11*1)
-	MOVQ     240(SI), R12
-	KANDQ    K1, K6, K3
-	VMOVDQU8 Z3, K3, -32(R12)(R11*1)
-	MOVQ     248(SI), R12
-	KANDQ    K1, K7, K3
-	VMOVDQU8 Z3, K3, -48(R12)(R11*1)
-	INCQ     R9
-	ADDQ     $0x10, R11
-	CMPQ     R9, R8
-	JBE      lanes_loop_ocbOpenLanesVAES512
+	VPCMPUD       $0x02, 704(SI), Z13, K2
+	VPXORQ        Z4, Z0, Z0
+	VPXORD        Z0, Z8, K2, Z8
+	MOVQ          128(SI), R12
+	VMOVDQU32     X0, K2, (R12)(R11*1)
+	MOVQ          136(SI), R12
+	KSHIFTRW      $0x04, K2, K3
+	VEXTRACTI32X4 $0x01, Z0, X14
+	VMOVDQU32     X14, K3, (R12)(R11*1)
+	MOVQ          144(SI), R12
+	KSHIFTRW      $0x08, K2, K3
+	VEXTRACTI32X4 $0x02, Z0, X14
+	VMOVDQU32     X14, K3, (R12)(R11*1)
+	MOVQ          152(SI), R12
+	KSHIFTRW      $0x0c, K2, K3
+	VEXTRACTI32X4 $0x03, Z0, X14
+	VMOVDQU32     X14, K3, (R12)(R11*1)
+	VPCMPUD       $0x02, 768(SI), Z13, K2
+	VPXORQ        Z5, Z1, Z1
+	VPXORD        Z1, Z9, K2, Z9
+	MOVQ          160(SI), R12
+	VMOVDQU32     X1, K2, (R12)(R11*1)
+	MOVQ          168(SI), R12
+	KSHIFTRW      $0x04, K2, K3
+	VEXTRACTI32X4 $0x01, Z1, X14
+	VMOVDQU32     X14, K3, (R12)(R11*1)
+	MOVQ          176(SI), R12
+	KSHIFTRW      $0x08, K2, K3
+	VEXTRACTI32X4 $0x02, Z1, X14
+	VMOVDQU32     X14, K3, (R12)(R11*1)
+	MOVQ          184(SI), R12
+	KSHIFTRW      $0x0c, K2, K3
+	VEXTRACTI32X4 $0x03, Z1, X14
+	VMOVDQU32     X14, K3, (R12)(R11*1)
+	VPCMPUD       $0x02, 832(SI), Z13, K2
+	VPXORQ        Z6, Z2, Z2
+	VPXORD        Z2, Z10, K2, Z10
+	MOVQ          192(SI), R12
+	VMOVDQU32     X2, K2, (R12)(R11*1)
+	MOVQ          200(SI), R12
+	KSHIFTRW      $0x04, K2, K3
+	VEXTRACTI32X4 $0x01, Z2, X14
+	VMOVDQU32     X14, K3, (R12)(R11*1)
+	MOVQ          208(SI), R12
+	KSHIFTRW      $0x08, K2, K3
+	VEXTRACTI32X4 $0x02, Z2, X14
+	VMOVDQU32     X14, K3, (R12)(R11*1)
+	MOVQ          216(SI), R12
+	KSHIFTRW      $0x0c, K2, K3
+	VEXTRACTI32X4 $0x03, Z2, X14
+	VMOVDQU32     X14, K3, (R12)(R11*1)
+	VPCMPUD       $0x02, 896(SI), Z13, K2
+	VPXORQ        Z7, Z3, Z3
+	VPXORD        Z3, Z11, K2, Z11
+	MOVQ          224(SI), R12
+	VMOVDQU32     X3, K2, (R12)(R11*1)
+	MOVQ          232(SI), R12
+	KSHIFTRW      $0x04, K2, K3
+	VEXTRACTI32X4 $0x01, Z3, X14
+	VMOVDQU32     X14, K3, (R12)(R11*1)
+	MOVQ          240(SI), R12
+	KSHIFTRW      $0x08, K2, K3
+	VEXTRACTI32X4 $0x02, Z3, X14
+	VMOVDQU32     X14, K3, (R12)(R11*1)
+	MOVQ          248(SI), R12
+	KSHIFTRW      $0x0c, K2, K3
+	VEXTRACTI32X4 $0x03, Z3, X14
+	VMOVDQU32     X14, K3, (R12)(R11*1)
+	INCQ          R9
+	ADDQ          $0x10, R11
+	CMPQ          R9, R8
+	JBE           lanes_loop_ocbOpenLanesVAES512
 
 lanes_blocks_done_ocbOpenLanesVAES512:
 	VBROADCASTI32X4 (R10), Z17

@@ -197,14 +197,19 @@ func lanes(o op) {
 	SHLQ(U8(4), lT)
 	VBROADCASTI32X4(Mem{Base: ltab, Index: lT, Scale: 1}, Z12)
 	for r := 0; r < 4; r++ {
-		// K1: the bytes, K2: the dwords of lanes with n >= j.
-		VPCMPUB(U8(2), Mem{Base: lp, Disp: lnN + 64*r}, Z13, K1)
+		// K2: the dwords of lanes with n >= j. The lanes' blocks move by
+		// 16-byte loads and stores, masked by the lane's 4 bits of K2.
 		VPCMPUD(U8(2), Mem{Base: lp, Disp: lnN + 64*r}, Z13, K2)
-		VPXORQ(lX(r), lX(r), lX(r))
 		for k := 0; k < 4; k++ {
 			MOVQ(Mem{Base: lp, Disp: lnSrc + 8*(4*r+k)}, lT)
-			KANDQ(K1, []Op{K4, K5, K6, K7}[k], K3)
-			VMOVDQU8(Mem{Base: lT, Index: lJ16, Scale: 1, Disp: -16 * k}, K3, lX(r))
+			m := Mem{Base: lT, Index: lJ16, Scale: 1}
+			if k == 0 {
+				VMOVDQU32_Z(m, K2, lX(r).AsX())
+				continue
+			}
+			KSHIFTRW(U8(4*k), K2, K3)
+			VMOVDQU32_Z(m, K3, X14)
+			VINSERTI32X4(U8(k), X14, lX(r), lX(r))
 		}
 		if o == enc {
 			VPXORQ(lX(r), lSum(r), lSum(r))
@@ -214,16 +219,22 @@ func lanes(o op) {
 	}
 	laneRounds(o == dec)
 	for r := 0; r < 4; r++ {
-		VPCMPUB(U8(2), Mem{Base: lp, Disp: lnN + 64*r}, Z13, K1)
+		VPCMPUD(U8(2), Mem{Base: lp, Disp: lnN + 64*r}, Z13, K2)
 		VPXORQ(lOff(r), lX(r), lX(r))
 		if o == dec {
-			VPCMPUD(U8(2), Mem{Base: lp, Disp: lnN + 64*r}, Z13, K2)
 			VPXORD(lX(r), lSum(r), K2, lSum(r))
 		}
 		for k := 0; k < 4; k++ {
 			MOVQ(Mem{Base: lp, Disp: lnDst + 8*(4*r+k)}, lT)
-			KANDQ(K1, []Op{K4, K5, K6, K7}[k], K3)
-			VMOVDQU8(lX(r), K3, Mem{Base: lT, Index: lJ16, Scale: 1, Disp: -16 * k})
+			m := Mem{Base: lT, Index: lJ16, Scale: 1}
+			if k == 0 {
+				VMOVDQU32(lX(r).AsX(), K2, m)
+				continue
+			}
+			// (VEXTRACTI32X4 would not suppress a masked store's faults.)
+			KSHIFTRW(U8(4*k), K2, K3)
+			VEXTRACTI32X4(U8(k), lX(r), X14)
+			VMOVDQU32(X14, K3, m)
 		}
 	}
 	INCQ(lJ)
