@@ -22645,7 +22645,7 @@ DATA lenPerm<>+248(SB)/8, $0x0000000f0000000f
 GLOBL lenPerm<>(SB), RODATA|NOPTR, $256
 
 // func ocbSealLanesVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, ln *[1216]byte, blocks int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, VAES
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, VAES
 TEXT ·ocbSealLanesVAES512(SB), NOSPLIT, $0-64
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
@@ -22824,180 +22824,170 @@ lanes_r10_1:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_1:
-	MOVL       $0x000000aa, R12
-	KMOVW      R12, K2
-	VMOVDQU64  q64<>+0(SB), Z16
-	VPSHUFB    rev128x4<>+0(SB), Z0, Z12
-	VPSHUFB    rev64x4<>+0(SB), Z0, Z13
-	VPSLLQ     $0x08, Z13, Z14
-	VPSRLQ     $0x38, Z12, Z15
-	VPTERNLOGQ $0x56, Z13, Z15, Z14
-	VMOVDQA64  Z13, K2, Z14
-	VPSHUFB    bottom4<>+0(SB), Z4, Z13
-	VPANDQ     q63<>+0(SB), Z13, Z13
-	VPSLLVQ    Z13, Z12, Z12
-	VPSUBQ     Z13, Z16, Z13
-	VPSRLVQ    Z13, Z14, Z14
-	VPORQ      Z14, Z12, Z12
-	VPSHUFB    rev128x4<>+0(SB), Z12, Z4
-	VPXORQ     Z8, Z8, Z8
-	VPSHUFB    rev128x4<>+0(SB), Z1, Z12
-	VPSHUFB    rev64x4<>+0(SB), Z1, Z13
-	VPSLLQ     $0x08, Z13, Z14
-	VPSRLQ     $0x38, Z12, Z15
-	VPTERNLOGQ $0x56, Z13, Z15, Z14
-	VMOVDQA64  Z13, K2, Z14
-	VPSHUFB    bottom4<>+0(SB), Z5, Z13
-	VPANDQ     q63<>+0(SB), Z13, Z13
-	VPSLLVQ    Z13, Z12, Z12
-	VPSUBQ     Z13, Z16, Z13
-	VPSRLVQ    Z13, Z14, Z14
-	VPORQ      Z14, Z12, Z12
-	VPSHUFB    rev128x4<>+0(SB), Z12, Z5
-	VPXORQ     Z9, Z9, Z9
-	VPSHUFB    rev128x4<>+0(SB), Z2, Z12
-	VPSHUFB    rev64x4<>+0(SB), Z2, Z13
-	VPSLLQ     $0x08, Z13, Z14
-	VPSRLQ     $0x38, Z12, Z15
-	VPTERNLOGQ $0x56, Z13, Z15, Z14
-	VMOVDQA64  Z13, K2, Z14
-	VPSHUFB    bottom4<>+0(SB), Z6, Z13
-	VPANDQ     q63<>+0(SB), Z13, Z13
-	VPSLLVQ    Z13, Z12, Z12
-	VPSUBQ     Z13, Z16, Z13
-	VPSRLVQ    Z13, Z14, Z14
-	VPORQ      Z14, Z12, Z12
-	VPSHUFB    rev128x4<>+0(SB), Z12, Z6
-	VPXORQ     Z10, Z10, Z10
-	VPSHUFB    rev128x4<>+0(SB), Z3, Z12
-	VPSHUFB    rev64x4<>+0(SB), Z3, Z13
-	VPSLLQ     $0x08, Z13, Z14
-	VPSRLQ     $0x38, Z12, Z15
-	VPTERNLOGQ $0x56, Z13, Z15, Z14
-	VMOVDQA64  Z13, K2, Z14
-	VPSHUFB    bottom4<>+0(SB), Z7, Z13
-	VPANDQ     q63<>+0(SB), Z13, Z13
-	VPSLLVQ    Z13, Z12, Z12
-	VPSUBQ     Z13, Z16, Z13
-	VPSRLVQ    Z13, Z14, Z14
-	VPORQ      Z14, Z12, Z12
-	VPSHUFB    rev128x4<>+0(SB), Z12, Z7
-	VPXORQ     Z11, Z11, Z11
-	VMOVDQU64  384(SI), Z12
-	VPXORQ     Z16, Z16, Z16
-	VMOVDQU64  lenPerm<>+0(SB), Z13
-	VPERMD     Z12, Z13, Z13
-	VPANDD     low4<>+0(SB), Z13, Z14
-	VPSHUFB    Z16, Z14, Z14
-	VMOVDQU64  Z14, 960(SI)
-	VPSRLD     $0x04, Z13, Z13
-	VPSHUFB    Z16, Z13, Z13
-	VMOVDQU64  Z13, 704(SI)
-	VMOVDQU64  lenPerm<>+64(SB), Z13
-	VPERMD     Z12, Z13, Z13
-	VPANDD     low4<>+0(SB), Z13, Z14
-	VPSHUFB    Z16, Z14, Z14
-	VMOVDQU64  Z14, 1024(SI)
-	VPSRLD     $0x04, Z13, Z13
-	VPSHUFB    Z16, Z13, Z13
-	VMOVDQU64  Z13, 768(SI)
-	VMOVDQU64  lenPerm<>+128(SB), Z13
-	VPERMD     Z12, Z13, Z13
-	VPANDD     low4<>+0(SB), Z13, Z14
-	VPSHUFB    Z16, Z14, Z14
-	VMOVDQU64  Z14, 1088(SI)
-	VPSRLD     $0x04, Z13, Z13
-	VPSHUFB    Z16, Z13, Z13
-	VMOVDQU64  Z13, 832(SI)
-	VMOVDQU64  lenPerm<>+192(SB), Z13
-	VPERMD     Z12, Z13, Z13
-	VPANDD     low4<>+0(SB), Z13, Z14
-	VPSHUFB    Z16, Z14, Z14
-	VMOVDQU64  Z14, 1152(SI)
-	VPSRLD     $0x04, Z13, Z13
-	VPSHUFB    Z16, Z13, Z13
-	VMOVDQU64  Z13, 896(SI)
-	TESTQ      R8, R8
-	JZ         lanes_blocks_done_ocbSealLanesVAES512
-	MOVL       $0x00000001, R9
-	XORL       R11, R11
+	MOVL          $0x000000aa, R12
+	KMOVW         R12, K2
+	VMOVDQU64     q64<>+0(SB), Z16
+	VPSHUFB       rev128x4<>+0(SB), Z0, Z12
+	VPSHUFB       rev64x4<>+0(SB), Z0, Z13
+	VPSLLQ        $0x08, Z13, Z14
+	VPSRLQ        $0x38, Z12, Z15
+	VPTERNLOGQ    $0x56, Z13, Z15, Z14
+	VMOVDQA64     Z13, K2, Z14
+	VPSHUFB       bottom4<>+0(SB), Z4, Z13
+	VPANDQ        q63<>+0(SB), Z13, Z13
+	VPSLLVQ       Z13, Z12, Z12
+	VPSUBQ        Z13, Z16, Z13
+	VPSRLVQ       Z13, Z14, Z14
+	VPORQ         Z14, Z12, Z12
+	VPSHUFB       rev128x4<>+0(SB), Z12, Z4
+	VPXORQ        Z8, Z8, Z8
+	VPSHUFB       rev128x4<>+0(SB), Z1, Z12
+	VPSHUFB       rev64x4<>+0(SB), Z1, Z13
+	VPSLLQ        $0x08, Z13, Z14
+	VPSRLQ        $0x38, Z12, Z15
+	VPTERNLOGQ    $0x56, Z13, Z15, Z14
+	VMOVDQA64     Z13, K2, Z14
+	VPSHUFB       bottom4<>+0(SB), Z5, Z13
+	VPANDQ        q63<>+0(SB), Z13, Z13
+	VPSLLVQ       Z13, Z12, Z12
+	VPSUBQ        Z13, Z16, Z13
+	VPSRLVQ       Z13, Z14, Z14
+	VPORQ         Z14, Z12, Z12
+	VPSHUFB       rev128x4<>+0(SB), Z12, Z5
+	VPXORQ        Z9, Z9, Z9
+	VPSHUFB       rev128x4<>+0(SB), Z2, Z12
+	VPSHUFB       rev64x4<>+0(SB), Z2, Z13
+	VPSLLQ        $0x08, Z13, Z14
+	VPSRLQ        $0x38, Z12, Z15
+	VPTERNLOGQ    $0x56, Z13, Z15, Z14
+	VMOVDQA64     Z13, K2, Z14
+	VPSHUFB       bottom4<>+0(SB), Z6, Z13
+	VPANDQ        q63<>+0(SB), Z13, Z13
+	VPSLLVQ       Z13, Z12, Z12
+	VPSUBQ        Z13, Z16, Z13
+	VPSRLVQ       Z13, Z14, Z14
+	VPORQ         Z14, Z12, Z12
+	VPSHUFB       rev128x4<>+0(SB), Z12, Z6
+	VPXORQ        Z10, Z10, Z10
+	VPSHUFB       rev128x4<>+0(SB), Z3, Z12
+	VPSHUFB       rev64x4<>+0(SB), Z3, Z13
+	VPSLLQ        $0x08, Z13, Z14
+	VPSRLQ        $0x38, Z12, Z15
+	VPTERNLOGQ    $0x56, Z13, Z15, Z14
+	VMOVDQA64     Z13, K2, Z14
+	VPSHUFB       bottom4<>+0(SB), Z7, Z13
+	VPANDQ        q63<>+0(SB), Z13, Z13
+	VPSLLVQ       Z13, Z12, Z12
+	VPSUBQ        Z13, Z16, Z13
+	VPSRLVQ       Z13, Z14, Z14
+	VPORQ         Z14, Z12, Z12
+	VPSHUFB       rev128x4<>+0(SB), Z12, Z7
+	VPXORQ        Z11, Z11, Z11
+	VMOVDQU64     384(SI), Z12
+	VPXORQ        Z16, Z16, Z16
+	VMOVDQU64     lenPerm<>+0(SB), Z13
+	VPERMD        Z12, Z13, Z13
+	VPANDD        low4<>+0(SB), Z13, Z14
+	VPSHUFB       Z16, Z14, Z14
+	VMOVDQU64     Z14, 960(SI)
+	VPSRLD        $0x04, Z13, Z13
+	VPSHUFB       Z16, Z13, Z13
+	VMOVDQU64     Z13, 704(SI)
+	VMOVDQA64     Z13, Z15
+	VMOVDQU64     lenPerm<>+64(SB), Z13
+	VPERMD        Z12, Z13, Z13
+	VPANDD        low4<>+0(SB), Z13, Z14
+	VPSHUFB       Z16, Z14, Z14
+	VMOVDQU64     Z14, 1024(SI)
+	VPSRLD        $0x04, Z13, Z13
+	VPSHUFB       Z16, Z13, Z13
+	VMOVDQU64     Z13, 768(SI)
+	VPMINUB       Z13, Z15, Z15
+	VMOVDQU64     lenPerm<>+128(SB), Z13
+	VPERMD        Z12, Z13, Z13
+	VPANDD        low4<>+0(SB), Z13, Z14
+	VPSHUFB       Z16, Z14, Z14
+	VMOVDQU64     Z14, 1088(SI)
+	VPSRLD        $0x04, Z13, Z13
+	VPSHUFB       Z16, Z13, Z13
+	VMOVDQU64     Z13, 832(SI)
+	VPMINUB       Z13, Z15, Z15
+	VMOVDQU64     lenPerm<>+192(SB), Z13
+	VPERMD        Z12, Z13, Z13
+	VPANDD        low4<>+0(SB), Z13, Z14
+	VPSHUFB       Z16, Z14, Z14
+	VMOVDQU64     Z14, 1152(SI)
+	VPSRLD        $0x04, Z13, Z13
+	VPSHUFB       Z16, Z13, Z13
+	VMOVDQU64     Z13, 896(SI)
+	VPMINUB       Z13, Z15, Z15
+	VEXTRACTI64X4 $0x01, Z15, Y14
+	VPMINUB       Y14, Y15, Y15
+	VEXTRACTI128  $0x01, Y15, X14
+	VPMINUB       X14, X15, X15
+	VMOVD         X15, CX
+	ANDL          $0x000000ff, CX
+	TESTQ         R8, R8
+	JZ            lanes_blocks_done_ocbSealLanesVAES512
+	MOVL          $0x00000001, R9
+	XORL          R11, R11
+	MOVL          $0x000000f0, R12
+	KMOVW         R12, K5
+	MOVL          $0x00000f00, R12
+	KMOVW         R12, K6
+	MOVL          $0x0000f000, R12
+	KMOVW         R12, K7
 
 lanes_loop_ocbSealLanesVAES512:
 	VPBROADCASTB    R9, Z13
 	BSFQ            R9, R12
 	SHLQ            $0x04, R12
 	VBROADCASTI32X4 (DX)(R12*1), Z12
-	VPCMPUD         $0x02, 704(SI), Z13, K2
+	CMPQ            R9, CX
+	JA              lanes_masked_ocbSealLanesVAES512
 	MOVQ            (SI), R12
-	VMOVDQU32.Z     (R12)(R11*1), K2, X0
+	VMOVDQU         (R12)(R11*1), X0
 	MOVQ            8(SI), R12
-	KSHIFTRW        $0x04, K2, K3
-	VMOVDQU32.Z     (R12)(R11*1), K3, X14
-	VINSERTI32X4    $0x01, X14, Z0, Z0
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z0
 	MOVQ            16(SI), R12
-	KSHIFTRW        $0x08, K2, K3
-	VMOVDQU32.Z     (R12)(R11*1), K3, X14
-	VINSERTI32X4    $0x02, X14, Z0, Z0
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z0
 	MOVQ            24(SI), R12
-	KSHIFTRW        $0x0c, K2, K3
-	VMOVDQU32.Z     (R12)(R11*1), K3, X14
-	VINSERTI32X4    $0x03, X14, Z0, Z0
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z0
 	VPXORQ          Z0, Z8, Z8
-	VPXORD          Z12, Z4, K2, Z4
+	VPXORQ          Z12, Z4, Z4
 	VPTERNLOGQ      $0x96, Z17, Z4, Z0
-	VPCMPUD         $0x02, 768(SI), Z13, K2
 	MOVQ            32(SI), R12
-	VMOVDQU32.Z     (R12)(R11*1), K2, X1
+	VMOVDQU         (R12)(R11*1), X1
 	MOVQ            40(SI), R12
-	KSHIFTRW        $0x04, K2, K3
-	VMOVDQU32.Z     (R12)(R11*1), K3, X14
-	VINSERTI32X4    $0x01, X14, Z1, Z1
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z1
 	MOVQ            48(SI), R12
-	KSHIFTRW        $0x08, K2, K3
-	VMOVDQU32.Z     (R12)(R11*1), K3, X14
-	VINSERTI32X4    $0x02, X14, Z1, Z1
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z1
 	MOVQ            56(SI), R12
-	KSHIFTRW        $0x0c, K2, K3
-	VMOVDQU32.Z     (R12)(R11*1), K3, X14
-	VINSERTI32X4    $0x03, X14, Z1, Z1
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z1
 	VPXORQ          Z1, Z9, Z9
-	VPXORD          Z12, Z5, K2, Z5
+	VPXORQ          Z12, Z5, Z5
 	VPTERNLOGQ      $0x96, Z17, Z5, Z1
-	VPCMPUD         $0x02, 832(SI), Z13, K2
 	MOVQ            64(SI), R12
-	VMOVDQU32.Z     (R12)(R11*1), K2, X2
+	VMOVDQU         (R12)(R11*1), X2
 	MOVQ            72(SI), R12
-	KSHIFTRW        $0x04, K2, K3
-	VMOVDQU32.Z     (R12)(R11*1), K3, X14
-	VINSERTI32X4    $0x01, X14, Z2, Z2
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z2
 	MOVQ            80(SI), R12
-	KSHIFTRW        $0x08, K2, K3
-	VMOVDQU32.Z     (R12)(R11*1), K3, X14
-	VINSERTI32X4    $0x02, X14, Z2, Z2
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z2
 	MOVQ            88(SI), R12
-	KSHIFTRW        $0x0c, K2, K3
-	VMOVDQU32.Z     (R12)(R11*1), K3, X14
-	VINSERTI32X4    $0x03, X14, Z2, Z2
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z2
 	VPXORQ          Z2, Z10, Z10
-	VPXORD          Z12, Z6, K2, Z6
+	VPXORQ          Z12, Z6, Z6
 	VPTERNLOGQ      $0x96, Z17, Z6, Z2
-	VPCMPUD         $0x02, 896(SI), Z13, K2
 	MOVQ            96(SI), R12
-	VMOVDQU32.Z     (R12)(R11*1), K2, X3
+	VMOVDQU         (R12)(R11*1), X3
 	MOVQ            104(SI), R12
-	KSHIFTRW        $0x04, K2, K3
-	VMOVDQU32.Z     (R12)(R11*1), K3, X14
-	VINSERTI32X4    $0x01, X14, Z3, Z3
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z3
 	MOVQ            112(SI), R12
-	KSHIFTRW        $0x08, K2, K3
-	VMOVDQU32.Z     (R12)(R11*1), K3, X14
-	VINSERTI32X4    $0x02, X14, Z3, Z3
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z3
 	MOVQ            120(SI), R12
-	KSHIFTRW        $0x0c, K2, K3
-	VMOVDQU32.Z     (R12)(R11*1), K3, X14
-	VINSERTI32X4    $0x03, X14, Z3, Z3
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z3
 	VPXORQ          Z3, Z11, Z11
-	VPXORD          Z12, Z7, K2, Z7
+	VPXORQ          Z12, Z7, Z7
 	VPTERNLOGQ      $0x96, Z17, Z7, Z3
 	VAESENC         Z18, Z0, Z0
 	VAESENC         Z18, Z1, Z1
@@ -23075,6 +23065,193 @@ lanes_r10_2:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_2:
+	VPXORQ        Z4, Z0, Z0
+	MOVQ          128(SI), R12
+	VMOVDQU       X0, (R12)(R11*1)
+	MOVQ          136(SI), R12
+	VEXTRACTI32X4 $0x01, Z0, (R12)(R11*1)
+	MOVQ          144(SI), R12
+	VEXTRACTI32X4 $0x02, Z0, (R12)(R11*1)
+	MOVQ          152(SI), R12
+	VEXTRACTI32X4 $0x03, Z0, (R12)(R11*1)
+	VPXORQ        Z5, Z1, Z1
+	MOVQ          160(SI), R12
+	VMOVDQU       X1, (R12)(R11*1)
+	MOVQ          168(SI), R12
+	VEXTRACTI32X4 $0x01, Z1, (R12)(R11*1)
+	MOVQ          176(SI), R12
+	VEXTRACTI32X4 $0x02, Z1, (R12)(R11*1)
+	MOVQ          184(SI), R12
+	VEXTRACTI32X4 $0x03, Z1, (R12)(R11*1)
+	VPXORQ        Z6, Z2, Z2
+	MOVQ          192(SI), R12
+	VMOVDQU       X2, (R12)(R11*1)
+	MOVQ          200(SI), R12
+	VEXTRACTI32X4 $0x01, Z2, (R12)(R11*1)
+	MOVQ          208(SI), R12
+	VEXTRACTI32X4 $0x02, Z2, (R12)(R11*1)
+	MOVQ          216(SI), R12
+	VEXTRACTI32X4 $0x03, Z2, (R12)(R11*1)
+	VPXORQ        Z7, Z3, Z3
+	MOVQ          224(SI), R12
+	VMOVDQU       X3, (R12)(R11*1)
+	MOVQ          232(SI), R12
+	VEXTRACTI32X4 $0x01, Z3, (R12)(R11*1)
+	MOVQ          240(SI), R12
+	VEXTRACTI32X4 $0x02, Z3, (R12)(R11*1)
+	MOVQ          248(SI), R12
+	VEXTRACTI32X4 $0x03, Z3, (R12)(R11*1)
+	JMP           lanes_next_ocbSealLanesVAES512
+
+lanes_masked_ocbSealLanesVAES512:
+	VPCMPUD      $0x02, 704(SI), Z13, K2
+	MOVQ         (SI), R12
+	VMOVDQU32.Z  (R12)(R11*1), K2, X0
+	MOVQ         8(SI), R12
+	KSHIFTRW     $0x04, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X14
+	VINSERTI32X4 $0x01, X14, Z0, Z0
+	MOVQ         16(SI), R12
+	KSHIFTRW     $0x08, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X14
+	VINSERTI32X4 $0x02, X14, Z0, Z0
+	MOVQ         24(SI), R12
+	KSHIFTRW     $0x0c, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X14
+	VINSERTI32X4 $0x03, X14, Z0, Z0
+	VPXORQ       Z0, Z8, Z8
+	VPXORD       Z12, Z4, K2, Z4
+	VPTERNLOGQ   $0x96, Z17, Z4, Z0
+	VPCMPUD      $0x02, 768(SI), Z13, K2
+	MOVQ         32(SI), R12
+	VMOVDQU32.Z  (R12)(R11*1), K2, X1
+	MOVQ         40(SI), R12
+	KSHIFTRW     $0x04, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X14
+	VINSERTI32X4 $0x01, X14, Z1, Z1
+	MOVQ         48(SI), R12
+	KSHIFTRW     $0x08, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X14
+	VINSERTI32X4 $0x02, X14, Z1, Z1
+	MOVQ         56(SI), R12
+	KSHIFTRW     $0x0c, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X14
+	VINSERTI32X4 $0x03, X14, Z1, Z1
+	VPXORQ       Z1, Z9, Z9
+	VPXORD       Z12, Z5, K2, Z5
+	VPTERNLOGQ   $0x96, Z17, Z5, Z1
+	VPCMPUD      $0x02, 832(SI), Z13, K2
+	MOVQ         64(SI), R12
+	VMOVDQU32.Z  (R12)(R11*1), K2, X2
+	MOVQ         72(SI), R12
+	KSHIFTRW     $0x04, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X14
+	VINSERTI32X4 $0x01, X14, Z2, Z2
+	MOVQ         80(SI), R12
+	KSHIFTRW     $0x08, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X14
+	VINSERTI32X4 $0x02, X14, Z2, Z2
+	MOVQ         88(SI), R12
+	KSHIFTRW     $0x0c, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X14
+	VINSERTI32X4 $0x03, X14, Z2, Z2
+	VPXORQ       Z2, Z10, Z10
+	VPXORD       Z12, Z6, K2, Z6
+	VPTERNLOGQ   $0x96, Z17, Z6, Z2
+	VPCMPUD      $0x02, 896(SI), Z13, K2
+	MOVQ         96(SI), R12
+	VMOVDQU32.Z  (R12)(R11*1), K2, X3
+	MOVQ         104(SI), R12
+	KSHIFTRW     $0x04, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X14
+	VINSERTI32X4 $0x01, X14, Z3, Z3
+	MOVQ         112(SI), R12
+	KSHIFTRW     $0x08, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X14
+	VINSERTI32X4 $0x02, X14, Z3, Z3
+	MOVQ         120(SI), R12
+	KSHIFTRW     $0x0c, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X14
+	VINSERTI32X4 $0x03, X14, Z3, Z3
+	VPXORQ       Z3, Z11, Z11
+	VPXORD       Z12, Z7, K2, Z7
+	VPTERNLOGQ   $0x96, Z17, Z7, Z3
+	VAESENC      Z18, Z0, Z0
+	VAESENC      Z18, Z1, Z1
+	VAESENC      Z18, Z2, Z2
+	VAESENC      Z18, Z3, Z3
+	VAESENC      Z19, Z0, Z0
+	VAESENC      Z19, Z1, Z1
+	VAESENC      Z19, Z2, Z2
+	VAESENC      Z19, Z3, Z3
+	VAESENC      Z20, Z0, Z0
+	VAESENC      Z20, Z1, Z1
+	VAESENC      Z20, Z2, Z2
+	VAESENC      Z20, Z3, Z3
+	VAESENC      Z21, Z0, Z0
+	VAESENC      Z21, Z1, Z1
+	VAESENC      Z21, Z2, Z2
+	VAESENC      Z21, Z3, Z3
+	VAESENC      Z22, Z0, Z0
+	VAESENC      Z22, Z1, Z1
+	VAESENC      Z22, Z2, Z2
+	VAESENC      Z22, Z3, Z3
+	VAESENC      Z23, Z0, Z0
+	VAESENC      Z23, Z1, Z1
+	VAESENC      Z23, Z2, Z2
+	VAESENC      Z23, Z3, Z3
+	VAESENC      Z24, Z0, Z0
+	VAESENC      Z24, Z1, Z1
+	VAESENC      Z24, Z2, Z2
+	VAESENC      Z24, Z3, Z3
+	VAESENC      Z25, Z0, Z0
+	VAESENC      Z25, Z1, Z1
+	VAESENC      Z25, Z2, Z2
+	VAESENC      Z25, Z3, Z3
+	VAESENC      Z26, Z0, Z0
+	VAESENC      Z26, Z1, Z1
+	VAESENC      Z26, Z2, Z2
+	VAESENC      Z26, Z3, Z3
+	CMPQ         AX, $0x0a
+	JE           lanes_r10_3
+	VAESENC      Z27, Z0, Z0
+	VAESENC      Z27, Z1, Z1
+	VAESENC      Z27, Z2, Z2
+	VAESENC      Z27, Z3, Z3
+	VAESENC      Z28, Z0, Z0
+	VAESENC      Z28, Z1, Z1
+	VAESENC      Z28, Z2, Z2
+	VAESENC      Z28, Z3, Z3
+	CMPQ         AX, $0x0c
+	JE           lanes_r12_3
+	VAESENC      Z29, Z0, Z0
+	VAESENC      Z29, Z1, Z1
+	VAESENC      Z29, Z2, Z2
+	VAESENC      Z29, Z3, Z3
+	VAESENC      Z30, Z0, Z0
+	VAESENC      Z30, Z1, Z1
+	VAESENC      Z30, Z2, Z2
+	VAESENC      Z30, Z3, Z3
+	VAESENCLAST  Z31, Z0, Z0
+	VAESENCLAST  Z31, Z1, Z1
+	VAESENCLAST  Z31, Z2, Z2
+	VAESENCLAST  Z31, Z3, Z3
+	JMP          lanes_rdone_3
+
+lanes_r12_3:
+	VAESENCLAST Z29, Z0, Z0
+	VAESENCLAST Z29, Z1, Z1
+	VAESENCLAST Z29, Z2, Z2
+	VAESENCLAST Z29, Z3, Z3
+	JMP         lanes_rdone_3
+
+lanes_r10_3:
+	VAESENCLAST Z27, Z0, Z0
+	VAESENCLAST Z27, Z1, Z1
+	VAESENCLAST Z27, Z2, Z2
+	VAESENCLAST Z27, Z3, Z3
+
+lanes_rdone_3:
 	VPCMPUD       $0x02, 704(SI), Z13, K2
 	VPXORQ        Z4, Z0, Z0
 	MOVQ          128(SI), R12
@@ -23139,12 +23316,22 @@ lanes_rdone_2:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z3, X14
 	VMOVDQU32     X14, K3, (R12)(R11*1)
-	INCQ          R9
-	ADDQ          $0x10, R11
-	CMPQ          R9, R8
-	JBE           lanes_loop_ocbSealLanesVAES512
+
+lanes_next_ocbSealLanesVAES512:
+	INCQ R9
+	ADDQ $0x10, R11
+	CMPQ R9, R8
+	JBE  lanes_loop_ocbSealLanesVAES512
 
 lanes_blocks_done_ocbSealLanesVAES512:
+	MOVQ            $0x000000000000ffff, R12
+	KMOVQ           R12, K4
+	MOVQ            $0x00000000ffff0000, R12
+	KMOVQ           R12, K5
+	MOVQ            $0x0000ffff00000000, R12
+	KMOVQ           R12, K6
+	MOVQ            $0xffff000000000000, R12
+	KMOVQ           R12, K7
 	VMOVDQU64       960(SI), Z12
 	VPORQ           1024(SI), Z12, Z12
 	VPORQ           1088(SI), Z12, Z12
@@ -23207,7 +23394,7 @@ lanes_blocks_done_ocbSealLanesVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_3
+	JE              lanes_r10_4
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -23217,7 +23404,7 @@ lanes_blocks_done_ocbSealLanesVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_3
+	JE              lanes_r12_4
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -23230,22 +23417,22 @@ lanes_blocks_done_ocbSealLanesVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_3
+	JMP             lanes_rdone_4
 
-lanes_r12_3:
+lanes_r12_4:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_3
+	JMP         lanes_rdone_4
 
-lanes_r10_3:
+lanes_r10_4:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_3:
+lanes_rdone_4:
 	VMOVDQU64  960(SI), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
@@ -23486,7 +23673,7 @@ lanes_parts_done_ocbSealLanesVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_4
+	JE              lanes_r10_5
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -23496,7 +23683,7 @@ lanes_parts_done_ocbSealLanesVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_4
+	JE              lanes_r12_5
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -23509,22 +23696,22 @@ lanes_parts_done_ocbSealLanesVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_4
+	JMP             lanes_rdone_5
 
-lanes_r12_4:
+lanes_r12_5:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_4
+	JMP         lanes_rdone_5
 
-lanes_r10_4:
+lanes_r10_5:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_4:
+lanes_rdone_5:
 	VMOVDQU64 Z0, 448(SI)
 	VMOVDQU64 Z1, 512(SI)
 	VMOVDQU64 Z2, 576(SI)
@@ -23533,7 +23720,7 @@ lanes_rdone_4:
 	RET
 
 // func ocbOpenLanesVAES512(nr int, rk *[240]byte, ek *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, ln *[1216]byte, blocks int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, VAES
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, VAES
 TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-72
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
@@ -23673,7 +23860,7 @@ TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-72
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_5
+	JE              lanes_r10_6
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -23683,7 +23870,7 @@ TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-72
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_5
+	JE              lanes_r12_6
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -23696,22 +23883,22 @@ TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-72
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_5
+	JMP             lanes_rdone_6
 
-lanes_r12_5:
+lanes_r12_6:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_5
+	JMP         lanes_rdone_6
 
-lanes_r10_5:
+lanes_r10_6:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_5:
+lanes_rdone_6:
 	MOVL            $0x000000aa, R12
 	KMOVW           R12, K2
 	VMOVDQU64       q64<>+0(SB), Z16
@@ -23781,6 +23968,7 @@ lanes_rdone_5:
 	VPSRLD          $0x04, Z13, Z13
 	VPSHUFB         Z16, Z13, Z13
 	VMOVDQU64       Z13, 704(SI)
+	VMOVDQA64       Z13, Z15
 	VMOVDQU64       lenPerm<>+64(SB), Z13
 	VPERMD          Z12, Z13, Z13
 	VPANDD          low4<>+0(SB), Z13, Z14
@@ -23789,6 +23977,7 @@ lanes_rdone_5:
 	VPSRLD          $0x04, Z13, Z13
 	VPSHUFB         Z16, Z13, Z13
 	VMOVDQU64       Z13, 768(SI)
+	VPMINUB         Z13, Z15, Z15
 	VMOVDQU64       lenPerm<>+128(SB), Z13
 	VPERMD          Z12, Z13, Z13
 	VPANDD          low4<>+0(SB), Z13, Z14
@@ -23797,6 +23986,7 @@ lanes_rdone_5:
 	VPSRLD          $0x04, Z13, Z13
 	VPSHUFB         Z16, Z13, Z13
 	VMOVDQU64       Z13, 832(SI)
+	VPMINUB         Z13, Z15, Z15
 	VMOVDQU64       lenPerm<>+192(SB), Z13
 	VPERMD          Z12, Z13, Z13
 	VPANDD          low4<>+0(SB), Z13, Z14
@@ -23805,6 +23995,13 @@ lanes_rdone_5:
 	VPSRLD          $0x04, Z13, Z13
 	VPSHUFB         Z16, Z13, Z13
 	VMOVDQU64       Z13, 896(SI)
+	VPMINUB         Z13, Z15, Z15
+	VEXTRACTI64X4   $0x01, Z15, Y14
+	VPMINUB         Y14, Y15, Y15
+	VEXTRACTI128    $0x01, Y15, X14
+	VPMINUB         X14, X15, X15
+	VMOVD           X15, CX
+	ANDL            $0x000000ff, CX
 	VBROADCASTI32X4 (BX), Z17
 	VBROADCASTI32X4 16(BX), Z18
 	VBROADCASTI32X4 32(BX), Z19
@@ -23824,79 +24021,59 @@ lanes_rdone_5:
 	JZ              lanes_blocks_done_ocbOpenLanesVAES512
 	MOVL            $0x00000001, R9
 	XORL            R11, R11
+	MOVL            $0x000000f0, R12
+	KMOVW           R12, K5
+	MOVL            $0x00000f00, R12
+	KMOVW           R12, K6
+	MOVL            $0x0000f000, R12
+	KMOVW           R12, K7
 
 lanes_loop_ocbOpenLanesVAES512:
 	VPBROADCASTB    R9, Z13
 	BSFQ            R9, R12
 	SHLQ            $0x04, R12
 	VBROADCASTI32X4 (DX)(R12*1), Z12
-	VPCMPUD         $0x02, 704(SI), Z13, K2
+	CMPQ            R9, CX
+	JA              lanes_masked_ocbOpenLanesVAES512
 	MOVQ            (SI), R12
-	VMOVDQU32.Z     (R12)(R11*1), K2, X0
+	VMOVDQU         (R12)(R11*1), X0
 	MOVQ            8(SI), R12
-	KSHIFTRW        $0x04, K2, K3
-	VMOVDQU32.Z     (R12)(R11*1), K3, X14
-	VINSERTI32X4    $0x01, X14, Z0, Z0
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z0
 	MOVQ            16(SI), R12
-	KSHIFTRW        $0x08, K2, K3
-	VMOVDQU32.Z     (R12)(R11*1), K3, X14
-	VINSERTI32X4    $0x02, X14, Z0, Z0
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z0
 	MOVQ            24(SI), R12
-	KSHIFTRW        $0x0c, K2, K3
-	VMOVDQU32.Z     (R12)(R11*1), K3, X14
-	VINSERTI32X4    $0x03, X14, Z0, Z0
-	VPXORD          Z12, Z4, K2, Z4
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z0
+	VPXORQ          Z12, Z4, Z4
 	VPTERNLOGQ      $0x96, Z17, Z4, Z0
-	VPCMPUD         $0x02, 768(SI), Z13, K2
 	MOVQ            32(SI), R12
-	VMOVDQU32.Z     (R12)(R11*1), K2, X1
+	VMOVDQU         (R12)(R11*1), X1
 	MOVQ            40(SI), R12
-	KSHIFTRW        $0x04, K2, K3
-	VMOVDQU32.Z     (R12)(R11*1), K3, X14
-	VINSERTI32X4    $0x01, X14, Z1, Z1
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z1
 	MOVQ            48(SI), R12
-	KSHIFTRW        $0x08, K2, K3
-	VMOVDQU32.Z     (R12)(R11*1), K3, X14
-	VINSERTI32X4    $0x02, X14, Z1, Z1
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z1
 	MOVQ            56(SI), R12
-	KSHIFTRW        $0x0c, K2, K3
-	VMOVDQU32.Z     (R12)(R11*1), K3, X14
-	VINSERTI32X4    $0x03, X14, Z1, Z1
-	VPXORD          Z12, Z5, K2, Z5
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z1
+	VPXORQ          Z12, Z5, Z5
 	VPTERNLOGQ      $0x96, Z17, Z5, Z1
-	VPCMPUD         $0x02, 832(SI), Z13, K2
 	MOVQ            64(SI), R12
-	VMOVDQU32.Z     (R12)(R11*1), K2, X2
+	VMOVDQU         (R12)(R11*1), X2
 	MOVQ            72(SI), R12
-	KSHIFTRW        $0x04, K2, K3
-	VMOVDQU32.Z     (R12)(R11*1), K3, X14
-	VINSERTI32X4    $0x01, X14, Z2, Z2
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z2
 	MOVQ            80(SI), R12
-	KSHIFTRW        $0x08, K2, K3
-	VMOVDQU32.Z     (R12)(R11*1), K3, X14
-	VINSERTI32X4    $0x02, X14, Z2, Z2
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z2
 	MOVQ            88(SI), R12
-	KSHIFTRW        $0x0c, K2, K3
-	VMOVDQU32.Z     (R12)(R11*1), K3, X14
-	VINSERTI32X4    $0x03, X14, Z2, Z2
-	VPXORD          Z12, Z6, K2, Z6
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z2
+	VPXORQ          Z12, Z6, Z6
 	VPTERNLOGQ      $0x96, Z17, Z6, Z2
-	VPCMPUD         $0x02, 896(SI), Z13, K2
 	MOVQ            96(SI), R12
-	VMOVDQU32.Z     (R12)(R11*1), K2, X3
+	VMOVDQU         (R12)(R11*1), X3
 	MOVQ            104(SI), R12
-	KSHIFTRW        $0x04, K2, K3
-	VMOVDQU32.Z     (R12)(R11*1), K3, X14
-	VINSERTI32X4    $0x01, X14, Z3, Z3
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z3
 	MOVQ            112(SI), R12
-	KSHIFTRW        $0x08, K2, K3
-	VMOVDQU32.Z     (R12)(R11*1), K3, X14
-	VINSERTI32X4    $0x02, X14, Z3, Z3
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z3
 	MOVQ            120(SI), R12
-	KSHIFTRW        $0x0c, K2, K3
-	VMOVDQU32.Z     (R12)(R11*1), K3, X14
-	VINSERTI32X4    $0x03, X14, Z3, Z3
-	VPXORD          Z12, Z7, K2, Z7
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z3
+	VPXORQ          Z12, Z7, Z7
 	VPTERNLOGQ      $0x96, Z17, Z7, Z3
 	VAESDEC         Z18, Z0, Z0
 	VAESDEC         Z18, Z1, Z1
@@ -23935,7 +24112,7 @@ lanes_loop_ocbOpenLanesVAES512:
 	VAESDEC         Z26, Z2, Z2
 	VAESDEC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_6
+	JE              lanes_r10_7
 	VAESDEC         Z27, Z0, Z0
 	VAESDEC         Z27, Z1, Z1
 	VAESDEC         Z27, Z2, Z2
@@ -23945,7 +24122,7 @@ lanes_loop_ocbOpenLanesVAES512:
 	VAESDEC         Z28, Z2, Z2
 	VAESDEC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_6
+	JE              lanes_r12_7
 	VAESDEC         Z29, Z0, Z0
 	VAESDEC         Z29, Z1, Z1
 	VAESDEC         Z29, Z2, Z2
@@ -23958,22 +24135,209 @@ lanes_loop_ocbOpenLanesVAES512:
 	VAESDECLAST     Z31, Z1, Z1
 	VAESDECLAST     Z31, Z2, Z2
 	VAESDECLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_6
+	JMP             lanes_rdone_7
 
-lanes_r12_6:
+lanes_r12_7:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
 	VAESDECLAST Z29, Z3, Z3
-	JMP         lanes_rdone_6
+	JMP         lanes_rdone_7
 
-lanes_r10_6:
+lanes_r10_7:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
 	VAESDECLAST Z27, Z3, Z3
 
-lanes_rdone_6:
+lanes_rdone_7:
+	VPXORQ        Z4, Z0, Z0
+	VPXORQ        Z0, Z8, Z8
+	MOVQ          128(SI), R12
+	VMOVDQU       X0, (R12)(R11*1)
+	MOVQ          136(SI), R12
+	VEXTRACTI32X4 $0x01, Z0, (R12)(R11*1)
+	MOVQ          144(SI), R12
+	VEXTRACTI32X4 $0x02, Z0, (R12)(R11*1)
+	MOVQ          152(SI), R12
+	VEXTRACTI32X4 $0x03, Z0, (R12)(R11*1)
+	VPXORQ        Z5, Z1, Z1
+	VPXORQ        Z1, Z9, Z9
+	MOVQ          160(SI), R12
+	VMOVDQU       X1, (R12)(R11*1)
+	MOVQ          168(SI), R12
+	VEXTRACTI32X4 $0x01, Z1, (R12)(R11*1)
+	MOVQ          176(SI), R12
+	VEXTRACTI32X4 $0x02, Z1, (R12)(R11*1)
+	MOVQ          184(SI), R12
+	VEXTRACTI32X4 $0x03, Z1, (R12)(R11*1)
+	VPXORQ        Z6, Z2, Z2
+	VPXORQ        Z2, Z10, Z10
+	MOVQ          192(SI), R12
+	VMOVDQU       X2, (R12)(R11*1)
+	MOVQ          200(SI), R12
+	VEXTRACTI32X4 $0x01, Z2, (R12)(R11*1)
+	MOVQ          208(SI), R12
+	VEXTRACTI32X4 $0x02, Z2, (R12)(R11*1)
+	MOVQ          216(SI), R12
+	VEXTRACTI32X4 $0x03, Z2, (R12)(R11*1)
+	VPXORQ        Z7, Z3, Z3
+	VPXORQ        Z3, Z11, Z11
+	MOVQ          224(SI), R12
+	VMOVDQU       X3, (R12)(R11*1)
+	MOVQ          232(SI), R12
+	VEXTRACTI32X4 $0x01, Z3, (R12)(R11*1)
+	MOVQ          240(SI), R12
+	VEXTRACTI32X4 $0x02, Z3, (R12)(R11*1)
+	MOVQ          248(SI), R12
+	VEXTRACTI32X4 $0x03, Z3, (R12)(R11*1)
+	JMP           lanes_next_ocbOpenLanesVAES512
+
+lanes_masked_ocbOpenLanesVAES512:
+	VPCMPUD      $0x02, 704(SI), Z13, K2
+	MOVQ         (SI), R12
+	VMOVDQU32.Z  (R12)(R11*1), K2, X0
+	MOVQ         8(SI), R12
+	KSHIFTRW     $0x04, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X14
+	VINSERTI32X4 $0x01, X14, Z0, Z0
+	MOVQ         16(SI), R12
+	KSHIFTRW     $0x08, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X14
+	VINSERTI32X4 $0x02, X14, Z0, Z0
+	MOVQ         24(SI), R12
+	KSHIFTRW     $0x0c, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X14
+	VINSERTI32X4 $0x03, X14, Z0, Z0
+	VPXORD       Z12, Z4, K2, Z4
+	VPTERNLOGQ   $0x96, Z17, Z4, Z0
+	VPCMPUD      $0x02, 768(SI), Z13, K2
+	MOVQ         32(SI), R12
+	VMOVDQU32.Z  (R12)(R11*1), K2, X1
+	MOVQ         40(SI), R12
+	KSHIFTRW     $0x04, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X14
+	VINSERTI32X4 $0x01, X14, Z1, Z1
+	MOVQ         48(SI), R12
+	KSHIFTRW     $0x08, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X14
+	VINSERTI32X4 $0x02, X14, Z1, Z1
+	MOVQ         56(SI), R12
+	KSHIFTRW     $0x0c, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X14
+	VINSERTI32X4 $0x03, X14, Z1, Z1
+	VPXORD       Z12, Z5, K2, Z5
+	VPTERNLOGQ   $0x96, Z17, Z5, Z1
+	VPCMPUD      $0x02, 832(SI), Z13, K2
+	MOVQ         64(SI), R12
+	VMOVDQU32.Z  (R12)(R11*1), K2, X2
+	MOVQ         72(SI), R12
+	KSHIFTRW     $0x04, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X14
+	VINSERTI32X4 $0x01, X14, Z2, Z2
+	MOVQ         80(SI), R12
+	KSHIFTRW     $0x08, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X14
+	VINSERTI32X4 $0x02, X14, Z2, Z2
+	MOVQ         88(SI), R12
+	KSHIFTRW     $0x0c, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X14
+	VINSERTI32X4 $0x03, X14, Z2, Z2
+	VPXORD       Z12, Z6, K2, Z6
+	VPTERNLOGQ   $0x96, Z17, Z6, Z2
+	VPCMPUD      $0x02, 896(SI), Z13, K2
+	MOVQ         96(SI), R12
+	VMOVDQU32.Z  (R12)(R11*1), K2, X3
+	MOVQ         104(SI), R12
+	KSHIFTRW     $0x04, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X14
+	VINSERTI32X4 $0x01, X14, Z3, Z3
+	MOVQ         112(SI), R12
+	KSHIFTRW     $0x08, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X14
+	VINSERTI32X4 $0x02, X14, Z3, Z3
+	MOVQ         120(SI), R12
+	KSHIFTRW     $0x0c, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X14
+	VINSERTI32X4 $0x03, X14, Z3, Z3
+	VPXORD       Z12, Z7, K2, Z7
+	VPTERNLOGQ   $0x96, Z17, Z7, Z3
+	VAESDEC      Z18, Z0, Z0
+	VAESDEC      Z18, Z1, Z1
+	VAESDEC      Z18, Z2, Z2
+	VAESDEC      Z18, Z3, Z3
+	VAESDEC      Z19, Z0, Z0
+	VAESDEC      Z19, Z1, Z1
+	VAESDEC      Z19, Z2, Z2
+	VAESDEC      Z19, Z3, Z3
+	VAESDEC      Z20, Z0, Z0
+	VAESDEC      Z20, Z1, Z1
+	VAESDEC      Z20, Z2, Z2
+	VAESDEC      Z20, Z3, Z3
+	VAESDEC      Z21, Z0, Z0
+	VAESDEC      Z21, Z1, Z1
+	VAESDEC      Z21, Z2, Z2
+	VAESDEC      Z21, Z3, Z3
+	VAESDEC      Z22, Z0, Z0
+	VAESDEC      Z22, Z1, Z1
+	VAESDEC      Z22, Z2, Z2
+	VAESDEC      Z22, Z3, Z3
+	VAESDEC      Z23, Z0, Z0
+	VAESDEC      Z23, Z1, Z1
+	VAESDEC      Z23, Z2, Z2
+	VAESDEC      Z23, Z3, Z3
+	VAESDEC      Z24, Z0, Z0
+	VAESDEC      Z24, Z1, Z1
+	VAESDEC      Z24, Z2, Z2
+	VAESDEC      Z24, Z3, Z3
+	VAESDEC      Z25, Z0, Z0
+	VAESDEC      Z25, Z1, Z1
+	VAESDEC      Z25, Z2, Z2
+	VAESDEC      Z25, Z3, Z3
+	VAESDEC      Z26, Z0, Z0
+	VAESDEC      Z26, Z1, Z1
+	VAESDEC      Z26, Z2, Z2
+	VAESDEC      Z26, Z3, Z3
+	CMPQ         AX, $0x0a
+	JE           lanes_r10_8
+	VAESDEC      Z27, Z0, Z0
+	VAESDEC      Z27, Z1, Z1
+	VAESDEC      Z27, Z2, Z2
+	VAESDEC      Z27, Z3, Z3
+	VAESDEC      Z28, Z0, Z0
+	VAESDEC      Z28, Z1, Z1
+	VAESDEC      Z28, Z2, Z2
+	VAESDEC      Z28, Z3, Z3
+	CMPQ         AX, $0x0c
+	JE           lanes_r12_8
+	VAESDEC      Z29, Z0, Z0
+	VAESDEC      Z29, Z1, Z1
+	VAESDEC      Z29, Z2, Z2
+	VAESDEC      Z29, Z3, Z3
+	VAESDEC      Z30, Z0, Z0
+	VAESDEC      Z30, Z1, Z1
+	VAESDEC      Z30, Z2, Z2
+	VAESDEC      Z30, Z3, Z3
+	VAESDECLAST  Z31, Z0, Z0
+	VAESDECLAST  Z31, Z1, Z1
+	VAESDECLAST  Z31, Z2, Z2
+	VAESDECLAST  Z31, Z3, Z3
+	JMP          lanes_rdone_8
+
+lanes_r12_8:
+	VAESDECLAST Z29, Z0, Z0
+	VAESDECLAST Z29, Z1, Z1
+	VAESDECLAST Z29, Z2, Z2
+	VAESDECLAST Z29, Z3, Z3
+	JMP         lanes_rdone_8
+
+lanes_r10_8:
+	VAESDECLAST Z27, Z0, Z0
+	VAESDECLAST Z27, Z1, Z1
+	VAESDECLAST Z27, Z2, Z2
+	VAESDECLAST Z27, Z3, Z3
+
+lanes_rdone_8:
 	VPCMPUD       $0x02, 704(SI), Z13, K2
 	VPXORQ        Z4, Z0, Z0
 	VPXORD        Z0, Z8, K2, Z8
@@ -24042,10 +24406,12 @@ lanes_rdone_6:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z3, X14
 	VMOVDQU32     X14, K3, (R12)(R11*1)
-	INCQ          R9
-	ADDQ          $0x10, R11
-	CMPQ          R9, R8
-	JBE           lanes_loop_ocbOpenLanesVAES512
+
+lanes_next_ocbOpenLanesVAES512:
+	INCQ R9
+	ADDQ $0x10, R11
+	CMPQ R9, R8
+	JBE  lanes_loop_ocbOpenLanesVAES512
 
 lanes_blocks_done_ocbOpenLanesVAES512:
 	VBROADCASTI32X4 (R10), Z17
@@ -24063,6 +24429,14 @@ lanes_blocks_done_ocbOpenLanesVAES512:
 	VBROADCASTI32X4 192(R10), Z29
 	VBROADCASTI32X4 208(R10), Z30
 	VBROADCASTI32X4 224(R10), Z31
+	MOVQ            $0x000000000000ffff, R12
+	KMOVQ           R12, K4
+	MOVQ            $0x00000000ffff0000, R12
+	KMOVQ           R12, K5
+	MOVQ            $0x0000ffff00000000, R12
+	KMOVQ           R12, K6
+	MOVQ            $0xffff000000000000, R12
+	KMOVQ           R12, K7
 	VMOVDQU64       960(SI), Z12
 	VPORQ           1024(SI), Z12, Z12
 	VPORQ           1088(SI), Z12, Z12
@@ -24125,7 +24499,7 @@ lanes_blocks_done_ocbOpenLanesVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_7
+	JE              lanes_r10_9
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -24135,7 +24509,7 @@ lanes_blocks_done_ocbOpenLanesVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_7
+	JE              lanes_r12_9
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -24148,22 +24522,22 @@ lanes_blocks_done_ocbOpenLanesVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_7
+	JMP             lanes_rdone_9
 
-lanes_r12_7:
+lanes_r12_9:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_7
+	JMP         lanes_rdone_9
 
-lanes_r10_7:
+lanes_r10_9:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_7:
+lanes_rdone_9:
 	VMOVDQU64  960(SI), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
@@ -24408,7 +24782,7 @@ lanes_parts_done_ocbOpenLanesVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_8
+	JE              lanes_r10_10
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -24418,7 +24792,7 @@ lanes_parts_done_ocbOpenLanesVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_8
+	JE              lanes_r12_10
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -24431,22 +24805,22 @@ lanes_parts_done_ocbOpenLanesVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_8
+	JMP             lanes_rdone_10
 
-lanes_r12_8:
+lanes_r12_10:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_8
+	JMP         lanes_rdone_10
 
-lanes_r10_8:
+lanes_r10_10:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_8:
+lanes_rdone_10:
 	VMOVDQU64 Z0, 448(SI)
 	VMOVDQU64 Z1, 512(SI)
 	VMOVDQU64 Z2, 576(SI)

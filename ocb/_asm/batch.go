@@ -43,6 +43,7 @@ var (
 	lJ16  = R11 // 16(j-1), the block's position
 	lT    = R12
 	lU    = R14
+	lMin  = RCX // the fewest whole blocks of a message
 )
 
 // lX, lOff and lSum are the states, offsets and checksums of the four
@@ -109,11 +110,7 @@ func lanes(o op) {
 	Load(Param("blocks"), lMax)
 	loadKeys(lEK)
 
-	// The lane selectors: K4+k holds the bytes of lane k.
-	for k := 0; k < 4; k++ {
-		MOVQ(U64(uint64(0xffff)<<(16*k)), lT)
-		KMOVQ(lT, []Op{K4, K5, K6, K7}[k])
-	}
+	laneMasks()
 
 	// The nonce blocks: bits, with the nonce's bytes loaded under a mask
 	// (K1, in every lane) at the block's end; then Ktop's input.
@@ -177,7 +174,19 @@ func lanes(o op) {
 		VPSRLD(U8(4), Z13, Z13)
 		VPSHUFB(Z16, Z13, Z13)
 		VMOVDQU64(Z13, Mem{Base: lp, Disp: lnN + 64*r})
+		if r == 0 {
+			VMOVDQA64(Z13, Z15)
+		} else {
+			VPMINUB(Z13, Z15, Z15)
+		}
 	}
+	// The fewest whole blocks of a lane: blocks up to there need no masks.
+	VEXTRACTI64X4(U8(1), Z15, Y14)
+	VPMINUB(Y14, Y15, Y15)
+	VEXTRACTI128(U8(1), Y15, X14)
+	VPMINUB(X14, X15, X15)
+	VMOVD(X15, lMin.As32())
+	ANDL(U32(0xff), lMin.As32())
 
 	// Block j of every lane with n >= j: Offset_j = Offset_{j-1} ^
 	// L_ntz(j) (one for all), the block enciphered (deciphered) with it,
@@ -191,52 +200,25 @@ func lanes(o op) {
 	MOVL(U32(1), lJ.As32())
 	XORL(lJ16.As32(), lJ16.As32())
 	loop := "lanes_loop_" + name
+	masked := "lanes_masked_" + name
+	next := "lanes_next_" + name
+	// K5 to K7 select the dwords of lanes 1 to 3 in the loop.
+	for k := 1; k < 4; k++ {
+		MOVL(U32(0xf<<(4*k)), lT.As32())
+		KMOVW(lT.As32(), []Op{K5, K6, K7}[k-1])
+	}
 	Label(loop)
 	VPBROADCASTB(lJ.As32(), Z13)
 	BSFQ(lJ, lT)
 	SHLQ(U8(4), lT)
 	VBROADCASTI32X4(Mem{Base: ltab, Index: lT, Scale: 1}, Z12)
-	for r := 0; r < 4; r++ {
-		// K2: the dwords of lanes with n >= j. The lanes' blocks move by
-		// 16-byte loads and stores, masked by the lane's 4 bits of K2.
-		VPCMPUD(U8(2), Mem{Base: lp, Disp: lnN + 64*r}, Z13, K2)
-		for k := 0; k < 4; k++ {
-			MOVQ(Mem{Base: lp, Disp: lnSrc + 8*(4*r+k)}, lT)
-			m := Mem{Base: lT, Index: lJ16, Scale: 1}
-			if k == 0 {
-				VMOVDQU32_Z(m, K2, lX(r).AsX())
-				continue
-			}
-			KSHIFTRW(U8(4*k), K2, K3)
-			VMOVDQU32_Z(m, K3, X14)
-			VINSERTI32X4(U8(k), X14, lX(r), lX(r))
-		}
-		if o == enc {
-			VPXORQ(lX(r), lSum(r), lSum(r))
-		}
-		VPXORD(Z12, lOff(r), K2, lOff(r))
-		VPTERNLOGQ(U8(0x96), lKey(0), lOff(r), lX(r))
-	}
-	laneRounds(o == dec)
-	for r := 0; r < 4; r++ {
-		VPCMPUD(U8(2), Mem{Base: lp, Disp: lnN + 64*r}, Z13, K2)
-		VPXORQ(lOff(r), lX(r), lX(r))
-		if o == dec {
-			VPXORD(lX(r), lSum(r), K2, lSum(r))
-		}
-		for k := 0; k < 4; k++ {
-			MOVQ(Mem{Base: lp, Disp: lnDst + 8*(4*r+k)}, lT)
-			m := Mem{Base: lT, Index: lJ16, Scale: 1}
-			if k == 0 {
-				VMOVDQU32(lX(r).AsX(), K2, m)
-				continue
-			}
-			// (VEXTRACTI32X4 would not suppress a masked store's faults.)
-			KSHIFTRW(U8(4*k), K2, K3)
-			VEXTRACTI32X4(U8(k), lX(r), X14)
-			VMOVDQU32(X14, K3, m)
-		}
-	}
+	CMPQ(lJ, lMin)
+	JA(LabelRef(masked))
+	laneBlocks(o, true)
+	JMP(LabelRef(next))
+	Label(masked)
+	laneBlocks(o, false)
+	Label(next)
 	INCQ(lJ)
 	ADDQ(U8(16), lJ16)
 	CMPQ(lJ, lMax)
@@ -245,6 +227,7 @@ func lanes(o op) {
 	if o == dec {
 		loadKeys(lEK)
 	}
+	laneMasks()
 
 	// The final partial blocks, in lanes with r > 0: Offset_* = Offset_n ^
 	// L_*, the text XORed with E(Offset_*), the checksum taking the
@@ -363,4 +346,81 @@ func itoa(i int) string {
 		return d[i : i+1]
 	}
 	return itoa(i/10) + d[i%10:i%10+1]
+}
+
+// laneMasks sets K4+k to select the bytes of lane k.
+func laneMasks() {
+	for k := 0; k < 4; k++ {
+		MOVQ(U64(uint64(0xffff)<<(16*k)), lT)
+		KMOVQ(lT, []Op{K4, K5, K6, K7}[k])
+	}
+}
+
+// laneBlocks runs step j of the loop over the blocks: where fast, every
+// lane has block j, and its loads and stores need no masks.
+func laneBlocks(o op, fast bool) {
+	for r := 0; r < 4; r++ {
+		if !fast {
+			// K2: the dwords of lanes with n >= j. The lanes' blocks move
+			// by 16-byte loads and stores, masked by the lane's 4 bits of
+			// K2.
+			VPCMPUD(U8(2), Mem{Base: lp, Disp: lnN + 64*r}, Z13, K2)
+		}
+		for k := 0; k < 4; k++ {
+			MOVQ(Mem{Base: lp, Disp: lnSrc + 8*(4*r+k)}, lT)
+			m := Mem{Base: lT, Index: lJ16, Scale: 1}
+			switch {
+			case fast && k == 0:
+				VMOVDQU(m, lX(r).AsX())
+			case fast:
+				VBROADCASTI32X4(m, []Op{K5, K6, K7}[k-1], lX(r))
+			case k == 0:
+				VMOVDQU32_Z(m, K2, lX(r).AsX())
+			default:
+				KSHIFTRW(U8(4*k), K2, K3)
+				VMOVDQU32_Z(m, K3, X14)
+				VINSERTI32X4(U8(k), X14, lX(r), lX(r))
+			}
+		}
+		if o == enc {
+			VPXORQ(lX(r), lSum(r), lSum(r))
+		}
+		if fast {
+			VPXORQ(Z12, lOff(r), lOff(r))
+		} else {
+			VPXORD(Z12, lOff(r), K2, lOff(r))
+		}
+		VPTERNLOGQ(U8(0x96), lKey(0), lOff(r), lX(r))
+	}
+	laneRounds(o == dec)
+	for r := 0; r < 4; r++ {
+		if !fast {
+			VPCMPUD(U8(2), Mem{Base: lp, Disp: lnN + 64*r}, Z13, K2)
+		}
+		VPXORQ(lOff(r), lX(r), lX(r))
+		switch {
+		case o == dec && fast:
+			VPXORQ(lX(r), lSum(r), lSum(r))
+		case o == dec:
+			VPXORD(lX(r), lSum(r), K2, lSum(r))
+		}
+		for k := 0; k < 4; k++ {
+			MOVQ(Mem{Base: lp, Disp: lnDst + 8*(4*r+k)}, lT)
+			m := Mem{Base: lT, Index: lJ16, Scale: 1}
+			switch {
+			case fast && k == 0:
+				VMOVDQU(lX(r).AsX(), m)
+			case fast:
+				VEXTRACTI32X4(U8(k), lX(r), m)
+			case k == 0:
+				VMOVDQU32(lX(r).AsX(), K2, m)
+			default:
+				// (VEXTRACTI32X4 would not suppress a masked store's
+				// faults.)
+				KSHIFTRW(U8(4*k), K2, K3)
+				VEXTRACTI32X4(U8(k), lX(r), X14)
+				VMOVDQU32(X14, K3, m)
+			}
+		}
+	}
 }
