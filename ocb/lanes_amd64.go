@@ -12,27 +12,30 @@ import (
 )
 
 // The lane kernels (ocb_amd64.s, see _asm/batch.go) seal or open the 16
-// messages of l side by side, each in its own 128-bit lane, each shorter
+// messages of ln side by side, each in its own 128-bit lane, each shorter
 // than 4096 bytes, blocks the most whole blocks of one; they leave each
-// message's tag, less HASH(A), in l.tag. rk are the direction's round
+// message's tag, less HASH(A), in out.tag. rk are the direction's round
 // keys; the Open kernel also takes the encryption keys ek.
 
 //go:noescape
-func ocbSealLanesVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, ln *lanes, blocks int)
+func ocbSealLanesVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, ln *lanes, out *laneOut, blocks int)
 
 //go:noescape
-func ocbOpenLanesVAES512(nr int, rk, ek *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, ln *lanes, blocks int)
+func ocbOpenLanesVAES512(nr int, rk, ek *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, ln *lanes, out *laneOut, blocks int)
 
 // useVAES512Lanes enables the lane kernels.
 var useVAES512Lanes = cpu.X86HasVAES512
 
-// lanes is what a lane kernel reads and writes; _asm/batch.go has its
-// layout.
+// lanes is what a lane kernel reads, and laneOut what it writes, one for
+// all the groups of a batch; _asm/batch.go has their layout.
 type lanes struct {
 	src, dst, nonce [16]*byte
 	len             [16]uint32
-	tag             [16][16]byte
-	n, r            [4][64]byte // the kernel's own
+}
+
+type laneOut struct {
+	tag  [16][16]byte
+	n, r [4][64]byte // the kernel's own
 }
 
 const (
@@ -67,6 +70,7 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 		spec.CheckOpen(msgs)
 	}
 	var gs [laneClasses]laneGroup
+	var out laneOut
 	for i := range msgs {
 		m := &msgs[i]
 		n := len(m.In)
@@ -95,20 +99,20 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 		g.l.len[k] = uint32(n)
 		g.blocks = max(g.blocks, n/blockSize)
 		if g.n = k + 1; g.n == len(g.msgs) {
-			a.runLanes(d, g)
+			a.runLanes(d, g, &out)
 		}
 	}
 	for i := range gs {
 		if gs[i].n > 0 {
-			a.runLanes(d, &gs[i])
+			a.runLanes(d, &gs[i], &out)
 		}
 	}
 	return true
 }
 
-// runLanes seals or opens the messages of g, sets OK for those it opens
+// runLanes seals or opens the messages of g (out the kernel's), sets OK for those it opens
 // (zeroing those that fail), and empties g.
-func (a *AEAD) runLanes(d direction, g *laneGroup) {
+func (a *AEAD) runLanes(d direction, g *laneGroup, out *laneOut) {
 	for k := g.n; k < len(g.msgs); k++ {
 		// Lanes without a message take no text, and a nonce that exists.
 		g.l.len[k] = 0
@@ -116,12 +120,12 @@ func (a *AEAD) runLanes(d direction, g *laneGroup) {
 	}
 	nr, ek := a.aes.Rounds(), a.aes.EncKeys()
 	if d == encrypt {
-		ocbSealLanesVAES512(nr, ek, &a.l, &a.ends, &a.nonceBits, a.nonceSize, &g.l, g.blocks)
+		ocbSealLanesVAES512(nr, ek, &a.l, &a.ends, &a.nonceBits, a.nonceSize, &g.l, out, g.blocks)
 	} else {
-		ocbOpenLanesVAES512(nr, a.aes.DecKeys(), ek, &a.l, &a.ends, &a.nonceBits, a.nonceSize, &g.l, g.blocks)
+		ocbOpenLanesVAES512(nr, a.aes.DecKeys(), ek, &a.l, &a.ends, &a.nonceBits, a.nonceSize, &g.l, out, g.blocks)
 	}
 	for k, m := range g.msgs[:g.n] {
-		t := words.Load(g.l.tag[k][:])
+		t := words.Load(out.tag[k][:])
 		if len(m.AD) > 0 {
 			t = t.Xor(a.hash(m.AD))
 		}

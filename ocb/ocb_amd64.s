@@ -22644,16 +22644,17 @@ DATA lenPerm<>+240(SB)/8, $0x0000000f0000000f
 DATA lenPerm<>+248(SB)/8, $0x0000000f0000000f
 GLOBL lenPerm<>(SB), RODATA|NOPTR, $256
 
-// func ocbSealLanesVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, ln *[1216]byte, blocks int)
+// func ocbSealLanesVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, ln *[448]byte, out *[768]byte, blocks int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, VAES
-TEXT ·ocbSealLanesVAES512(SB), NOSPLIT, $0-64
+TEXT ·ocbSealLanesVAES512(SB), NOSPLIT, $0-72
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
 	MOVQ            BX, R10
 	MOVQ            l+16(FP), DX
 	MOVQ            ends+24(FP), DI
 	MOVQ            ln+48(FP), SI
-	MOVQ            blocks+56(FP), R8
+	MOVQ            out+56(FP), R13
+	MOVQ            blocks+64(FP), R8
 	VBROADCASTI32X4 (R10), Z17
 	VBROADCASTI32X4 16(R10), Z18
 	VBROADCASTI32X4 32(R10), Z19
@@ -22889,37 +22890,37 @@ lanes_rdone_1:
 	VPERMD        Z12, Z13, Z13
 	VPANDD        low4<>+0(SB), Z13, Z14
 	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 960(SI)
+	VMOVDQU64     Z14, 512(R13)
 	VPSRLD        $0x04, Z13, Z13
 	VPSHUFB       Z16, Z13, Z13
-	VMOVDQU64     Z13, 704(SI)
+	VMOVDQU64     Z13, 256(R13)
 	VMOVDQA64     Z13, Z15
 	VMOVDQU64     lenPerm<>+64(SB), Z13
 	VPERMD        Z12, Z13, Z13
 	VPANDD        low4<>+0(SB), Z13, Z14
 	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 1024(SI)
+	VMOVDQU64     Z14, 576(R13)
 	VPSRLD        $0x04, Z13, Z13
 	VPSHUFB       Z16, Z13, Z13
-	VMOVDQU64     Z13, 768(SI)
+	VMOVDQU64     Z13, 320(R13)
 	VPMINUB       Z13, Z15, Z15
 	VMOVDQU64     lenPerm<>+128(SB), Z13
 	VPERMD        Z12, Z13, Z13
 	VPANDD        low4<>+0(SB), Z13, Z14
 	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 1088(SI)
+	VMOVDQU64     Z14, 640(R13)
 	VPSRLD        $0x04, Z13, Z13
 	VPSHUFB       Z16, Z13, Z13
-	VMOVDQU64     Z13, 832(SI)
+	VMOVDQU64     Z13, 384(R13)
 	VPMINUB       Z13, Z15, Z15
 	VMOVDQU64     lenPerm<>+192(SB), Z13
 	VPERMD        Z12, Z13, Z13
 	VPANDD        low4<>+0(SB), Z13, Z14
 	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 1152(SI)
+	VMOVDQU64     Z14, 704(R13)
 	VPSRLD        $0x04, Z13, Z13
 	VPSHUFB       Z16, Z13, Z13
-	VMOVDQU64     Z13, 896(SI)
+	VMOVDQU64     Z13, 448(R13)
 	VPMINUB       Z13, Z15, Z15
 	VEXTRACTI64X4 $0x01, Z15, Y14
 	VPMINUB       Y14, Y15, Y15
@@ -23104,7 +23105,7 @@ lanes_rdone_2:
 	JMP           lanes_next_ocbSealLanesVAES512
 
 lanes_masked_ocbSealLanesVAES512:
-	VPCMPUD      $0x02, 704(SI), Z13, K2
+	VPCMPUD      $0x02, 256(R13), Z13, K2
 	MOVQ         (SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X0
 	MOVQ         8(SI), R12
@@ -23122,7 +23123,7 @@ lanes_masked_ocbSealLanesVAES512:
 	VPXORQ       Z0, Z8, Z8
 	VPXORD       Z12, Z4, K2, Z4
 	VPTERNLOGQ   $0x96, Z17, Z4, Z0
-	VPCMPUD      $0x02, 768(SI), Z13, K2
+	VPCMPUD      $0x02, 320(R13), Z13, K2
 	MOVQ         32(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X1
 	MOVQ         40(SI), R12
@@ -23140,7 +23141,7 @@ lanes_masked_ocbSealLanesVAES512:
 	VPXORQ       Z1, Z9, Z9
 	VPXORD       Z12, Z5, K2, Z5
 	VPTERNLOGQ   $0x96, Z17, Z5, Z1
-	VPCMPUD      $0x02, 832(SI), Z13, K2
+	VPCMPUD      $0x02, 384(R13), Z13, K2
 	MOVQ         64(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X2
 	MOVQ         72(SI), R12
@@ -23158,7 +23159,7 @@ lanes_masked_ocbSealLanesVAES512:
 	VPXORQ       Z2, Z10, Z10
 	VPXORD       Z12, Z6, K2, Z6
 	VPTERNLOGQ   $0x96, Z17, Z6, Z2
-	VPCMPUD      $0x02, 896(SI), Z13, K2
+	VPCMPUD      $0x02, 448(R13), Z13, K2
 	MOVQ         96(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X3
 	MOVQ         104(SI), R12
@@ -23252,7 +23253,7 @@ lanes_r10_3:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_3:
-	VPCMPUD       $0x02, 704(SI), Z13, K2
+	VPCMPUD       $0x02, 256(R13), Z13, K2
 	VPXORQ        Z4, Z0, Z0
 	MOVQ          128(SI), R12
 	VMOVDQU32     X0, K2, (R12)(R11*1)
@@ -23268,7 +23269,7 @@ lanes_rdone_3:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z0, X14
 	VMOVDQU32     X14, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 768(SI), Z13, K2
+	VPCMPUD       $0x02, 320(R13), Z13, K2
 	VPXORQ        Z5, Z1, Z1
 	MOVQ          160(SI), R12
 	VMOVDQU32     X1, K2, (R12)(R11*1)
@@ -23284,7 +23285,7 @@ lanes_rdone_3:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z1, X14
 	VMOVDQU32     X14, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 832(SI), Z13, K2
+	VPCMPUD       $0x02, 384(R13), Z13, K2
 	VPXORQ        Z6, Z2, Z2
 	MOVQ          192(SI), R12
 	VMOVDQU32     X2, K2, (R12)(R11*1)
@@ -23300,7 +23301,7 @@ lanes_rdone_3:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z2, X14
 	VMOVDQU32     X14, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 896(SI), Z13, K2
+	VPCMPUD       $0x02, 448(R13), Z13, K2
 	VPXORQ        Z7, Z3, Z3
 	MOVQ          224(SI), R12
 	VMOVDQU32     X3, K2, (R12)(R11*1)
@@ -23332,28 +23333,28 @@ lanes_blocks_done_ocbSealLanesVAES512:
 	KMOVQ           R12, K6
 	MOVQ            $0xffff000000000000, R12
 	KMOVQ           R12, K7
-	VMOVDQU64       960(SI), Z12
-	VPORQ           1024(SI), Z12, Z12
-	VPORQ           1088(SI), Z12, Z12
-	VPORQ           1152(SI), Z12, Z12
+	VMOVDQU64       512(R13), Z12
+	VPORQ           576(R13), Z12, Z12
+	VPORQ           640(R13), Z12, Z12
+	VPORQ           704(R13), Z12, Z12
 	VPTESTMQ        Z12, Z12, K1
 	KORTESTW        K1, K1
 	JZ              lanes_parts_done_ocbSealLanesVAES512
 	VBROADCASTI32X4 (DI), Z12
 	VMOVDQU64       iota4<>+0(SB), Z16
-	VMOVDQU64       960(SI), Z13
+	VMOVDQU64       512(R13), Z13
 	VPTESTMD        Z13, Z13, K2
 	VPXORD          Z12, Z4, K2, Z4
 	VPXORQ          Z17, Z4, Z0
-	VMOVDQU64       1024(SI), Z13
+	VMOVDQU64       576(R13), Z13
 	VPTESTMD        Z13, Z13, K2
 	VPXORD          Z12, Z5, K2, Z5
 	VPXORQ          Z17, Z5, Z1
-	VMOVDQU64       1088(SI), Z13
+	VMOVDQU64       640(R13), Z13
 	VPTESTMD        Z13, Z13, K2
 	VPXORD          Z12, Z6, K2, Z6
 	VPXORQ          Z17, Z6, Z2
-	VMOVDQU64       1152(SI), Z13
+	VMOVDQU64       704(R13), Z13
 	VPTESTMD        Z13, Z13, K2
 	VPXORD          Z12, Z7, K2, Z7
 	VPXORQ          Z17, Z7, Z3
@@ -23433,7 +23434,7 @@ lanes_r10_4:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_4:
-	VMOVDQU64  960(SI), Z13
+	VMOVDQU64  512(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
@@ -23481,7 +23482,7 @@ lanes_rdone_4:
 	VMOVDQU8   Z0, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z b80<>+0(SB), K2, Z15
 	VPTERNLOGQ $0x96, Z14, Z15, Z8
-	VMOVDQU64  1024(SI), Z13
+	VMOVDQU64  576(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
@@ -23529,7 +23530,7 @@ lanes_rdone_4:
 	VMOVDQU8   Z1, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z b80<>+0(SB), K2, Z15
 	VPTERNLOGQ $0x96, Z14, Z15, Z9
-	VMOVDQU64  1088(SI), Z13
+	VMOVDQU64  640(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
@@ -23577,7 +23578,7 @@ lanes_rdone_4:
 	VMOVDQU8   Z2, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z b80<>+0(SB), K2, Z15
 	VPTERNLOGQ $0x96, Z14, Z15, Z10
-	VMOVDQU64  1152(SI), Z13
+	VMOVDQU64  704(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
@@ -23712,23 +23713,24 @@ lanes_r10_5:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_5:
-	VMOVDQU64 Z0, 448(SI)
-	VMOVDQU64 Z1, 512(SI)
-	VMOVDQU64 Z2, 576(SI)
-	VMOVDQU64 Z3, 640(SI)
+	VMOVDQU64 Z0, (R13)
+	VMOVDQU64 Z1, 64(R13)
+	VMOVDQU64 Z2, 128(R13)
+	VMOVDQU64 Z3, 192(R13)
 	VZEROUPPER
 	RET
 
-// func ocbOpenLanesVAES512(nr int, rk *[240]byte, ek *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, ln *[1216]byte, blocks int)
+// func ocbOpenLanesVAES512(nr int, rk *[240]byte, ek *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, ln *[448]byte, out *[768]byte, blocks int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, VAES
-TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-72
+TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-80
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
 	MOVQ            ek+16(FP), R10
 	MOVQ            l+24(FP), DX
 	MOVQ            ends+32(FP), DI
 	MOVQ            ln+56(FP), SI
-	MOVQ            blocks+64(FP), R8
+	MOVQ            out+64(FP), R13
+	MOVQ            blocks+72(FP), R8
 	VBROADCASTI32X4 (R10), Z17
 	VBROADCASTI32X4 16(R10), Z18
 	VBROADCASTI32X4 32(R10), Z19
@@ -23964,37 +23966,37 @@ lanes_rdone_6:
 	VPERMD          Z12, Z13, Z13
 	VPANDD          low4<>+0(SB), Z13, Z14
 	VPSHUFB         Z16, Z14, Z14
-	VMOVDQU64       Z14, 960(SI)
+	VMOVDQU64       Z14, 512(R13)
 	VPSRLD          $0x04, Z13, Z13
 	VPSHUFB         Z16, Z13, Z13
-	VMOVDQU64       Z13, 704(SI)
+	VMOVDQU64       Z13, 256(R13)
 	VMOVDQA64       Z13, Z15
 	VMOVDQU64       lenPerm<>+64(SB), Z13
 	VPERMD          Z12, Z13, Z13
 	VPANDD          low4<>+0(SB), Z13, Z14
 	VPSHUFB         Z16, Z14, Z14
-	VMOVDQU64       Z14, 1024(SI)
+	VMOVDQU64       Z14, 576(R13)
 	VPSRLD          $0x04, Z13, Z13
 	VPSHUFB         Z16, Z13, Z13
-	VMOVDQU64       Z13, 768(SI)
+	VMOVDQU64       Z13, 320(R13)
 	VPMINUB         Z13, Z15, Z15
 	VMOVDQU64       lenPerm<>+128(SB), Z13
 	VPERMD          Z12, Z13, Z13
 	VPANDD          low4<>+0(SB), Z13, Z14
 	VPSHUFB         Z16, Z14, Z14
-	VMOVDQU64       Z14, 1088(SI)
+	VMOVDQU64       Z14, 640(R13)
 	VPSRLD          $0x04, Z13, Z13
 	VPSHUFB         Z16, Z13, Z13
-	VMOVDQU64       Z13, 832(SI)
+	VMOVDQU64       Z13, 384(R13)
 	VPMINUB         Z13, Z15, Z15
 	VMOVDQU64       lenPerm<>+192(SB), Z13
 	VPERMD          Z12, Z13, Z13
 	VPANDD          low4<>+0(SB), Z13, Z14
 	VPSHUFB         Z16, Z14, Z14
-	VMOVDQU64       Z14, 1152(SI)
+	VMOVDQU64       Z14, 704(R13)
 	VPSRLD          $0x04, Z13, Z13
 	VPSHUFB         Z16, Z13, Z13
-	VMOVDQU64       Z13, 896(SI)
+	VMOVDQU64       Z13, 448(R13)
 	VPMINUB         Z13, Z15, Z15
 	VEXTRACTI64X4   $0x01, Z15, Y14
 	VPMINUB         Y14, Y15, Y15
@@ -24194,7 +24196,7 @@ lanes_rdone_7:
 	JMP           lanes_next_ocbOpenLanesVAES512
 
 lanes_masked_ocbOpenLanesVAES512:
-	VPCMPUD      $0x02, 704(SI), Z13, K2
+	VPCMPUD      $0x02, 256(R13), Z13, K2
 	MOVQ         (SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X0
 	MOVQ         8(SI), R12
@@ -24211,7 +24213,7 @@ lanes_masked_ocbOpenLanesVAES512:
 	VINSERTI32X4 $0x03, X14, Z0, Z0
 	VPXORD       Z12, Z4, K2, Z4
 	VPTERNLOGQ   $0x96, Z17, Z4, Z0
-	VPCMPUD      $0x02, 768(SI), Z13, K2
+	VPCMPUD      $0x02, 320(R13), Z13, K2
 	MOVQ         32(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X1
 	MOVQ         40(SI), R12
@@ -24228,7 +24230,7 @@ lanes_masked_ocbOpenLanesVAES512:
 	VINSERTI32X4 $0x03, X14, Z1, Z1
 	VPXORD       Z12, Z5, K2, Z5
 	VPTERNLOGQ   $0x96, Z17, Z5, Z1
-	VPCMPUD      $0x02, 832(SI), Z13, K2
+	VPCMPUD      $0x02, 384(R13), Z13, K2
 	MOVQ         64(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X2
 	MOVQ         72(SI), R12
@@ -24245,7 +24247,7 @@ lanes_masked_ocbOpenLanesVAES512:
 	VINSERTI32X4 $0x03, X14, Z2, Z2
 	VPXORD       Z12, Z6, K2, Z6
 	VPTERNLOGQ   $0x96, Z17, Z6, Z2
-	VPCMPUD      $0x02, 896(SI), Z13, K2
+	VPCMPUD      $0x02, 448(R13), Z13, K2
 	MOVQ         96(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X3
 	MOVQ         104(SI), R12
@@ -24338,7 +24340,7 @@ lanes_r10_8:
 	VAESDECLAST Z27, Z3, Z3
 
 lanes_rdone_8:
-	VPCMPUD       $0x02, 704(SI), Z13, K2
+	VPCMPUD       $0x02, 256(R13), Z13, K2
 	VPXORQ        Z4, Z0, Z0
 	VPXORD        Z0, Z8, K2, Z8
 	MOVQ          128(SI), R12
@@ -24355,7 +24357,7 @@ lanes_rdone_8:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z0, X14
 	VMOVDQU32     X14, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 768(SI), Z13, K2
+	VPCMPUD       $0x02, 320(R13), Z13, K2
 	VPXORQ        Z5, Z1, Z1
 	VPXORD        Z1, Z9, K2, Z9
 	MOVQ          160(SI), R12
@@ -24372,7 +24374,7 @@ lanes_rdone_8:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z1, X14
 	VMOVDQU32     X14, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 832(SI), Z13, K2
+	VPCMPUD       $0x02, 384(R13), Z13, K2
 	VPXORQ        Z6, Z2, Z2
 	VPXORD        Z2, Z10, K2, Z10
 	MOVQ          192(SI), R12
@@ -24389,7 +24391,7 @@ lanes_rdone_8:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z2, X14
 	VMOVDQU32     X14, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 896(SI), Z13, K2
+	VPCMPUD       $0x02, 448(R13), Z13, K2
 	VPXORQ        Z7, Z3, Z3
 	VPXORD        Z3, Z11, K2, Z11
 	MOVQ          224(SI), R12
@@ -24437,28 +24439,28 @@ lanes_blocks_done_ocbOpenLanesVAES512:
 	KMOVQ           R12, K6
 	MOVQ            $0xffff000000000000, R12
 	KMOVQ           R12, K7
-	VMOVDQU64       960(SI), Z12
-	VPORQ           1024(SI), Z12, Z12
-	VPORQ           1088(SI), Z12, Z12
-	VPORQ           1152(SI), Z12, Z12
+	VMOVDQU64       512(R13), Z12
+	VPORQ           576(R13), Z12, Z12
+	VPORQ           640(R13), Z12, Z12
+	VPORQ           704(R13), Z12, Z12
 	VPTESTMQ        Z12, Z12, K1
 	KORTESTW        K1, K1
 	JZ              lanes_parts_done_ocbOpenLanesVAES512
 	VBROADCASTI32X4 (DI), Z12
 	VMOVDQU64       iota4<>+0(SB), Z16
-	VMOVDQU64       960(SI), Z13
+	VMOVDQU64       512(R13), Z13
 	VPTESTMD        Z13, Z13, K2
 	VPXORD          Z12, Z4, K2, Z4
 	VPXORQ          Z17, Z4, Z0
-	VMOVDQU64       1024(SI), Z13
+	VMOVDQU64       576(R13), Z13
 	VPTESTMD        Z13, Z13, K2
 	VPXORD          Z12, Z5, K2, Z5
 	VPXORQ          Z17, Z5, Z1
-	VMOVDQU64       1088(SI), Z13
+	VMOVDQU64       640(R13), Z13
 	VPTESTMD        Z13, Z13, K2
 	VPXORD          Z12, Z6, K2, Z6
 	VPXORQ          Z17, Z6, Z2
-	VMOVDQU64       1152(SI), Z13
+	VMOVDQU64       704(R13), Z13
 	VPTESTMD        Z13, Z13, K2
 	VPXORD          Z12, Z7, K2, Z7
 	VPXORQ          Z17, Z7, Z3
@@ -24538,7 +24540,7 @@ lanes_r10_9:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_9:
-	VMOVDQU64  960(SI), Z13
+	VMOVDQU64  512(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
@@ -24587,7 +24589,7 @@ lanes_rdone_9:
 	VMOVDQU8.Z Z0, K1, Z14
 	VMOVDQU8.Z b80<>+0(SB), K2, Z15
 	VPTERNLOGQ $0x96, Z14, Z15, Z8
-	VMOVDQU64  1024(SI), Z13
+	VMOVDQU64  576(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
@@ -24636,7 +24638,7 @@ lanes_rdone_9:
 	VMOVDQU8.Z Z1, K1, Z14
 	VMOVDQU8.Z b80<>+0(SB), K2, Z15
 	VPTERNLOGQ $0x96, Z14, Z15, Z9
-	VMOVDQU64  1088(SI), Z13
+	VMOVDQU64  640(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
@@ -24685,7 +24687,7 @@ lanes_rdone_9:
 	VMOVDQU8.Z Z2, K1, Z14
 	VMOVDQU8.Z b80<>+0(SB), K2, Z15
 	VPTERNLOGQ $0x96, Z14, Z15, Z10
-	VMOVDQU64  1152(SI), Z13
+	VMOVDQU64  704(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
@@ -24821,9 +24823,9 @@ lanes_r10_10:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_10:
-	VMOVDQU64 Z0, 448(SI)
-	VMOVDQU64 Z1, 512(SI)
-	VMOVDQU64 Z2, 576(SI)
-	VMOVDQU64 Z3, 640(SI)
+	VMOVDQU64 Z0, (R13)
+	VMOVDQU64 Z1, 64(R13)
+	VMOVDQU64 Z2, 128(R13)
+	VMOVDQU64 Z3, 192(R13)
 	VZEROUPPER
 	RET

@@ -18,18 +18,18 @@ import (
 // Offset_0, so every lane takes the same L_ntz(j). The Go side (batch.go)
 // fills the lanes struct and adds HASH(A) to the tags.
 //
-// lanes (Go's struct, by offset): src, dst and nonce pointers (16 each),
-// the text lengths (16 uint32), the tags the kernel writes, and two areas
-// the kernel keeps for itself, per register: each lane's whole blocks n
-// and partial bytes r, in every byte of the lane.
+// lanes (Go's struct, by offset): src, dst and nonce pointers (16 each)
+// and the text lengths (16 uint32). laneOut: the tags the kernel writes,
+// and two areas it keeps for itself, per register: each lane's whole
+// blocks n and partial bytes r, in every byte of the lane.
 const (
 	lnSrc   = 0
 	lnDst   = 128
 	lnNonce = 256
 	lnLen   = 384
-	lnTag   = 448
-	lnN     = 704
-	lnR     = 960
+	lnTag   = 0
+	lnN     = 256
+	lnR     = 512
 )
 
 // Registers of the lane kernels.
@@ -44,6 +44,7 @@ var (
 	lT    = R12
 	lU    = R14
 	lMin  = RCX // the fewest whole blocks of a message
+	lo    = R13 // the laneOut
 )
 
 // lX, lOff and lSum are the states, offsets and checksums of the four
@@ -95,7 +96,7 @@ func lanes(o op) {
 	if o == dec {
 		name, keys = "ocbOpenLanesVAES512", "rk, ek *[240]byte"
 	}
-	TEXT(name, NOSPLIT, "func(nr int, "+keys+", l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, ln *[1216]byte, blocks int)")
+	TEXT(name, NOSPLIT, "func(nr int, "+keys+", l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, ln *[448]byte, out *[768]byte, blocks int)")
 	Pragma("noescape")
 	Load(Param("nr"), nr)
 	Load(Param("rk"), lKeys)
@@ -107,6 +108,7 @@ func lanes(o op) {
 	Load(Param("l"), ltab)
 	Load(Param("ends"), lEnds)
 	Load(Param("ln"), lp)
+	Load(Param("out"), lo)
 	Load(Param("blocks"), lMax)
 	loadKeys(lEK)
 
@@ -170,10 +172,10 @@ func lanes(o op) {
 		VPERMD(Z12, Z13, Z13)
 		VPANDD(low4, Z13, Z14)
 		VPSHUFB(Z16, Z14, Z14)
-		VMOVDQU64(Z14, Mem{Base: lp, Disp: lnR + 64*r})
+		VMOVDQU64(Z14, Mem{Base: lo, Disp: lnR + 64*r})
 		VPSRLD(U8(4), Z13, Z13)
 		VPSHUFB(Z16, Z13, Z13)
-		VMOVDQU64(Z13, Mem{Base: lp, Disp: lnN + 64*r})
+		VMOVDQU64(Z13, Mem{Base: lo, Disp: lnN + 64*r})
 		if r == 0 {
 			VMOVDQA64(Z13, Z15)
 		} else {
@@ -233,9 +235,9 @@ func lanes(o op) {
 	// L_*, the text XORed with E(Offset_*), the checksum taking the
 	// plaintext padded.
 	partsDone := "lanes_parts_done_" + name
-	VMOVDQU64(Mem{Base: lp, Disp: lnR}, Z12)
+	VMOVDQU64(Mem{Base: lo, Disp: lnR}, Z12)
 	for r := 1; r < 4; r++ {
-		VPORQ(Mem{Base: lp, Disp: lnR + 64*r}, Z12, Z12)
+		VPORQ(Mem{Base: lo, Disp: lnR + 64*r}, Z12, Z12)
 	}
 	VPTESTMQ(Z12, Z12, K1)
 	KORTESTW(K1, K1)
@@ -243,14 +245,14 @@ func lanes(o op) {
 	VBROADCASTI32X4(Mem{Base: lEnds}, Z12)
 	VMOVDQU64(iota4, Z16)
 	for r := 0; r < 4; r++ {
-		VMOVDQU64(Mem{Base: lp, Disp: lnR + 64*r}, Z13)
+		VMOVDQU64(Mem{Base: lo, Disp: lnR + 64*r}, Z13)
 		VPTESTMD(Z13, Z13, K2)
 		VPXORD(Z12, lOff(r), K2, lOff(r))
 		VPXORQ(lKey(0), lOff(r), lX(r))
 	}
 	laneRounds(false)
 	for r := 0; r < 4; r++ {
-		VMOVDQU64(Mem{Base: lp, Disp: lnR + 64*r}, Z13)
+		VMOVDQU64(Mem{Base: lo, Disp: lnR + 64*r}, Z13)
 		// K1: the r bytes of each lane; K2: byte r, where r > 0.
 		VPCMPUB(U8(1), Z13, Z16, K1)
 		VPTESTMB(Z13, Z13, K2)
@@ -287,7 +289,7 @@ func lanes(o op) {
 	}
 	laneRounds(false)
 	for r := 0; r < 4; r++ {
-		VMOVDQU64(lX(r), Mem{Base: lp, Disp: lnTag + 64*r})
+		VMOVDQU64(lX(r), Mem{Base: lo, Disp: lnTag + 64*r})
 	}
 	VZEROUPPER()
 	RET()
@@ -364,7 +366,7 @@ func laneBlocks(o op, fast bool) {
 			// K2: the dwords of lanes with n >= j. The lanes' blocks move
 			// by 16-byte loads and stores, masked by the lane's 4 bits of
 			// K2.
-			VPCMPUD(U8(2), Mem{Base: lp, Disp: lnN + 64*r}, Z13, K2)
+			VPCMPUD(U8(2), Mem{Base: lo, Disp: lnN + 64*r}, Z13, K2)
 		}
 		for k := 0; k < 4; k++ {
 			MOVQ(Mem{Base: lp, Disp: lnSrc + 8*(4*r+k)}, lT)
@@ -395,7 +397,7 @@ func laneBlocks(o op, fast bool) {
 	laneRounds(o == dec)
 	for r := 0; r < 4; r++ {
 		if !fast {
-			VPCMPUD(U8(2), Mem{Base: lp, Disp: lnN + 64*r}, Z13, K2)
+			VPCMPUD(U8(2), Mem{Base: lo, Disp: lnN + 64*r}, Z13, K2)
 		}
 		VPXORQ(lOff(r), lX(r), lX(r))
 		switch {
