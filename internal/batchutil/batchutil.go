@@ -6,7 +6,9 @@ package batchutil
 
 import (
 	"crypto/cipher"
+	"math/bits"
 	"strconv"
+	"unsafe"
 
 	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/internal/alias"
@@ -96,4 +98,73 @@ func Open(a cipher.AEAD, s Spec, msgs []batch.Message) (allOK bool) {
 		}
 	}
 	return allOK
+}
+
+// Lanes is what a lane kernel reads (ocb's and raocb's, which run up to 16
+// messages side by side, one per 128-bit lane): each message's input,
+// output and nonce, and the length of its text. The kernels' generators
+// have this layout.
+type Lanes struct {
+	Src, Dst, Nonce [16]*byte
+	Len             [16]uint32
+}
+
+// A LaneGroup is up to 16 messages for one call to a lane kernel.
+type LaneGroup struct {
+	Lanes
+	Msgs   [16]*batch.Message
+	N      int
+	Blocks int // the most whole blocks of a text
+}
+
+// LaneMaxLen bounds the texts that go in lanes: the kernels count whole
+// blocks in bytes.
+const LaneMaxLen = 255 * 16
+
+// LaneGroups sorts the messages of a batch into lane groups, one per
+// bits.Len of a text's blocks (rounded up): the messages of a group differ
+// in length less than twice, so that few lanes idle while the longest
+// finishes. The caller owns it (on its stack: kernels take its groups).
+type LaneGroups struct {
+	gs   [9]LaneGroup
+	next int
+}
+
+// Add adds m, whose text is n <= LaneMaxLen bytes, to its group, and returns
+// the group if that is now full, for the caller to run before the next Add.
+func (l *LaneGroups) Add(m *batch.Message, n int) *LaneGroup {
+	g := &l.gs[bits.Len(uint(n+15)/16)]
+	if g.N == len(g.Msgs) {
+		g.N, g.Blocks = 0, 0
+	}
+	k := g.N
+	g.Msgs[k] = m
+	g.Src[k] = unsafe.SliceData(m.In)
+	g.Dst[k] = unsafe.SliceData(m.Out)
+	g.Nonce[k] = &m.Nonce[0]
+	g.Len[k] = uint32(n)
+	g.Blocks = max(g.Blocks, n/16)
+	if g.N = k + 1; g.N == len(g.Msgs) {
+		return g
+	}
+	return nil
+}
+
+// Rest returns, once the batch's messages are added, the next group that
+// holds messages not yet run, or nil: lanes past its N have no text and
+// the nonce of lane 0.
+func (l *LaneGroups) Rest() *LaneGroup {
+	for ; l.next < len(l.gs); l.next++ {
+		g := &l.gs[l.next]
+		if g.N == 0 || g.N == len(g.Msgs) {
+			continue
+		}
+		for k := g.N; k < len(g.Msgs); k++ {
+			g.Len[k] = 0
+			g.Nonce[k] = g.Nonce[0]
+		}
+		l.next++
+		return g
+	}
+	return nil
 }
