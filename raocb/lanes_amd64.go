@@ -1,0 +1,97 @@
+//go:build !purego
+
+package raocb
+
+import (
+	"github.com/faelabs/fae/batch"
+	"github.com/faelabs/fae/internal/batchutil"
+	"github.com/faelabs/fae/internal/cpu"
+	"github.com/faelabs/fae/internal/words"
+)
+
+// The lane kernels (raocb_amd64.s, see _asm/lanes.go) seal or open the 16
+// messages of ln side by side, each in its own 128-bit lane, each shorter
+// than 4096 bytes, blocks the most whole blocks of one; they leave each
+// message's tag, less HASH(A), in out.tag.
+
+//go:noescape
+func raocbSealLanesVAES512(nr int, rk *[240]byte, r1, r2 *[16]byte, bits *[16]byte, nonceLen int, ln *batchutil.Lanes, out *laneOut, blocks int)
+
+//go:noescape
+func raocbOpenLanesVAES512(nr int, rk, ek *[240]byte, r1, r2 *[16]byte, bits *[16]byte, nonceLen int, ln *batchutil.Lanes, out *laneOut, blocks int)
+
+// useVAES512Lanes enables the lane kernels.
+var useVAES512Lanes = cpu.X86HasVAES512
+
+// laneOut is what a lane kernel writes, one for all the groups of a batch;
+// _asm/lanes.go has its layout.
+type laneOut struct {
+	tag        [16][16]byte
+	n, r, f, m [4][64]byte // the kernel's own
+	masks      [4][64]byte // the kernel's own
+}
+
+// batchLanes checks msgs, seals or opens them in lane groups (setting OK
+// when opening), and reports whether it did: where the lane kernels run.
+func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
+	if !useVAES512Lanes {
+		return false
+	}
+	spec := a.batchSpec()
+	if d == encrypt {
+		spec.CheckSeal(msgs)
+	} else {
+		spec.CheckOpen(msgs)
+	}
+	var gs batchutil.LaneGroups
+	var out laneOut
+	for i := range msgs {
+		m := &msgs[i]
+		n := len(m.In)
+		if d == decrypt {
+			n -= a.tagSize
+		}
+		switch {
+		case n < 0:
+			m.OK = false
+		case n <= batchutil.LaneMaxLen && adFits(uint64(len(m.AD))):
+			if g := gs.Add(m, n); g != nil {
+				a.runLanes(d, g, &out)
+			}
+		case d == encrypt:
+			a.Seal(m.Out[:0], m.Nonce, m.In, m.AD)
+		default:
+			_, err := a.Open(m.Out[:0], m.Nonce, m.In, m.AD)
+			m.OK = err == nil
+		}
+	}
+	for g := gs.Rest(); g != nil; g = gs.Rest() {
+		a.runLanes(d, g, &out)
+	}
+	return true
+}
+
+// runLanes seals or opens the messages of g (out the kernel's), and sets
+// OK for those it opens, zeroing those that fail.
+func (a *AEAD) runLanes(d direction, g *batchutil.LaneGroup, out *laneOut) {
+	nr, ek := a.b.Rounds(), a.b.EncKeys()
+	if d == encrypt {
+		raocbSealLanesVAES512(nr, ek, &a.r1, &a.r2, &a.nonceBits, a.nonceSize, &g.Lanes, out, g.Blocks)
+	} else {
+		raocbOpenLanesVAES512(nr, a.b.DecKeys(), ek, &a.r1, &a.r2, &a.nonceBits, a.nonceSize, &g.Lanes, out, g.Blocks)
+	}
+	for k, m := range g.Msgs[:g.N] {
+		t := words.Load(out.tag[k][:])
+		if len(m.AD) > 0 {
+			t = t.Xor(a.hash(m.AD))
+		}
+		if d == encrypt {
+			t.Put(m.Out[len(m.In):])
+			continue
+		}
+		m.OK = t.Matches(m.In[len(m.In)-a.tagSize:])
+		if !m.OK {
+			clear(m.Out)
+		}
+	}
+}
