@@ -22939,7 +22939,292 @@ lanes_rdone_1:
 	MOVL          $0x0000f000, R12
 	KMOVW         R12, K7
 
+lanes_pairs_ocbSealLanesVAES512:
+	LEAQ            1(R9), R12
+	CMPQ            R12, CX
+	JA              lanes_loop_ocbSealLanesVAES512
+	BSFQ            R9, R12
+	SHLQ            $0x04, R12
+	VBROADCASTI32X4 (DX)(R12*1), Z16
+	VPXORQ          Z16, Z4, Z4
+	VPXORQ          Z16, Z5, Z5
+	VPXORQ          Z16, Z6, Z6
+	VPXORQ          Z16, Z7, Z7
+	LEAQ            1(R9), R12
+	BSFQ            R12, R12
+	SHLQ            $0x04, R12
+	VBROADCASTI32X4 (DX)(R12*1), Z16
+	MOVQ            (SI), R12
+	VMOVDQU         (R12)(R11*1), X0
+	VMOVDQU         16(R12)(R11*1), X12
+	MOVQ            8(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z0
+	VBROADCASTI32X4 16(R12)(R11*1), K5, Z12
+	MOVQ            16(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z0
+	VBROADCASTI32X4 16(R12)(R11*1), K6, Z12
+	MOVQ            24(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z0
+	VBROADCASTI32X4 16(R12)(R11*1), K7, Z12
+	VPTERNLOGQ      $0x96, Z0, Z12, Z8
+	VPTERNLOGQ      $0x96, Z17, Z4, Z0
+	VPTERNLOGQ      $0x96, Z17, Z4, Z12
+	VPXORQ          Z16, Z12, Z12
+	MOVQ            32(SI), R12
+	VMOVDQU         (R12)(R11*1), X1
+	VMOVDQU         16(R12)(R11*1), X13
+	MOVQ            40(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z1
+	VBROADCASTI32X4 16(R12)(R11*1), K5, Z13
+	MOVQ            48(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z1
+	VBROADCASTI32X4 16(R12)(R11*1), K6, Z13
+	MOVQ            56(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z1
+	VBROADCASTI32X4 16(R12)(R11*1), K7, Z13
+	VPTERNLOGQ      $0x96, Z1, Z13, Z9
+	VPTERNLOGQ      $0x96, Z17, Z5, Z1
+	VPTERNLOGQ      $0x96, Z17, Z5, Z13
+	VPXORQ          Z16, Z13, Z13
+	MOVQ            64(SI), R12
+	VMOVDQU         (R12)(R11*1), X2
+	VMOVDQU         16(R12)(R11*1), X14
+	MOVQ            72(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z2
+	VBROADCASTI32X4 16(R12)(R11*1), K5, Z14
+	MOVQ            80(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z2
+	VBROADCASTI32X4 16(R12)(R11*1), K6, Z14
+	MOVQ            88(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z2
+	VBROADCASTI32X4 16(R12)(R11*1), K7, Z14
+	VPTERNLOGQ      $0x96, Z2, Z14, Z10
+	VPTERNLOGQ      $0x96, Z17, Z6, Z2
+	VPTERNLOGQ      $0x96, Z17, Z6, Z14
+	VPXORQ          Z16, Z14, Z14
+	MOVQ            96(SI), R12
+	VMOVDQU         (R12)(R11*1), X3
+	VMOVDQU         16(R12)(R11*1), X15
+	MOVQ            104(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z3
+	VBROADCASTI32X4 16(R12)(R11*1), K5, Z15
+	MOVQ            112(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z3
+	VBROADCASTI32X4 16(R12)(R11*1), K6, Z15
+	MOVQ            120(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z3
+	VBROADCASTI32X4 16(R12)(R11*1), K7, Z15
+	VPTERNLOGQ      $0x96, Z3, Z15, Z11
+	VPTERNLOGQ      $0x96, Z17, Z7, Z3
+	VPTERNLOGQ      $0x96, Z17, Z7, Z15
+	VPXORQ          Z16, Z15, Z15
+	VAESENC         Z18, Z0, Z0
+	VAESENC         Z18, Z1, Z1
+	VAESENC         Z18, Z2, Z2
+	VAESENC         Z18, Z3, Z3
+	VAESENC         Z18, Z12, Z12
+	VAESENC         Z18, Z13, Z13
+	VAESENC         Z18, Z14, Z14
+	VAESENC         Z18, Z15, Z15
+	VAESENC         Z19, Z0, Z0
+	VAESENC         Z19, Z1, Z1
+	VAESENC         Z19, Z2, Z2
+	VAESENC         Z19, Z3, Z3
+	VAESENC         Z19, Z12, Z12
+	VAESENC         Z19, Z13, Z13
+	VAESENC         Z19, Z14, Z14
+	VAESENC         Z19, Z15, Z15
+	VAESENC         Z20, Z0, Z0
+	VAESENC         Z20, Z1, Z1
+	VAESENC         Z20, Z2, Z2
+	VAESENC         Z20, Z3, Z3
+	VAESENC         Z20, Z12, Z12
+	VAESENC         Z20, Z13, Z13
+	VAESENC         Z20, Z14, Z14
+	VAESENC         Z20, Z15, Z15
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z21, Z12, Z12
+	VAESENC         Z21, Z13, Z13
+	VAESENC         Z21, Z14, Z14
+	VAESENC         Z21, Z15, Z15
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z22, Z12, Z12
+	VAESENC         Z22, Z13, Z13
+	VAESENC         Z22, Z14, Z14
+	VAESENC         Z22, Z15, Z15
+	VAESENC         Z23, Z0, Z0
+	VAESENC         Z23, Z1, Z1
+	VAESENC         Z23, Z2, Z2
+	VAESENC         Z23, Z3, Z3
+	VAESENC         Z23, Z12, Z12
+	VAESENC         Z23, Z13, Z13
+	VAESENC         Z23, Z14, Z14
+	VAESENC         Z23, Z15, Z15
+	VAESENC         Z24, Z0, Z0
+	VAESENC         Z24, Z1, Z1
+	VAESENC         Z24, Z2, Z2
+	VAESENC         Z24, Z3, Z3
+	VAESENC         Z24, Z12, Z12
+	VAESENC         Z24, Z13, Z13
+	VAESENC         Z24, Z14, Z14
+	VAESENC         Z24, Z15, Z15
+	VAESENC         Z25, Z0, Z0
+	VAESENC         Z25, Z1, Z1
+	VAESENC         Z25, Z2, Z2
+	VAESENC         Z25, Z3, Z3
+	VAESENC         Z25, Z12, Z12
+	VAESENC         Z25, Z13, Z13
+	VAESENC         Z25, Z14, Z14
+	VAESENC         Z25, Z15, Z15
+	VAESENC         Z26, Z0, Z0
+	VAESENC         Z26, Z1, Z1
+	VAESENC         Z26, Z2, Z2
+	VAESENC         Z26, Z3, Z3
+	VAESENC         Z26, Z12, Z12
+	VAESENC         Z26, Z13, Z13
+	VAESENC         Z26, Z14, Z14
+	VAESENC         Z26, Z15, Z15
+	CMPQ            AX, $0x0a
+	JE              lanes_r10_2
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z12, Z12
+	VAESENC         Z27, Z13, Z13
+	VAESENC         Z27, Z14, Z14
+	VAESENC         Z27, Z15, Z15
+	VAESENC         Z28, Z0, Z0
+	VAESENC         Z28, Z1, Z1
+	VAESENC         Z28, Z2, Z2
+	VAESENC         Z28, Z3, Z3
+	VAESENC         Z28, Z12, Z12
+	VAESENC         Z28, Z13, Z13
+	VAESENC         Z28, Z14, Z14
+	VAESENC         Z28, Z15, Z15
+	CMPQ            AX, $0x0c
+	JE              lanes_r12_2
+	VAESENC         Z29, Z0, Z0
+	VAESENC         Z29, Z1, Z1
+	VAESENC         Z29, Z2, Z2
+	VAESENC         Z29, Z3, Z3
+	VAESENC         Z29, Z12, Z12
+	VAESENC         Z29, Z13, Z13
+	VAESENC         Z29, Z14, Z14
+	VAESENC         Z29, Z15, Z15
+	VAESENC         Z30, Z0, Z0
+	VAESENC         Z30, Z1, Z1
+	VAESENC         Z30, Z2, Z2
+	VAESENC         Z30, Z3, Z3
+	VAESENC         Z30, Z12, Z12
+	VAESENC         Z30, Z13, Z13
+	VAESENC         Z30, Z14, Z14
+	VAESENC         Z30, Z15, Z15
+	VAESENCLAST     Z31, Z0, Z0
+	VAESENCLAST     Z31, Z1, Z1
+	VAESENCLAST     Z31, Z2, Z2
+	VAESENCLAST     Z31, Z3, Z3
+	VAESENCLAST     Z31, Z12, Z12
+	VAESENCLAST     Z31, Z13, Z13
+	VAESENCLAST     Z31, Z14, Z14
+	VAESENCLAST     Z31, Z15, Z15
+	JMP             lanes_rdone_2
+
+lanes_r12_2:
+	VAESENCLAST Z29, Z0, Z0
+	VAESENCLAST Z29, Z1, Z1
+	VAESENCLAST Z29, Z2, Z2
+	VAESENCLAST Z29, Z3, Z3
+	VAESENCLAST Z29, Z12, Z12
+	VAESENCLAST Z29, Z13, Z13
+	VAESENCLAST Z29, Z14, Z14
+	VAESENCLAST Z29, Z15, Z15
+	JMP         lanes_rdone_2
+
+lanes_r10_2:
+	VAESENCLAST Z27, Z0, Z0
+	VAESENCLAST Z27, Z1, Z1
+	VAESENCLAST Z27, Z2, Z2
+	VAESENCLAST Z27, Z3, Z3
+	VAESENCLAST Z27, Z12, Z12
+	VAESENCLAST Z27, Z13, Z13
+	VAESENCLAST Z27, Z14, Z14
+	VAESENCLAST Z27, Z15, Z15
+
+lanes_rdone_2:
+	VPXORQ        Z4, Z0, Z0
+	VPXORQ        Z16, Z4, Z4
+	VPXORQ        Z4, Z12, Z12
+	MOVQ          128(SI), R12
+	VMOVDQU       X0, (R12)(R11*1)
+	VMOVDQU       X12, 16(R12)(R11*1)
+	MOVQ          136(SI), R12
+	VEXTRACTI32X4 $0x01, Z0, (R12)(R11*1)
+	VEXTRACTI32X4 $0x01, Z12, 16(R12)(R11*1)
+	MOVQ          144(SI), R12
+	VEXTRACTI32X4 $0x02, Z0, (R12)(R11*1)
+	VEXTRACTI32X4 $0x02, Z12, 16(R12)(R11*1)
+	MOVQ          152(SI), R12
+	VEXTRACTI32X4 $0x03, Z0, (R12)(R11*1)
+	VEXTRACTI32X4 $0x03, Z12, 16(R12)(R11*1)
+	VPXORQ        Z5, Z1, Z1
+	VPXORQ        Z16, Z5, Z5
+	VPXORQ        Z5, Z13, Z13
+	MOVQ          160(SI), R12
+	VMOVDQU       X1, (R12)(R11*1)
+	VMOVDQU       X13, 16(R12)(R11*1)
+	MOVQ          168(SI), R12
+	VEXTRACTI32X4 $0x01, Z1, (R12)(R11*1)
+	VEXTRACTI32X4 $0x01, Z13, 16(R12)(R11*1)
+	MOVQ          176(SI), R12
+	VEXTRACTI32X4 $0x02, Z1, (R12)(R11*1)
+	VEXTRACTI32X4 $0x02, Z13, 16(R12)(R11*1)
+	MOVQ          184(SI), R12
+	VEXTRACTI32X4 $0x03, Z1, (R12)(R11*1)
+	VEXTRACTI32X4 $0x03, Z13, 16(R12)(R11*1)
+	VPXORQ        Z6, Z2, Z2
+	VPXORQ        Z16, Z6, Z6
+	VPXORQ        Z6, Z14, Z14
+	MOVQ          192(SI), R12
+	VMOVDQU       X2, (R12)(R11*1)
+	VMOVDQU       X14, 16(R12)(R11*1)
+	MOVQ          200(SI), R12
+	VEXTRACTI32X4 $0x01, Z2, (R12)(R11*1)
+	VEXTRACTI32X4 $0x01, Z14, 16(R12)(R11*1)
+	MOVQ          208(SI), R12
+	VEXTRACTI32X4 $0x02, Z2, (R12)(R11*1)
+	VEXTRACTI32X4 $0x02, Z14, 16(R12)(R11*1)
+	MOVQ          216(SI), R12
+	VEXTRACTI32X4 $0x03, Z2, (R12)(R11*1)
+	VEXTRACTI32X4 $0x03, Z14, 16(R12)(R11*1)
+	VPXORQ        Z7, Z3, Z3
+	VPXORQ        Z16, Z7, Z7
+	VPXORQ        Z7, Z15, Z15
+	MOVQ          224(SI), R12
+	VMOVDQU       X3, (R12)(R11*1)
+	VMOVDQU       X15, 16(R12)(R11*1)
+	MOVQ          232(SI), R12
+	VEXTRACTI32X4 $0x01, Z3, (R12)(R11*1)
+	VEXTRACTI32X4 $0x01, Z15, 16(R12)(R11*1)
+	MOVQ          240(SI), R12
+	VEXTRACTI32X4 $0x02, Z3, (R12)(R11*1)
+	VEXTRACTI32X4 $0x02, Z15, 16(R12)(R11*1)
+	MOVQ          248(SI), R12
+	VEXTRACTI32X4 $0x03, Z3, (R12)(R11*1)
+	VEXTRACTI32X4 $0x03, Z15, 16(R12)(R11*1)
+	ADDQ          $0x02, R9
+	ADDQ          $0x20, R11
+	JMP           lanes_pairs_ocbSealLanesVAES512
+
 lanes_loop_ocbSealLanesVAES512:
+	CMPQ            R9, R8
+	JA              lanes_blocks_done_ocbSealLanesVAES512
 	VPBROADCASTB    R9, Z13
 	BSFQ            R9, R12
 	SHLQ            $0x04, R12
@@ -23027,7 +23312,7 @@ lanes_loop_ocbSealLanesVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_2
+	JE              lanes_r10_3
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -23037,7 +23322,7 @@ lanes_loop_ocbSealLanesVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_2
+	JE              lanes_r12_3
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -23050,22 +23335,22 @@ lanes_loop_ocbSealLanesVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_2
+	JMP             lanes_rdone_3
 
-lanes_r12_2:
+lanes_r12_3:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_2
+	JMP         lanes_rdone_3
 
-lanes_r10_2:
+lanes_r10_3:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_2:
+lanes_rdone_3:
 	VPXORQ        Z4, Z0, Z0
 	MOVQ          128(SI), R12
 	VMOVDQU       X0, (R12)(R11*1)
@@ -23214,7 +23499,7 @@ lanes_masked_ocbSealLanesVAES512:
 	VAESENC      Z26, Z2, Z2
 	VAESENC      Z26, Z3, Z3
 	CMPQ         AX, $0x0a
-	JE           lanes_r10_3
+	JE           lanes_r10_4
 	VAESENC      Z27, Z0, Z0
 	VAESENC      Z27, Z1, Z1
 	VAESENC      Z27, Z2, Z2
@@ -23224,7 +23509,7 @@ lanes_masked_ocbSealLanesVAES512:
 	VAESENC      Z28, Z2, Z2
 	VAESENC      Z28, Z3, Z3
 	CMPQ         AX, $0x0c
-	JE           lanes_r12_3
+	JE           lanes_r12_4
 	VAESENC      Z29, Z0, Z0
 	VAESENC      Z29, Z1, Z1
 	VAESENC      Z29, Z2, Z2
@@ -23237,22 +23522,22 @@ lanes_masked_ocbSealLanesVAES512:
 	VAESENCLAST  Z31, Z1, Z1
 	VAESENCLAST  Z31, Z2, Z2
 	VAESENCLAST  Z31, Z3, Z3
-	JMP          lanes_rdone_3
+	JMP          lanes_rdone_4
 
-lanes_r12_3:
+lanes_r12_4:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_3
+	JMP         lanes_rdone_4
 
-lanes_r10_3:
+lanes_r10_4:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_3:
+lanes_rdone_4:
 	VPCMPUD       $0x02, 256(R13), Z13, K2
 	VPXORQ        Z4, Z0, Z0
 	MOVQ          128(SI), R12
@@ -23321,8 +23606,7 @@ lanes_rdone_3:
 lanes_next_ocbSealLanesVAES512:
 	INCQ R9
 	ADDQ $0x10, R11
-	CMPQ R9, R8
-	JBE  lanes_loop_ocbSealLanesVAES512
+	JMP  lanes_loop_ocbSealLanesVAES512
 
 lanes_blocks_done_ocbSealLanesVAES512:
 	MOVQ            $0x000000000000ffff, R12
@@ -23395,7 +23679,7 @@ lanes_blocks_done_ocbSealLanesVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_4
+	JE              lanes_r10_5
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -23405,7 +23689,7 @@ lanes_blocks_done_ocbSealLanesVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_4
+	JE              lanes_r12_5
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -23418,22 +23702,22 @@ lanes_blocks_done_ocbSealLanesVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_4
+	JMP             lanes_rdone_5
 
-lanes_r12_4:
+lanes_r12_5:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_4
+	JMP         lanes_rdone_5
 
-lanes_r10_4:
+lanes_r10_5:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_4:
+lanes_rdone_5:
 	VMOVDQU64  512(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
@@ -23674,7 +23958,7 @@ lanes_parts_done_ocbSealLanesVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_5
+	JE              lanes_r10_6
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -23684,7 +23968,7 @@ lanes_parts_done_ocbSealLanesVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_5
+	JE              lanes_r12_6
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -23697,22 +23981,22 @@ lanes_parts_done_ocbSealLanesVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_5
+	JMP             lanes_rdone_6
 
-lanes_r12_5:
+lanes_r12_6:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_5
+	JMP         lanes_rdone_6
 
-lanes_r10_5:
+lanes_r10_6:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_5:
+lanes_rdone_6:
 	VMOVDQU64 Z0, (R13)
 	VMOVDQU64 Z1, 64(R13)
 	VMOVDQU64 Z2, 128(R13)
@@ -23862,7 +24146,7 @@ TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-80
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_6
+	JE              lanes_r10_7
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -23872,7 +24156,7 @@ TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-80
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_6
+	JE              lanes_r12_7
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -23885,22 +24169,22 @@ TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-80
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_6
+	JMP             lanes_rdone_7
 
-lanes_r12_6:
+lanes_r12_7:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_6
+	JMP         lanes_rdone_7
 
-lanes_r10_6:
+lanes_r10_7:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_6:
+lanes_rdone_7:
 	MOVL            $0x000000aa, R12
 	KMOVW           R12, K2
 	VMOVDQU64       q64<>+0(SB), Z16
@@ -24030,7 +24314,292 @@ lanes_rdone_6:
 	MOVL            $0x0000f000, R12
 	KMOVW           R12, K7
 
+lanes_pairs_ocbOpenLanesVAES512:
+	LEAQ            1(R9), R12
+	CMPQ            R12, CX
+	JA              lanes_loop_ocbOpenLanesVAES512
+	BSFQ            R9, R12
+	SHLQ            $0x04, R12
+	VBROADCASTI32X4 (DX)(R12*1), Z16
+	VPXORQ          Z16, Z4, Z4
+	VPXORQ          Z16, Z5, Z5
+	VPXORQ          Z16, Z6, Z6
+	VPXORQ          Z16, Z7, Z7
+	LEAQ            1(R9), R12
+	BSFQ            R12, R12
+	SHLQ            $0x04, R12
+	VBROADCASTI32X4 (DX)(R12*1), Z16
+	MOVQ            (SI), R12
+	VMOVDQU         (R12)(R11*1), X0
+	VMOVDQU         16(R12)(R11*1), X12
+	MOVQ            8(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z0
+	VBROADCASTI32X4 16(R12)(R11*1), K5, Z12
+	MOVQ            16(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z0
+	VBROADCASTI32X4 16(R12)(R11*1), K6, Z12
+	MOVQ            24(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z0
+	VBROADCASTI32X4 16(R12)(R11*1), K7, Z12
+	VPTERNLOGQ      $0x96, Z17, Z4, Z0
+	VPTERNLOGQ      $0x96, Z17, Z4, Z12
+	VPXORQ          Z16, Z12, Z12
+	MOVQ            32(SI), R12
+	VMOVDQU         (R12)(R11*1), X1
+	VMOVDQU         16(R12)(R11*1), X13
+	MOVQ            40(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z1
+	VBROADCASTI32X4 16(R12)(R11*1), K5, Z13
+	MOVQ            48(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z1
+	VBROADCASTI32X4 16(R12)(R11*1), K6, Z13
+	MOVQ            56(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z1
+	VBROADCASTI32X4 16(R12)(R11*1), K7, Z13
+	VPTERNLOGQ      $0x96, Z17, Z5, Z1
+	VPTERNLOGQ      $0x96, Z17, Z5, Z13
+	VPXORQ          Z16, Z13, Z13
+	MOVQ            64(SI), R12
+	VMOVDQU         (R12)(R11*1), X2
+	VMOVDQU         16(R12)(R11*1), X14
+	MOVQ            72(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z2
+	VBROADCASTI32X4 16(R12)(R11*1), K5, Z14
+	MOVQ            80(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z2
+	VBROADCASTI32X4 16(R12)(R11*1), K6, Z14
+	MOVQ            88(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z2
+	VBROADCASTI32X4 16(R12)(R11*1), K7, Z14
+	VPTERNLOGQ      $0x96, Z17, Z6, Z2
+	VPTERNLOGQ      $0x96, Z17, Z6, Z14
+	VPXORQ          Z16, Z14, Z14
+	MOVQ            96(SI), R12
+	VMOVDQU         (R12)(R11*1), X3
+	VMOVDQU         16(R12)(R11*1), X15
+	MOVQ            104(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z3
+	VBROADCASTI32X4 16(R12)(R11*1), K5, Z15
+	MOVQ            112(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z3
+	VBROADCASTI32X4 16(R12)(R11*1), K6, Z15
+	MOVQ            120(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z3
+	VBROADCASTI32X4 16(R12)(R11*1), K7, Z15
+	VPTERNLOGQ      $0x96, Z17, Z7, Z3
+	VPTERNLOGQ      $0x96, Z17, Z7, Z15
+	VPXORQ          Z16, Z15, Z15
+	VAESDEC         Z18, Z0, Z0
+	VAESDEC         Z18, Z1, Z1
+	VAESDEC         Z18, Z2, Z2
+	VAESDEC         Z18, Z3, Z3
+	VAESDEC         Z18, Z12, Z12
+	VAESDEC         Z18, Z13, Z13
+	VAESDEC         Z18, Z14, Z14
+	VAESDEC         Z18, Z15, Z15
+	VAESDEC         Z19, Z0, Z0
+	VAESDEC         Z19, Z1, Z1
+	VAESDEC         Z19, Z2, Z2
+	VAESDEC         Z19, Z3, Z3
+	VAESDEC         Z19, Z12, Z12
+	VAESDEC         Z19, Z13, Z13
+	VAESDEC         Z19, Z14, Z14
+	VAESDEC         Z19, Z15, Z15
+	VAESDEC         Z20, Z0, Z0
+	VAESDEC         Z20, Z1, Z1
+	VAESDEC         Z20, Z2, Z2
+	VAESDEC         Z20, Z3, Z3
+	VAESDEC         Z20, Z12, Z12
+	VAESDEC         Z20, Z13, Z13
+	VAESDEC         Z20, Z14, Z14
+	VAESDEC         Z20, Z15, Z15
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESDEC         Z21, Z3, Z3
+	VAESDEC         Z21, Z12, Z12
+	VAESDEC         Z21, Z13, Z13
+	VAESDEC         Z21, Z14, Z14
+	VAESDEC         Z21, Z15, Z15
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESDEC         Z22, Z12, Z12
+	VAESDEC         Z22, Z13, Z13
+	VAESDEC         Z22, Z14, Z14
+	VAESDEC         Z22, Z15, Z15
+	VAESDEC         Z23, Z0, Z0
+	VAESDEC         Z23, Z1, Z1
+	VAESDEC         Z23, Z2, Z2
+	VAESDEC         Z23, Z3, Z3
+	VAESDEC         Z23, Z12, Z12
+	VAESDEC         Z23, Z13, Z13
+	VAESDEC         Z23, Z14, Z14
+	VAESDEC         Z23, Z15, Z15
+	VAESDEC         Z24, Z0, Z0
+	VAESDEC         Z24, Z1, Z1
+	VAESDEC         Z24, Z2, Z2
+	VAESDEC         Z24, Z3, Z3
+	VAESDEC         Z24, Z12, Z12
+	VAESDEC         Z24, Z13, Z13
+	VAESDEC         Z24, Z14, Z14
+	VAESDEC         Z24, Z15, Z15
+	VAESDEC         Z25, Z0, Z0
+	VAESDEC         Z25, Z1, Z1
+	VAESDEC         Z25, Z2, Z2
+	VAESDEC         Z25, Z3, Z3
+	VAESDEC         Z25, Z12, Z12
+	VAESDEC         Z25, Z13, Z13
+	VAESDEC         Z25, Z14, Z14
+	VAESDEC         Z25, Z15, Z15
+	VAESDEC         Z26, Z0, Z0
+	VAESDEC         Z26, Z1, Z1
+	VAESDEC         Z26, Z2, Z2
+	VAESDEC         Z26, Z3, Z3
+	VAESDEC         Z26, Z12, Z12
+	VAESDEC         Z26, Z13, Z13
+	VAESDEC         Z26, Z14, Z14
+	VAESDEC         Z26, Z15, Z15
+	CMPQ            AX, $0x0a
+	JE              lanes_r10_8
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z12, Z12
+	VAESDEC         Z27, Z13, Z13
+	VAESDEC         Z27, Z14, Z14
+	VAESDEC         Z27, Z15, Z15
+	VAESDEC         Z28, Z0, Z0
+	VAESDEC         Z28, Z1, Z1
+	VAESDEC         Z28, Z2, Z2
+	VAESDEC         Z28, Z3, Z3
+	VAESDEC         Z28, Z12, Z12
+	VAESDEC         Z28, Z13, Z13
+	VAESDEC         Z28, Z14, Z14
+	VAESDEC         Z28, Z15, Z15
+	CMPQ            AX, $0x0c
+	JE              lanes_r12_8
+	VAESDEC         Z29, Z0, Z0
+	VAESDEC         Z29, Z1, Z1
+	VAESDEC         Z29, Z2, Z2
+	VAESDEC         Z29, Z3, Z3
+	VAESDEC         Z29, Z12, Z12
+	VAESDEC         Z29, Z13, Z13
+	VAESDEC         Z29, Z14, Z14
+	VAESDEC         Z29, Z15, Z15
+	VAESDEC         Z30, Z0, Z0
+	VAESDEC         Z30, Z1, Z1
+	VAESDEC         Z30, Z2, Z2
+	VAESDEC         Z30, Z3, Z3
+	VAESDEC         Z30, Z12, Z12
+	VAESDEC         Z30, Z13, Z13
+	VAESDEC         Z30, Z14, Z14
+	VAESDEC         Z30, Z15, Z15
+	VAESDECLAST     Z31, Z0, Z0
+	VAESDECLAST     Z31, Z1, Z1
+	VAESDECLAST     Z31, Z2, Z2
+	VAESDECLAST     Z31, Z3, Z3
+	VAESDECLAST     Z31, Z12, Z12
+	VAESDECLAST     Z31, Z13, Z13
+	VAESDECLAST     Z31, Z14, Z14
+	VAESDECLAST     Z31, Z15, Z15
+	JMP             lanes_rdone_8
+
+lanes_r12_8:
+	VAESDECLAST Z29, Z0, Z0
+	VAESDECLAST Z29, Z1, Z1
+	VAESDECLAST Z29, Z2, Z2
+	VAESDECLAST Z29, Z3, Z3
+	VAESDECLAST Z29, Z12, Z12
+	VAESDECLAST Z29, Z13, Z13
+	VAESDECLAST Z29, Z14, Z14
+	VAESDECLAST Z29, Z15, Z15
+	JMP         lanes_rdone_8
+
+lanes_r10_8:
+	VAESDECLAST Z27, Z0, Z0
+	VAESDECLAST Z27, Z1, Z1
+	VAESDECLAST Z27, Z2, Z2
+	VAESDECLAST Z27, Z3, Z3
+	VAESDECLAST Z27, Z12, Z12
+	VAESDECLAST Z27, Z13, Z13
+	VAESDECLAST Z27, Z14, Z14
+	VAESDECLAST Z27, Z15, Z15
+
+lanes_rdone_8:
+	VPXORQ        Z4, Z0, Z0
+	VPXORQ        Z16, Z4, Z4
+	VPXORQ        Z4, Z12, Z12
+	VPTERNLOGQ    $0x96, Z0, Z12, Z8
+	MOVQ          128(SI), R12
+	VMOVDQU       X0, (R12)(R11*1)
+	VMOVDQU       X12, 16(R12)(R11*1)
+	MOVQ          136(SI), R12
+	VEXTRACTI32X4 $0x01, Z0, (R12)(R11*1)
+	VEXTRACTI32X4 $0x01, Z12, 16(R12)(R11*1)
+	MOVQ          144(SI), R12
+	VEXTRACTI32X4 $0x02, Z0, (R12)(R11*1)
+	VEXTRACTI32X4 $0x02, Z12, 16(R12)(R11*1)
+	MOVQ          152(SI), R12
+	VEXTRACTI32X4 $0x03, Z0, (R12)(R11*1)
+	VEXTRACTI32X4 $0x03, Z12, 16(R12)(R11*1)
+	VPXORQ        Z5, Z1, Z1
+	VPXORQ        Z16, Z5, Z5
+	VPXORQ        Z5, Z13, Z13
+	VPTERNLOGQ    $0x96, Z1, Z13, Z9
+	MOVQ          160(SI), R12
+	VMOVDQU       X1, (R12)(R11*1)
+	VMOVDQU       X13, 16(R12)(R11*1)
+	MOVQ          168(SI), R12
+	VEXTRACTI32X4 $0x01, Z1, (R12)(R11*1)
+	VEXTRACTI32X4 $0x01, Z13, 16(R12)(R11*1)
+	MOVQ          176(SI), R12
+	VEXTRACTI32X4 $0x02, Z1, (R12)(R11*1)
+	VEXTRACTI32X4 $0x02, Z13, 16(R12)(R11*1)
+	MOVQ          184(SI), R12
+	VEXTRACTI32X4 $0x03, Z1, (R12)(R11*1)
+	VEXTRACTI32X4 $0x03, Z13, 16(R12)(R11*1)
+	VPXORQ        Z6, Z2, Z2
+	VPXORQ        Z16, Z6, Z6
+	VPXORQ        Z6, Z14, Z14
+	VPTERNLOGQ    $0x96, Z2, Z14, Z10
+	MOVQ          192(SI), R12
+	VMOVDQU       X2, (R12)(R11*1)
+	VMOVDQU       X14, 16(R12)(R11*1)
+	MOVQ          200(SI), R12
+	VEXTRACTI32X4 $0x01, Z2, (R12)(R11*1)
+	VEXTRACTI32X4 $0x01, Z14, 16(R12)(R11*1)
+	MOVQ          208(SI), R12
+	VEXTRACTI32X4 $0x02, Z2, (R12)(R11*1)
+	VEXTRACTI32X4 $0x02, Z14, 16(R12)(R11*1)
+	MOVQ          216(SI), R12
+	VEXTRACTI32X4 $0x03, Z2, (R12)(R11*1)
+	VEXTRACTI32X4 $0x03, Z14, 16(R12)(R11*1)
+	VPXORQ        Z7, Z3, Z3
+	VPXORQ        Z16, Z7, Z7
+	VPXORQ        Z7, Z15, Z15
+	VPTERNLOGQ    $0x96, Z3, Z15, Z11
+	MOVQ          224(SI), R12
+	VMOVDQU       X3, (R12)(R11*1)
+	VMOVDQU       X15, 16(R12)(R11*1)
+	MOVQ          232(SI), R12
+	VEXTRACTI32X4 $0x01, Z3, (R12)(R11*1)
+	VEXTRACTI32X4 $0x01, Z15, 16(R12)(R11*1)
+	MOVQ          240(SI), R12
+	VEXTRACTI32X4 $0x02, Z3, (R12)(R11*1)
+	VEXTRACTI32X4 $0x02, Z15, 16(R12)(R11*1)
+	MOVQ          248(SI), R12
+	VEXTRACTI32X4 $0x03, Z3, (R12)(R11*1)
+	VEXTRACTI32X4 $0x03, Z15, 16(R12)(R11*1)
+	ADDQ          $0x02, R9
+	ADDQ          $0x20, R11
+	JMP           lanes_pairs_ocbOpenLanesVAES512
+
 lanes_loop_ocbOpenLanesVAES512:
+	CMPQ            R9, R8
+	JA              lanes_blocks_done_ocbOpenLanesVAES512
 	VPBROADCASTB    R9, Z13
 	BSFQ            R9, R12
 	SHLQ            $0x04, R12
@@ -24114,7 +24683,7 @@ lanes_loop_ocbOpenLanesVAES512:
 	VAESDEC         Z26, Z2, Z2
 	VAESDEC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_7
+	JE              lanes_r10_9
 	VAESDEC         Z27, Z0, Z0
 	VAESDEC         Z27, Z1, Z1
 	VAESDEC         Z27, Z2, Z2
@@ -24124,7 +24693,7 @@ lanes_loop_ocbOpenLanesVAES512:
 	VAESDEC         Z28, Z2, Z2
 	VAESDEC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_7
+	JE              lanes_r12_9
 	VAESDEC         Z29, Z0, Z0
 	VAESDEC         Z29, Z1, Z1
 	VAESDEC         Z29, Z2, Z2
@@ -24137,22 +24706,22 @@ lanes_loop_ocbOpenLanesVAES512:
 	VAESDECLAST     Z31, Z1, Z1
 	VAESDECLAST     Z31, Z2, Z2
 	VAESDECLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_7
+	JMP             lanes_rdone_9
 
-lanes_r12_7:
+lanes_r12_9:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
 	VAESDECLAST Z29, Z3, Z3
-	JMP         lanes_rdone_7
+	JMP         lanes_rdone_9
 
-lanes_r10_7:
+lanes_r10_9:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
 	VAESDECLAST Z27, Z3, Z3
 
-lanes_rdone_7:
+lanes_rdone_9:
 	VPXORQ        Z4, Z0, Z0
 	VPXORQ        Z0, Z8, Z8
 	MOVQ          128(SI), R12
@@ -24301,7 +24870,7 @@ lanes_masked_ocbOpenLanesVAES512:
 	VAESDEC      Z26, Z2, Z2
 	VAESDEC      Z26, Z3, Z3
 	CMPQ         AX, $0x0a
-	JE           lanes_r10_8
+	JE           lanes_r10_10
 	VAESDEC      Z27, Z0, Z0
 	VAESDEC      Z27, Z1, Z1
 	VAESDEC      Z27, Z2, Z2
@@ -24311,7 +24880,7 @@ lanes_masked_ocbOpenLanesVAES512:
 	VAESDEC      Z28, Z2, Z2
 	VAESDEC      Z28, Z3, Z3
 	CMPQ         AX, $0x0c
-	JE           lanes_r12_8
+	JE           lanes_r12_10
 	VAESDEC      Z29, Z0, Z0
 	VAESDEC      Z29, Z1, Z1
 	VAESDEC      Z29, Z2, Z2
@@ -24324,22 +24893,22 @@ lanes_masked_ocbOpenLanesVAES512:
 	VAESDECLAST  Z31, Z1, Z1
 	VAESDECLAST  Z31, Z2, Z2
 	VAESDECLAST  Z31, Z3, Z3
-	JMP          lanes_rdone_8
+	JMP          lanes_rdone_10
 
-lanes_r12_8:
+lanes_r12_10:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
 	VAESDECLAST Z29, Z3, Z3
-	JMP         lanes_rdone_8
+	JMP         lanes_rdone_10
 
-lanes_r10_8:
+lanes_r10_10:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
 	VAESDECLAST Z27, Z3, Z3
 
-lanes_rdone_8:
+lanes_rdone_10:
 	VPCMPUD       $0x02, 256(R13), Z13, K2
 	VPXORQ        Z4, Z0, Z0
 	VPXORD        Z0, Z8, K2, Z8
@@ -24412,8 +24981,7 @@ lanes_rdone_8:
 lanes_next_ocbOpenLanesVAES512:
 	INCQ R9
 	ADDQ $0x10, R11
-	CMPQ R9, R8
-	JBE  lanes_loop_ocbOpenLanesVAES512
+	JMP  lanes_loop_ocbOpenLanesVAES512
 
 lanes_blocks_done_ocbOpenLanesVAES512:
 	VBROADCASTI32X4 (R10), Z17
@@ -24501,7 +25069,7 @@ lanes_blocks_done_ocbOpenLanesVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_9
+	JE              lanes_r10_11
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -24511,7 +25079,7 @@ lanes_blocks_done_ocbOpenLanesVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_9
+	JE              lanes_r12_11
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -24524,22 +25092,22 @@ lanes_blocks_done_ocbOpenLanesVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_9
+	JMP             lanes_rdone_11
 
-lanes_r12_9:
+lanes_r12_11:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_9
+	JMP         lanes_rdone_11
 
-lanes_r10_9:
+lanes_r10_11:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_9:
+lanes_rdone_11:
 	VMOVDQU64  512(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
@@ -24784,7 +25352,7 @@ lanes_parts_done_ocbOpenLanesVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_10
+	JE              lanes_r10_12
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -24794,7 +25362,7 @@ lanes_parts_done_ocbOpenLanesVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_10
+	JE              lanes_r12_12
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -24807,22 +25375,22 @@ lanes_parts_done_ocbOpenLanesVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_10
+	JMP             lanes_rdone_12
 
-lanes_r12_10:
+lanes_r12_12:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_10
+	JMP         lanes_rdone_12
 
-lanes_r10_10:
+lanes_r10_12:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_10:
+lanes_rdone_12:
 	VMOVDQU64 Z0, (R13)
 	VMOVDQU64 Z1, 64(R13)
 	VMOVDQU64 Z2, 128(R13)

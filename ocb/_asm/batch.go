@@ -209,7 +209,20 @@ func lanes(o op) {
 		MOVL(U32(0xf<<(4*k)), lT.As32())
 		KMOVW(lT.As32(), []Op{K5, K6, K7}[k-1])
 	}
+	// Pairs of blocks, j and j+1, while every lane has both: eight
+	// registers in flight.
+	pairs := "lanes_pairs_" + name
+	Label(pairs)
+	LEAQ(Mem{Base: lJ, Disp: 1}, lT)
+	CMPQ(lT, lMin)
+	JA(LabelRef(loop))
+	lanePairs(o)
+	ADDQ(U8(2), lJ)
+	ADDQ(U8(32), lJ16)
+	JMP(LabelRef(pairs))
 	Label(loop)
+	CMPQ(lJ, lMax)
+	JA(LabelRef(blocksDone))
 	VPBROADCASTB(lJ.As32(), Z13)
 	BSFQ(lJ, lT)
 	SHLQ(U8(4), lT)
@@ -223,8 +236,7 @@ func lanes(o op) {
 	Label(next)
 	INCQ(lJ)
 	ADDQ(U8(16), lJ16)
-	CMPQ(lJ, lMax)
-	JBE(LabelRef(loop))
+	JMP(LabelRef(loop))
 	Label(blocksDone)
 	if o == dec {
 		loadKeys(lEK)
@@ -308,14 +320,19 @@ var laneLabels int
 // laneRounds applies rounds 1 to nr to the four states, which hold the
 // block XOR round key 0.
 func laneRounds(decrypt bool) {
+	laneRoundsOf(decrypt, []VecPhysical{Z0, Z1, Z2, Z3})
+}
+
+// laneRoundsOf applies rounds 1 to nr to the states xs.
+func laneRoundsOf(decrypt bool, xs []VecPhysical) {
 	laneLabels++
 	round, final := VAESENC, VAESENCLAST
 	if decrypt {
 		round, final = VAESDEC, VAESDECLAST
 	}
 	all := func(f func(Op, Op, Op), i int) {
-		for r := 0; r < 4; r++ {
-			f(lKey(i), lX(r), lX(r))
+		for _, x := range xs {
+			f(lKey(i), x, x)
 		}
 	}
 	l10 := "lanes_r10_" + itoa(laneLabels)
@@ -422,6 +439,63 @@ func laneBlocks(o op, fast bool) {
 				KSHIFTRW(U8(4*k), K2, K3)
 				VEXTRACTI32X4(U8(k), lX(r), X14)
 				VMOVDQU32(X14, K3, m)
+			}
+		}
+	}
+}
+
+// lanePairs runs blocks j and j+1 of every lane, in the states and Z12 to
+// Z15 (lY): Offset_j = Offset_{j-1} ^ L_ntz(j) in the offsets, Offset_{j+1}
+// = Offset_j ^ L_ntz(j+1), whose L stays in Z16.
+func lanePairs(o op) {
+	lY := func(r int) VecPhysical { return []VecPhysical{Z12, Z13, Z14, Z15}[r] }
+	BSFQ(lJ, lT)
+	SHLQ(U8(4), lT)
+	VBROADCASTI32X4(Mem{Base: ltab, Index: lT, Scale: 1}, Z16)
+	for r := 0; r < 4; r++ {
+		VPXORQ(Z16, lOff(r), lOff(r))
+	}
+	LEAQ(Mem{Base: lJ, Disp: 1}, lT)
+	BSFQ(lT, lT)
+	SHLQ(U8(4), lT)
+	VBROADCASTI32X4(Mem{Base: ltab, Index: lT, Scale: 1}, Z16)
+	for r := 0; r < 4; r++ {
+		for k := 0; k < 4; k++ {
+			MOVQ(Mem{Base: lp, Disp: lnSrc + 8*(4*r+k)}, lT)
+			for h, x := range []VecPhysical{lX(r), lY(r)} {
+				m := Mem{Base: lT, Index: lJ16, Scale: 1, Disp: 16 * h}
+				if k == 0 {
+					VMOVDQU(m, x.AsX())
+				} else {
+					VBROADCASTI32X4(m, []Op{K5, K6, K7}[k-1], x)
+				}
+			}
+		}
+		if o == enc {
+			VPTERNLOGQ(U8(0x96), lX(r), lY(r), lSum(r))
+		}
+		VPTERNLOGQ(U8(0x96), lKey(0), lOff(r), lX(r))
+		VPTERNLOGQ(U8(0x96), lKey(0), lOff(r), lY(r))
+		VPXORQ(Z16, lY(r), lY(r))
+	}
+	xs := []VecPhysical{Z0, Z1, Z2, Z3, Z12, Z13, Z14, Z15}
+	laneRoundsOf(o == dec, xs)
+	for r := 0; r < 4; r++ {
+		VPXORQ(lOff(r), lX(r), lX(r))
+		VPXORQ(Z16, lOff(r), lOff(r))
+		VPXORQ(lOff(r), lY(r), lY(r))
+		if o == dec {
+			VPTERNLOGQ(U8(0x96), lX(r), lY(r), lSum(r))
+		}
+		for k := 0; k < 4; k++ {
+			MOVQ(Mem{Base: lp, Disp: lnDst + 8*(4*r+k)}, lT)
+			for h, x := range []VecPhysical{lX(r), lY(r)} {
+				m := Mem{Base: lT, Index: lJ16, Scale: 1, Disp: 16 * h}
+				if k == 0 {
+					VMOVDQU(x.AsX(), m)
+				} else {
+					VEXTRACTI32X4(U8(k), x, m)
+				}
 			}
 		}
 	}
