@@ -6,7 +6,6 @@ import (
 	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/internal/batchutil"
 	"github.com/faelabs/fae/internal/cpu"
-	"github.com/faelabs/fae/internal/words"
 )
 
 // The lane kernels (ocb_amd64.s, see _asm/batch.go) seal or open the 16
@@ -47,17 +46,11 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 	var out laneOut
 	for i := range msgs {
 		m := &msgs[i]
-		n := len(m.In)
-		if d == decrypt {
-			n -= a.tagSize
-		}
+		g, single := gs.Place(m, d == decrypt, a.tagSize)
 		switch {
-		case n < 0:
-			m.OK = false
-		case n <= batchutil.LaneMaxLen:
-			if g := gs.Add(m, n); g != nil {
-				a.runLanes(d, g, &out)
-			}
+		case g != nil:
+			a.runLanes(d, g, &out)
+		case !single: // placed, or too short to open
 		case d == encrypt:
 			a.Seal(m.Out[:0], m.Nonce, m.In, m.AD)
 		default:
@@ -71,8 +64,7 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 	return true
 }
 
-// runLanes seals or opens the messages of g (out the kernel's), and sets
-// OK for those it opens, zeroing those that fail.
+// runLanes seals or opens the messages of g (out the kernel's).
 func (a *AEAD) runLanes(d direction, g *batchutil.LaneGroup, out *laneOut) {
 	nr, ek := a.aes.Rounds(), a.aes.EncKeys()
 	if d == encrypt {
@@ -80,18 +72,5 @@ func (a *AEAD) runLanes(d direction, g *batchutil.LaneGroup, out *laneOut) {
 	} else {
 		ocbOpenLanesVAES512(nr, a.aes.DecKeys(), ek, &a.l, &a.ends, &a.nonceBits, a.nonceSize, &g.Lanes, out, g.Blocks)
 	}
-	for k, m := range g.Msgs[:g.N] {
-		t := words.Load(out.tag[k][:])
-		if len(m.AD) > 0 {
-			t = t.Xor(a.hash(m.AD))
-		}
-		if d == encrypt {
-			t.Put(m.Out[len(m.In):])
-			continue
-		}
-		m.OK = t.Matches(m.In[len(m.In)-a.tagSize:])
-		if !m.OK {
-			clear(m.Out)
-		}
-	}
+	g.Finish(&out.tag, d == decrypt, a.tagSize, a.hash)
 }

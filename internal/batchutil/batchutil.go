@@ -12,6 +12,7 @@ import (
 
 	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/internal/alias"
+	"github.com/faelabs/fae/internal/words"
 )
 
 // A Spec is what the checks need to know of an AEAD.
@@ -130,9 +131,23 @@ type LaneGroups struct {
 	next int
 }
 
-// Add adds m, whose text is n <= LaneMaxLen bytes, to its group, and returns
-// the group if that is now full, for the caller to run before the next Add.
-func (l *LaneGroups) Add(m *batch.Message, n int) *LaneGroup {
+// Place adds m to its group where its text (In, or In less tagSize bytes
+// when opening) is at most LaneMaxLen bytes long, and returns the group if
+// that is now full, for the caller to run before the next Place; single
+// reports a longer message, left to the caller. A message to open shorter
+// than a tag fails (its OK false) and goes nowhere.
+func (l *LaneGroups) Place(m *batch.Message, open bool, tagSize int) (full *LaneGroup, single bool) {
+	n := len(m.In)
+	if open {
+		n -= tagSize
+		if n < 0 {
+			m.OK = false
+			return nil, false
+		}
+	}
+	if n > LaneMaxLen {
+		return nil, true
+	}
 	g := &l.gs[bits.Len(uint(n+15)/16)]
 	if g.N == len(g.Msgs) {
 		g.N, g.Blocks = 0, 0
@@ -145,9 +160,9 @@ func (l *LaneGroups) Add(m *batch.Message, n int) *LaneGroup {
 	g.Len[k] = uint32(n)
 	g.Blocks = max(g.Blocks, n/16)
 	if g.N = k + 1; g.N == len(g.Msgs) {
-		return g
+		return g, false
 	}
-	return nil
+	return nil, false
 }
 
 // Rest returns, once the batch's messages are added, the next group that
@@ -167,4 +182,25 @@ func (l *LaneGroups) Rest() *LaneGroup {
 		return g
 	}
 	return nil
+}
+
+// Finish completes the messages of g from the tags a lane kernel left,
+// without HASH(A), which hash gives for non-empty associated data: it
+// writes each tag (sealing), or compares it in constant time, sets OK and
+// zeroes the output of each message that fails (opening).
+func (g *LaneGroup) Finish(tags *[16][16]byte, open bool, tagSize int, hash func(ad []byte) words.Block) {
+	for k, m := range g.Msgs[:g.N] {
+		t := words.Load(tags[k][:])
+		if len(m.AD) > 0 {
+			t = t.Xor(hash(m.AD))
+		}
+		if !open {
+			t.Put(m.Out[len(m.In):])
+			continue
+		}
+		m.OK = t.Matches(m.In[len(m.In)-tagSize:])
+		if !m.OK {
+			clear(m.Out)
+		}
+	}
 }
