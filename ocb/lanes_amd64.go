@@ -25,8 +25,8 @@ var useVAES512Lanes = cpu.X86HasVAES512
 // laneOut is what a lane kernel writes, one for all the groups of a batch;
 // _asm/batch.go has its layout.
 type laneOut struct {
-	tag  [16][16]byte
-	n, r [4][64]byte // the kernel's own
+	tag [16][16]byte
+	_   [2][4][64]byte // the kernel's own: n and r of each lane
 }
 
 // batchLanes checks msgs, seals or opens them in lane groups (setting OK

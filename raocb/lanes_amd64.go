@@ -25,9 +25,8 @@ var useVAES512Lanes = cpu.X86HasVAES512
 // laneOut is what a lane kernel writes, one for all the groups of a batch;
 // _asm/lanes.go has its layout.
 type laneOut struct {
-	tag        [16][16]byte
-	n, r, f, m [4][64]byte // the kernel's own
-	masks      [4][64]byte // the kernel's own
+	tag [16][16]byte
+	_   [5][4][64]byte // the kernel's own: f and r of each lane by byte, f and m by dword, the masks
 }
 
 // batchLanes checks msgs, seals or opens them in lane groups (setting OK
