@@ -22,6 +22,12 @@ func ocbOpenLanesVAES512(nr int, rk, ek *[240]byte, l *[32][16]byte, ends *[2][1
 // useVAES512Lanes enables the lane kernels.
 var useVAES512Lanes = cpu.X86HasVAES512
 
+// laneMaxLen bounds the texts that go in lanes: longer ones keep the AES
+// pipeline as full on their own (the message kernels' 32-block groups), at
+// less cost per block than 16 lanes with their own pointers and masks
+// (measured: 64 messages of 1500 bytes seal faster one by one).
+const laneMaxLen = 1024
+
 // laneOut is what a lane kernel writes, one for all the groups of a batch;
 // _asm/batch.go has its layout.
 type laneOut struct {
@@ -46,7 +52,7 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 	var out laneOut
 	for i := range msgs {
 		m := &msgs[i]
-		g, single := gs.Place(m, d == decrypt, a.tagSize)
+		g, single := gs.Place(m, d == decrypt, a.tagSize, laneMaxLen)
 		switch {
 		case g != nil:
 			a.runLanes(d, g, &out)

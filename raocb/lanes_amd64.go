@@ -22,6 +22,13 @@ func raocbOpenLanesVAES512(nr int, rk, ek *[240]byte, r1, r2 *[16]byte, bits *[1
 // useVAES512Lanes enables the lane kernels.
 var useVAES512Lanes = cpu.X86HasVAES512
 
+// laneMaxLen bounds the texts that go in lanes: longer ones keep the AES
+// pipeline as full on their own (the message kernels), at less cost per
+// block than 16 lanes with their own pointers, masks and four registers in
+// flight (measured: 64 messages of 576 bytes seal about as fast one by
+// one, of 1500 bytes faster).
+const laneMaxLen = 512
+
 // laneOut is what a lane kernel writes, one for all the groups of a batch;
 // _asm/lanes.go has its layout.
 type laneOut struct {
@@ -49,7 +56,7 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 		var g *batchutil.LaneGroup
 		single := !adFits(uint64(len(m.AD)))
 		if !single {
-			g, single = gs.Place(m, d == decrypt, a.tagSize)
+			g, single = gs.Place(m, d == decrypt, a.tagSize, laneMaxLen)
 		}
 		switch {
 		case g != nil:

@@ -118,10 +118,6 @@ type LaneGroup struct {
 	Blocks int // the most whole blocks of a text
 }
 
-// LaneMaxLen bounds the texts that go in lanes: the kernels count whole
-// blocks in bytes.
-const LaneMaxLen = 255 * 16
-
 // LaneGroups sorts the messages of a batch into lane groups, one per
 // bits.Len of a text's blocks (rounded up): the messages of a group differ
 // in length less than twice, so that few lanes idle while the longest
@@ -132,11 +128,12 @@ type LaneGroups struct {
 }
 
 // Place adds m to its group where its text (In, or In less tagSize bytes
-// when opening) is at most LaneMaxLen bytes long, and returns the group if
-// that is now full, for the caller to run before the next Place; single
-// reports a longer message, left to the caller. A message to open shorter
-// than a tag fails (its OK false) and goes nowhere.
-func (l *LaneGroups) Place(m *batch.Message, open bool, tagSize int) (full *LaneGroup, single bool) {
+// when opening) is at most maxLen < 4096 bytes long (the kernels count
+// whole blocks in bytes), and returns the group if that is now full, for
+// the caller to run before the next Place; single reports a longer message,
+// left to the caller. A message to open shorter than a tag fails (its OK
+// false) and goes nowhere.
+func (l *LaneGroups) Place(m *batch.Message, open bool, tagSize, maxLen int) (full *LaneGroup, single bool) {
 	n := len(m.In)
 	if open {
 		n -= tagSize
@@ -145,7 +142,7 @@ func (l *LaneGroups) Place(m *batch.Message, open bool, tagSize int) (full *Lane
 			return nil, false
 		}
 	}
-	if n > LaneMaxLen {
+	if n > maxLen {
 		return nil, true
 	}
 	g := &l.gs[bits.Len(uint(n+15)/16)]
