@@ -33,7 +33,9 @@ const laneMaxLen = 512
 // _asm/lanes.go has its layout.
 type laneOut struct {
 	tag [16][16]byte
-	_   [5][4][64]byte // the kernel's own: f and r of each lane by byte, f and m by dword, the masks
+	// The kernel's own: f and r of each lane by byte, f and m by dword,
+	// the masks of two blocks, R1 and R2.
+	_ [1920 - 256]byte
 }
 
 // batchLanes checks msgs, seals or opens them in lane groups (setting OK

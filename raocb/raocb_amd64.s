@@ -17118,18 +17118,20 @@ DATA lenPerm<>+240(SB)/8, $0x0000000f0000000f
 DATA lenPerm<>+248(SB)/8, $0x0000000f0000000f
 GLOBL lenPerm<>(SB), RODATA|NOPTR, $256
 
-// func raocbSealLanesVAES512(nr int, rk *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, ln *[448]byte, out *[1536]byte, blocks int)
+// func raocbSealLanesVAES512(nr int, rk *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, ln *[448]byte, out *[1920]byte, blocks int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, VAES
 TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-72
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
+	MOVQ            out+56(FP), R13
 	MOVQ            BX, R10
 	MOVQ            r1+16(FP), R12
 	VBROADCASTI32X4 (R12), Z12
+	VMOVDQU64       Z12, 1792(R13)
 	MOVQ            r2+24(FP), R12
-	VBROADCASTI32X4 (R12), Z15
+	VBROADCASTI32X4 (R12), Z12
+	VMOVDQU64       Z12, 1856(R13)
 	MOVQ            ln+48(FP), SI
-	MOVQ            out+56(FP), R13
 	MOVQ            blocks+64(FP), R8
 	VBROADCASTI32X4 (R10), Z17
 	VBROADCASTI32X4 16(R10), Z18
@@ -17376,7 +17378,351 @@ lanes_rdone_1:
 	MOVL          $0x0000f000, R12
 	KMOVW         R12, K7
 
+lanes_pairs_raocbSealLanesVAES512:
+	LEAQ            1(R9), R12
+	CMPQ            R12, CX
+	JA              lanes_loop_raocbSealLanesVAES512
+	LEAQ            -1(R9), R12
+	VPBROADCASTD    R12, Z16
+	VPADDD          Z16, Z4, Z0
+	VPADDD          dw1<>+0(SB), Z0, Z12
+	VPADDD          Z16, Z5, Z1
+	VPADDD          dw1<>+0(SB), Z1, Z13
+	VPADDD          Z16, Z6, Z2
+	VPADDD          dw1<>+0(SB), Z2, Z14
+	VPADDD          Z16, Z7, Z3
+	VPADDD          dw1<>+0(SB), Z3, Z15
+	VPSHUFB         bswap32<>+0(SB), Z0, Z0
+	VPSHUFB         bswap32<>+0(SB), Z1, Z1
+	VPSHUFB         bswap32<>+0(SB), Z2, Z2
+	VPSHUFB         bswap32<>+0(SB), Z3, Z3
+	VPSHUFB         bswap32<>+0(SB), Z12, Z12
+	VPSHUFB         bswap32<>+0(SB), Z13, Z13
+	VPSHUFB         bswap32<>+0(SB), Z14, Z14
+	VPSHUFB         bswap32<>+0(SB), Z15, Z15
+	VAESENC         1792(R13), Z0, Z0
+	VAESENC         1792(R13), Z1, Z1
+	VAESENC         1792(R13), Z2, Z2
+	VAESENC         1792(R13), Z3, Z3
+	VAESENC         1792(R13), Z12, Z12
+	VAESENC         1792(R13), Z13, Z13
+	VAESENC         1792(R13), Z14, Z14
+	VAESENC         1792(R13), Z15, Z15
+	VAESENC         1856(R13), Z0, Z0
+	VAESENC         1856(R13), Z1, Z1
+	VAESENC         1856(R13), Z2, Z2
+	VAESENC         1856(R13), Z3, Z3
+	VAESENC         1856(R13), Z12, Z12
+	VAESENC         1856(R13), Z13, Z13
+	VAESENC         1856(R13), Z14, Z14
+	VAESENC         1856(R13), Z15, Z15
+	VMOVDQU64       Z0, 1280(R13)
+	MOVQ            (SI), R12
+	VMOVDQU64       (R12)(R11*1), X16
+	MOVQ            8(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z16
+	MOVQ            16(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z16
+	MOVQ            24(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z16
+	VPXORQ          Z16, Z8, Z8
+	VPTERNLOGQ      $0x96, Z17, Z16, Z0
+	VMOVDQU64       Z12, 1536(R13)
+	MOVQ            (SI), R12
+	VMOVDQU64       16(R12)(R11*1), X16
+	MOVQ            8(SI), R12
+	VBROADCASTI32X4 16(R12)(R11*1), K5, Z16
+	MOVQ            16(SI), R12
+	VBROADCASTI32X4 16(R12)(R11*1), K6, Z16
+	MOVQ            24(SI), R12
+	VBROADCASTI32X4 16(R12)(R11*1), K7, Z16
+	VPXORQ          Z16, Z8, Z8
+	VPTERNLOGQ      $0x96, Z17, Z16, Z12
+	VMOVDQU64       Z1, 1344(R13)
+	MOVQ            32(SI), R12
+	VMOVDQU64       (R12)(R11*1), X16
+	MOVQ            40(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z16
+	MOVQ            48(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z16
+	MOVQ            56(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z16
+	VPXORQ          Z16, Z9, Z9
+	VPTERNLOGQ      $0x96, Z17, Z16, Z1
+	VMOVDQU64       Z13, 1600(R13)
+	MOVQ            32(SI), R12
+	VMOVDQU64       16(R12)(R11*1), X16
+	MOVQ            40(SI), R12
+	VBROADCASTI32X4 16(R12)(R11*1), K5, Z16
+	MOVQ            48(SI), R12
+	VBROADCASTI32X4 16(R12)(R11*1), K6, Z16
+	MOVQ            56(SI), R12
+	VBROADCASTI32X4 16(R12)(R11*1), K7, Z16
+	VPXORQ          Z16, Z9, Z9
+	VPTERNLOGQ      $0x96, Z17, Z16, Z13
+	VMOVDQU64       Z2, 1408(R13)
+	MOVQ            64(SI), R12
+	VMOVDQU64       (R12)(R11*1), X16
+	MOVQ            72(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z16
+	MOVQ            80(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z16
+	MOVQ            88(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z16
+	VPXORQ          Z16, Z10, Z10
+	VPTERNLOGQ      $0x96, Z17, Z16, Z2
+	VMOVDQU64       Z14, 1664(R13)
+	MOVQ            64(SI), R12
+	VMOVDQU64       16(R12)(R11*1), X16
+	MOVQ            72(SI), R12
+	VBROADCASTI32X4 16(R12)(R11*1), K5, Z16
+	MOVQ            80(SI), R12
+	VBROADCASTI32X4 16(R12)(R11*1), K6, Z16
+	MOVQ            88(SI), R12
+	VBROADCASTI32X4 16(R12)(R11*1), K7, Z16
+	VPXORQ          Z16, Z10, Z10
+	VPTERNLOGQ      $0x96, Z17, Z16, Z14
+	VMOVDQU64       Z3, 1472(R13)
+	MOVQ            96(SI), R12
+	VMOVDQU64       (R12)(R11*1), X16
+	MOVQ            104(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z16
+	MOVQ            112(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z16
+	MOVQ            120(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z16
+	VPXORQ          Z16, Z11, Z11
+	VPTERNLOGQ      $0x96, Z17, Z16, Z3
+	VMOVDQU64       Z15, 1728(R13)
+	MOVQ            96(SI), R12
+	VMOVDQU64       16(R12)(R11*1), X16
+	MOVQ            104(SI), R12
+	VBROADCASTI32X4 16(R12)(R11*1), K5, Z16
+	MOVQ            112(SI), R12
+	VBROADCASTI32X4 16(R12)(R11*1), K6, Z16
+	MOVQ            120(SI), R12
+	VBROADCASTI32X4 16(R12)(R11*1), K7, Z16
+	VPXORQ          Z16, Z11, Z11
+	VPTERNLOGQ      $0x96, Z17, Z16, Z15
+	VAESENC         Z18, Z0, Z0
+	VAESENC         Z18, Z1, Z1
+	VAESENC         Z18, Z2, Z2
+	VAESENC         Z18, Z3, Z3
+	VAESENC         Z18, Z12, Z12
+	VAESENC         Z18, Z13, Z13
+	VAESENC         Z18, Z14, Z14
+	VAESENC         Z18, Z15, Z15
+	VAESENC         Z19, Z0, Z0
+	VAESENC         Z19, Z1, Z1
+	VAESENC         Z19, Z2, Z2
+	VAESENC         Z19, Z3, Z3
+	VAESENC         Z19, Z12, Z12
+	VAESENC         Z19, Z13, Z13
+	VAESENC         Z19, Z14, Z14
+	VAESENC         Z19, Z15, Z15
+	VAESENC         Z20, Z0, Z0
+	VAESENC         Z20, Z1, Z1
+	VAESENC         Z20, Z2, Z2
+	VAESENC         Z20, Z3, Z3
+	VAESENC         Z20, Z12, Z12
+	VAESENC         Z20, Z13, Z13
+	VAESENC         Z20, Z14, Z14
+	VAESENC         Z20, Z15, Z15
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z21, Z12, Z12
+	VAESENC         Z21, Z13, Z13
+	VAESENC         Z21, Z14, Z14
+	VAESENC         Z21, Z15, Z15
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z22, Z12, Z12
+	VAESENC         Z22, Z13, Z13
+	VAESENC         Z22, Z14, Z14
+	VAESENC         Z22, Z15, Z15
+	VAESENC         Z23, Z0, Z0
+	VAESENC         Z23, Z1, Z1
+	VAESENC         Z23, Z2, Z2
+	VAESENC         Z23, Z3, Z3
+	VAESENC         Z23, Z12, Z12
+	VAESENC         Z23, Z13, Z13
+	VAESENC         Z23, Z14, Z14
+	VAESENC         Z23, Z15, Z15
+	VAESENC         Z24, Z0, Z0
+	VAESENC         Z24, Z1, Z1
+	VAESENC         Z24, Z2, Z2
+	VAESENC         Z24, Z3, Z3
+	VAESENC         Z24, Z12, Z12
+	VAESENC         Z24, Z13, Z13
+	VAESENC         Z24, Z14, Z14
+	VAESENC         Z24, Z15, Z15
+	VAESENC         Z25, Z0, Z0
+	VAESENC         Z25, Z1, Z1
+	VAESENC         Z25, Z2, Z2
+	VAESENC         Z25, Z3, Z3
+	VAESENC         Z25, Z12, Z12
+	VAESENC         Z25, Z13, Z13
+	VAESENC         Z25, Z14, Z14
+	VAESENC         Z25, Z15, Z15
+	VAESENC         Z26, Z0, Z0
+	VAESENC         Z26, Z1, Z1
+	VAESENC         Z26, Z2, Z2
+	VAESENC         Z26, Z3, Z3
+	VAESENC         Z26, Z12, Z12
+	VAESENC         Z26, Z13, Z13
+	VAESENC         Z26, Z14, Z14
+	VAESENC         Z26, Z15, Z15
+	CMPQ            AX, $0x0a
+	JE              lanes_r10_2
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z12, Z12
+	VAESENC         Z27, Z13, Z13
+	VAESENC         Z27, Z14, Z14
+	VAESENC         Z27, Z15, Z15
+	VAESENC         Z28, Z0, Z0
+	VAESENC         Z28, Z1, Z1
+	VAESENC         Z28, Z2, Z2
+	VAESENC         Z28, Z3, Z3
+	VAESENC         Z28, Z12, Z12
+	VAESENC         Z28, Z13, Z13
+	VAESENC         Z28, Z14, Z14
+	VAESENC         Z28, Z15, Z15
+	CMPQ            AX, $0x0c
+	JE              lanes_r12_2
+	VAESENC         Z29, Z0, Z0
+	VAESENC         Z29, Z1, Z1
+	VAESENC         Z29, Z2, Z2
+	VAESENC         Z29, Z3, Z3
+	VAESENC         Z29, Z12, Z12
+	VAESENC         Z29, Z13, Z13
+	VAESENC         Z29, Z14, Z14
+	VAESENC         Z29, Z15, Z15
+	VAESENC         Z30, Z0, Z0
+	VAESENC         Z30, Z1, Z1
+	VAESENC         Z30, Z2, Z2
+	VAESENC         Z30, Z3, Z3
+	VAESENC         Z30, Z12, Z12
+	VAESENC         Z30, Z13, Z13
+	VAESENC         Z30, Z14, Z14
+	VAESENC         Z30, Z15, Z15
+	VAESENCLAST     Z31, Z0, Z0
+	VAESENCLAST     Z31, Z1, Z1
+	VAESENCLAST     Z31, Z2, Z2
+	VAESENCLAST     Z31, Z3, Z3
+	VAESENCLAST     Z31, Z12, Z12
+	VAESENCLAST     Z31, Z13, Z13
+	VAESENCLAST     Z31, Z14, Z14
+	VAESENCLAST     Z31, Z15, Z15
+	JMP             lanes_rdone_2
+
+lanes_r12_2:
+	VAESENCLAST Z29, Z0, Z0
+	VAESENCLAST Z29, Z1, Z1
+	VAESENCLAST Z29, Z2, Z2
+	VAESENCLAST Z29, Z3, Z3
+	VAESENCLAST Z29, Z12, Z12
+	VAESENCLAST Z29, Z13, Z13
+	VAESENCLAST Z29, Z14, Z14
+	VAESENCLAST Z29, Z15, Z15
+	JMP         lanes_rdone_2
+
+lanes_r10_2:
+	VAESENCLAST Z27, Z0, Z0
+	VAESENCLAST Z27, Z1, Z1
+	VAESENCLAST Z27, Z2, Z2
+	VAESENCLAST Z27, Z3, Z3
+	VAESENCLAST Z27, Z12, Z12
+	VAESENCLAST Z27, Z13, Z13
+	VAESENCLAST Z27, Z14, Z14
+	VAESENCLAST Z27, Z15, Z15
+
+lanes_rdone_2:
+	VPXORQ        1280(R13), Z0, Z0
+	MOVQ          128(SI), R12
+	VMOVDQU       X0, (R12)(R11*1)
+	MOVQ          136(SI), R12
+	VEXTRACTI32X4 $0x01, Z0, (R12)(R11*1)
+	MOVQ          144(SI), R12
+	VEXTRACTI32X4 $0x02, Z0, (R12)(R11*1)
+	MOVQ          152(SI), R12
+	VEXTRACTI32X4 $0x03, Z0, (R12)(R11*1)
+	VPXORQ        1536(R13), Z12, Z12
+	MOVQ          128(SI), R12
+	VMOVDQU       X12, 16(R12)(R11*1)
+	MOVQ          136(SI), R12
+	VEXTRACTI32X4 $0x01, Z12, 16(R12)(R11*1)
+	MOVQ          144(SI), R12
+	VEXTRACTI32X4 $0x02, Z12, 16(R12)(R11*1)
+	MOVQ          152(SI), R12
+	VEXTRACTI32X4 $0x03, Z12, 16(R12)(R11*1)
+	VPXORQ        1344(R13), Z1, Z1
+	MOVQ          160(SI), R12
+	VMOVDQU       X1, (R12)(R11*1)
+	MOVQ          168(SI), R12
+	VEXTRACTI32X4 $0x01, Z1, (R12)(R11*1)
+	MOVQ          176(SI), R12
+	VEXTRACTI32X4 $0x02, Z1, (R12)(R11*1)
+	MOVQ          184(SI), R12
+	VEXTRACTI32X4 $0x03, Z1, (R12)(R11*1)
+	VPXORQ        1600(R13), Z13, Z13
+	MOVQ          160(SI), R12
+	VMOVDQU       X13, 16(R12)(R11*1)
+	MOVQ          168(SI), R12
+	VEXTRACTI32X4 $0x01, Z13, 16(R12)(R11*1)
+	MOVQ          176(SI), R12
+	VEXTRACTI32X4 $0x02, Z13, 16(R12)(R11*1)
+	MOVQ          184(SI), R12
+	VEXTRACTI32X4 $0x03, Z13, 16(R12)(R11*1)
+	VPXORQ        1408(R13), Z2, Z2
+	MOVQ          192(SI), R12
+	VMOVDQU       X2, (R12)(R11*1)
+	MOVQ          200(SI), R12
+	VEXTRACTI32X4 $0x01, Z2, (R12)(R11*1)
+	MOVQ          208(SI), R12
+	VEXTRACTI32X4 $0x02, Z2, (R12)(R11*1)
+	MOVQ          216(SI), R12
+	VEXTRACTI32X4 $0x03, Z2, (R12)(R11*1)
+	VPXORQ        1664(R13), Z14, Z14
+	MOVQ          192(SI), R12
+	VMOVDQU       X14, 16(R12)(R11*1)
+	MOVQ          200(SI), R12
+	VEXTRACTI32X4 $0x01, Z14, 16(R12)(R11*1)
+	MOVQ          208(SI), R12
+	VEXTRACTI32X4 $0x02, Z14, 16(R12)(R11*1)
+	MOVQ          216(SI), R12
+	VEXTRACTI32X4 $0x03, Z14, 16(R12)(R11*1)
+	VPXORQ        1472(R13), Z3, Z3
+	MOVQ          224(SI), R12
+	VMOVDQU       X3, (R12)(R11*1)
+	MOVQ          232(SI), R12
+	VEXTRACTI32X4 $0x01, Z3, (R12)(R11*1)
+	MOVQ          240(SI), R12
+	VEXTRACTI32X4 $0x02, Z3, (R12)(R11*1)
+	MOVQ          248(SI), R12
+	VEXTRACTI32X4 $0x03, Z3, (R12)(R11*1)
+	VPXORQ        1728(R13), Z15, Z15
+	MOVQ          224(SI), R12
+	VMOVDQU       X15, 16(R12)(R11*1)
+	MOVQ          232(SI), R12
+	VEXTRACTI32X4 $0x01, Z15, 16(R12)(R11*1)
+	MOVQ          240(SI), R12
+	VEXTRACTI32X4 $0x02, Z15, 16(R12)(R11*1)
+	MOVQ          248(SI), R12
+	VEXTRACTI32X4 $0x03, Z15, 16(R12)(R11*1)
+	ADDQ          $0x02, R9
+	ADDQ          $0x20, R11
+	JMP           lanes_pairs_raocbSealLanesVAES512
+
 lanes_loop_raocbSealLanesVAES512:
+	CMPQ            R9, R8
+	JA              lanes_blocks_done_raocbSealLanesVAES512
 	VPBROADCASTB    R9, Z13
 	LEAQ            -1(R9), R12
 	VPBROADCASTD    R12, Z16
@@ -17388,14 +17734,14 @@ lanes_loop_raocbSealLanesVAES512:
 	VPSHUFB         bswap32<>+0(SB), Z1, Z1
 	VPSHUFB         bswap32<>+0(SB), Z2, Z2
 	VPSHUFB         bswap32<>+0(SB), Z3, Z3
-	VAESENC         Z12, Z0, Z0
-	VAESENC         Z12, Z1, Z1
-	VAESENC         Z12, Z2, Z2
-	VAESENC         Z12, Z3, Z3
-	VAESENC         Z15, Z0, Z0
-	VAESENC         Z15, Z1, Z1
-	VAESENC         Z15, Z2, Z2
-	VAESENC         Z15, Z3, Z3
+	VAESENC         1792(R13), Z0, Z0
+	VAESENC         1792(R13), Z1, Z1
+	VAESENC         1792(R13), Z2, Z2
+	VAESENC         1792(R13), Z3, Z3
+	VAESENC         1856(R13), Z0, Z0
+	VAESENC         1856(R13), Z1, Z1
+	VAESENC         1856(R13), Z2, Z2
+	VAESENC         1856(R13), Z3, Z3
 	CMPQ            R9, CX
 	JA              lanes_masked_raocbSealLanesVAES512
 	VMOVDQU64       Z0, 1280(R13)
@@ -17479,7 +17825,7 @@ lanes_loop_raocbSealLanesVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_2
+	JE              lanes_r10_3
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -17489,7 +17835,7 @@ lanes_loop_raocbSealLanesVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_2
+	JE              lanes_r12_3
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -17502,22 +17848,22 @@ lanes_loop_raocbSealLanesVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_2
+	JMP             lanes_rdone_3
 
-lanes_r12_2:
+lanes_r12_3:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_2
+	JMP         lanes_rdone_3
 
-lanes_r10_2:
+lanes_r10_3:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_2:
+lanes_rdone_3:
 	VPXORQ        1280(R13), Z0, Z0
 	MOVQ          128(SI), R12
 	VMOVDQU       X0, (R12)(R11*1)
@@ -17666,7 +18012,7 @@ lanes_masked_raocbSealLanesVAES512:
 	VAESENC      Z26, Z2, Z2
 	VAESENC      Z26, Z3, Z3
 	CMPQ         AX, $0x0a
-	JE           lanes_r10_3
+	JE           lanes_r10_4
 	VAESENC      Z27, Z0, Z0
 	VAESENC      Z27, Z1, Z1
 	VAESENC      Z27, Z2, Z2
@@ -17676,7 +18022,7 @@ lanes_masked_raocbSealLanesVAES512:
 	VAESENC      Z28, Z2, Z2
 	VAESENC      Z28, Z3, Z3
 	CMPQ         AX, $0x0c
-	JE           lanes_r12_3
+	JE           lanes_r12_4
 	VAESENC      Z29, Z0, Z0
 	VAESENC      Z29, Z1, Z1
 	VAESENC      Z29, Z2, Z2
@@ -17689,22 +18035,22 @@ lanes_masked_raocbSealLanesVAES512:
 	VAESENCLAST  Z31, Z1, Z1
 	VAESENCLAST  Z31, Z2, Z2
 	VAESENCLAST  Z31, Z3, Z3
-	JMP          lanes_rdone_3
+	JMP          lanes_rdone_4
 
-lanes_r12_3:
+lanes_r12_4:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_3
+	JMP         lanes_rdone_4
 
-lanes_r10_3:
+lanes_r10_4:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_3:
+lanes_rdone_4:
 	VPCMPUD       $0x02, 256(R13), Z13, K2
 	VPXORQ        1280(R13), Z0, Z0
 	MOVQ          128(SI), R12
@@ -17773,8 +18119,7 @@ lanes_rdone_3:
 lanes_next_raocbSealLanesVAES512:
 	INCQ R9
 	ADDQ $0x10, R11
-	CMPQ R9, R8
-	JBE  lanes_loop_raocbSealLanesVAES512
+	JMP  lanes_loop_raocbSealLanesVAES512
 
 lanes_blocks_done_raocbSealLanesVAES512:
 	MOVQ        $0x000000000000ffff, R12
@@ -17804,14 +18149,14 @@ lanes_blocks_done_raocbSealLanesVAES512:
 	VPSHUFB     bswap32<>+0(SB), Z1, Z1
 	VPSHUFB     bswap32<>+0(SB), Z2, Z2
 	VPSHUFB     bswap32<>+0(SB), Z3, Z3
-	VAESENC     Z12, Z0, Z0
-	VAESENC     Z12, Z1, Z1
-	VAESENC     Z12, Z2, Z2
-	VAESENC     Z12, Z3, Z3
-	VAESENC     Z15, Z0, Z0
-	VAESENC     Z15, Z1, Z1
-	VAESENC     Z15, Z2, Z2
-	VAESENC     Z15, Z3, Z3
+	VAESENC     1792(R13), Z0, Z0
+	VAESENC     1792(R13), Z1, Z1
+	VAESENC     1792(R13), Z2, Z2
+	VAESENC     1792(R13), Z3, Z3
+	VAESENC     1856(R13), Z0, Z0
+	VAESENC     1856(R13), Z1, Z1
+	VAESENC     1856(R13), Z2, Z2
+	VAESENC     1856(R13), Z3, Z3
 	VPXORQ      Z17, Z0, Z0
 	VPXORQ      Z17, Z1, Z1
 	VPXORQ      Z17, Z2, Z2
@@ -17853,7 +18198,7 @@ lanes_blocks_done_raocbSealLanesVAES512:
 	VAESENC     Z26, Z2, Z2
 	VAESENC     Z26, Z3, Z3
 	CMPQ        AX, $0x0a
-	JE          lanes_r10_4
+	JE          lanes_r10_5
 	VAESENC     Z27, Z0, Z0
 	VAESENC     Z27, Z1, Z1
 	VAESENC     Z27, Z2, Z2
@@ -17863,7 +18208,7 @@ lanes_blocks_done_raocbSealLanesVAES512:
 	VAESENC     Z28, Z2, Z2
 	VAESENC     Z28, Z3, Z3
 	CMPQ        AX, $0x0c
-	JE          lanes_r12_4
+	JE          lanes_r12_5
 	VAESENC     Z29, Z0, Z0
 	VAESENC     Z29, Z1, Z1
 	VAESENC     Z29, Z2, Z2
@@ -17876,22 +18221,22 @@ lanes_blocks_done_raocbSealLanesVAES512:
 	VAESENCLAST Z31, Z1, Z1
 	VAESENCLAST Z31, Z2, Z2
 	VAESENCLAST Z31, Z3, Z3
-	JMP         lanes_rdone_4
+	JMP         lanes_rdone_5
 
-lanes_r12_4:
+lanes_r12_5:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_4
+	JMP         lanes_rdone_5
 
-lanes_r10_4:
+lanes_r10_5:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_4:
+lanes_rdone_5:
 	VMOVDQU64  iota4<>+0(SB), Z16
 	VMOVDQU64  512(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
@@ -18099,14 +18444,14 @@ lanes_parts_done_raocbSealLanesVAES512:
 	VPSHUFB     bswap32<>+0(SB), Z1, Z1
 	VPSHUFB     bswap32<>+0(SB), Z2, Z2
 	VPSHUFB     bswap32<>+0(SB), Z3, Z3
-	VAESENC     Z12, Z0, Z0
-	VAESENC     Z12, Z1, Z1
-	VAESENC     Z12, Z2, Z2
-	VAESENC     Z12, Z3, Z3
-	VAESENC     Z15, Z0, Z0
-	VAESENC     Z15, Z1, Z1
-	VAESENC     Z15, Z2, Z2
-	VAESENC     Z15, Z3, Z3
+	VAESENC     1792(R13), Z0, Z0
+	VAESENC     1792(R13), Z1, Z1
+	VAESENC     1792(R13), Z2, Z2
+	VAESENC     1792(R13), Z3, Z3
+	VAESENC     1856(R13), Z0, Z0
+	VAESENC     1856(R13), Z1, Z1
+	VAESENC     1856(R13), Z2, Z2
+	VAESENC     1856(R13), Z3, Z3
 	VPTERNLOGQ  $0x96, Z17, Z8, Z0
 	VPTERNLOGQ  $0x96, Z17, Z9, Z1
 	VPTERNLOGQ  $0x96, Z17, Z10, Z2
@@ -18148,7 +18493,7 @@ lanes_parts_done_raocbSealLanesVAES512:
 	VAESENC     Z26, Z2, Z2
 	VAESENC     Z26, Z3, Z3
 	CMPQ        AX, $0x0a
-	JE          lanes_r10_5
+	JE          lanes_r10_6
 	VAESENC     Z27, Z0, Z0
 	VAESENC     Z27, Z1, Z1
 	VAESENC     Z27, Z2, Z2
@@ -18158,7 +18503,7 @@ lanes_parts_done_raocbSealLanesVAES512:
 	VAESENC     Z28, Z2, Z2
 	VAESENC     Z28, Z3, Z3
 	CMPQ        AX, $0x0c
-	JE          lanes_r12_5
+	JE          lanes_r12_6
 	VAESENC     Z29, Z0, Z0
 	VAESENC     Z29, Z1, Z1
 	VAESENC     Z29, Z2, Z2
@@ -18171,22 +18516,22 @@ lanes_parts_done_raocbSealLanesVAES512:
 	VAESENCLAST Z31, Z1, Z1
 	VAESENCLAST Z31, Z2, Z2
 	VAESENCLAST Z31, Z3, Z3
-	JMP         lanes_rdone_5
+	JMP         lanes_rdone_6
 
-lanes_r12_5:
+lanes_r12_6:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_5
+	JMP         lanes_rdone_6
 
-lanes_r10_5:
+lanes_r10_6:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_5:
+lanes_rdone_6:
 	VMOVDQU64 Z0, (R13)
 	VMOVDQU64 Z1, 64(R13)
 	VMOVDQU64 Z2, 128(R13)
@@ -18194,18 +18539,20 @@ lanes_rdone_5:
 	VZEROUPPER
 	RET
 
-// func raocbOpenLanesVAES512(nr int, rk *[240]byte, ek *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, ln *[448]byte, out *[1536]byte, blocks int)
+// func raocbOpenLanesVAES512(nr int, rk *[240]byte, ek *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, ln *[448]byte, out *[1920]byte, blocks int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, VAES
 TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-80
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
+	MOVQ            out+64(FP), R13
 	MOVQ            ek+16(FP), R10
 	MOVQ            r1+24(FP), R12
 	VBROADCASTI32X4 (R12), Z12
+	VMOVDQU64       Z12, 1792(R13)
 	MOVQ            r2+32(FP), R12
-	VBROADCASTI32X4 (R12), Z15
+	VBROADCASTI32X4 (R12), Z12
+	VMOVDQU64       Z12, 1856(R13)
 	MOVQ            ln+56(FP), SI
-	MOVQ            out+64(FP), R13
 	MOVQ            blocks+72(FP), R8
 	VBROADCASTI32X4 (R10), Z17
 	VBROADCASTI32X4 16(R10), Z18
@@ -18334,7 +18681,7 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-80
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_6
+	JE              lanes_r10_7
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -18344,7 +18691,7 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-80
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_6
+	JE              lanes_r12_7
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -18357,22 +18704,22 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-80
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_6
+	JMP             lanes_rdone_7
 
-lanes_r12_6:
+lanes_r12_7:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_6
+	JMP         lanes_rdone_7
 
-lanes_r10_6:
+lanes_r10_7:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_6:
+lanes_rdone_7:
 	VPSHUFB         bswap32<>+0(SB), Z0, Z4
 	VPSHUFB         bswap32<>+0(SB), Z1, Z5
 	VPSHUFB         bswap32<>+0(SB), Z2, Z6
@@ -18467,7 +18814,351 @@ lanes_rdone_6:
 	MOVL            $0x0000f000, R12
 	KMOVW           R12, K7
 
+lanes_pairs_raocbOpenLanesVAES512:
+	LEAQ            1(R9), R12
+	CMPQ            R12, CX
+	JA              lanes_loop_raocbOpenLanesVAES512
+	LEAQ            -1(R9), R12
+	VPBROADCASTD    R12, Z16
+	VPADDD          Z16, Z4, Z0
+	VPADDD          dw1<>+0(SB), Z0, Z12
+	VPADDD          Z16, Z5, Z1
+	VPADDD          dw1<>+0(SB), Z1, Z13
+	VPADDD          Z16, Z6, Z2
+	VPADDD          dw1<>+0(SB), Z2, Z14
+	VPADDD          Z16, Z7, Z3
+	VPADDD          dw1<>+0(SB), Z3, Z15
+	VPSHUFB         bswap32<>+0(SB), Z0, Z0
+	VPSHUFB         bswap32<>+0(SB), Z1, Z1
+	VPSHUFB         bswap32<>+0(SB), Z2, Z2
+	VPSHUFB         bswap32<>+0(SB), Z3, Z3
+	VPSHUFB         bswap32<>+0(SB), Z12, Z12
+	VPSHUFB         bswap32<>+0(SB), Z13, Z13
+	VPSHUFB         bswap32<>+0(SB), Z14, Z14
+	VPSHUFB         bswap32<>+0(SB), Z15, Z15
+	VAESENC         1792(R13), Z0, Z0
+	VAESENC         1792(R13), Z1, Z1
+	VAESENC         1792(R13), Z2, Z2
+	VAESENC         1792(R13), Z3, Z3
+	VAESENC         1792(R13), Z12, Z12
+	VAESENC         1792(R13), Z13, Z13
+	VAESENC         1792(R13), Z14, Z14
+	VAESENC         1792(R13), Z15, Z15
+	VAESENC         1856(R13), Z0, Z0
+	VAESENC         1856(R13), Z1, Z1
+	VAESENC         1856(R13), Z2, Z2
+	VAESENC         1856(R13), Z3, Z3
+	VAESENC         1856(R13), Z12, Z12
+	VAESENC         1856(R13), Z13, Z13
+	VAESENC         1856(R13), Z14, Z14
+	VAESENC         1856(R13), Z15, Z15
+	VMOVDQU64       Z0, 1280(R13)
+	MOVQ            (SI), R12
+	VMOVDQU64       (R12)(R11*1), X16
+	MOVQ            8(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z16
+	MOVQ            16(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z16
+	MOVQ            24(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z16
+	VPTERNLOGQ      $0x96, Z17, Z16, Z0
+	VMOVDQU64       Z12, 1536(R13)
+	MOVQ            (SI), R12
+	VMOVDQU64       16(R12)(R11*1), X16
+	MOVQ            8(SI), R12
+	VBROADCASTI32X4 16(R12)(R11*1), K5, Z16
+	MOVQ            16(SI), R12
+	VBROADCASTI32X4 16(R12)(R11*1), K6, Z16
+	MOVQ            24(SI), R12
+	VBROADCASTI32X4 16(R12)(R11*1), K7, Z16
+	VPTERNLOGQ      $0x96, Z17, Z16, Z12
+	VMOVDQU64       Z1, 1344(R13)
+	MOVQ            32(SI), R12
+	VMOVDQU64       (R12)(R11*1), X16
+	MOVQ            40(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z16
+	MOVQ            48(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z16
+	MOVQ            56(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z16
+	VPTERNLOGQ      $0x96, Z17, Z16, Z1
+	VMOVDQU64       Z13, 1600(R13)
+	MOVQ            32(SI), R12
+	VMOVDQU64       16(R12)(R11*1), X16
+	MOVQ            40(SI), R12
+	VBROADCASTI32X4 16(R12)(R11*1), K5, Z16
+	MOVQ            48(SI), R12
+	VBROADCASTI32X4 16(R12)(R11*1), K6, Z16
+	MOVQ            56(SI), R12
+	VBROADCASTI32X4 16(R12)(R11*1), K7, Z16
+	VPTERNLOGQ      $0x96, Z17, Z16, Z13
+	VMOVDQU64       Z2, 1408(R13)
+	MOVQ            64(SI), R12
+	VMOVDQU64       (R12)(R11*1), X16
+	MOVQ            72(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z16
+	MOVQ            80(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z16
+	MOVQ            88(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z16
+	VPTERNLOGQ      $0x96, Z17, Z16, Z2
+	VMOVDQU64       Z14, 1664(R13)
+	MOVQ            64(SI), R12
+	VMOVDQU64       16(R12)(R11*1), X16
+	MOVQ            72(SI), R12
+	VBROADCASTI32X4 16(R12)(R11*1), K5, Z16
+	MOVQ            80(SI), R12
+	VBROADCASTI32X4 16(R12)(R11*1), K6, Z16
+	MOVQ            88(SI), R12
+	VBROADCASTI32X4 16(R12)(R11*1), K7, Z16
+	VPTERNLOGQ      $0x96, Z17, Z16, Z14
+	VMOVDQU64       Z3, 1472(R13)
+	MOVQ            96(SI), R12
+	VMOVDQU64       (R12)(R11*1), X16
+	MOVQ            104(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z16
+	MOVQ            112(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z16
+	MOVQ            120(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z16
+	VPTERNLOGQ      $0x96, Z17, Z16, Z3
+	VMOVDQU64       Z15, 1728(R13)
+	MOVQ            96(SI), R12
+	VMOVDQU64       16(R12)(R11*1), X16
+	MOVQ            104(SI), R12
+	VBROADCASTI32X4 16(R12)(R11*1), K5, Z16
+	MOVQ            112(SI), R12
+	VBROADCASTI32X4 16(R12)(R11*1), K6, Z16
+	MOVQ            120(SI), R12
+	VBROADCASTI32X4 16(R12)(R11*1), K7, Z16
+	VPTERNLOGQ      $0x96, Z17, Z16, Z15
+	VAESDEC         Z18, Z0, Z0
+	VAESDEC         Z18, Z1, Z1
+	VAESDEC         Z18, Z2, Z2
+	VAESDEC         Z18, Z3, Z3
+	VAESDEC         Z18, Z12, Z12
+	VAESDEC         Z18, Z13, Z13
+	VAESDEC         Z18, Z14, Z14
+	VAESDEC         Z18, Z15, Z15
+	VAESDEC         Z19, Z0, Z0
+	VAESDEC         Z19, Z1, Z1
+	VAESDEC         Z19, Z2, Z2
+	VAESDEC         Z19, Z3, Z3
+	VAESDEC         Z19, Z12, Z12
+	VAESDEC         Z19, Z13, Z13
+	VAESDEC         Z19, Z14, Z14
+	VAESDEC         Z19, Z15, Z15
+	VAESDEC         Z20, Z0, Z0
+	VAESDEC         Z20, Z1, Z1
+	VAESDEC         Z20, Z2, Z2
+	VAESDEC         Z20, Z3, Z3
+	VAESDEC         Z20, Z12, Z12
+	VAESDEC         Z20, Z13, Z13
+	VAESDEC         Z20, Z14, Z14
+	VAESDEC         Z20, Z15, Z15
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESDEC         Z21, Z3, Z3
+	VAESDEC         Z21, Z12, Z12
+	VAESDEC         Z21, Z13, Z13
+	VAESDEC         Z21, Z14, Z14
+	VAESDEC         Z21, Z15, Z15
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESDEC         Z22, Z12, Z12
+	VAESDEC         Z22, Z13, Z13
+	VAESDEC         Z22, Z14, Z14
+	VAESDEC         Z22, Z15, Z15
+	VAESDEC         Z23, Z0, Z0
+	VAESDEC         Z23, Z1, Z1
+	VAESDEC         Z23, Z2, Z2
+	VAESDEC         Z23, Z3, Z3
+	VAESDEC         Z23, Z12, Z12
+	VAESDEC         Z23, Z13, Z13
+	VAESDEC         Z23, Z14, Z14
+	VAESDEC         Z23, Z15, Z15
+	VAESDEC         Z24, Z0, Z0
+	VAESDEC         Z24, Z1, Z1
+	VAESDEC         Z24, Z2, Z2
+	VAESDEC         Z24, Z3, Z3
+	VAESDEC         Z24, Z12, Z12
+	VAESDEC         Z24, Z13, Z13
+	VAESDEC         Z24, Z14, Z14
+	VAESDEC         Z24, Z15, Z15
+	VAESDEC         Z25, Z0, Z0
+	VAESDEC         Z25, Z1, Z1
+	VAESDEC         Z25, Z2, Z2
+	VAESDEC         Z25, Z3, Z3
+	VAESDEC         Z25, Z12, Z12
+	VAESDEC         Z25, Z13, Z13
+	VAESDEC         Z25, Z14, Z14
+	VAESDEC         Z25, Z15, Z15
+	VAESDEC         Z26, Z0, Z0
+	VAESDEC         Z26, Z1, Z1
+	VAESDEC         Z26, Z2, Z2
+	VAESDEC         Z26, Z3, Z3
+	VAESDEC         Z26, Z12, Z12
+	VAESDEC         Z26, Z13, Z13
+	VAESDEC         Z26, Z14, Z14
+	VAESDEC         Z26, Z15, Z15
+	CMPQ            AX, $0x0a
+	JE              lanes_r10_8
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z12, Z12
+	VAESDEC         Z27, Z13, Z13
+	VAESDEC         Z27, Z14, Z14
+	VAESDEC         Z27, Z15, Z15
+	VAESDEC         Z28, Z0, Z0
+	VAESDEC         Z28, Z1, Z1
+	VAESDEC         Z28, Z2, Z2
+	VAESDEC         Z28, Z3, Z3
+	VAESDEC         Z28, Z12, Z12
+	VAESDEC         Z28, Z13, Z13
+	VAESDEC         Z28, Z14, Z14
+	VAESDEC         Z28, Z15, Z15
+	CMPQ            AX, $0x0c
+	JE              lanes_r12_8
+	VAESDEC         Z29, Z0, Z0
+	VAESDEC         Z29, Z1, Z1
+	VAESDEC         Z29, Z2, Z2
+	VAESDEC         Z29, Z3, Z3
+	VAESDEC         Z29, Z12, Z12
+	VAESDEC         Z29, Z13, Z13
+	VAESDEC         Z29, Z14, Z14
+	VAESDEC         Z29, Z15, Z15
+	VAESDEC         Z30, Z0, Z0
+	VAESDEC         Z30, Z1, Z1
+	VAESDEC         Z30, Z2, Z2
+	VAESDEC         Z30, Z3, Z3
+	VAESDEC         Z30, Z12, Z12
+	VAESDEC         Z30, Z13, Z13
+	VAESDEC         Z30, Z14, Z14
+	VAESDEC         Z30, Z15, Z15
+	VAESDECLAST     Z31, Z0, Z0
+	VAESDECLAST     Z31, Z1, Z1
+	VAESDECLAST     Z31, Z2, Z2
+	VAESDECLAST     Z31, Z3, Z3
+	VAESDECLAST     Z31, Z12, Z12
+	VAESDECLAST     Z31, Z13, Z13
+	VAESDECLAST     Z31, Z14, Z14
+	VAESDECLAST     Z31, Z15, Z15
+	JMP             lanes_rdone_8
+
+lanes_r12_8:
+	VAESDECLAST Z29, Z0, Z0
+	VAESDECLAST Z29, Z1, Z1
+	VAESDECLAST Z29, Z2, Z2
+	VAESDECLAST Z29, Z3, Z3
+	VAESDECLAST Z29, Z12, Z12
+	VAESDECLAST Z29, Z13, Z13
+	VAESDECLAST Z29, Z14, Z14
+	VAESDECLAST Z29, Z15, Z15
+	JMP         lanes_rdone_8
+
+lanes_r10_8:
+	VAESDECLAST Z27, Z0, Z0
+	VAESDECLAST Z27, Z1, Z1
+	VAESDECLAST Z27, Z2, Z2
+	VAESDECLAST Z27, Z3, Z3
+	VAESDECLAST Z27, Z12, Z12
+	VAESDECLAST Z27, Z13, Z13
+	VAESDECLAST Z27, Z14, Z14
+	VAESDECLAST Z27, Z15, Z15
+
+lanes_rdone_8:
+	VPXORQ        1280(R13), Z0, Z0
+	VPXORQ        Z0, Z8, Z8
+	MOVQ          128(SI), R12
+	VMOVDQU       X0, (R12)(R11*1)
+	MOVQ          136(SI), R12
+	VEXTRACTI32X4 $0x01, Z0, (R12)(R11*1)
+	MOVQ          144(SI), R12
+	VEXTRACTI32X4 $0x02, Z0, (R12)(R11*1)
+	MOVQ          152(SI), R12
+	VEXTRACTI32X4 $0x03, Z0, (R12)(R11*1)
+	VPXORQ        1536(R13), Z12, Z12
+	VPXORQ        Z12, Z8, Z8
+	MOVQ          128(SI), R12
+	VMOVDQU       X12, 16(R12)(R11*1)
+	MOVQ          136(SI), R12
+	VEXTRACTI32X4 $0x01, Z12, 16(R12)(R11*1)
+	MOVQ          144(SI), R12
+	VEXTRACTI32X4 $0x02, Z12, 16(R12)(R11*1)
+	MOVQ          152(SI), R12
+	VEXTRACTI32X4 $0x03, Z12, 16(R12)(R11*1)
+	VPXORQ        1344(R13), Z1, Z1
+	VPXORQ        Z1, Z9, Z9
+	MOVQ          160(SI), R12
+	VMOVDQU       X1, (R12)(R11*1)
+	MOVQ          168(SI), R12
+	VEXTRACTI32X4 $0x01, Z1, (R12)(R11*1)
+	MOVQ          176(SI), R12
+	VEXTRACTI32X4 $0x02, Z1, (R12)(R11*1)
+	MOVQ          184(SI), R12
+	VEXTRACTI32X4 $0x03, Z1, (R12)(R11*1)
+	VPXORQ        1600(R13), Z13, Z13
+	VPXORQ        Z13, Z9, Z9
+	MOVQ          160(SI), R12
+	VMOVDQU       X13, 16(R12)(R11*1)
+	MOVQ          168(SI), R12
+	VEXTRACTI32X4 $0x01, Z13, 16(R12)(R11*1)
+	MOVQ          176(SI), R12
+	VEXTRACTI32X4 $0x02, Z13, 16(R12)(R11*1)
+	MOVQ          184(SI), R12
+	VEXTRACTI32X4 $0x03, Z13, 16(R12)(R11*1)
+	VPXORQ        1408(R13), Z2, Z2
+	VPXORQ        Z2, Z10, Z10
+	MOVQ          192(SI), R12
+	VMOVDQU       X2, (R12)(R11*1)
+	MOVQ          200(SI), R12
+	VEXTRACTI32X4 $0x01, Z2, (R12)(R11*1)
+	MOVQ          208(SI), R12
+	VEXTRACTI32X4 $0x02, Z2, (R12)(R11*1)
+	MOVQ          216(SI), R12
+	VEXTRACTI32X4 $0x03, Z2, (R12)(R11*1)
+	VPXORQ        1664(R13), Z14, Z14
+	VPXORQ        Z14, Z10, Z10
+	MOVQ          192(SI), R12
+	VMOVDQU       X14, 16(R12)(R11*1)
+	MOVQ          200(SI), R12
+	VEXTRACTI32X4 $0x01, Z14, 16(R12)(R11*1)
+	MOVQ          208(SI), R12
+	VEXTRACTI32X4 $0x02, Z14, 16(R12)(R11*1)
+	MOVQ          216(SI), R12
+	VEXTRACTI32X4 $0x03, Z14, 16(R12)(R11*1)
+	VPXORQ        1472(R13), Z3, Z3
+	VPXORQ        Z3, Z11, Z11
+	MOVQ          224(SI), R12
+	VMOVDQU       X3, (R12)(R11*1)
+	MOVQ          232(SI), R12
+	VEXTRACTI32X4 $0x01, Z3, (R12)(R11*1)
+	MOVQ          240(SI), R12
+	VEXTRACTI32X4 $0x02, Z3, (R12)(R11*1)
+	MOVQ          248(SI), R12
+	VEXTRACTI32X4 $0x03, Z3, (R12)(R11*1)
+	VPXORQ        1728(R13), Z15, Z15
+	VPXORQ        Z15, Z11, Z11
+	MOVQ          224(SI), R12
+	VMOVDQU       X15, 16(R12)(R11*1)
+	MOVQ          232(SI), R12
+	VEXTRACTI32X4 $0x01, Z15, 16(R12)(R11*1)
+	MOVQ          240(SI), R12
+	VEXTRACTI32X4 $0x02, Z15, 16(R12)(R11*1)
+	MOVQ          248(SI), R12
+	VEXTRACTI32X4 $0x03, Z15, 16(R12)(R11*1)
+	ADDQ          $0x02, R9
+	ADDQ          $0x20, R11
+	JMP           lanes_pairs_raocbOpenLanesVAES512
+
 lanes_loop_raocbOpenLanesVAES512:
+	CMPQ            R9, R8
+	JA              lanes_blocks_done_raocbOpenLanesVAES512
 	VPBROADCASTB    R9, Z13
 	LEAQ            -1(R9), R12
 	VPBROADCASTD    R12, Z16
@@ -18479,14 +19170,14 @@ lanes_loop_raocbOpenLanesVAES512:
 	VPSHUFB         bswap32<>+0(SB), Z1, Z1
 	VPSHUFB         bswap32<>+0(SB), Z2, Z2
 	VPSHUFB         bswap32<>+0(SB), Z3, Z3
-	VAESENC         Z12, Z0, Z0
-	VAESENC         Z12, Z1, Z1
-	VAESENC         Z12, Z2, Z2
-	VAESENC         Z12, Z3, Z3
-	VAESENC         Z15, Z0, Z0
-	VAESENC         Z15, Z1, Z1
-	VAESENC         Z15, Z2, Z2
-	VAESENC         Z15, Z3, Z3
+	VAESENC         1792(R13), Z0, Z0
+	VAESENC         1792(R13), Z1, Z1
+	VAESENC         1792(R13), Z2, Z2
+	VAESENC         1792(R13), Z3, Z3
+	VAESENC         1856(R13), Z0, Z0
+	VAESENC         1856(R13), Z1, Z1
+	VAESENC         1856(R13), Z2, Z2
+	VAESENC         1856(R13), Z3, Z3
 	CMPQ            R9, CX
 	JA              lanes_masked_raocbOpenLanesVAES512
 	VMOVDQU64       Z0, 1280(R13)
@@ -18566,7 +19257,7 @@ lanes_loop_raocbOpenLanesVAES512:
 	VAESDEC         Z26, Z2, Z2
 	VAESDEC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_7
+	JE              lanes_r10_9
 	VAESDEC         Z27, Z0, Z0
 	VAESDEC         Z27, Z1, Z1
 	VAESDEC         Z27, Z2, Z2
@@ -18576,7 +19267,7 @@ lanes_loop_raocbOpenLanesVAES512:
 	VAESDEC         Z28, Z2, Z2
 	VAESDEC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_7
+	JE              lanes_r12_9
 	VAESDEC         Z29, Z0, Z0
 	VAESDEC         Z29, Z1, Z1
 	VAESDEC         Z29, Z2, Z2
@@ -18589,22 +19280,22 @@ lanes_loop_raocbOpenLanesVAES512:
 	VAESDECLAST     Z31, Z1, Z1
 	VAESDECLAST     Z31, Z2, Z2
 	VAESDECLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_7
+	JMP             lanes_rdone_9
 
-lanes_r12_7:
+lanes_r12_9:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
 	VAESDECLAST Z29, Z3, Z3
-	JMP         lanes_rdone_7
+	JMP         lanes_rdone_9
 
-lanes_r10_7:
+lanes_r10_9:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
 	VAESDECLAST Z27, Z3, Z3
 
-lanes_rdone_7:
+lanes_rdone_9:
 	VPXORQ        1280(R13), Z0, Z0
 	VPXORQ        Z0, Z8, Z8
 	MOVQ          128(SI), R12
@@ -18753,7 +19444,7 @@ lanes_masked_raocbOpenLanesVAES512:
 	VAESDEC      Z26, Z2, Z2
 	VAESDEC      Z26, Z3, Z3
 	CMPQ         AX, $0x0a
-	JE           lanes_r10_8
+	JE           lanes_r10_10
 	VAESDEC      Z27, Z0, Z0
 	VAESDEC      Z27, Z1, Z1
 	VAESDEC      Z27, Z2, Z2
@@ -18763,7 +19454,7 @@ lanes_masked_raocbOpenLanesVAES512:
 	VAESDEC      Z28, Z2, Z2
 	VAESDEC      Z28, Z3, Z3
 	CMPQ         AX, $0x0c
-	JE           lanes_r12_8
+	JE           lanes_r12_10
 	VAESDEC      Z29, Z0, Z0
 	VAESDEC      Z29, Z1, Z1
 	VAESDEC      Z29, Z2, Z2
@@ -18776,22 +19467,22 @@ lanes_masked_raocbOpenLanesVAES512:
 	VAESDECLAST  Z31, Z1, Z1
 	VAESDECLAST  Z31, Z2, Z2
 	VAESDECLAST  Z31, Z3, Z3
-	JMP          lanes_rdone_8
+	JMP          lanes_rdone_10
 
-lanes_r12_8:
+lanes_r12_10:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
 	VAESDECLAST Z29, Z3, Z3
-	JMP         lanes_rdone_8
+	JMP         lanes_rdone_10
 
-lanes_r10_8:
+lanes_r10_10:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
 	VAESDECLAST Z27, Z3, Z3
 
-lanes_rdone_8:
+lanes_rdone_10:
 	VPCMPUD       $0x02, 256(R13), Z13, K2
 	VPXORQ        1280(R13), Z0, Z0
 	VPXORD        Z0, Z8, K2, Z8
@@ -18864,8 +19555,7 @@ lanes_rdone_8:
 lanes_next_raocbOpenLanesVAES512:
 	INCQ R9
 	ADDQ $0x10, R11
-	CMPQ R9, R8
-	JBE  lanes_loop_raocbOpenLanesVAES512
+	JMP  lanes_loop_raocbOpenLanesVAES512
 
 lanes_blocks_done_raocbOpenLanesVAES512:
 	VBROADCASTI32X4 (R10), Z17
@@ -18910,14 +19600,14 @@ lanes_blocks_done_raocbOpenLanesVAES512:
 	VPSHUFB         bswap32<>+0(SB), Z1, Z1
 	VPSHUFB         bswap32<>+0(SB), Z2, Z2
 	VPSHUFB         bswap32<>+0(SB), Z3, Z3
-	VAESENC         Z12, Z0, Z0
-	VAESENC         Z12, Z1, Z1
-	VAESENC         Z12, Z2, Z2
-	VAESENC         Z12, Z3, Z3
-	VAESENC         Z15, Z0, Z0
-	VAESENC         Z15, Z1, Z1
-	VAESENC         Z15, Z2, Z2
-	VAESENC         Z15, Z3, Z3
+	VAESENC         1792(R13), Z0, Z0
+	VAESENC         1792(R13), Z1, Z1
+	VAESENC         1792(R13), Z2, Z2
+	VAESENC         1792(R13), Z3, Z3
+	VAESENC         1856(R13), Z0, Z0
+	VAESENC         1856(R13), Z1, Z1
+	VAESENC         1856(R13), Z2, Z2
+	VAESENC         1856(R13), Z3, Z3
 	VPXORQ          Z17, Z0, Z0
 	VPXORQ          Z17, Z1, Z1
 	VPXORQ          Z17, Z2, Z2
@@ -18959,7 +19649,7 @@ lanes_blocks_done_raocbOpenLanesVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_9
+	JE              lanes_r10_11
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -18969,7 +19659,7 @@ lanes_blocks_done_raocbOpenLanesVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_9
+	JE              lanes_r12_11
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -18982,22 +19672,22 @@ lanes_blocks_done_raocbOpenLanesVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_9
+	JMP             lanes_rdone_11
 
-lanes_r12_9:
+lanes_r12_11:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_9
+	JMP         lanes_rdone_11
 
-lanes_r10_9:
+lanes_r10_11:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_9:
+lanes_rdone_11:
 	VMOVDQU64  iota4<>+0(SB), Z16
 	VMOVDQU64  512(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
@@ -19209,14 +19899,14 @@ lanes_parts_done_raocbOpenLanesVAES512:
 	VPSHUFB     bswap32<>+0(SB), Z1, Z1
 	VPSHUFB     bswap32<>+0(SB), Z2, Z2
 	VPSHUFB     bswap32<>+0(SB), Z3, Z3
-	VAESENC     Z12, Z0, Z0
-	VAESENC     Z12, Z1, Z1
-	VAESENC     Z12, Z2, Z2
-	VAESENC     Z12, Z3, Z3
-	VAESENC     Z15, Z0, Z0
-	VAESENC     Z15, Z1, Z1
-	VAESENC     Z15, Z2, Z2
-	VAESENC     Z15, Z3, Z3
+	VAESENC     1792(R13), Z0, Z0
+	VAESENC     1792(R13), Z1, Z1
+	VAESENC     1792(R13), Z2, Z2
+	VAESENC     1792(R13), Z3, Z3
+	VAESENC     1856(R13), Z0, Z0
+	VAESENC     1856(R13), Z1, Z1
+	VAESENC     1856(R13), Z2, Z2
+	VAESENC     1856(R13), Z3, Z3
 	VPTERNLOGQ  $0x96, Z17, Z8, Z0
 	VPTERNLOGQ  $0x96, Z17, Z9, Z1
 	VPTERNLOGQ  $0x96, Z17, Z10, Z2
@@ -19258,7 +19948,7 @@ lanes_parts_done_raocbOpenLanesVAES512:
 	VAESENC     Z26, Z2, Z2
 	VAESENC     Z26, Z3, Z3
 	CMPQ        AX, $0x0a
-	JE          lanes_r10_10
+	JE          lanes_r10_12
 	VAESENC     Z27, Z0, Z0
 	VAESENC     Z27, Z1, Z1
 	VAESENC     Z27, Z2, Z2
@@ -19268,7 +19958,7 @@ lanes_parts_done_raocbOpenLanesVAES512:
 	VAESENC     Z28, Z2, Z2
 	VAESENC     Z28, Z3, Z3
 	CMPQ        AX, $0x0c
-	JE          lanes_r12_10
+	JE          lanes_r12_12
 	VAESENC     Z29, Z0, Z0
 	VAESENC     Z29, Z1, Z1
 	VAESENC     Z29, Z2, Z2
@@ -19281,22 +19971,22 @@ lanes_parts_done_raocbOpenLanesVAES512:
 	VAESENCLAST Z31, Z1, Z1
 	VAESENCLAST Z31, Z2, Z2
 	VAESENCLAST Z31, Z3, Z3
-	JMP         lanes_rdone_10
+	JMP         lanes_rdone_12
 
-lanes_r12_10:
+lanes_r12_12:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_10
+	JMP         lanes_rdone_12
 
-lanes_r10_10:
+lanes_r10_12:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_10:
+lanes_rdone_12:
 	VMOVDQU64 Z0, (R13)
 	VMOVDQU64 Z1, 64(R13)
 	VMOVDQU64 Z2, 128(R13)

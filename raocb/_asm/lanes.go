@@ -24,8 +24,8 @@ import (
 // and the text lengths (16 uint32). laneOut: the tags the kernel writes,
 // and areas it keeps for itself, per register: each lane's whole blocks f
 // and partial bytes r in every byte of the lane, f and m (its blocks,
-// the partial one counted) in every dword, and the masks of the blocks in
-// flight.
+// the partial one counted) in every dword, the masks of the blocks in
+// flight, and R1 and R2 broadcast.
 const (
 	lnSrc   = 0
 	lnDst   = 128
@@ -37,6 +37,8 @@ const (
 	lnF     = 768
 	lnM     = 1024
 	lnMask  = 1280
+	lnR1    = 1792
+	lnR2    = 1856
 )
 
 // Registers of the lane kernels.
@@ -54,16 +56,14 @@ var (
 )
 
 // lX, lB and lSum are the states, bases (B as little-endian dwords, for ⊞)
-// and checksums of the four registers; lKey(i) round key i; lR1 and lR2
-// R1 and R2, broadcast; Z13, Z14 and Z16 temporaries.
+// and checksums of the four registers; lKey(i) round key i; Z12 to Z16
+// temporaries (and the states of the second block of a pair).
 func lX(r int) VecPhysical   { return []VecPhysical{Z0, Z1, Z2, Z3}[r] }
 func lB(r int) VecPhysical   { return []VecPhysical{Z4, Z5, Z6, Z7}[r] }
 func lSum(r int) VecPhysical { return []VecPhysical{Z8, Z9, Z10, Z11}[r] }
 func lKey(i int) VecPhysical {
 	return []VecPhysical{Z17, Z18, Z19, Z20, Z21, Z22, Z23, Z24, Z25, Z26, Z27, Z28, Z29, Z30, Z31}[i]
 }
-
-var lR1, lR2 = Z12, Z15
 
 // Constants of the lane kernels, 64 bytes each (a 16-byte pattern in every
 // lane, or per register).
@@ -100,21 +100,22 @@ func lanes(o op) {
 	if o == dec {
 		name, keys = "raocbOpenLanesVAES512", "rk, ek *[240]byte"
 	}
-	TEXT(name, NOSPLIT, "func(nr int, "+keys+", r1, r2 *[16]byte, bits *[16]byte, nonceLen int, ln *[448]byte, out *[1536]byte, blocks int)")
+	TEXT(name, NOSPLIT, "func(nr int, "+keys+", r1, r2 *[16]byte, bits *[16]byte, nonceLen int, ln *[448]byte, out *[1920]byte, blocks int)")
 	Pragma("noescape")
 	Load(Param("nr"), nr)
 	Load(Param("rk"), lKeys)
+	Load(Param("out"), lo)
 	if o == dec {
 		Load(Param("ek"), lEK)
 	} else {
 		MOVQ(lKeys, lEK)
 	}
-	Load(Param("r1"), lT)
-	VBROADCASTI32X4(Mem{Base: lT}, lR1)
-	Load(Param("r2"), lT)
-	VBROADCASTI32X4(Mem{Base: lT}, lR2)
+	for i, p := range []string{"r1", "r2"} {
+		Load(Param(p), lT)
+		VBROADCASTI32X4(Mem{Base: lT}, Z12)
+		VMOVDQU64(Z12, Mem{Base: lo, Disp: lnR1 + 64*i})
+	}
 	Load(Param("ln"), lp)
-	Load(Param("out"), lo)
 	Load(Param("blocks"), lMax)
 	loadKeys(lEK)
 	laneMasks()
@@ -198,7 +199,20 @@ func lanes(o op) {
 		MOVL(U32(0xf<<(4*k)), lT.As32())
 		KMOVW(lT.As32(), []Op{K5, K6, K7}[k-1])
 	}
+	// Pairs of blocks, i and i+1, while every lane has both: eight
+	// registers in flight.
+	pairs := "lanes_pairs_" + name
+	Label(pairs)
+	LEAQ(Mem{Base: lJ, Disp: 1}, lT)
+	CMPQ(lT, lMin)
+	JA(LabelRef(loop))
+	lanePairs(o)
+	ADDQ(U8(2), lJ)
+	ADDQ(U8(32), lJ16)
+	JMP(LabelRef(pairs))
 	Label(loop)
+	CMPQ(lJ, lMax)
+	JA(LabelRef(blocksDone))
 	VPBROADCASTB(lJ.As32(), Z13)
 	LEAQ(Mem{Base: lJ, Disp: -1}, lT)
 	VPBROADCASTD(lT.As32(), Z16)
@@ -215,8 +229,7 @@ func lanes(o op) {
 	Label(next)
 	INCQ(lJ)
 	ADDQ(U8(16), lJ16)
-	CMPQ(lJ, lMax)
-	JBE(LabelRef(loop))
+	JMP(LabelRef(loop))
 	Label(blocksDone)
 	if o == dec {
 		loadKeys(lEK)
@@ -293,12 +306,18 @@ func lanes(o op) {
 // laneMasksOf turns the four states, B ⊞ i as little-endian dwords, into
 // the masks Δ(B, i).
 func laneMasksOf() {
-	for r := 0; r < 4; r++ {
-		VPSHUFB(bswap32, lX(r), lX(r))
+	laneMasksIn([]VecPhysical{Z0, Z1, Z2, Z3})
+}
+
+// laneMasksIn turns the states xs, B ⊞ i as little-endian dwords, into the
+// masks Δ(B, i).
+func laneMasksIn(xs []VecPhysical) {
+	for _, x := range xs {
+		VPSHUFB(bswap32, x, x)
 	}
-	for _, k := range []VecPhysical{lR1, lR2} {
-		for r := 0; r < 4; r++ {
-			VAESENC(k, lX(r), lX(r))
+	for _, k := range []int{lnR1, lnR2} {
+		for _, x := range xs {
+			VAESENC(Mem{Base: lo, Disp: k}, x, x)
 		}
 	}
 }
@@ -390,14 +409,19 @@ var laneLabels int
 // laneRounds applies rounds 1 to nr to the four states, which hold the
 // block XOR round key 0.
 func laneRounds(decrypt bool) {
+	laneRoundsOf(decrypt, []VecPhysical{Z0, Z1, Z2, Z3})
+}
+
+// laneRoundsOf applies rounds 1 to nr to the states xs.
+func laneRoundsOf(decrypt bool, xs []VecPhysical) {
 	laneLabels++
 	round, final := VAESENC, VAESENCLAST
 	if decrypt {
 		round, final = VAESDEC, VAESDECLAST
 	}
 	all := func(f func(Op, Op, Op), i int) {
-		for r := 0; r < 4; r++ {
-			f(lKey(i), lX(r), lX(r))
+		for _, x := range xs {
+			f(lKey(i), x, x)
 		}
 	}
 	l10 := fmt.Sprintf("lanes_r10_%d", laneLabels)
@@ -422,4 +446,55 @@ func laneRounds(decrypt bool) {
 	Label(l10)
 	all(final, 10)
 	Label(done)
+}
+
+// lanePairs runs blocks i and i+1 of every lane (lJ = i+1), in the states
+// and Z12 to Z15 (lY), their masks kept in laneOut; Z16 takes the index,
+// then the blocks as they load.
+func lanePairs(o op) {
+	lY := func(r int) VecPhysical { return []VecPhysical{Z12, Z13, Z14, Z15}[r] }
+	LEAQ(Mem{Base: lJ, Disp: -1}, lT)
+	VPBROADCASTD(lT.As32(), Z16)
+	for r := 0; r < 4; r++ {
+		VPADDD(Z16, lB(r), lX(r))
+		VPADDD(dw1, lX(r), lY(r))
+	}
+	xs := []VecPhysical{Z0, Z1, Z2, Z3, Z12, Z13, Z14, Z15}
+	laneMasksIn(xs)
+	for r := 0; r < 4; r++ {
+		for h, x := range []VecPhysical{lX(r), lY(r)} {
+			VMOVDQU64(x, Mem{Base: lo, Disp: lnMask + 256*h + 64*r})
+			for k := 0; k < 4; k++ {
+				MOVQ(Mem{Base: lp, Disp: lnSrc + 8*(4*r+k)}, lT)
+				m := Mem{Base: lT, Index: lJ16, Scale: 1, Disp: 16 * h}
+				if k == 0 {
+					VMOVDQU64(m, X16)
+				} else {
+					VBROADCASTI32X4(m, []Op{K5, K6, K7}[k-1], Z16)
+				}
+			}
+			if o == enc {
+				VPXORQ(Z16, lSum(r), lSum(r))
+			}
+			VPTERNLOGQ(U8(0x96), lKey(0), Z16, x)
+		}
+	}
+	laneRoundsOf(o == dec, xs)
+	for r := 0; r < 4; r++ {
+		for h, x := range []VecPhysical{lX(r), lY(r)} {
+			VPXORQ(Mem{Base: lo, Disp: lnMask + 256*h + 64*r}, x, x)
+			if o == dec {
+				VPXORQ(x, lSum(r), lSum(r))
+			}
+			for k := 0; k < 4; k++ {
+				MOVQ(Mem{Base: lp, Disp: lnDst + 8*(4*r+k)}, lT)
+				m := Mem{Base: lT, Index: lJ16, Scale: 1, Disp: 16 * h}
+				if k == 0 {
+					VMOVDQU(x.AsX(), m)
+				} else {
+					VEXTRACTI32X4(U8(k), x, m)
+				}
+			}
+		}
+	}
 }
