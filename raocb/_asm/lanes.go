@@ -13,11 +13,13 @@ import (
 // (lane k of register r holds message 4r+k), each shorter than 4096 bytes,
 // as ocb's lane kernels do (ocb/_asm/batch.go): the 16 bases B = E(Nonce)
 // in one pass of the AES pipeline, then block i of every message that has
-// one (i = 0, 1, ...; each lane's loads and stores masked to its message,
-// from its own pointer), then the pads of the final partial blocks, then
-// the 16 tags. The masks Δ(B, i) = AESENC(AESENC(B ⊞ i, R1), R2) of block i
-// differ by lane only in B; the pad's index f+1 and the tag's m+3 are the
-// lane's own. The Go side (lanes_amd64.go) fills the lanes struct and adds
+// one (i = 0, 1, ...; each lane's 16-byte loads and stores from its own
+// pointer, masked where some lane has no block i), then the pads of the
+// final partial blocks (byte masks), then the 16 tags. The masks Δ(B, i) =
+// AESENC(AESENC(B ⊞ i, R1), R2) of block i differ by lane only in B; the
+// pad's index f+1 and the tag's m+3 are the lane's own. While every lane
+// has blocks i and i+1, both run in one pass: eight registers in flight.
+// The Go side (lanes_amd64.go) fills the lanes (batchutil.Lanes) and adds
 // HASH(A) to the tags.
 //
 // lanes (Go's struct, by offset): src, dst and nonce pointers (16 each)
