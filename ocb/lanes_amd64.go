@@ -3,6 +3,8 @@
 package ocb
 
 import (
+	"math"
+
 	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/internal/batchutil"
 	"github.com/faelabs/fae/internal/cpu"
@@ -50,33 +52,41 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 	}
 	var gs batchutil.LaneGroups
 	var out laneOut
-	for i := range msgs {
-		m := &msgs[i]
-		g, single := gs.Place(m, d == decrypt, a.tagSize, laneMaxLen)
-		switch {
-		case g != nil:
-			a.runLanes(d, g, &out)
-		case !single: // placed, or too short to open
-		case d == encrypt:
-			a.Seal(m.Out[:0], m.Nonce, m.In, m.AD)
-		default:
-			_, err := a.Open(m.Out[:0], m.Nonce, m.In, m.AD)
-			m.OK = err == nil
+	for i := 0; i < len(msgs); {
+		if g := gs.Take(msgs, i, d == decrypt, a.tagSize, laneMaxLen, math.MaxInt); g != nil {
+			a.runLanes(d, msgs, g, &out)
+			i += 16
+			continue
+		}
+		for end := min(i+16, len(msgs)); i < end; i++ {
+			m := &msgs[i]
+			g, single := gs.Place(msgs, i, d == decrypt, a.tagSize, laneMaxLen)
+			switch {
+			case g != nil:
+				a.runLanes(d, msgs, g, &out)
+			case !single: // placed, or too short to open
+			case d == encrypt:
+				a.Seal(m.Out[:0], m.Nonce, m.In, m.AD)
+			default:
+				_, err := a.Open(m.Out[:0], m.Nonce, m.In, m.AD)
+				m.OK = err == nil
+			}
 		}
 	}
 	for g := gs.Rest(); g != nil; g = gs.Rest() {
-		a.runLanes(d, g, &out)
+		a.runLanes(d, msgs, g, &out)
 	}
 	return true
 }
 
-// runLanes seals or opens the messages of g (out the kernel's).
-func (a *AEAD) runLanes(d direction, g *batchutil.LaneGroup, out *laneOut) {
+// runLanes seals or opens g's messages of msgs (out the kernel's).
+func (a *AEAD) runLanes(d direction, msgs []batch.Message, g *batchutil.LaneGroup, out *laneOut) {
+	ln := g.Lanes(msgs)
 	nr, ek := a.aes.Rounds(), a.aes.EncKeys()
 	if d == encrypt {
-		ocbSealLanesVAES512(nr, ek, &a.l, &a.ends, &a.nonceBits, a.nonceSize, &g.Lanes, out, g.Blocks)
+		ocbSealLanesVAES512(nr, ek, &a.l, &a.ends, &a.nonceBits, a.nonceSize, &ln, out, g.Blocks)
 	} else {
-		ocbOpenLanesVAES512(nr, a.aes.DecKeys(), ek, &a.l, &a.ends, &a.nonceBits, a.nonceSize, &g.Lanes, out, g.Blocks)
+		ocbOpenLanesVAES512(nr, a.aes.DecKeys(), ek, &a.l, &a.ends, &a.nonceBits, a.nonceSize, &ln, out, g.Blocks)
 	}
-	g.Finish(&out.tag, d == decrypt, a.tagSize, a.hash)
+	g.Finish(msgs, &out.tag, d == decrypt, a.tagSize, a.hash)
 }

@@ -29,6 +29,10 @@ var useVAES512Lanes = cpu.X86HasVAES512
 // single calls up to 128 bytes, 0.98 at 256, 0.95 at 512).
 const laneMaxLen = 128
 
+// lanesMaxAD bounds the associated data of the messages that Take puts in
+// lanes: adFits takes every length up to it (at most maxIndex-1 blocks).
+const lanesMaxAD = blockSize * (maxIndex - 1)
+
 // laneOut is what a lane kernel writes, one for all the groups of a batch;
 // _asm/lanes.go has its layout.
 type laneOut struct {
@@ -52,38 +56,46 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 	}
 	var gs batchutil.LaneGroups
 	var out laneOut
-	for i := range msgs {
-		m := &msgs[i]
-		// Associated data past RAOCB's bound goes to Open, which fails.
-		var g *batchutil.LaneGroup
-		single := !adFits(uint64(len(m.AD)))
-		if !single {
-			g, single = gs.Place(m, d == decrypt, a.tagSize, laneMaxLen)
+	for i := 0; i < len(msgs); {
+		if g := gs.Take(msgs, i, d == decrypt, a.tagSize, laneMaxLen, lanesMaxAD); g != nil {
+			a.runLanes(d, msgs, g, &out)
+			i += 16
+			continue
 		}
-		switch {
-		case g != nil:
-			a.runLanes(d, g, &out)
-		case !single: // placed, or too short to open
-		case d == encrypt:
-			a.Seal(m.Out[:0], m.Nonce, m.In, m.AD)
-		default:
-			_, err := a.Open(m.Out[:0], m.Nonce, m.In, m.AD)
-			m.OK = err == nil
+		for end := min(i+16, len(msgs)); i < end; i++ {
+			m := &msgs[i]
+			// Associated data past RAOCB's bound goes to Open, which fails.
+			var g *batchutil.LaneGroup
+			single := !adFits(uint64(len(m.AD)))
+			if !single {
+				g, single = gs.Place(msgs, i, d == decrypt, a.tagSize, laneMaxLen)
+			}
+			switch {
+			case g != nil:
+				a.runLanes(d, msgs, g, &out)
+			case !single: // placed, or too short to open
+			case d == encrypt:
+				a.Seal(m.Out[:0], m.Nonce, m.In, m.AD)
+			default:
+				_, err := a.Open(m.Out[:0], m.Nonce, m.In, m.AD)
+				m.OK = err == nil
+			}
 		}
 	}
 	for g := gs.Rest(); g != nil; g = gs.Rest() {
-		a.runLanes(d, g, &out)
+		a.runLanes(d, msgs, g, &out)
 	}
 	return true
 }
 
-// runLanes seals or opens the messages of g (out the kernel's).
-func (a *AEAD) runLanes(d direction, g *batchutil.LaneGroup, out *laneOut) {
+// runLanes seals or opens g's messages of msgs (out the kernel's).
+func (a *AEAD) runLanes(d direction, msgs []batch.Message, g *batchutil.LaneGroup, out *laneOut) {
+	ln := g.Lanes(msgs)
 	nr, ek := a.b.Rounds(), a.b.EncKeys()
 	if d == encrypt {
-		raocbSealLanesVAES512(nr, ek, &a.r1, &a.r2, &a.nonceBits, a.nonceSize, &g.Lanes, out, g.Blocks)
+		raocbSealLanesVAES512(nr, ek, &a.r1, &a.r2, &a.nonceBits, a.nonceSize, &ln, out, g.Blocks)
 	} else {
-		raocbOpenLanesVAES512(nr, a.b.DecKeys(), ek, &a.r1, &a.r2, &a.nonceBits, a.nonceSize, &g.Lanes, out, g.Blocks)
+		raocbOpenLanesVAES512(nr, a.b.DecKeys(), ek, &a.r1, &a.r2, &a.nonceBits, a.nonceSize, &ln, out, g.Blocks)
 	}
-	g.Finish(&out.tag, d == decrypt, a.tagSize, a.hash)
+	g.Finish(msgs, &out.tag, d == decrypt, a.tagSize, a.hash)
 }

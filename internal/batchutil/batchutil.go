@@ -31,14 +31,12 @@ type Spec struct {
 // len(In)+s.TagSize bytes that overlaps In only exactly and AD not at all,
 // and lengths that s.Fits.
 func (s *Spec) CheckSeal(msgs []batch.Message) {
+	// Out is never empty: TagSize > 0.
 	for i := range msgs {
 		m := &msgs[i]
-		if len(m.Out) != len(m.In)+s.TagSize {
-			s.fail(i, "output is "+strconv.Itoa(len(m.Out))+" bytes, want "+strconv.Itoa(len(m.In)+s.TagSize))
-		}
-		s.check(i, m)
-		if s.Fits != nil && !s.Fits(len(m.In), len(m.AD)) {
-			s.fail(i, "message or additional data too large")
+		if len(m.Out) != len(m.In)+s.TagSize || len(m.Nonce) != s.NonceSize || misplaced(m) ||
+			s.Fits != nil && !s.Fits(len(m.In), len(m.AD)) {
+			s.failSeal(i, m)
 		}
 	}
 }
@@ -48,11 +46,39 @@ func (s *Spec) CheckSeal(msgs []batch.Message) {
 func (s *Spec) CheckOpen(msgs []batch.Message) {
 	for i := range msgs {
 		m := &msgs[i]
-		if n := max(len(m.In)-s.TagSize, 0); len(m.Out) != n {
-			s.fail(i, "output is "+strconv.Itoa(len(m.Out))+" bytes, want "+strconv.Itoa(n))
+		if len(m.Out) != max(len(m.In)-s.TagSize, 0) || len(m.Nonce) != s.NonceSize || len(m.Out) != 0 && misplaced(m) {
+			s.failOpen(i, m)
 		}
-		s.check(i, m)
 	}
+}
+
+// misplaced reports whether m's Out, not empty, overlaps its In other than
+// exactly (alias.InexactOverlap) or overlaps its AD (alias.AnyOverlap), in
+// one expression the checks' loops inline: two non-empty ranges meet where
+// either starts inside the other, which differences from Out's start tell,
+// unsigned, without a branch per bound.
+func misplaced(m *batch.Message) bool {
+	o, lo := uintptr(unsafe.Pointer(unsafe.SliceData(m.Out))), uintptr(len(m.Out))
+	p, lp := uintptr(unsafe.Pointer(unsafe.SliceData(m.In)))-o, uintptr(len(m.In))
+	q, lq := uintptr(unsafe.Pointer(unsafe.SliceData(m.AD)))-o, uintptr(len(m.AD))
+	return lp != 0 && (p-1 < lo-1 || -p-1 < lp-1) || lq != 0 && (q < lo || -q < lq)
+}
+
+// failSeal and failOpen panic with what is wrong with m, the i-th message,
+// which CheckSeal or CheckOpen found bad.
+func (s *Spec) failSeal(i int, m *batch.Message) {
+	if want := len(m.In) + s.TagSize; len(m.Out) != want {
+		s.fail(i, "output is "+strconv.Itoa(len(m.Out))+" bytes, want "+strconv.Itoa(want))
+	}
+	s.check(i, m)
+	s.fail(i, "message or additional data too large")
+}
+
+func (s *Spec) failOpen(i int, m *batch.Message) {
+	if want := max(len(m.In)-s.TagSize, 0); len(m.Out) != want {
+		s.fail(i, "output is "+strconv.Itoa(len(m.Out))+" bytes, want "+strconv.Itoa(want))
+	}
+	s.check(i, m)
 }
 
 func (s *Spec) check(i int, m *batch.Message) {
@@ -110,10 +136,13 @@ type Lanes struct {
 	Len             [16]uint32
 }
 
-// A LaneGroup is up to 16 messages for one call to a lane kernel.
+// A LaneGroup is up to 16 messages of a batch for one call to a lane
+// kernel, by their index in the batch: Place stores no pointers (each of
+// which would cost a write barrier's check), Lanes reads them when the
+// group runs.
 type LaneGroup struct {
-	Lanes
-	Msgs   [16]*batch.Message
+	Idx    [16]int
+	Len    [16]uint32
 	N      int
 	Blocks int // the most whole blocks of a text
 }
@@ -123,17 +152,50 @@ type LaneGroup struct {
 // in length less than twice, so that few lanes idle while the longest
 // finishes. The caller owns it (on its stack: kernels take its groups).
 type LaneGroups struct {
-	gs   [9]LaneGroup
+	gs   [10]LaneGroup
+	run  LaneGroup // Take's
 	next int
 }
 
-// Place adds m to its group where its text (In, or In less tagSize bytes
-// when opening) is at most maxLen < 4096 bytes long (the kernels count
-// whole blocks in bytes), and returns the group if that is now full, for
-// the caller to run before the next Place; single reports a longer message,
-// left to the caller. A message to open shorter than a tag fails (its OK
-// false) and goes nowhere.
-func (l *LaneGroups) Place(m *batch.Message, open bool, tagSize, maxLen int) (full *LaneGroup, single bool) {
+// Take returns msgs[i:i+16] as one lane group, where Place would put them
+// all in the same group (the common case of a batch of like messages, in
+// one pass), their associated data at most maxAD bytes long; otherwise nil,
+// for the caller to Place them one by one.
+func (l *LaneGroups) Take(msgs []batch.Message, i int, open bool, tagSize, maxLen, maxAD int) *LaneGroup {
+	g := &l.run
+	if len(msgs)-i < len(g.Idx) {
+		return nil
+	}
+	sub := 0
+	if open {
+		sub = tagSize
+	}
+	class := -1
+	blocks := 0
+	for k := range g.Idx {
+		m := &msgs[i+k]
+		n := len(m.In) - sub
+		c := bits.Len(uint(n+15) / 16)
+		if n < 0 || n > maxLen || len(m.AD) > maxAD || c != class && class >= 0 {
+			return nil
+		}
+		class = c
+		g.Idx[k] = i + k
+		g.Len[k] = uint32(n)
+		blocks = max(blocks, n/16)
+	}
+	g.N, g.Blocks = len(g.Idx), blocks
+	return g
+}
+
+// Place adds msgs[i] to its group where its text (In, or In less tagSize
+// bytes when opening) is at most maxLen < 4096 bytes long (the kernels
+// count whole blocks in bytes), and returns the group if that is now full,
+// for the caller to run before the next Place; single reports a longer
+// message, left to the caller. A message to open shorter than a tag fails
+// (its OK false) and goes nowhere.
+func (l *LaneGroups) Place(msgs []batch.Message, i int, open bool, tagSize, maxLen int) (full *LaneGroup, single bool) {
+	m := &msgs[i]
 	n := len(m.In)
 	if open {
 		n -= tagSize
@@ -146,47 +208,62 @@ func (l *LaneGroups) Place(m *batch.Message, open bool, tagSize, maxLen int) (fu
 		return nil, true
 	}
 	g := &l.gs[bits.Len(uint(n+15)/16)]
-	if g.N == len(g.Msgs) {
-		g.N, g.Blocks = 0, 0
+	k := uint(g.N) % uint(len(g.Idx)) // 0 when g is new or ran full
+	if k == 0 {
+		g.Blocks = 0
 	}
-	k := g.N
-	g.Msgs[k] = m
-	g.Src[k] = unsafe.SliceData(m.In)
-	g.Dst[k] = unsafe.SliceData(m.Out)
-	g.Nonce[k] = &m.Nonce[0]
+	g.Idx[k] = i
 	g.Len[k] = uint32(n)
 	g.Blocks = max(g.Blocks, n/16)
-	if g.N = k + 1; g.N == len(g.Msgs) {
+	g.N = int(k) + 1
+	if g.N == len(g.Idx) {
 		return g, false
 	}
 	return nil, false
 }
 
 // Rest returns, once the batch's messages are added, the next group that
-// holds messages not yet run, or nil: lanes past its N have no text and
-// the nonce of lane 0.
+// holds messages not yet run, or nil.
 func (l *LaneGroups) Rest() *LaneGroup {
 	for ; l.next < len(l.gs); l.next++ {
-		g := &l.gs[l.next]
-		if g.N == 0 || g.N == len(g.Msgs) {
-			continue
+		if g := &l.gs[l.next]; g.N != 0 && g.N != len(g.Idx) {
+			l.next++
+			return g
 		}
-		for k := g.N; k < len(g.Msgs); k++ {
-			g.Len[k] = 0
-			g.Nonce[k] = g.Nonce[0]
-		}
-		l.next++
-		return g
 	}
 	return nil
 }
 
-// Finish completes the messages of g from the tags a lane kernel left,
+// Lanes returns the lanes of g's messages of msgs, for a kernel: lanes past
+// g.N have no text and the pointers of lane 0. The kernel's lanes live on
+// the caller's stack, where storing pointers costs no write barrier; the
+// messages they point into stay reachable through msgs.
+func (g *LaneGroup) Lanes(msgs []batch.Message) (ln Lanes) {
+	m0 := &msgs[g.Idx[0]]
+	for k := range ln.Len {
+		m := m0
+		if k < g.N {
+			m = &msgs[g.Idx[k]]
+			ln.Len[k] = g.Len[k]
+		}
+		ln.Src[k] = unsafe.SliceData(m.In)
+		ln.Dst[k] = unsafe.SliceData(m.Out)
+		ln.Nonce[k] = unsafe.SliceData(m.Nonce)
+	}
+	return ln
+}
+
+// Finish completes g's messages of msgs from the tags a lane kernel left,
 // without HASH(A), which hash gives for non-empty associated data: it
 // writes each tag (sealing), or compares it in constant time, sets OK and
 // zeroes the output of each message that fails (opening).
-func (g *LaneGroup) Finish(tags *[16][16]byte, open bool, tagSize int, hash func(ad []byte) words.Block) {
-	for k, m := range g.Msgs[:g.N] {
+func (g *LaneGroup) Finish(msgs []batch.Message, tags *[16][16]byte, open bool, tagSize int, hash func(ad []byte) words.Block) {
+	for k, i := range g.Idx[:g.N] {
+		m := &msgs[i]
+		if !open && tagSize == len(tags[k]) && len(m.AD) == 0 {
+			*(*[16]byte)(m.Out[len(m.In):]) = tags[k]
+			continue
+		}
 		t := words.Load(tags[k][:])
 		if len(m.AD) > 0 {
 			t = t.Xor(hash(m.AD))
