@@ -90,12 +90,12 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 
 // runLanes seals or opens g's messages of msgs (out the kernel's).
 func (a *AEAD) runLanes(d direction, msgs []batch.Message, g *batchutil.LaneGroup, out *laneOut) {
-	ln := g.Lanes(msgs)
+	ln := g.Lanes(msgs, false)
 	nr, ek := a.b.Rounds(), a.b.EncKeys()
 	if d == encrypt {
 		raocbSealLanesVAES512(nr, ek, &a.r1, &a.r2, &a.nonceBits, a.nonceSize, &ln, out, g.Blocks)
 	} else {
 		raocbOpenLanesVAES512(nr, a.b.DecKeys(), ek, &a.r1, &a.r2, &a.nonceBits, a.nonceSize, &ln, out, g.Blocks)
 	}
-	g.Finish(msgs, &out.tag, d == decrypt, a.tagSize, a.hash)
+	g.Finish(msgs, &out.tag, 0, d == decrypt, a.tagSize, a.hash)
 }

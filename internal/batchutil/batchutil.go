@@ -134,6 +134,9 @@ func Open(a cipher.AEAD, s Spec, msgs []batch.Message) (allOK bool) {
 type Lanes struct {
 	Src, Dst, Nonce [16]*byte
 	Len             [16]uint32
+	// Tags has bit k set where the kernel stores lane k's tag itself, at
+	// Dst+Len: a 16-byte tag, sealed, without associated data (no HASH(A)).
+	Tags uint32
 }
 
 // A LaneGroup is up to 16 messages of a batch for one call to a lane
@@ -235,16 +238,21 @@ func (l *LaneGroups) Rest() *LaneGroup {
 }
 
 // Lanes returns the lanes of g's messages of msgs, for a kernel: lanes past
-// g.N have no text and the pointers of lane 0. The kernel's lanes live on
-// the caller's stack, where storing pointers costs no write barrier; the
-// messages they point into stay reachable through msgs.
-func (g *LaneGroup) Lanes(msgs []batch.Message) (ln Lanes) {
+// g.N have no text and the pointers of lane 0. Where tags is true (a kernel
+// that seals with 16-byte tags and stores them), it marks the lanes without
+// associated data in Tags. The kernel's lanes live on the caller's stack,
+// where storing pointers costs no write barrier; the messages they point
+// into stay reachable through msgs.
+func (g *LaneGroup) Lanes(msgs []batch.Message, tags bool) (ln Lanes) {
 	m0 := &msgs[g.Idx[0]]
 	for k := range ln.Len {
 		m := m0
 		if k < g.N {
 			m = &msgs[g.Idx[k]]
 			ln.Len[k] = g.Len[k]
+			if tags && len(m.AD) == 0 {
+				ln.Tags |= 1 << k
+			}
 		}
 		ln.Src[k] = unsafe.SliceData(m.In)
 		ln.Dst[k] = unsafe.SliceData(m.Out)
@@ -253,17 +261,17 @@ func (g *LaneGroup) Lanes(msgs []batch.Message) (ln Lanes) {
 	return ln
 }
 
-// Finish completes g's messages of msgs from the tags a lane kernel left,
+// Finish completes g's messages of msgs, but for those whose tags the
+// kernel stored (done, as Lanes.Tags), from the tags a lane kernel left,
 // without HASH(A), which hash gives for non-empty associated data: it
 // writes each tag (sealing), or compares it in constant time, sets OK and
 // zeroes the output of each message that fails (opening).
-func (g *LaneGroup) Finish(msgs []batch.Message, tags *[16][16]byte, open bool, tagSize int, hash func(ad []byte) words.Block) {
+func (g *LaneGroup) Finish(msgs []batch.Message, tags *[16][16]byte, done uint32, open bool, tagSize int, hash func(ad []byte) words.Block) {
 	for k, i := range g.Idx[:g.N] {
-		m := &msgs[i]
-		if !open && tagSize == len(tags[k]) && len(m.AD) == 0 {
-			*(*[16]byte)(m.Out[len(m.In):]) = tags[k]
+		if done>>k&1 != 0 {
 			continue
 		}
+		m := &msgs[i]
 		t := words.Load(tags[k][:])
 		if len(m.AD) > 0 {
 			t = t.Xor(hash(m.AD))

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"strconv"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -18,10 +20,13 @@ import (
 // j differ by message only in Offset_0, so every lane takes the same
 // L_ntz(j). While every lane has blocks j and j+1, both run in one pass:
 // eight registers in flight. The Go side (lanes_amd64.go) fills the lanes
-// (batchutil.Lanes) and adds HASH(A) to the tags.
+// (batchutil.Lanes) and adds HASH(A) to the tags; when sealing, the lanes
+// it marks (16-byte tags, no associated data) have their tags stored at
+// the end of their output by the kernel.
 //
-// lanes (Go's struct, by offset): src, dst and nonce pointers (16 each)
-// and the text lengths (16 uint32). laneOut: the tags the kernel writes,
+// lanes (Go's struct, by offset): src, dst and nonce pointers (16 each),
+// the text lengths (16 uint32) and the marked lanes (a bit each, uint32).
+// laneOut: the tags the kernel writes,
 // and two areas it keeps for itself, per register: each lane's whole
 // blocks n and partial bytes r, in every byte of the lane.
 const (
@@ -29,6 +34,7 @@ const (
 	lnDst   = 128
 	lnNonce = 256
 	lnLen   = 384
+	lnTags  = 448
 	lnTag   = 0
 	lnN     = 256
 	lnR     = 512
@@ -98,7 +104,7 @@ func lanes(o op) {
 	if o == dec {
 		name, keys = "ocbOpenLanesVAES512", "rk, ek *[240]byte"
 	}
-	TEXT(name, NOSPLIT, "func(nr int, "+keys+", l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, ln *[448]byte, out *[768]byte, blocks int)")
+	TEXT(name, NOSPLIT, "func(nr int, "+keys+", l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, ln *[452]byte, out *[768]byte, blocks int)")
 	Pragma("noescape")
 	Load(Param("nr"), nr)
 	Load(Param("rk"), lKeys)
@@ -304,6 +310,19 @@ func lanes(o op) {
 	laneRounds(false)
 	for r := 0; r < 4; r++ {
 		VMOVDQU64(lX(r), Mem{Base: lo, Disp: lnTag + 64*r})
+	}
+	if o == enc {
+		// The marked lanes' tags, which are whole, to Dst+Len.
+		MOVL(Mem{Base: lp, Disp: lnTags}, lU.As32())
+		for i := 0; i < 16; i++ {
+			skip := "lanes_tag" + strconv.Itoa(i) + "_" + name
+			BTL(U8(i), lU.As32())
+			JCC(LabelRef(skip))
+			MOVQ(Mem{Base: lp, Disp: lnDst + 8*i}, lT)
+			MOVL(Mem{Base: lp, Disp: lnLen + 4*i}, lJ.As32())
+			VEXTRACTI32X4(U8(i%4), lX(i/4), Mem{Base: lT, Index: lJ, Scale: 1})
+			Label(skip)
+		}
 	}
 	VZEROUPPER()
 	RET()
