@@ -25,12 +25,12 @@ func TestBatch(t *testing.T) {
 
 // TestBatchRuns compares batches of like messages (which lane kernels take
 // 16 at a time) with single calls, at lengths about the lanes' length
-// classes and their bound (the last in lanes, where a tag is changed),
-// with tags of 16 and 12 bytes.
+// classes, their bound and past it (the last in lanes, where a tag is
+// changed), with tags of 16 and 12 bytes.
 func TestBatchRuns(t *testing.T) {
 	key := make([]byte, 16)
 	key[0] = 0x5e
-	shapes := aeadtest.Runs([]int{0, 1, 16, 17, 100, 128, 129, 64})
+	shapes := aeadtest.Runs([]int{0, 1, 16, 17, 100, 128, 129, 256, 1000, 5000, 64})
 	paths.Run(t, func(t *testing.T) {
 		aeadtest.TestBatchShapes(t, aeadtest.MustBatch(New(key)), shapes)
 		aeadtest.TestBatchShapes(t, aeadtest.MustBatch(NewWithSizes(key, 12, 12)), shapes)

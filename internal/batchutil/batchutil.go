@@ -173,16 +173,22 @@ func (l *LaneGroups) Take(msgs []batch.Message, i int, open bool, tagSize, maxLe
 	if open {
 		sub = tagSize
 	}
-	class := -1
+	// The texts of the first message's group are lo to hi bytes long.
+	lo, hi := 0, 0
+	if n := len(msgs[i].In) - sub; n > 0 {
+		c := bits.Len(uint(n+15) / 16)
+		lo, hi = 16<<(c-1)-15, 16<<c-16
+	}
+	if hi = min(hi, maxLen); hi < lo {
+		return nil
+	}
 	blocks := 0
 	for k := range g.Idx {
 		m := &msgs[i+k]
 		n := len(m.In) - sub
-		c := bits.Len(uint(n+15) / 16)
-		if n < 0 || n > maxLen || len(m.AD) > maxAD || c != class && class >= 0 {
+		if uint(n-lo) > uint(hi-lo) || len(m.AD) > maxAD {
 			return nil
 		}
-		class = c
 		g.Idx[k] = i + k
 		g.Len[k] = uint32(n)
 		blocks = max(blocks, n/16)
