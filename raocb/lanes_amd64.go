@@ -11,7 +11,8 @@ import (
 // The lane kernels (raocb_amd64.s, see _asm/lanes.go) seal or open the 16
 // messages of ln side by side, each in its own 128-bit lane, each shorter
 // than 4096 bytes, blocks the most whole blocks of one; they leave each
-// message's tag, less HASH(A), in out.tag.
+// message's tag, less HASH(A), in out.tag, and the seal kernel stores the
+// tags of the lanes marked in ln.Tags.
 
 //go:noescape
 func raocbSealLanesVAES512(nr int, rk *[240]byte, r1, r2 *[16]byte, bits *[16]byte, nonceLen int, ln *batchutil.Lanes, out *laneOut, blocks int)
@@ -90,12 +91,12 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 
 // runLanes seals or opens g's messages of msgs (out the kernel's).
 func (a *AEAD) runLanes(d direction, msgs []batch.Message, g *batchutil.LaneGroup, out *laneOut) {
-	ln := g.Lanes(msgs, false)
+	ln := g.Lanes(msgs, d == encrypt && a.tagSize == 16)
 	nr, ek := a.b.Rounds(), a.b.EncKeys()
 	if d == encrypt {
 		raocbSealLanesVAES512(nr, ek, &a.r1, &a.r2, &a.nonceBits, a.nonceSize, &ln, out, g.Blocks)
 	} else {
 		raocbOpenLanesVAES512(nr, a.b.DecKeys(), ek, &a.r1, &a.r2, &a.nonceBits, a.nonceSize, &ln, out, g.Blocks)
 	}
-	g.Finish(msgs, &out.tag, 0, d == decrypt, a.tagSize, a.hash)
+	g.Finish(msgs, &out.tag, ln.Tags, d == decrypt, a.tagSize, a.hash)
 }

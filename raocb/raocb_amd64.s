@@ -17118,7 +17118,7 @@ DATA lenPerm<>+240(SB)/8, $0x0000000f0000000f
 DATA lenPerm<>+248(SB)/8, $0x0000000f0000000f
 GLOBL lenPerm<>(SB), RODATA|NOPTR, $256
 
-// func raocbSealLanesVAES512(nr int, rk *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, ln *[448]byte, out *[1920]byte, blocks int)
+// func raocbSealLanesVAES512(nr int, rk *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, ln *[452]byte, out *[1920]byte, blocks int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, VAES
 TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-72
 	MOVQ            nr+0(FP), AX
@@ -18532,14 +18532,127 @@ lanes_r10_6:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_6:
-	VMOVDQU64 Z0, (R13)
-	VMOVDQU64 Z1, 64(R13)
-	VMOVDQU64 Z2, 128(R13)
-	VMOVDQU64 Z3, 192(R13)
+	VMOVDQU64     Z0, (R13)
+	VMOVDQU64     Z1, 64(R13)
+	VMOVDQU64     Z2, 128(R13)
+	VMOVDQU64     Z3, 192(R13)
+	MOVL          448(SI), R14
+	BTL           $0x00, R14
+	JCC           lanes_tag0_raocbSealLanesVAES512
+	MOVQ          128(SI), R12
+	MOVL          384(SI), R9
+	VEXTRACTI32X4 $0x00, Z0, (R12)(R9*1)
+
+lanes_tag0_raocbSealLanesVAES512:
+	BTL           $0x01, R14
+	JCC           lanes_tag1_raocbSealLanesVAES512
+	MOVQ          136(SI), R12
+	MOVL          388(SI), R9
+	VEXTRACTI32X4 $0x01, Z0, (R12)(R9*1)
+
+lanes_tag1_raocbSealLanesVAES512:
+	BTL           $0x02, R14
+	JCC           lanes_tag2_raocbSealLanesVAES512
+	MOVQ          144(SI), R12
+	MOVL          392(SI), R9
+	VEXTRACTI32X4 $0x02, Z0, (R12)(R9*1)
+
+lanes_tag2_raocbSealLanesVAES512:
+	BTL           $0x03, R14
+	JCC           lanes_tag3_raocbSealLanesVAES512
+	MOVQ          152(SI), R12
+	MOVL          396(SI), R9
+	VEXTRACTI32X4 $0x03, Z0, (R12)(R9*1)
+
+lanes_tag3_raocbSealLanesVAES512:
+	BTL           $0x04, R14
+	JCC           lanes_tag4_raocbSealLanesVAES512
+	MOVQ          160(SI), R12
+	MOVL          400(SI), R9
+	VEXTRACTI32X4 $0x00, Z1, (R12)(R9*1)
+
+lanes_tag4_raocbSealLanesVAES512:
+	BTL           $0x05, R14
+	JCC           lanes_tag5_raocbSealLanesVAES512
+	MOVQ          168(SI), R12
+	MOVL          404(SI), R9
+	VEXTRACTI32X4 $0x01, Z1, (R12)(R9*1)
+
+lanes_tag5_raocbSealLanesVAES512:
+	BTL           $0x06, R14
+	JCC           lanes_tag6_raocbSealLanesVAES512
+	MOVQ          176(SI), R12
+	MOVL          408(SI), R9
+	VEXTRACTI32X4 $0x02, Z1, (R12)(R9*1)
+
+lanes_tag6_raocbSealLanesVAES512:
+	BTL           $0x07, R14
+	JCC           lanes_tag7_raocbSealLanesVAES512
+	MOVQ          184(SI), R12
+	MOVL          412(SI), R9
+	VEXTRACTI32X4 $0x03, Z1, (R12)(R9*1)
+
+lanes_tag7_raocbSealLanesVAES512:
+	BTL           $0x08, R14
+	JCC           lanes_tag8_raocbSealLanesVAES512
+	MOVQ          192(SI), R12
+	MOVL          416(SI), R9
+	VEXTRACTI32X4 $0x00, Z2, (R12)(R9*1)
+
+lanes_tag8_raocbSealLanesVAES512:
+	BTL           $0x09, R14
+	JCC           lanes_tag9_raocbSealLanesVAES512
+	MOVQ          200(SI), R12
+	MOVL          420(SI), R9
+	VEXTRACTI32X4 $0x01, Z2, (R12)(R9*1)
+
+lanes_tag9_raocbSealLanesVAES512:
+	BTL           $0x0a, R14
+	JCC           lanes_tag10_raocbSealLanesVAES512
+	MOVQ          208(SI), R12
+	MOVL          424(SI), R9
+	VEXTRACTI32X4 $0x02, Z2, (R12)(R9*1)
+
+lanes_tag10_raocbSealLanesVAES512:
+	BTL           $0x0b, R14
+	JCC           lanes_tag11_raocbSealLanesVAES512
+	MOVQ          216(SI), R12
+	MOVL          428(SI), R9
+	VEXTRACTI32X4 $0x03, Z2, (R12)(R9*1)
+
+lanes_tag11_raocbSealLanesVAES512:
+	BTL           $0x0c, R14
+	JCC           lanes_tag12_raocbSealLanesVAES512
+	MOVQ          224(SI), R12
+	MOVL          432(SI), R9
+	VEXTRACTI32X4 $0x00, Z3, (R12)(R9*1)
+
+lanes_tag12_raocbSealLanesVAES512:
+	BTL           $0x0d, R14
+	JCC           lanes_tag13_raocbSealLanesVAES512
+	MOVQ          232(SI), R12
+	MOVL          436(SI), R9
+	VEXTRACTI32X4 $0x01, Z3, (R12)(R9*1)
+
+lanes_tag13_raocbSealLanesVAES512:
+	BTL           $0x0e, R14
+	JCC           lanes_tag14_raocbSealLanesVAES512
+	MOVQ          240(SI), R12
+	MOVL          440(SI), R9
+	VEXTRACTI32X4 $0x02, Z3, (R12)(R9*1)
+
+lanes_tag14_raocbSealLanesVAES512:
+	BTL           $0x0f, R14
+	JCC           lanes_tag15_raocbSealLanesVAES512
+	MOVQ          248(SI), R12
+	MOVL          444(SI), R9
+	VEXTRACTI32X4 $0x03, Z3, (R12)(R9*1)
+
+lanes_tag15_raocbSealLanesVAES512:
 	VZEROUPPER
 	RET
 
-// func raocbOpenLanesVAES512(nr int, rk *[240]byte, ek *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, ln *[448]byte, out *[1920]byte, blocks int)
+// func raocbOpenLanesVAES512(nr int, rk *[240]byte, ek *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, ln *[452]byte, out *[1920]byte, blocks int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, VAES
 TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-80
 	MOVQ            nr+0(FP), AX

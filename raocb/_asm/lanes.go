@@ -20,10 +20,13 @@ import (
 // pad's index f+1 and the tag's m+3 are the lane's own. While every lane
 // has blocks i and i+1, both run in one pass: eight registers in flight.
 // The Go side (lanes_amd64.go) fills the lanes (batchutil.Lanes) and adds
-// HASH(A) to the tags.
+// HASH(A) to the tags; when sealing, the lanes it marks (16-byte tags, no
+// associated data) have their tags stored at the end of their output by
+// the kernel.
 //
-// lanes (Go's struct, by offset): src, dst and nonce pointers (16 each)
-// and the text lengths (16 uint32). laneOut: the tags the kernel writes,
+// lanes (Go's struct, by offset): src, dst and nonce pointers (16 each),
+// the text lengths (16 uint32) and the marked lanes (a bit each, uint32).
+// laneOut: the tags the kernel writes,
 // and areas it keeps for itself, per register: each lane's whole blocks f
 // and partial bytes r in every byte of the lane, f and m (its blocks,
 // the partial one counted) in every dword, the masks of the blocks in
@@ -33,6 +36,7 @@ const (
 	lnDst   = 128
 	lnNonce = 256
 	lnLen   = 384
+	lnTags  = 448
 	lnTag   = 0
 	lnN     = 256
 	lnR     = 512
@@ -102,7 +106,7 @@ func lanes(o op) {
 	if o == dec {
 		name, keys = "raocbOpenLanesVAES512", "rk, ek *[240]byte"
 	}
-	TEXT(name, NOSPLIT, "func(nr int, "+keys+", r1, r2 *[16]byte, bits *[16]byte, nonceLen int, ln *[448]byte, out *[1920]byte, blocks int)")
+	TEXT(name, NOSPLIT, "func(nr int, "+keys+", r1, r2 *[16]byte, bits *[16]byte, nonceLen int, ln *[452]byte, out *[1920]byte, blocks int)")
 	Pragma("noescape")
 	Load(Param("nr"), nr)
 	Load(Param("rk"), lKeys)
@@ -300,6 +304,19 @@ func lanes(o op) {
 	laneRounds(false)
 	for r := 0; r < 4; r++ {
 		VMOVDQU64(lX(r), Mem{Base: lo, Disp: lnTag + 64*r})
+	}
+	if o == enc {
+		// The marked lanes' tags, which are whole, to Dst+Len.
+		MOVL(Mem{Base: lp, Disp: lnTags}, lU.As32())
+		for i := 0; i < 16; i++ {
+			skip := fmt.Sprintf("lanes_tag%d_%s", i, name)
+			BTL(U8(i), lU.As32())
+			JCC(LabelRef(skip))
+			MOVQ(Mem{Base: lp, Disp: lnDst + 8*i}, lT)
+			MOVL(Mem{Base: lp, Disp: lnLen + 4*i}, lJ.As32())
+			VEXTRACTI32X4(U8(i%4), lX(i/4), Mem{Base: lT, Index: lJ, Scale: 1})
+			Label(skip)
+		}
 	}
 	VZEROUPPER()
 	RET()
