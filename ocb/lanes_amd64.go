@@ -13,8 +13,9 @@ import (
 // The lane kernels (ocb_amd64.s, see _asm/batch.go) seal or open the 16
 // messages of ln side by side, each in its own 128-bit lane, each shorter
 // than 4096 bytes, blocks the most whole blocks of one; they leave each
-// message's tag, less HASH(A), in out.tag, and the seal kernel stores the
-// tags of the lanes marked in ln.Tags.
+// message's tag, less HASH(A), in out.tag, and finish the tags of the lanes
+// marked in ln.Tags: the seal kernel stores them, the open kernel sets the
+// lanes whose tags differ in out.fail.
 
 //go:noescape
 func ocbSealLanesVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, ln *batchutil.Lanes, out *laneOut, blocks int)
@@ -34,8 +35,9 @@ const laneMaxLen = 1024
 // laneOut is what a lane kernel writes, one for all the groups of a batch;
 // _asm/batch.go has its layout.
 type laneOut struct {
-	tag [16][16]byte
-	_   [2][4][64]byte // the kernel's own: n and r of each lane
+	tag  [16][16]byte
+	_    [2][4][64]byte // the kernel's own: n and r of each lane
+	fail uint32         // opening: the lanes of ln.Tags whose tags differ
 }
 
 // batchLanes checks msgs, seals or opens them in lane groups (setting OK
@@ -82,12 +84,13 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 
 // runLanes seals or opens g's messages of msgs (out the kernel's).
 func (a *AEAD) runLanes(d direction, msgs []batch.Message, g *batchutil.LaneGroup, out *laneOut) {
-	ln := g.Lanes(msgs, d == encrypt && a.tagSize == 16)
+	var ln batchutil.Lanes
+	g.Lanes(&ln, msgs, a.tagSize == 16)
 	nr, ek := a.aes.Rounds(), a.aes.EncKeys()
 	if d == encrypt {
 		ocbSealLanesVAES512(nr, ek, &a.l, &a.ends, &a.nonceBits, a.nonceSize, &ln, out, g.Blocks)
 	} else {
 		ocbOpenLanesVAES512(nr, a.aes.DecKeys(), ek, &a.l, &a.ends, &a.nonceBits, a.nonceSize, &ln, out, g.Blocks)
 	}
-	g.Finish(msgs, &out.tag, ln.Tags, d == decrypt, a.tagSize, a.hash)
+	g.Finish(msgs, &out.tag, ln.Tags, out.fail, d == decrypt, a.tagSize, a.hash)
 }

@@ -22644,7 +22644,7 @@ DATA lenPerm<>+240(SB)/8, $0x0000000f0000000f
 DATA lenPerm<>+248(SB)/8, $0x0000000f0000000f
 GLOBL lenPerm<>(SB), RODATA|NOPTR, $256
 
-// func ocbSealLanesVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, ln *[452]byte, out *[768]byte, blocks int)
+// func ocbSealLanesVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, ln *[452]byte, out *[772]byte, blocks int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, VAES
 TEXT ·ocbSealLanesVAES512(SB), NOSPLIT, $0-72
 	MOVQ            nr+0(FP), AX
@@ -24117,7 +24117,7 @@ lanes_tag15_ocbSealLanesVAES512:
 	VZEROUPPER
 	RET
 
-// func ocbOpenLanesVAES512(nr int, rk *[240]byte, ek *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, ln *[452]byte, out *[768]byte, blocks int)
+// func ocbOpenLanesVAES512(nr int, rk *[240]byte, ek *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, ln *[452]byte, out *[772]byte, blocks int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, VAES
 TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-80
 	MOVQ            nr+0(FP), AX
@@ -25504,9 +25504,220 @@ lanes_r10_12:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_12:
-	VMOVDQU64 Z0, (R13)
-	VMOVDQU64 Z1, 64(R13)
-	VMOVDQU64 Z2, 128(R13)
-	VMOVDQU64 Z3, 192(R13)
+	VMOVDQU64     Z0, (R13)
+	VMOVDQU64     Z1, 64(R13)
+	VMOVDQU64     Z2, 128(R13)
+	VMOVDQU64     Z3, 192(R13)
+	MOVL          448(SI), R14
+	XORL          CX, CX
+	BTL           $0x00, R14
+	JCC           lanes_tag0_ocbOpenLanesVAES512
+	MOVQ          (SI), R12
+	MOVL          384(SI), R9
+	VEXTRACTI32X4 $0x00, Z0, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCC         R9
+	MOVBLZX       R9, R9
+	SHLL          $0x00, R9
+	ORL           R9, CX
+
+lanes_tag0_ocbOpenLanesVAES512:
+	BTL           $0x01, R14
+	JCC           lanes_tag1_ocbOpenLanesVAES512
+	MOVQ          8(SI), R12
+	MOVL          388(SI), R9
+	VEXTRACTI32X4 $0x01, Z0, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCC         R9
+	MOVBLZX       R9, R9
+	SHLL          $0x01, R9
+	ORL           R9, CX
+
+lanes_tag1_ocbOpenLanesVAES512:
+	BTL           $0x02, R14
+	JCC           lanes_tag2_ocbOpenLanesVAES512
+	MOVQ          16(SI), R12
+	MOVL          392(SI), R9
+	VEXTRACTI32X4 $0x02, Z0, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCC         R9
+	MOVBLZX       R9, R9
+	SHLL          $0x02, R9
+	ORL           R9, CX
+
+lanes_tag2_ocbOpenLanesVAES512:
+	BTL           $0x03, R14
+	JCC           lanes_tag3_ocbOpenLanesVAES512
+	MOVQ          24(SI), R12
+	MOVL          396(SI), R9
+	VEXTRACTI32X4 $0x03, Z0, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCC         R9
+	MOVBLZX       R9, R9
+	SHLL          $0x03, R9
+	ORL           R9, CX
+
+lanes_tag3_ocbOpenLanesVAES512:
+	BTL           $0x04, R14
+	JCC           lanes_tag4_ocbOpenLanesVAES512
+	MOVQ          32(SI), R12
+	MOVL          400(SI), R9
+	VEXTRACTI32X4 $0x00, Z1, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCC         R9
+	MOVBLZX       R9, R9
+	SHLL          $0x04, R9
+	ORL           R9, CX
+
+lanes_tag4_ocbOpenLanesVAES512:
+	BTL           $0x05, R14
+	JCC           lanes_tag5_ocbOpenLanesVAES512
+	MOVQ          40(SI), R12
+	MOVL          404(SI), R9
+	VEXTRACTI32X4 $0x01, Z1, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCC         R9
+	MOVBLZX       R9, R9
+	SHLL          $0x05, R9
+	ORL           R9, CX
+
+lanes_tag5_ocbOpenLanesVAES512:
+	BTL           $0x06, R14
+	JCC           lanes_tag6_ocbOpenLanesVAES512
+	MOVQ          48(SI), R12
+	MOVL          408(SI), R9
+	VEXTRACTI32X4 $0x02, Z1, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCC         R9
+	MOVBLZX       R9, R9
+	SHLL          $0x06, R9
+	ORL           R9, CX
+
+lanes_tag6_ocbOpenLanesVAES512:
+	BTL           $0x07, R14
+	JCC           lanes_tag7_ocbOpenLanesVAES512
+	MOVQ          56(SI), R12
+	MOVL          412(SI), R9
+	VEXTRACTI32X4 $0x03, Z1, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCC         R9
+	MOVBLZX       R9, R9
+	SHLL          $0x07, R9
+	ORL           R9, CX
+
+lanes_tag7_ocbOpenLanesVAES512:
+	BTL           $0x08, R14
+	JCC           lanes_tag8_ocbOpenLanesVAES512
+	MOVQ          64(SI), R12
+	MOVL          416(SI), R9
+	VEXTRACTI32X4 $0x00, Z2, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCC         R9
+	MOVBLZX       R9, R9
+	SHLL          $0x08, R9
+	ORL           R9, CX
+
+lanes_tag8_ocbOpenLanesVAES512:
+	BTL           $0x09, R14
+	JCC           lanes_tag9_ocbOpenLanesVAES512
+	MOVQ          72(SI), R12
+	MOVL          420(SI), R9
+	VEXTRACTI32X4 $0x01, Z2, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCC         R9
+	MOVBLZX       R9, R9
+	SHLL          $0x09, R9
+	ORL           R9, CX
+
+lanes_tag9_ocbOpenLanesVAES512:
+	BTL           $0x0a, R14
+	JCC           lanes_tag10_ocbOpenLanesVAES512
+	MOVQ          80(SI), R12
+	MOVL          424(SI), R9
+	VEXTRACTI32X4 $0x02, Z2, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCC         R9
+	MOVBLZX       R9, R9
+	SHLL          $0x0a, R9
+	ORL           R9, CX
+
+lanes_tag10_ocbOpenLanesVAES512:
+	BTL           $0x0b, R14
+	JCC           lanes_tag11_ocbOpenLanesVAES512
+	MOVQ          88(SI), R12
+	MOVL          428(SI), R9
+	VEXTRACTI32X4 $0x03, Z2, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCC         R9
+	MOVBLZX       R9, R9
+	SHLL          $0x0b, R9
+	ORL           R9, CX
+
+lanes_tag11_ocbOpenLanesVAES512:
+	BTL           $0x0c, R14
+	JCC           lanes_tag12_ocbOpenLanesVAES512
+	MOVQ          96(SI), R12
+	MOVL          432(SI), R9
+	VEXTRACTI32X4 $0x00, Z3, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCC         R9
+	MOVBLZX       R9, R9
+	SHLL          $0x0c, R9
+	ORL           R9, CX
+
+lanes_tag12_ocbOpenLanesVAES512:
+	BTL           $0x0d, R14
+	JCC           lanes_tag13_ocbOpenLanesVAES512
+	MOVQ          104(SI), R12
+	MOVL          436(SI), R9
+	VEXTRACTI32X4 $0x01, Z3, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCC         R9
+	MOVBLZX       R9, R9
+	SHLL          $0x0d, R9
+	ORL           R9, CX
+
+lanes_tag13_ocbOpenLanesVAES512:
+	BTL           $0x0e, R14
+	JCC           lanes_tag14_ocbOpenLanesVAES512
+	MOVQ          112(SI), R12
+	MOVL          440(SI), R9
+	VEXTRACTI32X4 $0x02, Z3, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCC         R9
+	MOVBLZX       R9, R9
+	SHLL          $0x0e, R9
+	ORL           R9, CX
+
+lanes_tag14_ocbOpenLanesVAES512:
+	BTL           $0x0f, R14
+	JCC           lanes_tag15_ocbOpenLanesVAES512
+	MOVQ          120(SI), R12
+	MOVL          444(SI), R9
+	VEXTRACTI32X4 $0x03, Z3, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCC         R9
+	MOVBLZX       R9, R9
+	SHLL          $0x0f, R9
+	ORL           R9, CX
+
+lanes_tag15_ocbOpenLanesVAES512:
+	MOVL CX, 768(R13)
 	VZEROUPPER
 	RET

@@ -91,12 +91,13 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 
 // runLanes seals or opens g's messages of msgs (out the kernel's).
 func (a *AEAD) runLanes(d direction, msgs []batch.Message, g *batchutil.LaneGroup, out *laneOut) {
-	ln := g.Lanes(msgs, d == encrypt && a.tagSize == 16)
+	var ln batchutil.Lanes
+	g.Lanes(&ln, msgs, d == encrypt && a.tagSize == 16)
 	nr, ek := a.b.Rounds(), a.b.EncKeys()
 	if d == encrypt {
 		raocbSealLanesVAES512(nr, ek, &a.r1, &a.r2, &a.nonceBits, a.nonceSize, &ln, out, g.Blocks)
 	} else {
 		raocbOpenLanesVAES512(nr, a.b.DecKeys(), ek, &a.r1, &a.r2, &a.nonceBits, a.nonceSize, &ln, out, g.Blocks)
 	}
-	g.Finish(msgs, &out.tag, ln.Tags, d == decrypt, a.tagSize, a.hash)
+	g.Finish(msgs, &out.tag, ln.Tags, 0, d == decrypt, a.tagSize, a.hash)
 }

@@ -130,9 +130,10 @@ type Shape struct{ Text, AD int }
 
 // Runs returns shapes in runs of one text length, for each of lengths: 15
 // messages and one twice as long and more, which breaks the run at its
-// end, then 48 (three runs of 16), every other one with associated data.
-// Batch kernels that take 16 like messages at once see both kinds, and
-// TestBatchShapes changes a tag in a run.
+// end, then 48 (three runs of 16), every other one with associated data,
+// the last without. Batch kernels that take 16 like messages at once see
+// both kinds of run, and TestBatchShapes changes the last tag, in a run
+// and without associated data (a tag such kernels may finish themselves).
 func Runs(lengths []int) []Shape {
 	var shapes []Shape
 	for _, n := range lengths {
@@ -141,7 +142,7 @@ func Runs(lengths []int) []Shape {
 		}
 		shapes = append(shapes, Shape{Text: 2*n + 17})
 		for i := range 48 {
-			shapes = append(shapes, Shape{Text: n, AD: i % 2 * (n%23 + 1)})
+			shapes = append(shapes, Shape{Text: n, AD: (i + 1) % 2 * (n%23 + 1)})
 		}
 	}
 	return shapes

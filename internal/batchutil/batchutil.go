@@ -134,8 +134,9 @@ func Open(a cipher.AEAD, s Spec, msgs []batch.Message) (allOK bool) {
 type Lanes struct {
 	Src, Dst, Nonce [16]*byte
 	Len             [16]uint32
-	// Tags has bit k set where the kernel stores lane k's tag itself, at
-	// Dst+Len: a 16-byte tag, sealed, without associated data (no HASH(A)).
+	// Tags has bit k set where the kernel finishes lane k's 16-byte tag
+	// itself, which has no associated data (no HASH(A)): it stores it at
+	// Dst+Len (sealing) or compares it with the one at Src+Len (opening).
 	Tags uint32
 }
 
@@ -243,19 +244,20 @@ func (l *LaneGroups) Rest() *LaneGroup {
 	return nil
 }
 
-// Lanes returns the lanes of g's messages of msgs, for a kernel: lanes past
-// g.N have no text and the pointers of lane 0. Where tags is true (a kernel
-// that seals with 16-byte tags and stores them), it marks the lanes without
-// associated data in Tags. The kernel's lanes live on the caller's stack,
-// where storing pointers costs no write barrier; the messages they point
-// into stay reachable through msgs.
-func (g *LaneGroup) Lanes(msgs []batch.Message, tags bool) (ln Lanes) {
+// Lanes fills ln with the lanes of g's messages of msgs, for a kernel:
+// lanes past g.N have no text and the pointers of lane 0. Where tags is
+// true (a kernel that finishes 16-byte tags), it marks the lanes without
+// associated data in Tags. ln is the kernel's, on the caller's stack; the
+// messages it points into stay reachable through msgs. (Filled in place:
+// a Lanes returned by value would be copied by 16-byte loads of 8-byte
+// stores just made, which the CPU cannot forward.)
+func (g *LaneGroup) Lanes(ln *Lanes, msgs []batch.Message, tags bool) {
 	m0 := &msgs[g.Idx[0]]
+	ln.Tags = 0
 	for k := range ln.Len {
-		m := m0
+		m, n := m0, uint32(0)
 		if k < g.N {
-			m = &msgs[g.Idx[k]]
-			ln.Len[k] = g.Len[k]
+			m, n = &msgs[g.Idx[k]], g.Len[k]
 			if tags && len(m.AD) == 0 {
 				ln.Tags |= 1 << k
 			}
@@ -263,21 +265,27 @@ func (g *LaneGroup) Lanes(msgs []batch.Message, tags bool) (ln Lanes) {
 		ln.Src[k] = unsafe.SliceData(m.In)
 		ln.Dst[k] = unsafe.SliceData(m.Out)
 		ln.Nonce[k] = unsafe.SliceData(m.Nonce)
+		ln.Len[k] = n
 	}
-	return ln
 }
 
-// Finish completes g's messages of msgs, but for those whose tags the
-// kernel stored (done, as Lanes.Tags), from the tags a lane kernel left,
+// Finish completes g's messages of msgs from the tags a lane kernel left,
 // without HASH(A), which hash gives for non-empty associated data: it
 // writes each tag (sealing), or compares it in constant time, sets OK and
-// zeroes the output of each message that fails (opening).
-func (g *LaneGroup) Finish(msgs []batch.Message, tags *[16][16]byte, done uint32, open bool, tagSize int, hash func(ad []byte) words.Block) {
+// zeroes the output of each message that fails (opening). The lanes in done
+// (Lanes.Tags) the kernel finished: opening, it set those in fail where
+// the tags differ.
+func (g *LaneGroup) Finish(msgs []batch.Message, tags *[16][16]byte, done, fail uint32, open bool, tagSize int, hash func(ad []byte) words.Block) {
 	for k, i := range g.Idx[:g.N] {
+		m := &msgs[i]
 		if done>>k&1 != 0 {
+			if open {
+				if m.OK = fail>>k&1 == 0; !m.OK {
+					clear(m.Out)
+				}
+			}
 			continue
 		}
-		m := &msgs[i]
 		t := words.Load(tags[k][:])
 		if len(m.AD) > 0 {
 			t = t.Xor(hash(m.AD))

@@ -20,13 +20,15 @@ import (
 // j differ by message only in Offset_0, so every lane takes the same
 // L_ntz(j). While every lane has blocks j and j+1, both run in one pass:
 // eight registers in flight. The Go side (lanes_amd64.go) fills the lanes
-// (batchutil.Lanes) and adds HASH(A) to the tags; when sealing, the lanes
-// it marks (16-byte tags, no associated data) have their tags stored at
-// the end of their output by the kernel.
+// (batchutil.Lanes) and adds HASH(A) to the tags; the lanes it marks
+// (16-byte tags, no associated data) have their tags stored at the end of
+// their output by the seal kernel, compared with the received ones by the
+// open kernel.
 //
 // lanes (Go's struct, by offset): src, dst and nonce pointers (16 each),
 // the text lengths (16 uint32) and the marked lanes (a bit each, uint32).
-// laneOut: the tags the kernel writes,
+// laneOut: the tags the kernel writes, the marked lanes whose tags differ
+// (a bit each, uint32, at its end, when opening),
 // and two areas it keeps for itself, per register: each lane's whole
 // blocks n and partial bytes r, in every byte of the lane.
 const (
@@ -38,6 +40,7 @@ const (
 	lnTag   = 0
 	lnN     = 256
 	lnR     = 512
+	lnFail  = 768
 )
 
 // Registers of the lane kernels.
@@ -104,7 +107,7 @@ func lanes(o op) {
 	if o == dec {
 		name, keys = "ocbOpenLanesVAES512", "rk, ek *[240]byte"
 	}
-	TEXT(name, NOSPLIT, "func(nr int, "+keys+", l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, ln *[452]byte, out *[768]byte, blocks int)")
+	TEXT(name, NOSPLIT, "func(nr int, "+keys+", l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, ln *[452]byte, out *[772]byte, blocks int)")
 	Pragma("noescape")
 	Load(Param("nr"), nr)
 	Load(Param("rk"), lKeys)
@@ -323,6 +326,28 @@ func lanes(o op) {
 			VEXTRACTI32X4(U8(i%4), lX(i/4), Mem{Base: lT, Index: lJ, Scale: 1})
 			Label(skip)
 		}
+	} else {
+		// The marked lanes' tags, which are whole, against those received
+		// at Src+Len: every byte compared, the bit of a lane whose differ
+		// set in lMin (the outcome is no secret, the bytes are).
+		MOVL(Mem{Base: lp, Disp: lnTags}, lU.As32())
+		XORL(lMin.As32(), lMin.As32())
+		for i := 0; i < 16; i++ {
+			skip := "lanes_tag" + strconv.Itoa(i) + "_" + name
+			BTL(U8(i), lU.As32())
+			JCC(LabelRef(skip))
+			MOVQ(Mem{Base: lp, Disp: lnSrc + 8*i}, lT)
+			MOVL(Mem{Base: lp, Disp: lnLen + 4*i}, lJ.As32())
+			VEXTRACTI32X4(U8(i%4), lX(i/4), X12)
+			VPCMPEQB(Mem{Base: lT, Index: lJ, Scale: 1}, X12, K1)
+			KORTESTW(K1, K1) // CF: all 16 bytes equal
+			SETCC(lJ.As8())
+			MOVBLZX(lJ.As8(), lJ.As32())
+			SHLL(U8(i), lJ.As32())
+			ORL(lJ.As32(), lMin.As32())
+			Label(skip)
+		}
+		MOVL(lMin.As32(), Mem{Base: lo, Disp: lnFail})
 	}
 	VZEROUPPER()
 	RET()
