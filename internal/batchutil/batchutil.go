@@ -31,7 +31,8 @@ type Spec struct {
 // len(In)+s.TagSize bytes that overlaps In only exactly and AD not at all,
 // and lengths that s.Fits.
 func (s *Spec) CheckSeal(msgs []batch.Message) {
-	// Out is never empty: TagSize > 0.
+	// misplaced needs an Out that is not empty, as one of len(In)+TagSize
+	// bytes is: TagSize > 0.
 	for i := range msgs {
 		m := &msgs[i]
 		if len(m.Out) != len(m.In)+s.TagSize || len(m.Nonce) != s.NonceSize || misplaced(m) ||
