@@ -81,6 +81,7 @@ func init() {
 	impl.Register("ocb", "vaes512", &useVAES512)
 	impl.Register("ocb", "vaes256", &useVAES256)
 	impl.Register("ocb", "avx", &useAVX)
+	impl.Register("ocb", "vaes512-batch", &useVAES512Lanes)
 }
 
 // hasKernels reports whether a's blocks run on assembly kernels (AES's;

@@ -7,14 +7,29 @@ import (
 
 // SealBatch seals each message of msgs as Seal would, after checking them
 // all, as batch.AEAD; it runs on the caller's goroutine, whatever
-// WithParallelism set.
-func (a *AEAD) SealBatch(msgs []batch.Message) { batchutil.Seal(a.serialAEAD(), a.batchSpec(), msgs) }
+// WithParallelism set. With VAES on zmm registers, messages shorter than
+// 4 KiB run 16 side by side, each in its own lane (batchutil.LaneGroups);
+// elsewhere each message takes its own call.
+func (a *AEAD) SealBatch(msgs []batch.Message) {
+	s := a.serialAEAD()
+	if !s.batchLanes(encrypt, msgs) {
+		batchutil.Seal(s, a.batchSpec(), msgs)
+	}
+}
 
 // OpenBatch opens each message of msgs as Open would, after checking them
 // all, and reports whether all authenticated, as batch.AEAD; it runs on the
 // caller's goroutine, whatever WithParallelism set.
-func (a *AEAD) OpenBatch(msgs []batch.Message) (allOK bool) {
-	return batchutil.Open(a.serialAEAD(), a.batchSpec(), msgs)
+func (a *AEAD) OpenBatch(msgs []batch.Message) bool {
+	s := a.serialAEAD()
+	if !s.batchLanes(decrypt, msgs) {
+		return batchutil.Open(s, a.batchSpec(), msgs)
+	}
+	allOK := true
+	for i := range msgs {
+		allOK = allOK && msgs[i].OK
+	}
+	return allOK
 }
 
 func (a *AEAD) batchSpec() batchutil.Spec {

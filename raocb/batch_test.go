@@ -8,15 +8,31 @@ import (
 )
 
 // TestBatch runs the batch suite on every path, at the default sizes and
-// at every other tag size (with nonces of 1 to 14 bytes).
+// at every other tag size (with nonces of 1 to 14 bytes), and with 192- and
+// 256-bit keys (12 and 14 rounds).
 func TestBatch(t *testing.T) {
-	key := make([]byte, 16)
+	key := make([]byte, 32)
 	key[0] = 0xba
 	paths.Run(t, func(t *testing.T) {
 		var others []batch.AEAD
 		for tag := MinTagSize; tag < MaxTagSize; tag++ {
-			others = append(others, aeadtest.MustBatch(NewWithSizes(key, 2*tag-15, tag)))
+			others = append(others, aeadtest.MustBatch(NewWithSizes(key[:16], 2*tag-15, tag)))
 		}
-		aeadtest.TestBatch(t, aeadtest.MustBatch(New(key)), others)
+		others = append(others, aeadtest.MustBatch(NewWithSizes(key[:24], 12, 16)), aeadtest.MustBatch(NewWithSizes(key, 15, 12)))
+		aeadtest.TestBatch(t, aeadtest.MustBatch(New(key[:16])), others)
+	})
+}
+
+// TestBatchRuns compares batches of like messages (which lane kernels take
+// 16 at a time) with single calls, at lengths about the lanes' length
+// classes, their bound and past it (the last in lanes, where a tag is
+// changed), with tags of 16 and 12 bytes.
+func TestBatchRuns(t *testing.T) {
+	key := make([]byte, 16)
+	key[0] = 0x5e
+	shapes := aeadtest.Runs([]int{0, 1, 16, 17, 100, 128, 129, 256, 1000, 5000, 64})
+	paths.Run(t, func(t *testing.T) {
+		aeadtest.TestBatchShapes(t, aeadtest.MustBatch(New(key)), shapes)
+		aeadtest.TestBatchShapes(t, aeadtest.MustBatch(NewWithSizes(key, 12, 12)), shapes)
 	})
 }

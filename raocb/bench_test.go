@@ -18,6 +18,15 @@ func benchmark(b *testing.B, open bool) {
 	aeadtest.Benchmark(b, paths, open, func() (*AEAD, error) { return New(make([]byte, 16)) })
 }
 
+// BenchmarkSealBatch and BenchmarkOpenBatch measure batches of 64
+// messages against 64 single calls, on the default kernels.
+func BenchmarkSealBatch(b *testing.B) { benchmarkBatch(b, false) }
+func BenchmarkOpenBatch(b *testing.B) { benchmarkBatch(b, true) }
+
+func benchmarkBatch(b *testing.B, open bool) {
+	aeadtest.BenchmarkBatch(b, open, func() (*AEAD, error) { return New(make([]byte, 16)) })
+}
+
 // BenchmarkRandomAccess compares decrypting one 4 KiB range at a random
 // offset of a 1 GiB message in memory (DecryptBlocks, and ReadAt of a
 // verified NewReaderAt) with opening a whole 4 KiB message, on the active

@@ -86,6 +86,7 @@ func init() {
 	impl.Register("raocb", "vaes512-blocks", &useVAES512Blocks)
 	impl.Register("raocb", "vaes256", &useVAES256)
 	impl.Register("raocb", "avx", &useAVX)
+	impl.Register("raocb", "vaes512-batch", &useVAES512Lanes)
 }
 
 // kernelEnabled reports whether a block kernel is enabled.

@@ -153,6 +153,26 @@ func FuzzBatch[A batch.AEAD](f *testing.F, each func(func(string)), newAEAD func
 	})
 }
 
+// Runs returns shapes in runs of one text length, for each of lengths: 15
+// messages and one twice as long and more, which breaks the run at its
+// end, then 48 (three runs of 16), every other one with associated data,
+// the last without. Batch kernels that take 16 like messages at once see
+// both kinds of run, and TestBatchShapes changes the last tag, in a run
+// and without associated data (a tag such kernels may finish themselves).
+func Runs(lengths []int) []Shape {
+	var shapes []Shape
+	for _, n := range lengths {
+		for range 15 {
+			shapes = append(shapes, Shape{Text: n})
+		}
+		shapes = append(shapes, Shape{Text: 2*n + 17})
+		for i := range 48 {
+			shapes = append(shapes, Shape{Text: n, AD: (i + 1) % 2 * (n%23 + 1)})
+		}
+	}
+	return shapes
+}
+
 // TestBatchShapes compares SealBatch and OpenBatch of a batch of messages
 // of the given shapes, with random contents and nonces, alternately in
 // place, with Seal and Open of each alone; then it opens the batch with

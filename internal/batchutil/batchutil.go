@@ -6,10 +6,13 @@ package batchutil
 
 import (
 	"crypto/cipher"
+	"math/bits"
 	"strconv"
+	"unsafe"
 
 	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/internal/alias"
+	"github.com/faelabs/fae/internal/words"
 )
 
 // A Spec is what the checks need to know of an AEAD.
@@ -32,15 +35,14 @@ type Spec struct {
 // len(In)+s.TagSize bytes that overlaps In only exactly and AD not at all,
 // and lengths that s.Fits and s.MaxLen allow.
 func (s *Spec) CheckSeal(msgs []batch.Message) {
+	// misplaced needs an Out that is not empty, as one of len(In)+TagSize
+	// bytes is: TagSize > 0.
 	for i := range msgs {
 		m := &msgs[i]
-		if len(m.Out) != len(m.In)+s.TagSize {
-			s.fail(i, "output is "+strconv.Itoa(len(m.Out))+" bytes, want "+strconv.Itoa(len(m.In)+s.TagSize))
-		}
-		s.check(i, m)
-		if s.Fits != nil && !s.Fits(len(m.In), len(m.AD)) ||
+		if len(m.Out) != len(m.In)+s.TagSize || len(m.Nonce) != s.NonceSize || misplaced(m) ||
+			s.Fits != nil && !s.Fits(len(m.In), len(m.AD)) ||
 			s.MaxLen > 0 && (uint64(len(m.In)) > s.MaxLen || uint64(len(m.AD)) > s.MaxLen) {
-			s.fail(i, "message or additional data too large")
+			s.failSeal(i, m)
 		}
 	}
 }
@@ -50,11 +52,39 @@ func (s *Spec) CheckSeal(msgs []batch.Message) {
 func (s *Spec) CheckOpen(msgs []batch.Message) {
 	for i := range msgs {
 		m := &msgs[i]
-		if n := max(len(m.In)-s.TagSize, 0); len(m.Out) != n {
-			s.fail(i, "output is "+strconv.Itoa(len(m.Out))+" bytes, want "+strconv.Itoa(n))
+		if len(m.Out) != max(len(m.In)-s.TagSize, 0) || len(m.Nonce) != s.NonceSize || len(m.Out) != 0 && misplaced(m) {
+			s.failOpen(i, m)
 		}
-		s.check(i, m)
 	}
+}
+
+// misplaced reports whether m's Out, not empty, overlaps its In other than
+// exactly (alias.InexactOverlap) or overlaps its AD (alias.AnyOverlap), in
+// one expression the checks' loops inline: two non-empty ranges meet where
+// either starts inside the other, which differences from Out's start tell,
+// unsigned, without a branch per bound.
+func misplaced(m *batch.Message) bool {
+	o, lo := uintptr(unsafe.Pointer(unsafe.SliceData(m.Out))), uintptr(len(m.Out))
+	p, lp := uintptr(unsafe.Pointer(unsafe.SliceData(m.In)))-o, uintptr(len(m.In))
+	q, lq := uintptr(unsafe.Pointer(unsafe.SliceData(m.AD)))-o, uintptr(len(m.AD))
+	return lp != 0 && (p-1 < lo-1 || -p-1 < lp-1) || lq != 0 && (q < lo || -q < lq)
+}
+
+// failSeal and failOpen panic with what is wrong with m, the i-th message,
+// which CheckSeal or CheckOpen found bad.
+func (s *Spec) failSeal(i int, m *batch.Message) {
+	if want := len(m.In) + s.TagSize; len(m.Out) != want {
+		s.fail(i, "output is "+strconv.Itoa(len(m.Out))+" bytes, want "+strconv.Itoa(want))
+	}
+	s.check(i, m)
+	s.fail(i, "message or additional data too large")
+}
+
+func (s *Spec) failOpen(i int, m *batch.Message) {
+	if want := max(len(m.In)-s.TagSize, 0); len(m.Out) != want {
+		s.fail(i, "output is "+strconv.Itoa(len(m.Out))+" bytes, want "+strconv.Itoa(want))
+	}
+	s.check(i, m)
 }
 
 func (s *Spec) check(i int, m *batch.Message) {
@@ -101,4 +131,178 @@ func Open(a cipher.AEAD, s Spec, msgs []batch.Message) (allOK bool) {
 		}
 	}
 	return allOK
+}
+
+// A LaneTable is what a lane kernel reads (ocb's and raocb's, which run up to 16
+// messages side by side, one per 128-bit lane): each message's input,
+// output and nonce, and the length of its text. The kernels' generators
+// have this layout.
+type LaneTable struct {
+	Src, Dst, Nonce [16]*byte
+	Len             [16]uint32
+	// Tags has bit k set where the kernel finishes lane k's 16-byte tag
+	// itself, which has no associated data (no HASH(A)): it stores it at
+	// Dst+Len (sealing) or compares it with the one at Src+Len (opening).
+	Tags uint32
+}
+
+// A LaneGroup is up to 16 messages of a batch for one call to a lane
+// kernel, by their index in the batch: Place stores no pointers (each of
+// which would cost a write barrier's check), Table reads them when the
+// group runs.
+type LaneGroup struct {
+	Idx    [16]int
+	Len    [16]uint32
+	N      int
+	Blocks int // the most whole blocks of a text
+}
+
+// LaneGroups sorts the messages of a batch into lane groups, one per
+// bits.Len of a text's blocks (rounded up): the messages of a group differ
+// in length less than twice, so that few lanes idle while the longest
+// finishes. The caller owns it (on its stack: kernels take its groups).
+type LaneGroups struct {
+	gs   [10]LaneGroup
+	run  LaneGroup // Take's
+	next int
+}
+
+// Take returns msgs[i:i+16] as one lane group, where Place would put them
+// all in the same group (the common case of a batch of like messages, in
+// one pass), their associated data at most maxAD bytes long; otherwise nil,
+// for the caller to Place them one by one.
+func (l *LaneGroups) Take(msgs []batch.Message, i int, open bool, tagSize, maxLen, maxAD int) *LaneGroup {
+	g := &l.run
+	if len(msgs)-i < len(g.Idx) {
+		return nil
+	}
+	sub := 0
+	if open {
+		sub = tagSize
+	}
+	// The texts of the first message's group are lo to hi bytes long.
+	lo, hi := 0, 0
+	if n := len(msgs[i].In) - sub; n > 0 {
+		c := bits.Len(uint(n+15) / 16)
+		lo, hi = 16<<(c-1)-15, 16<<c-16
+	}
+	if hi = min(hi, maxLen); hi < lo {
+		return nil
+	}
+	blocks := 0
+	for k := range g.Idx {
+		m := &msgs[i+k]
+		n := len(m.In) - sub
+		if uint(n-lo) > uint(hi-lo) || len(m.AD) > maxAD {
+			return nil
+		}
+		g.Idx[k] = i + k
+		g.Len[k] = uint32(n)
+		blocks = max(blocks, n/16)
+	}
+	g.N, g.Blocks = len(g.Idx), blocks
+	return g
+}
+
+// Place adds msgs[i] to its group where its text (In, or In less tagSize
+// bytes when opening) is at most maxLen < 4096 bytes long (the kernels
+// count whole blocks in bytes), and returns the group if that is now full,
+// for the caller to run before the next Place; single reports a longer
+// message, left to the caller. A message to open shorter than a tag fails
+// (its OK false) and goes nowhere.
+func (l *LaneGroups) Place(msgs []batch.Message, i int, open bool, tagSize, maxLen int) (full *LaneGroup, single bool) {
+	m := &msgs[i]
+	n := len(m.In)
+	if open {
+		n -= tagSize
+		if n < 0 {
+			m.OK = false
+			return nil, false
+		}
+	}
+	if n > maxLen {
+		return nil, true
+	}
+	g := &l.gs[bits.Len(uint(n+15)/16)]
+	k := uint(g.N) % uint(len(g.Idx)) // 0 when g is new or ran full
+	if k == 0 {
+		g.Blocks = 0
+	}
+	g.Idx[k] = i
+	g.Len[k] = uint32(n)
+	g.Blocks = max(g.Blocks, n/16)
+	g.N = int(k) + 1
+	if g.N == len(g.Idx) {
+		return g, false
+	}
+	return nil, false
+}
+
+// Rest returns, once the batch's messages are added, the next group that
+// holds messages not yet run, or nil.
+func (l *LaneGroups) Rest() *LaneGroup {
+	for ; l.next < len(l.gs); l.next++ {
+		if g := &l.gs[l.next]; g.N != 0 && g.N != len(g.Idx) {
+			l.next++
+			return g
+		}
+	}
+	return nil
+}
+
+// Table fills ln with the lanes of g's messages of msgs, for a kernel:
+// lanes past g.N have no text and the pointers of lane 0. Where tags is
+// true (a kernel that finishes 16-byte tags), it marks the lanes without
+// associated data in Tags. ln is the kernel's, on the caller's stack; the
+// messages it points into stay reachable through msgs. (Filled in place:
+// a LaneTable returned by value would be copied by 16-byte loads of 8-byte
+// stores just made, which the CPU cannot forward.)
+func (g *LaneGroup) Table(ln *LaneTable, msgs []batch.Message, tags bool) {
+	m0 := &msgs[g.Idx[0]]
+	ln.Tags = 0
+	for k := range ln.Len {
+		m, n := m0, uint32(0)
+		if k < g.N {
+			m, n = &msgs[g.Idx[k]], g.Len[k]
+			if tags && len(m.AD) == 0 {
+				ln.Tags |= 1 << k
+			}
+		}
+		ln.Src[k] = unsafe.SliceData(m.In)
+		ln.Dst[k] = unsafe.SliceData(m.Out)
+		ln.Nonce[k] = unsafe.SliceData(m.Nonce)
+		ln.Len[k] = n
+	}
+}
+
+// Finish completes g's messages of msgs from the tags a lane kernel left,
+// without HASH(A), which hash gives for non-empty associated data: it
+// writes each tag (sealing), or compares it in constant time, sets OK and
+// zeroes the output of each message that fails (opening). The lanes in done
+// (LaneTable.Tags) the kernel finished: opening, it set those in fail where
+// the tags differ.
+func (g *LaneGroup) Finish(msgs []batch.Message, tags *[16][16]byte, done, fail uint32, open bool, tagSize int, hash func(ad []byte) words.Block) {
+	for k, i := range g.Idx[:g.N] {
+		m := &msgs[i]
+		if done>>k&1 != 0 {
+			if open {
+				if m.OK = fail>>k&1 == 0; !m.OK {
+					clear(m.Out)
+				}
+			}
+			continue
+		}
+		t := words.Load(tags[k][:])
+		if len(m.AD) > 0 {
+			t = t.Xor(hash(m.AD))
+		}
+		if !open {
+			t.Put(m.Out[len(m.In):])
+			continue
+		}
+		m.OK = t.Matches(m.In[len(m.In)-tagSize:])
+		if !m.OK {
+			clear(m.Out)
+		}
+	}
 }

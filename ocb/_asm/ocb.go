@@ -105,6 +105,9 @@ func main() {
 			g.message()
 		}
 	}
+	laneTables()
+	lanes(enc)
+	lanes(dec)
 	Generate()
 }
 

@@ -153,6 +153,9 @@ func main() {
 	}
 	maskedWords()
 	prefetch()
+	laneTables()
+	lanes(enc)
+	lanes(dec)
 	Generate()
 }
 

@@ -1,0 +1,58 @@
+package batchutil
+
+import (
+	"testing"
+
+	"github.com/faelabs/fae/batch"
+	"github.com/faelabs/fae/internal/alias"
+)
+
+// TestMisplaced checks misplaced against alias's checks, which it stands in
+// for, over every placement of Out, In and AD in one small buffer and in
+// separate ones.
+func TestMisplaced(t *testing.T) {
+	const n = 12
+	var buf, other [n]byte
+	ranges := [][]byte{nil, other[:0], other[3:7]}
+	for i := 0; i <= n; i++ {
+		for j := i; j <= n; j++ {
+			ranges = append(ranges, buf[i:j])
+		}
+	}
+	for _, out := range ranges {
+		if len(out) == 0 {
+			continue
+		}
+		for _, in := range ranges {
+			for _, ad := range ranges {
+				m := &batch.Message{Out: out, In: in, AD: ad}
+				want := alias.InexactOverlap(out, in) || alias.AnyOverlap(out, ad)
+				if got := misplaced(m); got != want {
+					t.Fatalf("misplaced(Out %p+%d, In %p+%d, AD %p+%d) = %v, want %v",
+						out, len(out), in, len(in), ad, len(ad), got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestPlaceLongest places texts of up to 4095 bytes, the most Place takes.
+func TestPlaceLongest(t *testing.T) {
+	msgs := make([]batch.Message, 16)
+	for i := range msgs {
+		msgs[i].In = make([]byte, 4095-i%8)
+	}
+	var l LaneGroups
+	for i := range msgs {
+		full, single := l.Place(msgs, i, false, 16, 4095)
+		if single || (full != nil) != (i == 15) {
+			t.Fatalf("Place(%d) = %v, %v", i, full, single)
+		}
+		if full != nil && (full.N != 16 || full.Blocks != 255) {
+			t.Fatalf("full group: N %d, Blocks %d", full.N, full.Blocks)
+		}
+	}
+	if g := l.Rest(); g != nil {
+		t.Fatalf("Rest = %v after a full group", g)
+	}
+}

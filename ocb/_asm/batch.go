@@ -1,0 +1,548 @@
+package main
+
+import (
+	"strconv"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// The lane kernels, ocbSealLanes and ocbOpenLanes (zmm), seal or open 16
+// messages side by side, one per 128-bit lane of four zmm registers (lane k
+// of register r holds message 4r+k), each message shorter than 4096 bytes.
+// A message's steps wait on each other (Ktop, the blocks, the pad, the tag);
+// across messages they do not, so each step runs for all 16 at once: the 16
+// Ktops in one pass of the AES pipeline, then block j of every message that
+// has one (j = 1, 2, ...; each lane's 16-byte loads and stores from its own
+// pointer, masked where some lane has no block j), then the pads of the
+// final partial blocks (byte masks), then the 16 tags. The offsets of block
+// j differ by message only in Offset_0, so every lane takes the same
+// L_ntz(j). While every lane has blocks j and j+1, both run in one pass:
+// eight registers in flight. The Go side (lanes_amd64.go) fills the lanes
+// (batchutil.LaneTable) and adds HASH(A) to the tags; the lanes it marks
+// (16-byte tags, no associated data) have their tags stored at the end of
+// their output by the seal kernel, compared with the received ones by the
+// open kernel.
+//
+// lanes (Go's struct, by offset): src, dst and nonce pointers (16 each),
+// the text lengths (16 uint32) and the marked lanes (a bit each, uint32).
+// laneOut: the tags the kernel writes, the marked lanes whose tags differ
+// (a bit each, uint32, at its end, when opening),
+// and two areas it keeps for itself, per register: each lane's whole
+// blocks n and partial bytes r, in every byte of the lane.
+const (
+	lnSrc   = 0
+	lnDst   = 128
+	lnNonce = 256
+	lnLen   = 384
+	lnTags  = 448
+	lnTag   = 0
+	lnN     = 256
+	lnR     = 512
+	lnFail  = 768
+)
+
+// Registers of the lane kernels.
+var (
+	lKeys = RBX // the round keys in the registers
+	lEK   = R10 // encryption round keys
+	lp    = RSI // the lanes
+	lEnds = RDI // L_* and L_$
+	lMax  = R8  // the most whole blocks of a message
+	lJ    = R9  // block index j, from 1
+	lJ16  = R11 // 16(j-1), the block's position
+	lT    = R12
+	lU    = R14
+	lMin  = RCX // the fewest whole blocks of a message
+	lo    = R13 // the laneOut
+)
+
+// lX, lOff and lSum are the states, offsets and checksums of the four
+// registers; lKey(i) round key i; Z12 to Z16 temporaries.
+func lX(r int) VecPhysical   { return []VecPhysical{Z0, Z1, Z2, Z3}[r] }
+func lOff(r int) VecPhysical { return []VecPhysical{Z4, Z5, Z6, Z7}[r] }
+func lSum(r int) VecPhysical { return []VecPhysical{Z8, Z9, Z10, Z11}[r] }
+func lKey(i int) VecPhysical {
+	return []VecPhysical{Z17, Z18, Z19, Z20, Z21, Z22, Z23, Z24, Z25, Z26, Z27, Z28, Z29, Z30, Z31}[i]
+}
+
+// Constants of the lane kernels, 64 bytes each (a 16-byte pattern in every
+// lane, or per register): see tables.
+var ktopMask4, rev128x4, rev64x4, bottom4, iota4, q63, q64, low4, b80, lenPerm Mem
+
+func laneTables() {
+	rep := func(name string, lo, hi uint64) Mem {
+		m := GLOBL(name, RODATA|NOPTR)
+		for i := 0; i < 4; i++ {
+			DATA(16*i, U64(lo))
+			DATA(16*i+8, U64(hi))
+		}
+		return m
+	}
+	ktopMask4 = rep("ktopMask4", ^uint64(0), 0xc0ffffffffffffff)
+	rev128x4 = rep("rev128x4", 0x08090a0b0c0d0e0f, 0x0001020304050607)
+	rev64x4 = rep("rev64x4", 0x0001020304050607, 0x08090a0b0c0d0e0f)
+	// bottom4 moves byte 15 (the nonce's last) into the low byte of both
+	// qwords, zeros elsewhere.
+	bottom4 = rep("bottom4", 0x808080808080800f, 0x808080808080800f)
+	iota4 = rep("iota4", 0x0706050403020100, 0x0f0e0d0c0b0a0908)
+	q63 = rep("q63", 63, 63)
+	q64 = rep("q64", 64, 64)
+	low4 = rep("low4", 0x0000000f0000000f, 0x0000000f0000000f)
+	b80 = rep("b80", 0x8080808080808080, 0x8080808080808080)
+	// lenPerm[r] takes length 4r+k into the four dwords of lane k.
+	lenPerm = GLOBL("lenPerm", RODATA|NOPTR)
+	for r := 0; r < 4; r++ {
+		for k := 0; k < 4; k++ {
+			v := uint64(4*r+k) * 0x0000000100000001
+			DATA(64*r+16*k, U64(v))
+			DATA(64*r+16*k+8, U64(v))
+		}
+	}
+}
+
+func lanes(o op) {
+	name, keys := "ocbSealLanesVAES512", "rk *[240]byte"
+	if o == dec {
+		name, keys = "ocbOpenLanesVAES512", "rk, ek *[240]byte"
+	}
+	TEXT(name, NOSPLIT, "func(nr int, "+keys+", l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, ln *[452]byte, out *[772]byte, blocks int)")
+	Pragma("noescape")
+	Load(Param("nr"), nr)
+	Load(Param("rk"), lKeys)
+	if o == dec {
+		Load(Param("ek"), lEK)
+	} else {
+		MOVQ(lKeys, lEK)
+	}
+	Load(Param("l"), ltab)
+	Load(Param("ends"), lEnds)
+	Load(Param("ln"), lp)
+	Load(Param("out"), lo)
+	Load(Param("blocks"), lMax)
+	loadKeys(lEK)
+
+	laneMasks()
+
+	// The nonce blocks: bits, with the nonce's bytes loaded under a mask
+	// (K1, in every lane) at the block's end; then Ktop's input.
+	Load(Param("nonceLen"), lU)
+	MOVL(U32(16), ECX)
+	SUBL(lU.As32(), ECX)
+	MOVL(U32(0xffff), lT.As32())
+	SHLL(CL, lT.As32())
+	ANDL(U32(0xffff), lT.As32())
+	MOVQ(U64(0x0001000100010001), lJ)
+	IMULQ(lJ, lT)
+	KMOVQ(lT, K1)
+	Load(Param("bits"), lT)
+	VBROADCASTI32X4(Mem{Base: lT}, Z12)
+	for r := 0; r < 4; r++ {
+		VMOVDQA64(Z12, lOff(r))
+		for k := 0; k < 4; k++ {
+			MOVQ(Mem{Base: lp, Disp: lnNonce + 8*(4*r+k)}, lT)
+			KANDQ(K1, []Op{K4, K5, K6, K7}[k], K3)
+			VMOVDQU8(Mem{Base: lT, Index: lU, Scale: 1, Disp: -16 - 16*k}, K3, lOff(r))
+		}
+		VMOVDQA64(lOff(r), lX(r))
+		// (X & ktopMask) ^ K0
+		VPTERNLOGQ(U8(0x6c), ktopMask4, lKey(0), lX(r))
+	}
+	laneRounds(false)
+
+	// Offset_0 per lane, as message.go computes it for one (the shift c,
+	// the nonce's 6 bottom bits, now varies by lane): Stretch =
+	// Ktop || (Ktop[1..64] ^ Ktop[9..72]) as big-endian qwords s0, s1, s2,
+	// and Offset_0's byte-reversed qwords [s1, s0]<<c | [s2, s1]>>(64-c).
+	MOVL(U32(0xaa), lT.As32())
+	KMOVW(lT.As32(), K2)
+	VMOVDQU64(q64, Z16)
+	for r := 0; r < 4; r++ {
+		VPSHUFB(rev128x4, lX(r), Z12)
+		VPSHUFB(rev64x4, lX(r), Z13)
+		VPSLLQ(U8(8), Z13, Z14)
+		VPSRLQ(U8(56), Z12, Z15)
+		VPTERNLOGQ(U8(0x56), Z13, Z15, Z14)
+		VMOVDQA64(Z13, K2, Z14)
+		VPSHUFB(bottom4, lOff(r), Z13)
+		VPANDQ(q63, Z13, Z13)
+		VPSLLVQ(Z13, Z12, Z12)
+		VPSUBQ(Z13, Z16, Z13)
+		VPSRLVQ(Z13, Z14, Z14)
+		VPORQ(Z14, Z12, Z12)
+		VPSHUFB(rev128x4, Z12, lOff(r))
+		VPXORQ(lSum(r), lSum(r), lSum(r))
+	}
+
+	// n and r of every lane, in each byte of the lane (n < 256).
+	VMOVDQU64(Mem{Base: lp, Disp: lnLen}, Z12)
+	VPXORQ(Z16, Z16, Z16)
+	for r := 0; r < 4; r++ {
+		VMOVDQU64(lenPerm.Offset(64*r), Z13)
+		VPERMD(Z12, Z13, Z13)
+		VPANDD(low4, Z13, Z14)
+		VPSHUFB(Z16, Z14, Z14)
+		VMOVDQU64(Z14, Mem{Base: lo, Disp: lnR + 64*r})
+		VPSRLD(U8(4), Z13, Z13)
+		VPSHUFB(Z16, Z13, Z13)
+		VMOVDQU64(Z13, Mem{Base: lo, Disp: lnN + 64*r})
+		if r == 0 {
+			VMOVDQA64(Z13, Z15)
+		} else {
+			VPMINUB(Z13, Z15, Z15)
+		}
+	}
+	// The fewest whole blocks of a lane: blocks up to there need no masks.
+	VEXTRACTI64X4(U8(1), Z15, Y14)
+	VPMINUB(Y14, Y15, Y15)
+	VEXTRACTI128(U8(1), Y15, X14)
+	VPMINUB(X14, X15, X15)
+	VMOVD(X15, lMin.As32())
+	ANDL(U32(0xff), lMin.As32())
+
+	// Block j of every lane with n >= j: Offset_j = Offset_{j-1} ^
+	// L_ntz(j) (one for all), the block enciphered (deciphered) with it,
+	// checksummed before (after).
+	if o == dec {
+		loadKeys(lKeys)
+	}
+	blocksDone := "lanes_blocks_done_" + name
+	TESTQ(lMax, lMax)
+	JZ(LabelRef(blocksDone))
+	MOVL(U32(1), lJ.As32())
+	XORL(lJ16.As32(), lJ16.As32())
+	loop := "lanes_loop_" + name
+	masked := "lanes_masked_" + name
+	next := "lanes_next_" + name
+	// K5 to K7 select the dwords of lanes 1 to 3 in the loop.
+	for k := 1; k < 4; k++ {
+		MOVL(U32(0xf<<(4*k)), lT.As32())
+		KMOVW(lT.As32(), []Op{K5, K6, K7}[k-1])
+	}
+	// Pairs of blocks, j and j+1, while every lane has both: eight
+	// registers in flight.
+	pairs := "lanes_pairs_" + name
+	Label(pairs)
+	LEAQ(Mem{Base: lJ, Disp: 1}, lT)
+	CMPQ(lT, lMin)
+	JA(LabelRef(loop))
+	lanePairs(o)
+	ADDQ(U8(2), lJ)
+	ADDQ(U8(32), lJ16)
+	JMP(LabelRef(pairs))
+	Label(loop)
+	CMPQ(lJ, lMax)
+	JA(LabelRef(blocksDone))
+	VPBROADCASTB(lJ.As32(), Z13)
+	BSFQ(lJ, lT)
+	SHLQ(U8(4), lT)
+	VBROADCASTI32X4(Mem{Base: ltab, Index: lT, Scale: 1}, Z12)
+	CMPQ(lJ, lMin)
+	JA(LabelRef(masked))
+	laneBlocks(o, true)
+	JMP(LabelRef(next))
+	Label(masked)
+	laneBlocks(o, false)
+	Label(next)
+	INCQ(lJ)
+	ADDQ(U8(16), lJ16)
+	JMP(LabelRef(loop))
+	Label(blocksDone)
+	if o == dec {
+		loadKeys(lEK)
+	}
+	laneMasks()
+
+	// The final partial blocks, in lanes with r > 0: Offset_* = Offset_n ^
+	// L_*, the text XORed with E(Offset_*), the checksum taking the
+	// plaintext padded.
+	partsDone := "lanes_parts_done_" + name
+	VMOVDQU64(Mem{Base: lo, Disp: lnR}, Z12)
+	for r := 1; r < 4; r++ {
+		VPORQ(Mem{Base: lo, Disp: lnR + 64*r}, Z12, Z12)
+	}
+	VPTESTMQ(Z12, Z12, K1)
+	KORTESTW(K1, K1)
+	JZ(LabelRef(partsDone))
+	VBROADCASTI32X4(Mem{Base: lEnds}, Z12)
+	VMOVDQU64(iota4, Z16)
+	for r := 0; r < 4; r++ {
+		VMOVDQU64(Mem{Base: lo, Disp: lnR + 64*r}, Z13)
+		VPTESTMD(Z13, Z13, K2)
+		VPXORD(Z12, lOff(r), K2, lOff(r))
+		VPXORQ(lKey(0), lOff(r), lX(r))
+	}
+	laneRounds(false)
+	for r := 0; r < 4; r++ {
+		VMOVDQU64(Mem{Base: lo, Disp: lnR + 64*r}, Z13)
+		// K1: the r bytes of each lane; K2: byte r, where r > 0.
+		VPCMPUB(U8(1), Z13, Z16, K1)
+		VPTESTMB(Z13, Z13, K2)
+		VPCMPEQB(Z13, Z16, K2, K2)
+		VPXORQ(Z14, Z14, Z14)
+		for k := 0; k < 4; k++ {
+			MOVQ(Mem{Base: lp, Disp: lnSrc + 8*(4*r+k)}, lT)
+			MOVL(Mem{Base: lp, Disp: lnLen + 4*(4*r+k)}, lU.As32())
+			ANDL(U32(0xff0), lU.As32())
+			KANDQ(K1, []Op{K4, K5, K6, K7}[k], K3)
+			VMOVDQU8(Mem{Base: lT, Index: lU, Scale: 1, Disp: -16 * k}, K3, Z14)
+		}
+		VPXORQ(Z14, lX(r), lX(r))
+		for k := 0; k < 4; k++ {
+			MOVQ(Mem{Base: lp, Disp: lnDst + 8*(4*r+k)}, lT)
+			MOVL(Mem{Base: lp, Disp: lnLen + 4*(4*r+k)}, lU.As32())
+			ANDL(U32(0xff0), lU.As32())
+			KANDQ(K1, []Op{K4, K5, K6, K7}[k], K3)
+			VMOVDQU8(lX(r), K3, Mem{Base: lT, Index: lU, Scale: 1, Disp: -16 * k})
+		}
+		if o == dec {
+			VMOVDQU8_Z(lX(r), K1, Z14)
+		}
+		VMOVDQU8_Z(b80, K2, Z15)
+		VPTERNLOGQ(U8(0x96), Z14, Z15, lSum(r))
+	}
+	Label(partsDone)
+
+	// The tags, E(Checksum ^ Offset_m ^ L_$), HASH(A) left to the caller.
+	VBROADCASTI32X4(Mem{Base: lEnds, Disp: 16}, Z12)
+	for r := 0; r < 4; r++ {
+		VPTERNLOGQ(U8(0x96), Z12, lOff(r), lSum(r))
+		VPXORQ(lKey(0), lSum(r), lX(r))
+	}
+	laneRounds(false)
+	for r := 0; r < 4; r++ {
+		VMOVDQU64(lX(r), Mem{Base: lo, Disp: lnTag + 64*r})
+	}
+	if o == enc {
+		// The marked lanes' tags, which are whole, to Dst+Len.
+		MOVL(Mem{Base: lp, Disp: lnTags}, lU.As32())
+		for i := 0; i < 16; i++ {
+			skip := "lanes_tag" + strconv.Itoa(i) + "_" + name
+			BTL(U8(i), lU.As32())
+			JCC(LabelRef(skip))
+			MOVQ(Mem{Base: lp, Disp: lnDst + 8*i}, lT)
+			MOVL(Mem{Base: lp, Disp: lnLen + 4*i}, lJ.As32())
+			VEXTRACTI32X4(U8(i%4), lX(i/4), Mem{Base: lT, Index: lJ, Scale: 1})
+			Label(skip)
+		}
+	} else {
+		// The marked lanes' tags, which are whole, against those received
+		// at Src+Len: every byte compared, the bit of a lane whose differ
+		// set in lMin (the outcome is no secret, the bytes are).
+		MOVL(Mem{Base: lp, Disp: lnTags}, lU.As32())
+		XORL(lMin.As32(), lMin.As32())
+		for i := 0; i < 16; i++ {
+			skip := "lanes_tag" + strconv.Itoa(i) + "_" + name
+			BTL(U8(i), lU.As32())
+			JCC(LabelRef(skip))
+			MOVQ(Mem{Base: lp, Disp: lnSrc + 8*i}, lT)
+			MOVL(Mem{Base: lp, Disp: lnLen + 4*i}, lJ.As32())
+			VEXTRACTI32X4(U8(i%4), lX(i/4), X12)
+			VPCMPEQB(Mem{Base: lT, Index: lJ, Scale: 1}, X12, K1)
+			KORTESTW(K1, K1) // CF: all 16 bytes equal
+			SETCC(lJ.As8())
+			MOVBLZX(lJ.As8(), lJ.As32())
+			SHLL(U8(i), lJ.As32())
+			ORL(lJ.As32(), lMin.As32())
+			Label(skip)
+		}
+		MOVL(lMin.As32(), Mem{Base: lo, Disp: lnFail})
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// loadKeys broadcasts the 15 round keys at p into their registers (past
+// the last round, whatever follows it in the schedule).
+func loadKeys(p GPPhysical) {
+	for i := 0; i < 15; i++ {
+		VBROADCASTI32X4(Mem{Base: p, Disp: 16 * i}, lKey(i))
+	}
+}
+
+var laneLabels int
+
+// laneRounds applies rounds 1 to nr to the four states, which hold the
+// block XOR round key 0.
+func laneRounds(decrypt bool) {
+	laneRoundsOf(decrypt, []VecPhysical{Z0, Z1, Z2, Z3})
+}
+
+// laneRoundsOf applies rounds 1 to nr to the states xs.
+func laneRoundsOf(decrypt bool, xs []VecPhysical) {
+	laneLabels++
+	round, final := VAESENC, VAESENCLAST
+	if decrypt {
+		round, final = VAESDEC, VAESDECLAST
+	}
+	all := func(f func(Op, Op, Op), i int) {
+		for _, x := range xs {
+			f(lKey(i), x, x)
+		}
+	}
+	l10 := "lanes_r10_" + itoa(laneLabels)
+	l12 := "lanes_r12_" + itoa(laneLabels)
+	done := "lanes_rdone_" + itoa(laneLabels)
+	for i := 1; i < 10; i++ {
+		all(round, i)
+	}
+	CMPQ(nr, U8(10))
+	JE(LabelRef(l10))
+	all(round, 10)
+	all(round, 11)
+	CMPQ(nr, U8(12))
+	JE(LabelRef(l12))
+	all(round, 12)
+	all(round, 13)
+	all(final, 14)
+	JMP(LabelRef(done))
+	Label(l12)
+	all(final, 12)
+	JMP(LabelRef(done))
+	Label(l10)
+	all(final, 10)
+	Label(done)
+}
+
+func itoa(i int) string {
+	const d = "0123456789"
+	if i < 10 {
+		return d[i : i+1]
+	}
+	return itoa(i/10) + d[i%10:i%10+1]
+}
+
+// laneMasks sets K4+k to select the bytes of lane k.
+func laneMasks() {
+	for k := 0; k < 4; k++ {
+		MOVQ(U64(uint64(0xffff)<<(16*k)), lT)
+		KMOVQ(lT, []Op{K4, K5, K6, K7}[k])
+	}
+}
+
+// laneBlocks runs step j of the loop over the blocks: where fast, every
+// lane has block j, and its loads and stores need no masks.
+func laneBlocks(o op, fast bool) {
+	for r := 0; r < 4; r++ {
+		if !fast {
+			// K2: the dwords of lanes with n >= j. The lanes' blocks move
+			// by 16-byte loads and stores, masked by the lane's 4 bits of
+			// K2.
+			VPCMPUD(U8(2), Mem{Base: lo, Disp: lnN + 64*r}, Z13, K2)
+		}
+		for k := 0; k < 4; k++ {
+			MOVQ(Mem{Base: lp, Disp: lnSrc + 8*(4*r+k)}, lT)
+			m := Mem{Base: lT, Index: lJ16, Scale: 1}
+			switch {
+			case fast && k == 0:
+				VMOVDQU(m, lX(r).AsX())
+			case fast:
+				VBROADCASTI32X4(m, []Op{K5, K6, K7}[k-1], lX(r))
+			case k == 0:
+				VMOVDQU32_Z(m, K2, lX(r).AsX())
+			default:
+				KSHIFTRW(U8(4*k), K2, K3)
+				VMOVDQU32_Z(m, K3, X14)
+				VINSERTI32X4(U8(k), X14, lX(r), lX(r))
+			}
+		}
+		if o == enc {
+			VPXORQ(lX(r), lSum(r), lSum(r))
+		}
+		if fast {
+			VPXORQ(Z12, lOff(r), lOff(r))
+		} else {
+			VPXORD(Z12, lOff(r), K2, lOff(r))
+		}
+		VPTERNLOGQ(U8(0x96), lKey(0), lOff(r), lX(r))
+	}
+	laneRounds(o == dec)
+	for r := 0; r < 4; r++ {
+		if !fast {
+			VPCMPUD(U8(2), Mem{Base: lo, Disp: lnN + 64*r}, Z13, K2)
+		}
+		VPXORQ(lOff(r), lX(r), lX(r))
+		switch {
+		case o == dec && fast:
+			VPXORQ(lX(r), lSum(r), lSum(r))
+		case o == dec:
+			VPXORD(lX(r), lSum(r), K2, lSum(r))
+		}
+		for k := 0; k < 4; k++ {
+			MOVQ(Mem{Base: lp, Disp: lnDst + 8*(4*r+k)}, lT)
+			m := Mem{Base: lT, Index: lJ16, Scale: 1}
+			switch {
+			case fast && k == 0:
+				VMOVDQU(lX(r).AsX(), m)
+			case fast:
+				VEXTRACTI32X4(U8(k), lX(r), m)
+			case k == 0:
+				VMOVDQU32(lX(r).AsX(), K2, m)
+			default:
+				// (VEXTRACTI32X4 would not suppress a masked store's
+				// faults.)
+				KSHIFTRW(U8(4*k), K2, K3)
+				VEXTRACTI32X4(U8(k), lX(r), X14)
+				VMOVDQU32(X14, K3, m)
+			}
+		}
+	}
+}
+
+// lanePairs runs blocks j and j+1 of every lane, in the states and Z12 to
+// Z15 (lY): Offset_j = Offset_{j-1} ^ L_ntz(j) in the offsets, Offset_{j+1}
+// = Offset_j ^ L_ntz(j+1), whose L stays in Z16.
+func lanePairs(o op) {
+	lY := func(r int) VecPhysical { return []VecPhysical{Z12, Z13, Z14, Z15}[r] }
+	BSFQ(lJ, lT)
+	SHLQ(U8(4), lT)
+	VBROADCASTI32X4(Mem{Base: ltab, Index: lT, Scale: 1}, Z16)
+	for r := 0; r < 4; r++ {
+		VPXORQ(Z16, lOff(r), lOff(r))
+	}
+	LEAQ(Mem{Base: lJ, Disp: 1}, lT)
+	BSFQ(lT, lT)
+	SHLQ(U8(4), lT)
+	VBROADCASTI32X4(Mem{Base: ltab, Index: lT, Scale: 1}, Z16)
+	for r := 0; r < 4; r++ {
+		for k := 0; k < 4; k++ {
+			MOVQ(Mem{Base: lp, Disp: lnSrc + 8*(4*r+k)}, lT)
+			for h, x := range []VecPhysical{lX(r), lY(r)} {
+				m := Mem{Base: lT, Index: lJ16, Scale: 1, Disp: 16 * h}
+				if k == 0 {
+					VMOVDQU(m, x.AsX())
+				} else {
+					VBROADCASTI32X4(m, []Op{K5, K6, K7}[k-1], x)
+				}
+			}
+		}
+		if o == enc {
+			VPTERNLOGQ(U8(0x96), lX(r), lY(r), lSum(r))
+		}
+		VPTERNLOGQ(U8(0x96), lKey(0), lOff(r), lX(r))
+		VPTERNLOGQ(U8(0x96), lKey(0), lOff(r), lY(r))
+		VPXORQ(Z16, lY(r), lY(r))
+	}
+	xs := []VecPhysical{Z0, Z1, Z2, Z3, Z12, Z13, Z14, Z15}
+	laneRoundsOf(o == dec, xs)
+	for r := 0; r < 4; r++ {
+		VPXORQ(lOff(r), lX(r), lX(r))
+		VPXORQ(Z16, lOff(r), lOff(r))
+		VPXORQ(lOff(r), lY(r), lY(r))
+		if o == dec {
+			VPTERNLOGQ(U8(0x96), lX(r), lY(r), lSum(r))
+		}
+		for k := 0; k < 4; k++ {
+			MOVQ(Mem{Base: lp, Disp: lnDst + 8*(4*r+k)}, lT)
+			for h, x := range []VecPhysical{lX(r), lY(r)} {
+				m := Mem{Base: lT, Index: lJ16, Scale: 1, Disp: 16 * h}
+				if k == 0 {
+					VMOVDQU(x.AsX(), m)
+				} else {
+					VEXTRACTI32X4(U8(k), x, m)
+				}
+			}
+		}
+	}
+}

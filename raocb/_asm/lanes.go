@@ -1,0 +1,519 @@
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// The lane kernels, raocbSealLanes and raocbOpenLanes (zmm), seal or open
+// 16 messages side by side, one per 128-bit lane of four zmm registers
+// (lane k of register r holds message 4r+k), each shorter than 4096 bytes,
+// as ocb's lane kernels do (ocb/_asm/batch.go): the 16 bases B = E(Nonce)
+// in one pass of the AES pipeline, then block i of every message that has
+// one (i = 0, 1, ...; each lane's 16-byte loads and stores from its own
+// pointer, masked where some lane has no block i), then the pads of the
+// final partial blocks (byte masks), then the 16 tags. The masks Δ(B, i) =
+// AESENC(AESENC(B ⊞ i, R1), R2) of block i differ by lane only in B; the
+// pad's index f+1 and the tag's m+3 are the lane's own. While every lane
+// has blocks i and i+1, both run in one pass: eight registers in flight.
+// The Go side (lanes_amd64.go) fills the lanes (batchutil.LaneTable) and adds
+// HASH(A) to the tags; when sealing, the lanes it marks (16-byte tags, no
+// associated data) have their tags stored at the end of their output by
+// the kernel.
+//
+// lanes (Go's struct, by offset): src, dst and nonce pointers (16 each),
+// the text lengths (16 uint32) and the marked lanes (a bit each, uint32).
+// laneOut: the tags the kernel writes,
+// and areas it keeps for itself, per register: each lane's whole blocks f
+// and partial bytes r in every byte of the lane, f and m (its blocks,
+// the partial one counted) in every dword, the masks of the blocks in
+// flight, and R1 and R2 broadcast.
+const (
+	lnSrc   = 0
+	lnDst   = 128
+	lnNonce = 256
+	lnLen   = 384
+	lnTags  = 448
+	lnTag   = 0
+	lnN     = 256
+	lnR     = 512
+	lnF     = 768
+	lnM     = 1024
+	lnMask  = 1280
+	lnR1    = 1792
+	lnR2    = 1856
+)
+
+// Registers of the lane kernels.
+var (
+	lKeys = RBX // the round keys in the registers
+	lEK   = R10 // encryption round keys
+	lp    = RSI // the lanes
+	lo    = R13 // the laneOut
+	lMax  = R8  // the most whole blocks of a message
+	lJ    = R9  // block index i, plus 1
+	lJ16  = R11 // 16i, the block's position
+	lT    = R12
+	lU    = R14
+	lMin  = RCX // the fewest whole blocks of a message
+)
+
+// lX, lB and lSum are the states, bases (B as little-endian dwords, for ⊞)
+// and checksums of the four registers; lKey(i) round key i; Z12 to Z16
+// temporaries (and the states of the second block of a pair).
+func lX(r int) VecPhysical   { return []VecPhysical{Z0, Z1, Z2, Z3}[r] }
+func lB(r int) VecPhysical   { return []VecPhysical{Z4, Z5, Z6, Z7}[r] }
+func lSum(r int) VecPhysical { return []VecPhysical{Z8, Z9, Z10, Z11}[r] }
+func lKey(i int) VecPhysical {
+	return []VecPhysical{Z17, Z18, Z19, Z20, Z21, Z22, Z23, Z24, Z25, Z26, Z27, Z28, Z29, Z30, Z31}[i]
+}
+
+// Constants of the lane kernels, 64 bytes each (a 16-byte pattern in every
+// lane, or per register).
+var iota4, low4, b80, dw1, dw3, dw15, lenPerm Mem
+
+func laneTables() {
+	rep := func(name string, lo, hi uint64) Mem {
+		m := GLOBL(name, RODATA|NOPTR)
+		for i := 0; i < 4; i++ {
+			DATA(16*i, U64(lo))
+			DATA(16*i+8, U64(hi))
+		}
+		return m
+	}
+	iota4 = rep("iota4", 0x0706050403020100, 0x0f0e0d0c0b0a0908)
+	low4 = rep("low4", 0x0000000f0000000f, 0x0000000f0000000f)
+	b80 = rep("b80", 0x8080808080808080, 0x8080808080808080)
+	dw1 = rep("dw1", 0x0000000100000001, 0x0000000100000001)
+	dw3 = rep("dw3", 0x0000000300000003, 0x0000000300000003)
+	dw15 = rep("dw15", 0x0000000f0000000f, 0x0000000f0000000f)
+	// lenPerm[r] takes length 4r+k into the four dwords of lane k.
+	lenPerm = GLOBL("lenPerm", RODATA|NOPTR)
+	for r := 0; r < 4; r++ {
+		for k := 0; k < 4; k++ {
+			v := uint64(4*r+k) * 0x0000000100000001
+			DATA(64*r+16*k, U64(v))
+			DATA(64*r+16*k+8, U64(v))
+		}
+	}
+}
+
+func lanes(o op) {
+	name, keys := "raocbSealLanesVAES512", "rk *[240]byte"
+	if o == dec {
+		name, keys = "raocbOpenLanesVAES512", "rk, ek *[240]byte"
+	}
+	TEXT(name, NOSPLIT, "func(nr int, "+keys+", r1, r2 *[16]byte, bits *[16]byte, nonceLen int, ln *[452]byte, out *[1920]byte, blocks int)")
+	Pragma("noescape")
+	Load(Param("nr"), nr)
+	Load(Param("rk"), lKeys)
+	Load(Param("out"), lo)
+	if o == dec {
+		Load(Param("ek"), lEK)
+	} else {
+		MOVQ(lKeys, lEK)
+	}
+	for i, p := range []string{"r1", "r2"} {
+		Load(Param(p), lT)
+		VBROADCASTI32X4(Mem{Base: lT}, Z12)
+		VMOVDQU64(Z12, Mem{Base: lo, Disp: lnR1 + 64*i})
+	}
+	Load(Param("ln"), lp)
+	Load(Param("blocks"), lMax)
+	loadKeys(lEK)
+	laneMasks()
+
+	// The nonce blocks: bits, with the nonce's bytes loaded under a mask
+	// (K1, in every lane) at the block's end; then B = E(Nonce).
+	Load(Param("nonceLen"), lU)
+	MOVL(U32(16), ECX)
+	SUBL(lU.As32(), ECX)
+	MOVL(U32(0xffff), lT.As32())
+	SHLL(CL, lT.As32())
+	ANDL(U32(0xffff), lT.As32())
+	MOVQ(U64(0x0001000100010001), lJ)
+	IMULQ(lJ, lT)
+	KMOVQ(lT, K1)
+	Load(Param("bits"), lT)
+	VBROADCASTI32X4(Mem{Base: lT}, Z13)
+	for r := 0; r < 4; r++ {
+		VMOVDQA64(Z13, lX(r))
+		for k := 0; k < 4; k++ {
+			MOVQ(Mem{Base: lp, Disp: lnNonce + 8*(4*r+k)}, lT)
+			KANDQ(K1, []Op{K4, K5, K6, K7}[k], K3)
+			VMOVDQU8(Mem{Base: lT, Index: lU, Scale: 1, Disp: -16 - 16*k}, K3, lX(r))
+		}
+		VPXORQ(lKey(0), lX(r), lX(r))
+	}
+	laneRounds(false)
+	for r := 0; r < 4; r++ {
+		VPSHUFB(bswap32, lX(r), lB(r))
+	}
+
+	// f and r of every lane, in each byte of the lane (f < 256), and f and
+	// m in each dword.
+	VMOVDQU64(Mem{Base: lp, Disp: lnLen}, Z14)
+	VPXORQ(Z16, Z16, Z16)
+	for r := 0; r < 4; r++ {
+		VMOVDQU64(lenPerm.Offset(64*r), Z13)
+		VPERMD(Z14, Z13, Z13)
+		VPADDD(dw15, Z13, lX(r))
+		VPSRLD(U8(4), lX(r), lX(r))
+		VMOVDQU64(lX(r), Mem{Base: lo, Disp: lnM + 64*r})
+		VPANDD(low4, Z13, lX(r))
+		VPSHUFB(Z16, lX(r), lX(r))
+		VMOVDQU64(lX(r), Mem{Base: lo, Disp: lnR + 64*r})
+		VPSRLD(U8(4), Z13, Z13)
+		VMOVDQU64(Z13, Mem{Base: lo, Disp: lnF + 64*r})
+		VPSHUFB(Z16, Z13, Z13)
+		VMOVDQU64(Z13, Mem{Base: lo, Disp: lnN + 64*r})
+		if r == 0 {
+			VMOVDQA64(Z13, lSum(0))
+		} else {
+			VPMINUB(Z13, lSum(0), lSum(0))
+		}
+	}
+	// The fewest whole blocks of a lane: blocks up to there need no masks.
+	VEXTRACTI64X4(U8(1), lSum(0), Y14)
+	VPMINUB(Y14, lSum(0).AsY(), Y14)
+	VEXTRACTI128(U8(1), Y14, X13)
+	VPMINUB(X13, X14, X14)
+	VMOVD(X14, lMin.As32())
+	ANDL(U32(0xff), lMin.As32())
+	for r := 0; r < 4; r++ {
+		VPXORQ(lSum(r), lSum(r), lSum(r))
+	}
+
+	// Block i of every lane with f > i: Δ(B, i), the block enciphered
+	// (deciphered) with it, checksummed before (after).
+	if o == dec {
+		loadKeys(lKeys)
+	}
+	blocksDone := "lanes_blocks_done_" + name
+	TESTQ(lMax, lMax)
+	JZ(LabelRef(blocksDone))
+	MOVL(U32(1), lJ.As32())
+	XORL(lJ16.As32(), lJ16.As32())
+	loop := "lanes_loop_" + name
+	masked := "lanes_masked_" + name
+	next := "lanes_next_" + name
+	// K5 to K7 select the dwords of lanes 1 to 3 in the loop.
+	for k := 1; k < 4; k++ {
+		MOVL(U32(0xf<<(4*k)), lT.As32())
+		KMOVW(lT.As32(), []Op{K5, K6, K7}[k-1])
+	}
+	// Pairs of blocks, i and i+1, while every lane has both: eight
+	// registers in flight.
+	pairs := "lanes_pairs_" + name
+	Label(pairs)
+	LEAQ(Mem{Base: lJ, Disp: 1}, lT)
+	CMPQ(lT, lMin)
+	JA(LabelRef(loop))
+	lanePairs(o)
+	ADDQ(U8(2), lJ)
+	ADDQ(U8(32), lJ16)
+	JMP(LabelRef(pairs))
+	Label(loop)
+	CMPQ(lJ, lMax)
+	JA(LabelRef(blocksDone))
+	VPBROADCASTB(lJ.As32(), Z13)
+	LEAQ(Mem{Base: lJ, Disp: -1}, lT)
+	VPBROADCASTD(lT.As32(), Z16)
+	for r := 0; r < 4; r++ {
+		VPADDD(Z16, lB(r), lX(r))
+	}
+	laneMasksOf()
+	CMPQ(lJ, lMin)
+	JA(LabelRef(masked))
+	laneBlocks(o, true)
+	JMP(LabelRef(next))
+	Label(masked)
+	laneBlocks(o, false)
+	Label(next)
+	INCQ(lJ)
+	ADDQ(U8(16), lJ16)
+	JMP(LabelRef(loop))
+	Label(blocksDone)
+	if o == dec {
+		loadKeys(lEK)
+	}
+	laneMasks()
+
+	// The final partial blocks, in lanes with r > 0: the text XORed with
+	// Pad = E(Δ(B, f+1)), the checksum taking the plaintext padded.
+	partsDone := "lanes_parts_done_" + name
+	VMOVDQU64(Mem{Base: lo, Disp: lnR}, Z13)
+	for r := 1; r < 4; r++ {
+		VPORQ(Mem{Base: lo, Disp: lnR + 64*r}, Z13, Z13)
+	}
+	VPTESTMQ(Z13, Z13, K1)
+	KORTESTW(K1, K1)
+	JZ(LabelRef(partsDone))
+	for r := 0; r < 4; r++ {
+		VPADDD(Mem{Base: lo, Disp: lnF + 64*r}, lB(r), lX(r))
+		VPADDD(dw1, lX(r), lX(r))
+	}
+	laneMasksOf()
+	for r := 0; r < 4; r++ {
+		VPXORQ(lKey(0), lX(r), lX(r))
+	}
+	laneRounds(false)
+	VMOVDQU64(iota4, Z16)
+	for r := 0; r < 4; r++ {
+		VMOVDQU64(Mem{Base: lo, Disp: lnR + 64*r}, Z13)
+		// K1: the r bytes of each lane; K2: byte r, where r > 0.
+		VPCMPUB(U8(1), Z13, Z16, K1)
+		VPTESTMB(Z13, Z13, K2)
+		VPCMPEQB(Z13, Z16, K2, K2)
+		VPXORQ(Z14, Z14, Z14)
+		for k := 0; k < 4; k++ {
+			MOVQ(Mem{Base: lp, Disp: lnSrc + 8*(4*r+k)}, lT)
+			MOVL(Mem{Base: lp, Disp: lnLen + 4*(4*r+k)}, lU.As32())
+			ANDL(U32(0xff0), lU.As32())
+			KANDQ(K1, []Op{K4, K5, K6, K7}[k], K3)
+			VMOVDQU8(Mem{Base: lT, Index: lU, Scale: 1, Disp: -16 * k}, K3, Z14)
+		}
+		VPXORQ(Z14, lX(r), lX(r))
+		for k := 0; k < 4; k++ {
+			MOVQ(Mem{Base: lp, Disp: lnDst + 8*(4*r+k)}, lT)
+			MOVL(Mem{Base: lp, Disp: lnLen + 4*(4*r+k)}, lU.As32())
+			ANDL(U32(0xff0), lU.As32())
+			KANDQ(K1, []Op{K4, K5, K6, K7}[k], K3)
+			VMOVDQU8(lX(r), K3, Mem{Base: lT, Index: lU, Scale: 1, Disp: -16 * k})
+		}
+		if o == dec {
+			VMOVDQU8_Z(lX(r), K1, Z14)
+		}
+		VMOVDQU8_Z(b80, K2, Z13)
+		VPTERNLOGQ(U8(0x96), Z14, Z13, lSum(r))
+	}
+	Label(partsDone)
+
+	// The tags, E(Σ ^ Δ(B, m+3)), HASH(A) left to the caller.
+	for r := 0; r < 4; r++ {
+		VPADDD(Mem{Base: lo, Disp: lnM + 64*r}, lB(r), lX(r))
+		VPADDD(dw3, lX(r), lX(r))
+	}
+	laneMasksOf()
+	for r := 0; r < 4; r++ {
+		VPTERNLOGQ(U8(0x96), lKey(0), lSum(r), lX(r))
+	}
+	laneRounds(false)
+	for r := 0; r < 4; r++ {
+		VMOVDQU64(lX(r), Mem{Base: lo, Disp: lnTag + 64*r})
+	}
+	if o == enc {
+		// The marked lanes' tags, which are whole, to Dst+Len.
+		MOVL(Mem{Base: lp, Disp: lnTags}, lU.As32())
+		for i := 0; i < 16; i++ {
+			skip := fmt.Sprintf("lanes_tag%d_%s", i, name)
+			BTL(U8(i), lU.As32())
+			JCC(LabelRef(skip))
+			MOVQ(Mem{Base: lp, Disp: lnDst + 8*i}, lT)
+			MOVL(Mem{Base: lp, Disp: lnLen + 4*i}, lJ.As32())
+			VEXTRACTI32X4(U8(i%4), lX(i/4), Mem{Base: lT, Index: lJ, Scale: 1})
+			Label(skip)
+		}
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// laneMasksOf turns the four states, B ⊞ i as little-endian dwords, into
+// the masks Δ(B, i).
+func laneMasksOf() {
+	laneMasksIn([]VecPhysical{Z0, Z1, Z2, Z3})
+}
+
+// laneMasksIn turns the states xs, B ⊞ i as little-endian dwords, into the
+// masks Δ(B, i).
+func laneMasksIn(xs []VecPhysical) {
+	for _, x := range xs {
+		VPSHUFB(bswap32, x, x)
+	}
+	for _, k := range []int{lnR1, lnR2} {
+		for _, x := range xs {
+			VAESENC(Mem{Base: lo, Disp: k}, x, x)
+		}
+	}
+}
+
+// loadKeys broadcasts the 15 round keys at p into their registers (past
+// the last round, whatever follows it in the schedule).
+func loadKeys(p GPPhysical) {
+	for i := 0; i < 15; i++ {
+		VBROADCASTI32X4(Mem{Base: p, Disp: 16 * i}, lKey(i))
+	}
+}
+
+// laneMasks sets K4+k to select the bytes of lane k.
+func laneMasks() {
+	for k := 0; k < 4; k++ {
+		MOVQ(U64(uint64(0xffff)<<(16*k)), lT)
+		KMOVQ(lT, []Op{K4, K5, K6, K7}[k])
+	}
+}
+
+// laneBlocks runs step i of the loop over the blocks, the masks in the
+// states: where fast, every lane has block i, and its loads and stores need
+// no masks.
+func laneBlocks(o op, fast bool) {
+	for r := 0; r < 4; r++ {
+		VMOVDQU64(lX(r), Mem{Base: lo, Disp: lnMask + 64*r})
+		if !fast {
+			// K2: the dwords of lanes with f > i. The lanes' blocks move
+			// by 16-byte loads and stores, masked by the lane's 4 bits of
+			// K2.
+			VPCMPUD(U8(2), Mem{Base: lo, Disp: lnN + 64*r}, Z13, K2)
+		}
+		for k := 0; k < 4; k++ {
+			MOVQ(Mem{Base: lp, Disp: lnSrc + 8*(4*r+k)}, lT)
+			m := Mem{Base: lT, Index: lJ16, Scale: 1}
+			switch {
+			case fast && k == 0:
+				VMOVDQU(m, X14)
+			case fast:
+				VBROADCASTI32X4(m, []Op{K5, K6, K7}[k-1], Z14)
+			case k == 0:
+				VMOVDQU32_Z(m, K2, X14)
+			default:
+				KSHIFTRW(U8(4*k), K2, K3)
+				VMOVDQU32_Z(m, K3, X16)
+				VINSERTI32X4(U8(k), X16, Z14, Z14)
+			}
+		}
+		if o == enc {
+			VPXORQ(Z14, lSum(r), lSum(r))
+		}
+		VPTERNLOGQ(U8(0x96), lKey(0), Z14, lX(r))
+	}
+	laneRounds(o == dec)
+	for r := 0; r < 4; r++ {
+		if !fast {
+			VPCMPUD(U8(2), Mem{Base: lo, Disp: lnN + 64*r}, Z13, K2)
+		}
+		VPXORQ(Mem{Base: lo, Disp: lnMask + 64*r}, lX(r), lX(r))
+		switch {
+		case o == dec && fast:
+			VPXORQ(lX(r), lSum(r), lSum(r))
+		case o == dec:
+			VPXORD(lX(r), lSum(r), K2, lSum(r))
+		}
+		for k := 0; k < 4; k++ {
+			MOVQ(Mem{Base: lp, Disp: lnDst + 8*(4*r+k)}, lT)
+			m := Mem{Base: lT, Index: lJ16, Scale: 1}
+			switch {
+			case fast && k == 0:
+				VMOVDQU(lX(r).AsX(), m)
+			case fast:
+				VEXTRACTI32X4(U8(k), lX(r), m)
+			case k == 0:
+				VMOVDQU32(lX(r).AsX(), K2, m)
+			default:
+				// (VEXTRACTI32X4 would not suppress a masked store's
+				// faults.)
+				KSHIFTRW(U8(4*k), K2, K3)
+				VEXTRACTI32X4(U8(k), lX(r), X16)
+				VMOVDQU32(X16, K3, m)
+			}
+		}
+	}
+}
+
+var laneLabels int
+
+// laneRounds applies rounds 1 to nr to the four states, which hold the
+// block XOR round key 0.
+func laneRounds(decrypt bool) {
+	laneRoundsOf(decrypt, []VecPhysical{Z0, Z1, Z2, Z3})
+}
+
+// laneRoundsOf applies rounds 1 to nr to the states xs.
+func laneRoundsOf(decrypt bool, xs []VecPhysical) {
+	laneLabels++
+	round, final := VAESENC, VAESENCLAST
+	if decrypt {
+		round, final = VAESDEC, VAESDECLAST
+	}
+	all := func(f func(Op, Op, Op), i int) {
+		for _, x := range xs {
+			f(lKey(i), x, x)
+		}
+	}
+	l10 := fmt.Sprintf("lanes_r10_%d", laneLabels)
+	l12 := fmt.Sprintf("lanes_r12_%d", laneLabels)
+	done := fmt.Sprintf("lanes_rdone_%d", laneLabels)
+	for i := 1; i < 10; i++ {
+		all(round, i)
+	}
+	CMPQ(nr, U8(10))
+	JE(LabelRef(l10))
+	all(round, 10)
+	all(round, 11)
+	CMPQ(nr, U8(12))
+	JE(LabelRef(l12))
+	all(round, 12)
+	all(round, 13)
+	all(final, 14)
+	JMP(LabelRef(done))
+	Label(l12)
+	all(final, 12)
+	JMP(LabelRef(done))
+	Label(l10)
+	all(final, 10)
+	Label(done)
+}
+
+// lanePairs runs blocks i and i+1 of every lane (lJ = i+1), in the states
+// and Z12 to Z15 (lY), their masks kept in laneOut; Z16 takes the index,
+// then the blocks as they load.
+func lanePairs(o op) {
+	lY := func(r int) VecPhysical { return []VecPhysical{Z12, Z13, Z14, Z15}[r] }
+	LEAQ(Mem{Base: lJ, Disp: -1}, lT)
+	VPBROADCASTD(lT.As32(), Z16)
+	for r := 0; r < 4; r++ {
+		VPADDD(Z16, lB(r), lX(r))
+		VPADDD(dw1, lX(r), lY(r))
+	}
+	xs := []VecPhysical{Z0, Z1, Z2, Z3, Z12, Z13, Z14, Z15}
+	laneMasksIn(xs)
+	for r := 0; r < 4; r++ {
+		for h, x := range []VecPhysical{lX(r), lY(r)} {
+			VMOVDQU64(x, Mem{Base: lo, Disp: lnMask + 256*h + 64*r})
+			for k := 0; k < 4; k++ {
+				MOVQ(Mem{Base: lp, Disp: lnSrc + 8*(4*r+k)}, lT)
+				m := Mem{Base: lT, Index: lJ16, Scale: 1, Disp: 16 * h}
+				if k == 0 {
+					VMOVDQU64(m, X16)
+				} else {
+					VBROADCASTI32X4(m, []Op{K5, K6, K7}[k-1], Z16)
+				}
+			}
+			if o == enc {
+				VPXORQ(Z16, lSum(r), lSum(r))
+			}
+			VPTERNLOGQ(U8(0x96), lKey(0), Z16, x)
+		}
+	}
+	laneRoundsOf(o == dec, xs)
+	for r := 0; r < 4; r++ {
+		for h, x := range []VecPhysical{lX(r), lY(r)} {
+			VPXORQ(Mem{Base: lo, Disp: lnMask + 256*h + 64*r}, x, x)
+			if o == dec {
+				VPXORQ(x, lSum(r), lSum(r))
+			}
+			for k := 0; k < 4; k++ {
+				MOVQ(Mem{Base: lp, Disp: lnDst + 8*(4*r+k)}, lT)
+				m := Mem{Base: lT, Index: lJ16, Scale: 1, Disp: 16 * h}
+				if k == 0 {
+					VMOVDQU(x.AsX(), m)
+				} else {
+					VEXTRACTI32X4(U8(k), x, m)
+				}
+			}
+		}
+	}
+}
