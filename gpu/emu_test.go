@@ -80,7 +80,7 @@ func TestEmuECB(t *testing.T) {
 				for _, n := range []int{16, 96, 112, 1024} {
 					src := random(r, n)
 					got := make([]byte, n)
-					if _, err := e.run(key.kernel(opECB, maskNone), key.aux(nil), key.params(opECB), got, src, 0); err != nil {
+					if _, _, err := e.run(key.kernel(opECB, maskNone), key.aux(nil), key.params(opECB), got, src, 0); err != nil {
 						t.Fatal(err)
 					}
 					want := make([]byte, n)
@@ -130,6 +130,7 @@ func TestEmuCTR(t *testing.T) {
 // and that got opens what it seals and rejects a changed tag.
 func testAEADPair(t *testing.T, name string, got, want cipher.AEAD, r *rand.ChaCha8) {
 	t.Helper()
+	defer noFallback(t, name)()
 	ls := lengths
 	if testing.Short() {
 		ls = shortLengths
@@ -249,60 +250,137 @@ func TestEmuPinned(t *testing.T) {
 	}
 }
 
-// TestEmuBatch runs testBatch on the emulator, both kinds of kernels.
+// TestEmuBatch runs batches on the emulator against the CPU packages, on
+// every geometry (launches that end inside messages) and both kinds of
+// kernels.
 func TestEmuBatch(t *testing.T) {
 	r := rand.NewChaCha8([32]byte{10})
-	e := emuEngines(t)[0]
-	key := random(r, 16)
-	for _, cfg := range configs {
-		o, err := newOCB(e, key, cfg)
+	for i, e := range emuEngines(t) {
+		pinned, err := e.allocHost(16 << 10)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ra, _ := newRAOCB(e, key, cfg)
-		testBatch(t, "ocb", o, r)
-		testBatch(t, "raocb", ra, r)
+		for _, cfg := range configs {
+			key := random(r, aeadKeySize(i))
+			o, err := newOCB(e, key, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ra, _ := newRAOCB(e, key, cfg)
+			wo, _ := ocb.New(key)
+			wr, _ := raocb.New(key)
+			name := fmt.Sprintf("geometry %d, %+v", i, cfg)
+			testBatch(t, name+", ocb", o, wo, r, pinned)
+			testBatch(t, name+", raocb", ra, wr, r, pinned)
+		}
 	}
 }
 
-// testBatch checks SealBatch and OpenBatch against Seal of each message
-// alone, a failing message zeroed and reported, and one shorter than the
-// tag.
-func testBatch(t *testing.T, name string, a batch.AEAD, r *rand.ChaCha8) {
+// noFallback returns a func that fails t if a call fell back to the CPU
+// since: the device, emulated or not, must not fail in these tests, or
+// the CPU code's results would hide it.
+func noFallback(t *testing.T, name string) func() {
+	n0, _ := Fallbacks()
+	return func() {
+		if n, err := Fallbacks(); n != n0 {
+			t.Fatalf("%s: %d calls fell back to the CPU: %v", name, n-n0, err)
+		}
+	}
+}
+
+// batchLengths are the messages of testBatch: empty, partial final
+// blocks, one block, short and long, in mixed order; -short fewer.
+func batchLengths() []int {
+	if testing.Short() {
+		return []int{0, 17, 1500, 1, 48, 640, 3000, 15}
+	}
+	return []int{0, 17, 1500, 1, 16, 48, 640, 3000, 15, 33, 2047, 160, 31, 1024, 7, 500}
+}
+
+// testBatch checks got's SealBatch and OpenBatch against want's Seal and
+// Open of each message alone: mixed lengths and AD, messages in place, on
+// their own memory and on pinned memory (DMA), messages changed in their
+// text, tag or AD, and one shorter than the tag.
+func testBatch(t *testing.T, name string, got batch.AEAD, want cipher.AEAD, r *rand.ChaCha8, pinned []byte) {
 	t.Helper()
-	var msgs []batch.Message
-	var want [][]byte
-	for _, n := range []int{0, 17, 100} {
-		m := batch.Message{Nonce: random(r, 12), AD: random(r, n/3), In: random(r, n)}
-		m.Out = make([]byte, n+16)
-		want = append(want, a.Seal(nil, m.Nonce, m.In, m.AD))
-		msgs = append(msgs, m)
-	}
-	a.SealBatch(msgs)
-	for i, m := range msgs {
-		if !bytes.Equal(m.Out, want[i]) {
-			t.Fatalf("%s: SealBatch message %d differs from Seal", name, i)
-		}
-	}
-	opens := make([]batch.Message, len(msgs)+1)
-	for i, m := range msgs {
-		opens[i] = batch.Message{Nonce: m.Nonce, AD: m.AD, In: m.Out, Out: make([]byte, len(m.In))}
-	}
-	opens[1].In = bytes.Clone(opens[1].In)
-	opens[1].In[0] ^= 1
-	opens[len(msgs)] = batch.Message{Nonce: msgs[0].Nonce, In: make([]byte, 15), Out: []byte{}}
-	if a.OpenBatch(opens) {
-		t.Fatalf("%s: OpenBatch accepted a changed message", name)
-	}
-	for i, m := range opens {
+	defer noFallback(t, name)()
+	lens := batchLengths()
+	adLens := []int{0, 5, 16, 40, 300, 33}
+	msgs := make([]batch.Message, len(lens))
+	var pts, cts [][]byte
+	free := pinned
+	for k, n := range lens {
+		m := &msgs[k]
+		m.Nonce, m.AD = random(r, 12), random(r, adLens[k%len(adLens)])
+		pt := random(r, n)
+		pts = append(pts, pt)
+		cts = append(cts, want.Seal(nil, m.Nonce, pt, m.AD))
 		switch {
-		case i == 1 || i == len(msgs):
-			if m.OK || !bytes.Equal(m.Out, make([]byte, len(m.Out))) {
-				t.Errorf("%s: failing message %d: OK %v, output not zeroed", name, i, m.OK)
-			}
-		case !m.OK || !bytes.Equal(m.Out, msgs[i].In):
-			t.Errorf("%s: message %d did not open", name, i)
+		case k%3 == 0: // in place
+			buf := make([]byte, n+16)
+			copy(buf, pt)
+			m.In, m.Out = buf[:n], buf
+		case k%3 == 2 && len(free) >= 2*n+16: // pinned
+			m.In, m.Out, free = free[:n], free[n:2*n+16], free[2*n+16:]
+			copy(m.In, pt)
+		default:
+			m.In, m.Out = bytes.Clone(pt), make([]byte, n+16)
 		}
+	}
+	got.SealBatch(msgs)
+	for k, m := range msgs {
+		if !bytes.Equal(m.Out, cts[k]) {
+			t.Fatalf("%s: SealBatch message %d (%d bytes, %d of AD) differs from Seal", name, k, lens[k], len(m.AD))
+		}
+		if k%3 != 0 && !bytes.Equal(m.In, pts[k]) {
+			t.Fatalf("%s: SealBatch changed the input of message %d", name, k)
+		}
+	}
+
+	// Open: some in place, some changed.
+	opens := make([]batch.Message, len(msgs)+1)
+	bad := map[int]bool{}
+	for k, m := range msgs {
+		o := &opens[k]
+		o.Nonce, o.AD, o.In = m.Nonce, m.AD, bytes.Clone(cts[k])
+		if k%2 == 0 {
+			o.Out = o.In[:lens[k]]
+		} else {
+			o.Out = make([]byte, lens[k])
+		}
+		switch k % 5 {
+		case 1:
+			o.In[r.Uint64()%uint64(len(o.In))] ^= 0x10 // text or tag
+			bad[k] = true
+		case 3:
+			if len(o.AD) > 0 {
+				o.AD = bytes.Clone(o.AD)
+				o.AD[len(o.AD)-1] ^= 1
+				bad[k] = true
+			}
+		}
+	}
+	short := len(msgs)
+	opens[short] = batch.Message{Nonce: msgs[0].Nonce, In: make([]byte, 15), Out: []byte{}}
+	bad[short] = true
+	if got.OpenBatch(opens) {
+		t.Fatalf("%s: OpenBatch accepted changed messages", name)
+	}
+	for k, o := range opens {
+		switch {
+		case bad[k]:
+			if o.OK || !bytes.Equal(o.Out, make([]byte, len(o.Out))) {
+				t.Errorf("%s: changed message %d: OK %v, output not zeroed", name, k, o.OK)
+			}
+		case !o.OK || !bytes.Equal(o.Out, pts[k]):
+			t.Errorf("%s: message %d (%d bytes) did not open", name, k, lens[k])
+		}
+	}
+	for k, m := range msgs {
+		opens[k] = batch.Message{Nonce: m.Nonce, AD: m.AD, In: cts[k], Out: make([]byte, lens[k])}
+	}
+	if !got.OpenBatch(opens[:len(msgs)]) {
+		t.Errorf("%s: OpenBatch failed on good messages", name)
 	}
 }
 
