@@ -3,6 +3,7 @@ package gpu
 import (
 	"bytes"
 	"crypto/cipher"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -381,6 +382,103 @@ func testBatch(t *testing.T, name string, got batch.AEAD, want cipher.AEAD, r *r
 	}
 	if !got.OpenBatch(opens[:len(msgs)]) {
 		t.Errorf("%s: OpenBatch failed on good messages", name)
+	}
+}
+
+// TestEmuFallback makes the emulated device fail at each launch of a
+// call, at the launch or at the sync after it, with the call's output in
+// place or not: every call completes with the CPU packages' result, its
+// input intact where it is not its output, and counts in Fallbacks.
+func TestEmuFallback(t *testing.T) {
+	r := rand.NewChaCha8([32]byte{13})
+	key, iv := random(r, 16), random(r, 16)
+	wo, _ := ocb.New(key)
+	wr, _ := raocb.New(key)
+	const n = 1000 // up to 4 launches of 16 blocks a message
+	pt, ad, nonce := random(r, n), random(r, 20), random(r, 12)
+	for failAt := range 12 {
+		for _, atSync := range []bool{false, true} {
+			for _, cfg := range configs {
+				name := fmt.Sprintf("failure at launch %d (at sync %v), %+v", failAt, atSync, cfg)
+				e, err := newEngine(newEmuDevice(), 16*16, 32, 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				d := &failingDevice{emuDevice: e.dev.(*emuDevice), failAt: failAt, atSync: atSync}
+				e.dev = d
+				n0, _ := Fallbacks()
+				calls := 0
+				o, _ := newOCB(e, key, cfg)
+				ra, _ := newRAOCB(e, key, cfg)
+				for _, pair := range []struct {
+					name      string
+					got, want batch.AEAD
+				}{{"ocb", o, wo}, {"raocb", ra, wr}} {
+					w := pair.want.Seal(nil, nonce, pt, ad)
+					buf := append(make([]byte, 0, n+16), pt...)
+					d.launches, d.failed = 0, [2]bool{}
+					if c := pair.got.Seal(buf[:0], nonce, buf, ad); !bytes.Equal(c, w) {
+						t.Fatalf("%s: %s: Seal in place differs", name, pair.name)
+					}
+					buf = buf[:n+16]
+					d.launches, d.failed = 0, [2]bool{}
+					p, err := pair.got.Open(buf[:0], nonce, buf, ad)
+					if err != nil || !bytes.Equal(p, pt) {
+						t.Fatalf("%s: %s: Open in place failed: %v", name, pair.name, err)
+					}
+					d.launches, d.failed = 0, [2]bool{}
+					msgs := []batch.Message{
+						{Nonce: nonce, AD: ad, In: bytes.Clone(pt)},
+						{Nonce: nonce, In: pt[:300], Out: make([]byte, 316)},
+						{Nonce: nonce, AD: ad[:3], In: bytes.Clone(pt[:500])},
+					}
+					msgs[0].Out = append(msgs[0].In, make([]byte, 16)...)[:n+16]
+					msgs[2].Out = append(msgs[2].In, make([]byte, 16)...)[:516]
+					pair.got.SealBatch(msgs)
+					for k, m := range msgs {
+						if !bytes.Equal(m.Out, pair.want.Seal(nil, m.Nonce, pt[:len(m.In)], m.AD)) {
+							t.Fatalf("%s: %s: SealBatch message %d differs", name, pair.name, k)
+						}
+					}
+					d.launches, d.failed = 0, [2]bool{}
+					for k := range msgs {
+						m := &msgs[k]
+						m.In, m.Out = m.Out, m.Out[:len(m.Out)-16]
+					}
+					msgs[1].Out = make([]byte, 300)
+					if !pair.got.OpenBatch(msgs) {
+						t.Fatalf("%s: %s: OpenBatch failed", name, pair.name)
+					}
+					for k, m := range msgs {
+						if !bytes.Equal(m.Out, pt[:len(m.Out)]) {
+							t.Fatalf("%s: %s: OpenBatch message %d differs", name, pair.name, k)
+						}
+					}
+					calls += 4
+				}
+				g, _ := newCTR(e, key, iv, cfg)
+				want, _ := ctr.New(key, iv)
+				buf, wbuf := bytes.Clone(pt), make([]byte, n)
+				d.launches, d.failed = 0, [2]bool{}
+				g.XORKeyStream(buf, buf)
+				want.XORKeyStream(wbuf, pt)
+				if !bytes.Equal(buf, wbuf) {
+					t.Fatalf("%s: CTR in place differs", name)
+				}
+				calls++
+				got, err := Fallbacks()
+				if failAt < 2 && got-n0 != uint64(calls) {
+					// Every call takes two launches at least.
+					t.Errorf("%s: %d of %d calls fell back", name, got-n0, calls)
+				}
+				if got != n0 && !errors.Is(err, errEmulatedFailure) {
+					t.Errorf("%s: Fallbacks' error %v, want %v", name, err, errEmulatedFailure)
+				}
+				if failAt == 11 && got != n0 {
+					t.Errorf("%s: %d calls fell back with no failure: %v", name, got-n0, err)
+				}
+			}
+		}
 	}
 }
 

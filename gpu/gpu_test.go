@@ -257,41 +257,6 @@ func TestKeyErrorWraps(t *testing.T) {
 	}
 }
 
-// failingDevice fails every kernel launch with errLaunch.
-type failingDevice struct{ *emuDevice }
-
-var errLaunch = errors.New("launch failed")
-
-func (failingDevice) load(string) error                               { return nil }
-func (failingDevice) launch(string, int, int, int, *launchArgs) error { return errLaunch }
-
-// TestEngineFailurePanicWraps checks that the modes panic with an error
-// that wraps the engine's when a launch fails.
-func TestEngineFailurePanicWraps(t *testing.T) {
-	e, err := newEngine(failingDevice{newEmuDevice()}, 16*64, 32, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	key, msg := make([]byte, 16), make([]byte, 64)
-	c, _ := newCTR(e, key, make([]byte, 16), config{})
-	o, _ := newOCB(e, key, config{})
-	r, _ := newRAOCB(e, key, config{})
-	for name, f := range map[string]func(){
-		"CTR":   func() { c.XORKeyStream(msg, msg) },
-		"OCB":   func() { o.Seal(nil, make([]byte, 12), msg, nil) },
-		"RAOCB": func() { r.Seal(nil, make([]byte, 12), msg, nil) },
-	} {
-		func() {
-			defer func() {
-				if err, _ := recover().(error); !errors.Is(err, errLaunch) {
-					t.Errorf("%s: panic %v, want an error wrapping %v", name, err, errLaunch)
-				}
-			}()
-			f()
-		}()
-	}
-}
-
 // stepDevice is the emulator failing its call number fail (from 0) of
 // load, alloc, hostAlloc and copyHtoD, and keeping count of the memory
 // allocated and not freed.
