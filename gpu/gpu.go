@@ -17,11 +17,20 @@
 // (nonce, final partial block, tag) with fae's constant-time AES. The
 // values serialise their calls on the package's one GPU context and are
 // safe for concurrent use. An OCB message may have at most 2^32-1 blocks
-// (64 GiB) here. The AEADs implement batch.AEAD; a batch still runs its
-// messages one after another, each with its own launches.
+// (64 GiB) here.
 //
-// Since cipher.Stream and cipher.AEAD's Seal cannot return errors, they
-// panic if the GPU fails after construction; Open returns the error.
+// The AEADs implement batch.AEAD: SealBatch and OpenBatch take the whole
+// blocks of many messages, each with its own nonce, length and AD, in one
+// launch (as many as fit in 64 MiB), which is what small messages need to
+// keep a GPU busy. A message whose input and output both lie in memory
+// from AllocHost, and do not overlap, moves by DMA; the others are copied
+// through pinned staging buffers on all cores.
+//
+// A device failure during a call (a launch or copy that fails, a lost
+// context) neither panics nor loses data: the call completes on the CPU
+// packages with the same result, after undoing what the device had written
+// over the call's input, and Fallbacks counts it. Only the constructors
+// and AllocHost return the device's errors.
 package gpu
 
 import (
