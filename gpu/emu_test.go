@@ -11,6 +11,7 @@ import (
 	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/ctr"
 	"github.com/faelabs/fae/internal/aes"
+	"github.com/faelabs/fae/internal/gpukernel"
 	"github.com/faelabs/fae/ocb"
 	"github.com/faelabs/fae/raocb"
 )
@@ -516,6 +517,27 @@ func TestEmuManyGroups(t *testing.T) {
 			if p, err := pair[0].Open(nil, nonce, c, ad); err != nil || !bytes.Equal(p, pt) {
 				t.Errorf("%+v: %s: Open failed: %v", cfg, name, err)
 			}
+		}
+	}
+}
+
+// TestEmuTimeKernel runs fae bench's kernel timing (gpukernel.Time) on
+// the emulator: every op, both kinds, and its refusals.
+func TestEmuTimeKernel(t *testing.T) {
+	e := emuEngines(t)[1]
+	for _, op := range gpukernel.Ops {
+		for _, tables := range []bool{false, true} {
+			if d, err := e.timeKernel(op, tables, 4096, 1); err != nil || d <= 0 {
+				t.Errorf("%s, tables %v: %v, %v", op, tables, d, err)
+			}
+		}
+	}
+	for _, bad := range []struct {
+		op string
+		n  int
+	}{{"ecb", 4096}, {"ctr", 4095}, {"ctr", 0}} {
+		if _, err := e.timeKernel(bad.op, false, bad.n, 1); err == nil {
+			t.Errorf("%s of %d bytes: no error", bad.op, bad.n)
 		}
 	}
 }
