@@ -541,3 +541,48 @@ func TestEmuTimeKernel(t *testing.T) {
 		}
 	}
 }
+
+// TestEmuBatchMany runs a batch of short messages large enough that the
+// host's per-message steps run on all cores, and launches of many pieces.
+func TestEmuBatchMany(t *testing.T) {
+	r := rand.NewChaCha8([32]byte{14})
+	e, err := newEngine(newEmuDevice(), 16*1024, 64, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := random(r, 16)
+	wo, _ := ocb.New(key)
+	wr, _ := raocb.New(key)
+	for _, cfg := range configs {
+		o, _ := newOCB(e, key, cfg)
+		ra, _ := newRAOCB(e, key, cfg)
+		for name, pair := range map[string][2]batch.AEAD{"ocb": {o, wo}, "raocb": {ra, wr}} {
+			done := noFallback(t, name)
+			msgs := make([]batch.Message, 700)
+			want := make([][]byte, len(msgs))
+			for k := range msgs {
+				n := int(r.Uint64() % 70)
+				m := batch.Message{Nonce: random(r, 12), AD: random(r, int(r.Uint64()%40)), In: random(r, n), Out: make([]byte, n+16)}
+				want[k] = pair[1].Seal(nil, m.Nonce, m.In, m.AD)
+				msgs[k] = m
+			}
+			pair[0].SealBatch(msgs)
+			for k, m := range msgs {
+				if !bytes.Equal(m.Out, want[k]) {
+					t.Fatalf("%+v: %s: message %d differs", cfg, name, k)
+				}
+				msgs[k].In, msgs[k].Out = m.Out, m.In
+			}
+			msgs[300].In[0] ^= 1
+			if pair[0].OpenBatch(msgs) {
+				t.Fatalf("%+v: %s: OpenBatch accepted a changed message", cfg, name)
+			}
+			for k, m := range msgs {
+				if m.OK == (k == 300) {
+					t.Fatalf("%+v: %s: message %d: OK %v", cfg, name, k, m.OK)
+				}
+			}
+			done()
+		}
+	}
+}

@@ -7,6 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/internal/aes"
@@ -392,6 +395,13 @@ type msgSums struct{ mask, sum, h block }
 // and their AD.
 func (a *aead) batchSpans(msgs []batch.Message, n func(m *batch.Message) int) ([]msgSums, []span, []span) {
 	st := make([]msgSums, len(msgs))
+	forRanges(len(msgs), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if n(&msgs[i]) >= 0 {
+				st[i].mask = a.nonceMask(msgs[i].Nonce)
+			}
+		}
+	})
 	var text, ads []span
 	for i := range msgs {
 		m, s := &msgs[i], &st[i]
@@ -399,7 +409,6 @@ func (a *aead) batchSpans(msgs []batch.Message, n func(m *batch.Message) int) ([
 		if l < 0 {
 			continue
 		}
-		s.mask = a.nonceMask(m.Nonce)
 		if full := l &^ 15; full > 0 {
 			text = append(text, span{dst: m.Out[:full], src: m.In[:full], mask: s.mask, first: a.first, sum: &s.sum})
 		}
@@ -419,12 +428,14 @@ func (a *aead) sealBatch(msgs []batch.Message) error {
 		a.undo(opEnc, text, done)
 		return err
 	}
-	for i := range msgs {
-		m, s := &msgs[i], &st[i]
-		sum := a.tail(opEnc, m.Out, m.In, s.mask, s.sum)
-		tag := a.tag(s.mask, len(m.In), sum, a.adTail(m.AD, s.h))
-		copy(m.Out[len(m.In):], tag[:])
-	}
+	forRanges(len(msgs), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			m, s := &msgs[i], &st[i]
+			sum := a.tail(opEnc, m.Out, m.In, s.mask, s.sum)
+			tag := a.tag(s.mask, len(m.In), sum, a.adTail(m.AD, s.h))
+			copy(m.Out[len(m.In):], tag[:])
+		}
+	})
 	return nil
 }
 
@@ -454,22 +465,40 @@ func (a *aead) openBatch(msgs []batch.Message) (bool, error) {
 		a.undo(opDec, text, done)
 		return false, err
 	}
-	allOK := true
-	for i := range msgs {
-		m, s := &msgs[i], &st[i]
-		n := len(m.In) - tagSize
-		m.OK = false
-		if n >= 0 && a.spec.Fits(n, len(m.AD)) {
-			sum := a.tail(opDec, m.Out, m.In[:n], s.mask, s.sum)
-			tag := a.tag(s.mask, n, sum, a.adTail(m.AD, s.h))
-			m.OK = subtle.ConstantTimeCompare(tag[:], m.In[n:]) == 1
+	var failed atomic.Bool
+	forRanges(len(msgs), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			m, s := &msgs[i], &st[i]
+			n := len(m.In) - tagSize
+			m.OK = false
+			if n >= 0 && a.spec.Fits(n, len(m.AD)) {
+				sum := a.tail(opDec, m.Out, m.In[:n], s.mask, s.sum)
+				tag := a.tag(s.mask, n, sum, a.adTail(m.AD, s.h))
+				m.OK = subtle.ConstantTimeCompare(tag[:], m.In[n:]) == 1
+			}
+			if !m.OK {
+				clear(m.Out)
+				failed.Store(true)
+			}
 		}
-		if !m.OK {
-			clear(m.Out)
-			allOK = false
-		}
+	})
+	return !failed.Load(), nil
+}
+
+// forRanges calls f on ranges that cover [0, n), on all cores when n is
+// large: a batch's per-message steps on the CPU (a few AES calls each)
+// would otherwise cost more than the GPU's part.
+func forRanges(n int, f func(lo, hi int)) {
+	w := min(runtime.GOMAXPROCS(0), n/256)
+	if w <= 1 {
+		f(0, n)
+		return
 	}
-	return allOK, nil
+	var wg sync.WaitGroup
+	for i := range w {
+		wg.Go(func() { f(i*n/w, (i+1)*n/w) })
+	}
+	wg.Wait()
 }
 
 // undo restores the input of the first done bytes of spans whose output
