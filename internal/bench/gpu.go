@@ -107,7 +107,8 @@ func (g *gpuRun) add(alg, op string, bytes, batch int, kind, scope, mem string, 
 	g.results = append(g.results, Result{Alg: alg, Impl: implFae, Op: op, Bytes: bytes, Batch: batch,
 		GBps: round(n / d.Seconds() / 1e9), Kernel: kind, Scope: scope, Memory: mem})
 	if g.cfg.Log != nil {
-		fmt.Fprintf(g.cfg.Log, "%s %s %d x%d %s %s %s: %v\n", alg, op, bytes, max(batch, 1), kind, scope, mem, d)
+		fmt.Fprintf(g.cfg.Log, "%s %s %d x%d, %s kernels, %s %s: %.1f Gbit/s (%v)\n",
+			alg, op, bytes, max(batch, 1), kind, scope, mem, 8*n/d.Seconds()/1e9, d)
 	}
 }
 
