@@ -64,9 +64,10 @@ func (e *engine) runBatch(k kernel, aux []byte, kp *[kBytes]byte, spans []span) 
 	binary.LittleEndian.PutUint32(kb[kConst:], uint32(sumOff))
 	binary.LittleEndian.PutUint32(kb[kConst+4:], uint32(groupOff))
 	type place struct {
-		dst, src []byte
-		off      int // bytes into the launch
-		direct   bool
+		dst, src  []byte
+		off       int // bytes into the launch
+		directIn  bool
+		directOut bool
 	}
 	var places []place
 	threads, shift := launchShape(k, e.threads)
@@ -95,7 +96,7 @@ func (e *engine) runBatch(k kernel, aux []byte, kp *[kBytes]byte, spans []span) 
 			if sp.dst != nil {
 				pl.dst = sp.dst[taken:][:n]
 			}
-			pl.direct = e.direct(pl.dst, pl.src)
+			pl.directIn, pl.directOut = e.direct(pl.dst, pl.src)
 			places = append(places, pl)
 			s.sums = append(s.sums, sp.sum)
 			blocks = end
@@ -110,18 +111,18 @@ func (e *engine) runBatch(k kernel, aux []byte, kp *[kBytes]byte, spans []span) 
 		clear(tab[sumOff : sumOff+16*len(places)])
 		var staged []pair
 		for _, pl := range places {
-			if !pl.direct {
+			if !pl.directIn {
 				staged = append(staged, pair{s.host[pl.off:][:len(pl.src)], pl.src})
 			}
 		}
 		copyPairs(staged)
 
-		// The input: DMA for direct places, one copy for each run of
+		// The input: DMA for pinned places, one copy for each run of
 		// staged ones.
 		copyIn := func(lo, hi int) error { return e.dev.copyHtoD(s.dev+uint64(lo), s.host[lo:hi], i) }
 		run := -1
 		for _, pl := range places {
-			if pl.direct {
+			if pl.directIn {
 				if run >= 0 {
 					if err = copyIn(run, pl.off); err != nil {
 						return 0, err
@@ -153,12 +154,12 @@ func (e *engine) runBatch(k kernel, aux []byte, kp *[kBytes]byte, spans []span) 
 			return 0, err
 		}
 
-		// The output: DMA for direct places, staged ones through host
+		// The output: DMA for pinned places apart from their input, staged ones through host
 		// as one copy, delivered by flush.
 		if k.op != opHash {
 			staged := false
 			for _, pl := range places {
-				if pl.direct {
+				if pl.directOut {
 					if err = e.dev.copyDtoH(pl.dst, s.dev+uint64(pl.off), i); err != nil {
 						return 0, err
 					}

@@ -179,7 +179,7 @@ func (e *engine) run(k kernel, aux []byte, kp *[kBytes]byte, dst, src []byte, fi
 	// Pinned input and output move by DMA alone; other memory goes
 	// through the slots' pinned staging buffers, and so does output over
 	// its input, which then changes only where flush delivers.
-	direct := e.direct(dst, src)
+	directIn, directOut := e.direct(dst, src)
 	for ; len(src) > 0; c++ {
 		i := c % 2
 		s := &e.slots[i]
@@ -188,7 +188,7 @@ func (e *engine) run(k kernel, aux []byte, kp *[kBytes]byte, dst, src []byte, fi
 		}
 		n := min(len(src), e.chunk)
 		in := src[:n]
-		if !direct {
+		if !directIn {
 			copyParallel(s.host[:n], in)
 			in = s.host[:n]
 		}
@@ -205,7 +205,7 @@ func (e *engine) run(k kernel, aux []byte, kp *[kBytes]byte, dst, src []byte, fi
 		}
 		if dst != nil {
 			out := dst[:n]
-			if !direct {
+			if !directOut {
 				s.pending = append(s.pending, pair{out, s.host[:n]})
 				out = s.host[:n]
 			}
@@ -263,10 +263,10 @@ func (e *engine) flushAll(c int) error {
 }
 
 // direct reports whether src and dst (nil for a hash kernel) move by DMA
-// alone: both pinned and not overlapping, so that a failure part way
-// leaves src as it was.
-func (e *engine) direct(dst, src []byte) bool {
-	return e.pinned(src) && (dst == nil || e.pinned(dst) && !alias.AnyOverlap(dst, src))
+// alone: each where it is pinned, dst only where it does not overlap src,
+// so that a failure part way cannot leave src half overwritten.
+func (e *engine) direct(dst, src []byte) (in, out bool) {
+	return e.pinned(src), dst == nil || e.pinned(dst) && !alias.AnyOverlap(dst, src)
 }
 
 // flush waits for slot i's stream and delivers its output, sums and byte
