@@ -234,9 +234,9 @@ type mode interface {
 	// blocks runs the single-message kernel of o over the whole blocks of
 	// src, with run's results.
 	blocks(o op, dst, src []byte, m block) (block, int, error)
-	// tail processes in's final partial block, if any, after full bytes
-	// of whole blocks into out, and returns the sum with it.
-	tail(o op, out, in []byte, m block, sum block) block
+	// pad returns the keystream of a message's final partial block after
+	// full bytes of whole blocks.
+	pad(m block, full int) block
 	// adTail returns the AD's sum with its final partial block.
 	adTail(ad []byte, sum block) block
 	// tag returns the tag of a message of n bytes from its sums.
@@ -271,6 +271,27 @@ func (a *aead) batchRun(o op, spans []span) (int, error) {
 	k := a.ks.kernel(o, a.kind)
 	k.batch = true
 	return a.e.runBatch(k, a.batchAux, a.ks.params(o, a.consts...), spans)
+}
+
+// tail processes in's final partial block, if any, into out, and returns
+// the sum with it.
+func (a *aead) tail(o op, out, in []byte, m block, sum block) block {
+	full := len(in) &^ 15
+	p := in[full:]
+	if len(p) == 0 {
+		return sum
+	}
+	pad := a.pad(m, full)
+	// The plaintext's padding goes into the sum, before out overwrites
+	// it where out is in.
+	if o == opEnc {
+		sum = xor16(sum, padded(p))
+	}
+	subtle.XORBytes(out[full:], p, pad[:])
+	if o == opDec {
+		sum = xor16(sum, padded(out[full:len(in)]))
+	}
+	return sum
 }
 
 // hash returns the associated data's sum, all of HASH but the tag's last
@@ -640,23 +661,9 @@ func (a *ocbMode) blocks(o op, dst, src []byte, off0 block) (block, int, error) 
 	return a.e.run(a.ks.kernel(o, maskOCB), a.ks.aux(a.tables(&off0)), a.ks.params(o), dst, src, 1)
 }
 
-func (a *ocbMode) tail(o op, out, in []byte, off0 block, sum block) block {
-	full := len(in) &^ 15
-	p := in[full:]
-	if len(p) == 0 {
-		return sum
-	}
-	pad := encryptBlock(a.b, xor16(a.maskAt(off0, uint64(full/16)), a.lStar))
-	// The plaintext's padding goes into the sum, before out overwrites
-	// it where out is in.
-	if o == opEnc {
-		sum = xor16(sum, padded(p))
-	}
-	subtle.XORBytes(out[full:], p, pad[:])
-	if o == opDec {
-		sum = xor16(sum, padded(out[full:len(in)]))
-	}
-	return sum
+// pad is the keystream of the final partial block after full bytes.
+func (a *ocbMode) pad(off0 block, full int) block {
+	return encryptBlock(a.b, xor16(a.maskAt(off0, uint64(full/16)), a.lStar))
 }
 
 func (a *ocbMode) adTail(ad []byte, sum block) block {
@@ -755,23 +762,8 @@ func (a *raocbMode) blocks(o op, dst, src []byte, base block) (block, int, error
 	return a.e.run(a.ks.kernel(o, maskRAOCB), a.aux, a.ks.params(o, base, a.r1, a.r2), dst, src, 0)
 }
 
-func (a *raocbMode) tail(o op, out, in []byte, b block, sum block) block {
-	full := len(in) &^ 15
-	p := in[full:]
-	if len(p) == 0 {
-		return sum
-	}
-	pad := encryptBlock(a.b, a.maskAt(b, uint64(full/16)+1))
-	// The plaintext's padding goes into the sum, before out overwrites
-	// it where out is in.
-	if o == opEnc {
-		sum = xor16(sum, padded(p))
-	}
-	subtle.XORBytes(out[full:], p, pad[:])
-	if o == opDec {
-		sum = xor16(sum, padded(out[full:len(in)]))
-	}
-	return sum
+func (a *raocbMode) pad(b block, full int) block {
+	return encryptBlock(a.b, a.maskAt(b, uint64(full/16)+1))
 }
 
 func (a *raocbMode) adTail(ad []byte, sum block) block {

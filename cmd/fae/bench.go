@@ -139,14 +139,9 @@ func runBench(args []string, _ io.Reader, stdout io.Writer) error {
 	}
 	c.AD = int(min(ad, math.MaxInt32)) // Validate refuses what is out of range
 	if set["batch"] {
-		n, err := parseDecimal(a.batch)
-		if err != nil {
-			return usageErrorf("--batch: %v", err)
+		if c.Batch, err = parseBatch(a.batch, bench.MaxBatch, "--batch"); err != nil {
+			return err
 		}
-		if n < 1 || n > bench.MaxBatch {
-			return usageErrorf("--batch: %d messages out of range 1..%d", n, bench.MaxBatch)
-		}
-		c.Batch = int(n)
 	}
 	if err := c.Validate(); err != nil {
 		return usageError{err}
@@ -207,14 +202,10 @@ func benchGPU(stdout io.Writer, a *benchArgs, set map[string]bool) error {
 	}
 	c := bench.GPUConfig{Batch: bench.GPUBatch}
 	if set["batch"] {
-		n, err := parseDecimal(a.batch)
-		if err != nil {
-			return usageErrorf("--gpu: --batch: %v", err)
+		var err error
+		if c.Batch, err = parseBatch(a.batch, bench.MaxGPUBatch, "--gpu: --batch"); err != nil {
+			return err
 		}
-		if n < 1 || n > bench.MaxGPUBatch {
-			return usageErrorf("--gpu: --batch: %d messages out of range 1..%d", n, bench.MaxGPUBatch)
-		}
-		c.Batch = int(n)
 	}
 	if a.quick {
 		c.Sizes = []int{16 << 20, 256 << 20}
@@ -235,6 +226,19 @@ func benchGPU(stdout io.Writer, a *benchArgs, set map[string]bool) error {
 		return fmt.Errorf("writing output: %w", err)
 	}
 	return nil
+}
+
+// parseBatch reads --batch's number of messages, 1 to max; flag names the
+// flag in errors.
+func parseBatch(s string, max int, flag string) (int, error) {
+	n, err := parseDecimal(s)
+	if err != nil {
+		return 0, usageErrorf("%s: %v", flag, err)
+	}
+	if n < 1 || n > int64(max) {
+		return 0, usageErrorf("%s: %d messages out of range 1..%d", flag, n, max)
+	}
+	return int(n), nil
 }
 
 // clearing writes to w after clearing the progress bar from the line, so
