@@ -29,8 +29,8 @@
 // A device failure during a call (a launch or copy that fails, a lost
 // context) neither panics nor loses data: the call completes on the CPU
 // packages with the same result, after undoing what the device had written
-// over the call's input, and Fallbacks counts it. Only the constructors
-// and AllocHost return the device's errors.
+// over the call's input, and Fallbacks counts it. Only Available, the
+// constructors, AllocHost and FreeHost return the device's errors.
 package gpu
 
 import (

@@ -14,8 +14,10 @@ import (
 //	p_tables       the tables of tables.go
 //	p_aux          OCB's offset tables (see maskOCB)
 //	p_sum          16 bytes that the checksum or AD sum is XORed into
+//	               (the batch kernels: the batch's table, batch.go)
 //	p_n            the number of blocks of this launch
-//	p_first        the index of the launch's block 0 in its message
+//	p_first        the index of the launch's block 0 in its message (0
+//	               for the batch kernels)
 //	p_per          groups of 32 blocks per warp (below)
 //	p_k            the round keys, 16 bytes each in the AES state's byte
 //	               order (decryption kernels: the equivalent inverse
