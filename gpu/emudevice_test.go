@@ -96,3 +96,11 @@ func (d *failingDevice) sync(stream int) error {
 	}
 	return nil
 }
+
+// nullDevice is a device that moves and computes nothing, for timing the
+// host's side of the engine alone.
+type nullDevice struct{ *emuDevice }
+
+func (nullDevice) launch(string, int, int, int, *launchArgs) error { return nil }
+func (nullDevice) copyHtoD(uint64, []byte, int) error              { return nil }
+func (nullDevice) copyDtoH([]byte, uint64, int) error              { return nil }
