@@ -32,6 +32,12 @@ func batchPieces(chunk int) int { return max(chunk/256, 4) }
 // touches.
 func batchGroups(chunk int) int { return (chunk/16 + 1023) / 1024 * 32 }
 
+// batchDMA is the least bytes of a piece that moves by its own DMA copies
+// where its memory is pinned, in a launch of chunk bytes: each copy costs
+// the driver a microsecond or two, so small pieces go through the staging
+// buffer, copied on all cores, with one DMA copy for the lot.
+func batchDMA(chunk int) int { return min(256<<10, chunk/4) }
+
 // batchTableSize is the bytes of a batch launch's table.
 func batchTableSize(chunk int) int { return 48*batchPieces(chunk) + 4*batchGroups(chunk) }
 
@@ -58,7 +64,7 @@ func (e *engine) runBatch(k kernel, aux []byte, kp *[kBytes]byte, spans []span) 
 	if err != nil {
 		return 0, err
 	}
-	maxBlocks, maxPieces := e.chunk/16, batchPieces(e.chunk)
+	maxBlocks, maxPieces, dmaMin := e.chunk/16, batchPieces(e.chunk), batchDMA(e.chunk)
 	sumOff, groupOff := 32*maxPieces, 48*maxPieces
 	kb := *kp
 	binary.LittleEndian.PutUint32(kb[kConst:], uint32(sumOff))
@@ -96,7 +102,9 @@ func (e *engine) runBatch(k kernel, aux []byte, kp *[kBytes]byte, spans []span) 
 			if sp.dst != nil {
 				pl.dst = sp.dst[taken:][:n]
 			}
-			pl.directIn, pl.directOut = e.direct(pl.dst, pl.src)
+			if n >= dmaMin {
+				pl.directIn, pl.directOut = e.direct(pl.dst, pl.src)
+			}
 			places = append(places, pl)
 			s.sums = append(s.sums, sp.sum)
 			blocks = end
@@ -154,8 +162,8 @@ func (e *engine) runBatch(k kernel, aux []byte, kp *[kBytes]byte, spans []span) 
 			return 0, err
 		}
 
-		// The output: DMA for pinned places apart from their input, staged ones through host
-		// as one copy, delivered by flush.
+		// The output: DMA for pinned places apart from their input,
+		// staged ones through host as one copy, delivered by flush.
 		if k.op != opHash {
 			staged := false
 			for _, pl := range places {

@@ -22,9 +22,11 @@
 // The AEADs implement batch.AEAD: SealBatch and OpenBatch take the whole
 // blocks of many messages, each with its own nonce, length and AD, in one
 // launch (as many as fit in 64 MiB), which is what small messages need to
-// keep a GPU busy. A message whose input and output both lie in memory
-// from AllocHost, and do not overlap, moves by DMA; the others are copied
-// through pinned staging buffers on all cores.
+// keep a GPU busy. A message of 256 KiB or more in memory from AllocHost
+// moves by its own DMA copies (its output by DMA where it is pinned too
+// and apart from the input); smaller ones, for which a copy call costs
+// more than the transfer, and those in other memory are copied through
+// pinned staging buffers on all cores.
 //
 // A device failure during a call (a launch or copy that fails, a lost
 // context) neither panics nor loses data: the call completes on the CPU
