@@ -69,9 +69,11 @@ func Available() error {
 }
 
 // AllocHost returns n bytes of page-locked (pinned) host memory. Input and
-// output that both lie in such memory move to and from the GPU by DMA
-// alone, the fastest way through Seal, Open and XORKeyStream; other memory
-// is copied through the package's pinned staging buffers on all cores.
+// output that both lie in such memory, apart, move to and from the GPU by
+// DMA alone, the fastest way through Seal, Open and XORKeyStream (output
+// over its input is staged, so that a device failure cannot leave the
+// input half overwritten); other memory is copied through the package's
+// pinned staging buffers on all cores.
 // Free it with FreeHost; pinned memory is a scarce system resource.
 func AllocHost(n int) ([]byte, error) {
 	e, err := shared()
