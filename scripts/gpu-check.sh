@@ -23,7 +23,8 @@
 # bitsliced kernels need about 200 registers a thread: spills there cost
 # most) and sass.txt with the instruction mix per kernel.
 # Budget: about two minutes for the tests, one for Go's benchmarks, two for
-# fae bench --gpu; each step has a time limit, the whole at most 8 minutes.
+# fae bench --gpu; each step has a time limit (150, 90, 150 and 90 s for
+# ptxas), so the whole takes at most 8 minutes.
 set -eu
 
 cmd=${1:-}
@@ -50,7 +51,7 @@ run)
 	status=0
 	# Only the tests that need a GPU: the emulator's run in CI, and take
 	# minutes there.
-	FAE_GPU_BIG=1 FAE_PTX_OUT="$out/fae.ptx" "$dir/gpu.test" -test.v -test.run '^Test(GPU|WritePTX|SlicedCost)' -test.timeout 3m \
+	FAE_GPU_BIG=1 FAE_PTX_OUT="$out/fae.ptx" "$dir/gpu.test" -test.v -test.run '^Test(GPU|WritePTX|SlicedCost)' -test.timeout 150s \
 		>"$out/tests.txt" 2>&1 || status=1
 	grep -E '^(--- |ok|PASS|FAIL)' "$out/tests.txt" || true
 	if grep -q -- '--- SKIP: TestGPU' "$out/tests.txt"; then
@@ -58,15 +59,15 @@ run)
 		exit 1
 	fi
 	# End to end is fae bench's part below.
-	"$dir/gpu.test" -test.run '^$' -test.bench '^Benchmark(Kernel|Copy)$' -test.benchtime 3x -test.timeout 2m \
+	"$dir/gpu.test" -test.run '^$' -test.bench '^Benchmark(Kernel|Copy)$' -test.benchtime 3x -test.timeout 90s \
 		>"$out/bench.txt" 2>&1 || status=1
 	# Go reports MB/s (10^6 bytes per second); Gbit/s = MB/s * 8 / 1000.
 	awk '/MB\/s/ { for (i = 1; i < NF; i++) if ($(i+1) == "MB/s") printf "%-50s %10.1f Gbit/s\n", $1, $i * 8 / 1000 }' \
 		"$out/bench.txt" >"$out/gbits.txt"
-	timeout 180 "$dir/fae" bench --gpu --format json >"$out/fae-bench-gpu.json" 2>"$out/fae-bench-gpu.log" || status=1
+	timeout 150 "$dir/fae" bench --gpu --format json >"$out/fae-bench-gpu.json" 2>"$out/fae-bench-gpu.log" || status=1
 	if command -v ptxas >/dev/null && command -v cuobjdump >/dev/null && [ -s "$out/fae.ptx" ]; then
 		arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .)
-		timeout 120 ptxas -v -arch="sm_${arch:-90}" -o "$out/fae.cubin" "$out/fae.ptx" 2>"$out/ptxas.txt" &&
+		timeout 90 ptxas -v -arch="sm_${arch:-90}" -o "$out/fae.cubin" "$out/fae.ptx" 2>"$out/ptxas.txt" &&
 			cuobjdump -sass "$out/fae.cubin" >"$out/sass.txt" || status=1
 		# One line per kernel: name, registers, spill stores and loads.
 		awk '/Compiling entry function/ { name = $7 }
