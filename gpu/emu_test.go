@@ -3,6 +3,7 @@ package gpu
 import (
 	"bytes"
 	"crypto/cipher"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/ctr"
 	"github.com/faelabs/fae/internal/aes"
+	"github.com/faelabs/fae/internal/gpukernel"
 	"github.com/faelabs/fae/ocb"
 	"github.com/faelabs/fae/raocb"
 )
@@ -80,7 +82,7 @@ func TestEmuECB(t *testing.T) {
 				for _, n := range []int{16, 96, 112, 1024} {
 					src := random(r, n)
 					got := make([]byte, n)
-					if _, err := e.run(key.kernel(opECB, maskNone), key.aux(nil), key.params(opECB), got, src, 0); err != nil {
+					if _, _, err := e.run(key.kernel(opECB, maskNone), key.aux(nil), key.params(opECB), got, src, 0); err != nil {
 						t.Fatal(err)
 					}
 					want := make([]byte, n)
@@ -130,6 +132,7 @@ func TestEmuCTR(t *testing.T) {
 // and that got opens what it seals and rejects a changed tag.
 func testAEADPair(t *testing.T, name string, got, want cipher.AEAD, r *rand.ChaCha8) {
 	t.Helper()
+	defer noFallback(t, name)()
 	ls := lengths
 	if testing.Short() {
 		ls = shortLengths
@@ -249,59 +252,242 @@ func TestEmuPinned(t *testing.T) {
 	}
 }
 
-// TestEmuBatch runs testBatch on the emulator, both kinds of kernels.
+// TestEmuBatch runs batches on the emulator against the CPU packages, on
+// every geometry (launches that end inside messages) and both kinds of
+// kernels.
 func TestEmuBatch(t *testing.T) {
 	r := rand.NewChaCha8([32]byte{10})
-	e := emuEngines(t)[0]
-	key := random(r, 16)
-	for _, cfg := range configs {
-		o, err := newOCB(e, key, cfg)
+	for i, e := range emuEngines(t) {
+		pinned, err := e.allocHost(16 << 10)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ra, _ := newRAOCB(e, key, cfg)
-		testBatch(t, "ocb", o, r)
-		testBatch(t, "raocb", ra, r)
+		for _, cfg := range configs {
+			key := random(r, aeadKeySize(i))
+			o, err := newOCB(e, key, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ra, _ := newRAOCB(e, key, cfg)
+			wo, _ := ocb.New(key)
+			wr, _ := raocb.New(key)
+			name := fmt.Sprintf("geometry %d, %+v", i, cfg)
+			testBatch(t, name+", ocb", o, wo, r, pinned)
+			testBatch(t, name+", raocb", ra, wr, r, pinned)
+		}
 	}
 }
 
-// testBatch checks SealBatch and OpenBatch against Seal of each message
-// alone, a failing message zeroed and reported, and one shorter than the
-// tag.
-func testBatch(t *testing.T, name string, a batch.AEAD, r *rand.ChaCha8) {
-	t.Helper()
-	var msgs []batch.Message
-	var want [][]byte
-	for _, n := range []int{0, 17, 100} {
-		m := batch.Message{Nonce: random(r, 12), AD: random(r, n/3), In: random(r, n)}
-		m.Out = make([]byte, n+16)
-		want = append(want, a.Seal(nil, m.Nonce, m.In, m.AD))
-		msgs = append(msgs, m)
-	}
-	a.SealBatch(msgs)
-	for i, m := range msgs {
-		if !bytes.Equal(m.Out, want[i]) {
-			t.Fatalf("%s: SealBatch message %d differs from Seal", name, i)
+// noFallback returns a func that fails t if a call fell back to the CPU
+// since: the device, emulated or not, must not fail in these tests, or
+// the CPU code's results would hide it.
+func noFallback(t *testing.T, name string) func() {
+	n0, _ := Fallbacks()
+	return func() {
+		if n, err := Fallbacks(); n != n0 {
+			t.Fatalf("%s: %d calls fell back to the CPU: %v", name, n-n0, err)
 		}
 	}
-	opens := make([]batch.Message, len(msgs)+1)
-	for i, m := range msgs {
-		opens[i] = batch.Message{Nonce: m.Nonce, AD: m.AD, In: m.Out, Out: make([]byte, len(m.In))}
+}
+
+// batchLengths are the messages of testBatch: empty, partial final
+// blocks, one block, short and long, in mixed order; -short fewer.
+func batchLengths() []int {
+	if testing.Short() {
+		return []int{0, 17, 1500, 1, 48, 640, 3000, 15}
 	}
-	opens[1].In = bytes.Clone(opens[1].In)
-	opens[1].In[0] ^= 1
-	opens[len(msgs)] = batch.Message{Nonce: msgs[0].Nonce, In: make([]byte, 15), Out: []byte{}}
-	if a.OpenBatch(opens) {
-		t.Fatalf("%s: OpenBatch accepted a changed message", name)
-	}
-	for i, m := range opens {
+	return []int{0, 17, 1500, 1, 16, 48, 640, 3000, 15, 33, 2047, 160, 31, 1024, 7, 500}
+}
+
+// testBatch checks got's SealBatch and OpenBatch against want's Seal and
+// Open of each message alone: mixed lengths and AD, messages in place, on
+// their own memory and on pinned memory (DMA), messages changed in their
+// text, tag or AD, and one shorter than the tag.
+func testBatch(t *testing.T, name string, got batch.AEAD, want cipher.AEAD, r *rand.ChaCha8, pinned []byte) {
+	t.Helper()
+	defer noFallback(t, name)()
+	lens := batchLengths()
+	adLens := []int{0, 5, 16, 40, 300, 33}
+	msgs := make([]batch.Message, len(lens))
+	var pts, cts [][]byte
+	free := pinned
+	for k, n := range lens {
+		m := &msgs[k]
+		m.Nonce, m.AD = random(r, 12), random(r, adLens[k%len(adLens)])
+		pt := random(r, n)
+		pts = append(pts, pt)
+		cts = append(cts, want.Seal(nil, m.Nonce, pt, m.AD))
 		switch {
-		case i == 1 || i == len(msgs):
-			if m.OK || !bytes.Equal(m.Out, make([]byte, len(m.Out))) {
-				t.Errorf("%s: failing message %d: OK %v, output not zeroed", name, i, m.OK)
+		case k%3 == 0: // in place, on pinned memory for every other one
+			buf := make([]byte, n+16)
+			if k%2 == 0 && len(free) >= n+16 {
+				buf, free = free[:n+16], free[n+16:]
 			}
-		case !m.OK || !bytes.Equal(m.Out, msgs[i].In):
-			t.Errorf("%s: message %d did not open", name, i)
+			copy(buf, pt)
+			m.In, m.Out = buf[:n], buf
+		case k%3 == 2 && len(free) >= 2*n+16: // pinned
+			m.In, m.Out, free = free[:n], free[n:2*n+16], free[2*n+16:]
+			copy(m.In, pt)
+		default:
+			m.In, m.Out = bytes.Clone(pt), make([]byte, n+16)
+		}
+	}
+	got.SealBatch(msgs)
+	for k, m := range msgs {
+		if !bytes.Equal(m.Out, cts[k]) {
+			t.Fatalf("%s: SealBatch message %d (%d bytes, %d of AD) differs from Seal", name, k, lens[k], len(m.AD))
+		}
+		if k%3 != 0 && !bytes.Equal(m.In, pts[k]) {
+			t.Fatalf("%s: SealBatch changed the input of message %d", name, k)
+		}
+	}
+
+	// Open: some in place, some changed.
+	opens := make([]batch.Message, len(msgs)+1)
+	bad := map[int]bool{}
+	for k, m := range msgs {
+		o := &opens[k]
+		o.Nonce, o.AD, o.In = m.Nonce, m.AD, bytes.Clone(cts[k])
+		if k%2 == 0 {
+			o.Out = o.In[:lens[k]]
+		} else {
+			o.Out = make([]byte, lens[k])
+		}
+		switch k % 5 {
+		case 1:
+			o.In[r.Uint64()%uint64(len(o.In))] ^= 0x10 // text or tag
+			bad[k] = true
+		case 3:
+			if len(o.AD) > 0 {
+				o.AD = bytes.Clone(o.AD)
+				o.AD[len(o.AD)-1] ^= 1
+				bad[k] = true
+			}
+		}
+	}
+	short := len(msgs)
+	opens[short] = batch.Message{Nonce: msgs[0].Nonce, In: make([]byte, 15), Out: []byte{}}
+	bad[short] = true
+	if got.OpenBatch(opens) {
+		t.Fatalf("%s: OpenBatch accepted changed messages", name)
+	}
+	for k, o := range opens {
+		switch {
+		case bad[k]:
+			if o.OK || !bytes.Equal(o.Out, make([]byte, len(o.Out))) {
+				t.Errorf("%s: changed message %d: OK %v, output not zeroed", name, k, o.OK)
+			}
+		case !o.OK || !bytes.Equal(o.Out, pts[k]):
+			t.Errorf("%s: message %d (%d bytes) did not open", name, k, lens[k])
+		}
+	}
+	for k, m := range msgs {
+		opens[k] = batch.Message{Nonce: m.Nonce, AD: m.AD, In: cts[k], Out: make([]byte, lens[k])}
+	}
+	if !got.OpenBatch(opens[:len(msgs)]) {
+		t.Errorf("%s: OpenBatch failed on good messages", name)
+	}
+}
+
+// TestEmuFallback makes the emulated device fail at each launch of a
+// call, at the launch or at the sync after it, with the call's output in
+// place or not: every call completes with the CPU packages' result, its
+// input intact where it is not its output, and counts in Fallbacks.
+func TestEmuFallback(t *testing.T) {
+	r := rand.NewChaCha8([32]byte{13})
+	key, iv := random(r, 16), random(r, 16)
+	wo, _ := ocb.New(key)
+	wr, _ := raocb.New(key)
+	const n = 1000 // up to 4 launches of 16 blocks a message
+	pt, ad, nonce := random(r, n), random(r, 20), random(r, 12)
+	// Failures at the AD's launch, at the text's first, after a launch
+	// delivered (the third on), and none; -short (race, qemu) fewer.
+	failAts := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}
+	if testing.Short() {
+		failAts = []int{0, 3, 5, 11}
+	}
+	for _, failAt := range failAts {
+		for _, atSync := range []bool{false, true} {
+			for _, cfg := range configs {
+				name := fmt.Sprintf("failure at launch %d (at sync %v), %+v", failAt, atSync, cfg)
+				e, err := newEngine(newEmuDevice(), 16*16, 32, 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				d := &failingDevice{emuDevice: e.dev.(*emuDevice), failAt: failAt, atSync: atSync}
+				e.dev = d
+				n0, _ := Fallbacks()
+				calls := 0
+				o, _ := newOCB(e, key, cfg)
+				ra, _ := newRAOCB(e, key, cfg)
+				for _, pair := range []struct {
+					name      string
+					got, want batch.AEAD
+				}{{"ocb", o, wo}, {"raocb", ra, wr}} {
+					w := pair.want.Seal(nil, nonce, pt, ad)
+					buf := append(make([]byte, 0, n+16), pt...)
+					d.launches, d.failed = 0, [2]bool{}
+					if c := pair.got.Seal(buf[:0], nonce, buf, ad); !bytes.Equal(c, w) {
+						t.Fatalf("%s: %s: Seal in place differs", name, pair.name)
+					}
+					buf = buf[:n+16]
+					d.launches, d.failed = 0, [2]bool{}
+					p, err := pair.got.Open(buf[:0], nonce, buf, ad)
+					if err != nil || !bytes.Equal(p, pt) {
+						t.Fatalf("%s: %s: Open in place failed: %v", name, pair.name, err)
+					}
+					d.launches, d.failed = 0, [2]bool{}
+					msgs := []batch.Message{
+						{Nonce: nonce, AD: ad, In: bytes.Clone(pt)},
+						{Nonce: nonce, In: pt[:300], Out: make([]byte, 316)},
+						{Nonce: nonce, AD: ad[:3], In: bytes.Clone(pt[:500])},
+					}
+					msgs[0].Out = append(msgs[0].In, make([]byte, 16)...)[:n+16]
+					msgs[2].Out = append(msgs[2].In, make([]byte, 16)...)[:516]
+					pair.got.SealBatch(msgs)
+					for k, m := range msgs {
+						if !bytes.Equal(m.Out, pair.want.Seal(nil, m.Nonce, pt[:len(m.In)], m.AD)) {
+							t.Fatalf("%s: %s: SealBatch message %d differs", name, pair.name, k)
+						}
+					}
+					d.launches, d.failed = 0, [2]bool{}
+					for k := range msgs {
+						m := &msgs[k]
+						m.In, m.Out = m.Out, m.Out[:len(m.Out)-16]
+					}
+					msgs[1].Out = make([]byte, 300)
+					if !pair.got.OpenBatch(msgs) {
+						t.Fatalf("%s: %s: OpenBatch failed", name, pair.name)
+					}
+					for k, m := range msgs {
+						if !bytes.Equal(m.Out, pt[:len(m.Out)]) {
+							t.Fatalf("%s: %s: OpenBatch message %d differs", name, pair.name, k)
+						}
+					}
+					calls += 4
+				}
+				g, _ := newCTR(e, key, iv, cfg)
+				want, _ := ctr.New(key, iv)
+				buf, wbuf := bytes.Clone(pt), make([]byte, n)
+				d.launches, d.failed = 0, [2]bool{}
+				g.XORKeyStream(buf, buf)
+				want.XORKeyStream(wbuf, pt)
+				if !bytes.Equal(buf, wbuf) {
+					t.Fatalf("%s: CTR in place differs", name)
+				}
+				calls++
+				got, err := Fallbacks()
+				if failAt < 2 && got-n0 != uint64(calls) {
+					// Every call takes two launches at least.
+					t.Errorf("%s: %d of %d calls fell back", name, got-n0, calls)
+				}
+				if got != n0 && !errors.Is(err, errEmulatedFailure) {
+					t.Errorf("%s: Fallbacks' error %v, want %v", name, err, errEmulatedFailure)
+				}
+				if failAt == 11 && got != n0 {
+					t.Errorf("%s: %d calls fell back with no failure: %v", name, got-n0, err)
+				}
+			}
 		}
 	}
 }
@@ -340,6 +526,76 @@ func TestEmuManyGroups(t *testing.T) {
 			if p, err := pair[0].Open(nil, nonce, c, ad); err != nil || !bytes.Equal(p, pt) {
 				t.Errorf("%+v: %s: Open failed: %v", cfg, name, err)
 			}
+		}
+	}
+}
+
+// TestEmuTimeKernel runs fae bench's kernel timing (gpukernel.Time) on
+// the emulator: every op, both kinds, and its refusals.
+func TestEmuTimeKernel(t *testing.T) {
+	e := emuEngines(t)[1]
+	for _, op := range gpukernel.Ops {
+		for _, tables := range []bool{false, true} {
+			if d, err := e.timeKernel(op, tables, 4096, 1); err != nil || d <= 0 {
+				t.Errorf("%s, tables %v: %v, %v", op, tables, d, err)
+			}
+		}
+	}
+	for _, bad := range []struct {
+		op string
+		n  int
+	}{{"ecb", 4096}, {"ctr", 4095}, {"ctr", 0}} {
+		if _, err := e.timeKernel(bad.op, false, bad.n, 1); err == nil {
+			t.Errorf("%s of %d bytes: no error", bad.op, bad.n)
+		}
+	}
+}
+
+// TestEmuBatchMany runs a batch of short messages large enough that the
+// host's per-message steps run on all cores, and launches of many pieces.
+func TestEmuBatchMany(t *testing.T) {
+	r := rand.NewChaCha8([32]byte{14})
+	e, err := newEngine(newEmuDevice(), 16*1024, 64, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := random(r, 16)
+	wo, _ := ocb.New(key)
+	wr, _ := raocb.New(key)
+	cfgs := configs
+	if testing.Short() {
+		cfgs = configs[:1] // the host's steps are the same for both
+	}
+	for _, cfg := range cfgs {
+		o, _ := newOCB(e, key, cfg)
+		ra, _ := newRAOCB(e, key, cfg)
+		for name, pair := range map[string][2]batch.AEAD{"ocb": {o, wo}, "raocb": {ra, wr}} {
+			done := noFallback(t, name)
+			msgs := make([]batch.Message, 700)
+			want := make([][]byte, len(msgs))
+			for k := range msgs {
+				n := int(r.Uint64() % 70)
+				m := batch.Message{Nonce: random(r, 12), AD: random(r, int(r.Uint64()%40)), In: random(r, n), Out: make([]byte, n+16)}
+				want[k] = pair[1].Seal(nil, m.Nonce, m.In, m.AD)
+				msgs[k] = m
+			}
+			pair[0].SealBatch(msgs)
+			for k, m := range msgs {
+				if !bytes.Equal(m.Out, want[k]) {
+					t.Fatalf("%+v: %s: message %d differs", cfg, name, k)
+				}
+				msgs[k].In, msgs[k].Out = m.Out, m.In
+			}
+			msgs[300].In[0] ^= 1
+			if pair[0].OpenBatch(msgs) {
+				t.Fatalf("%+v: %s: OpenBatch accepted a changed message", cfg, name)
+			}
+			for k, m := range msgs {
+				if m.OK == (k == 300) {
+					t.Fatalf("%+v: %s: message %d: OK %v", cfg, name, k, m.OK)
+				}
+			}
+			done()
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 
@@ -64,3 +65,42 @@ func (d *emuDevice) launch(name string, grid, block, _ int, a *launchArgs) error
 }
 
 func (d *emuDevice) sync(int) error { return nil }
+
+// failingDevice is the emulator failing from its launch number failAt on
+// (0 the first), at the launch or, as an asynchronous failure would, at
+// the next sync of its stream, the launch not run.
+type failingDevice struct {
+	*emuDevice
+	launches, failAt int
+	atSync           bool
+	failed           [2]bool // the streams' pending failures
+}
+
+var errEmulatedFailure = errors.New("emulated device failure")
+
+func (d *failingDevice) launch(name string, grid, block, stream int, a *launchArgs) error {
+	d.launches++
+	if d.launches <= d.failAt {
+		return d.emuDevice.launch(name, grid, block, stream, a)
+	}
+	if !d.atSync {
+		return errEmulatedFailure
+	}
+	d.failed[stream] = true
+	return nil
+}
+
+func (d *failingDevice) sync(stream int) error {
+	if stream >= 0 && d.failed[stream] {
+		return errEmulatedFailure
+	}
+	return nil
+}
+
+// nullDevice is a device that moves and computes nothing, for timing the
+// host's side of the engine alone.
+type nullDevice struct{ *emuDevice }
+
+func (nullDevice) launch(string, int, int, int, *launchArgs) error { return nil }
+func (nullDevice) copyHtoD(uint64, []byte, int) error              { return nil }
+func (nullDevice) copyDtoH([]byte, uint64, int) error              { return nil }

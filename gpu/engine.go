@@ -1,10 +1,13 @@
 package gpu
 
 import (
+	"crypto/subtle"
 	"errors"
 	"runtime"
 	"sync"
 	"unsafe"
+
+	"github.com/faelabs/fae/internal/alias"
 )
 
 // device is what the modes need from a GPU: the CUDA driver (cuda_linux.go)
@@ -66,13 +69,30 @@ type engine struct {
 	tables, aux, sum uint64
 	slots            [2]slot
 	hosts            [][]byte // from allocHost
+
+	// The call in progress: bytes of output delivered, and whether a
+	// launch failed (flush).
+	done   int
+	failed bool
 }
 
 type slot struct {
-	dev     uint64 // chunk bytes, input and output in place
-	host    []byte // pinned staging for the chunk
-	pending []byte // where host goes once the slot's stream is synced
+	dev  uint64 // chunk bytes, input and output in place
+	host []byte // pinned staging for the chunk
+	// A batch launch's table (batchTable), on the device and pinned.
+	table     uint64
+	tableHost []byte
+	// What the slot's launch delivers once its stream is synced: output
+	// staged in host, the pieces' sums from tableHost, and the bytes of
+	// input it covers.
+	pending []pair
+	sums    []*block
+	sumOff  int
+	bytes   int
 }
+
+// pair is a copy from src to dst, as long.
+type pair struct{ dst, src []byte }
 
 func newEngine(dev device, chunk, threads, maxCTAs int) (e *engine, err error) {
 	if chunk <= 0 || chunk%16 != 0 || threads < 32 || threads > maxThreads || threads&(threads-1) != 0 || maxCTAs <= 0 {
@@ -122,10 +142,19 @@ func newEngine(dev device, chunk, threads, maxCTAs int) (e *engine, err error) {
 		if s.dev, err = alloc(chunk); err != nil {
 			return nil, err
 		}
-		if s.host, err = dev.hostAlloc(chunk); err != nil {
+		if s.table, err = alloc(batchTableSize(chunk)); err != nil {
 			return nil, err
 		}
-		hosts = append(hosts, s.host)
+		for _, h := range []*[]byte{&s.host, &s.tableHost} {
+			n := chunk
+			if h == &s.tableHost {
+				n = batchTableSize(chunk)
+			}
+			if *h, err = dev.hostAlloc(n); err != nil {
+				return nil, err
+			}
+			hosts = append(hosts, *h)
+		}
 	}
 	return e, nil
 }
@@ -134,43 +163,37 @@ func newEngine(dev device, chunk, threads, maxCTAs int) (e *engine, err error) {
 // 16, block j with index first+j) and writes dst (nil for a hash kernel,
 // else as long as src, possibly src itself). aux is OCB's tables and the
 // bitsliced round keys (keying.aux), kp the kernel's p_k (keying.params).
-// It returns the sum that AEAD kernels reduce.
-func (e *engine) run(k kernel, aux []byte, kp *[kBytes]byte, dst, src []byte, first uint32) (sum [16]byte, err error) {
+// It returns the sum that AEAD kernels reduce and, for a fallback to undo,
+// how many bytes of dst from the start hold output when it fails (flush).
+func (e *engine) run(k kernel, aux []byte, kp *[kBytes]byte, dst, src []byte, first uint32) (sum [16]byte, done int, err error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if len(aux) > 0 {
-		if err = e.dev.copyHtoD(e.aux, aux, -1); err != nil {
-			return sum, err
-		}
+	c, err := e.begin(aux)
+	defer func() { done, err = e.end(c, err) }()
+	if err != nil {
+		return sum, 0, err
 	}
 	if err = e.dev.copyHtoD(e.sum, sum[:], -1); err != nil {
-		return sum, err
+		return sum, 0, err
 	}
-	defer func() {
-		// Leave both streams idle, whatever happened.
-		for i := range e.slots {
-			if serr := e.flush(i); err == nil {
-				err = serr
-			}
-		}
-	}()
 	// Pinned input and output move by DMA alone; other memory goes
-	// through the slots' pinned staging buffers.
-	direct := e.pinned(src) && (dst == nil || e.pinned(dst))
-	for c := 0; len(src) > 0; c++ {
+	// through the slots' pinned staging buffers, and so does output over
+	// its input, which then changes only where flush delivers.
+	directIn, directOut := e.direct(dst, src)
+	for ; len(src) > 0; c++ {
 		i := c % 2
 		s := &e.slots[i]
+		if err = e.flush(i); err != nil {
+			return sum, 0, err
+		}
 		n := min(len(src), e.chunk)
 		in := src[:n]
-		if !direct {
-			if err = e.flush(i); err != nil {
-				return sum, err
-			}
+		if !directIn {
 			copyParallel(s.host[:n], in)
 			in = s.host[:n]
 		}
 		if err = e.dev.copyHtoD(s.dev, in, i); err != nil {
-			return sum, err
+			return sum, 0, err
 		}
 		blocks := n / 16
 		threads, shift := launchShape(k, e.threads)
@@ -178,42 +201,122 @@ func (e *engine) run(k kernel, aux []byte, kp *[kBytes]byte, dst, src []byte, fi
 		a := launchArgs{dst: s.dev, src: s.dev, tables: e.tables, aux: e.aux, sum: e.sum,
 			n: uint32(blocks), first: first, per: per, k: *kp, shared: k.sharedBytes()}
 		if err = e.dev.launch(k.name(), grid, threads, i, &a); err != nil {
-			return sum, err
+			return sum, 0, err
 		}
 		if dst != nil {
 			out := dst[:n]
-			if !direct {
-				out, s.pending = s.host[:n], out
+			if !directOut {
+				s.pending = append(s.pending, pair{out, s.host[:n]})
+				out = s.host[:n]
 			}
 			if err = e.dev.copyDtoH(out, s.dev, i); err != nil {
-				return sum, err
+				return sum, 0, err
 			}
 			dst = dst[n:]
 		}
+		s.bytes = n
 		src = src[n:]
 		first += uint32(blocks)
 	}
-	for i := range e.slots {
-		if err = e.flush(i); err != nil {
-			return sum, err
-		}
+	if err = e.flushAll(c); err != nil {
+		return sum, 0, err
 	}
 	if k.mask != maskNone {
 		err = e.dev.copyDtoH(sum[:], e.sum, -1)
 	}
-	return sum, err
+	return sum, 0, err
 }
 
-// flush waits for slot i's stream and delivers its output.
+// begin starts a call of run or runBatch: nothing delivered yet, aux on
+// the device. It returns the number of launches so far, zero.
+func (e *engine) begin(aux []byte) (int, error) {
+	e.done, e.failed = 0, false
+	if len(aux) > 0 {
+		return 0, e.dev.copyHtoD(e.aux, aux, -1)
+	}
+	return 0, nil
+}
+
+// end finishes a call after c launches: both streams idle, whatever
+// happened, and nothing more delivered after a failure. It returns the
+// bytes delivered and the call's error.
+func (e *engine) end(c int, err error) (int, error) {
+	if err != nil {
+		e.failed = true
+	}
+	if ferr := e.flushAll(c); err == nil {
+		err = ferr
+	}
+	return e.done, err
+}
+
+// flushAll flushes both slots in the order of their launches, c launches
+// so far.
+func (e *engine) flushAll(c int) error {
+	var err error
+	for j := range e.slots {
+		if ferr := e.flush((c + j) % 2); err == nil {
+			err = ferr
+		}
+	}
+	return err
+}
+
+// direct reports whether src and dst (nil for a hash kernel) move by DMA
+// alone: each where it is pinned, dst only where it does not overlap src,
+// so that a failure part way cannot leave src half overwritten.
+func (e *engine) direct(dst, src []byte) (in, out bool) {
+	return e.pinned(src), dst == nil || e.pinned(dst) && !alias.AnyOverlap(dst, src)
+}
+
+// flush waits for slot i's stream and delivers its output, sums and byte
+// count, unless a launch failed in this call: launches are flushed in
+// order, so what a call delivers is always a prefix of its input.
 func (e *engine) flush(i int) error {
 	s := &e.slots[i]
-	if err := e.dev.sync(i); err != nil {
-		s.pending = nil
-		return err
+	err := e.dev.sync(i)
+	if err != nil {
+		e.failed = true
 	}
-	copyParallel(s.pending, s.host[:len(s.pending)])
-	s.pending = nil
-	return nil
+	if !e.failed {
+		copyPairs(s.pending)
+		for j, p := range s.sums {
+			subtle.XORBytes(p[:], p[:], s.tableHost[s.sumOff+16*j:][:16])
+		}
+		e.done += s.bytes
+	}
+	clear(s.pending)
+	clear(s.sums)
+	s.pending, s.sums, s.bytes = s.pending[:0], s.sums[:0], 0
+	return err
+}
+
+// copyPairs makes the copies of ps, on all cores when they are large.
+func copyPairs(ps []pair) {
+	if len(ps) == 1 {
+		copyParallel(ps[0].dst, ps[0].src)
+		return
+	}
+	total := 0
+	for _, p := range ps {
+		total += len(p.dst)
+	}
+	n := min(runtime.GOMAXPROCS(0), total/(1<<20), len(ps))
+	if n <= 1 {
+		for _, p := range ps {
+			copy(p.dst, p.src)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range n {
+		wg.Go(func() {
+			for _, p := range ps[w*len(ps)/n : (w+1)*len(ps)/n] {
+				copy(p.dst, p.src)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // copyParallel copies src to dst (as long), in pieces on all cores when it

@@ -17,11 +17,22 @@
 // (nonce, final partial block, tag) with fae's constant-time AES. The
 // values serialise their calls on the package's one GPU context and are
 // safe for concurrent use. An OCB message may have at most 2^32-1 blocks
-// (64 GiB) here. The AEADs implement batch.AEAD; a batch still runs its
-// messages one after another, each with its own launches.
+// (64 GiB) here.
 //
-// Since cipher.Stream and cipher.AEAD's Seal cannot return errors, they
-// panic if the GPU fails after construction; Open returns the error.
+// The AEADs implement batch.AEAD: SealBatch and OpenBatch take the whole
+// blocks of many messages, each with its own nonce, length and AD, in one
+// launch (as many as fit in 64 MiB), which is what small messages need to
+// keep a GPU busy. A message of 256 KiB or more in memory from AllocHost
+// moves by its own DMA copies (its output by DMA where it is pinned too
+// and apart from the input); smaller ones, for which a copy call costs
+// more than the transfer, and those in other memory are copied through
+// pinned staging buffers on all cores.
+//
+// A device failure during a call (a launch or copy that fails, a lost
+// context) neither panics nor loses data: the call completes on the CPU
+// packages with the same result, after undoing what the device had written
+// over the call's input, and Fallbacks counts it. Only Available, the
+// constructors, AllocHost and FreeHost return the device's errors.
 package gpu
 
 import (
@@ -58,9 +69,11 @@ func Available() error {
 }
 
 // AllocHost returns n bytes of page-locked (pinned) host memory. Input and
-// output that both lie in such memory move to and from the GPU by DMA
-// alone, the fastest way through Seal, Open and XORKeyStream; other memory
-// is copied through the package's pinned staging buffers on all cores.
+// output that both lie in such memory, apart, move to and from the GPU by
+// DMA alone, the fastest way through Seal, Open and XORKeyStream (output
+// over its input is staged, so that a device failure cannot leave the
+// input half overwritten); other memory is copied through the package's
+// pinned staging buffers on all cores.
 // Free it with FreeHost; pinned memory is a scarce system resource.
 func AllocHost(n int) ([]byte, error) {
 	e, err := shared()

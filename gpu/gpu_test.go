@@ -117,19 +117,47 @@ func TestGPURAOCB(t *testing.T) {
 	testGPUAEAD(t, NewRAOCB, func(k []byte) (cipher.AEAD, error) { return raocb.New(k) }, 7)
 }
 
-// TestGPUBatch runs testBatch on the GPU, both kinds of kernels.
+// TestGPUBatch runs testBatch on the GPU, both kinds of kernels, then a
+// batch of many messages of mixed lengths against the CPU packages.
 func TestGPUBatch(t *testing.T) {
 	needGPU(t)
 	r := rand.NewChaCha8([32]byte{11})
 	key := random(r, 16)
+	pinned, err := AllocHost(16 << 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer FreeHost(pinned)
+	wo, _ := ocb.New(key)
+	wr, _ := raocb.New(key)
 	for kind, opts := range gpuOptions {
 		o, err := NewOCB(key, opts...)
 		if err != nil {
 			t.Fatal(err)
 		}
 		ra, _ := NewRAOCB(key, opts...)
-		testBatch(t, kind+" ocb", o, r)
-		testBatch(t, kind+" raocb", ra, r)
+		testBatch(t, kind+" ocb", o, wo, r, pinned)
+		testBatch(t, kind+" raocb", ra, wr, r, pinned)
+		for name, pair := range map[string][2]batch.AEAD{"ocb": {o, wo}, "raocb": {ra, wr}} {
+			msgs := make([]batch.Message, 20000)
+			want := make([]batch.Message, len(msgs))
+			for k := range msgs {
+				n := int(r.Uint64() % 3001)
+				m := batch.Message{Nonce: random(r, 12), AD: random(r, int(r.Uint64()%64)), In: random(r, n), Out: make([]byte, n+16)}
+				msgs[k], want[k] = m, m
+				want[k].Out = make([]byte, n+16)
+			}
+			pair[0].SealBatch(msgs)
+			pair[1].SealBatch(want)
+			for k := range msgs {
+				if !bytes.Equal(msgs[k].Out, want[k].Out) {
+					t.Fatalf("%s %s: a batch of %d: message %d differs", kind, name, len(msgs), k)
+				}
+			}
+		}
+	}
+	if n, err := Fallbacks(); n != 0 {
+		t.Fatalf("%d calls fell back to the CPU: %v", n, err)
 	}
 }
 
@@ -226,41 +254,6 @@ func TestKeyErrorWraps(t *testing.T) {
 		if ks := aes.KeySizeError(0); !errors.As(f(), &ks) || ks != 15 {
 			t.Errorf("%s: error %v, want a wrapped KeySizeError(15)", name, f())
 		}
-	}
-}
-
-// failingDevice fails every kernel launch with errLaunch.
-type failingDevice struct{ *emuDevice }
-
-var errLaunch = errors.New("launch failed")
-
-func (failingDevice) load(string) error                               { return nil }
-func (failingDevice) launch(string, int, int, int, *launchArgs) error { return errLaunch }
-
-// TestEngineFailurePanicWraps checks that the modes panic with an error
-// that wraps the engine's when a launch fails.
-func TestEngineFailurePanicWraps(t *testing.T) {
-	e, err := newEngine(failingDevice{newEmuDevice()}, 16*64, 32, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	key, msg := make([]byte, 16), make([]byte, 64)
-	c, _ := newCTR(e, key, make([]byte, 16), config{})
-	o, _ := newOCB(e, key, config{})
-	r, _ := newRAOCB(e, key, config{})
-	for name, f := range map[string]func(){
-		"CTR":   func() { c.XORKeyStream(msg, msg) },
-		"OCB":   func() { o.Seal(nil, make([]byte, 12), msg, nil) },
-		"RAOCB": func() { r.Seal(nil, make([]byte, 12), msg, nil) },
-	} {
-		func() {
-			defer func() {
-				if err, _ := recover().(error); !errors.Is(err, errLaunch) {
-					t.Errorf("%s: panic %v, want an error wrapping %v", name, err, errLaunch)
-				}
-			}()
-			f()
-		}()
 	}
 }
 

@@ -14,8 +14,10 @@ import (
 //	p_tables       the tables of tables.go
 //	p_aux          OCB's offset tables (see maskOCB)
 //	p_sum          16 bytes that the checksum or AD sum is XORed into
+//	               (the batch kernels: the batch's table, batch.go)
 //	p_n            the number of blocks of this launch
-//	p_first        the index of the launch's block 0 in its message
+//	p_first        the index of the launch's block 0 in its message (0
+//	               for the batch kernels)
 //	p_per          groups of 32 blocks per warp (below)
 //	p_k            the round keys, 16 bytes each in the AES state's byte
 //	               order (decryption kernels: the equivalent inverse
@@ -77,33 +79,41 @@ type kernel struct {
 	mask   maskKind
 	rounds int  // 10, 12 or 14; 0 for the bitsliced kernels, which take any
 	sliced bool // bitsliced (sliced.go), else table-based
+	batch  bool // the blocks of many messages (batch.go)
 }
 
 func (k kernel) name() string {
 	m := [...]string{"", "ocb_", "raocb_"}[k.mask]
 	o := [...]string{"ecb", "ctr", "enc", "dec", "hash"}[k.op]
-	if k.sliced {
-		return fmt.Sprintf("fae_bs_%s%s", m, o)
+	b := ""
+	if k.batch {
+		b = "_batch"
 	}
-	return fmt.Sprintf("fae_%s%s_r%d", m, o, k.rounds)
+	if k.sliced {
+		return fmt.Sprintf("fae_bs_%s%s%s", m, o, b)
+	}
+	return fmt.Sprintf("fae_%s%s_r%d%s", m, o, k.rounds, b)
 }
 
 // allKernels lists every kernel of the module: the bitsliced ones, then
-// the table-based ones for each number of rounds.
+// the table-based ones for each number of rounds; the AEADs' each for one
+// message and for batches.
 func allKernels() []kernel {
 	ks := []kernel{{op: opECB, sliced: true}, {op: opCTR, sliced: true}}
-	for _, m := range []maskKind{maskOCB, maskRAOCB} {
-		for _, o := range []op{opEnc, opDec, opHash} {
-			ks = append(ks, kernel{op: o, mask: m, sliced: true})
-		}
-	}
-	for _, r := range []int{10, 12, 14} {
-		ks = append(ks, kernel{op: opECB, rounds: r}, kernel{op: opCTR, rounds: r})
+	aeads := func(k kernel) {
 		for _, m := range []maskKind{maskOCB, maskRAOCB} {
 			for _, o := range []op{opEnc, opDec, opHash} {
-				ks = append(ks, kernel{op: o, mask: m, rounds: r})
+				for _, b := range []bool{false, true} {
+					k.op, k.mask, k.batch = o, m, b
+					ks = append(ks, k)
+				}
 			}
 		}
+	}
+	aeads(kernel{sliced: true})
+	for _, r := range []int{10, 12, 14} {
+		ks = append(ks, kernel{op: opECB, rounds: r}, kernel{op: opCTR, rounds: r})
+		aeads(kernel{rounds: r})
 	}
 	return ks
 }
@@ -390,9 +400,12 @@ func genKernel(k kernel) string {
 	qs, qe, limit := g.warpGroups(st, 5)
 	mc := g.modeConsts(k, st)
 	gr, base, sum := mc.gr, mc.base, mc.sum
-	hasSum := k.mask != maskNone
+	var bp batchPtrs
 	var h word4
-	if k.mask == maskOCB {
+	switch {
+	case k.batch:
+		bp = g.batchPtrs(st)
+	case k.mask == maskOCB:
 		h = g.groupOffset(qs)
 	}
 
@@ -424,17 +437,23 @@ func genKernel(k kernel) string {
 	}
 	g.load(xNext, ptr["p_src"], iNext, vNext)
 
-	var mask word4
-	switch k.mask {
-	case maskOCB:
+	var mask, xi word4
+	var sumAt string // a batch's sum of the block's message
+	switch {
+	case k.batch && k.mask == maskOCB:
+		mask, sumAt = g.batchMask(k, bp, i, valid)
+	case k.batch:
+		xi, sumAt = g.batchMask(k, bp, i, valid)
+	case k.mask == maskOCB:
 		mask = g.xor4(h, gr)
-	case maskRAOCB:
-		var xi word4
+	case k.mask == maskRAOCB:
 		for j := range xi {
 			t := g.r()
 			g.in("add.u32 %s, %s, %s", t, base[j], a)
 			xi[j] = g.bswap(t)
 		}
+	}
+	if k.mask == maskRAOCB {
 		plain := g.decrypt
 		mask = g.round(g.round(xi, g.param4(kConst+16), false, plain), g.param4(kConst+32), false, plain)
 	}
@@ -450,11 +469,18 @@ func genKernel(k kernel) string {
 	case opHash:
 		y = g.cipher(g.xor4(x, mask))
 	}
+	acc := func(x word4) {
+		if k.batch {
+			g.redXor(sumAt, x, valid)
+		} else {
+			g.xorInto(sum, x, valid)
+		}
+	}
 	switch k.op {
 	case opEnc:
-		g.xorInto(sum, x, valid)
+		acc(x)
 	case opDec, opHash:
-		g.xorInto(sum, y, valid)
+		acc(y)
 	}
 	if k.op != opHash {
 		g.store(y, ptr["p_dst"], i, valid)
@@ -468,14 +494,14 @@ func genKernel(k kernel) string {
 	for j := range x {
 		g.in("mov.b32 %s, %s", x[j], xNext[j])
 	}
-	if k.mask == maskOCB {
+	if k.mask == maskOCB && !k.batch {
 		g.ocbNext(h, q)
 	}
 	more := g.p()
 	g.in("setp.lt.u32 %s, %s, %s", more, q, qe)
 	g.in("@%s bra %s", more, loop)
 	g.mark(end)
-	if hasSum {
+	if k.mask != maskNone && !k.batch {
 		g.reduce(sum, ptr["p_sum"])
 	}
 	g.in("ret")
@@ -551,6 +577,9 @@ type consts struct {
 
 func (g *gen) modeConsts(k kernel, st start) consts {
 	var c consts
+	if k.batch {
+		return c // per message, from the batch's table
+	}
 	switch k.mask {
 	case maskOCB:
 		c.gr = g.fresh4()
@@ -653,9 +682,22 @@ func (g *gen) groupOffset(q string) word4 {
 	for _, r := range h {
 		g.in("mov.b32 %s, 0", r)
 	}
+	g.xorGray(h, q, lowL+5*16)
+	odd, l4 := g.p(), g.fresh4()
+	t := g.r()
+	g.in("and.b32 %s, %s, 1", t, q)
+	g.in("setp.ne.u32 %s, %s, 0", odd, t)
+	g.in("ld.shared.v4.u32 %s, [%s+%d]", vec(l4), g.sm, lowL+4*16)
+	g.xorInto(h, l4, odd)
+	return h
+}
+
+// xorGray XORs into h the 16 bytes at shared off+16j for each set bit j
+// of the Gray code of x, a public index.
+func (g *gen) xorGray(h word4, x string, off int) {
 	gray, one := g.r(), g.r()
-	g.in("shr.u32 %s, %s, 1", gray, q)
-	g.in("xor.b32 %s, %s, %s", gray, gray, q)
+	g.in("shr.u32 %s, %s, 1", gray, x)
+	g.in("xor.b32 %s, %s, %s", gray, gray, x)
 	g.in("mov.b32 %s, 1", one)
 	bits, done := g.label(), g.label()
 	g.mark(bits)
@@ -669,17 +711,10 @@ func (g *gen) groupOffset(q string) word4 {
 	g.in("shl.b32 %s, %s, 4", la, j)
 	g.in("add.u32 %s, %s, %s", la, la, g.sm)
 	l := g.fresh4()
-	g.in("ld.shared.v4.u32 %s, [%s+%d]", vec(l), la, lowL+5*16)
+	g.in("ld.shared.v4.u32 %s, [%s+%d]", vec(l), la, off)
 	g.xorInto(h, l, "")
 	g.in("bra %s", bits)
 	g.mark(done)
-	odd, l4 := g.p(), g.fresh4()
-	t := g.r()
-	g.in("and.b32 %s, %s, 1", t, q)
-	g.in("setp.ne.u32 %s, %s, 0", odd, t)
-	g.in("ld.shared.v4.u32 %s, [%s+%d]", vec(l4), g.sm, lowL+4*16)
-	g.xorInto(h, l4, odd)
-	return h
 }
 
 // xorInto XORs x into the loop-carried registers sum, where pred holds

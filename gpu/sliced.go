@@ -701,11 +701,17 @@ func genSliced(k kernel) string {
 	qs, qe, limit := g.warpGroups(st, slicedShift)
 	mc := g.modeConsts(k, st)
 	gr, base, sum := mc.gr, mc.base, mc.sum
-	hasSum := k.mask != maskNone
+	var bp batchPtrs
+	if k.batch {
+		bp = g.batchPtrs(st)
+	}
 	var h word4
 	var scratch string
 	switch k.mask {
 	case maskOCB:
+		if k.batch {
+			break
+		}
 		q := g.r()
 		g.in("shl.b32 %s, %s, 5", q, qs)
 		h = g.groupOffset(q)
@@ -758,9 +764,25 @@ func genSliced(k kernel) string {
 		}
 	}
 
+	// sumAt returns the address of a batch's sum of slot j's message.
+	sumAt := func(j int) string {
+		i, valid := slot(j)
+		_, _, at := g.batchBlock(bp, i, valid)
+		return at
+	}
 	if k.mask == maskRAOCB {
 		// The masks: AESENC(AESENC(B ⊞ a, R1), R2), into shared memory.
-		s := g.maskSlices(base, a0)
+		var s state
+		if k.batch {
+			var w [32]word4
+			for j := range w {
+				i, valid := slot(j)
+				w[j], _ = g.batchMask(k, bp, i, valid)
+			}
+			s = g.toSlices(&w, masks)
+		} else {
+			s = g.maskSlices(base, a0)
+		}
 		d1, d2 := g.freshState(), g.freshState()
 		g.encRound(&s, &d1, kp, auxR1*sliceBytes, false)
 		g.encRound(&d1, &d2, kp, (auxR1+1)*sliceBytes, false)
@@ -777,7 +799,7 @@ func genSliced(k kernel) string {
 		s = g.counterSlices(mc, a0)
 	} else {
 		var w [32]word4
-		if k.mask == maskOCB {
+		if k.mask == maskOCB && !k.batch {
 			ocbStart()
 		}
 		for j := range w {
@@ -787,10 +809,19 @@ func genSliced(k kernel) string {
 				g.in("mov.b32 %s, 0", r)
 			}
 			g.load(x, ptr["p_src"], i, valid)
-			if k.op == opEnc {
+			switch {
+			case k.batch && k.mask == maskOCB:
+				m, at := g.batchMask(k, bp, i, valid)
+				if k.op == opEnc {
+					g.redXor(at, x, valid)
+				}
+				x = g.xor4(x, m)
+			case k.batch && k.op == opEnc:
+				g.redXor(sumAt(j), x, valid)
+			case k.op == opEnc:
 				g.xorInto(sum, x, valid)
 			}
-			if k.mask == maskOCB {
+			if k.mask == maskOCB && !k.batch {
 				x = g.xor4(x, g.xor4(hq, gr))
 				ocbStep(j)
 			}
@@ -811,12 +842,13 @@ func genSliced(k kernel) string {
 
 	// The output.
 	masked := k.mask == maskOCB && k.op != opHash
-	if masked {
+	if masked && !k.batch {
 		ocbStart()
 	}
 	for j := range y {
 		i, valid := slot(j)
 		out := y[j]
+		var at string // a batch's sum
 		switch {
 		case k.op == opCTR:
 			in := g.fresh4()
@@ -825,21 +857,30 @@ func genSliced(k kernel) string {
 			}
 			g.load(in, ptr["p_src"], i, valid)
 			out = g.xor4(out, in)
+		case masked && k.batch:
+			var m word4
+			m, at = g.batchMask(k, bp, i, valid)
+			out = g.xor4(out, m)
 		case masked:
 			out = g.xor4(out, g.xor4(hq, gr))
 			if j < 31 {
 				ocbStep(j)
 			}
 		}
-		switch k.op {
-		case opDec, opHash:
+		switch {
+		case k.op != opDec && k.op != opHash:
+		case !k.batch:
 			g.xorInto(sum, out, valid)
+		case at != "":
+			g.redXor(at, out, valid)
+		default:
+			g.redXor(sumAt(j), out, valid)
 		}
 		if k.op != opHash {
 			g.store(out, ptr["p_dst"], i, valid)
 		}
 	}
-	if k.mask == maskOCB {
+	if k.mask == maskOCB && !k.batch {
 		for j := range h {
 			g.in("mov.b32 %s, %s", h[j], hNext[j])
 		}
@@ -849,7 +890,7 @@ func genSliced(k kernel) string {
 	g.in("setp.lt.u32 %s, %s, %s", more, qq, qe)
 	g.in("@%s bra %s", more, loop)
 	g.mark(end)
-	if hasSum {
+	if k.mask != maskNone && !k.batch {
 		g.reduce(sum, ptr["p_sum"])
 	}
 	g.in("ret")

@@ -107,7 +107,8 @@ func slicedCost(t *testing.T, ptx string, k kernel, rounds int) float64 {
 	label := func(name string) int { return slices.Index(lines, name+":") }
 	// The groups' loop ends with its conditional branch back, the last
 	// branch of the kernel to an earlier label; the rounds' loop with the
-	// only unconditional one back.
+	// widest unconditional one back (the batch kernels' searches and Gray
+	// code loops are the others: counted here as taken once).
 	var gStart, gEnd, rStart, rEnd int
 	for i, l := range lines {
 		f := strings.Fields(l)
@@ -117,8 +118,10 @@ func slicedCost(t *testing.T, ptx string, k kernel, rounds int) float64 {
 	}
 	for i, l := range lines[gStart:gEnd] {
 		f := strings.Fields(l)
-		if len(f) == 2 && f[0] == "bra" && label(strings.TrimSuffix(f[1], ";")) < gStart+i {
-			rStart, rEnd = label(strings.TrimSuffix(f[1], ";")), gStart+i
+		if len(f) == 2 && f[0] == "bra" {
+			if l := label(strings.TrimSuffix(f[1], ";")); l < gStart+i && gStart+i-l > rEnd-rStart {
+				rStart, rEnd = l, gStart+i
+			}
 		}
 	}
 	if !(gStart < rStart && rEnd < gEnd) {

@@ -10,14 +10,21 @@
 #                                      1 GiB) and the benchmarks, and writes
 #                                      DIR/results/
 #
-# Results: machine.txt (GPU, driver, CPU), tests.txt (with the bitsliced
-# kernels' PTX instructions per block), bench.txt (Go's output: every kernel
-# bitsliced (fae_bs_*) and table-based, end to end both kinds), gbits.txt
-# (every benchmark in Gbit/s), fae-bench-gpu.txt and, where ptxas and
-# cuobjdump exist, sass.txt with the instruction mix per kernel and
-# ptxas.txt with its registers, spills and shared memory (the bitsliced
-# kernels need about 200 registers a thread: spills there cost most).
-# Budget: about two minutes for the tests, four for the benchmarks.
+# Results: machine.txt (GPU, driver, CPU); tests.txt (both kinds of
+# kernels against the CPU packages, one message and batches, with the
+# bitsliced kernels' PTX instructions per block); bench.txt (Go's output:
+# every kernel alone, bitsliced (fae_bs_*) and table-based, AES-128 and
+# AES-256, and the copy bandwidth) and gbits.txt (the same in Gbit/s);
+# fae-bench-gpu.json (fae bench --gpu: AES-128 kernel-only and end-to-end
+# rows, pinned and Go memory, and batches of 1,048,576 1500-byte messages,
+# both kinds of kernels, with its progress in Gbit/s in fae-bench-gpu.log);
+# and, where ptxas and cuobjdump exist, ptxas.txt with every kernel's
+# registers, spills and shared memory (regs.txt: one line per kernel; the
+# bitsliced kernels need about 200 registers a thread: spills there cost
+# most) and sass.txt with the instruction mix per kernel.
+# Budget: about two minutes for the tests, one for Go's benchmarks, two for
+# fae bench --gpu; each step has a time limit (150, 90, 150 and 90 s for
+# ptxas), so the whole takes at most 8 minutes.
 set -eu
 
 cmd=${1:-}
@@ -44,25 +51,33 @@ run)
 	status=0
 	# Only the tests that need a GPU: the emulator's run in CI, and take
 	# minutes there.
-	FAE_GPU_BIG=1 FAE_PTX_OUT="$out/fae.ptx" "$dir/gpu.test" -test.v -test.run '^Test(GPU|WritePTX|SlicedCost)' -test.timeout 20m \
+	FAE_GPU_BIG=1 FAE_PTX_OUT="$out/fae.ptx" "$dir/gpu.test" -test.v -test.run '^Test(GPU|WritePTX|SlicedCost)' -test.timeout 150s \
 		>"$out/tests.txt" 2>&1 || status=1
 	grep -E '^(--- |ok|PASS|FAIL)' "$out/tests.txt" || true
 	if grep -q -- '--- SKIP: TestGPU' "$out/tests.txt"; then
 		echo "the GPU tests skipped: no usable GPU (see $out/tests.txt)"
 		exit 1
 	fi
-	"$dir/gpu.test" -test.run '^$' -test.bench . -test.benchtime 3x -test.timeout 30m \
+	# End to end is fae bench's part below.
+	"$dir/gpu.test" -test.run '^$' -test.bench '^Benchmark(Kernel|Copy)$' -test.benchtime 3x -test.timeout 90s \
 		>"$out/bench.txt" 2>&1 || status=1
 	# Go reports MB/s (10^6 bytes per second); Gbit/s = MB/s * 8 / 1000.
 	awk '/MB\/s/ { for (i = 1; i < NF; i++) if ($(i+1) == "MB/s") printf "%-50s %10.1f Gbit/s\n", $1, $i * 8 / 1000 }' \
 		"$out/bench.txt" >"$out/gbits.txt"
-	"$dir/fae" bench --gpu >"$out/fae-bench-gpu.txt" 2>&1 || status=1
+	timeout 150 "$dir/fae" bench --gpu --format json >"$out/fae-bench-gpu.json" 2>"$out/fae-bench-gpu.log" || status=1
 	if command -v ptxas >/dev/null && command -v cuobjdump >/dev/null && [ -s "$out/fae.ptx" ]; then
 		arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .)
-		ptxas -v -arch="sm_${arch:-90}" -o "$out/fae.cubin" "$out/fae.ptx" 2>"$out/ptxas.txt" &&
+		timeout 90 ptxas -v -arch="sm_${arch:-90}" -o "$out/fae.cubin" "$out/fae.ptx" 2>"$out/ptxas.txt" &&
 			cuobjdump -sass "$out/fae.cubin" >"$out/sass.txt" || status=1
+		# One line per kernel: name, registers, spill stores and loads.
+		awk '/Compiling entry function/ { name = $7 }
+			/spill stores/ { spill = $5 " " $9 }
+			/Used [0-9]+ registers/ { for (i = 1; i < NF; i++) if ($(i+1) == "registers,") print name, $i, "registers, spills (stores, loads):", spill }' \
+			"$out/ptxas.txt" >"$out/regs.txt"
+		cat "$out/regs.txt"
 	fi
 	cat "$out/gbits.txt"
+	grep 'Gbit/s' "$out/fae-bench-gpu.log" || true
 	exit $status
 	;;
 *)

@@ -5,17 +5,16 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
-	"github.com/faelabs/fae/gpu"
 	"github.com/faelabs/fae/internal/bench"
 )
 
@@ -49,9 +48,13 @@ Flags of bench (numbers in decimal):
                     source tree, 'go run ./internal/cmd/benchplot DIR' draws
                     the plots from them
   --quiet           no progress bar or notes on standard error
-  --gpu             measure the GPU modes instead: AES-128 CTR, OCB3 and
-                    RAOCB end to end, 1 MiB to 4 GiB (fails without a GPU;
-                    takes no other flag but --quiet)
+  --gpu             measure the GPU instead (fails without one): AES-128
+                    CTR, OCB3 and RAOCB, 1 MiB to 4 GiB (--quick: 16 and 256
+                    MiB), each kernel alone and end to end from pinned and
+                    Go memory, bitsliced and table kernels side by side,
+                    and batches of --batch N messages of 1500 bytes
+                    (default 1048576, at most 16777216); takes --quiet,
+                    --quick, --format text or json and --batch only
   --batch N         also measure batches of N messages of each length per
                     call (SealBatch and OpenBatch, package batch) for every
                     algorithm with a batch API: rows "seal xN", "open xN"
@@ -99,8 +102,6 @@ func runBench(args []string, _ io.Reader, stdout io.Writer) error {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	switch {
-	case a.gpu && len(set) > 1 && !(len(set) == 2 && set["quiet"]):
-		return usageErrorf("--gpu measures a fixed set and takes no other flag but --quiet")
 	case set["preset"] && (set["algs"] || set["sizes"] || set["full"]):
 		return usageErrorf("--preset chooses the algorithms and lengths itself")
 	case set["full"] && set["sizes"]:
@@ -111,7 +112,7 @@ func runBench(args []string, _ io.Reader, stdout io.Writer) error {
 		return usageErrorf("--out: empty directory name")
 	}
 	if a.gpu {
-		return benchGPU(stdout)
+		return benchGPU(stdout, &a, set)
 	}
 	c := bench.Config{Full: a.full, Quick: a.quick}
 	var p bench.Preset
@@ -138,14 +139,9 @@ func runBench(args []string, _ io.Reader, stdout io.Writer) error {
 	}
 	c.AD = int(min(ad, math.MaxInt32)) // Validate refuses what is out of range
 	if set["batch"] {
-		n, err := parseDecimal(a.batch)
-		if err != nil {
-			return usageErrorf("--batch: %v", err)
+		if c.Batch, err = parseBatch(a.batch, bench.MaxBatch, "--batch"); err != nil {
+			return err
 		}
-		if n < 1 || n > bench.MaxBatch {
-			return usageErrorf("--batch: %d messages out of range 1..%d", n, bench.MaxBatch)
-		}
-		c.Batch = int(n)
 	}
 	if err := c.Validate(); err != nil {
 		return usageError{err}
@@ -192,72 +188,57 @@ func runBench(args []string, _ io.Reader, stdout io.Writer) error {
 	return nil
 }
 
-// benchGPU measures the GPU modes end to end, host memory to host memory,
-// best of three runs per size, on Go memory (staged through pinned
-// buffers) and on memory from gpu.AllocHost (DMA alone), with the default
-// bitsliced kernels and with the table-based ones. Kernel-only figures and
-// the copy bandwidth come from the gpu package's benchmarks
-// (scripts/gpu-check.sh).
-func benchGPU(w io.Writer) error {
-	if err := gpu.Available(); err != nil {
-		return err
+// benchGPU measures package gpu (bench.RunGPU): the flags it takes are
+// --quiet, --quick, --format text or json, and --batch N, the messages of
+// the batch rows (default bench.GPUBatch).
+func benchGPU(stdout io.Writer, a *benchArgs, set map[string]bool) error {
+	for _, name := range slices.Sorted(maps.Keys(set)) {
+		if !slices.Contains([]string{"gpu", "quiet", "quick", "format", "batch"}, name) {
+			return usageErrorf("--gpu takes no --%s (only --quiet, --quick, --format and --batch)", name)
+		}
 	}
-	for _, kind := range []struct {
-		name string
-		opts []gpu.Option
-	}{{"bitsliced", nil}, {"tables", []gpu.Option{gpu.WithTables()}}} {
-		if err := benchGPUKernels(w, kind.name, kind.opts); err != nil {
+	if a.format != "text" && a.format != "json" {
+		return usageErrorf("--gpu: --format text or json, not %q", a.format)
+	}
+	c := bench.GPUConfig{Batch: bench.GPUBatch}
+	if set["batch"] {
+		var err error
+		if c.Batch, err = parseBatch(a.batch, bench.MaxGPUBatch, "--gpu: --batch"); err != nil {
 			return err
 		}
+	}
+	if a.quick {
+		c.Sizes = []int{16 << 20, 256 << 20}
+	}
+	if !a.quiet {
+		c.Log = os.Stderr
+	}
+	r, err := bench.RunGPU(c)
+	if err != nil {
+		return err
+	}
+	if a.format == "json" {
+		err = r.Write(stdout, "json")
+	} else {
+		err = r.WriteGPU(stdout)
+	}
+	if err != nil {
+		return fmt.Errorf("writing output: %w", err)
 	}
 	return nil
 }
 
-func benchGPUKernels(w io.Writer, kind string, opts []gpu.Option) error {
-	key, nonce := make([]byte, 16), make([]byte, 12)
-	c, err := gpu.NewCTR(key, make([]byte, 16), opts...)
+// parseBatch reads --batch's number of messages, 1 to max; flag names the
+// flag in errors.
+func parseBatch(s string, max int, flag string) (int, error) {
+	n, err := parseDecimal(s)
 	if err != nil {
-		return err
+		return 0, usageErrorf("%s: %v", flag, err)
 	}
-	o, err := gpu.NewOCB(key, opts...)
-	if err != nil {
-		return err
+	if n < 1 || n > int64(max) {
+		return 0, usageErrorf("%s: %d messages out of range 1..%d", flag, n, max)
 	}
-	r, err := gpu.NewRAOCB(key, opts...)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "%-8s %12s %12s %12s %12s %12s %12s   (GPU end to end, %s kernels, AES-128, Gbit/s)\n",
-		"size", "ctr", "ocb3", "raocb", "ctr-pinned", "ocb3-pinned", "raocb-pinned", kind)
-	// n is an int64 so that 32-bit builds compile; they cannot allocate
-	// 4 GiB, but have no CUDA driver either.
-	for n := int64(1) << 20; n <= 4<<30; n <<= 2 {
-		pinned, err := gpu.AllocHost(int(n + 16))
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "%-8s", strconv.FormatInt(n>>20, 10)+"MiB")
-		for _, buf := range [][]byte{make([]byte, n+16), pinned} {
-			for _, f := range []func(){
-				func() { c.XORKeyStream(buf[:n], buf[:n]) },
-				func() { o.Seal(buf[:0], nonce, buf[:n], nil) },
-				func() { r.Seal(buf[:0], nonce, buf[:n], nil) },
-			} {
-				best := time.Duration(1 << 62)
-				for range 3 {
-					t := time.Now()
-					f()
-					best = min(best, time.Since(t))
-				}
-				fmt.Fprintf(w, " %12.1f", float64(n)*8/best.Seconds()/1e9)
-			}
-		}
-		fmt.Fprintln(w)
-		if err := gpu.FreeHost(pinned); err != nil {
-			return err
-		}
-	}
-	return nil
+	return int(n), nil
 }
 
 // clearing writes to w after clearing the progress bar from the line, so

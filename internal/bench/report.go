@@ -41,6 +41,13 @@ type Result struct {
 	// Spread is (max-min)/median of the trials; nil for OpenSSL, which
 	// runs once.
 	Spread *float64 `json:"spread"`
+	// The GPU's results (RunGPU): the kernels, "bitsliced" or "tables";
+	// the scope, "kernel" (the kernel alone on data in device memory) or
+	// "end-to-end" (host memory to host memory); and for end-to-end the
+	// host memory, "pinned" (gpu.AllocHost, moved by DMA) or "go" (staged).
+	Kernel string `json:"kernel,omitempty"`
+	Scope  string `json:"scope,omitempty"`
+	Memory string `json:"memory,omitempty"`
 }
 
 // A Summary is the row of one implementation of one algorithm in the
