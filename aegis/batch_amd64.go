@@ -4,6 +4,7 @@ package aegis
 
 import (
 	"math/bits"
+	"unsafe"
 
 	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/internal/batchutil"
@@ -103,100 +104,100 @@ func (a *AEAD) openBatch(msgs []batch.Message) bool {
 }
 
 // runLanes seals or opens msgs, which have been checked, as many of one
-// shape per kernel call as it has lanes.
-func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
-	var q batchutil.Lanes
-	q.Init(msgs, batchLanes(), bits.TrailingZeros(uint(a.v.rate())), a.tagSize, open)
-	allOK = true
-	for g := q.Next(); g != nil; g = q.Next() {
-		if g.N == 1 {
-			allOK = batchutil.RunOne(a, msgs, g.Msgs[0], open) && allOK
-		} else {
-			allOK = a.runGroup(msgs, g, open) && allOK
-		}
-	}
-	return allOK && !q.Failed
-}
-
-// runGroup seals or opens the messages of g and reports whether they all
-// authenticated; g has two messages or more. Lanes beyond g's messages
+// shape per kernel call as it has lanes. Lanes beyond a group's messages
 // repeat its last one: they read the same input and write the same output,
 // byte for byte, in the same steps.
-func (a *AEAD) runGroup(msgs []batch.Message, g *batchutil.Group, open bool) (ok bool) {
+func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 	var (
-		j                    laneJob
-		tags                 [numLanes][32]byte
-		kAD0, kAD1, kL0, kL1 uint64
+		q    batchutil.Lanes
+		j    laneJob
+		tags [numLanes][32]byte // open's
 	)
-	r, nl := a.v.rate(), batchLanes()
-	j.key, j.adN, j.n, j.tagSize = &a.key[0], g.Shape.ADBlocks, g.Shape.Blocks, a.tagSize
-	for l := range nl {
-		m := &msgs[g.Msgs[min(l, g.N-1)]]
-		text := m.In
-		if open {
-			text = m.In[:len(m.In)-a.tagSize]
+	// j is filled here, not by a callee through a pointer: stores to a
+	// local on the stack need no write barrier. Each group writes every
+	// field the kernel reads.
+	j.key, j.tagSize = &a.key[0], a.tagSize
+	if open {
+		for l := range j.tags {
 			j.tags[l] = &tags[l][0]
-		} else {
-			j.tags[l] = &m.Out[len(text)]
-		}
-		j.nonce[l], j.ad[l], j.src[l], j.dst[l] = &m.Nonce[0], batchutil.First(m.AD), batchutil.First(text), batchutil.First(m.Out)
-		block{uint64(len(m.AD)) * 8, uint64(len(text)) * 8}.put(j.u[l][:])
-		if g.Shape.ADPart {
-			rest := len(m.AD) & (r - 1)
-			m0, m1 := batchutil.LaneMasks(l, rest)
-			kAD0, kAD1 = kAD0|m0, kAD1|m1
-			if nl == 2 {
-				copy(j.adLast[l][:], m.AD[len(m.AD)-rest:])
-			}
-		}
-		if g.Shape.Part {
-			rest := len(text) & (r - 1)
-			m0, m1 := batchutil.LaneMasks(l, rest)
-			kL0, kL1 = kL0|m0, kL1|m1
-			if nl == 2 {
-				copy(j.last[l][:], text[len(text)-rest:])
-				j.mask[l] = &mask[maxRate-rest]
-			}
 		}
 	}
-	j.kAD[0], j.kAD[1], j.kLast[0], j.kLast[1] = kAD0, kAD1, kL0, kL1
+	r, nl := a.v.rate(), batchLanes()
 	op := opSeal
 	if open {
 		op = opOpen
 	}
-	switch {
-	case nl == 4 && a.v.words == 8:
-		aegis128LanesVAES512(op, &j)
-	case nl == 4:
-		aegis256LanesVAES512(op, &j)
-	case a.v.words == 8:
-		aegis128LanesVAES256(op, &j)
-	default:
-		aegis256LanesVAES256(op, &j)
-	}
-	if nl == 2 && g.Shape.Part {
-		// The partial blocks' output, from the copies.
-		for l := range g.N {
-			m := &msgs[g.Msgs[l]]
-			n := len(m.Out)
-			if !open {
-				n -= a.tagSize
+	q.Init(msgs, nl, bits.TrailingZeros(uint(r)), a.tagSize, open)
+	allOK = true
+	for g := q.Next(); g != nil; g = q.Next() {
+		if g.N == 1 {
+			allOK = batchutil.RunOne(a, msgs, g.Msgs[0], open) && allOK
+			continue
+		}
+		var kAD0, kAD1, kL0, kL1 uint64
+		j.adN, j.n = g.Shape.ADBlocks, g.Shape.Blocks
+		for l := range nl {
+			m := &msgs[g.Msgs[min(l, g.N-1)]]
+			text := m.In
+			if open {
+				text = m.In[:len(m.In)-a.tagSize]
+			} else {
+				j.tags[l] = &m.Out[len(text)]
 			}
-			rest := n & (r - 1)
-			copy(m.Out[n-rest:n], j.last[l][:rest])
+			// The kernel reads none of these for an empty slice, whose
+			// SliceData is nil or a pointer into its backing array.
+			j.nonce[l], j.ad[l], j.src[l], j.dst[l] = &m.Nonce[0], unsafe.SliceData(m.AD), unsafe.SliceData(text), unsafe.SliceData(m.Out)
+			block{uint64(len(m.AD)) * 8, uint64(len(text)) * 8}.put(j.u[l][:])
+			if g.Shape.ADPart {
+				rest := len(m.AD) & (r - 1)
+				m0, m1 := batchutil.LaneMasks(l, rest)
+				kAD0, kAD1 = kAD0|m0, kAD1|m1
+				if nl == 2 {
+					clear(j.adLast[l][copy(j.adLast[l][:], m.AD[len(m.AD)-rest:]):])
+				}
+			}
+			if g.Shape.Part {
+				rest := len(text) & (r - 1)
+				m0, m1 := batchutil.LaneMasks(l, rest)
+				kL0, kL1 = kL0|m0, kL1|m1
+				if nl == 2 {
+					clear(j.last[l][copy(j.last[l][:], text[len(text)-rest:]):])
+					j.mask[l] = &mask[maxRate-rest]
+				}
+			}
+		}
+		j.kAD[0], j.kAD[1], j.kLast[0], j.kLast[1] = kAD0, kAD1, kL0, kL1
+		switch {
+		case nl == 4 && a.v.words == 8:
+			aegis128LanesVAES512(op, &j)
+		case nl == 4:
+			aegis256LanesVAES512(op, &j)
+		case a.v.words == 8:
+			aegis128LanesVAES256(op, &j)
+		default:
+			aegis256LanesVAES256(op, &j)
+		}
+		if nl == 2 && g.Shape.Part {
+			// The partial blocks' output, from the copies.
+			for l := range g.N {
+				m := &msgs[g.Msgs[l]]
+				n := len(m.Out)
+				if !open {
+					n -= a.tagSize
+				}
+				rest := n & (r - 1)
+				copy(m.Out[n-rest:n], j.last[l][:rest])
+			}
+		}
+		if open {
+			for l := range g.N {
+				m := &msgs[g.Msgs[l]]
+				if m.OK = tagMatches(&tags[l], m.In[len(m.In)-a.tagSize:]); !m.OK {
+					clear(m.Out)
+					allOK = false
+				}
+			}
 		}
 	}
-	if !open {
-		return true
-	}
-	ok = true
-	for l := range g.N {
-		m := &msgs[g.Msgs[l]]
-		m.OK = tagMatches(&tags[l], m.In[len(m.In)-a.tagSize:])
-		if !m.OK {
-			clear(m.Out)
-			ok = false
-		}
-	}
-	return ok
+	return allOK && !q.Failed
 }

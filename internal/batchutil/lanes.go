@@ -47,8 +47,9 @@ type Lanes struct {
 	Failed                bool
 	gs                    [maxGroups]Group
 	ng                    int
-	next                  int // the next message to place
-	ran                   int // the group Next returned last, freed by the next call; -1 if none
+	next                  int   // the next message to place
+	ran                   int   // the group Next returned last, freed by the next call; -1 if none
+	run                   Group // take's
 }
 
 // Init starts q on msgs.
@@ -64,7 +65,9 @@ func (q *Lanes) Next() *Group {
 		q.gs[q.ran] = q.gs[q.ng]
 		q.ran = -1
 	}
-	mask := 1<<q.shift - 1
+	if g := q.take(); g != nil {
+		return g
+	}
 	for ; q.next < len(q.msgs); q.next++ {
 		m := &q.msgs[q.next]
 		n := len(m.In)
@@ -75,7 +78,7 @@ func (q *Lanes) Next() *Group {
 			}
 			n -= q.tagSize
 		}
-		sh := Shape{len(m.AD) >> q.shift, n >> q.shift, len(m.AD)&mask != 0, n&mask != 0}
+		sh := q.shape(len(m.AD), n)
 		g := 0
 		for g < q.ng && q.gs[g].Shape != sh {
 			g++
@@ -102,6 +105,45 @@ func (q *Lanes) Next() *Group {
 	}
 	q.ran = q.ng - 1
 	return &q.gs[q.ran]
+}
+
+// take returns the next q.lanes messages as one group where they have one
+// shape, the common case of a batch of like messages, in one pass and
+// without the waiting groups; otherwise nil, for Next to place them one by
+// one.
+func (q *Lanes) take() *Group {
+	i := q.next
+	if len(q.msgs)-i < q.lanes {
+		return nil
+	}
+	ms := q.msgs[i : i+q.lanes]
+	sub := 0
+	if q.open {
+		sub = q.tagSize
+	}
+	ad, in := len(ms[0].AD), len(ms[0].In)
+	sh := q.shape(ad, in-sub)
+	for k := range ms {
+		// Equal lengths, the common case, have equal shapes; a message to
+		// open shorter than a tag is Next's to fail.
+		m := &ms[k]
+		if len(m.AD) != ad || len(m.In) != in || in < sub {
+			if n := len(m.In) - sub; n < 0 || q.shape(len(m.AD), n) != sh {
+				return nil
+			}
+		}
+		q.run.Msgs[k] = i + k
+	}
+	q.run.Shape, q.run.N = sh, q.lanes
+	q.next += q.lanes
+	return &q.run
+}
+
+// shape is the Shape of a message with adLen bytes of associated data and
+// n of text.
+func (q *Lanes) shape(adLen, n int) Shape {
+	mask := 1<<q.shift - 1
+	return Shape{adLen >> q.shift, n >> q.shift, adLen&mask != 0, n&mask != 0}
 }
 
 // RunOne seals (or opens) message i of msgs alone with a, and reports
