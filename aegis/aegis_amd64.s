@@ -9901,6 +9901,8 @@ aegis128LanesVAES512_finalLoop:
 	VPXORD        Z12, Z19, Z19
 	VPXORD        Z13, Z19, Z19
 	VPXORD        Z14, Z19, Z19
+	CMPQ          AX, $0x06
+	JE            aegis128LanesVAES512_finalTag16Cmp
 	MOVQ          136(BX), R13
 	VMOVDQU64     X19, (R13)
 	MOVQ          144(BX), R13
@@ -9909,7 +9911,21 @@ aegis128LanesVAES512_finalLoop:
 	VEXTRACTI32X4 $0x02, Z19, (R13)
 	MOVQ          160(BX), R13
 	VEXTRACTI32X4 $0x03, Z19, (R13)
-	JMP           aegis128LanesVAES512_finalDone
+	JMP           aegis128LanesVAES512_finalTag16Next
+
+aegis128LanesVAES512_finalTag16Cmp:
+	MOVQ         136(BX), R13
+	VMOVDQU64    (R13), X17
+	MOVQ         144(BX), R13
+	VINSERTI32X4 $0x01, (R13), Z17, Z17
+	MOVQ         152(BX), R13
+	VINSERTI32X4 $0x02, (R13), Z17, Z17
+	MOVQ         160(BX), R13
+	VINSERTI32X4 $0x03, (R13), Z17, Z17
+	VPXORD       Z17, Z19, Z18
+
+aegis128LanesVAES512_finalTag16Next:
+	JMP aegis128LanesVAES512_finalDone
 
 aegis128LanesVAES512_finalTag32:
 	VPXORD        Z8, Z9, Z19
@@ -9918,6 +9934,8 @@ aegis128LanesVAES512_finalTag32:
 	VPXORD        Z12, Z13, Z20
 	VPXORD        Z14, Z20, Z20
 	VPXORD        Z15, Z20, Z20
+	CMPQ          AX, $0x06
+	JE            aegis128LanesVAES512_finalTag32LoCmp
 	MOVQ          136(BX), R13
 	VMOVDQU64     X19, (R13)
 	MOVQ          144(BX), R13
@@ -9926,6 +9944,22 @@ aegis128LanesVAES512_finalTag32:
 	VEXTRACTI32X4 $0x02, Z19, (R13)
 	MOVQ          160(BX), R13
 	VEXTRACTI32X4 $0x03, Z19, (R13)
+	JMP           aegis128LanesVAES512_finalTag32LoNext
+
+aegis128LanesVAES512_finalTag32LoCmp:
+	MOVQ         136(BX), R13
+	VMOVDQU64    (R13), X17
+	MOVQ         144(BX), R13
+	VINSERTI32X4 $0x01, (R13), Z17, Z17
+	MOVQ         152(BX), R13
+	VINSERTI32X4 $0x02, (R13), Z17, Z17
+	MOVQ         160(BX), R13
+	VINSERTI32X4 $0x03, (R13), Z17, Z17
+	VPXORD       Z17, Z19, Z18
+
+aegis128LanesVAES512_finalTag32LoNext:
+	CMPQ          AX, $0x06
+	JE            aegis128LanesVAES512_finalTag32HiCmp
 	MOVQ          136(BX), R13
 	VMOVDQU64     X20, 16(R13)
 	MOVQ          144(BX), R13
@@ -9934,8 +9968,29 @@ aegis128LanesVAES512_finalTag32:
 	VEXTRACTI32X4 $0x02, Z20, 16(R13)
 	MOVQ          160(BX), R13
 	VEXTRACTI32X4 $0x03, Z20, 16(R13)
+	JMP           aegis128LanesVAES512_finalTag32HiNext
 
+aegis128LanesVAES512_finalTag32HiCmp:
+	MOVQ         136(BX), R13
+	VMOVDQU64    16(R13), X17
+	MOVQ         144(BX), R13
+	VINSERTI32X4 $0x01, 16(R13), Z17, Z17
+	MOVQ         152(BX), R13
+	VINSERTI32X4 $0x02, 16(R13), Z17, Z17
+	MOVQ         160(BX), R13
+	VINSERTI32X4 $0x03, 16(R13), Z17, Z17
+	VPXORD       Z17, Z20, Z17
+	VPORD        Z17, Z18, Z18
+
+aegis128LanesVAES512_finalTag32HiNext:
 aegis128LanesVAES512_finalDone:
+	CMPQ     AX, $0x06
+	JNE      aegis128LanesVAES512_ret
+	VPTESTMQ Z18, Z18, K1
+	KMOVW    K1, R13
+	MOVQ     R13, 432(BX)
+
+aegis128LanesVAES512_ret:
 	VZEROUPPER
 	RET
 
@@ -10390,6 +10445,8 @@ aegis256LanesVAES512_finalLoop:
 	VPXORD        Z11, Z19, Z19
 	VPXORD        Z12, Z19, Z19
 	VPXORD        Z13, Z19, Z19
+	CMPQ          AX, $0x06
+	JE            aegis256LanesVAES512_finalTag16Cmp
 	MOVQ          136(BX), R13
 	VMOVDQU64     X19, (R13)
 	MOVQ          144(BX), R13
@@ -10398,13 +10455,29 @@ aegis256LanesVAES512_finalLoop:
 	VEXTRACTI32X4 $0x02, Z19, (R13)
 	MOVQ          160(BX), R13
 	VEXTRACTI32X4 $0x03, Z19, (R13)
-	JMP           aegis256LanesVAES512_finalDone
+	JMP           aegis256LanesVAES512_finalTag16Next
+
+aegis256LanesVAES512_finalTag16Cmp:
+	MOVQ         136(BX), R13
+	VMOVDQU64    (R13), X17
+	MOVQ         144(BX), R13
+	VINSERTI32X4 $0x01, (R13), Z17, Z17
+	MOVQ         152(BX), R13
+	VINSERTI32X4 $0x02, (R13), Z17, Z17
+	MOVQ         160(BX), R13
+	VINSERTI32X4 $0x03, (R13), Z17, Z17
+	VPXORD       Z17, Z19, Z18
+
+aegis256LanesVAES512_finalTag16Next:
+	JMP aegis256LanesVAES512_finalDone
 
 aegis256LanesVAES512_finalTag32:
 	VPXORD        Z8, Z9, Z19
 	VPXORD        Z10, Z19, Z19
 	VPXORD        Z11, Z12, Z20
 	VPXORD        Z13, Z20, Z20
+	CMPQ          AX, $0x06
+	JE            aegis256LanesVAES512_finalTag32LoCmp
 	MOVQ          136(BX), R13
 	VMOVDQU64     X19, (R13)
 	MOVQ          144(BX), R13
@@ -10413,6 +10486,22 @@ aegis256LanesVAES512_finalTag32:
 	VEXTRACTI32X4 $0x02, Z19, (R13)
 	MOVQ          160(BX), R13
 	VEXTRACTI32X4 $0x03, Z19, (R13)
+	JMP           aegis256LanesVAES512_finalTag32LoNext
+
+aegis256LanesVAES512_finalTag32LoCmp:
+	MOVQ         136(BX), R13
+	VMOVDQU64    (R13), X17
+	MOVQ         144(BX), R13
+	VINSERTI32X4 $0x01, (R13), Z17, Z17
+	MOVQ         152(BX), R13
+	VINSERTI32X4 $0x02, (R13), Z17, Z17
+	MOVQ         160(BX), R13
+	VINSERTI32X4 $0x03, (R13), Z17, Z17
+	VPXORD       Z17, Z19, Z18
+
+aegis256LanesVAES512_finalTag32LoNext:
+	CMPQ          AX, $0x06
+	JE            aegis256LanesVAES512_finalTag32HiCmp
 	MOVQ          136(BX), R13
 	VMOVDQU64     X20, 16(R13)
 	MOVQ          144(BX), R13
@@ -10421,8 +10510,29 @@ aegis256LanesVAES512_finalTag32:
 	VEXTRACTI32X4 $0x02, Z20, 16(R13)
 	MOVQ          160(BX), R13
 	VEXTRACTI32X4 $0x03, Z20, 16(R13)
+	JMP           aegis256LanesVAES512_finalTag32HiNext
 
+aegis256LanesVAES512_finalTag32HiCmp:
+	MOVQ         136(BX), R13
+	VMOVDQU64    16(R13), X17
+	MOVQ         144(BX), R13
+	VINSERTI32X4 $0x01, 16(R13), Z17, Z17
+	MOVQ         152(BX), R13
+	VINSERTI32X4 $0x02, 16(R13), Z17, Z17
+	MOVQ         160(BX), R13
+	VINSERTI32X4 $0x03, 16(R13), Z17, Z17
+	VPXORD       Z17, Z20, Z17
+	VPORD        Z17, Z18, Z18
+
+aegis256LanesVAES512_finalTag32HiNext:
 aegis256LanesVAES512_finalDone:
+	CMPQ     AX, $0x06
+	JNE      aegis256LanesVAES512_ret
+	VPTESTMQ Z18, Z18, K1
+	KMOVW    K1, R13
+	MOVQ     R13, 432(BX)
+
+aegis256LanesVAES512_ret:
 	VZEROUPPER
 	RET
 
@@ -10735,11 +10845,23 @@ aegis128LanesVAES256_finalLoop:
 	VPXOR        Y4, Y11, Y11
 	VPXOR        Y5, Y11, Y11
 	VPXOR        Y6, Y11, Y11
+	CMPQ         AX, $0x06
+	JE           aegis128LanesVAES256_finalTag16Cmp
 	MOVQ         136(BX), R13
 	VMOVDQU      X11, (R13)
 	MOVQ         144(BX), R13
 	VEXTRACTI128 $0x01, Y11, (R13)
-	JMP          aegis128LanesVAES256_finalDone
+	JMP          aegis128LanesVAES256_finalTag16Next
+
+aegis128LanesVAES256_finalTag16Cmp:
+	MOVQ        136(BX), R13
+	VMOVDQU     (R13), X9
+	MOVQ        144(BX), R13
+	VINSERTI128 $0x01, (R13), Y9, Y9
+	VPXOR       Y9, Y11, Y10
+
+aegis128LanesVAES256_finalTag16Next:
+	JMP aegis128LanesVAES256_finalDone
 
 aegis128LanesVAES256_finalTag32:
 	VPXOR        Y0, Y1, Y11
@@ -10748,16 +10870,49 @@ aegis128LanesVAES256_finalTag32:
 	VPXOR        Y4, Y5, Y12
 	VPXOR        Y6, Y12, Y12
 	VPXOR        Y7, Y12, Y12
+	CMPQ         AX, $0x06
+	JE           aegis128LanesVAES256_finalTag32LoCmp
 	MOVQ         136(BX), R13
 	VMOVDQU      X11, (R13)
 	MOVQ         144(BX), R13
 	VEXTRACTI128 $0x01, Y11, (R13)
+	JMP          aegis128LanesVAES256_finalTag32LoNext
+
+aegis128LanesVAES256_finalTag32LoCmp:
+	MOVQ        136(BX), R13
+	VMOVDQU     (R13), X9
+	MOVQ        144(BX), R13
+	VINSERTI128 $0x01, (R13), Y9, Y9
+	VPXOR       Y9, Y11, Y10
+
+aegis128LanesVAES256_finalTag32LoNext:
+	CMPQ         AX, $0x06
+	JE           aegis128LanesVAES256_finalTag32HiCmp
 	MOVQ         136(BX), R13
 	VMOVDQU      X12, 16(R13)
 	MOVQ         144(BX), R13
 	VEXTRACTI128 $0x01, Y12, 16(R13)
+	JMP          aegis128LanesVAES256_finalTag32HiNext
 
+aegis128LanesVAES256_finalTag32HiCmp:
+	MOVQ        136(BX), R13
+	VMOVDQU     16(R13), X9
+	MOVQ        144(BX), R13
+	VINSERTI128 $0x01, 16(R13), Y9, Y9
+	VPXOR       Y9, Y12, Y9
+	VPOR        Y9, Y10, Y10
+
+aegis128LanesVAES256_finalTag32HiNext:
 aegis128LanesVAES256_finalDone:
+	CMPQ      AX, $0x06
+	JNE       aegis128LanesVAES256_ret
+	VPXOR     Y9, Y9, Y9
+	VPCMPEQQ  Y9, Y10, Y10
+	VMOVMSKPD Y10, R13
+	XORL      $0x0f, R13
+	MOVQ      R13, 432(BX)
+
+aegis128LanesVAES256_ret:
 	VZEROUPPER
 	RET
 
@@ -11009,26 +11164,71 @@ aegis256LanesVAES256_finalLoop:
 	VPXOR        Y3, Y9, Y9
 	VPXOR        Y4, Y9, Y9
 	VPXOR        Y5, Y9, Y9
+	CMPQ         AX, $0x06
+	JE           aegis256LanesVAES256_finalTag16Cmp
 	MOVQ         136(BX), R13
 	VMOVDQU      X9, (R13)
 	MOVQ         144(BX), R13
 	VEXTRACTI128 $0x01, Y9, (R13)
-	JMP          aegis256LanesVAES256_finalDone
+	JMP          aegis256LanesVAES256_finalTag16Next
+
+aegis256LanesVAES256_finalTag16Cmp:
+	MOVQ        136(BX), R13
+	VMOVDQU     (R13), X7
+	MOVQ        144(BX), R13
+	VINSERTI128 $0x01, (R13), Y7, Y7
+	VPXOR       Y7, Y9, Y8
+
+aegis256LanesVAES256_finalTag16Next:
+	JMP aegis256LanesVAES256_finalDone
 
 aegis256LanesVAES256_finalTag32:
 	VPXOR        Y0, Y1, Y9
 	VPXOR        Y2, Y9, Y9
 	VPXOR        Y3, Y4, Y10
 	VPXOR        Y5, Y10, Y10
+	CMPQ         AX, $0x06
+	JE           aegis256LanesVAES256_finalTag32LoCmp
 	MOVQ         136(BX), R13
 	VMOVDQU      X9, (R13)
 	MOVQ         144(BX), R13
 	VEXTRACTI128 $0x01, Y9, (R13)
+	JMP          aegis256LanesVAES256_finalTag32LoNext
+
+aegis256LanesVAES256_finalTag32LoCmp:
+	MOVQ        136(BX), R13
+	VMOVDQU     (R13), X7
+	MOVQ        144(BX), R13
+	VINSERTI128 $0x01, (R13), Y7, Y7
+	VPXOR       Y7, Y9, Y8
+
+aegis256LanesVAES256_finalTag32LoNext:
+	CMPQ         AX, $0x06
+	JE           aegis256LanesVAES256_finalTag32HiCmp
 	MOVQ         136(BX), R13
 	VMOVDQU      X10, 16(R13)
 	MOVQ         144(BX), R13
 	VEXTRACTI128 $0x01, Y10, 16(R13)
+	JMP          aegis256LanesVAES256_finalTag32HiNext
 
+aegis256LanesVAES256_finalTag32HiCmp:
+	MOVQ        136(BX), R13
+	VMOVDQU     16(R13), X7
+	MOVQ        144(BX), R13
+	VINSERTI128 $0x01, 16(R13), Y7, Y7
+	VPXOR       Y7, Y10, Y7
+	VPOR        Y7, Y8, Y8
+
+aegis256LanesVAES256_finalTag32HiNext:
 aegis256LanesVAES256_finalDone:
+	CMPQ      AX, $0x06
+	JNE       aegis256LanesVAES256_ret
+	VPXOR     Y7, Y7, Y7
+	VPCMPEQQ  Y7, Y8, Y8
+	VMOVMSKPD Y8, R13
+	XORL      $0x0f, R13
+	MOVQ      R13, 432(BX)
+
+aegis256LanesVAES256_ret:
 	VZEROUPPER
 	RET

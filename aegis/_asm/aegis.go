@@ -208,6 +208,14 @@ func vand(a, b, d Op) {
 	}
 }
 
+func vor(a, b, d Op) {
+	if fl.evex {
+		VPORD(a, b, d)
+	} else {
+		VPOR(a, b, d)
+	}
+}
+
 func vmov(a, b VecPhysical) {
 	if fl.evex {
 		VMOVDQA64(a, b)

@@ -14,8 +14,10 @@ import (
 // blocks of associated data (adN) and of message (n), and each a partial
 // last block of either or not, whose lengths may differ. Their job is the
 // Go side's laneJob; a lane's blocks are contiguous at its ad, src and dst.
-// Each lane's tag goes to its tags pointer (open compares them on the Go
-// side). Every lane's block is loaded before any lane's output is stored,
+// Seal stores each lane's tag at its tags pointer; open compares the tag
+// there with the lane's, without a branch, and sets the job's fail: bits 2l
+// and 2l+1 for the 8-byte halves of lane l's 16-byte words of tag that
+// differ, all of them compared. Every lane's block is loaded before any lane's output is stored,
 // so two lanes may run the same message in place.
 //
 // The partial blocks: the VAES512 kernels read them in place, after the
@@ -43,6 +45,7 @@ const (
 	jlADLast  = 288
 	jlLast    = 352
 	jlMask    = 416
+	jlFail    = 432
 )
 
 // The batch kernels' general-purpose registers besides jp, op, n (the
@@ -115,12 +118,43 @@ func lanesKernel(words int) {
 	k.text(true)
 
 	Label(k.name + "_final")
-	k.finalTags("final", func(r VecPhysical, i int, _ string) {
+	k.finalTags("final", func(r VecPhysical, i int, pre string) {
+		CMPQ(op, U8(opOpen))
+		JE(k.label(pre + "Cmp"))
 		for l := range k.nl() {
 			MOVQ(field(jlTags+8*l), tmp)
 			k.extract(l, r, Mem{Base: tmp, Disp: 16 * i})
 		}
+		JMP(k.label(pre + "Next"))
+		// Open gathers the lanes' tags to m0 and their differences from
+		// the computed ones to m1, free after the text.
+		Label(k.name + "_" + pre + "Cmp")
+		for l := range k.nl() {
+			MOVQ(field(jlTags+8*l), tmp)
+			k.insert(l, Mem{Base: tmp, Disp: 16 * i}, k.m0)
+		}
+		if i == 0 {
+			vxor(k.m0, r, k.m1)
+		} else {
+			vxor(k.m0, r, k.m0)
+			vor(k.m0, k.m1, k.m1)
+		}
+		Label(k.name + "_" + pre + "Next")
 	})
+	CMPQ(op, U8(opOpen))
+	JNE(k.label("ret"))
+	if fl.evex {
+		VPTESTMQ(k.m1, k.m1, K1)
+		KMOVW(K1, tmp.As32())
+	} else {
+		// Equal 8-byte halves, inverted.
+		VPXOR(k.m0, k.m0, k.m0)
+		VPCMPEQQ(k.m0, k.m1, k.m1)
+		VMOVMSKPD(k.m1, tmp.As32())
+		XORL(U8(0xf), tmp.As32())
+	}
+	MOVQ(tmp, field(jlFail))
+	Label(k.name + "_ret")
 	k.ret()
 }
 
