@@ -630,7 +630,7 @@ func newOCB(e *engine, key []byte, cfg config) (batch.AEAD, error) {
 
 // nonceMask is Offset_0 of RFC 7253, Section 4.2.
 func (a *ocbMode) nonceMask(nonce []byte) block {
-	in, bottom := ocbmode.KtopInput(nonce, tagSize)
+	in, bottom := ocbmode.KtopInput(ocbmode.Nonce(nonce, tagSize))
 	w0, w1 := a.b.EncryptWords(in.W0, in.W1)
 	return ocbmode.Stretch(words.Block{W0: w0, W1: w1}, bottom).Bytes()
 }

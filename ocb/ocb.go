@@ -175,7 +175,7 @@ func (a *AEAD) Overhead() int { return a.tagSize }
 
 // offset0 returns Offset_0 for nonce (RFC 7253, Section 4.2).
 func (a *AEAD) offset0(nonce []byte) words.Block {
-	in, bottom := ocbmode.KtopInput(nonce, a.tagSize)
+	in, bottom := ocbmode.KtopInput(ocbmode.Nonce(nonce, a.tagSize))
 	return ocbmode.Stretch(a.encrypt(in), bottom)
 }
 

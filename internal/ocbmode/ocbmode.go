@@ -24,11 +24,13 @@ func Nonce(nonce []byte, tagSize int) words.Block {
 	return words.Block{W0: bits.ReverseBytes64(hi), W1: bits.ReverseBytes64(lo)}
 }
 
-// KtopInput returns the block OCB3 enciphers into Ktop, the formatted nonce
-// with its bottom 6 bits cleared, and those bits, bottom.
-func KtopInput(nonce []byte, tagSize int) (words.Block, uint) {
-	hi, lo := ocbnonce.Block(nonce, tagSize)
-	return words.Block{W0: bits.ReverseBytes64(hi), W1: bits.ReverseBytes64(lo &^ 63)}, uint(lo & 63)
+// KtopInput splits OCB3's formatted nonce block n (Nonce) into the block
+// enciphered into Ktop, n with its bottom 6 bits cleared, and those bits,
+// bottom.
+func KtopInput(n words.Block) (words.Block, uint) {
+	bottom := uint(n.W1>>56) & 63
+	n.W1 &^= 63 << 56
+	return n, bottom
 }
 
 // Stretch returns Offset_0 from Ktop and bottom (KtopInput).

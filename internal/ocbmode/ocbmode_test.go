@@ -98,3 +98,19 @@ func TestLimits(t *testing.T) {
 		t.Errorf("TagIndex of the longest message = %d, want 2^30-1", TagIndex(16*maxBlocks))
 	}
 }
+
+// TestKtopInput checks KtopInput against RFC 7253's byte-wise definition:
+// bottom is the last byte's low 6 bits, and the block is Nonce without them.
+func TestKtopInput(t *testing.T) {
+	nonce := []byte{0xb0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0xff}
+	for size := 1; size <= len(nonce); size++ {
+		n := Nonce(nonce[len(nonce)-size:], 16)
+		want := n.Bytes()
+		bottom := uint(want[15] & 63)
+		want[15] &^= 63
+		in, gotBottom := KtopInput(n)
+		if in.Bytes() != want || gotBottom != bottom {
+			t.Errorf("nonce of %d bytes: KtopInput = %x, %d; want %x, %d", size, in.Bytes(), gotBottom, want, bottom)
+		}
+	}
+}
