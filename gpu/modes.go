@@ -760,13 +760,13 @@ func (a *raocbMode) blocks(o op, dst, src []byte, base block) (block, int, error
 }
 
 func (a *raocbMode) pad(b block, full int) block {
-	return encryptBlock(a.b, a.maskAt(b, uint64(full/16)+1))
+	return encryptBlock(a.b, a.maskAt(b, ocbmode.PartialIndex(uint64(full))))
 }
 
 func (a *raocbMode) adTail(ad []byte, sum block) block {
 	full := len(ad) &^ 15
 	if rest := ad[full:]; len(rest) > 0 {
-		sum = xor16(sum, a.encryptMasked(a.la, uint64(full/16)+1, ocbmode.Padded(rest).Bytes()))
+		sum = xor16(sum, a.encryptMasked(a.la, ocbmode.PartialIndex(uint64(full)), ocbmode.Padded(rest).Bytes()))
 	}
 	return sum
 }

@@ -303,7 +303,7 @@ func (a *AEAD) crypt(d direction, out, src []byte, b *[blockSize]byte, first uin
 	}
 	if p := src[full:]; len(p) > 0 {
 		// The pad of the partial block after f full ones is E(Δ(B, f+1)).
-		pad := a.encryptMasked(b, first+uint64(full/blockSize)+1, words.Block{}).Bytes()
+		pad := a.encryptMasked(b, first+ocbmode.PartialIndex(uint64(full)), words.Block{}).Bytes()
 		if d == encrypt {
 			sum = xor(sum, ocbmode.Padded(p).Bytes()) // before out, which may be p, is written
 		}
@@ -331,7 +331,7 @@ func (a *AEAD) hash(ad []byte) words.Block {
 	}
 	h := words.Load(sum[:])
 	if rest := ad[full:]; len(rest) > 0 {
-		h = h.Xor(a.encryptMasked(&a.la, uint64(full/blockSize)+1, ocbmode.Padded(rest)))
+		h = h.Xor(a.encryptMasked(&a.la, ocbmode.PartialIndex(uint64(full)), ocbmode.Padded(rest)))
 	}
 	return h
 }

@@ -106,7 +106,7 @@ func (ra *readerAt) verify(ad []byte) error {
 	}
 	c, want := tail[:ra.n-full], tail[ra.n-full:]
 	if len(c) > 0 {
-		pad := ra.a.encryptMasked(&ra.b, uint64(full/blockSize)+1, words.Block{}).Bytes()
+		pad := ra.a.encryptMasked(&ra.b, ocbmode.PartialIndex(uint64(full)), words.Block{}).Bytes()
 		subtle.XORBytes(c, c, pad[:])
 		sum = xor(sum, ocbmode.Padded(c).Bytes())
 	}

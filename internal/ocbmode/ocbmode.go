@@ -125,6 +125,11 @@ func NumBlocks(n uint64) uint64 { return (n + 15) / 16 }
 // n bytes: m+3 for m blocks.
 func TagIndex(n uint64) uint64 { return NumBlocks(n) + 3 }
 
+// PartialIndex returns the index of Δ(·, ·) for RAOCB's final partial
+// block after full bytes of whole blocks, a message's pad as the AD's:
+// f+1 for f blocks.
+func PartialIndex(full uint64) uint64 { return full/16 + 1 }
+
 // RangeFits reports whether RAOCB blocks first, first+1, ... of a message,
 // n bytes of them, can belong to a message whose indices all stay below
 // MaxIndex: the message has at least first+ceil(n/16) blocks.
