@@ -15,6 +15,8 @@ import (
 	"github.com/faelabs/fae/internal/aes"
 	"github.com/faelabs/fae/internal/alias"
 	"github.com/faelabs/fae/internal/batchutil"
+	"github.com/faelabs/fae/internal/ocbmode"
+	"github.com/faelabs/fae/internal/words"
 	"github.com/faelabs/fae/ocb"
 	"github.com/faelabs/fae/raocb"
 )
@@ -22,10 +24,9 @@ import (
 // The modes' host side: the GPU takes the whole blocks, the CPU the
 // per-message steps (nonce, offsets at the ends, final partial block, tag)
 // with fae's AES, as the CPU packages ctr, ocb and raocb do, so the output
-// is theirs byte for byte. The offset and mask logic is restated here
-// because those packages keep theirs unexported; the tests pin both to the
-// same bytes. When the device fails during a call, the call completes on
-// those packages (fallback.go).
+// is theirs byte for byte: the nonce formatting, offsets, padding and limits
+// are internal/ocbmode's, which ocb and raocb use too. When the device
+// fails during a call, the call completes on those packages (fallback.go).
 
 // maxLaunchBlocks bounds the blocks of one engine.run, whose block indices
 // are 32-bit; 1<<30 also fits a 32-bit int.
@@ -40,13 +41,6 @@ func xor16(x, y block) block {
 	binary.LittleEndian.PutUint64(z[:8], binary.LittleEndian.Uint64(x[:8])^binary.LittleEndian.Uint64(y[:8]))
 	binary.LittleEndian.PutUint64(z[8:], binary.LittleEndian.Uint64(x[8:])^binary.LittleEndian.Uint64(y[8:]))
 	return z
-}
-
-func padded(p []byte) block {
-	var x block
-	copy(x[:], p)
-	x[len(p)] = 0x80
-	return x
 }
 
 func encryptBlock(b *aes.Block, x block) block {
@@ -261,6 +255,10 @@ type aead struct {
 	consts   []block
 	cpu      batch.AEAD
 	spec     batchutil.Spec
+	// maxBlocks bounds the whole blocks of a text or of AD that the
+	// kernels take: OCB's are numbered in 32 bits. Longer input, which
+	// the mode allows, runs on cpu.
+	maxBlocks uint64
 }
 
 func (a *aead) NonceSize() int { return nonceSize }
@@ -288,11 +286,11 @@ func (a *aead) tail(o op, out, in []byte, m block, sum block) block {
 	// The plaintext's padding goes into the sum, before out overwrites
 	// it where out is in.
 	if o == opEnc {
-		sum = xor16(sum, padded(p))
+		sum = xor16(sum, ocbmode.Padded(p).Bytes())
 	}
 	subtle.XORBytes(out[full:], p, pad[:])
 	if o == opDec {
-		sum = xor16(sum, padded(out[full:len(in)]))
+		sum = xor16(sum, ocbmode.Padded(out[full:len(in)]).Bytes())
 	}
 	return sum
 }
@@ -303,6 +301,26 @@ func (a *aead) hash(ad []byte) (block, error) {
 	full := len(ad) &^ 15
 	h, _, err := a.blocks(opHash, nil, ad[:full], a.adMask())
 	return a.adTail(ad, h), err
+}
+
+// fits reports whether Seal takes a plaintext of n bytes with adLen bytes of
+// associated data: whatever the CPU package takes.
+func (a *aead) fits(n, adLen int) bool { return a.spec.Fits == nil || a.spec.Fits(n, adLen) }
+
+// onDevice reports whether the kernels take a text of n bytes with adLen
+// bytes of associated data.
+func (a *aead) onDevice(n, adLen int) bool {
+	return uint64(n)/16 <= a.maxBlocks && uint64(adLen)/16 <= a.maxBlocks
+}
+
+// batchOnDevice reports whether the kernels take every message of msgs.
+func (a *aead) batchOnDevice(msgs []batch.Message) bool {
+	for i := range msgs {
+		if !a.onDevice(len(msgs[i].In), len(msgs[i].AD)) {
+			return false
+		}
+	}
+	return true
 }
 
 func (a *aead) checks(out, in, ad []byte) {
@@ -318,8 +336,11 @@ func (a *aead) Seal(dst, nonce, plaintext, ad []byte) []byte {
 	if len(nonce) != nonceSize {
 		panic("gpu: incorrect nonce length given to " + a.name)
 	}
-	if !a.spec.Fits(len(plaintext), len(ad)) {
+	if !a.fits(len(plaintext), len(ad)) {
 		panic("gpu: " + a.name + " message or associated data too long")
+	}
+	if !a.onDevice(len(plaintext), len(ad)) {
+		return a.cpu.Seal(dst, nonce, plaintext, ad)
 	}
 	ret, out := alias.SliceForAppend(dst, len(plaintext)+tagSize)
 	a.checks(out, plaintext, ad)
@@ -359,8 +380,11 @@ func (a *aead) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 		return nil, errOpen
 	}
 	n := len(ciphertext) - tagSize
-	if !a.spec.Fits(n, len(ad)) {
+	if !a.fits(n, len(ad)) {
 		return nil, errors.New("gpu: " + a.name + " message or associated data too long")
+	}
+	if !a.onDevice(n, len(ad)) {
+		return a.cpu.Open(dst, nonce, ciphertext, ad)
 	}
 	ret, out := alias.SliceForAppend(dst, n)
 	a.checks(out, ciphertext, ad)
@@ -405,6 +429,10 @@ func (a *aead) open(out, nonce, ciphertext, ad []byte) (bool, error) {
 // blocks of all messages, then of all AD, in as few launches as fit.
 func (a *aead) SealBatch(msgs []batch.Message) {
 	a.spec.CheckSeal(msgs)
+	if !a.batchOnDevice(msgs) {
+		a.cpu.SealBatch(msgs)
+		return
+	}
 	if err := a.sealBatch(msgs); err != nil {
 		fellBack(err)
 		a.cpu.SealBatch(msgs)
@@ -478,6 +506,9 @@ func (a *aead) sealBatch(msgs []batch.Message) error {
 // launches as SealBatch.
 func (a *aead) OpenBatch(msgs []batch.Message) bool {
 	a.spec.CheckOpen(msgs)
+	if !a.batchOnDevice(msgs) {
+		return a.cpu.OpenBatch(msgs)
+	}
 	ok, err := a.openBatch(msgs)
 	if err != nil {
 		fellBack(err)
@@ -488,7 +519,7 @@ func (a *aead) OpenBatch(msgs []batch.Message) bool {
 
 func (a *aead) openBatch(msgs []batch.Message) (bool, error) {
 	st, text, ads := a.batchSpans(msgs, func(m *batch.Message) int {
-		if n := len(m.In) - tagSize; n >= 0 && a.spec.Fits(n, len(m.AD)) {
+		if n := len(m.In) - tagSize; n >= 0 && a.fits(n, len(m.AD)) {
 			return n
 		}
 		return -1 // fails unread
@@ -506,7 +537,7 @@ func (a *aead) openBatch(msgs []batch.Message) (bool, error) {
 			m, s := &msgs[i], &st[i]
 			n := len(m.In) - tagSize
 			m.OK = false
-			if n >= 0 && a.spec.Fits(n, len(m.AD)) {
+			if n >= 0 && a.fits(n, len(m.AD)) {
 				sum := a.tail(opDec, m.Out, m.In[:n], s.mask, s.sum)
 				tag := a.tag(s.mask, n, sum, a.adTail(m.AD, s.h))
 				m.OK = subtle.ConstantTimeCompare(tag[:], m.In[n:]) == 1
@@ -569,10 +600,11 @@ type ocbMode struct {
 	b              *aes.Block
 	ks             *keying
 	lStar, lDollar block
-	l              [32]block // L_0..L_31: block indices below 2^32
+	l              ocbmode.L // L_0..L_31
 }
 
-// maxOCBBlocks keeps block indices in 32 bits (L_0..L_31 suffice).
+// maxOCBBlocks keeps the kernels' block indices in 32 bits, where L_0..L_31
+// suffice.
 const maxOCBBlocks = 1<<32 - 1
 
 func newOCB(e *engine, key []byte, cfg config) (batch.AEAD, error) {
@@ -584,52 +616,23 @@ func newOCB(e *engine, key []byte, cfg config) (batch.AEAD, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gpu: %w", err)
 	}
+	// OCB3 limits no length (RFC 7253), and neither does package ocb.
 	a := &aead{name: "OCB", kind: maskOCB, e: e, b: b, ks: newKeying(b, cfg), first: 1, cpu: cpu,
-		spec: batchutil.Spec{Pkg: "gpu", NonceSize: nonceSize, TagSize: tagSize,
-			Fits: func(m, n int) bool { return uint64(m)/16 <= maxOCBBlocks && uint64(n)/16 <= maxOCBBlocks }}}
+		spec: batchutil.Spec{Pkg: "gpu", NonceSize: nonceSize, TagSize: tagSize}, maxBlocks: maxOCBBlocks}
 	m := &ocbMode{e: e, b: b, ks: &a.ks}
 	m.lStar = encryptBlock(b, block{})
-	m.lDollar = double(m.lStar)
-	l := double(m.lDollar)
-	for i := range m.l {
-		m.l[i], l = l, double(l)
-	}
+	lDollar, l := ocbmode.Ls(words.Load(m.lStar[:]))
+	m.lDollar, m.l = lDollar.Bytes(), l
 	a.mode = m
 	a.batchAux = a.ks.aux(m.tables(nil))
 	return a, nil
 }
 
-// double multiplies by x in GF(2^128) (RFC 7253), without a branch on the
-// secret top bit.
-func double(x block) block {
-	hi, lo := binary.BigEndian.Uint64(x[:8]), binary.BigEndian.Uint64(x[8:])
-	carry := hi >> 63
-	binary.BigEndian.PutUint64(x[:8], hi<<1|lo>>63)
-	binary.BigEndian.PutUint64(x[8:], lo<<1^0x87&-carry)
-	return x
-}
-
-// nonceMask is Offset_0 of RFC 7253, Section 4.2, for a 128-bit tag.
+// nonceMask is Offset_0 of RFC 7253, Section 4.2.
 func (a *ocbMode) nonceMask(nonce []byte) block {
-	var n block
-	n[0] = tagSize * 8 % 128 << 1
-	n[15-len(nonce)] |= 1
-	copy(n[16-len(nonce):], nonce)
-	bottom := int(n[15] & 63)
-	n[15] &^= 63
-	ktop := encryptBlock(a.b, n)
-	var stretch [24]byte
-	copy(stretch[:], ktop[:])
-	for i := range 8 {
-		stretch[16+i] = ktop[i] ^ ktop[i+1]
-	}
-	// bottom comes from the public nonce.
-	var off block
-	sb, sh := bottom/8, uint(bottom%8)
-	for i := range off {
-		off[i] = stretch[i+sb]<<sh | stretch[i+sb+1]>>(8-sh)
-	}
-	return off
+	in, bottom := ocbmode.KtopInput(ocbmode.Nonce(nonce, tagSize))
+	w0, w1 := a.b.EncryptWords(in.W0, in.W1)
+	return ocbmode.Stretch(words.Block{W0: w0, W1: w1}, bottom).Bytes()
 }
 
 // adMask: HASH's offsets start from zero.
@@ -638,10 +641,7 @@ func (a *ocbMode) adMask() block { return block{} }
 // maskAt returns Offset_i from Offset_0 through the Gray code of i, as
 // the kernels do.
 func (a *ocbMode) maskAt(off block, i uint64) block {
-	for g := i ^ i>>1; g != 0; g &= g - 1 {
-		off = xor16(off, a.l[bits.TrailingZeros64(g)])
-	}
-	return off
+	return ocbmode.OffsetAt(&a.l, words.Load(off[:]), i).Bytes()
 }
 
 // tables returns the kernels' tables (ptx.go, maskOCB): L_j, M_j = L_{j+5}
@@ -687,7 +687,7 @@ func (a *ocbMode) adTail(ad []byte, sum block) block {
 		return sum
 	}
 	off := xor16(a.maskAt(block{}, uint64(full/16)), a.lStar)
-	return xor16(sum, encryptBlock(a.b, xor16(padded(rest), off)))
+	return xor16(sum, encryptBlock(a.b, xor16(ocbmode.Padded(rest).Bytes(), off)))
 }
 
 func (a *ocbMode) tag(off0 block, n int, sum, h block) block {
@@ -708,9 +708,6 @@ type raocbMode struct {
 	r1, r2, la block
 }
 
-// maxIndex bounds RAOCB's mask indices (the reduced domain).
-const maxIndex = 1 << 30
-
 func newRAOCB(e *engine, key []byte, cfg config) (batch.AEAD, error) {
 	b, err := aes.New(key)
 	if err != nil {
@@ -725,30 +722,27 @@ func newRAOCB(e *engine, key []byte, cfg config) (batch.AEAD, error) {
 	m.r2 = encryptBlock(b, block{3})
 	m.la = encryptBlock(b, block{4})
 	a := &aead{mode: m, name: "RAOCB", kind: maskRAOCB, e: e, b: b, ks: newKeying(b, cfg, m.r1, m.r2), cpu: cpu,
-		consts: []block{{}, m.r1, m.r2},
-		spec: batchutil.Spec{Pkg: "gpu", NonceSize: nonceSize, TagSize: tagSize,
-			Fits: func(m, n int) bool { return fits(uint64(m), uint64(n)) }}}
+		consts:    []block{{}, m.r1, m.r2},
+		spec:      batchutil.Spec{Pkg: "gpu", NonceSize: nonceSize, TagSize: tagSize, Fits: ocbmode.Fits},
+		maxBlocks: ocbmode.MaxIndex}
 	m.ks = &a.ks
 	m.aux = a.ks.aux(nil)
 	a.batchAux = m.aux
 	return a, nil
 }
 
+// nonceMask is B = E(Nonce).
 func (a *raocbMode) nonceMask(nonce []byte) block {
-	var n block
-	n[0] = tagSize * 8 % 128 << 1
-	n[15-len(nonce)] |= 1
-	copy(n[16-len(nonce):], nonce)
-	return encryptBlock(a.b, n)
+	n := ocbmode.Nonce(nonce, tagSize)
+	w0, w1 := a.b.EncryptWords(n.W0, n.W1)
+	return words.Block{W0: w0, W1: w1}.Bytes()
 }
 
 func (a *raocbMode) adMask() block { return a.la }
 
 // maskAt is Δ(x, i) = AESENC(AESENC(x ⊞ i, R1), R2).
 func (a *raocbMode) maskAt(x block, i uint64) block {
-	for j := 0; j < 16; j += 4 {
-		binary.BigEndian.PutUint32(x[j:], binary.BigEndian.Uint32(x[j:])+uint32(i))
-	}
+	x = ocbmode.Add(words.Load(x[:]), i).Bytes()
 	aes.Round(x[:], x[:], a.r1[:])
 	aes.Round(x[:], x[:], a.r2[:])
 	return x
@@ -756,17 +750,6 @@ func (a *raocbMode) maskAt(x block, i uint64) block {
 
 func (a *raocbMode) encryptMasked(base block, i uint64, in block) block {
 	return encryptBlock(a.b, xor16(in, a.maskAt(base, i)))
-}
-
-// fits reports whether a message of m bytes and associated data of n bytes
-// keep every index below 2^30: the tag uses m'+3 for m' blocks, an AD's
-// final partial block a+1 after a full ones.
-func fits(m, n uint64) bool {
-	a := n / 16
-	if n%16 != 0 {
-		a += 1
-	}
-	return (m+15)/16 <= maxIndex-4 && a < maxIndex
 }
 
 func (a *raocbMode) blocks(o op, dst, src []byte, base block) (block, int, error) {
@@ -777,18 +760,17 @@ func (a *raocbMode) blocks(o op, dst, src []byte, base block) (block, int, error
 }
 
 func (a *raocbMode) pad(b block, full int) block {
-	return encryptBlock(a.b, a.maskAt(b, uint64(full/16)+1))
+	return encryptBlock(a.b, a.maskAt(b, ocbmode.PartialIndex(uint64(full))))
 }
 
 func (a *raocbMode) adTail(ad []byte, sum block) block {
 	full := len(ad) &^ 15
 	if rest := ad[full:]; len(rest) > 0 {
-		sum = xor16(sum, a.encryptMasked(a.la, uint64(full/16)+1, padded(rest)))
+		sum = xor16(sum, a.encryptMasked(a.la, ocbmode.PartialIndex(uint64(full)), ocbmode.Padded(rest).Bytes()))
 	}
 	return sum
 }
 
 func (a *raocbMode) tag(b block, n int, sum, h block) block {
-	m := uint64((n + 15) / 16)
-	return xor16(a.encryptMasked(b, m+3, sum), h)
+	return xor16(a.encryptMasked(b, ocbmode.TagIndex(uint64(n)), sum), h)
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/internal/batchutil"
+	"github.com/faelabs/fae/internal/ocbmode"
 	"github.com/faelabs/fae/internal/ocbnonce"
 	"github.com/faelabs/fae/internal/words"
 )
@@ -149,7 +150,7 @@ func (a *AEAD) runGroup(d direction, g *group) {
 	// The whole blocks, Block_i ^ Offset_i, and the checksums when sealing.
 	k, pads := 0, 0
 	for j, m := range msgs {
-		off := stretch(words.Load(g.ktop[j*blockSize:]), g.bottom[j])
+		off := ocbmode.Stretch(words.Load(g.ktop[j*blockSize:]), g.bottom[j])
 		src := a.text(d, m)
 		var sum words.Block
 		for i := 0; i+blockSize <= len(src); i += blockSize {
@@ -197,11 +198,11 @@ func (a *AEAD) runGroup(d direction, g *group) {
 			pad := words.Load(g.pads[pads*blockSize:])
 			pads++
 			if d == encrypt {
-				sum = sum.Xor(padded(p))
+				sum = sum.Xor(ocbmode.Padded(p))
 				pad.XorPartial(out[full:], p)
 			} else {
 				pad.XorPartial(out[full:], p)
-				sum = sum.Xor(padded(out[full:]))
+				sum = sum.Xor(ocbmode.Padded(out[full:]))
 			}
 		}
 		sum.Xor(g.off[j]).Xor(a.lDollar).Store(g.ktop[j*blockSize:])

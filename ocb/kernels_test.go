@@ -10,6 +10,7 @@ import (
 
 	"github.com/faelabs/fae/internal/aeadtest"
 	"github.com/faelabs/fae/internal/impl/impltest"
+	"github.com/faelabs/fae/internal/ocbmode"
 	"github.com/faelabs/fae/internal/words"
 	"github.com/faelabs/fae/lea"
 )
@@ -94,7 +95,7 @@ func blocksFromAnyIndex(t *testing.T, newAEAD newFunc) {
 		off0 := words.Load(raw[:])
 		for _, d := range []direction{encrypt, decrypt, hash} {
 			var sumK, sumG words.Block
-			offK, offG := a.offsetAt(off0, start), a.offsetAt(off0, start)
+			offK, offG := ocbmode.OffsetAt(&a.l, off0, start), ocbmode.OffsetAt(&a.l, off0, start)
 			dstK, dstG := make([]byte, len(src)), make([]byte, len(src))
 			if d == hash {
 				dstK, dstG = nil, nil
@@ -104,38 +105,9 @@ func blocksFromAnyIndex(t *testing.T, newAEAD newFunc) {
 			if !bytes.Equal(dstK, dstG) || sumK != sumG || offK != offG {
 				t.Fatalf("direction %d from block %d: blocks differs from blocksGeneric", d, start)
 			}
-			if want := a.offsetAt(off0, start+uint64(len(src)/blockSize)); offK != want {
+			if want := ocbmode.OffsetAt(&a.l, off0, start+uint64(len(src)/blockSize)); offK != want {
 				t.Fatalf("offset after block %d differs from offsetAt", start+300)
 			}
-		}
-	}
-}
-
-func TestDouble(t *testing.T) {
-	// x^127 doubles to the reduction polynomial's low terms; 1 doubles to x.
-	for _, c := range []struct{ in, want [blockSize]byte }{
-		{[blockSize]byte{0: 0x80}, [blockSize]byte{15: 0x87}},
-		{[blockSize]byte{15: 1}, [blockSize]byte{15: 2}},
-		{[blockSize]byte{7: 0x80}, [blockSize]byte{6: 1}},
-		{[blockSize]byte{8: 0x80, 15: 0x81}, [blockSize]byte{7: 1, 14: 1, 15: 2}},
-	} {
-		var got [blockSize]byte
-		double(words.Load(c.in[:])).Store(got[:])
-		if got != c.want {
-			t.Errorf("double(%x) = %x, want %x", c.in, got, c.want)
-		}
-	}
-}
-
-func TestPadded(t *testing.T) {
-	p := []byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}
-	for n := range p {
-		var want, got [blockSize]byte
-		copy(want[:], p[:n])
-		want[n] = 0x80
-		padded(p[:n]).Store(got[:])
-		if got != want {
-			t.Errorf("padded(%d bytes) = %x, want %x", n, got, want)
 		}
 	}
 }

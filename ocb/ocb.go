@@ -42,7 +42,6 @@ package ocb
 import (
 	"crypto/cipher"
 	"crypto/subtle"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -51,7 +50,7 @@ import (
 	"github.com/faelabs/fae/internal/aes"
 	"github.com/faelabs/fae/internal/alias"
 	ilea "github.com/faelabs/fae/internal/lea"
-	"github.com/faelabs/fae/internal/ocbnonce"
+	"github.com/faelabs/fae/internal/ocbmode"
 	"github.com/faelabs/fae/internal/words"
 )
 
@@ -68,30 +67,12 @@ const (
 	MaxTagSize   = 16
 )
 
-// numL is the number of precomputed L_i. Block indices whose number of
-// trailing zeros reaches numL (multiples of 2^32 blocks, every 64 GiB) take
-// their L_i from repeated doubling instead.
-const numL = 32
-
 // bulkCipher is a block cipher that also encrypts many blocks per call;
 // fae's AES and LEA implement it.
 type bulkCipher interface {
 	cipher.Block
 	EncryptBlocks(dst, src []byte)
 	DecryptBlocks(dst, src []byte)
-}
-
-// padded returns p || 1 || 0...: a final partial block (len(p) < 16), padded.
-func padded(p []byte) words.Block {
-	return words.LoadPartial(p).Xor(byteAt(len(p), 0x80))
-}
-
-// byteAt returns the block with b at index i and zeros elsewhere.
-func byteAt(i int, b byte) words.Block {
-	if i < 8 {
-		return words.Block{W0: uint64(b) << (8 * i)}
-	}
-	return words.Block{W1: uint64(b) << (8 * (i - 8))}
 }
 
 // AEAD is OCB3 with a fixed key, nonce size and tag size. It is immutable
@@ -110,7 +91,7 @@ type AEAD struct {
 	serial *AEAD
 
 	lStar, lDollar words.Block
-	l              [numL][blockSize]byte // L_i, in the kernels' layout
+	l              ocbmode.L // L_i, in the kernels' layout
 	// rel[j] is the XOR of L_ntz(k) for k = 1..j+1: the offset of block j+1
 	// of a 32-block group relative to the offset before the group. It is
 	// exact for j < 31 in every group; kernels replace the last block's entry
@@ -174,46 +155,16 @@ func (a *AEAD) init(nonceSize, tagSize int) error {
 	}
 	a.nonceSize, a.tagSize, a.parallelism = nonceSize, tagSize, 1
 	a.lStar = a.encrypt(words.Block{})
-	a.lDollar = double(a.lStar)
+	a.lDollar, a.l = ocbmode.Ls(a.lStar)
 	a.lStar.Store(a.ends[0][:])
 	a.lDollar.Store(a.ends[1][:])
-	hi, lo := ocbnonce.Block(make([]byte, nonceSize), tagSize)
-	binary.BigEndian.PutUint64(a.nonceBits[:8], hi)
-	binary.BigEndian.PutUint64(a.nonceBits[8:], lo)
-	l := double(a.lDollar)
-	for i := range a.l {
-		l.Store(a.l[i][:])
-		l = double(l)
-	}
+	ocbmode.Nonce(make([]byte, nonceSize), tagSize).Store(a.nonceBits[:])
 	var r words.Block
 	for j := range a.rel {
-		r = r.Xor(a.lAt(bits.TrailingZeros(uint(j + 1))))
+		r = r.Xor(ocbmode.LAt(&a.l, bits.TrailingZeros(uint(j+1))))
 		r.Store(a.rel[j][:])
 	}
 	return nil
-}
-
-// double is multiplication by x in GF(2^128) with the polynomial of
-// RFC 7253, on the block read as a big-endian number, without branches on
-// the (secret) top bit.
-func double(x words.Block) words.Block {
-	hi, lo := bits.ReverseBytes64(x.W0), bits.ReverseBytes64(x.W1)
-	carry := hi >> 63
-	hi = hi<<1 | lo>>63
-	lo = lo<<1 ^ 0x87&-carry
-	return words.Block{W0: bits.ReverseBytes64(hi), W1: bits.ReverseBytes64(lo)}
-}
-
-// lAt returns L_i for any i.
-func (a *AEAD) lAt(i int) words.Block {
-	if i < numL {
-		return words.Load(a.l[i][:])
-	}
-	x := words.Load(a.l[numL-1][:])
-	for ; i >= numL; i-- {
-		x = double(x)
-	}
-	return x
 }
 
 // NonceSize returns the nonce size in bytes.
@@ -224,30 +175,8 @@ func (a *AEAD) Overhead() int { return a.tagSize }
 
 // offset0 returns Offset_0 for nonce (RFC 7253, Section 4.2).
 func (a *AEAD) offset0(nonce []byte) words.Block {
-	hi, lo := ocbnonce.Block(nonce, a.tagSize)
-	return stretch(a.encrypt(words.Block{W0: bits.ReverseBytes64(hi), W1: bits.ReverseBytes64(lo &^ 63)}), uint(lo&63))
-}
-
-// stretch returns Offset_0 from Ktop and bottom, the nonce block's 6 bottom
-// bits.
-func stretch(ktop words.Block, bottom uint) words.Block {
-	// Stretch = Ktop || (Ktop[1..64] ^ Ktop[9..72]), as three big-endian
-	// words; the offset is Stretch[1+bottom..128+bottom]. bottom comes from
-	// the public nonce, and Go defines a shift by 64 as giving zero.
-	s0, s1 := bits.ReverseBytes64(ktop.W0), bits.ReverseBytes64(ktop.W1)
-	s2 := s0 ^ (s0<<8 | s1>>56)
-	return words.Block{W0: bits.ReverseBytes64(s0<<bottom | s1>>(64-bottom)), W1: bits.ReverseBytes64(s1<<bottom | s2>>(64-bottom))}
-}
-
-// offsetAt returns Offset_i, the offset of (1-based) block i of a message
-// whose Offset_0 is off0, computed directly from the Gray code of i: the
-// XOR of L_j over the set bits j of i^(i>>1). It lets a message be split
-// anywhere.
-func (a *AEAD) offsetAt(off0 words.Block, i uint64) words.Block {
-	for g := i ^ i>>1; g != 0; g &= g - 1 {
-		off0 = off0.Xor(a.lAt(bits.TrailingZeros64(g)))
-	}
-	return off0
+	in, bottom := ocbmode.KtopInput(ocbmode.Nonce(nonce, a.tagSize))
+	return ocbmode.Stretch(a.encrypt(in), bottom)
 }
 
 // Seal encrypts and authenticates plaintext, authenticates ad, and appends
@@ -313,7 +242,7 @@ func (a *AEAD) seal(out, nonce, plaintext, ad []byte) words.Block {
 	a.run(encrypt, out[:full], plaintext[:full], &off, &sum)
 	if p := plaintext[full:]; len(p) > 0 {
 		off = off.Xor(a.lStar)
-		sum = sum.Xor(padded(p)) // before out, which may be p, is written
+		sum = sum.Xor(ocbmode.Padded(p)) // before out, which may be p, is written
 		a.encrypt(off).XorPartial(out[full:], p)
 	}
 	return a.tag(sum, off, ad)
@@ -331,7 +260,7 @@ func (a *AEAD) open(out, nonce, ciphertext, ad []byte) words.Block {
 	if c := ciphertext[full:]; len(c) > 0 {
 		off = off.Xor(a.lStar)
 		a.encrypt(off).XorPartial(out[full:], c)
-		sum = sum.Xor(padded(out[full:]))
+		sum = sum.Xor(ocbmode.Padded(out[full:]))
 	}
 	return a.tag(sum, off, ad)
 }
@@ -352,7 +281,7 @@ func (a *AEAD) hash(ad []byte) words.Block {
 	a.run(hash, nil, ad[:full], &off, &sum)
 	if rest := ad[full:]; len(rest) > 0 {
 		off = off.Xor(a.lStar)
-		sum = sum.Xor(a.encrypt(padded(rest).Xor(off)))
+		sum = sum.Xor(a.encrypt(ocbmode.Padded(rest).Xor(off)))
 	}
 	return sum
 }
@@ -438,9 +367,9 @@ const maxKernelBlocks = 1 << 14
 // message or of the AD, starting from *off, the offset of block i, and
 // leaves *off at the last block's offset and the checksum (or AD sum) in
 // *sum. The fused kernels start at multiples of 32 and never meet an index
-// with numL or more trailing zeros; the generic code takes the rest.
+// with ocbmode.NumL or more trailing zeros; the generic code takes the rest.
 func (a *AEAD) blocks(d direction, dst, src []byte, off, sum *words.Block, i uint64) {
-	const span = 1 << numL
+	const span = 1 << ocbmode.NumL
 	for len(src) > 0 {
 		n := uint64(len(src) / blockSize)
 		if r := i % 32; r != 0 {

@@ -4,6 +4,7 @@ import (
 	"crypto/cipher"
 	"math/bits"
 
+	"github.com/faelabs/fae/internal/ocbmode"
 	"github.com/faelabs/fae/internal/words"
 )
 
@@ -18,7 +19,7 @@ func (a *AEAD) blocksGeneric(d direction, dst, src []byte, off, sum *words.Block
 		in := src[:n]
 		for j := range n / blockSize {
 			i++
-			*off = off.Xor(a.lAt(bits.TrailingZeros64(i)))
+			*off = off.Xor(ocbmode.LAt(&a.l, bits.TrailingZeros64(i)))
 			offs[j] = *off
 			x := words.Load(in[j*blockSize:])
 			if d == encrypt {

@@ -1,6 +1,7 @@
 package ocb
 
 import (
+	"github.com/faelabs/fae/internal/ocbmode"
 	"github.com/faelabs/fae/internal/par"
 	"github.com/faelabs/fae/internal/words"
 )
@@ -61,7 +62,7 @@ func (a *AEAD) blocksParallel(d direction, dst, src []byte, off, sum *words.Bloc
 				out = dst[lo:hi]
 			}
 			first := uint64(lo / blockSize)
-			o := a.offsetAt(off0, first)
+			o := ocbmode.OffsetAt(&a.l, off0, first)
 			a.blocks(d, out, src[lo:hi], &o, &s, first)
 		}
 		*sum = s
@@ -69,5 +70,5 @@ func (a *AEAD) blocksParallel(d direction, dst, src []byte, off, sum *words.Bloc
 	for _, s := range sums {
 		*sum = sum.Xor(s)
 	}
-	*off = a.offsetAt(off0, uint64(len(src)/blockSize))
+	*off = ocbmode.OffsetAt(&a.l, off0, uint64(len(src)/blockSize))
 }

@@ -3,6 +3,7 @@ package raocb
 import (
 	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/internal/batchutil"
+	"github.com/faelabs/fae/internal/ocbmode"
 )
 
 // SealBatch seals each message of msgs as Seal would, after checking them
@@ -33,9 +34,5 @@ func (a *AEAD) OpenBatch(msgs []batch.Message) bool {
 }
 
 func (a *AEAD) batchSpec() batchutil.Spec {
-	return batchutil.Spec{Pkg: "raocb", NonceSize: a.nonceSize, TagSize: a.tagSize, Fits: sealFits}
+	return batchutil.Spec{Pkg: "raocb", NonceSize: a.nonceSize, TagSize: a.tagSize, Fits: ocbmode.Fits}
 }
-
-// sealFits reports whether Seal takes a plaintext of n bytes and associated
-// data of adLen.
-func sealFits(n, adLen int) bool { return rangeFits(0, uint64(n)) && adFits(uint64(adLen)) }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"io"
 	"testing"
+
+	"github.com/faelabs/fae/internal/ocbmode"
 )
 
 // FuzzRoundTrip seals and opens fuzzed messages on every path: all must
@@ -25,7 +27,7 @@ func FuzzRoundTrip(f *testing.F) {
 		}
 		r := newRef(key, int(tagSize))
 		want := r.seal(nonce, pt, ad)
-		high := uint64(at) % (maxIndex - 4 - numBlocks(uint64(len(pt))) + 1)
+		high := uint64(at) % (ocbmode.MaxIndex - 4 - ocbmode.NumBlocks(uint64(len(pt))) + 1)
 		wantHigh, _ := r.blocks(r.base(nonce), pt, high, false)
 		i := int(first) % (len(pt)/blockSize + 1)
 		paths.Each(func(path string) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/faelabs/fae/internal/aeadtest"
 	"github.com/faelabs/fae/internal/impl/impltest"
+	"github.com/faelabs/fae/internal/ocbmode"
 )
 
 // paths are raocb's kernels, and its generic code over the AES engine.
@@ -93,7 +94,7 @@ func TestRandomAccessAnywhere(t *testing.T) {
 			a, _ := New(key)
 			for _, n := range lengths {
 				c := testCase{key: key, nonce: randBytes(r, NonceSize), src: randBytes(r, n)}
-				c.first = 1 + r.Uint64N(maxIndex-5-numBlocks(uint64(n)))
+				c.first = 1 + r.Uint64N(ocbmode.MaxIndex-5-ocbmode.NumBlocks(uint64(n)))
 				c.enc = a.EncryptBlocks(nil, c.nonce, c.src, c.first)
 				c.dec = a.DecryptBlocks(nil, c.nonce, c.src, c.first)
 				cases = append(cases, c)

@@ -6,6 +6,7 @@ import (
 	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/internal/batchutil"
 	"github.com/faelabs/fae/internal/cpu"
+	"github.com/faelabs/fae/internal/ocbmode"
 )
 
 // The lane kernels (raocb_amd64.s, see _asm/lanes.go) seal or open the 16
@@ -31,8 +32,9 @@ var useVAES512Lanes = cpu.X86HasVAES512
 const laneMaxLen = 128
 
 // lanesMaxAD bounds the associated data of the messages that Take puts in
-// lanes: adFits takes every length up to it (at most maxIndex-1 blocks).
-const lanesMaxAD = blockSize * (maxIndex - 1)
+// lanes: ocbmode.ADFits takes every length up to it (at most
+// ocbmode.MaxIndex-1 blocks).
+const lanesMaxAD = blockSize * (ocbmode.MaxIndex - 1)
 
 // laneOut is what a lane kernel writes, one for all the groups of a batch;
 // _asm/lanes.go has its layout.
@@ -67,7 +69,7 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 			m := &msgs[i]
 			// Associated data past RAOCB's bound goes to Open, which fails.
 			var g *batchutil.LaneGroup
-			single := !adFits(uint64(len(m.AD)))
+			single := !ocbmode.ADFits(uint64(len(m.AD)))
 			if !single {
 				g, single = gs.Place(msgs, i, d == decrypt, a.tagSize, laneMaxLen)
 			}

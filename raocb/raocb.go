@@ -47,12 +47,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"math/bits"
 	"strconv"
 
 	"github.com/faelabs/fae/internal/aes"
 	"github.com/faelabs/fae/internal/alias"
-	"github.com/faelabs/fae/internal/ocbnonce"
+	"github.com/faelabs/fae/internal/ocbmode"
 	"github.com/faelabs/fae/internal/words"
 )
 
@@ -68,11 +67,6 @@ const (
 	MinTagSize   = 8
 	MaxTagSize   = 16
 )
-
-// maxIndex bounds the mask function's domain: Δ(X, i) is used for
-// i < 2^30 only. Two AES rounds give a differential bound of about 2^-30,
-// which allows no more indices per base.
-const maxIndex = 1 << 30
 
 // AEAD is RAOCB with a fixed AES key, nonce size and tag size. It is
 // immutable and safe for concurrent use.
@@ -130,7 +124,7 @@ func NewWithSizes(key []byte, nonceSize, tagSize int) (*AEAD, error) {
 	enc, dec := b.EncKeys(), b.DecKeys()
 	a.encMK = maskKeys(a.r1, a.r2, enc[:blockSize], enc[last:last+blockSize])
 	a.decMK = maskKeys(a.r1, a.r2, dec[:blockSize], dec[last:last+blockSize])
-	a.nonceBits = a.nonceWords(make([]byte, nonceSize)).Bytes()
+	a.nonceBits = ocbmode.Nonce(make([]byte, nonceSize), tagSize).Bytes()
 	for i, r := range [2][blockSize]byte{a.r1, a.r2} {
 		a.mgfKeys[i] = aes.NewRoundKey([2]uint64{binary.LittleEndian.Uint64(r[:8]), binary.LittleEndian.Uint64(r[8:])})
 	}
@@ -155,40 +149,11 @@ func (a *AEAD) NonceSize() int { return a.nonceSize }
 // Overhead returns the tag size in bytes.
 func (a *AEAD) Overhead() int { return a.tagSize }
 
-// nonceWords returns Nonce, formatted as in RFC 7253, Section 4.2.
-func (a *AEAD) nonceWords(nonce []byte) words.Block {
-	hi, lo := ocbnonce.Block(nonce, a.tagSize)
-	return words.Block{W0: bits.ReverseBytes64(hi), W1: bits.ReverseBytes64(lo)}
-}
-
 // base returns B = E(Nonce).
 func (a *AEAD) base(nonce []byte) [blockSize]byte {
-	n := a.nonceWords(nonce)
+	n := ocbmode.Nonce(nonce, a.tagSize)
 	w0, w1 := a.b.EncryptWords(n.W0, n.W1)
 	return words.Block{W0: w0, W1: w1}.Bytes()
-}
-
-// numBlocks returns the number of blocks of n bytes, the last one possibly
-// partial.
-func numBlocks(n uint64) uint64 { return (n + blockSize - 1) / blockSize }
-
-// rangeFits reports whether blocks first, first+1, ... of a message, n bytes
-// of them, can belong to a message whose indices all stay below 2^30: the
-// message has at least first+ceil(n/16) blocks, and its tag uses index m+3
-// for a message of m blocks.
-func rangeFits(first, n uint64) bool {
-	const maxBlocks = maxIndex - 4
-	return first <= maxBlocks && numBlocks(n) <= maxBlocks-first
-}
-
-// adFits reports whether associated data of n bytes keeps its indices below
-// 2^30: full blocks use 0..a-1, and a final partial block uses a+1.
-func adFits(n uint64) bool {
-	a := n / blockSize
-	if n%blockSize != 0 {
-		return a+1 < maxIndex
-	}
-	return a <= maxIndex
 }
 
 var (
@@ -205,10 +170,10 @@ func (a *AEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
 	if len(nonce) != a.nonceSize {
 		panic("raocb: incorrect nonce length given to RAOCB")
 	}
-	if !rangeFits(0, uint64(len(plaintext))) {
+	if !ocbmode.RangeFits(0, uint64(len(plaintext))) {
 		panic("raocb: message too long: RAOCB allows at most 2^30-4 blocks (16 GiB less 64 bytes)")
 	}
-	if !adFits(uint64(len(ad))) {
+	if !ocbmode.ADFits(uint64(len(ad))) {
 		panic("raocb: associated data too long: RAOCB allows at most 2^30 blocks (16 GiB)")
 	}
 	ret, out := alias.SliceForAppend(dst, len(plaintext)+a.tagSize)
@@ -222,7 +187,7 @@ func (a *AEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
 	if !ok {
 		b := a.base(nonce)
 		sum := a.crypt(encrypt, out[:len(plaintext)], plaintext, &b, 0)
-		t = a.encryptMasked(&b, numBlocks(uint64(len(plaintext)))+3, words.Load(sum[:]))
+		t = a.encryptMasked(&b, ocbmode.TagIndex(uint64(len(plaintext))), words.Load(sum[:]))
 	}
 	if len(ad) > 0 {
 		t = t.Xor(a.hash(ad))
@@ -244,7 +209,7 @@ func (a *AEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 		return nil, errOpen
 	}
 	n := len(ciphertext) - a.tagSize
-	if !rangeFits(0, uint64(n)) || !adFits(uint64(len(ad))) {
+	if !ocbmode.RangeFits(0, uint64(n)) || !ocbmode.ADFits(uint64(len(ad))) {
 		return nil, errTooLong
 	}
 	ret, out := alias.SliceForAppend(dst, n)
@@ -258,7 +223,7 @@ func (a *AEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 	if !ok {
 		b := a.base(nonce)
 		sum := a.crypt(decrypt, out, ciphertext[:n], &b, 0)
-		t = a.encryptMasked(&b, numBlocks(uint64(n))+3, words.Load(sum[:]))
+		t = a.encryptMasked(&b, ocbmode.TagIndex(uint64(n)), words.Load(sum[:]))
 	}
 	if len(ad) > 0 {
 		t = t.Xor(a.hash(ad))
@@ -306,7 +271,7 @@ func (a *AEAD) cryptBlocks(d direction, dst, nonce, src []byte, first uint64) []
 	if len(nonce) != a.nonceSize {
 		panic("raocb: incorrect nonce length given to RAOCB")
 	}
-	if !rangeFits(first, uint64(len(src))) {
+	if !ocbmode.RangeFits(first, uint64(len(src))) {
 		panic("raocb: blocks past the longest message: RAOCB allows at most 2^30-4 blocks")
 	}
 	ret, out := alias.SliceForAppend(dst, len(src))
@@ -338,22 +303,22 @@ func (a *AEAD) crypt(d direction, out, src []byte, b *[blockSize]byte, first uin
 	}
 	if p := src[full:]; len(p) > 0 {
 		// The pad of the partial block after f full ones is E(Δ(B, f+1)).
-		pad := a.encryptMasked(b, first+uint64(full/blockSize)+1, words.Block{}).Bytes()
+		pad := a.encryptMasked(b, first+ocbmode.PartialIndex(uint64(full)), words.Block{}).Bytes()
 		if d == encrypt {
-			sum = xor(sum, padded(p)) // before out, which may be p, is written
+			sum = xor(sum, ocbmode.Padded(p).Bytes()) // before out, which may be p, is written
 		}
 		subtle.XORBytes(out[full:], p, pad[:])
 		if d == decrypt {
-			sum = xor(sum, padded(out[full:]))
+			sum = xor(sum, ocbmode.Padded(out[full:]).Bytes())
 		}
 	}
 	return sum
 }
 
 // tag returns E(Σ ^ Δ(B, m+3)) ^ HASH(A) at full length, for a message of
-// m blocks.
-func (a *AEAD) tag(b *[blockSize]byte, sum [blockSize]byte, m uint64, ad []byte) words.Block {
-	return a.encryptMasked(b, m+3, words.Load(sum[:])).Xor(a.hash(ad))
+// n bytes in m blocks.
+func (a *AEAD) tag(b *[blockSize]byte, sum [blockSize]byte, n uint64, ad []byte) words.Block {
+	return a.encryptMasked(b, ocbmode.TagIndex(n), words.Load(sum[:])).Xor(a.hash(ad))
 }
 
 // hash is HASH(A): the XOR of E(A_i ^ Δ(LA, i)) over the full blocks, and
@@ -366,8 +331,7 @@ func (a *AEAD) hash(ad []byte) words.Block {
 	}
 	h := words.Load(sum[:])
 	if rest := ad[full:]; len(rest) > 0 {
-		p := padded(rest)
-		h = h.Xor(a.encryptMasked(&a.la, uint64(full/blockSize)+1, words.Load(p[:])))
+		h = h.Xor(a.encryptMasked(&a.la, ocbmode.PartialIndex(uint64(full)), ocbmode.Padded(rest)))
 	}
 	return h
 }
@@ -406,7 +370,7 @@ func (a *AEAD) blocks(d direction, dst, src []byte, x [blockSize]byte, sum *[blo
 
 // encryptMasked returns E(in ^ Δ(base, i)).
 func (a *AEAD) encryptMasked(base *[blockSize]byte, i uint64, in words.Block) words.Block {
-	return a.maskedWords(add(words.Load(base[:]), i), in)
+	return a.maskedWords(ocbmode.Add(words.Load(base[:]), i), in)
 }
 
 // maskedWordsKernel is maskedWords on the kernel of whole blocks.
@@ -417,20 +381,10 @@ func (a *AEAD) maskedWordsKernel(x, in words.Block) words.Block {
 	return words.Load(out[:])
 }
 
-// add returns x ⊞ i, i below 2^30: each word of x holds two of the block's
-// big-endian 32-bit words in little-endian byte order.
-func add(x words.Block, i uint64) words.Block {
-	addWord := func(w uint64) uint64 {
-		v := bits.ReverseBytes64(w)
-		return bits.ReverseBytes64((v>>32+i)<<32 | uint64(uint32(v)+uint32(i)))
-	}
-	return words.Block{W0: addWord(x.W0), W1: addWord(x.W1)}
-}
-
 // addIndex returns X ⊞ i: i added to each big-endian 32-bit word of X,
 // modulo 2^32. i is below 2^30.
 func addIndex(x [blockSize]byte, i uint64) [blockSize]byte {
-	return add(words.Load(x[:]), i).Bytes()
+	return ocbmode.Add(words.Load(x[:]), i).Bytes()
 }
 
 func xor(x, y [blockSize]byte) [blockSize]byte {
@@ -438,14 +392,6 @@ func xor(x, y [blockSize]byte) [blockSize]byte {
 	binary.LittleEndian.PutUint64(z[:8], binary.LittleEndian.Uint64(x[:8])^binary.LittleEndian.Uint64(y[:8]))
 	binary.LittleEndian.PutUint64(z[8:], binary.LittleEndian.Uint64(x[8:])^binary.LittleEndian.Uint64(y[8:]))
 	return z
-}
-
-// padded returns p || 1 || 0...: a final partial block, padded.
-func padded(p []byte) [blockSize]byte {
-	var x [blockSize]byte
-	copy(x[:], p)
-	x[len(p)] = 0x80
-	return x
 }
 
 type direction int

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/faelabs/fae/internal/ocbmode"
 	"github.com/faelabs/fae/internal/words"
 )
 
@@ -45,7 +46,7 @@ func NewReaderAt(a *AEAD, nonce []byte, r io.ReaderAt, size int64, ad []byte) (i
 		return nil, errOpen
 	}
 	n := size - int64(a.tagSize)
-	if !rangeFits(0, uint64(n)) || !adFits(uint64(len(ad))) {
+	if !ocbmode.RangeFits(0, uint64(n)) || !ocbmode.ADFits(uint64(len(ad))) {
 		return nil, errTooLong
 	}
 	ra := &readerAt{a: a, b: a.base(nonce), r: r, n: n}
@@ -105,11 +106,11 @@ func (ra *readerAt) verify(ad []byte) error {
 	}
 	c, want := tail[:ra.n-full], tail[ra.n-full:]
 	if len(c) > 0 {
-		pad := ra.a.encryptMasked(&ra.b, uint64(full/blockSize)+1, words.Block{}).Bytes()
+		pad := ra.a.encryptMasked(&ra.b, ocbmode.PartialIndex(uint64(full)), words.Block{}).Bytes()
 		subtle.XORBytes(c, c, pad[:])
-		sum = xor(sum, padded(c))
+		sum = xor(sum, ocbmode.Padded(c).Bytes())
 	}
-	tag := ra.a.tag(&ra.b, sum, numBlocks(uint64(ra.n)), ad).Bytes()
+	tag := ra.a.tag(&ra.b, sum, uint64(ra.n), ad).Bytes()
 	if subtle.ConstantTimeCompare(tag[:ra.a.tagSize], want) != 1 {
 		return errOpen
 	}
