@@ -282,13 +282,16 @@ func (g *LaneGroup) Table(ln *LaneTable, msgs []batch.Message, tags bool) {
 // (LaneTable.Tags) the kernel finished: opening, it set those in fail where
 // the tags differ.
 func (g *LaneGroup) Finish(msgs []batch.Message, tags *[16][16]byte, done, fail uint32, open bool, tagSize int, hash func(ad []byte) words.Block) {
-	for k, i := range g.Idx[:g.N] {
-		m := &msgs[i]
+	lanes := uint32(1)<<g.N - 1
+	if !open {
+		lanes &^= done // sealed in full
+	}
+	for ; lanes != 0; lanes &= lanes - 1 {
+		k := bits.TrailingZeros32(lanes)
+		m := &msgs[g.Idx[k]]
 		if done>>k&1 != 0 {
-			if open {
-				if m.OK = fail>>k&1 == 0; !m.OK {
-					clear(m.Out)
-				}
+			if m.OK = fail>>k&1 == 0; !m.OK {
+				clear(m.Out)
 			}
 			continue
 		}
