@@ -92,12 +92,13 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 // runLanes seals or opens g's messages of msgs (out the kernel's).
 func (a *AEAD) runLanes(d direction, msgs []batch.Message, g *batchutil.LaneGroup, out *laneOut) {
 	var ln batchutil.LaneTable
-	g.Table(&ln, msgs, d == encrypt && a.tagSize == 16)
 	nr, ek := a.b.Rounds(), a.b.EncKeys()
 	if d == encrypt {
-		raocbSealLanesVAES512(nr, ek, &a.r1, &a.r2, &a.nonceBits, a.nonceSize, &ln, out, g.Blocks)
+		blocks := g.Table(&ln, msgs, 0, a.tagSize == 16)
+		raocbSealLanesVAES512(nr, ek, &a.r1, &a.r2, &a.nonceBits, a.nonceSize, &ln, out, blocks)
 	} else {
-		raocbOpenLanesVAES512(nr, a.b.DecKeys(), ek, &a.r1, &a.r2, &a.nonceBits, a.nonceSize, &ln, out, g.Blocks)
+		blocks := g.Table(&ln, msgs, a.tagSize, false)
+		raocbOpenLanesVAES512(nr, a.b.DecKeys(), ek, &a.r1, &a.r2, &a.nonceBits, a.nonceSize, &ln, out, blocks)
 	}
 	g.Finish(msgs, &out.tag, ln.Tags, 0, d == decrypt, a.tagSize, a.hash)
 }

@@ -147,14 +147,13 @@ type LaneTable struct {
 }
 
 // A LaneGroup is up to 16 messages of a batch for one call to a lane
-// kernel, by their index in the batch: Place stores no pointers (each of
-// which would cost a write barrier's check), Table reads them when the
-// group runs.
+// kernel, by their index in the batch (Idx[:N]; past N, indexes left from
+// earlier groups, of the same batch, or 0): Place stores no pointers (each of which
+// would cost a write barrier's check), and the kernel (ocb's) or Table
+// reads the messages when the group runs.
 type LaneGroup struct {
-	Idx    [16]int
-	Len    [16]uint32
-	N      int
-	Blocks int // the most whole blocks of a text
+	Idx [16]int
+	N   int
 }
 
 // LaneGroups sorts the messages of a batch into lane groups, one per
@@ -189,18 +188,16 @@ func (l *LaneGroups) Take(msgs []batch.Message, i int, open bool, tagSize, maxLe
 	if hi = min(hi, maxLen); hi < lo {
 		return nil
 	}
-	blocks := 0
-	for k := range g.Idx {
-		m := &msgs[i+k]
-		n := len(m.In) - sub
-		if uint(n-lo) > uint(hi-lo) || len(m.AD) > maxAD {
+	ms := msgs[i : i+len(g.Idx)]
+	for k := range ms {
+		if uint(len(ms[k].In)-sub-lo) > uint(hi-lo) || len(ms[k].AD) > maxAD {
 			return nil
 		}
-		g.Idx[k] = i + k
-		g.Len[k] = uint32(n)
-		blocks = max(blocks, n/16)
 	}
-	g.N, g.Blocks = len(g.Idx), blocks
+	for k := range g.Idx {
+		g.Idx[k] = i + k
+	}
+	g.N = len(g.Idx)
 	return g
 }
 
@@ -225,12 +222,7 @@ func (l *LaneGroups) Place(msgs []batch.Message, i int, open bool, tagSize, maxL
 	}
 	g := &l.gs[bits.Len(uint(n+15)/16)]
 	k := uint(g.N) % uint(len(g.Idx)) // 0 when g is new or ran full
-	if k == 0 {
-		g.Blocks = 0
-	}
 	g.Idx[k] = i
-	g.Len[k] = uint32(n)
-	g.Blocks = max(g.Blocks, n/16)
 	g.N = int(k) + 1
 	if g.N == len(g.Idx) {
 		return g, false
@@ -250,20 +242,22 @@ func (l *LaneGroups) Rest() *LaneGroup {
 	return nil
 }
 
-// Table fills ln with the lanes of g's messages of msgs, for a kernel:
+// Table fills ln with the lanes of g's messages of msgs, for a kernel, and
+// returns the most whole blocks of a text: a text is In less sub bytes;
 // lanes past g.N have no text and the pointers of lane 0. Where tags is
 // true (a kernel that finishes 16-byte tags), it marks the lanes without
 // associated data in Tags. ln is the kernel's, on the caller's stack; the
 // messages it points into stay reachable through msgs. (Filled in place:
 // a LaneTable returned by value would be copied by 16-byte loads of 8-byte
 // stores just made, which the CPU cannot forward.)
-func (g *LaneGroup) Table(ln *LaneTable, msgs []batch.Message, tags bool) {
+func (g *LaneGroup) Table(ln *LaneTable, msgs []batch.Message, sub int, tags bool) (blocks int) {
 	m0 := &msgs[g.Idx[0]]
 	ln.Tags = 0
 	for k := range ln.Len {
-		m, n := m0, uint32(0)
+		m, n := m0, 0
 		if k < g.N {
-			m, n = &msgs[g.Idx[k]], g.Len[k]
+			m = &msgs[g.Idx[k]]
+			n = len(m.In) - sub
 			if tags && len(m.AD) == 0 {
 				ln.Tags |= 1 << k
 			}
@@ -271,8 +265,10 @@ func (g *LaneGroup) Table(ln *LaneTable, msgs []batch.Message, tags bool) {
 		ln.Src[k] = unsafe.SliceData(m.In)
 		ln.Dst[k] = unsafe.SliceData(m.Out)
 		ln.Nonce[k] = unsafe.SliceData(m.Nonce)
-		ln.Len[k] = n
+		ln.Len[k] = uint32(n)
+		blocks = max(blocks, n/16)
 	}
+	return blocks
 }
 
 // Finish completes g's messages of msgs from the tags a lane kernel left,
