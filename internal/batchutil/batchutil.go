@@ -37,13 +37,30 @@ type Spec struct {
 func (s *Spec) CheckSeal(msgs []batch.Message) {
 	// misplaced needs an Out that is not empty, as one of len(In)+TagSize
 	// bytes is: TagSize > 0.
+	// The bounds only some packages have in a second loop, which keeps the
+	// first one's values in registers; the first bad message either finds
+	// is the batch's first.
+	bad := len(msgs)
+	tagSize, nonceSize := s.TagSize, s.NonceSize
 	for i := range msgs {
 		m := &msgs[i]
-		if len(m.Out) != len(m.In)+s.TagSize || len(m.Nonce) != s.NonceSize || misplaced(m) ||
-			s.Fits != nil && !s.Fits(len(m.In), len(m.AD)) ||
-			s.MaxLen > 0 && (uint64(len(m.In)) > s.MaxLen || uint64(len(m.AD)) > s.MaxLen) {
-			s.failSeal(i, m)
+		if len(m.Out) != len(m.In)+tagSize || len(m.Nonce) != nonceSize || misplaced(m) {
+			bad = i
+			break
 		}
+	}
+	if fits, maxLen := s.Fits, s.MaxLen; fits != nil || maxLen > 0 {
+		for i := range msgs[:bad] {
+			m := &msgs[i]
+			if fits != nil && !fits(len(m.In), len(m.AD)) ||
+				maxLen > 0 && (uint64(len(m.In)) > maxLen || uint64(len(m.AD)) > maxLen) {
+				bad = i
+				break
+			}
+		}
+	}
+	if bad < len(msgs) {
+		s.failSeal(bad, &msgs[bad])
 	}
 }
 
