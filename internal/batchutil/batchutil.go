@@ -67,11 +67,19 @@ func (s *Spec) CheckSeal(msgs []batch.Message) {
 // CheckOpen is CheckSeal for OpenBatch: the Out of each message is
 // len(In)-s.TagSize bytes long, or empty when In is shorter than the tag.
 func (s *Spec) CheckOpen(msgs []batch.Message) {
+	// (The panic's call after the loop, whose values then stay in
+	// registers.)
+	bad := len(msgs)
+	tagSize, nonceSize := s.TagSize, s.NonceSize
 	for i := range msgs {
 		m := &msgs[i]
-		if len(m.Out) != max(len(m.In)-s.TagSize, 0) || len(m.Nonce) != s.NonceSize || len(m.Out) != 0 && misplaced(m) {
-			s.failOpen(i, m)
+		if len(m.Out) != max(len(m.In)-tagSize, 0) || len(m.Nonce) != nonceSize || len(m.Out) != 0 && misplaced(m) {
+			bad = i
+			break
 		}
+	}
+	if bad < len(msgs) {
+		s.failOpen(bad, &msgs[bad])
 	}
 }
 
