@@ -18,8 +18,8 @@ import (
 // stays the caller's, which keeps them alive; assembly is no preemption
 // point), leave each tag, less HASH(A), in out.tag, and finish the tags of
 // the lanes marked in out.done, those of mark without associated data: the
-// seal kernel stores them, the open kernel sets the lanes whose tags differ
-// in out.fail.
+// seal kernel stores them, the open kernel sets their messages' OK and the
+// lanes whose tags differ in out.fail.
 
 //go:noescape
 func ocbSealLanesVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *batch.Message, idx *[16]int, n, sub int, mark uint32, out *laneOut)

@@ -24,6 +24,7 @@ func TestLaneLayout(t *testing.T) {
 		{"Message.AD", unsafe.Offsetof(m.AD), 24},
 		{"Message.In", unsafe.Offsetof(m.In), 48},
 		{"Message.Out", unsafe.Offsetof(m.Out), 72},
+		{"Message.OK", unsafe.Offsetof(m.OK), 96},
 		{"laneOut.fail", unsafe.Offsetof(o.fail), 768},
 		{"laneOut.done", unsafe.Offsetof(o.done), 1224},
 		{"laneOut size", unsafe.Sizeof(o), 1228},

@@ -26172,13 +26172,17 @@ lanes_rdone_12:
 	VMOVDQU64     Z3, 192(R13)
 	MOVL          448(SI), R14
 	XORL          CX, CX
+	MOVQ          msgs+56(FP), BX
+	MOVQ          idx+64(FP), DX
 	BTL           $0x00, R14
 	JCC           lanes_tag0_ocbOpenLanesVAES512
 	MOVQ          (SI), R12
 	MOVL          384(SI), R9
 	VEXTRACTI32X4 $0x00, Z0, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, (DX), AX
 	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
 	SETCC         R9
 	MOVBLZX       R9, R9
 	SHLL          $0x00, R9
@@ -26191,7 +26195,9 @@ lanes_tag0_ocbOpenLanesVAES512:
 	MOVL          388(SI), R9
 	VEXTRACTI32X4 $0x01, Z0, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 8(DX), AX
 	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
 	SETCC         R9
 	MOVBLZX       R9, R9
 	SHLL          $0x01, R9
@@ -26204,7 +26210,9 @@ lanes_tag1_ocbOpenLanesVAES512:
 	MOVL          392(SI), R9
 	VEXTRACTI32X4 $0x02, Z0, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 16(DX), AX
 	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
 	SETCC         R9
 	MOVBLZX       R9, R9
 	SHLL          $0x02, R9
@@ -26217,7 +26225,9 @@ lanes_tag2_ocbOpenLanesVAES512:
 	MOVL          396(SI), R9
 	VEXTRACTI32X4 $0x03, Z0, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 24(DX), AX
 	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
 	SETCC         R9
 	MOVBLZX       R9, R9
 	SHLL          $0x03, R9
@@ -26230,7 +26240,9 @@ lanes_tag3_ocbOpenLanesVAES512:
 	MOVL          400(SI), R9
 	VEXTRACTI32X4 $0x00, Z1, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 32(DX), AX
 	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
 	SETCC         R9
 	MOVBLZX       R9, R9
 	SHLL          $0x04, R9
@@ -26243,7 +26255,9 @@ lanes_tag4_ocbOpenLanesVAES512:
 	MOVL          404(SI), R9
 	VEXTRACTI32X4 $0x01, Z1, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 40(DX), AX
 	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
 	SETCC         R9
 	MOVBLZX       R9, R9
 	SHLL          $0x05, R9
@@ -26256,7 +26270,9 @@ lanes_tag5_ocbOpenLanesVAES512:
 	MOVL          408(SI), R9
 	VEXTRACTI32X4 $0x02, Z1, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 48(DX), AX
 	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
 	SETCC         R9
 	MOVBLZX       R9, R9
 	SHLL          $0x06, R9
@@ -26269,7 +26285,9 @@ lanes_tag6_ocbOpenLanesVAES512:
 	MOVL          412(SI), R9
 	VEXTRACTI32X4 $0x03, Z1, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 56(DX), AX
 	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
 	SETCC         R9
 	MOVBLZX       R9, R9
 	SHLL          $0x07, R9
@@ -26282,7 +26300,9 @@ lanes_tag7_ocbOpenLanesVAES512:
 	MOVL          416(SI), R9
 	VEXTRACTI32X4 $0x00, Z2, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 64(DX), AX
 	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
 	SETCC         R9
 	MOVBLZX       R9, R9
 	SHLL          $0x08, R9
@@ -26295,7 +26315,9 @@ lanes_tag8_ocbOpenLanesVAES512:
 	MOVL          420(SI), R9
 	VEXTRACTI32X4 $0x01, Z2, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 72(DX), AX
 	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
 	SETCC         R9
 	MOVBLZX       R9, R9
 	SHLL          $0x09, R9
@@ -26308,7 +26330,9 @@ lanes_tag9_ocbOpenLanesVAES512:
 	MOVL          424(SI), R9
 	VEXTRACTI32X4 $0x02, Z2, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 80(DX), AX
 	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
 	SETCC         R9
 	MOVBLZX       R9, R9
 	SHLL          $0x0a, R9
@@ -26321,7 +26345,9 @@ lanes_tag10_ocbOpenLanesVAES512:
 	MOVL          428(SI), R9
 	VEXTRACTI32X4 $0x03, Z2, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 88(DX), AX
 	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
 	SETCC         R9
 	MOVBLZX       R9, R9
 	SHLL          $0x0b, R9
@@ -26334,7 +26360,9 @@ lanes_tag11_ocbOpenLanesVAES512:
 	MOVL          432(SI), R9
 	VEXTRACTI32X4 $0x00, Z3, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 96(DX), AX
 	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
 	SETCC         R9
 	MOVBLZX       R9, R9
 	SHLL          $0x0c, R9
@@ -26347,7 +26375,9 @@ lanes_tag12_ocbOpenLanesVAES512:
 	MOVL          436(SI), R9
 	VEXTRACTI32X4 $0x01, Z3, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 104(DX), AX
 	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
 	SETCC         R9
 	MOVBLZX       R9, R9
 	SHLL          $0x0d, R9
@@ -26360,7 +26390,9 @@ lanes_tag13_ocbOpenLanesVAES512:
 	MOVL          440(SI), R9
 	VEXTRACTI32X4 $0x02, Z3, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 112(DX), AX
 	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
 	SETCC         R9
 	MOVBLZX       R9, R9
 	SHLL          $0x0e, R9
@@ -26373,7 +26405,9 @@ lanes_tag14_ocbOpenLanesVAES512:
 	MOVL          444(SI), R9
 	VEXTRACTI32X4 $0x03, Z3, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 120(DX), AX
 	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
 	SETCC         R9
 	MOVBLZX       R9, R9
 	SHLL          $0x0f, R9

@@ -300,20 +300,16 @@ func (g *LaneGroup) Table(ln *LaneTable, msgs []batch.Message, sub int, tags boo
 // without HASH(A), which hash gives for non-empty associated data: it
 // writes each tag (sealing), or compares it in constant time, sets OK and
 // zeroes the output of each message that fails (opening). The lanes in done
-// (LaneTable.Tags) the kernel finished: opening, it set those in fail where
-// the tags differ.
+// (LaneTable.Tags) the kernel finished: opening, it set their messages' OK
+// and, in fail, the lanes whose tags differ, whose outputs Finish zeroes.
 func (g *LaneGroup) Finish(msgs []batch.Message, tags *[16][16]byte, done, fail uint32, open bool, tagSize int, hash func(ad []byte) words.Block) {
-	lanes := uint32(1)<<g.N - 1
-	if !open {
-		lanes &^= done // sealed in full
-	}
-	for ; lanes != 0; lanes &= lanes - 1 {
+	// The lanes done are sealed or opened in full, but for the outputs of
+	// those that failed.
+	for lanes := (uint32(1)<<g.N-1)&^done | fail; lanes != 0; lanes &= lanes - 1 {
 		k := bits.TrailingZeros32(lanes)
 		m := &msgs[g.Idx[k]]
 		if done>>k&1 != 0 {
-			if m.OK = fail>>k&1 == 0; !m.OK {
-				clear(m.Out)
-			}
+			clear(m.Out)
 			continue
 		}
 		t := words.Load(tags[k][:])

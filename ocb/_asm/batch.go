@@ -51,6 +51,7 @@ const (
 	msgIn    = 48
 	msgInLen = 56
 	msgOut   = 72
+	msgOK    = 96
 )
 
 // Registers of the lane kernels.
@@ -337,10 +338,13 @@ func lanes(o op) {
 		}
 	} else {
 		// The marked lanes' tags, which are whole, against those received
-		// at Src+Len: every byte compared, the bit of a lane whose differ
-		// set in lMin (the outcome is no secret, the bytes are).
+		// at Src+Len: every byte compared, the message's OK set, and the
+		// bit of a lane whose differ set in lMin (the outcome is no
+		// secret, the bytes are).
 		MOVL(Mem{Base: lp, Disp: lnTags}, lU.As32())
 		XORL(lMin.As32(), lMin.As32())
+		Load(Param("msgs"), RBX)
+		Load(Param("idx"), RDX)
 		for i := 0; i < 16; i++ {
 			skip := "lanes_tag" + strconv.Itoa(i) + "_" + name
 			BTL(U8(i), lU.As32())
@@ -349,7 +353,9 @@ func lanes(o op) {
 			MOVL(Mem{Base: lp, Disp: lnLen + 4*i}, lJ.As32())
 			VEXTRACTI32X4(U8(i%4), lX(i/4), X12)
 			VPCMPEQB(Mem{Base: lT, Index: lJ, Scale: 1}, X12, K1)
+			IMUL3Q(U8(msgSize), Mem{Base: RDX, Disp: 8 * i}, RAX)
 			KORTESTW(K1, K1) // CF: all 16 bytes equal
+			SETCS(Mem{Base: RAX, Index: RBX, Scale: 1, Disp: msgOK})
 			SETCC(lJ.As8())
 			MOVBLZX(lJ.As8(), lJ.As32())
 			SHLL(U8(i), lJ.As32())
