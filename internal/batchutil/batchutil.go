@@ -158,24 +158,13 @@ func Open(a cipher.AEAD, s Spec, msgs []batch.Message) (allOK bool) {
 	return allOK
 }
 
-// A LaneTable is what a lane kernel reads (ocb's and raocb's, which run up to 16
-// messages side by side, one per 128-bit lane): each message's input,
-// output and nonce, and the length of its text. The kernels' generators
-// have this layout.
-type LaneTable struct {
-	Src, Dst, Nonce [16]*byte
-	Len             [16]uint32
-	// Tags has bit k set where the kernel finishes lane k's 16-byte tag
-	// itself, which has no associated data (no HASH(A)): it stores it at
-	// Dst+Len (sealing) or compares it with the one at Src+Len (opening).
-	Tags uint32
-}
-
-// A LaneGroup is up to 16 messages of a batch for one call to a lane
-// kernel, by their index in the batch (Idx[:N]; past N, indexes left from
-// earlier groups, of the same batch, or 0): Place stores no pointers (each of which
-// would cost a write barrier's check), and the kernel (ocb's) or Table
-// reads the messages when the group runs.
+// A LaneGroup is up to 16 messages of a batch for one call to a lane kernel
+// (ocb's and raocb's, which run them side by side, one per 128-bit lane),
+// by their index in the batch (Idx[:N]; past N, indexes left from earlier
+// groups, of the same batch, or 0): Place stores no pointers (each of which
+// would cost a write barrier's check); the kernel reads the messages
+// (batch.Message, whose layout its generator takes as given) by these
+// indexes when the group runs.
 type LaneGroup struct {
 	Idx [16]int
 	N   int
@@ -267,41 +256,13 @@ func (l *LaneGroups) Rest() *LaneGroup {
 	return nil
 }
 
-// Table fills ln with the lanes of g's messages of msgs, for a kernel, and
-// returns the most whole blocks of a text: a text is In less sub bytes;
-// lanes past g.N have no text and the pointers of lane 0. Where tags is
-// true (a kernel that finishes 16-byte tags), it marks the lanes without
-// associated data in Tags. ln is the kernel's, on the caller's stack; the
-// messages it points into stay reachable through msgs. (Filled in place:
-// a LaneTable returned by value would be copied by 16-byte loads of 8-byte
-// stores just made, which the CPU cannot forward.)
-func (g *LaneGroup) Table(ln *LaneTable, msgs []batch.Message, sub int, tags bool) (blocks int) {
-	m0 := &msgs[g.Idx[0]]
-	ln.Tags = 0
-	for k := range ln.Len {
-		m, n := m0, 0
-		if k < g.N {
-			m = &msgs[g.Idx[k]]
-			n = len(m.In) - sub
-			if tags && len(m.AD) == 0 {
-				ln.Tags |= 1 << k
-			}
-		}
-		ln.Src[k] = unsafe.SliceData(m.In)
-		ln.Dst[k] = unsafe.SliceData(m.Out)
-		ln.Nonce[k] = unsafe.SliceData(m.Nonce)
-		ln.Len[k] = uint32(n)
-		blocks = max(blocks, n/16)
-	}
-	return blocks
-}
-
 // Finish completes g's messages of msgs from the tags a lane kernel left,
 // without HASH(A), which hash gives for non-empty associated data: it
 // writes each tag (sealing), or compares it in constant time, sets OK and
 // zeroes the output of each message that fails (opening). The lanes in done
-// (LaneTable.Tags) the kernel finished: opening, it set their messages' OK
-// and, in fail, the lanes whose tags differ, whose outputs Finish zeroes.
+// the kernel finished (16-byte tags, no associated data): opening, it set
+// their messages' OK and, in fail, the lanes whose tags differ, whose
+// outputs Finish zeroes.
 func (g *LaneGroup) Finish(msgs []batch.Message, tags *[16][16]byte, done, fail uint32, open bool, tagSize int, hash func(ad []byte) words.Block) {
 	// The lanes done are sealed or opened in full, but for the outputs of
 	// those that failed.

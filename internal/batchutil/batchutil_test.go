@@ -48,12 +48,8 @@ func TestPlaceLongest(t *testing.T) {
 		if single || (full != nil) != (i == 15) {
 			t.Fatalf("Place(%d) = %v, %v", i, full, single)
 		}
-		if full == nil {
-			continue
-		}
-		var ln LaneTable
-		if blocks := full.Table(&ln, msgs, 0, false); full.N != 16 || blocks != 255 {
-			t.Fatalf("full group: N %d, blocks %d", full.N, blocks)
+		if full != nil && full.N != 16 {
+			t.Fatalf("full group: N %d", full.N)
 		}
 	}
 	if g := l.Rest(); g != nil {
