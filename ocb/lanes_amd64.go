@@ -4,24 +4,28 @@ package ocb
 
 import (
 	"math"
+	"unsafe"
 
 	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/internal/batchutil"
 	"github.com/faelabs/fae/internal/cpu"
 )
 
-// The lane kernels (ocb_amd64.s, see _asm/batch.go) seal or open the 16
-// messages of ln side by side, each in its own 128-bit lane, each shorter
-// than 4096 bytes, blocks the most whole blocks of one; they leave each
-// message's tag, less HASH(A), in out.tag, and finish the tags of the lanes
-// marked in ln.Tags: the seal kernel stores them, the open kernel sets the
+// The lane kernels (ocb_amd64.s, see _asm/batch.go) seal or open 16
+// messages of msgs side by side, each in its own 128-bit lane: msgs[idx[k]]
+// for lanes k < n, lanes past n empty; each text, In less sub bytes, is
+// shorter than 4096 bytes. They read the messages' slices themselves (msgs
+// stays the caller's, which keeps them alive; assembly is no preemption
+// point), leave each tag, less HASH(A), in out.tag, and finish the tags of
+// the lanes marked in out.done, those of mark without associated data: the
+// seal kernel stores them, the open kernel sets their messages' OK and the
 // lanes whose tags differ in out.fail.
 
 //go:noescape
-func ocbSealLanesVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, ln *batchutil.LaneTable, out *laneOut, blocks int)
+func ocbSealLanesVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *batch.Message, idx *[16]int, n, sub int, mark uint32, out *laneOut)
 
 //go:noescape
-func ocbOpenLanesVAES512(nr int, rk, ek *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, ln *batchutil.LaneTable, out *laneOut, blocks int)
+func ocbOpenLanesVAES512(nr int, rk, ek *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *batch.Message, idx *[16]int, n, sub int, mark uint32, out *laneOut)
 
 // useVAES512Lanes enables the lane kernels.
 var useVAES512Lanes = cpu.X86HasVAES512
@@ -33,11 +37,16 @@ var useVAES512Lanes = cpu.X86HasVAES512
 const laneMaxLen = 1024
 
 // laneOut is what a lane kernel writes, one for all the groups of a batch;
-// _asm/batch.go has its layout.
+// _asm/batch.go has its layout, which TestLaneLayout pins.
 type laneOut struct {
 	tag  [16][16]byte
 	_    [2][4][64]byte // the kernel's own: n and r of each lane
-	fail uint32         // opening: the lanes of ln.Tags whose tags differ
+	fail uint32         // opening: the lanes of done whose tags differ
+	_    [4]byte
+	// The lanes' table the kernel fills: pointers (no more than copies of
+	// the messages', which msgs keeps alive) and lengths.
+	_    [448]byte
+	done uint32 // the lanes whose tags the kernel finished
 }
 
 // batchLanes checks msgs, seals or opens them in lane groups (setting OK
@@ -84,13 +93,15 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 
 // runLanes seals or opens g's messages of msgs (out the kernel's).
 func (a *AEAD) runLanes(d direction, msgs []batch.Message, g *batchutil.LaneGroup, out *laneOut) {
-	var ln batchutil.LaneTable
-	g.Table(&ln, msgs, a.tagSize == 16)
-	nr, ek := a.aes.Rounds(), a.aes.EncKeys()
-	if d == encrypt {
-		ocbSealLanesVAES512(nr, ek, &a.l, &a.ends, &a.nonceBits, a.nonceSize, &ln, out, g.Blocks)
-	} else {
-		ocbOpenLanesVAES512(nr, a.aes.DecKeys(), ek, &a.l, &a.ends, &a.nonceBits, a.nonceSize, &ln, out, g.Blocks)
+	var mark uint32
+	if a.tagSize == 16 {
+		mark = 1<<g.N - 1
 	}
-	g.Finish(msgs, &out.tag, ln.Tags, out.fail, d == decrypt, a.tagSize, a.hash)
+	nr, ek, ms := a.aes.Rounds(), a.aes.EncKeys(), unsafe.SliceData(msgs)
+	if d == encrypt {
+		ocbSealLanesVAES512(nr, ek, &a.l, &a.ends, &a.nonceBits, a.nonceSize, ms, &g.Idx, g.N, 0, mark, out)
+	} else {
+		ocbOpenLanesVAES512(nr, a.aes.DecKeys(), ek, &a.l, &a.ends, &a.nonceBits, a.nonceSize, ms, &g.Idx, g.N, a.tagSize, mark, out)
+	}
+	g.Finish(msgs, &out.tag, out.done, out.fail, d == decrypt, a.tagSize, a.hash)
 }

@@ -22644,17 +22644,348 @@ DATA lenPerm<>+240(SB)/8, $0x0000000f0000000f
 DATA lenPerm<>+248(SB)/8, $0x0000000f0000000f
 GLOBL lenPerm<>(SB), RODATA|NOPTR, $256
 
-// func ocbSealLanesVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, ln *[452]byte, out *[772]byte, blocks int)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, VAES
-TEXT ·ocbSealLanesVAES512(SB), NOSPLIT, $0-72
+// func ocbSealLanesVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n int, sub int, mark uint32, out *[1228]byte)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV, VAES
+TEXT ·ocbSealLanesVAES512(SB), NOSPLIT, $0-96
+	MOVQ            out+88(FP), R13
+	MOVQ            msgs+48(FP), R12
+	MOVQ            idx+56(FP), R14
+	MOVQ            n+64(FP), R9
+	MOVQ            sub+72(FP), R11
+	LEAQ            776(R13), SI
+	XORL            BX, BX
+	XORL            R10, R10
+	XORL            R8, R8
+	IMUL3Q          $0x68, (R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, (SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 128(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 256(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x00
+	CMOVQLE         BX, DX
+	MOVL            DX, 384(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x00, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 8(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 8(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 136(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 264(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x01
+	CMOVQLE         BX, DX
+	MOVL            DX, 388(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x01, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 16(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 16(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 144(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 272(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x02
+	CMOVQLE         BX, DX
+	MOVL            DX, 392(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x02, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 24(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 24(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 152(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 280(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x03
+	CMOVQLE         BX, DX
+	MOVL            DX, 396(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x03, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 32(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 32(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 160(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 288(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x04
+	CMOVQLE         BX, DX
+	MOVL            DX, 400(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x04, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 40(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 40(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 168(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 296(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x05
+	CMOVQLE         BX, DX
+	MOVL            DX, 404(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x05, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 48(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 48(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 176(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 304(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x06
+	CMOVQLE         BX, DX
+	MOVL            DX, 408(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x06, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 56(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 56(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 184(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 312(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x07
+	CMOVQLE         BX, DX
+	MOVL            DX, 412(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x07, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 64(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 64(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 192(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 320(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x08
+	CMOVQLE         BX, DX
+	MOVL            DX, 416(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x08, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 72(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 72(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 200(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 328(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x09
+	CMOVQLE         BX, DX
+	MOVL            DX, 420(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x09, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 80(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 80(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 208(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 336(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x0a
+	CMOVQLE         BX, DX
+	MOVL            DX, 424(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x0a, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 88(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 88(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 216(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 344(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x0b
+	CMOVQLE         BX, DX
+	MOVL            DX, 428(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x0b, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 96(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 96(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 224(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 352(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x0c
+	CMOVQLE         BX, DX
+	MOVL            DX, 432(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x0c, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 104(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 104(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 232(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 360(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x0d
+	CMOVQLE         BX, DX
+	MOVL            DX, 436(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x0d, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 112(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 112(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 240(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 368(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x0e
+	CMOVQLE         BX, DX
+	MOVL            DX, 440(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x0e, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 120(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 120(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 248(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 376(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x0f
+	CMOVQLE         BX, DX
+	MOVL            DX, 444(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x0f, DX
+	ORL             DX, R10
+	SHRQ            $0x04, R8
+	MOVLQZX         mark+80(FP), DX
+	NOTL            R10
+	ANDL            R10, DX
+	MOVL            DX, 448(SI)
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
 	MOVQ            BX, R10
 	MOVQ            l+16(FP), DX
 	MOVQ            ends+24(FP), DI
-	MOVQ            ln+48(FP), SI
-	MOVQ            out+56(FP), R13
-	MOVQ            blocks+64(FP), R8
 	VBROADCASTI32X4 (R10), Z17
 	VBROADCASTI32X4 16(R10), Z18
 	VBROADCASTI32X4 32(R10), Z19
@@ -24117,17 +24448,348 @@ lanes_tag15_ocbSealLanesVAES512:
 	VZEROUPPER
 	RET
 
-// func ocbOpenLanesVAES512(nr int, rk *[240]byte, ek *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, ln *[452]byte, out *[772]byte, blocks int)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, VAES
-TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-80
+// func ocbOpenLanesVAES512(nr int, rk *[240]byte, ek *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n int, sub int, mark uint32, out *[1228]byte)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV, VAES
+TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-104
+	MOVQ            out+96(FP), R13
+	MOVQ            msgs+56(FP), R12
+	MOVQ            idx+64(FP), R14
+	MOVQ            n+72(FP), R9
+	MOVQ            sub+80(FP), R11
+	LEAQ            776(R13), SI
+	XORL            BX, BX
+	XORL            R10, R10
+	XORL            R8, R8
+	IMUL3Q          $0x68, (R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, (SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 128(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 256(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x00
+	CMOVQLE         BX, DX
+	MOVL            DX, 384(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x00, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 8(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 8(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 136(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 264(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x01
+	CMOVQLE         BX, DX
+	MOVL            DX, 388(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x01, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 16(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 16(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 144(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 272(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x02
+	CMOVQLE         BX, DX
+	MOVL            DX, 392(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x02, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 24(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 24(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 152(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 280(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x03
+	CMOVQLE         BX, DX
+	MOVL            DX, 396(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x03, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 32(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 32(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 160(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 288(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x04
+	CMOVQLE         BX, DX
+	MOVL            DX, 400(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x04, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 40(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 40(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 168(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 296(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x05
+	CMOVQLE         BX, DX
+	MOVL            DX, 404(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x05, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 48(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 48(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 176(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 304(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x06
+	CMOVQLE         BX, DX
+	MOVL            DX, 408(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x06, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 56(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 56(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 184(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 312(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x07
+	CMOVQLE         BX, DX
+	MOVL            DX, 412(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x07, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 64(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 64(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 192(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 320(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x08
+	CMOVQLE         BX, DX
+	MOVL            DX, 416(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x08, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 72(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 72(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 200(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 328(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x09
+	CMOVQLE         BX, DX
+	MOVL            DX, 420(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x09, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 80(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 80(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 208(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 336(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x0a
+	CMOVQLE         BX, DX
+	MOVL            DX, 424(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x0a, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 88(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 88(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 216(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 344(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x0b
+	CMOVQLE         BX, DX
+	MOVL            DX, 428(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x0b, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 96(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 96(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 224(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 352(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x0c
+	CMOVQLE         BX, DX
+	MOVL            DX, 432(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x0c, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 104(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 104(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 232(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 360(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x0d
+	CMOVQLE         BX, DX
+	MOVL            DX, 436(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x0d, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 112(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 112(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 240(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 368(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x0e
+	CMOVQLE         BX, DX
+	MOVL            DX, 440(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x0e, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 120(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 120(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 248(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 376(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x0f
+	CMOVQLE         BX, DX
+	MOVL            DX, 444(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x0f, DX
+	ORL             DX, R10
+	SHRQ            $0x04, R8
+	MOVLQZX         mark+88(FP), DX
+	NOTL            R10
+	ANDL            R10, DX
+	MOVL            DX, 448(SI)
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
 	MOVQ            ek+16(FP), R10
 	MOVQ            l+24(FP), DX
 	MOVQ            ends+32(FP), DI
-	MOVQ            ln+56(FP), SI
-	MOVQ            out+64(FP), R13
-	MOVQ            blocks+72(FP), R8
 	VBROADCASTI32X4 (R10), Z17
 	VBROADCASTI32X4 16(R10), Z18
 	VBROADCASTI32X4 32(R10), Z19
@@ -25510,13 +26172,17 @@ lanes_rdone_12:
 	VMOVDQU64     Z3, 192(R13)
 	MOVL          448(SI), R14
 	XORL          CX, CX
+	MOVQ          msgs+56(FP), BX
+	MOVQ          idx+64(FP), DX
 	BTL           $0x00, R14
 	JCC           lanes_tag0_ocbOpenLanesVAES512
 	MOVQ          (SI), R12
 	MOVL          384(SI), R9
 	VEXTRACTI32X4 $0x00, Z0, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, (DX), AX
 	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
 	SETCC         R9
 	MOVBLZX       R9, R9
 	SHLL          $0x00, R9
@@ -25529,7 +26195,9 @@ lanes_tag0_ocbOpenLanesVAES512:
 	MOVL          388(SI), R9
 	VEXTRACTI32X4 $0x01, Z0, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 8(DX), AX
 	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
 	SETCC         R9
 	MOVBLZX       R9, R9
 	SHLL          $0x01, R9
@@ -25542,7 +26210,9 @@ lanes_tag1_ocbOpenLanesVAES512:
 	MOVL          392(SI), R9
 	VEXTRACTI32X4 $0x02, Z0, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 16(DX), AX
 	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
 	SETCC         R9
 	MOVBLZX       R9, R9
 	SHLL          $0x02, R9
@@ -25555,7 +26225,9 @@ lanes_tag2_ocbOpenLanesVAES512:
 	MOVL          396(SI), R9
 	VEXTRACTI32X4 $0x03, Z0, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 24(DX), AX
 	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
 	SETCC         R9
 	MOVBLZX       R9, R9
 	SHLL          $0x03, R9
@@ -25568,7 +26240,9 @@ lanes_tag3_ocbOpenLanesVAES512:
 	MOVL          400(SI), R9
 	VEXTRACTI32X4 $0x00, Z1, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 32(DX), AX
 	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
 	SETCC         R9
 	MOVBLZX       R9, R9
 	SHLL          $0x04, R9
@@ -25581,7 +26255,9 @@ lanes_tag4_ocbOpenLanesVAES512:
 	MOVL          404(SI), R9
 	VEXTRACTI32X4 $0x01, Z1, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 40(DX), AX
 	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
 	SETCC         R9
 	MOVBLZX       R9, R9
 	SHLL          $0x05, R9
@@ -25594,7 +26270,9 @@ lanes_tag5_ocbOpenLanesVAES512:
 	MOVL          408(SI), R9
 	VEXTRACTI32X4 $0x02, Z1, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 48(DX), AX
 	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
 	SETCC         R9
 	MOVBLZX       R9, R9
 	SHLL          $0x06, R9
@@ -25607,7 +26285,9 @@ lanes_tag6_ocbOpenLanesVAES512:
 	MOVL          412(SI), R9
 	VEXTRACTI32X4 $0x03, Z1, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 56(DX), AX
 	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
 	SETCC         R9
 	MOVBLZX       R9, R9
 	SHLL          $0x07, R9
@@ -25620,7 +26300,9 @@ lanes_tag7_ocbOpenLanesVAES512:
 	MOVL          416(SI), R9
 	VEXTRACTI32X4 $0x00, Z2, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 64(DX), AX
 	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
 	SETCC         R9
 	MOVBLZX       R9, R9
 	SHLL          $0x08, R9
@@ -25633,7 +26315,9 @@ lanes_tag8_ocbOpenLanesVAES512:
 	MOVL          420(SI), R9
 	VEXTRACTI32X4 $0x01, Z2, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 72(DX), AX
 	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
 	SETCC         R9
 	MOVBLZX       R9, R9
 	SHLL          $0x09, R9
@@ -25646,7 +26330,9 @@ lanes_tag9_ocbOpenLanesVAES512:
 	MOVL          424(SI), R9
 	VEXTRACTI32X4 $0x02, Z2, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 80(DX), AX
 	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
 	SETCC         R9
 	MOVBLZX       R9, R9
 	SHLL          $0x0a, R9
@@ -25659,7 +26345,9 @@ lanes_tag10_ocbOpenLanesVAES512:
 	MOVL          428(SI), R9
 	VEXTRACTI32X4 $0x03, Z2, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 88(DX), AX
 	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
 	SETCC         R9
 	MOVBLZX       R9, R9
 	SHLL          $0x0b, R9
@@ -25672,7 +26360,9 @@ lanes_tag11_ocbOpenLanesVAES512:
 	MOVL          432(SI), R9
 	VEXTRACTI32X4 $0x00, Z3, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 96(DX), AX
 	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
 	SETCC         R9
 	MOVBLZX       R9, R9
 	SHLL          $0x0c, R9
@@ -25685,7 +26375,9 @@ lanes_tag12_ocbOpenLanesVAES512:
 	MOVL          436(SI), R9
 	VEXTRACTI32X4 $0x01, Z3, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 104(DX), AX
 	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
 	SETCC         R9
 	MOVBLZX       R9, R9
 	SHLL          $0x0d, R9
@@ -25698,7 +26390,9 @@ lanes_tag13_ocbOpenLanesVAES512:
 	MOVL          440(SI), R9
 	VEXTRACTI32X4 $0x02, Z3, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 112(DX), AX
 	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
 	SETCC         R9
 	MOVBLZX       R9, R9
 	SHLL          $0x0e, R9
@@ -25711,7 +26405,9 @@ lanes_tag14_ocbOpenLanesVAES512:
 	MOVL          444(SI), R9
 	VEXTRACTI32X4 $0x03, Z3, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 120(DX), AX
 	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
 	SETCC         R9
 	MOVBLZX       R9, R9
 	SHLL          $0x0f, R9

@@ -30,7 +30,7 @@ func TestBatch(t *testing.T) {
 func TestBatchRuns(t *testing.T) {
 	key := make([]byte, 16)
 	key[0] = 0x5e
-	shapes := aeadtest.Runs([]int{0, 1, 16, 17, 100, 128, 129, 256, 1000, 5000, 64})
+	shapes := aeadtest.Runs([]int{0, 1, 16, 17, 100, 128, 129, 256, 512, 513, 1000, 5000, 64})
 	paths.Run(t, func(t *testing.T) {
 		aeadtest.TestBatchShapes(t, aeadtest.MustBatch(New(key)), shapes)
 		aeadtest.TestBatchShapes(t, aeadtest.MustBatch(NewWithSizes(key, 12, 12)), shapes)

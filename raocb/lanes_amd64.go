@@ -3,23 +3,28 @@
 package raocb
 
 import (
+	"unsafe"
+
 	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/internal/batchutil"
 	"github.com/faelabs/fae/internal/cpu"
 	"github.com/faelabs/fae/internal/ocbmode"
 )
 
-// The lane kernels (raocb_amd64.s, see _asm/lanes.go) seal or open the 16
-// messages of ln side by side, each in its own 128-bit lane, each shorter
-// than 4096 bytes, blocks the most whole blocks of one; they leave each
-// message's tag, less HASH(A), in out.tag, and the seal kernel stores the
-// tags of the lanes marked in ln.Tags.
+// The lane kernels (raocb_amd64.s, see _asm/lanes.go) seal or open 16
+// messages of msgs side by side, each in its own 128-bit lane: msgs[idx[k]]
+// for lanes k < n, lanes past n empty; each text, In less sub bytes, is
+// shorter than 4096 bytes. They read the messages' slices themselves (msgs
+// stays the caller's, which keeps them alive; assembly is no preemption
+// point), leave each tag, less HASH(A), in out.tag, and the seal kernel
+// stores the tags of the lanes it marks in out.done, those of mark without
+// associated data.
 
 //go:noescape
-func raocbSealLanesVAES512(nr int, rk *[240]byte, r1, r2 *[16]byte, bits *[16]byte, nonceLen int, ln *batchutil.LaneTable, out *laneOut, blocks int)
+func raocbSealLanesVAES512(nr int, rk *[240]byte, r1, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *batch.Message, idx *[16]int, n, sub int, mark uint32, out *laneOut)
 
 //go:noescape
-func raocbOpenLanesVAES512(nr int, rk, ek *[240]byte, r1, r2 *[16]byte, bits *[16]byte, nonceLen int, ln *batchutil.LaneTable, out *laneOut, blocks int)
+func raocbOpenLanesVAES512(nr int, rk, ek *[240]byte, r1, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *batch.Message, idx *[16]int, n, sub int, mark uint32, out *laneOut)
 
 // useVAES512Lanes enables the lane kernels.
 var useVAES512Lanes = cpu.X86HasVAES512
@@ -27,9 +32,10 @@ var useVAES512Lanes = cpu.X86HasVAES512
 // laneMaxLen bounds the texts that go in lanes: longer ones keep the AES
 // pipeline about as full on their own (the message kernels), at less cost
 // per block than 16 lanes with their own pointers, masks and mask rounds
-// (measured, 64 messages of one length: lanes 1.06-1.09 times as fast as
-// single calls up to 128 bytes, 0.98 at 256, 0.95 at 512).
-const laneMaxLen = 128
+// (measured, 64 messages of one length, since the kernels read the batch
+// themselves: lanes 1.17 times as fast as single calls at 256 bytes, 1.08
+// at 512).
+const laneMaxLen = 512
 
 // lanesMaxAD bounds the associated data of the messages that Take puts in
 // lanes: ocbmode.ADFits takes every length up to it (at most
@@ -37,12 +43,15 @@ const laneMaxLen = 128
 const lanesMaxAD = blockSize * (ocbmode.MaxIndex - 1)
 
 // laneOut is what a lane kernel writes, one for all the groups of a batch;
-// _asm/lanes.go has its layout.
+// _asm/lanes.go has its layout, which TestLaneLayout pins.
 type laneOut struct {
 	tag [16][16]byte
 	// The kernel's own: f and r of each lane by byte, f and m by dword,
-	// the masks of two blocks, R1 and R2.
-	_ [1920 - 256]byte
+	// the masks of two blocks, R1 and R2; then the lanes' table it fills:
+	// pointers (no more than copies of the messages', which msgs keeps
+	// alive) and lengths.
+	_    [1920 - 256 + 448]byte
+	done uint32 // the lanes whose tags the kernel stored
 }
 
 // batchLanes checks msgs, seals or opens them in lane groups (setting OK
@@ -93,13 +102,15 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 
 // runLanes seals or opens g's messages of msgs (out the kernel's).
 func (a *AEAD) runLanes(d direction, msgs []batch.Message, g *batchutil.LaneGroup, out *laneOut) {
-	var ln batchutil.LaneTable
-	g.Table(&ln, msgs, d == encrypt && a.tagSize == 16)
-	nr, ek := a.b.Rounds(), a.b.EncKeys()
+	nr, ek, ms := a.b.Rounds(), a.b.EncKeys(), unsafe.SliceData(msgs)
 	if d == encrypt {
-		raocbSealLanesVAES512(nr, ek, &a.r1, &a.r2, &a.nonceBits, a.nonceSize, &ln, out, g.Blocks)
+		var mark uint32
+		if a.tagSize == 16 {
+			mark = 1<<g.N - 1
+		}
+		raocbSealLanesVAES512(nr, ek, &a.r1, &a.r2, &a.nonceBits, a.nonceSize, ms, &g.Idx, g.N, 0, mark, out)
 	} else {
-		raocbOpenLanesVAES512(nr, a.b.DecKeys(), ek, &a.r1, &a.r2, &a.nonceBits, a.nonceSize, &ln, out, g.Blocks)
+		raocbOpenLanesVAES512(nr, a.b.DecKeys(), ek, &a.r1, &a.r2, &a.nonceBits, a.nonceSize, ms, &g.Idx, g.N, a.tagSize, 0, out)
 	}
-	g.Finish(msgs, &out.tag, ln.Tags, 0, d == decrypt, a.tagSize, a.hash)
+	g.Finish(msgs, &out.tag, out.done, 0, d == decrypt, a.tagSize, a.hash)
 }

@@ -17118,12 +17118,345 @@ DATA lenPerm<>+240(SB)/8, $0x0000000f0000000f
 DATA lenPerm<>+248(SB)/8, $0x0000000f0000000f
 GLOBL lenPerm<>(SB), RODATA|NOPTR, $256
 
-// func raocbSealLanesVAES512(nr int, rk *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, ln *[452]byte, out *[1920]byte, blocks int)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, VAES
-TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-72
+// func raocbSealLanesVAES512(nr int, rk *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n int, sub int, mark uint32, out *[2372]byte)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV, VAES
+TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
+	MOVQ            out+88(FP), R13
+	MOVQ            msgs+48(FP), R12
+	MOVQ            idx+56(FP), R14
+	MOVQ            n+64(FP), R9
+	MOVQ            sub+72(FP), R11
+	LEAQ            1920(R13), SI
+	XORL            BX, BX
+	XORL            R10, R10
+	XORL            R8, R8
+	IMUL3Q          $0x68, (R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, (SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 128(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 256(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x00
+	CMOVQLE         BX, DX
+	MOVL            DX, 384(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x00, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 8(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 8(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 136(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 264(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x01
+	CMOVQLE         BX, DX
+	MOVL            DX, 388(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x01, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 16(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 16(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 144(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 272(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x02
+	CMOVQLE         BX, DX
+	MOVL            DX, 392(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x02, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 24(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 24(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 152(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 280(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x03
+	CMOVQLE         BX, DX
+	MOVL            DX, 396(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x03, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 32(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 32(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 160(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 288(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x04
+	CMOVQLE         BX, DX
+	MOVL            DX, 400(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x04, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 40(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 40(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 168(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 296(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x05
+	CMOVQLE         BX, DX
+	MOVL            DX, 404(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x05, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 48(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 48(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 176(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 304(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x06
+	CMOVQLE         BX, DX
+	MOVL            DX, 408(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x06, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 56(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 56(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 184(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 312(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x07
+	CMOVQLE         BX, DX
+	MOVL            DX, 412(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x07, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 64(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 64(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 192(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 320(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x08
+	CMOVQLE         BX, DX
+	MOVL            DX, 416(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x08, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 72(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 72(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 200(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 328(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x09
+	CMOVQLE         BX, DX
+	MOVL            DX, 420(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x09, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 80(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 80(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 208(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 336(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x0a
+	CMOVQLE         BX, DX
+	MOVL            DX, 424(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x0a, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 88(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 88(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 216(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 344(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x0b
+	CMOVQLE         BX, DX
+	MOVL            DX, 428(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x0b, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 96(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 96(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 224(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 352(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x0c
+	CMOVQLE         BX, DX
+	MOVL            DX, 432(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x0c, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 104(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 104(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 232(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 360(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x0d
+	CMOVQLE         BX, DX
+	MOVL            DX, 436(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x0d, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 112(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 112(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 240(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 368(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x0e
+	CMOVQLE         BX, DX
+	MOVL            DX, 440(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x0e, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 120(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 120(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 248(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 376(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x0f
+	CMOVQLE         BX, DX
+	MOVL            DX, 444(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x0f, DX
+	ORL             DX, R10
+	SHRQ            $0x04, R8
+	MOVLQZX         mark+80(FP), DX
+	NOTL            R10
+	ANDL            R10, DX
+	MOVL            DX, 448(SI)
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
-	MOVQ            out+56(FP), R13
 	MOVQ            BX, R10
 	MOVQ            r1+16(FP), R12
 	VBROADCASTI32X4 (R12), Z12
@@ -17131,8 +17464,6 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-72
 	MOVQ            r2+24(FP), R12
 	VBROADCASTI32X4 (R12), Z12
 	VMOVDQU64       Z12, 1856(R13)
-	MOVQ            ln+48(FP), SI
-	MOVQ            blocks+64(FP), R8
 	VBROADCASTI32X4 (R10), Z17
 	VBROADCASTI32X4 16(R10), Z18
 	VBROADCASTI32X4 32(R10), Z19
@@ -18652,12 +18983,345 @@ lanes_tag15_raocbSealLanesVAES512:
 	VZEROUPPER
 	RET
 
-// func raocbOpenLanesVAES512(nr int, rk *[240]byte, ek *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, ln *[452]byte, out *[1920]byte, blocks int)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, VAES
-TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-80
+// func raocbOpenLanesVAES512(nr int, rk *[240]byte, ek *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n int, sub int, mark uint32, out *[2372]byte)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV, VAES
+TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
+	MOVQ            out+96(FP), R13
+	MOVQ            msgs+56(FP), R12
+	MOVQ            idx+64(FP), R14
+	MOVQ            n+72(FP), R9
+	MOVQ            sub+80(FP), R11
+	LEAQ            1920(R13), SI
+	XORL            BX, BX
+	XORL            R10, R10
+	XORL            R8, R8
+	IMUL3Q          $0x68, (R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, (SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 128(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 256(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x00
+	CMOVQLE         BX, DX
+	MOVL            DX, 384(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x00, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 8(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 8(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 136(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 264(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x01
+	CMOVQLE         BX, DX
+	MOVL            DX, 388(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x01, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 16(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 16(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 144(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 272(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x02
+	CMOVQLE         BX, DX
+	MOVL            DX, 392(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x02, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 24(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 24(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 152(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 280(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x03
+	CMOVQLE         BX, DX
+	MOVL            DX, 396(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x03, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 32(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 32(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 160(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 288(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x04
+	CMOVQLE         BX, DX
+	MOVL            DX, 400(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x04, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 40(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 40(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 168(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 296(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x05
+	CMOVQLE         BX, DX
+	MOVL            DX, 404(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x05, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 48(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 48(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 176(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 304(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x06
+	CMOVQLE         BX, DX
+	MOVL            DX, 408(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x06, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 56(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 56(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 184(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 312(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x07
+	CMOVQLE         BX, DX
+	MOVL            DX, 412(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x07, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 64(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 64(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 192(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 320(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x08
+	CMOVQLE         BX, DX
+	MOVL            DX, 416(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x08, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 72(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 72(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 200(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 328(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x09
+	CMOVQLE         BX, DX
+	MOVL            DX, 420(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x09, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 80(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 80(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 208(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 336(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x0a
+	CMOVQLE         BX, DX
+	MOVL            DX, 424(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x0a, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 88(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 88(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 216(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 344(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x0b
+	CMOVQLE         BX, DX
+	MOVL            DX, 428(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x0b, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 96(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 96(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 224(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 352(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x0c
+	CMOVQLE         BX, DX
+	MOVL            DX, 432(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x0c, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 104(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 104(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 232(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 360(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x0d
+	CMOVQLE         BX, DX
+	MOVL            DX, 436(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x0d, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 112(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 112(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 240(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 368(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x0e
+	CMOVQLE         BX, DX
+	MOVL            DX, 440(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x0e, DX
+	ORL             DX, R10
+	IMUL3Q          $0x68, 120(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 120(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 248(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 376(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x0f
+	CMOVQLE         BX, DX
+	MOVL            DX, 444(SI)
+	CMPQ            DX, R8
+	CMOVQGT         DX, R8
+	CMPQ            32(AX), $0x00
+	SETNE           DL
+	MOVBLZX         DL, DX
+	SHLL            $0x0f, DX
+	ORL             DX, R10
+	SHRQ            $0x04, R8
+	MOVLQZX         mark+88(FP), DX
+	NOTL            R10
+	ANDL            R10, DX
+	MOVL            DX, 448(SI)
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
-	MOVQ            out+64(FP), R13
 	MOVQ            ek+16(FP), R10
 	MOVQ            r1+24(FP), R12
 	VBROADCASTI32X4 (R12), Z12
@@ -18665,8 +19329,6 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-80
 	MOVQ            r2+32(FP), R12
 	VBROADCASTI32X4 (R12), Z12
 	VMOVDQU64       Z12, 1856(R13)
-	MOVQ            ln+56(FP), SI
-	MOVQ            blocks+72(FP), R8
 	VBROADCASTI32X4 (R10), Z17
 	VBROADCASTI32X4 16(R10), Z18
 	VBROADCASTI32X4 32(R10), Z19

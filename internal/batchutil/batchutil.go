@@ -37,24 +37,49 @@ type Spec struct {
 func (s *Spec) CheckSeal(msgs []batch.Message) {
 	// misplaced needs an Out that is not empty, as one of len(In)+TagSize
 	// bytes is: TagSize > 0.
+	// The bounds only some packages have in a second loop, which keeps the
+	// first one's values in registers; the first bad message either finds
+	// is the batch's first.
+	bad := len(msgs)
+	tagSize, nonceSize := s.TagSize, s.NonceSize
 	for i := range msgs {
 		m := &msgs[i]
-		if len(m.Out) != len(m.In)+s.TagSize || len(m.Nonce) != s.NonceSize || misplaced(m) ||
-			s.Fits != nil && !s.Fits(len(m.In), len(m.AD)) ||
-			s.MaxLen > 0 && (uint64(len(m.In)) > s.MaxLen || uint64(len(m.AD)) > s.MaxLen) {
-			s.failSeal(i, m)
+		if len(m.Out) != len(m.In)+tagSize || len(m.Nonce) != nonceSize || misplaced(m) {
+			bad = i
+			break
 		}
+	}
+	if fits, maxLen := s.Fits, s.MaxLen; fits != nil || maxLen > 0 {
+		for i := range msgs[:bad] {
+			m := &msgs[i]
+			if fits != nil && !fits(len(m.In), len(m.AD)) ||
+				maxLen > 0 && (uint64(len(m.In)) > maxLen || uint64(len(m.AD)) > maxLen) {
+				bad = i
+				break
+			}
+		}
+	}
+	if bad < len(msgs) {
+		s.failSeal(bad, &msgs[bad])
 	}
 }
 
 // CheckOpen is CheckSeal for OpenBatch: the Out of each message is
 // len(In)-s.TagSize bytes long, or empty when In is shorter than the tag.
 func (s *Spec) CheckOpen(msgs []batch.Message) {
+	// (The panic's call after the loop, whose values then stay in
+	// registers.)
+	bad := len(msgs)
+	tagSize, nonceSize := s.TagSize, s.NonceSize
 	for i := range msgs {
 		m := &msgs[i]
-		if len(m.Out) != max(len(m.In)-s.TagSize, 0) || len(m.Nonce) != s.NonceSize || len(m.Out) != 0 && misplaced(m) {
-			s.failOpen(i, m)
+		if len(m.Out) != max(len(m.In)-tagSize, 0) || len(m.Nonce) != nonceSize || len(m.Out) != 0 && misplaced(m) {
+			bad = i
+			break
 		}
+	}
+	if bad < len(msgs) {
+		s.failOpen(bad, &msgs[bad])
 	}
 }
 
@@ -133,28 +158,16 @@ func Open(a cipher.AEAD, s Spec, msgs []batch.Message) (allOK bool) {
 	return allOK
 }
 
-// A LaneTable is what a lane kernel reads (ocb's and raocb's, which run up to 16
-// messages side by side, one per 128-bit lane): each message's input,
-// output and nonce, and the length of its text. The kernels' generators
-// have this layout.
-type LaneTable struct {
-	Src, Dst, Nonce [16]*byte
-	Len             [16]uint32
-	// Tags has bit k set where the kernel finishes lane k's 16-byte tag
-	// itself, which has no associated data (no HASH(A)): it stores it at
-	// Dst+Len (sealing) or compares it with the one at Src+Len (opening).
-	Tags uint32
-}
-
-// A LaneGroup is up to 16 messages of a batch for one call to a lane
-// kernel, by their index in the batch: Place stores no pointers (each of
-// which would cost a write barrier's check), Table reads them when the
-// group runs.
+// A LaneGroup is up to 16 messages of a batch for one call to a lane kernel
+// (ocb's and raocb's, which run them side by side, one per 128-bit lane),
+// by their index in the batch (Idx[:N]; past N, indexes left from earlier
+// groups, of the same batch, or 0): Place stores no pointers (each of which
+// would cost a write barrier's check); the kernel reads the messages
+// (batch.Message, whose layout its generator takes as given) by these
+// indexes when the group runs.
 type LaneGroup struct {
-	Idx    [16]int
-	Len    [16]uint32
-	N      int
-	Blocks int // the most whole blocks of a text
+	Idx [16]int
+	N   int
 }
 
 // LaneGroups sorts the messages of a batch into lane groups, one per
@@ -189,18 +202,16 @@ func (l *LaneGroups) Take(msgs []batch.Message, i int, open bool, tagSize, maxLe
 	if hi = min(hi, maxLen); hi < lo {
 		return nil
 	}
-	blocks := 0
-	for k := range g.Idx {
-		m := &msgs[i+k]
-		n := len(m.In) - sub
-		if uint(n-lo) > uint(hi-lo) || len(m.AD) > maxAD {
+	ms := msgs[i : i+len(g.Idx)]
+	for k := range ms {
+		if uint(len(ms[k].In)-sub-lo) > uint(hi-lo) || len(ms[k].AD) > maxAD {
 			return nil
 		}
-		g.Idx[k] = i + k
-		g.Len[k] = uint32(n)
-		blocks = max(blocks, n/16)
 	}
-	g.N, g.Blocks = len(g.Idx), blocks
+	for k := range g.Idx {
+		g.Idx[k] = i + k
+	}
+	g.N = len(g.Idx)
 	return g
 }
 
@@ -225,12 +236,7 @@ func (l *LaneGroups) Place(msgs []batch.Message, i int, open bool, tagSize, maxL
 	}
 	g := &l.gs[bits.Len(uint(n+15)/16)]
 	k := uint(g.N) % uint(len(g.Idx)) // 0 when g is new or ran full
-	if k == 0 {
-		g.Blocks = 0
-	}
 	g.Idx[k] = i
-	g.Len[k] = uint32(n)
-	g.Blocks = max(g.Blocks, n/16)
 	g.N = int(k) + 1
 	if g.N == len(g.Idx) {
 		return g, false
@@ -250,46 +256,21 @@ func (l *LaneGroups) Rest() *LaneGroup {
 	return nil
 }
 
-// Table fills ln with the lanes of g's messages of msgs, for a kernel:
-// lanes past g.N have no text and the pointers of lane 0. Where tags is
-// true (a kernel that finishes 16-byte tags), it marks the lanes without
-// associated data in Tags. ln is the kernel's, on the caller's stack; the
-// messages it points into stay reachable through msgs. (Filled in place:
-// a LaneTable returned by value would be copied by 16-byte loads of 8-byte
-// stores just made, which the CPU cannot forward.)
-func (g *LaneGroup) Table(ln *LaneTable, msgs []batch.Message, tags bool) {
-	m0 := &msgs[g.Idx[0]]
-	ln.Tags = 0
-	for k := range ln.Len {
-		m, n := m0, uint32(0)
-		if k < g.N {
-			m, n = &msgs[g.Idx[k]], g.Len[k]
-			if tags && len(m.AD) == 0 {
-				ln.Tags |= 1 << k
-			}
-		}
-		ln.Src[k] = unsafe.SliceData(m.In)
-		ln.Dst[k] = unsafe.SliceData(m.Out)
-		ln.Nonce[k] = unsafe.SliceData(m.Nonce)
-		ln.Len[k] = n
-	}
-}
-
 // Finish completes g's messages of msgs from the tags a lane kernel left,
 // without HASH(A), which hash gives for non-empty associated data: it
 // writes each tag (sealing), or compares it in constant time, sets OK and
 // zeroes the output of each message that fails (opening). The lanes in done
-// (LaneTable.Tags) the kernel finished: opening, it set those in fail where
-// the tags differ.
+// the kernel finished (16-byte tags, no associated data): opening, it set
+// their messages' OK and, in fail, the lanes whose tags differ, whose
+// outputs Finish zeroes.
 func (g *LaneGroup) Finish(msgs []batch.Message, tags *[16][16]byte, done, fail uint32, open bool, tagSize int, hash func(ad []byte) words.Block) {
-	for k, i := range g.Idx[:g.N] {
-		m := &msgs[i]
+	// The lanes done are sealed or opened in full, but for the outputs of
+	// those that failed.
+	for lanes := (uint32(1)<<g.N-1)&^done | fail; lanes != 0; lanes &= lanes - 1 {
+		k := bits.TrailingZeros32(lanes)
+		m := &msgs[g.Idx[k]]
 		if done>>k&1 != 0 {
-			if open {
-				if m.OK = fail>>k&1 == 0; !m.OK {
-					clear(m.Out)
-				}
-			}
+			clear(m.Out)
 			continue
 		}
 		t := words.Load(tags[k][:])

@@ -48,11 +48,44 @@ func TestPlaceLongest(t *testing.T) {
 		if single || (full != nil) != (i == 15) {
 			t.Fatalf("Place(%d) = %v, %v", i, full, single)
 		}
-		if full != nil && (full.N != 16 || full.Blocks != 255) {
-			t.Fatalf("full group: N %d, Blocks %d", full.N, full.Blocks)
+		if full != nil && full.N != 16 {
+			t.Fatalf("full group: N %d", full.N)
 		}
 	}
 	if g := l.Rest(); g != nil {
 		t.Fatalf("Rest = %v after a full group", g)
+	}
+}
+
+// TestCheckSealFirst checks that CheckSeal names the first bad message when
+// a later one fails the first loop's checks and an earlier one only the
+// bounds of the second (Fits, MaxLen).
+func TestCheckSealFirst(t *testing.T) {
+	for _, s := range []Spec{
+		{Pkg: "p", NonceSize: 1, TagSize: 4, MaxLen: 8},
+		{Pkg: "p", NonceSize: 1, TagSize: 4, Fits: func(n, _ int) bool { return n <= 8 }},
+	} {
+		msgs := make([]batch.Message, 4)
+		for i := range msgs {
+			n := 2
+			if i == 1 {
+				n = 9 // too long
+			}
+			msgs[i] = batch.Message{Nonce: make([]byte, 1), In: make([]byte, n), Out: make([]byte, n+4)}
+		}
+		msgs[2].Out = msgs[2].Out[:1] // wrong length
+		func() {
+			defer func() {
+				want := "p: batch message 1: message or additional data too large"
+				if r := recover(); r != want {
+					t.Errorf("panic %v, want %q", r, want)
+				}
+			}()
+			s.CheckSeal(msgs)
+		}()
+		s.CheckSeal(msgs[2:2]) // no messages, no panic
+		msgs[1].In, msgs[1].Out = msgs[1].In[:2], msgs[1].Out[:6]
+		msgs[2].Out = msgs[2].Out[:6]
+		s.CheckSeal(msgs)
 	}
 }

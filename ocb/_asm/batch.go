@@ -25,12 +25,14 @@ import (
 // their output by the seal kernel, compared with the received ones by the
 // open kernel.
 //
-// lanes (Go's struct, by offset): src, dst and nonce pointers (16 each),
-// the text lengths (16 uint32) and the marked lanes (a bit each, uint32).
-// laneOut: the tags the kernel writes, the marked lanes whose tags differ
-// (a bit each, uint32, at its end, when opening),
-// and two areas it keeps for itself, per register: each lane's whole
-// blocks n and partial bytes r, in every byte of the lane.
+// The kernels take their messages from the batch (batch.Message, whose
+// layout ocb's tests pin: msg* below) by 16 indexes, and fill their lanes'
+// table in laneOut themselves: src, dst and nonce pointers (16 each), the
+// text lengths (16 uint32, 0 past the group's n messages) and the marked
+// lanes (a bit each, uint32). laneOut: the tags the kernel writes, two
+// areas it keeps for itself, per register (each lane's whole blocks n and
+// partial bytes r, in every byte of the lane), the marked lanes whose tags
+// differ (a bit each, uint32, when opening), then the table.
 const (
 	lnSrc   = 0
 	lnDst   = 128
@@ -41,6 +43,15 @@ const (
 	lnN     = 256
 	lnR     = 512
 	lnFail  = 768
+	lnTable = 776
+
+	msgSize  = 104
+	msgNonce = 0
+	msgADLen = 32
+	msgIn    = 48
+	msgInLen = 56
+	msgOut   = 72
+	msgOK    = 96
 )
 
 // Registers of the lane kernels.
@@ -107,8 +118,10 @@ func lanes(o op) {
 	if o == dec {
 		name, keys = "ocbOpenLanesVAES512", "rk, ek *[240]byte"
 	}
-	TEXT(name, NOSPLIT, "func(nr int, "+keys+", l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, ln *[452]byte, out *[772]byte, blocks int)")
+	TEXT(name, NOSPLIT, "func(nr int, "+keys+", l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n, sub int, mark uint32, out *[1228]byte)")
 	Pragma("noescape")
+	Load(Param("out"), lo)
+	laneTable()
 	Load(Param("nr"), nr)
 	Load(Param("rk"), lKeys)
 	if o == dec {
@@ -118,9 +131,6 @@ func lanes(o op) {
 	}
 	Load(Param("l"), ltab)
 	Load(Param("ends"), lEnds)
-	Load(Param("ln"), lp)
-	Load(Param("out"), lo)
-	Load(Param("blocks"), lMax)
 	loadKeys(lEK)
 
 	laneMasks()
@@ -328,10 +338,13 @@ func lanes(o op) {
 		}
 	} else {
 		// The marked lanes' tags, which are whole, against those received
-		// at Src+Len: every byte compared, the bit of a lane whose differ
-		// set in lMin (the outcome is no secret, the bytes are).
+		// at Src+Len: every byte compared, the message's OK set, and the
+		// bit of a lane whose differ set in lMin (the outcome is no
+		// secret, the bytes are).
 		MOVL(Mem{Base: lp, Disp: lnTags}, lU.As32())
 		XORL(lMin.As32(), lMin.As32())
+		Load(Param("msgs"), RBX)
+		Load(Param("idx"), RDX)
 		for i := 0; i < 16; i++ {
 			skip := "lanes_tag" + strconv.Itoa(i) + "_" + name
 			BTL(U8(i), lU.As32())
@@ -340,7 +353,9 @@ func lanes(o op) {
 			MOVL(Mem{Base: lp, Disp: lnLen + 4*i}, lJ.As32())
 			VEXTRACTI32X4(U8(i%4), lX(i/4), X12)
 			VPCMPEQB(Mem{Base: lT, Index: lJ, Scale: 1}, X12, K1)
+			IMUL3Q(U8(msgSize), Mem{Base: RDX, Disp: 8 * i}, RAX)
 			KORTESTW(K1, K1) // CF: all 16 bytes equal
+			SETCS(Mem{Base: RAX, Index: RBX, Scale: 1, Disp: msgOK})
 			SETCC(lJ.As8())
 			MOVBLZX(lJ.As8(), lJ.As32())
 			SHLL(U8(i), lJ.As32())
@@ -351,6 +366,50 @@ func lanes(o op) {
 	}
 	VZEROUPPER()
 	RET()
+}
+
+// laneTable fills the lanes' table (at lp, in laneOut) from the messages
+// msgs[idx[k]], the lane of k >= n with no text (its pointers stay valid
+// ones of the batch), and sets lMax to the most whole blocks of a text.
+// Lane k is marked (its tag finished by the kernel) where bit k of mark is
+// set (the caller's: 16-byte tags) and its message has no associated data.
+func laneTable() {
+	base, idx, n, sub := lT, lU, lJ, lJ16
+	m, t, zero, ad := RAX, RDX, RBX, R10
+	Load(Param("msgs"), base)
+	Load(Param("idx"), idx)
+	Load(Param("n"), n)
+	Load(Param("sub"), sub)
+	LEAQ(Mem{Base: lo, Disp: lnTable}, lp)
+	XORL(zero.As32(), zero.As32())
+	XORL(ad.As32(), ad.As32())
+	XORL(lMax.As32(), lMax.As32())
+	for k := 0; k < 16; k++ {
+		IMUL3Q(U8(msgSize), Mem{Base: idx, Disp: 8 * k}, m)
+		ADDQ(base, m)
+		for _, f := range [][2]int{{msgIn, lnSrc}, {msgOut, lnDst}, {msgNonce, lnNonce}} {
+			MOVQ(Mem{Base: m, Disp: f[0]}, t)
+			MOVQ(t, Mem{Base: lp, Disp: f[1] + 8*k})
+		}
+		MOVQ(Mem{Base: m, Disp: msgInLen}, t)
+		SUBQ(sub, t)
+		CMPQ(n, U8(k))
+		CMOVQLE(zero, t)
+		MOVL(t.As32(), Mem{Base: lp, Disp: lnLen + 4*k})
+		CMPQ(t, lMax)
+		CMOVQGT(t, lMax)
+		// Bit k of ad: lane k has associated data.
+		CMPQ(Mem{Base: m, Disp: msgADLen}, U8(0))
+		SETNE(t.As8())
+		MOVBLZX(t.As8(), t.As32())
+		SHLL(U8(k), t.As32())
+		ORL(t.As32(), ad.As32())
+	}
+	SHRQ(U8(4), lMax)
+	Load(Param("mark"), t)
+	NOTL(ad.As32())
+	ANDL(ad.As32(), t.As32())
+	MOVL(t.As32(), Mem{Base: lp, Disp: lnTags})
 }
 
 // loadKeys broadcasts the 15 round keys at p into their registers (past

@@ -19,18 +19,19 @@ import (
 // AESENC(AESENC(B ⊞ i, R1), R2) of block i differ by lane only in B; the
 // pad's index f+1 and the tag's m+3 are the lane's own. While every lane
 // has blocks i and i+1, both run in one pass: eight registers in flight.
-// The Go side (lanes_amd64.go) fills the lanes (batchutil.LaneTable) and adds
-// HASH(A) to the tags; when sealing, the lanes it marks (16-byte tags, no
-// associated data) have their tags stored at the end of their output by
-// the kernel.
+// The Go side (lanes_amd64.go) adds HASH(A) to the tags; when sealing, the
+// marked lanes (16-byte tags, no associated data) have their tags stored at
+// the end of their output by the kernel.
 //
-// lanes (Go's struct, by offset): src, dst and nonce pointers (16 each),
-// the text lengths (16 uint32) and the marked lanes (a bit each, uint32).
-// laneOut: the tags the kernel writes,
-// and areas it keeps for itself, per register: each lane's whole blocks f
-// and partial bytes r in every byte of the lane, f and m (its blocks,
-// the partial one counted) in every dword, the masks of the blocks in
-// flight, and R1 and R2 broadcast.
+// The kernels take their messages from the batch (batch.Message, whose
+// layout raocb's tests pin: msg* below) by 16 indexes, and fill their
+// lanes' table in laneOut themselves: src, dst and nonce pointers (16
+// each), the text lengths (16 uint32, 0 past the group's n messages) and
+// the marked lanes (a bit each, uint32). laneOut: the tags the kernel
+// writes, areas it keeps for itself, per register (each lane's whole blocks
+// f and partial bytes r in every byte of the lane, f and m (its blocks, the
+// partial one counted) in every dword, the masks of the blocks in flight,
+// and R1 and R2 broadcast), then the table.
 const (
 	lnSrc   = 0
 	lnDst   = 128
@@ -45,6 +46,14 @@ const (
 	lnMask  = 1280
 	lnR1    = 1792
 	lnR2    = 1856
+	lnTable = 1920
+
+	msgSize  = 104
+	msgNonce = 0
+	msgADLen = 32
+	msgIn    = 48
+	msgInLen = 56
+	msgOut   = 72
 )
 
 // Registers of the lane kernels.
@@ -106,11 +115,12 @@ func lanes(o op) {
 	if o == dec {
 		name, keys = "raocbOpenLanesVAES512", "rk, ek *[240]byte"
 	}
-	TEXT(name, NOSPLIT, "func(nr int, "+keys+", r1, r2 *[16]byte, bits *[16]byte, nonceLen int, ln *[452]byte, out *[1920]byte, blocks int)")
+	TEXT(name, NOSPLIT, "func(nr int, "+keys+", r1, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n, sub int, mark uint32, out *[2372]byte)")
 	Pragma("noescape")
+	Load(Param("out"), lo)
+	laneTable()
 	Load(Param("nr"), nr)
 	Load(Param("rk"), lKeys)
-	Load(Param("out"), lo)
 	if o == dec {
 		Load(Param("ek"), lEK)
 	} else {
@@ -121,8 +131,6 @@ func lanes(o op) {
 		VBROADCASTI32X4(Mem{Base: lT}, Z12)
 		VMOVDQU64(Z12, Mem{Base: lo, Disp: lnR1 + 64*i})
 	}
-	Load(Param("ln"), lp)
-	Load(Param("blocks"), lMax)
 	loadKeys(lEK)
 	laneMasks()
 
@@ -339,6 +347,50 @@ func laneMasksIn(xs []VecPhysical) {
 			VAESENC(Mem{Base: lo, Disp: k}, x, x)
 		}
 	}
+}
+
+// laneTable fills the lanes' table (at lp, in laneOut) from the messages
+// msgs[idx[k]], the lane of k >= n with no text (its pointers stay valid
+// ones of the batch), and sets lMax to the most whole blocks of a text.
+// Lane k is marked (its tag finished by the kernel) where bit k of mark is
+// set (the caller's: 16-byte tags) and its message has no associated data.
+func laneTable() {
+	base, idx, n, sub := lT, lU, lJ, lJ16
+	m, t, zero, ad := RAX, RDX, RBX, R10
+	Load(Param("msgs"), base)
+	Load(Param("idx"), idx)
+	Load(Param("n"), n)
+	Load(Param("sub"), sub)
+	LEAQ(Mem{Base: lo, Disp: lnTable}, lp)
+	XORL(zero.As32(), zero.As32())
+	XORL(ad.As32(), ad.As32())
+	XORL(lMax.As32(), lMax.As32())
+	for k := 0; k < 16; k++ {
+		IMUL3Q(U8(msgSize), Mem{Base: idx, Disp: 8 * k}, m)
+		ADDQ(base, m)
+		for _, f := range [][2]int{{msgIn, lnSrc}, {msgOut, lnDst}, {msgNonce, lnNonce}} {
+			MOVQ(Mem{Base: m, Disp: f[0]}, t)
+			MOVQ(t, Mem{Base: lp, Disp: f[1] + 8*k})
+		}
+		MOVQ(Mem{Base: m, Disp: msgInLen}, t)
+		SUBQ(sub, t)
+		CMPQ(n, U8(k))
+		CMOVQLE(zero, t)
+		MOVL(t.As32(), Mem{Base: lp, Disp: lnLen + 4*k})
+		CMPQ(t, lMax)
+		CMOVQGT(t, lMax)
+		// Bit k of ad: lane k has associated data.
+		CMPQ(Mem{Base: m, Disp: msgADLen}, U8(0))
+		SETNE(t.As8())
+		MOVBLZX(t.As8(), t.As32())
+		SHLL(U8(k), t.As32())
+		ORL(t.As32(), ad.As32())
+	}
+	SHRQ(U8(4), lMax)
+	Load(Param("mark"), t)
+	NOTL(ad.As32())
+	ANDL(ad.As32(), t.As32())
+	MOVL(t.As32(), Mem{Base: lp, Disp: lnTags})
 }
 
 // loadKeys broadcasts the 15 round keys at p into their registers (past
