@@ -64,30 +64,7 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 	}
 	var gs batchutil.LaneGroups
 	var out laneOut
-	for i := 0; i < len(msgs); {
-		if g := gs.Take(msgs, i, d == decrypt, a.tagSize, laneMaxLen, math.MaxInt); g != nil {
-			a.runLanes(d, msgs, g, &out)
-			i += 16
-			continue
-		}
-		for end := min(i+16, len(msgs)); i < end; i++ {
-			m := &msgs[i]
-			g, single := gs.Place(msgs, i, d == decrypt, a.tagSize, laneMaxLen)
-			switch {
-			case g != nil:
-				a.runLanes(d, msgs, g, &out)
-			case !single: // placed, or too short to open
-			case d == encrypt:
-				a.Seal(m.Out[:0], m.Nonce, m.In, m.AD)
-			default:
-				_, err := a.Open(m.Out[:0], m.Nonce, m.In, m.AD)
-				m.OK = err == nil
-			}
-		}
-	}
-	for g := gs.Rest(); g != nil; g = gs.Rest() {
-		a.runLanes(d, msgs, g, &out)
-	}
+	gs.Run(msgs, d == decrypt, a.tagSize, laneMaxLen, math.MaxInt, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, &out) }, a)
 	return true
 }
 

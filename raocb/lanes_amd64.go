@@ -37,9 +37,9 @@ var useVAES512Lanes = cpu.X86HasVAES512
 // at 512).
 const laneMaxLen = 512
 
-// lanesMaxAD bounds the associated data of the messages that Take puts in
-// lanes: ocbmode.ADFits takes every length up to it (at most
-// ocbmode.MaxIndex-1 blocks).
+// lanesMaxAD bounds the associated data of the messages that go in lanes:
+// ocbmode.ADFits takes every length up to it (at most ocbmode.MaxIndex-1
+// blocks); longer ones go to Seal and Open, which check the bound.
 const lanesMaxAD = blockSize * (ocbmode.MaxIndex - 1)
 
 // laneOut is what a lane kernel writes, one for all the groups of a batch;
@@ -68,35 +68,7 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 	}
 	var gs batchutil.LaneGroups
 	var out laneOut
-	for i := 0; i < len(msgs); {
-		if g := gs.Take(msgs, i, d == decrypt, a.tagSize, laneMaxLen, lanesMaxAD); g != nil {
-			a.runLanes(d, msgs, g, &out)
-			i += 16
-			continue
-		}
-		for end := min(i+16, len(msgs)); i < end; i++ {
-			m := &msgs[i]
-			// Associated data past RAOCB's bound goes to Open, which fails.
-			var g *batchutil.LaneGroup
-			single := !ocbmode.ADFits(uint64(len(m.AD)))
-			if !single {
-				g, single = gs.Place(msgs, i, d == decrypt, a.tagSize, laneMaxLen)
-			}
-			switch {
-			case g != nil:
-				a.runLanes(d, msgs, g, &out)
-			case !single: // placed, or too short to open
-			case d == encrypt:
-				a.Seal(m.Out[:0], m.Nonce, m.In, m.AD)
-			default:
-				_, err := a.Open(m.Out[:0], m.Nonce, m.In, m.AD)
-				m.OK = err == nil
-			}
-		}
-	}
-	for g := gs.Rest(); g != nil; g = gs.Rest() {
-		a.runLanes(d, msgs, g, &out)
-	}
+	gs.Run(msgs, d == decrypt, a.tagSize, laneMaxLen, lanesMaxAD, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, &out) }, a)
 	return true
 }
 

@@ -215,13 +215,38 @@ func (l *LaneGroups) Take(msgs []batch.Message, i int, open bool, tagSize, maxLe
 	return g
 }
 
+// Run seals (or opens, setting OK) the messages of msgs, checked, in lane
+// groups: run takes each group as it fills and the part-filled ones at the
+// end, by value (a pointer into l would move l to the heap); a, the AEAD
+// itself, takes alone each message Place leaves single.
+func (l *LaneGroups) Run(msgs []batch.Message, open bool, tagSize, maxLen, maxAD int, run func(LaneGroup), a cipher.AEAD) {
+	for i := 0; i < len(msgs); {
+		if g := l.Take(msgs, i, open, tagSize, maxLen, maxAD); g != nil {
+			run(*g)
+			i += len(g.Idx)
+			continue
+		}
+		for end := min(i+len(l.run.Idx), len(msgs)); i < end; i++ {
+			switch g, single := l.Place(msgs, i, open, tagSize, maxLen, maxAD); {
+			case g != nil:
+				run(*g)
+			case single:
+				RunOne(a, msgs, i, open)
+			}
+		}
+	}
+	for g := l.Rest(); g != nil; g = l.Rest() {
+		run(*g)
+	}
+}
+
 // Place adds msgs[i] to its group where its text (In, or In less tagSize
 // bytes when opening) is at most maxLen < 4096 bytes long (the kernels
-// count whole blocks in bytes), and returns the group if that is now full,
-// for the caller to run before the next Place; single reports a longer
-// message, left to the caller. A message to open shorter than a tag fails
-// (its OK false) and goes nowhere.
-func (l *LaneGroups) Place(msgs []batch.Message, i int, open bool, tagSize, maxLen int) (full *LaneGroup, single bool) {
+// count whole blocks in bytes) and its associated data at most maxAD, and
+// returns the group if that is now full, for the caller to run before the
+// next Place; single reports another message, left to the caller. A
+// message to open shorter than a tag fails (its OK false) and goes nowhere.
+func (l *LaneGroups) Place(msgs []batch.Message, i int, open bool, tagSize, maxLen, maxAD int) (full *LaneGroup, single bool) {
 	m := &msgs[i]
 	n := len(m.In)
 	if open {
@@ -231,7 +256,7 @@ func (l *LaneGroups) Place(msgs []batch.Message, i int, open bool, tagSize, maxL
 			return nil, false
 		}
 	}
-	if n > maxLen {
+	if n > maxLen || len(m.AD) > maxAD {
 		return nil, true
 	}
 	g := &l.gs[bits.Len(uint(n+15)/16)]

@@ -1,6 +1,7 @@
 package batchutil
 
 import (
+	"math"
 	"testing"
 
 	"github.com/faelabs/fae/batch"
@@ -44,7 +45,7 @@ func TestPlaceLongest(t *testing.T) {
 	}
 	var l LaneGroups
 	for i := range msgs {
-		full, single := l.Place(msgs, i, false, 16, 4095)
+		full, single := l.Place(msgs, i, false, 16, 4095, math.MaxInt)
 		if single || (full != nil) != (i == 15) {
 			t.Fatalf("Place(%d) = %v, %v", i, full, single)
 		}
