@@ -315,13 +315,6 @@ func (a *AEAD) check(nonce, ad []byte, textLen int) {
 	}
 }
 
-// crypt encrypts (or decrypts) src into dst, which is as long or src
-// itself, with a's key, nonce and ad, and writes the tag to tag.
-func (a *AEAD) crypt(dst, nonce, src, ad []byte, decrypt bool, tag []byte) {
-	a.check(nonce, ad, len(src))
-	crypt(a.v, a.key[:a.v.keySize], nonce, ad, dst, src, decrypt, tag[:a.tagSize])
-}
-
 // Seal encrypts and authenticates plaintext, authenticates additionalData,
 // and appends ciphertext || tag to dst, as cipher.AEAD. It panics if nonce
 // is not NonceSize() bytes long, if the output would overlap plaintext other

@@ -99,8 +99,11 @@ var mask = func() (m [2 * maxRate]byte) {
 	return m
 }()
 
-// crypt encrypts (or decrypts) a whole message src into dst, which is as
-// long or src itself, and writes the tag to tag, tagSize bytes. The kernels
+// crypt checks nonce and lengths, encrypts (or decrypts) a whole message src
+// into dst, which is as long or src itself, and writes the tag to tag,
+// a.tagSize bytes. It fills the kernel's job itself: a 64-byte message
+// spends as long in Go as in the kernel, and a further call taking the key,
+// variant and six slices cost about 7 ns of it. The kernels
 // keep the state in registers from Init to the tag, one call per lane
 // group: the first stores its lanes' tags to tag, the others XOR theirs in.
 // The AVX-512 kernels, which take all lanes in one call, read and write the
@@ -109,7 +112,9 @@ var mask = func() (m [2 * maxRate]byte) {
 //
 // The job is filled field by field: a composite literal would be built
 // aside and copied with wide loads that stall on its narrow stores.
-func crypt(v *variant, key, nonce, ad, dst, src []byte, decrypt bool, tag []byte) {
+func (a *AEAD) crypt(dst, nonce, src, ad []byte, decrypt bool, tag []byte) {
+	a.check(nonce, ad, len(src))
+	v, key, tag := a.v, a.key[:a.v.keySize], tag[:a.tagSize]
 	k, width := choose(v)
 	if k == kGeneric {
 		cryptGeneric(v, key, nonce, ad, dst, src, decrypt, tag)

@@ -17,8 +17,10 @@ func (st *state) initState(key, nonce []byte) { st.initGeneric(key, nonce) }
 // before the first update, and writes the lanes' tags of tagSize bytes.
 func (st *state) final(t *tags, u block, tagSize int) { st.finalGeneric(t, u, tagSize) }
 
-// crypt encrypts (or decrypts) a whole message src into dst, which is as
-// long or src itself, and writes the tag to tag, tagSize bytes.
-func crypt(v *variant, key, nonce, ad, dst, src []byte, decrypt bool, tag []byte) {
-	cryptGeneric(v, key, nonce, ad, dst, src, decrypt, tag)
+// crypt checks nonce and lengths, encrypts (or decrypts) a whole message src
+// into dst, which is as long or src itself, and writes the tag to tag,
+// a.tagSize bytes.
+func (a *AEAD) crypt(dst, nonce, src, ad []byte, decrypt bool, tag []byte) {
+	a.check(nonce, ad, len(src))
+	cryptGeneric(a.v, a.key[:a.v.keySize], nonce, ad, dst, src, decrypt, tag[:a.tagSize])
 }
