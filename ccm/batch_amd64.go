@@ -3,7 +3,6 @@
 package ccm
 
 import (
-	"crypto/subtle"
 	"encoding/binary"
 	"unsafe"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/faelabs/fae/internal/batchutil"
 	"github.com/faelabs/fae/internal/cpu"
 	"github.com/faelabs/fae/internal/impl"
+	"github.com/faelabs/fae/internal/words"
 )
 
 // The batch kernels (ccm_amd64.s, see _asm/batch.go) seal or open the
@@ -207,14 +207,27 @@ func runLanes[J [4]job | [16]job | [32 + maxIdleJobs]job | [maxJobs]job](a *AEAD
 		// The call's messages become jobs longest first, roughly: lanes
 		// that take the last jobs then end close together, not one long
 		// message running on while the other lanes idle.
-		var order [maxJobs]int32
-		c := 0
-		for b, lo := range lengthClasses {
-			for x := range n {
-				if k := len(msgs[i+x].In); k >= lo && (b == 0 || k < lengthClasses[b-1]) {
-					order[c], c = int32(i+x), c+1
-				}
+		// A counting sort by class: two passes, not one per class.
+		var (
+			order [maxJobs]int32
+			class [maxJobs]uint8
+			start [len(lengthClasses) + 1]int
+		)
+		for x := range n {
+			b := 0
+			for len(msgs[i+x].In) < lengthClasses[b] {
+				b++
 			}
+			class[x] = uint8(b)
+			start[b+1]++
+		}
+		for b := 1; b < len(start); b++ {
+			start[b] += start[b-1]
+		}
+		for x := range n {
+			b := class[x]
+			order[start[b]] = int32(i + x)
+			start[b]++
 		}
 		i += n
 		k := 0
@@ -412,7 +425,7 @@ func (a *AEAD) finish(j *job, m *batch.Message, open bool) bool {
 		copy(m.Out[n:], j.tag[:a.tagSize])
 		return true
 	}
-	m.OK = subtle.ConstantTimeCompare(j.tag[:a.tagSize], m.In[n:]) == 1
+	m.OK = words.Equal(j.tag[:a.tagSize], m.In[n:])
 	if !m.OK {
 		clear(m.Out)
 	}

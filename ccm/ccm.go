@@ -50,6 +50,7 @@ import (
 	"github.com/faelabs/fae/internal/aes"
 	"github.com/faelabs/fae/internal/alias"
 	ilea "github.com/faelabs/fae/internal/lea"
+	"github.com/faelabs/fae/internal/words"
 )
 
 const (
@@ -188,7 +189,7 @@ func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, erro
 		panic("ccm: invalid buffer overlap of output and additional data")
 	}
 	tag := a.open(out, nonce, ciphertext[:n], additionalData)
-	if subtle.ConstantTimeCompare(tag[:a.tagSize], ciphertext[n:]) != 1 {
+	if !words.Equal(tag[:a.tagSize], ciphertext[n:]) {
 		clear(out)
 		return nil, errOpen
 	}

@@ -74,3 +74,27 @@ func TestPartial(t *testing.T) {
 		}
 	}
 }
+
+// TestEqual flips each bit of every length up to 40 bytes.
+func TestEqual(t *testing.T) {
+	for n := 0; n <= 40; n++ {
+		a := make([]byte, n)
+		for i := range a {
+			a[i] = byte(7*i + n)
+		}
+		b := append([]byte(nil), a...)
+		if !Equal(a, b) {
+			t.Fatalf("%d bytes: equal slices differ", n)
+		}
+		if n > 0 && Equal(a, b[:n-1]) {
+			t.Fatalf("%d bytes: unequal lengths match", n)
+		}
+		for i := range 8 * n {
+			b[i/8] ^= 1 << (i % 8)
+			if Equal(a, b) {
+				t.Fatalf("%d bytes: bit %d flipped matches", n, i)
+			}
+			b[i/8] ^= 1 << (i % 8)
+		}
+	}
+}
