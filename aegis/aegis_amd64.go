@@ -112,27 +112,32 @@ func (k kernel) masked() bool {
 func (k kernel) run(op int, j *job, lanes, width int) {
 	for g := 0; g < lanes; g += width {
 		j.off = 16 * g
-		switch k {
-		case k128AVX:
-			aegis128AVX(op, j)
-		case k256AVX:
-			aegis256AVX(op, j)
-		case k128AVX512:
-			aegis128AVX512(op, j)
-		case k256AVX512:
-			aegis256AVX512(op, j)
-		case k128VAES256:
-			aegis128VAES256(op, j)
-		case k256VAES256:
-			aegis256VAES256(op, j)
-		case k128VAES512Y:
-			aegis128VAES512Y(op, j)
-		case k256VAES512Y:
-			aegis256VAES512Y(op, j)
-		case k128VAES512:
-			aegis128VAES512(op, j)
-		case k256VAES512:
-			aegis256VAES512(op, j)
-		}
+		k.call(op, j)
+	}
+}
+
+// call calls kernel k with op and j.
+func (k kernel) call(op int, j *job) {
+	switch k {
+	case k128AVX:
+		aegis128AVX(op, j)
+	case k256AVX:
+		aegis256AVX(op, j)
+	case k128AVX512:
+		aegis128AVX512(op, j)
+	case k256AVX512:
+		aegis256AVX512(op, j)
+	case k128VAES256:
+		aegis128VAES256(op, j)
+	case k256VAES256:
+		aegis256VAES256(op, j)
+	case k128VAES512Y:
+		aegis128VAES512Y(op, j)
+	case k256VAES512Y:
+		aegis256VAES512Y(op, j)
+	case k128VAES512:
+		aegis128VAES512(op, j)
+	case k256VAES512:
+		aegis256VAES512(op, j)
 	}
 }

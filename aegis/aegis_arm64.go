@@ -52,10 +52,15 @@ func (kernel) masked() bool { return false }
 func (k kernel) run(op int, j *job, lanes, width int) {
 	for g := 0; g < lanes; g += width {
 		j.off = 16 * g
-		if k == k128ARMv8 {
-			aegis128ARMv8(op, j)
-		} else {
-			aegis256ARMv8(op, j)
-		}
+		k.call(op, j)
+	}
+}
+
+// call calls kernel k with op and j.
+func (k kernel) call(op int, j *job) {
+	if k == k128ARMv8 {
+		aegis128ARMv8(op, j)
+	} else {
+		aegis256ARMv8(op, j)
 	}
 }

@@ -152,11 +152,15 @@ func (a *AEAD) crypt(dst, nonce, src, ad []byte, decrypt bool, tag []byte) {
 		op = opOpen
 	}
 	rest := len(src) - full
-	if rest == 0 || masked {
+	if masked {
 		if rest > 0 {
 			j.last, j.lastDst = &src[full], &dst[full]
 			j.kLast[0], j.kLast[1] = byteMasks(v.wordSize(), rest)
 		}
+		k.call(op, &j) // all lanes, j.off 0
+		return
+	}
+	if rest == 0 {
 		k.run(op, &j, v.lanes, width)
 		return
 	}
