@@ -2,10 +2,11 @@ package aeadtest
 
 import (
 	"crypto/cipher"
-	"github.com/faelabs/fae/batch"
+	"math/rand/v2"
 	"strconv"
 	"testing"
 
+	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/internal/impl/impltest"
 )
 
@@ -65,36 +66,70 @@ func BenchmarkNew[A any](b *testing.B, keySizes []int, newAEAD func(key []byte) 
 // IPI's smallest), IPI-like and long.
 var batchBenchSizes = []int{44, 64, 576, 1500, 16384}
 
-// BenchmarkBatch measures batches of 64 messages of one size under a new
-// AEAD, with the kernels this CPU runs by default: SealBatch (or OpenBatch)
-// as "batch64" and 64 single Seal (Open) calls as "single64", beside each
-// other so that their ratio comes from one run. Bytes are the 64 messages'
-// texts.
+// batchMixes are BenchmarkBatch's batches of mixed sizes, 64 lengths each:
+// "ipi", the IPI's lengths in its proportions (3 of 44 bytes, 10 of 552,
+// 13 of 576 and 38 of 1500), shuffled; "random", lengths drawn uniformly
+// from 0 to 1500. Both are the same on every run.
+var batchMixes = func() map[string][]int {
+	r := rand.New(rand.NewPCG(16, 64))
+	var ipi, random []int
+	for _, c := range []struct{ n, size int }{{3, 44}, {10, 552}, {13, 576}, {38, 1500}} {
+		for range c.n {
+			ipi = append(ipi, c.size)
+		}
+	}
+	r.Shuffle(len(ipi), func(i, j int) { ipi[i], ipi[j] = ipi[j], ipi[i] })
+	for range 64 {
+		random = append(random, r.IntN(1501))
+	}
+	return map[string][]int{"ipi": ipi, "random": random}
+}()
+
+// BenchmarkBatch measures batches of 64 messages under a new AEAD, of one
+// size each (batchBenchSizes) and of mixed sizes (batchMixes), with the
+// kernels this CPU runs by default: SealBatch (or OpenBatch) as "batch64"
+// and 64 single Seal (Open) calls as "single64", beside each other so that
+// their ratio comes from one run. Bytes are the 64 messages' texts.
 func BenchmarkBatch[A batch.AEAD](b *testing.B, open bool, newAEAD func() (A, error)) {
 	const count = 64
+	type shape struct {
+		name  string
+		sizes []int
+	}
+	var shapes []shape
 	for _, size := range batchBenchSizes {
+		sizes := make([]int, count)
+		for i := range sizes {
+			sizes[i] = size
+		}
+		shapes = append(shapes, shape{strconv.Itoa(size), sizes})
+	}
+	shapes = append(shapes, shape{"ipi", batchMixes["ipi"]}, shape{"random", batchMixes["random"]})
+	for _, sh := range shapes {
 		for _, single := range []bool{false, true} {
 			name := "batch64"
 			if single {
 				name = "single64"
 			}
-			b.Run(name+"/"+strconv.Itoa(size), func(b *testing.B) {
+			b.Run(name+"/"+sh.name, func(b *testing.B) {
 				a, err := newAEAD()
 				if err != nil {
 					b.Fatal(err)
 				}
 				msgs := make([]batch.Message, count)
+				total := 0
 				for i := range msgs {
 					nonce := make([]byte, a.NonceSize())
 					nonce[0] = byte(i)
-					pt := make([]byte, size)
-					in, out := pt, make([]byte, size+a.Overhead())
+					pt := make([]byte, sh.sizes[i])
+					total += len(pt)
+					in, out := pt, make([]byte, len(pt)+a.Overhead())
 					if open {
 						in, out = a.Seal(nil, nonce, pt, nil), pt
 					}
 					msgs[i] = batch.Message{Nonce: nonce, In: in, Out: out}
 				}
-				b.SetBytes(int64(count * size))
+				b.SetBytes(int64(total))
 				b.ReportAllocs()
 				for b.Loop() {
 					switch {
