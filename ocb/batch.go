@@ -90,10 +90,12 @@ func (a *AEAD) batchSpec() batchutil.Spec {
 	return batchutil.Spec{Pkg: "ocb", NonceSize: a.nonceSize, TagSize: a.tagSize}
 }
 
-// groups reports whether a's batches go in groups: with fae's AES, where
-// ocb's kernels do not run. The kernels take a short message in one call,
-// faster than a group's Go code takes its blocks.
-func (a *AEAD) groups() bool { return a.aes != nil && !a.hasKernels() }
+// groups reports whether a's batches go in groups: with fae's AES where
+// ocb's kernels do not run, and with fae's LEA, whose kernels take 4, 8 or
+// 16 blocks a call and so idle on the one or two a short message's steps
+// give them. The kernels take a short message in one call, faster than a
+// group's Go code takes its blocks.
+func (a *AEAD) groups() bool { return a.aes != nil && !a.hasKernels() || a.lea != nil }
 
 const (
 	// groupMaxLen bounds the messages that go in groups: the longer ones

@@ -26,3 +26,12 @@ func BenchmarkOpenBatch(b *testing.B) { benchmarkBatch(b, true) }
 func benchmarkBatch(b *testing.B, open bool) {
 	aeadtest.BenchmarkBatch(b, open, func() (*AEAD, error) { return New(make([]byte, 16)) })
 }
+
+// BenchmarkSealBatchLEA and BenchmarkOpenBatchLEA are those over fae's LEA,
+// whose short messages go through the cipher in groups.
+func BenchmarkSealBatchLEA(b *testing.B) { benchmarkBatchLEA(b, false) }
+func BenchmarkOpenBatchLEA(b *testing.B) { benchmarkBatchLEA(b, true) }
+
+func benchmarkBatchLEA(b *testing.B, open bool) {
+	aeadtest.BenchmarkBatch(b, open, func() (*AEAD, error) { return newLEA(make([]byte, 16), 12, 16) })
+}
