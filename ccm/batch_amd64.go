@@ -331,12 +331,7 @@ func (a *AEAD) format(j *job, b0a0 *[2 * blockSize]byte, nonce, text, ad, out []
 	// A_0's two words are read from the nonce (of 7 bytes or more) here,
 	// not from a block it was copied into, which stalls on store
 	// forwarding.
-	hi := uint64(14-a.nonceSize)<<56 | uint64(binary.BigEndian.Uint32(nonce))<<24 |
-		uint64(binary.BigEndian.Uint16(nonce[4:]))<<8 | uint64(nonce[6]) // L' = L-1
-	var lo uint64 // the nonce's bytes from the eighth on, then zeros
-	if n := len(nonce); n > 7 {
-		lo = binary.BigEndian.Uint64(nonce[n-8:]) << (8 * (15 - n))
-	}
+	hi, lo := counterWords(a.nonceSize, nonce)
 	flags := uint64((a.tagSize-2)/2<<3) << 56 // M'
 	if len(ad) > 0 {
 		flags |= 0x40 << 56 // Adata

@@ -26,7 +26,11 @@ func TestBatch(t *testing.T) {
 		aeadtest.TestBatch(t, aeadtest.MustBatch(New(key)), others)
 	})
 	leaPaths.Run(t, func(t *testing.T) {
-		aeadtest.TestBatch(t, aeadtest.MustBatch(newLEA(key, false, 12, 16)), nil)
+		var others []batch.AEAD
+		for tag := 4; tag < TagSize; tag += 2 {
+			others = append(others, aeadtest.MustBatch(newLEA(key, false, 7+tag/2-2, tag)))
+		}
+		aeadtest.TestBatch(t, aeadtest.MustBatch(newLEA(key, false, 12, 16)), others)
 	})
 	t.Run("NewFromBlock", func(t *testing.T) {
 		b, _ := stdaes.NewCipher(key)
@@ -55,8 +59,8 @@ func TestBatchLengthLimit(t *testing.T) {
 	}
 }
 
-// TestBatchLanes gives the batch kernels the batches their lanes find
-// hardest, on every path, key size and some nonce and tag sizes: messages
+// TestBatchLanes gives the batch kernels (and over LEA, batch_lea.go's
+// lanes) the batches their lanes find hardest, on every path, key size and some nonce and tag sizes: messages
 // ending at every offset in a block, side by side; batches that leave
 // lanes empty, some beside long messages; long messages on staggered lanes; lengths far apart in neighbouring lanes; associated data
 // that ends inside B_0's run, fills whole blocks or ends in a partial one,
@@ -88,9 +92,9 @@ func TestBatchLanes(t *testing.T) {
 	ad = append(ad, aeadtest.Shape{Text: 0, AD: 1<<16 - 1<<8 - 1}, aeadtest.Shape{Text: 17, AD: 1<<16 - 1<<8},
 		aeadtest.Shape{Text: 32, AD: 1<<16 - 1<<8 + 1}, aeadtest.Shape{Text: 5, AD: 3})
 	sizes := []struct{ key, nonce, tag int }{{16, 12, 16}, {24, 7, 4}, {32, 13, 10}, {16, 8, 16}}
-	paths.Run(t, func(t *testing.T) {
+	run := func(t *testing.T, newAEAD func(key []byte, nonceSize, tagSize int) (*AEAD, error)) {
 		for _, sz := range sizes {
-			a := aeadtest.MustBatch(NewWithSizes(make([]byte, sz.key), sz.nonce, sz.tag))
+			a := aeadtest.MustBatch(newAEAD(make([]byte, sz.key), sz.nonce, sz.tag))
 			t.Run(fmt.Sprintf("key%d-nonce%d-tag%d", sz.key, sz.nonce, sz.tag), func(t *testing.T) {
 				aeadtest.TestBatchShapes(t, a, offsets)
 				aeadtest.TestBatchShapes(t, a, apart)
@@ -106,6 +110,11 @@ func TestBatchLanes(t *testing.T) {
 				}
 			})
 		}
+	}
+	paths.Run(t, func(t *testing.T) { run(t, NewWithSizes) })
+	// Over LEA, the lanes are Go's (batch_lea.go).
+	leaPaths.Run(t, func(t *testing.T) {
+		run(t, func(key []byte, nonceSize, tagSize int) (*AEAD, error) { return newLEA(key, false, nonceSize, tagSize) })
 	})
 }
 

@@ -29,6 +29,15 @@ func benchmarkBatch(b *testing.B, open bool) {
 	aeadtest.BenchmarkBatch(b, open, func() (*AEAD, error) { return New(make([]byte, 16)) })
 }
 
+// BenchmarkSealBatchLEA and BenchmarkOpenBatchLEA are those over fae's LEA,
+// whose CBC-MACs run side by side in Go (batch_lea.go).
+func BenchmarkSealBatchLEA(b *testing.B) { benchmarkBatchLEA(b, false) }
+func BenchmarkOpenBatchLEA(b *testing.B) { benchmarkBatchLEA(b, true) }
+
+func benchmarkBatchLEA(b *testing.B, open bool) {
+	aeadtest.BenchmarkBatch(b, open, func() (*AEAD, error) { return newLEA(make([]byte, 16), false, 12, 16) })
+}
+
 // BenchmarkBatchAligned measures batches of 64 messages of 16 KiB whose
 // inputs and outputs all start at the same offset in a 4 KiB page, as
 // separately allocated large buffers do: the lanes' stores of a step then

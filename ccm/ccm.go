@@ -22,8 +22,11 @@
 // chain beside its keystream. The Go code formats each message's blocks
 // once; the kernel moves each lane through them and gives a lane whose
 // message ends the next one, up to 64 messages a call. A batch of equal
-// messages then costs about the AES work of its blocks.
-// Elsewhere, and for a single message, they call Seal and Open in turn.
+// messages then costs about the AES work of its blocks. Over fae's LEA, on
+// every architecture, Go runs the CBC-MACs of 16 messages side by side,
+// each step one call to LEA's multi-block kernels for all of them, and
+// each message's keystream on LEA's CTR kernel: two to three times the
+// speed of one message at a time. Elsewhere they call Seal and Open in turn.
 //
 // Nonces are 7 to 13 bytes (12 with New) and must never repeat under one
 // key. The nonce size N sets the size L = 15-N of the message length field

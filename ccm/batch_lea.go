@@ -1,0 +1,213 @@
+package ccm
+
+import (
+	"encoding/binary"
+
+	"github.com/faelabs/fae/batch"
+	"github.com/faelabs/fae/internal/words"
+)
+
+// Over fae's LEA a batch runs the CBC-MACs of 16 messages side by side, in
+// Go: each step XORs the next block of every lane's message into the lane's
+// MAC value and encrypts the 16 values in one call to LEA's kernels, which
+// take 4, 8 or 16 blocks at a time, where a single message's chain takes one
+// block a call (EncryptWords); a lane whose message ends takes the next
+// one. The counter mode runs message by message on LEA's CTR kernel, after
+// E(A_0) and the keystream block of every final partial block, of up to
+// leaChunk messages, in one call.
+
+const (
+	leaLanes = 16
+	leaChunk = 64
+)
+
+// leaBatch seals or opens msgs, which have been checked, over fae's LEA.
+func (a *AEAD) leaBatch(msgs []batch.Message, open bool) (allOK bool) {
+	allOK = true
+	for len(msgs) > 0 {
+		n := min(len(msgs), leaChunk)
+		allOK = a.leaChunk(msgs[:n], open) && allOK
+		msgs = msgs[n:]
+	}
+	return allOK
+}
+
+// leaChunk is leaBatch on at most leaChunk messages.
+func (a *AEAD) leaChunk(msgs []batch.Message, open bool) (allOK bool) {
+	var (
+		// ks holds E(A_0), which becomes the tag, and E(A_m+1), the
+		// keystream of a final partial block, of each message.
+		ks    [leaChunk * 2 * blockSize]byte
+		skip  [leaChunk]bool // a message to open too short or too long
+		x     [leaLanes * blockSize]byte
+		lanes [leaLanes]struct {
+			runs [5][]byte // blocks left to MAC: B_0 and the header, AD, its tail, text, its tail
+			r    int       // the run under way
+			msg  int       // the message, -1 when idle
+		}
+		heads [leaLanes][3 * blockSize]byte // B_0, the header's two blocks
+		tails [leaLanes][2 * blockSize]byte // the padded final blocks of AD and text
+	)
+	allOK = true
+	text := func(m *batch.Message) []byte {
+		if open {
+			return m.In[:len(m.In)-a.tagSize]
+		}
+		return m.In
+	}
+	for i := range msgs {
+		m := &msgs[i]
+		if open && (len(m.In) < a.tagSize || uint64(len(m.In)-a.tagSize) > a.maxLen) {
+			skip[i], m.OK, allOK = true, false, false
+			clear(m.Out)
+			continue
+		}
+		hi, lo := counterWords(a.nonceSize, m.Nonce)
+		t := len(text(m))
+		binary.BigEndian.PutUint64(ks[32*i:], hi)
+		binary.BigEndian.PutUint64(ks[32*i+8:], lo)
+		binary.BigEndian.PutUint64(ks[32*i+16:], hi)
+		binary.BigEndian.PutUint64(ks[32*i+24:], lo|uint64(t/blockSize+1))
+	}
+	a.lea.EncryptBlocks(ks[:32*len(msgs)], ks[:32*len(msgs)])
+
+	// ctr runs the counter mode of message i from src into dst.
+	ctr := func(i int, dst, src []byte) {
+		hi, lo := counterWords(a.nonceSize, msgs[i].Nonce)
+		full := len(src) &^ (blockSize - 1)
+		if full > 0 {
+			a.lea.CTRBlocks(dst[:full], src[:full], hi, lo|1)
+		}
+		for k := full; k < len(src); k++ {
+			dst[k] = src[k] ^ ks[32*i+16+k-full]
+		}
+	}
+	if open {
+		for i := range msgs {
+			if !skip[i] {
+				ctr(i, msgs[i].Out, text(&msgs[i]))
+			}
+		}
+	}
+
+	// The CBC-MACs, of the plaintexts: Out when opening. A lane takes
+	// message next (skipping those to skip) when it has none.
+	next, active := 0, 0
+	for l := range lanes {
+		lanes[l].msg = -1
+	}
+	for {
+		for l := range lanes {
+			// Through lanes[l] and heads[l], not pointers to them: slices
+			// of the frame's arrays stored through a pointer would move
+			// the arrays to the heap.
+			if lanes[l].msg >= 0 || next == len(msgs) {
+				continue
+			}
+			for next < len(msgs) && skip[next] {
+				next++
+			}
+			if next == len(msgs) {
+				break
+			}
+			m := &msgs[next]
+			p := text(m)
+			if open {
+				p = m.Out
+			}
+			hi, lo := counterWords(a.nonceSize, m.Nonce)
+			flags := uint64((a.tagSize-2)/2<<3) << 56
+			n := blockSize
+			lanes[l].runs = [5][]byte{}
+			if ad := m.AD; len(ad) > 0 {
+				flags |= 0x40 << 56
+				k := putADLen(heads[l][n:], uint64(len(ad)))
+				c := copy(heads[l][n+k:], ad)
+				clear(heads[l][n+k+c:])
+				n += (k + c + blockSize - 1) &^ (blockSize - 1)
+				ad = ad[c:]
+				full := len(ad) &^ (blockSize - 1)
+				lanes[l].runs[1] = ad[:full]
+				if rest := ad[full:]; len(rest) > 0 {
+					clear(tails[l][copy(tails[l][:blockSize], rest):blockSize])
+					lanes[l].runs[2] = tails[l][:blockSize]
+				}
+			}
+			binary.BigEndian.PutUint64(heads[l][:], hi|flags)
+			binary.BigEndian.PutUint64(heads[l][8:], lo|uint64(len(p)))
+			lanes[l].runs[0] = heads[l][:n]
+			full := len(p) &^ (blockSize - 1)
+			lanes[l].runs[3] = p[:full]
+			if rest := p[full:]; len(rest) > 0 {
+				clear(tails[l][blockSize+copy(tails[l][blockSize:], rest):])
+				lanes[l].runs[4] = tails[l][blockSize:]
+			}
+			lanes[l].r, lanes[l].msg = 0, next
+			clear(x[blockSize*l : blockSize*(l+1)])
+			next++
+			active++
+		}
+		if active == 0 {
+			break
+		}
+		top := 0 // lanes past the last busy one stay out of the call
+		for l := range lanes {
+			if lanes[l].msg < 0 {
+				continue
+			}
+			top = l + 1
+			r := lanes[l].r
+			run := lanes[l].runs[r]
+			words.Load(x[blockSize*l:]).Xor(words.Load(run)).Store(x[blockSize*l:])
+			lanes[l].runs[r] = run[blockSize:]
+			for r < len(lanes[l].runs) && len(lanes[l].runs[r]) == 0 {
+				r++
+			}
+			lanes[l].r = r
+		}
+		a.lea.EncryptBlocks(x[:blockSize*top], x[:blockSize*top])
+		for l := range top {
+			ln := &lanes[l]
+			if ln.msg < 0 || ln.r < len(ln.runs) {
+				continue
+			}
+			// T ^ E(A_0), the whole tag, in place of E(A_0).
+			t := ks[32*ln.msg : 32*ln.msg+blockSize]
+			words.Load(x[blockSize*l:]).Xor(words.Load(t)).Store(t)
+			ln.msg = -1
+			active--
+		}
+	}
+
+	for i := range msgs {
+		if skip[i] {
+			continue
+		}
+		m := &msgs[i]
+		tag := ks[32*i : 32*i+a.tagSize]
+		if !open {
+			// The MAC has read all of In, which Out may be.
+			ctr(i, m.Out, m.In)
+			copy(m.Out[len(m.In):], tag)
+			continue
+		}
+		if m.OK = words.Equal(tag, m.In[len(m.In)-a.tagSize:]); !m.OK {
+			clear(m.Out)
+			allOK = false
+		}
+	}
+	return allOK
+}
+
+// counterWords returns the big-endian halves of A_0 = L' || nonce || 0 for
+// a nonce of nonceSize bytes: A_i and B_0 differ from it in the first byte
+// and in the low 8 bytes, where the counter or length field of L <= 8
+// bytes ends.
+func counterWords(nonceSize int, nonce []byte) (hi, lo uint64) {
+	hi = uint64(14-nonceSize)<<56 | uint64(binary.BigEndian.Uint32(nonce))<<24 |
+		uint64(binary.BigEndian.Uint16(nonce[4:]))<<8 | uint64(nonce[6]) // L' = L-1
+	if n := len(nonce); n > 7 {
+		lo = binary.BigEndian.Uint64(nonce[n-8:]) << (8 * (15 - n))
+	}
+	return hi, lo
+}
