@@ -14,9 +14,10 @@ import (
 func TestBatch(t *testing.T) {
 	key := make([]byte, 16)
 	key[0] = 0xba
+	sizes := []struct{ nonce, tag int }{{1, 12}, {60, 13}, {16, 14}, {13, 15}}
 	paths.Run(t, func(t *testing.T) {
 		var others []batch.AEAD
-		for _, c := range []struct{ nonce, tag int }{{1, 12}, {60, 13}, {16, 14}, {13, 15}} {
+		for _, c := range sizes {
 			others = append(others, aeadtest.MustBatch(NewWithSizes(key, c.nonce, c.tag)))
 		}
 		aeadtest.TestBatch(t, aeadtest.MustBatch(New(key)), others)
@@ -24,8 +25,13 @@ func TestBatch(t *testing.T) {
 			aeadtest.TestBatch(t, aeadtest.MustBatch(NewXAES256(make([]byte, 32))), nil)
 		})
 	})
+	// Over LEA, short messages go in groups (leaBatch).
 	leaPaths.Run(t, func(t *testing.T) {
-		aeadtest.TestBatch(t, aeadtest.MustBatch(newLEA(key, 12, 16)), nil)
+		var others []batch.AEAD
+		for _, c := range sizes {
+			others = append(others, aeadtest.MustBatch(newLEA(key, c.nonce, c.tag)))
+		}
+		aeadtest.TestBatch(t, aeadtest.MustBatch(newLEA(key, 12, 16)), others)
 	})
 	t.Run("NewFromBlock", func(t *testing.T) {
 		b, _ := stdaes.NewCipher(key)

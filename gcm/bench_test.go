@@ -4,6 +4,7 @@ import (
 	"crypto/cipher"
 	"testing"
 
+	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/internal/aeadtest"
 )
 
@@ -33,4 +34,16 @@ func BenchmarkOpenBatch(b *testing.B) { benchmarkBatch(b, true) }
 
 func benchmarkBatch(b *testing.B, open bool) {
 	aeadtest.BenchmarkBatch(b, open, func() (*AEAD, error) { return New(make([]byte, 16)) })
+}
+
+// BenchmarkSealBatchLEA and BenchmarkOpenBatchLEA are those over fae's LEA,
+// whose short messages go in groups (leaBatch).
+func BenchmarkSealBatchLEA(b *testing.B) { benchmarkBatchLEA(b, false) }
+func BenchmarkOpenBatchLEA(b *testing.B) { benchmarkBatchLEA(b, true) }
+
+func benchmarkBatchLEA(b *testing.B, open bool) {
+	aeadtest.BenchmarkBatch(b, open, func() (batch.AEAD, error) {
+		a, err := newLEA(make([]byte, 16), 12, 16)
+		return a.(batch.AEAD), err
+	})
 }
