@@ -9278,10 +9278,96 @@ aegis256VAES512_openFinalDone:
 	RET
 
 // func aegis128LanesVAES512(op int, j *byte)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, VAES
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV, VAES
 TEXT ·aegis128LanesVAES512(SB), NOSPLIT, $0-16
 	MOVQ            op+0(FP), AX
 	MOVQ            j+8(FP), BX
+	MOVQ            440(BX), SI
+	MOVQ            480(BX), R11
+	IMUL3Q          $0x68, 448(BX), DI
+	ADDQ            SI, DI
+	MOVQ            (DI), DX
+	MOVQ            DX, 8(BX)
+	MOVQ            24(DI), DX
+	MOVQ            DX, 40(BX)
+	MOVQ            32(DI), DX
+	SHLQ            $0x03, DX
+	MOVQ            DX, 224(BX)
+	MOVQ            48(DI), R9
+	MOVQ            R9, 72(BX)
+	MOVQ            72(DI), R10
+	MOVQ            R10, 104(BX)
+	MOVQ            56(DI), DX
+	SUBQ            R11, DX
+	CMPQ            AX, $0x06
+	CMOVQEQ         R9, R10
+	ADDQ            DX, R10
+	MOVQ            R10, 136(BX)
+	SHLQ            $0x03, DX
+	MOVQ            DX, 232(BX)
+	IMUL3Q          $0x68, 456(BX), DI
+	ADDQ            SI, DI
+	MOVQ            (DI), DX
+	MOVQ            DX, 16(BX)
+	MOVQ            24(DI), DX
+	MOVQ            DX, 48(BX)
+	MOVQ            32(DI), DX
+	SHLQ            $0x03, DX
+	MOVQ            DX, 240(BX)
+	MOVQ            48(DI), R9
+	MOVQ            R9, 80(BX)
+	MOVQ            72(DI), R10
+	MOVQ            R10, 112(BX)
+	MOVQ            56(DI), DX
+	SUBQ            R11, DX
+	CMPQ            AX, $0x06
+	CMOVQEQ         R9, R10
+	ADDQ            DX, R10
+	MOVQ            R10, 144(BX)
+	SHLQ            $0x03, DX
+	MOVQ            DX, 248(BX)
+	IMUL3Q          $0x68, 464(BX), DI
+	ADDQ            SI, DI
+	MOVQ            (DI), DX
+	MOVQ            DX, 24(BX)
+	MOVQ            24(DI), DX
+	MOVQ            DX, 56(BX)
+	MOVQ            32(DI), DX
+	SHLQ            $0x03, DX
+	MOVQ            DX, 256(BX)
+	MOVQ            48(DI), R9
+	MOVQ            R9, 88(BX)
+	MOVQ            72(DI), R10
+	MOVQ            R10, 120(BX)
+	MOVQ            56(DI), DX
+	SUBQ            R11, DX
+	CMPQ            AX, $0x06
+	CMOVQEQ         R9, R10
+	ADDQ            DX, R10
+	MOVQ            R10, 152(BX)
+	SHLQ            $0x03, DX
+	MOVQ            DX, 264(BX)
+	IMUL3Q          $0x68, 472(BX), DI
+	ADDQ            SI, DI
+	MOVQ            (DI), DX
+	MOVQ            DX, 32(BX)
+	MOVQ            24(DI), DX
+	MOVQ            DX, 64(BX)
+	MOVQ            32(DI), DX
+	SHLQ            $0x03, DX
+	MOVQ            DX, 272(BX)
+	MOVQ            48(DI), R9
+	MOVQ            R9, 96(BX)
+	MOVQ            72(DI), R10
+	MOVQ            R10, 128(BX)
+	MOVQ            56(DI), DX
+	SUBQ            R11, DX
+	CMPQ            AX, $0x06
+	CMOVQEQ         R9, R10
+	ADDQ            DX, R10
+	MOVQ            R10, 160(BX)
+	SHLQ            $0x03, DX
+	MOVQ            DX, 280(BX)
 	VPXORD          Z16, Z16, Z16
 	MOVQ            (BX), R13
 	VBROADCASTI32X4 (R13), Z24
@@ -9995,10 +10081,96 @@ aegis128LanesVAES512_ret:
 	RET
 
 // func aegis256LanesVAES512(op int, j *byte)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, VAES
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV, VAES
 TEXT ·aegis256LanesVAES512(SB), NOSPLIT, $0-16
 	MOVQ            op+0(FP), AX
 	MOVQ            j+8(FP), BX
+	MOVQ            440(BX), SI
+	MOVQ            480(BX), R11
+	IMUL3Q          $0x68, 448(BX), DI
+	ADDQ            SI, DI
+	MOVQ            (DI), DX
+	MOVQ            DX, 8(BX)
+	MOVQ            24(DI), DX
+	MOVQ            DX, 40(BX)
+	MOVQ            32(DI), DX
+	SHLQ            $0x03, DX
+	MOVQ            DX, 224(BX)
+	MOVQ            48(DI), R9
+	MOVQ            R9, 72(BX)
+	MOVQ            72(DI), R10
+	MOVQ            R10, 104(BX)
+	MOVQ            56(DI), DX
+	SUBQ            R11, DX
+	CMPQ            AX, $0x06
+	CMOVQEQ         R9, R10
+	ADDQ            DX, R10
+	MOVQ            R10, 136(BX)
+	SHLQ            $0x03, DX
+	MOVQ            DX, 232(BX)
+	IMUL3Q          $0x68, 456(BX), DI
+	ADDQ            SI, DI
+	MOVQ            (DI), DX
+	MOVQ            DX, 16(BX)
+	MOVQ            24(DI), DX
+	MOVQ            DX, 48(BX)
+	MOVQ            32(DI), DX
+	SHLQ            $0x03, DX
+	MOVQ            DX, 240(BX)
+	MOVQ            48(DI), R9
+	MOVQ            R9, 80(BX)
+	MOVQ            72(DI), R10
+	MOVQ            R10, 112(BX)
+	MOVQ            56(DI), DX
+	SUBQ            R11, DX
+	CMPQ            AX, $0x06
+	CMOVQEQ         R9, R10
+	ADDQ            DX, R10
+	MOVQ            R10, 144(BX)
+	SHLQ            $0x03, DX
+	MOVQ            DX, 248(BX)
+	IMUL3Q          $0x68, 464(BX), DI
+	ADDQ            SI, DI
+	MOVQ            (DI), DX
+	MOVQ            DX, 24(BX)
+	MOVQ            24(DI), DX
+	MOVQ            DX, 56(BX)
+	MOVQ            32(DI), DX
+	SHLQ            $0x03, DX
+	MOVQ            DX, 256(BX)
+	MOVQ            48(DI), R9
+	MOVQ            R9, 88(BX)
+	MOVQ            72(DI), R10
+	MOVQ            R10, 120(BX)
+	MOVQ            56(DI), DX
+	SUBQ            R11, DX
+	CMPQ            AX, $0x06
+	CMOVQEQ         R9, R10
+	ADDQ            DX, R10
+	MOVQ            R10, 152(BX)
+	SHLQ            $0x03, DX
+	MOVQ            DX, 264(BX)
+	IMUL3Q          $0x68, 472(BX), DI
+	ADDQ            SI, DI
+	MOVQ            (DI), DX
+	MOVQ            DX, 32(BX)
+	MOVQ            24(DI), DX
+	MOVQ            DX, 64(BX)
+	MOVQ            32(DI), DX
+	SHLQ            $0x03, DX
+	MOVQ            DX, 272(BX)
+	MOVQ            48(DI), R9
+	MOVQ            R9, 96(BX)
+	MOVQ            72(DI), R10
+	MOVQ            R10, 128(BX)
+	MOVQ            56(DI), DX
+	SUBQ            R11, DX
+	CMPQ            AX, $0x06
+	CMOVQEQ         R9, R10
+	ADDQ            DX, R10
+	MOVQ            R10, 160(BX)
+	SHLQ            $0x03, DX
+	MOVQ            DX, 280(BX)
 	VPXORD          Z16, Z16, Z16
 	MOVQ            (BX), R13
 	VBROADCASTI32X4 (R13), Z19
@@ -10537,10 +10709,54 @@ aegis256LanesVAES512_ret:
 	RET
 
 // func aegis128LanesVAES256(op int, j *byte)
-// Requires: AVX, AVX2, VAES
+// Requires: AVX, AVX2, CMOV, VAES
 TEXT ·aegis128LanesVAES256(SB), NOSPLIT, $0-16
 	MOVQ           op+0(FP), AX
 	MOVQ           j+8(FP), BX
+	MOVQ           440(BX), SI
+	MOVQ           480(BX), R11
+	IMUL3Q         $0x68, 448(BX), DI
+	ADDQ           SI, DI
+	MOVQ           (DI), DX
+	MOVQ           DX, 8(BX)
+	MOVQ           24(DI), DX
+	MOVQ           DX, 40(BX)
+	MOVQ           32(DI), DX
+	SHLQ           $0x03, DX
+	MOVQ           DX, 224(BX)
+	MOVQ           48(DI), R9
+	MOVQ           R9, 72(BX)
+	MOVQ           72(DI), R10
+	MOVQ           R10, 104(BX)
+	MOVQ           56(DI), DX
+	SUBQ           R11, DX
+	CMPQ           AX, $0x06
+	CMOVQEQ        R9, R10
+	ADDQ           DX, R10
+	MOVQ           R10, 136(BX)
+	SHLQ           $0x03, DX
+	MOVQ           DX, 232(BX)
+	IMUL3Q         $0x68, 456(BX), DI
+	ADDQ           SI, DI
+	MOVQ           (DI), DX
+	MOVQ           DX, 16(BX)
+	MOVQ           24(DI), DX
+	MOVQ           DX, 48(BX)
+	MOVQ           32(DI), DX
+	SHLQ           $0x03, DX
+	MOVQ           DX, 240(BX)
+	MOVQ           48(DI), R9
+	MOVQ           R9, 80(BX)
+	MOVQ           72(DI), R10
+	MOVQ           R10, 112(BX)
+	MOVQ           56(DI), DX
+	SUBQ           R11, DX
+	CMPQ           AX, $0x06
+	CMOVQEQ        R9, R10
+	ADDQ           DX, R10
+	MOVQ           R10, 144(BX)
+	SHLQ           $0x03, DX
+	MOVQ           DX, 248(BX)
 	VPXOR          Y8, Y8, Y8
 	MOVQ           (BX), R13
 	VBROADCASTI128 (R13), Y11
@@ -10917,10 +11133,54 @@ aegis128LanesVAES256_ret:
 	RET
 
 // func aegis256LanesVAES256(op int, j *byte)
-// Requires: AVX, AVX2, VAES
+// Requires: AVX, AVX2, CMOV, VAES
 TEXT ·aegis256LanesVAES256(SB), NOSPLIT, $0-16
 	MOVQ           op+0(FP), AX
 	MOVQ           j+8(FP), BX
+	MOVQ           440(BX), SI
+	MOVQ           480(BX), R11
+	IMUL3Q         $0x68, 448(BX), DI
+	ADDQ           SI, DI
+	MOVQ           (DI), DX
+	MOVQ           DX, 8(BX)
+	MOVQ           24(DI), DX
+	MOVQ           DX, 40(BX)
+	MOVQ           32(DI), DX
+	SHLQ           $0x03, DX
+	MOVQ           DX, 224(BX)
+	MOVQ           48(DI), R9
+	MOVQ           R9, 72(BX)
+	MOVQ           72(DI), R10
+	MOVQ           R10, 104(BX)
+	MOVQ           56(DI), DX
+	SUBQ           R11, DX
+	CMPQ           AX, $0x06
+	CMOVQEQ        R9, R10
+	ADDQ           DX, R10
+	MOVQ           R10, 136(BX)
+	SHLQ           $0x03, DX
+	MOVQ           DX, 232(BX)
+	IMUL3Q         $0x68, 456(BX), DI
+	ADDQ           SI, DI
+	MOVQ           (DI), DX
+	MOVQ           DX, 16(BX)
+	MOVQ           24(DI), DX
+	MOVQ           DX, 48(BX)
+	MOVQ           32(DI), DX
+	SHLQ           $0x03, DX
+	MOVQ           DX, 240(BX)
+	MOVQ           48(DI), R9
+	MOVQ           R9, 80(BX)
+	MOVQ           72(DI), R10
+	MOVQ           R10, 112(BX)
+	MOVQ           56(DI), DX
+	SUBQ           R11, DX
+	CMPQ           AX, $0x06
+	CMOVQEQ        R9, R10
+	ADDQ           DX, R10
+	MOVQ           R10, 144(BX)
+	SHLQ           $0x03, DX
+	MOVQ           DX, 248(BX)
 	VPXOR          Y6, Y6, Y6
 	MOVQ           (BX), R13
 	VBROADCASTI128 (R13), Y9

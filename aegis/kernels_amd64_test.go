@@ -42,6 +42,7 @@ func TestLaneJobLayout(t *testing.T) {
 		{"adN", unsafe.Offsetof(j.adN), 168}, {"n", unsafe.Offsetof(j.n), 176}, {"tagSize", unsafe.Offsetof(j.tagSize), 184},
 		{"kAD", unsafe.Offsetof(j.kAD), 192}, {"kLast", unsafe.Offsetof(j.kLast), 208}, {"u", unsafe.Offsetof(j.u), 224},
 		{"adLast", unsafe.Offsetof(j.adLast), 288}, {"last", unsafe.Offsetof(j.last), 352}, {"mask", unsafe.Offsetof(j.mask), 416}, {"fail", unsafe.Offsetof(j.fail), 432},
+		{"msgs", unsafe.Offsetof(j.msgs), 440}, {"idx", unsafe.Offsetof(j.idx), 448}, {"sub", unsafe.Offsetof(j.sub), 480},
 	} {
 		if f.got != f.want {
 			t.Errorf("laneJob.%s at offset %d, the kernels read it at %d", f.name, f.got, f.want)
