@@ -9280,11 +9280,14 @@ aegis256VAES512_openFinalDone:
 // func aegis128LanesVAES512(op int, j *byte)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV, VAES
 TEXT ·aegis128LanesVAES512(SB), NOSPLIT, $0-16
-	MOVQ            op+0(FP), AX
-	MOVQ            j+8(FP), BX
-	MOVQ            440(BX), SI
-	MOVQ            480(BX), R11
-	IMUL3Q          $0x68, 448(BX), DI
+	MOVQ   op+0(FP), AX
+	MOVQ   j+8(FP), BX
+	VPXORD Z16, Z16, Z16
+
+aegis128LanesVAES512_group:
+	MOVQ            432(BX), SI
+	MOVQ            472(BX), R11
+	IMUL3Q          $0x68, 440(BX), DI
 	ADDQ            SI, DI
 	MOVQ            (DI), DX
 	MOVQ            DX, 8(BX)
@@ -9305,7 +9308,7 @@ TEXT ·aegis128LanesVAES512(SB), NOSPLIT, $0-16
 	MOVQ            R10, 136(BX)
 	SHLQ            $0x03, DX
 	MOVQ            DX, 232(BX)
-	IMUL3Q          $0x68, 456(BX), DI
+	IMUL3Q          $0x68, 448(BX), DI
 	ADDQ            SI, DI
 	MOVQ            (DI), DX
 	MOVQ            DX, 16(BX)
@@ -9326,7 +9329,7 @@ TEXT ·aegis128LanesVAES512(SB), NOSPLIT, $0-16
 	MOVQ            R10, 144(BX)
 	SHLQ            $0x03, DX
 	MOVQ            DX, 248(BX)
-	IMUL3Q          $0x68, 464(BX), DI
+	IMUL3Q          $0x68, 456(BX), DI
 	ADDQ            SI, DI
 	MOVQ            (DI), DX
 	MOVQ            DX, 24(BX)
@@ -9347,7 +9350,7 @@ TEXT ·aegis128LanesVAES512(SB), NOSPLIT, $0-16
 	MOVQ            R10, 152(BX)
 	SHLQ            $0x03, DX
 	MOVQ            DX, 264(BX)
-	IMUL3Q          $0x68, 472(BX), DI
+	IMUL3Q          $0x68, 464(BX), DI
 	ADDQ            SI, DI
 	MOVQ            (DI), DX
 	MOVQ            DX, 32(BX)
@@ -9368,7 +9371,6 @@ TEXT ·aegis128LanesVAES512(SB), NOSPLIT, $0-16
 	MOVQ            R10, 160(BX)
 	SHLQ            $0x03, DX
 	MOVQ            DX, 280(BX)
-	VPXORD          Z16, Z16, Z16
 	MOVQ            (BX), R13
 	VBROADCASTI32X4 (R13), Z24
 	MOVQ            8(BX), R10
@@ -10071,10 +10073,31 @@ aegis128LanesVAES512_finalTag32HiCmp:
 aegis128LanesVAES512_finalTag32HiNext:
 aegis128LanesVAES512_finalDone:
 	CMPQ     AX, $0x06
-	JNE      aegis128LanesVAES512_ret
+	JNE      aegis128LanesVAES512_next
 	VPTESTMQ Z18, Z18, K1
 	KMOVW    K1, R13
-	MOVQ     R13, 432(BX)
+	MOVQ     432(BX), DI
+	IMUL3Q   $0x68, 440(BX), SI
+	TESTQ    $0x00000003, R13
+	SETEQ    96(DI)(SI*1)
+	IMUL3Q   $0x68, 448(BX), SI
+	TESTQ    $0x0000000c, R13
+	SETEQ    96(DI)(SI*1)
+	IMUL3Q   $0x68, 456(BX), SI
+	TESTQ    $0x00000030, R13
+	SETEQ    96(DI)(SI*1)
+	IMUL3Q   $0x68, 464(BX), SI
+	TESTQ    $0x000000c0, R13
+	SETEQ    96(DI)(SI*1)
+
+aegis128LanesVAES512_next:
+	DECQ 480(BX)
+	JZ   aegis128LanesVAES512_ret
+	ADDQ $0x04, 440(BX)
+	ADDQ $0x04, 448(BX)
+	ADDQ $0x04, 456(BX)
+	ADDQ $0x04, 464(BX)
+	JMP  aegis128LanesVAES512_group
 
 aegis128LanesVAES512_ret:
 	VZEROUPPER
@@ -10083,11 +10106,14 @@ aegis128LanesVAES512_ret:
 // func aegis256LanesVAES512(op int, j *byte)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV, VAES
 TEXT ·aegis256LanesVAES512(SB), NOSPLIT, $0-16
-	MOVQ            op+0(FP), AX
-	MOVQ            j+8(FP), BX
-	MOVQ            440(BX), SI
-	MOVQ            480(BX), R11
-	IMUL3Q          $0x68, 448(BX), DI
+	MOVQ   op+0(FP), AX
+	MOVQ   j+8(FP), BX
+	VPXORD Z16, Z16, Z16
+
+aegis256LanesVAES512_group:
+	MOVQ            432(BX), SI
+	MOVQ            472(BX), R11
+	IMUL3Q          $0x68, 440(BX), DI
 	ADDQ            SI, DI
 	MOVQ            (DI), DX
 	MOVQ            DX, 8(BX)
@@ -10108,7 +10134,7 @@ TEXT ·aegis256LanesVAES512(SB), NOSPLIT, $0-16
 	MOVQ            R10, 136(BX)
 	SHLQ            $0x03, DX
 	MOVQ            DX, 232(BX)
-	IMUL3Q          $0x68, 456(BX), DI
+	IMUL3Q          $0x68, 448(BX), DI
 	ADDQ            SI, DI
 	MOVQ            (DI), DX
 	MOVQ            DX, 16(BX)
@@ -10129,7 +10155,7 @@ TEXT ·aegis256LanesVAES512(SB), NOSPLIT, $0-16
 	MOVQ            R10, 144(BX)
 	SHLQ            $0x03, DX
 	MOVQ            DX, 248(BX)
-	IMUL3Q          $0x68, 464(BX), DI
+	IMUL3Q          $0x68, 456(BX), DI
 	ADDQ            SI, DI
 	MOVQ            (DI), DX
 	MOVQ            DX, 24(BX)
@@ -10150,7 +10176,7 @@ TEXT ·aegis256LanesVAES512(SB), NOSPLIT, $0-16
 	MOVQ            R10, 152(BX)
 	SHLQ            $0x03, DX
 	MOVQ            DX, 264(BX)
-	IMUL3Q          $0x68, 472(BX), DI
+	IMUL3Q          $0x68, 464(BX), DI
 	ADDQ            SI, DI
 	MOVQ            (DI), DX
 	MOVQ            DX, 32(BX)
@@ -10171,7 +10197,6 @@ TEXT ·aegis256LanesVAES512(SB), NOSPLIT, $0-16
 	MOVQ            R10, 160(BX)
 	SHLQ            $0x03, DX
 	MOVQ            DX, 280(BX)
-	VPXORD          Z16, Z16, Z16
 	MOVQ            (BX), R13
 	VBROADCASTI32X4 (R13), Z19
 	VBROADCASTI32X4 16(R13), Z20
@@ -10699,10 +10724,31 @@ aegis256LanesVAES512_finalTag32HiCmp:
 aegis256LanesVAES512_finalTag32HiNext:
 aegis256LanesVAES512_finalDone:
 	CMPQ     AX, $0x06
-	JNE      aegis256LanesVAES512_ret
+	JNE      aegis256LanesVAES512_next
 	VPTESTMQ Z18, Z18, K1
 	KMOVW    K1, R13
-	MOVQ     R13, 432(BX)
+	MOVQ     432(BX), DI
+	IMUL3Q   $0x68, 440(BX), SI
+	TESTQ    $0x00000003, R13
+	SETEQ    96(DI)(SI*1)
+	IMUL3Q   $0x68, 448(BX), SI
+	TESTQ    $0x0000000c, R13
+	SETEQ    96(DI)(SI*1)
+	IMUL3Q   $0x68, 456(BX), SI
+	TESTQ    $0x00000030, R13
+	SETEQ    96(DI)(SI*1)
+	IMUL3Q   $0x68, 464(BX), SI
+	TESTQ    $0x000000c0, R13
+	SETEQ    96(DI)(SI*1)
+
+aegis256LanesVAES512_next:
+	DECQ 480(BX)
+	JZ   aegis256LanesVAES512_ret
+	ADDQ $0x04, 440(BX)
+	ADDQ $0x04, 448(BX)
+	ADDQ $0x04, 456(BX)
+	ADDQ $0x04, 464(BX)
+	JMP  aegis256LanesVAES512_group
 
 aegis256LanesVAES512_ret:
 	VZEROUPPER
@@ -10711,11 +10757,14 @@ aegis256LanesVAES512_ret:
 // func aegis128LanesVAES256(op int, j *byte)
 // Requires: AVX, AVX2, CMOV, VAES
 TEXT ·aegis128LanesVAES256(SB), NOSPLIT, $0-16
-	MOVQ           op+0(FP), AX
-	MOVQ           j+8(FP), BX
-	MOVQ           440(BX), SI
-	MOVQ           480(BX), R11
-	IMUL3Q         $0x68, 448(BX), DI
+	MOVQ  op+0(FP), AX
+	MOVQ  j+8(FP), BX
+	VPXOR Y8, Y8, Y8
+
+aegis128LanesVAES256_group:
+	MOVQ           432(BX), SI
+	MOVQ           472(BX), R11
+	IMUL3Q         $0x68, 440(BX), DI
 	ADDQ           SI, DI
 	MOVQ           (DI), DX
 	MOVQ           DX, 8(BX)
@@ -10736,7 +10785,7 @@ TEXT ·aegis128LanesVAES256(SB), NOSPLIT, $0-16
 	MOVQ           R10, 136(BX)
 	SHLQ           $0x03, DX
 	MOVQ           DX, 232(BX)
-	IMUL3Q         $0x68, 456(BX), DI
+	IMUL3Q         $0x68, 448(BX), DI
 	ADDQ           SI, DI
 	MOVQ           (DI), DX
 	MOVQ           DX, 16(BX)
@@ -10757,7 +10806,6 @@ TEXT ·aegis128LanesVAES256(SB), NOSPLIT, $0-16
 	MOVQ           R10, 144(BX)
 	SHLQ           $0x03, DX
 	MOVQ           DX, 248(BX)
-	VPXOR          Y8, Y8, Y8
 	MOVQ           (BX), R13
 	VBROADCASTI128 (R13), Y11
 	MOVQ           8(BX), R10
@@ -11121,12 +11169,25 @@ aegis128LanesVAES256_finalTag32HiCmp:
 aegis128LanesVAES256_finalTag32HiNext:
 aegis128LanesVAES256_finalDone:
 	CMPQ      AX, $0x06
-	JNE       aegis128LanesVAES256_ret
+	JNE       aegis128LanesVAES256_next
 	VPXOR     Y9, Y9, Y9
 	VPCMPEQQ  Y9, Y10, Y10
 	VMOVMSKPD Y10, R13
 	XORL      $0x0f, R13
-	MOVQ      R13, 432(BX)
+	MOVQ      432(BX), DI
+	IMUL3Q    $0x68, 440(BX), SI
+	TESTQ     $0x00000003, R13
+	SETEQ     96(DI)(SI*1)
+	IMUL3Q    $0x68, 448(BX), SI
+	TESTQ     $0x0000000c, R13
+	SETEQ     96(DI)(SI*1)
+
+aegis128LanesVAES256_next:
+	DECQ 480(BX)
+	JZ   aegis128LanesVAES256_ret
+	ADDQ $0x02, 440(BX)
+	ADDQ $0x02, 448(BX)
+	JMP  aegis128LanesVAES256_group
 
 aegis128LanesVAES256_ret:
 	VZEROUPPER
@@ -11135,11 +11196,14 @@ aegis128LanesVAES256_ret:
 // func aegis256LanesVAES256(op int, j *byte)
 // Requires: AVX, AVX2, CMOV, VAES
 TEXT ·aegis256LanesVAES256(SB), NOSPLIT, $0-16
-	MOVQ           op+0(FP), AX
-	MOVQ           j+8(FP), BX
-	MOVQ           440(BX), SI
-	MOVQ           480(BX), R11
-	IMUL3Q         $0x68, 448(BX), DI
+	MOVQ  op+0(FP), AX
+	MOVQ  j+8(FP), BX
+	VPXOR Y6, Y6, Y6
+
+aegis256LanesVAES256_group:
+	MOVQ           432(BX), SI
+	MOVQ           472(BX), R11
+	IMUL3Q         $0x68, 440(BX), DI
 	ADDQ           SI, DI
 	MOVQ           (DI), DX
 	MOVQ           DX, 8(BX)
@@ -11160,7 +11224,7 @@ TEXT ·aegis256LanesVAES256(SB), NOSPLIT, $0-16
 	MOVQ           R10, 136(BX)
 	SHLQ           $0x03, DX
 	MOVQ           DX, 232(BX)
-	IMUL3Q         $0x68, 456(BX), DI
+	IMUL3Q         $0x68, 448(BX), DI
 	ADDQ           SI, DI
 	MOVQ           (DI), DX
 	MOVQ           DX, 16(BX)
@@ -11181,7 +11245,6 @@ TEXT ·aegis256LanesVAES256(SB), NOSPLIT, $0-16
 	MOVQ           R10, 144(BX)
 	SHLQ           $0x03, DX
 	MOVQ           DX, 248(BX)
-	VPXOR          Y6, Y6, Y6
 	MOVQ           (BX), R13
 	VBROADCASTI128 (R13), Y9
 	VBROADCASTI128 16(R13), Y10
@@ -11482,12 +11545,25 @@ aegis256LanesVAES256_finalTag32HiCmp:
 aegis256LanesVAES256_finalTag32HiNext:
 aegis256LanesVAES256_finalDone:
 	CMPQ      AX, $0x06
-	JNE       aegis256LanesVAES256_ret
+	JNE       aegis256LanesVAES256_next
 	VPXOR     Y7, Y7, Y7
 	VPCMPEQQ  Y7, Y8, Y8
 	VMOVMSKPD Y8, R13
 	XORL      $0x0f, R13
-	MOVQ      R13, 432(BX)
+	MOVQ      432(BX), DI
+	IMUL3Q    $0x68, 440(BX), SI
+	TESTQ     $0x00000003, R13
+	SETEQ     96(DI)(SI*1)
+	IMUL3Q    $0x68, 448(BX), SI
+	TESTQ     $0x0000000c, R13
+	SETEQ     96(DI)(SI*1)
+
+aegis256LanesVAES256_next:
+	DECQ 480(BX)
+	JZ   aegis256LanesVAES256_ret
+	ADDQ $0x02, 440(BX)
+	ADDQ $0x02, 448(BX)
+	JMP  aegis256LanesVAES256_group
 
 aegis256LanesVAES256_ret:
 	VZEROUPPER

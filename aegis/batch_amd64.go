@@ -42,8 +42,10 @@ func init() {
 const numLanes = batchutil.MaxLanes
 
 // laneJob holds a batch kernel's operands; the assembly reads the fields
-// at fixed offsets (TestLaneJobLayout checks them). The kernel fills the
-// per-lane fields, nonce to tags and u, from the messages at msgs by idx.
+// at fixed offsets (TestLaneJobLayout checks them). The kernel runs runs
+// groups of messages, the lanes' indexes (idx) stepping by the number of
+// lanes from one to the next, and fills the per-lane fields, nonce to tags
+// and u, from the messages at msgs by idx.
 // Lane l's blocks are contiguous from ad[l], src[l] and dst[l], each
 // partial last block after the whole ones; pointers nothing reads may be
 // nil.
@@ -68,10 +70,10 @@ type laneJob struct {
 	adLast [2][32]byte
 	last   [2][32]byte
 	mask   [2]*byte
-	fail   uint64 // open's: bits 2l and 2l+1 where lane l's tag differs
-	msgs   *batch.Message
-	idx    [numLanes]int // the lanes' messages in msgs
-	sub    int           // the bytes of In past the text: open's tag
+	msgs   *batch.Message // the batch, whose OK open sets
+	idx    [numLanes]int  // the lanes' messages in msgs
+	sub    int            // the bytes of In past the text: open's tag
+	runs   int
 }
 
 // batchLanes returns the lanes of the widest batch kernel enabled, or 0.
@@ -109,9 +111,11 @@ func (a *AEAD) openBatch(msgs []batch.Message) bool {
 }
 
 // runLanes seals or opens msgs, which have been checked, as many of one
-// shape per kernel call as it has lanes. Lanes beyond a group's messages
-// repeat its last one: they read the same input and write the same output,
-// byte for byte, in the same steps.
+// shape per kernel call as it has lanes, and with the VAES512 kernels, which
+// need no copies of the partial blocks, every group of a run of messages of
+// one length in one call. Lanes beyond a group's messages repeat its last
+// one: they read the same input and write the same output, byte for byte,
+// in the same steps.
 func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 	var (
 		q batchutil.Lanes
@@ -127,6 +131,9 @@ func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 		op, j.sub = opOpen, a.tagSize
 	}
 	q.Init(msgs, nl, bits.TrailingZeros(uint(r)), a.tagSize, open)
+	if nl == 4 {
+		q.MaxRuns = len(msgs)
+	}
 	allOK = true
 	for g := q.Next(); g != nil; g = q.Next() {
 		if g.N == 1 {
@@ -137,7 +144,7 @@ func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 		for l := g.N; l < nl; l++ {
 			j.idx[l] = g.Msgs[g.N-1]
 		}
-		j.adN, j.n = g.Shape.ADBlocks, g.Shape.Blocks
+		j.adN, j.n, j.runs = g.Shape.ADBlocks, g.Shape.Blocks, g.Runs
 		j.kAD, j.kLast = [2]uint64{}, [2]uint64{}
 		if g.Shape.ADPart || g.Shape.Part {
 			a.lastBlocks(&j, msgs, g.Shape, nl)
@@ -162,11 +169,12 @@ func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 			}
 		}
 		if open {
-			for l := range g.N {
-				m := &msgs[g.Msgs[l]]
-				if m.OK = j.fail>>(2*l)&3 == 0; !m.OK {
-					clear(m.Out)
-					allOK = false
+			for r := range g.Runs {
+				for l := range g.N {
+					if m := &msgs[g.Msgs[l]+r*nl]; !m.OK {
+						clear(m.Out)
+						allOK = false
+					}
 				}
 			}
 		}

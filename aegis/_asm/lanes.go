@@ -20,9 +20,9 @@ import (
 // where the Go side's would run before them. A lane's blocks are
 // contiguous at its ad, src and dst.
 // Seal stores each lane's tag at its tags pointer; open compares the tag
-// there with the lane's, without a branch, and sets the job's fail: bits 2l
-// and 2l+1 for the 8-byte halves of lane l's 16-byte words of tag that
-// differ, all of them compared. Every lane's block is loaded before any lane's output is stored,
+// there with the lane's, without a branch, all of it, and sets the OK of
+// the lane's message. A job runs runs groups of messages, the lanes'
+// indexes stepping by the number of lanes from one to the next. Every lane's block is loaded before any lane's output is stored,
 // so two lanes may run the same message in place.
 //
 // The partial blocks: the VAES512 kernels read them in place, after the
@@ -50,10 +50,10 @@ const (
 	jlADLast  = 288
 	jlLast    = 352
 	jlMask    = 416
-	jlFail    = 432
-	jlMsgs    = 440
-	jlIdx     = 448
-	jlSub     = 480
+	jlMsgs    = 432
+	jlIdx     = 440
+	jlSub     = 472
+	jlRuns    = 480
 
 	msgSize  = 104
 	msgNonce = 0
@@ -62,6 +62,7 @@ const (
 	msgIn    = 48
 	msgInLen = 56
 	msgOut   = 72
+	msgOK    = 96
 )
 
 // The batch kernels' general-purpose registers besides jp, op, n (the
@@ -96,9 +97,12 @@ func lanesKernel(words int) {
 	Pragma("noescape")
 	Load(Param("op"), op)
 	Load(Param("j"), jp)
-	laneTable()
 	k := newKern(name, words)
 	k.lanes = true
+	// Each of the job's runs groups of messages, the lanes' indexes
+	// stepping by the lanes after each.
+	Label(name + "_group")
+	laneTable()
 	k.init("init")
 
 	k.lanePtrs(jlAD, lsrc)
@@ -159,7 +163,7 @@ func lanesKernel(words int) {
 		Label(k.name + "_" + pre + "Next")
 	})
 	CMPQ(op, U8(opOpen))
-	JNE(k.label("ret"))
+	JNE(k.label("next"))
 	if fl.evex {
 		VPTESTMQ(k.m1, k.m1, K1)
 		KMOVW(K1, tmp.As32())
@@ -170,7 +174,21 @@ func lanesKernel(words int) {
 		VMOVMSKPD(k.m1, tmp.As32())
 		XORL(U8(0xf), tmp.As32())
 	}
-	MOVQ(tmp, field(jlFail))
+	// Each lane's message is OK where neither half of its tag differs.
+	m, base := RSI, RDI
+	MOVQ(field(jlMsgs), base)
+	for l := range k.nl() {
+		IMUL3Q(U8(msgSize), field(jlIdx+8*l), m)
+		TESTQ(U32(3<<(2*l)), tmp)
+		SETEQ(Mem{Base: base, Index: m, Scale: 1, Disp: msgOK})
+	}
+	Label(k.name + "_next")
+	DECQ(field(jlRuns))
+	JZ(k.label("ret"))
+	for l := range k.nl() {
+		ADDQ(U8(k.nl()), field(jlIdx+8*l))
+	}
+	JMP(k.label("group"))
 	Label(k.name + "_ret")
 	k.ret()
 }
