@@ -99,9 +99,7 @@ func (a *AEAD) openBatch(msgs []batch.Message) bool {
 // runLanes seals or opens msgs, which have been checked, as many of one
 // shape per kernel call as it has lanes, and with the VAES512 kernel, which
 // needs no copies of the partial blocks, every group of a run of messages
-// of one length in one call. Lanes beyond a group's messages repeat its
-// last one: they read the same input and write the same output, byte for
-// byte, in the same steps.
+// of one length in one call.
 func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 	var (
 		q batchutil.Lanes
@@ -126,10 +124,7 @@ func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 			allOK = batchutil.RunOne(a, msgs, g.Msgs[0], open) && allOK
 			continue
 		}
-		j.idx = g.Msgs
-		for l := g.N; l < nl; l++ {
-			j.idx[l] = g.Msgs[g.N-1]
-		}
+		j.idx = g.Idx(nl)
 		j.adN, j.n, j.runs = g.Shape.ADBlocks, g.Shape.Blocks, g.Runs
 		j.kAD, j.kLast = [2]uint64{}, [2]uint64{}
 		if g.Shape.ADPart || g.Shape.Part {
@@ -153,14 +148,7 @@ func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 			}
 		}
 		if open {
-			for r := range g.Runs {
-				for l := range g.N {
-					if m := &msgs[g.Msgs[l]+r*nl]; !m.OK {
-						clear(m.Out)
-						allOK = false
-					}
-				}
-			}
+			allOK = g.ClearFailed(msgs) && allOK
 		}
 	}
 	return allOK && !q.Failed

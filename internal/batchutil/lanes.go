@@ -33,6 +33,32 @@ type Group struct {
 	Runs  int
 }
 
+// Idx returns the indexes of g's messages for a kernel of lanes lanes, the
+// lanes past them repeating its last: they read the same input and write
+// the same output, byte for byte, in the same steps.
+func (g *Group) Idx(lanes int) [MaxLanes]int {
+	idx := g.Msgs
+	for l := g.N; l < lanes; l++ {
+		idx[l] = g.Msgs[g.N-1]
+	}
+	return idx
+}
+
+// ClearFailed zeroes the Out of each message of g and its runs whose OK a
+// kernel cleared, and reports whether none was.
+func (g *Group) ClearFailed(msgs []batch.Message) (allOK bool) {
+	allOK = true
+	for r := range g.Runs {
+		for l := range g.N {
+			if m := &msgs[g.Msgs[l]+r*g.N]; !m.OK {
+				clear(m.Out)
+				allOK = false
+			}
+		}
+	}
+	return allOK
+}
+
 // maxGroups bounds the shapes that wait at once: a batch of one size uses
 // one group, a mix of sizes several.
 const maxGroups = 8
