@@ -9278,11 +9278,99 @@ aegis256VAES512_openFinalDone:
 	RET
 
 // func aegis128LanesVAES512(op int, j *byte)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, VAES
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV, VAES
 TEXT ·aegis128LanesVAES512(SB), NOSPLIT, $0-16
-	MOVQ            op+0(FP), AX
-	MOVQ            j+8(FP), BX
-	VPXORD          Z16, Z16, Z16
+	MOVQ   op+0(FP), AX
+	MOVQ   j+8(FP), BX
+	VPXORD Z16, Z16, Z16
+
+aegis128LanesVAES512_group:
+	MOVQ            432(BX), SI
+	MOVQ            472(BX), R11
+	IMUL3Q          $0x68, 440(BX), DI
+	ADDQ            SI, DI
+	MOVQ            (DI), DX
+	MOVQ            DX, 8(BX)
+	MOVQ            24(DI), DX
+	MOVQ            DX, 40(BX)
+	MOVQ            32(DI), DX
+	SHLQ            $0x03, DX
+	MOVQ            DX, 224(BX)
+	MOVQ            48(DI), R9
+	MOVQ            R9, 72(BX)
+	MOVQ            72(DI), R10
+	MOVQ            R10, 104(BX)
+	MOVQ            56(DI), DX
+	SUBQ            R11, DX
+	CMPQ            AX, $0x06
+	CMOVQEQ         R9, R10
+	ADDQ            DX, R10
+	MOVQ            R10, 136(BX)
+	SHLQ            $0x03, DX
+	MOVQ            DX, 232(BX)
+	IMUL3Q          $0x68, 448(BX), DI
+	ADDQ            SI, DI
+	MOVQ            (DI), DX
+	MOVQ            DX, 16(BX)
+	MOVQ            24(DI), DX
+	MOVQ            DX, 48(BX)
+	MOVQ            32(DI), DX
+	SHLQ            $0x03, DX
+	MOVQ            DX, 240(BX)
+	MOVQ            48(DI), R9
+	MOVQ            R9, 80(BX)
+	MOVQ            72(DI), R10
+	MOVQ            R10, 112(BX)
+	MOVQ            56(DI), DX
+	SUBQ            R11, DX
+	CMPQ            AX, $0x06
+	CMOVQEQ         R9, R10
+	ADDQ            DX, R10
+	MOVQ            R10, 144(BX)
+	SHLQ            $0x03, DX
+	MOVQ            DX, 248(BX)
+	IMUL3Q          $0x68, 456(BX), DI
+	ADDQ            SI, DI
+	MOVQ            (DI), DX
+	MOVQ            DX, 24(BX)
+	MOVQ            24(DI), DX
+	MOVQ            DX, 56(BX)
+	MOVQ            32(DI), DX
+	SHLQ            $0x03, DX
+	MOVQ            DX, 256(BX)
+	MOVQ            48(DI), R9
+	MOVQ            R9, 88(BX)
+	MOVQ            72(DI), R10
+	MOVQ            R10, 120(BX)
+	MOVQ            56(DI), DX
+	SUBQ            R11, DX
+	CMPQ            AX, $0x06
+	CMOVQEQ         R9, R10
+	ADDQ            DX, R10
+	MOVQ            R10, 152(BX)
+	SHLQ            $0x03, DX
+	MOVQ            DX, 264(BX)
+	IMUL3Q          $0x68, 464(BX), DI
+	ADDQ            SI, DI
+	MOVQ            (DI), DX
+	MOVQ            DX, 32(BX)
+	MOVQ            24(DI), DX
+	MOVQ            DX, 64(BX)
+	MOVQ            32(DI), DX
+	SHLQ            $0x03, DX
+	MOVQ            DX, 272(BX)
+	MOVQ            48(DI), R9
+	MOVQ            R9, 96(BX)
+	MOVQ            72(DI), R10
+	MOVQ            R10, 128(BX)
+	MOVQ            56(DI), DX
+	SUBQ            R11, DX
+	CMPQ            AX, $0x06
+	CMOVQEQ         R9, R10
+	ADDQ            DX, R10
+	MOVQ            R10, 160(BX)
+	SHLQ            $0x03, DX
+	MOVQ            DX, 280(BX)
 	MOVQ            (BX), R13
 	VBROADCASTI32X4 (R13), Z24
 	MOVQ            8(BX), R10
@@ -9985,21 +10073,130 @@ aegis128LanesVAES512_finalTag32HiCmp:
 aegis128LanesVAES512_finalTag32HiNext:
 aegis128LanesVAES512_finalDone:
 	CMPQ     AX, $0x06
-	JNE      aegis128LanesVAES512_ret
+	JNE      aegis128LanesVAES512_next
 	VPTESTMQ Z18, Z18, K1
 	KMOVW    K1, R13
-	MOVQ     R13, 432(BX)
+	MOVQ     432(BX), DI
+	IMUL3Q   $0x68, 440(BX), SI
+	TESTQ    $0x00000003, R13
+	SETEQ    96(DI)(SI*1)
+	IMUL3Q   $0x68, 448(BX), SI
+	TESTQ    $0x0000000c, R13
+	SETEQ    96(DI)(SI*1)
+	IMUL3Q   $0x68, 456(BX), SI
+	TESTQ    $0x00000030, R13
+	SETEQ    96(DI)(SI*1)
+	IMUL3Q   $0x68, 464(BX), SI
+	TESTQ    $0x000000c0, R13
+	SETEQ    96(DI)(SI*1)
+
+aegis128LanesVAES512_next:
+	DECQ 480(BX)
+	JZ   aegis128LanesVAES512_ret
+	ADDQ $0x04, 440(BX)
+	ADDQ $0x04, 448(BX)
+	ADDQ $0x04, 456(BX)
+	ADDQ $0x04, 464(BX)
+	JMP  aegis128LanesVAES512_group
 
 aegis128LanesVAES512_ret:
 	VZEROUPPER
 	RET
 
 // func aegis256LanesVAES512(op int, j *byte)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, VAES
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV, VAES
 TEXT ·aegis256LanesVAES512(SB), NOSPLIT, $0-16
-	MOVQ            op+0(FP), AX
-	MOVQ            j+8(FP), BX
-	VPXORD          Z16, Z16, Z16
+	MOVQ   op+0(FP), AX
+	MOVQ   j+8(FP), BX
+	VPXORD Z16, Z16, Z16
+
+aegis256LanesVAES512_group:
+	MOVQ            432(BX), SI
+	MOVQ            472(BX), R11
+	IMUL3Q          $0x68, 440(BX), DI
+	ADDQ            SI, DI
+	MOVQ            (DI), DX
+	MOVQ            DX, 8(BX)
+	MOVQ            24(DI), DX
+	MOVQ            DX, 40(BX)
+	MOVQ            32(DI), DX
+	SHLQ            $0x03, DX
+	MOVQ            DX, 224(BX)
+	MOVQ            48(DI), R9
+	MOVQ            R9, 72(BX)
+	MOVQ            72(DI), R10
+	MOVQ            R10, 104(BX)
+	MOVQ            56(DI), DX
+	SUBQ            R11, DX
+	CMPQ            AX, $0x06
+	CMOVQEQ         R9, R10
+	ADDQ            DX, R10
+	MOVQ            R10, 136(BX)
+	SHLQ            $0x03, DX
+	MOVQ            DX, 232(BX)
+	IMUL3Q          $0x68, 448(BX), DI
+	ADDQ            SI, DI
+	MOVQ            (DI), DX
+	MOVQ            DX, 16(BX)
+	MOVQ            24(DI), DX
+	MOVQ            DX, 48(BX)
+	MOVQ            32(DI), DX
+	SHLQ            $0x03, DX
+	MOVQ            DX, 240(BX)
+	MOVQ            48(DI), R9
+	MOVQ            R9, 80(BX)
+	MOVQ            72(DI), R10
+	MOVQ            R10, 112(BX)
+	MOVQ            56(DI), DX
+	SUBQ            R11, DX
+	CMPQ            AX, $0x06
+	CMOVQEQ         R9, R10
+	ADDQ            DX, R10
+	MOVQ            R10, 144(BX)
+	SHLQ            $0x03, DX
+	MOVQ            DX, 248(BX)
+	IMUL3Q          $0x68, 456(BX), DI
+	ADDQ            SI, DI
+	MOVQ            (DI), DX
+	MOVQ            DX, 24(BX)
+	MOVQ            24(DI), DX
+	MOVQ            DX, 56(BX)
+	MOVQ            32(DI), DX
+	SHLQ            $0x03, DX
+	MOVQ            DX, 256(BX)
+	MOVQ            48(DI), R9
+	MOVQ            R9, 88(BX)
+	MOVQ            72(DI), R10
+	MOVQ            R10, 120(BX)
+	MOVQ            56(DI), DX
+	SUBQ            R11, DX
+	CMPQ            AX, $0x06
+	CMOVQEQ         R9, R10
+	ADDQ            DX, R10
+	MOVQ            R10, 152(BX)
+	SHLQ            $0x03, DX
+	MOVQ            DX, 264(BX)
+	IMUL3Q          $0x68, 464(BX), DI
+	ADDQ            SI, DI
+	MOVQ            (DI), DX
+	MOVQ            DX, 32(BX)
+	MOVQ            24(DI), DX
+	MOVQ            DX, 64(BX)
+	MOVQ            32(DI), DX
+	SHLQ            $0x03, DX
+	MOVQ            DX, 272(BX)
+	MOVQ            48(DI), R9
+	MOVQ            R9, 96(BX)
+	MOVQ            72(DI), R10
+	MOVQ            R10, 128(BX)
+	MOVQ            56(DI), DX
+	SUBQ            R11, DX
+	CMPQ            AX, $0x06
+	CMOVQEQ         R9, R10
+	ADDQ            DX, R10
+	MOVQ            R10, 160(BX)
+	SHLQ            $0x03, DX
+	MOVQ            DX, 280(BX)
 	MOVQ            (BX), R13
 	VBROADCASTI32X4 (R13), Z19
 	VBROADCASTI32X4 16(R13), Z20
@@ -10527,21 +10724,88 @@ aegis256LanesVAES512_finalTag32HiCmp:
 aegis256LanesVAES512_finalTag32HiNext:
 aegis256LanesVAES512_finalDone:
 	CMPQ     AX, $0x06
-	JNE      aegis256LanesVAES512_ret
+	JNE      aegis256LanesVAES512_next
 	VPTESTMQ Z18, Z18, K1
 	KMOVW    K1, R13
-	MOVQ     R13, 432(BX)
+	MOVQ     432(BX), DI
+	IMUL3Q   $0x68, 440(BX), SI
+	TESTQ    $0x00000003, R13
+	SETEQ    96(DI)(SI*1)
+	IMUL3Q   $0x68, 448(BX), SI
+	TESTQ    $0x0000000c, R13
+	SETEQ    96(DI)(SI*1)
+	IMUL3Q   $0x68, 456(BX), SI
+	TESTQ    $0x00000030, R13
+	SETEQ    96(DI)(SI*1)
+	IMUL3Q   $0x68, 464(BX), SI
+	TESTQ    $0x000000c0, R13
+	SETEQ    96(DI)(SI*1)
+
+aegis256LanesVAES512_next:
+	DECQ 480(BX)
+	JZ   aegis256LanesVAES512_ret
+	ADDQ $0x04, 440(BX)
+	ADDQ $0x04, 448(BX)
+	ADDQ $0x04, 456(BX)
+	ADDQ $0x04, 464(BX)
+	JMP  aegis256LanesVAES512_group
 
 aegis256LanesVAES512_ret:
 	VZEROUPPER
 	RET
 
 // func aegis128LanesVAES256(op int, j *byte)
-// Requires: AVX, AVX2, VAES
+// Requires: AVX, AVX2, CMOV, VAES
 TEXT ·aegis128LanesVAES256(SB), NOSPLIT, $0-16
-	MOVQ           op+0(FP), AX
-	MOVQ           j+8(FP), BX
-	VPXOR          Y8, Y8, Y8
+	MOVQ  op+0(FP), AX
+	MOVQ  j+8(FP), BX
+	VPXOR Y8, Y8, Y8
+
+aegis128LanesVAES256_group:
+	MOVQ           432(BX), SI
+	MOVQ           472(BX), R11
+	IMUL3Q         $0x68, 440(BX), DI
+	ADDQ           SI, DI
+	MOVQ           (DI), DX
+	MOVQ           DX, 8(BX)
+	MOVQ           24(DI), DX
+	MOVQ           DX, 40(BX)
+	MOVQ           32(DI), DX
+	SHLQ           $0x03, DX
+	MOVQ           DX, 224(BX)
+	MOVQ           48(DI), R9
+	MOVQ           R9, 72(BX)
+	MOVQ           72(DI), R10
+	MOVQ           R10, 104(BX)
+	MOVQ           56(DI), DX
+	SUBQ           R11, DX
+	CMPQ           AX, $0x06
+	CMOVQEQ        R9, R10
+	ADDQ           DX, R10
+	MOVQ           R10, 136(BX)
+	SHLQ           $0x03, DX
+	MOVQ           DX, 232(BX)
+	IMUL3Q         $0x68, 448(BX), DI
+	ADDQ           SI, DI
+	MOVQ           (DI), DX
+	MOVQ           DX, 16(BX)
+	MOVQ           24(DI), DX
+	MOVQ           DX, 48(BX)
+	MOVQ           32(DI), DX
+	SHLQ           $0x03, DX
+	MOVQ           DX, 240(BX)
+	MOVQ           48(DI), R9
+	MOVQ           R9, 80(BX)
+	MOVQ           72(DI), R10
+	MOVQ           R10, 112(BX)
+	MOVQ           56(DI), DX
+	SUBQ           R11, DX
+	CMPQ           AX, $0x06
+	CMOVQEQ        R9, R10
+	ADDQ           DX, R10
+	MOVQ           R10, 144(BX)
+	SHLQ           $0x03, DX
+	MOVQ           DX, 248(BX)
 	MOVQ           (BX), R13
 	VBROADCASTI128 (R13), Y11
 	MOVQ           8(BX), R10
@@ -10905,23 +11169,82 @@ aegis128LanesVAES256_finalTag32HiCmp:
 aegis128LanesVAES256_finalTag32HiNext:
 aegis128LanesVAES256_finalDone:
 	CMPQ      AX, $0x06
-	JNE       aegis128LanesVAES256_ret
+	JNE       aegis128LanesVAES256_next
 	VPXOR     Y9, Y9, Y9
 	VPCMPEQQ  Y9, Y10, Y10
 	VMOVMSKPD Y10, R13
 	XORL      $0x0f, R13
-	MOVQ      R13, 432(BX)
+	MOVQ      432(BX), DI
+	IMUL3Q    $0x68, 440(BX), SI
+	TESTQ     $0x00000003, R13
+	SETEQ     96(DI)(SI*1)
+	IMUL3Q    $0x68, 448(BX), SI
+	TESTQ     $0x0000000c, R13
+	SETEQ     96(DI)(SI*1)
+
+aegis128LanesVAES256_next:
+	DECQ 480(BX)
+	JZ   aegis128LanesVAES256_ret
+	ADDQ $0x02, 440(BX)
+	ADDQ $0x02, 448(BX)
+	JMP  aegis128LanesVAES256_group
 
 aegis128LanesVAES256_ret:
 	VZEROUPPER
 	RET
 
 // func aegis256LanesVAES256(op int, j *byte)
-// Requires: AVX, AVX2, VAES
+// Requires: AVX, AVX2, CMOV, VAES
 TEXT ·aegis256LanesVAES256(SB), NOSPLIT, $0-16
-	MOVQ           op+0(FP), AX
-	MOVQ           j+8(FP), BX
-	VPXOR          Y6, Y6, Y6
+	MOVQ  op+0(FP), AX
+	MOVQ  j+8(FP), BX
+	VPXOR Y6, Y6, Y6
+
+aegis256LanesVAES256_group:
+	MOVQ           432(BX), SI
+	MOVQ           472(BX), R11
+	IMUL3Q         $0x68, 440(BX), DI
+	ADDQ           SI, DI
+	MOVQ           (DI), DX
+	MOVQ           DX, 8(BX)
+	MOVQ           24(DI), DX
+	MOVQ           DX, 40(BX)
+	MOVQ           32(DI), DX
+	SHLQ           $0x03, DX
+	MOVQ           DX, 224(BX)
+	MOVQ           48(DI), R9
+	MOVQ           R9, 72(BX)
+	MOVQ           72(DI), R10
+	MOVQ           R10, 104(BX)
+	MOVQ           56(DI), DX
+	SUBQ           R11, DX
+	CMPQ           AX, $0x06
+	CMOVQEQ        R9, R10
+	ADDQ           DX, R10
+	MOVQ           R10, 136(BX)
+	SHLQ           $0x03, DX
+	MOVQ           DX, 232(BX)
+	IMUL3Q         $0x68, 448(BX), DI
+	ADDQ           SI, DI
+	MOVQ           (DI), DX
+	MOVQ           DX, 16(BX)
+	MOVQ           24(DI), DX
+	MOVQ           DX, 48(BX)
+	MOVQ           32(DI), DX
+	SHLQ           $0x03, DX
+	MOVQ           DX, 240(BX)
+	MOVQ           48(DI), R9
+	MOVQ           R9, 80(BX)
+	MOVQ           72(DI), R10
+	MOVQ           R10, 112(BX)
+	MOVQ           56(DI), DX
+	SUBQ           R11, DX
+	CMPQ           AX, $0x06
+	CMOVQEQ        R9, R10
+	ADDQ           DX, R10
+	MOVQ           R10, 144(BX)
+	SHLQ           $0x03, DX
+	MOVQ           DX, 248(BX)
 	MOVQ           (BX), R13
 	VBROADCASTI128 (R13), Y9
 	VBROADCASTI128 16(R13), Y10
@@ -11222,12 +11545,25 @@ aegis256LanesVAES256_finalTag32HiCmp:
 aegis256LanesVAES256_finalTag32HiNext:
 aegis256LanesVAES256_finalDone:
 	CMPQ      AX, $0x06
-	JNE       aegis256LanesVAES256_ret
+	JNE       aegis256LanesVAES256_next
 	VPXOR     Y7, Y7, Y7
 	VPCMPEQQ  Y7, Y8, Y8
 	VMOVMSKPD Y8, R13
 	XORL      $0x0f, R13
-	MOVQ      R13, 432(BX)
+	MOVQ      432(BX), DI
+	IMUL3Q    $0x68, 440(BX), SI
+	TESTQ     $0x00000003, R13
+	SETEQ     96(DI)(SI*1)
+	IMUL3Q    $0x68, 448(BX), SI
+	TESTQ     $0x0000000c, R13
+	SETEQ     96(DI)(SI*1)
+
+aegis256LanesVAES256_next:
+	DECQ 480(BX)
+	JZ   aegis256LanesVAES256_ret
+	ADDQ $0x02, 440(BX)
+	ADDQ $0x02, 448(BX)
+	JMP  aegis256LanesVAES256_group
 
 aegis256LanesVAES256_ret:
 	VZEROUPPER

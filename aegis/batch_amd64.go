@@ -4,7 +4,6 @@ package aegis
 
 import (
 	"math/bits"
-	"unsafe"
 
 	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/internal/batchutil"
@@ -43,9 +42,13 @@ func init() {
 const numLanes = batchutil.MaxLanes
 
 // laneJob holds a batch kernel's operands; the assembly reads the fields
-// at fixed offsets (TestLaneJobLayout checks them). Lane l's blocks are
-// contiguous from ad[l], src[l] and dst[l], each partial last block after
-// the whole ones; pointers nothing reads may be nil.
+// at fixed offsets (TestLaneJobLayout checks them). The kernel runs runs
+// groups of messages, the lanes' indexes (idx) stepping by the number of
+// lanes from one to the next, and fills the per-lane fields, nonce to tags
+// and u, from the messages at msgs by idx.
+// Lane l's blocks are contiguous from ad[l], src[l] and dst[l], each
+// partial last block after the whole ones; pointers nothing reads may be
+// nil.
 type laneJob struct {
 	key     *byte
 	nonce   [numLanes]*byte
@@ -67,7 +70,10 @@ type laneJob struct {
 	adLast [2][32]byte
 	last   [2][32]byte
 	mask   [2]*byte
-	fail   uint64 // open's: bits 2l and 2l+1 where lane l's tag differs
+	msgs   *batch.Message // the batch, whose OK open sets
+	idx    [numLanes]int  // the lanes' messages in msgs
+	sub    int            // the bytes of In past the text: open's tag
+	runs   int
 }
 
 // batchLanes returns the lanes of the widest batch kernel enabled, or 0.
@@ -105,9 +111,9 @@ func (a *AEAD) openBatch(msgs []batch.Message) bool {
 }
 
 // runLanes seals or opens msgs, which have been checked, as many of one
-// shape per kernel call as it has lanes. Lanes beyond a group's messages
-// repeat its last one: they read the same input and write the same output,
-// byte for byte, in the same steps.
+// shape per kernel call as it has lanes, and with the VAES512 kernels, which
+// need no copies of the partial blocks, every group of a run of messages of
+// one length in one call.
 func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 	var (
 		q batchutil.Lanes
@@ -115,54 +121,29 @@ func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 	)
 	// j is filled here, not by a callee through a pointer: stores to a
 	// local on the stack need no write barrier. Each group writes every
-	// field the kernel reads.
-	j.key, j.tagSize = &a.key[0], a.tagSize
+	// field the kernel reads but those it fills itself.
+	j.key, j.tagSize, j.msgs = &a.key[0], a.tagSize, &msgs[0]
 	r, nl := a.v.rate(), batchLanes()
 	op := opSeal
 	if open {
-		op = opOpen
+		op, j.sub = opOpen, a.tagSize
 	}
 	q.Init(msgs, nl, bits.TrailingZeros(uint(r)), a.tagSize, open)
+	if nl == 4 {
+		q.MaxRuns = len(msgs)
+	}
 	allOK = true
 	for g := q.Next(); g != nil; g = q.Next() {
 		if g.N == 1 {
 			allOK = batchutil.RunOne(a, msgs, g.Msgs[0], open) && allOK
 			continue
 		}
-		var kAD0, kAD1, kL0, kL1 uint64
-		j.adN, j.n = g.Shape.ADBlocks, g.Shape.Blocks
-		for l := range nl {
-			m := &msgs[g.Msgs[min(l, g.N-1)]]
-			text := m.In
-			if open {
-				text = m.In[:len(m.In)-a.tagSize]
-				j.tags[l] = &m.In[len(text)]
-			} else {
-				j.tags[l] = &m.Out[len(text)]
-			}
-			// The kernel reads none of these for an empty slice, whose
-			// SliceData is nil or a pointer into its backing array.
-			j.nonce[l], j.ad[l], j.src[l], j.dst[l] = &m.Nonce[0], unsafe.SliceData(m.AD), unsafe.SliceData(text), unsafe.SliceData(m.Out)
-			block{uint64(len(m.AD)) * 8, uint64(len(text)) * 8}.put(j.u[l][:])
-			if g.Shape.ADPart {
-				rest := len(m.AD) & (r - 1)
-				m0, m1 := batchutil.LaneMasks(l, rest)
-				kAD0, kAD1 = kAD0|m0, kAD1|m1
-				if nl == 2 {
-					clear(j.adLast[l][copy(j.adLast[l][:], m.AD[len(m.AD)-rest:]):])
-				}
-			}
-			if g.Shape.Part {
-				rest := len(text) & (r - 1)
-				m0, m1 := batchutil.LaneMasks(l, rest)
-				kL0, kL1 = kL0|m0, kL1|m1
-				if nl == 2 {
-					clear(j.last[l][copy(j.last[l][:], text[len(text)-rest:]):])
-					j.mask[l] = &mask[maxRate-rest]
-				}
-			}
+		j.idx = g.Idx(nl)
+		j.adN, j.n, j.runs = g.Shape.ADBlocks, g.Shape.Blocks, g.Runs
+		j.kAD, j.kLast = [2]uint64{}, [2]uint64{}
+		if g.Shape.ADPart || g.Shape.Part {
+			a.lastBlocks(&j, msgs, g.Shape, nl)
 		}
-		j.kAD[0], j.kAD[1], j.kLast[0], j.kLast[1] = kAD0, kAD1, kL0, kL1
 		switch {
 		case nl == 4 && a.v.words == 8:
 			aegis128LanesVAES512(op, &j)
@@ -177,23 +158,42 @@ func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 			// The partial blocks' output, from the copies.
 			for l := range g.N {
 				m := &msgs[g.Msgs[l]]
-				n := len(m.Out)
-				if !open {
-					n -= a.tagSize
-				}
+				n := len(m.Out) - a.tagSize + j.sub
 				rest := n & (r - 1)
 				copy(m.Out[n-rest:n], j.last[l][:rest])
 			}
 		}
 		if open {
-			for l := range g.N {
-				m := &msgs[g.Msgs[l]]
-				if m.OK = j.fail>>(2*l)&3 == 0; !m.OK {
-					clear(m.Out)
-					allOK = false
-				}
-			}
+			allOK = g.ClearFailed(msgs) && allOK
 		}
 	}
 	return allOK && !q.Failed
+}
+
+// lastBlocks sets j's masks of the lanes' partial last blocks of shape sh
+// and, for the VAES256 kernels (nl 2), their zero-padded copies and open's
+// masks of the ciphertext's bytes.
+func (a *AEAD) lastBlocks(j *laneJob, msgs []batch.Message, sh batchutil.Shape, nl int) {
+	r := a.v.rate()
+	for l := range nl {
+		m := &msgs[j.idx[l]]
+		if sh.ADPart {
+			rest := len(m.AD) & (r - 1)
+			m0, m1 := batchutil.LaneMasks(l, rest)
+			j.kAD[0], j.kAD[1] = j.kAD[0]|m0, j.kAD[1]|m1
+			if nl == 2 {
+				clear(j.adLast[l][copy(j.adLast[l][:], m.AD[len(m.AD)-rest:]):])
+			}
+		}
+		if sh.Part {
+			text := m.In[:len(m.In)-j.sub]
+			rest := len(text) & (r - 1)
+			m0, m1 := batchutil.LaneMasks(l, rest)
+			j.kLast[0], j.kLast[1] = j.kLast[0]|m0, j.kLast[1]|m1
+			if nl == 2 {
+				clear(j.last[l][copy(j.last[l][:], text[len(text)-rest:]):])
+				j.mask[l] = &mask[maxRate-rest]
+			}
+		}
+	}
 }

@@ -41,7 +41,8 @@ func TestLaneJobLayout(t *testing.T) {
 		{"src", unsafe.Offsetof(j.src), 72}, {"dst", unsafe.Offsetof(j.dst), 104}, {"tags", unsafe.Offsetof(j.tags), 136},
 		{"adN", unsafe.Offsetof(j.adN), 168}, {"n", unsafe.Offsetof(j.n), 176}, {"tagSize", unsafe.Offsetof(j.tagSize), 184},
 		{"kAD", unsafe.Offsetof(j.kAD), 192}, {"kLast", unsafe.Offsetof(j.kLast), 208}, {"u", unsafe.Offsetof(j.u), 224},
-		{"adLast", unsafe.Offsetof(j.adLast), 288}, {"last", unsafe.Offsetof(j.last), 352}, {"mask", unsafe.Offsetof(j.mask), 416}, {"fail", unsafe.Offsetof(j.fail), 432},
+		{"adLast", unsafe.Offsetof(j.adLast), 288}, {"last", unsafe.Offsetof(j.last), 352}, {"mask", unsafe.Offsetof(j.mask), 416},
+		{"msgs", unsafe.Offsetof(j.msgs), 432}, {"idx", unsafe.Offsetof(j.idx), 440}, {"sub", unsafe.Offsetof(j.sub), 472}, {"runs", unsafe.Offsetof(j.runs), 480},
 	} {
 		if f.got != f.want {
 			t.Errorf("laneJob.%s at offset %d, the kernels read it at %d", f.name, f.got, f.want)

@@ -3,8 +3,6 @@
 package rocca
 
 import (
-	"encoding/binary"
-
 	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/internal/batchutil"
 	"github.com/faelabs/fae/internal/cpu"
@@ -46,16 +44,19 @@ func batchLanes() int {
 const numLanes = batchutil.MaxLanes
 
 // laneJob holds the batch kernel's operands; the assembly reads the fields
-// at fixed offsets (TestLaneJobLayout checks them). Lane l's blocks are
-// contiguous from ad[l], src[l] and dst[l], each partial last block after
-// the whole ones; pointers nothing reads may be nil.
+// at fixed offsets (TestLaneJobLayout checks them). The kernel runs runs
+// groups of messages, the lanes' indexes (idx) stepping by the number of
+// lanes from one to the next, and fills the per-lane fields, nonce to tags
+// and the bit lengths, from the messages at msgs by idx. Lane l's blocks
+// are contiguous from ad[l], src[l] and dst[l], each partial last block
+// after the whole ones; pointers nothing reads may be nil.
 type laneJob struct {
 	key   *[KeySize]byte
 	nonce [numLanes]*byte
 	ad    [numLanes]*byte
 	src   [numLanes]*byte
 	dst   [numLanes]*byte
-	tags  [numLanes]*byte // where each lane's tag goes
+	tags  [numLanes]*byte // where each lane's tag goes (seal) or is (open)
 	adN   int             // whole blocks of associated data, every lane
 	n     int             // whole blocks of message, every lane
 	// The byte masks of the partial last blocks of associated data and
@@ -71,6 +72,9 @@ type laneJob struct {
 	// of the ciphertext bytes of the message's, each half's two lanes
 	// together: [half][lane].
 	adLast, last, mask [2][2][16]byte
+	msgs               *batch.Message // the batch, whose OK open sets
+	idx                [numLanes]int  // the lanes' messages in msgs
+	runs               int
 }
 
 func (a *AEAD) sealBatch(msgs []batch.Message) {
@@ -93,101 +97,92 @@ func (a *AEAD) openBatch(msgs []batch.Message) bool {
 }
 
 // runLanes seals or opens msgs, which have been checked, as many of one
-// shape per kernel call as it has lanes.
+// shape per kernel call as it has lanes, and with the VAES512 kernel, which
+// needs no copies of the partial blocks, every group of a run of messages
+// of one length in one call.
 func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
-	var q batchutil.Lanes
-	q.Init(msgs, batchLanes(), 5, TagSize, open)
+	var (
+		q batchutil.Lanes
+		j laneJob
+	)
+	// j is filled here, not by a callee through a pointer: stores to a
+	// local on the stack need no write barrier. Each group writes every
+	// field the kernel reads but those it fills itself.
+	j.key, j.msgs = &a.key, &msgs[0]
+	nl := batchLanes()
+	op := 0
+	if open {
+		op = 1
+	}
+	q.Init(msgs, nl, 5, TagSize, open)
+	if nl == 4 {
+		q.MaxRuns = len(msgs)
+	}
 	allOK = true
 	for g := q.Next(); g != nil; g = q.Next() {
 		if g.N == 1 {
 			allOK = batchutil.RunOne(a, msgs, g.Msgs[0], open) && allOK
+			continue
+		}
+		j.idx = g.Idx(nl)
+		j.adN, j.n, j.runs = g.Shape.ADBlocks, g.Shape.Blocks, g.Runs
+		j.kAD, j.kLast = [2]uint64{}, [2]uint64{}
+		if g.Shape.ADPart || g.Shape.Part {
+			lastBlocks(&j, msgs, g.Shape, nl, op*TagSize)
+		}
+		if nl == 4 {
+			lanesVAES512(op, &j)
 		} else {
-			allOK = a.runGroup(msgs, g, open) && allOK
+			lanesVAES256(op, &j)
+		}
+		if nl == 2 && g.Shape.Part {
+			// The partial blocks' output, from the copies.
+			for l := range g.N {
+				m := &msgs[g.Msgs[l]]
+				n := len(m.Out) - TagSize + op*TagSize
+				rest := n & (blockSize - 1)
+				copy(m.Out[n-rest:n], j.last[0][l][:])
+				if rest > 16 {
+					copy(m.Out[n-rest+16:n], j.last[1][l][:])
+				}
+			}
+		}
+		if open {
+			allOK = g.ClearFailed(msgs) && allOK
 		}
 	}
 	return allOK && !q.Failed
 }
 
-// runGroup seals or opens the messages of g and reports whether they all
-// authenticated; g has two messages or more. Lanes beyond g's messages
-// repeat its last one: they read the same input and write the same output,
-// byte for byte, in the same steps.
-func (a *AEAD) runGroup(msgs []batch.Message, g *batchutil.Group, open bool) (ok bool) {
-	var (
-		j                    laneJob
-		tags                 [numLanes][TagSize]byte
-		kAD0, kAD1, kL0, kL1 uint64
-	)
-	nl := batchLanes()
-	j.key, j.adN, j.n = &a.key, g.Shape.ADBlocks, g.Shape.Blocks
+// lastBlocks sets j's masks of the lanes' partial last blocks of shape sh,
+// their texts In less sub bytes, and for the VAES256 kernel (nl 2) their
+// zero-padded copies and open's masks of the ciphertext's bytes.
+func lastBlocks(j *laneJob, msgs []batch.Message, sh batchutil.Shape, nl, sub int) {
+	if nl == 2 {
+		// Zero padding, over an earlier group's blocks.
+		j.adLast, j.last, j.mask = [2][2][16]byte{}, [2][2][16]byte{}, [2][2][16]byte{}
+	}
 	for l := range nl {
-		m := &msgs[g.Msgs[min(l, g.N-1)]]
-		text := m.In
-		if open {
-			text = m.In[:len(m.In)-TagSize]
-			j.tags[l] = &tags[l][0]
-		} else {
-			j.tags[l] = &m.Out[len(text)]
-		}
-		j.nonce[l], j.ad[l], j.src[l], j.dst[l] = &m.Nonce[0], batchutil.First(m.AD), batchutil.First(text), batchutil.First(m.Out)
-		putBits(j.adBits[l][:], len(m.AD))
-		putBits(j.mBits[l][:], len(text))
-		if g.Shape.ADPart {
+		m := &msgs[j.idx[l]]
+		if sh.ADPart {
 			rest := len(m.AD) & (blockSize - 1)
 			m0, m1 := batchutil.LaneMasks(l, rest)
-			kAD0, kAD1 = kAD0|m0, kAD1|m1
+			j.kAD[0], j.kAD[1] = j.kAD[0]|m0, j.kAD[1]|m1
 			if nl == 2 {
 				putHalves(&j.adLast, l, m.AD[len(m.AD)-rest:])
 			}
 		}
-		if g.Shape.Part {
+		if sh.Part {
+			text := m.In[:len(m.In)-sub]
 			rest := len(text) & (blockSize - 1)
 			m0, m1 := batchutil.LaneMasks(l, rest)
-			kL0, kL1 = kL0|m0, kL1|m1
+			j.kLast[0], j.kLast[1] = j.kLast[0]|m0, j.kLast[1]|m1
 			if nl == 2 {
 				putHalves(&j.last, l, text[len(text)-rest:])
 				putHalves(&j.mask, l, allOnes[:rest])
 			}
 		}
 	}
-	j.kAD[0], j.kAD[1], j.kLast[0], j.kLast[1] = kAD0, kAD1, kL0, kL1
-	op := 0
-	if open {
-		op = 1
-	}
-	if nl == 4 {
-		lanesVAES512(op, &j)
-	} else {
-		lanesVAES256(op, &j)
-	}
-	if nl == 2 && g.Shape.Part {
-		// The partial blocks' output, from the copies.
-		for l := range g.N {
-			m := &msgs[g.Msgs[l]]
-			n := len(m.Out)
-			if !open {
-				n -= TagSize
-			}
-			rest := n & (blockSize - 1)
-			copy(m.Out[n-rest:n], j.last[0][l][:])
-			if rest > 16 {
-				copy(m.Out[n-rest+16:n], j.last[1][l][:])
-			}
-		}
-	}
-	if !open {
-		return true
-	}
-	ok = true
-	for l := range g.N {
-		m := &msgs[g.Msgs[l]]
-		m.OK = tagsEqual(&tags[l], m.In[len(m.In)-TagSize:])
-		if !m.OK {
-			clear(m.Out)
-			ok = false
-		}
-	}
-	return ok
 }
 
 // putHalves copies b, at most 32 bytes, to lane l of h, the first 16 bytes
@@ -200,11 +195,4 @@ func putHalves(h *[2][2][16]byte, l int, b []byte) {
 var allOnes = [blockSize]byte{
 	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-}
-
-// putBits writes the bit length of n bytes to b as a 128-bit little-endian
-// number.
-func putBits(b []byte, n int) {
-	binary.LittleEndian.PutUint64(b, uint64(n)<<3)
-	binary.LittleEndian.PutUint64(b[8:], uint64(n)>>61)
 }

@@ -20,6 +20,7 @@ func TestLaneJobLayout(t *testing.T) {
 		{"adN", unsafe.Offsetof(j.adN), 168}, {"n", unsafe.Offsetof(j.n), 176}, {"kAD", unsafe.Offsetof(j.kAD), 184},
 		{"kLast", unsafe.Offsetof(j.kLast), 200}, {"adBits", unsafe.Offsetof(j.adBits), 216}, {"mBits", unsafe.Offsetof(j.mBits), 280},
 		{"adLast", unsafe.Offsetof(j.adLast), 344}, {"last", unsafe.Offsetof(j.last), 408}, {"mask", unsafe.Offsetof(j.mask), 472},
+		{"msgs", unsafe.Offsetof(j.msgs), 536}, {"idx", unsafe.Offsetof(j.idx), 544}, {"runs", unsafe.Offsetof(j.runs), 576},
 	} {
 		if f.got != f.want {
 			t.Errorf("laneJob.%s at offset %d, the kernels read it at %d", f.name, f.got, f.want)

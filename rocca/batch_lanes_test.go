@@ -14,3 +14,10 @@ func TestBatchLanes(t *testing.T) {
 		aeadtest.TestBatchLanes(t, aeadtest.MustBatch(New(key)), blockSize)
 	})
 }
+
+// TestOpenBatchTagWords runs aeadtest.TestBatchTagWords on every path.
+func TestOpenBatchTagWords(t *testing.T) {
+	paths.Run(t, func(t *testing.T) {
+		aeadtest.TestBatchTagWords(t, aeadtest.MustBatch(New(make([]byte, KeySize))))
+	})
+}

@@ -250,10 +250,123 @@ TEXT ·initAVX(SB), NOSPLIT, $0-24
 	RET
 
 // func lanesVAES512(op int, j *byte)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, VAES
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV, VAES
 TEXT ·lanesVAES512(SB), NOSPLIT, $0-16
-	MOVQ            op+0(FP), AX
-	MOVQ            j+8(FP), BX
+	MOVQ op+0(FP), AX
+	MOVQ j+8(FP), BX
+
+lanesVAES512_group:
+	MOVQ            536(BX), SI
+	MOVQ            AX, R11
+	SHLQ            $0x05, R11
+	IMUL3Q          $0x68, 544(BX), DI
+	ADDQ            SI, DI
+	MOVQ            (DI), DX
+	MOVQ            DX, 8(BX)
+	MOVQ            24(DI), DX
+	MOVQ            DX, 40(BX)
+	MOVQ            32(DI), DX
+	MOVQ            DX, R8
+	SHLQ            $0x03, DX
+	SHRQ            $0x3d, R8
+	MOVQ            DX, 216(BX)
+	MOVQ            R8, 224(BX)
+	MOVQ            48(DI), R9
+	MOVQ            R9, 72(BX)
+	MOVQ            72(DI), R10
+	MOVQ            R10, 104(BX)
+	MOVQ            56(DI), DX
+	SUBQ            R11, DX
+	TESTQ           AX, AX
+	CMOVQNE         R9, R10
+	ADDQ            DX, R10
+	MOVQ            R10, 136(BX)
+	MOVQ            DX, R8
+	SHLQ            $0x03, DX
+	SHRQ            $0x3d, R8
+	MOVQ            DX, 280(BX)
+	MOVQ            R8, 288(BX)
+	IMUL3Q          $0x68, 552(BX), DI
+	ADDQ            SI, DI
+	MOVQ            (DI), DX
+	MOVQ            DX, 16(BX)
+	MOVQ            24(DI), DX
+	MOVQ            DX, 48(BX)
+	MOVQ            32(DI), DX
+	MOVQ            DX, R8
+	SHLQ            $0x03, DX
+	SHRQ            $0x3d, R8
+	MOVQ            DX, 232(BX)
+	MOVQ            R8, 240(BX)
+	MOVQ            48(DI), R9
+	MOVQ            R9, 80(BX)
+	MOVQ            72(DI), R10
+	MOVQ            R10, 112(BX)
+	MOVQ            56(DI), DX
+	SUBQ            R11, DX
+	TESTQ           AX, AX
+	CMOVQNE         R9, R10
+	ADDQ            DX, R10
+	MOVQ            R10, 144(BX)
+	MOVQ            DX, R8
+	SHLQ            $0x03, DX
+	SHRQ            $0x3d, R8
+	MOVQ            DX, 296(BX)
+	MOVQ            R8, 304(BX)
+	IMUL3Q          $0x68, 560(BX), DI
+	ADDQ            SI, DI
+	MOVQ            (DI), DX
+	MOVQ            DX, 24(BX)
+	MOVQ            24(DI), DX
+	MOVQ            DX, 56(BX)
+	MOVQ            32(DI), DX
+	MOVQ            DX, R8
+	SHLQ            $0x03, DX
+	SHRQ            $0x3d, R8
+	MOVQ            DX, 248(BX)
+	MOVQ            R8, 256(BX)
+	MOVQ            48(DI), R9
+	MOVQ            R9, 88(BX)
+	MOVQ            72(DI), R10
+	MOVQ            R10, 120(BX)
+	MOVQ            56(DI), DX
+	SUBQ            R11, DX
+	TESTQ           AX, AX
+	CMOVQNE         R9, R10
+	ADDQ            DX, R10
+	MOVQ            R10, 152(BX)
+	MOVQ            DX, R8
+	SHLQ            $0x03, DX
+	SHRQ            $0x3d, R8
+	MOVQ            DX, 312(BX)
+	MOVQ            R8, 320(BX)
+	IMUL3Q          $0x68, 568(BX), DI
+	ADDQ            SI, DI
+	MOVQ            (DI), DX
+	MOVQ            DX, 32(BX)
+	MOVQ            24(DI), DX
+	MOVQ            DX, 64(BX)
+	MOVQ            32(DI), DX
+	MOVQ            DX, R8
+	SHLQ            $0x03, DX
+	SHRQ            $0x3d, R8
+	MOVQ            DX, 264(BX)
+	MOVQ            R8, 272(BX)
+	MOVQ            48(DI), R9
+	MOVQ            R9, 96(BX)
+	MOVQ            72(DI), R10
+	MOVQ            R10, 128(BX)
+	MOVQ            56(DI), DX
+	SUBQ            R11, DX
+	TESTQ           AX, AX
+	CMOVQNE         R9, R10
+	ADDQ            DX, R10
+	MOVQ            R10, 160(BX)
+	MOVQ            DX, R8
+	SHLQ            $0x03, DX
+	SHRQ            $0x3d, R8
+	MOVQ            DX, 328(BX)
+	MOVQ            R8, 336(BX)
 	MOVQ            (BX), R13
 	VBROADCASTI32X4 (R13), Z23
 	VBROADCASTI32X4 16(R13), Z24
@@ -814,6 +927,8 @@ lanesVAES512_finalLoop:
 	VPTERNLOGD    $0x96, Z2, Z3, Z18
 	VPXORD        Z4, Z5, Z19
 	VPXORD        Z6, Z19, Z19
+	TESTQ         AX, AX
+	JNZ           lanesVAES512_cmp
 	MOVQ          136(BX), R13
 	VMOVDQU64     X18, (R13)
 	VMOVDQU64     X19, 16(R13)
@@ -826,14 +941,117 @@ lanesVAES512_finalLoop:
 	MOVQ          160(BX), R13
 	VEXTRACTI32X4 $0x03, Z18, (R13)
 	VEXTRACTI32X4 $0x03, Z19, 16(R13)
+	JMP           lanesVAES512_next
+
+lanesVAES512_cmp:
+	MOVQ         136(BX), R13
+	VMOVDQU64    (R13), X16
+	VMOVDQU64    16(R13), X17
+	MOVQ         144(BX), R13
+	VINSERTI32X4 $0x01, (R13), Z16, Z16
+	VINSERTI32X4 $0x01, 16(R13), Z17, Z17
+	MOVQ         152(BX), R13
+	VINSERTI32X4 $0x02, (R13), Z16, Z16
+	VINSERTI32X4 $0x02, 16(R13), Z17, Z17
+	MOVQ         160(BX), R13
+	VINSERTI32X4 $0x03, (R13), Z16, Z16
+	VINSERTI32X4 $0x03, 16(R13), Z17, Z17
+	VPXORD       Z18, Z16, Z16
+	VPXORD       Z19, Z17, Z17
+	VPORD        Z16, Z17, Z17
+	VPTESTMQ     Z17, Z17, K1
+	KMOVW        K1, R13
+	MOVQ         536(BX), DI
+	IMUL3Q       $0x68, 544(BX), SI
+	TESTQ        $0x00000003, R13
+	SETEQ        96(DI)(SI*1)
+	IMUL3Q       $0x68, 552(BX), SI
+	TESTQ        $0x0000000c, R13
+	SETEQ        96(DI)(SI*1)
+	IMUL3Q       $0x68, 560(BX), SI
+	TESTQ        $0x00000030, R13
+	SETEQ        96(DI)(SI*1)
+	IMUL3Q       $0x68, 568(BX), SI
+	TESTQ        $0x000000c0, R13
+	SETEQ        96(DI)(SI*1)
+
+lanesVAES512_next:
+	DECQ 576(BX)
+	JZ   lanesVAES512_ret
+	ADDQ $0x04, 544(BX)
+	ADDQ $0x04, 552(BX)
+	ADDQ $0x04, 560(BX)
+	ADDQ $0x04, 568(BX)
+	JMP  lanesVAES512_group
+
+lanesVAES512_ret:
 	VZEROUPPER
 	RET
 
 // func lanesVAES256(op int, j *byte)
-// Requires: AVX, AVX2, VAES
+// Requires: AVX, AVX2, CMOV, VAES
 TEXT ·lanesVAES256(SB), NOSPLIT, $0-16
-	MOVQ           op+0(FP), AX
-	MOVQ           j+8(FP), BX
+	MOVQ op+0(FP), AX
+	MOVQ j+8(FP), BX
+
+lanesVAES256_group:
+	MOVQ           536(BX), SI
+	MOVQ           AX, R11
+	SHLQ           $0x05, R11
+	IMUL3Q         $0x68, 544(BX), DI
+	ADDQ           SI, DI
+	MOVQ           (DI), DX
+	MOVQ           DX, 8(BX)
+	MOVQ           24(DI), DX
+	MOVQ           DX, 40(BX)
+	MOVQ           32(DI), DX
+	MOVQ           DX, R8
+	SHLQ           $0x03, DX
+	SHRQ           $0x3d, R8
+	MOVQ           DX, 216(BX)
+	MOVQ           R8, 224(BX)
+	MOVQ           48(DI), R9
+	MOVQ           R9, 72(BX)
+	MOVQ           72(DI), R10
+	MOVQ           R10, 104(BX)
+	MOVQ           56(DI), DX
+	SUBQ           R11, DX
+	TESTQ          AX, AX
+	CMOVQNE        R9, R10
+	ADDQ           DX, R10
+	MOVQ           R10, 136(BX)
+	MOVQ           DX, R8
+	SHLQ           $0x03, DX
+	SHRQ           $0x3d, R8
+	MOVQ           DX, 280(BX)
+	MOVQ           R8, 288(BX)
+	IMUL3Q         $0x68, 552(BX), DI
+	ADDQ           SI, DI
+	MOVQ           (DI), DX
+	MOVQ           DX, 16(BX)
+	MOVQ           24(DI), DX
+	MOVQ           DX, 48(BX)
+	MOVQ           32(DI), DX
+	MOVQ           DX, R8
+	SHLQ           $0x03, DX
+	SHRQ           $0x3d, R8
+	MOVQ           DX, 232(BX)
+	MOVQ           R8, 240(BX)
+	MOVQ           48(DI), R9
+	MOVQ           R9, 80(BX)
+	MOVQ           72(DI), R10
+	MOVQ           R10, 112(BX)
+	MOVQ           56(DI), DX
+	SUBQ           R11, DX
+	TESTQ          AX, AX
+	CMOVQNE        R9, R10
+	ADDQ           DX, R10
+	MOVQ           R10, 144(BX)
+	MOVQ           DX, R8
+	SHLQ           $0x03, DX
+	SHRQ           $0x3d, R8
+	MOVQ           DX, 296(BX)
+	MOVQ           R8, 304(BX)
 	MOVQ           (BX), R13
 	VBROADCASTI128 (R13), Y14
 	VBROADCASTI128 16(R13), Y15
@@ -1219,12 +1437,46 @@ lanesVAES256_finalLoop:
 	VPXOR        Y3, Y7, Y7
 	VPXOR        Y4, Y5, Y8
 	VPXOR        Y6, Y8, Y8
+	TESTQ        AX, AX
+	JNZ          lanesVAES256_cmp
 	MOVQ         136(BX), R13
 	VMOVDQU      X7, (R13)
 	VMOVDQU      X8, 16(R13)
 	MOVQ         144(BX), R13
 	VEXTRACTI128 $0x01, Y7, (R13)
 	VEXTRACTI128 $0x01, Y8, 16(R13)
+	JMP          lanesVAES256_next
+
+lanesVAES256_cmp:
+	MOVQ        136(BX), R13
+	VMOVDQU     (R13), X14
+	VMOVDQU     16(R13), X15
+	MOVQ        144(BX), R13
+	VINSERTI128 $0x01, (R13), Y14, Y14
+	VINSERTI128 $0x01, 16(R13), Y15, Y15
+	VPXOR       Y7, Y14, Y14
+	VPXOR       Y8, Y15, Y15
+	VPOR        Y14, Y15, Y15
+	VPXOR       Y14, Y14, Y14
+	VPCMPEQQ    Y14, Y15, Y15
+	VMOVMSKPD   Y15, R13
+	XORL        $0x0f, R13
+	MOVQ        536(BX), DI
+	IMUL3Q      $0x68, 544(BX), SI
+	TESTQ       $0x00000003, R13
+	SETEQ       96(DI)(SI*1)
+	IMUL3Q      $0x68, 552(BX), SI
+	TESTQ       $0x0000000c, R13
+	SETEQ       96(DI)(SI*1)
+
+lanesVAES256_next:
+	DECQ 576(BX)
+	JZ   lanesVAES256_ret
+	ADDQ $0x02, 544(BX)
+	ADDQ $0x02, 552(BX)
+	JMP  lanesVAES256_group
+
+lanesVAES256_ret:
 	VZEROUPPER
 	RET
 

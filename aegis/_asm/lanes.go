@@ -13,11 +13,16 @@ import (
 // data, message and tag. The messages have the same shape: as many whole
 // blocks of associated data (adN) and of message (n), and each a partial
 // last block of either or not, whose lengths may differ. Their job is the
-// Go side's laneJob; a lane's blocks are contiguous at its ad, src and dst.
+// Go side's laneJob. The kernels take their messages from the batch
+// (batch.Message, whose layout batchutil's tests pin: msg* below) at msgs
+// by the lanes' indexes in idx, and fill the job's per-lane fields (nonce,
+// ad, src, dst, tags and u) themselves: scalar work beside the AES rounds,
+// where the Go side's would run before them. A lane's blocks are
+// contiguous at its ad, src and dst.
 // Seal stores each lane's tag at its tags pointer; open compares the tag
-// there with the lane's, without a branch, and sets the job's fail: bits 2l
-// and 2l+1 for the 8-byte halves of lane l's 16-byte words of tag that
-// differ, all of them compared. Every lane's block is loaded before any lane's output is stored,
+// there with the lane's, without a branch, all of it, and sets the OK of
+// the lane's message. A job runs runs groups of messages, the lanes'
+// indexes stepping by the number of lanes from one to the next. Every lane's block is loaded before any lane's output is stored,
 // so two lanes may run the same message in place.
 //
 // The partial blocks: the VAES512 kernels read them in place, after the
@@ -45,7 +50,19 @@ const (
 	jlADLast  = 288
 	jlLast    = 352
 	jlMask    = 416
-	jlFail    = 432
+	jlMsgs    = 432
+	jlIdx     = 440
+	jlSub     = 472
+	jlRuns    = 480
+
+	msgSize  = 104
+	msgNonce = 0
+	msgAD    = 24
+	msgADLen = 32
+	msgIn    = 48
+	msgInLen = 56
+	msgOut   = 72
+	msgOK    = 96
 )
 
 // The batch kernels' general-purpose registers besides jp, op, n (the
@@ -82,6 +99,10 @@ func lanesKernel(words int) {
 	Load(Param("j"), jp)
 	k := newKern(name, words)
 	k.lanes = true
+	// Each of the job's runs groups of messages, the lanes' indexes
+	// stepping by the lanes after each.
+	Label(name + "_group")
+	laneTable()
 	k.init("init")
 
 	k.lanePtrs(jlAD, lsrc)
@@ -142,7 +163,7 @@ func lanesKernel(words int) {
 		Label(k.name + "_" + pre + "Next")
 	})
 	CMPQ(op, U8(opOpen))
-	JNE(k.label("ret"))
+	JNE(k.label("next"))
 	if fl.evex {
 		VPTESTMQ(k.m1, k.m1, K1)
 		KMOVW(K1, tmp.As32())
@@ -153,9 +174,56 @@ func lanesKernel(words int) {
 		VMOVMSKPD(k.m1, tmp.As32())
 		XORL(U8(0xf), tmp.As32())
 	}
-	MOVQ(tmp, field(jlFail))
+	// Each lane's message is OK where neither half of its tag differs.
+	m, base := RSI, RDI
+	MOVQ(field(jlMsgs), base)
+	for l := range k.nl() {
+		IMUL3Q(U8(msgSize), field(jlIdx+8*l), m)
+		TESTQ(U32(3<<(2*l)), tmp)
+		SETEQ(Mem{Base: base, Index: m, Scale: 1, Disp: msgOK})
+	}
+	Label(k.name + "_next")
+	DECQ(field(jlRuns))
+	JZ(k.label("ret"))
+	for l := range k.nl() {
+		ADDQ(U8(k.nl()), field(jlIdx+8*l))
+	}
+	JMP(k.label("group"))
 	Label(k.name + "_ret")
 	k.ret()
+}
+
+// laneTable fills the job's per-lane fields from the lanes' messages: the
+// nonce, associated data, text (In) and output pointers, the tag's (after
+// the output's text, sealing, or the input's, opening: In less sub bytes
+// is the text) and u, Finalize's lengths in bits.
+func laneTable() {
+	base, m, t, s, d, sub := RSI, RDI, RDX, R9, R10, R11
+	MOVQ(field(jlMsgs), base)
+	MOVQ(field(jlSub), sub)
+	for l := range int(fl.regs[0].Size()) / 16 {
+		IMUL3Q(U8(msgSize), field(jlIdx+8*l), m)
+		ADDQ(base, m)
+		for _, f := range [][2]int{{msgNonce, jlNonce}, {msgAD, jlAD}} {
+			MOVQ(Mem{Base: m, Disp: f[0]}, t)
+			MOVQ(t, field(f[1]+8*l))
+		}
+		MOVQ(Mem{Base: m, Disp: msgADLen}, t)
+		SHLQ(U8(3), t)
+		MOVQ(t, field(jlU+16*l))
+		MOVQ(Mem{Base: m, Disp: msgIn}, s)
+		MOVQ(s, field(jlSrc+8*l))
+		MOVQ(Mem{Base: m, Disp: msgOut}, d)
+		MOVQ(d, field(jlDst+8*l))
+		MOVQ(Mem{Base: m, Disp: msgInLen}, t)
+		SUBQ(sub, t)
+		CMPQ(op, U8(opOpen))
+		CMOVQEQ(s, d)
+		ADDQ(t, d)
+		MOVQ(d, field(jlTags+8*l))
+		SHLQ(U8(3), t)
+		MOVQ(t, field(jlU+16*l+8))
+	}
 }
 
 // text emits Enc (Dec) of the n whole blocks of every lane and of the

@@ -22,11 +22,41 @@ type Shape struct {
 // MaxLanes is the most messages a lane kernel runs at once.
 const MaxLanes = 4
 
-// A Group is up to MaxLanes messages of one shape.
+// A Group is up to MaxLanes messages of one shape, and where Runs > 1 the
+// Runs-1 full groups of messages that follow them in the batch, each of
+// the lengths of the first message: the r-th's lane l is message
+// Msgs[l]+r*N.
 type Group struct {
 	Shape Shape
 	Msgs  [MaxLanes]int // indexes in the batch
 	N     int
+	Runs  int
+}
+
+// Idx returns the indexes of g's messages for a kernel of lanes lanes, the
+// lanes past them repeating its last: they read the same input and write
+// the same output, byte for byte, in the same steps.
+func (g *Group) Idx(lanes int) [MaxLanes]int {
+	idx := g.Msgs
+	for l := g.N; l < lanes; l++ {
+		idx[l] = g.Msgs[g.N-1]
+	}
+	return idx
+}
+
+// ClearFailed zeroes the Out of each message of g and its runs whose OK a
+// kernel cleared, and reports whether none was.
+func (g *Group) ClearFailed(msgs []batch.Message) (allOK bool) {
+	allOK = true
+	for r := range g.Runs {
+		for l := range g.N {
+			if m := &msgs[g.Msgs[l]+r*g.N]; !m.OK {
+				clear(m.Out)
+				allOK = false
+			}
+		}
+	}
+	return allOK
 }
 
 // maxGroups bounds the shapes that wait at once: a batch of one size uses
@@ -36,7 +66,9 @@ const maxGroups = 8
 // Lanes groups a checked batch by shape, with blocks of 1<<shift bytes,
 // into groups of up to lanes messages, for a lane kernel: Next returns each
 // group to run when it fills, when a new shape finds every group taken (the
-// first then runs), and at the end. To open, a message is In less the tag,
+// first then runs), and at the end; with MaxRuns > 1, a group of
+// consecutive like messages stands for up to MaxRuns of them, for a kernel
+// that runs them one after the other without a return. To open, a message is In less the tag,
 // and messages shorter than the tag fail on the way (their Out is empty;
 // Failed says so). The groups stay in the Lanes, so that the caller runs
 // them without copying them or moving them to the heap.
@@ -45,6 +77,7 @@ type Lanes struct {
 	lanes, shift, tagSize int
 	open                  bool
 	Failed                bool
+	MaxRuns               int // the most groups one group may stand for
 	gs                    [maxGroups]Group
 	ng                    int
 	next                  int   // the next message to place
@@ -90,7 +123,7 @@ func (q *Lanes) Next() *Group {
 				return &q.gs[0]
 			}
 			q.ng++
-			q.gs[g] = Group{Shape: sh}
+			q.gs[g] = Group{Shape: sh, Runs: 1}
 		}
 		gr := &q.gs[g]
 		gr.Msgs[gr.N] = q.next
@@ -123,6 +156,7 @@ func (q *Lanes) take() *Group {
 	}
 	ad, in := len(ms[0].AD), len(ms[0].In)
 	sh := q.shape(ad, in-sub)
+	like := in >= sub
 	for k := range ms {
 		// Equal lengths, the common case, have equal shapes; a message to
 		// open shorter than a tag is Next's to fail.
@@ -131,11 +165,21 @@ func (q *Lanes) take() *Group {
 			if n := len(m.In) - sub; n < 0 || q.shape(len(m.AD), n) != sh {
 				return nil
 			}
+			like = false
 		}
 		q.run.Msgs[k] = i + k
 	}
-	q.run.Shape, q.run.N = sh, q.lanes
-	q.next += q.lanes
+	// The run of messages of the first one's lengths, in whole groups.
+	end := i + q.lanes
+	if like {
+		for lim := i + q.lanes*min(q.MaxRuns, (len(q.msgs)-i)/q.lanes); end < lim; end++ {
+			if m := &q.msgs[end]; len(m.AD) != ad || len(m.In) != in {
+				break
+			}
+		}
+	}
+	q.run.Shape, q.run.N, q.run.Runs = sh, q.lanes, (end-i)/q.lanes
+	q.next += q.lanes * q.run.Runs
 	return &q.run
 }
 

@@ -14,10 +14,17 @@ import (
 // blocks of associated data (adN) and of message (n), and each a partial
 // last block of either or not, whose lengths may differ (the masks kAD and
 // kLast). Its job is the Go side's laneJob; a lane's blocks are contiguous
-// at its ad, src and dst, its partial blocks after its whole ones. Each
-// lane's tag goes to its tags pointer (open compares them on the Go side).
-// Every lane's block is loaded before any lane's output is stored, so two
-// lanes may run the same message in place.
+// at its ad, src and dst, its partial blocks after its whole ones. The
+// kernel takes its messages from the batch (batch.Message, whose layout
+// batchutil's tests pin: msg* below) at msgs by the lanes' indexes in idx,
+// and fills the job's per-lane fields (nonce, ad, src, dst, tags and the
+// bit lengths) itself: scalar work beside the AES rounds, where the Go
+// side's would run before them. Seal stores each lane's tag after its
+// output's text; open compares it with the one after the input's, without
+// a branch, all of it, and sets the OK of the lane's message. A job runs
+// runs groups of messages, the lanes' indexes stepping by the number of
+// lanes from one to the next. Every lane's block is loaded before any
+// lane's output is stored, so two lanes may run the same message in place.
 //
 // A round writes the new state into the other of two banks of registers;
 // its six AES rounds and the keystream's two are independent, and on zmm
@@ -38,6 +45,18 @@ const (
 	jlKLast = 200
 	jlADLen = 216 // each lane's LE128 of the associated data's bit length
 	jlMLen  = 280 // and of the message's
+	jlMsgs  = 536
+	jlIdx   = 544
+	jlRuns  = 576
+
+	msgSize  = 104
+	msgNonce = 0
+	msgAD    = 24
+	msgADLen = 32
+	msgIn    = 48
+	msgInLen = 56
+	msgOut   = 72
+	msgOK    = 96
 )
 
 var (
@@ -100,6 +119,9 @@ func lanesKernel(k *lanes, z Mem) {
 	Doc(fmt.Sprintf("%s seals (op 0) or opens (op 1) the %d messages of j.", k.name, k.nl()))
 	Load(Param("op"), lOp)
 	Load(Param("j"), lJob)
+	// Each of the job's runs groups of messages.
+	k.here("group")
+	k.laneTable()
 
 	// Init. With AVX-512 the key and the constants take registers of their
 	// own; with VEX the key halves take m0 and m1 until the key is added
@@ -208,13 +230,97 @@ func lanesKernel(k *lanes, z Mem) {
 	}
 	k.xor(s[4], s[5], t1)
 	k.xor(s[6], t1, t1)
+	TESTQ(lOp, lOp)
+	JNZ(k.label("cmp"))
 	for l := range k.nl() {
 		MOVQ(lfield(jlTags+8*l), lTmp)
 		k.extract(l, t0, Mem{Base: lTmp})
 		k.extract(l, t1, Mem{Base: lTmp, Disp: 16})
 	}
+	JMP(k.label("next"))
+
+	// Open gathers the lanes' tags to m0 and m1 and their differences from
+	// the computed ones to m1; each lane's message is OK where neither
+	// 8-byte half of its 16-byte words of tag differs.
+	k.here("cmp")
+	for l := range k.nl() {
+		MOVQ(lfield(jlTags+8*l), lTmp)
+		k.insert(l, Mem{Base: lTmp}, k.m0)
+		k.insert(l, Mem{Base: lTmp, Disp: 16}, k.m1)
+	}
+	k.xor(t0, k.m0, k.m0)
+	k.xor(t1, k.m1, k.m1)
+	if k.evex {
+		VPORD(k.m0, k.m1, k.m1)
+		VPTESTMQ(k.m1, k.m1, K1)
+		KMOVW(K1, lTmp.As32())
+	} else {
+		VPOR(k.m0, k.m1, k.m1)
+		VPXOR(k.m0, k.m0, k.m0)
+		VPCMPEQQ(k.m0, k.m1, k.m1)
+		VMOVMSKPD(k.m1, lTmp.As32())
+		XORL(U8(0xf), lTmp.As32())
+	}
+	m, base := RSI, RDI
+	MOVQ(lfield(jlMsgs), base)
+	for l := range k.nl() {
+		IMUL3Q(U8(msgSize), lfield(jlIdx+8*l), m)
+		TESTQ(U32(3<<(2*l)), lTmp)
+		SETEQ(Mem{Base: base, Index: m, Scale: 1, Disp: msgOK})
+	}
+
+	k.here("next")
+	DECQ(lfield(jlRuns))
+	JZ(k.label("ret"))
+	for l := range k.nl() {
+		ADDQ(U8(k.nl()), lfield(jlIdx+8*l))
+	}
+	JMP(k.label("group"))
+	k.here("ret")
 	VZEROUPPER()
 	RET()
+}
+
+// laneTable fills the job's per-lane fields from the lanes' messages: the
+// nonce, associated data, text (In) and output pointers, the tag's (after
+// the output's text, sealing, or the input's, opening: In less a tag is
+// the text) and the bit lengths of associated data and text.
+func (k *lanes) laneTable() {
+	base, m, t, u, s, d, sub := RSI, RDI, RDX, R8, R9, R10, R11
+	MOVQ(lfield(jlMsgs), base)
+	MOVQ(lOp, sub)
+	SHLQ(U8(5), sub) // the 32-byte tag opening (op 1), 0 sealing
+	for l := range k.nl() {
+		IMUL3Q(U8(msgSize), lfield(jlIdx+8*l), m)
+		ADDQ(base, m)
+		for _, f := range [][2]int{{msgNonce, jlNonce}, {msgAD, jlAD}} {
+			MOVQ(Mem{Base: m, Disp: f[0]}, t)
+			MOVQ(t, lfield(f[1]+8*l))
+		}
+		MOVQ(Mem{Base: m, Disp: msgADLen}, t)
+		k.putBits(t, u, jlADLen+16*l)
+		MOVQ(Mem{Base: m, Disp: msgIn}, s)
+		MOVQ(s, lfield(jlSrc+8*l))
+		MOVQ(Mem{Base: m, Disp: msgOut}, d)
+		MOVQ(d, lfield(jlDst+8*l))
+		MOVQ(Mem{Base: m, Disp: msgInLen}, t)
+		SUBQ(sub, t)
+		TESTQ(lOp, lOp)
+		CMOVQNE(s, d)
+		ADDQ(t, d)
+		MOVQ(d, lfield(jlTags+8*l))
+		k.putBits(t, u, jlMLen+16*l)
+	}
+}
+
+// putBits stores the bit length of t bytes, a 128-bit little-endian
+// number, to job field f; it overwrites t and u.
+func (k *lanes) putBits(t, u GPPhysical, f int) {
+	MOVQ(t, u)
+	SHLQ(U8(3), t)
+	SHRQ(U8(61), u)
+	MOVQ(t, lfield(f))
+	MOVQ(u, lfield(f+8))
 }
 
 // set sets r to x, a register or memory.
