@@ -59,16 +59,14 @@ func (g *Group) ClearFailed(msgs []batch.Message) (allOK bool) {
 	return allOK
 }
 
-// maxGroups bounds the shapes that wait at once: a batch of one size uses
-// one group, a mix of sizes several.
-const maxGroups = 8
-
 // Lanes groups a checked batch by shape, with blocks of 1<<shift bytes,
-// into groups of up to lanes messages, for a lane kernel: Next returns each
-// group to run when it fills, when a new shape finds every group taken (the
-// first then runs), and at the end; with MaxRuns > 1, a group of
-// consecutive like messages stands for up to MaxRuns of them, for a kernel
-// that runs them one after the other without a return. To open, a message is In less the tag,
+// into groups of up to lanes messages, for a lane kernel. Runs of like
+// messages (take) go as they come, with MaxRuns > 1 a group of consecutive
+// like messages standing for up to MaxRuns of them, for a kernel that runs
+// them one after the other without a return. The messages between runs
+// are grouped by shape over a window of up to windowMsgs of them (see
+// window), however their shapes are ordered: a batch of mixed sizes pairs
+// whichever messages share a shape. To open, a message is In less the tag,
 // and messages shorter than the tag fail on the way (their Out is empty;
 // Failed says so). The groups stay in the Lanes, so that the caller runs
 // them without copying them or moving them to the heap.
@@ -78,31 +76,74 @@ type Lanes struct {
 	open                  bool
 	Failed                bool
 	MaxRuns               int // the most groups one group may stand for
-	gs                    [maxGroups]Group
-	ng                    int
-	next                  int   // the next message to place
-	ran                   int   // the group Next returned last, freed by the next call; -1 if none
-	run                   Group // take's
+	next                  int // the next message to place
+	w                     window
+	run                   Group // the group Next returns
+}
+
+// The window's bounds: its messages, and the slots of its table of shapes,
+// a power of two, twice as many.
+const (
+	windowMsgs  = 64
+	windowSlots = 2 * windowMsgs
+)
+
+// A window is messages of the batch from start on chained by shape: the
+// messages of a shape in batch order, the shapes in the order of their
+// first message, found through a table of shapes hashed by open addressing.
+type window struct {
+	start      int
+	used       [windowSlots]bool
+	shapes     [windowSlots]Shape
+	head, tail [windowSlots]int8 // the slot's first and last message, from start
+	link       [windowMsgs]int8  // a message's next of its shape, -1 at the end
+	order      [windowMsgs]uint8 // the slots in the order of their first message
+	n, at      int               // shapes in order, and the next to hand out
 }
 
 // Init starts q on msgs.
 func (q *Lanes) Init(msgs []batch.Message, lanes, shift, tagSize int, open bool) {
 	q.msgs, q.lanes, q.shift, q.tagSize, q.open = msgs, lanes, shift, tagSize, open
-	q.ran = -1
 }
 
 // Next returns the next group to run, or nil when all have run.
 func (q *Lanes) Next() *Group {
-	if q.ran >= 0 {
-		q.ng--
-		q.gs[q.ran] = q.gs[q.ng]
-		q.ran = -1
+	for {
+		if g := q.w.group(q.lanes, &q.run); g != nil {
+			return g
+		}
+		if q.next == len(q.msgs) {
+			return nil
+		}
+		if g := q.take(); g != nil {
+			return g
+		}
+		q.fill()
 	}
-	if g := q.take(); g != nil {
-		return g
-	}
-	for ; q.next < len(q.msgs); q.next++ {
-		m := &q.msgs[q.next]
+}
+
+// fill makes the window of the messages from q.next up to the first run of
+// q.lanes like ones (take's), which it leaves for take, or up to
+// windowMsgs: at least one message.
+func (q *Lanes) fill() {
+	w := &q.w
+	clear(w.used[:])
+	w.start, w.n, w.at = q.next, 0, 0
+	end := min(len(q.msgs), q.next+windowMsgs)
+	same := 0 // messages before i of i's lengths, at most q.lanes-1
+	for i := q.next; i < end; i++ {
+		m := &q.msgs[i]
+		if i > q.next && len(m.In) == len(q.msgs[i-1].In) && len(m.AD) == len(q.msgs[i-1].AD) {
+			if same++; same == q.lanes-1 && i+1-q.lanes > w.start {
+				// A run for take starts at i+1-q.lanes: the window ends
+				// before it. Its messages already chained leave it.
+				end = i + 1 - q.lanes
+				w.unchain(end - w.start)
+				break
+			}
+		} else {
+			same = 0
+		}
 		n := len(m.In)
 		if q.open {
 			if n < q.tagSize {
@@ -111,33 +152,80 @@ func (q *Lanes) Next() *Group {
 			}
 			n -= q.tagSize
 		}
-		sh := q.shape(len(m.AD), n)
-		g := 0
-		for g < q.ng && q.gs[g].Shape != sh {
-			g++
+		w.add(i-w.start, q.shape(len(m.AD), n))
+	}
+	q.next = end
+}
+
+// add chains message x of the window (its position from start) to the
+// messages of shape sh.
+func (w *window) add(x int, sh Shape) {
+	h := uint64(sh.ADBlocks)<<33 ^ uint64(sh.Blocks)<<2
+	if sh.ADPart {
+		h |= 2
+	}
+	if sh.Part {
+		h |= 1
+	}
+	s := int(h*0x9e3779b97f4a7c15>>57) & (windowSlots - 1)
+	for w.used[s] && w.shapes[s] != sh {
+		s = (s + 1) & (windowSlots - 1)
+	}
+	w.link[x] = -1
+	if !w.used[s] {
+		w.used[s], w.shapes[s], w.head[s] = true, sh, int8(x)
+		w.order[w.n] = uint8(s)
+		w.n++
+	} else {
+		w.link[w.tail[s]] = int8(x)
+	}
+	w.tail[s] = int8(x)
+}
+
+// unchain takes the messages from position x on back out of the window,
+// which had chained them last: the tails of their shapes.
+func (w *window) unchain(x int) {
+	for o := w.n - 1; o >= 0; o-- {
+		s := w.order[o]
+		if int(w.head[s]) >= x {
+			// The shape's first message is past x: the whole shape goes
+			// (its slot stays taken: the window adds no more).
+			w.n--
+			copy(w.order[o:w.n], w.order[o+1:w.n+1])
+			continue
 		}
-		if g == q.ng {
-			if q.ng == maxGroups {
-				// The message waits for the first group to run.
-				q.ran = 0
-				return &q.gs[0]
+		if int(w.tail[s]) < x {
+			continue
+		}
+		// Cut the chain after its last message before x.
+		for p := w.head[s]; ; p = w.link[p] {
+			if nx := w.link[p]; nx < 0 || int(nx) >= x {
+				w.link[p], w.tail[s] = -1, p
+				break
 			}
-			q.ng++
-			q.gs[g] = Group{Shape: sh, Runs: 1}
-		}
-		gr := &q.gs[g]
-		gr.Msgs[gr.N] = q.next
-		if gr.N++; gr.N == q.lanes {
-			q.next++
-			q.ran = g
-			return gr
 		}
 	}
-	if q.ng == 0 {
-		return nil
+}
+
+// group returns the next group of the window, of up to lanes messages of
+// one shape, in g, or nil when the window has handed out all its messages.
+func (w *window) group(lanes int, g *Group) *Group {
+	for w.at < w.n {
+		s := w.order[w.at]
+		x := w.head[s]
+		if x < 0 {
+			w.at++
+			continue
+		}
+		g.Shape, g.N, g.Runs = w.shapes[s], 0, 1
+		for ; x >= 0 && g.N < lanes; x = w.link[x] {
+			g.Msgs[g.N] = w.start + int(x)
+			g.N++
+		}
+		w.head[s] = x
+		return g
 	}
-	q.ran = q.ng - 1
-	return &q.gs[q.ran]
+	return nil
 }
 
 // take returns the next q.lanes messages as one group where they have one

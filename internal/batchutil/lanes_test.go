@@ -1,6 +1,7 @@
 package batchutil
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/faelabs/fae/batch"
@@ -48,8 +49,85 @@ func TestLanesRuns(t *testing.T) {
 				t.Fatalf("MaxRuns %d: message %d in %d lanes", maxRuns, i, n)
 			}
 		}
-		if want := min(max(maxRuns, 1), 3); runs != want {
+		if want := min(max(maxRuns, 1), 4); runs != want {
 			t.Errorf("MaxRuns %d: longest run %d groups, want %d", maxRuns, runs, want)
+		}
+	}
+}
+
+// TestLanesWindow checks the groups of a batch of mixed sizes, which take
+// leaves to the window: every message in exactly one lane, each group of
+// one shape, and, within a window of messages without runs, as few groups
+// as the shapes allow (the messages of a shape in groups of lanes, in batch
+// order). Opening, messages shorter than the tag fail and go in no group.
+func TestLanesWindow(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 7))
+	for _, c := range []struct {
+		count, lanes int
+		open         bool
+	}{{64, 4, false}, {64, 2, false}, {50, 4, true}, {200, 4, false}, {130, 2, true}} {
+		msgs := make([]batch.Message, c.count)
+		for i := range msgs {
+			msgs[i].In = make([]byte, r.IntN(200))
+			msgs[i].AD = make([]byte, r.IntN(3)*r.IntN(40))
+			msgs[i].OK = true
+		}
+		var q Lanes
+		q.Init(msgs, c.lanes, 5, 16, c.open)
+		seen := make([]int, len(msgs))
+		groups := 0
+		prev := -1
+		for g := q.Next(); g != nil; g = q.Next() {
+			groups++
+			for l := range g.N {
+				i := g.Msgs[l]
+				seen[i]++
+				n := len(msgs[i].In)
+				if c.open {
+					n -= 16
+				}
+				if sh := q.shape(len(msgs[i].AD), n); sh != g.Shape {
+					t.Fatalf("%+v: message %d of shape %+v in a group of %+v", c, i, sh, g.Shape)
+				}
+				if l > 0 && i <= prev {
+					t.Fatalf("%+v: group's messages out of batch order", c)
+				}
+				prev = i
+			}
+		}
+		shapes := map[Shape]int{}
+		failed := false
+		for i, n := range seen {
+			m := &msgs[i]
+			if c.open && len(m.In) < 16 {
+				failed = true
+				if n != 0 || m.OK {
+					t.Fatalf("%+v: message %d shorter than a tag in %d lanes, OK %v", c, i, n, m.OK)
+				}
+				continue
+			}
+			if n != 1 {
+				t.Fatalf("%+v: message %d in %d lanes", c, i, n)
+			}
+			if i < windowMsgs {
+				n := len(m.In)
+				if c.open {
+					n -= 16
+				}
+				shapes[q.shape(len(m.AD), n)]++
+			}
+		}
+		if q.Failed != failed {
+			t.Errorf("%+v: Failed %v, want %v", c, q.Failed, failed)
+		}
+		if c.count <= windowMsgs {
+			want := 0
+			for _, k := range shapes {
+				want += (k + c.lanes - 1) / c.lanes
+			}
+			if groups != want {
+				t.Errorf("%+v: %d groups, want %d", c, groups, want)
+			}
 		}
 	}
 }
