@@ -135,7 +135,7 @@ func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 	allOK = true
 	for g := q.Next(); g != nil; g = q.Next() {
 		if g.N == 1 {
-			allOK = batchutil.RunOne(a, msgs, g.Msgs[0], open) && allOK
+			allOK = a.one(&msgs[g.Msgs[0]], open) && allOK
 			continue
 		}
 		j.idx = g.Idx(nl)
@@ -196,4 +196,22 @@ func (a *AEAD) lastBlocks(j *laneJob, msgs []batch.Message, sh batchutil.Shape, 
 			}
 		}
 	}
+}
+
+// one seals or opens m alone, checked (and when opening, not shorter than
+// a tag), and reports whether it opened: below Seal and Open, whose checks
+// cost a short message about a sixth of its time.
+func (a *AEAD) one(m *batch.Message, open bool) bool {
+	n := len(m.In)
+	if !open {
+		a.crypt(m.Out[:n], m.Nonce, m.In, m.AD, false, m.Out[n:])
+		return true
+	}
+	n -= a.tagSize
+	var want [32]byte
+	a.crypt(m.Out, m.Nonce, m.In[:n], m.AD, true, want[:])
+	if m.OK = tagMatches(&want, m.In[n:]); !m.OK {
+		clear(m.Out)
+	}
+	return m.OK
 }
