@@ -72,7 +72,11 @@
 // data for all; its cycles per byte count the batch's bytes, and the
 // results carry "batch": N. The others, chacha20-poly1305 and the peers,
 // have no batch API: a note names the registry's. The summary adds
-// ipi_batch, the IPI of those batched seals. The plots' panels keep to
+// ipi_batch, the IPI of those batched seals, and the traffic the IPI
+// stands for, mixed: N messages of its four lengths, shuffled, as many of
+// each as split their bytes as its weights (of 64: 34 of 44 bytes, 8 of
+// 552, 10 of 576, 12 of 1500), sealed one at a time (ipi_mixed) and in one
+// SealBatch call (ipi_mixed_batch). The plots' panels keep to
 // single messages, and a last panel sets batched seals (dashed) beside
 // the same algorithms' single ones.
 //

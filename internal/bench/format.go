@@ -82,7 +82,9 @@ func (r *Report) writeTables(w io.Writer, md bool) error {
 		"at 16 KiB divided by fae's (above 1: fae is faster).", ad, r.Trials)
 	if n := r.batch(); n > 0 {
 		fmt.Fprintf(&b, " Rows \"seal x%[1]d\" and \"open x%[1]d\", and the column \"IPI x%[1]d\", are of "+
-			"SealBatch and OpenBatch on %[1]d messages of each length per call.", n)
+			"SealBatch and OpenBatch on %[1]d messages of each length per call. \"IPI mixed\" is of %[1]d messages "+
+			"of the IPI's lengths shuffled, as many of each as split their bytes as its weights, sealed one "+
+			"at a time, \"IPI mixed x%[1]d\" of the same in one SealBatch call.", n)
 	}
 	b.WriteString("\n\n")
 	r.summaryTable().write(&b, md)
@@ -119,7 +121,7 @@ func (r *Report) summaryTable() *table {
 	batch := r.batch()
 	t := &table{left: 2, header: []string{"algorithm", "impl", "cpb 4096", "overhead", "IPI", "cpb 16384", "GB/s 4096", "context bytes", "key setup cycles"}}
 	if batch > 0 {
-		t.header = slices.Insert(t.header, 5, fmt.Sprintf("IPI x%d", batch))
+		t.header = slices.Insert(t.header, 5, fmt.Sprintf("IPI x%d", batch), "IPI mixed", fmt.Sprintf("IPI mixed x%d", batch))
 	}
 	for _, impl := range vs {
 		t.header = append(t.header, "vs "+impl)
@@ -134,7 +136,7 @@ func (r *Report) summaryTable() *table {
 			row[8] = strconv.FormatFloat(*s.InitCycles, 'f', 0, 64)
 		}
 		if batch > 0 {
-			row = slices.Insert(row, 5, optCPB(s.IPIBatch))
+			row = slices.Insert(row, 5, optCPB(s.IPIBatch), optCPB(s.IPIMixed), optCPB(s.IPIMixedBatch))
 		}
 		for _, impl := range vs {
 			if x, ok := s.Speedup16384[impl]; ok {

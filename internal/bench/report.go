@@ -3,6 +3,7 @@ package bench
 import (
 	"cmp"
 	"math"
+	"math/rand/v2"
 	"slices"
 )
 
@@ -67,8 +68,15 @@ type Summary struct {
 	// IPIBatch is the IPI of SealBatch on batches of Batch messages (of
 	// each length), with --batch.
 	IPIBatch *float64 `json:"ipi_batch,omitempty"`
-	Batch    int      `json:"batch,omitempty"`
-	CPB16384 *float64 `json:"cpb_16384"`
+	// IPIMixed and IPIMixedBatch are the cycles per byte of Seal on each
+	// message in turn, and of one SealBatch call, on Batch messages of the
+	// IPI's four lengths, shuffled, as many of each as split their bytes
+	// as the IPI's weights (ipiMix): the IPI of traffic that mixes them,
+	// where IPI times each length apart.
+	IPIMixed      *float64 `json:"ipi_mixed,omitempty"`
+	IPIMixedBatch *float64 `json:"ipi_mixed_batch,omitempty"`
+	Batch         int      `json:"batch,omitempty"`
+	CPB16384      *float64 `json:"cpb_16384"`
 	// ContextBytes is the memory of one keyed value (see the package doc).
 	ContextBytes *int `json:"context_bytes"`
 	// InitCycles is the time of the constructor, key setup included.
@@ -101,12 +109,52 @@ func ipi(cpb map[int]float64) (float64, bool) {
 	return sum, true
 }
 
+// ipiMix returns the lengths of a batch of n messages of the IPI's lengths
+// whose bytes split as its weights: as many messages of each length as its
+// weight over its length, in proportion (of 64: 34 of 44 bytes, 8 of 552,
+// 10 of 576 and 12 of 1500), rounded to n by largest remainders, and
+// shuffled, the same on every run.
+func ipiMix(n int) []int {
+	share := make([]float64, len(ipiWeights))
+	total := 0.0
+	for i, w := range ipiWeights {
+		share[i] = w.weight / float64(w.bytes)
+		total += share[i]
+	}
+	counts := make([]int, len(ipiWeights))
+	left := n
+	for i := range share {
+		share[i] *= float64(n) / total
+		counts[i] = int(share[i])
+		left -= counts[i]
+	}
+	for ; left > 0; left-- {
+		best := 0
+		for i := range share {
+			if share[i]-float64(counts[i]) > share[best]-float64(counts[best]) {
+				best = i
+			}
+		}
+		counts[best]++
+	}
+	var lengths []int
+	for i, c := range counts {
+		for range c {
+			lengths = append(lengths, ipiWeights[i].bytes)
+		}
+	}
+	r := rand.New(rand.NewPCG(44, 1500))
+	r.Shuffle(len(lengths), func(i, j int) { lengths[i], lengths[j] = lengths[j], lengths[i] })
+	return lengths
+}
+
 type rowKey struct{ alg, impl string }
 
 // extras are the figures of a row that are not per message length.
 type extras struct {
 	contextBytes *int
 	initCycles   *float64
+	ipiMixed     [2]*float64 // single calls, SealBatch
 }
 
 // summarize computes the Summary of every (alg, impl) in results, in the
@@ -158,6 +206,9 @@ func summarize(results []Result, ex map[rowKey]extras, ctrRef map[string]string)
 		}
 		if v, ok := ipi(batched[k]); ok {
 			s.IPIBatch, s.Batch = ptr(round(v)), batchOf[k]
+		}
+		if m := ex[k].ipiMixed; m[1] != nil {
+			s.IPIMixed, s.IPIMixedBatch, s.Batch = m[0], m[1], batchOf[k]
 		}
 		out = append(out, s)
 	}

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -92,4 +93,33 @@ func deref(p *float64) any {
 		return nil
 	}
 	return *p
+}
+
+// TestIPIMix checks that the mixed batch holds as many messages of each
+// length as split its bytes as the IPI's weights, rounded (64: 34 of 44
+// bytes, 8 of 552, 10 of 576, 12 of 1500), for batches of 64 and others,
+// the same on every call.
+func TestIPIMix(t *testing.T) {
+	for _, n := range []int{64, 16, 100, 1000} {
+		lengths := ipiMix(n)
+		if len(lengths) != n {
+			t.Fatalf("ipiMix(%d): %d lengths", n, len(lengths))
+		}
+		count := map[int]int{}
+		for _, l := range lengths {
+			count[l]++
+		}
+		total := 0.0
+		for _, w := range ipiWeights {
+			total += w.weight / float64(w.bytes)
+		}
+		for _, w := range ipiWeights {
+			if ideal := float64(n) * w.weight / float64(w.bytes) / total; math.Abs(float64(count[w.bytes])-ideal) >= 1 {
+				t.Errorf("ipiMix(%d): %d messages of %d bytes, want %.2f rounded", n, count[w.bytes], w.bytes, ideal)
+			}
+		}
+	}
+	if got := ipiMix(64); !slices.Equal(got, ipiMix(64)) {
+		t.Error("ipiMix(64) differs between calls")
+	}
 }

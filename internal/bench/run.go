@@ -331,7 +331,7 @@ func (r *runner) units() int {
 		case s.newStream != nil:
 			n += len(r.sizes)
 		case s.batch && r.cfg.Batch > 0:
-			n += 4 * len(r.sizes)
+			n += 4*len(r.sizes) + 2 // and the messages of mixed lengths
 		default:
 			n += 2 * len(r.sizes)
 		}
@@ -472,7 +472,7 @@ func (r *runner) measureBatch(s subject, name string, a batch.AEAD, nonce, ad []
 	if err != nil {
 		return err
 	}
-	return r.measureOps(s, name, "open", k, func(msg, buf []byte) (func(int), error) {
+	err = r.measureOps(s, name, "open", k, func(msg, buf []byte) (func(int), error) {
 		n := len(msg) / k
 		split(msg, buf, n, n+ov)
 		a.SealBatch(msgs)
@@ -487,6 +487,49 @@ func (r *runner) measureBatch(s subject, name string, a batch.AEAD, nonce, ad []
 			}
 		}, nil
 	})
+	if err != nil {
+		return err
+	}
+	return r.measureMixed(s, name, a, msgs, nonce, ad)
+}
+
+// measureMixed measures Seal on each message and SealBatch on one batch of
+// the IPI's lengths (ipiMix), in the messages' room msgs, for the
+// summary's ipi_mixed and ipi_mixed_batch.
+func (r *runner) measureMixed(s subject, name string, a batch.AEAD, msgs []batch.Message, nonce, ad []byte) error {
+	lengths := ipiMix(len(msgs))
+	total := 0
+	for _, n := range lengths {
+		total += n
+	}
+	in, out := make([]byte, total), make([]byte, total+len(msgs)*a.Overhead())
+	for i, n := range lengths {
+		msgs[i] = batch.Message{Nonce: nonce, AD: ad, In: in[:n], Out: out[:n+a.Overhead()]}
+		in, out = in[n:], out[n+a.Overhead():]
+	}
+	k := rowKey{s.alg, s.impl}
+	ex := r.extras[k]
+	for i, f := range []func(int){
+		func(c int) {
+			for range c {
+				for j := range msgs {
+					m := &msgs[j]
+					a.Seal(m.Out[:0], m.Nonce, m.In, m.AD)
+				}
+			}
+		},
+		func(c int) {
+			for range c {
+				a.SealBatch(msgs)
+			}
+		},
+	} {
+		r.step(r.slot(), fmt.Sprintf("%s: seal %d messages of the IPI's lengths, %s", name, len(msgs), []string{"one at a time", "in a batch"}[i]))
+		m := measure(f, r.slice, r.trials, allocsPerOp(f) > 0)
+		ex.ipiMixed[i] = ptr(round(cyclesPerByte(m.ns, r.clock.GHz, total)))
+	}
+	r.extras[k] = ex
+	return nil
 }
 
 // slot is the expected time of one measurement: its trials and the warm-up

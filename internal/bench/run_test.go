@@ -261,6 +261,9 @@ func TestRunBatch(t *testing.T) {
 		if hasIPI := s.IPIBatch != nil && *s.IPIBatch > 0 && s.Batch == 3; hasIPI != (s.Alg == "aes-128-ccm" && s.Impl == implFae) {
 			t.Errorf("summary %s (%s): batched IPI %v, batch %d", s.Alg, s.Impl, s.IPIBatch, s.Batch)
 		}
+		if hasMixed := s.IPIMixed != nil && *s.IPIMixed > 0 && s.IPIMixedBatch != nil && *s.IPIMixedBatch > 0; hasMixed != (s.Alg == "aes-128-ccm" && s.Impl == implFae) {
+			t.Errorf("summary %s (%s): IPI of mixed messages %v, in a batch %v", s.Alg, s.Impl, s.IPIMixed, s.IPIMixedBatch)
+		}
 	}
 	notes := strings.Join(r.Notes, "\n")
 	if !strings.Contains(notes, "chacha20-poly1305 (x/crypto): no batch API") {
@@ -279,7 +282,7 @@ func TestRunBatch(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, re := range []string{`(?m)^algorithm +impl +cpb 4096 +overhead +IPI +IPI x3 +cpb 16384 `, `(?m)^aes-128-ccm +fae +seal x3 +[0-9.]+`, `(?m)^aes-128-ccm +fae +open x3 `} {
+	for _, re := range []string{`(?m)^algorithm +impl +cpb 4096 +overhead +IPI +IPI x3 +IPI mixed +IPI mixed x3 +cpb 16384 `, `(?m)^aes-128-ccm +fae +seal x3 +[0-9.]+`, `(?m)^aes-128-ccm +fae +open x3 `} {
 		if !regexp.MustCompile(re).Match(text.Bytes()) {
 			t.Errorf("text output does not match %s:\n%s", re, text.String())
 		}
@@ -309,8 +312,10 @@ func TestRunBatch(t *testing.T) {
 		t.Errorf("%d JSON results with a batch, want %d", n, 2*len(sizes))
 	}
 	for _, s := range doc.Summary {
-		if _, ok := s["ipi_batch"]; ok != (s["alg"] == "aes-128-ccm" && s["impl"] == implFae) {
-			t.Errorf("JSON summary %v: ipi_batch present %v", s, ok)
+		for _, f := range []string{"ipi_batch", "ipi_mixed", "ipi_mixed_batch"} {
+			if _, ok := s[f]; ok != (s["alg"] == "aes-128-ccm" && s["impl"] == implFae) {
+				t.Errorf("JSON summary %v: %s present %v", s, f, ok)
+			}
 		}
 	}
 	// Single messages' figures and plots are as without --batch.
