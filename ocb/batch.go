@@ -77,6 +77,24 @@ func (a *AEAD) OpenBatch(msgs []batch.Message) bool {
 	return opened(msgs)
 }
 
+// one seals or opens m, checked, alone (setting OK when opening), as Seal
+// or Open would, but below them: their checks, done for the whole batch,
+// and Seal's copy of the tag cost a long message in a batch what the batch
+// saves it (measured: 64 messages of 1500 bytes sealed 5-7% slower than by
+// 64 calls to Seal when each went through Seal, on a par through one).
+func (a *AEAD) one(d direction, m *batch.Message) {
+	n := len(m.Out)
+	if d == encrypt {
+		n = len(m.In)
+		a.seal(m.Out[:n], m.Nonce, m.In, m.AD).Put(m.Out[n:])
+		return
+	}
+	m.OK = a.open(m.Out, m.Nonce, m.In[:n], m.AD).Matches(m.In[n:])
+	if !m.OK {
+		clear(m.Out)
+	}
+}
+
 // opened reports whether all messages of msgs opened.
 func opened(msgs []batch.Message) bool {
 	allOK := true
