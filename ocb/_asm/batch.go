@@ -207,18 +207,8 @@ func lanes(o op) {
 	}
 	// The fewest whole blocks of a lane, blocks up to there need no masks,
 	// and the most (in Z0, free until the blocks).
-	VEXTRACTI64X4(U8(1), Z15, Y14)
-	VPMINUB(Y14, Y15, Y15)
-	VEXTRACTI128(U8(1), Y15, X14)
-	VPMINUB(X14, X15, X15)
-	VMOVD(X15, lMin.As32())
-	ANDL(U32(0xff), lMin.As32())
-	VEXTRACTI64X4(U8(1), Z0, Y14)
-	VPMAXUB(Y14, Y0, Y0)
-	VEXTRACTI128(U8(1), Y0, X14)
-	VPMAXUB(X14, X0, X0)
-	VMOVD(X0, lMax.As32())
-	ANDL(U32(0xff), lMax.As32())
+	laneReduce(VPMINUB, Z15, lMin)
+	laneReduce(VPMAXUB, Z0, lMax)
 
 	// Block j of every lane with n >= j: Offset_j = Offset_{j-1} ^
 	// L_ntz(j) (one for all), the block enciphered (deciphered) with it,
@@ -414,6 +404,17 @@ func laneTable() {
 	Load(Param("mark"), t)
 	ANDL(plain.As32(), t.As32())
 	MOVL(t.As32(), Mem{Base: lp, Disp: lnTags})
+}
+
+// laneReduce leaves in r what op (VPMINUB, VPMAXUB) makes of the four
+// 16-byte lanes of z, each of which holds one value in every byte.
+func laneReduce(op func(...Op), z VecPhysical, r GPPhysical) {
+	VEXTRACTI64X4(U8(1), z, Y14)
+	op(Y14, z.AsY(), z.AsY())
+	VEXTRACTI128(U8(1), z.AsY(), X14)
+	op(X14, z.AsX(), z.AsX())
+	VMOVD(z.AsX(), r.As32())
+	ANDL(U32(0xff), r.As32())
 }
 
 // loadKeys broadcasts the 15 round keys at p into their registers (past
