@@ -84,14 +84,14 @@ func (a *AEAD) OpenBatch(msgs []batch.Message) bool {
 // (measured: batches of 64 messages 3-8% slower than 64 calls to Seal at
 // 44 to 1500 bytes, where each went through Seal; on a par through one).
 func (a *AEAD) one(d direction, m *batch.Message) {
-	n := len(m.Out)
-	if d == decrypt && len(m.In) < a.tagSize {
-		m.OK = false
+	if d == encrypt {
+		n := len(m.In)
+		a.seal(m.Out[:n], m.Nonce, m.In, m.AD).Put(m.Out[n:])
 		return
 	}
-	if d == encrypt {
-		n = len(m.In)
-		a.seal(m.Out[:n], m.Nonce, m.In, m.AD).Put(m.Out[n:])
+	n := len(m.In) - a.tagSize
+	if n < 0 {
+		m.OK = false
 		return
 	}
 	m.OK = a.open(m.Out, m.Nonce, m.In[:n], m.AD).Matches(m.In[n:])

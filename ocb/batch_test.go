@@ -38,7 +38,8 @@ func TestBatch(t *testing.T) {
 // 16 at a time) with single calls, at lengths about the lanes' length
 // classes, their bound and past it (the last in lanes, where a tag is
 // changed), with tags of 16 and 12 bytes; and batches of like messages
-// alone, which Run takes without a look at each (in lanes, or each alone).
+// alone, which RunLanes takes without a look at each (in lanes, or each
+// alone).
 func TestBatchRuns(t *testing.T) {
 	key := make([]byte, 16)
 	key[0] = 0x5e
