@@ -22,17 +22,19 @@ func (a *AEAD) SealBatch(msgs []batch.Message) {
 	if s.batchLanes(encrypt, msgs) {
 		return
 	}
-	if !s.groups() {
-		batchutil.Seal(s, a.batchSpec(), msgs)
-		return
-	}
 	spec := a.batchSpec()
 	spec.CheckSeal(msgs)
+	if !s.groups() {
+		for i := range msgs {
+			s.one(encrypt, &msgs[i])
+		}
+		return
+	}
 	var g group
 	for i := range msgs {
 		m := &msgs[i]
 		if len(m.In) > groupMaxLen {
-			s.Seal(m.Out[:0], m.Nonce, m.In, m.AD)
+			s.one(encrypt, m)
 			continue
 		}
 		if !g.fits(len(m.In)) {
@@ -51,22 +53,20 @@ func (a *AEAD) OpenBatch(msgs []batch.Message) bool {
 	if s.batchLanes(decrypt, msgs) {
 		return opened(msgs)
 	}
-	if !s.groups() {
-		return batchutil.Open(s, a.batchSpec(), msgs)
-	}
 	spec := a.batchSpec()
 	spec.CheckOpen(msgs)
+	if !s.groups() {
+		for i := range msgs {
+			s.one(decrypt, &msgs[i])
+		}
+		return opened(msgs)
+	}
 	var g group
 	for i := range msgs {
 		m := &msgs[i]
-		n := len(m.In) - s.tagSize
-		switch {
-		case n < 0:
-			m.OK = false
-		case n > groupMaxLen:
-			_, err := s.Open(m.Out[:0], m.Nonce, m.In, m.AD)
-			m.OK = err == nil
-		default:
+		if n := len(m.In) - s.tagSize; n < 0 || n > groupMaxLen {
+			s.one(decrypt, m)
+		} else {
 			if !g.fits(n) {
 				s.runGroup(decrypt, &g)
 			}
@@ -75,6 +75,29 @@ func (a *AEAD) OpenBatch(msgs []batch.Message) bool {
 	}
 	s.runGroup(decrypt, &g)
 	return opened(msgs)
+}
+
+// one seals or opens m, checked, alone (setting OK when opening; a text to
+// open shorter than a tag fails), as Seal or Open would, but below them:
+// their checks, done for the whole batch, and Seal's copy of the tag would
+// cost a message that goes alone in a batch what the batch saves it
+// (measured: batches of 64 messages 3-8% slower than 64 calls to Seal at
+// 44 to 1500 bytes, where each went through Seal; on a par through one).
+func (a *AEAD) one(d direction, m *batch.Message) {
+	if d == encrypt {
+		n := len(m.In)
+		a.seal(m.Out[:n], m.Nonce, m.In, m.AD).Put(m.Out[n:])
+		return
+	}
+	n := len(m.In) - a.tagSize
+	if n < 0 {
+		m.OK = false
+		return
+	}
+	m.OK = a.open(m.Out, m.Nonce, m.In[:n], m.AD).Matches(m.In[n:])
+	if !m.OK {
+		clear(m.Out)
+	}
 }
 
 // opened reports whether all messages of msgs opened.

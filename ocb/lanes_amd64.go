@@ -62,9 +62,9 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 	} else {
 		spec.CheckOpen(msgs)
 	}
-	var gs batchutil.LaneGroups
 	var out laneOut
-	gs.Run(msgs, d == decrypt, a.tagSize, laneMaxLen, math.MaxInt, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, &out) }, a)
+	batchutil.RunLanes(msgs, d == decrypt, a.tagSize, laneMaxLen, math.MaxInt, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, &out) },
+		func(i int) { a.one(d, &msgs[i]) })
 	return true
 }
 

@@ -22655,307 +22655,6 @@ TEXT ·ocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	LEAQ            776(R13), SI
 	XORL            BX, BX
 	XORL            R10, R10
-	XORL            R8, R8
-	IMUL3Q          $0x68, (R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, (SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 128(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 256(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x00
-	CMOVQLE         BX, DX
-	MOVL            DX, 384(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x00, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 8(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 8(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 136(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 264(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x01
-	CMOVQLE         BX, DX
-	MOVL            DX, 388(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x01, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 16(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 16(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 144(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 272(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x02
-	CMOVQLE         BX, DX
-	MOVL            DX, 392(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x02, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 24(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 24(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 152(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 280(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x03
-	CMOVQLE         BX, DX
-	MOVL            DX, 396(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x03, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 32(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 32(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 160(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 288(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x04
-	CMOVQLE         BX, DX
-	MOVL            DX, 400(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x04, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 40(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 40(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 168(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 296(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x05
-	CMOVQLE         BX, DX
-	MOVL            DX, 404(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x05, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 48(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 48(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 176(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 304(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x06
-	CMOVQLE         BX, DX
-	MOVL            DX, 408(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x06, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 56(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 56(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 184(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 312(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x07
-	CMOVQLE         BX, DX
-	MOVL            DX, 412(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x07, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 64(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 64(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 192(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 320(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x08
-	CMOVQLE         BX, DX
-	MOVL            DX, 416(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x08, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 72(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 72(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 200(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 328(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x09
-	CMOVQLE         BX, DX
-	MOVL            DX, 420(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x09, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 80(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 80(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 208(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 336(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x0a
-	CMOVQLE         BX, DX
-	MOVL            DX, 424(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x0a, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 88(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 88(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 216(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 344(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x0b
-	CMOVQLE         BX, DX
-	MOVL            DX, 428(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x0b, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 96(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 96(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 224(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 352(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x0c
-	CMOVQLE         BX, DX
-	MOVL            DX, 432(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x0c, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 104(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 104(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 232(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 360(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x0d
-	CMOVQLE         BX, DX
-	MOVL            DX, 436(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x0d, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 112(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 112(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 240(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 368(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x0e
-	CMOVQLE         BX, DX
-	MOVL            DX, 440(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x0e, DX
-	ORL             DX, R10
 	IMUL3Q          $0x68, 120(R14), AX
 	ADDQ            R12, AX
 	MOVQ            48(AX), DX
@@ -22969,16 +22668,234 @@ TEXT ·ocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	CMPQ            R9, $0x0f
 	CMOVQLE         BX, DX
 	MOVL            DX, 444(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x0f, DX
-	ORL             DX, R10
-	SHRQ            $0x04, R8
+	CMPQ            32(AX), $0x01
+	ADCL            R10, R10
+	IMUL3Q          $0x68, 112(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 112(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 240(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 368(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x0e
+	CMOVQLE         BX, DX
+	MOVL            DX, 440(SI)
+	CMPQ            32(AX), $0x01
+	ADCL            R10, R10
+	IMUL3Q          $0x68, 104(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 104(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 232(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 360(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x0d
+	CMOVQLE         BX, DX
+	MOVL            DX, 436(SI)
+	CMPQ            32(AX), $0x01
+	ADCL            R10, R10
+	IMUL3Q          $0x68, 96(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 96(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 224(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 352(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x0c
+	CMOVQLE         BX, DX
+	MOVL            DX, 432(SI)
+	CMPQ            32(AX), $0x01
+	ADCL            R10, R10
+	IMUL3Q          $0x68, 88(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 88(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 216(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 344(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x0b
+	CMOVQLE         BX, DX
+	MOVL            DX, 428(SI)
+	CMPQ            32(AX), $0x01
+	ADCL            R10, R10
+	IMUL3Q          $0x68, 80(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 80(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 208(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 336(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x0a
+	CMOVQLE         BX, DX
+	MOVL            DX, 424(SI)
+	CMPQ            32(AX), $0x01
+	ADCL            R10, R10
+	IMUL3Q          $0x68, 72(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 72(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 200(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 328(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x09
+	CMOVQLE         BX, DX
+	MOVL            DX, 420(SI)
+	CMPQ            32(AX), $0x01
+	ADCL            R10, R10
+	IMUL3Q          $0x68, 64(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 64(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 192(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 320(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x08
+	CMOVQLE         BX, DX
+	MOVL            DX, 416(SI)
+	CMPQ            32(AX), $0x01
+	ADCL            R10, R10
+	IMUL3Q          $0x68, 56(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 56(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 184(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 312(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x07
+	CMOVQLE         BX, DX
+	MOVL            DX, 412(SI)
+	CMPQ            32(AX), $0x01
+	ADCL            R10, R10
+	IMUL3Q          $0x68, 48(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 48(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 176(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 304(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x06
+	CMOVQLE         BX, DX
+	MOVL            DX, 408(SI)
+	CMPQ            32(AX), $0x01
+	ADCL            R10, R10
+	IMUL3Q          $0x68, 40(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 40(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 168(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 296(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x05
+	CMOVQLE         BX, DX
+	MOVL            DX, 404(SI)
+	CMPQ            32(AX), $0x01
+	ADCL            R10, R10
+	IMUL3Q          $0x68, 32(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 32(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 160(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 288(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x04
+	CMOVQLE         BX, DX
+	MOVL            DX, 400(SI)
+	CMPQ            32(AX), $0x01
+	ADCL            R10, R10
+	IMUL3Q          $0x68, 24(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 24(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 152(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 280(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x03
+	CMOVQLE         BX, DX
+	MOVL            DX, 396(SI)
+	CMPQ            32(AX), $0x01
+	ADCL            R10, R10
+	IMUL3Q          $0x68, 16(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 16(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 144(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 272(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x02
+	CMOVQLE         BX, DX
+	MOVL            DX, 392(SI)
+	CMPQ            32(AX), $0x01
+	ADCL            R10, R10
+	IMUL3Q          $0x68, 8(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 8(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 136(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 264(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x01
+	CMOVQLE         BX, DX
+	MOVL            DX, 388(SI)
+	CMPQ            32(AX), $0x01
+	ADCL            R10, R10
+	IMUL3Q          $0x68, (R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, (SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 128(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 256(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x00
+	CMOVQLE         BX, DX
+	MOVL            DX, 384(SI)
+	CMPQ            32(AX), $0x01
+	ADCL            R10, R10
 	MOVLQZX         mark+80(FP), DX
-	NOTL            R10
 	ANDL            R10, DX
 	MOVL            DX, 448(SI)
 	MOVQ            nr+0(FP), AX
@@ -23226,6 +23143,7 @@ lanes_rdone_1:
 	VPSHUFB       Z16, Z13, Z13
 	VMOVDQU64     Z13, 256(R13)
 	VMOVDQA64     Z13, Z15
+	VMOVDQA64     Z13, Z0
 	VMOVDQU64     lenPerm<>+64(SB), Z13
 	VPERMD        Z12, Z13, Z13
 	VPANDD        low4<>+0(SB), Z13, Z14
@@ -23235,6 +23153,7 @@ lanes_rdone_1:
 	VPSHUFB       Z16, Z13, Z13
 	VMOVDQU64     Z13, 320(R13)
 	VPMINUB       Z13, Z15, Z15
+	VPMAXUB       Z13, Z0, Z0
 	VMOVDQU64     lenPerm<>+128(SB), Z13
 	VPERMD        Z12, Z13, Z13
 	VPANDD        low4<>+0(SB), Z13, Z14
@@ -23244,6 +23163,7 @@ lanes_rdone_1:
 	VPSHUFB       Z16, Z13, Z13
 	VMOVDQU64     Z13, 384(R13)
 	VPMINUB       Z13, Z15, Z15
+	VPMAXUB       Z13, Z0, Z0
 	VMOVDQU64     lenPerm<>+192(SB), Z13
 	VPERMD        Z12, Z13, Z13
 	VPANDD        low4<>+0(SB), Z13, Z14
@@ -23253,12 +23173,19 @@ lanes_rdone_1:
 	VPSHUFB       Z16, Z13, Z13
 	VMOVDQU64     Z13, 448(R13)
 	VPMINUB       Z13, Z15, Z15
+	VPMAXUB       Z13, Z0, Z0
 	VEXTRACTI64X4 $0x01, Z15, Y14
 	VPMINUB       Y14, Y15, Y15
 	VEXTRACTI128  $0x01, Y15, X14
 	VPMINUB       X14, X15, X15
 	VMOVD         X15, CX
 	ANDL          $0x000000ff, CX
+	VEXTRACTI64X4 $0x01, Z0, Y14
+	VPMAXUB       Y14, Y0, Y0
+	VEXTRACTI128  $0x01, Y0, X14
+	VPMAXUB       X14, X0, X0
+	VMOVD         X0, R8
+	ANDL          $0x000000ff, R8
 	TESTQ         R8, R8
 	JZ            lanes_blocks_done_ocbSealLanesVAES512
 	MOVL          $0x00000001, R9
@@ -24459,307 +24386,6 @@ TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	LEAQ            776(R13), SI
 	XORL            BX, BX
 	XORL            R10, R10
-	XORL            R8, R8
-	IMUL3Q          $0x68, (R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, (SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 128(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 256(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x00
-	CMOVQLE         BX, DX
-	MOVL            DX, 384(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x00, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 8(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 8(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 136(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 264(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x01
-	CMOVQLE         BX, DX
-	MOVL            DX, 388(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x01, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 16(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 16(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 144(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 272(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x02
-	CMOVQLE         BX, DX
-	MOVL            DX, 392(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x02, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 24(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 24(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 152(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 280(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x03
-	CMOVQLE         BX, DX
-	MOVL            DX, 396(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x03, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 32(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 32(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 160(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 288(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x04
-	CMOVQLE         BX, DX
-	MOVL            DX, 400(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x04, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 40(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 40(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 168(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 296(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x05
-	CMOVQLE         BX, DX
-	MOVL            DX, 404(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x05, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 48(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 48(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 176(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 304(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x06
-	CMOVQLE         BX, DX
-	MOVL            DX, 408(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x06, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 56(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 56(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 184(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 312(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x07
-	CMOVQLE         BX, DX
-	MOVL            DX, 412(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x07, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 64(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 64(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 192(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 320(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x08
-	CMOVQLE         BX, DX
-	MOVL            DX, 416(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x08, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 72(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 72(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 200(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 328(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x09
-	CMOVQLE         BX, DX
-	MOVL            DX, 420(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x09, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 80(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 80(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 208(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 336(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x0a
-	CMOVQLE         BX, DX
-	MOVL            DX, 424(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x0a, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 88(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 88(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 216(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 344(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x0b
-	CMOVQLE         BX, DX
-	MOVL            DX, 428(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x0b, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 96(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 96(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 224(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 352(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x0c
-	CMOVQLE         BX, DX
-	MOVL            DX, 432(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x0c, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 104(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 104(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 232(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 360(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x0d
-	CMOVQLE         BX, DX
-	MOVL            DX, 436(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x0d, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 112(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 112(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 240(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 368(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x0e
-	CMOVQLE         BX, DX
-	MOVL            DX, 440(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x0e, DX
-	ORL             DX, R10
 	IMUL3Q          $0x68, 120(R14), AX
 	ADDQ            R12, AX
 	MOVQ            48(AX), DX
@@ -24773,16 +24399,234 @@ TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	CMPQ            R9, $0x0f
 	CMOVQLE         BX, DX
 	MOVL            DX, 444(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x0f, DX
-	ORL             DX, R10
-	SHRQ            $0x04, R8
+	CMPQ            32(AX), $0x01
+	ADCL            R10, R10
+	IMUL3Q          $0x68, 112(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 112(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 240(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 368(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x0e
+	CMOVQLE         BX, DX
+	MOVL            DX, 440(SI)
+	CMPQ            32(AX), $0x01
+	ADCL            R10, R10
+	IMUL3Q          $0x68, 104(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 104(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 232(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 360(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x0d
+	CMOVQLE         BX, DX
+	MOVL            DX, 436(SI)
+	CMPQ            32(AX), $0x01
+	ADCL            R10, R10
+	IMUL3Q          $0x68, 96(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 96(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 224(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 352(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x0c
+	CMOVQLE         BX, DX
+	MOVL            DX, 432(SI)
+	CMPQ            32(AX), $0x01
+	ADCL            R10, R10
+	IMUL3Q          $0x68, 88(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 88(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 216(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 344(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x0b
+	CMOVQLE         BX, DX
+	MOVL            DX, 428(SI)
+	CMPQ            32(AX), $0x01
+	ADCL            R10, R10
+	IMUL3Q          $0x68, 80(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 80(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 208(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 336(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x0a
+	CMOVQLE         BX, DX
+	MOVL            DX, 424(SI)
+	CMPQ            32(AX), $0x01
+	ADCL            R10, R10
+	IMUL3Q          $0x68, 72(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 72(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 200(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 328(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x09
+	CMOVQLE         BX, DX
+	MOVL            DX, 420(SI)
+	CMPQ            32(AX), $0x01
+	ADCL            R10, R10
+	IMUL3Q          $0x68, 64(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 64(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 192(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 320(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x08
+	CMOVQLE         BX, DX
+	MOVL            DX, 416(SI)
+	CMPQ            32(AX), $0x01
+	ADCL            R10, R10
+	IMUL3Q          $0x68, 56(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 56(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 184(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 312(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x07
+	CMOVQLE         BX, DX
+	MOVL            DX, 412(SI)
+	CMPQ            32(AX), $0x01
+	ADCL            R10, R10
+	IMUL3Q          $0x68, 48(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 48(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 176(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 304(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x06
+	CMOVQLE         BX, DX
+	MOVL            DX, 408(SI)
+	CMPQ            32(AX), $0x01
+	ADCL            R10, R10
+	IMUL3Q          $0x68, 40(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 40(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 168(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 296(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x05
+	CMOVQLE         BX, DX
+	MOVL            DX, 404(SI)
+	CMPQ            32(AX), $0x01
+	ADCL            R10, R10
+	IMUL3Q          $0x68, 32(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 32(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 160(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 288(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x04
+	CMOVQLE         BX, DX
+	MOVL            DX, 400(SI)
+	CMPQ            32(AX), $0x01
+	ADCL            R10, R10
+	IMUL3Q          $0x68, 24(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 24(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 152(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 280(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x03
+	CMOVQLE         BX, DX
+	MOVL            DX, 396(SI)
+	CMPQ            32(AX), $0x01
+	ADCL            R10, R10
+	IMUL3Q          $0x68, 16(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 16(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 144(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 272(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x02
+	CMOVQLE         BX, DX
+	MOVL            DX, 392(SI)
+	CMPQ            32(AX), $0x01
+	ADCL            R10, R10
+	IMUL3Q          $0x68, 8(R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, 8(SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 136(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 264(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x01
+	CMOVQLE         BX, DX
+	MOVL            DX, 388(SI)
+	CMPQ            32(AX), $0x01
+	ADCL            R10, R10
+	IMUL3Q          $0x68, (R14), AX
+	ADDQ            R12, AX
+	MOVQ            48(AX), DX
+	MOVQ            DX, (SI)
+	MOVQ            72(AX), DX
+	MOVQ            DX, 128(SI)
+	MOVQ            (AX), DX
+	MOVQ            DX, 256(SI)
+	MOVQ            56(AX), DX
+	SUBQ            R11, DX
+	CMPQ            R9, $0x00
+	CMOVQLE         BX, DX
+	MOVL            DX, 384(SI)
+	CMPQ            32(AX), $0x01
+	ADCL            R10, R10
 	MOVLQZX         mark+88(FP), DX
-	NOTL            R10
 	ANDL            R10, DX
 	MOVL            DX, 448(SI)
 	MOVQ            nr+0(FP), AX
@@ -25030,6 +24874,7 @@ lanes_rdone_7:
 	VPSHUFB         Z16, Z13, Z13
 	VMOVDQU64       Z13, 256(R13)
 	VMOVDQA64       Z13, Z15
+	VMOVDQA64       Z13, Z0
 	VMOVDQU64       lenPerm<>+64(SB), Z13
 	VPERMD          Z12, Z13, Z13
 	VPANDD          low4<>+0(SB), Z13, Z14
@@ -25039,6 +24884,7 @@ lanes_rdone_7:
 	VPSHUFB         Z16, Z13, Z13
 	VMOVDQU64       Z13, 320(R13)
 	VPMINUB         Z13, Z15, Z15
+	VPMAXUB         Z13, Z0, Z0
 	VMOVDQU64       lenPerm<>+128(SB), Z13
 	VPERMD          Z12, Z13, Z13
 	VPANDD          low4<>+0(SB), Z13, Z14
@@ -25048,6 +24894,7 @@ lanes_rdone_7:
 	VPSHUFB         Z16, Z13, Z13
 	VMOVDQU64       Z13, 384(R13)
 	VPMINUB         Z13, Z15, Z15
+	VPMAXUB         Z13, Z0, Z0
 	VMOVDQU64       lenPerm<>+192(SB), Z13
 	VPERMD          Z12, Z13, Z13
 	VPANDD          low4<>+0(SB), Z13, Z14
@@ -25057,12 +24904,19 @@ lanes_rdone_7:
 	VPSHUFB         Z16, Z13, Z13
 	VMOVDQU64       Z13, 448(R13)
 	VPMINUB         Z13, Z15, Z15
+	VPMAXUB         Z13, Z0, Z0
 	VEXTRACTI64X4   $0x01, Z15, Y14
 	VPMINUB         Y14, Y15, Y15
 	VEXTRACTI128    $0x01, Y15, X14
 	VPMINUB         X14, X15, X15
 	VMOVD           X15, CX
 	ANDL            $0x000000ff, CX
+	VEXTRACTI64X4   $0x01, Z0, Y14
+	VPMAXUB         Y14, Y0, Y0
+	VEXTRACTI128    $0x01, Y0, X14
+	VPMAXUB         X14, X0, X0
+	VMOVD           X0, R8
+	ANDL            $0x000000ff, R8
 	VBROADCASTI32X4 (BX), Z17
 	VBROADCASTI32X4 16(BX), Z18
 	VBROADCASTI32X4 32(BX), Z19

@@ -26,7 +26,9 @@ func TestBatch(t *testing.T) {
 // TestBatchRuns compares batches of like messages (which lane kernels take
 // 16 at a time) with single calls, at lengths about the lanes' length
 // classes, their bound and past it (the last in lanes, where a tag is
-// changed), with tags of 16 and 12 bytes.
+// changed), with tags of 16 and 12 bytes; and batches of like messages
+// alone, which RunLanes takes without a look at each (in lanes, or each
+// alone).
 func TestBatchRuns(t *testing.T) {
 	key := make([]byte, 16)
 	key[0] = 0x5e
@@ -34,5 +36,11 @@ func TestBatchRuns(t *testing.T) {
 	paths.Run(t, func(t *testing.T) {
 		aeadtest.TestBatchShapes(t, aeadtest.MustBatch(New(key)), shapes)
 		aeadtest.TestBatchShapes(t, aeadtest.MustBatch(NewWithSizes(key, 12, 12)), shapes)
+		for _, n := range []int{37, 48} {
+			for _, shapes := range aeadtest.Alike(n, []int{0, 64, 500, 512, 513, 1500}) {
+				aeadtest.TestBatchShapes(t, aeadtest.MustBatch(New(key)), shapes)
+				aeadtest.TestBatchShapes(t, aeadtest.MustBatch(NewWithSizes(key, 12, 12)), shapes)
+			}
+		}
 	})
 }

@@ -66,9 +66,9 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 	} else {
 		spec.CheckOpen(msgs)
 	}
-	var gs batchutil.LaneGroups
 	var out laneOut
-	gs.Run(msgs, d == decrypt, a.tagSize, laneMaxLen, lanesMaxAD, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, &out) }, a)
+	batchutil.RunLanes(msgs, d == decrypt, a.tagSize, laneMaxLen, lanesMaxAD, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, &out) },
+		func(i int) { batchutil.RunOne(a, msgs, i, d == decrypt) })
 	return true
 }
 

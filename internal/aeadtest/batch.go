@@ -173,6 +173,23 @@ func Runs(lengths []int) []Shape {
 	return shapes
 }
 
+// Alike returns, for each of lengths, a batch of n messages of that text
+// length, every third with associated data, the last without: batches
+// whose messages all take one path, which random and Runs's batches do
+// not give (a batch kernel may take such a batch's messages 16 at a time
+// without a look at each, or each alone).
+func Alike(n int, lengths []int) [][]Shape {
+	var batches [][]Shape
+	for _, l := range lengths {
+		shapes := make([]Shape, n)
+		for i := range shapes {
+			shapes[i] = Shape{Text: l, AD: (n - 1 - i) % 3 % 2 * (l%23 + 1)}
+		}
+		batches = append(batches, shapes)
+	}
+	return batches
+}
+
 // TestBatchShapes compares SealBatch and OpenBatch of a batch of messages
 // of the given shapes, with random contents and nonces, alternately in
 // place, with Seal and Open of each alone; then it opens the batch with

@@ -6,6 +6,7 @@ package batchutil
 
 import (
 	"crypto/cipher"
+	"math"
 	"math/bits"
 	"strconv"
 	"unsafe"
@@ -173,11 +174,11 @@ type LaneGroup struct {
 // LaneGroups sorts the messages of a batch into lane groups, one per
 // bits.Len of a text's blocks (rounded up): the messages of a group differ
 // in length less than twice, so that few lanes idle while the longest
-// finishes. The caller owns it (on its stack: kernels take its groups).
+// finishes. Its owner keeps it on its stack (kernels take its groups).
 type LaneGroups struct {
-	gs   [10]LaneGroup
-	run  LaneGroup // Take's
-	next int
+	gs    [10]LaneGroup
+	taken LaneGroup // Take's
+	next  int
 }
 
 // Take returns msgs[i:i+16] as one lane group, where Place would put them
@@ -185,8 +186,9 @@ type LaneGroups struct {
 // one pass), their associated data at most maxAD bytes long; otherwise nil,
 // for the caller to Place them one by one.
 func (l *LaneGroups) Take(msgs []batch.Message, i int, open bool, tagSize, maxLen, maxAD int) *LaneGroup {
-	g := &l.run
-	if len(msgs)-i < len(g.Idx) {
+	g := &l.taken
+	n := len(g.Idx)
+	if len(msgs)-i < n {
 		return nil
 	}
 	sub := 0
@@ -202,36 +204,72 @@ func (l *LaneGroups) Take(msgs []batch.Message, i int, open bool, tagSize, maxLe
 	if hi = min(hi, maxLen); hi < lo {
 		return nil
 	}
-	ms := msgs[i : i+len(g.Idx)]
+	ms := msgs[i : i+n]
 	for k := range ms {
 		if uint(len(ms[k].In)-sub-lo) > uint(hi-lo) || len(ms[k].AD) > maxAD {
 			return nil
 		}
 	}
-	for k := range g.Idx {
-		g.Idx[k] = i + k
-	}
-	g.N = len(g.Idx)
+	g.from(i, n)
 	return g
 }
 
-// Run seals (or opens, setting OK) the messages of msgs, checked, in lane
-// groups: run takes each group as it fills and the part-filled ones at the
-// end, by value (a pointer into l would move l to the heap); a, the AEAD
-// itself, takes alone each message Place leaves single.
-func (l *LaneGroups) Run(msgs []batch.Message, open bool, tagSize, maxLen, maxAD int, run func(LaneGroup), a cipher.AEAD) {
+// from makes g the n messages from i on.
+func (g *LaneGroup) from(i, n int) {
+	for k := range n {
+		g.Idx[k] = i + k
+	}
+	g.N = n
+}
+
+// RunLanes seals (or opens, setting OK) the messages of msgs, checked, in
+// lane groups (LaneGroups): run takes each group as it fills and the
+// part-filled ones at the end, by value (a pointer to a group would move
+// the groups to the heap); one takes each message that goes alone (Place
+// leaves it single), msgs[i], and seals (or opens, setting OK) it as RunOne
+// would, or by the AEAD's own code below Seal and Open, whose checks
+// CheckSeal and CheckOpen have done.
+func RunLanes(msgs []batch.Message, open bool, tagSize, maxLen, maxAD int, run func(LaneGroup), one func(i int)) {
+	// Where every text is past the lanes, or all in one group's range
+	// (Place's) with their AD in bounds, the messages go without a look at
+	// each, nor LaneGroups to clear: each alone, or 16 at a time and the
+	// rest in one group. One pass over the lengths tells, in fewer steps a
+	// message than Take's.
+	lo, hi, maxA := math.MaxInt, 0, 0
+	for k := range msgs {
+		m := &msgs[k]
+		lo, hi, maxA = min(lo, len(m.In)), max(hi, len(m.In)), max(maxA, len(m.AD))
+	}
+	if open {
+		lo, hi = lo-tagSize, hi-tagSize
+	}
+	switch {
+	case lo > maxLen:
+		for k := range msgs {
+			one(k)
+		}
+		return
+	case lo >= 0 && hi <= maxLen && maxA <= maxAD && bits.Len(uint(lo+15)/16) == bits.Len(uint(hi+15)/16):
+		var g LaneGroup
+		for i := 0; i < len(msgs); i += len(g.Idx) {
+			g.from(i, min(len(msgs)-i, len(g.Idx)))
+			run(g)
+		}
+		return
+	}
+	var l LaneGroups
 	for i := 0; i < len(msgs); {
 		if g := l.Take(msgs, i, open, tagSize, maxLen, maxAD); g != nil {
 			run(*g)
 			i += len(g.Idx)
 			continue
 		}
-		for end := min(i+len(l.run.Idx), len(msgs)); i < end; i++ {
+		for end := min(i+len(l.taken.Idx), len(msgs)); i < end; i++ {
 			switch g, single := l.Place(msgs, i, open, tagSize, maxLen, maxAD); {
 			case g != nil:
 				run(*g)
 			case single:
-				RunOne(a, msgs, i, open)
+				one(i)
 			}
 		}
 	}

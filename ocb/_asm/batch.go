@@ -199,17 +199,16 @@ func lanes(o op) {
 		VMOVDQU64(Z13, Mem{Base: lo, Disp: lnN + 64*r})
 		if r == 0 {
 			VMOVDQA64(Z13, Z15)
+			VMOVDQA64(Z13, Z0)
 		} else {
 			VPMINUB(Z13, Z15, Z15)
+			VPMAXUB(Z13, Z0, Z0)
 		}
 	}
-	// The fewest whole blocks of a lane: blocks up to there need no masks.
-	VEXTRACTI64X4(U8(1), Z15, Y14)
-	VPMINUB(Y14, Y15, Y15)
-	VEXTRACTI128(U8(1), Y15, X14)
-	VPMINUB(X14, X15, X15)
-	VMOVD(X15, lMin.As32())
-	ANDL(U32(0xff), lMin.As32())
+	// The fewest whole blocks of a lane, blocks up to there need no masks,
+	// and the most (in Z0, free until the blocks).
+	laneReduce(VPMINUB, Z15, lMin)
+	laneReduce(VPMAXUB, Z0, lMax)
 
 	// Block j of every lane with n >= j: Offset_j = Offset_{j-1} ^
 	// L_ntz(j) (one for all), the block enciphered (deciphered) with it,
@@ -370,21 +369,22 @@ func lanes(o op) {
 
 // laneTable fills the lanes' table (at lp, in laneOut) from the messages
 // msgs[idx[k]], the lane of k >= n with no text (its pointers stay valid
-// ones of the batch), and sets lMax to the most whole blocks of a text.
-// Lane k is marked (its tag finished by the kernel) where bit k of mark is
-// set (the caller's: 16-byte tags) and its message has no associated data.
+// ones of the batch). Lane k is marked (its tag finished by the kernel)
+// where bit k of mark is set (the caller's: 16-byte tags) and its message
+// has no associated data.
 func laneTable() {
 	base, idx, n, sub := lT, lU, lJ, lJ16
-	m, t, zero, ad := RAX, RDX, RBX, R10
+	m, t, zero, plain := RAX, RDX, RBX, R10
 	Load(Param("msgs"), base)
 	Load(Param("idx"), idx)
 	Load(Param("n"), n)
 	Load(Param("sub"), sub)
 	LEAQ(Mem{Base: lo, Disp: lnTable}, lp)
 	XORL(zero.As32(), zero.As32())
-	XORL(ad.As32(), ad.As32())
-	XORL(lMax.As32(), lMax.As32())
-	for k := 0; k < 16; k++ {
+	XORL(plain.As32(), plain.As32())
+	// From the last lane down, which shifts each lane's bit of plain into
+	// place.
+	for k := 15; k >= 0; k-- {
 		IMUL3Q(U8(msgSize), Mem{Base: idx, Disp: 8 * k}, m)
 		ADDQ(base, m)
 		for _, f := range [][2]int{{msgIn, lnSrc}, {msgOut, lnDst}, {msgNonce, lnNonce}} {
@@ -396,20 +396,25 @@ func laneTable() {
 		CMPQ(n, U8(k))
 		CMOVQLE(zero, t)
 		MOVL(t.As32(), Mem{Base: lp, Disp: lnLen + 4*k})
-		CMPQ(t, lMax)
-		CMOVQGT(t, lMax)
-		// Bit k of ad: lane k has associated data.
-		CMPQ(Mem{Base: m, Disp: msgADLen}, U8(0))
-		SETNE(t.As8())
-		MOVBLZX(t.As8(), t.As32())
-		SHLL(U8(k), t.As32())
-		ORL(t.As32(), ad.As32())
+		// Bit k of plain: lane k has no associated data (the carry of
+		// its length less 1).
+		CMPQ(Mem{Base: m, Disp: msgADLen}, U8(1))
+		ADCL(plain.As32(), plain.As32())
 	}
-	SHRQ(U8(4), lMax)
 	Load(Param("mark"), t)
-	NOTL(ad.As32())
-	ANDL(ad.As32(), t.As32())
+	ANDL(plain.As32(), t.As32())
 	MOVL(t.As32(), Mem{Base: lp, Disp: lnTags})
+}
+
+// laneReduce leaves in r what op (VPMINUB, VPMAXUB) makes of the four
+// 16-byte lanes of z, each of which holds one value in every byte.
+func laneReduce(op func(...Op), z VecPhysical, r GPPhysical) {
+	VEXTRACTI64X4(U8(1), z, Y14)
+	op(Y14, z.AsY(), z.AsY())
+	VEXTRACTI128(U8(1), z.AsY(), X14)
+	op(X14, z.AsX(), z.AsX())
+	VMOVD(z.AsX(), r.As32())
+	ANDL(U32(0xff), r.As32())
 }
 
 // loadKeys broadcasts the 15 round keys at p into their registers (past
