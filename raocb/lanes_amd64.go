@@ -68,7 +68,7 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 	}
 	var out laneOut
 	batchutil.RunLanes(msgs, d == decrypt, a.tagSize, laneMaxLen, lanesMaxAD, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, &out) },
-		func(i int) { batchutil.RunOne(a, msgs, i, d == decrypt) })
+		func(i int) { a.one(d, &msgs[i]) })
 	return true
 }
 

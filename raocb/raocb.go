@@ -183,17 +183,34 @@ func (a *AEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
 	if alias.AnyOverlap(out, ad) {
 		panic("raocb: invalid buffer overlap of output and additional data")
 	}
-	t, ok := a.messageKernel(encrypt, out[:len(plaintext)], nonce, plaintext)
+	a.seal(out[:len(plaintext)], nonce, plaintext, ad).Put(out[len(plaintext):])
+	return ret
+}
+
+// seal encrypts plaintext into out, as long, and returns the full tag:
+// Seal below its checks.
+func (a *AEAD) seal(out, nonce, plaintext, ad []byte) words.Block {
+	return a.message(encrypt, out, nonce, plaintext, ad)
+}
+
+// open decrypts ciphertext into out, as long, and returns the full tag it
+// should have: Open below its checks.
+func (a *AEAD) open(out, nonce, ciphertext, ad []byte) words.Block {
+	return a.message(decrypt, out, nonce, ciphertext, ad)
+}
+
+// message is seal and open.
+func (a *AEAD) message(d direction, out, nonce, src, ad []byte) words.Block {
+	t, ok := a.messageKernel(d, out, nonce, src)
 	if !ok {
 		b := a.base(nonce)
-		sum := a.crypt(encrypt, out[:len(plaintext)], plaintext, &b, 0)
-		t = a.encryptMasked(&b, ocbmode.TagIndex(uint64(len(plaintext))), words.Load(sum[:]))
+		sum := a.crypt(d, out, src, &b, 0)
+		t = a.encryptMasked(&b, ocbmode.TagIndex(uint64(len(src))), words.Load(sum[:]))
 	}
 	if len(ad) > 0 {
 		t = t.Xor(a.hash(ad))
 	}
-	t.Put(out[len(plaintext):])
-	return ret
+	return t
 }
 
 // Open authenticates and decrypts ciphertext || tag and appends the
@@ -219,16 +236,7 @@ func (a *AEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 	if alias.AnyOverlap(out, ad) {
 		panic("raocb: invalid buffer overlap of output and additional data")
 	}
-	t, ok := a.messageKernel(decrypt, out, nonce, ciphertext[:n])
-	if !ok {
-		b := a.base(nonce)
-		sum := a.crypt(decrypt, out, ciphertext[:n], &b, 0)
-		t = a.encryptMasked(&b, ocbmode.TagIndex(uint64(n)), words.Load(sum[:]))
-	}
-	if len(ad) > 0 {
-		t = t.Xor(a.hash(ad))
-	}
-	if !t.Matches(ciphertext[n:]) {
+	if !a.open(out, nonce, ciphertext[:n], ad).Matches(ciphertext[n:]) {
 		clear(out)
 		return nil, errOpen
 	}

@@ -226,9 +226,9 @@ func (g *LaneGroup) from(i, n int) {
 // lane groups (LaneGroups): run takes each group as it fills and the
 // part-filled ones at the end, by value (a pointer to a group would move
 // the groups to the heap); one takes each message that goes alone (Place
-// leaves it single), msgs[i], and seals (or opens, setting OK) it as RunOne
-// would, or by the AEAD's own code below Seal and Open, whose checks
-// CheckSeal and CheckOpen have done.
+// leaves it single), msgs[i], and seals (or opens, setting OK) it, by the
+// AEAD's own code below Seal and Open, whose checks CheckSeal and CheckOpen
+// have done.
 func RunLanes(msgs []batch.Message, open bool, tagSize, maxLen, maxAD int, run func(LaneGroup), one func(i int)) {
 	// Where every text is past the lanes, or all in one group's range
 	// (Place's) with their AD in bounds, the messages go without a look at

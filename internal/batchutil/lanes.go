@@ -1,8 +1,6 @@
 package batchutil
 
 import (
-	"crypto/cipher"
-
 	"github.com/faelabs/fae/batch"
 )
 
@@ -276,19 +274,6 @@ func (q *Lanes) take() *Group {
 func (q *Lanes) shape(adLen, n int) Shape {
 	mask := 1<<q.shift - 1
 	return Shape{adLen >> q.shift, n >> q.shift, adLen&mask != 0, n&mask != 0}
-}
-
-// RunOne seals (or opens) message i of msgs alone with a, and reports
-// whether it authenticated: a group of one.
-func RunOne(a cipher.AEAD, msgs []batch.Message, i int, open bool) bool {
-	m := &msgs[i]
-	if !open {
-		a.Seal(m.Out[:0], m.Nonce, m.In, m.AD)
-		return true
-	}
-	_, err := a.Open(m.Out[:0], m.Nonce, m.In, m.AD)
-	m.OK = err == nil
-	return m.OK
 }
 
 // First returns &b[0], or nil for an empty b: a lane kernel's pointer to a
