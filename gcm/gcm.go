@@ -23,7 +23,8 @@
 //     ARM7TDMI and ARM9TDMI, are not (fae's docs/security.md says more);
 //   - NewFromBlock is as constant time as the block cipher it is given; its
 //     GHASH is the above. Over fae's LEA (lea.NewCipher) it runs LEA's
-//     counter kernels.
+//     counter kernels, and SealBatch and OpenBatch take the counter blocks
+//     of a group of short messages in one call.
 //
 // Nonces are 12 bytes by default. NewWithSizes accepts 1 to 1024 bytes, for
 // compatibility with protocols that fixed another size: a 12-byte nonce is

@@ -14,8 +14,9 @@
 // the tag beside the last blocks. With VAES on zmm registers, SealBatch and
 // OpenBatch run 16 messages of a batch side by side, one per 128-bit lane,
 // each step (Ktop, block j, the pad, the tag) one pass of the AES pipeline
-// for all. The mode's Go code is the reference these kernels are tested
-// against.
+// for all; over LEA, and over the portable AES, short messages go through
+// the cipher in groups, each step one call for the group. The mode's Go
+// code is the reference these kernels are tested against.
 //
 // Nonces are 1 to 15 bytes (12 by default) and must never repeat under one
 // key: a repeated nonce reveals the XOR of plaintext blocks and lets an
