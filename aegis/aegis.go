@@ -33,6 +33,7 @@ import (
 	"strconv"
 
 	"github.com/faelabs/fae/internal/alias"
+	"github.com/faelabs/fae/internal/words"
 )
 
 const (
@@ -377,22 +378,11 @@ func (a *AEAD) OpenDetached(dst, nonce, ciphertext, tag, additionalData []byte) 
 	}
 	var want [32]byte
 	a.crypt(out, nonce, ciphertext, additionalData, true, want[:])
-	if len(tag) != a.tagSize || !tagMatches(&want, tag) {
+	if !words.Equal(want[:a.tagSize], tag) {
 		clear(out)
 		return nil, errOpen
 	}
 	return ret, nil
-}
-
-// tagMatches reports whether tag, 16 or 32 bytes, equals the start of want,
-// in constant time, eight bytes at a time: subtle.ConstantTimeCompare's
-// byte loop cost about 10 ns of a 64-byte Open.
-func tagMatches(want *[32]byte, tag []byte) bool {
-	var d uint64
-	for i := 0; i+8 <= len(tag); i += 8 {
-		d |= binary.LittleEndian.Uint64(want[i:]) ^ binary.LittleEndian.Uint64(tag[i:])
-	}
-	return d == 0
 }
 
 // DecryptUnverified decrypts ciphertext (without a tag) and appends the

@@ -8,6 +8,7 @@ import (
 	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/internal/batchutil"
 	"github.com/faelabs/fae/internal/impl"
+	"github.com/faelabs/fae/internal/words"
 )
 
 // The batch kernels (aegis_amd64.s, see _asm/lanes.go) seal (opSeal) or
@@ -210,7 +211,7 @@ func (a *AEAD) one(m *batch.Message, open bool) bool {
 	n -= a.tagSize
 	var want [32]byte
 	a.crypt(m.Out, m.Nonce, m.In[:n], m.AD, true, want[:])
-	if m.OK = tagMatches(&want, m.In[n:]); !m.OK {
+	if m.OK = words.Equal(want[:a.tagSize], m.In[n:]); !m.OK {
 		clear(m.Out)
 	}
 	return m.OK

@@ -7,6 +7,7 @@ import (
 	"github.com/faelabs/fae/internal/batchutil"
 	"github.com/faelabs/fae/internal/cpu"
 	"github.com/faelabs/fae/internal/impl"
+	"github.com/faelabs/fae/internal/words"
 )
 
 // The batch kernels (rocca_amd64.s, see _asm/lanes.go and lanes256.go)
@@ -209,7 +210,7 @@ func (a *AEAD) one(m *batch.Message, open bool) bool {
 	}
 	n -= TagSize
 	tag := a.open(m.Out, m.Nonce, m.In[:n], m.AD)
-	if m.OK = tagsEqual(&tag, m.In[n:]); !m.OK {
+	if m.OK = words.Equal(tag[:], m.In[n:]); !m.OK {
 		clear(m.Out)
 	}
 	return m.OK

@@ -31,11 +31,11 @@ package rocca
 import (
 	"crypto/cipher"
 	"crypto/subtle"
-	"encoding/binary"
 	"errors"
 	"strconv"
 
 	"github.com/faelabs/fae/internal/alias"
+	"github.com/faelabs/fae/internal/words"
 )
 
 const (
@@ -123,7 +123,7 @@ func (a *AEAD) OpenDetached(dst, nonce, ciphertext, tag, ad []byte) ([]byte, err
 		panic("rocca: invalid buffer overlap of output and tag")
 	}
 	want := a.open(out, nonce, ciphertext, ad)
-	if !tagsEqual(&want, tag) {
+	if !words.Equal(want[:], tag) {
 		clear(out)
 		return nil, errOpen
 	}
@@ -215,19 +215,6 @@ func (s *state) keyStream() [blockSize]byte {
 	t := *s
 	t.encrypt(ks[:], ks[:])
 	return ks
-}
-
-// tagsEqual reports, in time that depends only on len(tag), whether tag is
-// want.
-func tagsEqual(want *[TagSize]byte, tag []byte) bool {
-	if len(tag) != TagSize {
-		return false
-	}
-	var d uint64
-	for i := 0; i < TagSize; i += 8 {
-		d |= binary.LittleEndian.Uint64(want[i:]) ^ binary.LittleEndian.Uint64(tag[i:])
-	}
-	return subtle.ConstantTimeEq(int32(uint32(d|d>>32)), 0) == 1
 }
 
 var _ cipher.AEAD = (*AEAD)(nil)

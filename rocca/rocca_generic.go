@@ -12,19 +12,19 @@ import (
 	"github.com/faelabs/fae/internal/aes"
 )
 
-// words is the state as pairs of little-endian words, the form the portable
+// stateWords is the state as pairs of little-endian words, the form the portable
 // kernel computes on.
-type words [7][2]uint64
+type stateWords [7][2]uint64
 
-func (s *state) words() words {
-	var w words
+func (s *state) words() stateWords {
+	var w stateWords
 	for i := range w {
 		w[i] = [2]uint64{binary.LittleEndian.Uint64(s[i][:8]), binary.LittleEndian.Uint64(s[i][8:])}
 	}
 	return w
 }
 
-func (s *state) setWords(w *words) {
+func (s *state) setWords(w *stateWords) {
 	for i := range w {
 		binary.LittleEndian.PutUint64(s[i][:8], w[i][0])
 		binary.LittleEndian.PutUint64(s[i][8:], w[i][1])
@@ -45,7 +45,7 @@ func xor(x, y [2]uint64) [2]uint64 { return [2]uint64{x[0] ^ y[0], x[1] ^ y[1]} 
 // rounds runs the AES rounds of R(S, x0, x1) that do not depend on x0 and
 // x1: h = AES(S4, S3), AES(S5, S4), the new S5 and S6, and AES(S3^S5, S0),
 // AES(S4^S6, S2), the keystream of the round's 32-byte block.
-func (w *words) rounds(h *[4][2]uint64) {
+func (w *stateWords) rounds(h *[4][2]uint64) {
 	k := [4][2]uint64{w[3], w[4], w[0], w[2]}
 	h[0], h[1], h[2], h[3] = w[4], w[5], xor(w[3], w[5]), xor(w[4], w[6])
 	aes.Round4(h, h, &k)
@@ -54,7 +54,7 @@ func (w *words) rounds(h *[4][2]uint64) {
 // update is R(S, x0, x1), given h from rounds: S1..S4 become AES(S0, x0),
 // AES(S1, S0), AES(S2, S6) and AES(S3, x1), which Round4 may write over
 // S0..S3 as it reads all of them first.
-func (w *words) update(h *[4][2]uint64, x0, x1 [2]uint64) {
+func (w *stateWords) update(h *[4][2]uint64, x0, x1 [2]uint64) {
 	k := [4][2]uint64{x0, w[0], w[6], x1}
 	s0 := xor(w[6], w[1])
 	aes.Round4((*[4][2]uint64)(w[1:5]), (*[4][2]uint64)(w[:4]), &k)
@@ -62,7 +62,7 @@ func (w *words) update(h *[4][2]uint64, x0, x1 [2]uint64) {
 }
 
 // absorb is R(S, x0, x1).
-func (w *words) absorb(x0, x1 [2]uint64) {
+func (w *stateWords) absorb(x0, x1 [2]uint64) {
 	var h [4][2]uint64
 	w.rounds(&h)
 	w.update(&h, x0, x1)
@@ -79,7 +79,7 @@ var z = [blockSize]byte{
 func initGeneric(s *state, key *[KeySize]byte, nonce []byte) {
 	k0, k1, n := load(key[:]), load(key[16:]), load(nonce)
 	z0, z1 := load(z[:]), load(z[16:])
-	w := words{k1, n, z0, k0, z1, xor(n, k1), {}}
+	w := stateWords{k1, n, z0, k0, z1, xor(n, k1), {}}
 	for range 16 {
 		w.absorb(z0, z1)
 	}

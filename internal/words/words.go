@@ -87,9 +87,9 @@ func (x Block) Matches(p []byte) bool {
 }
 
 // Equal reports whether a and b hold the same bytes, in a time that depends
-// only on their lengths: a tag check for tags of any length (CCM's are 4 to
-// 16 bytes), eight bytes at a time where subtle.ConstantTimeCompare goes
-// byte by byte.
+// only on their lengths: a tag check for tags of any length (CCM's 4 to 16
+// bytes, AEGIS's 16 or 32, ROCCA-S's 32), eight bytes at a time where
+// subtle.ConstantTimeCompare goes byte by byte.
 func Equal(a, b []byte) bool {
 	if len(a) != len(b) {
 		return false
