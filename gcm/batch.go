@@ -71,10 +71,10 @@ func (a *AEAD) leaBatch(o op, msgs []batch.Message) (allOK bool) {
 		end, k := i, 0
 		for ; end < len(msgs); end++ {
 			n := a.leaText(o, &msgs[end])
-			if n > leaGroupMaxLen || k+1+(n+blockSize-1)/blockSize > leaGroupBlocks {
+			if n > leaGroupMaxLen || k+leaBlocks(n) > leaGroupBlocks {
 				break
 			}
-			k += 1 + (max(n, 0)+blockSize-1)/blockSize
+			k += leaBlocks(n)
 		}
 		if end == i {
 			// A message too long for a group goes alone.
@@ -90,7 +90,7 @@ func (a *AEAD) leaBatch(o op, msgs []batch.Message) (allOK bool) {
 				continue
 			}
 			j := a.j0(m.Nonce)
-			for c := range 1 + (n+blockSize-1)/blockSize {
+			for c := range leaBlocks(n) {
 				j.at(j.c + uint32(c)).Store(ks[k*blockSize:])
 				k++
 			}
@@ -105,12 +105,16 @@ func (a *AEAD) leaBatch(o op, msgs []batch.Message) (allOK bool) {
 				continue
 			}
 			allOK = a.leaOne(o, m, ks[k*blockSize:(k+1)*blockSize+n]) && allOK
-			k += 1 + (n+blockSize-1)/blockSize
+			k += leaBlocks(n)
 		}
 		i = end
 	}
 	return allOK
 }
+
+// leaBlocks returns the counter blocks of a text of n bytes: J0's and its
+// keystream's.
+func leaBlocks(n int) int { return 1 + (max(n, 0)+blockSize-1)/blockSize }
 
 // leaText returns the length of m's text (In, less the tag when opening),
 // negative for a message to open shorter than a tag.
