@@ -332,11 +332,7 @@ func (a *AEAD) format(j *job, b0a0 *[2 * blockSize]byte, nonce, text, ad, out []
 	// not from a block it was copied into, which stalls on store
 	// forwarding.
 	hi, lo := counterWords(a.nonceSize, nonce)
-	flags := uint64((a.tagSize-2)/2<<3) << 56 // M'
-	if len(ad) > 0 {
-		flags |= 0x40 << 56 // Adata
-	}
-	binary.BigEndian.PutUint64(b0a0[:8], hi|flags)
+	binary.BigEndian.PutUint64(b0a0[:8], a.b0Hi(hi, len(ad) > 0))
 	binary.BigEndian.PutUint64(b0a0[8:], lo|uint64(len(text)))
 	binary.BigEndian.PutUint64(b0a0[16:], hi)
 	binary.BigEndian.PutUint64(b0a0[24:], lo)
@@ -356,14 +352,10 @@ func (a *AEAD) format(j *job, b0a0 *[2 * blockSize]byte, nonce, text, ad, out []
 		return rr
 	}
 	if len(ad) > 0 {
-		h := &j.hdr
-		n := putADLen(h[:], uint64(len(ad)))
-		k := copy(h[n:], ad)
-		n += k
-		ad = ad[k:]
-		clear(h[n : (n+blockSize-1)&^(blockSize-1)])
+		var head []byte
+		head, ad = adHead(j.hdr[:], ad)
 		r.hdr = i
-		next((n+blockSize-1)/blockSize, 0, 0)
+		next(len(head)/blockSize, 0, 0)
 		full := len(ad) &^ (blockSize - 1)
 		if full > 0 {
 			r.ad = i

@@ -116,16 +116,12 @@ func (a *AEAD) leaChunk(msgs []batch.Message, open bool) (allOK bool) {
 				p = m.Out
 			}
 			hi, lo := counterWords(a.nonceSize, m.Nonce)
-			flags := uint64((a.tagSize-2)/2<<3) << 56
 			n := blockSize
 			lanes[l].runs = [5][]byte{}
 			if ad := m.AD; len(ad) > 0 {
-				flags |= 0x40 << 56
-				k := putADLen(heads[l][n:], uint64(len(ad)))
-				c := copy(heads[l][n+k:], ad)
-				clear(heads[l][n+k+c:])
-				n += (k + c + blockSize - 1) &^ (blockSize - 1)
-				ad = ad[c:]
+				var head []byte
+				head, ad = adHead(heads[l][blockSize:], ad)
+				n += len(head)
 				full := len(ad) &^ (blockSize - 1)
 				lanes[l].runs[1] = ad[:full]
 				if rest := ad[full:]; len(rest) > 0 {
@@ -133,7 +129,7 @@ func (a *AEAD) leaChunk(msgs []batch.Message, open bool) (allOK bool) {
 					lanes[l].runs[2] = tails[l][:blockSize]
 				}
 			}
-			binary.BigEndian.PutUint64(heads[l][:], hi|flags)
+			binary.BigEndian.PutUint64(heads[l][:], a.b0Hi(hi, len(m.AD) > 0))
 			binary.BigEndian.PutUint64(heads[l][8:], lo|uint64(len(p)))
 			lanes[l].runs[0] = heads[l][:n]
 			full := len(p) &^ (blockSize - 1)
@@ -197,17 +193,4 @@ func (a *AEAD) leaChunk(msgs []batch.Message, open bool) (allOK bool) {
 		}
 	}
 	return allOK
-}
-
-// counterWords returns the big-endian halves of A_0 = L' || nonce || 0 for
-// a nonce of nonceSize bytes: A_i and B_0 differ from it in the first byte
-// and in the low 8 bytes, where the counter or length field of L <= 8
-// bytes ends.
-func counterWords(nonceSize int, nonce []byte) (hi, lo uint64) {
-	hi = uint64(14-nonceSize)<<56 | uint64(binary.BigEndian.Uint32(nonce))<<24 |
-		uint64(binary.BigEndian.Uint16(nonce[4:]))<<8 | uint64(nonce[6]) // L' = L-1
-	if n := len(nonce); n > 7 {
-		lo = binary.BigEndian.Uint64(nonce[n-8:]) << (8 * (15 - n))
-	}
-	return hi, lo
 }

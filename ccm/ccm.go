@@ -290,14 +290,9 @@ func incCounter(ctr *[blockSize]byte) {
 // blocks (RFC 3610, Section 2.2). Associated data of up to 30 bytes takes one
 // kernel call.
 func (a *AEAD) macAD(s *state, ad []byte) {
-	var head [2 * blockSize]byte
-	n := putADLen(head[:], uint64(len(ad)))
-	k := copy(head[n:], ad)
-	if ad = ad[k:]; len(ad) == 0 {
-		a.macBlocks(s, head[:(n+k+blockSize-1)&^(blockSize-1)])
-		return
-	}
-	a.macBlocks(s, head[:])
+	var h [2 * blockSize]byte
+	head, ad := adHead(h[:], ad)
+	a.macBlocks(s, head)
 	full := len(ad) &^ (blockSize - 1)
 	if full > 0 {
 		a.macBlocks(s, ad[:full])
@@ -325,6 +320,40 @@ func putADLen(b []byte, l uint64) int {
 	b[0], b[1] = 0xff, 0xff
 	binary.BigEndian.PutUint64(b[2:], l)
 	return 10
+}
+
+// counterWords returns the big-endian halves of A_0 = L' || nonce || 0 for
+// a nonce of nonceSize bytes: A_i and B_0 differ from it in the first byte
+// and in the low 8 bytes, where the counter or length field of L <= 8
+// bytes ends.
+func counterWords(nonceSize int, nonce []byte) (hi, lo uint64) {
+	hi = uint64(14-nonceSize)<<56 | uint64(binary.BigEndian.Uint32(nonce))<<24 |
+		uint64(binary.BigEndian.Uint16(nonce[4:]))<<8 | uint64(nonce[6]) // L' = L-1
+	if n := len(nonce); n > 7 {
+		lo = binary.BigEndian.Uint64(nonce[n-8:]) << (8 * (15 - n))
+	}
+	return hi, lo
+}
+
+// b0Hi returns B_0's first eight bytes from A_0's (hi): the flags byte with
+// the tag size (M') and, for a message with associated data, Adata.
+func (a *AEAD) b0Hi(hi uint64, hasAD bool) uint64 {
+	flags := uint64((a.tagSize-2)/2<<3) << 56
+	if hasAD {
+		flags |= 0x40 << 56
+	}
+	return hi | flags
+}
+
+// adHead writes the encoding of ad's length (not 0) and as much of ad as
+// fits after it to h, zero padded to whole blocks, and returns those blocks
+// and the rest of ad.
+func adHead(h, ad []byte) (head, rest []byte) {
+	n := putADLen(h, uint64(len(ad)))
+	k := copy(h[n:], ad)
+	end := (n + k + blockSize - 1) &^ (blockSize - 1)
+	clear(h[n+k : end])
+	return h[:end], ad[k:]
 }
 
 // encrypt encrypts blocks from..to-1 of s.buf in place. It calls fae's AES
