@@ -127,21 +127,9 @@ func (q *Lanes) fill() {
 	w := &q.w
 	clear(w.used[:])
 	w.start, w.n, w.at = q.next, 0, 0
-	end := min(len(q.msgs), q.next+windowMsgs)
-	same := 0 // messages before i of i's lengths, at most q.lanes-1
+	end := q.windowEnd()
 	for i := q.next; i < end; i++ {
 		m := &q.msgs[i]
-		if i > q.next && len(m.In) == len(q.msgs[i-1].In) && len(m.AD) == len(q.msgs[i-1].AD) {
-			if same++; same == q.lanes-1 && i+1-q.lanes > w.start {
-				// A run for take starts at i+1-q.lanes: the window ends
-				// before it. Its messages already chained leave it.
-				end = i + 1 - q.lanes
-				w.unchain(end - w.start)
-				break
-			}
-		} else {
-			same = 0
-		}
 		n := len(m.In)
 		if q.open {
 			if n < q.tagSize {
@@ -153,6 +141,23 @@ func (q *Lanes) fill() {
 		w.add(i-w.start, q.shape(len(m.AD), n))
 	}
 	q.next = end
+}
+
+// windowEnd returns the end of the window from q.next: the start of the
+// first run of q.lanes messages of equal lengths after q.next, which take
+// groups, or windowMsgs on.
+func (q *Lanes) windowEnd() int {
+	end := min(len(q.msgs), q.next+windowMsgs)
+	same := 0 // messages before i of i's lengths
+	for i := q.next + 1; i < end; i++ {
+		m, p := &q.msgs[i], &q.msgs[i-1]
+		if len(m.In) != len(p.In) || len(m.AD) != len(p.AD) {
+			same = 0
+		} else if same++; same == q.lanes-1 && i+1-q.lanes > q.next {
+			return i + 1 - q.lanes
+		}
+	}
+	return end
 }
 
 // add chains message x of the window (its position from start) to the
@@ -178,31 +183,6 @@ func (w *window) add(x int, sh Shape) {
 		w.link[w.tail[s]] = int8(x)
 	}
 	w.tail[s] = int8(x)
-}
-
-// unchain takes the messages from position x on back out of the window,
-// which had chained them last: the tails of their shapes.
-func (w *window) unchain(x int) {
-	for o := w.n - 1; o >= 0; o-- {
-		s := w.order[o]
-		if int(w.head[s]) >= x {
-			// The shape's first message is past x: the whole shape goes
-			// (its slot stays taken: the window adds no more).
-			w.n--
-			copy(w.order[o:w.n], w.order[o+1:w.n+1])
-			continue
-		}
-		if int(w.tail[s]) < x {
-			continue
-		}
-		// Cut the chain after its last message before x.
-		for p := w.head[s]; ; p = w.link[p] {
-			if nx := w.link[p]; nx < 0 || int(nx) >= x {
-				w.link[p], w.tail[s] = -1, p
-				break
-			}
-		}
-	}
 }
 
 // group returns the next group of the window, of up to lanes messages of
