@@ -8,26 +8,36 @@ import (
 // SealBatch seals each message of msgs as Seal would, after checking them
 // all, as batch.AEAD; it runs on the caller's goroutine.
 func (a *AEAD) SealBatch(msgs []batch.Message) {
-	if a.lea != nil {
-		s := a.batchSpec()
-		s.CheckSeal(msgs)
-		a.leaBatch(msgs, false)
+	s := a.batchSpec()
+	if !a.lanes(len(msgs)) {
+		batchutil.Seal(a, s, msgs)
 		return
 	}
-	a.sealBatch(msgs)
+	s.CheckSeal(msgs)
+	if _, ran := a.kernelBatch(msgs, false); !ran {
+		a.goLanes(msgs, false)
+	}
 }
 
 // OpenBatch opens each message of msgs as Open would, after checking them
 // all, and reports whether all authenticated, as batch.AEAD; it runs on the
 // caller's goroutine.
 func (a *AEAD) OpenBatch(msgs []batch.Message) (allOK bool) {
-	if a.lea != nil {
-		s := a.batchSpec()
-		s.CheckOpen(msgs)
-		return a.leaBatch(msgs, true)
+	s := a.batchSpec()
+	if !a.lanes(len(msgs)) {
+		return batchutil.Open(a, s, msgs)
 	}
-	return a.openBatch(msgs)
+	s.CheckOpen(msgs)
+	if allOK, ran := a.kernelBatch(msgs, true); ran {
+		return allOK
+	}
+	return a.goLanes(msgs, true)
 }
+
+// lanes reports whether a batch of n messages runs in lanes, on a batch
+// kernel or in Go (goLanes): over fae's LEA, or fae's AES and more than one
+// message; else each message goes alone, through Seal or Open.
+func (a *AEAD) lanes(n int) bool { return a.lea != nil || a.aes != nil && n > 1 }
 
 func (a *AEAD) batchSpec() batchutil.Spec {
 	return batchutil.Spec{Pkg: "ccm", NonceSize: a.nonceSize, TagSize: a.tagSize, Fits: func(n, _ int) bool { return uint64(n) <= a.maxLen }}

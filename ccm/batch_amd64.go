@@ -7,7 +7,6 @@ import (
 	"unsafe"
 
 	"github.com/faelabs/fae/batch"
-	"github.com/faelabs/fae/internal/batchutil"
 	"github.com/faelabs/fae/internal/cpu"
 	"github.com/faelabs/fae/internal/impl"
 	"github.com/faelabs/fae/internal/words"
@@ -151,25 +150,15 @@ type jobRuns struct{ hdr, ad, adTail, tail int }
 
 var allOnes = [blockSize]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
 
-func (a *AEAD) sealBatch(msgs []batch.Message) {
-	s := a.batchSpec()
+// kernelBatch seals or opens msgs, checked, on a batch kernel, if one is
+// enabled and the cipher is fae's AES, and reports whether it ran and,
+// opening, whether every message authenticated.
+func (a *AEAD) kernelBatch(msgs []batch.Message, open bool) (allOK, ran bool) {
 	nl := batchLanes(len(msgs))
-	if nl == 0 || a.aes == nil || len(msgs) < 2 {
-		batchutil.Seal(a, s, msgs)
-		return
+	if nl == 0 || a.aes == nil {
+		return false, false
 	}
-	s.CheckSeal(msgs)
-	a.runBatch(msgs, nl, false)
-}
-
-func (a *AEAD) openBatch(msgs []batch.Message) bool {
-	s := a.batchSpec()
-	nl := batchLanes(len(msgs))
-	if nl == 0 || a.aes == nil || len(msgs) < 2 {
-		return batchutil.Open(a, s, msgs)
-	}
-	s.CheckOpen(msgs)
-	return a.runBatch(msgs, nl, true)
+	return a.runBatch(msgs, nl, open), true
 }
 
 // runBatch seals or opens msgs, which have been checked, on the kernel of

@@ -59,10 +59,12 @@ func TestBatchLengthLimit(t *testing.T) {
 	}
 }
 
-// TestBatchLanes gives the batch kernels (and over LEA, batch_lea.go's
-// lanes) the batches their lanes find hardest, on every path, key size and some nonce and tag sizes: messages
-// ending at every offset in a block, side by side; batches that leave
-// lanes empty, some beside long messages; long messages on staggered lanes; lengths far apart in neighbouring lanes; associated data
+// TestBatchLanes gives the batch kernels, and batch_lanes.go's lanes in Go
+// (over LEA, and over AES on the paths without a batch kernel), the batches
+// their lanes find hardest, on every path, key size and some nonce and tag
+// sizes: messages ending at every offset in a block, side by side; batches
+// that leave lanes empty, some beside long messages; long messages on
+// staggered lanes; lengths far apart in neighbouring lanes; associated data
 // that ends inside B_0's run, fills whole blocks or ends in a partial one,
 // and lengths on both sides of 2^16-2^8, where its length encoding grows.
 func TestBatchLanes(t *testing.T) {
@@ -112,7 +114,7 @@ func TestBatchLanes(t *testing.T) {
 		}
 	}
 	paths.Run(t, func(t *testing.T) { run(t, NewWithSizes) })
-	// Over LEA, the lanes are Go's (batch_lea.go).
+	// Over LEA, the lanes are Go's (batch_lanes.go).
 	leaPaths.Run(t, func(t *testing.T) {
 		run(t, func(key []byte, nonceSize, tagSize int) (*AEAD, error) { return newLEA(key, false, nonceSize, tagSize) })
 	})

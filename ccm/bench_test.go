@@ -30,7 +30,7 @@ func benchmarkBatch(b *testing.B, open bool) {
 }
 
 // BenchmarkSealBatchLEA and BenchmarkOpenBatchLEA are those over fae's LEA,
-// whose CBC-MACs run side by side in Go (batch_lea.go).
+// whose CBC-MACs run side by side in Go (batch_lanes.go).
 func BenchmarkSealBatchLEA(b *testing.B) { benchmarkBatchLEA(b, false) }
 func BenchmarkOpenBatchLEA(b *testing.B) { benchmarkBatchLEA(b, true) }
 

@@ -4,12 +4,10 @@ package ccm
 
 import (
 	"github.com/faelabs/fae/batch"
-	"github.com/faelabs/fae/internal/batchutil"
 )
 
-func (a *AEAD) sealBatch(msgs []batch.Message) { batchutil.Seal(a, a.batchSpec(), msgs) }
-
-func (a *AEAD) openBatch(msgs []batch.Message) bool { return batchutil.Open(a, a.batchSpec(), msgs) }
+// kernelBatch reports that no batch kernel ran: there is none here.
+func (a *AEAD) kernelBatch([]batch.Message, bool) (allOK, ran bool) { return false, false }
 
 func (a *AEAD) macBlocks(s *state, src []byte) { a.macGeneric(s, src) }
 

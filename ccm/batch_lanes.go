@@ -7,46 +7,75 @@ import (
 	"github.com/faelabs/fae/internal/words"
 )
 
-// Over fae's LEA a batch runs the CBC-MACs of 16 messages side by side, in
-// Go: each step XORs the next block of every lane's message into the lane's
-// MAC value and encrypts the 16 values in one call to LEA's kernels, which
-// take 4, 8 or 16 blocks at a time, where a single message's chain takes one
-// block a call (EncryptWords); a lane whose message ends takes the next
-// one. The counter mode runs message by message on LEA's CTR kernel, after
-// E(A_0) and the keystream block of every final partial block, of up to
-// leaChunk messages, in one call.
+// Where no batch kernel runs (over fae's LEA everywhere; over fae's AES on
+// arm64, in purego builds and on CPUs without AVX), a batch runs the
+// CBC-MACs of 16 messages side by side, in Go: each step XORs the next block
+// of every lane's message into the lane's MAC value and encrypts the 16
+// values in one call to the cipher's multi-block kernel, which keeps its
+// rounds' pipeline full (the bitsliced AES encrypts four blocks in the time
+// of one), where a single message's chain waits on each block (LEA's
+// EncryptWords; for AES a call of two blocks, the MAC's and a keystream
+// block). A lane whose message ends takes the next one. The counter mode
+// runs message by message on the cipher's CTR kernel, after E(A_0) and the
+// keystream block of every final partial block, of up to laneChunk
+// messages, in one call.
 
 const (
-	leaLanes = 16
-	leaChunk = 64
+	numGoLanes = 16
+	laneChunk  = 64
 )
 
-// leaBatch seals or opens msgs, which have been checked, over fae's LEA.
-func (a *AEAD) leaBatch(msgs []batch.Message, open bool) (allOK bool) {
+// encryptBlocks encrypts whole blocks (ECB) on a's cipher, LEA or AES.
+func (a *AEAD) encryptBlocks(dst, src []byte) {
+	if a.lea != nil {
+		a.lea.EncryptBlocks(dst, src)
+		return
+	}
+	a.aes.EncryptBlocks(dst, src)
+}
+
+// ctrBlocks XORs whole blocks with the keystream from counter block hi||lo
+// (big-endian halves) on, on a's cipher, LEA or AES, whose kernels count in
+// 64 and 128 bits: alike for CCM, whose counter field (at most the low 8
+// bytes) never wraps.
+func (a *AEAD) ctrBlocks(dst, src []byte, hi, lo uint64) {
+	if a.lea != nil {
+		a.lea.CTRBlocks(dst, src, hi, lo)
+		return
+	}
+	var c [blockSize]byte
+	binary.BigEndian.PutUint64(c[:8], hi)
+	binary.BigEndian.PutUint64(c[8:], lo)
+	a.aes.XORKeyStreamAt(dst, src, &c)
+}
+
+// goLanes seals or opens msgs, which have been checked, in lanes run in
+// Go, over fae's LEA or AES.
+func (a *AEAD) goLanes(msgs []batch.Message, open bool) (allOK bool) {
 	allOK = true
 	for len(msgs) > 0 {
-		n := min(len(msgs), leaChunk)
-		allOK = a.leaChunk(msgs[:n], open) && allOK
+		n := min(len(msgs), laneChunk)
+		allOK = a.laneChunk(msgs[:n], open) && allOK
 		msgs = msgs[n:]
 	}
 	return allOK
 }
 
-// leaChunk is leaBatch on at most leaChunk messages.
-func (a *AEAD) leaChunk(msgs []batch.Message, open bool) (allOK bool) {
+// laneChunk is goLanes on at most laneChunk messages.
+func (a *AEAD) laneChunk(msgs []batch.Message, open bool) (allOK bool) {
 	var (
 		// ks holds E(A_0), which becomes the tag, and E(A_m+1), the
 		// keystream of a final partial block, of each message.
-		ks    [leaChunk * 2 * blockSize]byte
-		skip  [leaChunk]bool // a message to open too short or too long
-		x     [leaLanes * blockSize]byte
-		lanes [leaLanes]struct {
+		ks    [laneChunk * 2 * blockSize]byte
+		skip  [laneChunk]bool // a message to open too short or too long
+		x     [numGoLanes * blockSize]byte
+		lanes [numGoLanes]struct {
 			runs [5][]byte // blocks left to MAC: B_0 and the header, AD, its tail, text, its tail
 			r    int       // the run under way
 			msg  int       // the message, -1 when idle
 		}
-		heads [leaLanes][3 * blockSize]byte // B_0, the header's two blocks
-		tails [leaLanes][2 * blockSize]byte // the padded final blocks of AD and text
+		heads [numGoLanes][3 * blockSize]byte // B_0, the header's two blocks
+		tails [numGoLanes][2 * blockSize]byte // the padded final blocks of AD and text
 	)
 	allOK = true
 	text := func(m *batch.Message) []byte {
@@ -69,14 +98,14 @@ func (a *AEAD) leaChunk(msgs []batch.Message, open bool) (allOK bool) {
 		binary.BigEndian.PutUint64(ks[32*i+16:], hi)
 		binary.BigEndian.PutUint64(ks[32*i+24:], lo|uint64(t/blockSize+1))
 	}
-	a.lea.EncryptBlocks(ks[:32*len(msgs)], ks[:32*len(msgs)])
+	a.encryptBlocks(ks[:32*len(msgs)], ks[:32*len(msgs)])
 
 	// ctr runs the counter mode of message i from src into dst.
 	ctr := func(i int, dst, src []byte) {
 		hi, lo := counterWords(a.nonceSize, msgs[i].Nonce)
 		full := len(src) &^ (blockSize - 1)
 		if full > 0 {
-			a.lea.CTRBlocks(dst[:full], src[:full], hi, lo|1)
+			a.ctrBlocks(dst[:full], src[:full], hi, lo|1)
 		}
 		for k := full; k < len(src); k++ {
 			dst[k] = src[k] ^ ks[32*i+16+k-full]
@@ -161,7 +190,7 @@ func (a *AEAD) leaChunk(msgs []batch.Message, open bool) (allOK bool) {
 			}
 			lanes[l].r = r
 		}
-		a.lea.EncryptBlocks(x[:blockSize*top], x[:blockSize*top])
+		a.encryptBlocks(x[:blockSize*top], x[:blockSize*top])
 		for l := range top {
 			ln := &lanes[l]
 			if ln.msg < 0 || ln.r < len(ln.runs) {
