@@ -22653,10 +22653,16 @@ TEXT ·ocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ            n+64(FP), R9
 	MOVQ            sub+72(FP), R11
 	LEAQ            776(R13), SI
-	XORL            BX, BX
 	XORL            R10, R10
+	MOVQ            $-16, BX
+	IMUL3Q          $0x68, (R14), CX
+	ADDQ            R12, CX
 	IMUL3Q          $0x68, 120(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x0f
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 120(SI)
 	MOVQ            72(AX), DX
@@ -22665,13 +22671,16 @@ TEXT ·ocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ            DX, 376(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x0f
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 444(SI)
 	CMPQ            32(AX), $0x01
 	ADCL            R10, R10
 	IMUL3Q          $0x68, 112(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x0e
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 112(SI)
 	MOVQ            72(AX), DX
@@ -22680,13 +22689,16 @@ TEXT ·ocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ            DX, 368(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x0e
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 440(SI)
 	CMPQ            32(AX), $0x01
 	ADCL            R10, R10
 	IMUL3Q          $0x68, 104(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x0d
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 104(SI)
 	MOVQ            72(AX), DX
@@ -22695,13 +22707,16 @@ TEXT ·ocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ            DX, 360(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x0d
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 436(SI)
 	CMPQ            32(AX), $0x01
 	ADCL            R10, R10
 	IMUL3Q          $0x68, 96(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x0c
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 96(SI)
 	MOVQ            72(AX), DX
@@ -22710,13 +22725,16 @@ TEXT ·ocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ            DX, 352(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x0c
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 432(SI)
 	CMPQ            32(AX), $0x01
 	ADCL            R10, R10
 	IMUL3Q          $0x68, 88(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x0b
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 88(SI)
 	MOVQ            72(AX), DX
@@ -22725,13 +22743,16 @@ TEXT ·ocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ            DX, 344(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x0b
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 428(SI)
 	CMPQ            32(AX), $0x01
 	ADCL            R10, R10
 	IMUL3Q          $0x68, 80(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x0a
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 80(SI)
 	MOVQ            72(AX), DX
@@ -22740,13 +22761,16 @@ TEXT ·ocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ            DX, 336(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x0a
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 424(SI)
 	CMPQ            32(AX), $0x01
 	ADCL            R10, R10
 	IMUL3Q          $0x68, 72(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x09
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 72(SI)
 	MOVQ            72(AX), DX
@@ -22755,13 +22779,16 @@ TEXT ·ocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ            DX, 328(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x09
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 420(SI)
 	CMPQ            32(AX), $0x01
 	ADCL            R10, R10
 	IMUL3Q          $0x68, 64(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x08
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 64(SI)
 	MOVQ            72(AX), DX
@@ -22770,13 +22797,16 @@ TEXT ·ocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ            DX, 320(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x08
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 416(SI)
 	CMPQ            32(AX), $0x01
 	ADCL            R10, R10
 	IMUL3Q          $0x68, 56(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x07
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 56(SI)
 	MOVQ            72(AX), DX
@@ -22785,13 +22815,16 @@ TEXT ·ocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ            DX, 312(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x07
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 412(SI)
 	CMPQ            32(AX), $0x01
 	ADCL            R10, R10
 	IMUL3Q          $0x68, 48(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x06
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 48(SI)
 	MOVQ            72(AX), DX
@@ -22800,13 +22833,16 @@ TEXT ·ocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ            DX, 304(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x06
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 408(SI)
 	CMPQ            32(AX), $0x01
 	ADCL            R10, R10
 	IMUL3Q          $0x68, 40(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x05
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 40(SI)
 	MOVQ            72(AX), DX
@@ -22815,13 +22851,16 @@ TEXT ·ocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ            DX, 296(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x05
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 404(SI)
 	CMPQ            32(AX), $0x01
 	ADCL            R10, R10
 	IMUL3Q          $0x68, 32(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x04
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 32(SI)
 	MOVQ            72(AX), DX
@@ -22830,13 +22869,16 @@ TEXT ·ocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ            DX, 288(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x04
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 400(SI)
 	CMPQ            32(AX), $0x01
 	ADCL            R10, R10
 	IMUL3Q          $0x68, 24(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x03
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 24(SI)
 	MOVQ            72(AX), DX
@@ -22845,13 +22887,16 @@ TEXT ·ocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ            DX, 280(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x03
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 396(SI)
 	CMPQ            32(AX), $0x01
 	ADCL            R10, R10
 	IMUL3Q          $0x68, 16(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x02
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 16(SI)
 	MOVQ            72(AX), DX
@@ -22860,13 +22905,16 @@ TEXT ·ocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ            DX, 272(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x02
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 392(SI)
 	CMPQ            32(AX), $0x01
 	ADCL            R10, R10
 	IMUL3Q          $0x68, 8(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x01
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 8(SI)
 	MOVQ            72(AX), DX
@@ -22875,13 +22923,16 @@ TEXT ·ocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ            DX, 264(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x01
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 388(SI)
 	CMPQ            32(AX), $0x01
 	ADCL            R10, R10
 	IMUL3Q          $0x68, (R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x00
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, (SI)
 	MOVQ            72(AX), DX
@@ -22890,8 +22941,7 @@ TEXT ·ocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ            DX, 256(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x00
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 384(SI)
 	CMPQ            32(AX), $0x01
 	ADCL            R10, R10
@@ -24384,10 +24434,16 @@ TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ            n+72(FP), R9
 	MOVQ            sub+80(FP), R11
 	LEAQ            776(R13), SI
-	XORL            BX, BX
 	XORL            R10, R10
+	MOVQ            $-16, BX
+	IMUL3Q          $0x68, (R14), CX
+	ADDQ            R12, CX
 	IMUL3Q          $0x68, 120(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x0f
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 120(SI)
 	MOVQ            72(AX), DX
@@ -24396,13 +24452,16 @@ TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ            DX, 376(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x0f
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 444(SI)
 	CMPQ            32(AX), $0x01
 	ADCL            R10, R10
 	IMUL3Q          $0x68, 112(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x0e
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 112(SI)
 	MOVQ            72(AX), DX
@@ -24411,13 +24470,16 @@ TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ            DX, 368(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x0e
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 440(SI)
 	CMPQ            32(AX), $0x01
 	ADCL            R10, R10
 	IMUL3Q          $0x68, 104(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x0d
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 104(SI)
 	MOVQ            72(AX), DX
@@ -24426,13 +24488,16 @@ TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ            DX, 360(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x0d
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 436(SI)
 	CMPQ            32(AX), $0x01
 	ADCL            R10, R10
 	IMUL3Q          $0x68, 96(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x0c
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 96(SI)
 	MOVQ            72(AX), DX
@@ -24441,13 +24506,16 @@ TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ            DX, 352(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x0c
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 432(SI)
 	CMPQ            32(AX), $0x01
 	ADCL            R10, R10
 	IMUL3Q          $0x68, 88(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x0b
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 88(SI)
 	MOVQ            72(AX), DX
@@ -24456,13 +24524,16 @@ TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ            DX, 344(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x0b
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 428(SI)
 	CMPQ            32(AX), $0x01
 	ADCL            R10, R10
 	IMUL3Q          $0x68, 80(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x0a
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 80(SI)
 	MOVQ            72(AX), DX
@@ -24471,13 +24542,16 @@ TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ            DX, 336(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x0a
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 424(SI)
 	CMPQ            32(AX), $0x01
 	ADCL            R10, R10
 	IMUL3Q          $0x68, 72(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x09
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 72(SI)
 	MOVQ            72(AX), DX
@@ -24486,13 +24560,16 @@ TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ            DX, 328(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x09
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 420(SI)
 	CMPQ            32(AX), $0x01
 	ADCL            R10, R10
 	IMUL3Q          $0x68, 64(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x08
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 64(SI)
 	MOVQ            72(AX), DX
@@ -24501,13 +24578,16 @@ TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ            DX, 320(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x08
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 416(SI)
 	CMPQ            32(AX), $0x01
 	ADCL            R10, R10
 	IMUL3Q          $0x68, 56(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x07
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 56(SI)
 	MOVQ            72(AX), DX
@@ -24516,13 +24596,16 @@ TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ            DX, 312(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x07
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 412(SI)
 	CMPQ            32(AX), $0x01
 	ADCL            R10, R10
 	IMUL3Q          $0x68, 48(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x06
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 48(SI)
 	MOVQ            72(AX), DX
@@ -24531,13 +24614,16 @@ TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ            DX, 304(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x06
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 408(SI)
 	CMPQ            32(AX), $0x01
 	ADCL            R10, R10
 	IMUL3Q          $0x68, 40(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x05
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 40(SI)
 	MOVQ            72(AX), DX
@@ -24546,13 +24632,16 @@ TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ            DX, 296(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x05
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 404(SI)
 	CMPQ            32(AX), $0x01
 	ADCL            R10, R10
 	IMUL3Q          $0x68, 32(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x04
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 32(SI)
 	MOVQ            72(AX), DX
@@ -24561,13 +24650,16 @@ TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ            DX, 288(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x04
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 400(SI)
 	CMPQ            32(AX), $0x01
 	ADCL            R10, R10
 	IMUL3Q          $0x68, 24(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x03
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 24(SI)
 	MOVQ            72(AX), DX
@@ -24576,13 +24668,16 @@ TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ            DX, 280(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x03
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 396(SI)
 	CMPQ            32(AX), $0x01
 	ADCL            R10, R10
 	IMUL3Q          $0x68, 16(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x02
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 16(SI)
 	MOVQ            72(AX), DX
@@ -24591,13 +24686,16 @@ TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ            DX, 272(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x02
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 392(SI)
 	CMPQ            32(AX), $0x01
 	ADCL            R10, R10
 	IMUL3Q          $0x68, 8(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x01
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 8(SI)
 	MOVQ            72(AX), DX
@@ -24606,13 +24704,16 @@ TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ            DX, 264(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x01
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 388(SI)
 	CMPQ            32(AX), $0x01
 	ADCL            R10, R10
 	IMUL3Q          $0x68, (R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x00
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, (SI)
 	MOVQ            72(AX), DX
@@ -24621,8 +24722,7 @@ TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ            DX, 256(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x00
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 384(SI)
 	CMPQ            32(AX), $0x01
 	ADCL            R10, R10

@@ -28,8 +28,8 @@ import (
 // The kernels take their messages from the batch (batch.Message, whose
 // layout ocb's tests pin: msg* below) by 16 indexes, and fill their lanes'
 // table in laneOut themselves: src, dst and nonce pointers (16 each), the
-// text lengths (16 uint32, 0 past the group's n messages) and the marked
-// lanes (a bit each, uint32). laneOut: the tags the kernel writes, two
+// text lengths (16 uint32; past the group's n messages, idle lanes, lane
+// 0's whole blocks: see laneTable) and the marked lanes (a bit each, uint32). laneOut: the tags the kernel writes, two
 // areas it keeps for itself, per register (each lane's whole blocks n and
 // partial bytes r, in every byte of the lane), the marked lanes whose tags
 // differ (a bit each, uint32, when opening), then the table.
@@ -368,33 +368,42 @@ func lanes(o op) {
 }
 
 // laneTable fills the lanes' table (at lp, in laneOut) from the messages
-// msgs[idx[k]], the lane of k >= n with no text (its pointers stay valid
-// ones of the batch). Lane k is marked (its tag finished by the kernel)
-// where bit k of mark is set (the caller's: 16-byte tags) and its message
-// has no associated data.
+// msgs[idx[k]]. A lane of k >= n, idle, repeats lane 0's whole blocks: it
+// reads the same input and writes the same output, byte for byte, in the
+// same steps (each step loads every lane's block before it stores any), so
+// that it neither lowers the fewest blocks of a lane, which gates the pairs
+// of blocks, nor raises the most; its tag goes unused. Lane k is marked
+// (its tag finished by the kernel) where bit k of mark is set (the
+// caller's: 16-byte tags, lanes below n) and its message has no associated
+// data.
 func laneTable() {
 	base, idx, n, sub := lT, lU, lJ, lJ16
-	m, t, zero, plain := RAX, RDX, RBX, R10
+	m, t, whole, plain, m0, keep := RAX, RDX, RBX, R10, RCX, RDI
 	Load(Param("msgs"), base)
 	Load(Param("idx"), idx)
 	Load(Param("n"), n)
 	Load(Param("sub"), sub)
 	LEAQ(Mem{Base: lo, Disp: lnTable}, lp)
-	XORL(zero.As32(), zero.As32())
 	XORL(plain.As32(), plain.As32())
+	MOVQ(I32(-16), whole)
+	IMUL3Q(U8(msgSize), Mem{Base: idx}, m0)
+	ADDQ(base, m0)
 	// From the last lane down, which shifts each lane's bit of plain into
 	// place.
 	for k := 15; k >= 0; k-- {
 		IMUL3Q(U8(msgSize), Mem{Base: idx, Disp: 8 * k}, m)
 		ADDQ(base, m)
+		MOVQ(I32(-1), keep)
+		CMPQ(n, U8(k))
+		CMOVQLE(m0, m)
+		CMOVQLE(whole, keep)
 		for _, f := range [][2]int{{msgIn, lnSrc}, {msgOut, lnDst}, {msgNonce, lnNonce}} {
 			MOVQ(Mem{Base: m, Disp: f[0]}, t)
 			MOVQ(t, Mem{Base: lp, Disp: f[1] + 8*k})
 		}
 		MOVQ(Mem{Base: m, Disp: msgInLen}, t)
 		SUBQ(sub, t)
-		CMPQ(n, U8(k))
-		CMOVQLE(zero, t)
+		ANDQ(keep, t)
 		MOVL(t.As32(), Mem{Base: lp, Disp: lnLen + 4*k})
 		// Bit k of plain: lane k has no associated data (the carry of
 		// its length less 1).
