@@ -5,6 +5,10 @@ package raocb
 import (
 	"testing"
 	"unsafe"
+
+	"github.com/faelabs/fae/batch"
+	"github.com/faelabs/fae/internal/aeadtest"
+	"github.com/faelabs/fae/internal/batchutil"
 )
 
 // TestLaneLayout pins laneOut's layout, which the lane kernels' generator
@@ -21,5 +25,31 @@ func TestLaneLayout(t *testing.T) {
 		if c.got != c.want {
 			t.Errorf("laneOut's %s is %d, the kernels take %d", c.name, c.got, c.want)
 		}
+	}
+}
+
+// TestLaneGroups runs the lane kernels directly on groups of 1 to 16
+// messages (aeadtest.TestLaneGroups), which batches give them only where
+// batchutil's grouping says: every tag size, with nonces and keys of
+// several sizes.
+func TestLaneGroups(t *testing.T) {
+	if !useVAES512Lanes {
+		t.Skip("no lane kernels on this CPU")
+	}
+	key := make([]byte, 32)
+	key[0] = 0x1b
+	for tag := MinTagSize; tag <= MaxTagSize; tag++ {
+		a, err := NewWithSizes(key[:16+8*(tag%3)], 1+tag%MaxNonceSize, tag)
+		if err != nil {
+			t.Fatal(err)
+		}
+		aeadtest.TestLaneGroups(t, a, laneMaxLen, func(open bool, msgs []batch.Message, g *batchutil.LaneGroup) {
+			var out laneOut
+			d := encrypt
+			if open {
+				d = decrypt
+			}
+			a.runLanes(d, msgs, g, &out)
+		})
 	}
 }

@@ -17127,11 +17127,16 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ            n+64(FP), R9
 	MOVQ            sub+72(FP), R11
 	LEAQ            1920(R13), SI
-	XORL            BX, BX
 	XORL            R10, R10
 	XORL            R8, R8
+	MOVQ            $-16, BX
 	IMUL3Q          $0x68, (R14), AX
 	ADDQ            R12, AX
+	MOVQ            AX, CX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x00
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, (SI)
 	MOVQ            72(AX), DX
@@ -17140,8 +17145,7 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ            DX, 256(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x00
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 384(SI)
 	CMPQ            DX, R8
 	CMOVQGT         DX, R8
@@ -17152,6 +17156,10 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	ORL             DX, R10
 	IMUL3Q          $0x68, 8(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x01
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 8(SI)
 	MOVQ            72(AX), DX
@@ -17160,8 +17168,7 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ            DX, 264(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x01
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 388(SI)
 	CMPQ            DX, R8
 	CMOVQGT         DX, R8
@@ -17172,6 +17179,10 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	ORL             DX, R10
 	IMUL3Q          $0x68, 16(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x02
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 16(SI)
 	MOVQ            72(AX), DX
@@ -17180,8 +17191,7 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ            DX, 272(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x02
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 392(SI)
 	CMPQ            DX, R8
 	CMOVQGT         DX, R8
@@ -17192,6 +17202,10 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	ORL             DX, R10
 	IMUL3Q          $0x68, 24(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x03
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 24(SI)
 	MOVQ            72(AX), DX
@@ -17200,8 +17214,7 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ            DX, 280(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x03
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 396(SI)
 	CMPQ            DX, R8
 	CMOVQGT         DX, R8
@@ -17212,6 +17225,10 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	ORL             DX, R10
 	IMUL3Q          $0x68, 32(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x04
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 32(SI)
 	MOVQ            72(AX), DX
@@ -17220,8 +17237,7 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ            DX, 288(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x04
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 400(SI)
 	CMPQ            DX, R8
 	CMOVQGT         DX, R8
@@ -17232,6 +17248,10 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	ORL             DX, R10
 	IMUL3Q          $0x68, 40(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x05
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 40(SI)
 	MOVQ            72(AX), DX
@@ -17240,8 +17260,7 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ            DX, 296(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x05
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 404(SI)
 	CMPQ            DX, R8
 	CMOVQGT         DX, R8
@@ -17252,6 +17271,10 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	ORL             DX, R10
 	IMUL3Q          $0x68, 48(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x06
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 48(SI)
 	MOVQ            72(AX), DX
@@ -17260,8 +17283,7 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ            DX, 304(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x06
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 408(SI)
 	CMPQ            DX, R8
 	CMOVQGT         DX, R8
@@ -17272,6 +17294,10 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	ORL             DX, R10
 	IMUL3Q          $0x68, 56(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x07
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 56(SI)
 	MOVQ            72(AX), DX
@@ -17280,8 +17306,7 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ            DX, 312(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x07
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 412(SI)
 	CMPQ            DX, R8
 	CMOVQGT         DX, R8
@@ -17292,6 +17317,10 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	ORL             DX, R10
 	IMUL3Q          $0x68, 64(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x08
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 64(SI)
 	MOVQ            72(AX), DX
@@ -17300,8 +17329,7 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ            DX, 320(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x08
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 416(SI)
 	CMPQ            DX, R8
 	CMOVQGT         DX, R8
@@ -17312,6 +17340,10 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	ORL             DX, R10
 	IMUL3Q          $0x68, 72(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x09
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 72(SI)
 	MOVQ            72(AX), DX
@@ -17320,8 +17352,7 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ            DX, 328(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x09
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 420(SI)
 	CMPQ            DX, R8
 	CMOVQGT         DX, R8
@@ -17332,6 +17363,10 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	ORL             DX, R10
 	IMUL3Q          $0x68, 80(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x0a
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 80(SI)
 	MOVQ            72(AX), DX
@@ -17340,8 +17375,7 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ            DX, 336(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x0a
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 424(SI)
 	CMPQ            DX, R8
 	CMOVQGT         DX, R8
@@ -17352,6 +17386,10 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	ORL             DX, R10
 	IMUL3Q          $0x68, 88(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x0b
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 88(SI)
 	MOVQ            72(AX), DX
@@ -17360,8 +17398,7 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ            DX, 344(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x0b
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 428(SI)
 	CMPQ            DX, R8
 	CMOVQGT         DX, R8
@@ -17372,6 +17409,10 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	ORL             DX, R10
 	IMUL3Q          $0x68, 96(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x0c
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 96(SI)
 	MOVQ            72(AX), DX
@@ -17380,8 +17421,7 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ            DX, 352(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x0c
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 432(SI)
 	CMPQ            DX, R8
 	CMOVQGT         DX, R8
@@ -17392,6 +17432,10 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	ORL             DX, R10
 	IMUL3Q          $0x68, 104(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x0d
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 104(SI)
 	MOVQ            72(AX), DX
@@ -17400,8 +17444,7 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ            DX, 360(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x0d
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 436(SI)
 	CMPQ            DX, R8
 	CMOVQGT         DX, R8
@@ -17412,6 +17455,10 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	ORL             DX, R10
 	IMUL3Q          $0x68, 112(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x0e
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 112(SI)
 	MOVQ            72(AX), DX
@@ -17420,8 +17467,7 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ            DX, 368(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x0e
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 440(SI)
 	CMPQ            DX, R8
 	CMOVQGT         DX, R8
@@ -17432,6 +17478,10 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	ORL             DX, R10
 	IMUL3Q          $0x68, 120(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x0f
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 120(SI)
 	MOVQ            72(AX), DX
@@ -17440,8 +17490,7 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ            DX, 376(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x0f
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 444(SI)
 	CMPQ            DX, R8
 	CMOVQGT         DX, R8
@@ -18992,11 +19041,16 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ            n+72(FP), R9
 	MOVQ            sub+80(FP), R11
 	LEAQ            1920(R13), SI
-	XORL            BX, BX
 	XORL            R10, R10
 	XORL            R8, R8
+	MOVQ            $-16, BX
 	IMUL3Q          $0x68, (R14), AX
 	ADDQ            R12, AX
+	MOVQ            AX, CX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x00
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, (SI)
 	MOVQ            72(AX), DX
@@ -19005,8 +19059,7 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ            DX, 256(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x00
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 384(SI)
 	CMPQ            DX, R8
 	CMOVQGT         DX, R8
@@ -19017,6 +19070,10 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	ORL             DX, R10
 	IMUL3Q          $0x68, 8(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x01
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 8(SI)
 	MOVQ            72(AX), DX
@@ -19025,8 +19082,7 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ            DX, 264(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x01
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 388(SI)
 	CMPQ            DX, R8
 	CMOVQGT         DX, R8
@@ -19037,6 +19093,10 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	ORL             DX, R10
 	IMUL3Q          $0x68, 16(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x02
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 16(SI)
 	MOVQ            72(AX), DX
@@ -19045,8 +19105,7 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ            DX, 272(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x02
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 392(SI)
 	CMPQ            DX, R8
 	CMOVQGT         DX, R8
@@ -19057,6 +19116,10 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	ORL             DX, R10
 	IMUL3Q          $0x68, 24(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x03
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 24(SI)
 	MOVQ            72(AX), DX
@@ -19065,8 +19128,7 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ            DX, 280(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x03
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 396(SI)
 	CMPQ            DX, R8
 	CMOVQGT         DX, R8
@@ -19077,6 +19139,10 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	ORL             DX, R10
 	IMUL3Q          $0x68, 32(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x04
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 32(SI)
 	MOVQ            72(AX), DX
@@ -19085,8 +19151,7 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ            DX, 288(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x04
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 400(SI)
 	CMPQ            DX, R8
 	CMOVQGT         DX, R8
@@ -19097,6 +19162,10 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	ORL             DX, R10
 	IMUL3Q          $0x68, 40(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x05
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 40(SI)
 	MOVQ            72(AX), DX
@@ -19105,8 +19174,7 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ            DX, 296(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x05
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 404(SI)
 	CMPQ            DX, R8
 	CMOVQGT         DX, R8
@@ -19117,6 +19185,10 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	ORL             DX, R10
 	IMUL3Q          $0x68, 48(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x06
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 48(SI)
 	MOVQ            72(AX), DX
@@ -19125,8 +19197,7 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ            DX, 304(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x06
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 408(SI)
 	CMPQ            DX, R8
 	CMOVQGT         DX, R8
@@ -19137,6 +19208,10 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	ORL             DX, R10
 	IMUL3Q          $0x68, 56(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x07
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 56(SI)
 	MOVQ            72(AX), DX
@@ -19145,8 +19220,7 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ            DX, 312(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x07
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 412(SI)
 	CMPQ            DX, R8
 	CMOVQGT         DX, R8
@@ -19157,6 +19231,10 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	ORL             DX, R10
 	IMUL3Q          $0x68, 64(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x08
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 64(SI)
 	MOVQ            72(AX), DX
@@ -19165,8 +19243,7 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ            DX, 320(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x08
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 416(SI)
 	CMPQ            DX, R8
 	CMOVQGT         DX, R8
@@ -19177,6 +19254,10 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	ORL             DX, R10
 	IMUL3Q          $0x68, 72(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x09
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 72(SI)
 	MOVQ            72(AX), DX
@@ -19185,8 +19266,7 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ            DX, 328(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x09
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 420(SI)
 	CMPQ            DX, R8
 	CMOVQGT         DX, R8
@@ -19197,6 +19277,10 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	ORL             DX, R10
 	IMUL3Q          $0x68, 80(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x0a
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 80(SI)
 	MOVQ            72(AX), DX
@@ -19205,8 +19289,7 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ            DX, 336(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x0a
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 424(SI)
 	CMPQ            DX, R8
 	CMOVQGT         DX, R8
@@ -19217,6 +19300,10 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	ORL             DX, R10
 	IMUL3Q          $0x68, 88(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x0b
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 88(SI)
 	MOVQ            72(AX), DX
@@ -19225,8 +19312,7 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ            DX, 344(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x0b
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 428(SI)
 	CMPQ            DX, R8
 	CMOVQGT         DX, R8
@@ -19237,6 +19323,10 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	ORL             DX, R10
 	IMUL3Q          $0x68, 96(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x0c
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 96(SI)
 	MOVQ            72(AX), DX
@@ -19245,8 +19335,7 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ            DX, 352(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x0c
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 432(SI)
 	CMPQ            DX, R8
 	CMOVQGT         DX, R8
@@ -19257,6 +19346,10 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	ORL             DX, R10
 	IMUL3Q          $0x68, 104(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x0d
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 104(SI)
 	MOVQ            72(AX), DX
@@ -19265,8 +19358,7 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ            DX, 360(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x0d
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 436(SI)
 	CMPQ            DX, R8
 	CMOVQGT         DX, R8
@@ -19277,6 +19369,10 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	ORL             DX, R10
 	IMUL3Q          $0x68, 112(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x0e
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 112(SI)
 	MOVQ            72(AX), DX
@@ -19285,8 +19381,7 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ            DX, 368(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x0e
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 440(SI)
 	CMPQ            DX, R8
 	CMOVQGT         DX, R8
@@ -19297,6 +19392,10 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	ORL             DX, R10
 	IMUL3Q          $0x68, 120(R14), AX
 	ADDQ            R12, AX
+	MOVQ            $-1, DI
+	CMPQ            R9, $0x0f
+	CMOVQLE         CX, AX
+	CMOVQLE         BX, DI
 	MOVQ            48(AX), DX
 	MOVQ            DX, 120(SI)
 	MOVQ            72(AX), DX
@@ -19305,8 +19404,7 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ            DX, 376(SI)
 	MOVQ            56(AX), DX
 	SUBQ            R11, DX
-	CMPQ            R9, $0x0f
-	CMOVQLE         BX, DX
+	ANDQ            DI, DX
 	MOVL            DX, 444(SI)
 	CMPQ            DX, R8
 	CMOVQGT         DX, R8

@@ -26,12 +26,13 @@ import (
 // The kernels take their messages from the batch (batch.Message, whose
 // layout raocb's tests pin: msg* below) by 16 indexes, and fill their
 // lanes' table in laneOut themselves: src, dst and nonce pointers (16
-// each), the text lengths (16 uint32, 0 past the group's n messages) and
-// the marked lanes (a bit each, uint32). laneOut: the tags the kernel
-// writes, areas it keeps for itself, per register (each lane's whole blocks
-// f and partial bytes r in every byte of the lane, f and m (its blocks, the
-// partial one counted) in every dword, the masks of the blocks in flight,
-// and R1 and R2 broadcast), then the table.
+// each), the text lengths (16 uint32; past the group's n messages, idle
+// lanes, lane 0's whole blocks: see laneTable) and the marked lanes (a bit
+// each, uint32). laneOut: the tags the kernel writes, areas it keeps for
+// itself, per register (each lane's whole blocks f and partial bytes r in
+// every byte of the lane, f and m (its blocks, the partial one counted) in
+// every dword, the masks of the blocks in flight, and R1 and R2
+// broadcast), then the table.
 const (
 	lnSrc   = 0
 	lnDst   = 128
@@ -350,32 +351,41 @@ func laneMasksIn(xs []VecPhysical) {
 }
 
 // laneTable fills the lanes' table (at lp, in laneOut) from the messages
-// msgs[idx[k]], the lane of k >= n with no text (its pointers stay valid
-// ones of the batch), and sets lMax to the most whole blocks of a text.
-// Lane k is marked (its tag finished by the kernel) where bit k of mark is
-// set (the caller's: 16-byte tags) and its message has no associated data.
+// msgs[idx[k]], and sets lMax to the most whole blocks of a text. A lane
+// of k >= n, idle, repeats lane 0's whole blocks, as in ocb's kernels
+// (ocb/_asm/batch.go): the same input and output, byte for byte, in the
+// same steps, which keeps it out of the fewest and the most blocks of a
+// lane; its tag goes unused. Lane k is marked (its tag finished by the
+// kernel) where bit k of mark is set (the caller's: 16-byte tags, lanes
+// below n) and its message has no associated data.
 func laneTable() {
 	base, idx, n, sub := lT, lU, lJ, lJ16
-	m, t, zero, ad := RAX, RDX, RBX, R10
+	m, t, whole, ad, m0, keep := RAX, RDX, RBX, R10, RCX, RDI
 	Load(Param("msgs"), base)
 	Load(Param("idx"), idx)
 	Load(Param("n"), n)
 	Load(Param("sub"), sub)
 	LEAQ(Mem{Base: lo, Disp: lnTable}, lp)
-	XORL(zero.As32(), zero.As32())
 	XORL(ad.As32(), ad.As32())
 	XORL(lMax.As32(), lMax.As32())
+	MOVQ(I32(-16), whole)
 	for k := 0; k < 16; k++ {
 		IMUL3Q(U8(msgSize), Mem{Base: idx, Disp: 8 * k}, m)
 		ADDQ(base, m)
+		if k == 0 {
+			MOVQ(m, m0)
+		}
+		MOVQ(I32(-1), keep)
+		CMPQ(n, U8(k))
+		CMOVQLE(m0, m)
+		CMOVQLE(whole, keep)
 		for _, f := range [][2]int{{msgIn, lnSrc}, {msgOut, lnDst}, {msgNonce, lnNonce}} {
 			MOVQ(Mem{Base: m, Disp: f[0]}, t)
 			MOVQ(t, Mem{Base: lp, Disp: f[1] + 8*k})
 		}
 		MOVQ(Mem{Base: m, Disp: msgInLen}, t)
 		SUBQ(sub, t)
-		CMPQ(n, U8(k))
-		CMOVQLE(zero, t)
+		ANDQ(keep, t)
 		MOVL(t.As32(), Mem{Base: lp, Disp: lnLen + 4*k})
 		CMPQ(t, lMax)
 		CMOVQGT(t, lMax)
