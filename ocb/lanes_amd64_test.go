@@ -44,13 +44,33 @@ func TestLaneGroups(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		aeadtest.TestLaneGroups(t, a, laneMaxLen, func(open bool, msgs []batch.Message, g *batchutil.LaneGroup) {
-			var out laneOut
-			d := encrypt
-			if open {
-				d = decrypt
-			}
-			a.runLanes(d, msgs, g, &out)
-		})
+		aeadtest.TestLaneGroups(t, a, laneMaxLen, a.runLaneGroup)
 	}
+}
+
+// runLaneGroup seals or opens g's messages of msgs in a lane kernel.
+func (a *AEAD) runLaneGroup(open bool, msgs []batch.Message, g *batchutil.LaneGroup) {
+	var out laneOut
+	d := encrypt
+	if open {
+		d = decrypt
+	}
+	a.runLanes(d, msgs, g, &out)
+}
+
+// BenchmarkSealLanes and BenchmarkOpenLanes measure groups of 2 to 16
+// messages of each length class in the lane kernels against single calls
+// (aeadtest.BenchmarkLaneGroups): what batchutil's lanesPay decides.
+func BenchmarkSealLanes(b *testing.B) { benchmarkLanes(b, false) }
+func BenchmarkOpenLanes(b *testing.B) { benchmarkLanes(b, true) }
+
+func benchmarkLanes(b *testing.B, open bool) {
+	if !useVAES512Lanes {
+		b.Skip("no lane kernels on this CPU")
+	}
+	a, err := New(make([]byte, 16))
+	if err != nil {
+		b.Fatal(err)
+	}
+	aeadtest.BenchmarkLaneGroups(b, a, laneMaxLen, open, a.runLaneGroup)
 }

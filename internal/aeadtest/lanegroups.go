@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math/bits"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	"github.com/faelabs/fae/batch"
@@ -216,6 +217,55 @@ func testLaneGroupsGuard(t *testing.T, a batch.AEAD, src *rand.ChaCha8, maxLen i
 					t.FailNow()
 				}
 			}
+		}
+	}
+}
+
+// BenchmarkLaneGroups measures what batchutil's lanesPay decides: n
+// messages of one length class (texts drawn uniformly from its lengths, the
+// same on every run, without associated data) sealed, or opened with open,
+// in a lane kernel (run, as TestLaneGroups calls it) as cC/N/lanes, and
+// each alone by Seal or Open as cC/N/one, for the classes C up to maxLen's
+// and N = 2, 4, ..., 16.
+func BenchmarkLaneGroups(b *testing.B, a batch.AEAD, maxLen int, open bool, run func(open bool, msgs []batch.Message, g *batchutil.LaneGroup)) {
+	r := rand.New(rand.NewPCG(1, 2))
+	ov := a.Overhead()
+	for c := 1; c <= bits.Len(uint(maxLen+15)/16); c++ {
+		lo, hi := 16<<(c-1)-15, min(16<<c-16, maxLen)
+		for n := 2; n <= 16; n += 2 {
+			msgs := make([]batch.Message, n)
+			var g batchutil.LaneGroup
+			for i := range msgs {
+				nonce := make([]byte, a.NonceSize())
+				nonce[0] = byte(i)
+				in, out := make([]byte, lo+r.IntN(hi-lo+1)), []byte(nil)
+				if open {
+					in, out = a.Seal(nil, nonce, in, nil), in
+				} else {
+					out = make([]byte, len(in)+ov)
+				}
+				msgs[i] = batch.Message{Nonce: nonce, In: in, Out: out}
+				g.Idx[i] = i
+			}
+			g.N = n
+			name := "c" + strconv.Itoa(c) + "/" + strconv.Itoa(n)
+			b.Run(name+"/lanes", func(b *testing.B) {
+				for b.Loop() {
+					run(open, msgs, &g)
+				}
+			})
+			b.Run(name+"/one", func(b *testing.B) {
+				for b.Loop() {
+					for i := range msgs {
+						m := &msgs[i]
+						if open {
+							a.Open(m.Out[:0], m.Nonce, m.In, nil)
+						} else {
+							a.Seal(m.Out[:0], m.Nonce, m.In, nil)
+						}
+					}
+				}
+			})
 		}
 	}
 }

@@ -297,12 +297,13 @@ func runOrOne(g LaneGroup, c int, run func(LaneGroup), one func(i int)) {
 // full one does, against single calls that cost what their lengths do; and
 // the lanes run two blocks at a time only up to the shortest text's end,
 // the rest of a class's ragged lengths a block at a time with masks.
-// Measured (seal, under load, medians of 5; n texts drawn uniformly from
-// the class's lengths, in lanes against each alone): lanes 1.1-1.2 times
-// as fast from n = 4 in class 1, 1.4 from 6 in class 2, ocb 1.1-1.3 and
-// raocb 1.0 from 8 in class 3; in class 4 ocb 1.1-1.2 from 10, raocb 0.85
-// at 10 and 0.9 at 12; from class 5 on about 1.0 from n = 14 and 1.0-1.2
-// full (ocb's 497 to 1008 bytes 0.9 even full, 1.2-1.5 of one length).
+// Measured by ocb's and raocb's BenchmarkSealLanes and BenchmarkOpenLanes
+// (texts drawn uniformly from the class's lengths; under load, medians of
+// 5), single calls' time over the lanes': at the n where lanesPay starts,
+// class 1 (n = 4) 1.0-2.8, class 2 (6) 0.95-2.0, class 3 (8) 0.9-2.8,
+// class 4 (12) 0.84-1.6; below it 0.3-1.2 but for raocb's class 1 (1.5-1.6
+// at n = 2, whose single calls are slow); in classes 5 to 7, ocb 1.1-1.2
+// from n = 12 or 14 but raocb 0.7-1.0 up to 14, and 0.6-2.1 full.
 func lanesPay(c, n int) bool {
 	switch {
 	case n >= 16:
