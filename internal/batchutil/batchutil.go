@@ -302,8 +302,8 @@ func runOrOne(g LaneGroup, c int, run func(LaneGroup), one func(i int)) {
 // 5), single calls' time over the lanes': at the n where lanesPay starts,
 // class 1 (n = 4) 1.0-2.8, class 2 (6) 0.95-2.0, class 3 (8) 0.9-2.8,
 // class 4 (12) 0.84-1.6; below it 0.3-1.2 but for raocb's class 1 (1.5-1.6
-// at n = 2, whose single calls are slow); in classes 5 to 7, ocb 1.1-1.2
-// from n = 12 or 14 but raocb 0.7-1.0 up to 14, and 0.6-2.1 full.
+// at n = 2, whose single calls are slow); in classes 5 to 7, 0.8-1.6 at
+// n = 14 (raocb 0.7-1.0 up to 14), and 0.6-2.1 full.
 func lanesPay(c, n int) bool {
 	switch {
 	case n >= 16:
