@@ -31,31 +31,12 @@ func TestLaneLayout(t *testing.T) {
 
 // TestLaneGroups runs the lane kernels directly on groups of 1 to 16
 // messages (aeadtest.TestLaneGroups), which batches give them only where
-// batchutil's grouping says: every tag size, with nonces and keys of
-// several sizes.
+// batchutil's grouping says.
 func TestLaneGroups(t *testing.T) {
 	if !useVAES512Lanes {
 		t.Skip("no lane kernels on this CPU")
 	}
-	key := make([]byte, 32)
-	key[0] = 0x1a
-	for tag := MinTagSize; tag <= MaxTagSize; tag++ {
-		a, err := NewWithSizes(key[:16+8*(tag%3)], 1+tag%MaxNonceSize, tag)
-		if err != nil {
-			t.Fatal(err)
-		}
-		aeadtest.TestLaneGroups(t, a, laneMaxLen, a.runLaneGroup)
-	}
-}
-
-// runLaneGroup seals or opens g's messages of msgs in a lane kernel.
-func (a *AEAD) runLaneGroup(open bool, msgs []batch.Message, g *batchutil.LaneGroup) {
-	var out laneOut
-	d := encrypt
-	if open {
-		d = decrypt
-	}
-	a.runLanes(d, msgs, g, &out)
+	aeadtest.TestLaneGroups(t, NewWithSizes, laneMaxLen, (*AEAD).runLaneGroup)
 }
 
 // BenchmarkSealLanes and BenchmarkOpenLanes measure groups of 2 to 16
@@ -68,9 +49,15 @@ func benchmarkLanes(b *testing.B, open bool) {
 	if !useVAES512Lanes {
 		b.Skip("no lane kernels on this CPU")
 	}
-	a, err := New(make([]byte, 16))
-	if err != nil {
-		b.Fatal(err)
+	aeadtest.BenchmarkLaneGroups(b, func() (*AEAD, error) { return New(make([]byte, 16)) }, laneMaxLen, open, (*AEAD).runLaneGroup)
+}
+
+// runLaneGroup is runLanes for aeadtest.LaneRun.
+func (a *AEAD) runLaneGroup(open bool, msgs []batch.Message, g *batchutil.LaneGroup) {
+	d := encrypt
+	if open {
+		d = decrypt
 	}
-	aeadtest.BenchmarkLaneGroups(b, a, laneMaxLen, open, a.runLaneGroup)
+	var out laneOut
+	a.runLanes(d, msgs, g, &out)
 }

@@ -12,19 +12,36 @@ import (
 	"github.com/faelabs/fae/internal/guard"
 )
 
+// LaneRun seals or opens (setting OK) g's messages of msgs under a in a
+// lane kernel, as a's batches run a group.
+type LaneRun[A batch.AEAD] func(a A, open bool, msgs []batch.Message, g *batchutil.LaneGroup)
+
 // TestLaneGroups is for the lane kernels that run up to 16 messages of a
-// batch side by side (batchutil.LaneGroup, ocb's and raocb's): run seals or
-// opens (setting OK) g's messages of msgs, as the AEAD's batches run a
-// group, and TestLaneGroups calls it directly on groups of 1 to 16 of a
-// batch's messages, whatever RunLanes would group, against Seal and Open of
-// each alone. Texts run from 0 to maxLen bytes, across length classes,
-// within one, with lane 0 the longest, the shortest or empty (the lanes
-// past g.N repeat its whole blocks), all of one length; with associated
-// data or none, in place and not; opening, with some of the lanes changed.
-// The messages outside the group and the bytes about every output must
-// stay as they were. Then groups of each size, every buffer against a guard
-// page (with -short, fewer of them).
-func TestLaneGroups(t *testing.T, a batch.AEAD, maxLen int, run func(open bool, msgs []batch.Message, g *batchutil.LaneGroup)) {
+// batch side by side (batchutil.LaneGroup) of the OCB modes, ocb's and
+// raocb's: for every tag size from 8 to 16 bytes, under AEADs from
+// newWithSizes with keys of 16, 24 and 32 bytes and nonces of 1 to 15, it
+// calls run directly on groups of 1 to 16 of a batch's messages, whatever
+// RunLanes would group, against Seal and Open of each alone. Texts run from
+// 0 to maxLen bytes, across length classes, within one, with lane 0 the
+// longest, the shortest or empty (the lanes past g.N repeat its whole
+// blocks), all of one length; with associated data or none, in place and
+// not; opening, with some of the lanes changed. The messages outside the
+// group and the bytes about every output must stay as they were. Then
+// groups of each size, every buffer against a guard page (with -short,
+// fewer of them).
+func TestLaneGroups[A batch.AEAD](t *testing.T, newWithSizes func(key []byte, nonceSize, tagSize int) (A, error), maxLen int, run LaneRun[A]) {
+	key := make([]byte, 32)
+	key[0] = 0x1a
+	for tag := 8; tag <= 16; tag++ {
+		a, err := newWithSizes(key[:16+8*(tag%3)], 1+tag%15, tag)
+		if err != nil {
+			t.Fatal(err)
+		}
+		testLaneGroups(t, a, maxLen, func(open bool, msgs []batch.Message, g *batchutil.LaneGroup) { run(a, open, msgs, g) })
+	}
+}
+
+func testLaneGroups(t *testing.T, a batch.AEAD, maxLen int, run func(open bool, msgs []batch.Message, g *batchutil.LaneGroup)) {
 	src := newRand()
 	r := rand.New(src)
 	const spare = 16 // bytes each side of an output
@@ -224,10 +241,14 @@ func testLaneGroupsGuard(t *testing.T, a batch.AEAD, src *rand.ChaCha8, maxLen i
 // BenchmarkLaneGroups measures what batchutil's lanesPay decides: n
 // messages of one length class (texts drawn uniformly from its lengths, the
 // same on every run, without associated data) sealed, or opened with open,
-// in a lane kernel (run, as TestLaneGroups calls it) as cC/N/lanes, and
-// each alone by Seal or Open as cC/N/one, for the classes C up to maxLen's
-// and N = 2, 4, ..., 16.
-func BenchmarkLaneGroups(b *testing.B, a batch.AEAD, maxLen int, open bool, run func(open bool, msgs []batch.Message, g *batchutil.LaneGroup)) {
+// under a new AEAD, in a lane kernel (run, as TestLaneGroups calls it) as
+// cC/N/lanes, and each alone by Seal or Open as cC/N/one, for the classes C
+// up to maxLen's and N = 2, 4, ..., 16.
+func BenchmarkLaneGroups[A batch.AEAD](b *testing.B, newAEAD func() (A, error), maxLen int, open bool, run LaneRun[A]) {
+	a, err := newAEAD()
+	if err != nil {
+		b.Fatal(err)
+	}
 	r := rand.New(rand.NewPCG(1, 2))
 	ov := a.Overhead()
 	for c := 1; c <= bits.Len(uint(maxLen+15)/16); c++ {
@@ -251,7 +272,7 @@ func BenchmarkLaneGroups(b *testing.B, a batch.AEAD, maxLen int, open bool, run 
 			name := "c" + strconv.Itoa(c) + "/" + strconv.Itoa(n)
 			b.Run(name+"/lanes", func(b *testing.B) {
 				for b.Loop() {
-					run(open, msgs, &g)
+					run(a, open, msgs, &g)
 				}
 			})
 			b.Run(name+"/one", func(b *testing.B) {
