@@ -11,15 +11,16 @@ import (
 	"github.com/faelabs/fae/internal/cpu"
 )
 
-// The lane kernels (ocb_amd64.s, see _asm/batch.go) seal or open 16
-// messages of msgs side by side, each in its own 128-bit lane: msgs[idx[k]]
-// for lanes k < n, lanes past n empty; each text, In less sub bytes, is
-// shorter than 4096 bytes. They read the messages' slices themselves (msgs
-// stays the caller's, which keeps them alive; assembly is no preemption
-// point), leave each tag, less HASH(A), in out.tag, and finish the tags of
-// the lanes marked in out.done, those of mark without associated data: the
-// seal kernel stores them, the open kernel sets their messages' OK and the
-// lanes whose tags differ in out.fail.
+// The lane kernels (ocb_amd64.s, see _asm/batch.go) seal or open 16 messages
+// of msgs side by side, each in its own 128-bit lane: msgs[idx[k]] for lanes
+// k < n, lanes past n idle (repeating lane 0's whole blocks, their tags
+// unused); each text, In less sub bytes, is shorter than 4096 bytes. They
+// read the messages' slices themselves (msgs stays the caller's, which keeps
+// them alive; assembly is no preemption point), leave each tag, less
+// HASH(A), in out.tag, and finish the tags of the lanes marked in out.done,
+// those of mark without associated data: the seal kernel stores them, the
+// open kernel sets their messages' OK and the lanes whose tags differ in
+// out.fail.
 
 //go:noescape
 func ocbSealLanesVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *batch.Message, idx *[16]int, n, sub int, mark uint32, out *laneOut)

@@ -22645,259 +22645,243 @@ DATA lenPerm<>+248(SB)/8, $0x0000000f0000000f
 GLOBL lenPerm<>(SB), RODATA|NOPTR, $256
 
 // func ocbSealLanesVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n int, sub int, mark uint32, out *[1228]byte)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV, VAES
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, VAES
 TEXT ·ocbSealLanesVAES512(SB), NOSPLIT, $0-96
-	MOVQ            out+88(FP), R13
-	MOVQ            msgs+48(FP), R12
-	MOVQ            idx+56(FP), R14
-	MOVQ            n+64(FP), R9
-	MOVQ            sub+72(FP), R11
-	LEAQ            776(R13), SI
-	XORL            BX, BX
-	XORL            R10, R10
-	IMUL3Q          $0x68, 120(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 120(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 248(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 376(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x0f
-	CMOVQLE         BX, DX
-	MOVL            DX, 444(SI)
-	CMPQ            32(AX), $0x01
-	ADCL            R10, R10
-	IMUL3Q          $0x68, 112(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 112(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 240(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 368(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x0e
-	CMOVQLE         BX, DX
-	MOVL            DX, 440(SI)
-	CMPQ            32(AX), $0x01
-	ADCL            R10, R10
-	IMUL3Q          $0x68, 104(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 104(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 232(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 360(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x0d
-	CMOVQLE         BX, DX
-	MOVL            DX, 436(SI)
-	CMPQ            32(AX), $0x01
-	ADCL            R10, R10
-	IMUL3Q          $0x68, 96(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 96(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 224(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 352(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x0c
-	CMOVQLE         BX, DX
-	MOVL            DX, 432(SI)
-	CMPQ            32(AX), $0x01
-	ADCL            R10, R10
-	IMUL3Q          $0x68, 88(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 88(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 216(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 344(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x0b
-	CMOVQLE         BX, DX
-	MOVL            DX, 428(SI)
-	CMPQ            32(AX), $0x01
-	ADCL            R10, R10
-	IMUL3Q          $0x68, 80(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 80(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 208(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 336(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x0a
-	CMOVQLE         BX, DX
-	MOVL            DX, 424(SI)
-	CMPQ            32(AX), $0x01
-	ADCL            R10, R10
-	IMUL3Q          $0x68, 72(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 72(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 200(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 328(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x09
-	CMOVQLE         BX, DX
-	MOVL            DX, 420(SI)
-	CMPQ            32(AX), $0x01
-	ADCL            R10, R10
-	IMUL3Q          $0x68, 64(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 64(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 192(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 320(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x08
-	CMOVQLE         BX, DX
-	MOVL            DX, 416(SI)
-	CMPQ            32(AX), $0x01
-	ADCL            R10, R10
-	IMUL3Q          $0x68, 56(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 56(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 184(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 312(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x07
-	CMOVQLE         BX, DX
-	MOVL            DX, 412(SI)
-	CMPQ            32(AX), $0x01
-	ADCL            R10, R10
-	IMUL3Q          $0x68, 48(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 48(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 176(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 304(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x06
-	CMOVQLE         BX, DX
-	MOVL            DX, 408(SI)
-	CMPQ            32(AX), $0x01
-	ADCL            R10, R10
-	IMUL3Q          $0x68, 40(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 40(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 168(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 296(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x05
-	CMOVQLE         BX, DX
-	MOVL            DX, 404(SI)
-	CMPQ            32(AX), $0x01
-	ADCL            R10, R10
-	IMUL3Q          $0x68, 32(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 32(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 160(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 288(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x04
-	CMOVQLE         BX, DX
-	MOVL            DX, 400(SI)
-	CMPQ            32(AX), $0x01
-	ADCL            R10, R10
-	IMUL3Q          $0x68, 24(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 24(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 152(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 280(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x03
-	CMOVQLE         BX, DX
-	MOVL            DX, 396(SI)
-	CMPQ            32(AX), $0x01
-	ADCL            R10, R10
-	IMUL3Q          $0x68, 16(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 16(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 144(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 272(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x02
-	CMOVQLE         BX, DX
-	MOVL            DX, 392(SI)
-	CMPQ            32(AX), $0x01
-	ADCL            R10, R10
-	IMUL3Q          $0x68, 8(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 8(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 136(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 264(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x01
-	CMOVQLE         BX, DX
-	MOVL            DX, 388(SI)
-	CMPQ            32(AX), $0x01
-	ADCL            R10, R10
-	IMUL3Q          $0x68, (R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, (SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 128(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 256(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x00
-	CMOVQLE         BX, DX
-	MOVL            DX, 384(SI)
-	CMPQ            32(AX), $0x01
-	ADCL            R10, R10
-	MOVLQZX         mark+80(FP), DX
-	ANDL            R10, DX
-	MOVL            DX, 448(SI)
+	MOVQ    out+88(FP), R13
+	MOVQ    msgs+48(FP), R12
+	MOVQ    idx+56(FP), R14
+	MOVQ    sub+72(FP), R11
+	LEAQ    776(R13), SI
+	XORL    R10, R10
+	IMUL3Q  $0x68, 120(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 120(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 248(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 376(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 444(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 112(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 112(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 240(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 368(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 440(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 104(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 104(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 232(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 360(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 436(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 96(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 96(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 224(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 352(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 432(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 88(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 88(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 216(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 344(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 428(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 80(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 80(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 208(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 336(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 424(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 72(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 72(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 200(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 328(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 420(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 64(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 64(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 192(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 320(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 416(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 56(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 56(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 184(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 312(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 412(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 48(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 48(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 176(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 304(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 408(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 40(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 40(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 168(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 296(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 404(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 32(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 32(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 160(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 288(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 400(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 24(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 24(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 152(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 280(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 396(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 16(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 16(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 144(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 272(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 392(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 8(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 8(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 136(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 264(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 388(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, (R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, (SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 128(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 256(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 384(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	MOVLQZX mark+80(FP), DX
+	ANDL    R10, DX
+	MOVL    DX, 448(SI)
+	MOVQ    n+64(FP), R9
+	MOVQ    (SI), AX
+	MOVQ    128(SI), DX
+	MOVQ    256(SI), R10
+	MOVL    384(SI), BX
+	ANDL    $-16, BX
+
+lanes_idle_1:
+	CMPQ R9, $0x10
+	JAE  lanes_idle_done_1
+	MOVQ AX, (SI)(R9*8)
+	MOVQ DX, 128(SI)(R9*8)
+	MOVQ R10, 256(SI)(R9*8)
+	MOVL BX, 384(SI)(R9*4)
+	INCQ R9
+	JMP  lanes_idle_1
+
+lanes_idle_done_1:
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
 	MOVQ            BX, R10
@@ -23034,7 +23018,7 @@ TEXT ·ocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_1
+	JE              lanes_r10_2
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -23044,7 +23028,7 @@ TEXT ·ocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_1
+	JE              lanes_r12_2
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -23057,22 +23041,22 @@ TEXT ·ocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_1
+	JMP             lanes_rdone_2
 
-lanes_r12_1:
+lanes_r12_2:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_1
+	JMP         lanes_rdone_2
 
-lanes_r10_1:
+lanes_r10_2:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_1:
+lanes_rdone_2:
 	MOVL          $0x000000aa, R12
 	KMOVW         R12, K2
 	VMOVDQU64     q64<>+0(SB), Z16
@@ -23349,7 +23333,7 @@ lanes_pairs_ocbSealLanesVAES512:
 	VAESENC         Z26, Z14, Z14
 	VAESENC         Z26, Z15, Z15
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_2
+	JE              lanes_r10_3
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -23367,7 +23351,7 @@ lanes_pairs_ocbSealLanesVAES512:
 	VAESENC         Z28, Z14, Z14
 	VAESENC         Z28, Z15, Z15
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_2
+	JE              lanes_r12_3
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -23392,9 +23376,9 @@ lanes_pairs_ocbSealLanesVAES512:
 	VAESENCLAST     Z31, Z13, Z13
 	VAESENCLAST     Z31, Z14, Z14
 	VAESENCLAST     Z31, Z15, Z15
-	JMP             lanes_rdone_2
+	JMP             lanes_rdone_3
 
-lanes_r12_2:
+lanes_r12_3:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
@@ -23403,9 +23387,9 @@ lanes_r12_2:
 	VAESENCLAST Z29, Z13, Z13
 	VAESENCLAST Z29, Z14, Z14
 	VAESENCLAST Z29, Z15, Z15
-	JMP         lanes_rdone_2
+	JMP         lanes_rdone_3
 
-lanes_r10_2:
+lanes_r10_3:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
@@ -23415,7 +23399,7 @@ lanes_r10_2:
 	VAESENCLAST Z27, Z14, Z14
 	VAESENCLAST Z27, Z15, Z15
 
-lanes_rdone_2:
+lanes_rdone_3:
 	VPXORQ        Z4, Z0, Z0
 	VPXORQ        Z16, Z4, Z4
 	VPXORQ        Z4, Z12, Z12
@@ -23570,7 +23554,7 @@ lanes_loop_ocbSealLanesVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_3
+	JE              lanes_r10_4
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -23580,7 +23564,7 @@ lanes_loop_ocbSealLanesVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_3
+	JE              lanes_r12_4
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -23593,22 +23577,22 @@ lanes_loop_ocbSealLanesVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_3
+	JMP             lanes_rdone_4
 
-lanes_r12_3:
+lanes_r12_4:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_3
+	JMP         lanes_rdone_4
 
-lanes_r10_3:
+lanes_r10_4:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_3:
+lanes_rdone_4:
 	VPXORQ        Z4, Z0, Z0
 	MOVQ          128(SI), R12
 	VMOVDQU       X0, (R12)(R11*1)
@@ -23757,7 +23741,7 @@ lanes_masked_ocbSealLanesVAES512:
 	VAESENC      Z26, Z2, Z2
 	VAESENC      Z26, Z3, Z3
 	CMPQ         AX, $0x0a
-	JE           lanes_r10_4
+	JE           lanes_r10_5
 	VAESENC      Z27, Z0, Z0
 	VAESENC      Z27, Z1, Z1
 	VAESENC      Z27, Z2, Z2
@@ -23767,7 +23751,7 @@ lanes_masked_ocbSealLanesVAES512:
 	VAESENC      Z28, Z2, Z2
 	VAESENC      Z28, Z3, Z3
 	CMPQ         AX, $0x0c
-	JE           lanes_r12_4
+	JE           lanes_r12_5
 	VAESENC      Z29, Z0, Z0
 	VAESENC      Z29, Z1, Z1
 	VAESENC      Z29, Z2, Z2
@@ -23780,22 +23764,22 @@ lanes_masked_ocbSealLanesVAES512:
 	VAESENCLAST  Z31, Z1, Z1
 	VAESENCLAST  Z31, Z2, Z2
 	VAESENCLAST  Z31, Z3, Z3
-	JMP          lanes_rdone_4
+	JMP          lanes_rdone_5
 
-lanes_r12_4:
+lanes_r12_5:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_4
+	JMP         lanes_rdone_5
 
-lanes_r10_4:
+lanes_r10_5:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_4:
+lanes_rdone_5:
 	VPCMPUD       $0x02, 256(R13), Z13, K2
 	VPXORQ        Z4, Z0, Z0
 	MOVQ          128(SI), R12
@@ -23937,7 +23921,7 @@ lanes_blocks_done_ocbSealLanesVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_5
+	JE              lanes_r10_6
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -23947,7 +23931,7 @@ lanes_blocks_done_ocbSealLanesVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_5
+	JE              lanes_r12_6
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -23960,22 +23944,22 @@ lanes_blocks_done_ocbSealLanesVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_5
+	JMP             lanes_rdone_6
 
-lanes_r12_5:
+lanes_r12_6:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_5
+	JMP         lanes_rdone_6
 
-lanes_r10_5:
+lanes_r10_6:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_5:
+lanes_rdone_6:
 	VMOVDQU64  512(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
@@ -24216,7 +24200,7 @@ lanes_parts_done_ocbSealLanesVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_6
+	JE              lanes_r10_7
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -24226,7 +24210,7 @@ lanes_parts_done_ocbSealLanesVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_6
+	JE              lanes_r12_7
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -24239,22 +24223,22 @@ lanes_parts_done_ocbSealLanesVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_6
+	JMP             lanes_rdone_7
 
-lanes_r12_6:
+lanes_r12_7:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_6
+	JMP         lanes_rdone_7
 
-lanes_r10_6:
+lanes_r10_7:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_6:
+lanes_rdone_7:
 	VMOVDQU64     Z0, (R13)
 	VMOVDQU64     Z1, 64(R13)
 	VMOVDQU64     Z2, 128(R13)
@@ -24376,259 +24360,243 @@ lanes_tag15_ocbSealLanesVAES512:
 	RET
 
 // func ocbOpenLanesVAES512(nr int, rk *[240]byte, ek *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n int, sub int, mark uint32, out *[1228]byte)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV, VAES
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, VAES
 TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-104
-	MOVQ            out+96(FP), R13
-	MOVQ            msgs+56(FP), R12
-	MOVQ            idx+64(FP), R14
-	MOVQ            n+72(FP), R9
-	MOVQ            sub+80(FP), R11
-	LEAQ            776(R13), SI
-	XORL            BX, BX
-	XORL            R10, R10
-	IMUL3Q          $0x68, 120(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 120(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 248(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 376(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x0f
-	CMOVQLE         BX, DX
-	MOVL            DX, 444(SI)
-	CMPQ            32(AX), $0x01
-	ADCL            R10, R10
-	IMUL3Q          $0x68, 112(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 112(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 240(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 368(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x0e
-	CMOVQLE         BX, DX
-	MOVL            DX, 440(SI)
-	CMPQ            32(AX), $0x01
-	ADCL            R10, R10
-	IMUL3Q          $0x68, 104(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 104(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 232(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 360(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x0d
-	CMOVQLE         BX, DX
-	MOVL            DX, 436(SI)
-	CMPQ            32(AX), $0x01
-	ADCL            R10, R10
-	IMUL3Q          $0x68, 96(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 96(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 224(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 352(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x0c
-	CMOVQLE         BX, DX
-	MOVL            DX, 432(SI)
-	CMPQ            32(AX), $0x01
-	ADCL            R10, R10
-	IMUL3Q          $0x68, 88(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 88(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 216(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 344(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x0b
-	CMOVQLE         BX, DX
-	MOVL            DX, 428(SI)
-	CMPQ            32(AX), $0x01
-	ADCL            R10, R10
-	IMUL3Q          $0x68, 80(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 80(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 208(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 336(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x0a
-	CMOVQLE         BX, DX
-	MOVL            DX, 424(SI)
-	CMPQ            32(AX), $0x01
-	ADCL            R10, R10
-	IMUL3Q          $0x68, 72(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 72(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 200(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 328(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x09
-	CMOVQLE         BX, DX
-	MOVL            DX, 420(SI)
-	CMPQ            32(AX), $0x01
-	ADCL            R10, R10
-	IMUL3Q          $0x68, 64(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 64(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 192(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 320(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x08
-	CMOVQLE         BX, DX
-	MOVL            DX, 416(SI)
-	CMPQ            32(AX), $0x01
-	ADCL            R10, R10
-	IMUL3Q          $0x68, 56(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 56(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 184(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 312(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x07
-	CMOVQLE         BX, DX
-	MOVL            DX, 412(SI)
-	CMPQ            32(AX), $0x01
-	ADCL            R10, R10
-	IMUL3Q          $0x68, 48(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 48(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 176(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 304(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x06
-	CMOVQLE         BX, DX
-	MOVL            DX, 408(SI)
-	CMPQ            32(AX), $0x01
-	ADCL            R10, R10
-	IMUL3Q          $0x68, 40(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 40(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 168(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 296(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x05
-	CMOVQLE         BX, DX
-	MOVL            DX, 404(SI)
-	CMPQ            32(AX), $0x01
-	ADCL            R10, R10
-	IMUL3Q          $0x68, 32(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 32(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 160(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 288(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x04
-	CMOVQLE         BX, DX
-	MOVL            DX, 400(SI)
-	CMPQ            32(AX), $0x01
-	ADCL            R10, R10
-	IMUL3Q          $0x68, 24(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 24(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 152(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 280(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x03
-	CMOVQLE         BX, DX
-	MOVL            DX, 396(SI)
-	CMPQ            32(AX), $0x01
-	ADCL            R10, R10
-	IMUL3Q          $0x68, 16(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 16(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 144(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 272(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x02
-	CMOVQLE         BX, DX
-	MOVL            DX, 392(SI)
-	CMPQ            32(AX), $0x01
-	ADCL            R10, R10
-	IMUL3Q          $0x68, 8(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 8(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 136(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 264(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x01
-	CMOVQLE         BX, DX
-	MOVL            DX, 388(SI)
-	CMPQ            32(AX), $0x01
-	ADCL            R10, R10
-	IMUL3Q          $0x68, (R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, (SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 128(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 256(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x00
-	CMOVQLE         BX, DX
-	MOVL            DX, 384(SI)
-	CMPQ            32(AX), $0x01
-	ADCL            R10, R10
-	MOVLQZX         mark+88(FP), DX
-	ANDL            R10, DX
-	MOVL            DX, 448(SI)
+	MOVQ    out+96(FP), R13
+	MOVQ    msgs+56(FP), R12
+	MOVQ    idx+64(FP), R14
+	MOVQ    sub+80(FP), R11
+	LEAQ    776(R13), SI
+	XORL    R10, R10
+	IMUL3Q  $0x68, 120(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 120(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 248(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 376(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 444(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 112(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 112(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 240(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 368(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 440(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 104(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 104(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 232(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 360(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 436(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 96(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 96(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 224(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 352(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 432(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 88(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 88(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 216(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 344(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 428(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 80(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 80(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 208(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 336(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 424(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 72(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 72(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 200(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 328(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 420(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 64(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 64(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 192(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 320(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 416(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 56(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 56(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 184(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 312(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 412(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 48(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 48(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 176(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 304(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 408(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 40(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 40(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 168(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 296(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 404(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 32(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 32(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 160(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 288(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 400(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 24(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 24(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 152(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 280(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 396(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 16(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 16(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 144(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 272(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 392(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 8(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 8(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 136(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 264(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 388(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, (R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, (SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 128(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 256(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 384(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	MOVLQZX mark+88(FP), DX
+	ANDL    R10, DX
+	MOVL    DX, 448(SI)
+	MOVQ    n+72(FP), R9
+	MOVQ    (SI), AX
+	MOVQ    128(SI), DX
+	MOVQ    256(SI), R10
+	MOVL    384(SI), BX
+	ANDL    $-16, BX
+
+lanes_idle_8:
+	CMPQ R9, $0x10
+	JAE  lanes_idle_done_8
+	MOVQ AX, (SI)(R9*8)
+	MOVQ DX, 128(SI)(R9*8)
+	MOVQ R10, 256(SI)(R9*8)
+	MOVL BX, 384(SI)(R9*4)
+	INCQ R9
+	JMP  lanes_idle_8
+
+lanes_idle_done_8:
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
 	MOVQ            ek+16(FP), R10
@@ -24765,7 +24733,7 @@ TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_7
+	JE              lanes_r10_9
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -24775,7 +24743,7 @@ TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_7
+	JE              lanes_r12_9
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -24788,22 +24756,22 @@ TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_7
+	JMP             lanes_rdone_9
 
-lanes_r12_7:
+lanes_r12_9:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_7
+	JMP         lanes_rdone_9
 
-lanes_r10_7:
+lanes_r10_9:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_7:
+lanes_rdone_9:
 	MOVL            $0x000000aa, R12
 	KMOVW           R12, K2
 	VMOVDQU64       q64<>+0(SB), Z16
@@ -25091,7 +25059,7 @@ lanes_pairs_ocbOpenLanesVAES512:
 	VAESDEC         Z26, Z14, Z14
 	VAESDEC         Z26, Z15, Z15
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_8
+	JE              lanes_r10_10
 	VAESDEC         Z27, Z0, Z0
 	VAESDEC         Z27, Z1, Z1
 	VAESDEC         Z27, Z2, Z2
@@ -25109,7 +25077,7 @@ lanes_pairs_ocbOpenLanesVAES512:
 	VAESDEC         Z28, Z14, Z14
 	VAESDEC         Z28, Z15, Z15
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_8
+	JE              lanes_r12_10
 	VAESDEC         Z29, Z0, Z0
 	VAESDEC         Z29, Z1, Z1
 	VAESDEC         Z29, Z2, Z2
@@ -25134,9 +25102,9 @@ lanes_pairs_ocbOpenLanesVAES512:
 	VAESDECLAST     Z31, Z13, Z13
 	VAESDECLAST     Z31, Z14, Z14
 	VAESDECLAST     Z31, Z15, Z15
-	JMP             lanes_rdone_8
+	JMP             lanes_rdone_10
 
-lanes_r12_8:
+lanes_r12_10:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
@@ -25145,9 +25113,9 @@ lanes_r12_8:
 	VAESDECLAST Z29, Z13, Z13
 	VAESDECLAST Z29, Z14, Z14
 	VAESDECLAST Z29, Z15, Z15
-	JMP         lanes_rdone_8
+	JMP         lanes_rdone_10
 
-lanes_r10_8:
+lanes_r10_10:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
@@ -25157,7 +25125,7 @@ lanes_r10_8:
 	VAESDECLAST Z27, Z14, Z14
 	VAESDECLAST Z27, Z15, Z15
 
-lanes_rdone_8:
+lanes_rdone_10:
 	VPXORQ        Z4, Z0, Z0
 	VPXORQ        Z16, Z4, Z4
 	VPXORQ        Z4, Z12, Z12
@@ -25312,7 +25280,7 @@ lanes_loop_ocbOpenLanesVAES512:
 	VAESDEC         Z26, Z2, Z2
 	VAESDEC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_9
+	JE              lanes_r10_11
 	VAESDEC         Z27, Z0, Z0
 	VAESDEC         Z27, Z1, Z1
 	VAESDEC         Z27, Z2, Z2
@@ -25322,7 +25290,7 @@ lanes_loop_ocbOpenLanesVAES512:
 	VAESDEC         Z28, Z2, Z2
 	VAESDEC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_9
+	JE              lanes_r12_11
 	VAESDEC         Z29, Z0, Z0
 	VAESDEC         Z29, Z1, Z1
 	VAESDEC         Z29, Z2, Z2
@@ -25335,22 +25303,22 @@ lanes_loop_ocbOpenLanesVAES512:
 	VAESDECLAST     Z31, Z1, Z1
 	VAESDECLAST     Z31, Z2, Z2
 	VAESDECLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_9
+	JMP             lanes_rdone_11
 
-lanes_r12_9:
+lanes_r12_11:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
 	VAESDECLAST Z29, Z3, Z3
-	JMP         lanes_rdone_9
+	JMP         lanes_rdone_11
 
-lanes_r10_9:
+lanes_r10_11:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
 	VAESDECLAST Z27, Z3, Z3
 
-lanes_rdone_9:
+lanes_rdone_11:
 	VPXORQ        Z4, Z0, Z0
 	VPXORQ        Z0, Z8, Z8
 	MOVQ          128(SI), R12
@@ -25499,7 +25467,7 @@ lanes_masked_ocbOpenLanesVAES512:
 	VAESDEC      Z26, Z2, Z2
 	VAESDEC      Z26, Z3, Z3
 	CMPQ         AX, $0x0a
-	JE           lanes_r10_10
+	JE           lanes_r10_12
 	VAESDEC      Z27, Z0, Z0
 	VAESDEC      Z27, Z1, Z1
 	VAESDEC      Z27, Z2, Z2
@@ -25509,7 +25477,7 @@ lanes_masked_ocbOpenLanesVAES512:
 	VAESDEC      Z28, Z2, Z2
 	VAESDEC      Z28, Z3, Z3
 	CMPQ         AX, $0x0c
-	JE           lanes_r12_10
+	JE           lanes_r12_12
 	VAESDEC      Z29, Z0, Z0
 	VAESDEC      Z29, Z1, Z1
 	VAESDEC      Z29, Z2, Z2
@@ -25522,22 +25490,22 @@ lanes_masked_ocbOpenLanesVAES512:
 	VAESDECLAST  Z31, Z1, Z1
 	VAESDECLAST  Z31, Z2, Z2
 	VAESDECLAST  Z31, Z3, Z3
-	JMP          lanes_rdone_10
+	JMP          lanes_rdone_12
 
-lanes_r12_10:
+lanes_r12_12:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
 	VAESDECLAST Z29, Z3, Z3
-	JMP         lanes_rdone_10
+	JMP         lanes_rdone_12
 
-lanes_r10_10:
+lanes_r10_12:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
 	VAESDECLAST Z27, Z3, Z3
 
-lanes_rdone_10:
+lanes_rdone_12:
 	VPCMPUD       $0x02, 256(R13), Z13, K2
 	VPXORQ        Z4, Z0, Z0
 	VPXORD        Z0, Z8, K2, Z8
@@ -25698,7 +25666,7 @@ lanes_blocks_done_ocbOpenLanesVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_11
+	JE              lanes_r10_13
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -25708,7 +25676,7 @@ lanes_blocks_done_ocbOpenLanesVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_11
+	JE              lanes_r12_13
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -25721,22 +25689,22 @@ lanes_blocks_done_ocbOpenLanesVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_11
+	JMP             lanes_rdone_13
 
-lanes_r12_11:
+lanes_r12_13:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_11
+	JMP         lanes_rdone_13
 
-lanes_r10_11:
+lanes_r10_13:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_11:
+lanes_rdone_13:
 	VMOVDQU64  512(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
@@ -25981,7 +25949,7 @@ lanes_parts_done_ocbOpenLanesVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_12
+	JE              lanes_r10_14
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -25991,7 +25959,7 @@ lanes_parts_done_ocbOpenLanesVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_12
+	JE              lanes_r12_14
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -26004,22 +25972,22 @@ lanes_parts_done_ocbOpenLanesVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_12
+	JMP             lanes_rdone_14
 
-lanes_r12_12:
+lanes_r12_14:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_12
+	JMP         lanes_rdone_14
 
-lanes_r10_12:
+lanes_r10_14:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_12:
+lanes_rdone_14:
 	VMOVDQU64     Z0, (R13)
 	VMOVDQU64     Z1, 64(R13)
 	VMOVDQU64     Z2, 128(R13)

@@ -13,12 +13,12 @@ import (
 
 // The lane kernels (raocb_amd64.s, see _asm/lanes.go) seal or open 16
 // messages of msgs side by side, each in its own 128-bit lane: msgs[idx[k]]
-// for lanes k < n, lanes past n empty; each text, In less sub bytes, is
-// shorter than 4096 bytes. They read the messages' slices themselves (msgs
-// stays the caller's, which keeps them alive; assembly is no preemption
-// point), leave each tag, less HASH(A), in out.tag, and the seal kernel
-// stores the tags of the lanes it marks in out.done, those of mark without
-// associated data.
+// for lanes k < n, lanes past n idle (repeating lane 0's whole blocks, their
+// tags unused); each text, In less sub bytes, is shorter than 4096 bytes.
+// They read the messages' slices themselves (msgs stays the caller's, which
+// keeps them alive; assembly is no preemption point), leave each tag, less
+// HASH(A), in out.tag, and the seal kernel stores the tags of the lanes it
+// marks in out.done, those of mark without associated data.
 
 //go:noescape
 func raocbSealLanesVAES512(nr int, rk *[240]byte, r1, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *batch.Message, idx *[16]int, n, sub int, mark uint32, out *laneOut)

@@ -17119,342 +17119,292 @@ DATA lenPerm<>+248(SB)/8, $0x0000000f0000000f
 GLOBL lenPerm<>(SB), RODATA|NOPTR, $256
 
 // func raocbSealLanesVAES512(nr int, rk *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n int, sub int, mark uint32, out *[2372]byte)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV, VAES
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, VAES
 TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
-	MOVQ            out+88(FP), R13
-	MOVQ            msgs+48(FP), R12
-	MOVQ            idx+56(FP), R14
-	MOVQ            n+64(FP), R9
-	MOVQ            sub+72(FP), R11
-	LEAQ            1920(R13), SI
-	XORL            BX, BX
-	XORL            R10, R10
-	XORL            R8, R8
-	IMUL3Q          $0x68, (R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, (SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 128(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 256(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x00
-	CMOVQLE         BX, DX
-	MOVL            DX, 384(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x00, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 8(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 8(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 136(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 264(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x01
-	CMOVQLE         BX, DX
-	MOVL            DX, 388(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x01, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 16(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 16(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 144(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 272(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x02
-	CMOVQLE         BX, DX
-	MOVL            DX, 392(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x02, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 24(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 24(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 152(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 280(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x03
-	CMOVQLE         BX, DX
-	MOVL            DX, 396(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x03, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 32(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 32(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 160(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 288(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x04
-	CMOVQLE         BX, DX
-	MOVL            DX, 400(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x04, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 40(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 40(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 168(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 296(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x05
-	CMOVQLE         BX, DX
-	MOVL            DX, 404(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x05, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 48(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 48(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 176(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 304(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x06
-	CMOVQLE         BX, DX
-	MOVL            DX, 408(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x06, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 56(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 56(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 184(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 312(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x07
-	CMOVQLE         BX, DX
-	MOVL            DX, 412(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x07, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 64(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 64(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 192(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 320(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x08
-	CMOVQLE         BX, DX
-	MOVL            DX, 416(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x08, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 72(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 72(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 200(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 328(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x09
-	CMOVQLE         BX, DX
-	MOVL            DX, 420(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x09, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 80(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 80(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 208(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 336(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x0a
-	CMOVQLE         BX, DX
-	MOVL            DX, 424(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x0a, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 88(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 88(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 216(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 344(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x0b
-	CMOVQLE         BX, DX
-	MOVL            DX, 428(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x0b, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 96(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 96(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 224(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 352(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x0c
-	CMOVQLE         BX, DX
-	MOVL            DX, 432(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x0c, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 104(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 104(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 232(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 360(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x0d
-	CMOVQLE         BX, DX
-	MOVL            DX, 436(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x0d, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 112(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 112(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 240(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 368(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x0e
-	CMOVQLE         BX, DX
-	MOVL            DX, 440(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x0e, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 120(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 120(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 248(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 376(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x0f
-	CMOVQLE         BX, DX
-	MOVL            DX, 444(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x0f, DX
-	ORL             DX, R10
-	SHRQ            $0x04, R8
-	MOVLQZX         mark+80(FP), DX
-	NOTL            R10
-	ANDL            R10, DX
-	MOVL            DX, 448(SI)
+	MOVQ    out+88(FP), R13
+	MOVQ    msgs+48(FP), R12
+	MOVQ    idx+56(FP), R14
+	MOVQ    sub+72(FP), R11
+	LEAQ    1920(R13), SI
+	XORL    R10, R10
+	IMUL3Q  $0x68, (R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, (SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 128(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 256(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 384(SI)
+	CMPQ    32(AX), $0x00
+	SETNE   DL
+	MOVBLZX DL, DX
+	SHLL    $0x00, DX
+	ORL     DX, R10
+	IMUL3Q  $0x68, 8(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 8(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 136(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 264(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 388(SI)
+	CMPQ    32(AX), $0x00
+	SETNE   DL
+	MOVBLZX DL, DX
+	SHLL    $0x01, DX
+	ORL     DX, R10
+	IMUL3Q  $0x68, 16(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 16(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 144(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 272(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 392(SI)
+	CMPQ    32(AX), $0x00
+	SETNE   DL
+	MOVBLZX DL, DX
+	SHLL    $0x02, DX
+	ORL     DX, R10
+	IMUL3Q  $0x68, 24(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 24(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 152(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 280(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 396(SI)
+	CMPQ    32(AX), $0x00
+	SETNE   DL
+	MOVBLZX DL, DX
+	SHLL    $0x03, DX
+	ORL     DX, R10
+	IMUL3Q  $0x68, 32(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 32(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 160(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 288(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 400(SI)
+	CMPQ    32(AX), $0x00
+	SETNE   DL
+	MOVBLZX DL, DX
+	SHLL    $0x04, DX
+	ORL     DX, R10
+	IMUL3Q  $0x68, 40(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 40(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 168(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 296(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 404(SI)
+	CMPQ    32(AX), $0x00
+	SETNE   DL
+	MOVBLZX DL, DX
+	SHLL    $0x05, DX
+	ORL     DX, R10
+	IMUL3Q  $0x68, 48(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 48(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 176(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 304(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 408(SI)
+	CMPQ    32(AX), $0x00
+	SETNE   DL
+	MOVBLZX DL, DX
+	SHLL    $0x06, DX
+	ORL     DX, R10
+	IMUL3Q  $0x68, 56(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 56(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 184(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 312(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 412(SI)
+	CMPQ    32(AX), $0x00
+	SETNE   DL
+	MOVBLZX DL, DX
+	SHLL    $0x07, DX
+	ORL     DX, R10
+	IMUL3Q  $0x68, 64(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 64(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 192(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 320(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 416(SI)
+	CMPQ    32(AX), $0x00
+	SETNE   DL
+	MOVBLZX DL, DX
+	SHLL    $0x08, DX
+	ORL     DX, R10
+	IMUL3Q  $0x68, 72(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 72(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 200(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 328(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 420(SI)
+	CMPQ    32(AX), $0x00
+	SETNE   DL
+	MOVBLZX DL, DX
+	SHLL    $0x09, DX
+	ORL     DX, R10
+	IMUL3Q  $0x68, 80(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 80(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 208(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 336(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 424(SI)
+	CMPQ    32(AX), $0x00
+	SETNE   DL
+	MOVBLZX DL, DX
+	SHLL    $0x0a, DX
+	ORL     DX, R10
+	IMUL3Q  $0x68, 88(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 88(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 216(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 344(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 428(SI)
+	CMPQ    32(AX), $0x00
+	SETNE   DL
+	MOVBLZX DL, DX
+	SHLL    $0x0b, DX
+	ORL     DX, R10
+	IMUL3Q  $0x68, 96(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 96(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 224(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 352(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 432(SI)
+	CMPQ    32(AX), $0x00
+	SETNE   DL
+	MOVBLZX DL, DX
+	SHLL    $0x0c, DX
+	ORL     DX, R10
+	IMUL3Q  $0x68, 104(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 104(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 232(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 360(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 436(SI)
+	CMPQ    32(AX), $0x00
+	SETNE   DL
+	MOVBLZX DL, DX
+	SHLL    $0x0d, DX
+	ORL     DX, R10
+	IMUL3Q  $0x68, 112(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 112(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 240(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 368(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 440(SI)
+	CMPQ    32(AX), $0x00
+	SETNE   DL
+	MOVBLZX DL, DX
+	SHLL    $0x0e, DX
+	ORL     DX, R10
+	IMUL3Q  $0x68, 120(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 120(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 248(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 376(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 444(SI)
+	CMPQ    32(AX), $0x00
+	SETNE   DL
+	MOVBLZX DL, DX
+	SHLL    $0x0f, DX
+	ORL     DX, R10
+	MOVLQZX mark+80(FP), DX
+	NOTL    R10
+	ANDL    R10, DX
+	MOVL    DX, 448(SI)
+	MOVQ    n+64(FP), R9
+	MOVQ    (SI), AX
+	MOVQ    128(SI), DX
+	MOVQ    256(SI), R10
+	MOVL    384(SI), BX
+	ANDL    $-16, BX
+
+lanes_idle_1:
+	CMPQ R9, $0x10
+	JAE  lanes_idle_done_1
+	MOVQ AX, (SI)(R9*8)
+	MOVQ DX, 128(SI)(R9*8)
+	MOVQ R10, 256(SI)(R9*8)
+	MOVL BX, 384(SI)(R9*4)
+	INCQ R9
+	JMP  lanes_idle_1
+
+lanes_idle_done_1:
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
 	MOVQ            BX, R10
@@ -17591,7 +17541,7 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_1
+	JE              lanes_r10_2
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -17601,7 +17551,7 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_1
+	JE              lanes_r12_2
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -17614,22 +17564,22 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_1
+	JMP             lanes_rdone_2
 
-lanes_r12_1:
+lanes_r12_2:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_1
+	JMP         lanes_rdone_2
 
-lanes_r10_1:
+lanes_r10_2:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_1:
+lanes_rdone_2:
 	VPSHUFB       bswap32<>+0(SB), Z0, Z4
 	VPSHUFB       bswap32<>+0(SB), Z1, Z5
 	VPSHUFB       bswap32<>+0(SB), Z2, Z6
@@ -17649,6 +17599,7 @@ lanes_rdone_1:
 	VPSHUFB       Z16, Z13, Z13
 	VMOVDQU64     Z13, 256(R13)
 	VMOVDQA64     Z13, Z8
+	VMOVDQA64     Z13, Z9
 	VMOVDQU64     lenPerm<>+64(SB), Z13
 	VPERMD        Z14, Z13, Z13
 	VPADDD        dw15<>+0(SB), Z13, Z1
@@ -17662,6 +17613,7 @@ lanes_rdone_1:
 	VPSHUFB       Z16, Z13, Z13
 	VMOVDQU64     Z13, 320(R13)
 	VPMINUB       Z13, Z8, Z8
+	VPMAXUB       Z13, Z9, Z9
 	VMOVDQU64     lenPerm<>+128(SB), Z13
 	VPERMD        Z14, Z13, Z13
 	VPADDD        dw15<>+0(SB), Z13, Z2
@@ -17675,6 +17627,7 @@ lanes_rdone_1:
 	VPSHUFB       Z16, Z13, Z13
 	VMOVDQU64     Z13, 384(R13)
 	VPMINUB       Z13, Z8, Z8
+	VPMAXUB       Z13, Z9, Z9
 	VMOVDQU64     lenPerm<>+192(SB), Z13
 	VPERMD        Z14, Z13, Z13
 	VPADDD        dw15<>+0(SB), Z13, Z3
@@ -17688,12 +17641,19 @@ lanes_rdone_1:
 	VPSHUFB       Z16, Z13, Z13
 	VMOVDQU64     Z13, 448(R13)
 	VPMINUB       Z13, Z8, Z8
+	VPMAXUB       Z13, Z9, Z9
 	VEXTRACTI64X4 $0x01, Z8, Y14
-	VPMINUB       Y14, Y8, Y14
-	VEXTRACTI128  $0x01, Y14, X13
-	VPMINUB       X13, X14, X14
-	VMOVD         X14, CX
+	VPMINUB       Y14, Y8, Y8
+	VEXTRACTI128  $0x01, Y8, X14
+	VPMINUB       X14, X8, X8
+	VMOVD         X8, CX
 	ANDL          $0x000000ff, CX
+	VEXTRACTI64X4 $0x01, Z9, Y14
+	VPMAXUB       Y14, Y9, Y9
+	VEXTRACTI128  $0x01, Y9, X14
+	VPMAXUB       X14, X9, X9
+	VMOVD         X9, R8
+	ANDL          $0x000000ff, R8
 	VPXORQ        Z8, Z8, Z8
 	VPXORQ        Z9, Z9, Z9
 	VPXORQ        Z10, Z10, Z10
@@ -17908,7 +17868,7 @@ lanes_pairs_raocbSealLanesVAES512:
 	VAESENC         Z26, Z14, Z14
 	VAESENC         Z26, Z15, Z15
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_2
+	JE              lanes_r10_3
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -17926,7 +17886,7 @@ lanes_pairs_raocbSealLanesVAES512:
 	VAESENC         Z28, Z14, Z14
 	VAESENC         Z28, Z15, Z15
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_2
+	JE              lanes_r12_3
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -17951,9 +17911,9 @@ lanes_pairs_raocbSealLanesVAES512:
 	VAESENCLAST     Z31, Z13, Z13
 	VAESENCLAST     Z31, Z14, Z14
 	VAESENCLAST     Z31, Z15, Z15
-	JMP             lanes_rdone_2
+	JMP             lanes_rdone_3
 
-lanes_r12_2:
+lanes_r12_3:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
@@ -17962,9 +17922,9 @@ lanes_r12_2:
 	VAESENCLAST Z29, Z13, Z13
 	VAESENCLAST Z29, Z14, Z14
 	VAESENCLAST Z29, Z15, Z15
-	JMP         lanes_rdone_2
+	JMP         lanes_rdone_3
 
-lanes_r10_2:
+lanes_r10_3:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
@@ -17974,7 +17934,7 @@ lanes_r10_2:
 	VAESENCLAST Z27, Z14, Z14
 	VAESENCLAST Z27, Z15, Z15
 
-lanes_rdone_2:
+lanes_rdone_3:
 	VPXORQ        1280(R13), Z0, Z0
 	MOVQ          128(SI), R12
 	VMOVDQU       X0, (R12)(R11*1)
@@ -18156,7 +18116,7 @@ lanes_loop_raocbSealLanesVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_3
+	JE              lanes_r10_4
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -18166,7 +18126,7 @@ lanes_loop_raocbSealLanesVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_3
+	JE              lanes_r12_4
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -18179,22 +18139,22 @@ lanes_loop_raocbSealLanesVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_3
+	JMP             lanes_rdone_4
 
-lanes_r12_3:
+lanes_r12_4:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_3
+	JMP         lanes_rdone_4
 
-lanes_r10_3:
+lanes_r10_4:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_3:
+lanes_rdone_4:
 	VPXORQ        1280(R13), Z0, Z0
 	MOVQ          128(SI), R12
 	VMOVDQU       X0, (R12)(R11*1)
@@ -18343,7 +18303,7 @@ lanes_masked_raocbSealLanesVAES512:
 	VAESENC      Z26, Z2, Z2
 	VAESENC      Z26, Z3, Z3
 	CMPQ         AX, $0x0a
-	JE           lanes_r10_4
+	JE           lanes_r10_5
 	VAESENC      Z27, Z0, Z0
 	VAESENC      Z27, Z1, Z1
 	VAESENC      Z27, Z2, Z2
@@ -18353,7 +18313,7 @@ lanes_masked_raocbSealLanesVAES512:
 	VAESENC      Z28, Z2, Z2
 	VAESENC      Z28, Z3, Z3
 	CMPQ         AX, $0x0c
-	JE           lanes_r12_4
+	JE           lanes_r12_5
 	VAESENC      Z29, Z0, Z0
 	VAESENC      Z29, Z1, Z1
 	VAESENC      Z29, Z2, Z2
@@ -18366,22 +18326,22 @@ lanes_masked_raocbSealLanesVAES512:
 	VAESENCLAST  Z31, Z1, Z1
 	VAESENCLAST  Z31, Z2, Z2
 	VAESENCLAST  Z31, Z3, Z3
-	JMP          lanes_rdone_4
+	JMP          lanes_rdone_5
 
-lanes_r12_4:
+lanes_r12_5:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_4
+	JMP         lanes_rdone_5
 
-lanes_r10_4:
+lanes_r10_5:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_4:
+lanes_rdone_5:
 	VPCMPUD       $0x02, 256(R13), Z13, K2
 	VPXORQ        1280(R13), Z0, Z0
 	MOVQ          128(SI), R12
@@ -18529,7 +18489,7 @@ lanes_blocks_done_raocbSealLanesVAES512:
 	VAESENC     Z26, Z2, Z2
 	VAESENC     Z26, Z3, Z3
 	CMPQ        AX, $0x0a
-	JE          lanes_r10_5
+	JE          lanes_r10_6
 	VAESENC     Z27, Z0, Z0
 	VAESENC     Z27, Z1, Z1
 	VAESENC     Z27, Z2, Z2
@@ -18539,7 +18499,7 @@ lanes_blocks_done_raocbSealLanesVAES512:
 	VAESENC     Z28, Z2, Z2
 	VAESENC     Z28, Z3, Z3
 	CMPQ        AX, $0x0c
-	JE          lanes_r12_5
+	JE          lanes_r12_6
 	VAESENC     Z29, Z0, Z0
 	VAESENC     Z29, Z1, Z1
 	VAESENC     Z29, Z2, Z2
@@ -18552,22 +18512,22 @@ lanes_blocks_done_raocbSealLanesVAES512:
 	VAESENCLAST Z31, Z1, Z1
 	VAESENCLAST Z31, Z2, Z2
 	VAESENCLAST Z31, Z3, Z3
-	JMP         lanes_rdone_5
+	JMP         lanes_rdone_6
 
-lanes_r12_5:
+lanes_r12_6:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_5
+	JMP         lanes_rdone_6
 
-lanes_r10_5:
+lanes_r10_6:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_5:
+lanes_rdone_6:
 	VMOVDQU64  iota4<>+0(SB), Z16
 	VMOVDQU64  512(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
@@ -18824,7 +18784,7 @@ lanes_parts_done_raocbSealLanesVAES512:
 	VAESENC     Z26, Z2, Z2
 	VAESENC     Z26, Z3, Z3
 	CMPQ        AX, $0x0a
-	JE          lanes_r10_6
+	JE          lanes_r10_7
 	VAESENC     Z27, Z0, Z0
 	VAESENC     Z27, Z1, Z1
 	VAESENC     Z27, Z2, Z2
@@ -18834,7 +18794,7 @@ lanes_parts_done_raocbSealLanesVAES512:
 	VAESENC     Z28, Z2, Z2
 	VAESENC     Z28, Z3, Z3
 	CMPQ        AX, $0x0c
-	JE          lanes_r12_6
+	JE          lanes_r12_7
 	VAESENC     Z29, Z0, Z0
 	VAESENC     Z29, Z1, Z1
 	VAESENC     Z29, Z2, Z2
@@ -18847,22 +18807,22 @@ lanes_parts_done_raocbSealLanesVAES512:
 	VAESENCLAST Z31, Z1, Z1
 	VAESENCLAST Z31, Z2, Z2
 	VAESENCLAST Z31, Z3, Z3
-	JMP         lanes_rdone_6
+	JMP         lanes_rdone_7
 
-lanes_r12_6:
+lanes_r12_7:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_6
+	JMP         lanes_rdone_7
 
-lanes_r10_6:
+lanes_r10_7:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_6:
+lanes_rdone_7:
 	VMOVDQU64     Z0, (R13)
 	VMOVDQU64     Z1, 64(R13)
 	VMOVDQU64     Z2, 128(R13)
@@ -18984,342 +18944,292 @@ lanes_tag15_raocbSealLanesVAES512:
 	RET
 
 // func raocbOpenLanesVAES512(nr int, rk *[240]byte, ek *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n int, sub int, mark uint32, out *[2372]byte)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV, VAES
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, VAES
 TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
-	MOVQ            out+96(FP), R13
-	MOVQ            msgs+56(FP), R12
-	MOVQ            idx+64(FP), R14
-	MOVQ            n+72(FP), R9
-	MOVQ            sub+80(FP), R11
-	LEAQ            1920(R13), SI
-	XORL            BX, BX
-	XORL            R10, R10
-	XORL            R8, R8
-	IMUL3Q          $0x68, (R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, (SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 128(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 256(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x00
-	CMOVQLE         BX, DX
-	MOVL            DX, 384(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x00, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 8(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 8(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 136(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 264(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x01
-	CMOVQLE         BX, DX
-	MOVL            DX, 388(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x01, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 16(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 16(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 144(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 272(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x02
-	CMOVQLE         BX, DX
-	MOVL            DX, 392(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x02, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 24(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 24(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 152(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 280(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x03
-	CMOVQLE         BX, DX
-	MOVL            DX, 396(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x03, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 32(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 32(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 160(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 288(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x04
-	CMOVQLE         BX, DX
-	MOVL            DX, 400(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x04, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 40(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 40(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 168(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 296(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x05
-	CMOVQLE         BX, DX
-	MOVL            DX, 404(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x05, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 48(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 48(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 176(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 304(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x06
-	CMOVQLE         BX, DX
-	MOVL            DX, 408(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x06, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 56(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 56(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 184(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 312(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x07
-	CMOVQLE         BX, DX
-	MOVL            DX, 412(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x07, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 64(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 64(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 192(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 320(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x08
-	CMOVQLE         BX, DX
-	MOVL            DX, 416(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x08, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 72(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 72(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 200(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 328(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x09
-	CMOVQLE         BX, DX
-	MOVL            DX, 420(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x09, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 80(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 80(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 208(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 336(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x0a
-	CMOVQLE         BX, DX
-	MOVL            DX, 424(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x0a, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 88(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 88(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 216(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 344(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x0b
-	CMOVQLE         BX, DX
-	MOVL            DX, 428(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x0b, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 96(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 96(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 224(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 352(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x0c
-	CMOVQLE         BX, DX
-	MOVL            DX, 432(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x0c, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 104(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 104(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 232(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 360(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x0d
-	CMOVQLE         BX, DX
-	MOVL            DX, 436(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x0d, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 112(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 112(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 240(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 368(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x0e
-	CMOVQLE         BX, DX
-	MOVL            DX, 440(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x0e, DX
-	ORL             DX, R10
-	IMUL3Q          $0x68, 120(R14), AX
-	ADDQ            R12, AX
-	MOVQ            48(AX), DX
-	MOVQ            DX, 120(SI)
-	MOVQ            72(AX), DX
-	MOVQ            DX, 248(SI)
-	MOVQ            (AX), DX
-	MOVQ            DX, 376(SI)
-	MOVQ            56(AX), DX
-	SUBQ            R11, DX
-	CMPQ            R9, $0x0f
-	CMOVQLE         BX, DX
-	MOVL            DX, 444(SI)
-	CMPQ            DX, R8
-	CMOVQGT         DX, R8
-	CMPQ            32(AX), $0x00
-	SETNE           DL
-	MOVBLZX         DL, DX
-	SHLL            $0x0f, DX
-	ORL             DX, R10
-	SHRQ            $0x04, R8
-	MOVLQZX         mark+88(FP), DX
-	NOTL            R10
-	ANDL            R10, DX
-	MOVL            DX, 448(SI)
+	MOVQ    out+96(FP), R13
+	MOVQ    msgs+56(FP), R12
+	MOVQ    idx+64(FP), R14
+	MOVQ    sub+80(FP), R11
+	LEAQ    1920(R13), SI
+	XORL    R10, R10
+	IMUL3Q  $0x68, (R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, (SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 128(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 256(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 384(SI)
+	CMPQ    32(AX), $0x00
+	SETNE   DL
+	MOVBLZX DL, DX
+	SHLL    $0x00, DX
+	ORL     DX, R10
+	IMUL3Q  $0x68, 8(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 8(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 136(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 264(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 388(SI)
+	CMPQ    32(AX), $0x00
+	SETNE   DL
+	MOVBLZX DL, DX
+	SHLL    $0x01, DX
+	ORL     DX, R10
+	IMUL3Q  $0x68, 16(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 16(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 144(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 272(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 392(SI)
+	CMPQ    32(AX), $0x00
+	SETNE   DL
+	MOVBLZX DL, DX
+	SHLL    $0x02, DX
+	ORL     DX, R10
+	IMUL3Q  $0x68, 24(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 24(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 152(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 280(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 396(SI)
+	CMPQ    32(AX), $0x00
+	SETNE   DL
+	MOVBLZX DL, DX
+	SHLL    $0x03, DX
+	ORL     DX, R10
+	IMUL3Q  $0x68, 32(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 32(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 160(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 288(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 400(SI)
+	CMPQ    32(AX), $0x00
+	SETNE   DL
+	MOVBLZX DL, DX
+	SHLL    $0x04, DX
+	ORL     DX, R10
+	IMUL3Q  $0x68, 40(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 40(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 168(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 296(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 404(SI)
+	CMPQ    32(AX), $0x00
+	SETNE   DL
+	MOVBLZX DL, DX
+	SHLL    $0x05, DX
+	ORL     DX, R10
+	IMUL3Q  $0x68, 48(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 48(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 176(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 304(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 408(SI)
+	CMPQ    32(AX), $0x00
+	SETNE   DL
+	MOVBLZX DL, DX
+	SHLL    $0x06, DX
+	ORL     DX, R10
+	IMUL3Q  $0x68, 56(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 56(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 184(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 312(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 412(SI)
+	CMPQ    32(AX), $0x00
+	SETNE   DL
+	MOVBLZX DL, DX
+	SHLL    $0x07, DX
+	ORL     DX, R10
+	IMUL3Q  $0x68, 64(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 64(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 192(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 320(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 416(SI)
+	CMPQ    32(AX), $0x00
+	SETNE   DL
+	MOVBLZX DL, DX
+	SHLL    $0x08, DX
+	ORL     DX, R10
+	IMUL3Q  $0x68, 72(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 72(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 200(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 328(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 420(SI)
+	CMPQ    32(AX), $0x00
+	SETNE   DL
+	MOVBLZX DL, DX
+	SHLL    $0x09, DX
+	ORL     DX, R10
+	IMUL3Q  $0x68, 80(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 80(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 208(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 336(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 424(SI)
+	CMPQ    32(AX), $0x00
+	SETNE   DL
+	MOVBLZX DL, DX
+	SHLL    $0x0a, DX
+	ORL     DX, R10
+	IMUL3Q  $0x68, 88(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 88(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 216(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 344(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 428(SI)
+	CMPQ    32(AX), $0x00
+	SETNE   DL
+	MOVBLZX DL, DX
+	SHLL    $0x0b, DX
+	ORL     DX, R10
+	IMUL3Q  $0x68, 96(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 96(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 224(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 352(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 432(SI)
+	CMPQ    32(AX), $0x00
+	SETNE   DL
+	MOVBLZX DL, DX
+	SHLL    $0x0c, DX
+	ORL     DX, R10
+	IMUL3Q  $0x68, 104(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 104(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 232(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 360(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 436(SI)
+	CMPQ    32(AX), $0x00
+	SETNE   DL
+	MOVBLZX DL, DX
+	SHLL    $0x0d, DX
+	ORL     DX, R10
+	IMUL3Q  $0x68, 112(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 112(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 240(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 368(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 440(SI)
+	CMPQ    32(AX), $0x00
+	SETNE   DL
+	MOVBLZX DL, DX
+	SHLL    $0x0e, DX
+	ORL     DX, R10
+	IMUL3Q  $0x68, 120(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 120(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 248(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 376(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 444(SI)
+	CMPQ    32(AX), $0x00
+	SETNE   DL
+	MOVBLZX DL, DX
+	SHLL    $0x0f, DX
+	ORL     DX, R10
+	MOVLQZX mark+88(FP), DX
+	NOTL    R10
+	ANDL    R10, DX
+	MOVL    DX, 448(SI)
+	MOVQ    n+72(FP), R9
+	MOVQ    (SI), AX
+	MOVQ    128(SI), DX
+	MOVQ    256(SI), R10
+	MOVL    384(SI), BX
+	ANDL    $-16, BX
+
+lanes_idle_8:
+	CMPQ R9, $0x10
+	JAE  lanes_idle_done_8
+	MOVQ AX, (SI)(R9*8)
+	MOVQ DX, 128(SI)(R9*8)
+	MOVQ R10, 256(SI)(R9*8)
+	MOVL BX, 384(SI)(R9*4)
+	INCQ R9
+	JMP  lanes_idle_8
+
+lanes_idle_done_8:
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
 	MOVQ            ek+16(FP), R10
@@ -19456,7 +19366,7 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_7
+	JE              lanes_r10_9
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -19466,7 +19376,7 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_7
+	JE              lanes_r12_9
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -19479,22 +19389,22 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_7
+	JMP             lanes_rdone_9
 
-lanes_r12_7:
+lanes_r12_9:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_7
+	JMP         lanes_rdone_9
 
-lanes_r10_7:
+lanes_r10_9:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_7:
+lanes_rdone_9:
 	VPSHUFB         bswap32<>+0(SB), Z0, Z4
 	VPSHUFB         bswap32<>+0(SB), Z1, Z5
 	VPSHUFB         bswap32<>+0(SB), Z2, Z6
@@ -19514,6 +19424,7 @@ lanes_rdone_7:
 	VPSHUFB         Z16, Z13, Z13
 	VMOVDQU64       Z13, 256(R13)
 	VMOVDQA64       Z13, Z8
+	VMOVDQA64       Z13, Z9
 	VMOVDQU64       lenPerm<>+64(SB), Z13
 	VPERMD          Z14, Z13, Z13
 	VPADDD          dw15<>+0(SB), Z13, Z1
@@ -19527,6 +19438,7 @@ lanes_rdone_7:
 	VPSHUFB         Z16, Z13, Z13
 	VMOVDQU64       Z13, 320(R13)
 	VPMINUB         Z13, Z8, Z8
+	VPMAXUB         Z13, Z9, Z9
 	VMOVDQU64       lenPerm<>+128(SB), Z13
 	VPERMD          Z14, Z13, Z13
 	VPADDD          dw15<>+0(SB), Z13, Z2
@@ -19540,6 +19452,7 @@ lanes_rdone_7:
 	VPSHUFB         Z16, Z13, Z13
 	VMOVDQU64       Z13, 384(R13)
 	VPMINUB         Z13, Z8, Z8
+	VPMAXUB         Z13, Z9, Z9
 	VMOVDQU64       lenPerm<>+192(SB), Z13
 	VPERMD          Z14, Z13, Z13
 	VPADDD          dw15<>+0(SB), Z13, Z3
@@ -19553,12 +19466,19 @@ lanes_rdone_7:
 	VPSHUFB         Z16, Z13, Z13
 	VMOVDQU64       Z13, 448(R13)
 	VPMINUB         Z13, Z8, Z8
+	VPMAXUB         Z13, Z9, Z9
 	VEXTRACTI64X4   $0x01, Z8, Y14
-	VPMINUB         Y14, Y8, Y14
-	VEXTRACTI128    $0x01, Y14, X13
-	VPMINUB         X13, X14, X14
-	VMOVD           X14, CX
+	VPMINUB         Y14, Y8, Y8
+	VEXTRACTI128    $0x01, Y8, X14
+	VPMINUB         X14, X8, X8
+	VMOVD           X8, CX
 	ANDL            $0x000000ff, CX
+	VEXTRACTI64X4   $0x01, Z9, Y14
+	VPMAXUB         Y14, Y9, Y9
+	VEXTRACTI128    $0x01, Y9, X14
+	VPMAXUB         X14, X9, X9
+	VMOVD           X9, R8
+	ANDL            $0x000000ff, R8
 	VPXORQ          Z8, Z8, Z8
 	VPXORQ          Z9, Z9, Z9
 	VPXORQ          Z10, Z10, Z10
@@ -19780,7 +19700,7 @@ lanes_pairs_raocbOpenLanesVAES512:
 	VAESDEC         Z26, Z14, Z14
 	VAESDEC         Z26, Z15, Z15
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_8
+	JE              lanes_r10_10
 	VAESDEC         Z27, Z0, Z0
 	VAESDEC         Z27, Z1, Z1
 	VAESDEC         Z27, Z2, Z2
@@ -19798,7 +19718,7 @@ lanes_pairs_raocbOpenLanesVAES512:
 	VAESDEC         Z28, Z14, Z14
 	VAESDEC         Z28, Z15, Z15
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_8
+	JE              lanes_r12_10
 	VAESDEC         Z29, Z0, Z0
 	VAESDEC         Z29, Z1, Z1
 	VAESDEC         Z29, Z2, Z2
@@ -19823,9 +19743,9 @@ lanes_pairs_raocbOpenLanesVAES512:
 	VAESDECLAST     Z31, Z13, Z13
 	VAESDECLAST     Z31, Z14, Z14
 	VAESDECLAST     Z31, Z15, Z15
-	JMP             lanes_rdone_8
+	JMP             lanes_rdone_10
 
-lanes_r12_8:
+lanes_r12_10:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
@@ -19834,9 +19754,9 @@ lanes_r12_8:
 	VAESDECLAST Z29, Z13, Z13
 	VAESDECLAST Z29, Z14, Z14
 	VAESDECLAST Z29, Z15, Z15
-	JMP         lanes_rdone_8
+	JMP         lanes_rdone_10
 
-lanes_r10_8:
+lanes_r10_10:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
@@ -19846,7 +19766,7 @@ lanes_r10_8:
 	VAESDECLAST Z27, Z14, Z14
 	VAESDECLAST Z27, Z15, Z15
 
-lanes_rdone_8:
+lanes_rdone_10:
 	VPXORQ        1280(R13), Z0, Z0
 	VPXORQ        Z0, Z8, Z8
 	MOVQ          128(SI), R12
@@ -20032,7 +19952,7 @@ lanes_loop_raocbOpenLanesVAES512:
 	VAESDEC         Z26, Z2, Z2
 	VAESDEC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_9
+	JE              lanes_r10_11
 	VAESDEC         Z27, Z0, Z0
 	VAESDEC         Z27, Z1, Z1
 	VAESDEC         Z27, Z2, Z2
@@ -20042,7 +19962,7 @@ lanes_loop_raocbOpenLanesVAES512:
 	VAESDEC         Z28, Z2, Z2
 	VAESDEC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_9
+	JE              lanes_r12_11
 	VAESDEC         Z29, Z0, Z0
 	VAESDEC         Z29, Z1, Z1
 	VAESDEC         Z29, Z2, Z2
@@ -20055,22 +19975,22 @@ lanes_loop_raocbOpenLanesVAES512:
 	VAESDECLAST     Z31, Z1, Z1
 	VAESDECLAST     Z31, Z2, Z2
 	VAESDECLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_9
+	JMP             lanes_rdone_11
 
-lanes_r12_9:
+lanes_r12_11:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
 	VAESDECLAST Z29, Z3, Z3
-	JMP         lanes_rdone_9
+	JMP         lanes_rdone_11
 
-lanes_r10_9:
+lanes_r10_11:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
 	VAESDECLAST Z27, Z3, Z3
 
-lanes_rdone_9:
+lanes_rdone_11:
 	VPXORQ        1280(R13), Z0, Z0
 	VPXORQ        Z0, Z8, Z8
 	MOVQ          128(SI), R12
@@ -20219,7 +20139,7 @@ lanes_masked_raocbOpenLanesVAES512:
 	VAESDEC      Z26, Z2, Z2
 	VAESDEC      Z26, Z3, Z3
 	CMPQ         AX, $0x0a
-	JE           lanes_r10_10
+	JE           lanes_r10_12
 	VAESDEC      Z27, Z0, Z0
 	VAESDEC      Z27, Z1, Z1
 	VAESDEC      Z27, Z2, Z2
@@ -20229,7 +20149,7 @@ lanes_masked_raocbOpenLanesVAES512:
 	VAESDEC      Z28, Z2, Z2
 	VAESDEC      Z28, Z3, Z3
 	CMPQ         AX, $0x0c
-	JE           lanes_r12_10
+	JE           lanes_r12_12
 	VAESDEC      Z29, Z0, Z0
 	VAESDEC      Z29, Z1, Z1
 	VAESDEC      Z29, Z2, Z2
@@ -20242,22 +20162,22 @@ lanes_masked_raocbOpenLanesVAES512:
 	VAESDECLAST  Z31, Z1, Z1
 	VAESDECLAST  Z31, Z2, Z2
 	VAESDECLAST  Z31, Z3, Z3
-	JMP          lanes_rdone_10
+	JMP          lanes_rdone_12
 
-lanes_r12_10:
+lanes_r12_12:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
 	VAESDECLAST Z29, Z3, Z3
-	JMP         lanes_rdone_10
+	JMP         lanes_rdone_12
 
-lanes_r10_10:
+lanes_r10_12:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
 	VAESDECLAST Z27, Z3, Z3
 
-lanes_rdone_10:
+lanes_rdone_12:
 	VPCMPUD       $0x02, 256(R13), Z13, K2
 	VPXORQ        1280(R13), Z0, Z0
 	VPXORD        Z0, Z8, K2, Z8
@@ -20424,7 +20344,7 @@ lanes_blocks_done_raocbOpenLanesVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_11
+	JE              lanes_r10_13
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -20434,7 +20354,7 @@ lanes_blocks_done_raocbOpenLanesVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_11
+	JE              lanes_r12_13
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -20447,22 +20367,22 @@ lanes_blocks_done_raocbOpenLanesVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_11
+	JMP             lanes_rdone_13
 
-lanes_r12_11:
+lanes_r12_13:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_11
+	JMP         lanes_rdone_13
 
-lanes_r10_11:
+lanes_r10_13:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_11:
+lanes_rdone_13:
 	VMOVDQU64  iota4<>+0(SB), Z16
 	VMOVDQU64  512(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
@@ -20723,7 +20643,7 @@ lanes_parts_done_raocbOpenLanesVAES512:
 	VAESENC     Z26, Z2, Z2
 	VAESENC     Z26, Z3, Z3
 	CMPQ        AX, $0x0a
-	JE          lanes_r10_12
+	JE          lanes_r10_14
 	VAESENC     Z27, Z0, Z0
 	VAESENC     Z27, Z1, Z1
 	VAESENC     Z27, Z2, Z2
@@ -20733,7 +20653,7 @@ lanes_parts_done_raocbOpenLanesVAES512:
 	VAESENC     Z28, Z2, Z2
 	VAESENC     Z28, Z3, Z3
 	CMPQ        AX, $0x0c
-	JE          lanes_r12_12
+	JE          lanes_r12_14
 	VAESENC     Z29, Z0, Z0
 	VAESENC     Z29, Z1, Z1
 	VAESENC     Z29, Z2, Z2
@@ -20746,22 +20666,22 @@ lanes_parts_done_raocbOpenLanesVAES512:
 	VAESENCLAST Z31, Z1, Z1
 	VAESENCLAST Z31, Z2, Z2
 	VAESENCLAST Z31, Z3, Z3
-	JMP         lanes_rdone_12
+	JMP         lanes_rdone_14
 
-lanes_r12_12:
+lanes_r12_14:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_12
+	JMP         lanes_rdone_14
 
-lanes_r10_12:
+lanes_r10_14:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_12:
+lanes_rdone_14:
 	VMOVDQU64 Z0, (R13)
 	VMOVDQU64 Z1, 64(R13)
 	VMOVDQU64 Z2, 128(R13)

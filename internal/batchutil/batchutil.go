@@ -291,20 +291,26 @@ func runOrOne(g LaneGroup, c int, run func(LaneGroup), one func(i int)) {
 }
 
 // lanesPay reports whether n messages of Place's length class c (bits.Len
-// of their blocks, the last one partial or whole) go faster in a lane
-// kernel than each alone. The kernels step two blocks at a time only while
-// every lane has both, which an empty lane never does: a part-filled group
-// costs more than a full one (ocb measured, 450-byte texts: 8 lanes 1.8
-// times 16), against single calls that cost what their lengths do. Lanes
-// paid (ocb, 64 messages at once or fewer of one length) from 6 of 16 to
-// 48 bytes, from 12 to 240, and at 450 and 900 bytes only full.
+// of their blocks, the last one partial or whole; empty texts count as
+// class 1) go faster in a lane kernel than each alone. The lanes past n
+// repeat lane 0's blocks, so that a part-filled group costs about what a
+// full one does, against single calls that cost what their lengths do; and
+// the lanes run two blocks at a time only up to the shortest text's end,
+// the rest of a class's ragged lengths a block at a time with masks.
+// Measured by ocb's and raocb's BenchmarkSealLanes and BenchmarkOpenLanes
+// (texts drawn uniformly from the class's lengths; under load, medians of
+// 5), single calls' time over the lanes': at the n where lanesPay starts,
+// class 1 (n = 4) 1.0-2.8, class 2 (6) 0.95-2.0, class 3 (8) 0.9-2.8,
+// class 4 (12) 0.84-1.6; below it 0.3-1.2 but for raocb's class 1 (1.5-1.6
+// at n = 2, whose single calls are slow); in classes 5 to 7, 0.8-1.6 at
+// n = 14 (raocb 0.7-1.0 up to 14), and 0.6-2.1 full.
 func lanesPay(c, n int) bool {
 	switch {
 	case n >= 16:
 		return true
-	case c <= 2:
-		return n >= 6
-	case c <= 4:
+	case c <= 3:
+		return n >= 2*max(c, 1)+2
+	case c == 4:
 		return n >= 12
 	}
 	return false

@@ -28,8 +28,8 @@ import (
 // The kernels take their messages from the batch (batch.Message, whose
 // layout ocb's tests pin: msg* below) by 16 indexes, and fill their lanes'
 // table in laneOut themselves: src, dst and nonce pointers (16 each), the
-// text lengths (16 uint32, 0 past the group's n messages) and the marked
-// lanes (a bit each, uint32). laneOut: the tags the kernel writes, two
+// text lengths (16 uint32; past the group's n messages, idle lanes, lane
+// 0's whole blocks: see laneTable) and the marked lanes (a bit each, uint32). laneOut: the tags the kernel writes, two
 // areas it keeps for itself, per register (each lane's whole blocks n and
 // partial bytes r, in every byte of the lane), the marked lanes whose tags
 // differ (a bit each, uint32, when opening), then the table.
@@ -368,19 +368,21 @@ func lanes(o op) {
 }
 
 // laneTable fills the lanes' table (at lp, in laneOut) from the messages
-// msgs[idx[k]], the lane of k >= n with no text (its pointers stay valid
-// ones of the batch). Lane k is marked (its tag finished by the kernel)
-// where bit k of mark is set (the caller's: 16-byte tags) and its message
-// has no associated data.
+// msgs[idx[k]]. A lane of k >= n, idle, then takes lane 0's pointers and
+// whole blocks: it reads the same input and writes the same output, byte
+// for byte, in the same steps (each step loads every lane's block before it
+// stores any), so that it neither lowers the fewest blocks of a lane, which
+// gates the pairs of blocks, nor raises the most; its tag goes unused. Lane
+// k is marked (its tag finished by the kernel) where bit k of mark is set
+// (the caller's: 16-byte tags, lanes below n) and its message has no
+// associated data.
 func laneTable() {
 	base, idx, n, sub := lT, lU, lJ, lJ16
-	m, t, zero, plain := RAX, RDX, RBX, R10
+	m, t, plain := RAX, RDX, R10
 	Load(Param("msgs"), base)
 	Load(Param("idx"), idx)
-	Load(Param("n"), n)
 	Load(Param("sub"), sub)
 	LEAQ(Mem{Base: lo, Disp: lnTable}, lp)
-	XORL(zero.As32(), zero.As32())
 	XORL(plain.As32(), plain.As32())
 	// From the last lane down, which shifts each lane's bit of plain into
 	// place.
@@ -393,8 +395,6 @@ func laneTable() {
 		}
 		MOVQ(Mem{Base: m, Disp: msgInLen}, t)
 		SUBQ(sub, t)
-		CMPQ(n, U8(k))
-		CMOVQLE(zero, t)
 		MOVL(t.As32(), Mem{Base: lp, Disp: lnLen + 4*k})
 		// Bit k of plain: lane k has no associated data (the carry of
 		// its length less 1).
@@ -404,6 +404,31 @@ func laneTable() {
 	Load(Param("mark"), t)
 	ANDL(plain.As32(), t.As32())
 	MOVL(t.As32(), Mem{Base: lp, Disp: lnTags})
+	idleLanes(n)
+}
+
+// idleLanes gives the lanes from n (a register) to 15 lane 0's pointers
+// and whole blocks in the lanes' table at lp: a loop that full groups skip.
+func idleLanes(n GPPhysical) {
+	laneLabels++
+	loop, done := "lanes_idle_"+itoa(laneLabels), "lanes_idle_done_"+itoa(laneLabels)
+	src, dst, nonce, whole := RAX, RDX, R10, RBX
+	Load(Param("n"), n)
+	MOVQ(Mem{Base: lp, Disp: lnSrc}, src)
+	MOVQ(Mem{Base: lp, Disp: lnDst}, dst)
+	MOVQ(Mem{Base: lp, Disp: lnNonce}, nonce)
+	MOVL(Mem{Base: lp, Disp: lnLen}, whole.As32())
+	ANDL(I32(-16), whole.As32())
+	Label(loop)
+	CMPQ(n, U8(16))
+	JAE(LabelRef(done))
+	MOVQ(src, Mem{Base: lp, Index: n, Scale: 8, Disp: lnSrc})
+	MOVQ(dst, Mem{Base: lp, Index: n, Scale: 8, Disp: lnDst})
+	MOVQ(nonce, Mem{Base: lp, Index: n, Scale: 8, Disp: lnNonce})
+	MOVL(whole.As32(), Mem{Base: lp, Index: n, Scale: 4, Disp: lnLen})
+	INCQ(n)
+	JMP(LabelRef(loop))
+	Label(done)
 }
 
 // laneReduce leaves in r what op (VPMINUB, VPMAXUB) makes of the four

@@ -26,12 +26,13 @@ import (
 // The kernels take their messages from the batch (batch.Message, whose
 // layout raocb's tests pin: msg* below) by 16 indexes, and fill their
 // lanes' table in laneOut themselves: src, dst and nonce pointers (16
-// each), the text lengths (16 uint32, 0 past the group's n messages) and
-// the marked lanes (a bit each, uint32). laneOut: the tags the kernel
-// writes, areas it keeps for itself, per register (each lane's whole blocks
-// f and partial bytes r in every byte of the lane, f and m (its blocks, the
-// partial one counted) in every dword, the masks of the blocks in flight,
-// and R1 and R2 broadcast), then the table.
+// each), the text lengths (16 uint32; past the group's n messages, idle
+// lanes, lane 0's whole blocks: see laneTable) and the marked lanes (a bit
+// each, uint32). laneOut: the tags the kernel writes, areas it keeps for
+// itself, per register (each lane's whole blocks f and partial bytes r in
+// every byte of the lane, f and m (its blocks, the partial one counted) in
+// every dword, the masks of the blocks in flight, and R1 and R2
+// broadcast), then the table.
 const (
 	lnSrc   = 0
 	lnDst   = 128
@@ -180,17 +181,16 @@ func lanes(o op) {
 		VMOVDQU64(Z13, Mem{Base: lo, Disp: lnN + 64*r})
 		if r == 0 {
 			VMOVDQA64(Z13, lSum(0))
+			VMOVDQA64(Z13, lSum(1))
 		} else {
 			VPMINUB(Z13, lSum(0), lSum(0))
+			VPMAXUB(Z13, lSum(1), lSum(1))
 		}
 	}
-	// The fewest whole blocks of a lane: blocks up to there need no masks.
-	VEXTRACTI64X4(U8(1), lSum(0), Y14)
-	VPMINUB(Y14, lSum(0).AsY(), Y14)
-	VEXTRACTI128(U8(1), Y14, X13)
-	VPMINUB(X13, X14, X14)
-	VMOVD(X14, lMin.As32())
-	ANDL(U32(0xff), lMin.As32())
+	// The fewest whole blocks of a lane, blocks up to there need no masks,
+	// and the most.
+	laneReduce(VPMINUB, lSum(0), lMin)
+	laneReduce(VPMAXUB, lSum(1), lMax)
 	for r := 0; r < 4; r++ {
 		VPXORQ(lSum(r), lSum(r), lSum(r))
 	}
@@ -350,21 +350,21 @@ func laneMasksIn(xs []VecPhysical) {
 }
 
 // laneTable fills the lanes' table (at lp, in laneOut) from the messages
-// msgs[idx[k]], the lane of k >= n with no text (its pointers stay valid
-// ones of the batch), and sets lMax to the most whole blocks of a text.
-// Lane k is marked (its tag finished by the kernel) where bit k of mark is
-// set (the caller's: 16-byte tags) and its message has no associated data.
+// msgs[idx[k]]. A lane of k >= n, idle, then takes lane 0's pointers and
+// whole blocks, as in ocb's kernels (ocb/_asm/batch.go): the same input and
+// output, byte for byte, in the same steps, which keeps it out of the
+// fewest and the most blocks of a lane; its tag goes unused. Lane k is
+// marked (its tag finished by the kernel) where bit k of mark is set (the
+// caller's: 16-byte tags, lanes below n) and its message has no associated
+// data.
 func laneTable() {
 	base, idx, n, sub := lT, lU, lJ, lJ16
-	m, t, zero, ad := RAX, RDX, RBX, R10
+	m, t, ad := RAX, RDX, R10
 	Load(Param("msgs"), base)
 	Load(Param("idx"), idx)
-	Load(Param("n"), n)
 	Load(Param("sub"), sub)
 	LEAQ(Mem{Base: lo, Disp: lnTable}, lp)
-	XORL(zero.As32(), zero.As32())
 	XORL(ad.As32(), ad.As32())
-	XORL(lMax.As32(), lMax.As32())
 	for k := 0; k < 16; k++ {
 		IMUL3Q(U8(msgSize), Mem{Base: idx, Disp: 8 * k}, m)
 		ADDQ(base, m)
@@ -374,11 +374,7 @@ func laneTable() {
 		}
 		MOVQ(Mem{Base: m, Disp: msgInLen}, t)
 		SUBQ(sub, t)
-		CMPQ(n, U8(k))
-		CMOVQLE(zero, t)
 		MOVL(t.As32(), Mem{Base: lp, Disp: lnLen + 4*k})
-		CMPQ(t, lMax)
-		CMOVQGT(t, lMax)
 		// Bit k of ad: lane k has associated data.
 		CMPQ(Mem{Base: m, Disp: msgADLen}, U8(0))
 		SETNE(t.As8())
@@ -386,11 +382,46 @@ func laneTable() {
 		SHLL(U8(k), t.As32())
 		ORL(t.As32(), ad.As32())
 	}
-	SHRQ(U8(4), lMax)
 	Load(Param("mark"), t)
 	NOTL(ad.As32())
 	ANDL(ad.As32(), t.As32())
 	MOVL(t.As32(), Mem{Base: lp, Disp: lnTags})
+	idleLanes(n)
+}
+
+// idleLanes gives the lanes from n (a register) to 15 lane 0's pointers
+// and whole blocks in the lanes' table at lp: a loop that full groups skip.
+func idleLanes(n GPPhysical) {
+	src, dst, nonce, whole := RAX, RDX, R10, RBX
+	Load(Param("n"), n)
+	MOVQ(Mem{Base: lp, Disp: lnSrc}, src)
+	MOVQ(Mem{Base: lp, Disp: lnDst}, dst)
+	MOVQ(Mem{Base: lp, Disp: lnNonce}, nonce)
+	MOVL(Mem{Base: lp, Disp: lnLen}, whole.As32())
+	ANDL(I32(-16), whole.As32())
+	laneLabels++
+	loop, done := fmt.Sprintf("lanes_idle_%d", laneLabels), fmt.Sprintf("lanes_idle_done_%d", laneLabels)
+	Label(loop)
+	CMPQ(n, U8(16))
+	JAE(LabelRef(done))
+	MOVQ(src, Mem{Base: lp, Index: n, Scale: 8, Disp: lnSrc})
+	MOVQ(dst, Mem{Base: lp, Index: n, Scale: 8, Disp: lnDst})
+	MOVQ(nonce, Mem{Base: lp, Index: n, Scale: 8, Disp: lnNonce})
+	MOVL(whole.As32(), Mem{Base: lp, Index: n, Scale: 4, Disp: lnLen})
+	INCQ(n)
+	JMP(LabelRef(loop))
+	Label(done)
+}
+
+// laneReduce leaves in r what op (VPMINUB, VPMAXUB) makes of the four
+// 16-byte lanes of z, each of which holds one value in every byte.
+func laneReduce(op func(...Op), z VecPhysical, r GPPhysical) {
+	VEXTRACTI64X4(U8(1), z, Y14)
+	op(Y14, z.AsY(), z.AsY())
+	VEXTRACTI128(U8(1), z.AsY(), X14)
+	op(X14, z.AsX(), z.AsX())
+	VMOVD(z.AsX(), r.As32())
+	ANDL(U32(0xff), r.As32())
 }
 
 // loadKeys broadcasts the 15 round keys at p into their registers (past
