@@ -611,23 +611,33 @@ func (g *wide) partZMM(r wideRegs, o op) {
 	BZHIQ(n, t, t)
 	KMOVQ(t, K2)
 	VMOVDQU8_Z(Mem{Base: src}, K2, in)
-	if o == hashOp {
+	switch o {
+	case hashOp:
 		VPSHUFB(r.bswap, in, r.x)
-	} else {
+		g.xor(r.yt, r.x, r.x)
+	case openOp:
 		g.whiten(r, []VecPhysical{s})
 		g.rounds([]VecPhysical{s}, func(i int) Op { return g.key(r, i) }, nil)
 		VAESENCLAST(g.key(r, 10), s, s)
 		VPXORQ(in, s, s)
-		if o == sealOp {
-			VMOVDQU8_Z(s, K2, s) // the padding hashed is zero
-			VMOVDQU8(s, K2, Mem{Base: dst})
-			VPSHUFB(r.bswap, s, r.x)
-		} else {
-			VMOVDQU8(s, K2, Mem{Base: dst})
-			VPSHUFB(r.bswap, in, r.x)
-		}
+		VMOVDQU8(s, K2, Mem{Base: dst})
+		VPSHUFB(r.bswap, in, r.x)
+		g.xor(r.yt, r.x, r.x)
+	case sealOp:
+		// The ciphertext is hashed as soon as it is out: the source in
+		// the last round's key, and the padding zeroed (by the mask,
+		// byte-reversed ahead) as the state is added.
+		m := r.states[3]
+		VPMOVM2B(K2, m)
+		VPSHUFB(r.bswap, m, m)
+		g.whiten(r, []VecPhysical{s})
+		g.rounds([]VecPhysical{s}, func(i int) Op { return g.key(r, i) }, nil)
+		VPXORQ(in, g.key(r, 10), r.tmp[0])
+		VAESENCLAST(r.tmp[0], s, s)
+		VMOVDQU8(s, K2, Mem{Base: dst})
+		VPSHUFB(r.bswap, s, r.x)
+		VPTERNLOGQ(U8(0x6a), r.yt, m, r.x) // x = x&m ^ yt
 	}
-	g.xor(r.yt, r.x, r.x)
 	g.xor(r.yt, r.yt, r.yt)
 	emit(g.mulOps(r, false, false, r.x, Mem{Base: off}))
 }
