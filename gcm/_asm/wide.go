@@ -15,9 +15,12 @@ import (
 // AES work to keep the AES unit busy through its latency. The main loops
 // encrypt one group while they hash one (Open the group it decrypts, Seal
 // the one it encrypted the iteration before), the hashing spread over the
-// last nine AES rounds. Block i of a group of g is multiplied by H^(g-i),
-// so the vector at byte 16·w·j of the group finds its powers at the same
-// offset from H^g in kernelKey. The products are formed by schoolbook (four
+// last nine AES rounds. Seal on zmm, which would otherwise encrypt its
+// first group beside no hashing and hash its last beside no AES, runs those
+// two in sub-groups, each hashed between the rounds of the next (sealGroup).
+// Block i of a group of g is multiplied by H^(g-i), so the vector at byte
+// 16·w·j of the group finds its powers at the same offset from H^g in
+// kernelKey. The products are formed by schoolbook (four
 // VPCLMULQDQ, no shuffle: the shuffle port is VPCLMULQDQ's) and summed as
 // low, middle and high halves over the whole group, then reduced once, in
 // every lane: the low half folded into the middle one and the middle one
@@ -275,15 +278,16 @@ func (g *wide) rounds(vs []VecPhysical, key func(i int) Op, stitch func(r int)) 
 	}
 }
 
-// lastRound finishes the full vectors vs: vector j XORs the keystream into
-// the source at byte 16·w·j and stores the result at the same offset of dst.
-func (g *wide) lastRound(r wideRegs, vs []VecPhysical) {
+// lastRound finishes the full vectors vs, a group's from vector first:
+// vector j XORs the keystream into the source at byte 16·w·j and stores the
+// result at the same offset of dst.
+func (g *wide) lastRound(r wideRegs, vs []VecPhysical, first int) {
 	kl := g.key(r, 10)
-	for j, s := range vs {
-		t := r.tmp[j%len(r.tmp)]
-		g.xor(Mem{Base: src, Disp: g.vecBytes() * j}, kl, t)
+	for i, s := range vs {
+		t, at := r.tmp[i%len(r.tmp)], g.vecBytes()*(first+i)
+		g.xor(Mem{Base: src, Disp: at}, kl, t)
 		VAESENCLAST(t, s, s)
-		g.mov(s, Mem{Base: dst, Disp: g.vecBytes() * j})
+		g.mov(s, Mem{Base: dst, Disp: at})
 	}
 }
 
@@ -357,17 +361,27 @@ func (g *wide) reduceOps(r wideRegs) []func() {
 func (g *wide) hashOps(r wideRegs, base Register) []func() {
 	var ops []func()
 	for j := range g.group / g.w {
-		off := g.vecBytes() * j
-		ops = append(ops, func() {
-			g.mov(Mem{Base: base, Disp: off}, r.x)
-			VPSHUFB(r.bswap, r.x, r.x)
-			if j == 0 {
-				g.xor(r.lo, r.x, r.x)
-			}
-		})
-		ops = append(ops, g.mulOps(r, j == 0, false, r.x, Mem{Base: key, Disp: g.powBase() + off})...)
+		ops = append(ops, g.vecOps(r, j, Mem{Base: base, Disp: g.vecBytes() * j})...)
 	}
 	return append(ops, g.reduceOps(r)...)
+}
+
+// vecOps return the steps that add the products of vector j of a group, in
+// c (a register, or memory), to the sums; vector 0 takes the state in lo.
+func (g *wide) vecOps(r wideRegs, j int, c Op) []func() {
+	load := func() {
+		x := c
+		if m, ok := c.(Mem); ok {
+			g.mov(m, r.x)
+			x = r.x
+		}
+		VPSHUFB(r.bswap, x, r.x)
+		if j == 0 {
+			g.xor(r.lo, r.x, r.x)
+		}
+	}
+	pw := Mem{Base: key, Disp: g.powBase() + g.vecBytes()*j}
+	return append([]func(){load}, g.mulOps(r, j == 0, false, r.x, pw)...)
 }
 
 // spread returns a stitch that emits ops over the nine rounds, evenly.
@@ -412,46 +426,113 @@ func (g *wide) hashAll(r wideRegs) {
 // blocks in ctr, and absorbs the ciphertext into the state in lo; with
 // lengths, the lengths block too.
 func (g *wide) cryptAll(r wideRegs, o op, lengths bool) {
-	loop, tail, done := g.label("cryptLoop"), g.label("cryptTail"), g.label("cryptDone")
-	if o == openOp {
-		Label(loop)
-		CMPQ(n, U32(16*g.group))
-		JB(LabelRef(tail))
-		g.step(r, o, src)
-		JMP(LabelRef(loop))
-	} else {
+	tail, done := g.label("cryptTail"), g.label("cryptDone")
+	switch {
+	case o == openOp:
+		g.groups(r, o, 16*g.group, g.hashOps(r, src), tail)
+	case !g.zmm:
+		// On ymm, where AES and GHASH overlap enough as they are, hashing
+		// in sub-groups measured slower.
 		last := g.label("sealLast")
 		CMPQ(n, U32(16*g.group))
 		JB(LabelRef(tail))
 		g.step(r, o, nil) // nothing to hash yet
-		Label(loop)
-		CMPQ(n, U32(16*g.group))
-		JB(LabelRef(last))
-		g.step(r, o, prev)
-		JMP(LabelRef(loop))
+		g.groups(r, o, 16*g.group, g.hashOps(r, prev), last)
 		Label(last)
 		emit(g.hashOps(r, prev))
+	default:
+		// The first and last groups go in sub-groups (sealGroup); those
+		// between, whose rounds hash a whole group, in one.
+		last, final, second := g.label("sealLast"), g.label("sealFinal"), g.label("sealSecond")
+		CMPQ(n, U32(16*g.group))
+		JB(LabelRef(tail))
+		left := g.sealGroup(r, nil) // nothing to hash yet
+		CMPQ(n, U32(16*g.group))
+		JB(LabelRef(last))
+		CMPQ(n, U32(32*g.group))
+		JB(LabelRef(second))
+		g.step(r, o, g.subOps(r, sealSubs-1, prev, true)) // left, but the rounds take the registers
+		g.groups(r, o, 32*g.group, g.hashOps(r, prev), final)
+		Label(final)
+		g.sealGroup(r, g.hashOps(r, prev))
+		JMP(LabelRef(last))
+		Label(second)
+		g.sealGroup(r, left)
+		Label(last)
+		emit(left)
 	}
 	Label(tail)
 	g.tail(r, o, lengths, done)
 	Label(done)
 }
 
-// step seals or opens a group, hashing the one at hash, if any, between its
-// rounds; Seal keeps the group's place in prev, to hash it with the next.
-func (g *wide) step(r wideRegs, o op, hash Register) {
+// groups steps through groups, each with the hashing steps ops, while n is
+// at least least bytes, then jumps to exit.
+func (g *wide) groups(r wideRegs, o op, least int, ops []func(), exit string) {
+	loop := g.label("groupLoop")
+	Label(loop)
+	CMPQ(n, U32(least))
+	JB(LabelRef(exit))
+	g.step(r, o, ops)
+	JMP(LabelRef(loop))
+}
+
+// step seals or opens a group, with the hashing steps ops between its
+// rounds: Open hashes the group it decrypts, Seal what is left of the groups
+// before and keeps this one's place in prev, for the next.
+func (g *wide) step(r wideRegs, o op, ops []func()) {
 	vs := r.states[:g.group/g.w]
-	var stitch func(int)
-	if hash != nil {
-		stitch = spread(g.hashOps(r, hash))
-	}
 	g.whiten(r, vs)
-	g.rounds(vs, func(i int) Op { return g.key(r, i) }, stitch)
-	g.lastRound(r, vs)
+	g.rounds(vs, func(i int) Op { return g.key(r, i) }, spread(ops))
+	g.lastRound(r, vs, 0)
 	if o == sealOp {
 		MOVQ(dst, prev)
 	}
 	g.advance(true)
+}
+
+// sealSubs is how many sub-groups sealGroup splits a group into.
+const sealSubs = 4
+
+// sealGroup seals a group and returns the steps that finish hashing it. Seal
+// can hash only what it has encrypted: it encrypts the group in sub-groups
+// and hashes each from its registers between the rounds of the next, which
+// the core overlaps, so that only the last sub-group's hashing and the
+// reduction are left, for the rounds of the next group's first sub-group
+// (left, the steps the group before returned) or after them.
+func (g *wide) sealGroup(r wideRegs, left []func()) []func() {
+	vs := r.states[:g.group/g.w]
+	per := len(vs) / sealSubs
+	ops := left
+	for q := range sealSubs {
+		sub := vs[q*per : (q+1)*per]
+		g.whiten(r, sub)
+		g.rounds(sub, func(i int) Op { return g.key(r, i) }, spread(ops))
+		g.lastRound(r, sub, q*per)
+		ops = g.subOps(r, q, nil, q == sealSubs-1)
+	}
+	MOVQ(dst, prev)
+	g.advance(true)
+	return ops
+}
+
+// subOps return the steps that hash sub-group q of the group sealGroup
+// sealed, from its registers or, if base is set, from memory at base; with
+// reduce, the reduction follows.
+func (g *wide) subOps(r wideRegs, q int, base Register, reduce bool) []func() {
+	per := g.group / g.w / sealSubs
+	var ops []func()
+	for j := q * per; j < (q+1)*per; j++ {
+		var c Op = r.states[j]
+		if base != nil {
+			c = Mem{Base: base, Disp: g.vecBytes() * j}
+		}
+		ops = append(ops, g.vecOps(r, j, c)...)
+	}
+	if reduce {
+		ops = append(ops, g.reduceOps(r)...)
+	}
+	return ops
 }
 
 // tail processes the last n bytes, fewer than a group's, one vector at a
@@ -492,7 +573,7 @@ func (g *wide) tail(r wideRegs, o op, lengths bool, done string) {
 			g.mov(Mem{Base: src}, r.x)
 		}
 		g.rounds([]VecPhysical{s}, func(i int) Op { return g.key(r, i) }, nil)
-		g.lastRound(r, []VecPhysical{s})
+		g.lastRound(r, []VecPhysical{s}, 0)
 		if o == sealOp {
 			VPSHUFB(r.bswap, s, r.x)
 		} else {
@@ -530,23 +611,33 @@ func (g *wide) partZMM(r wideRegs, o op) {
 	BZHIQ(n, t, t)
 	KMOVQ(t, K2)
 	VMOVDQU8_Z(Mem{Base: src}, K2, in)
-	if o == hashOp {
+	switch o {
+	case hashOp:
 		VPSHUFB(r.bswap, in, r.x)
-	} else {
+		g.xor(r.yt, r.x, r.x)
+	case openOp:
 		g.whiten(r, []VecPhysical{s})
 		g.rounds([]VecPhysical{s}, func(i int) Op { return g.key(r, i) }, nil)
 		VAESENCLAST(g.key(r, 10), s, s)
 		VPXORQ(in, s, s)
-		if o == sealOp {
-			VMOVDQU8_Z(s, K2, s) // the padding hashed is zero
-			VMOVDQU8(s, K2, Mem{Base: dst})
-			VPSHUFB(r.bswap, s, r.x)
-		} else {
-			VMOVDQU8(s, K2, Mem{Base: dst})
-			VPSHUFB(r.bswap, in, r.x)
-		}
+		VMOVDQU8(s, K2, Mem{Base: dst})
+		VPSHUFB(r.bswap, in, r.x)
+		g.xor(r.yt, r.x, r.x)
+	case sealOp:
+		// The ciphertext is hashed as soon as it is out: the source in
+		// the last round's key, and the padding zeroed (by the mask,
+		// byte-reversed ahead) as the state is added.
+		m := r.states[3]
+		VPMOVM2B(K2, m)
+		VPSHUFB(r.bswap, m, m)
+		g.whiten(r, []VecPhysical{s})
+		g.rounds([]VecPhysical{s}, func(i int) Op { return g.key(r, i) }, nil)
+		VPXORQ(in, g.key(r, 10), r.tmp[0])
+		VAESENCLAST(r.tmp[0], s, s)
+		VMOVDQU8(s, K2, Mem{Base: dst})
+		VPSHUFB(r.bswap, s, r.x)
+		VPTERNLOGQ(U8(0x6a), r.yt, m, r.x) // x = x&m ^ yt
 	}
-	g.xor(r.yt, r.x, r.x)
 	g.xor(r.yt, r.yt, r.yt)
 	emit(g.mulOps(r, false, false, r.x, Mem{Base: off}))
 }
