@@ -75,6 +75,11 @@ type laneJob struct {
 	idx    [numLanes]int  // the lanes' messages in msgs
 	sub    int            // the bytes of In past the text: open's tag
 	runs   int
+	// steps: for a group whose texts differ in length (VAES512 only), the
+	// steps after the n whole blocks every lane has to the last lane's
+	// tag: the longest text's blocks left, a partial one counted, and
+	// Finalize's seven; else 0.
+	steps int
 }
 
 // batchLanes returns the lanes of the widest batch kernel enabled, or 0.
@@ -131,7 +136,7 @@ func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 	}
 	q.Init(msgs, nl, bits.TrailingZeros(uint(r)), a.tagSize, open)
 	if nl == 4 {
-		q.MaxRuns = len(msgs)
+		q.MaxRuns, q.Ragged = len(msgs), true
 	}
 	allOK = true
 	for g := q.Next(); g != nil; g = q.Next() {
@@ -140,10 +145,15 @@ func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 			continue
 		}
 		j.idx = g.Idx(nl)
-		j.adN, j.n, j.runs = g.Shape.ADBlocks, g.Shape.Blocks, g.Runs
+		sh := g.Shape
+		j.adN, j.n, j.runs, j.steps = sh.ADBlocks, sh.Blocks, g.Runs, 0
+		if g.Ragged {
+			// The kernel makes each lane's masks of its last block.
+			j.steps, sh.Part = g.End-sh.Blocks+7, false
+		}
 		j.kAD, j.kLast = [2]uint64{}, [2]uint64{}
-		if g.Shape.ADPart || g.Shape.Part {
-			a.lastBlocks(&j, msgs, g.Shape, nl)
+		if sh.ADPart || sh.Part {
+			a.lastBlocks(&j, msgs, sh, nl)
 		}
 		switch {
 		case nl == 4 && a.v.words == 8:

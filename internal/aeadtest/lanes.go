@@ -42,11 +42,21 @@ func TestBatchLanes(t *testing.T, a batch.AEAD, rate int) {
 }
 
 // testLanesGuard seals and opens batches of four messages of one shape,
-// with tails ragged where the length allows (n, n-1, n-2, n-3 bytes) and
+// with tails ragged where the length allows (n, n-1, n-2, n-3 bytes), and
+// of four whose texts end blocks apart (n, n-rate-3, n-2*rate-6 and
+// n-3*rate-9 bytes, or none), for kernels that take such lanes together;
 // associated data of 1 to 4 bytes, every buffer against a guard page, at
 // one side and then the other, in place and not: lane kernels read and
 // write each lane's partial blocks through its own masks.
 func testLanesGuard(t *testing.T, a batch.AEAD, rate int) {
+	for _, spread := range []int{1, rate + 3} {
+		testLanesGuardSpread(t, a, rate, spread)
+	}
+}
+
+// testLanesGuardSpread is testLanesGuard's batches of lengths spread bytes
+// apart.
+func testLanesGuardSpread(t *testing.T, a batch.AEAD, rate, spread int) {
 	const k = 4
 	most := 300
 	if testing.Short() {
@@ -61,8 +71,8 @@ func testLanesGuard(t *testing.T, a batch.AEAD, rate int) {
 		var pts, cts, nonces, ads [k][]byte
 		for i := range k {
 			l := n
-			if n%rate >= k {
-				l -= i
+			if spread > 1 || n%rate >= k {
+				l = max(n-i*spread, 0)
 			}
 			nonces[i], ads[i], pts[i] = bytes.Repeat([]byte{byte(i)}, a.NonceSize()), make([]byte, 1+i), bytes.Repeat([]byte{byte(n)}, l)
 			cts[i] = a.Seal(nil, nonces[i], pts[i], ads[i])

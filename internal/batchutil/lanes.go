@@ -23,12 +23,18 @@ const MaxLanes = 4
 // A Group is up to MaxLanes messages of one shape, and where Runs > 1 the
 // Runs-1 full groups of messages that follow them in the batch, each of
 // the lengths of the first message: the r-th's lane l is message
-// Msgs[l]+r*N.
+// Msgs[l]+r*N. Grouped for a kernel that takes ragged lanes
+// (Lanes.Ragged), the messages share the shape of their associated data
+// only, in order of text length: Shape is the first (shortest) one's, and
+// if Ragged, the last one's differs, its text ending in block End (a
+// partial block counted).
 type Group struct {
-	Shape Shape
-	Msgs  [MaxLanes]int // indexes in the batch
-	N     int
-	Runs  int
+	Shape  Shape
+	Msgs   [MaxLanes]int // indexes in the batch
+	N      int
+	Runs   int
+	Ragged bool
+	End    int
 }
 
 // Idx returns the indexes of g's messages for a kernel of lanes lanes, the
@@ -66,14 +72,19 @@ func (g *Group) ClearFailed(msgs []batch.Message) (allOK bool) {
 // window), however their shapes are ordered: a batch of mixed sizes pairs
 // whichever messages share a shape. To open, a message is In less the tag,
 // and messages shorter than the tag fail on the way (their Out is empty;
-// Failed says so). The groups stay in the Lanes, so that the caller runs
-// them without copying them or moving them to the heap.
+// Failed says so). With Ragged, for a kernel whose lanes' texts may
+// differ in length, the window groups messages by the shape of their
+// associated data, and those of one such shape in order of text length, so
+// that a group's lanes end a few blocks apart. The groups stay in the
+// Lanes, so that the caller runs them without copying them or moving them
+// to the heap.
 type Lanes struct {
 	msgs                  []batch.Message
 	lanes, shift, tagSize int
 	open                  bool
 	Failed                bool
 	MaxRuns               int // the most groups one group may stand for
+	Ragged                bool
 	next                  int // the next message to place
 	w                     window
 	run                   Group // the group Next returns
@@ -95,6 +106,7 @@ type window struct {
 	shapes     [windowSlots]Shape
 	head, tail [windowSlots]int8 // the slot's first and last message, from start
 	link       [windowMsgs]int8  // a message's next of its shape, -1 at the end
+	lens       [windowMsgs]int   // with Ragged, a message's text length
 	order      [windowMsgs]uint8 // the slots in the order of their first message
 	n, at      int               // shapes in order, and the next to hand out
 }
@@ -108,6 +120,9 @@ func (q *Lanes) Init(msgs []batch.Message, lanes, shift, tagSize int, open bool)
 func (q *Lanes) Next() *Group {
 	for {
 		if g := q.w.group(q.lanes, &q.run); g != nil {
+			if q.Ragged {
+				q.spread(g)
+			}
 			return g
 		}
 		if q.next == len(q.msgs) {
@@ -128,6 +143,8 @@ func (q *Lanes) fill() {
 	clear(w.used[:])
 	w.start, w.n, w.at = q.next, 0, 0
 	end := q.windowEnd()
+	var order [windowMsgs]int8 // with Ragged, by text length
+	k := 0
 	for i := q.next; i < end; i++ {
 		m := &q.msgs[i]
 		n := len(m.In)
@@ -138,9 +155,36 @@ func (q *Lanes) fill() {
 			}
 			n -= q.tagSize
 		}
-		w.add(i-w.start, q.shape(len(m.AD), n))
+		x := i - w.start
+		if !q.Ragged {
+			w.add(x, q.shape(len(m.AD), n))
+			continue
+		}
+		w.lens[x] = n
+		j := k
+		for ; j > 0 && w.lens[order[j-1]] > n; j-- {
+			order[j] = order[j-1]
+		}
+		order[j] = int8(x)
+		k++
+	}
+	for _, x := range order[:k] {
+		w.add(int(x), q.shape(len(q.msgs[w.start+int(x)].AD), 0))
 	}
 	q.next = end
+}
+
+// spread sets the text's part of a ragged window group's shape from its
+// shortest message, and Ragged and End from its longest.
+func (q *Lanes) spread(g *Group) {
+	w := &q.w
+	ad := len(q.msgs[g.Msgs[0]].AD)
+	g.Shape = q.shape(ad, w.lens[g.Msgs[0]-w.start])
+	last := q.shape(ad, w.lens[g.Msgs[g.N-1]-w.start])
+	g.Ragged, g.End = last != g.Shape, last.Blocks
+	if last.Part {
+		g.End++
+	}
 }
 
 // windowEnd returns the end of the window from q.next: the start of the
@@ -195,7 +239,7 @@ func (w *window) group(lanes int, g *Group) *Group {
 			w.at++
 			continue
 		}
-		g.Shape, g.N, g.Runs = w.shapes[s], 0, 1
+		g.Shape, g.N, g.Runs, g.Ragged = w.shapes[s], 0, 1, false
 		for ; x >= 0 && g.N < lanes; x = w.link[x] {
 			g.Msgs[g.N] = w.start + int(x)
 			g.N++
@@ -244,7 +288,7 @@ func (q *Lanes) take() *Group {
 			}
 		}
 	}
-	q.run.Shape, q.run.N, q.run.Runs = sh, q.lanes, (end-i)/q.lanes
+	q.run.Shape, q.run.N, q.run.Runs, q.run.Ragged = sh, q.lanes, (end-i)/q.lanes, false
 	q.next += q.lanes * q.run.Runs
 	return &q.run
 }
