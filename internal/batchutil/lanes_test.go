@@ -131,3 +131,86 @@ func TestLanesWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestLanesRagged checks the groups of Lanes with Ragged: every message in
+// exactly one lane; a group's messages of one shape of associated data, in
+// order of text length, its Shape the first's, Ragged and End the last's;
+// and, within a window, as few groups as the shapes of associated data
+// allow, each shape's messages in text order from group to group.
+// Opening, messages shorter than the tag fail and go in no group.
+func TestLanesRagged(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 2))
+	for _, c := range []struct {
+		count int
+		open  bool
+	}{{64, false}, {50, true}, {200, false}} {
+		msgs := make([]batch.Message, c.count)
+		for i := range msgs {
+			msgs[i].In = make([]byte, r.IntN(300))
+			msgs[i].AD = make([]byte, r.IntN(2)*r.IntN(40))
+			msgs[i].OK = true
+		}
+		sub := 0
+		if c.open {
+			sub = 16
+		}
+		var q Lanes
+		q.Init(msgs, 4, 5, 16, c.open)
+		q.Ragged = true
+		seen := make([]int, len(msgs))
+		groups := 0
+		last := map[Shape]int{} // the longest text so far of an AD shape
+		for g := q.Next(); g != nil; g = q.Next() {
+			groups++
+			ad := len(msgs[g.Msgs[0]].AD)
+			adShape := q.shape(ad, 0)
+			prev := -1
+			for l := range g.N {
+				i := g.Msgs[l]
+				seen[i]++
+				n := len(msgs[i].In) - sub
+				if q.shape(len(msgs[i].AD), 0) != adShape || n < prev {
+					t.Fatalf("%+v: message %d (AD %d, text %d) in lane %d of a group of AD %d, after text %d", c, i, len(msgs[i].AD), n, l, ad, prev)
+				}
+				prev = n
+			}
+			first := len(msgs[g.Msgs[0]].In) - sub
+			lastSh := q.shape(ad, prev)
+			end := lastSh.Blocks
+			if lastSh.Part {
+				end++
+			}
+			if g.Shape != q.shape(ad, first) || g.Ragged != (lastSh != g.Shape) || g.Ragged && g.End != end {
+				t.Fatalf("%+v: group of texts %d to %d: Shape %+v, Ragged %v, End %d", c, first, prev, g.Shape, g.Ragged, g.End)
+			}
+			if c.count <= windowMsgs {
+				if first < last[adShape] {
+					t.Fatalf("%+v: group of texts from %d after one to %d", c, first, last[adShape])
+				}
+				last[adShape] = prev
+			}
+		}
+		shapes := map[Shape]int{}
+		for i, n := range seen {
+			if c.open && len(msgs[i].In) < 16 {
+				if n != 0 || msgs[i].OK {
+					t.Fatalf("%+v: message %d shorter than a tag in %d lanes, OK %v", c, i, n, msgs[i].OK)
+				}
+				continue
+			}
+			if n != 1 {
+				t.Fatalf("%+v: message %d in %d lanes", c, i, n)
+			}
+			shapes[q.shape(len(msgs[i].AD), 0)]++
+		}
+		if c.count <= windowMsgs {
+			want := 0
+			for _, k := range shapes {
+				want += (k + 3) / 4
+			}
+			if groups != want {
+				t.Errorf("%+v: %d groups, want %d", c, groups, want)
+			}
+		}
+	}
+}
