@@ -14,7 +14,8 @@ import (
 // The batch kernels (aegis_amd64.s, see _asm/lanes.go) seal (opSeal) or
 // open (opOpen, comparing the tags) four (VAES512: zmm) or two
 // (VAES256: ymm) AEGIS-128L or AEGIS-256 messages of one shape at once, one
-// per 128-bit lane.
+// per 128-bit lane; the VAES512 ones also messages whose texts differ in
+// length (ragged groups, see laneJob.steps).
 
 //go:noescape
 func aegis128LanesVAES512(op int, j *laneJob)
@@ -119,7 +120,7 @@ func (a *AEAD) openBatch(msgs []batch.Message) bool {
 // runLanes seals or opens msgs, which have been checked, as many of one
 // shape per kernel call as it has lanes, and with the VAES512 kernels, which
 // need no copies of the partial blocks, every group of a run of messages of
-// one length in one call.
+// one length in one call, and groups whose texts differ in length.
 func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 	var (
 		q batchutil.Lanes

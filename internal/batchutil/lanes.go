@@ -25,9 +25,8 @@ const MaxLanes = 4
 // the lengths of the first message: the r-th's lane l is message
 // Msgs[l]+r*N. Grouped for a kernel that takes ragged lanes
 // (Lanes.Ragged), the messages share the shape of their associated data
-// only, in order of text length: Shape is the first (shortest) one's, and
-// if Ragged, the last one's differs, its text ending in block End (a
-// partial block counted).
+// only: Shape is the shortest text's, and if Ragged, the longest one's
+// differs, its text ending in block End (a partial block counted).
 type Group struct {
 	Shape  Shape
 	Msgs   [MaxLanes]int // indexes in the batch
@@ -74,10 +73,11 @@ func (g *Group) ClearFailed(msgs []batch.Message) (allOK bool) {
 // and messages shorter than the tag fail on the way (their Out is empty;
 // Failed says so). With Ragged, for a kernel whose lanes' texts may
 // differ in length, the window groups messages by the shape of their
-// associated data, and those of one such shape in order of text length, so
-// that a group's lanes end a few blocks apart. The groups stay in the
-// Lanes, so that the caller runs them without copying them or moving them
-// to the heap.
+// associated data, and those of one such shape in order of text length
+// (sortKey), so that a group's lanes end a few blocks apart (at most
+// raggedSpan). The
+// groups stay in the Lanes, so that the caller runs them without copying
+// them or moving them to the heap.
 type Lanes struct {
 	msgs                  []batch.Message
 	lanes, shift, tagSize int
@@ -89,6 +89,14 @@ type Lanes struct {
 	w                     window
 	run                   Group // the group Next returns
 }
+
+// raggedSpan is the most blocks the texts of a ragged group differ by. A
+// lane kernel's steps past its shortest lane's whole blocks, with per-lane
+// masks, cost two to three plain ones (llvm-mca, Zen 4 and Sapphire
+// Rapids): a group whose lanes end further apart runs slower than its
+// longer messages would in a group of their own (a group's set-up and
+// Finalize cost about 17 plain steps).
+const raggedSpan = 8
 
 // The window's bounds: its messages, and the slots of its table of shapes,
 // a power of two, twice as many.
@@ -119,7 +127,7 @@ func (q *Lanes) Init(msgs []batch.Message, lanes, shift, tagSize int, open bool)
 // Next returns the next group to run, or nil when all have run.
 func (q *Lanes) Next() *Group {
 	for {
-		if g := q.w.group(q.lanes, &q.run); g != nil {
+		if g := q.w.group(q.lanes, raggedSpan<<q.shift, &q.run); g != nil {
 			if q.Ragged {
 				q.spread(g)
 			}
@@ -143,8 +151,14 @@ func (q *Lanes) fill() {
 	clear(w.used[:])
 	w.start, w.n, w.at = q.next, 0, 0
 	end := q.windowEnd()
-	var order [windowMsgs]int8 // with Ragged, by text length
-	k := 0
+	var (
+		// With Ragged: the window's messages and their sort keys, and how
+		// many have each key.
+		order [windowMsgs]int8
+		keys  [windowMsgs]uint8
+		count [sortKeys]uint8
+		k     int
+	)
 	for i := q.next; i < end; i++ {
 		m := &q.msgs[i]
 		n := len(m.In)
@@ -161,26 +175,56 @@ func (q *Lanes) fill() {
 			continue
 		}
 		w.lens[x] = n
-		j := k
-		for ; j > 0 && w.lens[order[j-1]] > n; j-- {
-			order[j] = order[j-1]
-		}
-		order[j] = int8(x)
+		key := q.sortKey(n)
+		order[k], keys[k] = int8(x), key
+		count[key]++
 		k++
 	}
-	for _, x := range order[:k] {
-		w.add(int(x), q.shape(len(q.msgs[w.start+int(x)].AD), 0))
+	if q.Ragged {
+		// A counting sort, stable: a comparison sort's branches on random
+		// lengths cost more than the few hundred steps.
+		sum := uint8(0) // in a register, not a chain through memory
+		for i, c := range count {
+			count[i], sum = sum, sum+c
+		}
+		var sorted [windowMsgs]int8
+		for i, key := range keys[:k] {
+			sorted[count[key]] = order[i]
+			count[key]++
+		}
+		for _, x := range sorted[:k] {
+			w.add(int(x), q.shape(len(q.msgs[w.start+int(x)].AD), 0))
+		}
 	}
 	q.next = end
+}
+
+// sortKeys is the number of keys a ragged window sorts its texts by.
+const sortKeys = 256
+
+// sortKey is a text of n bytes' key in a ragged window: its whole blocks,
+// then whether it has a partial one, the longest texts (from 127 blocks)
+// together.
+func (q *Lanes) sortKey(n int) uint8 {
+	key := n >> q.shift << 1
+	if n&(1<<q.shift-1) != 0 {
+		key++
+	}
+	return uint8(min(key, sortKeys-1))
 }
 
 // spread sets the text's part of a ragged window group's shape from its
 // shortest message, and Ragged and End from its longest.
 func (q *Lanes) spread(g *Group) {
 	w := &q.w
+	lo, hi := w.lens[g.Msgs[0]-w.start], 0
+	for _, x := range g.Msgs[:g.N] {
+		n := w.lens[x-w.start]
+		lo, hi = min(lo, n), max(hi, n)
+	}
 	ad := len(q.msgs[g.Msgs[0]].AD)
-	g.Shape = q.shape(ad, w.lens[g.Msgs[0]-w.start])
-	last := q.shape(ad, w.lens[g.Msgs[g.N-1]-w.start])
+	g.Shape = q.shape(ad, lo)
+	last := q.shape(ad, hi)
 	g.Ragged, g.End = last != g.Shape, last.Blocks
 	if last.Part {
 		g.End++
@@ -230,8 +274,10 @@ func (w *window) add(x int, sh Shape) {
 }
 
 // group returns the next group of the window, of up to lanes messages of
-// one shape, in g, or nil when the window has handed out all its messages.
-func (w *window) group(lanes int, g *Group) *Group {
+// one shape, whose texts differ by at most span bytes (with Ragged; lens
+// are zero otherwise), in g, or nil when the window has handed out all its
+// messages.
+func (w *window) group(lanes, span int, g *Group) *Group {
 	for w.at < w.n {
 		s := w.order[w.at]
 		x := w.head[s]
@@ -240,7 +286,11 @@ func (w *window) group(lanes int, g *Group) *Group {
 			continue
 		}
 		g.Shape, g.N, g.Runs, g.Ragged = w.shapes[s], 0, 1, false
-		for ; x >= 0 && g.N < lanes; x = w.link[x] {
+		for lo, hi := w.lens[x], w.lens[x]; x >= 0 && g.N < lanes; x = w.link[x] {
+			n := w.lens[x]
+			if lo, hi = min(lo, n), max(hi, n); hi-lo > span {
+				break
+			}
 			g.Msgs[g.N] = w.start + int(x)
 			g.N++
 		}
