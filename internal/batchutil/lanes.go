@@ -154,10 +154,11 @@ func (q *Lanes) fill() {
 	var (
 		// With Ragged: the window's messages and their sort keys, and how
 		// many have each key.
-		order [windowMsgs]int8
-		keys  [windowMsgs]uint8
-		count [sortKeys]uint8
-		k     int
+		order  [windowMsgs]int8
+		keys   [windowMsgs]uint8
+		count  [sortKeys]uint8
+		k      int
+		lo, hi = uint8(sortKeys - 1), uint8(0) // the keys' range
 	)
 	for i := q.next; i < end; i++ {
 		m := &q.msgs[i]
@@ -179,13 +180,14 @@ func (q *Lanes) fill() {
 		order[k], keys[k] = int8(x), key
 		count[key]++
 		k++
+		lo, hi = min(lo, key), max(hi, key)
 	}
 	if q.Ragged {
 		// A counting sort, stable: a comparison sort's branches on random
 		// lengths cost more than the few hundred steps.
 		sum := uint8(0) // in a register, not a chain through memory
-		for i, c := range count {
-			count[i], sum = sum, sum+c
+		for i, c := range count[lo : int(hi)+1] {
+			count[int(lo)+i], sum = sum, sum+c
 		}
 		var sorted [windowMsgs]int8
 		for i, key := range keys[:k] {
