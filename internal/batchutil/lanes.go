@@ -1,6 +1,8 @@
 package batchutil
 
 import (
+	"math/bits"
+
 	"github.com/faelabs/fae/batch"
 )
 
@@ -127,10 +129,7 @@ func (q *Lanes) Init(msgs []batch.Message, lanes, shift, tagSize int, open bool)
 // Next returns the next group to run, or nil when all have run.
 func (q *Lanes) Next() *Group {
 	for {
-		if g := q.w.group(q.lanes, raggedSpan<<q.shift, &q.run); g != nil {
-			if q.Ragged {
-				q.spread(g)
-			}
+		if g := q.w.group(q.lanes, q.shift, q.Ragged, &q.run); g != nil {
 			return g
 		}
 		if q.next == len(q.msgs) {
@@ -154,11 +153,13 @@ func (q *Lanes) fill() {
 	var (
 		// With Ragged: the window's messages and their sort keys, and how
 		// many have each key.
-		order  [windowMsgs]int8
-		keys   [windowMsgs]uint8
-		count  [sortKeys]uint8
-		k      int
-		lo, hi = uint8(sortKeys - 1), uint8(0) // the keys' range
+		order   [windowMsgs]int8
+		keys    [windowMsgs]uint8
+		count   [sortKeys]uint8
+		present [sortKeys / 64]uint64 // the keys in use
+		k       int
+		ad      Shape // the first message's shape of associated data
+		oneAD   = true
 	)
 	for i := q.next; i < end; i++ {
 		m := &q.msgs[i]
@@ -176,26 +177,44 @@ func (q *Lanes) fill() {
 			continue
 		}
 		w.lens[x] = n
+		if sh := q.shape(len(m.AD), 0); k == 0 {
+			ad = sh
+		} else if sh != ad {
+			oneAD = false
+		}
 		key := q.sortKey(n)
 		order[k], keys[k] = int8(x), key
 		count[key]++
+		present[key/64] |= 1 << (key % 64)
 		k++
-		lo, hi = min(lo, key), max(hi, key)
 	}
 	if q.Ragged {
 		// A counting sort, stable: a comparison sort's branches on random
 		// lengths cost more than the few hundred steps.
 		sum := uint8(0) // in a register, not a chain through memory
-		for i, c := range count[lo : int(hi)+1] {
-			count[int(lo)+i], sum = sum, sum+c
+		for i, p := range present {
+			for ; p != 0; p &= p - 1 {
+				key := 64*i + bits.TrailingZeros64(p)
+				count[key], sum = sum, sum+count[key]
+			}
 		}
 		var sorted [windowMsgs]int8
 		for i, key := range keys[:k] {
 			sorted[count[key]] = order[i]
 			count[key]++
 		}
-		for _, x := range sorted[:k] {
-			w.add(int(x), q.shape(len(q.msgs[w.start+int(x)].AD), 0))
+		if !oneAD {
+			for _, x := range sorted[:k] {
+				w.add(int(x), q.shape(len(q.msgs[w.start+int(x)].AD), 0))
+			}
+		} else if k > 0 {
+			// The common case, one shape of associated data, chained
+			// without add's table and its chain of loads through tail.
+			w.used[0], w.shapes[0], w.head[0], w.order[0], w.n = true, ad, sorted[0], 0, 1
+			for i, x := range sorted[:k-1] {
+				w.link[x] = sorted[i+1]
+			}
+			w.link[sorted[k-1]] = -1
 		}
 	}
 	q.next = end
@@ -213,24 +232,6 @@ func (q *Lanes) sortKey(n int) uint8 {
 		key++
 	}
 	return uint8(min(key, sortKeys-1))
-}
-
-// spread sets the text's part of a ragged window group's shape from its
-// shortest message, and Ragged and End from its longest.
-func (q *Lanes) spread(g *Group) {
-	w := &q.w
-	lo, hi := w.lens[g.Msgs[0]-w.start], 0
-	for _, x := range g.Msgs[:g.N] {
-		n := w.lens[x-w.start]
-		lo, hi = min(lo, n), max(hi, n)
-	}
-	ad := len(q.msgs[g.Msgs[0]].AD)
-	g.Shape = q.shape(ad, lo)
-	last := q.shape(ad, hi)
-	g.Ragged, g.End = last != g.Shape, last.Blocks
-	if last.Part {
-		g.End++
-	}
 }
 
 // windowEnd returns the end of the window from q.next: the start of the
@@ -276,10 +277,11 @@ func (w *window) add(x int, sh Shape) {
 }
 
 // group returns the next group of the window, of up to lanes messages of
-// one shape, whose texts differ by at most span bytes (with Ragged; lens
-// are zero otherwise), in g, or nil when the window has handed out all its
-// messages.
-func (w *window) group(lanes, span int, g *Group) *Group {
+// one shape, in g, or nil when the window has handed out all its messages.
+// A ragged window's groups' texts differ by at most raggedSpan blocks of
+// 1<<shift bytes; their Shape takes its text's part from the shortest, and
+// Ragged and End from the longest.
+func (w *window) group(lanes, shift int, ragged bool, g *Group) *Group {
 	for w.at < w.n {
 		s := w.order[w.at]
 		x := w.head[s]
@@ -288,15 +290,23 @@ func (w *window) group(lanes, span int, g *Group) *Group {
 			continue
 		}
 		g.Shape, g.N, g.Runs, g.Ragged = w.shapes[s], 0, 1, false
-		for lo, hi := w.lens[x], w.lens[x]; x >= 0 && g.N < lanes; x = w.link[x] {
+		lo, hi := w.lens[x], w.lens[x]
+		for ; x >= 0 && g.N < lanes; x = w.link[x] {
 			n := w.lens[x]
-			if lo, hi = min(lo, n), max(hi, n); hi-lo > span {
+			if max(hi, n)-min(lo, n) > raggedSpan<<shift {
 				break
 			}
+			lo, hi = min(lo, n), max(hi, n)
 			g.Msgs[g.N] = w.start + int(x)
 			g.N++
 		}
 		w.head[s] = x
+		if ragged {
+			mask := 1<<shift - 1
+			g.Shape.Blocks, g.Shape.Part = lo>>shift, lo&mask != 0
+			g.End = (hi + mask) >> shift
+			g.Ragged = hi>>shift != g.Shape.Blocks || hi&mask != 0 != g.Shape.Part
+		}
 		return g
 	}
 	return nil

@@ -143,15 +143,17 @@ func TestLanesWindow(t *testing.T) {
 func TestLanesRagged(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 2))
 	for _, c := range []struct {
-		count int
-		open  bool
-	}{{64, false}, {50, true}, {200, false}} {
+		count      int
+		open, noAD bool
+	}{{64, false, false}, {50, true, false}, {200, false, false}, {64, false, true}, {50, true, true}} {
 		msgs := make([]batch.Message, c.count)
 		for i := range msgs {
 			// Some past the sort keys' range (127 blocks), which sorts
 			// them together.
 			msgs[i].In = make([]byte, r.IntN(300)+i%7/6*r.IntN(9000))
-			msgs[i].AD = make([]byte, r.IntN(2)*r.IntN(40))
+			if !c.noAD {
+				msgs[i].AD = make([]byte, r.IntN(2)*r.IntN(40))
+			}
 			msgs[i].OK = true
 		}
 		sub := 0
