@@ -9,7 +9,8 @@ import (
 // The batch kernels of AEGIS and ROCCA-S run several messages side by side,
 // one per 128-bit lane of a register, each with its own nonce, associated
 // data, message and tag, block by block in lockstep: the messages of one
-// kernel call must have the same shape.
+// kernel call must have the same shape, or for a kernel whose lanes each
+// end at their own block (ragged lanes), that of their associated data.
 
 // A Shape is what the messages of one lane kernel call share: whole blocks
 // of associated data and of message, and whether each ends in a partial
@@ -77,9 +78,8 @@ func (g *Group) ClearFailed(msgs []batch.Message) (allOK bool) {
 // differ in length, the window groups messages by the shape of their
 // associated data, and those of one such shape in order of text length
 // (sortKey), so that a group's lanes end a few blocks apart (at most
-// raggedSpan). The
-// groups stay in the Lanes, so that the caller runs them without copying
-// them or moving them to the heap.
+// raggedSpan). The groups stay in the Lanes, so that the caller runs them
+// without copying them or moving them to the heap.
 type Lanes struct {
 	msgs                  []batch.Message
 	lanes, shift, tagSize int
@@ -116,7 +116,7 @@ type window struct {
 	shapes     [windowSlots]Shape
 	head, tail [windowSlots]int8 // the slot's first and last message, from start
 	link       [windowMsgs]int8  // a message's next of its shape, -1 at the end
-	lens       [windowMsgs]int   // with Ragged, a message's text length
+	lens       [windowMsgs]int   // with Ragged, a message's text length; else 0
 	order      [windowMsgs]uint8 // the slots in the order of their first message
 	n, at      int               // shapes in order, and the next to hand out
 }
@@ -189,8 +189,8 @@ func (q *Lanes) fill() {
 		k++
 	}
 	if q.Ragged {
-		// A counting sort, stable: a comparison sort's branches on random
-		// lengths cost more than the few hundred steps.
+		// A counting sort, stable and without a comparison sort's branches
+		// on random lengths.
 		sum := uint8(0) // in a register, not a chain through memory
 		for i, p := range present {
 			for ; p != 0; p &= p - 1 {
