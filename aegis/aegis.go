@@ -17,8 +17,8 @@
 // instructions, one lane at a time; elsewhere, and with the
 // purego build tag, the portable code on the constant-time bitsliced AES
 // round. Batches of AEGIS-128L or AEGIS-256 messages (SealBatch, OpenBatch)
-// run four messages of one shape at once in the lanes of zmm registers, or
-// two in ymm, each with its own nonce, length and tag.
+// run four messages at once in the lanes of zmm registers, or two of one
+// shape in ymm, each with its own nonce, length and tag.
 //
 // Nonces are as long as the key (16 bytes for AEGIS-128*, 32 for AEGIS-256*)
 // and must never repeat under one key, whatever the tag size. Messages and

@@ -14,7 +14,8 @@ import (
 // The batch kernels (aegis_amd64.s, see _asm/lanes.go) seal (opSeal) or
 // open (opOpen, comparing the tags) four (VAES512: zmm) or two
 // (VAES256: ymm) AEGIS-128L or AEGIS-256 messages of one shape at once, one
-// per 128-bit lane.
+// per 128-bit lane; the VAES512 ones also messages whose texts differ in
+// length (ragged groups, see laneJob.steps).
 
 //go:noescape
 func aegis128LanesVAES512(op int, j *laneJob)
@@ -75,6 +76,11 @@ type laneJob struct {
 	idx    [numLanes]int  // the lanes' messages in msgs
 	sub    int            // the bytes of In past the text: open's tag
 	runs   int
+	// steps: for a group whose texts differ in length (VAES512 only), the
+	// steps after the n whole blocks every lane has to the last lane's
+	// tag: the longest text's blocks left, a partial one counted, and
+	// Finalize's seven; else 0.
+	steps int
 }
 
 // batchLanes returns the lanes of the widest batch kernel enabled, or 0.
@@ -114,7 +120,7 @@ func (a *AEAD) openBatch(msgs []batch.Message) bool {
 // runLanes seals or opens msgs, which have been checked, as many of one
 // shape per kernel call as it has lanes, and with the VAES512 kernels, which
 // need no copies of the partial blocks, every group of a run of messages of
-// one length in one call.
+// one length in one call, and groups whose texts differ in length.
 func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 	var (
 		q batchutil.Lanes
@@ -131,7 +137,7 @@ func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 	}
 	q.Init(msgs, nl, bits.TrailingZeros(uint(r)), a.tagSize, open)
 	if nl == 4 {
-		q.MaxRuns = len(msgs)
+		q.MaxRuns, q.Ragged = len(msgs), true
 	}
 	allOK = true
 	for g := q.Next(); g != nil; g = q.Next() {
@@ -140,10 +146,15 @@ func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 			continue
 		}
 		j.idx = g.Idx(nl)
-		j.adN, j.n, j.runs = g.Shape.ADBlocks, g.Shape.Blocks, g.Runs
+		sh := g.Shape
+		j.adN, j.n, j.runs, j.steps = sh.ADBlocks, sh.Blocks, g.Runs, 0
+		if g.Ragged {
+			// The kernel makes each lane's masks of its last block.
+			j.steps, sh.Part = g.End-sh.Blocks+7, false
+		}
 		j.kAD, j.kLast = [2]uint64{}, [2]uint64{}
-		if g.Shape.ADPart || g.Shape.Part {
-			a.lastBlocks(&j, msgs, g.Shape, nl)
+		if sh.ADPart || sh.Part {
+			a.lastBlocks(&j, msgs, sh, nl)
 		}
 		switch {
 		case nl == 4 && a.v.words == 8:

@@ -13,7 +13,8 @@ import (
 // The batch kernels (rocca_amd64.s, see _asm/lanes.go and lanes256.go)
 // seal (op 0) or open (op 1, the tags left to the Go side) four (VAES512:
 // zmm) or two (VAES256: ymm) messages of one shape at once, one per 128-bit
-// lane.
+// lane; the VAES512 one also messages whose texts differ in length (ragged
+// groups, see laneJob.steps).
 
 //go:noescape
 func lanesVAES512(op int, j *laneJob)
@@ -76,6 +77,11 @@ type laneJob struct {
 	msgs               *batch.Message // the batch, whose OK open sets
 	idx                [numLanes]int  // the lanes' messages in msgs
 	runs               int
+	// steps: for a group whose texts differ in length (VAES512 only), the
+	// steps after the n whole blocks every lane has to the last lane's
+	// tag: the longest text's blocks left, a partial one counted, and
+	// Finalize's sixteen rounds; else 0.
+	steps int
 }
 
 func (a *AEAD) sealBatch(msgs []batch.Message) {
@@ -100,7 +106,7 @@ func (a *AEAD) openBatch(msgs []batch.Message) bool {
 // runLanes seals or opens msgs, which have been checked, as many of one
 // shape per kernel call as it has lanes, and with the VAES512 kernel, which
 // needs no copies of the partial blocks, every group of a run of messages
-// of one length in one call.
+// of one length in one call, and groups whose texts differ in length.
 func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 	var (
 		q batchutil.Lanes
@@ -117,7 +123,7 @@ func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 	}
 	q.Init(msgs, nl, 5, TagSize, open)
 	if nl == 4 {
-		q.MaxRuns = len(msgs)
+		q.MaxRuns, q.Ragged = len(msgs), true
 	}
 	allOK = true
 	for g := q.Next(); g != nil; g = q.Next() {
@@ -126,10 +132,15 @@ func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 			continue
 		}
 		j.idx = g.Idx(nl)
-		j.adN, j.n, j.runs = g.Shape.ADBlocks, g.Shape.Blocks, g.Runs
+		sh := g.Shape
+		j.adN, j.n, j.runs, j.steps = sh.ADBlocks, sh.Blocks, g.Runs, 0
+		if g.Ragged {
+			// The kernel makes each lane's masks of its last block.
+			j.steps, sh.Part = g.End-sh.Blocks+16, false
+		}
 		j.kAD, j.kLast = [2]uint64{}, [2]uint64{}
-		if g.Shape.ADPart || g.Shape.Part {
-			lastBlocks(&j, msgs, g.Shape, nl, op*TagSize)
+		if sh.ADPart || sh.Part {
+			lastBlocks(&j, msgs, sh, nl, op*TagSize)
 		}
 		if nl == 4 {
 			lanesVAES512(op, &j)

@@ -24,8 +24,9 @@
 // does the work. Decryption is about a third slower than encryption on long
 // messages: each block's plaintext takes an AES round of the state before
 // the state can absorb it (_asm/rocca.go derives the bound).
-// Batches (SealBatch, OpenBatch) run four messages of one shape at once in
-// the lanes of zmm registers with AVX-512, or two in ymm with VAES.
+// Batches (SealBatch, OpenBatch) run four messages at once in the lanes of
+// zmm registers with AVX-512, each its own length, or two of one shape in
+// ymm with VAES.
 package rocca
 
 import (

@@ -168,8 +168,8 @@ func lanePtr(f int, r GPPhysical) {
 // fl is the flavor being generated.
 var fl flavor
 
-// The constants of Init.
-var c0, c1 Mem
+// The constants of Init, and iotaBytes (see lanes.go).
+var c0, c1, iotaBytes Mem
 
 func main() {
 	ConstraintExpr("!purego")
@@ -179,6 +179,11 @@ func main() {
 	c1 = GLOBL("c1", RODATA|NOPTR)
 	DATA(0, U64(0xf12fc26d55183ddb))
 	DATA(8, U64(0xdd28b57342311120))
+	// The bytes' indexes in a block, for the ragged lanes' byte masks.
+	iotaBytes = GLOBL("iota", RODATA|NOPTR)
+	for i := range 32 {
+		DATA(i, U8(i))
+	}
 	for _, f := range flavors {
 		fl = f
 		kernel(8)
@@ -842,13 +847,7 @@ func (k *kern) finalTags(pre string, store func(r VecPhysical, i int, pre string
 	w := k.words
 	// A 16-byte tag is the XOR of S0..S6 (S0..S5); a 32-byte one that of
 	// the first and of the second half of the words.
-	s := k.s
-	tag := func(r VecPhysical, words []VecPhysical) {
-		vxor(words[0], words[1], r)
-		for _, x := range words[2:] {
-			vxor(x, r, r)
-		}
-	}
+	s, tag := k.s, k.xorWords
 	CMPQ(field(k.tagSizeField()), U8(16))
 	JNE(k.label(pre + "Tag32"))
 	if w == 8 {
@@ -864,6 +863,14 @@ func (k *kern) finalTags(pre string, store func(r VecPhysical, i int, pre string
 	store(k.o0, 0, pre+"Tag32Lo")
 	store(k.o1, 1, pre+"Tag32Hi")
 	Label(k.name + "_" + pre + "Done")
+}
+
+// xorWords sets r to the XOR of words.
+func (k *kern) xorWords(r VecPhysical, words []VecPhysical) {
+	vxor(words[0], words[1], r)
+	for _, x := range words[2:] {
+		vxor(x, r, r)
+	}
 }
 
 // finalUpdates emits Finalize's seven updates, its loop labeled pre.

@@ -12,7 +12,9 @@ import (
 // kernels hold their lanes, but each lane with its own nonce, associated
 // data, message and tag. The messages have the same shape: as many whole
 // blocks of associated data (adN) and of message (n), and each a partial
-// last block of either or not, whose lengths may differ. Their job is the
+// last block of either or not, whose lengths may differ; the VAES512
+// kernels also take groups whose texts differ in length (steps not zero:
+// see ragged), the lanes' associated data of one shape. Their job is the
 // Go side's laneJob. The kernels take their messages from the batch
 // (batch.Message, whose layout batchutil's tests pin: msg* below) at msgs
 // by the lanes' indexes in idx, and fill the job's per-lane fields (nonce,
@@ -54,6 +56,7 @@ const (
 	jlIdx     = 440
 	jlSub     = 472
 	jlRuns    = 480
+	jlSteps   = 488
 
 	msgSize  = 104
 	msgNonce = 0
@@ -119,7 +122,7 @@ func lanesKernel(words int) {
 	JE(k.label("text"))
 	k.once(func() {
 		if fl.evex {
-			k.gatherMasked(jlKAD, k.m0, k.m1)
+			k.gatherMasked(k.loadMasks(jlKAD), k.m0, k.m1)
 		} else {
 			k.gatherJob(jlADLast, k.m0, k.m1)
 		}
@@ -131,6 +134,11 @@ func lanesKernel(words int) {
 	k.lanePtrs(jlDst, ldst)
 	XORQ(li, li)
 	MOVQ(field(jlN), n)
+	s, ns := k.s, k.n // the banks as the message starts, for ragged
+	if fl.evex {
+		CMPQ(field(jlSteps), U8(0))
+		JNE(k.label("ragged"))
+	}
 	CMPQ(op, U8(opOpen))
 	JE(k.label("open"))
 	k.text(false)
@@ -139,7 +147,7 @@ func lanesKernel(words int) {
 	k.text(true)
 
 	Label(k.name + "_final")
-	k.finalTags("final", func(r VecPhysical, i int, pre string) {
+	store := func(r VecPhysical, i int, pre string) {
 		CMPQ(op, U8(opOpen))
 		JE(k.label(pre + "Cmp"))
 		for l := range k.nl() {
@@ -161,7 +169,9 @@ func lanesKernel(words int) {
 			vor(k.m0, k.m1, k.m1)
 		}
 		Label(k.name + "_" + pre + "Next")
-	})
+	}
+	k.finalTags("final", store)
+	Label(k.name + "_tags")
 	CMPQ(op, U8(opOpen))
 	JNE(k.label("next"))
 	if fl.evex {
@@ -191,6 +201,10 @@ func lanesKernel(words int) {
 	JMP(k.label("group"))
 	Label(k.name + "_ret")
 	k.ret()
+	if fl.evex {
+		k.s, k.n = s, ns
+		k.ragged(store)
+	}
 }
 
 // laneTable fills the job's per-lane fields from the lanes' messages: the
@@ -233,6 +247,139 @@ func (k *kern) text(open bool) {
 	if open {
 		name = "dec"
 	}
+	k.textBlocks(name, open)
+	Label(k.name + "_" + name + "Last")
+	CMPQ(field(jlKLast), U8(0))
+	JE(k.label(name + "Done"))
+	k.once(func() {
+		if !fl.evex {
+			k.lastVEX(open)
+			return
+		}
+		ks := k.loadMasks(jlKLast)
+		k.maskedStep(open, ks, nil)
+	})
+	Label(k.name + "_" + name + "Done")
+}
+
+// ragged emits the message phase of a group whose lanes' texts differ in
+// length (steps not zero), for the VAES512 kernels, and jumps to the tags'
+// store (or comparison) with them. The n whole blocks every lane has run
+// in the plain loop; then a loop of steps steps runs the rest, one block
+// of every lane a step (li its offset), to the longest lane's tag. A lane
+// runs its text, then Finalize's seven updates (its input t = S2 ^ u, or
+// S3 ^ u, taken into T at the step it starts), then idles. Each lane's
+// state is read out at its own step into the tag registers, through its
+// mask. Lane l's byte masks come from its text length less li, clamped to
+// 0..rate and spread over its bytes: lanes past their text read and write
+// nothing, and their input is taken from T.
+func (k *kern) ragged(store func(VecPhysical, int, string)) {
+	r, w := k.rate(), k.words
+	z := fl.regs
+	t, length, end, end7, iota0, iota1 := k.b, k.t, k.ctx, k.x1, z[26], z[27]
+	rv, v, tag0, tag1 := z[28], z[29], z[30], z[31]
+	Label(k.name + "_ragged")
+	// length: each lane's text length in both its quadwords, from u's bits;
+	// end: its blocks' end, the step it starts Finalize at; end7: the step
+	// its tag is ready at.
+	vload(field(jlU), length)
+	VPUNPCKHQDQ(length, length, length)
+	VPSRLQ(U8(3), length, length)
+	MOVQ(U32(r), tmp)
+	VPBROADCASTQ(tmp, rv)
+	MOVQ(U32(r-1), tmp)
+	VPBROADCASTQ(tmp, end)
+	VPADDQ(length, end, end)
+	shift := map[int]uint8{16: 4, 32: 5}[r]
+	VPSRLQ(U8(shift), end, end)
+	VPSLLQ(U8(shift), end, end)
+	MOVQ(U32(7*r), tmp)
+	VPBROADCASTQ(tmp, end7)
+	VPADDQ(end, end7, end7)
+	VBROADCASTI32X4(iotaBytes, iota0)
+	if w == 8 {
+		VBROADCASTI32X4(iotaBytes.Offset(16), iota1)
+	}
+	s2 := map[int]int{8: 2, 6: 3}[w]
+	for _, open := range []bool{false, true} {
+		name := "rseal"
+		if open {
+			name = "ropen"
+		} else {
+			CMPQ(op, U8(opOpen))
+			JE(k.label("ropen"))
+		}
+		Label(k.name + "_" + name)
+		k.textBlocks(name+"Blocks", open)
+		Label(k.name + "_" + name + "BlocksLast")
+		MOVQ(field(jlSteps), n)
+		// The steps in pairs, each ending in the other bank; the loop
+		// leaves from either, the state no longer needed.
+		Label(k.name + "_" + name + "Loop")
+		for h := range 2 {
+			pre := name + []string{"A", "B"}[h]
+			lbl := func(x string) string { return pre + x }
+			VPBROADCASTQ(li, v)
+			VPCMPEQQ(end, v, K3)
+			KORTESTW(K3, K3)
+			JZ(k.label(lbl("Tag")))
+			VPXORQ(field(jlU), k.s[s2], k.o0)
+			VMOVDQA64(k.o0, K3, t)
+			Label(k.name + "_" + lbl("Tag"))
+			VPCMPEQQ(end7, v, K3)
+			KORTESTW(K3, K3)
+			JZ(k.label(lbl("Step")))
+			CMPQ(field(jlTagSize), U8(16))
+			JNE(k.label(lbl("Tag32")))
+			k.xorWords(k.o0, k.s[:min(w, 7)])
+			VMOVDQA64(k.o0, K3, tag0)
+			JMP(k.label(lbl("Step")))
+			Label(k.name + "_" + lbl("Tag32"))
+			k.xorWords(k.o0, k.s[:w/2])
+			k.xorWords(k.o1, k.s[w/2:])
+			VMOVDQA64(k.o0, K3, tag0)
+			VMOVDQA64(k.o1, K3, tag1)
+			Label(k.name + "_" + lbl("Step"))
+			TESTQ(n, n)
+			JZ(k.label("rtags"))
+			// K3: the lanes still in their text; K6: the others.
+			VPCMPUQ(U8(6), v, end, K3)
+			KORTESTW(K3, K3)
+			JZ(k.label(lbl("Final")))
+			VPCMPUQ(U8(2), v, end, K6)
+			VPSUBQ(v, length, v)
+			VPMAXSQ(k.zero, v, v)
+			VPMINUQ(rv, v, v)
+			VPSHUFB(k.zero, v, v)
+			VPCMPUB(U8(1), v, iota0, K4)
+			if w == 8 {
+				VPCMPUB(U8(1), v, iota1, K5)
+			}
+			k.maskedStep(open, []Op{K4, K5}, func(x VecPhysical) { VMOVDQA64(t, K6, x) })
+			JMP(k.label(lbl("Next")))
+			Label(k.name + "_" + lbl("Final"))
+			k.update(t, t, nil)
+			Label(k.name + "_" + lbl("Next"))
+			ADDQ(U8(r), li)
+			DECQ(n)
+			k.swap()
+		}
+		JMP(k.label(name + "Loop"))
+	}
+	Label(k.name + "_rtags")
+	CMPQ(field(jlTagSize), U8(16))
+	JNE(k.label("rtags32"))
+	store(tag0, 0, "rtags16")
+	JMP(k.label("tags"))
+	Label(k.name + "_rtags32")
+	store(tag0, 0, "rtags32Lo")
+	store(tag1, 1, "rtags32Hi")
+	JMP(k.label("tags"))
+}
+
+// textBlocks emits Enc (Dec) of the n whole blocks of every lane, its
+// labels starting with name.
+func (k *kern) textBlocks(name string, open bool) {
 	ms, os := []VecPhysical{k.m0, k.m1}, []VecPhysical{k.o0, k.o1}
 	TESTQ(n, n)
 	JZ(k.label(name + "Last"))
@@ -249,36 +396,51 @@ func (k *kern) text(open bool) {
 			}
 		})
 	})
-	Label(k.name + "_" + name + "Last")
-	CMPQ(field(jlKLast), U8(0))
-	JE(k.label(name + "Done"))
-	k.once(func() {
-		if !fl.evex {
-			k.lastVEX(open)
-			return
-		}
-		if open {
-			// The plaintext, zeroed past each lane's end, is absorbed.
-			k.gatherMasked(jlKLast, k.o0, k.o1)
-			k.update(k.o0, k.o1, func() {
-				for _, i := range k.halves() {
-					k.keystream(i, os[i], os[i])
-					KMOVQ(field(jlKLast+8*i), K3)
-					VMOVDQU8_Z(os[i], K3, os[i])
-					k.scatterMasked(jlKLast, os[i], i)
-				}
-			})
-			return
-		}
-		k.gatherMasked(jlKLast, k.m0, k.m1)
-		k.update(k.m0, k.m1, func() {
+}
+
+// maskedStep emits Enc (Dec) of every lane's block at li through the byte
+// masks in ks (K4 and K5, as loadMasks leaves them): masked-off bytes are
+// neither read nor written, and load as zeros. mix changes the input
+// halves before they are absorbed (their lanes' output stored).
+func (k *kern) maskedStep(open bool, ks []Op, mix func(r VecPhysical)) {
+	ms, os := []VecPhysical{k.m0, k.m1}, []VecPhysical{k.o0, k.o1}
+	if open {
+		// The plaintext, zeroed past each lane's end, is absorbed.
+		k.gatherMasked(ks, k.o0, k.o1)
+		k.update(k.o0, k.o1, func() {
 			for _, i := range k.halves() {
-				k.keystream(i, os[i], ms[i])
-				k.scatterMasked(jlKLast, os[i], i)
+				k.keystream(i, os[i], os[i])
+				VMOVDQU8_Z(os[i], ks[i], os[i])
+				k.scatterMasked(ks[i], os[i], i)
+				if mix != nil {
+					mix(os[i])
+				}
 			}
 		})
+		return
+	}
+	k.gatherMasked(ks, k.m0, k.m1)
+	for _, i := range k.halves() {
+		if mix != nil {
+			mix(ms[i])
+		}
+	}
+	k.update(k.m0, k.m1, func() {
+		for _, i := range k.halves() {
+			k.keystream(i, os[i], ms[i])
+			k.scatterMasked(ks[i], os[i], i)
+		}
 	})
-	Label(k.name + "_" + name + "Done")
+}
+
+// loadMasks loads the byte masks of M0 and M1 at job field f into K4 and
+// K5 and returns them.
+func (k *kern) loadMasks(f int) []Op {
+	ks := []Op{K4, K5}
+	for _, i := range k.halves() {
+		KMOVQ(field(f+8*i), ks[i])
+	}
+	return ks
 }
 
 // lastVEX is the partial last blocks for the VAES256 kernels: Enc of the
@@ -377,17 +539,16 @@ func (k *kern) scatter(r VecPhysical, i int) {
 	}
 }
 
-// gatherMasked is gather for the partial blocks, with the masks at job
-// field f: bits 16l to 16l+15 of the mask of a half mark lane l's bytes.
+// gatherMasked is gather for the partial blocks, with the byte masks of
+// the halves in ks: bits 16l to 16l+15 of a half's mark lane l's bytes.
 // Masked-off bytes are not read and load as zeros.
-func (k *kern) gatherMasked(f int, r0, r1 VecPhysical) {
+func (k *kern) gatherMasked(ks []Op, r0, r1 VecPhysical) {
 	rs := []VecPhysical{r0, r1}
 	x := k.x0.AsX()
 	for _, i := range k.halves() {
-		KMOVQ(field(f+8*i), K1)
-		VMOVDQU8_Z(laneMem(lsrc, 0, i), K1, rs[i].AsX())
+		VMOVDQU8_Z(laneMem(lsrc, 0, i), ks[i], rs[i].AsX())
 		for l := 1; l < 4; l++ {
-			KSHIFTRQ(U8(16*l), K1, K2)
+			KSHIFTRQ(U8(16*l), ks[i], K2)
 			VMOVDQU8_Z(laneMem(lsrc, l, i), K2, x)
 			VINSERTI32X4(U8(l), x, rs[i], rs[i])
 		}
@@ -395,13 +556,12 @@ func (k *kern) gatherMasked(f int, r0, r1 VecPhysical) {
 }
 
 // scatterMasked stores the bytes of half i of every lane's output block,
-// in r, that the masks at job field f mark.
-func (k *kern) scatterMasked(f int, r VecPhysical, i int) {
+// in r, that the mask in kr marks.
+func (k *kern) scatterMasked(kr Op, r VecPhysical, i int) {
 	x := k.x0.AsX()
-	KMOVQ(field(f+8*i), K1)
-	VMOVDQU8(r.AsX(), K1, laneMem(ldst, 0, i))
+	VMOVDQU8(r.AsX(), kr, laneMem(ldst, 0, i))
 	for l := 1; l < 4; l++ {
-		KSHIFTRQ(U8(16*l), K1, K2)
+		KSHIFTRQ(U8(16*l), kr, K2)
 		VEXTRACTI32X4(U8(l), r, x)
 		VMOVDQU8(x, K2, laneMem(ldst, l, i))
 	}

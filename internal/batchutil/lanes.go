@@ -1,13 +1,16 @@
 package batchutil
 
 import (
+	"math/bits"
+
 	"github.com/faelabs/fae/batch"
 )
 
 // The batch kernels of AEGIS and ROCCA-S run several messages side by side,
 // one per 128-bit lane of a register, each with its own nonce, associated
 // data, message and tag, block by block in lockstep: the messages of one
-// kernel call must have the same shape.
+// kernel call must have the same shape, or for a kernel whose lanes each
+// end at their own block (ragged lanes), that of their associated data.
 
 // A Shape is what the messages of one lane kernel call share: whole blocks
 // of associated data and of message, and whether each ends in a partial
@@ -23,12 +26,17 @@ const MaxLanes = 4
 // A Group is up to MaxLanes messages of one shape, and where Runs > 1 the
 // Runs-1 full groups of messages that follow them in the batch, each of
 // the lengths of the first message: the r-th's lane l is message
-// Msgs[l]+r*N.
+// Msgs[l]+r*N. Grouped for a kernel that takes ragged lanes
+// (Lanes.Ragged), the messages share the shape of their associated data
+// only: Shape is the shortest text's, and if Ragged, the longest one's
+// differs, its text ending in block End (a partial block counted).
 type Group struct {
-	Shape Shape
-	Msgs  [MaxLanes]int // indexes in the batch
-	N     int
-	Runs  int
+	Shape  Shape
+	Msgs   [MaxLanes]int // indexes in the batch
+	N      int
+	Runs   int
+	Ragged bool
+	End    int
 }
 
 // Idx returns the indexes of g's messages for a kernel of lanes lanes, the
@@ -66,18 +74,31 @@ func (g *Group) ClearFailed(msgs []batch.Message) (allOK bool) {
 // window), however their shapes are ordered: a batch of mixed sizes pairs
 // whichever messages share a shape. To open, a message is In less the tag,
 // and messages shorter than the tag fail on the way (their Out is empty;
-// Failed says so). The groups stay in the Lanes, so that the caller runs
-// them without copying them or moving them to the heap.
+// Failed says so). With Ragged, for a kernel whose lanes' texts may
+// differ in length, the window groups messages by the shape of their
+// associated data, and those of one such shape in order of text length
+// (sortKey), so that a group's lanes end a few blocks apart (at most
+// raggedSpan). The groups stay in the Lanes, so that the caller runs them
+// without copying them or moving them to the heap.
 type Lanes struct {
 	msgs                  []batch.Message
 	lanes, shift, tagSize int
 	open                  bool
 	Failed                bool
 	MaxRuns               int // the most groups one group may stand for
+	Ragged                bool
 	next                  int // the next message to place
 	w                     window
 	run                   Group // the group Next returns
 }
+
+// raggedSpan is the most blocks the texts of a ragged group differ by. A
+// lane kernel's steps past its shortest lane's whole blocks, with per-lane
+// masks, cost two to three plain ones (llvm-mca, Zen 4 and Sapphire
+// Rapids): a group whose lanes end further apart runs slower than its
+// longer messages would in a group of their own (a group's set-up and
+// Finalize cost about 17 plain steps).
+const raggedSpan = 8
 
 // The window's bounds: its messages, and the slots of its table of shapes,
 // a power of two, twice as many.
@@ -95,6 +116,7 @@ type window struct {
 	shapes     [windowSlots]Shape
 	head, tail [windowSlots]int8 // the slot's first and last message, from start
 	link       [windowMsgs]int8  // a message's next of its shape, -1 at the end
+	lens       [windowMsgs]int   // with Ragged, a message's text length; else 0
 	order      [windowMsgs]uint8 // the slots in the order of their first message
 	n, at      int               // shapes in order, and the next to hand out
 }
@@ -107,7 +129,7 @@ func (q *Lanes) Init(msgs []batch.Message, lanes, shift, tagSize int, open bool)
 // Next returns the next group to run, or nil when all have run.
 func (q *Lanes) Next() *Group {
 	for {
-		if g := q.w.group(q.lanes, &q.run); g != nil {
+		if g := q.w.group(q.lanes, q.shift, q.Ragged, &q.run); g != nil {
 			return g
 		}
 		if q.next == len(q.msgs) {
@@ -128,6 +150,17 @@ func (q *Lanes) fill() {
 	clear(w.used[:])
 	w.start, w.n, w.at = q.next, 0, 0
 	end := q.windowEnd()
+	var (
+		// With Ragged: the window's messages and their sort keys, and how
+		// many have each key.
+		order   [windowMsgs]int8
+		keys    [windowMsgs]uint8
+		count   [sortKeys]uint8
+		present [sortKeys / 64]uint64 // the keys in use
+		k       int
+		ad      Shape // the first message's shape of associated data
+		oneAD   = true
+	)
 	for i := q.next; i < end; i++ {
 		m := &q.msgs[i]
 		n := len(m.In)
@@ -138,9 +171,67 @@ func (q *Lanes) fill() {
 			}
 			n -= q.tagSize
 		}
-		w.add(i-w.start, q.shape(len(m.AD), n))
+		x := i - w.start
+		if !q.Ragged {
+			w.add(x, q.shape(len(m.AD), n))
+			continue
+		}
+		w.lens[x] = n
+		if sh := q.shape(len(m.AD), 0); k == 0 {
+			ad = sh
+		} else if sh != ad {
+			oneAD = false
+		}
+		key := q.sortKey(n)
+		order[k], keys[k] = int8(x), key
+		count[key]++
+		present[key/64] |= 1 << (key % 64)
+		k++
+	}
+	if q.Ragged {
+		// A counting sort, stable and without a comparison sort's branches
+		// on random lengths.
+		sum := uint8(0) // in a register, not a chain through memory
+		for i, p := range present {
+			for ; p != 0; p &= p - 1 {
+				key := 64*i + bits.TrailingZeros64(p)
+				count[key], sum = sum, sum+count[key]
+			}
+		}
+		var sorted [windowMsgs]int8
+		for i, key := range keys[:k] {
+			sorted[count[key]] = order[i]
+			count[key]++
+		}
+		if !oneAD {
+			for _, x := range sorted[:k] {
+				w.add(int(x), q.shape(len(q.msgs[w.start+int(x)].AD), 0))
+			}
+		} else if k > 0 {
+			// The common case, one shape of associated data, chained
+			// without add's table and its chain of loads through tail.
+			w.used[0], w.shapes[0], w.head[0], w.order[0], w.n = true, ad, sorted[0], 0, 1
+			for i, x := range sorted[:k-1] {
+				w.link[x] = sorted[i+1]
+			}
+			w.link[sorted[k-1]] = -1
+		}
 	}
 	q.next = end
+}
+
+// sortKeys is the number of keys a ragged window sorts its texts by.
+const sortKeys = 256
+
+// sortKey is a text of n bytes' key in a ragged window: its whole blocks,
+// then whether it has a partial one, the longest texts (from 127 blocks)
+// together.
+func (q *Lanes) sortKey(n int) uint8 {
+	key := n >> q.shift << 1
+	if n&(1<<q.shift-1) != 0 {
+		key++
+	}
+	return uint8(min(key, sortKeys-1))
 }
 
 // windowEnd returns the end of the window from q.next: the start of the
@@ -187,7 +278,10 @@ func (w *window) add(x int, sh Shape) {
 
 // group returns the next group of the window, of up to lanes messages of
 // one shape, in g, or nil when the window has handed out all its messages.
-func (w *window) group(lanes int, g *Group) *Group {
+// A ragged window's groups' texts differ by at most raggedSpan blocks of
+// 1<<shift bytes; their Shape takes its text's part from the shortest, and
+// Ragged and End from the longest.
+func (w *window) group(lanes, shift int, ragged bool, g *Group) *Group {
 	for w.at < w.n {
 		s := w.order[w.at]
 		x := w.head[s]
@@ -195,12 +289,24 @@ func (w *window) group(lanes int, g *Group) *Group {
 			w.at++
 			continue
 		}
-		g.Shape, g.N, g.Runs = w.shapes[s], 0, 1
+		g.Shape, g.N, g.Runs, g.Ragged = w.shapes[s], 0, 1, false
+		lo, hi := w.lens[x], w.lens[x]
 		for ; x >= 0 && g.N < lanes; x = w.link[x] {
+			n := w.lens[x]
+			if max(hi, n)-min(lo, n) > raggedSpan<<shift {
+				break
+			}
+			lo, hi = min(lo, n), max(hi, n)
 			g.Msgs[g.N] = w.start + int(x)
 			g.N++
 		}
 		w.head[s] = x
+		if ragged {
+			mask := 1<<shift - 1
+			g.Shape.Blocks, g.Shape.Part = lo>>shift, lo&mask != 0
+			g.End = (hi + mask) >> shift
+			g.Ragged = hi>>shift != g.Shape.Blocks || hi&mask != 0 != g.Shape.Part
+		}
 		return g
 	}
 	return nil
@@ -244,7 +350,7 @@ func (q *Lanes) take() *Group {
 			}
 		}
 	}
-	q.run.Shape, q.run.N, q.run.Runs = sh, q.lanes, (end-i)/q.lanes
+	q.run.Shape, q.run.N, q.run.Runs, q.run.Ragged = sh, q.lanes, (end-i)/q.lanes, false
 	q.next += q.lanes * q.run.Runs
 	return &q.run
 }

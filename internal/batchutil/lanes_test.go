@@ -2,6 +2,7 @@ package batchutil
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/faelabs/fae/batch"
@@ -124,6 +125,108 @@ func TestLanesWindow(t *testing.T) {
 			want := 0
 			for _, k := range shapes {
 				want += (k + c.lanes - 1) / c.lanes
+			}
+			if groups != want {
+				t.Errorf("%+v: %d groups, want %d", c, groups, want)
+			}
+		}
+	}
+}
+
+// TestLanesRagged checks the groups of Lanes with Ragged: every message in
+// exactly one lane; a group's messages of one shape of associated data, in
+// order of text length (their sortKey) and at most raggedSpan blocks
+// apart, its Shape the shortest's, Ragged and End the longest's; and,
+// within a window, as few groups as the shapes of associated data and the
+// span allow, each shape's messages in text order from group to group.
+// Opening, messages shorter than the tag fail and go in no group.
+func TestLanesRagged(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 2))
+	for _, c := range []struct {
+		count      int
+		open, noAD bool
+	}{{64, false, false}, {50, true, false}, {200, false, false}, {64, false, true}, {50, true, true}} {
+		msgs := make([]batch.Message, c.count)
+		for i := range msgs {
+			// Some past the sort keys' range (127 blocks), which sorts
+			// them together.
+			msgs[i].In = make([]byte, r.IntN(300)+i%7/6*r.IntN(9000))
+			if !c.noAD {
+				msgs[i].AD = make([]byte, r.IntN(2)*r.IntN(40))
+			}
+			msgs[i].OK = true
+		}
+		sub := 0
+		if c.open {
+			sub = 16
+		}
+		var q Lanes
+		q.Init(msgs, 4, 5, 16, c.open)
+		q.Ragged = true
+		seen := make([]int, len(msgs))
+		groups := 0
+		last := map[Shape]uint8{} // the greatest sort key so far of an AD shape
+		for g := q.Next(); g != nil; g = q.Next() {
+			groups++
+			ad := len(msgs[g.Msgs[0]].AD)
+			adShape := q.shape(ad, 0)
+			lo, hi, prev := len(msgs[g.Msgs[0]].In)-sub, 0, uint8(0)
+			for l := range g.N {
+				i := g.Msgs[l]
+				seen[i]++
+				n := len(msgs[i].In) - sub
+				if q.shape(len(msgs[i].AD), 0) != adShape || q.sortKey(n) < prev {
+					t.Fatalf("%+v: message %d (AD %d, text %d) in lane %d of a group of AD %d, after key %d", c, i, len(msgs[i].AD), n, l, ad, prev)
+				}
+				prev, lo, hi = q.sortKey(n), min(lo, n), max(hi, n)
+			}
+			if hi-lo > raggedSpan<<5 {
+				t.Fatalf("%+v: group of texts %d to %d", c, lo, hi)
+			}
+			hiSh := q.shape(ad, hi)
+			end := hiSh.Blocks
+			if hiSh.Part {
+				end++
+			}
+			if g.Shape != q.shape(ad, lo) || g.Ragged != (hiSh != g.Shape) || g.Ragged && g.End != end {
+				t.Fatalf("%+v: group of texts %d to %d: Shape %+v, Ragged %v, End %d", c, lo, hi, g.Shape, g.Ragged, g.End)
+			}
+			if c.count <= windowMsgs {
+				if k := q.sortKey(len(msgs[g.Msgs[0]].In) - sub); k < last[adShape] {
+					t.Fatalf("%+v: group from key %d after one to %d", c, k, last[adShape])
+				}
+				last[adShape] = prev
+			}
+		}
+		texts := map[Shape][]int{}
+		for i, n := range seen {
+			if c.open && len(msgs[i].In) < 16 {
+				if n != 0 || msgs[i].OK {
+					t.Fatalf("%+v: message %d shorter than a tag in %d lanes, OK %v", c, i, n, msgs[i].OK)
+				}
+				continue
+			}
+			if n != 1 {
+				t.Fatalf("%+v: message %d in %d lanes", c, i, n)
+			}
+			sh := q.shape(len(msgs[i].AD), 0)
+			texts[sh] = append(texts[sh], len(msgs[i].In)-sub)
+		}
+		if c.count <= windowMsgs {
+			// Each shape's texts in order of key, greedily four at a time
+			// within the span.
+			want := 0
+			for _, ns := range texts {
+				slices.SortStableFunc(ns, func(a, b int) int { return int(q.sortKey(a)) - int(q.sortKey(b)) })
+				for i := 0; i < len(ns); want++ {
+					k, lo, hi := i+1, ns[i], ns[i]
+					for ; k < len(ns) && k < i+4; k++ {
+						if lo, hi = min(lo, ns[k]), max(hi, ns[k]); hi-lo > raggedSpan<<5 {
+							break
+						}
+					}
+					i = k
+				}
 			}
 			if groups != want {
 				t.Errorf("%+v: %d groups, want %d", c, groups, want)

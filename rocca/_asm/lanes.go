@@ -13,7 +13,8 @@ import (
 // data, message and tag. The messages have the same shape: as many whole
 // blocks of associated data (adN) and of message (n), and each a partial
 // last block of either or not, whose lengths may differ (the masks kAD and
-// kLast). Its job is the Go side's laneJob; a lane's blocks are contiguous
+// kLast); or, steps not zero, of one shape of associated data and texts of
+// any lengths (see ragged). Its job is the Go side's laneJob; a lane's blocks are contiguous
 // at its ad, src and dst, its partial blocks after its whole ones. The
 // kernel takes its messages from the batch (batch.Message, whose layout
 // batchutil's tests pin: msg* below) at msgs by the lanes' indexes in idx,
@@ -48,6 +49,7 @@ const (
 	jlMsgs  = 536
 	jlIdx   = 544
 	jlRuns  = 576
+	jlSteps = 584
 
 	msgSize  = 104
 	msgNonce = 0
@@ -177,7 +179,7 @@ func lanesKernel(k *lanes, z Mem) {
 	JE(k.label("text"))
 	k.once(func() {
 		if k.evex {
-			k.gatherMasked(jlKAD, k.m0, k.m1)
+			k.gatherMasked(k.loadMasks(jlKAD), k.m0, k.m1)
 		} else {
 			VMOVDQU(lfield(jlADLast), k.m0)
 			VMOVDQU(lfield(jlADLast+32), k.m1)
@@ -191,6 +193,11 @@ func lanesKernel(k *lanes, z Mem) {
 	k.lanePtrs(jlDst, lDst)
 	XORQ(lI, lI)
 	MOVQ(lfield(jlN), lN)
+	s, nx := k.s, k.nx // the banks as the message starts, for ragged
+	if k.evex {
+		CMPQ(lfield(jlSteps), U8(0))
+		JNE(k.label("ragged"))
+	}
 	TESTQ(lOp, lOp)
 	JNZ(k.label("open"))
 	text := k.text
@@ -218,7 +225,7 @@ func lanesKernel(k *lanes, z Mem) {
 	DECQ(lN)
 	JNZ(k.label("finalLoop"))
 	s = k.s
-	t0, t1 := k.o0, k.o1
+	t0, t1 := k.o0, k.o1 // the ragged path's tags come here too
 	if k.evex {
 		VPXORD(s[0], s[1], t0)
 		VPTERNLOGD(U8(0x96), s[2], s[3], t0)
@@ -230,6 +237,7 @@ func lanesKernel(k *lanes, z Mem) {
 	}
 	k.xor(s[4], s[5], t1)
 	k.xor(s[6], t1, t1)
+	k.here("tags")
 	TESTQ(lOp, lOp)
 	JNZ(k.label("cmp"))
 	for l := range k.nl() {
@@ -279,6 +287,110 @@ func lanesKernel(k *lanes, z Mem) {
 	k.here("ret")
 	VZEROUPPER()
 	RET()
+	if k.evex {
+		k.s, k.nx = s, nx
+		k.ragged()
+	}
+}
+
+// ragged emits the message phase and Finalize of a group whose lanes'
+// texts differ in length (steps not zero), and jumps to the tags' store
+// (or comparison) with them in o0 and o1. The n whole blocks every lane has
+// run in the plain loop; then a loop of steps steps runs the rest, one
+// block of every lane a step (lI its offset), to the longest lane's tag. A
+// lane runs its text, then Finalize's sixteen rounds (its input its bit
+// lengths, taken from the job), then idles; its tag is read out at its own
+// step into the tag registers, through its mask. Lane l's byte masks come
+// from its text length less lI, clamped to 0..32 and spread over its
+// bytes: lanes past their text read and write nothing.
+func (k *lanes) ragged() {
+	z := zmm32
+	ad, ml, length, end, end16, iota0 := k.t0, k.t1, k.k0, k.k1, k.z0, k.z1
+	zero, iota1, rv, v, tag0, tag1 := z[7], z[27], z[28], z[29], z[30], z[31]
+	k.here("ragged")
+	VPXORD(zero, zero, zero)
+	VMOVDQU64(lfield(jlADLen), ad)
+	VMOVDQU64(lfield(jlMLen), ml)
+	// length: each lane's text length in both its quadwords; end: its
+	// blocks' end, the step it starts Finalize at; end16: the step its tag
+	// is ready at.
+	VPUNPCKLQDQ(ml, ml, length)
+	VPSRLQ(U8(3), length, length)
+	MOVQ(U32(32), lTmp)
+	VPBROADCASTQ(lTmp, rv)
+	MOVQ(U32(31), lTmp)
+	VPBROADCASTQ(lTmp, end)
+	VPADDQ(length, end, end)
+	VPSRLQ(U8(5), end, end)
+	VPSLLQ(U8(5), end, end)
+	MOVQ(U32(16*32), lTmp)
+	VPBROADCASTQ(lTmp, end16)
+	VPADDQ(end, end16, end16)
+	VBROADCASTI32X4(iotaBytes, iota0)
+	VBROADCASTI32X4(iotaBytes.Offset(16), iota1)
+	s, nx := k.s, k.nx
+	for _, open := range []bool{false, true} {
+		k.s, k.nx = s, nx
+		name := "rseal"
+		if open {
+			name = "ropen"
+		} else {
+			TESTQ(lOp, lOp)
+			JNZ(k.label("ropen"))
+		}
+		k.here(name)
+		k.textBlocks(name+"Blocks", open)
+		k.here(name + "BlocksLast")
+		MOVQ(lfield(jlSteps), lN)
+		// The steps in pairs, each ending in the other bank; the loop
+		// leaves from either, the state no longer needed.
+		k.here(name + "Loop")
+		for h := range 2 {
+			pre := name + []string{"A", "B"}[h]
+			lbl := func(x string) string { return pre + x }
+			VPBROADCASTQ(lI, v)
+			VPCMPEQQ(end16, v, K3)
+			KORTESTW(K3, K3)
+			JZ(k.label(lbl("Step")))
+			VPXORD(k.s[0], k.s[1], k.o0)
+			VPTERNLOGD(U8(0x96), k.s[2], k.s[3], k.o0)
+			VPXORD(k.s[4], k.s[5], k.o1)
+			VPXORD(k.s[6], k.o1, k.o1)
+			VMOVDQA64(k.o0, K3, tag0)
+			VMOVDQA64(k.o1, K3, tag1)
+			k.here(lbl("Step"))
+			TESTQ(lN, lN)
+			JZ(k.label("rtags"))
+			// K3: the lanes still in their text; K6: the others.
+			VPCMPUQ(U8(6), v, end, K3)
+			KORTESTW(K3, K3)
+			JZ(k.label(lbl("Final")))
+			VPCMPUQ(U8(2), v, end, K6)
+			VPSUBQ(v, length, v)
+			VPMAXSQ(zero, v, v)
+			VPMINUQ(rv, v, v)
+			VPSHUFB(zero, v, v)
+			VPCMPUB(U8(1), v, iota0, K4)
+			VPCMPUB(U8(1), v, iota1, K5)
+			bank := [2][]VecPhysical{k.s, k.nx}
+			k.maskedStep(open, []Op{K4, K5}, func(x0, x1 VecPhysical) {
+				VMOVDQA64(ad, K6, x0)
+				VMOVDQA64(ml, K6, x1)
+			})
+			JMP(k.label(lbl("Next")))
+			k.s, k.nx = bank[0], bank[1]
+			k.here(lbl("Final"))
+			k.round(ad, ml)
+			k.here(lbl("Next"))
+			ADDQ(U8(32), lI)
+			DECQ(lN)
+		}
+		JMP(k.label(name + "Loop"))
+	}
+	k.here("rtags")
+	VMOVDQA64(tag0, k.o0)
+	VMOVDQA64(tag1, k.o1)
+	JMP(k.label("tags"))
 }
 
 // laneTable fills the job's per-lane fields from the lanes' messages: the
@@ -363,6 +475,17 @@ func (k *lanes) text(open bool) {
 	if open {
 		name = "dec"
 	}
+	k.textBlocks(name, open)
+	k.here(name + "Last")
+	CMPQ(lfield(jlKLast), U8(0))
+	JE(k.label(name + "Done"))
+	k.once(func() { k.maskedStep(open, k.loadMasks(jlKLast), nil) })
+	k.here(name + "Done")
+}
+
+// textBlocks emits the encryption (decryption) of the lN whole blocks of
+// every lane, its labels starting with name.
+func (k *lanes) textBlocks(name string, open bool) {
 	TESTQ(lN, lN)
 	JZ(k.label(name + "Last"))
 	k.loop(name, func() {
@@ -378,30 +501,41 @@ func (k *lanes) text(open bool) {
 			k.round(k.m0, k.m1)
 		}
 	})
-	k.here(name + "Last")
-	CMPQ(lfield(jlKLast), U8(0))
-	JE(k.label(name + "Done"))
-	k.once(func() {
-		k.gatherMasked(jlKLast, k.m0, k.m1)
-		k.keystream()
-		VPXORD(k.m0, k.o0, k.o0)
-		VPXORD(k.m1, k.o1, k.o1)
-		if open {
-			// The plaintext, zeroed past each lane's end, is absorbed.
-			for i, o := range []VecPhysical{k.o0, k.o1} {
-				KMOVQ(lfield(jlKLast+8*i), K3)
-				VMOVDQU8_Z(o, K3, o)
-			}
+}
+
+// maskedStep emits the encryption (decryption) of every lane's block at lI
+// through the byte masks of its halves in ks (K4 and K5, as loadMasks
+// leaves them): masked-off bytes are neither read nor written, and load as
+// zeros. mix, if not nil, changes the round's inputs before the round.
+func (k *lanes) maskedStep(open bool, ks []Op, mix func(x0, x1 VecPhysical)) {
+	k.gatherMasked(ks, k.m0, k.m1)
+	k.keystream()
+	VPXORD(k.m0, k.o0, k.o0)
+	VPXORD(k.m1, k.o1, k.o1)
+	if open {
+		// The plaintext, zeroed past each lane's end, is absorbed.
+		for i, o := range []VecPhysical{k.o0, k.o1} {
+			VMOVDQU8_Z(o, ks[i], o)
 		}
-		k.scatterMasked(jlKLast, k.o0, 0)
-		k.scatterMasked(jlKLast, k.o1, 1)
-		if open {
-			k.round(k.o0, k.o1)
-		} else {
-			k.round(k.m0, k.m1)
-		}
-	})
-	k.here(name + "Done")
+	}
+	k.scatterMasked(ks[0], k.o0, 0)
+	k.scatterMasked(ks[1], k.o1, 1)
+	x0, x1 := k.m0, k.m1
+	if open {
+		x0, x1 = k.o0, k.o1
+	}
+	if mix != nil {
+		mix(x0, x1)
+	}
+	k.round(x0, x1)
+}
+
+// loadMasks loads the byte masks of the halves at job field f into K4 and
+// K5 and returns them.
+func (k *lanes) loadMasks(f int) []Op {
+	KMOVQ(lfield(f), K4)
+	KMOVQ(lfield(f+8), K5)
+	return []Op{K4, K5}
 }
 
 // loop emits a loop that runs body, one block, lN >= 1 times, stepping lI.
@@ -492,16 +626,15 @@ func (k *lanes) scatter(r VecPhysical, i int) {
 	}
 }
 
-// gatherMasked is gather for the partial blocks, with the masks at job
-// field f: bits 16l to 16l+15 of the mask of a half mark lane l's bytes.
+// gatherMasked is gather for the partial blocks, with the byte masks of
+// the halves in ks: bits 16l to 16l+15 of a half's mark lane l's bytes.
 // Masked-off bytes are not read and load as zeros.
-func (k *lanes) gatherMasked(f int, r0, r1 VecPhysical) {
+func (k *lanes) gatherMasked(ks []Op, r0, r1 VecPhysical) {
 	x := k.x0.AsX()
 	for i, r := range []VecPhysical{r0, r1} {
-		KMOVQ(lfield(f+8*i), K1)
-		VMOVDQU8_Z(laneMem(lSrc, 0, i), K1, r.AsX())
+		VMOVDQU8_Z(laneMem(lSrc, 0, i), ks[i], r.AsX())
 		for l := 1; l < 4; l++ {
-			KSHIFTRQ(U8(16*l), K1, K2)
+			KSHIFTRQ(U8(16*l), ks[i], K2)
 			VMOVDQU8_Z(laneMem(lSrc, l, i), K2, x)
 			VINSERTI32X4(U8(l), x, r, r)
 		}
@@ -509,13 +642,12 @@ func (k *lanes) gatherMasked(f int, r0, r1 VecPhysical) {
 }
 
 // scatterMasked stores the bytes of half i of every lane's output block,
-// in r, that the masks at job field f mark.
-func (k *lanes) scatterMasked(f int, r VecPhysical, i int) {
+// in r, that the mask in kr marks.
+func (k *lanes) scatterMasked(kr Op, r VecPhysical, i int) {
 	x := k.x0.AsX()
-	KMOVQ(lfield(f+8*i), K1)
-	VMOVDQU8(r.AsX(), K1, laneMem(lDst, 0, i))
+	VMOVDQU8(r.AsX(), kr, laneMem(lDst, 0, i))
 	for l := 1; l < 4; l++ {
-		KSHIFTRQ(U8(16*l), K1, K2)
+		KSHIFTRQ(U8(16*l), kr, K2)
 		VEXTRACTI32X4(U8(l), r, x)
 		VMOVDQU8(x, K2, laneMem(lDst, l, i))
 	}

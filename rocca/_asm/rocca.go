@@ -100,6 +100,9 @@ var zBytes = [32]byte{
 	0xbc, 0xdb, 0x89, 0x81, 0xa5, 0xdb, 0xb5, 0xe9, 0x2f, 0x3b, 0x4d, 0xec, 0xcf, 0xfb, 0xc0, 0xb5,
 }
 
+// iotaBytes is 0, 1, ..., 31 (see lanes.go's ragged).
+var iotaBytes Mem
+
 func main() {
 	ConstraintExpr("!purego")
 	z := GLOBL("z", RODATA|NOPTR)
@@ -111,6 +114,11 @@ func main() {
 		for j := range 16 {
 			DATA(16*i+j, U8(zBytes[half+j]))
 		}
+	}
+	// The bytes' indexes in a block, for the ragged lanes' byte masks.
+	iotaBytes = GLOBL("iota", RODATA|NOPTR)
+	for i := range 32 {
+		DATA(i, U8(i))
 	}
 	initialize(z)
 	r := zmm32
