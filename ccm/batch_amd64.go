@@ -4,6 +4,7 @@ package ccm
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"unsafe"
 
 	"github.com/faelabs/fae/batch"
@@ -118,37 +119,39 @@ type lanes struct {
 }
 
 // run is a run of n blocks that a lane MACs and encrypts (or decrypts) from
-// src to dst, dst advancing when step is -1, with counter block ctr first
-// and open's mask.
+// src to dst, dst advancing when step is -1, with the counter block whose
+// low half is ctrLo (big-endian in memory) first; open MACs the first mask
+// bytes of each output block and the rest of the source block.
 type run struct {
-	src, dst  *byte
-	n, step   int
-	ctr, mask [blockSize]byte
+	src, dst *byte
+	n, step  int
+	ctrLo    uint64
+	mask     int
 }
 
 // job is one message for the kernels: the encoding of the associated
 // data's length with the start of the associated data, the rest of the
 // associated data in place and its padded final block, the message's whole
 // blocks in place and its padded final block, each a run if not empty; then
-// an empty run. The MAC starts at x0, E(B_0), and the kernel leaves the tag,
-// X ^ s0 with s0 = E(A_0), in tag.
+// an empty run. The MAC starts at x0, E(B_0), and the kernel stores the tag,
+// X ^ s0 with s0 = E(A_0), at tagDst: after a sealed message of 16-byte
+// tags, whose final block the kernel writes in place too, else in x0. The
+// high half of the counter blocks is ctrHi (big-endian in memory).
 type job struct {
 	runs    [6]run
-	hdr     [4 * blockSize]byte
-	adTail  [blockSize]byte
-	tail    [blockSize]byte
-	tailOut [blockSize]byte
 	x0, s0  [blockSize]byte
-	tag     [blockSize]byte
-	msg     int // index in the batch; -1 for a job that only idles
-	tailLen int // bytes in tail
+	tagDst  *byte
+	ctrHi   uint64
+	hdr     [blockSize]byte
+	adTail  [blockSize]byte
+	tail    [blockSize]byte // and its output, where it does not go to Out
+	msg     int             // index in the batch; -1 for a job that only idles
+	tailLen int             // bytes in tail
 }
 
 // jobRuns says which runs of a job read or write the job's own blocks or
 // the scratch, or -1 for none.
 type jobRuns struct{ hdr, ad, adTail, tail int }
-
-var allOnes = [blockSize]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
 
 // kernelBatch seals or opens msgs, checked, on a batch kernel, if one is
 // enabled and the cipher is fae's AES, and reports whether it ran and,
@@ -173,19 +176,25 @@ func (a *AEAD) runBatch(msgs []batch.Message, nl int, open bool) bool {
 		return runLanes[[16]job](a, msgs, nl, open)
 	case n <= 32:
 		return runLanes[[32 + maxIdleJobs]job](a, msgs, nl, open)
+	case n <= 64 && len(msgs[0].In) < staggerMin:
+		// One call, whose lanes do not start staggered.
+		return runLanes[[64]job](a, msgs, nl, open)
 	}
 	return runLanes[[maxJobs]job](a, msgs, nl, open)
 }
 
 // runLanes seals or opens msgs, len(J) jobs a kernel call. Open fails the
 // messages too short or too long for a tag and a length field on the way.
-func runLanes[J [4]job | [16]job | [32 + maxIdleJobs]job | [maxJobs]job](a *AEAD, msgs []batch.Message, nl int, open bool) (allOK bool) {
+func runLanes[J [4]job | [16]job | [32 + maxIdleJobs]job | [64]job | [maxJobs]job](a *AEAD, msgs []batch.Message, nl int, open bool) (allOK bool) {
 	var (
 		l    lanes
 		jobs J
 	)
 	l.jobs = &jobs[0]
 	nr, rk := a.aes.Rounds(), a.aes.EncKeys()
+	// Sealing with 16-byte tags, the kernel writes the final blocks and the
+	// tags to the outputs itself, and nothing is left to finish.
+	direct := !open && a.tagSize == blockSize
 	allOK = true
 	for i := 0; i < len(msgs); {
 		n := min(len(msgs)-i, len(jobs))
@@ -196,31 +205,40 @@ func runLanes[J [4]job | [16]job | [32 + maxIdleJobs]job | [maxJobs]job](a *AEAD
 		// The call's messages become jobs longest first, roughly: lanes
 		// that take the last jobs then end close together, not one long
 		// message running on while the other lanes idle.
-		// A counting sort by class: two passes, not one per class.
+		// A counting sort by class: two passes, not one per class, and
+		// one where all are of one class (a batch of like messages).
 		var (
 			order [maxJobs]int32
 			class [maxJobs]uint8
 			start [len(lengthClasses) + 1]int
 		)
 		for x := range n {
-			b := 0
-			for len(msgs[i+x].In) < lengthClasses[b] {
-				b++
+			b := len(lengthClasses) - 1
+			for _, c := range lengthClasses[:b] {
+				if len(msgs[i+x].In) >= c {
+					b--
+				}
 			}
 			class[x] = uint8(b)
 			start[b+1]++
 		}
-		for b := 1; b < len(start); b++ {
-			start[b] += start[b-1]
+		sorted := start[class[0]+1] < n
+		if sorted {
+			for b := 1; b < len(start); b++ {
+				start[b] += start[b-1]
+			}
+			for x := range n {
+				b := class[x]
+				order[start[b]] = int32(i + x)
+				start[b]++
+			}
 		}
-		for x := range n {
-			b := class[x]
-			order[start[b]] = int32(i + x)
-			start[b]++
-		}
-		i += n
 		k := 0
-		for _, x := range order[:n] {
+		for o := range n {
+			x := i + o
+			if sorted {
+				x = int(order[o])
+			}
 			for stagger && k < nl && k%4 != 0 {
 				// A job that only MACs the scratch for 4, 8 or 12
 				// steps.
@@ -228,6 +246,7 @@ func runLanes[J [4]job | [16]job | [32 + maxIdleJobs]job | [maxJobs]job](a *AEAD
 				jobs[k].runs[0].src, jobs[k].runs[0].dst = &l.scratch[0], &l.scratch[0]
 				jobs[k].runs[0].n, jobs[k].runs[0].step = 4*(k%4), 0
 				jobs[k].runs[1].n = 0
+				jobs[k].tagDst = &jobs[k].x0[0]
 				k++
 			}
 			m := &msgs[x]
@@ -240,8 +259,8 @@ func runLanes[J [4]job | [16]job | [32 + maxIdleJobs]job | [maxJobs]job](a *AEAD
 				}
 				text = m.In[:len(m.In)-a.tagSize]
 			}
-			r := a.format(&jobs[k], (*[2 * blockSize]byte)(l.scratch[2*blockSize*k:]), m.Nonce, text, m.AD, m.Out, open)
-			jobs[k].msg = int(x)
+			r := a.format(&jobs[k], (*[2 * blockSize]byte)(l.scratch[2*blockSize*k:]), m, text, direct)
+			jobs[k].msg = x
 			// Pointers to the stack are stored here, in the frame that
 			// holds it: stored through a pointer they would move it to
 			// the heap.
@@ -255,10 +274,17 @@ func runLanes[J [4]job | [16]job | [32 + maxIdleJobs]job | [maxJobs]job](a *AEAD
 				jobs[k].runs[r.adTail].src, jobs[k].runs[r.adTail].dst = &jobs[k].adTail[0], &l.scratch[0]
 			}
 			if r.tail >= 0 {
-				jobs[k].runs[r.tail].src, jobs[k].runs[r.tail].dst = &jobs[k].tail[0], &jobs[k].tailOut[0]
+				jobs[k].runs[r.tail].src = &jobs[k].tail[0]
+				if !direct {
+					jobs[k].runs[r.tail].dst = &jobs[k].tail[0]
+				}
+			}
+			if !direct {
+				jobs[k].tagDst = &jobs[k].x0[0]
 			}
 			k++
 		}
+		i += n
 		if k == 0 {
 			continue
 		}
@@ -284,6 +310,9 @@ func runLanes[J [4]job | [16]job | [32 + maxIdleJobs]job | [maxJobs]job](a *AEAD
 		default:
 			sealBatchAVX(nr, rk, &l)
 		}
+		if direct {
+			continue
+		}
 		for j := 0; j < k; j++ {
 			if jobs[j].msg >= 0 && !a.finish(&jobs[j], &msgs[jobs[j].msg], open) {
 				allOK = false
@@ -308,62 +337,56 @@ func crowded(msgs []batch.Message) bool {
 	return false
 }
 
-// format makes j the job of a message of text, with nonce and associated
-// data ad, to out (text's length, and the tag's after it for seal): all but
-// the pointers into the job and the scratch, which it leaves to runLanes,
-// and for seal the masks, which seal does not read. It writes the job's
-// fields one by one: a struct with pointers stored whole through a pointer
-// goes through the write barrier's copy.
-func (a *AEAD) format(j *job, b0a0 *[2 * blockSize]byte, nonce, text, ad, out []byte, open bool) (r jobRuns) {
+// format makes j the job of message m, of text (m.In less the tag when
+// opening), to m.Out: all but the pointers into the job and the scratch,
+// which it leaves to runLanes (direct: the final block's output and the tag
+// go to m.Out). It writes the job's fields one by one: a struct with
+// pointers stored whole through a pointer goes through the write barrier's
+// copy.
+func (a *AEAD) format(j *job, b0a0 *[2 * blockSize]byte, m *batch.Message, text []byte, direct bool) (r jobRuns) {
+	ad, out := m.AD, m.Out
 	// A_i = L' || nonce || i and B_0 = Flags || nonce || len(text) differ
 	// from A_0 in the first byte and in the low 8 bytes (see start).
 	// A_0's two words are read from the nonce (of 7 bytes or more) here,
 	// not from a block it was copied into, which stalls on store
 	// forwarding.
-	hi, lo := counterWords(a.nonceSize, nonce)
+	hi, lo := counterWords(a.nonceSize, m.Nonce)
 	binary.BigEndian.PutUint64(b0a0[:8], a.b0Hi(hi, len(ad) > 0))
 	binary.BigEndian.PutUint64(b0a0[8:], lo|uint64(len(text)))
 	binary.BigEndian.PutUint64(b0a0[16:], hi)
 	binary.BigEndian.PutUint64(b0a0[24:], lo)
+	j.ctrHi = bits.ReverseBytes64(hi)
 	r = jobRuns{-1, -1, -1, -1}
 	i := 0
-	// next makes run i one of n blocks with counter block A_ctr, moves i
-	// on and returns the run.
-	next := func(n, step int, ctr uint64) *run {
-		rr := &j.runs[i]
-		i++
-		rr.n, rr.step = n, step
-		binary.BigEndian.PutUint64(rr.ctr[:8], hi)
-		binary.BigEndian.PutUint64(rr.ctr[8:], lo|ctr)
-		if open {
-			rr.mask = [blockSize]byte{}
-		}
-		return rr
-	}
 	if len(ad) > 0 {
+		// The runs of the associated data only MAC: their counters
+		// and (for open) masks are 0.
 		var head []byte
 		head, ad = adHead(j.hdr[:], ad)
 		r.hdr = i
-		next(len(head)/blockSize, 0, 0)
+		j.runs[i].n, j.runs[i].step, j.runs[i].ctrLo, j.runs[i].mask = len(head)/blockSize, 0, 0, 0
+		i++
 		full := len(ad) &^ (blockSize - 1)
 		if full > 0 {
 			r.ad = i
-			next(full/blockSize, 0, 0).src = &ad[0]
+			j.runs[i].src = &ad[0]
+			j.runs[i].n, j.runs[i].step, j.runs[i].ctrLo, j.runs[i].mask = full/blockSize, 0, 0, 0
+			i++
 		}
 		if rest := ad[full:]; len(rest) > 0 {
 			j.adTail = [blockSize]byte{}
 			copy(j.adTail[:], rest)
 			r.adTail = i
-			next(1, 0, 0)
+			j.runs[i].n, j.runs[i].step, j.runs[i].ctrLo, j.runs[i].mask = 1, 0, 0, 0
+			i++
 		}
 	}
 	full := len(text) &^ (blockSize - 1)
 	if full > 0 {
-		rr := next(full/blockSize, -1, 1)
+		rr := &j.runs[i]
 		rr.src, rr.dst = &text[0], &out[0]
-		if open {
-			rr.mask = allOnes
-		}
+		rr.n, rr.step, rr.ctrLo, rr.mask = full/blockSize, -1, bits.ReverseBytes64(lo|1), blockSize
+		i++
 	}
 	rest := text[full:]
 	j.tailLen = len(rest)
@@ -371,12 +394,17 @@ func (a *AEAD) format(j *job, b0a0 *[2 * blockSize]byte, nonce, text, ad, out []
 		j.tail = [blockSize]byte{}
 		copy(j.tail[:], rest)
 		r.tail = i
-		rr := next(1, -1, uint64(full/blockSize+1))
-		if open {
-			copy(rr.mask[:len(rest)], allOnes[:])
+		rr := &j.runs[i]
+		if direct {
+			rr.dst = &out[full]
 		}
+		rr.n, rr.step, rr.ctrLo, rr.mask = 1, -1, bits.ReverseBytes64(lo|uint64(full/blockSize+1)), len(rest)
+		i++
 	}
 	j.runs[i].n = 0
+	if direct {
+		j.tagDst = &out[len(text)]
+	}
 	return r
 }
 
@@ -387,21 +415,13 @@ func (a *AEAD) finish(j *job, m *batch.Message, open bool) bool {
 	if open {
 		n -= a.tagSize
 	}
-	if !open && a.tagSize == blockSize {
-		// Whole blocks, without calls to memmove: the final block's
-		// padding lands where the tag then goes.
-		if j.tailLen > 0 {
-			*(*[blockSize]byte)(m.Out[n-j.tailLen:]) = j.tailOut
-		}
-		*(*[blockSize]byte)(m.Out[n:]) = j.tag
-		return true
-	}
-	copy(m.Out[n-j.tailLen:n], j.tailOut[:j.tailLen])
+	copy(m.Out[n-j.tailLen:n], j.tail[:j.tailLen])
+	tag := j.x0[:a.tagSize]
 	if !open {
-		copy(m.Out[n:], j.tag[:a.tagSize])
+		copy(m.Out[n:], tag)
 		return true
 	}
-	m.OK = words.Equal(j.tag[:a.tagSize], m.In[n:])
+	m.OK = words.Equal(tag, m.In[n:])
 	if !m.OK {
 		clear(m.Out)
 	}

@@ -16,9 +16,10 @@ import (
 // The Go code formats each message as a job: E(B_0) and E(A_0), which it
 // encrypts for all jobs in one call, and a list of runs of blocks (the
 // formatted associated data, the rest of the associated data, the message,
-// its padded final block), each with its source, destination, counter block
-// and mask, ended by an empty run; the kernel leaves the tag (all 16 bytes)
-// in the job. The kernel schedules the jobs itself, so that one call
+// its padded final block), each with its source, destination, the low half
+// of its counter block (the job has the high half) and, for open, the bytes
+// of its mask, ended by an empty run; the kernel stores the tag (all 16
+// bytes) where the job says: in the job, or after a sealed message. The kernel schedules the jobs itself, so that one call
 // seals or opens a whole list of messages: it runs as many steps as the
 // shortest run left in a busy lane (at most maxSteps), then moves each lane
 // whose run ended to its next run, or its next job, until no job is left.
@@ -52,18 +53,19 @@ const (
 	lanesNJobs   = 1544
 	lanesScratch = 1552
 
-	runSrc  = 0
-	runDst  = 8
-	runN    = 16
-	runStep = 24
-	runCtr  = 32
-	runMask = 48
-	runSize = 64
+	runSrc   = 0
+	runDst   = 8
+	runN     = 16
+	runStep  = 24
+	runCtrLo = 32
+	runMask  = 40
+	runSize  = 48
 
-	jobX0   = 496
-	jobS0   = 512
-	jobTag  = 528
-	jobSize = 560
+	jobX0     = 288
+	jobS0     = 304
+	jobTagDst = 320
+	jobCtrHi  = 328
+	jobSize   = 400
 
 	maxSteps = 160
 )
@@ -97,7 +99,7 @@ var (
 	tmpX    = X12 // of bt[0] or k.t[0], likewise
 )
 
-var bswap4, ctrOne4 Mem
+var bswap4, ctrOne4, maskBytes Mem
 
 func batchData() {
 	bswap4 = GLOBL("bswapMask4", RODATA|NOPTR)
@@ -110,6 +112,12 @@ func batchData() {
 		DATA(16*i, U64(1))
 		DATA(16*i+8, U64(0))
 	}
+	// Sixteen bytes from maskBytes+16-m are m bytes of ones, then zeros.
+	maskBytes = GLOBL("maskBytes", RODATA|NOPTR)
+	DATA(0, U64(^uint64(0)))
+	DATA(8, U64(^uint64(0)))
+	DATA(16, U64(0))
+	DATA(24, U64(0))
 }
 
 // batchTEXT starts a batch kernel and loads its arguments.
@@ -135,8 +143,9 @@ func laneMem(disp int, scale uint8) Mem {
 // run's step mask is all ones: runs that only MAC write to the scratch); a
 // lane whose run ends loads its next run, or at the empty run after its
 // last stores its job's tag and takes the next job (its MAC value starting
-// at E(B_0)), or goes idle on the scratch. Then the kernel runs the fewest steps left in a busy lane.
-func batchSchedule(name string, rounds, nl int, stretch func()) {
+// at E(B_0)), or goes idle on the scratch. Then the kernel runs the fewest
+// steps left in a busy lane. Only open reads the lanes' masks.
+func batchSchedule(name string, rounds, nl int, open bool, stretch func()) {
 	lbl := func(what string) string { return label(name, rounds, what) }
 	MOVQ(Mem{Base: lp, Disp: lanesJobs}, nextJob)
 	MOVQ(Mem{Base: lp, Disp: lanesNJobs}, endJob)
@@ -152,13 +161,16 @@ func batchSchedule(name string, rounds, nl int, stretch func()) {
 	MOVQ(laneMem(lanesCur, 1), cur)
 	TESTQ(cur, cur)
 	JZ(LabelRef(lbl("refill")))
+	SUBQ(steps, laneMem(lanesN, 1))
+	JZ(LabelRef(lbl("ended")))
 	ADDQ(stepsB, laneMem(lanesSrc, 1))
 	MOVQ(laneMem(lanesStep, 1), tmp)
 	ANDQ(stepsB, tmp)
 	ADDQ(tmp, laneMem(lanesDst, 1))
-	SUBQ(steps, laneMem(lanesN, 1))
-	JNZ(LabelRef(lbl("least")))
-	// The run ended: the next run, or the job's end.
+	JMP(LabelRef(lbl("least")))
+	// The run ended (its pointers are not needed): the next run, or the
+	// job's end.
+	Label(lbl("ended"))
 	ADDQ(U8(runSize), cur)
 	MOVQ(cur, laneMem(lanesCur, 1))
 	CMPQ(Mem{Base: cur, Disp: runN}, U8(0))
@@ -168,7 +180,8 @@ func batchSchedule(name string, rounds, nl int, stretch func()) {
 	MOVQ(laneMem(lanesJob, 1), tmp)
 	VMOVDQU(laneMem(lanesX, 2), tmpX)
 	VPXOR(Mem{Base: tmp, Disp: jobS0}, tmpX, tmpX)
-	VMOVDQU(tmpX, Mem{Base: tmp, Disp: jobTag})
+	MOVQ(Mem{Base: tmp, Disp: jobTagDst}, tmp)
+	VMOVDQU(tmpX, Mem{Base: tmp})
 
 	Label(lbl("refill"))
 	CMPQ(nextJob, endJob)
@@ -188,10 +201,17 @@ func batchSchedule(name string, rounds, nl int, stretch func()) {
 		MOVQ(Mem{Base: cur, Disp: f.run}, tmp)
 		MOVQ(tmp, laneMem(f.lane, 1))
 	}
-	VMOVDQU(Mem{Base: cur, Disp: runCtr}, tmpX)
-	VMOVDQU(tmpX, laneMem(lanesCtr, 2))
-	VMOVDQU(Mem{Base: cur, Disp: runMask}, tmpX)
-	VMOVDQU(tmpX, laneMem(lanesMask, 2))
+	MOVQ(laneMem(lanesJob, 1), ptr)
+	MOVQ(Mem{Base: ptr, Disp: jobCtrHi}, tmp)
+	MOVQ(tmp, laneMem(lanesCtr, 2))
+	MOVQ(Mem{Base: cur, Disp: runCtrLo}, tmp)
+	MOVQ(tmp, laneMem(lanesCtr+8, 2))
+	if open {
+		LEAQ(maskBytes.Offset(16), ptr)
+		SUBQ(Mem{Base: cur, Disp: runMask}, ptr)
+		VMOVDQU(Mem{Base: ptr}, tmpX)
+		VMOVDQU(tmpX, laneMem(lanesMask, 2))
+	}
 
 	Label(lbl("least"))
 	CMPQ(laneMem(lanesN, 1), least)
@@ -271,16 +291,16 @@ func batchRounds(rounds int, key func(r int) Op, sets ...[]VecPhysical) {
 
 func zmmKey(r int) Op { return bkeys[r] }
 
-// zmmKernel emits a VAES512 kernel: body runs n steps from off 0 with the
-// MAC values and counters in registers.
-func zmmKernel(name string, body func(rounds int)) {
+// zmmKernel emits a VAES512 kernel, of open or seal: body runs n steps
+// from off 0 with the MAC values and counters in registers.
+func zmmKernel(name string, open bool, body func(rounds int)) {
 	batchTEXT(name)
 	VMOVDQU64(bswap4, bbsw)
 	perKeySize(name, func(rounds int) {
 		for r := 0; r <= rounds; r++ {
 			VBROADCASTI32X4(Mem{Base: rk, Disp: 16 * r}, bkeys[r])
 		}
-		batchSchedule(name, rounds, 16, func() {
+		batchSchedule(name, rounds, 16, open, func() {
 			for g := range 4 {
 				VMOVDQU64(Mem{Base: lp, Disp: lanesX + 64*g}, bx[g])
 				VMOVDQU64(Mem{Base: lp, Disp: lanesCtr + 64*g}, bctr[g])
@@ -300,7 +320,7 @@ func zmmKernel(name string, body func(rounds int)) {
 }
 
 func sealBatch() {
-	zmmKernel("sealBatchVAES512", func(rounds int) {
+	zmmKernel("sealBatchVAES512", false, func(rounds int) {
 		loop := label("sealBatch", rounds, "loop")
 		Label(loop)
 		for g := range 4 {
@@ -320,7 +340,7 @@ func sealBatch() {
 }
 
 func openBatch() {
-	zmmKernel("openBatchVAES512", func(rounds int) {
+	zmmKernel("openBatchVAES512", true, func(rounds int) {
 		loop := label("openBatch", rounds, "loop")
 		keystreamStart()
 		batchRounds(rounds, zmmKey, bks)
@@ -390,7 +410,7 @@ func (k *vexKernel) key(r int) Op { return k.keys.Offset(r * k.bytes) }
 
 // kernel emits the VEX kernel name, as zmmKernel; for ymm it first copies
 // the key schedule, each key twice, to the stack.
-func (k *vexKernel) kernel(name string, body func(rounds int)) {
+func (k *vexKernel) kernel(name string, open bool, body func(rounds int)) {
 	batchTEXT(name)
 	k.keys = Mem{Base: rk}
 	if k.lanes > 1 {
@@ -401,7 +421,7 @@ func (k *vexKernel) kernel(name string, body func(rounds int)) {
 		}
 	}
 	perKeySize(name, func(rounds int) {
-		batchSchedule(name, rounds, 4*k.lanes, func() {
+		batchSchedule(name, rounds, 4*k.lanes, open, func() {
 			for g := range 4 {
 				VMOVDQU(Mem{Base: lp, Disp: lanesX + k.bytes*g}, k.x[g])
 				VMOVDQU(Mem{Base: lp, Disp: lanesCtr + k.bytes*g}, k.ctr[g])
@@ -455,7 +475,7 @@ func (k *vexKernel) keystreamStart() {
 func sealBatchVex(w vexWidth) {
 	k := newVexKernel(w)
 	name := "sealBatch" + w.name
-	k.kernel(name, func(rounds int) {
+	k.kernel(name, false, func(rounds int) {
 		loop := label(name, rounds, "loop")
 		Label(loop)
 		for g := range 4 {
@@ -478,7 +498,7 @@ func sealBatchVex(w vexWidth) {
 func openBatchVex(w vexWidth) {
 	k := newVexKernel(w)
 	name := "openBatch" + w.name
-	k.kernel(name, func(rounds int) {
+	k.kernel(name, true, func(rounds int) {
 		loop := label(name, rounds, "loop")
 		k.keystreamStart()
 		batchRounds(rounds, k.key, k.ks)
