@@ -391,8 +391,17 @@ func (a *AEAD) format(j *job, b0a0 *[2 * blockSize]byte, m *batch.Message, text 
 	rest := text[full:]
 	j.tailLen = len(rest)
 	if len(rest) > 0 {
-		j.tail = [blockSize]byte{}
-		copy(j.tail[:], rest)
+		if len(text) >= blockSize {
+			// The block that ends text, shifted down over its
+			// padding: no call to copy.
+			end := text[len(text)-blockSize:]
+			lo, hi := shr128(binary.LittleEndian.Uint64(end), binary.LittleEndian.Uint64(end[8:]), uint(8*(blockSize-len(rest))))
+			binary.LittleEndian.PutUint64(j.tail[:], lo)
+			binary.LittleEndian.PutUint64(j.tail[8:], hi)
+		} else {
+			j.tail = [blockSize]byte{}
+			copy(j.tail[:], rest)
+		}
 		r.tail = i
 		rr := &j.runs[i]
 		if direct {
@@ -415,7 +424,19 @@ func (a *AEAD) finish(j *job, m *batch.Message, open bool) bool {
 	if open {
 		n -= a.tagSize
 	}
-	copy(m.Out[n-j.tailLen:n], j.tail[:j.tailLen])
+	if t := j.tailLen; t > 0 && n >= blockSize {
+		// The 16 bytes that end the output: what the kernel wrote
+		// before the final block, then the final block shifted up over
+		// them, which shifts its padding out: no call to copy.
+		end := m.Out[n-blockSize : n]
+		s := uint(8 * (blockSize - t))
+		tlo, thi := shl128(binary.LittleEndian.Uint64(j.tail[:]), binary.LittleEndian.Uint64(j.tail[8:]), s)
+		mlo, mhi := shl128(^uint64(0), ^uint64(0), s)
+		binary.LittleEndian.PutUint64(end, binary.LittleEndian.Uint64(end)&^mlo|tlo)
+		binary.LittleEndian.PutUint64(end[8:], binary.LittleEndian.Uint64(end[8:])&^mhi|thi)
+	} else {
+		copy(m.Out[n-j.tailLen:n], j.tail[:j.tailLen])
+	}
 	tag := j.x0[:a.tagSize]
 	if !open {
 		copy(m.Out[n:], tag)
@@ -426,4 +447,14 @@ func (a *AEAD) finish(j *job, m *batch.Message, open bool) bool {
 		clear(m.Out)
 	}
 	return m.OK
+}
+
+// shr128 and shl128 shift the 128-bit value hi:lo by s bits, 0 < s < 128
+// (Go's shifts by 64 or more give 0).
+func shr128(lo, hi uint64, s uint) (uint64, uint64) {
+	return lo>>s | hi<<(64-s) | hi>>(s-64), hi >> s
+}
+
+func shl128(lo, hi uint64, s uint) (uint64, uint64) {
+	return lo << s, hi<<s | lo>>(64-s) | lo<<(s-64)
 }
