@@ -109,6 +109,10 @@ type lanes struct {
 	step [numLanes]int  // the run's step: -1 when dst advances, 0 on the scratch
 	cur  [numLanes]*run // the lane's run; nil when idle
 	job  [numLanes]*job // the lane's job
+	// VAES512: the mask of bytes of the final block of the lane's run, and
+	// of its block in the last step of a stretch (see _asm/batch.go).
+	last  [numLanes]uint64
+	kmask [numLanes]uint64
 	// The jobs not yet begun.
 	jobs  *job
 	njobs int
@@ -121,12 +125,16 @@ type lanes struct {
 // run is a run of n blocks that a lane MACs and encrypts (or decrypts) from
 // src to dst, dst advancing when step is -1, with the counter block whose
 // low half is ctrLo (big-endian in memory) first; open MACs the first mask
-// bytes of each output block and the rest of the source block.
+// bytes of each output block and the rest of the source block. The
+// VAES512 kernels read and write only the bytes of the final block that
+// last has bits for (the first 16 of a bit per byte), so that a run there
+// may end in a partial block, in place.
 type run struct {
 	src, dst *byte
 	n, step  int
 	ctrLo    uint64
-	mask     int
+	mask     int32
+	last     uint32
 }
 
 // job is one message for the kernels: the encoding of the associated
@@ -259,7 +267,7 @@ func runLanes[J [4]job | [16]job | [32 + maxIdleJobs]job | [64]job | [maxJobs]jo
 				}
 				text = m.In[:len(m.In)-a.tagSize]
 			}
-			r := a.format(&jobs[k], (*[2 * blockSize]byte)(l.scratch[2*blockSize*k:]), m, text, direct)
+			r := a.format(&jobs[k], (*[2 * blockSize]byte)(l.scratch[2*blockSize*k:]), m, text, direct, nl == 16)
 			jobs[k].msg = x
 			// Pointers to the stack are stored here, in the frame that
 			// holds it: stored through a pointer they would move it to
@@ -340,10 +348,13 @@ func crowded(msgs []batch.Message) bool {
 // format makes j the job of message m, of text (m.In less the tag when
 // opening), to m.Out: all but the pointers into the job and the scratch,
 // which it leaves to runLanes (direct: the final block's output and the tag
-// go to m.Out). It writes the job's fields one by one: a struct with
+// go to m.Out). For the VAES512 kernels (masked), the associated data after
+// the header and the text are each one run in place, the final block
+// partial; else each has a run of whole blocks in place and one of its
+// padded final block. It writes the job's fields one by one: a struct with
 // pointers stored whole through a pointer goes through the write barrier's
 // copy.
-func (a *AEAD) format(j *job, b0a0 *[2 * blockSize]byte, m *batch.Message, text []byte, direct bool) (r jobRuns) {
+func (a *AEAD) format(j *job, b0a0 *[2 * blockSize]byte, m *batch.Message, text []byte, direct, masked bool) (r jobRuns) {
 	ad, out := m.AD, m.Out
 	// A_i = L' || nonce || i and B_0 = Flags || nonce || len(text) differ
 	// from A_0 in the first byte and in the low 8 bytes (see start).
@@ -364,13 +375,16 @@ func (a *AEAD) format(j *job, b0a0 *[2 * blockSize]byte, m *batch.Message, text 
 		var head []byte
 		head, ad = adHead(j.hdr[:], ad)
 		r.hdr = i
-		j.runs[i].n, j.runs[i].step, j.runs[i].ctrLo, j.runs[i].mask = len(head)/blockSize, 0, 0, 0
+		j.runs[i].n, j.runs[i].step, j.runs[i].ctrLo, j.runs[i].mask, j.runs[i].last = len(head)/blockSize, 0, 0, 0, lastMask(blockSize)
 		i++
 		full := len(ad) &^ (blockSize - 1)
+		if masked {
+			full = len(ad)
+		}
 		if full > 0 {
 			r.ad = i
 			j.runs[i].src = &ad[0]
-			j.runs[i].n, j.runs[i].step, j.runs[i].ctrLo, j.runs[i].mask = full/blockSize, 0, 0, 0
+			j.runs[i].n, j.runs[i].step, j.runs[i].ctrLo, j.runs[i].mask, j.runs[i].last = (full+blockSize-1)/blockSize, 0, 0, 0, lastMask(full)
 			i++
 		}
 		if rest := ad[full:]; len(rest) > 0 {
@@ -382,10 +396,13 @@ func (a *AEAD) format(j *job, b0a0 *[2 * blockSize]byte, m *batch.Message, text 
 		}
 	}
 	full := len(text) &^ (blockSize - 1)
+	if masked {
+		full = len(text)
+	}
 	if full > 0 {
 		rr := &j.runs[i]
 		rr.src, rr.dst = &text[0], &out[0]
-		rr.n, rr.step, rr.ctrLo, rr.mask = full/blockSize, -1, bits.ReverseBytes64(lo|1), blockSize
+		rr.n, rr.step, rr.ctrLo, rr.mask, rr.last = (full+blockSize-1)/blockSize, -1, bits.ReverseBytes64(lo|1), blockSize, lastMask(full)
 		i++
 	}
 	rest := text[full:]
@@ -407,7 +424,7 @@ func (a *AEAD) format(j *job, b0a0 *[2 * blockSize]byte, m *batch.Message, text 
 		if direct {
 			rr.dst = &out[full]
 		}
-		rr.n, rr.step, rr.ctrLo, rr.mask = 1, -1, bits.ReverseBytes64(lo|uint64(full/blockSize+1)), len(rest)
+		rr.n, rr.step, rr.ctrLo, rr.mask = 1, -1, bits.ReverseBytes64(lo|uint64(full/blockSize+1)), int32(len(rest))
 		i++
 	}
 	j.runs[i].n = 0
@@ -416,6 +433,9 @@ func (a *AEAD) format(j *job, b0a0 *[2 * blockSize]byte, m *batch.Message, text 
 	}
 	return r
 }
+
+// lastMask returns the mask of the bytes of the final block of n bytes.
+func lastMask(n int) uint32 { return 0xffff >> ((blockSize - n%blockSize) % blockSize) }
 
 // finish writes the final partial block and the tag of j's message m, or
 // checks the tag, and reports whether it did not fail.
@@ -434,8 +454,8 @@ func (a *AEAD) finish(j *job, m *batch.Message, open bool) bool {
 		mlo, mhi := shl128(^uint64(0), ^uint64(0), s)
 		binary.LittleEndian.PutUint64(end, binary.LittleEndian.Uint64(end)&^mlo|tlo)
 		binary.LittleEndian.PutUint64(end[8:], binary.LittleEndian.Uint64(end[8:])&^mhi|thi)
-	} else {
-		copy(m.Out[n-j.tailLen:n], j.tail[:j.tailLen])
+	} else if t > 0 {
+		copy(m.Out[n-t:n], j.tail[:t])
 	}
 	tag := j.x0[:a.tagSize]
 	if !open {

@@ -49,9 +49,11 @@ const (
 	lanesStep    = 1152
 	lanesCur     = 1280
 	lanesJob     = 1408
-	lanesJobs    = 1536
-	lanesNJobs   = 1544
-	lanesScratch = 1552
+	lanesLast    = 1536
+	lanesKMask   = 1664
+	lanesJobs    = 1792
+	lanesNJobs   = 1800
+	lanesScratch = 1808
 
 	runSrc   = 0
 	runDst   = 8
@@ -59,6 +61,7 @@ const (
 	runStep  = 24
 	runCtrLo = 32
 	runMask  = 40
+	runLast  = 44
 	runSize  = 48
 
 	jobX0     = 288
@@ -99,7 +102,7 @@ var (
 	tmpX    = X12 // of bt[0] or k.t[0], likewise
 )
 
-var bswap4, ctrOne4, maskBytes Mem
+var bswap4, ctrOne4, maskBytes, laneShifts Mem
 
 func batchData() {
 	bswap4 = GLOBL("bswapMask4", RODATA|NOPTR)
@@ -118,11 +121,16 @@ func batchData() {
 	DATA(8, U64(^uint64(0)))
 	DATA(16, U64(0))
 	DATA(24, U64(0))
+	// The shift of each lane's 16 mask bits to its place in a register.
+	laneShifts = GLOBL("laneShifts", RODATA|NOPTR)
+	for i := range 8 {
+		DATA(8*i, U64(16*(i%4)))
+	}
 }
 
 // batchTEXT starts a batch kernel and loads its arguments.
 func batchTEXT(name string) {
-	TEXT(name, NOSPLIT, "func(nr int, rk *[240]byte, l *[4112]byte)")
+	TEXT(name, NOSPLIT, "func(nr int, rk *[240]byte, l *[4368]byte)")
 	Pragma("noescape")
 	Load(Param("nr"), nr)
 	Load(Param("rk"), rk)
@@ -207,10 +215,15 @@ func batchSchedule(name string, rounds, nl int, open bool, stretch func()) {
 	MOVQ(Mem{Base: cur, Disp: runCtrLo}, tmp)
 	MOVQ(tmp, laneMem(lanesCtr+8, 2))
 	if open {
+		MOVLQSX(Mem{Base: cur, Disp: runMask}, tmp)
 		LEAQ(maskBytes.Offset(16), ptr)
-		SUBQ(Mem{Base: cur, Disp: runMask}, ptr)
+		SUBQ(tmp, ptr)
 		VMOVDQU(Mem{Base: ptr}, tmpX)
 		VMOVDQU(tmpX, laneMem(lanesMask, 2))
+	}
+	if nl == 16 {
+		MOVL(Mem{Base: cur, Disp: runLast}, tmp.As32())
+		MOVQ(tmp, laneMem(lanesLast, 1))
 	}
 
 	Label(lbl("least"))
@@ -255,6 +268,62 @@ func gather(g int) {
 	}
 }
 
+// gatherMasked is gather for the last step of a stretch, where a lane's
+// run may end in a partial block: it loads only the bytes of each lane's
+// kmask (in its place in the register, from 16j bytes before lane j's
+// block: masked bytes are not read, nor fault), the rest zero, and leaves
+// the group's mask in K2+g.
+func gatherMasked(g int) {
+	kg := []Register{K2, K3, K4, K5}[g]
+	for j := range 4 {
+		MOVQ(Mem{Base: lp, Disp: lanesSrc + 8*(4*g+j)}, ptr)
+		KMOVQ(Mem{Base: lp, Disp: lanesKMask + 8*(4*g+j)}, K1)
+		blk := Mem{Base: ptr, Index: off, Scale: 1, Disp: -16 * j}
+		if j == 0 {
+			VMOVDQU8_Z(blk, K1, bt[g])
+			KMOVQ(K1, kg)
+		} else {
+			VMOVDQU8(blk, K1, bt[g])
+			KORQ(K1, kg, kg)
+		}
+	}
+}
+
+// scatterMasked is scatter for the last step of a stretch: it stores only
+// the bytes of each lane's kmask.
+func scatterMasked(g int, v VecPhysical) {
+	for j := range 4 {
+		MOVQ(Mem{Base: lp, Disp: lanesDst + 8*(4*g+j)}, ptr)
+		KMOVQ(Mem{Base: lp, Disp: lanesKMask + 8*(4*g+j)}, K1)
+		VMOVDQU8(v, K1, Mem{Base: ptr, Index: off, Scale: 1, Disp: -16 * j})
+	}
+}
+
+// laneMasks sets each lane's kmask for the last step of the stretch of
+// steps: its run's mask of bytes in the final block where the run ends
+// with the stretch, else all 16 bytes, shifted to the lane's place in its
+// register (an idle lane's mask does not matter); and clears ZF if any
+// lane's mask is not all 16 bytes. It uses the registers of bt.
+func laneMasks() {
+	full, st, lo, hi := bt[0], bt[1], bt[2], bt[3]
+	MOVL(U32(0xffff), ptr.As32())
+	VPBROADCASTQ(ptr, full)
+	VPBROADCASTQ(steps, st)
+	VMOVDQA64(full, lo)
+	VMOVDQA64(full, hi)
+	VPCMPEQQ(Mem{Base: lp, Disp: lanesN}, st, K1)
+	VPCMPEQQ(Mem{Base: lp, Disp: lanesN + 64}, st, K2)
+	VMOVDQU64(Mem{Base: lp, Disp: lanesLast}, K1, lo)
+	VMOVDQU64(Mem{Base: lp, Disp: lanesLast + 64}, K2, hi)
+	VPCMPUQ(U8(4), full, lo, K1) // not equal
+	VPCMPUQ(U8(4), full, hi, K2)
+	VPSLLVQ(laneShifts, lo, lo)
+	VPSLLVQ(laneShifts, hi, hi)
+	VMOVDQU64(lo, Mem{Base: lp, Disp: lanesKMask})
+	VMOVDQU64(hi, Mem{Base: lp, Disp: lanesKMask + 64})
+	KORTESTW(K1, K2)
+}
+
 // scatter stores the blocks of v, of group g, to the lanes' destinations.
 func scatter(g int, v VecPhysical) {
 	for j := range 4 {
@@ -292,8 +361,9 @@ func batchRounds(rounds int, key func(r int) Op, sets ...[]VecPhysical) {
 func zmmKey(r int) Op { return bkeys[r] }
 
 // zmmKernel emits a VAES512 kernel, of open or seal: body runs n steps
-// from off 0 with the MAC values and counters in registers.
-func zmmKernel(name string, open bool, body func(rounds int)) {
+// from off 0 with the MAC values and counters in registers, the last with
+// the lanes' kmasks if masked.
+func zmmKernel(name string, open bool, body func(rounds int, masked bool)) {
 	batchTEXT(name)
 	VMOVDQU64(bswap4, bbsw)
 	perKeySize(name, func(rounds int) {
@@ -307,7 +377,17 @@ func zmmKernel(name string, open bool, body func(rounds int)) {
 				VPSHUFB(bbsw, bctr[g], bctr[g])
 			}
 			XORQ(off, off)
-			body(rounds)
+			// Stretches that end no run in a partial block (all of a
+			// batch of whole-block messages) take the loop without
+			// masks.
+			plain, stored := label(name, rounds, "plain"), label(name, rounds, "stored")
+			laneMasks()
+			JZ(LabelRef(plain))
+			body(rounds, true)
+			JMP(LabelRef(stored))
+			Label(plain)
+			body(rounds, false)
+			Label(stored)
 			for g := range 4 {
 				VMOVDQU64(bx[g], Mem{Base: lp, Disp: lanesX + 64*g})
 				VPSHUFB(bbsw, bctr[g], bctr[g])
@@ -319,48 +399,88 @@ func zmmKernel(name string, open bool, body func(rounds int)) {
 	})
 }
 
-func sealBatch() {
-	zmmKernel("sealBatchVAES512", false, func(rounds int) {
-		loop := label("sealBatch", rounds, "loop")
+// stepLoop emits a kernel's loop of n steps: step(false) for all but the
+// last, and step(masked) for the last, where a run may end in a partial
+// block.
+func stepLoop(name string, rounds int, masked bool, step func(masked bool)) {
+	if !masked {
+		loop := label(name, rounds, "loop")
 		Label(loop)
-		for g := range 4 {
-			gather(g)
-			VPTERNLOGQ(U8(0x96), bt[g], bkeys[0], bx[g]) // X ^ T ^ K0
-		}
-		keystreamStart()
-		batchRounds(rounds, zmmKey, bx, bks)
-		for g := range 4 {
-			VPXORQ(bt[g], bks[g], bks[g])
-			scatter(g, bks[g])
-		}
+		step(false)
 		ADDQ(U8(16), off)
 		DECQ(n)
 		JNZ(LabelRef(loop))
+		return
+	}
+	loop, last := label(name, rounds, "mloop"), label(name, rounds, "mlast")
+	DECQ(n)
+	JZ(LabelRef(last))
+	Label(loop)
+	step(false)
+	ADDQ(U8(16), off)
+	DECQ(n)
+	JNZ(LabelRef(loop))
+	Label(last)
+	step(true)
+}
+
+func sealBatch() {
+	zmmKernel("sealBatchVAES512", false, func(rounds int, masked bool) {
+		stepLoop("sealBatch", rounds, masked, func(masked bool) {
+			for g := range 4 {
+				if masked {
+					gatherMasked(g)
+				} else {
+					gather(g)
+				}
+				VPTERNLOGQ(U8(0x96), bt[g], bkeys[0], bx[g]) // X ^ T ^ K0
+			}
+			keystreamStart()
+			batchRounds(rounds, zmmKey, bx, bks)
+			for g := range 4 {
+				VPXORQ(bt[g], bks[g], bks[g])
+				if masked {
+					scatterMasked(g, bks[g])
+				} else {
+					scatter(g, bks[g])
+				}
+			}
+		})
 	})
 }
 
 func openBatch() {
-	zmmKernel("openBatchVAES512", true, func(rounds int) {
-		loop := label("openBatch", rounds, "loop")
+	zmmKernel("openBatchVAES512", true, func(rounds int, masked bool) {
 		keystreamStart()
 		batchRounds(rounds, zmmKey, bks)
-		Label(loop)
-		for g := range 4 {
-			gather(g)
-		}
-		for g := range 4 {
-			VPXORQ(bt[g], bks[g], bks[g])
-			scatter(g, bks[g])
-			// T = mask ? out : T, then X ^ T ^ K0.
-			VPTERNLOGQ(U8(0xd8), Mem{Base: lp, Disp: lanesMask + 64*g}, bks[g], bt[g])
-			VPTERNLOGQ(U8(0x96), bt[g], bkeys[0], bx[g])
-		}
-		keystreamStart()
-		batchRounds(rounds, zmmKey, bx, bks)
-		ADDQ(U8(16), off)
-		DECQ(n)
-		JNZ(LabelRef(loop))
-		// The last iteration stepped the counters once too often.
+		stepLoop("openBatch", rounds, masked, func(masked bool) {
+			for g := range 4 {
+				if masked {
+					gatherMasked(g)
+				} else {
+					gather(g)
+				}
+			}
+			for g := range 4 {
+				VPXORQ(bt[g], bks[g], bks[g])
+				if masked {
+					scatterMasked(g, bks[g])
+				} else {
+					scatter(g, bks[g])
+				}
+				// T = mask ? out : T, then X ^ T ^ K0.
+				VPTERNLOGQ(U8(0xd8), Mem{Base: lp, Disp: lanesMask + 64*g}, bks[g], bt[g])
+				if masked {
+					// The output's padding of a partial block is
+					// keystream, not zeros.
+					VMOVDQU8_Z(bt[g], []Register{K2, K3, K4, K5}[g], bt[g])
+				}
+				VPTERNLOGQ(U8(0x96), bt[g], bkeys[0], bx[g])
+			}
+			keystreamStart()
+			batchRounds(rounds, zmmKey, bx, bks)
+		})
+		// The last step stepped the counters once too often.
 		for g := range 4 {
 			VPSUBQ(ctrOne4, bctr[g], bctr[g])
 		}
