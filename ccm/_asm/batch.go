@@ -16,13 +16,17 @@ import (
 // The Go code formats each message as a job: E(B_0) and E(A_0), which it
 // encrypts for all jobs in one call, and a list of runs of blocks (the
 // formatted associated data, the rest of the associated data, the message,
-// its padded final block), each with its source, destination, the low half
-// of its counter block (the job has the high half) and, for open, the bytes
-// of its mask, ended by an empty run; the kernel stores the tag (all 16
-// bytes) where the job says: in the job, or after a sealed message. The kernel schedules the jobs itself, so that one call
-// seals or opens a whole list of messages: it runs as many steps as the
-// shortest run left in a busy lane (at most maxSteps), then moves each lane
-// whose run ended to its next run, or its next job, until no job is left.
+// its padded final block; the VAES512 kernels read and write a partial
+// final block in place, by byte masks, so that the rest of the associated
+// data and the message are one run each), each with its source,
+// destination, the low half of its counter block (the job has the high
+// half) and, for open, the bytes of its mask, ended by an empty run; the
+// kernel stores the tag (all 16 bytes) where the job says: in the job, or
+// after a sealed message. The kernel schedules the jobs itself, so that one
+// call seals or opens a whole list of messages: it runs as many steps as
+// the shortest run left in a busy lane (at most maxSteps), then moves each
+// lane whose run ended to its next run, or its next job, until no job is
+// left.
 //
 // Each step does for every lane, with K the keystream of its counter block
 // and T its source block:
