@@ -267,11 +267,24 @@ func runLanes[J [4]job | [16]job | [32 + maxIdleJobs]job | [64]job | [maxJobs]jo
 				}
 				text = m.In[:len(m.In)-a.tagSize]
 			}
-			r := a.format(&jobs[k], (*[2 * blockSize]byte)(l.scratch[2*blockSize*k:]), m, text, direct, nl == 16)
+			b0a0 := (*[2 * blockSize]byte)(l.scratch[2*blockSize*k:])
 			jobs[k].msg = x
-			// Pointers to the stack are stored here, in the frame that
-			// holds it: stored through a pointer they would move it to
-			// the heap.
+			if direct {
+				jobs[k].tagDst = &m.Out[len(text)]
+			} else {
+				// Pointers to the stack are stored here, in the frame
+				// that holds it: stored through a pointer they would
+				// move it to the heap.
+				jobs[k].tagDst = &jobs[k].x0[0]
+			}
+			if nl == 16 && len(m.AD) == 0 {
+				// The common job, whose only run is the text, in
+				// place: no call to format.
+				maskedText(&jobs[k], 0, text, m.Out, a.startJob(&jobs[k], b0a0, m.Nonce, len(text), false))
+				k++
+				continue
+			}
+			r := a.format(&jobs[k], b0a0, m, text, direct, nl == 16)
 			if r.hdr >= 0 {
 				jobs[k].runs[r.hdr].src, jobs[k].runs[r.hdr].dst = &jobs[k].hdr[0], &l.scratch[0]
 			}
@@ -286,9 +299,6 @@ func runLanes[J [4]job | [16]job | [32 + maxIdleJobs]job | [64]job | [maxJobs]jo
 				if !direct {
 					jobs[k].runs[r.tail].dst = &jobs[k].tail[0]
 				}
-			}
-			if !direct {
-				jobs[k].tagDst = &jobs[k].x0[0]
 			}
 			k++
 		}
@@ -356,17 +366,7 @@ func crowded(msgs []batch.Message) bool {
 // copy.
 func (a *AEAD) format(j *job, b0a0 *[2 * blockSize]byte, m *batch.Message, text []byte, direct, masked bool) (r jobRuns) {
 	ad, out := m.AD, m.Out
-	// A_i = L' || nonce || i and B_0 = Flags || nonce || len(text) differ
-	// from A_0 in the first byte and in the low 8 bytes (see start).
-	// A_0's two words are read from the nonce (of 7 bytes or more) here,
-	// not from a block it was copied into, which stalls on store
-	// forwarding.
-	hi, lo := counterWords(a.nonceSize, m.Nonce)
-	binary.BigEndian.PutUint64(b0a0[:8], a.b0Hi(hi, len(ad) > 0))
-	binary.BigEndian.PutUint64(b0a0[8:], lo|uint64(len(text)))
-	binary.BigEndian.PutUint64(b0a0[16:], hi)
-	binary.BigEndian.PutUint64(b0a0[24:], lo)
-	j.ctrHi = bits.ReverseBytes64(hi)
+	lo := a.startJob(j, b0a0, m.Nonce, len(text), len(ad) > 0)
 	r = jobRuns{-1, -1, -1, -1}
 	i := 0
 	if len(ad) > 0 {
@@ -395,14 +395,15 @@ func (a *AEAD) format(j *job, b0a0 *[2 * blockSize]byte, m *batch.Message, text 
 			i++
 		}
 	}
-	full := len(text) &^ (blockSize - 1)
 	if masked {
-		full = len(text)
+		maskedText(j, i, text, out, lo)
+		return r
 	}
+	full := len(text) &^ (blockSize - 1)
 	if full > 0 {
 		rr := &j.runs[i]
 		rr.src, rr.dst = &text[0], &out[0]
-		rr.n, rr.step, rr.ctrLo, rr.mask, rr.last = (full+blockSize-1)/blockSize, -1, bits.ReverseBytes64(lo|1), blockSize, lastMask(full)
+		rr.n, rr.step, rr.ctrLo, rr.mask = full/blockSize, -1, bits.ReverseBytes64(lo|1), blockSize
 		i++
 	}
 	rest := text[full:]
@@ -428,10 +429,39 @@ func (a *AEAD) format(j *job, b0a0 *[2 * blockSize]byte, m *batch.Message, text 
 		i++
 	}
 	j.runs[i].n = 0
-	if direct {
-		j.tagDst = &out[len(text)]
-	}
 	return r
+}
+
+// startJob writes B_0 and A_0 of a message of textLen bytes with nonce
+// (and associated data if hasAD) to b0a0, and j's half of the counter
+// blocks, and returns their low half, A_0's.
+func (a *AEAD) startJob(j *job, b0a0 *[2 * blockSize]byte, nonce []byte, textLen int, hasAD bool) (lo uint64) {
+	// A_i = L' || nonce || i and B_0 = Flags || nonce || len(text) differ
+	// from A_0 in the first byte and in the low 8 bytes (see start).
+	// A_0's two words are read from the nonce (of 7 bytes or more) here,
+	// not from a block it was copied into, which stalls on store
+	// forwarding.
+	hi, lo := counterWords(a.nonceSize, nonce)
+	binary.BigEndian.PutUint64(b0a0[:8], a.b0Hi(hi, hasAD))
+	binary.BigEndian.PutUint64(b0a0[8:], lo|uint64(textLen))
+	binary.BigEndian.PutUint64(b0a0[16:], hi)
+	binary.BigEndian.PutUint64(b0a0[24:], lo)
+	j.ctrHi = bits.ReverseBytes64(hi)
+	return lo
+}
+
+// maskedText makes run i of j the run of text to out for the VAES512
+// kernels (if not empty; with A_0's low half lo), and the next the empty
+// one.
+func maskedText(j *job, i int, text, out []byte, lo uint64) {
+	if len(text) > 0 {
+		rr := &j.runs[i]
+		rr.src, rr.dst = &text[0], &out[0]
+		rr.n, rr.step, rr.ctrLo, rr.mask, rr.last = (len(text)+blockSize-1)/blockSize, -1, bits.ReverseBytes64(lo|1), blockSize, lastMask(len(text))
+		i++
+	}
+	j.runs[i].n = 0
+	j.tailLen = 0
 }
 
 // lastMask returns the mask of the bytes of the final block of n bytes.
