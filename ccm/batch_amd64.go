@@ -84,9 +84,25 @@ const (
 	staggerMin = 2048
 )
 
-// lengthClasses order the jobs of a call, from the class of the longest
-// messages down.
-var lengthClasses = [...]int{2048, 1024, 256, 0}
+// numClasses length classes order the jobs of a call, from the longest
+// messages down (lengthClass).
+const numClasses = 4
+
+// lengthClass returns the class of a message of n bytes: 0 from 2048
+// bytes, 1 from 1024, 2 from 256, else 3.
+func lengthClass(n int) uint8 {
+	b := uint8(3)
+	if n >= 256 {
+		b = 2
+	}
+	if n >= 1024 {
+		b = 1
+	}
+	if n >= 2048 {
+		b = 0
+	}
+	return b
+}
 
 const (
 	// maxIdleJobs is the most idle jobs of a staggered start, and maxJobs
@@ -94,9 +110,6 @@ const (
 	maxIdleJobs = numLanes - numLanes/4
 	maxJobs     = 64 + maxIdleJobs
 )
-
-// The scratch holds B_0 and A_0 of up to maxJobs jobs before a kernel call.
-const _ = uint(maxSteps - 2*maxJobs)
 
 // lanes is what the kernels read and write; _asm/batch.go has its offsets.
 type lanes struct {
@@ -120,6 +133,10 @@ type lanes struct {
 	// at an odd address, where zeroing it and the kernels' accesses are
 	// slow.
 	scratch [maxSteps * blockSize]byte
+	// E(B_0) and E(A_0) of each job, side by side; the tag of a job that
+	// does not store it to Out in place of E(B_0), which the kernel has
+	// read by then.
+	b0a0 [maxJobs * 2 * blockSize]byte
 }
 
 // run is a run of n blocks that a lane MACs and encrypts (or decrypts) from
@@ -141,13 +158,14 @@ type run struct {
 // data's length with the start of the associated data, the rest of the
 // associated data in place and its padded final block, the message's whole
 // blocks in place and its padded final block, each a run if not empty; then
-// an empty run. The MAC starts at x0, E(B_0), and the kernel stores the tag,
-// X ^ s0 with s0 = E(A_0), at tagDst: after a sealed message of 16-byte
-// tags, whose final block the kernel writes in place too, else in x0. The
-// high half of the counter blocks is ctrHi (big-endian in memory).
+// an empty run. The MAC starts at E(B_0), in b0a0 with E(A_0), and the
+// kernel stores the tag, X ^ E(A_0), at tagDst: after a sealed message of
+// 16-byte tags, whose final block the kernel writes in place too, else in
+// b0a0. The high half of the counter blocks is ctrHi (big-endian in
+// memory).
 type job struct {
 	runs    [6]run
-	x0, s0  [blockSize]byte
+	b0a0    *[2 * blockSize]byte
 	tagDst  *byte
 	ctrHi   uint64
 	hdr     [blockSize]byte
@@ -218,16 +236,11 @@ func runLanes[J [4]job | [16]job | [32 + maxIdleJobs]job | [64]job | [maxJobs]jo
 		var (
 			order [maxJobs]int32
 			class [maxJobs]uint8
-			start [len(lengthClasses) + 1]int
+			start [numClasses + 1]int
 		)
 		for x := range n {
-			b := len(lengthClasses) - 1
-			for _, c := range lengthClasses[:b] {
-				if len(msgs[i+x].In) >= c {
-					b--
-				}
-			}
-			class[x] = uint8(b)
+			b := lengthClass(len(msgs[i+x].In))
+			class[x] = b
 			start[b+1]++
 		}
 		sorted := start[class[0]+1] < n
@@ -254,7 +267,8 @@ func runLanes[J [4]job | [16]job | [32 + maxIdleJobs]job | [64]job | [maxJobs]jo
 				jobs[k].runs[0].src, jobs[k].runs[0].dst = &l.scratch[0], &l.scratch[0]
 				jobs[k].runs[0].n, jobs[k].runs[0].step = 4*(k%4), 0
 				jobs[k].runs[1].n = 0
-				jobs[k].tagDst = &jobs[k].x0[0]
+				jobs[k].b0a0 = (*[2 * blockSize]byte)(l.b0a0[2*blockSize*k:])
+				jobs[k].tagDst = &jobs[k].b0a0[0]
 				k++
 			}
 			m := &msgs[x]
@@ -267,7 +281,8 @@ func runLanes[J [4]job | [16]job | [32 + maxIdleJobs]job | [64]job | [maxJobs]jo
 				}
 				text = m.In[:len(m.In)-a.tagSize]
 			}
-			b0a0 := (*[2 * blockSize]byte)(l.scratch[2*blockSize*k:])
+			b0a0 := (*[2 * blockSize]byte)(l.b0a0[2*blockSize*k:])
+			jobs[k].b0a0 = b0a0
 			jobs[k].msg = x
 			if direct {
 				jobs[k].tagDst = &m.Out[len(text)]
@@ -275,7 +290,7 @@ func runLanes[J [4]job | [16]job | [32 + maxIdleJobs]job | [64]job | [maxJobs]jo
 				// Pointers to the stack are stored here, in the frame
 				// that holds it: stored through a pointer they would
 				// move it to the heap.
-				jobs[k].tagDst = &jobs[k].x0[0]
+				jobs[k].tagDst = &b0a0[0]
 			}
 			if nl == 16 && len(m.AD) == 0 {
 				// The common job, whose only run is the text, in
@@ -306,13 +321,9 @@ func runLanes[J [4]job | [16]job | [32 + maxIdleJobs]job | [64]job | [maxJobs]jo
 		if k == 0 {
 			continue
 		}
-		// B_0 and A_0 of every job, side by side in the scratch (an idle
-		// job's are whatever lay there), in one call.
-		a.aes.EncryptBlocks(l.scratch[:2*blockSize*k], l.scratch[:2*blockSize*k])
-		for j := 0; j < k; j++ {
-			jobs[j].x0 = [blockSize]byte(l.scratch[2*blockSize*j:])
-			jobs[j].s0 = [blockSize]byte(l.scratch[2*blockSize*j+blockSize:])
-		}
+		// B_0 and A_0 of every job (an idle job's are whatever lay
+		// there), in one call.
+		a.aes.EncryptBlocks(l.b0a0[:2*blockSize*k], l.b0a0[:2*blockSize*k])
 		l.njobs = k
 		switch {
 		case nl == 16 && open:
@@ -487,7 +498,7 @@ func (a *AEAD) finish(j *job, m *batch.Message, open bool) bool {
 	} else if t > 0 {
 		copy(m.Out[n-t:n], j.tail[:t])
 	}
-	tag := j.x0[:a.tagSize]
+	tag := j.b0a0[:a.tagSize]
 	if !open {
 		copy(m.Out[n:], tag)
 		return true

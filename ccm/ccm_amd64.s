@@ -753,7 +753,7 @@ open14_last:
 	VMOVDQU     X2, (DX)
 	RET
 
-// func sealBatchVAES512(nr int, rk *[240]byte, l *[4368]byte)
+// func sealBatchVAES512(nr int, rk *[240]byte, l *[6800]byte)
 // Requires: AVX, AVX512BW, AVX512F, CMOV, VAES
 TEXT ·sealBatchVAES512(SB), NOSPLIT, $0-24
 	MOVQ            nr+0(FP), AX
@@ -776,7 +776,7 @@ TEXT ·sealBatchVAES512(SB), NOSPLIT, $0-24
 	VBROADCASTI32X4 160(BX), Z26
 	MOVQ            1792(CX), AX
 	MOVQ            1800(CX), R13
-	IMUL3Q          $0x00000190, R13, R13
+	IMUL3Q          $0x00000178, R13, R13
 	ADDQ            AX, R13
 	XORL            DX, DX
 	XORL            R10, R10
@@ -805,9 +805,10 @@ sealBatchVAES51210_ended:
 
 sealBatchVAES51210_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
+	MOVQ    288(SI), DI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   304(SI), X12, X12
-	MOVQ    320(SI), SI
+	VPXOR   16(DI), X12, X12
+	MOVQ    296(SI), SI
 	VMOVDQU X12, (SI)
 
 sealBatchVAES51210_refill:
@@ -816,8 +817,9 @@ sealBatchVAES51210_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000190, AX
-	VMOVDQU 288(R12), X12
+	ADDQ    $0x00000178, AX
+	MOVQ    288(R12), DI
+	VMOVDQU (DI), X12
 	VMOVDQU X12, (CX)(R11*2)
 	CMPQ    16(R12), $0x00
 	JE      sealBatchVAES51210_jobdone
@@ -832,7 +834,7 @@ sealBatchVAES51210_load:
 	MOVQ 24(R12), SI
 	MOVQ SI, 1152(CX)(R11*1)
 	MOVQ 1408(CX)(R11*1), DI
-	MOVQ 328(DI), SI
+	MOVQ 304(DI), SI
 	MOVQ SI, 256(CX)(R11*2)
 	MOVQ 32(R12), SI
 	MOVQ SI, 264(CX)(R11*2)
@@ -1484,7 +1486,7 @@ sealBatchVAES512_12:
 	VBROADCASTI32X4 192(BX), Z28
 	MOVQ            1792(CX), AX
 	MOVQ            1800(CX), R13
-	IMUL3Q          $0x00000190, R13, R13
+	IMUL3Q          $0x00000178, R13, R13
 	ADDQ            AX, R13
 	XORL            DX, DX
 	XORL            R10, R10
@@ -1513,9 +1515,10 @@ sealBatchVAES51212_ended:
 
 sealBatchVAES51212_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
+	MOVQ    288(SI), DI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   304(SI), X12, X12
-	MOVQ    320(SI), SI
+	VPXOR   16(DI), X12, X12
+	MOVQ    296(SI), SI
 	VMOVDQU X12, (SI)
 
 sealBatchVAES51212_refill:
@@ -1524,8 +1527,9 @@ sealBatchVAES51212_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000190, AX
-	VMOVDQU 288(R12), X12
+	ADDQ    $0x00000178, AX
+	MOVQ    288(R12), DI
+	VMOVDQU (DI), X12
 	VMOVDQU X12, (CX)(R11*2)
 	CMPQ    16(R12), $0x00
 	JE      sealBatchVAES51212_jobdone
@@ -1540,7 +1544,7 @@ sealBatchVAES51212_load:
 	MOVQ 24(R12), SI
 	MOVQ SI, 1152(CX)(R11*1)
 	MOVQ 1408(CX)(R11*1), DI
-	MOVQ 328(DI), SI
+	MOVQ 304(DI), SI
 	MOVQ SI, 256(CX)(R11*2)
 	MOVQ 32(R12), SI
 	MOVQ SI, 264(CX)(R11*2)
@@ -2242,7 +2246,7 @@ sealBatchVAES512_14:
 	VBROADCASTI32X4 224(BX), Z30
 	MOVQ            1792(CX), AX
 	MOVQ            1800(CX), R13
-	IMUL3Q          $0x00000190, R13, R13
+	IMUL3Q          $0x00000178, R13, R13
 	ADDQ            AX, R13
 	XORL            DX, DX
 	XORL            R10, R10
@@ -2271,9 +2275,10 @@ sealBatchVAES51214_ended:
 
 sealBatchVAES51214_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
+	MOVQ    288(SI), DI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   304(SI), X12, X12
-	MOVQ    320(SI), SI
+	VPXOR   16(DI), X12, X12
+	MOVQ    296(SI), SI
 	VMOVDQU X12, (SI)
 
 sealBatchVAES51214_refill:
@@ -2282,8 +2287,9 @@ sealBatchVAES51214_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000190, AX
-	VMOVDQU 288(R12), X12
+	ADDQ    $0x00000178, AX
+	MOVQ    288(R12), DI
+	VMOVDQU (DI), X12
 	VMOVDQU X12, (CX)(R11*2)
 	CMPQ    16(R12), $0x00
 	JE      sealBatchVAES51214_jobdone
@@ -2298,7 +2304,7 @@ sealBatchVAES51214_load:
 	MOVQ 24(R12), SI
 	MOVQ SI, 1152(CX)(R11*1)
 	MOVQ 1408(CX)(R11*1), DI
-	MOVQ 328(DI), SI
+	MOVQ 304(DI), SI
 	MOVQ SI, 256(CX)(R11*2)
 	MOVQ 32(R12), SI
 	MOVQ SI, 264(CX)(R11*2)
@@ -3030,7 +3036,7 @@ sealBatchVAES51214_done:
 	VZEROUPPER
 	RET
 
-// func openBatchVAES512(nr int, rk *[240]byte, l *[4368]byte)
+// func openBatchVAES512(nr int, rk *[240]byte, l *[6800]byte)
 // Requires: AVX, AVX512BW, AVX512F, CMOV, VAES
 TEXT ·openBatchVAES512(SB), NOSPLIT, $0-24
 	MOVQ            nr+0(FP), AX
@@ -3053,7 +3059,7 @@ TEXT ·openBatchVAES512(SB), NOSPLIT, $0-24
 	VBROADCASTI32X4 160(BX), Z26
 	MOVQ            1792(CX), AX
 	MOVQ            1800(CX), R13
-	IMUL3Q          $0x00000190, R13, R13
+	IMUL3Q          $0x00000178, R13, R13
 	ADDQ            AX, R13
 	XORL            DX, DX
 	XORL            R10, R10
@@ -3082,9 +3088,10 @@ openBatchVAES51210_ended:
 
 openBatchVAES51210_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
+	MOVQ    288(SI), DI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   304(SI), X12, X12
-	MOVQ    320(SI), SI
+	VPXOR   16(DI), X12, X12
+	MOVQ    296(SI), SI
 	VMOVDQU X12, (SI)
 
 openBatchVAES51210_refill:
@@ -3093,8 +3100,9 @@ openBatchVAES51210_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000190, AX
-	VMOVDQU 288(R12), X12
+	ADDQ    $0x00000178, AX
+	MOVQ    288(R12), DI
+	VMOVDQU (DI), X12
 	VMOVDQU X12, (CX)(R11*2)
 	CMPQ    16(R12), $0x00
 	JE      openBatchVAES51210_jobdone
@@ -3109,7 +3117,7 @@ openBatchVAES51210_load:
 	MOVQ    24(R12), SI
 	MOVQ    SI, 1152(CX)(R11*1)
 	MOVQ    1408(CX)(R11*1), DI
-	MOVQ    328(DI), SI
+	MOVQ    304(DI), SI
 	MOVQ    SI, 256(CX)(R11*2)
 	MOVQ    32(R12), SI
 	MOVQ    SI, 264(CX)(R11*2)
@@ -3895,7 +3903,7 @@ openBatchVAES512_12:
 	VBROADCASTI32X4 192(BX), Z28
 	MOVQ            1792(CX), AX
 	MOVQ            1800(CX), R13
-	IMUL3Q          $0x00000190, R13, R13
+	IMUL3Q          $0x00000178, R13, R13
 	ADDQ            AX, R13
 	XORL            DX, DX
 	XORL            R10, R10
@@ -3924,9 +3932,10 @@ openBatchVAES51212_ended:
 
 openBatchVAES51212_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
+	MOVQ    288(SI), DI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   304(SI), X12, X12
-	MOVQ    320(SI), SI
+	VPXOR   16(DI), X12, X12
+	MOVQ    296(SI), SI
 	VMOVDQU X12, (SI)
 
 openBatchVAES51212_refill:
@@ -3935,8 +3944,9 @@ openBatchVAES51212_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000190, AX
-	VMOVDQU 288(R12), X12
+	ADDQ    $0x00000178, AX
+	MOVQ    288(R12), DI
+	VMOVDQU (DI), X12
 	VMOVDQU X12, (CX)(R11*2)
 	CMPQ    16(R12), $0x00
 	JE      openBatchVAES51212_jobdone
@@ -3951,7 +3961,7 @@ openBatchVAES51212_load:
 	MOVQ    24(R12), SI
 	MOVQ    SI, 1152(CX)(R11*1)
 	MOVQ    1408(CX)(R11*1), DI
-	MOVQ    328(DI), SI
+	MOVQ    304(DI), SI
 	MOVQ    SI, 256(CX)(R11*2)
 	MOVQ    32(R12), SI
 	MOVQ    SI, 264(CX)(R11*2)
@@ -4803,7 +4813,7 @@ openBatchVAES512_14:
 	VBROADCASTI32X4 224(BX), Z30
 	MOVQ            1792(CX), AX
 	MOVQ            1800(CX), R13
-	IMUL3Q          $0x00000190, R13, R13
+	IMUL3Q          $0x00000178, R13, R13
 	ADDQ            AX, R13
 	XORL            DX, DX
 	XORL            R10, R10
@@ -4832,9 +4842,10 @@ openBatchVAES51214_ended:
 
 openBatchVAES51214_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
+	MOVQ    288(SI), DI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   304(SI), X12, X12
-	MOVQ    320(SI), SI
+	VPXOR   16(DI), X12, X12
+	MOVQ    296(SI), SI
 	VMOVDQU X12, (SI)
 
 openBatchVAES51214_refill:
@@ -4843,8 +4854,9 @@ openBatchVAES51214_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000190, AX
-	VMOVDQU 288(R12), X12
+	ADDQ    $0x00000178, AX
+	MOVQ    288(R12), DI
+	VMOVDQU (DI), X12
 	VMOVDQU X12, (CX)(R11*2)
 	CMPQ    16(R12), $0x00
 	JE      openBatchVAES51214_jobdone
@@ -4859,7 +4871,7 @@ openBatchVAES51214_load:
 	MOVQ    24(R12), SI
 	MOVQ    SI, 1152(CX)(R11*1)
 	MOVQ    1408(CX)(R11*1), DI
-	MOVQ    328(DI), SI
+	MOVQ    304(DI), SI
 	MOVQ    SI, 256(CX)(R11*2)
 	MOVQ    32(R12), SI
 	MOVQ    SI, 264(CX)(R11*2)
@@ -5757,7 +5769,7 @@ openBatchVAES51214_done:
 	VZEROUPPER
 	RET
 
-// func sealBatchVAES256(nr int, rk *[240]byte, l *[4368]byte)
+// func sealBatchVAES256(nr int, rk *[240]byte, l *[6800]byte)
 // Requires: AVX, AVX2, CMOV, VAES
 TEXT ·sealBatchVAES256(SB), NOSPLIT, $480-24
 	MOVQ           nr+0(FP), AX
@@ -5798,7 +5810,7 @@ TEXT ·sealBatchVAES256(SB), NOSPLIT, $480-24
 	JA             sealBatchVAES256_14
 	MOVQ           1792(CX), AX
 	MOVQ           1800(CX), R13
-	IMUL3Q         $0x00000190, R13, R13
+	IMUL3Q         $0x00000178, R13, R13
 	ADDQ           AX, R13
 	XORL           DX, DX
 	XORL           R10, R10
@@ -5827,9 +5839,10 @@ sealBatchVAES25610_ended:
 
 sealBatchVAES25610_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
+	MOVQ    288(SI), DI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   304(SI), X12, X12
-	MOVQ    320(SI), SI
+	VPXOR   16(DI), X12, X12
+	MOVQ    296(SI), SI
 	VMOVDQU X12, (SI)
 
 sealBatchVAES25610_refill:
@@ -5838,8 +5851,9 @@ sealBatchVAES25610_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000190, AX
-	VMOVDQU 288(R12), X12
+	ADDQ    $0x00000178, AX
+	MOVQ    288(R12), DI
+	VMOVDQU (DI), X12
 	VMOVDQU X12, (CX)(R11*2)
 	CMPQ    16(R12), $0x00
 	JE      sealBatchVAES25610_jobdone
@@ -5854,7 +5868,7 @@ sealBatchVAES25610_load:
 	MOVQ 24(R12), SI
 	MOVQ SI, 1152(CX)(R11*1)
 	MOVQ 1408(CX)(R11*1), DI
-	MOVQ 328(DI), SI
+	MOVQ 304(DI), SI
 	MOVQ SI, 256(CX)(R11*2)
 	MOVQ 32(R12), SI
 	MOVQ SI, 264(CX)(R11*2)
@@ -6057,7 +6071,7 @@ sealBatchVAES25610_done:
 sealBatchVAES256_12:
 	MOVQ   1792(CX), AX
 	MOVQ   1800(CX), R13
-	IMUL3Q $0x00000190, R13, R13
+	IMUL3Q $0x00000178, R13, R13
 	ADDQ   AX, R13
 	XORL   DX, DX
 	XORL   R10, R10
@@ -6086,9 +6100,10 @@ sealBatchVAES25612_ended:
 
 sealBatchVAES25612_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
+	MOVQ    288(SI), DI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   304(SI), X12, X12
-	MOVQ    320(SI), SI
+	VPXOR   16(DI), X12, X12
+	MOVQ    296(SI), SI
 	VMOVDQU X12, (SI)
 
 sealBatchVAES25612_refill:
@@ -6097,8 +6112,9 @@ sealBatchVAES25612_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000190, AX
-	VMOVDQU 288(R12), X12
+	ADDQ    $0x00000178, AX
+	MOVQ    288(R12), DI
+	VMOVDQU (DI), X12
 	VMOVDQU X12, (CX)(R11*2)
 	CMPQ    16(R12), $0x00
 	JE      sealBatchVAES25612_jobdone
@@ -6113,7 +6129,7 @@ sealBatchVAES25612_load:
 	MOVQ 24(R12), SI
 	MOVQ SI, 1152(CX)(R11*1)
 	MOVQ 1408(CX)(R11*1), DI
-	MOVQ 328(DI), SI
+	MOVQ 304(DI), SI
 	MOVQ SI, 256(CX)(R11*2)
 	MOVQ 32(R12), SI
 	MOVQ SI, 264(CX)(R11*2)
@@ -6332,7 +6348,7 @@ sealBatchVAES25612_done:
 sealBatchVAES256_14:
 	MOVQ   1792(CX), AX
 	MOVQ   1800(CX), R13
-	IMUL3Q $0x00000190, R13, R13
+	IMUL3Q $0x00000178, R13, R13
 	ADDQ   AX, R13
 	XORL   DX, DX
 	XORL   R10, R10
@@ -6361,9 +6377,10 @@ sealBatchVAES25614_ended:
 
 sealBatchVAES25614_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
+	MOVQ    288(SI), DI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   304(SI), X12, X12
-	MOVQ    320(SI), SI
+	VPXOR   16(DI), X12, X12
+	MOVQ    296(SI), SI
 	VMOVDQU X12, (SI)
 
 sealBatchVAES25614_refill:
@@ -6372,8 +6389,9 @@ sealBatchVAES25614_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000190, AX
-	VMOVDQU 288(R12), X12
+	ADDQ    $0x00000178, AX
+	MOVQ    288(R12), DI
+	VMOVDQU (DI), X12
 	VMOVDQU X12, (CX)(R11*2)
 	CMPQ    16(R12), $0x00
 	JE      sealBatchVAES25614_jobdone
@@ -6388,7 +6406,7 @@ sealBatchVAES25614_load:
 	MOVQ 24(R12), SI
 	MOVQ SI, 1152(CX)(R11*1)
 	MOVQ 1408(CX)(R11*1), DI
-	MOVQ 328(DI), SI
+	MOVQ 304(DI), SI
 	MOVQ SI, 256(CX)(R11*2)
 	MOVQ 32(R12), SI
 	MOVQ SI, 264(CX)(R11*2)
@@ -6620,7 +6638,7 @@ sealBatchVAES25614_done:
 	VZEROUPPER
 	RET
 
-// func openBatchVAES256(nr int, rk *[240]byte, l *[4368]byte)
+// func openBatchVAES256(nr int, rk *[240]byte, l *[6800]byte)
 // Requires: AVX, AVX2, CMOV, VAES
 TEXT ·openBatchVAES256(SB), NOSPLIT, $480-24
 	MOVQ           nr+0(FP), AX
@@ -6661,7 +6679,7 @@ TEXT ·openBatchVAES256(SB), NOSPLIT, $480-24
 	JA             openBatchVAES256_14
 	MOVQ           1792(CX), AX
 	MOVQ           1800(CX), R13
-	IMUL3Q         $0x00000190, R13, R13
+	IMUL3Q         $0x00000178, R13, R13
 	ADDQ           AX, R13
 	XORL           DX, DX
 	XORL           R10, R10
@@ -6690,9 +6708,10 @@ openBatchVAES25610_ended:
 
 openBatchVAES25610_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
+	MOVQ    288(SI), DI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   304(SI), X12, X12
-	MOVQ    320(SI), SI
+	VPXOR   16(DI), X12, X12
+	MOVQ    296(SI), SI
 	VMOVDQU X12, (SI)
 
 openBatchVAES25610_refill:
@@ -6701,8 +6720,9 @@ openBatchVAES25610_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000190, AX
-	VMOVDQU 288(R12), X12
+	ADDQ    $0x00000178, AX
+	MOVQ    288(R12), DI
+	VMOVDQU (DI), X12
 	VMOVDQU X12, (CX)(R11*2)
 	CMPQ    16(R12), $0x00
 	JE      openBatchVAES25610_jobdone
@@ -6717,7 +6737,7 @@ openBatchVAES25610_load:
 	MOVQ    24(R12), SI
 	MOVQ    SI, 1152(CX)(R11*1)
 	MOVQ    1408(CX)(R11*1), DI
-	MOVQ    328(DI), SI
+	MOVQ    304(DI), SI
 	MOVQ    SI, 256(CX)(R11*2)
 	MOVQ    32(R12), SI
 	MOVQ    SI, 264(CX)(R11*2)
@@ -6993,7 +7013,7 @@ openBatchVAES25610_done:
 openBatchVAES256_12:
 	MOVQ   1792(CX), AX
 	MOVQ   1800(CX), R13
-	IMUL3Q $0x00000190, R13, R13
+	IMUL3Q $0x00000178, R13, R13
 	ADDQ   AX, R13
 	XORL   DX, DX
 	XORL   R10, R10
@@ -7022,9 +7042,10 @@ openBatchVAES25612_ended:
 
 openBatchVAES25612_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
+	MOVQ    288(SI), DI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   304(SI), X12, X12
-	MOVQ    320(SI), SI
+	VPXOR   16(DI), X12, X12
+	MOVQ    296(SI), SI
 	VMOVDQU X12, (SI)
 
 openBatchVAES25612_refill:
@@ -7033,8 +7054,9 @@ openBatchVAES25612_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000190, AX
-	VMOVDQU 288(R12), X12
+	ADDQ    $0x00000178, AX
+	MOVQ    288(R12), DI
+	VMOVDQU (DI), X12
 	VMOVDQU X12, (CX)(R11*2)
 	CMPQ    16(R12), $0x00
 	JE      openBatchVAES25612_jobdone
@@ -7049,7 +7071,7 @@ openBatchVAES25612_load:
 	MOVQ    24(R12), SI
 	MOVQ    SI, 1152(CX)(R11*1)
 	MOVQ    1408(CX)(R11*1), DI
-	MOVQ    328(DI), SI
+	MOVQ    304(DI), SI
 	MOVQ    SI, 256(CX)(R11*2)
 	MOVQ    32(R12), SI
 	MOVQ    SI, 264(CX)(R11*2)
@@ -7349,7 +7371,7 @@ openBatchVAES25612_done:
 openBatchVAES256_14:
 	MOVQ   1792(CX), AX
 	MOVQ   1800(CX), R13
-	IMUL3Q $0x00000190, R13, R13
+	IMUL3Q $0x00000178, R13, R13
 	ADDQ   AX, R13
 	XORL   DX, DX
 	XORL   R10, R10
@@ -7378,9 +7400,10 @@ openBatchVAES25614_ended:
 
 openBatchVAES25614_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
+	MOVQ    288(SI), DI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   304(SI), X12, X12
-	MOVQ    320(SI), SI
+	VPXOR   16(DI), X12, X12
+	MOVQ    296(SI), SI
 	VMOVDQU X12, (SI)
 
 openBatchVAES25614_refill:
@@ -7389,8 +7412,9 @@ openBatchVAES25614_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000190, AX
-	VMOVDQU 288(R12), X12
+	ADDQ    $0x00000178, AX
+	MOVQ    288(R12), DI
+	VMOVDQU (DI), X12
 	VMOVDQU X12, (CX)(R11*2)
 	CMPQ    16(R12), $0x00
 	JE      openBatchVAES25614_jobdone
@@ -7405,7 +7429,7 @@ openBatchVAES25614_load:
 	MOVQ    24(R12), SI
 	MOVQ    SI, 1152(CX)(R11*1)
 	MOVQ    1408(CX)(R11*1), DI
-	MOVQ    328(DI), SI
+	MOVQ    304(DI), SI
 	MOVQ    SI, 256(CX)(R11*2)
 	MOVQ    32(R12), SI
 	MOVQ    SI, 264(CX)(R11*2)
@@ -7726,7 +7750,7 @@ openBatchVAES25614_done:
 	VZEROUPPER
 	RET
 
-// func sealBatchAVX(nr int, rk *[240]byte, l *[4368]byte)
+// func sealBatchAVX(nr int, rk *[240]byte, l *[6800]byte)
 // Requires: AES, AVX, CMOV
 TEXT ·sealBatchAVX(SB), NOSPLIT, $0-24
 	MOVQ   nr+0(FP), AX
@@ -7737,7 +7761,7 @@ TEXT ·sealBatchAVX(SB), NOSPLIT, $0-24
 	JA     sealBatchAVX_14
 	MOVQ   1792(CX), AX
 	MOVQ   1800(CX), R13
-	IMUL3Q $0x00000190, R13, R13
+	IMUL3Q $0x00000178, R13, R13
 	ADDQ   AX, R13
 	XORL   DX, DX
 	XORL   R10, R10
@@ -7766,9 +7790,10 @@ sealBatchAVX10_ended:
 
 sealBatchAVX10_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
+	MOVQ    288(SI), DI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   304(SI), X12, X12
-	MOVQ    320(SI), SI
+	VPXOR   16(DI), X12, X12
+	MOVQ    296(SI), SI
 	VMOVDQU X12, (SI)
 
 sealBatchAVX10_refill:
@@ -7777,8 +7802,9 @@ sealBatchAVX10_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000190, AX
-	VMOVDQU 288(R12), X12
+	ADDQ    $0x00000178, AX
+	MOVQ    288(R12), DI
+	VMOVDQU (DI), X12
 	VMOVDQU X12, (CX)(R11*2)
 	CMPQ    16(R12), $0x00
 	JE      sealBatchAVX10_jobdone
@@ -7793,7 +7819,7 @@ sealBatchAVX10_load:
 	MOVQ 24(R12), SI
 	MOVQ SI, 1152(CX)(R11*1)
 	MOVQ 1408(CX)(R11*1), DI
-	MOVQ 328(DI), SI
+	MOVQ 304(DI), SI
 	MOVQ SI, 256(CX)(R11*2)
 	MOVQ 32(R12), SI
 	MOVQ SI, 264(CX)(R11*2)
@@ -7980,7 +8006,7 @@ sealBatchAVX10_done:
 sealBatchAVX_12:
 	MOVQ   1792(CX), AX
 	MOVQ   1800(CX), R13
-	IMUL3Q $0x00000190, R13, R13
+	IMUL3Q $0x00000178, R13, R13
 	ADDQ   AX, R13
 	XORL   DX, DX
 	XORL   R10, R10
@@ -8009,9 +8035,10 @@ sealBatchAVX12_ended:
 
 sealBatchAVX12_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
+	MOVQ    288(SI), DI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   304(SI), X12, X12
-	MOVQ    320(SI), SI
+	VPXOR   16(DI), X12, X12
+	MOVQ    296(SI), SI
 	VMOVDQU X12, (SI)
 
 sealBatchAVX12_refill:
@@ -8020,8 +8047,9 @@ sealBatchAVX12_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000190, AX
-	VMOVDQU 288(R12), X12
+	ADDQ    $0x00000178, AX
+	MOVQ    288(R12), DI
+	VMOVDQU (DI), X12
 	VMOVDQU X12, (CX)(R11*2)
 	CMPQ    16(R12), $0x00
 	JE      sealBatchAVX12_jobdone
@@ -8036,7 +8064,7 @@ sealBatchAVX12_load:
 	MOVQ 24(R12), SI
 	MOVQ SI, 1152(CX)(R11*1)
 	MOVQ 1408(CX)(R11*1), DI
-	MOVQ 328(DI), SI
+	MOVQ 304(DI), SI
 	MOVQ SI, 256(CX)(R11*2)
 	MOVQ 32(R12), SI
 	MOVQ SI, 264(CX)(R11*2)
@@ -8239,7 +8267,7 @@ sealBatchAVX12_done:
 sealBatchAVX_14:
 	MOVQ   1792(CX), AX
 	MOVQ   1800(CX), R13
-	IMUL3Q $0x00000190, R13, R13
+	IMUL3Q $0x00000178, R13, R13
 	ADDQ   AX, R13
 	XORL   DX, DX
 	XORL   R10, R10
@@ -8268,9 +8296,10 @@ sealBatchAVX14_ended:
 
 sealBatchAVX14_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
+	MOVQ    288(SI), DI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   304(SI), X12, X12
-	MOVQ    320(SI), SI
+	VPXOR   16(DI), X12, X12
+	MOVQ    296(SI), SI
 	VMOVDQU X12, (SI)
 
 sealBatchAVX14_refill:
@@ -8279,8 +8308,9 @@ sealBatchAVX14_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000190, AX
-	VMOVDQU 288(R12), X12
+	ADDQ    $0x00000178, AX
+	MOVQ    288(R12), DI
+	VMOVDQU (DI), X12
 	VMOVDQU X12, (CX)(R11*2)
 	CMPQ    16(R12), $0x00
 	JE      sealBatchAVX14_jobdone
@@ -8295,7 +8325,7 @@ sealBatchAVX14_load:
 	MOVQ 24(R12), SI
 	MOVQ SI, 1152(CX)(R11*1)
 	MOVQ 1408(CX)(R11*1), DI
-	MOVQ 328(DI), SI
+	MOVQ 304(DI), SI
 	MOVQ SI, 256(CX)(R11*2)
 	MOVQ 32(R12), SI
 	MOVQ SI, 264(CX)(R11*2)
@@ -8511,7 +8541,7 @@ sealBatchAVX14_done:
 	VZEROUPPER
 	RET
 
-// func openBatchAVX(nr int, rk *[240]byte, l *[4368]byte)
+// func openBatchAVX(nr int, rk *[240]byte, l *[6800]byte)
 // Requires: AES, AVX, CMOV
 TEXT ·openBatchAVX(SB), NOSPLIT, $0-24
 	MOVQ   nr+0(FP), AX
@@ -8522,7 +8552,7 @@ TEXT ·openBatchAVX(SB), NOSPLIT, $0-24
 	JA     openBatchAVX_14
 	MOVQ   1792(CX), AX
 	MOVQ   1800(CX), R13
-	IMUL3Q $0x00000190, R13, R13
+	IMUL3Q $0x00000178, R13, R13
 	ADDQ   AX, R13
 	XORL   DX, DX
 	XORL   R10, R10
@@ -8551,9 +8581,10 @@ openBatchAVX10_ended:
 
 openBatchAVX10_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
+	MOVQ    288(SI), DI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   304(SI), X12, X12
-	MOVQ    320(SI), SI
+	VPXOR   16(DI), X12, X12
+	MOVQ    296(SI), SI
 	VMOVDQU X12, (SI)
 
 openBatchAVX10_refill:
@@ -8562,8 +8593,9 @@ openBatchAVX10_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000190, AX
-	VMOVDQU 288(R12), X12
+	ADDQ    $0x00000178, AX
+	MOVQ    288(R12), DI
+	VMOVDQU (DI), X12
 	VMOVDQU X12, (CX)(R11*2)
 	CMPQ    16(R12), $0x00
 	JE      openBatchAVX10_jobdone
@@ -8578,7 +8610,7 @@ openBatchAVX10_load:
 	MOVQ    24(R12), SI
 	MOVQ    SI, 1152(CX)(R11*1)
 	MOVQ    1408(CX)(R11*1), DI
-	MOVQ    328(DI), SI
+	MOVQ    304(DI), SI
 	MOVQ    SI, 256(CX)(R11*2)
 	MOVQ    32(R12), SI
 	MOVQ    SI, 264(CX)(R11*2)
@@ -8838,7 +8870,7 @@ openBatchAVX10_done:
 openBatchAVX_12:
 	MOVQ   1792(CX), AX
 	MOVQ   1800(CX), R13
-	IMUL3Q $0x00000190, R13, R13
+	IMUL3Q $0x00000178, R13, R13
 	ADDQ   AX, R13
 	XORL   DX, DX
 	XORL   R10, R10
@@ -8867,9 +8899,10 @@ openBatchAVX12_ended:
 
 openBatchAVX12_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
+	MOVQ    288(SI), DI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   304(SI), X12, X12
-	MOVQ    320(SI), SI
+	VPXOR   16(DI), X12, X12
+	MOVQ    296(SI), SI
 	VMOVDQU X12, (SI)
 
 openBatchAVX12_refill:
@@ -8878,8 +8911,9 @@ openBatchAVX12_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000190, AX
-	VMOVDQU 288(R12), X12
+	ADDQ    $0x00000178, AX
+	MOVQ    288(R12), DI
+	VMOVDQU (DI), X12
 	VMOVDQU X12, (CX)(R11*2)
 	CMPQ    16(R12), $0x00
 	JE      openBatchAVX12_jobdone
@@ -8894,7 +8928,7 @@ openBatchAVX12_load:
 	MOVQ    24(R12), SI
 	MOVQ    SI, 1152(CX)(R11*1)
 	MOVQ    1408(CX)(R11*1), DI
-	MOVQ    328(DI), SI
+	MOVQ    304(DI), SI
 	MOVQ    SI, 256(CX)(R11*2)
 	MOVQ    32(R12), SI
 	MOVQ    SI, 264(CX)(R11*2)
@@ -9178,7 +9212,7 @@ openBatchAVX12_done:
 openBatchAVX_14:
 	MOVQ   1792(CX), AX
 	MOVQ   1800(CX), R13
-	IMUL3Q $0x00000190, R13, R13
+	IMUL3Q $0x00000178, R13, R13
 	ADDQ   AX, R13
 	XORL   DX, DX
 	XORL   R10, R10
@@ -9207,9 +9241,10 @@ openBatchAVX14_ended:
 
 openBatchAVX14_jobdone:
 	MOVQ    1408(CX)(R11*1), SI
+	MOVQ    288(SI), DI
 	VMOVDQU (CX)(R11*2), X12
-	VPXOR   304(SI), X12, X12
-	MOVQ    320(SI), SI
+	VPXOR   16(DI), X12, X12
+	MOVQ    296(SI), SI
 	VMOVDQU X12, (SI)
 
 openBatchAVX14_refill:
@@ -9218,8 +9253,9 @@ openBatchAVX14_refill:
 	MOVQ    AX, R12
 	MOVQ    R12, 1280(CX)(R11*1)
 	MOVQ    R12, 1408(CX)(R11*1)
-	ADDQ    $0x00000190, AX
-	VMOVDQU 288(R12), X12
+	ADDQ    $0x00000178, AX
+	MOVQ    288(R12), DI
+	VMOVDQU (DI), X12
 	VMOVDQU X12, (CX)(R11*2)
 	CMPQ    16(R12), $0x00
 	JE      openBatchAVX14_jobdone
@@ -9234,7 +9270,7 @@ openBatchAVX14_load:
 	MOVQ    24(R12), SI
 	MOVQ    SI, 1152(CX)(R11*1)
 	MOVQ    1408(CX)(R11*1), DI
-	MOVQ    328(DI), SI
+	MOVQ    304(DI), SI
 	MOVQ    SI, 256(CX)(R11*2)
 	MOVQ    32(R12), SI
 	MOVQ    SI, 264(CX)(R11*2)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -58,6 +60,7 @@ const (
 	lanesJobs    = 1792
 	lanesNJobs   = 1800
 	lanesScratch = 1808
+	lanesSize    = 6800
 
 	runSrc   = 0
 	runDst   = 8
@@ -68,11 +71,10 @@ const (
 	runLast  = 44
 	runSize  = 48
 
-	jobX0     = 288
-	jobS0     = 304
-	jobTagDst = 320
-	jobCtrHi  = 328
-	jobSize   = 400
+	jobB0A0   = 288
+	jobTagDst = 296
+	jobCtrHi  = 304
+	jobSize   = 376
 
 	maxSteps = 160
 )
@@ -134,7 +136,7 @@ func batchData() {
 
 // batchTEXT starts a batch kernel and loads its arguments.
 func batchTEXT(name string) {
-	TEXT(name, NOSPLIT, "func(nr int, rk *[240]byte, l *[4368]byte)")
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(nr int, rk *[240]byte, l *[%d]byte)", lanesSize))
 	Pragma("noescape")
 	Load(Param("nr"), nr)
 	Load(Param("rk"), rk)
@@ -190,8 +192,9 @@ func batchSchedule(name string, rounds, nl int, open bool, stretch func()) {
 	// The tag: X ^ E(A_0).
 	Label(lbl("jobdone"))
 	MOVQ(laneMem(lanesJob, 1), tmp)
+	MOVQ(Mem{Base: tmp, Disp: jobB0A0}, ptr)
 	VMOVDQU(laneMem(lanesX, 2), tmpX)
-	VPXOR(Mem{Base: tmp, Disp: jobS0}, tmpX, tmpX)
+	VPXOR(Mem{Base: ptr, Disp: 16}, tmpX, tmpX)
 	MOVQ(Mem{Base: tmp, Disp: jobTagDst}, tmp)
 	VMOVDQU(tmpX, Mem{Base: tmp})
 
@@ -202,7 +205,8 @@ func batchSchedule(name string, rounds, nl int, open bool, stretch func()) {
 	MOVQ(cur, laneMem(lanesCur, 1))
 	MOVQ(cur, laneMem(lanesJob, 1))
 	ADDQ(U32(jobSize), nextJob)
-	VMOVDQU(Mem{Base: cur, Disp: jobX0}, tmpX)
+	MOVQ(Mem{Base: cur, Disp: jobB0A0}, ptr)
+	VMOVDQU(Mem{Base: ptr}, tmpX)
 	VMOVDQU(tmpX, laneMem(lanesX, 2))
 	// A job without runs (no associated data, no message) is done.
 	CMPQ(Mem{Base: cur, Disp: runN}, U8(0))
