@@ -343,7 +343,18 @@ func runLanes[J [4]job | [16]job | [32 + maxIdleJobs]job | [64]job | [maxJobs]jo
 			continue
 		}
 		for j := 0; j < k; j++ {
-			if jobs[j].msg >= 0 && !a.finish(&jobs[j], &msgs[jobs[j].msg], open) {
+			if jobs[j].msg < 0 {
+				continue
+			}
+			m := &msgs[jobs[j].msg]
+			if jobs[j].tailLen > 0 {
+				a.finishTail(&jobs[j], m, open)
+			}
+			tag := jobs[j].b0a0[:a.tagSize]
+			if !open {
+				copy(m.Out[len(m.In):], tag)
+			} else if m.OK = words.Equal(tag, m.In[len(m.In)-len(tag):]); !m.OK {
+				clear(m.Out)
 				allOK = false
 			}
 		}
@@ -478,36 +489,26 @@ func maskedText(j *job, i int, text, out []byte, lo uint64) {
 // lastMask returns the mask of the bytes of the final block of n bytes.
 func lastMask(n int) uint32 { return 0xffff >> ((blockSize - n%blockSize) % blockSize) }
 
-// finish writes the final partial block and the tag of j's message m, or
-// checks the tag, and reports whether it did not fail.
-func (a *AEAD) finish(j *job, m *batch.Message, open bool) bool {
-	n := len(m.In)
+// finishTail writes the final partial block of j's message m to its
+// output, from j's tail.
+func (a *AEAD) finishTail(j *job, m *batch.Message, open bool) {
+	n, t := len(m.In), j.tailLen
 	if open {
 		n -= a.tagSize
 	}
-	if t := j.tailLen; t > 0 && n >= blockSize {
-		// The 16 bytes that end the output: what the kernel wrote
-		// before the final block, then the final block shifted up over
-		// them, which shifts its padding out: no call to copy.
-		end := m.Out[n-blockSize : n]
-		s := uint(8 * (blockSize - t))
-		tlo, thi := shl128(binary.LittleEndian.Uint64(j.tail[:]), binary.LittleEndian.Uint64(j.tail[8:]), s)
-		mlo, mhi := shl128(^uint64(0), ^uint64(0), s)
-		binary.LittleEndian.PutUint64(end, binary.LittleEndian.Uint64(end)&^mlo|tlo)
-		binary.LittleEndian.PutUint64(end[8:], binary.LittleEndian.Uint64(end[8:])&^mhi|thi)
-	} else if t > 0 {
+	if n < blockSize {
 		copy(m.Out[n-t:n], j.tail[:t])
+		return
 	}
-	tag := j.b0a0[:a.tagSize]
-	if !open {
-		copy(m.Out[n:], tag)
-		return true
-	}
-	m.OK = words.Equal(tag, m.In[n:])
-	if !m.OK {
-		clear(m.Out)
-	}
-	return m.OK
+	// The 16 bytes that end the output: what the kernel wrote before the
+	// final block, then the final block shifted up over them, which shifts
+	// its padding out: no call to copy.
+	end := m.Out[n-blockSize : n]
+	s := uint(8 * (blockSize - t))
+	tlo, thi := shl128(binary.LittleEndian.Uint64(j.tail[:]), binary.LittleEndian.Uint64(j.tail[8:]), s)
+	mlo, mhi := shl128(^uint64(0), ^uint64(0), s)
+	binary.LittleEndian.PutUint64(end, binary.LittleEndian.Uint64(end)&^mlo|tlo)
+	binary.LittleEndian.PutUint64(end[8:], binary.LittleEndian.Uint64(end[8:])&^mhi|thi)
 }
 
 // shr128 and shl128 shift the 128-bit value hi:lo by s bits, 0 < s < 128
