@@ -296,6 +296,7 @@ func runLanes[J [4]job | [16]job | [32 + maxIdleJobs]job | [64]job | [maxJobs]jo
 				// The common job, whose only run is the text, in
 				// place: no call to format.
 				maskedText(&jobs[k], 0, text, m.Out, a.startJob(&jobs[k], b0a0, m.Nonce, len(text), false))
+				jobs[k].tailLen = 0
 				k++
 				continue
 			}
@@ -419,6 +420,7 @@ func (a *AEAD) format(j *job, b0a0 *[2 * blockSize]byte, m *batch.Message, text 
 	}
 	if masked {
 		maskedText(j, i, text, out, lo)
+		j.tailLen = 0
 		return r
 	}
 	full := len(text) &^ (blockSize - 1)
@@ -474,16 +476,15 @@ func (a *AEAD) startJob(j *job, b0a0 *[2 * blockSize]byte, nonce []byte, textLen
 
 // maskedText makes run i of j the run of text to out for the VAES512
 // kernels (if not empty; with A_0's low half lo), and the next the empty
-// one.
+// one (the caller clears j.tailLen).
 func maskedText(j *job, i int, text, out []byte, lo uint64) {
 	if len(text) > 0 {
 		rr := &j.runs[i]
 		rr.src, rr.dst = &text[0], &out[0]
-		rr.n, rr.step, rr.ctrLo, rr.mask, rr.last = (len(text)+blockSize-1)/blockSize, -1, bits.ReverseBytes64(lo|1), blockSize, lastMask(len(text))
+		rr.n, rr.step, rr.ctrLo, rr.mask, rr.last = (len(text)+blockSize-1)>>4, -1, bits.ReverseBytes64(lo|1), blockSize, lastMask(len(text))
 		i++
 	}
 	j.runs[i].n = 0
-	j.tailLen = 0
 }
 
 // lastMask returns the mask of the bytes of the final block of n bytes.
