@@ -263,47 +263,48 @@ func batchSchedule(name string, rounds, nl int, open bool, stretch func()) {
 	Label(lbl("done"))
 }
 
-// gather loads the step's source blocks of group g into bt[g].
-func gather(g int) {
+// gather loads the step's source blocks of group g into bt[g]. Masked
+// (the last step of a stretch, where a lane's run may end in a partial
+// block), it loads only the bytes of each lane's kmask (in its place in the
+// register, from 16j bytes before lane j's block: masked bytes are not
+// read, nor fault), the rest zero, and leaves the group's mask in K2+g.
+func gather(g int, masked bool) {
+	kg := []Register{K2, K3, K4, K5}[g]
 	for j := range 4 {
 		MOVQ(Mem{Base: lp, Disp: lanesSrc + 8*(4*g+j)}, ptr)
 		blk := Mem{Base: ptr, Index: off, Scale: 1}
-		if j == 0 {
+		switch {
+		case masked:
+			KMOVQ(Mem{Base: lp, Disp: lanesKMask + 8*(4*g+j)}, K1)
+			blk.Disp = -16 * j
+			if j == 0 {
+				VMOVDQU8_Z(blk, K1, bt[g])
+				KMOVQ(K1, kg)
+			} else {
+				VMOVDQU8(blk, K1, bt[g])
+				KORQ(K1, kg, kg)
+			}
+		case j == 0:
 			VMOVDQU(blk, btx[g])
-		} else {
+		default:
 			VINSERTI32X4(U8(j), blk, bt[g], bt[g])
 		}
 	}
 }
 
-// gatherMasked is gather for the last step of a stretch, where a lane's
-// run may end in a partial block: it loads only the bytes of each lane's
-// kmask (in its place in the register, from 16j bytes before lane j's
-// block: masked bytes are not read, nor fault), the rest zero, and leaves
-// the group's mask in K2+g.
-func gatherMasked(g int) {
-	kg := []Register{K2, K3, K4, K5}[g]
-	for j := range 4 {
-		MOVQ(Mem{Base: lp, Disp: lanesSrc + 8*(4*g+j)}, ptr)
-		KMOVQ(Mem{Base: lp, Disp: lanesKMask + 8*(4*g+j)}, K1)
-		blk := Mem{Base: ptr, Index: off, Scale: 1, Disp: -16 * j}
-		if j == 0 {
-			VMOVDQU8_Z(blk, K1, bt[g])
-			KMOVQ(K1, kg)
-		} else {
-			VMOVDQU8(blk, K1, bt[g])
-			KORQ(K1, kg, kg)
-		}
-	}
-}
-
-// scatterMasked is scatter for the last step of a stretch: it stores only
-// the bytes of each lane's kmask.
-func scatterMasked(g int, v VecPhysical) {
+// scatter stores the blocks of v, of group g, to the lanes' destinations;
+// masked, only the bytes of each lane's kmask.
+func scatter(g int, v VecPhysical, masked bool) {
 	for j := range 4 {
 		MOVQ(Mem{Base: lp, Disp: lanesDst + 8*(4*g+j)}, ptr)
-		KMOVQ(Mem{Base: lp, Disp: lanesKMask + 8*(4*g+j)}, K1)
-		VMOVDQU8(v, K1, Mem{Base: ptr, Index: off, Scale: 1, Disp: -16 * j})
+		blk := Mem{Base: ptr, Index: off, Scale: 1}
+		if masked {
+			KMOVQ(Mem{Base: lp, Disp: lanesKMask + 8*(4*g+j)}, K1)
+			blk.Disp = -16 * j
+			VMOVDQU8(v, K1, blk)
+		} else {
+			VEXTRACTI32X4(U8(j), v, blk)
+		}
 	}
 }
 
@@ -330,14 +331,6 @@ func laneMasks() {
 	VMOVDQU64(lo, Mem{Base: lp, Disp: lanesKMask})
 	VMOVDQU64(hi, Mem{Base: lp, Disp: lanesKMask + 64})
 	KORTESTW(K1, K2)
-}
-
-// scatter stores the blocks of v, of group g, to the lanes' destinations.
-func scatter(g int, v VecPhysical) {
-	for j := range 4 {
-		MOVQ(Mem{Base: lp, Disp: lanesDst + 8*(4*g+j)}, ptr)
-		VEXTRACTI32X4(U8(j), v, Mem{Base: ptr, Index: off, Scale: 1})
-	}
 }
 
 // keystreamStart sets the keystream registers to the counter blocks after
@@ -436,22 +429,14 @@ func sealBatch() {
 	zmmKernel("sealBatchVAES512", false, func(rounds int, masked bool) {
 		stepLoop("sealBatch", rounds, masked, func(masked bool) {
 			for g := range 4 {
-				if masked {
-					gatherMasked(g)
-				} else {
-					gather(g)
-				}
+				gather(g, masked)
 				VPTERNLOGQ(U8(0x96), bt[g], bkeys[0], bx[g]) // X ^ T ^ K0
 			}
 			keystreamStart()
 			batchRounds(rounds, zmmKey, bx, bks)
 			for g := range 4 {
 				VPXORQ(bt[g], bks[g], bks[g])
-				if masked {
-					scatterMasked(g, bks[g])
-				} else {
-					scatter(g, bks[g])
-				}
+				scatter(g, bks[g], masked)
 			}
 		})
 	})
@@ -463,19 +448,11 @@ func openBatch() {
 		batchRounds(rounds, zmmKey, bks)
 		stepLoop("openBatch", rounds, masked, func(masked bool) {
 			for g := range 4 {
-				if masked {
-					gatherMasked(g)
-				} else {
-					gather(g)
-				}
+				gather(g, masked)
 			}
 			for g := range 4 {
 				VPXORQ(bt[g], bks[g], bks[g])
-				if masked {
-					scatterMasked(g, bks[g])
-				} else {
-					scatter(g, bks[g])
-				}
+				scatter(g, bks[g], masked)
 				// T = mask ? out : T, then X ^ T ^ K0.
 				VPTERNLOGQ(U8(0xd8), Mem{Base: lp, Disp: lanesMask + 64*g}, bks[g], bt[g])
 				if masked {
