@@ -157,8 +157,9 @@ type run struct {
 // job is one message for the kernels: the encoding of the associated
 // data's length with the start of the associated data, the rest of the
 // associated data in place and its padded final block, the message's whole
-// blocks in place and its padded final block, each a run if not empty; then
-// an empty run. The MAC starts at E(B_0), in b0a0 with E(A_0), and the
+// blocks in place and its padded final block, each a run if not empty (for
+// the VAES512 kernels the rest of the associated data and the message are
+// one run each, in place); then an empty run. The MAC starts at E(B_0), in b0a0 with E(A_0), and the
 // kernel stores the tag, X ^ E(A_0), at tagDst: after a sealed message of
 // 16-byte tags, whose final block the kernel writes in place too, else in
 // b0a0. The high half of the counter blocks is ctrHi (big-endian in
@@ -281,15 +282,15 @@ func runLanes[J [4]job | [16]job | [32 + maxIdleJobs]job | [64]job | [maxJobs]jo
 				}
 				text = m.In[:len(m.In)-a.tagSize]
 			}
+			// Pointers to the stack are stored here, in the frame that
+			// holds it: stored through a pointer they would move it to
+			// the heap.
 			b0a0 := (*[2 * blockSize]byte)(l.b0a0[2*blockSize*k:])
 			jobs[k].b0a0 = b0a0
 			jobs[k].msg = x
 			if direct {
 				jobs[k].tagDst = &m.Out[len(text)]
 			} else {
-				// Pointers to the stack are stored here, in the frame
-				// that holds it: stored through a pointer they would
-				// move it to the heap.
 				jobs[k].tagDst = &b0a0[0]
 			}
 			if nl == 16 && len(m.AD) == 0 {
