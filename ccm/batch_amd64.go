@@ -4,6 +4,7 @@ package ccm
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"unsafe"
 
 	"github.com/faelabs/fae/batch"
@@ -83,9 +84,25 @@ const (
 	staggerMin = 2048
 )
 
-// lengthClasses order the jobs of a call, from the class of the longest
-// messages down.
-var lengthClasses = [...]int{2048, 1024, 256, 0}
+// numClasses length classes order the jobs of a call, from the longest
+// messages down (lengthClass).
+const numClasses = 4
+
+// lengthClass returns the class of a message of n bytes: 0 from 2048
+// bytes, 1 from 1024, 2 from 256, else 3.
+func lengthClass(n int) uint8 {
+	b := uint8(3)
+	if n >= 256 {
+		b = 2
+	}
+	if n >= 1024 {
+		b = 1
+	}
+	if n >= 2048 {
+		b = 0
+	}
+	return b
+}
 
 const (
 	// maxIdleJobs is the most idle jobs of a staggered start, and maxJobs
@@ -93,9 +110,6 @@ const (
 	maxIdleJobs = numLanes - numLanes/4
 	maxJobs     = 64 + maxIdleJobs
 )
-
-// The scratch holds B_0 and A_0 of up to maxJobs jobs before a kernel call.
-const _ = uint(maxSteps - 2*maxJobs)
 
 // lanes is what the kernels read and write; _asm/batch.go has its offsets.
 type lanes struct {
@@ -108,6 +122,10 @@ type lanes struct {
 	step [numLanes]int  // the run's step: -1 when dst advances, 0 on the scratch
 	cur  [numLanes]*run // the lane's run; nil when idle
 	job  [numLanes]*job // the lane's job
+	// VAES512: the mask of bytes of the final block of the lane's run, and
+	// of its block in the last step of a stretch (see _asm/batch.go).
+	last  [numLanes]uint64
+	kmask [numLanes]uint64
 	// The jobs not yet begun.
 	jobs  *job
 	njobs int
@@ -115,40 +133,52 @@ type lanes struct {
 	// at an odd address, where zeroing it and the kernels' accesses are
 	// slow.
 	scratch [maxSteps * blockSize]byte
+	// E(B_0) and E(A_0) of each job, side by side; the tag of a job that
+	// does not store it to Out in place of E(B_0), which the kernel has
+	// read by then.
+	b0a0 [maxJobs * 2 * blockSize]byte
 }
 
 // run is a run of n blocks that a lane MACs and encrypts (or decrypts) from
-// src to dst, dst advancing when step is -1, with counter block ctr first
-// and open's mask.
+// src to dst, dst advancing when step is -1, with the counter block whose
+// low half is ctrLo (big-endian in memory) first; open MACs the first mask
+// bytes of each output block and the rest of the source block. The
+// VAES512 kernels read and write only the bytes of the final block that
+// last has bits for (the first 16 of a bit per byte), so that a run there
+// may end in a partial block, in place.
 type run struct {
-	src, dst  *byte
-	n, step   int
-	ctr, mask [blockSize]byte
+	src, dst *byte
+	n, step  int
+	ctrLo    uint64
+	mask     int32
+	last     uint32
 }
 
 // job is one message for the kernels: the encoding of the associated
 // data's length with the start of the associated data, the rest of the
 // associated data in place and its padded final block, the message's whole
-// blocks in place and its padded final block, each a run if not empty; then
-// an empty run. The MAC starts at x0, E(B_0), and the kernel leaves the tag,
-// X ^ s0 with s0 = E(A_0), in tag.
+// blocks in place and its padded final block, each a run if not empty (for
+// the VAES512 kernels the rest of the associated data and the message are
+// one run each, in place); then an empty run. The MAC starts at E(B_0), in b0a0 with E(A_0), and the
+// kernel stores the tag, X ^ E(A_0), at tagDst: after a sealed message of
+// 16-byte tags, whose final block the kernel writes in place too, else in
+// b0a0. The high half of the counter blocks is ctrHi (big-endian in
+// memory).
 type job struct {
 	runs    [6]run
-	hdr     [4 * blockSize]byte
+	b0a0    *[2 * blockSize]byte
+	tagDst  *byte
+	ctrHi   uint64
+	hdr     [blockSize]byte
 	adTail  [blockSize]byte
-	tail    [blockSize]byte
-	tailOut [blockSize]byte
-	x0, s0  [blockSize]byte
-	tag     [blockSize]byte
-	msg     int // index in the batch; -1 for a job that only idles
-	tailLen int // bytes in tail
+	tail    [blockSize]byte // and its output, where it does not go to Out
+	msg     int             // index in the batch; -1 for a job that only idles
+	tailLen int             // bytes in tail
 }
 
 // jobRuns says which runs of a job read or write the job's own blocks or
 // the scratch, or -1 for none.
 type jobRuns struct{ hdr, ad, adTail, tail int }
-
-var allOnes = [blockSize]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
 
 // kernelBatch seals or opens msgs, checked, on a batch kernel, if one is
 // enabled and the cipher is fae's AES, and reports whether it ran and,
@@ -173,19 +203,25 @@ func (a *AEAD) runBatch(msgs []batch.Message, nl int, open bool) bool {
 		return runLanes[[16]job](a, msgs, nl, open)
 	case n <= 32:
 		return runLanes[[32 + maxIdleJobs]job](a, msgs, nl, open)
+	case n <= 64 && len(msgs[0].In) < staggerMin:
+		// One call, whose lanes do not start staggered.
+		return runLanes[[64]job](a, msgs, nl, open)
 	}
 	return runLanes[[maxJobs]job](a, msgs, nl, open)
 }
 
 // runLanes seals or opens msgs, len(J) jobs a kernel call. Open fails the
 // messages too short or too long for a tag and a length field on the way.
-func runLanes[J [4]job | [16]job | [32 + maxIdleJobs]job | [maxJobs]job](a *AEAD, msgs []batch.Message, nl int, open bool) (allOK bool) {
+func runLanes[J [4]job | [16]job | [32 + maxIdleJobs]job | [64]job | [maxJobs]job](a *AEAD, msgs []batch.Message, nl int, open bool) (allOK bool) {
 	var (
 		l    lanes
 		jobs J
 	)
 	l.jobs = &jobs[0]
 	nr, rk := a.aes.Rounds(), a.aes.EncKeys()
+	// Sealing with 16-byte tags, the kernel writes the final blocks and the
+	// tags to the outputs itself, and nothing is left to finish.
+	direct := !open && a.tagSize == blockSize
 	allOK = true
 	for i := 0; i < len(msgs); {
 		n := min(len(msgs)-i, len(jobs))
@@ -196,31 +232,35 @@ func runLanes[J [4]job | [16]job | [32 + maxIdleJobs]job | [maxJobs]job](a *AEAD
 		// The call's messages become jobs longest first, roughly: lanes
 		// that take the last jobs then end close together, not one long
 		// message running on while the other lanes idle.
-		// A counting sort by class: two passes, not one per class.
+		// A counting sort by class: two passes, not one per class, and
+		// one where all are of one class (a batch of like messages).
 		var (
 			order [maxJobs]int32
 			class [maxJobs]uint8
-			start [len(lengthClasses) + 1]int
+			start [numClasses + 1]int
 		)
 		for x := range n {
-			b := 0
-			for len(msgs[i+x].In) < lengthClasses[b] {
-				b++
-			}
-			class[x] = uint8(b)
+			b := lengthClass(len(msgs[i+x].In))
+			class[x] = b
 			start[b+1]++
 		}
-		for b := 1; b < len(start); b++ {
-			start[b] += start[b-1]
+		sorted := start[class[0]+1] < n
+		if sorted {
+			for b := 1; b < len(start); b++ {
+				start[b] += start[b-1]
+			}
+			for x := range n {
+				b := class[x]
+				order[start[b]] = int32(i + x)
+				start[b]++
+			}
 		}
-		for x := range n {
-			b := class[x]
-			order[start[b]] = int32(i + x)
-			start[b]++
-		}
-		i += n
 		k := 0
-		for _, x := range order[:n] {
+		for o := range n {
+			x := i + o
+			if sorted {
+				x = int(order[o])
+			}
 			for stagger && k < nl && k%4 != 0 {
 				// A job that only MACs the scratch for 4, 8 or 12
 				// steps.
@@ -228,6 +268,8 @@ func runLanes[J [4]job | [16]job | [32 + maxIdleJobs]job | [maxJobs]job](a *AEAD
 				jobs[k].runs[0].src, jobs[k].runs[0].dst = &l.scratch[0], &l.scratch[0]
 				jobs[k].runs[0].n, jobs[k].runs[0].step = 4*(k%4), 0
 				jobs[k].runs[1].n = 0
+				jobs[k].b0a0 = (*[2 * blockSize]byte)(l.b0a0[2*blockSize*k:])
+				jobs[k].tagDst = &jobs[k].b0a0[0]
 				k++
 			}
 			m := &msgs[x]
@@ -240,11 +282,26 @@ func runLanes[J [4]job | [16]job | [32 + maxIdleJobs]job | [maxJobs]job](a *AEAD
 				}
 				text = m.In[:len(m.In)-a.tagSize]
 			}
-			r := a.format(&jobs[k], (*[2 * blockSize]byte)(l.scratch[2*blockSize*k:]), m.Nonce, text, m.AD, m.Out, open)
-			jobs[k].msg = int(x)
 			// Pointers to the stack are stored here, in the frame that
 			// holds it: stored through a pointer they would move it to
 			// the heap.
+			b0a0 := (*[2 * blockSize]byte)(l.b0a0[2*blockSize*k:])
+			jobs[k].b0a0 = b0a0
+			jobs[k].msg = x
+			if direct {
+				jobs[k].tagDst = &m.Out[len(text)]
+			} else {
+				jobs[k].tagDst = &b0a0[0]
+			}
+			if nl == 16 && len(m.AD) == 0 {
+				// The common job, whose only run is the text, in
+				// place: no call to format.
+				maskedText(&jobs[k], 0, text, m.Out, a.startJob(&jobs[k], b0a0, m.Nonce, len(text), false))
+				jobs[k].tailLen = 0
+				k++
+				continue
+			}
+			r := a.format(&jobs[k], b0a0, m, text, direct, nl == 16)
 			if r.hdr >= 0 {
 				jobs[k].runs[r.hdr].src, jobs[k].runs[r.hdr].dst = &jobs[k].hdr[0], &l.scratch[0]
 			}
@@ -255,20 +312,20 @@ func runLanes[J [4]job | [16]job | [32 + maxIdleJobs]job | [maxJobs]job](a *AEAD
 				jobs[k].runs[r.adTail].src, jobs[k].runs[r.adTail].dst = &jobs[k].adTail[0], &l.scratch[0]
 			}
 			if r.tail >= 0 {
-				jobs[k].runs[r.tail].src, jobs[k].runs[r.tail].dst = &jobs[k].tail[0], &jobs[k].tailOut[0]
+				jobs[k].runs[r.tail].src = &jobs[k].tail[0]
+				if !direct {
+					jobs[k].runs[r.tail].dst = &jobs[k].tail[0]
+				}
 			}
 			k++
 		}
+		i += n
 		if k == 0 {
 			continue
 		}
-		// B_0 and A_0 of every job, side by side in the scratch (an idle
-		// job's are whatever lay there), in one call.
-		a.aes.EncryptBlocks(l.scratch[:2*blockSize*k], l.scratch[:2*blockSize*k])
-		for j := 0; j < k; j++ {
-			jobs[j].x0 = [blockSize]byte(l.scratch[2*blockSize*j:])
-			jobs[j].s0 = [blockSize]byte(l.scratch[2*blockSize*j+blockSize:])
-		}
+		// B_0 and A_0 of every job (an idle job's are whatever lay
+		// there), in one call.
+		a.aes.EncryptBlocks(l.b0a0[:2*blockSize*k], l.b0a0[:2*blockSize*k])
 		l.njobs = k
 		switch {
 		case nl == 16 && open:
@@ -284,8 +341,22 @@ func runLanes[J [4]job | [16]job | [32 + maxIdleJobs]job | [maxJobs]job](a *AEAD
 		default:
 			sealBatchAVX(nr, rk, &l)
 		}
+		if direct {
+			continue
+		}
 		for j := 0; j < k; j++ {
-			if jobs[j].msg >= 0 && !a.finish(&jobs[j], &msgs[jobs[j].msg], open) {
+			if jobs[j].msg < 0 {
+				continue
+			}
+			m := &msgs[jobs[j].msg]
+			if jobs[j].tailLen > 0 {
+				a.finishTail(&jobs[j], m, open)
+			}
+			tag := jobs[j].b0a0[:a.tagSize]
+			if !open {
+				copy(m.Out[len(m.In):], tag)
+			} else if m.OK = words.Equal(tag, m.In[len(m.In)-len(tag):]); !m.OK {
+				clear(m.Out)
 				allOK = false
 			}
 		}
@@ -308,102 +379,146 @@ func crowded(msgs []batch.Message) bool {
 	return false
 }
 
-// format makes j the job of a message of text, with nonce and associated
-// data ad, to out (text's length, and the tag's after it for seal): all but
-// the pointers into the job and the scratch, which it leaves to runLanes,
-// and for seal the masks, which seal does not read. It writes the job's
-// fields one by one: a struct with pointers stored whole through a pointer
-// goes through the write barrier's copy.
-func (a *AEAD) format(j *job, b0a0 *[2 * blockSize]byte, nonce, text, ad, out []byte, open bool) (r jobRuns) {
+// format makes j the job of message m, of text (m.In less the tag when
+// opening), to m.Out: all but the pointers into the job and the scratch,
+// which it leaves to runLanes (direct: the final block's output and the tag
+// go to m.Out). For the VAES512 kernels (masked), the associated data after
+// the header and the text are each one run in place, the final block
+// partial; else each has a run of whole blocks in place and one of its
+// padded final block. It writes the job's fields one by one: a struct with
+// pointers stored whole through a pointer goes through the write barrier's
+// copy.
+func (a *AEAD) format(j *job, b0a0 *[2 * blockSize]byte, m *batch.Message, text []byte, direct, masked bool) (r jobRuns) {
+	ad, out := m.AD, m.Out
+	lo := a.startJob(j, b0a0, m.Nonce, len(text), len(ad) > 0)
+	r = jobRuns{-1, -1, -1, -1}
+	i := 0
+	if len(ad) > 0 {
+		// The runs of the associated data only MAC: their counters
+		// and (for open) masks are 0.
+		var head []byte
+		head, ad = adHead(j.hdr[:], ad)
+		r.hdr = i
+		j.runs[i].n, j.runs[i].step, j.runs[i].ctrLo, j.runs[i].mask, j.runs[i].last = len(head)/blockSize, 0, 0, 0, lastMask(blockSize)
+		i++
+		full := len(ad) &^ (blockSize - 1)
+		if masked {
+			full = len(ad)
+		}
+		if full > 0 {
+			r.ad = i
+			j.runs[i].src = &ad[0]
+			j.runs[i].n, j.runs[i].step, j.runs[i].ctrLo, j.runs[i].mask, j.runs[i].last = (full+blockSize-1)/blockSize, 0, 0, 0, lastMask(full)
+			i++
+		}
+		if rest := ad[full:]; len(rest) > 0 {
+			j.adTail = [blockSize]byte{}
+			copy(j.adTail[:], rest)
+			r.adTail = i
+			j.runs[i].n, j.runs[i].step, j.runs[i].ctrLo, j.runs[i].mask = 1, 0, 0, 0
+			i++
+		}
+	}
+	if masked {
+		maskedText(j, i, text, out, lo)
+		j.tailLen = 0
+		return r
+	}
+	full := len(text) &^ (blockSize - 1)
+	if full > 0 {
+		rr := &j.runs[i]
+		rr.src, rr.dst = &text[0], &out[0]
+		rr.n, rr.step, rr.ctrLo, rr.mask = full/blockSize, -1, bits.ReverseBytes64(lo|1), blockSize
+		i++
+	}
+	rest := text[full:]
+	j.tailLen = len(rest)
+	if len(rest) > 0 {
+		if len(text) >= blockSize {
+			// The block that ends text, shifted down over its
+			// padding: no call to copy.
+			end := text[len(text)-blockSize:]
+			lo, hi := shr128(binary.LittleEndian.Uint64(end), binary.LittleEndian.Uint64(end[8:]), uint(8*(blockSize-len(rest))))
+			binary.LittleEndian.PutUint64(j.tail[:], lo)
+			binary.LittleEndian.PutUint64(j.tail[8:], hi)
+		} else {
+			j.tail = [blockSize]byte{}
+			copy(j.tail[:], rest)
+		}
+		r.tail = i
+		rr := &j.runs[i]
+		if direct {
+			rr.dst = &out[full]
+		}
+		rr.n, rr.step, rr.ctrLo, rr.mask = 1, -1, bits.ReverseBytes64(lo|uint64(full/blockSize+1)), int32(len(rest))
+		i++
+	}
+	j.runs[i].n = 0
+	return r
+}
+
+// startJob writes B_0 and A_0 of a message of textLen bytes with nonce
+// (and associated data if hasAD) to b0a0, and j's half of the counter
+// blocks, and returns their low half, A_0's.
+func (a *AEAD) startJob(j *job, b0a0 *[2 * blockSize]byte, nonce []byte, textLen int, hasAD bool) (lo uint64) {
 	// A_i = L' || nonce || i and B_0 = Flags || nonce || len(text) differ
 	// from A_0 in the first byte and in the low 8 bytes (see start).
 	// A_0's two words are read from the nonce (of 7 bytes or more) here,
 	// not from a block it was copied into, which stalls on store
 	// forwarding.
 	hi, lo := counterWords(a.nonceSize, nonce)
-	binary.BigEndian.PutUint64(b0a0[:8], a.b0Hi(hi, len(ad) > 0))
-	binary.BigEndian.PutUint64(b0a0[8:], lo|uint64(len(text)))
+	binary.BigEndian.PutUint64(b0a0[:8], a.b0Hi(hi, hasAD))
+	binary.BigEndian.PutUint64(b0a0[8:], lo|uint64(textLen))
 	binary.BigEndian.PutUint64(b0a0[16:], hi)
 	binary.BigEndian.PutUint64(b0a0[24:], lo)
-	r = jobRuns{-1, -1, -1, -1}
-	i := 0
-	// next makes run i one of n blocks with counter block A_ctr, moves i
-	// on and returns the run.
-	next := func(n, step int, ctr uint64) *run {
-		rr := &j.runs[i]
-		i++
-		rr.n, rr.step = n, step
-		binary.BigEndian.PutUint64(rr.ctr[:8], hi)
-		binary.BigEndian.PutUint64(rr.ctr[8:], lo|ctr)
-		if open {
-			rr.mask = [blockSize]byte{}
-		}
-		return rr
-	}
-	if len(ad) > 0 {
-		var head []byte
-		head, ad = adHead(j.hdr[:], ad)
-		r.hdr = i
-		next(len(head)/blockSize, 0, 0)
-		full := len(ad) &^ (blockSize - 1)
-		if full > 0 {
-			r.ad = i
-			next(full/blockSize, 0, 0).src = &ad[0]
-		}
-		if rest := ad[full:]; len(rest) > 0 {
-			j.adTail = [blockSize]byte{}
-			copy(j.adTail[:], rest)
-			r.adTail = i
-			next(1, 0, 0)
-		}
-	}
-	full := len(text) &^ (blockSize - 1)
-	if full > 0 {
-		rr := next(full/blockSize, -1, 1)
-		rr.src, rr.dst = &text[0], &out[0]
-		if open {
-			rr.mask = allOnes
-		}
-	}
-	rest := text[full:]
-	j.tailLen = len(rest)
-	if len(rest) > 0 {
-		j.tail = [blockSize]byte{}
-		copy(j.tail[:], rest)
-		r.tail = i
-		rr := next(1, -1, uint64(full/blockSize+1))
-		if open {
-			copy(rr.mask[:len(rest)], allOnes[:])
-		}
-	}
-	j.runs[i].n = 0
-	return r
+	j.ctrHi = bits.ReverseBytes64(hi)
+	return lo
 }
 
-// finish writes the final partial block and the tag of j's message m, or
-// checks the tag, and reports whether it did not fail.
-func (a *AEAD) finish(j *job, m *batch.Message, open bool) bool {
-	n := len(m.In)
+// maskedText makes run i of j the run of text to out for the VAES512
+// kernels (if not empty; with A_0's low half lo), and the next the empty
+// one (the caller clears j.tailLen).
+func maskedText(j *job, i int, text, out []byte, lo uint64) {
+	if len(text) > 0 {
+		rr := &j.runs[i]
+		rr.src, rr.dst = &text[0], &out[0]
+		rr.n, rr.step, rr.ctrLo, rr.mask, rr.last = (len(text)+blockSize-1)>>4, -1, bits.ReverseBytes64(lo|1), blockSize, lastMask(len(text))
+		i++
+	}
+	j.runs[i].n = 0
+}
+
+// lastMask returns the mask of the bytes of the final block of n bytes.
+func lastMask(n int) uint32 { return 0xffff >> ((blockSize - n%blockSize) % blockSize) }
+
+// finishTail writes the final partial block of j's message m to its
+// output, from j's tail.
+func (a *AEAD) finishTail(j *job, m *batch.Message, open bool) {
+	n, t := len(m.In), j.tailLen
 	if open {
 		n -= a.tagSize
 	}
-	if !open && a.tagSize == blockSize {
-		// Whole blocks, without calls to memmove: the final block's
-		// padding lands where the tag then goes.
-		if j.tailLen > 0 {
-			*(*[blockSize]byte)(m.Out[n-j.tailLen:]) = j.tailOut
-		}
-		*(*[blockSize]byte)(m.Out[n:]) = j.tag
-		return true
+	if n < blockSize {
+		copy(m.Out[n-t:n], j.tail[:t])
+		return
 	}
-	copy(m.Out[n-j.tailLen:n], j.tailOut[:j.tailLen])
-	if !open {
-		copy(m.Out[n:], j.tag[:a.tagSize])
-		return true
-	}
-	m.OK = words.Equal(j.tag[:a.tagSize], m.In[n:])
-	if !m.OK {
-		clear(m.Out)
-	}
-	return m.OK
+	// The 16 bytes that end the output: what the kernel wrote before the
+	// final block, then the final block shifted up over them, which shifts
+	// its padding out: no call to copy.
+	end := m.Out[n-blockSize : n]
+	s := uint(8 * (blockSize - t))
+	tlo, thi := shl128(binary.LittleEndian.Uint64(j.tail[:]), binary.LittleEndian.Uint64(j.tail[8:]), s)
+	mlo, mhi := shl128(^uint64(0), ^uint64(0), s)
+	binary.LittleEndian.PutUint64(end, binary.LittleEndian.Uint64(end)&^mlo|tlo)
+	binary.LittleEndian.PutUint64(end[8:], binary.LittleEndian.Uint64(end[8:])&^mhi|thi)
+}
+
+// shr128 and shl128 shift the 128-bit value hi:lo by s bits, 0 < s < 128
+// (Go's shifts by 64 or more give 0).
+func shr128(lo, hi uint64, s uint) (uint64, uint64) {
+	return lo>>s | hi<<(64-s) | hi>>(s-64), hi >> s
+}
+
+func shl128(lo, hi uint64, s uint) (uint64, uint64) {
+	return lo << s, hi<<s | lo>>(64-s) | lo<<(s-64)
 }

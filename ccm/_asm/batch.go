@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -16,12 +18,17 @@ import (
 // The Go code formats each message as a job: E(B_0) and E(A_0), which it
 // encrypts for all jobs in one call, and a list of runs of blocks (the
 // formatted associated data, the rest of the associated data, the message,
-// its padded final block), each with its source, destination, counter block
-// and mask, ended by an empty run; the kernel leaves the tag (all 16 bytes)
-// in the job. The kernel schedules the jobs itself, so that one call
-// seals or opens a whole list of messages: it runs as many steps as the
-// shortest run left in a busy lane (at most maxSteps), then moves each lane
-// whose run ended to its next run, or its next job, until no job is left.
+// its padded final block; the VAES512 kernels read and write a partial
+// final block in place, by byte masks, so that the rest of the associated
+// data and the message are one run each), each with its source,
+// destination, the low half of its counter block (the job has the high
+// half) and, for open, the bytes of its mask, ended by an empty run; the
+// kernel stores the tag (all 16 bytes) where the job says: in the job, or
+// after a sealed message. The kernel schedules the jobs itself, so that one
+// call seals or opens a whole list of messages: it runs as many steps as
+// the shortest run left in a busy lane (at most maxSteps), then moves each
+// lane whose run ended to its next run, or its next job, until no job is
+// left.
 //
 // Each step does for every lane, with K the keystream of its counter block
 // and T its source block:
@@ -48,22 +55,26 @@ const (
 	lanesStep    = 1152
 	lanesCur     = 1280
 	lanesJob     = 1408
-	lanesJobs    = 1536
-	lanesNJobs   = 1544
-	lanesScratch = 1552
+	lanesLast    = 1536
+	lanesKMask   = 1664
+	lanesJobs    = 1792
+	lanesNJobs   = 1800
+	lanesScratch = 1808
+	lanesSize    = 6800
 
-	runSrc  = 0
-	runDst  = 8
-	runN    = 16
-	runStep = 24
-	runCtr  = 32
-	runMask = 48
-	runSize = 64
+	runSrc   = 0
+	runDst   = 8
+	runN     = 16
+	runStep  = 24
+	runCtrLo = 32
+	runMask  = 40
+	runLast  = 44
+	runSize  = 48
 
-	jobX0   = 496
-	jobS0   = 512
-	jobTag  = 528
-	jobSize = 560
+	jobB0A0   = 288
+	jobTagDst = 296
+	jobCtrHi  = 304
+	jobSize   = 376
 
 	maxSteps = 160
 )
@@ -97,7 +108,7 @@ var (
 	tmpX    = X12 // of bt[0] or k.t[0], likewise
 )
 
-var bswap4, ctrOne4 Mem
+var bswap4, ctrOne4, maskBytes, laneShifts Mem
 
 func batchData() {
 	bswap4 = GLOBL("bswapMask4", RODATA|NOPTR)
@@ -110,11 +121,22 @@ func batchData() {
 		DATA(16*i, U64(1))
 		DATA(16*i+8, U64(0))
 	}
+	// Sixteen bytes from maskBytes+16-m are m bytes of ones, then zeros.
+	maskBytes = GLOBL("maskBytes", RODATA|NOPTR)
+	DATA(0, U64(^uint64(0)))
+	DATA(8, U64(^uint64(0)))
+	DATA(16, U64(0))
+	DATA(24, U64(0))
+	// The shift of each lane's 16 mask bits to its place in a register.
+	laneShifts = GLOBL("laneShifts", RODATA|NOPTR)
+	for i := range 8 {
+		DATA(8*i, U64(16*(i%4)))
+	}
 }
 
 // batchTEXT starts a batch kernel and loads its arguments.
 func batchTEXT(name string) {
-	TEXT(name, NOSPLIT, "func(nr int, rk *[240]byte, l *[4112]byte)")
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(nr int, rk *[240]byte, l *[%d]byte)", lanesSize))
 	Pragma("noescape")
 	Load(Param("nr"), nr)
 	Load(Param("rk"), rk)
@@ -135,8 +157,9 @@ func laneMem(disp int, scale uint8) Mem {
 // run's step mask is all ones: runs that only MAC write to the scratch); a
 // lane whose run ends loads its next run, or at the empty run after its
 // last stores its job's tag and takes the next job (its MAC value starting
-// at E(B_0)), or goes idle on the scratch. Then the kernel runs the fewest steps left in a busy lane.
-func batchSchedule(name string, rounds, nl int, stretch func()) {
+// at E(B_0)), or goes idle on the scratch. Then the kernel runs the fewest
+// steps left in a busy lane. Only open reads the lanes' masks.
+func batchSchedule(name string, rounds, nl int, open bool, stretch func()) {
 	lbl := func(what string) string { return label(name, rounds, what) }
 	MOVQ(Mem{Base: lp, Disp: lanesJobs}, nextJob)
 	MOVQ(Mem{Base: lp, Disp: lanesNJobs}, endJob)
@@ -152,13 +175,16 @@ func batchSchedule(name string, rounds, nl int, stretch func()) {
 	MOVQ(laneMem(lanesCur, 1), cur)
 	TESTQ(cur, cur)
 	JZ(LabelRef(lbl("refill")))
+	SUBQ(steps, laneMem(lanesN, 1))
+	JZ(LabelRef(lbl("ended")))
 	ADDQ(stepsB, laneMem(lanesSrc, 1))
 	MOVQ(laneMem(lanesStep, 1), tmp)
 	ANDQ(stepsB, tmp)
 	ADDQ(tmp, laneMem(lanesDst, 1))
-	SUBQ(steps, laneMem(lanesN, 1))
-	JNZ(LabelRef(lbl("least")))
-	// The run ended: the next run, or the job's end.
+	JMP(LabelRef(lbl("least")))
+	// The run ended (its pointers are not needed): the next run, or the
+	// job's end.
+	Label(lbl("ended"))
 	ADDQ(U8(runSize), cur)
 	MOVQ(cur, laneMem(lanesCur, 1))
 	CMPQ(Mem{Base: cur, Disp: runN}, U8(0))
@@ -166,9 +192,11 @@ func batchSchedule(name string, rounds, nl int, stretch func()) {
 	// The tag: X ^ E(A_0).
 	Label(lbl("jobdone"))
 	MOVQ(laneMem(lanesJob, 1), tmp)
+	MOVQ(Mem{Base: tmp, Disp: jobB0A0}, ptr)
 	VMOVDQU(laneMem(lanesX, 2), tmpX)
-	VPXOR(Mem{Base: tmp, Disp: jobS0}, tmpX, tmpX)
-	VMOVDQU(tmpX, Mem{Base: tmp, Disp: jobTag})
+	VPXOR(Mem{Base: ptr, Disp: 16}, tmpX, tmpX)
+	MOVQ(Mem{Base: tmp, Disp: jobTagDst}, tmp)
+	VMOVDQU(tmpX, Mem{Base: tmp})
 
 	Label(lbl("refill"))
 	CMPQ(nextJob, endJob)
@@ -177,7 +205,8 @@ func batchSchedule(name string, rounds, nl int, stretch func()) {
 	MOVQ(cur, laneMem(lanesCur, 1))
 	MOVQ(cur, laneMem(lanesJob, 1))
 	ADDQ(U32(jobSize), nextJob)
-	VMOVDQU(Mem{Base: cur, Disp: jobX0}, tmpX)
+	MOVQ(Mem{Base: cur, Disp: jobB0A0}, ptr)
+	VMOVDQU(Mem{Base: ptr}, tmpX)
 	VMOVDQU(tmpX, laneMem(lanesX, 2))
 	// A job without runs (no associated data, no message) is done.
 	CMPQ(Mem{Base: cur, Disp: runN}, U8(0))
@@ -188,10 +217,22 @@ func batchSchedule(name string, rounds, nl int, stretch func()) {
 		MOVQ(Mem{Base: cur, Disp: f.run}, tmp)
 		MOVQ(tmp, laneMem(f.lane, 1))
 	}
-	VMOVDQU(Mem{Base: cur, Disp: runCtr}, tmpX)
-	VMOVDQU(tmpX, laneMem(lanesCtr, 2))
-	VMOVDQU(Mem{Base: cur, Disp: runMask}, tmpX)
-	VMOVDQU(tmpX, laneMem(lanesMask, 2))
+	MOVQ(laneMem(lanesJob, 1), ptr)
+	MOVQ(Mem{Base: ptr, Disp: jobCtrHi}, tmp)
+	MOVQ(tmp, laneMem(lanesCtr, 2))
+	MOVQ(Mem{Base: cur, Disp: runCtrLo}, tmp)
+	MOVQ(tmp, laneMem(lanesCtr+8, 2))
+	if open {
+		MOVLQSX(Mem{Base: cur, Disp: runMask}, tmp)
+		LEAQ(maskBytes.Offset(16), ptr)
+		SUBQ(tmp, ptr)
+		VMOVDQU(Mem{Base: ptr}, tmpX)
+		VMOVDQU(tmpX, laneMem(lanesMask, 2))
+	}
+	if nl == 16 {
+		MOVL(Mem{Base: cur, Disp: runLast}, tmp.As32())
+		MOVQ(tmp, laneMem(lanesLast, 1))
+	}
 
 	Label(lbl("least"))
 	CMPQ(laneMem(lanesN, 1), least)
@@ -222,25 +263,74 @@ func batchSchedule(name string, rounds, nl int, stretch func()) {
 	Label(lbl("done"))
 }
 
-// gather loads the step's source blocks of group g into bt[g].
-func gather(g int) {
+// gather loads the step's source blocks of group g into bt[g]. Masked
+// (the last step of a stretch, where a lane's run may end in a partial
+// block), it loads only the bytes of each lane's kmask (in its place in the
+// register, from 16j bytes before lane j's block: masked bytes are not
+// read, nor fault), the rest zero, and leaves the group's mask in K2+g.
+func gather(g int, masked bool) {
+	kg := []Register{K2, K3, K4, K5}[g]
 	for j := range 4 {
 		MOVQ(Mem{Base: lp, Disp: lanesSrc + 8*(4*g+j)}, ptr)
 		blk := Mem{Base: ptr, Index: off, Scale: 1}
-		if j == 0 {
+		switch {
+		case masked:
+			KMOVQ(Mem{Base: lp, Disp: lanesKMask + 8*(4*g+j)}, K1)
+			blk.Disp = -16 * j
+			if j == 0 {
+				VMOVDQU8_Z(blk, K1, bt[g])
+				KMOVQ(K1, kg)
+			} else {
+				VMOVDQU8(blk, K1, bt[g])
+				KORQ(K1, kg, kg)
+			}
+		case j == 0:
 			VMOVDQU(blk, btx[g])
-		} else {
+		default:
 			VINSERTI32X4(U8(j), blk, bt[g], bt[g])
 		}
 	}
 }
 
-// scatter stores the blocks of v, of group g, to the lanes' destinations.
-func scatter(g int, v VecPhysical) {
+// scatter stores the blocks of v, of group g, to the lanes' destinations;
+// masked, only the bytes of each lane's kmask.
+func scatter(g int, v VecPhysical, masked bool) {
 	for j := range 4 {
 		MOVQ(Mem{Base: lp, Disp: lanesDst + 8*(4*g+j)}, ptr)
-		VEXTRACTI32X4(U8(j), v, Mem{Base: ptr, Index: off, Scale: 1})
+		blk := Mem{Base: ptr, Index: off, Scale: 1}
+		if masked {
+			KMOVQ(Mem{Base: lp, Disp: lanesKMask + 8*(4*g+j)}, K1)
+			blk.Disp = -16 * j
+			VMOVDQU8(v, K1, blk)
+		} else {
+			VEXTRACTI32X4(U8(j), v, blk)
+		}
 	}
+}
+
+// laneMasks sets each lane's kmask for the last step of the stretch of
+// steps: its run's mask of bytes in the final block where the run ends
+// with the stretch, else all 16 bytes, shifted to the lane's place in its
+// register (an idle lane's mask does not matter); and clears ZF if any
+// lane's mask is not all 16 bytes. It uses the registers of bt.
+func laneMasks() {
+	full, st, lo, hi := bt[0], bt[1], bt[2], bt[3]
+	MOVL(U32(0xffff), ptr.As32())
+	VPBROADCASTQ(ptr, full)
+	VPBROADCASTQ(steps, st)
+	VMOVDQA64(full, lo)
+	VMOVDQA64(full, hi)
+	VPCMPEQQ(Mem{Base: lp, Disp: lanesN}, st, K1)
+	VPCMPEQQ(Mem{Base: lp, Disp: lanesN + 64}, st, K2)
+	VMOVDQU64(Mem{Base: lp, Disp: lanesLast}, K1, lo)
+	VMOVDQU64(Mem{Base: lp, Disp: lanesLast + 64}, K2, hi)
+	VPCMPUQ(U8(4), full, lo, K1) // not equal
+	VPCMPUQ(U8(4), full, hi, K2)
+	VPSLLVQ(laneShifts, lo, lo)
+	VPSLLVQ(laneShifts, hi, hi)
+	VMOVDQU64(lo, Mem{Base: lp, Disp: lanesKMask})
+	VMOVDQU64(hi, Mem{Base: lp, Disp: lanesKMask + 64})
+	KORTESTW(K1, K2)
 }
 
 // keystreamStart sets the keystream registers to the counter blocks after
@@ -271,23 +361,34 @@ func batchRounds(rounds int, key func(r int) Op, sets ...[]VecPhysical) {
 
 func zmmKey(r int) Op { return bkeys[r] }
 
-// zmmKernel emits a VAES512 kernel: body runs n steps from off 0 with the
-// MAC values and counters in registers.
-func zmmKernel(name string, body func(rounds int)) {
+// zmmKernel emits a VAES512 kernel, of open or seal: body runs n steps
+// from off 0 with the MAC values and counters in registers, the last with
+// the lanes' kmasks if masked.
+func zmmKernel(name string, open bool, body func(rounds int, masked bool)) {
 	batchTEXT(name)
 	VMOVDQU64(bswap4, bbsw)
 	perKeySize(name, func(rounds int) {
 		for r := 0; r <= rounds; r++ {
 			VBROADCASTI32X4(Mem{Base: rk, Disp: 16 * r}, bkeys[r])
 		}
-		batchSchedule(name, rounds, 16, func() {
+		batchSchedule(name, rounds, 16, open, func() {
 			for g := range 4 {
 				VMOVDQU64(Mem{Base: lp, Disp: lanesX + 64*g}, bx[g])
 				VMOVDQU64(Mem{Base: lp, Disp: lanesCtr + 64*g}, bctr[g])
 				VPSHUFB(bbsw, bctr[g], bctr[g])
 			}
 			XORQ(off, off)
-			body(rounds)
+			// Stretches that end no run in a partial block (all of a
+			// batch of whole-block messages) take the loop without
+			// masks.
+			plain, stored := label(name, rounds, "plain"), label(name, rounds, "stored")
+			laneMasks()
+			JZ(LabelRef(plain))
+			body(rounds, true)
+			JMP(LabelRef(stored))
+			Label(plain)
+			body(rounds, false)
+			Label(stored)
 			for g := range 4 {
 				VMOVDQU64(bx[g], Mem{Base: lp, Disp: lanesX + 64*g})
 				VPSHUFB(bbsw, bctr[g], bctr[g])
@@ -299,48 +400,72 @@ func zmmKernel(name string, body func(rounds int)) {
 	})
 }
 
-func sealBatch() {
-	zmmKernel("sealBatchVAES512", func(rounds int) {
-		loop := label("sealBatch", rounds, "loop")
+// stepLoop emits a kernel's loop of n steps: step(false) for all but the
+// last, and step(masked) for the last, where a run may end in a partial
+// block.
+func stepLoop(name string, rounds int, masked bool, step func(masked bool)) {
+	if !masked {
+		loop := label(name, rounds, "loop")
 		Label(loop)
-		for g := range 4 {
-			gather(g)
-			VPTERNLOGQ(U8(0x96), bt[g], bkeys[0], bx[g]) // X ^ T ^ K0
-		}
-		keystreamStart()
-		batchRounds(rounds, zmmKey, bx, bks)
-		for g := range 4 {
-			VPXORQ(bt[g], bks[g], bks[g])
-			scatter(g, bks[g])
-		}
+		step(false)
 		ADDQ(U8(16), off)
 		DECQ(n)
 		JNZ(LabelRef(loop))
+		return
+	}
+	loop, last := label(name, rounds, "mloop"), label(name, rounds, "mlast")
+	DECQ(n)
+	JZ(LabelRef(last))
+	Label(loop)
+	step(false)
+	ADDQ(U8(16), off)
+	DECQ(n)
+	JNZ(LabelRef(loop))
+	Label(last)
+	step(true)
+}
+
+func sealBatch() {
+	zmmKernel("sealBatchVAES512", false, func(rounds int, masked bool) {
+		stepLoop("sealBatch", rounds, masked, func(masked bool) {
+			for g := range 4 {
+				gather(g, masked)
+				VPTERNLOGQ(U8(0x96), bt[g], bkeys[0], bx[g]) // X ^ T ^ K0
+			}
+			keystreamStart()
+			batchRounds(rounds, zmmKey, bx, bks)
+			for g := range 4 {
+				VPXORQ(bt[g], bks[g], bks[g])
+				scatter(g, bks[g], masked)
+			}
+		})
 	})
 }
 
 func openBatch() {
-	zmmKernel("openBatchVAES512", func(rounds int) {
-		loop := label("openBatch", rounds, "loop")
+	zmmKernel("openBatchVAES512", true, func(rounds int, masked bool) {
 		keystreamStart()
 		batchRounds(rounds, zmmKey, bks)
-		Label(loop)
-		for g := range 4 {
-			gather(g)
-		}
-		for g := range 4 {
-			VPXORQ(bt[g], bks[g], bks[g])
-			scatter(g, bks[g])
-			// T = mask ? out : T, then X ^ T ^ K0.
-			VPTERNLOGQ(U8(0xd8), Mem{Base: lp, Disp: lanesMask + 64*g}, bks[g], bt[g])
-			VPTERNLOGQ(U8(0x96), bt[g], bkeys[0], bx[g])
-		}
-		keystreamStart()
-		batchRounds(rounds, zmmKey, bx, bks)
-		ADDQ(U8(16), off)
-		DECQ(n)
-		JNZ(LabelRef(loop))
-		// The last iteration stepped the counters once too often.
+		stepLoop("openBatch", rounds, masked, func(masked bool) {
+			for g := range 4 {
+				gather(g, masked)
+			}
+			for g := range 4 {
+				VPXORQ(bt[g], bks[g], bks[g])
+				scatter(g, bks[g], masked)
+				// T = mask ? out : T, then X ^ T ^ K0.
+				VPTERNLOGQ(U8(0xd8), Mem{Base: lp, Disp: lanesMask + 64*g}, bks[g], bt[g])
+				if masked {
+					// The output's padding of a partial block is
+					// keystream, not zeros.
+					VMOVDQU8_Z(bt[g], []Register{K2, K3, K4, K5}[g], bt[g])
+				}
+				VPTERNLOGQ(U8(0x96), bt[g], bkeys[0], bx[g])
+			}
+			keystreamStart()
+			batchRounds(rounds, zmmKey, bx, bks)
+		})
+		// The last step stepped the counters once too often.
 		for g := range 4 {
 			VPSUBQ(ctrOne4, bctr[g], bctr[g])
 		}
@@ -390,7 +515,7 @@ func (k *vexKernel) key(r int) Op { return k.keys.Offset(r * k.bytes) }
 
 // kernel emits the VEX kernel name, as zmmKernel; for ymm it first copies
 // the key schedule, each key twice, to the stack.
-func (k *vexKernel) kernel(name string, body func(rounds int)) {
+func (k *vexKernel) kernel(name string, open bool, body func(rounds int)) {
 	batchTEXT(name)
 	k.keys = Mem{Base: rk}
 	if k.lanes > 1 {
@@ -401,7 +526,7 @@ func (k *vexKernel) kernel(name string, body func(rounds int)) {
 		}
 	}
 	perKeySize(name, func(rounds int) {
-		batchSchedule(name, rounds, 4*k.lanes, func() {
+		batchSchedule(name, rounds, 4*k.lanes, open, func() {
 			for g := range 4 {
 				VMOVDQU(Mem{Base: lp, Disp: lanesX + k.bytes*g}, k.x[g])
 				VMOVDQU(Mem{Base: lp, Disp: lanesCtr + k.bytes*g}, k.ctr[g])
@@ -455,7 +580,7 @@ func (k *vexKernel) keystreamStart() {
 func sealBatchVex(w vexWidth) {
 	k := newVexKernel(w)
 	name := "sealBatch" + w.name
-	k.kernel(name, func(rounds int) {
+	k.kernel(name, false, func(rounds int) {
 		loop := label(name, rounds, "loop")
 		Label(loop)
 		for g := range 4 {
@@ -478,7 +603,7 @@ func sealBatchVex(w vexWidth) {
 func openBatchVex(w vexWidth) {
 	k := newVexKernel(w)
 	name := "openBatch" + w.name
-	k.kernel(name, func(rounds int) {
+	k.kernel(name, true, func(rounds int) {
 		loop := label(name, rounds, "loop")
 		k.keystreamStart()
 		batchRounds(rounds, k.key, k.ks)
