@@ -132,3 +132,80 @@ func checkBatch(t *testing.T, a *AEAD, ms []batch.Message, want [][]byte) {
 		}
 	}
 }
+
+// TestBatchLongRuns compares batches of many like messages, whose full
+// groups of 16 one call to a run kernel takes (lanes_amd64.go), with single
+// calls: runs of 1 to 5 groups and a part-filled one, without associated
+// data (one call for the run) and with it in one message (the kernel stops
+// after that group and the next call goes on), at tags of 16 and 12 bytes;
+// then it opens them with tags changed in some groups (the kernel stops
+// after each), which alone must fail, their outputs zeroed.
+func TestBatchLongRuns(t *testing.T) {
+	key := make([]byte, 16)
+	key[0] = 0x3c
+	paths.Run(t, func(t *testing.T) {
+		for _, tag := range []int{16, 12} {
+			a, err := NewWithSizes(key, 12, tag)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range []int{5, 64, 100, 1000} {
+				for _, n := range []int{16, 33, 80, 87} {
+					for _, adAt := range []int{-1, 20, n - 1} {
+						checkLongRun(t, a, l, n, adAt)
+					}
+				}
+			}
+		}
+	})
+}
+
+// checkLongRun seals and opens n messages of l bytes, message adAt (if any)
+// with associated data, and opens them again with some tags changed.
+func checkLongRun(t *testing.T, a *AEAD, l, n, adAt int) {
+	t.Helper()
+	ms := make([]batch.Message, n)
+	want := make([][]byte, n)
+	for i := range ms {
+		m := &ms[i]
+		m.Nonce = make([]byte, a.NonceSize())
+		m.Nonce[0], m.Nonce[len(m.Nonce)-1] = byte(i), byte(i*7+l)
+		m.In = make([]byte, l)
+		for j := range m.In {
+			m.In[j] = byte(i*13 + j)
+		}
+		if i == adAt {
+			m.AD = []byte("associated")
+		}
+		m.Out = make([]byte, l+a.Overhead())
+		want[i] = a.Seal(nil, m.Nonce, m.In, m.AD)
+	}
+	a.SealBatch(ms)
+	for i := range ms {
+		if !bytes.Equal(ms[i].Out, want[i]) {
+			t.Fatalf("tag %d, %d messages of %d bytes, AD at %d: message %d: SealBatch differs from Seal", a.Overhead(), n, l, adAt, i)
+		}
+	}
+	for _, bad := range [][]int{nil, {3}, {17, 18, 40, n - 1}, {n - 1}} {
+		opened := make([]batch.Message, n)
+		isBad := make([]bool, n)
+		for _, i := range bad {
+			isBad[i%n] = true
+		}
+		for i, m := range ms {
+			in := slices.Clone(m.Out)
+			if isBad[i] {
+				in[len(in)-1] ^= 0x40
+			}
+			opened[i] = batch.Message{Nonce: m.Nonce, AD: m.AD, In: in, Out: make([]byte, l)}
+		}
+		if got := a.OpenBatch(opened); got != !slices.Contains(isBad, true) {
+			t.Fatalf("tag %d, %d messages of %d bytes, AD at %d, tags changed at %v: OpenBatch returned %v", a.Overhead(), n, l, adAt, bad, got)
+		}
+		for i, m := range opened {
+			if m.OK == isBad[i] || isBad[i] && !bytes.Equal(m.Out, make([]byte, l)) || !isBad[i] && !bytes.Equal(m.Out, ms[i].In) {
+				t.Fatalf("tag %d, %d messages of %d bytes, AD at %d, tags changed at %v: message %d: OK %v, output wrong", a.Overhead(), n, l, adAt, bad, i, m.OK)
+			}
+		}
+	}
+}

@@ -67,7 +67,7 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 		spec.CheckOpen(msgs)
 	}
 	var out laneOut
-	batchutil.RunLanes(msgs, d == decrypt, a.tagSize, laneMaxLen, lanesMaxAD, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, &out) },
+	batchutil.RunLanes(msgs, d == decrypt, a.tagSize, laneMaxLen, lanesMaxAD, 1, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, &out) },
 		func(i int) { a.one(d, &msgs[i]) })
 	return true
 }

@@ -32,7 +32,12 @@ import (
 // 0's whole blocks: see laneTable) and the marked lanes (a bit each, uint32). laneOut: the tags the kernel writes, two
 // areas it keeps for itself, per register (each lane's whole blocks n and
 // partial bytes r, in every byte of the lane), the marked lanes whose tags
-// differ (a bit each, uint32, when opening), then the table.
+// differ (a bit each, uint32, when opening), a count of the run kernels',
+// then the table. The run kernels (see lanes) take full groups of messages
+// in a row by place, without indexes or the table's pointers (their
+// lengths, gathered, go to the table for the steps that take them one by
+// one), and run the next group in the same call: a batch of like messages
+// in one call.
 const (
 	lnSrc   = 0
 	lnDst   = 128
@@ -43,6 +48,7 @@ const (
 	lnN     = 256
 	lnR     = 512
 	lnFail  = 768
+	lnRuns  = 772
 	lnTable = 776
 
 	msgSize  = 104
@@ -53,6 +59,25 @@ const (
 	msgOut   = 72
 	msgOK    = 96
 )
+
+// laneRun is set while the run kernels are generated, which take their
+// lanes' pointers from the messages themselves, 16 in a row (msgSize
+// apart, lp at the first), in place of the table: see lanes.
+var laneRun bool
+
+// laneField is where lane i's pointer f (lnSrc, lnDst or lnNonce) is.
+func laneField(f, i int) Mem {
+	if laneRun {
+		return Mem{Base: lp, Disp: msgSize*i + map[int]int{lnSrc: msgIn, lnDst: msgOut, lnNonce: msgNonce}[f]}
+	}
+	return Mem{Base: lp, Disp: f + 8*i}
+}
+
+// laneLen is where lane i's text length is, in the table; laneTags where
+// the marked lanes are (out.done).
+func laneLen(i int) Mem { return Mem{Base: lo, Disp: lnTable + lnLen + 4*i} }
+
+var laneTags = Mem{Base: lo, Disp: lnTable + lnTags}
 
 // Registers of the lane kernels.
 var (
@@ -80,7 +105,7 @@ func lKey(i int) VecPhysical {
 
 // Constants of the lane kernels, 64 bytes each (a 16-byte pattern in every
 // lane, or per register): see tables.
-var ktopMask4, rev128x4, rev64x4, bottom4, iota4, q63, q64, low4, b80, lenPerm Mem
+var lenIdx, ktopMask4, rev128x4, rev64x4, bottom4, iota4, q63, q64, low4, b80, lenPerm Mem
 
 func laneTables() {
 	rep := func(name string, lo, hi uint64) Mem {
@@ -102,6 +127,11 @@ func laneTables() {
 	q64 = rep("q64", 64, 64)
 	low4 = rep("low4", 0x0000000f0000000f, 0x0000000f0000000f)
 	b80 = rep("b80", 0x8080808080808080, 0x8080808080808080)
+	// lenIdx: the offsets of the 16 messages' In lengths from the first's.
+	lenIdx = GLOBL("lenIdx", RODATA|NOPTR)
+	for k := 0; k < 16; k++ {
+		DATA(8*k, U64(uint64(msgSize*k+msgInLen)))
+	}
 	// lenPerm[r] takes length 4r+k into the four dwords of lane k.
 	lenPerm = GLOBL("lenPerm", RODATA|NOPTR)
 	for r := 0; r < 4; r++ {
@@ -113,15 +143,35 @@ func laneTables() {
 	}
 }
 
-func lanes(o op) {
-	name, keys := "ocbSealLanesVAES512", "rk *[240]byte"
-	if o == dec {
-		name, keys = "ocbOpenLanesVAES512", "rk, ek *[240]byte"
+// lanes generates a lane kernel, or with run a run kernel: groups of 16
+// messages in a row, from msgs on, runs of them one after the other (the
+// next 16 messages for each), which stops early after a group whose lanes
+// are not all marked or whose tags (opening) differ somewhere, for the
+// caller to finish it (its tags, done and fail in out); it returns the
+// groups it ran.
+func lanes(o op, run bool) {
+	laneRun = run
+	kind, group := "Lanes", "idx *[16]int, n"
+	if run {
+		kind, group = "Run", "runs"
 	}
-	TEXT(name, NOSPLIT, "func(nr int, "+keys+", l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n, sub int, mark uint32, out *[1228]byte)")
+	name, keys := "ocbSeal"+kind+"VAES512", "rk *[240]byte"
+	if o == dec {
+		name, keys = "ocbOpen"+kind+"VAES512", "rk, ek *[240]byte"
+	}
+	sig := "func(nr int, " + keys + ", l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, " + group + ", sub int, mark uint32, out *[1228]byte)"
+	if run {
+		sig += " int"
+	}
+	TEXT(name, NOSPLIT, sig)
 	Pragma("noescape")
 	Load(Param("out"), lo)
-	laneTable()
+	if run {
+		Load(Param("msgs"), lp)
+		MOVL(U32(0), Mem{Base: lo, Disp: lnRuns})
+	} else {
+		laneTable()
+	}
 	Load(Param("nr"), nr)
 	Load(Param("rk"), lKeys)
 	if o == dec {
@@ -133,6 +183,11 @@ func lanes(o op) {
 	Load(Param("ends"), lEnds)
 	loadKeys(lEK)
 
+	top := "lanes_group_" + name
+	if run {
+		Label(top)
+		laneMarks()
+	}
 	laneMasks()
 
 	// The nonce blocks: bits, with the nonce's bytes loaded under a mask
@@ -151,7 +206,7 @@ func lanes(o op) {
 	for r := 0; r < 4; r++ {
 		VMOVDQA64(Z12, lOff(r))
 		for k := 0; k < 4; k++ {
-			MOVQ(Mem{Base: lp, Disp: lnNonce + 8*(4*r+k)}, lT)
+			MOVQ(laneField(lnNonce, 4*r+k), lT)
 			KANDQ(K1, []Op{K4, K5, K6, K7}[k], K3)
 			VMOVDQU8(Mem{Base: lT, Index: lU, Scale: 1, Disp: -16 - 16*k}, K3, lOff(r))
 		}
@@ -186,7 +241,11 @@ func lanes(o op) {
 	}
 
 	// n and r of every lane, in each byte of the lane (n < 256).
-	VMOVDQU64(Mem{Base: lp, Disp: lnLen}, Z12)
+	if run {
+		runLengths()
+	} else {
+		VMOVDQU64(Mem{Base: lp, Disp: lnLen}, Z12)
+	}
 	VPXORQ(Z16, Z16, Z16)
 	for r := 0; r < 4; r++ {
 		VMOVDQU64(lenPerm.Offset(64*r), Z13)
@@ -291,16 +350,16 @@ func lanes(o op) {
 		VPCMPEQB(Z13, Z16, K2, K2)
 		VPXORQ(Z14, Z14, Z14)
 		for k := 0; k < 4; k++ {
-			MOVQ(Mem{Base: lp, Disp: lnSrc + 8*(4*r+k)}, lT)
-			MOVL(Mem{Base: lp, Disp: lnLen + 4*(4*r+k)}, lU.As32())
+			MOVQ(laneField(lnSrc, 4*r+k), lT)
+			MOVL(laneLen(4*r+k), lU.As32())
 			ANDL(U32(0xff0), lU.As32())
 			KANDQ(K1, []Op{K4, K5, K6, K7}[k], K3)
 			VMOVDQU8(Mem{Base: lT, Index: lU, Scale: 1, Disp: -16 * k}, K3, Z14)
 		}
 		VPXORQ(Z14, lX(r), lX(r))
 		for k := 0; k < 4; k++ {
-			MOVQ(Mem{Base: lp, Disp: lnDst + 8*(4*r+k)}, lT)
-			MOVL(Mem{Base: lp, Disp: lnLen + 4*(4*r+k)}, lU.As32())
+			MOVQ(laneField(lnDst, 4*r+k), lT)
+			MOVL(laneLen(4*r+k), lU.As32())
 			ANDL(U32(0xff0), lU.As32())
 			KANDQ(K1, []Op{K4, K5, K6, K7}[k], K3)
 			VMOVDQU8(lX(r), K3, Mem{Base: lT, Index: lU, Scale: 1, Disp: -16 * k})
@@ -325,13 +384,13 @@ func lanes(o op) {
 	}
 	if o == enc {
 		// The marked lanes' tags, which are whole, to Dst+Len.
-		MOVL(Mem{Base: lp, Disp: lnTags}, lU.As32())
+		MOVL(laneTags, lU.As32())
 		for i := 0; i < 16; i++ {
 			skip := "lanes_tag" + strconv.Itoa(i) + "_" + name
 			BTL(U8(i), lU.As32())
 			JCC(LabelRef(skip))
-			MOVQ(Mem{Base: lp, Disp: lnDst + 8*i}, lT)
-			MOVL(Mem{Base: lp, Disp: lnLen + 4*i}, lJ.As32())
+			MOVQ(laneField(lnDst, i), lT)
+			MOVL(laneLen(i), lJ.As32())
 			VEXTRACTI32X4(U8(i%4), lX(i/4), Mem{Base: lT, Index: lJ, Scale: 1})
 			Label(skip)
 		}
@@ -340,21 +399,27 @@ func lanes(o op) {
 		// at Src+Len: every byte compared, the message's OK set, and the
 		// bit of a lane whose differ set in lMin (the outcome is no
 		// secret, the bytes are).
-		MOVL(Mem{Base: lp, Disp: lnTags}, lU.As32())
+		MOVL(laneTags, lU.As32())
 		XORL(lMin.As32(), lMin.As32())
-		Load(Param("msgs"), RBX)
-		Load(Param("idx"), RDX)
+		if !run {
+			Load(Param("msgs"), RBX)
+			Load(Param("idx"), RDX)
+		}
 		for i := 0; i < 16; i++ {
 			skip := "lanes_tag" + strconv.Itoa(i) + "_" + name
 			BTL(U8(i), lU.As32())
 			JCC(LabelRef(skip))
-			MOVQ(Mem{Base: lp, Disp: lnSrc + 8*i}, lT)
-			MOVL(Mem{Base: lp, Disp: lnLen + 4*i}, lJ.As32())
+			MOVQ(laneField(lnSrc, i), lT)
+			MOVL(laneLen(i), lJ.As32())
 			VEXTRACTI32X4(U8(i%4), lX(i/4), X12)
 			VPCMPEQB(Mem{Base: lT, Index: lJ, Scale: 1}, X12, K1)
-			IMUL3Q(U8(msgSize), Mem{Base: RDX, Disp: 8 * i}, RAX)
+			ok := Mem{Base: lp, Disp: msgSize*i + msgOK}
+			if !run {
+				IMUL3Q(U8(msgSize), Mem{Base: RDX, Disp: 8 * i}, RAX)
+				ok = Mem{Base: RAX, Index: RBX, Scale: 1, Disp: msgOK}
+			}
 			KORTESTW(K1, K1) // CF: all 16 bytes equal
-			SETCS(Mem{Base: RAX, Index: RBX, Scale: 1, Disp: msgOK})
+			SETCS(ok)
 			SETCC(lJ.As8())
 			MOVBLZX(lJ.As8(), lJ.As32())
 			SHLL(U8(i), lJ.As32())
@@ -363,8 +428,60 @@ func lanes(o op) {
 		}
 		MOVL(lMin.As32(), Mem{Base: lo, Disp: lnFail})
 	}
+	if run {
+		// The next group, unless this one is the last or the caller's to
+		// finish.
+		stop := "lanes_stop_" + name
+		INCL(Mem{Base: lo, Disp: lnRuns})
+		MOVL(Mem{Base: lo, Disp: lnRuns}, lT.As32())
+		CMPL(laneTags, U32(0xffff))
+		JNE(LabelRef(stop))
+		if o == dec {
+			TESTL(lMin.As32(), lMin.As32())
+			JNZ(LabelRef(stop))
+		}
+		Load(Param("runs"), lU)
+		CMPQ(lT, lU)
+		JE(LabelRef(stop))
+		ADDQ(U32(16*msgSize), lp)
+		JMP(LabelRef(top))
+		Label(stop)
+		Store(lT, ReturnIndex(0))
+	}
 	VZEROUPPER()
 	RET()
+}
+
+// laneMarks marks the lanes of a run kernel's group (out.done) as
+// laneTable does.
+func laneMarks() {
+	plain, t := lT, lU
+	XORL(plain.As32(), plain.As32())
+	for k := 15; k >= 0; k-- {
+		CMPQ(Mem{Base: lp, Disp: msgSize*k + msgADLen}, U8(1))
+		ADCL(plain.As32(), plain.As32())
+	}
+	Load(Param("mark"), t)
+	ANDL(plain.As32(), t.As32())
+	MOVL(t.As32(), laneTags)
+}
+
+// runLengths leaves in Z12 the text lengths of a run kernel's group as
+// dwords, gathered from the messages (In's less sub), and stores them in
+// the table for the steps that take them one by one.
+func runLengths() {
+	for h, z := range []VecPhysical{Z13, Z14} {
+		KXNORB(K1, K1, K1)
+		VMOVDQU64(lenIdx.Offset(64*h), Z15)
+		VPGATHERQQ(Mem{Base: lp, Index: Z15, Scale: 1}, K1, z)
+	}
+	VPMOVQD(Z13, Y12)
+	VPMOVQD(Z14, Y13)
+	VINSERTI64X4(U8(1), Y13, Z12, Z12)
+	Load(Param("sub"), lT)
+	VPBROADCASTD(lT.As32(), Z13)
+	VPSUBD(Z13, Z12, Z12)
+	VMOVDQU64(Z12, laneLen(0))
 }
 
 // laneTable fills the lanes' table (at lp, in laneOut) from the messages
@@ -521,7 +638,7 @@ func laneBlocks(o op, fast bool) {
 			VPCMPUD(U8(2), Mem{Base: lo, Disp: lnN + 64*r}, Z13, K2)
 		}
 		for k := 0; k < 4; k++ {
-			MOVQ(Mem{Base: lp, Disp: lnSrc + 8*(4*r+k)}, lT)
+			MOVQ(laneField(lnSrc, 4*r+k), lT)
 			m := Mem{Base: lT, Index: lJ16, Scale: 1}
 			switch {
 			case fast && k == 0:
@@ -559,7 +676,7 @@ func laneBlocks(o op, fast bool) {
 			VPXORD(lX(r), lSum(r), K2, lSum(r))
 		}
 		for k := 0; k < 4; k++ {
-			MOVQ(Mem{Base: lp, Disp: lnDst + 8*(4*r+k)}, lT)
+			MOVQ(laneField(lnDst, 4*r+k), lT)
 			m := Mem{Base: lT, Index: lJ16, Scale: 1}
 			switch {
 			case fast && k == 0:
@@ -596,7 +713,7 @@ func lanePairs(o op) {
 	VBROADCASTI32X4(Mem{Base: ltab, Index: lT, Scale: 1}, Z16)
 	for r := 0; r < 4; r++ {
 		for k := 0; k < 4; k++ {
-			MOVQ(Mem{Base: lp, Disp: lnSrc + 8*(4*r+k)}, lT)
+			MOVQ(laneField(lnSrc, 4*r+k), lT)
 			for h, x := range []VecPhysical{lX(r), lY(r)} {
 				m := Mem{Base: lT, Index: lJ16, Scale: 1, Disp: 16 * h}
 				if k == 0 {
@@ -623,7 +740,7 @@ func lanePairs(o op) {
 			VPTERNLOGQ(U8(0x96), lX(r), lY(r), lSum(r))
 		}
 		for k := 0; k < 4; k++ {
-			MOVQ(Mem{Base: lp, Disp: lnDst + 8*(4*r+k)}, lT)
+			MOVQ(laneField(lnDst, 4*r+k), lT)
 			for h, x := range []VecPhysical{lX(r), lY(r)} {
 				m := Mem{Base: lT, Index: lJ16, Scale: 1, Disp: 16 * h}
 				if k == 0 {
