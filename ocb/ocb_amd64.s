@@ -22937,66 +22937,54 @@ lanes_idle_done_1:
 	MOVQ            $0x0001000100010001, R9
 	IMULQ           R9, R12
 	KMOVQ           R12, K1
+	KANDQ           K1, K4, K4
+	KANDQ           K1, K5, K5
+	KANDQ           K1, K6, K6
+	KANDQ           K1, K7, K7
 	MOVQ            bits+32(FP), R12
 	VBROADCASTI32X4 (R12), Z12
 	VMOVDQA64       Z12, Z4
 	MOVQ            256(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z4
+	VMOVDQU8        -16(R12)(R14*1), K4, Z4
 	MOVQ            264(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z4
+	VMOVDQU8        -32(R12)(R14*1), K5, Z4
 	MOVQ            272(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z4
+	VMOVDQU8        -48(R12)(R14*1), K6, Z4
 	MOVQ            280(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z4
+	VMOVDQU8        -64(R12)(R14*1), K7, Z4
 	VMOVDQA64       Z4, Z0
 	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z0
 	VMOVDQA64       Z12, Z5
 	MOVQ            288(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z5
+	VMOVDQU8        -16(R12)(R14*1), K4, Z5
 	MOVQ            296(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z5
+	VMOVDQU8        -32(R12)(R14*1), K5, Z5
 	MOVQ            304(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z5
+	VMOVDQU8        -48(R12)(R14*1), K6, Z5
 	MOVQ            312(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z5
+	VMOVDQU8        -64(R12)(R14*1), K7, Z5
 	VMOVDQA64       Z5, Z1
 	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z1
 	VMOVDQA64       Z12, Z6
 	MOVQ            320(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z6
+	VMOVDQU8        -16(R12)(R14*1), K4, Z6
 	MOVQ            328(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z6
+	VMOVDQU8        -32(R12)(R14*1), K5, Z6
 	MOVQ            336(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z6
+	VMOVDQU8        -48(R12)(R14*1), K6, Z6
 	MOVQ            344(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z6
+	VMOVDQU8        -64(R12)(R14*1), K7, Z6
 	VMOVDQA64       Z6, Z2
 	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z2
 	VMOVDQA64       Z12, Z7
 	MOVQ            352(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z7
+	VMOVDQU8        -16(R12)(R14*1), K4, Z7
 	MOVQ            360(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z7
+	VMOVDQU8        -32(R12)(R14*1), K5, Z7
 	MOVQ            368(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z7
+	VMOVDQU8        -48(R12)(R14*1), K6, Z7
 	MOVQ            376(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z7
+	VMOVDQU8        -64(R12)(R14*1), K7, Z7
 	VMOVDQA64       Z7, Z3
 	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z3
 	VAESENC         Z18, Z0, Z0
@@ -24652,66 +24640,54 @@ lanes_idle_done_8:
 	MOVQ            $0x0001000100010001, R9
 	IMULQ           R9, R12
 	KMOVQ           R12, K1
+	KANDQ           K1, K4, K4
+	KANDQ           K1, K5, K5
+	KANDQ           K1, K6, K6
+	KANDQ           K1, K7, K7
 	MOVQ            bits+40(FP), R12
 	VBROADCASTI32X4 (R12), Z12
 	VMOVDQA64       Z12, Z4
 	MOVQ            256(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z4
+	VMOVDQU8        -16(R12)(R14*1), K4, Z4
 	MOVQ            264(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z4
+	VMOVDQU8        -32(R12)(R14*1), K5, Z4
 	MOVQ            272(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z4
+	VMOVDQU8        -48(R12)(R14*1), K6, Z4
 	MOVQ            280(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z4
+	VMOVDQU8        -64(R12)(R14*1), K7, Z4
 	VMOVDQA64       Z4, Z0
 	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z0
 	VMOVDQA64       Z12, Z5
 	MOVQ            288(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z5
+	VMOVDQU8        -16(R12)(R14*1), K4, Z5
 	MOVQ            296(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z5
+	VMOVDQU8        -32(R12)(R14*1), K5, Z5
 	MOVQ            304(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z5
+	VMOVDQU8        -48(R12)(R14*1), K6, Z5
 	MOVQ            312(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z5
+	VMOVDQU8        -64(R12)(R14*1), K7, Z5
 	VMOVDQA64       Z5, Z1
 	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z1
 	VMOVDQA64       Z12, Z6
 	MOVQ            320(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z6
+	VMOVDQU8        -16(R12)(R14*1), K4, Z6
 	MOVQ            328(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z6
+	VMOVDQU8        -32(R12)(R14*1), K5, Z6
 	MOVQ            336(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z6
+	VMOVDQU8        -48(R12)(R14*1), K6, Z6
 	MOVQ            344(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z6
+	VMOVDQU8        -64(R12)(R14*1), K7, Z6
 	VMOVDQA64       Z6, Z2
 	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z2
 	VMOVDQA64       Z12, Z7
 	MOVQ            352(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z7
+	VMOVDQU8        -16(R12)(R14*1), K4, Z7
 	MOVQ            360(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z7
+	VMOVDQU8        -32(R12)(R14*1), K5, Z7
 	MOVQ            368(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z7
+	VMOVDQU8        -48(R12)(R14*1), K6, Z7
 	MOVQ            376(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z7
+	VMOVDQU8        -64(R12)(R14*1), K7, Z7
 	VMOVDQA64       Z7, Z3
 	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z3
 	VAESENC         Z18, Z0, Z0
@@ -26322,6 +26298,19 @@ lanes_group_ocbSealRunVAES512:
 	MOVLQZX         mark+72(FP), R14
 	ANDL            R12, R14
 	MOVL            R14, 1224(R13)
+	KXNORB          K1, K1, K1
+	VMOVDQU64       lenIdx<>+0(SB), Z15
+	VPGATHERQQ      (SI)(Z15*1), K1, Z13
+	KXNORB          K1, K1, K1
+	VMOVDQU64       lenIdx<>+64(SB), Z15
+	VPGATHERQQ      (SI)(Z15*1), K1, Z14
+	VPMOVQD         Z13, Y12
+	VPMOVQD         Z14, Y13
+	VINSERTI64X4    $0x01, Y13, Z12, Z12
+	MOVQ            sub+64(FP), R12
+	VPBROADCASTD    R12, Z13
+	VPSUBD          Z13, Z12, Z11
+	VMOVDQU64       Z11, 1160(R13)
 	MOVQ            $0x000000000000ffff, R12
 	KMOVQ           R12, K4
 	MOVQ            $0x00000000ffff0000, R12
@@ -26339,66 +26328,54 @@ lanes_group_ocbSealRunVAES512:
 	MOVQ            $0x0001000100010001, R9
 	IMULQ           R9, R12
 	KMOVQ           R12, K1
+	KANDQ           K1, K4, K4
+	KANDQ           K1, K5, K5
+	KANDQ           K1, K6, K6
+	KANDQ           K1, K7, K7
 	MOVQ            bits+32(FP), R12
 	VBROADCASTI32X4 (R12), Z12
 	VMOVDQA64       Z12, Z4
 	MOVQ            (SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z4
+	VMOVDQU8        -16(R12)(R14*1), K4, Z4
 	MOVQ            104(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z4
+	VMOVDQU8        -32(R12)(R14*1), K5, Z4
 	MOVQ            208(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z4
+	VMOVDQU8        -48(R12)(R14*1), K6, Z4
 	MOVQ            312(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z4
+	VMOVDQU8        -64(R12)(R14*1), K7, Z4
 	VMOVDQA64       Z4, Z0
 	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z0
 	VMOVDQA64       Z12, Z5
 	MOVQ            416(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z5
+	VMOVDQU8        -16(R12)(R14*1), K4, Z5
 	MOVQ            520(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z5
+	VMOVDQU8        -32(R12)(R14*1), K5, Z5
 	MOVQ            624(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z5
+	VMOVDQU8        -48(R12)(R14*1), K6, Z5
 	MOVQ            728(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z5
+	VMOVDQU8        -64(R12)(R14*1), K7, Z5
 	VMOVDQA64       Z5, Z1
 	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z1
 	VMOVDQA64       Z12, Z6
 	MOVQ            832(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z6
+	VMOVDQU8        -16(R12)(R14*1), K4, Z6
 	MOVQ            936(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z6
+	VMOVDQU8        -32(R12)(R14*1), K5, Z6
 	MOVQ            1040(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z6
+	VMOVDQU8        -48(R12)(R14*1), K6, Z6
 	MOVQ            1144(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z6
+	VMOVDQU8        -64(R12)(R14*1), K7, Z6
 	VMOVDQA64       Z6, Z2
 	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z2
 	VMOVDQA64       Z12, Z7
 	MOVQ            1248(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z7
+	VMOVDQU8        -16(R12)(R14*1), K4, Z7
 	MOVQ            1352(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z7
+	VMOVDQU8        -32(R12)(R14*1), K5, Z7
 	MOVQ            1456(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z7
+	VMOVDQU8        -48(R12)(R14*1), K6, Z7
 	MOVQ            1560(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z7
+	VMOVDQU8        -64(R12)(R14*1), K7, Z7
 	VMOVDQA64       Z7, Z3
 	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z3
 	VAESENC         Z18, Z0, Z0
@@ -26535,23 +26512,9 @@ lanes_rdone_15:
 	VPSRLVQ       Z13, Z14, Z14
 	VPORQ         Z14, Z12, Z12
 	VPSHUFB       rev128x4<>+0(SB), Z12, Z7
-	VPXORQ        Z11, Z11, Z11
-	KXNORB        K1, K1, K1
-	VMOVDQU64     lenIdx<>+0(SB), Z15
-	VPGATHERQQ    (SI)(Z15*1), K1, Z13
-	KXNORB        K1, K1, K1
-	VMOVDQU64     lenIdx<>+64(SB), Z15
-	VPGATHERQQ    (SI)(Z15*1), K1, Z14
-	VPMOVQD       Z13, Y12
-	VPMOVQD       Z14, Y13
-	VINSERTI64X4  $0x01, Y13, Z12, Z12
-	MOVQ          sub+64(FP), R12
-	VPBROADCASTD  R12, Z13
-	VPSUBD        Z13, Z12, Z12
-	VMOVDQU64     Z12, 1160(R13)
 	VPXORQ        Z16, Z16, Z16
 	VMOVDQU64     lenPerm<>+0(SB), Z13
-	VPERMD        Z12, Z13, Z13
+	VPERMD        Z11, Z13, Z13
 	VPANDD        low4<>+0(SB), Z13, Z14
 	VPSHUFB       Z16, Z14, Z14
 	VMOVDQU64     Z14, 512(R13)
@@ -26561,7 +26524,7 @@ lanes_rdone_15:
 	VMOVDQA64     Z13, Z15
 	VMOVDQA64     Z13, Z0
 	VMOVDQU64     lenPerm<>+64(SB), Z13
-	VPERMD        Z12, Z13, Z13
+	VPERMD        Z11, Z13, Z13
 	VPANDD        low4<>+0(SB), Z13, Z14
 	VPSHUFB       Z16, Z14, Z14
 	VMOVDQU64     Z14, 576(R13)
@@ -26571,7 +26534,7 @@ lanes_rdone_15:
 	VPMINUB       Z13, Z15, Z15
 	VPMAXUB       Z13, Z0, Z0
 	VMOVDQU64     lenPerm<>+128(SB), Z13
-	VPERMD        Z12, Z13, Z13
+	VPERMD        Z11, Z13, Z13
 	VPANDD        low4<>+0(SB), Z13, Z14
 	VPSHUFB       Z16, Z14, Z14
 	VMOVDQU64     Z14, 640(R13)
@@ -26581,7 +26544,7 @@ lanes_rdone_15:
 	VPMINUB       Z13, Z15, Z15
 	VPMAXUB       Z13, Z0, Z0
 	VMOVDQU64     lenPerm<>+192(SB), Z13
-	VPERMD        Z12, Z13, Z13
+	VPERMD        Z11, Z13, Z13
 	VPANDD        low4<>+0(SB), Z13, Z14
 	VPSHUFB       Z16, Z14, Z14
 	VMOVDQU64     Z14, 704(R13)
@@ -26590,6 +26553,7 @@ lanes_rdone_15:
 	VMOVDQU64     Z13, 448(R13)
 	VPMINUB       Z13, Z15, Z15
 	VPMAXUB       Z13, Z0, Z0
+	VPXORQ        Z11, Z11, Z11
 	VEXTRACTI64X4 $0x01, Z15, Y14
 	VPMINUB       Y14, Y15, Y15
 	VEXTRACTI128  $0x01, Y15, X14
@@ -27867,6 +27831,19 @@ lanes_group_ocbOpenRunVAES512:
 	MOVLQZX         mark+80(FP), R14
 	ANDL            R12, R14
 	MOVL            R14, 1224(R13)
+	KXNORB          K1, K1, K1
+	VMOVDQU64       lenIdx<>+0(SB), Z15
+	VPGATHERQQ      (SI)(Z15*1), K1, Z13
+	KXNORB          K1, K1, K1
+	VMOVDQU64       lenIdx<>+64(SB), Z15
+	VPGATHERQQ      (SI)(Z15*1), K1, Z14
+	VPMOVQD         Z13, Y12
+	VPMOVQD         Z14, Y13
+	VINSERTI64X4    $0x01, Y13, Z12, Z12
+	MOVQ            sub+72(FP), R12
+	VPBROADCASTD    R12, Z13
+	VPSUBD          Z13, Z12, Z11
+	VMOVDQU64       Z11, 1160(R13)
 	MOVQ            $0x000000000000ffff, R12
 	KMOVQ           R12, K4
 	MOVQ            $0x00000000ffff0000, R12
@@ -27884,66 +27861,54 @@ lanes_group_ocbOpenRunVAES512:
 	MOVQ            $0x0001000100010001, R9
 	IMULQ           R9, R12
 	KMOVQ           R12, K1
+	KANDQ           K1, K4, K4
+	KANDQ           K1, K5, K5
+	KANDQ           K1, K6, K6
+	KANDQ           K1, K7, K7
 	MOVQ            bits+40(FP), R12
 	VBROADCASTI32X4 (R12), Z12
 	VMOVDQA64       Z12, Z4
 	MOVQ            (SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z4
+	VMOVDQU8        -16(R12)(R14*1), K4, Z4
 	MOVQ            104(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z4
+	VMOVDQU8        -32(R12)(R14*1), K5, Z4
 	MOVQ            208(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z4
+	VMOVDQU8        -48(R12)(R14*1), K6, Z4
 	MOVQ            312(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z4
+	VMOVDQU8        -64(R12)(R14*1), K7, Z4
 	VMOVDQA64       Z4, Z0
 	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z0
 	VMOVDQA64       Z12, Z5
 	MOVQ            416(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z5
+	VMOVDQU8        -16(R12)(R14*1), K4, Z5
 	MOVQ            520(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z5
+	VMOVDQU8        -32(R12)(R14*1), K5, Z5
 	MOVQ            624(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z5
+	VMOVDQU8        -48(R12)(R14*1), K6, Z5
 	MOVQ            728(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z5
+	VMOVDQU8        -64(R12)(R14*1), K7, Z5
 	VMOVDQA64       Z5, Z1
 	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z1
 	VMOVDQA64       Z12, Z6
 	MOVQ            832(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z6
+	VMOVDQU8        -16(R12)(R14*1), K4, Z6
 	MOVQ            936(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z6
+	VMOVDQU8        -32(R12)(R14*1), K5, Z6
 	MOVQ            1040(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z6
+	VMOVDQU8        -48(R12)(R14*1), K6, Z6
 	MOVQ            1144(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z6
+	VMOVDQU8        -64(R12)(R14*1), K7, Z6
 	VMOVDQA64       Z6, Z2
 	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z2
 	VMOVDQA64       Z12, Z7
 	MOVQ            1248(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z7
+	VMOVDQU8        -16(R12)(R14*1), K4, Z7
 	MOVQ            1352(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z7
+	VMOVDQU8        -32(R12)(R14*1), K5, Z7
 	MOVQ            1456(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z7
+	VMOVDQU8        -48(R12)(R14*1), K6, Z7
 	MOVQ            1560(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z7
+	VMOVDQU8        -64(R12)(R14*1), K7, Z7
 	VMOVDQA64       Z7, Z3
 	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z3
 	VAESENC         Z18, Z0, Z0
@@ -28080,23 +28045,9 @@ lanes_rdone_21:
 	VPSRLVQ         Z13, Z14, Z14
 	VPORQ           Z14, Z12, Z12
 	VPSHUFB         rev128x4<>+0(SB), Z12, Z7
-	VPXORQ          Z11, Z11, Z11
-	KXNORB          K1, K1, K1
-	VMOVDQU64       lenIdx<>+0(SB), Z15
-	VPGATHERQQ      (SI)(Z15*1), K1, Z13
-	KXNORB          K1, K1, K1
-	VMOVDQU64       lenIdx<>+64(SB), Z15
-	VPGATHERQQ      (SI)(Z15*1), K1, Z14
-	VPMOVQD         Z13, Y12
-	VPMOVQD         Z14, Y13
-	VINSERTI64X4    $0x01, Y13, Z12, Z12
-	MOVQ            sub+72(FP), R12
-	VPBROADCASTD    R12, Z13
-	VPSUBD          Z13, Z12, Z12
-	VMOVDQU64       Z12, 1160(R13)
 	VPXORQ          Z16, Z16, Z16
 	VMOVDQU64       lenPerm<>+0(SB), Z13
-	VPERMD          Z12, Z13, Z13
+	VPERMD          Z11, Z13, Z13
 	VPANDD          low4<>+0(SB), Z13, Z14
 	VPSHUFB         Z16, Z14, Z14
 	VMOVDQU64       Z14, 512(R13)
@@ -28106,7 +28057,7 @@ lanes_rdone_21:
 	VMOVDQA64       Z13, Z15
 	VMOVDQA64       Z13, Z0
 	VMOVDQU64       lenPerm<>+64(SB), Z13
-	VPERMD          Z12, Z13, Z13
+	VPERMD          Z11, Z13, Z13
 	VPANDD          low4<>+0(SB), Z13, Z14
 	VPSHUFB         Z16, Z14, Z14
 	VMOVDQU64       Z14, 576(R13)
@@ -28116,7 +28067,7 @@ lanes_rdone_21:
 	VPMINUB         Z13, Z15, Z15
 	VPMAXUB         Z13, Z0, Z0
 	VMOVDQU64       lenPerm<>+128(SB), Z13
-	VPERMD          Z12, Z13, Z13
+	VPERMD          Z11, Z13, Z13
 	VPANDD          low4<>+0(SB), Z13, Z14
 	VPSHUFB         Z16, Z14, Z14
 	VMOVDQU64       Z14, 640(R13)
@@ -28126,7 +28077,7 @@ lanes_rdone_21:
 	VPMINUB         Z13, Z15, Z15
 	VPMAXUB         Z13, Z0, Z0
 	VMOVDQU64       lenPerm<>+192(SB), Z13
-	VPERMD          Z12, Z13, Z13
+	VPERMD          Z11, Z13, Z13
 	VPANDD          low4<>+0(SB), Z13, Z14
 	VPSHUFB         Z16, Z14, Z14
 	VMOVDQU64       Z14, 704(R13)
@@ -28135,6 +28086,7 @@ lanes_rdone_21:
 	VMOVDQU64       Z13, 448(R13)
 	VPMINUB         Z13, Z15, Z15
 	VPMAXUB         Z13, Z0, Z0
+	VPXORQ          Z11, Z11, Z11
 	VEXTRACTI64X4   $0x01, Z15, Y14
 	VPMINUB         Y14, Y15, Y15
 	VEXTRACTI128    $0x01, Y15, X14

@@ -187,6 +187,7 @@ func lanes(o op, run bool) {
 	if run {
 		Label(top)
 		laneMarks()
+		runLengths()
 	}
 	laneMasks()
 
@@ -201,14 +202,17 @@ func lanes(o op, run bool) {
 	MOVQ(U64(0x0001000100010001), lJ)
 	IMULQ(lJ, lT)
 	KMOVQ(lT, K1)
+	// K4+k: the nonce's bytes in lane k, until the blocks' masks.
+	for k := 0; k < 4; k++ {
+		KANDQ(K1, []Op{K4, K5, K6, K7}[k], []Op{K4, K5, K6, K7}[k])
+	}
 	Load(Param("bits"), lT)
 	VBROADCASTI32X4(Mem{Base: lT}, Z12)
 	for r := 0; r < 4; r++ {
 		VMOVDQA64(Z12, lOff(r))
 		for k := 0; k < 4; k++ {
 			MOVQ(laneField(lnNonce, 4*r+k), lT)
-			KANDQ(K1, []Op{K4, K5, K6, K7}[k], K3)
-			VMOVDQU8(Mem{Base: lT, Index: lU, Scale: 1, Disp: -16 - 16*k}, K3, lOff(r))
+			VMOVDQU8(Mem{Base: lT, Index: lU, Scale: 1, Disp: -16 - 16*k}, []Op{K4, K5, K6, K7}[k], lOff(r))
 		}
 		VMOVDQA64(lOff(r), lX(r))
 		// (X & ktopMask) ^ K0
@@ -237,19 +241,24 @@ func lanes(o op, run bool) {
 		VPSRLVQ(Z13, Z14, Z14)
 		VPORQ(Z14, Z12, Z12)
 		VPSHUFB(rev128x4, Z12, lOff(r))
-		VPXORQ(lSum(r), lSum(r), lSum(r))
+		if !run || r < 3 {
+			VPXORQ(lSum(r), lSum(r), lSum(r))
+		}
 	}
 
-	// n and r of every lane, in each byte of the lane (n < 256).
+	// n and r of every lane, in each byte of the lane (n < 256), from the
+	// lengths (the run kernels': runLengths's, in the last checksum's
+	// register until here).
+	lens := Z12
 	if run {
-		runLengths()
+		lens = lSum(3)
 	} else {
-		VMOVDQU64(Mem{Base: lp, Disp: lnLen}, Z12)
+		VMOVDQU64(Mem{Base: lp, Disp: lnLen}, lens)
 	}
 	VPXORQ(Z16, Z16, Z16)
 	for r := 0; r < 4; r++ {
 		VMOVDQU64(lenPerm.Offset(64*r), Z13)
-		VPERMD(Z12, Z13, Z13)
+		VPERMD(lens, Z13, Z13)
 		VPANDD(low4, Z13, Z14)
 		VPSHUFB(Z16, Z14, Z14)
 		VMOVDQU64(Z14, Mem{Base: lo, Disp: lnR + 64*r})
@@ -263,6 +272,9 @@ func lanes(o op, run bool) {
 			VPMINUB(Z13, Z15, Z15)
 			VPMAXUB(Z13, Z0, Z0)
 		}
+	}
+	if run {
+		VPXORQ(lSum(3), lSum(3), lSum(3))
 	}
 	// The fewest whole blocks of a lane, blocks up to there need no masks,
 	// and the most (in Z0, free until the blocks).
@@ -466,9 +478,11 @@ func laneMarks() {
 	MOVL(t.As32(), laneTags)
 }
 
-// runLengths leaves in Z12 the text lengths of a run kernel's group as
-// dwords, gathered from the messages (In's less sub), and stores them in
-// the table for the steps that take them one by one.
+// runLengths leaves in the last checksum's register the text lengths of a
+// run kernel's group as dwords, gathered from the messages (In's less sub)
+// at the group's start, where the nonces' and Ktop's steps cover the
+// gathers' wait, and stores them in the table for the steps that take them
+// one by one.
 func runLengths() {
 	for h, z := range []VecPhysical{Z13, Z14} {
 		KXNORB(K1, K1, K1)
@@ -480,8 +494,8 @@ func runLengths() {
 	VINSERTI64X4(U8(1), Y13, Z12, Z12)
 	Load(Param("sub"), lT)
 	VPBROADCASTD(lT.As32(), Z13)
-	VPSUBD(Z13, Z12, Z12)
-	VMOVDQU64(Z12, laneLen(0))
+	VPSUBD(Z13, Z12, lSum(3))
+	VMOVDQU64(lSum(3), laneLen(0))
 }
 
 // laneTable fills the lanes' table (at lp, in laneOut) from the messages
