@@ -24366,7 +24366,7 @@ lanes_tag15_ocbSealLanesVAES512:
 	RET
 
 // func ocbOpenLanesVAES512(nr int, rk *[240]byte, ek *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n int, sub int, mark uint32, out *[1228]byte)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, VAES
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI, VAES
 TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ    out+96(FP), R13
 	MOVQ    msgs+56(FP), R12
@@ -25990,231 +25990,6 @@ lanes_rdone_14:
 	XORL          CX, CX
 	MOVQ          msgs+56(FP), BX
 	MOVQ          idx+64(FP), DX
-	BTL           $0x00, R14
-	JCC           lanes_tag0_ocbOpenLanesVAES512
-	MOVQ          (SI), R12
-	MOVL          1160(R13), R9
-	VEXTRACTI32X4 $0x00, Z0, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, (DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
-	SETCC         R9
-	MOVBLZX       R9, R9
-	SHLL          $0x00, R9
-	ORL           R9, CX
-
-lanes_tag0_ocbOpenLanesVAES512:
-	BTL           $0x01, R14
-	JCC           lanes_tag1_ocbOpenLanesVAES512
-	MOVQ          8(SI), R12
-	MOVL          1164(R13), R9
-	VEXTRACTI32X4 $0x01, Z0, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 8(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
-	SETCC         R9
-	MOVBLZX       R9, R9
-	SHLL          $0x01, R9
-	ORL           R9, CX
-
-lanes_tag1_ocbOpenLanesVAES512:
-	BTL           $0x02, R14
-	JCC           lanes_tag2_ocbOpenLanesVAES512
-	MOVQ          16(SI), R12
-	MOVL          1168(R13), R9
-	VEXTRACTI32X4 $0x02, Z0, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 16(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
-	SETCC         R9
-	MOVBLZX       R9, R9
-	SHLL          $0x02, R9
-	ORL           R9, CX
-
-lanes_tag2_ocbOpenLanesVAES512:
-	BTL           $0x03, R14
-	JCC           lanes_tag3_ocbOpenLanesVAES512
-	MOVQ          24(SI), R12
-	MOVL          1172(R13), R9
-	VEXTRACTI32X4 $0x03, Z0, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 24(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
-	SETCC         R9
-	MOVBLZX       R9, R9
-	SHLL          $0x03, R9
-	ORL           R9, CX
-
-lanes_tag3_ocbOpenLanesVAES512:
-	BTL           $0x04, R14
-	JCC           lanes_tag4_ocbOpenLanesVAES512
-	MOVQ          32(SI), R12
-	MOVL          1176(R13), R9
-	VEXTRACTI32X4 $0x00, Z1, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 32(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
-	SETCC         R9
-	MOVBLZX       R9, R9
-	SHLL          $0x04, R9
-	ORL           R9, CX
-
-lanes_tag4_ocbOpenLanesVAES512:
-	BTL           $0x05, R14
-	JCC           lanes_tag5_ocbOpenLanesVAES512
-	MOVQ          40(SI), R12
-	MOVL          1180(R13), R9
-	VEXTRACTI32X4 $0x01, Z1, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 40(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
-	SETCC         R9
-	MOVBLZX       R9, R9
-	SHLL          $0x05, R9
-	ORL           R9, CX
-
-lanes_tag5_ocbOpenLanesVAES512:
-	BTL           $0x06, R14
-	JCC           lanes_tag6_ocbOpenLanesVAES512
-	MOVQ          48(SI), R12
-	MOVL          1184(R13), R9
-	VEXTRACTI32X4 $0x02, Z1, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 48(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
-	SETCC         R9
-	MOVBLZX       R9, R9
-	SHLL          $0x06, R9
-	ORL           R9, CX
-
-lanes_tag6_ocbOpenLanesVAES512:
-	BTL           $0x07, R14
-	JCC           lanes_tag7_ocbOpenLanesVAES512
-	MOVQ          56(SI), R12
-	MOVL          1188(R13), R9
-	VEXTRACTI32X4 $0x03, Z1, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 56(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
-	SETCC         R9
-	MOVBLZX       R9, R9
-	SHLL          $0x07, R9
-	ORL           R9, CX
-
-lanes_tag7_ocbOpenLanesVAES512:
-	BTL           $0x08, R14
-	JCC           lanes_tag8_ocbOpenLanesVAES512
-	MOVQ          64(SI), R12
-	MOVL          1192(R13), R9
-	VEXTRACTI32X4 $0x00, Z2, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 64(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
-	SETCC         R9
-	MOVBLZX       R9, R9
-	SHLL          $0x08, R9
-	ORL           R9, CX
-
-lanes_tag8_ocbOpenLanesVAES512:
-	BTL           $0x09, R14
-	JCC           lanes_tag9_ocbOpenLanesVAES512
-	MOVQ          72(SI), R12
-	MOVL          1196(R13), R9
-	VEXTRACTI32X4 $0x01, Z2, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 72(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
-	SETCC         R9
-	MOVBLZX       R9, R9
-	SHLL          $0x09, R9
-	ORL           R9, CX
-
-lanes_tag9_ocbOpenLanesVAES512:
-	BTL           $0x0a, R14
-	JCC           lanes_tag10_ocbOpenLanesVAES512
-	MOVQ          80(SI), R12
-	MOVL          1200(R13), R9
-	VEXTRACTI32X4 $0x02, Z2, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 80(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
-	SETCC         R9
-	MOVBLZX       R9, R9
-	SHLL          $0x0a, R9
-	ORL           R9, CX
-
-lanes_tag10_ocbOpenLanesVAES512:
-	BTL           $0x0b, R14
-	JCC           lanes_tag11_ocbOpenLanesVAES512
-	MOVQ          88(SI), R12
-	MOVL          1204(R13), R9
-	VEXTRACTI32X4 $0x03, Z2, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 88(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
-	SETCC         R9
-	MOVBLZX       R9, R9
-	SHLL          $0x0b, R9
-	ORL           R9, CX
-
-lanes_tag11_ocbOpenLanesVAES512:
-	BTL           $0x0c, R14
-	JCC           lanes_tag12_ocbOpenLanesVAES512
-	MOVQ          96(SI), R12
-	MOVL          1208(R13), R9
-	VEXTRACTI32X4 $0x00, Z3, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 96(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
-	SETCC         R9
-	MOVBLZX       R9, R9
-	SHLL          $0x0c, R9
-	ORL           R9, CX
-
-lanes_tag12_ocbOpenLanesVAES512:
-	BTL           $0x0d, R14
-	JCC           lanes_tag13_ocbOpenLanesVAES512
-	MOVQ          104(SI), R12
-	MOVL          1212(R13), R9
-	VEXTRACTI32X4 $0x01, Z3, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 104(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
-	SETCC         R9
-	MOVBLZX       R9, R9
-	SHLL          $0x0d, R9
-	ORL           R9, CX
-
-lanes_tag13_ocbOpenLanesVAES512:
-	BTL           $0x0e, R14
-	JCC           lanes_tag14_ocbOpenLanesVAES512
-	MOVQ          112(SI), R12
-	MOVL          1216(R13), R9
-	VEXTRACTI32X4 $0x02, Z3, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 112(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
-	SETCC         R9
-	MOVBLZX       R9, R9
-	SHLL          $0x0e, R9
-	ORL           R9, CX
-
-lanes_tag14_ocbOpenLanesVAES512:
 	BTL           $0x0f, R14
 	JCC           lanes_tag15_ocbOpenLanesVAES512
 	MOVQ          120(SI), R12
@@ -26224,13 +25999,191 @@ lanes_tag14_ocbOpenLanesVAES512:
 	IMUL3Q        $0x68, 120(DX), AX
 	KORTESTW      K1, K1
 	SETCS         96(AX)(BX*1)
-	SETCC         R9
-	MOVBLZX       R9, R9
-	SHLL          $0x0f, R9
-	ORL           R9, CX
 
 lanes_tag15_ocbOpenLanesVAES512:
-	MOVL CX, 768(R13)
+	ADCL          CX, CX
+	BTL           $0x0e, R14
+	JCC           lanes_tag14_ocbOpenLanesVAES512
+	MOVQ          112(SI), R12
+	MOVL          1216(R13), R9
+	VEXTRACTI32X4 $0x02, Z3, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 112(DX), AX
+	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
+
+lanes_tag14_ocbOpenLanesVAES512:
+	ADCL          CX, CX
+	BTL           $0x0d, R14
+	JCC           lanes_tag13_ocbOpenLanesVAES512
+	MOVQ          104(SI), R12
+	MOVL          1212(R13), R9
+	VEXTRACTI32X4 $0x01, Z3, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 104(DX), AX
+	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
+
+lanes_tag13_ocbOpenLanesVAES512:
+	ADCL          CX, CX
+	BTL           $0x0c, R14
+	JCC           lanes_tag12_ocbOpenLanesVAES512
+	MOVQ          96(SI), R12
+	MOVL          1208(R13), R9
+	VEXTRACTI32X4 $0x00, Z3, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 96(DX), AX
+	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
+
+lanes_tag12_ocbOpenLanesVAES512:
+	ADCL          CX, CX
+	BTL           $0x0b, R14
+	JCC           lanes_tag11_ocbOpenLanesVAES512
+	MOVQ          88(SI), R12
+	MOVL          1204(R13), R9
+	VEXTRACTI32X4 $0x03, Z2, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 88(DX), AX
+	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
+
+lanes_tag11_ocbOpenLanesVAES512:
+	ADCL          CX, CX
+	BTL           $0x0a, R14
+	JCC           lanes_tag10_ocbOpenLanesVAES512
+	MOVQ          80(SI), R12
+	MOVL          1200(R13), R9
+	VEXTRACTI32X4 $0x02, Z2, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 80(DX), AX
+	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
+
+lanes_tag10_ocbOpenLanesVAES512:
+	ADCL          CX, CX
+	BTL           $0x09, R14
+	JCC           lanes_tag9_ocbOpenLanesVAES512
+	MOVQ          72(SI), R12
+	MOVL          1196(R13), R9
+	VEXTRACTI32X4 $0x01, Z2, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 72(DX), AX
+	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
+
+lanes_tag9_ocbOpenLanesVAES512:
+	ADCL          CX, CX
+	BTL           $0x08, R14
+	JCC           lanes_tag8_ocbOpenLanesVAES512
+	MOVQ          64(SI), R12
+	MOVL          1192(R13), R9
+	VEXTRACTI32X4 $0x00, Z2, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 64(DX), AX
+	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
+
+lanes_tag8_ocbOpenLanesVAES512:
+	ADCL          CX, CX
+	BTL           $0x07, R14
+	JCC           lanes_tag7_ocbOpenLanesVAES512
+	MOVQ          56(SI), R12
+	MOVL          1188(R13), R9
+	VEXTRACTI32X4 $0x03, Z1, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 56(DX), AX
+	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
+
+lanes_tag7_ocbOpenLanesVAES512:
+	ADCL          CX, CX
+	BTL           $0x06, R14
+	JCC           lanes_tag6_ocbOpenLanesVAES512
+	MOVQ          48(SI), R12
+	MOVL          1184(R13), R9
+	VEXTRACTI32X4 $0x02, Z1, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 48(DX), AX
+	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
+
+lanes_tag6_ocbOpenLanesVAES512:
+	ADCL          CX, CX
+	BTL           $0x05, R14
+	JCC           lanes_tag5_ocbOpenLanesVAES512
+	MOVQ          40(SI), R12
+	MOVL          1180(R13), R9
+	VEXTRACTI32X4 $0x01, Z1, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 40(DX), AX
+	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
+
+lanes_tag5_ocbOpenLanesVAES512:
+	ADCL          CX, CX
+	BTL           $0x04, R14
+	JCC           lanes_tag4_ocbOpenLanesVAES512
+	MOVQ          32(SI), R12
+	MOVL          1176(R13), R9
+	VEXTRACTI32X4 $0x00, Z1, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 32(DX), AX
+	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
+
+lanes_tag4_ocbOpenLanesVAES512:
+	ADCL          CX, CX
+	BTL           $0x03, R14
+	JCC           lanes_tag3_ocbOpenLanesVAES512
+	MOVQ          24(SI), R12
+	MOVL          1172(R13), R9
+	VEXTRACTI32X4 $0x03, Z0, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 24(DX), AX
+	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
+
+lanes_tag3_ocbOpenLanesVAES512:
+	ADCL          CX, CX
+	BTL           $0x02, R14
+	JCC           lanes_tag2_ocbOpenLanesVAES512
+	MOVQ          16(SI), R12
+	MOVL          1168(R13), R9
+	VEXTRACTI32X4 $0x02, Z0, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 16(DX), AX
+	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
+
+lanes_tag2_ocbOpenLanesVAES512:
+	ADCL          CX, CX
+	BTL           $0x01, R14
+	JCC           lanes_tag1_ocbOpenLanesVAES512
+	MOVQ          8(SI), R12
+	MOVL          1164(R13), R9
+	VEXTRACTI32X4 $0x01, Z0, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 8(DX), AX
+	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
+
+lanes_tag1_ocbOpenLanesVAES512:
+	ADCL          CX, CX
+	BTL           $0x00, R14
+	JCC           lanes_tag0_ocbOpenLanesVAES512
+	MOVQ          (SI), R12
+	MOVL          1160(R13), R9
+	VEXTRACTI32X4 $0x00, Z0, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, (DX), AX
+	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
+
+lanes_tag0_ocbOpenLanesVAES512:
+	ADCL  CX, CX
+	ANDNL R14, CX, CX
+	MOVL  CX, 768(R13)
 	VZEROUPPER
 	RET
 
@@ -27768,7 +27721,7 @@ lanes_stop_ocbSealRunVAES512:
 	RET
 
 // func ocbOpenRunVAES512(nr int, rk *[240]byte, ek *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, runs int, sub int, mark uint32, out *[1228]byte) int
-// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, VAES
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI, VAES
 TEXT ·ocbOpenRunVAES512(SB), NOSPLIT, $0-104
 	MOVQ            out+88(FP), R13
 	MOVQ            msgs+56(FP), SI
@@ -29208,216 +29161,6 @@ lanes_rdone_26:
 	VMOVDQU64     Z3, 192(R13)
 	MOVL          1224(R13), R14
 	XORL          CX, CX
-	BTL           $0x00, R14
-	JCC           lanes_tag0_ocbOpenRunVAES512
-	MOVQ          48(SI), R12
-	MOVL          1160(R13), R9
-	VEXTRACTI32X4 $0x00, Z0, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         96(SI)
-	SETCC         R9
-	MOVBLZX       R9, R9
-	SHLL          $0x00, R9
-	ORL           R9, CX
-
-lanes_tag0_ocbOpenRunVAES512:
-	BTL           $0x01, R14
-	JCC           lanes_tag1_ocbOpenRunVAES512
-	MOVQ          152(SI), R12
-	MOVL          1164(R13), R9
-	VEXTRACTI32X4 $0x01, Z0, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         200(SI)
-	SETCC         R9
-	MOVBLZX       R9, R9
-	SHLL          $0x01, R9
-	ORL           R9, CX
-
-lanes_tag1_ocbOpenRunVAES512:
-	BTL           $0x02, R14
-	JCC           lanes_tag2_ocbOpenRunVAES512
-	MOVQ          256(SI), R12
-	MOVL          1168(R13), R9
-	VEXTRACTI32X4 $0x02, Z0, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         304(SI)
-	SETCC         R9
-	MOVBLZX       R9, R9
-	SHLL          $0x02, R9
-	ORL           R9, CX
-
-lanes_tag2_ocbOpenRunVAES512:
-	BTL           $0x03, R14
-	JCC           lanes_tag3_ocbOpenRunVAES512
-	MOVQ          360(SI), R12
-	MOVL          1172(R13), R9
-	VEXTRACTI32X4 $0x03, Z0, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         408(SI)
-	SETCC         R9
-	MOVBLZX       R9, R9
-	SHLL          $0x03, R9
-	ORL           R9, CX
-
-lanes_tag3_ocbOpenRunVAES512:
-	BTL           $0x04, R14
-	JCC           lanes_tag4_ocbOpenRunVAES512
-	MOVQ          464(SI), R12
-	MOVL          1176(R13), R9
-	VEXTRACTI32X4 $0x00, Z1, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         512(SI)
-	SETCC         R9
-	MOVBLZX       R9, R9
-	SHLL          $0x04, R9
-	ORL           R9, CX
-
-lanes_tag4_ocbOpenRunVAES512:
-	BTL           $0x05, R14
-	JCC           lanes_tag5_ocbOpenRunVAES512
-	MOVQ          568(SI), R12
-	MOVL          1180(R13), R9
-	VEXTRACTI32X4 $0x01, Z1, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         616(SI)
-	SETCC         R9
-	MOVBLZX       R9, R9
-	SHLL          $0x05, R9
-	ORL           R9, CX
-
-lanes_tag5_ocbOpenRunVAES512:
-	BTL           $0x06, R14
-	JCC           lanes_tag6_ocbOpenRunVAES512
-	MOVQ          672(SI), R12
-	MOVL          1184(R13), R9
-	VEXTRACTI32X4 $0x02, Z1, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         720(SI)
-	SETCC         R9
-	MOVBLZX       R9, R9
-	SHLL          $0x06, R9
-	ORL           R9, CX
-
-lanes_tag6_ocbOpenRunVAES512:
-	BTL           $0x07, R14
-	JCC           lanes_tag7_ocbOpenRunVAES512
-	MOVQ          776(SI), R12
-	MOVL          1188(R13), R9
-	VEXTRACTI32X4 $0x03, Z1, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         824(SI)
-	SETCC         R9
-	MOVBLZX       R9, R9
-	SHLL          $0x07, R9
-	ORL           R9, CX
-
-lanes_tag7_ocbOpenRunVAES512:
-	BTL           $0x08, R14
-	JCC           lanes_tag8_ocbOpenRunVAES512
-	MOVQ          880(SI), R12
-	MOVL          1192(R13), R9
-	VEXTRACTI32X4 $0x00, Z2, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         928(SI)
-	SETCC         R9
-	MOVBLZX       R9, R9
-	SHLL          $0x08, R9
-	ORL           R9, CX
-
-lanes_tag8_ocbOpenRunVAES512:
-	BTL           $0x09, R14
-	JCC           lanes_tag9_ocbOpenRunVAES512
-	MOVQ          984(SI), R12
-	MOVL          1196(R13), R9
-	VEXTRACTI32X4 $0x01, Z2, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         1032(SI)
-	SETCC         R9
-	MOVBLZX       R9, R9
-	SHLL          $0x09, R9
-	ORL           R9, CX
-
-lanes_tag9_ocbOpenRunVAES512:
-	BTL           $0x0a, R14
-	JCC           lanes_tag10_ocbOpenRunVAES512
-	MOVQ          1088(SI), R12
-	MOVL          1200(R13), R9
-	VEXTRACTI32X4 $0x02, Z2, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         1136(SI)
-	SETCC         R9
-	MOVBLZX       R9, R9
-	SHLL          $0x0a, R9
-	ORL           R9, CX
-
-lanes_tag10_ocbOpenRunVAES512:
-	BTL           $0x0b, R14
-	JCC           lanes_tag11_ocbOpenRunVAES512
-	MOVQ          1192(SI), R12
-	MOVL          1204(R13), R9
-	VEXTRACTI32X4 $0x03, Z2, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         1240(SI)
-	SETCC         R9
-	MOVBLZX       R9, R9
-	SHLL          $0x0b, R9
-	ORL           R9, CX
-
-lanes_tag11_ocbOpenRunVAES512:
-	BTL           $0x0c, R14
-	JCC           lanes_tag12_ocbOpenRunVAES512
-	MOVQ          1296(SI), R12
-	MOVL          1208(R13), R9
-	VEXTRACTI32X4 $0x00, Z3, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         1344(SI)
-	SETCC         R9
-	MOVBLZX       R9, R9
-	SHLL          $0x0c, R9
-	ORL           R9, CX
-
-lanes_tag12_ocbOpenRunVAES512:
-	BTL           $0x0d, R14
-	JCC           lanes_tag13_ocbOpenRunVAES512
-	MOVQ          1400(SI), R12
-	MOVL          1212(R13), R9
-	VEXTRACTI32X4 $0x01, Z3, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         1448(SI)
-	SETCC         R9
-	MOVBLZX       R9, R9
-	SHLL          $0x0d, R9
-	ORL           R9, CX
-
-lanes_tag13_ocbOpenRunVAES512:
-	BTL           $0x0e, R14
-	JCC           lanes_tag14_ocbOpenRunVAES512
-	MOVQ          1504(SI), R12
-	MOVL          1216(R13), R9
-	VEXTRACTI32X4 $0x02, Z3, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         1552(SI)
-	SETCC         R9
-	MOVBLZX       R9, R9
-	SHLL          $0x0e, R9
-	ORL           R9, CX
-
-lanes_tag14_ocbOpenRunVAES512:
 	BTL           $0x0f, R14
 	JCC           lanes_tag15_ocbOpenRunVAES512
 	MOVQ          1608(SI), R12
@@ -29426,12 +29169,175 @@ lanes_tag14_ocbOpenRunVAES512:
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
 	SETCS         1656(SI)
-	SETCC         R9
-	MOVBLZX       R9, R9
-	SHLL          $0x0f, R9
-	ORL           R9, CX
 
 lanes_tag15_ocbOpenRunVAES512:
+	ADCL          CX, CX
+	BTL           $0x0e, R14
+	JCC           lanes_tag14_ocbOpenRunVAES512
+	MOVQ          1504(SI), R12
+	MOVL          1216(R13), R9
+	VEXTRACTI32X4 $0x02, Z3, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCS         1552(SI)
+
+lanes_tag14_ocbOpenRunVAES512:
+	ADCL          CX, CX
+	BTL           $0x0d, R14
+	JCC           lanes_tag13_ocbOpenRunVAES512
+	MOVQ          1400(SI), R12
+	MOVL          1212(R13), R9
+	VEXTRACTI32X4 $0x01, Z3, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCS         1448(SI)
+
+lanes_tag13_ocbOpenRunVAES512:
+	ADCL          CX, CX
+	BTL           $0x0c, R14
+	JCC           lanes_tag12_ocbOpenRunVAES512
+	MOVQ          1296(SI), R12
+	MOVL          1208(R13), R9
+	VEXTRACTI32X4 $0x00, Z3, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCS         1344(SI)
+
+lanes_tag12_ocbOpenRunVAES512:
+	ADCL          CX, CX
+	BTL           $0x0b, R14
+	JCC           lanes_tag11_ocbOpenRunVAES512
+	MOVQ          1192(SI), R12
+	MOVL          1204(R13), R9
+	VEXTRACTI32X4 $0x03, Z2, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCS         1240(SI)
+
+lanes_tag11_ocbOpenRunVAES512:
+	ADCL          CX, CX
+	BTL           $0x0a, R14
+	JCC           lanes_tag10_ocbOpenRunVAES512
+	MOVQ          1088(SI), R12
+	MOVL          1200(R13), R9
+	VEXTRACTI32X4 $0x02, Z2, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCS         1136(SI)
+
+lanes_tag10_ocbOpenRunVAES512:
+	ADCL          CX, CX
+	BTL           $0x09, R14
+	JCC           lanes_tag9_ocbOpenRunVAES512
+	MOVQ          984(SI), R12
+	MOVL          1196(R13), R9
+	VEXTRACTI32X4 $0x01, Z2, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCS         1032(SI)
+
+lanes_tag9_ocbOpenRunVAES512:
+	ADCL          CX, CX
+	BTL           $0x08, R14
+	JCC           lanes_tag8_ocbOpenRunVAES512
+	MOVQ          880(SI), R12
+	MOVL          1192(R13), R9
+	VEXTRACTI32X4 $0x00, Z2, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCS         928(SI)
+
+lanes_tag8_ocbOpenRunVAES512:
+	ADCL          CX, CX
+	BTL           $0x07, R14
+	JCC           lanes_tag7_ocbOpenRunVAES512
+	MOVQ          776(SI), R12
+	MOVL          1188(R13), R9
+	VEXTRACTI32X4 $0x03, Z1, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCS         824(SI)
+
+lanes_tag7_ocbOpenRunVAES512:
+	ADCL          CX, CX
+	BTL           $0x06, R14
+	JCC           lanes_tag6_ocbOpenRunVAES512
+	MOVQ          672(SI), R12
+	MOVL          1184(R13), R9
+	VEXTRACTI32X4 $0x02, Z1, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCS         720(SI)
+
+lanes_tag6_ocbOpenRunVAES512:
+	ADCL          CX, CX
+	BTL           $0x05, R14
+	JCC           lanes_tag5_ocbOpenRunVAES512
+	MOVQ          568(SI), R12
+	MOVL          1180(R13), R9
+	VEXTRACTI32X4 $0x01, Z1, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCS         616(SI)
+
+lanes_tag5_ocbOpenRunVAES512:
+	ADCL          CX, CX
+	BTL           $0x04, R14
+	JCC           lanes_tag4_ocbOpenRunVAES512
+	MOVQ          464(SI), R12
+	MOVL          1176(R13), R9
+	VEXTRACTI32X4 $0x00, Z1, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCS         512(SI)
+
+lanes_tag4_ocbOpenRunVAES512:
+	ADCL          CX, CX
+	BTL           $0x03, R14
+	JCC           lanes_tag3_ocbOpenRunVAES512
+	MOVQ          360(SI), R12
+	MOVL          1172(R13), R9
+	VEXTRACTI32X4 $0x03, Z0, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCS         408(SI)
+
+lanes_tag3_ocbOpenRunVAES512:
+	ADCL          CX, CX
+	BTL           $0x02, R14
+	JCC           lanes_tag2_ocbOpenRunVAES512
+	MOVQ          256(SI), R12
+	MOVL          1168(R13), R9
+	VEXTRACTI32X4 $0x02, Z0, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCS         304(SI)
+
+lanes_tag2_ocbOpenRunVAES512:
+	ADCL          CX, CX
+	BTL           $0x01, R14
+	JCC           lanes_tag1_ocbOpenRunVAES512
+	MOVQ          152(SI), R12
+	MOVL          1164(R13), R9
+	VEXTRACTI32X4 $0x01, Z0, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCS         200(SI)
+
+lanes_tag1_ocbOpenRunVAES512:
+	ADCL          CX, CX
+	BTL           $0x00, R14
+	JCC           lanes_tag0_ocbOpenRunVAES512
+	MOVQ          48(SI), R12
+	MOVL          1160(R13), R9
+	VEXTRACTI32X4 $0x00, Z0, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCS         96(SI)
+
+lanes_tag0_ocbOpenRunVAES512:
+	ADCL  CX, CX
+	ANDNL R14, CX, CX
 	MOVL  CX, 768(R13)
 	INCL  772(R13)
 	MOVL  772(R13), R12

@@ -410,14 +410,16 @@ func lanes(o op, run bool) {
 		// The marked lanes' tags, which are whole, against those received
 		// at Src+Len: every byte compared, the message's OK set, and the
 		// bit of a lane whose differ set in lMin (the outcome is no
-		// secret, the bytes are).
+		// secret, the bytes are). From the last lane down, each lane's
+		// carry (set where marked and equal) shifts into lMin; then the
+		// marked lanes without it.
 		MOVL(laneTags, lU.As32())
 		XORL(lMin.As32(), lMin.As32())
 		if !run {
 			Load(Param("msgs"), RBX)
 			Load(Param("idx"), RDX)
 		}
-		for i := 0; i < 16; i++ {
+		for i := 15; i >= 0; i-- {
 			skip := "lanes_tag" + strconv.Itoa(i) + "_" + name
 			BTL(U8(i), lU.As32())
 			JCC(LabelRef(skip))
@@ -432,12 +434,10 @@ func lanes(o op, run bool) {
 			}
 			KORTESTW(K1, K1) // CF: all 16 bytes equal
 			SETCS(ok)
-			SETCC(lJ.As8())
-			MOVBLZX(lJ.As8(), lJ.As32())
-			SHLL(U8(i), lJ.As32())
-			ORL(lJ.As32(), lMin.As32())
 			Label(skip)
+			ADCL(lMin.As32(), lMin.As32())
 		}
+		ANDNL(lU.As32(), lMin.As32(), lMin.As32())
 		MOVL(lMin.As32(), Mem{Base: lo, Disp: lnFail})
 	}
 	if run {
