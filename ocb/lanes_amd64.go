@@ -90,8 +90,8 @@ func (a *AEAD) runLanes(d direction, msgs []batch.Message, g *batchutil.LaneGrou
 	}
 	nr, ek, ms := a.aes.Rounds(), a.aes.EncKeys(), unsafe.SliceData(msgs)
 	if g.Runs > 0 {
-		// Each call ends on a group for Finish, done where it stopped
-		// early.
+		// Each call runs groups up to the last or one it leaves to Finish,
+		// which has nothing to do for the others.
 		for i, runs := g.Idx[0], g.Runs; runs > 0; {
 			var k int
 			if d == encrypt {

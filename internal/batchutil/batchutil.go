@@ -256,8 +256,9 @@ func RunLanes(msgs []batch.Message, open bool, tagSize, maxLen, maxAD, maxRuns i
 	case lo >= 0 && hi <= maxLen && maxA <= maxAD && bits.Len(uint(lo+15)/16) == bits.Len(uint(hi+15)/16):
 		var g LaneGroup
 		for i := 0; i < len(msgs); i += len(g.Idx) * max(g.Runs, 1) {
-			g.from(i, min(len(msgs)-i, len(g.Idx)))
-			g.Runs = min(g.Runs*maxRuns, (len(msgs)-i)/len(g.Idx))
+			if g.from(i, min(len(msgs)-i, len(g.Idx))); g.Runs > 0 {
+				g.Runs = min(maxRuns, (len(msgs)-i)/len(g.Idx))
+			}
 			runOrOne(g, bits.Len(uint(hi+15)/16), run, one)
 		}
 		return
