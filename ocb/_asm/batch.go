@@ -19,25 +19,25 @@ import (
 // final partial blocks (byte masks), then the 16 tags. The offsets of block
 // j differ by message only in Offset_0, so every lane takes the same
 // L_ntz(j). While every lane has blocks j and j+1, both run in one pass:
-// eight registers in flight. The Go side (lanes_amd64.go) fills the lanes
-// (batchutil.LaneTable) and adds HASH(A) to the tags; the lanes it marks
-// (16-byte tags, no associated data) have their tags stored at the end of
-// their output by the seal kernel, compared with the received ones by the
-// open kernel.
+// eight registers in flight. The Go side (lanes_amd64.go) groups the
+// messages (batchutil.RunLanes) and adds HASH(A) to the tags; the lanes it
+// marks (16-byte tags, no associated data) have their tags stored at the
+// end of their output by the seal kernel, compared with the received ones
+// by the open kernel.
 //
 // The kernels take their messages from the batch (batch.Message, whose
 // layout ocb's tests pin: msg* below) by 16 indexes, and fill their lanes'
 // table in laneOut themselves: src, dst and nonce pointers (16 each), the
 // text lengths (16 uint32; past the group's n messages, idle lanes, lane
-// 0's whole blocks: see laneTable) and the marked lanes (a bit each, uint32). laneOut: the tags the kernel writes, two
-// areas it keeps for itself, per register (each lane's whole blocks n and
-// partial bytes r, in every byte of the lane), the marked lanes whose tags
-// differ (a bit each, uint32, when opening), a count of the run kernels',
-// then the table. The run kernels (see lanes) take full groups of messages
-// in a row by place, without indexes or the table's pointers (their
-// lengths, gathered, go to the table for the steps that take them one by
-// one), and run the next group in the same call: a batch of like messages
-// in one call.
+// 0's whole blocks: see laneTable) and the marked lanes (a bit each,
+// uint32). laneOut: the tags the kernel writes, two areas it keeps for
+// itself, per register (each lane's whole blocks n and partial bytes r, in
+// every byte of the lane), the marked lanes whose tags differ (a bit each,
+// uint32, when opening), a count of the run kernels', then the table. The
+// run kernels (see lanes) take full groups of messages in a row by place,
+// without indexes or the table's pointers (their lengths, gathered, go to
+// the table for the steps that take them one by one), and run the next
+// group in the same call: a batch of like messages in one call.
 const (
 	lnSrc   = 0
 	lnDst   = 128
