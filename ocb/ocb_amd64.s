@@ -23123,69 +23123,82 @@ lanes_rdone_2:
 	VPSHUFB       rev128x4<>+0(SB), Z12, Z7
 	VPXORQ        Z11, Z11, Z11
 	VMOVDQU64     384(SI), Z12
-	VPXORQ        Z16, Z16, Z16
-	VMOVDQU64     lenPerm<>+0(SB), Z13
-	VPERMD        Z12, Z13, Z13
-	VPANDD        low4<>+0(SB), Z13, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 512(R13)
-	VPSRLD        $0x04, Z13, Z13
-	VPSHUFB       Z16, Z13, Z13
-	VMOVDQU64     Z13, 256(R13)
-	VMOVDQA64     Z13, Z15
-	VMOVDQA64     Z13, Z0
-	VMOVDQU64     lenPerm<>+64(SB), Z13
-	VPERMD        Z12, Z13, Z13
-	VPANDD        low4<>+0(SB), Z13, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 576(R13)
-	VPSRLD        $0x04, Z13, Z13
-	VPSHUFB       Z16, Z13, Z13
-	VMOVDQU64     Z13, 320(R13)
-	VPMINUB       Z13, Z15, Z15
-	VPMAXUB       Z13, Z0, Z0
-	VMOVDQU64     lenPerm<>+128(SB), Z13
-	VPERMD        Z12, Z13, Z13
-	VPANDD        low4<>+0(SB), Z13, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 640(R13)
-	VPSRLD        $0x04, Z13, Z13
-	VPSHUFB       Z16, Z13, Z13
-	VMOVDQU64     Z13, 384(R13)
-	VPMINUB       Z13, Z15, Z15
-	VPMAXUB       Z13, Z0, Z0
-	VMOVDQU64     lenPerm<>+192(SB), Z13
-	VPERMD        Z12, Z13, Z13
-	VPANDD        low4<>+0(SB), Z13, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 704(R13)
-	VPSRLD        $0x04, Z13, Z13
-	VPSHUFB       Z16, Z13, Z13
-	VMOVDQU64     Z13, 448(R13)
-	VPMINUB       Z13, Z15, Z15
-	VPMAXUB       Z13, Z0, Z0
-	VEXTRACTI64X4 $0x01, Z15, Y14
-	VPMINUB       Y14, Y15, Y15
+	VPSRLD        $0x04, Z12, Z13
+	VEXTRACTI64X4 $0x01, Z13, Y14
+	VPMINUD       Y14, Y13, Y15
 	VEXTRACTI128  $0x01, Y15, X14
-	VPMINUB       X14, X15, X15
+	VPMINUD       X14, X15, X15
+	VPSHUFD       $0x4e, X15, X14
+	VPMINUD       X14, X15, X15
+	VPSHUFD       $0xb1, X15, X14
+	VPMINUD       X14, X15, X15
 	VMOVD         X15, CX
-	ANDL          $0x000000ff, CX
-	VEXTRACTI64X4 $0x01, Z0, Y14
-	VPMAXUB       Y14, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X14
-	VPMAXUB       X14, X0, X0
-	VMOVD         X0, R8
-	ANDL          $0x000000ff, R8
-	TESTQ         R8, R8
-	JZ            lanes_blocks_done_ocbSealLanesVAES512
-	MOVL          $0x00000001, R9
-	XORL          R11, R11
-	MOVL          $0x000000f0, R12
-	KMOVW         R12, K5
-	MOVL          $0x00000f00, R12
-	KMOVW         R12, K6
-	MOVL          $0x0000f000, R12
-	KMOVW         R12, K7
+	VEXTRACTI64X4 $0x01, Z13, Y14
+	VPMAXUD       Y14, Y13, Y15
+	VEXTRACTI128  $0x01, Y15, X14
+	VPMAXUD       X14, X15, X15
+	VPSHUFD       $0x4e, X15, X14
+	VPMAXUD       X14, X15, X15
+	VPSHUFD       $0xb1, X15, X14
+	VPMAXUD       X14, X15, X15
+	VMOVD         X15, R8
+	VPTESTMD      low4<>+0(SB), Z12, K1
+	KMOVW         K1, R14
+	VPXORQ        Z16, Z16, Z16
+	CMPQ          CX, R8
+	JE            lanes_n_done_ocbSealLanesVAES512
+	VMOVDQU64     lenPerm<>+0(SB), Z14
+	VPERMD        Z13, Z14, Z14
+	VPSHUFB       Z16, Z14, Z14
+	VMOVDQU64     Z14, 256(R13)
+	VMOVDQU64     lenPerm<>+64(SB), Z14
+	VPERMD        Z13, Z14, Z14
+	VPSHUFB       Z16, Z14, Z14
+	VMOVDQU64     Z14, 320(R13)
+	VMOVDQU64     lenPerm<>+128(SB), Z14
+	VPERMD        Z13, Z14, Z14
+	VPSHUFB       Z16, Z14, Z14
+	VMOVDQU64     Z14, 384(R13)
+	VMOVDQU64     lenPerm<>+192(SB), Z14
+	VPERMD        Z13, Z14, Z14
+	VPSHUFB       Z16, Z14, Z14
+	VMOVDQU64     Z14, 448(R13)
+
+lanes_n_done_ocbSealLanesVAES512:
+	TESTL     R14, R14
+	JZ        lanes_r_done_ocbSealLanesVAES512
+	VMOVDQU64 lenPerm<>+0(SB), Z14
+	VPERMD    Z12, Z14, Z14
+	VPANDD    low4<>+0(SB), Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 512(R13)
+	VMOVDQU64 lenPerm<>+64(SB), Z14
+	VPERMD    Z12, Z14, Z14
+	VPANDD    low4<>+0(SB), Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 576(R13)
+	VMOVDQU64 lenPerm<>+128(SB), Z14
+	VPERMD    Z12, Z14, Z14
+	VPANDD    low4<>+0(SB), Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 640(R13)
+	VMOVDQU64 lenPerm<>+192(SB), Z14
+	VPERMD    Z12, Z14, Z14
+	VPANDD    low4<>+0(SB), Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 704(R13)
+
+lanes_r_done_ocbSealLanesVAES512:
+	TESTQ R8, R8
+	JZ    lanes_blocks_done_ocbSealLanesVAES512
+	MOVL  $0x00000001, R9
+	XORL  R11, R11
+	MOVL  $0x000000f0, R12
+	KMOVW R12, K5
+	MOVL  $0x00000f00, R12
+	KMOVW R12, K6
+	MOVL  $0x0000f000, R12
+	KMOVW R12, K7
 
 lanes_pairs_ocbSealLanesVAES512:
 	LEAQ            1(R9), R12
@@ -23865,12 +23878,7 @@ lanes_blocks_done_ocbSealLanesVAES512:
 	KMOVQ           R12, K6
 	MOVQ            $0xffff000000000000, R12
 	KMOVQ           R12, K7
-	VMOVDQU64       512(R13), Z12
-	VPORQ           576(R13), Z12, Z12
-	VPORQ           640(R13), Z12, Z12
-	VPORQ           704(R13), Z12, Z12
-	VPTESTMQ        Z12, Z12, K1
-	KORTESTW        K1, K1
+	TESTL           R14, R14
 	JZ              lanes_parts_done_ocbSealLanesVAES512
 	VBROADCASTI32X4 (DI), Z12
 	VMOVDQU64       iota4<>+0(SB), Z16
@@ -24766,119 +24774,132 @@ lanes_r10_9:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_9:
-	MOVL            $0x000000aa, R12
-	KMOVW           R12, K2
-	VMOVDQU64       q64<>+0(SB), Z16
-	VPSHUFB         rev128x4<>+0(SB), Z0, Z12
-	VPSHUFB         rev64x4<>+0(SB), Z0, Z13
-	VPSLLQ          $0x08, Z13, Z14
-	VPSRLQ          $0x38, Z12, Z15
-	VPTERNLOGQ      $0x56, Z13, Z15, Z14
-	VMOVDQA64       Z13, K2, Z14
-	VPSHUFB         bottom4<>+0(SB), Z4, Z13
-	VPANDQ          q63<>+0(SB), Z13, Z13
-	VPSLLVQ         Z13, Z12, Z12
-	VPSUBQ          Z13, Z16, Z13
-	VPSRLVQ         Z13, Z14, Z14
-	VPORQ           Z14, Z12, Z12
-	VPSHUFB         rev128x4<>+0(SB), Z12, Z4
-	VPXORQ          Z8, Z8, Z8
-	VPSHUFB         rev128x4<>+0(SB), Z1, Z12
-	VPSHUFB         rev64x4<>+0(SB), Z1, Z13
-	VPSLLQ          $0x08, Z13, Z14
-	VPSRLQ          $0x38, Z12, Z15
-	VPTERNLOGQ      $0x56, Z13, Z15, Z14
-	VMOVDQA64       Z13, K2, Z14
-	VPSHUFB         bottom4<>+0(SB), Z5, Z13
-	VPANDQ          q63<>+0(SB), Z13, Z13
-	VPSLLVQ         Z13, Z12, Z12
-	VPSUBQ          Z13, Z16, Z13
-	VPSRLVQ         Z13, Z14, Z14
-	VPORQ           Z14, Z12, Z12
-	VPSHUFB         rev128x4<>+0(SB), Z12, Z5
-	VPXORQ          Z9, Z9, Z9
-	VPSHUFB         rev128x4<>+0(SB), Z2, Z12
-	VPSHUFB         rev64x4<>+0(SB), Z2, Z13
-	VPSLLQ          $0x08, Z13, Z14
-	VPSRLQ          $0x38, Z12, Z15
-	VPTERNLOGQ      $0x56, Z13, Z15, Z14
-	VMOVDQA64       Z13, K2, Z14
-	VPSHUFB         bottom4<>+0(SB), Z6, Z13
-	VPANDQ          q63<>+0(SB), Z13, Z13
-	VPSLLVQ         Z13, Z12, Z12
-	VPSUBQ          Z13, Z16, Z13
-	VPSRLVQ         Z13, Z14, Z14
-	VPORQ           Z14, Z12, Z12
-	VPSHUFB         rev128x4<>+0(SB), Z12, Z6
-	VPXORQ          Z10, Z10, Z10
-	VPSHUFB         rev128x4<>+0(SB), Z3, Z12
-	VPSHUFB         rev64x4<>+0(SB), Z3, Z13
-	VPSLLQ          $0x08, Z13, Z14
-	VPSRLQ          $0x38, Z12, Z15
-	VPTERNLOGQ      $0x56, Z13, Z15, Z14
-	VMOVDQA64       Z13, K2, Z14
-	VPSHUFB         bottom4<>+0(SB), Z7, Z13
-	VPANDQ          q63<>+0(SB), Z13, Z13
-	VPSLLVQ         Z13, Z12, Z12
-	VPSUBQ          Z13, Z16, Z13
-	VPSRLVQ         Z13, Z14, Z14
-	VPORQ           Z14, Z12, Z12
-	VPSHUFB         rev128x4<>+0(SB), Z12, Z7
-	VPXORQ          Z11, Z11, Z11
-	VMOVDQU64       384(SI), Z12
-	VPXORQ          Z16, Z16, Z16
-	VMOVDQU64       lenPerm<>+0(SB), Z13
-	VPERMD          Z12, Z13, Z13
-	VPANDD          low4<>+0(SB), Z13, Z14
-	VPSHUFB         Z16, Z14, Z14
-	VMOVDQU64       Z14, 512(R13)
-	VPSRLD          $0x04, Z13, Z13
-	VPSHUFB         Z16, Z13, Z13
-	VMOVDQU64       Z13, 256(R13)
-	VMOVDQA64       Z13, Z15
-	VMOVDQA64       Z13, Z0
-	VMOVDQU64       lenPerm<>+64(SB), Z13
-	VPERMD          Z12, Z13, Z13
-	VPANDD          low4<>+0(SB), Z13, Z14
-	VPSHUFB         Z16, Z14, Z14
-	VMOVDQU64       Z14, 576(R13)
-	VPSRLD          $0x04, Z13, Z13
-	VPSHUFB         Z16, Z13, Z13
-	VMOVDQU64       Z13, 320(R13)
-	VPMINUB         Z13, Z15, Z15
-	VPMAXUB         Z13, Z0, Z0
-	VMOVDQU64       lenPerm<>+128(SB), Z13
-	VPERMD          Z12, Z13, Z13
-	VPANDD          low4<>+0(SB), Z13, Z14
-	VPSHUFB         Z16, Z14, Z14
-	VMOVDQU64       Z14, 640(R13)
-	VPSRLD          $0x04, Z13, Z13
-	VPSHUFB         Z16, Z13, Z13
-	VMOVDQU64       Z13, 384(R13)
-	VPMINUB         Z13, Z15, Z15
-	VPMAXUB         Z13, Z0, Z0
-	VMOVDQU64       lenPerm<>+192(SB), Z13
-	VPERMD          Z12, Z13, Z13
-	VPANDD          low4<>+0(SB), Z13, Z14
-	VPSHUFB         Z16, Z14, Z14
-	VMOVDQU64       Z14, 704(R13)
-	VPSRLD          $0x04, Z13, Z13
-	VPSHUFB         Z16, Z13, Z13
-	VMOVDQU64       Z13, 448(R13)
-	VPMINUB         Z13, Z15, Z15
-	VPMAXUB         Z13, Z0, Z0
-	VEXTRACTI64X4   $0x01, Z15, Y14
-	VPMINUB         Y14, Y15, Y15
-	VEXTRACTI128    $0x01, Y15, X14
-	VPMINUB         X14, X15, X15
-	VMOVD           X15, CX
-	ANDL            $0x000000ff, CX
-	VEXTRACTI64X4   $0x01, Z0, Y14
-	VPMAXUB         Y14, Y0, Y0
-	VEXTRACTI128    $0x01, Y0, X14
-	VPMAXUB         X14, X0, X0
-	VMOVD           X0, R8
-	ANDL            $0x000000ff, R8
+	MOVL          $0x000000aa, R12
+	KMOVW         R12, K2
+	VMOVDQU64     q64<>+0(SB), Z16
+	VPSHUFB       rev128x4<>+0(SB), Z0, Z12
+	VPSHUFB       rev64x4<>+0(SB), Z0, Z13
+	VPSLLQ        $0x08, Z13, Z14
+	VPSRLQ        $0x38, Z12, Z15
+	VPTERNLOGQ    $0x56, Z13, Z15, Z14
+	VMOVDQA64     Z13, K2, Z14
+	VPSHUFB       bottom4<>+0(SB), Z4, Z13
+	VPANDQ        q63<>+0(SB), Z13, Z13
+	VPSLLVQ       Z13, Z12, Z12
+	VPSUBQ        Z13, Z16, Z13
+	VPSRLVQ       Z13, Z14, Z14
+	VPORQ         Z14, Z12, Z12
+	VPSHUFB       rev128x4<>+0(SB), Z12, Z4
+	VPXORQ        Z8, Z8, Z8
+	VPSHUFB       rev128x4<>+0(SB), Z1, Z12
+	VPSHUFB       rev64x4<>+0(SB), Z1, Z13
+	VPSLLQ        $0x08, Z13, Z14
+	VPSRLQ        $0x38, Z12, Z15
+	VPTERNLOGQ    $0x56, Z13, Z15, Z14
+	VMOVDQA64     Z13, K2, Z14
+	VPSHUFB       bottom4<>+0(SB), Z5, Z13
+	VPANDQ        q63<>+0(SB), Z13, Z13
+	VPSLLVQ       Z13, Z12, Z12
+	VPSUBQ        Z13, Z16, Z13
+	VPSRLVQ       Z13, Z14, Z14
+	VPORQ         Z14, Z12, Z12
+	VPSHUFB       rev128x4<>+0(SB), Z12, Z5
+	VPXORQ        Z9, Z9, Z9
+	VPSHUFB       rev128x4<>+0(SB), Z2, Z12
+	VPSHUFB       rev64x4<>+0(SB), Z2, Z13
+	VPSLLQ        $0x08, Z13, Z14
+	VPSRLQ        $0x38, Z12, Z15
+	VPTERNLOGQ    $0x56, Z13, Z15, Z14
+	VMOVDQA64     Z13, K2, Z14
+	VPSHUFB       bottom4<>+0(SB), Z6, Z13
+	VPANDQ        q63<>+0(SB), Z13, Z13
+	VPSLLVQ       Z13, Z12, Z12
+	VPSUBQ        Z13, Z16, Z13
+	VPSRLVQ       Z13, Z14, Z14
+	VPORQ         Z14, Z12, Z12
+	VPSHUFB       rev128x4<>+0(SB), Z12, Z6
+	VPXORQ        Z10, Z10, Z10
+	VPSHUFB       rev128x4<>+0(SB), Z3, Z12
+	VPSHUFB       rev64x4<>+0(SB), Z3, Z13
+	VPSLLQ        $0x08, Z13, Z14
+	VPSRLQ        $0x38, Z12, Z15
+	VPTERNLOGQ    $0x56, Z13, Z15, Z14
+	VMOVDQA64     Z13, K2, Z14
+	VPSHUFB       bottom4<>+0(SB), Z7, Z13
+	VPANDQ        q63<>+0(SB), Z13, Z13
+	VPSLLVQ       Z13, Z12, Z12
+	VPSUBQ        Z13, Z16, Z13
+	VPSRLVQ       Z13, Z14, Z14
+	VPORQ         Z14, Z12, Z12
+	VPSHUFB       rev128x4<>+0(SB), Z12, Z7
+	VPXORQ        Z11, Z11, Z11
+	VMOVDQU64     384(SI), Z12
+	VPSRLD        $0x04, Z12, Z13
+	VEXTRACTI64X4 $0x01, Z13, Y14
+	VPMINUD       Y14, Y13, Y15
+	VEXTRACTI128  $0x01, Y15, X14
+	VPMINUD       X14, X15, X15
+	VPSHUFD       $0x4e, X15, X14
+	VPMINUD       X14, X15, X15
+	VPSHUFD       $0xb1, X15, X14
+	VPMINUD       X14, X15, X15
+	VMOVD         X15, CX
+	VEXTRACTI64X4 $0x01, Z13, Y14
+	VPMAXUD       Y14, Y13, Y15
+	VEXTRACTI128  $0x01, Y15, X14
+	VPMAXUD       X14, X15, X15
+	VPSHUFD       $0x4e, X15, X14
+	VPMAXUD       X14, X15, X15
+	VPSHUFD       $0xb1, X15, X14
+	VPMAXUD       X14, X15, X15
+	VMOVD         X15, R8
+	VPTESTMD      low4<>+0(SB), Z12, K1
+	KMOVW         K1, R14
+	VPXORQ        Z16, Z16, Z16
+	CMPQ          CX, R8
+	JE            lanes_n_done_ocbOpenLanesVAES512
+	VMOVDQU64     lenPerm<>+0(SB), Z14
+	VPERMD        Z13, Z14, Z14
+	VPSHUFB       Z16, Z14, Z14
+	VMOVDQU64     Z14, 256(R13)
+	VMOVDQU64     lenPerm<>+64(SB), Z14
+	VPERMD        Z13, Z14, Z14
+	VPSHUFB       Z16, Z14, Z14
+	VMOVDQU64     Z14, 320(R13)
+	VMOVDQU64     lenPerm<>+128(SB), Z14
+	VPERMD        Z13, Z14, Z14
+	VPSHUFB       Z16, Z14, Z14
+	VMOVDQU64     Z14, 384(R13)
+	VMOVDQU64     lenPerm<>+192(SB), Z14
+	VPERMD        Z13, Z14, Z14
+	VPSHUFB       Z16, Z14, Z14
+	VMOVDQU64     Z14, 448(R13)
+
+lanes_n_done_ocbOpenLanesVAES512:
+	TESTL     R14, R14
+	JZ        lanes_r_done_ocbOpenLanesVAES512
+	VMOVDQU64 lenPerm<>+0(SB), Z14
+	VPERMD    Z12, Z14, Z14
+	VPANDD    low4<>+0(SB), Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 512(R13)
+	VMOVDQU64 lenPerm<>+64(SB), Z14
+	VPERMD    Z12, Z14, Z14
+	VPANDD    low4<>+0(SB), Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 576(R13)
+	VMOVDQU64 lenPerm<>+128(SB), Z14
+	VPERMD    Z12, Z14, Z14
+	VPANDD    low4<>+0(SB), Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 640(R13)
+	VMOVDQU64 lenPerm<>+192(SB), Z14
+	VPERMD    Z12, Z14, Z14
+	VPANDD    low4<>+0(SB), Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 704(R13)
+
+lanes_r_done_ocbOpenLanesVAES512:
 	VBROADCASTI32X4 (BX), Z17
 	VBROADCASTI32X4 16(BX), Z18
 	VBROADCASTI32X4 32(BX), Z19
@@ -25598,12 +25619,7 @@ lanes_blocks_done_ocbOpenLanesVAES512:
 	KMOVQ           R12, K6
 	MOVQ            $0xffff000000000000, R12
 	KMOVQ           R12, K7
-	VMOVDQU64       512(R13), Z12
-	VPORQ           576(R13), Z12, Z12
-	VPORQ           640(R13), Z12, Z12
-	VPORQ           704(R13), Z12, Z12
-	VPTESTMQ        Z12, Z12, K1
-	KORTESTW        K1, K1
+	TESTL           R14, R14
 	JZ              lanes_parts_done_ocbOpenLanesVAES512
 	VBROADCASTI32X4 (DI), Z12
 	VMOVDQU64       iota4<>+0(SB), Z16
@@ -26465,70 +26481,83 @@ lanes_rdone_15:
 	VPSRLVQ       Z13, Z14, Z14
 	VPORQ         Z14, Z12, Z12
 	VPSHUFB       rev128x4<>+0(SB), Z12, Z7
-	VPXORQ        Z16, Z16, Z16
-	VMOVDQU64     lenPerm<>+0(SB), Z13
-	VPERMD        Z11, Z13, Z13
-	VPANDD        low4<>+0(SB), Z13, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 512(R13)
-	VPSRLD        $0x04, Z13, Z13
-	VPSHUFB       Z16, Z13, Z13
-	VMOVDQU64     Z13, 256(R13)
-	VMOVDQA64     Z13, Z15
-	VMOVDQA64     Z13, Z0
-	VMOVDQU64     lenPerm<>+64(SB), Z13
-	VPERMD        Z11, Z13, Z13
-	VPANDD        low4<>+0(SB), Z13, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 576(R13)
-	VPSRLD        $0x04, Z13, Z13
-	VPSHUFB       Z16, Z13, Z13
-	VMOVDQU64     Z13, 320(R13)
-	VPMINUB       Z13, Z15, Z15
-	VPMAXUB       Z13, Z0, Z0
-	VMOVDQU64     lenPerm<>+128(SB), Z13
-	VPERMD        Z11, Z13, Z13
-	VPANDD        low4<>+0(SB), Z13, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 640(R13)
-	VPSRLD        $0x04, Z13, Z13
-	VPSHUFB       Z16, Z13, Z13
-	VMOVDQU64     Z13, 384(R13)
-	VPMINUB       Z13, Z15, Z15
-	VPMAXUB       Z13, Z0, Z0
-	VMOVDQU64     lenPerm<>+192(SB), Z13
-	VPERMD        Z11, Z13, Z13
-	VPANDD        low4<>+0(SB), Z13, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 704(R13)
-	VPSRLD        $0x04, Z13, Z13
-	VPSHUFB       Z16, Z13, Z13
-	VMOVDQU64     Z13, 448(R13)
-	VPMINUB       Z13, Z15, Z15
-	VPMAXUB       Z13, Z0, Z0
-	VPXORQ        Z11, Z11, Z11
-	VEXTRACTI64X4 $0x01, Z15, Y14
-	VPMINUB       Y14, Y15, Y15
+	VPSRLD        $0x04, Z11, Z13
+	VEXTRACTI64X4 $0x01, Z13, Y14
+	VPMINUD       Y14, Y13, Y15
 	VEXTRACTI128  $0x01, Y15, X14
-	VPMINUB       X14, X15, X15
+	VPMINUD       X14, X15, X15
+	VPSHUFD       $0x4e, X15, X14
+	VPMINUD       X14, X15, X15
+	VPSHUFD       $0xb1, X15, X14
+	VPMINUD       X14, X15, X15
 	VMOVD         X15, CX
-	ANDL          $0x000000ff, CX
-	VEXTRACTI64X4 $0x01, Z0, Y14
-	VPMAXUB       Y14, Y0, Y0
-	VEXTRACTI128  $0x01, Y0, X14
-	VPMAXUB       X14, X0, X0
-	VMOVD         X0, R8
-	ANDL          $0x000000ff, R8
-	TESTQ         R8, R8
-	JZ            lanes_blocks_done_ocbSealRunVAES512
-	MOVL          $0x00000001, R9
-	XORL          R11, R11
-	MOVL          $0x000000f0, R12
-	KMOVW         R12, K5
-	MOVL          $0x00000f00, R12
-	KMOVW         R12, K6
-	MOVL          $0x0000f000, R12
-	KMOVW         R12, K7
+	VEXTRACTI64X4 $0x01, Z13, Y14
+	VPMAXUD       Y14, Y13, Y15
+	VEXTRACTI128  $0x01, Y15, X14
+	VPMAXUD       X14, X15, X15
+	VPSHUFD       $0x4e, X15, X14
+	VPMAXUD       X14, X15, X15
+	VPSHUFD       $0xb1, X15, X14
+	VPMAXUD       X14, X15, X15
+	VMOVD         X15, R8
+	VPTESTMD      low4<>+0(SB), Z11, K1
+	KMOVW         K1, R14
+	VPXORQ        Z16, Z16, Z16
+	CMPQ          CX, R8
+	JE            lanes_n_done_ocbSealRunVAES512
+	VMOVDQU64     lenPerm<>+0(SB), Z14
+	VPERMD        Z13, Z14, Z14
+	VPSHUFB       Z16, Z14, Z14
+	VMOVDQU64     Z14, 256(R13)
+	VMOVDQU64     lenPerm<>+64(SB), Z14
+	VPERMD        Z13, Z14, Z14
+	VPSHUFB       Z16, Z14, Z14
+	VMOVDQU64     Z14, 320(R13)
+	VMOVDQU64     lenPerm<>+128(SB), Z14
+	VPERMD        Z13, Z14, Z14
+	VPSHUFB       Z16, Z14, Z14
+	VMOVDQU64     Z14, 384(R13)
+	VMOVDQU64     lenPerm<>+192(SB), Z14
+	VPERMD        Z13, Z14, Z14
+	VPSHUFB       Z16, Z14, Z14
+	VMOVDQU64     Z14, 448(R13)
+
+lanes_n_done_ocbSealRunVAES512:
+	TESTL     R14, R14
+	JZ        lanes_r_done_ocbSealRunVAES512
+	VMOVDQU64 lenPerm<>+0(SB), Z14
+	VPERMD    Z11, Z14, Z14
+	VPANDD    low4<>+0(SB), Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 512(R13)
+	VMOVDQU64 lenPerm<>+64(SB), Z14
+	VPERMD    Z11, Z14, Z14
+	VPANDD    low4<>+0(SB), Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 576(R13)
+	VMOVDQU64 lenPerm<>+128(SB), Z14
+	VPERMD    Z11, Z14, Z14
+	VPANDD    low4<>+0(SB), Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 640(R13)
+	VMOVDQU64 lenPerm<>+192(SB), Z14
+	VPERMD    Z11, Z14, Z14
+	VPANDD    low4<>+0(SB), Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 704(R13)
+
+lanes_r_done_ocbSealRunVAES512:
+	VPXORQ Z11, Z11, Z11
+	TESTQ  R8, R8
+	JZ     lanes_blocks_done_ocbSealRunVAES512
+	MOVL   $0x00000001, R9
+	XORL   R11, R11
+	MOVL   $0x000000f0, R12
+	KMOVW  R12, K5
+	MOVL   $0x00000f00, R12
+	KMOVW  R12, K6
+	MOVL   $0x0000f000, R12
+	KMOVW  R12, K7
 
 lanes_pairs_ocbSealRunVAES512:
 	LEAQ            1(R9), R12
@@ -27208,12 +27237,7 @@ lanes_blocks_done_ocbSealRunVAES512:
 	KMOVQ           R12, K6
 	MOVQ            $0xffff000000000000, R12
 	KMOVQ           R12, K7
-	VMOVDQU64       512(R13), Z12
-	VPORQ           576(R13), Z12, Z12
-	VPORQ           640(R13), Z12, Z12
-	VPORQ           704(R13), Z12, Z12
-	VPTESTMQ        Z12, Z12, K1
-	KORTESTW        K1, K1
+	TESTL           R14, R14
 	JZ              lanes_parts_done_ocbSealRunVAES512
 	VBROADCASTI32X4 (DI), Z12
 	VMOVDQU64       iota4<>+0(SB), Z16
@@ -27940,118 +27964,131 @@ lanes_r10_21:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_21:
-	MOVL            $0x000000aa, R12
-	KMOVW           R12, K2
-	VMOVDQU64       q64<>+0(SB), Z16
-	VPSHUFB         rev128x4<>+0(SB), Z0, Z12
-	VPSHUFB         rev64x4<>+0(SB), Z0, Z13
-	VPSLLQ          $0x08, Z13, Z14
-	VPSRLQ          $0x38, Z12, Z15
-	VPTERNLOGQ      $0x56, Z13, Z15, Z14
-	VMOVDQA64       Z13, K2, Z14
-	VPSHUFB         bottom4<>+0(SB), Z4, Z13
-	VPANDQ          q63<>+0(SB), Z13, Z13
-	VPSLLVQ         Z13, Z12, Z12
-	VPSUBQ          Z13, Z16, Z13
-	VPSRLVQ         Z13, Z14, Z14
-	VPORQ           Z14, Z12, Z12
-	VPSHUFB         rev128x4<>+0(SB), Z12, Z4
-	VPXORQ          Z8, Z8, Z8
-	VPSHUFB         rev128x4<>+0(SB), Z1, Z12
-	VPSHUFB         rev64x4<>+0(SB), Z1, Z13
-	VPSLLQ          $0x08, Z13, Z14
-	VPSRLQ          $0x38, Z12, Z15
-	VPTERNLOGQ      $0x56, Z13, Z15, Z14
-	VMOVDQA64       Z13, K2, Z14
-	VPSHUFB         bottom4<>+0(SB), Z5, Z13
-	VPANDQ          q63<>+0(SB), Z13, Z13
-	VPSLLVQ         Z13, Z12, Z12
-	VPSUBQ          Z13, Z16, Z13
-	VPSRLVQ         Z13, Z14, Z14
-	VPORQ           Z14, Z12, Z12
-	VPSHUFB         rev128x4<>+0(SB), Z12, Z5
-	VPXORQ          Z9, Z9, Z9
-	VPSHUFB         rev128x4<>+0(SB), Z2, Z12
-	VPSHUFB         rev64x4<>+0(SB), Z2, Z13
-	VPSLLQ          $0x08, Z13, Z14
-	VPSRLQ          $0x38, Z12, Z15
-	VPTERNLOGQ      $0x56, Z13, Z15, Z14
-	VMOVDQA64       Z13, K2, Z14
-	VPSHUFB         bottom4<>+0(SB), Z6, Z13
-	VPANDQ          q63<>+0(SB), Z13, Z13
-	VPSLLVQ         Z13, Z12, Z12
-	VPSUBQ          Z13, Z16, Z13
-	VPSRLVQ         Z13, Z14, Z14
-	VPORQ           Z14, Z12, Z12
-	VPSHUFB         rev128x4<>+0(SB), Z12, Z6
-	VPXORQ          Z10, Z10, Z10
-	VPSHUFB         rev128x4<>+0(SB), Z3, Z12
-	VPSHUFB         rev64x4<>+0(SB), Z3, Z13
-	VPSLLQ          $0x08, Z13, Z14
-	VPSRLQ          $0x38, Z12, Z15
-	VPTERNLOGQ      $0x56, Z13, Z15, Z14
-	VMOVDQA64       Z13, K2, Z14
-	VPSHUFB         bottom4<>+0(SB), Z7, Z13
-	VPANDQ          q63<>+0(SB), Z13, Z13
-	VPSLLVQ         Z13, Z12, Z12
-	VPSUBQ          Z13, Z16, Z13
-	VPSRLVQ         Z13, Z14, Z14
-	VPORQ           Z14, Z12, Z12
-	VPSHUFB         rev128x4<>+0(SB), Z12, Z7
-	VPXORQ          Z16, Z16, Z16
-	VMOVDQU64       lenPerm<>+0(SB), Z13
-	VPERMD          Z11, Z13, Z13
-	VPANDD          low4<>+0(SB), Z13, Z14
-	VPSHUFB         Z16, Z14, Z14
-	VMOVDQU64       Z14, 512(R13)
-	VPSRLD          $0x04, Z13, Z13
-	VPSHUFB         Z16, Z13, Z13
-	VMOVDQU64       Z13, 256(R13)
-	VMOVDQA64       Z13, Z15
-	VMOVDQA64       Z13, Z0
-	VMOVDQU64       lenPerm<>+64(SB), Z13
-	VPERMD          Z11, Z13, Z13
-	VPANDD          low4<>+0(SB), Z13, Z14
-	VPSHUFB         Z16, Z14, Z14
-	VMOVDQU64       Z14, 576(R13)
-	VPSRLD          $0x04, Z13, Z13
-	VPSHUFB         Z16, Z13, Z13
-	VMOVDQU64       Z13, 320(R13)
-	VPMINUB         Z13, Z15, Z15
-	VPMAXUB         Z13, Z0, Z0
-	VMOVDQU64       lenPerm<>+128(SB), Z13
-	VPERMD          Z11, Z13, Z13
-	VPANDD          low4<>+0(SB), Z13, Z14
-	VPSHUFB         Z16, Z14, Z14
-	VMOVDQU64       Z14, 640(R13)
-	VPSRLD          $0x04, Z13, Z13
-	VPSHUFB         Z16, Z13, Z13
-	VMOVDQU64       Z13, 384(R13)
-	VPMINUB         Z13, Z15, Z15
-	VPMAXUB         Z13, Z0, Z0
-	VMOVDQU64       lenPerm<>+192(SB), Z13
-	VPERMD          Z11, Z13, Z13
-	VPANDD          low4<>+0(SB), Z13, Z14
-	VPSHUFB         Z16, Z14, Z14
-	VMOVDQU64       Z14, 704(R13)
-	VPSRLD          $0x04, Z13, Z13
-	VPSHUFB         Z16, Z13, Z13
-	VMOVDQU64       Z13, 448(R13)
-	VPMINUB         Z13, Z15, Z15
-	VPMAXUB         Z13, Z0, Z0
+	MOVL          $0x000000aa, R12
+	KMOVW         R12, K2
+	VMOVDQU64     q64<>+0(SB), Z16
+	VPSHUFB       rev128x4<>+0(SB), Z0, Z12
+	VPSHUFB       rev64x4<>+0(SB), Z0, Z13
+	VPSLLQ        $0x08, Z13, Z14
+	VPSRLQ        $0x38, Z12, Z15
+	VPTERNLOGQ    $0x56, Z13, Z15, Z14
+	VMOVDQA64     Z13, K2, Z14
+	VPSHUFB       bottom4<>+0(SB), Z4, Z13
+	VPANDQ        q63<>+0(SB), Z13, Z13
+	VPSLLVQ       Z13, Z12, Z12
+	VPSUBQ        Z13, Z16, Z13
+	VPSRLVQ       Z13, Z14, Z14
+	VPORQ         Z14, Z12, Z12
+	VPSHUFB       rev128x4<>+0(SB), Z12, Z4
+	VPXORQ        Z8, Z8, Z8
+	VPSHUFB       rev128x4<>+0(SB), Z1, Z12
+	VPSHUFB       rev64x4<>+0(SB), Z1, Z13
+	VPSLLQ        $0x08, Z13, Z14
+	VPSRLQ        $0x38, Z12, Z15
+	VPTERNLOGQ    $0x56, Z13, Z15, Z14
+	VMOVDQA64     Z13, K2, Z14
+	VPSHUFB       bottom4<>+0(SB), Z5, Z13
+	VPANDQ        q63<>+0(SB), Z13, Z13
+	VPSLLVQ       Z13, Z12, Z12
+	VPSUBQ        Z13, Z16, Z13
+	VPSRLVQ       Z13, Z14, Z14
+	VPORQ         Z14, Z12, Z12
+	VPSHUFB       rev128x4<>+0(SB), Z12, Z5
+	VPXORQ        Z9, Z9, Z9
+	VPSHUFB       rev128x4<>+0(SB), Z2, Z12
+	VPSHUFB       rev64x4<>+0(SB), Z2, Z13
+	VPSLLQ        $0x08, Z13, Z14
+	VPSRLQ        $0x38, Z12, Z15
+	VPTERNLOGQ    $0x56, Z13, Z15, Z14
+	VMOVDQA64     Z13, K2, Z14
+	VPSHUFB       bottom4<>+0(SB), Z6, Z13
+	VPANDQ        q63<>+0(SB), Z13, Z13
+	VPSLLVQ       Z13, Z12, Z12
+	VPSUBQ        Z13, Z16, Z13
+	VPSRLVQ       Z13, Z14, Z14
+	VPORQ         Z14, Z12, Z12
+	VPSHUFB       rev128x4<>+0(SB), Z12, Z6
+	VPXORQ        Z10, Z10, Z10
+	VPSHUFB       rev128x4<>+0(SB), Z3, Z12
+	VPSHUFB       rev64x4<>+0(SB), Z3, Z13
+	VPSLLQ        $0x08, Z13, Z14
+	VPSRLQ        $0x38, Z12, Z15
+	VPTERNLOGQ    $0x56, Z13, Z15, Z14
+	VMOVDQA64     Z13, K2, Z14
+	VPSHUFB       bottom4<>+0(SB), Z7, Z13
+	VPANDQ        q63<>+0(SB), Z13, Z13
+	VPSLLVQ       Z13, Z12, Z12
+	VPSUBQ        Z13, Z16, Z13
+	VPSRLVQ       Z13, Z14, Z14
+	VPORQ         Z14, Z12, Z12
+	VPSHUFB       rev128x4<>+0(SB), Z12, Z7
+	VPSRLD        $0x04, Z11, Z13
+	VEXTRACTI64X4 $0x01, Z13, Y14
+	VPMINUD       Y14, Y13, Y15
+	VEXTRACTI128  $0x01, Y15, X14
+	VPMINUD       X14, X15, X15
+	VPSHUFD       $0x4e, X15, X14
+	VPMINUD       X14, X15, X15
+	VPSHUFD       $0xb1, X15, X14
+	VPMINUD       X14, X15, X15
+	VMOVD         X15, CX
+	VEXTRACTI64X4 $0x01, Z13, Y14
+	VPMAXUD       Y14, Y13, Y15
+	VEXTRACTI128  $0x01, Y15, X14
+	VPMAXUD       X14, X15, X15
+	VPSHUFD       $0x4e, X15, X14
+	VPMAXUD       X14, X15, X15
+	VPSHUFD       $0xb1, X15, X14
+	VPMAXUD       X14, X15, X15
+	VMOVD         X15, R8
+	VPTESTMD      low4<>+0(SB), Z11, K1
+	KMOVW         K1, R14
+	VPXORQ        Z16, Z16, Z16
+	CMPQ          CX, R8
+	JE            lanes_n_done_ocbOpenRunVAES512
+	VMOVDQU64     lenPerm<>+0(SB), Z14
+	VPERMD        Z13, Z14, Z14
+	VPSHUFB       Z16, Z14, Z14
+	VMOVDQU64     Z14, 256(R13)
+	VMOVDQU64     lenPerm<>+64(SB), Z14
+	VPERMD        Z13, Z14, Z14
+	VPSHUFB       Z16, Z14, Z14
+	VMOVDQU64     Z14, 320(R13)
+	VMOVDQU64     lenPerm<>+128(SB), Z14
+	VPERMD        Z13, Z14, Z14
+	VPSHUFB       Z16, Z14, Z14
+	VMOVDQU64     Z14, 384(R13)
+	VMOVDQU64     lenPerm<>+192(SB), Z14
+	VPERMD        Z13, Z14, Z14
+	VPSHUFB       Z16, Z14, Z14
+	VMOVDQU64     Z14, 448(R13)
+
+lanes_n_done_ocbOpenRunVAES512:
+	TESTL     R14, R14
+	JZ        lanes_r_done_ocbOpenRunVAES512
+	VMOVDQU64 lenPerm<>+0(SB), Z14
+	VPERMD    Z11, Z14, Z14
+	VPANDD    low4<>+0(SB), Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 512(R13)
+	VMOVDQU64 lenPerm<>+64(SB), Z14
+	VPERMD    Z11, Z14, Z14
+	VPANDD    low4<>+0(SB), Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 576(R13)
+	VMOVDQU64 lenPerm<>+128(SB), Z14
+	VPERMD    Z11, Z14, Z14
+	VPANDD    low4<>+0(SB), Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 640(R13)
+	VMOVDQU64 lenPerm<>+192(SB), Z14
+	VPERMD    Z11, Z14, Z14
+	VPANDD    low4<>+0(SB), Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 704(R13)
+
+lanes_r_done_ocbOpenRunVAES512:
 	VPXORQ          Z11, Z11, Z11
-	VEXTRACTI64X4   $0x01, Z15, Y14
-	VPMINUB         Y14, Y15, Y15
-	VEXTRACTI128    $0x01, Y15, X14
-	VPMINUB         X14, X15, X15
-	VMOVD           X15, CX
-	ANDL            $0x000000ff, CX
-	VEXTRACTI64X4   $0x01, Z0, Y14
-	VPMAXUB         Y14, Y0, Y0
-	VEXTRACTI128    $0x01, Y0, X14
-	VPMAXUB         X14, X0, X0
-	VMOVD           X0, R8
-	ANDL            $0x000000ff, R8
 	VBROADCASTI32X4 (BX), Z17
 	VBROADCASTI32X4 16(BX), Z18
 	VBROADCASTI32X4 32(BX), Z19
@@ -28771,12 +28808,7 @@ lanes_blocks_done_ocbOpenRunVAES512:
 	KMOVQ           R12, K6
 	MOVQ            $0xffff000000000000, R12
 	KMOVQ           R12, K7
-	VMOVDQU64       512(R13), Z12
-	VPORQ           576(R13), Z12, Z12
-	VPORQ           640(R13), Z12, Z12
-	VPORQ           704(R13), Z12, Z12
-	VPTESTMQ        Z12, Z12, K1
-	KORTESTW        K1, K1
+	TESTL           R14, R14
 	JZ              lanes_parts_done_ocbOpenRunVAES512
 	VBROADCASTI32X4 (DI), Z12
 	VMOVDQU64       iota4<>+0(SB), Z16

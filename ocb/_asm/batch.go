@@ -246,40 +246,48 @@ func lanes(o op, run bool) {
 		}
 	}
 
-	// n and r of every lane, in each byte of the lane (n < 256), from the
-	// lengths (the run kernels': runLengths's, in the last checksum's
-	// register until here).
+	// From the lengths (the run kernels': runLengths's, in the last
+	// checksum's register until here), each lane's whole blocks n (< 256)
+	// and partial bytes r: the fewest and the most n of a lane (blocks up
+	// to the fewest need no masks), in lU the lanes with r > 0; then, only
+	// where the steps that take them run, n (lanes' n differ: masked
+	// blocks) and r (some r > 0: partial blocks) in every byte of each
+	// lane.
 	lens := Z12
 	if run {
 		lens = lSum(3)
 	} else {
 		VMOVDQU64(Mem{Base: lp, Disp: lnLen}, lens)
 	}
+	VPSRLD(U8(4), lens, Z13)
+	laneReduce(VPMINUD, Z13, lMin)
+	laneReduce(VPMAXUD, Z13, lMax)
+	VPTESTMD(low4, lens, K1)
+	KMOVW(K1, lU.As32())
 	VPXORQ(Z16, Z16, Z16)
+	nDone, rDone := "lanes_n_done_"+name, "lanes_r_done_"+name
+	CMPQ(lMin, lMax)
+	JE(LabelRef(nDone))
 	for r := 0; r < 4; r++ {
-		VMOVDQU64(lenPerm.Offset(64*r), Z13)
-		VPERMD(lens, Z13, Z13)
-		VPANDD(low4, Z13, Z14)
+		VMOVDQU64(lenPerm.Offset(64*r), Z14)
+		VPERMD(Z13, Z14, Z14)
+		VPSHUFB(Z16, Z14, Z14)
+		VMOVDQU64(Z14, Mem{Base: lo, Disp: lnN + 64*r})
+	}
+	Label(nDone)
+	TESTL(lU.As32(), lU.As32())
+	JZ(LabelRef(rDone))
+	for r := 0; r < 4; r++ {
+		VMOVDQU64(lenPerm.Offset(64*r), Z14)
+		VPERMD(lens, Z14, Z14)
+		VPANDD(low4, Z14, Z14)
 		VPSHUFB(Z16, Z14, Z14)
 		VMOVDQU64(Z14, Mem{Base: lo, Disp: lnR + 64*r})
-		VPSRLD(U8(4), Z13, Z13)
-		VPSHUFB(Z16, Z13, Z13)
-		VMOVDQU64(Z13, Mem{Base: lo, Disp: lnN + 64*r})
-		if r == 0 {
-			VMOVDQA64(Z13, Z15)
-			VMOVDQA64(Z13, Z0)
-		} else {
-			VPMINUB(Z13, Z15, Z15)
-			VPMAXUB(Z13, Z0, Z0)
-		}
 	}
+	Label(rDone)
 	if run {
 		VPXORQ(lSum(3), lSum(3), lSum(3))
 	}
-	// The fewest whole blocks of a lane, blocks up to there need no masks,
-	// and the most (in Z0, free until the blocks).
-	laneReduce(VPMINUB, Z15, lMin)
-	laneReduce(VPMAXUB, Z0, lMax)
 
 	// Block j of every lane with n >= j: Offset_j = Offset_{j-1} ^
 	// L_ntz(j) (one for all), the block enciphered (deciphered) with it,
@@ -338,12 +346,7 @@ func lanes(o op, run bool) {
 	// L_*, the text XORed with E(Offset_*), the checksum taking the
 	// plaintext padded.
 	partsDone := "lanes_parts_done_" + name
-	VMOVDQU64(Mem{Base: lo, Disp: lnR}, Z12)
-	for r := 1; r < 4; r++ {
-		VPORQ(Mem{Base: lo, Disp: lnR + 64*r}, Z12, Z12)
-	}
-	VPTESTMQ(Z12, Z12, K1)
-	KORTESTW(K1, K1)
+	TESTL(lU.As32(), lU.As32())
 	JZ(LabelRef(partsDone))
 	VBROADCASTI32X4(Mem{Base: lEnds}, Z12)
 	VMOVDQU64(iota4, Z16)
@@ -562,15 +565,18 @@ func idleLanes(n GPPhysical) {
 	Label(done)
 }
 
-// laneReduce leaves in r what op (VPMINUB, VPMAXUB) makes of the four
-// 16-byte lanes of z, each of which holds one value in every byte.
+// laneReduce leaves in r what op (VPMINUD, VPMAXUD) makes of the 16
+// dwords of z, which it keeps (Z14 and Z15 the temporaries).
 func laneReduce(op func(...Op), z VecPhysical, r GPPhysical) {
 	VEXTRACTI64X4(U8(1), z, Y14)
-	op(Y14, z.AsY(), z.AsY())
-	VEXTRACTI128(U8(1), z.AsY(), X14)
-	op(X14, z.AsX(), z.AsX())
-	VMOVD(z.AsX(), r.As32())
-	ANDL(U32(0xff), r.As32())
+	op(Y14, z.AsY(), Y15)
+	VEXTRACTI128(U8(1), Y15, X14)
+	op(X14, X15, X15)
+	VPSHUFD(U8(0x4e), X15, X14)
+	op(X14, X15, X15)
+	VPSHUFD(U8(0xb1), X15, X14)
+	op(X14, X15, X15)
+	VMOVD(X15, r.As32())
 }
 
 // loadKeys broadcasts the 15 round keys at p into their registers (past
