@@ -28,6 +28,18 @@ func ocbSealLanesVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]by
 //go:noescape
 func ocbOpenLanesVAES512(nr int, rk, ek *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *batch.Message, idx *[16]int, n, sub int, mark uint32, out *laneOut)
 
+// The run kernels are the lane kernels for runs of groups of 16 messages in
+// a row from msgs on (batchutil.LaneGroup.Runs): they take each group's
+// pointers from its messages, without a table, and the next group in the
+// same call, but stop after a group that is theirs to finish (out.done not
+// all set, out.fail not empty), and return the groups they ran.
+
+//go:noescape
+func ocbSealRunVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *batch.Message, runs, sub int, mark uint32, out *laneOut) int
+
+//go:noescape
+func ocbOpenRunVAES512(nr int, rk, ek *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *batch.Message, runs, sub int, mark uint32, out *laneOut) int
+
 // useVAES512Lanes enables the lane kernels.
 var useVAES512Lanes = cpu.X86HasVAES512
 
@@ -43,7 +55,7 @@ type laneOut struct {
 	tag  [16][16]byte
 	_    [2][4][64]byte // the kernel's own: n and r of each lane
 	fail uint32         // opening: the lanes of done whose tags differ
-	_    [4]byte
+	_    uint32         // the run kernels' own: the groups run
 	// The lanes' table the kernel fills: pointers (no more than copies of
 	// the messages', which msgs keeps alive) and lengths.
 	_    [448]byte
@@ -63,8 +75,9 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 	} else {
 		spec.CheckOpen(msgs)
 	}
-	var out laneOut
-	batchutil.RunLanes(msgs, d == decrypt, a.tagSize, laneMaxLen, math.MaxInt, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, &out) },
+	var buf [unsafe.Sizeof(laneOut{}) + 63]byte
+	out := batchutil.Align64[laneOut](buf[:])
+	batchutil.RunLanes(msgs, d == decrypt, a.tagSize, laneMaxLen, math.MaxInt, math.MaxInt, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, out) },
 		func(i int) { a.one(d, &msgs[i]) })
 	return true
 }
@@ -76,6 +89,25 @@ func (a *AEAD) runLanes(d direction, msgs []batch.Message, g *batchutil.LaneGrou
 		mark = 1<<g.N - 1
 	}
 	nr, ek, ms := a.aes.Rounds(), a.aes.EncKeys(), unsafe.SliceData(msgs)
+	if g.Runs > 0 {
+		// Each call runs groups up to the last or one it leaves to Finish,
+		// which has nothing to do for the others.
+		for i, runs := g.Idx[0], g.Runs; runs > 0; {
+			var k int
+			if d == encrypt {
+				k = ocbSealRunVAES512(nr, ek, &a.l, &a.ends, &a.nonceBits, a.nonceSize, &msgs[i], runs, 0, mark, out)
+			} else {
+				k = ocbOpenRunVAES512(nr, a.aes.DecKeys(), ek, &a.l, &a.ends, &a.nonceBits, a.nonceSize, &msgs[i], runs, a.tagSize, mark, out)
+			}
+			i, runs = i+16*k, runs-k
+			last := batchutil.LaneGroup{N: 16}
+			for l := range last.Idx {
+				last.Idx[l] = i - 16 + l
+			}
+			last.Finish(msgs, &out.tag, out.done, out.fail, d == decrypt, a.tagSize, a.hash)
+		}
+		return
+	}
 	if d == encrypt {
 		ocbSealLanesVAES512(nr, ek, &a.l, &a.ends, &a.nonceBits, a.nonceSize, ms, &g.Idx, g.N, 0, mark, out)
 	} else {

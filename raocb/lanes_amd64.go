@@ -66,8 +66,9 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 	} else {
 		spec.CheckOpen(msgs)
 	}
-	var out laneOut
-	batchutil.RunLanes(msgs, d == decrypt, a.tagSize, laneMaxLen, lanesMaxAD, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, &out) },
+	var buf [unsafe.Sizeof(laneOut{}) + 63]byte
+	out := batchutil.Align64[laneOut](buf[:])
+	batchutil.RunLanes(msgs, d == decrypt, a.tagSize, laneMaxLen, lanesMaxAD, 1, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, out) },
 		func(i int) { a.one(d, &msgs[i]) })
 	return true
 }

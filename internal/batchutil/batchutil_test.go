@@ -2,6 +2,7 @@ package batchutil
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/faelabs/fae/batch"
@@ -88,5 +89,40 @@ func TestCheckSealFirst(t *testing.T) {
 		msgs[1].In, msgs[1].Out = msgs[1].In[:2], msgs[1].Out[:6]
 		msgs[2].Out = msgs[2].Out[:6]
 		s.CheckSeal(msgs)
+	}
+}
+
+// TestRunLanesRuns checks the groups RunLanes gives run for batches of like
+// messages: runs of full groups of 16 in a row, up to maxRuns a group, and
+// a part-filled group last (Runs 0).
+func TestRunLanesRuns(t *testing.T) {
+	for _, c := range []struct {
+		n, maxRuns int
+		want       [][2]int // each group's first message and Runs
+	}{
+		{90, math.MaxInt, [][2]int{{0, 5}, {80, 0}}},
+		{90, 2, [][2]int{{0, 2}, {32, 2}, {64, 1}, {80, 0}}},
+		{48, 1, [][2]int{{0, 1}, {16, 1}, {32, 1}}},
+		{15, math.MaxInt, [][2]int{{0, 0}}},
+	} {
+		msgs := make([]batch.Message, c.n)
+		for i := range msgs {
+			msgs[i].In = make([]byte, 64)
+		}
+		var got [][2]int
+		RunLanes(msgs, false, 16, 1024, math.MaxInt, c.maxRuns, func(g LaneGroup) {
+			for k := range g.N {
+				if g.Idx[k] != g.Idx[0]+k {
+					t.Fatalf("%d messages, maxRuns %d: group %v", c.n, c.maxRuns, g.Idx[:g.N])
+				}
+			}
+			if g.Runs > 0 && g.N != 16 {
+				t.Fatalf("%d messages, maxRuns %d: %d messages with Runs %d", c.n, c.maxRuns, g.N, g.Runs)
+			}
+			got = append(got, [2]int{g.Idx[0], g.Runs})
+		}, func(i int) { t.Fatalf("message %d alone", i) })
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%d messages, maxRuns %d: groups (first, runs) %v, want %v", c.n, c.maxRuns, got, c.want)
+		}
 	}
 }

@@ -19,20 +19,25 @@ import (
 // final partial blocks (byte masks), then the 16 tags. The offsets of block
 // j differ by message only in Offset_0, so every lane takes the same
 // L_ntz(j). While every lane has blocks j and j+1, both run in one pass:
-// eight registers in flight. The Go side (lanes_amd64.go) fills the lanes
-// (batchutil.LaneTable) and adds HASH(A) to the tags; the lanes it marks
-// (16-byte tags, no associated data) have their tags stored at the end of
-// their output by the seal kernel, compared with the received ones by the
-// open kernel.
+// eight registers in flight. The Go side (lanes_amd64.go) groups the
+// messages (batchutil.RunLanes) and adds HASH(A) to the tags; the lanes it
+// marks (16-byte tags, no associated data) have their tags stored at the
+// end of their output by the seal kernel, compared with the received ones
+// by the open kernel.
 //
 // The kernels take their messages from the batch (batch.Message, whose
 // layout ocb's tests pin: msg* below) by 16 indexes, and fill their lanes'
 // table in laneOut themselves: src, dst and nonce pointers (16 each), the
 // text lengths (16 uint32; past the group's n messages, idle lanes, lane
-// 0's whole blocks: see laneTable) and the marked lanes (a bit each, uint32). laneOut: the tags the kernel writes, two
-// areas it keeps for itself, per register (each lane's whole blocks n and
-// partial bytes r, in every byte of the lane), the marked lanes whose tags
-// differ (a bit each, uint32, when opening), then the table.
+// 0's whole blocks: see laneTable) and the marked lanes (a bit each,
+// uint32). laneOut: the tags the kernel writes, two areas it keeps for
+// itself, per register (each lane's whole blocks n and partial bytes r, in
+// every byte of the lane), the marked lanes whose tags differ (a bit each,
+// uint32, when opening), a count of the run kernels', then the table. The
+// run kernels (see lanes) take full groups of messages in a row by place,
+// without indexes or the table's pointers (their lengths, gathered, go to
+// the table for the steps that take them one by one), and run the next
+// group in the same call: a batch of like messages in one call.
 const (
 	lnSrc   = 0
 	lnDst   = 128
@@ -43,6 +48,7 @@ const (
 	lnN     = 256
 	lnR     = 512
 	lnFail  = 768
+	lnRuns  = 772
 	lnTable = 776
 
 	msgSize  = 104
@@ -53,6 +59,25 @@ const (
 	msgOut   = 72
 	msgOK    = 96
 )
+
+// laneRun is set while the run kernels are generated, which take their
+// lanes' pointers from the messages themselves, 16 in a row (msgSize
+// apart, lp at the first), in place of the table: see lanes.
+var laneRun bool
+
+// laneField is where lane i's pointer f (lnSrc, lnDst or lnNonce) is.
+func laneField(f, i int) Mem {
+	if laneRun {
+		return Mem{Base: lp, Disp: msgSize*i + map[int]int{lnSrc: msgIn, lnDst: msgOut, lnNonce: msgNonce}[f]}
+	}
+	return Mem{Base: lp, Disp: f + 8*i}
+}
+
+// laneLen is where lane i's text length is, in the table; laneTags where
+// the marked lanes are (out.done).
+func laneLen(i int) Mem { return Mem{Base: lo, Disp: lnTable + lnLen + 4*i} }
+
+var laneTags = Mem{Base: lo, Disp: lnTable + lnTags}
 
 // Registers of the lane kernels.
 var (
@@ -80,7 +105,7 @@ func lKey(i int) VecPhysical {
 
 // Constants of the lane kernels, 64 bytes each (a 16-byte pattern in every
 // lane, or per register): see tables.
-var ktopMask4, rev128x4, rev64x4, bottom4, iota4, q63, q64, low4, b80, lenPerm Mem
+var lenIdx, ktopMask4, rev128x4, rev64x4, bottom4, iota4, q63, q64, low4, b80, lenPerm Mem
 
 func laneTables() {
 	rep := func(name string, lo, hi uint64) Mem {
@@ -102,6 +127,11 @@ func laneTables() {
 	q64 = rep("q64", 64, 64)
 	low4 = rep("low4", 0x0000000f0000000f, 0x0000000f0000000f)
 	b80 = rep("b80", 0x8080808080808080, 0x8080808080808080)
+	// lenIdx: the offsets of the 16 messages' In lengths from the first's.
+	lenIdx = GLOBL("lenIdx", RODATA|NOPTR)
+	for k := 0; k < 16; k++ {
+		DATA(8*k, U64(uint64(msgSize*k+msgInLen)))
+	}
 	// lenPerm[r] takes length 4r+k into the four dwords of lane k.
 	lenPerm = GLOBL("lenPerm", RODATA|NOPTR)
 	for r := 0; r < 4; r++ {
@@ -113,15 +143,35 @@ func laneTables() {
 	}
 }
 
-func lanes(o op) {
-	name, keys := "ocbSealLanesVAES512", "rk *[240]byte"
-	if o == dec {
-		name, keys = "ocbOpenLanesVAES512", "rk, ek *[240]byte"
+// lanes generates a lane kernel, or with run a run kernel: groups of 16
+// messages in a row, from msgs on, runs of them one after the other (the
+// next 16 messages for each), which stops early after a group whose lanes
+// are not all marked or whose tags (opening) differ somewhere, for the
+// caller to finish it (its tags, done and fail in out); it returns the
+// groups it ran.
+func lanes(o op, run bool) {
+	laneRun = run
+	kind, group := "Lanes", "idx *[16]int, n"
+	if run {
+		kind, group = "Run", "runs"
 	}
-	TEXT(name, NOSPLIT, "func(nr int, "+keys+", l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n, sub int, mark uint32, out *[1228]byte)")
+	name, keys := "ocbSeal"+kind+"VAES512", "rk *[240]byte"
+	if o == dec {
+		name, keys = "ocbOpen"+kind+"VAES512", "rk, ek *[240]byte"
+	}
+	sig := "func(nr int, " + keys + ", l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, " + group + ", sub int, mark uint32, out *[1228]byte)"
+	if run {
+		sig += " int"
+	}
+	TEXT(name, NOSPLIT, sig)
 	Pragma("noescape")
 	Load(Param("out"), lo)
-	laneTable()
+	if run {
+		Load(Param("msgs"), lp)
+		MOVL(U32(0), Mem{Base: lo, Disp: lnRuns})
+	} else {
+		laneTable()
+	}
 	Load(Param("nr"), nr)
 	Load(Param("rk"), lKeys)
 	if o == dec {
@@ -133,6 +183,12 @@ func lanes(o op) {
 	Load(Param("ends"), lEnds)
 	loadKeys(lEK)
 
+	top := "lanes_group_" + name
+	if run {
+		Label(top)
+		laneMarks()
+		runLengths()
+	}
 	laneMasks()
 
 	// The nonce blocks: bits, with the nonce's bytes loaded under a mask
@@ -146,14 +202,17 @@ func lanes(o op) {
 	MOVQ(U64(0x0001000100010001), lJ)
 	IMULQ(lJ, lT)
 	KMOVQ(lT, K1)
+	// K4+k: the nonce's bytes in lane k, until the blocks' masks.
+	for k := 0; k < 4; k++ {
+		KANDQ(K1, []Op{K4, K5, K6, K7}[k], []Op{K4, K5, K6, K7}[k])
+	}
 	Load(Param("bits"), lT)
 	VBROADCASTI32X4(Mem{Base: lT}, Z12)
 	for r := 0; r < 4; r++ {
 		VMOVDQA64(Z12, lOff(r))
 		for k := 0; k < 4; k++ {
-			MOVQ(Mem{Base: lp, Disp: lnNonce + 8*(4*r+k)}, lT)
-			KANDQ(K1, []Op{K4, K5, K6, K7}[k], K3)
-			VMOVDQU8(Mem{Base: lT, Index: lU, Scale: 1, Disp: -16 - 16*k}, K3, lOff(r))
+			MOVQ(laneField(lnNonce, 4*r+k), lT)
+			VMOVDQU8(Mem{Base: lT, Index: lU, Scale: 1, Disp: -16 - 16*k}, []Op{K4, K5, K6, K7}[k], lOff(r))
 		}
 		VMOVDQA64(lOff(r), lX(r))
 		// (X & ktopMask) ^ K0
@@ -182,33 +241,53 @@ func lanes(o op) {
 		VPSRLVQ(Z13, Z14, Z14)
 		VPORQ(Z14, Z12, Z12)
 		VPSHUFB(rev128x4, Z12, lOff(r))
-		VPXORQ(lSum(r), lSum(r), lSum(r))
-	}
-
-	// n and r of every lane, in each byte of the lane (n < 256).
-	VMOVDQU64(Mem{Base: lp, Disp: lnLen}, Z12)
-	VPXORQ(Z16, Z16, Z16)
-	for r := 0; r < 4; r++ {
-		VMOVDQU64(lenPerm.Offset(64*r), Z13)
-		VPERMD(Z12, Z13, Z13)
-		VPANDD(low4, Z13, Z14)
-		VPSHUFB(Z16, Z14, Z14)
-		VMOVDQU64(Z14, Mem{Base: lo, Disp: lnR + 64*r})
-		VPSRLD(U8(4), Z13, Z13)
-		VPSHUFB(Z16, Z13, Z13)
-		VMOVDQU64(Z13, Mem{Base: lo, Disp: lnN + 64*r})
-		if r == 0 {
-			VMOVDQA64(Z13, Z15)
-			VMOVDQA64(Z13, Z0)
-		} else {
-			VPMINUB(Z13, Z15, Z15)
-			VPMAXUB(Z13, Z0, Z0)
+		if !run || r < 3 {
+			VPXORQ(lSum(r), lSum(r), lSum(r))
 		}
 	}
-	// The fewest whole blocks of a lane, blocks up to there need no masks,
-	// and the most (in Z0, free until the blocks).
-	laneReduce(VPMINUB, Z15, lMin)
-	laneReduce(VPMAXUB, Z0, lMax)
+
+	// From the lengths (the run kernels': runLengths's, in the last
+	// checksum's register until here), each lane's whole blocks n (< 256)
+	// and partial bytes r: the fewest and the most n of a lane (blocks up
+	// to the fewest need no masks), in lU the lanes with r > 0; then, only
+	// where the steps that take them run, n (lanes' n differ: masked
+	// blocks) and r (some r > 0: partial blocks) in every byte of each
+	// lane.
+	lens := Z12
+	if run {
+		lens = lSum(3)
+	} else {
+		VMOVDQU64(Mem{Base: lp, Disp: lnLen}, lens)
+	}
+	VPSRLD(U8(4), lens, Z13)
+	laneReduce(VPMINUD, Z13, lMin)
+	laneReduce(VPMAXUD, Z13, lMax)
+	VPTESTMD(low4, lens, K1)
+	KMOVW(K1, lU.As32())
+	VPXORQ(Z16, Z16, Z16)
+	nDone, rDone := "lanes_n_done_"+name, "lanes_r_done_"+name
+	CMPQ(lMin, lMax)
+	JE(LabelRef(nDone))
+	for r := 0; r < 4; r++ {
+		VMOVDQU64(lenPerm.Offset(64*r), Z14)
+		VPERMD(Z13, Z14, Z14)
+		VPSHUFB(Z16, Z14, Z14)
+		VMOVDQU64(Z14, Mem{Base: lo, Disp: lnN + 64*r})
+	}
+	Label(nDone)
+	TESTL(lU.As32(), lU.As32())
+	JZ(LabelRef(rDone))
+	for r := 0; r < 4; r++ {
+		VMOVDQU64(lenPerm.Offset(64*r), Z14)
+		VPERMD(lens, Z14, Z14)
+		VPANDD(low4, Z14, Z14)
+		VPSHUFB(Z16, Z14, Z14)
+		VMOVDQU64(Z14, Mem{Base: lo, Disp: lnR + 64*r})
+	}
+	Label(rDone)
+	if run {
+		VPXORQ(lSum(3), lSum(3), lSum(3))
+	}
 
 	// Block j of every lane with n >= j: Offset_j = Offset_{j-1} ^
 	// L_ntz(j) (one for all), the block enciphered (deciphered) with it,
@@ -267,12 +346,7 @@ func lanes(o op) {
 	// L_*, the text XORed with E(Offset_*), the checksum taking the
 	// plaintext padded.
 	partsDone := "lanes_parts_done_" + name
-	VMOVDQU64(Mem{Base: lo, Disp: lnR}, Z12)
-	for r := 1; r < 4; r++ {
-		VPORQ(Mem{Base: lo, Disp: lnR + 64*r}, Z12, Z12)
-	}
-	VPTESTMQ(Z12, Z12, K1)
-	KORTESTW(K1, K1)
+	TESTL(lU.As32(), lU.As32())
 	JZ(LabelRef(partsDone))
 	VBROADCASTI32X4(Mem{Base: lEnds}, Z12)
 	VMOVDQU64(iota4, Z16)
@@ -291,16 +365,16 @@ func lanes(o op) {
 		VPCMPEQB(Z13, Z16, K2, K2)
 		VPXORQ(Z14, Z14, Z14)
 		for k := 0; k < 4; k++ {
-			MOVQ(Mem{Base: lp, Disp: lnSrc + 8*(4*r+k)}, lT)
-			MOVL(Mem{Base: lp, Disp: lnLen + 4*(4*r+k)}, lU.As32())
+			MOVQ(laneField(lnSrc, 4*r+k), lT)
+			MOVL(laneLen(4*r+k), lU.As32())
 			ANDL(U32(0xff0), lU.As32())
 			KANDQ(K1, []Op{K4, K5, K6, K7}[k], K3)
 			VMOVDQU8(Mem{Base: lT, Index: lU, Scale: 1, Disp: -16 * k}, K3, Z14)
 		}
 		VPXORQ(Z14, lX(r), lX(r))
 		for k := 0; k < 4; k++ {
-			MOVQ(Mem{Base: lp, Disp: lnDst + 8*(4*r+k)}, lT)
-			MOVL(Mem{Base: lp, Disp: lnLen + 4*(4*r+k)}, lU.As32())
+			MOVQ(laneField(lnDst, 4*r+k), lT)
+			MOVL(laneLen(4*r+k), lU.As32())
 			ANDL(U32(0xff0), lU.As32())
 			KANDQ(K1, []Op{K4, K5, K6, K7}[k], K3)
 			VMOVDQU8(lX(r), K3, Mem{Base: lT, Index: lU, Scale: 1, Disp: -16 * k})
@@ -325,13 +399,13 @@ func lanes(o op) {
 	}
 	if o == enc {
 		// The marked lanes' tags, which are whole, to Dst+Len.
-		MOVL(Mem{Base: lp, Disp: lnTags}, lU.As32())
+		MOVL(laneTags, lU.As32())
 		for i := 0; i < 16; i++ {
 			skip := "lanes_tag" + strconv.Itoa(i) + "_" + name
 			BTL(U8(i), lU.As32())
 			JCC(LabelRef(skip))
-			MOVQ(Mem{Base: lp, Disp: lnDst + 8*i}, lT)
-			MOVL(Mem{Base: lp, Disp: lnLen + 4*i}, lJ.As32())
+			MOVQ(laneField(lnDst, i), lT)
+			MOVL(laneLen(i), lJ.As32())
 			VEXTRACTI32X4(U8(i%4), lX(i/4), Mem{Base: lT, Index: lJ, Scale: 1})
 			Label(skip)
 		}
@@ -339,32 +413,92 @@ func lanes(o op) {
 		// The marked lanes' tags, which are whole, against those received
 		// at Src+Len: every byte compared, the message's OK set, and the
 		// bit of a lane whose differ set in lMin (the outcome is no
-		// secret, the bytes are).
-		MOVL(Mem{Base: lp, Disp: lnTags}, lU.As32())
+		// secret, the bytes are). From the last lane down, each lane's
+		// carry (set where marked and equal) shifts into lMin; then the
+		// marked lanes without it.
+		MOVL(laneTags, lU.As32())
 		XORL(lMin.As32(), lMin.As32())
-		Load(Param("msgs"), RBX)
-		Load(Param("idx"), RDX)
-		for i := 0; i < 16; i++ {
+		if !run {
+			Load(Param("msgs"), RBX)
+			Load(Param("idx"), RDX)
+		}
+		for i := 15; i >= 0; i-- {
 			skip := "lanes_tag" + strconv.Itoa(i) + "_" + name
 			BTL(U8(i), lU.As32())
 			JCC(LabelRef(skip))
-			MOVQ(Mem{Base: lp, Disp: lnSrc + 8*i}, lT)
-			MOVL(Mem{Base: lp, Disp: lnLen + 4*i}, lJ.As32())
+			MOVQ(laneField(lnSrc, i), lT)
+			MOVL(laneLen(i), lJ.As32())
 			VEXTRACTI32X4(U8(i%4), lX(i/4), X12)
 			VPCMPEQB(Mem{Base: lT, Index: lJ, Scale: 1}, X12, K1)
-			IMUL3Q(U8(msgSize), Mem{Base: RDX, Disp: 8 * i}, RAX)
+			ok := Mem{Base: lp, Disp: msgSize*i + msgOK}
+			if !run {
+				IMUL3Q(U8(msgSize), Mem{Base: RDX, Disp: 8 * i}, RAX)
+				ok = Mem{Base: RAX, Index: RBX, Scale: 1, Disp: msgOK}
+			}
 			KORTESTW(K1, K1) // CF: all 16 bytes equal
-			SETCS(Mem{Base: RAX, Index: RBX, Scale: 1, Disp: msgOK})
-			SETCC(lJ.As8())
-			MOVBLZX(lJ.As8(), lJ.As32())
-			SHLL(U8(i), lJ.As32())
-			ORL(lJ.As32(), lMin.As32())
+			SETCS(ok)
 			Label(skip)
+			ADCL(lMin.As32(), lMin.As32())
 		}
+		ANDNL(lU.As32(), lMin.As32(), lMin.As32())
 		MOVL(lMin.As32(), Mem{Base: lo, Disp: lnFail})
+	}
+	if run {
+		// The next group, unless this one is the last or the caller's to
+		// finish.
+		stop := "lanes_stop_" + name
+		INCL(Mem{Base: lo, Disp: lnRuns})
+		MOVL(Mem{Base: lo, Disp: lnRuns}, lT.As32())
+		CMPL(laneTags, U32(0xffff))
+		JNE(LabelRef(stop))
+		if o == dec {
+			TESTL(lMin.As32(), lMin.As32())
+			JNZ(LabelRef(stop))
+		}
+		Load(Param("runs"), lU)
+		CMPQ(lT, lU)
+		JE(LabelRef(stop))
+		ADDQ(U32(16*msgSize), lp)
+		JMP(LabelRef(top))
+		Label(stop)
+		Store(lT, ReturnIndex(0))
 	}
 	VZEROUPPER()
 	RET()
+}
+
+// laneMarks marks the lanes of a run kernel's group (out.done) as
+// laneTable does.
+func laneMarks() {
+	plain, t := lT, lU
+	XORL(plain.As32(), plain.As32())
+	for k := 15; k >= 0; k-- {
+		CMPQ(Mem{Base: lp, Disp: msgSize*k + msgADLen}, U8(1))
+		ADCL(plain.As32(), plain.As32())
+	}
+	Load(Param("mark"), t)
+	ANDL(plain.As32(), t.As32())
+	MOVL(t.As32(), laneTags)
+}
+
+// runLengths leaves in the last checksum's register the text lengths of a
+// run kernel's group as dwords, gathered from the messages (In's less sub)
+// at the group's start, where the nonces' and Ktop's steps cover the
+// gathers' wait, and stores them in the table for the steps that take them
+// one by one.
+func runLengths() {
+	for h, z := range []VecPhysical{Z13, Z14} {
+		KXNORB(K1, K1, K1)
+		VMOVDQU64(lenIdx.Offset(64*h), Z15)
+		VPGATHERQQ(Mem{Base: lp, Index: Z15, Scale: 1}, K1, z)
+	}
+	VPMOVQD(Z13, Y12)
+	VPMOVQD(Z14, Y13)
+	VINSERTI64X4(U8(1), Y13, Z12, Z12)
+	Load(Param("sub"), lT)
+	VPBROADCASTD(lT.As32(), Z13)
+	VPSUBD(Z13, Z12, lSum(3))
+	VMOVDQU64(lSum(3), laneLen(0))
 }
 
 // laneTable fills the lanes' table (at lp, in laneOut) from the messages
@@ -431,15 +565,18 @@ func idleLanes(n GPPhysical) {
 	Label(done)
 }
 
-// laneReduce leaves in r what op (VPMINUB, VPMAXUB) makes of the four
-// 16-byte lanes of z, each of which holds one value in every byte.
+// laneReduce leaves in r what op (VPMINUD, VPMAXUD) makes of the 16
+// dwords of z, which it keeps (Z14 and Z15 the temporaries).
 func laneReduce(op func(...Op), z VecPhysical, r GPPhysical) {
 	VEXTRACTI64X4(U8(1), z, Y14)
-	op(Y14, z.AsY(), z.AsY())
-	VEXTRACTI128(U8(1), z.AsY(), X14)
-	op(X14, z.AsX(), z.AsX())
-	VMOVD(z.AsX(), r.As32())
-	ANDL(U32(0xff), r.As32())
+	op(Y14, z.AsY(), Y15)
+	VEXTRACTI128(U8(1), Y15, X14)
+	op(X14, X15, X15)
+	VPSHUFD(U8(0x4e), X15, X14)
+	op(X14, X15, X15)
+	VPSHUFD(U8(0xb1), X15, X14)
+	op(X14, X15, X15)
+	VMOVD(X15, r.As32())
 }
 
 // loadKeys broadcasts the 15 round keys at p into their registers (past
@@ -521,7 +658,7 @@ func laneBlocks(o op, fast bool) {
 			VPCMPUD(U8(2), Mem{Base: lo, Disp: lnN + 64*r}, Z13, K2)
 		}
 		for k := 0; k < 4; k++ {
-			MOVQ(Mem{Base: lp, Disp: lnSrc + 8*(4*r+k)}, lT)
+			MOVQ(laneField(lnSrc, 4*r+k), lT)
 			m := Mem{Base: lT, Index: lJ16, Scale: 1}
 			switch {
 			case fast && k == 0:
@@ -559,7 +696,7 @@ func laneBlocks(o op, fast bool) {
 			VPXORD(lX(r), lSum(r), K2, lSum(r))
 		}
 		for k := 0; k < 4; k++ {
-			MOVQ(Mem{Base: lp, Disp: lnDst + 8*(4*r+k)}, lT)
+			MOVQ(laneField(lnDst, 4*r+k), lT)
 			m := Mem{Base: lT, Index: lJ16, Scale: 1}
 			switch {
 			case fast && k == 0:
@@ -596,7 +733,7 @@ func lanePairs(o op) {
 	VBROADCASTI32X4(Mem{Base: ltab, Index: lT, Scale: 1}, Z16)
 	for r := 0; r < 4; r++ {
 		for k := 0; k < 4; k++ {
-			MOVQ(Mem{Base: lp, Disp: lnSrc + 8*(4*r+k)}, lT)
+			MOVQ(laneField(lnSrc, 4*r+k), lT)
 			for h, x := range []VecPhysical{lX(r), lY(r)} {
 				m := Mem{Base: lT, Index: lJ16, Scale: 1, Disp: 16 * h}
 				if k == 0 {
@@ -623,7 +760,7 @@ func lanePairs(o op) {
 			VPTERNLOGQ(U8(0x96), lX(r), lY(r), lSum(r))
 		}
 		for k := 0; k < 4; k++ {
-			MOVQ(Mem{Base: lp, Disp: lnDst + 8*(4*r+k)}, lT)
+			MOVQ(laneField(lnDst, 4*r+k), lT)
 			for h, x := range []VecPhysical{lX(r), lY(r)} {
 				m := Mem{Base: lT, Index: lJ16, Scale: 1, Disp: 16 * h}
 				if k == 0 {

@@ -106,8 +106,10 @@ func main() {
 		}
 	}
 	laneTables()
-	lanes(enc)
-	lanes(dec)
+	lanes(enc, false)
+	lanes(dec, false)
+	lanes(enc, true)
+	lanes(dec, true)
 	Generate()
 }
 
