@@ -126,3 +126,45 @@ func TestRunLanesRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestRunLanesSpread checks that full groups of texts over 496 bytes run in
+// lanes only where the longest text is at most 1.6 times the shortest
+// (closeEnough), whichever path forms them, sealing and opening, and that
+// shorter texts run in lanes however far apart.
+func TestRunLanesSpread(t *testing.T) {
+	for _, c := range []struct {
+		lo, hi int
+		lanes  bool
+	}{
+		{520, 520, true}, {520, 832, true}, {520, 833, false}, {600, 1000, false},
+		{260, 490, true}, {497, 795, true}, {497, 796, false},
+	} {
+		for _, open := range []bool{false, true} {
+			for _, shuffled := range []bool{false, true} {
+				// 32 messages of c.lo and c.hi bytes alternating, or the
+				// lows first, then the highs (two runs for Take).
+				sub := 0
+				if open {
+					sub = 16
+				}
+				msgs := make([]batch.Message, 32)
+				for i := range msgs {
+					n := c.lo
+					if shuffled && i%2 == 1 || !shuffled && i >= 16 {
+						n = c.hi
+					}
+					msgs[i].In = make([]byte, n+sub)
+				}
+				inLanes, alone := 0, 0
+				RunLanes(msgs, open, 16, 1024, math.MaxInt, math.MaxInt, func(g LaneGroup) { inLanes += g.N * max(g.Runs, 1) }, func(int) { alone++ })
+				want := 32
+				if !c.lanes && shuffled {
+					want = 0
+				}
+				if inLanes != want || inLanes+alone != 32 {
+					t.Errorf("texts of %d and %d bytes, open %v, alternating %v: %d in lanes, %d alone; want %d in lanes", c.lo, c.hi, open, shuffled, inLanes, alone, want)
+				}
+			}
+		}
+	}
+}
