@@ -142,8 +142,8 @@ func (q *Lanes) Next() *Group {
 	}
 }
 
-// fill makes the window of the messages from q.next up to the first run of
-// q.lanes like ones (take's), which it leaves for take, or up to
+// fill makes the window of the messages from q.next up to the first long
+// run of like ones (windowEnd), which it leaves for take, or up to
 // windowMsgs: at least one message.
 func (q *Lanes) fill() {
 	w := &q.w
@@ -235,21 +235,29 @@ func (q *Lanes) sortKey(n int) uint8 {
 }
 
 // windowEnd returns the end of the window from q.next: the start of the
-// first run of q.lanes messages of equal lengths after q.next, which take
-// groups, or windowMsgs on.
+// first run of runGroups*q.lanes messages of equal lengths after q.next,
+// which take groups, or windowMsgs on. Shorter runs stay in the window,
+// which groups them as well: cut at every run of q.lanes, a shuffled batch
+// of a few lengths (the IPI's) fell into windows of a few messages, whose
+// leftovers of each length ran in part-filled groups or alone.
 func (q *Lanes) windowEnd() int {
 	end := min(len(q.msgs), q.next+windowMsgs)
+	run := runGroups * q.lanes
 	same := 0 // messages before i of i's lengths
 	for i := q.next + 1; i < end; i++ {
 		m, p := &q.msgs[i], &q.msgs[i-1]
 		if len(m.In) != len(p.In) || len(m.AD) != len(p.AD) {
 			same = 0
-		} else if same++; same == q.lanes-1 && i+1-q.lanes > q.next {
-			return i + 1 - q.lanes
+		} else if same++; same == run-1 && i+1-run > q.next {
+			return i + 1 - run
 		}
 	}
 	return end
 }
+
+// runGroups is how many groups' worth of like messages in a row end a
+// window, for take.
+const runGroups = 4
 
 // add chains message x of the window (its position from start) to the
 // messages of shape sh.

@@ -234,3 +234,35 @@ func TestLanesRagged(t *testing.T) {
 		}
 	}
 }
+
+// TestLanesShortRuns checks that runs of like messages shorter than
+// runGroups groups stay in the window, which groups every shape's messages
+// together (as few groups as the shapes allow), and that a longer run ends
+// the window for take, with and without Ragged.
+func TestLanesShortRuns(t *testing.T) {
+	var lengths []int
+	for _, r := range []struct{ n, count int }{{44, 3}, {552, 4}, {44, 5}, {1500, 4}, {552, 2}, {44, 4}, {1500, 1}, {576, 16}, {44, 2}} {
+		for range r.count {
+			lengths = append(lengths, r.n)
+		}
+	}
+	msgs := make([]batch.Message, len(lengths))
+	for i, n := range lengths {
+		msgs[i].In = make([]byte, n)
+	}
+	for _, ragged := range []bool{false, true} {
+		var q Lanes
+		q.Init(msgs, 4, 5, 16, false)
+		q.MaxRuns, q.Ragged = len(msgs), ragged
+		var got [][2]int // each group's first message's length and its lanes
+		for g := q.Next(); g != nil; g = q.Next() {
+			got = append(got, [2]int{lengths[g.Msgs[0]], g.N * g.Runs})
+		}
+		// The 23 messages before the run of 576: 44 x 12, 552 x 6, 1500 x 5
+		// in full groups but for one of each; the run; the last two 44s.
+		want := [][2]int{{44, 4}, {44, 4}, {44, 4}, {552, 4}, {552, 2}, {1500, 4}, {1500, 1}, {576, 16}, {44, 2}}
+		if !slices.Equal(got, want) {
+			t.Errorf("Ragged %v: groups (first length, messages) %v, want %v", ragged, got, want)
+		}
+	}
+}
