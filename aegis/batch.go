@@ -15,5 +15,5 @@ func (a *AEAD) SealBatch(msgs []batch.Message) { a.sealBatch(msgs) }
 func (a *AEAD) OpenBatch(msgs []batch.Message) (allOK bool) { return a.openBatch(msgs) }
 
 func (a *AEAD) batchSpec() batchutil.Spec {
-	return batchutil.Spec{Pkg: "aegis", NonceSize: a.v.keySize, TagSize: a.tagSize, MaxLen: maxLen}
+	return batchutil.Spec{Pkg: "aegis", NonceSize: a.v.keySize, TagSize: a.tagSize, MaxText: maxLen, MaxAD: maxLen}
 }

@@ -8,7 +8,7 @@ import (
 // SealBatch seals each message of msgs as Seal would, after checking them
 // all, as batch.AEAD; it runs on the caller's goroutine.
 func (a *AEAD) SealBatch(msgs []batch.Message) {
-	s := a.batchSpec(msgs)
+	s := a.batchSpec()
 	if !a.lanes(len(msgs)) {
 		batchutil.Seal(a, s, msgs)
 		return
@@ -23,7 +23,7 @@ func (a *AEAD) SealBatch(msgs []batch.Message) {
 // all, and reports whether all authenticated, as batch.AEAD; it runs on the
 // caller's goroutine.
 func (a *AEAD) OpenBatch(msgs []batch.Message) (allOK bool) {
-	s := a.batchSpec(nil) // open fails a message too long itself
+	s := a.batchSpec()
 	if !a.lanes(len(msgs)) {
 		return batchutil.Open(a, s, msgs)
 	}
@@ -39,16 +39,6 @@ func (a *AEAD) OpenBatch(msgs []batch.Message) (allOK bool) {
 // message; else each message goes alone, through Seal or Open.
 func (a *AEAD) lanes(n int) bool { return a.lea != nil || a.aes != nil && n > 1 }
 
-// batchSpec returns the Spec that checks a batch of msgs to seal: with a
-// check of the plaintexts' lengths against a's longest, a call per
-// message, only where one is longer.
-func (a *AEAD) batchSpec(msgs []batch.Message) batchutil.Spec {
-	s := batchutil.Spec{Pkg: "ccm", NonceSize: a.nonceSize, TagSize: a.tagSize}
-	for i := range msgs {
-		if uint64(len(msgs[i].In)) > a.maxLen {
-			s.Fits = func(n, _ int) bool { return uint64(n) <= a.maxLen }
-			break
-		}
-	}
-	return s
+func (a *AEAD) batchSpec() batchutil.Spec {
+	return batchutil.Spec{Pkg: "ccm", NonceSize: a.nonceSize, TagSize: a.tagSize, MaxText: a.maxLen}
 }

@@ -25,16 +25,16 @@ type Spec struct {
 	// associated data of these lengths; Seal panics on others. Open fails
 	// on them instead, which the loop leaves to it.
 	Fits func(textLen, adLen int) bool
-	// MaxLen, when not zero, is the most bytes of plaintext and of
-	// associated data Seal takes: the same check as a Fits, without a call
-	// per message.
-	MaxLen uint64
+	// MaxText and MaxAD, when not zero, are the most bytes of plaintext
+	// and of associated data Seal takes: the same checks as a Fits, without
+	// a call per message.
+	MaxText, MaxAD uint64
 }
 
 // CheckSeal panics, naming the first bad message, unless every message of
 // msgs is one SealBatch can seal: a nonce of s.NonceSize, an Out of exactly
 // len(In)+s.TagSize bytes that overlaps In only exactly and AD not at all,
-// and lengths that s.Fits and s.MaxLen allow.
+// and lengths that s.Fits, s.MaxText and s.MaxAD allow.
 func (s *Spec) CheckSeal(msgs []batch.Message) {
 	// misplaced needs an Out that is not empty, as one of len(In)+TagSize
 	// bytes is: TagSize > 0.
@@ -50,11 +50,11 @@ func (s *Spec) CheckSeal(msgs []batch.Message) {
 			break
 		}
 	}
-	if fits, maxLen := s.Fits, s.MaxLen; fits != nil || maxLen > 0 {
+	if fits, maxText, maxAD := s.Fits, s.MaxText, s.MaxAD; fits != nil || maxText > 0 || maxAD > 0 {
 		for i := range msgs[:bad] {
 			m := &msgs[i]
 			if fits != nil && !fits(len(m.In), len(m.AD)) ||
-				maxLen > 0 && (uint64(len(m.In)) > maxLen || uint64(len(m.AD)) > maxLen) {
+				maxText > 0 && uint64(len(m.In)) > maxText || maxAD > 0 && uint64(len(m.AD)) > maxAD {
 				bad = i
 				break
 			}

@@ -61,10 +61,11 @@ func TestPlaceLongest(t *testing.T) {
 
 // TestCheckSealFirst checks that CheckSeal names the first bad message when
 // a later one fails the first loop's checks and an earlier one only the
-// bounds of the second (Fits, MaxLen).
+// bounds of the second (Fits, MaxText, MaxAD).
 func TestCheckSealFirst(t *testing.T) {
 	for _, s := range []Spec{
-		{Pkg: "p", NonceSize: 1, TagSize: 4, MaxLen: 8},
+		{Pkg: "p", NonceSize: 1, TagSize: 4, MaxText: 8},
+		{Pkg: "p", NonceSize: 1, TagSize: 4, MaxText: 8, MaxAD: 100},
 		{Pkg: "p", NonceSize: 1, TagSize: 4, Fits: func(n, _ int) bool { return n <= 8 }},
 	} {
 		msgs := make([]batch.Message, 4)
@@ -88,6 +89,7 @@ func TestCheckSealFirst(t *testing.T) {
 		s.CheckSeal(msgs[2:2]) // no messages, no panic
 		msgs[1].In, msgs[1].Out = msgs[1].In[:2], msgs[1].Out[:6]
 		msgs[2].Out = msgs[2].Out[:6]
+		msgs[0].AD = make([]byte, 50) // over MaxText, not MaxAD
 		s.CheckSeal(msgs)
 	}
 }
