@@ -239,14 +239,16 @@ func RunLanes(msgs []batch.Message, open bool, tagSize, maxLen, maxAD, maxRuns i
 	// each, nor LaneGroups to clear: each alone, or 16 at a time and the
 	// rest in one group. One pass over the lengths tells, in fewer steps a
 	// message than Take's.
+	sub := 0 // the bytes of In past the text
+	if open {
+		sub = tagSize
+	}
 	lo, hi, maxA := math.MaxInt, 0, 0
 	for k := range msgs {
 		m := &msgs[k]
 		lo, hi, maxA = min(lo, len(m.In)), max(hi, len(m.In)), max(maxA, len(m.AD))
 	}
-	if open {
-		lo, hi = lo-tagSize, hi-tagSize
-	}
+	lo, hi = lo-sub, hi-sub
 	switch {
 	case lo > maxLen:
 		for k := range msgs {
@@ -262,10 +264,6 @@ func RunLanes(msgs []batch.Message, open bool, tagSize, maxLen, maxAD, maxRuns i
 			runOrOne(g, bits.Len(uint(hi+15)/16), run, one)
 		}
 		return
-	}
-	sub := 0
-	if open {
-		sub = tagSize
 	}
 	var l LaneGroups
 	for i := 0; i < len(msgs); {
@@ -303,29 +301,34 @@ func Align64[T any](b []byte) *T {
 // bytes), in a lane kernel (run) or, where its texts are too far apart
 // (closeEnough), each of its messages alone (one).
 func runFull(msgs []batch.Message, g *LaneGroup, sub int, run func(LaneGroup), one func(i int)) {
-	lo, hi := math.MaxInt, 0
-	for _, i := range g.Idx[:g.N] {
-		lo, hi = min(lo, len(msgs[i].In)), max(hi, len(msgs[i].In))
+	if len(msgs[g.Idx[0]].In)-sub > closeFrom { // the class's texts all are
+		lo, hi := math.MaxInt, 0
+		for _, i := range g.Idx[:g.N] {
+			lo, hi = min(lo, len(msgs[i].In)), max(hi, len(msgs[i].In))
+		}
+		if !closeEnough(lo-sub, hi-sub) {
+			for _, i := range g.Idx[:g.N] {
+				one(i)
+			}
+			return
+		}
 	}
-	if closeEnough(lo-sub, hi-sub) {
-		run(*g)
-		return
-	}
-	for _, i := range g.Idx[:g.N] {
-		one(i)
-	}
+	run(*g)
 }
 
 // closeEnough reports whether texts of lo to hi bytes, of one length class,
 // pay in a full lane group: past the shortest text the lanes step a block
-// at a time, with masks, which in the classes from 6 on (over 496 bytes)
-// costs more than single calls once the longest text is 1.6 times the
-// shortest (measured, ocb, 16 lanes from 520 bytes, single calls' time over
-// the lanes': 1.5 at one length, 1.14-1.19 at 1.2 to 1.6 times, 0.9 at 1.8;
-// from 260 bytes still 1.3 at 1.8 times).
+// at a time, with masks, which in the classes from 6 on (over closeFrom
+// bytes) costs more than single calls once the longest text is 1.6 times
+// the shortest (measured, ocb, 16 lanes from 520 bytes, single calls' time
+// over the lanes': 1.5 at one length, 1.14-1.19 at 1.2 to 1.6 times, 0.9 at
+// 1.8; from 260 bytes still 1.3 at 1.8 times).
 func closeEnough(lo, hi int) bool {
-	return lo <= 496 || 5*hi <= 8*lo
+	return lo <= closeFrom || 5*hi <= 8*lo
 }
+
+// closeFrom is the longest text of Place's class 5.
+const closeFrom = 496
 
 // runOrOne runs g, of Place's length class c, in a lane kernel (run) or,
 // where lanesPay says that costs more, each of its messages alone (one).
