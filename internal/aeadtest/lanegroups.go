@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -58,7 +59,7 @@ func testLaneGroups(t *testing.T, a batch.AEAD, maxLen int, run func(open bool, 
 			ms := make([]message, count)
 			for i := range ms {
 				l := r.IntN(maxLen + 1)
-				if k := indexOf(perm[:n], i); k >= 0 {
+				if k := slices.Index(perm[:n], i); k >= 0 {
 					l = lens[k]
 				}
 				m := &ms[i]
@@ -82,7 +83,7 @@ func testLaneGroups(t *testing.T, a batch.AEAD, maxLen int, run func(open bool, 
 					if open {
 						in, out = bytes.Clone(m.ct), m.pt
 					}
-					grouped := indexOf(perm[:n], i) >= 0
+					grouped := slices.Contains(perm[:n], i)
 					if open && grouped && r.IntN(3) == 0 {
 						in[r.IntN(len(in))] ^= 1 << r.IntN(8)
 					}
@@ -113,7 +114,7 @@ func testLaneGroups(t *testing.T, a batch.AEAD, maxLen int, run func(open bool, 
 				for i := range b {
 					if !bytes.Equal(bufs[i], want[i]) || open && b[i].OK != wantOK[i] {
 						t.Fatalf("group of %d (pattern %d, lengths %v), open %v: message %d (%d bytes, AD %d, in place %v, in the group %v): output or OK (%v, want %v) wrong",
-							n, pattern, lens, open, i, len(ms[i].pt), len(ms[i].ad), ms[i].inPlace, indexOf(perm[:n], i) >= 0, b[i].OK, wantOK[i])
+							n, pattern, lens, open, i, len(ms[i].pt), len(ms[i].ad), ms[i].inPlace, slices.Contains(perm[:n], i), b[i].OK, wantOK[i])
 					}
 				}
 			}
@@ -162,15 +163,6 @@ func laneLengths(r *rand.Rand, pattern, n, maxLen int) []int {
 		}
 	}
 	return lens
-}
-
-func indexOf(s []int, v int) int {
-	for k, x := range s {
-		if x == v {
-			return k
-		}
-	}
-	return -1
 }
 
 // testLaneGroupsGuard seals and opens groups of 1 to 16 messages (every
