@@ -46,6 +46,16 @@ DATA iota<>+30(SB)/1, $0x1e
 DATA iota<>+31(SB)/1, $0x1f
 GLOBL iota<>(SB), RODATA|NOPTR, $32
 
+DATA tail<>+0(SB)/8, $0xffffffffffffffff
+DATA tail<>+8(SB)/8, $0xffffffffffffffff
+DATA tail<>+16(SB)/8, $0xffffffffffffffff
+DATA tail<>+24(SB)/8, $0xffffffffffffffff
+DATA tail<>+32(SB)/8, $0x0000000000000000
+DATA tail<>+40(SB)/8, $0x0000000000000000
+DATA tail<>+48(SB)/8, $0x0000000000000000
+DATA tail<>+56(SB)/8, $0x0000000000000000
+GLOBL tail<>(SB), RODATA|NOPTR, $64
+
 // func aegis128AVX(op int, j *byte)
 // Requires: AES, AVX
 TEXT ·aegis128AVX(SB), NOSPLIT, $0-16
@@ -12380,6 +12390,8 @@ aegis128LanesVAES256_text:
 	MOVQ  112(BX), R11
 	XORQ  CX, CX
 	MOVQ  176(BX), R8
+	CMPQ  488(BX), $0x00
+	JNE   aegis128LanesVAES256_ragged
 	CMPQ  AX, $0x06
 	JE    aegis128LanesVAES256_open
 	TESTQ R8, R8
@@ -12644,6 +12656,7 @@ aegis128LanesVAES256_finalTag32HiCmp:
 
 aegis128LanesVAES256_finalTag32HiNext:
 aegis128LanesVAES256_finalDone:
+aegis128LanesVAES256_tags:
 	CMPQ      AX, $0x06
 	JNE       aegis128LanesVAES256_next
 	VPXOR     Y9, Y9, Y9
@@ -12668,6 +12681,451 @@ aegis128LanesVAES256_next:
 aegis128LanesVAES256_ret:
 	VZEROUPPER
 	RET
+
+aegis128LanesVAES256_ragged:
+	CMPQ  AX, $0x06
+	JE    aegis128LanesVAES256_ropen
+	TESTQ R8, R8
+	JZ    aegis128LanesVAES256_rsealBlocksLast
+
+aegis128LanesVAES256_rsealBlocksLoop:
+	VMOVDQU      (SI)(CX*1), X9
+	VINSERTI128  $0x01, (DI)(CX*1), Y9, Y9
+	VMOVDQU      16(SI)(CX*1), X10
+	VINSERTI128  $0x01, 16(DI)(CX*1), Y10, Y10
+	VPAND        Y3, Y2, Y14
+	VPXOR        Y9, Y1, Y11
+	VPXOR        Y6, Y11, Y11
+	VPXOR        Y14, Y11, Y11
+	VMOVDQU      X11, (R10)(CX*1)
+	VEXTRACTI128 $0x01, Y11, (R11)(CX*1)
+	VPAND        Y7, Y6, Y14
+	VPXOR        Y10, Y2, Y12
+	VPXOR        Y5, Y12, Y12
+	VPXOR        Y14, Y12, Y12
+	VMOVDQU      X12, 16(R10)(CX*1)
+	VEXTRACTI128 $0x01, Y12, 16(R11)(CX*1)
+	VPXOR        Y9, Y0, Y9
+	VPXOR        Y10, Y4, Y10
+	VAESENC      Y8, Y7, Y13
+	VAESENC      Y8, Y3, Y14
+	VAESENC      Y7, Y6, Y7
+	VAESENC      Y6, Y5, Y6
+	VAESENC      Y5, Y4, Y5
+	VPXOR        Y10, Y14, Y4
+	VAESENC      Y3, Y2, Y3
+	VAESENC      Y2, Y1, Y2
+	VAESENC      Y1, Y0, Y1
+	VPXOR        Y9, Y13, Y0
+	ADDQ         $0x20, CX
+	DECQ         R8
+	JNZ          aegis128LanesVAES256_rsealBlocksLoop
+
+aegis128LanesVAES256_rsealBlocksLast:
+	MOVQ 488(BX), R8
+
+aegis128LanesVAES256_rsealLoop:
+	MOVQ    232(BX), R12
+	SHRQ    $0x03, R12
+	SUBQ    CX, R12
+	CMPQ    R12, $0x00
+	JG      aegis128LanesVAES256_rsealNoT0
+	CMPQ    R12, $-32
+	JLE     aegis128LanesVAES256_rsealNoT0
+	VPXOR   224(BX), Y2, Y13
+	VMOVDQU X13, 496(BX)
+	VMOVDQU X13, 512(BX)
+
+aegis128LanesVAES256_rsealNoT0:
+	CMPQ    R12, $-224
+	JG      aegis128LanesVAES256_rsealNoTag0
+	CMPQ    R12, $-256
+	JLE     aegis128LanesVAES256_rsealNoTag0
+	CMPQ    184(BX), $0x10
+	JNE     aegis128LanesVAES256_rsealTag320
+	VPXOR   Y0, Y1, Y11
+	VPXOR   Y2, Y11, Y11
+	VPXOR   Y3, Y11, Y11
+	VPXOR   Y4, Y11, Y11
+	VPXOR   Y5, Y11, Y11
+	VPXOR   Y6, Y11, Y11
+	VMOVDQU X11, 560(BX)
+	JMP     aegis128LanesVAES256_rsealNoTag0
+
+aegis128LanesVAES256_rsealTag320:
+	VPXOR   Y0, Y1, Y11
+	VPXOR   Y2, Y11, Y11
+	VPXOR   Y3, Y11, Y11
+	VPXOR   Y4, Y5, Y12
+	VPXOR   Y6, Y12, Y12
+	VPXOR   Y7, Y12, Y12
+	VMOVDQU X11, 560(BX)
+	VMOVDQU X12, 576(BX)
+
+aegis128LanesVAES256_rsealNoTag0:
+	MOVQ         72(BX), SI
+	ADDQ         CX, SI
+	MOVQ         104(BX), R10
+	ADDQ         CX, R10
+	LEAQ         352(BX), R14
+	CMPQ         R12, $0x20
+	CMOVQLT      R14, SI
+	CMOVQLT      R14, R10
+	LEAQ         496(BX), R14
+	TESTQ        R12, R12
+	CMOVQLE      R14, SI
+	LEAQ         288(BX), R14
+	CMOVQLE      R14, R10
+	MOVQ         248(BX), R12
+	SHRQ         $0x03, R12
+	SUBQ         CX, R12
+	CMPQ         R12, $0x00
+	JG           aegis128LanesVAES256_rsealNoT1
+	CMPQ         R12, $-32
+	JLE          aegis128LanesVAES256_rsealNoT1
+	VPXOR        224(BX), Y2, Y13
+	VEXTRACTI128 $0x01, Y13, 528(BX)
+	VEXTRACTI128 $0x01, Y13, 544(BX)
+
+aegis128LanesVAES256_rsealNoT1:
+	CMPQ         R12, $-224
+	JG           aegis128LanesVAES256_rsealNoTag1
+	CMPQ         R12, $-256
+	JLE          aegis128LanesVAES256_rsealNoTag1
+	CMPQ         184(BX), $0x10
+	JNE          aegis128LanesVAES256_rsealTag321
+	VPXOR        Y0, Y1, Y11
+	VPXOR        Y2, Y11, Y11
+	VPXOR        Y3, Y11, Y11
+	VPXOR        Y4, Y11, Y11
+	VPXOR        Y5, Y11, Y11
+	VPXOR        Y6, Y11, Y11
+	VEXTRACTI128 $0x01, Y11, 592(BX)
+	JMP          aegis128LanesVAES256_rsealNoTag1
+
+aegis128LanesVAES256_rsealTag321:
+	VPXOR        Y0, Y1, Y11
+	VPXOR        Y2, Y11, Y11
+	VPXOR        Y3, Y11, Y11
+	VPXOR        Y4, Y5, Y12
+	VPXOR        Y6, Y12, Y12
+	VPXOR        Y7, Y12, Y12
+	VEXTRACTI128 $0x01, Y11, 592(BX)
+	VEXTRACTI128 $0x01, Y12, 608(BX)
+
+aegis128LanesVAES256_rsealNoTag1:
+	MOVQ         80(BX), DI
+	ADDQ         CX, DI
+	MOVQ         112(BX), R11
+	ADDQ         CX, R11
+	LEAQ         384(BX), R14
+	CMPQ         R12, $0x20
+	CMOVQLT      R14, DI
+	CMOVQLT      R14, R11
+	LEAQ         528(BX), R14
+	TESTQ        R12, R12
+	CMOVQLE      R14, DI
+	LEAQ         320(BX), R14
+	CMOVQLE      R14, R11
+	TESTQ        R8, R8
+	JZ           aegis128LanesVAES256_rtagsVEX
+	VMOVDQU      (SI), X9
+	VINSERTI128  $0x01, (DI), Y9, Y9
+	VMOVDQU      16(SI), X10
+	VINSERTI128  $0x01, 16(DI), Y10, Y10
+	VPAND        Y3, Y2, Y14
+	VPXOR        Y9, Y1, Y11
+	VPXOR        Y6, Y11, Y11
+	VPXOR        Y14, Y11, Y11
+	VMOVDQU      X11, (R10)
+	VEXTRACTI128 $0x01, Y11, (R11)
+	VPAND        Y7, Y6, Y14
+	VPXOR        Y10, Y2, Y12
+	VPXOR        Y5, Y12, Y12
+	VPXOR        Y14, Y12, Y12
+	VMOVDQU      X12, 16(R10)
+	VEXTRACTI128 $0x01, Y12, 16(R11)
+	VPXOR        Y9, Y0, Y9
+	VPXOR        Y10, Y4, Y10
+	VAESENC      Y8, Y7, Y13
+	VAESENC      Y8, Y3, Y14
+	VAESENC      Y7, Y6, Y7
+	VAESENC      Y6, Y5, Y6
+	VAESENC      Y5, Y4, Y5
+	VPXOR        Y10, Y14, Y4
+	VAESENC      Y3, Y2, Y3
+	VAESENC      Y2, Y1, Y2
+	VAESENC      Y1, Y0, Y1
+	VPXOR        Y9, Y13, Y0
+	ADDQ         $0x20, CX
+	DECQ         R8
+	JMP          aegis128LanesVAES256_rsealLoop
+
+aegis128LanesVAES256_ropen:
+	TESTQ R8, R8
+	JZ    aegis128LanesVAES256_ropenBlocksLast
+
+aegis128LanesVAES256_ropenBlocksLoop:
+	VMOVDQU      (SI)(CX*1), X9
+	VINSERTI128  $0x01, (DI)(CX*1), Y9, Y9
+	VMOVDQU      16(SI)(CX*1), X10
+	VINSERTI128  $0x01, 16(DI)(CX*1), Y10, Y10
+	VPAND        Y3, Y2, Y14
+	VPXOR        Y9, Y1, Y11
+	VPXOR        Y6, Y11, Y11
+	VPXOR        Y14, Y11, Y11
+	VMOVDQU      X11, (R10)(CX*1)
+	VEXTRACTI128 $0x01, Y11, (R11)(CX*1)
+	VPAND        Y7, Y6, Y14
+	VPXOR        Y10, Y2, Y12
+	VPXOR        Y5, Y12, Y12
+	VPXOR        Y14, Y12, Y12
+	VMOVDQU      X12, 16(R10)(CX*1)
+	VEXTRACTI128 $0x01, Y12, 16(R11)(CX*1)
+	VPXOR        Y11, Y0, Y9
+	VPXOR        Y12, Y4, Y10
+	VAESENC      Y8, Y7, Y13
+	VAESENC      Y8, Y3, Y14
+	VAESENC      Y7, Y6, Y7
+	VAESENC      Y6, Y5, Y6
+	VAESENC      Y5, Y4, Y5
+	VPXOR        Y10, Y14, Y4
+	VAESENC      Y3, Y2, Y3
+	VAESENC      Y2, Y1, Y2
+	VAESENC      Y1, Y0, Y1
+	VPXOR        Y9, Y13, Y0
+	ADDQ         $0x20, CX
+	DECQ         R8
+	JNZ          aegis128LanesVAES256_ropenBlocksLoop
+
+aegis128LanesVAES256_ropenBlocksLast:
+	MOVQ 488(BX), R8
+
+aegis128LanesVAES256_ropenLoop:
+	MOVQ    232(BX), R12
+	SHRQ    $0x03, R12
+	SUBQ    CX, R12
+	CMPQ    R12, $0x00
+	JG      aegis128LanesVAES256_ropenNoT0
+	CMPQ    R12, $-32
+	JLE     aegis128LanesVAES256_ropenNoT0
+	VPXOR   224(BX), Y2, Y13
+	VMOVDQU X13, 496(BX)
+	VMOVDQU X13, 512(BX)
+
+aegis128LanesVAES256_ropenNoT0:
+	CMPQ    R12, $-224
+	JG      aegis128LanesVAES256_ropenNoTag0
+	CMPQ    R12, $-256
+	JLE     aegis128LanesVAES256_ropenNoTag0
+	CMPQ    184(BX), $0x10
+	JNE     aegis128LanesVAES256_ropenTag320
+	VPXOR   Y0, Y1, Y11
+	VPXOR   Y2, Y11, Y11
+	VPXOR   Y3, Y11, Y11
+	VPXOR   Y4, Y11, Y11
+	VPXOR   Y5, Y11, Y11
+	VPXOR   Y6, Y11, Y11
+	VMOVDQU X11, 560(BX)
+	JMP     aegis128LanesVAES256_ropenNoTag0
+
+aegis128LanesVAES256_ropenTag320:
+	VPXOR   Y0, Y1, Y11
+	VPXOR   Y2, Y11, Y11
+	VPXOR   Y3, Y11, Y11
+	VPXOR   Y4, Y5, Y12
+	VPXOR   Y6, Y12, Y12
+	VPXOR   Y7, Y12, Y12
+	VMOVDQU X11, 560(BX)
+	VMOVDQU X12, 576(BX)
+
+aegis128LanesVAES256_ropenNoTag0:
+	MOVQ         72(BX), SI
+	ADDQ         CX, SI
+	MOVQ         104(BX), R10
+	ADDQ         CX, R10
+	LEAQ         352(BX), R14
+	CMPQ         R12, $0x20
+	CMOVQLT      R14, SI
+	CMOVQLT      R14, R10
+	LEAQ         496(BX), R14
+	TESTQ        R12, R12
+	CMOVQLE      R14, SI
+	LEAQ         288(BX), R14
+	CMOVQLE      R14, R10
+	XORL         R14, R14
+	TESTQ        R12, R12
+	CMOVQLT      R14, R12
+	MOVL         $0x00000020, R14
+	CMPQ         R12, R14
+	CMOVQGT      R14, R12
+	LEAQ         tail<>+32(SB), DX
+	SUBQ         R12, DX
+	MOVQ         248(BX), R12
+	SHRQ         $0x03, R12
+	SUBQ         CX, R12
+	CMPQ         R12, $0x00
+	JG           aegis128LanesVAES256_ropenNoT1
+	CMPQ         R12, $-32
+	JLE          aegis128LanesVAES256_ropenNoT1
+	VPXOR        224(BX), Y2, Y13
+	VEXTRACTI128 $0x01, Y13, 528(BX)
+	VEXTRACTI128 $0x01, Y13, 544(BX)
+
+aegis128LanesVAES256_ropenNoT1:
+	CMPQ         R12, $-224
+	JG           aegis128LanesVAES256_ropenNoTag1
+	CMPQ         R12, $-256
+	JLE          aegis128LanesVAES256_ropenNoTag1
+	CMPQ         184(BX), $0x10
+	JNE          aegis128LanesVAES256_ropenTag321
+	VPXOR        Y0, Y1, Y11
+	VPXOR        Y2, Y11, Y11
+	VPXOR        Y3, Y11, Y11
+	VPXOR        Y4, Y11, Y11
+	VPXOR        Y5, Y11, Y11
+	VPXOR        Y6, Y11, Y11
+	VEXTRACTI128 $0x01, Y11, 592(BX)
+	JMP          aegis128LanesVAES256_ropenNoTag1
+
+aegis128LanesVAES256_ropenTag321:
+	VPXOR        Y0, Y1, Y11
+	VPXOR        Y2, Y11, Y11
+	VPXOR        Y3, Y11, Y11
+	VPXOR        Y4, Y5, Y12
+	VPXOR        Y6, Y12, Y12
+	VPXOR        Y7, Y12, Y12
+	VEXTRACTI128 $0x01, Y11, 592(BX)
+	VEXTRACTI128 $0x01, Y12, 608(BX)
+
+aegis128LanesVAES256_ropenNoTag1:
+	MOVQ         80(BX), DI
+	ADDQ         CX, DI
+	MOVQ         112(BX), R11
+	ADDQ         CX, R11
+	LEAQ         384(BX), R14
+	CMPQ         R12, $0x20
+	CMOVQLT      R14, DI
+	CMOVQLT      R14, R11
+	LEAQ         528(BX), R14
+	TESTQ        R12, R12
+	CMOVQLE      R14, DI
+	LEAQ         320(BX), R14
+	CMOVQLE      R14, R11
+	XORL         R14, R14
+	TESTQ        R12, R12
+	CMOVQLT      R14, R12
+	MOVL         $0x00000020, R14
+	CMPQ         R12, R14
+	CMOVQGT      R14, R12
+	LEAQ         tail<>+32(SB), R9
+	SUBQ         R12, R9
+	TESTQ        R8, R8
+	JZ           aegis128LanesVAES256_rtagsVEX
+	VMOVDQU      (SI), X9
+	VINSERTI128  $0x01, (DI), Y9, Y9
+	VPAND        Y3, Y2, Y14
+	VPXOR        Y9, Y1, Y11
+	VPXOR        Y6, Y11, Y11
+	VPXOR        Y14, Y11, Y11
+	VMOVDQU      X11, (R10)
+	VEXTRACTI128 $0x01, Y11, (R11)
+	VPXOR        Y11, Y9, Y9
+	VMOVDQU      (DX), X14
+	VINSERTI128  $0x01, (R9), Y14, Y14
+	VPANDN       Y9, Y14, Y9
+	VPXOR        Y9, Y11, Y11
+	VMOVDQU      16(SI), X10
+	VINSERTI128  $0x01, 16(DI), Y10, Y10
+	VPAND        Y7, Y6, Y14
+	VPXOR        Y10, Y2, Y12
+	VPXOR        Y5, Y12, Y12
+	VPXOR        Y14, Y12, Y12
+	VMOVDQU      X12, 16(R10)
+	VEXTRACTI128 $0x01, Y12, 16(R11)
+	VPXOR        Y12, Y10, Y10
+	VMOVDQU      16(DX), X14
+	VINSERTI128  $0x01, 16(R9), Y14, Y14
+	VPANDN       Y10, Y14, Y10
+	VPXOR        Y10, Y12, Y12
+	VPXOR        Y11, Y0, Y9
+	VPXOR        Y12, Y4, Y10
+	VAESENC      Y8, Y7, Y13
+	VAESENC      Y8, Y3, Y14
+	VAESENC      Y7, Y6, Y7
+	VAESENC      Y6, Y5, Y6
+	VAESENC      Y5, Y4, Y5
+	VPXOR        Y10, Y14, Y4
+	VAESENC      Y3, Y2, Y3
+	VAESENC      Y2, Y1, Y2
+	VAESENC      Y1, Y0, Y1
+	VPXOR        Y9, Y13, Y0
+	ADDQ         $0x20, CX
+	DECQ         R8
+	JMP          aegis128LanesVAES256_ropenLoop
+
+aegis128LanesVAES256_rtagsVEX:
+	CMPQ         184(BX), $0x10
+	JNE          aegis128LanesVAES256_rtags32
+	VMOVDQU      560(BX), X11
+	VINSERTI128  $0x01, 592(BX), Y11, Y11
+	CMPQ         AX, $0x06
+	JE           aegis128LanesVAES256_rtags16LoCmp
+	MOVQ         136(BX), R13
+	VMOVDQU      X11, (R13)
+	MOVQ         144(BX), R13
+	VEXTRACTI128 $0x01, Y11, (R13)
+	JMP          aegis128LanesVAES256_rtags16LoNext
+
+aegis128LanesVAES256_rtags16LoCmp:
+	MOVQ        136(BX), R13
+	VMOVDQU     (R13), X9
+	MOVQ        144(BX), R13
+	VINSERTI128 $0x01, (R13), Y9, Y9
+	VPXOR       Y9, Y11, Y10
+
+aegis128LanesVAES256_rtags16LoNext:
+	JMP aegis128LanesVAES256_tags
+
+aegis128LanesVAES256_rtags32:
+	VMOVDQU      560(BX), X11
+	VINSERTI128  $0x01, 592(BX), Y11, Y11
+	VMOVDQU      576(BX), X12
+	VINSERTI128  $0x01, 608(BX), Y12, Y12
+	CMPQ         AX, $0x06
+	JE           aegis128LanesVAES256_rtags32LoCmp
+	MOVQ         136(BX), R13
+	VMOVDQU      X11, (R13)
+	MOVQ         144(BX), R13
+	VEXTRACTI128 $0x01, Y11, (R13)
+	JMP          aegis128LanesVAES256_rtags32LoNext
+
+aegis128LanesVAES256_rtags32LoCmp:
+	MOVQ        136(BX), R13
+	VMOVDQU     (R13), X9
+	MOVQ        144(BX), R13
+	VINSERTI128 $0x01, (R13), Y9, Y9
+	VPXOR       Y9, Y11, Y10
+
+aegis128LanesVAES256_rtags32LoNext:
+	CMPQ         AX, $0x06
+	JE           aegis128LanesVAES256_rtags32HiCmp
+	MOVQ         136(BX), R13
+	VMOVDQU      X12, 16(R13)
+	MOVQ         144(BX), R13
+	VEXTRACTI128 $0x01, Y12, 16(R13)
+	JMP          aegis128LanesVAES256_rtags32HiNext
+
+aegis128LanesVAES256_rtags32HiCmp:
+	MOVQ        136(BX), R13
+	VMOVDQU     16(R13), X9
+	MOVQ        144(BX), R13
+	VINSERTI128 $0x01, 16(R13), Y9, Y9
+	VPXOR       Y9, Y12, Y9
+	VPOR        Y9, Y10, Y10
+
+aegis128LanesVAES256_rtags32HiNext:
+	JMP aegis128LanesVAES256_tags
 
 // func aegis256LanesVAES256(op int, j *byte)
 // Requires: AVX, AVX2, CMOV, VAES
@@ -12820,6 +13278,8 @@ aegis256LanesVAES256_text:
 	MOVQ  112(BX), R11
 	XORQ  CX, CX
 	MOVQ  176(BX), R8
+	CMPQ  488(BX), $0x00
+	JNE   aegis256LanesVAES256_ragged
 	CMPQ  AX, $0x06
 	JE    aegis256LanesVAES256_open
 	TESTQ R8, R8
@@ -13020,6 +13480,7 @@ aegis256LanesVAES256_finalTag32HiCmp:
 
 aegis256LanesVAES256_finalTag32HiNext:
 aegis256LanesVAES256_finalDone:
+aegis256LanesVAES256_tags:
 	CMPQ      AX, $0x06
 	JNE       aegis256LanesVAES256_next
 	VPXOR     Y7, Y7, Y7
@@ -13044,3 +13505,383 @@ aegis256LanesVAES256_next:
 aegis256LanesVAES256_ret:
 	VZEROUPPER
 	RET
+
+aegis256LanesVAES256_ragged:
+	CMPQ  AX, $0x06
+	JE    aegis256LanesVAES256_ropen
+	TESTQ R8, R8
+	JZ    aegis256LanesVAES256_rsealBlocksLast
+
+aegis256LanesVAES256_rsealBlocksLoop:
+	VMOVDQU      (SI)(CX*1), X7
+	VINSERTI128  $0x01, (DI)(CX*1), Y7, Y7
+	VPAND        Y3, Y2, Y12
+	VPXOR        Y7, Y1, Y9
+	VPXOR        Y4, Y9, Y9
+	VPXOR        Y5, Y9, Y9
+	VPXOR        Y12, Y9, Y9
+	VMOVDQU      X9, (R10)(CX*1)
+	VEXTRACTI128 $0x01, Y9, (R11)(CX*1)
+	VPXOR        Y7, Y0, Y7
+	VAESENC      Y6, Y5, Y11
+	VAESENC      Y5, Y4, Y5
+	VAESENC      Y4, Y3, Y4
+	VAESENC      Y3, Y2, Y3
+	VAESENC      Y2, Y1, Y2
+	VAESENC      Y1, Y0, Y1
+	VPXOR        Y7, Y11, Y0
+	ADDQ         $0x10, CX
+	DECQ         R8
+	JNZ          aegis256LanesVAES256_rsealBlocksLoop
+
+aegis256LanesVAES256_rsealBlocksLast:
+	MOVQ 488(BX), R8
+
+aegis256LanesVAES256_rsealLoop:
+	MOVQ    232(BX), R12
+	SHRQ    $0x03, R12
+	SUBQ    CX, R12
+	CMPQ    R12, $0x00
+	JG      aegis256LanesVAES256_rsealNoT0
+	CMPQ    R12, $-16
+	JLE     aegis256LanesVAES256_rsealNoT0
+	VPXOR   224(BX), Y3, Y11
+	VMOVDQU X11, 496(BX)
+
+aegis256LanesVAES256_rsealNoT0:
+	CMPQ    R12, $-112
+	JG      aegis256LanesVAES256_rsealNoTag0
+	CMPQ    R12, $-128
+	JLE     aegis256LanesVAES256_rsealNoTag0
+	CMPQ    184(BX), $0x10
+	JNE     aegis256LanesVAES256_rsealTag320
+	VPXOR   Y0, Y1, Y9
+	VPXOR   Y2, Y9, Y9
+	VPXOR   Y3, Y9, Y9
+	VPXOR   Y4, Y9, Y9
+	VPXOR   Y5, Y9, Y9
+	VMOVDQU X9, 560(BX)
+	JMP     aegis256LanesVAES256_rsealNoTag0
+
+aegis256LanesVAES256_rsealTag320:
+	VPXOR   Y0, Y1, Y9
+	VPXOR   Y2, Y9, Y9
+	VPXOR   Y3, Y4, Y10
+	VPXOR   Y5, Y10, Y10
+	VMOVDQU X9, 560(BX)
+	VMOVDQU X10, 576(BX)
+
+aegis256LanesVAES256_rsealNoTag0:
+	MOVQ         72(BX), SI
+	ADDQ         CX, SI
+	MOVQ         104(BX), R10
+	ADDQ         CX, R10
+	LEAQ         352(BX), R14
+	CMPQ         R12, $0x10
+	CMOVQLT      R14, SI
+	CMOVQLT      R14, R10
+	LEAQ         496(BX), R14
+	TESTQ        R12, R12
+	CMOVQLE      R14, SI
+	LEAQ         288(BX), R14
+	CMOVQLE      R14, R10
+	MOVQ         248(BX), R12
+	SHRQ         $0x03, R12
+	SUBQ         CX, R12
+	CMPQ         R12, $0x00
+	JG           aegis256LanesVAES256_rsealNoT1
+	CMPQ         R12, $-16
+	JLE          aegis256LanesVAES256_rsealNoT1
+	VPXOR        224(BX), Y3, Y11
+	VEXTRACTI128 $0x01, Y11, 528(BX)
+
+aegis256LanesVAES256_rsealNoT1:
+	CMPQ         R12, $-112
+	JG           aegis256LanesVAES256_rsealNoTag1
+	CMPQ         R12, $-128
+	JLE          aegis256LanesVAES256_rsealNoTag1
+	CMPQ         184(BX), $0x10
+	JNE          aegis256LanesVAES256_rsealTag321
+	VPXOR        Y0, Y1, Y9
+	VPXOR        Y2, Y9, Y9
+	VPXOR        Y3, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPXOR        Y5, Y9, Y9
+	VEXTRACTI128 $0x01, Y9, 592(BX)
+	JMP          aegis256LanesVAES256_rsealNoTag1
+
+aegis256LanesVAES256_rsealTag321:
+	VPXOR        Y0, Y1, Y9
+	VPXOR        Y2, Y9, Y9
+	VPXOR        Y3, Y4, Y10
+	VPXOR        Y5, Y10, Y10
+	VEXTRACTI128 $0x01, Y9, 592(BX)
+	VEXTRACTI128 $0x01, Y10, 608(BX)
+
+aegis256LanesVAES256_rsealNoTag1:
+	MOVQ         80(BX), DI
+	ADDQ         CX, DI
+	MOVQ         112(BX), R11
+	ADDQ         CX, R11
+	LEAQ         384(BX), R14
+	CMPQ         R12, $0x10
+	CMOVQLT      R14, DI
+	CMOVQLT      R14, R11
+	LEAQ         528(BX), R14
+	TESTQ        R12, R12
+	CMOVQLE      R14, DI
+	LEAQ         320(BX), R14
+	CMOVQLE      R14, R11
+	TESTQ        R8, R8
+	JZ           aegis256LanesVAES256_rtagsVEX
+	VMOVDQU      (SI), X7
+	VINSERTI128  $0x01, (DI), Y7, Y7
+	VPAND        Y3, Y2, Y12
+	VPXOR        Y7, Y1, Y9
+	VPXOR        Y4, Y9, Y9
+	VPXOR        Y5, Y9, Y9
+	VPXOR        Y12, Y9, Y9
+	VMOVDQU      X9, (R10)
+	VEXTRACTI128 $0x01, Y9, (R11)
+	VPXOR        Y7, Y0, Y7
+	VAESENC      Y6, Y5, Y11
+	VAESENC      Y5, Y4, Y5
+	VAESENC      Y4, Y3, Y4
+	VAESENC      Y3, Y2, Y3
+	VAESENC      Y2, Y1, Y2
+	VAESENC      Y1, Y0, Y1
+	VPXOR        Y7, Y11, Y0
+	ADDQ         $0x10, CX
+	DECQ         R8
+	JMP          aegis256LanesVAES256_rsealLoop
+
+aegis256LanesVAES256_ropen:
+	TESTQ R8, R8
+	JZ    aegis256LanesVAES256_ropenBlocksLast
+
+aegis256LanesVAES256_ropenBlocksLoop:
+	VMOVDQU      (SI)(CX*1), X7
+	VINSERTI128  $0x01, (DI)(CX*1), Y7, Y7
+	VPAND        Y3, Y2, Y12
+	VPXOR        Y7, Y1, Y9
+	VPXOR        Y4, Y9, Y9
+	VPXOR        Y5, Y9, Y9
+	VPXOR        Y12, Y9, Y9
+	VMOVDQU      X9, (R10)(CX*1)
+	VEXTRACTI128 $0x01, Y9, (R11)(CX*1)
+	VPXOR        Y9, Y0, Y7
+	VAESENC      Y6, Y5, Y11
+	VAESENC      Y5, Y4, Y5
+	VAESENC      Y4, Y3, Y4
+	VAESENC      Y3, Y2, Y3
+	VAESENC      Y2, Y1, Y2
+	VAESENC      Y1, Y0, Y1
+	VPXOR        Y7, Y11, Y0
+	ADDQ         $0x10, CX
+	DECQ         R8
+	JNZ          aegis256LanesVAES256_ropenBlocksLoop
+
+aegis256LanesVAES256_ropenBlocksLast:
+	MOVQ 488(BX), R8
+
+aegis256LanesVAES256_ropenLoop:
+	MOVQ    232(BX), R12
+	SHRQ    $0x03, R12
+	SUBQ    CX, R12
+	CMPQ    R12, $0x00
+	JG      aegis256LanesVAES256_ropenNoT0
+	CMPQ    R12, $-16
+	JLE     aegis256LanesVAES256_ropenNoT0
+	VPXOR   224(BX), Y3, Y11
+	VMOVDQU X11, 496(BX)
+
+aegis256LanesVAES256_ropenNoT0:
+	CMPQ    R12, $-112
+	JG      aegis256LanesVAES256_ropenNoTag0
+	CMPQ    R12, $-128
+	JLE     aegis256LanesVAES256_ropenNoTag0
+	CMPQ    184(BX), $0x10
+	JNE     aegis256LanesVAES256_ropenTag320
+	VPXOR   Y0, Y1, Y9
+	VPXOR   Y2, Y9, Y9
+	VPXOR   Y3, Y9, Y9
+	VPXOR   Y4, Y9, Y9
+	VPXOR   Y5, Y9, Y9
+	VMOVDQU X9, 560(BX)
+	JMP     aegis256LanesVAES256_ropenNoTag0
+
+aegis256LanesVAES256_ropenTag320:
+	VPXOR   Y0, Y1, Y9
+	VPXOR   Y2, Y9, Y9
+	VPXOR   Y3, Y4, Y10
+	VPXOR   Y5, Y10, Y10
+	VMOVDQU X9, 560(BX)
+	VMOVDQU X10, 576(BX)
+
+aegis256LanesVAES256_ropenNoTag0:
+	MOVQ         72(BX), SI
+	ADDQ         CX, SI
+	MOVQ         104(BX), R10
+	ADDQ         CX, R10
+	LEAQ         352(BX), R14
+	CMPQ         R12, $0x10
+	CMOVQLT      R14, SI
+	CMOVQLT      R14, R10
+	LEAQ         496(BX), R14
+	TESTQ        R12, R12
+	CMOVQLE      R14, SI
+	LEAQ         288(BX), R14
+	CMOVQLE      R14, R10
+	XORL         R14, R14
+	TESTQ        R12, R12
+	CMOVQLT      R14, R12
+	MOVL         $0x00000010, R14
+	CMPQ         R12, R14
+	CMOVQGT      R14, R12
+	LEAQ         tail<>+32(SB), DX
+	SUBQ         R12, DX
+	MOVQ         248(BX), R12
+	SHRQ         $0x03, R12
+	SUBQ         CX, R12
+	CMPQ         R12, $0x00
+	JG           aegis256LanesVAES256_ropenNoT1
+	CMPQ         R12, $-16
+	JLE          aegis256LanesVAES256_ropenNoT1
+	VPXOR        224(BX), Y3, Y11
+	VEXTRACTI128 $0x01, Y11, 528(BX)
+
+aegis256LanesVAES256_ropenNoT1:
+	CMPQ         R12, $-112
+	JG           aegis256LanesVAES256_ropenNoTag1
+	CMPQ         R12, $-128
+	JLE          aegis256LanesVAES256_ropenNoTag1
+	CMPQ         184(BX), $0x10
+	JNE          aegis256LanesVAES256_ropenTag321
+	VPXOR        Y0, Y1, Y9
+	VPXOR        Y2, Y9, Y9
+	VPXOR        Y3, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPXOR        Y5, Y9, Y9
+	VEXTRACTI128 $0x01, Y9, 592(BX)
+	JMP          aegis256LanesVAES256_ropenNoTag1
+
+aegis256LanesVAES256_ropenTag321:
+	VPXOR        Y0, Y1, Y9
+	VPXOR        Y2, Y9, Y9
+	VPXOR        Y3, Y4, Y10
+	VPXOR        Y5, Y10, Y10
+	VEXTRACTI128 $0x01, Y9, 592(BX)
+	VEXTRACTI128 $0x01, Y10, 608(BX)
+
+aegis256LanesVAES256_ropenNoTag1:
+	MOVQ         80(BX), DI
+	ADDQ         CX, DI
+	MOVQ         112(BX), R11
+	ADDQ         CX, R11
+	LEAQ         384(BX), R14
+	CMPQ         R12, $0x10
+	CMOVQLT      R14, DI
+	CMOVQLT      R14, R11
+	LEAQ         528(BX), R14
+	TESTQ        R12, R12
+	CMOVQLE      R14, DI
+	LEAQ         320(BX), R14
+	CMOVQLE      R14, R11
+	XORL         R14, R14
+	TESTQ        R12, R12
+	CMOVQLT      R14, R12
+	MOVL         $0x00000010, R14
+	CMPQ         R12, R14
+	CMOVQGT      R14, R12
+	LEAQ         tail<>+32(SB), R9
+	SUBQ         R12, R9
+	TESTQ        R8, R8
+	JZ           aegis256LanesVAES256_rtagsVEX
+	VMOVDQU      (SI), X7
+	VINSERTI128  $0x01, (DI), Y7, Y7
+	VPAND        Y3, Y2, Y12
+	VPXOR        Y7, Y1, Y9
+	VPXOR        Y4, Y9, Y9
+	VPXOR        Y5, Y9, Y9
+	VPXOR        Y12, Y9, Y9
+	VMOVDQU      X9, (R10)
+	VEXTRACTI128 $0x01, Y9, (R11)
+	VPXOR        Y9, Y7, Y7
+	VMOVDQU      (DX), X12
+	VINSERTI128  $0x01, (R9), Y12, Y12
+	VPANDN       Y7, Y12, Y7
+	VPXOR        Y7, Y9, Y9
+	VPXOR        Y9, Y0, Y7
+	VAESENC      Y6, Y5, Y11
+	VAESENC      Y5, Y4, Y5
+	VAESENC      Y4, Y3, Y4
+	VAESENC      Y3, Y2, Y3
+	VAESENC      Y2, Y1, Y2
+	VAESENC      Y1, Y0, Y1
+	VPXOR        Y7, Y11, Y0
+	ADDQ         $0x10, CX
+	DECQ         R8
+	JMP          aegis256LanesVAES256_ropenLoop
+
+aegis256LanesVAES256_rtagsVEX:
+	CMPQ         184(BX), $0x10
+	JNE          aegis256LanesVAES256_rtags32
+	VMOVDQU      560(BX), X9
+	VINSERTI128  $0x01, 592(BX), Y9, Y9
+	CMPQ         AX, $0x06
+	JE           aegis256LanesVAES256_rtags16LoCmp
+	MOVQ         136(BX), R13
+	VMOVDQU      X9, (R13)
+	MOVQ         144(BX), R13
+	VEXTRACTI128 $0x01, Y9, (R13)
+	JMP          aegis256LanesVAES256_rtags16LoNext
+
+aegis256LanesVAES256_rtags16LoCmp:
+	MOVQ        136(BX), R13
+	VMOVDQU     (R13), X7
+	MOVQ        144(BX), R13
+	VINSERTI128 $0x01, (R13), Y7, Y7
+	VPXOR       Y7, Y9, Y8
+
+aegis256LanesVAES256_rtags16LoNext:
+	JMP aegis256LanesVAES256_tags
+
+aegis256LanesVAES256_rtags32:
+	VMOVDQU      560(BX), X9
+	VINSERTI128  $0x01, 592(BX), Y9, Y9
+	VMOVDQU      576(BX), X10
+	VINSERTI128  $0x01, 608(BX), Y10, Y10
+	CMPQ         AX, $0x06
+	JE           aegis256LanesVAES256_rtags32LoCmp
+	MOVQ         136(BX), R13
+	VMOVDQU      X9, (R13)
+	MOVQ         144(BX), R13
+	VEXTRACTI128 $0x01, Y9, (R13)
+	JMP          aegis256LanesVAES256_rtags32LoNext
+
+aegis256LanesVAES256_rtags32LoCmp:
+	MOVQ        136(BX), R13
+	VMOVDQU     (R13), X7
+	MOVQ        144(BX), R13
+	VINSERTI128 $0x01, (R13), Y7, Y7
+	VPXOR       Y7, Y9, Y8
+
+aegis256LanesVAES256_rtags32LoNext:
+	CMPQ         AX, $0x06
+	JE           aegis256LanesVAES256_rtags32HiCmp
+	MOVQ         136(BX), R13
+	VMOVDQU      X10, 16(R13)
+	MOVQ         144(BX), R13
+	VEXTRACTI128 $0x01, Y10, 16(R13)
+	JMP          aegis256LanesVAES256_rtags32HiNext
+
+aegis256LanesVAES256_rtags32HiCmp:
+	MOVQ        136(BX), R13
+	VMOVDQU     16(R13), X7
+	MOVQ        144(BX), R13
+	VINSERTI128 $0x01, 16(R13), Y7, Y7
+	VPXOR       Y7, Y10, Y7
+	VPOR        Y7, Y8, Y8
+
+aegis256LanesVAES256_rtags32HiNext:
+	JMP aegis256LanesVAES256_tags

@@ -14,8 +14,8 @@ import (
 // The batch kernels (aegis_amd64.s, see _asm/lanes.go) seal (opSeal) or
 // open (opOpen, comparing the tags) four (VAES512: zmm) or two
 // (VAES256: ymm) AEGIS-128L or AEGIS-256 messages of one shape at once, one
-// per 128-bit lane; the VAES512 ones also messages whose texts differ in
-// length (ragged groups, see laneJob.steps).
+// per 128-bit lane, or messages whose texts differ in length (ragged
+// groups, see laneJob.steps).
 
 //go:noescape
 func aegis128LanesVAES512(op int, j *laneJob)
@@ -76,11 +76,13 @@ type laneJob struct {
 	idx    [numLanes]int  // the lanes' messages in msgs
 	sub    int            // the bytes of In past the text: open's tag
 	runs   int
-	// steps: for a group whose texts differ in length (VAES512 only), the
-	// steps after the n whole blocks every lane has to the last lane's
-	// tag: the longest text's blocks left, a partial one counted, and
-	// Finalize's seven; else 0.
+	// steps: for a group whose texts differ in length, the steps after
+	// the n whole blocks every lane has to the last lane's tag: the
+	// longest text's blocks left, a partial one counted, and Finalize's
+	// seven; else 0.
 	steps int
+	// The VAES256 kernels' ragged lanes' Finalize inputs and tags.
+	rT, rTag [2][32]byte
 }
 
 // batchLanes returns the lanes of the widest batch kernel enabled, or 0.
@@ -118,9 +120,10 @@ func (a *AEAD) openBatch(msgs []batch.Message) bool {
 }
 
 // runLanes seals or opens msgs, which have been checked, as many of one
-// shape per kernel call as it has lanes, and with the VAES512 kernels, which
-// need no copies of the partial blocks, every group of a run of messages of
-// one length in one call, and groups whose texts differ in length.
+// shape per kernel call as it has lanes, or groups whose texts differ in
+// length, and with the VAES512 kernels, which need no copies of the
+// partial blocks, every group of a run of messages of one length in one
+// call.
 func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 	var (
 		q batchutil.Lanes
@@ -136,8 +139,9 @@ func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 		op, j.sub = opOpen, a.tagSize
 	}
 	q.Init(msgs, nl, bits.TrailingZeros(uint(r)), a.tagSize, open)
+	q.Ragged = true
 	if nl == 4 {
-		q.MaxRuns, q.Ragged = len(msgs), true
+		q.MaxRuns = len(msgs)
 	}
 	allOK = true
 	for g := q.Next(); g != nil; g = q.Next() {
@@ -149,8 +153,9 @@ func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 		sh := g.Shape
 		j.adN, j.n, j.runs, j.steps = sh.ADBlocks, sh.Blocks, g.Runs, 0
 		if g.Ragged {
-			// The kernel makes each lane's masks of its last block.
-			j.steps, sh.Part = g.End-sh.Blocks+7, false
+			// The VAES512 kernels make each lane's masks of its last
+			// block; the VAES256 ones take the copies of those there are.
+			j.steps, sh.Part = g.End-sh.Blocks+7, nl == 2
 		}
 		j.kAD, j.kLast = [2]uint64{}, [2]uint64{}
 		if sh.ADPart || sh.Part {
@@ -166,7 +171,7 @@ func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 		default:
 			aegis256LanesVAES256(op, &j)
 		}
-		if nl == 2 && g.Shape.Part {
+		if nl == 2 && sh.Part {
 			// The partial blocks' output, from the copies.
 			for l := range g.N {
 				m := &msgs[g.Msgs[l]]

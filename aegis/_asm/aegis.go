@@ -168,8 +168,8 @@ func lanePtr(f int, r GPPhysical) {
 // fl is the flavor being generated.
 var fl flavor
 
-// The constants of Init, and iotaBytes (see lanes.go).
-var c0, c1, iotaBytes Mem
+// The constants of Init, and iotaBytes and tailMask (see lanes.go).
+var c0, c1, iotaBytes, tailMask Mem
 
 func main() {
 	ConstraintExpr("!purego")
@@ -183,6 +183,16 @@ func main() {
 	iotaBytes = GLOBL("iota", RODATA|NOPTR)
 	for i := range 32 {
 		DATA(i, U8(i))
+	}
+	// 32 bytes 0xff, then 32 zeros: the VAES256 ragged lanes' mask of n
+	// bytes starts 32-n bytes in.
+	tailMask = GLOBL("tail", RODATA|NOPTR)
+	for i := range 8 {
+		v := uint64(0)
+		if i < 4 {
+			v = ^v
+		}
+		DATA(8*i, U64(v))
 	}
 	for _, f := range flavors {
 		fl = f

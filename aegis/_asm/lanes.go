@@ -57,6 +57,8 @@ const (
 	jlSub     = 472
 	jlRuns    = 480
 	jlSteps   = 488
+	jlRT      = 496
+	jlRTag    = 560
 
 	msgSize  = 104
 	msgNonce = 0
@@ -135,10 +137,8 @@ func lanesKernel(words int) {
 	XORQ(li, li)
 	MOVQ(field(jlN), n)
 	s, ns := k.s, k.n // the banks as the message starts, for ragged
-	if fl.evex {
-		CMPQ(field(jlSteps), U8(0))
-		JNE(k.label("ragged"))
-	}
+	CMPQ(field(jlSteps), U8(0))
+	JNE(k.label("ragged"))
 	CMPQ(op, U8(opOpen))
 	JE(k.label("open"))
 	k.text(false)
@@ -204,6 +204,8 @@ func lanesKernel(words int) {
 	if fl.evex {
 		k.s, k.n = s, ns
 		k.ragged(store)
+	} else {
+		k.raggedVEX(store)
 	}
 }
 
@@ -375,6 +377,157 @@ func (k *kern) ragged(store func(VecPhysical, int, string)) {
 	store(tag0, 0, "rtags32Lo")
 	store(tag1, 1, "rtags32Hi")
 	JMP(k.label("tags"))
+}
+
+// raggedVEX is ragged for the VAES256 kernels, which have neither byte
+// masks nor spare registers: per-lane pointers, set each step by
+// conditional moves on the lanes' public lengths, do the masks' work. A
+// lane reads and writes its whole blocks in place, its partial block as
+// the zero-padded copy at last (written over with the output, as the exact
+// shapes' is), and after its text reads Finalize's input t from the job
+// (rT, set at its end step) and writes its idle output to adLast, no longer
+// needed; its tag goes to the job (rTag) at its own step. Open absorbs c ^
+// (keystream & mask), the mask that of the lane's text bytes in the block
+// from a table indexed by their count: the plaintext zero-padded, or t,
+// which the lane read as its c, past the text.
+func (k *kern) raggedVEX(store func(VecPhysical, int, string)) {
+	r, w := k.rate(), k.words
+	rest, ptr := R12, R14
+	mp := lsrc[2:] // the lanes' masks, open
+	s2 := map[int]int{8: 2, 6: 3}[w]
+	ms, os := []VecPhysical{k.m0, k.m1}, []VecPhysical{k.o0, k.o1}
+	Label(k.name + "_ragged")
+	for _, open := range []bool{false, true} {
+		name := "rseal"
+		if open {
+			name = "ropen"
+		} else {
+			CMPQ(op, U8(opOpen))
+			JE(k.label("ropen"))
+		}
+		Label(k.name + "_" + name)
+		k.textBlocks(name+"Blocks", open)
+		Label(k.name + "_" + name + "BlocksLast")
+		MOVQ(field(jlSteps), n)
+		Label(k.name + "_" + name + "Loop")
+		for l := range k.nl() {
+			lbl := func(x string) string { return name + x + string(rune('0'+l)) }
+			// rest: the lane's text bytes from li on, negative past it.
+			MOVQ(field(jlU+16*l+8), rest)
+			SHRQ(U8(3), rest)
+			SUBQ(li, rest)
+			// At its end (-r < rest <= 0), t = S2 ^ u (S3 ^ u).
+			CMPQ(rest, U8(0))
+			JG(k.label(lbl("NoT")))
+			CMPQ(rest, I8(-r))
+			JLE(k.label(lbl("NoT")))
+			VPXOR(field(jlU), k.s[s2], k.b)
+			for _, i := range k.halves() {
+				k.extract(l, k.b, field(jlRT+32*l+16*i))
+			}
+			Label(k.name + "_" + lbl("NoT"))
+			// Seven steps on (-8r < rest <= -7r), its tag.
+			CMPQ(rest, I32(-7*r))
+			JG(k.label(lbl("NoTag")))
+			CMPQ(rest, I32(-8*r))
+			JLE(k.label(lbl("NoTag")))
+			CMPQ(field(jlTagSize), U8(16))
+			JNE(k.label(lbl("Tag32")))
+			k.xorWords(k.o0, k.s[:min(w, 7)])
+			k.extract(l, k.o0, field(jlRTag+32*l))
+			JMP(k.label(lbl("NoTag")))
+			Label(k.name + "_" + lbl("Tag32"))
+			k.xorWords(k.o0, k.s[:w/2])
+			k.xorWords(k.o1, k.s[w/2:])
+			k.extract(l, k.o0, field(jlRTag+32*l))
+			k.extract(l, k.o1, field(jlRTag+32*l+16))
+			Label(k.name + "_" + lbl("NoTag"))
+			// The block's pointers: in place, the copy (rest < r), or t
+			// and adLast (rest <= 0).
+			MOVQ(field(jlSrc+8*l), lsrc[l])
+			ADDQ(li, lsrc[l])
+			MOVQ(field(jlDst+8*l), ldst[l])
+			ADDQ(li, ldst[l])
+			LEAQ(field(jlLast+32*l), ptr)
+			CMPQ(rest, U8(r))
+			CMOVQLT(ptr, lsrc[l])
+			CMOVQLT(ptr, ldst[l])
+			LEAQ(field(jlRT+32*l), ptr)
+			TESTQ(rest, rest)
+			CMOVQLE(ptr, lsrc[l])
+			LEAQ(field(jlADLast+32*l), ptr)
+			CMOVQLE(ptr, ldst[l])
+			if open {
+				// The mask of min(max(rest, 0), r) bytes.
+				XORL(ptr.As32(), ptr.As32())
+				TESTQ(rest, rest)
+				CMOVQLT(ptr, rest)
+				MOVL(U32(r), ptr.As32())
+				CMPQ(rest, ptr)
+				CMOVQGT(ptr, rest)
+				LEAQ(tailMask.Offset(32), mp[l])
+				SUBQ(rest, mp[l])
+			}
+		}
+		TESTQ(n, n)
+		JZ(k.label("rtagsVEX"))
+		at := func(regs []GPPhysical, l, i int) Mem { return Mem{Base: regs[l], Disp: 16 * i} }
+		if open {
+			k.update(k.o0, k.o1, func() {
+				for _, i := range k.halves() {
+					for l := range k.nl() {
+						k.insert(l, at(lsrc, l, i), ms[i])
+					}
+					k.keystream(i, os[i], ms[i])
+					for l := range k.nl() {
+						k.extract(l, os[i], at(ldst, l, i))
+					}
+					// os = c ^ (keystream & mask), the keystream in ms.
+					vxor(os[i], ms[i], ms[i])
+					for l := range k.nl() {
+						k.insert(l, at(mp, l, i), k.t)
+					}
+					VPANDN(ms[i], k.t, ms[i])
+					vxor(ms[i], os[i], os[i])
+				}
+			})
+		} else {
+			for _, i := range k.halves() {
+				for l := range k.nl() {
+					k.insert(l, at(lsrc, l, i), ms[i])
+				}
+			}
+			k.update(k.m0, k.m1, func() {
+				for _, i := range k.halves() {
+					k.keystream(i, os[i], ms[i])
+					for l := range k.nl() {
+						k.extract(l, os[i], at(ldst, l, i))
+					}
+				}
+			})
+		}
+		ADDQ(U8(r), li)
+		DECQ(n)
+		JMP(k.label(name + "Loop"))
+	}
+	Label(k.name + "_rtagsVEX")
+	for i, pre := range []string{"rtags16", "rtags32"} {
+		if i == 0 {
+			CMPQ(field(jlTagSize), U8(16))
+			JNE(k.label("rtags32"))
+		} else {
+			Label(k.name + "_rtags32")
+		}
+		for h := range i + 1 {
+			for l := range k.nl() {
+				k.insert(l, field(jlRTag+32*l+16*h), os[h])
+			}
+		}
+		for h := range i + 1 {
+			store(os[h], h, pre+[]string{"Lo", "Hi"}[h])
+		}
+		JMP(k.label("tags"))
+	}
 }
 
 // textBlocks emits Enc (Dec) of the n whole blocks of every lane, its
