@@ -77,11 +77,13 @@ type laneJob struct {
 	msgs               *batch.Message // the batch, whose OK open sets
 	idx                [numLanes]int  // the lanes' messages in msgs
 	runs               int
-	// steps: for a group whose texts differ in length (VAES512 only), the
-	// steps after the n whole blocks every lane has to the last lane's
-	// tag: the longest text's blocks left, a partial one counted, and
-	// Finalize's sixteen rounds; else 0.
+	// steps: for a group whose texts differ in length, the steps after
+	// the n whole blocks every lane has to the last lane's tag: the
+	// longest text's blocks left, a partial one counted, and Finalize's
+	// sixteen rounds; else 0.
 	steps int
+	// The VAES256 kernel's ragged lanes' Finalize inputs and tags.
+	rT, rTag [2][32]byte
 }
 
 func (a *AEAD) sealBatch(msgs []batch.Message) {
@@ -122,8 +124,9 @@ func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 		op = 1
 	}
 	q.Init(msgs, nl, 5, TagSize, open)
+	q.Ragged = true
 	if nl == 4 {
-		q.MaxRuns, q.Ragged = len(msgs), true
+		q.MaxRuns = len(msgs)
 	}
 	allOK = true
 	for g := q.Next(); g != nil; g = q.Next() {
@@ -135,27 +138,32 @@ func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 		sh := g.Shape
 		j.adN, j.n, j.runs, j.steps = sh.ADBlocks, sh.Blocks, g.Runs, 0
 		if g.Ragged {
-			// The kernel makes each lane's masks of its last block.
-			j.steps, sh.Part = g.End-sh.Blocks+16, false
+			// The VAES512 kernel makes each lane's masks of its last
+			// block; the VAES256 one takes the copies of those there are.
+			j.steps, sh.Part = g.End-sh.Blocks+16, nl == 2
 		}
 		j.kAD, j.kLast = [2]uint64{}, [2]uint64{}
 		if sh.ADPart || sh.Part {
-			lastBlocks(&j, msgs, sh, nl, op*TagSize)
+			lastBlocks(&j, msgs, sh, nl, op*TagSize, g.Ragged)
 		}
 		if nl == 4 {
 			lanesVAES512(op, &j)
 		} else {
 			lanesVAES256(op, &j)
 		}
-		if nl == 2 && g.Shape.Part {
+		if nl == 2 && sh.Part {
 			// The partial blocks' output, from the copies.
 			for l := range g.N {
 				m := &msgs[g.Msgs[l]]
 				n := len(m.Out) - TagSize + op*TagSize
 				rest := n & (blockSize - 1)
-				copy(m.Out[n-rest:n], j.last[0][l][:])
+				h0, h1 := &j.last[0][l], &j.last[1][l]
+				if g.Ragged {
+					h0, h1 = &j.last[l][0], &j.last[l][1]
+				}
+				copy(m.Out[n-rest:n], h0[:])
 				if rest > 16 {
-					copy(m.Out[n-rest+16:n], j.last[1][l][:])
+					copy(m.Out[n-rest+16:n], h1[:])
 				}
 			}
 		}
@@ -168,8 +176,10 @@ func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 
 // lastBlocks sets j's masks of the lanes' partial last blocks of shape sh,
 // their texts In less sub bytes, and for the VAES256 kernel (nl 2) their
-// zero-padded copies and open's masks of the ciphertext's bytes.
-func lastBlocks(j *laneJob, msgs []batch.Message, sh batchutil.Shape, nl, sub int) {
+// zero-padded copies and open's masks of the ciphertext's bytes, or for a
+// ragged group the copies of the text's alone, each lane's 32 bytes
+// together (last[l]), where the kernel's per-lane pointers take them.
+func lastBlocks(j *laneJob, msgs []batch.Message, sh batchutil.Shape, nl, sub int, ragged bool) {
 	if nl == 2 {
 		// Zero padding, over an earlier group's blocks.
 		j.adLast, j.last, j.mask = [2][2][16]byte{}, [2][2][16]byte{}, [2][2][16]byte{}
@@ -189,7 +199,11 @@ func lastBlocks(j *laneJob, msgs []batch.Message, sh batchutil.Shape, nl, sub in
 			rest := len(text) & (blockSize - 1)
 			m0, m1 := batchutil.LaneMasks(l, rest)
 			j.kLast[0], j.kLast[1] = j.kLast[0]|m0, j.kLast[1]|m1
-			if nl == 2 {
+			switch {
+			case nl == 2 && ragged:
+				b := text[len(text)-rest:]
+				copy(j.last[l][1][:], b[copy(j.last[l][0][:], b):])
+			case nl == 2:
 				putHalves(&j.last, l, text[len(text)-rest:])
 				putHalves(&j.mask, l, allOnes[:rest])
 			}

@@ -21,7 +21,7 @@ func TestLaneJobLayout(t *testing.T) {
 		{"kLast", unsafe.Offsetof(j.kLast), 200}, {"adBits", unsafe.Offsetof(j.adBits), 216}, {"mBits", unsafe.Offsetof(j.mBits), 280},
 		{"adLast", unsafe.Offsetof(j.adLast), 344}, {"last", unsafe.Offsetof(j.last), 408}, {"mask", unsafe.Offsetof(j.mask), 472},
 		{"msgs", unsafe.Offsetof(j.msgs), 536}, {"idx", unsafe.Offsetof(j.idx), 544}, {"runs", unsafe.Offsetof(j.runs), 576},
-		{"steps", unsafe.Offsetof(j.steps), 584},
+		{"steps", unsafe.Offsetof(j.steps), 584}, {"rT", unsafe.Offsetof(j.rT), 592}, {"rTag", unsafe.Offsetof(j.rTag), 656},
 	} {
 		if f.got != f.want {
 			t.Errorf("laneJob.%s at offset %d, the kernels read it at %d", f.name, f.got, f.want)

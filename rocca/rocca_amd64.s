@@ -138,6 +138,16 @@ DATA iota<>+30(SB)/1, $0x1e
 DATA iota<>+31(SB)/1, $0x1f
 GLOBL iota<>(SB), RODATA|NOPTR, $32
 
+DATA tail<>+0(SB)/8, $0xffffffffffffffff
+DATA tail<>+8(SB)/8, $0xffffffffffffffff
+DATA tail<>+16(SB)/8, $0xffffffffffffffff
+DATA tail<>+24(SB)/8, $0xffffffffffffffff
+DATA tail<>+32(SB)/8, $0x0000000000000000
+DATA tail<>+40(SB)/8, $0x0000000000000000
+DATA tail<>+48(SB)/8, $0x0000000000000000
+DATA tail<>+56(SB)/8, $0x0000000000000000
+GLOBL tail<>(SB), RODATA|NOPTR, $64
+
 // func initAVX(s *[7][16]byte, key *[32]byte, nonce *byte)
 // Requires: AES, AVX
 TEXT ·initAVX(SB), NOSPLIT, $0-24
@@ -1841,6 +1851,8 @@ lanesVAES256_text:
 	MOVQ         112(BX), R11
 	XORQ         CX, CX
 	MOVQ         176(BX), R8
+	CMPQ         584(BX), $0x00
+	JNE          lanesVAES256_ragged
 	TESTQ        AX, AX
 	JNZ          lanesVAES256_open
 	TESTQ        R8, R8
@@ -2080,27 +2092,29 @@ lanesVAES256_final:
 	MOVQ $0x00000008, R8
 
 lanesVAES256_finalLoop:
-	VAESENC      216(BX), Y0, Y8
-	VAESENC      Y0, Y1, Y9
-	VAESENC      Y6, Y2, Y10
-	VAESENC      280(BX), Y3, Y11
-	VAESENC      Y3, Y4, Y12
-	VAESENC      Y4, Y5, Y13
-	VPXOR        Y6, Y1, Y7
-	VAESENC      216(BX), Y7, Y1
-	VAESENC      Y7, Y8, Y2
-	VAESENC      Y13, Y9, Y3
-	VAESENC      280(BX), Y10, Y4
-	VAESENC      Y10, Y11, Y5
-	VAESENC      Y11, Y12, Y6
-	VPXOR        Y13, Y8, Y0
-	DECQ         R8
-	JNZ          lanesVAES256_finalLoop
-	VPXOR        Y0, Y1, Y7
-	VPXOR        Y2, Y7, Y7
-	VPXOR        Y3, Y7, Y7
-	VPXOR        Y4, Y5, Y8
-	VPXOR        Y6, Y8, Y8
+	VAESENC 216(BX), Y0, Y8
+	VAESENC Y0, Y1, Y9
+	VAESENC Y6, Y2, Y10
+	VAESENC 280(BX), Y3, Y11
+	VAESENC Y3, Y4, Y12
+	VAESENC Y4, Y5, Y13
+	VPXOR   Y6, Y1, Y7
+	VAESENC 216(BX), Y7, Y1
+	VAESENC Y7, Y8, Y2
+	VAESENC Y13, Y9, Y3
+	VAESENC 280(BX), Y10, Y4
+	VAESENC Y10, Y11, Y5
+	VAESENC Y11, Y12, Y6
+	VPXOR   Y13, Y8, Y0
+	DECQ    R8
+	JNZ     lanesVAES256_finalLoop
+	VPXOR   Y0, Y1, Y7
+	VPXOR   Y2, Y7, Y7
+	VPXOR   Y3, Y7, Y7
+	VPXOR   Y4, Y5, Y8
+	VPXOR   Y6, Y8, Y8
+
+lanesVAES256_tags:
 	TESTQ        AX, AX
 	JNZ          lanesVAES256_cmp
 	MOVQ         136(BX), R13
@@ -2143,6 +2157,587 @@ lanesVAES256_next:
 lanesVAES256_ret:
 	VZEROUPPER
 	RET
+
+lanesVAES256_ragged:
+	VMOVDQU      216(BX), X14
+	VMOVDQU      X14, 592(BX)
+	VMOVDQU      280(BX), X14
+	VMOVDQU      X14, 608(BX)
+	VMOVDQU      232(BX), X14
+	VMOVDQU      X14, 624(BX)
+	VMOVDQU      296(BX), X14
+	VMOVDQU      X14, 640(BX)
+	TESTQ        AX, AX
+	JNZ          lanesVAES256_ropen
+	TESTQ        R8, R8
+	JZ           lanesVAES256_rsealBlocksLast
+	TESTQ        $0x00000001, R8
+	JZ           lanesVAES256_rsealBlocksLoop
+	VMOVDQU      (SI)(CX*1), X14
+	VINSERTI128  $0x01, (DI)(CX*1), Y14, Y14
+	VMOVDQU      16(SI)(CX*1), X15
+	VINSERTI128  $0x01, 16(DI)(CX*1), Y15, Y15
+	VPXOR        Y3, Y5, Y7
+	VPXOR        Y4, Y6, Y8
+	VAESENC      Y0, Y7, Y7
+	VAESENC      Y2, Y8, Y8
+	VPXOR        Y14, Y7, Y7
+	VPXOR        Y15, Y8, Y8
+	VMOVDQU      X7, (R10)(CX*1)
+	VEXTRACTI128 $0x01, Y7, (R11)(CX*1)
+	VMOVDQU      X8, 16(R10)(CX*1)
+	VEXTRACTI128 $0x01, Y8, 16(R11)(CX*1)
+	VAESENC      Y14, Y0, Y8
+	VAESENC      Y0, Y1, Y9
+	VAESENC      Y6, Y2, Y10
+	VAESENC      Y15, Y3, Y11
+	VAESENC      Y3, Y4, Y12
+	VAESENC      Y4, Y5, Y13
+	VPXOR        Y6, Y1, Y7
+	ADDQ         $0x20, CX
+	VMOVDQA      Y7, Y0
+	VMOVDQA      Y8, Y1
+	VMOVDQA      Y9, Y2
+	VMOVDQA      Y10, Y3
+	VMOVDQA      Y11, Y4
+	VMOVDQA      Y12, Y5
+	VMOVDQA      Y13, Y6
+	DECQ         R8
+	JZ           lanesVAES256_rsealBlocksEnd
+
+lanesVAES256_rsealBlocksLoop:
+	VMOVDQU      (SI)(CX*1), X14
+	VINSERTI128  $0x01, (DI)(CX*1), Y14, Y14
+	VMOVDQU      16(SI)(CX*1), X15
+	VINSERTI128  $0x01, 16(DI)(CX*1), Y15, Y15
+	VPXOR        Y3, Y5, Y7
+	VPXOR        Y4, Y6, Y8
+	VAESENC      Y0, Y7, Y7
+	VAESENC      Y2, Y8, Y8
+	VPXOR        Y14, Y7, Y7
+	VPXOR        Y15, Y8, Y8
+	VMOVDQU      X7, (R10)(CX*1)
+	VEXTRACTI128 $0x01, Y7, (R11)(CX*1)
+	VMOVDQU      X8, 16(R10)(CX*1)
+	VEXTRACTI128 $0x01, Y8, 16(R11)(CX*1)
+	VAESENC      Y14, Y0, Y8
+	VAESENC      Y0, Y1, Y9
+	VAESENC      Y6, Y2, Y10
+	VAESENC      Y15, Y3, Y11
+	VAESENC      Y3, Y4, Y12
+	VAESENC      Y4, Y5, Y13
+	VPXOR        Y6, Y1, Y7
+	ADDQ         $0x20, CX
+	VMOVDQU      (SI)(CX*1), X14
+	VINSERTI128  $0x01, (DI)(CX*1), Y14, Y14
+	VMOVDQU      16(SI)(CX*1), X15
+	VINSERTI128  $0x01, 16(DI)(CX*1), Y15, Y15
+	VPXOR        Y10, Y12, Y0
+	VPXOR        Y11, Y13, Y1
+	VAESENC      Y7, Y0, Y0
+	VAESENC      Y9, Y1, Y1
+	VPXOR        Y14, Y0, Y0
+	VPXOR        Y15, Y1, Y1
+	VMOVDQU      X0, (R10)(CX*1)
+	VEXTRACTI128 $0x01, Y0, (R11)(CX*1)
+	VMOVDQU      X1, 16(R10)(CX*1)
+	VEXTRACTI128 $0x01, Y1, 16(R11)(CX*1)
+	VAESENC      Y14, Y7, Y1
+	VAESENC      Y7, Y8, Y2
+	VAESENC      Y13, Y9, Y3
+	VAESENC      Y15, Y10, Y4
+	VAESENC      Y10, Y11, Y5
+	VAESENC      Y11, Y12, Y6
+	VPXOR        Y13, Y8, Y0
+	ADDQ         $0x20, CX
+	SUBQ         $0x02, R8
+	JNZ          lanesVAES256_rsealBlocksLoop
+
+lanesVAES256_rsealBlocksEnd:
+lanesVAES256_rsealBlocksLast:
+	MOVQ 584(BX), R8
+
+lanesVAES256_rsealLoop:
+	MOVQ    280(BX), R12
+	SHRQ    $0x03, R12
+	SUBQ    CX, R12
+	CMPQ    R12, $-512
+	JG      lanesVAES256_rsealNoTag00
+	CMPQ    R12, $-544
+	JLE     lanesVAES256_rsealNoTag00
+	VPXOR   Y0, Y1, Y7
+	VPXOR   Y2, Y7, Y7
+	VPXOR   Y3, Y7, Y7
+	VPXOR   Y4, Y5, Y8
+	VPXOR   Y6, Y8, Y8
+	VMOVDQU X7, 656(BX)
+	VMOVDQU X8, 672(BX)
+
+lanesVAES256_rsealNoTag00:
+	MOVQ         72(BX), SI
+	ADDQ         CX, SI
+	MOVQ         104(BX), R10
+	ADDQ         CX, R10
+	LEAQ         408(BX), R14
+	CMPQ         R12, $0x20
+	CMOVQLT      R14, SI
+	CMOVQLT      R14, R10
+	LEAQ         592(BX), R14
+	TESTQ        R12, R12
+	CMOVQLE      R14, SI
+	LEAQ         344(BX), R14
+	CMOVQLE      R14, R10
+	MOVQ         296(BX), R12
+	SHRQ         $0x03, R12
+	SUBQ         CX, R12
+	CMPQ         R12, $-512
+	JG           lanesVAES256_rsealNoTag01
+	CMPQ         R12, $-544
+	JLE          lanesVAES256_rsealNoTag01
+	VPXOR        Y0, Y1, Y7
+	VPXOR        Y2, Y7, Y7
+	VPXOR        Y3, Y7, Y7
+	VPXOR        Y4, Y5, Y8
+	VPXOR        Y6, Y8, Y8
+	VEXTRACTI128 $0x01, Y7, 688(BX)
+	VEXTRACTI128 $0x01, Y8, 704(BX)
+
+lanesVAES256_rsealNoTag01:
+	MOVQ         80(BX), DI
+	ADDQ         CX, DI
+	MOVQ         112(BX), R11
+	ADDQ         CX, R11
+	LEAQ         440(BX), R14
+	CMPQ         R12, $0x20
+	CMOVQLT      R14, DI
+	CMOVQLT      R14, R11
+	LEAQ         624(BX), R14
+	TESTQ        R12, R12
+	CMOVQLE      R14, DI
+	LEAQ         376(BX), R14
+	CMOVQLE      R14, R11
+	TESTQ        R8, R8
+	JZ           lanesVAES256_rtagsVEX
+	VMOVDQU      (SI), X14
+	VINSERTI128  $0x01, (DI), Y14, Y14
+	VMOVDQU      16(SI), X15
+	VINSERTI128  $0x01, 16(DI), Y15, Y15
+	VPXOR        Y3, Y5, Y7
+	VPXOR        Y4, Y6, Y8
+	VAESENC      Y0, Y7, Y7
+	VAESENC      Y2, Y8, Y8
+	VPXOR        Y14, Y7, Y7
+	VPXOR        Y15, Y8, Y8
+	VMOVDQU      X7, (R10)
+	VEXTRACTI128 $0x01, Y7, (R11)
+	VMOVDQU      X8, 16(R10)
+	VEXTRACTI128 $0x01, Y8, 16(R11)
+	VAESENC      Y14, Y0, Y8
+	VAESENC      Y0, Y1, Y9
+	VAESENC      Y6, Y2, Y10
+	VAESENC      Y15, Y3, Y11
+	VAESENC      Y3, Y4, Y12
+	VAESENC      Y4, Y5, Y13
+	VPXOR        Y6, Y1, Y7
+	ADDQ         $0x20, CX
+	DECQ         R8
+	MOVQ         280(BX), R12
+	SHRQ         $0x03, R12
+	SUBQ         CX, R12
+	CMPQ         R12, $-512
+	JG           lanesVAES256_rsealNoTag10
+	CMPQ         R12, $-544
+	JLE          lanesVAES256_rsealNoTag10
+	VPXOR        Y7, Y8, Y0
+	VPXOR        Y9, Y0, Y0
+	VPXOR        Y10, Y0, Y0
+	VPXOR        Y11, Y12, Y1
+	VPXOR        Y13, Y1, Y1
+	VMOVDQU      X0, 656(BX)
+	VMOVDQU      X1, 672(BX)
+
+lanesVAES256_rsealNoTag10:
+	MOVQ         72(BX), SI
+	ADDQ         CX, SI
+	MOVQ         104(BX), R10
+	ADDQ         CX, R10
+	LEAQ         408(BX), R14
+	CMPQ         R12, $0x20
+	CMOVQLT      R14, SI
+	CMOVQLT      R14, R10
+	LEAQ         592(BX), R14
+	TESTQ        R12, R12
+	CMOVQLE      R14, SI
+	LEAQ         344(BX), R14
+	CMOVQLE      R14, R10
+	MOVQ         296(BX), R12
+	SHRQ         $0x03, R12
+	SUBQ         CX, R12
+	CMPQ         R12, $-512
+	JG           lanesVAES256_rsealNoTag11
+	CMPQ         R12, $-544
+	JLE          lanesVAES256_rsealNoTag11
+	VPXOR        Y7, Y8, Y0
+	VPXOR        Y9, Y0, Y0
+	VPXOR        Y10, Y0, Y0
+	VPXOR        Y11, Y12, Y1
+	VPXOR        Y13, Y1, Y1
+	VEXTRACTI128 $0x01, Y0, 688(BX)
+	VEXTRACTI128 $0x01, Y1, 704(BX)
+
+lanesVAES256_rsealNoTag11:
+	MOVQ         80(BX), DI
+	ADDQ         CX, DI
+	MOVQ         112(BX), R11
+	ADDQ         CX, R11
+	LEAQ         440(BX), R14
+	CMPQ         R12, $0x20
+	CMOVQLT      R14, DI
+	CMOVQLT      R14, R11
+	LEAQ         624(BX), R14
+	TESTQ        R12, R12
+	CMOVQLE      R14, DI
+	LEAQ         376(BX), R14
+	CMOVQLE      R14, R11
+	TESTQ        R8, R8
+	JZ           lanesVAES256_rtagsVEX
+	VMOVDQU      (SI), X14
+	VINSERTI128  $0x01, (DI), Y14, Y14
+	VMOVDQU      16(SI), X15
+	VINSERTI128  $0x01, 16(DI), Y15, Y15
+	VPXOR        Y10, Y12, Y0
+	VPXOR        Y11, Y13, Y1
+	VAESENC      Y7, Y0, Y0
+	VAESENC      Y9, Y1, Y1
+	VPXOR        Y14, Y0, Y0
+	VPXOR        Y15, Y1, Y1
+	VMOVDQU      X0, (R10)
+	VEXTRACTI128 $0x01, Y0, (R11)
+	VMOVDQU      X1, 16(R10)
+	VEXTRACTI128 $0x01, Y1, 16(R11)
+	VAESENC      Y14, Y7, Y1
+	VAESENC      Y7, Y8, Y2
+	VAESENC      Y13, Y9, Y3
+	VAESENC      Y15, Y10, Y4
+	VAESENC      Y10, Y11, Y5
+	VAESENC      Y11, Y12, Y6
+	VPXOR        Y13, Y8, Y0
+	ADDQ         $0x20, CX
+	DECQ         R8
+	JMP          lanesVAES256_rsealLoop
+
+lanesVAES256_ropen:
+	TESTQ        R8, R8
+	JZ           lanesVAES256_ropenBlocksLast
+	TESTQ        $0x00000001, R8
+	JZ           lanesVAES256_ropenBlocksLoop
+	VMOVDQU      (SI)(CX*1), X14
+	VINSERTI128  $0x01, (DI)(CX*1), Y14, Y14
+	VMOVDQU      16(SI)(CX*1), X15
+	VINSERTI128  $0x01, 16(DI)(CX*1), Y15, Y15
+	VPXOR        Y3, Y5, Y7
+	VPXOR        Y4, Y6, Y8
+	VAESENC      Y0, Y7, Y7
+	VAESENC      Y2, Y8, Y8
+	VPXOR        Y7, Y14, Y14
+	VPXOR        Y8, Y15, Y15
+	VMOVDQU      X14, (R10)(CX*1)
+	VEXTRACTI128 $0x01, Y14, (R11)(CX*1)
+	VMOVDQU      X15, 16(R10)(CX*1)
+	VEXTRACTI128 $0x01, Y15, 16(R11)(CX*1)
+	VAESENC      Y14, Y0, Y8
+	VAESENC      Y0, Y1, Y9
+	VAESENC      Y6, Y2, Y10
+	VAESENC      Y15, Y3, Y11
+	VAESENC      Y3, Y4, Y12
+	VAESENC      Y4, Y5, Y13
+	VPXOR        Y6, Y1, Y7
+	ADDQ         $0x20, CX
+	VMOVDQA      Y7, Y0
+	VMOVDQA      Y8, Y1
+	VMOVDQA      Y9, Y2
+	VMOVDQA      Y10, Y3
+	VMOVDQA      Y11, Y4
+	VMOVDQA      Y12, Y5
+	VMOVDQA      Y13, Y6
+	DECQ         R8
+	JZ           lanesVAES256_ropenBlocksEnd
+
+lanesVAES256_ropenBlocksLoop:
+	VMOVDQU      (SI)(CX*1), X14
+	VINSERTI128  $0x01, (DI)(CX*1), Y14, Y14
+	VMOVDQU      16(SI)(CX*1), X15
+	VINSERTI128  $0x01, 16(DI)(CX*1), Y15, Y15
+	VPXOR        Y3, Y5, Y7
+	VPXOR        Y4, Y6, Y8
+	VAESENC      Y0, Y7, Y7
+	VAESENC      Y2, Y8, Y8
+	VPXOR        Y7, Y14, Y14
+	VPXOR        Y8, Y15, Y15
+	VMOVDQU      X14, (R10)(CX*1)
+	VEXTRACTI128 $0x01, Y14, (R11)(CX*1)
+	VMOVDQU      X15, 16(R10)(CX*1)
+	VEXTRACTI128 $0x01, Y15, 16(R11)(CX*1)
+	VAESENC      Y14, Y0, Y8
+	VAESENC      Y0, Y1, Y9
+	VAESENC      Y6, Y2, Y10
+	VAESENC      Y15, Y3, Y11
+	VAESENC      Y3, Y4, Y12
+	VAESENC      Y4, Y5, Y13
+	VPXOR        Y6, Y1, Y7
+	ADDQ         $0x20, CX
+	VMOVDQU      (SI)(CX*1), X14
+	VINSERTI128  $0x01, (DI)(CX*1), Y14, Y14
+	VMOVDQU      16(SI)(CX*1), X15
+	VINSERTI128  $0x01, 16(DI)(CX*1), Y15, Y15
+	VPXOR        Y10, Y12, Y0
+	VPXOR        Y11, Y13, Y1
+	VAESENC      Y7, Y0, Y0
+	VAESENC      Y9, Y1, Y1
+	VPXOR        Y0, Y14, Y14
+	VPXOR        Y1, Y15, Y15
+	VMOVDQU      X14, (R10)(CX*1)
+	VEXTRACTI128 $0x01, Y14, (R11)(CX*1)
+	VMOVDQU      X15, 16(R10)(CX*1)
+	VEXTRACTI128 $0x01, Y15, 16(R11)(CX*1)
+	VAESENC      Y14, Y7, Y1
+	VAESENC      Y7, Y8, Y2
+	VAESENC      Y13, Y9, Y3
+	VAESENC      Y15, Y10, Y4
+	VAESENC      Y10, Y11, Y5
+	VAESENC      Y11, Y12, Y6
+	VPXOR        Y13, Y8, Y0
+	ADDQ         $0x20, CX
+	SUBQ         $0x02, R8
+	JNZ          lanesVAES256_ropenBlocksLoop
+
+lanesVAES256_ropenBlocksEnd:
+lanesVAES256_ropenBlocksLast:
+	MOVQ 584(BX), R8
+
+lanesVAES256_ropenLoop:
+	MOVQ    280(BX), R12
+	SHRQ    $0x03, R12
+	SUBQ    CX, R12
+	CMPQ    R12, $-512
+	JG      lanesVAES256_ropenNoTag00
+	CMPQ    R12, $-544
+	JLE     lanesVAES256_ropenNoTag00
+	VPXOR   Y0, Y1, Y7
+	VPXOR   Y2, Y7, Y7
+	VPXOR   Y3, Y7, Y7
+	VPXOR   Y4, Y5, Y8
+	VPXOR   Y6, Y8, Y8
+	VMOVDQU X7, 656(BX)
+	VMOVDQU X8, 672(BX)
+
+lanesVAES256_ropenNoTag00:
+	MOVQ         72(BX), SI
+	ADDQ         CX, SI
+	MOVQ         104(BX), R10
+	ADDQ         CX, R10
+	LEAQ         408(BX), R14
+	CMPQ         R12, $0x20
+	CMOVQLT      R14, SI
+	CMOVQLT      R14, R10
+	LEAQ         592(BX), R14
+	TESTQ        R12, R12
+	CMOVQLE      R14, SI
+	LEAQ         344(BX), R14
+	CMOVQLE      R14, R10
+	XORL         R14, R14
+	TESTQ        R12, R12
+	CMOVQLT      R14, R12
+	MOVL         $0x00000020, R14
+	CMPQ         R12, R14
+	CMOVQGT      R14, R12
+	LEAQ         tail<>+32(SB), DX
+	SUBQ         R12, DX
+	MOVQ         296(BX), R12
+	SHRQ         $0x03, R12
+	SUBQ         CX, R12
+	CMPQ         R12, $-512
+	JG           lanesVAES256_ropenNoTag01
+	CMPQ         R12, $-544
+	JLE          lanesVAES256_ropenNoTag01
+	VPXOR        Y0, Y1, Y7
+	VPXOR        Y2, Y7, Y7
+	VPXOR        Y3, Y7, Y7
+	VPXOR        Y4, Y5, Y8
+	VPXOR        Y6, Y8, Y8
+	VEXTRACTI128 $0x01, Y7, 688(BX)
+	VEXTRACTI128 $0x01, Y8, 704(BX)
+
+lanesVAES256_ropenNoTag01:
+	MOVQ         80(BX), DI
+	ADDQ         CX, DI
+	MOVQ         112(BX), R11
+	ADDQ         CX, R11
+	LEAQ         440(BX), R14
+	CMPQ         R12, $0x20
+	CMOVQLT      R14, DI
+	CMOVQLT      R14, R11
+	LEAQ         624(BX), R14
+	TESTQ        R12, R12
+	CMOVQLE      R14, DI
+	LEAQ         376(BX), R14
+	CMOVQLE      R14, R11
+	XORL         R14, R14
+	TESTQ        R12, R12
+	CMOVQLT      R14, R12
+	MOVL         $0x00000020, R14
+	CMPQ         R12, R14
+	CMOVQGT      R14, R12
+	LEAQ         tail<>+32(SB), R9
+	SUBQ         R12, R9
+	TESTQ        R8, R8
+	JZ           lanesVAES256_rtagsVEX
+	VMOVDQU      (SI), X14
+	VINSERTI128  $0x01, (DI), Y14, Y14
+	VMOVDQU      16(SI), X15
+	VINSERTI128  $0x01, 16(DI), Y15, Y15
+	VPXOR        Y3, Y5, Y7
+	VPXOR        Y4, Y6, Y8
+	VAESENC      Y0, Y7, Y7
+	VAESENC      Y2, Y8, Y8
+	VPXOR        Y7, Y14, Y14
+	VPXOR        Y8, Y15, Y15
+	VMOVDQU      X14, (R10)
+	VEXTRACTI128 $0x01, Y14, (R11)
+	VMOVDQU      X15, 16(R10)
+	VEXTRACTI128 $0x01, Y15, 16(R11)
+	VMOVDQU      (DX), X9
+	VINSERTI128  $0x01, (R9), Y9, Y9
+	VPANDN       Y7, Y9, Y7
+	VPXOR        Y7, Y14, Y14
+	VMOVDQU      16(DX), X10
+	VINSERTI128  $0x01, 16(R9), Y10, Y10
+	VPANDN       Y8, Y10, Y8
+	VPXOR        Y8, Y15, Y15
+	VAESENC      Y14, Y0, Y8
+	VAESENC      Y0, Y1, Y9
+	VAESENC      Y6, Y2, Y10
+	VAESENC      Y15, Y3, Y11
+	VAESENC      Y3, Y4, Y12
+	VAESENC      Y4, Y5, Y13
+	VPXOR        Y6, Y1, Y7
+	ADDQ         $0x20, CX
+	DECQ         R8
+	MOVQ         280(BX), R12
+	SHRQ         $0x03, R12
+	SUBQ         CX, R12
+	CMPQ         R12, $-512
+	JG           lanesVAES256_ropenNoTag10
+	CMPQ         R12, $-544
+	JLE          lanesVAES256_ropenNoTag10
+	VPXOR        Y7, Y8, Y0
+	VPXOR        Y9, Y0, Y0
+	VPXOR        Y10, Y0, Y0
+	VPXOR        Y11, Y12, Y1
+	VPXOR        Y13, Y1, Y1
+	VMOVDQU      X0, 656(BX)
+	VMOVDQU      X1, 672(BX)
+
+lanesVAES256_ropenNoTag10:
+	MOVQ         72(BX), SI
+	ADDQ         CX, SI
+	MOVQ         104(BX), R10
+	ADDQ         CX, R10
+	LEAQ         408(BX), R14
+	CMPQ         R12, $0x20
+	CMOVQLT      R14, SI
+	CMOVQLT      R14, R10
+	LEAQ         592(BX), R14
+	TESTQ        R12, R12
+	CMOVQLE      R14, SI
+	LEAQ         344(BX), R14
+	CMOVQLE      R14, R10
+	XORL         R14, R14
+	TESTQ        R12, R12
+	CMOVQLT      R14, R12
+	MOVL         $0x00000020, R14
+	CMPQ         R12, R14
+	CMOVQGT      R14, R12
+	LEAQ         tail<>+32(SB), DX
+	SUBQ         R12, DX
+	MOVQ         296(BX), R12
+	SHRQ         $0x03, R12
+	SUBQ         CX, R12
+	CMPQ         R12, $-512
+	JG           lanesVAES256_ropenNoTag11
+	CMPQ         R12, $-544
+	JLE          lanesVAES256_ropenNoTag11
+	VPXOR        Y7, Y8, Y0
+	VPXOR        Y9, Y0, Y0
+	VPXOR        Y10, Y0, Y0
+	VPXOR        Y11, Y12, Y1
+	VPXOR        Y13, Y1, Y1
+	VEXTRACTI128 $0x01, Y0, 688(BX)
+	VEXTRACTI128 $0x01, Y1, 704(BX)
+
+lanesVAES256_ropenNoTag11:
+	MOVQ         80(BX), DI
+	ADDQ         CX, DI
+	MOVQ         112(BX), R11
+	ADDQ         CX, R11
+	LEAQ         440(BX), R14
+	CMPQ         R12, $0x20
+	CMOVQLT      R14, DI
+	CMOVQLT      R14, R11
+	LEAQ         624(BX), R14
+	TESTQ        R12, R12
+	CMOVQLE      R14, DI
+	LEAQ         376(BX), R14
+	CMOVQLE      R14, R11
+	XORL         R14, R14
+	TESTQ        R12, R12
+	CMOVQLT      R14, R12
+	MOVL         $0x00000020, R14
+	CMPQ         R12, R14
+	CMOVQGT      R14, R12
+	LEAQ         tail<>+32(SB), R9
+	SUBQ         R12, R9
+	TESTQ        R8, R8
+	JZ           lanesVAES256_rtagsVEX
+	VMOVDQU      (SI), X14
+	VINSERTI128  $0x01, (DI), Y14, Y14
+	VMOVDQU      16(SI), X15
+	VINSERTI128  $0x01, 16(DI), Y15, Y15
+	VPXOR        Y10, Y12, Y0
+	VPXOR        Y11, Y13, Y1
+	VAESENC      Y7, Y0, Y0
+	VAESENC      Y9, Y1, Y1
+	VPXOR        Y0, Y14, Y14
+	VPXOR        Y1, Y15, Y15
+	VMOVDQU      X14, (R10)
+	VEXTRACTI128 $0x01, Y14, (R11)
+	VMOVDQU      X15, 16(R10)
+	VEXTRACTI128 $0x01, Y15, 16(R11)
+	VMOVDQU      (DX), X2
+	VINSERTI128  $0x01, (R9), Y2, Y2
+	VPANDN       Y0, Y2, Y0
+	VPXOR        Y0, Y14, Y14
+	VMOVDQU      16(DX), X3
+	VINSERTI128  $0x01, 16(R9), Y3, Y3
+	VPANDN       Y1, Y3, Y1
+	VPXOR        Y1, Y15, Y15
+	VAESENC      Y14, Y7, Y1
+	VAESENC      Y7, Y8, Y2
+	VAESENC      Y13, Y9, Y3
+	VAESENC      Y15, Y10, Y4
+	VAESENC      Y10, Y11, Y5
+	VAESENC      Y11, Y12, Y6
+	VPXOR        Y13, Y8, Y0
+	ADDQ         $0x20, CX
+	DECQ         R8
+	JMP          lanesVAES256_ropenLoop
+
+lanesVAES256_rtagsVEX:
+	VMOVDQU     656(BX), X7
+	VINSERTI128 $0x01, 688(BX), Y7, Y7
+	VMOVDQU     672(BX), X8
+	VINSERTI128 $0x01, 704(BX), Y8, Y8
+	JMP         lanesVAES256_tags
 
 // func finalizeAVX(s *[7][16]byte, tag *[32]byte, adLen uint64, mLen uint64)
 // Requires: AES, AVX

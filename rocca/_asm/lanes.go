@@ -50,6 +50,8 @@ const (
 	jlIdx   = 544
 	jlRuns  = 576
 	jlSteps = 584
+	jlRT    = 592 // the VAES256 kernel's ragged lanes' Finalize inputs
+	jlRTag  = 656 // and tags
 
 	msgSize  = 104
 	msgNonce = 0
@@ -194,10 +196,8 @@ func lanesKernel(k *lanes, z Mem) {
 	XORQ(lI, lI)
 	MOVQ(lfield(jlN), lN)
 	s, nx := k.s, k.nx // the banks as the message starts, for ragged
-	if k.evex {
-		CMPQ(lfield(jlSteps), U8(0))
-		JNE(k.label("ragged"))
-	}
+	CMPQ(lfield(jlSteps), U8(0))
+	JNE(k.label("ragged"))
 	TESTQ(lOp, lOp)
 	JNZ(k.label("open"))
 	text := k.text
@@ -287,9 +287,11 @@ func lanesKernel(k *lanes, z Mem) {
 	k.here("ret")
 	VZEROUPPER()
 	RET()
+	k.s, k.nx = s, nx
 	if k.evex {
-		k.s, k.nx = s, nx
 		k.ragged()
+	} else {
+		k.raggedVEX(t0, t1)
 	}
 }
 

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -51,15 +53,7 @@ func (k *lanes) textVEX(open bool) {
 	if open {
 		name = "dec"
 	}
-	TESTQ(lN, lN)
-	JZ(k.label(name + "Last"))
-	k.loop(name, func() {
-		k.gather(k.m0, k.m1)
-		o0, o1 := k.cryptVEX(open)
-		k.scatter(o0, 0)
-		k.scatter(o1, 1)
-		k.round(k.m0, k.m1)
-	})
+	k.textBlocksVEX(name, open)
 	k.here(name + "Last")
 	CMPQ(lfield(jlKLast), U8(0))
 	JE(k.label(name + "Done"))
@@ -77,4 +71,153 @@ func (k *lanes) textVEX(open bool) {
 		k.round(k.m0, k.m1)
 	})
 	k.here(name + "Done")
+}
+
+// textBlocksVEX emits the encryption (decryption) of the lN whole blocks
+// of every lane, its labels starting with name.
+func (k *lanes) textBlocksVEX(name string, open bool) {
+	TESTQ(lN, lN)
+	JZ(k.label(name + "Last"))
+	k.loop(name, func() {
+		k.gather(k.m0, k.m1)
+		o0, o1 := k.cryptVEX(open)
+		k.scatter(o0, 0)
+		k.scatter(o1, 1)
+		k.round(k.m0, k.m1)
+	})
+}
+
+// raggedVEX is ragged for the VAES256 kernel, which has neither byte masks
+// nor spare registers: per-lane pointers, set each step by conditional
+// moves on the lanes' public lengths, do the masks' work. A lane reads and
+// writes its whole blocks in place, its partial block as the zero-padded
+// copy at last (lane l's 32 bytes at 32l, written over with the output),
+// and after its text reads Finalize's input, its bit lengths, from rT and
+// writes its idle output to adLast, no longer needed; its tag goes to rTag
+// at its own step, whence the tags' store takes them in t0 and t1. Open
+// absorbs c ^ (keystream & mask), the mask that of the lane's text bytes
+// in the block from a table indexed by their count: the plaintext
+// zero-padded, or the bit lengths, which the lane read as its c, past the
+// text.
+func (k *lanes) raggedVEX(t0, t1 VecPhysical) {
+	rest, ptr := R12, R14
+	mp := lSrc[2:] // the lanes' masks, open
+	k.here("ragged")
+	for l := range k.nl() {
+		x := k.m0.AsX()
+		VMOVDQU(lfield(jlADLen+16*l), x)
+		VMOVDQU(x, lfield(jlRT+32*l))
+		VMOVDQU(lfield(jlMLen+16*l), x)
+		VMOVDQU(x, lfield(jlRT+32*l+16))
+	}
+	s, nx := k.s, k.nx
+	at := func(regs []GPPhysical, l, i int) Mem { return Mem{Base: regs[l], Disp: 16 * i} }
+	for _, open := range []bool{false, true} {
+		k.s, k.nx = s, nx
+		name := "rseal"
+		if open {
+			name = "ropen"
+		} else {
+			TESTQ(lOp, lOp)
+			JNZ(k.label("ropen"))
+		}
+		k.here(name)
+		k.textBlocksVEX(name+"Blocks", open)
+		k.here(name + "BlocksLast")
+		MOVQ(lfield(jlSteps), lN)
+		// The steps in pairs, each ending in the other bank; the loop
+		// leaves from either, the state no longer needed.
+		k.here(name + "Loop")
+		for h := range 2 {
+			for l := range k.nl() {
+				lbl := func(x string) string { return fmt.Sprintf("%s%s%d%d", name, x, h, l) }
+				// rest: the lane's text bytes from lI on, negative past it.
+				MOVQ(lfield(jlMLen+16*l), rest)
+				SHRQ(U8(3), rest)
+				SUBQ(lI, rest)
+				// Sixteen steps past its end (-17*32 < rest <= -16*32),
+				// its tag.
+				CMPQ(rest, I32(-16*32))
+				JG(k.label(lbl("NoTag")))
+				CMPQ(rest, I32(-17*32))
+				JLE(k.label(lbl("NoTag")))
+				s, n := k.s, k.nx
+				VPXOR(s[0], s[1], n[0])
+				VPXOR(s[2], n[0], n[0])
+				VPXOR(s[3], n[0], n[0])
+				VPXOR(s[4], s[5], n[1])
+				VPXOR(s[6], n[1], n[1])
+				k.extract(l, n[0], lfield(jlRTag+32*l))
+				k.extract(l, n[1], lfield(jlRTag+32*l+16))
+				k.here(lbl("NoTag"))
+				// The block's pointers: in place, the copy (rest < 32),
+				// or rT and adLast (rest <= 0).
+				MOVQ(lfield(jlSrc+8*l), lSrc[l])
+				ADDQ(lI, lSrc[l])
+				MOVQ(lfield(jlDst+8*l), lDst[l])
+				ADDQ(lI, lDst[l])
+				LEAQ(lfield(jlLast+32*l), ptr)
+				CMPQ(rest, U8(32))
+				CMOVQLT(ptr, lSrc[l])
+				CMOVQLT(ptr, lDst[l])
+				LEAQ(lfield(jlRT+32*l), ptr)
+				TESTQ(rest, rest)
+				CMOVQLE(ptr, lSrc[l])
+				LEAQ(lfield(jlADLast+32*l), ptr)
+				CMOVQLE(ptr, lDst[l])
+				if open {
+					// The mask of min(max(rest, 0), 32) bytes.
+					XORL(ptr.As32(), ptr.As32())
+					TESTQ(rest, rest)
+					CMOVQLT(ptr, rest)
+					MOVL(U32(32), ptr.As32())
+					CMPQ(rest, ptr)
+					CMOVQGT(ptr, rest)
+					LEAQ(tailMask.Offset(32), mp[l])
+					SUBQ(rest, mp[l])
+				}
+			}
+			TESTQ(lN, lN)
+			JZ(k.label("rtagsVEX"))
+			ms := []VecPhysical{k.m0, k.m1}
+			for i, m := range ms {
+				for l := range k.nl() {
+					k.insert(l, at(lSrc, l, i), m)
+				}
+			}
+			os := ms
+			o0, o1 := k.cryptVEX(open)
+			if !open {
+				os = []VecPhysical{o0, o1}
+			}
+			for i, o := range os {
+				for l := range k.nl() {
+					k.extract(l, o, at(lDst, l, i))
+				}
+			}
+			if open {
+				// m = c ^ (keystream & mask), the keystream in the new
+				// bank's first two registers, its next two free.
+				n := k.nx
+				for i, m := range ms {
+					for l := range k.nl() {
+						k.insert(l, at(mp, l, i), n[2+i])
+					}
+					VPANDN(n[i], n[2+i], n[i])
+					VPXOR(n[i], m, m)
+				}
+			}
+			k.round(k.m0, k.m1)
+			ADDQ(U8(32), lI)
+			DECQ(lN)
+		}
+		JMP(k.label(name + "Loop"))
+	}
+	k.here("rtagsVEX")
+	for i, t := range []VecPhysical{t0, t1} {
+		for l := range k.nl() {
+			k.insert(l, lfield(jlRTag+32*l+16*i), t)
+		}
+	}
+	JMP(k.label("tags"))
 }

@@ -100,8 +100,9 @@ var zBytes = [32]byte{
 	0xbc, 0xdb, 0x89, 0x81, 0xa5, 0xdb, 0xb5, 0xe9, 0x2f, 0x3b, 0x4d, 0xec, 0xcf, 0xfb, 0xc0, 0xb5,
 }
 
-// iotaBytes is 0, 1, ..., 31 (see lanes.go's ragged).
-var iotaBytes Mem
+// iotaBytes is 0, 1, ..., 31 (see lanes.go's ragged); tailMask is 32
+// bytes 0xff, then 32 zeros (see lanes256.go's raggedVEX).
+var iotaBytes, tailMask Mem
 
 func main() {
 	ConstraintExpr("!purego")
@@ -119,6 +120,14 @@ func main() {
 	iotaBytes = GLOBL("iota", RODATA|NOPTR)
 	for i := range 32 {
 		DATA(i, U8(i))
+	}
+	tailMask = GLOBL("tail", RODATA|NOPTR)
+	for i := range 8 {
+		v := uint64(0)
+		if i < 4 {
+			v = ^v
+		}
+		DATA(8*i, U64(v))
 	}
 	initialize(z)
 	r := zmm32
