@@ -12,9 +12,9 @@ import (
 // kernels hold their lanes, but each lane with its own nonce, associated
 // data, message and tag. The messages have the same shape: as many whole
 // blocks of associated data (adN) and of message (n), and each a partial
-// last block of either or not, whose lengths may differ; the VAES512
-// kernels also take groups whose texts differ in length (steps not zero:
-// see ragged), the lanes' associated data of one shape. Their job is the
+// last block of either or not, whose lengths may differ; or groups whose
+// texts differ in length (steps not zero: see ragged and raggedVEX), the
+// lanes' associated data of one shape. Their job is the
 // Go side's laneJob. The kernels take their messages from the batch
 // (batch.Message, whose layout batchutil's tests pin: msg* below) at msgs
 // by the lanes' indexes in idx, and fill the job's per-lane fields (nonce,
@@ -33,7 +33,8 @@ import (
 // The VAES256 kernels, without byte masks, take zero-padded copies from
 // the job (adLast and last, 32 bytes a lane) and write the message's output
 // over its copy, and open takes the masks of its ciphertext's bytes from
-// the lanes' mask pointers; kAD and kLast only say whether there are any.
+// the lanes' mask pointers (or in a ragged group, from tailMask); kAD and
+// kLast only say whether there are any.
 
 // The offsets of laneJob's fields; TestLaneJobLayout checks them.
 const (

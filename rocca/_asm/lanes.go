@@ -14,7 +14,7 @@ import (
 // blocks of associated data (adN) and of message (n), and each a partial
 // last block of either or not, whose lengths may differ (the masks kAD and
 // kLast); or, steps not zero, of one shape of associated data and texts of
-// any lengths (see ragged). Its job is the Go side's laneJob; a lane's blocks are contiguous
+// any lengths (see ragged, and raggedVEX for lanesVAES256). Its job is the Go side's laneJob; a lane's blocks are contiguous
 // at its ad, src and dst, its partial blocks after its whole ones. The
 // kernel takes its messages from the batch (batch.Message, whose layout
 // batchutil's tests pin: msg* below) at msgs by the lanes' indexes in idx,

@@ -14,10 +14,10 @@ import (
 // (adLast and last, each a half's two lanes together, as a register holds
 // them) and writes the message's output over its copy, and open masks the
 // plaintext with the job's mask, laid out alike; kAD and kLast only say
-// whether there are partial blocks. With 16 registers the two banks of the
-// state take 14, the input block the other two: the keystream goes into the
-// new bank before the round writes it, and the round's constant inputs are
-// memory operands.
+// whether there are partial blocks (see raggedVEX for ragged groups). With
+// 16 registers the two banks of the state take 14, the input block the
+// other two: the keystream goes into the new bank before the round writes
+// it, and the round's constant inputs are memory operands.
 
 // The offsets of the VAES256 kernel's own fields of laneJob.
 const (
