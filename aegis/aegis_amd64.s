@@ -12723,24 +12723,52 @@ aegis128LanesVAES256_rsealBlocksLoop:
 
 aegis128LanesVAES256_rsealBlocksLast:
 	MOVQ 488(BX), R8
+	MOVQ CX, 624(BX)
+	MOVQ CX, 632(BX)
 
 aegis128LanesVAES256_rsealLoop:
-	MOVQ    232(BX), R12
-	SHRQ    $0x03, R12
-	SUBQ    CX, R12
-	CMPQ    R12, $0x00
-	JG      aegis128LanesVAES256_rsealNoT0
+	CMPQ CX, 624(BX)
+	JNE  aegis128LanesVAES256_rsealSame0
+	MOVQ 232(BX), R12
+	SHRQ $0x03, R12
+	SUBQ CX, R12
+	CMPQ R12, $0x20
+	JL   aegis128LanesVAES256_rsealPart0
+	MOVQ 72(BX), SI
+	ADDQ CX, SI
+	MOVQ 104(BX), R10
+	ADDQ CX, R10
+	MOVQ $0x00000020, 640(BX)
+	ANDQ $-32, R12
+	ADDQ CX, R12
+	MOVQ R12, 624(BX)
+	JMP  aegis128LanesVAES256_rsealSame0
+
+aegis128LanesVAES256_rsealPart0:
+	TESTQ R12, R12
+	JLE   aegis128LanesVAES256_rsealEnd0
+	LEAQ  352(BX), SI
+	MOVQ  SI, R10
+	MOVQ  $0x00000000, 640(BX)
+	LEAQ  32(CX), R14
+	MOVQ  R14, 624(BX)
+	JMP   aegis128LanesVAES256_rsealSame0
+
+aegis128LanesVAES256_rsealEnd0:
 	CMPQ    R12, $-32
-	JLE     aegis128LanesVAES256_rsealNoT0
+	JLE     aegis128LanesVAES256_rsealTag0
 	VPXOR   224(BX), Y2, Y13
 	VMOVDQU X13, 496(BX)
 	VMOVDQU X13, 512(BX)
+	LEAQ    496(BX), SI
+	LEAQ    288(BX), R10
+	MOVQ    $0x00000000, 640(BX)
+	LEAQ    224(CX), R14
+	MOVQ    R14, 624(BX)
+	JMP     aegis128LanesVAES256_rsealSame0
 
-aegis128LanesVAES256_rsealNoT0:
-	CMPQ    R12, $-224
-	JG      aegis128LanesVAES256_rsealNoTag0
-	CMPQ    R12, $-256
-	JLE     aegis128LanesVAES256_rsealNoTag0
+aegis128LanesVAES256_rsealTag0:
+	MOVQ    $-1, 624(BX)
 	CMPQ    184(BX), $0x10
 	JNE     aegis128LanesVAES256_rsealTag320
 	VPXOR   Y0, Y1, Y11
@@ -12750,7 +12778,7 @@ aegis128LanesVAES256_rsealNoT0:
 	VPXOR   Y5, Y11, Y11
 	VPXOR   Y6, Y11, Y11
 	VMOVDQU X11, 560(BX)
-	JMP     aegis128LanesVAES256_rsealNoTag0
+	JMP     aegis128LanesVAES256_rsealSame0
 
 aegis128LanesVAES256_rsealTag320:
 	VPXOR   Y0, Y1, Y11
@@ -12762,36 +12790,49 @@ aegis128LanesVAES256_rsealTag320:
 	VMOVDQU X11, 560(BX)
 	VMOVDQU X12, 576(BX)
 
-aegis128LanesVAES256_rsealNoTag0:
-	MOVQ         72(BX), SI
-	ADDQ         CX, SI
-	MOVQ         104(BX), R10
-	ADDQ         CX, R10
-	LEAQ         352(BX), R14
-	CMPQ         R12, $0x20
-	CMOVQLT      R14, SI
-	CMOVQLT      R14, R10
-	LEAQ         496(BX), R14
-	TESTQ        R12, R12
-	CMOVQLE      R14, SI
-	LEAQ         288(BX), R14
-	CMOVQLE      R14, R10
-	MOVQ         248(BX), R12
-	SHRQ         $0x03, R12
-	SUBQ         CX, R12
-	CMPQ         R12, $0x00
-	JG           aegis128LanesVAES256_rsealNoT1
+aegis128LanesVAES256_rsealSame0:
+	CMPQ CX, 632(BX)
+	JNE  aegis128LanesVAES256_rsealSame1
+	MOVQ 248(BX), R12
+	SHRQ $0x03, R12
+	SUBQ CX, R12
+	CMPQ R12, $0x20
+	JL   aegis128LanesVAES256_rsealPart1
+	MOVQ 80(BX), DI
+	ADDQ CX, DI
+	MOVQ 112(BX), R11
+	ADDQ CX, R11
+	MOVQ $0x00000020, 648(BX)
+	ANDQ $-32, R12
+	ADDQ CX, R12
+	MOVQ R12, 632(BX)
+	JMP  aegis128LanesVAES256_rsealSame1
+
+aegis128LanesVAES256_rsealPart1:
+	TESTQ R12, R12
+	JLE   aegis128LanesVAES256_rsealEnd1
+	LEAQ  384(BX), DI
+	MOVQ  DI, R11
+	MOVQ  $0x00000000, 648(BX)
+	LEAQ  32(CX), R14
+	MOVQ  R14, 632(BX)
+	JMP   aegis128LanesVAES256_rsealSame1
+
+aegis128LanesVAES256_rsealEnd1:
 	CMPQ         R12, $-32
-	JLE          aegis128LanesVAES256_rsealNoT1
+	JLE          aegis128LanesVAES256_rsealTag1
 	VPXOR        224(BX), Y2, Y13
 	VEXTRACTI128 $0x01, Y13, 528(BX)
 	VEXTRACTI128 $0x01, Y13, 544(BX)
+	LEAQ         528(BX), DI
+	LEAQ         320(BX), R11
+	MOVQ         $0x00000000, 648(BX)
+	LEAQ         224(CX), R14
+	MOVQ         R14, 632(BX)
+	JMP          aegis128LanesVAES256_rsealSame1
 
-aegis128LanesVAES256_rsealNoT1:
-	CMPQ         R12, $-224
-	JG           aegis128LanesVAES256_rsealNoTag1
-	CMPQ         R12, $-256
-	JLE          aegis128LanesVAES256_rsealNoTag1
+aegis128LanesVAES256_rsealTag1:
+	MOVQ         $-1, 632(BX)
 	CMPQ         184(BX), $0x10
 	JNE          aegis128LanesVAES256_rsealTag321
 	VPXOR        Y0, Y1, Y11
@@ -12801,7 +12842,7 @@ aegis128LanesVAES256_rsealNoT1:
 	VPXOR        Y5, Y11, Y11
 	VPXOR        Y6, Y11, Y11
 	VEXTRACTI128 $0x01, Y11, 592(BX)
-	JMP          aegis128LanesVAES256_rsealNoTag1
+	JMP          aegis128LanesVAES256_rsealSame1
 
 aegis128LanesVAES256_rsealTag321:
 	VPXOR        Y0, Y1, Y11
@@ -12813,20 +12854,7 @@ aegis128LanesVAES256_rsealTag321:
 	VEXTRACTI128 $0x01, Y11, 592(BX)
 	VEXTRACTI128 $0x01, Y12, 608(BX)
 
-aegis128LanesVAES256_rsealNoTag1:
-	MOVQ         80(BX), DI
-	ADDQ         CX, DI
-	MOVQ         112(BX), R11
-	ADDQ         CX, R11
-	LEAQ         384(BX), R14
-	CMPQ         R12, $0x20
-	CMOVQLT      R14, DI
-	CMOVQLT      R14, R11
-	LEAQ         528(BX), R14
-	TESTQ        R12, R12
-	CMOVQLE      R14, DI
-	LEAQ         320(BX), R14
-	CMOVQLE      R14, R11
+aegis128LanesVAES256_rsealSame1:
 	TESTQ        R8, R8
 	JZ           aegis128LanesVAES256_rtagsVEX
 	VMOVDQU      (SI), X9
@@ -12857,6 +12885,10 @@ aegis128LanesVAES256_rsealNoTag1:
 	VAESENC      Y2, Y1, Y2
 	VAESENC      Y1, Y0, Y1
 	VPXOR        Y9, Y13, Y0
+	ADDQ         640(BX), SI
+	ADDQ         640(BX), R10
+	ADDQ         648(BX), DI
+	ADDQ         648(BX), R11
 	ADDQ         $0x20, CX
 	DECQ         R8
 	JMP          aegis128LanesVAES256_rsealLoop
@@ -12900,24 +12932,56 @@ aegis128LanesVAES256_ropenBlocksLoop:
 
 aegis128LanesVAES256_ropenBlocksLast:
 	MOVQ 488(BX), R8
+	MOVQ CX, 624(BX)
+	MOVQ CX, 632(BX)
 
 aegis128LanesVAES256_ropenLoop:
-	MOVQ    232(BX), R12
-	SHRQ    $0x03, R12
-	SUBQ    CX, R12
-	CMPQ    R12, $0x00
-	JG      aegis128LanesVAES256_ropenNoT0
+	CMPQ CX, 624(BX)
+	JNE  aegis128LanesVAES256_ropenSame0
+	MOVQ 232(BX), R12
+	SHRQ $0x03, R12
+	SUBQ CX, R12
+	CMPQ R12, $0x20
+	JL   aegis128LanesVAES256_ropenPart0
+	MOVQ 72(BX), SI
+	ADDQ CX, SI
+	MOVQ 104(BX), R10
+	ADDQ CX, R10
+	MOVQ $0x00000020, 640(BX)
+	LEAQ tail<>+0(SB), DX
+	ANDQ $-32, R12
+	ADDQ CX, R12
+	MOVQ R12, 624(BX)
+	JMP  aegis128LanesVAES256_ropenSame0
+
+aegis128LanesVAES256_ropenPart0:
+	TESTQ R12, R12
+	JLE   aegis128LanesVAES256_ropenEnd0
+	LEAQ  352(BX), SI
+	MOVQ  SI, R10
+	MOVQ  $0x00000000, 640(BX)
+	LEAQ  tail<>+32(SB), DX
+	SUBQ  R12, DX
+	LEAQ  32(CX), R14
+	MOVQ  R14, 624(BX)
+	JMP   aegis128LanesVAES256_ropenSame0
+
+aegis128LanesVAES256_ropenEnd0:
 	CMPQ    R12, $-32
-	JLE     aegis128LanesVAES256_ropenNoT0
+	JLE     aegis128LanesVAES256_ropenTag0
 	VPXOR   224(BX), Y2, Y13
 	VMOVDQU X13, 496(BX)
 	VMOVDQU X13, 512(BX)
+	LEAQ    496(BX), SI
+	LEAQ    288(BX), R10
+	MOVQ    $0x00000000, 640(BX)
+	LEAQ    tail<>+32(SB), DX
+	LEAQ    224(CX), R14
+	MOVQ    R14, 624(BX)
+	JMP     aegis128LanesVAES256_ropenSame0
 
-aegis128LanesVAES256_ropenNoT0:
-	CMPQ    R12, $-224
-	JG      aegis128LanesVAES256_ropenNoTag0
-	CMPQ    R12, $-256
-	JLE     aegis128LanesVAES256_ropenNoTag0
+aegis128LanesVAES256_ropenTag0:
+	MOVQ    $-1, 624(BX)
 	CMPQ    184(BX), $0x10
 	JNE     aegis128LanesVAES256_ropenTag320
 	VPXOR   Y0, Y1, Y11
@@ -12927,7 +12991,7 @@ aegis128LanesVAES256_ropenNoT0:
 	VPXOR   Y5, Y11, Y11
 	VPXOR   Y6, Y11, Y11
 	VMOVDQU X11, 560(BX)
-	JMP     aegis128LanesVAES256_ropenNoTag0
+	JMP     aegis128LanesVAES256_ropenSame0
 
 aegis128LanesVAES256_ropenTag320:
 	VPXOR   Y0, Y1, Y11
@@ -12939,44 +13003,53 @@ aegis128LanesVAES256_ropenTag320:
 	VMOVDQU X11, 560(BX)
 	VMOVDQU X12, 576(BX)
 
-aegis128LanesVAES256_ropenNoTag0:
-	MOVQ         72(BX), SI
-	ADDQ         CX, SI
-	MOVQ         104(BX), R10
-	ADDQ         CX, R10
-	LEAQ         352(BX), R14
-	CMPQ         R12, $0x20
-	CMOVQLT      R14, SI
-	CMOVQLT      R14, R10
-	LEAQ         496(BX), R14
-	TESTQ        R12, R12
-	CMOVQLE      R14, SI
-	LEAQ         288(BX), R14
-	CMOVQLE      R14, R10
-	XORL         R14, R14
-	TESTQ        R12, R12
-	CMOVQLT      R14, R12
-	MOVL         $0x00000020, R14
-	CMPQ         R12, R14
-	CMOVQGT      R14, R12
-	LEAQ         tail<>+32(SB), DX
-	SUBQ         R12, DX
-	MOVQ         248(BX), R12
-	SHRQ         $0x03, R12
-	SUBQ         CX, R12
-	CMPQ         R12, $0x00
-	JG           aegis128LanesVAES256_ropenNoT1
+aegis128LanesVAES256_ropenSame0:
+	CMPQ CX, 632(BX)
+	JNE  aegis128LanesVAES256_ropenSame1
+	MOVQ 248(BX), R12
+	SHRQ $0x03, R12
+	SUBQ CX, R12
+	CMPQ R12, $0x20
+	JL   aegis128LanesVAES256_ropenPart1
+	MOVQ 80(BX), DI
+	ADDQ CX, DI
+	MOVQ 112(BX), R11
+	ADDQ CX, R11
+	MOVQ $0x00000020, 648(BX)
+	LEAQ tail<>+0(SB), R9
+	ANDQ $-32, R12
+	ADDQ CX, R12
+	MOVQ R12, 632(BX)
+	JMP  aegis128LanesVAES256_ropenSame1
+
+aegis128LanesVAES256_ropenPart1:
+	TESTQ R12, R12
+	JLE   aegis128LanesVAES256_ropenEnd1
+	LEAQ  384(BX), DI
+	MOVQ  DI, R11
+	MOVQ  $0x00000000, 648(BX)
+	LEAQ  tail<>+32(SB), R9
+	SUBQ  R12, R9
+	LEAQ  32(CX), R14
+	MOVQ  R14, 632(BX)
+	JMP   aegis128LanesVAES256_ropenSame1
+
+aegis128LanesVAES256_ropenEnd1:
 	CMPQ         R12, $-32
-	JLE          aegis128LanesVAES256_ropenNoT1
+	JLE          aegis128LanesVAES256_ropenTag1
 	VPXOR        224(BX), Y2, Y13
 	VEXTRACTI128 $0x01, Y13, 528(BX)
 	VEXTRACTI128 $0x01, Y13, 544(BX)
+	LEAQ         528(BX), DI
+	LEAQ         320(BX), R11
+	MOVQ         $0x00000000, 648(BX)
+	LEAQ         tail<>+32(SB), R9
+	LEAQ         224(CX), R14
+	MOVQ         R14, 632(BX)
+	JMP          aegis128LanesVAES256_ropenSame1
 
-aegis128LanesVAES256_ropenNoT1:
-	CMPQ         R12, $-224
-	JG           aegis128LanesVAES256_ropenNoTag1
-	CMPQ         R12, $-256
-	JLE          aegis128LanesVAES256_ropenNoTag1
+aegis128LanesVAES256_ropenTag1:
+	MOVQ         $-1, 632(BX)
 	CMPQ         184(BX), $0x10
 	JNE          aegis128LanesVAES256_ropenTag321
 	VPXOR        Y0, Y1, Y11
@@ -12986,7 +13059,7 @@ aegis128LanesVAES256_ropenNoT1:
 	VPXOR        Y5, Y11, Y11
 	VPXOR        Y6, Y11, Y11
 	VEXTRACTI128 $0x01, Y11, 592(BX)
-	JMP          aegis128LanesVAES256_ropenNoTag1
+	JMP          aegis128LanesVAES256_ropenSame1
 
 aegis128LanesVAES256_ropenTag321:
 	VPXOR        Y0, Y1, Y11
@@ -12998,28 +13071,7 @@ aegis128LanesVAES256_ropenTag321:
 	VEXTRACTI128 $0x01, Y11, 592(BX)
 	VEXTRACTI128 $0x01, Y12, 608(BX)
 
-aegis128LanesVAES256_ropenNoTag1:
-	MOVQ         80(BX), DI
-	ADDQ         CX, DI
-	MOVQ         112(BX), R11
-	ADDQ         CX, R11
-	LEAQ         384(BX), R14
-	CMPQ         R12, $0x20
-	CMOVQLT      R14, DI
-	CMOVQLT      R14, R11
-	LEAQ         528(BX), R14
-	TESTQ        R12, R12
-	CMOVQLE      R14, DI
-	LEAQ         320(BX), R14
-	CMOVQLE      R14, R11
-	XORL         R14, R14
-	TESTQ        R12, R12
-	CMOVQLT      R14, R12
-	MOVL         $0x00000020, R14
-	CMPQ         R12, R14
-	CMOVQGT      R14, R12
-	LEAQ         tail<>+32(SB), R9
-	SUBQ         R12, R9
+aegis128LanesVAES256_ropenSame1:
 	TESTQ        R8, R8
 	JZ           aegis128LanesVAES256_rtagsVEX
 	VMOVDQU      (SI), X9
@@ -13060,6 +13112,10 @@ aegis128LanesVAES256_ropenNoTag1:
 	VAESENC      Y2, Y1, Y2
 	VAESENC      Y1, Y0, Y1
 	VPXOR        Y9, Y13, Y0
+	ADDQ         640(BX), SI
+	ADDQ         640(BX), R10
+	ADDQ         648(BX), DI
+	ADDQ         648(BX), R11
 	ADDQ         $0x20, CX
 	DECQ         R8
 	JMP          aegis128LanesVAES256_ropenLoop
@@ -13536,23 +13592,51 @@ aegis256LanesVAES256_rsealBlocksLoop:
 
 aegis256LanesVAES256_rsealBlocksLast:
 	MOVQ 488(BX), R8
+	MOVQ CX, 624(BX)
+	MOVQ CX, 632(BX)
 
 aegis256LanesVAES256_rsealLoop:
-	MOVQ    232(BX), R12
-	SHRQ    $0x03, R12
-	SUBQ    CX, R12
-	CMPQ    R12, $0x00
-	JG      aegis256LanesVAES256_rsealNoT0
+	CMPQ CX, 624(BX)
+	JNE  aegis256LanesVAES256_rsealSame0
+	MOVQ 232(BX), R12
+	SHRQ $0x03, R12
+	SUBQ CX, R12
+	CMPQ R12, $0x10
+	JL   aegis256LanesVAES256_rsealPart0
+	MOVQ 72(BX), SI
+	ADDQ CX, SI
+	MOVQ 104(BX), R10
+	ADDQ CX, R10
+	MOVQ $0x00000010, 640(BX)
+	ANDQ $-16, R12
+	ADDQ CX, R12
+	MOVQ R12, 624(BX)
+	JMP  aegis256LanesVAES256_rsealSame0
+
+aegis256LanesVAES256_rsealPart0:
+	TESTQ R12, R12
+	JLE   aegis256LanesVAES256_rsealEnd0
+	LEAQ  352(BX), SI
+	MOVQ  SI, R10
+	MOVQ  $0x00000000, 640(BX)
+	LEAQ  16(CX), R14
+	MOVQ  R14, 624(BX)
+	JMP   aegis256LanesVAES256_rsealSame0
+
+aegis256LanesVAES256_rsealEnd0:
 	CMPQ    R12, $-16
-	JLE     aegis256LanesVAES256_rsealNoT0
+	JLE     aegis256LanesVAES256_rsealTag0
 	VPXOR   224(BX), Y3, Y11
 	VMOVDQU X11, 496(BX)
+	LEAQ    496(BX), SI
+	LEAQ    288(BX), R10
+	MOVQ    $0x00000000, 640(BX)
+	LEAQ    112(CX), R14
+	MOVQ    R14, 624(BX)
+	JMP     aegis256LanesVAES256_rsealSame0
 
-aegis256LanesVAES256_rsealNoT0:
-	CMPQ    R12, $-112
-	JG      aegis256LanesVAES256_rsealNoTag0
-	CMPQ    R12, $-128
-	JLE     aegis256LanesVAES256_rsealNoTag0
+aegis256LanesVAES256_rsealTag0:
+	MOVQ    $-1, 624(BX)
 	CMPQ    184(BX), $0x10
 	JNE     aegis256LanesVAES256_rsealTag320
 	VPXOR   Y0, Y1, Y9
@@ -13561,7 +13645,7 @@ aegis256LanesVAES256_rsealNoT0:
 	VPXOR   Y4, Y9, Y9
 	VPXOR   Y5, Y9, Y9
 	VMOVDQU X9, 560(BX)
-	JMP     aegis256LanesVAES256_rsealNoTag0
+	JMP     aegis256LanesVAES256_rsealSame0
 
 aegis256LanesVAES256_rsealTag320:
 	VPXOR   Y0, Y1, Y9
@@ -13571,35 +13655,48 @@ aegis256LanesVAES256_rsealTag320:
 	VMOVDQU X9, 560(BX)
 	VMOVDQU X10, 576(BX)
 
-aegis256LanesVAES256_rsealNoTag0:
-	MOVQ         72(BX), SI
-	ADDQ         CX, SI
-	MOVQ         104(BX), R10
-	ADDQ         CX, R10
-	LEAQ         352(BX), R14
-	CMPQ         R12, $0x10
-	CMOVQLT      R14, SI
-	CMOVQLT      R14, R10
-	LEAQ         496(BX), R14
-	TESTQ        R12, R12
-	CMOVQLE      R14, SI
-	LEAQ         288(BX), R14
-	CMOVQLE      R14, R10
-	MOVQ         248(BX), R12
-	SHRQ         $0x03, R12
-	SUBQ         CX, R12
-	CMPQ         R12, $0x00
-	JG           aegis256LanesVAES256_rsealNoT1
+aegis256LanesVAES256_rsealSame0:
+	CMPQ CX, 632(BX)
+	JNE  aegis256LanesVAES256_rsealSame1
+	MOVQ 248(BX), R12
+	SHRQ $0x03, R12
+	SUBQ CX, R12
+	CMPQ R12, $0x10
+	JL   aegis256LanesVAES256_rsealPart1
+	MOVQ 80(BX), DI
+	ADDQ CX, DI
+	MOVQ 112(BX), R11
+	ADDQ CX, R11
+	MOVQ $0x00000010, 648(BX)
+	ANDQ $-16, R12
+	ADDQ CX, R12
+	MOVQ R12, 632(BX)
+	JMP  aegis256LanesVAES256_rsealSame1
+
+aegis256LanesVAES256_rsealPart1:
+	TESTQ R12, R12
+	JLE   aegis256LanesVAES256_rsealEnd1
+	LEAQ  384(BX), DI
+	MOVQ  DI, R11
+	MOVQ  $0x00000000, 648(BX)
+	LEAQ  16(CX), R14
+	MOVQ  R14, 632(BX)
+	JMP   aegis256LanesVAES256_rsealSame1
+
+aegis256LanesVAES256_rsealEnd1:
 	CMPQ         R12, $-16
-	JLE          aegis256LanesVAES256_rsealNoT1
+	JLE          aegis256LanesVAES256_rsealTag1
 	VPXOR        224(BX), Y3, Y11
 	VEXTRACTI128 $0x01, Y11, 528(BX)
+	LEAQ         528(BX), DI
+	LEAQ         320(BX), R11
+	MOVQ         $0x00000000, 648(BX)
+	LEAQ         112(CX), R14
+	MOVQ         R14, 632(BX)
+	JMP          aegis256LanesVAES256_rsealSame1
 
-aegis256LanesVAES256_rsealNoT1:
-	CMPQ         R12, $-112
-	JG           aegis256LanesVAES256_rsealNoTag1
-	CMPQ         R12, $-128
-	JLE          aegis256LanesVAES256_rsealNoTag1
+aegis256LanesVAES256_rsealTag1:
+	MOVQ         $-1, 632(BX)
 	CMPQ         184(BX), $0x10
 	JNE          aegis256LanesVAES256_rsealTag321
 	VPXOR        Y0, Y1, Y9
@@ -13608,7 +13705,7 @@ aegis256LanesVAES256_rsealNoT1:
 	VPXOR        Y4, Y9, Y9
 	VPXOR        Y5, Y9, Y9
 	VEXTRACTI128 $0x01, Y9, 592(BX)
-	JMP          aegis256LanesVAES256_rsealNoTag1
+	JMP          aegis256LanesVAES256_rsealSame1
 
 aegis256LanesVAES256_rsealTag321:
 	VPXOR        Y0, Y1, Y9
@@ -13618,20 +13715,7 @@ aegis256LanesVAES256_rsealTag321:
 	VEXTRACTI128 $0x01, Y9, 592(BX)
 	VEXTRACTI128 $0x01, Y10, 608(BX)
 
-aegis256LanesVAES256_rsealNoTag1:
-	MOVQ         80(BX), DI
-	ADDQ         CX, DI
-	MOVQ         112(BX), R11
-	ADDQ         CX, R11
-	LEAQ         384(BX), R14
-	CMPQ         R12, $0x10
-	CMOVQLT      R14, DI
-	CMOVQLT      R14, R11
-	LEAQ         528(BX), R14
-	TESTQ        R12, R12
-	CMOVQLE      R14, DI
-	LEAQ         320(BX), R14
-	CMOVQLE      R14, R11
+aegis256LanesVAES256_rsealSame1:
 	TESTQ        R8, R8
 	JZ           aegis256LanesVAES256_rtagsVEX
 	VMOVDQU      (SI), X7
@@ -13651,6 +13735,10 @@ aegis256LanesVAES256_rsealNoTag1:
 	VAESENC      Y2, Y1, Y2
 	VAESENC      Y1, Y0, Y1
 	VPXOR        Y7, Y11, Y0
+	ADDQ         640(BX), SI
+	ADDQ         640(BX), R10
+	ADDQ         648(BX), DI
+	ADDQ         648(BX), R11
 	ADDQ         $0x10, CX
 	DECQ         R8
 	JMP          aegis256LanesVAES256_rsealLoop
@@ -13683,23 +13771,55 @@ aegis256LanesVAES256_ropenBlocksLoop:
 
 aegis256LanesVAES256_ropenBlocksLast:
 	MOVQ 488(BX), R8
+	MOVQ CX, 624(BX)
+	MOVQ CX, 632(BX)
 
 aegis256LanesVAES256_ropenLoop:
-	MOVQ    232(BX), R12
-	SHRQ    $0x03, R12
-	SUBQ    CX, R12
-	CMPQ    R12, $0x00
-	JG      aegis256LanesVAES256_ropenNoT0
+	CMPQ CX, 624(BX)
+	JNE  aegis256LanesVAES256_ropenSame0
+	MOVQ 232(BX), R12
+	SHRQ $0x03, R12
+	SUBQ CX, R12
+	CMPQ R12, $0x10
+	JL   aegis256LanesVAES256_ropenPart0
+	MOVQ 72(BX), SI
+	ADDQ CX, SI
+	MOVQ 104(BX), R10
+	ADDQ CX, R10
+	MOVQ $0x00000010, 640(BX)
+	LEAQ tail<>+0(SB), DX
+	ANDQ $-16, R12
+	ADDQ CX, R12
+	MOVQ R12, 624(BX)
+	JMP  aegis256LanesVAES256_ropenSame0
+
+aegis256LanesVAES256_ropenPart0:
+	TESTQ R12, R12
+	JLE   aegis256LanesVAES256_ropenEnd0
+	LEAQ  352(BX), SI
+	MOVQ  SI, R10
+	MOVQ  $0x00000000, 640(BX)
+	LEAQ  tail<>+32(SB), DX
+	SUBQ  R12, DX
+	LEAQ  16(CX), R14
+	MOVQ  R14, 624(BX)
+	JMP   aegis256LanesVAES256_ropenSame0
+
+aegis256LanesVAES256_ropenEnd0:
 	CMPQ    R12, $-16
-	JLE     aegis256LanesVAES256_ropenNoT0
+	JLE     aegis256LanesVAES256_ropenTag0
 	VPXOR   224(BX), Y3, Y11
 	VMOVDQU X11, 496(BX)
+	LEAQ    496(BX), SI
+	LEAQ    288(BX), R10
+	MOVQ    $0x00000000, 640(BX)
+	LEAQ    tail<>+32(SB), DX
+	LEAQ    112(CX), R14
+	MOVQ    R14, 624(BX)
+	JMP     aegis256LanesVAES256_ropenSame0
 
-aegis256LanesVAES256_ropenNoT0:
-	CMPQ    R12, $-112
-	JG      aegis256LanesVAES256_ropenNoTag0
-	CMPQ    R12, $-128
-	JLE     aegis256LanesVAES256_ropenNoTag0
+aegis256LanesVAES256_ropenTag0:
+	MOVQ    $-1, 624(BX)
 	CMPQ    184(BX), $0x10
 	JNE     aegis256LanesVAES256_ropenTag320
 	VPXOR   Y0, Y1, Y9
@@ -13708,7 +13828,7 @@ aegis256LanesVAES256_ropenNoT0:
 	VPXOR   Y4, Y9, Y9
 	VPXOR   Y5, Y9, Y9
 	VMOVDQU X9, 560(BX)
-	JMP     aegis256LanesVAES256_ropenNoTag0
+	JMP     aegis256LanesVAES256_ropenSame0
 
 aegis256LanesVAES256_ropenTag320:
 	VPXOR   Y0, Y1, Y9
@@ -13718,43 +13838,52 @@ aegis256LanesVAES256_ropenTag320:
 	VMOVDQU X9, 560(BX)
 	VMOVDQU X10, 576(BX)
 
-aegis256LanesVAES256_ropenNoTag0:
-	MOVQ         72(BX), SI
-	ADDQ         CX, SI
-	MOVQ         104(BX), R10
-	ADDQ         CX, R10
-	LEAQ         352(BX), R14
-	CMPQ         R12, $0x10
-	CMOVQLT      R14, SI
-	CMOVQLT      R14, R10
-	LEAQ         496(BX), R14
-	TESTQ        R12, R12
-	CMOVQLE      R14, SI
-	LEAQ         288(BX), R14
-	CMOVQLE      R14, R10
-	XORL         R14, R14
-	TESTQ        R12, R12
-	CMOVQLT      R14, R12
-	MOVL         $0x00000010, R14
-	CMPQ         R12, R14
-	CMOVQGT      R14, R12
-	LEAQ         tail<>+32(SB), DX
-	SUBQ         R12, DX
-	MOVQ         248(BX), R12
-	SHRQ         $0x03, R12
-	SUBQ         CX, R12
-	CMPQ         R12, $0x00
-	JG           aegis256LanesVAES256_ropenNoT1
+aegis256LanesVAES256_ropenSame0:
+	CMPQ CX, 632(BX)
+	JNE  aegis256LanesVAES256_ropenSame1
+	MOVQ 248(BX), R12
+	SHRQ $0x03, R12
+	SUBQ CX, R12
+	CMPQ R12, $0x10
+	JL   aegis256LanesVAES256_ropenPart1
+	MOVQ 80(BX), DI
+	ADDQ CX, DI
+	MOVQ 112(BX), R11
+	ADDQ CX, R11
+	MOVQ $0x00000010, 648(BX)
+	LEAQ tail<>+0(SB), R9
+	ANDQ $-16, R12
+	ADDQ CX, R12
+	MOVQ R12, 632(BX)
+	JMP  aegis256LanesVAES256_ropenSame1
+
+aegis256LanesVAES256_ropenPart1:
+	TESTQ R12, R12
+	JLE   aegis256LanesVAES256_ropenEnd1
+	LEAQ  384(BX), DI
+	MOVQ  DI, R11
+	MOVQ  $0x00000000, 648(BX)
+	LEAQ  tail<>+32(SB), R9
+	SUBQ  R12, R9
+	LEAQ  16(CX), R14
+	MOVQ  R14, 632(BX)
+	JMP   aegis256LanesVAES256_ropenSame1
+
+aegis256LanesVAES256_ropenEnd1:
 	CMPQ         R12, $-16
-	JLE          aegis256LanesVAES256_ropenNoT1
+	JLE          aegis256LanesVAES256_ropenTag1
 	VPXOR        224(BX), Y3, Y11
 	VEXTRACTI128 $0x01, Y11, 528(BX)
+	LEAQ         528(BX), DI
+	LEAQ         320(BX), R11
+	MOVQ         $0x00000000, 648(BX)
+	LEAQ         tail<>+32(SB), R9
+	LEAQ         112(CX), R14
+	MOVQ         R14, 632(BX)
+	JMP          aegis256LanesVAES256_ropenSame1
 
-aegis256LanesVAES256_ropenNoT1:
-	CMPQ         R12, $-112
-	JG           aegis256LanesVAES256_ropenNoTag1
-	CMPQ         R12, $-128
-	JLE          aegis256LanesVAES256_ropenNoTag1
+aegis256LanesVAES256_ropenTag1:
+	MOVQ         $-1, 632(BX)
 	CMPQ         184(BX), $0x10
 	JNE          aegis256LanesVAES256_ropenTag321
 	VPXOR        Y0, Y1, Y9
@@ -13763,7 +13892,7 @@ aegis256LanesVAES256_ropenNoT1:
 	VPXOR        Y4, Y9, Y9
 	VPXOR        Y5, Y9, Y9
 	VEXTRACTI128 $0x01, Y9, 592(BX)
-	JMP          aegis256LanesVAES256_ropenNoTag1
+	JMP          aegis256LanesVAES256_ropenSame1
 
 aegis256LanesVAES256_ropenTag321:
 	VPXOR        Y0, Y1, Y9
@@ -13773,28 +13902,7 @@ aegis256LanesVAES256_ropenTag321:
 	VEXTRACTI128 $0x01, Y9, 592(BX)
 	VEXTRACTI128 $0x01, Y10, 608(BX)
 
-aegis256LanesVAES256_ropenNoTag1:
-	MOVQ         80(BX), DI
-	ADDQ         CX, DI
-	MOVQ         112(BX), R11
-	ADDQ         CX, R11
-	LEAQ         384(BX), R14
-	CMPQ         R12, $0x10
-	CMOVQLT      R14, DI
-	CMOVQLT      R14, R11
-	LEAQ         528(BX), R14
-	TESTQ        R12, R12
-	CMOVQLE      R14, DI
-	LEAQ         320(BX), R14
-	CMOVQLE      R14, R11
-	XORL         R14, R14
-	TESTQ        R12, R12
-	CMOVQLT      R14, R12
-	MOVL         $0x00000010, R14
-	CMPQ         R12, R14
-	CMOVQGT      R14, R12
-	LEAQ         tail<>+32(SB), R9
-	SUBQ         R12, R9
+aegis256LanesVAES256_ropenSame1:
 	TESTQ        R8, R8
 	JZ           aegis256LanesVAES256_rtagsVEX
 	VMOVDQU      (SI), X7
@@ -13819,6 +13927,10 @@ aegis256LanesVAES256_ropenNoTag1:
 	VAESENC      Y2, Y1, Y2
 	VAESENC      Y1, Y0, Y1
 	VPXOR        Y7, Y11, Y0
+	ADDQ         640(BX), SI
+	ADDQ         640(BX), R10
+	ADDQ         648(BX), DI
+	ADDQ         648(BX), R11
 	ADDQ         $0x10, CX
 	DECQ         R8
 	JMP          aegis256LanesVAES256_ropenLoop

@@ -81,8 +81,10 @@ type laneJob struct {
 	// longest text's blocks left, a partial one counted, and Finalize's
 	// seven; else 0.
 	steps int
-	// The VAES256 kernels' ragged lanes' Finalize inputs and tags.
-	rT, rTag [2][32]byte
+	// The VAES256 kernels' ragged lanes' Finalize inputs and tags, and
+	// each lane's step of its next event and its pointers' stride.
+	rT, rTag       [2][32]byte
+	rNext, rStride [2]int
 }
 
 // batchLanes returns the lanes of the widest batch kernel enabled, or 0.

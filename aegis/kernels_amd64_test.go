@@ -44,6 +44,7 @@ func TestLaneJobLayout(t *testing.T) {
 		{"adLast", unsafe.Offsetof(j.adLast), 288}, {"last", unsafe.Offsetof(j.last), 352}, {"mask", unsafe.Offsetof(j.mask), 416},
 		{"msgs", unsafe.Offsetof(j.msgs), 432}, {"idx", unsafe.Offsetof(j.idx), 440}, {"sub", unsafe.Offsetof(j.sub), 472}, {"runs", unsafe.Offsetof(j.runs), 480},
 		{"steps", unsafe.Offsetof(j.steps), 488}, {"rT", unsafe.Offsetof(j.rT), 496}, {"rTag", unsafe.Offsetof(j.rTag), 560},
+		{"rNext", unsafe.Offsetof(j.rNext), 624}, {"rStride", unsafe.Offsetof(j.rStride), 640},
 	} {
 		if f.got != f.want {
 			t.Errorf("laneJob.%s at offset %d, the kernels read it at %d", f.name, f.got, f.want)

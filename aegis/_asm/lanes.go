@@ -60,6 +60,8 @@ const (
 	jlSteps   = 488
 	jlRT      = 496
 	jlRTag    = 560
+	jlRNext   = 624
+	jlRStride = 640
 
 	msgSize  = 104
 	msgNonce = 0
@@ -381,16 +383,19 @@ func (k *kern) ragged(store func(VecPhysical, int, string)) {
 }
 
 // raggedVEX is ragged for the VAES256 kernels, which have neither byte
-// masks nor spare registers: per-lane pointers, set each step by
-// conditional moves on the lanes' public lengths, do the masks' work. A
-// lane reads and writes its whole blocks in place, its partial block as
-// the zero-padded copy at last (written over with the output, as the exact
+// masks nor spare registers: per-lane pointers do the masks' work. A lane
+// reads and writes its whole blocks in place, its partial block as the
+// zero-padded copy at last (written over with the output, as the exact
 // shapes' is), and after its text reads Finalize's input t from the job
-// (rT, set at its end step) and writes its idle output to adLast, no longer
-// needed; its tag goes to the job (rTag) at its own step. Open absorbs c ^
-// (keystream & mask), the mask that of the lane's text bytes in the block
-// from a table indexed by their count: the plaintext zero-padded, or t,
-// which the lane read as its c, past the text.
+// (rT, set at its end step) and writes its idle output to adLast, no
+// longer needed; its tag goes to the job (rTag) at its own step. Open
+// absorbs c ^ (keystream & mask), the mask that of the lane's text bytes
+// in the block, from tailMask by their count: the plaintext zero-padded,
+// or t, which the lane read as its c, past the text. A step moves each
+// lane's pointers by its stride (rStride: the rate in place, else 0); only
+// at the lane's next event (rNext: its partial block, end and tag) does it
+// set them anew from its public length, so that plain steps cost little
+// more than the plain loop's.
 func (k *kern) raggedVEX(store func(VecPhysical, int, string)) {
 	r, w := k.rate(), k.words
 	rest, ptr := R12, R14
@@ -410,65 +415,79 @@ func (k *kern) raggedVEX(store func(VecPhysical, int, string)) {
 		k.textBlocks(name+"Blocks", open)
 		Label(k.name + "_" + name + "BlocksLast")
 		MOVQ(field(jlSteps), n)
+		for l := range k.nl() {
+			MOVQ(li, field(jlRNext+8*l))
+		}
 		Label(k.name + "_" + name + "Loop")
 		for l := range k.nl() {
 			lbl := func(x string) string { return name + x + string(rune('0'+l)) }
+			next, stride := field(jlRNext+8*l), field(jlRStride+8*l)
+			CMPQ(li, next)
+			JNE(k.label(lbl("Same")))
 			// rest: the lane's text bytes from li on, negative past it.
 			MOVQ(field(jlU+16*l+8), rest)
 			SHRQ(U8(3), rest)
 			SUBQ(li, rest)
-			// At its end (-r < rest <= 0), t = S2 ^ u (S3 ^ u).
-			CMPQ(rest, U8(0))
-			JG(k.label(lbl("NoT")))
+			CMPQ(rest, U8(r))
+			JL(k.label(lbl("Part")))
+			// Whole blocks, in place, to the last of them.
+			MOVQ(field(jlSrc+8*l), lsrc[l])
+			ADDQ(li, lsrc[l])
+			MOVQ(field(jlDst+8*l), ldst[l])
+			ADDQ(li, ldst[l])
+			MOVQ(U32(r), stride)
+			if open {
+				LEAQ(tailMask, mp[l])
+			}
+			ANDQ(I8(-r), rest)
+			ADDQ(li, rest)
+			MOVQ(rest, next)
+			JMP(k.label(lbl("Same")))
+			Label(k.name + "_" + lbl("Part"))
+			TESTQ(rest, rest)
+			JLE(k.label(lbl("End")))
+			// The partial block, the copy.
+			LEAQ(field(jlLast+32*l), lsrc[l])
+			MOVQ(lsrc[l], ldst[l])
+			MOVQ(U32(0), stride)
+			if open {
+				LEAQ(tailMask.Offset(32), mp[l])
+				SUBQ(rest, mp[l])
+			}
+			LEAQ(Mem{Base: li, Disp: r}, ptr)
+			MOVQ(ptr, next)
+			JMP(k.label(lbl("Same")))
+			Label(k.name + "_" + lbl("End"))
 			CMPQ(rest, I8(-r))
-			JLE(k.label(lbl("NoT")))
+			JLE(k.label(lbl("Tag")))
+			// The end: t = S2 ^ u (S3 ^ u), read from rT from here on.
 			VPXOR(field(jlU), k.s[s2], k.b)
 			for _, i := range k.halves() {
 				k.extract(l, k.b, field(jlRT+32*l+16*i))
 			}
-			Label(k.name + "_" + lbl("NoT"))
-			// Seven steps on (-8r < rest <= -7r), its tag.
-			CMPQ(rest, I32(-7*r))
-			JG(k.label(lbl("NoTag")))
-			CMPQ(rest, I32(-8*r))
-			JLE(k.label(lbl("NoTag")))
+			LEAQ(field(jlRT+32*l), lsrc[l])
+			LEAQ(field(jlADLast+32*l), ldst[l])
+			MOVQ(U32(0), stride)
+			if open {
+				LEAQ(tailMask.Offset(32), mp[l])
+			}
+			LEAQ(Mem{Base: li, Disp: 7 * r}, ptr)
+			MOVQ(ptr, next)
+			JMP(k.label(lbl("Same")))
+			// Seven steps on, the tag; no event after it.
+			Label(k.name + "_" + lbl("Tag"))
+			MOVQ(I32(-1), next)
 			CMPQ(field(jlTagSize), U8(16))
 			JNE(k.label(lbl("Tag32")))
 			k.xorWords(k.o0, k.s[:min(w, 7)])
 			k.extract(l, k.o0, field(jlRTag+32*l))
-			JMP(k.label(lbl("NoTag")))
+			JMP(k.label(lbl("Same")))
 			Label(k.name + "_" + lbl("Tag32"))
 			k.xorWords(k.o0, k.s[:w/2])
 			k.xorWords(k.o1, k.s[w/2:])
 			k.extract(l, k.o0, field(jlRTag+32*l))
 			k.extract(l, k.o1, field(jlRTag+32*l+16))
-			Label(k.name + "_" + lbl("NoTag"))
-			// The block's pointers: in place, the copy (rest < r), or t
-			// and adLast (rest <= 0).
-			MOVQ(field(jlSrc+8*l), lsrc[l])
-			ADDQ(li, lsrc[l])
-			MOVQ(field(jlDst+8*l), ldst[l])
-			ADDQ(li, ldst[l])
-			LEAQ(field(jlLast+32*l), ptr)
-			CMPQ(rest, U8(r))
-			CMOVQLT(ptr, lsrc[l])
-			CMOVQLT(ptr, ldst[l])
-			LEAQ(field(jlRT+32*l), ptr)
-			TESTQ(rest, rest)
-			CMOVQLE(ptr, lsrc[l])
-			LEAQ(field(jlADLast+32*l), ptr)
-			CMOVQLE(ptr, ldst[l])
-			if open {
-				// The mask of min(max(rest, 0), r) bytes.
-				XORL(ptr.As32(), ptr.As32())
-				TESTQ(rest, rest)
-				CMOVQLT(ptr, rest)
-				MOVL(U32(r), ptr.As32())
-				CMPQ(rest, ptr)
-				CMOVQGT(ptr, rest)
-				LEAQ(tailMask.Offset(32), mp[l])
-				SUBQ(rest, mp[l])
-			}
+			Label(k.name + "_" + lbl("Same"))
 		}
 		TESTQ(n, n)
 		JZ(k.label("rtagsVEX"))
@@ -506,6 +525,10 @@ func (k *kern) raggedVEX(store func(VecPhysical, int, string)) {
 					}
 				}
 			})
+		}
+		for l := range k.nl() {
+			ADDQ(field(jlRStride+8*l), lsrc[l])
+			ADDQ(field(jlRStride+8*l), ldst[l])
 		}
 		ADDQ(U8(r), li)
 		DECQ(n)
