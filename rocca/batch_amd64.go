@@ -82,8 +82,10 @@ type laneJob struct {
 	// longest text's blocks left, a partial one counted, and Finalize's
 	// sixteen rounds; else 0.
 	steps int
-	// The VAES256 kernel's ragged lanes' Finalize inputs and tags.
-	rT, rTag [2][32]byte
+	// The VAES256 kernel's ragged lanes' Finalize inputs and tags, and
+	// each lane's step of its next event and its pointers' stride.
+	rT, rTag       [2][32]byte
+	rNext, rStride [2]int
 }
 
 func (a *AEAD) sealBatch(msgs []batch.Message) {

@@ -22,6 +22,7 @@ func TestLaneJobLayout(t *testing.T) {
 		{"adLast", unsafe.Offsetof(j.adLast), 344}, {"last", unsafe.Offsetof(j.last), 408}, {"mask", unsafe.Offsetof(j.mask), 472},
 		{"msgs", unsafe.Offsetof(j.msgs), 536}, {"idx", unsafe.Offsetof(j.idx), 544}, {"runs", unsafe.Offsetof(j.runs), 576},
 		{"steps", unsafe.Offsetof(j.steps), 584}, {"rT", unsafe.Offsetof(j.rT), 592}, {"rTag", unsafe.Offsetof(j.rTag), 656},
+		{"rNext", unsafe.Offsetof(j.rNext), 720}, {"rStride", unsafe.Offsetof(j.rStride), 736},
 	} {
 		if f.got != f.want {
 			t.Errorf("laneJob.%s at offset %d, the kernels read it at %d", f.name, f.got, f.want)

@@ -2256,15 +2256,49 @@ lanesVAES256_rsealBlocksLoop:
 lanesVAES256_rsealBlocksEnd:
 lanesVAES256_rsealBlocksLast:
 	MOVQ 584(BX), R8
+	MOVQ CX, 720(BX)
+	MOVQ CX, 728(BX)
 
 lanesVAES256_rsealLoop:
-	MOVQ    280(BX), R12
-	SHRQ    $0x03, R12
-	SUBQ    CX, R12
-	CMPQ    R12, $-512
-	JG      lanesVAES256_rsealNoTag00
-	CMPQ    R12, $-544
-	JLE     lanesVAES256_rsealNoTag00
+	CMPQ CX, 720(BX)
+	JNE  lanesVAES256_rsealSame00
+	MOVQ 280(BX), R12
+	SHRQ $0x03, R12
+	SUBQ CX, R12
+	CMPQ R12, $0x20
+	JL   lanesVAES256_rsealPart00
+	MOVQ 72(BX), SI
+	ADDQ CX, SI
+	MOVQ 104(BX), R10
+	ADDQ CX, R10
+	MOVQ $0x00000020, 736(BX)
+	ANDQ $-32, R12
+	ADDQ CX, R12
+	MOVQ R12, 720(BX)
+	JMP  lanesVAES256_rsealSame00
+
+lanesVAES256_rsealPart00:
+	TESTQ R12, R12
+	JLE   lanesVAES256_rsealEnd00
+	LEAQ  408(BX), SI
+	MOVQ  SI, R10
+	MOVQ  $0x00000000, 736(BX)
+	LEAQ  32(CX), R14
+	MOVQ  R14, 720(BX)
+	JMP   lanesVAES256_rsealSame00
+
+lanesVAES256_rsealEnd00:
+	CMPQ R12, $-32
+	JLE  lanesVAES256_rsealTag00
+	LEAQ 592(BX), SI
+	LEAQ 344(BX), R10
+	MOVQ $0x00000000, 736(BX)
+	LEAQ 512(CX), R14
+	MOVQ R14, 720(BX)
+	JMP  lanesVAES256_rsealSame00
+
+lanesVAES256_rsealTag00:
+	MOVQ    $-1, 720(BX)
 	VPXOR   Y0, Y1, Y7
 	VPXOR   Y2, Y7, Y7
 	VPXOR   Y3, Y7, Y7
@@ -2273,27 +2307,46 @@ lanesVAES256_rsealLoop:
 	VMOVDQU X7, 656(BX)
 	VMOVDQU X8, 672(BX)
 
-lanesVAES256_rsealNoTag00:
-	MOVQ         72(BX), SI
-	ADDQ         CX, SI
-	MOVQ         104(BX), R10
-	ADDQ         CX, R10
-	LEAQ         408(BX), R14
-	CMPQ         R12, $0x20
-	CMOVQLT      R14, SI
-	CMOVQLT      R14, R10
-	LEAQ         592(BX), R14
-	TESTQ        R12, R12
-	CMOVQLE      R14, SI
-	LEAQ         344(BX), R14
-	CMOVQLE      R14, R10
-	MOVQ         296(BX), R12
-	SHRQ         $0x03, R12
-	SUBQ         CX, R12
-	CMPQ         R12, $-512
-	JG           lanesVAES256_rsealNoTag01
-	CMPQ         R12, $-544
-	JLE          lanesVAES256_rsealNoTag01
+lanesVAES256_rsealSame00:
+	CMPQ CX, 728(BX)
+	JNE  lanesVAES256_rsealSame01
+	MOVQ 296(BX), R12
+	SHRQ $0x03, R12
+	SUBQ CX, R12
+	CMPQ R12, $0x20
+	JL   lanesVAES256_rsealPart01
+	MOVQ 80(BX), DI
+	ADDQ CX, DI
+	MOVQ 112(BX), R11
+	ADDQ CX, R11
+	MOVQ $0x00000020, 744(BX)
+	ANDQ $-32, R12
+	ADDQ CX, R12
+	MOVQ R12, 728(BX)
+	JMP  lanesVAES256_rsealSame01
+
+lanesVAES256_rsealPart01:
+	TESTQ R12, R12
+	JLE   lanesVAES256_rsealEnd01
+	LEAQ  440(BX), DI
+	MOVQ  DI, R11
+	MOVQ  $0x00000000, 744(BX)
+	LEAQ  32(CX), R14
+	MOVQ  R14, 728(BX)
+	JMP   lanesVAES256_rsealSame01
+
+lanesVAES256_rsealEnd01:
+	CMPQ R12, $-32
+	JLE  lanesVAES256_rsealTag01
+	LEAQ 624(BX), DI
+	LEAQ 376(BX), R11
+	MOVQ $0x00000000, 744(BX)
+	LEAQ 512(CX), R14
+	MOVQ R14, 728(BX)
+	JMP  lanesVAES256_rsealSame01
+
+lanesVAES256_rsealTag01:
+	MOVQ         $-1, 728(BX)
 	VPXOR        Y0, Y1, Y7
 	VPXOR        Y2, Y7, Y7
 	VPXOR        Y3, Y7, Y7
@@ -2302,20 +2355,7 @@ lanesVAES256_rsealNoTag00:
 	VEXTRACTI128 $0x01, Y7, 688(BX)
 	VEXTRACTI128 $0x01, Y8, 704(BX)
 
-lanesVAES256_rsealNoTag01:
-	MOVQ         80(BX), DI
-	ADDQ         CX, DI
-	MOVQ         112(BX), R11
-	ADDQ         CX, R11
-	LEAQ         440(BX), R14
-	CMPQ         R12, $0x20
-	CMOVQLT      R14, DI
-	CMOVQLT      R14, R11
-	LEAQ         624(BX), R14
-	TESTQ        R12, R12
-	CMOVQLE      R14, DI
-	LEAQ         376(BX), R14
-	CMOVQLE      R14, R11
+lanesVAES256_rsealSame01:
 	TESTQ        R8, R8
 	JZ           lanesVAES256_rtagsVEX
 	VMOVDQU      (SI), X14
@@ -2339,44 +2379,99 @@ lanesVAES256_rsealNoTag01:
 	VAESENC      Y3, Y4, Y12
 	VAESENC      Y4, Y5, Y13
 	VPXOR        Y6, Y1, Y7
+	ADDQ         736(BX), SI
+	ADDQ         736(BX), R10
+	ADDQ         744(BX), DI
+	ADDQ         744(BX), R11
 	ADDQ         $0x20, CX
 	DECQ         R8
+	CMPQ         CX, 720(BX)
+	JNE          lanesVAES256_rsealSame10
 	MOVQ         280(BX), R12
 	SHRQ         $0x03, R12
 	SUBQ         CX, R12
-	CMPQ         R12, $-512
-	JG           lanesVAES256_rsealNoTag10
-	CMPQ         R12, $-544
-	JLE          lanesVAES256_rsealNoTag10
-	VPXOR        Y7, Y8, Y0
-	VPXOR        Y9, Y0, Y0
-	VPXOR        Y10, Y0, Y0
-	VPXOR        Y11, Y12, Y1
-	VPXOR        Y13, Y1, Y1
-	VMOVDQU      X0, 656(BX)
-	VMOVDQU      X1, 672(BX)
-
-lanesVAES256_rsealNoTag10:
+	CMPQ         R12, $0x20
+	JL           lanesVAES256_rsealPart10
 	MOVQ         72(BX), SI
 	ADDQ         CX, SI
 	MOVQ         104(BX), R10
 	ADDQ         CX, R10
-	LEAQ         408(BX), R14
-	CMPQ         R12, $0x20
-	CMOVQLT      R14, SI
-	CMOVQLT      R14, R10
-	LEAQ         592(BX), R14
-	TESTQ        R12, R12
-	CMOVQLE      R14, SI
-	LEAQ         344(BX), R14
-	CMOVQLE      R14, R10
-	MOVQ         296(BX), R12
-	SHRQ         $0x03, R12
-	SUBQ         CX, R12
-	CMPQ         R12, $-512
-	JG           lanesVAES256_rsealNoTag11
-	CMPQ         R12, $-544
-	JLE          lanesVAES256_rsealNoTag11
+	MOVQ         $0x00000020, 736(BX)
+	ANDQ         $-32, R12
+	ADDQ         CX, R12
+	MOVQ         R12, 720(BX)
+	JMP          lanesVAES256_rsealSame10
+
+lanesVAES256_rsealPart10:
+	TESTQ R12, R12
+	JLE   lanesVAES256_rsealEnd10
+	LEAQ  408(BX), SI
+	MOVQ  SI, R10
+	MOVQ  $0x00000000, 736(BX)
+	LEAQ  32(CX), R14
+	MOVQ  R14, 720(BX)
+	JMP   lanesVAES256_rsealSame10
+
+lanesVAES256_rsealEnd10:
+	CMPQ R12, $-32
+	JLE  lanesVAES256_rsealTag10
+	LEAQ 592(BX), SI
+	LEAQ 344(BX), R10
+	MOVQ $0x00000000, 736(BX)
+	LEAQ 512(CX), R14
+	MOVQ R14, 720(BX)
+	JMP  lanesVAES256_rsealSame10
+
+lanesVAES256_rsealTag10:
+	MOVQ    $-1, 720(BX)
+	VPXOR   Y7, Y8, Y0
+	VPXOR   Y9, Y0, Y0
+	VPXOR   Y10, Y0, Y0
+	VPXOR   Y11, Y12, Y1
+	VPXOR   Y13, Y1, Y1
+	VMOVDQU X0, 656(BX)
+	VMOVDQU X1, 672(BX)
+
+lanesVAES256_rsealSame10:
+	CMPQ CX, 728(BX)
+	JNE  lanesVAES256_rsealSame11
+	MOVQ 296(BX), R12
+	SHRQ $0x03, R12
+	SUBQ CX, R12
+	CMPQ R12, $0x20
+	JL   lanesVAES256_rsealPart11
+	MOVQ 80(BX), DI
+	ADDQ CX, DI
+	MOVQ 112(BX), R11
+	ADDQ CX, R11
+	MOVQ $0x00000020, 744(BX)
+	ANDQ $-32, R12
+	ADDQ CX, R12
+	MOVQ R12, 728(BX)
+	JMP  lanesVAES256_rsealSame11
+
+lanesVAES256_rsealPart11:
+	TESTQ R12, R12
+	JLE   lanesVAES256_rsealEnd11
+	LEAQ  440(BX), DI
+	MOVQ  DI, R11
+	MOVQ  $0x00000000, 744(BX)
+	LEAQ  32(CX), R14
+	MOVQ  R14, 728(BX)
+	JMP   lanesVAES256_rsealSame11
+
+lanesVAES256_rsealEnd11:
+	CMPQ R12, $-32
+	JLE  lanesVAES256_rsealTag11
+	LEAQ 624(BX), DI
+	LEAQ 376(BX), R11
+	MOVQ $0x00000000, 744(BX)
+	LEAQ 512(CX), R14
+	MOVQ R14, 728(BX)
+	JMP  lanesVAES256_rsealSame11
+
+lanesVAES256_rsealTag11:
+	MOVQ         $-1, 728(BX)
 	VPXOR        Y7, Y8, Y0
 	VPXOR        Y9, Y0, Y0
 	VPXOR        Y10, Y0, Y0
@@ -2385,20 +2480,7 @@ lanesVAES256_rsealNoTag10:
 	VEXTRACTI128 $0x01, Y0, 688(BX)
 	VEXTRACTI128 $0x01, Y1, 704(BX)
 
-lanesVAES256_rsealNoTag11:
-	MOVQ         80(BX), DI
-	ADDQ         CX, DI
-	MOVQ         112(BX), R11
-	ADDQ         CX, R11
-	LEAQ         440(BX), R14
-	CMPQ         R12, $0x20
-	CMOVQLT      R14, DI
-	CMOVQLT      R14, R11
-	LEAQ         624(BX), R14
-	TESTQ        R12, R12
-	CMOVQLE      R14, DI
-	LEAQ         376(BX), R14
-	CMOVQLE      R14, R11
+lanesVAES256_rsealSame11:
 	TESTQ        R8, R8
 	JZ           lanesVAES256_rtagsVEX
 	VMOVDQU      (SI), X14
@@ -2422,6 +2504,10 @@ lanesVAES256_rsealNoTag11:
 	VAESENC      Y10, Y11, Y5
 	VAESENC      Y11, Y12, Y6
 	VPXOR        Y13, Y8, Y0
+	ADDQ         736(BX), SI
+	ADDQ         736(BX), R10
+	ADDQ         744(BX), DI
+	ADDQ         744(BX), R11
 	ADDQ         $0x20, CX
 	DECQ         R8
 	JMP          lanesVAES256_rsealLoop
@@ -2514,15 +2600,53 @@ lanesVAES256_ropenBlocksLoop:
 lanesVAES256_ropenBlocksEnd:
 lanesVAES256_ropenBlocksLast:
 	MOVQ 584(BX), R8
+	MOVQ CX, 720(BX)
+	MOVQ CX, 728(BX)
 
 lanesVAES256_ropenLoop:
-	MOVQ    280(BX), R12
-	SHRQ    $0x03, R12
-	SUBQ    CX, R12
-	CMPQ    R12, $-512
-	JG      lanesVAES256_ropenNoTag00
-	CMPQ    R12, $-544
-	JLE     lanesVAES256_ropenNoTag00
+	CMPQ CX, 720(BX)
+	JNE  lanesVAES256_ropenSame00
+	MOVQ 280(BX), R12
+	SHRQ $0x03, R12
+	SUBQ CX, R12
+	CMPQ R12, $0x20
+	JL   lanesVAES256_ropenPart00
+	MOVQ 72(BX), SI
+	ADDQ CX, SI
+	MOVQ 104(BX), R10
+	ADDQ CX, R10
+	MOVQ $0x00000020, 736(BX)
+	LEAQ tail<>+0(SB), DX
+	ANDQ $-32, R12
+	ADDQ CX, R12
+	MOVQ R12, 720(BX)
+	JMP  lanesVAES256_ropenSame00
+
+lanesVAES256_ropenPart00:
+	TESTQ R12, R12
+	JLE   lanesVAES256_ropenEnd00
+	LEAQ  408(BX), SI
+	MOVQ  SI, R10
+	MOVQ  $0x00000000, 736(BX)
+	LEAQ  tail<>+32(SB), DX
+	SUBQ  R12, DX
+	LEAQ  32(CX), R14
+	MOVQ  R14, 720(BX)
+	JMP   lanesVAES256_ropenSame00
+
+lanesVAES256_ropenEnd00:
+	CMPQ R12, $-32
+	JLE  lanesVAES256_ropenTag00
+	LEAQ 592(BX), SI
+	LEAQ 344(BX), R10
+	MOVQ $0x00000000, 736(BX)
+	LEAQ tail<>+32(SB), DX
+	LEAQ 512(CX), R14
+	MOVQ R14, 720(BX)
+	JMP  lanesVAES256_ropenSame00
+
+lanesVAES256_ropenTag00:
+	MOVQ    $-1, 720(BX)
 	VPXOR   Y0, Y1, Y7
 	VPXOR   Y2, Y7, Y7
 	VPXOR   Y3, Y7, Y7
@@ -2531,35 +2655,50 @@ lanesVAES256_ropenLoop:
 	VMOVDQU X7, 656(BX)
 	VMOVDQU X8, 672(BX)
 
-lanesVAES256_ropenNoTag00:
-	MOVQ         72(BX), SI
-	ADDQ         CX, SI
-	MOVQ         104(BX), R10
-	ADDQ         CX, R10
-	LEAQ         408(BX), R14
-	CMPQ         R12, $0x20
-	CMOVQLT      R14, SI
-	CMOVQLT      R14, R10
-	LEAQ         592(BX), R14
-	TESTQ        R12, R12
-	CMOVQLE      R14, SI
-	LEAQ         344(BX), R14
-	CMOVQLE      R14, R10
-	XORL         R14, R14
-	TESTQ        R12, R12
-	CMOVQLT      R14, R12
-	MOVL         $0x00000020, R14
-	CMPQ         R12, R14
-	CMOVQGT      R14, R12
-	LEAQ         tail<>+32(SB), DX
-	SUBQ         R12, DX
-	MOVQ         296(BX), R12
-	SHRQ         $0x03, R12
-	SUBQ         CX, R12
-	CMPQ         R12, $-512
-	JG           lanesVAES256_ropenNoTag01
-	CMPQ         R12, $-544
-	JLE          lanesVAES256_ropenNoTag01
+lanesVAES256_ropenSame00:
+	CMPQ CX, 728(BX)
+	JNE  lanesVAES256_ropenSame01
+	MOVQ 296(BX), R12
+	SHRQ $0x03, R12
+	SUBQ CX, R12
+	CMPQ R12, $0x20
+	JL   lanesVAES256_ropenPart01
+	MOVQ 80(BX), DI
+	ADDQ CX, DI
+	MOVQ 112(BX), R11
+	ADDQ CX, R11
+	MOVQ $0x00000020, 744(BX)
+	LEAQ tail<>+0(SB), R9
+	ANDQ $-32, R12
+	ADDQ CX, R12
+	MOVQ R12, 728(BX)
+	JMP  lanesVAES256_ropenSame01
+
+lanesVAES256_ropenPart01:
+	TESTQ R12, R12
+	JLE   lanesVAES256_ropenEnd01
+	LEAQ  440(BX), DI
+	MOVQ  DI, R11
+	MOVQ  $0x00000000, 744(BX)
+	LEAQ  tail<>+32(SB), R9
+	SUBQ  R12, R9
+	LEAQ  32(CX), R14
+	MOVQ  R14, 728(BX)
+	JMP   lanesVAES256_ropenSame01
+
+lanesVAES256_ropenEnd01:
+	CMPQ R12, $-32
+	JLE  lanesVAES256_ropenTag01
+	LEAQ 624(BX), DI
+	LEAQ 376(BX), R11
+	MOVQ $0x00000000, 744(BX)
+	LEAQ tail<>+32(SB), R9
+	LEAQ 512(CX), R14
+	MOVQ R14, 728(BX)
+	JMP  lanesVAES256_ropenSame01
+
+lanesVAES256_ropenTag01:
+	MOVQ         $-1, 728(BX)
 	VPXOR        Y0, Y1, Y7
 	VPXOR        Y2, Y7, Y7
 	VPXOR        Y3, Y7, Y7
@@ -2568,28 +2707,7 @@ lanesVAES256_ropenNoTag00:
 	VEXTRACTI128 $0x01, Y7, 688(BX)
 	VEXTRACTI128 $0x01, Y8, 704(BX)
 
-lanesVAES256_ropenNoTag01:
-	MOVQ         80(BX), DI
-	ADDQ         CX, DI
-	MOVQ         112(BX), R11
-	ADDQ         CX, R11
-	LEAQ         440(BX), R14
-	CMPQ         R12, $0x20
-	CMOVQLT      R14, DI
-	CMOVQLT      R14, R11
-	LEAQ         624(BX), R14
-	TESTQ        R12, R12
-	CMOVQLE      R14, DI
-	LEAQ         376(BX), R14
-	CMOVQLE      R14, R11
-	XORL         R14, R14
-	TESTQ        R12, R12
-	CMOVQLT      R14, R12
-	MOVL         $0x00000020, R14
-	CMPQ         R12, R14
-	CMOVQGT      R14, R12
-	LEAQ         tail<>+32(SB), R9
-	SUBQ         R12, R9
+lanesVAES256_ropenSame01:
 	TESTQ        R8, R8
 	JZ           lanesVAES256_rtagsVEX
 	VMOVDQU      (SI), X14
@@ -2621,52 +2739,107 @@ lanesVAES256_ropenNoTag01:
 	VAESENC      Y3, Y4, Y12
 	VAESENC      Y4, Y5, Y13
 	VPXOR        Y6, Y1, Y7
+	ADDQ         736(BX), SI
+	ADDQ         736(BX), R10
+	ADDQ         744(BX), DI
+	ADDQ         744(BX), R11
 	ADDQ         $0x20, CX
 	DECQ         R8
+	CMPQ         CX, 720(BX)
+	JNE          lanesVAES256_ropenSame10
 	MOVQ         280(BX), R12
 	SHRQ         $0x03, R12
 	SUBQ         CX, R12
-	CMPQ         R12, $-512
-	JG           lanesVAES256_ropenNoTag10
-	CMPQ         R12, $-544
-	JLE          lanesVAES256_ropenNoTag10
-	VPXOR        Y7, Y8, Y0
-	VPXOR        Y9, Y0, Y0
-	VPXOR        Y10, Y0, Y0
-	VPXOR        Y11, Y12, Y1
-	VPXOR        Y13, Y1, Y1
-	VMOVDQU      X0, 656(BX)
-	VMOVDQU      X1, 672(BX)
-
-lanesVAES256_ropenNoTag10:
+	CMPQ         R12, $0x20
+	JL           lanesVAES256_ropenPart10
 	MOVQ         72(BX), SI
 	ADDQ         CX, SI
 	MOVQ         104(BX), R10
 	ADDQ         CX, R10
-	LEAQ         408(BX), R14
-	CMPQ         R12, $0x20
-	CMOVQLT      R14, SI
-	CMOVQLT      R14, R10
-	LEAQ         592(BX), R14
-	TESTQ        R12, R12
-	CMOVQLE      R14, SI
-	LEAQ         344(BX), R14
-	CMOVQLE      R14, R10
-	XORL         R14, R14
-	TESTQ        R12, R12
-	CMOVQLT      R14, R12
-	MOVL         $0x00000020, R14
-	CMPQ         R12, R14
-	CMOVQGT      R14, R12
-	LEAQ         tail<>+32(SB), DX
-	SUBQ         R12, DX
-	MOVQ         296(BX), R12
-	SHRQ         $0x03, R12
-	SUBQ         CX, R12
-	CMPQ         R12, $-512
-	JG           lanesVAES256_ropenNoTag11
-	CMPQ         R12, $-544
-	JLE          lanesVAES256_ropenNoTag11
+	MOVQ         $0x00000020, 736(BX)
+	LEAQ         tail<>+0(SB), DX
+	ANDQ         $-32, R12
+	ADDQ         CX, R12
+	MOVQ         R12, 720(BX)
+	JMP          lanesVAES256_ropenSame10
+
+lanesVAES256_ropenPart10:
+	TESTQ R12, R12
+	JLE   lanesVAES256_ropenEnd10
+	LEAQ  408(BX), SI
+	MOVQ  SI, R10
+	MOVQ  $0x00000000, 736(BX)
+	LEAQ  tail<>+32(SB), DX
+	SUBQ  R12, DX
+	LEAQ  32(CX), R14
+	MOVQ  R14, 720(BX)
+	JMP   lanesVAES256_ropenSame10
+
+lanesVAES256_ropenEnd10:
+	CMPQ R12, $-32
+	JLE  lanesVAES256_ropenTag10
+	LEAQ 592(BX), SI
+	LEAQ 344(BX), R10
+	MOVQ $0x00000000, 736(BX)
+	LEAQ tail<>+32(SB), DX
+	LEAQ 512(CX), R14
+	MOVQ R14, 720(BX)
+	JMP  lanesVAES256_ropenSame10
+
+lanesVAES256_ropenTag10:
+	MOVQ    $-1, 720(BX)
+	VPXOR   Y7, Y8, Y0
+	VPXOR   Y9, Y0, Y0
+	VPXOR   Y10, Y0, Y0
+	VPXOR   Y11, Y12, Y1
+	VPXOR   Y13, Y1, Y1
+	VMOVDQU X0, 656(BX)
+	VMOVDQU X1, 672(BX)
+
+lanesVAES256_ropenSame10:
+	CMPQ CX, 728(BX)
+	JNE  lanesVAES256_ropenSame11
+	MOVQ 296(BX), R12
+	SHRQ $0x03, R12
+	SUBQ CX, R12
+	CMPQ R12, $0x20
+	JL   lanesVAES256_ropenPart11
+	MOVQ 80(BX), DI
+	ADDQ CX, DI
+	MOVQ 112(BX), R11
+	ADDQ CX, R11
+	MOVQ $0x00000020, 744(BX)
+	LEAQ tail<>+0(SB), R9
+	ANDQ $-32, R12
+	ADDQ CX, R12
+	MOVQ R12, 728(BX)
+	JMP  lanesVAES256_ropenSame11
+
+lanesVAES256_ropenPart11:
+	TESTQ R12, R12
+	JLE   lanesVAES256_ropenEnd11
+	LEAQ  440(BX), DI
+	MOVQ  DI, R11
+	MOVQ  $0x00000000, 744(BX)
+	LEAQ  tail<>+32(SB), R9
+	SUBQ  R12, R9
+	LEAQ  32(CX), R14
+	MOVQ  R14, 728(BX)
+	JMP   lanesVAES256_ropenSame11
+
+lanesVAES256_ropenEnd11:
+	CMPQ R12, $-32
+	JLE  lanesVAES256_ropenTag11
+	LEAQ 624(BX), DI
+	LEAQ 376(BX), R11
+	MOVQ $0x00000000, 744(BX)
+	LEAQ tail<>+32(SB), R9
+	LEAQ 512(CX), R14
+	MOVQ R14, 728(BX)
+	JMP  lanesVAES256_ropenSame11
+
+lanesVAES256_ropenTag11:
+	MOVQ         $-1, 728(BX)
 	VPXOR        Y7, Y8, Y0
 	VPXOR        Y9, Y0, Y0
 	VPXOR        Y10, Y0, Y0
@@ -2675,28 +2848,7 @@ lanesVAES256_ropenNoTag10:
 	VEXTRACTI128 $0x01, Y0, 688(BX)
 	VEXTRACTI128 $0x01, Y1, 704(BX)
 
-lanesVAES256_ropenNoTag11:
-	MOVQ         80(BX), DI
-	ADDQ         CX, DI
-	MOVQ         112(BX), R11
-	ADDQ         CX, R11
-	LEAQ         440(BX), R14
-	CMPQ         R12, $0x20
-	CMOVQLT      R14, DI
-	CMOVQLT      R14, R11
-	LEAQ         624(BX), R14
-	TESTQ        R12, R12
-	CMOVQLE      R14, DI
-	LEAQ         376(BX), R14
-	CMOVQLE      R14, R11
-	XORL         R14, R14
-	TESTQ        R12, R12
-	CMOVQLT      R14, R12
-	MOVL         $0x00000020, R14
-	CMPQ         R12, R14
-	CMOVQGT      R14, R12
-	LEAQ         tail<>+32(SB), R9
-	SUBQ         R12, R9
+lanesVAES256_ropenSame11:
 	TESTQ        R8, R8
 	JZ           lanesVAES256_rtagsVEX
 	VMOVDQU      (SI), X14
@@ -2728,6 +2880,10 @@ lanesVAES256_ropenNoTag11:
 	VAESENC      Y10, Y11, Y5
 	VAESENC      Y11, Y12, Y6
 	VPXOR        Y13, Y8, Y0
+	ADDQ         736(BX), SI
+	ADDQ         736(BX), R10
+	ADDQ         744(BX), DI
+	ADDQ         744(BX), R11
 	ADDQ         $0x20, CX
 	DECQ         R8
 	JMP          lanesVAES256_ropenLoop

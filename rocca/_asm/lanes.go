@@ -34,24 +34,26 @@ import (
 
 // The offsets of laneJob's fields; TestLaneJobLayout checks them.
 const (
-	jlKey   = 0
-	jlNonce = 8
-	jlAD    = 40
-	jlSrc   = 72
-	jlDst   = 104
-	jlTags  = 136
-	jlADN   = 168
-	jlN     = 176
-	jlKAD   = 184
-	jlKLast = 200
-	jlADLen = 216 // each lane's LE128 of the associated data's bit length
-	jlMLen  = 280 // and of the message's
-	jlMsgs  = 536
-	jlIdx   = 544
-	jlRuns  = 576
-	jlSteps = 584
-	jlRT    = 592 // the VAES256 kernel's ragged lanes' Finalize inputs
-	jlRTag  = 656 // and tags
+	jlKey     = 0
+	jlNonce   = 8
+	jlAD      = 40
+	jlSrc     = 72
+	jlDst     = 104
+	jlTags    = 136
+	jlADN     = 168
+	jlN       = 176
+	jlKAD     = 184
+	jlKLast   = 200
+	jlADLen   = 216 // each lane's LE128 of the associated data's bit length
+	jlMLen    = 280 // and of the message's
+	jlMsgs    = 536
+	jlIdx     = 544
+	jlRuns    = 576
+	jlSteps   = 584
+	jlRT      = 592 // the VAES256 kernel's ragged lanes' Finalize inputs
+	jlRTag    = 656 // and tags,
+	jlRNext   = 720 // its lanes' next events
+	jlRStride = 736 // and pointers' strides
 
 	msgSize  = 104
 	msgNonce = 0

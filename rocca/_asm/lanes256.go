@@ -88,17 +88,19 @@ func (k *lanes) textBlocksVEX(name string, open bool) {
 }
 
 // raggedVEX is ragged for the VAES256 kernel, which has neither byte masks
-// nor spare registers: per-lane pointers, set each step by conditional
-// moves on the lanes' public lengths, do the masks' work. A lane reads and
-// writes its whole blocks in place, its partial block as the zero-padded
-// copy at last (lane l's 32 bytes at 32l, written over with the output),
-// and after its text reads Finalize's input, its bit lengths, from rT and
-// writes its idle output to adLast, no longer needed; its tag goes to rTag
-// at its own step, whence the tags' store takes them in t0 and t1. Open
-// absorbs c ^ (keystream & mask), the mask that of the lane's text bytes
-// in the block from a table indexed by their count: the plaintext
+// nor spare registers: per-lane pointers do the masks' work. A lane reads
+// and writes its whole blocks in place, its partial block as the
+// zero-padded copy at last (lane l's 32 bytes at 32l, written over with
+// the output), and after its text reads Finalize's input, its bit lengths,
+// from rT and writes its idle output to adLast, no longer needed; its tag
+// goes to rTag at its own step, whence the tags' store takes them in t0
+// and t1. Open absorbs c ^ (keystream & mask), the mask that of the lane's
+// text bytes in the block, from tailMask by their count: the plaintext
 // zero-padded, or the bit lengths, which the lane read as its c, past the
-// text.
+// text. A step moves each lane's pointers by its stride (rStride: 32 in
+// place, else 0); only at the lane's next event (rNext: its partial block,
+// end and tag) does it set them anew from its public length, so that
+// plain steps cost little more than the plain loop's.
 func (k *lanes) raggedVEX(t0, t1 VecPhysical) {
 	rest, ptr := R12, R14
 	mp := lSrc[2:] // the lanes' masks, open
@@ -125,22 +127,67 @@ func (k *lanes) raggedVEX(t0, t1 VecPhysical) {
 		k.textBlocksVEX(name+"Blocks", open)
 		k.here(name + "BlocksLast")
 		MOVQ(lfield(jlSteps), lN)
+		for l := range k.nl() {
+			MOVQ(lI, lfield(jlRNext+8*l))
+		}
 		// The steps in pairs, each ending in the other bank; the loop
 		// leaves from either, the state no longer needed.
 		k.here(name + "Loop")
 		for h := range 2 {
 			for l := range k.nl() {
 				lbl := func(x string) string { return fmt.Sprintf("%s%s%d%d", name, x, h, l) }
+				next, stride := lfield(jlRNext+8*l), lfield(jlRStride+8*l)
+				CMPQ(lI, next)
+				JNE(k.label(lbl("Same")))
 				// rest: the lane's text bytes from lI on, negative past it.
 				MOVQ(lfield(jlMLen+16*l), rest)
 				SHRQ(U8(3), rest)
 				SUBQ(lI, rest)
-				// Sixteen steps past its end (-17*32 < rest <= -16*32),
-				// its tag.
-				CMPQ(rest, I32(-16*32))
-				JG(k.label(lbl("NoTag")))
-				CMPQ(rest, I32(-17*32))
-				JLE(k.label(lbl("NoTag")))
+				CMPQ(rest, U8(32))
+				JL(k.label(lbl("Part")))
+				// Whole blocks, in place, to the last of them.
+				MOVQ(lfield(jlSrc+8*l), lSrc[l])
+				ADDQ(lI, lSrc[l])
+				MOVQ(lfield(jlDst+8*l), lDst[l])
+				ADDQ(lI, lDst[l])
+				MOVQ(U32(32), stride)
+				if open {
+					LEAQ(tailMask, mp[l])
+				}
+				ANDQ(I8(-32), rest)
+				ADDQ(lI, rest)
+				MOVQ(rest, next)
+				JMP(k.label(lbl("Same")))
+				k.here(lbl("Part"))
+				TESTQ(rest, rest)
+				JLE(k.label(lbl("End")))
+				// The partial block, the copy.
+				LEAQ(lfield(jlLast+32*l), lSrc[l])
+				MOVQ(lSrc[l], lDst[l])
+				MOVQ(U32(0), stride)
+				if open {
+					LEAQ(tailMask.Offset(32), mp[l])
+					SUBQ(rest, mp[l])
+				}
+				LEAQ(Mem{Base: lI, Disp: 32}, ptr)
+				MOVQ(ptr, next)
+				JMP(k.label(lbl("Same")))
+				k.here(lbl("End"))
+				CMPQ(rest, I8(-32))
+				JLE(k.label(lbl("Tag")))
+				// The end: the bit lengths, from rT, from here on.
+				LEAQ(lfield(jlRT+32*l), lSrc[l])
+				LEAQ(lfield(jlADLast+32*l), lDst[l])
+				MOVQ(U32(0), stride)
+				if open {
+					LEAQ(tailMask.Offset(32), mp[l])
+				}
+				LEAQ(Mem{Base: lI, Disp: 16 * 32}, ptr)
+				MOVQ(ptr, next)
+				JMP(k.label(lbl("Same")))
+				// Sixteen steps on, the tag; no event after it.
+				k.here(lbl("Tag"))
+				MOVQ(I32(-1), next)
 				s, n := k.s, k.nx
 				VPXOR(s[0], s[1], n[0])
 				VPXOR(s[2], n[0], n[0])
@@ -149,33 +196,7 @@ func (k *lanes) raggedVEX(t0, t1 VecPhysical) {
 				VPXOR(s[6], n[1], n[1])
 				k.extract(l, n[0], lfield(jlRTag+32*l))
 				k.extract(l, n[1], lfield(jlRTag+32*l+16))
-				k.here(lbl("NoTag"))
-				// The block's pointers: in place, the copy (rest < 32),
-				// or rT and adLast (rest <= 0).
-				MOVQ(lfield(jlSrc+8*l), lSrc[l])
-				ADDQ(lI, lSrc[l])
-				MOVQ(lfield(jlDst+8*l), lDst[l])
-				ADDQ(lI, lDst[l])
-				LEAQ(lfield(jlLast+32*l), ptr)
-				CMPQ(rest, U8(32))
-				CMOVQLT(ptr, lSrc[l])
-				CMOVQLT(ptr, lDst[l])
-				LEAQ(lfield(jlRT+32*l), ptr)
-				TESTQ(rest, rest)
-				CMOVQLE(ptr, lSrc[l])
-				LEAQ(lfield(jlADLast+32*l), ptr)
-				CMOVQLE(ptr, lDst[l])
-				if open {
-					// The mask of min(max(rest, 0), 32) bytes.
-					XORL(ptr.As32(), ptr.As32())
-					TESTQ(rest, rest)
-					CMOVQLT(ptr, rest)
-					MOVL(U32(32), ptr.As32())
-					CMPQ(rest, ptr)
-					CMOVQGT(ptr, rest)
-					LEAQ(tailMask.Offset(32), mp[l])
-					SUBQ(rest, mp[l])
-				}
+				k.here(lbl("Same"))
 			}
 			TESTQ(lN, lN)
 			JZ(k.label("rtagsVEX"))
@@ -208,6 +229,10 @@ func (k *lanes) raggedVEX(t0, t1 VecPhysical) {
 				}
 			}
 			k.round(k.m0, k.m1)
+			for l := range k.nl() {
+				ADDQ(lfield(jlRStride+8*l), lSrc[l])
+				ADDQ(lfield(jlRStride+8*l), lDst[l])
+			}
 			ADDQ(U8(32), lI)
 			DECQ(lN)
 		}
