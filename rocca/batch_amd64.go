@@ -13,8 +13,8 @@ import (
 // The batch kernels (rocca_amd64.s, see _asm/lanes.go and lanes256.go)
 // seal (op 0) or open (op 1, the tags left to the Go side) four (VAES512:
 // zmm) or two (VAES256: ymm) messages of one shape at once, one per 128-bit
-// lane; the VAES512 one also messages whose texts differ in length (ragged
-// groups, see laneJob.steps).
+// lane, or messages whose texts differ in length (ragged groups, see
+// laneJob.steps).
 
 //go:noescape
 func lanesVAES512(op int, j *laneJob)
@@ -108,9 +108,10 @@ func (a *AEAD) openBatch(msgs []batch.Message) bool {
 }
 
 // runLanes seals or opens msgs, which have been checked, as many of one
-// shape per kernel call as it has lanes, and with the VAES512 kernel, which
-// needs no copies of the partial blocks, every group of a run of messages
-// of one length in one call, and groups whose texts differ in length.
+// shape per kernel call as it has lanes, or groups whose texts differ in
+// length, and with the VAES512 kernel, which needs no copies of the
+// partial blocks, every group of a run of messages of one length in one
+// call.
 func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 	var (
 		q batchutil.Lanes
