@@ -306,18 +306,7 @@ func (k *kern) ragged(store func(VecPhysical, int, string)) {
 		VBROADCASTI32X4(iotaBytes.Offset(16), iota1)
 	}
 	s2 := map[int]int{8: 2, 6: 3}[w]
-	for _, open := range []bool{false, true} {
-		name := "rseal"
-		if open {
-			name = "ropen"
-		} else {
-			CMPQ(op, U8(opOpen))
-			JE(k.label("ropen"))
-		}
-		Label(k.name + "_" + name)
-		k.textBlocks(name+"Blocks", open)
-		Label(k.name + "_" + name + "BlocksLast")
-		MOVQ(field(jlSteps), n)
+	k.raggedPhases(func(name string, open bool) {
 		// The steps in pairs, each ending in the other bank; the loop
 		// leaves from either, the state no longer needed.
 		Label(k.name + "_" + name + "Loop")
@@ -370,7 +359,7 @@ func (k *kern) ragged(store func(VecPhysical, int, string)) {
 			k.swap()
 		}
 		JMP(k.label(name + "Loop"))
-	}
+	})
 	Label(k.name + "_rtags")
 	CMPQ(field(jlTagSize), U8(16))
 	JNE(k.label("rtags32"))
@@ -403,18 +392,7 @@ func (k *kern) raggedVEX(store func(VecPhysical, int, string)) {
 	s2 := map[int]int{8: 2, 6: 3}[w]
 	ms, os := []VecPhysical{k.m0, k.m1}, []VecPhysical{k.o0, k.o1}
 	Label(k.name + "_ragged")
-	for _, open := range []bool{false, true} {
-		name := "rseal"
-		if open {
-			name = "ropen"
-		} else {
-			CMPQ(op, U8(opOpen))
-			JE(k.label("ropen"))
-		}
-		Label(k.name + "_" + name)
-		k.textBlocks(name+"Blocks", open)
-		Label(k.name + "_" + name + "BlocksLast")
-		MOVQ(field(jlSteps), n)
+	k.raggedPhases(func(name string, open bool) {
 		for l := range k.nl() {
 			MOVQ(li, field(jlRNext+8*l))
 		}
@@ -533,7 +511,7 @@ func (k *kern) raggedVEX(store func(VecPhysical, int, string)) {
 		ADDQ(U8(r), li)
 		DECQ(n)
 		JMP(k.label(name + "Loop"))
-	}
+	})
 	Label(k.name + "_rtagsVEX")
 	for i, pre := range []string{"rtags16", "rtags32"} {
 		if i == 0 {
@@ -741,5 +719,26 @@ func (k *kern) scatterMasked(kr Op, r VecPhysical, i int) {
 		KSHIFTRQ(U8(16*l), kr, K2)
 		VEXTRACTI32X4(U8(l), r, x)
 		VMOVDQU8(x, K2, laneMem(ldst, l, i))
+	}
+}
+
+// raggedPhases emits a ragged group's message phase for seal and then for
+// open: the plain loop over the n whole blocks every lane has, and the
+// load of steps into n; then body, which emits the steps, its labels
+// starting with name.
+func (k *kern) raggedPhases(body func(name string, open bool)) {
+	for _, open := range []bool{false, true} {
+		name := "rseal"
+		if open {
+			name = "ropen"
+		} else {
+			CMPQ(op, U8(opOpen))
+			JE(k.label("ropen"))
+		}
+		Label(k.name + "_" + name)
+		k.textBlocks(name+"Blocks", open)
+		Label(k.name + "_" + name + "BlocksLast")
+		MOVQ(field(jlSteps), n)
+		body(name, open)
 	}
 }

@@ -332,20 +332,7 @@ func (k *lanes) ragged() {
 	VPADDQ(end, end16, end16)
 	VBROADCASTI32X4(iotaBytes, iota0)
 	VBROADCASTI32X4(iotaBytes.Offset(16), iota1)
-	s, nx := k.s, k.nx
-	for _, open := range []bool{false, true} {
-		k.s, k.nx = s, nx
-		name := "rseal"
-		if open {
-			name = "ropen"
-		} else {
-			TESTQ(lOp, lOp)
-			JNZ(k.label("ropen"))
-		}
-		k.here(name)
-		k.textBlocks(name+"Blocks", open)
-		k.here(name + "BlocksLast")
-		MOVQ(lfield(jlSteps), lN)
+	k.raggedPhases(func(name string, open bool) {
 		// The steps in pairs, each ending in the other bank; the loop
 		// leaves from either, the state no longer needed.
 		k.here(name + "Loop")
@@ -390,7 +377,7 @@ func (k *lanes) ragged() {
 			DECQ(lN)
 		}
 		JMP(k.label(name + "Loop"))
-	}
+	})
 	k.here("rtags")
 	VMOVDQA64(tag0, k.o0)
 	VMOVDQA64(tag1, k.o1)
@@ -654,5 +641,32 @@ func (k *lanes) scatterMasked(kr Op, r VecPhysical, i int) {
 		KSHIFTRQ(U8(16*l), kr, K2)
 		VEXTRACTI32X4(U8(l), r, x)
 		VMOVDQU8(x, K2, laneMem(lDst, l, i))
+	}
+}
+
+// raggedPhases emits a ragged group's message phase for seal and then for
+// open, each from the banks as the message starts: the plain loop over the
+// n whole blocks every lane has, and the load of steps into lN; then body,
+// which emits the steps, its labels starting with name.
+func (k *lanes) raggedPhases(body func(name string, open bool)) {
+	s, nx := k.s, k.nx
+	blocks := k.textBlocks
+	if !k.evex {
+		blocks = k.textBlocksVEX
+	}
+	for _, open := range []bool{false, true} {
+		k.s, k.nx = s, nx
+		name := "rseal"
+		if open {
+			name = "ropen"
+		} else {
+			TESTQ(lOp, lOp)
+			JNZ(k.label("ropen"))
+		}
+		k.here(name)
+		blocks(name+"Blocks", open)
+		k.here(name + "BlocksLast")
+		MOVQ(lfield(jlSteps), lN)
+		body(name, open)
 	}
 }

@@ -112,21 +112,8 @@ func (k *lanes) raggedVEX(t0, t1 VecPhysical) {
 		VMOVDQU(lfield(jlMLen+16*l), x)
 		VMOVDQU(x, lfield(jlRT+32*l+16))
 	}
-	s, nx := k.s, k.nx
 	at := func(regs []GPPhysical, l, i int) Mem { return Mem{Base: regs[l], Disp: 16 * i} }
-	for _, open := range []bool{false, true} {
-		k.s, k.nx = s, nx
-		name := "rseal"
-		if open {
-			name = "ropen"
-		} else {
-			TESTQ(lOp, lOp)
-			JNZ(k.label("ropen"))
-		}
-		k.here(name)
-		k.textBlocksVEX(name+"Blocks", open)
-		k.here(name + "BlocksLast")
-		MOVQ(lfield(jlSteps), lN)
+	k.raggedPhases(func(name string, open bool) {
 		for l := range k.nl() {
 			MOVQ(lI, lfield(jlRNext+8*l))
 		}
@@ -237,7 +224,7 @@ func (k *lanes) raggedVEX(t0, t1 VecPhysical) {
 			DECQ(lN)
 		}
 		JMP(k.label(name + "Loop"))
-	}
+	})
 	k.here("rtagsVEX")
 	for i, t := range []VecPhysical{t0, t1} {
 		for l := range k.nl() {
