@@ -19,9 +19,10 @@ import (
 // AESENC(AESENC(B ⊞ i, R1), R2) of block i differ by lane only in B; the
 // pad's index f+1 and the tag's m+3 are the lane's own. While every lane
 // has blocks i and i+1, both run in one pass: eight registers in flight.
-// The Go side (lanes_amd64.go) adds HASH(A) to the tags; when sealing, the
-// marked lanes (16-byte tags, no associated data) have their tags stored at
-// the end of their output by the kernel.
+// The Go side (lanes_amd64.go) adds HASH(A) to the tags; the marked lanes
+// (16-byte tags, no associated data) have their tags stored at the end of
+// their output by the seal kernel, compared with the received ones by the
+// open kernel.
 //
 // The kernels take their messages from the batch (batch.Message, whose
 // layout raocb's tests pin: msg* below) by 16 indexes, and fill their
