@@ -52,11 +52,6 @@ var useVAES512Lanes = cpu.X86HasVAES512
 // at 512).
 const laneMaxLen = 512
 
-// lanesMaxAD bounds the associated data of the messages that go in lanes:
-// ocbmode.ADFits takes every length up to it (at most ocbmode.MaxIndex-1
-// blocks); longer ones go to Seal and Open, which check the bound.
-const lanesMaxAD = blockSize * (ocbmode.MaxIndex - 1)
-
 // laneOut is what a lane kernel writes, one for all the groups of a batch;
 // _asm/lanes.go has its layout, which TestLaneLayout pins.
 type laneOut struct {
@@ -77,15 +72,17 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 	if !useVAES512Lanes {
 		return false
 	}
-	spec := a.batchSpec()
 	if d == encrypt {
-		spec.CheckSeal(msgs)
+		a.checkSeal(msgs)
 	} else {
+		spec := a.batchSpec()
 		spec.CheckOpen(msgs)
 	}
+	// Associated data past ocbmode.MaxPlainAD goes alone: one checks it
+	// when opening.
 	var buf [unsafe.Sizeof(laneOut{}) + 63]byte
 	out := batchutil.Align64[laneOut](buf[:])
-	batchutil.RunLanes(msgs, d == decrypt, a.tagSize, laneMaxLen, lanesMaxAD, math.MaxInt, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, out) },
+	batchutil.RunLanes(msgs, d == decrypt, a.tagSize, laneMaxLen, ocbmode.MaxPlainAD, math.MaxInt, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, out) },
 		func(i int) { a.one(d, &msgs[i]) })
 	return true
 }
