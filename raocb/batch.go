@@ -47,18 +47,19 @@ func (a *AEAD) batchSpec() batchutil.Spec {
 
 // checkSeal checks msgs for SealBatch (batchutil.Spec.CheckSeal): the
 // plaintexts' bound by MaxText and the associated data's by ocbmode.Fits,
-// a call per message, only where some message's is past
-// ocbmode.MaxPlainAD, a bound that MaxAD cannot state (ADFits takes 16 GiB
-// but not a byte less). The calls would cost a batch of 64-byte messages a
-// quarter of its time.
+// a call per message, only where some message's may be past
+// ocbmode.MaxPlainAD (the OR of the lengths, at least the longest, is), a
+// bound that MaxAD cannot state (ADFits takes 16 GiB but not a byte less).
+// The calls would cost a batch of 64-byte messages a quarter of its time.
 func (a *AEAD) checkSeal(msgs []batch.Message) {
 	spec := a.batchSpec()
 	spec.MaxText = ocbmode.MaxText
+	ads := 0
 	for i := range msgs {
-		if uint64(len(msgs[i].AD)) > ocbmode.MaxPlainAD {
-			spec.Fits = ocbmode.Fits
-			break
-		}
+		ads |= len(msgs[i].AD)
+	}
+	if uint64(ads) > ocbmode.MaxPlainAD {
+		spec.Fits = ocbmode.Fits
 	}
 	spec.CheckSeal(msgs)
 }
