@@ -21,8 +21,8 @@ func TestSealBatchLongAD(t *testing.T) {
 	if math.MaxInt < 1<<36 {
 		t.Skip("associated data past 16 GiB needs 64-bit lengths")
 	}
-	const size = 16*ocbmode.MaxIndex + 32
-	mem, err := syscall.Mmap(-1, 0, size, syscall.PROT_NONE, syscall.MAP_PRIVATE|syscall.MAP_ANON|syscall.MAP_NORESERVE)
+	size := uint64(16*ocbmode.MaxIndex + 32) // (an int constant overflows on 32-bit platforms)
+	mem, err := syscall.Mmap(-1, 0, int(size), syscall.PROT_NONE, syscall.MAP_PRIVATE|syscall.MAP_ANON|syscall.MAP_NORESERVE)
 	if err != nil {
 		t.Skipf("cannot reserve %d bytes: %v", size, err)
 	}
@@ -33,11 +33,11 @@ func TestSealBatchLongAD(t *testing.T) {
 	}
 	nonce := make([]byte, NonceSize)
 	for _, c := range []struct {
-		adLen int
+		adLen uint64
 		fits  bool
 	}{{ocbmode.MaxPlainAD + 1, false}, {ocbmode.MaxPlainAD + 15, false}, {16*ocbmode.MaxIndex + 1, false}, {16 * ocbmode.MaxIndex, true}} {
 		ad := unsafe.Slice(unsafe.SliceData(mem), c.adLen)
-		if ocbmode.ADFits(uint64(c.adLen)) != c.fits {
+		if ocbmode.ADFits(c.adLen) != c.fits {
 			t.Fatalf("ADFits(%d) is not %v", c.adLen, c.fits)
 		}
 		if c.fits {
