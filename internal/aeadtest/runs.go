@@ -21,16 +21,20 @@ import (
 // after that group and the next call goes on); then it opens them with
 // tags changed in some groups (the kernel stops after each), which alone
 // must fail, their outputs zeroed. Then runs of 16 and 32 messages with
-// every buffer against a guard page, in place and not. With -short, fewer
-// lengths and counts.
-func TestBatchLongRuns[A batch.AEAD](t *testing.T, newWithSizes func(key []byte, nonceSize, tagSize int) (A, error)) {
+// every buffer against a guard page, in place and not. Texts run up to
+// near maxLen, the longest the lanes take. With -short, fewer lengths and
+// counts.
+func TestBatchLongRuns[A batch.AEAD](t *testing.T, newWithSizes func(key []byte, nonceSize, tagSize int) (A, error), maxLen int) {
 	key := make([]byte, 32)
 	key[0] = 0x3c
 	counts, adCases := []int{16, 33, 80, 87}, 3
-	lengths := [][2]int{{5, 0}, {9, 1}, {64, 0}, {64, 5}, {100, 0}, {49, 9}, {500, 0}, {300, 25}}
+	// The last two: near maxLen, and ragged in its class up to 1.6 times
+	// the shortest (batchutil's closeEnough).
+	near, ragged := [2]int{maxLen - maxLen/40, 0}, [2]int{maxLen * 19 / 32, maxLen / 20}
+	lengths := [][2]int{{5, 0}, {9, 1}, {64, 0}, {64, 5}, {100, 0}, {49, 9}, near, ragged}
 	guarded := []int{0, 15, 16, 44, 64, 100}
 	if testing.Short() {
-		counts, lengths, adCases, guarded = []int{33, 87}, [][2]int{{9, 1}, {64, 5}, {300, 25}}, 2, []int{15, 64}
+		counts, lengths, adCases, guarded = []int{33, 87}, [][2]int{{9, 1}, {64, 5}, ragged}, 2, []int{15, 64}
 	}
 	for _, s := range []struct{ key, nonce, tag int }{{16, 12, 16}, {16, 12, 12}, {24, 1, 16}, {32, 15, 16}} {
 		a, err := newWithSizes(key[:s.key], s.nonce, s.tag)
