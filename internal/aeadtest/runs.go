@@ -20,10 +20,11 @@ import (
 // data (one call for the run) and with it in one message (the kernel stops
 // after that group and the next call goes on); then it opens them with
 // tags changed in some groups (the kernel stops after each), which alone
-// must fail, their outputs zeroed. Then runs of 16 and 32 messages with
-// every buffer against a guard page, in place and not. Texts run up to
-// near maxLen, the longest the lanes take. With -short, fewer lengths and
-// counts.
+// must fail, their outputs zeroed; every third message in place. At every
+// other tag size from 8 bytes, one such run. Then runs of 16 and 32
+// messages with every buffer against a guard page, in place and not. Texts
+// run up to near maxLen, the longest the lanes take. With -short, fewer
+// lengths and counts.
 func TestBatchLongRuns[A batch.AEAD](t *testing.T, newWithSizes func(key []byte, nonceSize, tagSize int) (A, error), maxLen int) {
 	key := make([]byte, 32)
 	key[0] = 0x3c
@@ -54,15 +55,25 @@ func TestBatchLongRuns[A batch.AEAD](t *testing.T, newWithSizes func(key []byte,
 			}
 		}
 	}
+	for tag := 8; tag < 16; tag++ {
+		if tag == 12 {
+			continue
+		}
+		a, err := newWithSizes(key[:16], 12, tag)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkLongRun(t, a, fmt.Sprintf("tag %d, 33 messages of 64 to 99 bytes, AD at 20", tag), 64, 5, 33, 20)
+	}
 }
 
 // checkLongRun seals and opens n messages of l+i%8*step bytes (message i),
-// message adAt (if any) with associated data, and opens them again with
-// some tags changed.
+// message adAt (if any) with associated data, every third in place, and
+// opens them again with some tags changed.
 func checkLongRun(t *testing.T, a batch.AEAD, what string, l, step, n, adAt int) {
 	t.Helper()
 	ms := make([]batch.Message, n)
-	want := make([][]byte, n)
+	pts, want := make([][]byte, n), make([][]byte, n)
 	for i := range ms {
 		m := &ms[i]
 		m.Nonce = make([]byte, a.NonceSize())
@@ -74,8 +85,11 @@ func checkLongRun(t *testing.T, a batch.AEAD, what string, l, step, n, adAt int)
 		if i == adAt {
 			m.AD = []byte("associated")
 		}
+		pts[i], want[i] = m.In, a.Seal(nil, m.Nonce, m.In, m.AD)
 		m.Out = make([]byte, len(m.In)+a.Overhead())
-		want[i] = a.Seal(nil, m.Nonce, m.In, m.AD)
+		if i%3 == 0 {
+			m.In = m.Out[:copy(m.Out, m.In)]
+		}
 	}
 	a.SealBatch(ms)
 	for i := range ms {
@@ -94,13 +108,17 @@ func checkLongRun(t *testing.T, a batch.AEAD, what string, l, step, n, adAt int)
 			if isBad[i] {
 				in[len(in)-1] ^= 0x40
 			}
-			opened[i] = batch.Message{Nonce: m.Nonce, AD: m.AD, In: in, Out: make([]byte, len(m.In))}
+			out := make([]byte, len(pts[i]))
+			if i%3 == 0 {
+				out = in[:len(pts[i])]
+			}
+			opened[i] = batch.Message{Nonce: m.Nonce, AD: m.AD, In: in, Out: out}
 		}
 		if got := a.OpenBatch(opened); got != !slices.Contains(isBad, true) {
 			t.Fatalf("%s, tags changed at %v: OpenBatch returned %v", what, bad, got)
 		}
 		for i, m := range opened {
-			if m.OK == isBad[i] || isBad[i] && !bytes.Equal(m.Out, make([]byte, len(m.Out))) || !isBad[i] && !bytes.Equal(m.Out, ms[i].In) {
+			if m.OK == isBad[i] || isBad[i] && !bytes.Equal(m.Out, make([]byte, len(m.Out))) || !isBad[i] && !bytes.Equal(m.Out, pts[i]) {
 				t.Fatalf("%s, tags changed at %v: message %d: OK %v, output wrong", what, bad, i, m.OK)
 			}
 		}
