@@ -17415,63 +17415,51 @@ lanes_idle_done_1:
 	MOVQ            $0x0001000100010001, R9
 	IMULQ           R9, R12
 	KMOVQ           R12, K1
+	KANDQ           K1, K4, K4
+	KANDQ           K1, K5, K5
+	KANDQ           K1, K6, K6
+	KANDQ           K1, K7, K7
 	MOVQ            bits+32(FP), R12
 	VBROADCASTI32X4 (R12), Z13
 	VMOVDQA64       Z13, Z0
 	MOVQ            256(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z0
+	VMOVDQU8        -16(R12)(R14*1), K4, Z0
 	MOVQ            264(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z0
+	VMOVDQU8        -32(R12)(R14*1), K5, Z0
 	MOVQ            272(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z0
+	VMOVDQU8        -48(R12)(R14*1), K6, Z0
 	MOVQ            280(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z0
+	VMOVDQU8        -64(R12)(R14*1), K7, Z0
 	VPXORQ          Z17, Z0, Z0
 	VMOVDQA64       Z13, Z1
 	MOVQ            288(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z1
+	VMOVDQU8        -16(R12)(R14*1), K4, Z1
 	MOVQ            296(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z1
+	VMOVDQU8        -32(R12)(R14*1), K5, Z1
 	MOVQ            304(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z1
+	VMOVDQU8        -48(R12)(R14*1), K6, Z1
 	MOVQ            312(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z1
+	VMOVDQU8        -64(R12)(R14*1), K7, Z1
 	VPXORQ          Z17, Z1, Z1
 	VMOVDQA64       Z13, Z2
 	MOVQ            320(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z2
+	VMOVDQU8        -16(R12)(R14*1), K4, Z2
 	MOVQ            328(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z2
+	VMOVDQU8        -32(R12)(R14*1), K5, Z2
 	MOVQ            336(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z2
+	VMOVDQU8        -48(R12)(R14*1), K6, Z2
 	MOVQ            344(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z2
+	VMOVDQU8        -64(R12)(R14*1), K7, Z2
 	VPXORQ          Z17, Z2, Z2
 	VMOVDQA64       Z13, Z3
 	MOVQ            352(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z3
+	VMOVDQU8        -16(R12)(R14*1), K4, Z3
 	MOVQ            360(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z3
+	VMOVDQU8        -32(R12)(R14*1), K5, Z3
 	MOVQ            368(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z3
+	VMOVDQU8        -48(R12)(R14*1), K6, Z3
 	MOVQ            376(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z3
+	VMOVDQU8        -64(R12)(R14*1), K7, Z3
 	VPXORQ          Z17, Z3, Z3
 	VAESENC         Z18, Z0, Z0
 	VAESENC         Z18, Z1, Z1
@@ -19152,63 +19140,51 @@ lanes_idle_done_8:
 	MOVQ            $0x0001000100010001, R9
 	IMULQ           R9, R12
 	KMOVQ           R12, K1
+	KANDQ           K1, K4, K4
+	KANDQ           K1, K5, K5
+	KANDQ           K1, K6, K6
+	KANDQ           K1, K7, K7
 	MOVQ            bits+40(FP), R12
 	VBROADCASTI32X4 (R12), Z13
 	VMOVDQA64       Z13, Z0
 	MOVQ            256(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z0
+	VMOVDQU8        -16(R12)(R14*1), K4, Z0
 	MOVQ            264(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z0
+	VMOVDQU8        -32(R12)(R14*1), K5, Z0
 	MOVQ            272(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z0
+	VMOVDQU8        -48(R12)(R14*1), K6, Z0
 	MOVQ            280(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z0
+	VMOVDQU8        -64(R12)(R14*1), K7, Z0
 	VPXORQ          Z17, Z0, Z0
 	VMOVDQA64       Z13, Z1
 	MOVQ            288(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z1
+	VMOVDQU8        -16(R12)(R14*1), K4, Z1
 	MOVQ            296(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z1
+	VMOVDQU8        -32(R12)(R14*1), K5, Z1
 	MOVQ            304(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z1
+	VMOVDQU8        -48(R12)(R14*1), K6, Z1
 	MOVQ            312(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z1
+	VMOVDQU8        -64(R12)(R14*1), K7, Z1
 	VPXORQ          Z17, Z1, Z1
 	VMOVDQA64       Z13, Z2
 	MOVQ            320(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z2
+	VMOVDQU8        -16(R12)(R14*1), K4, Z2
 	MOVQ            328(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z2
+	VMOVDQU8        -32(R12)(R14*1), K5, Z2
 	MOVQ            336(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z2
+	VMOVDQU8        -48(R12)(R14*1), K6, Z2
 	MOVQ            344(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z2
+	VMOVDQU8        -64(R12)(R14*1), K7, Z2
 	VPXORQ          Z17, Z2, Z2
 	VMOVDQA64       Z13, Z3
 	MOVQ            352(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z3
+	VMOVDQU8        -16(R12)(R14*1), K4, Z3
 	MOVQ            360(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z3
+	VMOVDQU8        -32(R12)(R14*1), K5, Z3
 	MOVQ            368(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z3
+	VMOVDQU8        -48(R12)(R14*1), K6, Z3
 	MOVQ            376(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z3
+	VMOVDQU8        -64(R12)(R14*1), K7, Z3
 	VPXORQ          Z17, Z3, Z3
 	VAESENC         Z18, Z0, Z0
 	VAESENC         Z18, Z1, Z1
@@ -20827,63 +20803,51 @@ lanes_group_raocbSealRunVAES512:
 	MOVQ            $0x0001000100010001, R9
 	IMULQ           R9, R12
 	KMOVQ           R12, K1
+	KANDQ           K1, K4, K4
+	KANDQ           K1, K5, K5
+	KANDQ           K1, K6, K6
+	KANDQ           K1, K7, K7
 	MOVQ            bits+32(FP), R12
 	VBROADCASTI32X4 (R12), Z13
 	VMOVDQA64       Z13, Z0
 	MOVQ            (SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z0
+	VMOVDQU8        -16(R12)(R14*1), K4, Z0
 	MOVQ            104(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z0
+	VMOVDQU8        -32(R12)(R14*1), K5, Z0
 	MOVQ            208(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z0
+	VMOVDQU8        -48(R12)(R14*1), K6, Z0
 	MOVQ            312(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z0
+	VMOVDQU8        -64(R12)(R14*1), K7, Z0
 	VPXORQ          Z17, Z0, Z0
 	VMOVDQA64       Z13, Z1
 	MOVQ            416(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z1
+	VMOVDQU8        -16(R12)(R14*1), K4, Z1
 	MOVQ            520(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z1
+	VMOVDQU8        -32(R12)(R14*1), K5, Z1
 	MOVQ            624(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z1
+	VMOVDQU8        -48(R12)(R14*1), K6, Z1
 	MOVQ            728(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z1
+	VMOVDQU8        -64(R12)(R14*1), K7, Z1
 	VPXORQ          Z17, Z1, Z1
 	VMOVDQA64       Z13, Z2
 	MOVQ            832(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z2
+	VMOVDQU8        -16(R12)(R14*1), K4, Z2
 	MOVQ            936(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z2
+	VMOVDQU8        -32(R12)(R14*1), K5, Z2
 	MOVQ            1040(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z2
+	VMOVDQU8        -48(R12)(R14*1), K6, Z2
 	MOVQ            1144(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z2
+	VMOVDQU8        -64(R12)(R14*1), K7, Z2
 	VPXORQ          Z17, Z2, Z2
 	VMOVDQA64       Z13, Z3
 	MOVQ            1248(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z3
+	VMOVDQU8        -16(R12)(R14*1), K4, Z3
 	MOVQ            1352(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z3
+	VMOVDQU8        -32(R12)(R14*1), K5, Z3
 	MOVQ            1456(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z3
+	VMOVDQU8        -48(R12)(R14*1), K6, Z3
 	MOVQ            1560(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z3
+	VMOVDQU8        -64(R12)(R14*1), K7, Z3
 	VPXORQ          Z17, Z3, Z3
 	VAESENC         Z18, Z0, Z0
 	VAESENC         Z18, Z1, Z1
@@ -22395,63 +22359,51 @@ lanes_group_raocbOpenRunVAES512:
 	MOVQ            $0x0001000100010001, R9
 	IMULQ           R9, R12
 	KMOVQ           R12, K1
+	KANDQ           K1, K4, K4
+	KANDQ           K1, K5, K5
+	KANDQ           K1, K6, K6
+	KANDQ           K1, K7, K7
 	MOVQ            bits+40(FP), R12
 	VBROADCASTI32X4 (R12), Z13
 	VMOVDQA64       Z13, Z0
 	MOVQ            (SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z0
+	VMOVDQU8        -16(R12)(R14*1), K4, Z0
 	MOVQ            104(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z0
+	VMOVDQU8        -32(R12)(R14*1), K5, Z0
 	MOVQ            208(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z0
+	VMOVDQU8        -48(R12)(R14*1), K6, Z0
 	MOVQ            312(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z0
+	VMOVDQU8        -64(R12)(R14*1), K7, Z0
 	VPXORQ          Z17, Z0, Z0
 	VMOVDQA64       Z13, Z1
 	MOVQ            416(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z1
+	VMOVDQU8        -16(R12)(R14*1), K4, Z1
 	MOVQ            520(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z1
+	VMOVDQU8        -32(R12)(R14*1), K5, Z1
 	MOVQ            624(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z1
+	VMOVDQU8        -48(R12)(R14*1), K6, Z1
 	MOVQ            728(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z1
+	VMOVDQU8        -64(R12)(R14*1), K7, Z1
 	VPXORQ          Z17, Z1, Z1
 	VMOVDQA64       Z13, Z2
 	MOVQ            832(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z2
+	VMOVDQU8        -16(R12)(R14*1), K4, Z2
 	MOVQ            936(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z2
+	VMOVDQU8        -32(R12)(R14*1), K5, Z2
 	MOVQ            1040(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z2
+	VMOVDQU8        -48(R12)(R14*1), K6, Z2
 	MOVQ            1144(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z2
+	VMOVDQU8        -64(R12)(R14*1), K7, Z2
 	VPXORQ          Z17, Z2, Z2
 	VMOVDQA64       Z13, Z3
 	MOVQ            1248(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z3
+	VMOVDQU8        -16(R12)(R14*1), K4, Z3
 	MOVQ            1352(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z3
+	VMOVDQU8        -32(R12)(R14*1), K5, Z3
 	MOVQ            1456(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z3
+	VMOVDQU8        -48(R12)(R14*1), K6, Z3
 	MOVQ            1560(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z3
+	VMOVDQU8        -64(R12)(R14*1), K7, Z3
 	VPXORQ          Z17, Z3, Z3
 	VAESENC         Z18, Z0, Z0
 	VAESENC         Z18, Z1, Z1

@@ -206,14 +206,17 @@ func lanes(o op, run bool) {
 	MOVQ(U64(0x0001000100010001), lJ)
 	IMULQ(lJ, lT)
 	KMOVQ(lT, K1)
+	// K4+k: the nonce's bytes in lane k, until the blocks' masks.
+	for k := 0; k < 4; k++ {
+		KANDQ(K1, []Op{K4, K5, K6, K7}[k], []Op{K4, K5, K6, K7}[k])
+	}
 	Load(Param("bits"), lT)
 	VBROADCASTI32X4(Mem{Base: lT}, Z13)
 	for r := 0; r < 4; r++ {
 		VMOVDQA64(Z13, lX(r))
 		for k := 0; k < 4; k++ {
 			MOVQ(laneField(lnNonce, 4*r+k), lT)
-			KANDQ(K1, []Op{K4, K5, K6, K7}[k], K3)
-			VMOVDQU8(Mem{Base: lT, Index: lU, Scale: 1, Disp: -16 - 16*k}, K3, lX(r))
+			VMOVDQU8(Mem{Base: lT, Index: lU, Scale: 1, Disp: -16 - 16*k}, []Op{K4, K5, K6, K7}[k], lX(r))
 		}
 		VPXORQ(lKey(0), lX(r), lX(r))
 	}
