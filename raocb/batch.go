@@ -8,9 +8,10 @@ import (
 
 // SealBatch seals each message of msgs as Seal would, after checking them
 // all, as batch.AEAD; it runs on the caller's goroutine, whatever
-// WithParallelism set. With VAES on zmm registers, messages shorter than
-// 4 KiB run 16 side by side, each in its own lane (batchutil.RunLanes);
-// elsewhere each message takes its own call.
+// WithParallelism set. With VAES on zmm registers, messages of up to 512
+// bytes run 16 side by side, each in its own lane, a run of like ones'
+// full groups in one call (batchutil.RunLanes); elsewhere each message
+// takes its own call.
 func (a *AEAD) SealBatch(msgs []batch.Message) {
 	s := a.serialAEAD()
 	if s.batchLanes(encrypt, msgs) {
