@@ -261,6 +261,17 @@ func RunLanes(msgs []batch.Message, open bool, tagSize, maxLen, maxAD, maxRuns i
 		}
 		return
 	}
+	if !anyPays(msgs, sub, maxLen, maxAD) {
+		// Each alone, as Place would leave them, without its steps.
+		for k := range msgs {
+			if len(msgs[k].In) < sub {
+				msgs[k].OK = false
+				continue
+			}
+			one(k)
+		}
+		return
+	}
 	var l LaneGroups
 	for i := 0; i < len(msgs); {
 		if g := l.Take(msgs, i, open, tagSize, maxLen, maxAD); g != nil {
@@ -295,6 +306,31 @@ func spans(msgs []batch.Message) (lo, hi, maxA int) {
 		lo, hi, maxA = min(lo, len(m.In)), max(hi, len(m.In)), max(maxA, len(m.AD))
 	}
 	return lo, hi, maxA
+}
+
+// anyPays reports whether some length class of msgs (Place's, of texts In
+// less sub bytes up to maxLen, associated data up to maxAD) holds messages
+// enough for a group that runs in lanes: 16, or as many as lanesPay takes
+// in a part-filled one. Where none does (uniformly random lengths up to
+// 1500 bytes: a third of them spread over six classes), RunLanes sends every
+// message alone without placing it (measured before, raocb, 64 such
+// messages, min of 11 rounds under load: placing them cost the batch 4.6%
+// over a loop of single messages).
+func anyPays(msgs []batch.Message, sub, maxLen, maxAD int) bool {
+	var counts [len(LaneGroups{}.gs)]int
+	for k := range msgs {
+		m := &msgs[k]
+		n := len(m.In) - sub
+		if n < 0 || n > maxLen || len(m.AD) > maxAD {
+			continue
+		}
+		c := bits.Len(uint(n+15) / 16)
+		counts[c]++
+		if lanesPay(c, counts[c]) {
+			return true
+		}
+	}
+	return false
 }
 
 // Align64 returns the T at the first 64-byte boundary of b, which has room
