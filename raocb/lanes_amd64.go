@@ -78,10 +78,10 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 		spec := a.batchSpec()
 		spec.CheckOpen(msgs)
 	}
-	// Associated data past ocbmode.MaxPlainAD goes alone: one checks it
-	// when opening.
 	var buf [unsafe.Sizeof(laneOut{}) + 63]byte
 	out := batchutil.Align64[laneOut](buf[:])
+	// Associated data past ocbmode.MaxPlainAD goes alone: one checks it
+	// when opening.
 	batchutil.RunLanes(msgs, d == decrypt, a.tagSize, laneMaxLen, ocbmode.MaxPlainAD, math.MaxInt, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, out) },
 		func(i int) { a.one(d, &msgs[i]) })
 	return true
