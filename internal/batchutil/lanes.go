@@ -71,7 +71,7 @@ func (g *Group) ClearFailed(msgs []batch.Message) (allOK bool) {
 // like messages standing for up to MaxRuns of them, for a kernel that runs
 // them one after the other without a return. The messages between runs
 // are grouped by shape over a window of up to windowMsgs of them (see
-// window), however their shapes are ordered: a batch of mixed sizes pairs
+// fill), however their shapes are ordered: a batch of mixed sizes pairs
 // whichever messages share a shape. To open, a message is In less the tag,
 // and messages shorter than the tag fail on the way (their Out is empty;
 // Failed says so). With Ragged, for a kernel whose lanes' texts may
@@ -100,25 +100,26 @@ type Lanes struct {
 // Finalize cost about 17 plain steps).
 const raggedSpan = 8
 
-// The window's bounds: its messages, and the slots of its table of shapes,
-// a power of two, twice as many.
-const (
-	windowMsgs  = 64
-	windowSlots = 2 * windowMsgs
-)
+// windowMsgs is the most messages a window holds: one bit each of a word.
+const windowMsgs = 64
 
-// A window is messages of the batch from start on chained by shape: the
-// messages of a shape in batch order, the shapes in the order of their
-// first message, found through a table of shapes hashed by open addressing.
+// A window is messages of the batch from start on, in the order they are
+// grouped in: by the shape of their associated data, then by text length
+// (sortKey), the messages of a key in batch order. Each group is the
+// longest stretch of this order from at that a lane kernel takes (group).
 type window struct {
-	start      int
-	used       [windowSlots]bool
-	shapes     [windowSlots]Shape
-	head, tail [windowSlots]int8 // the slot's first and last message, from start
-	link       [windowMsgs]int8  // a message's next of its shape, -1 at the end
-	lens       [windowMsgs]int   // with Ragged, a message's text length; else 0
-	order      [windowMsgs]uint8 // the slots in the order of their first message
-	n, at      int               // shapes in order, and the next to hand out
+	start int
+	order [windowMsgs]uint8 // the messages, from start
+	lens  [windowMsgs]int   // their text lengths
+	ads   [windowMsgs]uint8 // their shapes of associated data, as indexes in adKeys
+	// The shapes of associated data (adKey) of the window; with just one,
+	// ads is not set.
+	adKeys [windowMsgs]int
+	oneAD  bool
+	n, at  int // messages in order, and the next to hand out
+	// byKey holds, during fill, the set of the messages of each sort key,
+	// bit x for message start+x; zero between fills.
+	byKey [sortKeys]uint64
 }
 
 // Init starts q on msgs.
@@ -142,182 +143,187 @@ func (q *Lanes) Next() *Group {
 	}
 }
 
-// fill makes the window of the messages from q.next up to the first long
-// run of like ones (windowEnd), which it leaves for take, or up to
-// windowMsgs: at least one message.
+// fill orders the window of the messages from q.next up to the first run
+// of runGroups*q.lanes messages of equal lengths after q.next, which it
+// leaves for take, or up to windowMsgs: at least one message. Shorter runs
+// stay in the window, which groups them as well: cut at every run of
+// q.lanes, a shuffled batch of a few lengths (the IPI's) fell into windows
+// of a few messages, whose leftovers of each length ran in part-filled
+// groups or alone. One pass over the messages finds the runs and sets
+// each message's bit in the set of its sort key (a bucket sort, without a
+// comparison sort's branches on random lengths or a counting sort's
+// chains of increments through memory); the sets, read in order of key,
+// give the order.
 func (q *Lanes) fill() {
 	w := &q.w
-	clear(w.used[:])
-	w.start, w.n, w.at = q.next, 0, 0
-	end := q.windowEnd()
-	var (
-		// With Ragged: the window's messages and their sort keys, and how
-		// many have each key.
-		order   [windowMsgs]int8
-		keys    [windowMsgs]uint8
-		count   [sortKeys]uint8
-		present [sortKeys / 64]uint64 // the keys in use
-		k       int
-		ad      Shape // the first message's shape of associated data
-		oneAD   = true
-	)
-	for i := q.next; i < end; i++ {
-		m := &q.msgs[i]
-		n := len(m.In)
-		if q.open {
-			if n < q.tagSize {
-				m.OK, q.Failed = false, true
-				continue
-			}
-			n -= q.tagSize
+	start, end := q.next, min(len(q.msgs), q.next+windowMsgs)
+	sub := 0
+	if q.open {
+		sub = q.tagSize
+	}
+	var lens [windowMsgs]int
+	shift, mask := uint(q.shift)&63, 1<<q.shift-1
+	run := runGroups * q.lanes
+	same, prevIn, prevAD := 0, -1, -1 // like messages before x, and x-1's lengths
+	lo, hi := sortKeys, 0             // the range of keys in use
+	ad0, oneAD := -1, true            // the first message's shape of associated data
+	msgs := q.msgs[start:end]
+	for x := range msgs {
+		m := &msgs[x]
+		in, ad := len(m.In), len(m.AD)
+		if in != prevIn || ad != prevAD {
+			same, prevIn, prevAD = 0, in, ad
+		} else if same++; same == run-1 && x+1 > run && in >= sub {
+			// The run from end on is take's: its messages before x out.
+			end = start + x + 1 - run
+			w.byKey[sortKey(in-sub, shift, mask)] &^= (1<<(run-1) - 1) << (x + 1 - run)
+			break
 		}
-		x := i - w.start
-		if !q.Ragged {
-			w.add(x, q.shape(len(m.AD), n))
+		n := in - sub
+		if n < 0 {
+			m.OK, q.Failed = false, true
 			continue
 		}
-		w.lens[x] = n
-		if sh := q.shape(len(m.AD), 0); k == 0 {
-			ad = sh
-		} else if sh != ad {
-			oneAD = false
+		key := sortKey(n, shift, mask)
+		lens[x] = n
+		w.byKey[key] |= 1 << x
+		lo, hi = min(lo, key), max(hi, key)
+		if a := ad>>shift + (ad+mask)>>shift; a != ad0 { // adKey
+			if ad0 >= 0 {
+				oneAD = false
+			}
+			ad0 = a
 		}
-		key := q.sortKey(n)
-		order[k], keys[k] = int8(x), key
-		count[key]++
-		present[key/64] |= 1 << (key % 64)
-		k++
 	}
-	if q.Ragged {
-		// A counting sort, stable and without a comparison sort's branches
-		// on random lengths.
-		sum := uint8(0) // in a register, not a chain through memory
-		for i, p := range present {
-			for ; p != 0; p &= p - 1 {
-				key := 64*i + bits.TrailingZeros64(p)
-				count[key], sum = sum, sum+count[key]
-			}
+	long := bits.OnesCount64(w.byKey[sortKeys-1])
+	k := 0
+	for key := lo; key <= hi; key++ {
+		set := w.byKey[key]
+		w.byKey[key] = 0
+		for ; set != 0; set &= set - 1 {
+			x := bits.TrailingZeros64(set)
+			w.order[k], w.lens[k] = uint8(x), lens[x]
+			k++
 		}
-		var sorted [windowMsgs]int8
-		for i, key := range keys[:k] {
-			sorted[count[key]] = order[i]
-			count[key]++
-		}
-		if !oneAD {
-			for _, x := range sorted[:k] {
-				w.add(int(x), q.shape(len(q.msgs[w.start+int(x)].AD), 0))
-			}
-		} else if k > 0 {
-			// The common case, one shape of associated data, chained
-			// without add's table and its chain of loads through tail.
-			w.used[0], w.shapes[0], w.head[0], w.order[0], w.n = true, ad, sorted[0], 0, 1
-			for i, x := range sorted[:k-1] {
-				w.link[x] = sorted[i+1]
-			}
-			w.link[sorted[k-1]] = -1
-		}
+	}
+	if long > 1 {
+		// The texts that share the last key, in order of length: a
+		// window of them is rare, and its texts long.
+		sortLens(w.order[k-long:k], w.lens[k-long:k])
+	}
+	w.start, w.n, w.at, w.oneAD, w.adKeys[0] = start, k, 0, oneAD, ad0
+	if !oneAD {
+		q.byAD()
 	}
 	q.next = end
 }
 
-// sortKeys is the number of keys a ragged window sorts its texts by.
-const sortKeys = 256
-
-// sortKey is a text of n bytes' key in a ragged window: its whole blocks,
-// then whether it has a partial one, the longest texts (from 127 blocks)
-// together.
-func (q *Lanes) sortKey(n int) uint8 {
-	key := n >> q.shift << 1
-	if n&(1<<q.shift-1) != 0 {
-		key++
+// byAD orders the window by the shape of associated data, stably: the
+// shapes in the order of their first message in it. It sets ads and
+// adKeys.
+func (q *Lanes) byAD() {
+	w := &q.w
+	var sets [windowMsgs]uint64 // each shape's messages, by place in order
+	shapes := 0
+	for k, x := range w.order[:w.n] {
+		a := q.adKey(len(q.msgs[w.start+int(x)].AD))
+		s := 0
+		for s < shapes && w.adKeys[s] != a {
+			s++
+		}
+		if s == shapes {
+			w.adKeys[s] = a
+			shapes++
+		}
+		sets[s] |= 1 << k
 	}
-	return uint8(min(key, sortKeys-1))
-}
-
-// windowEnd returns the end of the window from q.next: the start of the
-// first run of runGroups*q.lanes messages of equal lengths after q.next,
-// which take groups, or windowMsgs on. Shorter runs stay in the window,
-// which groups them as well: cut at every run of q.lanes, a shuffled batch
-// of a few lengths (the IPI's) fell into windows of a few messages, whose
-// leftovers of each length ran in part-filled groups or alone.
-func (q *Lanes) windowEnd() int {
-	end := min(len(q.msgs), q.next+windowMsgs)
-	run := runGroups * q.lanes
-	same := 0 // messages before i of i's lengths
-	for i := q.next + 1; i < end; i++ {
-		m, p := &q.msgs[i], &q.msgs[i-1]
-		if len(m.In) != len(p.In) || len(m.AD) != len(p.AD) {
-			same = 0
-		} else if same++; same == run-1 && i+1-run > q.next {
-			return i + 1 - run
+	order, lens := w.order, w.lens
+	k := 0
+	for s, set := range sets[:shapes] {
+		for ; set != 0; set &= set - 1 {
+			x := bits.TrailingZeros64(set)
+			w.order[k], w.lens[k], w.ads[k] = order[x], lens[x], uint8(s)
+			k++
 		}
 	}
-	return end
+}
+
+// sortLens sorts lens and order with it by length, stably: an insertion
+// sort.
+func sortLens(order []uint8, lens []int) {
+	for i := 1; i < len(lens); i++ {
+		x, n := order[i], lens[i]
+		j := i
+		for ; j > 0 && lens[j-1] > n; j-- {
+			order[j], lens[j] = order[j-1], lens[j-1]
+		}
+		order[j], lens[j] = x, n
+	}
+}
+
+// sortKeys is the number of keys a window sorts its texts by.
+const sortKeys = 256
+
+// sortKey is a text of n bytes' key in a window, with blocks of 1<<shift
+// (mask+1) bytes: its whole blocks, then whether it has a partial one (the
+// whole blocks plus the blocks rounded up, without a branch), the longest
+// texts (from 127 blocks) together.
+func sortKey(n int, shift uint, mask int) int {
+	return min(n>>shift+(n+mask)>>shift, sortKeys-1)
+}
+
+// adKey is the shape of adLen bytes of associated data as one number, as
+// sortKey's but without a bound.
+func (q *Lanes) adKey(adLen int) int {
+	return adLen>>q.shift + (adLen+1<<q.shift-1)>>q.shift
 }
 
 // runGroups is how many groups' worth of like messages in a row end a
 // window, for take.
 const runGroups = 4
 
-// add chains message x of the window (its position from start) to the
-// messages of shape sh.
-func (w *window) add(x int, sh Shape) {
-	h := uint64(sh.ADBlocks)<<33 ^ uint64(sh.Blocks)<<2
-	if sh.ADPart {
-		h |= 2
-	}
-	if sh.Part {
-		h |= 1
-	}
-	s := int(h*0x9e3779b97f4a7c15>>57) & (windowSlots - 1)
-	for w.used[s] && w.shapes[s] != sh {
-		s = (s + 1) & (windowSlots - 1)
-	}
-	w.link[x] = -1
-	if !w.used[s] {
-		w.used[s], w.shapes[s], w.head[s] = true, sh, int8(x)
-		w.order[w.n] = uint8(s)
-		w.n++
-	} else {
-		w.link[w.tail[s]] = int8(x)
-	}
-	w.tail[s] = int8(x)
-}
-
-// group returns the next group of the window, of up to lanes messages of
-// one shape, in g, or nil when the window has handed out all its messages.
-// A ragged window's groups' texts differ by at most raggedSpan blocks of
-// 1<<shift bytes; their Shape takes its text's part from the shortest, and
-// Ragged and End from the longest.
+// group returns the next group of the window in g, or nil when the window
+// has handed out all its messages: up to lanes messages of one shape of
+// associated data, and for a ragged kernel texts at most raggedSpan blocks
+// of 1<<shift bytes apart, else of one shape of text. A ragged group's
+// Shape takes its text's part from the shortest, and Ragged and End from
+// the longest.
 func (w *window) group(lanes, shift int, ragged bool, g *Group) *Group {
-	for w.at < w.n {
-		s := w.order[w.at]
-		x := w.head[s]
-		if x < 0 {
-			w.at++
-			continue
+	p := w.at
+	if p == w.n {
+		return nil
+	}
+	mask := 1<<shift - 1
+	s := 0
+	if !w.oneAD {
+		s = int(w.ads[p])
+	}
+	lo, hi := w.lens[p], w.lens[p]
+	end := min(w.n, p+lanes)
+	for ; p < end; p++ {
+		n := w.lens[p]
+		if !w.oneAD && int(w.ads[p]) != s {
+			break
 		}
-		g.Shape, g.N, g.Runs, g.Ragged = w.shapes[s], 0, 1, false
-		lo, hi := w.lens[x], w.lens[x]
-		for ; x >= 0 && g.N < lanes; x = w.link[x] {
-			n := w.lens[x]
+		if ragged {
 			if max(hi, n)-min(lo, n) > raggedSpan<<shift {
 				break
 			}
 			lo, hi = min(lo, n), max(hi, n)
-			g.Msgs[g.N] = w.start + int(x)
-			g.N++
+		} else if n>>shift != lo>>shift || n&mask != 0 != (lo&mask != 0) {
+			break
 		}
-		w.head[s] = x
-		if ragged {
-			mask := 1<<shift - 1
-			g.Shape.Blocks, g.Shape.Part = lo>>shift, lo&mask != 0
-			g.End = (hi + mask) >> shift
-			g.Ragged = hi>>shift != g.Shape.Blocks || hi&mask != 0 != g.Shape.Part
-		}
-		return g
+		g.Msgs[p-w.at] = w.start + int(w.order[p])
 	}
-	return nil
+	a := w.adKeys[s]
+	g.N, g.Runs, g.Ragged = p-w.at, 1, false
+	g.Shape = Shape{a >> 1, lo >> shift, a&1 != 0, lo&mask != 0}
+	w.at = p
+	if ragged {
+		g.End = (hi + mask) >> shift
+		g.Ragged = hi>>shift != g.Shape.Blocks || hi&mask != 0 != g.Shape.Part
+	}
+	return g
 }
 
 // take returns the next q.lanes messages as one group where they have one

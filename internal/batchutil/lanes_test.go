@@ -143,14 +143,19 @@ func TestLanesWindow(t *testing.T) {
 func TestLanesRagged(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 2))
 	for _, c := range []struct {
-		count      int
-		open, noAD bool
-	}{{64, false, false}, {50, true, false}, {200, false, false}, {64, false, true}, {50, true, true}} {
+		count            int
+		open, noAD, long bool
+	}{{64, false, false, false}, {50, true, false, false}, {200, false, false, false}, {64, false, true, false}, {50, true, true, false}, {64, false, true, true}} {
 		msgs := make([]batch.Message, c.count)
 		for i := range msgs {
 			// Some past the sort keys' range (127 blocks), which sorts
-			// them together.
-			msgs[i].In = make([]byte, r.IntN(300)+i%7/6*r.IntN(9000))
+			// them together; with long, half of them, about 5000 and 7000
+			// bytes in turn, which only sorted by length fill groups.
+			n := r.IntN(300) + i%7/6*r.IntN(9000)
+			if c.long && i%2 == 0 {
+				n = 5000 + i/2%2*2000 + r.IntN(100)
+			}
+			msgs[i].In = make([]byte, n)
 			if !c.noAD {
 				msgs[i].AD = make([]byte, r.IntN(2)*r.IntN(40))
 			}
@@ -165,20 +170,20 @@ func TestLanesRagged(t *testing.T) {
 		q.Ragged = true
 		seen := make([]int, len(msgs))
 		groups := 0
-		last := map[Shape]uint8{} // the greatest sort key so far of an AD shape
+		last := map[Shape]int{} // the greatest sort key so far of an AD shape
 		for g := q.Next(); g != nil; g = q.Next() {
 			groups++
 			ad := len(msgs[g.Msgs[0]].AD)
 			adShape := q.shape(ad, 0)
-			lo, hi, prev := len(msgs[g.Msgs[0]].In)-sub, 0, uint8(0)
+			lo, hi, prev := len(msgs[g.Msgs[0]].In)-sub, 0, 0
 			for l := range g.N {
 				i := g.Msgs[l]
 				seen[i]++
 				n := len(msgs[i].In) - sub
-				if q.shape(len(msgs[i].AD), 0) != adShape || q.sortKey(n) < prev {
+				if q.shape(len(msgs[i].AD), 0) != adShape || sortKey(n, 5, 31) < prev {
 					t.Fatalf("%+v: message %d (AD %d, text %d) in lane %d of a group of AD %d, after key %d", c, i, len(msgs[i].AD), n, l, ad, prev)
 				}
-				prev, lo, hi = q.sortKey(n), min(lo, n), max(hi, n)
+				prev, lo, hi = sortKey(n, 5, 31), min(lo, n), max(hi, n)
 			}
 			if hi-lo > raggedSpan<<5 {
 				t.Fatalf("%+v: group of texts %d to %d", c, lo, hi)
@@ -192,7 +197,7 @@ func TestLanesRagged(t *testing.T) {
 				t.Fatalf("%+v: group of texts %d to %d: Shape %+v, Ragged %v, End %d", c, lo, hi, g.Shape, g.Ragged, g.End)
 			}
 			if c.count <= windowMsgs {
-				if k := q.sortKey(len(msgs[g.Msgs[0]].In) - sub); k < last[adShape] {
+				if k := sortKey(len(msgs[g.Msgs[0]].In)-sub, 5, 31); k < last[adShape] {
 					t.Fatalf("%+v: group from key %d after one to %d", c, k, last[adShape])
 				}
 				last[adShape] = prev
@@ -213,11 +218,17 @@ func TestLanesRagged(t *testing.T) {
 			texts[sh] = append(texts[sh], len(msgs[i].In)-sub)
 		}
 		if c.count <= windowMsgs {
-			// Each shape's texts in order of key, greedily four at a time
+			// Each shape's texts in order of key, those of the last key
+			// (the longest) in order of length, greedily four at a time
 			// within the span.
 			want := 0
 			for _, ns := range texts {
-				slices.SortStableFunc(ns, func(a, b int) int { return int(q.sortKey(a)) - int(q.sortKey(b)) })
+				slices.SortStableFunc(ns, func(a, b int) int {
+					if c := sortKey(a, 5, 31) - sortKey(b, 5, 31); c != 0 || sortKey(a, 5, 31) < sortKeys-1 {
+						return c
+					}
+					return a - b
+				})
 				for i := 0; i < len(ns); want++ {
 					k, lo, hi := i+1, ns[i], ns[i]
 					for ; k < len(ns) && k < i+4; k++ {
