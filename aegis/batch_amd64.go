@@ -61,9 +61,10 @@ type laneJob struct {
 	adN     int             // whole blocks of associated data, every lane
 	n       int             // whole blocks of message, every lane
 	tagSize int
-	// The byte masks of the partial last blocks of associated data and
-	// message, M0 and M1 (M0 alone for AEGIS-256): bits 16l to 16l+15 for
-	// lane l's bytes; zero when the lanes have none.
+	// For the VAES256 kernels, the byte masks of the partial last blocks
+	// of associated data and message, M0 and M1 (M0 alone for AEGIS-256):
+	// bits 16l to 16l+15 for lane l's bytes; zero when the lanes have none.
+	// The VAES512 kernels make them from the lanes' lengths.
 	kAD   [2]uint64
 	kLast [2]uint64
 	u     [numLanes][16]byte // Finalize's lengths
@@ -149,12 +150,15 @@ func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 		sh := g.Shape
 		j.adN, j.n, j.runs, j.steps = sh.ADBlocks, sh.Blocks, g.Runs, 0
 		if g.Ragged {
-			// The kernel makes each lane's masks of its last block.
-			j.steps, sh.Part = g.End-sh.Blocks+7, false
+			j.steps = g.End - sh.Blocks + 7
 		}
-		j.kAD, j.kLast = [2]uint64{}, [2]uint64{}
-		if sh.ADPart || sh.Part {
-			a.lastBlocks(&j, msgs, sh, nl)
+		if nl == 2 {
+			// The VAES512 kernels make the masks of the partial blocks
+			// from the lanes' lengths themselves.
+			j.kAD, j.kLast = [2]uint64{}, [2]uint64{}
+			if sh.ADPart || sh.Part {
+				a.lastBlocks(&j, msgs, sh, nl)
+			}
 		}
 		switch {
 		case nl == 4 && a.v.words == 8:

@@ -61,9 +61,10 @@ type laneJob struct {
 	tags  [numLanes]*byte // where each lane's tag goes (seal) or is (open)
 	adN   int             // whole blocks of associated data, every lane
 	n     int             // whole blocks of message, every lane
-	// The byte masks of the partial last blocks of associated data and
-	// message, their halves' bits 16l to 16l+15 for lane l's bytes; zero
-	// when the lanes have none.
+	// For the VAES256 kernel, the byte masks of the partial last blocks of
+	// associated data and message, their halves' bits 16l to 16l+15 for
+	// lane l's bytes; zero when the lanes have none. The VAES512 kernel
+	// makes them from the lanes' lengths.
 	kAD   [2]uint64
 	kLast [2]uint64
 	// The finalization's inputs: the bit lengths of each lane's associated
@@ -135,12 +136,15 @@ func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 		sh := g.Shape
 		j.adN, j.n, j.runs, j.steps = sh.ADBlocks, sh.Blocks, g.Runs, 0
 		if g.Ragged {
-			// The kernel makes each lane's masks of its last block.
-			j.steps, sh.Part = g.End-sh.Blocks+16, false
+			j.steps = g.End - sh.Blocks + 16
 		}
-		j.kAD, j.kLast = [2]uint64{}, [2]uint64{}
-		if sh.ADPart || sh.Part {
-			lastBlocks(&j, msgs, sh, nl, op*TagSize)
+		if nl == 2 {
+			// The VAES512 kernel makes the masks of the partial blocks
+			// from the lanes' lengths itself.
+			j.kAD, j.kLast = [2]uint64{}, [2]uint64{}
+			if sh.ADPart || sh.Part {
+				lastBlocks(&j, msgs, sh, nl, op*TagSize)
+			}
 		}
 		if nl == 4 {
 			lanesVAES512(op, &j)
