@@ -77,8 +77,8 @@ func (g *Group) ClearFailed(msgs []batch.Message) (allOK bool) {
 // Failed says so). With Ragged, for a kernel whose lanes' texts may
 // differ in length, the window groups messages by the shape of their
 // associated data, and those of one such shape in order of text length
-// (sortKey), so that a group's lanes end a few blocks apart (at most
-// raggedSpan). The groups stay in the Lanes, so that the caller runs them
+// (sortKey), so that a group's lanes end a few blocks apart (see
+// raggedSteps). The groups stay in the Lanes, so that the caller runs them
 // without copying them or moving them to the heap.
 type Lanes struct {
 	msgs                  []batch.Message
@@ -92,25 +92,27 @@ type Lanes struct {
 	run                   Group // the group Next returns
 }
 
-// raggedSpan is the most blocks the texts of a ragged group differ by. A
-// lane kernel's steps past its shortest lane's whole blocks, with per-lane
-// masks, cost two to three plain ones (llvm-mca, Zen 4 and Sapphire
-// Rapids): a group whose lanes end further apart runs slower than its
-// longer messages would in a group of their own (a group's set-up and
+// raggedSteps is the most steps a ragged group's kernel runs past its
+// shortest text's whole blocks to its longest text's end (End less
+// Shape.Blocks): its texts end at most about 8 blocks apart. These steps,
+// with per-lane masks, cost two to three plain ones (llvm-mca, Zen 4 and
+// Sapphire Rapids): a group whose lanes end further apart runs slower than
+// its longer messages would in a group of their own (a group's set-up and
 // Finalize cost about 17 plain steps).
-const raggedSpan = 8
+const raggedSteps = 9
 
 // windowMsgs is the most messages a window holds: one bit each of a word.
 const windowMsgs = 64
 
 // A window is messages of the batch from start on, in the order they are
 // grouped in: by the shape of their associated data, then by text length
-// (sortKey), the messages of a key in batch order. Each group is the
-// longest stretch of this order from at that a lane kernel takes (group).
+// (sortKey), the messages of a key in batch order but those of the last
+// key in order of length. Each group is the longest stretch of this order
+// from at that a lane kernel takes (group).
 type window struct {
 	start int
 	order [windowMsgs]uint8 // the messages, from start
-	lens  [windowMsgs]int   // their text lengths
+	keys  [windowMsgs]uint8 // their texts' sort keys
 	ads   [windowMsgs]uint8 // their shapes of associated data, as indexes in adKeys
 	// The shapes of associated data (adKey) of the window; with just one,
 	// ads is not set.
@@ -130,8 +132,8 @@ func (q *Lanes) Init(msgs []batch.Message, lanes, shift, tagSize int, open bool)
 // Next returns the next group to run, or nil when all have run.
 func (q *Lanes) Next() *Group {
 	for {
-		if g := q.w.group(q.lanes, q.shift, q.Ragged, &q.run); g != nil {
-			return g
+		if q.w.at < q.w.n {
+			return q.group()
 		}
 		if q.next == len(q.msgs) {
 			return nil
@@ -144,78 +146,111 @@ func (q *Lanes) Next() *Group {
 }
 
 // fill orders the window of the messages from q.next up to the first run
-// of runGroups*q.lanes messages of equal lengths after q.next, which it
-// leaves for take, or up to windowMsgs: at least one message. Shorter runs
-// stay in the window, which groups them as well: cut at every run of
-// q.lanes, a shuffled batch of a few lengths (the IPI's) fell into windows
-// of a few messages, whose leftovers of each length ran in part-filled
-// groups or alone. One pass over the messages finds the runs and sets
-// each message's bit in the set of its sort key (a bucket sort, without a
-// comparison sort's branches on random lengths or a counting sort's
-// chains of increments through memory); the sets, read in order of key,
-// give the order.
+// of like messages that take groups (windowEnd), or up to windowMsgs: at
+// least one message. One pass over the messages sets each message's bit in
+// the set of its sort key (a bucket sort, without a comparison sort's
+// branches on random lengths or a counting sort's chains of increments
+// through memory); the sets, read in order of key, give the order.
 func (q *Lanes) fill() {
 	w := &q.w
-	start, end := q.next, min(len(q.msgs), q.next+windowMsgs)
-	sub := 0
-	if q.open {
-		sub = q.tagSize
-	}
-	var lens [windowMsgs]int
-	shift, mask := uint(q.shift)&63, 1<<q.shift-1
-	run := runGroups * q.lanes
-	same, prevIn, prevAD := 0, -1, -1 // like messages before x, and x-1's lengths
-	lo, hi := sortKeys, 0             // the range of keys in use
-	ad0, oneAD := -1, true            // the first message's shape of associated data
+	start, end := q.next, q.windowEnd()
+	sub := q.sub()
+	shift := uint(q.shift) & 63
+	var used uint64 // the keys in use, a bit for four
+	// The first message's length of associated data, and the bits in which
+	// any other's differs from it: where they all have one length, they
+	// have one shape (the common case, without shifts in the loop).
+	ad0 := len(q.msgs[start].AD)
+	diff := 0
 	msgs := q.msgs[start:end]
-	for x := range msgs {
+	// (bit, not 1<<x: the variable shifts take one count, shift.)
+	for x, bit := 0, uint64(1); x < len(msgs); x, bit = x+1, bit<<1 {
 		m := &msgs[x]
-		in, ad := len(m.In), len(m.AD)
-		if in != prevIn || ad != prevAD {
-			same, prevIn, prevAD = 0, in, ad
-		} else if same++; same == run-1 && x+1 > run && in >= sub {
-			// The run from end on is take's: its messages before x out.
-			end = start + x + 1 - run
-			w.byKey[sortKey(in-sub, shift, mask)] &^= (1<<(run-1) - 1) << (x + 1 - run)
-			break
-		}
-		n := in - sub
+		n := len(m.In) - sub
 		if n < 0 {
 			m.OK, q.Failed = false, true
 			continue
 		}
-		key := sortKey(n, shift, mask)
-		lens[x] = n
-		w.byKey[key] |= 1 << x
-		lo, hi = min(lo, key), max(hi, key)
-		if a := ad>>shift + (ad+mask)>>shift; a != ad0 { // adKey
-			if ad0 >= 0 {
-				oneAD = false
-			}
-			ad0 = a
-		}
+		key := sortKey(n, shift)
+		w.byKey[key] |= bit
+		used |= 1 << (key / 4)
+		diff |= len(m.AD) ^ ad0
 	}
 	long := bits.OnesCount64(w.byKey[sortKeys-1])
 	k := 0
-	for key := lo; key <= hi; key++ {
-		set := w.byKey[key]
-		w.byKey[key] = 0
-		for ; set != 0; set &= set - 1 {
-			x := bits.TrailingZeros64(set)
-			w.order[k], w.lens[k] = uint8(x), lens[x]
-			k++
+	for ; used != 0; used &= used - 1 {
+		keys := w.byKey[4*bits.TrailingZeros64(used):][:4]
+		for i, set := range keys {
+			keys[i] = 0
+			for ; set != 0; set &= set - 1 {
+				w.order[k&(windowMsgs-1)] = uint8(bits.TrailingZeros64(set))
+				w.keys[k&(windowMsgs-1)] = uint8(4*bits.TrailingZeros64(used) + i)
+				k++
+			}
 		}
 	}
+	w.start, w.n, w.at = start, k, 0
 	if long > 1 {
-		// The texts that share the last key, in order of length: a
-		// window of them is rare, and its texts long.
-		sortLens(w.order[k-long:k], w.lens[k-long:k])
+		q.sortLong(w.order[k-long : k])
 	}
-	w.start, w.n, w.at, w.oneAD, w.adKeys[0] = start, k, 0, oneAD, ad0
-	if !oneAD {
+	w.oneAD, w.adKeys[0] = diff == 0, q.adKey(ad0)
+	if diff != 0 {
 		q.byAD()
 	}
 	q.next = end
+}
+
+// sub is the bytes of a message's In past its text: the tag, opening.
+func (q *Lanes) sub() int {
+	if q.open {
+		return q.tagSize
+	}
+	return 0
+}
+
+// windowEnd returns the end of the window from q.next: the start of the
+// first run of runGroups*q.lanes messages of equal lengths after q.next,
+// which take groups, or windowMsgs on. Shorter runs stay in the window,
+// which groups them as well: cut at every run of q.lanes, a shuffled batch
+// of a few lengths (the IPI's) fell into windows of a few messages, whose
+// leftovers of each length ran in part-filled groups or alone.
+func (q *Lanes) windowEnd() int {
+	msgs := q.msgs[q.next:min(len(q.msgs), q.next+windowMsgs)]
+	run, same := runGroups*q.lanes, 0 // same: messages before x of x's lengths
+	in, ad := len(msgs[0].In), len(msgs[0].AD)
+	for x := 1; x < len(msgs); x++ {
+		// Without a branch on the lengths, which mixed batches would
+		// mispredict.
+		m := &msgs[x]
+		d := (len(m.In) ^ in) | (len(m.AD) ^ ad)
+		in, ad = len(m.In), len(m.AD)
+		same++
+		if d != 0 {
+			same = 0
+		}
+		if same == run-1 && x+1 > run {
+			return q.next + x + 1 - run
+		}
+	}
+	return q.next + len(msgs)
+}
+
+// sortLong sorts order, window messages of the last sort key, by text
+// length, stably: an insertion sort, as a window of them is rare and its
+// texts long.
+func (q *Lanes) sortLong(order []uint8) {
+	var lens [windowMsgs]int
+	for i, x := range order {
+		lens[i] = len(q.msgs[q.w.start+int(x)].In)
+	}
+	for i := 1; i < len(order); i++ {
+		x, n := order[i], lens[i]
+		j := i
+		for ; j > 0 && lens[j-1] > n; j-- {
+			order[j], lens[j] = order[j-1], lens[j-1]
+		}
+		order[j], lens[j] = x, n
+	}
 }
 
 // byAD orders the window by the shape of associated data, stably: the
@@ -237,27 +272,14 @@ func (q *Lanes) byAD() {
 		}
 		sets[s] |= 1 << k
 	}
-	order, lens := w.order, w.lens
+	order, keys := w.order, w.keys
 	k := 0
 	for s, set := range sets[:shapes] {
 		for ; set != 0; set &= set - 1 {
 			x := bits.TrailingZeros64(set)
-			w.order[k], w.lens[k], w.ads[k] = order[x], lens[x], uint8(s)
+			w.order[k], w.keys[k], w.ads[k] = order[x], keys[x], uint8(s)
 			k++
 		}
-	}
-}
-
-// sortLens sorts lens and order with it by length, stably: an insertion
-// sort.
-func sortLens(order []uint8, lens []int) {
-	for i := 1; i < len(lens); i++ {
-		x, n := order[i], lens[i]
-		j := i
-		for ; j > 0 && lens[j-1] > n; j-- {
-			order[j], lens[j] = order[j-1], lens[j-1]
-		}
-		order[j], lens[j] = x, n
 	}
 }
 
@@ -265,64 +287,92 @@ func sortLens(order []uint8, lens []int) {
 const sortKeys = 256
 
 // sortKey is a text of n bytes' key in a window, with blocks of 1<<shift
-// (mask+1) bytes: its whole blocks, then whether it has a partial one (the
-// whole blocks plus the blocks rounded up, without a branch), the longest
-// texts (from 127 blocks) together.
-func sortKey(n int, shift uint, mask int) int {
-	return min(n>>shift+(n+mask)>>shift, sortKeys-1)
+// bytes: its whole blocks, then whether it has a partial one (the whole
+// blocks plus those of n-1 bytes, plus one: the blocks rounded up), the
+// longest texts (from 127 blocks) together.
+func sortKey(n int, shift uint) uint {
+	return min(uint(n>>shift+(n-1)>>shift+1), sortKeys-1)
 }
 
 // adKey is the shape of adLen bytes of associated data as one number, as
 // sortKey's but without a bound.
 func (q *Lanes) adKey(adLen int) int {
-	return adLen>>q.shift + (adLen+1<<q.shift-1)>>q.shift
+	return adLen>>q.shift + (adLen-1)>>q.shift + 1
 }
 
 // runGroups is how many groups' worth of like messages in a row end a
 // window, for take.
 const runGroups = 4
 
-// group returns the next group of the window in g, or nil when the window
-// has handed out all its messages: up to lanes messages of one shape of
-// associated data, and for a ragged kernel texts at most raggedSpan blocks
-// of 1<<shift bytes apart, else of one shape of text. A ragged group's
-// Shape takes its text's part from the shortest, and Ragged and End from
-// the longest.
-func (w *window) group(lanes, shift int, ragged bool, g *Group) *Group {
+// group returns the window's next group, in q.run: up to q.lanes messages
+// of one shape of associated data, and for a ragged kernel texts that end
+// at most raggedSteps steps past the shortest one's whole blocks, else of
+// one shape of text. A ragged group's Shape takes its text's part from the
+// shortest, and Ragged and End from the longest. The sort keys tell them
+// all but for texts of the last key, whose lengths group looks up.
+func (q *Lanes) group() *Group {
+	w, g := &q.w, &q.run
 	p := w.at
-	if p == w.n {
-		return nil
-	}
-	mask := 1<<shift - 1
 	s := 0
 	if !w.oneAD {
 		s = int(w.ads[p])
 	}
-	lo, hi := w.lens[p], w.lens[p]
-	end := min(w.n, p+lanes)
+	k0 := uint(w.keys[p])
+	if k0 == sortKeys-1 {
+		return q.groupLong(s)
+	}
+	end, hi := min(w.n, p+q.lanes), k0
 	for ; p < end; p++ {
-		n := w.lens[p]
-		if !w.oneAD && int(w.ads[p]) != s {
-			break
-		}
-		if ragged {
-			if max(hi, n)-min(lo, n) > raggedSpan<<shift {
-				break
-			}
-			lo, hi = min(lo, n), max(hi, n)
-		} else if n>>shift != lo>>shift || n&mask != 0 != (lo&mask != 0) {
+		k := uint(w.keys[p])
+		if !w.oneAD && int(w.ads[p]) != s || k != k0 && (!q.Ragged || q.blocksUp(p, k)-int(k0>>1) > raggedSteps) {
 			break
 		}
 		g.Msgs[p-w.at] = w.start + int(w.order[p])
+		hi = k
 	}
 	a := w.adKeys[s]
-	g.N, g.Runs, g.Ragged = p-w.at, 1, false
-	g.Shape = Shape{a >> 1, lo >> shift, a&1 != 0, lo&mask != 0}
+	g.Shape = Shape{a >> 1, int(k0 >> 1), a&1 != 0, k0&1 != 0}
+	g.N, g.Runs, g.Ragged, g.End = p-w.at, 1, hi != k0, q.blocksUp(p-1, hi)
 	w.at = p
-	if ragged {
-		g.End = (hi + mask) >> shift
-		g.Ragged = hi>>shift != g.Shape.Blocks || hi&mask != 0 != g.Shape.Part
+	return g
+}
+
+// blocksUp returns the blocks of the text of the p-th message of the
+// window's order, of sort key k, rounded up.
+func (q *Lanes) blocksUp(p int, k uint) int {
+	if k < sortKeys-1 {
+		return int(k+1) >> 1
 	}
+	return (q.text(p) + 1<<q.shift - 1) >> q.shift
+}
+
+// text returns the length of the text of the p-th message of the window's
+// order.
+func (q *Lanes) text(p int) int {
+	return len(q.msgs[q.w.start+int(q.w.order[p])].In) - q.sub()
+}
+
+// groupLong is group for a group from a text of the last sort key, whose
+// texts are in order of length.
+func (q *Lanes) groupLong(s int) *Group {
+	w, g := &q.w, &q.run
+	shift, mask := q.shift, 1<<q.shift-1
+	p := w.at
+	lo, hi := q.text(p), 0
+	for end := min(w.n, p+q.lanes); p < end; p++ {
+		n := q.text(p)
+		if !w.oneAD && int(w.ads[p]) != s || q.Ragged && (n+mask)>>shift-lo>>shift > raggedSteps ||
+			!q.Ragged && (n>>shift != lo>>shift || n&mask != 0 != (lo&mask != 0)) {
+			break
+		}
+		g.Msgs[p-w.at] = w.start + int(w.order[p])
+		hi = n
+	}
+	a := w.adKeys[s]
+	g.Shape = Shape{a >> 1, lo >> shift, a&1 != 0, lo&mask != 0}
+	g.N, g.Runs, g.End = p-w.at, 1, (hi+mask)>>shift
+	g.Ragged = hi>>shift != g.Shape.Blocks || hi&mask != 0 != g.Shape.Part
+	w.at = p
 	return g
 }
 
