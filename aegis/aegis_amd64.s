@@ -9532,6 +9532,8 @@ aegis128LanesVAES512_adLoop:
 
 aegis128LanesVAES512_adEnd:
 aegis128LanesVAES512_adLast:
+	CMPQ            192(BX), $0x00
+	JE              aegis128LanesVAES512_text
 	VMOVDQU64       224(BX), Z28
 	VPSLLQ          $0x38, Z28, Z28
 	VPSRLQ          $0x3b, Z28, Z28
@@ -9540,8 +9542,6 @@ aegis128LanesVAES512_adLast:
 	VPCMPUB         $0x01, Z28, Z26, K4
 	VBROADCASTI32X4 iota<>+16(SB), Z27
 	VPCMPUB         $0x01, Z28, Z27, K5
-	KORTESTQ        K4, K4
-	JZ              aegis128LanesVAES512_text
 	VMOVDQU8.Z      (SI)(CX*1), K4, X17
 	KSHIFTRQ        $0x10, K4, K2
 	VMOVDQU8.Z      (DI)(CX*1), K2, X24
@@ -9716,6 +9716,8 @@ aegis128LanesVAES512_encLoop:
 
 aegis128LanesVAES512_encEnd:
 aegis128LanesVAES512_encLast:
+	CMPQ            208(BX), $0x00
+	JE              aegis128LanesVAES512_encDone
 	VMOVDQU64       224(BX), Z28
 	VPUNPCKHQDQ     Z28, Z28, Z28
 	VPSLLQ          $0x38, Z28, Z28
@@ -9725,8 +9727,6 @@ aegis128LanesVAES512_encLast:
 	VPCMPUB         $0x01, Z28, Z26, K4
 	VBROADCASTI32X4 iota<>+16(SB), Z27
 	VPCMPUB         $0x01, Z28, Z27, K5
-	KORTESTQ        K4, K4
-	JZ              aegis128LanesVAES512_encDone
 	VMOVDQU8.Z      (SI)(CX*1), K4, X17
 	KSHIFTRQ        $0x10, K4, K2
 	VMOVDQU8.Z      (DI)(CX*1), K2, X24
@@ -9916,6 +9916,8 @@ aegis128LanesVAES512_decLoop:
 
 aegis128LanesVAES512_decEnd:
 aegis128LanesVAES512_decLast:
+	CMPQ            208(BX), $0x00
+	JE              aegis128LanesVAES512_decDone
 	VMOVDQU64       224(BX), Z28
 	VPUNPCKHQDQ     Z28, Z28, Z28
 	VPSLLQ          $0x38, Z28, Z28
@@ -9925,8 +9927,6 @@ aegis128LanesVAES512_decLast:
 	VPCMPUB         $0x01, Z28, Z26, K4
 	VBROADCASTI32X4 iota<>+16(SB), Z27
 	VPCMPUB         $0x01, Z28, Z27, K5
-	KORTESTQ        K4, K4
-	JZ              aegis128LanesVAES512_decDone
 	VMOVDQU8.Z      (SI)(CX*1), K4, X19
 	KSHIFTRQ        $0x10, K4, K2
 	VMOVDQU8.Z      (DI)(CX*1), K2, X24
@@ -11199,14 +11199,14 @@ aegis256LanesVAES512_adLoop:
 
 aegis256LanesVAES512_adEnd:
 aegis256LanesVAES512_adLast:
+	CMPQ            192(BX), $0x00
+	JE              aegis256LanesVAES512_text
 	VMOVDQU64       224(BX), Z28
 	VPSLLQ          $0x39, Z28, Z28
 	VPSRLQ          $0x3c, Z28, Z28
 	VPSHUFB         Z16, Z28, Z28
 	VBROADCASTI32X4 iota<>+0(SB), Z26
 	VPCMPUB         $0x01, Z28, Z26, K4
-	KORTESTQ        K4, K4
-	JZ              aegis256LanesVAES512_text
 	VMOVDQU8.Z      (SI)(CX*1), K4, X17
 	KSHIFTRQ        $0x10, K4, K2
 	VMOVDQU8.Z      (DI)(CX*1), K2, X24
@@ -11325,6 +11325,8 @@ aegis256LanesVAES512_encLoop:
 
 aegis256LanesVAES512_encEnd:
 aegis256LanesVAES512_encLast:
+	CMPQ            208(BX), $0x00
+	JE              aegis256LanesVAES512_encDone
 	VMOVDQU64       224(BX), Z28
 	VPUNPCKHQDQ     Z28, Z28, Z28
 	VPSLLQ          $0x39, Z28, Z28
@@ -11332,8 +11334,6 @@ aegis256LanesVAES512_encLast:
 	VPSHUFB         Z16, Z28, Z28
 	VBROADCASTI32X4 iota<>+0(SB), Z26
 	VPCMPUB         $0x01, Z28, Z26, K4
-	KORTESTQ        K4, K4
-	JZ              aegis256LanesVAES512_encDone
 	VMOVDQU8.Z      (SI)(CX*1), K4, X17
 	KSHIFTRQ        $0x10, K4, K2
 	VMOVDQU8.Z      (DI)(CX*1), K2, X24
@@ -11455,6 +11455,8 @@ aegis256LanesVAES512_decLoop:
 
 aegis256LanesVAES512_decEnd:
 aegis256LanesVAES512_decLast:
+	CMPQ            208(BX), $0x00
+	JE              aegis256LanesVAES512_decDone
 	VMOVDQU64       224(BX), Z28
 	VPUNPCKHQDQ     Z28, Z28, Z28
 	VPSLLQ          $0x39, Z28, Z28
@@ -11462,8 +11464,6 @@ aegis256LanesVAES512_decLast:
 	VPSHUFB         Z16, Z28, Z28
 	VBROADCASTI32X4 iota<>+0(SB), Z26
 	VPCMPUB         $0x01, Z28, Z26, K4
-	KORTESTQ        K4, K4
-	JZ              aegis256LanesVAES512_decDone
 	VMOVDQU8.Z      (SI)(CX*1), K4, X19
 	KSHIFTRQ        $0x10, K4, K2
 	VMOVDQU8.Z      (DI)(CX*1), K2, X24

@@ -61,10 +61,11 @@ type laneJob struct {
 	adN     int             // whole blocks of associated data, every lane
 	n       int             // whole blocks of message, every lane
 	tagSize int
-	// For the VAES256 kernels, the byte masks of the partial last blocks
-	// of associated data and message, M0 and M1 (M0 alone for AEGIS-256):
-	// bits 16l to 16l+15 for lane l's bytes; zero when the lanes have none.
-	// The VAES512 kernels make them from the lanes' lengths.
+	// The byte masks of the partial last blocks of associated data and
+	// message, M0 and M1 (M0 alone for AEGIS-256): bits 16l to 16l+15 for
+	// lane l's bytes; zero when the lanes have none. The VAES512 kernels
+	// make them from the lanes' lengths: for them, not zero where there
+	// are any.
 	kAD   [2]uint64
 	kLast [2]uint64
 	u     [numLanes][16]byte // Finalize's lengths
@@ -152,13 +153,19 @@ func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 		if g.Ragged {
 			j.steps = g.End - sh.Blocks + 7
 		}
-		if nl == 2 {
-			// The VAES512 kernels make the masks of the partial blocks
-			// from the lanes' lengths themselves.
-			j.kAD, j.kLast = [2]uint64{}, [2]uint64{}
-			if sh.ADPart || sh.Part {
-				a.lastBlocks(&j, msgs, sh, nl)
+		j.kAD, j.kLast = [2]uint64{}, [2]uint64{}
+		switch {
+		case nl == 4:
+			// The kernels make the masks from the lanes' lengths; the
+			// fields say whether there are partial blocks.
+			if sh.ADPart {
+				j.kAD[0] = 1
 			}
+			if sh.Part {
+				j.kLast[0] = 1
+			}
+		case sh.ADPart || sh.Part:
+			a.lastBlocks(&j, msgs, sh, nl)
 		}
 		switch {
 		case nl == 4 && a.v.words == 8:

@@ -61,10 +61,10 @@ type laneJob struct {
 	tags  [numLanes]*byte // where each lane's tag goes (seal) or is (open)
 	adN   int             // whole blocks of associated data, every lane
 	n     int             // whole blocks of message, every lane
-	// For the VAES256 kernel, the byte masks of the partial last blocks of
-	// associated data and message, their halves' bits 16l to 16l+15 for
-	// lane l's bytes; zero when the lanes have none. The VAES512 kernel
-	// makes them from the lanes' lengths.
+	// The byte masks of the partial last blocks of associated data and
+	// message, their halves' bits 16l to 16l+15 for lane l's bytes; zero
+	// when the lanes have none. The VAES512 kernel makes them from the
+	// lanes' lengths: for it, not zero where there are any.
 	kAD   [2]uint64
 	kLast [2]uint64
 	// The finalization's inputs: the bit lengths of each lane's associated
@@ -138,13 +138,19 @@ func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 		if g.Ragged {
 			j.steps = g.End - sh.Blocks + 16
 		}
-		if nl == 2 {
-			// The VAES512 kernel makes the masks of the partial blocks
-			// from the lanes' lengths itself.
-			j.kAD, j.kLast = [2]uint64{}, [2]uint64{}
-			if sh.ADPart || sh.Part {
-				lastBlocks(&j, msgs, sh, nl, op*TagSize)
+		j.kAD, j.kLast = [2]uint64{}, [2]uint64{}
+		switch {
+		case nl == 4:
+			// The kernel makes the masks from the lanes' lengths; the
+			// fields say whether there are partial blocks.
+			if sh.ADPart {
+				j.kAD[0] = 1
 			}
+			if sh.Part {
+				j.kLast[0] = 1
+			}
+		case sh.ADPart || sh.Part:
+			lastBlocks(&j, msgs, sh, nl, op*TagSize)
 		}
 		if nl == 4 {
 			lanesVAES512(op, &j)

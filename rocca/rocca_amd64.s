@@ -520,6 +520,8 @@ lanesVAES512_adLoop:
 
 lanesVAES512_adEnd:
 lanesVAES512_adLast:
+	CMPQ            184(BX), $0x00
+	JE              lanesVAES512_text
 	VMOVDQU64       216(BX), Z29
 	VPSLLQ          $0x38, Z29, Z29
 	VPSRLQ          $0x3b, Z29, Z29
@@ -529,8 +531,6 @@ lanesVAES512_adLast:
 	VBROADCASTI32X4 iota<>+16(SB), Z28
 	VPCMPUB         $0x01, Z29, Z27, K4
 	VPCMPUB         $0x01, Z29, Z28, K5
-	KORTESTQ        K4, K4
-	JZ              lanesVAES512_text
 	VMOVDQU8.Z      (SI)(CX*1), K4, X16
 	KSHIFTRQ        $0x10, K4, K2
 	VMOVDQU8.Z      (DI)(CX*1), K2, X22
@@ -691,6 +691,8 @@ lanesVAES512_encLoop:
 
 lanesVAES512_encEnd:
 lanesVAES512_encLast:
+	CMPQ            200(BX), $0x00
+	JE              lanesVAES512_encDone
 	VMOVDQU64       280(BX), Z29
 	VPSLLQ          $0x38, Z29, Z29
 	VPSRLQ          $0x3b, Z29, Z29
@@ -700,8 +702,6 @@ lanesVAES512_encLast:
 	VBROADCASTI32X4 iota<>+16(SB), Z28
 	VPCMPUB         $0x01, Z29, Z27, K4
 	VPCMPUB         $0x01, Z29, Z28, K5
-	KORTESTQ        K4, K4
-	JZ              lanesVAES512_encDone
 	VMOVDQU8.Z      (SI)(CX*1), K4, X16
 	KSHIFTRQ        $0x10, K4, K2
 	VMOVDQU8.Z      (DI)(CX*1), K2, X22
@@ -877,6 +877,8 @@ lanesVAES512_decLoop:
 
 lanesVAES512_decEnd:
 lanesVAES512_decLast:
+	CMPQ            200(BX), $0x00
+	JE              lanesVAES512_decDone
 	VMOVDQU64       280(BX), Z29
 	VPSLLQ          $0x38, Z29, Z29
 	VPSRLQ          $0x3b, Z29, Z29
@@ -886,8 +888,6 @@ lanesVAES512_decLast:
 	VBROADCASTI32X4 iota<>+16(SB), Z28
 	VPCMPUB         $0x01, Z29, Z27, K4
 	VPCMPUB         $0x01, Z29, Z28, K5
-	KORTESTQ        K4, K4
-	JZ              lanesVAES512_decDone
 	VMOVDQU8.Z      (SI)(CX*1), K4, X16
 	KSHIFTRQ        $0x10, K4, K2
 	VMOVDQU8.Z      (DI)(CX*1), K2, X22

@@ -27,14 +27,14 @@ import (
 // indexes stepping by the number of lanes from one to the next. Every lane's block is loaded before any lane's output is stored,
 // so two lanes may run the same message in place.
 //
-// The partial blocks: the VAES512 kernels read them in place, after the
-// lane's whole blocks, through byte masks they make from the lanes'
-// lengths (bits 16l to 16l+15 of a half's mask for lane l, see restMasks),
-// and write the message's there too.
+// The partial blocks, where kAD and kLast say there are any: the VAES512
+// kernels read them in place, after the lane's whole blocks, through byte
+// masks they make from the lanes' lengths (bits 16l to 16l+15 of a half's
+// mask for lane l, see restMasks), and write the message's there too.
 // The VAES256 kernels, without byte masks, take zero-padded copies from
 // the job (adLast and last, 32 bytes a lane) and write the message's output
 // over its copy, and open takes the masks of its ciphertext's bytes from
-// the lanes' mask pointers; kAD and kLast only say whether there are any.
+// the lanes' mask pointers.
 
 // The offsets of laneJob's fields; TestLaneJobLayout checks them.
 const (
@@ -119,16 +119,11 @@ func lanesKernel(words int) {
 		k.update(k.m0, k.m1, nil)
 	})
 	Label(k.name + "_adLast")
-	if fl.evex {
-		k.restMasks(0)
-		JZ(k.label("text"))
-	} else {
-		CMPQ(field(jlKAD), U8(0))
-		JE(k.label("text"))
-	}
+	CMPQ(field(jlKAD), U8(0))
+	JE(k.label("text"))
 	k.once(func() {
 		if fl.evex {
-			k.gatherMasked([]Op{K4, K5}, k.m0, k.m1)
+			k.gatherMasked(k.restMasks(0), k.m0, k.m1)
 		} else {
 			k.gatherJob(jlADLast, k.m0, k.m1)
 		}
@@ -255,19 +250,14 @@ func (k *kern) text(open bool) {
 	}
 	k.textBlocks(name, open)
 	Label(k.name + "_" + name + "Last")
-	if fl.evex {
-		k.restMasks(1)
-		JZ(k.label(name + "Done"))
-	} else {
-		CMPQ(field(jlKLast), U8(0))
-		JE(k.label(name + "Done"))
-	}
+	CMPQ(field(jlKLast), U8(0))
+	JE(k.label(name + "Done"))
 	k.once(func() {
 		if !fl.evex {
 			k.lastVEX(open)
 			return
 		}
-		k.maskedStep(open, []Op{K4, K5}, nil)
+		k.maskedStep(open, k.restMasks(1), nil)
 	})
 	Label(k.name + "_" + name + "Done")
 }
@@ -445,10 +435,10 @@ func (k *kern) maskedStep(open bool, ks []Op, mix func(r VecPhysical)) {
 
 // restMasks sets K4 and K5 (K4 alone for AEGIS-256) to the byte masks of
 // the lanes' partial last blocks of associated data (q 0) or text (q 1),
-// from their bit lengths in u, and the flags as KORTESTQ K4, K4: ZF where
-// no lane has one. The Go side then looks at no message's lengths. It
-// takes Z26 to Z28, which only ragged uses besides.
-func (k *kern) restMasks(q int) {
+// from their bit lengths in u, and returns them: the Go side only says
+// whether there are partial blocks (kAD and kLast not zero). It takes Z26
+// to Z28, which only ragged uses besides.
+func (k *kern) restMasks(q int) []Op {
 	iota0, iota1, v := fl.regs[26], fl.regs[27], fl.regs[28]
 	shift := map[int]uint8{16: 4, 32: 5}[k.rate()]
 	vload(field(jlU), v)
@@ -465,7 +455,7 @@ func (k *kern) restMasks(q int) {
 		VBROADCASTI32X4(iotaBytes.Offset(16), iota1)
 		VPCMPUB(U8(1), v, iota1, K5)
 	}
-	KORTESTQ(K4, K4)
+	return []Op{K4, K5}
 }
 
 // lastVEX is the partial last blocks for the VAES256 kernels: Enc of the

@@ -12,8 +12,9 @@ import (
 // 128-bit lane of the zmm registers, each with its own nonce, associated
 // data, message and tag. The messages have the same shape: as many whole
 // blocks of associated data (adN) and of message (n), and each a partial
-// last block of either or not, whose lengths may differ (read and written
-// through byte masks made from the lengths: restMasks); or, steps not zero, of one shape of associated data and texts of
+// last block of either or not (kAD and kLast not zero), whose lengths may
+// differ (read and written through byte masks made from the lengths:
+// restMasks); or, steps not zero, of one shape of associated data and texts of
 // any lengths (see ragged). Its job is the Go side's laneJob; a lane's blocks are contiguous
 // at its ad, src and dst, its partial blocks after its whole ones. The
 // kernel takes its messages from the batch (batch.Message, whose layout
@@ -175,16 +176,11 @@ func lanesKernel(k *lanes, z Mem) {
 		k.round(k.m0, k.m1)
 	})
 	k.here("adLast")
-	if k.evex {
-		k.restMasks(jlADLen)
-		JZ(k.label("text"))
-	} else {
-		CMPQ(lfield(jlKAD), U8(0))
-		JE(k.label("text"))
-	}
+	CMPQ(lfield(jlKAD), U8(0))
+	JE(k.label("text"))
 	k.once(func() {
 		if k.evex {
-			k.gatherMasked([]Op{K4, K5}, k.m0, k.m1)
+			k.gatherMasked(k.restMasks(jlADLen), k.m0, k.m1)
 		} else {
 			VMOVDQU(lfield(jlADLast), k.m0)
 			VMOVDQU(lfield(jlADLast+32), k.m1)
@@ -482,9 +478,9 @@ func (k *lanes) text(open bool) {
 	}
 	k.textBlocks(name, open)
 	k.here(name + "Last")
-	k.restMasks(jlMLen)
-	JZ(k.label(name + "Done"))
-	k.once(func() { k.maskedStep(open, []Op{K4, K5}, nil) })
+	CMPQ(lfield(jlKLast), U8(0))
+	JE(k.label(name + "Done"))
+	k.once(func() { k.maskedStep(open, k.restMasks(jlMLen), nil) })
 	k.here(name + "Done")
 }
 
@@ -537,10 +533,10 @@ func (k *lanes) maskedStep(open bool, ks []Op, mix func(x0, x1 VecPhysical)) {
 
 // restMasks sets K4 and K5 to the byte masks of the halves of the lanes'
 // partial last blocks, from the bit lengths at job field f (jlADLen or
-// jlMLen), and the flags as KORTESTQ K4, K4: ZF where no lane has one. The
-// Go side then looks at no message's lengths. It takes Z15 and Z27 to
-// Z29, which only ragged uses besides.
-func (k *lanes) restMasks(f int) {
+// jlMLen), and returns them: the Go side only says whether there are
+// partial blocks (kAD and kLast not zero). It takes Z15 and Z27 to Z29,
+// which only ragged uses besides.
+func (k *lanes) restMasks(f int) []Op {
 	z := zmm32
 	zero, iota0, iota1, v := z[15], z[27], z[28], z[29]
 	VMOVDQU64(lfield(f), v)
@@ -553,7 +549,7 @@ func (k *lanes) restMasks(f int) {
 	VBROADCASTI32X4(iotaBytes.Offset(16), iota1)
 	VPCMPUB(U8(1), v, iota0, K4)
 	VPCMPUB(U8(1), v, iota1, K5)
-	KORTESTQ(K4, K4)
+	return []Op{K4, K5}
 }
 
 // loop emits a loop that runs body, one block, lN >= 1 times, stepping lI.
