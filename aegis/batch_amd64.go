@@ -158,12 +158,7 @@ func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 		case nl == 4:
 			// The kernels make the masks from the lanes' lengths; the
 			// fields say whether there are partial blocks.
-			if sh.ADPart {
-				j.kAD[0] = 1
-			}
-			if sh.Part {
-				j.kLast[0] = 1
-			}
+			j.kAD[0], j.kLast[0] = sh.Flags()
 		case sh.ADPart || sh.Part:
 			a.lastBlocks(&j, msgs, sh, nl)
 		}

@@ -20,6 +20,18 @@ type Shape struct {
 	ADPart, Part     bool
 }
 
+// Flags returns 1 for each of the associated data and the text of shape s
+// that ends in a partial block, else 0: a lane kernel's flags of them.
+func (s Shape) Flags() (ad, text uint64) {
+	if s.ADPart {
+		ad = 1
+	}
+	if s.Part {
+		text = 1
+	}
+	return ad, text
+}
+
 // MaxLanes is the most messages a lane kernel runs at once.
 const MaxLanes = 4
 
