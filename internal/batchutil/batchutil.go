@@ -39,18 +39,21 @@ func (s *Spec) CheckSeal(msgs []batch.Message) {
 	// misplaced needs an Out that is not empty, as one of len(In)+TagSize
 	// bytes is: TagSize > 0.
 	// The bounds only some packages have in a second loop, which keeps the
-	// first one's values in registers; the first bad message either finds
-	// is the batch's first.
+	// first one's values in registers, and which MaxText and MaxAD need
+	// only where the lengths ORed together (at least the longest) pass
+	// them; the first bad message either finds is the batch's first.
 	bad := len(msgs)
 	tagSize, nonceSize := s.TagSize, s.NonceSize
+	ins, ads := 0, 0
 	for i := range msgs {
 		m := &msgs[i]
 		if len(m.Out) != len(m.In)+tagSize || len(m.Nonce) != nonceSize || misplaced(m) {
 			bad = i
 			break
 		}
+		ins, ads = ins|len(m.In), ads|len(m.AD)
 	}
-	if fits, maxText, maxAD := s.Fits, s.MaxText, s.MaxAD; fits != nil || maxText > 0 || maxAD > 0 {
+	if fits, maxText, maxAD := s.Fits, s.MaxText, s.MaxAD; fits != nil || maxText > 0 && uint64(ins) > maxText || maxAD > 0 && uint64(ads) > maxAD {
 		for i := range msgs[:bad] {
 			m := &msgs[i]
 			if fits != nil && !fits(len(m.In), len(m.AD)) ||
