@@ -50,8 +50,9 @@ const (
 
 // powers[k] is how many powers of H family k multiplies by: a group's, and
 // with message kernels one more, for the lengths block after a tail of a
-// group less a byte.
-var powers = [...]int{aesniKernel: 9, sseKernel: 9, vaes256Kernel: 17, vaes512Kernel: 33}
+// group less a byte; the VAES message kernels hash their last group and
+// tail with one reduction, so two groups and one.
+var powers = [...]int{aesniKernel: 9, sseKernel: 9, vaes256Kernel: 33, vaes512Kernel: 65}
 
 // chooseKernel returns the fastest family enabled.
 func chooseKernel() kernel {
@@ -68,8 +69,12 @@ func chooseKernel() kernel {
 	return genericKernel
 }
 
-// numPowers is how many powers of H kernelKey holds.
-const numPowers = 33
+// numPowers is how many powers of H kernelKey holds; initAESNI fills up to
+// ymmPowers of them, powersVAES512 the rest.
+const (
+	numPowers = 65
+	ymmPowers = 33
+)
 
 // kernelKey holds H^numPowers..H^1 for the carry-less-multiply kernels, then
 // their Karatsuba operands in the same order: key[numPowers-k] is H^k and
@@ -141,6 +146,9 @@ func sealMsgVAES256(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int
 func openMsgVAES256(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int, ad *byte, adLen int, j0, j1 uint64) (t0, t1 uint64)
 
 //go:noescape
+func powersVAES512(key *kernelKey)
+
+//go:noescape
 func ghashVAES512(key *kernelKey, src *byte, n int, y0, y1 uint64) (r0, r1 uint64)
 
 //go:noescape
@@ -163,9 +171,13 @@ func (a *AEAD) initKernel(h words.Block, most int) {
 	lo, hi := kernelH(h)
 	// A tail of most blocks (and the lengths block) needs H^(most+1).
 	n := min(powers[a.kern], max(most+1, 2))
-	if a.kern == sseKernel {
+	switch {
+	case a.kern == sseKernel:
 		initSSE(lo, hi, &a.key, n)
-	} else {
+	case n > ymmPowers:
+		initAESNI(lo, hi, &a.key, ymmPowers)
+		powersVAES512(&a.key)
+	default:
 		initAESNI(lo, hi, &a.key, n)
 	}
 }

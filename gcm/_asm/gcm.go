@@ -36,8 +36,12 @@ import (
 //go:generate go run . -out ../gcm_amd64.s -pkg gcm
 
 // numPowers must equal gcm's numPowers: kernelKey holds H^numPowers ..
-// H^1, then their Karatsuba operands in the same order.
-const numPowers = 33
+// H^1, then their Karatsuba operands in the same order. ymmPowers are those
+// initAESNI fills, the most the VAES256 kernels take.
+const (
+	numPowers = 65
+	ymmPowers = 33
+)
 
 // keyType is kernelKey's type.
 var keyType = fmt.Sprintf("*[%d][16]byte", 2*numPowers)
@@ -118,6 +122,9 @@ func main() {
 		g.crypt(openOp)
 		g.message(sealOp)
 		g.message(openOp)
+		if g.zmm {
+			g.powers()
+		}
 	}
 	Generate()
 }

@@ -294,7 +294,7 @@ func (g *wide) lastRound(r wideRegs, vs []VecPhysical, first int) {
 // mulOps return the steps that add the unreduced product of the reflected
 // block(s) in x and the powers at pw to lo, mi and hi, or set them when
 // first. With narrow, x holds one block and pw points at one power.
-func (g *wide) mulOps(r wideRegs, first, narrow bool, x VecPhysical, pw Mem) []func() {
+func (g *wide) mulOps(r wideRegs, first, narrow bool, x VecPhysical, pw Op) []func() {
 	if narrow {
 		x = asX(x)
 	}
@@ -356,19 +356,33 @@ func (g *wide) reduceOps(r wideRegs) []func() {
 	}
 }
 
-// hashOps return the steps that hash the group at base into the state in
-// lo.
-func (g *wide) hashOps(r wideRegs, base Register) []func() {
+// hashOps return the steps that hash the group at base, its first block
+// by the power at pw, into the state in lo; with reduce, the reduction
+// follows, else the products are left in the sums.
+func (g *wide) hashOps(r wideRegs, base Register, pw Mem, reduce bool) []func() {
 	var ops []func()
 	for j := range g.group / g.w {
-		ops = append(ops, g.vecOps(r, j, Mem{Base: base, Disp: g.vecBytes() * j})...)
+		ops = append(ops, g.vecOps(r, j, Mem{Base: base, Disp: g.vecBytes() * j}, pw)...)
 	}
-	return append(ops, g.reduceOps(r)...)
+	if reduce {
+		ops = append(ops, g.reduceOps(r)...)
+	}
+	return ops
 }
 
+// groupPows addresses H^group, the power of a group's first block when the
+// group ends its reduction.
+func (g *wide) groupPows() Mem { return Mem{Base: key, Disp: g.powBase()} }
+
+// lastPows addresses the power of the first block of a message kernel's
+// last group, which shares the tail's reduction: off, from powerOff, less
+// a group.
+func (g *wide) lastPows() Mem { return Mem{Base: off, Disp: -16 * g.group} }
+
 // vecOps return the steps that add the products of vector j of a group, in
-// c (a register, or memory), to the sums; vector 0 takes the state in lo.
-func (g *wide) vecOps(r wideRegs, j int, c Op) []func() {
+// c (a register, or memory), to the sums, the group's first block by the
+// power at pw; vector 0 takes the state in lo.
+func (g *wide) vecOps(r wideRegs, j int, c Op, pw Mem) []func() {
 	load := func() {
 		x := c
 		if m, ok := c.(Mem); ok {
@@ -380,8 +394,7 @@ func (g *wide) vecOps(r wideRegs, j int, c Op) []func() {
 			g.xor(r.lo, r.x, r.x)
 		}
 	}
-	pw := Mem{Base: key, Disp: g.powBase() + g.vecBytes()*j}
-	return append([]func(){load}, g.mulOps(r, j == 0, false, r.x, pw)...)
+	return append([]func(){load}, g.mulOps(r, j == 0, false, r.x, pw.Offset(g.vecBytes()*j))...)
 }
 
 // spread returns a stitch that emits ops over the nine rounds, evenly.
@@ -414,56 +427,103 @@ func (g *wide) hashAll(r wideRegs) {
 	Label(loop)
 	CMPQ(n, U32(16*g.group))
 	JB(LabelRef(tail))
-	emit(g.hashOps(r, src))
+	emit(g.hashOps(r, src, g.groupPows(), true))
 	g.advance(false)
 	JMP(LabelRef(loop))
 	Label(tail)
-	g.tail(r, hashOp, false, done)
+	g.tail(r, hashOp, false, "", done)
 	Label(done)
 }
 
 // cryptAll seals or opens the n bytes at src into dst, from the counter
 // blocks in ctr, and absorbs the ciphertext into the state in lo; with
-// lengths, the lengths block too.
+// lengths (the message kernels), the lengths block too, and then the last
+// group, if any, leaves its products unreduced for the tail's reduction: a
+// message of up to two groups less a byte is hashed with one reduction, or
+// two after associated data, and a longer one with one fewer.
 func (g *wide) cryptAll(r wideRegs, o op, lengths bool) {
-	tail, done := g.label("cryptTail"), g.label("cryptDone")
+	tail, pending, done := g.label("cryptTail"), g.label("cryptPending"), g.label("cryptDone")
+	bytes, static, last := 16*g.group, g.groupPows(), g.groupPows()
+	if lengths {
+		last = g.lastPows()
+	}
+	CMPQ(n, U32(bytes))
+	JB(LabelRef(tail))
 	switch {
+	case o == openOp && !lengths:
+		g.groups(r, o, bytes, g.hashOps(r, src, static, true), tail)
 	case o == openOp:
-		g.groups(r, o, 16*g.group, g.hashOps(r, src), tail)
+		final := g.label("openFinal")
+		g.groups(r, o, 2*bytes, g.hashOps(r, src, static, true), final)
+		Label(final)
+		g.powerOff(bytes, 2)
+		g.step(r, o, g.hashOps(r, src, last, false))
+		JMP(LabelRef(pending))
 	case !g.zmm:
 		// On ymm, where AES and GHASH overlap enough as they are, hashing
 		// in sub-groups measured slower.
-		last := g.label("sealLast")
-		CMPQ(n, U32(16*g.group))
-		JB(LabelRef(tail))
+		final := g.label("sealLast")
 		g.step(r, o, nil) // nothing to hash yet
-		g.groups(r, o, 16*g.group, g.hashOps(r, prev), last)
-		Label(last)
-		emit(g.hashOps(r, prev))
+		g.groups(r, o, bytes, g.hashOps(r, prev, static, true), final)
+		Label(final)
+		if lengths {
+			g.powerOff(0, 2)
+		}
+		emit(g.hashOps(r, prev, last, !lengths))
+		if lengths {
+			JMP(LabelRef(pending))
+		}
 	default:
 		// The first and last groups go in sub-groups (sealGroup); those
 		// between, whose rounds hash a whole group, in one.
-		last, final, second := g.label("sealLast"), g.label("sealFinal"), g.label("sealSecond")
-		CMPQ(n, U32(16*g.group))
-		JB(LabelRef(tail))
-		left := g.sealGroup(r, nil) // nothing to hash yet
-		CMPQ(n, U32(16*g.group))
-		JB(LabelRef(last))
-		CMPQ(n, U32(32*g.group))
+		final, loop, second := g.label("sealLast"), g.label("sealFinal"), g.label("sealSecond")
+		if lengths {
+			// The first group is the last, with the tail's powers, if
+			// fewer than two groups' bytes are left; else it takes
+			// static's, at off less a group.
+			g.powerOff(bytes, 2)
+			LEAQ(Mem{Base: key, Disp: 16 * numPowers}, t)
+			CMPQ(n, U32(2*bytes))
+			CMOVQCC(t, off)
+		}
+		g.sealGroup(r, nil, last) // nothing to hash yet
+		CMPQ(n, U32(bytes))
+		JB(LabelRef(final))
+		CMPQ(n, U32(2*bytes))
 		JB(LabelRef(second))
-		g.step(r, o, g.subOps(r, sealSubs-1, prev, true)) // left, but the rounds take the registers
-		g.groups(r, o, 32*g.group, g.hashOps(r, prev), final)
-		Label(final)
-		g.sealGroup(r, g.hashOps(r, prev))
-		JMP(LabelRef(last))
+		g.step(r, o, g.subOps(r, sealSubs-1, prev, static, true)) // left, but the rounds take the registers
+		g.groups(r, o, 2*bytes, g.hashOps(r, prev, static, true), loop)
+		Label(loop)
+		if lengths {
+			g.powerOff(bytes, 2)
+		}
+		g.sealGroup(r, g.hashOps(r, prev, static, true), last)
+		JMP(LabelRef(final))
 		Label(second)
-		g.sealGroup(r, left)
-		Label(last)
-		emit(left)
+		if lengths {
+			g.powerOff(bytes, 2)
+		}
+		g.sealGroup(r, g.subOps(r, sealSubs-1, nil, static, true), last)
+		Label(final)
+		emit(g.subOps(r, sealSubs-1, nil, last, !lengths))
+		if lengths {
+			JMP(LabelRef(pending))
+		}
 	}
 	Label(tail)
-	g.tail(r, o, lengths, done)
+	g.tail(r, o, lengths, pending, done)
 	Label(done)
+}
+
+// powerOff points off at the power of the first block of the tail left
+// after sub of the n bytes, the tail's powers ending at H^end.
+func (g *wide) powerOff(sub, end int) {
+	LEAQ(Mem{Base: n, Disp: 15 - sub}, off)
+	SHRQ(U8(4), off)
+	NEGQ(off)
+	ADDQ(U8(numPowers+1-end), off)
+	SHLQ(U8(4), off)
+	ADDQ(key, off)
 }
 
 // groups steps through groups, each with the hashing steps ops, while n is
@@ -494,13 +554,14 @@ func (g *wide) step(r wideRegs, o op, ops []func()) {
 // sealSubs is how many sub-groups sealGroup splits a group into.
 const sealSubs = 4
 
-// sealGroup seals a group and returns the steps that finish hashing it. Seal
+// sealGroup seals a group, its first block's power at pw, and leaves its last
+// sub-group to hash (subOps, with the reduction or without). Seal
 // can hash only what it has encrypted: it encrypts the group in sub-groups
 // and hashes each from its registers between the rounds of the next, which
 // the core overlaps, so that only the last sub-group's hashing and the
 // reduction are left, for the rounds of the next group's first sub-group
-// (left, the steps the group before returned) or after them.
-func (g *wide) sealGroup(r wideRegs, left []func()) []func() {
+// (left, the steps that finish the group before) or after them.
+func (g *wide) sealGroup(r wideRegs, left []func(), pw Mem) {
 	vs := r.states[:g.group/g.w]
 	per := len(vs) / sealSubs
 	ops := left
@@ -509,17 +570,19 @@ func (g *wide) sealGroup(r wideRegs, left []func()) []func() {
 		g.whiten(r, sub)
 		g.rounds(sub, func(i int) Op { return g.key(r, i) }, spread(ops))
 		g.lastRound(r, sub, q*per)
-		ops = g.subOps(r, q, nil, q == sealSubs-1)
+		if q < sealSubs-1 {
+			ops = g.subOps(r, q, nil, pw, false)
+		}
 	}
 	MOVQ(dst, prev)
 	g.advance(true)
-	return ops
 }
 
 // subOps return the steps that hash sub-group q of the group sealGroup
-// sealed, from its registers or, if base is set, from memory at base; with
-// reduce, the reduction follows.
-func (g *wide) subOps(r wideRegs, q int, base Register, reduce bool) []func() {
+// sealed, from its registers or, if base is set, from memory at base, the
+// group's first block by the power at pw; with reduce, the reduction
+// follows.
+func (g *wide) subOps(r wideRegs, q int, base Register, pw Mem, reduce bool) []func() {
 	per := g.group / g.w / sealSubs
 	var ops []func()
 	for j := q * per; j < (q+1)*per; j++ {
@@ -527,7 +590,7 @@ func (g *wide) subOps(r wideRegs, q int, base Register, reduce bool) []func() {
 		if base != nil {
 			c = Mem{Base: base, Disp: g.vecBytes() * j}
 		}
-		ops = append(ops, g.vecOps(r, j, c)...)
+		ops = append(ops, g.vecOps(r, j, c, pw)...)
 	}
 	if reduce {
 		ops = append(ops, g.reduceOps(r)...)
@@ -537,27 +600,26 @@ func (g *wide) subOps(r wideRegs, q int, base Register, reduce bool) []func() {
 
 // tail processes the last n bytes, fewer than a group's, one vector at a
 // time, and leaves the state in lo; with lengths, it also absorbs the
-// lengths block of adBytes and msgBytes.
-func (g *wide) tail(r wideRegs, o op, lengths bool, done string) {
+// lengths block of adBytes and msgBytes, and at pending takes the sums of a
+// last group's products, unreduced, in place of a state.
+func (g *wide) tail(r wideRegs, o op, lengths bool, pending, done string) {
 	if !lengths {
 		TESTQ(n, n)
 		JZ(LabelRef(done))
 	}
-	// off points at the power of the first block: the tail's powers end at
-	// H^1, or at H^2 before the lengths block's.
-	end := numPowers
-	if lengths {
-		end--
-	}
-	LEAQ(Mem{Base: n, Disp: 15}, off)
-	SHRQ(U8(4), off)
-	NEGQ(off)
-	ADDQ(U8(end), off)
-	SHLQ(U8(4), off)
-	ADDQ(key, off)
 	VMOVDQA(r.lo.AsX(), r.yt.AsX())
 	for _, a := range []VecPhysical{r.lo, r.mi, r.hi} {
 		g.xor(a, a, a)
+	}
+	if lengths {
+		body := g.label("tailBody")
+		JMP(LabelRef(body))
+		Label(pending)
+		g.xor(r.yt, r.yt, r.yt)
+		Label(body)
+		g.powerOff(0, 2) // before the lengths block's H^1
+	} else {
+		g.powerOff(0, 1)
 	}
 	loop, part, reduce := g.label("tailLoop"), g.label("tailPart"), g.label("tailReduce")
 	s := r.states[0]
@@ -765,6 +827,30 @@ func (g *wide) ghash() {
 	g.loadState(r)
 	g.hashAll(r)
 	retState(r)
+}
+
+// powers writes powersVAES512, which fills H^(ymmPowers+1)..H^numPowers, with
+// their Karatsuba operands, from the powers below (initAESNI's): four at a
+// time, H^(k+group)..H^(k+group-3) the product of H^k..H^(k-3) and
+// H^group, reduced lane by lane.
+func (g *wide) powers() {
+	TEXT("powers"+g.name, NOSPLIT, "func(key "+keyType+")")
+	Doc(fmt.Sprintf("powers%s fills key with H^%d..H^%d from H^%d..H^%d.", g.name, ymmPowers+1, numPowers, ymmPowers+1-g.group, ymmPowers))
+	r := g.regs()
+	Load(Param("key"), key)
+	h := r.ctr
+	VBROADCASTI32X4(pow(g.group), h)
+	for k := ymmPowers; k > ymmPowers-g.group; k -= g.w {
+		g.mov(pow(k), r.x)
+		emit(g.mulOps(r, true, false, r.x, h))
+		emit(g.reduceOps(r)[:2]) // the products, reduced, in hi
+		g.mov(r.hi, pow(k+g.group))
+		VPSHUFD(U8(0x4e), r.hi, r.tmp[0])
+		g.xor(r.hi, r.tmp[0], r.tmp[0])
+		g.mov(r.tmp[0], kara(k+g.group))
+	}
+	VZEROUPPER()
+	RET()
 }
 
 // crypt writes the block kernels, seal and open.
