@@ -69,16 +69,19 @@ func chooseKernel() kernel {
 	return genericKernel
 }
 
-// numPowers is how many powers of H kernelKey holds; initAESNI fills up to
-// ymmPowers of them, powersVAES512 the rest.
+// numPowers is how many powers of H kernelKey holds (initAESNI fills up to
+// ymmPowers of them, powersVAES512 the rest), and karaPowers of how many it
+// holds Karatsuba operands, for the xmm kernels: the VAES kernels take
+// none.
 const (
-	numPowers = 65
-	ymmPowers = 33
+	numPowers  = 65
+	ymmPowers  = 33
+	karaPowers = 9
 )
 
 // kernelKey holds H^numPowers..H^1 for the carry-less-multiply kernels, then
-// their Karatsuba operands in the same order: key[numPowers-k] is H^k and
-// key[2*numPowers-k] the XOR of its two halves, in both halves. Highest
+// the Karatsuba operands of H^karaPowers..H^1: key[numPowers-k] is H^k and
+// key[numPowers+karaPowers-k] the XOR of its two halves, in both halves. Highest
 // first, block i of a group of g blocks, multiplied by H^(g-i), finds its
 // power at index numPowers-g+i, and vector loads match consecutive blocks.
 // A power p is stored as p·x^-1 mod P, bit-reflected, as a 128-bit
@@ -86,7 +89,7 @@ const (
 // block and a stored power, by PCLMULQDQ, is their field product, reflected,
 // with no shift (Gueron and Kounavis, "Intel Carry-Less Multiplication
 // Instruction and its Usage for Computing the GCM Mode", 2014).
-type kernelKey [2 * numPowers][16]byte
+type kernelKey [numPowers + karaPowers][16]byte
 
 //go:noescape
 func initAESNI(h0, h1 uint64, key *kernelKey, n int)

@@ -35,16 +35,18 @@ import (
 
 //go:generate go run . -out ../gcm_amd64.s -pkg gcm
 
-// numPowers must equal gcm's numPowers: kernelKey holds H^numPowers ..
-// H^1, then their Karatsuba operands in the same order. ymmPowers are those
-// initAESNI fills, the most the VAES256 kernels take.
+// numPowers, ymmPowers and karaPowers must equal gcm's: kernelKey holds
+// H^numPowers .. H^1, then the Karatsuba operands of H^karaPowers .. H^1,
+// the powers the xmm kernels take. initAESNI fills up to ymmPowers, the
+// most the VAES256 kernels take.
 const (
-	numPowers = 65
-	ymmPowers = 33
+	numPowers  = 65
+	ymmPowers  = 33
+	karaPowers = 9
 )
 
 // keyType is kernelKey's type.
-var keyType = fmt.Sprintf("*[%d][16]byte", 2*numPowers)
+var keyType = fmt.Sprintf("*[%d][16]byte", numPowers+karaPowers)
 
 // General-purpose registers.
 var (
@@ -129,9 +131,10 @@ func main() {
 	Generate()
 }
 
-// pow and kara address H^k and its Karatsuba operand, k in 1..numPowers.
+// pow addresses H^k, k in 1..numPowers, and kara its Karatsuba operand, k
+// in 1..karaPowers.
 func pow(k int) Mem  { return Mem{Base: key, Disp: 16 * (numPowers - k)} }
-func kara(k int) Mem { return Mem{Base: key, Disp: 16 * (2*numPowers - k)} }
+func kara(k int) Mem { return Mem{Base: key, Disp: 16 * (numPowers + karaPowers - k)} }
 
 // product says how a block's product with a power of H is formed.
 type product int
@@ -249,9 +252,11 @@ func initKey() {
 	loadWords("h0", "h1", X0)
 	storePower := func(k int, x VecPhysical) {
 		mov(x, pow(k))
-		shufd(0x4e, x, t1)
-		xor(x, t1, t1)
-		mov(t1, kara(k))
+		if k <= karaPowers {
+			shufd(0x4e, x, t1)
+			xor(x, t1, t1)
+			mov(t1, kara(k))
+		}
 	}
 	storePower(1, X0)
 	// H^k = H^a·H^(k-a), a the largest power of two below k: the chain of
@@ -262,8 +267,13 @@ func initKey() {
 			a *= 2
 		}
 		mov(pow(a), X1)
-		mulAcc(karatsuba, true, X1, pow(k-a), kara(k-a))
-		reduce(karatsuba)
+		if k-a <= karaPowers {
+			mulAcc(karatsuba, true, X1, pow(k-a), kara(k-a))
+			reduce(karatsuba)
+		} else { // AVX only: SSE's powers end at karaPowers
+			mulAcc(schoolbook, true, X1, pow(k-a), Mem{})
+			reduce(schoolbook)
+		}
 		storePower(k, acc0)
 		if k < enc.powers {
 			CMPQ(n, U8(k))
@@ -366,7 +376,7 @@ func tailLoop(name string, o op, ks *Mem) {
 func tailHash(x VecPhysical) {
 	xor(X0, x, x)
 	xor(X0, X0, X0)
-	mulAcc(karatsuba, false, x, Mem{Base: key, Index: off, Scale: 1}, Mem{Base: key, Index: off, Scale: 1, Disp: 16 * numPowers})
+	mulAcc(karatsuba, false, x, Mem{Base: key, Index: off, Scale: 1}, Mem{Base: key, Index: off, Scale: 1, Disp: 16 * karaPowers})
 	ADDQ(U8(16), off)
 }
 

@@ -829,10 +829,9 @@ func (g *wide) ghash() {
 	retState(r)
 }
 
-// powers writes powersVAES512, which fills H^(ymmPowers+1)..H^numPowers, with
-// their Karatsuba operands, from the powers below (initAESNI's): four at a
-// time, H^(k+group)..H^(k+group-3) the product of H^k..H^(k-3) and
-// H^group, reduced lane by lane.
+// powers writes powersVAES512, which fills H^(ymmPowers+1)..H^numPowers from
+// the powers below (initAESNI's): four at a time, H^(k+group)..H^(k+group-3)
+// the product of H^k..H^(k-3) and H^group, reduced lane by lane.
 func (g *wide) powers() {
 	TEXT("powers"+g.name, NOSPLIT, "func(key "+keyType+")")
 	Doc(fmt.Sprintf("powers%s fills key with H^%d..H^%d from H^%d..H^%d.", g.name, ymmPowers+1, numPowers, ymmPowers+1-g.group, ymmPowers))
@@ -845,9 +844,6 @@ func (g *wide) powers() {
 		emit(g.mulOps(r, true, false, r.x, h))
 		emit(g.reduceOps(r)[:2]) // the products, reduced, in hi
 		g.mov(r.hi, pow(k+g.group))
-		VPSHUFD(U8(0x4e), r.hi, r.tmp[0])
-		g.xor(r.hi, r.tmp[0], r.tmp[0])
-		g.mov(r.tmp[0], kara(k+g.group))
 	}
 	VZEROUPPER()
 	RET()
