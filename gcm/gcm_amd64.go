@@ -70,7 +70,7 @@ func chooseKernel() kernel {
 }
 
 // numPowers is how many powers of H kernelKey holds (initAESNI fills up to
-// ymmPowers of them, powersVAES512 the rest), and karaPowers of how many it
+// ymmPowers of them, initVAES512 all), and karaPowers of how many it
 // holds Karatsuba operands, for the xmm kernels: the VAES kernels take
 // none.
 const (
@@ -149,7 +149,7 @@ func sealMsgVAES256(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int
 func openMsgVAES256(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int, ad *byte, adLen int, j0, j1 uint64) (t0, t1 uint64)
 
 //go:noescape
-func powersVAES512(key *kernelKey)
+func initVAES512(h0, h1 uint64, key *kernelKey)
 
 //go:noescape
 func ghashVAES512(key *kernelKey, src *byte, n int, y0, y1 uint64) (r0, r1 uint64)
@@ -178,8 +178,7 @@ func (a *AEAD) initKernel(h words.Block, most int) {
 	case a.kern == sseKernel:
 		initSSE(lo, hi, &a.key, n)
 	case n > ymmPowers:
-		initAESNI(lo, hi, &a.key, ymmPowers)
-		powersVAES512(&a.key)
+		initVAES512(lo, hi, &a.key)
 	default:
 		initAESNI(lo, hi, &a.key, n)
 	}

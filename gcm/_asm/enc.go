@@ -21,8 +21,8 @@ type encoding struct {
 	name string // suffix of the function names
 	sse  bool
 	// powers is the most powers of H init fills: the most any family
-	// sharing it multiplies by, but VAES512, whose powers above
-	// ymmPowers powersVAES512 adds.
+	// sharing it multiplies by, but VAES512, which has its own init for
+	// more than ymmPowers.
 	powers int
 	// stitched is how the stitched loops form products: on the AVX cores
 	// schoolbook spares the shuffle port; the SSE-only cores issue a

@@ -125,7 +125,7 @@ func main() {
 		g.message(sealOp)
 		g.message(openOp)
 		if g.zmm {
-			g.powers()
+			g.init()
 		}
 	}
 	Generate()

@@ -829,22 +829,59 @@ func (g *wide) ghash() {
 	retState(r)
 }
 
-// powers writes powersVAES512, which fills H^(ymmPowers+1)..H^numPowers from
-// the powers below (initAESNI's): four at a time, H^(k+group)..H^(k+group-3)
-// the product of H^k..H^(k-3) and H^group, reduced lane by lane.
-func (g *wide) powers() {
-	TEXT("powers"+g.name, NOSPLIT, "func(key "+keyType+")")
-	Doc(fmt.Sprintf("powers%s fills key with H^%d..H^%d from H^%d..H^%d.", g.name, ymmPowers+1, numPowers, ymmPowers+1-g.group, ymmPowers))
+// init writes initVAES512, which fills key with all its powers, H^1 ..
+// H^numPowers (two groups and one), and the Karatsuba operands of H^1 ..
+// H^karaPowers, from H·x^-1 (kernelH), doubling in vectors: [H^4..H^1] from
+// H and H^2, then the vectors of H^4c..H^1 times H^4c, broadcast, give those
+// of H^8c..H^4c+1, reduced lane by lane; H^numPowers last, on xmm. The chain
+// of dependent multiplications is six long, and there are nineteen.
+func (g *wide) init() {
+	TEXT("init"+g.name, NOSPLIT, "func(h0, h1 uint64, key "+keyType+")")
+	Doc(fmt.Sprintf("init%s fills key with H^1..H^%d from H·x^-1 (kernelH).", g.name, numPowers))
 	r := g.regs()
 	Load(Param("key"), key)
-	h := r.ctr
-	VBROADCASTI32X4(pow(g.group), h)
-	for k := ymmPowers; k > ymmPowers-g.group; k -= g.w {
-		g.mov(pow(k), r.x)
-		emit(g.mulOps(r, true, false, r.x, h))
+	// mul sets dst to the lanes of a times those of b, reduced: on xmm,
+	// with narrow.
+	mul := func(a VecPhysical, b Op, dst VecPhysical, narrow bool) {
+		emit(g.mulOps(r, true, narrow, a, b))
 		emit(g.reduceOps(r)[:2]) // the products, reduced, in hi
-		g.mov(r.hi, pow(k+g.group))
+		if narrow {
+			VMOVDQA(r.hi.AsX(), dst.AsX())
+		} else {
+			VMOVDQA64(r.hi, dst)
+		}
 	}
+	vs := zRegs[16:] // vs[i] holds H^(4i+4)..H^(4i+1)
+	h, h2, h21, b := Z4, Z5, Z6, Z0
+	loadWords("h0", "h1", asX(h))
+	mul(h, asX(h), h2, true)
+	VINSERTI128(U8(1), h.AsX(), h2.AsY(), h21.AsY()) // H^2, H, and zero lanes
+	VSHUFI64X2(U8(0), h2, h2, b)
+	mul(h21, b, vs[0], false)
+	VINSERTI64X4(U8(1), h21.AsY(), vs[0], vs[0])
+	for c := 1; c < 2*g.group/g.w; c *= 2 {
+		VSHUFI64X2(U8(0), vs[c-1], vs[c-1], b) // H^4c
+		for i := range c {
+			mul(vs[i], b, vs[c+i], false)
+		}
+	}
+	for i, v := range vs {
+		g.mov(v, pow(4*i+4))
+	}
+	mul(vs[len(vs)-1], asX(h), h, true)
+	VMOVDQU(h.AsX(), pow(numPowers))
+	// The Karatsuba operands: the XOR of each power's halves.
+	karas := func(v VecPhysical, k int) {
+		VPSHUFD(U8(0x4e), v, r.tmp[0])
+		VPXORQ(v, r.tmp[0], r.tmp[0])
+		g.mov(r.tmp[0], kara(k))
+	}
+	karas(vs[0], 4)
+	karas(vs[1], 8)
+	VEXTRACTI32X4(U8(3), vs[2], h.AsX()) // H^9
+	VPSHUFD(U8(0x4e), h.AsX(), r.tmp[0].AsX())
+	VPXOR(h.AsX(), r.tmp[0].AsX(), r.tmp[0].AsX())
+	VMOVDQU(r.tmp[0].AsX(), kara(9))
 	VZEROUPPER()
 	RET()
 }
