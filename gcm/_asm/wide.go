@@ -926,13 +926,23 @@ func (g *wide) message(o op) {
 	g.loadKeys()
 	// E(J0), whose latency the associated data and the message hide: in a
 	// register on zmm, on the stack on ymm, whose registers are all taken.
+	// zmm Seal encrypts it after the message: the AES unit serves the
+	// oldest rounds first, so its rounds then fill the time the last
+	// ciphertext takes to hash, where first they delay the message's (a
+	// 552- or 576-byte Seal ~3% faster). Open, whose hashing is done when
+	// its last block is, wants it early.
 	c := asX(r.ctr)
 	loadWords("j0", "j1", c)
 	var mask Op = eJ0
-	if g.zmm {
-		VPXORQ(zRegs[zKey0].AsX(), c, eJ0)
+	encJ0 := func() {
 		g.rounds([]VecPhysical{eJ0}, func(i int) Op { return zmmKey(i).AsX() }, nil)
 		VAESENCLAST(zmmKey(10).AsX(), eJ0, eJ0)
+	}
+	if g.zmm {
+		VPXORQ(zRegs[zKey0].AsX(), c, eJ0)
+		if o == openOp {
+			encJ0()
+		}
 		VPSHUFB(bswapMask, c, c)
 	} else {
 		g.part = AllocLocal(16)
@@ -953,6 +963,9 @@ func (g *wide) message(o op) {
 	Load(Param("n"), n)
 	MOVQ(n, msgBytes)
 	g.cryptAll(r, o, true)
+	if g.zmm && o == sealOp {
+		encJ0()
+	}
 	VPSHUFB(bswapMask, r.lo.AsX(), r.lo.AsX())
 	g.xor(mask, r.lo.AsX(), r.lo.AsX())
 	g.part = Mem{}
