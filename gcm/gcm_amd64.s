@@ -38,6 +38,264 @@ DATA gcmPartMask<>+16(SB)/8, $0x0000000000000000
 DATA gcmPartMask<>+24(SB)/8, $0x0000000000000000
 GLOBL gcmPartMask<>(SB), RODATA|NOPTR, $32
 
+DATA gcmPartShuf<>+0(SB)/1, $0x80
+DATA gcmPartShuf<>+1(SB)/1, $0x80
+DATA gcmPartShuf<>+2(SB)/1, $0x80
+DATA gcmPartShuf<>+3(SB)/1, $0x80
+DATA gcmPartShuf<>+4(SB)/1, $0x80
+DATA gcmPartShuf<>+5(SB)/1, $0x80
+DATA gcmPartShuf<>+6(SB)/1, $0x80
+DATA gcmPartShuf<>+7(SB)/1, $0x80
+DATA gcmPartShuf<>+8(SB)/1, $0x80
+DATA gcmPartShuf<>+9(SB)/1, $0x80
+DATA gcmPartShuf<>+10(SB)/1, $0x80
+DATA gcmPartShuf<>+11(SB)/1, $0x80
+DATA gcmPartShuf<>+12(SB)/1, $0x80
+DATA gcmPartShuf<>+13(SB)/1, $0x80
+DATA gcmPartShuf<>+14(SB)/1, $0x80
+DATA gcmPartShuf<>+15(SB)/1, $0x80
+DATA gcmPartShuf<>+16(SB)/1, $0x00
+DATA gcmPartShuf<>+17(SB)/1, $0x80
+DATA gcmPartShuf<>+18(SB)/1, $0x80
+DATA gcmPartShuf<>+19(SB)/1, $0x80
+DATA gcmPartShuf<>+20(SB)/1, $0x80
+DATA gcmPartShuf<>+21(SB)/1, $0x80
+DATA gcmPartShuf<>+22(SB)/1, $0x80
+DATA gcmPartShuf<>+23(SB)/1, $0x80
+DATA gcmPartShuf<>+24(SB)/1, $0x80
+DATA gcmPartShuf<>+25(SB)/1, $0x80
+DATA gcmPartShuf<>+26(SB)/1, $0x80
+DATA gcmPartShuf<>+27(SB)/1, $0x80
+DATA gcmPartShuf<>+28(SB)/1, $0x80
+DATA gcmPartShuf<>+29(SB)/1, $0x80
+DATA gcmPartShuf<>+30(SB)/1, $0x80
+DATA gcmPartShuf<>+31(SB)/1, $0x80
+DATA gcmPartShuf<>+32(SB)/1, $0x00
+DATA gcmPartShuf<>+33(SB)/1, $0x01
+DATA gcmPartShuf<>+34(SB)/1, $0x80
+DATA gcmPartShuf<>+35(SB)/1, $0x80
+DATA gcmPartShuf<>+36(SB)/1, $0x80
+DATA gcmPartShuf<>+37(SB)/1, $0x80
+DATA gcmPartShuf<>+38(SB)/1, $0x80
+DATA gcmPartShuf<>+39(SB)/1, $0x80
+DATA gcmPartShuf<>+40(SB)/1, $0x80
+DATA gcmPartShuf<>+41(SB)/1, $0x80
+DATA gcmPartShuf<>+42(SB)/1, $0x80
+DATA gcmPartShuf<>+43(SB)/1, $0x80
+DATA gcmPartShuf<>+44(SB)/1, $0x80
+DATA gcmPartShuf<>+45(SB)/1, $0x80
+DATA gcmPartShuf<>+46(SB)/1, $0x80
+DATA gcmPartShuf<>+47(SB)/1, $0x80
+DATA gcmPartShuf<>+48(SB)/1, $0x00
+DATA gcmPartShuf<>+49(SB)/1, $0x01
+DATA gcmPartShuf<>+50(SB)/1, $0x09
+DATA gcmPartShuf<>+51(SB)/1, $0x80
+DATA gcmPartShuf<>+52(SB)/1, $0x80
+DATA gcmPartShuf<>+53(SB)/1, $0x80
+DATA gcmPartShuf<>+54(SB)/1, $0x80
+DATA gcmPartShuf<>+55(SB)/1, $0x80
+DATA gcmPartShuf<>+56(SB)/1, $0x80
+DATA gcmPartShuf<>+57(SB)/1, $0x80
+DATA gcmPartShuf<>+58(SB)/1, $0x80
+DATA gcmPartShuf<>+59(SB)/1, $0x80
+DATA gcmPartShuf<>+60(SB)/1, $0x80
+DATA gcmPartShuf<>+61(SB)/1, $0x80
+DATA gcmPartShuf<>+62(SB)/1, $0x80
+DATA gcmPartShuf<>+63(SB)/1, $0x80
+DATA gcmPartShuf<>+64(SB)/1, $0x00
+DATA gcmPartShuf<>+65(SB)/1, $0x01
+DATA gcmPartShuf<>+66(SB)/1, $0x02
+DATA gcmPartShuf<>+67(SB)/1, $0x03
+DATA gcmPartShuf<>+68(SB)/1, $0x80
+DATA gcmPartShuf<>+69(SB)/1, $0x80
+DATA gcmPartShuf<>+70(SB)/1, $0x80
+DATA gcmPartShuf<>+71(SB)/1, $0x80
+DATA gcmPartShuf<>+72(SB)/1, $0x80
+DATA gcmPartShuf<>+73(SB)/1, $0x80
+DATA gcmPartShuf<>+74(SB)/1, $0x80
+DATA gcmPartShuf<>+75(SB)/1, $0x80
+DATA gcmPartShuf<>+76(SB)/1, $0x80
+DATA gcmPartShuf<>+77(SB)/1, $0x80
+DATA gcmPartShuf<>+78(SB)/1, $0x80
+DATA gcmPartShuf<>+79(SB)/1, $0x80
+DATA gcmPartShuf<>+80(SB)/1, $0x00
+DATA gcmPartShuf<>+81(SB)/1, $0x01
+DATA gcmPartShuf<>+82(SB)/1, $0x02
+DATA gcmPartShuf<>+83(SB)/1, $0x03
+DATA gcmPartShuf<>+84(SB)/1, $0x0b
+DATA gcmPartShuf<>+85(SB)/1, $0x80
+DATA gcmPartShuf<>+86(SB)/1, $0x80
+DATA gcmPartShuf<>+87(SB)/1, $0x80
+DATA gcmPartShuf<>+88(SB)/1, $0x80
+DATA gcmPartShuf<>+89(SB)/1, $0x80
+DATA gcmPartShuf<>+90(SB)/1, $0x80
+DATA gcmPartShuf<>+91(SB)/1, $0x80
+DATA gcmPartShuf<>+92(SB)/1, $0x80
+DATA gcmPartShuf<>+93(SB)/1, $0x80
+DATA gcmPartShuf<>+94(SB)/1, $0x80
+DATA gcmPartShuf<>+95(SB)/1, $0x80
+DATA gcmPartShuf<>+96(SB)/1, $0x00
+DATA gcmPartShuf<>+97(SB)/1, $0x01
+DATA gcmPartShuf<>+98(SB)/1, $0x02
+DATA gcmPartShuf<>+99(SB)/1, $0x03
+DATA gcmPartShuf<>+100(SB)/1, $0x0a
+DATA gcmPartShuf<>+101(SB)/1, $0x0b
+DATA gcmPartShuf<>+102(SB)/1, $0x80
+DATA gcmPartShuf<>+103(SB)/1, $0x80
+DATA gcmPartShuf<>+104(SB)/1, $0x80
+DATA gcmPartShuf<>+105(SB)/1, $0x80
+DATA gcmPartShuf<>+106(SB)/1, $0x80
+DATA gcmPartShuf<>+107(SB)/1, $0x80
+DATA gcmPartShuf<>+108(SB)/1, $0x80
+DATA gcmPartShuf<>+109(SB)/1, $0x80
+DATA gcmPartShuf<>+110(SB)/1, $0x80
+DATA gcmPartShuf<>+111(SB)/1, $0x80
+DATA gcmPartShuf<>+112(SB)/1, $0x00
+DATA gcmPartShuf<>+113(SB)/1, $0x01
+DATA gcmPartShuf<>+114(SB)/1, $0x02
+DATA gcmPartShuf<>+115(SB)/1, $0x03
+DATA gcmPartShuf<>+116(SB)/1, $0x09
+DATA gcmPartShuf<>+117(SB)/1, $0x0a
+DATA gcmPartShuf<>+118(SB)/1, $0x0b
+DATA gcmPartShuf<>+119(SB)/1, $0x80
+DATA gcmPartShuf<>+120(SB)/1, $0x80
+DATA gcmPartShuf<>+121(SB)/1, $0x80
+DATA gcmPartShuf<>+122(SB)/1, $0x80
+DATA gcmPartShuf<>+123(SB)/1, $0x80
+DATA gcmPartShuf<>+124(SB)/1, $0x80
+DATA gcmPartShuf<>+125(SB)/1, $0x80
+DATA gcmPartShuf<>+126(SB)/1, $0x80
+DATA gcmPartShuf<>+127(SB)/1, $0x80
+DATA gcmPartShuf<>+128(SB)/1, $0x00
+DATA gcmPartShuf<>+129(SB)/1, $0x01
+DATA gcmPartShuf<>+130(SB)/1, $0x02
+DATA gcmPartShuf<>+131(SB)/1, $0x03
+DATA gcmPartShuf<>+132(SB)/1, $0x04
+DATA gcmPartShuf<>+133(SB)/1, $0x05
+DATA gcmPartShuf<>+134(SB)/1, $0x06
+DATA gcmPartShuf<>+135(SB)/1, $0x07
+DATA gcmPartShuf<>+136(SB)/1, $0x80
+DATA gcmPartShuf<>+137(SB)/1, $0x80
+DATA gcmPartShuf<>+138(SB)/1, $0x80
+DATA gcmPartShuf<>+139(SB)/1, $0x80
+DATA gcmPartShuf<>+140(SB)/1, $0x80
+DATA gcmPartShuf<>+141(SB)/1, $0x80
+DATA gcmPartShuf<>+142(SB)/1, $0x80
+DATA gcmPartShuf<>+143(SB)/1, $0x80
+DATA gcmPartShuf<>+144(SB)/1, $0x00
+DATA gcmPartShuf<>+145(SB)/1, $0x01
+DATA gcmPartShuf<>+146(SB)/1, $0x02
+DATA gcmPartShuf<>+147(SB)/1, $0x03
+DATA gcmPartShuf<>+148(SB)/1, $0x04
+DATA gcmPartShuf<>+149(SB)/1, $0x05
+DATA gcmPartShuf<>+150(SB)/1, $0x06
+DATA gcmPartShuf<>+151(SB)/1, $0x07
+DATA gcmPartShuf<>+152(SB)/1, $0x0f
+DATA gcmPartShuf<>+153(SB)/1, $0x80
+DATA gcmPartShuf<>+154(SB)/1, $0x80
+DATA gcmPartShuf<>+155(SB)/1, $0x80
+DATA gcmPartShuf<>+156(SB)/1, $0x80
+DATA gcmPartShuf<>+157(SB)/1, $0x80
+DATA gcmPartShuf<>+158(SB)/1, $0x80
+DATA gcmPartShuf<>+159(SB)/1, $0x80
+DATA gcmPartShuf<>+160(SB)/1, $0x00
+DATA gcmPartShuf<>+161(SB)/1, $0x01
+DATA gcmPartShuf<>+162(SB)/1, $0x02
+DATA gcmPartShuf<>+163(SB)/1, $0x03
+DATA gcmPartShuf<>+164(SB)/1, $0x04
+DATA gcmPartShuf<>+165(SB)/1, $0x05
+DATA gcmPartShuf<>+166(SB)/1, $0x06
+DATA gcmPartShuf<>+167(SB)/1, $0x07
+DATA gcmPartShuf<>+168(SB)/1, $0x0e
+DATA gcmPartShuf<>+169(SB)/1, $0x0f
+DATA gcmPartShuf<>+170(SB)/1, $0x80
+DATA gcmPartShuf<>+171(SB)/1, $0x80
+DATA gcmPartShuf<>+172(SB)/1, $0x80
+DATA gcmPartShuf<>+173(SB)/1, $0x80
+DATA gcmPartShuf<>+174(SB)/1, $0x80
+DATA gcmPartShuf<>+175(SB)/1, $0x80
+DATA gcmPartShuf<>+176(SB)/1, $0x00
+DATA gcmPartShuf<>+177(SB)/1, $0x01
+DATA gcmPartShuf<>+178(SB)/1, $0x02
+DATA gcmPartShuf<>+179(SB)/1, $0x03
+DATA gcmPartShuf<>+180(SB)/1, $0x04
+DATA gcmPartShuf<>+181(SB)/1, $0x05
+DATA gcmPartShuf<>+182(SB)/1, $0x06
+DATA gcmPartShuf<>+183(SB)/1, $0x07
+DATA gcmPartShuf<>+184(SB)/1, $0x0d
+DATA gcmPartShuf<>+185(SB)/1, $0x0e
+DATA gcmPartShuf<>+186(SB)/1, $0x0f
+DATA gcmPartShuf<>+187(SB)/1, $0x80
+DATA gcmPartShuf<>+188(SB)/1, $0x80
+DATA gcmPartShuf<>+189(SB)/1, $0x80
+DATA gcmPartShuf<>+190(SB)/1, $0x80
+DATA gcmPartShuf<>+191(SB)/1, $0x80
+DATA gcmPartShuf<>+192(SB)/1, $0x00
+DATA gcmPartShuf<>+193(SB)/1, $0x01
+DATA gcmPartShuf<>+194(SB)/1, $0x02
+DATA gcmPartShuf<>+195(SB)/1, $0x03
+DATA gcmPartShuf<>+196(SB)/1, $0x04
+DATA gcmPartShuf<>+197(SB)/1, $0x05
+DATA gcmPartShuf<>+198(SB)/1, $0x06
+DATA gcmPartShuf<>+199(SB)/1, $0x07
+DATA gcmPartShuf<>+200(SB)/1, $0x0c
+DATA gcmPartShuf<>+201(SB)/1, $0x0d
+DATA gcmPartShuf<>+202(SB)/1, $0x0e
+DATA gcmPartShuf<>+203(SB)/1, $0x0f
+DATA gcmPartShuf<>+204(SB)/1, $0x80
+DATA gcmPartShuf<>+205(SB)/1, $0x80
+DATA gcmPartShuf<>+206(SB)/1, $0x80
+DATA gcmPartShuf<>+207(SB)/1, $0x80
+DATA gcmPartShuf<>+208(SB)/1, $0x00
+DATA gcmPartShuf<>+209(SB)/1, $0x01
+DATA gcmPartShuf<>+210(SB)/1, $0x02
+DATA gcmPartShuf<>+211(SB)/1, $0x03
+DATA gcmPartShuf<>+212(SB)/1, $0x04
+DATA gcmPartShuf<>+213(SB)/1, $0x05
+DATA gcmPartShuf<>+214(SB)/1, $0x06
+DATA gcmPartShuf<>+215(SB)/1, $0x07
+DATA gcmPartShuf<>+216(SB)/1, $0x0b
+DATA gcmPartShuf<>+217(SB)/1, $0x0c
+DATA gcmPartShuf<>+218(SB)/1, $0x0d
+DATA gcmPartShuf<>+219(SB)/1, $0x0e
+DATA gcmPartShuf<>+220(SB)/1, $0x0f
+DATA gcmPartShuf<>+221(SB)/1, $0x80
+DATA gcmPartShuf<>+222(SB)/1, $0x80
+DATA gcmPartShuf<>+223(SB)/1, $0x80
+DATA gcmPartShuf<>+224(SB)/1, $0x00
+DATA gcmPartShuf<>+225(SB)/1, $0x01
+DATA gcmPartShuf<>+226(SB)/1, $0x02
+DATA gcmPartShuf<>+227(SB)/1, $0x03
+DATA gcmPartShuf<>+228(SB)/1, $0x04
+DATA gcmPartShuf<>+229(SB)/1, $0x05
+DATA gcmPartShuf<>+230(SB)/1, $0x06
+DATA gcmPartShuf<>+231(SB)/1, $0x07
+DATA gcmPartShuf<>+232(SB)/1, $0x0a
+DATA gcmPartShuf<>+233(SB)/1, $0x0b
+DATA gcmPartShuf<>+234(SB)/1, $0x0c
+DATA gcmPartShuf<>+235(SB)/1, $0x0d
+DATA gcmPartShuf<>+236(SB)/1, $0x0e
+DATA gcmPartShuf<>+237(SB)/1, $0x0f
+DATA gcmPartShuf<>+238(SB)/1, $0x80
+DATA gcmPartShuf<>+239(SB)/1, $0x80
+DATA gcmPartShuf<>+240(SB)/1, $0x00
+DATA gcmPartShuf<>+241(SB)/1, $0x01
+DATA gcmPartShuf<>+242(SB)/1, $0x02
+DATA gcmPartShuf<>+243(SB)/1, $0x03
+DATA gcmPartShuf<>+244(SB)/1, $0x04
+DATA gcmPartShuf<>+245(SB)/1, $0x05
+DATA gcmPartShuf<>+246(SB)/1, $0x06
+DATA gcmPartShuf<>+247(SB)/1, $0x07
+DATA gcmPartShuf<>+248(SB)/1, $0x09
+DATA gcmPartShuf<>+249(SB)/1, $0x0a
+DATA gcmPartShuf<>+250(SB)/1, $0x0b
+DATA gcmPartShuf<>+251(SB)/1, $0x0c
+DATA gcmPartShuf<>+252(SB)/1, $0x0d
+DATA gcmPartShuf<>+253(SB)/1, $0x0e
+DATA gcmPartShuf<>+254(SB)/1, $0x0f
+DATA gcmPartShuf<>+255(SB)/1, $0x80
+GLOBL gcmPartShuf<>(SB), RODATA|NOPTR, $256
+
 DATA gcmBswapWide<>+0(SB)/8, $0x08090a0b0c0d0e0f
 DATA gcmBswapWide<>+8(SB)/8, $0x0001020304050607
 DATA gcmBswapWide<>+16(SB)/8, $0x08090a0b0c0d0e0f
@@ -3654,41 +3912,42 @@ adTailLoop:
 adPartial:
 	TESTQ   R13, R13
 	JZ      adPartialDone
-	VPXOR   X11, X11, X11
-	VMOVDQU X11, 272(SP)
 	LEAQ    (SI)(R11*1), R9
-	LEAQ    272(SP), R14
-	TESTB   $0x08, R13
-	JZ      adInSkip8
+	CMPQ    R13, $0x08
+	JB      adInBelow8
 	MOVQ    (R9), R12
-	MOVQ    R12, (R14)
-	ADDQ    $0x08, R9
-	ADDQ    $0x08, R14
+	VMOVQ   R12, X11
+	MOVQ    -8(R9)(R13*1), R12
+	VPINSRQ $0x01, R12, X11, X11
+	JMP     adInShuffle
 
-adInSkip8:
-	TESTB $0x04, R13
-	JZ    adInSkip4
-	MOVL  (R9), R12
-	MOVL  R12, (R14)
-	ADDQ  $0x04, R9
-	ADDQ  $0x04, R14
+adInBelow8:
+	CMPQ    R13, $0x04
+	JB      adInBelow4
+	MOVL    (R9), R12
+	VMOVQ   R12, X11
+	MOVL    -4(R9)(R13*1), R12
+	VPINSRQ $0x01, R12, X11, X11
+	JMP     adInShuffle
 
-adInSkip4:
-	TESTB $0x02, R13
-	JZ    adInSkip2
-	MOVW  (R9), R12
-	MOVW  R12, (R14)
-	ADDQ  $0x02, R9
-	ADDQ  $0x02, R14
+adInBelow4:
+	CMPQ    R13, $0x02
+	JB      adInBelow2
+	MOVWLZX (R9), R12
+	VMOVQ   R12, X11
+	MOVWLZX -2(R9)(R13*1), R12
+	VPINSRQ $0x01, R12, X11, X11
+	JMP     adInShuffle
 
-adInSkip2:
-	TESTB $0x01, R13
-	JZ    adInSkip1
-	MOVB  (R9), R12
-	MOVB  R12, (R14)
+adInBelow2:
+	MOVBLZX (R9), R12
+	VMOVQ   R12, X11
 
-adInSkip1:
-	VMOVDQU    272(SP), X11
+adInShuffle:
+	LEAQ       gcmPartShuf<>+0(SB), R12
+	LEAQ       (R12)(R13*8), R12
+	VMOVDQU    (R12)(R13*8), X12
+	VPSHUFB    X12, X11, X11
 	VPSHUFB    X14, X11, X11
 	VPXOR      X0, X11, X11
 	VPXOR      X0, X0, X0
@@ -4945,41 +5204,42 @@ msgTailLoop:
 msgPartial:
 	TESTQ   R13, R13
 	JZ      msgPartialDone
-	VPXOR   X11, X11, X11
-	VMOVDQU X11, 272(SP)
 	LEAQ    (SI)(R11*1), R9
-	LEAQ    272(SP), R14
-	TESTB   $0x08, R13
-	JZ      msgInSkip8
+	CMPQ    R13, $0x08
+	JB      msgInBelow8
 	MOVQ    (R9), R12
-	MOVQ    R12, (R14)
-	ADDQ    $0x08, R9
-	ADDQ    $0x08, R14
+	VMOVQ   R12, X11
+	MOVQ    -8(R9)(R13*1), R12
+	VPINSRQ $0x01, R12, X11, X11
+	JMP     msgInShuffle
 
-msgInSkip8:
-	TESTB $0x04, R13
-	JZ    msgInSkip4
-	MOVL  (R9), R12
-	MOVL  R12, (R14)
-	ADDQ  $0x04, R9
-	ADDQ  $0x04, R14
+msgInBelow8:
+	CMPQ    R13, $0x04
+	JB      msgInBelow4
+	MOVL    (R9), R12
+	VMOVQ   R12, X11
+	MOVL    -4(R9)(R13*1), R12
+	VPINSRQ $0x01, R12, X11, X11
+	JMP     msgInShuffle
 
-msgInSkip4:
-	TESTB $0x02, R13
-	JZ    msgInSkip2
-	MOVW  (R9), R12
-	MOVW  R12, (R14)
-	ADDQ  $0x02, R9
-	ADDQ  $0x02, R14
+msgInBelow4:
+	CMPQ    R13, $0x02
+	JB      msgInBelow2
+	MOVWLZX (R9), R12
+	VMOVQ   R12, X11
+	MOVWLZX -2(R9)(R13*1), R12
+	VPINSRQ $0x01, R12, X11, X11
+	JMP     msgInShuffle
 
-msgInSkip2:
-	TESTB $0x01, R13
-	JZ    msgInSkip1
-	MOVB  (R9), R12
-	MOVB  R12, (R14)
+msgInBelow2:
+	MOVBLZX (R9), R12
+	VMOVQ   R12, X11
 
-msgInSkip1:
-	VMOVDQU 272(SP), X11
+msgInShuffle:
+	LEAQ    gcmPartShuf<>+0(SB), R12
+	LEAQ    (R12)(R13*8), R12
+	VMOVDQU (R12)(R13*8), X12
+	VPSHUFB X12, X11, X11
 	VPXOR   (SP)(R11*1), X11, X12
 	VMOVDQU X12, 272(SP)
 	LEAQ    272(SP), R9
@@ -5269,41 +5529,42 @@ adTailLoop:
 adPartial:
 	TESTQ   R13, R13
 	JZ      adPartialDone
-	VPXOR   X11, X11, X11
-	VMOVDQU X11, 272(SP)
 	LEAQ    (SI)(R11*1), R9
-	LEAQ    272(SP), R14
-	TESTB   $0x08, R13
-	JZ      adInSkip8
+	CMPQ    R13, $0x08
+	JB      adInBelow8
 	MOVQ    (R9), R12
-	MOVQ    R12, (R14)
-	ADDQ    $0x08, R9
-	ADDQ    $0x08, R14
+	VMOVQ   R12, X11
+	MOVQ    -8(R9)(R13*1), R12
+	VPINSRQ $0x01, R12, X11, X11
+	JMP     adInShuffle
 
-adInSkip8:
-	TESTB $0x04, R13
-	JZ    adInSkip4
-	MOVL  (R9), R12
-	MOVL  R12, (R14)
-	ADDQ  $0x04, R9
-	ADDQ  $0x04, R14
+adInBelow8:
+	CMPQ    R13, $0x04
+	JB      adInBelow4
+	MOVL    (R9), R12
+	VMOVQ   R12, X11
+	MOVL    -4(R9)(R13*1), R12
+	VPINSRQ $0x01, R12, X11, X11
+	JMP     adInShuffle
 
-adInSkip4:
-	TESTB $0x02, R13
-	JZ    adInSkip2
-	MOVW  (R9), R12
-	MOVW  R12, (R14)
-	ADDQ  $0x02, R9
-	ADDQ  $0x02, R14
+adInBelow4:
+	CMPQ    R13, $0x02
+	JB      adInBelow2
+	MOVWLZX (R9), R12
+	VMOVQ   R12, X11
+	MOVWLZX -2(R9)(R13*1), R12
+	VPINSRQ $0x01, R12, X11, X11
+	JMP     adInShuffle
 
-adInSkip2:
-	TESTB $0x01, R13
-	JZ    adInSkip1
-	MOVB  (R9), R12
-	MOVB  R12, (R14)
+adInBelow2:
+	MOVBLZX (R9), R12
+	VMOVQ   R12, X11
 
-adInSkip1:
-	VMOVDQU    272(SP), X11
+adInShuffle:
+	LEAQ       gcmPartShuf<>+0(SB), R12
+	LEAQ       (R12)(R13*8), R12
+	VMOVDQU    (R12)(R13*8), X12
+	VPSHUFB    X12, X11, X11
 	VPSHUFB    X14, X11, X11
 	VPXOR      X0, X11, X11
 	VPXOR      X0, X0, X0
@@ -6554,41 +6815,42 @@ msgTailLoop:
 msgPartial:
 	TESTQ   R13, R13
 	JZ      msgPartialDone
-	VPXOR   X11, X11, X11
-	VMOVDQU X11, 272(SP)
 	LEAQ    (SI)(R11*1), R9
-	LEAQ    272(SP), R14
-	TESTB   $0x08, R13
-	JZ      msgInSkip8
+	CMPQ    R13, $0x08
+	JB      msgInBelow8
 	MOVQ    (R9), R12
-	MOVQ    R12, (R14)
-	ADDQ    $0x08, R9
-	ADDQ    $0x08, R14
+	VMOVQ   R12, X11
+	MOVQ    -8(R9)(R13*1), R12
+	VPINSRQ $0x01, R12, X11, X11
+	JMP     msgInShuffle
 
-msgInSkip8:
-	TESTB $0x04, R13
-	JZ    msgInSkip4
-	MOVL  (R9), R12
-	MOVL  R12, (R14)
-	ADDQ  $0x04, R9
-	ADDQ  $0x04, R14
+msgInBelow8:
+	CMPQ    R13, $0x04
+	JB      msgInBelow4
+	MOVL    (R9), R12
+	VMOVQ   R12, X11
+	MOVL    -4(R9)(R13*1), R12
+	VPINSRQ $0x01, R12, X11, X11
+	JMP     msgInShuffle
 
-msgInSkip4:
-	TESTB $0x02, R13
-	JZ    msgInSkip2
-	MOVW  (R9), R12
-	MOVW  R12, (R14)
-	ADDQ  $0x02, R9
-	ADDQ  $0x02, R14
+msgInBelow4:
+	CMPQ    R13, $0x02
+	JB      msgInBelow2
+	MOVWLZX (R9), R12
+	VMOVQ   R12, X11
+	MOVWLZX -2(R9)(R13*1), R12
+	VPINSRQ $0x01, R12, X11, X11
+	JMP     msgInShuffle
 
-msgInSkip2:
-	TESTB $0x01, R13
-	JZ    msgInSkip1
-	MOVB  (R9), R12
-	MOVB  R12, (R14)
+msgInBelow2:
+	MOVBLZX (R9), R12
+	VMOVQ   R12, X11
 
-msgInSkip1:
-	VMOVDQU 272(SP), X11
+msgInShuffle:
+	LEAQ    gcmPartShuf<>+0(SB), R12
+	LEAQ    (R12)(R13*8), R12
+	VMOVDQU (R12)(R13*8), X12
+	VPSHUFB X12, X11, X11
 	VPXOR   (SP)(R11*1), X11, X12
 	VMOVDQU X12, 272(SP)
 	LEAQ    272(SP), R9
@@ -10165,43 +10427,44 @@ adTailLoop:
 	JNZ       adTailLoop
 
 adPartial:
-	TESTQ R13, R13
-	JZ    adPartialDone
-	PXOR  X11, X11
-	MOVOU X11, 272(SP)
-	LEAQ  (SI)(R11*1), R9
-	LEAQ  272(SP), R14
-	TESTB $0x08, R13
-	JZ    adInSkip8
-	MOVQ  (R9), R12
-	MOVQ  R12, (R14)
-	ADDQ  $0x08, R9
-	ADDQ  $0x08, R14
+	TESTQ  R13, R13
+	JZ     adPartialDone
+	LEAQ   (SI)(R11*1), R9
+	CMPQ   R13, $0x08
+	JB     adInBelow8
+	MOVQ   (R9), R12
+	MOVQ   R12, X11
+	MOVQ   -8(R9)(R13*1), R12
+	PINSRQ $0x01, R12, X11
+	JMP    adInShuffle
 
-adInSkip8:
-	TESTB $0x04, R13
-	JZ    adInSkip4
-	MOVL  (R9), R12
-	MOVL  R12, (R14)
-	ADDQ  $0x04, R9
-	ADDQ  $0x04, R14
+adInBelow8:
+	CMPQ   R13, $0x04
+	JB     adInBelow4
+	MOVL   (R9), R12
+	MOVQ   R12, X11
+	MOVL   -4(R9)(R13*1), R12
+	PINSRQ $0x01, R12, X11
+	JMP    adInShuffle
 
-adInSkip4:
-	TESTB $0x02, R13
-	JZ    adInSkip2
-	MOVW  (R9), R12
-	MOVW  R12, (R14)
-	ADDQ  $0x02, R9
-	ADDQ  $0x02, R14
+adInBelow4:
+	CMPQ    R13, $0x02
+	JB      adInBelow2
+	MOVWLZX (R9), R12
+	MOVQ    R12, X11
+	MOVWLZX -2(R9)(R13*1), R12
+	PINSRQ  $0x01, R12, X11
+	JMP     adInShuffle
 
-adInSkip2:
-	TESTB $0x01, R13
-	JZ    adInSkip1
-	MOVB  (R9), R12
-	MOVB  R12, (R14)
+adInBelow2:
+	MOVBLZX (R9), R12
+	MOVQ    R12, X11
 
-adInSkip1:
-	MOVOU     272(SP), X11
+adInShuffle:
+	LEAQ      gcmPartShuf<>+0(SB), R12
+	LEAQ      (R12)(R13*8), R12
+	MOVOU     (R12)(R13*8), X12
+	PSHUFB    X12, X11
 	PSHUFB    X14, X11
 	PXOR      X0, X11
 	PXOR      X0, X0
@@ -11612,54 +11875,55 @@ msgTailLoop:
 	JNZ       msgTailLoop
 
 msgPartial:
-	TESTQ R13, R13
-	JZ    msgPartialDone
-	PXOR  X11, X11
-	MOVOU X11, 272(SP)
-	LEAQ  (SI)(R11*1), R9
-	LEAQ  272(SP), R14
-	TESTB $0x08, R13
-	JZ    msgInSkip8
-	MOVQ  (R9), R12
-	MOVQ  R12, (R14)
-	ADDQ  $0x08, R9
-	ADDQ  $0x08, R14
+	TESTQ  R13, R13
+	JZ     msgPartialDone
+	LEAQ   (SI)(R11*1), R9
+	CMPQ   R13, $0x08
+	JB     msgInBelow8
+	MOVQ   (R9), R12
+	MOVQ   R12, X11
+	MOVQ   -8(R9)(R13*1), R12
+	PINSRQ $0x01, R12, X11
+	JMP    msgInShuffle
 
-msgInSkip8:
-	TESTB $0x04, R13
-	JZ    msgInSkip4
-	MOVL  (R9), R12
-	MOVL  R12, (R14)
-	ADDQ  $0x04, R9
-	ADDQ  $0x04, R14
+msgInBelow8:
+	CMPQ   R13, $0x04
+	JB     msgInBelow4
+	MOVL   (R9), R12
+	MOVQ   R12, X11
+	MOVL   -4(R9)(R13*1), R12
+	PINSRQ $0x01, R12, X11
+	JMP    msgInShuffle
 
-msgInSkip4:
-	TESTB $0x02, R13
-	JZ    msgInSkip2
-	MOVW  (R9), R12
-	MOVW  R12, (R14)
-	ADDQ  $0x02, R9
-	ADDQ  $0x02, R14
+msgInBelow4:
+	CMPQ    R13, $0x02
+	JB      msgInBelow2
+	MOVWLZX (R9), R12
+	MOVQ    R12, X11
+	MOVWLZX -2(R9)(R13*1), R12
+	PINSRQ  $0x01, R12, X11
+	JMP     msgInShuffle
 
-msgInSkip2:
-	TESTB $0x01, R13
-	JZ    msgInSkip1
-	MOVB  (R9), R12
-	MOVB  R12, (R14)
+msgInBelow2:
+	MOVBLZX (R9), R12
+	MOVQ    R12, X11
 
-msgInSkip1:
-	MOVOU 272(SP), X11
-	MOVOU (SP)(R11*1), X12
-	PXOR  X11, X12
-	MOVOU X12, 272(SP)
-	LEAQ  272(SP), R9
-	LEAQ  (DI)(R11*1), R14
-	TESTB $0x08, R13
-	JZ    msgOutSkip8
-	MOVQ  (R9), R12
-	MOVQ  R12, (R14)
-	ADDQ  $0x08, R9
-	ADDQ  $0x08, R14
+msgInShuffle:
+	LEAQ   gcmPartShuf<>+0(SB), R12
+	LEAQ   (R12)(R13*8), R12
+	MOVOU  (R12)(R13*8), X12
+	PSHUFB X12, X11
+	MOVOU  (SP)(R11*1), X12
+	PXOR   X11, X12
+	MOVOU  X12, 272(SP)
+	LEAQ   272(SP), R9
+	LEAQ   (DI)(R11*1), R14
+	TESTB  $0x08, R13
+	JZ     msgOutSkip8
+	MOVQ   (R9), R12
+	MOVQ   R12, (R14)
+	ADDQ   $0x08, R9
+	ADDQ   $0x08, R14
 
 msgOutSkip8:
 	TESTB $0x04, R13
@@ -11981,43 +12245,44 @@ adTailLoop:
 	JNZ       adTailLoop
 
 adPartial:
-	TESTQ R13, R13
-	JZ    adPartialDone
-	PXOR  X11, X11
-	MOVOU X11, 272(SP)
-	LEAQ  (SI)(R11*1), R9
-	LEAQ  272(SP), R14
-	TESTB $0x08, R13
-	JZ    adInSkip8
-	MOVQ  (R9), R12
-	MOVQ  R12, (R14)
-	ADDQ  $0x08, R9
-	ADDQ  $0x08, R14
+	TESTQ  R13, R13
+	JZ     adPartialDone
+	LEAQ   (SI)(R11*1), R9
+	CMPQ   R13, $0x08
+	JB     adInBelow8
+	MOVQ   (R9), R12
+	MOVQ   R12, X11
+	MOVQ   -8(R9)(R13*1), R12
+	PINSRQ $0x01, R12, X11
+	JMP    adInShuffle
 
-adInSkip8:
-	TESTB $0x04, R13
-	JZ    adInSkip4
-	MOVL  (R9), R12
-	MOVL  R12, (R14)
-	ADDQ  $0x04, R9
-	ADDQ  $0x04, R14
+adInBelow8:
+	CMPQ   R13, $0x04
+	JB     adInBelow4
+	MOVL   (R9), R12
+	MOVQ   R12, X11
+	MOVL   -4(R9)(R13*1), R12
+	PINSRQ $0x01, R12, X11
+	JMP    adInShuffle
 
-adInSkip4:
-	TESTB $0x02, R13
-	JZ    adInSkip2
-	MOVW  (R9), R12
-	MOVW  R12, (R14)
-	ADDQ  $0x02, R9
-	ADDQ  $0x02, R14
+adInBelow4:
+	CMPQ    R13, $0x02
+	JB      adInBelow2
+	MOVWLZX (R9), R12
+	MOVQ    R12, X11
+	MOVWLZX -2(R9)(R13*1), R12
+	PINSRQ  $0x01, R12, X11
+	JMP     adInShuffle
 
-adInSkip2:
-	TESTB $0x01, R13
-	JZ    adInSkip1
-	MOVB  (R9), R12
-	MOVB  R12, (R14)
+adInBelow2:
+	MOVBLZX (R9), R12
+	MOVQ    R12, X11
 
-adInSkip1:
-	MOVOU     272(SP), X11
+adInShuffle:
+	LEAQ      gcmPartShuf<>+0(SB), R12
+	LEAQ      (R12)(R13*8), R12
+	MOVOU     (R12)(R13*8), X12
+	PSHUFB    X12, X11
 	PSHUFB    X14, X11
 	PXOR      X0, X11
 	PXOR      X0, X0
@@ -13422,54 +13687,55 @@ msgTailLoop:
 	JNZ       msgTailLoop
 
 msgPartial:
-	TESTQ R13, R13
-	JZ    msgPartialDone
-	PXOR  X11, X11
-	MOVOU X11, 272(SP)
-	LEAQ  (SI)(R11*1), R9
-	LEAQ  272(SP), R14
-	TESTB $0x08, R13
-	JZ    msgInSkip8
-	MOVQ  (R9), R12
-	MOVQ  R12, (R14)
-	ADDQ  $0x08, R9
-	ADDQ  $0x08, R14
+	TESTQ  R13, R13
+	JZ     msgPartialDone
+	LEAQ   (SI)(R11*1), R9
+	CMPQ   R13, $0x08
+	JB     msgInBelow8
+	MOVQ   (R9), R12
+	MOVQ   R12, X11
+	MOVQ   -8(R9)(R13*1), R12
+	PINSRQ $0x01, R12, X11
+	JMP    msgInShuffle
 
-msgInSkip8:
-	TESTB $0x04, R13
-	JZ    msgInSkip4
-	MOVL  (R9), R12
-	MOVL  R12, (R14)
-	ADDQ  $0x04, R9
-	ADDQ  $0x04, R14
+msgInBelow8:
+	CMPQ   R13, $0x04
+	JB     msgInBelow4
+	MOVL   (R9), R12
+	MOVQ   R12, X11
+	MOVL   -4(R9)(R13*1), R12
+	PINSRQ $0x01, R12, X11
+	JMP    msgInShuffle
 
-msgInSkip4:
-	TESTB $0x02, R13
-	JZ    msgInSkip2
-	MOVW  (R9), R12
-	MOVW  R12, (R14)
-	ADDQ  $0x02, R9
-	ADDQ  $0x02, R14
+msgInBelow4:
+	CMPQ    R13, $0x02
+	JB      msgInBelow2
+	MOVWLZX (R9), R12
+	MOVQ    R12, X11
+	MOVWLZX -2(R9)(R13*1), R12
+	PINSRQ  $0x01, R12, X11
+	JMP     msgInShuffle
 
-msgInSkip2:
-	TESTB $0x01, R13
-	JZ    msgInSkip1
-	MOVB  (R9), R12
-	MOVB  R12, (R14)
+msgInBelow2:
+	MOVBLZX (R9), R12
+	MOVQ    R12, X11
 
-msgInSkip1:
-	MOVOU 272(SP), X11
-	MOVOU (SP)(R11*1), X12
-	PXOR  X11, X12
-	MOVOU X12, 272(SP)
-	LEAQ  272(SP), R9
-	LEAQ  (DI)(R11*1), R14
-	TESTB $0x08, R13
-	JZ    msgOutSkip8
-	MOVQ  (R9), R12
-	MOVQ  R12, (R14)
-	ADDQ  $0x08, R9
-	ADDQ  $0x08, R14
+msgInShuffle:
+	LEAQ   gcmPartShuf<>+0(SB), R12
+	LEAQ   (R12)(R13*8), R12
+	MOVOU  (R12)(R13*8), X12
+	PSHUFB X12, X11
+	MOVOU  (SP)(R11*1), X12
+	PXOR   X11, X12
+	MOVOU  X12, 272(SP)
+	LEAQ   272(SP), R9
+	LEAQ   (DI)(R11*1), R14
+	TESTB  $0x08, R13
+	JZ     msgOutSkip8
+	MOVQ   (R9), R12
+	MOVQ   R12, (R14)
+	ADDQ   $0x08, R9
+	ADDQ   $0x08, R14
 
 msgOutSkip8:
 	TESTB $0x04, R13
@@ -15067,41 +15333,41 @@ tailPartVAES25645:
 	JZ         tailReduceVAES25646
 
 partialVAES25647:
-	VPXOR   X2, X2, X2
-	VMOVDQU X2, (SP)
-	MOVQ    SI, R9
-	LEAQ    (SP), R11
-	TESTB   $0x08, DL
-	JZ      inVAES25648Skip8
-	MOVQ    (R9), R12
-	MOVQ    R12, (R11)
-	ADDQ    $0x08, R9
-	ADDQ    $0x08, R11
+	CMPQ    DX, $0x08
+	JB      inVAES25648Below8
+	MOVQ    (SI), R12
+	VMOVQ   R12, X2
+	MOVQ    -8(SI)(DX*1), R12
+	VPINSRQ $0x01, R12, X2, X2
+	JMP     inVAES25648Shuffle
 
-inVAES25648Skip8:
-	TESTB $0x04, DL
-	JZ    inVAES25648Skip4
-	MOVL  (R9), R12
-	MOVL  R12, (R11)
-	ADDQ  $0x04, R9
-	ADDQ  $0x04, R11
+inVAES25648Below8:
+	CMPQ    DX, $0x04
+	JB      inVAES25648Below4
+	MOVL    (SI), R12
+	VMOVQ   R12, X2
+	MOVL    -4(SI)(DX*1), R12
+	VPINSRQ $0x01, R12, X2, X2
+	JMP     inVAES25648Shuffle
 
-inVAES25648Skip4:
-	TESTB $0x02, DL
-	JZ    inVAES25648Skip2
-	MOVW  (R9), R12
-	MOVW  R12, (R11)
-	ADDQ  $0x02, R9
-	ADDQ  $0x02, R11
+inVAES25648Below4:
+	CMPQ    DX, $0x02
+	JB      inVAES25648Below2
+	MOVWLZX (SI), R12
+	VMOVQ   R12, X2
+	MOVWLZX -2(SI)(DX*1), R12
+	VPINSRQ $0x01, R12, X2, X2
+	JMP     inVAES25648Shuffle
 
-inVAES25648Skip2:
-	TESTB $0x01, DL
-	JZ    inVAES25648Skip1
-	MOVB  (R9), R12
-	MOVB  R12, (R11)
+inVAES25648Below2:
+	MOVBLZX (SI), R12
+	VMOVQ   R12, X2
 
-inVAES25648Skip1:
-	VMOVDQU    (SP), X2
+inVAES25648Shuffle:
+	LEAQ       gcmPartShuf<>+0(SB), R12
+	LEAQ       (R12)(DX*8), R12
+	VMOVDQU    (R12)(DX*8), X8
+	VPSHUFB    X8, X2, X2
 	VPSHUFB    gcmBswap<>+0(SB), X2, X8
 	VPXOR      X1, X8, X8
 	VPXOR      X1, X1, X1
@@ -15793,47 +16059,47 @@ rounds10VAES25665:
 	VPXOR       X1, X1, X1
 	ADDQ        $0x10, SI
 	ADDQ        $0x10, R10
-	SUBQ        $0x10, DX
 	ADDQ        $0x10, DI
 	VPADDD      gcmIncs<>+16(SB), X14, X14
+	SUBQ        $0x10, DX
 	JZ          tailReduceVAES25661
 
 partialVAES25664:
-	VPXOR   X2, X2, X2
-	VMOVDQU X2, (SP)
-	MOVQ    SI, R9
-	LEAQ    (SP), R11
-	TESTB   $0x08, DL
-	JZ      inVAES25667Skip8
-	MOVQ    (R9), R12
-	MOVQ    R12, (R11)
-	ADDQ    $0x08, R9
-	ADDQ    $0x08, R11
+	CMPQ    DX, $0x08
+	JB      inVAES25667Below8
+	MOVQ    (SI), R12
+	VMOVQ   R12, X2
+	MOVQ    -8(SI)(DX*1), R12
+	VPINSRQ $0x01, R12, X2, X2
+	JMP     inVAES25667Shuffle
 
-inVAES25667Skip8:
-	TESTB $0x04, DL
-	JZ    inVAES25667Skip4
-	MOVL  (R9), R12
-	MOVL  R12, (R11)
-	ADDQ  $0x04, R9
-	ADDQ  $0x04, R11
+inVAES25667Below8:
+	CMPQ    DX, $0x04
+	JB      inVAES25667Below4
+	MOVL    (SI), R12
+	VMOVQ   R12, X2
+	MOVL    -4(SI)(DX*1), R12
+	VPINSRQ $0x01, R12, X2, X2
+	JMP     inVAES25667Shuffle
 
-inVAES25667Skip4:
-	TESTB $0x02, DL
-	JZ    inVAES25667Skip2
-	MOVW  (R9), R12
-	MOVW  R12, (R11)
-	ADDQ  $0x02, R9
-	ADDQ  $0x02, R11
+inVAES25667Below4:
+	CMPQ    DX, $0x02
+	JB      inVAES25667Below2
+	MOVWLZX (SI), R12
+	VMOVQ   R12, X2
+	MOVWLZX -2(SI)(DX*1), R12
+	VPINSRQ $0x01, R12, X2, X2
+	JMP     inVAES25667Shuffle
 
-inVAES25667Skip2:
-	TESTB $0x01, DL
-	JZ    inVAES25667Skip1
-	MOVB  (R9), R12
-	MOVB  R12, (R11)
+inVAES25667Below2:
+	MOVBLZX (SI), R12
+	VMOVQ   R12, X2
 
-inVAES25667Skip1:
-	VMOVDQU (SP), X2
+inVAES25667Shuffle:
+	LEAQ    gcmPartShuf<>+0(SB), R12
+	LEAQ    (R12)(DX*8), R12
+	VMOVDQU (R12)(DX*8), X8
+	VPSHUFB X8, X2, X2
 	VPSHUFB gcmBswap<>+0(SB), X14, X0
 	VPXOR   (BX), X0, X0
 	CMPQ    AX, $0x0c
@@ -16136,41 +16402,41 @@ tailPartVAES25677:
 	JZ         tailReduceVAES25678
 
 partialVAES25679:
-	VPXOR   X2, X2, X2
-	VMOVDQU X2, (SP)
-	MOVQ    SI, R9
-	LEAQ    (SP), R11
-	TESTB   $0x08, DL
-	JZ      inVAES25680Skip8
-	MOVQ    (R9), R12
-	MOVQ    R12, (R11)
-	ADDQ    $0x08, R9
-	ADDQ    $0x08, R11
+	CMPQ    DX, $0x08
+	JB      inVAES25680Below8
+	MOVQ    (SI), R12
+	VMOVQ   R12, X2
+	MOVQ    -8(SI)(DX*1), R12
+	VPINSRQ $0x01, R12, X2, X2
+	JMP     inVAES25680Shuffle
 
-inVAES25680Skip8:
-	TESTB $0x04, DL
-	JZ    inVAES25680Skip4
-	MOVL  (R9), R12
-	MOVL  R12, (R11)
-	ADDQ  $0x04, R9
-	ADDQ  $0x04, R11
+inVAES25680Below8:
+	CMPQ    DX, $0x04
+	JB      inVAES25680Below4
+	MOVL    (SI), R12
+	VMOVQ   R12, X2
+	MOVL    -4(SI)(DX*1), R12
+	VPINSRQ $0x01, R12, X2, X2
+	JMP     inVAES25680Shuffle
 
-inVAES25680Skip4:
-	TESTB $0x02, DL
-	JZ    inVAES25680Skip2
-	MOVW  (R9), R12
-	MOVW  R12, (R11)
-	ADDQ  $0x02, R9
-	ADDQ  $0x02, R11
+inVAES25680Below4:
+	CMPQ    DX, $0x02
+	JB      inVAES25680Below2
+	MOVWLZX (SI), R12
+	VMOVQ   R12, X2
+	MOVWLZX -2(SI)(DX*1), R12
+	VPINSRQ $0x01, R12, X2, X2
+	JMP     inVAES25680Shuffle
 
-inVAES25680Skip2:
-	TESTB $0x01, DL
-	JZ    inVAES25680Skip1
-	MOVB  (R9), R12
-	MOVB  R12, (R11)
+inVAES25680Below2:
+	MOVBLZX (SI), R12
+	VMOVQ   R12, X2
 
-inVAES25680Skip1:
-	VMOVDQU    (SP), X2
+inVAES25680Shuffle:
+	LEAQ       gcmPartShuf<>+0(SB), R12
+	LEAQ       (R12)(DX*8), R12
+	VMOVDQU    (R12)(DX*8), X8
+	VPSHUFB    X8, X2, X2
 	VPSHUFB    gcmBswap<>+0(SB), X2, X8
 	VPXOR      X1, X8, X8
 	VPXOR      X1, X1, X1
@@ -16861,47 +17127,47 @@ rounds10VAES25697:
 	VPXOR       X1, X1, X1
 	ADDQ        $0x10, SI
 	ADDQ        $0x10, R10
-	SUBQ        $0x10, DX
 	ADDQ        $0x10, DI
 	VPADDD      gcmIncs<>+16(SB), X14, X14
+	SUBQ        $0x10, DX
 	JZ          tailReduceVAES25693
 
 partialVAES25696:
-	VPXOR   X2, X2, X2
-	VMOVDQU X2, (SP)
-	MOVQ    SI, R9
-	LEAQ    (SP), R11
-	TESTB   $0x08, DL
-	JZ      inVAES25699Skip8
-	MOVQ    (R9), R12
-	MOVQ    R12, (R11)
-	ADDQ    $0x08, R9
-	ADDQ    $0x08, R11
+	CMPQ    DX, $0x08
+	JB      inVAES25699Below8
+	MOVQ    (SI), R12
+	VMOVQ   R12, X2
+	MOVQ    -8(SI)(DX*1), R12
+	VPINSRQ $0x01, R12, X2, X2
+	JMP     inVAES25699Shuffle
 
-inVAES25699Skip8:
-	TESTB $0x04, DL
-	JZ    inVAES25699Skip4
-	MOVL  (R9), R12
-	MOVL  R12, (R11)
-	ADDQ  $0x04, R9
-	ADDQ  $0x04, R11
+inVAES25699Below8:
+	CMPQ    DX, $0x04
+	JB      inVAES25699Below4
+	MOVL    (SI), R12
+	VMOVQ   R12, X2
+	MOVL    -4(SI)(DX*1), R12
+	VPINSRQ $0x01, R12, X2, X2
+	JMP     inVAES25699Shuffle
 
-inVAES25699Skip4:
-	TESTB $0x02, DL
-	JZ    inVAES25699Skip2
-	MOVW  (R9), R12
-	MOVW  R12, (R11)
-	ADDQ  $0x02, R9
-	ADDQ  $0x02, R11
+inVAES25699Below4:
+	CMPQ    DX, $0x02
+	JB      inVAES25699Below2
+	MOVWLZX (SI), R12
+	VMOVQ   R12, X2
+	MOVWLZX -2(SI)(DX*1), R12
+	VPINSRQ $0x01, R12, X2, X2
+	JMP     inVAES25699Shuffle
 
-inVAES25699Skip2:
-	TESTB $0x01, DL
-	JZ    inVAES25699Skip1
-	MOVB  (R9), R12
-	MOVB  R12, (R11)
+inVAES25699Below2:
+	MOVBLZX (SI), R12
+	VMOVQ   R12, X2
 
-inVAES25699Skip1:
-	VMOVDQU (SP), X2
+inVAES25699Shuffle:
+	LEAQ    gcmPartShuf<>+0(SB), R12
+	LEAQ    (R12)(DX*8), R12
+	VMOVDQU (R12)(DX*8), X8
+	VPSHUFB X8, X2, X2
 	VPSHUFB gcmBswap<>+0(SB), X14, X0
 	VPXOR   (BX), X0, X0
 	CMPQ    AX, $0x0c

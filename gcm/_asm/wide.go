@@ -48,13 +48,17 @@ import (
 //
 // The message kernels (sealMsg, openMsg) take a whole message, of any
 // length up to a kernel call's, and its associated data: they compute
-// E(J0) while they hash the associated data, run the message, and absorb
+// E(J0) beside the other work (message), hash the associated data, run the
+// message, and absorb
 // the lengths block in the last reduction, its product by H^1 added to the
-// tail's, whose blocks then take the powers ending at H^2 (so kernelKey
-// holds H^33 for a tail of 32 blocks on zmm, H^17 for 16 on ymm). A short
-// message costs one call and one or two reductions on its critical path.
-// On ymm a partial block moves through the stack, copied 8, 4, 2 and 1
-// bytes at a time, as in the xmm kernels.
+// tail's, whose blocks then take the powers ending at H^2. The message's
+// last group, if any, adds its products to the tail's, unreduced, by the
+// powers beyond (so kernelKey holds H^65 for a group and a tail of 32
+// blocks on zmm, H^33 for 16 and 16 on ymm). A message costs one call, and
+// one reduction on its critical path if under two groups, or two after
+// associated data. On ymm a partial block comes in by loadPartial and goes
+// out through the stack, copied 8, 4, 2 and 1 bytes at a time, as in the
+// xmm kernels.
 
 // General-purpose registers of the message kernels, besides those of gcm.go.
 var (
@@ -735,22 +739,17 @@ func (g *wide) partYMM(r wideRegs, o op, reduce string) {
 	VPXOR(r.yt.AsX(), r.yt.AsX(), r.yt.AsX())
 	ADDQ(U8(16), src)
 	ADDQ(U8(16), off)
-	SUBQ(U8(16), n)
 	if o != hashOp {
 		ADDQ(U8(16), dst)
 		VPADDD(incs.Offset(16), r.ctr.AsX(), r.ctr.AsX())
 	}
+	SUBQ(U8(16), n)
 	JZ(LabelRef(reduce))
 
-	// 1..15 bytes, copied through the stack: nothing past the buffers is
-	// read or written.
+	// 1..15 bytes, in by loadPartial, out through the stack: nothing past
+	// the buffers is read or written.
 	Label(partial)
-	VPXOR(in, in, in)
-	VMOVDQU(in, g.part)
-	MOVQ(src, prev)
-	LEAQ(g.part, idx)
-	copyBytes(g.label("in"), prev, idx, n)
-	VMOVDQU(g.part, in)
+	loadPartial(g.label("in"), src, n, in, x)
 	if o == hashOp {
 		VPSHUFB(bswapMask, in, x)
 	} else {
