@@ -12,13 +12,15 @@ import (
 )
 
 // The kernel contract is gcm_asm.go's. Every amd64 family keeps H in one
-// layout, kernelKey, filled by initAESNI, or initSSE on the SSE family
-// (every CPU with VAES or VPCLMULQDQ has PCLMULQDQ too). A new family adds
+// layout, kernelKey, filled by initAESNI, or initSSE on the SSE family, or
+// initVAES512 where VAES512 takes more powers than initAESNI fills (every
+// CPU with VAES or VPCLMULQDQ has PCLMULQDQ too). A new family adds
 // its kernel constant, its availability to chooseKernel and impl, its
 // powers, and its cases to ghash, mulH, cryptBlocks and message.
 
 // The VAES families need the aesni kernel's instructions too: they share
-// initAESNI and mulHAESNI. The zmm kernels' byte masks take BZHI (BMI2).
+// mulHAESNI, and initAESNI up to ymmPowers. The zmm kernels' byte masks
+// take BZHI (BMI2).
 // The SSE family is the aesni one in legacy SSE encodings, for CPUs with
 // AES-NI and PCLMULQDQ but no AVX (Westmere, the Atoms up to Tremont); it
 // never runs a VEX instruction, and runs only where aesni cannot.
