@@ -174,7 +174,8 @@ func (a *AEAD) initKernel(h words.Block, most int) {
 		return
 	}
 	lo, hi := kernelH(h)
-	// A tail of most blocks (and the lengths block) needs H^(most+1).
+	// most blocks of message and associated data (and the lengths block)
+	// need at most H^(most+1).
 	n := min(powers[a.kern], max(most+1, 2))
 	switch {
 	case a.kern == sseKernel:

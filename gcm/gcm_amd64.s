@@ -15177,13 +15177,14 @@ rounds10VAES25639:
 	VINSERTI128 $0x01, X14, Y14, Y14
 	VPADDD      gcmLaneIdx<>+16(SB), Y14, Y14
 	VPXOR       Y11, Y11, Y11
+	MOVQ        adLen+56(FP), R13
+	MOVQ        n+40(FP), R14
 	MOVQ        ad+48(FP), SI
-	MOVQ        adLen+56(FP), DX
-	MOVQ        DX, R13
+	MOVQ        R13, DX
 
-hashLoopVAES25641:
+hashLoopVAES25642:
 	CMPQ         DX, $0x00000100
-	JB           hashTailVAES25642
+	JB           hashTailVAES25643
 	VMOVDQU      (SI), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
 	VPXOR        Y11, Y8, Y8
@@ -15274,11 +15275,11 @@ hashLoopVAES25641:
 	VPXOR        X10, X13, X11
 	ADDQ         $0x00000100, SI
 	SUBQ         $0x00000100, DX
-	JMP          hashLoopVAES25641
+	JMP          hashLoopVAES25642
 
-hashTailVAES25642:
+hashTailVAES25643:
 	TESTQ   DX, DX
-	JZ      hashDoneVAES25643
+	JZ      hashDoneVAES25644
 	VMOVDQA X11, X1
 	VPXOR   Y11, Y11, Y11
 	VPXOR   Y12, Y12, Y12
@@ -15290,9 +15291,9 @@ hashTailVAES25642:
 	SHLQ    $0x04, R10
 	ADDQ    CX, R10
 
-tailLoopVAES25644:
+tailLoopVAES25645:
 	CMPQ       DX, $0x20
-	JB         tailPartVAES25645
+	JB         tailPartVAES25646
 	VMOVDQU    (SI), Y8
 	VPSHUFB    gcmBswapWide<>+0(SB), Y8, Y8
 	VPXOR      Y1, Y8, Y8
@@ -15308,13 +15309,13 @@ tailLoopVAES25644:
 	ADDQ       $0x20, SI
 	ADDQ       $0x20, R10
 	SUBQ       $0x20, DX
-	JMP        tailLoopVAES25644
+	JMP        tailLoopVAES25645
 
-tailPartVAES25645:
+tailPartVAES25646:
 	TESTQ      DX, DX
-	JZ         tailReduceVAES25646
+	JZ         tailReduceVAES25647
 	CMPQ       DX, $0x10
-	JB         partialVAES25647
+	JB         partialVAES25648
 	VMOVDQU    (SI), X2
 	VPSHUFB    gcmBswap<>+0(SB), X2, X8
 	VPXOR      X1, X8, X8
@@ -15330,40 +15331,40 @@ tailPartVAES25645:
 	ADDQ       $0x10, SI
 	ADDQ       $0x10, R10
 	SUBQ       $0x10, DX
-	JZ         tailReduceVAES25646
+	JZ         tailReduceVAES25647
 
-partialVAES25647:
+partialVAES25648:
 	CMPQ    DX, $0x08
-	JB      inVAES25648Below8
+	JB      inVAES25649Below8
 	MOVQ    (SI), R12
 	VMOVQ   R12, X2
 	MOVQ    -8(SI)(DX*1), R12
 	VPINSRQ $0x01, R12, X2, X2
-	JMP     inVAES25648Shuffle
+	JMP     inVAES25649Shuffle
 
-inVAES25648Below8:
+inVAES25649Below8:
 	CMPQ    DX, $0x04
-	JB      inVAES25648Below4
+	JB      inVAES25649Below4
 	MOVL    (SI), R12
 	VMOVQ   R12, X2
 	MOVL    -4(SI)(DX*1), R12
 	VPINSRQ $0x01, R12, X2, X2
-	JMP     inVAES25648Shuffle
+	JMP     inVAES25649Shuffle
 
-inVAES25648Below4:
+inVAES25649Below4:
 	CMPQ    DX, $0x02
-	JB      inVAES25648Below2
+	JB      inVAES25649Below2
 	MOVWLZX (SI), R12
 	VMOVQ   R12, X2
 	MOVWLZX -2(SI)(DX*1), R12
 	VPINSRQ $0x01, R12, X2, X2
-	JMP     inVAES25648Shuffle
+	JMP     inVAES25649Shuffle
 
-inVAES25648Below2:
+inVAES25649Below2:
 	MOVBLZX (SI), R12
 	VMOVQ   R12, X2
 
-inVAES25648Shuffle:
+inVAES25649Shuffle:
 	LEAQ       gcmPartShuf<>+0(SB), R12
 	LEAQ       (R12)(DX*8), R12
 	VMOVDQU    (R12)(DX*8), X8
@@ -15380,7 +15381,7 @@ inVAES25648Shuffle:
 	VPCLMULQDQ $0x10, (R10), X8, X10
 	VPXOR      Y10, Y12, Y12
 
-tailReduceVAES25646:
+tailReduceVAES25647:
 	VPCLMULQDQ   $0x10, gcmPolyWide<>+0(SB), Y11, Y9
 	VPSHUFD      $0x4e, Y11, Y10
 	VPXOR        Y9, Y12, Y12
@@ -15392,13 +15393,12 @@ tailReduceVAES25646:
 	VEXTRACTI128 $0x01, Y13, X10
 	VPXOR        X10, X13, X11
 
-hashDoneVAES25643:
+hashDoneVAES25644:
 	MOVQ           dst+24(FP), DI
 	MOVQ           src+32(FP), SI
-	MOVQ           n+40(FP), DX
-	MOVQ           DX, R14
+	MOVQ           R14, DX
 	CMPQ           DX, $0x00000100
-	JB             cryptTailVAES25649
+	JB             cryptTailVAES25650
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y0
 	VPADDD         gcmInc2<>+0(SB), Y14, Y14
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y1
@@ -15425,8 +15425,8 @@ hashDoneVAES25643:
 	VPXOR          Y15, Y6, Y6
 	VPXOR          Y15, Y7, Y7
 	CMPQ           AX, $0x0c
-	JB             rounds10VAES25653
-	JE             rounds12VAES25654
+	JB             rounds10VAES25654
+	JE             rounds12VAES25655
 	VBROADCASTI128 -48(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15446,7 +15446,7 @@ hashDoneVAES25643:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-rounds12VAES25654:
+rounds12VAES25655:
 	VBROADCASTI128 -16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15466,7 +15466,7 @@ rounds12VAES25654:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-rounds10VAES25653:
+rounds10VAES25654:
 	VBROADCASTI128 16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15578,9 +15578,9 @@ rounds10VAES25653:
 	ADDQ           $0x00000100, DI
 	SUBQ           $0x00000100, DX
 
-groupLoopVAES25655:
+groupLoopVAES25656:
 	CMPQ           DX, $0x00000100
-	JB             sealLastVAES25652
+	JB             sealLastVAES25653
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y0
 	VPADDD         gcmInc2<>+0(SB), Y14, Y14
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y1
@@ -15607,8 +15607,8 @@ groupLoopVAES25655:
 	VPXOR          Y15, Y6, Y6
 	VPXOR          Y15, Y7, Y7
 	CMPQ           AX, $0x0c
-	JB             rounds10VAES25656
-	JE             rounds12VAES25657
+	JB             rounds10VAES25657
+	JE             rounds12VAES25658
 	VBROADCASTI128 -48(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15628,7 +15628,7 @@ groupLoopVAES25655:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-rounds12VAES25657:
+rounds12VAES25658:
 	VBROADCASTI128 -16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15648,7 +15648,7 @@ rounds12VAES25657:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-rounds10VAES25656:
+rounds10VAES25657:
 	VBROADCASTI128 16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15847,9 +15847,9 @@ rounds10VAES25656:
 	ADDQ           $0x00000100, SI
 	ADDQ           $0x00000100, DI
 	SUBQ           $0x00000100, DX
-	JMP            groupLoopVAES25655
+	JMP            groupLoopVAES25656
 
-sealLastVAES25652:
+sealLastVAES25653:
 	LEAQ       15(DX), R10
 	SHRQ       $0x04, R10
 	NEGQ       R10
@@ -15934,19 +15934,19 @@ sealLastVAES25652:
 	VPXOR      Y9, Y12, Y12
 	VPCLMULQDQ $0x10, -32(R10), Y8, Y10
 	VPXOR      Y10, Y12, Y12
-	JMP        cryptPendingVAES25650
+	JMP        cryptPendingVAES25651
 
-cryptTailVAES25649:
+cryptTailVAES25650:
 	VMOVDQA X11, X1
 	VPXOR   Y11, Y11, Y11
 	VPXOR   Y12, Y12, Y12
 	VPXOR   Y13, Y13, Y13
-	JMP     tailBodyVAES25658
+	JMP     tailBodyVAES25659
 
-cryptPendingVAES25650:
+cryptPendingVAES25651:
 	VPXOR Y1, Y1, Y1
 
-tailBodyVAES25658:
+tailBodyVAES25659:
 	LEAQ 15(DX), R10
 	SHRQ $0x04, R10
 	NEGQ R10
@@ -15954,28 +15954,28 @@ tailBodyVAES25658:
 	SHLQ $0x04, R10
 	ADDQ CX, R10
 
-tailLoopVAES25659:
+tailLoopVAES25660:
 	CMPQ           DX, $0x20
-	JB             tailPartVAES25660
+	JB             tailPartVAES25661
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y0
 	VPADDD         gcmInc2<>+0(SB), Y14, Y14
 	VBROADCASTI128 (BX), Y15
 	VPXOR          Y15, Y0, Y0
 	CMPQ           AX, $0x0c
-	JB             rounds10VAES25662
-	JE             rounds12VAES25663
+	JB             rounds10VAES25663
+	JE             rounds12VAES25664
 	VBROADCASTI128 -48(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VBROADCASTI128 -32(R8), Y15
 	VAESENC        Y15, Y0, Y0
 
-rounds12VAES25663:
+rounds12VAES25664:
 	VBROADCASTI128 -16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VBROADCASTI128 (R8), Y15
 	VAESENC        Y15, Y0, Y0
 
-rounds10VAES25662:
+rounds10VAES25663:
 	VBROADCASTI128 16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VBROADCASTI128 32(R8), Y15
@@ -16013,27 +16013,27 @@ rounds10VAES25662:
 	ADDQ           $0x20, SI
 	ADDQ           $0x20, R10
 	SUBQ           $0x20, DX
-	JMP            tailLoopVAES25659
+	JMP            tailLoopVAES25660
 
-tailPartVAES25660:
+tailPartVAES25661:
 	TESTQ   DX, DX
-	JZ      tailReduceVAES25661
+	JZ      tailReduceVAES25662
 	CMPQ    DX, $0x10
-	JB      partialVAES25664
+	JB      partialVAES25665
 	VMOVDQU (SI), X2
 	VPSHUFB gcmBswap<>+0(SB), X14, X0
 	VPXOR   (BX), X0, X0
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES25665
-	JE      rounds12VAES25666
+	JB      rounds10VAES25666
+	JE      rounds12VAES25667
 	VAESENC -48(R8), X0, X0
 	VAESENC -32(R8), X0, X0
 
-rounds12VAES25666:
+rounds12VAES25667:
 	VAESENC -16(R8), X0, X0
 	VAESENC (R8), X0, X0
 
-rounds10VAES25665:
+rounds10VAES25666:
 	VAESENC     16(R8), X0, X0
 	VAESENC     32(R8), X0, X0
 	VAESENC     48(R8), X0, X0
@@ -16062,40 +16062,40 @@ rounds10VAES25665:
 	ADDQ        $0x10, DI
 	VPADDD      gcmIncs<>+16(SB), X14, X14
 	SUBQ        $0x10, DX
-	JZ          tailReduceVAES25661
+	JZ          tailReduceVAES25662
 
-partialVAES25664:
+partialVAES25665:
 	CMPQ    DX, $0x08
-	JB      inVAES25667Below8
+	JB      inVAES25668Below8
 	MOVQ    (SI), R12
 	VMOVQ   R12, X2
 	MOVQ    -8(SI)(DX*1), R12
 	VPINSRQ $0x01, R12, X2, X2
-	JMP     inVAES25667Shuffle
+	JMP     inVAES25668Shuffle
 
-inVAES25667Below8:
+inVAES25668Below8:
 	CMPQ    DX, $0x04
-	JB      inVAES25667Below4
+	JB      inVAES25668Below4
 	MOVL    (SI), R12
 	VMOVQ   R12, X2
 	MOVL    -4(SI)(DX*1), R12
 	VPINSRQ $0x01, R12, X2, X2
-	JMP     inVAES25667Shuffle
+	JMP     inVAES25668Shuffle
 
-inVAES25667Below4:
+inVAES25668Below4:
 	CMPQ    DX, $0x02
-	JB      inVAES25667Below2
+	JB      inVAES25668Below2
 	MOVWLZX (SI), R12
 	VMOVQ   R12, X2
 	MOVWLZX -2(SI)(DX*1), R12
 	VPINSRQ $0x01, R12, X2, X2
-	JMP     inVAES25667Shuffle
+	JMP     inVAES25668Shuffle
 
-inVAES25667Below2:
+inVAES25668Below2:
 	MOVBLZX (SI), R12
 	VMOVQ   R12, X2
 
-inVAES25667Shuffle:
+inVAES25668Shuffle:
 	LEAQ    gcmPartShuf<>+0(SB), R12
 	LEAQ    (R12)(DX*8), R12
 	VMOVDQU (R12)(DX*8), X8
@@ -16103,16 +16103,16 @@ inVAES25667Shuffle:
 	VPSHUFB gcmBswap<>+0(SB), X14, X0
 	VPXOR   (BX), X0, X0
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES25668
-	JE      rounds12VAES25669
+	JB      rounds10VAES25669
+	JE      rounds12VAES25670
 	VAESENC -48(R8), X0, X0
 	VAESENC -32(R8), X0, X0
 
-rounds12VAES25669:
+rounds12VAES25670:
 	VAESENC -16(R8), X0, X0
 	VAESENC (R8), X0, X0
 
-rounds10VAES25668:
+rounds10VAES25669:
 	VAESENC     16(R8), X0, X0
 	VAESENC     32(R8), X0, X0
 	VAESENC     48(R8), X0, X0
@@ -16128,35 +16128,35 @@ rounds10VAES25668:
 	LEAQ        (SP), R9
 	MOVQ        DI, R11
 	TESTB       $0x08, DL
-	JZ          outVAES25670Skip8
+	JZ          outVAES25671Skip8
 	MOVQ        (R9), R12
 	MOVQ        R12, (R11)
 	ADDQ        $0x08, R9
 	ADDQ        $0x08, R11
 
-outVAES25670Skip8:
+outVAES25671Skip8:
 	TESTB $0x04, DL
-	JZ    outVAES25670Skip4
+	JZ    outVAES25671Skip4
 	MOVL  (R9), R12
 	MOVL  R12, (R11)
 	ADDQ  $0x04, R9
 	ADDQ  $0x04, R11
 
-outVAES25670Skip4:
+outVAES25671Skip4:
 	TESTB $0x02, DL
-	JZ    outVAES25670Skip2
+	JZ    outVAES25671Skip2
 	MOVW  (R9), R12
 	MOVW  R12, (R11)
 	ADDQ  $0x02, R9
 	ADDQ  $0x02, R11
 
-outVAES25670Skip2:
+outVAES25671Skip2:
 	TESTB $0x01, DL
-	JZ    outVAES25670Skip1
+	JZ    outVAES25671Skip1
 	MOVB  (R9), R12
 	MOVB  R12, (R11)
 
-outVAES25670Skip1:
+outVAES25671Skip1:
 	LEAQ       gcmPartMask<>+0(SB), R12
 	SUBQ       DX, R12
 	VPAND      16(R12), X0, X0
@@ -16172,7 +16172,7 @@ outVAES25670Skip1:
 	VPCLMULQDQ $0x10, (R10), X8, X10
 	VPXOR      Y10, Y12, Y12
 
-tailReduceVAES25661:
+tailReduceVAES25662:
 	SHLQ         $0x03, R14
 	SHLQ         $0x03, R13
 	VMOVQ        R14, X8
@@ -16222,16 +16222,16 @@ TEXT ·openMsgVAES256(SB), NOSPLIT, $32-96
 	VPSHUFB gcmBswap<>+0(SB), X14, X0
 	VPXOR   (BX), X0, X0
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES25671
-	JE      rounds12VAES25672
+	JB      rounds10VAES25672
+	JE      rounds12VAES25673
 	VAESENC -48(R8), X0, X0
 	VAESENC -32(R8), X0, X0
 
-rounds12VAES25672:
+rounds12VAES25673:
 	VAESENC -16(R8), X0, X0
 	VAESENC (R8), X0, X0
 
-rounds10VAES25671:
+rounds10VAES25672:
 	VAESENC     16(R8), X0, X0
 	VAESENC     32(R8), X0, X0
 	VAESENC     48(R8), X0, X0
@@ -16246,13 +16246,14 @@ rounds10VAES25671:
 	VINSERTI128 $0x01, X14, Y14, Y14
 	VPADDD      gcmLaneIdx<>+16(SB), Y14, Y14
 	VPXOR       Y11, Y11, Y11
+	MOVQ        adLen+56(FP), R13
+	MOVQ        n+40(FP), R14
 	MOVQ        ad+48(FP), SI
-	MOVQ        adLen+56(FP), DX
-	MOVQ        DX, R13
+	MOVQ        R13, DX
 
-hashLoopVAES25673:
+hashLoopVAES25675:
 	CMPQ         DX, $0x00000100
-	JB           hashTailVAES25674
+	JB           hashTailVAES25676
 	VMOVDQU      (SI), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
 	VPXOR        Y11, Y8, Y8
@@ -16343,11 +16344,11 @@ hashLoopVAES25673:
 	VPXOR        X10, X13, X11
 	ADDQ         $0x00000100, SI
 	SUBQ         $0x00000100, DX
-	JMP          hashLoopVAES25673
+	JMP          hashLoopVAES25675
 
-hashTailVAES25674:
+hashTailVAES25676:
 	TESTQ   DX, DX
-	JZ      hashDoneVAES25675
+	JZ      hashDoneVAES25677
 	VMOVDQA X11, X1
 	VPXOR   Y11, Y11, Y11
 	VPXOR   Y12, Y12, Y12
@@ -16359,9 +16360,9 @@ hashTailVAES25674:
 	SHLQ    $0x04, R10
 	ADDQ    CX, R10
 
-tailLoopVAES25676:
+tailLoopVAES25678:
 	CMPQ       DX, $0x20
-	JB         tailPartVAES25677
+	JB         tailPartVAES25679
 	VMOVDQU    (SI), Y8
 	VPSHUFB    gcmBswapWide<>+0(SB), Y8, Y8
 	VPXOR      Y1, Y8, Y8
@@ -16377,13 +16378,13 @@ tailLoopVAES25676:
 	ADDQ       $0x20, SI
 	ADDQ       $0x20, R10
 	SUBQ       $0x20, DX
-	JMP        tailLoopVAES25676
+	JMP        tailLoopVAES25678
 
-tailPartVAES25677:
+tailPartVAES25679:
 	TESTQ      DX, DX
-	JZ         tailReduceVAES25678
+	JZ         tailReduceVAES25680
 	CMPQ       DX, $0x10
-	JB         partialVAES25679
+	JB         partialVAES25681
 	VMOVDQU    (SI), X2
 	VPSHUFB    gcmBswap<>+0(SB), X2, X8
 	VPXOR      X1, X8, X8
@@ -16399,40 +16400,40 @@ tailPartVAES25677:
 	ADDQ       $0x10, SI
 	ADDQ       $0x10, R10
 	SUBQ       $0x10, DX
-	JZ         tailReduceVAES25678
+	JZ         tailReduceVAES25680
 
-partialVAES25679:
+partialVAES25681:
 	CMPQ    DX, $0x08
-	JB      inVAES25680Below8
+	JB      inVAES25682Below8
 	MOVQ    (SI), R12
 	VMOVQ   R12, X2
 	MOVQ    -8(SI)(DX*1), R12
 	VPINSRQ $0x01, R12, X2, X2
-	JMP     inVAES25680Shuffle
+	JMP     inVAES25682Shuffle
 
-inVAES25680Below8:
+inVAES25682Below8:
 	CMPQ    DX, $0x04
-	JB      inVAES25680Below4
+	JB      inVAES25682Below4
 	MOVL    (SI), R12
 	VMOVQ   R12, X2
 	MOVL    -4(SI)(DX*1), R12
 	VPINSRQ $0x01, R12, X2, X2
-	JMP     inVAES25680Shuffle
+	JMP     inVAES25682Shuffle
 
-inVAES25680Below4:
+inVAES25682Below4:
 	CMPQ    DX, $0x02
-	JB      inVAES25680Below2
+	JB      inVAES25682Below2
 	MOVWLZX (SI), R12
 	VMOVQ   R12, X2
 	MOVWLZX -2(SI)(DX*1), R12
 	VPINSRQ $0x01, R12, X2, X2
-	JMP     inVAES25680Shuffle
+	JMP     inVAES25682Shuffle
 
-inVAES25680Below2:
+inVAES25682Below2:
 	MOVBLZX (SI), R12
 	VMOVQ   R12, X2
 
-inVAES25680Shuffle:
+inVAES25682Shuffle:
 	LEAQ       gcmPartShuf<>+0(SB), R12
 	LEAQ       (R12)(DX*8), R12
 	VMOVDQU    (R12)(DX*8), X8
@@ -16449,7 +16450,7 @@ inVAES25680Shuffle:
 	VPCLMULQDQ $0x10, (R10), X8, X10
 	VPXOR      Y10, Y12, Y12
 
-tailReduceVAES25678:
+tailReduceVAES25680:
 	VPCLMULQDQ   $0x10, gcmPolyWide<>+0(SB), Y11, Y9
 	VPSHUFD      $0x4e, Y11, Y10
 	VPXOR        Y9, Y12, Y12
@@ -16461,17 +16462,16 @@ tailReduceVAES25678:
 	VEXTRACTI128 $0x01, Y13, X10
 	VPXOR        X10, X13, X11
 
-hashDoneVAES25675:
+hashDoneVAES25677:
 	MOVQ dst+24(FP), DI
 	MOVQ src+32(FP), SI
-	MOVQ n+40(FP), DX
-	MOVQ DX, R14
+	MOVQ R14, DX
 	CMPQ DX, $0x00000100
-	JB   cryptTailVAES25681
+	JB   cryptTailVAES25683
 
-groupLoopVAES25685:
+groupLoopVAES25687:
 	CMPQ           DX, $0x00000200
-	JB             openFinalVAES25684
+	JB             openFinalVAES25686
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y0
 	VPADDD         gcmInc2<>+0(SB), Y14, Y14
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y1
@@ -16498,8 +16498,8 @@ groupLoopVAES25685:
 	VPXOR          Y15, Y6, Y6
 	VPXOR          Y15, Y7, Y7
 	CMPQ           AX, $0x0c
-	JB             rounds10VAES25686
-	JE             rounds12VAES25687
+	JB             rounds10VAES25688
+	JE             rounds12VAES25689
 	VBROADCASTI128 -48(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -16519,7 +16519,7 @@ groupLoopVAES25685:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-rounds12VAES25687:
+rounds12VAES25689:
 	VBROADCASTI128 -16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -16539,7 +16539,7 @@ rounds12VAES25687:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-rounds10VAES25686:
+rounds10VAES25688:
 	VBROADCASTI128 16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -16737,9 +16737,9 @@ rounds10VAES25686:
 	ADDQ           $0x00000100, SI
 	ADDQ           $0x00000100, DI
 	SUBQ           $0x00000100, DX
-	JMP            groupLoopVAES25685
+	JMP            groupLoopVAES25687
 
-openFinalVAES25684:
+openFinalVAES25686:
 	LEAQ           -241(DX), R10
 	SHRQ           $0x04, R10
 	NEGQ           R10
@@ -16772,8 +16772,8 @@ openFinalVAES25684:
 	VPXOR          Y15, Y6, Y6
 	VPXOR          Y15, Y7, Y7
 	CMPQ           AX, $0x0c
-	JB             rounds10VAES25688
-	JE             rounds12VAES25689
+	JB             rounds10VAES25690
+	JE             rounds12VAES25691
 	VBROADCASTI128 -48(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -16793,7 +16793,7 @@ openFinalVAES25684:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-rounds12VAES25689:
+rounds12VAES25691:
 	VBROADCASTI128 -16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -16813,7 +16813,7 @@ rounds12VAES25689:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-rounds10VAES25688:
+rounds10VAES25690:
 	VBROADCASTI128 16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -17001,19 +17001,19 @@ rounds10VAES25688:
 	ADDQ           $0x00000100, SI
 	ADDQ           $0x00000100, DI
 	SUBQ           $0x00000100, DX
-	JMP            cryptPendingVAES25682
+	JMP            cryptPendingVAES25684
 
-cryptTailVAES25681:
+cryptTailVAES25683:
 	VMOVDQA X11, X1
 	VPXOR   Y11, Y11, Y11
 	VPXOR   Y12, Y12, Y12
 	VPXOR   Y13, Y13, Y13
-	JMP     tailBodyVAES25690
+	JMP     tailBodyVAES25692
 
-cryptPendingVAES25682:
+cryptPendingVAES25684:
 	VPXOR Y1, Y1, Y1
 
-tailBodyVAES25690:
+tailBodyVAES25692:
 	LEAQ 15(DX), R10
 	SHRQ $0x04, R10
 	NEGQ R10
@@ -17021,29 +17021,29 @@ tailBodyVAES25690:
 	SHLQ $0x04, R10
 	ADDQ CX, R10
 
-tailLoopVAES25691:
+tailLoopVAES25693:
 	CMPQ           DX, $0x20
-	JB             tailPartVAES25692
+	JB             tailPartVAES25694
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y0
 	VPADDD         gcmInc2<>+0(SB), Y14, Y14
 	VBROADCASTI128 (BX), Y15
 	VPXOR          Y15, Y0, Y0
 	VMOVDQU        (SI), Y8
 	CMPQ           AX, $0x0c
-	JB             rounds10VAES25694
-	JE             rounds12VAES25695
+	JB             rounds10VAES25696
+	JE             rounds12VAES25697
 	VBROADCASTI128 -48(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VBROADCASTI128 -32(R8), Y15
 	VAESENC        Y15, Y0, Y0
 
-rounds12VAES25695:
+rounds12VAES25697:
 	VBROADCASTI128 -16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VBROADCASTI128 (R8), Y15
 	VAESENC        Y15, Y0, Y0
 
-rounds10VAES25694:
+rounds10VAES25696:
 	VBROADCASTI128 16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VBROADCASTI128 32(R8), Y15
@@ -17081,27 +17081,27 @@ rounds10VAES25694:
 	ADDQ           $0x20, SI
 	ADDQ           $0x20, R10
 	SUBQ           $0x20, DX
-	JMP            tailLoopVAES25691
+	JMP            tailLoopVAES25693
 
-tailPartVAES25692:
+tailPartVAES25694:
 	TESTQ   DX, DX
-	JZ      tailReduceVAES25693
+	JZ      tailReduceVAES25695
 	CMPQ    DX, $0x10
-	JB      partialVAES25696
+	JB      partialVAES25698
 	VMOVDQU (SI), X2
 	VPSHUFB gcmBswap<>+0(SB), X14, X0
 	VPXOR   (BX), X0, X0
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES25697
-	JE      rounds12VAES25698
+	JB      rounds10VAES25699
+	JE      rounds12VAES256100
 	VAESENC -48(R8), X0, X0
 	VAESENC -32(R8), X0, X0
 
-rounds12VAES25698:
+rounds12VAES256100:
 	VAESENC -16(R8), X0, X0
 	VAESENC (R8), X0, X0
 
-rounds10VAES25697:
+rounds10VAES25699:
 	VAESENC     16(R8), X0, X0
 	VAESENC     32(R8), X0, X0
 	VAESENC     48(R8), X0, X0
@@ -17130,40 +17130,40 @@ rounds10VAES25697:
 	ADDQ        $0x10, DI
 	VPADDD      gcmIncs<>+16(SB), X14, X14
 	SUBQ        $0x10, DX
-	JZ          tailReduceVAES25693
+	JZ          tailReduceVAES25695
 
-partialVAES25696:
+partialVAES25698:
 	CMPQ    DX, $0x08
-	JB      inVAES25699Below8
+	JB      inVAES256101Below8
 	MOVQ    (SI), R12
 	VMOVQ   R12, X2
 	MOVQ    -8(SI)(DX*1), R12
 	VPINSRQ $0x01, R12, X2, X2
-	JMP     inVAES25699Shuffle
+	JMP     inVAES256101Shuffle
 
-inVAES25699Below8:
+inVAES256101Below8:
 	CMPQ    DX, $0x04
-	JB      inVAES25699Below4
+	JB      inVAES256101Below4
 	MOVL    (SI), R12
 	VMOVQ   R12, X2
 	MOVL    -4(SI)(DX*1), R12
 	VPINSRQ $0x01, R12, X2, X2
-	JMP     inVAES25699Shuffle
+	JMP     inVAES256101Shuffle
 
-inVAES25699Below4:
+inVAES256101Below4:
 	CMPQ    DX, $0x02
-	JB      inVAES25699Below2
+	JB      inVAES256101Below2
 	MOVWLZX (SI), R12
 	VMOVQ   R12, X2
 	MOVWLZX -2(SI)(DX*1), R12
 	VPINSRQ $0x01, R12, X2, X2
-	JMP     inVAES25699Shuffle
+	JMP     inVAES256101Shuffle
 
-inVAES25699Below2:
+inVAES256101Below2:
 	MOVBLZX (SI), R12
 	VMOVQ   R12, X2
 
-inVAES25699Shuffle:
+inVAES256101Shuffle:
 	LEAQ    gcmPartShuf<>+0(SB), R12
 	LEAQ    (R12)(DX*8), R12
 	VMOVDQU (R12)(DX*8), X8
@@ -17171,16 +17171,16 @@ inVAES25699Shuffle:
 	VPSHUFB gcmBswap<>+0(SB), X14, X0
 	VPXOR   (BX), X0, X0
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES256100
-	JE      rounds12VAES256101
+	JB      rounds10VAES256102
+	JE      rounds12VAES256103
 	VAESENC -48(R8), X0, X0
 	VAESENC -32(R8), X0, X0
 
-rounds12VAES256101:
+rounds12VAES256103:
 	VAESENC -16(R8), X0, X0
 	VAESENC (R8), X0, X0
 
-rounds10VAES256100:
+rounds10VAES256102:
 	VAESENC     16(R8), X0, X0
 	VAESENC     32(R8), X0, X0
 	VAESENC     48(R8), X0, X0
@@ -17196,35 +17196,35 @@ rounds10VAES256100:
 	LEAQ        (SP), R9
 	MOVQ        DI, R11
 	TESTB       $0x08, DL
-	JZ          outVAES256102Skip8
+	JZ          outVAES256104Skip8
 	MOVQ        (R9), R12
 	MOVQ        R12, (R11)
 	ADDQ        $0x08, R9
 	ADDQ        $0x08, R11
 
-outVAES256102Skip8:
+outVAES256104Skip8:
 	TESTB $0x04, DL
-	JZ    outVAES256102Skip4
+	JZ    outVAES256104Skip4
 	MOVL  (R9), R12
 	MOVL  R12, (R11)
 	ADDQ  $0x04, R9
 	ADDQ  $0x04, R11
 
-outVAES256102Skip4:
+outVAES256104Skip4:
 	TESTB $0x02, DL
-	JZ    outVAES256102Skip2
+	JZ    outVAES256104Skip2
 	MOVW  (R9), R12
 	MOVW  R12, (R11)
 	ADDQ  $0x02, R9
 	ADDQ  $0x02, R11
 
-outVAES256102Skip2:
+outVAES256104Skip2:
 	TESTB $0x01, DL
-	JZ    outVAES256102Skip1
+	JZ    outVAES256104Skip1
 	MOVB  (R9), R12
 	MOVB  R12, (R11)
 
-outVAES256102Skip1:
+outVAES256104Skip1:
 	VPSHUFB    gcmBswap<>+0(SB), X2, X8
 	VPXOR      X1, X8, X8
 	VPXOR      X1, X1, X1
@@ -17237,7 +17237,7 @@ outVAES256102Skip1:
 	VPCLMULQDQ $0x10, (R10), X8, X10
 	VPXOR      Y10, Y12, Y12
 
-tailReduceVAES25693:
+tailReduceVAES25695:
 	SHLQ         $0x03, R14
 	SHLQ         $0x03, R13
 	VMOVQ        R14, X8
@@ -19357,13 +19357,30 @@ keysDoneVAES51264:
 	VSHUFI64X2 $0x00, Z14, Z14, Z14
 	VPADDD     gcmLaneIdx<>+16(SB), Z14, Z14
 	VPXORQ     Z11, Z11, Z11
-	MOVQ       ad+48(FP), SI
-	MOVQ       adLen+56(FP), DX
-	MOVQ       DX, R13
+	MOVQ       adLen+56(FP), R13
+	MOVQ       n+40(FP), R14
+	XORQ       R11, R11
+	LEAQ       15(R13), R12
+	SHRQ       $0x04, R12
+	LEAQ       15(R14), R10
+	SHRQ       $0x04, R10
+	ADDQ       R10, R12
+	CMPQ       R12, $0x40
+	JA         adFirstVAES51266
+	NEGQ       R12
+	ADDQ       $0x40, R12
+	SHLQ       $0x04, R12
+	LEAQ       (CX)(R12*1), R11
 
-hashLoopVAES51265:
+adFirstVAES51266:
+	TESTQ R11, R11
+	JNZ   adDoneVAES51265
+	MOVQ  ad+48(FP), SI
+	MOVQ  R13, DX
+
+hashLoopVAES51267:
 	CMPQ          DX, $0x00000200
-	JB            hashTailVAES51266
+	JB            hashTailVAES51268
 	VMOVDQU64     (SI), Z8
 	VPSHUFB       Z15, Z8, Z8
 	VPXORQ        Z11, Z8, Z8
@@ -19447,11 +19464,11 @@ hashLoopVAES51265:
 	VPXOR         X10, X9, X11
 	ADDQ          $0x00000200, SI
 	SUBQ          $0x00000200, DX
-	JMP           hashLoopVAES51265
+	JMP           hashLoopVAES51267
 
-hashTailVAES51266:
+hashTailVAES51268:
 	TESTQ   DX, DX
-	JZ      hashDoneVAES51267
+	JZ      hashDoneVAES51269
 	VMOVDQA X11, X1
 	VPXORQ  Z11, Z11, Z11
 	VPXORQ  Z12, Z12, Z12
@@ -19463,9 +19480,9 @@ hashTailVAES51266:
 	SHLQ    $0x04, R10
 	ADDQ    CX, R10
 
-tailLoopVAES51268:
+tailLoopVAES51270:
 	CMPQ       DX, $0x40
-	JB         tailPartVAES51269
+	JB         tailPartVAES51271
 	VMOVDQU64  (SI), Z8
 	VPSHUFB    Z15, Z8, Z8
 	VPXORQ     Z1, Z8, Z8
@@ -19480,11 +19497,11 @@ tailLoopVAES51268:
 	ADDQ       $0x40, SI
 	ADDQ       $0x40, R10
 	SUBQ       $0x40, DX
-	JMP        tailLoopVAES51268
+	JMP        tailLoopVAES51270
 
-tailPartVAES51269:
+tailPartVAES51271:
 	TESTQ      DX, DX
-	JZ         tailReduceVAES51270
+	JZ         tailReduceVAES51272
 	MOVQ       $-1, R12
 	BZHIQ      DX, R12, R12
 	KMOVQ      R12, K2
@@ -19500,7 +19517,7 @@ tailPartVAES51269:
 	VPCLMULQDQ $0x10, (R10), Z8, Z10
 	VPTERNLOGD $0x96, Z9, Z10, Z12
 
-tailReduceVAES51270:
+tailReduceVAES51272:
 	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
 	VPSHUFD       $0x4e, Z11, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
@@ -19512,13 +19529,13 @@ tailReduceVAES51270:
 	VEXTRACTI128  $0x01, Y9, X10
 	VPXOR         X10, X9, X11
 
-hashDoneVAES51267:
+hashDoneVAES51269:
+adDoneVAES51265:
 	MOVQ    dst+24(FP), DI
 	MOVQ    src+32(FP), SI
-	MOVQ    n+40(FP), DX
-	MOVQ    DX, R14
+	MOVQ    R14, DX
 	CMPQ    DX, $0x00000200
-	JB      cryptTailVAES51271
+	JB      cryptTailVAES51273
 	LEAQ    -497(DX), R10
 	SHRQ    $0x04, R10
 	NEGQ    R10
@@ -19535,20 +19552,20 @@ hashDoneVAES51267:
 	VPXORQ  Z16, Z0, Z0
 	VPXORQ  Z16, Z1, Z1
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES51277
-	JE      rounds12VAES51278
+	JB      rounds10VAES51279
+	JE      rounds12VAES51280
 	VAESENC Z17, Z0, Z0
 	VAESENC Z17, Z1, Z1
 	VAESENC Z18, Z0, Z0
 	VAESENC Z18, Z1, Z1
 
-rounds12VAES51278:
+rounds12VAES51280:
 	VAESENC Z19, Z0, Z0
 	VAESENC Z19, Z1, Z1
 	VAESENC Z20, Z0, Z0
 	VAESENC Z20, Z1, Z1
 
-rounds10VAES51277:
+rounds10VAES51279:
 	VAESENC     Z21, Z0, Z0
 	VAESENC     Z21, Z1, Z1
 	VAESENC     Z22, Z0, Z0
@@ -19580,20 +19597,20 @@ rounds10VAES51277:
 	VPXORQ      Z16, Z2, Z2
 	VPXORQ      Z16, Z3, Z3
 	CMPQ        AX, $0x0c
-	JB          rounds10VAES51279
-	JE          rounds12VAES51280
+	JB          rounds10VAES51281
+	JE          rounds12VAES51282
 	VAESENC     Z17, Z2, Z2
 	VAESENC     Z17, Z3, Z3
 	VAESENC     Z18, Z2, Z2
 	VAESENC     Z18, Z3, Z3
 
-rounds12VAES51280:
+rounds12VAES51282:
 	VAESENC Z19, Z2, Z2
 	VAESENC Z19, Z3, Z3
 	VAESENC Z20, Z2, Z2
 	VAESENC Z20, Z3, Z3
 
-rounds10VAES51279:
+rounds10VAES51281:
 	VAESENC     Z21, Z2, Z2
 	VAESENC     Z21, Z3, Z3
 	VPSHUFB     Z15, Z0, Z8
@@ -19640,20 +19657,20 @@ rounds10VAES51279:
 	VPXORQ      Z16, Z4, Z4
 	VPXORQ      Z16, Z5, Z5
 	CMPQ        AX, $0x0c
-	JB          rounds10VAES51281
-	JE          rounds12VAES51282
+	JB          rounds10VAES51283
+	JE          rounds12VAES51284
 	VAESENC     Z17, Z4, Z4
 	VAESENC     Z17, Z5, Z5
 	VAESENC     Z18, Z4, Z4
 	VAESENC     Z18, Z5, Z5
 
-rounds12VAES51282:
+rounds12VAES51284:
 	VAESENC Z19, Z4, Z4
 	VAESENC Z19, Z5, Z5
 	VAESENC Z20, Z4, Z4
 	VAESENC Z20, Z5, Z5
 
-rounds10VAES51281:
+rounds10VAES51283:
 	VAESENC     Z21, Z4, Z4
 	VAESENC     Z21, Z5, Z5
 	VPSHUFB     Z15, Z2, Z8
@@ -19701,20 +19718,20 @@ rounds10VAES51281:
 	VPXORQ      Z16, Z6, Z6
 	VPXORQ      Z16, Z7, Z7
 	CMPQ        AX, $0x0c
-	JB          rounds10VAES51283
-	JE          rounds12VAES51284
+	JB          rounds10VAES51285
+	JE          rounds12VAES51286
 	VAESENC     Z17, Z6, Z6
 	VAESENC     Z17, Z7, Z7
 	VAESENC     Z18, Z6, Z6
 	VAESENC     Z18, Z7, Z7
 
-rounds12VAES51284:
+rounds12VAES51286:
 	VAESENC Z19, Z6, Z6
 	VAESENC Z19, Z7, Z7
 	VAESENC Z20, Z6, Z6
 	VAESENC Z20, Z7, Z7
 
-rounds10VAES51283:
+rounds10VAES51285:
 	VAESENC     Z21, Z6, Z6
 	VAESENC     Z21, Z7, Z7
 	VPSHUFB     Z15, Z4, Z8
@@ -19760,9 +19777,9 @@ rounds10VAES51283:
 	ADDQ        $0x00000200, DI
 	SUBQ        $0x00000200, DX
 	CMPQ        DX, $0x00000200
-	JB          sealLastVAES51274
+	JB          sealLastVAES51276
 	CMPQ        DX, $0x00000400
-	JB          sealSecondVAES51276
+	JB          sealSecondVAES51278
 	VPSHUFB     Z15, Z14, Z0
 	VPADDD      gcmInc4<>+0(SB), Z14, Z14
 	VPSHUFB     Z15, Z14, Z1
@@ -19788,8 +19805,8 @@ rounds10VAES51283:
 	VPXORQ      Z16, Z6, Z6
 	VPXORQ      Z16, Z7, Z7
 	CMPQ        AX, $0x0c
-	JB          rounds10VAES51285
-	JE          rounds12VAES51286
+	JB          rounds10VAES51287
+	JE          rounds12VAES51288
 	VAESENC     Z17, Z0, Z0
 	VAESENC     Z17, Z1, Z1
 	VAESENC     Z17, Z2, Z2
@@ -19807,7 +19824,7 @@ rounds10VAES51283:
 	VAESENC     Z18, Z6, Z6
 	VAESENC     Z18, Z7, Z7
 
-rounds12VAES51286:
+rounds12VAES51288:
 	VAESENC Z19, Z0, Z0
 	VAESENC Z19, Z1, Z1
 	VAESENC Z19, Z2, Z2
@@ -19825,7 +19842,7 @@ rounds12VAES51286:
 	VAESENC Z20, Z6, Z6
 	VAESENC Z20, Z7, Z7
 
-rounds10VAES51285:
+rounds10VAES51287:
 	VAESENC       Z21, Z0, Z0
 	VAESENC       Z21, Z1, Z1
 	VAESENC       Z21, Z2, Z2
@@ -19955,9 +19972,9 @@ rounds10VAES51285:
 	ADDQ          $0x00000200, DI
 	SUBQ          $0x00000200, DX
 
-groupLoopVAES51287:
+groupLoopVAES51289:
 	CMPQ    DX, $0x00000400
-	JB      sealFinalVAES51275
+	JB      sealFinalVAES51277
 	VPSHUFB Z15, Z14, Z0
 	VPADDD  gcmInc4<>+0(SB), Z14, Z14
 	VPSHUFB Z15, Z14, Z1
@@ -19983,8 +20000,8 @@ groupLoopVAES51287:
 	VPXORQ  Z16, Z6, Z6
 	VPXORQ  Z16, Z7, Z7
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES51288
-	JE      rounds12VAES51289
+	JB      rounds10VAES51290
+	JE      rounds12VAES51291
 	VAESENC Z17, Z0, Z0
 	VAESENC Z17, Z1, Z1
 	VAESENC Z17, Z2, Z2
@@ -20002,7 +20019,7 @@ groupLoopVAES51287:
 	VAESENC Z18, Z6, Z6
 	VAESENC Z18, Z7, Z7
 
-rounds12VAES51289:
+rounds12VAES51291:
 	VAESENC Z19, Z0, Z0
 	VAESENC Z19, Z1, Z1
 	VAESENC Z19, Z2, Z2
@@ -20020,7 +20037,7 @@ rounds12VAES51289:
 	VAESENC Z20, Z6, Z6
 	VAESENC Z20, Z7, Z7
 
-rounds10VAES51288:
+rounds10VAES51290:
 	VAESENC       Z21, Z0, Z0
 	VAESENC       Z21, Z1, Z1
 	VAESENC       Z21, Z2, Z2
@@ -20202,9 +20219,9 @@ rounds10VAES51288:
 	ADDQ          $0x00000200, SI
 	ADDQ          $0x00000200, DI
 	SUBQ          $0x00000200, DX
-	JMP           groupLoopVAES51287
+	JMP           groupLoopVAES51289
 
-sealFinalVAES51275:
+sealFinalVAES51277:
 	LEAQ    -497(DX), R10
 	SHRQ    $0x04, R10
 	NEGQ    R10
@@ -20218,20 +20235,20 @@ sealFinalVAES51275:
 	VPXORQ  Z16, Z0, Z0
 	VPXORQ  Z16, Z1, Z1
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES51290
-	JE      rounds12VAES51291
+	JB      rounds10VAES51292
+	JE      rounds12VAES51293
 	VAESENC Z17, Z0, Z0
 	VAESENC Z17, Z1, Z1
 	VAESENC Z18, Z0, Z0
 	VAESENC Z18, Z1, Z1
 
-rounds12VAES51291:
+rounds12VAES51293:
 	VAESENC Z19, Z0, Z0
 	VAESENC Z19, Z1, Z1
 	VAESENC Z20, Z0, Z0
 	VAESENC Z20, Z1, Z1
 
-rounds10VAES51290:
+rounds10VAES51292:
 	VAESENC       Z21, Z0, Z0
 	VAESENC       Z21, Z1, Z1
 	VMOVDQU64     (R9), Z8
@@ -20344,20 +20361,20 @@ rounds10VAES51290:
 	VPXORQ        Z16, Z2, Z2
 	VPXORQ        Z16, Z3, Z3
 	CMPQ          AX, $0x0c
-	JB            rounds10VAES51292
-	JE            rounds12VAES51293
+	JB            rounds10VAES51294
+	JE            rounds12VAES51295
 	VAESENC       Z17, Z2, Z2
 	VAESENC       Z17, Z3, Z3
 	VAESENC       Z18, Z2, Z2
 	VAESENC       Z18, Z3, Z3
 
-rounds12VAES51293:
+rounds12VAES51295:
 	VAESENC Z19, Z2, Z2
 	VAESENC Z19, Z3, Z3
 	VAESENC Z20, Z2, Z2
 	VAESENC Z20, Z3, Z3
 
-rounds10VAES51292:
+rounds10VAES51294:
 	VAESENC     Z21, Z2, Z2
 	VAESENC     Z21, Z3, Z3
 	VPSHUFB     Z15, Z0, Z8
@@ -20404,20 +20421,20 @@ rounds10VAES51292:
 	VPXORQ      Z16, Z4, Z4
 	VPXORQ      Z16, Z5, Z5
 	CMPQ        AX, $0x0c
-	JB          rounds10VAES51294
-	JE          rounds12VAES51295
+	JB          rounds10VAES51296
+	JE          rounds12VAES51297
 	VAESENC     Z17, Z4, Z4
 	VAESENC     Z17, Z5, Z5
 	VAESENC     Z18, Z4, Z4
 	VAESENC     Z18, Z5, Z5
 
-rounds12VAES51295:
+rounds12VAES51297:
 	VAESENC Z19, Z4, Z4
 	VAESENC Z19, Z5, Z5
 	VAESENC Z20, Z4, Z4
 	VAESENC Z20, Z5, Z5
 
-rounds10VAES51294:
+rounds10VAES51296:
 	VAESENC     Z21, Z4, Z4
 	VAESENC     Z21, Z5, Z5
 	VPSHUFB     Z15, Z2, Z8
@@ -20465,20 +20482,20 @@ rounds10VAES51294:
 	VPXORQ      Z16, Z6, Z6
 	VPXORQ      Z16, Z7, Z7
 	CMPQ        AX, $0x0c
-	JB          rounds10VAES51296
-	JE          rounds12VAES51297
+	JB          rounds10VAES51298
+	JE          rounds12VAES51299
 	VAESENC     Z17, Z6, Z6
 	VAESENC     Z17, Z7, Z7
 	VAESENC     Z18, Z6, Z6
 	VAESENC     Z18, Z7, Z7
 
-rounds12VAES51297:
+rounds12VAES51299:
 	VAESENC Z19, Z6, Z6
 	VAESENC Z19, Z7, Z7
 	VAESENC Z20, Z6, Z6
 	VAESENC Z20, Z7, Z7
 
-rounds10VAES51296:
+rounds10VAES51298:
 	VAESENC     Z21, Z6, Z6
 	VAESENC     Z21, Z7, Z7
 	VPSHUFB     Z15, Z4, Z8
@@ -20523,9 +20540,9 @@ rounds10VAES51296:
 	ADDQ        $0x00000200, SI
 	ADDQ        $0x00000200, DI
 	SUBQ        $0x00000200, DX
-	JMP         sealLastVAES51274
+	JMP         sealLastVAES51276
 
-sealSecondVAES51276:
+sealSecondVAES51278:
 	LEAQ    -497(DX), R10
 	SHRQ    $0x04, R10
 	NEGQ    R10
@@ -20539,20 +20556,20 @@ sealSecondVAES51276:
 	VPXORQ  Z16, Z0, Z0
 	VPXORQ  Z16, Z1, Z1
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES51298
-	JE      rounds12VAES51299
+	JB      rounds10VAES512100
+	JE      rounds12VAES512101
 	VAESENC Z17, Z0, Z0
 	VAESENC Z17, Z1, Z1
 	VAESENC Z18, Z0, Z0
 	VAESENC Z18, Z1, Z1
 
-rounds12VAES51299:
+rounds12VAES512101:
 	VAESENC Z19, Z0, Z0
 	VAESENC Z19, Z1, Z1
 	VAESENC Z20, Z0, Z0
 	VAESENC Z20, Z1, Z1
 
-rounds10VAES51298:
+rounds10VAES512100:
 	VAESENC       Z21, Z0, Z0
 	VAESENC       Z21, Z1, Z1
 	VPSHUFB       Z15, Z6, Z8
@@ -20610,20 +20627,20 @@ rounds10VAES51298:
 	VPXORQ        Z16, Z2, Z2
 	VPXORQ        Z16, Z3, Z3
 	CMPQ          AX, $0x0c
-	JB            rounds10VAES512100
-	JE            rounds12VAES512101
+	JB            rounds10VAES512102
+	JE            rounds12VAES512103
 	VAESENC       Z17, Z2, Z2
 	VAESENC       Z17, Z3, Z3
 	VAESENC       Z18, Z2, Z2
 	VAESENC       Z18, Z3, Z3
 
-rounds12VAES512101:
+rounds12VAES512103:
 	VAESENC Z19, Z2, Z2
 	VAESENC Z19, Z3, Z3
 	VAESENC Z20, Z2, Z2
 	VAESENC Z20, Z3, Z3
 
-rounds10VAES512100:
+rounds10VAES512102:
 	VAESENC     Z21, Z2, Z2
 	VAESENC     Z21, Z3, Z3
 	VPSHUFB     Z15, Z0, Z8
@@ -20670,20 +20687,20 @@ rounds10VAES512100:
 	VPXORQ      Z16, Z4, Z4
 	VPXORQ      Z16, Z5, Z5
 	CMPQ        AX, $0x0c
-	JB          rounds10VAES512102
-	JE          rounds12VAES512103
+	JB          rounds10VAES512104
+	JE          rounds12VAES512105
 	VAESENC     Z17, Z4, Z4
 	VAESENC     Z17, Z5, Z5
 	VAESENC     Z18, Z4, Z4
 	VAESENC     Z18, Z5, Z5
 
-rounds12VAES512103:
+rounds12VAES512105:
 	VAESENC Z19, Z4, Z4
 	VAESENC Z19, Z5, Z5
 	VAESENC Z20, Z4, Z4
 	VAESENC Z20, Z5, Z5
 
-rounds10VAES512102:
+rounds10VAES512104:
 	VAESENC     Z21, Z4, Z4
 	VAESENC     Z21, Z5, Z5
 	VPSHUFB     Z15, Z2, Z8
@@ -20731,20 +20748,20 @@ rounds10VAES512102:
 	VPXORQ      Z16, Z6, Z6
 	VPXORQ      Z16, Z7, Z7
 	CMPQ        AX, $0x0c
-	JB          rounds10VAES512104
-	JE          rounds12VAES512105
+	JB          rounds10VAES512106
+	JE          rounds12VAES512107
 	VAESENC     Z17, Z6, Z6
 	VAESENC     Z17, Z7, Z7
 	VAESENC     Z18, Z6, Z6
 	VAESENC     Z18, Z7, Z7
 
-rounds12VAES512105:
+rounds12VAES512107:
 	VAESENC Z19, Z6, Z6
 	VAESENC Z19, Z7, Z7
 	VAESENC Z20, Z6, Z6
 	VAESENC Z20, Z7, Z7
 
-rounds10VAES512104:
+rounds10VAES512106:
 	VAESENC     Z21, Z6, Z6
 	VAESENC     Z21, Z7, Z7
 	VPSHUFB     Z15, Z4, Z8
@@ -20790,7 +20807,7 @@ rounds10VAES512104:
 	ADDQ        $0x00000200, DI
 	SUBQ        $0x00000200, DX
 
-sealLastVAES51274:
+sealLastVAES51276:
 	VPSHUFB    Z15, Z6, Z8
 	VPCLMULQDQ $0x00, -128(R10), Z8, Z9
 	VPCLMULQDQ $0x11, -128(R10), Z8, Z10
@@ -20807,19 +20824,19 @@ sealLastVAES51274:
 	VPCLMULQDQ $0x01, -64(R10), Z8, Z9
 	VPCLMULQDQ $0x10, -64(R10), Z8, Z10
 	VPTERNLOGD $0x96, Z9, Z10, Z12
-	JMP        cryptPendingVAES51272
+	JMP        cryptPendingVAES51274
 
-cryptTailVAES51271:
+cryptTailVAES51273:
 	VMOVDQA X11, X1
 	VPXORQ  Z11, Z11, Z11
 	VPXORQ  Z12, Z12, Z12
 	VPXORQ  Z13, Z13, Z13
-	JMP     tailBodyVAES512106
+	JMP     tailBodyVAES512108
 
-cryptPendingVAES51272:
+cryptPendingVAES51274:
 	VPXORQ Z1, Z1, Z1
 
-tailBodyVAES512106:
+tailBodyVAES512108:
 	LEAQ 15(DX), R10
 	SHRQ $0x04, R10
 	NEGQ R10
@@ -20827,23 +20844,23 @@ tailBodyVAES512106:
 	SHLQ $0x04, R10
 	ADDQ CX, R10
 
-tailLoopVAES512107:
+tailLoopVAES512109:
 	CMPQ    DX, $0x40
-	JB      tailPartVAES512108
+	JB      tailPartVAES512110
 	VPSHUFB Z15, Z14, Z0
 	VPADDD  gcmInc4<>+0(SB), Z14, Z14
 	VPXORQ  Z16, Z0, Z0
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES512110
-	JE      rounds12VAES512111
+	JB      rounds10VAES512112
+	JE      rounds12VAES512113
 	VAESENC Z17, Z0, Z0
 	VAESENC Z18, Z0, Z0
 
-rounds12VAES512111:
+rounds12VAES512113:
 	VAESENC Z19, Z0, Z0
 	VAESENC Z20, Z0, Z0
 
-rounds10VAES512110:
+rounds10VAES512112:
 	VAESENC     Z21, Z0, Z0
 	VAESENC     Z22, Z0, Z0
 	VAESENC     Z23, Z0, Z0
@@ -20870,11 +20887,11 @@ rounds10VAES512110:
 	ADDQ        $0x40, SI
 	ADDQ        $0x40, R10
 	SUBQ        $0x40, DX
-	JMP         tailLoopVAES512107
+	JMP         tailLoopVAES512109
 
-tailPartVAES512108:
+tailPartVAES512110:
 	TESTQ      DX, DX
-	JZ         tailReduceVAES512109
+	JZ         tailReduceVAES512111
 	MOVQ       $-1, R12
 	BZHIQ      DX, R12, R12
 	KMOVQ      R12, K2
@@ -20885,16 +20902,16 @@ tailPartVAES512108:
 	VPADDD     gcmInc4<>+0(SB), Z14, Z14
 	VPXORQ     Z16, Z0, Z0
 	CMPQ       AX, $0x0c
-	JB         rounds10VAES512112
-	JE         rounds12VAES512113
+	JB         rounds10VAES512114
+	JE         rounds12VAES512115
 	VAESENC    Z17, Z0, Z0
 	VAESENC    Z18, Z0, Z0
 
-rounds12VAES512113:
+rounds12VAES512115:
 	VAESENC Z19, Z0, Z0
 	VAESENC Z20, Z0, Z0
 
-rounds10VAES512112:
+rounds10VAES512114:
 	VAESENC     Z21, Z0, Z0
 	VAESENC     Z22, Z0, Z0
 	VAESENC     Z23, Z0, Z0
@@ -20918,7 +20935,46 @@ rounds10VAES512112:
 	VPCLMULQDQ  $0x10, (R10), Z8, Z10
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 
-tailReduceVAES512109:
+tailReduceVAES512111:
+	TESTQ R11, R11
+	JZ    foldDoneVAES512118
+	MOVQ  ad+48(FP), SI
+	MOVQ  R13, DX
+
+foldLoopVAES512116:
+	CMPQ       DX, $0x40
+	JB         foldPartVAES512117
+	VMOVDQU64  (SI), Z8
+	VPSHUFB    Z15, Z8, Z8
+	VPCLMULQDQ $0x00, (R11), Z8, Z9
+	VPCLMULQDQ $0x11, (R11), Z8, Z10
+	VPXORQ     Z9, Z11, Z11
+	VPXORQ     Z10, Z13, Z13
+	VPCLMULQDQ $0x01, (R11), Z8, Z9
+	VPCLMULQDQ $0x10, (R11), Z8, Z10
+	VPTERNLOGD $0x96, Z9, Z10, Z12
+	ADDQ       $0x40, SI
+	ADDQ       $0x40, R11
+	SUBQ       $0x40, DX
+	JMP        foldLoopVAES512116
+
+foldPartVAES512117:
+	TESTQ      DX, DX
+	JZ         foldDoneVAES512118
+	MOVQ       $-1, R12
+	BZHIQ      DX, R12, R12
+	KMOVQ      R12, K2
+	VMOVDQU8.Z (SI), K2, Z8
+	VPSHUFB    Z15, Z8, Z8
+	VPCLMULQDQ $0x00, (R11), Z8, Z9
+	VPCLMULQDQ $0x11, (R11), Z8, Z10
+	VPXORQ     Z9, Z11, Z11
+	VPXORQ     Z10, Z13, Z13
+	VPCLMULQDQ $0x01, (R11), Z8, Z9
+	VPCLMULQDQ $0x10, (R11), Z8, Z10
+	VPTERNLOGD $0x96, Z9, Z10, Z12
+
+foldDoneVAES512118:
 	SHLQ          $0x03, R14
 	SHLQ          $0x03, R13
 	VMOVQ         R14, X8
@@ -20942,16 +20998,16 @@ tailReduceVAES512109:
 	VEXTRACTI128  $0x01, Y9, X10
 	VPXOR         X10, X9, X11
 	CMPQ          AX, $0x0c
-	JB            rounds10VAES512114
-	JE            rounds12VAES512115
+	JB            rounds10VAES512119
+	JE            rounds12VAES512120
 	VAESENC       X17, X31, X31
 	VAESENC       X18, X31, X31
 
-rounds12VAES512115:
+rounds12VAES512120:
 	VAESENC X19, X31, X31
 	VAESENC X20, X31, X31
 
-rounds10VAES512114:
+rounds10VAES512119:
 	VAESENC     X21, X31, X31
 	VAESENC     X22, X31, X31
 	VAESENC     X23, X31, X31
@@ -20993,30 +21049,30 @@ TEXT ·openMsgVAES512(SB), NOSPLIT, $0-96
 	VBROADCASTI32X4 144(R8), Z29
 	VBROADCASTI32X4 160(R8), Z30
 	CMPQ            AX, $0x0c
-	JB              keysDoneVAES512116
+	JB              keysDoneVAES512121
 	VBROADCASTI32X4 -16(R8), Z19
 	VBROADCASTI32X4 (R8), Z20
-	JE              keysDoneVAES512116
+	JE              keysDoneVAES512121
 	VBROADCASTI32X4 -48(R8), Z17
 	VBROADCASTI32X4 -32(R8), Z18
 
-keysDoneVAES512116:
+keysDoneVAES512121:
 	MOVQ    j0+64(FP), R12
 	VMOVQ   R12, X14
 	MOVQ    j1+72(FP), R12
 	VPINSRQ $0x01, R12, X14, X14
 	VPXORQ  X16, X14, X31
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES512117
-	JE      rounds12VAES512118
+	JB      rounds10VAES512122
+	JE      rounds12VAES512123
 	VAESENC X17, X31, X31
 	VAESENC X18, X31, X31
 
-rounds12VAES512118:
+rounds12VAES512123:
 	VAESENC X19, X31, X31
 	VAESENC X20, X31, X31
 
-rounds10VAES512117:
+rounds10VAES512122:
 	VAESENC     X21, X31, X31
 	VAESENC     X22, X31, X31
 	VAESENC     X23, X31, X31
@@ -21031,13 +21087,30 @@ rounds10VAES512117:
 	VSHUFI64X2  $0x00, Z14, Z14, Z14
 	VPADDD      gcmLaneIdx<>+16(SB), Z14, Z14
 	VPXORQ      Z11, Z11, Z11
-	MOVQ        ad+48(FP), SI
-	MOVQ        adLen+56(FP), DX
-	MOVQ        DX, R13
+	MOVQ        adLen+56(FP), R13
+	MOVQ        n+40(FP), R14
+	XORQ        R11, R11
+	LEAQ        15(R13), R12
+	SHRQ        $0x04, R12
+	LEAQ        15(R14), R10
+	SHRQ        $0x04, R10
+	ADDQ        R10, R12
+	CMPQ        R12, $0x40
+	JA          adFirstVAES512125
+	NEGQ        R12
+	ADDQ        $0x40, R12
+	SHLQ        $0x04, R12
+	LEAQ        (CX)(R12*1), R11
 
-hashLoopVAES512119:
+adFirstVAES512125:
+	TESTQ R11, R11
+	JNZ   adDoneVAES512124
+	MOVQ  ad+48(FP), SI
+	MOVQ  R13, DX
+
+hashLoopVAES512126:
 	CMPQ          DX, $0x00000200
-	JB            hashTailVAES512120
+	JB            hashTailVAES512127
 	VMOVDQU64     (SI), Z8
 	VPSHUFB       Z15, Z8, Z8
 	VPXORQ        Z11, Z8, Z8
@@ -21121,11 +21194,11 @@ hashLoopVAES512119:
 	VPXOR         X10, X9, X11
 	ADDQ          $0x00000200, SI
 	SUBQ          $0x00000200, DX
-	JMP           hashLoopVAES512119
+	JMP           hashLoopVAES512126
 
-hashTailVAES512120:
+hashTailVAES512127:
 	TESTQ   DX, DX
-	JZ      hashDoneVAES512121
+	JZ      hashDoneVAES512128
 	VMOVDQA X11, X1
 	VPXORQ  Z11, Z11, Z11
 	VPXORQ  Z12, Z12, Z12
@@ -21137,9 +21210,9 @@ hashTailVAES512120:
 	SHLQ    $0x04, R10
 	ADDQ    CX, R10
 
-tailLoopVAES512122:
+tailLoopVAES512129:
 	CMPQ       DX, $0x40
-	JB         tailPartVAES512123
+	JB         tailPartVAES512130
 	VMOVDQU64  (SI), Z8
 	VPSHUFB    Z15, Z8, Z8
 	VPXORQ     Z1, Z8, Z8
@@ -21154,11 +21227,11 @@ tailLoopVAES512122:
 	ADDQ       $0x40, SI
 	ADDQ       $0x40, R10
 	SUBQ       $0x40, DX
-	JMP        tailLoopVAES512122
+	JMP        tailLoopVAES512129
 
-tailPartVAES512123:
+tailPartVAES512130:
 	TESTQ      DX, DX
-	JZ         tailReduceVAES512124
+	JZ         tailReduceVAES512131
 	MOVQ       $-1, R12
 	BZHIQ      DX, R12, R12
 	KMOVQ      R12, K2
@@ -21174,7 +21247,7 @@ tailPartVAES512123:
 	VPCLMULQDQ $0x10, (R10), Z8, Z10
 	VPTERNLOGD $0x96, Z9, Z10, Z12
 
-tailReduceVAES512124:
+tailReduceVAES512131:
 	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
 	VPSHUFD       $0x4e, Z11, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
@@ -21186,17 +21259,17 @@ tailReduceVAES512124:
 	VEXTRACTI128  $0x01, Y9, X10
 	VPXOR         X10, X9, X11
 
-hashDoneVAES512121:
+hashDoneVAES512128:
+adDoneVAES512124:
 	MOVQ dst+24(FP), DI
 	MOVQ src+32(FP), SI
-	MOVQ n+40(FP), DX
-	MOVQ DX, R14
+	MOVQ R14, DX
 	CMPQ DX, $0x00000200
-	JB   cryptTailVAES512125
+	JB   cryptTailVAES512132
 
-groupLoopVAES512129:
+groupLoopVAES512136:
 	CMPQ    DX, $0x00000400
-	JB      openFinalVAES512128
+	JB      openFinalVAES512135
 	VPSHUFB Z15, Z14, Z0
 	VPADDD  gcmInc4<>+0(SB), Z14, Z14
 	VPSHUFB Z15, Z14, Z1
@@ -21222,8 +21295,8 @@ groupLoopVAES512129:
 	VPXORQ  Z16, Z6, Z6
 	VPXORQ  Z16, Z7, Z7
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES512130
-	JE      rounds12VAES512131
+	JB      rounds10VAES512137
+	JE      rounds12VAES512138
 	VAESENC Z17, Z0, Z0
 	VAESENC Z17, Z1, Z1
 	VAESENC Z17, Z2, Z2
@@ -21241,7 +21314,7 @@ groupLoopVAES512129:
 	VAESENC Z18, Z6, Z6
 	VAESENC Z18, Z7, Z7
 
-rounds12VAES512131:
+rounds12VAES512138:
 	VAESENC Z19, Z0, Z0
 	VAESENC Z19, Z1, Z1
 	VAESENC Z19, Z2, Z2
@@ -21259,7 +21332,7 @@ rounds12VAES512131:
 	VAESENC Z20, Z6, Z6
 	VAESENC Z20, Z7, Z7
 
-rounds10VAES512130:
+rounds10VAES512137:
 	VAESENC       Z21, Z0, Z0
 	VAESENC       Z21, Z1, Z1
 	VAESENC       Z21, Z2, Z2
@@ -21440,9 +21513,9 @@ rounds10VAES512130:
 	ADDQ          $0x00000200, SI
 	ADDQ          $0x00000200, DI
 	SUBQ          $0x00000200, DX
-	JMP           groupLoopVAES512129
+	JMP           groupLoopVAES512136
 
-openFinalVAES512128:
+openFinalVAES512135:
 	LEAQ    -497(DX), R10
 	SHRQ    $0x04, R10
 	NEGQ    R10
@@ -21474,8 +21547,8 @@ openFinalVAES512128:
 	VPXORQ  Z16, Z6, Z6
 	VPXORQ  Z16, Z7, Z7
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES512132
-	JE      rounds12VAES512133
+	JB      rounds10VAES512139
+	JE      rounds12VAES512140
 	VAESENC Z17, Z0, Z0
 	VAESENC Z17, Z1, Z1
 	VAESENC Z17, Z2, Z2
@@ -21493,7 +21566,7 @@ openFinalVAES512128:
 	VAESENC Z18, Z6, Z6
 	VAESENC Z18, Z7, Z7
 
-rounds12VAES512133:
+rounds12VAES512140:
 	VAESENC Z19, Z0, Z0
 	VAESENC Z19, Z1, Z1
 	VAESENC Z19, Z2, Z2
@@ -21511,7 +21584,7 @@ rounds12VAES512133:
 	VAESENC Z20, Z6, Z6
 	VAESENC Z20, Z7, Z7
 
-rounds10VAES512132:
+rounds10VAES512139:
 	VAESENC     Z21, Z0, Z0
 	VAESENC     Z21, Z1, Z1
 	VAESENC     Z21, Z2, Z2
@@ -21682,19 +21755,19 @@ rounds10VAES512132:
 	ADDQ        $0x00000200, SI
 	ADDQ        $0x00000200, DI
 	SUBQ        $0x00000200, DX
-	JMP         cryptPendingVAES512126
+	JMP         cryptPendingVAES512133
 
-cryptTailVAES512125:
+cryptTailVAES512132:
 	VMOVDQA X11, X1
 	VPXORQ  Z11, Z11, Z11
 	VPXORQ  Z12, Z12, Z12
 	VPXORQ  Z13, Z13, Z13
-	JMP     tailBodyVAES512134
+	JMP     tailBodyVAES512141
 
-cryptPendingVAES512126:
+cryptPendingVAES512133:
 	VPXORQ Z1, Z1, Z1
 
-tailBodyVAES512134:
+tailBodyVAES512141:
 	LEAQ 15(DX), R10
 	SHRQ $0x04, R10
 	NEGQ R10
@@ -21702,24 +21775,24 @@ tailBodyVAES512134:
 	SHLQ $0x04, R10
 	ADDQ CX, R10
 
-tailLoopVAES512135:
+tailLoopVAES512142:
 	CMPQ      DX, $0x40
-	JB        tailPartVAES512136
+	JB        tailPartVAES512143
 	VPSHUFB   Z15, Z14, Z0
 	VPADDD    gcmInc4<>+0(SB), Z14, Z14
 	VPXORQ    Z16, Z0, Z0
 	VMOVDQU64 (SI), Z8
 	CMPQ      AX, $0x0c
-	JB        rounds10VAES512138
-	JE        rounds12VAES512139
+	JB        rounds10VAES512145
+	JE        rounds12VAES512146
 	VAESENC   Z17, Z0, Z0
 	VAESENC   Z18, Z0, Z0
 
-rounds12VAES512139:
+rounds12VAES512146:
 	VAESENC Z19, Z0, Z0
 	VAESENC Z20, Z0, Z0
 
-rounds10VAES512138:
+rounds10VAES512145:
 	VAESENC     Z21, Z0, Z0
 	VAESENC     Z22, Z0, Z0
 	VAESENC     Z23, Z0, Z0
@@ -21746,11 +21819,11 @@ rounds10VAES512138:
 	ADDQ        $0x40, SI
 	ADDQ        $0x40, R10
 	SUBQ        $0x40, DX
-	JMP         tailLoopVAES512135
+	JMP         tailLoopVAES512142
 
-tailPartVAES512136:
+tailPartVAES512143:
 	TESTQ      DX, DX
-	JZ         tailReduceVAES512137
+	JZ         tailReduceVAES512144
 	MOVQ       $-1, R12
 	BZHIQ      DX, R12, R12
 	KMOVQ      R12, K2
@@ -21759,16 +21832,16 @@ tailPartVAES512136:
 	VPADDD     gcmInc4<>+0(SB), Z14, Z14
 	VPXORQ     Z16, Z0, Z0
 	CMPQ       AX, $0x0c
-	JB         rounds10VAES512140
-	JE         rounds12VAES512141
+	JB         rounds10VAES512147
+	JE         rounds12VAES512148
 	VAESENC    Z17, Z0, Z0
 	VAESENC    Z18, Z0, Z0
 
-rounds12VAES512141:
+rounds12VAES512148:
 	VAESENC Z19, Z0, Z0
 	VAESENC Z20, Z0, Z0
 
-rounds10VAES512140:
+rounds10VAES512147:
 	VAESENC     Z21, Z0, Z0
 	VAESENC     Z22, Z0, Z0
 	VAESENC     Z23, Z0, Z0
@@ -21792,7 +21865,46 @@ rounds10VAES512140:
 	VPCLMULQDQ  $0x10, (R10), Z8, Z10
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 
-tailReduceVAES512137:
+tailReduceVAES512144:
+	TESTQ R11, R11
+	JZ    foldDoneVAES512151
+	MOVQ  ad+48(FP), SI
+	MOVQ  R13, DX
+
+foldLoopVAES512149:
+	CMPQ       DX, $0x40
+	JB         foldPartVAES512150
+	VMOVDQU64  (SI), Z8
+	VPSHUFB    Z15, Z8, Z8
+	VPCLMULQDQ $0x00, (R11), Z8, Z9
+	VPCLMULQDQ $0x11, (R11), Z8, Z10
+	VPXORQ     Z9, Z11, Z11
+	VPXORQ     Z10, Z13, Z13
+	VPCLMULQDQ $0x01, (R11), Z8, Z9
+	VPCLMULQDQ $0x10, (R11), Z8, Z10
+	VPTERNLOGD $0x96, Z9, Z10, Z12
+	ADDQ       $0x40, SI
+	ADDQ       $0x40, R11
+	SUBQ       $0x40, DX
+	JMP        foldLoopVAES512149
+
+foldPartVAES512150:
+	TESTQ      DX, DX
+	JZ         foldDoneVAES512151
+	MOVQ       $-1, R12
+	BZHIQ      DX, R12, R12
+	KMOVQ      R12, K2
+	VMOVDQU8.Z (SI), K2, Z8
+	VPSHUFB    Z15, Z8, Z8
+	VPCLMULQDQ $0x00, (R11), Z8, Z9
+	VPCLMULQDQ $0x11, (R11), Z8, Z10
+	VPXORQ     Z9, Z11, Z11
+	VPXORQ     Z10, Z13, Z13
+	VPCLMULQDQ $0x01, (R11), Z8, Z9
+	VPCLMULQDQ $0x10, (R11), Z8, Z10
+	VPTERNLOGD $0x96, Z9, Z10, Z12
+
+foldDoneVAES512151:
 	SHLQ          $0x03, R14
 	SHLQ          $0x03, R13
 	VMOVQ         R14, X8

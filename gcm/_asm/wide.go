@@ -54,9 +54,10 @@ import (
 // tail's, whose blocks then take the powers ending at H^2. The message's
 // last group, if any, adds its products to the tail's, unreduced, by the
 // powers beyond (so kernelKey holds H^65 for a group and a tail of 32
-// blocks on zmm, H^33 for 16 and 16 on ymm). A message costs one call, and
-// one reduction on its critical path if under two groups, or two after
-// associated data. On ymm a partial block comes in by loadPartial and goes
+// blocks on zmm, H^33 for 16 and 16 on ymm). On zmm the associated data
+// joins them too, hashed last by the powers above the message's, if all
+// fit (adLater). A message costs one call, and one reduction on its
+// critical path if under two groups (two on ymm with associated data). On ymm a partial block comes in by loadPartial and goes
 // out through the stack, copied 8, 4, 2 and 1 bytes at a time, as in the
 // xmm kernels.
 
@@ -664,6 +665,9 @@ func (g *wide) tail(r wideRegs, o op, lengths bool, pending, done string) {
 		g.partYMM(r, o, reduce)
 	}
 	Label(reduce)
+	if lengths && g.zmm {
+		g.foldAD(r)
+	}
 	if lengths {
 		g.lengthsBlock(r)
 	}
@@ -777,6 +781,60 @@ func (g *wide) encryptX(r wideRegs, s VecPhysical) {
 	VPXOR(Mem{Base: rk}, s, s)
 	g.rounds([]VecPhysical{s}, func(i int) Op { return Mem{Base: p, Disp: 16 * i} }, nil)
 	VAESENCLAST(Mem{Base: p, Disp: 160}, s, s)
+}
+
+// adLater (zmm message kernels) points idx at the power of the associated
+// data's first block if its blocks and the message's, with the lengths
+// block, fit the powers (two groups and one, so that the message, if the
+// data has a block, is under two groups and all under its last reduction):
+// the data is then hashed last (foldAD), under the message's one
+// reduction, not first under one of its own. Else idx is zero.
+func (g *wide) adLater() {
+	done := g.label("adFirst")
+	XORQ(idx, idx)
+	LEAQ(Mem{Base: adBytes, Disp: 15}, t)
+	SHRQ(U8(4), t)
+	LEAQ(Mem{Base: msgBytes, Disp: 15}, off)
+	SHRQ(U8(4), off)
+	ADDQ(off, t)
+	CMPQ(t, U8(numPowers-1))
+	JA(LabelRef(done))
+	NEGQ(t)
+	ADDQ(U8(numPowers-1), t)
+	SHLQ(U8(4), t)
+	LEAQ(Mem{Base: key, Index: t, Scale: 1}, idx)
+	Label(done)
+}
+
+// foldAD adds the products of the associated data's blocks, by the powers
+// from idx, to the sums, if adLater chose so: a vector at a time, the last
+// under a byte mask.
+func (g *wide) foldAD(r wideRegs) {
+	loop, part, done := g.label("foldLoop"), g.label("foldPart"), g.label("foldDone")
+	TESTQ(idx, idx)
+	JZ(LabelRef(done))
+	Load(Param("ad"), src)
+	MOVQ(adBytes, n)
+	Label(loop)
+	CMPQ(n, U8(g.vecBytes()))
+	JB(LabelRef(part))
+	g.mov(Mem{Base: src}, r.x)
+	VPSHUFB(r.bswap, r.x, r.x)
+	emit(g.mulOps(r, false, false, r.x, Mem{Base: idx}))
+	ADDQ(U8(g.vecBytes()), src)
+	ADDQ(U8(g.vecBytes()), idx)
+	SUBQ(U8(g.vecBytes()), n)
+	JMP(LabelRef(loop))
+	Label(part)
+	TESTQ(n, n)
+	JZ(LabelRef(done))
+	MOVQ(I32(-1), t)
+	BZHIQ(n, t, t)
+	KMOVQ(t, K2)
+	VMOVDQU8_Z(Mem{Base: src}, K2, r.x)
+	VPSHUFB(r.bswap, r.x, r.x)
+	emit(g.mulOps(r, false, false, r.x, Mem{Base: idx}))
+	Label(done)
 }
 
 // lengthsBlock adds the product of the lengths block (plus the state, if no
@@ -953,14 +1011,21 @@ func (g *wide) message(o op) {
 	}
 	g.counters(r, laneIdx.Offset(16))
 	g.xor(r.lo, r.lo, r.lo)
+	Load(Param("adLen"), adBytes)
+	Load(Param("n"), msgBytes)
+	adDone := g.label("adDone")
+	if g.zmm {
+		g.adLater()
+		TESTQ(idx, idx)
+		JNZ(LabelRef(adDone))
+	}
 	Load(Param("ad"), src)
-	Load(Param("adLen"), n)
-	MOVQ(n, adBytes)
+	MOVQ(adBytes, n)
 	g.hashAll(r)
+	Label(adDone)
 	Load(Param("dst"), dst)
 	Load(Param("src"), src)
-	Load(Param("n"), n)
-	MOVQ(n, msgBytes)
+	MOVQ(msgBytes, n)
 	g.cryptAll(r, o, true)
 	if g.zmm && o == sealOp {
 		encJ0()
