@@ -15179,6 +15179,8 @@ rounds10VAES25639:
 	VPXOR       Y11, Y11, Y11
 	MOVQ        adLen+56(FP), R13
 	MOVQ        n+40(FP), R14
+	TESTQ       R13, R13
+	JZ          adDoneVAES25641
 	MOVQ        ad+48(FP), SI
 	MOVQ        R13, DX
 
@@ -15394,6 +15396,7 @@ tailReduceVAES25647:
 	VPXOR        X10, X13, X11
 
 hashDoneVAES25644:
+adDoneVAES25641:
 	MOVQ           dst+24(FP), DI
 	MOVQ           src+32(FP), SI
 	MOVQ           R14, DX
@@ -16248,6 +16251,8 @@ rounds10VAES25672:
 	VPXOR       Y11, Y11, Y11
 	MOVQ        adLen+56(FP), R13
 	MOVQ        n+40(FP), R14
+	TESTQ       R13, R13
+	JZ          adDoneVAES25674
 	MOVQ        ad+48(FP), SI
 	MOVQ        R13, DX
 
@@ -16463,6 +16468,7 @@ tailReduceVAES25680:
 	VPXOR        X10, X13, X11
 
 hashDoneVAES25677:
+adDoneVAES25674:
 	MOVQ dst+24(FP), DI
 	MOVQ src+32(FP), SI
 	MOVQ R14, DX
@@ -19360,6 +19366,8 @@ keysDoneVAES51264:
 	MOVQ       adLen+56(FP), R13
 	MOVQ       n+40(FP), R14
 	XORQ       R11, R11
+	TESTQ      R13, R13
+	JZ         adDoneVAES51265
 	LEAQ       15(R13), R12
 	SHRQ       $0x04, R12
 	LEAQ       15(R14), R10
@@ -19371,12 +19379,11 @@ keysDoneVAES51264:
 	ADDQ       $0x40, R12
 	SHLQ       $0x04, R12
 	LEAQ       (CX)(R12*1), R11
+	JMP        adDoneVAES51265
 
 adFirstVAES51266:
-	TESTQ R11, R11
-	JNZ   adDoneVAES51265
-	MOVQ  ad+48(FP), SI
-	MOVQ  R13, DX
+	MOVQ ad+48(FP), SI
+	MOVQ R13, DX
 
 hashLoopVAES51267:
 	CMPQ          DX, $0x00000200
@@ -21090,6 +21097,8 @@ rounds10VAES512122:
 	MOVQ        adLen+56(FP), R13
 	MOVQ        n+40(FP), R14
 	XORQ        R11, R11
+	TESTQ       R13, R13
+	JZ          adDoneVAES512124
 	LEAQ        15(R13), R12
 	SHRQ        $0x04, R12
 	LEAQ        15(R14), R10
@@ -21101,12 +21110,11 @@ rounds10VAES512122:
 	ADDQ        $0x40, R12
 	SHLQ        $0x04, R12
 	LEAQ        (CX)(R12*1), R11
+	JMP         adDoneVAES512124
 
 adFirstVAES512125:
-	TESTQ R11, R11
-	JNZ   adDoneVAES512124
-	MOVQ  ad+48(FP), SI
-	MOVQ  R13, DX
+	MOVQ ad+48(FP), SI
+	MOVQ R13, DX
 
 hashLoopVAES512126:
 	CMPQ          DX, $0x00000200

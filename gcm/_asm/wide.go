@@ -783,27 +783,27 @@ func (g *wide) encryptX(r wideRegs, s VecPhysical) {
 	VAESENCLAST(Mem{Base: p, Disp: 160}, s, s)
 }
 
-// adLater (zmm message kernels) points idx at the power of the associated
-// data's first block if its blocks and the message's, with the lengths
-// block, fit the powers (two groups and one, so that the message, if the
-// data has a block, is under two groups and all under its last reduction):
-// the data is then hashed last (foldAD), under the message's one
-// reduction, not first under one of its own. Else idx is zero.
-func (g *wide) adLater() {
-	done := g.label("adFirst")
-	XORQ(idx, idx)
+// adLater (zmm message kernels), for associated data of adBytes > 0 and
+// idx zero, points idx at the power of the data's first block and jumps to
+// later if its blocks and the message's, with the lengths block, fit the
+// powers (two groups and one, so that the message is under two groups and
+// all under its last reduction): the data is then hashed last (foldAD),
+// under the message's one reduction, not first under one of its own.
+func (g *wide) adLater(later string) {
+	first := g.label("adFirst")
 	LEAQ(Mem{Base: adBytes, Disp: 15}, t)
 	SHRQ(U8(4), t)
 	LEAQ(Mem{Base: msgBytes, Disp: 15}, off)
 	SHRQ(U8(4), off)
 	ADDQ(off, t)
 	CMPQ(t, U8(numPowers-1))
-	JA(LabelRef(done))
+	JA(LabelRef(first))
 	NEGQ(t)
 	ADDQ(U8(numPowers-1), t)
 	SHLQ(U8(4), t)
 	LEAQ(Mem{Base: key, Index: t, Scale: 1}, idx)
-	Label(done)
+	JMP(LabelRef(later))
+	Label(first)
 }
 
 // foldAD adds the products of the associated data's blocks, by the powers
@@ -1015,9 +1015,12 @@ func (g *wide) message(o op) {
 	Load(Param("n"), msgBytes)
 	adDone := g.label("adDone")
 	if g.zmm {
-		g.adLater()
-		TESTQ(idx, idx)
-		JNZ(LabelRef(adDone))
+		XORQ(idx, idx)
+	}
+	TESTQ(adBytes, adBytes)
+	JZ(LabelRef(adDone))
+	if g.zmm {
+		g.adLater(adDone)
 	}
 	Load(Param("ad"), src)
 	MOVQ(adBytes, n)
