@@ -12,13 +12,15 @@ import (
 )
 
 // The kernel contract is gcm_asm.go's. Every amd64 family keeps H in one
-// layout, kernelKey, filled by initAESNI, or initSSE on the SSE family
-// (every CPU with VAES or VPCLMULQDQ has PCLMULQDQ too). A new family adds
+// layout, kernelKey, filled by initAESNI, or initSSE on the SSE family, or
+// initVAES512 where VAES512 takes more powers than initAESNI fills (every
+// CPU with VAES or VPCLMULQDQ has PCLMULQDQ too). A new family adds
 // its kernel constant, its availability to chooseKernel and impl, its
 // powers, and its cases to ghash, mulH, cryptBlocks and message.
 
 // The VAES families need the aesni kernel's instructions too: they share
-// initAESNI and mulHAESNI. The zmm kernels' byte masks take BZHI (BMI2).
+// mulHAESNI, and initAESNI up to ymmPowers. The zmm kernels' byte masks
+// take BZHI (BMI2).
 // The SSE family is the aesni one in legacy SSE encodings, for CPUs with
 // AES-NI and PCLMULQDQ but no AVX (Westmere, the Atoms up to Tremont); it
 // never runs a VEX instruction, and runs only where aesni cannot.
@@ -50,8 +52,9 @@ const (
 
 // powers[k] is how many powers of H family k multiplies by: a group's, and
 // with message kernels one more, for the lengths block after a tail of a
-// group less a byte.
-var powers = [...]int{aesniKernel: 9, sseKernel: 9, vaes256Kernel: 17, vaes512Kernel: 33}
+// group less a byte; the VAES message kernels hash their last group and
+// tail with one reduction, so two groups and one.
+var powers = [...]int{aesniKernel: 9, sseKernel: 9, vaes256Kernel: 33, vaes512Kernel: 65}
 
 // chooseKernel returns the fastest family enabled.
 func chooseKernel() kernel {
@@ -68,12 +71,19 @@ func chooseKernel() kernel {
 	return genericKernel
 }
 
-// numPowers is how many powers of H kernelKey holds.
-const numPowers = 33
+// numPowers is how many powers of H kernelKey holds (initAESNI fills up to
+// ymmPowers of them, initVAES512 all), and karaPowers of how many it
+// holds Karatsuba operands, for the xmm kernels: the VAES kernels take
+// none.
+const (
+	numPowers  = 65
+	ymmPowers  = 33
+	karaPowers = 9
+)
 
 // kernelKey holds H^numPowers..H^1 for the carry-less-multiply kernels, then
-// their Karatsuba operands in the same order: key[numPowers-k] is H^k and
-// key[2*numPowers-k] the XOR of its two halves, in both halves. Highest
+// the Karatsuba operands of H^karaPowers..H^1: key[numPowers-k] is H^k and
+// key[numPowers+karaPowers-k] the XOR of its two halves, in both halves. Highest
 // first, block i of a group of g blocks, multiplied by H^(g-i), finds its
 // power at index numPowers-g+i, and vector loads match consecutive blocks.
 // A power p is stored as p·x^-1 mod P, bit-reflected, as a 128-bit
@@ -81,7 +91,7 @@ const numPowers = 33
 // block and a stored power, by PCLMULQDQ, is their field product, reflected,
 // with no shift (Gueron and Kounavis, "Intel Carry-Less Multiplication
 // Instruction and its Usage for Computing the GCM Mode", 2014).
-type kernelKey [2 * numPowers][16]byte
+type kernelKey [numPowers + karaPowers][16]byte
 
 //go:noescape
 func initAESNI(h0, h1 uint64, key *kernelKey, n int)
@@ -141,6 +151,9 @@ func sealMsgVAES256(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int
 func openMsgVAES256(nr int, rk *[240]byte, key *kernelKey, dst, src *byte, n int, ad *byte, adLen int, j0, j1 uint64) (t0, t1 uint64)
 
 //go:noescape
+func initVAES512(h0, h1 uint64, key *kernelKey)
+
+//go:noescape
 func ghashVAES512(key *kernelKey, src *byte, n int, y0, y1 uint64) (r0, r1 uint64)
 
 //go:noescape
@@ -161,11 +174,15 @@ func (a *AEAD) initKernel(h words.Block, most int) {
 		return
 	}
 	lo, hi := kernelH(h)
-	// A tail of most blocks (and the lengths block) needs H^(most+1).
+	// most blocks of message and associated data (and the lengths block)
+	// need at most H^(most+1).
 	n := min(powers[a.kern], max(most+1, 2))
-	if a.kern == sseKernel {
+	switch {
+	case a.kern == sseKernel:
 		initSSE(lo, hi, &a.key, n)
-	} else {
+	case n > ymmPowers:
+		initVAES512(lo, hi, &a.key)
+	default:
 		initAESNI(lo, hi, &a.key, n)
 	}
 }

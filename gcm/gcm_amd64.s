@@ -38,6 +38,264 @@ DATA gcmPartMask<>+16(SB)/8, $0x0000000000000000
 DATA gcmPartMask<>+24(SB)/8, $0x0000000000000000
 GLOBL gcmPartMask<>(SB), RODATA|NOPTR, $32
 
+DATA gcmPartShuf<>+0(SB)/1, $0x80
+DATA gcmPartShuf<>+1(SB)/1, $0x80
+DATA gcmPartShuf<>+2(SB)/1, $0x80
+DATA gcmPartShuf<>+3(SB)/1, $0x80
+DATA gcmPartShuf<>+4(SB)/1, $0x80
+DATA gcmPartShuf<>+5(SB)/1, $0x80
+DATA gcmPartShuf<>+6(SB)/1, $0x80
+DATA gcmPartShuf<>+7(SB)/1, $0x80
+DATA gcmPartShuf<>+8(SB)/1, $0x80
+DATA gcmPartShuf<>+9(SB)/1, $0x80
+DATA gcmPartShuf<>+10(SB)/1, $0x80
+DATA gcmPartShuf<>+11(SB)/1, $0x80
+DATA gcmPartShuf<>+12(SB)/1, $0x80
+DATA gcmPartShuf<>+13(SB)/1, $0x80
+DATA gcmPartShuf<>+14(SB)/1, $0x80
+DATA gcmPartShuf<>+15(SB)/1, $0x80
+DATA gcmPartShuf<>+16(SB)/1, $0x00
+DATA gcmPartShuf<>+17(SB)/1, $0x80
+DATA gcmPartShuf<>+18(SB)/1, $0x80
+DATA gcmPartShuf<>+19(SB)/1, $0x80
+DATA gcmPartShuf<>+20(SB)/1, $0x80
+DATA gcmPartShuf<>+21(SB)/1, $0x80
+DATA gcmPartShuf<>+22(SB)/1, $0x80
+DATA gcmPartShuf<>+23(SB)/1, $0x80
+DATA gcmPartShuf<>+24(SB)/1, $0x80
+DATA gcmPartShuf<>+25(SB)/1, $0x80
+DATA gcmPartShuf<>+26(SB)/1, $0x80
+DATA gcmPartShuf<>+27(SB)/1, $0x80
+DATA gcmPartShuf<>+28(SB)/1, $0x80
+DATA gcmPartShuf<>+29(SB)/1, $0x80
+DATA gcmPartShuf<>+30(SB)/1, $0x80
+DATA gcmPartShuf<>+31(SB)/1, $0x80
+DATA gcmPartShuf<>+32(SB)/1, $0x00
+DATA gcmPartShuf<>+33(SB)/1, $0x01
+DATA gcmPartShuf<>+34(SB)/1, $0x80
+DATA gcmPartShuf<>+35(SB)/1, $0x80
+DATA gcmPartShuf<>+36(SB)/1, $0x80
+DATA gcmPartShuf<>+37(SB)/1, $0x80
+DATA gcmPartShuf<>+38(SB)/1, $0x80
+DATA gcmPartShuf<>+39(SB)/1, $0x80
+DATA gcmPartShuf<>+40(SB)/1, $0x80
+DATA gcmPartShuf<>+41(SB)/1, $0x80
+DATA gcmPartShuf<>+42(SB)/1, $0x80
+DATA gcmPartShuf<>+43(SB)/1, $0x80
+DATA gcmPartShuf<>+44(SB)/1, $0x80
+DATA gcmPartShuf<>+45(SB)/1, $0x80
+DATA gcmPartShuf<>+46(SB)/1, $0x80
+DATA gcmPartShuf<>+47(SB)/1, $0x80
+DATA gcmPartShuf<>+48(SB)/1, $0x00
+DATA gcmPartShuf<>+49(SB)/1, $0x01
+DATA gcmPartShuf<>+50(SB)/1, $0x09
+DATA gcmPartShuf<>+51(SB)/1, $0x80
+DATA gcmPartShuf<>+52(SB)/1, $0x80
+DATA gcmPartShuf<>+53(SB)/1, $0x80
+DATA gcmPartShuf<>+54(SB)/1, $0x80
+DATA gcmPartShuf<>+55(SB)/1, $0x80
+DATA gcmPartShuf<>+56(SB)/1, $0x80
+DATA gcmPartShuf<>+57(SB)/1, $0x80
+DATA gcmPartShuf<>+58(SB)/1, $0x80
+DATA gcmPartShuf<>+59(SB)/1, $0x80
+DATA gcmPartShuf<>+60(SB)/1, $0x80
+DATA gcmPartShuf<>+61(SB)/1, $0x80
+DATA gcmPartShuf<>+62(SB)/1, $0x80
+DATA gcmPartShuf<>+63(SB)/1, $0x80
+DATA gcmPartShuf<>+64(SB)/1, $0x00
+DATA gcmPartShuf<>+65(SB)/1, $0x01
+DATA gcmPartShuf<>+66(SB)/1, $0x02
+DATA gcmPartShuf<>+67(SB)/1, $0x03
+DATA gcmPartShuf<>+68(SB)/1, $0x80
+DATA gcmPartShuf<>+69(SB)/1, $0x80
+DATA gcmPartShuf<>+70(SB)/1, $0x80
+DATA gcmPartShuf<>+71(SB)/1, $0x80
+DATA gcmPartShuf<>+72(SB)/1, $0x80
+DATA gcmPartShuf<>+73(SB)/1, $0x80
+DATA gcmPartShuf<>+74(SB)/1, $0x80
+DATA gcmPartShuf<>+75(SB)/1, $0x80
+DATA gcmPartShuf<>+76(SB)/1, $0x80
+DATA gcmPartShuf<>+77(SB)/1, $0x80
+DATA gcmPartShuf<>+78(SB)/1, $0x80
+DATA gcmPartShuf<>+79(SB)/1, $0x80
+DATA gcmPartShuf<>+80(SB)/1, $0x00
+DATA gcmPartShuf<>+81(SB)/1, $0x01
+DATA gcmPartShuf<>+82(SB)/1, $0x02
+DATA gcmPartShuf<>+83(SB)/1, $0x03
+DATA gcmPartShuf<>+84(SB)/1, $0x0b
+DATA gcmPartShuf<>+85(SB)/1, $0x80
+DATA gcmPartShuf<>+86(SB)/1, $0x80
+DATA gcmPartShuf<>+87(SB)/1, $0x80
+DATA gcmPartShuf<>+88(SB)/1, $0x80
+DATA gcmPartShuf<>+89(SB)/1, $0x80
+DATA gcmPartShuf<>+90(SB)/1, $0x80
+DATA gcmPartShuf<>+91(SB)/1, $0x80
+DATA gcmPartShuf<>+92(SB)/1, $0x80
+DATA gcmPartShuf<>+93(SB)/1, $0x80
+DATA gcmPartShuf<>+94(SB)/1, $0x80
+DATA gcmPartShuf<>+95(SB)/1, $0x80
+DATA gcmPartShuf<>+96(SB)/1, $0x00
+DATA gcmPartShuf<>+97(SB)/1, $0x01
+DATA gcmPartShuf<>+98(SB)/1, $0x02
+DATA gcmPartShuf<>+99(SB)/1, $0x03
+DATA gcmPartShuf<>+100(SB)/1, $0x0a
+DATA gcmPartShuf<>+101(SB)/1, $0x0b
+DATA gcmPartShuf<>+102(SB)/1, $0x80
+DATA gcmPartShuf<>+103(SB)/1, $0x80
+DATA gcmPartShuf<>+104(SB)/1, $0x80
+DATA gcmPartShuf<>+105(SB)/1, $0x80
+DATA gcmPartShuf<>+106(SB)/1, $0x80
+DATA gcmPartShuf<>+107(SB)/1, $0x80
+DATA gcmPartShuf<>+108(SB)/1, $0x80
+DATA gcmPartShuf<>+109(SB)/1, $0x80
+DATA gcmPartShuf<>+110(SB)/1, $0x80
+DATA gcmPartShuf<>+111(SB)/1, $0x80
+DATA gcmPartShuf<>+112(SB)/1, $0x00
+DATA gcmPartShuf<>+113(SB)/1, $0x01
+DATA gcmPartShuf<>+114(SB)/1, $0x02
+DATA gcmPartShuf<>+115(SB)/1, $0x03
+DATA gcmPartShuf<>+116(SB)/1, $0x09
+DATA gcmPartShuf<>+117(SB)/1, $0x0a
+DATA gcmPartShuf<>+118(SB)/1, $0x0b
+DATA gcmPartShuf<>+119(SB)/1, $0x80
+DATA gcmPartShuf<>+120(SB)/1, $0x80
+DATA gcmPartShuf<>+121(SB)/1, $0x80
+DATA gcmPartShuf<>+122(SB)/1, $0x80
+DATA gcmPartShuf<>+123(SB)/1, $0x80
+DATA gcmPartShuf<>+124(SB)/1, $0x80
+DATA gcmPartShuf<>+125(SB)/1, $0x80
+DATA gcmPartShuf<>+126(SB)/1, $0x80
+DATA gcmPartShuf<>+127(SB)/1, $0x80
+DATA gcmPartShuf<>+128(SB)/1, $0x00
+DATA gcmPartShuf<>+129(SB)/1, $0x01
+DATA gcmPartShuf<>+130(SB)/1, $0x02
+DATA gcmPartShuf<>+131(SB)/1, $0x03
+DATA gcmPartShuf<>+132(SB)/1, $0x04
+DATA gcmPartShuf<>+133(SB)/1, $0x05
+DATA gcmPartShuf<>+134(SB)/1, $0x06
+DATA gcmPartShuf<>+135(SB)/1, $0x07
+DATA gcmPartShuf<>+136(SB)/1, $0x80
+DATA gcmPartShuf<>+137(SB)/1, $0x80
+DATA gcmPartShuf<>+138(SB)/1, $0x80
+DATA gcmPartShuf<>+139(SB)/1, $0x80
+DATA gcmPartShuf<>+140(SB)/1, $0x80
+DATA gcmPartShuf<>+141(SB)/1, $0x80
+DATA gcmPartShuf<>+142(SB)/1, $0x80
+DATA gcmPartShuf<>+143(SB)/1, $0x80
+DATA gcmPartShuf<>+144(SB)/1, $0x00
+DATA gcmPartShuf<>+145(SB)/1, $0x01
+DATA gcmPartShuf<>+146(SB)/1, $0x02
+DATA gcmPartShuf<>+147(SB)/1, $0x03
+DATA gcmPartShuf<>+148(SB)/1, $0x04
+DATA gcmPartShuf<>+149(SB)/1, $0x05
+DATA gcmPartShuf<>+150(SB)/1, $0x06
+DATA gcmPartShuf<>+151(SB)/1, $0x07
+DATA gcmPartShuf<>+152(SB)/1, $0x0f
+DATA gcmPartShuf<>+153(SB)/1, $0x80
+DATA gcmPartShuf<>+154(SB)/1, $0x80
+DATA gcmPartShuf<>+155(SB)/1, $0x80
+DATA gcmPartShuf<>+156(SB)/1, $0x80
+DATA gcmPartShuf<>+157(SB)/1, $0x80
+DATA gcmPartShuf<>+158(SB)/1, $0x80
+DATA gcmPartShuf<>+159(SB)/1, $0x80
+DATA gcmPartShuf<>+160(SB)/1, $0x00
+DATA gcmPartShuf<>+161(SB)/1, $0x01
+DATA gcmPartShuf<>+162(SB)/1, $0x02
+DATA gcmPartShuf<>+163(SB)/1, $0x03
+DATA gcmPartShuf<>+164(SB)/1, $0x04
+DATA gcmPartShuf<>+165(SB)/1, $0x05
+DATA gcmPartShuf<>+166(SB)/1, $0x06
+DATA gcmPartShuf<>+167(SB)/1, $0x07
+DATA gcmPartShuf<>+168(SB)/1, $0x0e
+DATA gcmPartShuf<>+169(SB)/1, $0x0f
+DATA gcmPartShuf<>+170(SB)/1, $0x80
+DATA gcmPartShuf<>+171(SB)/1, $0x80
+DATA gcmPartShuf<>+172(SB)/1, $0x80
+DATA gcmPartShuf<>+173(SB)/1, $0x80
+DATA gcmPartShuf<>+174(SB)/1, $0x80
+DATA gcmPartShuf<>+175(SB)/1, $0x80
+DATA gcmPartShuf<>+176(SB)/1, $0x00
+DATA gcmPartShuf<>+177(SB)/1, $0x01
+DATA gcmPartShuf<>+178(SB)/1, $0x02
+DATA gcmPartShuf<>+179(SB)/1, $0x03
+DATA gcmPartShuf<>+180(SB)/1, $0x04
+DATA gcmPartShuf<>+181(SB)/1, $0x05
+DATA gcmPartShuf<>+182(SB)/1, $0x06
+DATA gcmPartShuf<>+183(SB)/1, $0x07
+DATA gcmPartShuf<>+184(SB)/1, $0x0d
+DATA gcmPartShuf<>+185(SB)/1, $0x0e
+DATA gcmPartShuf<>+186(SB)/1, $0x0f
+DATA gcmPartShuf<>+187(SB)/1, $0x80
+DATA gcmPartShuf<>+188(SB)/1, $0x80
+DATA gcmPartShuf<>+189(SB)/1, $0x80
+DATA gcmPartShuf<>+190(SB)/1, $0x80
+DATA gcmPartShuf<>+191(SB)/1, $0x80
+DATA gcmPartShuf<>+192(SB)/1, $0x00
+DATA gcmPartShuf<>+193(SB)/1, $0x01
+DATA gcmPartShuf<>+194(SB)/1, $0x02
+DATA gcmPartShuf<>+195(SB)/1, $0x03
+DATA gcmPartShuf<>+196(SB)/1, $0x04
+DATA gcmPartShuf<>+197(SB)/1, $0x05
+DATA gcmPartShuf<>+198(SB)/1, $0x06
+DATA gcmPartShuf<>+199(SB)/1, $0x07
+DATA gcmPartShuf<>+200(SB)/1, $0x0c
+DATA gcmPartShuf<>+201(SB)/1, $0x0d
+DATA gcmPartShuf<>+202(SB)/1, $0x0e
+DATA gcmPartShuf<>+203(SB)/1, $0x0f
+DATA gcmPartShuf<>+204(SB)/1, $0x80
+DATA gcmPartShuf<>+205(SB)/1, $0x80
+DATA gcmPartShuf<>+206(SB)/1, $0x80
+DATA gcmPartShuf<>+207(SB)/1, $0x80
+DATA gcmPartShuf<>+208(SB)/1, $0x00
+DATA gcmPartShuf<>+209(SB)/1, $0x01
+DATA gcmPartShuf<>+210(SB)/1, $0x02
+DATA gcmPartShuf<>+211(SB)/1, $0x03
+DATA gcmPartShuf<>+212(SB)/1, $0x04
+DATA gcmPartShuf<>+213(SB)/1, $0x05
+DATA gcmPartShuf<>+214(SB)/1, $0x06
+DATA gcmPartShuf<>+215(SB)/1, $0x07
+DATA gcmPartShuf<>+216(SB)/1, $0x0b
+DATA gcmPartShuf<>+217(SB)/1, $0x0c
+DATA gcmPartShuf<>+218(SB)/1, $0x0d
+DATA gcmPartShuf<>+219(SB)/1, $0x0e
+DATA gcmPartShuf<>+220(SB)/1, $0x0f
+DATA gcmPartShuf<>+221(SB)/1, $0x80
+DATA gcmPartShuf<>+222(SB)/1, $0x80
+DATA gcmPartShuf<>+223(SB)/1, $0x80
+DATA gcmPartShuf<>+224(SB)/1, $0x00
+DATA gcmPartShuf<>+225(SB)/1, $0x01
+DATA gcmPartShuf<>+226(SB)/1, $0x02
+DATA gcmPartShuf<>+227(SB)/1, $0x03
+DATA gcmPartShuf<>+228(SB)/1, $0x04
+DATA gcmPartShuf<>+229(SB)/1, $0x05
+DATA gcmPartShuf<>+230(SB)/1, $0x06
+DATA gcmPartShuf<>+231(SB)/1, $0x07
+DATA gcmPartShuf<>+232(SB)/1, $0x0a
+DATA gcmPartShuf<>+233(SB)/1, $0x0b
+DATA gcmPartShuf<>+234(SB)/1, $0x0c
+DATA gcmPartShuf<>+235(SB)/1, $0x0d
+DATA gcmPartShuf<>+236(SB)/1, $0x0e
+DATA gcmPartShuf<>+237(SB)/1, $0x0f
+DATA gcmPartShuf<>+238(SB)/1, $0x80
+DATA gcmPartShuf<>+239(SB)/1, $0x80
+DATA gcmPartShuf<>+240(SB)/1, $0x00
+DATA gcmPartShuf<>+241(SB)/1, $0x01
+DATA gcmPartShuf<>+242(SB)/1, $0x02
+DATA gcmPartShuf<>+243(SB)/1, $0x03
+DATA gcmPartShuf<>+244(SB)/1, $0x04
+DATA gcmPartShuf<>+245(SB)/1, $0x05
+DATA gcmPartShuf<>+246(SB)/1, $0x06
+DATA gcmPartShuf<>+247(SB)/1, $0x07
+DATA gcmPartShuf<>+248(SB)/1, $0x09
+DATA gcmPartShuf<>+249(SB)/1, $0x0a
+DATA gcmPartShuf<>+250(SB)/1, $0x0b
+DATA gcmPartShuf<>+251(SB)/1, $0x0c
+DATA gcmPartShuf<>+252(SB)/1, $0x0d
+DATA gcmPartShuf<>+253(SB)/1, $0x0e
+DATA gcmPartShuf<>+254(SB)/1, $0x0f
+DATA gcmPartShuf<>+255(SB)/1, $0x80
+GLOBL gcmPartShuf<>(SB), RODATA|NOPTR, $256
+
 DATA gcmBswapWide<>+0(SB)/8, $0x08090a0b0c0d0e0f
 DATA gcmBswapWide<>+8(SB)/8, $0x0001020304050607
 DATA gcmBswapWide<>+16(SB)/8, $0x08090a0b0c0d0e0f
@@ -82,7 +340,7 @@ DATA gcmInc4<>+48(SB)/8, $0x0000000000000004
 DATA gcmInc4<>+56(SB)/8, $0x0000000000000000
 GLOBL gcmInc4<>(SB), RODATA|NOPTR, $64
 
-// func initAESNI(h0 uint64, h1 uint64, key *[66][16]byte, n int)
+// func initAESNI(h0 uint64, h1 uint64, key *[74][16]byte, n int)
 // Requires: AVX, PCLMULQDQ
 TEXT ·initAESNI(SB), NOSPLIT, $0-32
 	MOVQ       key+16(FP), CX
@@ -91,16 +349,16 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-32
 	VMOVQ      R12, X0
 	MOVQ       h1+8(FP), R12
 	VPINSRQ    $0x01, R12, X0, X0
-	VMOVDQU    X0, 512(CX)
+	VMOVDQU    X0, 1024(CX)
 	VPSHUFD    $0x4e, X0, X12
 	VPXOR      X0, X12, X12
-	VMOVDQU    X12, 1040(CX)
-	VMOVDQU    512(CX), X1
-	VPCLMULQDQ $0x00, 512(CX), X1, X8
-	VPCLMULQDQ $0x11, 512(CX), X1, X9
+	VMOVDQU    X12, 1168(CX)
+	VMOVDQU    1024(CX), X1
+	VPCLMULQDQ $0x00, 1024(CX), X1, X8
+	VPCLMULQDQ $0x11, 1024(CX), X1, X9
 	VPSHUFD    $0x4e, X1, X12
 	VPXOR      X1, X12, X12
-	VPCLMULQDQ $0x00, 1040(CX), X12, X10
+	VPCLMULQDQ $0x00, 1168(CX), X12, X10
 	VPXOR      X8, X10, X10
 	VPXOR      X9, X10, X10
 	VPSLLDQ    $0x08, X10, X12
@@ -114,18 +372,18 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-32
 	VPSHUFD    $0x4e, X8, X8
 	VPXOR      X12, X8, X8
 	VPXOR      X9, X8, X8
-	VMOVDQU    X8, 496(CX)
+	VMOVDQU    X8, 1008(CX)
 	VPSHUFD    $0x4e, X8, X12
 	VPXOR      X8, X12, X12
-	VMOVDQU    X12, 1024(CX)
+	VMOVDQU    X12, 1152(CX)
 	CMPQ       DX, $0x02
 	JE         initDone
-	VMOVDQU    496(CX), X1
-	VPCLMULQDQ $0x00, 512(CX), X1, X8
-	VPCLMULQDQ $0x11, 512(CX), X1, X9
+	VMOVDQU    1008(CX), X1
+	VPCLMULQDQ $0x00, 1024(CX), X1, X8
+	VPCLMULQDQ $0x11, 1024(CX), X1, X9
 	VPSHUFD    $0x4e, X1, X12
 	VPXOR      X1, X12, X12
-	VPCLMULQDQ $0x00, 1040(CX), X12, X10
+	VPCLMULQDQ $0x00, 1168(CX), X12, X10
 	VPXOR      X8, X10, X10
 	VPXOR      X9, X10, X10
 	VPSLLDQ    $0x08, X10, X12
@@ -139,18 +397,18 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-32
 	VPSHUFD    $0x4e, X8, X8
 	VPXOR      X12, X8, X8
 	VPXOR      X9, X8, X8
-	VMOVDQU    X8, 480(CX)
+	VMOVDQU    X8, 992(CX)
 	VPSHUFD    $0x4e, X8, X12
 	VPXOR      X8, X12, X12
-	VMOVDQU    X12, 1008(CX)
+	VMOVDQU    X12, 1136(CX)
 	CMPQ       DX, $0x03
 	JE         initDone
-	VMOVDQU    496(CX), X1
-	VPCLMULQDQ $0x00, 496(CX), X1, X8
-	VPCLMULQDQ $0x11, 496(CX), X1, X9
+	VMOVDQU    1008(CX), X1
+	VPCLMULQDQ $0x00, 1008(CX), X1, X8
+	VPCLMULQDQ $0x11, 1008(CX), X1, X9
 	VPSHUFD    $0x4e, X1, X12
 	VPXOR      X1, X12, X12
-	VPCLMULQDQ $0x00, 1024(CX), X12, X10
+	VPCLMULQDQ $0x00, 1152(CX), X12, X10
 	VPXOR      X8, X10, X10
 	VPXOR      X9, X10, X10
 	VPSLLDQ    $0x08, X10, X12
@@ -164,18 +422,18 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-32
 	VPSHUFD    $0x4e, X8, X8
 	VPXOR      X12, X8, X8
 	VPXOR      X9, X8, X8
-	VMOVDQU    X8, 464(CX)
+	VMOVDQU    X8, 976(CX)
 	VPSHUFD    $0x4e, X8, X12
 	VPXOR      X8, X12, X12
-	VMOVDQU    X12, 992(CX)
+	VMOVDQU    X12, 1120(CX)
 	CMPQ       DX, $0x04
 	JE         initDone
-	VMOVDQU    464(CX), X1
-	VPCLMULQDQ $0x00, 512(CX), X1, X8
-	VPCLMULQDQ $0x11, 512(CX), X1, X9
+	VMOVDQU    976(CX), X1
+	VPCLMULQDQ $0x00, 1024(CX), X1, X8
+	VPCLMULQDQ $0x11, 1024(CX), X1, X9
 	VPSHUFD    $0x4e, X1, X12
 	VPXOR      X1, X12, X12
-	VPCLMULQDQ $0x00, 1040(CX), X12, X10
+	VPCLMULQDQ $0x00, 1168(CX), X12, X10
 	VPXOR      X8, X10, X10
 	VPXOR      X9, X10, X10
 	VPSLLDQ    $0x08, X10, X12
@@ -189,18 +447,18 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-32
 	VPSHUFD    $0x4e, X8, X8
 	VPXOR      X12, X8, X8
 	VPXOR      X9, X8, X8
-	VMOVDQU    X8, 448(CX)
+	VMOVDQU    X8, 960(CX)
 	VPSHUFD    $0x4e, X8, X12
 	VPXOR      X8, X12, X12
-	VMOVDQU    X12, 976(CX)
+	VMOVDQU    X12, 1104(CX)
 	CMPQ       DX, $0x05
 	JE         initDone
-	VMOVDQU    464(CX), X1
-	VPCLMULQDQ $0x00, 496(CX), X1, X8
-	VPCLMULQDQ $0x11, 496(CX), X1, X9
+	VMOVDQU    976(CX), X1
+	VPCLMULQDQ $0x00, 1008(CX), X1, X8
+	VPCLMULQDQ $0x11, 1008(CX), X1, X9
 	VPSHUFD    $0x4e, X1, X12
 	VPXOR      X1, X12, X12
-	VPCLMULQDQ $0x00, 1024(CX), X12, X10
+	VPCLMULQDQ $0x00, 1152(CX), X12, X10
 	VPXOR      X8, X10, X10
 	VPXOR      X9, X10, X10
 	VPSLLDQ    $0x08, X10, X12
@@ -214,18 +472,18 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-32
 	VPSHUFD    $0x4e, X8, X8
 	VPXOR      X12, X8, X8
 	VPXOR      X9, X8, X8
-	VMOVDQU    X8, 432(CX)
+	VMOVDQU    X8, 944(CX)
 	VPSHUFD    $0x4e, X8, X12
 	VPXOR      X8, X12, X12
-	VMOVDQU    X12, 960(CX)
+	VMOVDQU    X12, 1088(CX)
 	CMPQ       DX, $0x06
 	JE         initDone
-	VMOVDQU    464(CX), X1
-	VPCLMULQDQ $0x00, 480(CX), X1, X8
-	VPCLMULQDQ $0x11, 480(CX), X1, X9
+	VMOVDQU    976(CX), X1
+	VPCLMULQDQ $0x00, 992(CX), X1, X8
+	VPCLMULQDQ $0x11, 992(CX), X1, X9
 	VPSHUFD    $0x4e, X1, X12
 	VPXOR      X1, X12, X12
-	VPCLMULQDQ $0x00, 1008(CX), X12, X10
+	VPCLMULQDQ $0x00, 1136(CX), X12, X10
 	VPXOR      X8, X10, X10
 	VPXOR      X9, X10, X10
 	VPSLLDQ    $0x08, X10, X12
@@ -239,18 +497,18 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-32
 	VPSHUFD    $0x4e, X8, X8
 	VPXOR      X12, X8, X8
 	VPXOR      X9, X8, X8
-	VMOVDQU    X8, 416(CX)
+	VMOVDQU    X8, 928(CX)
 	VPSHUFD    $0x4e, X8, X12
 	VPXOR      X8, X12, X12
-	VMOVDQU    X12, 944(CX)
+	VMOVDQU    X12, 1072(CX)
 	CMPQ       DX, $0x07
 	JE         initDone
-	VMOVDQU    464(CX), X1
-	VPCLMULQDQ $0x00, 464(CX), X1, X8
-	VPCLMULQDQ $0x11, 464(CX), X1, X9
+	VMOVDQU    976(CX), X1
+	VPCLMULQDQ $0x00, 976(CX), X1, X8
+	VPCLMULQDQ $0x11, 976(CX), X1, X9
 	VPSHUFD    $0x4e, X1, X12
 	VPXOR      X1, X12, X12
-	VPCLMULQDQ $0x00, 992(CX), X12, X10
+	VPCLMULQDQ $0x00, 1120(CX), X12, X10
 	VPXOR      X8, X10, X10
 	VPXOR      X9, X10, X10
 	VPSLLDQ    $0x08, X10, X12
@@ -264,18 +522,18 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-32
 	VPSHUFD    $0x4e, X8, X8
 	VPXOR      X12, X8, X8
 	VPXOR      X9, X8, X8
-	VMOVDQU    X8, 400(CX)
+	VMOVDQU    X8, 912(CX)
 	VPSHUFD    $0x4e, X8, X12
 	VPXOR      X8, X12, X12
-	VMOVDQU    X12, 928(CX)
+	VMOVDQU    X12, 1056(CX)
 	CMPQ       DX, $0x08
 	JE         initDone
-	VMOVDQU    400(CX), X1
-	VPCLMULQDQ $0x00, 512(CX), X1, X8
-	VPCLMULQDQ $0x11, 512(CX), X1, X9
+	VMOVDQU    912(CX), X1
+	VPCLMULQDQ $0x00, 1024(CX), X1, X8
+	VPCLMULQDQ $0x11, 1024(CX), X1, X9
 	VPSHUFD    $0x4e, X1, X12
 	VPXOR      X1, X12, X12
-	VPCLMULQDQ $0x00, 1040(CX), X12, X10
+	VPCLMULQDQ $0x00, 1168(CX), X12, X10
 	VPXOR      X8, X10, X10
 	VPXOR      X9, X10, X10
 	VPSLLDQ    $0x08, X10, X12
@@ -289,18 +547,18 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-32
 	VPSHUFD    $0x4e, X8, X8
 	VPXOR      X12, X8, X8
 	VPXOR      X9, X8, X8
-	VMOVDQU    X8, 384(CX)
+	VMOVDQU    X8, 896(CX)
 	VPSHUFD    $0x4e, X8, X12
 	VPXOR      X8, X12, X12
-	VMOVDQU    X12, 912(CX)
+	VMOVDQU    X12, 1040(CX)
 	CMPQ       DX, $0x09
 	JE         initDone
-	VMOVDQU    400(CX), X1
-	VPCLMULQDQ $0x00, 496(CX), X1, X8
-	VPCLMULQDQ $0x11, 496(CX), X1, X9
+	VMOVDQU    912(CX), X1
+	VPCLMULQDQ $0x00, 1008(CX), X1, X8
+	VPCLMULQDQ $0x11, 1008(CX), X1, X9
 	VPSHUFD    $0x4e, X1, X12
 	VPXOR      X1, X12, X12
-	VPCLMULQDQ $0x00, 1024(CX), X12, X10
+	VPCLMULQDQ $0x00, 1152(CX), X12, X10
 	VPXOR      X8, X10, X10
 	VPXOR      X9, X10, X10
 	VPSLLDQ    $0x08, X10, X12
@@ -314,18 +572,15 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-32
 	VPSHUFD    $0x4e, X8, X8
 	VPXOR      X12, X8, X8
 	VPXOR      X9, X8, X8
-	VMOVDQU    X8, 368(CX)
-	VPSHUFD    $0x4e, X8, X12
-	VPXOR      X8, X12, X12
-	VMOVDQU    X12, 896(CX)
+	VMOVDQU    X8, 880(CX)
 	CMPQ       DX, $0x0a
 	JE         initDone
-	VMOVDQU    400(CX), X1
-	VPCLMULQDQ $0x00, 480(CX), X1, X8
-	VPCLMULQDQ $0x11, 480(CX), X1, X9
+	VMOVDQU    912(CX), X1
+	VPCLMULQDQ $0x00, 992(CX), X1, X8
+	VPCLMULQDQ $0x11, 992(CX), X1, X9
 	VPSHUFD    $0x4e, X1, X12
 	VPXOR      X1, X12, X12
-	VPCLMULQDQ $0x00, 1008(CX), X12, X10
+	VPCLMULQDQ $0x00, 1136(CX), X12, X10
 	VPXOR      X8, X10, X10
 	VPXOR      X9, X10, X10
 	VPSLLDQ    $0x08, X10, X12
@@ -339,18 +594,15 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-32
 	VPSHUFD    $0x4e, X8, X8
 	VPXOR      X12, X8, X8
 	VPXOR      X9, X8, X8
-	VMOVDQU    X8, 352(CX)
-	VPSHUFD    $0x4e, X8, X12
-	VPXOR      X8, X12, X12
-	VMOVDQU    X12, 880(CX)
+	VMOVDQU    X8, 864(CX)
 	CMPQ       DX, $0x0b
 	JE         initDone
-	VMOVDQU    400(CX), X1
-	VPCLMULQDQ $0x00, 464(CX), X1, X8
-	VPCLMULQDQ $0x11, 464(CX), X1, X9
+	VMOVDQU    912(CX), X1
+	VPCLMULQDQ $0x00, 976(CX), X1, X8
+	VPCLMULQDQ $0x11, 976(CX), X1, X9
 	VPSHUFD    $0x4e, X1, X12
 	VPXOR      X1, X12, X12
-	VPCLMULQDQ $0x00, 992(CX), X12, X10
+	VPCLMULQDQ $0x00, 1120(CX), X12, X10
 	VPXOR      X8, X10, X10
 	VPXOR      X9, X10, X10
 	VPSLLDQ    $0x08, X10, X12
@@ -364,18 +616,15 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-32
 	VPSHUFD    $0x4e, X8, X8
 	VPXOR      X12, X8, X8
 	VPXOR      X9, X8, X8
-	VMOVDQU    X8, 336(CX)
-	VPSHUFD    $0x4e, X8, X12
-	VPXOR      X8, X12, X12
-	VMOVDQU    X12, 864(CX)
+	VMOVDQU    X8, 848(CX)
 	CMPQ       DX, $0x0c
 	JE         initDone
-	VMOVDQU    400(CX), X1
-	VPCLMULQDQ $0x00, 448(CX), X1, X8
-	VPCLMULQDQ $0x11, 448(CX), X1, X9
+	VMOVDQU    912(CX), X1
+	VPCLMULQDQ $0x00, 960(CX), X1, X8
+	VPCLMULQDQ $0x11, 960(CX), X1, X9
 	VPSHUFD    $0x4e, X1, X12
 	VPXOR      X1, X12, X12
-	VPCLMULQDQ $0x00, 976(CX), X12, X10
+	VPCLMULQDQ $0x00, 1104(CX), X12, X10
 	VPXOR      X8, X10, X10
 	VPXOR      X9, X10, X10
 	VPSLLDQ    $0x08, X10, X12
@@ -389,18 +638,15 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-32
 	VPSHUFD    $0x4e, X8, X8
 	VPXOR      X12, X8, X8
 	VPXOR      X9, X8, X8
-	VMOVDQU    X8, 320(CX)
-	VPSHUFD    $0x4e, X8, X12
-	VPXOR      X8, X12, X12
-	VMOVDQU    X12, 848(CX)
+	VMOVDQU    X8, 832(CX)
 	CMPQ       DX, $0x0d
 	JE         initDone
-	VMOVDQU    400(CX), X1
-	VPCLMULQDQ $0x00, 432(CX), X1, X8
-	VPCLMULQDQ $0x11, 432(CX), X1, X9
+	VMOVDQU    912(CX), X1
+	VPCLMULQDQ $0x00, 944(CX), X1, X8
+	VPCLMULQDQ $0x11, 944(CX), X1, X9
 	VPSHUFD    $0x4e, X1, X12
 	VPXOR      X1, X12, X12
-	VPCLMULQDQ $0x00, 960(CX), X12, X10
+	VPCLMULQDQ $0x00, 1088(CX), X12, X10
 	VPXOR      X8, X10, X10
 	VPXOR      X9, X10, X10
 	VPSLLDQ    $0x08, X10, X12
@@ -414,18 +660,15 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-32
 	VPSHUFD    $0x4e, X8, X8
 	VPXOR      X12, X8, X8
 	VPXOR      X9, X8, X8
-	VMOVDQU    X8, 304(CX)
-	VPSHUFD    $0x4e, X8, X12
-	VPXOR      X8, X12, X12
-	VMOVDQU    X12, 832(CX)
+	VMOVDQU    X8, 816(CX)
 	CMPQ       DX, $0x0e
 	JE         initDone
-	VMOVDQU    400(CX), X1
-	VPCLMULQDQ $0x00, 416(CX), X1, X8
-	VPCLMULQDQ $0x11, 416(CX), X1, X9
+	VMOVDQU    912(CX), X1
+	VPCLMULQDQ $0x00, 928(CX), X1, X8
+	VPCLMULQDQ $0x11, 928(CX), X1, X9
 	VPSHUFD    $0x4e, X1, X12
 	VPXOR      X1, X12, X12
-	VPCLMULQDQ $0x00, 944(CX), X12, X10
+	VPCLMULQDQ $0x00, 1072(CX), X12, X10
 	VPXOR      X8, X10, X10
 	VPXOR      X9, X10, X10
 	VPSLLDQ    $0x08, X10, X12
@@ -439,18 +682,15 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-32
 	VPSHUFD    $0x4e, X8, X8
 	VPXOR      X12, X8, X8
 	VPXOR      X9, X8, X8
-	VMOVDQU    X8, 288(CX)
-	VPSHUFD    $0x4e, X8, X12
-	VPXOR      X8, X12, X12
-	VMOVDQU    X12, 816(CX)
+	VMOVDQU    X8, 800(CX)
 	CMPQ       DX, $0x0f
 	JE         initDone
-	VMOVDQU    400(CX), X1
-	VPCLMULQDQ $0x00, 400(CX), X1, X8
-	VPCLMULQDQ $0x11, 400(CX), X1, X9
+	VMOVDQU    912(CX), X1
+	VPCLMULQDQ $0x00, 912(CX), X1, X8
+	VPCLMULQDQ $0x11, 912(CX), X1, X9
 	VPSHUFD    $0x4e, X1, X12
 	VPXOR      X1, X12, X12
-	VPCLMULQDQ $0x00, 928(CX), X12, X10
+	VPCLMULQDQ $0x00, 1056(CX), X12, X10
 	VPXOR      X8, X10, X10
 	VPXOR      X9, X10, X10
 	VPSLLDQ    $0x08, X10, X12
@@ -464,18 +704,15 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-32
 	VPSHUFD    $0x4e, X8, X8
 	VPXOR      X12, X8, X8
 	VPXOR      X9, X8, X8
-	VMOVDQU    X8, 272(CX)
-	VPSHUFD    $0x4e, X8, X12
-	VPXOR      X8, X12, X12
-	VMOVDQU    X12, 800(CX)
+	VMOVDQU    X8, 784(CX)
 	CMPQ       DX, $0x10
 	JE         initDone
-	VMOVDQU    272(CX), X1
-	VPCLMULQDQ $0x00, 512(CX), X1, X8
-	VPCLMULQDQ $0x11, 512(CX), X1, X9
+	VMOVDQU    784(CX), X1
+	VPCLMULQDQ $0x00, 1024(CX), X1, X8
+	VPCLMULQDQ $0x11, 1024(CX), X1, X9
 	VPSHUFD    $0x4e, X1, X12
 	VPXOR      X1, X12, X12
-	VPCLMULQDQ $0x00, 1040(CX), X12, X10
+	VPCLMULQDQ $0x00, 1168(CX), X12, X10
 	VPXOR      X8, X10, X10
 	VPXOR      X9, X10, X10
 	VPSLLDQ    $0x08, X10, X12
@@ -489,18 +726,15 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-32
 	VPSHUFD    $0x4e, X8, X8
 	VPXOR      X12, X8, X8
 	VPXOR      X9, X8, X8
-	VMOVDQU    X8, 256(CX)
-	VPSHUFD    $0x4e, X8, X12
-	VPXOR      X8, X12, X12
-	VMOVDQU    X12, 784(CX)
+	VMOVDQU    X8, 768(CX)
 	CMPQ       DX, $0x11
 	JE         initDone
-	VMOVDQU    272(CX), X1
-	VPCLMULQDQ $0x00, 496(CX), X1, X8
-	VPCLMULQDQ $0x11, 496(CX), X1, X9
+	VMOVDQU    784(CX), X1
+	VPCLMULQDQ $0x00, 1008(CX), X1, X8
+	VPCLMULQDQ $0x11, 1008(CX), X1, X9
 	VPSHUFD    $0x4e, X1, X12
 	VPXOR      X1, X12, X12
-	VPCLMULQDQ $0x00, 1024(CX), X12, X10
+	VPCLMULQDQ $0x00, 1152(CX), X12, X10
 	VPXOR      X8, X10, X10
 	VPXOR      X9, X10, X10
 	VPSLLDQ    $0x08, X10, X12
@@ -514,18 +748,15 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-32
 	VPSHUFD    $0x4e, X8, X8
 	VPXOR      X12, X8, X8
 	VPXOR      X9, X8, X8
-	VMOVDQU    X8, 240(CX)
-	VPSHUFD    $0x4e, X8, X12
-	VPXOR      X8, X12, X12
-	VMOVDQU    X12, 768(CX)
+	VMOVDQU    X8, 752(CX)
 	CMPQ       DX, $0x12
 	JE         initDone
-	VMOVDQU    272(CX), X1
-	VPCLMULQDQ $0x00, 480(CX), X1, X8
-	VPCLMULQDQ $0x11, 480(CX), X1, X9
+	VMOVDQU    784(CX), X1
+	VPCLMULQDQ $0x00, 992(CX), X1, X8
+	VPCLMULQDQ $0x11, 992(CX), X1, X9
 	VPSHUFD    $0x4e, X1, X12
 	VPXOR      X1, X12, X12
-	VPCLMULQDQ $0x00, 1008(CX), X12, X10
+	VPCLMULQDQ $0x00, 1136(CX), X12, X10
 	VPXOR      X8, X10, X10
 	VPXOR      X9, X10, X10
 	VPSLLDQ    $0x08, X10, X12
@@ -539,18 +770,15 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-32
 	VPSHUFD    $0x4e, X8, X8
 	VPXOR      X12, X8, X8
 	VPXOR      X9, X8, X8
-	VMOVDQU    X8, 224(CX)
-	VPSHUFD    $0x4e, X8, X12
-	VPXOR      X8, X12, X12
-	VMOVDQU    X12, 752(CX)
+	VMOVDQU    X8, 736(CX)
 	CMPQ       DX, $0x13
 	JE         initDone
-	VMOVDQU    272(CX), X1
-	VPCLMULQDQ $0x00, 464(CX), X1, X8
-	VPCLMULQDQ $0x11, 464(CX), X1, X9
+	VMOVDQU    784(CX), X1
+	VPCLMULQDQ $0x00, 976(CX), X1, X8
+	VPCLMULQDQ $0x11, 976(CX), X1, X9
 	VPSHUFD    $0x4e, X1, X12
 	VPXOR      X1, X12, X12
-	VPCLMULQDQ $0x00, 992(CX), X12, X10
+	VPCLMULQDQ $0x00, 1120(CX), X12, X10
 	VPXOR      X8, X10, X10
 	VPXOR      X9, X10, X10
 	VPSLLDQ    $0x08, X10, X12
@@ -564,18 +792,15 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-32
 	VPSHUFD    $0x4e, X8, X8
 	VPXOR      X12, X8, X8
 	VPXOR      X9, X8, X8
-	VMOVDQU    X8, 208(CX)
-	VPSHUFD    $0x4e, X8, X12
-	VPXOR      X8, X12, X12
-	VMOVDQU    X12, 736(CX)
+	VMOVDQU    X8, 720(CX)
 	CMPQ       DX, $0x14
 	JE         initDone
-	VMOVDQU    272(CX), X1
-	VPCLMULQDQ $0x00, 448(CX), X1, X8
-	VPCLMULQDQ $0x11, 448(CX), X1, X9
+	VMOVDQU    784(CX), X1
+	VPCLMULQDQ $0x00, 960(CX), X1, X8
+	VPCLMULQDQ $0x11, 960(CX), X1, X9
 	VPSHUFD    $0x4e, X1, X12
 	VPXOR      X1, X12, X12
-	VPCLMULQDQ $0x00, 976(CX), X12, X10
+	VPCLMULQDQ $0x00, 1104(CX), X12, X10
 	VPXOR      X8, X10, X10
 	VPXOR      X9, X10, X10
 	VPSLLDQ    $0x08, X10, X12
@@ -589,18 +814,15 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-32
 	VPSHUFD    $0x4e, X8, X8
 	VPXOR      X12, X8, X8
 	VPXOR      X9, X8, X8
-	VMOVDQU    X8, 192(CX)
-	VPSHUFD    $0x4e, X8, X12
-	VPXOR      X8, X12, X12
-	VMOVDQU    X12, 720(CX)
+	VMOVDQU    X8, 704(CX)
 	CMPQ       DX, $0x15
 	JE         initDone
-	VMOVDQU    272(CX), X1
-	VPCLMULQDQ $0x00, 432(CX), X1, X8
-	VPCLMULQDQ $0x11, 432(CX), X1, X9
+	VMOVDQU    784(CX), X1
+	VPCLMULQDQ $0x00, 944(CX), X1, X8
+	VPCLMULQDQ $0x11, 944(CX), X1, X9
 	VPSHUFD    $0x4e, X1, X12
 	VPXOR      X1, X12, X12
-	VPCLMULQDQ $0x00, 960(CX), X12, X10
+	VPCLMULQDQ $0x00, 1088(CX), X12, X10
 	VPXOR      X8, X10, X10
 	VPXOR      X9, X10, X10
 	VPSLLDQ    $0x08, X10, X12
@@ -614,18 +836,15 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-32
 	VPSHUFD    $0x4e, X8, X8
 	VPXOR      X12, X8, X8
 	VPXOR      X9, X8, X8
-	VMOVDQU    X8, 176(CX)
-	VPSHUFD    $0x4e, X8, X12
-	VPXOR      X8, X12, X12
-	VMOVDQU    X12, 704(CX)
+	VMOVDQU    X8, 688(CX)
 	CMPQ       DX, $0x16
 	JE         initDone
-	VMOVDQU    272(CX), X1
-	VPCLMULQDQ $0x00, 416(CX), X1, X8
-	VPCLMULQDQ $0x11, 416(CX), X1, X9
+	VMOVDQU    784(CX), X1
+	VPCLMULQDQ $0x00, 928(CX), X1, X8
+	VPCLMULQDQ $0x11, 928(CX), X1, X9
 	VPSHUFD    $0x4e, X1, X12
 	VPXOR      X1, X12, X12
-	VPCLMULQDQ $0x00, 944(CX), X12, X10
+	VPCLMULQDQ $0x00, 1072(CX), X12, X10
 	VPXOR      X8, X10, X10
 	VPXOR      X9, X10, X10
 	VPSLLDQ    $0x08, X10, X12
@@ -639,18 +858,15 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-32
 	VPSHUFD    $0x4e, X8, X8
 	VPXOR      X12, X8, X8
 	VPXOR      X9, X8, X8
-	VMOVDQU    X8, 160(CX)
-	VPSHUFD    $0x4e, X8, X12
-	VPXOR      X8, X12, X12
-	VMOVDQU    X12, 688(CX)
+	VMOVDQU    X8, 672(CX)
 	CMPQ       DX, $0x17
 	JE         initDone
-	VMOVDQU    272(CX), X1
-	VPCLMULQDQ $0x00, 400(CX), X1, X8
-	VPCLMULQDQ $0x11, 400(CX), X1, X9
+	VMOVDQU    784(CX), X1
+	VPCLMULQDQ $0x00, 912(CX), X1, X8
+	VPCLMULQDQ $0x11, 912(CX), X1, X9
 	VPSHUFD    $0x4e, X1, X12
 	VPXOR      X1, X12, X12
-	VPCLMULQDQ $0x00, 928(CX), X12, X10
+	VPCLMULQDQ $0x00, 1056(CX), X12, X10
 	VPXOR      X8, X10, X10
 	VPXOR      X9, X10, X10
 	VPSLLDQ    $0x08, X10, X12
@@ -664,215 +880,12 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-32
 	VPSHUFD    $0x4e, X8, X8
 	VPXOR      X12, X8, X8
 	VPXOR      X9, X8, X8
-	VMOVDQU    X8, 144(CX)
-	VPSHUFD    $0x4e, X8, X12
-	VPXOR      X8, X12, X12
-	VMOVDQU    X12, 672(CX)
+	VMOVDQU    X8, 656(CX)
 	CMPQ       DX, $0x18
 	JE         initDone
-	VMOVDQU    272(CX), X1
-	VPCLMULQDQ $0x00, 384(CX), X1, X8
-	VPCLMULQDQ $0x11, 384(CX), X1, X9
-	VPSHUFD    $0x4e, X1, X12
-	VPXOR      X1, X12, X12
-	VPCLMULQDQ $0x00, 912(CX), X12, X10
-	VPXOR      X8, X10, X10
-	VPXOR      X9, X10, X10
-	VPSLLDQ    $0x08, X10, X12
-	VPSRLDQ    $0x08, X10, X10
-	VPXOR      X12, X8, X8
-	VPXOR      X10, X9, X9
-	VPCLMULQDQ $0x10, gcmPoly<>+0(SB), X8, X12
-	VPSHUFD    $0x4e, X8, X8
-	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x10, gcmPoly<>+0(SB), X8, X12
-	VPSHUFD    $0x4e, X8, X8
-	VPXOR      X12, X8, X8
-	VPXOR      X9, X8, X8
-	VMOVDQU    X8, 128(CX)
-	VPSHUFD    $0x4e, X8, X12
-	VPXOR      X8, X12, X12
-	VMOVDQU    X12, 656(CX)
-	CMPQ       DX, $0x19
-	JE         initDone
-	VMOVDQU    272(CX), X1
-	VPCLMULQDQ $0x00, 368(CX), X1, X8
-	VPCLMULQDQ $0x11, 368(CX), X1, X9
-	VPSHUFD    $0x4e, X1, X12
-	VPXOR      X1, X12, X12
-	VPCLMULQDQ $0x00, 896(CX), X12, X10
-	VPXOR      X8, X10, X10
-	VPXOR      X9, X10, X10
-	VPSLLDQ    $0x08, X10, X12
-	VPSRLDQ    $0x08, X10, X10
-	VPXOR      X12, X8, X8
-	VPXOR      X10, X9, X9
-	VPCLMULQDQ $0x10, gcmPoly<>+0(SB), X8, X12
-	VPSHUFD    $0x4e, X8, X8
-	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x10, gcmPoly<>+0(SB), X8, X12
-	VPSHUFD    $0x4e, X8, X8
-	VPXOR      X12, X8, X8
-	VPXOR      X9, X8, X8
-	VMOVDQU    X8, 112(CX)
-	VPSHUFD    $0x4e, X8, X12
-	VPXOR      X8, X12, X12
-	VMOVDQU    X12, 640(CX)
-	CMPQ       DX, $0x1a
-	JE         initDone
-	VMOVDQU    272(CX), X1
-	VPCLMULQDQ $0x00, 352(CX), X1, X8
-	VPCLMULQDQ $0x11, 352(CX), X1, X9
-	VPSHUFD    $0x4e, X1, X12
-	VPXOR      X1, X12, X12
-	VPCLMULQDQ $0x00, 880(CX), X12, X10
-	VPXOR      X8, X10, X10
-	VPXOR      X9, X10, X10
-	VPSLLDQ    $0x08, X10, X12
-	VPSRLDQ    $0x08, X10, X10
-	VPXOR      X12, X8, X8
-	VPXOR      X10, X9, X9
-	VPCLMULQDQ $0x10, gcmPoly<>+0(SB), X8, X12
-	VPSHUFD    $0x4e, X8, X8
-	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x10, gcmPoly<>+0(SB), X8, X12
-	VPSHUFD    $0x4e, X8, X8
-	VPXOR      X12, X8, X8
-	VPXOR      X9, X8, X8
-	VMOVDQU    X8, 96(CX)
-	VPSHUFD    $0x4e, X8, X12
-	VPXOR      X8, X12, X12
-	VMOVDQU    X12, 624(CX)
-	CMPQ       DX, $0x1b
-	JE         initDone
-	VMOVDQU    272(CX), X1
-	VPCLMULQDQ $0x00, 336(CX), X1, X8
-	VPCLMULQDQ $0x11, 336(CX), X1, X9
-	VPSHUFD    $0x4e, X1, X12
-	VPXOR      X1, X12, X12
-	VPCLMULQDQ $0x00, 864(CX), X12, X10
-	VPXOR      X8, X10, X10
-	VPXOR      X9, X10, X10
-	VPSLLDQ    $0x08, X10, X12
-	VPSRLDQ    $0x08, X10, X10
-	VPXOR      X12, X8, X8
-	VPXOR      X10, X9, X9
-	VPCLMULQDQ $0x10, gcmPoly<>+0(SB), X8, X12
-	VPSHUFD    $0x4e, X8, X8
-	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x10, gcmPoly<>+0(SB), X8, X12
-	VPSHUFD    $0x4e, X8, X8
-	VPXOR      X12, X8, X8
-	VPXOR      X9, X8, X8
-	VMOVDQU    X8, 80(CX)
-	VPSHUFD    $0x4e, X8, X12
-	VPXOR      X8, X12, X12
-	VMOVDQU    X12, 608(CX)
-	CMPQ       DX, $0x1c
-	JE         initDone
-	VMOVDQU    272(CX), X1
-	VPCLMULQDQ $0x00, 320(CX), X1, X8
-	VPCLMULQDQ $0x11, 320(CX), X1, X9
-	VPSHUFD    $0x4e, X1, X12
-	VPXOR      X1, X12, X12
-	VPCLMULQDQ $0x00, 848(CX), X12, X10
-	VPXOR      X8, X10, X10
-	VPXOR      X9, X10, X10
-	VPSLLDQ    $0x08, X10, X12
-	VPSRLDQ    $0x08, X10, X10
-	VPXOR      X12, X8, X8
-	VPXOR      X10, X9, X9
-	VPCLMULQDQ $0x10, gcmPoly<>+0(SB), X8, X12
-	VPSHUFD    $0x4e, X8, X8
-	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x10, gcmPoly<>+0(SB), X8, X12
-	VPSHUFD    $0x4e, X8, X8
-	VPXOR      X12, X8, X8
-	VPXOR      X9, X8, X8
-	VMOVDQU    X8, 64(CX)
-	VPSHUFD    $0x4e, X8, X12
-	VPXOR      X8, X12, X12
-	VMOVDQU    X12, 592(CX)
-	CMPQ       DX, $0x1d
-	JE         initDone
-	VMOVDQU    272(CX), X1
-	VPCLMULQDQ $0x00, 304(CX), X1, X8
-	VPCLMULQDQ $0x11, 304(CX), X1, X9
-	VPSHUFD    $0x4e, X1, X12
-	VPXOR      X1, X12, X12
-	VPCLMULQDQ $0x00, 832(CX), X12, X10
-	VPXOR      X8, X10, X10
-	VPXOR      X9, X10, X10
-	VPSLLDQ    $0x08, X10, X12
-	VPSRLDQ    $0x08, X10, X10
-	VPXOR      X12, X8, X8
-	VPXOR      X10, X9, X9
-	VPCLMULQDQ $0x10, gcmPoly<>+0(SB), X8, X12
-	VPSHUFD    $0x4e, X8, X8
-	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x10, gcmPoly<>+0(SB), X8, X12
-	VPSHUFD    $0x4e, X8, X8
-	VPXOR      X12, X8, X8
-	VPXOR      X9, X8, X8
-	VMOVDQU    X8, 48(CX)
-	VPSHUFD    $0x4e, X8, X12
-	VPXOR      X8, X12, X12
-	VMOVDQU    X12, 576(CX)
-	CMPQ       DX, $0x1e
-	JE         initDone
-	VMOVDQU    272(CX), X1
-	VPCLMULQDQ $0x00, 288(CX), X1, X8
-	VPCLMULQDQ $0x11, 288(CX), X1, X9
-	VPSHUFD    $0x4e, X1, X12
-	VPXOR      X1, X12, X12
-	VPCLMULQDQ $0x00, 816(CX), X12, X10
-	VPXOR      X8, X10, X10
-	VPXOR      X9, X10, X10
-	VPSLLDQ    $0x08, X10, X12
-	VPSRLDQ    $0x08, X10, X10
-	VPXOR      X12, X8, X8
-	VPXOR      X10, X9, X9
-	VPCLMULQDQ $0x10, gcmPoly<>+0(SB), X8, X12
-	VPSHUFD    $0x4e, X8, X8
-	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x10, gcmPoly<>+0(SB), X8, X12
-	VPSHUFD    $0x4e, X8, X8
-	VPXOR      X12, X8, X8
-	VPXOR      X9, X8, X8
-	VMOVDQU    X8, 32(CX)
-	VPSHUFD    $0x4e, X8, X12
-	VPXOR      X8, X12, X12
-	VMOVDQU    X12, 560(CX)
-	CMPQ       DX, $0x1f
-	JE         initDone
-	VMOVDQU    272(CX), X1
-	VPCLMULQDQ $0x00, 272(CX), X1, X8
-	VPCLMULQDQ $0x11, 272(CX), X1, X9
-	VPSHUFD    $0x4e, X1, X12
-	VPXOR      X1, X12, X12
-	VPCLMULQDQ $0x00, 800(CX), X12, X10
-	VPXOR      X8, X10, X10
-	VPXOR      X9, X10, X10
-	VPSLLDQ    $0x08, X10, X12
-	VPSRLDQ    $0x08, X10, X10
-	VPXOR      X12, X8, X8
-	VPXOR      X10, X9, X9
-	VPCLMULQDQ $0x10, gcmPoly<>+0(SB), X8, X12
-	VPSHUFD    $0x4e, X8, X8
-	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x10, gcmPoly<>+0(SB), X8, X12
-	VPSHUFD    $0x4e, X8, X8
-	VPXOR      X12, X8, X8
-	VPXOR      X9, X8, X8
-	VMOVDQU    X8, 16(CX)
-	VPSHUFD    $0x4e, X8, X12
-	VPXOR      X8, X12, X12
-	VMOVDQU    X12, 544(CX)
-	CMPQ       DX, $0x20
-	JE         initDone
-	VMOVDQU    16(CX), X1
-	VPCLMULQDQ $0x00, 512(CX), X1, X8
-	VPCLMULQDQ $0x11, 512(CX), X1, X9
+	VMOVDQU    784(CX), X1
+	VPCLMULQDQ $0x00, 896(CX), X1, X8
+	VPCLMULQDQ $0x11, 896(CX), X1, X9
 	VPSHUFD    $0x4e, X1, X12
 	VPXOR      X1, X12, X12
 	VPCLMULQDQ $0x00, 1040(CX), X12, X10
@@ -889,15 +902,174 @@ TEXT ·initAESNI(SB), NOSPLIT, $0-32
 	VPSHUFD    $0x4e, X8, X8
 	VPXOR      X12, X8, X8
 	VPXOR      X9, X8, X8
-	VMOVDQU    X8, (CX)
-	VPSHUFD    $0x4e, X8, X12
-	VPXOR      X8, X12, X12
-	VMOVDQU    X12, 528(CX)
+	VMOVDQU    X8, 640(CX)
+	CMPQ       DX, $0x19
+	JE         initDone
+	VMOVDQU    784(CX), X1
+	VPCLMULQDQ $0x00, 880(CX), X1, X8
+	VPCLMULQDQ $0x11, 880(CX), X1, X9
+	VPCLMULQDQ $0x01, 880(CX), X1, X10
+	VPCLMULQDQ $0x10, 880(CX), X1, X12
+	VPXOR      X12, X10, X10
+	VPSLLDQ    $0x08, X10, X12
+	VPSRLDQ    $0x08, X10, X10
+	VPXOR      X12, X8, X8
+	VPXOR      X10, X9, X9
+	VPCLMULQDQ $0x10, gcmPoly<>+0(SB), X8, X12
+	VPSHUFD    $0x4e, X8, X8
+	VPXOR      X12, X8, X8
+	VPCLMULQDQ $0x10, gcmPoly<>+0(SB), X8, X12
+	VPSHUFD    $0x4e, X8, X8
+	VPXOR      X12, X8, X8
+	VPXOR      X9, X8, X8
+	VMOVDQU    X8, 624(CX)
+	CMPQ       DX, $0x1a
+	JE         initDone
+	VMOVDQU    784(CX), X1
+	VPCLMULQDQ $0x00, 864(CX), X1, X8
+	VPCLMULQDQ $0x11, 864(CX), X1, X9
+	VPCLMULQDQ $0x01, 864(CX), X1, X10
+	VPCLMULQDQ $0x10, 864(CX), X1, X12
+	VPXOR      X12, X10, X10
+	VPSLLDQ    $0x08, X10, X12
+	VPSRLDQ    $0x08, X10, X10
+	VPXOR      X12, X8, X8
+	VPXOR      X10, X9, X9
+	VPCLMULQDQ $0x10, gcmPoly<>+0(SB), X8, X12
+	VPSHUFD    $0x4e, X8, X8
+	VPXOR      X12, X8, X8
+	VPCLMULQDQ $0x10, gcmPoly<>+0(SB), X8, X12
+	VPSHUFD    $0x4e, X8, X8
+	VPXOR      X12, X8, X8
+	VPXOR      X9, X8, X8
+	VMOVDQU    X8, 608(CX)
+	CMPQ       DX, $0x1b
+	JE         initDone
+	VMOVDQU    784(CX), X1
+	VPCLMULQDQ $0x00, 848(CX), X1, X8
+	VPCLMULQDQ $0x11, 848(CX), X1, X9
+	VPCLMULQDQ $0x01, 848(CX), X1, X10
+	VPCLMULQDQ $0x10, 848(CX), X1, X12
+	VPXOR      X12, X10, X10
+	VPSLLDQ    $0x08, X10, X12
+	VPSRLDQ    $0x08, X10, X10
+	VPXOR      X12, X8, X8
+	VPXOR      X10, X9, X9
+	VPCLMULQDQ $0x10, gcmPoly<>+0(SB), X8, X12
+	VPSHUFD    $0x4e, X8, X8
+	VPXOR      X12, X8, X8
+	VPCLMULQDQ $0x10, gcmPoly<>+0(SB), X8, X12
+	VPSHUFD    $0x4e, X8, X8
+	VPXOR      X12, X8, X8
+	VPXOR      X9, X8, X8
+	VMOVDQU    X8, 592(CX)
+	CMPQ       DX, $0x1c
+	JE         initDone
+	VMOVDQU    784(CX), X1
+	VPCLMULQDQ $0x00, 832(CX), X1, X8
+	VPCLMULQDQ $0x11, 832(CX), X1, X9
+	VPCLMULQDQ $0x01, 832(CX), X1, X10
+	VPCLMULQDQ $0x10, 832(CX), X1, X12
+	VPXOR      X12, X10, X10
+	VPSLLDQ    $0x08, X10, X12
+	VPSRLDQ    $0x08, X10, X10
+	VPXOR      X12, X8, X8
+	VPXOR      X10, X9, X9
+	VPCLMULQDQ $0x10, gcmPoly<>+0(SB), X8, X12
+	VPSHUFD    $0x4e, X8, X8
+	VPXOR      X12, X8, X8
+	VPCLMULQDQ $0x10, gcmPoly<>+0(SB), X8, X12
+	VPSHUFD    $0x4e, X8, X8
+	VPXOR      X12, X8, X8
+	VPXOR      X9, X8, X8
+	VMOVDQU    X8, 576(CX)
+	CMPQ       DX, $0x1d
+	JE         initDone
+	VMOVDQU    784(CX), X1
+	VPCLMULQDQ $0x00, 816(CX), X1, X8
+	VPCLMULQDQ $0x11, 816(CX), X1, X9
+	VPCLMULQDQ $0x01, 816(CX), X1, X10
+	VPCLMULQDQ $0x10, 816(CX), X1, X12
+	VPXOR      X12, X10, X10
+	VPSLLDQ    $0x08, X10, X12
+	VPSRLDQ    $0x08, X10, X10
+	VPXOR      X12, X8, X8
+	VPXOR      X10, X9, X9
+	VPCLMULQDQ $0x10, gcmPoly<>+0(SB), X8, X12
+	VPSHUFD    $0x4e, X8, X8
+	VPXOR      X12, X8, X8
+	VPCLMULQDQ $0x10, gcmPoly<>+0(SB), X8, X12
+	VPSHUFD    $0x4e, X8, X8
+	VPXOR      X12, X8, X8
+	VPXOR      X9, X8, X8
+	VMOVDQU    X8, 560(CX)
+	CMPQ       DX, $0x1e
+	JE         initDone
+	VMOVDQU    784(CX), X1
+	VPCLMULQDQ $0x00, 800(CX), X1, X8
+	VPCLMULQDQ $0x11, 800(CX), X1, X9
+	VPCLMULQDQ $0x01, 800(CX), X1, X10
+	VPCLMULQDQ $0x10, 800(CX), X1, X12
+	VPXOR      X12, X10, X10
+	VPSLLDQ    $0x08, X10, X12
+	VPSRLDQ    $0x08, X10, X10
+	VPXOR      X12, X8, X8
+	VPXOR      X10, X9, X9
+	VPCLMULQDQ $0x10, gcmPoly<>+0(SB), X8, X12
+	VPSHUFD    $0x4e, X8, X8
+	VPXOR      X12, X8, X8
+	VPCLMULQDQ $0x10, gcmPoly<>+0(SB), X8, X12
+	VPSHUFD    $0x4e, X8, X8
+	VPXOR      X12, X8, X8
+	VPXOR      X9, X8, X8
+	VMOVDQU    X8, 544(CX)
+	CMPQ       DX, $0x1f
+	JE         initDone
+	VMOVDQU    784(CX), X1
+	VPCLMULQDQ $0x00, 784(CX), X1, X8
+	VPCLMULQDQ $0x11, 784(CX), X1, X9
+	VPCLMULQDQ $0x01, 784(CX), X1, X10
+	VPCLMULQDQ $0x10, 784(CX), X1, X12
+	VPXOR      X12, X10, X10
+	VPSLLDQ    $0x08, X10, X12
+	VPSRLDQ    $0x08, X10, X10
+	VPXOR      X12, X8, X8
+	VPXOR      X10, X9, X9
+	VPCLMULQDQ $0x10, gcmPoly<>+0(SB), X8, X12
+	VPSHUFD    $0x4e, X8, X8
+	VPXOR      X12, X8, X8
+	VPCLMULQDQ $0x10, gcmPoly<>+0(SB), X8, X12
+	VPSHUFD    $0x4e, X8, X8
+	VPXOR      X12, X8, X8
+	VPXOR      X9, X8, X8
+	VMOVDQU    X8, 528(CX)
+	CMPQ       DX, $0x20
+	JE         initDone
+	VMOVDQU    528(CX), X1
+	VPCLMULQDQ $0x00, 1024(CX), X1, X8
+	VPCLMULQDQ $0x11, 1024(CX), X1, X9
+	VPSHUFD    $0x4e, X1, X12
+	VPXOR      X1, X12, X12
+	VPCLMULQDQ $0x00, 1168(CX), X12, X10
+	VPXOR      X8, X10, X10
+	VPXOR      X9, X10, X10
+	VPSLLDQ    $0x08, X10, X12
+	VPSRLDQ    $0x08, X10, X10
+	VPXOR      X12, X8, X8
+	VPXOR      X10, X9, X9
+	VPCLMULQDQ $0x10, gcmPoly<>+0(SB), X8, X12
+	VPSHUFD    $0x4e, X8, X8
+	VPXOR      X12, X8, X8
+	VPCLMULQDQ $0x10, gcmPoly<>+0(SB), X8, X12
+	VPSHUFD    $0x4e, X8, X8
+	VPXOR      X12, X8, X8
+	VPXOR      X9, X8, X8
+	VMOVDQU    X8, 512(CX)
 
 initDone:
 	RET
 
-// func ghashAESNI(key *[66][16]byte, src *byte, n int, y0 uint64, y1 uint64) (r0 uint64, r1 uint64)
+// func ghashAESNI(key *[74][16]byte, src *byte, n int, y0 uint64, y1 uint64) (r0 uint64, r1 uint64)
 // Requires: AVX, PCLMULQDQ
 TEXT ·ghashAESNI(SB), NOSPLIT, $0-56
 	MOVQ    key+0(FP), CX
@@ -916,80 +1088,80 @@ ghashLoop:
 	VMOVDQU    (SI), X11
 	VPSHUFB    X14, X11, X11
 	VPXOR      X8, X11, X11
-	VPCLMULQDQ $0x00, 400(CX), X11, X8
-	VPCLMULQDQ $0x11, 400(CX), X11, X9
+	VPCLMULQDQ $0x00, 912(CX), X11, X8
+	VPCLMULQDQ $0x11, 912(CX), X11, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 928(CX), X12, X10
+	VPCLMULQDQ $0x00, 1056(CX), X12, X10
 	VMOVDQU    16(SI), X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 416(CX), X11, X12
+	VPCLMULQDQ $0x00, 928(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 416(CX), X11, X12
+	VPCLMULQDQ $0x11, 928(CX), X11, X12
 	VPXOR      X12, X9, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 944(CX), X12, X12
+	VPCLMULQDQ $0x00, 1072(CX), X12, X12
 	VPXOR      X12, X10, X10
 	VMOVDQU    32(SI), X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 432(CX), X11, X12
+	VPCLMULQDQ $0x00, 944(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 432(CX), X11, X12
+	VPCLMULQDQ $0x11, 944(CX), X11, X12
 	VPXOR      X12, X9, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 960(CX), X12, X12
+	VPCLMULQDQ $0x00, 1088(CX), X12, X12
 	VPXOR      X12, X10, X10
 	VMOVDQU    48(SI), X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 448(CX), X11, X12
+	VPCLMULQDQ $0x00, 960(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 448(CX), X11, X12
+	VPCLMULQDQ $0x11, 960(CX), X11, X12
 	VPXOR      X12, X9, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 976(CX), X12, X12
+	VPCLMULQDQ $0x00, 1104(CX), X12, X12
 	VPXOR      X12, X10, X10
 	VMOVDQU    64(SI), X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 464(CX), X11, X12
+	VPCLMULQDQ $0x00, 976(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 464(CX), X11, X12
+	VPCLMULQDQ $0x11, 976(CX), X11, X12
 	VPXOR      X12, X9, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 992(CX), X12, X12
+	VPCLMULQDQ $0x00, 1120(CX), X12, X12
 	VPXOR      X12, X10, X10
 	VMOVDQU    80(SI), X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 480(CX), X11, X12
+	VPCLMULQDQ $0x00, 992(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 480(CX), X11, X12
+	VPCLMULQDQ $0x11, 992(CX), X11, X12
 	VPXOR      X12, X9, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 1008(CX), X12, X12
+	VPCLMULQDQ $0x00, 1136(CX), X12, X12
 	VPXOR      X12, X10, X10
 	VMOVDQU    96(SI), X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 496(CX), X11, X12
+	VPCLMULQDQ $0x00, 1008(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 496(CX), X11, X12
+	VPCLMULQDQ $0x11, 1008(CX), X11, X12
 	VPXOR      X12, X9, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 1024(CX), X12, X12
+	VPCLMULQDQ $0x00, 1152(CX), X12, X12
 	VPXOR      X12, X10, X10
 	VMOVDQU    112(SI), X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 512(CX), X11, X12
+	VPCLMULQDQ $0x00, 1024(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 512(CX), X11, X12
+	VPCLMULQDQ $0x11, 1024(CX), X11, X12
 	VPXOR      X12, X9, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 1040(CX), X12, X12
+	VPCLMULQDQ $0x00, 1168(CX), X12, X12
 	VPXOR      X12, X10, X10
 	VPXOR      X8, X10, X10
 	VPXOR      X9, X10, X10
@@ -1011,7 +1183,7 @@ ghashLoop:
 ghashTail:
 	TESTQ   DX, DX
 	JZ      ghashDone
-	MOVQ    $0x00000021, R10
+	MOVQ    $0x00000041, R10
 	SUBQ    DX, R10
 	SHLQ    $0x04, R10
 	XORQ    R11, R11
@@ -1031,7 +1203,7 @@ ghashTailLoop:
 	VPXOR      X12, X9, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 528(CX)(R10*1), X12, X12
+	VPCLMULQDQ $0x00, 144(CX)(R10*1), X12, X12
 	VPXOR      X12, X10, X10
 	ADDQ       $0x10, R10
 	ADDQ       $0x10, R11
@@ -1059,7 +1231,7 @@ ghashDone:
 	MOVQ    R12, r1+48(FP)
 	RET
 
-// func mulHAESNI(key *[66][16]byte, y0 uint64, y1 uint64) (r0 uint64, r1 uint64)
+// func mulHAESNI(key *[74][16]byte, y0 uint64, y1 uint64) (r0 uint64, r1 uint64)
 // Requires: AVX, PCLMULQDQ
 TEXT ·mulHAESNI(SB), NOSPLIT, $0-40
 	MOVQ       key+0(FP), CX
@@ -1069,11 +1241,11 @@ TEXT ·mulHAESNI(SB), NOSPLIT, $0-40
 	MOVQ       y1+16(FP), R12
 	VPINSRQ    $0x01, R12, X11, X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 512(CX), X11, X8
-	VPCLMULQDQ $0x11, 512(CX), X11, X9
+	VPCLMULQDQ $0x00, 1024(CX), X11, X8
+	VPCLMULQDQ $0x11, 1024(CX), X11, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 1040(CX), X12, X10
+	VPCLMULQDQ $0x00, 1168(CX), X12, X10
 	VPXOR      X8, X10, X10
 	VPXOR      X9, X10, X10
 	VPSLLDQ    $0x08, X10, X12
@@ -1094,7 +1266,7 @@ TEXT ·mulHAESNI(SB), NOSPLIT, $0-40
 	MOVQ       R12, r1+32(FP)
 	RET
 
-// func sealAESNI(nr int, rk *[240]byte, key *[66][16]byte, dst *byte, src *byte, n int, ctr0 uint64, ctr1 uint64, y0 uint64, y1 uint64) (r0 uint64, r1 uint64)
+// func sealAESNI(nr int, rk *[240]byte, key *[74][16]byte, dst *byte, src *byte, n int, ctr0 uint64, ctr1 uint64, y0 uint64, y1 uint64) (r0 uint64, r1 uint64)
 // Requires: AES, AVX, PCLMULQDQ
 TEXT ·sealAESNI(SB), NOSPLIT, $256-96
 	MOVQ    nr+0(FP), AX
@@ -1427,10 +1599,10 @@ sealSecondRounds10:
 	VMOVDQU     (R9), X11
 	VPSHUFB     X14, X11, X11
 	VPXOR       X8, X11, X11
-	VPCLMULQDQ  $0x00, 400(CX), X11, X8
-	VPCLMULQDQ  $0x11, 400(CX), X11, X9
-	VPCLMULQDQ  $0x01, 400(CX), X11, X10
-	VPCLMULQDQ  $0x10, 400(CX), X11, X12
+	VPCLMULQDQ  $0x00, 912(CX), X11, X8
+	VPCLMULQDQ  $0x11, 912(CX), X11, X9
+	VPCLMULQDQ  $0x01, 912(CX), X11, X10
+	VPCLMULQDQ  $0x10, 912(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     32(R8), X13
 	VAESENC     X13, X0, X0
@@ -1443,13 +1615,13 @@ sealSecondRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     16(R9), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 416(CX), X11, X12
+	VPCLMULQDQ  $0x00, 928(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 416(CX), X11, X12
+	VPCLMULQDQ  $0x11, 928(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 416(CX), X11, X12
+	VPCLMULQDQ  $0x01, 928(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 416(CX), X11, X12
+	VPCLMULQDQ  $0x10, 928(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     48(R8), X13
 	VAESENC     X13, X0, X0
@@ -1462,13 +1634,13 @@ sealSecondRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     32(R9), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 432(CX), X11, X12
+	VPCLMULQDQ  $0x00, 944(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 432(CX), X11, X12
+	VPCLMULQDQ  $0x11, 944(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 432(CX), X11, X12
+	VPCLMULQDQ  $0x01, 944(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 432(CX), X11, X12
+	VPCLMULQDQ  $0x10, 944(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     64(R8), X13
 	VAESENC     X13, X0, X0
@@ -1481,13 +1653,13 @@ sealSecondRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     48(R9), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 448(CX), X11, X12
+	VPCLMULQDQ  $0x00, 960(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 448(CX), X11, X12
+	VPCLMULQDQ  $0x11, 960(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 448(CX), X11, X12
+	VPCLMULQDQ  $0x01, 960(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 448(CX), X11, X12
+	VPCLMULQDQ  $0x10, 960(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     80(R8), X13
 	VAESENC     X13, X0, X0
@@ -1500,13 +1672,13 @@ sealSecondRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     64(R9), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 464(CX), X11, X12
+	VPCLMULQDQ  $0x00, 976(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 464(CX), X11, X12
+	VPCLMULQDQ  $0x11, 976(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 464(CX), X11, X12
+	VPCLMULQDQ  $0x01, 976(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 464(CX), X11, X12
+	VPCLMULQDQ  $0x10, 976(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     96(R8), X13
 	VAESENC     X13, X0, X0
@@ -1519,13 +1691,13 @@ sealSecondRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     80(R9), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 480(CX), X11, X12
+	VPCLMULQDQ  $0x00, 992(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 480(CX), X11, X12
+	VPCLMULQDQ  $0x11, 992(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 480(CX), X11, X12
+	VPCLMULQDQ  $0x01, 992(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 480(CX), X11, X12
+	VPCLMULQDQ  $0x10, 992(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     112(R8), X13
 	VAESENC     X13, X0, X0
@@ -1538,13 +1710,13 @@ sealSecondRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     96(R9), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 496(CX), X11, X12
+	VPCLMULQDQ  $0x00, 1008(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 496(CX), X11, X12
+	VPCLMULQDQ  $0x11, 1008(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 496(CX), X11, X12
+	VPCLMULQDQ  $0x01, 1008(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 496(CX), X11, X12
+	VPCLMULQDQ  $0x10, 1008(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     128(R8), X13
 	VAESENC     X13, X0, X0
@@ -1557,13 +1729,13 @@ sealSecondRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     112(R9), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 512(CX), X11, X12
+	VPCLMULQDQ  $0x00, 1024(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 512(CX), X11, X12
+	VPCLMULQDQ  $0x11, 1024(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 512(CX), X11, X12
+	VPCLMULQDQ  $0x01, 1024(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 512(CX), X11, X12
+	VPCLMULQDQ  $0x10, 1024(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     144(R8), X13
 	VAESENC     X13, X0, X0
@@ -1716,10 +1888,10 @@ sealLoopRounds10:
 	VMOVDQU     (R9), X11
 	VPSHUFB     X14, X11, X11
 	VPXOR       X8, X11, X11
-	VPCLMULQDQ  $0x00, 400(CX), X11, X8
-	VPCLMULQDQ  $0x11, 400(CX), X11, X9
-	VPCLMULQDQ  $0x01, 400(CX), X11, X10
-	VPCLMULQDQ  $0x10, 400(CX), X11, X12
+	VPCLMULQDQ  $0x00, 912(CX), X11, X8
+	VPCLMULQDQ  $0x11, 912(CX), X11, X9
+	VPCLMULQDQ  $0x01, 912(CX), X11, X10
+	VPCLMULQDQ  $0x10, 912(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     32(R8), X13
 	VAESENC     X13, X0, X0
@@ -1732,13 +1904,13 @@ sealLoopRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     16(R9), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 416(CX), X11, X12
+	VPCLMULQDQ  $0x00, 928(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 416(CX), X11, X12
+	VPCLMULQDQ  $0x11, 928(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 416(CX), X11, X12
+	VPCLMULQDQ  $0x01, 928(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 416(CX), X11, X12
+	VPCLMULQDQ  $0x10, 928(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     48(R8), X13
 	VAESENC     X13, X0, X0
@@ -1751,13 +1923,13 @@ sealLoopRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     32(R9), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 432(CX), X11, X12
+	VPCLMULQDQ  $0x00, 944(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 432(CX), X11, X12
+	VPCLMULQDQ  $0x11, 944(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 432(CX), X11, X12
+	VPCLMULQDQ  $0x01, 944(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 432(CX), X11, X12
+	VPCLMULQDQ  $0x10, 944(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     64(R8), X13
 	VAESENC     X13, X0, X0
@@ -1770,13 +1942,13 @@ sealLoopRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     48(R9), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 448(CX), X11, X12
+	VPCLMULQDQ  $0x00, 960(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 448(CX), X11, X12
+	VPCLMULQDQ  $0x11, 960(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 448(CX), X11, X12
+	VPCLMULQDQ  $0x01, 960(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 448(CX), X11, X12
+	VPCLMULQDQ  $0x10, 960(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     80(R8), X13
 	VAESENC     X13, X0, X0
@@ -1789,13 +1961,13 @@ sealLoopRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     64(R9), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 464(CX), X11, X12
+	VPCLMULQDQ  $0x00, 976(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 464(CX), X11, X12
+	VPCLMULQDQ  $0x11, 976(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 464(CX), X11, X12
+	VPCLMULQDQ  $0x01, 976(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 464(CX), X11, X12
+	VPCLMULQDQ  $0x10, 976(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     96(R8), X13
 	VAESENC     X13, X0, X0
@@ -1808,13 +1980,13 @@ sealLoopRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     80(R9), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 480(CX), X11, X12
+	VPCLMULQDQ  $0x00, 992(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 480(CX), X11, X12
+	VPCLMULQDQ  $0x11, 992(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 480(CX), X11, X12
+	VPCLMULQDQ  $0x01, 992(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 480(CX), X11, X12
+	VPCLMULQDQ  $0x10, 992(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     112(R8), X13
 	VAESENC     X13, X0, X0
@@ -1827,13 +1999,13 @@ sealLoopRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     96(R9), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 496(CX), X11, X12
+	VPCLMULQDQ  $0x00, 1008(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 496(CX), X11, X12
+	VPCLMULQDQ  $0x11, 1008(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 496(CX), X11, X12
+	VPCLMULQDQ  $0x01, 1008(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 496(CX), X11, X12
+	VPCLMULQDQ  $0x10, 1008(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     128(R8), X13
 	VAESENC     X13, X0, X0
@@ -1846,13 +2018,13 @@ sealLoopRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     112(R9), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 512(CX), X11, X12
+	VPCLMULQDQ  $0x00, 1024(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 512(CX), X11, X12
+	VPCLMULQDQ  $0x11, 1024(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 512(CX), X11, X12
+	VPCLMULQDQ  $0x01, 1024(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 512(CX), X11, X12
+	VPCLMULQDQ  $0x10, 1024(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     144(R8), X13
 	VAESENC     X13, X0, X0
@@ -1909,80 +2081,80 @@ sealLast:
 	VMOVDQU    (R9), X11
 	VPSHUFB    X14, X11, X11
 	VPXOR      X8, X11, X11
-	VPCLMULQDQ $0x00, 400(CX), X11, X8
-	VPCLMULQDQ $0x11, 400(CX), X11, X9
-	VPCLMULQDQ $0x01, 400(CX), X11, X10
-	VPCLMULQDQ $0x10, 400(CX), X11, X12
+	VPCLMULQDQ $0x00, 912(CX), X11, X8
+	VPCLMULQDQ $0x11, 912(CX), X11, X9
+	VPCLMULQDQ $0x01, 912(CX), X11, X10
+	VPCLMULQDQ $0x10, 912(CX), X11, X12
 	VPXOR      X12, X10, X10
 	VMOVDQU    16(R9), X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 416(CX), X11, X12
+	VPCLMULQDQ $0x00, 928(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 416(CX), X11, X12
+	VPCLMULQDQ $0x11, 928(CX), X11, X12
 	VPXOR      X12, X9, X9
-	VPCLMULQDQ $0x01, 416(CX), X11, X12
+	VPCLMULQDQ $0x01, 928(CX), X11, X12
 	VPXOR      X12, X10, X10
-	VPCLMULQDQ $0x10, 416(CX), X11, X12
+	VPCLMULQDQ $0x10, 928(CX), X11, X12
 	VPXOR      X12, X10, X10
 	VMOVDQU    32(R9), X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 432(CX), X11, X12
+	VPCLMULQDQ $0x00, 944(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 432(CX), X11, X12
+	VPCLMULQDQ $0x11, 944(CX), X11, X12
 	VPXOR      X12, X9, X9
-	VPCLMULQDQ $0x01, 432(CX), X11, X12
+	VPCLMULQDQ $0x01, 944(CX), X11, X12
 	VPXOR      X12, X10, X10
-	VPCLMULQDQ $0x10, 432(CX), X11, X12
+	VPCLMULQDQ $0x10, 944(CX), X11, X12
 	VPXOR      X12, X10, X10
 	VMOVDQU    48(R9), X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 448(CX), X11, X12
+	VPCLMULQDQ $0x00, 960(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 448(CX), X11, X12
+	VPCLMULQDQ $0x11, 960(CX), X11, X12
 	VPXOR      X12, X9, X9
-	VPCLMULQDQ $0x01, 448(CX), X11, X12
+	VPCLMULQDQ $0x01, 960(CX), X11, X12
 	VPXOR      X12, X10, X10
-	VPCLMULQDQ $0x10, 448(CX), X11, X12
+	VPCLMULQDQ $0x10, 960(CX), X11, X12
 	VPXOR      X12, X10, X10
 	VMOVDQU    64(R9), X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 464(CX), X11, X12
+	VPCLMULQDQ $0x00, 976(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 464(CX), X11, X12
+	VPCLMULQDQ $0x11, 976(CX), X11, X12
 	VPXOR      X12, X9, X9
-	VPCLMULQDQ $0x01, 464(CX), X11, X12
+	VPCLMULQDQ $0x01, 976(CX), X11, X12
 	VPXOR      X12, X10, X10
-	VPCLMULQDQ $0x10, 464(CX), X11, X12
+	VPCLMULQDQ $0x10, 976(CX), X11, X12
 	VPXOR      X12, X10, X10
 	VMOVDQU    80(R9), X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 480(CX), X11, X12
+	VPCLMULQDQ $0x00, 992(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 480(CX), X11, X12
+	VPCLMULQDQ $0x11, 992(CX), X11, X12
 	VPXOR      X12, X9, X9
-	VPCLMULQDQ $0x01, 480(CX), X11, X12
+	VPCLMULQDQ $0x01, 992(CX), X11, X12
 	VPXOR      X12, X10, X10
-	VPCLMULQDQ $0x10, 480(CX), X11, X12
+	VPCLMULQDQ $0x10, 992(CX), X11, X12
 	VPXOR      X12, X10, X10
 	VMOVDQU    96(R9), X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 496(CX), X11, X12
+	VPCLMULQDQ $0x00, 1008(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 496(CX), X11, X12
+	VPCLMULQDQ $0x11, 1008(CX), X11, X12
 	VPXOR      X12, X9, X9
-	VPCLMULQDQ $0x01, 496(CX), X11, X12
+	VPCLMULQDQ $0x01, 1008(CX), X11, X12
 	VPXOR      X12, X10, X10
-	VPCLMULQDQ $0x10, 496(CX), X11, X12
+	VPCLMULQDQ $0x10, 1008(CX), X11, X12
 	VPXOR      X12, X10, X10
 	VMOVDQU    112(R9), X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 512(CX), X11, X12
+	VPCLMULQDQ $0x00, 1024(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 512(CX), X11, X12
+	VPCLMULQDQ $0x11, 1024(CX), X11, X12
 	VPXOR      X12, X9, X9
-	VPCLMULQDQ $0x01, 512(CX), X11, X12
+	VPCLMULQDQ $0x01, 1024(CX), X11, X12
 	VPXOR      X12, X10, X10
-	VPCLMULQDQ $0x10, 512(CX), X11, X12
+	VPCLMULQDQ $0x10, 1024(CX), X11, X12
 	VPXOR      X12, X10, X10
 	VPSLLDQ    $0x08, X10, X12
 	VPSRLDQ    $0x08, X10, X10
@@ -2268,7 +2440,7 @@ sealTail8Rounds10:
 sealKeystreamDone:
 	TESTQ   DX, DX
 	JZ      sealDone
-	MOVQ    $0x00000021, R10
+	MOVQ    $0x00000041, R10
 	SUBQ    DX, R10
 	SHLQ    $0x04, R10
 	XORQ    R11, R11
@@ -2291,7 +2463,7 @@ sealTailLoop:
 	VPXOR      X12, X9, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 528(CX)(R10*1), X12, X12
+	VPCLMULQDQ $0x00, 144(CX)(R10*1), X12, X12
 	VPXOR      X12, X10, X10
 	ADDQ       $0x10, R10
 	ADDQ       $0x10, R11
@@ -2319,7 +2491,7 @@ sealDone:
 	MOVQ    R12, r1+88(FP)
 	RET
 
-// func openAESNI(nr int, rk *[240]byte, key *[66][16]byte, dst *byte, src *byte, n int, ctr0 uint64, ctr1 uint64, y0 uint64, y1 uint64) (r0 uint64, r1 uint64)
+// func openAESNI(nr int, rk *[240]byte, key *[74][16]byte, dst *byte, src *byte, n int, ctr0 uint64, ctr1 uint64, y0 uint64, y1 uint64) (r0 uint64, r1 uint64)
 // Requires: AES, AVX, PCLMULQDQ
 TEXT ·openAESNI(SB), NOSPLIT, $256-96
 	MOVQ    nr+0(FP), AX
@@ -2425,10 +2597,10 @@ openFirstRounds10:
 	VMOVDQU     (SI), X11
 	VPSHUFB     X14, X11, X11
 	VPXOR       X8, X11, X11
-	VPCLMULQDQ  $0x00, 400(CX), X11, X8
-	VPCLMULQDQ  $0x11, 400(CX), X11, X9
-	VPCLMULQDQ  $0x01, 400(CX), X11, X10
-	VPCLMULQDQ  $0x10, 400(CX), X11, X12
+	VPCLMULQDQ  $0x00, 912(CX), X11, X8
+	VPCLMULQDQ  $0x11, 912(CX), X11, X9
+	VPCLMULQDQ  $0x01, 912(CX), X11, X10
+	VPCLMULQDQ  $0x10, 912(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     32(R8), X13
 	VAESENC     X13, X0, X0
@@ -2441,13 +2613,13 @@ openFirstRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     16(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 416(CX), X11, X12
+	VPCLMULQDQ  $0x00, 928(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 416(CX), X11, X12
+	VPCLMULQDQ  $0x11, 928(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 416(CX), X11, X12
+	VPCLMULQDQ  $0x01, 928(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 416(CX), X11, X12
+	VPCLMULQDQ  $0x10, 928(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     48(R8), X13
 	VAESENC     X13, X0, X0
@@ -2460,13 +2632,13 @@ openFirstRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     32(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 432(CX), X11, X12
+	VPCLMULQDQ  $0x00, 944(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 432(CX), X11, X12
+	VPCLMULQDQ  $0x11, 944(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 432(CX), X11, X12
+	VPCLMULQDQ  $0x01, 944(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 432(CX), X11, X12
+	VPCLMULQDQ  $0x10, 944(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     64(R8), X13
 	VAESENC     X13, X0, X0
@@ -2479,13 +2651,13 @@ openFirstRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     48(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 448(CX), X11, X12
+	VPCLMULQDQ  $0x00, 960(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 448(CX), X11, X12
+	VPCLMULQDQ  $0x11, 960(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 448(CX), X11, X12
+	VPCLMULQDQ  $0x01, 960(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 448(CX), X11, X12
+	VPCLMULQDQ  $0x10, 960(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     80(R8), X13
 	VAESENC     X13, X0, X0
@@ -2498,13 +2670,13 @@ openFirstRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     64(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 464(CX), X11, X12
+	VPCLMULQDQ  $0x00, 976(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 464(CX), X11, X12
+	VPCLMULQDQ  $0x11, 976(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 464(CX), X11, X12
+	VPCLMULQDQ  $0x01, 976(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 464(CX), X11, X12
+	VPCLMULQDQ  $0x10, 976(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     96(R8), X13
 	VAESENC     X13, X0, X0
@@ -2517,13 +2689,13 @@ openFirstRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     80(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 480(CX), X11, X12
+	VPCLMULQDQ  $0x00, 992(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 480(CX), X11, X12
+	VPCLMULQDQ  $0x11, 992(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 480(CX), X11, X12
+	VPCLMULQDQ  $0x01, 992(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 480(CX), X11, X12
+	VPCLMULQDQ  $0x10, 992(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     112(R8), X13
 	VAESENC     X13, X0, X0
@@ -2536,13 +2708,13 @@ openFirstRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     96(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 496(CX), X11, X12
+	VPCLMULQDQ  $0x00, 1008(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 496(CX), X11, X12
+	VPCLMULQDQ  $0x11, 1008(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 496(CX), X11, X12
+	VPCLMULQDQ  $0x01, 1008(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 496(CX), X11, X12
+	VPCLMULQDQ  $0x10, 1008(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     128(R8), X13
 	VAESENC     X13, X0, X0
@@ -2555,13 +2727,13 @@ openFirstRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     112(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 512(CX), X11, X12
+	VPCLMULQDQ  $0x00, 1024(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 512(CX), X11, X12
+	VPCLMULQDQ  $0x11, 1024(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 512(CX), X11, X12
+	VPCLMULQDQ  $0x01, 1024(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 512(CX), X11, X12
+	VPCLMULQDQ  $0x10, 1024(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     144(R8), X13
 	VAESENC     X13, X0, X0
@@ -2740,10 +2912,10 @@ openSecondRounds10:
 	VMOVDQU     (SI), X11
 	VPSHUFB     X14, X11, X11
 	VPXOR       X8, X11, X11
-	VPCLMULQDQ  $0x00, 400(CX), X11, X8
-	VPCLMULQDQ  $0x11, 400(CX), X11, X9
-	VPCLMULQDQ  $0x01, 400(CX), X11, X10
-	VPCLMULQDQ  $0x10, 400(CX), X11, X12
+	VPCLMULQDQ  $0x00, 912(CX), X11, X8
+	VPCLMULQDQ  $0x11, 912(CX), X11, X9
+	VPCLMULQDQ  $0x01, 912(CX), X11, X10
+	VPCLMULQDQ  $0x10, 912(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     32(R8), X13
 	VAESENC     X13, X0, X0
@@ -2756,13 +2928,13 @@ openSecondRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     16(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 416(CX), X11, X12
+	VPCLMULQDQ  $0x00, 928(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 416(CX), X11, X12
+	VPCLMULQDQ  $0x11, 928(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 416(CX), X11, X12
+	VPCLMULQDQ  $0x01, 928(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 416(CX), X11, X12
+	VPCLMULQDQ  $0x10, 928(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     48(R8), X13
 	VAESENC     X13, X0, X0
@@ -2775,13 +2947,13 @@ openSecondRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     32(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 432(CX), X11, X12
+	VPCLMULQDQ  $0x00, 944(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 432(CX), X11, X12
+	VPCLMULQDQ  $0x11, 944(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 432(CX), X11, X12
+	VPCLMULQDQ  $0x01, 944(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 432(CX), X11, X12
+	VPCLMULQDQ  $0x10, 944(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     64(R8), X13
 	VAESENC     X13, X0, X0
@@ -2794,13 +2966,13 @@ openSecondRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     48(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 448(CX), X11, X12
+	VPCLMULQDQ  $0x00, 960(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 448(CX), X11, X12
+	VPCLMULQDQ  $0x11, 960(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 448(CX), X11, X12
+	VPCLMULQDQ  $0x01, 960(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 448(CX), X11, X12
+	VPCLMULQDQ  $0x10, 960(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     80(R8), X13
 	VAESENC     X13, X0, X0
@@ -2813,13 +2985,13 @@ openSecondRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     64(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 464(CX), X11, X12
+	VPCLMULQDQ  $0x00, 976(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 464(CX), X11, X12
+	VPCLMULQDQ  $0x11, 976(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 464(CX), X11, X12
+	VPCLMULQDQ  $0x01, 976(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 464(CX), X11, X12
+	VPCLMULQDQ  $0x10, 976(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     96(R8), X13
 	VAESENC     X13, X0, X0
@@ -2832,13 +3004,13 @@ openSecondRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     80(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 480(CX), X11, X12
+	VPCLMULQDQ  $0x00, 992(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 480(CX), X11, X12
+	VPCLMULQDQ  $0x11, 992(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 480(CX), X11, X12
+	VPCLMULQDQ  $0x01, 992(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 480(CX), X11, X12
+	VPCLMULQDQ  $0x10, 992(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     112(R8), X13
 	VAESENC     X13, X0, X0
@@ -2851,13 +3023,13 @@ openSecondRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     96(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 496(CX), X11, X12
+	VPCLMULQDQ  $0x00, 1008(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 496(CX), X11, X12
+	VPCLMULQDQ  $0x11, 1008(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 496(CX), X11, X12
+	VPCLMULQDQ  $0x01, 1008(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 496(CX), X11, X12
+	VPCLMULQDQ  $0x10, 1008(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     128(R8), X13
 	VAESENC     X13, X0, X0
@@ -2870,13 +3042,13 @@ openSecondRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     112(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 512(CX), X11, X12
+	VPCLMULQDQ  $0x00, 1024(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 512(CX), X11, X12
+	VPCLMULQDQ  $0x11, 1024(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 512(CX), X11, X12
+	VPCLMULQDQ  $0x01, 1024(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 512(CX), X11, X12
+	VPCLMULQDQ  $0x10, 1024(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     144(R8), X13
 	VAESENC     X13, X0, X0
@@ -3028,10 +3200,10 @@ openLoopRounds10:
 	VMOVDQU     (SI), X11
 	VPSHUFB     X14, X11, X11
 	VPXOR       X8, X11, X11
-	VPCLMULQDQ  $0x00, 400(CX), X11, X8
-	VPCLMULQDQ  $0x11, 400(CX), X11, X9
-	VPCLMULQDQ  $0x01, 400(CX), X11, X10
-	VPCLMULQDQ  $0x10, 400(CX), X11, X12
+	VPCLMULQDQ  $0x00, 912(CX), X11, X8
+	VPCLMULQDQ  $0x11, 912(CX), X11, X9
+	VPCLMULQDQ  $0x01, 912(CX), X11, X10
+	VPCLMULQDQ  $0x10, 912(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     32(R8), X13
 	VAESENC     X13, X0, X0
@@ -3044,13 +3216,13 @@ openLoopRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     16(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 416(CX), X11, X12
+	VPCLMULQDQ  $0x00, 928(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 416(CX), X11, X12
+	VPCLMULQDQ  $0x11, 928(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 416(CX), X11, X12
+	VPCLMULQDQ  $0x01, 928(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 416(CX), X11, X12
+	VPCLMULQDQ  $0x10, 928(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     48(R8), X13
 	VAESENC     X13, X0, X0
@@ -3063,13 +3235,13 @@ openLoopRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     32(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 432(CX), X11, X12
+	VPCLMULQDQ  $0x00, 944(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 432(CX), X11, X12
+	VPCLMULQDQ  $0x11, 944(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 432(CX), X11, X12
+	VPCLMULQDQ  $0x01, 944(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 432(CX), X11, X12
+	VPCLMULQDQ  $0x10, 944(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     64(R8), X13
 	VAESENC     X13, X0, X0
@@ -3082,13 +3254,13 @@ openLoopRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     48(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 448(CX), X11, X12
+	VPCLMULQDQ  $0x00, 960(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 448(CX), X11, X12
+	VPCLMULQDQ  $0x11, 960(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 448(CX), X11, X12
+	VPCLMULQDQ  $0x01, 960(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 448(CX), X11, X12
+	VPCLMULQDQ  $0x10, 960(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     80(R8), X13
 	VAESENC     X13, X0, X0
@@ -3101,13 +3273,13 @@ openLoopRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     64(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 464(CX), X11, X12
+	VPCLMULQDQ  $0x00, 976(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 464(CX), X11, X12
+	VPCLMULQDQ  $0x11, 976(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 464(CX), X11, X12
+	VPCLMULQDQ  $0x01, 976(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 464(CX), X11, X12
+	VPCLMULQDQ  $0x10, 976(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     96(R8), X13
 	VAESENC     X13, X0, X0
@@ -3120,13 +3292,13 @@ openLoopRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     80(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 480(CX), X11, X12
+	VPCLMULQDQ  $0x00, 992(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 480(CX), X11, X12
+	VPCLMULQDQ  $0x11, 992(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 480(CX), X11, X12
+	VPCLMULQDQ  $0x01, 992(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 480(CX), X11, X12
+	VPCLMULQDQ  $0x10, 992(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     112(R8), X13
 	VAESENC     X13, X0, X0
@@ -3139,13 +3311,13 @@ openLoopRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     96(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 496(CX), X11, X12
+	VPCLMULQDQ  $0x00, 1008(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 496(CX), X11, X12
+	VPCLMULQDQ  $0x11, 1008(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 496(CX), X11, X12
+	VPCLMULQDQ  $0x01, 1008(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 496(CX), X11, X12
+	VPCLMULQDQ  $0x10, 1008(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     128(R8), X13
 	VAESENC     X13, X0, X0
@@ -3158,13 +3330,13 @@ openLoopRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     112(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 512(CX), X11, X12
+	VPCLMULQDQ  $0x00, 1024(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 512(CX), X11, X12
+	VPCLMULQDQ  $0x11, 1024(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 512(CX), X11, X12
+	VPCLMULQDQ  $0x01, 1024(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 512(CX), X11, X12
+	VPCLMULQDQ  $0x10, 1024(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     144(R8), X13
 	VAESENC     X13, X0, X0
@@ -3488,7 +3660,7 @@ openTail8Rounds10:
 openKeystreamDone:
 	TESTQ   DX, DX
 	JZ      openDone
-	MOVQ    $0x00000021, R10
+	MOVQ    $0x00000041, R10
 	SUBQ    DX, R10
 	SHLQ    $0x04, R10
 	XORQ    R11, R11
@@ -3510,7 +3682,7 @@ openTailLoop:
 	VPXOR      X12, X9, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 528(CX)(R10*1), X12, X12
+	VPCLMULQDQ $0x00, 144(CX)(R10*1), X12, X12
 	VPXOR      X12, X10, X10
 	ADDQ       $0x10, R10
 	ADDQ       $0x10, R11
@@ -3538,7 +3710,7 @@ openDone:
 	MOVQ    R12, r1+88(FP)
 	RET
 
-// func sealMsgAESNI(nr int, rk *[240]byte, key *[66][16]byte, dst *byte, src *byte, n int, ad *byte, adLen int, j0 uint64, j1 uint64) (t0 uint64, t1 uint64)
+// func sealMsgAESNI(nr int, rk *[240]byte, key *[74][16]byte, dst *byte, src *byte, n int, ad *byte, adLen int, j0 uint64, j1 uint64) (t0 uint64, t1 uint64)
 // Requires: AES, AVX, PCLMULQDQ
 TEXT ·sealMsgAESNI(SB), NOSPLIT, $288-96
 	MOVQ    nr+0(FP), AX
@@ -3611,80 +3783,80 @@ adLoop:
 	VMOVDQU    (SI), X11
 	VPSHUFB    X14, X11, X11
 	VPXOR      X8, X11, X11
-	VPCLMULQDQ $0x00, 400(CX), X11, X8
-	VPCLMULQDQ $0x11, 400(CX), X11, X9
+	VPCLMULQDQ $0x00, 912(CX), X11, X8
+	VPCLMULQDQ $0x11, 912(CX), X11, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 928(CX), X12, X10
+	VPCLMULQDQ $0x00, 1056(CX), X12, X10
 	VMOVDQU    16(SI), X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 416(CX), X11, X12
+	VPCLMULQDQ $0x00, 928(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 416(CX), X11, X12
+	VPCLMULQDQ $0x11, 928(CX), X11, X12
 	VPXOR      X12, X9, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 944(CX), X12, X12
+	VPCLMULQDQ $0x00, 1072(CX), X12, X12
 	VPXOR      X12, X10, X10
 	VMOVDQU    32(SI), X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 432(CX), X11, X12
+	VPCLMULQDQ $0x00, 944(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 432(CX), X11, X12
+	VPCLMULQDQ $0x11, 944(CX), X11, X12
 	VPXOR      X12, X9, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 960(CX), X12, X12
+	VPCLMULQDQ $0x00, 1088(CX), X12, X12
 	VPXOR      X12, X10, X10
 	VMOVDQU    48(SI), X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 448(CX), X11, X12
+	VPCLMULQDQ $0x00, 960(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 448(CX), X11, X12
+	VPCLMULQDQ $0x11, 960(CX), X11, X12
 	VPXOR      X12, X9, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 976(CX), X12, X12
+	VPCLMULQDQ $0x00, 1104(CX), X12, X12
 	VPXOR      X12, X10, X10
 	VMOVDQU    64(SI), X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 464(CX), X11, X12
+	VPCLMULQDQ $0x00, 976(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 464(CX), X11, X12
+	VPCLMULQDQ $0x11, 976(CX), X11, X12
 	VPXOR      X12, X9, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 992(CX), X12, X12
+	VPCLMULQDQ $0x00, 1120(CX), X12, X12
 	VPXOR      X12, X10, X10
 	VMOVDQU    80(SI), X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 480(CX), X11, X12
+	VPCLMULQDQ $0x00, 992(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 480(CX), X11, X12
+	VPCLMULQDQ $0x11, 992(CX), X11, X12
 	VPXOR      X12, X9, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 1008(CX), X12, X12
+	VPCLMULQDQ $0x00, 1136(CX), X12, X12
 	VPXOR      X12, X10, X10
 	VMOVDQU    96(SI), X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 496(CX), X11, X12
+	VPCLMULQDQ $0x00, 1008(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 496(CX), X11, X12
+	VPCLMULQDQ $0x11, 1008(CX), X11, X12
 	VPXOR      X12, X9, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 1024(CX), X12, X12
+	VPCLMULQDQ $0x00, 1152(CX), X12, X12
 	VPXOR      X12, X10, X10
 	VMOVDQU    112(SI), X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 512(CX), X11, X12
+	VPCLMULQDQ $0x00, 1024(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 512(CX), X11, X12
+	VPCLMULQDQ $0x11, 1024(CX), X11, X12
 	VPXOR      X12, X9, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 1040(CX), X12, X12
+	VPCLMULQDQ $0x00, 1168(CX), X12, X12
 	VPXOR      X12, X10, X10
 	VPXOR      X8, X10, X10
 	VPXOR      X9, X10, X10
@@ -3709,7 +3881,7 @@ adTail:
 	ADDQ    DX, R10
 	JZ      adDone
 	NEGQ    R10
-	ADDQ    $0x21, R10
+	ADDQ    $0x41, R10
 	SHLQ    $0x04, R10
 	XORQ    R11, R11
 	VMOVDQA X8, X0
@@ -3730,7 +3902,7 @@ adTailLoop:
 	VPXOR      X12, X9, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 528(CX)(R10*1), X12, X12
+	VPCLMULQDQ $0x00, 144(CX)(R10*1), X12, X12
 	VPXOR      X12, X10, X10
 	ADDQ       $0x10, R10
 	ADDQ       $0x10, R11
@@ -3740,41 +3912,42 @@ adTailLoop:
 adPartial:
 	TESTQ   R13, R13
 	JZ      adPartialDone
-	VPXOR   X11, X11, X11
-	VMOVDQU X11, 272(SP)
 	LEAQ    (SI)(R11*1), R9
-	LEAQ    272(SP), R14
-	TESTB   $0x08, R13
-	JZ      adInSkip8
+	CMPQ    R13, $0x08
+	JB      adInBelow8
 	MOVQ    (R9), R12
-	MOVQ    R12, (R14)
-	ADDQ    $0x08, R9
-	ADDQ    $0x08, R14
+	VMOVQ   R12, X11
+	MOVQ    -8(R9)(R13*1), R12
+	VPINSRQ $0x01, R12, X11, X11
+	JMP     adInShuffle
 
-adInSkip8:
-	TESTB $0x04, R13
-	JZ    adInSkip4
-	MOVL  (R9), R12
-	MOVL  R12, (R14)
-	ADDQ  $0x04, R9
-	ADDQ  $0x04, R14
+adInBelow8:
+	CMPQ    R13, $0x04
+	JB      adInBelow4
+	MOVL    (R9), R12
+	VMOVQ   R12, X11
+	MOVL    -4(R9)(R13*1), R12
+	VPINSRQ $0x01, R12, X11, X11
+	JMP     adInShuffle
 
-adInSkip4:
-	TESTB $0x02, R13
-	JZ    adInSkip2
-	MOVW  (R9), R12
-	MOVW  R12, (R14)
-	ADDQ  $0x02, R9
-	ADDQ  $0x02, R14
+adInBelow4:
+	CMPQ    R13, $0x02
+	JB      adInBelow2
+	MOVWLZX (R9), R12
+	VMOVQ   R12, X11
+	MOVWLZX -2(R9)(R13*1), R12
+	VPINSRQ $0x01, R12, X11, X11
+	JMP     adInShuffle
 
-adInSkip2:
-	TESTB $0x01, R13
-	JZ    adInSkip1
-	MOVB  (R9), R12
-	MOVB  R12, (R14)
+adInBelow2:
+	MOVBLZX (R9), R12
+	VMOVQ   R12, X11
 
-adInSkip1:
-	VMOVDQU    272(SP), X11
+adInShuffle:
+	LEAQ       gcmPartShuf<>+0(SB), R12
+	LEAQ       (R12)(R13*8), R12
+	VMOVDQU    (R12)(R13*8), X12
+	VPSHUFB    X12, X11, X11
 	VPSHUFB    X14, X11, X11
 	VPXOR      X0, X11, X11
 	VPXOR      X0, X0, X0
@@ -3784,7 +3957,7 @@ adInSkip1:
 	VPXOR      X12, X9, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 528(CX)(R10*1), X12, X12
+	VPCLMULQDQ $0x00, 144(CX)(R10*1), X12, X12
 	VPXOR      X12, X10, X10
 	ADDQ       $0x10, R10
 
@@ -4118,10 +4291,10 @@ sealSecondRounds10:
 	VMOVDQU     (R9), X11
 	VPSHUFB     X14, X11, X11
 	VPXOR       X8, X11, X11
-	VPCLMULQDQ  $0x00, 400(CX), X11, X8
-	VPCLMULQDQ  $0x11, 400(CX), X11, X9
-	VPCLMULQDQ  $0x01, 400(CX), X11, X10
-	VPCLMULQDQ  $0x10, 400(CX), X11, X12
+	VPCLMULQDQ  $0x00, 912(CX), X11, X8
+	VPCLMULQDQ  $0x11, 912(CX), X11, X9
+	VPCLMULQDQ  $0x01, 912(CX), X11, X10
+	VPCLMULQDQ  $0x10, 912(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     32(R8), X13
 	VAESENC     X13, X0, X0
@@ -4134,13 +4307,13 @@ sealSecondRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     16(R9), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 416(CX), X11, X12
+	VPCLMULQDQ  $0x00, 928(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 416(CX), X11, X12
+	VPCLMULQDQ  $0x11, 928(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 416(CX), X11, X12
+	VPCLMULQDQ  $0x01, 928(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 416(CX), X11, X12
+	VPCLMULQDQ  $0x10, 928(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     48(R8), X13
 	VAESENC     X13, X0, X0
@@ -4153,13 +4326,13 @@ sealSecondRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     32(R9), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 432(CX), X11, X12
+	VPCLMULQDQ  $0x00, 944(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 432(CX), X11, X12
+	VPCLMULQDQ  $0x11, 944(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 432(CX), X11, X12
+	VPCLMULQDQ  $0x01, 944(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 432(CX), X11, X12
+	VPCLMULQDQ  $0x10, 944(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     64(R8), X13
 	VAESENC     X13, X0, X0
@@ -4172,13 +4345,13 @@ sealSecondRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     48(R9), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 448(CX), X11, X12
+	VPCLMULQDQ  $0x00, 960(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 448(CX), X11, X12
+	VPCLMULQDQ  $0x11, 960(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 448(CX), X11, X12
+	VPCLMULQDQ  $0x01, 960(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 448(CX), X11, X12
+	VPCLMULQDQ  $0x10, 960(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     80(R8), X13
 	VAESENC     X13, X0, X0
@@ -4191,13 +4364,13 @@ sealSecondRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     64(R9), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 464(CX), X11, X12
+	VPCLMULQDQ  $0x00, 976(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 464(CX), X11, X12
+	VPCLMULQDQ  $0x11, 976(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 464(CX), X11, X12
+	VPCLMULQDQ  $0x01, 976(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 464(CX), X11, X12
+	VPCLMULQDQ  $0x10, 976(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     96(R8), X13
 	VAESENC     X13, X0, X0
@@ -4210,13 +4383,13 @@ sealSecondRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     80(R9), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 480(CX), X11, X12
+	VPCLMULQDQ  $0x00, 992(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 480(CX), X11, X12
+	VPCLMULQDQ  $0x11, 992(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 480(CX), X11, X12
+	VPCLMULQDQ  $0x01, 992(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 480(CX), X11, X12
+	VPCLMULQDQ  $0x10, 992(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     112(R8), X13
 	VAESENC     X13, X0, X0
@@ -4229,13 +4402,13 @@ sealSecondRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     96(R9), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 496(CX), X11, X12
+	VPCLMULQDQ  $0x00, 1008(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 496(CX), X11, X12
+	VPCLMULQDQ  $0x11, 1008(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 496(CX), X11, X12
+	VPCLMULQDQ  $0x01, 1008(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 496(CX), X11, X12
+	VPCLMULQDQ  $0x10, 1008(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     128(R8), X13
 	VAESENC     X13, X0, X0
@@ -4248,13 +4421,13 @@ sealSecondRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     112(R9), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 512(CX), X11, X12
+	VPCLMULQDQ  $0x00, 1024(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 512(CX), X11, X12
+	VPCLMULQDQ  $0x11, 1024(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 512(CX), X11, X12
+	VPCLMULQDQ  $0x01, 1024(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 512(CX), X11, X12
+	VPCLMULQDQ  $0x10, 1024(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     144(R8), X13
 	VAESENC     X13, X0, X0
@@ -4407,10 +4580,10 @@ sealLoopRounds10:
 	VMOVDQU     (R9), X11
 	VPSHUFB     X14, X11, X11
 	VPXOR       X8, X11, X11
-	VPCLMULQDQ  $0x00, 400(CX), X11, X8
-	VPCLMULQDQ  $0x11, 400(CX), X11, X9
-	VPCLMULQDQ  $0x01, 400(CX), X11, X10
-	VPCLMULQDQ  $0x10, 400(CX), X11, X12
+	VPCLMULQDQ  $0x00, 912(CX), X11, X8
+	VPCLMULQDQ  $0x11, 912(CX), X11, X9
+	VPCLMULQDQ  $0x01, 912(CX), X11, X10
+	VPCLMULQDQ  $0x10, 912(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     32(R8), X13
 	VAESENC     X13, X0, X0
@@ -4423,13 +4596,13 @@ sealLoopRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     16(R9), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 416(CX), X11, X12
+	VPCLMULQDQ  $0x00, 928(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 416(CX), X11, X12
+	VPCLMULQDQ  $0x11, 928(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 416(CX), X11, X12
+	VPCLMULQDQ  $0x01, 928(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 416(CX), X11, X12
+	VPCLMULQDQ  $0x10, 928(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     48(R8), X13
 	VAESENC     X13, X0, X0
@@ -4442,13 +4615,13 @@ sealLoopRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     32(R9), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 432(CX), X11, X12
+	VPCLMULQDQ  $0x00, 944(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 432(CX), X11, X12
+	VPCLMULQDQ  $0x11, 944(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 432(CX), X11, X12
+	VPCLMULQDQ  $0x01, 944(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 432(CX), X11, X12
+	VPCLMULQDQ  $0x10, 944(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     64(R8), X13
 	VAESENC     X13, X0, X0
@@ -4461,13 +4634,13 @@ sealLoopRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     48(R9), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 448(CX), X11, X12
+	VPCLMULQDQ  $0x00, 960(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 448(CX), X11, X12
+	VPCLMULQDQ  $0x11, 960(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 448(CX), X11, X12
+	VPCLMULQDQ  $0x01, 960(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 448(CX), X11, X12
+	VPCLMULQDQ  $0x10, 960(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     80(R8), X13
 	VAESENC     X13, X0, X0
@@ -4480,13 +4653,13 @@ sealLoopRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     64(R9), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 464(CX), X11, X12
+	VPCLMULQDQ  $0x00, 976(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 464(CX), X11, X12
+	VPCLMULQDQ  $0x11, 976(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 464(CX), X11, X12
+	VPCLMULQDQ  $0x01, 976(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 464(CX), X11, X12
+	VPCLMULQDQ  $0x10, 976(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     96(R8), X13
 	VAESENC     X13, X0, X0
@@ -4499,13 +4672,13 @@ sealLoopRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     80(R9), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 480(CX), X11, X12
+	VPCLMULQDQ  $0x00, 992(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 480(CX), X11, X12
+	VPCLMULQDQ  $0x11, 992(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 480(CX), X11, X12
+	VPCLMULQDQ  $0x01, 992(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 480(CX), X11, X12
+	VPCLMULQDQ  $0x10, 992(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     112(R8), X13
 	VAESENC     X13, X0, X0
@@ -4518,13 +4691,13 @@ sealLoopRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     96(R9), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 496(CX), X11, X12
+	VPCLMULQDQ  $0x00, 1008(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 496(CX), X11, X12
+	VPCLMULQDQ  $0x11, 1008(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 496(CX), X11, X12
+	VPCLMULQDQ  $0x01, 1008(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 496(CX), X11, X12
+	VPCLMULQDQ  $0x10, 1008(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     128(R8), X13
 	VAESENC     X13, X0, X0
@@ -4537,13 +4710,13 @@ sealLoopRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     112(R9), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 512(CX), X11, X12
+	VPCLMULQDQ  $0x00, 1024(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 512(CX), X11, X12
+	VPCLMULQDQ  $0x11, 1024(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 512(CX), X11, X12
+	VPCLMULQDQ  $0x01, 1024(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 512(CX), X11, X12
+	VPCLMULQDQ  $0x10, 1024(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     144(R8), X13
 	VAESENC     X13, X0, X0
@@ -4600,80 +4773,80 @@ sealLast:
 	VMOVDQU    (R9), X11
 	VPSHUFB    X14, X11, X11
 	VPXOR      X8, X11, X11
-	VPCLMULQDQ $0x00, 400(CX), X11, X8
-	VPCLMULQDQ $0x11, 400(CX), X11, X9
-	VPCLMULQDQ $0x01, 400(CX), X11, X10
-	VPCLMULQDQ $0x10, 400(CX), X11, X12
+	VPCLMULQDQ $0x00, 912(CX), X11, X8
+	VPCLMULQDQ $0x11, 912(CX), X11, X9
+	VPCLMULQDQ $0x01, 912(CX), X11, X10
+	VPCLMULQDQ $0x10, 912(CX), X11, X12
 	VPXOR      X12, X10, X10
 	VMOVDQU    16(R9), X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 416(CX), X11, X12
+	VPCLMULQDQ $0x00, 928(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 416(CX), X11, X12
+	VPCLMULQDQ $0x11, 928(CX), X11, X12
 	VPXOR      X12, X9, X9
-	VPCLMULQDQ $0x01, 416(CX), X11, X12
+	VPCLMULQDQ $0x01, 928(CX), X11, X12
 	VPXOR      X12, X10, X10
-	VPCLMULQDQ $0x10, 416(CX), X11, X12
+	VPCLMULQDQ $0x10, 928(CX), X11, X12
 	VPXOR      X12, X10, X10
 	VMOVDQU    32(R9), X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 432(CX), X11, X12
+	VPCLMULQDQ $0x00, 944(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 432(CX), X11, X12
+	VPCLMULQDQ $0x11, 944(CX), X11, X12
 	VPXOR      X12, X9, X9
-	VPCLMULQDQ $0x01, 432(CX), X11, X12
+	VPCLMULQDQ $0x01, 944(CX), X11, X12
 	VPXOR      X12, X10, X10
-	VPCLMULQDQ $0x10, 432(CX), X11, X12
+	VPCLMULQDQ $0x10, 944(CX), X11, X12
 	VPXOR      X12, X10, X10
 	VMOVDQU    48(R9), X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 448(CX), X11, X12
+	VPCLMULQDQ $0x00, 960(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 448(CX), X11, X12
+	VPCLMULQDQ $0x11, 960(CX), X11, X12
 	VPXOR      X12, X9, X9
-	VPCLMULQDQ $0x01, 448(CX), X11, X12
+	VPCLMULQDQ $0x01, 960(CX), X11, X12
 	VPXOR      X12, X10, X10
-	VPCLMULQDQ $0x10, 448(CX), X11, X12
+	VPCLMULQDQ $0x10, 960(CX), X11, X12
 	VPXOR      X12, X10, X10
 	VMOVDQU    64(R9), X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 464(CX), X11, X12
+	VPCLMULQDQ $0x00, 976(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 464(CX), X11, X12
+	VPCLMULQDQ $0x11, 976(CX), X11, X12
 	VPXOR      X12, X9, X9
-	VPCLMULQDQ $0x01, 464(CX), X11, X12
+	VPCLMULQDQ $0x01, 976(CX), X11, X12
 	VPXOR      X12, X10, X10
-	VPCLMULQDQ $0x10, 464(CX), X11, X12
+	VPCLMULQDQ $0x10, 976(CX), X11, X12
 	VPXOR      X12, X10, X10
 	VMOVDQU    80(R9), X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 480(CX), X11, X12
+	VPCLMULQDQ $0x00, 992(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 480(CX), X11, X12
+	VPCLMULQDQ $0x11, 992(CX), X11, X12
 	VPXOR      X12, X9, X9
-	VPCLMULQDQ $0x01, 480(CX), X11, X12
+	VPCLMULQDQ $0x01, 992(CX), X11, X12
 	VPXOR      X12, X10, X10
-	VPCLMULQDQ $0x10, 480(CX), X11, X12
+	VPCLMULQDQ $0x10, 992(CX), X11, X12
 	VPXOR      X12, X10, X10
 	VMOVDQU    96(R9), X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 496(CX), X11, X12
+	VPCLMULQDQ $0x00, 1008(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 496(CX), X11, X12
+	VPCLMULQDQ $0x11, 1008(CX), X11, X12
 	VPXOR      X12, X9, X9
-	VPCLMULQDQ $0x01, 496(CX), X11, X12
+	VPCLMULQDQ $0x01, 1008(CX), X11, X12
 	VPXOR      X12, X10, X10
-	VPCLMULQDQ $0x10, 496(CX), X11, X12
+	VPCLMULQDQ $0x10, 1008(CX), X11, X12
 	VPXOR      X12, X10, X10
 	VMOVDQU    112(R9), X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 512(CX), X11, X12
+	VPCLMULQDQ $0x00, 1024(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 512(CX), X11, X12
+	VPCLMULQDQ $0x11, 1024(CX), X11, X12
 	VPXOR      X12, X9, X9
-	VPCLMULQDQ $0x01, 512(CX), X11, X12
+	VPCLMULQDQ $0x01, 1024(CX), X11, X12
 	VPXOR      X12, X10, X10
-	VPCLMULQDQ $0x10, 512(CX), X11, X12
+	VPCLMULQDQ $0x10, 1024(CX), X11, X12
 	VPXOR      X12, X10, X10
 	VPSLLDQ    $0x08, X10, X12
 	VPSRLDQ    $0x08, X10, X10
@@ -4997,7 +5170,7 @@ msgTail8Rounds10:
 msgKeystreamDone:
 lengths:
 	NEGQ    R10
-	ADDQ    $0x20, R10
+	ADDQ    $0x40, R10
 	SHLQ    $0x04, R10
 	XORQ    R11, R11
 	VMOVDQA X8, X0
@@ -5021,7 +5194,7 @@ msgTailLoop:
 	VPXOR      X12, X9, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 528(CX)(R10*1), X12, X12
+	VPCLMULQDQ $0x00, 144(CX)(R10*1), X12, X12
 	VPXOR      X12, X10, X10
 	ADDQ       $0x10, R10
 	ADDQ       $0x10, R11
@@ -5031,41 +5204,42 @@ msgTailLoop:
 msgPartial:
 	TESTQ   R13, R13
 	JZ      msgPartialDone
-	VPXOR   X11, X11, X11
-	VMOVDQU X11, 272(SP)
 	LEAQ    (SI)(R11*1), R9
-	LEAQ    272(SP), R14
-	TESTB   $0x08, R13
-	JZ      msgInSkip8
+	CMPQ    R13, $0x08
+	JB      msgInBelow8
 	MOVQ    (R9), R12
-	MOVQ    R12, (R14)
-	ADDQ    $0x08, R9
-	ADDQ    $0x08, R14
+	VMOVQ   R12, X11
+	MOVQ    -8(R9)(R13*1), R12
+	VPINSRQ $0x01, R12, X11, X11
+	JMP     msgInShuffle
 
-msgInSkip8:
-	TESTB $0x04, R13
-	JZ    msgInSkip4
-	MOVL  (R9), R12
-	MOVL  R12, (R14)
-	ADDQ  $0x04, R9
-	ADDQ  $0x04, R14
+msgInBelow8:
+	CMPQ    R13, $0x04
+	JB      msgInBelow4
+	MOVL    (R9), R12
+	VMOVQ   R12, X11
+	MOVL    -4(R9)(R13*1), R12
+	VPINSRQ $0x01, R12, X11, X11
+	JMP     msgInShuffle
 
-msgInSkip4:
-	TESTB $0x02, R13
-	JZ    msgInSkip2
-	MOVW  (R9), R12
-	MOVW  R12, (R14)
-	ADDQ  $0x02, R9
-	ADDQ  $0x02, R14
+msgInBelow4:
+	CMPQ    R13, $0x02
+	JB      msgInBelow2
+	MOVWLZX (R9), R12
+	VMOVQ   R12, X11
+	MOVWLZX -2(R9)(R13*1), R12
+	VPINSRQ $0x01, R12, X11, X11
+	JMP     msgInShuffle
 
-msgInSkip2:
-	TESTB $0x01, R13
-	JZ    msgInSkip1
-	MOVB  (R9), R12
-	MOVB  R12, (R14)
+msgInBelow2:
+	MOVBLZX (R9), R12
+	VMOVQ   R12, X11
 
-msgInSkip1:
-	VMOVDQU 272(SP), X11
+msgInShuffle:
+	LEAQ    gcmPartShuf<>+0(SB), R12
+	LEAQ    (R12)(R13*8), R12
+	VMOVDQU (R12)(R13*8), X12
+	VPSHUFB X12, X11, X11
 	VPXOR   (SP)(R11*1), X11, X12
 	VMOVDQU X12, 272(SP)
 	LEAQ    272(SP), R9
@@ -5112,7 +5286,7 @@ msgOutSkip1:
 	VPXOR      X12, X9, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 528(CX)(R10*1), X12, X12
+	VPCLMULQDQ $0x00, 144(CX)(R10*1), X12, X12
 	VPXOR      X12, X10, X10
 	ADDQ       $0x10, R10
 
@@ -5124,13 +5298,13 @@ msgPartialDone:
 	SHLQ       $0x03, R12
 	VPINSRQ    $0x01, R12, X11, X11
 	VPXOR      X0, X11, X11
-	VPCLMULQDQ $0x00, 512(CX), X11, X12
+	VPCLMULQDQ $0x00, 1024(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 512(CX), X11, X12
+	VPCLMULQDQ $0x11, 1024(CX), X11, X12
 	VPXOR      X12, X9, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 1040(CX), X12, X12
+	VPCLMULQDQ $0x00, 1168(CX), X12, X12
 	VPXOR      X12, X10, X10
 	VPXOR      X8, X10, X10
 	VPXOR      X9, X10, X10
@@ -5153,7 +5327,7 @@ msgPartialDone:
 	MOVQ       R12, t1+88(FP)
 	RET
 
-// func openMsgAESNI(nr int, rk *[240]byte, key *[66][16]byte, dst *byte, src *byte, n int, ad *byte, adLen int, j0 uint64, j1 uint64) (t0 uint64, t1 uint64)
+// func openMsgAESNI(nr int, rk *[240]byte, key *[74][16]byte, dst *byte, src *byte, n int, ad *byte, adLen int, j0 uint64, j1 uint64) (t0 uint64, t1 uint64)
 // Requires: AES, AVX, PCLMULQDQ
 TEXT ·openMsgAESNI(SB), NOSPLIT, $288-96
 	MOVQ    nr+0(FP), AX
@@ -5226,80 +5400,80 @@ adLoop:
 	VMOVDQU    (SI), X11
 	VPSHUFB    X14, X11, X11
 	VPXOR      X8, X11, X11
-	VPCLMULQDQ $0x00, 400(CX), X11, X8
-	VPCLMULQDQ $0x11, 400(CX), X11, X9
+	VPCLMULQDQ $0x00, 912(CX), X11, X8
+	VPCLMULQDQ $0x11, 912(CX), X11, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 928(CX), X12, X10
+	VPCLMULQDQ $0x00, 1056(CX), X12, X10
 	VMOVDQU    16(SI), X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 416(CX), X11, X12
+	VPCLMULQDQ $0x00, 928(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 416(CX), X11, X12
+	VPCLMULQDQ $0x11, 928(CX), X11, X12
 	VPXOR      X12, X9, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 944(CX), X12, X12
+	VPCLMULQDQ $0x00, 1072(CX), X12, X12
 	VPXOR      X12, X10, X10
 	VMOVDQU    32(SI), X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 432(CX), X11, X12
+	VPCLMULQDQ $0x00, 944(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 432(CX), X11, X12
+	VPCLMULQDQ $0x11, 944(CX), X11, X12
 	VPXOR      X12, X9, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 960(CX), X12, X12
+	VPCLMULQDQ $0x00, 1088(CX), X12, X12
 	VPXOR      X12, X10, X10
 	VMOVDQU    48(SI), X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 448(CX), X11, X12
+	VPCLMULQDQ $0x00, 960(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 448(CX), X11, X12
+	VPCLMULQDQ $0x11, 960(CX), X11, X12
 	VPXOR      X12, X9, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 976(CX), X12, X12
+	VPCLMULQDQ $0x00, 1104(CX), X12, X12
 	VPXOR      X12, X10, X10
 	VMOVDQU    64(SI), X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 464(CX), X11, X12
+	VPCLMULQDQ $0x00, 976(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 464(CX), X11, X12
+	VPCLMULQDQ $0x11, 976(CX), X11, X12
 	VPXOR      X12, X9, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 992(CX), X12, X12
+	VPCLMULQDQ $0x00, 1120(CX), X12, X12
 	VPXOR      X12, X10, X10
 	VMOVDQU    80(SI), X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 480(CX), X11, X12
+	VPCLMULQDQ $0x00, 992(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 480(CX), X11, X12
+	VPCLMULQDQ $0x11, 992(CX), X11, X12
 	VPXOR      X12, X9, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 1008(CX), X12, X12
+	VPCLMULQDQ $0x00, 1136(CX), X12, X12
 	VPXOR      X12, X10, X10
 	VMOVDQU    96(SI), X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 496(CX), X11, X12
+	VPCLMULQDQ $0x00, 1008(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 496(CX), X11, X12
+	VPCLMULQDQ $0x11, 1008(CX), X11, X12
 	VPXOR      X12, X9, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 1024(CX), X12, X12
+	VPCLMULQDQ $0x00, 1152(CX), X12, X12
 	VPXOR      X12, X10, X10
 	VMOVDQU    112(SI), X11
 	VPSHUFB    X14, X11, X11
-	VPCLMULQDQ $0x00, 512(CX), X11, X12
+	VPCLMULQDQ $0x00, 1024(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 512(CX), X11, X12
+	VPCLMULQDQ $0x11, 1024(CX), X11, X12
 	VPXOR      X12, X9, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 1040(CX), X12, X12
+	VPCLMULQDQ $0x00, 1168(CX), X12, X12
 	VPXOR      X12, X10, X10
 	VPXOR      X8, X10, X10
 	VPXOR      X9, X10, X10
@@ -5324,7 +5498,7 @@ adTail:
 	ADDQ    DX, R10
 	JZ      adDone
 	NEGQ    R10
-	ADDQ    $0x21, R10
+	ADDQ    $0x41, R10
 	SHLQ    $0x04, R10
 	XORQ    R11, R11
 	VMOVDQA X8, X0
@@ -5345,7 +5519,7 @@ adTailLoop:
 	VPXOR      X12, X9, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 528(CX)(R10*1), X12, X12
+	VPCLMULQDQ $0x00, 144(CX)(R10*1), X12, X12
 	VPXOR      X12, X10, X10
 	ADDQ       $0x10, R10
 	ADDQ       $0x10, R11
@@ -5355,41 +5529,42 @@ adTailLoop:
 adPartial:
 	TESTQ   R13, R13
 	JZ      adPartialDone
-	VPXOR   X11, X11, X11
-	VMOVDQU X11, 272(SP)
 	LEAQ    (SI)(R11*1), R9
-	LEAQ    272(SP), R14
-	TESTB   $0x08, R13
-	JZ      adInSkip8
+	CMPQ    R13, $0x08
+	JB      adInBelow8
 	MOVQ    (R9), R12
-	MOVQ    R12, (R14)
-	ADDQ    $0x08, R9
-	ADDQ    $0x08, R14
+	VMOVQ   R12, X11
+	MOVQ    -8(R9)(R13*1), R12
+	VPINSRQ $0x01, R12, X11, X11
+	JMP     adInShuffle
 
-adInSkip8:
-	TESTB $0x04, R13
-	JZ    adInSkip4
-	MOVL  (R9), R12
-	MOVL  R12, (R14)
-	ADDQ  $0x04, R9
-	ADDQ  $0x04, R14
+adInBelow8:
+	CMPQ    R13, $0x04
+	JB      adInBelow4
+	MOVL    (R9), R12
+	VMOVQ   R12, X11
+	MOVL    -4(R9)(R13*1), R12
+	VPINSRQ $0x01, R12, X11, X11
+	JMP     adInShuffle
 
-adInSkip4:
-	TESTB $0x02, R13
-	JZ    adInSkip2
-	MOVW  (R9), R12
-	MOVW  R12, (R14)
-	ADDQ  $0x02, R9
-	ADDQ  $0x02, R14
+adInBelow4:
+	CMPQ    R13, $0x02
+	JB      adInBelow2
+	MOVWLZX (R9), R12
+	VMOVQ   R12, X11
+	MOVWLZX -2(R9)(R13*1), R12
+	VPINSRQ $0x01, R12, X11, X11
+	JMP     adInShuffle
 
-adInSkip2:
-	TESTB $0x01, R13
-	JZ    adInSkip1
-	MOVB  (R9), R12
-	MOVB  R12, (R14)
+adInBelow2:
+	MOVBLZX (R9), R12
+	VMOVQ   R12, X11
 
-adInSkip1:
-	VMOVDQU    272(SP), X11
+adInShuffle:
+	LEAQ       gcmPartShuf<>+0(SB), R12
+	LEAQ       (R12)(R13*8), R12
+	VMOVDQU    (R12)(R13*8), X12
+	VPSHUFB    X12, X11, X11
 	VPSHUFB    X14, X11, X11
 	VPXOR      X0, X11, X11
 	VPXOR      X0, X0, X0
@@ -5399,7 +5574,7 @@ adInSkip1:
 	VPXOR      X12, X9, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 528(CX)(R10*1), X12, X12
+	VPCLMULQDQ $0x00, 144(CX)(R10*1), X12, X12
 	VPXOR      X12, X10, X10
 	ADDQ       $0x10, R10
 
@@ -5506,10 +5681,10 @@ openFirstRounds10:
 	VMOVDQU     (SI), X11
 	VPSHUFB     X14, X11, X11
 	VPXOR       X8, X11, X11
-	VPCLMULQDQ  $0x00, 400(CX), X11, X8
-	VPCLMULQDQ  $0x11, 400(CX), X11, X9
-	VPCLMULQDQ  $0x01, 400(CX), X11, X10
-	VPCLMULQDQ  $0x10, 400(CX), X11, X12
+	VPCLMULQDQ  $0x00, 912(CX), X11, X8
+	VPCLMULQDQ  $0x11, 912(CX), X11, X9
+	VPCLMULQDQ  $0x01, 912(CX), X11, X10
+	VPCLMULQDQ  $0x10, 912(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     32(R8), X13
 	VAESENC     X13, X0, X0
@@ -5522,13 +5697,13 @@ openFirstRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     16(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 416(CX), X11, X12
+	VPCLMULQDQ  $0x00, 928(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 416(CX), X11, X12
+	VPCLMULQDQ  $0x11, 928(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 416(CX), X11, X12
+	VPCLMULQDQ  $0x01, 928(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 416(CX), X11, X12
+	VPCLMULQDQ  $0x10, 928(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     48(R8), X13
 	VAESENC     X13, X0, X0
@@ -5541,13 +5716,13 @@ openFirstRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     32(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 432(CX), X11, X12
+	VPCLMULQDQ  $0x00, 944(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 432(CX), X11, X12
+	VPCLMULQDQ  $0x11, 944(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 432(CX), X11, X12
+	VPCLMULQDQ  $0x01, 944(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 432(CX), X11, X12
+	VPCLMULQDQ  $0x10, 944(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     64(R8), X13
 	VAESENC     X13, X0, X0
@@ -5560,13 +5735,13 @@ openFirstRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     48(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 448(CX), X11, X12
+	VPCLMULQDQ  $0x00, 960(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 448(CX), X11, X12
+	VPCLMULQDQ  $0x11, 960(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 448(CX), X11, X12
+	VPCLMULQDQ  $0x01, 960(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 448(CX), X11, X12
+	VPCLMULQDQ  $0x10, 960(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     80(R8), X13
 	VAESENC     X13, X0, X0
@@ -5579,13 +5754,13 @@ openFirstRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     64(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 464(CX), X11, X12
+	VPCLMULQDQ  $0x00, 976(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 464(CX), X11, X12
+	VPCLMULQDQ  $0x11, 976(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 464(CX), X11, X12
+	VPCLMULQDQ  $0x01, 976(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 464(CX), X11, X12
+	VPCLMULQDQ  $0x10, 976(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     96(R8), X13
 	VAESENC     X13, X0, X0
@@ -5598,13 +5773,13 @@ openFirstRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     80(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 480(CX), X11, X12
+	VPCLMULQDQ  $0x00, 992(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 480(CX), X11, X12
+	VPCLMULQDQ  $0x11, 992(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 480(CX), X11, X12
+	VPCLMULQDQ  $0x01, 992(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 480(CX), X11, X12
+	VPCLMULQDQ  $0x10, 992(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     112(R8), X13
 	VAESENC     X13, X0, X0
@@ -5617,13 +5792,13 @@ openFirstRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     96(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 496(CX), X11, X12
+	VPCLMULQDQ  $0x00, 1008(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 496(CX), X11, X12
+	VPCLMULQDQ  $0x11, 1008(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 496(CX), X11, X12
+	VPCLMULQDQ  $0x01, 1008(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 496(CX), X11, X12
+	VPCLMULQDQ  $0x10, 1008(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     128(R8), X13
 	VAESENC     X13, X0, X0
@@ -5636,13 +5811,13 @@ openFirstRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     112(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 512(CX), X11, X12
+	VPCLMULQDQ  $0x00, 1024(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 512(CX), X11, X12
+	VPCLMULQDQ  $0x11, 1024(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 512(CX), X11, X12
+	VPCLMULQDQ  $0x01, 1024(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 512(CX), X11, X12
+	VPCLMULQDQ  $0x10, 1024(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     144(R8), X13
 	VAESENC     X13, X0, X0
@@ -5821,10 +5996,10 @@ openSecondRounds10:
 	VMOVDQU     (SI), X11
 	VPSHUFB     X14, X11, X11
 	VPXOR       X8, X11, X11
-	VPCLMULQDQ  $0x00, 400(CX), X11, X8
-	VPCLMULQDQ  $0x11, 400(CX), X11, X9
-	VPCLMULQDQ  $0x01, 400(CX), X11, X10
-	VPCLMULQDQ  $0x10, 400(CX), X11, X12
+	VPCLMULQDQ  $0x00, 912(CX), X11, X8
+	VPCLMULQDQ  $0x11, 912(CX), X11, X9
+	VPCLMULQDQ  $0x01, 912(CX), X11, X10
+	VPCLMULQDQ  $0x10, 912(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     32(R8), X13
 	VAESENC     X13, X0, X0
@@ -5837,13 +6012,13 @@ openSecondRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     16(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 416(CX), X11, X12
+	VPCLMULQDQ  $0x00, 928(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 416(CX), X11, X12
+	VPCLMULQDQ  $0x11, 928(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 416(CX), X11, X12
+	VPCLMULQDQ  $0x01, 928(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 416(CX), X11, X12
+	VPCLMULQDQ  $0x10, 928(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     48(R8), X13
 	VAESENC     X13, X0, X0
@@ -5856,13 +6031,13 @@ openSecondRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     32(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 432(CX), X11, X12
+	VPCLMULQDQ  $0x00, 944(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 432(CX), X11, X12
+	VPCLMULQDQ  $0x11, 944(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 432(CX), X11, X12
+	VPCLMULQDQ  $0x01, 944(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 432(CX), X11, X12
+	VPCLMULQDQ  $0x10, 944(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     64(R8), X13
 	VAESENC     X13, X0, X0
@@ -5875,13 +6050,13 @@ openSecondRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     48(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 448(CX), X11, X12
+	VPCLMULQDQ  $0x00, 960(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 448(CX), X11, X12
+	VPCLMULQDQ  $0x11, 960(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 448(CX), X11, X12
+	VPCLMULQDQ  $0x01, 960(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 448(CX), X11, X12
+	VPCLMULQDQ  $0x10, 960(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     80(R8), X13
 	VAESENC     X13, X0, X0
@@ -5894,13 +6069,13 @@ openSecondRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     64(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 464(CX), X11, X12
+	VPCLMULQDQ  $0x00, 976(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 464(CX), X11, X12
+	VPCLMULQDQ  $0x11, 976(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 464(CX), X11, X12
+	VPCLMULQDQ  $0x01, 976(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 464(CX), X11, X12
+	VPCLMULQDQ  $0x10, 976(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     96(R8), X13
 	VAESENC     X13, X0, X0
@@ -5913,13 +6088,13 @@ openSecondRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     80(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 480(CX), X11, X12
+	VPCLMULQDQ  $0x00, 992(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 480(CX), X11, X12
+	VPCLMULQDQ  $0x11, 992(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 480(CX), X11, X12
+	VPCLMULQDQ  $0x01, 992(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 480(CX), X11, X12
+	VPCLMULQDQ  $0x10, 992(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     112(R8), X13
 	VAESENC     X13, X0, X0
@@ -5932,13 +6107,13 @@ openSecondRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     96(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 496(CX), X11, X12
+	VPCLMULQDQ  $0x00, 1008(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 496(CX), X11, X12
+	VPCLMULQDQ  $0x11, 1008(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 496(CX), X11, X12
+	VPCLMULQDQ  $0x01, 1008(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 496(CX), X11, X12
+	VPCLMULQDQ  $0x10, 1008(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     128(R8), X13
 	VAESENC     X13, X0, X0
@@ -5951,13 +6126,13 @@ openSecondRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     112(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 512(CX), X11, X12
+	VPCLMULQDQ  $0x00, 1024(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 512(CX), X11, X12
+	VPCLMULQDQ  $0x11, 1024(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 512(CX), X11, X12
+	VPCLMULQDQ  $0x01, 1024(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 512(CX), X11, X12
+	VPCLMULQDQ  $0x10, 1024(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     144(R8), X13
 	VAESENC     X13, X0, X0
@@ -6109,10 +6284,10 @@ openLoopRounds10:
 	VMOVDQU     (SI), X11
 	VPSHUFB     X14, X11, X11
 	VPXOR       X8, X11, X11
-	VPCLMULQDQ  $0x00, 400(CX), X11, X8
-	VPCLMULQDQ  $0x11, 400(CX), X11, X9
-	VPCLMULQDQ  $0x01, 400(CX), X11, X10
-	VPCLMULQDQ  $0x10, 400(CX), X11, X12
+	VPCLMULQDQ  $0x00, 912(CX), X11, X8
+	VPCLMULQDQ  $0x11, 912(CX), X11, X9
+	VPCLMULQDQ  $0x01, 912(CX), X11, X10
+	VPCLMULQDQ  $0x10, 912(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     32(R8), X13
 	VAESENC     X13, X0, X0
@@ -6125,13 +6300,13 @@ openLoopRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     16(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 416(CX), X11, X12
+	VPCLMULQDQ  $0x00, 928(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 416(CX), X11, X12
+	VPCLMULQDQ  $0x11, 928(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 416(CX), X11, X12
+	VPCLMULQDQ  $0x01, 928(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 416(CX), X11, X12
+	VPCLMULQDQ  $0x10, 928(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     48(R8), X13
 	VAESENC     X13, X0, X0
@@ -6144,13 +6319,13 @@ openLoopRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     32(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 432(CX), X11, X12
+	VPCLMULQDQ  $0x00, 944(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 432(CX), X11, X12
+	VPCLMULQDQ  $0x11, 944(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 432(CX), X11, X12
+	VPCLMULQDQ  $0x01, 944(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 432(CX), X11, X12
+	VPCLMULQDQ  $0x10, 944(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     64(R8), X13
 	VAESENC     X13, X0, X0
@@ -6163,13 +6338,13 @@ openLoopRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     48(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 448(CX), X11, X12
+	VPCLMULQDQ  $0x00, 960(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 448(CX), X11, X12
+	VPCLMULQDQ  $0x11, 960(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 448(CX), X11, X12
+	VPCLMULQDQ  $0x01, 960(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 448(CX), X11, X12
+	VPCLMULQDQ  $0x10, 960(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     80(R8), X13
 	VAESENC     X13, X0, X0
@@ -6182,13 +6357,13 @@ openLoopRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     64(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 464(CX), X11, X12
+	VPCLMULQDQ  $0x00, 976(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 464(CX), X11, X12
+	VPCLMULQDQ  $0x11, 976(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 464(CX), X11, X12
+	VPCLMULQDQ  $0x01, 976(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 464(CX), X11, X12
+	VPCLMULQDQ  $0x10, 976(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     96(R8), X13
 	VAESENC     X13, X0, X0
@@ -6201,13 +6376,13 @@ openLoopRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     80(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 480(CX), X11, X12
+	VPCLMULQDQ  $0x00, 992(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 480(CX), X11, X12
+	VPCLMULQDQ  $0x11, 992(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 480(CX), X11, X12
+	VPCLMULQDQ  $0x01, 992(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 480(CX), X11, X12
+	VPCLMULQDQ  $0x10, 992(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     112(R8), X13
 	VAESENC     X13, X0, X0
@@ -6220,13 +6395,13 @@ openLoopRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     96(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 496(CX), X11, X12
+	VPCLMULQDQ  $0x00, 1008(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 496(CX), X11, X12
+	VPCLMULQDQ  $0x11, 1008(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 496(CX), X11, X12
+	VPCLMULQDQ  $0x01, 1008(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 496(CX), X11, X12
+	VPCLMULQDQ  $0x10, 1008(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     128(R8), X13
 	VAESENC     X13, X0, X0
@@ -6239,13 +6414,13 @@ openLoopRounds10:
 	VAESENC     X13, X7, X7
 	VMOVDQU     112(SI), X11
 	VPSHUFB     X14, X11, X11
-	VPCLMULQDQ  $0x00, 512(CX), X11, X12
+	VPCLMULQDQ  $0x00, 1024(CX), X11, X12
 	VPXOR       X12, X8, X8
-	VPCLMULQDQ  $0x11, 512(CX), X11, X12
+	VPCLMULQDQ  $0x11, 1024(CX), X11, X12
 	VPXOR       X12, X9, X9
-	VPCLMULQDQ  $0x01, 512(CX), X11, X12
+	VPCLMULQDQ  $0x01, 1024(CX), X11, X12
 	VPXOR       X12, X10, X10
-	VPCLMULQDQ  $0x10, 512(CX), X11, X12
+	VPCLMULQDQ  $0x10, 1024(CX), X11, X12
 	VPXOR       X12, X10, X10
 	VMOVDQU     144(R8), X13
 	VAESENC     X13, X0, X0
@@ -6607,7 +6782,7 @@ msgTail8Rounds10:
 msgKeystreamDone:
 lengths:
 	NEGQ    R10
-	ADDQ    $0x20, R10
+	ADDQ    $0x40, R10
 	SHLQ    $0x04, R10
 	XORQ    R11, R11
 	VMOVDQA X8, X0
@@ -6630,7 +6805,7 @@ msgTailLoop:
 	VPXOR      X12, X9, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 528(CX)(R10*1), X12, X12
+	VPCLMULQDQ $0x00, 144(CX)(R10*1), X12, X12
 	VPXOR      X12, X10, X10
 	ADDQ       $0x10, R10
 	ADDQ       $0x10, R11
@@ -6640,41 +6815,42 @@ msgTailLoop:
 msgPartial:
 	TESTQ   R13, R13
 	JZ      msgPartialDone
-	VPXOR   X11, X11, X11
-	VMOVDQU X11, 272(SP)
 	LEAQ    (SI)(R11*1), R9
-	LEAQ    272(SP), R14
-	TESTB   $0x08, R13
-	JZ      msgInSkip8
+	CMPQ    R13, $0x08
+	JB      msgInBelow8
 	MOVQ    (R9), R12
-	MOVQ    R12, (R14)
-	ADDQ    $0x08, R9
-	ADDQ    $0x08, R14
+	VMOVQ   R12, X11
+	MOVQ    -8(R9)(R13*1), R12
+	VPINSRQ $0x01, R12, X11, X11
+	JMP     msgInShuffle
 
-msgInSkip8:
-	TESTB $0x04, R13
-	JZ    msgInSkip4
-	MOVL  (R9), R12
-	MOVL  R12, (R14)
-	ADDQ  $0x04, R9
-	ADDQ  $0x04, R14
+msgInBelow8:
+	CMPQ    R13, $0x04
+	JB      msgInBelow4
+	MOVL    (R9), R12
+	VMOVQ   R12, X11
+	MOVL    -4(R9)(R13*1), R12
+	VPINSRQ $0x01, R12, X11, X11
+	JMP     msgInShuffle
 
-msgInSkip4:
-	TESTB $0x02, R13
-	JZ    msgInSkip2
-	MOVW  (R9), R12
-	MOVW  R12, (R14)
-	ADDQ  $0x02, R9
-	ADDQ  $0x02, R14
+msgInBelow4:
+	CMPQ    R13, $0x02
+	JB      msgInBelow2
+	MOVWLZX (R9), R12
+	VMOVQ   R12, X11
+	MOVWLZX -2(R9)(R13*1), R12
+	VPINSRQ $0x01, R12, X11, X11
+	JMP     msgInShuffle
 
-msgInSkip2:
-	TESTB $0x01, R13
-	JZ    msgInSkip1
-	MOVB  (R9), R12
-	MOVB  R12, (R14)
+msgInBelow2:
+	MOVBLZX (R9), R12
+	VMOVQ   R12, X11
 
-msgInSkip1:
-	VMOVDQU 272(SP), X11
+msgInShuffle:
+	LEAQ    gcmPartShuf<>+0(SB), R12
+	LEAQ    (R12)(R13*8), R12
+	VMOVDQU (R12)(R13*8), X12
+	VPSHUFB X12, X11, X11
 	VPXOR   (SP)(R11*1), X11, X12
 	VMOVDQU X12, 272(SP)
 	LEAQ    272(SP), R9
@@ -6718,7 +6894,7 @@ msgOutSkip1:
 	VPXOR      X12, X9, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 528(CX)(R10*1), X12, X12
+	VPCLMULQDQ $0x00, 144(CX)(R10*1), X12, X12
 	VPXOR      X12, X10, X10
 	ADDQ       $0x10, R10
 
@@ -6730,13 +6906,13 @@ msgPartialDone:
 	SHLQ       $0x03, R12
 	VPINSRQ    $0x01, R12, X11, X11
 	VPXOR      X0, X11, X11
-	VPCLMULQDQ $0x00, 512(CX), X11, X12
+	VPCLMULQDQ $0x00, 1024(CX), X11, X12
 	VPXOR      X12, X8, X8
-	VPCLMULQDQ $0x11, 512(CX), X11, X12
+	VPCLMULQDQ $0x11, 1024(CX), X11, X12
 	VPXOR      X12, X9, X9
 	VPSHUFD    $0x4e, X11, X12
 	VPXOR      X11, X12, X12
-	VPCLMULQDQ $0x00, 1040(CX), X12, X12
+	VPCLMULQDQ $0x00, 1168(CX), X12, X12
 	VPXOR      X12, X10, X10
 	VPXOR      X8, X10, X10
 	VPXOR      X9, X10, X10
@@ -6759,7 +6935,7 @@ msgPartialDone:
 	MOVQ       R12, t1+88(FP)
 	RET
 
-// func initSSE(h0 uint64, h1 uint64, key *[66][16]byte, n int)
+// func initSSE(h0 uint64, h1 uint64, key *[74][16]byte, n int)
 // Requires: PCLMULQDQ, SSE2, SSE4.1
 TEXT ·initSSE(SB), NOSPLIT, $0-32
 	MOVQ      key+16(FP), CX
@@ -6768,19 +6944,19 @@ TEXT ·initSSE(SB), NOSPLIT, $0-32
 	MOVQ      R12, X0
 	MOVQ      h1+8(FP), R12
 	PINSRQ    $0x01, R12, X0
-	MOVOU     X0, 512(CX)
+	MOVOU     X0, 1024(CX)
 	PSHUFD    $0x4e, X0, X12
 	PXOR      X0, X12
-	MOVOU     X12, 1040(CX)
-	MOVOU     512(CX), X1
-	MOVOU     512(CX), X13
+	MOVOU     X12, 1168(CX)
+	MOVOU     1024(CX), X1
+	MOVOU     1024(CX), X13
 	MOVO      X1, X8
 	PCLMULQDQ $0x00, X13, X8
 	MOVO      X1, X9
 	PCLMULQDQ $0x11, X13, X9
 	PSHUFD    $0x4e, X1, X12
 	PXOR      X1, X12
-	MOVOU     1040(CX), X10
+	MOVOU     1168(CX), X10
 	PCLMULQDQ $0x00, X12, X10
 	PXOR      X8, X10
 	PXOR      X9, X10
@@ -6798,21 +6974,21 @@ TEXT ·initSSE(SB), NOSPLIT, $0-32
 	PSHUFD    $0x4e, X8, X8
 	PXOR      X12, X8
 	PXOR      X9, X8
-	MOVOU     X8, 496(CX)
+	MOVOU     X8, 1008(CX)
 	PSHUFD    $0x4e, X8, X12
 	PXOR      X8, X12
-	MOVOU     X12, 1024(CX)
+	MOVOU     X12, 1152(CX)
 	CMPQ      DX, $0x02
 	JE        initDone
-	MOVOU     496(CX), X1
-	MOVOU     512(CX), X13
+	MOVOU     1008(CX), X1
+	MOVOU     1024(CX), X13
 	MOVO      X1, X8
 	PCLMULQDQ $0x00, X13, X8
 	MOVO      X1, X9
 	PCLMULQDQ $0x11, X13, X9
 	PSHUFD    $0x4e, X1, X12
 	PXOR      X1, X12
-	MOVOU     1040(CX), X10
+	MOVOU     1168(CX), X10
 	PCLMULQDQ $0x00, X12, X10
 	PXOR      X8, X10
 	PXOR      X9, X10
@@ -6830,21 +7006,21 @@ TEXT ·initSSE(SB), NOSPLIT, $0-32
 	PSHUFD    $0x4e, X8, X8
 	PXOR      X12, X8
 	PXOR      X9, X8
-	MOVOU     X8, 480(CX)
+	MOVOU     X8, 992(CX)
 	PSHUFD    $0x4e, X8, X12
 	PXOR      X8, X12
-	MOVOU     X12, 1008(CX)
+	MOVOU     X12, 1136(CX)
 	CMPQ      DX, $0x03
 	JE        initDone
-	MOVOU     496(CX), X1
-	MOVOU     496(CX), X13
+	MOVOU     1008(CX), X1
+	MOVOU     1008(CX), X13
 	MOVO      X1, X8
 	PCLMULQDQ $0x00, X13, X8
 	MOVO      X1, X9
 	PCLMULQDQ $0x11, X13, X9
 	PSHUFD    $0x4e, X1, X12
 	PXOR      X1, X12
-	MOVOU     1024(CX), X10
+	MOVOU     1152(CX), X10
 	PCLMULQDQ $0x00, X12, X10
 	PXOR      X8, X10
 	PXOR      X9, X10
@@ -6862,21 +7038,21 @@ TEXT ·initSSE(SB), NOSPLIT, $0-32
 	PSHUFD    $0x4e, X8, X8
 	PXOR      X12, X8
 	PXOR      X9, X8
-	MOVOU     X8, 464(CX)
+	MOVOU     X8, 976(CX)
 	PSHUFD    $0x4e, X8, X12
 	PXOR      X8, X12
-	MOVOU     X12, 992(CX)
+	MOVOU     X12, 1120(CX)
 	CMPQ      DX, $0x04
 	JE        initDone
-	MOVOU     464(CX), X1
-	MOVOU     512(CX), X13
+	MOVOU     976(CX), X1
+	MOVOU     1024(CX), X13
 	MOVO      X1, X8
 	PCLMULQDQ $0x00, X13, X8
 	MOVO      X1, X9
 	PCLMULQDQ $0x11, X13, X9
 	PSHUFD    $0x4e, X1, X12
 	PXOR      X1, X12
-	MOVOU     1040(CX), X10
+	MOVOU     1168(CX), X10
 	PCLMULQDQ $0x00, X12, X10
 	PXOR      X8, X10
 	PXOR      X9, X10
@@ -6894,21 +7070,21 @@ TEXT ·initSSE(SB), NOSPLIT, $0-32
 	PSHUFD    $0x4e, X8, X8
 	PXOR      X12, X8
 	PXOR      X9, X8
-	MOVOU     X8, 448(CX)
+	MOVOU     X8, 960(CX)
 	PSHUFD    $0x4e, X8, X12
 	PXOR      X8, X12
-	MOVOU     X12, 976(CX)
+	MOVOU     X12, 1104(CX)
 	CMPQ      DX, $0x05
 	JE        initDone
-	MOVOU     464(CX), X1
-	MOVOU     496(CX), X13
+	MOVOU     976(CX), X1
+	MOVOU     1008(CX), X13
 	MOVO      X1, X8
 	PCLMULQDQ $0x00, X13, X8
 	MOVO      X1, X9
 	PCLMULQDQ $0x11, X13, X9
 	PSHUFD    $0x4e, X1, X12
 	PXOR      X1, X12
-	MOVOU     1024(CX), X10
+	MOVOU     1152(CX), X10
 	PCLMULQDQ $0x00, X12, X10
 	PXOR      X8, X10
 	PXOR      X9, X10
@@ -6926,21 +7102,21 @@ TEXT ·initSSE(SB), NOSPLIT, $0-32
 	PSHUFD    $0x4e, X8, X8
 	PXOR      X12, X8
 	PXOR      X9, X8
-	MOVOU     X8, 432(CX)
+	MOVOU     X8, 944(CX)
 	PSHUFD    $0x4e, X8, X12
 	PXOR      X8, X12
-	MOVOU     X12, 960(CX)
+	MOVOU     X12, 1088(CX)
 	CMPQ      DX, $0x06
 	JE        initDone
-	MOVOU     464(CX), X1
-	MOVOU     480(CX), X13
+	MOVOU     976(CX), X1
+	MOVOU     992(CX), X13
 	MOVO      X1, X8
 	PCLMULQDQ $0x00, X13, X8
 	MOVO      X1, X9
 	PCLMULQDQ $0x11, X13, X9
 	PSHUFD    $0x4e, X1, X12
 	PXOR      X1, X12
-	MOVOU     1008(CX), X10
+	MOVOU     1136(CX), X10
 	PCLMULQDQ $0x00, X12, X10
 	PXOR      X8, X10
 	PXOR      X9, X10
@@ -6958,21 +7134,21 @@ TEXT ·initSSE(SB), NOSPLIT, $0-32
 	PSHUFD    $0x4e, X8, X8
 	PXOR      X12, X8
 	PXOR      X9, X8
-	MOVOU     X8, 416(CX)
+	MOVOU     X8, 928(CX)
 	PSHUFD    $0x4e, X8, X12
 	PXOR      X8, X12
-	MOVOU     X12, 944(CX)
+	MOVOU     X12, 1072(CX)
 	CMPQ      DX, $0x07
 	JE        initDone
-	MOVOU     464(CX), X1
-	MOVOU     464(CX), X13
+	MOVOU     976(CX), X1
+	MOVOU     976(CX), X13
 	MOVO      X1, X8
 	PCLMULQDQ $0x00, X13, X8
 	MOVO      X1, X9
 	PCLMULQDQ $0x11, X13, X9
 	PSHUFD    $0x4e, X1, X12
 	PXOR      X1, X12
-	MOVOU     992(CX), X10
+	MOVOU     1120(CX), X10
 	PCLMULQDQ $0x00, X12, X10
 	PXOR      X8, X10
 	PXOR      X9, X10
@@ -6990,21 +7166,21 @@ TEXT ·initSSE(SB), NOSPLIT, $0-32
 	PSHUFD    $0x4e, X8, X8
 	PXOR      X12, X8
 	PXOR      X9, X8
-	MOVOU     X8, 400(CX)
+	MOVOU     X8, 912(CX)
 	PSHUFD    $0x4e, X8, X12
 	PXOR      X8, X12
-	MOVOU     X12, 928(CX)
+	MOVOU     X12, 1056(CX)
 	CMPQ      DX, $0x08
 	JE        initDone
-	MOVOU     400(CX), X1
-	MOVOU     512(CX), X13
+	MOVOU     912(CX), X1
+	MOVOU     1024(CX), X13
 	MOVO      X1, X8
 	PCLMULQDQ $0x00, X13, X8
 	MOVO      X1, X9
 	PCLMULQDQ $0x11, X13, X9
 	PSHUFD    $0x4e, X1, X12
 	PXOR      X1, X12
-	MOVOU     1040(CX), X10
+	MOVOU     1168(CX), X10
 	PCLMULQDQ $0x00, X12, X10
 	PXOR      X8, X10
 	PXOR      X9, X10
@@ -7022,15 +7198,15 @@ TEXT ·initSSE(SB), NOSPLIT, $0-32
 	PSHUFD    $0x4e, X8, X8
 	PXOR      X12, X8
 	PXOR      X9, X8
-	MOVOU     X8, 384(CX)
+	MOVOU     X8, 896(CX)
 	PSHUFD    $0x4e, X8, X12
 	PXOR      X8, X12
-	MOVOU     X12, 912(CX)
+	MOVOU     X12, 1040(CX)
 
 initDone:
 	RET
 
-// func ghashSSE(key *[66][16]byte, src *byte, n int, y0 uint64, y1 uint64) (r0 uint64, r1 uint64)
+// func ghashSSE(key *[74][16]byte, src *byte, n int, y0 uint64, y1 uint64) (r0 uint64, r1 uint64)
 // Requires: PCLMULQDQ, SSE2, SSE4.1, SSSE3
 TEXT ·ghashSSE(SB), NOSPLIT, $0-56
 	MOVQ   key+0(FP), CX
@@ -7049,18 +7225,18 @@ ghashLoop:
 	MOVOU     (SI), X11
 	PSHUFB    X14, X11
 	PXOR      X8, X11
-	MOVOU     400(CX), X13
+	MOVOU     912(CX), X13
 	MOVO      X11, X8
 	PCLMULQDQ $0x00, X13, X8
 	MOVO      X11, X9
 	PCLMULQDQ $0x11, X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     928(CX), X10
+	MOVOU     1056(CX), X10
 	PCLMULQDQ $0x00, X12, X10
 	MOVOU     16(SI), X11
 	PSHUFB    X14, X11
-	MOVOU     416(CX), X13
+	MOVOU     928(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -7068,12 +7244,12 @@ ghashLoop:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     944(CX), X13
+	MOVOU     1072(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	MOVOU     32(SI), X11
 	PSHUFB    X14, X11
-	MOVOU     432(CX), X13
+	MOVOU     944(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -7081,12 +7257,12 @@ ghashLoop:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     960(CX), X13
+	MOVOU     1088(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	MOVOU     48(SI), X11
 	PSHUFB    X14, X11
-	MOVOU     448(CX), X13
+	MOVOU     960(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -7094,12 +7270,12 @@ ghashLoop:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     976(CX), X13
+	MOVOU     1104(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	MOVOU     64(SI), X11
 	PSHUFB    X14, X11
-	MOVOU     464(CX), X13
+	MOVOU     976(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -7107,12 +7283,12 @@ ghashLoop:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     992(CX), X13
+	MOVOU     1120(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	MOVOU     80(SI), X11
 	PSHUFB    X14, X11
-	MOVOU     480(CX), X13
+	MOVOU     992(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -7120,12 +7296,12 @@ ghashLoop:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     1008(CX), X13
+	MOVOU     1136(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	MOVOU     96(SI), X11
 	PSHUFB    X14, X11
-	MOVOU     496(CX), X13
+	MOVOU     1008(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -7133,12 +7309,12 @@ ghashLoop:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     1024(CX), X13
+	MOVOU     1152(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	MOVOU     112(SI), X11
 	PSHUFB    X14, X11
-	MOVOU     512(CX), X13
+	MOVOU     1024(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -7146,7 +7322,7 @@ ghashLoop:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     1040(CX), X13
+	MOVOU     1168(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	PXOR      X8, X10
@@ -7172,7 +7348,7 @@ ghashLoop:
 ghashTail:
 	TESTQ DX, DX
 	JZ    ghashDone
-	MOVQ  $0x00000021, R10
+	MOVQ  $0x00000041, R10
 	SUBQ  DX, R10
 	SHLQ  $0x04, R10
 	XORQ  R11, R11
@@ -7194,7 +7370,7 @@ ghashTailLoop:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     528(CX)(R10*1), X13
+	MOVOU     144(CX)(R10*1), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	ADDQ      $0x10, R10
@@ -7226,7 +7402,7 @@ ghashDone:
 	MOVQ   R12, r1+48(FP)
 	RET
 
-// func mulHSSE(key *[66][16]byte, y0 uint64, y1 uint64) (r0 uint64, r1 uint64)
+// func mulHSSE(key *[74][16]byte, y0 uint64, y1 uint64) (r0 uint64, r1 uint64)
 // Requires: PCLMULQDQ, SSE2, SSE4.1, SSSE3
 TEXT ·mulHSSE(SB), NOSPLIT, $0-40
 	MOVQ      key+0(FP), CX
@@ -7236,14 +7412,14 @@ TEXT ·mulHSSE(SB), NOSPLIT, $0-40
 	MOVQ      y1+16(FP), R12
 	PINSRQ    $0x01, R12, X11
 	PSHUFB    X14, X11
-	MOVOU     512(CX), X13
+	MOVOU     1024(CX), X13
 	MOVO      X11, X8
 	PCLMULQDQ $0x00, X13, X8
 	MOVO      X11, X9
 	PCLMULQDQ $0x11, X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     1040(CX), X10
+	MOVOU     1168(CX), X10
 	PCLMULQDQ $0x00, X12, X10
 	PXOR      X8, X10
 	PXOR      X9, X10
@@ -7268,7 +7444,7 @@ TEXT ·mulHSSE(SB), NOSPLIT, $0-40
 	MOVQ      R12, r1+32(FP)
 	RET
 
-// func sealSSE(nr int, rk *[240]byte, key *[66][16]byte, dst *byte, src *byte, n int, ctr0 uint64, ctr1 uint64, y0 uint64, y1 uint64) (r0 uint64, r1 uint64)
+// func sealSSE(nr int, rk *[240]byte, key *[74][16]byte, dst *byte, src *byte, n int, ctr0 uint64, ctr1 uint64, y0 uint64, y1 uint64) (r0 uint64, r1 uint64)
 // Requires: AES, PCLMULQDQ, SSE2, SSE4.1, SSSE3
 TEXT ·sealSSE(SB), NOSPLIT, $256-96
 	MOVQ   nr+0(FP), AX
@@ -7628,14 +7804,14 @@ sealSecondRounds10:
 	MOVOU      (R9), X11
 	PSHUFB     X14, X11
 	PXOR       X8, X11
-	MOVOU      400(CX), X13
+	MOVOU      912(CX), X13
 	MOVO       X11, X8
 	PCLMULQDQ  $0x00, X13, X8
 	MOVO       X11, X9
 	PCLMULQDQ  $0x11, X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      928(CX), X10
+	MOVOU      1056(CX), X10
 	PCLMULQDQ  $0x00, X12, X10
 	MOVOU      32(R8), X13
 	AESENC     X13, X0
@@ -7648,7 +7824,7 @@ sealSecondRounds10:
 	AESENC     X13, X7
 	MOVOU      16(R9), X11
 	PSHUFB     X14, X11
-	MOVOU      416(CX), X13
+	MOVOU      928(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -7656,7 +7832,7 @@ sealSecondRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      944(CX), X13
+	MOVOU      1072(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      48(R8), X13
@@ -7670,7 +7846,7 @@ sealSecondRounds10:
 	AESENC     X13, X7
 	MOVOU      32(R9), X11
 	PSHUFB     X14, X11
-	MOVOU      432(CX), X13
+	MOVOU      944(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -7678,7 +7854,7 @@ sealSecondRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      960(CX), X13
+	MOVOU      1088(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      64(R8), X13
@@ -7692,7 +7868,7 @@ sealSecondRounds10:
 	AESENC     X13, X7
 	MOVOU      48(R9), X11
 	PSHUFB     X14, X11
-	MOVOU      448(CX), X13
+	MOVOU      960(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -7700,7 +7876,7 @@ sealSecondRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      976(CX), X13
+	MOVOU      1104(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      80(R8), X13
@@ -7714,7 +7890,7 @@ sealSecondRounds10:
 	AESENC     X13, X7
 	MOVOU      64(R9), X11
 	PSHUFB     X14, X11
-	MOVOU      464(CX), X13
+	MOVOU      976(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -7722,7 +7898,7 @@ sealSecondRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      992(CX), X13
+	MOVOU      1120(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      96(R8), X13
@@ -7736,7 +7912,7 @@ sealSecondRounds10:
 	AESENC     X13, X7
 	MOVOU      80(R9), X11
 	PSHUFB     X14, X11
-	MOVOU      480(CX), X13
+	MOVOU      992(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -7744,7 +7920,7 @@ sealSecondRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      1008(CX), X13
+	MOVOU      1136(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      112(R8), X13
@@ -7758,7 +7934,7 @@ sealSecondRounds10:
 	AESENC     X13, X7
 	MOVOU      96(R9), X11
 	PSHUFB     X14, X11
-	MOVOU      496(CX), X13
+	MOVOU      1008(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -7766,7 +7942,7 @@ sealSecondRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      1024(CX), X13
+	MOVOU      1152(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      128(R8), X13
@@ -7780,7 +7956,7 @@ sealSecondRounds10:
 	AESENC     X13, X7
 	MOVOU      112(R9), X11
 	PSHUFB     X14, X11
-	MOVOU      512(CX), X13
+	MOVOU      1024(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -7788,7 +7964,7 @@ sealSecondRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      1040(CX), X13
+	MOVOU      1168(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      144(R8), X13
@@ -7956,14 +8132,14 @@ sealLoopRounds10:
 	MOVOU      (R9), X11
 	PSHUFB     X14, X11
 	PXOR       X8, X11
-	MOVOU      400(CX), X13
+	MOVOU      912(CX), X13
 	MOVO       X11, X8
 	PCLMULQDQ  $0x00, X13, X8
 	MOVO       X11, X9
 	PCLMULQDQ  $0x11, X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      928(CX), X10
+	MOVOU      1056(CX), X10
 	PCLMULQDQ  $0x00, X12, X10
 	MOVOU      32(R8), X13
 	AESENC     X13, X0
@@ -7976,7 +8152,7 @@ sealLoopRounds10:
 	AESENC     X13, X7
 	MOVOU      16(R9), X11
 	PSHUFB     X14, X11
-	MOVOU      416(CX), X13
+	MOVOU      928(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -7984,7 +8160,7 @@ sealLoopRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      944(CX), X13
+	MOVOU      1072(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      48(R8), X13
@@ -7998,7 +8174,7 @@ sealLoopRounds10:
 	AESENC     X13, X7
 	MOVOU      32(R9), X11
 	PSHUFB     X14, X11
-	MOVOU      432(CX), X13
+	MOVOU      944(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -8006,7 +8182,7 @@ sealLoopRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      960(CX), X13
+	MOVOU      1088(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      64(R8), X13
@@ -8020,7 +8196,7 @@ sealLoopRounds10:
 	AESENC     X13, X7
 	MOVOU      48(R9), X11
 	PSHUFB     X14, X11
-	MOVOU      448(CX), X13
+	MOVOU      960(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -8028,7 +8204,7 @@ sealLoopRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      976(CX), X13
+	MOVOU      1104(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      80(R8), X13
@@ -8042,7 +8218,7 @@ sealLoopRounds10:
 	AESENC     X13, X7
 	MOVOU      64(R9), X11
 	PSHUFB     X14, X11
-	MOVOU      464(CX), X13
+	MOVOU      976(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -8050,7 +8226,7 @@ sealLoopRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      992(CX), X13
+	MOVOU      1120(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      96(R8), X13
@@ -8064,7 +8240,7 @@ sealLoopRounds10:
 	AESENC     X13, X7
 	MOVOU      80(R9), X11
 	PSHUFB     X14, X11
-	MOVOU      480(CX), X13
+	MOVOU      992(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -8072,7 +8248,7 @@ sealLoopRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      1008(CX), X13
+	MOVOU      1136(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      112(R8), X13
@@ -8086,7 +8262,7 @@ sealLoopRounds10:
 	AESENC     X13, X7
 	MOVOU      96(R9), X11
 	PSHUFB     X14, X11
-	MOVOU      496(CX), X13
+	MOVOU      1008(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -8094,7 +8270,7 @@ sealLoopRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      1024(CX), X13
+	MOVOU      1152(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      128(R8), X13
@@ -8108,7 +8284,7 @@ sealLoopRounds10:
 	AESENC     X13, X7
 	MOVOU      112(R9), X11
 	PSHUFB     X14, X11
-	MOVOU      512(CX), X13
+	MOVOU      1024(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -8116,7 +8292,7 @@ sealLoopRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      1040(CX), X13
+	MOVOU      1168(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      144(R8), X13
@@ -8187,18 +8363,18 @@ sealLast:
 	MOVOU     (R9), X11
 	PSHUFB    X14, X11
 	PXOR      X8, X11
-	MOVOU     400(CX), X13
+	MOVOU     912(CX), X13
 	MOVO      X11, X8
 	PCLMULQDQ $0x00, X13, X8
 	MOVO      X11, X9
 	PCLMULQDQ $0x11, X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     928(CX), X10
+	MOVOU     1056(CX), X10
 	PCLMULQDQ $0x00, X12, X10
 	MOVOU     16(R9), X11
 	PSHUFB    X14, X11
-	MOVOU     416(CX), X13
+	MOVOU     928(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -8206,12 +8382,12 @@ sealLast:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     944(CX), X13
+	MOVOU     1072(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	MOVOU     32(R9), X11
 	PSHUFB    X14, X11
-	MOVOU     432(CX), X13
+	MOVOU     944(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -8219,12 +8395,12 @@ sealLast:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     960(CX), X13
+	MOVOU     1088(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	MOVOU     48(R9), X11
 	PSHUFB    X14, X11
-	MOVOU     448(CX), X13
+	MOVOU     960(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -8232,12 +8408,12 @@ sealLast:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     976(CX), X13
+	MOVOU     1104(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	MOVOU     64(R9), X11
 	PSHUFB    X14, X11
-	MOVOU     464(CX), X13
+	MOVOU     976(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -8245,12 +8421,12 @@ sealLast:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     992(CX), X13
+	MOVOU     1120(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	MOVOU     80(R9), X11
 	PSHUFB    X14, X11
-	MOVOU     480(CX), X13
+	MOVOU     992(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -8258,12 +8434,12 @@ sealLast:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     1008(CX), X13
+	MOVOU     1136(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	MOVOU     96(R9), X11
 	PSHUFB    X14, X11
-	MOVOU     496(CX), X13
+	MOVOU     1008(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -8271,12 +8447,12 @@ sealLast:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     1024(CX), X13
+	MOVOU     1152(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	MOVOU     112(R9), X11
 	PSHUFB    X14, X11
-	MOVOU     512(CX), X13
+	MOVOU     1024(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -8284,7 +8460,7 @@ sealLast:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     1040(CX), X13
+	MOVOU     1168(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	PXOR      X8, X10
@@ -8588,7 +8764,7 @@ sealTail8Rounds10:
 sealKeystreamDone:
 	TESTQ DX, DX
 	JZ    sealDone
-	MOVQ  $0x00000021, R10
+	MOVQ  $0x00000041, R10
 	SUBQ  DX, R10
 	SHLQ  $0x04, R10
 	XORQ  R11, R11
@@ -8614,7 +8790,7 @@ sealTailLoop:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     528(CX)(R10*1), X13
+	MOVOU     144(CX)(R10*1), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	ADDQ      $0x10, R10
@@ -8646,7 +8822,7 @@ sealDone:
 	MOVQ   R12, r1+88(FP)
 	RET
 
-// func openSSE(nr int, rk *[240]byte, key *[66][16]byte, dst *byte, src *byte, n int, ctr0 uint64, ctr1 uint64, y0 uint64, y1 uint64) (r0 uint64, r1 uint64)
+// func openSSE(nr int, rk *[240]byte, key *[74][16]byte, dst *byte, src *byte, n int, ctr0 uint64, ctr1 uint64, y0 uint64, y1 uint64) (r0 uint64, r1 uint64)
 // Requires: AES, PCLMULQDQ, SSE2, SSE4.1, SSSE3
 TEXT ·openSSE(SB), NOSPLIT, $256-96
 	MOVQ   nr+0(FP), AX
@@ -8761,14 +8937,14 @@ openFirstRounds10:
 	MOVOU      (SI), X11
 	PSHUFB     X14, X11
 	PXOR       X8, X11
-	MOVOU      400(CX), X13
+	MOVOU      912(CX), X13
 	MOVO       X11, X8
 	PCLMULQDQ  $0x00, X13, X8
 	MOVO       X11, X9
 	PCLMULQDQ  $0x11, X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      928(CX), X10
+	MOVOU      1056(CX), X10
 	PCLMULQDQ  $0x00, X12, X10
 	MOVOU      32(R8), X13
 	AESENC     X13, X0
@@ -8781,7 +8957,7 @@ openFirstRounds10:
 	AESENC     X13, X7
 	MOVOU      16(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      416(CX), X13
+	MOVOU      928(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -8789,7 +8965,7 @@ openFirstRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      944(CX), X13
+	MOVOU      1072(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      48(R8), X13
@@ -8803,7 +8979,7 @@ openFirstRounds10:
 	AESENC     X13, X7
 	MOVOU      32(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      432(CX), X13
+	MOVOU      944(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -8811,7 +8987,7 @@ openFirstRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      960(CX), X13
+	MOVOU      1088(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      64(R8), X13
@@ -8825,7 +9001,7 @@ openFirstRounds10:
 	AESENC     X13, X7
 	MOVOU      48(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      448(CX), X13
+	MOVOU      960(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -8833,7 +9009,7 @@ openFirstRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      976(CX), X13
+	MOVOU      1104(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      80(R8), X13
@@ -8847,7 +9023,7 @@ openFirstRounds10:
 	AESENC     X13, X7
 	MOVOU      64(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      464(CX), X13
+	MOVOU      976(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -8855,7 +9031,7 @@ openFirstRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      992(CX), X13
+	MOVOU      1120(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      96(R8), X13
@@ -8869,7 +9045,7 @@ openFirstRounds10:
 	AESENC     X13, X7
 	MOVOU      80(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      480(CX), X13
+	MOVOU      992(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -8877,7 +9053,7 @@ openFirstRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      1008(CX), X13
+	MOVOU      1136(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      112(R8), X13
@@ -8891,7 +9067,7 @@ openFirstRounds10:
 	AESENC     X13, X7
 	MOVOU      96(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      496(CX), X13
+	MOVOU      1008(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -8899,7 +9075,7 @@ openFirstRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      1024(CX), X13
+	MOVOU      1152(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      128(R8), X13
@@ -8913,7 +9089,7 @@ openFirstRounds10:
 	AESENC     X13, X7
 	MOVOU      112(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      512(CX), X13
+	MOVOU      1024(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -8921,7 +9097,7 @@ openFirstRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      1040(CX), X13
+	MOVOU      1168(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      144(R8), X13
@@ -9124,14 +9300,14 @@ openSecondRounds10:
 	MOVOU      (SI), X11
 	PSHUFB     X14, X11
 	PXOR       X8, X11
-	MOVOU      400(CX), X13
+	MOVOU      912(CX), X13
 	MOVO       X11, X8
 	PCLMULQDQ  $0x00, X13, X8
 	MOVO       X11, X9
 	PCLMULQDQ  $0x11, X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      928(CX), X10
+	MOVOU      1056(CX), X10
 	PCLMULQDQ  $0x00, X12, X10
 	MOVOU      32(R8), X13
 	AESENC     X13, X0
@@ -9144,7 +9320,7 @@ openSecondRounds10:
 	AESENC     X13, X7
 	MOVOU      16(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      416(CX), X13
+	MOVOU      928(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -9152,7 +9328,7 @@ openSecondRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      944(CX), X13
+	MOVOU      1072(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      48(R8), X13
@@ -9166,7 +9342,7 @@ openSecondRounds10:
 	AESENC     X13, X7
 	MOVOU      32(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      432(CX), X13
+	MOVOU      944(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -9174,7 +9350,7 @@ openSecondRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      960(CX), X13
+	MOVOU      1088(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      64(R8), X13
@@ -9188,7 +9364,7 @@ openSecondRounds10:
 	AESENC     X13, X7
 	MOVOU      48(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      448(CX), X13
+	MOVOU      960(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -9196,7 +9372,7 @@ openSecondRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      976(CX), X13
+	MOVOU      1104(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      80(R8), X13
@@ -9210,7 +9386,7 @@ openSecondRounds10:
 	AESENC     X13, X7
 	MOVOU      64(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      464(CX), X13
+	MOVOU      976(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -9218,7 +9394,7 @@ openSecondRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      992(CX), X13
+	MOVOU      1120(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      96(R8), X13
@@ -9232,7 +9408,7 @@ openSecondRounds10:
 	AESENC     X13, X7
 	MOVOU      80(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      480(CX), X13
+	MOVOU      992(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -9240,7 +9416,7 @@ openSecondRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      1008(CX), X13
+	MOVOU      1136(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      112(R8), X13
@@ -9254,7 +9430,7 @@ openSecondRounds10:
 	AESENC     X13, X7
 	MOVOU      96(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      496(CX), X13
+	MOVOU      1008(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -9262,7 +9438,7 @@ openSecondRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      1024(CX), X13
+	MOVOU      1152(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      128(R8), X13
@@ -9276,7 +9452,7 @@ openSecondRounds10:
 	AESENC     X13, X7
 	MOVOU      112(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      512(CX), X13
+	MOVOU      1024(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -9284,7 +9460,7 @@ openSecondRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      1040(CX), X13
+	MOVOU      1168(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      144(R8), X13
@@ -9451,14 +9627,14 @@ openLoopRounds10:
 	MOVOU      (SI), X11
 	PSHUFB     X14, X11
 	PXOR       X8, X11
-	MOVOU      400(CX), X13
+	MOVOU      912(CX), X13
 	MOVO       X11, X8
 	PCLMULQDQ  $0x00, X13, X8
 	MOVO       X11, X9
 	PCLMULQDQ  $0x11, X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      928(CX), X10
+	MOVOU      1056(CX), X10
 	PCLMULQDQ  $0x00, X12, X10
 	MOVOU      32(R8), X13
 	AESENC     X13, X0
@@ -9471,7 +9647,7 @@ openLoopRounds10:
 	AESENC     X13, X7
 	MOVOU      16(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      416(CX), X13
+	MOVOU      928(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -9479,7 +9655,7 @@ openLoopRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      944(CX), X13
+	MOVOU      1072(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      48(R8), X13
@@ -9493,7 +9669,7 @@ openLoopRounds10:
 	AESENC     X13, X7
 	MOVOU      32(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      432(CX), X13
+	MOVOU      944(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -9501,7 +9677,7 @@ openLoopRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      960(CX), X13
+	MOVOU      1088(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      64(R8), X13
@@ -9515,7 +9691,7 @@ openLoopRounds10:
 	AESENC     X13, X7
 	MOVOU      48(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      448(CX), X13
+	MOVOU      960(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -9523,7 +9699,7 @@ openLoopRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      976(CX), X13
+	MOVOU      1104(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      80(R8), X13
@@ -9537,7 +9713,7 @@ openLoopRounds10:
 	AESENC     X13, X7
 	MOVOU      64(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      464(CX), X13
+	MOVOU      976(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -9545,7 +9721,7 @@ openLoopRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      992(CX), X13
+	MOVOU      1120(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      96(R8), X13
@@ -9559,7 +9735,7 @@ openLoopRounds10:
 	AESENC     X13, X7
 	MOVOU      80(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      480(CX), X13
+	MOVOU      992(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -9567,7 +9743,7 @@ openLoopRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      1008(CX), X13
+	MOVOU      1136(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      112(R8), X13
@@ -9581,7 +9757,7 @@ openLoopRounds10:
 	AESENC     X13, X7
 	MOVOU      96(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      496(CX), X13
+	MOVOU      1008(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -9589,7 +9765,7 @@ openLoopRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      1024(CX), X13
+	MOVOU      1152(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      128(R8), X13
@@ -9603,7 +9779,7 @@ openLoopRounds10:
 	AESENC     X13, X7
 	MOVOU      112(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      512(CX), X13
+	MOVOU      1024(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -9611,7 +9787,7 @@ openLoopRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      1040(CX), X13
+	MOVOU      1168(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      144(R8), X13
@@ -9961,7 +10137,7 @@ openTail8Rounds10:
 openKeystreamDone:
 	TESTQ DX, DX
 	JZ    openDone
-	MOVQ  $0x00000021, R10
+	MOVQ  $0x00000041, R10
 	SUBQ  DX, R10
 	SHLQ  $0x04, R10
 	XORQ  R11, R11
@@ -9986,7 +10162,7 @@ openTailLoop:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     528(CX)(R10*1), X13
+	MOVOU     144(CX)(R10*1), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	ADDQ      $0x10, R10
@@ -10018,7 +10194,7 @@ openDone:
 	MOVQ   R12, r1+88(FP)
 	RET
 
-// func sealMsgSSE(nr int, rk *[240]byte, key *[66][16]byte, dst *byte, src *byte, n int, ad *byte, adLen int, j0 uint64, j1 uint64) (t0 uint64, t1 uint64)
+// func sealMsgSSE(nr int, rk *[240]byte, key *[74][16]byte, dst *byte, src *byte, n int, ad *byte, adLen int, j0 uint64, j1 uint64) (t0 uint64, t1 uint64)
 // Requires: AES, PCLMULQDQ, SSE2, SSE4.1, SSSE3
 TEXT ·sealMsgSSE(SB), NOSPLIT, $288-96
 	MOVQ   nr+0(FP), AX
@@ -10093,18 +10269,18 @@ adLoop:
 	MOVOU     (SI), X11
 	PSHUFB    X14, X11
 	PXOR      X8, X11
-	MOVOU     400(CX), X13
+	MOVOU     912(CX), X13
 	MOVO      X11, X8
 	PCLMULQDQ $0x00, X13, X8
 	MOVO      X11, X9
 	PCLMULQDQ $0x11, X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     928(CX), X10
+	MOVOU     1056(CX), X10
 	PCLMULQDQ $0x00, X12, X10
 	MOVOU     16(SI), X11
 	PSHUFB    X14, X11
-	MOVOU     416(CX), X13
+	MOVOU     928(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -10112,12 +10288,12 @@ adLoop:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     944(CX), X13
+	MOVOU     1072(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	MOVOU     32(SI), X11
 	PSHUFB    X14, X11
-	MOVOU     432(CX), X13
+	MOVOU     944(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -10125,12 +10301,12 @@ adLoop:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     960(CX), X13
+	MOVOU     1088(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	MOVOU     48(SI), X11
 	PSHUFB    X14, X11
-	MOVOU     448(CX), X13
+	MOVOU     960(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -10138,12 +10314,12 @@ adLoop:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     976(CX), X13
+	MOVOU     1104(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	MOVOU     64(SI), X11
 	PSHUFB    X14, X11
-	MOVOU     464(CX), X13
+	MOVOU     976(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -10151,12 +10327,12 @@ adLoop:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     992(CX), X13
+	MOVOU     1120(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	MOVOU     80(SI), X11
 	PSHUFB    X14, X11
-	MOVOU     480(CX), X13
+	MOVOU     992(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -10164,12 +10340,12 @@ adLoop:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     1008(CX), X13
+	MOVOU     1136(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	MOVOU     96(SI), X11
 	PSHUFB    X14, X11
-	MOVOU     496(CX), X13
+	MOVOU     1008(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -10177,12 +10353,12 @@ adLoop:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     1024(CX), X13
+	MOVOU     1152(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	MOVOU     112(SI), X11
 	PSHUFB    X14, X11
-	MOVOU     512(CX), X13
+	MOVOU     1024(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -10190,7 +10366,7 @@ adLoop:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     1040(CX), X13
+	MOVOU     1168(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	PXOR      X8, X10
@@ -10219,7 +10395,7 @@ adTail:
 	ADDQ  DX, R10
 	JZ    adDone
 	NEGQ  R10
-	ADDQ  $0x21, R10
+	ADDQ  $0x41, R10
 	SHLQ  $0x04, R10
 	XORQ  R11, R11
 	MOVO  X8, X0
@@ -10242,7 +10418,7 @@ adTailLoop:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     528(CX)(R10*1), X13
+	MOVOU     144(CX)(R10*1), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	ADDQ      $0x10, R10
@@ -10251,43 +10427,44 @@ adTailLoop:
 	JNZ       adTailLoop
 
 adPartial:
-	TESTQ R13, R13
-	JZ    adPartialDone
-	PXOR  X11, X11
-	MOVOU X11, 272(SP)
-	LEAQ  (SI)(R11*1), R9
-	LEAQ  272(SP), R14
-	TESTB $0x08, R13
-	JZ    adInSkip8
-	MOVQ  (R9), R12
-	MOVQ  R12, (R14)
-	ADDQ  $0x08, R9
-	ADDQ  $0x08, R14
+	TESTQ  R13, R13
+	JZ     adPartialDone
+	LEAQ   (SI)(R11*1), R9
+	CMPQ   R13, $0x08
+	JB     adInBelow8
+	MOVQ   (R9), R12
+	MOVQ   R12, X11
+	MOVQ   -8(R9)(R13*1), R12
+	PINSRQ $0x01, R12, X11
+	JMP    adInShuffle
 
-adInSkip8:
-	TESTB $0x04, R13
-	JZ    adInSkip4
-	MOVL  (R9), R12
-	MOVL  R12, (R14)
-	ADDQ  $0x04, R9
-	ADDQ  $0x04, R14
+adInBelow8:
+	CMPQ   R13, $0x04
+	JB     adInBelow4
+	MOVL   (R9), R12
+	MOVQ   R12, X11
+	MOVL   -4(R9)(R13*1), R12
+	PINSRQ $0x01, R12, X11
+	JMP    adInShuffle
 
-adInSkip4:
-	TESTB $0x02, R13
-	JZ    adInSkip2
-	MOVW  (R9), R12
-	MOVW  R12, (R14)
-	ADDQ  $0x02, R9
-	ADDQ  $0x02, R14
+adInBelow4:
+	CMPQ    R13, $0x02
+	JB      adInBelow2
+	MOVWLZX (R9), R12
+	MOVQ    R12, X11
+	MOVWLZX -2(R9)(R13*1), R12
+	PINSRQ  $0x01, R12, X11
+	JMP     adInShuffle
 
-adInSkip2:
-	TESTB $0x01, R13
-	JZ    adInSkip1
-	MOVB  (R9), R12
-	MOVB  R12, (R14)
+adInBelow2:
+	MOVBLZX (R9), R12
+	MOVQ    R12, X11
 
-adInSkip1:
-	MOVOU     272(SP), X11
+adInShuffle:
+	LEAQ      gcmPartShuf<>+0(SB), R12
+	LEAQ      (R12)(R13*8), R12
+	MOVOU     (R12)(R13*8), X12
+	PSHUFB    X12, X11
 	PSHUFB    X14, X11
 	PXOR      X0, X11
 	PXOR      X0, X0
@@ -10299,7 +10476,7 @@ adInSkip1:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     528(CX)(R10*1), X13
+	MOVOU     144(CX)(R10*1), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	ADDQ      $0x10, R10
@@ -10664,14 +10841,14 @@ sealSecondRounds10:
 	MOVOU      (R9), X11
 	PSHUFB     X14, X11
 	PXOR       X8, X11
-	MOVOU      400(CX), X13
+	MOVOU      912(CX), X13
 	MOVO       X11, X8
 	PCLMULQDQ  $0x00, X13, X8
 	MOVO       X11, X9
 	PCLMULQDQ  $0x11, X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      928(CX), X10
+	MOVOU      1056(CX), X10
 	PCLMULQDQ  $0x00, X12, X10
 	MOVOU      32(R8), X13
 	AESENC     X13, X0
@@ -10684,7 +10861,7 @@ sealSecondRounds10:
 	AESENC     X13, X7
 	MOVOU      16(R9), X11
 	PSHUFB     X14, X11
-	MOVOU      416(CX), X13
+	MOVOU      928(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -10692,7 +10869,7 @@ sealSecondRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      944(CX), X13
+	MOVOU      1072(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      48(R8), X13
@@ -10706,7 +10883,7 @@ sealSecondRounds10:
 	AESENC     X13, X7
 	MOVOU      32(R9), X11
 	PSHUFB     X14, X11
-	MOVOU      432(CX), X13
+	MOVOU      944(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -10714,7 +10891,7 @@ sealSecondRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      960(CX), X13
+	MOVOU      1088(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      64(R8), X13
@@ -10728,7 +10905,7 @@ sealSecondRounds10:
 	AESENC     X13, X7
 	MOVOU      48(R9), X11
 	PSHUFB     X14, X11
-	MOVOU      448(CX), X13
+	MOVOU      960(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -10736,7 +10913,7 @@ sealSecondRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      976(CX), X13
+	MOVOU      1104(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      80(R8), X13
@@ -10750,7 +10927,7 @@ sealSecondRounds10:
 	AESENC     X13, X7
 	MOVOU      64(R9), X11
 	PSHUFB     X14, X11
-	MOVOU      464(CX), X13
+	MOVOU      976(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -10758,7 +10935,7 @@ sealSecondRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      992(CX), X13
+	MOVOU      1120(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      96(R8), X13
@@ -10772,7 +10949,7 @@ sealSecondRounds10:
 	AESENC     X13, X7
 	MOVOU      80(R9), X11
 	PSHUFB     X14, X11
-	MOVOU      480(CX), X13
+	MOVOU      992(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -10780,7 +10957,7 @@ sealSecondRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      1008(CX), X13
+	MOVOU      1136(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      112(R8), X13
@@ -10794,7 +10971,7 @@ sealSecondRounds10:
 	AESENC     X13, X7
 	MOVOU      96(R9), X11
 	PSHUFB     X14, X11
-	MOVOU      496(CX), X13
+	MOVOU      1008(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -10802,7 +10979,7 @@ sealSecondRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      1024(CX), X13
+	MOVOU      1152(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      128(R8), X13
@@ -10816,7 +10993,7 @@ sealSecondRounds10:
 	AESENC     X13, X7
 	MOVOU      112(R9), X11
 	PSHUFB     X14, X11
-	MOVOU      512(CX), X13
+	MOVOU      1024(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -10824,7 +11001,7 @@ sealSecondRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      1040(CX), X13
+	MOVOU      1168(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      144(R8), X13
@@ -10992,14 +11169,14 @@ sealLoopRounds10:
 	MOVOU      (R9), X11
 	PSHUFB     X14, X11
 	PXOR       X8, X11
-	MOVOU      400(CX), X13
+	MOVOU      912(CX), X13
 	MOVO       X11, X8
 	PCLMULQDQ  $0x00, X13, X8
 	MOVO       X11, X9
 	PCLMULQDQ  $0x11, X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      928(CX), X10
+	MOVOU      1056(CX), X10
 	PCLMULQDQ  $0x00, X12, X10
 	MOVOU      32(R8), X13
 	AESENC     X13, X0
@@ -11012,7 +11189,7 @@ sealLoopRounds10:
 	AESENC     X13, X7
 	MOVOU      16(R9), X11
 	PSHUFB     X14, X11
-	MOVOU      416(CX), X13
+	MOVOU      928(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -11020,7 +11197,7 @@ sealLoopRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      944(CX), X13
+	MOVOU      1072(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      48(R8), X13
@@ -11034,7 +11211,7 @@ sealLoopRounds10:
 	AESENC     X13, X7
 	MOVOU      32(R9), X11
 	PSHUFB     X14, X11
-	MOVOU      432(CX), X13
+	MOVOU      944(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -11042,7 +11219,7 @@ sealLoopRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      960(CX), X13
+	MOVOU      1088(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      64(R8), X13
@@ -11056,7 +11233,7 @@ sealLoopRounds10:
 	AESENC     X13, X7
 	MOVOU      48(R9), X11
 	PSHUFB     X14, X11
-	MOVOU      448(CX), X13
+	MOVOU      960(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -11064,7 +11241,7 @@ sealLoopRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      976(CX), X13
+	MOVOU      1104(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      80(R8), X13
@@ -11078,7 +11255,7 @@ sealLoopRounds10:
 	AESENC     X13, X7
 	MOVOU      64(R9), X11
 	PSHUFB     X14, X11
-	MOVOU      464(CX), X13
+	MOVOU      976(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -11086,7 +11263,7 @@ sealLoopRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      992(CX), X13
+	MOVOU      1120(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      96(R8), X13
@@ -11100,7 +11277,7 @@ sealLoopRounds10:
 	AESENC     X13, X7
 	MOVOU      80(R9), X11
 	PSHUFB     X14, X11
-	MOVOU      480(CX), X13
+	MOVOU      992(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -11108,7 +11285,7 @@ sealLoopRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      1008(CX), X13
+	MOVOU      1136(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      112(R8), X13
@@ -11122,7 +11299,7 @@ sealLoopRounds10:
 	AESENC     X13, X7
 	MOVOU      96(R9), X11
 	PSHUFB     X14, X11
-	MOVOU      496(CX), X13
+	MOVOU      1008(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -11130,7 +11307,7 @@ sealLoopRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      1024(CX), X13
+	MOVOU      1152(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      128(R8), X13
@@ -11144,7 +11321,7 @@ sealLoopRounds10:
 	AESENC     X13, X7
 	MOVOU      112(R9), X11
 	PSHUFB     X14, X11
-	MOVOU      512(CX), X13
+	MOVOU      1024(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -11152,7 +11329,7 @@ sealLoopRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      1040(CX), X13
+	MOVOU      1168(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      144(R8), X13
@@ -11223,18 +11400,18 @@ sealLast:
 	MOVOU     (R9), X11
 	PSHUFB    X14, X11
 	PXOR      X8, X11
-	MOVOU     400(CX), X13
+	MOVOU     912(CX), X13
 	MOVO      X11, X8
 	PCLMULQDQ $0x00, X13, X8
 	MOVO      X11, X9
 	PCLMULQDQ $0x11, X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     928(CX), X10
+	MOVOU     1056(CX), X10
 	PCLMULQDQ $0x00, X12, X10
 	MOVOU     16(R9), X11
 	PSHUFB    X14, X11
-	MOVOU     416(CX), X13
+	MOVOU     928(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -11242,12 +11419,12 @@ sealLast:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     944(CX), X13
+	MOVOU     1072(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	MOVOU     32(R9), X11
 	PSHUFB    X14, X11
-	MOVOU     432(CX), X13
+	MOVOU     944(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -11255,12 +11432,12 @@ sealLast:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     960(CX), X13
+	MOVOU     1088(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	MOVOU     48(R9), X11
 	PSHUFB    X14, X11
-	MOVOU     448(CX), X13
+	MOVOU     960(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -11268,12 +11445,12 @@ sealLast:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     976(CX), X13
+	MOVOU     1104(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	MOVOU     64(R9), X11
 	PSHUFB    X14, X11
-	MOVOU     464(CX), X13
+	MOVOU     976(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -11281,12 +11458,12 @@ sealLast:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     992(CX), X13
+	MOVOU     1120(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	MOVOU     80(R9), X11
 	PSHUFB    X14, X11
-	MOVOU     480(CX), X13
+	MOVOU     992(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -11294,12 +11471,12 @@ sealLast:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     1008(CX), X13
+	MOVOU     1136(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	MOVOU     96(R9), X11
 	PSHUFB    X14, X11
-	MOVOU     496(CX), X13
+	MOVOU     1008(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -11307,12 +11484,12 @@ sealLast:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     1024(CX), X13
+	MOVOU     1152(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	MOVOU     112(R9), X11
 	PSHUFB    X14, X11
-	MOVOU     512(CX), X13
+	MOVOU     1024(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -11320,7 +11497,7 @@ sealLast:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     1040(CX), X13
+	MOVOU     1168(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	PXOR      X8, X10
@@ -11662,7 +11839,7 @@ msgTail8Rounds10:
 msgKeystreamDone:
 lengths:
 	NEGQ  R10
-	ADDQ  $0x20, R10
+	ADDQ  $0x40, R10
 	SHLQ  $0x04, R10
 	XORQ  R11, R11
 	MOVO  X8, X0
@@ -11689,7 +11866,7 @@ msgTailLoop:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     528(CX)(R10*1), X13
+	MOVOU     144(CX)(R10*1), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	ADDQ      $0x10, R10
@@ -11698,54 +11875,55 @@ msgTailLoop:
 	JNZ       msgTailLoop
 
 msgPartial:
-	TESTQ R13, R13
-	JZ    msgPartialDone
-	PXOR  X11, X11
-	MOVOU X11, 272(SP)
-	LEAQ  (SI)(R11*1), R9
-	LEAQ  272(SP), R14
-	TESTB $0x08, R13
-	JZ    msgInSkip8
-	MOVQ  (R9), R12
-	MOVQ  R12, (R14)
-	ADDQ  $0x08, R9
-	ADDQ  $0x08, R14
+	TESTQ  R13, R13
+	JZ     msgPartialDone
+	LEAQ   (SI)(R11*1), R9
+	CMPQ   R13, $0x08
+	JB     msgInBelow8
+	MOVQ   (R9), R12
+	MOVQ   R12, X11
+	MOVQ   -8(R9)(R13*1), R12
+	PINSRQ $0x01, R12, X11
+	JMP    msgInShuffle
 
-msgInSkip8:
-	TESTB $0x04, R13
-	JZ    msgInSkip4
-	MOVL  (R9), R12
-	MOVL  R12, (R14)
-	ADDQ  $0x04, R9
-	ADDQ  $0x04, R14
+msgInBelow8:
+	CMPQ   R13, $0x04
+	JB     msgInBelow4
+	MOVL   (R9), R12
+	MOVQ   R12, X11
+	MOVL   -4(R9)(R13*1), R12
+	PINSRQ $0x01, R12, X11
+	JMP    msgInShuffle
 
-msgInSkip4:
-	TESTB $0x02, R13
-	JZ    msgInSkip2
-	MOVW  (R9), R12
-	MOVW  R12, (R14)
-	ADDQ  $0x02, R9
-	ADDQ  $0x02, R14
+msgInBelow4:
+	CMPQ    R13, $0x02
+	JB      msgInBelow2
+	MOVWLZX (R9), R12
+	MOVQ    R12, X11
+	MOVWLZX -2(R9)(R13*1), R12
+	PINSRQ  $0x01, R12, X11
+	JMP     msgInShuffle
 
-msgInSkip2:
-	TESTB $0x01, R13
-	JZ    msgInSkip1
-	MOVB  (R9), R12
-	MOVB  R12, (R14)
+msgInBelow2:
+	MOVBLZX (R9), R12
+	MOVQ    R12, X11
 
-msgInSkip1:
-	MOVOU 272(SP), X11
-	MOVOU (SP)(R11*1), X12
-	PXOR  X11, X12
-	MOVOU X12, 272(SP)
-	LEAQ  272(SP), R9
-	LEAQ  (DI)(R11*1), R14
-	TESTB $0x08, R13
-	JZ    msgOutSkip8
-	MOVQ  (R9), R12
-	MOVQ  R12, (R14)
-	ADDQ  $0x08, R9
-	ADDQ  $0x08, R14
+msgInShuffle:
+	LEAQ   gcmPartShuf<>+0(SB), R12
+	LEAQ   (R12)(R13*8), R12
+	MOVOU  (R12)(R13*8), X12
+	PSHUFB X12, X11
+	MOVOU  (SP)(R11*1), X12
+	PXOR   X11, X12
+	MOVOU  X12, 272(SP)
+	LEAQ   272(SP), R9
+	LEAQ   (DI)(R11*1), R14
+	TESTB  $0x08, R13
+	JZ     msgOutSkip8
+	MOVQ   (R9), R12
+	MOVQ   R12, (R14)
+	ADDQ   $0x08, R9
+	ADDQ   $0x08, R14
 
 msgOutSkip8:
 	TESTB $0x04, R13
@@ -11785,7 +11963,7 @@ msgOutSkip1:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     528(CX)(R10*1), X13
+	MOVOU     144(CX)(R10*1), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	ADDQ      $0x10, R10
@@ -11798,7 +11976,7 @@ msgPartialDone:
 	SHLQ      $0x03, R12
 	PINSRQ    $0x01, R12, X11
 	PXOR      X0, X11
-	MOVOU     512(CX), X13
+	MOVOU     1024(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -11806,7 +11984,7 @@ msgPartialDone:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     1040(CX), X13
+	MOVOU     1168(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	PXOR      X8, X10
@@ -11834,7 +12012,7 @@ msgPartialDone:
 	MOVQ      R12, t1+88(FP)
 	RET
 
-// func openMsgSSE(nr int, rk *[240]byte, key *[66][16]byte, dst *byte, src *byte, n int, ad *byte, adLen int, j0 uint64, j1 uint64) (t0 uint64, t1 uint64)
+// func openMsgSSE(nr int, rk *[240]byte, key *[74][16]byte, dst *byte, src *byte, n int, ad *byte, adLen int, j0 uint64, j1 uint64) (t0 uint64, t1 uint64)
 // Requires: AES, PCLMULQDQ, SSE2, SSE4.1, SSSE3
 TEXT ·openMsgSSE(SB), NOSPLIT, $288-96
 	MOVQ   nr+0(FP), AX
@@ -11909,18 +12087,18 @@ adLoop:
 	MOVOU     (SI), X11
 	PSHUFB    X14, X11
 	PXOR      X8, X11
-	MOVOU     400(CX), X13
+	MOVOU     912(CX), X13
 	MOVO      X11, X8
 	PCLMULQDQ $0x00, X13, X8
 	MOVO      X11, X9
 	PCLMULQDQ $0x11, X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     928(CX), X10
+	MOVOU     1056(CX), X10
 	PCLMULQDQ $0x00, X12, X10
 	MOVOU     16(SI), X11
 	PSHUFB    X14, X11
-	MOVOU     416(CX), X13
+	MOVOU     928(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -11928,12 +12106,12 @@ adLoop:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     944(CX), X13
+	MOVOU     1072(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	MOVOU     32(SI), X11
 	PSHUFB    X14, X11
-	MOVOU     432(CX), X13
+	MOVOU     944(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -11941,12 +12119,12 @@ adLoop:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     960(CX), X13
+	MOVOU     1088(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	MOVOU     48(SI), X11
 	PSHUFB    X14, X11
-	MOVOU     448(CX), X13
+	MOVOU     960(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -11954,12 +12132,12 @@ adLoop:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     976(CX), X13
+	MOVOU     1104(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	MOVOU     64(SI), X11
 	PSHUFB    X14, X11
-	MOVOU     464(CX), X13
+	MOVOU     976(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -11967,12 +12145,12 @@ adLoop:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     992(CX), X13
+	MOVOU     1120(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	MOVOU     80(SI), X11
 	PSHUFB    X14, X11
-	MOVOU     480(CX), X13
+	MOVOU     992(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -11980,12 +12158,12 @@ adLoop:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     1008(CX), X13
+	MOVOU     1136(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	MOVOU     96(SI), X11
 	PSHUFB    X14, X11
-	MOVOU     496(CX), X13
+	MOVOU     1008(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -11993,12 +12171,12 @@ adLoop:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     1024(CX), X13
+	MOVOU     1152(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	MOVOU     112(SI), X11
 	PSHUFB    X14, X11
-	MOVOU     512(CX), X13
+	MOVOU     1024(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -12006,7 +12184,7 @@ adLoop:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     1040(CX), X13
+	MOVOU     1168(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	PXOR      X8, X10
@@ -12035,7 +12213,7 @@ adTail:
 	ADDQ  DX, R10
 	JZ    adDone
 	NEGQ  R10
-	ADDQ  $0x21, R10
+	ADDQ  $0x41, R10
 	SHLQ  $0x04, R10
 	XORQ  R11, R11
 	MOVO  X8, X0
@@ -12058,7 +12236,7 @@ adTailLoop:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     528(CX)(R10*1), X13
+	MOVOU     144(CX)(R10*1), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	ADDQ      $0x10, R10
@@ -12067,43 +12245,44 @@ adTailLoop:
 	JNZ       adTailLoop
 
 adPartial:
-	TESTQ R13, R13
-	JZ    adPartialDone
-	PXOR  X11, X11
-	MOVOU X11, 272(SP)
-	LEAQ  (SI)(R11*1), R9
-	LEAQ  272(SP), R14
-	TESTB $0x08, R13
-	JZ    adInSkip8
-	MOVQ  (R9), R12
-	MOVQ  R12, (R14)
-	ADDQ  $0x08, R9
-	ADDQ  $0x08, R14
+	TESTQ  R13, R13
+	JZ     adPartialDone
+	LEAQ   (SI)(R11*1), R9
+	CMPQ   R13, $0x08
+	JB     adInBelow8
+	MOVQ   (R9), R12
+	MOVQ   R12, X11
+	MOVQ   -8(R9)(R13*1), R12
+	PINSRQ $0x01, R12, X11
+	JMP    adInShuffle
 
-adInSkip8:
-	TESTB $0x04, R13
-	JZ    adInSkip4
-	MOVL  (R9), R12
-	MOVL  R12, (R14)
-	ADDQ  $0x04, R9
-	ADDQ  $0x04, R14
+adInBelow8:
+	CMPQ   R13, $0x04
+	JB     adInBelow4
+	MOVL   (R9), R12
+	MOVQ   R12, X11
+	MOVL   -4(R9)(R13*1), R12
+	PINSRQ $0x01, R12, X11
+	JMP    adInShuffle
 
-adInSkip4:
-	TESTB $0x02, R13
-	JZ    adInSkip2
-	MOVW  (R9), R12
-	MOVW  R12, (R14)
-	ADDQ  $0x02, R9
-	ADDQ  $0x02, R14
+adInBelow4:
+	CMPQ    R13, $0x02
+	JB      adInBelow2
+	MOVWLZX (R9), R12
+	MOVQ    R12, X11
+	MOVWLZX -2(R9)(R13*1), R12
+	PINSRQ  $0x01, R12, X11
+	JMP     adInShuffle
 
-adInSkip2:
-	TESTB $0x01, R13
-	JZ    adInSkip1
-	MOVB  (R9), R12
-	MOVB  R12, (R14)
+adInBelow2:
+	MOVBLZX (R9), R12
+	MOVQ    R12, X11
 
-adInSkip1:
-	MOVOU     272(SP), X11
+adInShuffle:
+	LEAQ      gcmPartShuf<>+0(SB), R12
+	LEAQ      (R12)(R13*8), R12
+	MOVOU     (R12)(R13*8), X12
+	PSHUFB    X12, X11
 	PSHUFB    X14, X11
 	PXOR      X0, X11
 	PXOR      X0, X0
@@ -12115,7 +12294,7 @@ adInSkip1:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     528(CX)(R10*1), X13
+	MOVOU     144(CX)(R10*1), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	ADDQ      $0x10, R10
@@ -12235,14 +12414,14 @@ openFirstRounds10:
 	MOVOU      (SI), X11
 	PSHUFB     X14, X11
 	PXOR       X8, X11
-	MOVOU      400(CX), X13
+	MOVOU      912(CX), X13
 	MOVO       X11, X8
 	PCLMULQDQ  $0x00, X13, X8
 	MOVO       X11, X9
 	PCLMULQDQ  $0x11, X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      928(CX), X10
+	MOVOU      1056(CX), X10
 	PCLMULQDQ  $0x00, X12, X10
 	MOVOU      32(R8), X13
 	AESENC     X13, X0
@@ -12255,7 +12434,7 @@ openFirstRounds10:
 	AESENC     X13, X7
 	MOVOU      16(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      416(CX), X13
+	MOVOU      928(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -12263,7 +12442,7 @@ openFirstRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      944(CX), X13
+	MOVOU      1072(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      48(R8), X13
@@ -12277,7 +12456,7 @@ openFirstRounds10:
 	AESENC     X13, X7
 	MOVOU      32(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      432(CX), X13
+	MOVOU      944(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -12285,7 +12464,7 @@ openFirstRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      960(CX), X13
+	MOVOU      1088(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      64(R8), X13
@@ -12299,7 +12478,7 @@ openFirstRounds10:
 	AESENC     X13, X7
 	MOVOU      48(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      448(CX), X13
+	MOVOU      960(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -12307,7 +12486,7 @@ openFirstRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      976(CX), X13
+	MOVOU      1104(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      80(R8), X13
@@ -12321,7 +12500,7 @@ openFirstRounds10:
 	AESENC     X13, X7
 	MOVOU      64(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      464(CX), X13
+	MOVOU      976(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -12329,7 +12508,7 @@ openFirstRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      992(CX), X13
+	MOVOU      1120(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      96(R8), X13
@@ -12343,7 +12522,7 @@ openFirstRounds10:
 	AESENC     X13, X7
 	MOVOU      80(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      480(CX), X13
+	MOVOU      992(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -12351,7 +12530,7 @@ openFirstRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      1008(CX), X13
+	MOVOU      1136(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      112(R8), X13
@@ -12365,7 +12544,7 @@ openFirstRounds10:
 	AESENC     X13, X7
 	MOVOU      96(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      496(CX), X13
+	MOVOU      1008(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -12373,7 +12552,7 @@ openFirstRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      1024(CX), X13
+	MOVOU      1152(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      128(R8), X13
@@ -12387,7 +12566,7 @@ openFirstRounds10:
 	AESENC     X13, X7
 	MOVOU      112(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      512(CX), X13
+	MOVOU      1024(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -12395,7 +12574,7 @@ openFirstRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      1040(CX), X13
+	MOVOU      1168(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      144(R8), X13
@@ -12598,14 +12777,14 @@ openSecondRounds10:
 	MOVOU      (SI), X11
 	PSHUFB     X14, X11
 	PXOR       X8, X11
-	MOVOU      400(CX), X13
+	MOVOU      912(CX), X13
 	MOVO       X11, X8
 	PCLMULQDQ  $0x00, X13, X8
 	MOVO       X11, X9
 	PCLMULQDQ  $0x11, X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      928(CX), X10
+	MOVOU      1056(CX), X10
 	PCLMULQDQ  $0x00, X12, X10
 	MOVOU      32(R8), X13
 	AESENC     X13, X0
@@ -12618,7 +12797,7 @@ openSecondRounds10:
 	AESENC     X13, X7
 	MOVOU      16(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      416(CX), X13
+	MOVOU      928(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -12626,7 +12805,7 @@ openSecondRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      944(CX), X13
+	MOVOU      1072(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      48(R8), X13
@@ -12640,7 +12819,7 @@ openSecondRounds10:
 	AESENC     X13, X7
 	MOVOU      32(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      432(CX), X13
+	MOVOU      944(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -12648,7 +12827,7 @@ openSecondRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      960(CX), X13
+	MOVOU      1088(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      64(R8), X13
@@ -12662,7 +12841,7 @@ openSecondRounds10:
 	AESENC     X13, X7
 	MOVOU      48(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      448(CX), X13
+	MOVOU      960(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -12670,7 +12849,7 @@ openSecondRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      976(CX), X13
+	MOVOU      1104(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      80(R8), X13
@@ -12684,7 +12863,7 @@ openSecondRounds10:
 	AESENC     X13, X7
 	MOVOU      64(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      464(CX), X13
+	MOVOU      976(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -12692,7 +12871,7 @@ openSecondRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      992(CX), X13
+	MOVOU      1120(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      96(R8), X13
@@ -12706,7 +12885,7 @@ openSecondRounds10:
 	AESENC     X13, X7
 	MOVOU      80(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      480(CX), X13
+	MOVOU      992(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -12714,7 +12893,7 @@ openSecondRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      1008(CX), X13
+	MOVOU      1136(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      112(R8), X13
@@ -12728,7 +12907,7 @@ openSecondRounds10:
 	AESENC     X13, X7
 	MOVOU      96(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      496(CX), X13
+	MOVOU      1008(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -12736,7 +12915,7 @@ openSecondRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      1024(CX), X13
+	MOVOU      1152(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      128(R8), X13
@@ -12750,7 +12929,7 @@ openSecondRounds10:
 	AESENC     X13, X7
 	MOVOU      112(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      512(CX), X13
+	MOVOU      1024(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -12758,7 +12937,7 @@ openSecondRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      1040(CX), X13
+	MOVOU      1168(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      144(R8), X13
@@ -12925,14 +13104,14 @@ openLoopRounds10:
 	MOVOU      (SI), X11
 	PSHUFB     X14, X11
 	PXOR       X8, X11
-	MOVOU      400(CX), X13
+	MOVOU      912(CX), X13
 	MOVO       X11, X8
 	PCLMULQDQ  $0x00, X13, X8
 	MOVO       X11, X9
 	PCLMULQDQ  $0x11, X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      928(CX), X10
+	MOVOU      1056(CX), X10
 	PCLMULQDQ  $0x00, X12, X10
 	MOVOU      32(R8), X13
 	AESENC     X13, X0
@@ -12945,7 +13124,7 @@ openLoopRounds10:
 	AESENC     X13, X7
 	MOVOU      16(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      416(CX), X13
+	MOVOU      928(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -12953,7 +13132,7 @@ openLoopRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      944(CX), X13
+	MOVOU      1072(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      48(R8), X13
@@ -12967,7 +13146,7 @@ openLoopRounds10:
 	AESENC     X13, X7
 	MOVOU      32(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      432(CX), X13
+	MOVOU      944(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -12975,7 +13154,7 @@ openLoopRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      960(CX), X13
+	MOVOU      1088(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      64(R8), X13
@@ -12989,7 +13168,7 @@ openLoopRounds10:
 	AESENC     X13, X7
 	MOVOU      48(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      448(CX), X13
+	MOVOU      960(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -12997,7 +13176,7 @@ openLoopRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      976(CX), X13
+	MOVOU      1104(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      80(R8), X13
@@ -13011,7 +13190,7 @@ openLoopRounds10:
 	AESENC     X13, X7
 	MOVOU      64(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      464(CX), X13
+	MOVOU      976(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -13019,7 +13198,7 @@ openLoopRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      992(CX), X13
+	MOVOU      1120(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      96(R8), X13
@@ -13033,7 +13212,7 @@ openLoopRounds10:
 	AESENC     X13, X7
 	MOVOU      80(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      480(CX), X13
+	MOVOU      992(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -13041,7 +13220,7 @@ openLoopRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      1008(CX), X13
+	MOVOU      1136(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      112(R8), X13
@@ -13055,7 +13234,7 @@ openLoopRounds10:
 	AESENC     X13, X7
 	MOVOU      96(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      496(CX), X13
+	MOVOU      1008(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -13063,7 +13242,7 @@ openLoopRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      1024(CX), X13
+	MOVOU      1152(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      128(R8), X13
@@ -13077,7 +13256,7 @@ openLoopRounds10:
 	AESENC     X13, X7
 	MOVOU      112(SI), X11
 	PSHUFB     X14, X11
-	MOVOU      512(CX), X13
+	MOVOU      1024(CX), X13
 	MOVO       X11, X12
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X8
@@ -13085,7 +13264,7 @@ openLoopRounds10:
 	PXOR       X13, X9
 	PSHUFD     $0x4e, X11, X12
 	PXOR       X11, X12
-	MOVOU      1040(CX), X13
+	MOVOU      1168(CX), X13
 	PCLMULQDQ  $0x00, X13, X12
 	PXOR       X12, X10
 	MOVOU      144(R8), X13
@@ -13473,7 +13652,7 @@ msgTail8Rounds10:
 msgKeystreamDone:
 lengths:
 	NEGQ  R10
-	ADDQ  $0x20, R10
+	ADDQ  $0x40, R10
 	SHLQ  $0x04, R10
 	XORQ  R11, R11
 	MOVO  X8, X0
@@ -13499,7 +13678,7 @@ msgTailLoop:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     528(CX)(R10*1), X13
+	MOVOU     144(CX)(R10*1), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	ADDQ      $0x10, R10
@@ -13508,54 +13687,55 @@ msgTailLoop:
 	JNZ       msgTailLoop
 
 msgPartial:
-	TESTQ R13, R13
-	JZ    msgPartialDone
-	PXOR  X11, X11
-	MOVOU X11, 272(SP)
-	LEAQ  (SI)(R11*1), R9
-	LEAQ  272(SP), R14
-	TESTB $0x08, R13
-	JZ    msgInSkip8
-	MOVQ  (R9), R12
-	MOVQ  R12, (R14)
-	ADDQ  $0x08, R9
-	ADDQ  $0x08, R14
+	TESTQ  R13, R13
+	JZ     msgPartialDone
+	LEAQ   (SI)(R11*1), R9
+	CMPQ   R13, $0x08
+	JB     msgInBelow8
+	MOVQ   (R9), R12
+	MOVQ   R12, X11
+	MOVQ   -8(R9)(R13*1), R12
+	PINSRQ $0x01, R12, X11
+	JMP    msgInShuffle
 
-msgInSkip8:
-	TESTB $0x04, R13
-	JZ    msgInSkip4
-	MOVL  (R9), R12
-	MOVL  R12, (R14)
-	ADDQ  $0x04, R9
-	ADDQ  $0x04, R14
+msgInBelow8:
+	CMPQ   R13, $0x04
+	JB     msgInBelow4
+	MOVL   (R9), R12
+	MOVQ   R12, X11
+	MOVL   -4(R9)(R13*1), R12
+	PINSRQ $0x01, R12, X11
+	JMP    msgInShuffle
 
-msgInSkip4:
-	TESTB $0x02, R13
-	JZ    msgInSkip2
-	MOVW  (R9), R12
-	MOVW  R12, (R14)
-	ADDQ  $0x02, R9
-	ADDQ  $0x02, R14
+msgInBelow4:
+	CMPQ    R13, $0x02
+	JB      msgInBelow2
+	MOVWLZX (R9), R12
+	MOVQ    R12, X11
+	MOVWLZX -2(R9)(R13*1), R12
+	PINSRQ  $0x01, R12, X11
+	JMP     msgInShuffle
 
-msgInSkip2:
-	TESTB $0x01, R13
-	JZ    msgInSkip1
-	MOVB  (R9), R12
-	MOVB  R12, (R14)
+msgInBelow2:
+	MOVBLZX (R9), R12
+	MOVQ    R12, X11
 
-msgInSkip1:
-	MOVOU 272(SP), X11
-	MOVOU (SP)(R11*1), X12
-	PXOR  X11, X12
-	MOVOU X12, 272(SP)
-	LEAQ  272(SP), R9
-	LEAQ  (DI)(R11*1), R14
-	TESTB $0x08, R13
-	JZ    msgOutSkip8
-	MOVQ  (R9), R12
-	MOVQ  R12, (R14)
-	ADDQ  $0x08, R9
-	ADDQ  $0x08, R14
+msgInShuffle:
+	LEAQ   gcmPartShuf<>+0(SB), R12
+	LEAQ   (R12)(R13*8), R12
+	MOVOU  (R12)(R13*8), X12
+	PSHUFB X12, X11
+	MOVOU  (SP)(R11*1), X12
+	PXOR   X11, X12
+	MOVOU  X12, 272(SP)
+	LEAQ   272(SP), R9
+	LEAQ   (DI)(R11*1), R14
+	TESTB  $0x08, R13
+	JZ     msgOutSkip8
+	MOVQ   (R9), R12
+	MOVQ   R12, (R14)
+	ADDQ   $0x08, R9
+	ADDQ   $0x08, R14
 
 msgOutSkip8:
 	TESTB $0x04, R13
@@ -13591,7 +13771,7 @@ msgOutSkip1:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     528(CX)(R10*1), X13
+	MOVOU     144(CX)(R10*1), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	ADDQ      $0x10, R10
@@ -13604,7 +13784,7 @@ msgPartialDone:
 	SHLQ      $0x03, R12
 	PINSRQ    $0x01, R12, X11
 	PXOR      X0, X11
-	MOVOU     512(CX), X13
+	MOVOU     1024(CX), X13
 	MOVO      X11, X12
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X8
@@ -13612,7 +13792,7 @@ msgPartialDone:
 	PXOR      X13, X9
 	PSHUFD    $0x4e, X11, X12
 	PXOR      X11, X12
-	MOVOU     1040(CX), X13
+	MOVOU     1168(CX), X13
 	PCLMULQDQ $0x00, X13, X12
 	PXOR      X12, X10
 	PXOR      X8, X10
@@ -13640,7 +13820,7 @@ msgPartialDone:
 	MOVQ      R12, t1+88(FP)
 	RET
 
-// func ghashVAES256(key *[66][16]byte, src *byte, n int, y0 uint64, y1 uint64) (r0 uint64, r1 uint64)
+// func ghashVAES256(key *[74][16]byte, src *byte, n int, y0 uint64, y1 uint64) (r0 uint64, r1 uint64)
 // Requires: AVX, AVX2, PCLMULQDQ, VPCLMULQDQ
 TEXT ·ghashVAES256(SB), NOSPLIT, $0-56
 	MOVQ    key+0(FP), CX
@@ -13659,80 +13839,80 @@ hashLoopVAES2561:
 	VMOVDQU      (SI), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
 	VPXOR        Y11, Y8, Y8
-	VPCLMULQDQ   $0x00, 272(CX), Y8, Y11
-	VPCLMULQDQ   $0x11, 272(CX), Y8, Y13
-	VPCLMULQDQ   $0x01, 272(CX), Y8, Y12
-	VPCLMULQDQ   $0x10, 272(CX), Y8, Y9
+	VPCLMULQDQ   $0x00, 784(CX), Y8, Y11
+	VPCLMULQDQ   $0x11, 784(CX), Y8, Y13
+	VPCLMULQDQ   $0x01, 784(CX), Y8, Y12
+	VPCLMULQDQ   $0x10, 784(CX), Y8, Y9
 	VPXOR        Y9, Y12, Y12
 	VMOVDQU      32(SI), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ   $0x00, 304(CX), Y8, Y9
+	VPCLMULQDQ   $0x00, 816(CX), Y8, Y9
 	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 304(CX), Y8, Y10
+	VPCLMULQDQ   $0x11, 816(CX), Y8, Y10
 	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 304(CX), Y8, Y9
+	VPCLMULQDQ   $0x01, 816(CX), Y8, Y9
 	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 304(CX), Y8, Y10
+	VPCLMULQDQ   $0x10, 816(CX), Y8, Y10
 	VPXOR        Y10, Y12, Y12
 	VMOVDQU      64(SI), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ   $0x00, 336(CX), Y8, Y9
+	VPCLMULQDQ   $0x00, 848(CX), Y8, Y9
 	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 336(CX), Y8, Y10
+	VPCLMULQDQ   $0x11, 848(CX), Y8, Y10
 	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 336(CX), Y8, Y9
+	VPCLMULQDQ   $0x01, 848(CX), Y8, Y9
 	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 336(CX), Y8, Y10
+	VPCLMULQDQ   $0x10, 848(CX), Y8, Y10
 	VPXOR        Y10, Y12, Y12
 	VMOVDQU      96(SI), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ   $0x00, 368(CX), Y8, Y9
+	VPCLMULQDQ   $0x00, 880(CX), Y8, Y9
 	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 368(CX), Y8, Y10
+	VPCLMULQDQ   $0x11, 880(CX), Y8, Y10
 	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 368(CX), Y8, Y9
+	VPCLMULQDQ   $0x01, 880(CX), Y8, Y9
 	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 368(CX), Y8, Y10
+	VPCLMULQDQ   $0x10, 880(CX), Y8, Y10
 	VPXOR        Y10, Y12, Y12
 	VMOVDQU      128(SI), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ   $0x00, 400(CX), Y8, Y9
+	VPCLMULQDQ   $0x00, 912(CX), Y8, Y9
 	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 400(CX), Y8, Y10
+	VPCLMULQDQ   $0x11, 912(CX), Y8, Y10
 	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 400(CX), Y8, Y9
+	VPCLMULQDQ   $0x01, 912(CX), Y8, Y9
 	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 400(CX), Y8, Y10
+	VPCLMULQDQ   $0x10, 912(CX), Y8, Y10
 	VPXOR        Y10, Y12, Y12
 	VMOVDQU      160(SI), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ   $0x00, 432(CX), Y8, Y9
+	VPCLMULQDQ   $0x00, 944(CX), Y8, Y9
 	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 432(CX), Y8, Y10
+	VPCLMULQDQ   $0x11, 944(CX), Y8, Y10
 	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 432(CX), Y8, Y9
+	VPCLMULQDQ   $0x01, 944(CX), Y8, Y9
 	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 432(CX), Y8, Y10
+	VPCLMULQDQ   $0x10, 944(CX), Y8, Y10
 	VPXOR        Y10, Y12, Y12
 	VMOVDQU      192(SI), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ   $0x00, 464(CX), Y8, Y9
+	VPCLMULQDQ   $0x00, 976(CX), Y8, Y9
 	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 464(CX), Y8, Y10
+	VPCLMULQDQ   $0x11, 976(CX), Y8, Y10
 	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 464(CX), Y8, Y9
+	VPCLMULQDQ   $0x01, 976(CX), Y8, Y9
 	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 464(CX), Y8, Y10
+	VPCLMULQDQ   $0x10, 976(CX), Y8, Y10
 	VPXOR        Y10, Y12, Y12
 	VMOVDQU      224(SI), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ   $0x00, 496(CX), Y8, Y9
+	VPCLMULQDQ   $0x00, 1008(CX), Y8, Y9
 	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 496(CX), Y8, Y10
+	VPCLMULQDQ   $0x11, 1008(CX), Y8, Y10
 	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 496(CX), Y8, Y9
+	VPCLMULQDQ   $0x01, 1008(CX), Y8, Y9
 	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 496(CX), Y8, Y10
+	VPCLMULQDQ   $0x10, 1008(CX), Y8, Y10
 	VPXOR        Y10, Y12, Y12
 	VPCLMULQDQ   $0x10, gcmPolyWide<>+0(SB), Y11, Y9
 	VPSHUFD      $0x4e, Y11, Y10
@@ -13751,16 +13931,16 @@ hashLoopVAES2561:
 hashTailVAES2562:
 	TESTQ   DX, DX
 	JZ      hashDoneVAES2563
-	LEAQ    15(DX), R10
-	SHRQ    $0x04, R10
-	NEGQ    R10
-	ADDQ    $0x21, R10
-	SHLQ    $0x04, R10
-	ADDQ    CX, R10
 	VMOVDQA X11, X1
 	VPXOR   Y11, Y11, Y11
 	VPXOR   Y12, Y12, Y12
 	VPXOR   Y13, Y13, Y13
+	LEAQ    15(DX), R10
+	SHRQ    $0x04, R10
+	NEGQ    R10
+	ADDQ    $0x41, R10
+	SHLQ    $0x04, R10
+	ADDQ    CX, R10
 
 tailLoopVAES2564:
 	CMPQ       DX, $0x20
@@ -13818,7 +13998,7 @@ hashDoneVAES2563:
 	VZEROUPPER
 	RET
 
-// func sealVAES256(nr int, rk *[240]byte, key *[66][16]byte, dst *byte, src *byte, n int, ctr0 uint64, ctr1 uint64, y0 uint64, y1 uint64) (r0 uint64, r1 uint64)
+// func sealVAES256(nr int, rk *[240]byte, key *[74][16]byte, dst *byte, src *byte, n int, ctr0 uint64, ctr1 uint64, y0 uint64, y1 uint64) (r0 uint64, r1 uint64)
 // Requires: AES, AVX, AVX2, PCLMULQDQ, VAES, VPCLMULQDQ
 TEXT ·sealVAES256(SB), NOSPLIT, $0-96
 	MOVQ           nr+0(FP), AX
@@ -13871,8 +14051,8 @@ TEXT ·sealVAES256(SB), NOSPLIT, $0-96
 	VPXOR          Y15, Y6, Y6
 	VPXOR          Y15, Y7, Y7
 	CMPQ           AX, $0x0c
-	JB             rounds10VAES25611
-	JE             rounds12VAES25612
+	JB             rounds10VAES25612
+	JE             rounds12VAES25613
 	VBROADCASTI128 -48(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -13892,7 +14072,7 @@ TEXT ·sealVAES256(SB), NOSPLIT, $0-96
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-rounds12VAES25612:
+rounds12VAES25613:
 	VBROADCASTI128 -16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -13912,7 +14092,7 @@ rounds12VAES25612:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-rounds10VAES25611:
+rounds10VAES25612:
 	VBROADCASTI128 16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14024,9 +14204,9 @@ rounds10VAES25611:
 	ADDQ           $0x00000100, DI
 	SUBQ           $0x00000100, DX
 
-groupLoopVAES25613:
+groupLoopVAES25614:
 	CMPQ           DX, $0x00000100
-	JB             sealLastVAES25610
+	JB             sealLastVAES25611
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y0
 	VPADDD         gcmInc2<>+0(SB), Y14, Y14
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y1
@@ -14053,8 +14233,8 @@ groupLoopVAES25613:
 	VPXOR          Y15, Y6, Y6
 	VPXOR          Y15, Y7, Y7
 	CMPQ           AX, $0x0c
-	JB             rounds10VAES25614
-	JE             rounds12VAES25615
+	JB             rounds10VAES25615
+	JE             rounds12VAES25616
 	VBROADCASTI128 -48(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14074,7 +14254,7 @@ groupLoopVAES25613:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-rounds12VAES25615:
+rounds12VAES25616:
 	VBROADCASTI128 -16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14094,7 +14274,7 @@ rounds12VAES25615:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-rounds10VAES25614:
+rounds10VAES25615:
 	VBROADCASTI128 16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14107,9 +14287,9 @@ rounds10VAES25614:
 	VMOVDQU        (R9), Y8
 	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
 	VPXOR          Y11, Y8, Y8
-	VPCLMULQDQ     $0x00, 272(CX), Y8, Y11
-	VPCLMULQDQ     $0x11, 272(CX), Y8, Y13
-	VPCLMULQDQ     $0x01, 272(CX), Y8, Y12
+	VPCLMULQDQ     $0x00, 784(CX), Y8, Y11
+	VPCLMULQDQ     $0x11, 784(CX), Y8, Y13
+	VPCLMULQDQ     $0x01, 784(CX), Y8, Y12
 	VBROADCASTI128 32(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14119,15 +14299,15 @@ rounds10VAES25614:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
-	VPCLMULQDQ     $0x10, 272(CX), Y8, Y9
+	VPCLMULQDQ     $0x10, 784(CX), Y8, Y9
 	VPXOR          Y9, Y12, Y12
 	VMOVDQU        32(R9), Y8
 	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ     $0x00, 304(CX), Y8, Y9
+	VPCLMULQDQ     $0x00, 816(CX), Y8, Y9
 	VPXOR          Y9, Y11, Y11
-	VPCLMULQDQ     $0x11, 304(CX), Y8, Y10
+	VPCLMULQDQ     $0x11, 816(CX), Y8, Y10
 	VPXOR          Y10, Y13, Y13
-	VPCLMULQDQ     $0x01, 304(CX), Y8, Y9
+	VPCLMULQDQ     $0x01, 816(CX), Y8, Y9
 	VPXOR          Y9, Y12, Y12
 	VBROADCASTI128 48(R8), Y15
 	VAESENC        Y15, Y0, Y0
@@ -14138,15 +14318,15 @@ rounds10VAES25614:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
-	VPCLMULQDQ     $0x10, 304(CX), Y8, Y10
+	VPCLMULQDQ     $0x10, 816(CX), Y8, Y10
 	VPXOR          Y10, Y12, Y12
 	VMOVDQU        64(R9), Y8
 	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ     $0x00, 336(CX), Y8, Y9
+	VPCLMULQDQ     $0x00, 848(CX), Y8, Y9
 	VPXOR          Y9, Y11, Y11
-	VPCLMULQDQ     $0x11, 336(CX), Y8, Y10
+	VPCLMULQDQ     $0x11, 848(CX), Y8, Y10
 	VPXOR          Y10, Y13, Y13
-	VPCLMULQDQ     $0x01, 336(CX), Y8, Y9
+	VPCLMULQDQ     $0x01, 848(CX), Y8, Y9
 	VPXOR          Y9, Y12, Y12
 	VBROADCASTI128 64(R8), Y15
 	VAESENC        Y15, Y0, Y0
@@ -14157,15 +14337,15 @@ rounds10VAES25614:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
-	VPCLMULQDQ     $0x10, 336(CX), Y8, Y10
+	VPCLMULQDQ     $0x10, 848(CX), Y8, Y10
 	VPXOR          Y10, Y12, Y12
 	VMOVDQU        96(R9), Y8
 	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ     $0x00, 368(CX), Y8, Y9
+	VPCLMULQDQ     $0x00, 880(CX), Y8, Y9
 	VPXOR          Y9, Y11, Y11
-	VPCLMULQDQ     $0x11, 368(CX), Y8, Y10
+	VPCLMULQDQ     $0x11, 880(CX), Y8, Y10
 	VPXOR          Y10, Y13, Y13
-	VPCLMULQDQ     $0x01, 368(CX), Y8, Y9
+	VPCLMULQDQ     $0x01, 880(CX), Y8, Y9
 	VPXOR          Y9, Y12, Y12
 	VBROADCASTI128 80(R8), Y15
 	VAESENC        Y15, Y0, Y0
@@ -14176,13 +14356,13 @@ rounds10VAES25614:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
-	VPCLMULQDQ     $0x10, 368(CX), Y8, Y10
+	VPCLMULQDQ     $0x10, 880(CX), Y8, Y10
 	VPXOR          Y10, Y12, Y12
 	VMOVDQU        128(R9), Y8
 	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ     $0x00, 400(CX), Y8, Y9
+	VPCLMULQDQ     $0x00, 912(CX), Y8, Y9
 	VPXOR          Y9, Y11, Y11
-	VPCLMULQDQ     $0x11, 400(CX), Y8, Y10
+	VPCLMULQDQ     $0x11, 912(CX), Y8, Y10
 	VPXOR          Y10, Y13, Y13
 	VBROADCASTI128 96(R8), Y15
 	VAESENC        Y15, Y0, Y0
@@ -14193,15 +14373,15 @@ rounds10VAES25614:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
-	VPCLMULQDQ     $0x01, 400(CX), Y8, Y9
+	VPCLMULQDQ     $0x01, 912(CX), Y8, Y9
 	VPXOR          Y9, Y12, Y12
-	VPCLMULQDQ     $0x10, 400(CX), Y8, Y10
+	VPCLMULQDQ     $0x10, 912(CX), Y8, Y10
 	VPXOR          Y10, Y12, Y12
 	VMOVDQU        160(R9), Y8
 	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ     $0x00, 432(CX), Y8, Y9
+	VPCLMULQDQ     $0x00, 944(CX), Y8, Y9
 	VPXOR          Y9, Y11, Y11
-	VPCLMULQDQ     $0x11, 432(CX), Y8, Y10
+	VPCLMULQDQ     $0x11, 944(CX), Y8, Y10
 	VPXOR          Y10, Y13, Y13
 	VBROADCASTI128 112(R8), Y15
 	VAESENC        Y15, Y0, Y0
@@ -14212,15 +14392,15 @@ rounds10VAES25614:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
-	VPCLMULQDQ     $0x01, 432(CX), Y8, Y9
+	VPCLMULQDQ     $0x01, 944(CX), Y8, Y9
 	VPXOR          Y9, Y12, Y12
-	VPCLMULQDQ     $0x10, 432(CX), Y8, Y10
+	VPCLMULQDQ     $0x10, 944(CX), Y8, Y10
 	VPXOR          Y10, Y12, Y12
 	VMOVDQU        192(R9), Y8
 	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ     $0x00, 464(CX), Y8, Y9
+	VPCLMULQDQ     $0x00, 976(CX), Y8, Y9
 	VPXOR          Y9, Y11, Y11
-	VPCLMULQDQ     $0x11, 464(CX), Y8, Y10
+	VPCLMULQDQ     $0x11, 976(CX), Y8, Y10
 	VPXOR          Y10, Y13, Y13
 	VBROADCASTI128 128(R8), Y15
 	VAESENC        Y15, Y0, Y0
@@ -14231,15 +14411,15 @@ rounds10VAES25614:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
-	VPCLMULQDQ     $0x01, 464(CX), Y8, Y9
+	VPCLMULQDQ     $0x01, 976(CX), Y8, Y9
 	VPXOR          Y9, Y12, Y12
-	VPCLMULQDQ     $0x10, 464(CX), Y8, Y10
+	VPCLMULQDQ     $0x10, 976(CX), Y8, Y10
 	VPXOR          Y10, Y12, Y12
 	VMOVDQU        224(R9), Y8
 	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ     $0x00, 496(CX), Y8, Y9
+	VPCLMULQDQ     $0x00, 1008(CX), Y8, Y9
 	VPXOR          Y9, Y11, Y11
-	VPCLMULQDQ     $0x11, 496(CX), Y8, Y10
+	VPCLMULQDQ     $0x11, 1008(CX), Y8, Y10
 	VPXOR          Y10, Y13, Y13
 	VBROADCASTI128 144(R8), Y15
 	VAESENC        Y15, Y0, Y0
@@ -14250,9 +14430,9 @@ rounds10VAES25614:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
-	VPCLMULQDQ     $0x01, 496(CX), Y8, Y9
+	VPCLMULQDQ     $0x01, 1008(CX), Y8, Y9
 	VPXOR          Y9, Y12, Y12
-	VPCLMULQDQ     $0x10, 496(CX), Y8, Y10
+	VPCLMULQDQ     $0x10, 1008(CX), Y8, Y10
 	VPXOR          Y10, Y12, Y12
 	VPCLMULQDQ     $0x10, gcmPolyWide<>+0(SB), Y11, Y9
 	VPSHUFD        $0x4e, Y11, Y10
@@ -14293,86 +14473,86 @@ rounds10VAES25614:
 	ADDQ           $0x00000100, SI
 	ADDQ           $0x00000100, DI
 	SUBQ           $0x00000100, DX
-	JMP            groupLoopVAES25613
+	JMP            groupLoopVAES25614
 
-sealLastVAES25610:
+sealLastVAES25611:
 	VMOVDQU      (R9), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
 	VPXOR        Y11, Y8, Y8
-	VPCLMULQDQ   $0x00, 272(CX), Y8, Y11
-	VPCLMULQDQ   $0x11, 272(CX), Y8, Y13
-	VPCLMULQDQ   $0x01, 272(CX), Y8, Y12
-	VPCLMULQDQ   $0x10, 272(CX), Y8, Y9
+	VPCLMULQDQ   $0x00, 784(CX), Y8, Y11
+	VPCLMULQDQ   $0x11, 784(CX), Y8, Y13
+	VPCLMULQDQ   $0x01, 784(CX), Y8, Y12
+	VPCLMULQDQ   $0x10, 784(CX), Y8, Y9
 	VPXOR        Y9, Y12, Y12
 	VMOVDQU      32(R9), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ   $0x00, 304(CX), Y8, Y9
+	VPCLMULQDQ   $0x00, 816(CX), Y8, Y9
 	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 304(CX), Y8, Y10
+	VPCLMULQDQ   $0x11, 816(CX), Y8, Y10
 	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 304(CX), Y8, Y9
+	VPCLMULQDQ   $0x01, 816(CX), Y8, Y9
 	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 304(CX), Y8, Y10
+	VPCLMULQDQ   $0x10, 816(CX), Y8, Y10
 	VPXOR        Y10, Y12, Y12
 	VMOVDQU      64(R9), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ   $0x00, 336(CX), Y8, Y9
+	VPCLMULQDQ   $0x00, 848(CX), Y8, Y9
 	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 336(CX), Y8, Y10
+	VPCLMULQDQ   $0x11, 848(CX), Y8, Y10
 	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 336(CX), Y8, Y9
+	VPCLMULQDQ   $0x01, 848(CX), Y8, Y9
 	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 336(CX), Y8, Y10
+	VPCLMULQDQ   $0x10, 848(CX), Y8, Y10
 	VPXOR        Y10, Y12, Y12
 	VMOVDQU      96(R9), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ   $0x00, 368(CX), Y8, Y9
+	VPCLMULQDQ   $0x00, 880(CX), Y8, Y9
 	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 368(CX), Y8, Y10
+	VPCLMULQDQ   $0x11, 880(CX), Y8, Y10
 	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 368(CX), Y8, Y9
+	VPCLMULQDQ   $0x01, 880(CX), Y8, Y9
 	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 368(CX), Y8, Y10
+	VPCLMULQDQ   $0x10, 880(CX), Y8, Y10
 	VPXOR        Y10, Y12, Y12
 	VMOVDQU      128(R9), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ   $0x00, 400(CX), Y8, Y9
+	VPCLMULQDQ   $0x00, 912(CX), Y8, Y9
 	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 400(CX), Y8, Y10
+	VPCLMULQDQ   $0x11, 912(CX), Y8, Y10
 	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 400(CX), Y8, Y9
+	VPCLMULQDQ   $0x01, 912(CX), Y8, Y9
 	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 400(CX), Y8, Y10
+	VPCLMULQDQ   $0x10, 912(CX), Y8, Y10
 	VPXOR        Y10, Y12, Y12
 	VMOVDQU      160(R9), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ   $0x00, 432(CX), Y8, Y9
+	VPCLMULQDQ   $0x00, 944(CX), Y8, Y9
 	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 432(CX), Y8, Y10
+	VPCLMULQDQ   $0x11, 944(CX), Y8, Y10
 	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 432(CX), Y8, Y9
+	VPCLMULQDQ   $0x01, 944(CX), Y8, Y9
 	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 432(CX), Y8, Y10
+	VPCLMULQDQ   $0x10, 944(CX), Y8, Y10
 	VPXOR        Y10, Y12, Y12
 	VMOVDQU      192(R9), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ   $0x00, 464(CX), Y8, Y9
+	VPCLMULQDQ   $0x00, 976(CX), Y8, Y9
 	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 464(CX), Y8, Y10
+	VPCLMULQDQ   $0x11, 976(CX), Y8, Y10
 	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 464(CX), Y8, Y9
+	VPCLMULQDQ   $0x01, 976(CX), Y8, Y9
 	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 464(CX), Y8, Y10
+	VPCLMULQDQ   $0x10, 976(CX), Y8, Y10
 	VPXOR        Y10, Y12, Y12
 	VMOVDQU      224(R9), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ   $0x00, 496(CX), Y8, Y9
+	VPCLMULQDQ   $0x00, 1008(CX), Y8, Y9
 	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 496(CX), Y8, Y10
+	VPCLMULQDQ   $0x11, 1008(CX), Y8, Y10
 	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 496(CX), Y8, Y9
+	VPCLMULQDQ   $0x01, 1008(CX), Y8, Y9
 	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 496(CX), Y8, Y10
+	VPCLMULQDQ   $0x10, 1008(CX), Y8, Y10
 	VPXOR        Y10, Y12, Y12
 	VPCLMULQDQ   $0x10, gcmPolyWide<>+0(SB), Y11, Y9
 	VPSHUFD      $0x4e, Y11, Y10
@@ -14387,40 +14567,40 @@ sealLastVAES25610:
 
 cryptTailVAES2568:
 	TESTQ   DX, DX
-	JZ      cryptDoneVAES2569
-	LEAQ    15(DX), R10
-	SHRQ    $0x04, R10
-	NEGQ    R10
-	ADDQ    $0x21, R10
-	SHLQ    $0x04, R10
-	ADDQ    CX, R10
+	JZ      cryptDoneVAES25610
 	VMOVDQA X11, X1
 	VPXOR   Y11, Y11, Y11
 	VPXOR   Y12, Y12, Y12
 	VPXOR   Y13, Y13, Y13
+	LEAQ    15(DX), R10
+	SHRQ    $0x04, R10
+	NEGQ    R10
+	ADDQ    $0x41, R10
+	SHLQ    $0x04, R10
+	ADDQ    CX, R10
 
-tailLoopVAES25616:
+tailLoopVAES25617:
 	CMPQ           DX, $0x20
-	JB             tailPartVAES25617
+	JB             tailPartVAES25618
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y0
 	VPADDD         gcmInc2<>+0(SB), Y14, Y14
 	VBROADCASTI128 (BX), Y15
 	VPXOR          Y15, Y0, Y0
 	CMPQ           AX, $0x0c
-	JB             rounds10VAES25619
-	JE             rounds12VAES25620
+	JB             rounds10VAES25620
+	JE             rounds12VAES25621
 	VBROADCASTI128 -48(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VBROADCASTI128 -32(R8), Y15
 	VAESENC        Y15, Y0, Y0
 
-rounds12VAES25620:
+rounds12VAES25621:
 	VBROADCASTI128 -16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VBROADCASTI128 (R8), Y15
 	VAESENC        Y15, Y0, Y0
 
-rounds10VAES25619:
+rounds10VAES25620:
 	VBROADCASTI128 16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VBROADCASTI128 32(R8), Y15
@@ -14458,25 +14638,25 @@ rounds10VAES25619:
 	ADDQ           $0x20, SI
 	ADDQ           $0x20, R10
 	SUBQ           $0x20, DX
-	JMP            tailLoopVAES25616
+	JMP            tailLoopVAES25617
 
-tailPartVAES25617:
+tailPartVAES25618:
 	TESTQ   DX, DX
-	JZ      tailReduceVAES25618
+	JZ      tailReduceVAES25619
 	VMOVDQU (SI), X2
 	VPSHUFB gcmBswap<>+0(SB), X14, X0
 	VPXOR   (BX), X0, X0
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES25622
-	JE      rounds12VAES25623
+	JB      rounds10VAES25623
+	JE      rounds12VAES25624
 	VAESENC -48(R8), X0, X0
 	VAESENC -32(R8), X0, X0
 
-rounds12VAES25623:
+rounds12VAES25624:
 	VAESENC -16(R8), X0, X0
 	VAESENC (R8), X0, X0
 
-rounds10VAES25622:
+rounds10VAES25623:
 	VAESENC     16(R8), X0, X0
 	VAESENC     32(R8), X0, X0
 	VAESENC     48(R8), X0, X0
@@ -14500,7 +14680,7 @@ rounds10VAES25622:
 	VPCLMULQDQ  $0x10, (R10), X8, X10
 	VPXOR       Y10, Y12, Y12
 
-tailReduceVAES25618:
+tailReduceVAES25619:
 	VPCLMULQDQ   $0x10, gcmPolyWide<>+0(SB), Y11, Y9
 	VPSHUFD      $0x4e, Y11, Y10
 	VPXOR        Y9, Y12, Y12
@@ -14512,7 +14692,7 @@ tailReduceVAES25618:
 	VEXTRACTI128 $0x01, Y13, X10
 	VPXOR        X10, X13, X11
 
-cryptDoneVAES2569:
+cryptDoneVAES25610:
 	VPSHUFB gcmBswap<>+0(SB), X11, X11
 	VMOVQ   X11, R12
 	MOVQ    R12, r0+80(FP)
@@ -14521,7 +14701,7 @@ cryptDoneVAES2569:
 	VZEROUPPER
 	RET
 
-// func openVAES256(nr int, rk *[240]byte, key *[66][16]byte, dst *byte, src *byte, n int, ctr0 uint64, ctr1 uint64, y0 uint64, y1 uint64) (r0 uint64, r1 uint64)
+// func openVAES256(nr int, rk *[240]byte, key *[74][16]byte, dst *byte, src *byte, n int, ctr0 uint64, ctr1 uint64, y0 uint64, y1 uint64) (r0 uint64, r1 uint64)
 // Requires: AES, AVX, AVX2, PCLMULQDQ, VAES, VPCLMULQDQ
 TEXT ·openVAES256(SB), NOSPLIT, $0-96
 	MOVQ        nr+0(FP), AX
@@ -14546,10 +14726,12 @@ TEXT ·openVAES256(SB), NOSPLIT, $0-96
 	VPSHUFB     gcmBswap<>+0(SB), X14, X14
 	VINSERTI128 $0x01, X14, Y14, Y14
 	VPADDD      gcmLaneIdx<>+0(SB), Y14, Y14
+	CMPQ        DX, $0x00000100
+	JB          cryptTailVAES25625
 
-groupLoopVAES25626:
+groupLoopVAES25628:
 	CMPQ           DX, $0x00000100
-	JB             cryptTailVAES25624
+	JB             cryptTailVAES25625
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y0
 	VPADDD         gcmInc2<>+0(SB), Y14, Y14
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y1
@@ -14576,8 +14758,8 @@ groupLoopVAES25626:
 	VPXOR          Y15, Y6, Y6
 	VPXOR          Y15, Y7, Y7
 	CMPQ           AX, $0x0c
-	JB             rounds10VAES25627
-	JE             rounds12VAES25628
+	JB             rounds10VAES25629
+	JE             rounds12VAES25630
 	VBROADCASTI128 -48(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14597,7 +14779,7 @@ groupLoopVAES25626:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-rounds12VAES25628:
+rounds12VAES25630:
 	VBROADCASTI128 -16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14617,7 +14799,7 @@ rounds12VAES25628:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-rounds10VAES25627:
+rounds10VAES25629:
 	VBROADCASTI128 16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14630,9 +14812,9 @@ rounds10VAES25627:
 	VMOVDQU        (SI), Y8
 	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
 	VPXOR          Y11, Y8, Y8
-	VPCLMULQDQ     $0x00, 272(CX), Y8, Y11
-	VPCLMULQDQ     $0x11, 272(CX), Y8, Y13
-	VPCLMULQDQ     $0x01, 272(CX), Y8, Y12
+	VPCLMULQDQ     $0x00, 784(CX), Y8, Y11
+	VPCLMULQDQ     $0x11, 784(CX), Y8, Y13
+	VPCLMULQDQ     $0x01, 784(CX), Y8, Y12
 	VBROADCASTI128 32(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -14642,15 +14824,15 @@ rounds10VAES25627:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
-	VPCLMULQDQ     $0x10, 272(CX), Y8, Y9
+	VPCLMULQDQ     $0x10, 784(CX), Y8, Y9
 	VPXOR          Y9, Y12, Y12
 	VMOVDQU        32(SI), Y8
 	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ     $0x00, 304(CX), Y8, Y9
+	VPCLMULQDQ     $0x00, 816(CX), Y8, Y9
 	VPXOR          Y9, Y11, Y11
-	VPCLMULQDQ     $0x11, 304(CX), Y8, Y10
+	VPCLMULQDQ     $0x11, 816(CX), Y8, Y10
 	VPXOR          Y10, Y13, Y13
-	VPCLMULQDQ     $0x01, 304(CX), Y8, Y9
+	VPCLMULQDQ     $0x01, 816(CX), Y8, Y9
 	VPXOR          Y9, Y12, Y12
 	VBROADCASTI128 48(R8), Y15
 	VAESENC        Y15, Y0, Y0
@@ -14661,15 +14843,15 @@ rounds10VAES25627:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
-	VPCLMULQDQ     $0x10, 304(CX), Y8, Y10
+	VPCLMULQDQ     $0x10, 816(CX), Y8, Y10
 	VPXOR          Y10, Y12, Y12
 	VMOVDQU        64(SI), Y8
 	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ     $0x00, 336(CX), Y8, Y9
+	VPCLMULQDQ     $0x00, 848(CX), Y8, Y9
 	VPXOR          Y9, Y11, Y11
-	VPCLMULQDQ     $0x11, 336(CX), Y8, Y10
+	VPCLMULQDQ     $0x11, 848(CX), Y8, Y10
 	VPXOR          Y10, Y13, Y13
-	VPCLMULQDQ     $0x01, 336(CX), Y8, Y9
+	VPCLMULQDQ     $0x01, 848(CX), Y8, Y9
 	VPXOR          Y9, Y12, Y12
 	VBROADCASTI128 64(R8), Y15
 	VAESENC        Y15, Y0, Y0
@@ -14680,15 +14862,15 @@ rounds10VAES25627:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
-	VPCLMULQDQ     $0x10, 336(CX), Y8, Y10
+	VPCLMULQDQ     $0x10, 848(CX), Y8, Y10
 	VPXOR          Y10, Y12, Y12
 	VMOVDQU        96(SI), Y8
 	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ     $0x00, 368(CX), Y8, Y9
+	VPCLMULQDQ     $0x00, 880(CX), Y8, Y9
 	VPXOR          Y9, Y11, Y11
-	VPCLMULQDQ     $0x11, 368(CX), Y8, Y10
+	VPCLMULQDQ     $0x11, 880(CX), Y8, Y10
 	VPXOR          Y10, Y13, Y13
-	VPCLMULQDQ     $0x01, 368(CX), Y8, Y9
+	VPCLMULQDQ     $0x01, 880(CX), Y8, Y9
 	VPXOR          Y9, Y12, Y12
 	VBROADCASTI128 80(R8), Y15
 	VAESENC        Y15, Y0, Y0
@@ -14699,13 +14881,13 @@ rounds10VAES25627:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
-	VPCLMULQDQ     $0x10, 368(CX), Y8, Y10
+	VPCLMULQDQ     $0x10, 880(CX), Y8, Y10
 	VPXOR          Y10, Y12, Y12
 	VMOVDQU        128(SI), Y8
 	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ     $0x00, 400(CX), Y8, Y9
+	VPCLMULQDQ     $0x00, 912(CX), Y8, Y9
 	VPXOR          Y9, Y11, Y11
-	VPCLMULQDQ     $0x11, 400(CX), Y8, Y10
+	VPCLMULQDQ     $0x11, 912(CX), Y8, Y10
 	VPXOR          Y10, Y13, Y13
 	VBROADCASTI128 96(R8), Y15
 	VAESENC        Y15, Y0, Y0
@@ -14716,15 +14898,15 @@ rounds10VAES25627:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
-	VPCLMULQDQ     $0x01, 400(CX), Y8, Y9
+	VPCLMULQDQ     $0x01, 912(CX), Y8, Y9
 	VPXOR          Y9, Y12, Y12
-	VPCLMULQDQ     $0x10, 400(CX), Y8, Y10
+	VPCLMULQDQ     $0x10, 912(CX), Y8, Y10
 	VPXOR          Y10, Y12, Y12
 	VMOVDQU        160(SI), Y8
 	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ     $0x00, 432(CX), Y8, Y9
+	VPCLMULQDQ     $0x00, 944(CX), Y8, Y9
 	VPXOR          Y9, Y11, Y11
-	VPCLMULQDQ     $0x11, 432(CX), Y8, Y10
+	VPCLMULQDQ     $0x11, 944(CX), Y8, Y10
 	VPXOR          Y10, Y13, Y13
 	VBROADCASTI128 112(R8), Y15
 	VAESENC        Y15, Y0, Y0
@@ -14735,15 +14917,15 @@ rounds10VAES25627:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
-	VPCLMULQDQ     $0x01, 432(CX), Y8, Y9
+	VPCLMULQDQ     $0x01, 944(CX), Y8, Y9
 	VPXOR          Y9, Y12, Y12
-	VPCLMULQDQ     $0x10, 432(CX), Y8, Y10
+	VPCLMULQDQ     $0x10, 944(CX), Y8, Y10
 	VPXOR          Y10, Y12, Y12
 	VMOVDQU        192(SI), Y8
 	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ     $0x00, 464(CX), Y8, Y9
+	VPCLMULQDQ     $0x00, 976(CX), Y8, Y9
 	VPXOR          Y9, Y11, Y11
-	VPCLMULQDQ     $0x11, 464(CX), Y8, Y10
+	VPCLMULQDQ     $0x11, 976(CX), Y8, Y10
 	VPXOR          Y10, Y13, Y13
 	VBROADCASTI128 128(R8), Y15
 	VAESENC        Y15, Y0, Y0
@@ -14754,15 +14936,15 @@ rounds10VAES25627:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
-	VPCLMULQDQ     $0x01, 464(CX), Y8, Y9
+	VPCLMULQDQ     $0x01, 976(CX), Y8, Y9
 	VPXOR          Y9, Y12, Y12
-	VPCLMULQDQ     $0x10, 464(CX), Y8, Y10
+	VPCLMULQDQ     $0x10, 976(CX), Y8, Y10
 	VPXOR          Y10, Y12, Y12
 	VMOVDQU        224(SI), Y8
 	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ     $0x00, 496(CX), Y8, Y9
+	VPCLMULQDQ     $0x00, 1008(CX), Y8, Y9
 	VPXOR          Y9, Y11, Y11
-	VPCLMULQDQ     $0x11, 496(CX), Y8, Y10
+	VPCLMULQDQ     $0x11, 1008(CX), Y8, Y10
 	VPXOR          Y10, Y13, Y13
 	VBROADCASTI128 144(R8), Y15
 	VAESENC        Y15, Y0, Y0
@@ -14773,9 +14955,9 @@ rounds10VAES25627:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
-	VPCLMULQDQ     $0x01, 496(CX), Y8, Y9
+	VPCLMULQDQ     $0x01, 1008(CX), Y8, Y9
 	VPXOR          Y9, Y12, Y12
-	VPCLMULQDQ     $0x10, 496(CX), Y8, Y10
+	VPCLMULQDQ     $0x10, 1008(CX), Y8, Y10
 	VPXOR          Y10, Y12, Y12
 	VPCLMULQDQ     $0x10, gcmPolyWide<>+0(SB), Y11, Y9
 	VPSHUFD        $0x4e, Y11, Y10
@@ -14815,45 +14997,45 @@ rounds10VAES25627:
 	ADDQ           $0x00000100, SI
 	ADDQ           $0x00000100, DI
 	SUBQ           $0x00000100, DX
-	JMP            groupLoopVAES25626
+	JMP            groupLoopVAES25628
 
-cryptTailVAES25624:
+cryptTailVAES25625:
 	TESTQ   DX, DX
-	JZ      cryptDoneVAES25625
-	LEAQ    15(DX), R10
-	SHRQ    $0x04, R10
-	NEGQ    R10
-	ADDQ    $0x21, R10
-	SHLQ    $0x04, R10
-	ADDQ    CX, R10
+	JZ      cryptDoneVAES25627
 	VMOVDQA X11, X1
 	VPXOR   Y11, Y11, Y11
 	VPXOR   Y12, Y12, Y12
 	VPXOR   Y13, Y13, Y13
+	LEAQ    15(DX), R10
+	SHRQ    $0x04, R10
+	NEGQ    R10
+	ADDQ    $0x41, R10
+	SHLQ    $0x04, R10
+	ADDQ    CX, R10
 
-tailLoopVAES25629:
+tailLoopVAES25631:
 	CMPQ           DX, $0x20
-	JB             tailPartVAES25630
+	JB             tailPartVAES25632
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y0
 	VPADDD         gcmInc2<>+0(SB), Y14, Y14
 	VBROADCASTI128 (BX), Y15
 	VPXOR          Y15, Y0, Y0
 	VMOVDQU        (SI), Y8
 	CMPQ           AX, $0x0c
-	JB             rounds10VAES25632
-	JE             rounds12VAES25633
+	JB             rounds10VAES25634
+	JE             rounds12VAES25635
 	VBROADCASTI128 -48(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VBROADCASTI128 -32(R8), Y15
 	VAESENC        Y15, Y0, Y0
 
-rounds12VAES25633:
+rounds12VAES25635:
 	VBROADCASTI128 -16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VBROADCASTI128 (R8), Y15
 	VAESENC        Y15, Y0, Y0
 
-rounds10VAES25632:
+rounds10VAES25634:
 	VBROADCASTI128 16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VBROADCASTI128 32(R8), Y15
@@ -14891,83 +15073,12 @@ rounds10VAES25632:
 	ADDQ           $0x20, SI
 	ADDQ           $0x20, R10
 	SUBQ           $0x20, DX
-	JMP            tailLoopVAES25629
+	JMP            tailLoopVAES25631
 
-tailPartVAES25630:
+tailPartVAES25632:
 	TESTQ   DX, DX
-	JZ      tailReduceVAES25631
+	JZ      tailReduceVAES25633
 	VMOVDQU (SI), X2
-	VPSHUFB gcmBswap<>+0(SB), X14, X0
-	VPXOR   (BX), X0, X0
-	CMPQ    AX, $0x0c
-	JB      rounds10VAES25635
-	JE      rounds12VAES25636
-	VAESENC -48(R8), X0, X0
-	VAESENC -32(R8), X0, X0
-
-rounds12VAES25636:
-	VAESENC -16(R8), X0, X0
-	VAESENC (R8), X0, X0
-
-rounds10VAES25635:
-	VAESENC     16(R8), X0, X0
-	VAESENC     32(R8), X0, X0
-	VAESENC     48(R8), X0, X0
-	VAESENC     64(R8), X0, X0
-	VAESENC     80(R8), X0, X0
-	VAESENC     96(R8), X0, X0
-	VAESENC     112(R8), X0, X0
-	VAESENC     128(R8), X0, X0
-	VAESENC     144(R8), X0, X0
-	VAESENCLAST 160(R8), X0, X0
-	VPXOR       X2, X0, X0
-	VMOVDQU     X0, (DI)
-	VPSHUFB     gcmBswap<>+0(SB), X2, X8
-	VPXOR       X1, X8, X8
-	VPCLMULQDQ  $0x00, (R10), X8, X9
-	VPXOR       Y9, Y11, Y11
-	VPCLMULQDQ  $0x11, (R10), X8, X10
-	VPXOR       Y10, Y13, Y13
-	VPCLMULQDQ  $0x01, (R10), X8, X9
-	VPXOR       Y9, Y12, Y12
-	VPCLMULQDQ  $0x10, (R10), X8, X10
-	VPXOR       Y10, Y12, Y12
-
-tailReduceVAES25631:
-	VPCLMULQDQ   $0x10, gcmPolyWide<>+0(SB), Y11, Y9
-	VPSHUFD      $0x4e, Y11, Y10
-	VPXOR        Y9, Y12, Y12
-	VPXOR        Y10, Y12, Y12
-	VPCLMULQDQ   $0x10, gcmPolyWide<>+0(SB), Y12, Y9
-	VPSHUFD      $0x4e, Y12, Y10
-	VPXOR        Y9, Y13, Y13
-	VPXOR        Y10, Y13, Y13
-	VEXTRACTI128 $0x01, Y13, X10
-	VPXOR        X10, X13, X11
-
-cryptDoneVAES25625:
-	VPSHUFB gcmBswap<>+0(SB), X11, X11
-	VMOVQ   X11, R12
-	MOVQ    R12, r0+80(FP)
-	VPEXTRQ $0x01, X11, R12
-	MOVQ    R12, r1+88(FP)
-	VZEROUPPER
-	RET
-
-// func sealMsgVAES256(nr int, rk *[240]byte, key *[66][16]byte, dst *byte, src *byte, n int, ad *byte, adLen int, j0 uint64, j1 uint64) (t0 uint64, t1 uint64)
-// Requires: AES, AVX, AVX2, PCLMULQDQ, VAES, VPCLMULQDQ
-TEXT ·sealMsgVAES256(SB), NOSPLIT, $32-96
-	MOVQ    nr+0(FP), AX
-	MOVQ    rk+8(FP), BX
-	MOVQ    key+16(FP), CX
-	MOVQ    AX, R8
-	SHLQ    $0x04, R8
-	LEAQ    -160(BX)(R8*1), R8
-	MOVQ    j0+64(FP), R12
-	VMOVQ   R12, X14
-	MOVQ    j1+72(FP), R12
-	VPINSRQ $0x01, R12, X14, X14
-	VPSHUFB gcmBswap<>+0(SB), X14, X14
 	VPSHUFB gcmBswap<>+0(SB), X14, X0
 	VPXOR   (BX), X0, X0
 	CMPQ    AX, $0x0c
@@ -14991,94 +15102,168 @@ rounds10VAES25637:
 	VAESENC     128(R8), X0, X0
 	VAESENC     144(R8), X0, X0
 	VAESENCLAST 160(R8), X0, X0
+	VPXOR       X2, X0, X0
+	VMOVDQU     X0, (DI)
+	VPSHUFB     gcmBswap<>+0(SB), X2, X8
+	VPXOR       X1, X8, X8
+	VPCLMULQDQ  $0x00, (R10), X8, X9
+	VPXOR       Y9, Y11, Y11
+	VPCLMULQDQ  $0x11, (R10), X8, X10
+	VPXOR       Y10, Y13, Y13
+	VPCLMULQDQ  $0x01, (R10), X8, X9
+	VPXOR       Y9, Y12, Y12
+	VPCLMULQDQ  $0x10, (R10), X8, X10
+	VPXOR       Y10, Y12, Y12
+
+tailReduceVAES25633:
+	VPCLMULQDQ   $0x10, gcmPolyWide<>+0(SB), Y11, Y9
+	VPSHUFD      $0x4e, Y11, Y10
+	VPXOR        Y9, Y12, Y12
+	VPXOR        Y10, Y12, Y12
+	VPCLMULQDQ   $0x10, gcmPolyWide<>+0(SB), Y12, Y9
+	VPSHUFD      $0x4e, Y12, Y10
+	VPXOR        Y9, Y13, Y13
+	VPXOR        Y10, Y13, Y13
+	VEXTRACTI128 $0x01, Y13, X10
+	VPXOR        X10, X13, X11
+
+cryptDoneVAES25627:
+	VPSHUFB gcmBswap<>+0(SB), X11, X11
+	VMOVQ   X11, R12
+	MOVQ    R12, r0+80(FP)
+	VPEXTRQ $0x01, X11, R12
+	MOVQ    R12, r1+88(FP)
+	VZEROUPPER
+	RET
+
+// func sealMsgVAES256(nr int, rk *[240]byte, key *[74][16]byte, dst *byte, src *byte, n int, ad *byte, adLen int, j0 uint64, j1 uint64) (t0 uint64, t1 uint64)
+// Requires: AES, AVX, AVX2, PCLMULQDQ, VAES, VPCLMULQDQ
+TEXT ·sealMsgVAES256(SB), NOSPLIT, $32-96
+	MOVQ    nr+0(FP), AX
+	MOVQ    rk+8(FP), BX
+	MOVQ    key+16(FP), CX
+	MOVQ    AX, R8
+	SHLQ    $0x04, R8
+	LEAQ    -160(BX)(R8*1), R8
+	MOVQ    j0+64(FP), R12
+	VMOVQ   R12, X14
+	MOVQ    j1+72(FP), R12
+	VPINSRQ $0x01, R12, X14, X14
+	VPSHUFB gcmBswap<>+0(SB), X14, X14
+	VPSHUFB gcmBswap<>+0(SB), X14, X0
+	VPXOR   (BX), X0, X0
+	CMPQ    AX, $0x0c
+	JB      rounds10VAES25639
+	JE      rounds12VAES25640
+	VAESENC -48(R8), X0, X0
+	VAESENC -32(R8), X0, X0
+
+rounds12VAES25640:
+	VAESENC -16(R8), X0, X0
+	VAESENC (R8), X0, X0
+
+rounds10VAES25639:
+	VAESENC     16(R8), X0, X0
+	VAESENC     32(R8), X0, X0
+	VAESENC     48(R8), X0, X0
+	VAESENC     64(R8), X0, X0
+	VAESENC     80(R8), X0, X0
+	VAESENC     96(R8), X0, X0
+	VAESENC     112(R8), X0, X0
+	VAESENC     128(R8), X0, X0
+	VAESENC     144(R8), X0, X0
+	VAESENCLAST 160(R8), X0, X0
 	VMOVDQU     X0, 16(SP)
 	VINSERTI128 $0x01, X14, Y14, Y14
 	VPADDD      gcmLaneIdx<>+16(SB), Y14, Y14
 	VPXOR       Y11, Y11, Y11
+	MOVQ        adLen+56(FP), R13
+	MOVQ        n+40(FP), R14
+	TESTQ       R13, R13
+	JZ          adDoneVAES25641
 	MOVQ        ad+48(FP), SI
-	MOVQ        adLen+56(FP), DX
-	MOVQ        DX, R13
+	MOVQ        R13, DX
 
-hashLoopVAES25639:
+hashLoopVAES25642:
 	CMPQ         DX, $0x00000100
-	JB           hashTailVAES25640
+	JB           hashTailVAES25643
 	VMOVDQU      (SI), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
 	VPXOR        Y11, Y8, Y8
-	VPCLMULQDQ   $0x00, 272(CX), Y8, Y11
-	VPCLMULQDQ   $0x11, 272(CX), Y8, Y13
-	VPCLMULQDQ   $0x01, 272(CX), Y8, Y12
-	VPCLMULQDQ   $0x10, 272(CX), Y8, Y9
+	VPCLMULQDQ   $0x00, 784(CX), Y8, Y11
+	VPCLMULQDQ   $0x11, 784(CX), Y8, Y13
+	VPCLMULQDQ   $0x01, 784(CX), Y8, Y12
+	VPCLMULQDQ   $0x10, 784(CX), Y8, Y9
 	VPXOR        Y9, Y12, Y12
 	VMOVDQU      32(SI), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ   $0x00, 304(CX), Y8, Y9
+	VPCLMULQDQ   $0x00, 816(CX), Y8, Y9
 	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 304(CX), Y8, Y10
+	VPCLMULQDQ   $0x11, 816(CX), Y8, Y10
 	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 304(CX), Y8, Y9
+	VPCLMULQDQ   $0x01, 816(CX), Y8, Y9
 	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 304(CX), Y8, Y10
+	VPCLMULQDQ   $0x10, 816(CX), Y8, Y10
 	VPXOR        Y10, Y12, Y12
 	VMOVDQU      64(SI), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ   $0x00, 336(CX), Y8, Y9
+	VPCLMULQDQ   $0x00, 848(CX), Y8, Y9
 	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 336(CX), Y8, Y10
+	VPCLMULQDQ   $0x11, 848(CX), Y8, Y10
 	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 336(CX), Y8, Y9
+	VPCLMULQDQ   $0x01, 848(CX), Y8, Y9
 	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 336(CX), Y8, Y10
+	VPCLMULQDQ   $0x10, 848(CX), Y8, Y10
 	VPXOR        Y10, Y12, Y12
 	VMOVDQU      96(SI), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ   $0x00, 368(CX), Y8, Y9
+	VPCLMULQDQ   $0x00, 880(CX), Y8, Y9
 	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 368(CX), Y8, Y10
+	VPCLMULQDQ   $0x11, 880(CX), Y8, Y10
 	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 368(CX), Y8, Y9
+	VPCLMULQDQ   $0x01, 880(CX), Y8, Y9
 	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 368(CX), Y8, Y10
+	VPCLMULQDQ   $0x10, 880(CX), Y8, Y10
 	VPXOR        Y10, Y12, Y12
 	VMOVDQU      128(SI), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ   $0x00, 400(CX), Y8, Y9
+	VPCLMULQDQ   $0x00, 912(CX), Y8, Y9
 	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 400(CX), Y8, Y10
+	VPCLMULQDQ   $0x11, 912(CX), Y8, Y10
 	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 400(CX), Y8, Y9
+	VPCLMULQDQ   $0x01, 912(CX), Y8, Y9
 	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 400(CX), Y8, Y10
+	VPCLMULQDQ   $0x10, 912(CX), Y8, Y10
 	VPXOR        Y10, Y12, Y12
 	VMOVDQU      160(SI), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ   $0x00, 432(CX), Y8, Y9
+	VPCLMULQDQ   $0x00, 944(CX), Y8, Y9
 	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 432(CX), Y8, Y10
+	VPCLMULQDQ   $0x11, 944(CX), Y8, Y10
 	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 432(CX), Y8, Y9
+	VPCLMULQDQ   $0x01, 944(CX), Y8, Y9
 	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 432(CX), Y8, Y10
+	VPCLMULQDQ   $0x10, 944(CX), Y8, Y10
 	VPXOR        Y10, Y12, Y12
 	VMOVDQU      192(SI), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ   $0x00, 464(CX), Y8, Y9
+	VPCLMULQDQ   $0x00, 976(CX), Y8, Y9
 	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 464(CX), Y8, Y10
+	VPCLMULQDQ   $0x11, 976(CX), Y8, Y10
 	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 464(CX), Y8, Y9
+	VPCLMULQDQ   $0x01, 976(CX), Y8, Y9
 	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 464(CX), Y8, Y10
+	VPCLMULQDQ   $0x10, 976(CX), Y8, Y10
 	VPXOR        Y10, Y12, Y12
 	VMOVDQU      224(SI), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ   $0x00, 496(CX), Y8, Y9
+	VPCLMULQDQ   $0x00, 1008(CX), Y8, Y9
 	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 496(CX), Y8, Y10
+	VPCLMULQDQ   $0x11, 1008(CX), Y8, Y10
 	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 496(CX), Y8, Y9
+	VPCLMULQDQ   $0x01, 1008(CX), Y8, Y9
 	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 496(CX), Y8, Y10
+	VPCLMULQDQ   $0x10, 1008(CX), Y8, Y10
 	VPXOR        Y10, Y12, Y12
 	VPCLMULQDQ   $0x10, gcmPolyWide<>+0(SB), Y11, Y9
 	VPSHUFD      $0x4e, Y11, Y10
@@ -15092,25 +15277,25 @@ hashLoopVAES25639:
 	VPXOR        X10, X13, X11
 	ADDQ         $0x00000100, SI
 	SUBQ         $0x00000100, DX
-	JMP          hashLoopVAES25639
+	JMP          hashLoopVAES25642
 
-hashTailVAES25640:
+hashTailVAES25643:
 	TESTQ   DX, DX
-	JZ      hashDoneVAES25641
-	LEAQ    15(DX), R10
-	SHRQ    $0x04, R10
-	NEGQ    R10
-	ADDQ    $0x21, R10
-	SHLQ    $0x04, R10
-	ADDQ    CX, R10
+	JZ      hashDoneVAES25644
 	VMOVDQA X11, X1
 	VPXOR   Y11, Y11, Y11
 	VPXOR   Y12, Y12, Y12
 	VPXOR   Y13, Y13, Y13
+	LEAQ    15(DX), R10
+	SHRQ    $0x04, R10
+	NEGQ    R10
+	ADDQ    $0x41, R10
+	SHLQ    $0x04, R10
+	ADDQ    CX, R10
 
-tailLoopVAES25642:
+tailLoopVAES25645:
 	CMPQ       DX, $0x20
-	JB         tailPartVAES25643
+	JB         tailPartVAES25646
 	VMOVDQU    (SI), Y8
 	VPSHUFB    gcmBswapWide<>+0(SB), Y8, Y8
 	VPXOR      Y1, Y8, Y8
@@ -15126,13 +15311,13 @@ tailLoopVAES25642:
 	ADDQ       $0x20, SI
 	ADDQ       $0x20, R10
 	SUBQ       $0x20, DX
-	JMP        tailLoopVAES25642
+	JMP        tailLoopVAES25645
 
-tailPartVAES25643:
+tailPartVAES25646:
 	TESTQ      DX, DX
-	JZ         tailReduceVAES25644
+	JZ         tailReduceVAES25647
 	CMPQ       DX, $0x10
-	JB         partialVAES25645
+	JB         partialVAES25648
 	VMOVDQU    (SI), X2
 	VPSHUFB    gcmBswap<>+0(SB), X2, X8
 	VPXOR      X1, X8, X8
@@ -15148,44 +15333,44 @@ tailPartVAES25643:
 	ADDQ       $0x10, SI
 	ADDQ       $0x10, R10
 	SUBQ       $0x10, DX
-	JZ         tailReduceVAES25644
+	JZ         tailReduceVAES25647
 
-partialVAES25645:
-	VPXOR   X2, X2, X2
-	VMOVDQU X2, (SP)
-	MOVQ    SI, R9
-	LEAQ    (SP), R11
-	TESTB   $0x08, DL
-	JZ      inVAES25646Skip8
-	MOVQ    (R9), R12
-	MOVQ    R12, (R11)
-	ADDQ    $0x08, R9
-	ADDQ    $0x08, R11
+partialVAES25648:
+	CMPQ    DX, $0x08
+	JB      inVAES25649Below8
+	MOVQ    (SI), R12
+	VMOVQ   R12, X2
+	MOVQ    -8(SI)(DX*1), R12
+	VPINSRQ $0x01, R12, X2, X2
+	JMP     inVAES25649Shuffle
 
-inVAES25646Skip8:
-	TESTB $0x04, DL
-	JZ    inVAES25646Skip4
-	MOVL  (R9), R12
-	MOVL  R12, (R11)
-	ADDQ  $0x04, R9
-	ADDQ  $0x04, R11
+inVAES25649Below8:
+	CMPQ    DX, $0x04
+	JB      inVAES25649Below4
+	MOVL    (SI), R12
+	VMOVQ   R12, X2
+	MOVL    -4(SI)(DX*1), R12
+	VPINSRQ $0x01, R12, X2, X2
+	JMP     inVAES25649Shuffle
 
-inVAES25646Skip4:
-	TESTB $0x02, DL
-	JZ    inVAES25646Skip2
-	MOVW  (R9), R12
-	MOVW  R12, (R11)
-	ADDQ  $0x02, R9
-	ADDQ  $0x02, R11
+inVAES25649Below4:
+	CMPQ    DX, $0x02
+	JB      inVAES25649Below2
+	MOVWLZX (SI), R12
+	VMOVQ   R12, X2
+	MOVWLZX -2(SI)(DX*1), R12
+	VPINSRQ $0x01, R12, X2, X2
+	JMP     inVAES25649Shuffle
 
-inVAES25646Skip2:
-	TESTB $0x01, DL
-	JZ    inVAES25646Skip1
-	MOVB  (R9), R12
-	MOVB  R12, (R11)
+inVAES25649Below2:
+	MOVBLZX (SI), R12
+	VMOVQ   R12, X2
 
-inVAES25646Skip1:
-	VMOVDQU    (SP), X2
+inVAES25649Shuffle:
+	LEAQ       gcmPartShuf<>+0(SB), R12
+	LEAQ       (R12)(DX*8), R12
+	VMOVDQU    (R12)(DX*8), X8
+	VPSHUFB    X8, X2, X2
 	VPSHUFB    gcmBswap<>+0(SB), X2, X8
 	VPXOR      X1, X8, X8
 	VPXOR      X1, X1, X1
@@ -15198,7 +15383,7 @@ inVAES25646Skip1:
 	VPCLMULQDQ $0x10, (R10), X8, X10
 	VPXOR      Y10, Y12, Y12
 
-tailReduceVAES25644:
+tailReduceVAES25647:
 	VPCLMULQDQ   $0x10, gcmPolyWide<>+0(SB), Y11, Y9
 	VPSHUFD      $0x4e, Y11, Y10
 	VPXOR        Y9, Y12, Y12
@@ -15210,13 +15395,13 @@ tailReduceVAES25644:
 	VEXTRACTI128 $0x01, Y13, X10
 	VPXOR        X10, X13, X11
 
-hashDoneVAES25641:
+hashDoneVAES25644:
+adDoneVAES25641:
 	MOVQ           dst+24(FP), DI
 	MOVQ           src+32(FP), SI
-	MOVQ           n+40(FP), DX
-	MOVQ           DX, R14
+	MOVQ           R14, DX
 	CMPQ           DX, $0x00000100
-	JB             cryptTailVAES25647
+	JB             cryptTailVAES25650
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y0
 	VPADDD         gcmInc2<>+0(SB), Y14, Y14
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y1
@@ -15243,8 +15428,8 @@ hashDoneVAES25641:
 	VPXOR          Y15, Y6, Y6
 	VPXOR          Y15, Y7, Y7
 	CMPQ           AX, $0x0c
-	JB             rounds10VAES25650
-	JE             rounds12VAES25651
+	JB             rounds10VAES25654
+	JE             rounds12VAES25655
 	VBROADCASTI128 -48(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15264,7 +15449,7 @@ hashDoneVAES25641:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-rounds12VAES25651:
+rounds12VAES25655:
 	VBROADCASTI128 -16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15284,7 +15469,7 @@ rounds12VAES25651:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-rounds10VAES25650:
+rounds10VAES25654:
 	VBROADCASTI128 16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15396,9 +15581,9 @@ rounds10VAES25650:
 	ADDQ           $0x00000100, DI
 	SUBQ           $0x00000100, DX
 
-groupLoopVAES25652:
+groupLoopVAES25656:
 	CMPQ           DX, $0x00000100
-	JB             sealLastVAES25649
+	JB             sealLastVAES25653
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y0
 	VPADDD         gcmInc2<>+0(SB), Y14, Y14
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y1
@@ -15425,8 +15610,8 @@ groupLoopVAES25652:
 	VPXOR          Y15, Y6, Y6
 	VPXOR          Y15, Y7, Y7
 	CMPQ           AX, $0x0c
-	JB             rounds10VAES25653
-	JE             rounds12VAES25654
+	JB             rounds10VAES25657
+	JE             rounds12VAES25658
 	VBROADCASTI128 -48(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15446,7 +15631,7 @@ groupLoopVAES25652:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-rounds12VAES25654:
+rounds12VAES25658:
 	VBROADCASTI128 -16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15466,7 +15651,7 @@ rounds12VAES25654:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-rounds10VAES25653:
+rounds10VAES25657:
 	VBROADCASTI128 16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15479,9 +15664,9 @@ rounds10VAES25653:
 	VMOVDQU        (R9), Y8
 	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
 	VPXOR          Y11, Y8, Y8
-	VPCLMULQDQ     $0x00, 272(CX), Y8, Y11
-	VPCLMULQDQ     $0x11, 272(CX), Y8, Y13
-	VPCLMULQDQ     $0x01, 272(CX), Y8, Y12
+	VPCLMULQDQ     $0x00, 784(CX), Y8, Y11
+	VPCLMULQDQ     $0x11, 784(CX), Y8, Y13
+	VPCLMULQDQ     $0x01, 784(CX), Y8, Y12
 	VBROADCASTI128 32(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15491,15 +15676,15 @@ rounds10VAES25653:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
-	VPCLMULQDQ     $0x10, 272(CX), Y8, Y9
+	VPCLMULQDQ     $0x10, 784(CX), Y8, Y9
 	VPXOR          Y9, Y12, Y12
 	VMOVDQU        32(R9), Y8
 	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ     $0x00, 304(CX), Y8, Y9
+	VPCLMULQDQ     $0x00, 816(CX), Y8, Y9
 	VPXOR          Y9, Y11, Y11
-	VPCLMULQDQ     $0x11, 304(CX), Y8, Y10
+	VPCLMULQDQ     $0x11, 816(CX), Y8, Y10
 	VPXOR          Y10, Y13, Y13
-	VPCLMULQDQ     $0x01, 304(CX), Y8, Y9
+	VPCLMULQDQ     $0x01, 816(CX), Y8, Y9
 	VPXOR          Y9, Y12, Y12
 	VBROADCASTI128 48(R8), Y15
 	VAESENC        Y15, Y0, Y0
@@ -15510,15 +15695,15 @@ rounds10VAES25653:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
-	VPCLMULQDQ     $0x10, 304(CX), Y8, Y10
+	VPCLMULQDQ     $0x10, 816(CX), Y8, Y10
 	VPXOR          Y10, Y12, Y12
 	VMOVDQU        64(R9), Y8
 	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ     $0x00, 336(CX), Y8, Y9
+	VPCLMULQDQ     $0x00, 848(CX), Y8, Y9
 	VPXOR          Y9, Y11, Y11
-	VPCLMULQDQ     $0x11, 336(CX), Y8, Y10
+	VPCLMULQDQ     $0x11, 848(CX), Y8, Y10
 	VPXOR          Y10, Y13, Y13
-	VPCLMULQDQ     $0x01, 336(CX), Y8, Y9
+	VPCLMULQDQ     $0x01, 848(CX), Y8, Y9
 	VPXOR          Y9, Y12, Y12
 	VBROADCASTI128 64(R8), Y15
 	VAESENC        Y15, Y0, Y0
@@ -15529,15 +15714,15 @@ rounds10VAES25653:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
-	VPCLMULQDQ     $0x10, 336(CX), Y8, Y10
+	VPCLMULQDQ     $0x10, 848(CX), Y8, Y10
 	VPXOR          Y10, Y12, Y12
 	VMOVDQU        96(R9), Y8
 	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ     $0x00, 368(CX), Y8, Y9
+	VPCLMULQDQ     $0x00, 880(CX), Y8, Y9
 	VPXOR          Y9, Y11, Y11
-	VPCLMULQDQ     $0x11, 368(CX), Y8, Y10
+	VPCLMULQDQ     $0x11, 880(CX), Y8, Y10
 	VPXOR          Y10, Y13, Y13
-	VPCLMULQDQ     $0x01, 368(CX), Y8, Y9
+	VPCLMULQDQ     $0x01, 880(CX), Y8, Y9
 	VPXOR          Y9, Y12, Y12
 	VBROADCASTI128 80(R8), Y15
 	VAESENC        Y15, Y0, Y0
@@ -15548,13 +15733,13 @@ rounds10VAES25653:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
-	VPCLMULQDQ     $0x10, 368(CX), Y8, Y10
+	VPCLMULQDQ     $0x10, 880(CX), Y8, Y10
 	VPXOR          Y10, Y12, Y12
 	VMOVDQU        128(R9), Y8
 	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ     $0x00, 400(CX), Y8, Y9
+	VPCLMULQDQ     $0x00, 912(CX), Y8, Y9
 	VPXOR          Y9, Y11, Y11
-	VPCLMULQDQ     $0x11, 400(CX), Y8, Y10
+	VPCLMULQDQ     $0x11, 912(CX), Y8, Y10
 	VPXOR          Y10, Y13, Y13
 	VBROADCASTI128 96(R8), Y15
 	VAESENC        Y15, Y0, Y0
@@ -15565,15 +15750,15 @@ rounds10VAES25653:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
-	VPCLMULQDQ     $0x01, 400(CX), Y8, Y9
+	VPCLMULQDQ     $0x01, 912(CX), Y8, Y9
 	VPXOR          Y9, Y12, Y12
-	VPCLMULQDQ     $0x10, 400(CX), Y8, Y10
+	VPCLMULQDQ     $0x10, 912(CX), Y8, Y10
 	VPXOR          Y10, Y12, Y12
 	VMOVDQU        160(R9), Y8
 	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ     $0x00, 432(CX), Y8, Y9
+	VPCLMULQDQ     $0x00, 944(CX), Y8, Y9
 	VPXOR          Y9, Y11, Y11
-	VPCLMULQDQ     $0x11, 432(CX), Y8, Y10
+	VPCLMULQDQ     $0x11, 944(CX), Y8, Y10
 	VPXOR          Y10, Y13, Y13
 	VBROADCASTI128 112(R8), Y15
 	VAESENC        Y15, Y0, Y0
@@ -15584,15 +15769,15 @@ rounds10VAES25653:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
-	VPCLMULQDQ     $0x01, 432(CX), Y8, Y9
+	VPCLMULQDQ     $0x01, 944(CX), Y8, Y9
 	VPXOR          Y9, Y12, Y12
-	VPCLMULQDQ     $0x10, 432(CX), Y8, Y10
+	VPCLMULQDQ     $0x10, 944(CX), Y8, Y10
 	VPXOR          Y10, Y12, Y12
 	VMOVDQU        192(R9), Y8
 	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ     $0x00, 464(CX), Y8, Y9
+	VPCLMULQDQ     $0x00, 976(CX), Y8, Y9
 	VPXOR          Y9, Y11, Y11
-	VPCLMULQDQ     $0x11, 464(CX), Y8, Y10
+	VPCLMULQDQ     $0x11, 976(CX), Y8, Y10
 	VPXOR          Y10, Y13, Y13
 	VBROADCASTI128 128(R8), Y15
 	VAESENC        Y15, Y0, Y0
@@ -15603,15 +15788,15 @@ rounds10VAES25653:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
-	VPCLMULQDQ     $0x01, 464(CX), Y8, Y9
+	VPCLMULQDQ     $0x01, 976(CX), Y8, Y9
 	VPXOR          Y9, Y12, Y12
-	VPCLMULQDQ     $0x10, 464(CX), Y8, Y10
+	VPCLMULQDQ     $0x10, 976(CX), Y8, Y10
 	VPXOR          Y10, Y12, Y12
 	VMOVDQU        224(R9), Y8
 	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ     $0x00, 496(CX), Y8, Y9
+	VPCLMULQDQ     $0x00, 1008(CX), Y8, Y9
 	VPXOR          Y9, Y11, Y11
-	VPCLMULQDQ     $0x11, 496(CX), Y8, Y10
+	VPCLMULQDQ     $0x11, 1008(CX), Y8, Y10
 	VPXOR          Y10, Y13, Y13
 	VBROADCASTI128 144(R8), Y15
 	VAESENC        Y15, Y0, Y0
@@ -15622,9 +15807,9 @@ rounds10VAES25653:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
-	VPCLMULQDQ     $0x01, 496(CX), Y8, Y9
+	VPCLMULQDQ     $0x01, 1008(CX), Y8, Y9
 	VPXOR          Y9, Y12, Y12
-	VPCLMULQDQ     $0x10, 496(CX), Y8, Y10
+	VPCLMULQDQ     $0x10, 1008(CX), Y8, Y10
 	VPXOR          Y10, Y12, Y12
 	VPCLMULQDQ     $0x10, gcmPolyWide<>+0(SB), Y11, Y9
 	VPSHUFD        $0x4e, Y11, Y10
@@ -15665,132 +15850,135 @@ rounds10VAES25653:
 	ADDQ           $0x00000100, SI
 	ADDQ           $0x00000100, DI
 	SUBQ           $0x00000100, DX
-	JMP            groupLoopVAES25652
+	JMP            groupLoopVAES25656
 
-sealLastVAES25649:
-	VMOVDQU      (R9), Y8
-	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPXOR        Y11, Y8, Y8
-	VPCLMULQDQ   $0x00, 272(CX), Y8, Y11
-	VPCLMULQDQ   $0x11, 272(CX), Y8, Y13
-	VPCLMULQDQ   $0x01, 272(CX), Y8, Y12
-	VPCLMULQDQ   $0x10, 272(CX), Y8, Y9
-	VPXOR        Y9, Y12, Y12
-	VMOVDQU      32(R9), Y8
-	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ   $0x00, 304(CX), Y8, Y9
-	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 304(CX), Y8, Y10
-	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 304(CX), Y8, Y9
-	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 304(CX), Y8, Y10
-	VPXOR        Y10, Y12, Y12
-	VMOVDQU      64(R9), Y8
-	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ   $0x00, 336(CX), Y8, Y9
-	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 336(CX), Y8, Y10
-	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 336(CX), Y8, Y9
-	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 336(CX), Y8, Y10
-	VPXOR        Y10, Y12, Y12
-	VMOVDQU      96(R9), Y8
-	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ   $0x00, 368(CX), Y8, Y9
-	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 368(CX), Y8, Y10
-	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 368(CX), Y8, Y9
-	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 368(CX), Y8, Y10
-	VPXOR        Y10, Y12, Y12
-	VMOVDQU      128(R9), Y8
-	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ   $0x00, 400(CX), Y8, Y9
-	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 400(CX), Y8, Y10
-	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 400(CX), Y8, Y9
-	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 400(CX), Y8, Y10
-	VPXOR        Y10, Y12, Y12
-	VMOVDQU      160(R9), Y8
-	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ   $0x00, 432(CX), Y8, Y9
-	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 432(CX), Y8, Y10
-	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 432(CX), Y8, Y9
-	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 432(CX), Y8, Y10
-	VPXOR        Y10, Y12, Y12
-	VMOVDQU      192(R9), Y8
-	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ   $0x00, 464(CX), Y8, Y9
-	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 464(CX), Y8, Y10
-	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 464(CX), Y8, Y9
-	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 464(CX), Y8, Y10
-	VPXOR        Y10, Y12, Y12
-	VMOVDQU      224(R9), Y8
-	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ   $0x00, 496(CX), Y8, Y9
-	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 496(CX), Y8, Y10
-	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 496(CX), Y8, Y9
-	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 496(CX), Y8, Y10
-	VPXOR        Y10, Y12, Y12
-	VPCLMULQDQ   $0x10, gcmPolyWide<>+0(SB), Y11, Y9
-	VPSHUFD      $0x4e, Y11, Y10
-	VPXOR        Y9, Y12, Y12
-	VPXOR        Y10, Y12, Y12
-	VPCLMULQDQ   $0x10, gcmPolyWide<>+0(SB), Y12, Y9
-	VPSHUFD      $0x4e, Y12, Y10
-	VPXOR        Y9, Y13, Y13
-	VPXOR        Y10, Y13, Y13
-	VEXTRACTI128 $0x01, Y13, X10
-	VPXOR        X10, X13, X11
+sealLastVAES25653:
+	LEAQ       15(DX), R10
+	SHRQ       $0x04, R10
+	NEGQ       R10
+	ADDQ       $0x40, R10
+	SHLQ       $0x04, R10
+	ADDQ       CX, R10
+	VMOVDQU    (R9), Y8
+	VPSHUFB    gcmBswapWide<>+0(SB), Y8, Y8
+	VPXOR      Y11, Y8, Y8
+	VPCLMULQDQ $0x00, -256(R10), Y8, Y11
+	VPCLMULQDQ $0x11, -256(R10), Y8, Y13
+	VPCLMULQDQ $0x01, -256(R10), Y8, Y12
+	VPCLMULQDQ $0x10, -256(R10), Y8, Y9
+	VPXOR      Y9, Y12, Y12
+	VMOVDQU    32(R9), Y8
+	VPSHUFB    gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ $0x00, -224(R10), Y8, Y9
+	VPXOR      Y9, Y11, Y11
+	VPCLMULQDQ $0x11, -224(R10), Y8, Y10
+	VPXOR      Y10, Y13, Y13
+	VPCLMULQDQ $0x01, -224(R10), Y8, Y9
+	VPXOR      Y9, Y12, Y12
+	VPCLMULQDQ $0x10, -224(R10), Y8, Y10
+	VPXOR      Y10, Y12, Y12
+	VMOVDQU    64(R9), Y8
+	VPSHUFB    gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ $0x00, -192(R10), Y8, Y9
+	VPXOR      Y9, Y11, Y11
+	VPCLMULQDQ $0x11, -192(R10), Y8, Y10
+	VPXOR      Y10, Y13, Y13
+	VPCLMULQDQ $0x01, -192(R10), Y8, Y9
+	VPXOR      Y9, Y12, Y12
+	VPCLMULQDQ $0x10, -192(R10), Y8, Y10
+	VPXOR      Y10, Y12, Y12
+	VMOVDQU    96(R9), Y8
+	VPSHUFB    gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ $0x00, -160(R10), Y8, Y9
+	VPXOR      Y9, Y11, Y11
+	VPCLMULQDQ $0x11, -160(R10), Y8, Y10
+	VPXOR      Y10, Y13, Y13
+	VPCLMULQDQ $0x01, -160(R10), Y8, Y9
+	VPXOR      Y9, Y12, Y12
+	VPCLMULQDQ $0x10, -160(R10), Y8, Y10
+	VPXOR      Y10, Y12, Y12
+	VMOVDQU    128(R9), Y8
+	VPSHUFB    gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ $0x00, -128(R10), Y8, Y9
+	VPXOR      Y9, Y11, Y11
+	VPCLMULQDQ $0x11, -128(R10), Y8, Y10
+	VPXOR      Y10, Y13, Y13
+	VPCLMULQDQ $0x01, -128(R10), Y8, Y9
+	VPXOR      Y9, Y12, Y12
+	VPCLMULQDQ $0x10, -128(R10), Y8, Y10
+	VPXOR      Y10, Y12, Y12
+	VMOVDQU    160(R9), Y8
+	VPSHUFB    gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ $0x00, -96(R10), Y8, Y9
+	VPXOR      Y9, Y11, Y11
+	VPCLMULQDQ $0x11, -96(R10), Y8, Y10
+	VPXOR      Y10, Y13, Y13
+	VPCLMULQDQ $0x01, -96(R10), Y8, Y9
+	VPXOR      Y9, Y12, Y12
+	VPCLMULQDQ $0x10, -96(R10), Y8, Y10
+	VPXOR      Y10, Y12, Y12
+	VMOVDQU    192(R9), Y8
+	VPSHUFB    gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ $0x00, -64(R10), Y8, Y9
+	VPXOR      Y9, Y11, Y11
+	VPCLMULQDQ $0x11, -64(R10), Y8, Y10
+	VPXOR      Y10, Y13, Y13
+	VPCLMULQDQ $0x01, -64(R10), Y8, Y9
+	VPXOR      Y9, Y12, Y12
+	VPCLMULQDQ $0x10, -64(R10), Y8, Y10
+	VPXOR      Y10, Y12, Y12
+	VMOVDQU    224(R9), Y8
+	VPSHUFB    gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ $0x00, -32(R10), Y8, Y9
+	VPXOR      Y9, Y11, Y11
+	VPCLMULQDQ $0x11, -32(R10), Y8, Y10
+	VPXOR      Y10, Y13, Y13
+	VPCLMULQDQ $0x01, -32(R10), Y8, Y9
+	VPXOR      Y9, Y12, Y12
+	VPCLMULQDQ $0x10, -32(R10), Y8, Y10
+	VPXOR      Y10, Y12, Y12
+	JMP        cryptPendingVAES25651
 
-cryptTailVAES25647:
-	LEAQ    15(DX), R10
-	SHRQ    $0x04, R10
-	NEGQ    R10
-	ADDQ    $0x20, R10
-	SHLQ    $0x04, R10
-	ADDQ    CX, R10
+cryptTailVAES25650:
 	VMOVDQA X11, X1
 	VPXOR   Y11, Y11, Y11
 	VPXOR   Y12, Y12, Y12
 	VPXOR   Y13, Y13, Y13
+	JMP     tailBodyVAES25659
 
-tailLoopVAES25655:
+cryptPendingVAES25651:
+	VPXOR Y1, Y1, Y1
+
+tailBodyVAES25659:
+	LEAQ 15(DX), R10
+	SHRQ $0x04, R10
+	NEGQ R10
+	ADDQ $0x40, R10
+	SHLQ $0x04, R10
+	ADDQ CX, R10
+
+tailLoopVAES25660:
 	CMPQ           DX, $0x20
-	JB             tailPartVAES25656
+	JB             tailPartVAES25661
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y0
 	VPADDD         gcmInc2<>+0(SB), Y14, Y14
 	VBROADCASTI128 (BX), Y15
 	VPXOR          Y15, Y0, Y0
 	CMPQ           AX, $0x0c
-	JB             rounds10VAES25658
-	JE             rounds12VAES25659
+	JB             rounds10VAES25663
+	JE             rounds12VAES25664
 	VBROADCASTI128 -48(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VBROADCASTI128 -32(R8), Y15
 	VAESENC        Y15, Y0, Y0
 
-rounds12VAES25659:
+rounds12VAES25664:
 	VBROADCASTI128 -16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VBROADCASTI128 (R8), Y15
 	VAESENC        Y15, Y0, Y0
 
-rounds10VAES25658:
+rounds10VAES25663:
 	VBROADCASTI128 16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VBROADCASTI128 32(R8), Y15
@@ -15828,27 +16016,27 @@ rounds10VAES25658:
 	ADDQ           $0x20, SI
 	ADDQ           $0x20, R10
 	SUBQ           $0x20, DX
-	JMP            tailLoopVAES25655
+	JMP            tailLoopVAES25660
 
-tailPartVAES25656:
+tailPartVAES25661:
 	TESTQ   DX, DX
-	JZ      tailReduceVAES25657
+	JZ      tailReduceVAES25662
 	CMPQ    DX, $0x10
-	JB      partialVAES25660
+	JB      partialVAES25665
 	VMOVDQU (SI), X2
 	VPSHUFB gcmBswap<>+0(SB), X14, X0
 	VPXOR   (BX), X0, X0
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES25661
-	JE      rounds12VAES25662
+	JB      rounds10VAES25666
+	JE      rounds12VAES25667
 	VAESENC -48(R8), X0, X0
 	VAESENC -32(R8), X0, X0
 
-rounds12VAES25662:
+rounds12VAES25667:
 	VAESENC -16(R8), X0, X0
 	VAESENC (R8), X0, X0
 
-rounds10VAES25661:
+rounds10VAES25666:
 	VAESENC     16(R8), X0, X0
 	VAESENC     32(R8), X0, X0
 	VAESENC     48(R8), X0, X0
@@ -15874,60 +16062,60 @@ rounds10VAES25661:
 	VPXOR       X1, X1, X1
 	ADDQ        $0x10, SI
 	ADDQ        $0x10, R10
-	SUBQ        $0x10, DX
 	ADDQ        $0x10, DI
 	VPADDD      gcmIncs<>+16(SB), X14, X14
-	JZ          tailReduceVAES25657
+	SUBQ        $0x10, DX
+	JZ          tailReduceVAES25662
 
-partialVAES25660:
-	VPXOR   X2, X2, X2
-	VMOVDQU X2, (SP)
-	MOVQ    SI, R9
-	LEAQ    (SP), R11
-	TESTB   $0x08, DL
-	JZ      inVAES25663Skip8
-	MOVQ    (R9), R12
-	MOVQ    R12, (R11)
-	ADDQ    $0x08, R9
-	ADDQ    $0x08, R11
+partialVAES25665:
+	CMPQ    DX, $0x08
+	JB      inVAES25668Below8
+	MOVQ    (SI), R12
+	VMOVQ   R12, X2
+	MOVQ    -8(SI)(DX*1), R12
+	VPINSRQ $0x01, R12, X2, X2
+	JMP     inVAES25668Shuffle
 
-inVAES25663Skip8:
-	TESTB $0x04, DL
-	JZ    inVAES25663Skip4
-	MOVL  (R9), R12
-	MOVL  R12, (R11)
-	ADDQ  $0x04, R9
-	ADDQ  $0x04, R11
+inVAES25668Below8:
+	CMPQ    DX, $0x04
+	JB      inVAES25668Below4
+	MOVL    (SI), R12
+	VMOVQ   R12, X2
+	MOVL    -4(SI)(DX*1), R12
+	VPINSRQ $0x01, R12, X2, X2
+	JMP     inVAES25668Shuffle
 
-inVAES25663Skip4:
-	TESTB $0x02, DL
-	JZ    inVAES25663Skip2
-	MOVW  (R9), R12
-	MOVW  R12, (R11)
-	ADDQ  $0x02, R9
-	ADDQ  $0x02, R11
+inVAES25668Below4:
+	CMPQ    DX, $0x02
+	JB      inVAES25668Below2
+	MOVWLZX (SI), R12
+	VMOVQ   R12, X2
+	MOVWLZX -2(SI)(DX*1), R12
+	VPINSRQ $0x01, R12, X2, X2
+	JMP     inVAES25668Shuffle
 
-inVAES25663Skip2:
-	TESTB $0x01, DL
-	JZ    inVAES25663Skip1
-	MOVB  (R9), R12
-	MOVB  R12, (R11)
+inVAES25668Below2:
+	MOVBLZX (SI), R12
+	VMOVQ   R12, X2
 
-inVAES25663Skip1:
-	VMOVDQU (SP), X2
+inVAES25668Shuffle:
+	LEAQ    gcmPartShuf<>+0(SB), R12
+	LEAQ    (R12)(DX*8), R12
+	VMOVDQU (R12)(DX*8), X8
+	VPSHUFB X8, X2, X2
 	VPSHUFB gcmBswap<>+0(SB), X14, X0
 	VPXOR   (BX), X0, X0
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES25664
-	JE      rounds12VAES25665
+	JB      rounds10VAES25669
+	JE      rounds12VAES25670
 	VAESENC -48(R8), X0, X0
 	VAESENC -32(R8), X0, X0
 
-rounds12VAES25665:
+rounds12VAES25670:
 	VAESENC -16(R8), X0, X0
 	VAESENC (R8), X0, X0
 
-rounds10VAES25664:
+rounds10VAES25669:
 	VAESENC     16(R8), X0, X0
 	VAESENC     32(R8), X0, X0
 	VAESENC     48(R8), X0, X0
@@ -15943,35 +16131,35 @@ rounds10VAES25664:
 	LEAQ        (SP), R9
 	MOVQ        DI, R11
 	TESTB       $0x08, DL
-	JZ          outVAES25666Skip8
+	JZ          outVAES25671Skip8
 	MOVQ        (R9), R12
 	MOVQ        R12, (R11)
 	ADDQ        $0x08, R9
 	ADDQ        $0x08, R11
 
-outVAES25666Skip8:
+outVAES25671Skip8:
 	TESTB $0x04, DL
-	JZ    outVAES25666Skip4
+	JZ    outVAES25671Skip4
 	MOVL  (R9), R12
 	MOVL  R12, (R11)
 	ADDQ  $0x04, R9
 	ADDQ  $0x04, R11
 
-outVAES25666Skip4:
+outVAES25671Skip4:
 	TESTB $0x02, DL
-	JZ    outVAES25666Skip2
+	JZ    outVAES25671Skip2
 	MOVW  (R9), R12
 	MOVW  R12, (R11)
 	ADDQ  $0x02, R9
 	ADDQ  $0x02, R11
 
-outVAES25666Skip2:
+outVAES25671Skip2:
 	TESTB $0x01, DL
-	JZ    outVAES25666Skip1
+	JZ    outVAES25671Skip1
 	MOVB  (R9), R12
 	MOVB  R12, (R11)
 
-outVAES25666Skip1:
+outVAES25671Skip1:
 	LEAQ       gcmPartMask<>+0(SB), R12
 	SUBQ       DX, R12
 	VPAND      16(R12), X0, X0
@@ -15987,19 +16175,19 @@ outVAES25666Skip1:
 	VPCLMULQDQ $0x10, (R10), X8, X10
 	VPXOR      Y10, Y12, Y12
 
-tailReduceVAES25657:
+tailReduceVAES25662:
 	SHLQ         $0x03, R14
 	SHLQ         $0x03, R13
 	VMOVQ        R14, X8
 	VPINSRQ      $0x01, R13, X8, X8
 	VPXOR        X1, X8, X8
-	VPCLMULQDQ   $0x00, 512(CX), X8, X9
+	VPCLMULQDQ   $0x00, 1024(CX), X8, X9
 	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 512(CX), X8, X10
+	VPCLMULQDQ   $0x11, 1024(CX), X8, X10
 	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 512(CX), X8, X9
+	VPCLMULQDQ   $0x01, 1024(CX), X8, X9
 	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 512(CX), X8, X10
+	VPCLMULQDQ   $0x10, 1024(CX), X8, X10
 	VPXOR        Y10, Y12, Y12
 	VPCLMULQDQ   $0x10, gcmPolyWide<>+0(SB), Y11, Y9
 	VPSHUFD      $0x4e, Y11, Y10
@@ -16020,7 +16208,7 @@ tailReduceVAES25657:
 	VZEROUPPER
 	RET
 
-// func openMsgVAES256(nr int, rk *[240]byte, key *[66][16]byte, dst *byte, src *byte, n int, ad *byte, adLen int, j0 uint64, j1 uint64) (t0 uint64, t1 uint64)
+// func openMsgVAES256(nr int, rk *[240]byte, key *[74][16]byte, dst *byte, src *byte, n int, ad *byte, adLen int, j0 uint64, j1 uint64) (t0 uint64, t1 uint64)
 // Requires: AES, AVX, AVX2, PCLMULQDQ, VAES, VPCLMULQDQ
 TEXT ·openMsgVAES256(SB), NOSPLIT, $32-96
 	MOVQ    nr+0(FP), AX
@@ -16037,16 +16225,16 @@ TEXT ·openMsgVAES256(SB), NOSPLIT, $32-96
 	VPSHUFB gcmBswap<>+0(SB), X14, X0
 	VPXOR   (BX), X0, X0
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES25667
-	JE      rounds12VAES25668
+	JB      rounds10VAES25672
+	JE      rounds12VAES25673
 	VAESENC -48(R8), X0, X0
 	VAESENC -32(R8), X0, X0
 
-rounds12VAES25668:
+rounds12VAES25673:
 	VAESENC -16(R8), X0, X0
 	VAESENC (R8), X0, X0
 
-rounds10VAES25667:
+rounds10VAES25672:
 	VAESENC     16(R8), X0, X0
 	VAESENC     32(R8), X0, X0
 	VAESENC     48(R8), X0, X0
@@ -16061,90 +16249,93 @@ rounds10VAES25667:
 	VINSERTI128 $0x01, X14, Y14, Y14
 	VPADDD      gcmLaneIdx<>+16(SB), Y14, Y14
 	VPXOR       Y11, Y11, Y11
+	MOVQ        adLen+56(FP), R13
+	MOVQ        n+40(FP), R14
+	TESTQ       R13, R13
+	JZ          adDoneVAES25674
 	MOVQ        ad+48(FP), SI
-	MOVQ        adLen+56(FP), DX
-	MOVQ        DX, R13
+	MOVQ        R13, DX
 
-hashLoopVAES25669:
+hashLoopVAES25675:
 	CMPQ         DX, $0x00000100
-	JB           hashTailVAES25670
+	JB           hashTailVAES25676
 	VMOVDQU      (SI), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
 	VPXOR        Y11, Y8, Y8
-	VPCLMULQDQ   $0x00, 272(CX), Y8, Y11
-	VPCLMULQDQ   $0x11, 272(CX), Y8, Y13
-	VPCLMULQDQ   $0x01, 272(CX), Y8, Y12
-	VPCLMULQDQ   $0x10, 272(CX), Y8, Y9
+	VPCLMULQDQ   $0x00, 784(CX), Y8, Y11
+	VPCLMULQDQ   $0x11, 784(CX), Y8, Y13
+	VPCLMULQDQ   $0x01, 784(CX), Y8, Y12
+	VPCLMULQDQ   $0x10, 784(CX), Y8, Y9
 	VPXOR        Y9, Y12, Y12
 	VMOVDQU      32(SI), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ   $0x00, 304(CX), Y8, Y9
+	VPCLMULQDQ   $0x00, 816(CX), Y8, Y9
 	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 304(CX), Y8, Y10
+	VPCLMULQDQ   $0x11, 816(CX), Y8, Y10
 	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 304(CX), Y8, Y9
+	VPCLMULQDQ   $0x01, 816(CX), Y8, Y9
 	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 304(CX), Y8, Y10
+	VPCLMULQDQ   $0x10, 816(CX), Y8, Y10
 	VPXOR        Y10, Y12, Y12
 	VMOVDQU      64(SI), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ   $0x00, 336(CX), Y8, Y9
+	VPCLMULQDQ   $0x00, 848(CX), Y8, Y9
 	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 336(CX), Y8, Y10
+	VPCLMULQDQ   $0x11, 848(CX), Y8, Y10
 	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 336(CX), Y8, Y9
+	VPCLMULQDQ   $0x01, 848(CX), Y8, Y9
 	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 336(CX), Y8, Y10
+	VPCLMULQDQ   $0x10, 848(CX), Y8, Y10
 	VPXOR        Y10, Y12, Y12
 	VMOVDQU      96(SI), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ   $0x00, 368(CX), Y8, Y9
+	VPCLMULQDQ   $0x00, 880(CX), Y8, Y9
 	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 368(CX), Y8, Y10
+	VPCLMULQDQ   $0x11, 880(CX), Y8, Y10
 	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 368(CX), Y8, Y9
+	VPCLMULQDQ   $0x01, 880(CX), Y8, Y9
 	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 368(CX), Y8, Y10
+	VPCLMULQDQ   $0x10, 880(CX), Y8, Y10
 	VPXOR        Y10, Y12, Y12
 	VMOVDQU      128(SI), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ   $0x00, 400(CX), Y8, Y9
+	VPCLMULQDQ   $0x00, 912(CX), Y8, Y9
 	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 400(CX), Y8, Y10
+	VPCLMULQDQ   $0x11, 912(CX), Y8, Y10
 	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 400(CX), Y8, Y9
+	VPCLMULQDQ   $0x01, 912(CX), Y8, Y9
 	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 400(CX), Y8, Y10
+	VPCLMULQDQ   $0x10, 912(CX), Y8, Y10
 	VPXOR        Y10, Y12, Y12
 	VMOVDQU      160(SI), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ   $0x00, 432(CX), Y8, Y9
+	VPCLMULQDQ   $0x00, 944(CX), Y8, Y9
 	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 432(CX), Y8, Y10
+	VPCLMULQDQ   $0x11, 944(CX), Y8, Y10
 	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 432(CX), Y8, Y9
+	VPCLMULQDQ   $0x01, 944(CX), Y8, Y9
 	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 432(CX), Y8, Y10
+	VPCLMULQDQ   $0x10, 944(CX), Y8, Y10
 	VPXOR        Y10, Y12, Y12
 	VMOVDQU      192(SI), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ   $0x00, 464(CX), Y8, Y9
+	VPCLMULQDQ   $0x00, 976(CX), Y8, Y9
 	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 464(CX), Y8, Y10
+	VPCLMULQDQ   $0x11, 976(CX), Y8, Y10
 	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 464(CX), Y8, Y9
+	VPCLMULQDQ   $0x01, 976(CX), Y8, Y9
 	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 464(CX), Y8, Y10
+	VPCLMULQDQ   $0x10, 976(CX), Y8, Y10
 	VPXOR        Y10, Y12, Y12
 	VMOVDQU      224(SI), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ   $0x00, 496(CX), Y8, Y9
+	VPCLMULQDQ   $0x00, 1008(CX), Y8, Y9
 	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 496(CX), Y8, Y10
+	VPCLMULQDQ   $0x11, 1008(CX), Y8, Y10
 	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 496(CX), Y8, Y9
+	VPCLMULQDQ   $0x01, 1008(CX), Y8, Y9
 	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 496(CX), Y8, Y10
+	VPCLMULQDQ   $0x10, 1008(CX), Y8, Y10
 	VPXOR        Y10, Y12, Y12
 	VPCLMULQDQ   $0x10, gcmPolyWide<>+0(SB), Y11, Y9
 	VPSHUFD      $0x4e, Y11, Y10
@@ -16158,25 +16349,25 @@ hashLoopVAES25669:
 	VPXOR        X10, X13, X11
 	ADDQ         $0x00000100, SI
 	SUBQ         $0x00000100, DX
-	JMP          hashLoopVAES25669
+	JMP          hashLoopVAES25675
 
-hashTailVAES25670:
+hashTailVAES25676:
 	TESTQ   DX, DX
-	JZ      hashDoneVAES25671
-	LEAQ    15(DX), R10
-	SHRQ    $0x04, R10
-	NEGQ    R10
-	ADDQ    $0x21, R10
-	SHLQ    $0x04, R10
-	ADDQ    CX, R10
+	JZ      hashDoneVAES25677
 	VMOVDQA X11, X1
 	VPXOR   Y11, Y11, Y11
 	VPXOR   Y12, Y12, Y12
 	VPXOR   Y13, Y13, Y13
+	LEAQ    15(DX), R10
+	SHRQ    $0x04, R10
+	NEGQ    R10
+	ADDQ    $0x41, R10
+	SHLQ    $0x04, R10
+	ADDQ    CX, R10
 
-tailLoopVAES25672:
+tailLoopVAES25678:
 	CMPQ       DX, $0x20
-	JB         tailPartVAES25673
+	JB         tailPartVAES25679
 	VMOVDQU    (SI), Y8
 	VPSHUFB    gcmBswapWide<>+0(SB), Y8, Y8
 	VPXOR      Y1, Y8, Y8
@@ -16192,13 +16383,13 @@ tailLoopVAES25672:
 	ADDQ       $0x20, SI
 	ADDQ       $0x20, R10
 	SUBQ       $0x20, DX
-	JMP        tailLoopVAES25672
+	JMP        tailLoopVAES25678
 
-tailPartVAES25673:
+tailPartVAES25679:
 	TESTQ      DX, DX
-	JZ         tailReduceVAES25674
+	JZ         tailReduceVAES25680
 	CMPQ       DX, $0x10
-	JB         partialVAES25675
+	JB         partialVAES25681
 	VMOVDQU    (SI), X2
 	VPSHUFB    gcmBswap<>+0(SB), X2, X8
 	VPXOR      X1, X8, X8
@@ -16214,44 +16405,44 @@ tailPartVAES25673:
 	ADDQ       $0x10, SI
 	ADDQ       $0x10, R10
 	SUBQ       $0x10, DX
-	JZ         tailReduceVAES25674
+	JZ         tailReduceVAES25680
 
-partialVAES25675:
-	VPXOR   X2, X2, X2
-	VMOVDQU X2, (SP)
-	MOVQ    SI, R9
-	LEAQ    (SP), R11
-	TESTB   $0x08, DL
-	JZ      inVAES25676Skip8
-	MOVQ    (R9), R12
-	MOVQ    R12, (R11)
-	ADDQ    $0x08, R9
-	ADDQ    $0x08, R11
+partialVAES25681:
+	CMPQ    DX, $0x08
+	JB      inVAES25682Below8
+	MOVQ    (SI), R12
+	VMOVQ   R12, X2
+	MOVQ    -8(SI)(DX*1), R12
+	VPINSRQ $0x01, R12, X2, X2
+	JMP     inVAES25682Shuffle
 
-inVAES25676Skip8:
-	TESTB $0x04, DL
-	JZ    inVAES25676Skip4
-	MOVL  (R9), R12
-	MOVL  R12, (R11)
-	ADDQ  $0x04, R9
-	ADDQ  $0x04, R11
+inVAES25682Below8:
+	CMPQ    DX, $0x04
+	JB      inVAES25682Below4
+	MOVL    (SI), R12
+	VMOVQ   R12, X2
+	MOVL    -4(SI)(DX*1), R12
+	VPINSRQ $0x01, R12, X2, X2
+	JMP     inVAES25682Shuffle
 
-inVAES25676Skip4:
-	TESTB $0x02, DL
-	JZ    inVAES25676Skip2
-	MOVW  (R9), R12
-	MOVW  R12, (R11)
-	ADDQ  $0x02, R9
-	ADDQ  $0x02, R11
+inVAES25682Below4:
+	CMPQ    DX, $0x02
+	JB      inVAES25682Below2
+	MOVWLZX (SI), R12
+	VMOVQ   R12, X2
+	MOVWLZX -2(SI)(DX*1), R12
+	VPINSRQ $0x01, R12, X2, X2
+	JMP     inVAES25682Shuffle
 
-inVAES25676Skip2:
-	TESTB $0x01, DL
-	JZ    inVAES25676Skip1
-	MOVB  (R9), R12
-	MOVB  R12, (R11)
+inVAES25682Below2:
+	MOVBLZX (SI), R12
+	VMOVQ   R12, X2
 
-inVAES25676Skip1:
-	VMOVDQU    (SP), X2
+inVAES25682Shuffle:
+	LEAQ       gcmPartShuf<>+0(SB), R12
+	LEAQ       (R12)(DX*8), R12
+	VMOVDQU    (R12)(DX*8), X8
+	VPSHUFB    X8, X2, X2
 	VPSHUFB    gcmBswap<>+0(SB), X2, X8
 	VPXOR      X1, X8, X8
 	VPXOR      X1, X1, X1
@@ -16264,7 +16455,7 @@ inVAES25676Skip1:
 	VPCLMULQDQ $0x10, (R10), X8, X10
 	VPXOR      Y10, Y12, Y12
 
-tailReduceVAES25674:
+tailReduceVAES25680:
 	VPCLMULQDQ   $0x10, gcmPolyWide<>+0(SB), Y11, Y9
 	VPSHUFD      $0x4e, Y11, Y10
 	VPXOR        Y9, Y12, Y12
@@ -16276,15 +16467,17 @@ tailReduceVAES25674:
 	VEXTRACTI128 $0x01, Y13, X10
 	VPXOR        X10, X13, X11
 
-hashDoneVAES25671:
+hashDoneVAES25677:
+adDoneVAES25674:
 	MOVQ dst+24(FP), DI
 	MOVQ src+32(FP), SI
-	MOVQ n+40(FP), DX
-	MOVQ DX, R14
+	MOVQ R14, DX
+	CMPQ DX, $0x00000100
+	JB   cryptTailVAES25683
 
-groupLoopVAES25679:
-	CMPQ           DX, $0x00000100
-	JB             cryptTailVAES25677
+groupLoopVAES25687:
+	CMPQ           DX, $0x00000200
+	JB             openFinalVAES25686
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y0
 	VPADDD         gcmInc2<>+0(SB), Y14, Y14
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y1
@@ -16311,8 +16504,8 @@ groupLoopVAES25679:
 	VPXOR          Y15, Y6, Y6
 	VPXOR          Y15, Y7, Y7
 	CMPQ           AX, $0x0c
-	JB             rounds10VAES25680
-	JE             rounds12VAES25681
+	JB             rounds10VAES25688
+	JE             rounds12VAES25689
 	VBROADCASTI128 -48(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -16332,7 +16525,7 @@ groupLoopVAES25679:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-rounds12VAES25681:
+rounds12VAES25689:
 	VBROADCASTI128 -16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -16352,7 +16545,7 @@ rounds12VAES25681:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-rounds10VAES25680:
+rounds10VAES25688:
 	VBROADCASTI128 16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -16365,9 +16558,9 @@ rounds10VAES25680:
 	VMOVDQU        (SI), Y8
 	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
 	VPXOR          Y11, Y8, Y8
-	VPCLMULQDQ     $0x00, 272(CX), Y8, Y11
-	VPCLMULQDQ     $0x11, 272(CX), Y8, Y13
-	VPCLMULQDQ     $0x01, 272(CX), Y8, Y12
+	VPCLMULQDQ     $0x00, 784(CX), Y8, Y11
+	VPCLMULQDQ     $0x11, 784(CX), Y8, Y13
+	VPCLMULQDQ     $0x01, 784(CX), Y8, Y12
 	VBROADCASTI128 32(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -16377,15 +16570,15 @@ rounds10VAES25680:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
-	VPCLMULQDQ     $0x10, 272(CX), Y8, Y9
+	VPCLMULQDQ     $0x10, 784(CX), Y8, Y9
 	VPXOR          Y9, Y12, Y12
 	VMOVDQU        32(SI), Y8
 	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ     $0x00, 304(CX), Y8, Y9
+	VPCLMULQDQ     $0x00, 816(CX), Y8, Y9
 	VPXOR          Y9, Y11, Y11
-	VPCLMULQDQ     $0x11, 304(CX), Y8, Y10
+	VPCLMULQDQ     $0x11, 816(CX), Y8, Y10
 	VPXOR          Y10, Y13, Y13
-	VPCLMULQDQ     $0x01, 304(CX), Y8, Y9
+	VPCLMULQDQ     $0x01, 816(CX), Y8, Y9
 	VPXOR          Y9, Y12, Y12
 	VBROADCASTI128 48(R8), Y15
 	VAESENC        Y15, Y0, Y0
@@ -16396,15 +16589,15 @@ rounds10VAES25680:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
-	VPCLMULQDQ     $0x10, 304(CX), Y8, Y10
+	VPCLMULQDQ     $0x10, 816(CX), Y8, Y10
 	VPXOR          Y10, Y12, Y12
 	VMOVDQU        64(SI), Y8
 	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ     $0x00, 336(CX), Y8, Y9
+	VPCLMULQDQ     $0x00, 848(CX), Y8, Y9
 	VPXOR          Y9, Y11, Y11
-	VPCLMULQDQ     $0x11, 336(CX), Y8, Y10
+	VPCLMULQDQ     $0x11, 848(CX), Y8, Y10
 	VPXOR          Y10, Y13, Y13
-	VPCLMULQDQ     $0x01, 336(CX), Y8, Y9
+	VPCLMULQDQ     $0x01, 848(CX), Y8, Y9
 	VPXOR          Y9, Y12, Y12
 	VBROADCASTI128 64(R8), Y15
 	VAESENC        Y15, Y0, Y0
@@ -16415,15 +16608,15 @@ rounds10VAES25680:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
-	VPCLMULQDQ     $0x10, 336(CX), Y8, Y10
+	VPCLMULQDQ     $0x10, 848(CX), Y8, Y10
 	VPXOR          Y10, Y12, Y12
 	VMOVDQU        96(SI), Y8
 	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ     $0x00, 368(CX), Y8, Y9
+	VPCLMULQDQ     $0x00, 880(CX), Y8, Y9
 	VPXOR          Y9, Y11, Y11
-	VPCLMULQDQ     $0x11, 368(CX), Y8, Y10
+	VPCLMULQDQ     $0x11, 880(CX), Y8, Y10
 	VPXOR          Y10, Y13, Y13
-	VPCLMULQDQ     $0x01, 368(CX), Y8, Y9
+	VPCLMULQDQ     $0x01, 880(CX), Y8, Y9
 	VPXOR          Y9, Y12, Y12
 	VBROADCASTI128 80(R8), Y15
 	VAESENC        Y15, Y0, Y0
@@ -16434,13 +16627,13 @@ rounds10VAES25680:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
-	VPCLMULQDQ     $0x10, 368(CX), Y8, Y10
+	VPCLMULQDQ     $0x10, 880(CX), Y8, Y10
 	VPXOR          Y10, Y12, Y12
 	VMOVDQU        128(SI), Y8
 	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ     $0x00, 400(CX), Y8, Y9
+	VPCLMULQDQ     $0x00, 912(CX), Y8, Y9
 	VPXOR          Y9, Y11, Y11
-	VPCLMULQDQ     $0x11, 400(CX), Y8, Y10
+	VPCLMULQDQ     $0x11, 912(CX), Y8, Y10
 	VPXOR          Y10, Y13, Y13
 	VBROADCASTI128 96(R8), Y15
 	VAESENC        Y15, Y0, Y0
@@ -16451,15 +16644,15 @@ rounds10VAES25680:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
-	VPCLMULQDQ     $0x01, 400(CX), Y8, Y9
+	VPCLMULQDQ     $0x01, 912(CX), Y8, Y9
 	VPXOR          Y9, Y12, Y12
-	VPCLMULQDQ     $0x10, 400(CX), Y8, Y10
+	VPCLMULQDQ     $0x10, 912(CX), Y8, Y10
 	VPXOR          Y10, Y12, Y12
 	VMOVDQU        160(SI), Y8
 	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ     $0x00, 432(CX), Y8, Y9
+	VPCLMULQDQ     $0x00, 944(CX), Y8, Y9
 	VPXOR          Y9, Y11, Y11
-	VPCLMULQDQ     $0x11, 432(CX), Y8, Y10
+	VPCLMULQDQ     $0x11, 944(CX), Y8, Y10
 	VPXOR          Y10, Y13, Y13
 	VBROADCASTI128 112(R8), Y15
 	VAESENC        Y15, Y0, Y0
@@ -16470,15 +16663,15 @@ rounds10VAES25680:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
-	VPCLMULQDQ     $0x01, 432(CX), Y8, Y9
+	VPCLMULQDQ     $0x01, 944(CX), Y8, Y9
 	VPXOR          Y9, Y12, Y12
-	VPCLMULQDQ     $0x10, 432(CX), Y8, Y10
+	VPCLMULQDQ     $0x10, 944(CX), Y8, Y10
 	VPXOR          Y10, Y12, Y12
 	VMOVDQU        192(SI), Y8
 	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ     $0x00, 464(CX), Y8, Y9
+	VPCLMULQDQ     $0x00, 976(CX), Y8, Y9
 	VPXOR          Y9, Y11, Y11
-	VPCLMULQDQ     $0x11, 464(CX), Y8, Y10
+	VPCLMULQDQ     $0x11, 976(CX), Y8, Y10
 	VPXOR          Y10, Y13, Y13
 	VBROADCASTI128 128(R8), Y15
 	VAESENC        Y15, Y0, Y0
@@ -16489,15 +16682,15 @@ rounds10VAES25680:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
-	VPCLMULQDQ     $0x01, 464(CX), Y8, Y9
+	VPCLMULQDQ     $0x01, 976(CX), Y8, Y9
 	VPXOR          Y9, Y12, Y12
-	VPCLMULQDQ     $0x10, 464(CX), Y8, Y10
+	VPCLMULQDQ     $0x10, 976(CX), Y8, Y10
 	VPXOR          Y10, Y12, Y12
 	VMOVDQU        224(SI), Y8
 	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
-	VPCLMULQDQ     $0x00, 496(CX), Y8, Y9
+	VPCLMULQDQ     $0x00, 1008(CX), Y8, Y9
 	VPXOR          Y9, Y11, Y11
-	VPCLMULQDQ     $0x11, 496(CX), Y8, Y10
+	VPCLMULQDQ     $0x11, 1008(CX), Y8, Y10
 	VPXOR          Y10, Y13, Y13
 	VBROADCASTI128 144(R8), Y15
 	VAESENC        Y15, Y0, Y0
@@ -16508,9 +16701,9 @@ rounds10VAES25680:
 	VAESENC        Y15, Y5, Y5
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
-	VPCLMULQDQ     $0x01, 496(CX), Y8, Y9
+	VPCLMULQDQ     $0x01, 1008(CX), Y8, Y9
 	VPXOR          Y9, Y12, Y12
-	VPCLMULQDQ     $0x10, 496(CX), Y8, Y10
+	VPCLMULQDQ     $0x10, 1008(CX), Y8, Y10
 	VPXOR          Y10, Y12, Y12
 	VPCLMULQDQ     $0x10, gcmPolyWide<>+0(SB), Y11, Y9
 	VPSHUFD        $0x4e, Y11, Y10
@@ -16550,43 +16743,313 @@ rounds10VAES25680:
 	ADDQ           $0x00000100, SI
 	ADDQ           $0x00000100, DI
 	SUBQ           $0x00000100, DX
-	JMP            groupLoopVAES25679
+	JMP            groupLoopVAES25687
 
-cryptTailVAES25677:
-	LEAQ    15(DX), R10
-	SHRQ    $0x04, R10
-	NEGQ    R10
-	ADDQ    $0x20, R10
-	SHLQ    $0x04, R10
-	ADDQ    CX, R10
+openFinalVAES25686:
+	LEAQ           -241(DX), R10
+	SHRQ           $0x04, R10
+	NEGQ           R10
+	ADDQ           $0x40, R10
+	SHLQ           $0x04, R10
+	ADDQ           CX, R10
+	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y0
+	VPADDD         gcmInc2<>+0(SB), Y14, Y14
+	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y1
+	VPADDD         gcmInc2<>+0(SB), Y14, Y14
+	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y2
+	VPADDD         gcmInc2<>+0(SB), Y14, Y14
+	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y3
+	VPADDD         gcmInc2<>+0(SB), Y14, Y14
+	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y4
+	VPADDD         gcmInc2<>+0(SB), Y14, Y14
+	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y5
+	VPADDD         gcmInc2<>+0(SB), Y14, Y14
+	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y6
+	VPADDD         gcmInc2<>+0(SB), Y14, Y14
+	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y7
+	VPADDD         gcmInc2<>+0(SB), Y14, Y14
+	VBROADCASTI128 (BX), Y15
+	VPXOR          Y15, Y0, Y0
+	VPXOR          Y15, Y1, Y1
+	VPXOR          Y15, Y2, Y2
+	VPXOR          Y15, Y3, Y3
+	VPXOR          Y15, Y4, Y4
+	VPXOR          Y15, Y5, Y5
+	VPXOR          Y15, Y6, Y6
+	VPXOR          Y15, Y7, Y7
+	CMPQ           AX, $0x0c
+	JB             rounds10VAES25690
+	JE             rounds12VAES25691
+	VBROADCASTI128 -48(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VBROADCASTI128 -32(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+
+rounds12VAES25691:
+	VBROADCASTI128 -16(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VBROADCASTI128 (R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+
+rounds10VAES25690:
+	VBROADCASTI128 16(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VMOVDQU        (SI), Y8
+	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
+	VPXOR          Y11, Y8, Y8
+	VPCLMULQDQ     $0x00, -256(R10), Y8, Y11
+	VPCLMULQDQ     $0x11, -256(R10), Y8, Y13
+	VPCLMULQDQ     $0x01, -256(R10), Y8, Y12
+	VBROADCASTI128 32(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VPCLMULQDQ     $0x10, -256(R10), Y8, Y9
+	VPXOR          Y9, Y12, Y12
+	VMOVDQU        32(SI), Y8
+	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ     $0x00, -224(R10), Y8, Y9
+	VPXOR          Y9, Y11, Y11
+	VPCLMULQDQ     $0x11, -224(R10), Y8, Y10
+	VPXOR          Y10, Y13, Y13
+	VBROADCASTI128 48(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VPCLMULQDQ     $0x01, -224(R10), Y8, Y9
+	VPXOR          Y9, Y12, Y12
+	VPCLMULQDQ     $0x10, -224(R10), Y8, Y10
+	VPXOR          Y10, Y12, Y12
+	VMOVDQU        64(SI), Y8
+	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ     $0x00, -192(R10), Y8, Y9
+	VPXOR          Y9, Y11, Y11
+	VPCLMULQDQ     $0x11, -192(R10), Y8, Y10
+	VPXOR          Y10, Y13, Y13
+	VBROADCASTI128 64(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VPCLMULQDQ     $0x01, -192(R10), Y8, Y9
+	VPXOR          Y9, Y12, Y12
+	VPCLMULQDQ     $0x10, -192(R10), Y8, Y10
+	VPXOR          Y10, Y12, Y12
+	VMOVDQU        96(SI), Y8
+	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ     $0x00, -160(R10), Y8, Y9
+	VPXOR          Y9, Y11, Y11
+	VBROADCASTI128 80(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VPCLMULQDQ     $0x11, -160(R10), Y8, Y10
+	VPXOR          Y10, Y13, Y13
+	VPCLMULQDQ     $0x01, -160(R10), Y8, Y9
+	VPXOR          Y9, Y12, Y12
+	VPCLMULQDQ     $0x10, -160(R10), Y8, Y10
+	VPXOR          Y10, Y12, Y12
+	VMOVDQU        128(SI), Y8
+	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ     $0x00, -128(R10), Y8, Y9
+	VPXOR          Y9, Y11, Y11
+	VBROADCASTI128 96(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VPCLMULQDQ     $0x11, -128(R10), Y8, Y10
+	VPXOR          Y10, Y13, Y13
+	VPCLMULQDQ     $0x01, -128(R10), Y8, Y9
+	VPXOR          Y9, Y12, Y12
+	VPCLMULQDQ     $0x10, -128(R10), Y8, Y10
+	VPXOR          Y10, Y12, Y12
+	VMOVDQU        160(SI), Y8
+	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
+	VBROADCASTI128 112(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VPCLMULQDQ     $0x00, -96(R10), Y8, Y9
+	VPXOR          Y9, Y11, Y11
+	VPCLMULQDQ     $0x11, -96(R10), Y8, Y10
+	VPXOR          Y10, Y13, Y13
+	VPCLMULQDQ     $0x01, -96(R10), Y8, Y9
+	VPXOR          Y9, Y12, Y12
+	VPCLMULQDQ     $0x10, -96(R10), Y8, Y10
+	VPXOR          Y10, Y12, Y12
+	VMOVDQU        192(SI), Y8
+	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
+	VBROADCASTI128 128(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VPCLMULQDQ     $0x00, -64(R10), Y8, Y9
+	VPXOR          Y9, Y11, Y11
+	VPCLMULQDQ     $0x11, -64(R10), Y8, Y10
+	VPXOR          Y10, Y13, Y13
+	VPCLMULQDQ     $0x01, -64(R10), Y8, Y9
+	VPXOR          Y9, Y12, Y12
+	VPCLMULQDQ     $0x10, -64(R10), Y8, Y10
+	VPXOR          Y10, Y12, Y12
+	VBROADCASTI128 144(R8), Y15
+	VAESENC        Y15, Y0, Y0
+	VAESENC        Y15, Y1, Y1
+	VAESENC        Y15, Y2, Y2
+	VAESENC        Y15, Y3, Y3
+	VAESENC        Y15, Y4, Y4
+	VAESENC        Y15, Y5, Y5
+	VAESENC        Y15, Y6, Y6
+	VAESENC        Y15, Y7, Y7
+	VMOVDQU        224(SI), Y8
+	VPSHUFB        gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ     $0x00, -32(R10), Y8, Y9
+	VPXOR          Y9, Y11, Y11
+	VPCLMULQDQ     $0x11, -32(R10), Y8, Y10
+	VPXOR          Y10, Y13, Y13
+	VPCLMULQDQ     $0x01, -32(R10), Y8, Y9
+	VPXOR          Y9, Y12, Y12
+	VPCLMULQDQ     $0x10, -32(R10), Y8, Y10
+	VPXOR          Y10, Y12, Y12
+	VBROADCASTI128 160(R8), Y15
+	VPXOR          (SI), Y15, Y9
+	VAESENCLAST    Y9, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	VPXOR          32(SI), Y15, Y10
+	VAESENCLAST    Y10, Y1, Y1
+	VMOVDQU        Y1, 32(DI)
+	VPXOR          64(SI), Y15, Y9
+	VAESENCLAST    Y9, Y2, Y2
+	VMOVDQU        Y2, 64(DI)
+	VPXOR          96(SI), Y15, Y10
+	VAESENCLAST    Y10, Y3, Y3
+	VMOVDQU        Y3, 96(DI)
+	VPXOR          128(SI), Y15, Y9
+	VAESENCLAST    Y9, Y4, Y4
+	VMOVDQU        Y4, 128(DI)
+	VPXOR          160(SI), Y15, Y10
+	VAESENCLAST    Y10, Y5, Y5
+	VMOVDQU        Y5, 160(DI)
+	VPXOR          192(SI), Y15, Y9
+	VAESENCLAST    Y9, Y6, Y6
+	VMOVDQU        Y6, 192(DI)
+	VPXOR          224(SI), Y15, Y10
+	VAESENCLAST    Y10, Y7, Y7
+	VMOVDQU        Y7, 224(DI)
+	ADDQ           $0x00000100, SI
+	ADDQ           $0x00000100, DI
+	SUBQ           $0x00000100, DX
+	JMP            cryptPendingVAES25684
+
+cryptTailVAES25683:
 	VMOVDQA X11, X1
 	VPXOR   Y11, Y11, Y11
 	VPXOR   Y12, Y12, Y12
 	VPXOR   Y13, Y13, Y13
+	JMP     tailBodyVAES25692
 
-tailLoopVAES25682:
+cryptPendingVAES25684:
+	VPXOR Y1, Y1, Y1
+
+tailBodyVAES25692:
+	LEAQ 15(DX), R10
+	SHRQ $0x04, R10
+	NEGQ R10
+	ADDQ $0x40, R10
+	SHLQ $0x04, R10
+	ADDQ CX, R10
+
+tailLoopVAES25693:
 	CMPQ           DX, $0x20
-	JB             tailPartVAES25683
+	JB             tailPartVAES25694
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y0
 	VPADDD         gcmInc2<>+0(SB), Y14, Y14
 	VBROADCASTI128 (BX), Y15
 	VPXOR          Y15, Y0, Y0
 	VMOVDQU        (SI), Y8
 	CMPQ           AX, $0x0c
-	JB             rounds10VAES25685
-	JE             rounds12VAES25686
+	JB             rounds10VAES25696
+	JE             rounds12VAES25697
 	VBROADCASTI128 -48(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VBROADCASTI128 -32(R8), Y15
 	VAESENC        Y15, Y0, Y0
 
-rounds12VAES25686:
+rounds12VAES25697:
 	VBROADCASTI128 -16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VBROADCASTI128 (R8), Y15
 	VAESENC        Y15, Y0, Y0
 
-rounds10VAES25685:
+rounds10VAES25696:
 	VBROADCASTI128 16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VBROADCASTI128 32(R8), Y15
@@ -16624,27 +17087,27 @@ rounds10VAES25685:
 	ADDQ           $0x20, SI
 	ADDQ           $0x20, R10
 	SUBQ           $0x20, DX
-	JMP            tailLoopVAES25682
+	JMP            tailLoopVAES25693
 
-tailPartVAES25683:
+tailPartVAES25694:
 	TESTQ   DX, DX
-	JZ      tailReduceVAES25684
+	JZ      tailReduceVAES25695
 	CMPQ    DX, $0x10
-	JB      partialVAES25687
+	JB      partialVAES25698
 	VMOVDQU (SI), X2
 	VPSHUFB gcmBswap<>+0(SB), X14, X0
 	VPXOR   (BX), X0, X0
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES25688
-	JE      rounds12VAES25689
+	JB      rounds10VAES25699
+	JE      rounds12VAES256100
 	VAESENC -48(R8), X0, X0
 	VAESENC -32(R8), X0, X0
 
-rounds12VAES25689:
+rounds12VAES256100:
 	VAESENC -16(R8), X0, X0
 	VAESENC (R8), X0, X0
 
-rounds10VAES25688:
+rounds10VAES25699:
 	VAESENC     16(R8), X0, X0
 	VAESENC     32(R8), X0, X0
 	VAESENC     48(R8), X0, X0
@@ -16670,60 +17133,60 @@ rounds10VAES25688:
 	VPXOR       X1, X1, X1
 	ADDQ        $0x10, SI
 	ADDQ        $0x10, R10
-	SUBQ        $0x10, DX
 	ADDQ        $0x10, DI
 	VPADDD      gcmIncs<>+16(SB), X14, X14
-	JZ          tailReduceVAES25684
+	SUBQ        $0x10, DX
+	JZ          tailReduceVAES25695
 
-partialVAES25687:
-	VPXOR   X2, X2, X2
-	VMOVDQU X2, (SP)
-	MOVQ    SI, R9
-	LEAQ    (SP), R11
-	TESTB   $0x08, DL
-	JZ      inVAES25690Skip8
-	MOVQ    (R9), R12
-	MOVQ    R12, (R11)
-	ADDQ    $0x08, R9
-	ADDQ    $0x08, R11
+partialVAES25698:
+	CMPQ    DX, $0x08
+	JB      inVAES256101Below8
+	MOVQ    (SI), R12
+	VMOVQ   R12, X2
+	MOVQ    -8(SI)(DX*1), R12
+	VPINSRQ $0x01, R12, X2, X2
+	JMP     inVAES256101Shuffle
 
-inVAES25690Skip8:
-	TESTB $0x04, DL
-	JZ    inVAES25690Skip4
-	MOVL  (R9), R12
-	MOVL  R12, (R11)
-	ADDQ  $0x04, R9
-	ADDQ  $0x04, R11
+inVAES256101Below8:
+	CMPQ    DX, $0x04
+	JB      inVAES256101Below4
+	MOVL    (SI), R12
+	VMOVQ   R12, X2
+	MOVL    -4(SI)(DX*1), R12
+	VPINSRQ $0x01, R12, X2, X2
+	JMP     inVAES256101Shuffle
 
-inVAES25690Skip4:
-	TESTB $0x02, DL
-	JZ    inVAES25690Skip2
-	MOVW  (R9), R12
-	MOVW  R12, (R11)
-	ADDQ  $0x02, R9
-	ADDQ  $0x02, R11
+inVAES256101Below4:
+	CMPQ    DX, $0x02
+	JB      inVAES256101Below2
+	MOVWLZX (SI), R12
+	VMOVQ   R12, X2
+	MOVWLZX -2(SI)(DX*1), R12
+	VPINSRQ $0x01, R12, X2, X2
+	JMP     inVAES256101Shuffle
 
-inVAES25690Skip2:
-	TESTB $0x01, DL
-	JZ    inVAES25690Skip1
-	MOVB  (R9), R12
-	MOVB  R12, (R11)
+inVAES256101Below2:
+	MOVBLZX (SI), R12
+	VMOVQ   R12, X2
 
-inVAES25690Skip1:
-	VMOVDQU (SP), X2
+inVAES256101Shuffle:
+	LEAQ    gcmPartShuf<>+0(SB), R12
+	LEAQ    (R12)(DX*8), R12
+	VMOVDQU (R12)(DX*8), X8
+	VPSHUFB X8, X2, X2
 	VPSHUFB gcmBswap<>+0(SB), X14, X0
 	VPXOR   (BX), X0, X0
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES25691
-	JE      rounds12VAES25692
+	JB      rounds10VAES256102
+	JE      rounds12VAES256103
 	VAESENC -48(R8), X0, X0
 	VAESENC -32(R8), X0, X0
 
-rounds12VAES25692:
+rounds12VAES256103:
 	VAESENC -16(R8), X0, X0
 	VAESENC (R8), X0, X0
 
-rounds10VAES25691:
+rounds10VAES256102:
 	VAESENC     16(R8), X0, X0
 	VAESENC     32(R8), X0, X0
 	VAESENC     48(R8), X0, X0
@@ -16739,35 +17202,35 @@ rounds10VAES25691:
 	LEAQ        (SP), R9
 	MOVQ        DI, R11
 	TESTB       $0x08, DL
-	JZ          outVAES25693Skip8
+	JZ          outVAES256104Skip8
 	MOVQ        (R9), R12
 	MOVQ        R12, (R11)
 	ADDQ        $0x08, R9
 	ADDQ        $0x08, R11
 
-outVAES25693Skip8:
+outVAES256104Skip8:
 	TESTB $0x04, DL
-	JZ    outVAES25693Skip4
+	JZ    outVAES256104Skip4
 	MOVL  (R9), R12
 	MOVL  R12, (R11)
 	ADDQ  $0x04, R9
 	ADDQ  $0x04, R11
 
-outVAES25693Skip4:
+outVAES256104Skip4:
 	TESTB $0x02, DL
-	JZ    outVAES25693Skip2
+	JZ    outVAES256104Skip2
 	MOVW  (R9), R12
 	MOVW  R12, (R11)
 	ADDQ  $0x02, R9
 	ADDQ  $0x02, R11
 
-outVAES25693Skip2:
+outVAES256104Skip2:
 	TESTB $0x01, DL
-	JZ    outVAES25693Skip1
+	JZ    outVAES256104Skip1
 	MOVB  (R9), R12
 	MOVB  R12, (R11)
 
-outVAES25693Skip1:
+outVAES256104Skip1:
 	VPSHUFB    gcmBswap<>+0(SB), X2, X8
 	VPXOR      X1, X8, X8
 	VPXOR      X1, X1, X1
@@ -16780,19 +17243,19 @@ outVAES25693Skip1:
 	VPCLMULQDQ $0x10, (R10), X8, X10
 	VPXOR      Y10, Y12, Y12
 
-tailReduceVAES25684:
+tailReduceVAES25695:
 	SHLQ         $0x03, R14
 	SHLQ         $0x03, R13
 	VMOVQ        R14, X8
 	VPINSRQ      $0x01, R13, X8, X8
 	VPXOR        X1, X8, X8
-	VPCLMULQDQ   $0x00, 512(CX), X8, X9
+	VPCLMULQDQ   $0x00, 1024(CX), X8, X9
 	VPXOR        Y9, Y11, Y11
-	VPCLMULQDQ   $0x11, 512(CX), X8, X10
+	VPCLMULQDQ   $0x11, 1024(CX), X8, X10
 	VPXOR        Y10, Y13, Y13
-	VPCLMULQDQ   $0x01, 512(CX), X8, X9
+	VPCLMULQDQ   $0x01, 1024(CX), X8, X9
 	VPXOR        Y9, Y12, Y12
-	VPCLMULQDQ   $0x10, 512(CX), X8, X10
+	VPCLMULQDQ   $0x10, 1024(CX), X8, X10
 	VPXOR        Y10, Y12, Y12
 	VPCLMULQDQ   $0x10, gcmPolyWide<>+0(SB), Y11, Y9
 	VPSHUFD      $0x4e, Y11, Y10
@@ -16813,7 +17276,7 @@ tailReduceVAES25684:
 	VZEROUPPER
 	RET
 
-// func ghashVAES512(key *[66][16]byte, src *byte, n int, y0 uint64, y1 uint64) (r0 uint64, r1 uint64)
+// func ghashVAES512(key *[74][16]byte, src *byte, n int, y0 uint64, y1 uint64) (r0 uint64, r1 uint64)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, BMI2, VPCLMULQDQ
 TEXT ·ghashVAES512(SB), NOSPLIT, $0-56
 	MOVQ            key+0(FP), CX
@@ -16833,73 +17296,73 @@ hashLoopVAES5121:
 	VMOVDQU64     (SI), Z8
 	VPSHUFB       Z15, Z8, Z8
 	VPXORQ        Z11, Z8, Z8
-	VPCLMULQDQ    $0x00, 16(CX), Z8, Z11
-	VPCLMULQDQ    $0x11, 16(CX), Z8, Z13
-	VPCLMULQDQ    $0x01, 16(CX), Z8, Z12
-	VPCLMULQDQ    $0x10, 16(CX), Z8, Z9
+	VPCLMULQDQ    $0x00, 528(CX), Z8, Z11
+	VPCLMULQDQ    $0x11, 528(CX), Z8, Z13
+	VPCLMULQDQ    $0x01, 528(CX), Z8, Z12
+	VPCLMULQDQ    $0x10, 528(CX), Z8, Z9
 	VPXORQ        Z9, Z12, Z12
 	VMOVDQU64     64(SI), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 80(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 80(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 592(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 592(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 80(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 80(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 592(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 592(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     128(SI), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 144(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 144(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 656(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 656(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 144(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 144(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 656(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 656(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     192(SI), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 208(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 208(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 720(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 720(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 208(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 208(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 720(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 720(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     256(SI), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 272(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 272(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 784(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 784(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 272(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 272(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 784(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 784(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     320(SI), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 336(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 336(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 848(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 848(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 336(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 336(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 848(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 848(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     384(SI), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 400(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 400(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 912(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 912(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 400(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 400(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 912(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 912(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     448(SI), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 464(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 464(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 976(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 976(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 464(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 464(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 976(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 976(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
 	VPSHUFD       $0x4e, Z11, Z10
@@ -16918,16 +17381,16 @@ hashLoopVAES5121:
 hashTailVAES5122:
 	TESTQ   DX, DX
 	JZ      hashDoneVAES5123
-	LEAQ    15(DX), R10
-	SHRQ    $0x04, R10
-	NEGQ    R10
-	ADDQ    $0x21, R10
-	SHLQ    $0x04, R10
-	ADDQ    CX, R10
 	VMOVDQA X11, X1
 	VPXORQ  Z11, Z11, Z11
 	VPXORQ  Z12, Z12, Z12
 	VPXORQ  Z13, Z13, Z13
+	LEAQ    15(DX), R10
+	SHRQ    $0x04, R10
+	NEGQ    R10
+	ADDQ    $0x41, R10
+	SHLQ    $0x04, R10
+	ADDQ    CX, R10
 
 tailLoopVAES5124:
 	CMPQ       DX, $0x40
@@ -16987,7 +17450,7 @@ hashDoneVAES5123:
 	VZEROUPPER
 	RET
 
-// func sealVAES512(nr int, rk *[240]byte, key *[66][16]byte, dst *byte, src *byte, n int, ctr0 uint64, ctr1 uint64, y0 uint64, y1 uint64) (r0 uint64, r1 uint64)
+// func sealVAES512(nr int, rk *[240]byte, key *[74][16]byte, dst *byte, src *byte, n int, ctr0 uint64, ctr1 uint64, y0 uint64, y1 uint64) (r0 uint64, r1 uint64)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, BMI2, VAES, VPCLMULQDQ
 TEXT ·sealVAES512(SB), NOSPLIT, $0-96
 	MOVQ            nr+0(FP), AX
@@ -17042,20 +17505,20 @@ keysDoneVAES5127:
 	VPXORQ     Z16, Z0, Z0
 	VPXORQ     Z16, Z1, Z1
 	CMPQ       AX, $0x0c
-	JB         rounds10VAES51213
-	JE         rounds12VAES51214
+	JB         rounds10VAES51214
+	JE         rounds12VAES51215
 	VAESENC    Z17, Z0, Z0
 	VAESENC    Z17, Z1, Z1
 	VAESENC    Z18, Z0, Z0
 	VAESENC    Z18, Z1, Z1
 
-rounds12VAES51214:
+rounds12VAES51215:
 	VAESENC Z19, Z0, Z0
 	VAESENC Z19, Z1, Z1
 	VAESENC Z20, Z0, Z0
 	VAESENC Z20, Z1, Z1
 
-rounds10VAES51213:
+rounds10VAES51214:
 	VAESENC     Z21, Z0, Z0
 	VAESENC     Z21, Z1, Z1
 	VAESENC     Z22, Z0, Z0
@@ -17087,52 +17550,52 @@ rounds10VAES51213:
 	VPXORQ      Z16, Z2, Z2
 	VPXORQ      Z16, Z3, Z3
 	CMPQ        AX, $0x0c
-	JB          rounds10VAES51215
-	JE          rounds12VAES51216
+	JB          rounds10VAES51216
+	JE          rounds12VAES51217
 	VAESENC     Z17, Z2, Z2
 	VAESENC     Z17, Z3, Z3
 	VAESENC     Z18, Z2, Z2
 	VAESENC     Z18, Z3, Z3
 
-rounds12VAES51216:
+rounds12VAES51217:
 	VAESENC Z19, Z2, Z2
 	VAESENC Z19, Z3, Z3
 	VAESENC Z20, Z2, Z2
 	VAESENC Z20, Z3, Z3
 
-rounds10VAES51215:
+rounds10VAES51216:
 	VAESENC     Z21, Z2, Z2
 	VAESENC     Z21, Z3, Z3
 	VPSHUFB     Z15, Z0, Z8
 	VPXORQ      Z11, Z8, Z8
 	VAESENC     Z22, Z2, Z2
 	VAESENC     Z22, Z3, Z3
-	VPCLMULQDQ  $0x00, 16(CX), Z8, Z11
+	VPCLMULQDQ  $0x00, 528(CX), Z8, Z11
 	VAESENC     Z23, Z2, Z2
 	VAESENC     Z23, Z3, Z3
-	VPCLMULQDQ  $0x11, 16(CX), Z8, Z13
-	VPCLMULQDQ  $0x01, 16(CX), Z8, Z12
+	VPCLMULQDQ  $0x11, 528(CX), Z8, Z13
+	VPCLMULQDQ  $0x01, 528(CX), Z8, Z12
 	VAESENC     Z24, Z2, Z2
 	VAESENC     Z24, Z3, Z3
-	VPCLMULQDQ  $0x10, 16(CX), Z8, Z9
+	VPCLMULQDQ  $0x10, 528(CX), Z8, Z9
 	VPXORQ      Z9, Z12, Z12
 	VAESENC     Z25, Z2, Z2
 	VAESENC     Z25, Z3, Z3
 	VPSHUFB     Z15, Z1, Z8
 	VAESENC     Z26, Z2, Z2
 	VAESENC     Z26, Z3, Z3
-	VPCLMULQDQ  $0x00, 80(CX), Z8, Z9
-	VPCLMULQDQ  $0x11, 80(CX), Z8, Z10
+	VPCLMULQDQ  $0x00, 592(CX), Z8, Z9
+	VPCLMULQDQ  $0x11, 592(CX), Z8, Z10
 	VAESENC     Z27, Z2, Z2
 	VAESENC     Z27, Z3, Z3
 	VPXORQ      Z9, Z11, Z11
 	VPXORQ      Z10, Z13, Z13
 	VAESENC     Z28, Z2, Z2
 	VAESENC     Z28, Z3, Z3
-	VPCLMULQDQ  $0x01, 80(CX), Z8, Z9
+	VPCLMULQDQ  $0x01, 592(CX), Z8, Z9
 	VAESENC     Z29, Z2, Z2
 	VAESENC     Z29, Z3, Z3
-	VPCLMULQDQ  $0x10, 80(CX), Z8, Z10
+	VPCLMULQDQ  $0x10, 592(CX), Z8, Z10
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 	VPXORQ      128(SI), Z30, Z9
 	VAESENCLAST Z9, Z2, Z2
@@ -17147,53 +17610,53 @@ rounds10VAES51215:
 	VPXORQ      Z16, Z4, Z4
 	VPXORQ      Z16, Z5, Z5
 	CMPQ        AX, $0x0c
-	JB          rounds10VAES51217
-	JE          rounds12VAES51218
+	JB          rounds10VAES51218
+	JE          rounds12VAES51219
 	VAESENC     Z17, Z4, Z4
 	VAESENC     Z17, Z5, Z5
 	VAESENC     Z18, Z4, Z4
 	VAESENC     Z18, Z5, Z5
 
-rounds12VAES51218:
+rounds12VAES51219:
 	VAESENC Z19, Z4, Z4
 	VAESENC Z19, Z5, Z5
 	VAESENC Z20, Z4, Z4
 	VAESENC Z20, Z5, Z5
 
-rounds10VAES51217:
+rounds10VAES51218:
 	VAESENC     Z21, Z4, Z4
 	VAESENC     Z21, Z5, Z5
 	VPSHUFB     Z15, Z2, Z8
 	VAESENC     Z22, Z4, Z4
 	VAESENC     Z22, Z5, Z5
-	VPCLMULQDQ  $0x00, 144(CX), Z8, Z9
-	VPCLMULQDQ  $0x11, 144(CX), Z8, Z10
+	VPCLMULQDQ  $0x00, 656(CX), Z8, Z9
+	VPCLMULQDQ  $0x11, 656(CX), Z8, Z10
 	VAESENC     Z23, Z4, Z4
 	VAESENC     Z23, Z5, Z5
 	VPXORQ      Z9, Z11, Z11
 	VPXORQ      Z10, Z13, Z13
 	VAESENC     Z24, Z4, Z4
 	VAESENC     Z24, Z5, Z5
-	VPCLMULQDQ  $0x01, 144(CX), Z8, Z9
-	VPCLMULQDQ  $0x10, 144(CX), Z8, Z10
+	VPCLMULQDQ  $0x01, 656(CX), Z8, Z9
+	VPCLMULQDQ  $0x10, 656(CX), Z8, Z10
 	VAESENC     Z25, Z4, Z4
 	VAESENC     Z25, Z5, Z5
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 	VAESENC     Z26, Z4, Z4
 	VAESENC     Z26, Z5, Z5
 	VPSHUFB     Z15, Z3, Z8
-	VPCLMULQDQ  $0x00, 208(CX), Z8, Z9
+	VPCLMULQDQ  $0x00, 720(CX), Z8, Z9
 	VAESENC     Z27, Z4, Z4
 	VAESENC     Z27, Z5, Z5
-	VPCLMULQDQ  $0x11, 208(CX), Z8, Z10
+	VPCLMULQDQ  $0x11, 720(CX), Z8, Z10
 	VAESENC     Z28, Z4, Z4
 	VAESENC     Z28, Z5, Z5
 	VPXORQ      Z9, Z11, Z11
 	VPXORQ      Z10, Z13, Z13
-	VPCLMULQDQ  $0x01, 208(CX), Z8, Z9
+	VPCLMULQDQ  $0x01, 720(CX), Z8, Z9
 	VAESENC     Z29, Z4, Z4
 	VAESENC     Z29, Z5, Z5
-	VPCLMULQDQ  $0x10, 208(CX), Z8, Z10
+	VPCLMULQDQ  $0x10, 720(CX), Z8, Z10
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 	VPXORQ      256(SI), Z30, Z9
 	VAESENCLAST Z9, Z4, Z4
@@ -17208,53 +17671,53 @@ rounds10VAES51217:
 	VPXORQ      Z16, Z6, Z6
 	VPXORQ      Z16, Z7, Z7
 	CMPQ        AX, $0x0c
-	JB          rounds10VAES51219
-	JE          rounds12VAES51220
+	JB          rounds10VAES51220
+	JE          rounds12VAES51221
 	VAESENC     Z17, Z6, Z6
 	VAESENC     Z17, Z7, Z7
 	VAESENC     Z18, Z6, Z6
 	VAESENC     Z18, Z7, Z7
 
-rounds12VAES51220:
+rounds12VAES51221:
 	VAESENC Z19, Z6, Z6
 	VAESENC Z19, Z7, Z7
 	VAESENC Z20, Z6, Z6
 	VAESENC Z20, Z7, Z7
 
-rounds10VAES51219:
+rounds10VAES51220:
 	VAESENC     Z21, Z6, Z6
 	VAESENC     Z21, Z7, Z7
 	VPSHUFB     Z15, Z4, Z8
 	VAESENC     Z22, Z6, Z6
 	VAESENC     Z22, Z7, Z7
-	VPCLMULQDQ  $0x00, 272(CX), Z8, Z9
-	VPCLMULQDQ  $0x11, 272(CX), Z8, Z10
+	VPCLMULQDQ  $0x00, 784(CX), Z8, Z9
+	VPCLMULQDQ  $0x11, 784(CX), Z8, Z10
 	VAESENC     Z23, Z6, Z6
 	VAESENC     Z23, Z7, Z7
 	VPXORQ      Z9, Z11, Z11
 	VPXORQ      Z10, Z13, Z13
 	VAESENC     Z24, Z6, Z6
 	VAESENC     Z24, Z7, Z7
-	VPCLMULQDQ  $0x01, 272(CX), Z8, Z9
-	VPCLMULQDQ  $0x10, 272(CX), Z8, Z10
+	VPCLMULQDQ  $0x01, 784(CX), Z8, Z9
+	VPCLMULQDQ  $0x10, 784(CX), Z8, Z10
 	VAESENC     Z25, Z6, Z6
 	VAESENC     Z25, Z7, Z7
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 	VAESENC     Z26, Z6, Z6
 	VAESENC     Z26, Z7, Z7
 	VPSHUFB     Z15, Z5, Z8
-	VPCLMULQDQ  $0x00, 336(CX), Z8, Z9
+	VPCLMULQDQ  $0x00, 848(CX), Z8, Z9
 	VAESENC     Z27, Z6, Z6
 	VAESENC     Z27, Z7, Z7
-	VPCLMULQDQ  $0x11, 336(CX), Z8, Z10
+	VPCLMULQDQ  $0x11, 848(CX), Z8, Z10
 	VAESENC     Z28, Z6, Z6
 	VAESENC     Z28, Z7, Z7
 	VPXORQ      Z9, Z11, Z11
 	VPXORQ      Z10, Z13, Z13
-	VPCLMULQDQ  $0x01, 336(CX), Z8, Z9
+	VPCLMULQDQ  $0x01, 848(CX), Z8, Z9
 	VAESENC     Z29, Z6, Z6
 	VAESENC     Z29, Z7, Z7
-	VPCLMULQDQ  $0x10, 336(CX), Z8, Z10
+	VPCLMULQDQ  $0x10, 848(CX), Z8, Z10
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 	VPXORQ      384(SI), Z30, Z9
 	VAESENCLAST Z9, Z6, Z6
@@ -17267,9 +17730,9 @@ rounds10VAES51219:
 	ADDQ        $0x00000200, DI
 	SUBQ        $0x00000200, DX
 	CMPQ        DX, $0x00000200
-	JB          sealLastVAES51210
+	JB          sealLastVAES51211
 	CMPQ        DX, $0x00000400
-	JB          sealSecondVAES51212
+	JB          sealSecondVAES51213
 	VPSHUFB     Z15, Z14, Z0
 	VPADDD      gcmInc4<>+0(SB), Z14, Z14
 	VPSHUFB     Z15, Z14, Z1
@@ -17295,8 +17758,8 @@ rounds10VAES51219:
 	VPXORQ      Z16, Z6, Z6
 	VPXORQ      Z16, Z7, Z7
 	CMPQ        AX, $0x0c
-	JB          rounds10VAES51221
-	JE          rounds12VAES51222
+	JB          rounds10VAES51222
+	JE          rounds12VAES51223
 	VAESENC     Z17, Z0, Z0
 	VAESENC     Z17, Z1, Z1
 	VAESENC     Z17, Z2, Z2
@@ -17314,7 +17777,7 @@ rounds10VAES51219:
 	VAESENC     Z18, Z6, Z6
 	VAESENC     Z18, Z7, Z7
 
-rounds12VAES51222:
+rounds12VAES51223:
 	VAESENC Z19, Z0, Z0
 	VAESENC Z19, Z1, Z1
 	VAESENC Z19, Z2, Z2
@@ -17332,7 +17795,7 @@ rounds12VAES51222:
 	VAESENC Z20, Z6, Z6
 	VAESENC Z20, Z7, Z7
 
-rounds10VAES51221:
+rounds10VAES51222:
 	VAESENC       Z21, Z0, Z0
 	VAESENC       Z21, Z1, Z1
 	VAESENC       Z21, Z2, Z2
@@ -17351,8 +17814,8 @@ rounds10VAES51221:
 	VAESENC       Z22, Z5, Z5
 	VAESENC       Z22, Z6, Z6
 	VAESENC       Z22, Z7, Z7
-	VPCLMULQDQ    $0x00, 400(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 400(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 912(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 912(CX), Z8, Z10
 	VAESENC       Z23, Z0, Z0
 	VAESENC       Z23, Z1, Z1
 	VAESENC       Z23, Z2, Z2
@@ -17363,7 +17826,7 @@ rounds10VAES51221:
 	VAESENC       Z23, Z7, Z7
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 400(CX), Z8, Z9
+	VPCLMULQDQ    $0x01, 912(CX), Z8, Z9
 	VAESENC       Z24, Z0, Z0
 	VAESENC       Z24, Z1, Z1
 	VAESENC       Z24, Z2, Z2
@@ -17372,7 +17835,7 @@ rounds10VAES51221:
 	VAESENC       Z24, Z5, Z5
 	VAESENC       Z24, Z6, Z6
 	VAESENC       Z24, Z7, Z7
-	VPCLMULQDQ    $0x10, 400(CX), Z8, Z10
+	VPCLMULQDQ    $0x10, 912(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VAESENC       Z25, Z0, Z0
 	VAESENC       Z25, Z1, Z1
@@ -17384,7 +17847,7 @@ rounds10VAES51221:
 	VAESENC       Z25, Z7, Z7
 	VMOVDQU64     448(R9), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 464(CX), Z8, Z9
+	VPCLMULQDQ    $0x00, 976(CX), Z8, Z9
 	VAESENC       Z26, Z0, Z0
 	VAESENC       Z26, Z1, Z1
 	VAESENC       Z26, Z2, Z2
@@ -17393,7 +17856,7 @@ rounds10VAES51221:
 	VAESENC       Z26, Z5, Z5
 	VAESENC       Z26, Z6, Z6
 	VAESENC       Z26, Z7, Z7
-	VPCLMULQDQ    $0x11, 464(CX), Z8, Z10
+	VPCLMULQDQ    $0x11, 976(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
 	VAESENC       Z27, Z0, Z0
@@ -17404,8 +17867,8 @@ rounds10VAES51221:
 	VAESENC       Z27, Z5, Z5
 	VAESENC       Z27, Z6, Z6
 	VAESENC       Z27, Z7, Z7
-	VPCLMULQDQ    $0x01, 464(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 464(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 976(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 976(CX), Z8, Z10
 	VAESENC       Z28, Z0, Z0
 	VAESENC       Z28, Z1, Z1
 	VAESENC       Z28, Z2, Z2
@@ -17462,9 +17925,9 @@ rounds10VAES51221:
 	ADDQ          $0x00000200, DI
 	SUBQ          $0x00000200, DX
 
-groupLoopVAES51223:
+groupLoopVAES51224:
 	CMPQ    DX, $0x00000400
-	JB      sealFinalVAES51211
+	JB      sealFinalVAES51212
 	VPSHUFB Z15, Z14, Z0
 	VPADDD  gcmInc4<>+0(SB), Z14, Z14
 	VPSHUFB Z15, Z14, Z1
@@ -17490,8 +17953,8 @@ groupLoopVAES51223:
 	VPXORQ  Z16, Z6, Z6
 	VPXORQ  Z16, Z7, Z7
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES51224
-	JE      rounds12VAES51225
+	JB      rounds10VAES51225
+	JE      rounds12VAES51226
 	VAESENC Z17, Z0, Z0
 	VAESENC Z17, Z1, Z1
 	VAESENC Z17, Z2, Z2
@@ -17509,7 +17972,7 @@ groupLoopVAES51223:
 	VAESENC Z18, Z6, Z6
 	VAESENC Z18, Z7, Z7
 
-rounds12VAES51225:
+rounds12VAES51226:
 	VAESENC Z19, Z0, Z0
 	VAESENC Z19, Z1, Z1
 	VAESENC Z19, Z2, Z2
@@ -17527,7 +17990,7 @@ rounds12VAES51225:
 	VAESENC Z20, Z6, Z6
 	VAESENC Z20, Z7, Z7
 
-rounds10VAES51224:
+rounds10VAES51225:
 	VAESENC       Z21, Z0, Z0
 	VAESENC       Z21, Z1, Z1
 	VAESENC       Z21, Z2, Z2
@@ -17539,10 +18002,10 @@ rounds10VAES51224:
 	VMOVDQU64     (R9), Z8
 	VPSHUFB       Z15, Z8, Z8
 	VPXORQ        Z11, Z8, Z8
-	VPCLMULQDQ    $0x00, 16(CX), Z8, Z11
-	VPCLMULQDQ    $0x11, 16(CX), Z8, Z13
-	VPCLMULQDQ    $0x01, 16(CX), Z8, Z12
-	VPCLMULQDQ    $0x10, 16(CX), Z8, Z9
+	VPCLMULQDQ    $0x00, 528(CX), Z8, Z11
+	VPCLMULQDQ    $0x11, 528(CX), Z8, Z13
+	VPCLMULQDQ    $0x01, 528(CX), Z8, Z12
+	VPCLMULQDQ    $0x10, 528(CX), Z8, Z9
 	VPXORQ        Z9, Z12, Z12
 	VMOVDQU64     64(R9), Z8
 	VPSHUFB       Z15, Z8, Z8
@@ -17554,12 +18017,12 @@ rounds10VAES51224:
 	VAESENC       Z22, Z5, Z5
 	VAESENC       Z22, Z6, Z6
 	VAESENC       Z22, Z7, Z7
-	VPCLMULQDQ    $0x00, 80(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 80(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 592(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 592(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 80(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 80(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 592(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 592(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VAESENC       Z23, Z0, Z0
 	VAESENC       Z23, Z1, Z1
@@ -17571,12 +18034,12 @@ rounds10VAES51224:
 	VAESENC       Z23, Z7, Z7
 	VMOVDQU64     128(R9), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 144(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 144(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 656(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 656(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 144(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 144(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 656(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 656(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VAESENC       Z24, Z0, Z0
 	VAESENC       Z24, Z1, Z1
@@ -17588,12 +18051,12 @@ rounds10VAES51224:
 	VAESENC       Z24, Z7, Z7
 	VMOVDQU64     192(R9), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 208(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 208(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 720(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 720(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 208(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 208(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 720(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 720(CX), Z8, Z10
 	VAESENC       Z25, Z0, Z0
 	VAESENC       Z25, Z1, Z1
 	VAESENC       Z25, Z2, Z2
@@ -17605,11 +18068,11 @@ rounds10VAES51224:
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     256(R9), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 272(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 272(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 784(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 784(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 272(CX), Z8, Z9
+	VPCLMULQDQ    $0x01, 784(CX), Z8, Z9
 	VAESENC       Z26, Z0, Z0
 	VAESENC       Z26, Z1, Z1
 	VAESENC       Z26, Z2, Z2
@@ -17618,15 +18081,15 @@ rounds10VAES51224:
 	VAESENC       Z26, Z5, Z5
 	VAESENC       Z26, Z6, Z6
 	VAESENC       Z26, Z7, Z7
-	VPCLMULQDQ    $0x10, 272(CX), Z8, Z10
+	VPCLMULQDQ    $0x10, 784(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     320(R9), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 336(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 336(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 848(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 848(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 336(CX), Z8, Z9
+	VPCLMULQDQ    $0x01, 848(CX), Z8, Z9
 	VAESENC       Z27, Z0, Z0
 	VAESENC       Z27, Z1, Z1
 	VAESENC       Z27, Z2, Z2
@@ -17635,12 +18098,12 @@ rounds10VAES51224:
 	VAESENC       Z27, Z5, Z5
 	VAESENC       Z27, Z6, Z6
 	VAESENC       Z27, Z7, Z7
-	VPCLMULQDQ    $0x10, 336(CX), Z8, Z10
+	VPCLMULQDQ    $0x10, 848(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     384(R9), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 400(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 400(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 912(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 912(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
 	VAESENC       Z28, Z0, Z0
@@ -17651,13 +18114,13 @@ rounds10VAES51224:
 	VAESENC       Z28, Z5, Z5
 	VAESENC       Z28, Z6, Z6
 	VAESENC       Z28, Z7, Z7
-	VPCLMULQDQ    $0x01, 400(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 400(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 912(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 912(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     448(R9), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 464(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 464(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 976(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 976(CX), Z8, Z10
 	VAESENC       Z29, Z0, Z0
 	VAESENC       Z29, Z1, Z1
 	VAESENC       Z29, Z2, Z2
@@ -17668,8 +18131,8 @@ rounds10VAES51224:
 	VAESENC       Z29, Z7, Z7
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 464(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 464(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 976(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 976(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
 	VPSHUFD       $0x4e, Z11, Z10
@@ -17709,9 +18172,9 @@ rounds10VAES51224:
 	ADDQ          $0x00000200, SI
 	ADDQ          $0x00000200, DI
 	SUBQ          $0x00000200, DX
-	JMP           groupLoopVAES51223
+	JMP           groupLoopVAES51224
 
-sealFinalVAES51211:
+sealFinalVAES51212:
 	VPSHUFB Z15, Z14, Z0
 	VPADDD  gcmInc4<>+0(SB), Z14, Z14
 	VPSHUFB Z15, Z14, Z1
@@ -17719,108 +18182,108 @@ sealFinalVAES51211:
 	VPXORQ  Z16, Z0, Z0
 	VPXORQ  Z16, Z1, Z1
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES51226
-	JE      rounds12VAES51227
+	JB      rounds10VAES51227
+	JE      rounds12VAES51228
 	VAESENC Z17, Z0, Z0
 	VAESENC Z17, Z1, Z1
 	VAESENC Z18, Z0, Z0
 	VAESENC Z18, Z1, Z1
 
-rounds12VAES51227:
+rounds12VAES51228:
 	VAESENC Z19, Z0, Z0
 	VAESENC Z19, Z1, Z1
 	VAESENC Z20, Z0, Z0
 	VAESENC Z20, Z1, Z1
 
-rounds10VAES51226:
+rounds10VAES51227:
 	VAESENC       Z21, Z0, Z0
 	VAESENC       Z21, Z1, Z1
 	VMOVDQU64     (R9), Z8
 	VPSHUFB       Z15, Z8, Z8
 	VPXORQ        Z11, Z8, Z8
-	VPCLMULQDQ    $0x00, 16(CX), Z8, Z11
-	VPCLMULQDQ    $0x11, 16(CX), Z8, Z13
-	VPCLMULQDQ    $0x01, 16(CX), Z8, Z12
-	VPCLMULQDQ    $0x10, 16(CX), Z8, Z9
+	VPCLMULQDQ    $0x00, 528(CX), Z8, Z11
+	VPCLMULQDQ    $0x11, 528(CX), Z8, Z13
+	VPCLMULQDQ    $0x01, 528(CX), Z8, Z12
+	VPCLMULQDQ    $0x10, 528(CX), Z8, Z9
 	VPXORQ        Z9, Z12, Z12
 	VMOVDQU64     64(R9), Z8
 	VPSHUFB       Z15, Z8, Z8
 	VAESENC       Z22, Z0, Z0
 	VAESENC       Z22, Z1, Z1
-	VPCLMULQDQ    $0x00, 80(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 80(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 592(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 592(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 80(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 80(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 592(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 592(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VAESENC       Z23, Z0, Z0
 	VAESENC       Z23, Z1, Z1
 	VMOVDQU64     128(R9), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 144(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 144(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 656(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 656(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 144(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 144(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 656(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 656(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VAESENC       Z24, Z0, Z0
 	VAESENC       Z24, Z1, Z1
 	VMOVDQU64     192(R9), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 208(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 208(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 720(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 720(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 208(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 208(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 720(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 720(CX), Z8, Z10
 	VAESENC       Z25, Z0, Z0
 	VAESENC       Z25, Z1, Z1
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     256(R9), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 272(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 272(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 784(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 784(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 272(CX), Z8, Z9
+	VPCLMULQDQ    $0x01, 784(CX), Z8, Z9
 	VAESENC       Z26, Z0, Z0
 	VAESENC       Z26, Z1, Z1
-	VPCLMULQDQ    $0x10, 272(CX), Z8, Z10
+	VPCLMULQDQ    $0x10, 784(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     320(R9), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 336(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 336(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 848(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 848(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 336(CX), Z8, Z9
+	VPCLMULQDQ    $0x01, 848(CX), Z8, Z9
 	VAESENC       Z27, Z0, Z0
 	VAESENC       Z27, Z1, Z1
-	VPCLMULQDQ    $0x10, 336(CX), Z8, Z10
+	VPCLMULQDQ    $0x10, 848(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     384(R9), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 400(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 400(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 912(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 912(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
 	VAESENC       Z28, Z0, Z0
 	VAESENC       Z28, Z1, Z1
-	VPCLMULQDQ    $0x01, 400(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 400(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 912(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 912(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     448(R9), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 464(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 464(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 976(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 976(CX), Z8, Z10
 	VAESENC       Z29, Z0, Z0
 	VAESENC       Z29, Z1, Z1
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 464(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 464(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 976(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 976(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
 	VPSHUFD       $0x4e, Z11, Z10
@@ -17845,52 +18308,52 @@ rounds10VAES51226:
 	VPXORQ        Z16, Z2, Z2
 	VPXORQ        Z16, Z3, Z3
 	CMPQ          AX, $0x0c
-	JB            rounds10VAES51228
-	JE            rounds12VAES51229
+	JB            rounds10VAES51229
+	JE            rounds12VAES51230
 	VAESENC       Z17, Z2, Z2
 	VAESENC       Z17, Z3, Z3
 	VAESENC       Z18, Z2, Z2
 	VAESENC       Z18, Z3, Z3
 
-rounds12VAES51229:
+rounds12VAES51230:
 	VAESENC Z19, Z2, Z2
 	VAESENC Z19, Z3, Z3
 	VAESENC Z20, Z2, Z2
 	VAESENC Z20, Z3, Z3
 
-rounds10VAES51228:
+rounds10VAES51229:
 	VAESENC     Z21, Z2, Z2
 	VAESENC     Z21, Z3, Z3
 	VPSHUFB     Z15, Z0, Z8
 	VPXORQ      Z11, Z8, Z8
 	VAESENC     Z22, Z2, Z2
 	VAESENC     Z22, Z3, Z3
-	VPCLMULQDQ  $0x00, 16(CX), Z8, Z11
+	VPCLMULQDQ  $0x00, 528(CX), Z8, Z11
 	VAESENC     Z23, Z2, Z2
 	VAESENC     Z23, Z3, Z3
-	VPCLMULQDQ  $0x11, 16(CX), Z8, Z13
-	VPCLMULQDQ  $0x01, 16(CX), Z8, Z12
+	VPCLMULQDQ  $0x11, 528(CX), Z8, Z13
+	VPCLMULQDQ  $0x01, 528(CX), Z8, Z12
 	VAESENC     Z24, Z2, Z2
 	VAESENC     Z24, Z3, Z3
-	VPCLMULQDQ  $0x10, 16(CX), Z8, Z9
+	VPCLMULQDQ  $0x10, 528(CX), Z8, Z9
 	VPXORQ      Z9, Z12, Z12
 	VAESENC     Z25, Z2, Z2
 	VAESENC     Z25, Z3, Z3
 	VPSHUFB     Z15, Z1, Z8
 	VAESENC     Z26, Z2, Z2
 	VAESENC     Z26, Z3, Z3
-	VPCLMULQDQ  $0x00, 80(CX), Z8, Z9
-	VPCLMULQDQ  $0x11, 80(CX), Z8, Z10
+	VPCLMULQDQ  $0x00, 592(CX), Z8, Z9
+	VPCLMULQDQ  $0x11, 592(CX), Z8, Z10
 	VAESENC     Z27, Z2, Z2
 	VAESENC     Z27, Z3, Z3
 	VPXORQ      Z9, Z11, Z11
 	VPXORQ      Z10, Z13, Z13
 	VAESENC     Z28, Z2, Z2
 	VAESENC     Z28, Z3, Z3
-	VPCLMULQDQ  $0x01, 80(CX), Z8, Z9
+	VPCLMULQDQ  $0x01, 592(CX), Z8, Z9
 	VAESENC     Z29, Z2, Z2
 	VAESENC     Z29, Z3, Z3
-	VPCLMULQDQ  $0x10, 80(CX), Z8, Z10
+	VPCLMULQDQ  $0x10, 592(CX), Z8, Z10
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 	VPXORQ      128(SI), Z30, Z9
 	VAESENCLAST Z9, Z2, Z2
@@ -17905,53 +18368,53 @@ rounds10VAES51228:
 	VPXORQ      Z16, Z4, Z4
 	VPXORQ      Z16, Z5, Z5
 	CMPQ        AX, $0x0c
-	JB          rounds10VAES51230
-	JE          rounds12VAES51231
+	JB          rounds10VAES51231
+	JE          rounds12VAES51232
 	VAESENC     Z17, Z4, Z4
 	VAESENC     Z17, Z5, Z5
 	VAESENC     Z18, Z4, Z4
 	VAESENC     Z18, Z5, Z5
 
-rounds12VAES51231:
+rounds12VAES51232:
 	VAESENC Z19, Z4, Z4
 	VAESENC Z19, Z5, Z5
 	VAESENC Z20, Z4, Z4
 	VAESENC Z20, Z5, Z5
 
-rounds10VAES51230:
+rounds10VAES51231:
 	VAESENC     Z21, Z4, Z4
 	VAESENC     Z21, Z5, Z5
 	VPSHUFB     Z15, Z2, Z8
 	VAESENC     Z22, Z4, Z4
 	VAESENC     Z22, Z5, Z5
-	VPCLMULQDQ  $0x00, 144(CX), Z8, Z9
-	VPCLMULQDQ  $0x11, 144(CX), Z8, Z10
+	VPCLMULQDQ  $0x00, 656(CX), Z8, Z9
+	VPCLMULQDQ  $0x11, 656(CX), Z8, Z10
 	VAESENC     Z23, Z4, Z4
 	VAESENC     Z23, Z5, Z5
 	VPXORQ      Z9, Z11, Z11
 	VPXORQ      Z10, Z13, Z13
 	VAESENC     Z24, Z4, Z4
 	VAESENC     Z24, Z5, Z5
-	VPCLMULQDQ  $0x01, 144(CX), Z8, Z9
-	VPCLMULQDQ  $0x10, 144(CX), Z8, Z10
+	VPCLMULQDQ  $0x01, 656(CX), Z8, Z9
+	VPCLMULQDQ  $0x10, 656(CX), Z8, Z10
 	VAESENC     Z25, Z4, Z4
 	VAESENC     Z25, Z5, Z5
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 	VAESENC     Z26, Z4, Z4
 	VAESENC     Z26, Z5, Z5
 	VPSHUFB     Z15, Z3, Z8
-	VPCLMULQDQ  $0x00, 208(CX), Z8, Z9
+	VPCLMULQDQ  $0x00, 720(CX), Z8, Z9
 	VAESENC     Z27, Z4, Z4
 	VAESENC     Z27, Z5, Z5
-	VPCLMULQDQ  $0x11, 208(CX), Z8, Z10
+	VPCLMULQDQ  $0x11, 720(CX), Z8, Z10
 	VAESENC     Z28, Z4, Z4
 	VAESENC     Z28, Z5, Z5
 	VPXORQ      Z9, Z11, Z11
 	VPXORQ      Z10, Z13, Z13
-	VPCLMULQDQ  $0x01, 208(CX), Z8, Z9
+	VPCLMULQDQ  $0x01, 720(CX), Z8, Z9
 	VAESENC     Z29, Z4, Z4
 	VAESENC     Z29, Z5, Z5
-	VPCLMULQDQ  $0x10, 208(CX), Z8, Z10
+	VPCLMULQDQ  $0x10, 720(CX), Z8, Z10
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 	VPXORQ      256(SI), Z30, Z9
 	VAESENCLAST Z9, Z4, Z4
@@ -17966,53 +18429,53 @@ rounds10VAES51230:
 	VPXORQ      Z16, Z6, Z6
 	VPXORQ      Z16, Z7, Z7
 	CMPQ        AX, $0x0c
-	JB          rounds10VAES51232
-	JE          rounds12VAES51233
+	JB          rounds10VAES51233
+	JE          rounds12VAES51234
 	VAESENC     Z17, Z6, Z6
 	VAESENC     Z17, Z7, Z7
 	VAESENC     Z18, Z6, Z6
 	VAESENC     Z18, Z7, Z7
 
-rounds12VAES51233:
+rounds12VAES51234:
 	VAESENC Z19, Z6, Z6
 	VAESENC Z19, Z7, Z7
 	VAESENC Z20, Z6, Z6
 	VAESENC Z20, Z7, Z7
 
-rounds10VAES51232:
+rounds10VAES51233:
 	VAESENC     Z21, Z6, Z6
 	VAESENC     Z21, Z7, Z7
 	VPSHUFB     Z15, Z4, Z8
 	VAESENC     Z22, Z6, Z6
 	VAESENC     Z22, Z7, Z7
-	VPCLMULQDQ  $0x00, 272(CX), Z8, Z9
-	VPCLMULQDQ  $0x11, 272(CX), Z8, Z10
+	VPCLMULQDQ  $0x00, 784(CX), Z8, Z9
+	VPCLMULQDQ  $0x11, 784(CX), Z8, Z10
 	VAESENC     Z23, Z6, Z6
 	VAESENC     Z23, Z7, Z7
 	VPXORQ      Z9, Z11, Z11
 	VPXORQ      Z10, Z13, Z13
 	VAESENC     Z24, Z6, Z6
 	VAESENC     Z24, Z7, Z7
-	VPCLMULQDQ  $0x01, 272(CX), Z8, Z9
-	VPCLMULQDQ  $0x10, 272(CX), Z8, Z10
+	VPCLMULQDQ  $0x01, 784(CX), Z8, Z9
+	VPCLMULQDQ  $0x10, 784(CX), Z8, Z10
 	VAESENC     Z25, Z6, Z6
 	VAESENC     Z25, Z7, Z7
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 	VAESENC     Z26, Z6, Z6
 	VAESENC     Z26, Z7, Z7
 	VPSHUFB     Z15, Z5, Z8
-	VPCLMULQDQ  $0x00, 336(CX), Z8, Z9
+	VPCLMULQDQ  $0x00, 848(CX), Z8, Z9
 	VAESENC     Z27, Z6, Z6
 	VAESENC     Z27, Z7, Z7
-	VPCLMULQDQ  $0x11, 336(CX), Z8, Z10
+	VPCLMULQDQ  $0x11, 848(CX), Z8, Z10
 	VAESENC     Z28, Z6, Z6
 	VAESENC     Z28, Z7, Z7
 	VPXORQ      Z9, Z11, Z11
 	VPXORQ      Z10, Z13, Z13
-	VPCLMULQDQ  $0x01, 336(CX), Z8, Z9
+	VPCLMULQDQ  $0x01, 848(CX), Z8, Z9
 	VAESENC     Z29, Z6, Z6
 	VAESENC     Z29, Z7, Z7
-	VPCLMULQDQ  $0x10, 336(CX), Z8, Z10
+	VPCLMULQDQ  $0x10, 848(CX), Z8, Z10
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 	VPXORQ      384(SI), Z30, Z9
 	VAESENCLAST Z9, Z6, Z6
@@ -18024,9 +18487,9 @@ rounds10VAES51232:
 	ADDQ        $0x00000200, SI
 	ADDQ        $0x00000200, DI
 	SUBQ        $0x00000200, DX
-	JMP         sealLastVAES51210
+	JMP         sealLastVAES51211
 
-sealSecondVAES51212:
+sealSecondVAES51213:
 	VPSHUFB Z15, Z14, Z0
 	VPADDD  gcmInc4<>+0(SB), Z14, Z14
 	VPSHUFB Z15, Z14, Z1
@@ -18034,49 +18497,49 @@ sealSecondVAES51212:
 	VPXORQ  Z16, Z0, Z0
 	VPXORQ  Z16, Z1, Z1
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES51234
-	JE      rounds12VAES51235
+	JB      rounds10VAES51235
+	JE      rounds12VAES51236
 	VAESENC Z17, Z0, Z0
 	VAESENC Z17, Z1, Z1
 	VAESENC Z18, Z0, Z0
 	VAESENC Z18, Z1, Z1
 
-rounds12VAES51235:
+rounds12VAES51236:
 	VAESENC Z19, Z0, Z0
 	VAESENC Z19, Z1, Z1
 	VAESENC Z20, Z0, Z0
 	VAESENC Z20, Z1, Z1
 
-rounds10VAES51234:
+rounds10VAES51235:
 	VAESENC       Z21, Z0, Z0
 	VAESENC       Z21, Z1, Z1
 	VPSHUFB       Z15, Z6, Z8
 	VAESENC       Z22, Z0, Z0
 	VAESENC       Z22, Z1, Z1
-	VPCLMULQDQ    $0x00, 400(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 400(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 912(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 912(CX), Z8, Z10
 	VAESENC       Z23, Z0, Z0
 	VAESENC       Z23, Z1, Z1
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 400(CX), Z8, Z9
+	VPCLMULQDQ    $0x01, 912(CX), Z8, Z9
 	VAESENC       Z24, Z0, Z0
 	VAESENC       Z24, Z1, Z1
-	VPCLMULQDQ    $0x10, 400(CX), Z8, Z10
+	VPCLMULQDQ    $0x10, 912(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VAESENC       Z25, Z0, Z0
 	VAESENC       Z25, Z1, Z1
 	VPSHUFB       Z15, Z7, Z8
-	VPCLMULQDQ    $0x00, 464(CX), Z8, Z9
+	VPCLMULQDQ    $0x00, 976(CX), Z8, Z9
 	VAESENC       Z26, Z0, Z0
 	VAESENC       Z26, Z1, Z1
-	VPCLMULQDQ    $0x11, 464(CX), Z8, Z10
+	VPCLMULQDQ    $0x11, 976(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
 	VAESENC       Z27, Z0, Z0
 	VAESENC       Z27, Z1, Z1
-	VPCLMULQDQ    $0x01, 464(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 464(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 976(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 976(CX), Z8, Z10
 	VAESENC       Z28, Z0, Z0
 	VAESENC       Z28, Z1, Z1
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
@@ -18105,52 +18568,52 @@ rounds10VAES51234:
 	VPXORQ        Z16, Z2, Z2
 	VPXORQ        Z16, Z3, Z3
 	CMPQ          AX, $0x0c
-	JB            rounds10VAES51236
-	JE            rounds12VAES51237
+	JB            rounds10VAES51237
+	JE            rounds12VAES51238
 	VAESENC       Z17, Z2, Z2
 	VAESENC       Z17, Z3, Z3
 	VAESENC       Z18, Z2, Z2
 	VAESENC       Z18, Z3, Z3
 
-rounds12VAES51237:
+rounds12VAES51238:
 	VAESENC Z19, Z2, Z2
 	VAESENC Z19, Z3, Z3
 	VAESENC Z20, Z2, Z2
 	VAESENC Z20, Z3, Z3
 
-rounds10VAES51236:
+rounds10VAES51237:
 	VAESENC     Z21, Z2, Z2
 	VAESENC     Z21, Z3, Z3
 	VPSHUFB     Z15, Z0, Z8
 	VPXORQ      Z11, Z8, Z8
 	VAESENC     Z22, Z2, Z2
 	VAESENC     Z22, Z3, Z3
-	VPCLMULQDQ  $0x00, 16(CX), Z8, Z11
+	VPCLMULQDQ  $0x00, 528(CX), Z8, Z11
 	VAESENC     Z23, Z2, Z2
 	VAESENC     Z23, Z3, Z3
-	VPCLMULQDQ  $0x11, 16(CX), Z8, Z13
-	VPCLMULQDQ  $0x01, 16(CX), Z8, Z12
+	VPCLMULQDQ  $0x11, 528(CX), Z8, Z13
+	VPCLMULQDQ  $0x01, 528(CX), Z8, Z12
 	VAESENC     Z24, Z2, Z2
 	VAESENC     Z24, Z3, Z3
-	VPCLMULQDQ  $0x10, 16(CX), Z8, Z9
+	VPCLMULQDQ  $0x10, 528(CX), Z8, Z9
 	VPXORQ      Z9, Z12, Z12
 	VAESENC     Z25, Z2, Z2
 	VAESENC     Z25, Z3, Z3
 	VPSHUFB     Z15, Z1, Z8
 	VAESENC     Z26, Z2, Z2
 	VAESENC     Z26, Z3, Z3
-	VPCLMULQDQ  $0x00, 80(CX), Z8, Z9
-	VPCLMULQDQ  $0x11, 80(CX), Z8, Z10
+	VPCLMULQDQ  $0x00, 592(CX), Z8, Z9
+	VPCLMULQDQ  $0x11, 592(CX), Z8, Z10
 	VAESENC     Z27, Z2, Z2
 	VAESENC     Z27, Z3, Z3
 	VPXORQ      Z9, Z11, Z11
 	VPXORQ      Z10, Z13, Z13
 	VAESENC     Z28, Z2, Z2
 	VAESENC     Z28, Z3, Z3
-	VPCLMULQDQ  $0x01, 80(CX), Z8, Z9
+	VPCLMULQDQ  $0x01, 592(CX), Z8, Z9
 	VAESENC     Z29, Z2, Z2
 	VAESENC     Z29, Z3, Z3
-	VPCLMULQDQ  $0x10, 80(CX), Z8, Z10
+	VPCLMULQDQ  $0x10, 592(CX), Z8, Z10
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 	VPXORQ      128(SI), Z30, Z9
 	VAESENCLAST Z9, Z2, Z2
@@ -18165,53 +18628,53 @@ rounds10VAES51236:
 	VPXORQ      Z16, Z4, Z4
 	VPXORQ      Z16, Z5, Z5
 	CMPQ        AX, $0x0c
-	JB          rounds10VAES51238
-	JE          rounds12VAES51239
+	JB          rounds10VAES51239
+	JE          rounds12VAES51240
 	VAESENC     Z17, Z4, Z4
 	VAESENC     Z17, Z5, Z5
 	VAESENC     Z18, Z4, Z4
 	VAESENC     Z18, Z5, Z5
 
-rounds12VAES51239:
+rounds12VAES51240:
 	VAESENC Z19, Z4, Z4
 	VAESENC Z19, Z5, Z5
 	VAESENC Z20, Z4, Z4
 	VAESENC Z20, Z5, Z5
 
-rounds10VAES51238:
+rounds10VAES51239:
 	VAESENC     Z21, Z4, Z4
 	VAESENC     Z21, Z5, Z5
 	VPSHUFB     Z15, Z2, Z8
 	VAESENC     Z22, Z4, Z4
 	VAESENC     Z22, Z5, Z5
-	VPCLMULQDQ  $0x00, 144(CX), Z8, Z9
-	VPCLMULQDQ  $0x11, 144(CX), Z8, Z10
+	VPCLMULQDQ  $0x00, 656(CX), Z8, Z9
+	VPCLMULQDQ  $0x11, 656(CX), Z8, Z10
 	VAESENC     Z23, Z4, Z4
 	VAESENC     Z23, Z5, Z5
 	VPXORQ      Z9, Z11, Z11
 	VPXORQ      Z10, Z13, Z13
 	VAESENC     Z24, Z4, Z4
 	VAESENC     Z24, Z5, Z5
-	VPCLMULQDQ  $0x01, 144(CX), Z8, Z9
-	VPCLMULQDQ  $0x10, 144(CX), Z8, Z10
+	VPCLMULQDQ  $0x01, 656(CX), Z8, Z9
+	VPCLMULQDQ  $0x10, 656(CX), Z8, Z10
 	VAESENC     Z25, Z4, Z4
 	VAESENC     Z25, Z5, Z5
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 	VAESENC     Z26, Z4, Z4
 	VAESENC     Z26, Z5, Z5
 	VPSHUFB     Z15, Z3, Z8
-	VPCLMULQDQ  $0x00, 208(CX), Z8, Z9
+	VPCLMULQDQ  $0x00, 720(CX), Z8, Z9
 	VAESENC     Z27, Z4, Z4
 	VAESENC     Z27, Z5, Z5
-	VPCLMULQDQ  $0x11, 208(CX), Z8, Z10
+	VPCLMULQDQ  $0x11, 720(CX), Z8, Z10
 	VAESENC     Z28, Z4, Z4
 	VAESENC     Z28, Z5, Z5
 	VPXORQ      Z9, Z11, Z11
 	VPXORQ      Z10, Z13, Z13
-	VPCLMULQDQ  $0x01, 208(CX), Z8, Z9
+	VPCLMULQDQ  $0x01, 720(CX), Z8, Z9
 	VAESENC     Z29, Z4, Z4
 	VAESENC     Z29, Z5, Z5
-	VPCLMULQDQ  $0x10, 208(CX), Z8, Z10
+	VPCLMULQDQ  $0x10, 720(CX), Z8, Z10
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 	VPXORQ      256(SI), Z30, Z9
 	VAESENCLAST Z9, Z4, Z4
@@ -18226,53 +18689,53 @@ rounds10VAES51238:
 	VPXORQ      Z16, Z6, Z6
 	VPXORQ      Z16, Z7, Z7
 	CMPQ        AX, $0x0c
-	JB          rounds10VAES51240
-	JE          rounds12VAES51241
+	JB          rounds10VAES51241
+	JE          rounds12VAES51242
 	VAESENC     Z17, Z6, Z6
 	VAESENC     Z17, Z7, Z7
 	VAESENC     Z18, Z6, Z6
 	VAESENC     Z18, Z7, Z7
 
-rounds12VAES51241:
+rounds12VAES51242:
 	VAESENC Z19, Z6, Z6
 	VAESENC Z19, Z7, Z7
 	VAESENC Z20, Z6, Z6
 	VAESENC Z20, Z7, Z7
 
-rounds10VAES51240:
+rounds10VAES51241:
 	VAESENC     Z21, Z6, Z6
 	VAESENC     Z21, Z7, Z7
 	VPSHUFB     Z15, Z4, Z8
 	VAESENC     Z22, Z6, Z6
 	VAESENC     Z22, Z7, Z7
-	VPCLMULQDQ  $0x00, 272(CX), Z8, Z9
-	VPCLMULQDQ  $0x11, 272(CX), Z8, Z10
+	VPCLMULQDQ  $0x00, 784(CX), Z8, Z9
+	VPCLMULQDQ  $0x11, 784(CX), Z8, Z10
 	VAESENC     Z23, Z6, Z6
 	VAESENC     Z23, Z7, Z7
 	VPXORQ      Z9, Z11, Z11
 	VPXORQ      Z10, Z13, Z13
 	VAESENC     Z24, Z6, Z6
 	VAESENC     Z24, Z7, Z7
-	VPCLMULQDQ  $0x01, 272(CX), Z8, Z9
-	VPCLMULQDQ  $0x10, 272(CX), Z8, Z10
+	VPCLMULQDQ  $0x01, 784(CX), Z8, Z9
+	VPCLMULQDQ  $0x10, 784(CX), Z8, Z10
 	VAESENC     Z25, Z6, Z6
 	VAESENC     Z25, Z7, Z7
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 	VAESENC     Z26, Z6, Z6
 	VAESENC     Z26, Z7, Z7
 	VPSHUFB     Z15, Z5, Z8
-	VPCLMULQDQ  $0x00, 336(CX), Z8, Z9
+	VPCLMULQDQ  $0x00, 848(CX), Z8, Z9
 	VAESENC     Z27, Z6, Z6
 	VAESENC     Z27, Z7, Z7
-	VPCLMULQDQ  $0x11, 336(CX), Z8, Z10
+	VPCLMULQDQ  $0x11, 848(CX), Z8, Z10
 	VAESENC     Z28, Z6, Z6
 	VAESENC     Z28, Z7, Z7
 	VPXORQ      Z9, Z11, Z11
 	VPXORQ      Z10, Z13, Z13
-	VPCLMULQDQ  $0x01, 336(CX), Z8, Z9
+	VPCLMULQDQ  $0x01, 848(CX), Z8, Z9
 	VAESENC     Z29, Z6, Z6
 	VAESENC     Z29, Z7, Z7
-	VPCLMULQDQ  $0x10, 336(CX), Z8, Z10
+	VPCLMULQDQ  $0x10, 848(CX), Z8, Z10
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 	VPXORQ      384(SI), Z30, Z9
 	VAESENCLAST Z9, Z6, Z6
@@ -18285,22 +18748,22 @@ rounds10VAES51240:
 	ADDQ        $0x00000200, DI
 	SUBQ        $0x00000200, DX
 
-sealLastVAES51210:
+sealLastVAES51211:
 	VPSHUFB       Z15, Z6, Z8
-	VPCLMULQDQ    $0x00, 400(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 400(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 912(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 912(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 400(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 400(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 912(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 912(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VPSHUFB       Z15, Z7, Z8
-	VPCLMULQDQ    $0x00, 464(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 464(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 976(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 976(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 464(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 464(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 976(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 976(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
 	VPSHUFD       $0x4e, Z11, Z10
@@ -18315,35 +18778,35 @@ sealLastVAES51210:
 
 cryptTailVAES5128:
 	TESTQ   DX, DX
-	JZ      cryptDoneVAES5129
-	LEAQ    15(DX), R10
-	SHRQ    $0x04, R10
-	NEGQ    R10
-	ADDQ    $0x21, R10
-	SHLQ    $0x04, R10
-	ADDQ    CX, R10
+	JZ      cryptDoneVAES51210
 	VMOVDQA X11, X1
 	VPXORQ  Z11, Z11, Z11
 	VPXORQ  Z12, Z12, Z12
 	VPXORQ  Z13, Z13, Z13
+	LEAQ    15(DX), R10
+	SHRQ    $0x04, R10
+	NEGQ    R10
+	ADDQ    $0x41, R10
+	SHLQ    $0x04, R10
+	ADDQ    CX, R10
 
-tailLoopVAES51242:
+tailLoopVAES51243:
 	CMPQ    DX, $0x40
-	JB      tailPartVAES51243
+	JB      tailPartVAES51244
 	VPSHUFB Z15, Z14, Z0
 	VPADDD  gcmInc4<>+0(SB), Z14, Z14
 	VPXORQ  Z16, Z0, Z0
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES51245
-	JE      rounds12VAES51246
+	JB      rounds10VAES51246
+	JE      rounds12VAES51247
 	VAESENC Z17, Z0, Z0
 	VAESENC Z18, Z0, Z0
 
-rounds12VAES51246:
+rounds12VAES51247:
 	VAESENC Z19, Z0, Z0
 	VAESENC Z20, Z0, Z0
 
-rounds10VAES51245:
+rounds10VAES51246:
 	VAESENC     Z21, Z0, Z0
 	VAESENC     Z22, Z0, Z0
 	VAESENC     Z23, Z0, Z0
@@ -18370,11 +18833,11 @@ rounds10VAES51245:
 	ADDQ        $0x40, SI
 	ADDQ        $0x40, R10
 	SUBQ        $0x40, DX
-	JMP         tailLoopVAES51242
+	JMP         tailLoopVAES51243
 
-tailPartVAES51243:
+tailPartVAES51244:
 	TESTQ      DX, DX
-	JZ         tailReduceVAES51244
+	JZ         tailReduceVAES51245
 	MOVQ       $-1, R12
 	BZHIQ      DX, R12, R12
 	KMOVQ      R12, K2
@@ -18385,16 +18848,16 @@ tailPartVAES51243:
 	VPADDD     gcmInc4<>+0(SB), Z14, Z14
 	VPXORQ     Z16, Z0, Z0
 	CMPQ       AX, $0x0c
-	JB         rounds10VAES51247
-	JE         rounds12VAES51248
+	JB         rounds10VAES51248
+	JE         rounds12VAES51249
 	VAESENC    Z17, Z0, Z0
 	VAESENC    Z18, Z0, Z0
 
-rounds12VAES51248:
+rounds12VAES51249:
 	VAESENC Z19, Z0, Z0
 	VAESENC Z20, Z0, Z0
 
-rounds10VAES51247:
+rounds10VAES51248:
 	VAESENC     Z21, Z0, Z0
 	VAESENC     Z22, Z0, Z0
 	VAESENC     Z23, Z0, Z0
@@ -18418,7 +18881,7 @@ rounds10VAES51247:
 	VPCLMULQDQ  $0x10, (R10), Z8, Z10
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 
-tailReduceVAES51244:
+tailReduceVAES51245:
 	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
 	VPSHUFD       $0x4e, Z11, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
@@ -18430,7 +18893,7 @@ tailReduceVAES51244:
 	VEXTRACTI128  $0x01, Y9, X10
 	VPXOR         X10, X9, X11
 
-cryptDoneVAES5129:
+cryptDoneVAES51210:
 	VPSHUFB gcmBswap<>+0(SB), X11, X11
 	VMOVQ   X11, R12
 	MOVQ    R12, r0+80(FP)
@@ -18439,7 +18902,7 @@ cryptDoneVAES5129:
 	VZEROUPPER
 	RET
 
-// func openVAES512(nr int, rk *[240]byte, key *[66][16]byte, dst *byte, src *byte, n int, ctr0 uint64, ctr1 uint64, y0 uint64, y1 uint64) (r0 uint64, r1 uint64)
+// func openVAES512(nr int, rk *[240]byte, key *[74][16]byte, dst *byte, src *byte, n int, ctr0 uint64, ctr1 uint64, y0 uint64, y1 uint64) (r0 uint64, r1 uint64)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, BMI2, VAES, VPCLMULQDQ
 TEXT ·openVAES512(SB), NOSPLIT, $0-96
 	MOVQ            nr+0(FP), AX
@@ -18465,14 +18928,14 @@ TEXT ·openVAES512(SB), NOSPLIT, $0-96
 	VBROADCASTI32X4 144(R8), Z29
 	VBROADCASTI32X4 160(R8), Z30
 	CMPQ            AX, $0x0c
-	JB              keysDoneVAES51249
+	JB              keysDoneVAES51250
 	VBROADCASTI32X4 -16(R8), Z19
 	VBROADCASTI32X4 (R8), Z20
-	JE              keysDoneVAES51249
+	JE              keysDoneVAES51250
 	VBROADCASTI32X4 -48(R8), Z17
 	VBROADCASTI32X4 -32(R8), Z18
 
-keysDoneVAES51249:
+keysDoneVAES51250:
 	MOVQ       y0+64(FP), R12
 	VMOVQ      R12, X11
 	MOVQ       y1+72(FP), R12
@@ -18485,10 +18948,12 @@ keysDoneVAES51249:
 	VPSHUFB    gcmBswap<>+0(SB), X14, X14
 	VSHUFI64X2 $0x00, Z14, Z14, Z14
 	VPADDD     gcmLaneIdx<>+0(SB), Z14, Z14
+	CMPQ       DX, $0x00000200
+	JB         cryptTailVAES51251
 
-groupLoopVAES51252:
+groupLoopVAES51254:
 	CMPQ    DX, $0x00000200
-	JB      cryptTailVAES51250
+	JB      cryptTailVAES51251
 	VPSHUFB Z15, Z14, Z0
 	VPADDD  gcmInc4<>+0(SB), Z14, Z14
 	VPSHUFB Z15, Z14, Z1
@@ -18514,8 +18979,8 @@ groupLoopVAES51252:
 	VPXORQ  Z16, Z6, Z6
 	VPXORQ  Z16, Z7, Z7
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES51253
-	JE      rounds12VAES51254
+	JB      rounds10VAES51255
+	JE      rounds12VAES51256
 	VAESENC Z17, Z0, Z0
 	VAESENC Z17, Z1, Z1
 	VAESENC Z17, Z2, Z2
@@ -18533,7 +18998,7 @@ groupLoopVAES51252:
 	VAESENC Z18, Z6, Z6
 	VAESENC Z18, Z7, Z7
 
-rounds12VAES51254:
+rounds12VAES51256:
 	VAESENC Z19, Z0, Z0
 	VAESENC Z19, Z1, Z1
 	VAESENC Z19, Z2, Z2
@@ -18551,7 +19016,7 @@ rounds12VAES51254:
 	VAESENC Z20, Z6, Z6
 	VAESENC Z20, Z7, Z7
 
-rounds10VAES51253:
+rounds10VAES51255:
 	VAESENC       Z21, Z0, Z0
 	VAESENC       Z21, Z1, Z1
 	VAESENC       Z21, Z2, Z2
@@ -18563,10 +19028,10 @@ rounds10VAES51253:
 	VMOVDQU64     (SI), Z8
 	VPSHUFB       Z15, Z8, Z8
 	VPXORQ        Z11, Z8, Z8
-	VPCLMULQDQ    $0x00, 16(CX), Z8, Z11
-	VPCLMULQDQ    $0x11, 16(CX), Z8, Z13
-	VPCLMULQDQ    $0x01, 16(CX), Z8, Z12
-	VPCLMULQDQ    $0x10, 16(CX), Z8, Z9
+	VPCLMULQDQ    $0x00, 528(CX), Z8, Z11
+	VPCLMULQDQ    $0x11, 528(CX), Z8, Z13
+	VPCLMULQDQ    $0x01, 528(CX), Z8, Z12
+	VPCLMULQDQ    $0x10, 528(CX), Z8, Z9
 	VPXORQ        Z9, Z12, Z12
 	VMOVDQU64     64(SI), Z8
 	VPSHUFB       Z15, Z8, Z8
@@ -18578,12 +19043,12 @@ rounds10VAES51253:
 	VAESENC       Z22, Z5, Z5
 	VAESENC       Z22, Z6, Z6
 	VAESENC       Z22, Z7, Z7
-	VPCLMULQDQ    $0x00, 80(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 80(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 592(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 592(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 80(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 80(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 592(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 592(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VAESENC       Z23, Z0, Z0
 	VAESENC       Z23, Z1, Z1
@@ -18595,12 +19060,12 @@ rounds10VAES51253:
 	VAESENC       Z23, Z7, Z7
 	VMOVDQU64     128(SI), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 144(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 144(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 656(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 656(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 144(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 144(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 656(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 656(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VAESENC       Z24, Z0, Z0
 	VAESENC       Z24, Z1, Z1
@@ -18612,12 +19077,12 @@ rounds10VAES51253:
 	VAESENC       Z24, Z7, Z7
 	VMOVDQU64     192(SI), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 208(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 208(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 720(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 720(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 208(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 208(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 720(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 720(CX), Z8, Z10
 	VAESENC       Z25, Z0, Z0
 	VAESENC       Z25, Z1, Z1
 	VAESENC       Z25, Z2, Z2
@@ -18629,11 +19094,11 @@ rounds10VAES51253:
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     256(SI), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 272(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 272(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 784(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 784(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 272(CX), Z8, Z9
+	VPCLMULQDQ    $0x01, 784(CX), Z8, Z9
 	VAESENC       Z26, Z0, Z0
 	VAESENC       Z26, Z1, Z1
 	VAESENC       Z26, Z2, Z2
@@ -18642,15 +19107,15 @@ rounds10VAES51253:
 	VAESENC       Z26, Z5, Z5
 	VAESENC       Z26, Z6, Z6
 	VAESENC       Z26, Z7, Z7
-	VPCLMULQDQ    $0x10, 272(CX), Z8, Z10
+	VPCLMULQDQ    $0x10, 784(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     320(SI), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 336(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 336(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 848(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 848(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 336(CX), Z8, Z9
+	VPCLMULQDQ    $0x01, 848(CX), Z8, Z9
 	VAESENC       Z27, Z0, Z0
 	VAESENC       Z27, Z1, Z1
 	VAESENC       Z27, Z2, Z2
@@ -18659,12 +19124,12 @@ rounds10VAES51253:
 	VAESENC       Z27, Z5, Z5
 	VAESENC       Z27, Z6, Z6
 	VAESENC       Z27, Z7, Z7
-	VPCLMULQDQ    $0x10, 336(CX), Z8, Z10
+	VPCLMULQDQ    $0x10, 848(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     384(SI), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 400(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 400(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 912(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 912(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
 	VAESENC       Z28, Z0, Z0
@@ -18675,13 +19140,13 @@ rounds10VAES51253:
 	VAESENC       Z28, Z5, Z5
 	VAESENC       Z28, Z6, Z6
 	VAESENC       Z28, Z7, Z7
-	VPCLMULQDQ    $0x01, 400(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 400(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 912(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 912(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     448(SI), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 464(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 464(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 976(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 976(CX), Z8, Z10
 	VAESENC       Z29, Z0, Z0
 	VAESENC       Z29, Z1, Z1
 	VAESENC       Z29, Z2, Z2
@@ -18692,8 +19157,8 @@ rounds10VAES51253:
 	VAESENC       Z29, Z7, Z7
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 464(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 464(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 976(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 976(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
 	VPSHUFD       $0x4e, Z11, Z10
@@ -18732,40 +19197,40 @@ rounds10VAES51253:
 	ADDQ          $0x00000200, SI
 	ADDQ          $0x00000200, DI
 	SUBQ          $0x00000200, DX
-	JMP           groupLoopVAES51252
+	JMP           groupLoopVAES51254
 
-cryptTailVAES51250:
+cryptTailVAES51251:
 	TESTQ   DX, DX
-	JZ      cryptDoneVAES51251
-	LEAQ    15(DX), R10
-	SHRQ    $0x04, R10
-	NEGQ    R10
-	ADDQ    $0x21, R10
-	SHLQ    $0x04, R10
-	ADDQ    CX, R10
+	JZ      cryptDoneVAES51253
 	VMOVDQA X11, X1
 	VPXORQ  Z11, Z11, Z11
 	VPXORQ  Z12, Z12, Z12
 	VPXORQ  Z13, Z13, Z13
+	LEAQ    15(DX), R10
+	SHRQ    $0x04, R10
+	NEGQ    R10
+	ADDQ    $0x41, R10
+	SHLQ    $0x04, R10
+	ADDQ    CX, R10
 
-tailLoopVAES51255:
+tailLoopVAES51257:
 	CMPQ      DX, $0x40
-	JB        tailPartVAES51256
+	JB        tailPartVAES51258
 	VPSHUFB   Z15, Z14, Z0
 	VPADDD    gcmInc4<>+0(SB), Z14, Z14
 	VPXORQ    Z16, Z0, Z0
 	VMOVDQU64 (SI), Z8
 	CMPQ      AX, $0x0c
-	JB        rounds10VAES51258
-	JE        rounds12VAES51259
+	JB        rounds10VAES51260
+	JE        rounds12VAES51261
 	VAESENC   Z17, Z0, Z0
 	VAESENC   Z18, Z0, Z0
 
-rounds12VAES51259:
+rounds12VAES51261:
 	VAESENC Z19, Z0, Z0
 	VAESENC Z20, Z0, Z0
 
-rounds10VAES51258:
+rounds10VAES51260:
 	VAESENC     Z21, Z0, Z0
 	VAESENC     Z22, Z0, Z0
 	VAESENC     Z23, Z0, Z0
@@ -18792,11 +19257,11 @@ rounds10VAES51258:
 	ADDQ        $0x40, SI
 	ADDQ        $0x40, R10
 	SUBQ        $0x40, DX
-	JMP         tailLoopVAES51255
+	JMP         tailLoopVAES51257
 
-tailPartVAES51256:
+tailPartVAES51258:
 	TESTQ      DX, DX
-	JZ         tailReduceVAES51257
+	JZ         tailReduceVAES51259
 	MOVQ       $-1, R12
 	BZHIQ      DX, R12, R12
 	KMOVQ      R12, K2
@@ -18805,16 +19270,16 @@ tailPartVAES51256:
 	VPADDD     gcmInc4<>+0(SB), Z14, Z14
 	VPXORQ     Z16, Z0, Z0
 	CMPQ       AX, $0x0c
-	JB         rounds10VAES51260
-	JE         rounds12VAES51261
+	JB         rounds10VAES51262
+	JE         rounds12VAES51263
 	VAESENC    Z17, Z0, Z0
 	VAESENC    Z18, Z0, Z0
 
-rounds12VAES51261:
+rounds12VAES51263:
 	VAESENC Z19, Z0, Z0
 	VAESENC Z20, Z0, Z0
 
-rounds10VAES51260:
+rounds10VAES51262:
 	VAESENC     Z21, Z0, Z0
 	VAESENC     Z22, Z0, Z0
 	VAESENC     Z23, Z0, Z0
@@ -18838,7 +19303,7 @@ rounds10VAES51260:
 	VPCLMULQDQ  $0x10, (R10), Z8, Z10
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 
-tailReduceVAES51257:
+tailReduceVAES51259:
 	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
 	VPSHUFD       $0x4e, Z11, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
@@ -18850,7 +19315,7 @@ tailReduceVAES51257:
 	VEXTRACTI128  $0x01, Y9, X10
 	VPXOR         X10, X9, X11
 
-cryptDoneVAES51251:
+cryptDoneVAES51253:
 	VPSHUFB gcmBswap<>+0(SB), X11, X11
 	VMOVQ   X11, R12
 	MOVQ    R12, r0+80(FP)
@@ -18859,8 +19324,8 @@ cryptDoneVAES51251:
 	VZEROUPPER
 	RET
 
-// func sealMsgVAES512(nr int, rk *[240]byte, key *[66][16]byte, dst *byte, src *byte, n int, ad *byte, adLen int, j0 uint64, j1 uint64) (t0 uint64, t1 uint64)
-// Requires: AES, AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, PCLMULQDQ, VAES, VPCLMULQDQ
+// func sealMsgVAES512(nr int, rk *[240]byte, key *[74][16]byte, dst *byte, src *byte, n int, ad *byte, adLen int, j0 uint64, j1 uint64) (t0 uint64, t1 uint64)
+// Requires: AES, AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV, PCLMULQDQ, VAES, VPCLMULQDQ
 TEXT ·sealMsgVAES512(SB), NOSPLIT, $0-96
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
@@ -18881,121 +19346,118 @@ TEXT ·sealMsgVAES512(SB), NOSPLIT, $0-96
 	VBROADCASTI32X4 144(R8), Z29
 	VBROADCASTI32X4 160(R8), Z30
 	CMPQ            AX, $0x0c
-	JB              keysDoneVAES51262
+	JB              keysDoneVAES51264
 	VBROADCASTI32X4 -16(R8), Z19
 	VBROADCASTI32X4 (R8), Z20
-	JE              keysDoneVAES51262
+	JE              keysDoneVAES51264
 	VBROADCASTI32X4 -48(R8), Z17
 	VBROADCASTI32X4 -32(R8), Z18
 
-keysDoneVAES51262:
-	MOVQ    j0+64(FP), R12
-	VMOVQ   R12, X14
-	MOVQ    j1+72(FP), R12
-	VPINSRQ $0x01, R12, X14, X14
-	VPXORQ  X16, X14, X31
-	CMPQ    AX, $0x0c
-	JB      rounds10VAES51263
-	JE      rounds12VAES51264
-	VAESENC X17, X31, X31
-	VAESENC X18, X31, X31
+keysDoneVAES51264:
+	MOVQ       j0+64(FP), R12
+	VMOVQ      R12, X14
+	MOVQ       j1+72(FP), R12
+	VPINSRQ    $0x01, R12, X14, X14
+	VPXORQ     X16, X14, X31
+	VPSHUFB    gcmBswap<>+0(SB), X14, X14
+	VSHUFI64X2 $0x00, Z14, Z14, Z14
+	VPADDD     gcmLaneIdx<>+16(SB), Z14, Z14
+	VPXORQ     Z11, Z11, Z11
+	MOVQ       adLen+56(FP), R13
+	MOVQ       n+40(FP), R14
+	XORQ       R11, R11
+	TESTQ      R13, R13
+	JZ         adDoneVAES51265
+	LEAQ       15(R13), R12
+	SHRQ       $0x04, R12
+	LEAQ       15(R14), R10
+	SHRQ       $0x04, R10
+	ADDQ       R10, R12
+	CMPQ       R12, $0x40
+	JA         adFirstVAES51266
+	NEGQ       R12
+	ADDQ       $0x40, R12
+	SHLQ       $0x04, R12
+	LEAQ       (CX)(R12*1), R11
+	JMP        adDoneVAES51265
 
-rounds12VAES51264:
-	VAESENC X19, X31, X31
-	VAESENC X20, X31, X31
+adFirstVAES51266:
+	MOVQ ad+48(FP), SI
+	MOVQ R13, DX
 
-rounds10VAES51263:
-	VAESENC     X21, X31, X31
-	VAESENC     X22, X31, X31
-	VAESENC     X23, X31, X31
-	VAESENC     X24, X31, X31
-	VAESENC     X25, X31, X31
-	VAESENC     X26, X31, X31
-	VAESENC     X27, X31, X31
-	VAESENC     X28, X31, X31
-	VAESENC     X29, X31, X31
-	VAESENCLAST X30, X31, X31
-	VPSHUFB     gcmBswap<>+0(SB), X14, X14
-	VSHUFI64X2  $0x00, Z14, Z14, Z14
-	VPADDD      gcmLaneIdx<>+16(SB), Z14, Z14
-	VPXORQ      Z11, Z11, Z11
-	MOVQ        ad+48(FP), SI
-	MOVQ        adLen+56(FP), DX
-	MOVQ        DX, R13
-
-hashLoopVAES51265:
+hashLoopVAES51267:
 	CMPQ          DX, $0x00000200
-	JB            hashTailVAES51266
+	JB            hashTailVAES51268
 	VMOVDQU64     (SI), Z8
 	VPSHUFB       Z15, Z8, Z8
 	VPXORQ        Z11, Z8, Z8
-	VPCLMULQDQ    $0x00, 16(CX), Z8, Z11
-	VPCLMULQDQ    $0x11, 16(CX), Z8, Z13
-	VPCLMULQDQ    $0x01, 16(CX), Z8, Z12
-	VPCLMULQDQ    $0x10, 16(CX), Z8, Z9
+	VPCLMULQDQ    $0x00, 528(CX), Z8, Z11
+	VPCLMULQDQ    $0x11, 528(CX), Z8, Z13
+	VPCLMULQDQ    $0x01, 528(CX), Z8, Z12
+	VPCLMULQDQ    $0x10, 528(CX), Z8, Z9
 	VPXORQ        Z9, Z12, Z12
 	VMOVDQU64     64(SI), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 80(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 80(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 592(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 592(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 80(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 80(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 592(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 592(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     128(SI), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 144(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 144(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 656(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 656(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 144(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 144(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 656(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 656(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     192(SI), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 208(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 208(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 720(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 720(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 208(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 208(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 720(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 720(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     256(SI), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 272(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 272(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 784(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 784(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 272(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 272(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 784(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 784(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     320(SI), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 336(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 336(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 848(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 848(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 336(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 336(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 848(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 848(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     384(SI), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 400(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 400(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 912(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 912(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 400(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 400(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 912(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 912(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     448(SI), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 464(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 464(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 976(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 976(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 464(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 464(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 976(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 976(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
 	VPSHUFD       $0x4e, Z11, Z10
@@ -19009,25 +19471,25 @@ hashLoopVAES51265:
 	VPXOR         X10, X9, X11
 	ADDQ          $0x00000200, SI
 	SUBQ          $0x00000200, DX
-	JMP           hashLoopVAES51265
+	JMP           hashLoopVAES51267
 
-hashTailVAES51266:
+hashTailVAES51268:
 	TESTQ   DX, DX
-	JZ      hashDoneVAES51267
-	LEAQ    15(DX), R10
-	SHRQ    $0x04, R10
-	NEGQ    R10
-	ADDQ    $0x21, R10
-	SHLQ    $0x04, R10
-	ADDQ    CX, R10
+	JZ      hashDoneVAES51269
 	VMOVDQA X11, X1
 	VPXORQ  Z11, Z11, Z11
 	VPXORQ  Z12, Z12, Z12
 	VPXORQ  Z13, Z13, Z13
+	LEAQ    15(DX), R10
+	SHRQ    $0x04, R10
+	NEGQ    R10
+	ADDQ    $0x41, R10
+	SHLQ    $0x04, R10
+	ADDQ    CX, R10
 
-tailLoopVAES51268:
+tailLoopVAES51270:
 	CMPQ       DX, $0x40
-	JB         tailPartVAES51269
+	JB         tailPartVAES51271
 	VMOVDQU64  (SI), Z8
 	VPSHUFB    Z15, Z8, Z8
 	VPXORQ     Z1, Z8, Z8
@@ -19042,11 +19504,11 @@ tailLoopVAES51268:
 	ADDQ       $0x40, SI
 	ADDQ       $0x40, R10
 	SUBQ       $0x40, DX
-	JMP        tailLoopVAES51268
+	JMP        tailLoopVAES51270
 
-tailPartVAES51269:
+tailPartVAES51271:
 	TESTQ      DX, DX
-	JZ         tailReduceVAES51270
+	JZ         tailReduceVAES51272
 	MOVQ       $-1, R12
 	BZHIQ      DX, R12, R12
 	KMOVQ      R12, K2
@@ -19062,7 +19524,7 @@ tailPartVAES51269:
 	VPCLMULQDQ $0x10, (R10), Z8, Z10
 	VPTERNLOGD $0x96, Z9, Z10, Z12
 
-tailReduceVAES51270:
+tailReduceVAES51272:
 	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
 	VPSHUFD       $0x4e, Z11, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
@@ -19074,13 +19536,22 @@ tailReduceVAES51270:
 	VEXTRACTI128  $0x01, Y9, X10
 	VPXOR         X10, X9, X11
 
-hashDoneVAES51267:
+hashDoneVAES51269:
+adDoneVAES51265:
 	MOVQ    dst+24(FP), DI
 	MOVQ    src+32(FP), SI
-	MOVQ    n+40(FP), DX
-	MOVQ    DX, R14
+	MOVQ    R14, DX
 	CMPQ    DX, $0x00000200
-	JB      cryptTailVAES51271
+	JB      cryptTailVAES51273
+	LEAQ    -497(DX), R10
+	SHRQ    $0x04, R10
+	NEGQ    R10
+	ADDQ    $0x40, R10
+	SHLQ    $0x04, R10
+	ADDQ    CX, R10
+	LEAQ    1040(CX), R12
+	CMPQ    DX, $0x00000400
+	CMOVQCC R12, R10
 	VPSHUFB Z15, Z14, Z0
 	VPADDD  gcmInc4<>+0(SB), Z14, Z14
 	VPSHUFB Z15, Z14, Z1
@@ -19088,20 +19559,20 @@ hashDoneVAES51267:
 	VPXORQ  Z16, Z0, Z0
 	VPXORQ  Z16, Z1, Z1
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES51276
-	JE      rounds12VAES51277
+	JB      rounds10VAES51279
+	JE      rounds12VAES51280
 	VAESENC Z17, Z0, Z0
 	VAESENC Z17, Z1, Z1
 	VAESENC Z18, Z0, Z0
 	VAESENC Z18, Z1, Z1
 
-rounds12VAES51277:
+rounds12VAES51280:
 	VAESENC Z19, Z0, Z0
 	VAESENC Z19, Z1, Z1
 	VAESENC Z20, Z0, Z0
 	VAESENC Z20, Z1, Z1
 
-rounds10VAES51276:
+rounds10VAES51279:
 	VAESENC     Z21, Z0, Z0
 	VAESENC     Z21, Z1, Z1
 	VAESENC     Z22, Z0, Z0
@@ -19133,52 +19604,52 @@ rounds10VAES51276:
 	VPXORQ      Z16, Z2, Z2
 	VPXORQ      Z16, Z3, Z3
 	CMPQ        AX, $0x0c
-	JB          rounds10VAES51278
-	JE          rounds12VAES51279
+	JB          rounds10VAES51281
+	JE          rounds12VAES51282
 	VAESENC     Z17, Z2, Z2
 	VAESENC     Z17, Z3, Z3
 	VAESENC     Z18, Z2, Z2
 	VAESENC     Z18, Z3, Z3
 
-rounds12VAES51279:
+rounds12VAES51282:
 	VAESENC Z19, Z2, Z2
 	VAESENC Z19, Z3, Z3
 	VAESENC Z20, Z2, Z2
 	VAESENC Z20, Z3, Z3
 
-rounds10VAES51278:
+rounds10VAES51281:
 	VAESENC     Z21, Z2, Z2
 	VAESENC     Z21, Z3, Z3
 	VPSHUFB     Z15, Z0, Z8
 	VPXORQ      Z11, Z8, Z8
 	VAESENC     Z22, Z2, Z2
 	VAESENC     Z22, Z3, Z3
-	VPCLMULQDQ  $0x00, 16(CX), Z8, Z11
+	VPCLMULQDQ  $0x00, -512(R10), Z8, Z11
 	VAESENC     Z23, Z2, Z2
 	VAESENC     Z23, Z3, Z3
-	VPCLMULQDQ  $0x11, 16(CX), Z8, Z13
-	VPCLMULQDQ  $0x01, 16(CX), Z8, Z12
+	VPCLMULQDQ  $0x11, -512(R10), Z8, Z13
+	VPCLMULQDQ  $0x01, -512(R10), Z8, Z12
 	VAESENC     Z24, Z2, Z2
 	VAESENC     Z24, Z3, Z3
-	VPCLMULQDQ  $0x10, 16(CX), Z8, Z9
+	VPCLMULQDQ  $0x10, -512(R10), Z8, Z9
 	VPXORQ      Z9, Z12, Z12
 	VAESENC     Z25, Z2, Z2
 	VAESENC     Z25, Z3, Z3
 	VPSHUFB     Z15, Z1, Z8
 	VAESENC     Z26, Z2, Z2
 	VAESENC     Z26, Z3, Z3
-	VPCLMULQDQ  $0x00, 80(CX), Z8, Z9
-	VPCLMULQDQ  $0x11, 80(CX), Z8, Z10
+	VPCLMULQDQ  $0x00, -448(R10), Z8, Z9
+	VPCLMULQDQ  $0x11, -448(R10), Z8, Z10
 	VAESENC     Z27, Z2, Z2
 	VAESENC     Z27, Z3, Z3
 	VPXORQ      Z9, Z11, Z11
 	VPXORQ      Z10, Z13, Z13
 	VAESENC     Z28, Z2, Z2
 	VAESENC     Z28, Z3, Z3
-	VPCLMULQDQ  $0x01, 80(CX), Z8, Z9
+	VPCLMULQDQ  $0x01, -448(R10), Z8, Z9
 	VAESENC     Z29, Z2, Z2
 	VAESENC     Z29, Z3, Z3
-	VPCLMULQDQ  $0x10, 80(CX), Z8, Z10
+	VPCLMULQDQ  $0x10, -448(R10), Z8, Z10
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 	VPXORQ      128(SI), Z30, Z9
 	VAESENCLAST Z9, Z2, Z2
@@ -19193,53 +19664,53 @@ rounds10VAES51278:
 	VPXORQ      Z16, Z4, Z4
 	VPXORQ      Z16, Z5, Z5
 	CMPQ        AX, $0x0c
-	JB          rounds10VAES51280
-	JE          rounds12VAES51281
+	JB          rounds10VAES51283
+	JE          rounds12VAES51284
 	VAESENC     Z17, Z4, Z4
 	VAESENC     Z17, Z5, Z5
 	VAESENC     Z18, Z4, Z4
 	VAESENC     Z18, Z5, Z5
 
-rounds12VAES51281:
+rounds12VAES51284:
 	VAESENC Z19, Z4, Z4
 	VAESENC Z19, Z5, Z5
 	VAESENC Z20, Z4, Z4
 	VAESENC Z20, Z5, Z5
 
-rounds10VAES51280:
+rounds10VAES51283:
 	VAESENC     Z21, Z4, Z4
 	VAESENC     Z21, Z5, Z5
 	VPSHUFB     Z15, Z2, Z8
 	VAESENC     Z22, Z4, Z4
 	VAESENC     Z22, Z5, Z5
-	VPCLMULQDQ  $0x00, 144(CX), Z8, Z9
-	VPCLMULQDQ  $0x11, 144(CX), Z8, Z10
+	VPCLMULQDQ  $0x00, -384(R10), Z8, Z9
+	VPCLMULQDQ  $0x11, -384(R10), Z8, Z10
 	VAESENC     Z23, Z4, Z4
 	VAESENC     Z23, Z5, Z5
 	VPXORQ      Z9, Z11, Z11
 	VPXORQ      Z10, Z13, Z13
 	VAESENC     Z24, Z4, Z4
 	VAESENC     Z24, Z5, Z5
-	VPCLMULQDQ  $0x01, 144(CX), Z8, Z9
-	VPCLMULQDQ  $0x10, 144(CX), Z8, Z10
+	VPCLMULQDQ  $0x01, -384(R10), Z8, Z9
+	VPCLMULQDQ  $0x10, -384(R10), Z8, Z10
 	VAESENC     Z25, Z4, Z4
 	VAESENC     Z25, Z5, Z5
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 	VAESENC     Z26, Z4, Z4
 	VAESENC     Z26, Z5, Z5
 	VPSHUFB     Z15, Z3, Z8
-	VPCLMULQDQ  $0x00, 208(CX), Z8, Z9
+	VPCLMULQDQ  $0x00, -320(R10), Z8, Z9
 	VAESENC     Z27, Z4, Z4
 	VAESENC     Z27, Z5, Z5
-	VPCLMULQDQ  $0x11, 208(CX), Z8, Z10
+	VPCLMULQDQ  $0x11, -320(R10), Z8, Z10
 	VAESENC     Z28, Z4, Z4
 	VAESENC     Z28, Z5, Z5
 	VPXORQ      Z9, Z11, Z11
 	VPXORQ      Z10, Z13, Z13
-	VPCLMULQDQ  $0x01, 208(CX), Z8, Z9
+	VPCLMULQDQ  $0x01, -320(R10), Z8, Z9
 	VAESENC     Z29, Z4, Z4
 	VAESENC     Z29, Z5, Z5
-	VPCLMULQDQ  $0x10, 208(CX), Z8, Z10
+	VPCLMULQDQ  $0x10, -320(R10), Z8, Z10
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 	VPXORQ      256(SI), Z30, Z9
 	VAESENCLAST Z9, Z4, Z4
@@ -19254,53 +19725,53 @@ rounds10VAES51280:
 	VPXORQ      Z16, Z6, Z6
 	VPXORQ      Z16, Z7, Z7
 	CMPQ        AX, $0x0c
-	JB          rounds10VAES51282
-	JE          rounds12VAES51283
+	JB          rounds10VAES51285
+	JE          rounds12VAES51286
 	VAESENC     Z17, Z6, Z6
 	VAESENC     Z17, Z7, Z7
 	VAESENC     Z18, Z6, Z6
 	VAESENC     Z18, Z7, Z7
 
-rounds12VAES51283:
+rounds12VAES51286:
 	VAESENC Z19, Z6, Z6
 	VAESENC Z19, Z7, Z7
 	VAESENC Z20, Z6, Z6
 	VAESENC Z20, Z7, Z7
 
-rounds10VAES51282:
+rounds10VAES51285:
 	VAESENC     Z21, Z6, Z6
 	VAESENC     Z21, Z7, Z7
 	VPSHUFB     Z15, Z4, Z8
 	VAESENC     Z22, Z6, Z6
 	VAESENC     Z22, Z7, Z7
-	VPCLMULQDQ  $0x00, 272(CX), Z8, Z9
-	VPCLMULQDQ  $0x11, 272(CX), Z8, Z10
+	VPCLMULQDQ  $0x00, -256(R10), Z8, Z9
+	VPCLMULQDQ  $0x11, -256(R10), Z8, Z10
 	VAESENC     Z23, Z6, Z6
 	VAESENC     Z23, Z7, Z7
 	VPXORQ      Z9, Z11, Z11
 	VPXORQ      Z10, Z13, Z13
 	VAESENC     Z24, Z6, Z6
 	VAESENC     Z24, Z7, Z7
-	VPCLMULQDQ  $0x01, 272(CX), Z8, Z9
-	VPCLMULQDQ  $0x10, 272(CX), Z8, Z10
+	VPCLMULQDQ  $0x01, -256(R10), Z8, Z9
+	VPCLMULQDQ  $0x10, -256(R10), Z8, Z10
 	VAESENC     Z25, Z6, Z6
 	VAESENC     Z25, Z7, Z7
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 	VAESENC     Z26, Z6, Z6
 	VAESENC     Z26, Z7, Z7
 	VPSHUFB     Z15, Z5, Z8
-	VPCLMULQDQ  $0x00, 336(CX), Z8, Z9
+	VPCLMULQDQ  $0x00, -192(R10), Z8, Z9
 	VAESENC     Z27, Z6, Z6
 	VAESENC     Z27, Z7, Z7
-	VPCLMULQDQ  $0x11, 336(CX), Z8, Z10
+	VPCLMULQDQ  $0x11, -192(R10), Z8, Z10
 	VAESENC     Z28, Z6, Z6
 	VAESENC     Z28, Z7, Z7
 	VPXORQ      Z9, Z11, Z11
 	VPXORQ      Z10, Z13, Z13
-	VPCLMULQDQ  $0x01, 336(CX), Z8, Z9
+	VPCLMULQDQ  $0x01, -192(R10), Z8, Z9
 	VAESENC     Z29, Z6, Z6
 	VAESENC     Z29, Z7, Z7
-	VPCLMULQDQ  $0x10, 336(CX), Z8, Z10
+	VPCLMULQDQ  $0x10, -192(R10), Z8, Z10
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 	VPXORQ      384(SI), Z30, Z9
 	VAESENCLAST Z9, Z6, Z6
@@ -19313,9 +19784,9 @@ rounds10VAES51282:
 	ADDQ        $0x00000200, DI
 	SUBQ        $0x00000200, DX
 	CMPQ        DX, $0x00000200
-	JB          sealLastVAES51273
+	JB          sealLastVAES51276
 	CMPQ        DX, $0x00000400
-	JB          sealSecondVAES51275
+	JB          sealSecondVAES51278
 	VPSHUFB     Z15, Z14, Z0
 	VPADDD      gcmInc4<>+0(SB), Z14, Z14
 	VPSHUFB     Z15, Z14, Z1
@@ -19341,8 +19812,8 @@ rounds10VAES51282:
 	VPXORQ      Z16, Z6, Z6
 	VPXORQ      Z16, Z7, Z7
 	CMPQ        AX, $0x0c
-	JB          rounds10VAES51284
-	JE          rounds12VAES51285
+	JB          rounds10VAES51287
+	JE          rounds12VAES51288
 	VAESENC     Z17, Z0, Z0
 	VAESENC     Z17, Z1, Z1
 	VAESENC     Z17, Z2, Z2
@@ -19359,201 +19830,6 @@ rounds10VAES51282:
 	VAESENC     Z18, Z5, Z5
 	VAESENC     Z18, Z6, Z6
 	VAESENC     Z18, Z7, Z7
-
-rounds12VAES51285:
-	VAESENC Z19, Z0, Z0
-	VAESENC Z19, Z1, Z1
-	VAESENC Z19, Z2, Z2
-	VAESENC Z19, Z3, Z3
-	VAESENC Z19, Z4, Z4
-	VAESENC Z19, Z5, Z5
-	VAESENC Z19, Z6, Z6
-	VAESENC Z19, Z7, Z7
-	VAESENC Z20, Z0, Z0
-	VAESENC Z20, Z1, Z1
-	VAESENC Z20, Z2, Z2
-	VAESENC Z20, Z3, Z3
-	VAESENC Z20, Z4, Z4
-	VAESENC Z20, Z5, Z5
-	VAESENC Z20, Z6, Z6
-	VAESENC Z20, Z7, Z7
-
-rounds10VAES51284:
-	VAESENC       Z21, Z0, Z0
-	VAESENC       Z21, Z1, Z1
-	VAESENC       Z21, Z2, Z2
-	VAESENC       Z21, Z3, Z3
-	VAESENC       Z21, Z4, Z4
-	VAESENC       Z21, Z5, Z5
-	VAESENC       Z21, Z6, Z6
-	VAESENC       Z21, Z7, Z7
-	VMOVDQU64     384(R9), Z8
-	VPSHUFB       Z15, Z8, Z8
-	VAESENC       Z22, Z0, Z0
-	VAESENC       Z22, Z1, Z1
-	VAESENC       Z22, Z2, Z2
-	VAESENC       Z22, Z3, Z3
-	VAESENC       Z22, Z4, Z4
-	VAESENC       Z22, Z5, Z5
-	VAESENC       Z22, Z6, Z6
-	VAESENC       Z22, Z7, Z7
-	VPCLMULQDQ    $0x00, 400(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 400(CX), Z8, Z10
-	VAESENC       Z23, Z0, Z0
-	VAESENC       Z23, Z1, Z1
-	VAESENC       Z23, Z2, Z2
-	VAESENC       Z23, Z3, Z3
-	VAESENC       Z23, Z4, Z4
-	VAESENC       Z23, Z5, Z5
-	VAESENC       Z23, Z6, Z6
-	VAESENC       Z23, Z7, Z7
-	VPXORQ        Z9, Z11, Z11
-	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 400(CX), Z8, Z9
-	VAESENC       Z24, Z0, Z0
-	VAESENC       Z24, Z1, Z1
-	VAESENC       Z24, Z2, Z2
-	VAESENC       Z24, Z3, Z3
-	VAESENC       Z24, Z4, Z4
-	VAESENC       Z24, Z5, Z5
-	VAESENC       Z24, Z6, Z6
-	VAESENC       Z24, Z7, Z7
-	VPCLMULQDQ    $0x10, 400(CX), Z8, Z10
-	VPTERNLOGD    $0x96, Z9, Z10, Z12
-	VAESENC       Z25, Z0, Z0
-	VAESENC       Z25, Z1, Z1
-	VAESENC       Z25, Z2, Z2
-	VAESENC       Z25, Z3, Z3
-	VAESENC       Z25, Z4, Z4
-	VAESENC       Z25, Z5, Z5
-	VAESENC       Z25, Z6, Z6
-	VAESENC       Z25, Z7, Z7
-	VMOVDQU64     448(R9), Z8
-	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 464(CX), Z8, Z9
-	VAESENC       Z26, Z0, Z0
-	VAESENC       Z26, Z1, Z1
-	VAESENC       Z26, Z2, Z2
-	VAESENC       Z26, Z3, Z3
-	VAESENC       Z26, Z4, Z4
-	VAESENC       Z26, Z5, Z5
-	VAESENC       Z26, Z6, Z6
-	VAESENC       Z26, Z7, Z7
-	VPCLMULQDQ    $0x11, 464(CX), Z8, Z10
-	VPXORQ        Z9, Z11, Z11
-	VPXORQ        Z10, Z13, Z13
-	VAESENC       Z27, Z0, Z0
-	VAESENC       Z27, Z1, Z1
-	VAESENC       Z27, Z2, Z2
-	VAESENC       Z27, Z3, Z3
-	VAESENC       Z27, Z4, Z4
-	VAESENC       Z27, Z5, Z5
-	VAESENC       Z27, Z6, Z6
-	VAESENC       Z27, Z7, Z7
-	VPCLMULQDQ    $0x01, 464(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 464(CX), Z8, Z10
-	VAESENC       Z28, Z0, Z0
-	VAESENC       Z28, Z1, Z1
-	VAESENC       Z28, Z2, Z2
-	VAESENC       Z28, Z3, Z3
-	VAESENC       Z28, Z4, Z4
-	VAESENC       Z28, Z5, Z5
-	VAESENC       Z28, Z6, Z6
-	VAESENC       Z28, Z7, Z7
-	VPTERNLOGD    $0x96, Z9, Z10, Z12
-	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
-	VPSHUFD       $0x4e, Z11, Z10
-	VPTERNLOGD    $0x96, Z9, Z10, Z12
-	VAESENC       Z29, Z0, Z0
-	VAESENC       Z29, Z1, Z1
-	VAESENC       Z29, Z2, Z2
-	VAESENC       Z29, Z3, Z3
-	VAESENC       Z29, Z4, Z4
-	VAESENC       Z29, Z5, Z5
-	VAESENC       Z29, Z6, Z6
-	VAESENC       Z29, Z7, Z7
-	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z12, Z9
-	VPSHUFD       $0x4e, Z12, Z10
-	VPTERNLOGD    $0x96, Z9, Z10, Z13
-	VEXTRACTI64X4 $0x01, Z13, Y9
-	VPXOR         Y9, Y13, Y9
-	VEXTRACTI128  $0x01, Y9, X10
-	VPXOR         X10, X9, X11
-	VPXORQ        (SI), Z30, Z9
-	VAESENCLAST   Z9, Z0, Z0
-	VMOVDQU64     Z0, (DI)
-	VPXORQ        64(SI), Z30, Z10
-	VAESENCLAST   Z10, Z1, Z1
-	VMOVDQU64     Z1, 64(DI)
-	VPXORQ        128(SI), Z30, Z9
-	VAESENCLAST   Z9, Z2, Z2
-	VMOVDQU64     Z2, 128(DI)
-	VPXORQ        192(SI), Z30, Z10
-	VAESENCLAST   Z10, Z3, Z3
-	VMOVDQU64     Z3, 192(DI)
-	VPXORQ        256(SI), Z30, Z9
-	VAESENCLAST   Z9, Z4, Z4
-	VMOVDQU64     Z4, 256(DI)
-	VPXORQ        320(SI), Z30, Z10
-	VAESENCLAST   Z10, Z5, Z5
-	VMOVDQU64     Z5, 320(DI)
-	VPXORQ        384(SI), Z30, Z9
-	VAESENCLAST   Z9, Z6, Z6
-	VMOVDQU64     Z6, 384(DI)
-	VPXORQ        448(SI), Z30, Z10
-	VAESENCLAST   Z10, Z7, Z7
-	VMOVDQU64     Z7, 448(DI)
-	MOVQ          DI, R9
-	ADDQ          $0x00000200, SI
-	ADDQ          $0x00000200, DI
-	SUBQ          $0x00000200, DX
-
-groupLoopVAES51286:
-	CMPQ    DX, $0x00000400
-	JB      sealFinalVAES51274
-	VPSHUFB Z15, Z14, Z0
-	VPADDD  gcmInc4<>+0(SB), Z14, Z14
-	VPSHUFB Z15, Z14, Z1
-	VPADDD  gcmInc4<>+0(SB), Z14, Z14
-	VPSHUFB Z15, Z14, Z2
-	VPADDD  gcmInc4<>+0(SB), Z14, Z14
-	VPSHUFB Z15, Z14, Z3
-	VPADDD  gcmInc4<>+0(SB), Z14, Z14
-	VPSHUFB Z15, Z14, Z4
-	VPADDD  gcmInc4<>+0(SB), Z14, Z14
-	VPSHUFB Z15, Z14, Z5
-	VPADDD  gcmInc4<>+0(SB), Z14, Z14
-	VPSHUFB Z15, Z14, Z6
-	VPADDD  gcmInc4<>+0(SB), Z14, Z14
-	VPSHUFB Z15, Z14, Z7
-	VPADDD  gcmInc4<>+0(SB), Z14, Z14
-	VPXORQ  Z16, Z0, Z0
-	VPXORQ  Z16, Z1, Z1
-	VPXORQ  Z16, Z2, Z2
-	VPXORQ  Z16, Z3, Z3
-	VPXORQ  Z16, Z4, Z4
-	VPXORQ  Z16, Z5, Z5
-	VPXORQ  Z16, Z6, Z6
-	VPXORQ  Z16, Z7, Z7
-	CMPQ    AX, $0x0c
-	JB      rounds10VAES51287
-	JE      rounds12VAES51288
-	VAESENC Z17, Z0, Z0
-	VAESENC Z17, Z1, Z1
-	VAESENC Z17, Z2, Z2
-	VAESENC Z17, Z3, Z3
-	VAESENC Z17, Z4, Z4
-	VAESENC Z17, Z5, Z5
-	VAESENC Z17, Z6, Z6
-	VAESENC Z17, Z7, Z7
-	VAESENC Z18, Z0, Z0
-	VAESENC Z18, Z1, Z1
-	VAESENC Z18, Z2, Z2
-	VAESENC Z18, Z3, Z3
-	VAESENC Z18, Z4, Z4
-	VAESENC Z18, Z5, Z5
-	VAESENC Z18, Z6, Z6
-	VAESENC Z18, Z7, Z7
 
 rounds12VAES51288:
 	VAESENC Z19, Z0, Z0
@@ -19582,13 +19858,208 @@ rounds10VAES51287:
 	VAESENC       Z21, Z5, Z5
 	VAESENC       Z21, Z6, Z6
 	VAESENC       Z21, Z7, Z7
+	VMOVDQU64     384(R9), Z8
+	VPSHUFB       Z15, Z8, Z8
+	VAESENC       Z22, Z0, Z0
+	VAESENC       Z22, Z1, Z1
+	VAESENC       Z22, Z2, Z2
+	VAESENC       Z22, Z3, Z3
+	VAESENC       Z22, Z4, Z4
+	VAESENC       Z22, Z5, Z5
+	VAESENC       Z22, Z6, Z6
+	VAESENC       Z22, Z7, Z7
+	VPCLMULQDQ    $0x00, 912(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 912(CX), Z8, Z10
+	VAESENC       Z23, Z0, Z0
+	VAESENC       Z23, Z1, Z1
+	VAESENC       Z23, Z2, Z2
+	VAESENC       Z23, Z3, Z3
+	VAESENC       Z23, Z4, Z4
+	VAESENC       Z23, Z5, Z5
+	VAESENC       Z23, Z6, Z6
+	VAESENC       Z23, Z7, Z7
+	VPXORQ        Z9, Z11, Z11
+	VPXORQ        Z10, Z13, Z13
+	VPCLMULQDQ    $0x01, 912(CX), Z8, Z9
+	VAESENC       Z24, Z0, Z0
+	VAESENC       Z24, Z1, Z1
+	VAESENC       Z24, Z2, Z2
+	VAESENC       Z24, Z3, Z3
+	VAESENC       Z24, Z4, Z4
+	VAESENC       Z24, Z5, Z5
+	VAESENC       Z24, Z6, Z6
+	VAESENC       Z24, Z7, Z7
+	VPCLMULQDQ    $0x10, 912(CX), Z8, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z12
+	VAESENC       Z25, Z0, Z0
+	VAESENC       Z25, Z1, Z1
+	VAESENC       Z25, Z2, Z2
+	VAESENC       Z25, Z3, Z3
+	VAESENC       Z25, Z4, Z4
+	VAESENC       Z25, Z5, Z5
+	VAESENC       Z25, Z6, Z6
+	VAESENC       Z25, Z7, Z7
+	VMOVDQU64     448(R9), Z8
+	VPSHUFB       Z15, Z8, Z8
+	VPCLMULQDQ    $0x00, 976(CX), Z8, Z9
+	VAESENC       Z26, Z0, Z0
+	VAESENC       Z26, Z1, Z1
+	VAESENC       Z26, Z2, Z2
+	VAESENC       Z26, Z3, Z3
+	VAESENC       Z26, Z4, Z4
+	VAESENC       Z26, Z5, Z5
+	VAESENC       Z26, Z6, Z6
+	VAESENC       Z26, Z7, Z7
+	VPCLMULQDQ    $0x11, 976(CX), Z8, Z10
+	VPXORQ        Z9, Z11, Z11
+	VPXORQ        Z10, Z13, Z13
+	VAESENC       Z27, Z0, Z0
+	VAESENC       Z27, Z1, Z1
+	VAESENC       Z27, Z2, Z2
+	VAESENC       Z27, Z3, Z3
+	VAESENC       Z27, Z4, Z4
+	VAESENC       Z27, Z5, Z5
+	VAESENC       Z27, Z6, Z6
+	VAESENC       Z27, Z7, Z7
+	VPCLMULQDQ    $0x01, 976(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 976(CX), Z8, Z10
+	VAESENC       Z28, Z0, Z0
+	VAESENC       Z28, Z1, Z1
+	VAESENC       Z28, Z2, Z2
+	VAESENC       Z28, Z3, Z3
+	VAESENC       Z28, Z4, Z4
+	VAESENC       Z28, Z5, Z5
+	VAESENC       Z28, Z6, Z6
+	VAESENC       Z28, Z7, Z7
+	VPTERNLOGD    $0x96, Z9, Z10, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
+	VPSHUFD       $0x4e, Z11, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z12
+	VAESENC       Z29, Z0, Z0
+	VAESENC       Z29, Z1, Z1
+	VAESENC       Z29, Z2, Z2
+	VAESENC       Z29, Z3, Z3
+	VAESENC       Z29, Z4, Z4
+	VAESENC       Z29, Z5, Z5
+	VAESENC       Z29, Z6, Z6
+	VAESENC       Z29, Z7, Z7
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z12, Z9
+	VPSHUFD       $0x4e, Z12, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z13
+	VEXTRACTI64X4 $0x01, Z13, Y9
+	VPXOR         Y9, Y13, Y9
+	VEXTRACTI128  $0x01, Y9, X10
+	VPXOR         X10, X9, X11
+	VPXORQ        (SI), Z30, Z9
+	VAESENCLAST   Z9, Z0, Z0
+	VMOVDQU64     Z0, (DI)
+	VPXORQ        64(SI), Z30, Z10
+	VAESENCLAST   Z10, Z1, Z1
+	VMOVDQU64     Z1, 64(DI)
+	VPXORQ        128(SI), Z30, Z9
+	VAESENCLAST   Z9, Z2, Z2
+	VMOVDQU64     Z2, 128(DI)
+	VPXORQ        192(SI), Z30, Z10
+	VAESENCLAST   Z10, Z3, Z3
+	VMOVDQU64     Z3, 192(DI)
+	VPXORQ        256(SI), Z30, Z9
+	VAESENCLAST   Z9, Z4, Z4
+	VMOVDQU64     Z4, 256(DI)
+	VPXORQ        320(SI), Z30, Z10
+	VAESENCLAST   Z10, Z5, Z5
+	VMOVDQU64     Z5, 320(DI)
+	VPXORQ        384(SI), Z30, Z9
+	VAESENCLAST   Z9, Z6, Z6
+	VMOVDQU64     Z6, 384(DI)
+	VPXORQ        448(SI), Z30, Z10
+	VAESENCLAST   Z10, Z7, Z7
+	VMOVDQU64     Z7, 448(DI)
+	MOVQ          DI, R9
+	ADDQ          $0x00000200, SI
+	ADDQ          $0x00000200, DI
+	SUBQ          $0x00000200, DX
+
+groupLoopVAES51289:
+	CMPQ    DX, $0x00000400
+	JB      sealFinalVAES51277
+	VPSHUFB Z15, Z14, Z0
+	VPADDD  gcmInc4<>+0(SB), Z14, Z14
+	VPSHUFB Z15, Z14, Z1
+	VPADDD  gcmInc4<>+0(SB), Z14, Z14
+	VPSHUFB Z15, Z14, Z2
+	VPADDD  gcmInc4<>+0(SB), Z14, Z14
+	VPSHUFB Z15, Z14, Z3
+	VPADDD  gcmInc4<>+0(SB), Z14, Z14
+	VPSHUFB Z15, Z14, Z4
+	VPADDD  gcmInc4<>+0(SB), Z14, Z14
+	VPSHUFB Z15, Z14, Z5
+	VPADDD  gcmInc4<>+0(SB), Z14, Z14
+	VPSHUFB Z15, Z14, Z6
+	VPADDD  gcmInc4<>+0(SB), Z14, Z14
+	VPSHUFB Z15, Z14, Z7
+	VPADDD  gcmInc4<>+0(SB), Z14, Z14
+	VPXORQ  Z16, Z0, Z0
+	VPXORQ  Z16, Z1, Z1
+	VPXORQ  Z16, Z2, Z2
+	VPXORQ  Z16, Z3, Z3
+	VPXORQ  Z16, Z4, Z4
+	VPXORQ  Z16, Z5, Z5
+	VPXORQ  Z16, Z6, Z6
+	VPXORQ  Z16, Z7, Z7
+	CMPQ    AX, $0x0c
+	JB      rounds10VAES51290
+	JE      rounds12VAES51291
+	VAESENC Z17, Z0, Z0
+	VAESENC Z17, Z1, Z1
+	VAESENC Z17, Z2, Z2
+	VAESENC Z17, Z3, Z3
+	VAESENC Z17, Z4, Z4
+	VAESENC Z17, Z5, Z5
+	VAESENC Z17, Z6, Z6
+	VAESENC Z17, Z7, Z7
+	VAESENC Z18, Z0, Z0
+	VAESENC Z18, Z1, Z1
+	VAESENC Z18, Z2, Z2
+	VAESENC Z18, Z3, Z3
+	VAESENC Z18, Z4, Z4
+	VAESENC Z18, Z5, Z5
+	VAESENC Z18, Z6, Z6
+	VAESENC Z18, Z7, Z7
+
+rounds12VAES51291:
+	VAESENC Z19, Z0, Z0
+	VAESENC Z19, Z1, Z1
+	VAESENC Z19, Z2, Z2
+	VAESENC Z19, Z3, Z3
+	VAESENC Z19, Z4, Z4
+	VAESENC Z19, Z5, Z5
+	VAESENC Z19, Z6, Z6
+	VAESENC Z19, Z7, Z7
+	VAESENC Z20, Z0, Z0
+	VAESENC Z20, Z1, Z1
+	VAESENC Z20, Z2, Z2
+	VAESENC Z20, Z3, Z3
+	VAESENC Z20, Z4, Z4
+	VAESENC Z20, Z5, Z5
+	VAESENC Z20, Z6, Z6
+	VAESENC Z20, Z7, Z7
+
+rounds10VAES51290:
+	VAESENC       Z21, Z0, Z0
+	VAESENC       Z21, Z1, Z1
+	VAESENC       Z21, Z2, Z2
+	VAESENC       Z21, Z3, Z3
+	VAESENC       Z21, Z4, Z4
+	VAESENC       Z21, Z5, Z5
+	VAESENC       Z21, Z6, Z6
+	VAESENC       Z21, Z7, Z7
 	VMOVDQU64     (R9), Z8
 	VPSHUFB       Z15, Z8, Z8
 	VPXORQ        Z11, Z8, Z8
-	VPCLMULQDQ    $0x00, 16(CX), Z8, Z11
-	VPCLMULQDQ    $0x11, 16(CX), Z8, Z13
-	VPCLMULQDQ    $0x01, 16(CX), Z8, Z12
-	VPCLMULQDQ    $0x10, 16(CX), Z8, Z9
+	VPCLMULQDQ    $0x00, 528(CX), Z8, Z11
+	VPCLMULQDQ    $0x11, 528(CX), Z8, Z13
+	VPCLMULQDQ    $0x01, 528(CX), Z8, Z12
+	VPCLMULQDQ    $0x10, 528(CX), Z8, Z9
 	VPXORQ        Z9, Z12, Z12
 	VMOVDQU64     64(R9), Z8
 	VPSHUFB       Z15, Z8, Z8
@@ -19600,12 +20071,12 @@ rounds10VAES51287:
 	VAESENC       Z22, Z5, Z5
 	VAESENC       Z22, Z6, Z6
 	VAESENC       Z22, Z7, Z7
-	VPCLMULQDQ    $0x00, 80(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 80(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 592(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 592(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 80(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 80(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 592(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 592(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VAESENC       Z23, Z0, Z0
 	VAESENC       Z23, Z1, Z1
@@ -19617,12 +20088,12 @@ rounds10VAES51287:
 	VAESENC       Z23, Z7, Z7
 	VMOVDQU64     128(R9), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 144(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 144(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 656(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 656(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 144(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 144(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 656(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 656(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VAESENC       Z24, Z0, Z0
 	VAESENC       Z24, Z1, Z1
@@ -19634,12 +20105,12 @@ rounds10VAES51287:
 	VAESENC       Z24, Z7, Z7
 	VMOVDQU64     192(R9), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 208(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 208(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 720(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 720(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 208(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 208(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 720(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 720(CX), Z8, Z10
 	VAESENC       Z25, Z0, Z0
 	VAESENC       Z25, Z1, Z1
 	VAESENC       Z25, Z2, Z2
@@ -19651,11 +20122,11 @@ rounds10VAES51287:
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     256(R9), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 272(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 272(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 784(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 784(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 272(CX), Z8, Z9
+	VPCLMULQDQ    $0x01, 784(CX), Z8, Z9
 	VAESENC       Z26, Z0, Z0
 	VAESENC       Z26, Z1, Z1
 	VAESENC       Z26, Z2, Z2
@@ -19664,15 +20135,15 @@ rounds10VAES51287:
 	VAESENC       Z26, Z5, Z5
 	VAESENC       Z26, Z6, Z6
 	VAESENC       Z26, Z7, Z7
-	VPCLMULQDQ    $0x10, 272(CX), Z8, Z10
+	VPCLMULQDQ    $0x10, 784(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     320(R9), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 336(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 336(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 848(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 848(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 336(CX), Z8, Z9
+	VPCLMULQDQ    $0x01, 848(CX), Z8, Z9
 	VAESENC       Z27, Z0, Z0
 	VAESENC       Z27, Z1, Z1
 	VAESENC       Z27, Z2, Z2
@@ -19681,12 +20152,12 @@ rounds10VAES51287:
 	VAESENC       Z27, Z5, Z5
 	VAESENC       Z27, Z6, Z6
 	VAESENC       Z27, Z7, Z7
-	VPCLMULQDQ    $0x10, 336(CX), Z8, Z10
+	VPCLMULQDQ    $0x10, 848(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     384(R9), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 400(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 400(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 912(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 912(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
 	VAESENC       Z28, Z0, Z0
@@ -19697,13 +20168,13 @@ rounds10VAES51287:
 	VAESENC       Z28, Z5, Z5
 	VAESENC       Z28, Z6, Z6
 	VAESENC       Z28, Z7, Z7
-	VPCLMULQDQ    $0x01, 400(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 400(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 912(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 912(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     448(R9), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 464(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 464(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 976(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 976(CX), Z8, Z10
 	VAESENC       Z29, Z0, Z0
 	VAESENC       Z29, Z1, Z1
 	VAESENC       Z29, Z2, Z2
@@ -19714,8 +20185,8 @@ rounds10VAES51287:
 	VAESENC       Z29, Z7, Z7
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 464(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 464(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 976(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 976(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
 	VPSHUFD       $0x4e, Z11, Z10
@@ -19755,9 +20226,15 @@ rounds10VAES51287:
 	ADDQ          $0x00000200, SI
 	ADDQ          $0x00000200, DI
 	SUBQ          $0x00000200, DX
-	JMP           groupLoopVAES51286
+	JMP           groupLoopVAES51289
 
-sealFinalVAES51274:
+sealFinalVAES51277:
+	LEAQ    -497(DX), R10
+	SHRQ    $0x04, R10
+	NEGQ    R10
+	ADDQ    $0x40, R10
+	SHLQ    $0x04, R10
+	ADDQ    CX, R10
 	VPSHUFB Z15, Z14, Z0
 	VPADDD  gcmInc4<>+0(SB), Z14, Z14
 	VPSHUFB Z15, Z14, Z1
@@ -19765,108 +20242,108 @@ sealFinalVAES51274:
 	VPXORQ  Z16, Z0, Z0
 	VPXORQ  Z16, Z1, Z1
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES51289
-	JE      rounds12VAES51290
+	JB      rounds10VAES51292
+	JE      rounds12VAES51293
 	VAESENC Z17, Z0, Z0
 	VAESENC Z17, Z1, Z1
 	VAESENC Z18, Z0, Z0
 	VAESENC Z18, Z1, Z1
 
-rounds12VAES51290:
+rounds12VAES51293:
 	VAESENC Z19, Z0, Z0
 	VAESENC Z19, Z1, Z1
 	VAESENC Z20, Z0, Z0
 	VAESENC Z20, Z1, Z1
 
-rounds10VAES51289:
+rounds10VAES51292:
 	VAESENC       Z21, Z0, Z0
 	VAESENC       Z21, Z1, Z1
 	VMOVDQU64     (R9), Z8
 	VPSHUFB       Z15, Z8, Z8
 	VPXORQ        Z11, Z8, Z8
-	VPCLMULQDQ    $0x00, 16(CX), Z8, Z11
-	VPCLMULQDQ    $0x11, 16(CX), Z8, Z13
-	VPCLMULQDQ    $0x01, 16(CX), Z8, Z12
-	VPCLMULQDQ    $0x10, 16(CX), Z8, Z9
+	VPCLMULQDQ    $0x00, 528(CX), Z8, Z11
+	VPCLMULQDQ    $0x11, 528(CX), Z8, Z13
+	VPCLMULQDQ    $0x01, 528(CX), Z8, Z12
+	VPCLMULQDQ    $0x10, 528(CX), Z8, Z9
 	VPXORQ        Z9, Z12, Z12
 	VMOVDQU64     64(R9), Z8
 	VPSHUFB       Z15, Z8, Z8
 	VAESENC       Z22, Z0, Z0
 	VAESENC       Z22, Z1, Z1
-	VPCLMULQDQ    $0x00, 80(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 80(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 592(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 592(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 80(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 80(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 592(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 592(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VAESENC       Z23, Z0, Z0
 	VAESENC       Z23, Z1, Z1
 	VMOVDQU64     128(R9), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 144(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 144(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 656(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 656(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 144(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 144(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 656(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 656(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VAESENC       Z24, Z0, Z0
 	VAESENC       Z24, Z1, Z1
 	VMOVDQU64     192(R9), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 208(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 208(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 720(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 720(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 208(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 208(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 720(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 720(CX), Z8, Z10
 	VAESENC       Z25, Z0, Z0
 	VAESENC       Z25, Z1, Z1
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     256(R9), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 272(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 272(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 784(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 784(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 272(CX), Z8, Z9
+	VPCLMULQDQ    $0x01, 784(CX), Z8, Z9
 	VAESENC       Z26, Z0, Z0
 	VAESENC       Z26, Z1, Z1
-	VPCLMULQDQ    $0x10, 272(CX), Z8, Z10
+	VPCLMULQDQ    $0x10, 784(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     320(R9), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 336(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 336(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 848(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 848(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 336(CX), Z8, Z9
+	VPCLMULQDQ    $0x01, 848(CX), Z8, Z9
 	VAESENC       Z27, Z0, Z0
 	VAESENC       Z27, Z1, Z1
-	VPCLMULQDQ    $0x10, 336(CX), Z8, Z10
+	VPCLMULQDQ    $0x10, 848(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     384(R9), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 400(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 400(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 912(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 912(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
 	VAESENC       Z28, Z0, Z0
 	VAESENC       Z28, Z1, Z1
-	VPCLMULQDQ    $0x01, 400(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 400(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 912(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 912(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     448(R9), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 464(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 464(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 976(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 976(CX), Z8, Z10
 	VAESENC       Z29, Z0, Z0
 	VAESENC       Z29, Z1, Z1
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 464(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 464(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 976(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 976(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
 	VPSHUFD       $0x4e, Z11, Z10
@@ -19891,52 +20368,52 @@ rounds10VAES51289:
 	VPXORQ        Z16, Z2, Z2
 	VPXORQ        Z16, Z3, Z3
 	CMPQ          AX, $0x0c
-	JB            rounds10VAES51291
-	JE            rounds12VAES51292
+	JB            rounds10VAES51294
+	JE            rounds12VAES51295
 	VAESENC       Z17, Z2, Z2
 	VAESENC       Z17, Z3, Z3
 	VAESENC       Z18, Z2, Z2
 	VAESENC       Z18, Z3, Z3
 
-rounds12VAES51292:
+rounds12VAES51295:
 	VAESENC Z19, Z2, Z2
 	VAESENC Z19, Z3, Z3
 	VAESENC Z20, Z2, Z2
 	VAESENC Z20, Z3, Z3
 
-rounds10VAES51291:
+rounds10VAES51294:
 	VAESENC     Z21, Z2, Z2
 	VAESENC     Z21, Z3, Z3
 	VPSHUFB     Z15, Z0, Z8
 	VPXORQ      Z11, Z8, Z8
 	VAESENC     Z22, Z2, Z2
 	VAESENC     Z22, Z3, Z3
-	VPCLMULQDQ  $0x00, 16(CX), Z8, Z11
+	VPCLMULQDQ  $0x00, -512(R10), Z8, Z11
 	VAESENC     Z23, Z2, Z2
 	VAESENC     Z23, Z3, Z3
-	VPCLMULQDQ  $0x11, 16(CX), Z8, Z13
-	VPCLMULQDQ  $0x01, 16(CX), Z8, Z12
+	VPCLMULQDQ  $0x11, -512(R10), Z8, Z13
+	VPCLMULQDQ  $0x01, -512(R10), Z8, Z12
 	VAESENC     Z24, Z2, Z2
 	VAESENC     Z24, Z3, Z3
-	VPCLMULQDQ  $0x10, 16(CX), Z8, Z9
+	VPCLMULQDQ  $0x10, -512(R10), Z8, Z9
 	VPXORQ      Z9, Z12, Z12
 	VAESENC     Z25, Z2, Z2
 	VAESENC     Z25, Z3, Z3
 	VPSHUFB     Z15, Z1, Z8
 	VAESENC     Z26, Z2, Z2
 	VAESENC     Z26, Z3, Z3
-	VPCLMULQDQ  $0x00, 80(CX), Z8, Z9
-	VPCLMULQDQ  $0x11, 80(CX), Z8, Z10
+	VPCLMULQDQ  $0x00, -448(R10), Z8, Z9
+	VPCLMULQDQ  $0x11, -448(R10), Z8, Z10
 	VAESENC     Z27, Z2, Z2
 	VAESENC     Z27, Z3, Z3
 	VPXORQ      Z9, Z11, Z11
 	VPXORQ      Z10, Z13, Z13
 	VAESENC     Z28, Z2, Z2
 	VAESENC     Z28, Z3, Z3
-	VPCLMULQDQ  $0x01, 80(CX), Z8, Z9
+	VPCLMULQDQ  $0x01, -448(R10), Z8, Z9
 	VAESENC     Z29, Z2, Z2
 	VAESENC     Z29, Z3, Z3
-	VPCLMULQDQ  $0x10, 80(CX), Z8, Z10
+	VPCLMULQDQ  $0x10, -448(R10), Z8, Z10
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 	VPXORQ      128(SI), Z30, Z9
 	VAESENCLAST Z9, Z2, Z2
@@ -19951,53 +20428,53 @@ rounds10VAES51291:
 	VPXORQ      Z16, Z4, Z4
 	VPXORQ      Z16, Z5, Z5
 	CMPQ        AX, $0x0c
-	JB          rounds10VAES51293
-	JE          rounds12VAES51294
+	JB          rounds10VAES51296
+	JE          rounds12VAES51297
 	VAESENC     Z17, Z4, Z4
 	VAESENC     Z17, Z5, Z5
 	VAESENC     Z18, Z4, Z4
 	VAESENC     Z18, Z5, Z5
 
-rounds12VAES51294:
+rounds12VAES51297:
 	VAESENC Z19, Z4, Z4
 	VAESENC Z19, Z5, Z5
 	VAESENC Z20, Z4, Z4
 	VAESENC Z20, Z5, Z5
 
-rounds10VAES51293:
+rounds10VAES51296:
 	VAESENC     Z21, Z4, Z4
 	VAESENC     Z21, Z5, Z5
 	VPSHUFB     Z15, Z2, Z8
 	VAESENC     Z22, Z4, Z4
 	VAESENC     Z22, Z5, Z5
-	VPCLMULQDQ  $0x00, 144(CX), Z8, Z9
-	VPCLMULQDQ  $0x11, 144(CX), Z8, Z10
+	VPCLMULQDQ  $0x00, -384(R10), Z8, Z9
+	VPCLMULQDQ  $0x11, -384(R10), Z8, Z10
 	VAESENC     Z23, Z4, Z4
 	VAESENC     Z23, Z5, Z5
 	VPXORQ      Z9, Z11, Z11
 	VPXORQ      Z10, Z13, Z13
 	VAESENC     Z24, Z4, Z4
 	VAESENC     Z24, Z5, Z5
-	VPCLMULQDQ  $0x01, 144(CX), Z8, Z9
-	VPCLMULQDQ  $0x10, 144(CX), Z8, Z10
+	VPCLMULQDQ  $0x01, -384(R10), Z8, Z9
+	VPCLMULQDQ  $0x10, -384(R10), Z8, Z10
 	VAESENC     Z25, Z4, Z4
 	VAESENC     Z25, Z5, Z5
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 	VAESENC     Z26, Z4, Z4
 	VAESENC     Z26, Z5, Z5
 	VPSHUFB     Z15, Z3, Z8
-	VPCLMULQDQ  $0x00, 208(CX), Z8, Z9
+	VPCLMULQDQ  $0x00, -320(R10), Z8, Z9
 	VAESENC     Z27, Z4, Z4
 	VAESENC     Z27, Z5, Z5
-	VPCLMULQDQ  $0x11, 208(CX), Z8, Z10
+	VPCLMULQDQ  $0x11, -320(R10), Z8, Z10
 	VAESENC     Z28, Z4, Z4
 	VAESENC     Z28, Z5, Z5
 	VPXORQ      Z9, Z11, Z11
 	VPXORQ      Z10, Z13, Z13
-	VPCLMULQDQ  $0x01, 208(CX), Z8, Z9
+	VPCLMULQDQ  $0x01, -320(R10), Z8, Z9
 	VAESENC     Z29, Z4, Z4
 	VAESENC     Z29, Z5, Z5
-	VPCLMULQDQ  $0x10, 208(CX), Z8, Z10
+	VPCLMULQDQ  $0x10, -320(R10), Z8, Z10
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 	VPXORQ      256(SI), Z30, Z9
 	VAESENCLAST Z9, Z4, Z4
@@ -20012,53 +20489,53 @@ rounds10VAES51293:
 	VPXORQ      Z16, Z6, Z6
 	VPXORQ      Z16, Z7, Z7
 	CMPQ        AX, $0x0c
-	JB          rounds10VAES51295
-	JE          rounds12VAES51296
+	JB          rounds10VAES51298
+	JE          rounds12VAES51299
 	VAESENC     Z17, Z6, Z6
 	VAESENC     Z17, Z7, Z7
 	VAESENC     Z18, Z6, Z6
 	VAESENC     Z18, Z7, Z7
 
-rounds12VAES51296:
+rounds12VAES51299:
 	VAESENC Z19, Z6, Z6
 	VAESENC Z19, Z7, Z7
 	VAESENC Z20, Z6, Z6
 	VAESENC Z20, Z7, Z7
 
-rounds10VAES51295:
+rounds10VAES51298:
 	VAESENC     Z21, Z6, Z6
 	VAESENC     Z21, Z7, Z7
 	VPSHUFB     Z15, Z4, Z8
 	VAESENC     Z22, Z6, Z6
 	VAESENC     Z22, Z7, Z7
-	VPCLMULQDQ  $0x00, 272(CX), Z8, Z9
-	VPCLMULQDQ  $0x11, 272(CX), Z8, Z10
+	VPCLMULQDQ  $0x00, -256(R10), Z8, Z9
+	VPCLMULQDQ  $0x11, -256(R10), Z8, Z10
 	VAESENC     Z23, Z6, Z6
 	VAESENC     Z23, Z7, Z7
 	VPXORQ      Z9, Z11, Z11
 	VPXORQ      Z10, Z13, Z13
 	VAESENC     Z24, Z6, Z6
 	VAESENC     Z24, Z7, Z7
-	VPCLMULQDQ  $0x01, 272(CX), Z8, Z9
-	VPCLMULQDQ  $0x10, 272(CX), Z8, Z10
+	VPCLMULQDQ  $0x01, -256(R10), Z8, Z9
+	VPCLMULQDQ  $0x10, -256(R10), Z8, Z10
 	VAESENC     Z25, Z6, Z6
 	VAESENC     Z25, Z7, Z7
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 	VAESENC     Z26, Z6, Z6
 	VAESENC     Z26, Z7, Z7
 	VPSHUFB     Z15, Z5, Z8
-	VPCLMULQDQ  $0x00, 336(CX), Z8, Z9
+	VPCLMULQDQ  $0x00, -192(R10), Z8, Z9
 	VAESENC     Z27, Z6, Z6
 	VAESENC     Z27, Z7, Z7
-	VPCLMULQDQ  $0x11, 336(CX), Z8, Z10
+	VPCLMULQDQ  $0x11, -192(R10), Z8, Z10
 	VAESENC     Z28, Z6, Z6
 	VAESENC     Z28, Z7, Z7
 	VPXORQ      Z9, Z11, Z11
 	VPXORQ      Z10, Z13, Z13
-	VPCLMULQDQ  $0x01, 336(CX), Z8, Z9
+	VPCLMULQDQ  $0x01, -192(R10), Z8, Z9
 	VAESENC     Z29, Z6, Z6
 	VAESENC     Z29, Z7, Z7
-	VPCLMULQDQ  $0x10, 336(CX), Z8, Z10
+	VPCLMULQDQ  $0x10, -192(R10), Z8, Z10
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 	VPXORQ      384(SI), Z30, Z9
 	VAESENCLAST Z9, Z6, Z6
@@ -20070,9 +20547,15 @@ rounds10VAES51295:
 	ADDQ        $0x00000200, SI
 	ADDQ        $0x00000200, DI
 	SUBQ        $0x00000200, DX
-	JMP         sealLastVAES51273
+	JMP         sealLastVAES51276
 
-sealSecondVAES51275:
+sealSecondVAES51278:
+	LEAQ    -497(DX), R10
+	SHRQ    $0x04, R10
+	NEGQ    R10
+	ADDQ    $0x40, R10
+	SHLQ    $0x04, R10
+	ADDQ    CX, R10
 	VPSHUFB Z15, Z14, Z0
 	VPADDD  gcmInc4<>+0(SB), Z14, Z14
 	VPSHUFB Z15, Z14, Z1
@@ -20080,49 +20563,49 @@ sealSecondVAES51275:
 	VPXORQ  Z16, Z0, Z0
 	VPXORQ  Z16, Z1, Z1
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES51297
-	JE      rounds12VAES51298
+	JB      rounds10VAES512100
+	JE      rounds12VAES512101
 	VAESENC Z17, Z0, Z0
 	VAESENC Z17, Z1, Z1
 	VAESENC Z18, Z0, Z0
 	VAESENC Z18, Z1, Z1
 
-rounds12VAES51298:
+rounds12VAES512101:
 	VAESENC Z19, Z0, Z0
 	VAESENC Z19, Z1, Z1
 	VAESENC Z20, Z0, Z0
 	VAESENC Z20, Z1, Z1
 
-rounds10VAES51297:
+rounds10VAES512100:
 	VAESENC       Z21, Z0, Z0
 	VAESENC       Z21, Z1, Z1
 	VPSHUFB       Z15, Z6, Z8
 	VAESENC       Z22, Z0, Z0
 	VAESENC       Z22, Z1, Z1
-	VPCLMULQDQ    $0x00, 400(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 400(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 912(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 912(CX), Z8, Z10
 	VAESENC       Z23, Z0, Z0
 	VAESENC       Z23, Z1, Z1
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 400(CX), Z8, Z9
+	VPCLMULQDQ    $0x01, 912(CX), Z8, Z9
 	VAESENC       Z24, Z0, Z0
 	VAESENC       Z24, Z1, Z1
-	VPCLMULQDQ    $0x10, 400(CX), Z8, Z10
+	VPCLMULQDQ    $0x10, 912(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VAESENC       Z25, Z0, Z0
 	VAESENC       Z25, Z1, Z1
 	VPSHUFB       Z15, Z7, Z8
-	VPCLMULQDQ    $0x00, 464(CX), Z8, Z9
+	VPCLMULQDQ    $0x00, 976(CX), Z8, Z9
 	VAESENC       Z26, Z0, Z0
 	VAESENC       Z26, Z1, Z1
-	VPCLMULQDQ    $0x11, 464(CX), Z8, Z10
+	VPCLMULQDQ    $0x11, 976(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
 	VAESENC       Z27, Z0, Z0
 	VAESENC       Z27, Z1, Z1
-	VPCLMULQDQ    $0x01, 464(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 464(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 976(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 976(CX), Z8, Z10
 	VAESENC       Z28, Z0, Z0
 	VAESENC       Z28, Z1, Z1
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
@@ -20151,52 +20634,52 @@ rounds10VAES51297:
 	VPXORQ        Z16, Z2, Z2
 	VPXORQ        Z16, Z3, Z3
 	CMPQ          AX, $0x0c
-	JB            rounds10VAES51299
-	JE            rounds12VAES512100
+	JB            rounds10VAES512102
+	JE            rounds12VAES512103
 	VAESENC       Z17, Z2, Z2
 	VAESENC       Z17, Z3, Z3
 	VAESENC       Z18, Z2, Z2
 	VAESENC       Z18, Z3, Z3
 
-rounds12VAES512100:
+rounds12VAES512103:
 	VAESENC Z19, Z2, Z2
 	VAESENC Z19, Z3, Z3
 	VAESENC Z20, Z2, Z2
 	VAESENC Z20, Z3, Z3
 
-rounds10VAES51299:
+rounds10VAES512102:
 	VAESENC     Z21, Z2, Z2
 	VAESENC     Z21, Z3, Z3
 	VPSHUFB     Z15, Z0, Z8
 	VPXORQ      Z11, Z8, Z8
 	VAESENC     Z22, Z2, Z2
 	VAESENC     Z22, Z3, Z3
-	VPCLMULQDQ  $0x00, 16(CX), Z8, Z11
+	VPCLMULQDQ  $0x00, -512(R10), Z8, Z11
 	VAESENC     Z23, Z2, Z2
 	VAESENC     Z23, Z3, Z3
-	VPCLMULQDQ  $0x11, 16(CX), Z8, Z13
-	VPCLMULQDQ  $0x01, 16(CX), Z8, Z12
+	VPCLMULQDQ  $0x11, -512(R10), Z8, Z13
+	VPCLMULQDQ  $0x01, -512(R10), Z8, Z12
 	VAESENC     Z24, Z2, Z2
 	VAESENC     Z24, Z3, Z3
-	VPCLMULQDQ  $0x10, 16(CX), Z8, Z9
+	VPCLMULQDQ  $0x10, -512(R10), Z8, Z9
 	VPXORQ      Z9, Z12, Z12
 	VAESENC     Z25, Z2, Z2
 	VAESENC     Z25, Z3, Z3
 	VPSHUFB     Z15, Z1, Z8
 	VAESENC     Z26, Z2, Z2
 	VAESENC     Z26, Z3, Z3
-	VPCLMULQDQ  $0x00, 80(CX), Z8, Z9
-	VPCLMULQDQ  $0x11, 80(CX), Z8, Z10
+	VPCLMULQDQ  $0x00, -448(R10), Z8, Z9
+	VPCLMULQDQ  $0x11, -448(R10), Z8, Z10
 	VAESENC     Z27, Z2, Z2
 	VAESENC     Z27, Z3, Z3
 	VPXORQ      Z9, Z11, Z11
 	VPXORQ      Z10, Z13, Z13
 	VAESENC     Z28, Z2, Z2
 	VAESENC     Z28, Z3, Z3
-	VPCLMULQDQ  $0x01, 80(CX), Z8, Z9
+	VPCLMULQDQ  $0x01, -448(R10), Z8, Z9
 	VAESENC     Z29, Z2, Z2
 	VAESENC     Z29, Z3, Z3
-	VPCLMULQDQ  $0x10, 80(CX), Z8, Z10
+	VPCLMULQDQ  $0x10, -448(R10), Z8, Z10
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 	VPXORQ      128(SI), Z30, Z9
 	VAESENCLAST Z9, Z2, Z2
@@ -20211,53 +20694,53 @@ rounds10VAES51299:
 	VPXORQ      Z16, Z4, Z4
 	VPXORQ      Z16, Z5, Z5
 	CMPQ        AX, $0x0c
-	JB          rounds10VAES512101
-	JE          rounds12VAES512102
+	JB          rounds10VAES512104
+	JE          rounds12VAES512105
 	VAESENC     Z17, Z4, Z4
 	VAESENC     Z17, Z5, Z5
 	VAESENC     Z18, Z4, Z4
 	VAESENC     Z18, Z5, Z5
 
-rounds12VAES512102:
+rounds12VAES512105:
 	VAESENC Z19, Z4, Z4
 	VAESENC Z19, Z5, Z5
 	VAESENC Z20, Z4, Z4
 	VAESENC Z20, Z5, Z5
 
-rounds10VAES512101:
+rounds10VAES512104:
 	VAESENC     Z21, Z4, Z4
 	VAESENC     Z21, Z5, Z5
 	VPSHUFB     Z15, Z2, Z8
 	VAESENC     Z22, Z4, Z4
 	VAESENC     Z22, Z5, Z5
-	VPCLMULQDQ  $0x00, 144(CX), Z8, Z9
-	VPCLMULQDQ  $0x11, 144(CX), Z8, Z10
+	VPCLMULQDQ  $0x00, -384(R10), Z8, Z9
+	VPCLMULQDQ  $0x11, -384(R10), Z8, Z10
 	VAESENC     Z23, Z4, Z4
 	VAESENC     Z23, Z5, Z5
 	VPXORQ      Z9, Z11, Z11
 	VPXORQ      Z10, Z13, Z13
 	VAESENC     Z24, Z4, Z4
 	VAESENC     Z24, Z5, Z5
-	VPCLMULQDQ  $0x01, 144(CX), Z8, Z9
-	VPCLMULQDQ  $0x10, 144(CX), Z8, Z10
+	VPCLMULQDQ  $0x01, -384(R10), Z8, Z9
+	VPCLMULQDQ  $0x10, -384(R10), Z8, Z10
 	VAESENC     Z25, Z4, Z4
 	VAESENC     Z25, Z5, Z5
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 	VAESENC     Z26, Z4, Z4
 	VAESENC     Z26, Z5, Z5
 	VPSHUFB     Z15, Z3, Z8
-	VPCLMULQDQ  $0x00, 208(CX), Z8, Z9
+	VPCLMULQDQ  $0x00, -320(R10), Z8, Z9
 	VAESENC     Z27, Z4, Z4
 	VAESENC     Z27, Z5, Z5
-	VPCLMULQDQ  $0x11, 208(CX), Z8, Z10
+	VPCLMULQDQ  $0x11, -320(R10), Z8, Z10
 	VAESENC     Z28, Z4, Z4
 	VAESENC     Z28, Z5, Z5
 	VPXORQ      Z9, Z11, Z11
 	VPXORQ      Z10, Z13, Z13
-	VPCLMULQDQ  $0x01, 208(CX), Z8, Z9
+	VPCLMULQDQ  $0x01, -320(R10), Z8, Z9
 	VAESENC     Z29, Z4, Z4
 	VAESENC     Z29, Z5, Z5
-	VPCLMULQDQ  $0x10, 208(CX), Z8, Z10
+	VPCLMULQDQ  $0x10, -320(R10), Z8, Z10
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 	VPXORQ      256(SI), Z30, Z9
 	VAESENCLAST Z9, Z4, Z4
@@ -20272,53 +20755,53 @@ rounds10VAES512101:
 	VPXORQ      Z16, Z6, Z6
 	VPXORQ      Z16, Z7, Z7
 	CMPQ        AX, $0x0c
-	JB          rounds10VAES512103
-	JE          rounds12VAES512104
+	JB          rounds10VAES512106
+	JE          rounds12VAES512107
 	VAESENC     Z17, Z6, Z6
 	VAESENC     Z17, Z7, Z7
 	VAESENC     Z18, Z6, Z6
 	VAESENC     Z18, Z7, Z7
 
-rounds12VAES512104:
+rounds12VAES512107:
 	VAESENC Z19, Z6, Z6
 	VAESENC Z19, Z7, Z7
 	VAESENC Z20, Z6, Z6
 	VAESENC Z20, Z7, Z7
 
-rounds10VAES512103:
+rounds10VAES512106:
 	VAESENC     Z21, Z6, Z6
 	VAESENC     Z21, Z7, Z7
 	VPSHUFB     Z15, Z4, Z8
 	VAESENC     Z22, Z6, Z6
 	VAESENC     Z22, Z7, Z7
-	VPCLMULQDQ  $0x00, 272(CX), Z8, Z9
-	VPCLMULQDQ  $0x11, 272(CX), Z8, Z10
+	VPCLMULQDQ  $0x00, -256(R10), Z8, Z9
+	VPCLMULQDQ  $0x11, -256(R10), Z8, Z10
 	VAESENC     Z23, Z6, Z6
 	VAESENC     Z23, Z7, Z7
 	VPXORQ      Z9, Z11, Z11
 	VPXORQ      Z10, Z13, Z13
 	VAESENC     Z24, Z6, Z6
 	VAESENC     Z24, Z7, Z7
-	VPCLMULQDQ  $0x01, 272(CX), Z8, Z9
-	VPCLMULQDQ  $0x10, 272(CX), Z8, Z10
+	VPCLMULQDQ  $0x01, -256(R10), Z8, Z9
+	VPCLMULQDQ  $0x10, -256(R10), Z8, Z10
 	VAESENC     Z25, Z6, Z6
 	VAESENC     Z25, Z7, Z7
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 	VAESENC     Z26, Z6, Z6
 	VAESENC     Z26, Z7, Z7
 	VPSHUFB     Z15, Z5, Z8
-	VPCLMULQDQ  $0x00, 336(CX), Z8, Z9
+	VPCLMULQDQ  $0x00, -192(R10), Z8, Z9
 	VAESENC     Z27, Z6, Z6
 	VAESENC     Z27, Z7, Z7
-	VPCLMULQDQ  $0x11, 336(CX), Z8, Z10
+	VPCLMULQDQ  $0x11, -192(R10), Z8, Z10
 	VAESENC     Z28, Z6, Z6
 	VAESENC     Z28, Z7, Z7
 	VPXORQ      Z9, Z11, Z11
 	VPXORQ      Z10, Z13, Z13
-	VPCLMULQDQ  $0x01, 336(CX), Z8, Z9
+	VPCLMULQDQ  $0x01, -192(R10), Z8, Z9
 	VAESENC     Z29, Z6, Z6
 	VAESENC     Z29, Z7, Z7
-	VPCLMULQDQ  $0x10, 336(CX), Z8, Z10
+	VPCLMULQDQ  $0x10, -192(R10), Z8, Z10
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 	VPXORQ      384(SI), Z30, Z9
 	VAESENCLAST Z9, Z6, Z6
@@ -20331,63 +20814,60 @@ rounds10VAES512103:
 	ADDQ        $0x00000200, DI
 	SUBQ        $0x00000200, DX
 
-sealLastVAES51273:
-	VPSHUFB       Z15, Z6, Z8
-	VPCLMULQDQ    $0x00, 400(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 400(CX), Z8, Z10
-	VPXORQ        Z9, Z11, Z11
-	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 400(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 400(CX), Z8, Z10
-	VPTERNLOGD    $0x96, Z9, Z10, Z12
-	VPSHUFB       Z15, Z7, Z8
-	VPCLMULQDQ    $0x00, 464(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 464(CX), Z8, Z10
-	VPXORQ        Z9, Z11, Z11
-	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 464(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 464(CX), Z8, Z10
-	VPTERNLOGD    $0x96, Z9, Z10, Z12
-	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
-	VPSHUFD       $0x4e, Z11, Z10
-	VPTERNLOGD    $0x96, Z9, Z10, Z12
-	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z12, Z9
-	VPSHUFD       $0x4e, Z12, Z10
-	VPTERNLOGD    $0x96, Z9, Z10, Z13
-	VEXTRACTI64X4 $0x01, Z13, Y9
-	VPXOR         Y9, Y13, Y9
-	VEXTRACTI128  $0x01, Y9, X10
-	VPXOR         X10, X9, X11
+sealLastVAES51276:
+	VPSHUFB    Z15, Z6, Z8
+	VPCLMULQDQ $0x00, -128(R10), Z8, Z9
+	VPCLMULQDQ $0x11, -128(R10), Z8, Z10
+	VPXORQ     Z9, Z11, Z11
+	VPXORQ     Z10, Z13, Z13
+	VPCLMULQDQ $0x01, -128(R10), Z8, Z9
+	VPCLMULQDQ $0x10, -128(R10), Z8, Z10
+	VPTERNLOGD $0x96, Z9, Z10, Z12
+	VPSHUFB    Z15, Z7, Z8
+	VPCLMULQDQ $0x00, -64(R10), Z8, Z9
+	VPCLMULQDQ $0x11, -64(R10), Z8, Z10
+	VPXORQ     Z9, Z11, Z11
+	VPXORQ     Z10, Z13, Z13
+	VPCLMULQDQ $0x01, -64(R10), Z8, Z9
+	VPCLMULQDQ $0x10, -64(R10), Z8, Z10
+	VPTERNLOGD $0x96, Z9, Z10, Z12
+	JMP        cryptPendingVAES51274
 
-cryptTailVAES51271:
-	LEAQ    15(DX), R10
-	SHRQ    $0x04, R10
-	NEGQ    R10
-	ADDQ    $0x20, R10
-	SHLQ    $0x04, R10
-	ADDQ    CX, R10
+cryptTailVAES51273:
 	VMOVDQA X11, X1
 	VPXORQ  Z11, Z11, Z11
 	VPXORQ  Z12, Z12, Z12
 	VPXORQ  Z13, Z13, Z13
+	JMP     tailBodyVAES512108
 
-tailLoopVAES512105:
+cryptPendingVAES51274:
+	VPXORQ Z1, Z1, Z1
+
+tailBodyVAES512108:
+	LEAQ 15(DX), R10
+	SHRQ $0x04, R10
+	NEGQ R10
+	ADDQ $0x40, R10
+	SHLQ $0x04, R10
+	ADDQ CX, R10
+
+tailLoopVAES512109:
 	CMPQ    DX, $0x40
-	JB      tailPartVAES512106
+	JB      tailPartVAES512110
 	VPSHUFB Z15, Z14, Z0
 	VPADDD  gcmInc4<>+0(SB), Z14, Z14
 	VPXORQ  Z16, Z0, Z0
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES512108
-	JE      rounds12VAES512109
+	JB      rounds10VAES512112
+	JE      rounds12VAES512113
 	VAESENC Z17, Z0, Z0
 	VAESENC Z18, Z0, Z0
 
-rounds12VAES512109:
+rounds12VAES512113:
 	VAESENC Z19, Z0, Z0
 	VAESENC Z20, Z0, Z0
 
-rounds10VAES512108:
+rounds10VAES512112:
 	VAESENC     Z21, Z0, Z0
 	VAESENC     Z22, Z0, Z0
 	VAESENC     Z23, Z0, Z0
@@ -20414,11 +20894,11 @@ rounds10VAES512108:
 	ADDQ        $0x40, SI
 	ADDQ        $0x40, R10
 	SUBQ        $0x40, DX
-	JMP         tailLoopVAES512105
+	JMP         tailLoopVAES512109
 
-tailPartVAES512106:
+tailPartVAES512110:
 	TESTQ      DX, DX
-	JZ         tailReduceVAES512107
+	JZ         tailReduceVAES512111
 	MOVQ       $-1, R12
 	BZHIQ      DX, R12, R12
 	KMOVQ      R12, K2
@@ -20429,16 +20909,16 @@ tailPartVAES512106:
 	VPADDD     gcmInc4<>+0(SB), Z14, Z14
 	VPXORQ     Z16, Z0, Z0
 	CMPQ       AX, $0x0c
-	JB         rounds10VAES512110
-	JE         rounds12VAES512111
+	JB         rounds10VAES512114
+	JE         rounds12VAES512115
 	VAESENC    Z17, Z0, Z0
 	VAESENC    Z18, Z0, Z0
 
-rounds12VAES512111:
+rounds12VAES512115:
 	VAESENC Z19, Z0, Z0
 	VAESENC Z20, Z0, Z0
 
-rounds10VAES512110:
+rounds10VAES512114:
 	VAESENC     Z21, Z0, Z0
 	VAESENC     Z22, Z0, Z0
 	VAESENC     Z23, Z0, Z0
@@ -20462,18 +20942,57 @@ rounds10VAES512110:
 	VPCLMULQDQ  $0x10, (R10), Z8, Z10
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 
-tailReduceVAES512107:
+tailReduceVAES512111:
+	TESTQ R11, R11
+	JZ    foldDoneVAES512118
+	MOVQ  ad+48(FP), SI
+	MOVQ  R13, DX
+
+foldLoopVAES512116:
+	CMPQ       DX, $0x40
+	JB         foldPartVAES512117
+	VMOVDQU64  (SI), Z8
+	VPSHUFB    Z15, Z8, Z8
+	VPCLMULQDQ $0x00, (R11), Z8, Z9
+	VPCLMULQDQ $0x11, (R11), Z8, Z10
+	VPXORQ     Z9, Z11, Z11
+	VPXORQ     Z10, Z13, Z13
+	VPCLMULQDQ $0x01, (R11), Z8, Z9
+	VPCLMULQDQ $0x10, (R11), Z8, Z10
+	VPTERNLOGD $0x96, Z9, Z10, Z12
+	ADDQ       $0x40, SI
+	ADDQ       $0x40, R11
+	SUBQ       $0x40, DX
+	JMP        foldLoopVAES512116
+
+foldPartVAES512117:
+	TESTQ      DX, DX
+	JZ         foldDoneVAES512118
+	MOVQ       $-1, R12
+	BZHIQ      DX, R12, R12
+	KMOVQ      R12, K2
+	VMOVDQU8.Z (SI), K2, Z8
+	VPSHUFB    Z15, Z8, Z8
+	VPCLMULQDQ $0x00, (R11), Z8, Z9
+	VPCLMULQDQ $0x11, (R11), Z8, Z10
+	VPXORQ     Z9, Z11, Z11
+	VPXORQ     Z10, Z13, Z13
+	VPCLMULQDQ $0x01, (R11), Z8, Z9
+	VPCLMULQDQ $0x10, (R11), Z8, Z10
+	VPTERNLOGD $0x96, Z9, Z10, Z12
+
+foldDoneVAES512118:
 	SHLQ          $0x03, R14
 	SHLQ          $0x03, R13
 	VMOVQ         R14, X8
 	VPINSRQ       $0x01, R13, X8, X8
 	VPXOR         X1, X8, X8
-	VPCLMULQDQ    $0x00, 512(CX), X8, X9
-	VPCLMULQDQ    $0x11, 512(CX), X8, X10
+	VPCLMULQDQ    $0x00, 1024(CX), X8, X9
+	VPCLMULQDQ    $0x11, 1024(CX), X8, X10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 512(CX), X8, X9
-	VPCLMULQDQ    $0x10, 512(CX), X8, X10
+	VPCLMULQDQ    $0x01, 1024(CX), X8, X9
+	VPCLMULQDQ    $0x10, 1024(CX), X8, X10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
 	VPSHUFD       $0x4e, Z11, Z10
@@ -20485,16 +21004,37 @@ tailReduceVAES512107:
 	VPXOR         Y9, Y13, Y9
 	VEXTRACTI128  $0x01, Y9, X10
 	VPXOR         X10, X9, X11
-	VPSHUFB       gcmBswap<>+0(SB), X11, X11
-	VPXORQ        X31, X11, X11
-	VMOVQ         X11, R12
-	MOVQ          R12, t0+80(FP)
-	VPEXTRQ       $0x01, X11, R12
-	MOVQ          R12, t1+88(FP)
+	CMPQ          AX, $0x0c
+	JB            rounds10VAES512119
+	JE            rounds12VAES512120
+	VAESENC       X17, X31, X31
+	VAESENC       X18, X31, X31
+
+rounds12VAES512120:
+	VAESENC X19, X31, X31
+	VAESENC X20, X31, X31
+
+rounds10VAES512119:
+	VAESENC     X21, X31, X31
+	VAESENC     X22, X31, X31
+	VAESENC     X23, X31, X31
+	VAESENC     X24, X31, X31
+	VAESENC     X25, X31, X31
+	VAESENC     X26, X31, X31
+	VAESENC     X27, X31, X31
+	VAESENC     X28, X31, X31
+	VAESENC     X29, X31, X31
+	VAESENCLAST X30, X31, X31
+	VPSHUFB     gcmBswap<>+0(SB), X11, X11
+	VPXORQ      X31, X11, X11
+	VMOVQ       X11, R12
+	MOVQ        R12, t0+80(FP)
+	VPEXTRQ     $0x01, X11, R12
+	MOVQ        R12, t1+88(FP)
 	VZEROUPPER
 	RET
 
-// func openMsgVAES512(nr int, rk *[240]byte, key *[66][16]byte, dst *byte, src *byte, n int, ad *byte, adLen int, j0 uint64, j1 uint64) (t0 uint64, t1 uint64)
+// func openMsgVAES512(nr int, rk *[240]byte, key *[74][16]byte, dst *byte, src *byte, n int, ad *byte, adLen int, j0 uint64, j1 uint64) (t0 uint64, t1 uint64)
 // Requires: AES, AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, PCLMULQDQ, VAES, VPCLMULQDQ
 TEXT ·openMsgVAES512(SB), NOSPLIT, $0-96
 	MOVQ            nr+0(FP), AX
@@ -20516,30 +21056,30 @@ TEXT ·openMsgVAES512(SB), NOSPLIT, $0-96
 	VBROADCASTI32X4 144(R8), Z29
 	VBROADCASTI32X4 160(R8), Z30
 	CMPQ            AX, $0x0c
-	JB              keysDoneVAES512112
+	JB              keysDoneVAES512121
 	VBROADCASTI32X4 -16(R8), Z19
 	VBROADCASTI32X4 (R8), Z20
-	JE              keysDoneVAES512112
+	JE              keysDoneVAES512121
 	VBROADCASTI32X4 -48(R8), Z17
 	VBROADCASTI32X4 -32(R8), Z18
 
-keysDoneVAES512112:
+keysDoneVAES512121:
 	MOVQ    j0+64(FP), R12
 	VMOVQ   R12, X14
 	MOVQ    j1+72(FP), R12
 	VPINSRQ $0x01, R12, X14, X14
 	VPXORQ  X16, X14, X31
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES512113
-	JE      rounds12VAES512114
+	JB      rounds10VAES512122
+	JE      rounds12VAES512123
 	VAESENC X17, X31, X31
 	VAESENC X18, X31, X31
 
-rounds12VAES512114:
+rounds12VAES512123:
 	VAESENC X19, X31, X31
 	VAESENC X20, X31, X31
 
-rounds10VAES512113:
+rounds10VAES512122:
 	VAESENC     X21, X31, X31
 	VAESENC     X22, X31, X31
 	VAESENC     X23, X31, X31
@@ -20554,83 +21094,101 @@ rounds10VAES512113:
 	VSHUFI64X2  $0x00, Z14, Z14, Z14
 	VPADDD      gcmLaneIdx<>+16(SB), Z14, Z14
 	VPXORQ      Z11, Z11, Z11
-	MOVQ        ad+48(FP), SI
-	MOVQ        adLen+56(FP), DX
-	MOVQ        DX, R13
+	MOVQ        adLen+56(FP), R13
+	MOVQ        n+40(FP), R14
+	XORQ        R11, R11
+	TESTQ       R13, R13
+	JZ          adDoneVAES512124
+	LEAQ        15(R13), R12
+	SHRQ        $0x04, R12
+	LEAQ        15(R14), R10
+	SHRQ        $0x04, R10
+	ADDQ        R10, R12
+	CMPQ        R12, $0x40
+	JA          adFirstVAES512125
+	NEGQ        R12
+	ADDQ        $0x40, R12
+	SHLQ        $0x04, R12
+	LEAQ        (CX)(R12*1), R11
+	JMP         adDoneVAES512124
 
-hashLoopVAES512115:
+adFirstVAES512125:
+	MOVQ ad+48(FP), SI
+	MOVQ R13, DX
+
+hashLoopVAES512126:
 	CMPQ          DX, $0x00000200
-	JB            hashTailVAES512116
+	JB            hashTailVAES512127
 	VMOVDQU64     (SI), Z8
 	VPSHUFB       Z15, Z8, Z8
 	VPXORQ        Z11, Z8, Z8
-	VPCLMULQDQ    $0x00, 16(CX), Z8, Z11
-	VPCLMULQDQ    $0x11, 16(CX), Z8, Z13
-	VPCLMULQDQ    $0x01, 16(CX), Z8, Z12
-	VPCLMULQDQ    $0x10, 16(CX), Z8, Z9
+	VPCLMULQDQ    $0x00, 528(CX), Z8, Z11
+	VPCLMULQDQ    $0x11, 528(CX), Z8, Z13
+	VPCLMULQDQ    $0x01, 528(CX), Z8, Z12
+	VPCLMULQDQ    $0x10, 528(CX), Z8, Z9
 	VPXORQ        Z9, Z12, Z12
 	VMOVDQU64     64(SI), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 80(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 80(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 592(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 592(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 80(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 80(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 592(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 592(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     128(SI), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 144(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 144(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 656(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 656(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 144(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 144(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 656(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 656(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     192(SI), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 208(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 208(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 720(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 720(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 208(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 208(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 720(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 720(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     256(SI), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 272(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 272(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 784(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 784(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 272(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 272(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 784(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 784(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     320(SI), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 336(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 336(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 848(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 848(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 336(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 336(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 848(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 848(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     384(SI), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 400(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 400(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 912(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 912(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 400(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 400(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 912(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 912(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     448(SI), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 464(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 464(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 976(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 976(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 464(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 464(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 976(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 976(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
 	VPSHUFD       $0x4e, Z11, Z10
@@ -20644,25 +21202,25 @@ hashLoopVAES512115:
 	VPXOR         X10, X9, X11
 	ADDQ          $0x00000200, SI
 	SUBQ          $0x00000200, DX
-	JMP           hashLoopVAES512115
+	JMP           hashLoopVAES512126
 
-hashTailVAES512116:
+hashTailVAES512127:
 	TESTQ   DX, DX
-	JZ      hashDoneVAES512117
-	LEAQ    15(DX), R10
-	SHRQ    $0x04, R10
-	NEGQ    R10
-	ADDQ    $0x21, R10
-	SHLQ    $0x04, R10
-	ADDQ    CX, R10
+	JZ      hashDoneVAES512128
 	VMOVDQA X11, X1
 	VPXORQ  Z11, Z11, Z11
 	VPXORQ  Z12, Z12, Z12
 	VPXORQ  Z13, Z13, Z13
+	LEAQ    15(DX), R10
+	SHRQ    $0x04, R10
+	NEGQ    R10
+	ADDQ    $0x41, R10
+	SHLQ    $0x04, R10
+	ADDQ    CX, R10
 
-tailLoopVAES512118:
+tailLoopVAES512129:
 	CMPQ       DX, $0x40
-	JB         tailPartVAES512119
+	JB         tailPartVAES512130
 	VMOVDQU64  (SI), Z8
 	VPSHUFB    Z15, Z8, Z8
 	VPXORQ     Z1, Z8, Z8
@@ -20677,11 +21235,11 @@ tailLoopVAES512118:
 	ADDQ       $0x40, SI
 	ADDQ       $0x40, R10
 	SUBQ       $0x40, DX
-	JMP        tailLoopVAES512118
+	JMP        tailLoopVAES512129
 
-tailPartVAES512119:
+tailPartVAES512130:
 	TESTQ      DX, DX
-	JZ         tailReduceVAES512120
+	JZ         tailReduceVAES512131
 	MOVQ       $-1, R12
 	BZHIQ      DX, R12, R12
 	KMOVQ      R12, K2
@@ -20697,7 +21255,7 @@ tailPartVAES512119:
 	VPCLMULQDQ $0x10, (R10), Z8, Z10
 	VPTERNLOGD $0x96, Z9, Z10, Z12
 
-tailReduceVAES512120:
+tailReduceVAES512131:
 	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
 	VPSHUFD       $0x4e, Z11, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
@@ -20709,15 +21267,17 @@ tailReduceVAES512120:
 	VEXTRACTI128  $0x01, Y9, X10
 	VPXOR         X10, X9, X11
 
-hashDoneVAES512117:
+hashDoneVAES512128:
+adDoneVAES512124:
 	MOVQ dst+24(FP), DI
 	MOVQ src+32(FP), SI
-	MOVQ n+40(FP), DX
-	MOVQ DX, R14
+	MOVQ R14, DX
+	CMPQ DX, $0x00000200
+	JB   cryptTailVAES512132
 
-groupLoopVAES512123:
-	CMPQ    DX, $0x00000200
-	JB      cryptTailVAES512121
+groupLoopVAES512136:
+	CMPQ    DX, $0x00000400
+	JB      openFinalVAES512135
 	VPSHUFB Z15, Z14, Z0
 	VPADDD  gcmInc4<>+0(SB), Z14, Z14
 	VPSHUFB Z15, Z14, Z1
@@ -20743,8 +21303,8 @@ groupLoopVAES512123:
 	VPXORQ  Z16, Z6, Z6
 	VPXORQ  Z16, Z7, Z7
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES512124
-	JE      rounds12VAES512125
+	JB      rounds10VAES512137
+	JE      rounds12VAES512138
 	VAESENC Z17, Z0, Z0
 	VAESENC Z17, Z1, Z1
 	VAESENC Z17, Z2, Z2
@@ -20762,7 +21322,7 @@ groupLoopVAES512123:
 	VAESENC Z18, Z6, Z6
 	VAESENC Z18, Z7, Z7
 
-rounds12VAES512125:
+rounds12VAES512138:
 	VAESENC Z19, Z0, Z0
 	VAESENC Z19, Z1, Z1
 	VAESENC Z19, Z2, Z2
@@ -20780,7 +21340,7 @@ rounds12VAES512125:
 	VAESENC Z20, Z6, Z6
 	VAESENC Z20, Z7, Z7
 
-rounds10VAES512124:
+rounds10VAES512137:
 	VAESENC       Z21, Z0, Z0
 	VAESENC       Z21, Z1, Z1
 	VAESENC       Z21, Z2, Z2
@@ -20792,10 +21352,10 @@ rounds10VAES512124:
 	VMOVDQU64     (SI), Z8
 	VPSHUFB       Z15, Z8, Z8
 	VPXORQ        Z11, Z8, Z8
-	VPCLMULQDQ    $0x00, 16(CX), Z8, Z11
-	VPCLMULQDQ    $0x11, 16(CX), Z8, Z13
-	VPCLMULQDQ    $0x01, 16(CX), Z8, Z12
-	VPCLMULQDQ    $0x10, 16(CX), Z8, Z9
+	VPCLMULQDQ    $0x00, 528(CX), Z8, Z11
+	VPCLMULQDQ    $0x11, 528(CX), Z8, Z13
+	VPCLMULQDQ    $0x01, 528(CX), Z8, Z12
+	VPCLMULQDQ    $0x10, 528(CX), Z8, Z9
 	VPXORQ        Z9, Z12, Z12
 	VMOVDQU64     64(SI), Z8
 	VPSHUFB       Z15, Z8, Z8
@@ -20807,12 +21367,12 @@ rounds10VAES512124:
 	VAESENC       Z22, Z5, Z5
 	VAESENC       Z22, Z6, Z6
 	VAESENC       Z22, Z7, Z7
-	VPCLMULQDQ    $0x00, 80(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 80(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 592(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 592(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 80(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 80(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 592(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 592(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VAESENC       Z23, Z0, Z0
 	VAESENC       Z23, Z1, Z1
@@ -20824,12 +21384,12 @@ rounds10VAES512124:
 	VAESENC       Z23, Z7, Z7
 	VMOVDQU64     128(SI), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 144(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 144(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 656(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 656(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 144(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 144(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 656(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 656(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VAESENC       Z24, Z0, Z0
 	VAESENC       Z24, Z1, Z1
@@ -20841,12 +21401,12 @@ rounds10VAES512124:
 	VAESENC       Z24, Z7, Z7
 	VMOVDQU64     192(SI), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 208(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 208(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 720(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 720(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 208(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 208(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 720(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 720(CX), Z8, Z10
 	VAESENC       Z25, Z0, Z0
 	VAESENC       Z25, Z1, Z1
 	VAESENC       Z25, Z2, Z2
@@ -20858,11 +21418,11 @@ rounds10VAES512124:
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     256(SI), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 272(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 272(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 784(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 784(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 272(CX), Z8, Z9
+	VPCLMULQDQ    $0x01, 784(CX), Z8, Z9
 	VAESENC       Z26, Z0, Z0
 	VAESENC       Z26, Z1, Z1
 	VAESENC       Z26, Z2, Z2
@@ -20871,15 +21431,15 @@ rounds10VAES512124:
 	VAESENC       Z26, Z5, Z5
 	VAESENC       Z26, Z6, Z6
 	VAESENC       Z26, Z7, Z7
-	VPCLMULQDQ    $0x10, 272(CX), Z8, Z10
+	VPCLMULQDQ    $0x10, 784(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     320(SI), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 336(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 336(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 848(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 848(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 336(CX), Z8, Z9
+	VPCLMULQDQ    $0x01, 848(CX), Z8, Z9
 	VAESENC       Z27, Z0, Z0
 	VAESENC       Z27, Z1, Z1
 	VAESENC       Z27, Z2, Z2
@@ -20888,12 +21448,12 @@ rounds10VAES512124:
 	VAESENC       Z27, Z5, Z5
 	VAESENC       Z27, Z6, Z6
 	VAESENC       Z27, Z7, Z7
-	VPCLMULQDQ    $0x10, 336(CX), Z8, Z10
+	VPCLMULQDQ    $0x10, 848(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     384(SI), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 400(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 400(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 912(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 912(CX), Z8, Z10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
 	VAESENC       Z28, Z0, Z0
@@ -20904,13 +21464,13 @@ rounds10VAES512124:
 	VAESENC       Z28, Z5, Z5
 	VAESENC       Z28, Z6, Z6
 	VAESENC       Z28, Z7, Z7
-	VPCLMULQDQ    $0x01, 400(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 400(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 912(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 912(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VMOVDQU64     448(SI), Z8
 	VPSHUFB       Z15, Z8, Z8
-	VPCLMULQDQ    $0x00, 464(CX), Z8, Z9
-	VPCLMULQDQ    $0x11, 464(CX), Z8, Z10
+	VPCLMULQDQ    $0x00, 976(CX), Z8, Z9
+	VPCLMULQDQ    $0x11, 976(CX), Z8, Z10
 	VAESENC       Z29, Z0, Z0
 	VAESENC       Z29, Z1, Z1
 	VAESENC       Z29, Z2, Z2
@@ -20921,8 +21481,8 @@ rounds10VAES512124:
 	VAESENC       Z29, Z7, Z7
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 464(CX), Z8, Z9
-	VPCLMULQDQ    $0x10, 464(CX), Z8, Z10
+	VPCLMULQDQ    $0x01, 976(CX), Z8, Z9
+	VPCLMULQDQ    $0x10, 976(CX), Z8, Z10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
 	VPSHUFD       $0x4e, Z11, Z10
@@ -20961,38 +21521,286 @@ rounds10VAES512124:
 	ADDQ          $0x00000200, SI
 	ADDQ          $0x00000200, DI
 	SUBQ          $0x00000200, DX
-	JMP           groupLoopVAES512123
+	JMP           groupLoopVAES512136
 
-cryptTailVAES512121:
-	LEAQ    15(DX), R10
+openFinalVAES512135:
+	LEAQ    -497(DX), R10
 	SHRQ    $0x04, R10
 	NEGQ    R10
-	ADDQ    $0x20, R10
+	ADDQ    $0x40, R10
 	SHLQ    $0x04, R10
 	ADDQ    CX, R10
+	VPSHUFB Z15, Z14, Z0
+	VPADDD  gcmInc4<>+0(SB), Z14, Z14
+	VPSHUFB Z15, Z14, Z1
+	VPADDD  gcmInc4<>+0(SB), Z14, Z14
+	VPSHUFB Z15, Z14, Z2
+	VPADDD  gcmInc4<>+0(SB), Z14, Z14
+	VPSHUFB Z15, Z14, Z3
+	VPADDD  gcmInc4<>+0(SB), Z14, Z14
+	VPSHUFB Z15, Z14, Z4
+	VPADDD  gcmInc4<>+0(SB), Z14, Z14
+	VPSHUFB Z15, Z14, Z5
+	VPADDD  gcmInc4<>+0(SB), Z14, Z14
+	VPSHUFB Z15, Z14, Z6
+	VPADDD  gcmInc4<>+0(SB), Z14, Z14
+	VPSHUFB Z15, Z14, Z7
+	VPADDD  gcmInc4<>+0(SB), Z14, Z14
+	VPXORQ  Z16, Z0, Z0
+	VPXORQ  Z16, Z1, Z1
+	VPXORQ  Z16, Z2, Z2
+	VPXORQ  Z16, Z3, Z3
+	VPXORQ  Z16, Z4, Z4
+	VPXORQ  Z16, Z5, Z5
+	VPXORQ  Z16, Z6, Z6
+	VPXORQ  Z16, Z7, Z7
+	CMPQ    AX, $0x0c
+	JB      rounds10VAES512139
+	JE      rounds12VAES512140
+	VAESENC Z17, Z0, Z0
+	VAESENC Z17, Z1, Z1
+	VAESENC Z17, Z2, Z2
+	VAESENC Z17, Z3, Z3
+	VAESENC Z17, Z4, Z4
+	VAESENC Z17, Z5, Z5
+	VAESENC Z17, Z6, Z6
+	VAESENC Z17, Z7, Z7
+	VAESENC Z18, Z0, Z0
+	VAESENC Z18, Z1, Z1
+	VAESENC Z18, Z2, Z2
+	VAESENC Z18, Z3, Z3
+	VAESENC Z18, Z4, Z4
+	VAESENC Z18, Z5, Z5
+	VAESENC Z18, Z6, Z6
+	VAESENC Z18, Z7, Z7
+
+rounds12VAES512140:
+	VAESENC Z19, Z0, Z0
+	VAESENC Z19, Z1, Z1
+	VAESENC Z19, Z2, Z2
+	VAESENC Z19, Z3, Z3
+	VAESENC Z19, Z4, Z4
+	VAESENC Z19, Z5, Z5
+	VAESENC Z19, Z6, Z6
+	VAESENC Z19, Z7, Z7
+	VAESENC Z20, Z0, Z0
+	VAESENC Z20, Z1, Z1
+	VAESENC Z20, Z2, Z2
+	VAESENC Z20, Z3, Z3
+	VAESENC Z20, Z4, Z4
+	VAESENC Z20, Z5, Z5
+	VAESENC Z20, Z6, Z6
+	VAESENC Z20, Z7, Z7
+
+rounds10VAES512139:
+	VAESENC     Z21, Z0, Z0
+	VAESENC     Z21, Z1, Z1
+	VAESENC     Z21, Z2, Z2
+	VAESENC     Z21, Z3, Z3
+	VAESENC     Z21, Z4, Z4
+	VAESENC     Z21, Z5, Z5
+	VAESENC     Z21, Z6, Z6
+	VAESENC     Z21, Z7, Z7
+	VMOVDQU64   (SI), Z8
+	VPSHUFB     Z15, Z8, Z8
+	VPXORQ      Z11, Z8, Z8
+	VPCLMULQDQ  $0x00, -512(R10), Z8, Z11
+	VPCLMULQDQ  $0x11, -512(R10), Z8, Z13
+	VPCLMULQDQ  $0x01, -512(R10), Z8, Z12
+	VPCLMULQDQ  $0x10, -512(R10), Z8, Z9
+	VPXORQ      Z9, Z12, Z12
+	VMOVDQU64   64(SI), Z8
+	VPSHUFB     Z15, Z8, Z8
+	VAESENC     Z22, Z0, Z0
+	VAESENC     Z22, Z1, Z1
+	VAESENC     Z22, Z2, Z2
+	VAESENC     Z22, Z3, Z3
+	VAESENC     Z22, Z4, Z4
+	VAESENC     Z22, Z5, Z5
+	VAESENC     Z22, Z6, Z6
+	VAESENC     Z22, Z7, Z7
+	VPCLMULQDQ  $0x00, -448(R10), Z8, Z9
+	VPCLMULQDQ  $0x11, -448(R10), Z8, Z10
+	VPXORQ      Z9, Z11, Z11
+	VPXORQ      Z10, Z13, Z13
+	VPCLMULQDQ  $0x01, -448(R10), Z8, Z9
+	VPCLMULQDQ  $0x10, -448(R10), Z8, Z10
+	VPTERNLOGD  $0x96, Z9, Z10, Z12
+	VAESENC     Z23, Z0, Z0
+	VAESENC     Z23, Z1, Z1
+	VAESENC     Z23, Z2, Z2
+	VAESENC     Z23, Z3, Z3
+	VAESENC     Z23, Z4, Z4
+	VAESENC     Z23, Z5, Z5
+	VAESENC     Z23, Z6, Z6
+	VAESENC     Z23, Z7, Z7
+	VMOVDQU64   128(SI), Z8
+	VPSHUFB     Z15, Z8, Z8
+	VPCLMULQDQ  $0x00, -384(R10), Z8, Z9
+	VPCLMULQDQ  $0x11, -384(R10), Z8, Z10
+	VPXORQ      Z9, Z11, Z11
+	VPXORQ      Z10, Z13, Z13
+	VPCLMULQDQ  $0x01, -384(R10), Z8, Z9
+	VPCLMULQDQ  $0x10, -384(R10), Z8, Z10
+	VAESENC     Z24, Z0, Z0
+	VAESENC     Z24, Z1, Z1
+	VAESENC     Z24, Z2, Z2
+	VAESENC     Z24, Z3, Z3
+	VAESENC     Z24, Z4, Z4
+	VAESENC     Z24, Z5, Z5
+	VAESENC     Z24, Z6, Z6
+	VAESENC     Z24, Z7, Z7
+	VPTERNLOGD  $0x96, Z9, Z10, Z12
+	VMOVDQU64   192(SI), Z8
+	VPSHUFB     Z15, Z8, Z8
+	VPCLMULQDQ  $0x00, -320(R10), Z8, Z9
+	VPCLMULQDQ  $0x11, -320(R10), Z8, Z10
+	VPXORQ      Z9, Z11, Z11
+	VPXORQ      Z10, Z13, Z13
+	VPCLMULQDQ  $0x01, -320(R10), Z8, Z9
+	VAESENC     Z25, Z0, Z0
+	VAESENC     Z25, Z1, Z1
+	VAESENC     Z25, Z2, Z2
+	VAESENC     Z25, Z3, Z3
+	VAESENC     Z25, Z4, Z4
+	VAESENC     Z25, Z5, Z5
+	VAESENC     Z25, Z6, Z6
+	VAESENC     Z25, Z7, Z7
+	VPCLMULQDQ  $0x10, -320(R10), Z8, Z10
+	VPTERNLOGD  $0x96, Z9, Z10, Z12
+	VMOVDQU64   256(SI), Z8
+	VPSHUFB     Z15, Z8, Z8
+	VPCLMULQDQ  $0x00, -256(R10), Z8, Z9
+	VPCLMULQDQ  $0x11, -256(R10), Z8, Z10
+	VPXORQ      Z9, Z11, Z11
+	VPXORQ      Z10, Z13, Z13
+	VAESENC     Z26, Z0, Z0
+	VAESENC     Z26, Z1, Z1
+	VAESENC     Z26, Z2, Z2
+	VAESENC     Z26, Z3, Z3
+	VAESENC     Z26, Z4, Z4
+	VAESENC     Z26, Z5, Z5
+	VAESENC     Z26, Z6, Z6
+	VAESENC     Z26, Z7, Z7
+	VPCLMULQDQ  $0x01, -256(R10), Z8, Z9
+	VPCLMULQDQ  $0x10, -256(R10), Z8, Z10
+	VPTERNLOGD  $0x96, Z9, Z10, Z12
+	VMOVDQU64   320(SI), Z8
+	VPSHUFB     Z15, Z8, Z8
+	VPCLMULQDQ  $0x00, -192(R10), Z8, Z9
+	VPCLMULQDQ  $0x11, -192(R10), Z8, Z10
+	VAESENC     Z27, Z0, Z0
+	VAESENC     Z27, Z1, Z1
+	VAESENC     Z27, Z2, Z2
+	VAESENC     Z27, Z3, Z3
+	VAESENC     Z27, Z4, Z4
+	VAESENC     Z27, Z5, Z5
+	VAESENC     Z27, Z6, Z6
+	VAESENC     Z27, Z7, Z7
+	VPXORQ      Z9, Z11, Z11
+	VPXORQ      Z10, Z13, Z13
+	VPCLMULQDQ  $0x01, -192(R10), Z8, Z9
+	VPCLMULQDQ  $0x10, -192(R10), Z8, Z10
+	VPTERNLOGD  $0x96, Z9, Z10, Z12
+	VMOVDQU64   384(SI), Z8
+	VPSHUFB     Z15, Z8, Z8
+	VPCLMULQDQ  $0x00, -128(R10), Z8, Z9
+	VAESENC     Z28, Z0, Z0
+	VAESENC     Z28, Z1, Z1
+	VAESENC     Z28, Z2, Z2
+	VAESENC     Z28, Z3, Z3
+	VAESENC     Z28, Z4, Z4
+	VAESENC     Z28, Z5, Z5
+	VAESENC     Z28, Z6, Z6
+	VAESENC     Z28, Z7, Z7
+	VPCLMULQDQ  $0x11, -128(R10), Z8, Z10
+	VPXORQ      Z9, Z11, Z11
+	VPXORQ      Z10, Z13, Z13
+	VPCLMULQDQ  $0x01, -128(R10), Z8, Z9
+	VPCLMULQDQ  $0x10, -128(R10), Z8, Z10
+	VPTERNLOGD  $0x96, Z9, Z10, Z12
+	VMOVDQU64   448(SI), Z8
+	VPSHUFB     Z15, Z8, Z8
+	VAESENC     Z29, Z0, Z0
+	VAESENC     Z29, Z1, Z1
+	VAESENC     Z29, Z2, Z2
+	VAESENC     Z29, Z3, Z3
+	VAESENC     Z29, Z4, Z4
+	VAESENC     Z29, Z5, Z5
+	VAESENC     Z29, Z6, Z6
+	VAESENC     Z29, Z7, Z7
+	VPCLMULQDQ  $0x00, -64(R10), Z8, Z9
+	VPCLMULQDQ  $0x11, -64(R10), Z8, Z10
+	VPXORQ      Z9, Z11, Z11
+	VPXORQ      Z10, Z13, Z13
+	VPCLMULQDQ  $0x01, -64(R10), Z8, Z9
+	VPCLMULQDQ  $0x10, -64(R10), Z8, Z10
+	VPTERNLOGD  $0x96, Z9, Z10, Z12
+	VPXORQ      (SI), Z30, Z9
+	VAESENCLAST Z9, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	VPXORQ      64(SI), Z30, Z10
+	VAESENCLAST Z10, Z1, Z1
+	VMOVDQU64   Z1, 64(DI)
+	VPXORQ      128(SI), Z30, Z9
+	VAESENCLAST Z9, Z2, Z2
+	VMOVDQU64   Z2, 128(DI)
+	VPXORQ      192(SI), Z30, Z10
+	VAESENCLAST Z10, Z3, Z3
+	VMOVDQU64   Z3, 192(DI)
+	VPXORQ      256(SI), Z30, Z9
+	VAESENCLAST Z9, Z4, Z4
+	VMOVDQU64   Z4, 256(DI)
+	VPXORQ      320(SI), Z30, Z10
+	VAESENCLAST Z10, Z5, Z5
+	VMOVDQU64   Z5, 320(DI)
+	VPXORQ      384(SI), Z30, Z9
+	VAESENCLAST Z9, Z6, Z6
+	VMOVDQU64   Z6, 384(DI)
+	VPXORQ      448(SI), Z30, Z10
+	VAESENCLAST Z10, Z7, Z7
+	VMOVDQU64   Z7, 448(DI)
+	ADDQ        $0x00000200, SI
+	ADDQ        $0x00000200, DI
+	SUBQ        $0x00000200, DX
+	JMP         cryptPendingVAES512133
+
+cryptTailVAES512132:
 	VMOVDQA X11, X1
 	VPXORQ  Z11, Z11, Z11
 	VPXORQ  Z12, Z12, Z12
 	VPXORQ  Z13, Z13, Z13
+	JMP     tailBodyVAES512141
 
-tailLoopVAES512126:
+cryptPendingVAES512133:
+	VPXORQ Z1, Z1, Z1
+
+tailBodyVAES512141:
+	LEAQ 15(DX), R10
+	SHRQ $0x04, R10
+	NEGQ R10
+	ADDQ $0x40, R10
+	SHLQ $0x04, R10
+	ADDQ CX, R10
+
+tailLoopVAES512142:
 	CMPQ      DX, $0x40
-	JB        tailPartVAES512127
+	JB        tailPartVAES512143
 	VPSHUFB   Z15, Z14, Z0
 	VPADDD    gcmInc4<>+0(SB), Z14, Z14
 	VPXORQ    Z16, Z0, Z0
 	VMOVDQU64 (SI), Z8
 	CMPQ      AX, $0x0c
-	JB        rounds10VAES512129
-	JE        rounds12VAES512130
+	JB        rounds10VAES512145
+	JE        rounds12VAES512146
 	VAESENC   Z17, Z0, Z0
 	VAESENC   Z18, Z0, Z0
 
-rounds12VAES512130:
+rounds12VAES512146:
 	VAESENC Z19, Z0, Z0
 	VAESENC Z20, Z0, Z0
 
-rounds10VAES512129:
+rounds10VAES512145:
 	VAESENC     Z21, Z0, Z0
 	VAESENC     Z22, Z0, Z0
 	VAESENC     Z23, Z0, Z0
@@ -21019,11 +21827,11 @@ rounds10VAES512129:
 	ADDQ        $0x40, SI
 	ADDQ        $0x40, R10
 	SUBQ        $0x40, DX
-	JMP         tailLoopVAES512126
+	JMP         tailLoopVAES512142
 
-tailPartVAES512127:
+tailPartVAES512143:
 	TESTQ      DX, DX
-	JZ         tailReduceVAES512128
+	JZ         tailReduceVAES512144
 	MOVQ       $-1, R12
 	BZHIQ      DX, R12, R12
 	KMOVQ      R12, K2
@@ -21032,16 +21840,16 @@ tailPartVAES512127:
 	VPADDD     gcmInc4<>+0(SB), Z14, Z14
 	VPXORQ     Z16, Z0, Z0
 	CMPQ       AX, $0x0c
-	JB         rounds10VAES512131
-	JE         rounds12VAES512132
+	JB         rounds10VAES512147
+	JE         rounds12VAES512148
 	VAESENC    Z17, Z0, Z0
 	VAESENC    Z18, Z0, Z0
 
-rounds12VAES512132:
+rounds12VAES512148:
 	VAESENC Z19, Z0, Z0
 	VAESENC Z20, Z0, Z0
 
-rounds10VAES512131:
+rounds10VAES512147:
 	VAESENC     Z21, Z0, Z0
 	VAESENC     Z22, Z0, Z0
 	VAESENC     Z23, Z0, Z0
@@ -21065,18 +21873,57 @@ rounds10VAES512131:
 	VPCLMULQDQ  $0x10, (R10), Z8, Z10
 	VPTERNLOGD  $0x96, Z9, Z10, Z12
 
-tailReduceVAES512128:
+tailReduceVAES512144:
+	TESTQ R11, R11
+	JZ    foldDoneVAES512151
+	MOVQ  ad+48(FP), SI
+	MOVQ  R13, DX
+
+foldLoopVAES512149:
+	CMPQ       DX, $0x40
+	JB         foldPartVAES512150
+	VMOVDQU64  (SI), Z8
+	VPSHUFB    Z15, Z8, Z8
+	VPCLMULQDQ $0x00, (R11), Z8, Z9
+	VPCLMULQDQ $0x11, (R11), Z8, Z10
+	VPXORQ     Z9, Z11, Z11
+	VPXORQ     Z10, Z13, Z13
+	VPCLMULQDQ $0x01, (R11), Z8, Z9
+	VPCLMULQDQ $0x10, (R11), Z8, Z10
+	VPTERNLOGD $0x96, Z9, Z10, Z12
+	ADDQ       $0x40, SI
+	ADDQ       $0x40, R11
+	SUBQ       $0x40, DX
+	JMP        foldLoopVAES512149
+
+foldPartVAES512150:
+	TESTQ      DX, DX
+	JZ         foldDoneVAES512151
+	MOVQ       $-1, R12
+	BZHIQ      DX, R12, R12
+	KMOVQ      R12, K2
+	VMOVDQU8.Z (SI), K2, Z8
+	VPSHUFB    Z15, Z8, Z8
+	VPCLMULQDQ $0x00, (R11), Z8, Z9
+	VPCLMULQDQ $0x11, (R11), Z8, Z10
+	VPXORQ     Z9, Z11, Z11
+	VPXORQ     Z10, Z13, Z13
+	VPCLMULQDQ $0x01, (R11), Z8, Z9
+	VPCLMULQDQ $0x10, (R11), Z8, Z10
+	VPTERNLOGD $0x96, Z9, Z10, Z12
+
+foldDoneVAES512151:
 	SHLQ          $0x03, R14
 	SHLQ          $0x03, R13
 	VMOVQ         R14, X8
 	VPINSRQ       $0x01, R13, X8, X8
 	VPXOR         X1, X8, X8
-	VPCLMULQDQ    $0x00, 512(CX), X8, X9
-	VPCLMULQDQ    $0x11, 512(CX), X8, X10
+	VPCLMULQDQ    $0x00, 1024(CX), X8, X9
+	VPCLMULQDQ    $0x11, 1024(CX), X8, X10
 	VPXORQ        Z9, Z11, Z11
 	VPXORQ        Z10, Z13, Z13
-	VPCLMULQDQ    $0x01, 512(CX), X8, X9
-	VPCLMULQDQ    $0x10, 512(CX), X8, X10
+	VPCLMULQDQ    $0x01, 1024(CX), X8, X9
+	VPCLMULQDQ    $0x10, 1024(CX), X8, X10
 	VPTERNLOGD    $0x96, Z9, Z10, Z12
 	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
 	VPSHUFD       $0x4e, Z11, Z10
@@ -21094,5 +21941,266 @@ tailReduceVAES512128:
 	MOVQ          R12, t0+80(FP)
 	VPEXTRQ       $0x01, X11, R12
 	MOVQ          R12, t1+88(FP)
+	VZEROUPPER
+	RET
+
+// func initVAES512(h0 uint64, h1 uint64, key *[74][16]byte)
+// Requires: AVX, AVX2, AVX512F, PCLMULQDQ, VPCLMULQDQ
+TEXT ·initVAES512(SB), NOSPLIT, $0-24
+	MOVQ          key+16(FP), CX
+	MOVQ          h0+0(FP), R12
+	VMOVQ         R12, X4
+	MOVQ          h1+8(FP), R12
+	VPINSRQ       $0x01, R12, X4, X4
+	VPCLMULQDQ    $0x00, X4, X4, X11
+	VPCLMULQDQ    $0x11, X4, X4, X13
+	VPCLMULQDQ    $0x01, X4, X4, X12
+	VPCLMULQDQ    $0x10, X4, X4, X9
+	VPXORQ        Z9, Z12, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
+	VPSHUFD       $0x4e, Z11, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z12, Z9
+	VPSHUFD       $0x4e, Z12, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z13
+	VMOVDQA       X13, X5
+	VINSERTI128   $0x01, X4, Y5, Y6
+	VSHUFI64X2    $0x00, Z5, Z5, Z0
+	VPCLMULQDQ    $0x00, Z0, Z6, Z11
+	VPCLMULQDQ    $0x11, Z0, Z6, Z13
+	VPCLMULQDQ    $0x01, Z0, Z6, Z12
+	VPCLMULQDQ    $0x10, Z0, Z6, Z9
+	VPXORQ        Z9, Z12, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
+	VPSHUFD       $0x4e, Z11, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z12, Z9
+	VPSHUFD       $0x4e, Z12, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z13
+	VMOVDQA64     Z13, Z16
+	VINSERTI64X4  $0x01, Y6, Z16, Z16
+	VSHUFI64X2    $0x00, Z16, Z16, Z0
+	VPCLMULQDQ    $0x00, Z0, Z16, Z11
+	VPCLMULQDQ    $0x11, Z0, Z16, Z13
+	VPCLMULQDQ    $0x01, Z0, Z16, Z12
+	VPCLMULQDQ    $0x10, Z0, Z16, Z9
+	VPXORQ        Z9, Z12, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
+	VPSHUFD       $0x4e, Z11, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z12, Z9
+	VPSHUFD       $0x4e, Z12, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z13
+	VMOVDQA64     Z13, Z17
+	VSHUFI64X2    $0x00, Z17, Z17, Z0
+	VPCLMULQDQ    $0x00, Z0, Z16, Z11
+	VPCLMULQDQ    $0x11, Z0, Z16, Z13
+	VPCLMULQDQ    $0x01, Z0, Z16, Z12
+	VPCLMULQDQ    $0x10, Z0, Z16, Z9
+	VPXORQ        Z9, Z12, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
+	VPSHUFD       $0x4e, Z11, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z12, Z9
+	VPSHUFD       $0x4e, Z12, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z13
+	VMOVDQA64     Z13, Z18
+	VPCLMULQDQ    $0x00, Z0, Z17, Z11
+	VPCLMULQDQ    $0x11, Z0, Z17, Z13
+	VPCLMULQDQ    $0x01, Z0, Z17, Z12
+	VPCLMULQDQ    $0x10, Z0, Z17, Z9
+	VPXORQ        Z9, Z12, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
+	VPSHUFD       $0x4e, Z11, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z12, Z9
+	VPSHUFD       $0x4e, Z12, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z13
+	VMOVDQA64     Z13, Z19
+	VSHUFI64X2    $0x00, Z19, Z19, Z0
+	VPCLMULQDQ    $0x00, Z0, Z16, Z11
+	VPCLMULQDQ    $0x11, Z0, Z16, Z13
+	VPCLMULQDQ    $0x01, Z0, Z16, Z12
+	VPCLMULQDQ    $0x10, Z0, Z16, Z9
+	VPXORQ        Z9, Z12, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
+	VPSHUFD       $0x4e, Z11, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z12, Z9
+	VPSHUFD       $0x4e, Z12, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z13
+	VMOVDQA64     Z13, Z20
+	VPCLMULQDQ    $0x00, Z0, Z17, Z11
+	VPCLMULQDQ    $0x11, Z0, Z17, Z13
+	VPCLMULQDQ    $0x01, Z0, Z17, Z12
+	VPCLMULQDQ    $0x10, Z0, Z17, Z9
+	VPXORQ        Z9, Z12, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
+	VPSHUFD       $0x4e, Z11, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z12, Z9
+	VPSHUFD       $0x4e, Z12, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z13
+	VMOVDQA64     Z13, Z21
+	VPCLMULQDQ    $0x00, Z0, Z18, Z11
+	VPCLMULQDQ    $0x11, Z0, Z18, Z13
+	VPCLMULQDQ    $0x01, Z0, Z18, Z12
+	VPCLMULQDQ    $0x10, Z0, Z18, Z9
+	VPXORQ        Z9, Z12, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
+	VPSHUFD       $0x4e, Z11, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z12, Z9
+	VPSHUFD       $0x4e, Z12, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z13
+	VMOVDQA64     Z13, Z22
+	VPCLMULQDQ    $0x00, Z0, Z19, Z11
+	VPCLMULQDQ    $0x11, Z0, Z19, Z13
+	VPCLMULQDQ    $0x01, Z0, Z19, Z12
+	VPCLMULQDQ    $0x10, Z0, Z19, Z9
+	VPXORQ        Z9, Z12, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
+	VPSHUFD       $0x4e, Z11, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z12, Z9
+	VPSHUFD       $0x4e, Z12, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z13
+	VMOVDQA64     Z13, Z23
+	VSHUFI64X2    $0x00, Z23, Z23, Z0
+	VPCLMULQDQ    $0x00, Z0, Z16, Z11
+	VPCLMULQDQ    $0x11, Z0, Z16, Z13
+	VPCLMULQDQ    $0x01, Z0, Z16, Z12
+	VPCLMULQDQ    $0x10, Z0, Z16, Z9
+	VPXORQ        Z9, Z12, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
+	VPSHUFD       $0x4e, Z11, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z12, Z9
+	VPSHUFD       $0x4e, Z12, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z13
+	VMOVDQA64     Z13, Z24
+	VPCLMULQDQ    $0x00, Z0, Z17, Z11
+	VPCLMULQDQ    $0x11, Z0, Z17, Z13
+	VPCLMULQDQ    $0x01, Z0, Z17, Z12
+	VPCLMULQDQ    $0x10, Z0, Z17, Z9
+	VPXORQ        Z9, Z12, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
+	VPSHUFD       $0x4e, Z11, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z12, Z9
+	VPSHUFD       $0x4e, Z12, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z13
+	VMOVDQA64     Z13, Z25
+	VPCLMULQDQ    $0x00, Z0, Z18, Z11
+	VPCLMULQDQ    $0x11, Z0, Z18, Z13
+	VPCLMULQDQ    $0x01, Z0, Z18, Z12
+	VPCLMULQDQ    $0x10, Z0, Z18, Z9
+	VPXORQ        Z9, Z12, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
+	VPSHUFD       $0x4e, Z11, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z12, Z9
+	VPSHUFD       $0x4e, Z12, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z13
+	VMOVDQA64     Z13, Z26
+	VPCLMULQDQ    $0x00, Z0, Z19, Z11
+	VPCLMULQDQ    $0x11, Z0, Z19, Z13
+	VPCLMULQDQ    $0x01, Z0, Z19, Z12
+	VPCLMULQDQ    $0x10, Z0, Z19, Z9
+	VPXORQ        Z9, Z12, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
+	VPSHUFD       $0x4e, Z11, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z12, Z9
+	VPSHUFD       $0x4e, Z12, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z13
+	VMOVDQA64     Z13, Z27
+	VPCLMULQDQ    $0x00, Z0, Z20, Z11
+	VPCLMULQDQ    $0x11, Z0, Z20, Z13
+	VPCLMULQDQ    $0x01, Z0, Z20, Z12
+	VPCLMULQDQ    $0x10, Z0, Z20, Z9
+	VPXORQ        Z9, Z12, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
+	VPSHUFD       $0x4e, Z11, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z12, Z9
+	VPSHUFD       $0x4e, Z12, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z13
+	VMOVDQA64     Z13, Z28
+	VPCLMULQDQ    $0x00, Z0, Z21, Z11
+	VPCLMULQDQ    $0x11, Z0, Z21, Z13
+	VPCLMULQDQ    $0x01, Z0, Z21, Z12
+	VPCLMULQDQ    $0x10, Z0, Z21, Z9
+	VPXORQ        Z9, Z12, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
+	VPSHUFD       $0x4e, Z11, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z12, Z9
+	VPSHUFD       $0x4e, Z12, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z13
+	VMOVDQA64     Z13, Z29
+	VPCLMULQDQ    $0x00, Z0, Z22, Z11
+	VPCLMULQDQ    $0x11, Z0, Z22, Z13
+	VPCLMULQDQ    $0x01, Z0, Z22, Z12
+	VPCLMULQDQ    $0x10, Z0, Z22, Z9
+	VPXORQ        Z9, Z12, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
+	VPSHUFD       $0x4e, Z11, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z12, Z9
+	VPSHUFD       $0x4e, Z12, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z13
+	VMOVDQA64     Z13, Z30
+	VPCLMULQDQ    $0x00, Z0, Z23, Z11
+	VPCLMULQDQ    $0x11, Z0, Z23, Z13
+	VPCLMULQDQ    $0x01, Z0, Z23, Z12
+	VPCLMULQDQ    $0x10, Z0, Z23, Z9
+	VPXORQ        Z9, Z12, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
+	VPSHUFD       $0x4e, Z11, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z12, Z9
+	VPSHUFD       $0x4e, Z12, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z13
+	VMOVDQA64     Z13, Z31
+	VMOVDQU64     Z16, 976(CX)
+	VMOVDQU64     Z17, 912(CX)
+	VMOVDQU64     Z18, 848(CX)
+	VMOVDQU64     Z19, 784(CX)
+	VMOVDQU64     Z20, 720(CX)
+	VMOVDQU64     Z21, 656(CX)
+	VMOVDQU64     Z22, 592(CX)
+	VMOVDQU64     Z23, 528(CX)
+	VMOVDQU64     Z24, 464(CX)
+	VMOVDQU64     Z25, 400(CX)
+	VMOVDQU64     Z26, 336(CX)
+	VMOVDQU64     Z27, 272(CX)
+	VMOVDQU64     Z28, 208(CX)
+	VMOVDQU64     Z29, 144(CX)
+	VMOVDQU64     Z30, 80(CX)
+	VMOVDQU64     Z31, 16(CX)
+	VPCLMULQDQ    $0x00, X4, X31, X11
+	VPCLMULQDQ    $0x11, X4, X31, X13
+	VPCLMULQDQ    $0x01, X4, X31, X12
+	VPCLMULQDQ    $0x10, X4, X31, X9
+	VPXORQ        Z9, Z12, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z11, Z9
+	VPSHUFD       $0x4e, Z11, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z12
+	VPCLMULQDQ    $0x10, gcmPolyWide<>+0(SB), Z12, Z9
+	VPSHUFD       $0x4e, Z12, Z10
+	VPTERNLOGD    $0x96, Z9, Z10, Z13
+	VMOVDQA       X13, X4
+	VMOVDQU       X4, (CX)
+	VPSHUFD       $0x4e, Z16, Z9
+	VPXORQ        Z16, Z9, Z9
+	VMOVDQU64     Z9, 1120(CX)
+	VPSHUFD       $0x4e, Z17, Z9
+	VPXORQ        Z17, Z9, Z9
+	VMOVDQU64     Z9, 1056(CX)
+	VEXTRACTI32X4 $0x03, Z18, X4
+	VPSHUFD       $0x4e, X4, X9
+	VPXOR         X4, X9, X9
+	VMOVDQU       X9, 1040(CX)
 	VZEROUPPER
 	RET

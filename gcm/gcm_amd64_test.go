@@ -3,6 +3,7 @@
 package gcm
 
 import (
+	"encoding/binary"
 	"testing"
 
 	"github.com/faelabs/fae/internal/impl"
@@ -32,4 +33,36 @@ func TestDispatch(t *testing.T) {
 			t.Errorf("kernels %v enabled: family %d runs, want %s's, %d", names[i:], got, name, want)
 		}
 	}
+}
+
+// TestKernelKey checks the powers of H, and their Karatsuba operands, that
+// each family's init leaves in kernelKey, as many as the family takes (all,
+// on VAES512, from its own init), against the portable multiplication.
+func TestKernelKey(t *testing.T) {
+	r := newRand(6)
+	paths.Run(t, func(t *testing.T) {
+		for range 5 {
+			a, _ := New(randBytes(r, 16))
+			if a.kern == genericKernel {
+				return
+			}
+			h := a.h.block()
+			p := h
+			for k := 1; k <= powers[a.kern]; k++ {
+				lo, hi := kernelH(p)
+				var want [16]byte
+				binary.LittleEndian.PutUint64(want[:], lo)
+				binary.LittleEndian.PutUint64(want[8:], hi)
+				if a.key[numPowers-k] != want {
+					t.Fatalf("H^%d is %x, want %x", k, a.key[numPowers-k], want)
+				}
+				binary.LittleEndian.PutUint64(want[:], lo^hi)
+				binary.LittleEndian.PutUint64(want[8:], lo^hi)
+				if k <= karaPowers && a.key[numPowers+karaPowers-k] != want {
+					t.Fatalf("H^%d's Karatsuba operand is %x, want %x", k, a.key[numPowers+karaPowers-k], want)
+				}
+				p = mulBlocks(p, h)
+			}
+		}
+	})
 }

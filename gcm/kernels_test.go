@@ -180,6 +180,35 @@ func TestAgainstStdlib(t *testing.T) {
 		for _, n := range adLengths {
 			check(fmt.Sprintf("ad %d bytes", n), 0, nonce, src[:100], src[len(src)-n:], 16)
 		}
+		// The message kernels' boundaries, with and without associated
+		// data: the VAES kernels hash a last group with the tail under
+		// one reduction, so one to four groups of 8, 16 and 32 blocks,
+		// each with no tail, a block, a partial one and a ragged tail.
+		for _, group := range []int{8, 16, 32} {
+			for m := 1; m <= 4; m++ {
+				for _, d := range []int{-1, 0, 1, 16, 53, group*blockSize - 1} {
+					n := m*group*blockSize + d
+					for _, ad := range [][]byte{nil, src[:13]} {
+						check(fmt.Sprintf("message %d bytes, ad %d bytes", n, len(ad)), m%3, nonce, src[:n], ad, 16)
+					}
+				}
+			}
+		}
+		// VAES512 hashes the associated data last, under the message's
+		// one reduction, while their blocks and the lengths block fit its
+		// 65 powers: messages of m blocks with data of 64-m blocks and one
+		// more, whole or partial.
+		for _, m := range []int{0, 1, 7, 32, 33, 63, 64} {
+			for _, n := range []int{16 * m, 16*m - 5} {
+				for _, a := range []int{64 - m, 65 - m} {
+					for _, adLen := range []int{16 * a, 16*a - 3} {
+						if n >= 0 && adLen >= 0 {
+							check(fmt.Sprintf("message %d bytes, ad %d bytes", n, adLen), 1, nonce, src[:n], src[len(src)-adLen:], 16)
+						}
+					}
+				}
+			}
+		}
 		for ts := MinTagSize; ts <= MaxTagSize; ts++ {
 			for _, ns := range []int{12, 8, 60} {
 				check(fmt.Sprintf("tag %d bytes, nonce %d", ts, ns), 2, src[:ns], src[100:177], src[7:20], ts)

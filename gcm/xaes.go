@@ -52,8 +52,8 @@ func (x *xaes) Overhead() int { return TagSize }
 
 // derive sets g to AES-256-GCM under the key derived from n, the nonce's
 // first 12 bytes: AES-256(K, M_i ^ K1) for M_i = 0x00 || i || "X" || 0x00 ||
-// n, i = 1, 2; g takes one message, whose length and associated data's are
-// at most most blocks.
+// n, i = 1, 2; g takes one message, whose blocks and associated data's are
+// most in all.
 func (x *xaes) derive(g *AEAD, n []byte, most int) {
 	m0 := uint64('X')<<16 | uint64(binary.LittleEndian.Uint32(n))<<32
 	m1 := binary.LittleEndian.Uint64(n[4:12])
@@ -87,7 +87,8 @@ func (x *xaes) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 	return g.Open(dst, nonce[12:], ciphertext, ad)
 }
 
-// blocks returns how many blocks the longer of msg and ad fills.
+// blocks returns how many blocks msg and ad fill together: the VAES512
+// message kernel may hash both under one reduction.
 func blocks(msg, ad []byte) int {
-	return (max(len(msg), len(ad)) + blockSize - 1) / blockSize
+	return (len(msg)+blockSize-1)/blockSize + (len(ad)+blockSize-1)/blockSize
 }

@@ -21,7 +21,8 @@ type encoding struct {
 	name string // suffix of the function names
 	sse  bool
 	// powers is the most powers of H init fills: the most any family
-	// sharing it multiplies by.
+	// sharing it multiplies by, but VAES512, which has its own init for
+	// more than ymmPowers.
 	powers int
 	// stitched is how the stitched loops form products: on the AVX cores
 	// schoolbook spares the shuffle port; the SSE-only cores issue a
@@ -30,7 +31,7 @@ type encoding struct {
 }
 
 var (
-	avx    = encoding{name: "AESNI", powers: numPowers, stitched: schoolbook}
+	avx    = encoding{name: "AESNI", powers: ymmPowers, stitched: schoolbook}
 	legacy = encoding{name: "SSE", sse: true, powers: 9, stitched: karatsuba}
 	// enc is the encoding being generated.
 	enc = avx

@@ -35,12 +35,18 @@ import (
 
 //go:generate go run . -out ../gcm_amd64.s -pkg gcm
 
-// numPowers must equal gcm's numPowers: kernelKey holds H^numPowers ..
-// H^1, then their Karatsuba operands in the same order.
-const numPowers = 33
+// numPowers, ymmPowers and karaPowers must equal gcm's: kernelKey holds
+// H^numPowers .. H^1, then the Karatsuba operands of H^karaPowers .. H^1,
+// the powers the xmm kernels take. initAESNI fills up to ymmPowers, the
+// most the VAES256 kernels take.
+const (
+	numPowers  = 65
+	ymmPowers  = 33
+	karaPowers = 9
+)
 
 // keyType is kernelKey's type.
-var keyType = fmt.Sprintf("*[%d][16]byte", 2*numPowers)
+var keyType = fmt.Sprintf("*[%d][16]byte", numPowers+karaPowers)
 
 // General-purpose registers.
 var (
@@ -74,7 +80,7 @@ var (
 	ctr    = X15 // the next counter block, byte-reversed: the counter is dword 0
 )
 
-var bswapMask, poly, incs, partMask Mem
+var bswapMask, poly, incs, partMask, partShuf Mem
 
 func main() {
 	ConstraintExpr("!purego")
@@ -99,6 +105,27 @@ func main() {
 	DATA(16, U64(0))
 	DATA(24, U64(0))
 
+	// partShuf[c] puts the c bytes of a partial block in place from the two
+	// loads of loadPartial, s bytes each, at bytes 0 and 8, and zeros the
+	// rest: byte j < s from the first, s <= j < c from the second.
+	partShuf = GLOBL("gcmPartShuf", RODATA|NOPTR)
+	for c := range 16 {
+		s := 1
+		for 2*s <= c {
+			s *= 2
+		}
+		for j := range 16 {
+			b := byte(0x80)
+			switch {
+			case j < min(s, c):
+				b = byte(j)
+			case j < c:
+				b = byte(j + 8 + s - c)
+			}
+			DATA(16*c+j, U8(b))
+		}
+	}
+
 	wideConstants()
 
 	for _, e := range []encoding{avx, legacy} {
@@ -118,13 +145,17 @@ func main() {
 		g.crypt(openOp)
 		g.message(sealOp)
 		g.message(openOp)
+		if g.zmm {
+			g.init()
+		}
 	}
 	Generate()
 }
 
-// pow and kara address H^k and its Karatsuba operand, k in 1..numPowers.
+// pow addresses H^k, k in 1..numPowers, and kara its Karatsuba operand, k
+// in 1..karaPowers.
 func pow(k int) Mem  { return Mem{Base: key, Disp: 16 * (numPowers - k)} }
-func kara(k int) Mem { return Mem{Base: key, Disp: 16 * (2*numPowers - k)} }
+func kara(k int) Mem { return Mem{Base: key, Disp: 16 * (numPowers + karaPowers - k)} }
 
 // product says how a block's product with a power of H is formed.
 type product int
@@ -242,9 +273,11 @@ func initKey() {
 	loadWords("h0", "h1", X0)
 	storePower := func(k int, x VecPhysical) {
 		mov(x, pow(k))
-		shufd(0x4e, x, t1)
-		xor(x, t1, t1)
-		mov(t1, kara(k))
+		if k <= karaPowers {
+			shufd(0x4e, x, t1)
+			xor(x, t1, t1)
+			mov(t1, kara(k))
+		}
 	}
 	storePower(1, X0)
 	// H^k = H^a·H^(k-a), a the largest power of two below k: the chain of
@@ -255,8 +288,13 @@ func initKey() {
 			a *= 2
 		}
 		mov(pow(a), X1)
-		mulAcc(karatsuba, true, X1, pow(k-a), kara(k-a))
-		reduce(karatsuba)
+		if k-a <= karaPowers {
+			mulAcc(karatsuba, true, X1, pow(k-a), kara(k-a))
+			reduce(karatsuba)
+		} else { // AVX only: SSE's powers end at karaPowers
+			mulAcc(schoolbook, true, X1, pow(k-a), Mem{})
+			reduce(schoolbook)
+		}
 		storePower(k, acc0)
 		if k < enc.powers {
 			CMPQ(n, U8(k))
@@ -359,7 +397,7 @@ func tailLoop(name string, o op, ks *Mem) {
 func tailHash(x VecPhysical) {
 	xor(X0, x, x)
 	xor(X0, X0, X0)
-	mulAcc(karatsuba, false, x, Mem{Base: key, Index: off, Scale: 1}, Mem{Base: key, Index: off, Scale: 1, Disp: 16 * numPowers})
+	mulAcc(karatsuba, false, x, Mem{Base: key, Index: off, Scale: 1}, Mem{Base: key, Index: off, Scale: 1, Disp: 16 * karaPowers})
 	ADDQ(U8(16), off)
 }
 
@@ -638,9 +676,9 @@ func openGroups() {
 // data's GHASH, the message by sealGroups or openGroups, and its last
 // blocks with the lengths block in one tail, whose powers end at H^1 for
 // the lengths block (so a tail of 7 blocks and a partial one takes H^9).
-// E(J0) rides with the tail's counter blocks. A partial block is copied,
-// 8, 4, 2 and 1 bytes at a time, through a zeroed block on the stack:
-// nothing past the buffers is read or written.
+// E(J0) rides with the tail's counter blocks. A partial block comes in by
+// loadPartial and goes out through the stack, copied 8, 4, 2 and 1 bytes at
+// a time: nothing past the buffers is read or written.
 func message(o op) {
 	messageText(o, enc.name)
 	ks := AllocLocal(128)
@@ -752,12 +790,8 @@ func tailParts(name string, o op, ks *Mem, part Mem) {
 	Label(partial)
 	TESTQ(rest, rest)
 	JZ(LabelRef(done))
-	xor(t0, t0, t0)
-	mov(t0, part)
 	LEAQ(Mem{Base: src, Index: idx, Scale: 1}, from)
-	LEAQ(part, to)
-	copyBytes(name+"In", from, to, rest)
-	mov(part, t0)
+	loadPartial(name+"In", from, rest, t0, t1)
 	if ks != nil {
 		xor(ks.Idx(idx, 1), t0, t1)
 		mov(t1, part)
@@ -771,6 +805,41 @@ func tailParts(name string, o op, ks *Mem, part Mem) {
 	shufb(bswap, t0, t0)
 	tailHash(t0)
 	Label(done)
+}
+
+// loadPartial loads the count (1..15) bytes at from into x, zero padded:
+// two loads of s bytes, s the largest power of two up to count, one at from
+// and one ending at from+count, into x's bytes 0 and 8, and a shuffle by
+// partShuf[count] (spare holds it) that puts the bytes in place. Bytes
+// copied to the stack would stall the block's load on their stores.
+func loadPartial(name string, from, count GPPhysical, x, spare VecPhysical) {
+	shuffle := name + "Shuffle"
+	for _, s := range []int{8, 4, 2, 1} {
+		below := fmt.Sprintf("%sBelow%d", name, s)
+		if s > 1 {
+			CMPQ(count, U8(s))
+			JB(LabelRef(below))
+		}
+		load := map[int]func(Mem){
+			8: func(m Mem) { MOVQ(m, t) },
+			4: func(m Mem) { MOVL(m, t.As32()) },
+			2: func(m Mem) { MOVWLZX(m, t.As32()) },
+			1: func(m Mem) { MOVBLZX(m, t.As32()) },
+		}[s]
+		load(Mem{Base: from})
+		toVec(0, t, x)
+		if s > 1 {
+			load(Mem{Base: from, Index: count, Scale: 1, Disp: -s})
+			toVec(1, t, x)
+			JMP(LabelRef(shuffle))
+			Label(below)
+		}
+	}
+	Label(shuffle)
+	LEAQ(partShuf, t)
+	LEAQ(Mem{Base: t, Index: count, Scale: 8}, t)
+	mov(Mem{Base: t, Index: count, Scale: 8}, spare)
+	shufb(spare, x, x)
 }
 
 // copyBytes copies count (1..15) bytes from from to to, 8, 4, 2 and 1 at
