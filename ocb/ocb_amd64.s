@@ -24253,16 +24253,16 @@ lanes_r10_7:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_7:
-	VMOVDQU64     Z0, (R13)
-	VMOVDQU64     Z1, 64(R13)
-	VMOVDQU64     Z2, 128(R13)
-	VMOVDQU64     Z3, 192(R13)
-	MOVL          1224(R13), R14
-	BTL           $0x00, R14
-	JCC           lanes_tag0_ocbSealLanesVAES512
-	MOVQ          128(SI), R12
-	MOVL          1160(R13), R9
-	VEXTRACTI32X4 $0x00, Z0, (R12)(R9*1)
+	VMOVDQU64 Z0, (R13)
+	VMOVDQU64 Z1, 64(R13)
+	VMOVDQU64 Z2, 128(R13)
+	VMOVDQU64 Z3, 192(R13)
+	MOVL      1224(R13), R14
+	BTL       $0x00, R14
+	JCC       lanes_tag0_ocbSealLanesVAES512
+	MOVQ      128(SI), R12
+	MOVL      1160(R13), R9
+	VMOVDQU   X0, (R12)(R9*1)
 
 lanes_tag0_ocbSealLanesVAES512:
 	BTL           $0x01, R14
@@ -24286,11 +24286,11 @@ lanes_tag2_ocbSealLanesVAES512:
 	VEXTRACTI32X4 $0x03, Z0, (R12)(R9*1)
 
 lanes_tag3_ocbSealLanesVAES512:
-	BTL           $0x04, R14
-	JCC           lanes_tag4_ocbSealLanesVAES512
-	MOVQ          160(SI), R12
-	MOVL          1176(R13), R9
-	VEXTRACTI32X4 $0x00, Z1, (R12)(R9*1)
+	BTL     $0x04, R14
+	JCC     lanes_tag4_ocbSealLanesVAES512
+	MOVQ    160(SI), R12
+	MOVL    1176(R13), R9
+	VMOVDQU X1, (R12)(R9*1)
 
 lanes_tag4_ocbSealLanesVAES512:
 	BTL           $0x05, R14
@@ -24314,11 +24314,11 @@ lanes_tag6_ocbSealLanesVAES512:
 	VEXTRACTI32X4 $0x03, Z1, (R12)(R9*1)
 
 lanes_tag7_ocbSealLanesVAES512:
-	BTL           $0x08, R14
-	JCC           lanes_tag8_ocbSealLanesVAES512
-	MOVQ          192(SI), R12
-	MOVL          1192(R13), R9
-	VEXTRACTI32X4 $0x00, Z2, (R12)(R9*1)
+	BTL     $0x08, R14
+	JCC     lanes_tag8_ocbSealLanesVAES512
+	MOVQ    192(SI), R12
+	MOVL    1192(R13), R9
+	VMOVDQU X2, (R12)(R9*1)
 
 lanes_tag8_ocbSealLanesVAES512:
 	BTL           $0x09, R14
@@ -24342,11 +24342,11 @@ lanes_tag10_ocbSealLanesVAES512:
 	VEXTRACTI32X4 $0x03, Z2, (R12)(R9*1)
 
 lanes_tag11_ocbSealLanesVAES512:
-	BTL           $0x0c, R14
-	JCC           lanes_tag12_ocbSealLanesVAES512
-	MOVQ          224(SI), R12
-	MOVL          1208(R13), R9
-	VEXTRACTI32X4 $0x00, Z3, (R12)(R9*1)
+	BTL     $0x0c, R14
+	JCC     lanes_tag12_ocbSealLanesVAES512
+	MOVQ    224(SI), R12
+	MOVL    1208(R13), R9
+	VMOVDQU X3, (R12)(R9*1)
 
 lanes_tag12_ocbSealLanesVAES512:
 	BTL           $0x0d, R14
@@ -26041,16 +26041,15 @@ lanes_tag14_ocbOpenLanesVAES512:
 	SETCS         96(AX)(BX*1)
 
 lanes_tag13_ocbOpenLanesVAES512:
-	ADCL          CX, CX
-	BTL           $0x0c, R14
-	JCC           lanes_tag12_ocbOpenLanesVAES512
-	MOVQ          96(SI), R12
-	MOVL          1208(R13), R9
-	VEXTRACTI32X4 $0x00, Z3, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 96(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+	ADCL     CX, CX
+	BTL      $0x0c, R14
+	JCC      lanes_tag12_ocbOpenLanesVAES512
+	MOVQ     96(SI), R12
+	MOVL     1208(R13), R9
+	VPCMPEQB (R12)(R9*1), X3, K1
+	IMUL3Q   $0x68, 96(DX), AX
+	KORTESTW K1, K1
+	SETCS    96(AX)(BX*1)
 
 lanes_tag12_ocbOpenLanesVAES512:
 	ADCL          CX, CX
@@ -26089,16 +26088,15 @@ lanes_tag10_ocbOpenLanesVAES512:
 	SETCS         96(AX)(BX*1)
 
 lanes_tag9_ocbOpenLanesVAES512:
-	ADCL          CX, CX
-	BTL           $0x08, R14
-	JCC           lanes_tag8_ocbOpenLanesVAES512
-	MOVQ          64(SI), R12
-	MOVL          1192(R13), R9
-	VEXTRACTI32X4 $0x00, Z2, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 64(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+	ADCL     CX, CX
+	BTL      $0x08, R14
+	JCC      lanes_tag8_ocbOpenLanesVAES512
+	MOVQ     64(SI), R12
+	MOVL     1192(R13), R9
+	VPCMPEQB (R12)(R9*1), X2, K1
+	IMUL3Q   $0x68, 64(DX), AX
+	KORTESTW K1, K1
+	SETCS    96(AX)(BX*1)
 
 lanes_tag8_ocbOpenLanesVAES512:
 	ADCL          CX, CX
@@ -26137,16 +26135,15 @@ lanes_tag6_ocbOpenLanesVAES512:
 	SETCS         96(AX)(BX*1)
 
 lanes_tag5_ocbOpenLanesVAES512:
-	ADCL          CX, CX
-	BTL           $0x04, R14
-	JCC           lanes_tag4_ocbOpenLanesVAES512
-	MOVQ          32(SI), R12
-	MOVL          1176(R13), R9
-	VEXTRACTI32X4 $0x00, Z1, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 32(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+	ADCL     CX, CX
+	BTL      $0x04, R14
+	JCC      lanes_tag4_ocbOpenLanesVAES512
+	MOVQ     32(SI), R12
+	MOVL     1176(R13), R9
+	VPCMPEQB (R12)(R9*1), X1, K1
+	IMUL3Q   $0x68, 32(DX), AX
+	KORTESTW K1, K1
+	SETCS    96(AX)(BX*1)
 
 lanes_tag4_ocbOpenLanesVAES512:
 	ADCL          CX, CX
@@ -26185,16 +26182,15 @@ lanes_tag2_ocbOpenLanesVAES512:
 	SETCS         96(AX)(BX*1)
 
 lanes_tag1_ocbOpenLanesVAES512:
-	ADCL          CX, CX
-	BTL           $0x00, R14
-	JCC           lanes_tag0_ocbOpenLanesVAES512
-	MOVQ          (SI), R12
-	MOVL          1160(R13), R9
-	VEXTRACTI32X4 $0x00, Z0, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, (DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+	ADCL     CX, CX
+	BTL      $0x00, R14
+	JCC      lanes_tag0_ocbOpenLanesVAES512
+	MOVQ     (SI), R12
+	MOVL     1160(R13), R9
+	VPCMPEQB (R12)(R9*1), X0, K1
+	IMUL3Q   $0x68, (DX), AX
+	KORTESTW K1, K1
+	SETCS    96(AX)(BX*1)
 
 lanes_tag0_ocbOpenLanesVAES512:
 	ADCL  CX, CX
@@ -27612,16 +27608,16 @@ lanes_r10_20:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_20:
-	VMOVDQU64     Z0, (R13)
-	VMOVDQU64     Z1, 64(R13)
-	VMOVDQU64     Z2, 128(R13)
-	VMOVDQU64     Z3, 192(R13)
-	MOVL          1224(R13), R14
-	BTL           $0x00, R14
-	JCC           lanes_tag0_ocbSealRunVAES512
-	MOVQ          72(SI), R12
-	MOVL          1160(R13), R9
-	VEXTRACTI32X4 $0x00, Z0, (R12)(R9*1)
+	VMOVDQU64 Z0, (R13)
+	VMOVDQU64 Z1, 64(R13)
+	VMOVDQU64 Z2, 128(R13)
+	VMOVDQU64 Z3, 192(R13)
+	MOVL      1224(R13), R14
+	BTL       $0x00, R14
+	JCC       lanes_tag0_ocbSealRunVAES512
+	MOVQ      72(SI), R12
+	MOVL      1160(R13), R9
+	VMOVDQU   X0, (R12)(R9*1)
 
 lanes_tag0_ocbSealRunVAES512:
 	BTL           $0x01, R14
@@ -27645,11 +27641,11 @@ lanes_tag2_ocbSealRunVAES512:
 	VEXTRACTI32X4 $0x03, Z0, (R12)(R9*1)
 
 lanes_tag3_ocbSealRunVAES512:
-	BTL           $0x04, R14
-	JCC           lanes_tag4_ocbSealRunVAES512
-	MOVQ          488(SI), R12
-	MOVL          1176(R13), R9
-	VEXTRACTI32X4 $0x00, Z1, (R12)(R9*1)
+	BTL     $0x04, R14
+	JCC     lanes_tag4_ocbSealRunVAES512
+	MOVQ    488(SI), R12
+	MOVL    1176(R13), R9
+	VMOVDQU X1, (R12)(R9*1)
 
 lanes_tag4_ocbSealRunVAES512:
 	BTL           $0x05, R14
@@ -27673,11 +27669,11 @@ lanes_tag6_ocbSealRunVAES512:
 	VEXTRACTI32X4 $0x03, Z1, (R12)(R9*1)
 
 lanes_tag7_ocbSealRunVAES512:
-	BTL           $0x08, R14
-	JCC           lanes_tag8_ocbSealRunVAES512
-	MOVQ          904(SI), R12
-	MOVL          1192(R13), R9
-	VEXTRACTI32X4 $0x00, Z2, (R12)(R9*1)
+	BTL     $0x08, R14
+	JCC     lanes_tag8_ocbSealRunVAES512
+	MOVQ    904(SI), R12
+	MOVL    1192(R13), R9
+	VMOVDQU X2, (R12)(R9*1)
 
 lanes_tag8_ocbSealRunVAES512:
 	BTL           $0x09, R14
@@ -27701,11 +27697,11 @@ lanes_tag10_ocbSealRunVAES512:
 	VEXTRACTI32X4 $0x03, Z2, (R12)(R9*1)
 
 lanes_tag11_ocbSealRunVAES512:
-	BTL           $0x0c, R14
-	JCC           lanes_tag12_ocbSealRunVAES512
-	MOVQ          1320(SI), R12
-	MOVL          1208(R13), R9
-	VEXTRACTI32X4 $0x00, Z3, (R12)(R9*1)
+	BTL     $0x0c, R14
+	JCC     lanes_tag12_ocbSealRunVAES512
+	MOVQ    1320(SI), R12
+	MOVL    1208(R13), R9
+	VMOVDQU X3, (R12)(R9*1)
 
 lanes_tag12_ocbSealRunVAES512:
 	BTL           $0x0d, R14
@@ -29225,15 +29221,14 @@ lanes_tag14_ocbOpenRunVAES512:
 	SETCS         1448(SI)
 
 lanes_tag13_ocbOpenRunVAES512:
-	ADCL          CX, CX
-	BTL           $0x0c, R14
-	JCC           lanes_tag12_ocbOpenRunVAES512
-	MOVQ          1296(SI), R12
-	MOVL          1208(R13), R9
-	VEXTRACTI32X4 $0x00, Z3, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         1344(SI)
+	ADCL     CX, CX
+	BTL      $0x0c, R14
+	JCC      lanes_tag12_ocbOpenRunVAES512
+	MOVQ     1296(SI), R12
+	MOVL     1208(R13), R9
+	VPCMPEQB (R12)(R9*1), X3, K1
+	KORTESTW K1, K1
+	SETCS    1344(SI)
 
 lanes_tag12_ocbOpenRunVAES512:
 	ADCL          CX, CX
@@ -29269,15 +29264,14 @@ lanes_tag10_ocbOpenRunVAES512:
 	SETCS         1032(SI)
 
 lanes_tag9_ocbOpenRunVAES512:
-	ADCL          CX, CX
-	BTL           $0x08, R14
-	JCC           lanes_tag8_ocbOpenRunVAES512
-	MOVQ          880(SI), R12
-	MOVL          1192(R13), R9
-	VEXTRACTI32X4 $0x00, Z2, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         928(SI)
+	ADCL     CX, CX
+	BTL      $0x08, R14
+	JCC      lanes_tag8_ocbOpenRunVAES512
+	MOVQ     880(SI), R12
+	MOVL     1192(R13), R9
+	VPCMPEQB (R12)(R9*1), X2, K1
+	KORTESTW K1, K1
+	SETCS    928(SI)
 
 lanes_tag8_ocbOpenRunVAES512:
 	ADCL          CX, CX
@@ -29313,15 +29307,14 @@ lanes_tag6_ocbOpenRunVAES512:
 	SETCS         616(SI)
 
 lanes_tag5_ocbOpenRunVAES512:
-	ADCL          CX, CX
-	BTL           $0x04, R14
-	JCC           lanes_tag4_ocbOpenRunVAES512
-	MOVQ          464(SI), R12
-	MOVL          1176(R13), R9
-	VEXTRACTI32X4 $0x00, Z1, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         512(SI)
+	ADCL     CX, CX
+	BTL      $0x04, R14
+	JCC      lanes_tag4_ocbOpenRunVAES512
+	MOVQ     464(SI), R12
+	MOVL     1176(R13), R9
+	VPCMPEQB (R12)(R9*1), X1, K1
+	KORTESTW K1, K1
+	SETCS    512(SI)
 
 lanes_tag4_ocbOpenRunVAES512:
 	ADCL          CX, CX
@@ -29357,15 +29350,14 @@ lanes_tag2_ocbOpenRunVAES512:
 	SETCS         200(SI)
 
 lanes_tag1_ocbOpenRunVAES512:
-	ADCL          CX, CX
-	BTL           $0x00, R14
-	JCC           lanes_tag0_ocbOpenRunVAES512
-	MOVQ          48(SI), R12
-	MOVL          1160(R13), R9
-	VEXTRACTI32X4 $0x00, Z0, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         96(SI)
+	ADCL     CX, CX
+	BTL      $0x00, R14
+	JCC      lanes_tag0_ocbOpenRunVAES512
+	MOVQ     48(SI), R12
+	MOVL     1160(R13), R9
+	VPCMPEQB (R12)(R9*1), X0, K1
+	KORTESTW K1, K1
+	SETCS    96(SI)
 
 lanes_tag0_ocbOpenRunVAES512:
 	ADCL  CX, CX

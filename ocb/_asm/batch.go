@@ -406,7 +406,12 @@ func lanes(o op, run bool) {
 			JCC(LabelRef(skip))
 			MOVQ(laneField(lnDst, i), lT)
 			MOVL(laneLen(i), lJ.As32())
-			VEXTRACTI32X4(U8(i%4), lX(i/4), Mem{Base: lT, Index: lJ, Scale: 1})
+			// (Lane 0 of a register is its xmm: no shuffle.)
+			if m := (Mem{Base: lT, Index: lJ, Scale: 1}); i%4 == 0 {
+				VMOVDQU(lX(i/4).AsX(), m)
+			} else {
+				VEXTRACTI32X4(U8(i%4), lX(i/4), m)
+			}
 			Label(skip)
 		}
 	} else {
@@ -428,8 +433,12 @@ func lanes(o op, run bool) {
 			JCC(LabelRef(skip))
 			MOVQ(laneField(lnSrc, i), lT)
 			MOVL(laneLen(i), lJ.As32())
-			VEXTRACTI32X4(U8(i%4), lX(i/4), X12)
-			VPCMPEQB(Mem{Base: lT, Index: lJ, Scale: 1}, X12, K1)
+			x := lX(i / 4).AsX()
+			if i%4 != 0 {
+				VEXTRACTI32X4(U8(i%4), lX(i/4), X12)
+				x = X12
+			}
+			VPCMPEQB(Mem{Base: lT, Index: lJ, Scale: 1}, x, K1)
 			ok := Mem{Base: lp, Disp: msgSize*i + msgOK}
 			if !run {
 				IMUL3Q(U8(msgSize), Mem{Base: RDX, Disp: 8 * i}, RAX)
