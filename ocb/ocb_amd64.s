@@ -23124,6 +23124,12 @@ lanes_rdone_2:
 	VPXORQ        Z11, Z11, Z11
 	VMOVDQU64     384(SI), Z12
 	VPSRLD        $0x04, Z12, Z13
+	VPBROADCASTD  X13, Z14
+	VPCMPEQD      Z14, Z13, K1
+	VMOVD         X13, CX
+	MOVL          CX, R8
+	KORTESTW      K1, K1
+	JCS           lanes_reduced_ocbSealLanesVAES512
 	VEXTRACTI64X4 $0x01, Z13, Y14
 	VPMINUD       Y14, Y13, Y15
 	VEXTRACTI128  $0x01, Y15, X14
@@ -23142,27 +23148,29 @@ lanes_rdone_2:
 	VPSHUFD       $0xb1, X15, X14
 	VPMAXUD       X14, X15, X15
 	VMOVD         X15, R8
-	VPTESTMD      low4<>+0(SB), Z12, K1
-	KMOVW         K1, R14
-	VPXORQ        Z16, Z16, Z16
-	CMPQ          CX, R8
-	JE            lanes_n_done_ocbSealLanesVAES512
-	VMOVDQU64     lenPerm<>+0(SB), Z14
-	VPERMD        Z13, Z14, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 256(R13)
-	VMOVDQU64     lenPerm<>+64(SB), Z14
-	VPERMD        Z13, Z14, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 320(R13)
-	VMOVDQU64     lenPerm<>+128(SB), Z14
-	VPERMD        Z13, Z14, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 384(R13)
-	VMOVDQU64     lenPerm<>+192(SB), Z14
-	VPERMD        Z13, Z14, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 448(R13)
+
+lanes_reduced_ocbSealLanesVAES512:
+	VPTESTMD  low4<>+0(SB), Z12, K1
+	KMOVW     K1, R14
+	VPXORQ    Z16, Z16, Z16
+	CMPQ      CX, R8
+	JE        lanes_n_done_ocbSealLanesVAES512
+	VMOVDQU64 lenPerm<>+0(SB), Z14
+	VPERMD    Z13, Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 256(R13)
+	VMOVDQU64 lenPerm<>+64(SB), Z14
+	VPERMD    Z13, Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 320(R13)
+	VMOVDQU64 lenPerm<>+128(SB), Z14
+	VPERMD    Z13, Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 384(R13)
+	VMOVDQU64 lenPerm<>+192(SB), Z14
+	VPERMD    Z13, Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 448(R13)
 
 lanes_n_done_ocbSealLanesVAES512:
 	TESTL     R14, R14
@@ -24835,6 +24843,12 @@ lanes_rdone_9:
 	VPXORQ        Z11, Z11, Z11
 	VMOVDQU64     384(SI), Z12
 	VPSRLD        $0x04, Z12, Z13
+	VPBROADCASTD  X13, Z14
+	VPCMPEQD      Z14, Z13, K1
+	VMOVD         X13, CX
+	MOVL          CX, R8
+	KORTESTW      K1, K1
+	JCS           lanes_reduced_ocbOpenLanesVAES512
 	VEXTRACTI64X4 $0x01, Z13, Y14
 	VPMINUD       Y14, Y13, Y15
 	VEXTRACTI128  $0x01, Y15, X14
@@ -24853,27 +24867,29 @@ lanes_rdone_9:
 	VPSHUFD       $0xb1, X15, X14
 	VPMAXUD       X14, X15, X15
 	VMOVD         X15, R8
-	VPTESTMD      low4<>+0(SB), Z12, K1
-	KMOVW         K1, R14
-	VPXORQ        Z16, Z16, Z16
-	CMPQ          CX, R8
-	JE            lanes_n_done_ocbOpenLanesVAES512
-	VMOVDQU64     lenPerm<>+0(SB), Z14
-	VPERMD        Z13, Z14, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 256(R13)
-	VMOVDQU64     lenPerm<>+64(SB), Z14
-	VPERMD        Z13, Z14, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 320(R13)
-	VMOVDQU64     lenPerm<>+128(SB), Z14
-	VPERMD        Z13, Z14, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 384(R13)
-	VMOVDQU64     lenPerm<>+192(SB), Z14
-	VPERMD        Z13, Z14, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 448(R13)
+
+lanes_reduced_ocbOpenLanesVAES512:
+	VPTESTMD  low4<>+0(SB), Z12, K1
+	KMOVW     K1, R14
+	VPXORQ    Z16, Z16, Z16
+	CMPQ      CX, R8
+	JE        lanes_n_done_ocbOpenLanesVAES512
+	VMOVDQU64 lenPerm<>+0(SB), Z14
+	VPERMD    Z13, Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 256(R13)
+	VMOVDQU64 lenPerm<>+64(SB), Z14
+	VPERMD    Z13, Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 320(R13)
+	VMOVDQU64 lenPerm<>+128(SB), Z14
+	VPERMD    Z13, Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 384(R13)
+	VMOVDQU64 lenPerm<>+192(SB), Z14
+	VPERMD    Z13, Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 448(R13)
 
 lanes_n_done_ocbOpenLanesVAES512:
 	TESTL     R14, R14
@@ -26478,6 +26494,12 @@ lanes_rdone_15:
 	VPORQ         Z14, Z12, Z12
 	VPSHUFB       rev128x4<>+0(SB), Z12, Z7
 	VPSRLD        $0x04, Z11, Z13
+	VPBROADCASTD  X13, Z14
+	VPCMPEQD      Z14, Z13, K1
+	VMOVD         X13, CX
+	MOVL          CX, R8
+	KORTESTW      K1, K1
+	JCS           lanes_reduced_ocbSealRunVAES512
 	VEXTRACTI64X4 $0x01, Z13, Y14
 	VPMINUD       Y14, Y13, Y15
 	VEXTRACTI128  $0x01, Y15, X14
@@ -26496,27 +26518,29 @@ lanes_rdone_15:
 	VPSHUFD       $0xb1, X15, X14
 	VPMAXUD       X14, X15, X15
 	VMOVD         X15, R8
-	VPTESTMD      low4<>+0(SB), Z11, K1
-	KMOVW         K1, R14
-	VPXORQ        Z16, Z16, Z16
-	CMPQ          CX, R8
-	JE            lanes_n_done_ocbSealRunVAES512
-	VMOVDQU64     lenPerm<>+0(SB), Z14
-	VPERMD        Z13, Z14, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 256(R13)
-	VMOVDQU64     lenPerm<>+64(SB), Z14
-	VPERMD        Z13, Z14, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 320(R13)
-	VMOVDQU64     lenPerm<>+128(SB), Z14
-	VPERMD        Z13, Z14, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 384(R13)
-	VMOVDQU64     lenPerm<>+192(SB), Z14
-	VPERMD        Z13, Z14, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 448(R13)
+
+lanes_reduced_ocbSealRunVAES512:
+	VPTESTMD  low4<>+0(SB), Z11, K1
+	KMOVW     K1, R14
+	VPXORQ    Z16, Z16, Z16
+	CMPQ      CX, R8
+	JE        lanes_n_done_ocbSealRunVAES512
+	VMOVDQU64 lenPerm<>+0(SB), Z14
+	VPERMD    Z13, Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 256(R13)
+	VMOVDQU64 lenPerm<>+64(SB), Z14
+	VPERMD    Z13, Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 320(R13)
+	VMOVDQU64 lenPerm<>+128(SB), Z14
+	VPERMD    Z13, Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 384(R13)
+	VMOVDQU64 lenPerm<>+192(SB), Z14
+	VPERMD    Z13, Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 448(R13)
 
 lanes_n_done_ocbSealRunVAES512:
 	TESTL     R14, R14
@@ -28019,6 +28043,12 @@ lanes_rdone_21:
 	VPORQ         Z14, Z12, Z12
 	VPSHUFB       rev128x4<>+0(SB), Z12, Z7
 	VPSRLD        $0x04, Z11, Z13
+	VPBROADCASTD  X13, Z14
+	VPCMPEQD      Z14, Z13, K1
+	VMOVD         X13, CX
+	MOVL          CX, R8
+	KORTESTW      K1, K1
+	JCS           lanes_reduced_ocbOpenRunVAES512
 	VEXTRACTI64X4 $0x01, Z13, Y14
 	VPMINUD       Y14, Y13, Y15
 	VEXTRACTI128  $0x01, Y15, X14
@@ -28037,27 +28067,29 @@ lanes_rdone_21:
 	VPSHUFD       $0xb1, X15, X14
 	VPMAXUD       X14, X15, X15
 	VMOVD         X15, R8
-	VPTESTMD      low4<>+0(SB), Z11, K1
-	KMOVW         K1, R14
-	VPXORQ        Z16, Z16, Z16
-	CMPQ          CX, R8
-	JE            lanes_n_done_ocbOpenRunVAES512
-	VMOVDQU64     lenPerm<>+0(SB), Z14
-	VPERMD        Z13, Z14, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 256(R13)
-	VMOVDQU64     lenPerm<>+64(SB), Z14
-	VPERMD        Z13, Z14, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 320(R13)
-	VMOVDQU64     lenPerm<>+128(SB), Z14
-	VPERMD        Z13, Z14, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 384(R13)
-	VMOVDQU64     lenPerm<>+192(SB), Z14
-	VPERMD        Z13, Z14, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 448(R13)
+
+lanes_reduced_ocbOpenRunVAES512:
+	VPTESTMD  low4<>+0(SB), Z11, K1
+	KMOVW     K1, R14
+	VPXORQ    Z16, Z16, Z16
+	CMPQ      CX, R8
+	JE        lanes_n_done_ocbOpenRunVAES512
+	VMOVDQU64 lenPerm<>+0(SB), Z14
+	VPERMD    Z13, Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 256(R13)
+	VMOVDQU64 lenPerm<>+64(SB), Z14
+	VPERMD    Z13, Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 320(R13)
+	VMOVDQU64 lenPerm<>+128(SB), Z14
+	VPERMD    Z13, Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 384(R13)
+	VMOVDQU64 lenPerm<>+192(SB), Z14
+	VPERMD    Z13, Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 448(R13)
 
 lanes_n_done_ocbOpenRunVAES512:
 	TESTL     R14, R14

@@ -260,8 +260,19 @@ func lanes(o op, run bool) {
 		VMOVDQU64(Mem{Base: lp, Disp: lnLen}, lens)
 	}
 	VPSRLD(U8(4), lens, Z13)
+	// Lanes of one n (a batch of like messages) need no reduction, whose
+	// shuffles take the vector port the AES rounds leave: lane 0's n,
+	// broadcast, equals every lane's.
+	reduced := "lanes_reduced_" + name
+	VPBROADCASTD(X13, Z14)
+	VPCMPEQD(Z14, Z13, K1)
+	VMOVD(X13, lMin.As32())
+	MOVL(lMin.As32(), lMax.As32())
+	KORTESTW(K1, K1)
+	JCS(LabelRef(reduced))
 	laneReduce(VPMINUD, Z13, lMin)
 	laneReduce(VPMAXUD, Z13, lMax)
+	Label(reduced)
 	VPTESTMD(low4, lens, K1)
 	KMOVW(K1, lU.As32())
 	VPXORQ(Z16, Z16, Z16)
