@@ -63,7 +63,9 @@ type laneJob struct {
 	tagSize int
 	// The byte masks of the partial last blocks of associated data and
 	// message, M0 and M1 (M0 alone for AEGIS-256): bits 16l to 16l+15 for
-	// lane l's bytes; zero when the lanes have none.
+	// lane l's bytes; zero when the lanes have none. The VAES512 kernels
+	// make them from the lanes' lengths: for them, not zero where there
+	// are any.
 	kAD   [2]uint64
 	kLast [2]uint64
 	u     [numLanes][16]byte // Finalize's lengths
@@ -149,11 +151,15 @@ func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 		sh := g.Shape
 		j.adN, j.n, j.runs, j.steps = sh.ADBlocks, sh.Blocks, g.Runs, 0
 		if g.Ragged {
-			// The kernel makes each lane's masks of its last block.
-			j.steps, sh.Part = g.End-sh.Blocks+7, false
+			j.steps = g.End - sh.Blocks + 7
 		}
 		j.kAD, j.kLast = [2]uint64{}, [2]uint64{}
-		if sh.ADPart || sh.Part {
+		switch {
+		case nl == 4:
+			// The kernels make the masks from the lanes' lengths; the
+			// fields say whether there are partial blocks.
+			j.kAD[0], j.kLast[0] = sh.Flags()
+		case sh.ADPart || sh.Part:
 			a.lastBlocks(&j, msgs, sh, nl)
 		}
 		switch {

@@ -44,3 +44,10 @@ func TestBatchRuns(t *testing.T) {
 		}
 	})
 }
+
+// TestBatchLongRuns runs aeadtest.TestBatchLongRuns, whose batches of like
+// messages the run kernels take a run of groups at a time, on every path,
+// with texts up to the lanes' bound (laneMaxLen, where they run).
+func TestBatchLongRuns(t *testing.T) {
+	paths.Run(t, func(t *testing.T) { aeadtest.TestBatchLongRuns(t, NewWithSizes, 512) })
+}

@@ -3,6 +3,7 @@
 package raocb
 
 import (
+	"math"
 	"unsafe"
 
 	"github.com/faelabs/fae/batch"
@@ -17,14 +18,28 @@ import (
 // tags unused); each text, In less sub bytes, is shorter than 4096 bytes.
 // They read the messages' slices themselves (msgs stays the caller's, which
 // keeps them alive; assembly is no preemption point), leave each tag, less
-// HASH(A), in out.tag, and the seal kernel stores the tags of the lanes it
-// marks in out.done, those of mark without associated data.
+// HASH(A), in out.tag, and finish the tags of the lanes marked in out.done,
+// those of mark without associated data: the seal kernel stores them, the
+// open kernel sets their messages' OK and the lanes whose tags differ in
+// out.fail.
 
 //go:noescape
 func raocbSealLanesVAES512(nr int, rk *[240]byte, r1, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *batch.Message, idx *[16]int, n, sub int, mark uint32, out *laneOut)
 
 //go:noescape
 func raocbOpenLanesVAES512(nr int, rk, ek *[240]byte, r1, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *batch.Message, idx *[16]int, n, sub int, mark uint32, out *laneOut)
+
+// The run kernels are the lane kernels for runs of groups of 16 messages in
+// a row from msgs on (batchutil.LaneGroup.Runs): they take each group's
+// pointers from its messages, without a table, and the next group in the
+// same call, but stop after a group that is theirs to finish (out.done not
+// all set, out.fail not empty), and return the groups they ran.
+
+//go:noescape
+func raocbSealRunVAES512(nr int, rk *[240]byte, r1, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *batch.Message, runs, sub int, mark uint32, out *laneOut) int
+
+//go:noescape
+func raocbOpenRunVAES512(nr int, rk, ek *[240]byte, r1, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *batch.Message, runs, sub int, mark uint32, out *laneOut) int
 
 // useVAES512Lanes enables the lane kernels.
 var useVAES512Lanes = cpu.X86HasVAES512
@@ -37,11 +52,6 @@ var useVAES512Lanes = cpu.X86HasVAES512
 // at 512).
 const laneMaxLen = 512
 
-// lanesMaxAD bounds the associated data of the messages that go in lanes:
-// ocbmode.ADFits takes every length up to it (at most ocbmode.MaxIndex-1
-// blocks); longer ones go to Seal and Open, which check the bound.
-const lanesMaxAD = blockSize * (ocbmode.MaxIndex - 1)
-
 // laneOut is what a lane kernel writes, one for all the groups of a batch;
 // _asm/lanes.go has its layout, which TestLaneLayout pins.
 type laneOut struct {
@@ -51,7 +61,9 @@ type laneOut struct {
 	// pointers (no more than copies of the messages', which msgs keeps
 	// alive) and lengths.
 	_    [1920 - 256 + 448]byte
-	done uint32 // the lanes whose tags the kernel stored
+	done uint32 // the lanes whose tags the kernel finished
+	fail uint32 // opening: the lanes of done whose tags differ
+	_    uint32 // the run kernels' own: the groups run
 }
 
 // batchLanes checks msgs, seals or opens them in lane groups (setting OK
@@ -60,30 +72,52 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 	if !useVAES512Lanes {
 		return false
 	}
-	spec := a.batchSpec()
 	if d == encrypt {
-		spec.CheckSeal(msgs)
+		a.checkSeal(msgs)
 	} else {
+		spec := a.batchSpec()
 		spec.CheckOpen(msgs)
 	}
 	var buf [unsafe.Sizeof(laneOut{}) + 63]byte
 	out := batchutil.Align64[laneOut](buf[:])
-	batchutil.RunLanes(msgs, d == decrypt, a.tagSize, laneMaxLen, lanesMaxAD, 1, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, out) },
+	// Associated data past ocbmode.MaxPlainAD goes alone: one checks it
+	// when opening.
+	batchutil.RunLanes(msgs, d == decrypt, a.tagSize, laneMaxLen, ocbmode.MaxPlainAD, math.MaxInt, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, out) },
 		func(i int) { a.one(d, &msgs[i]) })
 	return true
 }
 
 // runLanes seals or opens g's messages of msgs (out the kernel's).
 func (a *AEAD) runLanes(d direction, msgs []batch.Message, g *batchutil.LaneGroup, out *laneOut) {
-	nr, ek, ms := a.b.Rounds(), a.b.EncKeys(), unsafe.SliceData(msgs)
-	if d == encrypt {
-		var mark uint32
-		if a.tagSize == 16 {
-			mark = 1<<g.N - 1
+	var mark uint32
+	if a.tagSize == 16 {
+		mark = 1<<g.N - 1
+	}
+	nr, ek := a.b.Rounds(), a.b.EncKeys()
+	if g.Runs > 0 {
+		// Each call runs groups up to the last or one it leaves to Finish,
+		// which has nothing to do for the others.
+		for i, runs := g.Idx[0], g.Runs; runs > 0; {
+			var k int
+			if d == encrypt {
+				k = raocbSealRunVAES512(nr, ek, &a.r1, &a.r2, &a.nonceBits, a.nonceSize, &msgs[i], runs, 0, mark, out)
+			} else {
+				k = raocbOpenRunVAES512(nr, a.b.DecKeys(), ek, &a.r1, &a.r2, &a.nonceBits, a.nonceSize, &msgs[i], runs, a.tagSize, mark, out)
+			}
+			i, runs = i+16*k, runs-k
+			last := batchutil.LaneGroup{N: 16}
+			for l := range last.Idx {
+				last.Idx[l] = i - 16 + l
+			}
+			last.Finish(msgs, &out.tag, out.done, out.fail, d == decrypt, a.tagSize, a.hash)
 		}
+		return
+	}
+	ms := unsafe.SliceData(msgs)
+	if d == encrypt {
 		raocbSealLanesVAES512(nr, ek, &a.r1, &a.r2, &a.nonceBits, a.nonceSize, ms, &g.Idx, g.N, 0, mark, out)
 	} else {
-		raocbOpenLanesVAES512(nr, a.b.DecKeys(), ek, &a.r1, &a.r2, &a.nonceBits, a.nonceSize, ms, &g.Idx, g.N, a.tagSize, 0, out)
+		raocbOpenLanesVAES512(nr, a.b.DecKeys(), ek, &a.r1, &a.r2, &a.nonceBits, a.nonceSize, ms, &g.Idx, g.N, a.tagSize, mark, out)
 	}
-	g.Finish(msgs, &out.tag, out.done, 0, d == decrypt, a.tagSize, a.hash)
+	g.Finish(msgs, &out.tag, out.done, out.fail, d == decrypt, a.tagSize, a.hash)
 }

@@ -20,7 +20,8 @@ func TestLaneLayout(t *testing.T) {
 		got, want uintptr
 	}{
 		{"done", unsafe.Offsetof(o.done), 2368},
-		{"size", unsafe.Sizeof(o), 2372},
+		{"fail", unsafe.Offsetof(o.fail), 2372},
+		{"size", unsafe.Sizeof(o), 2380},
 	} {
 		if c.got != c.want {
 			t.Errorf("laneOut's %s is %d, the kernels take %d", c.name, c.got, c.want)

@@ -17084,6 +17084,24 @@ DATA dw15<>+48(SB)/8, $0x0000000f0000000f
 DATA dw15<>+56(SB)/8, $0x0000000f0000000f
 GLOBL dw15<>(SB), RODATA|NOPTR, $64
 
+DATA lenIdx<>+0(SB)/8, $0x0000000000000038
+DATA lenIdx<>+8(SB)/8, $0x00000000000000a0
+DATA lenIdx<>+16(SB)/8, $0x0000000000000108
+DATA lenIdx<>+24(SB)/8, $0x0000000000000170
+DATA lenIdx<>+32(SB)/8, $0x00000000000001d8
+DATA lenIdx<>+40(SB)/8, $0x0000000000000240
+DATA lenIdx<>+48(SB)/8, $0x00000000000002a8
+DATA lenIdx<>+56(SB)/8, $0x0000000000000310
+DATA lenIdx<>+64(SB)/8, $0x0000000000000378
+DATA lenIdx<>+72(SB)/8, $0x00000000000003e0
+DATA lenIdx<>+80(SB)/8, $0x0000000000000448
+DATA lenIdx<>+88(SB)/8, $0x00000000000004b0
+DATA lenIdx<>+96(SB)/8, $0x0000000000000518
+DATA lenIdx<>+104(SB)/8, $0x0000000000000580
+DATA lenIdx<>+112(SB)/8, $0x00000000000005e8
+DATA lenIdx<>+120(SB)/8, $0x0000000000000650
+GLOBL lenIdx<>(SB), RODATA|NOPTR, $128
+
 DATA lenPerm<>+0(SB)/8, $0x0000000000000000
 DATA lenPerm<>+8(SB)/8, $0x0000000000000000
 DATA lenPerm<>+16(SB)/8, $0x0000000100000001
@@ -17118,7 +17136,7 @@ DATA lenPerm<>+240(SB)/8, $0x0000000f0000000f
 DATA lenPerm<>+248(SB)/8, $0x0000000f0000000f
 GLOBL lenPerm<>(SB), RODATA|NOPTR, $256
 
-// func raocbSealLanesVAES512(nr int, rk *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n int, sub int, mark uint32, out *[2372]byte)
+// func raocbSealLanesVAES512(nr int, rk *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n int, sub int, mark uint32, out *[2380]byte)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, VAES
 TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ    out+88(FP), R13
@@ -17127,246 +17145,6 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ    sub+72(FP), R11
 	LEAQ    1920(R13), SI
 	XORL    R10, R10
-	IMUL3Q  $0x68, (R14), AX
-	ADDQ    R12, AX
-	MOVQ    48(AX), DX
-	MOVQ    DX, (SI)
-	MOVQ    72(AX), DX
-	MOVQ    DX, 128(SI)
-	MOVQ    (AX), DX
-	MOVQ    DX, 256(SI)
-	MOVQ    56(AX), DX
-	SUBQ    R11, DX
-	MOVL    DX, 384(SI)
-	CMPQ    32(AX), $0x00
-	SETNE   DL
-	MOVBLZX DL, DX
-	SHLL    $0x00, DX
-	ORL     DX, R10
-	IMUL3Q  $0x68, 8(R14), AX
-	ADDQ    R12, AX
-	MOVQ    48(AX), DX
-	MOVQ    DX, 8(SI)
-	MOVQ    72(AX), DX
-	MOVQ    DX, 136(SI)
-	MOVQ    (AX), DX
-	MOVQ    DX, 264(SI)
-	MOVQ    56(AX), DX
-	SUBQ    R11, DX
-	MOVL    DX, 388(SI)
-	CMPQ    32(AX), $0x00
-	SETNE   DL
-	MOVBLZX DL, DX
-	SHLL    $0x01, DX
-	ORL     DX, R10
-	IMUL3Q  $0x68, 16(R14), AX
-	ADDQ    R12, AX
-	MOVQ    48(AX), DX
-	MOVQ    DX, 16(SI)
-	MOVQ    72(AX), DX
-	MOVQ    DX, 144(SI)
-	MOVQ    (AX), DX
-	MOVQ    DX, 272(SI)
-	MOVQ    56(AX), DX
-	SUBQ    R11, DX
-	MOVL    DX, 392(SI)
-	CMPQ    32(AX), $0x00
-	SETNE   DL
-	MOVBLZX DL, DX
-	SHLL    $0x02, DX
-	ORL     DX, R10
-	IMUL3Q  $0x68, 24(R14), AX
-	ADDQ    R12, AX
-	MOVQ    48(AX), DX
-	MOVQ    DX, 24(SI)
-	MOVQ    72(AX), DX
-	MOVQ    DX, 152(SI)
-	MOVQ    (AX), DX
-	MOVQ    DX, 280(SI)
-	MOVQ    56(AX), DX
-	SUBQ    R11, DX
-	MOVL    DX, 396(SI)
-	CMPQ    32(AX), $0x00
-	SETNE   DL
-	MOVBLZX DL, DX
-	SHLL    $0x03, DX
-	ORL     DX, R10
-	IMUL3Q  $0x68, 32(R14), AX
-	ADDQ    R12, AX
-	MOVQ    48(AX), DX
-	MOVQ    DX, 32(SI)
-	MOVQ    72(AX), DX
-	MOVQ    DX, 160(SI)
-	MOVQ    (AX), DX
-	MOVQ    DX, 288(SI)
-	MOVQ    56(AX), DX
-	SUBQ    R11, DX
-	MOVL    DX, 400(SI)
-	CMPQ    32(AX), $0x00
-	SETNE   DL
-	MOVBLZX DL, DX
-	SHLL    $0x04, DX
-	ORL     DX, R10
-	IMUL3Q  $0x68, 40(R14), AX
-	ADDQ    R12, AX
-	MOVQ    48(AX), DX
-	MOVQ    DX, 40(SI)
-	MOVQ    72(AX), DX
-	MOVQ    DX, 168(SI)
-	MOVQ    (AX), DX
-	MOVQ    DX, 296(SI)
-	MOVQ    56(AX), DX
-	SUBQ    R11, DX
-	MOVL    DX, 404(SI)
-	CMPQ    32(AX), $0x00
-	SETNE   DL
-	MOVBLZX DL, DX
-	SHLL    $0x05, DX
-	ORL     DX, R10
-	IMUL3Q  $0x68, 48(R14), AX
-	ADDQ    R12, AX
-	MOVQ    48(AX), DX
-	MOVQ    DX, 48(SI)
-	MOVQ    72(AX), DX
-	MOVQ    DX, 176(SI)
-	MOVQ    (AX), DX
-	MOVQ    DX, 304(SI)
-	MOVQ    56(AX), DX
-	SUBQ    R11, DX
-	MOVL    DX, 408(SI)
-	CMPQ    32(AX), $0x00
-	SETNE   DL
-	MOVBLZX DL, DX
-	SHLL    $0x06, DX
-	ORL     DX, R10
-	IMUL3Q  $0x68, 56(R14), AX
-	ADDQ    R12, AX
-	MOVQ    48(AX), DX
-	MOVQ    DX, 56(SI)
-	MOVQ    72(AX), DX
-	MOVQ    DX, 184(SI)
-	MOVQ    (AX), DX
-	MOVQ    DX, 312(SI)
-	MOVQ    56(AX), DX
-	SUBQ    R11, DX
-	MOVL    DX, 412(SI)
-	CMPQ    32(AX), $0x00
-	SETNE   DL
-	MOVBLZX DL, DX
-	SHLL    $0x07, DX
-	ORL     DX, R10
-	IMUL3Q  $0x68, 64(R14), AX
-	ADDQ    R12, AX
-	MOVQ    48(AX), DX
-	MOVQ    DX, 64(SI)
-	MOVQ    72(AX), DX
-	MOVQ    DX, 192(SI)
-	MOVQ    (AX), DX
-	MOVQ    DX, 320(SI)
-	MOVQ    56(AX), DX
-	SUBQ    R11, DX
-	MOVL    DX, 416(SI)
-	CMPQ    32(AX), $0x00
-	SETNE   DL
-	MOVBLZX DL, DX
-	SHLL    $0x08, DX
-	ORL     DX, R10
-	IMUL3Q  $0x68, 72(R14), AX
-	ADDQ    R12, AX
-	MOVQ    48(AX), DX
-	MOVQ    DX, 72(SI)
-	MOVQ    72(AX), DX
-	MOVQ    DX, 200(SI)
-	MOVQ    (AX), DX
-	MOVQ    DX, 328(SI)
-	MOVQ    56(AX), DX
-	SUBQ    R11, DX
-	MOVL    DX, 420(SI)
-	CMPQ    32(AX), $0x00
-	SETNE   DL
-	MOVBLZX DL, DX
-	SHLL    $0x09, DX
-	ORL     DX, R10
-	IMUL3Q  $0x68, 80(R14), AX
-	ADDQ    R12, AX
-	MOVQ    48(AX), DX
-	MOVQ    DX, 80(SI)
-	MOVQ    72(AX), DX
-	MOVQ    DX, 208(SI)
-	MOVQ    (AX), DX
-	MOVQ    DX, 336(SI)
-	MOVQ    56(AX), DX
-	SUBQ    R11, DX
-	MOVL    DX, 424(SI)
-	CMPQ    32(AX), $0x00
-	SETNE   DL
-	MOVBLZX DL, DX
-	SHLL    $0x0a, DX
-	ORL     DX, R10
-	IMUL3Q  $0x68, 88(R14), AX
-	ADDQ    R12, AX
-	MOVQ    48(AX), DX
-	MOVQ    DX, 88(SI)
-	MOVQ    72(AX), DX
-	MOVQ    DX, 216(SI)
-	MOVQ    (AX), DX
-	MOVQ    DX, 344(SI)
-	MOVQ    56(AX), DX
-	SUBQ    R11, DX
-	MOVL    DX, 428(SI)
-	CMPQ    32(AX), $0x00
-	SETNE   DL
-	MOVBLZX DL, DX
-	SHLL    $0x0b, DX
-	ORL     DX, R10
-	IMUL3Q  $0x68, 96(R14), AX
-	ADDQ    R12, AX
-	MOVQ    48(AX), DX
-	MOVQ    DX, 96(SI)
-	MOVQ    72(AX), DX
-	MOVQ    DX, 224(SI)
-	MOVQ    (AX), DX
-	MOVQ    DX, 352(SI)
-	MOVQ    56(AX), DX
-	SUBQ    R11, DX
-	MOVL    DX, 432(SI)
-	CMPQ    32(AX), $0x00
-	SETNE   DL
-	MOVBLZX DL, DX
-	SHLL    $0x0c, DX
-	ORL     DX, R10
-	IMUL3Q  $0x68, 104(R14), AX
-	ADDQ    R12, AX
-	MOVQ    48(AX), DX
-	MOVQ    DX, 104(SI)
-	MOVQ    72(AX), DX
-	MOVQ    DX, 232(SI)
-	MOVQ    (AX), DX
-	MOVQ    DX, 360(SI)
-	MOVQ    56(AX), DX
-	SUBQ    R11, DX
-	MOVL    DX, 436(SI)
-	CMPQ    32(AX), $0x00
-	SETNE   DL
-	MOVBLZX DL, DX
-	SHLL    $0x0d, DX
-	ORL     DX, R10
-	IMUL3Q  $0x68, 112(R14), AX
-	ADDQ    R12, AX
-	MOVQ    48(AX), DX
-	MOVQ    DX, 112(SI)
-	MOVQ    72(AX), DX
-	MOVQ    DX, 240(SI)
-	MOVQ    (AX), DX
-	MOVQ    DX, 368(SI)
-	MOVQ    56(AX), DX
-	SUBQ    R11, DX
-	MOVL    DX, 440(SI)
-	CMPQ    32(AX), $0x00
-	SETNE   DL
-	MOVBLZX DL, DX
-	SHLL    $0x0e, DX
-	ORL     DX, R10
 	IMUL3Q  $0x68, 120(R14), AX
 	ADDQ    R12, AX
 	MOVQ    48(AX), DX
@@ -17378,15 +17156,206 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	MOVQ    56(AX), DX
 	SUBQ    R11, DX
 	MOVL    DX, 444(SI)
-	CMPQ    32(AX), $0x00
-	SETNE   DL
-	MOVBLZX DL, DX
-	SHLL    $0x0f, DX
-	ORL     DX, R10
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 112(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 112(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 240(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 368(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 440(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 104(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 104(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 232(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 360(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 436(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 96(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 96(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 224(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 352(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 432(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 88(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 88(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 216(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 344(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 428(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 80(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 80(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 208(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 336(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 424(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 72(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 72(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 200(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 328(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 420(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 64(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 64(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 192(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 320(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 416(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 56(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 56(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 184(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 312(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 412(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 48(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 48(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 176(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 304(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 408(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 40(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 40(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 168(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 296(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 404(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 32(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 32(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 160(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 288(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 400(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 24(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 24(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 152(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 280(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 396(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 16(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 16(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 144(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 272(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 392(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 8(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 8(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 136(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 264(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 388(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, (R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, (SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 128(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 256(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 384(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
 	MOVLQZX mark+80(FP), DX
-	NOTL    R10
 	ANDL    R10, DX
-	MOVL    DX, 448(SI)
+	MOVL    DX, 2368(R13)
 	MOVQ    n+64(FP), R9
 	MOVQ    (SI), AX
 	MOVQ    128(SI), DX
@@ -17446,63 +17415,51 @@ lanes_idle_done_1:
 	MOVQ            $0x0001000100010001, R9
 	IMULQ           R9, R12
 	KMOVQ           R12, K1
+	KANDQ           K1, K4, K4
+	KANDQ           K1, K5, K5
+	KANDQ           K1, K6, K6
+	KANDQ           K1, K7, K7
 	MOVQ            bits+32(FP), R12
 	VBROADCASTI32X4 (R12), Z13
 	VMOVDQA64       Z13, Z0
 	MOVQ            256(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z0
+	VMOVDQU8        -16(R12)(R14*1), K4, Z0
 	MOVQ            264(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z0
+	VMOVDQU8        -32(R12)(R14*1), K5, Z0
 	MOVQ            272(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z0
+	VMOVDQU8        -48(R12)(R14*1), K6, Z0
 	MOVQ            280(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z0
+	VMOVDQU8        -64(R12)(R14*1), K7, Z0
 	VPXORQ          Z17, Z0, Z0
 	VMOVDQA64       Z13, Z1
 	MOVQ            288(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z1
+	VMOVDQU8        -16(R12)(R14*1), K4, Z1
 	MOVQ            296(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z1
+	VMOVDQU8        -32(R12)(R14*1), K5, Z1
 	MOVQ            304(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z1
+	VMOVDQU8        -48(R12)(R14*1), K6, Z1
 	MOVQ            312(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z1
+	VMOVDQU8        -64(R12)(R14*1), K7, Z1
 	VPXORQ          Z17, Z1, Z1
 	VMOVDQA64       Z13, Z2
 	MOVQ            320(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z2
+	VMOVDQU8        -16(R12)(R14*1), K4, Z2
 	MOVQ            328(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z2
+	VMOVDQU8        -32(R12)(R14*1), K5, Z2
 	MOVQ            336(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z2
+	VMOVDQU8        -48(R12)(R14*1), K6, Z2
 	MOVQ            344(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z2
+	VMOVDQU8        -64(R12)(R14*1), K7, Z2
 	VPXORQ          Z17, Z2, Z2
 	VMOVDQA64       Z13, Z3
 	MOVQ            352(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z3
+	VMOVDQU8        -16(R12)(R14*1), K4, Z3
 	MOVQ            360(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z3
+	VMOVDQU8        -32(R12)(R14*1), K5, Z3
 	MOVQ            368(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z3
+	VMOVDQU8        -48(R12)(R14*1), K6, Z3
 	MOVQ            376(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z3
+	VMOVDQU8        -64(R12)(R14*1), K7, Z3
 	VPXORQ          Z17, Z3, Z3
 	VAESENC         Z18, Z0, Z0
 	VAESENC         Z18, Z1, Z1
@@ -17584,7 +17541,7 @@ lanes_rdone_2:
 	VPSHUFB       bswap32<>+0(SB), Z1, Z5
 	VPSHUFB       bswap32<>+0(SB), Z2, Z6
 	VPSHUFB       bswap32<>+0(SB), Z3, Z7
-	VMOVDQU64     384(SI), Z14
+	VMOVDQU64     2304(R13), Z14
 	VPXORQ        Z16, Z16, Z16
 	VMOVDQU64     lenPerm<>+0(SB), Z13
 	VPERMD        Z14, Z13, Z13
@@ -17642,6 +17599,8 @@ lanes_rdone_2:
 	VMOVDQU64     Z13, 448(R13)
 	VPMINUB       Z13, Z8, Z8
 	VPMAXUB       Z13, Z9, Z9
+	VPTESTMD      low4<>+0(SB), Z14, K1
+	KMOVW         K1, R14
 	VEXTRACTI64X4 $0x01, Z8, Y14
 	VPMINUB       Y14, Y8, Y8
 	VEXTRACTI128  $0x01, Y8, X14
@@ -17708,93 +17667,73 @@ lanes_pairs_raocbSealLanesVAES512:
 	VAESENC         1856(R13), Z14, Z14
 	VAESENC         1856(R13), Z15, Z15
 	VMOVDQU64       Z0, 1280(R13)
-	MOVQ            (SI), R12
-	VMOVDQU64       (R12)(R11*1), X16
-	MOVQ            8(SI), R12
-	VBROADCASTI32X4 (R12)(R11*1), K5, Z16
-	MOVQ            16(SI), R12
-	VBROADCASTI32X4 (R12)(R11*1), K6, Z16
-	MOVQ            24(SI), R12
-	VBROADCASTI32X4 (R12)(R11*1), K7, Z16
-	VPXORQ          Z16, Z8, Z8
-	VPTERNLOGQ      $0x96, Z17, Z16, Z0
 	VMOVDQU64       Z12, 1536(R13)
 	MOVQ            (SI), R12
-	VMOVDQU64       16(R12)(R11*1), X16
+	VMOVDQU         (R12)(R11*1), X0
+	VMOVDQU         16(R12)(R11*1), X12
 	MOVQ            8(SI), R12
-	VBROADCASTI32X4 16(R12)(R11*1), K5, Z16
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z0
+	VBROADCASTI32X4 16(R12)(R11*1), K5, Z12
 	MOVQ            16(SI), R12
-	VBROADCASTI32X4 16(R12)(R11*1), K6, Z16
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z0
+	VBROADCASTI32X4 16(R12)(R11*1), K6, Z12
 	MOVQ            24(SI), R12
-	VBROADCASTI32X4 16(R12)(R11*1), K7, Z16
-	VPXORQ          Z16, Z8, Z8
-	VPTERNLOGQ      $0x96, Z17, Z16, Z12
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z0
+	VBROADCASTI32X4 16(R12)(R11*1), K7, Z12
+	VPTERNLOGQ      $0x96, Z0, Z12, Z8
+	VPTERNLOGQ      $0x96, 1280(R13), Z17, Z0
+	VPTERNLOGQ      $0x96, 1536(R13), Z17, Z12
 	VMOVDQU64       Z1, 1344(R13)
-	MOVQ            32(SI), R12
-	VMOVDQU64       (R12)(R11*1), X16
-	MOVQ            40(SI), R12
-	VBROADCASTI32X4 (R12)(R11*1), K5, Z16
-	MOVQ            48(SI), R12
-	VBROADCASTI32X4 (R12)(R11*1), K6, Z16
-	MOVQ            56(SI), R12
-	VBROADCASTI32X4 (R12)(R11*1), K7, Z16
-	VPXORQ          Z16, Z9, Z9
-	VPTERNLOGQ      $0x96, Z17, Z16, Z1
 	VMOVDQU64       Z13, 1600(R13)
 	MOVQ            32(SI), R12
-	VMOVDQU64       16(R12)(R11*1), X16
+	VMOVDQU         (R12)(R11*1), X1
+	VMOVDQU         16(R12)(R11*1), X13
 	MOVQ            40(SI), R12
-	VBROADCASTI32X4 16(R12)(R11*1), K5, Z16
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z1
+	VBROADCASTI32X4 16(R12)(R11*1), K5, Z13
 	MOVQ            48(SI), R12
-	VBROADCASTI32X4 16(R12)(R11*1), K6, Z16
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z1
+	VBROADCASTI32X4 16(R12)(R11*1), K6, Z13
 	MOVQ            56(SI), R12
-	VBROADCASTI32X4 16(R12)(R11*1), K7, Z16
-	VPXORQ          Z16, Z9, Z9
-	VPTERNLOGQ      $0x96, Z17, Z16, Z13
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z1
+	VBROADCASTI32X4 16(R12)(R11*1), K7, Z13
+	VPTERNLOGQ      $0x96, Z1, Z13, Z9
+	VPTERNLOGQ      $0x96, 1344(R13), Z17, Z1
+	VPTERNLOGQ      $0x96, 1600(R13), Z17, Z13
 	VMOVDQU64       Z2, 1408(R13)
-	MOVQ            64(SI), R12
-	VMOVDQU64       (R12)(R11*1), X16
-	MOVQ            72(SI), R12
-	VBROADCASTI32X4 (R12)(R11*1), K5, Z16
-	MOVQ            80(SI), R12
-	VBROADCASTI32X4 (R12)(R11*1), K6, Z16
-	MOVQ            88(SI), R12
-	VBROADCASTI32X4 (R12)(R11*1), K7, Z16
-	VPXORQ          Z16, Z10, Z10
-	VPTERNLOGQ      $0x96, Z17, Z16, Z2
 	VMOVDQU64       Z14, 1664(R13)
 	MOVQ            64(SI), R12
-	VMOVDQU64       16(R12)(R11*1), X16
+	VMOVDQU         (R12)(R11*1), X2
+	VMOVDQU         16(R12)(R11*1), X14
 	MOVQ            72(SI), R12
-	VBROADCASTI32X4 16(R12)(R11*1), K5, Z16
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z2
+	VBROADCASTI32X4 16(R12)(R11*1), K5, Z14
 	MOVQ            80(SI), R12
-	VBROADCASTI32X4 16(R12)(R11*1), K6, Z16
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z2
+	VBROADCASTI32X4 16(R12)(R11*1), K6, Z14
 	MOVQ            88(SI), R12
-	VBROADCASTI32X4 16(R12)(R11*1), K7, Z16
-	VPXORQ          Z16, Z10, Z10
-	VPTERNLOGQ      $0x96, Z17, Z16, Z14
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z2
+	VBROADCASTI32X4 16(R12)(R11*1), K7, Z14
+	VPTERNLOGQ      $0x96, Z2, Z14, Z10
+	VPTERNLOGQ      $0x96, 1408(R13), Z17, Z2
+	VPTERNLOGQ      $0x96, 1664(R13), Z17, Z14
 	VMOVDQU64       Z3, 1472(R13)
-	MOVQ            96(SI), R12
-	VMOVDQU64       (R12)(R11*1), X16
-	MOVQ            104(SI), R12
-	VBROADCASTI32X4 (R12)(R11*1), K5, Z16
-	MOVQ            112(SI), R12
-	VBROADCASTI32X4 (R12)(R11*1), K6, Z16
-	MOVQ            120(SI), R12
-	VBROADCASTI32X4 (R12)(R11*1), K7, Z16
-	VPXORQ          Z16, Z11, Z11
-	VPTERNLOGQ      $0x96, Z17, Z16, Z3
 	VMOVDQU64       Z15, 1728(R13)
 	MOVQ            96(SI), R12
-	VMOVDQU64       16(R12)(R11*1), X16
+	VMOVDQU         (R12)(R11*1), X3
+	VMOVDQU         16(R12)(R11*1), X15
 	MOVQ            104(SI), R12
-	VBROADCASTI32X4 16(R12)(R11*1), K5, Z16
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z3
+	VBROADCASTI32X4 16(R12)(R11*1), K5, Z15
 	MOVQ            112(SI), R12
-	VBROADCASTI32X4 16(R12)(R11*1), K6, Z16
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z3
+	VBROADCASTI32X4 16(R12)(R11*1), K6, Z15
 	MOVQ            120(SI), R12
-	VBROADCASTI32X4 16(R12)(R11*1), K7, Z16
-	VPXORQ          Z16, Z11, Z11
-	VPTERNLOGQ      $0x96, Z17, Z16, Z15
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z3
+	VBROADCASTI32X4 16(R12)(R11*1), K7, Z15
+	VPTERNLOGQ      $0x96, Z3, Z15, Z11
+	VPTERNLOGQ      $0x96, 1472(R13), Z17, Z3
+	VPTERNLOGQ      $0x96, 1728(R13), Z17, Z15
 	VAESENC         Z18, Z0, Z0
 	VAESENC         Z18, Z1, Z1
 	VAESENC         Z18, Z2, Z2
@@ -17936,76 +17875,60 @@ lanes_r10_3:
 
 lanes_rdone_3:
 	VPXORQ        1280(R13), Z0, Z0
-	MOVQ          128(SI), R12
-	VMOVDQU       X0, (R12)(R11*1)
-	MOVQ          136(SI), R12
-	VEXTRACTI32X4 $0x01, Z0, (R12)(R11*1)
-	MOVQ          144(SI), R12
-	VEXTRACTI32X4 $0x02, Z0, (R12)(R11*1)
-	MOVQ          152(SI), R12
-	VEXTRACTI32X4 $0x03, Z0, (R12)(R11*1)
 	VPXORQ        1536(R13), Z12, Z12
 	MOVQ          128(SI), R12
+	VMOVDQU       X0, (R12)(R11*1)
 	VMOVDQU       X12, 16(R12)(R11*1)
 	MOVQ          136(SI), R12
+	VEXTRACTI32X4 $0x01, Z0, (R12)(R11*1)
 	VEXTRACTI32X4 $0x01, Z12, 16(R12)(R11*1)
 	MOVQ          144(SI), R12
+	VEXTRACTI32X4 $0x02, Z0, (R12)(R11*1)
 	VEXTRACTI32X4 $0x02, Z12, 16(R12)(R11*1)
 	MOVQ          152(SI), R12
+	VEXTRACTI32X4 $0x03, Z0, (R12)(R11*1)
 	VEXTRACTI32X4 $0x03, Z12, 16(R12)(R11*1)
 	VPXORQ        1344(R13), Z1, Z1
-	MOVQ          160(SI), R12
-	VMOVDQU       X1, (R12)(R11*1)
-	MOVQ          168(SI), R12
-	VEXTRACTI32X4 $0x01, Z1, (R12)(R11*1)
-	MOVQ          176(SI), R12
-	VEXTRACTI32X4 $0x02, Z1, (R12)(R11*1)
-	MOVQ          184(SI), R12
-	VEXTRACTI32X4 $0x03, Z1, (R12)(R11*1)
 	VPXORQ        1600(R13), Z13, Z13
 	MOVQ          160(SI), R12
+	VMOVDQU       X1, (R12)(R11*1)
 	VMOVDQU       X13, 16(R12)(R11*1)
 	MOVQ          168(SI), R12
+	VEXTRACTI32X4 $0x01, Z1, (R12)(R11*1)
 	VEXTRACTI32X4 $0x01, Z13, 16(R12)(R11*1)
 	MOVQ          176(SI), R12
+	VEXTRACTI32X4 $0x02, Z1, (R12)(R11*1)
 	VEXTRACTI32X4 $0x02, Z13, 16(R12)(R11*1)
 	MOVQ          184(SI), R12
+	VEXTRACTI32X4 $0x03, Z1, (R12)(R11*1)
 	VEXTRACTI32X4 $0x03, Z13, 16(R12)(R11*1)
 	VPXORQ        1408(R13), Z2, Z2
-	MOVQ          192(SI), R12
-	VMOVDQU       X2, (R12)(R11*1)
-	MOVQ          200(SI), R12
-	VEXTRACTI32X4 $0x01, Z2, (R12)(R11*1)
-	MOVQ          208(SI), R12
-	VEXTRACTI32X4 $0x02, Z2, (R12)(R11*1)
-	MOVQ          216(SI), R12
-	VEXTRACTI32X4 $0x03, Z2, (R12)(R11*1)
 	VPXORQ        1664(R13), Z14, Z14
 	MOVQ          192(SI), R12
+	VMOVDQU       X2, (R12)(R11*1)
 	VMOVDQU       X14, 16(R12)(R11*1)
 	MOVQ          200(SI), R12
+	VEXTRACTI32X4 $0x01, Z2, (R12)(R11*1)
 	VEXTRACTI32X4 $0x01, Z14, 16(R12)(R11*1)
 	MOVQ          208(SI), R12
+	VEXTRACTI32X4 $0x02, Z2, (R12)(R11*1)
 	VEXTRACTI32X4 $0x02, Z14, 16(R12)(R11*1)
 	MOVQ          216(SI), R12
+	VEXTRACTI32X4 $0x03, Z2, (R12)(R11*1)
 	VEXTRACTI32X4 $0x03, Z14, 16(R12)(R11*1)
 	VPXORQ        1472(R13), Z3, Z3
-	MOVQ          224(SI), R12
-	VMOVDQU       X3, (R12)(R11*1)
-	MOVQ          232(SI), R12
-	VEXTRACTI32X4 $0x01, Z3, (R12)(R11*1)
-	MOVQ          240(SI), R12
-	VEXTRACTI32X4 $0x02, Z3, (R12)(R11*1)
-	MOVQ          248(SI), R12
-	VEXTRACTI32X4 $0x03, Z3, (R12)(R11*1)
 	VPXORQ        1728(R13), Z15, Z15
 	MOVQ          224(SI), R12
+	VMOVDQU       X3, (R12)(R11*1)
 	VMOVDQU       X15, 16(R12)(R11*1)
 	MOVQ          232(SI), R12
+	VEXTRACTI32X4 $0x01, Z3, (R12)(R11*1)
 	VEXTRACTI32X4 $0x01, Z15, 16(R12)(R11*1)
 	MOVQ          240(SI), R12
+	VEXTRACTI32X4 $0x02, Z3, (R12)(R11*1)
 	VEXTRACTI32X4 $0x02, Z15, 16(R12)(R11*1)
 	MOVQ          248(SI), R12
+	VEXTRACTI32X4 $0x03, Z3, (R12)(R11*1)
 	VEXTRACTI32X4 $0x03, Z15, 16(R12)(R11*1)
 	ADDQ          $0x02, R9
 	ADDQ          $0x20, R11
@@ -18421,12 +18344,7 @@ lanes_blocks_done_raocbSealLanesVAES512:
 	KMOVQ       R12, K6
 	MOVQ        $0xffff000000000000, R12
 	KMOVQ       R12, K7
-	VMOVDQU64   512(R13), Z13
-	VPORQ       576(R13), Z13, Z13
-	VPORQ       640(R13), Z13, Z13
-	VPORQ       704(R13), Z13, Z13
-	VPTESTMQ    Z13, Z13, K1
-	KORTESTW    K1, K1
+	TESTL       R14, R14
 	JZ          lanes_parts_done_raocbSealLanesVAES512
 	VPADDD      768(R13), Z4, Z0
 	VPADDD      dw1<>+0(SB), Z0, Z0
@@ -18535,43 +18453,43 @@ lanes_rdone_6:
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       (SI), R12
-	MOVL       384(SI), R14
+	MOVL       2304(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       8(SI), R12
-	MOVL       388(SI), R14
+	MOVL       2308(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       16(SI), R12
-	MOVL       392(SI), R14
+	MOVL       2312(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       24(SI), R12
-	MOVL       396(SI), R14
+	MOVL       2316(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z0, Z0
 	MOVQ       128(SI), R12
-	MOVL       384(SI), R14
+	MOVL       2304(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z0, K3, (R12)(R14*1)
 	MOVQ       136(SI), R12
-	MOVL       388(SI), R14
+	MOVL       2308(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z0, K3, -16(R12)(R14*1)
 	MOVQ       144(SI), R12
-	MOVL       392(SI), R14
+	MOVL       2312(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z0, K3, -32(R12)(R14*1)
 	MOVQ       152(SI), R12
-	MOVL       396(SI), R14
+	MOVL       2316(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z0, K3, -48(R12)(R14*1)
@@ -18583,43 +18501,43 @@ lanes_rdone_6:
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       32(SI), R12
-	MOVL       400(SI), R14
+	MOVL       2320(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       40(SI), R12
-	MOVL       404(SI), R14
+	MOVL       2324(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       48(SI), R12
-	MOVL       408(SI), R14
+	MOVL       2328(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       56(SI), R12
-	MOVL       412(SI), R14
+	MOVL       2332(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z1, Z1
 	MOVQ       160(SI), R12
-	MOVL       400(SI), R14
+	MOVL       2320(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z1, K3, (R12)(R14*1)
 	MOVQ       168(SI), R12
-	MOVL       404(SI), R14
+	MOVL       2324(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z1, K3, -16(R12)(R14*1)
 	MOVQ       176(SI), R12
-	MOVL       408(SI), R14
+	MOVL       2328(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z1, K3, -32(R12)(R14*1)
 	MOVQ       184(SI), R12
-	MOVL       412(SI), R14
+	MOVL       2332(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z1, K3, -48(R12)(R14*1)
@@ -18631,43 +18549,43 @@ lanes_rdone_6:
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       64(SI), R12
-	MOVL       416(SI), R14
+	MOVL       2336(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       72(SI), R12
-	MOVL       420(SI), R14
+	MOVL       2340(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       80(SI), R12
-	MOVL       424(SI), R14
+	MOVL       2344(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       88(SI), R12
-	MOVL       428(SI), R14
+	MOVL       2348(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z2, Z2
 	MOVQ       192(SI), R12
-	MOVL       416(SI), R14
+	MOVL       2336(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z2, K3, (R12)(R14*1)
 	MOVQ       200(SI), R12
-	MOVL       420(SI), R14
+	MOVL       2340(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z2, K3, -16(R12)(R14*1)
 	MOVQ       208(SI), R12
-	MOVL       424(SI), R14
+	MOVL       2344(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z2, K3, -32(R12)(R14*1)
 	MOVQ       216(SI), R12
-	MOVL       428(SI), R14
+	MOVL       2348(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z2, K3, -48(R12)(R14*1)
@@ -18679,43 +18597,43 @@ lanes_rdone_6:
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       96(SI), R12
-	MOVL       432(SI), R14
+	MOVL       2352(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       104(SI), R12
-	MOVL       436(SI), R14
+	MOVL       2356(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       112(SI), R12
-	MOVL       440(SI), R14
+	MOVL       2360(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       120(SI), R12
-	MOVL       444(SI), R14
+	MOVL       2364(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z3, Z3
 	MOVQ       224(SI), R12
-	MOVL       432(SI), R14
+	MOVL       2352(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z3, K3, (R12)(R14*1)
 	MOVQ       232(SI), R12
-	MOVL       436(SI), R14
+	MOVL       2356(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z3, K3, -16(R12)(R14*1)
 	MOVQ       240(SI), R12
-	MOVL       440(SI), R14
+	MOVL       2360(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z3, K3, -32(R12)(R14*1)
 	MOVQ       248(SI), R12
-	MOVL       444(SI), R14
+	MOVL       2364(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z3, K3, -48(R12)(R14*1)
@@ -18827,124 +18745,124 @@ lanes_rdone_7:
 	VMOVDQU64     Z1, 64(R13)
 	VMOVDQU64     Z2, 128(R13)
 	VMOVDQU64     Z3, 192(R13)
-	MOVL          448(SI), R14
+	MOVL          2368(R13), R14
 	BTL           $0x00, R14
 	JCC           lanes_tag0_raocbSealLanesVAES512
 	MOVQ          128(SI), R12
-	MOVL          384(SI), R9
+	MOVL          2304(R13), R9
 	VEXTRACTI32X4 $0x00, Z0, (R12)(R9*1)
 
 lanes_tag0_raocbSealLanesVAES512:
 	BTL           $0x01, R14
 	JCC           lanes_tag1_raocbSealLanesVAES512
 	MOVQ          136(SI), R12
-	MOVL          388(SI), R9
+	MOVL          2308(R13), R9
 	VEXTRACTI32X4 $0x01, Z0, (R12)(R9*1)
 
 lanes_tag1_raocbSealLanesVAES512:
 	BTL           $0x02, R14
 	JCC           lanes_tag2_raocbSealLanesVAES512
 	MOVQ          144(SI), R12
-	MOVL          392(SI), R9
+	MOVL          2312(R13), R9
 	VEXTRACTI32X4 $0x02, Z0, (R12)(R9*1)
 
 lanes_tag2_raocbSealLanesVAES512:
 	BTL           $0x03, R14
 	JCC           lanes_tag3_raocbSealLanesVAES512
 	MOVQ          152(SI), R12
-	MOVL          396(SI), R9
+	MOVL          2316(R13), R9
 	VEXTRACTI32X4 $0x03, Z0, (R12)(R9*1)
 
 lanes_tag3_raocbSealLanesVAES512:
 	BTL           $0x04, R14
 	JCC           lanes_tag4_raocbSealLanesVAES512
 	MOVQ          160(SI), R12
-	MOVL          400(SI), R9
+	MOVL          2320(R13), R9
 	VEXTRACTI32X4 $0x00, Z1, (R12)(R9*1)
 
 lanes_tag4_raocbSealLanesVAES512:
 	BTL           $0x05, R14
 	JCC           lanes_tag5_raocbSealLanesVAES512
 	MOVQ          168(SI), R12
-	MOVL          404(SI), R9
+	MOVL          2324(R13), R9
 	VEXTRACTI32X4 $0x01, Z1, (R12)(R9*1)
 
 lanes_tag5_raocbSealLanesVAES512:
 	BTL           $0x06, R14
 	JCC           lanes_tag6_raocbSealLanesVAES512
 	MOVQ          176(SI), R12
-	MOVL          408(SI), R9
+	MOVL          2328(R13), R9
 	VEXTRACTI32X4 $0x02, Z1, (R12)(R9*1)
 
 lanes_tag6_raocbSealLanesVAES512:
 	BTL           $0x07, R14
 	JCC           lanes_tag7_raocbSealLanesVAES512
 	MOVQ          184(SI), R12
-	MOVL          412(SI), R9
+	MOVL          2332(R13), R9
 	VEXTRACTI32X4 $0x03, Z1, (R12)(R9*1)
 
 lanes_tag7_raocbSealLanesVAES512:
 	BTL           $0x08, R14
 	JCC           lanes_tag8_raocbSealLanesVAES512
 	MOVQ          192(SI), R12
-	MOVL          416(SI), R9
+	MOVL          2336(R13), R9
 	VEXTRACTI32X4 $0x00, Z2, (R12)(R9*1)
 
 lanes_tag8_raocbSealLanesVAES512:
 	BTL           $0x09, R14
 	JCC           lanes_tag9_raocbSealLanesVAES512
 	MOVQ          200(SI), R12
-	MOVL          420(SI), R9
+	MOVL          2340(R13), R9
 	VEXTRACTI32X4 $0x01, Z2, (R12)(R9*1)
 
 lanes_tag9_raocbSealLanesVAES512:
 	BTL           $0x0a, R14
 	JCC           lanes_tag10_raocbSealLanesVAES512
 	MOVQ          208(SI), R12
-	MOVL          424(SI), R9
+	MOVL          2344(R13), R9
 	VEXTRACTI32X4 $0x02, Z2, (R12)(R9*1)
 
 lanes_tag10_raocbSealLanesVAES512:
 	BTL           $0x0b, R14
 	JCC           lanes_tag11_raocbSealLanesVAES512
 	MOVQ          216(SI), R12
-	MOVL          428(SI), R9
+	MOVL          2348(R13), R9
 	VEXTRACTI32X4 $0x03, Z2, (R12)(R9*1)
 
 lanes_tag11_raocbSealLanesVAES512:
 	BTL           $0x0c, R14
 	JCC           lanes_tag12_raocbSealLanesVAES512
 	MOVQ          224(SI), R12
-	MOVL          432(SI), R9
+	MOVL          2352(R13), R9
 	VEXTRACTI32X4 $0x00, Z3, (R12)(R9*1)
 
 lanes_tag12_raocbSealLanesVAES512:
 	BTL           $0x0d, R14
 	JCC           lanes_tag13_raocbSealLanesVAES512
 	MOVQ          232(SI), R12
-	MOVL          436(SI), R9
+	MOVL          2356(R13), R9
 	VEXTRACTI32X4 $0x01, Z3, (R12)(R9*1)
 
 lanes_tag13_raocbSealLanesVAES512:
 	BTL           $0x0e, R14
 	JCC           lanes_tag14_raocbSealLanesVAES512
 	MOVQ          240(SI), R12
-	MOVL          440(SI), R9
+	MOVL          2360(R13), R9
 	VEXTRACTI32X4 $0x02, Z3, (R12)(R9*1)
 
 lanes_tag14_raocbSealLanesVAES512:
 	BTL           $0x0f, R14
 	JCC           lanes_tag15_raocbSealLanesVAES512
 	MOVQ          248(SI), R12
-	MOVL          444(SI), R9
+	MOVL          2364(R13), R9
 	VEXTRACTI32X4 $0x03, Z3, (R12)(R9*1)
 
 lanes_tag15_raocbSealLanesVAES512:
 	VZEROUPPER
 	RET
 
-// func raocbOpenLanesVAES512(nr int, rk *[240]byte, ek *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n int, sub int, mark uint32, out *[2372]byte)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, VAES
+// func raocbOpenLanesVAES512(nr int, rk *[240]byte, ek *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n int, sub int, mark uint32, out *[2380]byte)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI, VAES
 TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ    out+96(FP), R13
 	MOVQ    msgs+56(FP), R12
@@ -18952,246 +18870,6 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ    sub+80(FP), R11
 	LEAQ    1920(R13), SI
 	XORL    R10, R10
-	IMUL3Q  $0x68, (R14), AX
-	ADDQ    R12, AX
-	MOVQ    48(AX), DX
-	MOVQ    DX, (SI)
-	MOVQ    72(AX), DX
-	MOVQ    DX, 128(SI)
-	MOVQ    (AX), DX
-	MOVQ    DX, 256(SI)
-	MOVQ    56(AX), DX
-	SUBQ    R11, DX
-	MOVL    DX, 384(SI)
-	CMPQ    32(AX), $0x00
-	SETNE   DL
-	MOVBLZX DL, DX
-	SHLL    $0x00, DX
-	ORL     DX, R10
-	IMUL3Q  $0x68, 8(R14), AX
-	ADDQ    R12, AX
-	MOVQ    48(AX), DX
-	MOVQ    DX, 8(SI)
-	MOVQ    72(AX), DX
-	MOVQ    DX, 136(SI)
-	MOVQ    (AX), DX
-	MOVQ    DX, 264(SI)
-	MOVQ    56(AX), DX
-	SUBQ    R11, DX
-	MOVL    DX, 388(SI)
-	CMPQ    32(AX), $0x00
-	SETNE   DL
-	MOVBLZX DL, DX
-	SHLL    $0x01, DX
-	ORL     DX, R10
-	IMUL3Q  $0x68, 16(R14), AX
-	ADDQ    R12, AX
-	MOVQ    48(AX), DX
-	MOVQ    DX, 16(SI)
-	MOVQ    72(AX), DX
-	MOVQ    DX, 144(SI)
-	MOVQ    (AX), DX
-	MOVQ    DX, 272(SI)
-	MOVQ    56(AX), DX
-	SUBQ    R11, DX
-	MOVL    DX, 392(SI)
-	CMPQ    32(AX), $0x00
-	SETNE   DL
-	MOVBLZX DL, DX
-	SHLL    $0x02, DX
-	ORL     DX, R10
-	IMUL3Q  $0x68, 24(R14), AX
-	ADDQ    R12, AX
-	MOVQ    48(AX), DX
-	MOVQ    DX, 24(SI)
-	MOVQ    72(AX), DX
-	MOVQ    DX, 152(SI)
-	MOVQ    (AX), DX
-	MOVQ    DX, 280(SI)
-	MOVQ    56(AX), DX
-	SUBQ    R11, DX
-	MOVL    DX, 396(SI)
-	CMPQ    32(AX), $0x00
-	SETNE   DL
-	MOVBLZX DL, DX
-	SHLL    $0x03, DX
-	ORL     DX, R10
-	IMUL3Q  $0x68, 32(R14), AX
-	ADDQ    R12, AX
-	MOVQ    48(AX), DX
-	MOVQ    DX, 32(SI)
-	MOVQ    72(AX), DX
-	MOVQ    DX, 160(SI)
-	MOVQ    (AX), DX
-	MOVQ    DX, 288(SI)
-	MOVQ    56(AX), DX
-	SUBQ    R11, DX
-	MOVL    DX, 400(SI)
-	CMPQ    32(AX), $0x00
-	SETNE   DL
-	MOVBLZX DL, DX
-	SHLL    $0x04, DX
-	ORL     DX, R10
-	IMUL3Q  $0x68, 40(R14), AX
-	ADDQ    R12, AX
-	MOVQ    48(AX), DX
-	MOVQ    DX, 40(SI)
-	MOVQ    72(AX), DX
-	MOVQ    DX, 168(SI)
-	MOVQ    (AX), DX
-	MOVQ    DX, 296(SI)
-	MOVQ    56(AX), DX
-	SUBQ    R11, DX
-	MOVL    DX, 404(SI)
-	CMPQ    32(AX), $0x00
-	SETNE   DL
-	MOVBLZX DL, DX
-	SHLL    $0x05, DX
-	ORL     DX, R10
-	IMUL3Q  $0x68, 48(R14), AX
-	ADDQ    R12, AX
-	MOVQ    48(AX), DX
-	MOVQ    DX, 48(SI)
-	MOVQ    72(AX), DX
-	MOVQ    DX, 176(SI)
-	MOVQ    (AX), DX
-	MOVQ    DX, 304(SI)
-	MOVQ    56(AX), DX
-	SUBQ    R11, DX
-	MOVL    DX, 408(SI)
-	CMPQ    32(AX), $0x00
-	SETNE   DL
-	MOVBLZX DL, DX
-	SHLL    $0x06, DX
-	ORL     DX, R10
-	IMUL3Q  $0x68, 56(R14), AX
-	ADDQ    R12, AX
-	MOVQ    48(AX), DX
-	MOVQ    DX, 56(SI)
-	MOVQ    72(AX), DX
-	MOVQ    DX, 184(SI)
-	MOVQ    (AX), DX
-	MOVQ    DX, 312(SI)
-	MOVQ    56(AX), DX
-	SUBQ    R11, DX
-	MOVL    DX, 412(SI)
-	CMPQ    32(AX), $0x00
-	SETNE   DL
-	MOVBLZX DL, DX
-	SHLL    $0x07, DX
-	ORL     DX, R10
-	IMUL3Q  $0x68, 64(R14), AX
-	ADDQ    R12, AX
-	MOVQ    48(AX), DX
-	MOVQ    DX, 64(SI)
-	MOVQ    72(AX), DX
-	MOVQ    DX, 192(SI)
-	MOVQ    (AX), DX
-	MOVQ    DX, 320(SI)
-	MOVQ    56(AX), DX
-	SUBQ    R11, DX
-	MOVL    DX, 416(SI)
-	CMPQ    32(AX), $0x00
-	SETNE   DL
-	MOVBLZX DL, DX
-	SHLL    $0x08, DX
-	ORL     DX, R10
-	IMUL3Q  $0x68, 72(R14), AX
-	ADDQ    R12, AX
-	MOVQ    48(AX), DX
-	MOVQ    DX, 72(SI)
-	MOVQ    72(AX), DX
-	MOVQ    DX, 200(SI)
-	MOVQ    (AX), DX
-	MOVQ    DX, 328(SI)
-	MOVQ    56(AX), DX
-	SUBQ    R11, DX
-	MOVL    DX, 420(SI)
-	CMPQ    32(AX), $0x00
-	SETNE   DL
-	MOVBLZX DL, DX
-	SHLL    $0x09, DX
-	ORL     DX, R10
-	IMUL3Q  $0x68, 80(R14), AX
-	ADDQ    R12, AX
-	MOVQ    48(AX), DX
-	MOVQ    DX, 80(SI)
-	MOVQ    72(AX), DX
-	MOVQ    DX, 208(SI)
-	MOVQ    (AX), DX
-	MOVQ    DX, 336(SI)
-	MOVQ    56(AX), DX
-	SUBQ    R11, DX
-	MOVL    DX, 424(SI)
-	CMPQ    32(AX), $0x00
-	SETNE   DL
-	MOVBLZX DL, DX
-	SHLL    $0x0a, DX
-	ORL     DX, R10
-	IMUL3Q  $0x68, 88(R14), AX
-	ADDQ    R12, AX
-	MOVQ    48(AX), DX
-	MOVQ    DX, 88(SI)
-	MOVQ    72(AX), DX
-	MOVQ    DX, 216(SI)
-	MOVQ    (AX), DX
-	MOVQ    DX, 344(SI)
-	MOVQ    56(AX), DX
-	SUBQ    R11, DX
-	MOVL    DX, 428(SI)
-	CMPQ    32(AX), $0x00
-	SETNE   DL
-	MOVBLZX DL, DX
-	SHLL    $0x0b, DX
-	ORL     DX, R10
-	IMUL3Q  $0x68, 96(R14), AX
-	ADDQ    R12, AX
-	MOVQ    48(AX), DX
-	MOVQ    DX, 96(SI)
-	MOVQ    72(AX), DX
-	MOVQ    DX, 224(SI)
-	MOVQ    (AX), DX
-	MOVQ    DX, 352(SI)
-	MOVQ    56(AX), DX
-	SUBQ    R11, DX
-	MOVL    DX, 432(SI)
-	CMPQ    32(AX), $0x00
-	SETNE   DL
-	MOVBLZX DL, DX
-	SHLL    $0x0c, DX
-	ORL     DX, R10
-	IMUL3Q  $0x68, 104(R14), AX
-	ADDQ    R12, AX
-	MOVQ    48(AX), DX
-	MOVQ    DX, 104(SI)
-	MOVQ    72(AX), DX
-	MOVQ    DX, 232(SI)
-	MOVQ    (AX), DX
-	MOVQ    DX, 360(SI)
-	MOVQ    56(AX), DX
-	SUBQ    R11, DX
-	MOVL    DX, 436(SI)
-	CMPQ    32(AX), $0x00
-	SETNE   DL
-	MOVBLZX DL, DX
-	SHLL    $0x0d, DX
-	ORL     DX, R10
-	IMUL3Q  $0x68, 112(R14), AX
-	ADDQ    R12, AX
-	MOVQ    48(AX), DX
-	MOVQ    DX, 112(SI)
-	MOVQ    72(AX), DX
-	MOVQ    DX, 240(SI)
-	MOVQ    (AX), DX
-	MOVQ    DX, 368(SI)
-	MOVQ    56(AX), DX
-	SUBQ    R11, DX
-	MOVL    DX, 440(SI)
-	CMPQ    32(AX), $0x00
-	SETNE   DL
-	MOVBLZX DL, DX
-	SHLL    $0x0e, DX
-	ORL     DX, R10
 	IMUL3Q  $0x68, 120(R14), AX
 	ADDQ    R12, AX
 	MOVQ    48(AX), DX
@@ -19203,15 +18881,206 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	MOVQ    56(AX), DX
 	SUBQ    R11, DX
 	MOVL    DX, 444(SI)
-	CMPQ    32(AX), $0x00
-	SETNE   DL
-	MOVBLZX DL, DX
-	SHLL    $0x0f, DX
-	ORL     DX, R10
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 112(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 112(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 240(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 368(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 440(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 104(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 104(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 232(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 360(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 436(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 96(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 96(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 224(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 352(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 432(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 88(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 88(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 216(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 344(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 428(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 80(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 80(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 208(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 336(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 424(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 72(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 72(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 200(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 328(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 420(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 64(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 64(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 192(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 320(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 416(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 56(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 56(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 184(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 312(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 412(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 48(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 48(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 176(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 304(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 408(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 40(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 40(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 168(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 296(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 404(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 32(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 32(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 160(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 288(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 400(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 24(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 24(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 152(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 280(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 396(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 16(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 16(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 144(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 272(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 392(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, 8(R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, 8(SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 136(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 264(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 388(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
+	IMUL3Q  $0x68, (R14), AX
+	ADDQ    R12, AX
+	MOVQ    48(AX), DX
+	MOVQ    DX, (SI)
+	MOVQ    72(AX), DX
+	MOVQ    DX, 128(SI)
+	MOVQ    (AX), DX
+	MOVQ    DX, 256(SI)
+	MOVQ    56(AX), DX
+	SUBQ    R11, DX
+	MOVL    DX, 384(SI)
+	CMPQ    32(AX), $0x01
+	ADCL    R10, R10
 	MOVLQZX mark+88(FP), DX
-	NOTL    R10
 	ANDL    R10, DX
-	MOVL    DX, 448(SI)
+	MOVL    DX, 2368(R13)
 	MOVQ    n+72(FP), R9
 	MOVQ    (SI), AX
 	MOVQ    128(SI), DX
@@ -19271,63 +19140,51 @@ lanes_idle_done_8:
 	MOVQ            $0x0001000100010001, R9
 	IMULQ           R9, R12
 	KMOVQ           R12, K1
+	KANDQ           K1, K4, K4
+	KANDQ           K1, K5, K5
+	KANDQ           K1, K6, K6
+	KANDQ           K1, K7, K7
 	MOVQ            bits+40(FP), R12
 	VBROADCASTI32X4 (R12), Z13
 	VMOVDQA64       Z13, Z0
 	MOVQ            256(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z0
+	VMOVDQU8        -16(R12)(R14*1), K4, Z0
 	MOVQ            264(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z0
+	VMOVDQU8        -32(R12)(R14*1), K5, Z0
 	MOVQ            272(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z0
+	VMOVDQU8        -48(R12)(R14*1), K6, Z0
 	MOVQ            280(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z0
+	VMOVDQU8        -64(R12)(R14*1), K7, Z0
 	VPXORQ          Z17, Z0, Z0
 	VMOVDQA64       Z13, Z1
 	MOVQ            288(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z1
+	VMOVDQU8        -16(R12)(R14*1), K4, Z1
 	MOVQ            296(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z1
+	VMOVDQU8        -32(R12)(R14*1), K5, Z1
 	MOVQ            304(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z1
+	VMOVDQU8        -48(R12)(R14*1), K6, Z1
 	MOVQ            312(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z1
+	VMOVDQU8        -64(R12)(R14*1), K7, Z1
 	VPXORQ          Z17, Z1, Z1
 	VMOVDQA64       Z13, Z2
 	MOVQ            320(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z2
+	VMOVDQU8        -16(R12)(R14*1), K4, Z2
 	MOVQ            328(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z2
+	VMOVDQU8        -32(R12)(R14*1), K5, Z2
 	MOVQ            336(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z2
+	VMOVDQU8        -48(R12)(R14*1), K6, Z2
 	MOVQ            344(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z2
+	VMOVDQU8        -64(R12)(R14*1), K7, Z2
 	VPXORQ          Z17, Z2, Z2
 	VMOVDQA64       Z13, Z3
 	MOVQ            352(SI), R12
-	KANDQ           K1, K4, K3
-	VMOVDQU8        -16(R12)(R14*1), K3, Z3
+	VMOVDQU8        -16(R12)(R14*1), K4, Z3
 	MOVQ            360(SI), R12
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -32(R12)(R14*1), K3, Z3
+	VMOVDQU8        -32(R12)(R14*1), K5, Z3
 	MOVQ            368(SI), R12
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -48(R12)(R14*1), K3, Z3
+	VMOVDQU8        -48(R12)(R14*1), K6, Z3
 	MOVQ            376(SI), R12
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -64(R12)(R14*1), K3, Z3
+	VMOVDQU8        -64(R12)(R14*1), K7, Z3
 	VPXORQ          Z17, Z3, Z3
 	VAESENC         Z18, Z0, Z0
 	VAESENC         Z18, Z1, Z1
@@ -19409,7 +19266,7 @@ lanes_rdone_9:
 	VPSHUFB         bswap32<>+0(SB), Z1, Z5
 	VPSHUFB         bswap32<>+0(SB), Z2, Z6
 	VPSHUFB         bswap32<>+0(SB), Z3, Z7
-	VMOVDQU64       384(SI), Z14
+	VMOVDQU64       2304(R13), Z14
 	VPXORQ          Z16, Z16, Z16
 	VMOVDQU64       lenPerm<>+0(SB), Z13
 	VPERMD          Z14, Z13, Z13
@@ -19467,6 +19324,8 @@ lanes_rdone_9:
 	VMOVDQU64       Z13, 448(R13)
 	VPMINUB         Z13, Z8, Z8
 	VPMAXUB         Z13, Z9, Z9
+	VPTESTMD        low4<>+0(SB), Z14, K1
+	KMOVW           K1, R14
 	VEXTRACTI64X4   $0x01, Z8, Y14
 	VPMINUB         Y14, Y8, Y8
 	VEXTRACTI128    $0x01, Y8, X14
@@ -19548,85 +19407,69 @@ lanes_pairs_raocbOpenLanesVAES512:
 	VAESENC         1856(R13), Z14, Z14
 	VAESENC         1856(R13), Z15, Z15
 	VMOVDQU64       Z0, 1280(R13)
-	MOVQ            (SI), R12
-	VMOVDQU64       (R12)(R11*1), X16
-	MOVQ            8(SI), R12
-	VBROADCASTI32X4 (R12)(R11*1), K5, Z16
-	MOVQ            16(SI), R12
-	VBROADCASTI32X4 (R12)(R11*1), K6, Z16
-	MOVQ            24(SI), R12
-	VBROADCASTI32X4 (R12)(R11*1), K7, Z16
-	VPTERNLOGQ      $0x96, Z17, Z16, Z0
 	VMOVDQU64       Z12, 1536(R13)
 	MOVQ            (SI), R12
-	VMOVDQU64       16(R12)(R11*1), X16
+	VMOVDQU         (R12)(R11*1), X0
+	VMOVDQU         16(R12)(R11*1), X12
 	MOVQ            8(SI), R12
-	VBROADCASTI32X4 16(R12)(R11*1), K5, Z16
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z0
+	VBROADCASTI32X4 16(R12)(R11*1), K5, Z12
 	MOVQ            16(SI), R12
-	VBROADCASTI32X4 16(R12)(R11*1), K6, Z16
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z0
+	VBROADCASTI32X4 16(R12)(R11*1), K6, Z12
 	MOVQ            24(SI), R12
-	VBROADCASTI32X4 16(R12)(R11*1), K7, Z16
-	VPTERNLOGQ      $0x96, Z17, Z16, Z12
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z0
+	VBROADCASTI32X4 16(R12)(R11*1), K7, Z12
+	VPTERNLOGQ      $0x96, 1280(R13), Z17, Z0
+	VPTERNLOGQ      $0x96, 1536(R13), Z17, Z12
 	VMOVDQU64       Z1, 1344(R13)
-	MOVQ            32(SI), R12
-	VMOVDQU64       (R12)(R11*1), X16
-	MOVQ            40(SI), R12
-	VBROADCASTI32X4 (R12)(R11*1), K5, Z16
-	MOVQ            48(SI), R12
-	VBROADCASTI32X4 (R12)(R11*1), K6, Z16
-	MOVQ            56(SI), R12
-	VBROADCASTI32X4 (R12)(R11*1), K7, Z16
-	VPTERNLOGQ      $0x96, Z17, Z16, Z1
 	VMOVDQU64       Z13, 1600(R13)
 	MOVQ            32(SI), R12
-	VMOVDQU64       16(R12)(R11*1), X16
+	VMOVDQU         (R12)(R11*1), X1
+	VMOVDQU         16(R12)(R11*1), X13
 	MOVQ            40(SI), R12
-	VBROADCASTI32X4 16(R12)(R11*1), K5, Z16
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z1
+	VBROADCASTI32X4 16(R12)(R11*1), K5, Z13
 	MOVQ            48(SI), R12
-	VBROADCASTI32X4 16(R12)(R11*1), K6, Z16
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z1
+	VBROADCASTI32X4 16(R12)(R11*1), K6, Z13
 	MOVQ            56(SI), R12
-	VBROADCASTI32X4 16(R12)(R11*1), K7, Z16
-	VPTERNLOGQ      $0x96, Z17, Z16, Z13
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z1
+	VBROADCASTI32X4 16(R12)(R11*1), K7, Z13
+	VPTERNLOGQ      $0x96, 1344(R13), Z17, Z1
+	VPTERNLOGQ      $0x96, 1600(R13), Z17, Z13
 	VMOVDQU64       Z2, 1408(R13)
-	MOVQ            64(SI), R12
-	VMOVDQU64       (R12)(R11*1), X16
-	MOVQ            72(SI), R12
-	VBROADCASTI32X4 (R12)(R11*1), K5, Z16
-	MOVQ            80(SI), R12
-	VBROADCASTI32X4 (R12)(R11*1), K6, Z16
-	MOVQ            88(SI), R12
-	VBROADCASTI32X4 (R12)(R11*1), K7, Z16
-	VPTERNLOGQ      $0x96, Z17, Z16, Z2
 	VMOVDQU64       Z14, 1664(R13)
 	MOVQ            64(SI), R12
-	VMOVDQU64       16(R12)(R11*1), X16
+	VMOVDQU         (R12)(R11*1), X2
+	VMOVDQU         16(R12)(R11*1), X14
 	MOVQ            72(SI), R12
-	VBROADCASTI32X4 16(R12)(R11*1), K5, Z16
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z2
+	VBROADCASTI32X4 16(R12)(R11*1), K5, Z14
 	MOVQ            80(SI), R12
-	VBROADCASTI32X4 16(R12)(R11*1), K6, Z16
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z2
+	VBROADCASTI32X4 16(R12)(R11*1), K6, Z14
 	MOVQ            88(SI), R12
-	VBROADCASTI32X4 16(R12)(R11*1), K7, Z16
-	VPTERNLOGQ      $0x96, Z17, Z16, Z14
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z2
+	VBROADCASTI32X4 16(R12)(R11*1), K7, Z14
+	VPTERNLOGQ      $0x96, 1408(R13), Z17, Z2
+	VPTERNLOGQ      $0x96, 1664(R13), Z17, Z14
 	VMOVDQU64       Z3, 1472(R13)
-	MOVQ            96(SI), R12
-	VMOVDQU64       (R12)(R11*1), X16
-	MOVQ            104(SI), R12
-	VBROADCASTI32X4 (R12)(R11*1), K5, Z16
-	MOVQ            112(SI), R12
-	VBROADCASTI32X4 (R12)(R11*1), K6, Z16
-	MOVQ            120(SI), R12
-	VBROADCASTI32X4 (R12)(R11*1), K7, Z16
-	VPTERNLOGQ      $0x96, Z17, Z16, Z3
 	VMOVDQU64       Z15, 1728(R13)
 	MOVQ            96(SI), R12
-	VMOVDQU64       16(R12)(R11*1), X16
+	VMOVDQU         (R12)(R11*1), X3
+	VMOVDQU         16(R12)(R11*1), X15
 	MOVQ            104(SI), R12
-	VBROADCASTI32X4 16(R12)(R11*1), K5, Z16
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z3
+	VBROADCASTI32X4 16(R12)(R11*1), K5, Z15
 	MOVQ            112(SI), R12
-	VBROADCASTI32X4 16(R12)(R11*1), K6, Z16
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z3
+	VBROADCASTI32X4 16(R12)(R11*1), K6, Z15
 	MOVQ            120(SI), R12
-	VBROADCASTI32X4 16(R12)(R11*1), K7, Z16
-	VPTERNLOGQ      $0x96, Z17, Z16, Z15
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z3
+	VBROADCASTI32X4 16(R12)(R11*1), K7, Z15
+	VPTERNLOGQ      $0x96, 1472(R13), Z17, Z3
+	VPTERNLOGQ      $0x96, 1728(R13), Z17, Z15
 	VAESDEC         Z18, Z0, Z0
 	VAESDEC         Z18, Z1, Z1
 	VAESDEC         Z18, Z2, Z2
@@ -19768,84 +19611,64 @@ lanes_r10_10:
 
 lanes_rdone_10:
 	VPXORQ        1280(R13), Z0, Z0
-	VPXORQ        Z0, Z8, Z8
+	VPXORQ        1536(R13), Z12, Z12
+	VPTERNLOGQ    $0x96, Z0, Z12, Z8
 	MOVQ          128(SI), R12
 	VMOVDQU       X0, (R12)(R11*1)
-	MOVQ          136(SI), R12
-	VEXTRACTI32X4 $0x01, Z0, (R12)(R11*1)
-	MOVQ          144(SI), R12
-	VEXTRACTI32X4 $0x02, Z0, (R12)(R11*1)
-	MOVQ          152(SI), R12
-	VEXTRACTI32X4 $0x03, Z0, (R12)(R11*1)
-	VPXORQ        1536(R13), Z12, Z12
-	VPXORQ        Z12, Z8, Z8
-	MOVQ          128(SI), R12
 	VMOVDQU       X12, 16(R12)(R11*1)
 	MOVQ          136(SI), R12
+	VEXTRACTI32X4 $0x01, Z0, (R12)(R11*1)
 	VEXTRACTI32X4 $0x01, Z12, 16(R12)(R11*1)
 	MOVQ          144(SI), R12
+	VEXTRACTI32X4 $0x02, Z0, (R12)(R11*1)
 	VEXTRACTI32X4 $0x02, Z12, 16(R12)(R11*1)
 	MOVQ          152(SI), R12
+	VEXTRACTI32X4 $0x03, Z0, (R12)(R11*1)
 	VEXTRACTI32X4 $0x03, Z12, 16(R12)(R11*1)
 	VPXORQ        1344(R13), Z1, Z1
-	VPXORQ        Z1, Z9, Z9
+	VPXORQ        1600(R13), Z13, Z13
+	VPTERNLOGQ    $0x96, Z1, Z13, Z9
 	MOVQ          160(SI), R12
 	VMOVDQU       X1, (R12)(R11*1)
-	MOVQ          168(SI), R12
-	VEXTRACTI32X4 $0x01, Z1, (R12)(R11*1)
-	MOVQ          176(SI), R12
-	VEXTRACTI32X4 $0x02, Z1, (R12)(R11*1)
-	MOVQ          184(SI), R12
-	VEXTRACTI32X4 $0x03, Z1, (R12)(R11*1)
-	VPXORQ        1600(R13), Z13, Z13
-	VPXORQ        Z13, Z9, Z9
-	MOVQ          160(SI), R12
 	VMOVDQU       X13, 16(R12)(R11*1)
 	MOVQ          168(SI), R12
+	VEXTRACTI32X4 $0x01, Z1, (R12)(R11*1)
 	VEXTRACTI32X4 $0x01, Z13, 16(R12)(R11*1)
 	MOVQ          176(SI), R12
+	VEXTRACTI32X4 $0x02, Z1, (R12)(R11*1)
 	VEXTRACTI32X4 $0x02, Z13, 16(R12)(R11*1)
 	MOVQ          184(SI), R12
+	VEXTRACTI32X4 $0x03, Z1, (R12)(R11*1)
 	VEXTRACTI32X4 $0x03, Z13, 16(R12)(R11*1)
 	VPXORQ        1408(R13), Z2, Z2
-	VPXORQ        Z2, Z10, Z10
+	VPXORQ        1664(R13), Z14, Z14
+	VPTERNLOGQ    $0x96, Z2, Z14, Z10
 	MOVQ          192(SI), R12
 	VMOVDQU       X2, (R12)(R11*1)
-	MOVQ          200(SI), R12
-	VEXTRACTI32X4 $0x01, Z2, (R12)(R11*1)
-	MOVQ          208(SI), R12
-	VEXTRACTI32X4 $0x02, Z2, (R12)(R11*1)
-	MOVQ          216(SI), R12
-	VEXTRACTI32X4 $0x03, Z2, (R12)(R11*1)
-	VPXORQ        1664(R13), Z14, Z14
-	VPXORQ        Z14, Z10, Z10
-	MOVQ          192(SI), R12
 	VMOVDQU       X14, 16(R12)(R11*1)
 	MOVQ          200(SI), R12
+	VEXTRACTI32X4 $0x01, Z2, (R12)(R11*1)
 	VEXTRACTI32X4 $0x01, Z14, 16(R12)(R11*1)
 	MOVQ          208(SI), R12
+	VEXTRACTI32X4 $0x02, Z2, (R12)(R11*1)
 	VEXTRACTI32X4 $0x02, Z14, 16(R12)(R11*1)
 	MOVQ          216(SI), R12
+	VEXTRACTI32X4 $0x03, Z2, (R12)(R11*1)
 	VEXTRACTI32X4 $0x03, Z14, 16(R12)(R11*1)
 	VPXORQ        1472(R13), Z3, Z3
-	VPXORQ        Z3, Z11, Z11
+	VPXORQ        1728(R13), Z15, Z15
+	VPTERNLOGQ    $0x96, Z3, Z15, Z11
 	MOVQ          224(SI), R12
 	VMOVDQU       X3, (R12)(R11*1)
-	MOVQ          232(SI), R12
-	VEXTRACTI32X4 $0x01, Z3, (R12)(R11*1)
-	MOVQ          240(SI), R12
-	VEXTRACTI32X4 $0x02, Z3, (R12)(R11*1)
-	MOVQ          248(SI), R12
-	VEXTRACTI32X4 $0x03, Z3, (R12)(R11*1)
-	VPXORQ        1728(R13), Z15, Z15
-	VPXORQ        Z15, Z11, Z11
-	MOVQ          224(SI), R12
 	VMOVDQU       X15, 16(R12)(R11*1)
 	MOVQ          232(SI), R12
+	VEXTRACTI32X4 $0x01, Z3, (R12)(R11*1)
 	VEXTRACTI32X4 $0x01, Z15, 16(R12)(R11*1)
 	MOVQ          240(SI), R12
+	VEXTRACTI32X4 $0x02, Z3, (R12)(R11*1)
 	VEXTRACTI32X4 $0x02, Z15, 16(R12)(R11*1)
 	MOVQ          248(SI), R12
+	VEXTRACTI32X4 $0x03, Z3, (R12)(R11*1)
 	VEXTRACTI32X4 $0x03, Z15, 16(R12)(R11*1)
 	ADDQ          $0x02, R9
 	ADDQ          $0x20, R11
@@ -20276,12 +20099,7 @@ lanes_blocks_done_raocbOpenLanesVAES512:
 	KMOVQ           R12, K6
 	MOVQ            $0xffff000000000000, R12
 	KMOVQ           R12, K7
-	VMOVDQU64       512(R13), Z13
-	VPORQ           576(R13), Z13, Z13
-	VPORQ           640(R13), Z13, Z13
-	VPORQ           704(R13), Z13, Z13
-	VPTESTMQ        Z13, Z13, K1
-	KORTESTW        K1, K1
+	TESTL           R14, R14
 	JZ              lanes_parts_done_raocbOpenLanesVAES512
 	VPADDD          768(R13), Z4, Z0
 	VPADDD          dw1<>+0(SB), Z0, Z0
@@ -20390,43 +20208,43 @@ lanes_rdone_13:
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       (SI), R12
-	MOVL       384(SI), R14
+	MOVL       2304(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       8(SI), R12
-	MOVL       388(SI), R14
+	MOVL       2308(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       16(SI), R12
-	MOVL       392(SI), R14
+	MOVL       2312(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       24(SI), R12
-	MOVL       396(SI), R14
+	MOVL       2316(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z0, Z0
 	MOVQ       128(SI), R12
-	MOVL       384(SI), R14
+	MOVL       2304(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z0, K3, (R12)(R14*1)
 	MOVQ       136(SI), R12
-	MOVL       388(SI), R14
+	MOVL       2308(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z0, K3, -16(R12)(R14*1)
 	MOVQ       144(SI), R12
-	MOVL       392(SI), R14
+	MOVL       2312(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z0, K3, -32(R12)(R14*1)
 	MOVQ       152(SI), R12
-	MOVL       396(SI), R14
+	MOVL       2316(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z0, K3, -48(R12)(R14*1)
@@ -20439,43 +20257,43 @@ lanes_rdone_13:
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       32(SI), R12
-	MOVL       400(SI), R14
+	MOVL       2320(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       40(SI), R12
-	MOVL       404(SI), R14
+	MOVL       2324(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       48(SI), R12
-	MOVL       408(SI), R14
+	MOVL       2328(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       56(SI), R12
-	MOVL       412(SI), R14
+	MOVL       2332(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z1, Z1
 	MOVQ       160(SI), R12
-	MOVL       400(SI), R14
+	MOVL       2320(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z1, K3, (R12)(R14*1)
 	MOVQ       168(SI), R12
-	MOVL       404(SI), R14
+	MOVL       2324(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z1, K3, -16(R12)(R14*1)
 	MOVQ       176(SI), R12
-	MOVL       408(SI), R14
+	MOVL       2328(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z1, K3, -32(R12)(R14*1)
 	MOVQ       184(SI), R12
-	MOVL       412(SI), R14
+	MOVL       2332(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z1, K3, -48(R12)(R14*1)
@@ -20488,43 +20306,43 @@ lanes_rdone_13:
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       64(SI), R12
-	MOVL       416(SI), R14
+	MOVL       2336(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       72(SI), R12
-	MOVL       420(SI), R14
+	MOVL       2340(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       80(SI), R12
-	MOVL       424(SI), R14
+	MOVL       2344(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       88(SI), R12
-	MOVL       428(SI), R14
+	MOVL       2348(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z2, Z2
 	MOVQ       192(SI), R12
-	MOVL       416(SI), R14
+	MOVL       2336(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z2, K3, (R12)(R14*1)
 	MOVQ       200(SI), R12
-	MOVL       420(SI), R14
+	MOVL       2340(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z2, K3, -16(R12)(R14*1)
 	MOVQ       208(SI), R12
-	MOVL       424(SI), R14
+	MOVL       2344(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z2, K3, -32(R12)(R14*1)
 	MOVQ       216(SI), R12
-	MOVL       428(SI), R14
+	MOVL       2348(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z2, K3, -48(R12)(R14*1)
@@ -20537,43 +20355,43 @@ lanes_rdone_13:
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       96(SI), R12
-	MOVL       432(SI), R14
+	MOVL       2352(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       104(SI), R12
-	MOVL       436(SI), R14
+	MOVL       2356(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       112(SI), R12
-	MOVL       440(SI), R14
+	MOVL       2360(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       120(SI), R12
-	MOVL       444(SI), R14
+	MOVL       2364(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z3, Z3
 	MOVQ       224(SI), R12
-	MOVL       432(SI), R14
+	MOVL       2352(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z3, K3, (R12)(R14*1)
 	MOVQ       232(SI), R12
-	MOVL       436(SI), R14
+	MOVL       2356(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z3, K3, -16(R12)(R14*1)
 	MOVQ       240(SI), R12
-	MOVL       440(SI), R14
+	MOVL       2360(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z3, K3, -32(R12)(R14*1)
 	MOVQ       248(SI), R12
-	MOVL       444(SI), R14
+	MOVL       2364(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z3, K3, -48(R12)(R14*1)
@@ -20682,9 +20500,3422 @@ lanes_r10_14:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_14:
-	VMOVDQU64 Z0, (R13)
-	VMOVDQU64 Z1, 64(R13)
-	VMOVDQU64 Z2, 128(R13)
-	VMOVDQU64 Z3, 192(R13)
+	VMOVDQU64     Z0, (R13)
+	VMOVDQU64     Z1, 64(R13)
+	VMOVDQU64     Z2, 128(R13)
+	VMOVDQU64     Z3, 192(R13)
+	MOVL          2368(R13), R14
+	XORL          CX, CX
+	MOVQ          msgs+56(FP), BX
+	MOVQ          idx+64(FP), DX
+	BTL           $0x0f, R14
+	JCC           lanes_tag15_raocbOpenLanesVAES512
+	MOVQ          120(SI), R12
+	MOVL          2364(R13), R9
+	VEXTRACTI32X4 $0x03, Z3, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 120(DX), AX
+	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
+
+lanes_tag15_raocbOpenLanesVAES512:
+	ADCL          CX, CX
+	BTL           $0x0e, R14
+	JCC           lanes_tag14_raocbOpenLanesVAES512
+	MOVQ          112(SI), R12
+	MOVL          2360(R13), R9
+	VEXTRACTI32X4 $0x02, Z3, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 112(DX), AX
+	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
+
+lanes_tag14_raocbOpenLanesVAES512:
+	ADCL          CX, CX
+	BTL           $0x0d, R14
+	JCC           lanes_tag13_raocbOpenLanesVAES512
+	MOVQ          104(SI), R12
+	MOVL          2356(R13), R9
+	VEXTRACTI32X4 $0x01, Z3, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 104(DX), AX
+	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
+
+lanes_tag13_raocbOpenLanesVAES512:
+	ADCL          CX, CX
+	BTL           $0x0c, R14
+	JCC           lanes_tag12_raocbOpenLanesVAES512
+	MOVQ          96(SI), R12
+	MOVL          2352(R13), R9
+	VEXTRACTI32X4 $0x00, Z3, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 96(DX), AX
+	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
+
+lanes_tag12_raocbOpenLanesVAES512:
+	ADCL          CX, CX
+	BTL           $0x0b, R14
+	JCC           lanes_tag11_raocbOpenLanesVAES512
+	MOVQ          88(SI), R12
+	MOVL          2348(R13), R9
+	VEXTRACTI32X4 $0x03, Z2, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 88(DX), AX
+	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
+
+lanes_tag11_raocbOpenLanesVAES512:
+	ADCL          CX, CX
+	BTL           $0x0a, R14
+	JCC           lanes_tag10_raocbOpenLanesVAES512
+	MOVQ          80(SI), R12
+	MOVL          2344(R13), R9
+	VEXTRACTI32X4 $0x02, Z2, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 80(DX), AX
+	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
+
+lanes_tag10_raocbOpenLanesVAES512:
+	ADCL          CX, CX
+	BTL           $0x09, R14
+	JCC           lanes_tag9_raocbOpenLanesVAES512
+	MOVQ          72(SI), R12
+	MOVL          2340(R13), R9
+	VEXTRACTI32X4 $0x01, Z2, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 72(DX), AX
+	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
+
+lanes_tag9_raocbOpenLanesVAES512:
+	ADCL          CX, CX
+	BTL           $0x08, R14
+	JCC           lanes_tag8_raocbOpenLanesVAES512
+	MOVQ          64(SI), R12
+	MOVL          2336(R13), R9
+	VEXTRACTI32X4 $0x00, Z2, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 64(DX), AX
+	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
+
+lanes_tag8_raocbOpenLanesVAES512:
+	ADCL          CX, CX
+	BTL           $0x07, R14
+	JCC           lanes_tag7_raocbOpenLanesVAES512
+	MOVQ          56(SI), R12
+	MOVL          2332(R13), R9
+	VEXTRACTI32X4 $0x03, Z1, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 56(DX), AX
+	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
+
+lanes_tag7_raocbOpenLanesVAES512:
+	ADCL          CX, CX
+	BTL           $0x06, R14
+	JCC           lanes_tag6_raocbOpenLanesVAES512
+	MOVQ          48(SI), R12
+	MOVL          2328(R13), R9
+	VEXTRACTI32X4 $0x02, Z1, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 48(DX), AX
+	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
+
+lanes_tag6_raocbOpenLanesVAES512:
+	ADCL          CX, CX
+	BTL           $0x05, R14
+	JCC           lanes_tag5_raocbOpenLanesVAES512
+	MOVQ          40(SI), R12
+	MOVL          2324(R13), R9
+	VEXTRACTI32X4 $0x01, Z1, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 40(DX), AX
+	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
+
+lanes_tag5_raocbOpenLanesVAES512:
+	ADCL          CX, CX
+	BTL           $0x04, R14
+	JCC           lanes_tag4_raocbOpenLanesVAES512
+	MOVQ          32(SI), R12
+	MOVL          2320(R13), R9
+	VEXTRACTI32X4 $0x00, Z1, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 32(DX), AX
+	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
+
+lanes_tag4_raocbOpenLanesVAES512:
+	ADCL          CX, CX
+	BTL           $0x03, R14
+	JCC           lanes_tag3_raocbOpenLanesVAES512
+	MOVQ          24(SI), R12
+	MOVL          2316(R13), R9
+	VEXTRACTI32X4 $0x03, Z0, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 24(DX), AX
+	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
+
+lanes_tag3_raocbOpenLanesVAES512:
+	ADCL          CX, CX
+	BTL           $0x02, R14
+	JCC           lanes_tag2_raocbOpenLanesVAES512
+	MOVQ          16(SI), R12
+	MOVL          2312(R13), R9
+	VEXTRACTI32X4 $0x02, Z0, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 16(DX), AX
+	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
+
+lanes_tag2_raocbOpenLanesVAES512:
+	ADCL          CX, CX
+	BTL           $0x01, R14
+	JCC           lanes_tag1_raocbOpenLanesVAES512
+	MOVQ          8(SI), R12
+	MOVL          2308(R13), R9
+	VEXTRACTI32X4 $0x01, Z0, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, 8(DX), AX
+	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
+
+lanes_tag1_raocbOpenLanesVAES512:
+	ADCL          CX, CX
+	BTL           $0x00, R14
+	JCC           lanes_tag0_raocbOpenLanesVAES512
+	MOVQ          (SI), R12
+	MOVL          2304(R13), R9
+	VEXTRACTI32X4 $0x00, Z0, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	IMUL3Q        $0x68, (DX), AX
+	KORTESTW      K1, K1
+	SETCS         96(AX)(BX*1)
+
+lanes_tag0_raocbOpenLanesVAES512:
+	ADCL  CX, CX
+	ANDNL R14, CX, CX
+	MOVL  CX, 2372(R13)
+	VZEROUPPER
+	RET
+
+// func raocbSealRunVAES512(nr int, rk *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *byte, runs int, sub int, mark uint32, out *[2380]byte) int
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, VAES
+TEXT ·raocbSealRunVAES512(SB), NOSPLIT, $0-96
+	MOVQ            out+80(FP), R13
+	MOVQ            msgs+48(FP), SI
+	MOVL            $0x00000000, 2376(R13)
+	MOVQ            nr+0(FP), AX
+	MOVQ            rk+8(FP), BX
+	MOVQ            BX, R10
+	MOVQ            r1+16(FP), R12
+	VBROADCASTI32X4 (R12), Z12
+	VMOVDQU64       Z12, 1792(R13)
+	MOVQ            r2+24(FP), R12
+	VBROADCASTI32X4 (R12), Z12
+	VMOVDQU64       Z12, 1856(R13)
+	VBROADCASTI32X4 (R10), Z17
+	VBROADCASTI32X4 16(R10), Z18
+	VBROADCASTI32X4 32(R10), Z19
+	VBROADCASTI32X4 48(R10), Z20
+	VBROADCASTI32X4 64(R10), Z21
+	VBROADCASTI32X4 80(R10), Z22
+	VBROADCASTI32X4 96(R10), Z23
+	VBROADCASTI32X4 112(R10), Z24
+	VBROADCASTI32X4 128(R10), Z25
+	VBROADCASTI32X4 144(R10), Z26
+	VBROADCASTI32X4 160(R10), Z27
+	VBROADCASTI32X4 176(R10), Z28
+	VBROADCASTI32X4 192(R10), Z29
+	VBROADCASTI32X4 208(R10), Z30
+	VBROADCASTI32X4 224(R10), Z31
+
+lanes_group_raocbSealRunVAES512:
+	XORL            R12, R12
+	CMPQ            1592(SI), $0x01
+	ADCL            R12, R12
+	CMPQ            1488(SI), $0x01
+	ADCL            R12, R12
+	CMPQ            1384(SI), $0x01
+	ADCL            R12, R12
+	CMPQ            1280(SI), $0x01
+	ADCL            R12, R12
+	CMPQ            1176(SI), $0x01
+	ADCL            R12, R12
+	CMPQ            1072(SI), $0x01
+	ADCL            R12, R12
+	CMPQ            968(SI), $0x01
+	ADCL            R12, R12
+	CMPQ            864(SI), $0x01
+	ADCL            R12, R12
+	CMPQ            760(SI), $0x01
+	ADCL            R12, R12
+	CMPQ            656(SI), $0x01
+	ADCL            R12, R12
+	CMPQ            552(SI), $0x01
+	ADCL            R12, R12
+	CMPQ            448(SI), $0x01
+	ADCL            R12, R12
+	CMPQ            344(SI), $0x01
+	ADCL            R12, R12
+	CMPQ            240(SI), $0x01
+	ADCL            R12, R12
+	CMPQ            136(SI), $0x01
+	ADCL            R12, R12
+	CMPQ            32(SI), $0x01
+	ADCL            R12, R12
+	MOVLQZX         mark+72(FP), R14
+	ANDL            R12, R14
+	MOVL            R14, 2368(R13)
+	KXNORB          K1, K1, K1
+	VMOVDQU64       lenIdx<>+0(SB), Z15
+	VPGATHERQQ      (SI)(Z15*1), K1, Z13
+	KXNORB          K1, K1, K1
+	VMOVDQU64       lenIdx<>+64(SB), Z15
+	VPGATHERQQ      (SI)(Z15*1), K1, Z14
+	VPMOVQD         Z13, Y12
+	VPMOVQD         Z14, Y13
+	VINSERTI64X4    $0x01, Y13, Z12, Z12
+	MOVQ            sub+64(FP), R12
+	VPBROADCASTD    R12, Z13
+	VPSUBD          Z13, Z12, Z12
+	VMOVDQU64       Z12, 2304(R13)
+	MOVQ            $0x000000000000ffff, R12
+	KMOVQ           R12, K4
+	MOVQ            $0x00000000ffff0000, R12
+	KMOVQ           R12, K5
+	MOVQ            $0x0000ffff00000000, R12
+	KMOVQ           R12, K6
+	MOVQ            $0xffff000000000000, R12
+	KMOVQ           R12, K7
+	MOVQ            nonceLen+40(FP), R14
+	MOVL            $0x00000010, CX
+	SUBL            R14, CX
+	MOVL            $0x0000ffff, R12
+	SHLL            CL, R12
+	ANDL            $0x0000ffff, R12
+	MOVQ            $0x0001000100010001, R9
+	IMULQ           R9, R12
+	KMOVQ           R12, K1
+	KANDQ           K1, K4, K4
+	KANDQ           K1, K5, K5
+	KANDQ           K1, K6, K6
+	KANDQ           K1, K7, K7
+	MOVQ            bits+32(FP), R12
+	VBROADCASTI32X4 (R12), Z13
+	VMOVDQA64       Z13, Z0
+	MOVQ            (SI), R12
+	VMOVDQU8        -16(R12)(R14*1), K4, Z0
+	MOVQ            104(SI), R12
+	VMOVDQU8        -32(R12)(R14*1), K5, Z0
+	MOVQ            208(SI), R12
+	VMOVDQU8        -48(R12)(R14*1), K6, Z0
+	MOVQ            312(SI), R12
+	VMOVDQU8        -64(R12)(R14*1), K7, Z0
+	VPXORQ          Z17, Z0, Z0
+	VMOVDQA64       Z13, Z1
+	MOVQ            416(SI), R12
+	VMOVDQU8        -16(R12)(R14*1), K4, Z1
+	MOVQ            520(SI), R12
+	VMOVDQU8        -32(R12)(R14*1), K5, Z1
+	MOVQ            624(SI), R12
+	VMOVDQU8        -48(R12)(R14*1), K6, Z1
+	MOVQ            728(SI), R12
+	VMOVDQU8        -64(R12)(R14*1), K7, Z1
+	VPXORQ          Z17, Z1, Z1
+	VMOVDQA64       Z13, Z2
+	MOVQ            832(SI), R12
+	VMOVDQU8        -16(R12)(R14*1), K4, Z2
+	MOVQ            936(SI), R12
+	VMOVDQU8        -32(R12)(R14*1), K5, Z2
+	MOVQ            1040(SI), R12
+	VMOVDQU8        -48(R12)(R14*1), K6, Z2
+	MOVQ            1144(SI), R12
+	VMOVDQU8        -64(R12)(R14*1), K7, Z2
+	VPXORQ          Z17, Z2, Z2
+	VMOVDQA64       Z13, Z3
+	MOVQ            1248(SI), R12
+	VMOVDQU8        -16(R12)(R14*1), K4, Z3
+	MOVQ            1352(SI), R12
+	VMOVDQU8        -32(R12)(R14*1), K5, Z3
+	MOVQ            1456(SI), R12
+	VMOVDQU8        -48(R12)(R14*1), K6, Z3
+	MOVQ            1560(SI), R12
+	VMOVDQU8        -64(R12)(R14*1), K7, Z3
+	VPXORQ          Z17, Z3, Z3
+	VAESENC         Z18, Z0, Z0
+	VAESENC         Z18, Z1, Z1
+	VAESENC         Z18, Z2, Z2
+	VAESENC         Z18, Z3, Z3
+	VAESENC         Z19, Z0, Z0
+	VAESENC         Z19, Z1, Z1
+	VAESENC         Z19, Z2, Z2
+	VAESENC         Z19, Z3, Z3
+	VAESENC         Z20, Z0, Z0
+	VAESENC         Z20, Z1, Z1
+	VAESENC         Z20, Z2, Z2
+	VAESENC         Z20, Z3, Z3
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z23, Z0, Z0
+	VAESENC         Z23, Z1, Z1
+	VAESENC         Z23, Z2, Z2
+	VAESENC         Z23, Z3, Z3
+	VAESENC         Z24, Z0, Z0
+	VAESENC         Z24, Z1, Z1
+	VAESENC         Z24, Z2, Z2
+	VAESENC         Z24, Z3, Z3
+	VAESENC         Z25, Z0, Z0
+	VAESENC         Z25, Z1, Z1
+	VAESENC         Z25, Z2, Z2
+	VAESENC         Z25, Z3, Z3
+	VAESENC         Z26, Z0, Z0
+	VAESENC         Z26, Z1, Z1
+	VAESENC         Z26, Z2, Z2
+	VAESENC         Z26, Z3, Z3
+	CMPQ            AX, $0x0a
+	JE              lanes_r10_15
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z28, Z0, Z0
+	VAESENC         Z28, Z1, Z1
+	VAESENC         Z28, Z2, Z2
+	VAESENC         Z28, Z3, Z3
+	CMPQ            AX, $0x0c
+	JE              lanes_r12_15
+	VAESENC         Z29, Z0, Z0
+	VAESENC         Z29, Z1, Z1
+	VAESENC         Z29, Z2, Z2
+	VAESENC         Z29, Z3, Z3
+	VAESENC         Z30, Z0, Z0
+	VAESENC         Z30, Z1, Z1
+	VAESENC         Z30, Z2, Z2
+	VAESENC         Z30, Z3, Z3
+	VAESENCLAST     Z31, Z0, Z0
+	VAESENCLAST     Z31, Z1, Z1
+	VAESENCLAST     Z31, Z2, Z2
+	VAESENCLAST     Z31, Z3, Z3
+	JMP             lanes_rdone_15
+
+lanes_r12_15:
+	VAESENCLAST Z29, Z0, Z0
+	VAESENCLAST Z29, Z1, Z1
+	VAESENCLAST Z29, Z2, Z2
+	VAESENCLAST Z29, Z3, Z3
+	JMP         lanes_rdone_15
+
+lanes_r10_15:
+	VAESENCLAST Z27, Z0, Z0
+	VAESENCLAST Z27, Z1, Z1
+	VAESENCLAST Z27, Z2, Z2
+	VAESENCLAST Z27, Z3, Z3
+
+lanes_rdone_15:
+	VPSHUFB       bswap32<>+0(SB), Z0, Z4
+	VPSHUFB       bswap32<>+0(SB), Z1, Z5
+	VPSHUFB       bswap32<>+0(SB), Z2, Z6
+	VPSHUFB       bswap32<>+0(SB), Z3, Z7
+	VMOVDQU64     2304(R13), Z14
+	VPXORQ        Z16, Z16, Z16
+	VMOVDQU64     lenPerm<>+0(SB), Z13
+	VPERMD        Z14, Z13, Z13
+	VPADDD        dw15<>+0(SB), Z13, Z0
+	VPSRLD        $0x04, Z0, Z0
+	VMOVDQU64     Z0, 1024(R13)
+	VPANDD        low4<>+0(SB), Z13, Z0
+	VPSHUFB       Z16, Z0, Z0
+	VMOVDQU64     Z0, 512(R13)
+	VPSRLD        $0x04, Z13, Z13
+	VMOVDQU64     Z13, 768(R13)
+	VPSHUFB       Z16, Z13, Z13
+	VMOVDQU64     Z13, 256(R13)
+	VMOVDQA64     Z13, Z8
+	VMOVDQA64     Z13, Z9
+	VMOVDQU64     lenPerm<>+64(SB), Z13
+	VPERMD        Z14, Z13, Z13
+	VPADDD        dw15<>+0(SB), Z13, Z1
+	VPSRLD        $0x04, Z1, Z1
+	VMOVDQU64     Z1, 1088(R13)
+	VPANDD        low4<>+0(SB), Z13, Z1
+	VPSHUFB       Z16, Z1, Z1
+	VMOVDQU64     Z1, 576(R13)
+	VPSRLD        $0x04, Z13, Z13
+	VMOVDQU64     Z13, 832(R13)
+	VPSHUFB       Z16, Z13, Z13
+	VMOVDQU64     Z13, 320(R13)
+	VPMINUB       Z13, Z8, Z8
+	VPMAXUB       Z13, Z9, Z9
+	VMOVDQU64     lenPerm<>+128(SB), Z13
+	VPERMD        Z14, Z13, Z13
+	VPADDD        dw15<>+0(SB), Z13, Z2
+	VPSRLD        $0x04, Z2, Z2
+	VMOVDQU64     Z2, 1152(R13)
+	VPANDD        low4<>+0(SB), Z13, Z2
+	VPSHUFB       Z16, Z2, Z2
+	VMOVDQU64     Z2, 640(R13)
+	VPSRLD        $0x04, Z13, Z13
+	VMOVDQU64     Z13, 896(R13)
+	VPSHUFB       Z16, Z13, Z13
+	VMOVDQU64     Z13, 384(R13)
+	VPMINUB       Z13, Z8, Z8
+	VPMAXUB       Z13, Z9, Z9
+	VMOVDQU64     lenPerm<>+192(SB), Z13
+	VPERMD        Z14, Z13, Z13
+	VPADDD        dw15<>+0(SB), Z13, Z3
+	VPSRLD        $0x04, Z3, Z3
+	VMOVDQU64     Z3, 1216(R13)
+	VPANDD        low4<>+0(SB), Z13, Z3
+	VPSHUFB       Z16, Z3, Z3
+	VMOVDQU64     Z3, 704(R13)
+	VPSRLD        $0x04, Z13, Z13
+	VMOVDQU64     Z13, 960(R13)
+	VPSHUFB       Z16, Z13, Z13
+	VMOVDQU64     Z13, 448(R13)
+	VPMINUB       Z13, Z8, Z8
+	VPMAXUB       Z13, Z9, Z9
+	VPTESTMD      low4<>+0(SB), Z14, K1
+	KMOVW         K1, R14
+	VEXTRACTI64X4 $0x01, Z8, Y14
+	VPMINUB       Y14, Y8, Y8
+	VEXTRACTI128  $0x01, Y8, X14
+	VPMINUB       X14, X8, X8
+	VMOVD         X8, CX
+	ANDL          $0x000000ff, CX
+	VEXTRACTI64X4 $0x01, Z9, Y14
+	VPMAXUB       Y14, Y9, Y9
+	VEXTRACTI128  $0x01, Y9, X14
+	VPMAXUB       X14, X9, X9
+	VMOVD         X9, R8
+	ANDL          $0x000000ff, R8
+	VPXORQ        Z8, Z8, Z8
+	VPXORQ        Z9, Z9, Z9
+	VPXORQ        Z10, Z10, Z10
+	VPXORQ        Z11, Z11, Z11
+	TESTQ         R8, R8
+	JZ            lanes_blocks_done_raocbSealRunVAES512
+	MOVL          $0x00000001, R9
+	XORL          R11, R11
+	MOVL          $0x000000f0, R12
+	KMOVW         R12, K5
+	MOVL          $0x00000f00, R12
+	KMOVW         R12, K6
+	MOVL          $0x0000f000, R12
+	KMOVW         R12, K7
+
+lanes_pairs_raocbSealRunVAES512:
+	LEAQ            1(R9), R12
+	CMPQ            R12, CX
+	JA              lanes_loop_raocbSealRunVAES512
+	LEAQ            -1(R9), R12
+	VPBROADCASTD    R12, Z16
+	VPADDD          Z16, Z4, Z0
+	VPADDD          dw1<>+0(SB), Z0, Z12
+	VPADDD          Z16, Z5, Z1
+	VPADDD          dw1<>+0(SB), Z1, Z13
+	VPADDD          Z16, Z6, Z2
+	VPADDD          dw1<>+0(SB), Z2, Z14
+	VPADDD          Z16, Z7, Z3
+	VPADDD          dw1<>+0(SB), Z3, Z15
+	VPSHUFB         bswap32<>+0(SB), Z0, Z0
+	VPSHUFB         bswap32<>+0(SB), Z1, Z1
+	VPSHUFB         bswap32<>+0(SB), Z2, Z2
+	VPSHUFB         bswap32<>+0(SB), Z3, Z3
+	VPSHUFB         bswap32<>+0(SB), Z12, Z12
+	VPSHUFB         bswap32<>+0(SB), Z13, Z13
+	VPSHUFB         bswap32<>+0(SB), Z14, Z14
+	VPSHUFB         bswap32<>+0(SB), Z15, Z15
+	VAESENC         1792(R13), Z0, Z0
+	VAESENC         1792(R13), Z1, Z1
+	VAESENC         1792(R13), Z2, Z2
+	VAESENC         1792(R13), Z3, Z3
+	VAESENC         1792(R13), Z12, Z12
+	VAESENC         1792(R13), Z13, Z13
+	VAESENC         1792(R13), Z14, Z14
+	VAESENC         1792(R13), Z15, Z15
+	VAESENC         1856(R13), Z0, Z0
+	VAESENC         1856(R13), Z1, Z1
+	VAESENC         1856(R13), Z2, Z2
+	VAESENC         1856(R13), Z3, Z3
+	VAESENC         1856(R13), Z12, Z12
+	VAESENC         1856(R13), Z13, Z13
+	VAESENC         1856(R13), Z14, Z14
+	VAESENC         1856(R13), Z15, Z15
+	VMOVDQU64       Z0, 1280(R13)
+	VMOVDQU64       Z12, 1536(R13)
+	MOVQ            48(SI), R12
+	VMOVDQU         (R12)(R11*1), X0
+	VMOVDQU         16(R12)(R11*1), X12
+	MOVQ            152(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z0
+	VBROADCASTI32X4 16(R12)(R11*1), K5, Z12
+	MOVQ            256(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z0
+	VBROADCASTI32X4 16(R12)(R11*1), K6, Z12
+	MOVQ            360(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z0
+	VBROADCASTI32X4 16(R12)(R11*1), K7, Z12
+	VPTERNLOGQ      $0x96, Z0, Z12, Z8
+	VPTERNLOGQ      $0x96, 1280(R13), Z17, Z0
+	VPTERNLOGQ      $0x96, 1536(R13), Z17, Z12
+	VMOVDQU64       Z1, 1344(R13)
+	VMOVDQU64       Z13, 1600(R13)
+	MOVQ            464(SI), R12
+	VMOVDQU         (R12)(R11*1), X1
+	VMOVDQU         16(R12)(R11*1), X13
+	MOVQ            568(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z1
+	VBROADCASTI32X4 16(R12)(R11*1), K5, Z13
+	MOVQ            672(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z1
+	VBROADCASTI32X4 16(R12)(R11*1), K6, Z13
+	MOVQ            776(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z1
+	VBROADCASTI32X4 16(R12)(R11*1), K7, Z13
+	VPTERNLOGQ      $0x96, Z1, Z13, Z9
+	VPTERNLOGQ      $0x96, 1344(R13), Z17, Z1
+	VPTERNLOGQ      $0x96, 1600(R13), Z17, Z13
+	VMOVDQU64       Z2, 1408(R13)
+	VMOVDQU64       Z14, 1664(R13)
+	MOVQ            880(SI), R12
+	VMOVDQU         (R12)(R11*1), X2
+	VMOVDQU         16(R12)(R11*1), X14
+	MOVQ            984(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z2
+	VBROADCASTI32X4 16(R12)(R11*1), K5, Z14
+	MOVQ            1088(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z2
+	VBROADCASTI32X4 16(R12)(R11*1), K6, Z14
+	MOVQ            1192(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z2
+	VBROADCASTI32X4 16(R12)(R11*1), K7, Z14
+	VPTERNLOGQ      $0x96, Z2, Z14, Z10
+	VPTERNLOGQ      $0x96, 1408(R13), Z17, Z2
+	VPTERNLOGQ      $0x96, 1664(R13), Z17, Z14
+	VMOVDQU64       Z3, 1472(R13)
+	VMOVDQU64       Z15, 1728(R13)
+	MOVQ            1296(SI), R12
+	VMOVDQU         (R12)(R11*1), X3
+	VMOVDQU         16(R12)(R11*1), X15
+	MOVQ            1400(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z3
+	VBROADCASTI32X4 16(R12)(R11*1), K5, Z15
+	MOVQ            1504(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z3
+	VBROADCASTI32X4 16(R12)(R11*1), K6, Z15
+	MOVQ            1608(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z3
+	VBROADCASTI32X4 16(R12)(R11*1), K7, Z15
+	VPTERNLOGQ      $0x96, Z3, Z15, Z11
+	VPTERNLOGQ      $0x96, 1472(R13), Z17, Z3
+	VPTERNLOGQ      $0x96, 1728(R13), Z17, Z15
+	VAESENC         Z18, Z0, Z0
+	VAESENC         Z18, Z1, Z1
+	VAESENC         Z18, Z2, Z2
+	VAESENC         Z18, Z3, Z3
+	VAESENC         Z18, Z12, Z12
+	VAESENC         Z18, Z13, Z13
+	VAESENC         Z18, Z14, Z14
+	VAESENC         Z18, Z15, Z15
+	VAESENC         Z19, Z0, Z0
+	VAESENC         Z19, Z1, Z1
+	VAESENC         Z19, Z2, Z2
+	VAESENC         Z19, Z3, Z3
+	VAESENC         Z19, Z12, Z12
+	VAESENC         Z19, Z13, Z13
+	VAESENC         Z19, Z14, Z14
+	VAESENC         Z19, Z15, Z15
+	VAESENC         Z20, Z0, Z0
+	VAESENC         Z20, Z1, Z1
+	VAESENC         Z20, Z2, Z2
+	VAESENC         Z20, Z3, Z3
+	VAESENC         Z20, Z12, Z12
+	VAESENC         Z20, Z13, Z13
+	VAESENC         Z20, Z14, Z14
+	VAESENC         Z20, Z15, Z15
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z21, Z12, Z12
+	VAESENC         Z21, Z13, Z13
+	VAESENC         Z21, Z14, Z14
+	VAESENC         Z21, Z15, Z15
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z22, Z12, Z12
+	VAESENC         Z22, Z13, Z13
+	VAESENC         Z22, Z14, Z14
+	VAESENC         Z22, Z15, Z15
+	VAESENC         Z23, Z0, Z0
+	VAESENC         Z23, Z1, Z1
+	VAESENC         Z23, Z2, Z2
+	VAESENC         Z23, Z3, Z3
+	VAESENC         Z23, Z12, Z12
+	VAESENC         Z23, Z13, Z13
+	VAESENC         Z23, Z14, Z14
+	VAESENC         Z23, Z15, Z15
+	VAESENC         Z24, Z0, Z0
+	VAESENC         Z24, Z1, Z1
+	VAESENC         Z24, Z2, Z2
+	VAESENC         Z24, Z3, Z3
+	VAESENC         Z24, Z12, Z12
+	VAESENC         Z24, Z13, Z13
+	VAESENC         Z24, Z14, Z14
+	VAESENC         Z24, Z15, Z15
+	VAESENC         Z25, Z0, Z0
+	VAESENC         Z25, Z1, Z1
+	VAESENC         Z25, Z2, Z2
+	VAESENC         Z25, Z3, Z3
+	VAESENC         Z25, Z12, Z12
+	VAESENC         Z25, Z13, Z13
+	VAESENC         Z25, Z14, Z14
+	VAESENC         Z25, Z15, Z15
+	VAESENC         Z26, Z0, Z0
+	VAESENC         Z26, Z1, Z1
+	VAESENC         Z26, Z2, Z2
+	VAESENC         Z26, Z3, Z3
+	VAESENC         Z26, Z12, Z12
+	VAESENC         Z26, Z13, Z13
+	VAESENC         Z26, Z14, Z14
+	VAESENC         Z26, Z15, Z15
+	CMPQ            AX, $0x0a
+	JE              lanes_r10_16
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z27, Z12, Z12
+	VAESENC         Z27, Z13, Z13
+	VAESENC         Z27, Z14, Z14
+	VAESENC         Z27, Z15, Z15
+	VAESENC         Z28, Z0, Z0
+	VAESENC         Z28, Z1, Z1
+	VAESENC         Z28, Z2, Z2
+	VAESENC         Z28, Z3, Z3
+	VAESENC         Z28, Z12, Z12
+	VAESENC         Z28, Z13, Z13
+	VAESENC         Z28, Z14, Z14
+	VAESENC         Z28, Z15, Z15
+	CMPQ            AX, $0x0c
+	JE              lanes_r12_16
+	VAESENC         Z29, Z0, Z0
+	VAESENC         Z29, Z1, Z1
+	VAESENC         Z29, Z2, Z2
+	VAESENC         Z29, Z3, Z3
+	VAESENC         Z29, Z12, Z12
+	VAESENC         Z29, Z13, Z13
+	VAESENC         Z29, Z14, Z14
+	VAESENC         Z29, Z15, Z15
+	VAESENC         Z30, Z0, Z0
+	VAESENC         Z30, Z1, Z1
+	VAESENC         Z30, Z2, Z2
+	VAESENC         Z30, Z3, Z3
+	VAESENC         Z30, Z12, Z12
+	VAESENC         Z30, Z13, Z13
+	VAESENC         Z30, Z14, Z14
+	VAESENC         Z30, Z15, Z15
+	VAESENCLAST     Z31, Z0, Z0
+	VAESENCLAST     Z31, Z1, Z1
+	VAESENCLAST     Z31, Z2, Z2
+	VAESENCLAST     Z31, Z3, Z3
+	VAESENCLAST     Z31, Z12, Z12
+	VAESENCLAST     Z31, Z13, Z13
+	VAESENCLAST     Z31, Z14, Z14
+	VAESENCLAST     Z31, Z15, Z15
+	JMP             lanes_rdone_16
+
+lanes_r12_16:
+	VAESENCLAST Z29, Z0, Z0
+	VAESENCLAST Z29, Z1, Z1
+	VAESENCLAST Z29, Z2, Z2
+	VAESENCLAST Z29, Z3, Z3
+	VAESENCLAST Z29, Z12, Z12
+	VAESENCLAST Z29, Z13, Z13
+	VAESENCLAST Z29, Z14, Z14
+	VAESENCLAST Z29, Z15, Z15
+	JMP         lanes_rdone_16
+
+lanes_r10_16:
+	VAESENCLAST Z27, Z0, Z0
+	VAESENCLAST Z27, Z1, Z1
+	VAESENCLAST Z27, Z2, Z2
+	VAESENCLAST Z27, Z3, Z3
+	VAESENCLAST Z27, Z12, Z12
+	VAESENCLAST Z27, Z13, Z13
+	VAESENCLAST Z27, Z14, Z14
+	VAESENCLAST Z27, Z15, Z15
+
+lanes_rdone_16:
+	VPXORQ        1280(R13), Z0, Z0
+	VPXORQ        1536(R13), Z12, Z12
+	MOVQ          72(SI), R12
+	VMOVDQU       X0, (R12)(R11*1)
+	VMOVDQU       X12, 16(R12)(R11*1)
+	MOVQ          176(SI), R12
+	VEXTRACTI32X4 $0x01, Z0, (R12)(R11*1)
+	VEXTRACTI32X4 $0x01, Z12, 16(R12)(R11*1)
+	MOVQ          280(SI), R12
+	VEXTRACTI32X4 $0x02, Z0, (R12)(R11*1)
+	VEXTRACTI32X4 $0x02, Z12, 16(R12)(R11*1)
+	MOVQ          384(SI), R12
+	VEXTRACTI32X4 $0x03, Z0, (R12)(R11*1)
+	VEXTRACTI32X4 $0x03, Z12, 16(R12)(R11*1)
+	VPXORQ        1344(R13), Z1, Z1
+	VPXORQ        1600(R13), Z13, Z13
+	MOVQ          488(SI), R12
+	VMOVDQU       X1, (R12)(R11*1)
+	VMOVDQU       X13, 16(R12)(R11*1)
+	MOVQ          592(SI), R12
+	VEXTRACTI32X4 $0x01, Z1, (R12)(R11*1)
+	VEXTRACTI32X4 $0x01, Z13, 16(R12)(R11*1)
+	MOVQ          696(SI), R12
+	VEXTRACTI32X4 $0x02, Z1, (R12)(R11*1)
+	VEXTRACTI32X4 $0x02, Z13, 16(R12)(R11*1)
+	MOVQ          800(SI), R12
+	VEXTRACTI32X4 $0x03, Z1, (R12)(R11*1)
+	VEXTRACTI32X4 $0x03, Z13, 16(R12)(R11*1)
+	VPXORQ        1408(R13), Z2, Z2
+	VPXORQ        1664(R13), Z14, Z14
+	MOVQ          904(SI), R12
+	VMOVDQU       X2, (R12)(R11*1)
+	VMOVDQU       X14, 16(R12)(R11*1)
+	MOVQ          1008(SI), R12
+	VEXTRACTI32X4 $0x01, Z2, (R12)(R11*1)
+	VEXTRACTI32X4 $0x01, Z14, 16(R12)(R11*1)
+	MOVQ          1112(SI), R12
+	VEXTRACTI32X4 $0x02, Z2, (R12)(R11*1)
+	VEXTRACTI32X4 $0x02, Z14, 16(R12)(R11*1)
+	MOVQ          1216(SI), R12
+	VEXTRACTI32X4 $0x03, Z2, (R12)(R11*1)
+	VEXTRACTI32X4 $0x03, Z14, 16(R12)(R11*1)
+	VPXORQ        1472(R13), Z3, Z3
+	VPXORQ        1728(R13), Z15, Z15
+	MOVQ          1320(SI), R12
+	VMOVDQU       X3, (R12)(R11*1)
+	VMOVDQU       X15, 16(R12)(R11*1)
+	MOVQ          1424(SI), R12
+	VEXTRACTI32X4 $0x01, Z3, (R12)(R11*1)
+	VEXTRACTI32X4 $0x01, Z15, 16(R12)(R11*1)
+	MOVQ          1528(SI), R12
+	VEXTRACTI32X4 $0x02, Z3, (R12)(R11*1)
+	VEXTRACTI32X4 $0x02, Z15, 16(R12)(R11*1)
+	MOVQ          1632(SI), R12
+	VEXTRACTI32X4 $0x03, Z3, (R12)(R11*1)
+	VEXTRACTI32X4 $0x03, Z15, 16(R12)(R11*1)
+	ADDQ          $0x02, R9
+	ADDQ          $0x20, R11
+	JMP           lanes_pairs_raocbSealRunVAES512
+
+lanes_loop_raocbSealRunVAES512:
+	CMPQ            R9, R8
+	JA              lanes_blocks_done_raocbSealRunVAES512
+	VPBROADCASTB    R9, Z13
+	LEAQ            -1(R9), R12
+	VPBROADCASTD    R12, Z16
+	VPADDD          Z16, Z4, Z0
+	VPADDD          Z16, Z5, Z1
+	VPADDD          Z16, Z6, Z2
+	VPADDD          Z16, Z7, Z3
+	VPSHUFB         bswap32<>+0(SB), Z0, Z0
+	VPSHUFB         bswap32<>+0(SB), Z1, Z1
+	VPSHUFB         bswap32<>+0(SB), Z2, Z2
+	VPSHUFB         bswap32<>+0(SB), Z3, Z3
+	VAESENC         1792(R13), Z0, Z0
+	VAESENC         1792(R13), Z1, Z1
+	VAESENC         1792(R13), Z2, Z2
+	VAESENC         1792(R13), Z3, Z3
+	VAESENC         1856(R13), Z0, Z0
+	VAESENC         1856(R13), Z1, Z1
+	VAESENC         1856(R13), Z2, Z2
+	VAESENC         1856(R13), Z3, Z3
+	CMPQ            R9, CX
+	JA              lanes_masked_raocbSealRunVAES512
+	VMOVDQU64       Z0, 1280(R13)
+	MOVQ            48(SI), R12
+	VMOVDQU         (R12)(R11*1), X14
+	MOVQ            152(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z14
+	MOVQ            256(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z14
+	MOVQ            360(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z14
+	VPXORQ          Z14, Z8, Z8
+	VPTERNLOGQ      $0x96, Z17, Z14, Z0
+	VMOVDQU64       Z1, 1344(R13)
+	MOVQ            464(SI), R12
+	VMOVDQU         (R12)(R11*1), X14
+	MOVQ            568(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z14
+	MOVQ            672(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z14
+	MOVQ            776(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z14
+	VPXORQ          Z14, Z9, Z9
+	VPTERNLOGQ      $0x96, Z17, Z14, Z1
+	VMOVDQU64       Z2, 1408(R13)
+	MOVQ            880(SI), R12
+	VMOVDQU         (R12)(R11*1), X14
+	MOVQ            984(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z14
+	MOVQ            1088(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z14
+	MOVQ            1192(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z14
+	VPXORQ          Z14, Z10, Z10
+	VPTERNLOGQ      $0x96, Z17, Z14, Z2
+	VMOVDQU64       Z3, 1472(R13)
+	MOVQ            1296(SI), R12
+	VMOVDQU         (R12)(R11*1), X14
+	MOVQ            1400(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z14
+	MOVQ            1504(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z14
+	MOVQ            1608(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z14
+	VPXORQ          Z14, Z11, Z11
+	VPTERNLOGQ      $0x96, Z17, Z14, Z3
+	VAESENC         Z18, Z0, Z0
+	VAESENC         Z18, Z1, Z1
+	VAESENC         Z18, Z2, Z2
+	VAESENC         Z18, Z3, Z3
+	VAESENC         Z19, Z0, Z0
+	VAESENC         Z19, Z1, Z1
+	VAESENC         Z19, Z2, Z2
+	VAESENC         Z19, Z3, Z3
+	VAESENC         Z20, Z0, Z0
+	VAESENC         Z20, Z1, Z1
+	VAESENC         Z20, Z2, Z2
+	VAESENC         Z20, Z3, Z3
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z23, Z0, Z0
+	VAESENC         Z23, Z1, Z1
+	VAESENC         Z23, Z2, Z2
+	VAESENC         Z23, Z3, Z3
+	VAESENC         Z24, Z0, Z0
+	VAESENC         Z24, Z1, Z1
+	VAESENC         Z24, Z2, Z2
+	VAESENC         Z24, Z3, Z3
+	VAESENC         Z25, Z0, Z0
+	VAESENC         Z25, Z1, Z1
+	VAESENC         Z25, Z2, Z2
+	VAESENC         Z25, Z3, Z3
+	VAESENC         Z26, Z0, Z0
+	VAESENC         Z26, Z1, Z1
+	VAESENC         Z26, Z2, Z2
+	VAESENC         Z26, Z3, Z3
+	CMPQ            AX, $0x0a
+	JE              lanes_r10_17
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z28, Z0, Z0
+	VAESENC         Z28, Z1, Z1
+	VAESENC         Z28, Z2, Z2
+	VAESENC         Z28, Z3, Z3
+	CMPQ            AX, $0x0c
+	JE              lanes_r12_17
+	VAESENC         Z29, Z0, Z0
+	VAESENC         Z29, Z1, Z1
+	VAESENC         Z29, Z2, Z2
+	VAESENC         Z29, Z3, Z3
+	VAESENC         Z30, Z0, Z0
+	VAESENC         Z30, Z1, Z1
+	VAESENC         Z30, Z2, Z2
+	VAESENC         Z30, Z3, Z3
+	VAESENCLAST     Z31, Z0, Z0
+	VAESENCLAST     Z31, Z1, Z1
+	VAESENCLAST     Z31, Z2, Z2
+	VAESENCLAST     Z31, Z3, Z3
+	JMP             lanes_rdone_17
+
+lanes_r12_17:
+	VAESENCLAST Z29, Z0, Z0
+	VAESENCLAST Z29, Z1, Z1
+	VAESENCLAST Z29, Z2, Z2
+	VAESENCLAST Z29, Z3, Z3
+	JMP         lanes_rdone_17
+
+lanes_r10_17:
+	VAESENCLAST Z27, Z0, Z0
+	VAESENCLAST Z27, Z1, Z1
+	VAESENCLAST Z27, Z2, Z2
+	VAESENCLAST Z27, Z3, Z3
+
+lanes_rdone_17:
+	VPXORQ        1280(R13), Z0, Z0
+	MOVQ          72(SI), R12
+	VMOVDQU       X0, (R12)(R11*1)
+	MOVQ          176(SI), R12
+	VEXTRACTI32X4 $0x01, Z0, (R12)(R11*1)
+	MOVQ          280(SI), R12
+	VEXTRACTI32X4 $0x02, Z0, (R12)(R11*1)
+	MOVQ          384(SI), R12
+	VEXTRACTI32X4 $0x03, Z0, (R12)(R11*1)
+	VPXORQ        1344(R13), Z1, Z1
+	MOVQ          488(SI), R12
+	VMOVDQU       X1, (R12)(R11*1)
+	MOVQ          592(SI), R12
+	VEXTRACTI32X4 $0x01, Z1, (R12)(R11*1)
+	MOVQ          696(SI), R12
+	VEXTRACTI32X4 $0x02, Z1, (R12)(R11*1)
+	MOVQ          800(SI), R12
+	VEXTRACTI32X4 $0x03, Z1, (R12)(R11*1)
+	VPXORQ        1408(R13), Z2, Z2
+	MOVQ          904(SI), R12
+	VMOVDQU       X2, (R12)(R11*1)
+	MOVQ          1008(SI), R12
+	VEXTRACTI32X4 $0x01, Z2, (R12)(R11*1)
+	MOVQ          1112(SI), R12
+	VEXTRACTI32X4 $0x02, Z2, (R12)(R11*1)
+	MOVQ          1216(SI), R12
+	VEXTRACTI32X4 $0x03, Z2, (R12)(R11*1)
+	VPXORQ        1472(R13), Z3, Z3
+	MOVQ          1320(SI), R12
+	VMOVDQU       X3, (R12)(R11*1)
+	MOVQ          1424(SI), R12
+	VEXTRACTI32X4 $0x01, Z3, (R12)(R11*1)
+	MOVQ          1528(SI), R12
+	VEXTRACTI32X4 $0x02, Z3, (R12)(R11*1)
+	MOVQ          1632(SI), R12
+	VEXTRACTI32X4 $0x03, Z3, (R12)(R11*1)
+	JMP           lanes_next_raocbSealRunVAES512
+
+lanes_masked_raocbSealRunVAES512:
+	VMOVDQU64    Z0, 1280(R13)
+	VPCMPUD      $0x02, 256(R13), Z13, K2
+	MOVQ         48(SI), R12
+	VMOVDQU32.Z  (R12)(R11*1), K2, X14
+	MOVQ         152(SI), R12
+	KSHIFTRW     $0x04, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X16
+	VINSERTI32X4 $0x01, X16, Z14, Z14
+	MOVQ         256(SI), R12
+	KSHIFTRW     $0x08, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X16
+	VINSERTI32X4 $0x02, X16, Z14, Z14
+	MOVQ         360(SI), R12
+	KSHIFTRW     $0x0c, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X16
+	VINSERTI32X4 $0x03, X16, Z14, Z14
+	VPXORQ       Z14, Z8, Z8
+	VPTERNLOGQ   $0x96, Z17, Z14, Z0
+	VMOVDQU64    Z1, 1344(R13)
+	VPCMPUD      $0x02, 320(R13), Z13, K2
+	MOVQ         464(SI), R12
+	VMOVDQU32.Z  (R12)(R11*1), K2, X14
+	MOVQ         568(SI), R12
+	KSHIFTRW     $0x04, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X16
+	VINSERTI32X4 $0x01, X16, Z14, Z14
+	MOVQ         672(SI), R12
+	KSHIFTRW     $0x08, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X16
+	VINSERTI32X4 $0x02, X16, Z14, Z14
+	MOVQ         776(SI), R12
+	KSHIFTRW     $0x0c, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X16
+	VINSERTI32X4 $0x03, X16, Z14, Z14
+	VPXORQ       Z14, Z9, Z9
+	VPTERNLOGQ   $0x96, Z17, Z14, Z1
+	VMOVDQU64    Z2, 1408(R13)
+	VPCMPUD      $0x02, 384(R13), Z13, K2
+	MOVQ         880(SI), R12
+	VMOVDQU32.Z  (R12)(R11*1), K2, X14
+	MOVQ         984(SI), R12
+	KSHIFTRW     $0x04, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X16
+	VINSERTI32X4 $0x01, X16, Z14, Z14
+	MOVQ         1088(SI), R12
+	KSHIFTRW     $0x08, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X16
+	VINSERTI32X4 $0x02, X16, Z14, Z14
+	MOVQ         1192(SI), R12
+	KSHIFTRW     $0x0c, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X16
+	VINSERTI32X4 $0x03, X16, Z14, Z14
+	VPXORQ       Z14, Z10, Z10
+	VPTERNLOGQ   $0x96, Z17, Z14, Z2
+	VMOVDQU64    Z3, 1472(R13)
+	VPCMPUD      $0x02, 448(R13), Z13, K2
+	MOVQ         1296(SI), R12
+	VMOVDQU32.Z  (R12)(R11*1), K2, X14
+	MOVQ         1400(SI), R12
+	KSHIFTRW     $0x04, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X16
+	VINSERTI32X4 $0x01, X16, Z14, Z14
+	MOVQ         1504(SI), R12
+	KSHIFTRW     $0x08, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X16
+	VINSERTI32X4 $0x02, X16, Z14, Z14
+	MOVQ         1608(SI), R12
+	KSHIFTRW     $0x0c, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X16
+	VINSERTI32X4 $0x03, X16, Z14, Z14
+	VPXORQ       Z14, Z11, Z11
+	VPTERNLOGQ   $0x96, Z17, Z14, Z3
+	VAESENC      Z18, Z0, Z0
+	VAESENC      Z18, Z1, Z1
+	VAESENC      Z18, Z2, Z2
+	VAESENC      Z18, Z3, Z3
+	VAESENC      Z19, Z0, Z0
+	VAESENC      Z19, Z1, Z1
+	VAESENC      Z19, Z2, Z2
+	VAESENC      Z19, Z3, Z3
+	VAESENC      Z20, Z0, Z0
+	VAESENC      Z20, Z1, Z1
+	VAESENC      Z20, Z2, Z2
+	VAESENC      Z20, Z3, Z3
+	VAESENC      Z21, Z0, Z0
+	VAESENC      Z21, Z1, Z1
+	VAESENC      Z21, Z2, Z2
+	VAESENC      Z21, Z3, Z3
+	VAESENC      Z22, Z0, Z0
+	VAESENC      Z22, Z1, Z1
+	VAESENC      Z22, Z2, Z2
+	VAESENC      Z22, Z3, Z3
+	VAESENC      Z23, Z0, Z0
+	VAESENC      Z23, Z1, Z1
+	VAESENC      Z23, Z2, Z2
+	VAESENC      Z23, Z3, Z3
+	VAESENC      Z24, Z0, Z0
+	VAESENC      Z24, Z1, Z1
+	VAESENC      Z24, Z2, Z2
+	VAESENC      Z24, Z3, Z3
+	VAESENC      Z25, Z0, Z0
+	VAESENC      Z25, Z1, Z1
+	VAESENC      Z25, Z2, Z2
+	VAESENC      Z25, Z3, Z3
+	VAESENC      Z26, Z0, Z0
+	VAESENC      Z26, Z1, Z1
+	VAESENC      Z26, Z2, Z2
+	VAESENC      Z26, Z3, Z3
+	CMPQ         AX, $0x0a
+	JE           lanes_r10_18
+	VAESENC      Z27, Z0, Z0
+	VAESENC      Z27, Z1, Z1
+	VAESENC      Z27, Z2, Z2
+	VAESENC      Z27, Z3, Z3
+	VAESENC      Z28, Z0, Z0
+	VAESENC      Z28, Z1, Z1
+	VAESENC      Z28, Z2, Z2
+	VAESENC      Z28, Z3, Z3
+	CMPQ         AX, $0x0c
+	JE           lanes_r12_18
+	VAESENC      Z29, Z0, Z0
+	VAESENC      Z29, Z1, Z1
+	VAESENC      Z29, Z2, Z2
+	VAESENC      Z29, Z3, Z3
+	VAESENC      Z30, Z0, Z0
+	VAESENC      Z30, Z1, Z1
+	VAESENC      Z30, Z2, Z2
+	VAESENC      Z30, Z3, Z3
+	VAESENCLAST  Z31, Z0, Z0
+	VAESENCLAST  Z31, Z1, Z1
+	VAESENCLAST  Z31, Z2, Z2
+	VAESENCLAST  Z31, Z3, Z3
+	JMP          lanes_rdone_18
+
+lanes_r12_18:
+	VAESENCLAST Z29, Z0, Z0
+	VAESENCLAST Z29, Z1, Z1
+	VAESENCLAST Z29, Z2, Z2
+	VAESENCLAST Z29, Z3, Z3
+	JMP         lanes_rdone_18
+
+lanes_r10_18:
+	VAESENCLAST Z27, Z0, Z0
+	VAESENCLAST Z27, Z1, Z1
+	VAESENCLAST Z27, Z2, Z2
+	VAESENCLAST Z27, Z3, Z3
+
+lanes_rdone_18:
+	VPCMPUD       $0x02, 256(R13), Z13, K2
+	VPXORQ        1280(R13), Z0, Z0
+	MOVQ          72(SI), R12
+	VMOVDQU32     X0, K2, (R12)(R11*1)
+	MOVQ          176(SI), R12
+	KSHIFTRW      $0x04, K2, K3
+	VEXTRACTI32X4 $0x01, Z0, X16
+	VMOVDQU32     X16, K3, (R12)(R11*1)
+	MOVQ          280(SI), R12
+	KSHIFTRW      $0x08, K2, K3
+	VEXTRACTI32X4 $0x02, Z0, X16
+	VMOVDQU32     X16, K3, (R12)(R11*1)
+	MOVQ          384(SI), R12
+	KSHIFTRW      $0x0c, K2, K3
+	VEXTRACTI32X4 $0x03, Z0, X16
+	VMOVDQU32     X16, K3, (R12)(R11*1)
+	VPCMPUD       $0x02, 320(R13), Z13, K2
+	VPXORQ        1344(R13), Z1, Z1
+	MOVQ          488(SI), R12
+	VMOVDQU32     X1, K2, (R12)(R11*1)
+	MOVQ          592(SI), R12
+	KSHIFTRW      $0x04, K2, K3
+	VEXTRACTI32X4 $0x01, Z1, X16
+	VMOVDQU32     X16, K3, (R12)(R11*1)
+	MOVQ          696(SI), R12
+	KSHIFTRW      $0x08, K2, K3
+	VEXTRACTI32X4 $0x02, Z1, X16
+	VMOVDQU32     X16, K3, (R12)(R11*1)
+	MOVQ          800(SI), R12
+	KSHIFTRW      $0x0c, K2, K3
+	VEXTRACTI32X4 $0x03, Z1, X16
+	VMOVDQU32     X16, K3, (R12)(R11*1)
+	VPCMPUD       $0x02, 384(R13), Z13, K2
+	VPXORQ        1408(R13), Z2, Z2
+	MOVQ          904(SI), R12
+	VMOVDQU32     X2, K2, (R12)(R11*1)
+	MOVQ          1008(SI), R12
+	KSHIFTRW      $0x04, K2, K3
+	VEXTRACTI32X4 $0x01, Z2, X16
+	VMOVDQU32     X16, K3, (R12)(R11*1)
+	MOVQ          1112(SI), R12
+	KSHIFTRW      $0x08, K2, K3
+	VEXTRACTI32X4 $0x02, Z2, X16
+	VMOVDQU32     X16, K3, (R12)(R11*1)
+	MOVQ          1216(SI), R12
+	KSHIFTRW      $0x0c, K2, K3
+	VEXTRACTI32X4 $0x03, Z2, X16
+	VMOVDQU32     X16, K3, (R12)(R11*1)
+	VPCMPUD       $0x02, 448(R13), Z13, K2
+	VPXORQ        1472(R13), Z3, Z3
+	MOVQ          1320(SI), R12
+	VMOVDQU32     X3, K2, (R12)(R11*1)
+	MOVQ          1424(SI), R12
+	KSHIFTRW      $0x04, K2, K3
+	VEXTRACTI32X4 $0x01, Z3, X16
+	VMOVDQU32     X16, K3, (R12)(R11*1)
+	MOVQ          1528(SI), R12
+	KSHIFTRW      $0x08, K2, K3
+	VEXTRACTI32X4 $0x02, Z3, X16
+	VMOVDQU32     X16, K3, (R12)(R11*1)
+	MOVQ          1632(SI), R12
+	KSHIFTRW      $0x0c, K2, K3
+	VEXTRACTI32X4 $0x03, Z3, X16
+	VMOVDQU32     X16, K3, (R12)(R11*1)
+
+lanes_next_raocbSealRunVAES512:
+	INCQ R9
+	ADDQ $0x10, R11
+	JMP  lanes_loop_raocbSealRunVAES512
+
+lanes_blocks_done_raocbSealRunVAES512:
+	MOVQ        $0x000000000000ffff, R12
+	KMOVQ       R12, K4
+	MOVQ        $0x00000000ffff0000, R12
+	KMOVQ       R12, K5
+	MOVQ        $0x0000ffff00000000, R12
+	KMOVQ       R12, K6
+	MOVQ        $0xffff000000000000, R12
+	KMOVQ       R12, K7
+	TESTL       R14, R14
+	JZ          lanes_parts_done_raocbSealRunVAES512
+	VPADDD      768(R13), Z4, Z0
+	VPADDD      dw1<>+0(SB), Z0, Z0
+	VPADDD      832(R13), Z5, Z1
+	VPADDD      dw1<>+0(SB), Z1, Z1
+	VPADDD      896(R13), Z6, Z2
+	VPADDD      dw1<>+0(SB), Z2, Z2
+	VPADDD      960(R13), Z7, Z3
+	VPADDD      dw1<>+0(SB), Z3, Z3
+	VPSHUFB     bswap32<>+0(SB), Z0, Z0
+	VPSHUFB     bswap32<>+0(SB), Z1, Z1
+	VPSHUFB     bswap32<>+0(SB), Z2, Z2
+	VPSHUFB     bswap32<>+0(SB), Z3, Z3
+	VAESENC     1792(R13), Z0, Z0
+	VAESENC     1792(R13), Z1, Z1
+	VAESENC     1792(R13), Z2, Z2
+	VAESENC     1792(R13), Z3, Z3
+	VAESENC     1856(R13), Z0, Z0
+	VAESENC     1856(R13), Z1, Z1
+	VAESENC     1856(R13), Z2, Z2
+	VAESENC     1856(R13), Z3, Z3
+	VPXORQ      Z17, Z0, Z0
+	VPXORQ      Z17, Z1, Z1
+	VPXORQ      Z17, Z2, Z2
+	VPXORQ      Z17, Z3, Z3
+	VAESENC     Z18, Z0, Z0
+	VAESENC     Z18, Z1, Z1
+	VAESENC     Z18, Z2, Z2
+	VAESENC     Z18, Z3, Z3
+	VAESENC     Z19, Z0, Z0
+	VAESENC     Z19, Z1, Z1
+	VAESENC     Z19, Z2, Z2
+	VAESENC     Z19, Z3, Z3
+	VAESENC     Z20, Z0, Z0
+	VAESENC     Z20, Z1, Z1
+	VAESENC     Z20, Z2, Z2
+	VAESENC     Z20, Z3, Z3
+	VAESENC     Z21, Z0, Z0
+	VAESENC     Z21, Z1, Z1
+	VAESENC     Z21, Z2, Z2
+	VAESENC     Z21, Z3, Z3
+	VAESENC     Z22, Z0, Z0
+	VAESENC     Z22, Z1, Z1
+	VAESENC     Z22, Z2, Z2
+	VAESENC     Z22, Z3, Z3
+	VAESENC     Z23, Z0, Z0
+	VAESENC     Z23, Z1, Z1
+	VAESENC     Z23, Z2, Z2
+	VAESENC     Z23, Z3, Z3
+	VAESENC     Z24, Z0, Z0
+	VAESENC     Z24, Z1, Z1
+	VAESENC     Z24, Z2, Z2
+	VAESENC     Z24, Z3, Z3
+	VAESENC     Z25, Z0, Z0
+	VAESENC     Z25, Z1, Z1
+	VAESENC     Z25, Z2, Z2
+	VAESENC     Z25, Z3, Z3
+	VAESENC     Z26, Z0, Z0
+	VAESENC     Z26, Z1, Z1
+	VAESENC     Z26, Z2, Z2
+	VAESENC     Z26, Z3, Z3
+	CMPQ        AX, $0x0a
+	JE          lanes_r10_19
+	VAESENC     Z27, Z0, Z0
+	VAESENC     Z27, Z1, Z1
+	VAESENC     Z27, Z2, Z2
+	VAESENC     Z27, Z3, Z3
+	VAESENC     Z28, Z0, Z0
+	VAESENC     Z28, Z1, Z1
+	VAESENC     Z28, Z2, Z2
+	VAESENC     Z28, Z3, Z3
+	CMPQ        AX, $0x0c
+	JE          lanes_r12_19
+	VAESENC     Z29, Z0, Z0
+	VAESENC     Z29, Z1, Z1
+	VAESENC     Z29, Z2, Z2
+	VAESENC     Z29, Z3, Z3
+	VAESENC     Z30, Z0, Z0
+	VAESENC     Z30, Z1, Z1
+	VAESENC     Z30, Z2, Z2
+	VAESENC     Z30, Z3, Z3
+	VAESENCLAST Z31, Z0, Z0
+	VAESENCLAST Z31, Z1, Z1
+	VAESENCLAST Z31, Z2, Z2
+	VAESENCLAST Z31, Z3, Z3
+	JMP         lanes_rdone_19
+
+lanes_r12_19:
+	VAESENCLAST Z29, Z0, Z0
+	VAESENCLAST Z29, Z1, Z1
+	VAESENCLAST Z29, Z2, Z2
+	VAESENCLAST Z29, Z3, Z3
+	JMP         lanes_rdone_19
+
+lanes_r10_19:
+	VAESENCLAST Z27, Z0, Z0
+	VAESENCLAST Z27, Z1, Z1
+	VAESENCLAST Z27, Z2, Z2
+	VAESENCLAST Z27, Z3, Z3
+
+lanes_rdone_19:
+	VMOVDQU64  iota4<>+0(SB), Z16
+	VMOVDQU64  512(R13), Z13
+	VPCMPUB    $0x01, Z13, Z16, K1
+	VPTESTMB   Z13, Z13, K2
+	VPCMPEQB   Z13, Z16, K2, K2
+	VPXORQ     Z14, Z14, Z14
+	MOVQ       48(SI), R12
+	MOVL       2304(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K4, K3
+	VMOVDQU8   (R12)(R14*1), K3, Z14
+	MOVQ       152(SI), R12
+	MOVL       2308(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K5, K3
+	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	MOVQ       256(SI), R12
+	MOVL       2312(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K6, K3
+	VMOVDQU8   -32(R12)(R14*1), K3, Z14
+	MOVQ       360(SI), R12
+	MOVL       2316(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K7, K3
+	VMOVDQU8   -48(R12)(R14*1), K3, Z14
+	VPXORQ     Z14, Z0, Z0
+	MOVQ       72(SI), R12
+	MOVL       2304(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K4, K3
+	VMOVDQU8   Z0, K3, (R12)(R14*1)
+	MOVQ       176(SI), R12
+	MOVL       2308(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K5, K3
+	VMOVDQU8   Z0, K3, -16(R12)(R14*1)
+	MOVQ       280(SI), R12
+	MOVL       2312(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K6, K3
+	VMOVDQU8   Z0, K3, -32(R12)(R14*1)
+	MOVQ       384(SI), R12
+	MOVL       2316(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K7, K3
+	VMOVDQU8   Z0, K3, -48(R12)(R14*1)
+	VMOVDQU8.Z b80<>+0(SB), K2, Z13
+	VPTERNLOGQ $0x96, Z14, Z13, Z8
+	VMOVDQU64  576(R13), Z13
+	VPCMPUB    $0x01, Z13, Z16, K1
+	VPTESTMB   Z13, Z13, K2
+	VPCMPEQB   Z13, Z16, K2, K2
+	VPXORQ     Z14, Z14, Z14
+	MOVQ       464(SI), R12
+	MOVL       2320(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K4, K3
+	VMOVDQU8   (R12)(R14*1), K3, Z14
+	MOVQ       568(SI), R12
+	MOVL       2324(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K5, K3
+	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	MOVQ       672(SI), R12
+	MOVL       2328(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K6, K3
+	VMOVDQU8   -32(R12)(R14*1), K3, Z14
+	MOVQ       776(SI), R12
+	MOVL       2332(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K7, K3
+	VMOVDQU8   -48(R12)(R14*1), K3, Z14
+	VPXORQ     Z14, Z1, Z1
+	MOVQ       488(SI), R12
+	MOVL       2320(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K4, K3
+	VMOVDQU8   Z1, K3, (R12)(R14*1)
+	MOVQ       592(SI), R12
+	MOVL       2324(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K5, K3
+	VMOVDQU8   Z1, K3, -16(R12)(R14*1)
+	MOVQ       696(SI), R12
+	MOVL       2328(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K6, K3
+	VMOVDQU8   Z1, K3, -32(R12)(R14*1)
+	MOVQ       800(SI), R12
+	MOVL       2332(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K7, K3
+	VMOVDQU8   Z1, K3, -48(R12)(R14*1)
+	VMOVDQU8.Z b80<>+0(SB), K2, Z13
+	VPTERNLOGQ $0x96, Z14, Z13, Z9
+	VMOVDQU64  640(R13), Z13
+	VPCMPUB    $0x01, Z13, Z16, K1
+	VPTESTMB   Z13, Z13, K2
+	VPCMPEQB   Z13, Z16, K2, K2
+	VPXORQ     Z14, Z14, Z14
+	MOVQ       880(SI), R12
+	MOVL       2336(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K4, K3
+	VMOVDQU8   (R12)(R14*1), K3, Z14
+	MOVQ       984(SI), R12
+	MOVL       2340(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K5, K3
+	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	MOVQ       1088(SI), R12
+	MOVL       2344(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K6, K3
+	VMOVDQU8   -32(R12)(R14*1), K3, Z14
+	MOVQ       1192(SI), R12
+	MOVL       2348(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K7, K3
+	VMOVDQU8   -48(R12)(R14*1), K3, Z14
+	VPXORQ     Z14, Z2, Z2
+	MOVQ       904(SI), R12
+	MOVL       2336(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K4, K3
+	VMOVDQU8   Z2, K3, (R12)(R14*1)
+	MOVQ       1008(SI), R12
+	MOVL       2340(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K5, K3
+	VMOVDQU8   Z2, K3, -16(R12)(R14*1)
+	MOVQ       1112(SI), R12
+	MOVL       2344(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K6, K3
+	VMOVDQU8   Z2, K3, -32(R12)(R14*1)
+	MOVQ       1216(SI), R12
+	MOVL       2348(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K7, K3
+	VMOVDQU8   Z2, K3, -48(R12)(R14*1)
+	VMOVDQU8.Z b80<>+0(SB), K2, Z13
+	VPTERNLOGQ $0x96, Z14, Z13, Z10
+	VMOVDQU64  704(R13), Z13
+	VPCMPUB    $0x01, Z13, Z16, K1
+	VPTESTMB   Z13, Z13, K2
+	VPCMPEQB   Z13, Z16, K2, K2
+	VPXORQ     Z14, Z14, Z14
+	MOVQ       1296(SI), R12
+	MOVL       2352(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K4, K3
+	VMOVDQU8   (R12)(R14*1), K3, Z14
+	MOVQ       1400(SI), R12
+	MOVL       2356(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K5, K3
+	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	MOVQ       1504(SI), R12
+	MOVL       2360(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K6, K3
+	VMOVDQU8   -32(R12)(R14*1), K3, Z14
+	MOVQ       1608(SI), R12
+	MOVL       2364(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K7, K3
+	VMOVDQU8   -48(R12)(R14*1), K3, Z14
+	VPXORQ     Z14, Z3, Z3
+	MOVQ       1320(SI), R12
+	MOVL       2352(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K4, K3
+	VMOVDQU8   Z3, K3, (R12)(R14*1)
+	MOVQ       1424(SI), R12
+	MOVL       2356(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K5, K3
+	VMOVDQU8   Z3, K3, -16(R12)(R14*1)
+	MOVQ       1528(SI), R12
+	MOVL       2360(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K6, K3
+	VMOVDQU8   Z3, K3, -32(R12)(R14*1)
+	MOVQ       1632(SI), R12
+	MOVL       2364(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K7, K3
+	VMOVDQU8   Z3, K3, -48(R12)(R14*1)
+	VMOVDQU8.Z b80<>+0(SB), K2, Z13
+	VPTERNLOGQ $0x96, Z14, Z13, Z11
+
+lanes_parts_done_raocbSealRunVAES512:
+	VPADDD      1024(R13), Z4, Z0
+	VPADDD      dw3<>+0(SB), Z0, Z0
+	VPADDD      1088(R13), Z5, Z1
+	VPADDD      dw3<>+0(SB), Z1, Z1
+	VPADDD      1152(R13), Z6, Z2
+	VPADDD      dw3<>+0(SB), Z2, Z2
+	VPADDD      1216(R13), Z7, Z3
+	VPADDD      dw3<>+0(SB), Z3, Z3
+	VPSHUFB     bswap32<>+0(SB), Z0, Z0
+	VPSHUFB     bswap32<>+0(SB), Z1, Z1
+	VPSHUFB     bswap32<>+0(SB), Z2, Z2
+	VPSHUFB     bswap32<>+0(SB), Z3, Z3
+	VAESENC     1792(R13), Z0, Z0
+	VAESENC     1792(R13), Z1, Z1
+	VAESENC     1792(R13), Z2, Z2
+	VAESENC     1792(R13), Z3, Z3
+	VAESENC     1856(R13), Z0, Z0
+	VAESENC     1856(R13), Z1, Z1
+	VAESENC     1856(R13), Z2, Z2
+	VAESENC     1856(R13), Z3, Z3
+	VPTERNLOGQ  $0x96, Z17, Z8, Z0
+	VPTERNLOGQ  $0x96, Z17, Z9, Z1
+	VPTERNLOGQ  $0x96, Z17, Z10, Z2
+	VPTERNLOGQ  $0x96, Z17, Z11, Z3
+	VAESENC     Z18, Z0, Z0
+	VAESENC     Z18, Z1, Z1
+	VAESENC     Z18, Z2, Z2
+	VAESENC     Z18, Z3, Z3
+	VAESENC     Z19, Z0, Z0
+	VAESENC     Z19, Z1, Z1
+	VAESENC     Z19, Z2, Z2
+	VAESENC     Z19, Z3, Z3
+	VAESENC     Z20, Z0, Z0
+	VAESENC     Z20, Z1, Z1
+	VAESENC     Z20, Z2, Z2
+	VAESENC     Z20, Z3, Z3
+	VAESENC     Z21, Z0, Z0
+	VAESENC     Z21, Z1, Z1
+	VAESENC     Z21, Z2, Z2
+	VAESENC     Z21, Z3, Z3
+	VAESENC     Z22, Z0, Z0
+	VAESENC     Z22, Z1, Z1
+	VAESENC     Z22, Z2, Z2
+	VAESENC     Z22, Z3, Z3
+	VAESENC     Z23, Z0, Z0
+	VAESENC     Z23, Z1, Z1
+	VAESENC     Z23, Z2, Z2
+	VAESENC     Z23, Z3, Z3
+	VAESENC     Z24, Z0, Z0
+	VAESENC     Z24, Z1, Z1
+	VAESENC     Z24, Z2, Z2
+	VAESENC     Z24, Z3, Z3
+	VAESENC     Z25, Z0, Z0
+	VAESENC     Z25, Z1, Z1
+	VAESENC     Z25, Z2, Z2
+	VAESENC     Z25, Z3, Z3
+	VAESENC     Z26, Z0, Z0
+	VAESENC     Z26, Z1, Z1
+	VAESENC     Z26, Z2, Z2
+	VAESENC     Z26, Z3, Z3
+	CMPQ        AX, $0x0a
+	JE          lanes_r10_20
+	VAESENC     Z27, Z0, Z0
+	VAESENC     Z27, Z1, Z1
+	VAESENC     Z27, Z2, Z2
+	VAESENC     Z27, Z3, Z3
+	VAESENC     Z28, Z0, Z0
+	VAESENC     Z28, Z1, Z1
+	VAESENC     Z28, Z2, Z2
+	VAESENC     Z28, Z3, Z3
+	CMPQ        AX, $0x0c
+	JE          lanes_r12_20
+	VAESENC     Z29, Z0, Z0
+	VAESENC     Z29, Z1, Z1
+	VAESENC     Z29, Z2, Z2
+	VAESENC     Z29, Z3, Z3
+	VAESENC     Z30, Z0, Z0
+	VAESENC     Z30, Z1, Z1
+	VAESENC     Z30, Z2, Z2
+	VAESENC     Z30, Z3, Z3
+	VAESENCLAST Z31, Z0, Z0
+	VAESENCLAST Z31, Z1, Z1
+	VAESENCLAST Z31, Z2, Z2
+	VAESENCLAST Z31, Z3, Z3
+	JMP         lanes_rdone_20
+
+lanes_r12_20:
+	VAESENCLAST Z29, Z0, Z0
+	VAESENCLAST Z29, Z1, Z1
+	VAESENCLAST Z29, Z2, Z2
+	VAESENCLAST Z29, Z3, Z3
+	JMP         lanes_rdone_20
+
+lanes_r10_20:
+	VAESENCLAST Z27, Z0, Z0
+	VAESENCLAST Z27, Z1, Z1
+	VAESENCLAST Z27, Z2, Z2
+	VAESENCLAST Z27, Z3, Z3
+
+lanes_rdone_20:
+	VMOVDQU64     Z0, (R13)
+	VMOVDQU64     Z1, 64(R13)
+	VMOVDQU64     Z2, 128(R13)
+	VMOVDQU64     Z3, 192(R13)
+	MOVL          2368(R13), R14
+	BTL           $0x00, R14
+	JCC           lanes_tag0_raocbSealRunVAES512
+	MOVQ          72(SI), R12
+	MOVL          2304(R13), R9
+	VEXTRACTI32X4 $0x00, Z0, (R12)(R9*1)
+
+lanes_tag0_raocbSealRunVAES512:
+	BTL           $0x01, R14
+	JCC           lanes_tag1_raocbSealRunVAES512
+	MOVQ          176(SI), R12
+	MOVL          2308(R13), R9
+	VEXTRACTI32X4 $0x01, Z0, (R12)(R9*1)
+
+lanes_tag1_raocbSealRunVAES512:
+	BTL           $0x02, R14
+	JCC           lanes_tag2_raocbSealRunVAES512
+	MOVQ          280(SI), R12
+	MOVL          2312(R13), R9
+	VEXTRACTI32X4 $0x02, Z0, (R12)(R9*1)
+
+lanes_tag2_raocbSealRunVAES512:
+	BTL           $0x03, R14
+	JCC           lanes_tag3_raocbSealRunVAES512
+	MOVQ          384(SI), R12
+	MOVL          2316(R13), R9
+	VEXTRACTI32X4 $0x03, Z0, (R12)(R9*1)
+
+lanes_tag3_raocbSealRunVAES512:
+	BTL           $0x04, R14
+	JCC           lanes_tag4_raocbSealRunVAES512
+	MOVQ          488(SI), R12
+	MOVL          2320(R13), R9
+	VEXTRACTI32X4 $0x00, Z1, (R12)(R9*1)
+
+lanes_tag4_raocbSealRunVAES512:
+	BTL           $0x05, R14
+	JCC           lanes_tag5_raocbSealRunVAES512
+	MOVQ          592(SI), R12
+	MOVL          2324(R13), R9
+	VEXTRACTI32X4 $0x01, Z1, (R12)(R9*1)
+
+lanes_tag5_raocbSealRunVAES512:
+	BTL           $0x06, R14
+	JCC           lanes_tag6_raocbSealRunVAES512
+	MOVQ          696(SI), R12
+	MOVL          2328(R13), R9
+	VEXTRACTI32X4 $0x02, Z1, (R12)(R9*1)
+
+lanes_tag6_raocbSealRunVAES512:
+	BTL           $0x07, R14
+	JCC           lanes_tag7_raocbSealRunVAES512
+	MOVQ          800(SI), R12
+	MOVL          2332(R13), R9
+	VEXTRACTI32X4 $0x03, Z1, (R12)(R9*1)
+
+lanes_tag7_raocbSealRunVAES512:
+	BTL           $0x08, R14
+	JCC           lanes_tag8_raocbSealRunVAES512
+	MOVQ          904(SI), R12
+	MOVL          2336(R13), R9
+	VEXTRACTI32X4 $0x00, Z2, (R12)(R9*1)
+
+lanes_tag8_raocbSealRunVAES512:
+	BTL           $0x09, R14
+	JCC           lanes_tag9_raocbSealRunVAES512
+	MOVQ          1008(SI), R12
+	MOVL          2340(R13), R9
+	VEXTRACTI32X4 $0x01, Z2, (R12)(R9*1)
+
+lanes_tag9_raocbSealRunVAES512:
+	BTL           $0x0a, R14
+	JCC           lanes_tag10_raocbSealRunVAES512
+	MOVQ          1112(SI), R12
+	MOVL          2344(R13), R9
+	VEXTRACTI32X4 $0x02, Z2, (R12)(R9*1)
+
+lanes_tag10_raocbSealRunVAES512:
+	BTL           $0x0b, R14
+	JCC           lanes_tag11_raocbSealRunVAES512
+	MOVQ          1216(SI), R12
+	MOVL          2348(R13), R9
+	VEXTRACTI32X4 $0x03, Z2, (R12)(R9*1)
+
+lanes_tag11_raocbSealRunVAES512:
+	BTL           $0x0c, R14
+	JCC           lanes_tag12_raocbSealRunVAES512
+	MOVQ          1320(SI), R12
+	MOVL          2352(R13), R9
+	VEXTRACTI32X4 $0x00, Z3, (R12)(R9*1)
+
+lanes_tag12_raocbSealRunVAES512:
+	BTL           $0x0d, R14
+	JCC           lanes_tag13_raocbSealRunVAES512
+	MOVQ          1424(SI), R12
+	MOVL          2356(R13), R9
+	VEXTRACTI32X4 $0x01, Z3, (R12)(R9*1)
+
+lanes_tag13_raocbSealRunVAES512:
+	BTL           $0x0e, R14
+	JCC           lanes_tag14_raocbSealRunVAES512
+	MOVQ          1528(SI), R12
+	MOVL          2360(R13), R9
+	VEXTRACTI32X4 $0x02, Z3, (R12)(R9*1)
+
+lanes_tag14_raocbSealRunVAES512:
+	BTL           $0x0f, R14
+	JCC           lanes_tag15_raocbSealRunVAES512
+	MOVQ          1632(SI), R12
+	MOVL          2364(R13), R9
+	VEXTRACTI32X4 $0x03, Z3, (R12)(R9*1)
+
+lanes_tag15_raocbSealRunVAES512:
+	INCL 2376(R13)
+	MOVL 2376(R13), R12
+	CMPL 2368(R13), $0x0000ffff
+	JNE  lanes_stop_raocbSealRunVAES512
+	MOVQ runs+56(FP), R14
+	CMPQ R12, R14
+	JE   lanes_stop_raocbSealRunVAES512
+	ADDQ $0x00000680, SI
+	JMP  lanes_group_raocbSealRunVAES512
+
+lanes_stop_raocbSealRunVAES512:
+	MOVQ R12, ret+88(FP)
+	VZEROUPPER
+	RET
+
+// func raocbOpenRunVAES512(nr int, rk *[240]byte, ek *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *byte, runs int, sub int, mark uint32, out *[2380]byte) int
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI, VAES
+TEXT ·raocbOpenRunVAES512(SB), NOSPLIT, $0-104
+	MOVQ            out+88(FP), R13
+	MOVQ            msgs+56(FP), SI
+	MOVL            $0x00000000, 2376(R13)
+	MOVQ            nr+0(FP), AX
+	MOVQ            rk+8(FP), BX
+	MOVQ            ek+16(FP), R10
+	MOVQ            r1+24(FP), R12
+	VBROADCASTI32X4 (R12), Z12
+	VMOVDQU64       Z12, 1792(R13)
+	MOVQ            r2+32(FP), R12
+	VBROADCASTI32X4 (R12), Z12
+	VMOVDQU64       Z12, 1856(R13)
+	VBROADCASTI32X4 (R10), Z17
+	VBROADCASTI32X4 16(R10), Z18
+	VBROADCASTI32X4 32(R10), Z19
+	VBROADCASTI32X4 48(R10), Z20
+	VBROADCASTI32X4 64(R10), Z21
+	VBROADCASTI32X4 80(R10), Z22
+	VBROADCASTI32X4 96(R10), Z23
+	VBROADCASTI32X4 112(R10), Z24
+	VBROADCASTI32X4 128(R10), Z25
+	VBROADCASTI32X4 144(R10), Z26
+	VBROADCASTI32X4 160(R10), Z27
+	VBROADCASTI32X4 176(R10), Z28
+	VBROADCASTI32X4 192(R10), Z29
+	VBROADCASTI32X4 208(R10), Z30
+	VBROADCASTI32X4 224(R10), Z31
+
+lanes_group_raocbOpenRunVAES512:
+	XORL            R12, R12
+	CMPQ            1592(SI), $0x01
+	ADCL            R12, R12
+	CMPQ            1488(SI), $0x01
+	ADCL            R12, R12
+	CMPQ            1384(SI), $0x01
+	ADCL            R12, R12
+	CMPQ            1280(SI), $0x01
+	ADCL            R12, R12
+	CMPQ            1176(SI), $0x01
+	ADCL            R12, R12
+	CMPQ            1072(SI), $0x01
+	ADCL            R12, R12
+	CMPQ            968(SI), $0x01
+	ADCL            R12, R12
+	CMPQ            864(SI), $0x01
+	ADCL            R12, R12
+	CMPQ            760(SI), $0x01
+	ADCL            R12, R12
+	CMPQ            656(SI), $0x01
+	ADCL            R12, R12
+	CMPQ            552(SI), $0x01
+	ADCL            R12, R12
+	CMPQ            448(SI), $0x01
+	ADCL            R12, R12
+	CMPQ            344(SI), $0x01
+	ADCL            R12, R12
+	CMPQ            240(SI), $0x01
+	ADCL            R12, R12
+	CMPQ            136(SI), $0x01
+	ADCL            R12, R12
+	CMPQ            32(SI), $0x01
+	ADCL            R12, R12
+	MOVLQZX         mark+80(FP), R14
+	ANDL            R12, R14
+	MOVL            R14, 2368(R13)
+	KXNORB          K1, K1, K1
+	VMOVDQU64       lenIdx<>+0(SB), Z15
+	VPGATHERQQ      (SI)(Z15*1), K1, Z13
+	KXNORB          K1, K1, K1
+	VMOVDQU64       lenIdx<>+64(SB), Z15
+	VPGATHERQQ      (SI)(Z15*1), K1, Z14
+	VPMOVQD         Z13, Y12
+	VPMOVQD         Z14, Y13
+	VINSERTI64X4    $0x01, Y13, Z12, Z12
+	MOVQ            sub+72(FP), R12
+	VPBROADCASTD    R12, Z13
+	VPSUBD          Z13, Z12, Z12
+	VMOVDQU64       Z12, 2304(R13)
+	MOVQ            $0x000000000000ffff, R12
+	KMOVQ           R12, K4
+	MOVQ            $0x00000000ffff0000, R12
+	KMOVQ           R12, K5
+	MOVQ            $0x0000ffff00000000, R12
+	KMOVQ           R12, K6
+	MOVQ            $0xffff000000000000, R12
+	KMOVQ           R12, K7
+	MOVQ            nonceLen+48(FP), R14
+	MOVL            $0x00000010, CX
+	SUBL            R14, CX
+	MOVL            $0x0000ffff, R12
+	SHLL            CL, R12
+	ANDL            $0x0000ffff, R12
+	MOVQ            $0x0001000100010001, R9
+	IMULQ           R9, R12
+	KMOVQ           R12, K1
+	KANDQ           K1, K4, K4
+	KANDQ           K1, K5, K5
+	KANDQ           K1, K6, K6
+	KANDQ           K1, K7, K7
+	MOVQ            bits+40(FP), R12
+	VBROADCASTI32X4 (R12), Z13
+	VMOVDQA64       Z13, Z0
+	MOVQ            (SI), R12
+	VMOVDQU8        -16(R12)(R14*1), K4, Z0
+	MOVQ            104(SI), R12
+	VMOVDQU8        -32(R12)(R14*1), K5, Z0
+	MOVQ            208(SI), R12
+	VMOVDQU8        -48(R12)(R14*1), K6, Z0
+	MOVQ            312(SI), R12
+	VMOVDQU8        -64(R12)(R14*1), K7, Z0
+	VPXORQ          Z17, Z0, Z0
+	VMOVDQA64       Z13, Z1
+	MOVQ            416(SI), R12
+	VMOVDQU8        -16(R12)(R14*1), K4, Z1
+	MOVQ            520(SI), R12
+	VMOVDQU8        -32(R12)(R14*1), K5, Z1
+	MOVQ            624(SI), R12
+	VMOVDQU8        -48(R12)(R14*1), K6, Z1
+	MOVQ            728(SI), R12
+	VMOVDQU8        -64(R12)(R14*1), K7, Z1
+	VPXORQ          Z17, Z1, Z1
+	VMOVDQA64       Z13, Z2
+	MOVQ            832(SI), R12
+	VMOVDQU8        -16(R12)(R14*1), K4, Z2
+	MOVQ            936(SI), R12
+	VMOVDQU8        -32(R12)(R14*1), K5, Z2
+	MOVQ            1040(SI), R12
+	VMOVDQU8        -48(R12)(R14*1), K6, Z2
+	MOVQ            1144(SI), R12
+	VMOVDQU8        -64(R12)(R14*1), K7, Z2
+	VPXORQ          Z17, Z2, Z2
+	VMOVDQA64       Z13, Z3
+	MOVQ            1248(SI), R12
+	VMOVDQU8        -16(R12)(R14*1), K4, Z3
+	MOVQ            1352(SI), R12
+	VMOVDQU8        -32(R12)(R14*1), K5, Z3
+	MOVQ            1456(SI), R12
+	VMOVDQU8        -48(R12)(R14*1), K6, Z3
+	MOVQ            1560(SI), R12
+	VMOVDQU8        -64(R12)(R14*1), K7, Z3
+	VPXORQ          Z17, Z3, Z3
+	VAESENC         Z18, Z0, Z0
+	VAESENC         Z18, Z1, Z1
+	VAESENC         Z18, Z2, Z2
+	VAESENC         Z18, Z3, Z3
+	VAESENC         Z19, Z0, Z0
+	VAESENC         Z19, Z1, Z1
+	VAESENC         Z19, Z2, Z2
+	VAESENC         Z19, Z3, Z3
+	VAESENC         Z20, Z0, Z0
+	VAESENC         Z20, Z1, Z1
+	VAESENC         Z20, Z2, Z2
+	VAESENC         Z20, Z3, Z3
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z23, Z0, Z0
+	VAESENC         Z23, Z1, Z1
+	VAESENC         Z23, Z2, Z2
+	VAESENC         Z23, Z3, Z3
+	VAESENC         Z24, Z0, Z0
+	VAESENC         Z24, Z1, Z1
+	VAESENC         Z24, Z2, Z2
+	VAESENC         Z24, Z3, Z3
+	VAESENC         Z25, Z0, Z0
+	VAESENC         Z25, Z1, Z1
+	VAESENC         Z25, Z2, Z2
+	VAESENC         Z25, Z3, Z3
+	VAESENC         Z26, Z0, Z0
+	VAESENC         Z26, Z1, Z1
+	VAESENC         Z26, Z2, Z2
+	VAESENC         Z26, Z3, Z3
+	CMPQ            AX, $0x0a
+	JE              lanes_r10_21
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z28, Z0, Z0
+	VAESENC         Z28, Z1, Z1
+	VAESENC         Z28, Z2, Z2
+	VAESENC         Z28, Z3, Z3
+	CMPQ            AX, $0x0c
+	JE              lanes_r12_21
+	VAESENC         Z29, Z0, Z0
+	VAESENC         Z29, Z1, Z1
+	VAESENC         Z29, Z2, Z2
+	VAESENC         Z29, Z3, Z3
+	VAESENC         Z30, Z0, Z0
+	VAESENC         Z30, Z1, Z1
+	VAESENC         Z30, Z2, Z2
+	VAESENC         Z30, Z3, Z3
+	VAESENCLAST     Z31, Z0, Z0
+	VAESENCLAST     Z31, Z1, Z1
+	VAESENCLAST     Z31, Z2, Z2
+	VAESENCLAST     Z31, Z3, Z3
+	JMP             lanes_rdone_21
+
+lanes_r12_21:
+	VAESENCLAST Z29, Z0, Z0
+	VAESENCLAST Z29, Z1, Z1
+	VAESENCLAST Z29, Z2, Z2
+	VAESENCLAST Z29, Z3, Z3
+	JMP         lanes_rdone_21
+
+lanes_r10_21:
+	VAESENCLAST Z27, Z0, Z0
+	VAESENCLAST Z27, Z1, Z1
+	VAESENCLAST Z27, Z2, Z2
+	VAESENCLAST Z27, Z3, Z3
+
+lanes_rdone_21:
+	VPSHUFB         bswap32<>+0(SB), Z0, Z4
+	VPSHUFB         bswap32<>+0(SB), Z1, Z5
+	VPSHUFB         bswap32<>+0(SB), Z2, Z6
+	VPSHUFB         bswap32<>+0(SB), Z3, Z7
+	VMOVDQU64       2304(R13), Z14
+	VPXORQ          Z16, Z16, Z16
+	VMOVDQU64       lenPerm<>+0(SB), Z13
+	VPERMD          Z14, Z13, Z13
+	VPADDD          dw15<>+0(SB), Z13, Z0
+	VPSRLD          $0x04, Z0, Z0
+	VMOVDQU64       Z0, 1024(R13)
+	VPANDD          low4<>+0(SB), Z13, Z0
+	VPSHUFB         Z16, Z0, Z0
+	VMOVDQU64       Z0, 512(R13)
+	VPSRLD          $0x04, Z13, Z13
+	VMOVDQU64       Z13, 768(R13)
+	VPSHUFB         Z16, Z13, Z13
+	VMOVDQU64       Z13, 256(R13)
+	VMOVDQA64       Z13, Z8
+	VMOVDQA64       Z13, Z9
+	VMOVDQU64       lenPerm<>+64(SB), Z13
+	VPERMD          Z14, Z13, Z13
+	VPADDD          dw15<>+0(SB), Z13, Z1
+	VPSRLD          $0x04, Z1, Z1
+	VMOVDQU64       Z1, 1088(R13)
+	VPANDD          low4<>+0(SB), Z13, Z1
+	VPSHUFB         Z16, Z1, Z1
+	VMOVDQU64       Z1, 576(R13)
+	VPSRLD          $0x04, Z13, Z13
+	VMOVDQU64       Z13, 832(R13)
+	VPSHUFB         Z16, Z13, Z13
+	VMOVDQU64       Z13, 320(R13)
+	VPMINUB         Z13, Z8, Z8
+	VPMAXUB         Z13, Z9, Z9
+	VMOVDQU64       lenPerm<>+128(SB), Z13
+	VPERMD          Z14, Z13, Z13
+	VPADDD          dw15<>+0(SB), Z13, Z2
+	VPSRLD          $0x04, Z2, Z2
+	VMOVDQU64       Z2, 1152(R13)
+	VPANDD          low4<>+0(SB), Z13, Z2
+	VPSHUFB         Z16, Z2, Z2
+	VMOVDQU64       Z2, 640(R13)
+	VPSRLD          $0x04, Z13, Z13
+	VMOVDQU64       Z13, 896(R13)
+	VPSHUFB         Z16, Z13, Z13
+	VMOVDQU64       Z13, 384(R13)
+	VPMINUB         Z13, Z8, Z8
+	VPMAXUB         Z13, Z9, Z9
+	VMOVDQU64       lenPerm<>+192(SB), Z13
+	VPERMD          Z14, Z13, Z13
+	VPADDD          dw15<>+0(SB), Z13, Z3
+	VPSRLD          $0x04, Z3, Z3
+	VMOVDQU64       Z3, 1216(R13)
+	VPANDD          low4<>+0(SB), Z13, Z3
+	VPSHUFB         Z16, Z3, Z3
+	VMOVDQU64       Z3, 704(R13)
+	VPSRLD          $0x04, Z13, Z13
+	VMOVDQU64       Z13, 960(R13)
+	VPSHUFB         Z16, Z13, Z13
+	VMOVDQU64       Z13, 448(R13)
+	VPMINUB         Z13, Z8, Z8
+	VPMAXUB         Z13, Z9, Z9
+	VPTESTMD        low4<>+0(SB), Z14, K1
+	KMOVW           K1, R14
+	VEXTRACTI64X4   $0x01, Z8, Y14
+	VPMINUB         Y14, Y8, Y8
+	VEXTRACTI128    $0x01, Y8, X14
+	VPMINUB         X14, X8, X8
+	VMOVD           X8, CX
+	ANDL            $0x000000ff, CX
+	VEXTRACTI64X4   $0x01, Z9, Y14
+	VPMAXUB         Y14, Y9, Y9
+	VEXTRACTI128    $0x01, Y9, X14
+	VPMAXUB         X14, X9, X9
+	VMOVD           X9, R8
+	ANDL            $0x000000ff, R8
+	VPXORQ          Z8, Z8, Z8
+	VPXORQ          Z9, Z9, Z9
+	VPXORQ          Z10, Z10, Z10
+	VPXORQ          Z11, Z11, Z11
+	VBROADCASTI32X4 (BX), Z17
+	VBROADCASTI32X4 16(BX), Z18
+	VBROADCASTI32X4 32(BX), Z19
+	VBROADCASTI32X4 48(BX), Z20
+	VBROADCASTI32X4 64(BX), Z21
+	VBROADCASTI32X4 80(BX), Z22
+	VBROADCASTI32X4 96(BX), Z23
+	VBROADCASTI32X4 112(BX), Z24
+	VBROADCASTI32X4 128(BX), Z25
+	VBROADCASTI32X4 144(BX), Z26
+	VBROADCASTI32X4 160(BX), Z27
+	VBROADCASTI32X4 176(BX), Z28
+	VBROADCASTI32X4 192(BX), Z29
+	VBROADCASTI32X4 208(BX), Z30
+	VBROADCASTI32X4 224(BX), Z31
+	TESTQ           R8, R8
+	JZ              lanes_blocks_done_raocbOpenRunVAES512
+	MOVL            $0x00000001, R9
+	XORL            R11, R11
+	MOVL            $0x000000f0, R12
+	KMOVW           R12, K5
+	MOVL            $0x00000f00, R12
+	KMOVW           R12, K6
+	MOVL            $0x0000f000, R12
+	KMOVW           R12, K7
+
+lanes_pairs_raocbOpenRunVAES512:
+	LEAQ            1(R9), R12
+	CMPQ            R12, CX
+	JA              lanes_loop_raocbOpenRunVAES512
+	LEAQ            -1(R9), R12
+	VPBROADCASTD    R12, Z16
+	VPADDD          Z16, Z4, Z0
+	VPADDD          dw1<>+0(SB), Z0, Z12
+	VPADDD          Z16, Z5, Z1
+	VPADDD          dw1<>+0(SB), Z1, Z13
+	VPADDD          Z16, Z6, Z2
+	VPADDD          dw1<>+0(SB), Z2, Z14
+	VPADDD          Z16, Z7, Z3
+	VPADDD          dw1<>+0(SB), Z3, Z15
+	VPSHUFB         bswap32<>+0(SB), Z0, Z0
+	VPSHUFB         bswap32<>+0(SB), Z1, Z1
+	VPSHUFB         bswap32<>+0(SB), Z2, Z2
+	VPSHUFB         bswap32<>+0(SB), Z3, Z3
+	VPSHUFB         bswap32<>+0(SB), Z12, Z12
+	VPSHUFB         bswap32<>+0(SB), Z13, Z13
+	VPSHUFB         bswap32<>+0(SB), Z14, Z14
+	VPSHUFB         bswap32<>+0(SB), Z15, Z15
+	VAESENC         1792(R13), Z0, Z0
+	VAESENC         1792(R13), Z1, Z1
+	VAESENC         1792(R13), Z2, Z2
+	VAESENC         1792(R13), Z3, Z3
+	VAESENC         1792(R13), Z12, Z12
+	VAESENC         1792(R13), Z13, Z13
+	VAESENC         1792(R13), Z14, Z14
+	VAESENC         1792(R13), Z15, Z15
+	VAESENC         1856(R13), Z0, Z0
+	VAESENC         1856(R13), Z1, Z1
+	VAESENC         1856(R13), Z2, Z2
+	VAESENC         1856(R13), Z3, Z3
+	VAESENC         1856(R13), Z12, Z12
+	VAESENC         1856(R13), Z13, Z13
+	VAESENC         1856(R13), Z14, Z14
+	VAESENC         1856(R13), Z15, Z15
+	VMOVDQU64       Z0, 1280(R13)
+	VMOVDQU64       Z12, 1536(R13)
+	MOVQ            48(SI), R12
+	VMOVDQU         (R12)(R11*1), X0
+	VMOVDQU         16(R12)(R11*1), X12
+	MOVQ            152(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z0
+	VBROADCASTI32X4 16(R12)(R11*1), K5, Z12
+	MOVQ            256(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z0
+	VBROADCASTI32X4 16(R12)(R11*1), K6, Z12
+	MOVQ            360(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z0
+	VBROADCASTI32X4 16(R12)(R11*1), K7, Z12
+	VPTERNLOGQ      $0x96, 1280(R13), Z17, Z0
+	VPTERNLOGQ      $0x96, 1536(R13), Z17, Z12
+	VMOVDQU64       Z1, 1344(R13)
+	VMOVDQU64       Z13, 1600(R13)
+	MOVQ            464(SI), R12
+	VMOVDQU         (R12)(R11*1), X1
+	VMOVDQU         16(R12)(R11*1), X13
+	MOVQ            568(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z1
+	VBROADCASTI32X4 16(R12)(R11*1), K5, Z13
+	MOVQ            672(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z1
+	VBROADCASTI32X4 16(R12)(R11*1), K6, Z13
+	MOVQ            776(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z1
+	VBROADCASTI32X4 16(R12)(R11*1), K7, Z13
+	VPTERNLOGQ      $0x96, 1344(R13), Z17, Z1
+	VPTERNLOGQ      $0x96, 1600(R13), Z17, Z13
+	VMOVDQU64       Z2, 1408(R13)
+	VMOVDQU64       Z14, 1664(R13)
+	MOVQ            880(SI), R12
+	VMOVDQU         (R12)(R11*1), X2
+	VMOVDQU         16(R12)(R11*1), X14
+	MOVQ            984(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z2
+	VBROADCASTI32X4 16(R12)(R11*1), K5, Z14
+	MOVQ            1088(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z2
+	VBROADCASTI32X4 16(R12)(R11*1), K6, Z14
+	MOVQ            1192(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z2
+	VBROADCASTI32X4 16(R12)(R11*1), K7, Z14
+	VPTERNLOGQ      $0x96, 1408(R13), Z17, Z2
+	VPTERNLOGQ      $0x96, 1664(R13), Z17, Z14
+	VMOVDQU64       Z3, 1472(R13)
+	VMOVDQU64       Z15, 1728(R13)
+	MOVQ            1296(SI), R12
+	VMOVDQU         (R12)(R11*1), X3
+	VMOVDQU         16(R12)(R11*1), X15
+	MOVQ            1400(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z3
+	VBROADCASTI32X4 16(R12)(R11*1), K5, Z15
+	MOVQ            1504(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z3
+	VBROADCASTI32X4 16(R12)(R11*1), K6, Z15
+	MOVQ            1608(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z3
+	VBROADCASTI32X4 16(R12)(R11*1), K7, Z15
+	VPTERNLOGQ      $0x96, 1472(R13), Z17, Z3
+	VPTERNLOGQ      $0x96, 1728(R13), Z17, Z15
+	VAESDEC         Z18, Z0, Z0
+	VAESDEC         Z18, Z1, Z1
+	VAESDEC         Z18, Z2, Z2
+	VAESDEC         Z18, Z3, Z3
+	VAESDEC         Z18, Z12, Z12
+	VAESDEC         Z18, Z13, Z13
+	VAESDEC         Z18, Z14, Z14
+	VAESDEC         Z18, Z15, Z15
+	VAESDEC         Z19, Z0, Z0
+	VAESDEC         Z19, Z1, Z1
+	VAESDEC         Z19, Z2, Z2
+	VAESDEC         Z19, Z3, Z3
+	VAESDEC         Z19, Z12, Z12
+	VAESDEC         Z19, Z13, Z13
+	VAESDEC         Z19, Z14, Z14
+	VAESDEC         Z19, Z15, Z15
+	VAESDEC         Z20, Z0, Z0
+	VAESDEC         Z20, Z1, Z1
+	VAESDEC         Z20, Z2, Z2
+	VAESDEC         Z20, Z3, Z3
+	VAESDEC         Z20, Z12, Z12
+	VAESDEC         Z20, Z13, Z13
+	VAESDEC         Z20, Z14, Z14
+	VAESDEC         Z20, Z15, Z15
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESDEC         Z21, Z3, Z3
+	VAESDEC         Z21, Z12, Z12
+	VAESDEC         Z21, Z13, Z13
+	VAESDEC         Z21, Z14, Z14
+	VAESDEC         Z21, Z15, Z15
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESDEC         Z22, Z12, Z12
+	VAESDEC         Z22, Z13, Z13
+	VAESDEC         Z22, Z14, Z14
+	VAESDEC         Z22, Z15, Z15
+	VAESDEC         Z23, Z0, Z0
+	VAESDEC         Z23, Z1, Z1
+	VAESDEC         Z23, Z2, Z2
+	VAESDEC         Z23, Z3, Z3
+	VAESDEC         Z23, Z12, Z12
+	VAESDEC         Z23, Z13, Z13
+	VAESDEC         Z23, Z14, Z14
+	VAESDEC         Z23, Z15, Z15
+	VAESDEC         Z24, Z0, Z0
+	VAESDEC         Z24, Z1, Z1
+	VAESDEC         Z24, Z2, Z2
+	VAESDEC         Z24, Z3, Z3
+	VAESDEC         Z24, Z12, Z12
+	VAESDEC         Z24, Z13, Z13
+	VAESDEC         Z24, Z14, Z14
+	VAESDEC         Z24, Z15, Z15
+	VAESDEC         Z25, Z0, Z0
+	VAESDEC         Z25, Z1, Z1
+	VAESDEC         Z25, Z2, Z2
+	VAESDEC         Z25, Z3, Z3
+	VAESDEC         Z25, Z12, Z12
+	VAESDEC         Z25, Z13, Z13
+	VAESDEC         Z25, Z14, Z14
+	VAESDEC         Z25, Z15, Z15
+	VAESDEC         Z26, Z0, Z0
+	VAESDEC         Z26, Z1, Z1
+	VAESDEC         Z26, Z2, Z2
+	VAESDEC         Z26, Z3, Z3
+	VAESDEC         Z26, Z12, Z12
+	VAESDEC         Z26, Z13, Z13
+	VAESDEC         Z26, Z14, Z14
+	VAESDEC         Z26, Z15, Z15
+	CMPQ            AX, $0x0a
+	JE              lanes_r10_22
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z27, Z12, Z12
+	VAESDEC         Z27, Z13, Z13
+	VAESDEC         Z27, Z14, Z14
+	VAESDEC         Z27, Z15, Z15
+	VAESDEC         Z28, Z0, Z0
+	VAESDEC         Z28, Z1, Z1
+	VAESDEC         Z28, Z2, Z2
+	VAESDEC         Z28, Z3, Z3
+	VAESDEC         Z28, Z12, Z12
+	VAESDEC         Z28, Z13, Z13
+	VAESDEC         Z28, Z14, Z14
+	VAESDEC         Z28, Z15, Z15
+	CMPQ            AX, $0x0c
+	JE              lanes_r12_22
+	VAESDEC         Z29, Z0, Z0
+	VAESDEC         Z29, Z1, Z1
+	VAESDEC         Z29, Z2, Z2
+	VAESDEC         Z29, Z3, Z3
+	VAESDEC         Z29, Z12, Z12
+	VAESDEC         Z29, Z13, Z13
+	VAESDEC         Z29, Z14, Z14
+	VAESDEC         Z29, Z15, Z15
+	VAESDEC         Z30, Z0, Z0
+	VAESDEC         Z30, Z1, Z1
+	VAESDEC         Z30, Z2, Z2
+	VAESDEC         Z30, Z3, Z3
+	VAESDEC         Z30, Z12, Z12
+	VAESDEC         Z30, Z13, Z13
+	VAESDEC         Z30, Z14, Z14
+	VAESDEC         Z30, Z15, Z15
+	VAESDECLAST     Z31, Z0, Z0
+	VAESDECLAST     Z31, Z1, Z1
+	VAESDECLAST     Z31, Z2, Z2
+	VAESDECLAST     Z31, Z3, Z3
+	VAESDECLAST     Z31, Z12, Z12
+	VAESDECLAST     Z31, Z13, Z13
+	VAESDECLAST     Z31, Z14, Z14
+	VAESDECLAST     Z31, Z15, Z15
+	JMP             lanes_rdone_22
+
+lanes_r12_22:
+	VAESDECLAST Z29, Z0, Z0
+	VAESDECLAST Z29, Z1, Z1
+	VAESDECLAST Z29, Z2, Z2
+	VAESDECLAST Z29, Z3, Z3
+	VAESDECLAST Z29, Z12, Z12
+	VAESDECLAST Z29, Z13, Z13
+	VAESDECLAST Z29, Z14, Z14
+	VAESDECLAST Z29, Z15, Z15
+	JMP         lanes_rdone_22
+
+lanes_r10_22:
+	VAESDECLAST Z27, Z0, Z0
+	VAESDECLAST Z27, Z1, Z1
+	VAESDECLAST Z27, Z2, Z2
+	VAESDECLAST Z27, Z3, Z3
+	VAESDECLAST Z27, Z12, Z12
+	VAESDECLAST Z27, Z13, Z13
+	VAESDECLAST Z27, Z14, Z14
+	VAESDECLAST Z27, Z15, Z15
+
+lanes_rdone_22:
+	VPXORQ        1280(R13), Z0, Z0
+	VPXORQ        1536(R13), Z12, Z12
+	VPTERNLOGQ    $0x96, Z0, Z12, Z8
+	MOVQ          72(SI), R12
+	VMOVDQU       X0, (R12)(R11*1)
+	VMOVDQU       X12, 16(R12)(R11*1)
+	MOVQ          176(SI), R12
+	VEXTRACTI32X4 $0x01, Z0, (R12)(R11*1)
+	VEXTRACTI32X4 $0x01, Z12, 16(R12)(R11*1)
+	MOVQ          280(SI), R12
+	VEXTRACTI32X4 $0x02, Z0, (R12)(R11*1)
+	VEXTRACTI32X4 $0x02, Z12, 16(R12)(R11*1)
+	MOVQ          384(SI), R12
+	VEXTRACTI32X4 $0x03, Z0, (R12)(R11*1)
+	VEXTRACTI32X4 $0x03, Z12, 16(R12)(R11*1)
+	VPXORQ        1344(R13), Z1, Z1
+	VPXORQ        1600(R13), Z13, Z13
+	VPTERNLOGQ    $0x96, Z1, Z13, Z9
+	MOVQ          488(SI), R12
+	VMOVDQU       X1, (R12)(R11*1)
+	VMOVDQU       X13, 16(R12)(R11*1)
+	MOVQ          592(SI), R12
+	VEXTRACTI32X4 $0x01, Z1, (R12)(R11*1)
+	VEXTRACTI32X4 $0x01, Z13, 16(R12)(R11*1)
+	MOVQ          696(SI), R12
+	VEXTRACTI32X4 $0x02, Z1, (R12)(R11*1)
+	VEXTRACTI32X4 $0x02, Z13, 16(R12)(R11*1)
+	MOVQ          800(SI), R12
+	VEXTRACTI32X4 $0x03, Z1, (R12)(R11*1)
+	VEXTRACTI32X4 $0x03, Z13, 16(R12)(R11*1)
+	VPXORQ        1408(R13), Z2, Z2
+	VPXORQ        1664(R13), Z14, Z14
+	VPTERNLOGQ    $0x96, Z2, Z14, Z10
+	MOVQ          904(SI), R12
+	VMOVDQU       X2, (R12)(R11*1)
+	VMOVDQU       X14, 16(R12)(R11*1)
+	MOVQ          1008(SI), R12
+	VEXTRACTI32X4 $0x01, Z2, (R12)(R11*1)
+	VEXTRACTI32X4 $0x01, Z14, 16(R12)(R11*1)
+	MOVQ          1112(SI), R12
+	VEXTRACTI32X4 $0x02, Z2, (R12)(R11*1)
+	VEXTRACTI32X4 $0x02, Z14, 16(R12)(R11*1)
+	MOVQ          1216(SI), R12
+	VEXTRACTI32X4 $0x03, Z2, (R12)(R11*1)
+	VEXTRACTI32X4 $0x03, Z14, 16(R12)(R11*1)
+	VPXORQ        1472(R13), Z3, Z3
+	VPXORQ        1728(R13), Z15, Z15
+	VPTERNLOGQ    $0x96, Z3, Z15, Z11
+	MOVQ          1320(SI), R12
+	VMOVDQU       X3, (R12)(R11*1)
+	VMOVDQU       X15, 16(R12)(R11*1)
+	MOVQ          1424(SI), R12
+	VEXTRACTI32X4 $0x01, Z3, (R12)(R11*1)
+	VEXTRACTI32X4 $0x01, Z15, 16(R12)(R11*1)
+	MOVQ          1528(SI), R12
+	VEXTRACTI32X4 $0x02, Z3, (R12)(R11*1)
+	VEXTRACTI32X4 $0x02, Z15, 16(R12)(R11*1)
+	MOVQ          1632(SI), R12
+	VEXTRACTI32X4 $0x03, Z3, (R12)(R11*1)
+	VEXTRACTI32X4 $0x03, Z15, 16(R12)(R11*1)
+	ADDQ          $0x02, R9
+	ADDQ          $0x20, R11
+	JMP           lanes_pairs_raocbOpenRunVAES512
+
+lanes_loop_raocbOpenRunVAES512:
+	CMPQ            R9, R8
+	JA              lanes_blocks_done_raocbOpenRunVAES512
+	VPBROADCASTB    R9, Z13
+	LEAQ            -1(R9), R12
+	VPBROADCASTD    R12, Z16
+	VPADDD          Z16, Z4, Z0
+	VPADDD          Z16, Z5, Z1
+	VPADDD          Z16, Z6, Z2
+	VPADDD          Z16, Z7, Z3
+	VPSHUFB         bswap32<>+0(SB), Z0, Z0
+	VPSHUFB         bswap32<>+0(SB), Z1, Z1
+	VPSHUFB         bswap32<>+0(SB), Z2, Z2
+	VPSHUFB         bswap32<>+0(SB), Z3, Z3
+	VAESENC         1792(R13), Z0, Z0
+	VAESENC         1792(R13), Z1, Z1
+	VAESENC         1792(R13), Z2, Z2
+	VAESENC         1792(R13), Z3, Z3
+	VAESENC         1856(R13), Z0, Z0
+	VAESENC         1856(R13), Z1, Z1
+	VAESENC         1856(R13), Z2, Z2
+	VAESENC         1856(R13), Z3, Z3
+	CMPQ            R9, CX
+	JA              lanes_masked_raocbOpenRunVAES512
+	VMOVDQU64       Z0, 1280(R13)
+	MOVQ            48(SI), R12
+	VMOVDQU         (R12)(R11*1), X14
+	MOVQ            152(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z14
+	MOVQ            256(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z14
+	MOVQ            360(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z14
+	VPTERNLOGQ      $0x96, Z17, Z14, Z0
+	VMOVDQU64       Z1, 1344(R13)
+	MOVQ            464(SI), R12
+	VMOVDQU         (R12)(R11*1), X14
+	MOVQ            568(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z14
+	MOVQ            672(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z14
+	MOVQ            776(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z14
+	VPTERNLOGQ      $0x96, Z17, Z14, Z1
+	VMOVDQU64       Z2, 1408(R13)
+	MOVQ            880(SI), R12
+	VMOVDQU         (R12)(R11*1), X14
+	MOVQ            984(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z14
+	MOVQ            1088(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z14
+	MOVQ            1192(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z14
+	VPTERNLOGQ      $0x96, Z17, Z14, Z2
+	VMOVDQU64       Z3, 1472(R13)
+	MOVQ            1296(SI), R12
+	VMOVDQU         (R12)(R11*1), X14
+	MOVQ            1400(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K5, Z14
+	MOVQ            1504(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K6, Z14
+	MOVQ            1608(SI), R12
+	VBROADCASTI32X4 (R12)(R11*1), K7, Z14
+	VPTERNLOGQ      $0x96, Z17, Z14, Z3
+	VAESDEC         Z18, Z0, Z0
+	VAESDEC         Z18, Z1, Z1
+	VAESDEC         Z18, Z2, Z2
+	VAESDEC         Z18, Z3, Z3
+	VAESDEC         Z19, Z0, Z0
+	VAESDEC         Z19, Z1, Z1
+	VAESDEC         Z19, Z2, Z2
+	VAESDEC         Z19, Z3, Z3
+	VAESDEC         Z20, Z0, Z0
+	VAESDEC         Z20, Z1, Z1
+	VAESDEC         Z20, Z2, Z2
+	VAESDEC         Z20, Z3, Z3
+	VAESDEC         Z21, Z0, Z0
+	VAESDEC         Z21, Z1, Z1
+	VAESDEC         Z21, Z2, Z2
+	VAESDEC         Z21, Z3, Z3
+	VAESDEC         Z22, Z0, Z0
+	VAESDEC         Z22, Z1, Z1
+	VAESDEC         Z22, Z2, Z2
+	VAESDEC         Z22, Z3, Z3
+	VAESDEC         Z23, Z0, Z0
+	VAESDEC         Z23, Z1, Z1
+	VAESDEC         Z23, Z2, Z2
+	VAESDEC         Z23, Z3, Z3
+	VAESDEC         Z24, Z0, Z0
+	VAESDEC         Z24, Z1, Z1
+	VAESDEC         Z24, Z2, Z2
+	VAESDEC         Z24, Z3, Z3
+	VAESDEC         Z25, Z0, Z0
+	VAESDEC         Z25, Z1, Z1
+	VAESDEC         Z25, Z2, Z2
+	VAESDEC         Z25, Z3, Z3
+	VAESDEC         Z26, Z0, Z0
+	VAESDEC         Z26, Z1, Z1
+	VAESDEC         Z26, Z2, Z2
+	VAESDEC         Z26, Z3, Z3
+	CMPQ            AX, $0x0a
+	JE              lanes_r10_23
+	VAESDEC         Z27, Z0, Z0
+	VAESDEC         Z27, Z1, Z1
+	VAESDEC         Z27, Z2, Z2
+	VAESDEC         Z27, Z3, Z3
+	VAESDEC         Z28, Z0, Z0
+	VAESDEC         Z28, Z1, Z1
+	VAESDEC         Z28, Z2, Z2
+	VAESDEC         Z28, Z3, Z3
+	CMPQ            AX, $0x0c
+	JE              lanes_r12_23
+	VAESDEC         Z29, Z0, Z0
+	VAESDEC         Z29, Z1, Z1
+	VAESDEC         Z29, Z2, Z2
+	VAESDEC         Z29, Z3, Z3
+	VAESDEC         Z30, Z0, Z0
+	VAESDEC         Z30, Z1, Z1
+	VAESDEC         Z30, Z2, Z2
+	VAESDEC         Z30, Z3, Z3
+	VAESDECLAST     Z31, Z0, Z0
+	VAESDECLAST     Z31, Z1, Z1
+	VAESDECLAST     Z31, Z2, Z2
+	VAESDECLAST     Z31, Z3, Z3
+	JMP             lanes_rdone_23
+
+lanes_r12_23:
+	VAESDECLAST Z29, Z0, Z0
+	VAESDECLAST Z29, Z1, Z1
+	VAESDECLAST Z29, Z2, Z2
+	VAESDECLAST Z29, Z3, Z3
+	JMP         lanes_rdone_23
+
+lanes_r10_23:
+	VAESDECLAST Z27, Z0, Z0
+	VAESDECLAST Z27, Z1, Z1
+	VAESDECLAST Z27, Z2, Z2
+	VAESDECLAST Z27, Z3, Z3
+
+lanes_rdone_23:
+	VPXORQ        1280(R13), Z0, Z0
+	VPXORQ        Z0, Z8, Z8
+	MOVQ          72(SI), R12
+	VMOVDQU       X0, (R12)(R11*1)
+	MOVQ          176(SI), R12
+	VEXTRACTI32X4 $0x01, Z0, (R12)(R11*1)
+	MOVQ          280(SI), R12
+	VEXTRACTI32X4 $0x02, Z0, (R12)(R11*1)
+	MOVQ          384(SI), R12
+	VEXTRACTI32X4 $0x03, Z0, (R12)(R11*1)
+	VPXORQ        1344(R13), Z1, Z1
+	VPXORQ        Z1, Z9, Z9
+	MOVQ          488(SI), R12
+	VMOVDQU       X1, (R12)(R11*1)
+	MOVQ          592(SI), R12
+	VEXTRACTI32X4 $0x01, Z1, (R12)(R11*1)
+	MOVQ          696(SI), R12
+	VEXTRACTI32X4 $0x02, Z1, (R12)(R11*1)
+	MOVQ          800(SI), R12
+	VEXTRACTI32X4 $0x03, Z1, (R12)(R11*1)
+	VPXORQ        1408(R13), Z2, Z2
+	VPXORQ        Z2, Z10, Z10
+	MOVQ          904(SI), R12
+	VMOVDQU       X2, (R12)(R11*1)
+	MOVQ          1008(SI), R12
+	VEXTRACTI32X4 $0x01, Z2, (R12)(R11*1)
+	MOVQ          1112(SI), R12
+	VEXTRACTI32X4 $0x02, Z2, (R12)(R11*1)
+	MOVQ          1216(SI), R12
+	VEXTRACTI32X4 $0x03, Z2, (R12)(R11*1)
+	VPXORQ        1472(R13), Z3, Z3
+	VPXORQ        Z3, Z11, Z11
+	MOVQ          1320(SI), R12
+	VMOVDQU       X3, (R12)(R11*1)
+	MOVQ          1424(SI), R12
+	VEXTRACTI32X4 $0x01, Z3, (R12)(R11*1)
+	MOVQ          1528(SI), R12
+	VEXTRACTI32X4 $0x02, Z3, (R12)(R11*1)
+	MOVQ          1632(SI), R12
+	VEXTRACTI32X4 $0x03, Z3, (R12)(R11*1)
+	JMP           lanes_next_raocbOpenRunVAES512
+
+lanes_masked_raocbOpenRunVAES512:
+	VMOVDQU64    Z0, 1280(R13)
+	VPCMPUD      $0x02, 256(R13), Z13, K2
+	MOVQ         48(SI), R12
+	VMOVDQU32.Z  (R12)(R11*1), K2, X14
+	MOVQ         152(SI), R12
+	KSHIFTRW     $0x04, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X16
+	VINSERTI32X4 $0x01, X16, Z14, Z14
+	MOVQ         256(SI), R12
+	KSHIFTRW     $0x08, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X16
+	VINSERTI32X4 $0x02, X16, Z14, Z14
+	MOVQ         360(SI), R12
+	KSHIFTRW     $0x0c, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X16
+	VINSERTI32X4 $0x03, X16, Z14, Z14
+	VPTERNLOGQ   $0x96, Z17, Z14, Z0
+	VMOVDQU64    Z1, 1344(R13)
+	VPCMPUD      $0x02, 320(R13), Z13, K2
+	MOVQ         464(SI), R12
+	VMOVDQU32.Z  (R12)(R11*1), K2, X14
+	MOVQ         568(SI), R12
+	KSHIFTRW     $0x04, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X16
+	VINSERTI32X4 $0x01, X16, Z14, Z14
+	MOVQ         672(SI), R12
+	KSHIFTRW     $0x08, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X16
+	VINSERTI32X4 $0x02, X16, Z14, Z14
+	MOVQ         776(SI), R12
+	KSHIFTRW     $0x0c, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X16
+	VINSERTI32X4 $0x03, X16, Z14, Z14
+	VPTERNLOGQ   $0x96, Z17, Z14, Z1
+	VMOVDQU64    Z2, 1408(R13)
+	VPCMPUD      $0x02, 384(R13), Z13, K2
+	MOVQ         880(SI), R12
+	VMOVDQU32.Z  (R12)(R11*1), K2, X14
+	MOVQ         984(SI), R12
+	KSHIFTRW     $0x04, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X16
+	VINSERTI32X4 $0x01, X16, Z14, Z14
+	MOVQ         1088(SI), R12
+	KSHIFTRW     $0x08, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X16
+	VINSERTI32X4 $0x02, X16, Z14, Z14
+	MOVQ         1192(SI), R12
+	KSHIFTRW     $0x0c, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X16
+	VINSERTI32X4 $0x03, X16, Z14, Z14
+	VPTERNLOGQ   $0x96, Z17, Z14, Z2
+	VMOVDQU64    Z3, 1472(R13)
+	VPCMPUD      $0x02, 448(R13), Z13, K2
+	MOVQ         1296(SI), R12
+	VMOVDQU32.Z  (R12)(R11*1), K2, X14
+	MOVQ         1400(SI), R12
+	KSHIFTRW     $0x04, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X16
+	VINSERTI32X4 $0x01, X16, Z14, Z14
+	MOVQ         1504(SI), R12
+	KSHIFTRW     $0x08, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X16
+	VINSERTI32X4 $0x02, X16, Z14, Z14
+	MOVQ         1608(SI), R12
+	KSHIFTRW     $0x0c, K2, K3
+	VMOVDQU32.Z  (R12)(R11*1), K3, X16
+	VINSERTI32X4 $0x03, X16, Z14, Z14
+	VPTERNLOGQ   $0x96, Z17, Z14, Z3
+	VAESDEC      Z18, Z0, Z0
+	VAESDEC      Z18, Z1, Z1
+	VAESDEC      Z18, Z2, Z2
+	VAESDEC      Z18, Z3, Z3
+	VAESDEC      Z19, Z0, Z0
+	VAESDEC      Z19, Z1, Z1
+	VAESDEC      Z19, Z2, Z2
+	VAESDEC      Z19, Z3, Z3
+	VAESDEC      Z20, Z0, Z0
+	VAESDEC      Z20, Z1, Z1
+	VAESDEC      Z20, Z2, Z2
+	VAESDEC      Z20, Z3, Z3
+	VAESDEC      Z21, Z0, Z0
+	VAESDEC      Z21, Z1, Z1
+	VAESDEC      Z21, Z2, Z2
+	VAESDEC      Z21, Z3, Z3
+	VAESDEC      Z22, Z0, Z0
+	VAESDEC      Z22, Z1, Z1
+	VAESDEC      Z22, Z2, Z2
+	VAESDEC      Z22, Z3, Z3
+	VAESDEC      Z23, Z0, Z0
+	VAESDEC      Z23, Z1, Z1
+	VAESDEC      Z23, Z2, Z2
+	VAESDEC      Z23, Z3, Z3
+	VAESDEC      Z24, Z0, Z0
+	VAESDEC      Z24, Z1, Z1
+	VAESDEC      Z24, Z2, Z2
+	VAESDEC      Z24, Z3, Z3
+	VAESDEC      Z25, Z0, Z0
+	VAESDEC      Z25, Z1, Z1
+	VAESDEC      Z25, Z2, Z2
+	VAESDEC      Z25, Z3, Z3
+	VAESDEC      Z26, Z0, Z0
+	VAESDEC      Z26, Z1, Z1
+	VAESDEC      Z26, Z2, Z2
+	VAESDEC      Z26, Z3, Z3
+	CMPQ         AX, $0x0a
+	JE           lanes_r10_24
+	VAESDEC      Z27, Z0, Z0
+	VAESDEC      Z27, Z1, Z1
+	VAESDEC      Z27, Z2, Z2
+	VAESDEC      Z27, Z3, Z3
+	VAESDEC      Z28, Z0, Z0
+	VAESDEC      Z28, Z1, Z1
+	VAESDEC      Z28, Z2, Z2
+	VAESDEC      Z28, Z3, Z3
+	CMPQ         AX, $0x0c
+	JE           lanes_r12_24
+	VAESDEC      Z29, Z0, Z0
+	VAESDEC      Z29, Z1, Z1
+	VAESDEC      Z29, Z2, Z2
+	VAESDEC      Z29, Z3, Z3
+	VAESDEC      Z30, Z0, Z0
+	VAESDEC      Z30, Z1, Z1
+	VAESDEC      Z30, Z2, Z2
+	VAESDEC      Z30, Z3, Z3
+	VAESDECLAST  Z31, Z0, Z0
+	VAESDECLAST  Z31, Z1, Z1
+	VAESDECLAST  Z31, Z2, Z2
+	VAESDECLAST  Z31, Z3, Z3
+	JMP          lanes_rdone_24
+
+lanes_r12_24:
+	VAESDECLAST Z29, Z0, Z0
+	VAESDECLAST Z29, Z1, Z1
+	VAESDECLAST Z29, Z2, Z2
+	VAESDECLAST Z29, Z3, Z3
+	JMP         lanes_rdone_24
+
+lanes_r10_24:
+	VAESDECLAST Z27, Z0, Z0
+	VAESDECLAST Z27, Z1, Z1
+	VAESDECLAST Z27, Z2, Z2
+	VAESDECLAST Z27, Z3, Z3
+
+lanes_rdone_24:
+	VPCMPUD       $0x02, 256(R13), Z13, K2
+	VPXORQ        1280(R13), Z0, Z0
+	VPXORD        Z0, Z8, K2, Z8
+	MOVQ          72(SI), R12
+	VMOVDQU32     X0, K2, (R12)(R11*1)
+	MOVQ          176(SI), R12
+	KSHIFTRW      $0x04, K2, K3
+	VEXTRACTI32X4 $0x01, Z0, X16
+	VMOVDQU32     X16, K3, (R12)(R11*1)
+	MOVQ          280(SI), R12
+	KSHIFTRW      $0x08, K2, K3
+	VEXTRACTI32X4 $0x02, Z0, X16
+	VMOVDQU32     X16, K3, (R12)(R11*1)
+	MOVQ          384(SI), R12
+	KSHIFTRW      $0x0c, K2, K3
+	VEXTRACTI32X4 $0x03, Z0, X16
+	VMOVDQU32     X16, K3, (R12)(R11*1)
+	VPCMPUD       $0x02, 320(R13), Z13, K2
+	VPXORQ        1344(R13), Z1, Z1
+	VPXORD        Z1, Z9, K2, Z9
+	MOVQ          488(SI), R12
+	VMOVDQU32     X1, K2, (R12)(R11*1)
+	MOVQ          592(SI), R12
+	KSHIFTRW      $0x04, K2, K3
+	VEXTRACTI32X4 $0x01, Z1, X16
+	VMOVDQU32     X16, K3, (R12)(R11*1)
+	MOVQ          696(SI), R12
+	KSHIFTRW      $0x08, K2, K3
+	VEXTRACTI32X4 $0x02, Z1, X16
+	VMOVDQU32     X16, K3, (R12)(R11*1)
+	MOVQ          800(SI), R12
+	KSHIFTRW      $0x0c, K2, K3
+	VEXTRACTI32X4 $0x03, Z1, X16
+	VMOVDQU32     X16, K3, (R12)(R11*1)
+	VPCMPUD       $0x02, 384(R13), Z13, K2
+	VPXORQ        1408(R13), Z2, Z2
+	VPXORD        Z2, Z10, K2, Z10
+	MOVQ          904(SI), R12
+	VMOVDQU32     X2, K2, (R12)(R11*1)
+	MOVQ          1008(SI), R12
+	KSHIFTRW      $0x04, K2, K3
+	VEXTRACTI32X4 $0x01, Z2, X16
+	VMOVDQU32     X16, K3, (R12)(R11*1)
+	MOVQ          1112(SI), R12
+	KSHIFTRW      $0x08, K2, K3
+	VEXTRACTI32X4 $0x02, Z2, X16
+	VMOVDQU32     X16, K3, (R12)(R11*1)
+	MOVQ          1216(SI), R12
+	KSHIFTRW      $0x0c, K2, K3
+	VEXTRACTI32X4 $0x03, Z2, X16
+	VMOVDQU32     X16, K3, (R12)(R11*1)
+	VPCMPUD       $0x02, 448(R13), Z13, K2
+	VPXORQ        1472(R13), Z3, Z3
+	VPXORD        Z3, Z11, K2, Z11
+	MOVQ          1320(SI), R12
+	VMOVDQU32     X3, K2, (R12)(R11*1)
+	MOVQ          1424(SI), R12
+	KSHIFTRW      $0x04, K2, K3
+	VEXTRACTI32X4 $0x01, Z3, X16
+	VMOVDQU32     X16, K3, (R12)(R11*1)
+	MOVQ          1528(SI), R12
+	KSHIFTRW      $0x08, K2, K3
+	VEXTRACTI32X4 $0x02, Z3, X16
+	VMOVDQU32     X16, K3, (R12)(R11*1)
+	MOVQ          1632(SI), R12
+	KSHIFTRW      $0x0c, K2, K3
+	VEXTRACTI32X4 $0x03, Z3, X16
+	VMOVDQU32     X16, K3, (R12)(R11*1)
+
+lanes_next_raocbOpenRunVAES512:
+	INCQ R9
+	ADDQ $0x10, R11
+	JMP  lanes_loop_raocbOpenRunVAES512
+
+lanes_blocks_done_raocbOpenRunVAES512:
+	VBROADCASTI32X4 (R10), Z17
+	VBROADCASTI32X4 16(R10), Z18
+	VBROADCASTI32X4 32(R10), Z19
+	VBROADCASTI32X4 48(R10), Z20
+	VBROADCASTI32X4 64(R10), Z21
+	VBROADCASTI32X4 80(R10), Z22
+	VBROADCASTI32X4 96(R10), Z23
+	VBROADCASTI32X4 112(R10), Z24
+	VBROADCASTI32X4 128(R10), Z25
+	VBROADCASTI32X4 144(R10), Z26
+	VBROADCASTI32X4 160(R10), Z27
+	VBROADCASTI32X4 176(R10), Z28
+	VBROADCASTI32X4 192(R10), Z29
+	VBROADCASTI32X4 208(R10), Z30
+	VBROADCASTI32X4 224(R10), Z31
+	MOVQ            $0x000000000000ffff, R12
+	KMOVQ           R12, K4
+	MOVQ            $0x00000000ffff0000, R12
+	KMOVQ           R12, K5
+	MOVQ            $0x0000ffff00000000, R12
+	KMOVQ           R12, K6
+	MOVQ            $0xffff000000000000, R12
+	KMOVQ           R12, K7
+	TESTL           R14, R14
+	JZ              lanes_parts_done_raocbOpenRunVAES512
+	VPADDD          768(R13), Z4, Z0
+	VPADDD          dw1<>+0(SB), Z0, Z0
+	VPADDD          832(R13), Z5, Z1
+	VPADDD          dw1<>+0(SB), Z1, Z1
+	VPADDD          896(R13), Z6, Z2
+	VPADDD          dw1<>+0(SB), Z2, Z2
+	VPADDD          960(R13), Z7, Z3
+	VPADDD          dw1<>+0(SB), Z3, Z3
+	VPSHUFB         bswap32<>+0(SB), Z0, Z0
+	VPSHUFB         bswap32<>+0(SB), Z1, Z1
+	VPSHUFB         bswap32<>+0(SB), Z2, Z2
+	VPSHUFB         bswap32<>+0(SB), Z3, Z3
+	VAESENC         1792(R13), Z0, Z0
+	VAESENC         1792(R13), Z1, Z1
+	VAESENC         1792(R13), Z2, Z2
+	VAESENC         1792(R13), Z3, Z3
+	VAESENC         1856(R13), Z0, Z0
+	VAESENC         1856(R13), Z1, Z1
+	VAESENC         1856(R13), Z2, Z2
+	VAESENC         1856(R13), Z3, Z3
+	VPXORQ          Z17, Z0, Z0
+	VPXORQ          Z17, Z1, Z1
+	VPXORQ          Z17, Z2, Z2
+	VPXORQ          Z17, Z3, Z3
+	VAESENC         Z18, Z0, Z0
+	VAESENC         Z18, Z1, Z1
+	VAESENC         Z18, Z2, Z2
+	VAESENC         Z18, Z3, Z3
+	VAESENC         Z19, Z0, Z0
+	VAESENC         Z19, Z1, Z1
+	VAESENC         Z19, Z2, Z2
+	VAESENC         Z19, Z3, Z3
+	VAESENC         Z20, Z0, Z0
+	VAESENC         Z20, Z1, Z1
+	VAESENC         Z20, Z2, Z2
+	VAESENC         Z20, Z3, Z3
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z23, Z0, Z0
+	VAESENC         Z23, Z1, Z1
+	VAESENC         Z23, Z2, Z2
+	VAESENC         Z23, Z3, Z3
+	VAESENC         Z24, Z0, Z0
+	VAESENC         Z24, Z1, Z1
+	VAESENC         Z24, Z2, Z2
+	VAESENC         Z24, Z3, Z3
+	VAESENC         Z25, Z0, Z0
+	VAESENC         Z25, Z1, Z1
+	VAESENC         Z25, Z2, Z2
+	VAESENC         Z25, Z3, Z3
+	VAESENC         Z26, Z0, Z0
+	VAESENC         Z26, Z1, Z1
+	VAESENC         Z26, Z2, Z2
+	VAESENC         Z26, Z3, Z3
+	CMPQ            AX, $0x0a
+	JE              lanes_r10_25
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z28, Z0, Z0
+	VAESENC         Z28, Z1, Z1
+	VAESENC         Z28, Z2, Z2
+	VAESENC         Z28, Z3, Z3
+	CMPQ            AX, $0x0c
+	JE              lanes_r12_25
+	VAESENC         Z29, Z0, Z0
+	VAESENC         Z29, Z1, Z1
+	VAESENC         Z29, Z2, Z2
+	VAESENC         Z29, Z3, Z3
+	VAESENC         Z30, Z0, Z0
+	VAESENC         Z30, Z1, Z1
+	VAESENC         Z30, Z2, Z2
+	VAESENC         Z30, Z3, Z3
+	VAESENCLAST     Z31, Z0, Z0
+	VAESENCLAST     Z31, Z1, Z1
+	VAESENCLAST     Z31, Z2, Z2
+	VAESENCLAST     Z31, Z3, Z3
+	JMP             lanes_rdone_25
+
+lanes_r12_25:
+	VAESENCLAST Z29, Z0, Z0
+	VAESENCLAST Z29, Z1, Z1
+	VAESENCLAST Z29, Z2, Z2
+	VAESENCLAST Z29, Z3, Z3
+	JMP         lanes_rdone_25
+
+lanes_r10_25:
+	VAESENCLAST Z27, Z0, Z0
+	VAESENCLAST Z27, Z1, Z1
+	VAESENCLAST Z27, Z2, Z2
+	VAESENCLAST Z27, Z3, Z3
+
+lanes_rdone_25:
+	VMOVDQU64  iota4<>+0(SB), Z16
+	VMOVDQU64  512(R13), Z13
+	VPCMPUB    $0x01, Z13, Z16, K1
+	VPTESTMB   Z13, Z13, K2
+	VPCMPEQB   Z13, Z16, K2, K2
+	VPXORQ     Z14, Z14, Z14
+	MOVQ       48(SI), R12
+	MOVL       2304(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K4, K3
+	VMOVDQU8   (R12)(R14*1), K3, Z14
+	MOVQ       152(SI), R12
+	MOVL       2308(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K5, K3
+	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	MOVQ       256(SI), R12
+	MOVL       2312(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K6, K3
+	VMOVDQU8   -32(R12)(R14*1), K3, Z14
+	MOVQ       360(SI), R12
+	MOVL       2316(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K7, K3
+	VMOVDQU8   -48(R12)(R14*1), K3, Z14
+	VPXORQ     Z14, Z0, Z0
+	MOVQ       72(SI), R12
+	MOVL       2304(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K4, K3
+	VMOVDQU8   Z0, K3, (R12)(R14*1)
+	MOVQ       176(SI), R12
+	MOVL       2308(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K5, K3
+	VMOVDQU8   Z0, K3, -16(R12)(R14*1)
+	MOVQ       280(SI), R12
+	MOVL       2312(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K6, K3
+	VMOVDQU8   Z0, K3, -32(R12)(R14*1)
+	MOVQ       384(SI), R12
+	MOVL       2316(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K7, K3
+	VMOVDQU8   Z0, K3, -48(R12)(R14*1)
+	VMOVDQU8.Z Z0, K1, Z14
+	VMOVDQU8.Z b80<>+0(SB), K2, Z13
+	VPTERNLOGQ $0x96, Z14, Z13, Z8
+	VMOVDQU64  576(R13), Z13
+	VPCMPUB    $0x01, Z13, Z16, K1
+	VPTESTMB   Z13, Z13, K2
+	VPCMPEQB   Z13, Z16, K2, K2
+	VPXORQ     Z14, Z14, Z14
+	MOVQ       464(SI), R12
+	MOVL       2320(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K4, K3
+	VMOVDQU8   (R12)(R14*1), K3, Z14
+	MOVQ       568(SI), R12
+	MOVL       2324(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K5, K3
+	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	MOVQ       672(SI), R12
+	MOVL       2328(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K6, K3
+	VMOVDQU8   -32(R12)(R14*1), K3, Z14
+	MOVQ       776(SI), R12
+	MOVL       2332(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K7, K3
+	VMOVDQU8   -48(R12)(R14*1), K3, Z14
+	VPXORQ     Z14, Z1, Z1
+	MOVQ       488(SI), R12
+	MOVL       2320(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K4, K3
+	VMOVDQU8   Z1, K3, (R12)(R14*1)
+	MOVQ       592(SI), R12
+	MOVL       2324(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K5, K3
+	VMOVDQU8   Z1, K3, -16(R12)(R14*1)
+	MOVQ       696(SI), R12
+	MOVL       2328(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K6, K3
+	VMOVDQU8   Z1, K3, -32(R12)(R14*1)
+	MOVQ       800(SI), R12
+	MOVL       2332(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K7, K3
+	VMOVDQU8   Z1, K3, -48(R12)(R14*1)
+	VMOVDQU8.Z Z1, K1, Z14
+	VMOVDQU8.Z b80<>+0(SB), K2, Z13
+	VPTERNLOGQ $0x96, Z14, Z13, Z9
+	VMOVDQU64  640(R13), Z13
+	VPCMPUB    $0x01, Z13, Z16, K1
+	VPTESTMB   Z13, Z13, K2
+	VPCMPEQB   Z13, Z16, K2, K2
+	VPXORQ     Z14, Z14, Z14
+	MOVQ       880(SI), R12
+	MOVL       2336(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K4, K3
+	VMOVDQU8   (R12)(R14*1), K3, Z14
+	MOVQ       984(SI), R12
+	MOVL       2340(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K5, K3
+	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	MOVQ       1088(SI), R12
+	MOVL       2344(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K6, K3
+	VMOVDQU8   -32(R12)(R14*1), K3, Z14
+	MOVQ       1192(SI), R12
+	MOVL       2348(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K7, K3
+	VMOVDQU8   -48(R12)(R14*1), K3, Z14
+	VPXORQ     Z14, Z2, Z2
+	MOVQ       904(SI), R12
+	MOVL       2336(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K4, K3
+	VMOVDQU8   Z2, K3, (R12)(R14*1)
+	MOVQ       1008(SI), R12
+	MOVL       2340(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K5, K3
+	VMOVDQU8   Z2, K3, -16(R12)(R14*1)
+	MOVQ       1112(SI), R12
+	MOVL       2344(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K6, K3
+	VMOVDQU8   Z2, K3, -32(R12)(R14*1)
+	MOVQ       1216(SI), R12
+	MOVL       2348(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K7, K3
+	VMOVDQU8   Z2, K3, -48(R12)(R14*1)
+	VMOVDQU8.Z Z2, K1, Z14
+	VMOVDQU8.Z b80<>+0(SB), K2, Z13
+	VPTERNLOGQ $0x96, Z14, Z13, Z10
+	VMOVDQU64  704(R13), Z13
+	VPCMPUB    $0x01, Z13, Z16, K1
+	VPTESTMB   Z13, Z13, K2
+	VPCMPEQB   Z13, Z16, K2, K2
+	VPXORQ     Z14, Z14, Z14
+	MOVQ       1296(SI), R12
+	MOVL       2352(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K4, K3
+	VMOVDQU8   (R12)(R14*1), K3, Z14
+	MOVQ       1400(SI), R12
+	MOVL       2356(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K5, K3
+	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	MOVQ       1504(SI), R12
+	MOVL       2360(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K6, K3
+	VMOVDQU8   -32(R12)(R14*1), K3, Z14
+	MOVQ       1608(SI), R12
+	MOVL       2364(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K7, K3
+	VMOVDQU8   -48(R12)(R14*1), K3, Z14
+	VPXORQ     Z14, Z3, Z3
+	MOVQ       1320(SI), R12
+	MOVL       2352(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K4, K3
+	VMOVDQU8   Z3, K3, (R12)(R14*1)
+	MOVQ       1424(SI), R12
+	MOVL       2356(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K5, K3
+	VMOVDQU8   Z3, K3, -16(R12)(R14*1)
+	MOVQ       1528(SI), R12
+	MOVL       2360(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K6, K3
+	VMOVDQU8   Z3, K3, -32(R12)(R14*1)
+	MOVQ       1632(SI), R12
+	MOVL       2364(R13), R14
+	ANDL       $0x00000ff0, R14
+	KANDQ      K1, K7, K3
+	VMOVDQU8   Z3, K3, -48(R12)(R14*1)
+	VMOVDQU8.Z Z3, K1, Z14
+	VMOVDQU8.Z b80<>+0(SB), K2, Z13
+	VPTERNLOGQ $0x96, Z14, Z13, Z11
+
+lanes_parts_done_raocbOpenRunVAES512:
+	VPADDD      1024(R13), Z4, Z0
+	VPADDD      dw3<>+0(SB), Z0, Z0
+	VPADDD      1088(R13), Z5, Z1
+	VPADDD      dw3<>+0(SB), Z1, Z1
+	VPADDD      1152(R13), Z6, Z2
+	VPADDD      dw3<>+0(SB), Z2, Z2
+	VPADDD      1216(R13), Z7, Z3
+	VPADDD      dw3<>+0(SB), Z3, Z3
+	VPSHUFB     bswap32<>+0(SB), Z0, Z0
+	VPSHUFB     bswap32<>+0(SB), Z1, Z1
+	VPSHUFB     bswap32<>+0(SB), Z2, Z2
+	VPSHUFB     bswap32<>+0(SB), Z3, Z3
+	VAESENC     1792(R13), Z0, Z0
+	VAESENC     1792(R13), Z1, Z1
+	VAESENC     1792(R13), Z2, Z2
+	VAESENC     1792(R13), Z3, Z3
+	VAESENC     1856(R13), Z0, Z0
+	VAESENC     1856(R13), Z1, Z1
+	VAESENC     1856(R13), Z2, Z2
+	VAESENC     1856(R13), Z3, Z3
+	VPTERNLOGQ  $0x96, Z17, Z8, Z0
+	VPTERNLOGQ  $0x96, Z17, Z9, Z1
+	VPTERNLOGQ  $0x96, Z17, Z10, Z2
+	VPTERNLOGQ  $0x96, Z17, Z11, Z3
+	VAESENC     Z18, Z0, Z0
+	VAESENC     Z18, Z1, Z1
+	VAESENC     Z18, Z2, Z2
+	VAESENC     Z18, Z3, Z3
+	VAESENC     Z19, Z0, Z0
+	VAESENC     Z19, Z1, Z1
+	VAESENC     Z19, Z2, Z2
+	VAESENC     Z19, Z3, Z3
+	VAESENC     Z20, Z0, Z0
+	VAESENC     Z20, Z1, Z1
+	VAESENC     Z20, Z2, Z2
+	VAESENC     Z20, Z3, Z3
+	VAESENC     Z21, Z0, Z0
+	VAESENC     Z21, Z1, Z1
+	VAESENC     Z21, Z2, Z2
+	VAESENC     Z21, Z3, Z3
+	VAESENC     Z22, Z0, Z0
+	VAESENC     Z22, Z1, Z1
+	VAESENC     Z22, Z2, Z2
+	VAESENC     Z22, Z3, Z3
+	VAESENC     Z23, Z0, Z0
+	VAESENC     Z23, Z1, Z1
+	VAESENC     Z23, Z2, Z2
+	VAESENC     Z23, Z3, Z3
+	VAESENC     Z24, Z0, Z0
+	VAESENC     Z24, Z1, Z1
+	VAESENC     Z24, Z2, Z2
+	VAESENC     Z24, Z3, Z3
+	VAESENC     Z25, Z0, Z0
+	VAESENC     Z25, Z1, Z1
+	VAESENC     Z25, Z2, Z2
+	VAESENC     Z25, Z3, Z3
+	VAESENC     Z26, Z0, Z0
+	VAESENC     Z26, Z1, Z1
+	VAESENC     Z26, Z2, Z2
+	VAESENC     Z26, Z3, Z3
+	CMPQ        AX, $0x0a
+	JE          lanes_r10_26
+	VAESENC     Z27, Z0, Z0
+	VAESENC     Z27, Z1, Z1
+	VAESENC     Z27, Z2, Z2
+	VAESENC     Z27, Z3, Z3
+	VAESENC     Z28, Z0, Z0
+	VAESENC     Z28, Z1, Z1
+	VAESENC     Z28, Z2, Z2
+	VAESENC     Z28, Z3, Z3
+	CMPQ        AX, $0x0c
+	JE          lanes_r12_26
+	VAESENC     Z29, Z0, Z0
+	VAESENC     Z29, Z1, Z1
+	VAESENC     Z29, Z2, Z2
+	VAESENC     Z29, Z3, Z3
+	VAESENC     Z30, Z0, Z0
+	VAESENC     Z30, Z1, Z1
+	VAESENC     Z30, Z2, Z2
+	VAESENC     Z30, Z3, Z3
+	VAESENCLAST Z31, Z0, Z0
+	VAESENCLAST Z31, Z1, Z1
+	VAESENCLAST Z31, Z2, Z2
+	VAESENCLAST Z31, Z3, Z3
+	JMP         lanes_rdone_26
+
+lanes_r12_26:
+	VAESENCLAST Z29, Z0, Z0
+	VAESENCLAST Z29, Z1, Z1
+	VAESENCLAST Z29, Z2, Z2
+	VAESENCLAST Z29, Z3, Z3
+	JMP         lanes_rdone_26
+
+lanes_r10_26:
+	VAESENCLAST Z27, Z0, Z0
+	VAESENCLAST Z27, Z1, Z1
+	VAESENCLAST Z27, Z2, Z2
+	VAESENCLAST Z27, Z3, Z3
+
+lanes_rdone_26:
+	VMOVDQU64     Z0, (R13)
+	VMOVDQU64     Z1, 64(R13)
+	VMOVDQU64     Z2, 128(R13)
+	VMOVDQU64     Z3, 192(R13)
+	MOVL          2368(R13), R14
+	XORL          CX, CX
+	BTL           $0x0f, R14
+	JCC           lanes_tag15_raocbOpenRunVAES512
+	MOVQ          1608(SI), R12
+	MOVL          2364(R13), R9
+	VEXTRACTI32X4 $0x03, Z3, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCS         1656(SI)
+
+lanes_tag15_raocbOpenRunVAES512:
+	ADCL          CX, CX
+	BTL           $0x0e, R14
+	JCC           lanes_tag14_raocbOpenRunVAES512
+	MOVQ          1504(SI), R12
+	MOVL          2360(R13), R9
+	VEXTRACTI32X4 $0x02, Z3, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCS         1552(SI)
+
+lanes_tag14_raocbOpenRunVAES512:
+	ADCL          CX, CX
+	BTL           $0x0d, R14
+	JCC           lanes_tag13_raocbOpenRunVAES512
+	MOVQ          1400(SI), R12
+	MOVL          2356(R13), R9
+	VEXTRACTI32X4 $0x01, Z3, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCS         1448(SI)
+
+lanes_tag13_raocbOpenRunVAES512:
+	ADCL          CX, CX
+	BTL           $0x0c, R14
+	JCC           lanes_tag12_raocbOpenRunVAES512
+	MOVQ          1296(SI), R12
+	MOVL          2352(R13), R9
+	VEXTRACTI32X4 $0x00, Z3, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCS         1344(SI)
+
+lanes_tag12_raocbOpenRunVAES512:
+	ADCL          CX, CX
+	BTL           $0x0b, R14
+	JCC           lanes_tag11_raocbOpenRunVAES512
+	MOVQ          1192(SI), R12
+	MOVL          2348(R13), R9
+	VEXTRACTI32X4 $0x03, Z2, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCS         1240(SI)
+
+lanes_tag11_raocbOpenRunVAES512:
+	ADCL          CX, CX
+	BTL           $0x0a, R14
+	JCC           lanes_tag10_raocbOpenRunVAES512
+	MOVQ          1088(SI), R12
+	MOVL          2344(R13), R9
+	VEXTRACTI32X4 $0x02, Z2, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCS         1136(SI)
+
+lanes_tag10_raocbOpenRunVAES512:
+	ADCL          CX, CX
+	BTL           $0x09, R14
+	JCC           lanes_tag9_raocbOpenRunVAES512
+	MOVQ          984(SI), R12
+	MOVL          2340(R13), R9
+	VEXTRACTI32X4 $0x01, Z2, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCS         1032(SI)
+
+lanes_tag9_raocbOpenRunVAES512:
+	ADCL          CX, CX
+	BTL           $0x08, R14
+	JCC           lanes_tag8_raocbOpenRunVAES512
+	MOVQ          880(SI), R12
+	MOVL          2336(R13), R9
+	VEXTRACTI32X4 $0x00, Z2, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCS         928(SI)
+
+lanes_tag8_raocbOpenRunVAES512:
+	ADCL          CX, CX
+	BTL           $0x07, R14
+	JCC           lanes_tag7_raocbOpenRunVAES512
+	MOVQ          776(SI), R12
+	MOVL          2332(R13), R9
+	VEXTRACTI32X4 $0x03, Z1, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCS         824(SI)
+
+lanes_tag7_raocbOpenRunVAES512:
+	ADCL          CX, CX
+	BTL           $0x06, R14
+	JCC           lanes_tag6_raocbOpenRunVAES512
+	MOVQ          672(SI), R12
+	MOVL          2328(R13), R9
+	VEXTRACTI32X4 $0x02, Z1, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCS         720(SI)
+
+lanes_tag6_raocbOpenRunVAES512:
+	ADCL          CX, CX
+	BTL           $0x05, R14
+	JCC           lanes_tag5_raocbOpenRunVAES512
+	MOVQ          568(SI), R12
+	MOVL          2324(R13), R9
+	VEXTRACTI32X4 $0x01, Z1, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCS         616(SI)
+
+lanes_tag5_raocbOpenRunVAES512:
+	ADCL          CX, CX
+	BTL           $0x04, R14
+	JCC           lanes_tag4_raocbOpenRunVAES512
+	MOVQ          464(SI), R12
+	MOVL          2320(R13), R9
+	VEXTRACTI32X4 $0x00, Z1, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCS         512(SI)
+
+lanes_tag4_raocbOpenRunVAES512:
+	ADCL          CX, CX
+	BTL           $0x03, R14
+	JCC           lanes_tag3_raocbOpenRunVAES512
+	MOVQ          360(SI), R12
+	MOVL          2316(R13), R9
+	VEXTRACTI32X4 $0x03, Z0, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCS         408(SI)
+
+lanes_tag3_raocbOpenRunVAES512:
+	ADCL          CX, CX
+	BTL           $0x02, R14
+	JCC           lanes_tag2_raocbOpenRunVAES512
+	MOVQ          256(SI), R12
+	MOVL          2312(R13), R9
+	VEXTRACTI32X4 $0x02, Z0, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCS         304(SI)
+
+lanes_tag2_raocbOpenRunVAES512:
+	ADCL          CX, CX
+	BTL           $0x01, R14
+	JCC           lanes_tag1_raocbOpenRunVAES512
+	MOVQ          152(SI), R12
+	MOVL          2308(R13), R9
+	VEXTRACTI32X4 $0x01, Z0, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCS         200(SI)
+
+lanes_tag1_raocbOpenRunVAES512:
+	ADCL          CX, CX
+	BTL           $0x00, R14
+	JCC           lanes_tag0_raocbOpenRunVAES512
+	MOVQ          48(SI), R12
+	MOVL          2304(R13), R9
+	VEXTRACTI32X4 $0x00, Z0, X12
+	VPCMPEQB      (R12)(R9*1), X12, K1
+	KORTESTW      K1, K1
+	SETCS         96(SI)
+
+lanes_tag0_raocbOpenRunVAES512:
+	ADCL  CX, CX
+	ANDNL R14, CX, CX
+	MOVL  CX, 2372(R13)
+	INCL  2376(R13)
+	MOVL  2376(R13), R12
+	CMPL  2368(R13), $0x0000ffff
+	JNE   lanes_stop_raocbOpenRunVAES512
+	TESTL CX, CX
+	JNZ   lanes_stop_raocbOpenRunVAES512
+	MOVQ  runs+64(FP), R14
+	CMPQ  R12, R14
+	JE    lanes_stop_raocbOpenRunVAES512
+	ADDQ  $0x00000680, SI
+	JMP   lanes_group_raocbOpenRunVAES512
+
+lanes_stop_raocbOpenRunVAES512:
+	MOVQ R12, ret+96(FP)
 	VZEROUPPER
 	RET

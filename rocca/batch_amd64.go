@@ -63,7 +63,8 @@ type laneJob struct {
 	n     int             // whole blocks of message, every lane
 	// The byte masks of the partial last blocks of associated data and
 	// message, their halves' bits 16l to 16l+15 for lane l's bytes; zero
-	// when the lanes have none.
+	// when the lanes have none. The VAES512 kernel makes them from the
+	// lanes' lengths: for it, not zero where there are any.
 	kAD   [2]uint64
 	kLast [2]uint64
 	// The finalization's inputs: the bit lengths of each lane's associated
@@ -135,11 +136,15 @@ func (a *AEAD) runLanes(msgs []batch.Message, open bool) (allOK bool) {
 		sh := g.Shape
 		j.adN, j.n, j.runs, j.steps = sh.ADBlocks, sh.Blocks, g.Runs, 0
 		if g.Ragged {
-			// The kernel makes each lane's masks of its last block.
-			j.steps, sh.Part = g.End-sh.Blocks+16, false
+			j.steps = g.End - sh.Blocks + 16
 		}
 		j.kAD, j.kLast = [2]uint64{}, [2]uint64{}
-		if sh.ADPart || sh.Part {
+		switch {
+		case nl == 4:
+			// The kernel makes the masks from the lanes' lengths; the
+			// fields say whether there are partial blocks.
+			j.kAD[0], j.kLast[0] = sh.Flags()
+		case sh.ADPart || sh.Part:
 			lastBlocks(&j, msgs, sh, nl, op*TagSize)
 		}
 		if nl == 4 {

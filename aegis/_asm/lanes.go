@@ -27,13 +27,14 @@ import (
 // indexes stepping by the number of lanes from one to the next. Every lane's block is loaded before any lane's output is stored,
 // so two lanes may run the same message in place.
 //
-// The partial blocks: the VAES512 kernels read them in place, after the
-// lane's whole blocks, through the byte masks kAD and kLast (bits 16l to
-// 16l+15 of a half's mask for lane l), and write the message's there too.
+// The partial blocks, where kAD and kLast say there are any: the VAES512
+// kernels read them in place, after the lane's whole blocks, through byte
+// masks they make from the lanes' lengths (bits 16l to 16l+15 of a half's
+// mask for lane l, see restMasks), and write the message's there too.
 // The VAES256 kernels, without byte masks, take zero-padded copies from
 // the job (adLast and last, 32 bytes a lane) and write the message's output
 // over its copy, and open takes the masks of its ciphertext's bytes from
-// the lanes' mask pointers; kAD and kLast only say whether there are any.
+// the lanes' mask pointers.
 
 // The offsets of laneJob's fields; TestLaneJobLayout checks them.
 const (
@@ -122,7 +123,7 @@ func lanesKernel(words int) {
 	JE(k.label("text"))
 	k.once(func() {
 		if fl.evex {
-			k.gatherMasked(k.loadMasks(jlKAD), k.m0, k.m1)
+			k.gatherMasked(k.restMasks(0), k.m0, k.m1)
 		} else {
 			k.gatherJob(jlADLast, k.m0, k.m1)
 		}
@@ -256,8 +257,7 @@ func (k *kern) text(open bool) {
 			k.lastVEX(open)
 			return
 		}
-		ks := k.loadMasks(jlKLast)
-		k.maskedStep(open, ks, nil)
+		k.maskedStep(open, k.restMasks(1), nil)
 	})
 	Label(k.name + "_" + name + "Done")
 }
@@ -399,7 +399,7 @@ func (k *kern) textBlocks(name string, open bool) {
 }
 
 // maskedStep emits Enc (Dec) of every lane's block at li through the byte
-// masks in ks (K4 and K5, as loadMasks leaves them): masked-off bytes are
+// masks in ks (K4 and K5, as restMasks leaves them): masked-off bytes are
 // neither read nor written, and load as zeros. mix changes the input
 // halves before they are absorbed (their lanes' output stored).
 func (k *kern) maskedStep(open bool, ks []Op, mix func(r VecPhysical)) {
@@ -433,14 +433,29 @@ func (k *kern) maskedStep(open bool, ks []Op, mix func(r VecPhysical)) {
 	})
 }
 
-// loadMasks loads the byte masks of M0 and M1 at job field f into K4 and
-// K5 and returns them.
-func (k *kern) loadMasks(f int) []Op {
-	ks := []Op{K4, K5}
-	for _, i := range k.halves() {
-		KMOVQ(field(f+8*i), ks[i])
+// restMasks sets K4 and K5 (K4 alone for AEGIS-256) to the byte masks of
+// the lanes' partial last blocks of associated data (q 0) or text (q 1),
+// from their bit lengths in u, and returns them: the Go side only says
+// whether there are partial blocks (kAD and kLast not zero). It takes Z26
+// to Z28, which only ragged uses besides.
+func (k *kern) restMasks(q int) []Op {
+	iota0, iota1, v := fl.regs[26], fl.regs[27], fl.regs[28]
+	shift := map[int]uint8{16: 4, 32: 5}[k.rate()]
+	vload(field(jlU), v)
+	if q == 1 {
+		VPUNPCKHQDQ(v, v, v)
 	}
-	return ks
+	// Each lane's bytes in its last block, a byte spread over the lane.
+	VPSLLQ(U8(61-shift), v, v)
+	VPSRLQ(U8(64-shift), v, v)
+	VPSHUFB(k.zero, v, v)
+	VBROADCASTI32X4(iotaBytes, iota0)
+	VPCMPUB(U8(1), v, iota0, K4)
+	if k.words == 8 {
+		VBROADCASTI32X4(iotaBytes.Offset(16), iota1)
+		VPCMPUB(U8(1), v, iota1, K5)
+	}
+	return []Op{K4, K5}
 }
 
 // lastVEX is the partial last blocks for the VAES256 kernels: Enc of the

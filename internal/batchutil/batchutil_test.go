@@ -2,6 +2,7 @@ package batchutil
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"testing"
@@ -207,6 +208,61 @@ func TestCheckLengths(t *testing.T) {
 						s.CheckSeal(msgs)
 					}
 				}()
+			}
+		}
+	}
+}
+
+// TestRunLanesNonePays checks that RunLanes, where no length class holds
+// messages enough for a group that pays (anyPays), sends each message
+// alone, and fails those to open shorter than a tag, as Place does; and
+// that one message more in a class, which makes its group pay, runs the
+// group in lanes.
+func TestRunLanesNonePays(t *testing.T) {
+	// Texts of classes 0 to 5, as many of each as lanesPay does not take
+	// yet, and texts past maxLen, shuffled.
+	var lens []int
+	for c, n := range []int{3, 3, 5, 7, 11, 15} {
+		for range n {
+			lens = append(lens, max(16<<c-16, 0))
+		}
+	}
+	for range 20 {
+		lens = append(lens, 600)
+	}
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(lens), func(i, j int) { lens[i], lens[j] = lens[j], lens[i] })
+	for _, open := range []bool{false, true} {
+		for extra := -1; extra <= 5; extra++ {
+			sub := 0
+			if open {
+				sub = 16
+			}
+			all := slices.Clone(lens)
+			if extra >= 0 {
+				all = append(all, max(16<<extra-16, 0)) // the class's group now pays
+			}
+			msgs := make([]batch.Message, len(all), len(all)+1)
+			for i, n := range all {
+				msgs[i].In = make([]byte, n+sub)
+				msgs[i].OK = true
+			}
+			if open {
+				msgs = append(msgs, batch.Message{In: make([]byte, sub/2), OK: true}) // shorter than a tag
+			}
+			inLanes, alone := make([]bool, len(msgs)), make([]bool, len(msgs))
+			RunLanes(msgs, open, 16, 512, math.MaxInt, math.MaxInt, func(g LaneGroup) {
+				for _, i := range g.Idx[:g.N] {
+					inLanes[i] = true
+				}
+			}, func(i int) { alone[i] = true })
+			for i, n := range all {
+				want := extra >= 0 && n == max(16<<extra-16, 0)
+				if inLanes[i] != want || alone[i] == want {
+					t.Errorf("open %v, one more in class %d: message %d (%d bytes) in lanes %v, alone %v", open, extra, i, n, inLanes[i], alone[i])
+				}
+			}
+			if last := len(all); open && (inLanes[last] || alone[last] || msgs[last].OK) {
+				t.Errorf("one more in class %d: message of %d bytes to open in lanes %v, alone %v, OK %v", extra, sub/2, inLanes[last], alone[last], msgs[last].OK)
 			}
 		}
 	}

@@ -20,6 +20,18 @@ type Shape struct {
 	ADPart, Part     bool
 }
 
+// Flags returns 1 for each of the associated data and the text of shape s
+// that ends in a partial block, else 0: a lane kernel's flags of them.
+func (s Shape) Flags() (ad, text uint64) {
+	if s.ADPart {
+		ad = 1
+	}
+	if s.Part {
+		text = 1
+	}
+	return ad, text
+}
+
 // MaxLanes is the most messages a lane kernel runs at once.
 const MaxLanes = 4
 
@@ -71,14 +83,14 @@ func (g *Group) ClearFailed(msgs []batch.Message) (allOK bool) {
 // like messages standing for up to MaxRuns of them, for a kernel that runs
 // them one after the other without a return. The messages between runs
 // are grouped by shape over a window of up to windowMsgs of them (see
-// window), however their shapes are ordered: a batch of mixed sizes pairs
+// fill), however their shapes are ordered: a batch of mixed sizes pairs
 // whichever messages share a shape. To open, a message is In less the tag,
 // and messages shorter than the tag fail on the way (their Out is empty;
 // Failed says so). With Ragged, for a kernel whose lanes' texts may
 // differ in length, the window groups messages by the shape of their
 // associated data, and those of one such shape in order of text length
-// (sortKey), so that a group's lanes end a few blocks apart (at most
-// raggedSpan). The groups stay in the Lanes, so that the caller runs them
+// (sortKey), so that a group's lanes end a few blocks apart (see
+// raggedSteps). The groups stay in the Lanes, so that the caller runs them
 // without copying them or moving them to the heap.
 type Lanes struct {
 	msgs                  []batch.Message
@@ -92,33 +104,36 @@ type Lanes struct {
 	run                   Group // the group Next returns
 }
 
-// raggedSpan is the most blocks the texts of a ragged group differ by. A
-// lane kernel's steps past its shortest lane's whole blocks, with per-lane
-// masks, cost two to three plain ones (llvm-mca, Zen 4 and Sapphire
-// Rapids): a group whose lanes end further apart runs slower than its
-// longer messages would in a group of their own (a group's set-up and
+// raggedSteps is the most steps a ragged group's kernel runs past its
+// shortest text's whole blocks to its longest text's end (End less
+// Shape.Blocks): its texts end at most about 8 blocks apart. These steps,
+// with per-lane masks, cost two to three plain ones (llvm-mca, Zen 4 and
+// Sapphire Rapids): a group whose lanes end further apart runs slower than
+// its longer messages would in a group of their own (a group's set-up and
 // Finalize cost about 17 plain steps).
-const raggedSpan = 8
+const raggedSteps = 9
 
-// The window's bounds: its messages, and the slots of its table of shapes,
-// a power of two, twice as many.
-const (
-	windowMsgs  = 64
-	windowSlots = 2 * windowMsgs
-)
+// windowMsgs is the most messages a window holds: one bit each of a word.
+const windowMsgs = 64
 
-// A window is messages of the batch from start on chained by shape: the
-// messages of a shape in batch order, the shapes in the order of their
-// first message, found through a table of shapes hashed by open addressing.
+// A window is messages of the batch from start on, in the order they are
+// grouped in: by the shape of their associated data, then by text length
+// (sortKey), the messages of a key in batch order but those of the last
+// key in order of length. Each group is the longest stretch of this order
+// from at that a lane kernel takes (group).
 type window struct {
-	start      int
-	used       [windowSlots]bool
-	shapes     [windowSlots]Shape
-	head, tail [windowSlots]int8 // the slot's first and last message, from start
-	link       [windowMsgs]int8  // a message's next of its shape, -1 at the end
-	lens       [windowMsgs]int   // with Ragged, a message's text length; else 0
-	order      [windowMsgs]uint8 // the slots in the order of their first message
-	n, at      int               // shapes in order, and the next to hand out
+	start int
+	order [windowMsgs]uint8 // the messages, from start
+	keys  [windowMsgs]uint8 // their texts' sort keys
+	ads   [windowMsgs]uint8 // their shapes of associated data, as indexes in adKeys
+	// The shapes of associated data (adKey) of the window; with just one,
+	// ads is not set.
+	adKeys [windowMsgs]int
+	oneAD  bool
+	n, at  int // messages in order, and the next to hand out
+	// byKey holds, during fill, the set of the messages of each sort key,
+	// bit x for message start+x; zero between fills.
+	byKey [sortKeys]uint64
 }
 
 // Init starts q on msgs.
@@ -129,8 +144,8 @@ func (q *Lanes) Init(msgs []batch.Message, lanes, shift, tagSize int, open bool)
 // Next returns the next group to run, or nil when all have run.
 func (q *Lanes) Next() *Group {
 	for {
-		if g := q.w.group(q.lanes, q.shift, q.Ragged, &q.run); g != nil {
-			return g
+		if q.w.at < q.w.n {
+			return q.group()
 		}
 		if q.next == len(q.msgs) {
 			return nil
@@ -142,96 +157,67 @@ func (q *Lanes) Next() *Group {
 	}
 }
 
-// fill makes the window of the messages from q.next up to the first long
-// run of like ones (windowEnd), which it leaves for take, or up to
-// windowMsgs: at least one message.
+// fill orders the window of the messages from q.next up to the first run
+// of like messages that take groups (windowEnd), or up to windowMsgs: at
+// least one message. One pass over the messages sets each message's bit in
+// the set of its sort key (a bucket sort, without a comparison sort's
+// branches on random lengths or a counting sort's chains of increments
+// through memory); the sets, read in order of key, give the order.
 func (q *Lanes) fill() {
 	w := &q.w
-	clear(w.used[:])
-	w.start, w.n, w.at = q.next, 0, 0
-	end := q.windowEnd()
-	var (
-		// With Ragged: the window's messages and their sort keys, and how
-		// many have each key.
-		order   [windowMsgs]int8
-		keys    [windowMsgs]uint8
-		count   [sortKeys]uint8
-		present [sortKeys / 64]uint64 // the keys in use
-		k       int
-		ad      Shape // the first message's shape of associated data
-		oneAD   = true
-	)
-	for i := q.next; i < end; i++ {
-		m := &q.msgs[i]
-		n := len(m.In)
-		if q.open {
-			if n < q.tagSize {
-				m.OK, q.Failed = false, true
-				continue
-			}
-			n -= q.tagSize
-		}
-		x := i - w.start
-		if !q.Ragged {
-			w.add(x, q.shape(len(m.AD), n))
+	start, end := q.next, q.windowEnd()
+	sub := q.sub()
+	shift := uint(q.shift) & 63
+	var used uint64 // the keys in use, a bit for four
+	// The first message's length of associated data, and the bits in which
+	// any other's differs from it: where they all have one length, they
+	// have one shape (the common case, without shifts in the loop).
+	ad0 := len(q.msgs[start].AD)
+	diff := 0
+	msgs := q.msgs[start:end]
+	// (bit, not 1<<x: the variable shifts take one count, shift.)
+	for x, bit := 0, uint64(1); x < len(msgs); x, bit = x+1, bit<<1 {
+		m := &msgs[x]
+		n := len(m.In) - sub
+		if n < 0 {
+			m.OK, q.Failed = false, true
 			continue
 		}
-		w.lens[x] = n
-		if sh := q.shape(len(m.AD), 0); k == 0 {
-			ad = sh
-		} else if sh != ad {
-			oneAD = false
-		}
-		key := q.sortKey(n)
-		order[k], keys[k] = int8(x), key
-		count[key]++
-		present[key/64] |= 1 << (key % 64)
-		k++
+		key := sortKey(n, shift)
+		w.byKey[key] |= bit
+		used |= 1 << (key / 4)
+		diff |= len(m.AD) ^ ad0
 	}
-	if q.Ragged {
-		// A counting sort, stable and without a comparison sort's branches
-		// on random lengths.
-		sum := uint8(0) // in a register, not a chain through memory
-		for i, p := range present {
-			for ; p != 0; p &= p - 1 {
-				key := 64*i + bits.TrailingZeros64(p)
-				count[key], sum = sum, sum+count[key]
+	long := bits.OnesCount64(w.byKey[sortKeys-1])
+	k := 0
+	for ; used != 0; used &= used - 1 {
+		keys := w.byKey[4*bits.TrailingZeros64(used):][:4]
+		for i, set := range keys {
+			keys[i] = 0
+			for ; set != 0; set &= set - 1 {
+				w.order[k&(windowMsgs-1)] = uint8(bits.TrailingZeros64(set))
+				w.keys[k&(windowMsgs-1)] = uint8(4*bits.TrailingZeros64(used) + i)
+				k++
 			}
 		}
-		var sorted [windowMsgs]int8
-		for i, key := range keys[:k] {
-			sorted[count[key]] = order[i]
-			count[key]++
-		}
-		if !oneAD {
-			for _, x := range sorted[:k] {
-				w.add(int(x), q.shape(len(q.msgs[w.start+int(x)].AD), 0))
-			}
-		} else if k > 0 {
-			// The common case, one shape of associated data, chained
-			// without add's table and its chain of loads through tail.
-			w.used[0], w.shapes[0], w.head[0], w.order[0], w.n = true, ad, sorted[0], 0, 1
-			for i, x := range sorted[:k-1] {
-				w.link[x] = sorted[i+1]
-			}
-			w.link[sorted[k-1]] = -1
-		}
+	}
+	w.start, w.n, w.at = start, k, 0
+	if long > 1 {
+		q.sortLong(w.order[k-long : k])
+	}
+	w.oneAD, w.adKeys[0] = diff == 0, q.adKey(ad0)
+	if diff != 0 {
+		q.byAD()
 	}
 	q.next = end
 }
 
-// sortKeys is the number of keys a ragged window sorts its texts by.
-const sortKeys = 256
-
-// sortKey is a text of n bytes' key in a ragged window: its whole blocks,
-// then whether it has a partial one, the longest texts (from 127 blocks)
-// together.
-func (q *Lanes) sortKey(n int) uint8 {
-	key := n >> q.shift << 1
-	if n&(1<<q.shift-1) != 0 {
-		key++
+// sub is the bytes of a message's In past its text: the tag, opening.
+func (q *Lanes) sub() int {
+	if q.open {
+		return q.tagSize
 	}
-	return uint8(min(key, sortKeys-1))
+	return 0
 }
 
 // windowEnd returns the end of the window from q.next: the start of the
@@ -241,83 +227,165 @@ func (q *Lanes) sortKey(n int) uint8 {
 // of a few lengths (the IPI's) fell into windows of a few messages, whose
 // leftovers of each length ran in part-filled groups or alone.
 func (q *Lanes) windowEnd() int {
-	end := min(len(q.msgs), q.next+windowMsgs)
-	run := runGroups * q.lanes
-	same := 0 // messages before i of i's lengths
-	for i := q.next + 1; i < end; i++ {
-		m, p := &q.msgs[i], &q.msgs[i-1]
-		if len(m.In) != len(p.In) || len(m.AD) != len(p.AD) {
+	msgs := q.msgs[q.next:min(len(q.msgs), q.next+windowMsgs)]
+	run, same := runGroups*q.lanes, 0 // same: messages before x of x's lengths
+	in, ad := len(msgs[0].In), len(msgs[0].AD)
+	for x := 1; x < len(msgs); x++ {
+		// Without a branch on the lengths, which mixed batches would
+		// mispredict.
+		m := &msgs[x]
+		d := (len(m.In) ^ in) | (len(m.AD) ^ ad)
+		in, ad = len(m.In), len(m.AD)
+		same++
+		if d != 0 {
 			same = 0
-		} else if same++; same == run-1 && i+1-run > q.next {
-			return i + 1 - run
+		}
+		if same == run-1 && x+1 > run {
+			return q.next + x + 1 - run
 		}
 	}
-	return end
+	return q.next + len(msgs)
+}
+
+// sortLong sorts order, window messages of the last sort key, by text
+// length, stably: an insertion sort, as a window of them is rare and its
+// texts long.
+func (q *Lanes) sortLong(order []uint8) {
+	var lens [windowMsgs]int
+	for i, x := range order {
+		lens[i] = len(q.msgs[q.w.start+int(x)].In)
+	}
+	for i := 1; i < len(order); i++ {
+		x, n := order[i], lens[i]
+		j := i
+		for ; j > 0 && lens[j-1] > n; j-- {
+			order[j], lens[j] = order[j-1], lens[j-1]
+		}
+		order[j], lens[j] = x, n
+	}
+}
+
+// byAD orders the window by the shape of associated data, stably: the
+// shapes in the order of their first message in it. It sets ads and
+// adKeys.
+func (q *Lanes) byAD() {
+	w := &q.w
+	var sets [windowMsgs]uint64 // each shape's messages, by place in order
+	shapes := 0
+	for k, x := range w.order[:w.n] {
+		a := q.adKey(len(q.msgs[w.start+int(x)].AD))
+		s := 0
+		for s < shapes && w.adKeys[s] != a {
+			s++
+		}
+		if s == shapes {
+			w.adKeys[s] = a
+			shapes++
+		}
+		sets[s] |= 1 << k
+	}
+	order, keys := w.order, w.keys
+	k := 0
+	for s, set := range sets[:shapes] {
+		for ; set != 0; set &= set - 1 {
+			x := bits.TrailingZeros64(set)
+			w.order[k], w.keys[k], w.ads[k] = order[x], keys[x], uint8(s)
+			k++
+		}
+	}
+}
+
+// sortKeys is the number of keys a window sorts its texts by.
+const sortKeys = 256
+
+// sortKey is a text of n bytes' key in a window, with blocks of 1<<shift
+// bytes: its whole blocks, then whether it has a partial one (the whole
+// blocks plus those of n-1 bytes, plus one: the blocks rounded up), the
+// longest texts (from 127 blocks) together.
+func sortKey(n int, shift uint) uint {
+	return min(uint(n>>shift+(n-1)>>shift+1), sortKeys-1)
+}
+
+// adKey is the shape of adLen bytes of associated data as one number, as
+// sortKey's but without a bound.
+func (q *Lanes) adKey(adLen int) int {
+	return adLen>>q.shift + (adLen-1)>>q.shift + 1
 }
 
 // runGroups is how many groups' worth of like messages in a row end a
 // window, for take.
 const runGroups = 4
 
-// add chains message x of the window (its position from start) to the
-// messages of shape sh.
-func (w *window) add(x int, sh Shape) {
-	h := uint64(sh.ADBlocks)<<33 ^ uint64(sh.Blocks)<<2
-	if sh.ADPart {
-		h |= 2
+// group returns the window's next group, in q.run: up to q.lanes messages
+// of one shape of associated data, and for a ragged kernel texts that end
+// at most raggedSteps steps past the shortest one's whole blocks, else of
+// one shape of text. A ragged group's Shape takes its text's part from the
+// shortest, and Ragged and End from the longest. The sort keys tell them
+// all but for texts of the last key, whose lengths group looks up.
+func (q *Lanes) group() *Group {
+	w, g := &q.w, &q.run
+	p := w.at
+	s := 0
+	if !w.oneAD {
+		s = int(w.ads[p])
 	}
-	if sh.Part {
-		h |= 1
+	k0 := uint(w.keys[p])
+	if k0 == sortKeys-1 {
+		return q.groupLong(s)
 	}
-	s := int(h*0x9e3779b97f4a7c15>>57) & (windowSlots - 1)
-	for w.used[s] && w.shapes[s] != sh {
-		s = (s + 1) & (windowSlots - 1)
+	end, hi := min(w.n, p+q.lanes), k0
+	for ; p < end; p++ {
+		k := uint(w.keys[p])
+		if !w.oneAD && int(w.ads[p]) != s || k != k0 && (!q.Ragged || q.blocksUp(p, k)-int(k0>>1) > raggedSteps) {
+			break
+		}
+		g.Msgs[p-w.at] = w.start + int(w.order[p])
+		hi = k
 	}
-	w.link[x] = -1
-	if !w.used[s] {
-		w.used[s], w.shapes[s], w.head[s] = true, sh, int8(x)
-		w.order[w.n] = uint8(s)
-		w.n++
-	} else {
-		w.link[w.tail[s]] = int8(x)
-	}
-	w.tail[s] = int8(x)
+	a := w.adKeys[s]
+	g.Shape = Shape{a >> 1, int(k0 >> 1), a&1 != 0, k0&1 != 0}
+	g.N, g.Runs, g.Ragged, g.End = p-w.at, 1, hi != k0, q.blocksUp(p-1, hi)
+	w.at = p
+	return g
 }
 
-// group returns the next group of the window, of up to lanes messages of
-// one shape, in g, or nil when the window has handed out all its messages.
-// A ragged window's groups' texts differ by at most raggedSpan blocks of
-// 1<<shift bytes; their Shape takes its text's part from the shortest, and
-// Ragged and End from the longest.
-func (w *window) group(lanes, shift int, ragged bool, g *Group) *Group {
-	for w.at < w.n {
-		s := w.order[w.at]
-		x := w.head[s]
-		if x < 0 {
-			w.at++
-			continue
-		}
-		g.Shape, g.N, g.Runs, g.Ragged = w.shapes[s], 0, 1, false
-		lo, hi := w.lens[x], w.lens[x]
-		for ; x >= 0 && g.N < lanes; x = w.link[x] {
-			n := w.lens[x]
-			if max(hi, n)-min(lo, n) > raggedSpan<<shift {
-				break
-			}
-			lo, hi = min(lo, n), max(hi, n)
-			g.Msgs[g.N] = w.start + int(x)
-			g.N++
-		}
-		w.head[s] = x
-		if ragged {
-			mask := 1<<shift - 1
-			g.Shape.Blocks, g.Shape.Part = lo>>shift, lo&mask != 0
-			g.End = (hi + mask) >> shift
-			g.Ragged = hi>>shift != g.Shape.Blocks || hi&mask != 0 != g.Shape.Part
-		}
-		return g
+// blocksUp returns the blocks of the text of the p-th message of the
+// window's order, of sort key k, rounded up.
+func (q *Lanes) blocksUp(p int, k uint) int {
+	if k < sortKeys-1 {
+		return int(k+1) >> 1
 	}
-	return nil
+	return (q.text(p) + 1<<q.shift - 1) >> q.shift
+}
+
+// text returns the length of the text of the p-th message of the window's
+// order.
+func (q *Lanes) text(p int) int {
+	return len(q.msgs[q.w.start+int(q.w.order[p])].In) - q.sub()
+}
+
+// groupLong is group for a group from a text of the last sort key, whose
+// texts are in order of length.
+func (q *Lanes) groupLong(s int) *Group {
+	w, g := &q.w, &q.run
+	shift, mask := q.shift, 1<<q.shift-1
+	p := w.at
+	lo, hi := q.text(p), 0
+	for end := min(w.n, p+q.lanes); p < end; p++ {
+		n := q.text(p)
+		if !w.oneAD && int(w.ads[p]) != s || q.Ragged && (n+mask)>>shift-lo>>shift > raggedSteps ||
+			!q.Ragged && (n>>shift != lo>>shift || n&mask != 0 != (lo&mask != 0)) {
+			break
+		}
+		g.Msgs[p-w.at] = w.start + int(w.order[p])
+		hi = n
+	}
+	a := w.adKeys[s]
+	g.Shape = Shape{a >> 1, lo >> shift, a&1 != 0, lo&mask != 0}
+	g.N, g.Runs, g.End = p-w.at, 1, (hi+mask)>>shift
+	g.Ragged = hi>>shift != g.Shape.Blocks || hi&mask != 0 != g.Shape.Part
+	w.at = p
+	return g
 }
 
 // take returns the next q.lanes messages as one group where they have one

@@ -135,22 +135,28 @@ func TestLanesWindow(t *testing.T) {
 
 // TestLanesRagged checks the groups of Lanes with Ragged: every message in
 // exactly one lane; a group's messages of one shape of associated data, in
-// order of text length (their sortKey) and at most raggedSpan blocks
-// apart, its Shape the shortest's, Ragged and End the longest's; and,
+// order of text length (their sortKey) and ending at most raggedSteps
+// blocks past the shortest's whole blocks, its Shape the shortest's,
+// Ragged and End the longest's; and,
 // within a window, as few groups as the shapes of associated data and the
 // span allow, each shape's messages in text order from group to group.
 // Opening, messages shorter than the tag fail and go in no group.
 func TestLanesRagged(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 2))
 	for _, c := range []struct {
-		count      int
-		open, noAD bool
-	}{{64, false, false}, {50, true, false}, {200, false, false}, {64, false, true}, {50, true, true}} {
+		count            int
+		open, noAD, long bool
+	}{{64, false, false, false}, {50, true, false, false}, {200, false, false, false}, {64, false, true, false}, {50, true, true, false}, {64, false, true, true}} {
 		msgs := make([]batch.Message, c.count)
 		for i := range msgs {
 			// Some past the sort keys' range (127 blocks), which sorts
-			// them together.
-			msgs[i].In = make([]byte, r.IntN(300)+i%7/6*r.IntN(9000))
+			// them together; with long, half of them, about 5000 and 7000
+			// bytes in turn, which only sorted by length fill groups.
+			n := r.IntN(300) + i%7/6*r.IntN(9000)
+			if c.long && i%2 == 0 {
+				n = 5000 + i/2%2*2000 + r.IntN(100)
+			}
+			msgs[i].In = make([]byte, n)
 			if !c.noAD {
 				msgs[i].AD = make([]byte, r.IntN(2)*r.IntN(40))
 			}
@@ -165,22 +171,22 @@ func TestLanesRagged(t *testing.T) {
 		q.Ragged = true
 		seen := make([]int, len(msgs))
 		groups := 0
-		last := map[Shape]uint8{} // the greatest sort key so far of an AD shape
+		last := map[Shape]uint{} // the greatest sort key so far of an AD shape
 		for g := q.Next(); g != nil; g = q.Next() {
 			groups++
 			ad := len(msgs[g.Msgs[0]].AD)
 			adShape := q.shape(ad, 0)
-			lo, hi, prev := len(msgs[g.Msgs[0]].In)-sub, 0, uint8(0)
+			lo, hi, prev := len(msgs[g.Msgs[0]].In)-sub, 0, uint(0)
 			for l := range g.N {
 				i := g.Msgs[l]
 				seen[i]++
 				n := len(msgs[i].In) - sub
-				if q.shape(len(msgs[i].AD), 0) != adShape || q.sortKey(n) < prev {
+				if q.shape(len(msgs[i].AD), 0) != adShape || sortKey(n, 5) < prev {
 					t.Fatalf("%+v: message %d (AD %d, text %d) in lane %d of a group of AD %d, after key %d", c, i, len(msgs[i].AD), n, l, ad, prev)
 				}
-				prev, lo, hi = q.sortKey(n), min(lo, n), max(hi, n)
+				prev, lo, hi = sortKey(n, 5), min(lo, n), max(hi, n)
 			}
-			if hi-lo > raggedSpan<<5 {
+			if (hi+31)>>5-lo>>5 > raggedSteps {
 				t.Fatalf("%+v: group of texts %d to %d", c, lo, hi)
 			}
 			hiSh := q.shape(ad, hi)
@@ -192,7 +198,7 @@ func TestLanesRagged(t *testing.T) {
 				t.Fatalf("%+v: group of texts %d to %d: Shape %+v, Ragged %v, End %d", c, lo, hi, g.Shape, g.Ragged, g.End)
 			}
 			if c.count <= windowMsgs {
-				if k := q.sortKey(len(msgs[g.Msgs[0]].In) - sub); k < last[adShape] {
+				if k := sortKey(len(msgs[g.Msgs[0]].In)-sub, 5); k < last[adShape] {
 					t.Fatalf("%+v: group from key %d after one to %d", c, k, last[adShape])
 				}
 				last[adShape] = prev
@@ -213,15 +219,21 @@ func TestLanesRagged(t *testing.T) {
 			texts[sh] = append(texts[sh], len(msgs[i].In)-sub)
 		}
 		if c.count <= windowMsgs {
-			// Each shape's texts in order of key, greedily four at a time
-			// within the span.
+			// Each shape's texts in order of key, those of the last key
+			// (the longest) in order of length, greedily four at a time
+			// within raggedSteps.
 			want := 0
 			for _, ns := range texts {
-				slices.SortStableFunc(ns, func(a, b int) int { return int(q.sortKey(a)) - int(q.sortKey(b)) })
+				slices.SortStableFunc(ns, func(a, b int) int {
+					if c := int(sortKey(a, 5)) - int(sortKey(b, 5)); c != 0 || sortKey(a, 5) < sortKeys-1 {
+						return c
+					}
+					return a - b
+				})
 				for i := 0; i < len(ns); want++ {
 					k, lo, hi := i+1, ns[i], ns[i]
 					for ; k < len(ns) && k < i+4; k++ {
-						if lo, hi = min(lo, ns[k]), max(hi, ns[k]); hi-lo > raggedSpan<<5 {
+						if lo, hi = min(lo, ns[k]), max(hi, ns[k]); (hi+31)>>5-lo>>5 > raggedSteps {
 							break
 						}
 					}

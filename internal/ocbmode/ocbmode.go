@@ -117,6 +117,14 @@ const MaxIndex = 1 << 30
 // m+3.
 const maxBlocks = MaxIndex - 4
 
+// MaxText is the longest RAOCB plaintext in bytes, as RangeFits from 0
+// takes; MaxPlainAD the longest associated data up to which ADFits takes
+// every length (past it, only 16*MaxIndex bytes).
+const (
+	MaxText    = 16 * maxBlocks
+	MaxPlainAD = 16 * (MaxIndex - 1)
+)
+
 // NumBlocks returns the number of blocks of n bytes, the last one possibly
 // partial.
 func NumBlocks(n uint64) uint64 { return (n + 15) / 16 }

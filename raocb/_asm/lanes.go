@@ -19,9 +19,10 @@ import (
 // AESENC(AESENC(B ⊞ i, R1), R2) of block i differ by lane only in B; the
 // pad's index f+1 and the tag's m+3 are the lane's own. While every lane
 // has blocks i and i+1, both run in one pass: eight registers in flight.
-// The Go side (lanes_amd64.go) adds HASH(A) to the tags; when sealing, the
-// marked lanes (16-byte tags, no associated data) have their tags stored at
-// the end of their output by the kernel.
+// The Go side (lanes_amd64.go) adds HASH(A) to the tags; the marked lanes
+// (16-byte tags, no associated data) have their tags stored at the end of
+// their output by the seal kernel, compared with the received ones by the
+// open kernel.
 //
 // The kernels take their messages from the batch (batch.Message, whose
 // layout raocb's tests pin: msg* below) by 16 indexes, and fill their
@@ -32,7 +33,12 @@ import (
 // itself, per register (each lane's whole blocks f and partial bytes r in
 // every byte of the lane, f and m (its blocks, the partial one counted) in
 // every dword, the masks of the blocks in flight, and R1 and R2
-// broadcast), then the table.
+// broadcast), then the table, then the marked lanes whose tags differ (a
+// bit each, uint32, when opening) and a count of the run kernels'. The run
+// kernels (see lanes) take full groups of messages in a row by place,
+// without indexes or the table's pointers (their lengths, gathered, go to
+// the table), and run the next group in the same call: a batch of like
+// messages in one call, as ocb's run kernels do.
 const (
 	lnSrc   = 0
 	lnDst   = 128
@@ -48,6 +54,8 @@ const (
 	lnR1    = 1792
 	lnR2    = 1856
 	lnTable = 1920
+	lnFail  = lnTable + lnTags + 4
+	lnRuns  = lnTable + lnTags + 8
 
 	msgSize  = 104
 	msgNonce = 0
@@ -55,7 +63,27 @@ const (
 	msgIn    = 48
 	msgInLen = 56
 	msgOut   = 72
+	msgOK    = 96
 )
+
+// laneRun is set while the run kernels are generated, which take their
+// lanes' pointers from the messages themselves, 16 in a row (msgSize
+// apart, lp at the first), in place of the table: see lanes.
+var laneRun bool
+
+// laneField is where lane i's pointer f (lnSrc, lnDst or lnNonce) is.
+func laneField(f, i int) Mem {
+	if laneRun {
+		return Mem{Base: lp, Disp: msgSize*i + map[int]int{lnSrc: msgIn, lnDst: msgOut, lnNonce: msgNonce}[f]}
+	}
+	return Mem{Base: lp, Disp: f + 8*i}
+}
+
+// laneLen is where lane i's text length is, in the table; laneTags where
+// the marked lanes are (out.done).
+func laneLen(i int) Mem { return Mem{Base: lo, Disp: lnTable + lnLen + 4*i} }
+
+var laneTags = Mem{Base: lo, Disp: lnTable + lnTags}
 
 // Registers of the lane kernels.
 var (
@@ -83,7 +111,7 @@ func lKey(i int) VecPhysical {
 
 // Constants of the lane kernels, 64 bytes each (a 16-byte pattern in every
 // lane, or per register).
-var iota4, low4, b80, dw1, dw3, dw15, lenPerm Mem
+var iota4, low4, b80, dw1, dw3, dw15, lenIdx, lenPerm Mem
 
 func laneTables() {
 	rep := func(name string, lo, hi uint64) Mem {
@@ -100,6 +128,11 @@ func laneTables() {
 	dw1 = rep("dw1", 0x0000000100000001, 0x0000000100000001)
 	dw3 = rep("dw3", 0x0000000300000003, 0x0000000300000003)
 	dw15 = rep("dw15", 0x0000000f0000000f, 0x0000000f0000000f)
+	// lenIdx: the offsets of the 16 messages' In lengths from the first's.
+	lenIdx = GLOBL("lenIdx", RODATA|NOPTR)
+	for k := 0; k < 16; k++ {
+		DATA(8*k, U64(uint64(msgSize*k+msgInLen)))
+	}
 	// lenPerm[r] takes length 4r+k into the four dwords of lane k.
 	lenPerm = GLOBL("lenPerm", RODATA|NOPTR)
 	for r := 0; r < 4; r++ {
@@ -111,15 +144,35 @@ func laneTables() {
 	}
 }
 
-func lanes(o op) {
-	name, keys := "raocbSealLanesVAES512", "rk *[240]byte"
-	if o == dec {
-		name, keys = "raocbOpenLanesVAES512", "rk, ek *[240]byte"
+// lanes generates a lane kernel, or with run a run kernel: groups of 16
+// messages in a row, from msgs on, runs of them one after the other (the
+// next 16 messages for each), which stops early after a group whose lanes
+// are not all marked or whose tags (opening) differ somewhere, for the
+// caller to finish it (its tags, done and fail in out); it returns the
+// groups it ran.
+func lanes(o op, run bool) {
+	laneRun = run
+	kind, group := "Lanes", "idx *[16]int, n"
+	if run {
+		kind, group = "Run", "runs"
 	}
-	TEXT(name, NOSPLIT, "func(nr int, "+keys+", r1, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n, sub int, mark uint32, out *[2372]byte)")
+	name, keys := "raocbSeal"+kind+"VAES512", "rk *[240]byte"
+	if o == dec {
+		name, keys = "raocbOpen"+kind+"VAES512", "rk, ek *[240]byte"
+	}
+	sig := "func(nr int, " + keys + ", r1, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *byte, " + group + ", sub int, mark uint32, out *[2380]byte)"
+	if run {
+		sig += " int"
+	}
+	TEXT(name, NOSPLIT, sig)
 	Pragma("noescape")
 	Load(Param("out"), lo)
-	laneTable()
+	if run {
+		Load(Param("msgs"), lp)
+		MOVL(U32(0), Mem{Base: lo, Disp: lnRuns})
+	} else {
+		laneTable()
+	}
 	Load(Param("nr"), nr)
 	Load(Param("rk"), lKeys)
 	if o == dec {
@@ -133,6 +186,13 @@ func lanes(o op) {
 		VMOVDQU64(Z12, Mem{Base: lo, Disp: lnR1 + 64*i})
 	}
 	loadKeys(lEK)
+
+	top := "lanes_group_" + name
+	if run {
+		Label(top)
+		laneMarks()
+		runLengths()
+	}
 	laneMasks()
 
 	// The nonce blocks: bits, with the nonce's bytes loaded under a mask
@@ -146,14 +206,17 @@ func lanes(o op) {
 	MOVQ(U64(0x0001000100010001), lJ)
 	IMULQ(lJ, lT)
 	KMOVQ(lT, K1)
+	// K4+k: the nonce's bytes in lane k, until the blocks' masks.
+	for k := 0; k < 4; k++ {
+		KANDQ(K1, []Op{K4, K5, K6, K7}[k], []Op{K4, K5, K6, K7}[k])
+	}
 	Load(Param("bits"), lT)
 	VBROADCASTI32X4(Mem{Base: lT}, Z13)
 	for r := 0; r < 4; r++ {
 		VMOVDQA64(Z13, lX(r))
 		for k := 0; k < 4; k++ {
-			MOVQ(Mem{Base: lp, Disp: lnNonce + 8*(4*r+k)}, lT)
-			KANDQ(K1, []Op{K4, K5, K6, K7}[k], K3)
-			VMOVDQU8(Mem{Base: lT, Index: lU, Scale: 1, Disp: -16 - 16*k}, K3, lX(r))
+			MOVQ(laneField(lnNonce, 4*r+k), lT)
+			VMOVDQU8(Mem{Base: lT, Index: lU, Scale: 1, Disp: -16 - 16*k}, []Op{K4, K5, K6, K7}[k], lX(r))
 		}
 		VPXORQ(lKey(0), lX(r), lX(r))
 	}
@@ -164,7 +227,7 @@ func lanes(o op) {
 
 	// f and r of every lane, in each byte of the lane (f < 256), and f and
 	// m in each dword.
-	VMOVDQU64(Mem{Base: lp, Disp: lnLen}, Z14)
+	VMOVDQU64(laneLen(0), Z14)
 	VPXORQ(Z16, Z16, Z16)
 	for r := 0; r < 4; r++ {
 		VMOVDQU64(lenPerm.Offset(64*r), Z13)
@@ -188,7 +251,9 @@ func lanes(o op) {
 		}
 	}
 	// The fewest whole blocks of a lane, blocks up to there need no masks,
-	// and the most.
+	// and the most; in lU the lanes with r > 0.
+	VPTESTMD(low4, Z14, K1)
+	KMOVW(K1, lU.As32())
 	laneReduce(VPMINUB, lSum(0), lMin)
 	laneReduce(VPMAXUB, lSum(1), lMax)
 	for r := 0; r < 4; r++ {
@@ -253,12 +318,7 @@ func lanes(o op) {
 	// The final partial blocks, in lanes with r > 0: the text XORed with
 	// Pad = E(Δ(B, f+1)), the checksum taking the plaintext padded.
 	partsDone := "lanes_parts_done_" + name
-	VMOVDQU64(Mem{Base: lo, Disp: lnR}, Z13)
-	for r := 1; r < 4; r++ {
-		VPORQ(Mem{Base: lo, Disp: lnR + 64*r}, Z13, Z13)
-	}
-	VPTESTMQ(Z13, Z13, K1)
-	KORTESTW(K1, K1)
+	TESTL(lU.As32(), lU.As32())
 	JZ(LabelRef(partsDone))
 	for r := 0; r < 4; r++ {
 		VPADDD(Mem{Base: lo, Disp: lnF + 64*r}, lB(r), lX(r))
@@ -278,16 +338,16 @@ func lanes(o op) {
 		VPCMPEQB(Z13, Z16, K2, K2)
 		VPXORQ(Z14, Z14, Z14)
 		for k := 0; k < 4; k++ {
-			MOVQ(Mem{Base: lp, Disp: lnSrc + 8*(4*r+k)}, lT)
-			MOVL(Mem{Base: lp, Disp: lnLen + 4*(4*r+k)}, lU.As32())
+			MOVQ(laneField(lnSrc, 4*r+k), lT)
+			MOVL(laneLen(4*r+k), lU.As32())
 			ANDL(U32(0xff0), lU.As32())
 			KANDQ(K1, []Op{K4, K5, K6, K7}[k], K3)
 			VMOVDQU8(Mem{Base: lT, Index: lU, Scale: 1, Disp: -16 * k}, K3, Z14)
 		}
 		VPXORQ(Z14, lX(r), lX(r))
 		for k := 0; k < 4; k++ {
-			MOVQ(Mem{Base: lp, Disp: lnDst + 8*(4*r+k)}, lT)
-			MOVL(Mem{Base: lp, Disp: lnLen + 4*(4*r+k)}, lU.As32())
+			MOVQ(laneField(lnDst, 4*r+k), lT)
+			MOVL(laneLen(4*r+k), lU.As32())
 			ANDL(U32(0xff0), lU.As32())
 			KANDQ(K1, []Op{K4, K5, K6, K7}[k], K3)
 			VMOVDQU8(lX(r), K3, Mem{Base: lT, Index: lU, Scale: 1, Disp: -16 * k})
@@ -315,16 +375,69 @@ func lanes(o op) {
 	}
 	if o == enc {
 		// The marked lanes' tags, which are whole, to Dst+Len.
-		MOVL(Mem{Base: lp, Disp: lnTags}, lU.As32())
+		MOVL(laneTags, lU.As32())
 		for i := 0; i < 16; i++ {
 			skip := fmt.Sprintf("lanes_tag%d_%s", i, name)
 			BTL(U8(i), lU.As32())
 			JCC(LabelRef(skip))
-			MOVQ(Mem{Base: lp, Disp: lnDst + 8*i}, lT)
-			MOVL(Mem{Base: lp, Disp: lnLen + 4*i}, lJ.As32())
+			MOVQ(laneField(lnDst, i), lT)
+			MOVL(laneLen(i), lJ.As32())
 			VEXTRACTI32X4(U8(i%4), lX(i/4), Mem{Base: lT, Index: lJ, Scale: 1})
 			Label(skip)
 		}
+	} else {
+		// The marked lanes' tags, which are whole, against those received
+		// at Src+Len: every byte compared, the message's OK set, and the
+		// bit of a lane whose differ set in lMin (the outcome is no
+		// secret, the bytes are). From the last lane down, each lane's
+		// carry (set where marked and equal) shifts into lMin; then the
+		// marked lanes without it.
+		MOVL(laneTags, lU.As32())
+		XORL(lMin.As32(), lMin.As32())
+		if !run {
+			Load(Param("msgs"), RBX)
+			Load(Param("idx"), RDX)
+		}
+		for i := 15; i >= 0; i-- {
+			skip := fmt.Sprintf("lanes_tag%d_%s", i, name)
+			BTL(U8(i), lU.As32())
+			JCC(LabelRef(skip))
+			MOVQ(laneField(lnSrc, i), lT)
+			MOVL(laneLen(i), lJ.As32())
+			VEXTRACTI32X4(U8(i%4), lX(i/4), X12)
+			VPCMPEQB(Mem{Base: lT, Index: lJ, Scale: 1}, X12, K1)
+			ok := Mem{Base: lp, Disp: msgSize*i + msgOK}
+			if !run {
+				IMUL3Q(U8(msgSize), Mem{Base: RDX, Disp: 8 * i}, RAX)
+				ok = Mem{Base: RAX, Index: RBX, Scale: 1, Disp: msgOK}
+			}
+			KORTESTW(K1, K1) // CF: all 16 bytes equal
+			SETCS(ok)
+			Label(skip)
+			ADCL(lMin.As32(), lMin.As32())
+		}
+		ANDNL(lU.As32(), lMin.As32(), lMin.As32())
+		MOVL(lMin.As32(), Mem{Base: lo, Disp: lnFail})
+	}
+	if run {
+		// The next group, unless this one is the last or the caller's to
+		// finish.
+		stop := "lanes_stop_" + name
+		INCL(Mem{Base: lo, Disp: lnRuns})
+		MOVL(Mem{Base: lo, Disp: lnRuns}, lT.As32())
+		CMPL(laneTags, U32(0xffff))
+		JNE(LabelRef(stop))
+		if o == dec {
+			TESTL(lMin.As32(), lMin.As32())
+			JNZ(LabelRef(stop))
+		}
+		Load(Param("runs"), lU)
+		CMPQ(lT, lU)
+		JE(LabelRef(stop))
+		ADDQ(U32(16*msgSize), lp)
+		JMP(LabelRef(top))
+		Label(stop)
+		Store(lT, ReturnIndex(0))
 	}
 	VZEROUPPER()
 	RET()
@@ -354,18 +467,20 @@ func laneMasksIn(xs []VecPhysical) {
 // whole blocks, as in ocb's kernels (ocb/_asm/batch.go): the same input and
 // output, byte for byte, in the same steps, which keeps it out of the
 // fewest and the most blocks of a lane; its tag goes unused. Lane k is
-// marked (its tag finished by the kernel) where bit k of mark is set (the
-// caller's: 16-byte tags, lanes below n) and its message has no associated
-// data.
+// marked (its tag finished by the kernel: stored when sealing, compared
+// when opening) where bit k of mark is set (the caller's: 16-byte tags,
+// lanes below n) and its message has no associated data.
 func laneTable() {
 	base, idx, n, sub := lT, lU, lJ, lJ16
-	m, t, ad := RAX, RDX, R10
+	m, t, plain := RAX, RDX, R10
 	Load(Param("msgs"), base)
 	Load(Param("idx"), idx)
 	Load(Param("sub"), sub)
 	LEAQ(Mem{Base: lo, Disp: lnTable}, lp)
-	XORL(ad.As32(), ad.As32())
-	for k := 0; k < 16; k++ {
+	XORL(plain.As32(), plain.As32())
+	// From the last lane down, which shifts each lane's bit of plain into
+	// place.
+	for k := 15; k >= 0; k-- {
 		IMUL3Q(U8(msgSize), Mem{Base: idx, Disp: 8 * k}, m)
 		ADDQ(base, m)
 		for _, f := range [][2]int{{msgIn, lnSrc}, {msgOut, lnDst}, {msgNonce, lnNonce}} {
@@ -375,18 +490,47 @@ func laneTable() {
 		MOVQ(Mem{Base: m, Disp: msgInLen}, t)
 		SUBQ(sub, t)
 		MOVL(t.As32(), Mem{Base: lp, Disp: lnLen + 4*k})
-		// Bit k of ad: lane k has associated data.
-		CMPQ(Mem{Base: m, Disp: msgADLen}, U8(0))
-		SETNE(t.As8())
-		MOVBLZX(t.As8(), t.As32())
-		SHLL(U8(k), t.As32())
-		ORL(t.As32(), ad.As32())
+		// Bit k of plain: lane k has no associated data (the carry of
+		// its length less 1).
+		CMPQ(Mem{Base: m, Disp: msgADLen}, U8(1))
+		ADCL(plain.As32(), plain.As32())
 	}
 	Load(Param("mark"), t)
-	NOTL(ad.As32())
-	ANDL(ad.As32(), t.As32())
-	MOVL(t.As32(), Mem{Base: lp, Disp: lnTags})
+	ANDL(plain.As32(), t.As32())
+	MOVL(t.As32(), laneTags)
 	idleLanes(n)
+}
+
+// laneMarks marks the lanes of a run kernel's group (out.done) as
+// laneTable does.
+func laneMarks() {
+	plain, t := lT, lU
+	XORL(plain.As32(), plain.As32())
+	for k := 15; k >= 0; k-- {
+		CMPQ(Mem{Base: lp, Disp: msgSize*k + msgADLen}, U8(1))
+		ADCL(plain.As32(), plain.As32())
+	}
+	Load(Param("mark"), t)
+	ANDL(plain.As32(), t.As32())
+	MOVL(t.As32(), laneTags)
+}
+
+// runLengths stores in the table the text lengths of a run kernel's group
+// as dwords, gathered from the messages (In's less sub) at the group's
+// start, where the nonces' steps cover the gathers' wait.
+func runLengths() {
+	for h, z := range []VecPhysical{Z13, Z14} {
+		KXNORB(K1, K1, K1)
+		VMOVDQU64(lenIdx.Offset(64*h), Z15)
+		VPGATHERQQ(Mem{Base: lp, Index: Z15, Scale: 1}, K1, z)
+	}
+	VPMOVQD(Z13, Y12)
+	VPMOVQD(Z14, Y13)
+	VINSERTI64X4(U8(1), Y13, Z12, Z12)
+	Load(Param("sub"), lT)
+	VPBROADCASTD(lT.As32(), Z13)
+	VPSUBD(Z13, Z12, Z12)
+	VMOVDQU64(Z12, laneLen(0))
 }
 
 // idleLanes gives the lanes from n (a register) to 15 lane 0's pointers
@@ -453,7 +597,7 @@ func laneBlocks(o op, fast bool) {
 			VPCMPUD(U8(2), Mem{Base: lo, Disp: lnN + 64*r}, Z13, K2)
 		}
 		for k := 0; k < 4; k++ {
-			MOVQ(Mem{Base: lp, Disp: lnSrc + 8*(4*r+k)}, lT)
+			MOVQ(laneField(lnSrc, 4*r+k), lT)
 			m := Mem{Base: lT, Index: lJ16, Scale: 1}
 			switch {
 			case fast && k == 0:
@@ -486,7 +630,7 @@ func laneBlocks(o op, fast bool) {
 			VPXORD(lX(r), lSum(r), K2, lSum(r))
 		}
 		for k := 0; k < 4; k++ {
-			MOVQ(Mem{Base: lp, Disp: lnDst + 8*(4*r+k)}, lT)
+			MOVQ(laneField(lnDst, 4*r+k), lT)
 			m := Mem{Base: lT, Index: lJ16, Scale: 1}
 			switch {
 			case fast && k == 0:
@@ -551,8 +695,9 @@ func laneRoundsOf(decrypt bool, xs []VecPhysical) {
 }
 
 // lanePairs runs blocks i and i+1 of every lane (lJ = i+1), in the states
-// and Z12 to Z15 (lY), their masks kept in laneOut; Z16 takes the index,
-// then the blocks as they load.
+// and Z12 to Z15 (lY), their masks kept in laneOut while the blocks load
+// into the registers that held them: each lane's pointer loaded once for
+// both.
 func lanePairs(o op) {
 	lY := func(r int) VecPhysical { return []VecPhysical{Z12, Z13, Z14, Z15}[r] }
 	LEAQ(Mem{Base: lJ, Disp: -1}, lT)
@@ -564,32 +709,40 @@ func lanePairs(o op) {
 	xs := []VecPhysical{Z0, Z1, Z2, Z3, Z12, Z13, Z14, Z15}
 	laneMasksIn(xs)
 	for r := 0; r < 4; r++ {
-		for h, x := range []VecPhysical{lX(r), lY(r)} {
+		hs := []VecPhysical{lX(r), lY(r)}
+		for h, x := range hs {
 			VMOVDQU64(x, Mem{Base: lo, Disp: lnMask + 256*h + 64*r})
-			for k := 0; k < 4; k++ {
-				MOVQ(Mem{Base: lp, Disp: lnSrc + 8*(4*r+k)}, lT)
+		}
+		for k := 0; k < 4; k++ {
+			MOVQ(laneField(lnSrc, 4*r+k), lT)
+			for h, x := range hs {
 				m := Mem{Base: lT, Index: lJ16, Scale: 1, Disp: 16 * h}
 				if k == 0 {
-					VMOVDQU64(m, X16)
+					VMOVDQU(m, x.AsX())
 				} else {
-					VBROADCASTI32X4(m, []Op{K5, K6, K7}[k-1], Z16)
+					VBROADCASTI32X4(m, []Op{K5, K6, K7}[k-1], x)
 				}
 			}
-			if o == enc {
-				VPXORQ(Z16, lSum(r), lSum(r))
-			}
-			VPTERNLOGQ(U8(0x96), lKey(0), Z16, x)
+		}
+		if o == enc {
+			VPTERNLOGQ(U8(0x96), lX(r), lY(r), lSum(r))
+		}
+		for h, x := range hs {
+			VPTERNLOGQ(U8(0x96), Mem{Base: lo, Disp: lnMask + 256*h + 64*r}, lKey(0), x)
 		}
 	}
 	laneRoundsOf(o == dec, xs)
 	for r := 0; r < 4; r++ {
-		for h, x := range []VecPhysical{lX(r), lY(r)} {
+		hs := []VecPhysical{lX(r), lY(r)}
+		for h, x := range hs {
 			VPXORQ(Mem{Base: lo, Disp: lnMask + 256*h + 64*r}, x, x)
-			if o == dec {
-				VPXORQ(x, lSum(r), lSum(r))
-			}
-			for k := 0; k < 4; k++ {
-				MOVQ(Mem{Base: lp, Disp: lnDst + 8*(4*r+k)}, lT)
+		}
+		if o == dec {
+			VPTERNLOGQ(U8(0x96), lX(r), lY(r), lSum(r))
+		}
+		for k := 0; k < 4; k++ {
+			MOVQ(laneField(lnDst, 4*r+k), lT)
+			for h, x := range hs {
 				m := Mem{Base: lT, Index: lJ16, Scale: 1, Disp: 16 * h}
 				if k == 0 {
 					VMOVDQU(x.AsX(), m)

@@ -154,8 +154,10 @@ func main() {
 	maskedWords()
 	prefetch()
 	laneTables()
-	lanes(enc)
-	lanes(dec)
+	for _, run := range []bool{false, true} {
+		lanes(enc, run)
+		lanes(dec, run)
+	}
 	Generate()
 }
 

@@ -12,8 +12,9 @@ import (
 // 128-bit lane of the zmm registers, each with its own nonce, associated
 // data, message and tag. The messages have the same shape: as many whole
 // blocks of associated data (adN) and of message (n), and each a partial
-// last block of either or not, whose lengths may differ (the masks kAD and
-// kLast); or, steps not zero, of one shape of associated data and texts of
+// last block of either or not (kAD and kLast not zero), whose lengths may
+// differ (read and written through byte masks made from the lengths:
+// restMasks); or, steps not zero, of one shape of associated data and texts of
 // any lengths (see ragged). Its job is the Go side's laneJob; a lane's blocks are contiguous
 // at its ad, src and dst, its partial blocks after its whole ones. The
 // kernel takes its messages from the batch (batch.Message, whose layout
@@ -179,7 +180,7 @@ func lanesKernel(k *lanes, z Mem) {
 	JE(k.label("text"))
 	k.once(func() {
 		if k.evex {
-			k.gatherMasked(k.loadMasks(jlKAD), k.m0, k.m1)
+			k.gatherMasked(k.restMasks(jlADLen), k.m0, k.m1)
 		} else {
 			VMOVDQU(lfield(jlADLast), k.m0)
 			VMOVDQU(lfield(jlADLast+32), k.m1)
@@ -479,7 +480,7 @@ func (k *lanes) text(open bool) {
 	k.here(name + "Last")
 	CMPQ(lfield(jlKLast), U8(0))
 	JE(k.label(name + "Done"))
-	k.once(func() { k.maskedStep(open, k.loadMasks(jlKLast), nil) })
+	k.once(func() { k.maskedStep(open, k.restMasks(jlMLen), nil) })
 	k.here(name + "Done")
 }
 
@@ -504,7 +505,7 @@ func (k *lanes) textBlocks(name string, open bool) {
 }
 
 // maskedStep emits the encryption (decryption) of every lane's block at lI
-// through the byte masks of its halves in ks (K4 and K5, as loadMasks
+// through the byte masks of its halves in ks (K4 and K5, as restMasks
 // leaves them): masked-off bytes are neither read nor written, and load as
 // zeros. mix, if not nil, changes the round's inputs before the round.
 func (k *lanes) maskedStep(open bool, ks []Op, mix func(x0, x1 VecPhysical)) {
@@ -530,11 +531,24 @@ func (k *lanes) maskedStep(open bool, ks []Op, mix func(x0, x1 VecPhysical)) {
 	k.round(x0, x1)
 }
 
-// loadMasks loads the byte masks of the halves at job field f into K4 and
-// K5 and returns them.
-func (k *lanes) loadMasks(f int) []Op {
-	KMOVQ(lfield(f), K4)
-	KMOVQ(lfield(f+8), K5)
+// restMasks sets K4 and K5 to the byte masks of the halves of the lanes'
+// partial last blocks, from the bit lengths at job field f (jlADLen or
+// jlMLen), and returns them: the Go side only says whether there are
+// partial blocks (kAD and kLast not zero). It takes Z15 and Z27 to Z29,
+// which only ragged uses besides.
+func (k *lanes) restMasks(f int) []Op {
+	z := zmm32
+	zero, iota0, iota1, v := z[15], z[27], z[28], z[29]
+	VMOVDQU64(lfield(f), v)
+	// Each lane's bytes in its last block, a byte spread over the lane.
+	VPSLLQ(U8(56), v, v)
+	VPSRLQ(U8(59), v, v)
+	VPXORD(zero, zero, zero)
+	VPSHUFB(zero, v, v)
+	VBROADCASTI32X4(iotaBytes, iota0)
+	VBROADCASTI32X4(iotaBytes.Offset(16), iota1)
+	VPCMPUB(U8(1), v, iota0, K4)
+	VPCMPUB(U8(1), v, iota1, K5)
 	return []Op{K4, K5}
 }
 
