@@ -49,16 +49,12 @@ var useVAES512Lanes = cpu.X86HasVAES512
 // (measured: 64 messages of 1500 bytes seal faster one by one).
 const laneMaxLen = 1024
 
-// laneOut is what a lane kernel writes, one for all the groups of a batch;
-// _asm/batch.go has its layout, which TestLaneLayout pins.
+// laneOut is what a lane kernel leaves its caller, one for all the groups
+// of a batch; _asm/batch.go has its layout, which TestLaneLayout pins. (The
+// kernels keep the rest, their lanes' table among it, in their own frames.)
 type laneOut struct {
 	tag  [16][16]byte
-	_    [2][4][64]byte // the kernel's own: n and r of each lane
-	fail uint32         // opening: the lanes of done whose tags differ
-	_    uint32         // the run kernels' own: the groups run
-	// The lanes' table the kernel fills: pointers (no more than copies of
-	// the messages', which msgs keeps alive) and lengths.
-	_    [448]byte
+	fail uint32 // opening: the lanes of done whose tags differ
 	done uint32 // the lanes whose tags the kernel finished
 }
 
@@ -75,9 +71,8 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 	} else {
 		spec.CheckOpen(msgs)
 	}
-	var buf [unsafe.Sizeof(laneOut{}) + 63]byte
-	out := batchutil.Align64[laneOut](buf[:])
-	batchutil.RunLanes(msgs, d == decrypt, a.tagSize, laneMaxLen, math.MaxInt, math.MaxInt, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, out) },
+	var out laneOut
+	batchutil.RunLanes(msgs, d == decrypt, a.tagSize, laneMaxLen, math.MaxInt, math.MaxInt, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, &out) },
 		func(i int) { a.one(d, &msgs[i]) })
 	return true
 }

@@ -22662,14 +22662,16 @@ DATA lenPerm<>+240(SB)/8, $0x0000000f0000000f
 DATA lenPerm<>+248(SB)/8, $0x0000000f0000000f
 GLOBL lenPerm<>(SB), RODATA|NOPTR, $256
 
-// func ocbSealLanesVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n int, sub int, mark uint32, out *[1228]byte)
+// func ocbSealLanesVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n int, sub int, mark uint32, out *[264]byte)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, VAES
-TEXT ·ocbSealLanesVAES512(SB), NOSPLIT, $0-96
-	MOVQ    out+88(FP), R13
+TEXT ·ocbSealLanesVAES512(SB), $1096-96
+	LEAQ    (SP), R13
+	ADDQ    $0x3f, R13
+	ANDQ    $-64, R13
 	MOVQ    msgs+48(FP), R12
 	MOVQ    idx+56(FP), R14
 	MOVQ    sub+72(FP), R11
-	LEAQ    776(R13), SI
+	LEAQ    576(R13), SI
 	XORL    R10, R10
 	IMUL3Q  $0x68, 120(R14), AX
 	ADDQ    R12, AX
@@ -23124,6 +23126,12 @@ lanes_rdone_2:
 	VPXORQ        Z11, Z11, Z11
 	VMOVDQU64     384(SI), Z12
 	VPSRLD        $0x04, Z12, Z13
+	VPBROADCASTD  X13, Z14
+	VPCMPEQD      Z14, Z13, K1
+	VMOVD         X13, CX
+	MOVL          CX, R8
+	KORTESTW      K1, K1
+	JCS           lanes_reduced_ocbSealLanesVAES512
 	VEXTRACTI64X4 $0x01, Z13, Y14
 	VPMINUD       Y14, Y13, Y15
 	VEXTRACTI128  $0x01, Y15, X14
@@ -23142,27 +23150,29 @@ lanes_rdone_2:
 	VPSHUFD       $0xb1, X15, X14
 	VPMAXUD       X14, X15, X15
 	VMOVD         X15, R8
-	VPTESTMD      low4<>+0(SB), Z12, K1
-	KMOVW         K1, R14
-	VPXORQ        Z16, Z16, Z16
-	CMPQ          CX, R8
-	JE            lanes_n_done_ocbSealLanesVAES512
-	VMOVDQU64     lenPerm<>+0(SB), Z14
-	VPERMD        Z13, Z14, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 256(R13)
-	VMOVDQU64     lenPerm<>+64(SB), Z14
-	VPERMD        Z13, Z14, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 320(R13)
-	VMOVDQU64     lenPerm<>+128(SB), Z14
-	VPERMD        Z13, Z14, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 384(R13)
-	VMOVDQU64     lenPerm<>+192(SB), Z14
-	VPERMD        Z13, Z14, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 448(R13)
+
+lanes_reduced_ocbSealLanesVAES512:
+	VPTESTMD  low4<>+0(SB), Z12, K1
+	KMOVW     K1, R14
+	VPXORQ    Z16, Z16, Z16
+	CMPQ      CX, R8
+	JE        lanes_n_done_ocbSealLanesVAES512
+	VMOVDQU64 lenPerm<>+0(SB), Z14
+	VPERMD    Z13, Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, (R13)
+	VMOVDQU64 lenPerm<>+64(SB), Z14
+	VPERMD    Z13, Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 64(R13)
+	VMOVDQU64 lenPerm<>+128(SB), Z14
+	VPERMD    Z13, Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 128(R13)
+	VMOVDQU64 lenPerm<>+192(SB), Z14
+	VPERMD    Z13, Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 192(R13)
 
 lanes_n_done_ocbSealLanesVAES512:
 	TESTL     R14, R14
@@ -23171,22 +23181,22 @@ lanes_n_done_ocbSealLanesVAES512:
 	VPERMD    Z12, Z14, Z14
 	VPANDD    low4<>+0(SB), Z14, Z14
 	VPSHUFB   Z16, Z14, Z14
-	VMOVDQU64 Z14, 512(R13)
+	VMOVDQU64 Z14, 256(R13)
 	VMOVDQU64 lenPerm<>+64(SB), Z14
 	VPERMD    Z12, Z14, Z14
 	VPANDD    low4<>+0(SB), Z14, Z14
 	VPSHUFB   Z16, Z14, Z14
-	VMOVDQU64 Z14, 576(R13)
+	VMOVDQU64 Z14, 320(R13)
 	VMOVDQU64 lenPerm<>+128(SB), Z14
 	VPERMD    Z12, Z14, Z14
 	VPANDD    low4<>+0(SB), Z14, Z14
 	VPSHUFB   Z16, Z14, Z14
-	VMOVDQU64 Z14, 640(R13)
+	VMOVDQU64 Z14, 384(R13)
 	VMOVDQU64 lenPerm<>+192(SB), Z14
 	VPERMD    Z12, Z14, Z14
 	VPANDD    low4<>+0(SB), Z14, Z14
 	VPSHUFB   Z16, Z14, Z14
-	VMOVDQU64 Z14, 704(R13)
+	VMOVDQU64 Z14, 448(R13)
 
 lanes_r_done_ocbSealLanesVAES512:
 	TESTQ R8, R8
@@ -23651,7 +23661,7 @@ lanes_rdone_4:
 	JMP           lanes_next_ocbSealLanesVAES512
 
 lanes_masked_ocbSealLanesVAES512:
-	VPCMPUD      $0x02, 256(R13), Z13, K2
+	VPCMPUD      $0x02, (R13), Z13, K2
 	MOVQ         (SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X0
 	MOVQ         8(SI), R12
@@ -23669,7 +23679,7 @@ lanes_masked_ocbSealLanesVAES512:
 	VPXORQ       Z0, Z8, Z8
 	VPXORD       Z12, Z4, K2, Z4
 	VPTERNLOGQ   $0x96, Z17, Z4, Z0
-	VPCMPUD      $0x02, 320(R13), Z13, K2
+	VPCMPUD      $0x02, 64(R13), Z13, K2
 	MOVQ         32(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X1
 	MOVQ         40(SI), R12
@@ -23687,7 +23697,7 @@ lanes_masked_ocbSealLanesVAES512:
 	VPXORQ       Z1, Z9, Z9
 	VPXORD       Z12, Z5, K2, Z5
 	VPTERNLOGQ   $0x96, Z17, Z5, Z1
-	VPCMPUD      $0x02, 384(R13), Z13, K2
+	VPCMPUD      $0x02, 128(R13), Z13, K2
 	MOVQ         64(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X2
 	MOVQ         72(SI), R12
@@ -23705,7 +23715,7 @@ lanes_masked_ocbSealLanesVAES512:
 	VPXORQ       Z2, Z10, Z10
 	VPXORD       Z12, Z6, K2, Z6
 	VPTERNLOGQ   $0x96, Z17, Z6, Z2
-	VPCMPUD      $0x02, 448(R13), Z13, K2
+	VPCMPUD      $0x02, 192(R13), Z13, K2
 	MOVQ         96(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X3
 	MOVQ         104(SI), R12
@@ -23799,7 +23809,7 @@ lanes_r10_5:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_5:
-	VPCMPUD       $0x02, 256(R13), Z13, K2
+	VPCMPUD       $0x02, (R13), Z13, K2
 	VPXORQ        Z4, Z0, Z0
 	MOVQ          128(SI), R12
 	VMOVDQU32     X0, K2, (R12)(R11*1)
@@ -23815,7 +23825,7 @@ lanes_rdone_5:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z0, X14
 	VMOVDQU32     X14, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 320(R13), Z13, K2
+	VPCMPUD       $0x02, 64(R13), Z13, K2
 	VPXORQ        Z5, Z1, Z1
 	MOVQ          160(SI), R12
 	VMOVDQU32     X1, K2, (R12)(R11*1)
@@ -23831,7 +23841,7 @@ lanes_rdone_5:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z1, X14
 	VMOVDQU32     X14, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 384(R13), Z13, K2
+	VPCMPUD       $0x02, 128(R13), Z13, K2
 	VPXORQ        Z6, Z2, Z2
 	MOVQ          192(SI), R12
 	VMOVDQU32     X2, K2, (R12)(R11*1)
@@ -23847,7 +23857,7 @@ lanes_rdone_5:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z2, X14
 	VMOVDQU32     X14, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 448(R13), Z13, K2
+	VPCMPUD       $0x02, 192(R13), Z13, K2
 	VPXORQ        Z7, Z3, Z3
 	MOVQ          224(SI), R12
 	VMOVDQU32     X3, K2, (R12)(R11*1)
@@ -23882,19 +23892,19 @@ lanes_blocks_done_ocbSealLanesVAES512:
 	JZ              lanes_parts_done_ocbSealLanesVAES512
 	VBROADCASTI32X4 (DI), Z12
 	VMOVDQU64       iota4<>+0(SB), Z16
-	VMOVDQU64       512(R13), Z13
+	VMOVDQU64       256(R13), Z13
 	VPTESTMD        Z13, Z13, K2
 	VPXORD          Z12, Z4, K2, Z4
 	VPXORQ          Z17, Z4, Z0
-	VMOVDQU64       576(R13), Z13
+	VMOVDQU64       320(R13), Z13
 	VPTESTMD        Z13, Z13, K2
 	VPXORD          Z12, Z5, K2, Z5
 	VPXORQ          Z17, Z5, Z1
-	VMOVDQU64       640(R13), Z13
+	VMOVDQU64       384(R13), Z13
 	VPTESTMD        Z13, Z13, K2
 	VPXORD          Z12, Z6, K2, Z6
 	VPXORQ          Z17, Z6, Z2
-	VMOVDQU64       704(R13), Z13
+	VMOVDQU64       448(R13), Z13
 	VPTESTMD        Z13, Z13, K2
 	VPXORD          Z12, Z7, K2, Z7
 	VPXORQ          Z17, Z7, Z3
@@ -23974,193 +23984,193 @@ lanes_r10_6:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_6:
-	VMOVDQU64  512(R13), Z13
+	VMOVDQU64  256(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       (SI), R12
-	MOVL       1160(R13), R14
+	MOVL       960(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       8(SI), R12
-	MOVL       1164(R13), R14
+	MOVL       964(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       16(SI), R12
-	MOVL       1168(R13), R14
+	MOVL       968(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       24(SI), R12
-	MOVL       1172(R13), R14
+	MOVL       972(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z0, Z0
 	MOVQ       128(SI), R12
-	MOVL       1160(R13), R14
+	MOVL       960(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z0, K3, (R12)(R14*1)
 	MOVQ       136(SI), R12
-	MOVL       1164(R13), R14
+	MOVL       964(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z0, K3, -16(R12)(R14*1)
 	MOVQ       144(SI), R12
-	MOVL       1168(R13), R14
+	MOVL       968(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z0, K3, -32(R12)(R14*1)
 	MOVQ       152(SI), R12
-	MOVL       1172(R13), R14
+	MOVL       972(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z0, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z b80<>+0(SB), K2, Z15
 	VPTERNLOGQ $0x96, Z14, Z15, Z8
-	VMOVDQU64  576(R13), Z13
+	VMOVDQU64  320(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       32(SI), R12
-	MOVL       1176(R13), R14
+	MOVL       976(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       40(SI), R12
-	MOVL       1180(R13), R14
+	MOVL       980(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       48(SI), R12
-	MOVL       1184(R13), R14
+	MOVL       984(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       56(SI), R12
-	MOVL       1188(R13), R14
+	MOVL       988(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z1, Z1
 	MOVQ       160(SI), R12
-	MOVL       1176(R13), R14
+	MOVL       976(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z1, K3, (R12)(R14*1)
 	MOVQ       168(SI), R12
-	MOVL       1180(R13), R14
+	MOVL       980(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z1, K3, -16(R12)(R14*1)
 	MOVQ       176(SI), R12
-	MOVL       1184(R13), R14
+	MOVL       984(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z1, K3, -32(R12)(R14*1)
 	MOVQ       184(SI), R12
-	MOVL       1188(R13), R14
+	MOVL       988(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z1, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z b80<>+0(SB), K2, Z15
 	VPTERNLOGQ $0x96, Z14, Z15, Z9
-	VMOVDQU64  640(R13), Z13
+	VMOVDQU64  384(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       64(SI), R12
-	MOVL       1192(R13), R14
+	MOVL       992(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       72(SI), R12
-	MOVL       1196(R13), R14
+	MOVL       996(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       80(SI), R12
-	MOVL       1200(R13), R14
+	MOVL       1000(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       88(SI), R12
-	MOVL       1204(R13), R14
+	MOVL       1004(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z2, Z2
 	MOVQ       192(SI), R12
-	MOVL       1192(R13), R14
+	MOVL       992(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z2, K3, (R12)(R14*1)
 	MOVQ       200(SI), R12
-	MOVL       1196(R13), R14
+	MOVL       996(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z2, K3, -16(R12)(R14*1)
 	MOVQ       208(SI), R12
-	MOVL       1200(R13), R14
+	MOVL       1000(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z2, K3, -32(R12)(R14*1)
 	MOVQ       216(SI), R12
-	MOVL       1204(R13), R14
+	MOVL       1004(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z2, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z b80<>+0(SB), K2, Z15
 	VPTERNLOGQ $0x96, Z14, Z15, Z10
-	VMOVDQU64  704(R13), Z13
+	VMOVDQU64  448(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       96(SI), R12
-	MOVL       1208(R13), R14
+	MOVL       1008(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       104(SI), R12
-	MOVL       1212(R13), R14
+	MOVL       1012(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       112(SI), R12
-	MOVL       1216(R13), R14
+	MOVL       1016(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       120(SI), R12
-	MOVL       1220(R13), R14
+	MOVL       1020(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z3, Z3
 	MOVQ       224(SI), R12
-	MOVL       1208(R13), R14
+	MOVL       1008(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z3, K3, (R12)(R14*1)
 	MOVQ       232(SI), R12
-	MOVL       1212(R13), R14
+	MOVL       1012(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z3, K3, -16(R12)(R14*1)
 	MOVQ       240(SI), R12
-	MOVL       1216(R13), R14
+	MOVL       1016(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z3, K3, -32(R12)(R14*1)
 	MOVQ       248(SI), R12
-	MOVL       1220(R13), R14
+	MOVL       1020(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z3, K3, -48(R12)(R14*1)
@@ -24253,134 +24263,138 @@ lanes_r10_7:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_7:
-	VMOVDQU64     Z0, (R13)
-	VMOVDQU64     Z1, 64(R13)
-	VMOVDQU64     Z2, 128(R13)
-	VMOVDQU64     Z3, 192(R13)
-	MOVL          1224(R13), R14
-	BTL           $0x00, R14
-	JCC           lanes_tag0_ocbSealLanesVAES512
-	MOVQ          128(SI), R12
-	MOVL          1160(R13), R9
-	VEXTRACTI32X4 $0x00, Z0, (R12)(R9*1)
+	MOVQ      out+88(FP), R11
+	VMOVDQU64 Z0, (R11)
+	VMOVDQU64 Z1, 64(R11)
+	VMOVDQU64 Z2, 128(R11)
+	VMOVDQU64 Z3, 192(R11)
+	MOVL      1024(R13), R14
+	BTL       $0x00, R14
+	JCC       lanes_tag0_ocbSealLanesVAES512
+	MOVQ      128(SI), R12
+	MOVL      960(R13), R9
+	VMOVDQU   X0, (R12)(R9*1)
 
 lanes_tag0_ocbSealLanesVAES512:
 	BTL           $0x01, R14
 	JCC           lanes_tag1_ocbSealLanesVAES512
 	MOVQ          136(SI), R12
-	MOVL          1164(R13), R9
+	MOVL          964(R13), R9
 	VEXTRACTI32X4 $0x01, Z0, (R12)(R9*1)
 
 lanes_tag1_ocbSealLanesVAES512:
 	BTL           $0x02, R14
 	JCC           lanes_tag2_ocbSealLanesVAES512
 	MOVQ          144(SI), R12
-	MOVL          1168(R13), R9
+	MOVL          968(R13), R9
 	VEXTRACTI32X4 $0x02, Z0, (R12)(R9*1)
 
 lanes_tag2_ocbSealLanesVAES512:
 	BTL           $0x03, R14
 	JCC           lanes_tag3_ocbSealLanesVAES512
 	MOVQ          152(SI), R12
-	MOVL          1172(R13), R9
+	MOVL          972(R13), R9
 	VEXTRACTI32X4 $0x03, Z0, (R12)(R9*1)
 
 lanes_tag3_ocbSealLanesVAES512:
-	BTL           $0x04, R14
-	JCC           lanes_tag4_ocbSealLanesVAES512
-	MOVQ          160(SI), R12
-	MOVL          1176(R13), R9
-	VEXTRACTI32X4 $0x00, Z1, (R12)(R9*1)
+	BTL     $0x04, R14
+	JCC     lanes_tag4_ocbSealLanesVAES512
+	MOVQ    160(SI), R12
+	MOVL    976(R13), R9
+	VMOVDQU X1, (R12)(R9*1)
 
 lanes_tag4_ocbSealLanesVAES512:
 	BTL           $0x05, R14
 	JCC           lanes_tag5_ocbSealLanesVAES512
 	MOVQ          168(SI), R12
-	MOVL          1180(R13), R9
+	MOVL          980(R13), R9
 	VEXTRACTI32X4 $0x01, Z1, (R12)(R9*1)
 
 lanes_tag5_ocbSealLanesVAES512:
 	BTL           $0x06, R14
 	JCC           lanes_tag6_ocbSealLanesVAES512
 	MOVQ          176(SI), R12
-	MOVL          1184(R13), R9
+	MOVL          984(R13), R9
 	VEXTRACTI32X4 $0x02, Z1, (R12)(R9*1)
 
 lanes_tag6_ocbSealLanesVAES512:
 	BTL           $0x07, R14
 	JCC           lanes_tag7_ocbSealLanesVAES512
 	MOVQ          184(SI), R12
-	MOVL          1188(R13), R9
+	MOVL          988(R13), R9
 	VEXTRACTI32X4 $0x03, Z1, (R12)(R9*1)
 
 lanes_tag7_ocbSealLanesVAES512:
-	BTL           $0x08, R14
-	JCC           lanes_tag8_ocbSealLanesVAES512
-	MOVQ          192(SI), R12
-	MOVL          1192(R13), R9
-	VEXTRACTI32X4 $0x00, Z2, (R12)(R9*1)
+	BTL     $0x08, R14
+	JCC     lanes_tag8_ocbSealLanesVAES512
+	MOVQ    192(SI), R12
+	MOVL    992(R13), R9
+	VMOVDQU X2, (R12)(R9*1)
 
 lanes_tag8_ocbSealLanesVAES512:
 	BTL           $0x09, R14
 	JCC           lanes_tag9_ocbSealLanesVAES512
 	MOVQ          200(SI), R12
-	MOVL          1196(R13), R9
+	MOVL          996(R13), R9
 	VEXTRACTI32X4 $0x01, Z2, (R12)(R9*1)
 
 lanes_tag9_ocbSealLanesVAES512:
 	BTL           $0x0a, R14
 	JCC           lanes_tag10_ocbSealLanesVAES512
 	MOVQ          208(SI), R12
-	MOVL          1200(R13), R9
+	MOVL          1000(R13), R9
 	VEXTRACTI32X4 $0x02, Z2, (R12)(R9*1)
 
 lanes_tag10_ocbSealLanesVAES512:
 	BTL           $0x0b, R14
 	JCC           lanes_tag11_ocbSealLanesVAES512
 	MOVQ          216(SI), R12
-	MOVL          1204(R13), R9
+	MOVL          1004(R13), R9
 	VEXTRACTI32X4 $0x03, Z2, (R12)(R9*1)
 
 lanes_tag11_ocbSealLanesVAES512:
-	BTL           $0x0c, R14
-	JCC           lanes_tag12_ocbSealLanesVAES512
-	MOVQ          224(SI), R12
-	MOVL          1208(R13), R9
-	VEXTRACTI32X4 $0x00, Z3, (R12)(R9*1)
+	BTL     $0x0c, R14
+	JCC     lanes_tag12_ocbSealLanesVAES512
+	MOVQ    224(SI), R12
+	MOVL    1008(R13), R9
+	VMOVDQU X3, (R12)(R9*1)
 
 lanes_tag12_ocbSealLanesVAES512:
 	BTL           $0x0d, R14
 	JCC           lanes_tag13_ocbSealLanesVAES512
 	MOVQ          232(SI), R12
-	MOVL          1212(R13), R9
+	MOVL          1012(R13), R9
 	VEXTRACTI32X4 $0x01, Z3, (R12)(R9*1)
 
 lanes_tag13_ocbSealLanesVAES512:
 	BTL           $0x0e, R14
 	JCC           lanes_tag14_ocbSealLanesVAES512
 	MOVQ          240(SI), R12
-	MOVL          1216(R13), R9
+	MOVL          1016(R13), R9
 	VEXTRACTI32X4 $0x02, Z3, (R12)(R9*1)
 
 lanes_tag14_ocbSealLanesVAES512:
 	BTL           $0x0f, R14
 	JCC           lanes_tag15_ocbSealLanesVAES512
 	MOVQ          248(SI), R12
-	MOVL          1220(R13), R9
+	MOVL          1020(R13), R9
 	VEXTRACTI32X4 $0x03, Z3, (R12)(R9*1)
 
 lanes_tag15_ocbSealLanesVAES512:
+	MOVL R14, 260(R11)
 	VZEROUPPER
 	RET
 
-// func ocbOpenLanesVAES512(nr int, rk *[240]byte, ek *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n int, sub int, mark uint32, out *[1228]byte)
+// func ocbOpenLanesVAES512(nr int, rk *[240]byte, ek *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n int, sub int, mark uint32, out *[264]byte)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI, VAES
-TEXT ·ocbOpenLanesVAES512(SB), NOSPLIT, $0-104
-	MOVQ    out+96(FP), R13
+TEXT ·ocbOpenLanesVAES512(SB), $1096-104
+	LEAQ    (SP), R13
+	ADDQ    $0x3f, R13
+	ANDQ    $-64, R13
 	MOVQ    msgs+56(FP), R12
 	MOVQ    idx+64(FP), R14
 	MOVQ    sub+80(FP), R11
-	LEAQ    776(R13), SI
+	LEAQ    576(R13), SI
 	XORL    R10, R10
 	IMUL3Q  $0x68, 120(R14), AX
 	ADDQ    R12, AX
@@ -24835,6 +24849,12 @@ lanes_rdone_9:
 	VPXORQ        Z11, Z11, Z11
 	VMOVDQU64     384(SI), Z12
 	VPSRLD        $0x04, Z12, Z13
+	VPBROADCASTD  X13, Z14
+	VPCMPEQD      Z14, Z13, K1
+	VMOVD         X13, CX
+	MOVL          CX, R8
+	KORTESTW      K1, K1
+	JCS           lanes_reduced_ocbOpenLanesVAES512
 	VEXTRACTI64X4 $0x01, Z13, Y14
 	VPMINUD       Y14, Y13, Y15
 	VEXTRACTI128  $0x01, Y15, X14
@@ -24853,27 +24873,29 @@ lanes_rdone_9:
 	VPSHUFD       $0xb1, X15, X14
 	VPMAXUD       X14, X15, X15
 	VMOVD         X15, R8
-	VPTESTMD      low4<>+0(SB), Z12, K1
-	KMOVW         K1, R14
-	VPXORQ        Z16, Z16, Z16
-	CMPQ          CX, R8
-	JE            lanes_n_done_ocbOpenLanesVAES512
-	VMOVDQU64     lenPerm<>+0(SB), Z14
-	VPERMD        Z13, Z14, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 256(R13)
-	VMOVDQU64     lenPerm<>+64(SB), Z14
-	VPERMD        Z13, Z14, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 320(R13)
-	VMOVDQU64     lenPerm<>+128(SB), Z14
-	VPERMD        Z13, Z14, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 384(R13)
-	VMOVDQU64     lenPerm<>+192(SB), Z14
-	VPERMD        Z13, Z14, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 448(R13)
+
+lanes_reduced_ocbOpenLanesVAES512:
+	VPTESTMD  low4<>+0(SB), Z12, K1
+	KMOVW     K1, R14
+	VPXORQ    Z16, Z16, Z16
+	CMPQ      CX, R8
+	JE        lanes_n_done_ocbOpenLanesVAES512
+	VMOVDQU64 lenPerm<>+0(SB), Z14
+	VPERMD    Z13, Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, (R13)
+	VMOVDQU64 lenPerm<>+64(SB), Z14
+	VPERMD    Z13, Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 64(R13)
+	VMOVDQU64 lenPerm<>+128(SB), Z14
+	VPERMD    Z13, Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 128(R13)
+	VMOVDQU64 lenPerm<>+192(SB), Z14
+	VPERMD    Z13, Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 192(R13)
 
 lanes_n_done_ocbOpenLanesVAES512:
 	TESTL     R14, R14
@@ -24882,22 +24904,22 @@ lanes_n_done_ocbOpenLanesVAES512:
 	VPERMD    Z12, Z14, Z14
 	VPANDD    low4<>+0(SB), Z14, Z14
 	VPSHUFB   Z16, Z14, Z14
-	VMOVDQU64 Z14, 512(R13)
+	VMOVDQU64 Z14, 256(R13)
 	VMOVDQU64 lenPerm<>+64(SB), Z14
 	VPERMD    Z12, Z14, Z14
 	VPANDD    low4<>+0(SB), Z14, Z14
 	VPSHUFB   Z16, Z14, Z14
-	VMOVDQU64 Z14, 576(R13)
+	VMOVDQU64 Z14, 320(R13)
 	VMOVDQU64 lenPerm<>+128(SB), Z14
 	VPERMD    Z12, Z14, Z14
 	VPANDD    low4<>+0(SB), Z14, Z14
 	VPSHUFB   Z16, Z14, Z14
-	VMOVDQU64 Z14, 640(R13)
+	VMOVDQU64 Z14, 384(R13)
 	VMOVDQU64 lenPerm<>+192(SB), Z14
 	VPERMD    Z12, Z14, Z14
 	VPANDD    low4<>+0(SB), Z14, Z14
 	VPSHUFB   Z16, Z14, Z14
-	VMOVDQU64 Z14, 704(R13)
+	VMOVDQU64 Z14, 448(R13)
 
 lanes_r_done_ocbOpenLanesVAES512:
 	VBROADCASTI32X4 (BX), Z17
@@ -25377,7 +25399,7 @@ lanes_rdone_11:
 	JMP           lanes_next_ocbOpenLanesVAES512
 
 lanes_masked_ocbOpenLanesVAES512:
-	VPCMPUD      $0x02, 256(R13), Z13, K2
+	VPCMPUD      $0x02, (R13), Z13, K2
 	MOVQ         (SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X0
 	MOVQ         8(SI), R12
@@ -25394,7 +25416,7 @@ lanes_masked_ocbOpenLanesVAES512:
 	VINSERTI32X4 $0x03, X14, Z0, Z0
 	VPXORD       Z12, Z4, K2, Z4
 	VPTERNLOGQ   $0x96, Z17, Z4, Z0
-	VPCMPUD      $0x02, 320(R13), Z13, K2
+	VPCMPUD      $0x02, 64(R13), Z13, K2
 	MOVQ         32(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X1
 	MOVQ         40(SI), R12
@@ -25411,7 +25433,7 @@ lanes_masked_ocbOpenLanesVAES512:
 	VINSERTI32X4 $0x03, X14, Z1, Z1
 	VPXORD       Z12, Z5, K2, Z5
 	VPTERNLOGQ   $0x96, Z17, Z5, Z1
-	VPCMPUD      $0x02, 384(R13), Z13, K2
+	VPCMPUD      $0x02, 128(R13), Z13, K2
 	MOVQ         64(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X2
 	MOVQ         72(SI), R12
@@ -25428,7 +25450,7 @@ lanes_masked_ocbOpenLanesVAES512:
 	VINSERTI32X4 $0x03, X14, Z2, Z2
 	VPXORD       Z12, Z6, K2, Z6
 	VPTERNLOGQ   $0x96, Z17, Z6, Z2
-	VPCMPUD      $0x02, 448(R13), Z13, K2
+	VPCMPUD      $0x02, 192(R13), Z13, K2
 	MOVQ         96(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X3
 	MOVQ         104(SI), R12
@@ -25521,7 +25543,7 @@ lanes_r10_12:
 	VAESDECLAST Z27, Z3, Z3
 
 lanes_rdone_12:
-	VPCMPUD       $0x02, 256(R13), Z13, K2
+	VPCMPUD       $0x02, (R13), Z13, K2
 	VPXORQ        Z4, Z0, Z0
 	VPXORD        Z0, Z8, K2, Z8
 	MOVQ          128(SI), R12
@@ -25538,7 +25560,7 @@ lanes_rdone_12:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z0, X14
 	VMOVDQU32     X14, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 320(R13), Z13, K2
+	VPCMPUD       $0x02, 64(R13), Z13, K2
 	VPXORQ        Z5, Z1, Z1
 	VPXORD        Z1, Z9, K2, Z9
 	MOVQ          160(SI), R12
@@ -25555,7 +25577,7 @@ lanes_rdone_12:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z1, X14
 	VMOVDQU32     X14, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 384(R13), Z13, K2
+	VPCMPUD       $0x02, 128(R13), Z13, K2
 	VPXORQ        Z6, Z2, Z2
 	VPXORD        Z2, Z10, K2, Z10
 	MOVQ          192(SI), R12
@@ -25572,7 +25594,7 @@ lanes_rdone_12:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z2, X14
 	VMOVDQU32     X14, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 448(R13), Z13, K2
+	VPCMPUD       $0x02, 192(R13), Z13, K2
 	VPXORQ        Z7, Z3, Z3
 	VPXORD        Z3, Z11, K2, Z11
 	MOVQ          224(SI), R12
@@ -25623,19 +25645,19 @@ lanes_blocks_done_ocbOpenLanesVAES512:
 	JZ              lanes_parts_done_ocbOpenLanesVAES512
 	VBROADCASTI32X4 (DI), Z12
 	VMOVDQU64       iota4<>+0(SB), Z16
-	VMOVDQU64       512(R13), Z13
+	VMOVDQU64       256(R13), Z13
 	VPTESTMD        Z13, Z13, K2
 	VPXORD          Z12, Z4, K2, Z4
 	VPXORQ          Z17, Z4, Z0
-	VMOVDQU64       576(R13), Z13
+	VMOVDQU64       320(R13), Z13
 	VPTESTMD        Z13, Z13, K2
 	VPXORD          Z12, Z5, K2, Z5
 	VPXORQ          Z17, Z5, Z1
-	VMOVDQU64       640(R13), Z13
+	VMOVDQU64       384(R13), Z13
 	VPTESTMD        Z13, Z13, K2
 	VPXORD          Z12, Z6, K2, Z6
 	VPXORQ          Z17, Z6, Z2
-	VMOVDQU64       704(R13), Z13
+	VMOVDQU64       448(R13), Z13
 	VPTESTMD        Z13, Z13, K2
 	VPXORD          Z12, Z7, K2, Z7
 	VPXORQ          Z17, Z7, Z3
@@ -25715,196 +25737,196 @@ lanes_r10_13:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_13:
-	VMOVDQU64  512(R13), Z13
+	VMOVDQU64  256(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       (SI), R12
-	MOVL       1160(R13), R14
+	MOVL       960(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       8(SI), R12
-	MOVL       1164(R13), R14
+	MOVL       964(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       16(SI), R12
-	MOVL       1168(R13), R14
+	MOVL       968(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       24(SI), R12
-	MOVL       1172(R13), R14
+	MOVL       972(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z0, Z0
 	MOVQ       128(SI), R12
-	MOVL       1160(R13), R14
+	MOVL       960(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z0, K3, (R12)(R14*1)
 	MOVQ       136(SI), R12
-	MOVL       1164(R13), R14
+	MOVL       964(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z0, K3, -16(R12)(R14*1)
 	MOVQ       144(SI), R12
-	MOVL       1168(R13), R14
+	MOVL       968(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z0, K3, -32(R12)(R14*1)
 	MOVQ       152(SI), R12
-	MOVL       1172(R13), R14
+	MOVL       972(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z0, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z Z0, K1, Z14
 	VMOVDQU8.Z b80<>+0(SB), K2, Z15
 	VPTERNLOGQ $0x96, Z14, Z15, Z8
-	VMOVDQU64  576(R13), Z13
+	VMOVDQU64  320(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       32(SI), R12
-	MOVL       1176(R13), R14
+	MOVL       976(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       40(SI), R12
-	MOVL       1180(R13), R14
+	MOVL       980(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       48(SI), R12
-	MOVL       1184(R13), R14
+	MOVL       984(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       56(SI), R12
-	MOVL       1188(R13), R14
+	MOVL       988(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z1, Z1
 	MOVQ       160(SI), R12
-	MOVL       1176(R13), R14
+	MOVL       976(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z1, K3, (R12)(R14*1)
 	MOVQ       168(SI), R12
-	MOVL       1180(R13), R14
+	MOVL       980(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z1, K3, -16(R12)(R14*1)
 	MOVQ       176(SI), R12
-	MOVL       1184(R13), R14
+	MOVL       984(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z1, K3, -32(R12)(R14*1)
 	MOVQ       184(SI), R12
-	MOVL       1188(R13), R14
+	MOVL       988(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z1, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z Z1, K1, Z14
 	VMOVDQU8.Z b80<>+0(SB), K2, Z15
 	VPTERNLOGQ $0x96, Z14, Z15, Z9
-	VMOVDQU64  640(R13), Z13
+	VMOVDQU64  384(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       64(SI), R12
-	MOVL       1192(R13), R14
+	MOVL       992(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       72(SI), R12
-	MOVL       1196(R13), R14
+	MOVL       996(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       80(SI), R12
-	MOVL       1200(R13), R14
+	MOVL       1000(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       88(SI), R12
-	MOVL       1204(R13), R14
+	MOVL       1004(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z2, Z2
 	MOVQ       192(SI), R12
-	MOVL       1192(R13), R14
+	MOVL       992(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z2, K3, (R12)(R14*1)
 	MOVQ       200(SI), R12
-	MOVL       1196(R13), R14
+	MOVL       996(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z2, K3, -16(R12)(R14*1)
 	MOVQ       208(SI), R12
-	MOVL       1200(R13), R14
+	MOVL       1000(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z2, K3, -32(R12)(R14*1)
 	MOVQ       216(SI), R12
-	MOVL       1204(R13), R14
+	MOVL       1004(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z2, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z Z2, K1, Z14
 	VMOVDQU8.Z b80<>+0(SB), K2, Z15
 	VPTERNLOGQ $0x96, Z14, Z15, Z10
-	VMOVDQU64  704(R13), Z13
+	VMOVDQU64  448(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       96(SI), R12
-	MOVL       1208(R13), R14
+	MOVL       1008(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       104(SI), R12
-	MOVL       1212(R13), R14
+	MOVL       1012(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       112(SI), R12
-	MOVL       1216(R13), R14
+	MOVL       1016(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       120(SI), R12
-	MOVL       1220(R13), R14
+	MOVL       1020(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z3, Z3
 	MOVQ       224(SI), R12
-	MOVL       1208(R13), R14
+	MOVL       1008(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z3, K3, (R12)(R14*1)
 	MOVQ       232(SI), R12
-	MOVL       1212(R13), R14
+	MOVL       1012(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z3, K3, -16(R12)(R14*1)
 	MOVQ       240(SI), R12
-	MOVL       1216(R13), R14
+	MOVL       1016(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z3, K3, -32(R12)(R14*1)
 	MOVQ       248(SI), R12
-	MOVL       1220(R13), R14
+	MOVL       1020(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z3, K3, -48(R12)(R14*1)
@@ -25998,18 +26020,19 @@ lanes_r10_14:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_14:
-	VMOVDQU64     Z0, (R13)
-	VMOVDQU64     Z1, 64(R13)
-	VMOVDQU64     Z2, 128(R13)
-	VMOVDQU64     Z3, 192(R13)
-	MOVL          1224(R13), R14
+	MOVQ          out+96(FP), R11
+	VMOVDQU64     Z0, (R11)
+	VMOVDQU64     Z1, 64(R11)
+	VMOVDQU64     Z2, 128(R11)
+	VMOVDQU64     Z3, 192(R11)
+	MOVL          1024(R13), R14
 	XORL          CX, CX
 	MOVQ          msgs+56(FP), BX
 	MOVQ          idx+64(FP), DX
 	BTL           $0x0f, R14
 	JCC           lanes_tag15_ocbOpenLanesVAES512
 	MOVQ          120(SI), R12
-	MOVL          1220(R13), R9
+	MOVL          1020(R13), R9
 	VEXTRACTI32X4 $0x03, Z3, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	IMUL3Q        $0x68, 120(DX), AX
@@ -26021,7 +26044,7 @@ lanes_tag15_ocbOpenLanesVAES512:
 	BTL           $0x0e, R14
 	JCC           lanes_tag14_ocbOpenLanesVAES512
 	MOVQ          112(SI), R12
-	MOVL          1216(R13), R9
+	MOVL          1016(R13), R9
 	VEXTRACTI32X4 $0x02, Z3, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	IMUL3Q        $0x68, 112(DX), AX
@@ -26033,7 +26056,7 @@ lanes_tag14_ocbOpenLanesVAES512:
 	BTL           $0x0d, R14
 	JCC           lanes_tag13_ocbOpenLanesVAES512
 	MOVQ          104(SI), R12
-	MOVL          1212(R13), R9
+	MOVL          1012(R13), R9
 	VEXTRACTI32X4 $0x01, Z3, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	IMUL3Q        $0x68, 104(DX), AX
@@ -26041,23 +26064,22 @@ lanes_tag14_ocbOpenLanesVAES512:
 	SETCS         96(AX)(BX*1)
 
 lanes_tag13_ocbOpenLanesVAES512:
-	ADCL          CX, CX
-	BTL           $0x0c, R14
-	JCC           lanes_tag12_ocbOpenLanesVAES512
-	MOVQ          96(SI), R12
-	MOVL          1208(R13), R9
-	VEXTRACTI32X4 $0x00, Z3, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 96(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+	ADCL     CX, CX
+	BTL      $0x0c, R14
+	JCC      lanes_tag12_ocbOpenLanesVAES512
+	MOVQ     96(SI), R12
+	MOVL     1008(R13), R9
+	VPCMPEQB (R12)(R9*1), X3, K1
+	IMUL3Q   $0x68, 96(DX), AX
+	KORTESTW K1, K1
+	SETCS    96(AX)(BX*1)
 
 lanes_tag12_ocbOpenLanesVAES512:
 	ADCL          CX, CX
 	BTL           $0x0b, R14
 	JCC           lanes_tag11_ocbOpenLanesVAES512
 	MOVQ          88(SI), R12
-	MOVL          1204(R13), R9
+	MOVL          1004(R13), R9
 	VEXTRACTI32X4 $0x03, Z2, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	IMUL3Q        $0x68, 88(DX), AX
@@ -26069,7 +26091,7 @@ lanes_tag11_ocbOpenLanesVAES512:
 	BTL           $0x0a, R14
 	JCC           lanes_tag10_ocbOpenLanesVAES512
 	MOVQ          80(SI), R12
-	MOVL          1200(R13), R9
+	MOVL          1000(R13), R9
 	VEXTRACTI32X4 $0x02, Z2, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	IMUL3Q        $0x68, 80(DX), AX
@@ -26081,7 +26103,7 @@ lanes_tag10_ocbOpenLanesVAES512:
 	BTL           $0x09, R14
 	JCC           lanes_tag9_ocbOpenLanesVAES512
 	MOVQ          72(SI), R12
-	MOVL          1196(R13), R9
+	MOVL          996(R13), R9
 	VEXTRACTI32X4 $0x01, Z2, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	IMUL3Q        $0x68, 72(DX), AX
@@ -26089,23 +26111,22 @@ lanes_tag10_ocbOpenLanesVAES512:
 	SETCS         96(AX)(BX*1)
 
 lanes_tag9_ocbOpenLanesVAES512:
-	ADCL          CX, CX
-	BTL           $0x08, R14
-	JCC           lanes_tag8_ocbOpenLanesVAES512
-	MOVQ          64(SI), R12
-	MOVL          1192(R13), R9
-	VEXTRACTI32X4 $0x00, Z2, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 64(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+	ADCL     CX, CX
+	BTL      $0x08, R14
+	JCC      lanes_tag8_ocbOpenLanesVAES512
+	MOVQ     64(SI), R12
+	MOVL     992(R13), R9
+	VPCMPEQB (R12)(R9*1), X2, K1
+	IMUL3Q   $0x68, 64(DX), AX
+	KORTESTW K1, K1
+	SETCS    96(AX)(BX*1)
 
 lanes_tag8_ocbOpenLanesVAES512:
 	ADCL          CX, CX
 	BTL           $0x07, R14
 	JCC           lanes_tag7_ocbOpenLanesVAES512
 	MOVQ          56(SI), R12
-	MOVL          1188(R13), R9
+	MOVL          988(R13), R9
 	VEXTRACTI32X4 $0x03, Z1, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	IMUL3Q        $0x68, 56(DX), AX
@@ -26117,7 +26138,7 @@ lanes_tag7_ocbOpenLanesVAES512:
 	BTL           $0x06, R14
 	JCC           lanes_tag6_ocbOpenLanesVAES512
 	MOVQ          48(SI), R12
-	MOVL          1184(R13), R9
+	MOVL          984(R13), R9
 	VEXTRACTI32X4 $0x02, Z1, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	IMUL3Q        $0x68, 48(DX), AX
@@ -26129,7 +26150,7 @@ lanes_tag6_ocbOpenLanesVAES512:
 	BTL           $0x05, R14
 	JCC           lanes_tag5_ocbOpenLanesVAES512
 	MOVQ          40(SI), R12
-	MOVL          1180(R13), R9
+	MOVL          980(R13), R9
 	VEXTRACTI32X4 $0x01, Z1, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	IMUL3Q        $0x68, 40(DX), AX
@@ -26137,23 +26158,22 @@ lanes_tag6_ocbOpenLanesVAES512:
 	SETCS         96(AX)(BX*1)
 
 lanes_tag5_ocbOpenLanesVAES512:
-	ADCL          CX, CX
-	BTL           $0x04, R14
-	JCC           lanes_tag4_ocbOpenLanesVAES512
-	MOVQ          32(SI), R12
-	MOVL          1176(R13), R9
-	VEXTRACTI32X4 $0x00, Z1, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 32(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+	ADCL     CX, CX
+	BTL      $0x04, R14
+	JCC      lanes_tag4_ocbOpenLanesVAES512
+	MOVQ     32(SI), R12
+	MOVL     976(R13), R9
+	VPCMPEQB (R12)(R9*1), X1, K1
+	IMUL3Q   $0x68, 32(DX), AX
+	KORTESTW K1, K1
+	SETCS    96(AX)(BX*1)
 
 lanes_tag4_ocbOpenLanesVAES512:
 	ADCL          CX, CX
 	BTL           $0x03, R14
 	JCC           lanes_tag3_ocbOpenLanesVAES512
 	MOVQ          24(SI), R12
-	MOVL          1172(R13), R9
+	MOVL          972(R13), R9
 	VEXTRACTI32X4 $0x03, Z0, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	IMUL3Q        $0x68, 24(DX), AX
@@ -26165,7 +26185,7 @@ lanes_tag3_ocbOpenLanesVAES512:
 	BTL           $0x02, R14
 	JCC           lanes_tag2_ocbOpenLanesVAES512
 	MOVQ          16(SI), R12
-	MOVL          1168(R13), R9
+	MOVL          968(R13), R9
 	VEXTRACTI32X4 $0x02, Z0, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	IMUL3Q        $0x68, 16(DX), AX
@@ -26177,7 +26197,7 @@ lanes_tag2_ocbOpenLanesVAES512:
 	BTL           $0x01, R14
 	JCC           lanes_tag1_ocbOpenLanesVAES512
 	MOVQ          8(SI), R12
-	MOVL          1164(R13), R9
+	MOVL          964(R13), R9
 	VEXTRACTI32X4 $0x01, Z0, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	IMUL3Q        $0x68, 8(DX), AX
@@ -26185,30 +26205,32 @@ lanes_tag2_ocbOpenLanesVAES512:
 	SETCS         96(AX)(BX*1)
 
 lanes_tag1_ocbOpenLanesVAES512:
-	ADCL          CX, CX
-	BTL           $0x00, R14
-	JCC           lanes_tag0_ocbOpenLanesVAES512
-	MOVQ          (SI), R12
-	MOVL          1160(R13), R9
-	VEXTRACTI32X4 $0x00, Z0, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, (DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+	ADCL     CX, CX
+	BTL      $0x00, R14
+	JCC      lanes_tag0_ocbOpenLanesVAES512
+	MOVQ     (SI), R12
+	MOVL     960(R13), R9
+	VPCMPEQB (R12)(R9*1), X0, K1
+	IMUL3Q   $0x68, (DX), AX
+	KORTESTW K1, K1
+	SETCS    96(AX)(BX*1)
 
 lanes_tag0_ocbOpenLanesVAES512:
 	ADCL  CX, CX
 	ANDNL R14, CX, CX
-	MOVL  CX, 768(R13)
+	MOVL  CX, 256(R11)
+	MOVL  R14, 260(R11)
 	VZEROUPPER
 	RET
 
-// func ocbSealRunVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, runs int, sub int, mark uint32, out *[1228]byte) int
+// func ocbSealRunVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, runs int, sub int, mark uint32, out *[264]byte) int
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, VAES
-TEXT ·ocbSealRunVAES512(SB), NOSPLIT, $0-96
-	MOVQ            out+80(FP), R13
+TEXT ·ocbSealRunVAES512(SB), $1096-96
+	LEAQ            (SP), R13
+	ADDQ            $0x3f, R13
+	ANDQ            $-64, R13
 	MOVQ            msgs+48(FP), SI
-	MOVL            $0x00000000, 772(R13)
+	MOVL            $0x00000000, 512(R13)
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
 	MOVQ            BX, R10
@@ -26266,7 +26288,7 @@ lanes_group_ocbSealRunVAES512:
 	ADCL            R12, R12
 	MOVLQZX         mark+72(FP), R14
 	ANDL            R12, R14
-	MOVL            R14, 1224(R13)
+	MOVL            R14, 1024(R13)
 	KXNORB          K1, K1, K1
 	VMOVDQU64       lenIdx<>+0(SB), Z15
 	VPGATHERQQ      (SI)(Z15*1), K1, Z13
@@ -26279,7 +26301,7 @@ lanes_group_ocbSealRunVAES512:
 	MOVQ            sub+64(FP), R12
 	VPBROADCASTD    R12, Z13
 	VPSUBD          Z13, Z12, Z11
-	VMOVDQU64       Z11, 1160(R13)
+	VMOVDQU64       Z11, 960(R13)
 	MOVQ            $0x000000000000ffff, R12
 	KMOVQ           R12, K4
 	MOVQ            $0x00000000ffff0000, R12
@@ -26482,6 +26504,12 @@ lanes_rdone_15:
 	VPORQ         Z14, Z12, Z12
 	VPSHUFB       rev128x4<>+0(SB), Z12, Z7
 	VPSRLD        $0x04, Z11, Z13
+	VPBROADCASTD  X13, Z14
+	VPCMPEQD      Z14, Z13, K1
+	VMOVD         X13, CX
+	MOVL          CX, R8
+	KORTESTW      K1, K1
+	JCS           lanes_reduced_ocbSealRunVAES512
 	VEXTRACTI64X4 $0x01, Z13, Y14
 	VPMINUD       Y14, Y13, Y15
 	VEXTRACTI128  $0x01, Y15, X14
@@ -26500,27 +26528,29 @@ lanes_rdone_15:
 	VPSHUFD       $0xb1, X15, X14
 	VPMAXUD       X14, X15, X15
 	VMOVD         X15, R8
-	VPTESTMD      low4<>+0(SB), Z11, K1
-	KMOVW         K1, R14
-	VPXORQ        Z16, Z16, Z16
-	CMPQ          CX, R8
-	JE            lanes_n_done_ocbSealRunVAES512
-	VMOVDQU64     lenPerm<>+0(SB), Z14
-	VPERMD        Z13, Z14, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 256(R13)
-	VMOVDQU64     lenPerm<>+64(SB), Z14
-	VPERMD        Z13, Z14, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 320(R13)
-	VMOVDQU64     lenPerm<>+128(SB), Z14
-	VPERMD        Z13, Z14, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 384(R13)
-	VMOVDQU64     lenPerm<>+192(SB), Z14
-	VPERMD        Z13, Z14, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 448(R13)
+
+lanes_reduced_ocbSealRunVAES512:
+	VPTESTMD  low4<>+0(SB), Z11, K1
+	KMOVW     K1, R14
+	VPXORQ    Z16, Z16, Z16
+	CMPQ      CX, R8
+	JE        lanes_n_done_ocbSealRunVAES512
+	VMOVDQU64 lenPerm<>+0(SB), Z14
+	VPERMD    Z13, Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, (R13)
+	VMOVDQU64 lenPerm<>+64(SB), Z14
+	VPERMD    Z13, Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 64(R13)
+	VMOVDQU64 lenPerm<>+128(SB), Z14
+	VPERMD    Z13, Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 128(R13)
+	VMOVDQU64 lenPerm<>+192(SB), Z14
+	VPERMD    Z13, Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 192(R13)
 
 lanes_n_done_ocbSealRunVAES512:
 	TESTL     R14, R14
@@ -26529,22 +26559,22 @@ lanes_n_done_ocbSealRunVAES512:
 	VPERMD    Z11, Z14, Z14
 	VPANDD    low4<>+0(SB), Z14, Z14
 	VPSHUFB   Z16, Z14, Z14
-	VMOVDQU64 Z14, 512(R13)
+	VMOVDQU64 Z14, 256(R13)
 	VMOVDQU64 lenPerm<>+64(SB), Z14
 	VPERMD    Z11, Z14, Z14
 	VPANDD    low4<>+0(SB), Z14, Z14
 	VPSHUFB   Z16, Z14, Z14
-	VMOVDQU64 Z14, 576(R13)
+	VMOVDQU64 Z14, 320(R13)
 	VMOVDQU64 lenPerm<>+128(SB), Z14
 	VPERMD    Z11, Z14, Z14
 	VPANDD    low4<>+0(SB), Z14, Z14
 	VPSHUFB   Z16, Z14, Z14
-	VMOVDQU64 Z14, 640(R13)
+	VMOVDQU64 Z14, 384(R13)
 	VMOVDQU64 lenPerm<>+192(SB), Z14
 	VPERMD    Z11, Z14, Z14
 	VPANDD    low4<>+0(SB), Z14, Z14
 	VPSHUFB   Z16, Z14, Z14
-	VMOVDQU64 Z14, 704(R13)
+	VMOVDQU64 Z14, 448(R13)
 
 lanes_r_done_ocbSealRunVAES512:
 	VPXORQ Z11, Z11, Z11
@@ -27010,7 +27040,7 @@ lanes_rdone_17:
 	JMP           lanes_next_ocbSealRunVAES512
 
 lanes_masked_ocbSealRunVAES512:
-	VPCMPUD      $0x02, 256(R13), Z13, K2
+	VPCMPUD      $0x02, (R13), Z13, K2
 	MOVQ         48(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X0
 	MOVQ         152(SI), R12
@@ -27028,7 +27058,7 @@ lanes_masked_ocbSealRunVAES512:
 	VPXORQ       Z0, Z8, Z8
 	VPXORD       Z12, Z4, K2, Z4
 	VPTERNLOGQ   $0x96, Z17, Z4, Z0
-	VPCMPUD      $0x02, 320(R13), Z13, K2
+	VPCMPUD      $0x02, 64(R13), Z13, K2
 	MOVQ         464(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X1
 	MOVQ         568(SI), R12
@@ -27046,7 +27076,7 @@ lanes_masked_ocbSealRunVAES512:
 	VPXORQ       Z1, Z9, Z9
 	VPXORD       Z12, Z5, K2, Z5
 	VPTERNLOGQ   $0x96, Z17, Z5, Z1
-	VPCMPUD      $0x02, 384(R13), Z13, K2
+	VPCMPUD      $0x02, 128(R13), Z13, K2
 	MOVQ         880(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X2
 	MOVQ         984(SI), R12
@@ -27064,7 +27094,7 @@ lanes_masked_ocbSealRunVAES512:
 	VPXORQ       Z2, Z10, Z10
 	VPXORD       Z12, Z6, K2, Z6
 	VPTERNLOGQ   $0x96, Z17, Z6, Z2
-	VPCMPUD      $0x02, 448(R13), Z13, K2
+	VPCMPUD      $0x02, 192(R13), Z13, K2
 	MOVQ         1296(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X3
 	MOVQ         1400(SI), R12
@@ -27158,7 +27188,7 @@ lanes_r10_18:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_18:
-	VPCMPUD       $0x02, 256(R13), Z13, K2
+	VPCMPUD       $0x02, (R13), Z13, K2
 	VPXORQ        Z4, Z0, Z0
 	MOVQ          72(SI), R12
 	VMOVDQU32     X0, K2, (R12)(R11*1)
@@ -27174,7 +27204,7 @@ lanes_rdone_18:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z0, X14
 	VMOVDQU32     X14, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 320(R13), Z13, K2
+	VPCMPUD       $0x02, 64(R13), Z13, K2
 	VPXORQ        Z5, Z1, Z1
 	MOVQ          488(SI), R12
 	VMOVDQU32     X1, K2, (R12)(R11*1)
@@ -27190,7 +27220,7 @@ lanes_rdone_18:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z1, X14
 	VMOVDQU32     X14, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 384(R13), Z13, K2
+	VPCMPUD       $0x02, 128(R13), Z13, K2
 	VPXORQ        Z6, Z2, Z2
 	MOVQ          904(SI), R12
 	VMOVDQU32     X2, K2, (R12)(R11*1)
@@ -27206,7 +27236,7 @@ lanes_rdone_18:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z2, X14
 	VMOVDQU32     X14, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 448(R13), Z13, K2
+	VPCMPUD       $0x02, 192(R13), Z13, K2
 	VPXORQ        Z7, Z3, Z3
 	MOVQ          1320(SI), R12
 	VMOVDQU32     X3, K2, (R12)(R11*1)
@@ -27241,19 +27271,19 @@ lanes_blocks_done_ocbSealRunVAES512:
 	JZ              lanes_parts_done_ocbSealRunVAES512
 	VBROADCASTI32X4 (DI), Z12
 	VMOVDQU64       iota4<>+0(SB), Z16
-	VMOVDQU64       512(R13), Z13
+	VMOVDQU64       256(R13), Z13
 	VPTESTMD        Z13, Z13, K2
 	VPXORD          Z12, Z4, K2, Z4
 	VPXORQ          Z17, Z4, Z0
-	VMOVDQU64       576(R13), Z13
+	VMOVDQU64       320(R13), Z13
 	VPTESTMD        Z13, Z13, K2
 	VPXORD          Z12, Z5, K2, Z5
 	VPXORQ          Z17, Z5, Z1
-	VMOVDQU64       640(R13), Z13
+	VMOVDQU64       384(R13), Z13
 	VPTESTMD        Z13, Z13, K2
 	VPXORD          Z12, Z6, K2, Z6
 	VPXORQ          Z17, Z6, Z2
-	VMOVDQU64       704(R13), Z13
+	VMOVDQU64       448(R13), Z13
 	VPTESTMD        Z13, Z13, K2
 	VPXORD          Z12, Z7, K2, Z7
 	VPXORQ          Z17, Z7, Z3
@@ -27333,193 +27363,193 @@ lanes_r10_19:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_19:
-	VMOVDQU64  512(R13), Z13
+	VMOVDQU64  256(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       48(SI), R12
-	MOVL       1160(R13), R14
+	MOVL       960(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       152(SI), R12
-	MOVL       1164(R13), R14
+	MOVL       964(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       256(SI), R12
-	MOVL       1168(R13), R14
+	MOVL       968(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       360(SI), R12
-	MOVL       1172(R13), R14
+	MOVL       972(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z0, Z0
 	MOVQ       72(SI), R12
-	MOVL       1160(R13), R14
+	MOVL       960(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z0, K3, (R12)(R14*1)
 	MOVQ       176(SI), R12
-	MOVL       1164(R13), R14
+	MOVL       964(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z0, K3, -16(R12)(R14*1)
 	MOVQ       280(SI), R12
-	MOVL       1168(R13), R14
+	MOVL       968(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z0, K3, -32(R12)(R14*1)
 	MOVQ       384(SI), R12
-	MOVL       1172(R13), R14
+	MOVL       972(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z0, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z b80<>+0(SB), K2, Z15
 	VPTERNLOGQ $0x96, Z14, Z15, Z8
-	VMOVDQU64  576(R13), Z13
+	VMOVDQU64  320(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       464(SI), R12
-	MOVL       1176(R13), R14
+	MOVL       976(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       568(SI), R12
-	MOVL       1180(R13), R14
+	MOVL       980(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       672(SI), R12
-	MOVL       1184(R13), R14
+	MOVL       984(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       776(SI), R12
-	MOVL       1188(R13), R14
+	MOVL       988(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z1, Z1
 	MOVQ       488(SI), R12
-	MOVL       1176(R13), R14
+	MOVL       976(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z1, K3, (R12)(R14*1)
 	MOVQ       592(SI), R12
-	MOVL       1180(R13), R14
+	MOVL       980(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z1, K3, -16(R12)(R14*1)
 	MOVQ       696(SI), R12
-	MOVL       1184(R13), R14
+	MOVL       984(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z1, K3, -32(R12)(R14*1)
 	MOVQ       800(SI), R12
-	MOVL       1188(R13), R14
+	MOVL       988(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z1, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z b80<>+0(SB), K2, Z15
 	VPTERNLOGQ $0x96, Z14, Z15, Z9
-	VMOVDQU64  640(R13), Z13
+	VMOVDQU64  384(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       880(SI), R12
-	MOVL       1192(R13), R14
+	MOVL       992(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       984(SI), R12
-	MOVL       1196(R13), R14
+	MOVL       996(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       1088(SI), R12
-	MOVL       1200(R13), R14
+	MOVL       1000(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       1192(SI), R12
-	MOVL       1204(R13), R14
+	MOVL       1004(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z2, Z2
 	MOVQ       904(SI), R12
-	MOVL       1192(R13), R14
+	MOVL       992(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z2, K3, (R12)(R14*1)
 	MOVQ       1008(SI), R12
-	MOVL       1196(R13), R14
+	MOVL       996(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z2, K3, -16(R12)(R14*1)
 	MOVQ       1112(SI), R12
-	MOVL       1200(R13), R14
+	MOVL       1000(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z2, K3, -32(R12)(R14*1)
 	MOVQ       1216(SI), R12
-	MOVL       1204(R13), R14
+	MOVL       1004(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z2, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z b80<>+0(SB), K2, Z15
 	VPTERNLOGQ $0x96, Z14, Z15, Z10
-	VMOVDQU64  704(R13), Z13
+	VMOVDQU64  448(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       1296(SI), R12
-	MOVL       1208(R13), R14
+	MOVL       1008(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       1400(SI), R12
-	MOVL       1212(R13), R14
+	MOVL       1012(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       1504(SI), R12
-	MOVL       1216(R13), R14
+	MOVL       1016(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       1608(SI), R12
-	MOVL       1220(R13), R14
+	MOVL       1020(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z3, Z3
 	MOVQ       1320(SI), R12
-	MOVL       1208(R13), R14
+	MOVL       1008(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z3, K3, (R12)(R14*1)
 	MOVQ       1424(SI), R12
-	MOVL       1212(R13), R14
+	MOVL       1012(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z3, K3, -16(R12)(R14*1)
 	MOVQ       1528(SI), R12
-	MOVL       1216(R13), R14
+	MOVL       1016(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z3, K3, -32(R12)(R14*1)
 	MOVQ       1632(SI), R12
-	MOVL       1220(R13), R14
+	MOVL       1020(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z3, K3, -48(R12)(R14*1)
@@ -27612,126 +27642,128 @@ lanes_r10_20:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_20:
-	VMOVDQU64     Z0, (R13)
-	VMOVDQU64     Z1, 64(R13)
-	VMOVDQU64     Z2, 128(R13)
-	VMOVDQU64     Z3, 192(R13)
-	MOVL          1224(R13), R14
-	BTL           $0x00, R14
-	JCC           lanes_tag0_ocbSealRunVAES512
-	MOVQ          72(SI), R12
-	MOVL          1160(R13), R9
-	VEXTRACTI32X4 $0x00, Z0, (R12)(R9*1)
+	MOVQ      out+80(FP), R11
+	VMOVDQU64 Z0, (R11)
+	VMOVDQU64 Z1, 64(R11)
+	VMOVDQU64 Z2, 128(R11)
+	VMOVDQU64 Z3, 192(R11)
+	MOVL      1024(R13), R14
+	BTL       $0x00, R14
+	JCC       lanes_tag0_ocbSealRunVAES512
+	MOVQ      72(SI), R12
+	MOVL      960(R13), R9
+	VMOVDQU   X0, (R12)(R9*1)
 
 lanes_tag0_ocbSealRunVAES512:
 	BTL           $0x01, R14
 	JCC           lanes_tag1_ocbSealRunVAES512
 	MOVQ          176(SI), R12
-	MOVL          1164(R13), R9
+	MOVL          964(R13), R9
 	VEXTRACTI32X4 $0x01, Z0, (R12)(R9*1)
 
 lanes_tag1_ocbSealRunVAES512:
 	BTL           $0x02, R14
 	JCC           lanes_tag2_ocbSealRunVAES512
 	MOVQ          280(SI), R12
-	MOVL          1168(R13), R9
+	MOVL          968(R13), R9
 	VEXTRACTI32X4 $0x02, Z0, (R12)(R9*1)
 
 lanes_tag2_ocbSealRunVAES512:
 	BTL           $0x03, R14
 	JCC           lanes_tag3_ocbSealRunVAES512
 	MOVQ          384(SI), R12
-	MOVL          1172(R13), R9
+	MOVL          972(R13), R9
 	VEXTRACTI32X4 $0x03, Z0, (R12)(R9*1)
 
 lanes_tag3_ocbSealRunVAES512:
-	BTL           $0x04, R14
-	JCC           lanes_tag4_ocbSealRunVAES512
-	MOVQ          488(SI), R12
-	MOVL          1176(R13), R9
-	VEXTRACTI32X4 $0x00, Z1, (R12)(R9*1)
+	BTL     $0x04, R14
+	JCC     lanes_tag4_ocbSealRunVAES512
+	MOVQ    488(SI), R12
+	MOVL    976(R13), R9
+	VMOVDQU X1, (R12)(R9*1)
 
 lanes_tag4_ocbSealRunVAES512:
 	BTL           $0x05, R14
 	JCC           lanes_tag5_ocbSealRunVAES512
 	MOVQ          592(SI), R12
-	MOVL          1180(R13), R9
+	MOVL          980(R13), R9
 	VEXTRACTI32X4 $0x01, Z1, (R12)(R9*1)
 
 lanes_tag5_ocbSealRunVAES512:
 	BTL           $0x06, R14
 	JCC           lanes_tag6_ocbSealRunVAES512
 	MOVQ          696(SI), R12
-	MOVL          1184(R13), R9
+	MOVL          984(R13), R9
 	VEXTRACTI32X4 $0x02, Z1, (R12)(R9*1)
 
 lanes_tag6_ocbSealRunVAES512:
 	BTL           $0x07, R14
 	JCC           lanes_tag7_ocbSealRunVAES512
 	MOVQ          800(SI), R12
-	MOVL          1188(R13), R9
+	MOVL          988(R13), R9
 	VEXTRACTI32X4 $0x03, Z1, (R12)(R9*1)
 
 lanes_tag7_ocbSealRunVAES512:
-	BTL           $0x08, R14
-	JCC           lanes_tag8_ocbSealRunVAES512
-	MOVQ          904(SI), R12
-	MOVL          1192(R13), R9
-	VEXTRACTI32X4 $0x00, Z2, (R12)(R9*1)
+	BTL     $0x08, R14
+	JCC     lanes_tag8_ocbSealRunVAES512
+	MOVQ    904(SI), R12
+	MOVL    992(R13), R9
+	VMOVDQU X2, (R12)(R9*1)
 
 lanes_tag8_ocbSealRunVAES512:
 	BTL           $0x09, R14
 	JCC           lanes_tag9_ocbSealRunVAES512
 	MOVQ          1008(SI), R12
-	MOVL          1196(R13), R9
+	MOVL          996(R13), R9
 	VEXTRACTI32X4 $0x01, Z2, (R12)(R9*1)
 
 lanes_tag9_ocbSealRunVAES512:
 	BTL           $0x0a, R14
 	JCC           lanes_tag10_ocbSealRunVAES512
 	MOVQ          1112(SI), R12
-	MOVL          1200(R13), R9
+	MOVL          1000(R13), R9
 	VEXTRACTI32X4 $0x02, Z2, (R12)(R9*1)
 
 lanes_tag10_ocbSealRunVAES512:
 	BTL           $0x0b, R14
 	JCC           lanes_tag11_ocbSealRunVAES512
 	MOVQ          1216(SI), R12
-	MOVL          1204(R13), R9
+	MOVL          1004(R13), R9
 	VEXTRACTI32X4 $0x03, Z2, (R12)(R9*1)
 
 lanes_tag11_ocbSealRunVAES512:
-	BTL           $0x0c, R14
-	JCC           lanes_tag12_ocbSealRunVAES512
-	MOVQ          1320(SI), R12
-	MOVL          1208(R13), R9
-	VEXTRACTI32X4 $0x00, Z3, (R12)(R9*1)
+	BTL     $0x0c, R14
+	JCC     lanes_tag12_ocbSealRunVAES512
+	MOVQ    1320(SI), R12
+	MOVL    1008(R13), R9
+	VMOVDQU X3, (R12)(R9*1)
 
 lanes_tag12_ocbSealRunVAES512:
 	BTL           $0x0d, R14
 	JCC           lanes_tag13_ocbSealRunVAES512
 	MOVQ          1424(SI), R12
-	MOVL          1212(R13), R9
+	MOVL          1012(R13), R9
 	VEXTRACTI32X4 $0x01, Z3, (R12)(R9*1)
 
 lanes_tag13_ocbSealRunVAES512:
 	BTL           $0x0e, R14
 	JCC           lanes_tag14_ocbSealRunVAES512
 	MOVQ          1528(SI), R12
-	MOVL          1216(R13), R9
+	MOVL          1016(R13), R9
 	VEXTRACTI32X4 $0x02, Z3, (R12)(R9*1)
 
 lanes_tag14_ocbSealRunVAES512:
 	BTL           $0x0f, R14
 	JCC           lanes_tag15_ocbSealRunVAES512
 	MOVQ          1632(SI), R12
-	MOVL          1220(R13), R9
+	MOVL          1020(R13), R9
 	VEXTRACTI32X4 $0x03, Z3, (R12)(R9*1)
 
 lanes_tag15_ocbSealRunVAES512:
-	INCL 772(R13)
-	MOVL 772(R13), R12
-	CMPL 1224(R13), $0x0000ffff
+	MOVL R14, 260(R11)
+	INCL 512(R13)
+	MOVL 512(R13), R12
+	CMPL 1024(R13), $0x0000ffff
 	JNE  lanes_stop_ocbSealRunVAES512
 	MOVQ runs+56(FP), R14
 	CMPQ R12, R14
@@ -27744,12 +27776,14 @@ lanes_stop_ocbSealRunVAES512:
 	VZEROUPPER
 	RET
 
-// func ocbOpenRunVAES512(nr int, rk *[240]byte, ek *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, runs int, sub int, mark uint32, out *[1228]byte) int
+// func ocbOpenRunVAES512(nr int, rk *[240]byte, ek *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, runs int, sub int, mark uint32, out *[264]byte) int
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI, VAES
-TEXT ·ocbOpenRunVAES512(SB), NOSPLIT, $0-104
-	MOVQ            out+88(FP), R13
+TEXT ·ocbOpenRunVAES512(SB), $1096-104
+	LEAQ            (SP), R13
+	ADDQ            $0x3f, R13
+	ANDQ            $-64, R13
 	MOVQ            msgs+56(FP), SI
-	MOVL            $0x00000000, 772(R13)
+	MOVL            $0x00000000, 512(R13)
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
 	MOVQ            ek+16(FP), R10
@@ -27807,7 +27841,7 @@ lanes_group_ocbOpenRunVAES512:
 	ADCL            R12, R12
 	MOVLQZX         mark+80(FP), R14
 	ANDL            R12, R14
-	MOVL            R14, 1224(R13)
+	MOVL            R14, 1024(R13)
 	KXNORB          K1, K1, K1
 	VMOVDQU64       lenIdx<>+0(SB), Z15
 	VPGATHERQQ      (SI)(Z15*1), K1, Z13
@@ -27820,7 +27854,7 @@ lanes_group_ocbOpenRunVAES512:
 	MOVQ            sub+72(FP), R12
 	VPBROADCASTD    R12, Z13
 	VPSUBD          Z13, Z12, Z11
-	VMOVDQU64       Z11, 1160(R13)
+	VMOVDQU64       Z11, 960(R13)
 	MOVQ            $0x000000000000ffff, R12
 	KMOVQ           R12, K4
 	MOVQ            $0x00000000ffff0000, R12
@@ -28023,6 +28057,12 @@ lanes_rdone_21:
 	VPORQ         Z14, Z12, Z12
 	VPSHUFB       rev128x4<>+0(SB), Z12, Z7
 	VPSRLD        $0x04, Z11, Z13
+	VPBROADCASTD  X13, Z14
+	VPCMPEQD      Z14, Z13, K1
+	VMOVD         X13, CX
+	MOVL          CX, R8
+	KORTESTW      K1, K1
+	JCS           lanes_reduced_ocbOpenRunVAES512
 	VEXTRACTI64X4 $0x01, Z13, Y14
 	VPMINUD       Y14, Y13, Y15
 	VEXTRACTI128  $0x01, Y15, X14
@@ -28041,27 +28081,29 @@ lanes_rdone_21:
 	VPSHUFD       $0xb1, X15, X14
 	VPMAXUD       X14, X15, X15
 	VMOVD         X15, R8
-	VPTESTMD      low4<>+0(SB), Z11, K1
-	KMOVW         K1, R14
-	VPXORQ        Z16, Z16, Z16
-	CMPQ          CX, R8
-	JE            lanes_n_done_ocbOpenRunVAES512
-	VMOVDQU64     lenPerm<>+0(SB), Z14
-	VPERMD        Z13, Z14, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 256(R13)
-	VMOVDQU64     lenPerm<>+64(SB), Z14
-	VPERMD        Z13, Z14, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 320(R13)
-	VMOVDQU64     lenPerm<>+128(SB), Z14
-	VPERMD        Z13, Z14, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 384(R13)
-	VMOVDQU64     lenPerm<>+192(SB), Z14
-	VPERMD        Z13, Z14, Z14
-	VPSHUFB       Z16, Z14, Z14
-	VMOVDQU64     Z14, 448(R13)
+
+lanes_reduced_ocbOpenRunVAES512:
+	VPTESTMD  low4<>+0(SB), Z11, K1
+	KMOVW     K1, R14
+	VPXORQ    Z16, Z16, Z16
+	CMPQ      CX, R8
+	JE        lanes_n_done_ocbOpenRunVAES512
+	VMOVDQU64 lenPerm<>+0(SB), Z14
+	VPERMD    Z13, Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, (R13)
+	VMOVDQU64 lenPerm<>+64(SB), Z14
+	VPERMD    Z13, Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 64(R13)
+	VMOVDQU64 lenPerm<>+128(SB), Z14
+	VPERMD    Z13, Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 128(R13)
+	VMOVDQU64 lenPerm<>+192(SB), Z14
+	VPERMD    Z13, Z14, Z14
+	VPSHUFB   Z16, Z14, Z14
+	VMOVDQU64 Z14, 192(R13)
 
 lanes_n_done_ocbOpenRunVAES512:
 	TESTL     R14, R14
@@ -28070,22 +28112,22 @@ lanes_n_done_ocbOpenRunVAES512:
 	VPERMD    Z11, Z14, Z14
 	VPANDD    low4<>+0(SB), Z14, Z14
 	VPSHUFB   Z16, Z14, Z14
-	VMOVDQU64 Z14, 512(R13)
+	VMOVDQU64 Z14, 256(R13)
 	VMOVDQU64 lenPerm<>+64(SB), Z14
 	VPERMD    Z11, Z14, Z14
 	VPANDD    low4<>+0(SB), Z14, Z14
 	VPSHUFB   Z16, Z14, Z14
-	VMOVDQU64 Z14, 576(R13)
+	VMOVDQU64 Z14, 320(R13)
 	VMOVDQU64 lenPerm<>+128(SB), Z14
 	VPERMD    Z11, Z14, Z14
 	VPANDD    low4<>+0(SB), Z14, Z14
 	VPSHUFB   Z16, Z14, Z14
-	VMOVDQU64 Z14, 640(R13)
+	VMOVDQU64 Z14, 384(R13)
 	VMOVDQU64 lenPerm<>+192(SB), Z14
 	VPERMD    Z11, Z14, Z14
 	VPANDD    low4<>+0(SB), Z14, Z14
 	VPSHUFB   Z16, Z14, Z14
-	VMOVDQU64 Z14, 704(R13)
+	VMOVDQU64 Z14, 448(R13)
 
 lanes_r_done_ocbOpenRunVAES512:
 	VPXORQ          Z11, Z11, Z11
@@ -28566,7 +28608,7 @@ lanes_rdone_23:
 	JMP           lanes_next_ocbOpenRunVAES512
 
 lanes_masked_ocbOpenRunVAES512:
-	VPCMPUD      $0x02, 256(R13), Z13, K2
+	VPCMPUD      $0x02, (R13), Z13, K2
 	MOVQ         48(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X0
 	MOVQ         152(SI), R12
@@ -28583,7 +28625,7 @@ lanes_masked_ocbOpenRunVAES512:
 	VINSERTI32X4 $0x03, X14, Z0, Z0
 	VPXORD       Z12, Z4, K2, Z4
 	VPTERNLOGQ   $0x96, Z17, Z4, Z0
-	VPCMPUD      $0x02, 320(R13), Z13, K2
+	VPCMPUD      $0x02, 64(R13), Z13, K2
 	MOVQ         464(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X1
 	MOVQ         568(SI), R12
@@ -28600,7 +28642,7 @@ lanes_masked_ocbOpenRunVAES512:
 	VINSERTI32X4 $0x03, X14, Z1, Z1
 	VPXORD       Z12, Z5, K2, Z5
 	VPTERNLOGQ   $0x96, Z17, Z5, Z1
-	VPCMPUD      $0x02, 384(R13), Z13, K2
+	VPCMPUD      $0x02, 128(R13), Z13, K2
 	MOVQ         880(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X2
 	MOVQ         984(SI), R12
@@ -28617,7 +28659,7 @@ lanes_masked_ocbOpenRunVAES512:
 	VINSERTI32X4 $0x03, X14, Z2, Z2
 	VPXORD       Z12, Z6, K2, Z6
 	VPTERNLOGQ   $0x96, Z17, Z6, Z2
-	VPCMPUD      $0x02, 448(R13), Z13, K2
+	VPCMPUD      $0x02, 192(R13), Z13, K2
 	MOVQ         1296(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X3
 	MOVQ         1400(SI), R12
@@ -28710,7 +28752,7 @@ lanes_r10_24:
 	VAESDECLAST Z27, Z3, Z3
 
 lanes_rdone_24:
-	VPCMPUD       $0x02, 256(R13), Z13, K2
+	VPCMPUD       $0x02, (R13), Z13, K2
 	VPXORQ        Z4, Z0, Z0
 	VPXORD        Z0, Z8, K2, Z8
 	MOVQ          72(SI), R12
@@ -28727,7 +28769,7 @@ lanes_rdone_24:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z0, X14
 	VMOVDQU32     X14, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 320(R13), Z13, K2
+	VPCMPUD       $0x02, 64(R13), Z13, K2
 	VPXORQ        Z5, Z1, Z1
 	VPXORD        Z1, Z9, K2, Z9
 	MOVQ          488(SI), R12
@@ -28744,7 +28786,7 @@ lanes_rdone_24:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z1, X14
 	VMOVDQU32     X14, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 384(R13), Z13, K2
+	VPCMPUD       $0x02, 128(R13), Z13, K2
 	VPXORQ        Z6, Z2, Z2
 	VPXORD        Z2, Z10, K2, Z10
 	MOVQ          904(SI), R12
@@ -28761,7 +28803,7 @@ lanes_rdone_24:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z2, X14
 	VMOVDQU32     X14, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 448(R13), Z13, K2
+	VPCMPUD       $0x02, 192(R13), Z13, K2
 	VPXORQ        Z7, Z3, Z3
 	VPXORD        Z3, Z11, K2, Z11
 	MOVQ          1320(SI), R12
@@ -28812,19 +28854,19 @@ lanes_blocks_done_ocbOpenRunVAES512:
 	JZ              lanes_parts_done_ocbOpenRunVAES512
 	VBROADCASTI32X4 (DI), Z12
 	VMOVDQU64       iota4<>+0(SB), Z16
-	VMOVDQU64       512(R13), Z13
+	VMOVDQU64       256(R13), Z13
 	VPTESTMD        Z13, Z13, K2
 	VPXORD          Z12, Z4, K2, Z4
 	VPXORQ          Z17, Z4, Z0
-	VMOVDQU64       576(R13), Z13
+	VMOVDQU64       320(R13), Z13
 	VPTESTMD        Z13, Z13, K2
 	VPXORD          Z12, Z5, K2, Z5
 	VPXORQ          Z17, Z5, Z1
-	VMOVDQU64       640(R13), Z13
+	VMOVDQU64       384(R13), Z13
 	VPTESTMD        Z13, Z13, K2
 	VPXORD          Z12, Z6, K2, Z6
 	VPXORQ          Z17, Z6, Z2
-	VMOVDQU64       704(R13), Z13
+	VMOVDQU64       448(R13), Z13
 	VPTESTMD        Z13, Z13, K2
 	VPXORD          Z12, Z7, K2, Z7
 	VPXORQ          Z17, Z7, Z3
@@ -28904,196 +28946,196 @@ lanes_r10_25:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_25:
-	VMOVDQU64  512(R13), Z13
+	VMOVDQU64  256(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       48(SI), R12
-	MOVL       1160(R13), R14
+	MOVL       960(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       152(SI), R12
-	MOVL       1164(R13), R14
+	MOVL       964(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       256(SI), R12
-	MOVL       1168(R13), R14
+	MOVL       968(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       360(SI), R12
-	MOVL       1172(R13), R14
+	MOVL       972(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z0, Z0
 	MOVQ       72(SI), R12
-	MOVL       1160(R13), R14
+	MOVL       960(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z0, K3, (R12)(R14*1)
 	MOVQ       176(SI), R12
-	MOVL       1164(R13), R14
+	MOVL       964(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z0, K3, -16(R12)(R14*1)
 	MOVQ       280(SI), R12
-	MOVL       1168(R13), R14
+	MOVL       968(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z0, K3, -32(R12)(R14*1)
 	MOVQ       384(SI), R12
-	MOVL       1172(R13), R14
+	MOVL       972(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z0, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z Z0, K1, Z14
 	VMOVDQU8.Z b80<>+0(SB), K2, Z15
 	VPTERNLOGQ $0x96, Z14, Z15, Z8
-	VMOVDQU64  576(R13), Z13
+	VMOVDQU64  320(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       464(SI), R12
-	MOVL       1176(R13), R14
+	MOVL       976(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       568(SI), R12
-	MOVL       1180(R13), R14
+	MOVL       980(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       672(SI), R12
-	MOVL       1184(R13), R14
+	MOVL       984(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       776(SI), R12
-	MOVL       1188(R13), R14
+	MOVL       988(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z1, Z1
 	MOVQ       488(SI), R12
-	MOVL       1176(R13), R14
+	MOVL       976(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z1, K3, (R12)(R14*1)
 	MOVQ       592(SI), R12
-	MOVL       1180(R13), R14
+	MOVL       980(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z1, K3, -16(R12)(R14*1)
 	MOVQ       696(SI), R12
-	MOVL       1184(R13), R14
+	MOVL       984(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z1, K3, -32(R12)(R14*1)
 	MOVQ       800(SI), R12
-	MOVL       1188(R13), R14
+	MOVL       988(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z1, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z Z1, K1, Z14
 	VMOVDQU8.Z b80<>+0(SB), K2, Z15
 	VPTERNLOGQ $0x96, Z14, Z15, Z9
-	VMOVDQU64  640(R13), Z13
+	VMOVDQU64  384(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       880(SI), R12
-	MOVL       1192(R13), R14
+	MOVL       992(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       984(SI), R12
-	MOVL       1196(R13), R14
+	MOVL       996(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       1088(SI), R12
-	MOVL       1200(R13), R14
+	MOVL       1000(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       1192(SI), R12
-	MOVL       1204(R13), R14
+	MOVL       1004(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z2, Z2
 	MOVQ       904(SI), R12
-	MOVL       1192(R13), R14
+	MOVL       992(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z2, K3, (R12)(R14*1)
 	MOVQ       1008(SI), R12
-	MOVL       1196(R13), R14
+	MOVL       996(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z2, K3, -16(R12)(R14*1)
 	MOVQ       1112(SI), R12
-	MOVL       1200(R13), R14
+	MOVL       1000(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z2, K3, -32(R12)(R14*1)
 	MOVQ       1216(SI), R12
-	MOVL       1204(R13), R14
+	MOVL       1004(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z2, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z Z2, K1, Z14
 	VMOVDQU8.Z b80<>+0(SB), K2, Z15
 	VPTERNLOGQ $0x96, Z14, Z15, Z10
-	VMOVDQU64  704(R13), Z13
+	VMOVDQU64  448(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       1296(SI), R12
-	MOVL       1208(R13), R14
+	MOVL       1008(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       1400(SI), R12
-	MOVL       1212(R13), R14
+	MOVL       1012(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       1504(SI), R12
-	MOVL       1216(R13), R14
+	MOVL       1016(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       1608(SI), R12
-	MOVL       1220(R13), R14
+	MOVL       1020(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z3, Z3
 	MOVQ       1320(SI), R12
-	MOVL       1208(R13), R14
+	MOVL       1008(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z3, K3, (R12)(R14*1)
 	MOVQ       1424(SI), R12
-	MOVL       1212(R13), R14
+	MOVL       1012(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z3, K3, -16(R12)(R14*1)
 	MOVQ       1528(SI), R12
-	MOVL       1216(R13), R14
+	MOVL       1016(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z3, K3, -32(R12)(R14*1)
 	MOVQ       1632(SI), R12
-	MOVL       1220(R13), R14
+	MOVL       1020(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z3, K3, -48(R12)(R14*1)
@@ -29187,16 +29229,17 @@ lanes_r10_26:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_26:
-	VMOVDQU64     Z0, (R13)
-	VMOVDQU64     Z1, 64(R13)
-	VMOVDQU64     Z2, 128(R13)
-	VMOVDQU64     Z3, 192(R13)
-	MOVL          1224(R13), R14
+	MOVQ          out+88(FP), R11
+	VMOVDQU64     Z0, (R11)
+	VMOVDQU64     Z1, 64(R11)
+	VMOVDQU64     Z2, 128(R11)
+	VMOVDQU64     Z3, 192(R11)
+	MOVL          1024(R13), R14
 	XORL          CX, CX
 	BTL           $0x0f, R14
 	JCC           lanes_tag15_ocbOpenRunVAES512
 	MOVQ          1608(SI), R12
-	MOVL          1220(R13), R9
+	MOVL          1020(R13), R9
 	VEXTRACTI32X4 $0x03, Z3, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
@@ -29207,7 +29250,7 @@ lanes_tag15_ocbOpenRunVAES512:
 	BTL           $0x0e, R14
 	JCC           lanes_tag14_ocbOpenRunVAES512
 	MOVQ          1504(SI), R12
-	MOVL          1216(R13), R9
+	MOVL          1016(R13), R9
 	VEXTRACTI32X4 $0x02, Z3, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
@@ -29218,29 +29261,28 @@ lanes_tag14_ocbOpenRunVAES512:
 	BTL           $0x0d, R14
 	JCC           lanes_tag13_ocbOpenRunVAES512
 	MOVQ          1400(SI), R12
-	MOVL          1212(R13), R9
+	MOVL          1012(R13), R9
 	VEXTRACTI32X4 $0x01, Z3, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
 	SETCS         1448(SI)
 
 lanes_tag13_ocbOpenRunVAES512:
-	ADCL          CX, CX
-	BTL           $0x0c, R14
-	JCC           lanes_tag12_ocbOpenRunVAES512
-	MOVQ          1296(SI), R12
-	MOVL          1208(R13), R9
-	VEXTRACTI32X4 $0x00, Z3, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         1344(SI)
+	ADCL     CX, CX
+	BTL      $0x0c, R14
+	JCC      lanes_tag12_ocbOpenRunVAES512
+	MOVQ     1296(SI), R12
+	MOVL     1008(R13), R9
+	VPCMPEQB (R12)(R9*1), X3, K1
+	KORTESTW K1, K1
+	SETCS    1344(SI)
 
 lanes_tag12_ocbOpenRunVAES512:
 	ADCL          CX, CX
 	BTL           $0x0b, R14
 	JCC           lanes_tag11_ocbOpenRunVAES512
 	MOVQ          1192(SI), R12
-	MOVL          1204(R13), R9
+	MOVL          1004(R13), R9
 	VEXTRACTI32X4 $0x03, Z2, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
@@ -29251,7 +29293,7 @@ lanes_tag11_ocbOpenRunVAES512:
 	BTL           $0x0a, R14
 	JCC           lanes_tag10_ocbOpenRunVAES512
 	MOVQ          1088(SI), R12
-	MOVL          1200(R13), R9
+	MOVL          1000(R13), R9
 	VEXTRACTI32X4 $0x02, Z2, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
@@ -29262,29 +29304,28 @@ lanes_tag10_ocbOpenRunVAES512:
 	BTL           $0x09, R14
 	JCC           lanes_tag9_ocbOpenRunVAES512
 	MOVQ          984(SI), R12
-	MOVL          1196(R13), R9
+	MOVL          996(R13), R9
 	VEXTRACTI32X4 $0x01, Z2, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
 	SETCS         1032(SI)
 
 lanes_tag9_ocbOpenRunVAES512:
-	ADCL          CX, CX
-	BTL           $0x08, R14
-	JCC           lanes_tag8_ocbOpenRunVAES512
-	MOVQ          880(SI), R12
-	MOVL          1192(R13), R9
-	VEXTRACTI32X4 $0x00, Z2, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         928(SI)
+	ADCL     CX, CX
+	BTL      $0x08, R14
+	JCC      lanes_tag8_ocbOpenRunVAES512
+	MOVQ     880(SI), R12
+	MOVL     992(R13), R9
+	VPCMPEQB (R12)(R9*1), X2, K1
+	KORTESTW K1, K1
+	SETCS    928(SI)
 
 lanes_tag8_ocbOpenRunVAES512:
 	ADCL          CX, CX
 	BTL           $0x07, R14
 	JCC           lanes_tag7_ocbOpenRunVAES512
 	MOVQ          776(SI), R12
-	MOVL          1188(R13), R9
+	MOVL          988(R13), R9
 	VEXTRACTI32X4 $0x03, Z1, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
@@ -29295,7 +29336,7 @@ lanes_tag7_ocbOpenRunVAES512:
 	BTL           $0x06, R14
 	JCC           lanes_tag6_ocbOpenRunVAES512
 	MOVQ          672(SI), R12
-	MOVL          1184(R13), R9
+	MOVL          984(R13), R9
 	VEXTRACTI32X4 $0x02, Z1, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
@@ -29306,29 +29347,28 @@ lanes_tag6_ocbOpenRunVAES512:
 	BTL           $0x05, R14
 	JCC           lanes_tag5_ocbOpenRunVAES512
 	MOVQ          568(SI), R12
-	MOVL          1180(R13), R9
+	MOVL          980(R13), R9
 	VEXTRACTI32X4 $0x01, Z1, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
 	SETCS         616(SI)
 
 lanes_tag5_ocbOpenRunVAES512:
-	ADCL          CX, CX
-	BTL           $0x04, R14
-	JCC           lanes_tag4_ocbOpenRunVAES512
-	MOVQ          464(SI), R12
-	MOVL          1176(R13), R9
-	VEXTRACTI32X4 $0x00, Z1, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         512(SI)
+	ADCL     CX, CX
+	BTL      $0x04, R14
+	JCC      lanes_tag4_ocbOpenRunVAES512
+	MOVQ     464(SI), R12
+	MOVL     976(R13), R9
+	VPCMPEQB (R12)(R9*1), X1, K1
+	KORTESTW K1, K1
+	SETCS    512(SI)
 
 lanes_tag4_ocbOpenRunVAES512:
 	ADCL          CX, CX
 	BTL           $0x03, R14
 	JCC           lanes_tag3_ocbOpenRunVAES512
 	MOVQ          360(SI), R12
-	MOVL          1172(R13), R9
+	MOVL          972(R13), R9
 	VEXTRACTI32X4 $0x03, Z0, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
@@ -29339,7 +29379,7 @@ lanes_tag3_ocbOpenRunVAES512:
 	BTL           $0x02, R14
 	JCC           lanes_tag2_ocbOpenRunVAES512
 	MOVQ          256(SI), R12
-	MOVL          1168(R13), R9
+	MOVL          968(R13), R9
 	VEXTRACTI32X4 $0x02, Z0, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
@@ -29350,30 +29390,30 @@ lanes_tag2_ocbOpenRunVAES512:
 	BTL           $0x01, R14
 	JCC           lanes_tag1_ocbOpenRunVAES512
 	MOVQ          152(SI), R12
-	MOVL          1164(R13), R9
+	MOVL          964(R13), R9
 	VEXTRACTI32X4 $0x01, Z0, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
 	SETCS         200(SI)
 
 lanes_tag1_ocbOpenRunVAES512:
-	ADCL          CX, CX
-	BTL           $0x00, R14
-	JCC           lanes_tag0_ocbOpenRunVAES512
-	MOVQ          48(SI), R12
-	MOVL          1160(R13), R9
-	VEXTRACTI32X4 $0x00, Z0, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         96(SI)
+	ADCL     CX, CX
+	BTL      $0x00, R14
+	JCC      lanes_tag0_ocbOpenRunVAES512
+	MOVQ     48(SI), R12
+	MOVL     960(R13), R9
+	VPCMPEQB (R12)(R9*1), X0, K1
+	KORTESTW K1, K1
+	SETCS    96(SI)
 
 lanes_tag0_ocbOpenRunVAES512:
 	ADCL  CX, CX
 	ANDNL R14, CX, CX
-	MOVL  CX, 768(R13)
-	INCL  772(R13)
-	MOVL  772(R13), R12
-	CMPL  1224(R13), $0x0000ffff
+	MOVL  CX, 256(R11)
+	MOVL  R14, 260(R11)
+	INCL  512(R13)
+	MOVL  512(R13), R12
+	CMPL  1024(R13), $0x0000ffff
 	JNE   lanes_stop_ocbOpenRunVAES512
 	TESTL CX, CX
 	JNZ   lanes_stop_ocbOpenRunVAES512

@@ -36,23 +36,11 @@ type Spec struct {
 // len(In)+s.TagSize bytes that overlaps In only exactly and AD not at all,
 // and lengths that s.Fits, s.MaxText and s.MaxAD allow.
 func (s *Spec) CheckSeal(msgs []batch.Message) {
-	// misplaced needs an Out that is not empty, as one of len(In)+TagSize
-	// bytes is: TagSize > 0.
-	// The bounds only some packages have in a second loop, which keeps the
-	// first one's values in registers, and which MaxText and MaxAD need
-	// only where the lengths ORed together (at least the longest) pass
-	// them; the first bad message either finds is the batch's first.
-	bad := len(msgs)
-	tagSize, nonceSize := s.TagSize, s.NonceSize
-	ins, ads := 0, 0
-	for i := range msgs {
-		m := &msgs[i]
-		if len(m.Out) != len(m.In)+tagSize || len(m.Nonce) != nonceSize || misplaced(m) {
-			bad = i
-			break
-		}
-		ins, ads = ins|len(m.In), ads|len(m.AD)
-	}
+	// The bounds only some packages have in a second loop, which MaxText
+	// and MaxAD need only where the lengths ORed together (at least the
+	// longest) pass them; the first bad message either finds is the
+	// batch's first.
+	bad, ins, ads := firstBadSeal(msgs, s.TagSize, s.NonceSize)
 	if fits, maxText, maxAD := s.Fits, s.MaxText, s.MaxAD; fits != nil || maxText > 0 && uint64(ins) > maxText || maxAD > 0 && uint64(ads) > maxAD {
 		for i := range msgs[:bad] {
 			m := &msgs[i]
@@ -68,35 +56,53 @@ func (s *Spec) CheckSeal(msgs []batch.Message) {
 	}
 }
 
+// firstBadSeal returns the index of the first message of msgs whose Out or
+// nonce length or placement CheckSeal rejects, or len(msgs), and the
+// lengths of In and of AD before it ORed together: a function of its own,
+// whose loop keeps its few values in registers (measured: a fifth to a
+// quarter less time than inside CheckSeal, whose panics' code spilled
+// them), each message's lengths in one test (misplaced needs an Out that is
+// not empty, as one of len(In)+tagSize bytes is: tagSize > 0).
+func firstBadSeal(msgs []batch.Message, tagSize, nonceSize int) (bad, ins, ads int) {
+	for i := range msgs {
+		m := &msgs[i]
+		if (len(m.Out)-len(m.In)-tagSize)|(len(m.Nonce)-nonceSize) != 0 || misplaced(m) {
+			return i, ins, ads
+		}
+		ins, ads = ins|len(m.In), ads|len(m.AD)
+	}
+	return len(msgs), ins, ads
+}
+
 // CheckOpen is CheckSeal for OpenBatch: the Out of each message is
 // len(In)-s.TagSize bytes long, or empty when In is shorter than the tag.
 func (s *Spec) CheckOpen(msgs []batch.Message) {
-	// (The panic's call after the loop, whose values then stay in
-	// registers.)
-	bad := len(msgs)
-	tagSize, nonceSize := s.TagSize, s.NonceSize
-	for i := range msgs {
-		m := &msgs[i]
-		if len(m.Out) != max(len(m.In)-tagSize, 0) || len(m.Nonce) != nonceSize || len(m.Out) != 0 && misplaced(m) {
-			bad = i
-			break
-		}
-	}
-	if bad < len(msgs) {
+	if bad := firstBadOpen(msgs, s.TagSize, s.NonceSize); bad < len(msgs) {
 		s.failOpen(bad, &msgs[bad])
 	}
 }
 
+// firstBadOpen is firstBadSeal's index for CheckOpen.
+func firstBadOpen(msgs []batch.Message, tagSize, nonceSize int) int {
+	for i := range msgs {
+		m := &msgs[i]
+		if (len(m.Out)-max(len(m.In)-tagSize, 0))|(len(m.Nonce)-nonceSize) != 0 || len(m.Out) != 0 && misplaced(m) {
+			return i
+		}
+	}
+	return len(msgs)
+}
+
 // misplaced reports whether m's Out, not empty, overlaps its In other than
 // exactly (alias.InexactOverlap) or overlaps its AD (alias.AnyOverlap), in
-// one expression the checks' loops inline: two non-empty ranges meet where
-// either starts inside the other, which differences from Out's start tell,
-// unsigned, without a branch per bound.
+// one expression the checks' loops inline: non-empty ranges [a, a+la) and
+// [b, b+lb) of memory meet where a-b+la-1 < la+lb-1, unsigned (a-b between
+// -la and lb, exclusive), one comparison a pair (lo is len(Out)-1).
 func misplaced(m *batch.Message) bool {
-	o, lo := uintptr(unsafe.Pointer(unsafe.SliceData(m.Out))), uintptr(len(m.Out))
+	o, lo := uintptr(unsafe.Pointer(unsafe.SliceData(m.Out))), uintptr(len(m.Out))-1
 	p, lp := uintptr(unsafe.Pointer(unsafe.SliceData(m.In)))-o, uintptr(len(m.In))
 	q, lq := uintptr(unsafe.Pointer(unsafe.SliceData(m.AD)))-o, uintptr(len(m.AD))
-	return lp != 0 && (p-1 < lo-1 || -p-1 < lp-1) || lq != 0 && (q < lo || -q < lq)
+	return lp != 0 && p != 0 && p+lp-1 < lp+lo || lq != 0 && q+lq-1 < lq+lo
 }
 
 // failSeal and failOpen panic with what is wrong with m, the i-th message,

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/faelabs/fae/batch"
@@ -167,6 +168,46 @@ func TestRunLanesSpread(t *testing.T) {
 				if inLanes != want || inLanes+alone != 32 {
 					t.Errorf("texts of %d and %d bytes, open %v, alternating %v: %d in lanes, %d alone; want %d in lanes", c.lo, c.hi, open, shuffled, inLanes, alone, want)
 				}
+			}
+		}
+	}
+}
+
+// TestCheckLengths checks that CheckSeal and CheckOpen reject every Out
+// and nonce of a wrong length, alone or together (their loops test both
+// lengths at once), and name the Out's first.
+func TestCheckLengths(t *testing.T) {
+	s := Spec{Pkg: "p", NonceSize: 12, TagSize: 16}
+	for _, open := range []bool{false, true} {
+		for outDelta := -20; outDelta <= 20; outDelta++ {
+			for nonceLen := 0; nonceLen <= 20; nonceLen++ {
+				in := make([]byte, 40)
+				outLen := len(in) + s.TagSize
+				if open {
+					outLen = len(in) - s.TagSize
+				}
+				msgs := []batch.Message{{Nonce: make([]byte, nonceLen), In: in, Out: make([]byte, max(outLen+outDelta, 0))}}
+				want := ""
+				switch {
+				case outLen+outDelta < 0:
+					continue
+				case outDelta != 0:
+					want = "p: batch message 0: output is " + strconv.Itoa(outLen+outDelta) + " bytes, want " + strconv.Itoa(outLen)
+				case nonceLen != s.NonceSize:
+					want = "p: batch message 0: incorrect nonce length " + strconv.Itoa(nonceLen) + ", want 12"
+				}
+				func() {
+					defer func() {
+						if r := recover(); r != nil && r != want || r == nil && want != "" {
+							t.Errorf("open %v, Out %+d bytes, nonce %d: panic %v, want %q", open, outDelta, nonceLen, r, want)
+						}
+					}()
+					if open {
+						s.CheckOpen(msgs)
+					} else {
+						s.CheckSeal(msgs)
+					}
+				}()
 			}
 		}
 	}
