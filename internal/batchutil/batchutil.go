@@ -342,17 +342,6 @@ func anyPays(msgs []batch.Message, sub, maxLen, maxAD int) bool {
 	return false
 }
 
-// Align64 returns the T at the first 64-byte boundary of b, which has room
-// for it (len(b) >= unsafe.Sizeof(T)+63): a lane kernel's output, whose
-// areas it stores and loads a zmm register at a time, which cost far more
-// where they split across cache lines (measured: ocb's 64-byte batches of
-// 64 messages spent about 7% of their time on the stores of each lane's n
-// and r in an unaligned output). T holds no pointers.
-func Align64[T any](b []byte) *T {
-	p := unsafe.Pointer(unsafe.SliceData(b))
-	return (*T)(unsafe.Add(p, -uintptr(p)&63))
-}
-
 // runFull runs g, a full group of one length class (texts In less sub
 // bytes), in a lane kernel (run) or, where its texts are too far apart
 // (closeEnough), each of its messages alone (one).
