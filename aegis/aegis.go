@@ -353,24 +353,8 @@ func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, erro
 		}
 		return nil, errOpen
 	}
-	// OpenDetached written out: a frame fewer, whose sixteen stacked
-	// argument words cost a short message's call a few nanoseconds.
 	n := len(ciphertext) - a.tagSize
-	ciphertext, tag := ciphertext[:n], ciphertext[n:]
-	ret, out := alias.SliceForAppend(dst, n)
-	if alias.InexactOverlap(out, ciphertext) || alias.AnyOverlap(out, additionalData) {
-		checkOverlap(out, ciphertext, additionalData) // as in Seal
-	}
-	if alias.AnyOverlap(out, tag) {
-		panic("aegis: invalid buffer overlap of output and tag")
-	}
-	var want [32]byte
-	a.crypt(out, nonce, ciphertext, additionalData, true, want[:])
-	if !words.Equal(want[:a.tagSize], tag) {
-		clear(out)
-		return nil, errOpen
-	}
-	return ret, nil
+	return a.OpenDetached(dst, nonce, ciphertext[:n], ciphertext[n:], additionalData)
 }
 
 // SealDetached is Seal with the tag kept apart: it appends the ciphertext,
@@ -390,7 +374,9 @@ func (a *AEAD) SealDetached(dst, nonce, plaintext, additionalData []byte) (ciphe
 // output must not overlap tag.
 func (a *AEAD) OpenDetached(dst, nonce, ciphertext, tag, additionalData []byte) ([]byte, error) {
 	ret, out := alias.SliceForAppend(dst, len(ciphertext))
-	checkOverlap(out, ciphertext, additionalData)
+	if alias.InexactOverlap(out, ciphertext) || alias.AnyOverlap(out, additionalData) {
+		checkOverlap(out, ciphertext, additionalData) // as in Seal
+	}
 	if alias.AnyOverlap(out, tag) {
 		panic("aegis: invalid buffer overlap of output and tag")
 	}
