@@ -24386,7 +24386,7 @@ lanes_tag15_ocbSealLanesVAES512:
 	RET
 
 // func ocbOpenLanesVAES512(nr int, rk *[240]byte, ek *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n int, sub int, mark uint32, out *[264]byte)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI, VAES
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI, BMI2, VAES
 TEXT ·ocbOpenLanesVAES512(SB), $1096-104
 	LEAQ    (SP), R13
 	ADDQ    $0x3f, R13
@@ -25944,6 +25944,91 @@ lanes_parts_done_ocbOpenLanesVAES512:
 	VPXORQ          Z17, Z10, Z2
 	VPTERNLOGQ      $0x96, Z12, Z7, Z11
 	VPXORQ          Z17, Z11, Z3
+	MOVL            1024(R13), R14
+	MOVQ            $0x0001000100010001, R8
+	MOVL            R14, R12
+	PDEPQ           R8, R12, R12
+	IMUL3Q          $0x0000ffff, R12, R12
+	KMOVQ           R12, K1
+	MOVQ            (SI), R12
+	MOVL            960(R13), R9
+	KANDQ           K1, K4, K3
+	VMOVDQU8.Z      (R12)(R9*1), K3, Z13
+	MOVQ            8(SI), R12
+	MOVL            964(R13), R9
+	KANDQ           K1, K5, K3
+	VMOVDQU8        -16(R12)(R9*1), K3, Z13
+	MOVQ            16(SI), R12
+	MOVL            968(R13), R9
+	KANDQ           K1, K6, K3
+	VMOVDQU8        -32(R12)(R9*1), K3, Z13
+	MOVQ            24(SI), R12
+	MOVL            972(R13), R9
+	KANDQ           K1, K7, K3
+	VMOVDQU8        -48(R12)(R9*1), K3, Z13
+	MOVL            R14, R12
+	SHRL            $0x04, R12
+	PDEPQ           R8, R12, R12
+	IMUL3Q          $0x0000ffff, R12, R12
+	KMOVQ           R12, K1
+	MOVQ            32(SI), R12
+	MOVL            976(R13), R9
+	KANDQ           K1, K4, K3
+	VMOVDQU8.Z      (R12)(R9*1), K3, Z14
+	MOVQ            40(SI), R12
+	MOVL            980(R13), R9
+	KANDQ           K1, K5, K3
+	VMOVDQU8        -16(R12)(R9*1), K3, Z14
+	MOVQ            48(SI), R12
+	MOVL            984(R13), R9
+	KANDQ           K1, K6, K3
+	VMOVDQU8        -32(R12)(R9*1), K3, Z14
+	MOVQ            56(SI), R12
+	MOVL            988(R13), R9
+	KANDQ           K1, K7, K3
+	VMOVDQU8        -48(R12)(R9*1), K3, Z14
+	MOVL            R14, R12
+	SHRL            $0x08, R12
+	PDEPQ           R8, R12, R12
+	IMUL3Q          $0x0000ffff, R12, R12
+	KMOVQ           R12, K1
+	MOVQ            64(SI), R12
+	MOVL            992(R13), R9
+	KANDQ           K1, K4, K3
+	VMOVDQU8.Z      (R12)(R9*1), K3, Z15
+	MOVQ            72(SI), R12
+	MOVL            996(R13), R9
+	KANDQ           K1, K5, K3
+	VMOVDQU8        -16(R12)(R9*1), K3, Z15
+	MOVQ            80(SI), R12
+	MOVL            1000(R13), R9
+	KANDQ           K1, K6, K3
+	VMOVDQU8        -32(R12)(R9*1), K3, Z15
+	MOVQ            88(SI), R12
+	MOVL            1004(R13), R9
+	KANDQ           K1, K7, K3
+	VMOVDQU8        -48(R12)(R9*1), K3, Z15
+	MOVL            R14, R12
+	SHRL            $0x0c, R12
+	PDEPQ           R8, R12, R12
+	IMUL3Q          $0x0000ffff, R12, R12
+	KMOVQ           R12, K1
+	MOVQ            96(SI), R12
+	MOVL            1008(R13), R9
+	KANDQ           K1, K4, K3
+	VMOVDQU8.Z      (R12)(R9*1), K3, Z16
+	MOVQ            104(SI), R12
+	MOVL            1012(R13), R9
+	KANDQ           K1, K5, K3
+	VMOVDQU8        -16(R12)(R9*1), K3, Z16
+	MOVQ            112(SI), R12
+	MOVL            1016(R13), R9
+	KANDQ           K1, K6, K3
+	VMOVDQU8        -32(R12)(R9*1), K3, Z16
+	MOVQ            120(SI), R12
+	MOVL            1020(R13), R9
+	KANDQ           K1, K7, K3
+	VMOVDQU8        -48(R12)(R9*1), K3, Z16
 	VAESENC         Z18, Z0, Z0
 	VAESENC         Z18, Z1, Z1
 	VAESENC         Z18, Z2, Z2
@@ -26020,200 +26105,155 @@ lanes_r10_14:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_14:
-	MOVQ          out+96(FP), R11
-	VMOVDQU64     Z0, (R11)
-	VMOVDQU64     Z1, 64(R11)
-	VMOVDQU64     Z2, 128(R11)
-	VMOVDQU64     Z3, 192(R11)
-	MOVL          1024(R13), R14
-	XORL          CX, CX
-	MOVQ          msgs+56(FP), BX
-	MOVQ          idx+64(FP), DX
-	BTL           $0x0f, R14
-	JCC           lanes_tag15_ocbOpenLanesVAES512
-	MOVQ          120(SI), R12
-	MOVL          1020(R13), R9
-	VEXTRACTI32X4 $0x03, Z3, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 120(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+	MOVQ      out+96(FP), R11
+	VMOVDQU64 Z0, (R11)
+	VMOVDQU64 Z1, 64(R11)
+	VMOVDQU64 Z2, 128(R11)
+	VMOVDQU64 Z3, 192(R11)
+	VPXORQ    Z0, Z13, Z13
+	VPTESTNMQ Z13, Z13, K1
+	VPXORQ    Z1, Z14, Z14
+	VPTESTNMQ Z14, Z14, K2
+	VPXORQ    Z2, Z15, Z15
+	VPTESTNMQ Z15, Z15, K3
+	VPXORQ    Z3, Z16, Z16
+	VPTESTNMQ Z16, Z16, K4
+	KUNPCKBW  K1, K2, K1
+	KUNPCKBW  K3, K4, K3
+	KUNPCKWD  K1, K3, K1
+	KMOVD     K1, R8
+	MOVL      R8, R12
+	SHRL      $0x01, R12
+	ANDL      R12, R8
+	MOVL      1024(R13), R14
+	XORL      CX, CX
+	MOVQ      msgs+56(FP), BX
+	MOVQ      idx+64(FP), DX
+	BTL       $0x0f, R14
+	JCC       lanes_tag15_ocbOpenLanesVAES512
+	IMUL3Q    $0x68, 120(DX), AX
+	BTL       $0x1e, R8
+	SETCS     96(AX)(BX*1)
 
 lanes_tag15_ocbOpenLanesVAES512:
-	ADCL          CX, CX
-	BTL           $0x0e, R14
-	JCC           lanes_tag14_ocbOpenLanesVAES512
-	MOVQ          112(SI), R12
-	MOVL          1016(R13), R9
-	VEXTRACTI32X4 $0x02, Z3, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 112(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+	ADCL   CX, CX
+	BTL    $0x0e, R14
+	JCC    lanes_tag14_ocbOpenLanesVAES512
+	IMUL3Q $0x68, 112(DX), AX
+	BTL    $0x1c, R8
+	SETCS  96(AX)(BX*1)
 
 lanes_tag14_ocbOpenLanesVAES512:
-	ADCL          CX, CX
-	BTL           $0x0d, R14
-	JCC           lanes_tag13_ocbOpenLanesVAES512
-	MOVQ          104(SI), R12
-	MOVL          1012(R13), R9
-	VEXTRACTI32X4 $0x01, Z3, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 104(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+	ADCL   CX, CX
+	BTL    $0x0d, R14
+	JCC    lanes_tag13_ocbOpenLanesVAES512
+	IMUL3Q $0x68, 104(DX), AX
+	BTL    $0x1a, R8
+	SETCS  96(AX)(BX*1)
 
 lanes_tag13_ocbOpenLanesVAES512:
-	ADCL     CX, CX
-	BTL      $0x0c, R14
-	JCC      lanes_tag12_ocbOpenLanesVAES512
-	MOVQ     96(SI), R12
-	MOVL     1008(R13), R9
-	VPCMPEQB (R12)(R9*1), X3, K1
-	IMUL3Q   $0x68, 96(DX), AX
-	KORTESTW K1, K1
-	SETCS    96(AX)(BX*1)
+	ADCL   CX, CX
+	BTL    $0x0c, R14
+	JCC    lanes_tag12_ocbOpenLanesVAES512
+	IMUL3Q $0x68, 96(DX), AX
+	BTL    $0x18, R8
+	SETCS  96(AX)(BX*1)
 
 lanes_tag12_ocbOpenLanesVAES512:
-	ADCL          CX, CX
-	BTL           $0x0b, R14
-	JCC           lanes_tag11_ocbOpenLanesVAES512
-	MOVQ          88(SI), R12
-	MOVL          1004(R13), R9
-	VEXTRACTI32X4 $0x03, Z2, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 88(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+	ADCL   CX, CX
+	BTL    $0x0b, R14
+	JCC    lanes_tag11_ocbOpenLanesVAES512
+	IMUL3Q $0x68, 88(DX), AX
+	BTL    $0x16, R8
+	SETCS  96(AX)(BX*1)
 
 lanes_tag11_ocbOpenLanesVAES512:
-	ADCL          CX, CX
-	BTL           $0x0a, R14
-	JCC           lanes_tag10_ocbOpenLanesVAES512
-	MOVQ          80(SI), R12
-	MOVL          1000(R13), R9
-	VEXTRACTI32X4 $0x02, Z2, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 80(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+	ADCL   CX, CX
+	BTL    $0x0a, R14
+	JCC    lanes_tag10_ocbOpenLanesVAES512
+	IMUL3Q $0x68, 80(DX), AX
+	BTL    $0x14, R8
+	SETCS  96(AX)(BX*1)
 
 lanes_tag10_ocbOpenLanesVAES512:
-	ADCL          CX, CX
-	BTL           $0x09, R14
-	JCC           lanes_tag9_ocbOpenLanesVAES512
-	MOVQ          72(SI), R12
-	MOVL          996(R13), R9
-	VEXTRACTI32X4 $0x01, Z2, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 72(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+	ADCL   CX, CX
+	BTL    $0x09, R14
+	JCC    lanes_tag9_ocbOpenLanesVAES512
+	IMUL3Q $0x68, 72(DX), AX
+	BTL    $0x12, R8
+	SETCS  96(AX)(BX*1)
 
 lanes_tag9_ocbOpenLanesVAES512:
-	ADCL     CX, CX
-	BTL      $0x08, R14
-	JCC      lanes_tag8_ocbOpenLanesVAES512
-	MOVQ     64(SI), R12
-	MOVL     992(R13), R9
-	VPCMPEQB (R12)(R9*1), X2, K1
-	IMUL3Q   $0x68, 64(DX), AX
-	KORTESTW K1, K1
-	SETCS    96(AX)(BX*1)
+	ADCL   CX, CX
+	BTL    $0x08, R14
+	JCC    lanes_tag8_ocbOpenLanesVAES512
+	IMUL3Q $0x68, 64(DX), AX
+	BTL    $0x10, R8
+	SETCS  96(AX)(BX*1)
 
 lanes_tag8_ocbOpenLanesVAES512:
-	ADCL          CX, CX
-	BTL           $0x07, R14
-	JCC           lanes_tag7_ocbOpenLanesVAES512
-	MOVQ          56(SI), R12
-	MOVL          988(R13), R9
-	VEXTRACTI32X4 $0x03, Z1, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 56(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+	ADCL   CX, CX
+	BTL    $0x07, R14
+	JCC    lanes_tag7_ocbOpenLanesVAES512
+	IMUL3Q $0x68, 56(DX), AX
+	BTL    $0x0e, R8
+	SETCS  96(AX)(BX*1)
 
 lanes_tag7_ocbOpenLanesVAES512:
-	ADCL          CX, CX
-	BTL           $0x06, R14
-	JCC           lanes_tag6_ocbOpenLanesVAES512
-	MOVQ          48(SI), R12
-	MOVL          984(R13), R9
-	VEXTRACTI32X4 $0x02, Z1, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 48(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+	ADCL   CX, CX
+	BTL    $0x06, R14
+	JCC    lanes_tag6_ocbOpenLanesVAES512
+	IMUL3Q $0x68, 48(DX), AX
+	BTL    $0x0c, R8
+	SETCS  96(AX)(BX*1)
 
 lanes_tag6_ocbOpenLanesVAES512:
-	ADCL          CX, CX
-	BTL           $0x05, R14
-	JCC           lanes_tag5_ocbOpenLanesVAES512
-	MOVQ          40(SI), R12
-	MOVL          980(R13), R9
-	VEXTRACTI32X4 $0x01, Z1, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 40(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+	ADCL   CX, CX
+	BTL    $0x05, R14
+	JCC    lanes_tag5_ocbOpenLanesVAES512
+	IMUL3Q $0x68, 40(DX), AX
+	BTL    $0x0a, R8
+	SETCS  96(AX)(BX*1)
 
 lanes_tag5_ocbOpenLanesVAES512:
-	ADCL     CX, CX
-	BTL      $0x04, R14
-	JCC      lanes_tag4_ocbOpenLanesVAES512
-	MOVQ     32(SI), R12
-	MOVL     976(R13), R9
-	VPCMPEQB (R12)(R9*1), X1, K1
-	IMUL3Q   $0x68, 32(DX), AX
-	KORTESTW K1, K1
-	SETCS    96(AX)(BX*1)
+	ADCL   CX, CX
+	BTL    $0x04, R14
+	JCC    lanes_tag4_ocbOpenLanesVAES512
+	IMUL3Q $0x68, 32(DX), AX
+	BTL    $0x08, R8
+	SETCS  96(AX)(BX*1)
 
 lanes_tag4_ocbOpenLanesVAES512:
-	ADCL          CX, CX
-	BTL           $0x03, R14
-	JCC           lanes_tag3_ocbOpenLanesVAES512
-	MOVQ          24(SI), R12
-	MOVL          972(R13), R9
-	VEXTRACTI32X4 $0x03, Z0, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 24(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+	ADCL   CX, CX
+	BTL    $0x03, R14
+	JCC    lanes_tag3_ocbOpenLanesVAES512
+	IMUL3Q $0x68, 24(DX), AX
+	BTL    $0x06, R8
+	SETCS  96(AX)(BX*1)
 
 lanes_tag3_ocbOpenLanesVAES512:
-	ADCL          CX, CX
-	BTL           $0x02, R14
-	JCC           lanes_tag2_ocbOpenLanesVAES512
-	MOVQ          16(SI), R12
-	MOVL          968(R13), R9
-	VEXTRACTI32X4 $0x02, Z0, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 16(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+	ADCL   CX, CX
+	BTL    $0x02, R14
+	JCC    lanes_tag2_ocbOpenLanesVAES512
+	IMUL3Q $0x68, 16(DX), AX
+	BTL    $0x04, R8
+	SETCS  96(AX)(BX*1)
 
 lanes_tag2_ocbOpenLanesVAES512:
-	ADCL          CX, CX
-	BTL           $0x01, R14
-	JCC           lanes_tag1_ocbOpenLanesVAES512
-	MOVQ          8(SI), R12
-	MOVL          964(R13), R9
-	VEXTRACTI32X4 $0x01, Z0, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 8(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+	ADCL   CX, CX
+	BTL    $0x01, R14
+	JCC    lanes_tag1_ocbOpenLanesVAES512
+	IMUL3Q $0x68, 8(DX), AX
+	BTL    $0x02, R8
+	SETCS  96(AX)(BX*1)
 
 lanes_tag1_ocbOpenLanesVAES512:
-	ADCL     CX, CX
-	BTL      $0x00, R14
-	JCC      lanes_tag0_ocbOpenLanesVAES512
-	MOVQ     (SI), R12
-	MOVL     960(R13), R9
-	VPCMPEQB (R12)(R9*1), X0, K1
-	IMUL3Q   $0x68, (DX), AX
-	KORTESTW K1, K1
-	SETCS    96(AX)(BX*1)
+	ADCL   CX, CX
+	BTL    $0x00, R14
+	JCC    lanes_tag0_ocbOpenLanesVAES512
+	IMUL3Q $0x68, (DX), AX
+	BTL    $0x00, R8
+	SETCS  96(AX)(BX*1)
 
 lanes_tag0_ocbOpenLanesVAES512:
 	ADCL  CX, CX
@@ -27777,7 +27817,7 @@ lanes_stop_ocbSealRunVAES512:
 	RET
 
 // func ocbOpenRunVAES512(nr int, rk *[240]byte, ek *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, runs int, sub int, mark uint32, out *[264]byte) int
-// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI, VAES
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI, BMI2, VAES
 TEXT ·ocbOpenRunVAES512(SB), $1096-104
 	LEAQ            (SP), R13
 	ADDQ            $0x3f, R13
@@ -29153,6 +29193,91 @@ lanes_parts_done_ocbOpenRunVAES512:
 	VPXORQ          Z17, Z10, Z2
 	VPTERNLOGQ      $0x96, Z12, Z7, Z11
 	VPXORQ          Z17, Z11, Z3
+	MOVL            1024(R13), R14
+	MOVQ            $0x0001000100010001, R8
+	MOVL            R14, R12
+	PDEPQ           R8, R12, R12
+	IMUL3Q          $0x0000ffff, R12, R12
+	KMOVQ           R12, K1
+	MOVQ            48(SI), R12
+	MOVL            960(R13), R9
+	KANDQ           K1, K4, K3
+	VMOVDQU8.Z      (R12)(R9*1), K3, Z13
+	MOVQ            152(SI), R12
+	MOVL            964(R13), R9
+	KANDQ           K1, K5, K3
+	VMOVDQU8        -16(R12)(R9*1), K3, Z13
+	MOVQ            256(SI), R12
+	MOVL            968(R13), R9
+	KANDQ           K1, K6, K3
+	VMOVDQU8        -32(R12)(R9*1), K3, Z13
+	MOVQ            360(SI), R12
+	MOVL            972(R13), R9
+	KANDQ           K1, K7, K3
+	VMOVDQU8        -48(R12)(R9*1), K3, Z13
+	MOVL            R14, R12
+	SHRL            $0x04, R12
+	PDEPQ           R8, R12, R12
+	IMUL3Q          $0x0000ffff, R12, R12
+	KMOVQ           R12, K1
+	MOVQ            464(SI), R12
+	MOVL            976(R13), R9
+	KANDQ           K1, K4, K3
+	VMOVDQU8.Z      (R12)(R9*1), K3, Z14
+	MOVQ            568(SI), R12
+	MOVL            980(R13), R9
+	KANDQ           K1, K5, K3
+	VMOVDQU8        -16(R12)(R9*1), K3, Z14
+	MOVQ            672(SI), R12
+	MOVL            984(R13), R9
+	KANDQ           K1, K6, K3
+	VMOVDQU8        -32(R12)(R9*1), K3, Z14
+	MOVQ            776(SI), R12
+	MOVL            988(R13), R9
+	KANDQ           K1, K7, K3
+	VMOVDQU8        -48(R12)(R9*1), K3, Z14
+	MOVL            R14, R12
+	SHRL            $0x08, R12
+	PDEPQ           R8, R12, R12
+	IMUL3Q          $0x0000ffff, R12, R12
+	KMOVQ           R12, K1
+	MOVQ            880(SI), R12
+	MOVL            992(R13), R9
+	KANDQ           K1, K4, K3
+	VMOVDQU8.Z      (R12)(R9*1), K3, Z15
+	MOVQ            984(SI), R12
+	MOVL            996(R13), R9
+	KANDQ           K1, K5, K3
+	VMOVDQU8        -16(R12)(R9*1), K3, Z15
+	MOVQ            1088(SI), R12
+	MOVL            1000(R13), R9
+	KANDQ           K1, K6, K3
+	VMOVDQU8        -32(R12)(R9*1), K3, Z15
+	MOVQ            1192(SI), R12
+	MOVL            1004(R13), R9
+	KANDQ           K1, K7, K3
+	VMOVDQU8        -48(R12)(R9*1), K3, Z15
+	MOVL            R14, R12
+	SHRL            $0x0c, R12
+	PDEPQ           R8, R12, R12
+	IMUL3Q          $0x0000ffff, R12, R12
+	KMOVQ           R12, K1
+	MOVQ            1296(SI), R12
+	MOVL            1008(R13), R9
+	KANDQ           K1, K4, K3
+	VMOVDQU8.Z      (R12)(R9*1), K3, Z16
+	MOVQ            1400(SI), R12
+	MOVL            1012(R13), R9
+	KANDQ           K1, K5, K3
+	VMOVDQU8        -16(R12)(R9*1), K3, Z16
+	MOVQ            1504(SI), R12
+	MOVL            1016(R13), R9
+	KANDQ           K1, K6, K3
+	VMOVDQU8        -32(R12)(R9*1), K3, Z16
+	MOVQ            1608(SI), R12
+	MOVL            1020(R13), R9
+	KANDQ           K1, K7, K3
+	VMOVDQU8        -48(R12)(R9*1), K3, Z16
 	VAESENC         Z18, Z0, Z0
 	VAESENC         Z18, Z1, Z1
 	VAESENC         Z18, Z2, Z2
@@ -29229,182 +29354,137 @@ lanes_r10_26:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_26:
-	MOVQ          out+88(FP), R11
-	VMOVDQU64     Z0, (R11)
-	VMOVDQU64     Z1, 64(R11)
-	VMOVDQU64     Z2, 128(R11)
-	VMOVDQU64     Z3, 192(R11)
-	MOVL          1024(R13), R14
-	XORL          CX, CX
-	BTL           $0x0f, R14
-	JCC           lanes_tag15_ocbOpenRunVAES512
-	MOVQ          1608(SI), R12
-	MOVL          1020(R13), R9
-	VEXTRACTI32X4 $0x03, Z3, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         1656(SI)
+	MOVQ      out+88(FP), R11
+	VMOVDQU64 Z0, (R11)
+	VMOVDQU64 Z1, 64(R11)
+	VMOVDQU64 Z2, 128(R11)
+	VMOVDQU64 Z3, 192(R11)
+	VPXORQ    Z0, Z13, Z13
+	VPTESTNMQ Z13, Z13, K1
+	VPXORQ    Z1, Z14, Z14
+	VPTESTNMQ Z14, Z14, K2
+	VPXORQ    Z2, Z15, Z15
+	VPTESTNMQ Z15, Z15, K3
+	VPXORQ    Z3, Z16, Z16
+	VPTESTNMQ Z16, Z16, K4
+	KUNPCKBW  K1, K2, K1
+	KUNPCKBW  K3, K4, K3
+	KUNPCKWD  K1, K3, K1
+	KMOVD     K1, R8
+	MOVL      R8, R12
+	SHRL      $0x01, R12
+	ANDL      R12, R8
+	MOVL      1024(R13), R14
+	XORL      CX, CX
+	BTL       $0x0f, R14
+	JCC       lanes_tag15_ocbOpenRunVAES512
+	BTL       $0x1e, R8
+	SETCS     1656(SI)
 
 lanes_tag15_ocbOpenRunVAES512:
-	ADCL          CX, CX
-	BTL           $0x0e, R14
-	JCC           lanes_tag14_ocbOpenRunVAES512
-	MOVQ          1504(SI), R12
-	MOVL          1016(R13), R9
-	VEXTRACTI32X4 $0x02, Z3, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         1552(SI)
+	ADCL  CX, CX
+	BTL   $0x0e, R14
+	JCC   lanes_tag14_ocbOpenRunVAES512
+	BTL   $0x1c, R8
+	SETCS 1552(SI)
 
 lanes_tag14_ocbOpenRunVAES512:
-	ADCL          CX, CX
-	BTL           $0x0d, R14
-	JCC           lanes_tag13_ocbOpenRunVAES512
-	MOVQ          1400(SI), R12
-	MOVL          1012(R13), R9
-	VEXTRACTI32X4 $0x01, Z3, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         1448(SI)
+	ADCL  CX, CX
+	BTL   $0x0d, R14
+	JCC   lanes_tag13_ocbOpenRunVAES512
+	BTL   $0x1a, R8
+	SETCS 1448(SI)
 
 lanes_tag13_ocbOpenRunVAES512:
-	ADCL     CX, CX
-	BTL      $0x0c, R14
-	JCC      lanes_tag12_ocbOpenRunVAES512
-	MOVQ     1296(SI), R12
-	MOVL     1008(R13), R9
-	VPCMPEQB (R12)(R9*1), X3, K1
-	KORTESTW K1, K1
-	SETCS    1344(SI)
+	ADCL  CX, CX
+	BTL   $0x0c, R14
+	JCC   lanes_tag12_ocbOpenRunVAES512
+	BTL   $0x18, R8
+	SETCS 1344(SI)
 
 lanes_tag12_ocbOpenRunVAES512:
-	ADCL          CX, CX
-	BTL           $0x0b, R14
-	JCC           lanes_tag11_ocbOpenRunVAES512
-	MOVQ          1192(SI), R12
-	MOVL          1004(R13), R9
-	VEXTRACTI32X4 $0x03, Z2, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         1240(SI)
+	ADCL  CX, CX
+	BTL   $0x0b, R14
+	JCC   lanes_tag11_ocbOpenRunVAES512
+	BTL   $0x16, R8
+	SETCS 1240(SI)
 
 lanes_tag11_ocbOpenRunVAES512:
-	ADCL          CX, CX
-	BTL           $0x0a, R14
-	JCC           lanes_tag10_ocbOpenRunVAES512
-	MOVQ          1088(SI), R12
-	MOVL          1000(R13), R9
-	VEXTRACTI32X4 $0x02, Z2, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         1136(SI)
+	ADCL  CX, CX
+	BTL   $0x0a, R14
+	JCC   lanes_tag10_ocbOpenRunVAES512
+	BTL   $0x14, R8
+	SETCS 1136(SI)
 
 lanes_tag10_ocbOpenRunVAES512:
-	ADCL          CX, CX
-	BTL           $0x09, R14
-	JCC           lanes_tag9_ocbOpenRunVAES512
-	MOVQ          984(SI), R12
-	MOVL          996(R13), R9
-	VEXTRACTI32X4 $0x01, Z2, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         1032(SI)
+	ADCL  CX, CX
+	BTL   $0x09, R14
+	JCC   lanes_tag9_ocbOpenRunVAES512
+	BTL   $0x12, R8
+	SETCS 1032(SI)
 
 lanes_tag9_ocbOpenRunVAES512:
-	ADCL     CX, CX
-	BTL      $0x08, R14
-	JCC      lanes_tag8_ocbOpenRunVAES512
-	MOVQ     880(SI), R12
-	MOVL     992(R13), R9
-	VPCMPEQB (R12)(R9*1), X2, K1
-	KORTESTW K1, K1
-	SETCS    928(SI)
+	ADCL  CX, CX
+	BTL   $0x08, R14
+	JCC   lanes_tag8_ocbOpenRunVAES512
+	BTL   $0x10, R8
+	SETCS 928(SI)
 
 lanes_tag8_ocbOpenRunVAES512:
-	ADCL          CX, CX
-	BTL           $0x07, R14
-	JCC           lanes_tag7_ocbOpenRunVAES512
-	MOVQ          776(SI), R12
-	MOVL          988(R13), R9
-	VEXTRACTI32X4 $0x03, Z1, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         824(SI)
+	ADCL  CX, CX
+	BTL   $0x07, R14
+	JCC   lanes_tag7_ocbOpenRunVAES512
+	BTL   $0x0e, R8
+	SETCS 824(SI)
 
 lanes_tag7_ocbOpenRunVAES512:
-	ADCL          CX, CX
-	BTL           $0x06, R14
-	JCC           lanes_tag6_ocbOpenRunVAES512
-	MOVQ          672(SI), R12
-	MOVL          984(R13), R9
-	VEXTRACTI32X4 $0x02, Z1, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         720(SI)
+	ADCL  CX, CX
+	BTL   $0x06, R14
+	JCC   lanes_tag6_ocbOpenRunVAES512
+	BTL   $0x0c, R8
+	SETCS 720(SI)
 
 lanes_tag6_ocbOpenRunVAES512:
-	ADCL          CX, CX
-	BTL           $0x05, R14
-	JCC           lanes_tag5_ocbOpenRunVAES512
-	MOVQ          568(SI), R12
-	MOVL          980(R13), R9
-	VEXTRACTI32X4 $0x01, Z1, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         616(SI)
+	ADCL  CX, CX
+	BTL   $0x05, R14
+	JCC   lanes_tag5_ocbOpenRunVAES512
+	BTL   $0x0a, R8
+	SETCS 616(SI)
 
 lanes_tag5_ocbOpenRunVAES512:
-	ADCL     CX, CX
-	BTL      $0x04, R14
-	JCC      lanes_tag4_ocbOpenRunVAES512
-	MOVQ     464(SI), R12
-	MOVL     976(R13), R9
-	VPCMPEQB (R12)(R9*1), X1, K1
-	KORTESTW K1, K1
-	SETCS    512(SI)
+	ADCL  CX, CX
+	BTL   $0x04, R14
+	JCC   lanes_tag4_ocbOpenRunVAES512
+	BTL   $0x08, R8
+	SETCS 512(SI)
 
 lanes_tag4_ocbOpenRunVAES512:
-	ADCL          CX, CX
-	BTL           $0x03, R14
-	JCC           lanes_tag3_ocbOpenRunVAES512
-	MOVQ          360(SI), R12
-	MOVL          972(R13), R9
-	VEXTRACTI32X4 $0x03, Z0, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         408(SI)
+	ADCL  CX, CX
+	BTL   $0x03, R14
+	JCC   lanes_tag3_ocbOpenRunVAES512
+	BTL   $0x06, R8
+	SETCS 408(SI)
 
 lanes_tag3_ocbOpenRunVAES512:
-	ADCL          CX, CX
-	BTL           $0x02, R14
-	JCC           lanes_tag2_ocbOpenRunVAES512
-	MOVQ          256(SI), R12
-	MOVL          968(R13), R9
-	VEXTRACTI32X4 $0x02, Z0, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         304(SI)
+	ADCL  CX, CX
+	BTL   $0x02, R14
+	JCC   lanes_tag2_ocbOpenRunVAES512
+	BTL   $0x04, R8
+	SETCS 304(SI)
 
 lanes_tag2_ocbOpenRunVAES512:
-	ADCL          CX, CX
-	BTL           $0x01, R14
-	JCC           lanes_tag1_ocbOpenRunVAES512
-	MOVQ          152(SI), R12
-	MOVL          964(R13), R9
-	VEXTRACTI32X4 $0x01, Z0, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         200(SI)
+	ADCL  CX, CX
+	BTL   $0x01, R14
+	JCC   lanes_tag1_ocbOpenRunVAES512
+	BTL   $0x02, R8
+	SETCS 200(SI)
 
 lanes_tag1_ocbOpenRunVAES512:
-	ADCL     CX, CX
-	BTL      $0x00, R14
-	JCC      lanes_tag0_ocbOpenRunVAES512
-	MOVQ     48(SI), R12
-	MOVL     960(R13), R9
-	VPCMPEQB (R12)(R9*1), X0, K1
-	KORTESTW K1, K1
-	SETCS    96(SI)
+	ADCL  CX, CX
+	BTL   $0x00, R14
+	JCC   lanes_tag0_ocbOpenRunVAES512
+	BTL   $0x00, R8
+	SETCS 96(SI)
 
 lanes_tag0_ocbOpenRunVAES512:
 	ADCL  CX, CX

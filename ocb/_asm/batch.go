@@ -414,6 +414,9 @@ func lanes(o op, run bool) {
 		VPTERNLOGQ(U8(0x96), Z12, lOff(r), lSum(r))
 		VPXORQ(lKey(0), lSum(r), lX(r))
 	}
+	if o == dec {
+		laneReceived()
+	}
 	laneRounds(false)
 	Load(Param("out"), lJ16)
 	for r := 0; r < 4; r++ {
@@ -438,11 +441,26 @@ func lanes(o op, run bool) {
 		}
 	} else {
 		// The marked lanes' tags, which are whole, against those received
-		// at Src+Len: every byte compared, the message's OK set, and the
-		// bit of a lane whose differ set in lMin (the outcome is no
-		// secret, the bytes are). From the last lane down, each lane's
-		// carry (set where marked and equal) shifts into lMin; then the
-		// marked lanes without it.
+		// (laneReceived's): every byte compared, whole registers at once,
+		// into a mask of the lanes that match (the outcome is no secret,
+		// the bytes are); from it each marked message's OK, and the bit of
+		// a marked lane whose tags differ in lMin. From the last lane down,
+		// each lane's carry (set where marked and equal) shifts into lMin;
+		// then the marked lanes without it.
+		for r := 0; r < 4; r++ {
+			VPXORQ(lX(r), lRecv(r), lRecv(r))
+			VPTESTNMQ(lRecv(r), lRecv(r), []Op{K1, K2, K3, K4}[r])
+		}
+		// Bits 2i and 2i+1 of eq: the qwords of lane i that match; then
+		// bit 2i both.
+		eq := lMax
+		KUNPCKBW(K1, K2, K1)
+		KUNPCKBW(K3, K4, K3)
+		KUNPCKWD(K1, K3, K1)
+		KMOVD(K1, eq.As32())
+		MOVL(eq.As32(), lT.As32())
+		SHRL(U8(1), lT.As32())
+		ANDL(lT.As32(), eq.As32())
 		MOVL(laneTags, lU.As32())
 		XORL(lMin.As32(), lMin.As32())
 		if !run {
@@ -453,20 +471,12 @@ func lanes(o op, run bool) {
 			skip := "lanes_tag" + strconv.Itoa(i) + "_" + name
 			BTL(U8(i), lU.As32())
 			JCC(LabelRef(skip))
-			MOVQ(laneField(lnSrc, i), lT)
-			MOVL(laneLen(i), lJ.As32())
-			x := lX(i / 4).AsX()
-			if i%4 != 0 {
-				VEXTRACTI32X4(U8(i%4), lX(i/4), X12)
-				x = X12
-			}
-			VPCMPEQB(Mem{Base: lT, Index: lJ, Scale: 1}, x, K1)
 			ok := Mem{Base: lp, Disp: msgSize*i + msgOK}
 			if !run {
 				IMUL3Q(U8(msgSize), Mem{Base: RDX, Disp: 8 * i}, RAX)
 				ok = Mem{Base: RAX, Index: RBX, Scale: 1, Disp: msgOK}
 			}
-			KORTESTW(K1, K1) // CF: all 16 bytes equal
+			BTL(U8(2*i), eq.As32())
 			SETCS(ok)
 			Label(skip)
 			ADCL(lMin.As32(), lMin.As32())
@@ -497,6 +507,42 @@ func lanes(o op, run bool) {
 	}
 	VZEROUPPER()
 	RET()
+}
+
+// lRecv(r) holds the received tags of register r's lanes (opening).
+func lRecv(r int) VecPhysical { return []VecPhysical{Z13, Z14, Z15, Z16}[r] }
+
+// laneReceived loads the tags received of the marked lanes, at Src+Len,
+// into lRecv (unmarked lanes' bytes are left as they were, or zero), while
+// the AES rounds of the tags leave the load ports idle: each lane's 16
+// bytes by a byte-masked load of the 64 at Src+Len-16k (K4+k, lane k of a
+// register, ANDed with the marked lanes' bytes), which suppresses faults
+// on the rest.
+func laneReceived() {
+	marks, spread := lU, lMax
+	MOVL(laneTags, marks.As32())
+	MOVQ(U64(0x0001000100010001), spread)
+	for r := 0; r < 4; r++ {
+		// K1: the bytes of register r's marked lanes.
+		MOVL(marks.As32(), lT.As32())
+		if r > 0 {
+			SHRL(U8(4*r), lT.As32())
+		}
+		PDEPQ(spread, lT, lT)
+		IMUL3Q(U32(0xffff), lT, lT)
+		KMOVQ(lT, K1)
+		for k := 0; k < 4; k++ {
+			MOVQ(laneField(lnSrc, 4*r+k), lT)
+			MOVL(laneLen(4*r+k), lJ.As32())
+			KANDQ(K1, []Op{K4, K5, K6, K7}[k], K3)
+			m := Mem{Base: lT, Index: lJ, Scale: 1, Disp: -16 * k}
+			if k == 0 {
+				VMOVDQU8_Z(m, K3, lRecv(r))
+			} else {
+				VMOVDQU8(m, K3, lRecv(r))
+			}
+		}
+	}
 }
 
 // laneMarks marks the lanes of a run kernel's group (in the table) as
