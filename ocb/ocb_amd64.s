@@ -22918,10 +22918,14 @@ lanes_idle_done_1:
 	VBROADCASTI32X4 128(R10), Z25
 	VBROADCASTI32X4 144(R10), Z26
 	VBROADCASTI32X4 160(R10), Z27
+	CMPQ            AX, $0x0a
+	JE              lanes_keys_done_2
 	VBROADCASTI32X4 176(R10), Z28
 	VBROADCASTI32X4 192(R10), Z29
 	VBROADCASTI32X4 208(R10), Z30
 	VBROADCASTI32X4 224(R10), Z31
+
+lanes_keys_done_2:
 	MOVQ            $0x000000000000ffff, R12
 	KMOVQ           R12, K4
 	MOVQ            $0x00000000ffff0000, R12
@@ -23026,7 +23030,7 @@ lanes_idle_done_1:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_2
+	JE              lanes_r10_3
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -23036,7 +23040,7 @@ lanes_idle_done_1:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_2
+	JE              lanes_r12_3
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -23049,22 +23053,22 @@ lanes_idle_done_1:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_2
+	JMP             lanes_rdone_3
 
-lanes_r12_2:
+lanes_r12_3:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_2
+	JMP         lanes_rdone_3
 
-lanes_r10_2:
+lanes_r10_3:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_2:
+lanes_rdone_3:
 	MOVL          $0x000000aa, R12
 	KMOVW         R12, K2
 	VMOVDQU64     q64<>+0(SB), Z16
@@ -23362,7 +23366,7 @@ lanes_pairs_ocbSealLanesVAES512:
 	VAESENC         Z26, Z14, Z14
 	VAESENC         Z26, Z15, Z15
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_3
+	JE              lanes_r10_4
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -23380,7 +23384,7 @@ lanes_pairs_ocbSealLanesVAES512:
 	VAESENC         Z28, Z14, Z14
 	VAESENC         Z28, Z15, Z15
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_3
+	JE              lanes_r12_4
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -23405,9 +23409,9 @@ lanes_pairs_ocbSealLanesVAES512:
 	VAESENCLAST     Z31, Z13, Z13
 	VAESENCLAST     Z31, Z14, Z14
 	VAESENCLAST     Z31, Z15, Z15
-	JMP             lanes_rdone_3
+	JMP             lanes_rdone_4
 
-lanes_r12_3:
+lanes_r12_4:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
@@ -23416,9 +23420,9 @@ lanes_r12_3:
 	VAESENCLAST Z29, Z13, Z13
 	VAESENCLAST Z29, Z14, Z14
 	VAESENCLAST Z29, Z15, Z15
-	JMP         lanes_rdone_3
+	JMP         lanes_rdone_4
 
-lanes_r10_3:
+lanes_r10_4:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
@@ -23428,7 +23432,7 @@ lanes_r10_3:
 	VAESENCLAST Z27, Z14, Z14
 	VAESENCLAST Z27, Z15, Z15
 
-lanes_rdone_3:
+lanes_rdone_4:
 	VPXORQ        Z4, Z0, Z0
 	VPXORQ        Z16, Z4, Z4
 	VPXORQ        Z4, Z12, Z12
@@ -23583,7 +23587,7 @@ lanes_loop_ocbSealLanesVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_4
+	JE              lanes_r10_5
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -23593,7 +23597,7 @@ lanes_loop_ocbSealLanesVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_4
+	JE              lanes_r12_5
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -23606,22 +23610,22 @@ lanes_loop_ocbSealLanesVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_4
+	JMP             lanes_rdone_5
 
-lanes_r12_4:
+lanes_r12_5:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_4
+	JMP         lanes_rdone_5
 
-lanes_r10_4:
+lanes_r10_5:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_4:
+lanes_rdone_5:
 	VPXORQ        Z4, Z0, Z0
 	MOVQ          128(SI), R12
 	VMOVDQU       X0, (R12)(R11*1)
@@ -23770,7 +23774,7 @@ lanes_masked_ocbSealLanesVAES512:
 	VAESENC      Z26, Z2, Z2
 	VAESENC      Z26, Z3, Z3
 	CMPQ         AX, $0x0a
-	JE           lanes_r10_5
+	JE           lanes_r10_6
 	VAESENC      Z27, Z0, Z0
 	VAESENC      Z27, Z1, Z1
 	VAESENC      Z27, Z2, Z2
@@ -23780,7 +23784,7 @@ lanes_masked_ocbSealLanesVAES512:
 	VAESENC      Z28, Z2, Z2
 	VAESENC      Z28, Z3, Z3
 	CMPQ         AX, $0x0c
-	JE           lanes_r12_5
+	JE           lanes_r12_6
 	VAESENC      Z29, Z0, Z0
 	VAESENC      Z29, Z1, Z1
 	VAESENC      Z29, Z2, Z2
@@ -23793,22 +23797,22 @@ lanes_masked_ocbSealLanesVAES512:
 	VAESENCLAST  Z31, Z1, Z1
 	VAESENCLAST  Z31, Z2, Z2
 	VAESENCLAST  Z31, Z3, Z3
-	JMP          lanes_rdone_5
+	JMP          lanes_rdone_6
 
-lanes_r12_5:
+lanes_r12_6:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_5
+	JMP         lanes_rdone_6
 
-lanes_r10_5:
+lanes_r10_6:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_5:
+lanes_rdone_6:
 	VPCMPUD       $0x02, (R13), Z13, K2
 	VPXORQ        Z4, Z0, Z0
 	MOVQ          128(SI), R12
@@ -23945,7 +23949,7 @@ lanes_blocks_done_ocbSealLanesVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_6
+	JE              lanes_r10_7
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -23955,7 +23959,7 @@ lanes_blocks_done_ocbSealLanesVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_6
+	JE              lanes_r12_7
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -23968,22 +23972,22 @@ lanes_blocks_done_ocbSealLanesVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_6
+	JMP             lanes_rdone_7
 
-lanes_r12_6:
+lanes_r12_7:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_6
+	JMP         lanes_rdone_7
 
-lanes_r10_6:
+lanes_r10_7:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_6:
+lanes_rdone_7:
 	VMOVDQU64  256(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
@@ -24224,7 +24228,7 @@ lanes_parts_done_ocbSealLanesVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_7
+	JE              lanes_r10_8
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -24234,7 +24238,7 @@ lanes_parts_done_ocbSealLanesVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_7
+	JE              lanes_r12_8
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -24247,22 +24251,22 @@ lanes_parts_done_ocbSealLanesVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_7
+	JMP             lanes_rdone_8
 
-lanes_r12_7:
+lanes_r12_8:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_7
+	JMP         lanes_rdone_8
 
-lanes_r10_7:
+lanes_r10_8:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_7:
+lanes_rdone_8:
 	MOVQ      out+88(FP), R11
 	VMOVDQU64 Z0, (R11)
 	VMOVDQU64 Z1, 64(R11)
@@ -24614,17 +24618,17 @@ TEXT ·ocbOpenLanesVAES512(SB), $1096-104
 	MOVL    384(SI), BX
 	ANDL    $-16, BX
 
-lanes_idle_8:
+lanes_idle_9:
 	CMPQ R9, $0x10
-	JAE  lanes_idle_done_8
+	JAE  lanes_idle_done_9
 	MOVQ AX, (SI)(R9*8)
 	MOVQ DX, 128(SI)(R9*8)
 	MOVQ R10, 256(SI)(R9*8)
 	MOVL BX, 384(SI)(R9*4)
 	INCQ R9
-	JMP  lanes_idle_8
+	JMP  lanes_idle_9
 
-lanes_idle_done_8:
+lanes_idle_done_9:
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
 	MOVQ            ek+16(FP), R10
@@ -24641,10 +24645,14 @@ lanes_idle_done_8:
 	VBROADCASTI32X4 128(R10), Z25
 	VBROADCASTI32X4 144(R10), Z26
 	VBROADCASTI32X4 160(R10), Z27
+	CMPQ            AX, $0x0a
+	JE              lanes_keys_done_10
 	VBROADCASTI32X4 176(R10), Z28
 	VBROADCASTI32X4 192(R10), Z29
 	VBROADCASTI32X4 208(R10), Z30
 	VBROADCASTI32X4 224(R10), Z31
+
+lanes_keys_done_10:
 	MOVQ            $0x000000000000ffff, R12
 	KMOVQ           R12, K4
 	MOVQ            $0x00000000ffff0000, R12
@@ -24749,7 +24757,7 @@ lanes_idle_done_8:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_9
+	JE              lanes_r10_11
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -24759,7 +24767,7 @@ lanes_idle_done_8:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_9
+	JE              lanes_r12_11
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -24772,22 +24780,22 @@ lanes_idle_done_8:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_9
+	JMP             lanes_rdone_11
 
-lanes_r12_9:
+lanes_r12_11:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_9
+	JMP         lanes_rdone_11
 
-lanes_r10_9:
+lanes_r10_11:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_9:
+lanes_rdone_11:
 	MOVL          $0x000000aa, R12
 	KMOVW         R12, K2
 	VMOVDQU64     q64<>+0(SB), Z16
@@ -24933,20 +24941,24 @@ lanes_r_done_ocbOpenLanesVAES512:
 	VBROADCASTI32X4 128(BX), Z25
 	VBROADCASTI32X4 144(BX), Z26
 	VBROADCASTI32X4 160(BX), Z27
+	CMPQ            AX, $0x0a
+	JE              lanes_keys_done_12
 	VBROADCASTI32X4 176(BX), Z28
 	VBROADCASTI32X4 192(BX), Z29
 	VBROADCASTI32X4 208(BX), Z30
 	VBROADCASTI32X4 224(BX), Z31
-	TESTQ           R8, R8
-	JZ              lanes_blocks_done_ocbOpenLanesVAES512
-	MOVL            $0x00000001, R9
-	XORL            R11, R11
-	MOVL            $0x000000f0, R12
-	KMOVW           R12, K5
-	MOVL            $0x00000f00, R12
-	KMOVW           R12, K6
-	MOVL            $0x0000f000, R12
-	KMOVW           R12, K7
+
+lanes_keys_done_12:
+	TESTQ R8, R8
+	JZ    lanes_blocks_done_ocbOpenLanesVAES512
+	MOVL  $0x00000001, R9
+	XORL  R11, R11
+	MOVL  $0x000000f0, R12
+	KMOVW R12, K5
+	MOVL  $0x00000f00, R12
+	KMOVW R12, K6
+	MOVL  $0x0000f000, R12
+	KMOVW R12, K7
 
 lanes_pairs_ocbOpenLanesVAES512:
 	LEAQ            1(R9), R12
@@ -25096,7 +25108,7 @@ lanes_pairs_ocbOpenLanesVAES512:
 	VAESDEC         Z26, Z14, Z14
 	VAESDEC         Z26, Z15, Z15
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_10
+	JE              lanes_r10_13
 	VAESDEC         Z27, Z0, Z0
 	VAESDEC         Z27, Z1, Z1
 	VAESDEC         Z27, Z2, Z2
@@ -25114,7 +25126,7 @@ lanes_pairs_ocbOpenLanesVAES512:
 	VAESDEC         Z28, Z14, Z14
 	VAESDEC         Z28, Z15, Z15
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_10
+	JE              lanes_r12_13
 	VAESDEC         Z29, Z0, Z0
 	VAESDEC         Z29, Z1, Z1
 	VAESDEC         Z29, Z2, Z2
@@ -25139,9 +25151,9 @@ lanes_pairs_ocbOpenLanesVAES512:
 	VAESDECLAST     Z31, Z13, Z13
 	VAESDECLAST     Z31, Z14, Z14
 	VAESDECLAST     Z31, Z15, Z15
-	JMP             lanes_rdone_10
+	JMP             lanes_rdone_13
 
-lanes_r12_10:
+lanes_r12_13:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
@@ -25150,9 +25162,9 @@ lanes_r12_10:
 	VAESDECLAST Z29, Z13, Z13
 	VAESDECLAST Z29, Z14, Z14
 	VAESDECLAST Z29, Z15, Z15
-	JMP         lanes_rdone_10
+	JMP         lanes_rdone_13
 
-lanes_r10_10:
+lanes_r10_13:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
@@ -25162,7 +25174,7 @@ lanes_r10_10:
 	VAESDECLAST Z27, Z14, Z14
 	VAESDECLAST Z27, Z15, Z15
 
-lanes_rdone_10:
+lanes_rdone_13:
 	VPXORQ        Z4, Z0, Z0
 	VPXORQ        Z16, Z4, Z4
 	VPXORQ        Z4, Z12, Z12
@@ -25317,7 +25329,7 @@ lanes_loop_ocbOpenLanesVAES512:
 	VAESDEC         Z26, Z2, Z2
 	VAESDEC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_11
+	JE              lanes_r10_14
 	VAESDEC         Z27, Z0, Z0
 	VAESDEC         Z27, Z1, Z1
 	VAESDEC         Z27, Z2, Z2
@@ -25327,7 +25339,7 @@ lanes_loop_ocbOpenLanesVAES512:
 	VAESDEC         Z28, Z2, Z2
 	VAESDEC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_11
+	JE              lanes_r12_14
 	VAESDEC         Z29, Z0, Z0
 	VAESDEC         Z29, Z1, Z1
 	VAESDEC         Z29, Z2, Z2
@@ -25340,22 +25352,22 @@ lanes_loop_ocbOpenLanesVAES512:
 	VAESDECLAST     Z31, Z1, Z1
 	VAESDECLAST     Z31, Z2, Z2
 	VAESDECLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_11
+	JMP             lanes_rdone_14
 
-lanes_r12_11:
+lanes_r12_14:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
 	VAESDECLAST Z29, Z3, Z3
-	JMP         lanes_rdone_11
+	JMP         lanes_rdone_14
 
-lanes_r10_11:
+lanes_r10_14:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
 	VAESDECLAST Z27, Z3, Z3
 
-lanes_rdone_11:
+lanes_rdone_14:
 	VPXORQ        Z4, Z0, Z0
 	VPXORQ        Z0, Z8, Z8
 	MOVQ          128(SI), R12
@@ -25504,7 +25516,7 @@ lanes_masked_ocbOpenLanesVAES512:
 	VAESDEC      Z26, Z2, Z2
 	VAESDEC      Z26, Z3, Z3
 	CMPQ         AX, $0x0a
-	JE           lanes_r10_12
+	JE           lanes_r10_15
 	VAESDEC      Z27, Z0, Z0
 	VAESDEC      Z27, Z1, Z1
 	VAESDEC      Z27, Z2, Z2
@@ -25514,7 +25526,7 @@ lanes_masked_ocbOpenLanesVAES512:
 	VAESDEC      Z28, Z2, Z2
 	VAESDEC      Z28, Z3, Z3
 	CMPQ         AX, $0x0c
-	JE           lanes_r12_12
+	JE           lanes_r12_15
 	VAESDEC      Z29, Z0, Z0
 	VAESDEC      Z29, Z1, Z1
 	VAESDEC      Z29, Z2, Z2
@@ -25527,22 +25539,22 @@ lanes_masked_ocbOpenLanesVAES512:
 	VAESDECLAST  Z31, Z1, Z1
 	VAESDECLAST  Z31, Z2, Z2
 	VAESDECLAST  Z31, Z3, Z3
-	JMP          lanes_rdone_12
+	JMP          lanes_rdone_15
 
-lanes_r12_12:
+lanes_r12_15:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
 	VAESDECLAST Z29, Z3, Z3
-	JMP         lanes_rdone_12
+	JMP         lanes_rdone_15
 
-lanes_r10_12:
+lanes_r10_15:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
 	VAESDECLAST Z27, Z3, Z3
 
-lanes_rdone_12:
+lanes_rdone_15:
 	VPCMPUD       $0x02, (R13), Z13, K2
 	VPXORQ        Z4, Z0, Z0
 	VPXORD        Z0, Z8, K2, Z8
@@ -25629,10 +25641,14 @@ lanes_blocks_done_ocbOpenLanesVAES512:
 	VBROADCASTI32X4 128(R10), Z25
 	VBROADCASTI32X4 144(R10), Z26
 	VBROADCASTI32X4 160(R10), Z27
+	CMPQ            AX, $0x0a
+	JE              lanes_keys_done_16
 	VBROADCASTI32X4 176(R10), Z28
 	VBROADCASTI32X4 192(R10), Z29
 	VBROADCASTI32X4 208(R10), Z30
 	VBROADCASTI32X4 224(R10), Z31
+
+lanes_keys_done_16:
 	MOVQ            $0x000000000000ffff, R12
 	KMOVQ           R12, K4
 	MOVQ            $0x00000000ffff0000, R12
@@ -25698,7 +25714,7 @@ lanes_blocks_done_ocbOpenLanesVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_13
+	JE              lanes_r10_17
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -25708,7 +25724,7 @@ lanes_blocks_done_ocbOpenLanesVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_13
+	JE              lanes_r12_17
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -25721,22 +25737,22 @@ lanes_blocks_done_ocbOpenLanesVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_13
+	JMP             lanes_rdone_17
 
-lanes_r12_13:
+lanes_r12_17:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_13
+	JMP         lanes_rdone_17
 
-lanes_r10_13:
+lanes_r10_17:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_13:
+lanes_rdone_17:
 	VMOVDQU64  256(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
@@ -25945,166 +25961,221 @@ lanes_parts_done_ocbOpenLanesVAES512:
 	VPTERNLOGQ      $0x96, Z12, Z7, Z11
 	VPXORQ          Z17, Z11, Z3
 	MOVL            1024(R13), R14
-	MOVQ            $0x0001000100010001, R8
-	MOVL            R14, R12
-	PDEPQ           R8, R12, R12
-	IMUL3Q          $0x0000ffff, R12, R12
-	KMOVQ           R12, K1
+	CMPL            R14, $0x0000ffff
+	JNE             lanes_recv_some_18
 	MOVQ            (SI), R12
 	MOVL            960(R13), R9
-	KANDQ           K1, K4, K3
-	VMOVDQU8.Z      (R12)(R9*1), K3, Z13
+	VMOVDQU8.Z      (R12)(R9*1), K4, Z13
 	MOVQ            8(SI), R12
 	MOVL            964(R13), R9
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -16(R12)(R9*1), K3, Z13
+	VMOVDQU8        -16(R12)(R9*1), K5, Z13
 	MOVQ            16(SI), R12
 	MOVL            968(R13), R9
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -32(R12)(R9*1), K3, Z13
+	VMOVDQU8        -32(R12)(R9*1), K6, Z13
 	MOVQ            24(SI), R12
 	MOVL            972(R13), R9
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -48(R12)(R9*1), K3, Z13
-	MOVL            R14, R12
-	SHRL            $0x04, R12
-	PDEPQ           R8, R12, R12
-	IMUL3Q          $0x0000ffff, R12, R12
-	KMOVQ           R12, K1
+	VMOVDQU8        -48(R12)(R9*1), K7, Z13
 	MOVQ            32(SI), R12
 	MOVL            976(R13), R9
-	KANDQ           K1, K4, K3
-	VMOVDQU8.Z      (R12)(R9*1), K3, Z14
+	VMOVDQU8.Z      (R12)(R9*1), K4, Z14
 	MOVQ            40(SI), R12
 	MOVL            980(R13), R9
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -16(R12)(R9*1), K3, Z14
+	VMOVDQU8        -16(R12)(R9*1), K5, Z14
 	MOVQ            48(SI), R12
 	MOVL            984(R13), R9
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -32(R12)(R9*1), K3, Z14
+	VMOVDQU8        -32(R12)(R9*1), K6, Z14
 	MOVQ            56(SI), R12
 	MOVL            988(R13), R9
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -48(R12)(R9*1), K3, Z14
-	MOVL            R14, R12
-	SHRL            $0x08, R12
-	PDEPQ           R8, R12, R12
-	IMUL3Q          $0x0000ffff, R12, R12
-	KMOVQ           R12, K1
+	VMOVDQU8        -48(R12)(R9*1), K7, Z14
 	MOVQ            64(SI), R12
 	MOVL            992(R13), R9
-	KANDQ           K1, K4, K3
-	VMOVDQU8.Z      (R12)(R9*1), K3, Z15
+	VMOVDQU8.Z      (R12)(R9*1), K4, Z15
 	MOVQ            72(SI), R12
 	MOVL            996(R13), R9
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -16(R12)(R9*1), K3, Z15
+	VMOVDQU8        -16(R12)(R9*1), K5, Z15
 	MOVQ            80(SI), R12
 	MOVL            1000(R13), R9
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -32(R12)(R9*1), K3, Z15
+	VMOVDQU8        -32(R12)(R9*1), K6, Z15
 	MOVQ            88(SI), R12
 	MOVL            1004(R13), R9
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -48(R12)(R9*1), K3, Z15
-	MOVL            R14, R12
-	SHRL            $0x0c, R12
-	PDEPQ           R8, R12, R12
-	IMUL3Q          $0x0000ffff, R12, R12
-	KMOVQ           R12, K1
+	VMOVDQU8        -48(R12)(R9*1), K7, Z15
 	MOVQ            96(SI), R12
 	MOVL            1008(R13), R9
-	KANDQ           K1, K4, K3
-	VMOVDQU8.Z      (R12)(R9*1), K3, Z16
+	VMOVDQU8.Z      (R12)(R9*1), K4, Z16
 	MOVQ            104(SI), R12
 	MOVL            1012(R13), R9
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -16(R12)(R9*1), K3, Z16
+	VMOVDQU8        -16(R12)(R9*1), K5, Z16
 	MOVQ            112(SI), R12
 	MOVL            1016(R13), R9
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -32(R12)(R9*1), K3, Z16
+	VMOVDQU8        -32(R12)(R9*1), K6, Z16
 	MOVQ            120(SI), R12
 	MOVL            1020(R13), R9
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -48(R12)(R9*1), K3, Z16
-	VAESENC         Z18, Z0, Z0
-	VAESENC         Z18, Z1, Z1
-	VAESENC         Z18, Z2, Z2
-	VAESENC         Z18, Z3, Z3
-	VAESENC         Z19, Z0, Z0
-	VAESENC         Z19, Z1, Z1
-	VAESENC         Z19, Z2, Z2
-	VAESENC         Z19, Z3, Z3
-	VAESENC         Z20, Z0, Z0
-	VAESENC         Z20, Z1, Z1
-	VAESENC         Z20, Z2, Z2
-	VAESENC         Z20, Z3, Z3
-	VAESENC         Z21, Z0, Z0
-	VAESENC         Z21, Z1, Z1
-	VAESENC         Z21, Z2, Z2
-	VAESENC         Z21, Z3, Z3
-	VAESENC         Z22, Z0, Z0
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z23, Z0, Z0
-	VAESENC         Z23, Z1, Z1
-	VAESENC         Z23, Z2, Z2
-	VAESENC         Z23, Z3, Z3
-	VAESENC         Z24, Z0, Z0
-	VAESENC         Z24, Z1, Z1
-	VAESENC         Z24, Z2, Z2
-	VAESENC         Z24, Z3, Z3
-	VAESENC         Z25, Z0, Z0
-	VAESENC         Z25, Z1, Z1
-	VAESENC         Z25, Z2, Z2
-	VAESENC         Z25, Z3, Z3
-	VAESENC         Z26, Z0, Z0
-	VAESENC         Z26, Z1, Z1
-	VAESENC         Z26, Z2, Z2
-	VAESENC         Z26, Z3, Z3
-	CMPQ            AX, $0x0a
-	JE              lanes_r10_14
-	VAESENC         Z27, Z0, Z0
-	VAESENC         Z27, Z1, Z1
-	VAESENC         Z27, Z2, Z2
-	VAESENC         Z27, Z3, Z3
-	VAESENC         Z28, Z0, Z0
-	VAESENC         Z28, Z1, Z1
-	VAESENC         Z28, Z2, Z2
-	VAESENC         Z28, Z3, Z3
-	CMPQ            AX, $0x0c
-	JE              lanes_r12_14
-	VAESENC         Z29, Z0, Z0
-	VAESENC         Z29, Z1, Z1
-	VAESENC         Z29, Z2, Z2
-	VAESENC         Z29, Z3, Z3
-	VAESENC         Z30, Z0, Z0
-	VAESENC         Z30, Z1, Z1
-	VAESENC         Z30, Z2, Z2
-	VAESENC         Z30, Z3, Z3
-	VAESENCLAST     Z31, Z0, Z0
-	VAESENCLAST     Z31, Z1, Z1
-	VAESENCLAST     Z31, Z2, Z2
-	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_14
+	VMOVDQU8        -48(R12)(R9*1), K7, Z16
+	JMP             lanes_recv_done_18
 
-lanes_r12_14:
+lanes_recv_some_18:
+	MOVQ       $0x0001000100010001, R8
+	MOVL       R14, R12
+	PDEPQ      R8, R12, R12
+	IMUL3Q     $0x0000ffff, R12, R12
+	KMOVQ      R12, K1
+	KANDQ      K1, K4, K3
+	MOVQ       (SI), R12
+	MOVL       960(R13), R9
+	VMOVDQU8.Z (R12)(R9*1), K3, Z13
+	KANDQ      K1, K5, K3
+	MOVQ       8(SI), R12
+	MOVL       964(R13), R9
+	VMOVDQU8   -16(R12)(R9*1), K3, Z13
+	KANDQ      K1, K6, K3
+	MOVQ       16(SI), R12
+	MOVL       968(R13), R9
+	VMOVDQU8   -32(R12)(R9*1), K3, Z13
+	KANDQ      K1, K7, K3
+	MOVQ       24(SI), R12
+	MOVL       972(R13), R9
+	VMOVDQU8   -48(R12)(R9*1), K3, Z13
+	MOVL       R14, R12
+	SHRL       $0x04, R12
+	PDEPQ      R8, R12, R12
+	IMUL3Q     $0x0000ffff, R12, R12
+	KMOVQ      R12, K1
+	KANDQ      K1, K4, K3
+	MOVQ       32(SI), R12
+	MOVL       976(R13), R9
+	VMOVDQU8.Z (R12)(R9*1), K3, Z14
+	KANDQ      K1, K5, K3
+	MOVQ       40(SI), R12
+	MOVL       980(R13), R9
+	VMOVDQU8   -16(R12)(R9*1), K3, Z14
+	KANDQ      K1, K6, K3
+	MOVQ       48(SI), R12
+	MOVL       984(R13), R9
+	VMOVDQU8   -32(R12)(R9*1), K3, Z14
+	KANDQ      K1, K7, K3
+	MOVQ       56(SI), R12
+	MOVL       988(R13), R9
+	VMOVDQU8   -48(R12)(R9*1), K3, Z14
+	MOVL       R14, R12
+	SHRL       $0x08, R12
+	PDEPQ      R8, R12, R12
+	IMUL3Q     $0x0000ffff, R12, R12
+	KMOVQ      R12, K1
+	KANDQ      K1, K4, K3
+	MOVQ       64(SI), R12
+	MOVL       992(R13), R9
+	VMOVDQU8.Z (R12)(R9*1), K3, Z15
+	KANDQ      K1, K5, K3
+	MOVQ       72(SI), R12
+	MOVL       996(R13), R9
+	VMOVDQU8   -16(R12)(R9*1), K3, Z15
+	KANDQ      K1, K6, K3
+	MOVQ       80(SI), R12
+	MOVL       1000(R13), R9
+	VMOVDQU8   -32(R12)(R9*1), K3, Z15
+	KANDQ      K1, K7, K3
+	MOVQ       88(SI), R12
+	MOVL       1004(R13), R9
+	VMOVDQU8   -48(R12)(R9*1), K3, Z15
+	MOVL       R14, R12
+	SHRL       $0x0c, R12
+	PDEPQ      R8, R12, R12
+	IMUL3Q     $0x0000ffff, R12, R12
+	KMOVQ      R12, K1
+	KANDQ      K1, K4, K3
+	MOVQ       96(SI), R12
+	MOVL       1008(R13), R9
+	VMOVDQU8.Z (R12)(R9*1), K3, Z16
+	KANDQ      K1, K5, K3
+	MOVQ       104(SI), R12
+	MOVL       1012(R13), R9
+	VMOVDQU8   -16(R12)(R9*1), K3, Z16
+	KANDQ      K1, K6, K3
+	MOVQ       112(SI), R12
+	MOVL       1016(R13), R9
+	VMOVDQU8   -32(R12)(R9*1), K3, Z16
+	KANDQ      K1, K7, K3
+	MOVQ       120(SI), R12
+	MOVL       1020(R13), R9
+	VMOVDQU8   -48(R12)(R9*1), K3, Z16
+
+lanes_recv_done_18:
+	VAESENC     Z18, Z0, Z0
+	VAESENC     Z18, Z1, Z1
+	VAESENC     Z18, Z2, Z2
+	VAESENC     Z18, Z3, Z3
+	VAESENC     Z19, Z0, Z0
+	VAESENC     Z19, Z1, Z1
+	VAESENC     Z19, Z2, Z2
+	VAESENC     Z19, Z3, Z3
+	VAESENC     Z20, Z0, Z0
+	VAESENC     Z20, Z1, Z1
+	VAESENC     Z20, Z2, Z2
+	VAESENC     Z20, Z3, Z3
+	VAESENC     Z21, Z0, Z0
+	VAESENC     Z21, Z1, Z1
+	VAESENC     Z21, Z2, Z2
+	VAESENC     Z21, Z3, Z3
+	VAESENC     Z22, Z0, Z0
+	VAESENC     Z22, Z1, Z1
+	VAESENC     Z22, Z2, Z2
+	VAESENC     Z22, Z3, Z3
+	VAESENC     Z23, Z0, Z0
+	VAESENC     Z23, Z1, Z1
+	VAESENC     Z23, Z2, Z2
+	VAESENC     Z23, Z3, Z3
+	VAESENC     Z24, Z0, Z0
+	VAESENC     Z24, Z1, Z1
+	VAESENC     Z24, Z2, Z2
+	VAESENC     Z24, Z3, Z3
+	VAESENC     Z25, Z0, Z0
+	VAESENC     Z25, Z1, Z1
+	VAESENC     Z25, Z2, Z2
+	VAESENC     Z25, Z3, Z3
+	VAESENC     Z26, Z0, Z0
+	VAESENC     Z26, Z1, Z1
+	VAESENC     Z26, Z2, Z2
+	VAESENC     Z26, Z3, Z3
+	CMPQ        AX, $0x0a
+	JE          lanes_r10_19
+	VAESENC     Z27, Z0, Z0
+	VAESENC     Z27, Z1, Z1
+	VAESENC     Z27, Z2, Z2
+	VAESENC     Z27, Z3, Z3
+	VAESENC     Z28, Z0, Z0
+	VAESENC     Z28, Z1, Z1
+	VAESENC     Z28, Z2, Z2
+	VAESENC     Z28, Z3, Z3
+	CMPQ        AX, $0x0c
+	JE          lanes_r12_19
+	VAESENC     Z29, Z0, Z0
+	VAESENC     Z29, Z1, Z1
+	VAESENC     Z29, Z2, Z2
+	VAESENC     Z29, Z3, Z3
+	VAESENC     Z30, Z0, Z0
+	VAESENC     Z30, Z1, Z1
+	VAESENC     Z30, Z2, Z2
+	VAESENC     Z30, Z3, Z3
+	VAESENCLAST Z31, Z0, Z0
+	VAESENCLAST Z31, Z1, Z1
+	VAESENCLAST Z31, Z2, Z2
+	VAESENCLAST Z31, Z3, Z3
+	JMP         lanes_rdone_19
+
+lanes_r12_19:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_14
+	JMP         lanes_rdone_19
 
-lanes_r10_14:
+lanes_r10_19:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_14:
+lanes_rdone_19:
 	MOVQ      out+96(FP), R11
 	VMOVDQU64 Z0, (R11)
 	VMOVDQU64 Z1, 64(R11)
@@ -26126,7 +26197,11 @@ lanes_rdone_14:
 	SHRL      $0x01, R12
 	ANDL      R12, R8
 	MOVL      1024(R13), R14
-	XORL      CX, CX
+	MOVL      $0x55555555, R12
+	PDEPL     R12, R14, CX
+	ANDL      CX, R8
+	PEXTL     R12, R8, CX
+	ANDNL     R14, CX, CX
 	MOVQ      msgs+56(FP), BX
 	MOVQ      idx+64(FP), DX
 	BTL       $0x0f, R14
@@ -26136,7 +26211,6 @@ lanes_rdone_14:
 	SETCS     96(AX)(BX*1)
 
 lanes_tag15_ocbOpenLanesVAES512:
-	ADCL   CX, CX
 	BTL    $0x0e, R14
 	JCC    lanes_tag14_ocbOpenLanesVAES512
 	IMUL3Q $0x68, 112(DX), AX
@@ -26144,7 +26218,6 @@ lanes_tag15_ocbOpenLanesVAES512:
 	SETCS  96(AX)(BX*1)
 
 lanes_tag14_ocbOpenLanesVAES512:
-	ADCL   CX, CX
 	BTL    $0x0d, R14
 	JCC    lanes_tag13_ocbOpenLanesVAES512
 	IMUL3Q $0x68, 104(DX), AX
@@ -26152,7 +26225,6 @@ lanes_tag14_ocbOpenLanesVAES512:
 	SETCS  96(AX)(BX*1)
 
 lanes_tag13_ocbOpenLanesVAES512:
-	ADCL   CX, CX
 	BTL    $0x0c, R14
 	JCC    lanes_tag12_ocbOpenLanesVAES512
 	IMUL3Q $0x68, 96(DX), AX
@@ -26160,7 +26232,6 @@ lanes_tag13_ocbOpenLanesVAES512:
 	SETCS  96(AX)(BX*1)
 
 lanes_tag12_ocbOpenLanesVAES512:
-	ADCL   CX, CX
 	BTL    $0x0b, R14
 	JCC    lanes_tag11_ocbOpenLanesVAES512
 	IMUL3Q $0x68, 88(DX), AX
@@ -26168,7 +26239,6 @@ lanes_tag12_ocbOpenLanesVAES512:
 	SETCS  96(AX)(BX*1)
 
 lanes_tag11_ocbOpenLanesVAES512:
-	ADCL   CX, CX
 	BTL    $0x0a, R14
 	JCC    lanes_tag10_ocbOpenLanesVAES512
 	IMUL3Q $0x68, 80(DX), AX
@@ -26176,7 +26246,6 @@ lanes_tag11_ocbOpenLanesVAES512:
 	SETCS  96(AX)(BX*1)
 
 lanes_tag10_ocbOpenLanesVAES512:
-	ADCL   CX, CX
 	BTL    $0x09, R14
 	JCC    lanes_tag9_ocbOpenLanesVAES512
 	IMUL3Q $0x68, 72(DX), AX
@@ -26184,7 +26253,6 @@ lanes_tag10_ocbOpenLanesVAES512:
 	SETCS  96(AX)(BX*1)
 
 lanes_tag9_ocbOpenLanesVAES512:
-	ADCL   CX, CX
 	BTL    $0x08, R14
 	JCC    lanes_tag8_ocbOpenLanesVAES512
 	IMUL3Q $0x68, 64(DX), AX
@@ -26192,7 +26260,6 @@ lanes_tag9_ocbOpenLanesVAES512:
 	SETCS  96(AX)(BX*1)
 
 lanes_tag8_ocbOpenLanesVAES512:
-	ADCL   CX, CX
 	BTL    $0x07, R14
 	JCC    lanes_tag7_ocbOpenLanesVAES512
 	IMUL3Q $0x68, 56(DX), AX
@@ -26200,7 +26267,6 @@ lanes_tag8_ocbOpenLanesVAES512:
 	SETCS  96(AX)(BX*1)
 
 lanes_tag7_ocbOpenLanesVAES512:
-	ADCL   CX, CX
 	BTL    $0x06, R14
 	JCC    lanes_tag6_ocbOpenLanesVAES512
 	IMUL3Q $0x68, 48(DX), AX
@@ -26208,7 +26274,6 @@ lanes_tag7_ocbOpenLanesVAES512:
 	SETCS  96(AX)(BX*1)
 
 lanes_tag6_ocbOpenLanesVAES512:
-	ADCL   CX, CX
 	BTL    $0x05, R14
 	JCC    lanes_tag5_ocbOpenLanesVAES512
 	IMUL3Q $0x68, 40(DX), AX
@@ -26216,7 +26281,6 @@ lanes_tag6_ocbOpenLanesVAES512:
 	SETCS  96(AX)(BX*1)
 
 lanes_tag5_ocbOpenLanesVAES512:
-	ADCL   CX, CX
 	BTL    $0x04, R14
 	JCC    lanes_tag4_ocbOpenLanesVAES512
 	IMUL3Q $0x68, 32(DX), AX
@@ -26224,7 +26288,6 @@ lanes_tag5_ocbOpenLanesVAES512:
 	SETCS  96(AX)(BX*1)
 
 lanes_tag4_ocbOpenLanesVAES512:
-	ADCL   CX, CX
 	BTL    $0x03, R14
 	JCC    lanes_tag3_ocbOpenLanesVAES512
 	IMUL3Q $0x68, 24(DX), AX
@@ -26232,7 +26295,6 @@ lanes_tag4_ocbOpenLanesVAES512:
 	SETCS  96(AX)(BX*1)
 
 lanes_tag3_ocbOpenLanesVAES512:
-	ADCL   CX, CX
 	BTL    $0x02, R14
 	JCC    lanes_tag2_ocbOpenLanesVAES512
 	IMUL3Q $0x68, 16(DX), AX
@@ -26240,7 +26302,6 @@ lanes_tag3_ocbOpenLanesVAES512:
 	SETCS  96(AX)(BX*1)
 
 lanes_tag2_ocbOpenLanesVAES512:
-	ADCL   CX, CX
 	BTL    $0x01, R14
 	JCC    lanes_tag1_ocbOpenLanesVAES512
 	IMUL3Q $0x68, 8(DX), AX
@@ -26248,7 +26309,6 @@ lanes_tag2_ocbOpenLanesVAES512:
 	SETCS  96(AX)(BX*1)
 
 lanes_tag1_ocbOpenLanesVAES512:
-	ADCL   CX, CX
 	BTL    $0x00, R14
 	JCC    lanes_tag0_ocbOpenLanesVAES512
 	IMUL3Q $0x68, (DX), AX
@@ -26256,10 +26316,8 @@ lanes_tag1_ocbOpenLanesVAES512:
 	SETCS  96(AX)(BX*1)
 
 lanes_tag0_ocbOpenLanesVAES512:
-	ADCL  CX, CX
-	ANDNL R14, CX, CX
-	MOVL  CX, 256(R11)
-	MOVL  R14, 260(R11)
+	MOVL CX, 256(R11)
+	MOVL R14, 260(R11)
 	VZEROUPPER
 	RET
 
@@ -26287,11 +26345,14 @@ TEXT ·ocbSealRunVAES512(SB), $1096-96
 	VBROADCASTI32X4 128(R10), Z25
 	VBROADCASTI32X4 144(R10), Z26
 	VBROADCASTI32X4 160(R10), Z27
+	CMPQ            AX, $0x0a
+	JE              lanes_keys_done_20
 	VBROADCASTI32X4 176(R10), Z28
 	VBROADCASTI32X4 192(R10), Z29
 	VBROADCASTI32X4 208(R10), Z30
 	VBROADCASTI32X4 224(R10), Z31
 
+lanes_keys_done_20:
 lanes_group_ocbSealRunVAES512:
 	XORL            R12, R12
 	CMPQ            1592(SI), $0x01
@@ -26446,7 +26507,7 @@ lanes_group_ocbSealRunVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_15
+	JE              lanes_r10_21
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -26456,7 +26517,7 @@ lanes_group_ocbSealRunVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_15
+	JE              lanes_r12_21
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -26469,22 +26530,22 @@ lanes_group_ocbSealRunVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_15
+	JMP             lanes_rdone_21
 
-lanes_r12_15:
+lanes_r12_21:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_15
+	JMP         lanes_rdone_21
 
-lanes_r10_15:
+lanes_r10_21:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_15:
+lanes_rdone_21:
 	MOVL          $0x000000aa, R12
 	KMOVW         R12, K2
 	VMOVDQU64     q64<>+0(SB), Z16
@@ -26781,7 +26842,7 @@ lanes_pairs_ocbSealRunVAES512:
 	VAESENC         Z26, Z14, Z14
 	VAESENC         Z26, Z15, Z15
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_16
+	JE              lanes_r10_22
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -26799,7 +26860,7 @@ lanes_pairs_ocbSealRunVAES512:
 	VAESENC         Z28, Z14, Z14
 	VAESENC         Z28, Z15, Z15
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_16
+	JE              lanes_r12_22
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -26824,9 +26885,9 @@ lanes_pairs_ocbSealRunVAES512:
 	VAESENCLAST     Z31, Z13, Z13
 	VAESENCLAST     Z31, Z14, Z14
 	VAESENCLAST     Z31, Z15, Z15
-	JMP             lanes_rdone_16
+	JMP             lanes_rdone_22
 
-lanes_r12_16:
+lanes_r12_22:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
@@ -26835,9 +26896,9 @@ lanes_r12_16:
 	VAESENCLAST Z29, Z13, Z13
 	VAESENCLAST Z29, Z14, Z14
 	VAESENCLAST Z29, Z15, Z15
-	JMP         lanes_rdone_16
+	JMP         lanes_rdone_22
 
-lanes_r10_16:
+lanes_r10_22:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
@@ -26847,7 +26908,7 @@ lanes_r10_16:
 	VAESENCLAST Z27, Z14, Z14
 	VAESENCLAST Z27, Z15, Z15
 
-lanes_rdone_16:
+lanes_rdone_22:
 	VPXORQ        Z4, Z0, Z0
 	VPXORQ        Z16, Z4, Z4
 	VPXORQ        Z4, Z12, Z12
@@ -27002,7 +27063,7 @@ lanes_loop_ocbSealRunVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_17
+	JE              lanes_r10_23
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -27012,7 +27073,7 @@ lanes_loop_ocbSealRunVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_17
+	JE              lanes_r12_23
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -27025,22 +27086,22 @@ lanes_loop_ocbSealRunVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_17
+	JMP             lanes_rdone_23
 
-lanes_r12_17:
+lanes_r12_23:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_17
+	JMP         lanes_rdone_23
 
-lanes_r10_17:
+lanes_r10_23:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_17:
+lanes_rdone_23:
 	VPXORQ        Z4, Z0, Z0
 	MOVQ          72(SI), R12
 	VMOVDQU       X0, (R12)(R11*1)
@@ -27189,7 +27250,7 @@ lanes_masked_ocbSealRunVAES512:
 	VAESENC      Z26, Z2, Z2
 	VAESENC      Z26, Z3, Z3
 	CMPQ         AX, $0x0a
-	JE           lanes_r10_18
+	JE           lanes_r10_24
 	VAESENC      Z27, Z0, Z0
 	VAESENC      Z27, Z1, Z1
 	VAESENC      Z27, Z2, Z2
@@ -27199,7 +27260,7 @@ lanes_masked_ocbSealRunVAES512:
 	VAESENC      Z28, Z2, Z2
 	VAESENC      Z28, Z3, Z3
 	CMPQ         AX, $0x0c
-	JE           lanes_r12_18
+	JE           lanes_r12_24
 	VAESENC      Z29, Z0, Z0
 	VAESENC      Z29, Z1, Z1
 	VAESENC      Z29, Z2, Z2
@@ -27212,22 +27273,22 @@ lanes_masked_ocbSealRunVAES512:
 	VAESENCLAST  Z31, Z1, Z1
 	VAESENCLAST  Z31, Z2, Z2
 	VAESENCLAST  Z31, Z3, Z3
-	JMP          lanes_rdone_18
+	JMP          lanes_rdone_24
 
-lanes_r12_18:
+lanes_r12_24:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_18
+	JMP         lanes_rdone_24
 
-lanes_r10_18:
+lanes_r10_24:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_18:
+lanes_rdone_24:
 	VPCMPUD       $0x02, (R13), Z13, K2
 	VPXORQ        Z4, Z0, Z0
 	MOVQ          72(SI), R12
@@ -27364,7 +27425,7 @@ lanes_blocks_done_ocbSealRunVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_19
+	JE              lanes_r10_25
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -27374,7 +27435,7 @@ lanes_blocks_done_ocbSealRunVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_19
+	JE              lanes_r12_25
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -27387,22 +27448,22 @@ lanes_blocks_done_ocbSealRunVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_19
+	JMP             lanes_rdone_25
 
-lanes_r12_19:
+lanes_r12_25:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_19
+	JMP         lanes_rdone_25
 
-lanes_r10_19:
+lanes_r10_25:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_19:
+lanes_rdone_25:
 	VMOVDQU64  256(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
@@ -27643,7 +27704,7 @@ lanes_parts_done_ocbSealRunVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_20
+	JE              lanes_r10_26
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -27653,7 +27714,7 @@ lanes_parts_done_ocbSealRunVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_20
+	JE              lanes_r12_26
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -27666,22 +27727,22 @@ lanes_parts_done_ocbSealRunVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_20
+	JMP             lanes_rdone_26
 
-lanes_r12_20:
+lanes_r12_26:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_20
+	JMP         lanes_rdone_26
 
-lanes_r10_20:
+lanes_r10_26:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_20:
+lanes_rdone_26:
 	MOVQ      out+80(FP), R11
 	VMOVDQU64 Z0, (R11)
 	VMOVDQU64 Z1, 64(R11)
@@ -27840,11 +27901,14 @@ TEXT ·ocbOpenRunVAES512(SB), $1096-104
 	VBROADCASTI32X4 128(R10), Z25
 	VBROADCASTI32X4 144(R10), Z26
 	VBROADCASTI32X4 160(R10), Z27
+	CMPQ            AX, $0x0a
+	JE              lanes_keys_done_27
 	VBROADCASTI32X4 176(R10), Z28
 	VBROADCASTI32X4 192(R10), Z29
 	VBROADCASTI32X4 208(R10), Z30
 	VBROADCASTI32X4 224(R10), Z31
 
+lanes_keys_done_27:
 lanes_group_ocbOpenRunVAES512:
 	XORL            R12, R12
 	CMPQ            1592(SI), $0x01
@@ -27999,7 +28063,7 @@ lanes_group_ocbOpenRunVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_21
+	JE              lanes_r10_28
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -28009,7 +28073,7 @@ lanes_group_ocbOpenRunVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_21
+	JE              lanes_r12_28
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -28022,22 +28086,22 @@ lanes_group_ocbOpenRunVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_21
+	JMP             lanes_rdone_28
 
-lanes_r12_21:
+lanes_r12_28:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_21
+	JMP         lanes_rdone_28
 
-lanes_r10_21:
+lanes_r10_28:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_21:
+lanes_rdone_28:
 	MOVL          $0x000000aa, R12
 	KMOVW         R12, K2
 	VMOVDQU64     q64<>+0(SB), Z16
@@ -28182,20 +28246,24 @@ lanes_r_done_ocbOpenRunVAES512:
 	VBROADCASTI32X4 128(BX), Z25
 	VBROADCASTI32X4 144(BX), Z26
 	VBROADCASTI32X4 160(BX), Z27
+	CMPQ            AX, $0x0a
+	JE              lanes_keys_done_29
 	VBROADCASTI32X4 176(BX), Z28
 	VBROADCASTI32X4 192(BX), Z29
 	VBROADCASTI32X4 208(BX), Z30
 	VBROADCASTI32X4 224(BX), Z31
-	TESTQ           R8, R8
-	JZ              lanes_blocks_done_ocbOpenRunVAES512
-	MOVL            $0x00000001, R9
-	XORL            R11, R11
-	MOVL            $0x000000f0, R12
-	KMOVW           R12, K5
-	MOVL            $0x00000f00, R12
-	KMOVW           R12, K6
-	MOVL            $0x0000f000, R12
-	KMOVW           R12, K7
+
+lanes_keys_done_29:
+	TESTQ R8, R8
+	JZ    lanes_blocks_done_ocbOpenRunVAES512
+	MOVL  $0x00000001, R9
+	XORL  R11, R11
+	MOVL  $0x000000f0, R12
+	KMOVW R12, K5
+	MOVL  $0x00000f00, R12
+	KMOVW R12, K6
+	MOVL  $0x0000f000, R12
+	KMOVW R12, K7
 
 lanes_pairs_ocbOpenRunVAES512:
 	LEAQ            1(R9), R12
@@ -28345,7 +28413,7 @@ lanes_pairs_ocbOpenRunVAES512:
 	VAESDEC         Z26, Z14, Z14
 	VAESDEC         Z26, Z15, Z15
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_22
+	JE              lanes_r10_30
 	VAESDEC         Z27, Z0, Z0
 	VAESDEC         Z27, Z1, Z1
 	VAESDEC         Z27, Z2, Z2
@@ -28363,7 +28431,7 @@ lanes_pairs_ocbOpenRunVAES512:
 	VAESDEC         Z28, Z14, Z14
 	VAESDEC         Z28, Z15, Z15
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_22
+	JE              lanes_r12_30
 	VAESDEC         Z29, Z0, Z0
 	VAESDEC         Z29, Z1, Z1
 	VAESDEC         Z29, Z2, Z2
@@ -28388,9 +28456,9 @@ lanes_pairs_ocbOpenRunVAES512:
 	VAESDECLAST     Z31, Z13, Z13
 	VAESDECLAST     Z31, Z14, Z14
 	VAESDECLAST     Z31, Z15, Z15
-	JMP             lanes_rdone_22
+	JMP             lanes_rdone_30
 
-lanes_r12_22:
+lanes_r12_30:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
@@ -28399,9 +28467,9 @@ lanes_r12_22:
 	VAESDECLAST Z29, Z13, Z13
 	VAESDECLAST Z29, Z14, Z14
 	VAESDECLAST Z29, Z15, Z15
-	JMP         lanes_rdone_22
+	JMP         lanes_rdone_30
 
-lanes_r10_22:
+lanes_r10_30:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
@@ -28411,7 +28479,7 @@ lanes_r10_22:
 	VAESDECLAST Z27, Z14, Z14
 	VAESDECLAST Z27, Z15, Z15
 
-lanes_rdone_22:
+lanes_rdone_30:
 	VPXORQ        Z4, Z0, Z0
 	VPXORQ        Z16, Z4, Z4
 	VPXORQ        Z4, Z12, Z12
@@ -28566,7 +28634,7 @@ lanes_loop_ocbOpenRunVAES512:
 	VAESDEC         Z26, Z2, Z2
 	VAESDEC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_23
+	JE              lanes_r10_31
 	VAESDEC         Z27, Z0, Z0
 	VAESDEC         Z27, Z1, Z1
 	VAESDEC         Z27, Z2, Z2
@@ -28576,7 +28644,7 @@ lanes_loop_ocbOpenRunVAES512:
 	VAESDEC         Z28, Z2, Z2
 	VAESDEC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_23
+	JE              lanes_r12_31
 	VAESDEC         Z29, Z0, Z0
 	VAESDEC         Z29, Z1, Z1
 	VAESDEC         Z29, Z2, Z2
@@ -28589,22 +28657,22 @@ lanes_loop_ocbOpenRunVAES512:
 	VAESDECLAST     Z31, Z1, Z1
 	VAESDECLAST     Z31, Z2, Z2
 	VAESDECLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_23
+	JMP             lanes_rdone_31
 
-lanes_r12_23:
+lanes_r12_31:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
 	VAESDECLAST Z29, Z3, Z3
-	JMP         lanes_rdone_23
+	JMP         lanes_rdone_31
 
-lanes_r10_23:
+lanes_r10_31:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
 	VAESDECLAST Z27, Z3, Z3
 
-lanes_rdone_23:
+lanes_rdone_31:
 	VPXORQ        Z4, Z0, Z0
 	VPXORQ        Z0, Z8, Z8
 	MOVQ          72(SI), R12
@@ -28753,7 +28821,7 @@ lanes_masked_ocbOpenRunVAES512:
 	VAESDEC      Z26, Z2, Z2
 	VAESDEC      Z26, Z3, Z3
 	CMPQ         AX, $0x0a
-	JE           lanes_r10_24
+	JE           lanes_r10_32
 	VAESDEC      Z27, Z0, Z0
 	VAESDEC      Z27, Z1, Z1
 	VAESDEC      Z27, Z2, Z2
@@ -28763,7 +28831,7 @@ lanes_masked_ocbOpenRunVAES512:
 	VAESDEC      Z28, Z2, Z2
 	VAESDEC      Z28, Z3, Z3
 	CMPQ         AX, $0x0c
-	JE           lanes_r12_24
+	JE           lanes_r12_32
 	VAESDEC      Z29, Z0, Z0
 	VAESDEC      Z29, Z1, Z1
 	VAESDEC      Z29, Z2, Z2
@@ -28776,22 +28844,22 @@ lanes_masked_ocbOpenRunVAES512:
 	VAESDECLAST  Z31, Z1, Z1
 	VAESDECLAST  Z31, Z2, Z2
 	VAESDECLAST  Z31, Z3, Z3
-	JMP          lanes_rdone_24
+	JMP          lanes_rdone_32
 
-lanes_r12_24:
+lanes_r12_32:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
 	VAESDECLAST Z29, Z3, Z3
-	JMP         lanes_rdone_24
+	JMP         lanes_rdone_32
 
-lanes_r10_24:
+lanes_r10_32:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
 	VAESDECLAST Z27, Z3, Z3
 
-lanes_rdone_24:
+lanes_rdone_32:
 	VPCMPUD       $0x02, (R13), Z13, K2
 	VPXORQ        Z4, Z0, Z0
 	VPXORD        Z0, Z8, K2, Z8
@@ -28878,10 +28946,14 @@ lanes_blocks_done_ocbOpenRunVAES512:
 	VBROADCASTI32X4 128(R10), Z25
 	VBROADCASTI32X4 144(R10), Z26
 	VBROADCASTI32X4 160(R10), Z27
+	CMPQ            AX, $0x0a
+	JE              lanes_keys_done_33
 	VBROADCASTI32X4 176(R10), Z28
 	VBROADCASTI32X4 192(R10), Z29
 	VBROADCASTI32X4 208(R10), Z30
 	VBROADCASTI32X4 224(R10), Z31
+
+lanes_keys_done_33:
 	MOVQ            $0x000000000000ffff, R12
 	KMOVQ           R12, K4
 	MOVQ            $0x00000000ffff0000, R12
@@ -28947,7 +29019,7 @@ lanes_blocks_done_ocbOpenRunVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_25
+	JE              lanes_r10_34
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -28957,7 +29029,7 @@ lanes_blocks_done_ocbOpenRunVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_25
+	JE              lanes_r12_34
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -28970,22 +29042,22 @@ lanes_blocks_done_ocbOpenRunVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_25
+	JMP             lanes_rdone_34
 
-lanes_r12_25:
+lanes_r12_34:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_25
+	JMP         lanes_rdone_34
 
-lanes_r10_25:
+lanes_r10_34:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_25:
+lanes_rdone_34:
 	VMOVDQU64  256(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
@@ -29194,166 +29266,221 @@ lanes_parts_done_ocbOpenRunVAES512:
 	VPTERNLOGQ      $0x96, Z12, Z7, Z11
 	VPXORQ          Z17, Z11, Z3
 	MOVL            1024(R13), R14
-	MOVQ            $0x0001000100010001, R8
-	MOVL            R14, R12
-	PDEPQ           R8, R12, R12
-	IMUL3Q          $0x0000ffff, R12, R12
-	KMOVQ           R12, K1
+	CMPL            R14, $0x0000ffff
+	JNE             lanes_recv_some_35
 	MOVQ            48(SI), R12
 	MOVL            960(R13), R9
-	KANDQ           K1, K4, K3
-	VMOVDQU8.Z      (R12)(R9*1), K3, Z13
+	VMOVDQU8.Z      (R12)(R9*1), K4, Z13
 	MOVQ            152(SI), R12
 	MOVL            964(R13), R9
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -16(R12)(R9*1), K3, Z13
+	VMOVDQU8        -16(R12)(R9*1), K5, Z13
 	MOVQ            256(SI), R12
 	MOVL            968(R13), R9
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -32(R12)(R9*1), K3, Z13
+	VMOVDQU8        -32(R12)(R9*1), K6, Z13
 	MOVQ            360(SI), R12
 	MOVL            972(R13), R9
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -48(R12)(R9*1), K3, Z13
-	MOVL            R14, R12
-	SHRL            $0x04, R12
-	PDEPQ           R8, R12, R12
-	IMUL3Q          $0x0000ffff, R12, R12
-	KMOVQ           R12, K1
+	VMOVDQU8        -48(R12)(R9*1), K7, Z13
 	MOVQ            464(SI), R12
 	MOVL            976(R13), R9
-	KANDQ           K1, K4, K3
-	VMOVDQU8.Z      (R12)(R9*1), K3, Z14
+	VMOVDQU8.Z      (R12)(R9*1), K4, Z14
 	MOVQ            568(SI), R12
 	MOVL            980(R13), R9
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -16(R12)(R9*1), K3, Z14
+	VMOVDQU8        -16(R12)(R9*1), K5, Z14
 	MOVQ            672(SI), R12
 	MOVL            984(R13), R9
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -32(R12)(R9*1), K3, Z14
+	VMOVDQU8        -32(R12)(R9*1), K6, Z14
 	MOVQ            776(SI), R12
 	MOVL            988(R13), R9
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -48(R12)(R9*1), K3, Z14
-	MOVL            R14, R12
-	SHRL            $0x08, R12
-	PDEPQ           R8, R12, R12
-	IMUL3Q          $0x0000ffff, R12, R12
-	KMOVQ           R12, K1
+	VMOVDQU8        -48(R12)(R9*1), K7, Z14
 	MOVQ            880(SI), R12
 	MOVL            992(R13), R9
-	KANDQ           K1, K4, K3
-	VMOVDQU8.Z      (R12)(R9*1), K3, Z15
+	VMOVDQU8.Z      (R12)(R9*1), K4, Z15
 	MOVQ            984(SI), R12
 	MOVL            996(R13), R9
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -16(R12)(R9*1), K3, Z15
+	VMOVDQU8        -16(R12)(R9*1), K5, Z15
 	MOVQ            1088(SI), R12
 	MOVL            1000(R13), R9
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -32(R12)(R9*1), K3, Z15
+	VMOVDQU8        -32(R12)(R9*1), K6, Z15
 	MOVQ            1192(SI), R12
 	MOVL            1004(R13), R9
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -48(R12)(R9*1), K3, Z15
-	MOVL            R14, R12
-	SHRL            $0x0c, R12
-	PDEPQ           R8, R12, R12
-	IMUL3Q          $0x0000ffff, R12, R12
-	KMOVQ           R12, K1
+	VMOVDQU8        -48(R12)(R9*1), K7, Z15
 	MOVQ            1296(SI), R12
 	MOVL            1008(R13), R9
-	KANDQ           K1, K4, K3
-	VMOVDQU8.Z      (R12)(R9*1), K3, Z16
+	VMOVDQU8.Z      (R12)(R9*1), K4, Z16
 	MOVQ            1400(SI), R12
 	MOVL            1012(R13), R9
-	KANDQ           K1, K5, K3
-	VMOVDQU8        -16(R12)(R9*1), K3, Z16
+	VMOVDQU8        -16(R12)(R9*1), K5, Z16
 	MOVQ            1504(SI), R12
 	MOVL            1016(R13), R9
-	KANDQ           K1, K6, K3
-	VMOVDQU8        -32(R12)(R9*1), K3, Z16
+	VMOVDQU8        -32(R12)(R9*1), K6, Z16
 	MOVQ            1608(SI), R12
 	MOVL            1020(R13), R9
-	KANDQ           K1, K7, K3
-	VMOVDQU8        -48(R12)(R9*1), K3, Z16
-	VAESENC         Z18, Z0, Z0
-	VAESENC         Z18, Z1, Z1
-	VAESENC         Z18, Z2, Z2
-	VAESENC         Z18, Z3, Z3
-	VAESENC         Z19, Z0, Z0
-	VAESENC         Z19, Z1, Z1
-	VAESENC         Z19, Z2, Z2
-	VAESENC         Z19, Z3, Z3
-	VAESENC         Z20, Z0, Z0
-	VAESENC         Z20, Z1, Z1
-	VAESENC         Z20, Z2, Z2
-	VAESENC         Z20, Z3, Z3
-	VAESENC         Z21, Z0, Z0
-	VAESENC         Z21, Z1, Z1
-	VAESENC         Z21, Z2, Z2
-	VAESENC         Z21, Z3, Z3
-	VAESENC         Z22, Z0, Z0
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z23, Z0, Z0
-	VAESENC         Z23, Z1, Z1
-	VAESENC         Z23, Z2, Z2
-	VAESENC         Z23, Z3, Z3
-	VAESENC         Z24, Z0, Z0
-	VAESENC         Z24, Z1, Z1
-	VAESENC         Z24, Z2, Z2
-	VAESENC         Z24, Z3, Z3
-	VAESENC         Z25, Z0, Z0
-	VAESENC         Z25, Z1, Z1
-	VAESENC         Z25, Z2, Z2
-	VAESENC         Z25, Z3, Z3
-	VAESENC         Z26, Z0, Z0
-	VAESENC         Z26, Z1, Z1
-	VAESENC         Z26, Z2, Z2
-	VAESENC         Z26, Z3, Z3
-	CMPQ            AX, $0x0a
-	JE              lanes_r10_26
-	VAESENC         Z27, Z0, Z0
-	VAESENC         Z27, Z1, Z1
-	VAESENC         Z27, Z2, Z2
-	VAESENC         Z27, Z3, Z3
-	VAESENC         Z28, Z0, Z0
-	VAESENC         Z28, Z1, Z1
-	VAESENC         Z28, Z2, Z2
-	VAESENC         Z28, Z3, Z3
-	CMPQ            AX, $0x0c
-	JE              lanes_r12_26
-	VAESENC         Z29, Z0, Z0
-	VAESENC         Z29, Z1, Z1
-	VAESENC         Z29, Z2, Z2
-	VAESENC         Z29, Z3, Z3
-	VAESENC         Z30, Z0, Z0
-	VAESENC         Z30, Z1, Z1
-	VAESENC         Z30, Z2, Z2
-	VAESENC         Z30, Z3, Z3
-	VAESENCLAST     Z31, Z0, Z0
-	VAESENCLAST     Z31, Z1, Z1
-	VAESENCLAST     Z31, Z2, Z2
-	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_26
+	VMOVDQU8        -48(R12)(R9*1), K7, Z16
+	JMP             lanes_recv_done_35
 
-lanes_r12_26:
+lanes_recv_some_35:
+	MOVQ       $0x0001000100010001, R8
+	MOVL       R14, R12
+	PDEPQ      R8, R12, R12
+	IMUL3Q     $0x0000ffff, R12, R12
+	KMOVQ      R12, K1
+	KANDQ      K1, K4, K3
+	MOVQ       48(SI), R12
+	MOVL       960(R13), R9
+	VMOVDQU8.Z (R12)(R9*1), K3, Z13
+	KANDQ      K1, K5, K3
+	MOVQ       152(SI), R12
+	MOVL       964(R13), R9
+	VMOVDQU8   -16(R12)(R9*1), K3, Z13
+	KANDQ      K1, K6, K3
+	MOVQ       256(SI), R12
+	MOVL       968(R13), R9
+	VMOVDQU8   -32(R12)(R9*1), K3, Z13
+	KANDQ      K1, K7, K3
+	MOVQ       360(SI), R12
+	MOVL       972(R13), R9
+	VMOVDQU8   -48(R12)(R9*1), K3, Z13
+	MOVL       R14, R12
+	SHRL       $0x04, R12
+	PDEPQ      R8, R12, R12
+	IMUL3Q     $0x0000ffff, R12, R12
+	KMOVQ      R12, K1
+	KANDQ      K1, K4, K3
+	MOVQ       464(SI), R12
+	MOVL       976(R13), R9
+	VMOVDQU8.Z (R12)(R9*1), K3, Z14
+	KANDQ      K1, K5, K3
+	MOVQ       568(SI), R12
+	MOVL       980(R13), R9
+	VMOVDQU8   -16(R12)(R9*1), K3, Z14
+	KANDQ      K1, K6, K3
+	MOVQ       672(SI), R12
+	MOVL       984(R13), R9
+	VMOVDQU8   -32(R12)(R9*1), K3, Z14
+	KANDQ      K1, K7, K3
+	MOVQ       776(SI), R12
+	MOVL       988(R13), R9
+	VMOVDQU8   -48(R12)(R9*1), K3, Z14
+	MOVL       R14, R12
+	SHRL       $0x08, R12
+	PDEPQ      R8, R12, R12
+	IMUL3Q     $0x0000ffff, R12, R12
+	KMOVQ      R12, K1
+	KANDQ      K1, K4, K3
+	MOVQ       880(SI), R12
+	MOVL       992(R13), R9
+	VMOVDQU8.Z (R12)(R9*1), K3, Z15
+	KANDQ      K1, K5, K3
+	MOVQ       984(SI), R12
+	MOVL       996(R13), R9
+	VMOVDQU8   -16(R12)(R9*1), K3, Z15
+	KANDQ      K1, K6, K3
+	MOVQ       1088(SI), R12
+	MOVL       1000(R13), R9
+	VMOVDQU8   -32(R12)(R9*1), K3, Z15
+	KANDQ      K1, K7, K3
+	MOVQ       1192(SI), R12
+	MOVL       1004(R13), R9
+	VMOVDQU8   -48(R12)(R9*1), K3, Z15
+	MOVL       R14, R12
+	SHRL       $0x0c, R12
+	PDEPQ      R8, R12, R12
+	IMUL3Q     $0x0000ffff, R12, R12
+	KMOVQ      R12, K1
+	KANDQ      K1, K4, K3
+	MOVQ       1296(SI), R12
+	MOVL       1008(R13), R9
+	VMOVDQU8.Z (R12)(R9*1), K3, Z16
+	KANDQ      K1, K5, K3
+	MOVQ       1400(SI), R12
+	MOVL       1012(R13), R9
+	VMOVDQU8   -16(R12)(R9*1), K3, Z16
+	KANDQ      K1, K6, K3
+	MOVQ       1504(SI), R12
+	MOVL       1016(R13), R9
+	VMOVDQU8   -32(R12)(R9*1), K3, Z16
+	KANDQ      K1, K7, K3
+	MOVQ       1608(SI), R12
+	MOVL       1020(R13), R9
+	VMOVDQU8   -48(R12)(R9*1), K3, Z16
+
+lanes_recv_done_35:
+	VAESENC     Z18, Z0, Z0
+	VAESENC     Z18, Z1, Z1
+	VAESENC     Z18, Z2, Z2
+	VAESENC     Z18, Z3, Z3
+	VAESENC     Z19, Z0, Z0
+	VAESENC     Z19, Z1, Z1
+	VAESENC     Z19, Z2, Z2
+	VAESENC     Z19, Z3, Z3
+	VAESENC     Z20, Z0, Z0
+	VAESENC     Z20, Z1, Z1
+	VAESENC     Z20, Z2, Z2
+	VAESENC     Z20, Z3, Z3
+	VAESENC     Z21, Z0, Z0
+	VAESENC     Z21, Z1, Z1
+	VAESENC     Z21, Z2, Z2
+	VAESENC     Z21, Z3, Z3
+	VAESENC     Z22, Z0, Z0
+	VAESENC     Z22, Z1, Z1
+	VAESENC     Z22, Z2, Z2
+	VAESENC     Z22, Z3, Z3
+	VAESENC     Z23, Z0, Z0
+	VAESENC     Z23, Z1, Z1
+	VAESENC     Z23, Z2, Z2
+	VAESENC     Z23, Z3, Z3
+	VAESENC     Z24, Z0, Z0
+	VAESENC     Z24, Z1, Z1
+	VAESENC     Z24, Z2, Z2
+	VAESENC     Z24, Z3, Z3
+	VAESENC     Z25, Z0, Z0
+	VAESENC     Z25, Z1, Z1
+	VAESENC     Z25, Z2, Z2
+	VAESENC     Z25, Z3, Z3
+	VAESENC     Z26, Z0, Z0
+	VAESENC     Z26, Z1, Z1
+	VAESENC     Z26, Z2, Z2
+	VAESENC     Z26, Z3, Z3
+	CMPQ        AX, $0x0a
+	JE          lanes_r10_36
+	VAESENC     Z27, Z0, Z0
+	VAESENC     Z27, Z1, Z1
+	VAESENC     Z27, Z2, Z2
+	VAESENC     Z27, Z3, Z3
+	VAESENC     Z28, Z0, Z0
+	VAESENC     Z28, Z1, Z1
+	VAESENC     Z28, Z2, Z2
+	VAESENC     Z28, Z3, Z3
+	CMPQ        AX, $0x0c
+	JE          lanes_r12_36
+	VAESENC     Z29, Z0, Z0
+	VAESENC     Z29, Z1, Z1
+	VAESENC     Z29, Z2, Z2
+	VAESENC     Z29, Z3, Z3
+	VAESENC     Z30, Z0, Z0
+	VAESENC     Z30, Z1, Z1
+	VAESENC     Z30, Z2, Z2
+	VAESENC     Z30, Z3, Z3
+	VAESENCLAST Z31, Z0, Z0
+	VAESENCLAST Z31, Z1, Z1
+	VAESENCLAST Z31, Z2, Z2
+	VAESENCLAST Z31, Z3, Z3
+	JMP         lanes_rdone_36
+
+lanes_r12_36:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_26
+	JMP         lanes_rdone_36
 
-lanes_r10_26:
+lanes_r10_36:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_26:
+lanes_rdone_36:
 	MOVQ      out+88(FP), R11
 	VMOVDQU64 Z0, (R11)
 	VMOVDQU64 Z1, 64(R11)
@@ -29375,133 +29502,56 @@ lanes_rdone_26:
 	SHRL      $0x01, R12
 	ANDL      R12, R8
 	MOVL      1024(R13), R14
-	XORL      CX, CX
-	BTL       $0x0f, R14
-	JCC       lanes_tag15_ocbOpenRunVAES512
+	MOVL      $0x55555555, R12
+	PDEPL     R12, R14, CX
+	ANDL      CX, R8
+	PEXTL     R12, R8, CX
+	ANDNL     R14, CX, CX
 	BTL       $0x1e, R8
 	SETCS     1656(SI)
-
-lanes_tag15_ocbOpenRunVAES512:
-	ADCL  CX, CX
-	BTL   $0x0e, R14
-	JCC   lanes_tag14_ocbOpenRunVAES512
-	BTL   $0x1c, R8
-	SETCS 1552(SI)
-
-lanes_tag14_ocbOpenRunVAES512:
-	ADCL  CX, CX
-	BTL   $0x0d, R14
-	JCC   lanes_tag13_ocbOpenRunVAES512
-	BTL   $0x1a, R8
-	SETCS 1448(SI)
-
-lanes_tag13_ocbOpenRunVAES512:
-	ADCL  CX, CX
-	BTL   $0x0c, R14
-	JCC   lanes_tag12_ocbOpenRunVAES512
-	BTL   $0x18, R8
-	SETCS 1344(SI)
-
-lanes_tag12_ocbOpenRunVAES512:
-	ADCL  CX, CX
-	BTL   $0x0b, R14
-	JCC   lanes_tag11_ocbOpenRunVAES512
-	BTL   $0x16, R8
-	SETCS 1240(SI)
-
-lanes_tag11_ocbOpenRunVAES512:
-	ADCL  CX, CX
-	BTL   $0x0a, R14
-	JCC   lanes_tag10_ocbOpenRunVAES512
-	BTL   $0x14, R8
-	SETCS 1136(SI)
-
-lanes_tag10_ocbOpenRunVAES512:
-	ADCL  CX, CX
-	BTL   $0x09, R14
-	JCC   lanes_tag9_ocbOpenRunVAES512
-	BTL   $0x12, R8
-	SETCS 1032(SI)
-
-lanes_tag9_ocbOpenRunVAES512:
-	ADCL  CX, CX
-	BTL   $0x08, R14
-	JCC   lanes_tag8_ocbOpenRunVAES512
-	BTL   $0x10, R8
-	SETCS 928(SI)
-
-lanes_tag8_ocbOpenRunVAES512:
-	ADCL  CX, CX
-	BTL   $0x07, R14
-	JCC   lanes_tag7_ocbOpenRunVAES512
-	BTL   $0x0e, R8
-	SETCS 824(SI)
-
-lanes_tag7_ocbOpenRunVAES512:
-	ADCL  CX, CX
-	BTL   $0x06, R14
-	JCC   lanes_tag6_ocbOpenRunVAES512
-	BTL   $0x0c, R8
-	SETCS 720(SI)
-
-lanes_tag6_ocbOpenRunVAES512:
-	ADCL  CX, CX
-	BTL   $0x05, R14
-	JCC   lanes_tag5_ocbOpenRunVAES512
-	BTL   $0x0a, R8
-	SETCS 616(SI)
-
-lanes_tag5_ocbOpenRunVAES512:
-	ADCL  CX, CX
-	BTL   $0x04, R14
-	JCC   lanes_tag4_ocbOpenRunVAES512
-	BTL   $0x08, R8
-	SETCS 512(SI)
-
-lanes_tag4_ocbOpenRunVAES512:
-	ADCL  CX, CX
-	BTL   $0x03, R14
-	JCC   lanes_tag3_ocbOpenRunVAES512
-	BTL   $0x06, R8
-	SETCS 408(SI)
-
-lanes_tag3_ocbOpenRunVAES512:
-	ADCL  CX, CX
-	BTL   $0x02, R14
-	JCC   lanes_tag2_ocbOpenRunVAES512
-	BTL   $0x04, R8
-	SETCS 304(SI)
-
-lanes_tag2_ocbOpenRunVAES512:
-	ADCL  CX, CX
-	BTL   $0x01, R14
-	JCC   lanes_tag1_ocbOpenRunVAES512
-	BTL   $0x02, R8
-	SETCS 200(SI)
-
-lanes_tag1_ocbOpenRunVAES512:
-	ADCL  CX, CX
-	BTL   $0x00, R14
-	JCC   lanes_tag0_ocbOpenRunVAES512
-	BTL   $0x00, R8
-	SETCS 96(SI)
-
-lanes_tag0_ocbOpenRunVAES512:
-	ADCL  CX, CX
-	ANDNL R14, CX, CX
-	MOVL  CX, 256(R11)
-	MOVL  R14, 260(R11)
-	INCL  512(R13)
-	MOVL  512(R13), R12
-	CMPL  1024(R13), $0x0000ffff
-	JNE   lanes_stop_ocbOpenRunVAES512
-	TESTL CX, CX
-	JNZ   lanes_stop_ocbOpenRunVAES512
-	MOVQ  runs+64(FP), R14
-	CMPQ  R12, R14
-	JE    lanes_stop_ocbOpenRunVAES512
-	ADDQ  $0x00000680, SI
-	JMP   lanes_group_ocbOpenRunVAES512
+	BTL       $0x1c, R8
+	SETCS     1552(SI)
+	BTL       $0x1a, R8
+	SETCS     1448(SI)
+	BTL       $0x18, R8
+	SETCS     1344(SI)
+	BTL       $0x16, R8
+	SETCS     1240(SI)
+	BTL       $0x14, R8
+	SETCS     1136(SI)
+	BTL       $0x12, R8
+	SETCS     1032(SI)
+	BTL       $0x10, R8
+	SETCS     928(SI)
+	BTL       $0x0e, R8
+	SETCS     824(SI)
+	BTL       $0x0c, R8
+	SETCS     720(SI)
+	BTL       $0x0a, R8
+	SETCS     616(SI)
+	BTL       $0x08, R8
+	SETCS     512(SI)
+	BTL       $0x06, R8
+	SETCS     408(SI)
+	BTL       $0x04, R8
+	SETCS     304(SI)
+	BTL       $0x02, R8
+	SETCS     200(SI)
+	BTL       $0x00, R8
+	SETCS     96(SI)
+	MOVL      CX, 256(R11)
+	MOVL      R14, 260(R11)
+	INCL      512(R13)
+	MOVL      512(R13), R12
+	CMPL      1024(R13), $0x0000ffff
+	JNE       lanes_stop_ocbOpenRunVAES512
+	TESTL     CX, CX
+	JNZ       lanes_stop_ocbOpenRunVAES512
+	MOVQ      runs+64(FP), R14
+	CMPQ      R12, R14
+	JE        lanes_stop_ocbOpenRunVAES512
+	ADDQ      $0x00000680, SI
+	JMP       lanes_group_ocbOpenRunVAES512
 
 lanes_stop_ocbOpenRunVAES512:
 	MOVQ R12, ret+96(FP)

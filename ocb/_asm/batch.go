@@ -443,45 +443,50 @@ func lanes(o op, run bool) {
 		// The marked lanes' tags, which are whole, against those received
 		// (laneReceived's): every byte compared, whole registers at once,
 		// into a mask of the lanes that match (the outcome is no secret,
-		// the bytes are); from it each marked message's OK, and the bit of
-		// a marked lane whose tags differ in lMin. From the last lane down,
-		// each lane's carry (set where marked and equal) shifts into lMin;
-		// then the marked lanes without it.
+		// the bytes are), and from it each message's OK and, in lMin, the
+		// marked lanes whose tags differ. The run kernels set every lane's
+		// OK, false where unmarked (the caller's to finish), without a
+		// branch; the lane kernels skip unmarked lanes, among them the idle
+		// ones, whose indexes are other messages'.
 		for r := 0; r < 4; r++ {
 			VPXORQ(lX(r), lRecv(r), lRecv(r))
 			VPTESTNMQ(lRecv(r), lRecv(r), []Op{K1, K2, K3, K4}[r])
 		}
 		// Bits 2i and 2i+1 of eq: the qwords of lane i that match; then
-		// bit 2i both.
-		eq := lMax
+		// bit 2i: lane i is marked and matches.
+		eq, t := lMax, lT
 		KUNPCKBW(K1, K2, K1)
 		KUNPCKBW(K3, K4, K3)
 		KUNPCKWD(K1, K3, K1)
 		KMOVD(K1, eq.As32())
-		MOVL(eq.As32(), lT.As32())
-		SHRL(U8(1), lT.As32())
-		ANDL(lT.As32(), eq.As32())
+		MOVL(eq.As32(), t.As32())
+		SHRL(U8(1), t.As32())
+		ANDL(t.As32(), eq.As32())
 		MOVL(laneTags, lU.As32())
-		XORL(lMin.As32(), lMin.As32())
+		MOVL(U32(0x55555555), t.As32())
+		PDEPL(t.As32(), lU.As32(), lMin.As32())
+		ANDL(lMin.As32(), eq.As32())
+		PEXTL(t.As32(), eq.As32(), lMin.As32())
+		ANDNL(lU.As32(), lMin.As32(), lMin.As32())
 		if !run {
 			Load(Param("msgs"), RBX)
 			Load(Param("idx"), RDX)
 		}
 		for i := 15; i >= 0; i-- {
 			skip := "lanes_tag" + strconv.Itoa(i) + "_" + name
-			BTL(U8(i), lU.As32())
-			JCC(LabelRef(skip))
 			ok := Mem{Base: lp, Disp: msgSize*i + msgOK}
 			if !run {
+				BTL(U8(i), lU.As32())
+				JCC(LabelRef(skip))
 				IMUL3Q(U8(msgSize), Mem{Base: RDX, Disp: 8 * i}, RAX)
 				ok = Mem{Base: RAX, Index: RBX, Scale: 1, Disp: msgOK}
 			}
 			BTL(U8(2*i), eq.As32())
 			SETCS(ok)
-			Label(skip)
-			ADCL(lMin.As32(), lMin.As32())
+			if !run {
+				Label(skip)
+			}
 		}
-		ANDNL(lU.As32(), lMin.As32(), lMin.As32())
 		MOVL(lMin.As32(), Mem{Base: lJ16, Disp: outFail})
 	}
 	MOVL(lU.As32(), Mem{Base: lJ16, Disp: outDone})
@@ -515,12 +520,34 @@ func lRecv(r int) VecPhysical { return []VecPhysical{Z13, Z14, Z15, Z16}[r] }
 // laneReceived loads the tags received of the marked lanes, at Src+Len,
 // into lRecv (unmarked lanes' bytes are left as they were, or zero), while
 // the AES rounds of the tags leave the load ports idle: each lane's 16
-// bytes by a byte-masked load of the 64 at Src+Len-16k (K4+k, lane k of a
-// register, ANDed with the marked lanes' bytes), which suppresses faults
-// on the rest.
+// bytes by a byte-masked load of the 64 at Src+Len-16k (K4+k: lane k of a
+// register), which suppresses faults on the rest. Where some lanes are
+// not marked, K4+k is ANDed with the marked lanes' bytes, whose tags may
+// be shorter or their messages idle lanes'.
 func laneReceived() {
+	laneLabels++
+	some, done := "lanes_recv_some_"+itoa(laneLabels), "lanes_recv_done_"+itoa(laneLabels)
 	marks, spread := lU, lMax
+	load := func(r, k int, mask Op) {
+		MOVQ(laneField(lnSrc, 4*r+k), lT)
+		MOVL(laneLen(4*r+k), lJ.As32())
+		m := Mem{Base: lT, Index: lJ, Scale: 1, Disp: -16 * k}
+		if k == 0 {
+			VMOVDQU8_Z(m, mask, lRecv(r))
+		} else {
+			VMOVDQU8(m, mask, lRecv(r))
+		}
+	}
 	MOVL(laneTags, marks.As32())
+	CMPL(marks.As32(), U32(0xffff))
+	JNE(LabelRef(some))
+	for r := 0; r < 4; r++ {
+		for k := 0; k < 4; k++ {
+			load(r, k, []Op{K4, K5, K6, K7}[k])
+		}
+	}
+	JMP(LabelRef(done))
+	Label(some)
 	MOVQ(U64(0x0001000100010001), spread)
 	for r := 0; r < 4; r++ {
 		// K1: the bytes of register r's marked lanes.
@@ -532,17 +559,11 @@ func laneReceived() {
 		IMUL3Q(U32(0xffff), lT, lT)
 		KMOVQ(lT, K1)
 		for k := 0; k < 4; k++ {
-			MOVQ(laneField(lnSrc, 4*r+k), lT)
-			MOVL(laneLen(4*r+k), lJ.As32())
 			KANDQ(K1, []Op{K4, K5, K6, K7}[k], K3)
-			m := Mem{Base: lT, Index: lJ, Scale: 1, Disp: -16 * k}
-			if k == 0 {
-				VMOVDQU8_Z(m, K3, lRecv(r))
-			} else {
-				VMOVDQU8(m, K3, lRecv(r))
-			}
+			load(r, k, K3)
 		}
 	}
+	Label(done)
 }
 
 // laneMarks marks the lanes of a run kernel's group (in the table) as
@@ -657,12 +678,20 @@ func laneReduce(op func(...Op), z VecPhysical, r GPPhysical) {
 	VMOVD(X15, r.As32())
 }
 
-// loadKeys broadcasts the 15 round keys at p into their registers (past
-// the last round, whatever follows it in the schedule).
+// loadKeys broadcasts the round keys at p into their registers: 11 for
+// AES-128 (nr in its register), else 15 (past the last round, whatever
+// follows it in the schedule).
 func loadKeys(p GPPhysical) {
+	laneLabels++
+	done := "lanes_keys_done_" + itoa(laneLabels)
 	for i := 0; i < 15; i++ {
+		if i == 11 {
+			CMPQ(nr, U8(10))
+			JE(LabelRef(done))
+		}
 		VBROADCASTI32X4(Mem{Base: p, Disp: 16 * i}, lKey(i))
 	}
+	Label(done)
 }
 
 var laneLabels int
