@@ -22918,14 +22918,10 @@ lanes_idle_done_1:
 	VBROADCASTI32X4 128(R10), Z25
 	VBROADCASTI32X4 144(R10), Z26
 	VBROADCASTI32X4 160(R10), Z27
-	CMPQ            AX, $0x0a
-	JE              lanes_keys_done_2
 	VBROADCASTI32X4 176(R10), Z28
 	VBROADCASTI32X4 192(R10), Z29
 	VBROADCASTI32X4 208(R10), Z30
 	VBROADCASTI32X4 224(R10), Z31
-
-lanes_keys_done_2:
 	MOVQ            $0x000000000000ffff, R12
 	KMOVQ           R12, K4
 	MOVQ            $0x00000000ffff0000, R12
@@ -23030,7 +23026,7 @@ lanes_keys_done_2:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_3
+	JE              lanes_r10_2
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -23040,7 +23036,7 @@ lanes_keys_done_2:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_3
+	JE              lanes_r12_2
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -23053,22 +23049,22 @@ lanes_keys_done_2:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_3
+	JMP             lanes_rdone_2
 
-lanes_r12_3:
+lanes_r12_2:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_3
+	JMP         lanes_rdone_2
 
-lanes_r10_3:
+lanes_r10_2:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_3:
+lanes_rdone_2:
 	MOVL          $0x000000aa, R12
 	KMOVW         R12, K2
 	VMOVDQU64     q64<>+0(SB), Z16
@@ -23366,7 +23362,7 @@ lanes_pairs_ocbSealLanesVAES512:
 	VAESENC         Z26, Z14, Z14
 	VAESENC         Z26, Z15, Z15
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_4
+	JE              lanes_r10_3
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -23384,7 +23380,7 @@ lanes_pairs_ocbSealLanesVAES512:
 	VAESENC         Z28, Z14, Z14
 	VAESENC         Z28, Z15, Z15
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_4
+	JE              lanes_r12_3
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -23409,9 +23405,9 @@ lanes_pairs_ocbSealLanesVAES512:
 	VAESENCLAST     Z31, Z13, Z13
 	VAESENCLAST     Z31, Z14, Z14
 	VAESENCLAST     Z31, Z15, Z15
-	JMP             lanes_rdone_4
+	JMP             lanes_rdone_3
 
-lanes_r12_4:
+lanes_r12_3:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
@@ -23420,9 +23416,9 @@ lanes_r12_4:
 	VAESENCLAST Z29, Z13, Z13
 	VAESENCLAST Z29, Z14, Z14
 	VAESENCLAST Z29, Z15, Z15
-	JMP         lanes_rdone_4
+	JMP         lanes_rdone_3
 
-lanes_r10_4:
+lanes_r10_3:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
@@ -23432,7 +23428,7 @@ lanes_r10_4:
 	VAESENCLAST Z27, Z14, Z14
 	VAESENCLAST Z27, Z15, Z15
 
-lanes_rdone_4:
+lanes_rdone_3:
 	VPXORQ        Z4, Z0, Z0
 	VPXORQ        Z16, Z4, Z4
 	VPXORQ        Z4, Z12, Z12
@@ -23587,7 +23583,7 @@ lanes_loop_ocbSealLanesVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_5
+	JE              lanes_r10_4
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -23597,7 +23593,7 @@ lanes_loop_ocbSealLanesVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_5
+	JE              lanes_r12_4
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -23610,22 +23606,22 @@ lanes_loop_ocbSealLanesVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_5
+	JMP             lanes_rdone_4
 
-lanes_r12_5:
+lanes_r12_4:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_5
+	JMP         lanes_rdone_4
 
-lanes_r10_5:
+lanes_r10_4:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_5:
+lanes_rdone_4:
 	VPXORQ        Z4, Z0, Z0
 	MOVQ          128(SI), R12
 	VMOVDQU       X0, (R12)(R11*1)
@@ -23774,7 +23770,7 @@ lanes_masked_ocbSealLanesVAES512:
 	VAESENC      Z26, Z2, Z2
 	VAESENC      Z26, Z3, Z3
 	CMPQ         AX, $0x0a
-	JE           lanes_r10_6
+	JE           lanes_r10_5
 	VAESENC      Z27, Z0, Z0
 	VAESENC      Z27, Z1, Z1
 	VAESENC      Z27, Z2, Z2
@@ -23784,7 +23780,7 @@ lanes_masked_ocbSealLanesVAES512:
 	VAESENC      Z28, Z2, Z2
 	VAESENC      Z28, Z3, Z3
 	CMPQ         AX, $0x0c
-	JE           lanes_r12_6
+	JE           lanes_r12_5
 	VAESENC      Z29, Z0, Z0
 	VAESENC      Z29, Z1, Z1
 	VAESENC      Z29, Z2, Z2
@@ -23797,22 +23793,22 @@ lanes_masked_ocbSealLanesVAES512:
 	VAESENCLAST  Z31, Z1, Z1
 	VAESENCLAST  Z31, Z2, Z2
 	VAESENCLAST  Z31, Z3, Z3
-	JMP          lanes_rdone_6
+	JMP          lanes_rdone_5
 
-lanes_r12_6:
+lanes_r12_5:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_6
+	JMP         lanes_rdone_5
 
-lanes_r10_6:
+lanes_r10_5:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_6:
+lanes_rdone_5:
 	VPCMPUD       $0x02, (R13), Z13, K2
 	VPXORQ        Z4, Z0, Z0
 	MOVQ          128(SI), R12
@@ -23949,7 +23945,7 @@ lanes_blocks_done_ocbSealLanesVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_7
+	JE              lanes_r10_6
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -23959,7 +23955,7 @@ lanes_blocks_done_ocbSealLanesVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_7
+	JE              lanes_r12_6
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -23972,22 +23968,22 @@ lanes_blocks_done_ocbSealLanesVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_7
+	JMP             lanes_rdone_6
 
-lanes_r12_7:
+lanes_r12_6:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_7
+	JMP         lanes_rdone_6
 
-lanes_r10_7:
+lanes_r10_6:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_7:
+lanes_rdone_6:
 	VMOVDQU64  256(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
@@ -24228,7 +24224,7 @@ lanes_parts_done_ocbSealLanesVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_8
+	JE              lanes_r10_7
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -24238,7 +24234,7 @@ lanes_parts_done_ocbSealLanesVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_8
+	JE              lanes_r12_7
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -24251,22 +24247,22 @@ lanes_parts_done_ocbSealLanesVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_8
+	JMP             lanes_rdone_7
 
-lanes_r12_8:
+lanes_r12_7:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_8
+	JMP         lanes_rdone_7
 
-lanes_r10_8:
+lanes_r10_7:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_8:
+lanes_rdone_7:
 	MOVQ      out+88(FP), R11
 	VMOVDQU64 Z0, (R11)
 	VMOVDQU64 Z1, 64(R11)
@@ -24618,17 +24614,17 @@ TEXT ·ocbOpenLanesVAES512(SB), $1096-104
 	MOVL    384(SI), BX
 	ANDL    $-16, BX
 
-lanes_idle_9:
+lanes_idle_8:
 	CMPQ R9, $0x10
-	JAE  lanes_idle_done_9
+	JAE  lanes_idle_done_8
 	MOVQ AX, (SI)(R9*8)
 	MOVQ DX, 128(SI)(R9*8)
 	MOVQ R10, 256(SI)(R9*8)
 	MOVL BX, 384(SI)(R9*4)
 	INCQ R9
-	JMP  lanes_idle_9
+	JMP  lanes_idle_8
 
-lanes_idle_done_9:
+lanes_idle_done_8:
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
 	MOVQ            ek+16(FP), R10
@@ -24645,14 +24641,10 @@ lanes_idle_done_9:
 	VBROADCASTI32X4 128(R10), Z25
 	VBROADCASTI32X4 144(R10), Z26
 	VBROADCASTI32X4 160(R10), Z27
-	CMPQ            AX, $0x0a
-	JE              lanes_keys_done_10
 	VBROADCASTI32X4 176(R10), Z28
 	VBROADCASTI32X4 192(R10), Z29
 	VBROADCASTI32X4 208(R10), Z30
 	VBROADCASTI32X4 224(R10), Z31
-
-lanes_keys_done_10:
 	MOVQ            $0x000000000000ffff, R12
 	KMOVQ           R12, K4
 	MOVQ            $0x00000000ffff0000, R12
@@ -24757,7 +24749,7 @@ lanes_keys_done_10:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_11
+	JE              lanes_r10_9
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -24767,7 +24759,7 @@ lanes_keys_done_10:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_11
+	JE              lanes_r12_9
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -24780,22 +24772,22 @@ lanes_keys_done_10:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_11
+	JMP             lanes_rdone_9
 
-lanes_r12_11:
+lanes_r12_9:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_11
+	JMP         lanes_rdone_9
 
-lanes_r10_11:
+lanes_r10_9:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_11:
+lanes_rdone_9:
 	MOVL          $0x000000aa, R12
 	KMOVW         R12, K2
 	VMOVDQU64     q64<>+0(SB), Z16
@@ -24941,24 +24933,20 @@ lanes_r_done_ocbOpenLanesVAES512:
 	VBROADCASTI32X4 128(BX), Z25
 	VBROADCASTI32X4 144(BX), Z26
 	VBROADCASTI32X4 160(BX), Z27
-	CMPQ            AX, $0x0a
-	JE              lanes_keys_done_12
 	VBROADCASTI32X4 176(BX), Z28
 	VBROADCASTI32X4 192(BX), Z29
 	VBROADCASTI32X4 208(BX), Z30
 	VBROADCASTI32X4 224(BX), Z31
-
-lanes_keys_done_12:
-	TESTQ R8, R8
-	JZ    lanes_blocks_done_ocbOpenLanesVAES512
-	MOVL  $0x00000001, R9
-	XORL  R11, R11
-	MOVL  $0x000000f0, R12
-	KMOVW R12, K5
-	MOVL  $0x00000f00, R12
-	KMOVW R12, K6
-	MOVL  $0x0000f000, R12
-	KMOVW R12, K7
+	TESTQ           R8, R8
+	JZ              lanes_blocks_done_ocbOpenLanesVAES512
+	MOVL            $0x00000001, R9
+	XORL            R11, R11
+	MOVL            $0x000000f0, R12
+	KMOVW           R12, K5
+	MOVL            $0x00000f00, R12
+	KMOVW           R12, K6
+	MOVL            $0x0000f000, R12
+	KMOVW           R12, K7
 
 lanes_pairs_ocbOpenLanesVAES512:
 	LEAQ            1(R9), R12
@@ -25108,7 +25096,7 @@ lanes_pairs_ocbOpenLanesVAES512:
 	VAESDEC         Z26, Z14, Z14
 	VAESDEC         Z26, Z15, Z15
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_13
+	JE              lanes_r10_10
 	VAESDEC         Z27, Z0, Z0
 	VAESDEC         Z27, Z1, Z1
 	VAESDEC         Z27, Z2, Z2
@@ -25126,7 +25114,7 @@ lanes_pairs_ocbOpenLanesVAES512:
 	VAESDEC         Z28, Z14, Z14
 	VAESDEC         Z28, Z15, Z15
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_13
+	JE              lanes_r12_10
 	VAESDEC         Z29, Z0, Z0
 	VAESDEC         Z29, Z1, Z1
 	VAESDEC         Z29, Z2, Z2
@@ -25151,9 +25139,9 @@ lanes_pairs_ocbOpenLanesVAES512:
 	VAESDECLAST     Z31, Z13, Z13
 	VAESDECLAST     Z31, Z14, Z14
 	VAESDECLAST     Z31, Z15, Z15
-	JMP             lanes_rdone_13
+	JMP             lanes_rdone_10
 
-lanes_r12_13:
+lanes_r12_10:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
@@ -25162,9 +25150,9 @@ lanes_r12_13:
 	VAESDECLAST Z29, Z13, Z13
 	VAESDECLAST Z29, Z14, Z14
 	VAESDECLAST Z29, Z15, Z15
-	JMP         lanes_rdone_13
+	JMP         lanes_rdone_10
 
-lanes_r10_13:
+lanes_r10_10:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
@@ -25174,7 +25162,7 @@ lanes_r10_13:
 	VAESDECLAST Z27, Z14, Z14
 	VAESDECLAST Z27, Z15, Z15
 
-lanes_rdone_13:
+lanes_rdone_10:
 	VPXORQ        Z4, Z0, Z0
 	VPXORQ        Z16, Z4, Z4
 	VPXORQ        Z4, Z12, Z12
@@ -25329,7 +25317,7 @@ lanes_loop_ocbOpenLanesVAES512:
 	VAESDEC         Z26, Z2, Z2
 	VAESDEC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_14
+	JE              lanes_r10_11
 	VAESDEC         Z27, Z0, Z0
 	VAESDEC         Z27, Z1, Z1
 	VAESDEC         Z27, Z2, Z2
@@ -25339,7 +25327,7 @@ lanes_loop_ocbOpenLanesVAES512:
 	VAESDEC         Z28, Z2, Z2
 	VAESDEC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_14
+	JE              lanes_r12_11
 	VAESDEC         Z29, Z0, Z0
 	VAESDEC         Z29, Z1, Z1
 	VAESDEC         Z29, Z2, Z2
@@ -25352,22 +25340,22 @@ lanes_loop_ocbOpenLanesVAES512:
 	VAESDECLAST     Z31, Z1, Z1
 	VAESDECLAST     Z31, Z2, Z2
 	VAESDECLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_14
+	JMP             lanes_rdone_11
 
-lanes_r12_14:
+lanes_r12_11:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
 	VAESDECLAST Z29, Z3, Z3
-	JMP         lanes_rdone_14
+	JMP         lanes_rdone_11
 
-lanes_r10_14:
+lanes_r10_11:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
 	VAESDECLAST Z27, Z3, Z3
 
-lanes_rdone_14:
+lanes_rdone_11:
 	VPXORQ        Z4, Z0, Z0
 	VPXORQ        Z0, Z8, Z8
 	MOVQ          128(SI), R12
@@ -25516,7 +25504,7 @@ lanes_masked_ocbOpenLanesVAES512:
 	VAESDEC      Z26, Z2, Z2
 	VAESDEC      Z26, Z3, Z3
 	CMPQ         AX, $0x0a
-	JE           lanes_r10_15
+	JE           lanes_r10_12
 	VAESDEC      Z27, Z0, Z0
 	VAESDEC      Z27, Z1, Z1
 	VAESDEC      Z27, Z2, Z2
@@ -25526,7 +25514,7 @@ lanes_masked_ocbOpenLanesVAES512:
 	VAESDEC      Z28, Z2, Z2
 	VAESDEC      Z28, Z3, Z3
 	CMPQ         AX, $0x0c
-	JE           lanes_r12_15
+	JE           lanes_r12_12
 	VAESDEC      Z29, Z0, Z0
 	VAESDEC      Z29, Z1, Z1
 	VAESDEC      Z29, Z2, Z2
@@ -25539,22 +25527,22 @@ lanes_masked_ocbOpenLanesVAES512:
 	VAESDECLAST  Z31, Z1, Z1
 	VAESDECLAST  Z31, Z2, Z2
 	VAESDECLAST  Z31, Z3, Z3
-	JMP          lanes_rdone_15
+	JMP          lanes_rdone_12
 
-lanes_r12_15:
+lanes_r12_12:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
 	VAESDECLAST Z29, Z3, Z3
-	JMP         lanes_rdone_15
+	JMP         lanes_rdone_12
 
-lanes_r10_15:
+lanes_r10_12:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
 	VAESDECLAST Z27, Z3, Z3
 
-lanes_rdone_15:
+lanes_rdone_12:
 	VPCMPUD       $0x02, (R13), Z13, K2
 	VPXORQ        Z4, Z0, Z0
 	VPXORD        Z0, Z8, K2, Z8
@@ -25641,14 +25629,10 @@ lanes_blocks_done_ocbOpenLanesVAES512:
 	VBROADCASTI32X4 128(R10), Z25
 	VBROADCASTI32X4 144(R10), Z26
 	VBROADCASTI32X4 160(R10), Z27
-	CMPQ            AX, $0x0a
-	JE              lanes_keys_done_16
 	VBROADCASTI32X4 176(R10), Z28
 	VBROADCASTI32X4 192(R10), Z29
 	VBROADCASTI32X4 208(R10), Z30
 	VBROADCASTI32X4 224(R10), Z31
-
-lanes_keys_done_16:
 	MOVQ            $0x000000000000ffff, R12
 	KMOVQ           R12, K4
 	MOVQ            $0x00000000ffff0000, R12
@@ -25714,7 +25698,7 @@ lanes_keys_done_16:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_17
+	JE              lanes_r10_13
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -25724,7 +25708,7 @@ lanes_keys_done_16:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_17
+	JE              lanes_r12_13
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -25737,22 +25721,22 @@ lanes_keys_done_16:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_17
+	JMP             lanes_rdone_13
 
-lanes_r12_17:
+lanes_r12_13:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_17
+	JMP         lanes_rdone_13
 
-lanes_r10_17:
+lanes_r10_13:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_17:
+lanes_rdone_13:
 	VMOVDQU64  256(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
@@ -25962,7 +25946,7 @@ lanes_parts_done_ocbOpenLanesVAES512:
 	VPXORQ          Z17, Z11, Z3
 	MOVL            1024(R13), R14
 	CMPL            R14, $0x0000ffff
-	JNE             lanes_recv_some_18
+	JNE             lanes_recv_some_14
 	MOVQ            (SI), R12
 	MOVL            960(R13), R9
 	VMOVDQU8.Z      (R12)(R9*1), K4, Z13
@@ -26011,9 +25995,9 @@ lanes_parts_done_ocbOpenLanesVAES512:
 	MOVQ            120(SI), R12
 	MOVL            1020(R13), R9
 	VMOVDQU8        -48(R12)(R9*1), K7, Z16
-	JMP             lanes_recv_done_18
+	JMP             lanes_recv_done_14
 
-lanes_recv_some_18:
+lanes_recv_some_14:
 	MOVQ       $0x0001000100010001, R8
 	MOVL       R14, R12
 	PDEPQ      R8, R12, R12
@@ -26099,7 +26083,7 @@ lanes_recv_some_18:
 	MOVL       1020(R13), R9
 	VMOVDQU8   -48(R12)(R9*1), K3, Z16
 
-lanes_recv_done_18:
+lanes_recv_done_14:
 	VAESENC     Z18, Z0, Z0
 	VAESENC     Z18, Z1, Z1
 	VAESENC     Z18, Z2, Z2
@@ -26137,7 +26121,7 @@ lanes_recv_done_18:
 	VAESENC     Z26, Z2, Z2
 	VAESENC     Z26, Z3, Z3
 	CMPQ        AX, $0x0a
-	JE          lanes_r10_19
+	JE          lanes_r10_15
 	VAESENC     Z27, Z0, Z0
 	VAESENC     Z27, Z1, Z1
 	VAESENC     Z27, Z2, Z2
@@ -26147,7 +26131,7 @@ lanes_recv_done_18:
 	VAESENC     Z28, Z2, Z2
 	VAESENC     Z28, Z3, Z3
 	CMPQ        AX, $0x0c
-	JE          lanes_r12_19
+	JE          lanes_r12_15
 	VAESENC     Z29, Z0, Z0
 	VAESENC     Z29, Z1, Z1
 	VAESENC     Z29, Z2, Z2
@@ -26160,22 +26144,22 @@ lanes_recv_done_18:
 	VAESENCLAST Z31, Z1, Z1
 	VAESENCLAST Z31, Z2, Z2
 	VAESENCLAST Z31, Z3, Z3
-	JMP         lanes_rdone_19
+	JMP         lanes_rdone_15
 
-lanes_r12_19:
+lanes_r12_15:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_19
+	JMP         lanes_rdone_15
 
-lanes_r10_19:
+lanes_r10_15:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_19:
+lanes_rdone_15:
 	MOVQ      out+96(FP), R11
 	VMOVDQU64 Z0, (R11)
 	VMOVDQU64 Z1, 64(R11)
@@ -26345,14 +26329,11 @@ TEXT ·ocbSealRunVAES512(SB), $1096-96
 	VBROADCASTI32X4 128(R10), Z25
 	VBROADCASTI32X4 144(R10), Z26
 	VBROADCASTI32X4 160(R10), Z27
-	CMPQ            AX, $0x0a
-	JE              lanes_keys_done_20
 	VBROADCASTI32X4 176(R10), Z28
 	VBROADCASTI32X4 192(R10), Z29
 	VBROADCASTI32X4 208(R10), Z30
 	VBROADCASTI32X4 224(R10), Z31
 
-lanes_keys_done_20:
 lanes_group_ocbSealRunVAES512:
 	XORL            R12, R12
 	CMPQ            1592(SI), $0x01
@@ -26507,7 +26488,7 @@ lanes_group_ocbSealRunVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_21
+	JE              lanes_r10_16
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -26517,7 +26498,7 @@ lanes_group_ocbSealRunVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_21
+	JE              lanes_r12_16
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -26530,22 +26511,22 @@ lanes_group_ocbSealRunVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_21
+	JMP             lanes_rdone_16
 
-lanes_r12_21:
+lanes_r12_16:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_21
+	JMP         lanes_rdone_16
 
-lanes_r10_21:
+lanes_r10_16:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_21:
+lanes_rdone_16:
 	MOVL          $0x000000aa, R12
 	KMOVW         R12, K2
 	VMOVDQU64     q64<>+0(SB), Z16
@@ -26842,7 +26823,7 @@ lanes_pairs_ocbSealRunVAES512:
 	VAESENC         Z26, Z14, Z14
 	VAESENC         Z26, Z15, Z15
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_22
+	JE              lanes_r10_17
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -26860,7 +26841,7 @@ lanes_pairs_ocbSealRunVAES512:
 	VAESENC         Z28, Z14, Z14
 	VAESENC         Z28, Z15, Z15
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_22
+	JE              lanes_r12_17
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -26885,9 +26866,9 @@ lanes_pairs_ocbSealRunVAES512:
 	VAESENCLAST     Z31, Z13, Z13
 	VAESENCLAST     Z31, Z14, Z14
 	VAESENCLAST     Z31, Z15, Z15
-	JMP             lanes_rdone_22
+	JMP             lanes_rdone_17
 
-lanes_r12_22:
+lanes_r12_17:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
@@ -26896,9 +26877,9 @@ lanes_r12_22:
 	VAESENCLAST Z29, Z13, Z13
 	VAESENCLAST Z29, Z14, Z14
 	VAESENCLAST Z29, Z15, Z15
-	JMP         lanes_rdone_22
+	JMP         lanes_rdone_17
 
-lanes_r10_22:
+lanes_r10_17:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
@@ -26908,7 +26889,7 @@ lanes_r10_22:
 	VAESENCLAST Z27, Z14, Z14
 	VAESENCLAST Z27, Z15, Z15
 
-lanes_rdone_22:
+lanes_rdone_17:
 	VPXORQ        Z4, Z0, Z0
 	VPXORQ        Z16, Z4, Z4
 	VPXORQ        Z4, Z12, Z12
@@ -27063,7 +27044,7 @@ lanes_loop_ocbSealRunVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_23
+	JE              lanes_r10_18
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -27073,7 +27054,7 @@ lanes_loop_ocbSealRunVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_23
+	JE              lanes_r12_18
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -27086,22 +27067,22 @@ lanes_loop_ocbSealRunVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_23
+	JMP             lanes_rdone_18
 
-lanes_r12_23:
+lanes_r12_18:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_23
+	JMP         lanes_rdone_18
 
-lanes_r10_23:
+lanes_r10_18:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_23:
+lanes_rdone_18:
 	VPXORQ        Z4, Z0, Z0
 	MOVQ          72(SI), R12
 	VMOVDQU       X0, (R12)(R11*1)
@@ -27250,7 +27231,7 @@ lanes_masked_ocbSealRunVAES512:
 	VAESENC      Z26, Z2, Z2
 	VAESENC      Z26, Z3, Z3
 	CMPQ         AX, $0x0a
-	JE           lanes_r10_24
+	JE           lanes_r10_19
 	VAESENC      Z27, Z0, Z0
 	VAESENC      Z27, Z1, Z1
 	VAESENC      Z27, Z2, Z2
@@ -27260,7 +27241,7 @@ lanes_masked_ocbSealRunVAES512:
 	VAESENC      Z28, Z2, Z2
 	VAESENC      Z28, Z3, Z3
 	CMPQ         AX, $0x0c
-	JE           lanes_r12_24
+	JE           lanes_r12_19
 	VAESENC      Z29, Z0, Z0
 	VAESENC      Z29, Z1, Z1
 	VAESENC      Z29, Z2, Z2
@@ -27273,22 +27254,22 @@ lanes_masked_ocbSealRunVAES512:
 	VAESENCLAST  Z31, Z1, Z1
 	VAESENCLAST  Z31, Z2, Z2
 	VAESENCLAST  Z31, Z3, Z3
-	JMP          lanes_rdone_24
+	JMP          lanes_rdone_19
 
-lanes_r12_24:
+lanes_r12_19:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_24
+	JMP         lanes_rdone_19
 
-lanes_r10_24:
+lanes_r10_19:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_24:
+lanes_rdone_19:
 	VPCMPUD       $0x02, (R13), Z13, K2
 	VPXORQ        Z4, Z0, Z0
 	MOVQ          72(SI), R12
@@ -27425,7 +27406,7 @@ lanes_blocks_done_ocbSealRunVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_25
+	JE              lanes_r10_20
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -27435,7 +27416,7 @@ lanes_blocks_done_ocbSealRunVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_25
+	JE              lanes_r12_20
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -27448,22 +27429,22 @@ lanes_blocks_done_ocbSealRunVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_25
+	JMP             lanes_rdone_20
 
-lanes_r12_25:
+lanes_r12_20:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_25
+	JMP         lanes_rdone_20
 
-lanes_r10_25:
+lanes_r10_20:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_25:
+lanes_rdone_20:
 	VMOVDQU64  256(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
@@ -27704,7 +27685,7 @@ lanes_parts_done_ocbSealRunVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_26
+	JE              lanes_r10_21
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -27714,7 +27695,7 @@ lanes_parts_done_ocbSealRunVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_26
+	JE              lanes_r12_21
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -27727,22 +27708,22 @@ lanes_parts_done_ocbSealRunVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_26
+	JMP             lanes_rdone_21
 
-lanes_r12_26:
+lanes_r12_21:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_26
+	JMP         lanes_rdone_21
 
-lanes_r10_26:
+lanes_r10_21:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_26:
+lanes_rdone_21:
 	MOVQ      out+80(FP), R11
 	VMOVDQU64 Z0, (R11)
 	VMOVDQU64 Z1, 64(R11)
@@ -27901,14 +27882,11 @@ TEXT ·ocbOpenRunVAES512(SB), $1096-104
 	VBROADCASTI32X4 128(R10), Z25
 	VBROADCASTI32X4 144(R10), Z26
 	VBROADCASTI32X4 160(R10), Z27
-	CMPQ            AX, $0x0a
-	JE              lanes_keys_done_27
 	VBROADCASTI32X4 176(R10), Z28
 	VBROADCASTI32X4 192(R10), Z29
 	VBROADCASTI32X4 208(R10), Z30
 	VBROADCASTI32X4 224(R10), Z31
 
-lanes_keys_done_27:
 lanes_group_ocbOpenRunVAES512:
 	XORL            R12, R12
 	CMPQ            1592(SI), $0x01
@@ -28063,7 +28041,7 @@ lanes_group_ocbOpenRunVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_28
+	JE              lanes_r10_22
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -28073,7 +28051,7 @@ lanes_group_ocbOpenRunVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_28
+	JE              lanes_r12_22
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -28086,22 +28064,22 @@ lanes_group_ocbOpenRunVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_28
+	JMP             lanes_rdone_22
 
-lanes_r12_28:
+lanes_r12_22:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_28
+	JMP         lanes_rdone_22
 
-lanes_r10_28:
+lanes_r10_22:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_28:
+lanes_rdone_22:
 	MOVL          $0x000000aa, R12
 	KMOVW         R12, K2
 	VMOVDQU64     q64<>+0(SB), Z16
@@ -28246,24 +28224,20 @@ lanes_r_done_ocbOpenRunVAES512:
 	VBROADCASTI32X4 128(BX), Z25
 	VBROADCASTI32X4 144(BX), Z26
 	VBROADCASTI32X4 160(BX), Z27
-	CMPQ            AX, $0x0a
-	JE              lanes_keys_done_29
 	VBROADCASTI32X4 176(BX), Z28
 	VBROADCASTI32X4 192(BX), Z29
 	VBROADCASTI32X4 208(BX), Z30
 	VBROADCASTI32X4 224(BX), Z31
-
-lanes_keys_done_29:
-	TESTQ R8, R8
-	JZ    lanes_blocks_done_ocbOpenRunVAES512
-	MOVL  $0x00000001, R9
-	XORL  R11, R11
-	MOVL  $0x000000f0, R12
-	KMOVW R12, K5
-	MOVL  $0x00000f00, R12
-	KMOVW R12, K6
-	MOVL  $0x0000f000, R12
-	KMOVW R12, K7
+	TESTQ           R8, R8
+	JZ              lanes_blocks_done_ocbOpenRunVAES512
+	MOVL            $0x00000001, R9
+	XORL            R11, R11
+	MOVL            $0x000000f0, R12
+	KMOVW           R12, K5
+	MOVL            $0x00000f00, R12
+	KMOVW           R12, K6
+	MOVL            $0x0000f000, R12
+	KMOVW           R12, K7
 
 lanes_pairs_ocbOpenRunVAES512:
 	LEAQ            1(R9), R12
@@ -28413,7 +28387,7 @@ lanes_pairs_ocbOpenRunVAES512:
 	VAESDEC         Z26, Z14, Z14
 	VAESDEC         Z26, Z15, Z15
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_30
+	JE              lanes_r10_23
 	VAESDEC         Z27, Z0, Z0
 	VAESDEC         Z27, Z1, Z1
 	VAESDEC         Z27, Z2, Z2
@@ -28431,7 +28405,7 @@ lanes_pairs_ocbOpenRunVAES512:
 	VAESDEC         Z28, Z14, Z14
 	VAESDEC         Z28, Z15, Z15
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_30
+	JE              lanes_r12_23
 	VAESDEC         Z29, Z0, Z0
 	VAESDEC         Z29, Z1, Z1
 	VAESDEC         Z29, Z2, Z2
@@ -28456,9 +28430,9 @@ lanes_pairs_ocbOpenRunVAES512:
 	VAESDECLAST     Z31, Z13, Z13
 	VAESDECLAST     Z31, Z14, Z14
 	VAESDECLAST     Z31, Z15, Z15
-	JMP             lanes_rdone_30
+	JMP             lanes_rdone_23
 
-lanes_r12_30:
+lanes_r12_23:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
@@ -28467,9 +28441,9 @@ lanes_r12_30:
 	VAESDECLAST Z29, Z13, Z13
 	VAESDECLAST Z29, Z14, Z14
 	VAESDECLAST Z29, Z15, Z15
-	JMP         lanes_rdone_30
+	JMP         lanes_rdone_23
 
-lanes_r10_30:
+lanes_r10_23:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
@@ -28479,7 +28453,7 @@ lanes_r10_30:
 	VAESDECLAST Z27, Z14, Z14
 	VAESDECLAST Z27, Z15, Z15
 
-lanes_rdone_30:
+lanes_rdone_23:
 	VPXORQ        Z4, Z0, Z0
 	VPXORQ        Z16, Z4, Z4
 	VPXORQ        Z4, Z12, Z12
@@ -28634,7 +28608,7 @@ lanes_loop_ocbOpenRunVAES512:
 	VAESDEC         Z26, Z2, Z2
 	VAESDEC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_31
+	JE              lanes_r10_24
 	VAESDEC         Z27, Z0, Z0
 	VAESDEC         Z27, Z1, Z1
 	VAESDEC         Z27, Z2, Z2
@@ -28644,7 +28618,7 @@ lanes_loop_ocbOpenRunVAES512:
 	VAESDEC         Z28, Z2, Z2
 	VAESDEC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_31
+	JE              lanes_r12_24
 	VAESDEC         Z29, Z0, Z0
 	VAESDEC         Z29, Z1, Z1
 	VAESDEC         Z29, Z2, Z2
@@ -28657,22 +28631,22 @@ lanes_loop_ocbOpenRunVAES512:
 	VAESDECLAST     Z31, Z1, Z1
 	VAESDECLAST     Z31, Z2, Z2
 	VAESDECLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_31
+	JMP             lanes_rdone_24
 
-lanes_r12_31:
+lanes_r12_24:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
 	VAESDECLAST Z29, Z3, Z3
-	JMP         lanes_rdone_31
+	JMP         lanes_rdone_24
 
-lanes_r10_31:
+lanes_r10_24:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
 	VAESDECLAST Z27, Z3, Z3
 
-lanes_rdone_31:
+lanes_rdone_24:
 	VPXORQ        Z4, Z0, Z0
 	VPXORQ        Z0, Z8, Z8
 	MOVQ          72(SI), R12
@@ -28821,7 +28795,7 @@ lanes_masked_ocbOpenRunVAES512:
 	VAESDEC      Z26, Z2, Z2
 	VAESDEC      Z26, Z3, Z3
 	CMPQ         AX, $0x0a
-	JE           lanes_r10_32
+	JE           lanes_r10_25
 	VAESDEC      Z27, Z0, Z0
 	VAESDEC      Z27, Z1, Z1
 	VAESDEC      Z27, Z2, Z2
@@ -28831,7 +28805,7 @@ lanes_masked_ocbOpenRunVAES512:
 	VAESDEC      Z28, Z2, Z2
 	VAESDEC      Z28, Z3, Z3
 	CMPQ         AX, $0x0c
-	JE           lanes_r12_32
+	JE           lanes_r12_25
 	VAESDEC      Z29, Z0, Z0
 	VAESDEC      Z29, Z1, Z1
 	VAESDEC      Z29, Z2, Z2
@@ -28844,22 +28818,22 @@ lanes_masked_ocbOpenRunVAES512:
 	VAESDECLAST  Z31, Z1, Z1
 	VAESDECLAST  Z31, Z2, Z2
 	VAESDECLAST  Z31, Z3, Z3
-	JMP          lanes_rdone_32
+	JMP          lanes_rdone_25
 
-lanes_r12_32:
+lanes_r12_25:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
 	VAESDECLAST Z29, Z3, Z3
-	JMP         lanes_rdone_32
+	JMP         lanes_rdone_25
 
-lanes_r10_32:
+lanes_r10_25:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
 	VAESDECLAST Z27, Z3, Z3
 
-lanes_rdone_32:
+lanes_rdone_25:
 	VPCMPUD       $0x02, (R13), Z13, K2
 	VPXORQ        Z4, Z0, Z0
 	VPXORD        Z0, Z8, K2, Z8
@@ -28946,14 +28920,10 @@ lanes_blocks_done_ocbOpenRunVAES512:
 	VBROADCASTI32X4 128(R10), Z25
 	VBROADCASTI32X4 144(R10), Z26
 	VBROADCASTI32X4 160(R10), Z27
-	CMPQ            AX, $0x0a
-	JE              lanes_keys_done_33
 	VBROADCASTI32X4 176(R10), Z28
 	VBROADCASTI32X4 192(R10), Z29
 	VBROADCASTI32X4 208(R10), Z30
 	VBROADCASTI32X4 224(R10), Z31
-
-lanes_keys_done_33:
 	MOVQ            $0x000000000000ffff, R12
 	KMOVQ           R12, K4
 	MOVQ            $0x00000000ffff0000, R12
@@ -29019,7 +28989,7 @@ lanes_keys_done_33:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_34
+	JE              lanes_r10_26
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -29029,7 +28999,7 @@ lanes_keys_done_33:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_34
+	JE              lanes_r12_26
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -29042,22 +29012,22 @@ lanes_keys_done_33:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_34
+	JMP             lanes_rdone_26
 
-lanes_r12_34:
+lanes_r12_26:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_34
+	JMP         lanes_rdone_26
 
-lanes_r10_34:
+lanes_r10_26:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_34:
+lanes_rdone_26:
 	VMOVDQU64  256(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
@@ -29267,7 +29237,7 @@ lanes_parts_done_ocbOpenRunVAES512:
 	VPXORQ          Z17, Z11, Z3
 	MOVL            1024(R13), R14
 	CMPL            R14, $0x0000ffff
-	JNE             lanes_recv_some_35
+	JNE             lanes_recv_some_27
 	MOVQ            48(SI), R12
 	MOVL            960(R13), R9
 	VMOVDQU8.Z      (R12)(R9*1), K4, Z13
@@ -29316,9 +29286,9 @@ lanes_parts_done_ocbOpenRunVAES512:
 	MOVQ            1608(SI), R12
 	MOVL            1020(R13), R9
 	VMOVDQU8        -48(R12)(R9*1), K7, Z16
-	JMP             lanes_recv_done_35
+	JMP             lanes_recv_done_27
 
-lanes_recv_some_35:
+lanes_recv_some_27:
 	MOVQ       $0x0001000100010001, R8
 	MOVL       R14, R12
 	PDEPQ      R8, R12, R12
@@ -29404,7 +29374,7 @@ lanes_recv_some_35:
 	MOVL       1020(R13), R9
 	VMOVDQU8   -48(R12)(R9*1), K3, Z16
 
-lanes_recv_done_35:
+lanes_recv_done_27:
 	VAESENC     Z18, Z0, Z0
 	VAESENC     Z18, Z1, Z1
 	VAESENC     Z18, Z2, Z2
@@ -29442,7 +29412,7 @@ lanes_recv_done_35:
 	VAESENC     Z26, Z2, Z2
 	VAESENC     Z26, Z3, Z3
 	CMPQ        AX, $0x0a
-	JE          lanes_r10_36
+	JE          lanes_r10_28
 	VAESENC     Z27, Z0, Z0
 	VAESENC     Z27, Z1, Z1
 	VAESENC     Z27, Z2, Z2
@@ -29452,7 +29422,7 @@ lanes_recv_done_35:
 	VAESENC     Z28, Z2, Z2
 	VAESENC     Z28, Z3, Z3
 	CMPQ        AX, $0x0c
-	JE          lanes_r12_36
+	JE          lanes_r12_28
 	VAESENC     Z29, Z0, Z0
 	VAESENC     Z29, Z1, Z1
 	VAESENC     Z29, Z2, Z2
@@ -29465,22 +29435,22 @@ lanes_recv_done_35:
 	VAESENCLAST Z31, Z1, Z1
 	VAESENCLAST Z31, Z2, Z2
 	VAESENCLAST Z31, Z3, Z3
-	JMP         lanes_rdone_36
+	JMP         lanes_rdone_28
 
-lanes_r12_36:
+lanes_r12_28:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_36
+	JMP         lanes_rdone_28
 
-lanes_r10_36:
+lanes_r10_28:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_36:
+lanes_rdone_28:
 	MOVQ      out+88(FP), R11
 	VMOVDQU64 Z0, (R11)
 	VMOVDQU64 Z1, 64(R11)

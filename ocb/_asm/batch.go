@@ -678,20 +678,15 @@ func laneReduce(op func(...Op), z VecPhysical, r GPPhysical) {
 	VMOVD(X15, r.As32())
 }
 
-// loadKeys broadcasts the round keys at p into their registers: 11 for
-// AES-128 (nr in its register), else 15 (past the last round, whatever
-// follows it in the schedule).
+// loadKeys broadcasts the 15 round keys at p into their registers (past
+// the last round, whatever follows it in the schedule). The open kernels
+// reload them twice a group (the decryption keys for the blocks, then the
+// encryption keys), which 15 registers cannot hold both of: measured free,
+// as the seal kernel with the same reloads runs as fast as without.
 func loadKeys(p GPPhysical) {
-	laneLabels++
-	done := "lanes_keys_done_" + itoa(laneLabels)
 	for i := 0; i < 15; i++ {
-		if i == 11 {
-			CMPQ(nr, U8(10))
-			JE(LabelRef(done))
-		}
 		VBROADCASTI32X4(Mem{Base: p, Disp: 16 * i}, lKey(i))
 	}
-	Label(done)
 }
 
 var laneLabels int
