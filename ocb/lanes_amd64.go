@@ -32,7 +32,9 @@ func ocbOpenLanesVAES512(nr int, rk, ek *[240]byte, l *[32][16]byte, ends *[2][1
 // a row from msgs on (batchutil.LaneGroup.Runs): they take each group's
 // pointers from its messages, without a table, and the next group in the
 // same call, but stop after a group that is theirs to finish (out.done not
-// all set, out.fail not empty), and return the groups they ran.
+// all set, out.fail not empty), and return the groups they ran. The open
+// run kernel sets the OK of every message it ran, false where not in
+// out.done, for Finish to set.
 
 //go:noescape
 func ocbSealRunVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *batch.Message, runs, sub int, mark uint32, out *laneOut) int
@@ -40,8 +42,9 @@ func ocbSealRunVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]byte
 //go:noescape
 func ocbOpenRunVAES512(nr int, rk, ek *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *batch.Message, runs, sub int, mark uint32, out *laneOut) int
 
-// useVAES512Lanes enables the lane kernels.
-var useVAES512Lanes = cpu.X86HasVAES512
+// useVAES512Lanes enables the lane kernels (whose open kernels take BMI2's
+// PDEP and PEXT to the lanes' masks).
+var useVAES512Lanes = cpu.X86HasVAES512 && cpu.X86HasBMI2
 
 // laneMaxLen bounds the texts that go in lanes: longer ones keep the AES
 // pipeline as full on their own (the message kernels' 32-block groups), at

@@ -24386,7 +24386,7 @@ lanes_tag15_ocbSealLanesVAES512:
 	RET
 
 // func ocbOpenLanesVAES512(nr int, rk *[240]byte, ek *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n int, sub int, mark uint32, out *[264]byte)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI, VAES
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI, BMI2, VAES
 TEXT ·ocbOpenLanesVAES512(SB), $1096-104
 	LEAQ    (SP), R13
 	ADDQ    $0x3f, R13
@@ -25944,282 +25944,364 @@ lanes_parts_done_ocbOpenLanesVAES512:
 	VPXORQ          Z17, Z10, Z2
 	VPTERNLOGQ      $0x96, Z12, Z7, Z11
 	VPXORQ          Z17, Z11, Z3
-	VAESENC         Z18, Z0, Z0
-	VAESENC         Z18, Z1, Z1
-	VAESENC         Z18, Z2, Z2
-	VAESENC         Z18, Z3, Z3
-	VAESENC         Z19, Z0, Z0
-	VAESENC         Z19, Z1, Z1
-	VAESENC         Z19, Z2, Z2
-	VAESENC         Z19, Z3, Z3
-	VAESENC         Z20, Z0, Z0
-	VAESENC         Z20, Z1, Z1
-	VAESENC         Z20, Z2, Z2
-	VAESENC         Z20, Z3, Z3
-	VAESENC         Z21, Z0, Z0
-	VAESENC         Z21, Z1, Z1
-	VAESENC         Z21, Z2, Z2
-	VAESENC         Z21, Z3, Z3
-	VAESENC         Z22, Z0, Z0
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z23, Z0, Z0
-	VAESENC         Z23, Z1, Z1
-	VAESENC         Z23, Z2, Z2
-	VAESENC         Z23, Z3, Z3
-	VAESENC         Z24, Z0, Z0
-	VAESENC         Z24, Z1, Z1
-	VAESENC         Z24, Z2, Z2
-	VAESENC         Z24, Z3, Z3
-	VAESENC         Z25, Z0, Z0
-	VAESENC         Z25, Z1, Z1
-	VAESENC         Z25, Z2, Z2
-	VAESENC         Z25, Z3, Z3
-	VAESENC         Z26, Z0, Z0
-	VAESENC         Z26, Z1, Z1
-	VAESENC         Z26, Z2, Z2
-	VAESENC         Z26, Z3, Z3
-	CMPQ            AX, $0x0a
-	JE              lanes_r10_14
-	VAESENC         Z27, Z0, Z0
-	VAESENC         Z27, Z1, Z1
-	VAESENC         Z27, Z2, Z2
-	VAESENC         Z27, Z3, Z3
-	VAESENC         Z28, Z0, Z0
-	VAESENC         Z28, Z1, Z1
-	VAESENC         Z28, Z2, Z2
-	VAESENC         Z28, Z3, Z3
-	CMPQ            AX, $0x0c
-	JE              lanes_r12_14
-	VAESENC         Z29, Z0, Z0
-	VAESENC         Z29, Z1, Z1
-	VAESENC         Z29, Z2, Z2
-	VAESENC         Z29, Z3, Z3
-	VAESENC         Z30, Z0, Z0
-	VAESENC         Z30, Z1, Z1
-	VAESENC         Z30, Z2, Z2
-	VAESENC         Z30, Z3, Z3
-	VAESENCLAST     Z31, Z0, Z0
-	VAESENCLAST     Z31, Z1, Z1
-	VAESENCLAST     Z31, Z2, Z2
-	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_14
+	MOVL            1024(R13), R14
+	CMPL            R14, $0x0000ffff
+	JNE             lanes_recv_some_14
+	MOVQ            (SI), R12
+	MOVL            960(R13), R9
+	VMOVDQU8.Z      (R12)(R9*1), K4, Z13
+	MOVQ            8(SI), R12
+	MOVL            964(R13), R9
+	VMOVDQU8        -16(R12)(R9*1), K5, Z13
+	MOVQ            16(SI), R12
+	MOVL            968(R13), R9
+	VMOVDQU8        -32(R12)(R9*1), K6, Z13
+	MOVQ            24(SI), R12
+	MOVL            972(R13), R9
+	VMOVDQU8        -48(R12)(R9*1), K7, Z13
+	MOVQ            32(SI), R12
+	MOVL            976(R13), R9
+	VMOVDQU8.Z      (R12)(R9*1), K4, Z14
+	MOVQ            40(SI), R12
+	MOVL            980(R13), R9
+	VMOVDQU8        -16(R12)(R9*1), K5, Z14
+	MOVQ            48(SI), R12
+	MOVL            984(R13), R9
+	VMOVDQU8        -32(R12)(R9*1), K6, Z14
+	MOVQ            56(SI), R12
+	MOVL            988(R13), R9
+	VMOVDQU8        -48(R12)(R9*1), K7, Z14
+	MOVQ            64(SI), R12
+	MOVL            992(R13), R9
+	VMOVDQU8.Z      (R12)(R9*1), K4, Z15
+	MOVQ            72(SI), R12
+	MOVL            996(R13), R9
+	VMOVDQU8        -16(R12)(R9*1), K5, Z15
+	MOVQ            80(SI), R12
+	MOVL            1000(R13), R9
+	VMOVDQU8        -32(R12)(R9*1), K6, Z15
+	MOVQ            88(SI), R12
+	MOVL            1004(R13), R9
+	VMOVDQU8        -48(R12)(R9*1), K7, Z15
+	MOVQ            96(SI), R12
+	MOVL            1008(R13), R9
+	VMOVDQU8.Z      (R12)(R9*1), K4, Z16
+	MOVQ            104(SI), R12
+	MOVL            1012(R13), R9
+	VMOVDQU8        -16(R12)(R9*1), K5, Z16
+	MOVQ            112(SI), R12
+	MOVL            1016(R13), R9
+	VMOVDQU8        -32(R12)(R9*1), K6, Z16
+	MOVQ            120(SI), R12
+	MOVL            1020(R13), R9
+	VMOVDQU8        -48(R12)(R9*1), K7, Z16
+	JMP             lanes_recv_done_14
 
-lanes_r12_14:
+lanes_recv_some_14:
+	MOVQ       $0x0001000100010001, R8
+	MOVL       R14, R12
+	PDEPQ      R8, R12, R12
+	IMUL3Q     $0x0000ffff, R12, R12
+	KMOVQ      R12, K1
+	KANDQ      K1, K4, K3
+	MOVQ       (SI), R12
+	MOVL       960(R13), R9
+	VMOVDQU8.Z (R12)(R9*1), K3, Z13
+	KANDQ      K1, K5, K3
+	MOVQ       8(SI), R12
+	MOVL       964(R13), R9
+	VMOVDQU8   -16(R12)(R9*1), K3, Z13
+	KANDQ      K1, K6, K3
+	MOVQ       16(SI), R12
+	MOVL       968(R13), R9
+	VMOVDQU8   -32(R12)(R9*1), K3, Z13
+	KANDQ      K1, K7, K3
+	MOVQ       24(SI), R12
+	MOVL       972(R13), R9
+	VMOVDQU8   -48(R12)(R9*1), K3, Z13
+	MOVL       R14, R12
+	SHRL       $0x04, R12
+	PDEPQ      R8, R12, R12
+	IMUL3Q     $0x0000ffff, R12, R12
+	KMOVQ      R12, K1
+	KANDQ      K1, K4, K3
+	MOVQ       32(SI), R12
+	MOVL       976(R13), R9
+	VMOVDQU8.Z (R12)(R9*1), K3, Z14
+	KANDQ      K1, K5, K3
+	MOVQ       40(SI), R12
+	MOVL       980(R13), R9
+	VMOVDQU8   -16(R12)(R9*1), K3, Z14
+	KANDQ      K1, K6, K3
+	MOVQ       48(SI), R12
+	MOVL       984(R13), R9
+	VMOVDQU8   -32(R12)(R9*1), K3, Z14
+	KANDQ      K1, K7, K3
+	MOVQ       56(SI), R12
+	MOVL       988(R13), R9
+	VMOVDQU8   -48(R12)(R9*1), K3, Z14
+	MOVL       R14, R12
+	SHRL       $0x08, R12
+	PDEPQ      R8, R12, R12
+	IMUL3Q     $0x0000ffff, R12, R12
+	KMOVQ      R12, K1
+	KANDQ      K1, K4, K3
+	MOVQ       64(SI), R12
+	MOVL       992(R13), R9
+	VMOVDQU8.Z (R12)(R9*1), K3, Z15
+	KANDQ      K1, K5, K3
+	MOVQ       72(SI), R12
+	MOVL       996(R13), R9
+	VMOVDQU8   -16(R12)(R9*1), K3, Z15
+	KANDQ      K1, K6, K3
+	MOVQ       80(SI), R12
+	MOVL       1000(R13), R9
+	VMOVDQU8   -32(R12)(R9*1), K3, Z15
+	KANDQ      K1, K7, K3
+	MOVQ       88(SI), R12
+	MOVL       1004(R13), R9
+	VMOVDQU8   -48(R12)(R9*1), K3, Z15
+	MOVL       R14, R12
+	SHRL       $0x0c, R12
+	PDEPQ      R8, R12, R12
+	IMUL3Q     $0x0000ffff, R12, R12
+	KMOVQ      R12, K1
+	KANDQ      K1, K4, K3
+	MOVQ       96(SI), R12
+	MOVL       1008(R13), R9
+	VMOVDQU8.Z (R12)(R9*1), K3, Z16
+	KANDQ      K1, K5, K3
+	MOVQ       104(SI), R12
+	MOVL       1012(R13), R9
+	VMOVDQU8   -16(R12)(R9*1), K3, Z16
+	KANDQ      K1, K6, K3
+	MOVQ       112(SI), R12
+	MOVL       1016(R13), R9
+	VMOVDQU8   -32(R12)(R9*1), K3, Z16
+	KANDQ      K1, K7, K3
+	MOVQ       120(SI), R12
+	MOVL       1020(R13), R9
+	VMOVDQU8   -48(R12)(R9*1), K3, Z16
+
+lanes_recv_done_14:
+	VAESENC     Z18, Z0, Z0
+	VAESENC     Z18, Z1, Z1
+	VAESENC     Z18, Z2, Z2
+	VAESENC     Z18, Z3, Z3
+	VAESENC     Z19, Z0, Z0
+	VAESENC     Z19, Z1, Z1
+	VAESENC     Z19, Z2, Z2
+	VAESENC     Z19, Z3, Z3
+	VAESENC     Z20, Z0, Z0
+	VAESENC     Z20, Z1, Z1
+	VAESENC     Z20, Z2, Z2
+	VAESENC     Z20, Z3, Z3
+	VAESENC     Z21, Z0, Z0
+	VAESENC     Z21, Z1, Z1
+	VAESENC     Z21, Z2, Z2
+	VAESENC     Z21, Z3, Z3
+	VAESENC     Z22, Z0, Z0
+	VAESENC     Z22, Z1, Z1
+	VAESENC     Z22, Z2, Z2
+	VAESENC     Z22, Z3, Z3
+	VAESENC     Z23, Z0, Z0
+	VAESENC     Z23, Z1, Z1
+	VAESENC     Z23, Z2, Z2
+	VAESENC     Z23, Z3, Z3
+	VAESENC     Z24, Z0, Z0
+	VAESENC     Z24, Z1, Z1
+	VAESENC     Z24, Z2, Z2
+	VAESENC     Z24, Z3, Z3
+	VAESENC     Z25, Z0, Z0
+	VAESENC     Z25, Z1, Z1
+	VAESENC     Z25, Z2, Z2
+	VAESENC     Z25, Z3, Z3
+	VAESENC     Z26, Z0, Z0
+	VAESENC     Z26, Z1, Z1
+	VAESENC     Z26, Z2, Z2
+	VAESENC     Z26, Z3, Z3
+	CMPQ        AX, $0x0a
+	JE          lanes_r10_15
+	VAESENC     Z27, Z0, Z0
+	VAESENC     Z27, Z1, Z1
+	VAESENC     Z27, Z2, Z2
+	VAESENC     Z27, Z3, Z3
+	VAESENC     Z28, Z0, Z0
+	VAESENC     Z28, Z1, Z1
+	VAESENC     Z28, Z2, Z2
+	VAESENC     Z28, Z3, Z3
+	CMPQ        AX, $0x0c
+	JE          lanes_r12_15
+	VAESENC     Z29, Z0, Z0
+	VAESENC     Z29, Z1, Z1
+	VAESENC     Z29, Z2, Z2
+	VAESENC     Z29, Z3, Z3
+	VAESENC     Z30, Z0, Z0
+	VAESENC     Z30, Z1, Z1
+	VAESENC     Z30, Z2, Z2
+	VAESENC     Z30, Z3, Z3
+	VAESENCLAST Z31, Z0, Z0
+	VAESENCLAST Z31, Z1, Z1
+	VAESENCLAST Z31, Z2, Z2
+	VAESENCLAST Z31, Z3, Z3
+	JMP         lanes_rdone_15
+
+lanes_r12_15:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_14
+	JMP         lanes_rdone_15
 
-lanes_r10_14:
+lanes_r10_15:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_14:
-	MOVQ          out+96(FP), R11
-	VMOVDQU64     Z0, (R11)
-	VMOVDQU64     Z1, 64(R11)
-	VMOVDQU64     Z2, 128(R11)
-	VMOVDQU64     Z3, 192(R11)
-	MOVL          1024(R13), R14
-	XORL          CX, CX
-	MOVQ          msgs+56(FP), BX
-	MOVQ          idx+64(FP), DX
-	BTL           $0x0f, R14
-	JCC           lanes_tag15_ocbOpenLanesVAES512
-	MOVQ          120(SI), R12
-	MOVL          1020(R13), R9
-	VEXTRACTI32X4 $0x03, Z3, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 120(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+lanes_rdone_15:
+	MOVQ      out+96(FP), R11
+	VMOVDQU64 Z0, (R11)
+	VMOVDQU64 Z1, 64(R11)
+	VMOVDQU64 Z2, 128(R11)
+	VMOVDQU64 Z3, 192(R11)
+	VPXORQ    Z0, Z13, Z13
+	VPTESTNMQ Z13, Z13, K1
+	VPXORQ    Z1, Z14, Z14
+	VPTESTNMQ Z14, Z14, K2
+	VPXORQ    Z2, Z15, Z15
+	VPTESTNMQ Z15, Z15, K3
+	VPXORQ    Z3, Z16, Z16
+	VPTESTNMQ Z16, Z16, K4
+	KUNPCKBW  K1, K2, K1
+	KUNPCKBW  K3, K4, K3
+	KUNPCKWD  K1, K3, K1
+	KMOVD     K1, R8
+	MOVL      R8, R12
+	SHRL      $0x01, R12
+	ANDL      R12, R8
+	MOVL      1024(R13), R14
+	MOVL      $0x55555555, R12
+	PDEPL     R12, R14, CX
+	ANDL      CX, R8
+	PEXTL     R12, R8, CX
+	ANDNL     R14, CX, CX
+	MOVQ      msgs+56(FP), BX
+	MOVQ      idx+64(FP), DX
+	BTL       $0x0f, R14
+	JCC       lanes_tag15_ocbOpenLanesVAES512
+	IMUL3Q    $0x68, 120(DX), AX
+	BTL       $0x1e, R8
+	SETCS     96(AX)(BX*1)
 
 lanes_tag15_ocbOpenLanesVAES512:
-	ADCL          CX, CX
-	BTL           $0x0e, R14
-	JCC           lanes_tag14_ocbOpenLanesVAES512
-	MOVQ          112(SI), R12
-	MOVL          1016(R13), R9
-	VEXTRACTI32X4 $0x02, Z3, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 112(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+	BTL    $0x0e, R14
+	JCC    lanes_tag14_ocbOpenLanesVAES512
+	IMUL3Q $0x68, 112(DX), AX
+	BTL    $0x1c, R8
+	SETCS  96(AX)(BX*1)
 
 lanes_tag14_ocbOpenLanesVAES512:
-	ADCL          CX, CX
-	BTL           $0x0d, R14
-	JCC           lanes_tag13_ocbOpenLanesVAES512
-	MOVQ          104(SI), R12
-	MOVL          1012(R13), R9
-	VEXTRACTI32X4 $0x01, Z3, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 104(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+	BTL    $0x0d, R14
+	JCC    lanes_tag13_ocbOpenLanesVAES512
+	IMUL3Q $0x68, 104(DX), AX
+	BTL    $0x1a, R8
+	SETCS  96(AX)(BX*1)
 
 lanes_tag13_ocbOpenLanesVAES512:
-	ADCL     CX, CX
-	BTL      $0x0c, R14
-	JCC      lanes_tag12_ocbOpenLanesVAES512
-	MOVQ     96(SI), R12
-	MOVL     1008(R13), R9
-	VPCMPEQB (R12)(R9*1), X3, K1
-	IMUL3Q   $0x68, 96(DX), AX
-	KORTESTW K1, K1
-	SETCS    96(AX)(BX*1)
+	BTL    $0x0c, R14
+	JCC    lanes_tag12_ocbOpenLanesVAES512
+	IMUL3Q $0x68, 96(DX), AX
+	BTL    $0x18, R8
+	SETCS  96(AX)(BX*1)
 
 lanes_tag12_ocbOpenLanesVAES512:
-	ADCL          CX, CX
-	BTL           $0x0b, R14
-	JCC           lanes_tag11_ocbOpenLanesVAES512
-	MOVQ          88(SI), R12
-	MOVL          1004(R13), R9
-	VEXTRACTI32X4 $0x03, Z2, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 88(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+	BTL    $0x0b, R14
+	JCC    lanes_tag11_ocbOpenLanesVAES512
+	IMUL3Q $0x68, 88(DX), AX
+	BTL    $0x16, R8
+	SETCS  96(AX)(BX*1)
 
 lanes_tag11_ocbOpenLanesVAES512:
-	ADCL          CX, CX
-	BTL           $0x0a, R14
-	JCC           lanes_tag10_ocbOpenLanesVAES512
-	MOVQ          80(SI), R12
-	MOVL          1000(R13), R9
-	VEXTRACTI32X4 $0x02, Z2, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 80(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+	BTL    $0x0a, R14
+	JCC    lanes_tag10_ocbOpenLanesVAES512
+	IMUL3Q $0x68, 80(DX), AX
+	BTL    $0x14, R8
+	SETCS  96(AX)(BX*1)
 
 lanes_tag10_ocbOpenLanesVAES512:
-	ADCL          CX, CX
-	BTL           $0x09, R14
-	JCC           lanes_tag9_ocbOpenLanesVAES512
-	MOVQ          72(SI), R12
-	MOVL          996(R13), R9
-	VEXTRACTI32X4 $0x01, Z2, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 72(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+	BTL    $0x09, R14
+	JCC    lanes_tag9_ocbOpenLanesVAES512
+	IMUL3Q $0x68, 72(DX), AX
+	BTL    $0x12, R8
+	SETCS  96(AX)(BX*1)
 
 lanes_tag9_ocbOpenLanesVAES512:
-	ADCL     CX, CX
-	BTL      $0x08, R14
-	JCC      lanes_tag8_ocbOpenLanesVAES512
-	MOVQ     64(SI), R12
-	MOVL     992(R13), R9
-	VPCMPEQB (R12)(R9*1), X2, K1
-	IMUL3Q   $0x68, 64(DX), AX
-	KORTESTW K1, K1
-	SETCS    96(AX)(BX*1)
+	BTL    $0x08, R14
+	JCC    lanes_tag8_ocbOpenLanesVAES512
+	IMUL3Q $0x68, 64(DX), AX
+	BTL    $0x10, R8
+	SETCS  96(AX)(BX*1)
 
 lanes_tag8_ocbOpenLanesVAES512:
-	ADCL          CX, CX
-	BTL           $0x07, R14
-	JCC           lanes_tag7_ocbOpenLanesVAES512
-	MOVQ          56(SI), R12
-	MOVL          988(R13), R9
-	VEXTRACTI32X4 $0x03, Z1, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 56(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+	BTL    $0x07, R14
+	JCC    lanes_tag7_ocbOpenLanesVAES512
+	IMUL3Q $0x68, 56(DX), AX
+	BTL    $0x0e, R8
+	SETCS  96(AX)(BX*1)
 
 lanes_tag7_ocbOpenLanesVAES512:
-	ADCL          CX, CX
-	BTL           $0x06, R14
-	JCC           lanes_tag6_ocbOpenLanesVAES512
-	MOVQ          48(SI), R12
-	MOVL          984(R13), R9
-	VEXTRACTI32X4 $0x02, Z1, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 48(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+	BTL    $0x06, R14
+	JCC    lanes_tag6_ocbOpenLanesVAES512
+	IMUL3Q $0x68, 48(DX), AX
+	BTL    $0x0c, R8
+	SETCS  96(AX)(BX*1)
 
 lanes_tag6_ocbOpenLanesVAES512:
-	ADCL          CX, CX
-	BTL           $0x05, R14
-	JCC           lanes_tag5_ocbOpenLanesVAES512
-	MOVQ          40(SI), R12
-	MOVL          980(R13), R9
-	VEXTRACTI32X4 $0x01, Z1, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 40(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+	BTL    $0x05, R14
+	JCC    lanes_tag5_ocbOpenLanesVAES512
+	IMUL3Q $0x68, 40(DX), AX
+	BTL    $0x0a, R8
+	SETCS  96(AX)(BX*1)
 
 lanes_tag5_ocbOpenLanesVAES512:
-	ADCL     CX, CX
-	BTL      $0x04, R14
-	JCC      lanes_tag4_ocbOpenLanesVAES512
-	MOVQ     32(SI), R12
-	MOVL     976(R13), R9
-	VPCMPEQB (R12)(R9*1), X1, K1
-	IMUL3Q   $0x68, 32(DX), AX
-	KORTESTW K1, K1
-	SETCS    96(AX)(BX*1)
+	BTL    $0x04, R14
+	JCC    lanes_tag4_ocbOpenLanesVAES512
+	IMUL3Q $0x68, 32(DX), AX
+	BTL    $0x08, R8
+	SETCS  96(AX)(BX*1)
 
 lanes_tag4_ocbOpenLanesVAES512:
-	ADCL          CX, CX
-	BTL           $0x03, R14
-	JCC           lanes_tag3_ocbOpenLanesVAES512
-	MOVQ          24(SI), R12
-	MOVL          972(R13), R9
-	VEXTRACTI32X4 $0x03, Z0, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 24(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+	BTL    $0x03, R14
+	JCC    lanes_tag3_ocbOpenLanesVAES512
+	IMUL3Q $0x68, 24(DX), AX
+	BTL    $0x06, R8
+	SETCS  96(AX)(BX*1)
 
 lanes_tag3_ocbOpenLanesVAES512:
-	ADCL          CX, CX
-	BTL           $0x02, R14
-	JCC           lanes_tag2_ocbOpenLanesVAES512
-	MOVQ          16(SI), R12
-	MOVL          968(R13), R9
-	VEXTRACTI32X4 $0x02, Z0, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 16(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+	BTL    $0x02, R14
+	JCC    lanes_tag2_ocbOpenLanesVAES512
+	IMUL3Q $0x68, 16(DX), AX
+	BTL    $0x04, R8
+	SETCS  96(AX)(BX*1)
 
 lanes_tag2_ocbOpenLanesVAES512:
-	ADCL          CX, CX
-	BTL           $0x01, R14
-	JCC           lanes_tag1_ocbOpenLanesVAES512
-	MOVQ          8(SI), R12
-	MOVL          964(R13), R9
-	VEXTRACTI32X4 $0x01, Z0, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 8(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+	BTL    $0x01, R14
+	JCC    lanes_tag1_ocbOpenLanesVAES512
+	IMUL3Q $0x68, 8(DX), AX
+	BTL    $0x02, R8
+	SETCS  96(AX)(BX*1)
 
 lanes_tag1_ocbOpenLanesVAES512:
-	ADCL     CX, CX
-	BTL      $0x00, R14
-	JCC      lanes_tag0_ocbOpenLanesVAES512
-	MOVQ     (SI), R12
-	MOVL     960(R13), R9
-	VPCMPEQB (R12)(R9*1), X0, K1
-	IMUL3Q   $0x68, (DX), AX
-	KORTESTW K1, K1
-	SETCS    96(AX)(BX*1)
+	BTL    $0x00, R14
+	JCC    lanes_tag0_ocbOpenLanesVAES512
+	IMUL3Q $0x68, (DX), AX
+	BTL    $0x00, R8
+	SETCS  96(AX)(BX*1)
 
 lanes_tag0_ocbOpenLanesVAES512:
-	ADCL  CX, CX
-	ANDNL R14, CX, CX
-	MOVL  CX, 256(R11)
-	MOVL  R14, 260(R11)
+	MOVL CX, 256(R11)
+	MOVL R14, 260(R11)
 	VZEROUPPER
 	RET
 
@@ -26406,7 +26488,7 @@ lanes_group_ocbSealRunVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_15
+	JE              lanes_r10_16
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -26416,7 +26498,7 @@ lanes_group_ocbSealRunVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_15
+	JE              lanes_r12_16
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -26429,22 +26511,22 @@ lanes_group_ocbSealRunVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_15
+	JMP             lanes_rdone_16
 
-lanes_r12_15:
+lanes_r12_16:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_15
+	JMP         lanes_rdone_16
 
-lanes_r10_15:
+lanes_r10_16:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_15:
+lanes_rdone_16:
 	MOVL          $0x000000aa, R12
 	KMOVW         R12, K2
 	VMOVDQU64     q64<>+0(SB), Z16
@@ -26741,7 +26823,7 @@ lanes_pairs_ocbSealRunVAES512:
 	VAESENC         Z26, Z14, Z14
 	VAESENC         Z26, Z15, Z15
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_16
+	JE              lanes_r10_17
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -26759,7 +26841,7 @@ lanes_pairs_ocbSealRunVAES512:
 	VAESENC         Z28, Z14, Z14
 	VAESENC         Z28, Z15, Z15
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_16
+	JE              lanes_r12_17
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -26784,9 +26866,9 @@ lanes_pairs_ocbSealRunVAES512:
 	VAESENCLAST     Z31, Z13, Z13
 	VAESENCLAST     Z31, Z14, Z14
 	VAESENCLAST     Z31, Z15, Z15
-	JMP             lanes_rdone_16
+	JMP             lanes_rdone_17
 
-lanes_r12_16:
+lanes_r12_17:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
@@ -26795,9 +26877,9 @@ lanes_r12_16:
 	VAESENCLAST Z29, Z13, Z13
 	VAESENCLAST Z29, Z14, Z14
 	VAESENCLAST Z29, Z15, Z15
-	JMP         lanes_rdone_16
+	JMP         lanes_rdone_17
 
-lanes_r10_16:
+lanes_r10_17:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
@@ -26807,7 +26889,7 @@ lanes_r10_16:
 	VAESENCLAST Z27, Z14, Z14
 	VAESENCLAST Z27, Z15, Z15
 
-lanes_rdone_16:
+lanes_rdone_17:
 	VPXORQ        Z4, Z0, Z0
 	VPXORQ        Z16, Z4, Z4
 	VPXORQ        Z4, Z12, Z12
@@ -26962,7 +27044,7 @@ lanes_loop_ocbSealRunVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_17
+	JE              lanes_r10_18
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -26972,7 +27054,7 @@ lanes_loop_ocbSealRunVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_17
+	JE              lanes_r12_18
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -26985,22 +27067,22 @@ lanes_loop_ocbSealRunVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_17
+	JMP             lanes_rdone_18
 
-lanes_r12_17:
+lanes_r12_18:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_17
+	JMP         lanes_rdone_18
 
-lanes_r10_17:
+lanes_r10_18:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_17:
+lanes_rdone_18:
 	VPXORQ        Z4, Z0, Z0
 	MOVQ          72(SI), R12
 	VMOVDQU       X0, (R12)(R11*1)
@@ -27149,7 +27231,7 @@ lanes_masked_ocbSealRunVAES512:
 	VAESENC      Z26, Z2, Z2
 	VAESENC      Z26, Z3, Z3
 	CMPQ         AX, $0x0a
-	JE           lanes_r10_18
+	JE           lanes_r10_19
 	VAESENC      Z27, Z0, Z0
 	VAESENC      Z27, Z1, Z1
 	VAESENC      Z27, Z2, Z2
@@ -27159,7 +27241,7 @@ lanes_masked_ocbSealRunVAES512:
 	VAESENC      Z28, Z2, Z2
 	VAESENC      Z28, Z3, Z3
 	CMPQ         AX, $0x0c
-	JE           lanes_r12_18
+	JE           lanes_r12_19
 	VAESENC      Z29, Z0, Z0
 	VAESENC      Z29, Z1, Z1
 	VAESENC      Z29, Z2, Z2
@@ -27172,22 +27254,22 @@ lanes_masked_ocbSealRunVAES512:
 	VAESENCLAST  Z31, Z1, Z1
 	VAESENCLAST  Z31, Z2, Z2
 	VAESENCLAST  Z31, Z3, Z3
-	JMP          lanes_rdone_18
+	JMP          lanes_rdone_19
 
-lanes_r12_18:
+lanes_r12_19:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_18
+	JMP         lanes_rdone_19
 
-lanes_r10_18:
+lanes_r10_19:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_18:
+lanes_rdone_19:
 	VPCMPUD       $0x02, (R13), Z13, K2
 	VPXORQ        Z4, Z0, Z0
 	MOVQ          72(SI), R12
@@ -27324,7 +27406,7 @@ lanes_blocks_done_ocbSealRunVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_19
+	JE              lanes_r10_20
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -27334,7 +27416,7 @@ lanes_blocks_done_ocbSealRunVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_19
+	JE              lanes_r12_20
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -27347,22 +27429,22 @@ lanes_blocks_done_ocbSealRunVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_19
+	JMP             lanes_rdone_20
 
-lanes_r12_19:
+lanes_r12_20:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_19
+	JMP         lanes_rdone_20
 
-lanes_r10_19:
+lanes_r10_20:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_19:
+lanes_rdone_20:
 	VMOVDQU64  256(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
@@ -27603,7 +27685,7 @@ lanes_parts_done_ocbSealRunVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_20
+	JE              lanes_r10_21
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -27613,7 +27695,7 @@ lanes_parts_done_ocbSealRunVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_20
+	JE              lanes_r12_21
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -27626,22 +27708,22 @@ lanes_parts_done_ocbSealRunVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_20
+	JMP             lanes_rdone_21
 
-lanes_r12_20:
+lanes_r12_21:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_20
+	JMP         lanes_rdone_21
 
-lanes_r10_20:
+lanes_r10_21:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_20:
+lanes_rdone_21:
 	MOVQ      out+80(FP), R11
 	VMOVDQU64 Z0, (R11)
 	VMOVDQU64 Z1, 64(R11)
@@ -27777,7 +27859,7 @@ lanes_stop_ocbSealRunVAES512:
 	RET
 
 // func ocbOpenRunVAES512(nr int, rk *[240]byte, ek *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, runs int, sub int, mark uint32, out *[264]byte) int
-// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI, VAES
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI, BMI2, VAES
 TEXT ·ocbOpenRunVAES512(SB), $1096-104
 	LEAQ            (SP), R13
 	ADDQ            $0x3f, R13
@@ -27959,7 +28041,7 @@ lanes_group_ocbOpenRunVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_21
+	JE              lanes_r10_22
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -27969,7 +28051,7 @@ lanes_group_ocbOpenRunVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_21
+	JE              lanes_r12_22
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -27982,22 +28064,22 @@ lanes_group_ocbOpenRunVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_21
+	JMP             lanes_rdone_22
 
-lanes_r12_21:
+lanes_r12_22:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_21
+	JMP         lanes_rdone_22
 
-lanes_r10_21:
+lanes_r10_22:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_21:
+lanes_rdone_22:
 	MOVL          $0x000000aa, R12
 	KMOVW         R12, K2
 	VMOVDQU64     q64<>+0(SB), Z16
@@ -28305,7 +28387,7 @@ lanes_pairs_ocbOpenRunVAES512:
 	VAESDEC         Z26, Z14, Z14
 	VAESDEC         Z26, Z15, Z15
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_22
+	JE              lanes_r10_23
 	VAESDEC         Z27, Z0, Z0
 	VAESDEC         Z27, Z1, Z1
 	VAESDEC         Z27, Z2, Z2
@@ -28323,7 +28405,7 @@ lanes_pairs_ocbOpenRunVAES512:
 	VAESDEC         Z28, Z14, Z14
 	VAESDEC         Z28, Z15, Z15
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_22
+	JE              lanes_r12_23
 	VAESDEC         Z29, Z0, Z0
 	VAESDEC         Z29, Z1, Z1
 	VAESDEC         Z29, Z2, Z2
@@ -28348,9 +28430,9 @@ lanes_pairs_ocbOpenRunVAES512:
 	VAESDECLAST     Z31, Z13, Z13
 	VAESDECLAST     Z31, Z14, Z14
 	VAESDECLAST     Z31, Z15, Z15
-	JMP             lanes_rdone_22
+	JMP             lanes_rdone_23
 
-lanes_r12_22:
+lanes_r12_23:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
@@ -28359,9 +28441,9 @@ lanes_r12_22:
 	VAESDECLAST Z29, Z13, Z13
 	VAESDECLAST Z29, Z14, Z14
 	VAESDECLAST Z29, Z15, Z15
-	JMP         lanes_rdone_22
+	JMP         lanes_rdone_23
 
-lanes_r10_22:
+lanes_r10_23:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
@@ -28371,7 +28453,7 @@ lanes_r10_22:
 	VAESDECLAST Z27, Z14, Z14
 	VAESDECLAST Z27, Z15, Z15
 
-lanes_rdone_22:
+lanes_rdone_23:
 	VPXORQ        Z4, Z0, Z0
 	VPXORQ        Z16, Z4, Z4
 	VPXORQ        Z4, Z12, Z12
@@ -28526,7 +28608,7 @@ lanes_loop_ocbOpenRunVAES512:
 	VAESDEC         Z26, Z2, Z2
 	VAESDEC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_23
+	JE              lanes_r10_24
 	VAESDEC         Z27, Z0, Z0
 	VAESDEC         Z27, Z1, Z1
 	VAESDEC         Z27, Z2, Z2
@@ -28536,7 +28618,7 @@ lanes_loop_ocbOpenRunVAES512:
 	VAESDEC         Z28, Z2, Z2
 	VAESDEC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_23
+	JE              lanes_r12_24
 	VAESDEC         Z29, Z0, Z0
 	VAESDEC         Z29, Z1, Z1
 	VAESDEC         Z29, Z2, Z2
@@ -28549,22 +28631,22 @@ lanes_loop_ocbOpenRunVAES512:
 	VAESDECLAST     Z31, Z1, Z1
 	VAESDECLAST     Z31, Z2, Z2
 	VAESDECLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_23
+	JMP             lanes_rdone_24
 
-lanes_r12_23:
+lanes_r12_24:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
 	VAESDECLAST Z29, Z3, Z3
-	JMP         lanes_rdone_23
+	JMP         lanes_rdone_24
 
-lanes_r10_23:
+lanes_r10_24:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
 	VAESDECLAST Z27, Z3, Z3
 
-lanes_rdone_23:
+lanes_rdone_24:
 	VPXORQ        Z4, Z0, Z0
 	VPXORQ        Z0, Z8, Z8
 	MOVQ          72(SI), R12
@@ -28713,7 +28795,7 @@ lanes_masked_ocbOpenRunVAES512:
 	VAESDEC      Z26, Z2, Z2
 	VAESDEC      Z26, Z3, Z3
 	CMPQ         AX, $0x0a
-	JE           lanes_r10_24
+	JE           lanes_r10_25
 	VAESDEC      Z27, Z0, Z0
 	VAESDEC      Z27, Z1, Z1
 	VAESDEC      Z27, Z2, Z2
@@ -28723,7 +28805,7 @@ lanes_masked_ocbOpenRunVAES512:
 	VAESDEC      Z28, Z2, Z2
 	VAESDEC      Z28, Z3, Z3
 	CMPQ         AX, $0x0c
-	JE           lanes_r12_24
+	JE           lanes_r12_25
 	VAESDEC      Z29, Z0, Z0
 	VAESDEC      Z29, Z1, Z1
 	VAESDEC      Z29, Z2, Z2
@@ -28736,22 +28818,22 @@ lanes_masked_ocbOpenRunVAES512:
 	VAESDECLAST  Z31, Z1, Z1
 	VAESDECLAST  Z31, Z2, Z2
 	VAESDECLAST  Z31, Z3, Z3
-	JMP          lanes_rdone_24
+	JMP          lanes_rdone_25
 
-lanes_r12_24:
+lanes_r12_25:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
 	VAESDECLAST Z29, Z3, Z3
-	JMP         lanes_rdone_24
+	JMP         lanes_rdone_25
 
-lanes_r10_24:
+lanes_r10_25:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
 	VAESDECLAST Z27, Z3, Z3
 
-lanes_rdone_24:
+lanes_rdone_25:
 	VPCMPUD       $0x02, (R13), Z13, K2
 	VPXORQ        Z4, Z0, Z0
 	VPXORD        Z0, Z8, K2, Z8
@@ -28907,7 +28989,7 @@ lanes_blocks_done_ocbOpenRunVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_25
+	JE              lanes_r10_26
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -28917,7 +28999,7 @@ lanes_blocks_done_ocbOpenRunVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_25
+	JE              lanes_r12_26
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -28930,22 +29012,22 @@ lanes_blocks_done_ocbOpenRunVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_25
+	JMP             lanes_rdone_26
 
-lanes_r12_25:
+lanes_r12_26:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_25
+	JMP         lanes_rdone_26
 
-lanes_r10_25:
+lanes_r10_26:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_25:
+lanes_rdone_26:
 	VMOVDQU64  256(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
@@ -29153,275 +29235,293 @@ lanes_parts_done_ocbOpenRunVAES512:
 	VPXORQ          Z17, Z10, Z2
 	VPTERNLOGQ      $0x96, Z12, Z7, Z11
 	VPXORQ          Z17, Z11, Z3
-	VAESENC         Z18, Z0, Z0
-	VAESENC         Z18, Z1, Z1
-	VAESENC         Z18, Z2, Z2
-	VAESENC         Z18, Z3, Z3
-	VAESENC         Z19, Z0, Z0
-	VAESENC         Z19, Z1, Z1
-	VAESENC         Z19, Z2, Z2
-	VAESENC         Z19, Z3, Z3
-	VAESENC         Z20, Z0, Z0
-	VAESENC         Z20, Z1, Z1
-	VAESENC         Z20, Z2, Z2
-	VAESENC         Z20, Z3, Z3
-	VAESENC         Z21, Z0, Z0
-	VAESENC         Z21, Z1, Z1
-	VAESENC         Z21, Z2, Z2
-	VAESENC         Z21, Z3, Z3
-	VAESENC         Z22, Z0, Z0
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z23, Z0, Z0
-	VAESENC         Z23, Z1, Z1
-	VAESENC         Z23, Z2, Z2
-	VAESENC         Z23, Z3, Z3
-	VAESENC         Z24, Z0, Z0
-	VAESENC         Z24, Z1, Z1
-	VAESENC         Z24, Z2, Z2
-	VAESENC         Z24, Z3, Z3
-	VAESENC         Z25, Z0, Z0
-	VAESENC         Z25, Z1, Z1
-	VAESENC         Z25, Z2, Z2
-	VAESENC         Z25, Z3, Z3
-	VAESENC         Z26, Z0, Z0
-	VAESENC         Z26, Z1, Z1
-	VAESENC         Z26, Z2, Z2
-	VAESENC         Z26, Z3, Z3
-	CMPQ            AX, $0x0a
-	JE              lanes_r10_26
-	VAESENC         Z27, Z0, Z0
-	VAESENC         Z27, Z1, Z1
-	VAESENC         Z27, Z2, Z2
-	VAESENC         Z27, Z3, Z3
-	VAESENC         Z28, Z0, Z0
-	VAESENC         Z28, Z1, Z1
-	VAESENC         Z28, Z2, Z2
-	VAESENC         Z28, Z3, Z3
-	CMPQ            AX, $0x0c
-	JE              lanes_r12_26
-	VAESENC         Z29, Z0, Z0
-	VAESENC         Z29, Z1, Z1
-	VAESENC         Z29, Z2, Z2
-	VAESENC         Z29, Z3, Z3
-	VAESENC         Z30, Z0, Z0
-	VAESENC         Z30, Z1, Z1
-	VAESENC         Z30, Z2, Z2
-	VAESENC         Z30, Z3, Z3
-	VAESENCLAST     Z31, Z0, Z0
-	VAESENCLAST     Z31, Z1, Z1
-	VAESENCLAST     Z31, Z2, Z2
-	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_26
+	MOVL            1024(R13), R14
+	CMPL            R14, $0x0000ffff
+	JNE             lanes_recv_some_27
+	MOVQ            48(SI), R12
+	MOVL            960(R13), R9
+	VMOVDQU8.Z      (R12)(R9*1), K4, Z13
+	MOVQ            152(SI), R12
+	MOVL            964(R13), R9
+	VMOVDQU8        -16(R12)(R9*1), K5, Z13
+	MOVQ            256(SI), R12
+	MOVL            968(R13), R9
+	VMOVDQU8        -32(R12)(R9*1), K6, Z13
+	MOVQ            360(SI), R12
+	MOVL            972(R13), R9
+	VMOVDQU8        -48(R12)(R9*1), K7, Z13
+	MOVQ            464(SI), R12
+	MOVL            976(R13), R9
+	VMOVDQU8.Z      (R12)(R9*1), K4, Z14
+	MOVQ            568(SI), R12
+	MOVL            980(R13), R9
+	VMOVDQU8        -16(R12)(R9*1), K5, Z14
+	MOVQ            672(SI), R12
+	MOVL            984(R13), R9
+	VMOVDQU8        -32(R12)(R9*1), K6, Z14
+	MOVQ            776(SI), R12
+	MOVL            988(R13), R9
+	VMOVDQU8        -48(R12)(R9*1), K7, Z14
+	MOVQ            880(SI), R12
+	MOVL            992(R13), R9
+	VMOVDQU8.Z      (R12)(R9*1), K4, Z15
+	MOVQ            984(SI), R12
+	MOVL            996(R13), R9
+	VMOVDQU8        -16(R12)(R9*1), K5, Z15
+	MOVQ            1088(SI), R12
+	MOVL            1000(R13), R9
+	VMOVDQU8        -32(R12)(R9*1), K6, Z15
+	MOVQ            1192(SI), R12
+	MOVL            1004(R13), R9
+	VMOVDQU8        -48(R12)(R9*1), K7, Z15
+	MOVQ            1296(SI), R12
+	MOVL            1008(R13), R9
+	VMOVDQU8.Z      (R12)(R9*1), K4, Z16
+	MOVQ            1400(SI), R12
+	MOVL            1012(R13), R9
+	VMOVDQU8        -16(R12)(R9*1), K5, Z16
+	MOVQ            1504(SI), R12
+	MOVL            1016(R13), R9
+	VMOVDQU8        -32(R12)(R9*1), K6, Z16
+	MOVQ            1608(SI), R12
+	MOVL            1020(R13), R9
+	VMOVDQU8        -48(R12)(R9*1), K7, Z16
+	JMP             lanes_recv_done_27
 
-lanes_r12_26:
+lanes_recv_some_27:
+	MOVQ       $0x0001000100010001, R8
+	MOVL       R14, R12
+	PDEPQ      R8, R12, R12
+	IMUL3Q     $0x0000ffff, R12, R12
+	KMOVQ      R12, K1
+	KANDQ      K1, K4, K3
+	MOVQ       48(SI), R12
+	MOVL       960(R13), R9
+	VMOVDQU8.Z (R12)(R9*1), K3, Z13
+	KANDQ      K1, K5, K3
+	MOVQ       152(SI), R12
+	MOVL       964(R13), R9
+	VMOVDQU8   -16(R12)(R9*1), K3, Z13
+	KANDQ      K1, K6, K3
+	MOVQ       256(SI), R12
+	MOVL       968(R13), R9
+	VMOVDQU8   -32(R12)(R9*1), K3, Z13
+	KANDQ      K1, K7, K3
+	MOVQ       360(SI), R12
+	MOVL       972(R13), R9
+	VMOVDQU8   -48(R12)(R9*1), K3, Z13
+	MOVL       R14, R12
+	SHRL       $0x04, R12
+	PDEPQ      R8, R12, R12
+	IMUL3Q     $0x0000ffff, R12, R12
+	KMOVQ      R12, K1
+	KANDQ      K1, K4, K3
+	MOVQ       464(SI), R12
+	MOVL       976(R13), R9
+	VMOVDQU8.Z (R12)(R9*1), K3, Z14
+	KANDQ      K1, K5, K3
+	MOVQ       568(SI), R12
+	MOVL       980(R13), R9
+	VMOVDQU8   -16(R12)(R9*1), K3, Z14
+	KANDQ      K1, K6, K3
+	MOVQ       672(SI), R12
+	MOVL       984(R13), R9
+	VMOVDQU8   -32(R12)(R9*1), K3, Z14
+	KANDQ      K1, K7, K3
+	MOVQ       776(SI), R12
+	MOVL       988(R13), R9
+	VMOVDQU8   -48(R12)(R9*1), K3, Z14
+	MOVL       R14, R12
+	SHRL       $0x08, R12
+	PDEPQ      R8, R12, R12
+	IMUL3Q     $0x0000ffff, R12, R12
+	KMOVQ      R12, K1
+	KANDQ      K1, K4, K3
+	MOVQ       880(SI), R12
+	MOVL       992(R13), R9
+	VMOVDQU8.Z (R12)(R9*1), K3, Z15
+	KANDQ      K1, K5, K3
+	MOVQ       984(SI), R12
+	MOVL       996(R13), R9
+	VMOVDQU8   -16(R12)(R9*1), K3, Z15
+	KANDQ      K1, K6, K3
+	MOVQ       1088(SI), R12
+	MOVL       1000(R13), R9
+	VMOVDQU8   -32(R12)(R9*1), K3, Z15
+	KANDQ      K1, K7, K3
+	MOVQ       1192(SI), R12
+	MOVL       1004(R13), R9
+	VMOVDQU8   -48(R12)(R9*1), K3, Z15
+	MOVL       R14, R12
+	SHRL       $0x0c, R12
+	PDEPQ      R8, R12, R12
+	IMUL3Q     $0x0000ffff, R12, R12
+	KMOVQ      R12, K1
+	KANDQ      K1, K4, K3
+	MOVQ       1296(SI), R12
+	MOVL       1008(R13), R9
+	VMOVDQU8.Z (R12)(R9*1), K3, Z16
+	KANDQ      K1, K5, K3
+	MOVQ       1400(SI), R12
+	MOVL       1012(R13), R9
+	VMOVDQU8   -16(R12)(R9*1), K3, Z16
+	KANDQ      K1, K6, K3
+	MOVQ       1504(SI), R12
+	MOVL       1016(R13), R9
+	VMOVDQU8   -32(R12)(R9*1), K3, Z16
+	KANDQ      K1, K7, K3
+	MOVQ       1608(SI), R12
+	MOVL       1020(R13), R9
+	VMOVDQU8   -48(R12)(R9*1), K3, Z16
+
+lanes_recv_done_27:
+	VAESENC     Z18, Z0, Z0
+	VAESENC     Z18, Z1, Z1
+	VAESENC     Z18, Z2, Z2
+	VAESENC     Z18, Z3, Z3
+	VAESENC     Z19, Z0, Z0
+	VAESENC     Z19, Z1, Z1
+	VAESENC     Z19, Z2, Z2
+	VAESENC     Z19, Z3, Z3
+	VAESENC     Z20, Z0, Z0
+	VAESENC     Z20, Z1, Z1
+	VAESENC     Z20, Z2, Z2
+	VAESENC     Z20, Z3, Z3
+	VAESENC     Z21, Z0, Z0
+	VAESENC     Z21, Z1, Z1
+	VAESENC     Z21, Z2, Z2
+	VAESENC     Z21, Z3, Z3
+	VAESENC     Z22, Z0, Z0
+	VAESENC     Z22, Z1, Z1
+	VAESENC     Z22, Z2, Z2
+	VAESENC     Z22, Z3, Z3
+	VAESENC     Z23, Z0, Z0
+	VAESENC     Z23, Z1, Z1
+	VAESENC     Z23, Z2, Z2
+	VAESENC     Z23, Z3, Z3
+	VAESENC     Z24, Z0, Z0
+	VAESENC     Z24, Z1, Z1
+	VAESENC     Z24, Z2, Z2
+	VAESENC     Z24, Z3, Z3
+	VAESENC     Z25, Z0, Z0
+	VAESENC     Z25, Z1, Z1
+	VAESENC     Z25, Z2, Z2
+	VAESENC     Z25, Z3, Z3
+	VAESENC     Z26, Z0, Z0
+	VAESENC     Z26, Z1, Z1
+	VAESENC     Z26, Z2, Z2
+	VAESENC     Z26, Z3, Z3
+	CMPQ        AX, $0x0a
+	JE          lanes_r10_28
+	VAESENC     Z27, Z0, Z0
+	VAESENC     Z27, Z1, Z1
+	VAESENC     Z27, Z2, Z2
+	VAESENC     Z27, Z3, Z3
+	VAESENC     Z28, Z0, Z0
+	VAESENC     Z28, Z1, Z1
+	VAESENC     Z28, Z2, Z2
+	VAESENC     Z28, Z3, Z3
+	CMPQ        AX, $0x0c
+	JE          lanes_r12_28
+	VAESENC     Z29, Z0, Z0
+	VAESENC     Z29, Z1, Z1
+	VAESENC     Z29, Z2, Z2
+	VAESENC     Z29, Z3, Z3
+	VAESENC     Z30, Z0, Z0
+	VAESENC     Z30, Z1, Z1
+	VAESENC     Z30, Z2, Z2
+	VAESENC     Z30, Z3, Z3
+	VAESENCLAST Z31, Z0, Z0
+	VAESENCLAST Z31, Z1, Z1
+	VAESENCLAST Z31, Z2, Z2
+	VAESENCLAST Z31, Z3, Z3
+	JMP         lanes_rdone_28
+
+lanes_r12_28:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_26
+	JMP         lanes_rdone_28
 
-lanes_r10_26:
+lanes_r10_28:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_26:
-	MOVQ          out+88(FP), R11
-	VMOVDQU64     Z0, (R11)
-	VMOVDQU64     Z1, 64(R11)
-	VMOVDQU64     Z2, 128(R11)
-	VMOVDQU64     Z3, 192(R11)
-	MOVL          1024(R13), R14
-	XORL          CX, CX
-	BTL           $0x0f, R14
-	JCC           lanes_tag15_ocbOpenRunVAES512
-	MOVQ          1608(SI), R12
-	MOVL          1020(R13), R9
-	VEXTRACTI32X4 $0x03, Z3, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         1656(SI)
-
-lanes_tag15_ocbOpenRunVAES512:
-	ADCL          CX, CX
-	BTL           $0x0e, R14
-	JCC           lanes_tag14_ocbOpenRunVAES512
-	MOVQ          1504(SI), R12
-	MOVL          1016(R13), R9
-	VEXTRACTI32X4 $0x02, Z3, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         1552(SI)
-
-lanes_tag14_ocbOpenRunVAES512:
-	ADCL          CX, CX
-	BTL           $0x0d, R14
-	JCC           lanes_tag13_ocbOpenRunVAES512
-	MOVQ          1400(SI), R12
-	MOVL          1012(R13), R9
-	VEXTRACTI32X4 $0x01, Z3, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         1448(SI)
-
-lanes_tag13_ocbOpenRunVAES512:
-	ADCL     CX, CX
-	BTL      $0x0c, R14
-	JCC      lanes_tag12_ocbOpenRunVAES512
-	MOVQ     1296(SI), R12
-	MOVL     1008(R13), R9
-	VPCMPEQB (R12)(R9*1), X3, K1
-	KORTESTW K1, K1
-	SETCS    1344(SI)
-
-lanes_tag12_ocbOpenRunVAES512:
-	ADCL          CX, CX
-	BTL           $0x0b, R14
-	JCC           lanes_tag11_ocbOpenRunVAES512
-	MOVQ          1192(SI), R12
-	MOVL          1004(R13), R9
-	VEXTRACTI32X4 $0x03, Z2, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         1240(SI)
-
-lanes_tag11_ocbOpenRunVAES512:
-	ADCL          CX, CX
-	BTL           $0x0a, R14
-	JCC           lanes_tag10_ocbOpenRunVAES512
-	MOVQ          1088(SI), R12
-	MOVL          1000(R13), R9
-	VEXTRACTI32X4 $0x02, Z2, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         1136(SI)
-
-lanes_tag10_ocbOpenRunVAES512:
-	ADCL          CX, CX
-	BTL           $0x09, R14
-	JCC           lanes_tag9_ocbOpenRunVAES512
-	MOVQ          984(SI), R12
-	MOVL          996(R13), R9
-	VEXTRACTI32X4 $0x01, Z2, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         1032(SI)
-
-lanes_tag9_ocbOpenRunVAES512:
-	ADCL     CX, CX
-	BTL      $0x08, R14
-	JCC      lanes_tag8_ocbOpenRunVAES512
-	MOVQ     880(SI), R12
-	MOVL     992(R13), R9
-	VPCMPEQB (R12)(R9*1), X2, K1
-	KORTESTW K1, K1
-	SETCS    928(SI)
-
-lanes_tag8_ocbOpenRunVAES512:
-	ADCL          CX, CX
-	BTL           $0x07, R14
-	JCC           lanes_tag7_ocbOpenRunVAES512
-	MOVQ          776(SI), R12
-	MOVL          988(R13), R9
-	VEXTRACTI32X4 $0x03, Z1, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         824(SI)
-
-lanes_tag7_ocbOpenRunVAES512:
-	ADCL          CX, CX
-	BTL           $0x06, R14
-	JCC           lanes_tag6_ocbOpenRunVAES512
-	MOVQ          672(SI), R12
-	MOVL          984(R13), R9
-	VEXTRACTI32X4 $0x02, Z1, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         720(SI)
-
-lanes_tag6_ocbOpenRunVAES512:
-	ADCL          CX, CX
-	BTL           $0x05, R14
-	JCC           lanes_tag5_ocbOpenRunVAES512
-	MOVQ          568(SI), R12
-	MOVL          980(R13), R9
-	VEXTRACTI32X4 $0x01, Z1, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         616(SI)
-
-lanes_tag5_ocbOpenRunVAES512:
-	ADCL     CX, CX
-	BTL      $0x04, R14
-	JCC      lanes_tag4_ocbOpenRunVAES512
-	MOVQ     464(SI), R12
-	MOVL     976(R13), R9
-	VPCMPEQB (R12)(R9*1), X1, K1
-	KORTESTW K1, K1
-	SETCS    512(SI)
-
-lanes_tag4_ocbOpenRunVAES512:
-	ADCL          CX, CX
-	BTL           $0x03, R14
-	JCC           lanes_tag3_ocbOpenRunVAES512
-	MOVQ          360(SI), R12
-	MOVL          972(R13), R9
-	VEXTRACTI32X4 $0x03, Z0, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         408(SI)
-
-lanes_tag3_ocbOpenRunVAES512:
-	ADCL          CX, CX
-	BTL           $0x02, R14
-	JCC           lanes_tag2_ocbOpenRunVAES512
-	MOVQ          256(SI), R12
-	MOVL          968(R13), R9
-	VEXTRACTI32X4 $0x02, Z0, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         304(SI)
-
-lanes_tag2_ocbOpenRunVAES512:
-	ADCL          CX, CX
-	BTL           $0x01, R14
-	JCC           lanes_tag1_ocbOpenRunVAES512
-	MOVQ          152(SI), R12
-	MOVL          964(R13), R9
-	VEXTRACTI32X4 $0x01, Z0, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         200(SI)
-
-lanes_tag1_ocbOpenRunVAES512:
-	ADCL     CX, CX
-	BTL      $0x00, R14
-	JCC      lanes_tag0_ocbOpenRunVAES512
-	MOVQ     48(SI), R12
-	MOVL     960(R13), R9
-	VPCMPEQB (R12)(R9*1), X0, K1
-	KORTESTW K1, K1
-	SETCS    96(SI)
-
-lanes_tag0_ocbOpenRunVAES512:
-	ADCL  CX, CX
-	ANDNL R14, CX, CX
-	MOVL  CX, 256(R11)
-	MOVL  R14, 260(R11)
-	INCL  512(R13)
-	MOVL  512(R13), R12
-	CMPL  1024(R13), $0x0000ffff
-	JNE   lanes_stop_ocbOpenRunVAES512
-	TESTL CX, CX
-	JNZ   lanes_stop_ocbOpenRunVAES512
-	MOVQ  runs+64(FP), R14
-	CMPQ  R12, R14
-	JE    lanes_stop_ocbOpenRunVAES512
-	ADDQ  $0x00000680, SI
-	JMP   lanes_group_ocbOpenRunVAES512
+lanes_rdone_28:
+	MOVQ      out+88(FP), R11
+	VMOVDQU64 Z0, (R11)
+	VMOVDQU64 Z1, 64(R11)
+	VMOVDQU64 Z2, 128(R11)
+	VMOVDQU64 Z3, 192(R11)
+	VPXORQ    Z0, Z13, Z13
+	VPTESTNMQ Z13, Z13, K1
+	VPXORQ    Z1, Z14, Z14
+	VPTESTNMQ Z14, Z14, K2
+	VPXORQ    Z2, Z15, Z15
+	VPTESTNMQ Z15, Z15, K3
+	VPXORQ    Z3, Z16, Z16
+	VPTESTNMQ Z16, Z16, K4
+	KUNPCKBW  K1, K2, K1
+	KUNPCKBW  K3, K4, K3
+	KUNPCKWD  K1, K3, K1
+	KMOVD     K1, R8
+	MOVL      R8, R12
+	SHRL      $0x01, R12
+	ANDL      R12, R8
+	MOVL      1024(R13), R14
+	MOVL      $0x55555555, R12
+	PDEPL     R12, R14, CX
+	ANDL      CX, R8
+	PEXTL     R12, R8, CX
+	ANDNL     R14, CX, CX
+	BTL       $0x1e, R8
+	SETCS     1656(SI)
+	BTL       $0x1c, R8
+	SETCS     1552(SI)
+	BTL       $0x1a, R8
+	SETCS     1448(SI)
+	BTL       $0x18, R8
+	SETCS     1344(SI)
+	BTL       $0x16, R8
+	SETCS     1240(SI)
+	BTL       $0x14, R8
+	SETCS     1136(SI)
+	BTL       $0x12, R8
+	SETCS     1032(SI)
+	BTL       $0x10, R8
+	SETCS     928(SI)
+	BTL       $0x0e, R8
+	SETCS     824(SI)
+	BTL       $0x0c, R8
+	SETCS     720(SI)
+	BTL       $0x0a, R8
+	SETCS     616(SI)
+	BTL       $0x08, R8
+	SETCS     512(SI)
+	BTL       $0x06, R8
+	SETCS     408(SI)
+	BTL       $0x04, R8
+	SETCS     304(SI)
+	BTL       $0x02, R8
+	SETCS     200(SI)
+	BTL       $0x00, R8
+	SETCS     96(SI)
+	MOVL      CX, 256(R11)
+	MOVL      R14, 260(R11)
+	INCL      512(R13)
+	MOVL      512(R13), R12
+	CMPL      1024(R13), $0x0000ffff
+	JNE       lanes_stop_ocbOpenRunVAES512
+	TESTL     CX, CX
+	JNZ       lanes_stop_ocbOpenRunVAES512
+	MOVQ      runs+64(FP), R14
+	CMPQ      R12, R14
+	JE        lanes_stop_ocbOpenRunVAES512
+	ADDQ      $0x00000680, SI
+	JMP       lanes_group_ocbOpenRunVAES512
 
 lanes_stop_ocbOpenRunVAES512:
 	MOVQ R12, ret+96(FP)

@@ -414,6 +414,9 @@ func lanes(o op, run bool) {
 		VPTERNLOGQ(U8(0x96), Z12, lOff(r), lSum(r))
 		VPXORQ(lKey(0), lSum(r), lX(r))
 	}
+	if o == dec {
+		laneReceived()
+	}
 	laneRounds(false)
 	Load(Param("out"), lJ16)
 	for r := 0; r < 4; r++ {
@@ -438,40 +441,52 @@ func lanes(o op, run bool) {
 		}
 	} else {
 		// The marked lanes' tags, which are whole, against those received
-		// at Src+Len: every byte compared, the message's OK set, and the
-		// bit of a lane whose differ set in lMin (the outcome is no
-		// secret, the bytes are). From the last lane down, each lane's
-		// carry (set where marked and equal) shifts into lMin; then the
-		// marked lanes without it.
+		// (laneReceived's): every byte compared, whole registers at once,
+		// into a mask of the lanes that match (the outcome is no secret,
+		// the bytes are), and from it each message's OK and, in lMin, the
+		// marked lanes whose tags differ. The run kernels set every lane's
+		// OK, false where unmarked (the caller's to finish), without a
+		// branch; the lane kernels skip unmarked lanes, among them the idle
+		// ones, whose indexes are other messages'.
+		for r := 0; r < 4; r++ {
+			VPXORQ(lX(r), lRecv(r), lRecv(r))
+			VPTESTNMQ(lRecv(r), lRecv(r), []Op{K1, K2, K3, K4}[r])
+		}
+		// Bits 2i and 2i+1 of eq: the qwords of lane i that match; then
+		// bit 2i: lane i is marked and matches.
+		eq, t := lMax, lT
+		KUNPCKBW(K1, K2, K1)
+		KUNPCKBW(K3, K4, K3)
+		KUNPCKWD(K1, K3, K1)
+		KMOVD(K1, eq.As32())
+		MOVL(eq.As32(), t.As32())
+		SHRL(U8(1), t.As32())
+		ANDL(t.As32(), eq.As32())
 		MOVL(laneTags, lU.As32())
-		XORL(lMin.As32(), lMin.As32())
+		MOVL(U32(0x55555555), t.As32())
+		PDEPL(t.As32(), lU.As32(), lMin.As32())
+		ANDL(lMin.As32(), eq.As32())
+		PEXTL(t.As32(), eq.As32(), lMin.As32())
+		ANDNL(lU.As32(), lMin.As32(), lMin.As32())
 		if !run {
 			Load(Param("msgs"), RBX)
 			Load(Param("idx"), RDX)
 		}
 		for i := 15; i >= 0; i-- {
 			skip := "lanes_tag" + strconv.Itoa(i) + "_" + name
-			BTL(U8(i), lU.As32())
-			JCC(LabelRef(skip))
-			MOVQ(laneField(lnSrc, i), lT)
-			MOVL(laneLen(i), lJ.As32())
-			x := lX(i / 4).AsX()
-			if i%4 != 0 {
-				VEXTRACTI32X4(U8(i%4), lX(i/4), X12)
-				x = X12
-			}
-			VPCMPEQB(Mem{Base: lT, Index: lJ, Scale: 1}, x, K1)
 			ok := Mem{Base: lp, Disp: msgSize*i + msgOK}
 			if !run {
+				BTL(U8(i), lU.As32())
+				JCC(LabelRef(skip))
 				IMUL3Q(U8(msgSize), Mem{Base: RDX, Disp: 8 * i}, RAX)
 				ok = Mem{Base: RAX, Index: RBX, Scale: 1, Disp: msgOK}
 			}
-			KORTESTW(K1, K1) // CF: all 16 bytes equal
+			BTL(U8(2*i), eq.As32())
 			SETCS(ok)
-			Label(skip)
-			ADCL(lMin.As32(), lMin.As32())
+			if !run {
+				Label(skip)
+			}
 		}
-		ANDNL(lU.As32(), lMin.As32(), lMin.As32())
 		MOVL(lMin.As32(), Mem{Base: lJ16, Disp: outFail})
 	}
 	MOVL(lU.As32(), Mem{Base: lJ16, Disp: outDone})
@@ -497,6 +512,58 @@ func lanes(o op, run bool) {
 	}
 	VZEROUPPER()
 	RET()
+}
+
+// lRecv(r) holds the received tags of register r's lanes (opening).
+func lRecv(r int) VecPhysical { return []VecPhysical{Z13, Z14, Z15, Z16}[r] }
+
+// laneReceived loads the tags received of the marked lanes, at Src+Len,
+// into lRecv (unmarked lanes' bytes are left as they were, or zero), while
+// the AES rounds of the tags leave the load ports idle: each lane's 16
+// bytes by a byte-masked load of the 64 at Src+Len-16k (K4+k: lane k of a
+// register), which suppresses faults on the rest. Where some lanes are
+// not marked, K4+k is ANDed with the marked lanes' bytes, whose tags may
+// be shorter or their messages idle lanes'.
+func laneReceived() {
+	laneLabels++
+	some, done := "lanes_recv_some_"+itoa(laneLabels), "lanes_recv_done_"+itoa(laneLabels)
+	marks, spread := lU, lMax
+	load := func(r, k int, mask Op) {
+		MOVQ(laneField(lnSrc, 4*r+k), lT)
+		MOVL(laneLen(4*r+k), lJ.As32())
+		m := Mem{Base: lT, Index: lJ, Scale: 1, Disp: -16 * k}
+		if k == 0 {
+			VMOVDQU8_Z(m, mask, lRecv(r))
+		} else {
+			VMOVDQU8(m, mask, lRecv(r))
+		}
+	}
+	MOVL(laneTags, marks.As32())
+	CMPL(marks.As32(), U32(0xffff))
+	JNE(LabelRef(some))
+	for r := 0; r < 4; r++ {
+		for k := 0; k < 4; k++ {
+			load(r, k, []Op{K4, K5, K6, K7}[k])
+		}
+	}
+	JMP(LabelRef(done))
+	Label(some)
+	MOVQ(U64(0x0001000100010001), spread)
+	for r := 0; r < 4; r++ {
+		// K1: the bytes of register r's marked lanes.
+		MOVL(marks.As32(), lT.As32())
+		if r > 0 {
+			SHRL(U8(4*r), lT.As32())
+		}
+		PDEPQ(spread, lT, lT)
+		IMUL3Q(U32(0xffff), lT, lT)
+		KMOVQ(lT, K1)
+		for k := 0; k < 4; k++ {
+			KANDQ(K1, []Op{K4, K5, K6, K7}[k], K3)
+			load(r, k, K3)
+		}
+	}
+	Label(done)
 }
 
 // laneMarks marks the lanes of a run kernel's group (in the table) as
@@ -612,7 +679,10 @@ func laneReduce(op func(...Op), z VecPhysical, r GPPhysical) {
 }
 
 // loadKeys broadcasts the 15 round keys at p into their registers (past
-// the last round, whatever follows it in the schedule).
+// the last round, whatever follows it in the schedule). The open kernels
+// reload them twice a group (the decryption keys for the blocks, then the
+// encryption keys), which 15 registers cannot hold both of: measured free,
+// as the seal kernel with the same reloads runs as fast as without.
 func loadKeys(p GPPhysical) {
 	for i := 0; i < 15; i++ {
 		VBROADCASTI32X4(Mem{Base: p, Disp: 16 * i}, lKey(i))
