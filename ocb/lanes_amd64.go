@@ -66,13 +66,14 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 		return false
 	}
 	spec := a.batchSpec()
+	var sp batchutil.Spans
 	if d == encrypt {
-		spec.CheckSeal(msgs)
+		sp = spec.CheckSeal(msgs)
 	} else {
-		spec.CheckOpen(msgs)
+		sp = spec.CheckOpen(msgs)
 	}
 	var out laneOut
-	batchutil.RunLanes(msgs, d == decrypt, a.tagSize, laneMaxLen, math.MaxInt, math.MaxInt, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, &out) },
+	batchutil.RunLanes(msgs, sp, d == decrypt, a.tagSize, laneMaxLen, math.MaxInt, math.MaxInt, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, &out) },
 		func(i int) { a.one(d, &msgs[i]) })
 	return true
 }

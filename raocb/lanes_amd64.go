@@ -72,17 +72,18 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 	if !useVAES512Lanes {
 		return false
 	}
+	var sp batchutil.Spans
 	if d == encrypt {
-		a.checkSeal(msgs)
+		sp = a.checkSeal(msgs)
 	} else {
 		spec := a.batchSpec()
-		spec.CheckOpen(msgs)
+		sp = spec.CheckOpen(msgs)
 	}
 	var buf [unsafe.Sizeof(laneOut{}) + 63]byte
 	out := batchutil.Align64[laneOut](buf[:])
 	// Associated data past ocbmode.MaxPlainAD goes alone: one checks it
 	// when opening.
-	batchutil.RunLanes(msgs, d == decrypt, a.tagSize, laneMaxLen, ocbmode.MaxPlainAD, math.MaxInt, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, out) },
+	batchutil.RunLanes(msgs, sp, d == decrypt, a.tagSize, laneMaxLen, ocbmode.MaxPlainAD, math.MaxInt, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, out) },
 		func(i int) { a.one(d, &msgs[i]) })
 	return true
 }
