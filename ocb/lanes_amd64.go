@@ -72,10 +72,21 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 	} else {
 		sp = spec.CheckOpen(msgs)
 	}
-	var out laneOut
-	batchutil.RunLanes(msgs, sp, d == decrypt, a.tagSize, laneMaxLen, math.MaxInt, math.MaxInt, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, &out) },
-		func(i int) { a.one(d, &msgs[i]) })
+	one := func(i int) { a.one(d, &msgs[i]) }
+	if p := batchutil.NewPlan(msgs, sp, d == decrypt, a.tagSize, laneMaxLen, math.MaxInt); p.Alone() {
+		p.EachAlone(msgs, one)
+	} else {
+		a.lanes(d, msgs, &p, one)
+	}
 	return true
+}
+
+// lanes seals or opens msgs as p plans, with lane groups (batchLanes's).
+//
+//go:noinline
+func (a *AEAD) lanes(d direction, msgs []batch.Message, p *batchutil.Plan, one func(i int)) {
+	var out laneOut
+	batchutil.RunLanes(msgs, p, math.MaxInt, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, &out) }, one)
 }
 
 // runLanes seals or opens g's messages of msgs (out the kernel's).

@@ -79,13 +79,26 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 		spec := a.batchSpec()
 		sp = spec.CheckOpen(msgs)
 	}
-	var buf [unsafe.Sizeof(laneOut{}) + 63]byte
-	out := batchutil.Align64[laneOut](buf[:])
+	one := func(i int) { a.one(d, &msgs[i]) }
 	// Associated data past ocbmode.MaxPlainAD goes alone: one checks it
 	// when opening.
-	batchutil.RunLanes(msgs, sp, d == decrypt, a.tagSize, laneMaxLen, ocbmode.MaxPlainAD, math.MaxInt, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, out) },
-		func(i int) { a.one(d, &msgs[i]) })
+	if p := batchutil.NewPlan(msgs, sp, d == decrypt, a.tagSize, laneMaxLen, ocbmode.MaxPlainAD); p.Alone() {
+		p.EachAlone(msgs, one)
+	} else {
+		a.lanes(d, msgs, &p, one)
+	}
 	return true
+}
+
+// lanes seals or opens msgs as p plans, with lane groups (batchLanes's):
+// a function of its own, whose frame holds the kernels' output, which
+// batchLanes's, under every message that goes alone, does not.
+//
+//go:noinline
+func (a *AEAD) lanes(d direction, msgs []batch.Message, p *batchutil.Plan, one func(i int)) {
+	var buf [unsafe.Sizeof(laneOut{}) + 63]byte
+	out := batchutil.Align64[laneOut](buf[:])
+	batchutil.RunLanes(msgs, p, math.MaxInt, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, out) }, one)
 }
 
 // runLanes seals or opens g's messages of msgs (out the kernel's).

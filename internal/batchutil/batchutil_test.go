@@ -114,7 +114,8 @@ func TestRunLanesRuns(t *testing.T) {
 			msgs[i].In = make([]byte, 64)
 		}
 		var got [][2]int
-		RunLanes(msgs, spansOf(msgs), false, 16, 1024, math.MaxInt, c.maxRuns, func(g LaneGroup) {
+		plan := NewPlan(msgs, spansOf(msgs), false, 16, 1024, math.MaxInt)
+		RunLanes(msgs, &plan, c.maxRuns, func(g LaneGroup) {
 			for k := range g.N {
 				if g.Idx[k] != g.Idx[0]+k {
 					t.Fatalf("%d messages, maxRuns %d: group %v", c.n, c.maxRuns, g.Idx[:g.N])
@@ -160,7 +161,8 @@ func TestRunLanesSpread(t *testing.T) {
 					msgs[i].In = make([]byte, n+sub)
 				}
 				inLanes, alone := 0, 0
-				RunLanes(msgs, spansOf(msgs), open, 16, 1024, math.MaxInt, math.MaxInt, func(g LaneGroup) { inLanes += g.N * max(g.Runs, 1) }, func(int) { alone++ })
+				plan := NewPlan(msgs, spansOf(msgs), open, 16, 1024, math.MaxInt)
+				RunLanes(msgs, &plan, math.MaxInt, func(g LaneGroup) { inLanes += g.N * max(g.Runs, 1) }, func(int) { alone++ })
 				want := 32
 				if !c.lanes && shuffled {
 					want = 0
@@ -250,7 +252,8 @@ func TestRunLanesNonePays(t *testing.T) {
 				msgs = append(msgs, batch.Message{In: make([]byte, sub/2), OK: true}) // shorter than a tag
 			}
 			inLanes, alone := make([]bool, len(msgs)), make([]bool, len(msgs))
-			RunLanes(msgs, spansOf(msgs), open, 16, 512, math.MaxInt, math.MaxInt, func(g LaneGroup) {
+			plan := NewPlan(msgs, spansOf(msgs), open, 16, 512, math.MaxInt)
+			RunLanes(msgs, &plan, math.MaxInt, func(g LaneGroup) {
 				for _, i := range g.Idx[:g.N] {
 					inLanes[i] = true
 				}
