@@ -551,3 +551,44 @@ func (g *LaneGroup) Finish(msgs []batch.Message, tags *[16][16]byte, done, fail 
 		}
 	}
 }
+
+// LaneKernels are an AEAD's lane kernels for LaneGroup.Run, which seal or
+// open (open) a group of messages with tags of TagSize bytes, and where
+// they leave the tags, less HASH(A) (Hash), and their lanes done and fail
+// (Finish's).
+type LaneKernels struct {
+	Open    bool
+	TagSize int
+	// Lanes runs the group by its Idx; Run, for Runs groups of 16 in a row
+	// from msgs[i] on, returns the groups it ran, having stopped after one
+	// it leaves to Finish. Both finish the tags of the lanes of mark.
+	Lanes      func(mark uint32)
+	Run        func(i, runs int, mark uint32) int
+	Tags       *[16][16]byte
+	Done, Fail *uint32
+	Hash       func(ad []byte) words.Block
+}
+
+// Run seals or opens g's messages of msgs in k's kernels and finishes them
+// (Finish): the kernels finish the tags of all its lanes where they are 16
+// bytes long.
+func (g *LaneGroup) Run(msgs []batch.Message, k *LaneKernels) {
+	var mark uint32
+	if k.TagSize == 16 {
+		mark = 1<<g.N - 1
+	}
+	if g.Runs == 0 {
+		k.Lanes(mark)
+		g.Finish(msgs, k.Tags, *k.Done, *k.Fail, k.Open, k.TagSize, k.Hash)
+		return
+	}
+	// Each call runs groups up to the last or one it leaves to Finish,
+	// which has nothing to do for the others.
+	for i, runs := g.Idx[0], g.Runs; runs > 0; {
+		n := k.Run(i, runs, mark)
+		i, runs = i+len(g.Idx)*n, runs-n
+		var last LaneGroup
+		last.from(i-len(g.Idx), len(g.Idx))
+		last.Finish(msgs, k.Tags, *k.Done, *k.Fail, k.Open, k.TagSize, k.Hash)
+	}
+}
