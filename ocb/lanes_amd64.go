@@ -72,11 +72,12 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 	} else {
 		sp = spec.CheckOpen(msgs)
 	}
-	one := func(i int) { a.one(d, &msgs[i]) }
 	if p := batchutil.NewPlan(msgs, sp, d == decrypt, a.tagSize, laneMaxLen, math.MaxInt); p.Alone() {
-		p.EachAlone(msgs, one)
+		for i := range msgs {
+			a.one(d, &msgs[i])
+		}
 	} else {
-		a.lanes(d, msgs, &p, one)
+		a.lanes(d, msgs, &p)
 	}
 	return true
 }
@@ -84,9 +85,10 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 // lanes seals or opens msgs as p plans, with lane groups (batchLanes's).
 //
 //go:noinline
-func (a *AEAD) lanes(d direction, msgs []batch.Message, p *batchutil.Plan, one func(i int)) {
+func (a *AEAD) lanes(d direction, msgs []batch.Message, p *batchutil.Plan) {
 	var out laneOut
-	batchutil.RunLanes(msgs, p, math.MaxInt, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, &out) }, one)
+	batchutil.RunLanes(msgs, p, math.MaxInt, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, &out) },
+		func(i int) { a.one(d, &msgs[i]) })
 }
 
 // runLanes seals or opens g's messages of msgs (out the kernel's).

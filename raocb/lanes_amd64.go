@@ -79,13 +79,14 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 		spec := a.batchSpec()
 		sp = spec.CheckOpen(msgs)
 	}
-	one := func(i int) { a.one(d, &msgs[i]) }
 	// Associated data past ocbmode.MaxPlainAD goes alone: one checks it
 	// when opening.
 	if p := batchutil.NewPlan(msgs, sp, d == decrypt, a.tagSize, laneMaxLen, ocbmode.MaxPlainAD); p.Alone() {
-		p.EachAlone(msgs, one)
+		for i := range msgs {
+			a.one(d, &msgs[i])
+		}
 	} else {
-		a.lanes(d, msgs, &p, one)
+		a.lanes(d, msgs, &p)
 	}
 	return true
 }
@@ -95,10 +96,11 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 // batchLanes's, under every message that goes alone, does not.
 //
 //go:noinline
-func (a *AEAD) lanes(d direction, msgs []batch.Message, p *batchutil.Plan, one func(i int)) {
+func (a *AEAD) lanes(d direction, msgs []batch.Message, p *batchutil.Plan) {
 	var buf [unsafe.Sizeof(laneOut{}) + 63]byte
 	out := batchutil.Align64[laneOut](buf[:])
-	batchutil.RunLanes(msgs, p, math.MaxInt, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, out) }, one)
+	batchutil.RunLanes(msgs, p, math.MaxInt, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, out) },
+		func(i int) { a.one(d, &msgs[i]) })
 }
 
 // runLanes seals or opens g's messages of msgs (out the kernel's).

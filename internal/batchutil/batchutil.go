@@ -295,16 +295,17 @@ func NewPlan(msgs []batch.Message, sp Spans, open bool, tagSize, maxLen, maxAD i
 	return p
 }
 
-// Alone reports whether p sends every message alone: its owner then calls
-// EachAlone, not RunLanes, from a frame without the lane kernels' outputs
-// (measured, raocb, whose kernels' output takes 2.4 KiB of the caller's
-// stack: single messages opened below it took 2-4% longer).
+// Alone reports whether p sends every message alone: its owner then seals
+// or opens each by its own code (RunLanes's one, which must fail a text to
+// open shorter than a tag), not by RunLanes, from a frame without the lane
+// kernels' outputs (measured, raocb, whose kernels' output takes 2.4 KiB of
+// the caller's stack: single messages opened below it took 2-4% longer).
 func (p *Plan) Alone() bool { return p.way == alone }
 
-// EachAlone seals (or opens, setting OK) each message of msgs, msgs[i], by
+// eachAlone seals (or opens, setting OK) each message of msgs, msgs[i], by
 // one (RunLanes's), but fails those to open shorter than a tag, as Place
 // would.
-func (p *Plan) EachAlone(msgs []batch.Message, one func(i int)) {
+func (p *Plan) eachAlone(msgs []batch.Message, one func(i int)) {
 	for k := range msgs {
 		if len(msgs[k].In) < p.sub {
 			msgs[k].OK = false
@@ -325,7 +326,7 @@ func (p *Plan) EachAlone(msgs []batch.Message, one func(i int)) {
 func RunLanes(msgs []batch.Message, p *Plan, maxRuns int, run func(LaneGroup), one func(i int)) {
 	switch p.way {
 	case alone:
-		p.EachAlone(msgs, one)
+		p.eachAlone(msgs, one)
 		return
 	case like:
 		var g LaneGroup

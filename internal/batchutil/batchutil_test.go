@@ -216,8 +216,8 @@ func TestCheckLengths(t *testing.T) {
 }
 
 // TestRunLanesNonePays checks that RunLanes, where no length class holds
-// messages enough for a group that pays (anyPays), sends each message
-// alone, and fails those to open shorter than a tag, as Place does; and
+// messages enough for a group that pays (anyPays: the Plan's Alone), sends
+// each message alone, and fails those to open shorter than a tag, as Place does; and
 // that one message more in a class, which makes its group pay, runs the
 // group in lanes.
 func TestRunLanesNonePays(t *testing.T) {
@@ -253,6 +253,9 @@ func TestRunLanesNonePays(t *testing.T) {
 			}
 			inLanes, alone := make([]bool, len(msgs)), make([]bool, len(msgs))
 			plan := NewPlan(msgs, spansOf(msgs), open, 16, 512, math.MaxInt)
+			if plan.Alone() != (extra < 0) {
+				t.Errorf("open %v, one more in class %d: Alone %v", open, extra, plan.Alone())
+			}
 			RunLanes(msgs, &plan, math.MaxInt, func(g LaneGroup) {
 				for _, i := range g.Idx[:g.N] {
 					inLanes[i] = true
