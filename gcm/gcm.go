@@ -200,7 +200,14 @@ func (a *AEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
 	if alias.AnyOverlap(out, ad) {
 		panic("gcm: invalid buffer overlap of output and additional data")
 	}
-	a.crypt(sealOp, out, nonce, plaintext, ad).Put(out[len(plaintext):])
+	// crypt written out: a frame fewer, whose stacked arguments cost a
+	// short message's call a few nanoseconds.
+	j := a.j0(nonce)
+	tag, ok := a.message(sealOp, out, plaintext, ad, j)
+	if !ok {
+		tag = a.steps(sealOp, out, plaintext, ad, j)
+	}
+	tag.Put(out[len(plaintext):])
 	return ret
 }
 
@@ -226,7 +233,12 @@ func (a *AEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 	if alias.AnyOverlap(out, ad) {
 		panic("gcm: invalid buffer overlap of output and additional data")
 	}
-	if !a.crypt(openOp, out, nonce, ciphertext[:n], ad).Matches(ciphertext[n:]) {
+	j := a.j0(nonce) // crypt written out, as in Seal
+	tag, ok := a.message(openOp, out, ciphertext[:n], ad, j)
+	if !ok {
+		tag = a.steps(openOp, out, ciphertext[:n], ad, j)
+	}
+	if !tag.Matches(ciphertext[n:]) {
 		clear(out)
 		return nil, errOpen
 	}

@@ -3,7 +3,6 @@ package ocb
 import (
 	"bytes"
 	"crypto/aes"
-	"fmt"
 	"slices"
 	"testing"
 
@@ -134,89 +133,9 @@ func checkBatch(t *testing.T, a *AEAD, ms []batch.Message, want [][]byte) {
 	}
 }
 
-// TestBatchLongRuns compares batches of many messages of one length class,
-// whose full groups of 16 one call to a run kernel takes (lanes_amd64.go),
-// with single calls: runs of 1 to 5 groups and a part-filled one, of one
-// length or ragged in the class (lanes whose blocks end before others'),
-// without associated data (one call for the run) and with it in one
-// message (the kernel stops after that group and the next call goes on),
-// at tags of 16 and 12 bytes, nonces of 1, 12 and 15 bytes and keys of
-// each size; then it opens them with tags changed in some groups (the
-// kernel stops after each), which alone must fail, their outputs zeroed.
-// With -short, fewer lengths and counts.
+// TestBatchLongRuns runs aeadtest.TestBatchLongRuns, whose batches of like
+// messages the run kernels take a run of groups at a time, on every path,
+// with texts up to the lanes' bound (laneMaxLen, where they run).
 func TestBatchLongRuns(t *testing.T) {
-	key := make([]byte, 32)
-	key[0] = 0x3c
-	counts, adCases := []int{16, 33, 80, 87}, 3
-	lengths := [][2]int{{5, 0}, {9, 1}, {64, 0}, {64, 5}, {100, 0}, {49, 9}, {1000, 0}, {600, 50}}
-	if testing.Short() {
-		counts, lengths, adCases = []int{33, 87}, [][2]int{{9, 1}, {64, 5}, {600, 50}}, 2
-	}
-	paths.Run(t, func(t *testing.T) {
-		for _, s := range []struct{ key, nonce, tag int }{{16, 12, 16}, {16, 12, 12}, {24, 1, 16}, {32, 15, 16}} {
-			a, err := NewWithSizes(key[:s.key], s.nonce, s.tag)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, l := range lengths {
-				for _, n := range counts {
-					for _, adAt := range []int{-1, 20, n - 1}[:adCases] {
-						checkLongRun(t, a, l[0], l[1], n, adAt)
-					}
-				}
-			}
-		}
-	})
-}
-
-// checkLongRun seals and opens n messages of l+i%8*step bytes (message i),
-// message adAt (if any) with associated data, and opens them again with
-// some tags changed.
-func checkLongRun(t *testing.T, a *AEAD, l, step, n, adAt int) {
-	t.Helper()
-	what := fmt.Sprintf("%d rounds, nonce %d, tag %d, %d messages of %d to %d bytes, AD at %d", a.aes.Rounds(), a.NonceSize(), a.Overhead(), n, l, l+7*step, adAt)
-	ms := make([]batch.Message, n)
-	want := make([][]byte, n)
-	for i := range ms {
-		m := &ms[i]
-		m.Nonce = make([]byte, a.NonceSize())
-		m.Nonce[0], m.Nonce[len(m.Nonce)-1] = byte(i), byte(i*7+l)
-		m.In = make([]byte, l+i%8*step)
-		for j := range m.In {
-			m.In[j] = byte(i*13 + j)
-		}
-		if i == adAt {
-			m.AD = []byte("associated")
-		}
-		m.Out = make([]byte, len(m.In)+a.Overhead())
-		want[i] = a.Seal(nil, m.Nonce, m.In, m.AD)
-	}
-	a.SealBatch(ms)
-	for i := range ms {
-		if !bytes.Equal(ms[i].Out, want[i]) {
-			t.Fatalf("%s: message %d: SealBatch differs from Seal", what, i)
-		}
-	}
-	for _, bad := range [][]int{nil, {3}, {17, 18, 40, n - 1}, {n - 1}} {
-		opened := make([]batch.Message, n)
-		isBad := make([]bool, n)
-		for _, i := range bad {
-			isBad[i%n] = true
-		}
-		for i, m := range ms {
-			in := slices.Clone(m.Out)
-			if isBad[i] {
-				in[len(in)-1] ^= 0x40
-			}
-			opened[i] = batch.Message{Nonce: m.Nonce, AD: m.AD, In: in, Out: make([]byte, len(m.In))}
-		}
-		if got := a.OpenBatch(opened); got != !slices.Contains(isBad, true) {
-			t.Fatalf("%s, tags changed at %v: OpenBatch returned %v", what, bad, got)
-		}
-		for i, m := range opened {
-			if m.OK == isBad[i] || isBad[i] && !bytes.Equal(m.Out, make([]byte, len(m.Out))) || !isBad[i] && !bytes.Equal(m.Out, ms[i].In) {
-				t.Fatalf("%s, tags changed at %v: message %d: OK %v, output wrong", what, bad, i, m.OK)
-			}
-		}
-	}
+	paths.Run(t, func(t *testing.T) { aeadtest.TestBatchLongRuns(t, NewWithSizes, 1024) })
 }

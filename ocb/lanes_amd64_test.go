@@ -62,10 +62,9 @@ func (a *AEAD) runLaneGroup(open bool, msgs []batch.Message, g *batchutil.LaneGr
 	a.runLanes(d, msgs, g, &out)
 }
 
-// TestLaneStackGrowth seals and opens batches that run in the lane kernels
-// (whose frames are large enough to take the stack check) on fresh
-// goroutines at many depths of their stacks, so that some call of a kernel
-// grows the stack, and checks every message against Seal.
+// TestLaneStackGrowth runs the lane and run kernels, whose frames take the
+// stack check, where some call grows the stack
+// (aeadtest.TestLaneStackGrowth).
 func TestLaneStackGrowth(t *testing.T) {
 	if !useVAES512Lanes {
 		t.Skip("no lane kernels on this CPU")
@@ -74,42 +73,5 @@ func TestLaneStackGrowth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const n, size = 20, 64 // a run of 16 and a group of 4
-	for depth := range 48 {
-		seal, open := make([]batch.Message, n), make([]batch.Message, n)
-		for i := range seal {
-			nonce, pt := make([]byte, 12), make([]byte, size)
-			nonce[0], pt[0] = byte(i), byte(depth)
-			seal[i] = batch.Message{Nonce: nonce, In: pt, Out: make([]byte, size+16)}
-			open[i] = batch.Message{Nonce: nonce, In: seal[i].Out, Out: make([]byte, size)}
-		}
-		allOK := make(chan bool)
-		go func() {
-			var ok bool
-			atDepth(depth, func() { a.SealBatch(seal); ok = a.OpenBatch(open) })
-			allOK <- ok
-		}()
-		if !<-allOK {
-			t.Fatalf("depth %d: OpenBatch failed", depth)
-		}
-		for i, m := range seal {
-			if want := a.Seal(nil, m.Nonce, m.In, nil); string(m.Out) != string(want) || string(open[i].Out) != string(m.In) {
-				t.Fatalf("depth %d, message %d: batch differs from Seal", depth, i)
-			}
-		}
-	}
-}
-
-// atDepth calls f below n frames of about 300 bytes each (the pad it
-// returns keeps them).
-//
-//go:noinline
-func atDepth(n int, f func()) (pad [256]byte) {
-	if n > 0 {
-		pad = atDepth(n-1, f)
-		pad[n&255]++
-		return pad
-	}
-	f()
-	return pad
+	aeadtest.TestLaneStackGrowth(t, a, (*AEAD).runLaneGroup)
 }

@@ -42,7 +42,6 @@ package ocb
 
 import (
 	"crypto/cipher"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -195,9 +194,13 @@ func (a *AEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
 	if alias.AnyOverlap(out, ad) {
 		panic("ocb: invalid buffer overlap of output and additional data")
 	}
-	var tag [blockSize]byte
-	a.seal(out[:len(plaintext)], nonce, plaintext, ad).Store(tag[:])
-	copy(out[len(plaintext):], tag[:a.tagSize])
+	// seal written out (a frame fewer), and the tag put as two words, not
+	// stored and copied back by a call that waits for the stores.
+	t, ok := a.messageKernel(encrypt, out[:len(plaintext)], nonce, plaintext, ad)
+	if !ok {
+		t = a.sealSteps(out[:len(plaintext)], nonce, plaintext, ad)
+	}
+	t.Put(out[len(plaintext):])
 	return ret
 }
 
@@ -223,9 +226,11 @@ func (a *AEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 	if alias.AnyOverlap(out, ad) {
 		panic("ocb: invalid buffer overlap of output and additional data")
 	}
-	var tag [blockSize]byte
-	a.open(out, nonce, ciphertext[:n], ad).Store(tag[:])
-	if subtle.ConstantTimeCompare(tag[:a.tagSize], ciphertext[n:]) != 1 {
+	t, ok := a.messageKernel(decrypt, out, nonce, ciphertext[:n], ad) // as in Seal
+	if !ok {
+		t = a.openSteps(out, nonce, ciphertext[:n], ad)
+	}
+	if !t.Matches(ciphertext[n:]) {
 		clear(out)
 		return nil, errOpen
 	}
@@ -237,6 +242,11 @@ func (a *AEAD) seal(out, nonce, plaintext, ad []byte) words.Block {
 	if t, ok := a.messageKernel(encrypt, out, nonce, plaintext, ad); ok {
 		return t
 	}
+	return a.sealSteps(out, nonce, plaintext, ad)
+}
+
+// sealSteps is seal without the message kernel.
+func (a *AEAD) sealSteps(out, nonce, plaintext, ad []byte) words.Block {
 	off := a.offset0(nonce)
 	var sum words.Block
 	full := len(plaintext) &^ (blockSize - 1)
@@ -254,6 +264,11 @@ func (a *AEAD) open(out, nonce, ciphertext, ad []byte) words.Block {
 	if t, ok := a.messageKernel(decrypt, out, nonce, ciphertext, ad); ok {
 		return t
 	}
+	return a.openSteps(out, nonce, ciphertext, ad)
+}
+
+// openSteps is open without the message kernel.
+func (a *AEAD) openSteps(out, nonce, ciphertext, ad []byte) words.Block {
 	off := a.offset0(nonce)
 	var sum words.Block
 	full := len(ciphertext) &^ (blockSize - 1)

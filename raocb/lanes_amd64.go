@@ -52,18 +52,13 @@ var useVAES512Lanes = cpu.X86HasVAES512
 // at 512).
 const laneMaxLen = 512
 
-// laneOut is what a lane kernel writes, one for all the groups of a batch;
-// _asm/lanes.go has its layout, which TestLaneLayout pins.
+// laneOut is what a lane kernel leaves its caller, one for all the groups
+// of a batch; _asm/lanes.go has its layout, which TestLaneLayout pins. (The
+// kernels keep the rest, their lanes' table among it, in their own frames.)
 type laneOut struct {
-	tag [16][16]byte
-	// The kernel's own: f and r of each lane by byte, f and m by dword,
-	// the masks of two blocks, R1 and R2; then the lanes' table it fills:
-	// pointers (no more than copies of the messages', which msgs keeps
-	// alive) and lengths.
-	_    [1920 - 256 + 448]byte
+	tag  [16][16]byte
 	done uint32 // the lanes whose tags the kernel finished
 	fail uint32 // opening: the lanes of done whose tags differ
-	_    uint32 // the run kernels' own: the groups run
 }
 
 // batchLanes checks msgs, seals or opens them in lane groups (setting OK
@@ -91,15 +86,12 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 	return true
 }
 
-// lanes seals or opens msgs as p plans, with lane groups (batchLanes's):
-// a function of its own, whose frame holds the kernels' output, which
-// batchLanes's, under every message that goes alone, does not.
+// lanes seals or opens msgs as p plans, with lane groups (batchLanes's).
 //
 //go:noinline
 func (a *AEAD) lanes(d direction, msgs []batch.Message, p *batchutil.Plan) {
-	var buf [unsafe.Sizeof(laneOut{}) + 63]byte
-	out := batchutil.Align64[laneOut](buf[:])
-	batchutil.RunLanes(msgs, p, math.MaxInt, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, out) },
+	var out laneOut
+	batchutil.RunLanes(msgs, p, math.MaxInt, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, &out) },
 		func(i int) { a.one(d, &msgs[i]) })
 }
 

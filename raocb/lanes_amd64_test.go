@@ -19,9 +19,9 @@ func TestLaneLayout(t *testing.T) {
 		name      string
 		got, want uintptr
 	}{
-		{"done", unsafe.Offsetof(o.done), 2368},
-		{"fail", unsafe.Offsetof(o.fail), 2372},
-		{"size", unsafe.Sizeof(o), 2380},
+		{"done", unsafe.Offsetof(o.done), 256},
+		{"fail", unsafe.Offsetof(o.fail), 260},
+		{"size", unsafe.Sizeof(o), 264},
 	} {
 		if c.got != c.want {
 			t.Errorf("laneOut's %s is %d, the kernels take %d", c.name, c.got, c.want)
@@ -60,4 +60,18 @@ func (a *AEAD) runLaneGroup(open bool, msgs []batch.Message, g *batchutil.LaneGr
 	}
 	var out laneOut
 	a.runLanes(d, msgs, g, &out)
+}
+
+// TestLaneStackGrowth runs the lane and run kernels, whose frames take the
+// stack check, where some call grows the stack
+// (aeadtest.TestLaneStackGrowth).
+func TestLaneStackGrowth(t *testing.T) {
+	if !useVAES512Lanes {
+		t.Skip("no lane kernels on this CPU")
+	}
+	a, err := New(make([]byte, 16))
+	if err != nil {
+		t.Fatal(err)
+	}
+	aeadtest.TestLaneStackGrowth(t, a, (*AEAD).runLaneGroup)
 }

@@ -183,7 +183,15 @@ func (a *AEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
 	if alias.AnyOverlap(out, ad) {
 		panic("raocb: invalid buffer overlap of output and additional data")
 	}
-	a.seal(out[:len(plaintext)], nonce, plaintext, ad).Put(out[len(plaintext):])
+	// message written out: a frame fewer on a short message's call.
+	t, ok := a.messageKernel(encrypt, out[:len(plaintext)], nonce, plaintext)
+	if !ok {
+		t = a.messageSteps(encrypt, out[:len(plaintext)], nonce, plaintext)
+	}
+	if len(ad) > 0 {
+		t = t.Xor(a.hash(ad))
+	}
+	t.Put(out[len(plaintext):])
 	return ret
 }
 
@@ -203,14 +211,20 @@ func (a *AEAD) open(out, nonce, ciphertext, ad []byte) words.Block {
 func (a *AEAD) message(d direction, out, nonce, src, ad []byte) words.Block {
 	t, ok := a.messageKernel(d, out, nonce, src)
 	if !ok {
-		b := a.base(nonce)
-		sum := a.crypt(d, out, src, &b, 0)
-		t = a.encryptMasked(&b, ocbmode.TagIndex(uint64(len(src))), words.Load(sum[:]))
+		t = a.messageSteps(d, out, nonce, src)
 	}
 	if len(ad) > 0 {
 		t = t.Xor(a.hash(ad))
 	}
 	return t
+}
+
+// messageSteps is message without the message kernel and the associated
+// data: the tag of src alone.
+func (a *AEAD) messageSteps(d direction, out, nonce, src []byte) words.Block {
+	b := a.base(nonce)
+	sum := a.crypt(d, out, src, &b, 0)
+	return a.encryptMasked(&b, ocbmode.TagIndex(uint64(len(src))), words.Load(sum[:]))
 }
 
 // Open authenticates and decrypts ciphertext || tag and appends the
@@ -236,7 +250,14 @@ func (a *AEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 	if alias.AnyOverlap(out, ad) {
 		panic("raocb: invalid buffer overlap of output and additional data")
 	}
-	if !a.open(out, nonce, ciphertext[:n], ad).Matches(ciphertext[n:]) {
+	t, ok := a.messageKernel(decrypt, out, nonce, ciphertext[:n]) // as in Seal
+	if !ok {
+		t = a.messageSteps(decrypt, out, nonce, ciphertext[:n])
+	}
+	if len(ad) > 0 {
+		t = t.Xor(a.hash(ad))
+	}
+	if !t.Matches(ciphertext[n:]) {
 		clear(out)
 		return nil, errOpen
 	}

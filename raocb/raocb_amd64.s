@@ -17136,14 +17136,16 @@ DATA lenPerm<>+240(SB)/8, $0x0000000f0000000f
 DATA lenPerm<>+248(SB)/8, $0x0000000f0000000f
 GLOBL lenPerm<>(SB), RODATA|NOPTR, $256
 
-// func raocbSealLanesVAES512(nr int, rk *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n int, sub int, mark uint32, out *[2380]byte)
+// func raocbSealLanesVAES512(nr int, rk *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n int, sub int, mark uint32, out *[264]byte)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, VAES
-TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
-	MOVQ    out+88(FP), R13
+TEXT ·raocbSealLanesVAES512(SB), $2184-96
+	LEAQ    (SP), R13
+	ADDQ    $0x3f, R13
+	ANDQ    $-64, R13
 	MOVQ    msgs+48(FP), R12
 	MOVQ    idx+56(FP), R14
 	MOVQ    sub+72(FP), R11
-	LEAQ    1920(R13), SI
+	LEAQ    1664(R13), SI
 	XORL    R10, R10
 	IMUL3Q  $0x68, 120(R14), AX
 	ADDQ    R12, AX
@@ -17355,7 +17357,7 @@ TEXT ·raocbSealLanesVAES512(SB), NOSPLIT, $0-96
 	ADCL    R10, R10
 	MOVLQZX mark+80(FP), DX
 	ANDL    R10, DX
-	MOVL    DX, 2368(R13)
+	MOVL    DX, 2112(R13)
 	MOVQ    n+64(FP), R9
 	MOVQ    (SI), AX
 	MOVQ    128(SI), DX
@@ -17379,10 +17381,10 @@ lanes_idle_done_1:
 	MOVQ            BX, R10
 	MOVQ            r1+16(FP), R12
 	VBROADCASTI32X4 (R12), Z12
-	VMOVDQU64       Z12, 1792(R13)
+	VMOVDQU64       Z12, 1536(R13)
 	MOVQ            r2+24(FP), R12
 	VBROADCASTI32X4 (R12), Z12
-	VMOVDQU64       Z12, 1856(R13)
+	VMOVDQU64       Z12, 1600(R13)
 	VBROADCASTI32X4 (R10), Z17
 	VBROADCASTI32X4 16(R10), Z18
 	VBROADCASTI32X4 32(R10), Z19
@@ -17541,92 +17543,99 @@ lanes_rdone_2:
 	VPSHUFB       bswap32<>+0(SB), Z1, Z5
 	VPSHUFB       bswap32<>+0(SB), Z2, Z6
 	VPSHUFB       bswap32<>+0(SB), Z3, Z7
-	VMOVDQU64     2304(R13), Z14
+	VMOVDQU64     2048(R13), Z14
 	VPXORQ        Z16, Z16, Z16
 	VMOVDQU64     lenPerm<>+0(SB), Z13
 	VPERMD        Z14, Z13, Z13
 	VPADDD        dw15<>+0(SB), Z13, Z0
 	VPSRLD        $0x04, Z0, Z0
-	VMOVDQU64     Z0, 1024(R13)
+	VMOVDQU64     Z0, 768(R13)
 	VPANDD        low4<>+0(SB), Z13, Z0
 	VPSHUFB       Z16, Z0, Z0
-	VMOVDQU64     Z0, 512(R13)
-	VPSRLD        $0x04, Z13, Z13
-	VMOVDQU64     Z13, 768(R13)
-	VPSHUFB       Z16, Z13, Z13
-	VMOVDQU64     Z13, 256(R13)
-	VMOVDQA64     Z13, Z8
-	VMOVDQA64     Z13, Z9
+	VMOVDQU64     Z0, 256(R13)
+	VPSRLD        $0x04, Z13, Z8
+	VMOVDQU64     Z8, 512(R13)
+	VPSHUFB       Z16, Z8, Z8
+	VMOVDQU64     Z8, (R13)
 	VMOVDQU64     lenPerm<>+64(SB), Z13
 	VPERMD        Z14, Z13, Z13
 	VPADDD        dw15<>+0(SB), Z13, Z1
 	VPSRLD        $0x04, Z1, Z1
-	VMOVDQU64     Z1, 1088(R13)
+	VMOVDQU64     Z1, 832(R13)
 	VPANDD        low4<>+0(SB), Z13, Z1
 	VPSHUFB       Z16, Z1, Z1
-	VMOVDQU64     Z1, 576(R13)
-	VPSRLD        $0x04, Z13, Z13
-	VMOVDQU64     Z13, 832(R13)
-	VPSHUFB       Z16, Z13, Z13
-	VMOVDQU64     Z13, 320(R13)
-	VPMINUB       Z13, Z8, Z8
-	VPMAXUB       Z13, Z9, Z9
+	VMOVDQU64     Z1, 320(R13)
+	VPSRLD        $0x04, Z13, Z9
+	VMOVDQU64     Z9, 576(R13)
+	VPSHUFB       Z16, Z9, Z9
+	VMOVDQU64     Z9, 64(R13)
 	VMOVDQU64     lenPerm<>+128(SB), Z13
 	VPERMD        Z14, Z13, Z13
 	VPADDD        dw15<>+0(SB), Z13, Z2
 	VPSRLD        $0x04, Z2, Z2
-	VMOVDQU64     Z2, 1152(R13)
+	VMOVDQU64     Z2, 896(R13)
 	VPANDD        low4<>+0(SB), Z13, Z2
 	VPSHUFB       Z16, Z2, Z2
-	VMOVDQU64     Z2, 640(R13)
-	VPSRLD        $0x04, Z13, Z13
-	VMOVDQU64     Z13, 896(R13)
-	VPSHUFB       Z16, Z13, Z13
-	VMOVDQU64     Z13, 384(R13)
-	VPMINUB       Z13, Z8, Z8
-	VPMAXUB       Z13, Z9, Z9
+	VMOVDQU64     Z2, 384(R13)
+	VPSRLD        $0x04, Z13, Z10
+	VMOVDQU64     Z10, 640(R13)
+	VPSHUFB       Z16, Z10, Z10
+	VMOVDQU64     Z10, 128(R13)
 	VMOVDQU64     lenPerm<>+192(SB), Z13
 	VPERMD        Z14, Z13, Z13
 	VPADDD        dw15<>+0(SB), Z13, Z3
 	VPSRLD        $0x04, Z3, Z3
-	VMOVDQU64     Z3, 1216(R13)
+	VMOVDQU64     Z3, 960(R13)
 	VPANDD        low4<>+0(SB), Z13, Z3
 	VPSHUFB       Z16, Z3, Z3
-	VMOVDQU64     Z3, 704(R13)
-	VPSRLD        $0x04, Z13, Z13
-	VMOVDQU64     Z13, 960(R13)
-	VPSHUFB       Z16, Z13, Z13
-	VMOVDQU64     Z13, 448(R13)
-	VPMINUB       Z13, Z8, Z8
-	VPMAXUB       Z13, Z9, Z9
+	VMOVDQU64     Z3, 448(R13)
+	VPSRLD        $0x04, Z13, Z11
+	VMOVDQU64     Z11, 704(R13)
+	VPSHUFB       Z16, Z11, Z11
+	VMOVDQU64     Z11, 192(R13)
 	VPTESTMD      low4<>+0(SB), Z14, K1
 	KMOVW         K1, R14
-	VEXTRACTI64X4 $0x01, Z8, Y14
-	VPMINUB       Y14, Y8, Y8
-	VEXTRACTI128  $0x01, Y8, X14
-	VPMINUB       X14, X8, X8
-	VMOVD         X8, CX
+	VPSRLD        $0x04, Z14, Z13
+	VPBROADCASTD  X13, Z15
+	VPCMPEQD      Z15, Z13, K1
+	VMOVD         X13, CX
+	MOVL          CX, R8
+	KORTESTW      K1, K1
+	JCS           lanes_reduced_raocbSealLanesVAES512
+	VPMINUB       Z9, Z8, Z13
+	VPMINUB       Z11, Z10, Z15
+	VPMINUB       Z15, Z13, Z13
+	VEXTRACTI64X4 $0x01, Z13, Y14
+	VPMINUB       Y14, Y13, Y13
+	VEXTRACTI128  $0x01, Y13, X14
+	VPMINUB       X14, X13, X13
+	VMOVD         X13, CX
 	ANDL          $0x000000ff, CX
-	VEXTRACTI64X4 $0x01, Z9, Y14
-	VPMAXUB       Y14, Y9, Y9
-	VEXTRACTI128  $0x01, Y9, X14
-	VPMAXUB       X14, X9, X9
-	VMOVD         X9, R8
+	VPMAXUB       Z9, Z8, Z13
+	VPMAXUB       Z11, Z10, Z15
+	VPMAXUB       Z15, Z13, Z13
+	VEXTRACTI64X4 $0x01, Z13, Y14
+	VPMAXUB       Y14, Y13, Y13
+	VEXTRACTI128  $0x01, Y13, X14
+	VPMAXUB       X14, X13, X13
+	VMOVD         X13, R8
 	ANDL          $0x000000ff, R8
-	VPXORQ        Z8, Z8, Z8
-	VPXORQ        Z9, Z9, Z9
-	VPXORQ        Z10, Z10, Z10
-	VPXORQ        Z11, Z11, Z11
-	TESTQ         R8, R8
-	JZ            lanes_blocks_done_raocbSealLanesVAES512
-	MOVL          $0x00000001, R9
-	XORL          R11, R11
-	MOVL          $0x000000f0, R12
-	KMOVW         R12, K5
-	MOVL          $0x00000f00, R12
-	KMOVW         R12, K6
-	MOVL          $0x0000f000, R12
-	KMOVW         R12, K7
+
+lanes_reduced_raocbSealLanesVAES512:
+	VPXORQ Z8, Z8, Z8
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z10, Z10, Z10
+	VPXORQ Z11, Z11, Z11
+	TESTQ  R8, R8
+	JZ     lanes_blocks_done_raocbSealLanesVAES512
+	MOVL   $0x00000001, R9
+	XORL   R11, R11
+	MOVL   $0x000000f0, R12
+	KMOVW  R12, K5
+	MOVL   $0x00000f00, R12
+	KMOVW  R12, K6
+	MOVL   $0x0000f000, R12
+	KMOVW  R12, K7
 
 lanes_pairs_raocbSealLanesVAES512:
 	LEAQ            1(R9), R12
@@ -17650,24 +17659,24 @@ lanes_pairs_raocbSealLanesVAES512:
 	VPSHUFB         bswap32<>+0(SB), Z13, Z13
 	VPSHUFB         bswap32<>+0(SB), Z14, Z14
 	VPSHUFB         bswap32<>+0(SB), Z15, Z15
-	VAESENC         1792(R13), Z0, Z0
-	VAESENC         1792(R13), Z1, Z1
-	VAESENC         1792(R13), Z2, Z2
-	VAESENC         1792(R13), Z3, Z3
-	VAESENC         1792(R13), Z12, Z12
-	VAESENC         1792(R13), Z13, Z13
-	VAESENC         1792(R13), Z14, Z14
-	VAESENC         1792(R13), Z15, Z15
-	VAESENC         1856(R13), Z0, Z0
-	VAESENC         1856(R13), Z1, Z1
-	VAESENC         1856(R13), Z2, Z2
-	VAESENC         1856(R13), Z3, Z3
-	VAESENC         1856(R13), Z12, Z12
-	VAESENC         1856(R13), Z13, Z13
-	VAESENC         1856(R13), Z14, Z14
-	VAESENC         1856(R13), Z15, Z15
-	VMOVDQU64       Z0, 1280(R13)
-	VMOVDQU64       Z12, 1536(R13)
+	VAESENC         1536(R13), Z0, Z0
+	VAESENC         1536(R13), Z1, Z1
+	VAESENC         1536(R13), Z2, Z2
+	VAESENC         1536(R13), Z3, Z3
+	VAESENC         1536(R13), Z12, Z12
+	VAESENC         1536(R13), Z13, Z13
+	VAESENC         1536(R13), Z14, Z14
+	VAESENC         1536(R13), Z15, Z15
+	VAESENC         1600(R13), Z0, Z0
+	VAESENC         1600(R13), Z1, Z1
+	VAESENC         1600(R13), Z2, Z2
+	VAESENC         1600(R13), Z3, Z3
+	VAESENC         1600(R13), Z12, Z12
+	VAESENC         1600(R13), Z13, Z13
+	VAESENC         1600(R13), Z14, Z14
+	VAESENC         1600(R13), Z15, Z15
+	VMOVDQU64       Z0, 1024(R13)
+	VMOVDQU64       Z12, 1280(R13)
 	MOVQ            (SI), R12
 	VMOVDQU         (R12)(R11*1), X0
 	VMOVDQU         16(R12)(R11*1), X12
@@ -17681,10 +17690,10 @@ lanes_pairs_raocbSealLanesVAES512:
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z0
 	VBROADCASTI32X4 16(R12)(R11*1), K7, Z12
 	VPTERNLOGQ      $0x96, Z0, Z12, Z8
-	VPTERNLOGQ      $0x96, 1280(R13), Z17, Z0
-	VPTERNLOGQ      $0x96, 1536(R13), Z17, Z12
-	VMOVDQU64       Z1, 1344(R13)
-	VMOVDQU64       Z13, 1600(R13)
+	VPTERNLOGQ      $0x96, 1024(R13), Z17, Z0
+	VPTERNLOGQ      $0x96, 1280(R13), Z17, Z12
+	VMOVDQU64       Z1, 1088(R13)
+	VMOVDQU64       Z13, 1344(R13)
 	MOVQ            32(SI), R12
 	VMOVDQU         (R12)(R11*1), X1
 	VMOVDQU         16(R12)(R11*1), X13
@@ -17698,10 +17707,10 @@ lanes_pairs_raocbSealLanesVAES512:
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z1
 	VBROADCASTI32X4 16(R12)(R11*1), K7, Z13
 	VPTERNLOGQ      $0x96, Z1, Z13, Z9
-	VPTERNLOGQ      $0x96, 1344(R13), Z17, Z1
-	VPTERNLOGQ      $0x96, 1600(R13), Z17, Z13
-	VMOVDQU64       Z2, 1408(R13)
-	VMOVDQU64       Z14, 1664(R13)
+	VPTERNLOGQ      $0x96, 1088(R13), Z17, Z1
+	VPTERNLOGQ      $0x96, 1344(R13), Z17, Z13
+	VMOVDQU64       Z2, 1152(R13)
+	VMOVDQU64       Z14, 1408(R13)
 	MOVQ            64(SI), R12
 	VMOVDQU         (R12)(R11*1), X2
 	VMOVDQU         16(R12)(R11*1), X14
@@ -17715,10 +17724,10 @@ lanes_pairs_raocbSealLanesVAES512:
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z2
 	VBROADCASTI32X4 16(R12)(R11*1), K7, Z14
 	VPTERNLOGQ      $0x96, Z2, Z14, Z10
-	VPTERNLOGQ      $0x96, 1408(R13), Z17, Z2
-	VPTERNLOGQ      $0x96, 1664(R13), Z17, Z14
-	VMOVDQU64       Z3, 1472(R13)
-	VMOVDQU64       Z15, 1728(R13)
+	VPTERNLOGQ      $0x96, 1152(R13), Z17, Z2
+	VPTERNLOGQ      $0x96, 1408(R13), Z17, Z14
+	VMOVDQU64       Z3, 1216(R13)
+	VMOVDQU64       Z15, 1472(R13)
 	MOVQ            96(SI), R12
 	VMOVDQU         (R12)(R11*1), X3
 	VMOVDQU         16(R12)(R11*1), X15
@@ -17732,8 +17741,8 @@ lanes_pairs_raocbSealLanesVAES512:
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z3
 	VBROADCASTI32X4 16(R12)(R11*1), K7, Z15
 	VPTERNLOGQ      $0x96, Z3, Z15, Z11
-	VPTERNLOGQ      $0x96, 1472(R13), Z17, Z3
-	VPTERNLOGQ      $0x96, 1728(R13), Z17, Z15
+	VPTERNLOGQ      $0x96, 1216(R13), Z17, Z3
+	VPTERNLOGQ      $0x96, 1472(R13), Z17, Z15
 	VAESENC         Z18, Z0, Z0
 	VAESENC         Z18, Z1, Z1
 	VAESENC         Z18, Z2, Z2
@@ -17874,8 +17883,8 @@ lanes_r10_3:
 	VAESENCLAST Z27, Z15, Z15
 
 lanes_rdone_3:
-	VPXORQ        1280(R13), Z0, Z0
-	VPXORQ        1536(R13), Z12, Z12
+	VPXORQ        1024(R13), Z0, Z0
+	VPXORQ        1280(R13), Z12, Z12
 	MOVQ          128(SI), R12
 	VMOVDQU       X0, (R12)(R11*1)
 	VMOVDQU       X12, 16(R12)(R11*1)
@@ -17888,8 +17897,8 @@ lanes_rdone_3:
 	MOVQ          152(SI), R12
 	VEXTRACTI32X4 $0x03, Z0, (R12)(R11*1)
 	VEXTRACTI32X4 $0x03, Z12, 16(R12)(R11*1)
-	VPXORQ        1344(R13), Z1, Z1
-	VPXORQ        1600(R13), Z13, Z13
+	VPXORQ        1088(R13), Z1, Z1
+	VPXORQ        1344(R13), Z13, Z13
 	MOVQ          160(SI), R12
 	VMOVDQU       X1, (R12)(R11*1)
 	VMOVDQU       X13, 16(R12)(R11*1)
@@ -17902,8 +17911,8 @@ lanes_rdone_3:
 	MOVQ          184(SI), R12
 	VEXTRACTI32X4 $0x03, Z1, (R12)(R11*1)
 	VEXTRACTI32X4 $0x03, Z13, 16(R12)(R11*1)
-	VPXORQ        1408(R13), Z2, Z2
-	VPXORQ        1664(R13), Z14, Z14
+	VPXORQ        1152(R13), Z2, Z2
+	VPXORQ        1408(R13), Z14, Z14
 	MOVQ          192(SI), R12
 	VMOVDQU       X2, (R12)(R11*1)
 	VMOVDQU       X14, 16(R12)(R11*1)
@@ -17916,8 +17925,8 @@ lanes_rdone_3:
 	MOVQ          216(SI), R12
 	VEXTRACTI32X4 $0x03, Z2, (R12)(R11*1)
 	VEXTRACTI32X4 $0x03, Z14, 16(R12)(R11*1)
-	VPXORQ        1472(R13), Z3, Z3
-	VPXORQ        1728(R13), Z15, Z15
+	VPXORQ        1216(R13), Z3, Z3
+	VPXORQ        1472(R13), Z15, Z15
 	MOVQ          224(SI), R12
 	VMOVDQU       X3, (R12)(R11*1)
 	VMOVDQU       X15, 16(R12)(R11*1)
@@ -17948,17 +17957,17 @@ lanes_loop_raocbSealLanesVAES512:
 	VPSHUFB         bswap32<>+0(SB), Z1, Z1
 	VPSHUFB         bswap32<>+0(SB), Z2, Z2
 	VPSHUFB         bswap32<>+0(SB), Z3, Z3
-	VAESENC         1792(R13), Z0, Z0
-	VAESENC         1792(R13), Z1, Z1
-	VAESENC         1792(R13), Z2, Z2
-	VAESENC         1792(R13), Z3, Z3
-	VAESENC         1856(R13), Z0, Z0
-	VAESENC         1856(R13), Z1, Z1
-	VAESENC         1856(R13), Z2, Z2
-	VAESENC         1856(R13), Z3, Z3
+	VAESENC         1536(R13), Z0, Z0
+	VAESENC         1536(R13), Z1, Z1
+	VAESENC         1536(R13), Z2, Z2
+	VAESENC         1536(R13), Z3, Z3
+	VAESENC         1600(R13), Z0, Z0
+	VAESENC         1600(R13), Z1, Z1
+	VAESENC         1600(R13), Z2, Z2
+	VAESENC         1600(R13), Z3, Z3
 	CMPQ            R9, CX
 	JA              lanes_masked_raocbSealLanesVAES512
-	VMOVDQU64       Z0, 1280(R13)
+	VMOVDQU64       Z0, 1024(R13)
 	MOVQ            (SI), R12
 	VMOVDQU         (R12)(R11*1), X14
 	MOVQ            8(SI), R12
@@ -17969,7 +17978,7 @@ lanes_loop_raocbSealLanesVAES512:
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z14
 	VPXORQ          Z14, Z8, Z8
 	VPTERNLOGQ      $0x96, Z17, Z14, Z0
-	VMOVDQU64       Z1, 1344(R13)
+	VMOVDQU64       Z1, 1088(R13)
 	MOVQ            32(SI), R12
 	VMOVDQU         (R12)(R11*1), X14
 	MOVQ            40(SI), R12
@@ -17980,7 +17989,7 @@ lanes_loop_raocbSealLanesVAES512:
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z14
 	VPXORQ          Z14, Z9, Z9
 	VPTERNLOGQ      $0x96, Z17, Z14, Z1
-	VMOVDQU64       Z2, 1408(R13)
+	VMOVDQU64       Z2, 1152(R13)
 	MOVQ            64(SI), R12
 	VMOVDQU         (R12)(R11*1), X14
 	MOVQ            72(SI), R12
@@ -17991,7 +18000,7 @@ lanes_loop_raocbSealLanesVAES512:
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z14
 	VPXORQ          Z14, Z10, Z10
 	VPTERNLOGQ      $0x96, Z17, Z14, Z2
-	VMOVDQU64       Z3, 1472(R13)
+	VMOVDQU64       Z3, 1216(R13)
 	MOVQ            96(SI), R12
 	VMOVDQU         (R12)(R11*1), X14
 	MOVQ            104(SI), R12
@@ -18078,7 +18087,7 @@ lanes_r10_4:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_4:
-	VPXORQ        1280(R13), Z0, Z0
+	VPXORQ        1024(R13), Z0, Z0
 	MOVQ          128(SI), R12
 	VMOVDQU       X0, (R12)(R11*1)
 	MOVQ          136(SI), R12
@@ -18087,7 +18096,7 @@ lanes_rdone_4:
 	VEXTRACTI32X4 $0x02, Z0, (R12)(R11*1)
 	MOVQ          152(SI), R12
 	VEXTRACTI32X4 $0x03, Z0, (R12)(R11*1)
-	VPXORQ        1344(R13), Z1, Z1
+	VPXORQ        1088(R13), Z1, Z1
 	MOVQ          160(SI), R12
 	VMOVDQU       X1, (R12)(R11*1)
 	MOVQ          168(SI), R12
@@ -18096,7 +18105,7 @@ lanes_rdone_4:
 	VEXTRACTI32X4 $0x02, Z1, (R12)(R11*1)
 	MOVQ          184(SI), R12
 	VEXTRACTI32X4 $0x03, Z1, (R12)(R11*1)
-	VPXORQ        1408(R13), Z2, Z2
+	VPXORQ        1152(R13), Z2, Z2
 	MOVQ          192(SI), R12
 	VMOVDQU       X2, (R12)(R11*1)
 	MOVQ          200(SI), R12
@@ -18105,7 +18114,7 @@ lanes_rdone_4:
 	VEXTRACTI32X4 $0x02, Z2, (R12)(R11*1)
 	MOVQ          216(SI), R12
 	VEXTRACTI32X4 $0x03, Z2, (R12)(R11*1)
-	VPXORQ        1472(R13), Z3, Z3
+	VPXORQ        1216(R13), Z3, Z3
 	MOVQ          224(SI), R12
 	VMOVDQU       X3, (R12)(R11*1)
 	MOVQ          232(SI), R12
@@ -18117,8 +18126,8 @@ lanes_rdone_4:
 	JMP           lanes_next_raocbSealLanesVAES512
 
 lanes_masked_raocbSealLanesVAES512:
-	VMOVDQU64    Z0, 1280(R13)
-	VPCMPUD      $0x02, 256(R13), Z13, K2
+	VMOVDQU64    Z0, 1024(R13)
+	VPCMPUD      $0x02, (R13), Z13, K2
 	MOVQ         (SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X14
 	MOVQ         8(SI), R12
@@ -18135,8 +18144,8 @@ lanes_masked_raocbSealLanesVAES512:
 	VINSERTI32X4 $0x03, X16, Z14, Z14
 	VPXORQ       Z14, Z8, Z8
 	VPTERNLOGQ   $0x96, Z17, Z14, Z0
-	VMOVDQU64    Z1, 1344(R13)
-	VPCMPUD      $0x02, 320(R13), Z13, K2
+	VMOVDQU64    Z1, 1088(R13)
+	VPCMPUD      $0x02, 64(R13), Z13, K2
 	MOVQ         32(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X14
 	MOVQ         40(SI), R12
@@ -18153,8 +18162,8 @@ lanes_masked_raocbSealLanesVAES512:
 	VINSERTI32X4 $0x03, X16, Z14, Z14
 	VPXORQ       Z14, Z9, Z9
 	VPTERNLOGQ   $0x96, Z17, Z14, Z1
-	VMOVDQU64    Z2, 1408(R13)
-	VPCMPUD      $0x02, 384(R13), Z13, K2
+	VMOVDQU64    Z2, 1152(R13)
+	VPCMPUD      $0x02, 128(R13), Z13, K2
 	MOVQ         64(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X14
 	MOVQ         72(SI), R12
@@ -18171,8 +18180,8 @@ lanes_masked_raocbSealLanesVAES512:
 	VINSERTI32X4 $0x03, X16, Z14, Z14
 	VPXORQ       Z14, Z10, Z10
 	VPTERNLOGQ   $0x96, Z17, Z14, Z2
-	VMOVDQU64    Z3, 1472(R13)
-	VPCMPUD      $0x02, 448(R13), Z13, K2
+	VMOVDQU64    Z3, 1216(R13)
+	VPCMPUD      $0x02, 192(R13), Z13, K2
 	MOVQ         96(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X14
 	MOVQ         104(SI), R12
@@ -18265,8 +18274,8 @@ lanes_r10_5:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_5:
-	VPCMPUD       $0x02, 256(R13), Z13, K2
-	VPXORQ        1280(R13), Z0, Z0
+	VPCMPUD       $0x02, (R13), Z13, K2
+	VPXORQ        1024(R13), Z0, Z0
 	MOVQ          128(SI), R12
 	VMOVDQU32     X0, K2, (R12)(R11*1)
 	MOVQ          136(SI), R12
@@ -18281,8 +18290,8 @@ lanes_rdone_5:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z0, X16
 	VMOVDQU32     X16, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 320(R13), Z13, K2
-	VPXORQ        1344(R13), Z1, Z1
+	VPCMPUD       $0x02, 64(R13), Z13, K2
+	VPXORQ        1088(R13), Z1, Z1
 	MOVQ          160(SI), R12
 	VMOVDQU32     X1, K2, (R12)(R11*1)
 	MOVQ          168(SI), R12
@@ -18297,8 +18306,8 @@ lanes_rdone_5:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z1, X16
 	VMOVDQU32     X16, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 384(R13), Z13, K2
-	VPXORQ        1408(R13), Z2, Z2
+	VPCMPUD       $0x02, 128(R13), Z13, K2
+	VPXORQ        1152(R13), Z2, Z2
 	MOVQ          192(SI), R12
 	VMOVDQU32     X2, K2, (R12)(R11*1)
 	MOVQ          200(SI), R12
@@ -18313,8 +18322,8 @@ lanes_rdone_5:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z2, X16
 	VMOVDQU32     X16, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 448(R13), Z13, K2
-	VPXORQ        1472(R13), Z3, Z3
+	VPCMPUD       $0x02, 192(R13), Z13, K2
+	VPXORQ        1216(R13), Z3, Z3
 	MOVQ          224(SI), R12
 	VMOVDQU32     X3, K2, (R12)(R11*1)
 	MOVQ          232(SI), R12
@@ -18346,26 +18355,26 @@ lanes_blocks_done_raocbSealLanesVAES512:
 	KMOVQ       R12, K7
 	TESTL       R14, R14
 	JZ          lanes_parts_done_raocbSealLanesVAES512
-	VPADDD      768(R13), Z4, Z0
+	VPADDD      512(R13), Z4, Z0
 	VPADDD      dw1<>+0(SB), Z0, Z0
-	VPADDD      832(R13), Z5, Z1
+	VPADDD      576(R13), Z5, Z1
 	VPADDD      dw1<>+0(SB), Z1, Z1
-	VPADDD      896(R13), Z6, Z2
+	VPADDD      640(R13), Z6, Z2
 	VPADDD      dw1<>+0(SB), Z2, Z2
-	VPADDD      960(R13), Z7, Z3
+	VPADDD      704(R13), Z7, Z3
 	VPADDD      dw1<>+0(SB), Z3, Z3
 	VPSHUFB     bswap32<>+0(SB), Z0, Z0
 	VPSHUFB     bswap32<>+0(SB), Z1, Z1
 	VPSHUFB     bswap32<>+0(SB), Z2, Z2
 	VPSHUFB     bswap32<>+0(SB), Z3, Z3
-	VAESENC     1792(R13), Z0, Z0
-	VAESENC     1792(R13), Z1, Z1
-	VAESENC     1792(R13), Z2, Z2
-	VAESENC     1792(R13), Z3, Z3
-	VAESENC     1856(R13), Z0, Z0
-	VAESENC     1856(R13), Z1, Z1
-	VAESENC     1856(R13), Z2, Z2
-	VAESENC     1856(R13), Z3, Z3
+	VAESENC     1536(R13), Z0, Z0
+	VAESENC     1536(R13), Z1, Z1
+	VAESENC     1536(R13), Z2, Z2
+	VAESENC     1536(R13), Z3, Z3
+	VAESENC     1600(R13), Z0, Z0
+	VAESENC     1600(R13), Z1, Z1
+	VAESENC     1600(R13), Z2, Z2
+	VAESENC     1600(R13), Z3, Z3
 	VPXORQ      Z17, Z0, Z0
 	VPXORQ      Z17, Z1, Z1
 	VPXORQ      Z17, Z2, Z2
@@ -18447,193 +18456,193 @@ lanes_r10_6:
 
 lanes_rdone_6:
 	VMOVDQU64  iota4<>+0(SB), Z16
-	VMOVDQU64  512(R13), Z13
+	VMOVDQU64  256(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       (SI), R12
-	MOVL       2304(R13), R14
+	MOVL       2048(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       8(SI), R12
-	MOVL       2308(R13), R14
+	MOVL       2052(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       16(SI), R12
-	MOVL       2312(R13), R14
+	MOVL       2056(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       24(SI), R12
-	MOVL       2316(R13), R14
+	MOVL       2060(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z0, Z0
 	MOVQ       128(SI), R12
-	MOVL       2304(R13), R14
+	MOVL       2048(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z0, K3, (R12)(R14*1)
 	MOVQ       136(SI), R12
-	MOVL       2308(R13), R14
+	MOVL       2052(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z0, K3, -16(R12)(R14*1)
 	MOVQ       144(SI), R12
-	MOVL       2312(R13), R14
+	MOVL       2056(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z0, K3, -32(R12)(R14*1)
 	MOVQ       152(SI), R12
-	MOVL       2316(R13), R14
+	MOVL       2060(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z0, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z b80<>+0(SB), K2, Z13
 	VPTERNLOGQ $0x96, Z14, Z13, Z8
-	VMOVDQU64  576(R13), Z13
+	VMOVDQU64  320(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       32(SI), R12
-	MOVL       2320(R13), R14
+	MOVL       2064(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       40(SI), R12
-	MOVL       2324(R13), R14
+	MOVL       2068(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       48(SI), R12
-	MOVL       2328(R13), R14
+	MOVL       2072(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       56(SI), R12
-	MOVL       2332(R13), R14
+	MOVL       2076(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z1, Z1
 	MOVQ       160(SI), R12
-	MOVL       2320(R13), R14
+	MOVL       2064(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z1, K3, (R12)(R14*1)
 	MOVQ       168(SI), R12
-	MOVL       2324(R13), R14
+	MOVL       2068(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z1, K3, -16(R12)(R14*1)
 	MOVQ       176(SI), R12
-	MOVL       2328(R13), R14
+	MOVL       2072(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z1, K3, -32(R12)(R14*1)
 	MOVQ       184(SI), R12
-	MOVL       2332(R13), R14
+	MOVL       2076(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z1, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z b80<>+0(SB), K2, Z13
 	VPTERNLOGQ $0x96, Z14, Z13, Z9
-	VMOVDQU64  640(R13), Z13
+	VMOVDQU64  384(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       64(SI), R12
-	MOVL       2336(R13), R14
+	MOVL       2080(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       72(SI), R12
-	MOVL       2340(R13), R14
+	MOVL       2084(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       80(SI), R12
-	MOVL       2344(R13), R14
+	MOVL       2088(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       88(SI), R12
-	MOVL       2348(R13), R14
+	MOVL       2092(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z2, Z2
 	MOVQ       192(SI), R12
-	MOVL       2336(R13), R14
+	MOVL       2080(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z2, K3, (R12)(R14*1)
 	MOVQ       200(SI), R12
-	MOVL       2340(R13), R14
+	MOVL       2084(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z2, K3, -16(R12)(R14*1)
 	MOVQ       208(SI), R12
-	MOVL       2344(R13), R14
+	MOVL       2088(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z2, K3, -32(R12)(R14*1)
 	MOVQ       216(SI), R12
-	MOVL       2348(R13), R14
+	MOVL       2092(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z2, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z b80<>+0(SB), K2, Z13
 	VPTERNLOGQ $0x96, Z14, Z13, Z10
-	VMOVDQU64  704(R13), Z13
+	VMOVDQU64  448(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       96(SI), R12
-	MOVL       2352(R13), R14
+	MOVL       2096(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       104(SI), R12
-	MOVL       2356(R13), R14
+	MOVL       2100(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       112(SI), R12
-	MOVL       2360(R13), R14
+	MOVL       2104(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       120(SI), R12
-	MOVL       2364(R13), R14
+	MOVL       2108(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z3, Z3
 	MOVQ       224(SI), R12
-	MOVL       2352(R13), R14
+	MOVL       2096(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z3, K3, (R12)(R14*1)
 	MOVQ       232(SI), R12
-	MOVL       2356(R13), R14
+	MOVL       2100(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z3, K3, -16(R12)(R14*1)
 	MOVQ       240(SI), R12
-	MOVL       2360(R13), R14
+	MOVL       2104(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z3, K3, -32(R12)(R14*1)
 	MOVQ       248(SI), R12
-	MOVL       2364(R13), R14
+	MOVL       2108(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z3, K3, -48(R12)(R14*1)
@@ -18641,26 +18650,26 @@ lanes_rdone_6:
 	VPTERNLOGQ $0x96, Z14, Z13, Z11
 
 lanes_parts_done_raocbSealLanesVAES512:
-	VPADDD      1024(R13), Z4, Z0
+	VPADDD      768(R13), Z4, Z0
 	VPADDD      dw3<>+0(SB), Z0, Z0
-	VPADDD      1088(R13), Z5, Z1
+	VPADDD      832(R13), Z5, Z1
 	VPADDD      dw3<>+0(SB), Z1, Z1
-	VPADDD      1152(R13), Z6, Z2
+	VPADDD      896(R13), Z6, Z2
 	VPADDD      dw3<>+0(SB), Z2, Z2
-	VPADDD      1216(R13), Z7, Z3
+	VPADDD      960(R13), Z7, Z3
 	VPADDD      dw3<>+0(SB), Z3, Z3
 	VPSHUFB     bswap32<>+0(SB), Z0, Z0
 	VPSHUFB     bswap32<>+0(SB), Z1, Z1
 	VPSHUFB     bswap32<>+0(SB), Z2, Z2
 	VPSHUFB     bswap32<>+0(SB), Z3, Z3
-	VAESENC     1792(R13), Z0, Z0
-	VAESENC     1792(R13), Z1, Z1
-	VAESENC     1792(R13), Z2, Z2
-	VAESENC     1792(R13), Z3, Z3
-	VAESENC     1856(R13), Z0, Z0
-	VAESENC     1856(R13), Z1, Z1
-	VAESENC     1856(R13), Z2, Z2
-	VAESENC     1856(R13), Z3, Z3
+	VAESENC     1536(R13), Z0, Z0
+	VAESENC     1536(R13), Z1, Z1
+	VAESENC     1536(R13), Z2, Z2
+	VAESENC     1536(R13), Z3, Z3
+	VAESENC     1600(R13), Z0, Z0
+	VAESENC     1600(R13), Z1, Z1
+	VAESENC     1600(R13), Z2, Z2
+	VAESENC     1600(R13), Z3, Z3
 	VPTERNLOGQ  $0x96, Z17, Z8, Z0
 	VPTERNLOGQ  $0x96, Z17, Z9, Z1
 	VPTERNLOGQ  $0x96, Z17, Z10, Z2
@@ -18741,134 +18750,138 @@ lanes_r10_7:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_7:
-	VMOVDQU64     Z0, (R13)
-	VMOVDQU64     Z1, 64(R13)
-	VMOVDQU64     Z2, 128(R13)
-	VMOVDQU64     Z3, 192(R13)
-	MOVL          2368(R13), R14
-	BTL           $0x00, R14
-	JCC           lanes_tag0_raocbSealLanesVAES512
-	MOVQ          128(SI), R12
-	MOVL          2304(R13), R9
-	VEXTRACTI32X4 $0x00, Z0, (R12)(R9*1)
+	MOVQ      out+88(FP), R11
+	VMOVDQU64 Z0, (R11)
+	VMOVDQU64 Z1, 64(R11)
+	VMOVDQU64 Z2, 128(R11)
+	VMOVDQU64 Z3, 192(R11)
+	MOVL      2112(R13), R14
+	BTL       $0x00, R14
+	JCC       lanes_tag0_raocbSealLanesVAES512
+	MOVQ      128(SI), R12
+	MOVL      2048(R13), R9
+	VMOVDQU   X0, (R12)(R9*1)
 
 lanes_tag0_raocbSealLanesVAES512:
 	BTL           $0x01, R14
 	JCC           lanes_tag1_raocbSealLanesVAES512
 	MOVQ          136(SI), R12
-	MOVL          2308(R13), R9
+	MOVL          2052(R13), R9
 	VEXTRACTI32X4 $0x01, Z0, (R12)(R9*1)
 
 lanes_tag1_raocbSealLanesVAES512:
 	BTL           $0x02, R14
 	JCC           lanes_tag2_raocbSealLanesVAES512
 	MOVQ          144(SI), R12
-	MOVL          2312(R13), R9
+	MOVL          2056(R13), R9
 	VEXTRACTI32X4 $0x02, Z0, (R12)(R9*1)
 
 lanes_tag2_raocbSealLanesVAES512:
 	BTL           $0x03, R14
 	JCC           lanes_tag3_raocbSealLanesVAES512
 	MOVQ          152(SI), R12
-	MOVL          2316(R13), R9
+	MOVL          2060(R13), R9
 	VEXTRACTI32X4 $0x03, Z0, (R12)(R9*1)
 
 lanes_tag3_raocbSealLanesVAES512:
-	BTL           $0x04, R14
-	JCC           lanes_tag4_raocbSealLanesVAES512
-	MOVQ          160(SI), R12
-	MOVL          2320(R13), R9
-	VEXTRACTI32X4 $0x00, Z1, (R12)(R9*1)
+	BTL     $0x04, R14
+	JCC     lanes_tag4_raocbSealLanesVAES512
+	MOVQ    160(SI), R12
+	MOVL    2064(R13), R9
+	VMOVDQU X1, (R12)(R9*1)
 
 lanes_tag4_raocbSealLanesVAES512:
 	BTL           $0x05, R14
 	JCC           lanes_tag5_raocbSealLanesVAES512
 	MOVQ          168(SI), R12
-	MOVL          2324(R13), R9
+	MOVL          2068(R13), R9
 	VEXTRACTI32X4 $0x01, Z1, (R12)(R9*1)
 
 lanes_tag5_raocbSealLanesVAES512:
 	BTL           $0x06, R14
 	JCC           lanes_tag6_raocbSealLanesVAES512
 	MOVQ          176(SI), R12
-	MOVL          2328(R13), R9
+	MOVL          2072(R13), R9
 	VEXTRACTI32X4 $0x02, Z1, (R12)(R9*1)
 
 lanes_tag6_raocbSealLanesVAES512:
 	BTL           $0x07, R14
 	JCC           lanes_tag7_raocbSealLanesVAES512
 	MOVQ          184(SI), R12
-	MOVL          2332(R13), R9
+	MOVL          2076(R13), R9
 	VEXTRACTI32X4 $0x03, Z1, (R12)(R9*1)
 
 lanes_tag7_raocbSealLanesVAES512:
-	BTL           $0x08, R14
-	JCC           lanes_tag8_raocbSealLanesVAES512
-	MOVQ          192(SI), R12
-	MOVL          2336(R13), R9
-	VEXTRACTI32X4 $0x00, Z2, (R12)(R9*1)
+	BTL     $0x08, R14
+	JCC     lanes_tag8_raocbSealLanesVAES512
+	MOVQ    192(SI), R12
+	MOVL    2080(R13), R9
+	VMOVDQU X2, (R12)(R9*1)
 
 lanes_tag8_raocbSealLanesVAES512:
 	BTL           $0x09, R14
 	JCC           lanes_tag9_raocbSealLanesVAES512
 	MOVQ          200(SI), R12
-	MOVL          2340(R13), R9
+	MOVL          2084(R13), R9
 	VEXTRACTI32X4 $0x01, Z2, (R12)(R9*1)
 
 lanes_tag9_raocbSealLanesVAES512:
 	BTL           $0x0a, R14
 	JCC           lanes_tag10_raocbSealLanesVAES512
 	MOVQ          208(SI), R12
-	MOVL          2344(R13), R9
+	MOVL          2088(R13), R9
 	VEXTRACTI32X4 $0x02, Z2, (R12)(R9*1)
 
 lanes_tag10_raocbSealLanesVAES512:
 	BTL           $0x0b, R14
 	JCC           lanes_tag11_raocbSealLanesVAES512
 	MOVQ          216(SI), R12
-	MOVL          2348(R13), R9
+	MOVL          2092(R13), R9
 	VEXTRACTI32X4 $0x03, Z2, (R12)(R9*1)
 
 lanes_tag11_raocbSealLanesVAES512:
-	BTL           $0x0c, R14
-	JCC           lanes_tag12_raocbSealLanesVAES512
-	MOVQ          224(SI), R12
-	MOVL          2352(R13), R9
-	VEXTRACTI32X4 $0x00, Z3, (R12)(R9*1)
+	BTL     $0x0c, R14
+	JCC     lanes_tag12_raocbSealLanesVAES512
+	MOVQ    224(SI), R12
+	MOVL    2096(R13), R9
+	VMOVDQU X3, (R12)(R9*1)
 
 lanes_tag12_raocbSealLanesVAES512:
 	BTL           $0x0d, R14
 	JCC           lanes_tag13_raocbSealLanesVAES512
 	MOVQ          232(SI), R12
-	MOVL          2356(R13), R9
+	MOVL          2100(R13), R9
 	VEXTRACTI32X4 $0x01, Z3, (R12)(R9*1)
 
 lanes_tag13_raocbSealLanesVAES512:
 	BTL           $0x0e, R14
 	JCC           lanes_tag14_raocbSealLanesVAES512
 	MOVQ          240(SI), R12
-	MOVL          2360(R13), R9
+	MOVL          2104(R13), R9
 	VEXTRACTI32X4 $0x02, Z3, (R12)(R9*1)
 
 lanes_tag14_raocbSealLanesVAES512:
 	BTL           $0x0f, R14
 	JCC           lanes_tag15_raocbSealLanesVAES512
 	MOVQ          248(SI), R12
-	MOVL          2364(R13), R9
+	MOVL          2108(R13), R9
 	VEXTRACTI32X4 $0x03, Z3, (R12)(R9*1)
 
 lanes_tag15_raocbSealLanesVAES512:
+	MOVL R14, 256(R11)
 	VZEROUPPER
 	RET
 
-// func raocbOpenLanesVAES512(nr int, rk *[240]byte, ek *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n int, sub int, mark uint32, out *[2380]byte)
+// func raocbOpenLanesVAES512(nr int, rk *[240]byte, ek *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n int, sub int, mark uint32, out *[264]byte)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI, VAES
-TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
-	MOVQ    out+96(FP), R13
+TEXT ·raocbOpenLanesVAES512(SB), $2184-104
+	LEAQ    (SP), R13
+	ADDQ    $0x3f, R13
+	ANDQ    $-64, R13
 	MOVQ    msgs+56(FP), R12
 	MOVQ    idx+64(FP), R14
 	MOVQ    sub+80(FP), R11
-	LEAQ    1920(R13), SI
+	LEAQ    1664(R13), SI
 	XORL    R10, R10
 	IMUL3Q  $0x68, 120(R14), AX
 	ADDQ    R12, AX
@@ -19080,7 +19093,7 @@ TEXT ·raocbOpenLanesVAES512(SB), NOSPLIT, $0-104
 	ADCL    R10, R10
 	MOVLQZX mark+88(FP), DX
 	ANDL    R10, DX
-	MOVL    DX, 2368(R13)
+	MOVL    DX, 2112(R13)
 	MOVQ    n+72(FP), R9
 	MOVQ    (SI), AX
 	MOVQ    128(SI), DX
@@ -19104,10 +19117,10 @@ lanes_idle_done_8:
 	MOVQ            ek+16(FP), R10
 	MOVQ            r1+24(FP), R12
 	VBROADCASTI32X4 (R12), Z12
-	VMOVDQU64       Z12, 1792(R13)
+	VMOVDQU64       Z12, 1536(R13)
 	MOVQ            r2+32(FP), R12
 	VBROADCASTI32X4 (R12), Z12
-	VMOVDQU64       Z12, 1856(R13)
+	VMOVDQU64       Z12, 1600(R13)
 	VBROADCASTI32X4 (R10), Z17
 	VBROADCASTI32X4 16(R10), Z18
 	VBROADCASTI32X4 32(R10), Z19
@@ -19262,82 +19275,89 @@ lanes_r10_9:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_9:
-	VPSHUFB         bswap32<>+0(SB), Z0, Z4
-	VPSHUFB         bswap32<>+0(SB), Z1, Z5
-	VPSHUFB         bswap32<>+0(SB), Z2, Z6
-	VPSHUFB         bswap32<>+0(SB), Z3, Z7
-	VMOVDQU64       2304(R13), Z14
-	VPXORQ          Z16, Z16, Z16
-	VMOVDQU64       lenPerm<>+0(SB), Z13
-	VPERMD          Z14, Z13, Z13
-	VPADDD          dw15<>+0(SB), Z13, Z0
-	VPSRLD          $0x04, Z0, Z0
-	VMOVDQU64       Z0, 1024(R13)
-	VPANDD          low4<>+0(SB), Z13, Z0
-	VPSHUFB         Z16, Z0, Z0
-	VMOVDQU64       Z0, 512(R13)
-	VPSRLD          $0x04, Z13, Z13
-	VMOVDQU64       Z13, 768(R13)
-	VPSHUFB         Z16, Z13, Z13
-	VMOVDQU64       Z13, 256(R13)
-	VMOVDQA64       Z13, Z8
-	VMOVDQA64       Z13, Z9
-	VMOVDQU64       lenPerm<>+64(SB), Z13
-	VPERMD          Z14, Z13, Z13
-	VPADDD          dw15<>+0(SB), Z13, Z1
-	VPSRLD          $0x04, Z1, Z1
-	VMOVDQU64       Z1, 1088(R13)
-	VPANDD          low4<>+0(SB), Z13, Z1
-	VPSHUFB         Z16, Z1, Z1
-	VMOVDQU64       Z1, 576(R13)
-	VPSRLD          $0x04, Z13, Z13
-	VMOVDQU64       Z13, 832(R13)
-	VPSHUFB         Z16, Z13, Z13
-	VMOVDQU64       Z13, 320(R13)
-	VPMINUB         Z13, Z8, Z8
-	VPMAXUB         Z13, Z9, Z9
-	VMOVDQU64       lenPerm<>+128(SB), Z13
-	VPERMD          Z14, Z13, Z13
-	VPADDD          dw15<>+0(SB), Z13, Z2
-	VPSRLD          $0x04, Z2, Z2
-	VMOVDQU64       Z2, 1152(R13)
-	VPANDD          low4<>+0(SB), Z13, Z2
-	VPSHUFB         Z16, Z2, Z2
-	VMOVDQU64       Z2, 640(R13)
-	VPSRLD          $0x04, Z13, Z13
-	VMOVDQU64       Z13, 896(R13)
-	VPSHUFB         Z16, Z13, Z13
-	VMOVDQU64       Z13, 384(R13)
-	VPMINUB         Z13, Z8, Z8
-	VPMAXUB         Z13, Z9, Z9
-	VMOVDQU64       lenPerm<>+192(SB), Z13
-	VPERMD          Z14, Z13, Z13
-	VPADDD          dw15<>+0(SB), Z13, Z3
-	VPSRLD          $0x04, Z3, Z3
-	VMOVDQU64       Z3, 1216(R13)
-	VPANDD          low4<>+0(SB), Z13, Z3
-	VPSHUFB         Z16, Z3, Z3
-	VMOVDQU64       Z3, 704(R13)
-	VPSRLD          $0x04, Z13, Z13
-	VMOVDQU64       Z13, 960(R13)
-	VPSHUFB         Z16, Z13, Z13
-	VMOVDQU64       Z13, 448(R13)
-	VPMINUB         Z13, Z8, Z8
-	VPMAXUB         Z13, Z9, Z9
-	VPTESTMD        low4<>+0(SB), Z14, K1
-	KMOVW           K1, R14
-	VEXTRACTI64X4   $0x01, Z8, Y14
-	VPMINUB         Y14, Y8, Y8
-	VEXTRACTI128    $0x01, Y8, X14
-	VPMINUB         X14, X8, X8
-	VMOVD           X8, CX
-	ANDL            $0x000000ff, CX
-	VEXTRACTI64X4   $0x01, Z9, Y14
-	VPMAXUB         Y14, Y9, Y9
-	VEXTRACTI128    $0x01, Y9, X14
-	VPMAXUB         X14, X9, X9
-	VMOVD           X9, R8
-	ANDL            $0x000000ff, R8
+	VPSHUFB       bswap32<>+0(SB), Z0, Z4
+	VPSHUFB       bswap32<>+0(SB), Z1, Z5
+	VPSHUFB       bswap32<>+0(SB), Z2, Z6
+	VPSHUFB       bswap32<>+0(SB), Z3, Z7
+	VMOVDQU64     2048(R13), Z14
+	VPXORQ        Z16, Z16, Z16
+	VMOVDQU64     lenPerm<>+0(SB), Z13
+	VPERMD        Z14, Z13, Z13
+	VPADDD        dw15<>+0(SB), Z13, Z0
+	VPSRLD        $0x04, Z0, Z0
+	VMOVDQU64     Z0, 768(R13)
+	VPANDD        low4<>+0(SB), Z13, Z0
+	VPSHUFB       Z16, Z0, Z0
+	VMOVDQU64     Z0, 256(R13)
+	VPSRLD        $0x04, Z13, Z8
+	VMOVDQU64     Z8, 512(R13)
+	VPSHUFB       Z16, Z8, Z8
+	VMOVDQU64     Z8, (R13)
+	VMOVDQU64     lenPerm<>+64(SB), Z13
+	VPERMD        Z14, Z13, Z13
+	VPADDD        dw15<>+0(SB), Z13, Z1
+	VPSRLD        $0x04, Z1, Z1
+	VMOVDQU64     Z1, 832(R13)
+	VPANDD        low4<>+0(SB), Z13, Z1
+	VPSHUFB       Z16, Z1, Z1
+	VMOVDQU64     Z1, 320(R13)
+	VPSRLD        $0x04, Z13, Z9
+	VMOVDQU64     Z9, 576(R13)
+	VPSHUFB       Z16, Z9, Z9
+	VMOVDQU64     Z9, 64(R13)
+	VMOVDQU64     lenPerm<>+128(SB), Z13
+	VPERMD        Z14, Z13, Z13
+	VPADDD        dw15<>+0(SB), Z13, Z2
+	VPSRLD        $0x04, Z2, Z2
+	VMOVDQU64     Z2, 896(R13)
+	VPANDD        low4<>+0(SB), Z13, Z2
+	VPSHUFB       Z16, Z2, Z2
+	VMOVDQU64     Z2, 384(R13)
+	VPSRLD        $0x04, Z13, Z10
+	VMOVDQU64     Z10, 640(R13)
+	VPSHUFB       Z16, Z10, Z10
+	VMOVDQU64     Z10, 128(R13)
+	VMOVDQU64     lenPerm<>+192(SB), Z13
+	VPERMD        Z14, Z13, Z13
+	VPADDD        dw15<>+0(SB), Z13, Z3
+	VPSRLD        $0x04, Z3, Z3
+	VMOVDQU64     Z3, 960(R13)
+	VPANDD        low4<>+0(SB), Z13, Z3
+	VPSHUFB       Z16, Z3, Z3
+	VMOVDQU64     Z3, 448(R13)
+	VPSRLD        $0x04, Z13, Z11
+	VMOVDQU64     Z11, 704(R13)
+	VPSHUFB       Z16, Z11, Z11
+	VMOVDQU64     Z11, 192(R13)
+	VPTESTMD      low4<>+0(SB), Z14, K1
+	KMOVW         K1, R14
+	VPSRLD        $0x04, Z14, Z13
+	VPBROADCASTD  X13, Z15
+	VPCMPEQD      Z15, Z13, K1
+	VMOVD         X13, CX
+	MOVL          CX, R8
+	KORTESTW      K1, K1
+	JCS           lanes_reduced_raocbOpenLanesVAES512
+	VPMINUB       Z9, Z8, Z13
+	VPMINUB       Z11, Z10, Z15
+	VPMINUB       Z15, Z13, Z13
+	VEXTRACTI64X4 $0x01, Z13, Y14
+	VPMINUB       Y14, Y13, Y13
+	VEXTRACTI128  $0x01, Y13, X14
+	VPMINUB       X14, X13, X13
+	VMOVD         X13, CX
+	ANDL          $0x000000ff, CX
+	VPMAXUB       Z9, Z8, Z13
+	VPMAXUB       Z11, Z10, Z15
+	VPMAXUB       Z15, Z13, Z13
+	VEXTRACTI64X4 $0x01, Z13, Y14
+	VPMAXUB       Y14, Y13, Y13
+	VEXTRACTI128  $0x01, Y13, X14
+	VPMAXUB       X14, X13, X13
+	VMOVD         X13, R8
+	ANDL          $0x000000ff, R8
+
+lanes_reduced_raocbOpenLanesVAES512:
 	VPXORQ          Z8, Z8, Z8
 	VPXORQ          Z9, Z9, Z9
 	VPXORQ          Z10, Z10, Z10
@@ -19390,24 +19410,24 @@ lanes_pairs_raocbOpenLanesVAES512:
 	VPSHUFB         bswap32<>+0(SB), Z13, Z13
 	VPSHUFB         bswap32<>+0(SB), Z14, Z14
 	VPSHUFB         bswap32<>+0(SB), Z15, Z15
-	VAESENC         1792(R13), Z0, Z0
-	VAESENC         1792(R13), Z1, Z1
-	VAESENC         1792(R13), Z2, Z2
-	VAESENC         1792(R13), Z3, Z3
-	VAESENC         1792(R13), Z12, Z12
-	VAESENC         1792(R13), Z13, Z13
-	VAESENC         1792(R13), Z14, Z14
-	VAESENC         1792(R13), Z15, Z15
-	VAESENC         1856(R13), Z0, Z0
-	VAESENC         1856(R13), Z1, Z1
-	VAESENC         1856(R13), Z2, Z2
-	VAESENC         1856(R13), Z3, Z3
-	VAESENC         1856(R13), Z12, Z12
-	VAESENC         1856(R13), Z13, Z13
-	VAESENC         1856(R13), Z14, Z14
-	VAESENC         1856(R13), Z15, Z15
-	VMOVDQU64       Z0, 1280(R13)
-	VMOVDQU64       Z12, 1536(R13)
+	VAESENC         1536(R13), Z0, Z0
+	VAESENC         1536(R13), Z1, Z1
+	VAESENC         1536(R13), Z2, Z2
+	VAESENC         1536(R13), Z3, Z3
+	VAESENC         1536(R13), Z12, Z12
+	VAESENC         1536(R13), Z13, Z13
+	VAESENC         1536(R13), Z14, Z14
+	VAESENC         1536(R13), Z15, Z15
+	VAESENC         1600(R13), Z0, Z0
+	VAESENC         1600(R13), Z1, Z1
+	VAESENC         1600(R13), Z2, Z2
+	VAESENC         1600(R13), Z3, Z3
+	VAESENC         1600(R13), Z12, Z12
+	VAESENC         1600(R13), Z13, Z13
+	VAESENC         1600(R13), Z14, Z14
+	VAESENC         1600(R13), Z15, Z15
+	VMOVDQU64       Z0, 1024(R13)
+	VMOVDQU64       Z12, 1280(R13)
 	MOVQ            (SI), R12
 	VMOVDQU         (R12)(R11*1), X0
 	VMOVDQU         16(R12)(R11*1), X12
@@ -19420,10 +19440,10 @@ lanes_pairs_raocbOpenLanesVAES512:
 	MOVQ            24(SI), R12
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z0
 	VBROADCASTI32X4 16(R12)(R11*1), K7, Z12
-	VPTERNLOGQ      $0x96, 1280(R13), Z17, Z0
-	VPTERNLOGQ      $0x96, 1536(R13), Z17, Z12
-	VMOVDQU64       Z1, 1344(R13)
-	VMOVDQU64       Z13, 1600(R13)
+	VPTERNLOGQ      $0x96, 1024(R13), Z17, Z0
+	VPTERNLOGQ      $0x96, 1280(R13), Z17, Z12
+	VMOVDQU64       Z1, 1088(R13)
+	VMOVDQU64       Z13, 1344(R13)
 	MOVQ            32(SI), R12
 	VMOVDQU         (R12)(R11*1), X1
 	VMOVDQU         16(R12)(R11*1), X13
@@ -19436,10 +19456,10 @@ lanes_pairs_raocbOpenLanesVAES512:
 	MOVQ            56(SI), R12
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z1
 	VBROADCASTI32X4 16(R12)(R11*1), K7, Z13
-	VPTERNLOGQ      $0x96, 1344(R13), Z17, Z1
-	VPTERNLOGQ      $0x96, 1600(R13), Z17, Z13
-	VMOVDQU64       Z2, 1408(R13)
-	VMOVDQU64       Z14, 1664(R13)
+	VPTERNLOGQ      $0x96, 1088(R13), Z17, Z1
+	VPTERNLOGQ      $0x96, 1344(R13), Z17, Z13
+	VMOVDQU64       Z2, 1152(R13)
+	VMOVDQU64       Z14, 1408(R13)
 	MOVQ            64(SI), R12
 	VMOVDQU         (R12)(R11*1), X2
 	VMOVDQU         16(R12)(R11*1), X14
@@ -19452,10 +19472,10 @@ lanes_pairs_raocbOpenLanesVAES512:
 	MOVQ            88(SI), R12
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z2
 	VBROADCASTI32X4 16(R12)(R11*1), K7, Z14
-	VPTERNLOGQ      $0x96, 1408(R13), Z17, Z2
-	VPTERNLOGQ      $0x96, 1664(R13), Z17, Z14
-	VMOVDQU64       Z3, 1472(R13)
-	VMOVDQU64       Z15, 1728(R13)
+	VPTERNLOGQ      $0x96, 1152(R13), Z17, Z2
+	VPTERNLOGQ      $0x96, 1408(R13), Z17, Z14
+	VMOVDQU64       Z3, 1216(R13)
+	VMOVDQU64       Z15, 1472(R13)
 	MOVQ            96(SI), R12
 	VMOVDQU         (R12)(R11*1), X3
 	VMOVDQU         16(R12)(R11*1), X15
@@ -19468,8 +19488,8 @@ lanes_pairs_raocbOpenLanesVAES512:
 	MOVQ            120(SI), R12
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z3
 	VBROADCASTI32X4 16(R12)(R11*1), K7, Z15
-	VPTERNLOGQ      $0x96, 1472(R13), Z17, Z3
-	VPTERNLOGQ      $0x96, 1728(R13), Z17, Z15
+	VPTERNLOGQ      $0x96, 1216(R13), Z17, Z3
+	VPTERNLOGQ      $0x96, 1472(R13), Z17, Z15
 	VAESDEC         Z18, Z0, Z0
 	VAESDEC         Z18, Z1, Z1
 	VAESDEC         Z18, Z2, Z2
@@ -19610,8 +19630,8 @@ lanes_r10_10:
 	VAESDECLAST Z27, Z15, Z15
 
 lanes_rdone_10:
-	VPXORQ        1280(R13), Z0, Z0
-	VPXORQ        1536(R13), Z12, Z12
+	VPXORQ        1024(R13), Z0, Z0
+	VPXORQ        1280(R13), Z12, Z12
 	VPTERNLOGQ    $0x96, Z0, Z12, Z8
 	MOVQ          128(SI), R12
 	VMOVDQU       X0, (R12)(R11*1)
@@ -19625,8 +19645,8 @@ lanes_rdone_10:
 	MOVQ          152(SI), R12
 	VEXTRACTI32X4 $0x03, Z0, (R12)(R11*1)
 	VEXTRACTI32X4 $0x03, Z12, 16(R12)(R11*1)
-	VPXORQ        1344(R13), Z1, Z1
-	VPXORQ        1600(R13), Z13, Z13
+	VPXORQ        1088(R13), Z1, Z1
+	VPXORQ        1344(R13), Z13, Z13
 	VPTERNLOGQ    $0x96, Z1, Z13, Z9
 	MOVQ          160(SI), R12
 	VMOVDQU       X1, (R12)(R11*1)
@@ -19640,8 +19660,8 @@ lanes_rdone_10:
 	MOVQ          184(SI), R12
 	VEXTRACTI32X4 $0x03, Z1, (R12)(R11*1)
 	VEXTRACTI32X4 $0x03, Z13, 16(R12)(R11*1)
-	VPXORQ        1408(R13), Z2, Z2
-	VPXORQ        1664(R13), Z14, Z14
+	VPXORQ        1152(R13), Z2, Z2
+	VPXORQ        1408(R13), Z14, Z14
 	VPTERNLOGQ    $0x96, Z2, Z14, Z10
 	MOVQ          192(SI), R12
 	VMOVDQU       X2, (R12)(R11*1)
@@ -19655,8 +19675,8 @@ lanes_rdone_10:
 	MOVQ          216(SI), R12
 	VEXTRACTI32X4 $0x03, Z2, (R12)(R11*1)
 	VEXTRACTI32X4 $0x03, Z14, 16(R12)(R11*1)
-	VPXORQ        1472(R13), Z3, Z3
-	VPXORQ        1728(R13), Z15, Z15
+	VPXORQ        1216(R13), Z3, Z3
+	VPXORQ        1472(R13), Z15, Z15
 	VPTERNLOGQ    $0x96, Z3, Z15, Z11
 	MOVQ          224(SI), R12
 	VMOVDQU       X3, (R12)(R11*1)
@@ -19688,17 +19708,17 @@ lanes_loop_raocbOpenLanesVAES512:
 	VPSHUFB         bswap32<>+0(SB), Z1, Z1
 	VPSHUFB         bswap32<>+0(SB), Z2, Z2
 	VPSHUFB         bswap32<>+0(SB), Z3, Z3
-	VAESENC         1792(R13), Z0, Z0
-	VAESENC         1792(R13), Z1, Z1
-	VAESENC         1792(R13), Z2, Z2
-	VAESENC         1792(R13), Z3, Z3
-	VAESENC         1856(R13), Z0, Z0
-	VAESENC         1856(R13), Z1, Z1
-	VAESENC         1856(R13), Z2, Z2
-	VAESENC         1856(R13), Z3, Z3
+	VAESENC         1536(R13), Z0, Z0
+	VAESENC         1536(R13), Z1, Z1
+	VAESENC         1536(R13), Z2, Z2
+	VAESENC         1536(R13), Z3, Z3
+	VAESENC         1600(R13), Z0, Z0
+	VAESENC         1600(R13), Z1, Z1
+	VAESENC         1600(R13), Z2, Z2
+	VAESENC         1600(R13), Z3, Z3
 	CMPQ            R9, CX
 	JA              lanes_masked_raocbOpenLanesVAES512
-	VMOVDQU64       Z0, 1280(R13)
+	VMOVDQU64       Z0, 1024(R13)
 	MOVQ            (SI), R12
 	VMOVDQU         (R12)(R11*1), X14
 	MOVQ            8(SI), R12
@@ -19708,7 +19728,7 @@ lanes_loop_raocbOpenLanesVAES512:
 	MOVQ            24(SI), R12
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z14
 	VPTERNLOGQ      $0x96, Z17, Z14, Z0
-	VMOVDQU64       Z1, 1344(R13)
+	VMOVDQU64       Z1, 1088(R13)
 	MOVQ            32(SI), R12
 	VMOVDQU         (R12)(R11*1), X14
 	MOVQ            40(SI), R12
@@ -19718,7 +19738,7 @@ lanes_loop_raocbOpenLanesVAES512:
 	MOVQ            56(SI), R12
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z14
 	VPTERNLOGQ      $0x96, Z17, Z14, Z1
-	VMOVDQU64       Z2, 1408(R13)
+	VMOVDQU64       Z2, 1152(R13)
 	MOVQ            64(SI), R12
 	VMOVDQU         (R12)(R11*1), X14
 	MOVQ            72(SI), R12
@@ -19728,7 +19748,7 @@ lanes_loop_raocbOpenLanesVAES512:
 	MOVQ            88(SI), R12
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z14
 	VPTERNLOGQ      $0x96, Z17, Z14, Z2
-	VMOVDQU64       Z3, 1472(R13)
+	VMOVDQU64       Z3, 1216(R13)
 	MOVQ            96(SI), R12
 	VMOVDQU         (R12)(R11*1), X14
 	MOVQ            104(SI), R12
@@ -19814,7 +19834,7 @@ lanes_r10_11:
 	VAESDECLAST Z27, Z3, Z3
 
 lanes_rdone_11:
-	VPXORQ        1280(R13), Z0, Z0
+	VPXORQ        1024(R13), Z0, Z0
 	VPXORQ        Z0, Z8, Z8
 	MOVQ          128(SI), R12
 	VMOVDQU       X0, (R12)(R11*1)
@@ -19824,7 +19844,7 @@ lanes_rdone_11:
 	VEXTRACTI32X4 $0x02, Z0, (R12)(R11*1)
 	MOVQ          152(SI), R12
 	VEXTRACTI32X4 $0x03, Z0, (R12)(R11*1)
-	VPXORQ        1344(R13), Z1, Z1
+	VPXORQ        1088(R13), Z1, Z1
 	VPXORQ        Z1, Z9, Z9
 	MOVQ          160(SI), R12
 	VMOVDQU       X1, (R12)(R11*1)
@@ -19834,7 +19854,7 @@ lanes_rdone_11:
 	VEXTRACTI32X4 $0x02, Z1, (R12)(R11*1)
 	MOVQ          184(SI), R12
 	VEXTRACTI32X4 $0x03, Z1, (R12)(R11*1)
-	VPXORQ        1408(R13), Z2, Z2
+	VPXORQ        1152(R13), Z2, Z2
 	VPXORQ        Z2, Z10, Z10
 	MOVQ          192(SI), R12
 	VMOVDQU       X2, (R12)(R11*1)
@@ -19844,7 +19864,7 @@ lanes_rdone_11:
 	VEXTRACTI32X4 $0x02, Z2, (R12)(R11*1)
 	MOVQ          216(SI), R12
 	VEXTRACTI32X4 $0x03, Z2, (R12)(R11*1)
-	VPXORQ        1472(R13), Z3, Z3
+	VPXORQ        1216(R13), Z3, Z3
 	VPXORQ        Z3, Z11, Z11
 	MOVQ          224(SI), R12
 	VMOVDQU       X3, (R12)(R11*1)
@@ -19857,8 +19877,8 @@ lanes_rdone_11:
 	JMP           lanes_next_raocbOpenLanesVAES512
 
 lanes_masked_raocbOpenLanesVAES512:
-	VMOVDQU64    Z0, 1280(R13)
-	VPCMPUD      $0x02, 256(R13), Z13, K2
+	VMOVDQU64    Z0, 1024(R13)
+	VPCMPUD      $0x02, (R13), Z13, K2
 	MOVQ         (SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X14
 	MOVQ         8(SI), R12
@@ -19874,8 +19894,8 @@ lanes_masked_raocbOpenLanesVAES512:
 	VMOVDQU32.Z  (R12)(R11*1), K3, X16
 	VINSERTI32X4 $0x03, X16, Z14, Z14
 	VPTERNLOGQ   $0x96, Z17, Z14, Z0
-	VMOVDQU64    Z1, 1344(R13)
-	VPCMPUD      $0x02, 320(R13), Z13, K2
+	VMOVDQU64    Z1, 1088(R13)
+	VPCMPUD      $0x02, 64(R13), Z13, K2
 	MOVQ         32(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X14
 	MOVQ         40(SI), R12
@@ -19891,8 +19911,8 @@ lanes_masked_raocbOpenLanesVAES512:
 	VMOVDQU32.Z  (R12)(R11*1), K3, X16
 	VINSERTI32X4 $0x03, X16, Z14, Z14
 	VPTERNLOGQ   $0x96, Z17, Z14, Z1
-	VMOVDQU64    Z2, 1408(R13)
-	VPCMPUD      $0x02, 384(R13), Z13, K2
+	VMOVDQU64    Z2, 1152(R13)
+	VPCMPUD      $0x02, 128(R13), Z13, K2
 	MOVQ         64(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X14
 	MOVQ         72(SI), R12
@@ -19908,8 +19928,8 @@ lanes_masked_raocbOpenLanesVAES512:
 	VMOVDQU32.Z  (R12)(R11*1), K3, X16
 	VINSERTI32X4 $0x03, X16, Z14, Z14
 	VPTERNLOGQ   $0x96, Z17, Z14, Z2
-	VMOVDQU64    Z3, 1472(R13)
-	VPCMPUD      $0x02, 448(R13), Z13, K2
+	VMOVDQU64    Z3, 1216(R13)
+	VPCMPUD      $0x02, 192(R13), Z13, K2
 	MOVQ         96(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X14
 	MOVQ         104(SI), R12
@@ -20001,8 +20021,8 @@ lanes_r10_12:
 	VAESDECLAST Z27, Z3, Z3
 
 lanes_rdone_12:
-	VPCMPUD       $0x02, 256(R13), Z13, K2
-	VPXORQ        1280(R13), Z0, Z0
+	VPCMPUD       $0x02, (R13), Z13, K2
+	VPXORQ        1024(R13), Z0, Z0
 	VPXORD        Z0, Z8, K2, Z8
 	MOVQ          128(SI), R12
 	VMOVDQU32     X0, K2, (R12)(R11*1)
@@ -20018,8 +20038,8 @@ lanes_rdone_12:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z0, X16
 	VMOVDQU32     X16, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 320(R13), Z13, K2
-	VPXORQ        1344(R13), Z1, Z1
+	VPCMPUD       $0x02, 64(R13), Z13, K2
+	VPXORQ        1088(R13), Z1, Z1
 	VPXORD        Z1, Z9, K2, Z9
 	MOVQ          160(SI), R12
 	VMOVDQU32     X1, K2, (R12)(R11*1)
@@ -20035,8 +20055,8 @@ lanes_rdone_12:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z1, X16
 	VMOVDQU32     X16, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 384(R13), Z13, K2
-	VPXORQ        1408(R13), Z2, Z2
+	VPCMPUD       $0x02, 128(R13), Z13, K2
+	VPXORQ        1152(R13), Z2, Z2
 	VPXORD        Z2, Z10, K2, Z10
 	MOVQ          192(SI), R12
 	VMOVDQU32     X2, K2, (R12)(R11*1)
@@ -20052,8 +20072,8 @@ lanes_rdone_12:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z2, X16
 	VMOVDQU32     X16, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 448(R13), Z13, K2
-	VPXORQ        1472(R13), Z3, Z3
+	VPCMPUD       $0x02, 192(R13), Z13, K2
+	VPXORQ        1216(R13), Z3, Z3
 	VPXORD        Z3, Z11, K2, Z11
 	MOVQ          224(SI), R12
 	VMOVDQU32     X3, K2, (R12)(R11*1)
@@ -20101,26 +20121,26 @@ lanes_blocks_done_raocbOpenLanesVAES512:
 	KMOVQ           R12, K7
 	TESTL           R14, R14
 	JZ              lanes_parts_done_raocbOpenLanesVAES512
-	VPADDD          768(R13), Z4, Z0
+	VPADDD          512(R13), Z4, Z0
 	VPADDD          dw1<>+0(SB), Z0, Z0
-	VPADDD          832(R13), Z5, Z1
+	VPADDD          576(R13), Z5, Z1
 	VPADDD          dw1<>+0(SB), Z1, Z1
-	VPADDD          896(R13), Z6, Z2
+	VPADDD          640(R13), Z6, Z2
 	VPADDD          dw1<>+0(SB), Z2, Z2
-	VPADDD          960(R13), Z7, Z3
+	VPADDD          704(R13), Z7, Z3
 	VPADDD          dw1<>+0(SB), Z3, Z3
 	VPSHUFB         bswap32<>+0(SB), Z0, Z0
 	VPSHUFB         bswap32<>+0(SB), Z1, Z1
 	VPSHUFB         bswap32<>+0(SB), Z2, Z2
 	VPSHUFB         bswap32<>+0(SB), Z3, Z3
-	VAESENC         1792(R13), Z0, Z0
-	VAESENC         1792(R13), Z1, Z1
-	VAESENC         1792(R13), Z2, Z2
-	VAESENC         1792(R13), Z3, Z3
-	VAESENC         1856(R13), Z0, Z0
-	VAESENC         1856(R13), Z1, Z1
-	VAESENC         1856(R13), Z2, Z2
-	VAESENC         1856(R13), Z3, Z3
+	VAESENC         1536(R13), Z0, Z0
+	VAESENC         1536(R13), Z1, Z1
+	VAESENC         1536(R13), Z2, Z2
+	VAESENC         1536(R13), Z3, Z3
+	VAESENC         1600(R13), Z0, Z0
+	VAESENC         1600(R13), Z1, Z1
+	VAESENC         1600(R13), Z2, Z2
+	VAESENC         1600(R13), Z3, Z3
 	VPXORQ          Z17, Z0, Z0
 	VPXORQ          Z17, Z1, Z1
 	VPXORQ          Z17, Z2, Z2
@@ -20202,196 +20222,196 @@ lanes_r10_13:
 
 lanes_rdone_13:
 	VMOVDQU64  iota4<>+0(SB), Z16
-	VMOVDQU64  512(R13), Z13
+	VMOVDQU64  256(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       (SI), R12
-	MOVL       2304(R13), R14
+	MOVL       2048(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       8(SI), R12
-	MOVL       2308(R13), R14
+	MOVL       2052(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       16(SI), R12
-	MOVL       2312(R13), R14
+	MOVL       2056(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       24(SI), R12
-	MOVL       2316(R13), R14
+	MOVL       2060(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z0, Z0
 	MOVQ       128(SI), R12
-	MOVL       2304(R13), R14
+	MOVL       2048(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z0, K3, (R12)(R14*1)
 	MOVQ       136(SI), R12
-	MOVL       2308(R13), R14
+	MOVL       2052(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z0, K3, -16(R12)(R14*1)
 	MOVQ       144(SI), R12
-	MOVL       2312(R13), R14
+	MOVL       2056(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z0, K3, -32(R12)(R14*1)
 	MOVQ       152(SI), R12
-	MOVL       2316(R13), R14
+	MOVL       2060(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z0, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z Z0, K1, Z14
 	VMOVDQU8.Z b80<>+0(SB), K2, Z13
 	VPTERNLOGQ $0x96, Z14, Z13, Z8
-	VMOVDQU64  576(R13), Z13
+	VMOVDQU64  320(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       32(SI), R12
-	MOVL       2320(R13), R14
+	MOVL       2064(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       40(SI), R12
-	MOVL       2324(R13), R14
+	MOVL       2068(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       48(SI), R12
-	MOVL       2328(R13), R14
+	MOVL       2072(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       56(SI), R12
-	MOVL       2332(R13), R14
+	MOVL       2076(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z1, Z1
 	MOVQ       160(SI), R12
-	MOVL       2320(R13), R14
+	MOVL       2064(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z1, K3, (R12)(R14*1)
 	MOVQ       168(SI), R12
-	MOVL       2324(R13), R14
+	MOVL       2068(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z1, K3, -16(R12)(R14*1)
 	MOVQ       176(SI), R12
-	MOVL       2328(R13), R14
+	MOVL       2072(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z1, K3, -32(R12)(R14*1)
 	MOVQ       184(SI), R12
-	MOVL       2332(R13), R14
+	MOVL       2076(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z1, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z Z1, K1, Z14
 	VMOVDQU8.Z b80<>+0(SB), K2, Z13
 	VPTERNLOGQ $0x96, Z14, Z13, Z9
-	VMOVDQU64  640(R13), Z13
+	VMOVDQU64  384(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       64(SI), R12
-	MOVL       2336(R13), R14
+	MOVL       2080(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       72(SI), R12
-	MOVL       2340(R13), R14
+	MOVL       2084(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       80(SI), R12
-	MOVL       2344(R13), R14
+	MOVL       2088(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       88(SI), R12
-	MOVL       2348(R13), R14
+	MOVL       2092(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z2, Z2
 	MOVQ       192(SI), R12
-	MOVL       2336(R13), R14
+	MOVL       2080(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z2, K3, (R12)(R14*1)
 	MOVQ       200(SI), R12
-	MOVL       2340(R13), R14
+	MOVL       2084(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z2, K3, -16(R12)(R14*1)
 	MOVQ       208(SI), R12
-	MOVL       2344(R13), R14
+	MOVL       2088(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z2, K3, -32(R12)(R14*1)
 	MOVQ       216(SI), R12
-	MOVL       2348(R13), R14
+	MOVL       2092(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z2, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z Z2, K1, Z14
 	VMOVDQU8.Z b80<>+0(SB), K2, Z13
 	VPTERNLOGQ $0x96, Z14, Z13, Z10
-	VMOVDQU64  704(R13), Z13
+	VMOVDQU64  448(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       96(SI), R12
-	MOVL       2352(R13), R14
+	MOVL       2096(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       104(SI), R12
-	MOVL       2356(R13), R14
+	MOVL       2100(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       112(SI), R12
-	MOVL       2360(R13), R14
+	MOVL       2104(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       120(SI), R12
-	MOVL       2364(R13), R14
+	MOVL       2108(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z3, Z3
 	MOVQ       224(SI), R12
-	MOVL       2352(R13), R14
+	MOVL       2096(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z3, K3, (R12)(R14*1)
 	MOVQ       232(SI), R12
-	MOVL       2356(R13), R14
+	MOVL       2100(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z3, K3, -16(R12)(R14*1)
 	MOVQ       240(SI), R12
-	MOVL       2360(R13), R14
+	MOVL       2104(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z3, K3, -32(R12)(R14*1)
 	MOVQ       248(SI), R12
-	MOVL       2364(R13), R14
+	MOVL       2108(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z3, K3, -48(R12)(R14*1)
@@ -20400,26 +20420,26 @@ lanes_rdone_13:
 	VPTERNLOGQ $0x96, Z14, Z13, Z11
 
 lanes_parts_done_raocbOpenLanesVAES512:
-	VPADDD      1024(R13), Z4, Z0
+	VPADDD      768(R13), Z4, Z0
 	VPADDD      dw3<>+0(SB), Z0, Z0
-	VPADDD      1088(R13), Z5, Z1
+	VPADDD      832(R13), Z5, Z1
 	VPADDD      dw3<>+0(SB), Z1, Z1
-	VPADDD      1152(R13), Z6, Z2
+	VPADDD      896(R13), Z6, Z2
 	VPADDD      dw3<>+0(SB), Z2, Z2
-	VPADDD      1216(R13), Z7, Z3
+	VPADDD      960(R13), Z7, Z3
 	VPADDD      dw3<>+0(SB), Z3, Z3
 	VPSHUFB     bswap32<>+0(SB), Z0, Z0
 	VPSHUFB     bswap32<>+0(SB), Z1, Z1
 	VPSHUFB     bswap32<>+0(SB), Z2, Z2
 	VPSHUFB     bswap32<>+0(SB), Z3, Z3
-	VAESENC     1792(R13), Z0, Z0
-	VAESENC     1792(R13), Z1, Z1
-	VAESENC     1792(R13), Z2, Z2
-	VAESENC     1792(R13), Z3, Z3
-	VAESENC     1856(R13), Z0, Z0
-	VAESENC     1856(R13), Z1, Z1
-	VAESENC     1856(R13), Z2, Z2
-	VAESENC     1856(R13), Z3, Z3
+	VAESENC     1536(R13), Z0, Z0
+	VAESENC     1536(R13), Z1, Z1
+	VAESENC     1536(R13), Z2, Z2
+	VAESENC     1536(R13), Z3, Z3
+	VAESENC     1600(R13), Z0, Z0
+	VAESENC     1600(R13), Z1, Z1
+	VAESENC     1600(R13), Z2, Z2
+	VAESENC     1600(R13), Z3, Z3
 	VPTERNLOGQ  $0x96, Z17, Z8, Z0
 	VPTERNLOGQ  $0x96, Z17, Z9, Z1
 	VPTERNLOGQ  $0x96, Z17, Z10, Z2
@@ -20500,18 +20520,19 @@ lanes_r10_14:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_14:
-	VMOVDQU64     Z0, (R13)
-	VMOVDQU64     Z1, 64(R13)
-	VMOVDQU64     Z2, 128(R13)
-	VMOVDQU64     Z3, 192(R13)
-	MOVL          2368(R13), R14
+	MOVQ          out+96(FP), R11
+	VMOVDQU64     Z0, (R11)
+	VMOVDQU64     Z1, 64(R11)
+	VMOVDQU64     Z2, 128(R11)
+	VMOVDQU64     Z3, 192(R11)
+	MOVL          2112(R13), R14
 	XORL          CX, CX
 	MOVQ          msgs+56(FP), BX
 	MOVQ          idx+64(FP), DX
 	BTL           $0x0f, R14
 	JCC           lanes_tag15_raocbOpenLanesVAES512
 	MOVQ          120(SI), R12
-	MOVL          2364(R13), R9
+	MOVL          2108(R13), R9
 	VEXTRACTI32X4 $0x03, Z3, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	IMUL3Q        $0x68, 120(DX), AX
@@ -20523,7 +20544,7 @@ lanes_tag15_raocbOpenLanesVAES512:
 	BTL           $0x0e, R14
 	JCC           lanes_tag14_raocbOpenLanesVAES512
 	MOVQ          112(SI), R12
-	MOVL          2360(R13), R9
+	MOVL          2104(R13), R9
 	VEXTRACTI32X4 $0x02, Z3, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	IMUL3Q        $0x68, 112(DX), AX
@@ -20535,7 +20556,7 @@ lanes_tag14_raocbOpenLanesVAES512:
 	BTL           $0x0d, R14
 	JCC           lanes_tag13_raocbOpenLanesVAES512
 	MOVQ          104(SI), R12
-	MOVL          2356(R13), R9
+	MOVL          2100(R13), R9
 	VEXTRACTI32X4 $0x01, Z3, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	IMUL3Q        $0x68, 104(DX), AX
@@ -20543,23 +20564,22 @@ lanes_tag14_raocbOpenLanesVAES512:
 	SETCS         96(AX)(BX*1)
 
 lanes_tag13_raocbOpenLanesVAES512:
-	ADCL          CX, CX
-	BTL           $0x0c, R14
-	JCC           lanes_tag12_raocbOpenLanesVAES512
-	MOVQ          96(SI), R12
-	MOVL          2352(R13), R9
-	VEXTRACTI32X4 $0x00, Z3, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 96(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+	ADCL     CX, CX
+	BTL      $0x0c, R14
+	JCC      lanes_tag12_raocbOpenLanesVAES512
+	MOVQ     96(SI), R12
+	MOVL     2096(R13), R9
+	VPCMPEQB (R12)(R9*1), X3, K1
+	IMUL3Q   $0x68, 96(DX), AX
+	KORTESTW K1, K1
+	SETCS    96(AX)(BX*1)
 
 lanes_tag12_raocbOpenLanesVAES512:
 	ADCL          CX, CX
 	BTL           $0x0b, R14
 	JCC           lanes_tag11_raocbOpenLanesVAES512
 	MOVQ          88(SI), R12
-	MOVL          2348(R13), R9
+	MOVL          2092(R13), R9
 	VEXTRACTI32X4 $0x03, Z2, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	IMUL3Q        $0x68, 88(DX), AX
@@ -20571,7 +20591,7 @@ lanes_tag11_raocbOpenLanesVAES512:
 	BTL           $0x0a, R14
 	JCC           lanes_tag10_raocbOpenLanesVAES512
 	MOVQ          80(SI), R12
-	MOVL          2344(R13), R9
+	MOVL          2088(R13), R9
 	VEXTRACTI32X4 $0x02, Z2, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	IMUL3Q        $0x68, 80(DX), AX
@@ -20583,7 +20603,7 @@ lanes_tag10_raocbOpenLanesVAES512:
 	BTL           $0x09, R14
 	JCC           lanes_tag9_raocbOpenLanesVAES512
 	MOVQ          72(SI), R12
-	MOVL          2340(R13), R9
+	MOVL          2084(R13), R9
 	VEXTRACTI32X4 $0x01, Z2, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	IMUL3Q        $0x68, 72(DX), AX
@@ -20591,23 +20611,22 @@ lanes_tag10_raocbOpenLanesVAES512:
 	SETCS         96(AX)(BX*1)
 
 lanes_tag9_raocbOpenLanesVAES512:
-	ADCL          CX, CX
-	BTL           $0x08, R14
-	JCC           lanes_tag8_raocbOpenLanesVAES512
-	MOVQ          64(SI), R12
-	MOVL          2336(R13), R9
-	VEXTRACTI32X4 $0x00, Z2, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 64(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+	ADCL     CX, CX
+	BTL      $0x08, R14
+	JCC      lanes_tag8_raocbOpenLanesVAES512
+	MOVQ     64(SI), R12
+	MOVL     2080(R13), R9
+	VPCMPEQB (R12)(R9*1), X2, K1
+	IMUL3Q   $0x68, 64(DX), AX
+	KORTESTW K1, K1
+	SETCS    96(AX)(BX*1)
 
 lanes_tag8_raocbOpenLanesVAES512:
 	ADCL          CX, CX
 	BTL           $0x07, R14
 	JCC           lanes_tag7_raocbOpenLanesVAES512
 	MOVQ          56(SI), R12
-	MOVL          2332(R13), R9
+	MOVL          2076(R13), R9
 	VEXTRACTI32X4 $0x03, Z1, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	IMUL3Q        $0x68, 56(DX), AX
@@ -20619,7 +20638,7 @@ lanes_tag7_raocbOpenLanesVAES512:
 	BTL           $0x06, R14
 	JCC           lanes_tag6_raocbOpenLanesVAES512
 	MOVQ          48(SI), R12
-	MOVL          2328(R13), R9
+	MOVL          2072(R13), R9
 	VEXTRACTI32X4 $0x02, Z1, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	IMUL3Q        $0x68, 48(DX), AX
@@ -20631,7 +20650,7 @@ lanes_tag6_raocbOpenLanesVAES512:
 	BTL           $0x05, R14
 	JCC           lanes_tag5_raocbOpenLanesVAES512
 	MOVQ          40(SI), R12
-	MOVL          2324(R13), R9
+	MOVL          2068(R13), R9
 	VEXTRACTI32X4 $0x01, Z1, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	IMUL3Q        $0x68, 40(DX), AX
@@ -20639,23 +20658,22 @@ lanes_tag6_raocbOpenLanesVAES512:
 	SETCS         96(AX)(BX*1)
 
 lanes_tag5_raocbOpenLanesVAES512:
-	ADCL          CX, CX
-	BTL           $0x04, R14
-	JCC           lanes_tag4_raocbOpenLanesVAES512
-	MOVQ          32(SI), R12
-	MOVL          2320(R13), R9
-	VEXTRACTI32X4 $0x00, Z1, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, 32(DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+	ADCL     CX, CX
+	BTL      $0x04, R14
+	JCC      lanes_tag4_raocbOpenLanesVAES512
+	MOVQ     32(SI), R12
+	MOVL     2064(R13), R9
+	VPCMPEQB (R12)(R9*1), X1, K1
+	IMUL3Q   $0x68, 32(DX), AX
+	KORTESTW K1, K1
+	SETCS    96(AX)(BX*1)
 
 lanes_tag4_raocbOpenLanesVAES512:
 	ADCL          CX, CX
 	BTL           $0x03, R14
 	JCC           lanes_tag3_raocbOpenLanesVAES512
 	MOVQ          24(SI), R12
-	MOVL          2316(R13), R9
+	MOVL          2060(R13), R9
 	VEXTRACTI32X4 $0x03, Z0, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	IMUL3Q        $0x68, 24(DX), AX
@@ -20667,7 +20685,7 @@ lanes_tag3_raocbOpenLanesVAES512:
 	BTL           $0x02, R14
 	JCC           lanes_tag2_raocbOpenLanesVAES512
 	MOVQ          16(SI), R12
-	MOVL          2312(R13), R9
+	MOVL          2056(R13), R9
 	VEXTRACTI32X4 $0x02, Z0, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	IMUL3Q        $0x68, 16(DX), AX
@@ -20679,7 +20697,7 @@ lanes_tag2_raocbOpenLanesVAES512:
 	BTL           $0x01, R14
 	JCC           lanes_tag1_raocbOpenLanesVAES512
 	MOVQ          8(SI), R12
-	MOVL          2308(R13), R9
+	MOVL          2052(R13), R9
 	VEXTRACTI32X4 $0x01, Z0, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	IMUL3Q        $0x68, 8(DX), AX
@@ -20687,39 +20705,41 @@ lanes_tag2_raocbOpenLanesVAES512:
 	SETCS         96(AX)(BX*1)
 
 lanes_tag1_raocbOpenLanesVAES512:
-	ADCL          CX, CX
-	BTL           $0x00, R14
-	JCC           lanes_tag0_raocbOpenLanesVAES512
-	MOVQ          (SI), R12
-	MOVL          2304(R13), R9
-	VEXTRACTI32X4 $0x00, Z0, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	IMUL3Q        $0x68, (DX), AX
-	KORTESTW      K1, K1
-	SETCS         96(AX)(BX*1)
+	ADCL     CX, CX
+	BTL      $0x00, R14
+	JCC      lanes_tag0_raocbOpenLanesVAES512
+	MOVQ     (SI), R12
+	MOVL     2048(R13), R9
+	VPCMPEQB (R12)(R9*1), X0, K1
+	IMUL3Q   $0x68, (DX), AX
+	KORTESTW K1, K1
+	SETCS    96(AX)(BX*1)
 
 lanes_tag0_raocbOpenLanesVAES512:
 	ADCL  CX, CX
 	ANDNL R14, CX, CX
-	MOVL  CX, 2372(R13)
+	MOVL  CX, 260(R11)
+	MOVL  R14, 256(R11)
 	VZEROUPPER
 	RET
 
-// func raocbSealRunVAES512(nr int, rk *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *byte, runs int, sub int, mark uint32, out *[2380]byte) int
+// func raocbSealRunVAES512(nr int, rk *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *byte, runs int, sub int, mark uint32, out *[264]byte) int
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, VAES
-TEXT ·raocbSealRunVAES512(SB), NOSPLIT, $0-96
-	MOVQ            out+80(FP), R13
+TEXT ·raocbSealRunVAES512(SB), $2184-96
+	LEAQ            (SP), R13
+	ADDQ            $0x3f, R13
+	ANDQ            $-64, R13
 	MOVQ            msgs+48(FP), SI
-	MOVL            $0x00000000, 2376(R13)
+	MOVL            $0x00000000, 2116(R13)
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
 	MOVQ            BX, R10
 	MOVQ            r1+16(FP), R12
 	VBROADCASTI32X4 (R12), Z12
-	VMOVDQU64       Z12, 1792(R13)
+	VMOVDQU64       Z12, 1536(R13)
 	MOVQ            r2+24(FP), R12
 	VBROADCASTI32X4 (R12), Z12
-	VMOVDQU64       Z12, 1856(R13)
+	VMOVDQU64       Z12, 1600(R13)
 	VBROADCASTI32X4 (R10), Z17
 	VBROADCASTI32X4 16(R10), Z18
 	VBROADCASTI32X4 32(R10), Z19
@@ -20772,7 +20792,7 @@ lanes_group_raocbSealRunVAES512:
 	ADCL            R12, R12
 	MOVLQZX         mark+72(FP), R14
 	ANDL            R12, R14
-	MOVL            R14, 2368(R13)
+	MOVL            R14, 2112(R13)
 	KXNORB          K1, K1, K1
 	VMOVDQU64       lenIdx<>+0(SB), Z15
 	VPGATHERQQ      (SI)(Z15*1), K1, Z13
@@ -20785,7 +20805,7 @@ lanes_group_raocbSealRunVAES512:
 	MOVQ            sub+64(FP), R12
 	VPBROADCASTD    R12, Z13
 	VPSUBD          Z13, Z12, Z12
-	VMOVDQU64       Z12, 2304(R13)
+	VMOVDQU64       Z12, 2048(R13)
 	MOVQ            $0x000000000000ffff, R12
 	KMOVQ           R12, K4
 	MOVQ            $0x00000000ffff0000, R12
@@ -20929,92 +20949,99 @@ lanes_rdone_15:
 	VPSHUFB       bswap32<>+0(SB), Z1, Z5
 	VPSHUFB       bswap32<>+0(SB), Z2, Z6
 	VPSHUFB       bswap32<>+0(SB), Z3, Z7
-	VMOVDQU64     2304(R13), Z14
+	VMOVDQU64     2048(R13), Z14
 	VPXORQ        Z16, Z16, Z16
 	VMOVDQU64     lenPerm<>+0(SB), Z13
 	VPERMD        Z14, Z13, Z13
 	VPADDD        dw15<>+0(SB), Z13, Z0
 	VPSRLD        $0x04, Z0, Z0
-	VMOVDQU64     Z0, 1024(R13)
+	VMOVDQU64     Z0, 768(R13)
 	VPANDD        low4<>+0(SB), Z13, Z0
 	VPSHUFB       Z16, Z0, Z0
-	VMOVDQU64     Z0, 512(R13)
-	VPSRLD        $0x04, Z13, Z13
-	VMOVDQU64     Z13, 768(R13)
-	VPSHUFB       Z16, Z13, Z13
-	VMOVDQU64     Z13, 256(R13)
-	VMOVDQA64     Z13, Z8
-	VMOVDQA64     Z13, Z9
+	VMOVDQU64     Z0, 256(R13)
+	VPSRLD        $0x04, Z13, Z8
+	VMOVDQU64     Z8, 512(R13)
+	VPSHUFB       Z16, Z8, Z8
+	VMOVDQU64     Z8, (R13)
 	VMOVDQU64     lenPerm<>+64(SB), Z13
 	VPERMD        Z14, Z13, Z13
 	VPADDD        dw15<>+0(SB), Z13, Z1
 	VPSRLD        $0x04, Z1, Z1
-	VMOVDQU64     Z1, 1088(R13)
+	VMOVDQU64     Z1, 832(R13)
 	VPANDD        low4<>+0(SB), Z13, Z1
 	VPSHUFB       Z16, Z1, Z1
-	VMOVDQU64     Z1, 576(R13)
-	VPSRLD        $0x04, Z13, Z13
-	VMOVDQU64     Z13, 832(R13)
-	VPSHUFB       Z16, Z13, Z13
-	VMOVDQU64     Z13, 320(R13)
-	VPMINUB       Z13, Z8, Z8
-	VPMAXUB       Z13, Z9, Z9
+	VMOVDQU64     Z1, 320(R13)
+	VPSRLD        $0x04, Z13, Z9
+	VMOVDQU64     Z9, 576(R13)
+	VPSHUFB       Z16, Z9, Z9
+	VMOVDQU64     Z9, 64(R13)
 	VMOVDQU64     lenPerm<>+128(SB), Z13
 	VPERMD        Z14, Z13, Z13
 	VPADDD        dw15<>+0(SB), Z13, Z2
 	VPSRLD        $0x04, Z2, Z2
-	VMOVDQU64     Z2, 1152(R13)
+	VMOVDQU64     Z2, 896(R13)
 	VPANDD        low4<>+0(SB), Z13, Z2
 	VPSHUFB       Z16, Z2, Z2
-	VMOVDQU64     Z2, 640(R13)
-	VPSRLD        $0x04, Z13, Z13
-	VMOVDQU64     Z13, 896(R13)
-	VPSHUFB       Z16, Z13, Z13
-	VMOVDQU64     Z13, 384(R13)
-	VPMINUB       Z13, Z8, Z8
-	VPMAXUB       Z13, Z9, Z9
+	VMOVDQU64     Z2, 384(R13)
+	VPSRLD        $0x04, Z13, Z10
+	VMOVDQU64     Z10, 640(R13)
+	VPSHUFB       Z16, Z10, Z10
+	VMOVDQU64     Z10, 128(R13)
 	VMOVDQU64     lenPerm<>+192(SB), Z13
 	VPERMD        Z14, Z13, Z13
 	VPADDD        dw15<>+0(SB), Z13, Z3
 	VPSRLD        $0x04, Z3, Z3
-	VMOVDQU64     Z3, 1216(R13)
+	VMOVDQU64     Z3, 960(R13)
 	VPANDD        low4<>+0(SB), Z13, Z3
 	VPSHUFB       Z16, Z3, Z3
-	VMOVDQU64     Z3, 704(R13)
-	VPSRLD        $0x04, Z13, Z13
-	VMOVDQU64     Z13, 960(R13)
-	VPSHUFB       Z16, Z13, Z13
-	VMOVDQU64     Z13, 448(R13)
-	VPMINUB       Z13, Z8, Z8
-	VPMAXUB       Z13, Z9, Z9
+	VMOVDQU64     Z3, 448(R13)
+	VPSRLD        $0x04, Z13, Z11
+	VMOVDQU64     Z11, 704(R13)
+	VPSHUFB       Z16, Z11, Z11
+	VMOVDQU64     Z11, 192(R13)
 	VPTESTMD      low4<>+0(SB), Z14, K1
 	KMOVW         K1, R14
-	VEXTRACTI64X4 $0x01, Z8, Y14
-	VPMINUB       Y14, Y8, Y8
-	VEXTRACTI128  $0x01, Y8, X14
-	VPMINUB       X14, X8, X8
-	VMOVD         X8, CX
+	VPSRLD        $0x04, Z14, Z13
+	VPBROADCASTD  X13, Z15
+	VPCMPEQD      Z15, Z13, K1
+	VMOVD         X13, CX
+	MOVL          CX, R8
+	KORTESTW      K1, K1
+	JCS           lanes_reduced_raocbSealRunVAES512
+	VPMINUB       Z9, Z8, Z13
+	VPMINUB       Z11, Z10, Z15
+	VPMINUB       Z15, Z13, Z13
+	VEXTRACTI64X4 $0x01, Z13, Y14
+	VPMINUB       Y14, Y13, Y13
+	VEXTRACTI128  $0x01, Y13, X14
+	VPMINUB       X14, X13, X13
+	VMOVD         X13, CX
 	ANDL          $0x000000ff, CX
-	VEXTRACTI64X4 $0x01, Z9, Y14
-	VPMAXUB       Y14, Y9, Y9
-	VEXTRACTI128  $0x01, Y9, X14
-	VPMAXUB       X14, X9, X9
-	VMOVD         X9, R8
+	VPMAXUB       Z9, Z8, Z13
+	VPMAXUB       Z11, Z10, Z15
+	VPMAXUB       Z15, Z13, Z13
+	VEXTRACTI64X4 $0x01, Z13, Y14
+	VPMAXUB       Y14, Y13, Y13
+	VEXTRACTI128  $0x01, Y13, X14
+	VPMAXUB       X14, X13, X13
+	VMOVD         X13, R8
 	ANDL          $0x000000ff, R8
-	VPXORQ        Z8, Z8, Z8
-	VPXORQ        Z9, Z9, Z9
-	VPXORQ        Z10, Z10, Z10
-	VPXORQ        Z11, Z11, Z11
-	TESTQ         R8, R8
-	JZ            lanes_blocks_done_raocbSealRunVAES512
-	MOVL          $0x00000001, R9
-	XORL          R11, R11
-	MOVL          $0x000000f0, R12
-	KMOVW         R12, K5
-	MOVL          $0x00000f00, R12
-	KMOVW         R12, K6
-	MOVL          $0x0000f000, R12
-	KMOVW         R12, K7
+
+lanes_reduced_raocbSealRunVAES512:
+	VPXORQ Z8, Z8, Z8
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z10, Z10, Z10
+	VPXORQ Z11, Z11, Z11
+	TESTQ  R8, R8
+	JZ     lanes_blocks_done_raocbSealRunVAES512
+	MOVL   $0x00000001, R9
+	XORL   R11, R11
+	MOVL   $0x000000f0, R12
+	KMOVW  R12, K5
+	MOVL   $0x00000f00, R12
+	KMOVW  R12, K6
+	MOVL   $0x0000f000, R12
+	KMOVW  R12, K7
 
 lanes_pairs_raocbSealRunVAES512:
 	LEAQ            1(R9), R12
@@ -21038,24 +21065,24 @@ lanes_pairs_raocbSealRunVAES512:
 	VPSHUFB         bswap32<>+0(SB), Z13, Z13
 	VPSHUFB         bswap32<>+0(SB), Z14, Z14
 	VPSHUFB         bswap32<>+0(SB), Z15, Z15
-	VAESENC         1792(R13), Z0, Z0
-	VAESENC         1792(R13), Z1, Z1
-	VAESENC         1792(R13), Z2, Z2
-	VAESENC         1792(R13), Z3, Z3
-	VAESENC         1792(R13), Z12, Z12
-	VAESENC         1792(R13), Z13, Z13
-	VAESENC         1792(R13), Z14, Z14
-	VAESENC         1792(R13), Z15, Z15
-	VAESENC         1856(R13), Z0, Z0
-	VAESENC         1856(R13), Z1, Z1
-	VAESENC         1856(R13), Z2, Z2
-	VAESENC         1856(R13), Z3, Z3
-	VAESENC         1856(R13), Z12, Z12
-	VAESENC         1856(R13), Z13, Z13
-	VAESENC         1856(R13), Z14, Z14
-	VAESENC         1856(R13), Z15, Z15
-	VMOVDQU64       Z0, 1280(R13)
-	VMOVDQU64       Z12, 1536(R13)
+	VAESENC         1536(R13), Z0, Z0
+	VAESENC         1536(R13), Z1, Z1
+	VAESENC         1536(R13), Z2, Z2
+	VAESENC         1536(R13), Z3, Z3
+	VAESENC         1536(R13), Z12, Z12
+	VAESENC         1536(R13), Z13, Z13
+	VAESENC         1536(R13), Z14, Z14
+	VAESENC         1536(R13), Z15, Z15
+	VAESENC         1600(R13), Z0, Z0
+	VAESENC         1600(R13), Z1, Z1
+	VAESENC         1600(R13), Z2, Z2
+	VAESENC         1600(R13), Z3, Z3
+	VAESENC         1600(R13), Z12, Z12
+	VAESENC         1600(R13), Z13, Z13
+	VAESENC         1600(R13), Z14, Z14
+	VAESENC         1600(R13), Z15, Z15
+	VMOVDQU64       Z0, 1024(R13)
+	VMOVDQU64       Z12, 1280(R13)
 	MOVQ            48(SI), R12
 	VMOVDQU         (R12)(R11*1), X0
 	VMOVDQU         16(R12)(R11*1), X12
@@ -21069,10 +21096,10 @@ lanes_pairs_raocbSealRunVAES512:
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z0
 	VBROADCASTI32X4 16(R12)(R11*1), K7, Z12
 	VPTERNLOGQ      $0x96, Z0, Z12, Z8
-	VPTERNLOGQ      $0x96, 1280(R13), Z17, Z0
-	VPTERNLOGQ      $0x96, 1536(R13), Z17, Z12
-	VMOVDQU64       Z1, 1344(R13)
-	VMOVDQU64       Z13, 1600(R13)
+	VPTERNLOGQ      $0x96, 1024(R13), Z17, Z0
+	VPTERNLOGQ      $0x96, 1280(R13), Z17, Z12
+	VMOVDQU64       Z1, 1088(R13)
+	VMOVDQU64       Z13, 1344(R13)
 	MOVQ            464(SI), R12
 	VMOVDQU         (R12)(R11*1), X1
 	VMOVDQU         16(R12)(R11*1), X13
@@ -21086,10 +21113,10 @@ lanes_pairs_raocbSealRunVAES512:
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z1
 	VBROADCASTI32X4 16(R12)(R11*1), K7, Z13
 	VPTERNLOGQ      $0x96, Z1, Z13, Z9
-	VPTERNLOGQ      $0x96, 1344(R13), Z17, Z1
-	VPTERNLOGQ      $0x96, 1600(R13), Z17, Z13
-	VMOVDQU64       Z2, 1408(R13)
-	VMOVDQU64       Z14, 1664(R13)
+	VPTERNLOGQ      $0x96, 1088(R13), Z17, Z1
+	VPTERNLOGQ      $0x96, 1344(R13), Z17, Z13
+	VMOVDQU64       Z2, 1152(R13)
+	VMOVDQU64       Z14, 1408(R13)
 	MOVQ            880(SI), R12
 	VMOVDQU         (R12)(R11*1), X2
 	VMOVDQU         16(R12)(R11*1), X14
@@ -21103,10 +21130,10 @@ lanes_pairs_raocbSealRunVAES512:
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z2
 	VBROADCASTI32X4 16(R12)(R11*1), K7, Z14
 	VPTERNLOGQ      $0x96, Z2, Z14, Z10
-	VPTERNLOGQ      $0x96, 1408(R13), Z17, Z2
-	VPTERNLOGQ      $0x96, 1664(R13), Z17, Z14
-	VMOVDQU64       Z3, 1472(R13)
-	VMOVDQU64       Z15, 1728(R13)
+	VPTERNLOGQ      $0x96, 1152(R13), Z17, Z2
+	VPTERNLOGQ      $0x96, 1408(R13), Z17, Z14
+	VMOVDQU64       Z3, 1216(R13)
+	VMOVDQU64       Z15, 1472(R13)
 	MOVQ            1296(SI), R12
 	VMOVDQU         (R12)(R11*1), X3
 	VMOVDQU         16(R12)(R11*1), X15
@@ -21120,8 +21147,8 @@ lanes_pairs_raocbSealRunVAES512:
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z3
 	VBROADCASTI32X4 16(R12)(R11*1), K7, Z15
 	VPTERNLOGQ      $0x96, Z3, Z15, Z11
-	VPTERNLOGQ      $0x96, 1472(R13), Z17, Z3
-	VPTERNLOGQ      $0x96, 1728(R13), Z17, Z15
+	VPTERNLOGQ      $0x96, 1216(R13), Z17, Z3
+	VPTERNLOGQ      $0x96, 1472(R13), Z17, Z15
 	VAESENC         Z18, Z0, Z0
 	VAESENC         Z18, Z1, Z1
 	VAESENC         Z18, Z2, Z2
@@ -21262,8 +21289,8 @@ lanes_r10_16:
 	VAESENCLAST Z27, Z15, Z15
 
 lanes_rdone_16:
-	VPXORQ        1280(R13), Z0, Z0
-	VPXORQ        1536(R13), Z12, Z12
+	VPXORQ        1024(R13), Z0, Z0
+	VPXORQ        1280(R13), Z12, Z12
 	MOVQ          72(SI), R12
 	VMOVDQU       X0, (R12)(R11*1)
 	VMOVDQU       X12, 16(R12)(R11*1)
@@ -21276,8 +21303,8 @@ lanes_rdone_16:
 	MOVQ          384(SI), R12
 	VEXTRACTI32X4 $0x03, Z0, (R12)(R11*1)
 	VEXTRACTI32X4 $0x03, Z12, 16(R12)(R11*1)
-	VPXORQ        1344(R13), Z1, Z1
-	VPXORQ        1600(R13), Z13, Z13
+	VPXORQ        1088(R13), Z1, Z1
+	VPXORQ        1344(R13), Z13, Z13
 	MOVQ          488(SI), R12
 	VMOVDQU       X1, (R12)(R11*1)
 	VMOVDQU       X13, 16(R12)(R11*1)
@@ -21290,8 +21317,8 @@ lanes_rdone_16:
 	MOVQ          800(SI), R12
 	VEXTRACTI32X4 $0x03, Z1, (R12)(R11*1)
 	VEXTRACTI32X4 $0x03, Z13, 16(R12)(R11*1)
-	VPXORQ        1408(R13), Z2, Z2
-	VPXORQ        1664(R13), Z14, Z14
+	VPXORQ        1152(R13), Z2, Z2
+	VPXORQ        1408(R13), Z14, Z14
 	MOVQ          904(SI), R12
 	VMOVDQU       X2, (R12)(R11*1)
 	VMOVDQU       X14, 16(R12)(R11*1)
@@ -21304,8 +21331,8 @@ lanes_rdone_16:
 	MOVQ          1216(SI), R12
 	VEXTRACTI32X4 $0x03, Z2, (R12)(R11*1)
 	VEXTRACTI32X4 $0x03, Z14, 16(R12)(R11*1)
-	VPXORQ        1472(R13), Z3, Z3
-	VPXORQ        1728(R13), Z15, Z15
+	VPXORQ        1216(R13), Z3, Z3
+	VPXORQ        1472(R13), Z15, Z15
 	MOVQ          1320(SI), R12
 	VMOVDQU       X3, (R12)(R11*1)
 	VMOVDQU       X15, 16(R12)(R11*1)
@@ -21336,17 +21363,17 @@ lanes_loop_raocbSealRunVAES512:
 	VPSHUFB         bswap32<>+0(SB), Z1, Z1
 	VPSHUFB         bswap32<>+0(SB), Z2, Z2
 	VPSHUFB         bswap32<>+0(SB), Z3, Z3
-	VAESENC         1792(R13), Z0, Z0
-	VAESENC         1792(R13), Z1, Z1
-	VAESENC         1792(R13), Z2, Z2
-	VAESENC         1792(R13), Z3, Z3
-	VAESENC         1856(R13), Z0, Z0
-	VAESENC         1856(R13), Z1, Z1
-	VAESENC         1856(R13), Z2, Z2
-	VAESENC         1856(R13), Z3, Z3
+	VAESENC         1536(R13), Z0, Z0
+	VAESENC         1536(R13), Z1, Z1
+	VAESENC         1536(R13), Z2, Z2
+	VAESENC         1536(R13), Z3, Z3
+	VAESENC         1600(R13), Z0, Z0
+	VAESENC         1600(R13), Z1, Z1
+	VAESENC         1600(R13), Z2, Z2
+	VAESENC         1600(R13), Z3, Z3
 	CMPQ            R9, CX
 	JA              lanes_masked_raocbSealRunVAES512
-	VMOVDQU64       Z0, 1280(R13)
+	VMOVDQU64       Z0, 1024(R13)
 	MOVQ            48(SI), R12
 	VMOVDQU         (R12)(R11*1), X14
 	MOVQ            152(SI), R12
@@ -21357,7 +21384,7 @@ lanes_loop_raocbSealRunVAES512:
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z14
 	VPXORQ          Z14, Z8, Z8
 	VPTERNLOGQ      $0x96, Z17, Z14, Z0
-	VMOVDQU64       Z1, 1344(R13)
+	VMOVDQU64       Z1, 1088(R13)
 	MOVQ            464(SI), R12
 	VMOVDQU         (R12)(R11*1), X14
 	MOVQ            568(SI), R12
@@ -21368,7 +21395,7 @@ lanes_loop_raocbSealRunVAES512:
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z14
 	VPXORQ          Z14, Z9, Z9
 	VPTERNLOGQ      $0x96, Z17, Z14, Z1
-	VMOVDQU64       Z2, 1408(R13)
+	VMOVDQU64       Z2, 1152(R13)
 	MOVQ            880(SI), R12
 	VMOVDQU         (R12)(R11*1), X14
 	MOVQ            984(SI), R12
@@ -21379,7 +21406,7 @@ lanes_loop_raocbSealRunVAES512:
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z14
 	VPXORQ          Z14, Z10, Z10
 	VPTERNLOGQ      $0x96, Z17, Z14, Z2
-	VMOVDQU64       Z3, 1472(R13)
+	VMOVDQU64       Z3, 1216(R13)
 	MOVQ            1296(SI), R12
 	VMOVDQU         (R12)(R11*1), X14
 	MOVQ            1400(SI), R12
@@ -21466,7 +21493,7 @@ lanes_r10_17:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_17:
-	VPXORQ        1280(R13), Z0, Z0
+	VPXORQ        1024(R13), Z0, Z0
 	MOVQ          72(SI), R12
 	VMOVDQU       X0, (R12)(R11*1)
 	MOVQ          176(SI), R12
@@ -21475,7 +21502,7 @@ lanes_rdone_17:
 	VEXTRACTI32X4 $0x02, Z0, (R12)(R11*1)
 	MOVQ          384(SI), R12
 	VEXTRACTI32X4 $0x03, Z0, (R12)(R11*1)
-	VPXORQ        1344(R13), Z1, Z1
+	VPXORQ        1088(R13), Z1, Z1
 	MOVQ          488(SI), R12
 	VMOVDQU       X1, (R12)(R11*1)
 	MOVQ          592(SI), R12
@@ -21484,7 +21511,7 @@ lanes_rdone_17:
 	VEXTRACTI32X4 $0x02, Z1, (R12)(R11*1)
 	MOVQ          800(SI), R12
 	VEXTRACTI32X4 $0x03, Z1, (R12)(R11*1)
-	VPXORQ        1408(R13), Z2, Z2
+	VPXORQ        1152(R13), Z2, Z2
 	MOVQ          904(SI), R12
 	VMOVDQU       X2, (R12)(R11*1)
 	MOVQ          1008(SI), R12
@@ -21493,7 +21520,7 @@ lanes_rdone_17:
 	VEXTRACTI32X4 $0x02, Z2, (R12)(R11*1)
 	MOVQ          1216(SI), R12
 	VEXTRACTI32X4 $0x03, Z2, (R12)(R11*1)
-	VPXORQ        1472(R13), Z3, Z3
+	VPXORQ        1216(R13), Z3, Z3
 	MOVQ          1320(SI), R12
 	VMOVDQU       X3, (R12)(R11*1)
 	MOVQ          1424(SI), R12
@@ -21505,8 +21532,8 @@ lanes_rdone_17:
 	JMP           lanes_next_raocbSealRunVAES512
 
 lanes_masked_raocbSealRunVAES512:
-	VMOVDQU64    Z0, 1280(R13)
-	VPCMPUD      $0x02, 256(R13), Z13, K2
+	VMOVDQU64    Z0, 1024(R13)
+	VPCMPUD      $0x02, (R13), Z13, K2
 	MOVQ         48(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X14
 	MOVQ         152(SI), R12
@@ -21523,8 +21550,8 @@ lanes_masked_raocbSealRunVAES512:
 	VINSERTI32X4 $0x03, X16, Z14, Z14
 	VPXORQ       Z14, Z8, Z8
 	VPTERNLOGQ   $0x96, Z17, Z14, Z0
-	VMOVDQU64    Z1, 1344(R13)
-	VPCMPUD      $0x02, 320(R13), Z13, K2
+	VMOVDQU64    Z1, 1088(R13)
+	VPCMPUD      $0x02, 64(R13), Z13, K2
 	MOVQ         464(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X14
 	MOVQ         568(SI), R12
@@ -21541,8 +21568,8 @@ lanes_masked_raocbSealRunVAES512:
 	VINSERTI32X4 $0x03, X16, Z14, Z14
 	VPXORQ       Z14, Z9, Z9
 	VPTERNLOGQ   $0x96, Z17, Z14, Z1
-	VMOVDQU64    Z2, 1408(R13)
-	VPCMPUD      $0x02, 384(R13), Z13, K2
+	VMOVDQU64    Z2, 1152(R13)
+	VPCMPUD      $0x02, 128(R13), Z13, K2
 	MOVQ         880(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X14
 	MOVQ         984(SI), R12
@@ -21559,8 +21586,8 @@ lanes_masked_raocbSealRunVAES512:
 	VINSERTI32X4 $0x03, X16, Z14, Z14
 	VPXORQ       Z14, Z10, Z10
 	VPTERNLOGQ   $0x96, Z17, Z14, Z2
-	VMOVDQU64    Z3, 1472(R13)
-	VPCMPUD      $0x02, 448(R13), Z13, K2
+	VMOVDQU64    Z3, 1216(R13)
+	VPCMPUD      $0x02, 192(R13), Z13, K2
 	MOVQ         1296(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X14
 	MOVQ         1400(SI), R12
@@ -21653,8 +21680,8 @@ lanes_r10_18:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_18:
-	VPCMPUD       $0x02, 256(R13), Z13, K2
-	VPXORQ        1280(R13), Z0, Z0
+	VPCMPUD       $0x02, (R13), Z13, K2
+	VPXORQ        1024(R13), Z0, Z0
 	MOVQ          72(SI), R12
 	VMOVDQU32     X0, K2, (R12)(R11*1)
 	MOVQ          176(SI), R12
@@ -21669,8 +21696,8 @@ lanes_rdone_18:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z0, X16
 	VMOVDQU32     X16, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 320(R13), Z13, K2
-	VPXORQ        1344(R13), Z1, Z1
+	VPCMPUD       $0x02, 64(R13), Z13, K2
+	VPXORQ        1088(R13), Z1, Z1
 	MOVQ          488(SI), R12
 	VMOVDQU32     X1, K2, (R12)(R11*1)
 	MOVQ          592(SI), R12
@@ -21685,8 +21712,8 @@ lanes_rdone_18:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z1, X16
 	VMOVDQU32     X16, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 384(R13), Z13, K2
-	VPXORQ        1408(R13), Z2, Z2
+	VPCMPUD       $0x02, 128(R13), Z13, K2
+	VPXORQ        1152(R13), Z2, Z2
 	MOVQ          904(SI), R12
 	VMOVDQU32     X2, K2, (R12)(R11*1)
 	MOVQ          1008(SI), R12
@@ -21701,8 +21728,8 @@ lanes_rdone_18:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z2, X16
 	VMOVDQU32     X16, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 448(R13), Z13, K2
-	VPXORQ        1472(R13), Z3, Z3
+	VPCMPUD       $0x02, 192(R13), Z13, K2
+	VPXORQ        1216(R13), Z3, Z3
 	MOVQ          1320(SI), R12
 	VMOVDQU32     X3, K2, (R12)(R11*1)
 	MOVQ          1424(SI), R12
@@ -21734,26 +21761,26 @@ lanes_blocks_done_raocbSealRunVAES512:
 	KMOVQ       R12, K7
 	TESTL       R14, R14
 	JZ          lanes_parts_done_raocbSealRunVAES512
-	VPADDD      768(R13), Z4, Z0
+	VPADDD      512(R13), Z4, Z0
 	VPADDD      dw1<>+0(SB), Z0, Z0
-	VPADDD      832(R13), Z5, Z1
+	VPADDD      576(R13), Z5, Z1
 	VPADDD      dw1<>+0(SB), Z1, Z1
-	VPADDD      896(R13), Z6, Z2
+	VPADDD      640(R13), Z6, Z2
 	VPADDD      dw1<>+0(SB), Z2, Z2
-	VPADDD      960(R13), Z7, Z3
+	VPADDD      704(R13), Z7, Z3
 	VPADDD      dw1<>+0(SB), Z3, Z3
 	VPSHUFB     bswap32<>+0(SB), Z0, Z0
 	VPSHUFB     bswap32<>+0(SB), Z1, Z1
 	VPSHUFB     bswap32<>+0(SB), Z2, Z2
 	VPSHUFB     bswap32<>+0(SB), Z3, Z3
-	VAESENC     1792(R13), Z0, Z0
-	VAESENC     1792(R13), Z1, Z1
-	VAESENC     1792(R13), Z2, Z2
-	VAESENC     1792(R13), Z3, Z3
-	VAESENC     1856(R13), Z0, Z0
-	VAESENC     1856(R13), Z1, Z1
-	VAESENC     1856(R13), Z2, Z2
-	VAESENC     1856(R13), Z3, Z3
+	VAESENC     1536(R13), Z0, Z0
+	VAESENC     1536(R13), Z1, Z1
+	VAESENC     1536(R13), Z2, Z2
+	VAESENC     1536(R13), Z3, Z3
+	VAESENC     1600(R13), Z0, Z0
+	VAESENC     1600(R13), Z1, Z1
+	VAESENC     1600(R13), Z2, Z2
+	VAESENC     1600(R13), Z3, Z3
 	VPXORQ      Z17, Z0, Z0
 	VPXORQ      Z17, Z1, Z1
 	VPXORQ      Z17, Z2, Z2
@@ -21835,193 +21862,193 @@ lanes_r10_19:
 
 lanes_rdone_19:
 	VMOVDQU64  iota4<>+0(SB), Z16
-	VMOVDQU64  512(R13), Z13
+	VMOVDQU64  256(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       48(SI), R12
-	MOVL       2304(R13), R14
+	MOVL       2048(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       152(SI), R12
-	MOVL       2308(R13), R14
+	MOVL       2052(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       256(SI), R12
-	MOVL       2312(R13), R14
+	MOVL       2056(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       360(SI), R12
-	MOVL       2316(R13), R14
+	MOVL       2060(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z0, Z0
 	MOVQ       72(SI), R12
-	MOVL       2304(R13), R14
+	MOVL       2048(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z0, K3, (R12)(R14*1)
 	MOVQ       176(SI), R12
-	MOVL       2308(R13), R14
+	MOVL       2052(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z0, K3, -16(R12)(R14*1)
 	MOVQ       280(SI), R12
-	MOVL       2312(R13), R14
+	MOVL       2056(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z0, K3, -32(R12)(R14*1)
 	MOVQ       384(SI), R12
-	MOVL       2316(R13), R14
+	MOVL       2060(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z0, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z b80<>+0(SB), K2, Z13
 	VPTERNLOGQ $0x96, Z14, Z13, Z8
-	VMOVDQU64  576(R13), Z13
+	VMOVDQU64  320(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       464(SI), R12
-	MOVL       2320(R13), R14
+	MOVL       2064(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       568(SI), R12
-	MOVL       2324(R13), R14
+	MOVL       2068(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       672(SI), R12
-	MOVL       2328(R13), R14
+	MOVL       2072(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       776(SI), R12
-	MOVL       2332(R13), R14
+	MOVL       2076(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z1, Z1
 	MOVQ       488(SI), R12
-	MOVL       2320(R13), R14
+	MOVL       2064(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z1, K3, (R12)(R14*1)
 	MOVQ       592(SI), R12
-	MOVL       2324(R13), R14
+	MOVL       2068(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z1, K3, -16(R12)(R14*1)
 	MOVQ       696(SI), R12
-	MOVL       2328(R13), R14
+	MOVL       2072(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z1, K3, -32(R12)(R14*1)
 	MOVQ       800(SI), R12
-	MOVL       2332(R13), R14
+	MOVL       2076(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z1, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z b80<>+0(SB), K2, Z13
 	VPTERNLOGQ $0x96, Z14, Z13, Z9
-	VMOVDQU64  640(R13), Z13
+	VMOVDQU64  384(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       880(SI), R12
-	MOVL       2336(R13), R14
+	MOVL       2080(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       984(SI), R12
-	MOVL       2340(R13), R14
+	MOVL       2084(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       1088(SI), R12
-	MOVL       2344(R13), R14
+	MOVL       2088(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       1192(SI), R12
-	MOVL       2348(R13), R14
+	MOVL       2092(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z2, Z2
 	MOVQ       904(SI), R12
-	MOVL       2336(R13), R14
+	MOVL       2080(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z2, K3, (R12)(R14*1)
 	MOVQ       1008(SI), R12
-	MOVL       2340(R13), R14
+	MOVL       2084(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z2, K3, -16(R12)(R14*1)
 	MOVQ       1112(SI), R12
-	MOVL       2344(R13), R14
+	MOVL       2088(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z2, K3, -32(R12)(R14*1)
 	MOVQ       1216(SI), R12
-	MOVL       2348(R13), R14
+	MOVL       2092(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z2, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z b80<>+0(SB), K2, Z13
 	VPTERNLOGQ $0x96, Z14, Z13, Z10
-	VMOVDQU64  704(R13), Z13
+	VMOVDQU64  448(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       1296(SI), R12
-	MOVL       2352(R13), R14
+	MOVL       2096(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       1400(SI), R12
-	MOVL       2356(R13), R14
+	MOVL       2100(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       1504(SI), R12
-	MOVL       2360(R13), R14
+	MOVL       2104(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       1608(SI), R12
-	MOVL       2364(R13), R14
+	MOVL       2108(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z3, Z3
 	MOVQ       1320(SI), R12
-	MOVL       2352(R13), R14
+	MOVL       2096(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z3, K3, (R12)(R14*1)
 	MOVQ       1424(SI), R12
-	MOVL       2356(R13), R14
+	MOVL       2100(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z3, K3, -16(R12)(R14*1)
 	MOVQ       1528(SI), R12
-	MOVL       2360(R13), R14
+	MOVL       2104(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z3, K3, -32(R12)(R14*1)
 	MOVQ       1632(SI), R12
-	MOVL       2364(R13), R14
+	MOVL       2108(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z3, K3, -48(R12)(R14*1)
@@ -22029,26 +22056,26 @@ lanes_rdone_19:
 	VPTERNLOGQ $0x96, Z14, Z13, Z11
 
 lanes_parts_done_raocbSealRunVAES512:
-	VPADDD      1024(R13), Z4, Z0
+	VPADDD      768(R13), Z4, Z0
 	VPADDD      dw3<>+0(SB), Z0, Z0
-	VPADDD      1088(R13), Z5, Z1
+	VPADDD      832(R13), Z5, Z1
 	VPADDD      dw3<>+0(SB), Z1, Z1
-	VPADDD      1152(R13), Z6, Z2
+	VPADDD      896(R13), Z6, Z2
 	VPADDD      dw3<>+0(SB), Z2, Z2
-	VPADDD      1216(R13), Z7, Z3
+	VPADDD      960(R13), Z7, Z3
 	VPADDD      dw3<>+0(SB), Z3, Z3
 	VPSHUFB     bswap32<>+0(SB), Z0, Z0
 	VPSHUFB     bswap32<>+0(SB), Z1, Z1
 	VPSHUFB     bswap32<>+0(SB), Z2, Z2
 	VPSHUFB     bswap32<>+0(SB), Z3, Z3
-	VAESENC     1792(R13), Z0, Z0
-	VAESENC     1792(R13), Z1, Z1
-	VAESENC     1792(R13), Z2, Z2
-	VAESENC     1792(R13), Z3, Z3
-	VAESENC     1856(R13), Z0, Z0
-	VAESENC     1856(R13), Z1, Z1
-	VAESENC     1856(R13), Z2, Z2
-	VAESENC     1856(R13), Z3, Z3
+	VAESENC     1536(R13), Z0, Z0
+	VAESENC     1536(R13), Z1, Z1
+	VAESENC     1536(R13), Z2, Z2
+	VAESENC     1536(R13), Z3, Z3
+	VAESENC     1600(R13), Z0, Z0
+	VAESENC     1600(R13), Z1, Z1
+	VAESENC     1600(R13), Z2, Z2
+	VAESENC     1600(R13), Z3, Z3
 	VPTERNLOGQ  $0x96, Z17, Z8, Z0
 	VPTERNLOGQ  $0x96, Z17, Z9, Z1
 	VPTERNLOGQ  $0x96, Z17, Z10, Z2
@@ -22129,126 +22156,128 @@ lanes_r10_20:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_20:
-	VMOVDQU64     Z0, (R13)
-	VMOVDQU64     Z1, 64(R13)
-	VMOVDQU64     Z2, 128(R13)
-	VMOVDQU64     Z3, 192(R13)
-	MOVL          2368(R13), R14
-	BTL           $0x00, R14
-	JCC           lanes_tag0_raocbSealRunVAES512
-	MOVQ          72(SI), R12
-	MOVL          2304(R13), R9
-	VEXTRACTI32X4 $0x00, Z0, (R12)(R9*1)
+	MOVQ      out+80(FP), R11
+	VMOVDQU64 Z0, (R11)
+	VMOVDQU64 Z1, 64(R11)
+	VMOVDQU64 Z2, 128(R11)
+	VMOVDQU64 Z3, 192(R11)
+	MOVL      2112(R13), R14
+	BTL       $0x00, R14
+	JCC       lanes_tag0_raocbSealRunVAES512
+	MOVQ      72(SI), R12
+	MOVL      2048(R13), R9
+	VMOVDQU   X0, (R12)(R9*1)
 
 lanes_tag0_raocbSealRunVAES512:
 	BTL           $0x01, R14
 	JCC           lanes_tag1_raocbSealRunVAES512
 	MOVQ          176(SI), R12
-	MOVL          2308(R13), R9
+	MOVL          2052(R13), R9
 	VEXTRACTI32X4 $0x01, Z0, (R12)(R9*1)
 
 lanes_tag1_raocbSealRunVAES512:
 	BTL           $0x02, R14
 	JCC           lanes_tag2_raocbSealRunVAES512
 	MOVQ          280(SI), R12
-	MOVL          2312(R13), R9
+	MOVL          2056(R13), R9
 	VEXTRACTI32X4 $0x02, Z0, (R12)(R9*1)
 
 lanes_tag2_raocbSealRunVAES512:
 	BTL           $0x03, R14
 	JCC           lanes_tag3_raocbSealRunVAES512
 	MOVQ          384(SI), R12
-	MOVL          2316(R13), R9
+	MOVL          2060(R13), R9
 	VEXTRACTI32X4 $0x03, Z0, (R12)(R9*1)
 
 lanes_tag3_raocbSealRunVAES512:
-	BTL           $0x04, R14
-	JCC           lanes_tag4_raocbSealRunVAES512
-	MOVQ          488(SI), R12
-	MOVL          2320(R13), R9
-	VEXTRACTI32X4 $0x00, Z1, (R12)(R9*1)
+	BTL     $0x04, R14
+	JCC     lanes_tag4_raocbSealRunVAES512
+	MOVQ    488(SI), R12
+	MOVL    2064(R13), R9
+	VMOVDQU X1, (R12)(R9*1)
 
 lanes_tag4_raocbSealRunVAES512:
 	BTL           $0x05, R14
 	JCC           lanes_tag5_raocbSealRunVAES512
 	MOVQ          592(SI), R12
-	MOVL          2324(R13), R9
+	MOVL          2068(R13), R9
 	VEXTRACTI32X4 $0x01, Z1, (R12)(R9*1)
 
 lanes_tag5_raocbSealRunVAES512:
 	BTL           $0x06, R14
 	JCC           lanes_tag6_raocbSealRunVAES512
 	MOVQ          696(SI), R12
-	MOVL          2328(R13), R9
+	MOVL          2072(R13), R9
 	VEXTRACTI32X4 $0x02, Z1, (R12)(R9*1)
 
 lanes_tag6_raocbSealRunVAES512:
 	BTL           $0x07, R14
 	JCC           lanes_tag7_raocbSealRunVAES512
 	MOVQ          800(SI), R12
-	MOVL          2332(R13), R9
+	MOVL          2076(R13), R9
 	VEXTRACTI32X4 $0x03, Z1, (R12)(R9*1)
 
 lanes_tag7_raocbSealRunVAES512:
-	BTL           $0x08, R14
-	JCC           lanes_tag8_raocbSealRunVAES512
-	MOVQ          904(SI), R12
-	MOVL          2336(R13), R9
-	VEXTRACTI32X4 $0x00, Z2, (R12)(R9*1)
+	BTL     $0x08, R14
+	JCC     lanes_tag8_raocbSealRunVAES512
+	MOVQ    904(SI), R12
+	MOVL    2080(R13), R9
+	VMOVDQU X2, (R12)(R9*1)
 
 lanes_tag8_raocbSealRunVAES512:
 	BTL           $0x09, R14
 	JCC           lanes_tag9_raocbSealRunVAES512
 	MOVQ          1008(SI), R12
-	MOVL          2340(R13), R9
+	MOVL          2084(R13), R9
 	VEXTRACTI32X4 $0x01, Z2, (R12)(R9*1)
 
 lanes_tag9_raocbSealRunVAES512:
 	BTL           $0x0a, R14
 	JCC           lanes_tag10_raocbSealRunVAES512
 	MOVQ          1112(SI), R12
-	MOVL          2344(R13), R9
+	MOVL          2088(R13), R9
 	VEXTRACTI32X4 $0x02, Z2, (R12)(R9*1)
 
 lanes_tag10_raocbSealRunVAES512:
 	BTL           $0x0b, R14
 	JCC           lanes_tag11_raocbSealRunVAES512
 	MOVQ          1216(SI), R12
-	MOVL          2348(R13), R9
+	MOVL          2092(R13), R9
 	VEXTRACTI32X4 $0x03, Z2, (R12)(R9*1)
 
 lanes_tag11_raocbSealRunVAES512:
-	BTL           $0x0c, R14
-	JCC           lanes_tag12_raocbSealRunVAES512
-	MOVQ          1320(SI), R12
-	MOVL          2352(R13), R9
-	VEXTRACTI32X4 $0x00, Z3, (R12)(R9*1)
+	BTL     $0x0c, R14
+	JCC     lanes_tag12_raocbSealRunVAES512
+	MOVQ    1320(SI), R12
+	MOVL    2096(R13), R9
+	VMOVDQU X3, (R12)(R9*1)
 
 lanes_tag12_raocbSealRunVAES512:
 	BTL           $0x0d, R14
 	JCC           lanes_tag13_raocbSealRunVAES512
 	MOVQ          1424(SI), R12
-	MOVL          2356(R13), R9
+	MOVL          2100(R13), R9
 	VEXTRACTI32X4 $0x01, Z3, (R12)(R9*1)
 
 lanes_tag13_raocbSealRunVAES512:
 	BTL           $0x0e, R14
 	JCC           lanes_tag14_raocbSealRunVAES512
 	MOVQ          1528(SI), R12
-	MOVL          2360(R13), R9
+	MOVL          2104(R13), R9
 	VEXTRACTI32X4 $0x02, Z3, (R12)(R9*1)
 
 lanes_tag14_raocbSealRunVAES512:
 	BTL           $0x0f, R14
 	JCC           lanes_tag15_raocbSealRunVAES512
 	MOVQ          1632(SI), R12
-	MOVL          2364(R13), R9
+	MOVL          2108(R13), R9
 	VEXTRACTI32X4 $0x03, Z3, (R12)(R9*1)
 
 lanes_tag15_raocbSealRunVAES512:
-	INCL 2376(R13)
-	MOVL 2376(R13), R12
-	CMPL 2368(R13), $0x0000ffff
+	MOVL R14, 256(R11)
+	INCL 2116(R13)
+	MOVL 2116(R13), R12
+	CMPL 2112(R13), $0x0000ffff
 	JNE  lanes_stop_raocbSealRunVAES512
 	MOVQ runs+56(FP), R14
 	CMPQ R12, R14
@@ -22261,21 +22290,23 @@ lanes_stop_raocbSealRunVAES512:
 	VZEROUPPER
 	RET
 
-// func raocbOpenRunVAES512(nr int, rk *[240]byte, ek *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *byte, runs int, sub int, mark uint32, out *[2380]byte) int
+// func raocbOpenRunVAES512(nr int, rk *[240]byte, ek *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *byte, runs int, sub int, mark uint32, out *[264]byte) int
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI, VAES
-TEXT ·raocbOpenRunVAES512(SB), NOSPLIT, $0-104
-	MOVQ            out+88(FP), R13
+TEXT ·raocbOpenRunVAES512(SB), $2184-104
+	LEAQ            (SP), R13
+	ADDQ            $0x3f, R13
+	ANDQ            $-64, R13
 	MOVQ            msgs+56(FP), SI
-	MOVL            $0x00000000, 2376(R13)
+	MOVL            $0x00000000, 2116(R13)
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
 	MOVQ            ek+16(FP), R10
 	MOVQ            r1+24(FP), R12
 	VBROADCASTI32X4 (R12), Z12
-	VMOVDQU64       Z12, 1792(R13)
+	VMOVDQU64       Z12, 1536(R13)
 	MOVQ            r2+32(FP), R12
 	VBROADCASTI32X4 (R12), Z12
-	VMOVDQU64       Z12, 1856(R13)
+	VMOVDQU64       Z12, 1600(R13)
 	VBROADCASTI32X4 (R10), Z17
 	VBROADCASTI32X4 16(R10), Z18
 	VBROADCASTI32X4 32(R10), Z19
@@ -22328,7 +22359,7 @@ lanes_group_raocbOpenRunVAES512:
 	ADCL            R12, R12
 	MOVLQZX         mark+80(FP), R14
 	ANDL            R12, R14
-	MOVL            R14, 2368(R13)
+	MOVL            R14, 2112(R13)
 	KXNORB          K1, K1, K1
 	VMOVDQU64       lenIdx<>+0(SB), Z15
 	VPGATHERQQ      (SI)(Z15*1), K1, Z13
@@ -22341,7 +22372,7 @@ lanes_group_raocbOpenRunVAES512:
 	MOVQ            sub+72(FP), R12
 	VPBROADCASTD    R12, Z13
 	VPSUBD          Z13, Z12, Z12
-	VMOVDQU64       Z12, 2304(R13)
+	VMOVDQU64       Z12, 2048(R13)
 	MOVQ            $0x000000000000ffff, R12
 	KMOVQ           R12, K4
 	MOVQ            $0x00000000ffff0000, R12
@@ -22481,82 +22512,89 @@ lanes_r10_21:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_21:
-	VPSHUFB         bswap32<>+0(SB), Z0, Z4
-	VPSHUFB         bswap32<>+0(SB), Z1, Z5
-	VPSHUFB         bswap32<>+0(SB), Z2, Z6
-	VPSHUFB         bswap32<>+0(SB), Z3, Z7
-	VMOVDQU64       2304(R13), Z14
-	VPXORQ          Z16, Z16, Z16
-	VMOVDQU64       lenPerm<>+0(SB), Z13
-	VPERMD          Z14, Z13, Z13
-	VPADDD          dw15<>+0(SB), Z13, Z0
-	VPSRLD          $0x04, Z0, Z0
-	VMOVDQU64       Z0, 1024(R13)
-	VPANDD          low4<>+0(SB), Z13, Z0
-	VPSHUFB         Z16, Z0, Z0
-	VMOVDQU64       Z0, 512(R13)
-	VPSRLD          $0x04, Z13, Z13
-	VMOVDQU64       Z13, 768(R13)
-	VPSHUFB         Z16, Z13, Z13
-	VMOVDQU64       Z13, 256(R13)
-	VMOVDQA64       Z13, Z8
-	VMOVDQA64       Z13, Z9
-	VMOVDQU64       lenPerm<>+64(SB), Z13
-	VPERMD          Z14, Z13, Z13
-	VPADDD          dw15<>+0(SB), Z13, Z1
-	VPSRLD          $0x04, Z1, Z1
-	VMOVDQU64       Z1, 1088(R13)
-	VPANDD          low4<>+0(SB), Z13, Z1
-	VPSHUFB         Z16, Z1, Z1
-	VMOVDQU64       Z1, 576(R13)
-	VPSRLD          $0x04, Z13, Z13
-	VMOVDQU64       Z13, 832(R13)
-	VPSHUFB         Z16, Z13, Z13
-	VMOVDQU64       Z13, 320(R13)
-	VPMINUB         Z13, Z8, Z8
-	VPMAXUB         Z13, Z9, Z9
-	VMOVDQU64       lenPerm<>+128(SB), Z13
-	VPERMD          Z14, Z13, Z13
-	VPADDD          dw15<>+0(SB), Z13, Z2
-	VPSRLD          $0x04, Z2, Z2
-	VMOVDQU64       Z2, 1152(R13)
-	VPANDD          low4<>+0(SB), Z13, Z2
-	VPSHUFB         Z16, Z2, Z2
-	VMOVDQU64       Z2, 640(R13)
-	VPSRLD          $0x04, Z13, Z13
-	VMOVDQU64       Z13, 896(R13)
-	VPSHUFB         Z16, Z13, Z13
-	VMOVDQU64       Z13, 384(R13)
-	VPMINUB         Z13, Z8, Z8
-	VPMAXUB         Z13, Z9, Z9
-	VMOVDQU64       lenPerm<>+192(SB), Z13
-	VPERMD          Z14, Z13, Z13
-	VPADDD          dw15<>+0(SB), Z13, Z3
-	VPSRLD          $0x04, Z3, Z3
-	VMOVDQU64       Z3, 1216(R13)
-	VPANDD          low4<>+0(SB), Z13, Z3
-	VPSHUFB         Z16, Z3, Z3
-	VMOVDQU64       Z3, 704(R13)
-	VPSRLD          $0x04, Z13, Z13
-	VMOVDQU64       Z13, 960(R13)
-	VPSHUFB         Z16, Z13, Z13
-	VMOVDQU64       Z13, 448(R13)
-	VPMINUB         Z13, Z8, Z8
-	VPMAXUB         Z13, Z9, Z9
-	VPTESTMD        low4<>+0(SB), Z14, K1
-	KMOVW           K1, R14
-	VEXTRACTI64X4   $0x01, Z8, Y14
-	VPMINUB         Y14, Y8, Y8
-	VEXTRACTI128    $0x01, Y8, X14
-	VPMINUB         X14, X8, X8
-	VMOVD           X8, CX
-	ANDL            $0x000000ff, CX
-	VEXTRACTI64X4   $0x01, Z9, Y14
-	VPMAXUB         Y14, Y9, Y9
-	VEXTRACTI128    $0x01, Y9, X14
-	VPMAXUB         X14, X9, X9
-	VMOVD           X9, R8
-	ANDL            $0x000000ff, R8
+	VPSHUFB       bswap32<>+0(SB), Z0, Z4
+	VPSHUFB       bswap32<>+0(SB), Z1, Z5
+	VPSHUFB       bswap32<>+0(SB), Z2, Z6
+	VPSHUFB       bswap32<>+0(SB), Z3, Z7
+	VMOVDQU64     2048(R13), Z14
+	VPXORQ        Z16, Z16, Z16
+	VMOVDQU64     lenPerm<>+0(SB), Z13
+	VPERMD        Z14, Z13, Z13
+	VPADDD        dw15<>+0(SB), Z13, Z0
+	VPSRLD        $0x04, Z0, Z0
+	VMOVDQU64     Z0, 768(R13)
+	VPANDD        low4<>+0(SB), Z13, Z0
+	VPSHUFB       Z16, Z0, Z0
+	VMOVDQU64     Z0, 256(R13)
+	VPSRLD        $0x04, Z13, Z8
+	VMOVDQU64     Z8, 512(R13)
+	VPSHUFB       Z16, Z8, Z8
+	VMOVDQU64     Z8, (R13)
+	VMOVDQU64     lenPerm<>+64(SB), Z13
+	VPERMD        Z14, Z13, Z13
+	VPADDD        dw15<>+0(SB), Z13, Z1
+	VPSRLD        $0x04, Z1, Z1
+	VMOVDQU64     Z1, 832(R13)
+	VPANDD        low4<>+0(SB), Z13, Z1
+	VPSHUFB       Z16, Z1, Z1
+	VMOVDQU64     Z1, 320(R13)
+	VPSRLD        $0x04, Z13, Z9
+	VMOVDQU64     Z9, 576(R13)
+	VPSHUFB       Z16, Z9, Z9
+	VMOVDQU64     Z9, 64(R13)
+	VMOVDQU64     lenPerm<>+128(SB), Z13
+	VPERMD        Z14, Z13, Z13
+	VPADDD        dw15<>+0(SB), Z13, Z2
+	VPSRLD        $0x04, Z2, Z2
+	VMOVDQU64     Z2, 896(R13)
+	VPANDD        low4<>+0(SB), Z13, Z2
+	VPSHUFB       Z16, Z2, Z2
+	VMOVDQU64     Z2, 384(R13)
+	VPSRLD        $0x04, Z13, Z10
+	VMOVDQU64     Z10, 640(R13)
+	VPSHUFB       Z16, Z10, Z10
+	VMOVDQU64     Z10, 128(R13)
+	VMOVDQU64     lenPerm<>+192(SB), Z13
+	VPERMD        Z14, Z13, Z13
+	VPADDD        dw15<>+0(SB), Z13, Z3
+	VPSRLD        $0x04, Z3, Z3
+	VMOVDQU64     Z3, 960(R13)
+	VPANDD        low4<>+0(SB), Z13, Z3
+	VPSHUFB       Z16, Z3, Z3
+	VMOVDQU64     Z3, 448(R13)
+	VPSRLD        $0x04, Z13, Z11
+	VMOVDQU64     Z11, 704(R13)
+	VPSHUFB       Z16, Z11, Z11
+	VMOVDQU64     Z11, 192(R13)
+	VPTESTMD      low4<>+0(SB), Z14, K1
+	KMOVW         K1, R14
+	VPSRLD        $0x04, Z14, Z13
+	VPBROADCASTD  X13, Z15
+	VPCMPEQD      Z15, Z13, K1
+	VMOVD         X13, CX
+	MOVL          CX, R8
+	KORTESTW      K1, K1
+	JCS           lanes_reduced_raocbOpenRunVAES512
+	VPMINUB       Z9, Z8, Z13
+	VPMINUB       Z11, Z10, Z15
+	VPMINUB       Z15, Z13, Z13
+	VEXTRACTI64X4 $0x01, Z13, Y14
+	VPMINUB       Y14, Y13, Y13
+	VEXTRACTI128  $0x01, Y13, X14
+	VPMINUB       X14, X13, X13
+	VMOVD         X13, CX
+	ANDL          $0x000000ff, CX
+	VPMAXUB       Z9, Z8, Z13
+	VPMAXUB       Z11, Z10, Z15
+	VPMAXUB       Z15, Z13, Z13
+	VEXTRACTI64X4 $0x01, Z13, Y14
+	VPMAXUB       Y14, Y13, Y13
+	VEXTRACTI128  $0x01, Y13, X14
+	VPMAXUB       X14, X13, X13
+	VMOVD         X13, R8
+	ANDL          $0x000000ff, R8
+
+lanes_reduced_raocbOpenRunVAES512:
 	VPXORQ          Z8, Z8, Z8
 	VPXORQ          Z9, Z9, Z9
 	VPXORQ          Z10, Z10, Z10
@@ -22609,24 +22647,24 @@ lanes_pairs_raocbOpenRunVAES512:
 	VPSHUFB         bswap32<>+0(SB), Z13, Z13
 	VPSHUFB         bswap32<>+0(SB), Z14, Z14
 	VPSHUFB         bswap32<>+0(SB), Z15, Z15
-	VAESENC         1792(R13), Z0, Z0
-	VAESENC         1792(R13), Z1, Z1
-	VAESENC         1792(R13), Z2, Z2
-	VAESENC         1792(R13), Z3, Z3
-	VAESENC         1792(R13), Z12, Z12
-	VAESENC         1792(R13), Z13, Z13
-	VAESENC         1792(R13), Z14, Z14
-	VAESENC         1792(R13), Z15, Z15
-	VAESENC         1856(R13), Z0, Z0
-	VAESENC         1856(R13), Z1, Z1
-	VAESENC         1856(R13), Z2, Z2
-	VAESENC         1856(R13), Z3, Z3
-	VAESENC         1856(R13), Z12, Z12
-	VAESENC         1856(R13), Z13, Z13
-	VAESENC         1856(R13), Z14, Z14
-	VAESENC         1856(R13), Z15, Z15
-	VMOVDQU64       Z0, 1280(R13)
-	VMOVDQU64       Z12, 1536(R13)
+	VAESENC         1536(R13), Z0, Z0
+	VAESENC         1536(R13), Z1, Z1
+	VAESENC         1536(R13), Z2, Z2
+	VAESENC         1536(R13), Z3, Z3
+	VAESENC         1536(R13), Z12, Z12
+	VAESENC         1536(R13), Z13, Z13
+	VAESENC         1536(R13), Z14, Z14
+	VAESENC         1536(R13), Z15, Z15
+	VAESENC         1600(R13), Z0, Z0
+	VAESENC         1600(R13), Z1, Z1
+	VAESENC         1600(R13), Z2, Z2
+	VAESENC         1600(R13), Z3, Z3
+	VAESENC         1600(R13), Z12, Z12
+	VAESENC         1600(R13), Z13, Z13
+	VAESENC         1600(R13), Z14, Z14
+	VAESENC         1600(R13), Z15, Z15
+	VMOVDQU64       Z0, 1024(R13)
+	VMOVDQU64       Z12, 1280(R13)
 	MOVQ            48(SI), R12
 	VMOVDQU         (R12)(R11*1), X0
 	VMOVDQU         16(R12)(R11*1), X12
@@ -22639,10 +22677,10 @@ lanes_pairs_raocbOpenRunVAES512:
 	MOVQ            360(SI), R12
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z0
 	VBROADCASTI32X4 16(R12)(R11*1), K7, Z12
-	VPTERNLOGQ      $0x96, 1280(R13), Z17, Z0
-	VPTERNLOGQ      $0x96, 1536(R13), Z17, Z12
-	VMOVDQU64       Z1, 1344(R13)
-	VMOVDQU64       Z13, 1600(R13)
+	VPTERNLOGQ      $0x96, 1024(R13), Z17, Z0
+	VPTERNLOGQ      $0x96, 1280(R13), Z17, Z12
+	VMOVDQU64       Z1, 1088(R13)
+	VMOVDQU64       Z13, 1344(R13)
 	MOVQ            464(SI), R12
 	VMOVDQU         (R12)(R11*1), X1
 	VMOVDQU         16(R12)(R11*1), X13
@@ -22655,10 +22693,10 @@ lanes_pairs_raocbOpenRunVAES512:
 	MOVQ            776(SI), R12
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z1
 	VBROADCASTI32X4 16(R12)(R11*1), K7, Z13
-	VPTERNLOGQ      $0x96, 1344(R13), Z17, Z1
-	VPTERNLOGQ      $0x96, 1600(R13), Z17, Z13
-	VMOVDQU64       Z2, 1408(R13)
-	VMOVDQU64       Z14, 1664(R13)
+	VPTERNLOGQ      $0x96, 1088(R13), Z17, Z1
+	VPTERNLOGQ      $0x96, 1344(R13), Z17, Z13
+	VMOVDQU64       Z2, 1152(R13)
+	VMOVDQU64       Z14, 1408(R13)
 	MOVQ            880(SI), R12
 	VMOVDQU         (R12)(R11*1), X2
 	VMOVDQU         16(R12)(R11*1), X14
@@ -22671,10 +22709,10 @@ lanes_pairs_raocbOpenRunVAES512:
 	MOVQ            1192(SI), R12
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z2
 	VBROADCASTI32X4 16(R12)(R11*1), K7, Z14
-	VPTERNLOGQ      $0x96, 1408(R13), Z17, Z2
-	VPTERNLOGQ      $0x96, 1664(R13), Z17, Z14
-	VMOVDQU64       Z3, 1472(R13)
-	VMOVDQU64       Z15, 1728(R13)
+	VPTERNLOGQ      $0x96, 1152(R13), Z17, Z2
+	VPTERNLOGQ      $0x96, 1408(R13), Z17, Z14
+	VMOVDQU64       Z3, 1216(R13)
+	VMOVDQU64       Z15, 1472(R13)
 	MOVQ            1296(SI), R12
 	VMOVDQU         (R12)(R11*1), X3
 	VMOVDQU         16(R12)(R11*1), X15
@@ -22687,8 +22725,8 @@ lanes_pairs_raocbOpenRunVAES512:
 	MOVQ            1608(SI), R12
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z3
 	VBROADCASTI32X4 16(R12)(R11*1), K7, Z15
-	VPTERNLOGQ      $0x96, 1472(R13), Z17, Z3
-	VPTERNLOGQ      $0x96, 1728(R13), Z17, Z15
+	VPTERNLOGQ      $0x96, 1216(R13), Z17, Z3
+	VPTERNLOGQ      $0x96, 1472(R13), Z17, Z15
 	VAESDEC         Z18, Z0, Z0
 	VAESDEC         Z18, Z1, Z1
 	VAESDEC         Z18, Z2, Z2
@@ -22829,8 +22867,8 @@ lanes_r10_22:
 	VAESDECLAST Z27, Z15, Z15
 
 lanes_rdone_22:
-	VPXORQ        1280(R13), Z0, Z0
-	VPXORQ        1536(R13), Z12, Z12
+	VPXORQ        1024(R13), Z0, Z0
+	VPXORQ        1280(R13), Z12, Z12
 	VPTERNLOGQ    $0x96, Z0, Z12, Z8
 	MOVQ          72(SI), R12
 	VMOVDQU       X0, (R12)(R11*1)
@@ -22844,8 +22882,8 @@ lanes_rdone_22:
 	MOVQ          384(SI), R12
 	VEXTRACTI32X4 $0x03, Z0, (R12)(R11*1)
 	VEXTRACTI32X4 $0x03, Z12, 16(R12)(R11*1)
-	VPXORQ        1344(R13), Z1, Z1
-	VPXORQ        1600(R13), Z13, Z13
+	VPXORQ        1088(R13), Z1, Z1
+	VPXORQ        1344(R13), Z13, Z13
 	VPTERNLOGQ    $0x96, Z1, Z13, Z9
 	MOVQ          488(SI), R12
 	VMOVDQU       X1, (R12)(R11*1)
@@ -22859,8 +22897,8 @@ lanes_rdone_22:
 	MOVQ          800(SI), R12
 	VEXTRACTI32X4 $0x03, Z1, (R12)(R11*1)
 	VEXTRACTI32X4 $0x03, Z13, 16(R12)(R11*1)
-	VPXORQ        1408(R13), Z2, Z2
-	VPXORQ        1664(R13), Z14, Z14
+	VPXORQ        1152(R13), Z2, Z2
+	VPXORQ        1408(R13), Z14, Z14
 	VPTERNLOGQ    $0x96, Z2, Z14, Z10
 	MOVQ          904(SI), R12
 	VMOVDQU       X2, (R12)(R11*1)
@@ -22874,8 +22912,8 @@ lanes_rdone_22:
 	MOVQ          1216(SI), R12
 	VEXTRACTI32X4 $0x03, Z2, (R12)(R11*1)
 	VEXTRACTI32X4 $0x03, Z14, 16(R12)(R11*1)
-	VPXORQ        1472(R13), Z3, Z3
-	VPXORQ        1728(R13), Z15, Z15
+	VPXORQ        1216(R13), Z3, Z3
+	VPXORQ        1472(R13), Z15, Z15
 	VPTERNLOGQ    $0x96, Z3, Z15, Z11
 	MOVQ          1320(SI), R12
 	VMOVDQU       X3, (R12)(R11*1)
@@ -22907,17 +22945,17 @@ lanes_loop_raocbOpenRunVAES512:
 	VPSHUFB         bswap32<>+0(SB), Z1, Z1
 	VPSHUFB         bswap32<>+0(SB), Z2, Z2
 	VPSHUFB         bswap32<>+0(SB), Z3, Z3
-	VAESENC         1792(R13), Z0, Z0
-	VAESENC         1792(R13), Z1, Z1
-	VAESENC         1792(R13), Z2, Z2
-	VAESENC         1792(R13), Z3, Z3
-	VAESENC         1856(R13), Z0, Z0
-	VAESENC         1856(R13), Z1, Z1
-	VAESENC         1856(R13), Z2, Z2
-	VAESENC         1856(R13), Z3, Z3
+	VAESENC         1536(R13), Z0, Z0
+	VAESENC         1536(R13), Z1, Z1
+	VAESENC         1536(R13), Z2, Z2
+	VAESENC         1536(R13), Z3, Z3
+	VAESENC         1600(R13), Z0, Z0
+	VAESENC         1600(R13), Z1, Z1
+	VAESENC         1600(R13), Z2, Z2
+	VAESENC         1600(R13), Z3, Z3
 	CMPQ            R9, CX
 	JA              lanes_masked_raocbOpenRunVAES512
-	VMOVDQU64       Z0, 1280(R13)
+	VMOVDQU64       Z0, 1024(R13)
 	MOVQ            48(SI), R12
 	VMOVDQU         (R12)(R11*1), X14
 	MOVQ            152(SI), R12
@@ -22927,7 +22965,7 @@ lanes_loop_raocbOpenRunVAES512:
 	MOVQ            360(SI), R12
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z14
 	VPTERNLOGQ      $0x96, Z17, Z14, Z0
-	VMOVDQU64       Z1, 1344(R13)
+	VMOVDQU64       Z1, 1088(R13)
 	MOVQ            464(SI), R12
 	VMOVDQU         (R12)(R11*1), X14
 	MOVQ            568(SI), R12
@@ -22937,7 +22975,7 @@ lanes_loop_raocbOpenRunVAES512:
 	MOVQ            776(SI), R12
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z14
 	VPTERNLOGQ      $0x96, Z17, Z14, Z1
-	VMOVDQU64       Z2, 1408(R13)
+	VMOVDQU64       Z2, 1152(R13)
 	MOVQ            880(SI), R12
 	VMOVDQU         (R12)(R11*1), X14
 	MOVQ            984(SI), R12
@@ -22947,7 +22985,7 @@ lanes_loop_raocbOpenRunVAES512:
 	MOVQ            1192(SI), R12
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z14
 	VPTERNLOGQ      $0x96, Z17, Z14, Z2
-	VMOVDQU64       Z3, 1472(R13)
+	VMOVDQU64       Z3, 1216(R13)
 	MOVQ            1296(SI), R12
 	VMOVDQU         (R12)(R11*1), X14
 	MOVQ            1400(SI), R12
@@ -23033,7 +23071,7 @@ lanes_r10_23:
 	VAESDECLAST Z27, Z3, Z3
 
 lanes_rdone_23:
-	VPXORQ        1280(R13), Z0, Z0
+	VPXORQ        1024(R13), Z0, Z0
 	VPXORQ        Z0, Z8, Z8
 	MOVQ          72(SI), R12
 	VMOVDQU       X0, (R12)(R11*1)
@@ -23043,7 +23081,7 @@ lanes_rdone_23:
 	VEXTRACTI32X4 $0x02, Z0, (R12)(R11*1)
 	MOVQ          384(SI), R12
 	VEXTRACTI32X4 $0x03, Z0, (R12)(R11*1)
-	VPXORQ        1344(R13), Z1, Z1
+	VPXORQ        1088(R13), Z1, Z1
 	VPXORQ        Z1, Z9, Z9
 	MOVQ          488(SI), R12
 	VMOVDQU       X1, (R12)(R11*1)
@@ -23053,7 +23091,7 @@ lanes_rdone_23:
 	VEXTRACTI32X4 $0x02, Z1, (R12)(R11*1)
 	MOVQ          800(SI), R12
 	VEXTRACTI32X4 $0x03, Z1, (R12)(R11*1)
-	VPXORQ        1408(R13), Z2, Z2
+	VPXORQ        1152(R13), Z2, Z2
 	VPXORQ        Z2, Z10, Z10
 	MOVQ          904(SI), R12
 	VMOVDQU       X2, (R12)(R11*1)
@@ -23063,7 +23101,7 @@ lanes_rdone_23:
 	VEXTRACTI32X4 $0x02, Z2, (R12)(R11*1)
 	MOVQ          1216(SI), R12
 	VEXTRACTI32X4 $0x03, Z2, (R12)(R11*1)
-	VPXORQ        1472(R13), Z3, Z3
+	VPXORQ        1216(R13), Z3, Z3
 	VPXORQ        Z3, Z11, Z11
 	MOVQ          1320(SI), R12
 	VMOVDQU       X3, (R12)(R11*1)
@@ -23076,8 +23114,8 @@ lanes_rdone_23:
 	JMP           lanes_next_raocbOpenRunVAES512
 
 lanes_masked_raocbOpenRunVAES512:
-	VMOVDQU64    Z0, 1280(R13)
-	VPCMPUD      $0x02, 256(R13), Z13, K2
+	VMOVDQU64    Z0, 1024(R13)
+	VPCMPUD      $0x02, (R13), Z13, K2
 	MOVQ         48(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X14
 	MOVQ         152(SI), R12
@@ -23093,8 +23131,8 @@ lanes_masked_raocbOpenRunVAES512:
 	VMOVDQU32.Z  (R12)(R11*1), K3, X16
 	VINSERTI32X4 $0x03, X16, Z14, Z14
 	VPTERNLOGQ   $0x96, Z17, Z14, Z0
-	VMOVDQU64    Z1, 1344(R13)
-	VPCMPUD      $0x02, 320(R13), Z13, K2
+	VMOVDQU64    Z1, 1088(R13)
+	VPCMPUD      $0x02, 64(R13), Z13, K2
 	MOVQ         464(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X14
 	MOVQ         568(SI), R12
@@ -23110,8 +23148,8 @@ lanes_masked_raocbOpenRunVAES512:
 	VMOVDQU32.Z  (R12)(R11*1), K3, X16
 	VINSERTI32X4 $0x03, X16, Z14, Z14
 	VPTERNLOGQ   $0x96, Z17, Z14, Z1
-	VMOVDQU64    Z2, 1408(R13)
-	VPCMPUD      $0x02, 384(R13), Z13, K2
+	VMOVDQU64    Z2, 1152(R13)
+	VPCMPUD      $0x02, 128(R13), Z13, K2
 	MOVQ         880(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X14
 	MOVQ         984(SI), R12
@@ -23127,8 +23165,8 @@ lanes_masked_raocbOpenRunVAES512:
 	VMOVDQU32.Z  (R12)(R11*1), K3, X16
 	VINSERTI32X4 $0x03, X16, Z14, Z14
 	VPTERNLOGQ   $0x96, Z17, Z14, Z2
-	VMOVDQU64    Z3, 1472(R13)
-	VPCMPUD      $0x02, 448(R13), Z13, K2
+	VMOVDQU64    Z3, 1216(R13)
+	VPCMPUD      $0x02, 192(R13), Z13, K2
 	MOVQ         1296(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X14
 	MOVQ         1400(SI), R12
@@ -23220,8 +23258,8 @@ lanes_r10_24:
 	VAESDECLAST Z27, Z3, Z3
 
 lanes_rdone_24:
-	VPCMPUD       $0x02, 256(R13), Z13, K2
-	VPXORQ        1280(R13), Z0, Z0
+	VPCMPUD       $0x02, (R13), Z13, K2
+	VPXORQ        1024(R13), Z0, Z0
 	VPXORD        Z0, Z8, K2, Z8
 	MOVQ          72(SI), R12
 	VMOVDQU32     X0, K2, (R12)(R11*1)
@@ -23237,8 +23275,8 @@ lanes_rdone_24:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z0, X16
 	VMOVDQU32     X16, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 320(R13), Z13, K2
-	VPXORQ        1344(R13), Z1, Z1
+	VPCMPUD       $0x02, 64(R13), Z13, K2
+	VPXORQ        1088(R13), Z1, Z1
 	VPXORD        Z1, Z9, K2, Z9
 	MOVQ          488(SI), R12
 	VMOVDQU32     X1, K2, (R12)(R11*1)
@@ -23254,8 +23292,8 @@ lanes_rdone_24:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z1, X16
 	VMOVDQU32     X16, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 384(R13), Z13, K2
-	VPXORQ        1408(R13), Z2, Z2
+	VPCMPUD       $0x02, 128(R13), Z13, K2
+	VPXORQ        1152(R13), Z2, Z2
 	VPXORD        Z2, Z10, K2, Z10
 	MOVQ          904(SI), R12
 	VMOVDQU32     X2, K2, (R12)(R11*1)
@@ -23271,8 +23309,8 @@ lanes_rdone_24:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z2, X16
 	VMOVDQU32     X16, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 448(R13), Z13, K2
-	VPXORQ        1472(R13), Z3, Z3
+	VPCMPUD       $0x02, 192(R13), Z13, K2
+	VPXORQ        1216(R13), Z3, Z3
 	VPXORD        Z3, Z11, K2, Z11
 	MOVQ          1320(SI), R12
 	VMOVDQU32     X3, K2, (R12)(R11*1)
@@ -23320,26 +23358,26 @@ lanes_blocks_done_raocbOpenRunVAES512:
 	KMOVQ           R12, K7
 	TESTL           R14, R14
 	JZ              lanes_parts_done_raocbOpenRunVAES512
-	VPADDD          768(R13), Z4, Z0
+	VPADDD          512(R13), Z4, Z0
 	VPADDD          dw1<>+0(SB), Z0, Z0
-	VPADDD          832(R13), Z5, Z1
+	VPADDD          576(R13), Z5, Z1
 	VPADDD          dw1<>+0(SB), Z1, Z1
-	VPADDD          896(R13), Z6, Z2
+	VPADDD          640(R13), Z6, Z2
 	VPADDD          dw1<>+0(SB), Z2, Z2
-	VPADDD          960(R13), Z7, Z3
+	VPADDD          704(R13), Z7, Z3
 	VPADDD          dw1<>+0(SB), Z3, Z3
 	VPSHUFB         bswap32<>+0(SB), Z0, Z0
 	VPSHUFB         bswap32<>+0(SB), Z1, Z1
 	VPSHUFB         bswap32<>+0(SB), Z2, Z2
 	VPSHUFB         bswap32<>+0(SB), Z3, Z3
-	VAESENC         1792(R13), Z0, Z0
-	VAESENC         1792(R13), Z1, Z1
-	VAESENC         1792(R13), Z2, Z2
-	VAESENC         1792(R13), Z3, Z3
-	VAESENC         1856(R13), Z0, Z0
-	VAESENC         1856(R13), Z1, Z1
-	VAESENC         1856(R13), Z2, Z2
-	VAESENC         1856(R13), Z3, Z3
+	VAESENC         1536(R13), Z0, Z0
+	VAESENC         1536(R13), Z1, Z1
+	VAESENC         1536(R13), Z2, Z2
+	VAESENC         1536(R13), Z3, Z3
+	VAESENC         1600(R13), Z0, Z0
+	VAESENC         1600(R13), Z1, Z1
+	VAESENC         1600(R13), Z2, Z2
+	VAESENC         1600(R13), Z3, Z3
 	VPXORQ          Z17, Z0, Z0
 	VPXORQ          Z17, Z1, Z1
 	VPXORQ          Z17, Z2, Z2
@@ -23421,196 +23459,196 @@ lanes_r10_25:
 
 lanes_rdone_25:
 	VMOVDQU64  iota4<>+0(SB), Z16
-	VMOVDQU64  512(R13), Z13
+	VMOVDQU64  256(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       48(SI), R12
-	MOVL       2304(R13), R14
+	MOVL       2048(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       152(SI), R12
-	MOVL       2308(R13), R14
+	MOVL       2052(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       256(SI), R12
-	MOVL       2312(R13), R14
+	MOVL       2056(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       360(SI), R12
-	MOVL       2316(R13), R14
+	MOVL       2060(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z0, Z0
 	MOVQ       72(SI), R12
-	MOVL       2304(R13), R14
+	MOVL       2048(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z0, K3, (R12)(R14*1)
 	MOVQ       176(SI), R12
-	MOVL       2308(R13), R14
+	MOVL       2052(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z0, K3, -16(R12)(R14*1)
 	MOVQ       280(SI), R12
-	MOVL       2312(R13), R14
+	MOVL       2056(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z0, K3, -32(R12)(R14*1)
 	MOVQ       384(SI), R12
-	MOVL       2316(R13), R14
+	MOVL       2060(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z0, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z Z0, K1, Z14
 	VMOVDQU8.Z b80<>+0(SB), K2, Z13
 	VPTERNLOGQ $0x96, Z14, Z13, Z8
-	VMOVDQU64  576(R13), Z13
+	VMOVDQU64  320(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       464(SI), R12
-	MOVL       2320(R13), R14
+	MOVL       2064(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       568(SI), R12
-	MOVL       2324(R13), R14
+	MOVL       2068(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       672(SI), R12
-	MOVL       2328(R13), R14
+	MOVL       2072(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       776(SI), R12
-	MOVL       2332(R13), R14
+	MOVL       2076(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z1, Z1
 	MOVQ       488(SI), R12
-	MOVL       2320(R13), R14
+	MOVL       2064(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z1, K3, (R12)(R14*1)
 	MOVQ       592(SI), R12
-	MOVL       2324(R13), R14
+	MOVL       2068(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z1, K3, -16(R12)(R14*1)
 	MOVQ       696(SI), R12
-	MOVL       2328(R13), R14
+	MOVL       2072(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z1, K3, -32(R12)(R14*1)
 	MOVQ       800(SI), R12
-	MOVL       2332(R13), R14
+	MOVL       2076(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z1, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z Z1, K1, Z14
 	VMOVDQU8.Z b80<>+0(SB), K2, Z13
 	VPTERNLOGQ $0x96, Z14, Z13, Z9
-	VMOVDQU64  640(R13), Z13
+	VMOVDQU64  384(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       880(SI), R12
-	MOVL       2336(R13), R14
+	MOVL       2080(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       984(SI), R12
-	MOVL       2340(R13), R14
+	MOVL       2084(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       1088(SI), R12
-	MOVL       2344(R13), R14
+	MOVL       2088(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       1192(SI), R12
-	MOVL       2348(R13), R14
+	MOVL       2092(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z2, Z2
 	MOVQ       904(SI), R12
-	MOVL       2336(R13), R14
+	MOVL       2080(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z2, K3, (R12)(R14*1)
 	MOVQ       1008(SI), R12
-	MOVL       2340(R13), R14
+	MOVL       2084(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z2, K3, -16(R12)(R14*1)
 	MOVQ       1112(SI), R12
-	MOVL       2344(R13), R14
+	MOVL       2088(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z2, K3, -32(R12)(R14*1)
 	MOVQ       1216(SI), R12
-	MOVL       2348(R13), R14
+	MOVL       2092(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z2, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z Z2, K1, Z14
 	VMOVDQU8.Z b80<>+0(SB), K2, Z13
 	VPTERNLOGQ $0x96, Z14, Z13, Z10
-	VMOVDQU64  704(R13), Z13
+	VMOVDQU64  448(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       1296(SI), R12
-	MOVL       2352(R13), R14
+	MOVL       2096(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   (R12)(R14*1), K3, Z14
 	MOVQ       1400(SI), R12
-	MOVL       2356(R13), R14
+	MOVL       2100(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   -16(R12)(R14*1), K3, Z14
 	MOVQ       1504(SI), R12
-	MOVL       2360(R13), R14
+	MOVL       2104(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       1608(SI), R12
-	MOVL       2364(R13), R14
+	MOVL       2108(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z3, Z3
 	MOVQ       1320(SI), R12
-	MOVL       2352(R13), R14
+	MOVL       2096(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
 	VMOVDQU8   Z3, K3, (R12)(R14*1)
 	MOVQ       1424(SI), R12
-	MOVL       2356(R13), R14
+	MOVL       2100(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
 	VMOVDQU8   Z3, K3, -16(R12)(R14*1)
 	MOVQ       1528(SI), R12
-	MOVL       2360(R13), R14
+	MOVL       2104(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z3, K3, -32(R12)(R14*1)
 	MOVQ       1632(SI), R12
-	MOVL       2364(R13), R14
+	MOVL       2108(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z3, K3, -48(R12)(R14*1)
@@ -23619,26 +23657,26 @@ lanes_rdone_25:
 	VPTERNLOGQ $0x96, Z14, Z13, Z11
 
 lanes_parts_done_raocbOpenRunVAES512:
-	VPADDD      1024(R13), Z4, Z0
+	VPADDD      768(R13), Z4, Z0
 	VPADDD      dw3<>+0(SB), Z0, Z0
-	VPADDD      1088(R13), Z5, Z1
+	VPADDD      832(R13), Z5, Z1
 	VPADDD      dw3<>+0(SB), Z1, Z1
-	VPADDD      1152(R13), Z6, Z2
+	VPADDD      896(R13), Z6, Z2
 	VPADDD      dw3<>+0(SB), Z2, Z2
-	VPADDD      1216(R13), Z7, Z3
+	VPADDD      960(R13), Z7, Z3
 	VPADDD      dw3<>+0(SB), Z3, Z3
 	VPSHUFB     bswap32<>+0(SB), Z0, Z0
 	VPSHUFB     bswap32<>+0(SB), Z1, Z1
 	VPSHUFB     bswap32<>+0(SB), Z2, Z2
 	VPSHUFB     bswap32<>+0(SB), Z3, Z3
-	VAESENC     1792(R13), Z0, Z0
-	VAESENC     1792(R13), Z1, Z1
-	VAESENC     1792(R13), Z2, Z2
-	VAESENC     1792(R13), Z3, Z3
-	VAESENC     1856(R13), Z0, Z0
-	VAESENC     1856(R13), Z1, Z1
-	VAESENC     1856(R13), Z2, Z2
-	VAESENC     1856(R13), Z3, Z3
+	VAESENC     1536(R13), Z0, Z0
+	VAESENC     1536(R13), Z1, Z1
+	VAESENC     1536(R13), Z2, Z2
+	VAESENC     1536(R13), Z3, Z3
+	VAESENC     1600(R13), Z0, Z0
+	VAESENC     1600(R13), Z1, Z1
+	VAESENC     1600(R13), Z2, Z2
+	VAESENC     1600(R13), Z3, Z3
 	VPTERNLOGQ  $0x96, Z17, Z8, Z0
 	VPTERNLOGQ  $0x96, Z17, Z9, Z1
 	VPTERNLOGQ  $0x96, Z17, Z10, Z2
@@ -23719,16 +23757,17 @@ lanes_r10_26:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_26:
-	VMOVDQU64     Z0, (R13)
-	VMOVDQU64     Z1, 64(R13)
-	VMOVDQU64     Z2, 128(R13)
-	VMOVDQU64     Z3, 192(R13)
-	MOVL          2368(R13), R14
+	MOVQ          out+88(FP), R11
+	VMOVDQU64     Z0, (R11)
+	VMOVDQU64     Z1, 64(R11)
+	VMOVDQU64     Z2, 128(R11)
+	VMOVDQU64     Z3, 192(R11)
+	MOVL          2112(R13), R14
 	XORL          CX, CX
 	BTL           $0x0f, R14
 	JCC           lanes_tag15_raocbOpenRunVAES512
 	MOVQ          1608(SI), R12
-	MOVL          2364(R13), R9
+	MOVL          2108(R13), R9
 	VEXTRACTI32X4 $0x03, Z3, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
@@ -23739,7 +23778,7 @@ lanes_tag15_raocbOpenRunVAES512:
 	BTL           $0x0e, R14
 	JCC           lanes_tag14_raocbOpenRunVAES512
 	MOVQ          1504(SI), R12
-	MOVL          2360(R13), R9
+	MOVL          2104(R13), R9
 	VEXTRACTI32X4 $0x02, Z3, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
@@ -23750,29 +23789,28 @@ lanes_tag14_raocbOpenRunVAES512:
 	BTL           $0x0d, R14
 	JCC           lanes_tag13_raocbOpenRunVAES512
 	MOVQ          1400(SI), R12
-	MOVL          2356(R13), R9
+	MOVL          2100(R13), R9
 	VEXTRACTI32X4 $0x01, Z3, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
 	SETCS         1448(SI)
 
 lanes_tag13_raocbOpenRunVAES512:
-	ADCL          CX, CX
-	BTL           $0x0c, R14
-	JCC           lanes_tag12_raocbOpenRunVAES512
-	MOVQ          1296(SI), R12
-	MOVL          2352(R13), R9
-	VEXTRACTI32X4 $0x00, Z3, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         1344(SI)
+	ADCL     CX, CX
+	BTL      $0x0c, R14
+	JCC      lanes_tag12_raocbOpenRunVAES512
+	MOVQ     1296(SI), R12
+	MOVL     2096(R13), R9
+	VPCMPEQB (R12)(R9*1), X3, K1
+	KORTESTW K1, K1
+	SETCS    1344(SI)
 
 lanes_tag12_raocbOpenRunVAES512:
 	ADCL          CX, CX
 	BTL           $0x0b, R14
 	JCC           lanes_tag11_raocbOpenRunVAES512
 	MOVQ          1192(SI), R12
-	MOVL          2348(R13), R9
+	MOVL          2092(R13), R9
 	VEXTRACTI32X4 $0x03, Z2, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
@@ -23783,7 +23821,7 @@ lanes_tag11_raocbOpenRunVAES512:
 	BTL           $0x0a, R14
 	JCC           lanes_tag10_raocbOpenRunVAES512
 	MOVQ          1088(SI), R12
-	MOVL          2344(R13), R9
+	MOVL          2088(R13), R9
 	VEXTRACTI32X4 $0x02, Z2, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
@@ -23794,29 +23832,28 @@ lanes_tag10_raocbOpenRunVAES512:
 	BTL           $0x09, R14
 	JCC           lanes_tag9_raocbOpenRunVAES512
 	MOVQ          984(SI), R12
-	MOVL          2340(R13), R9
+	MOVL          2084(R13), R9
 	VEXTRACTI32X4 $0x01, Z2, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
 	SETCS         1032(SI)
 
 lanes_tag9_raocbOpenRunVAES512:
-	ADCL          CX, CX
-	BTL           $0x08, R14
-	JCC           lanes_tag8_raocbOpenRunVAES512
-	MOVQ          880(SI), R12
-	MOVL          2336(R13), R9
-	VEXTRACTI32X4 $0x00, Z2, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         928(SI)
+	ADCL     CX, CX
+	BTL      $0x08, R14
+	JCC      lanes_tag8_raocbOpenRunVAES512
+	MOVQ     880(SI), R12
+	MOVL     2080(R13), R9
+	VPCMPEQB (R12)(R9*1), X2, K1
+	KORTESTW K1, K1
+	SETCS    928(SI)
 
 lanes_tag8_raocbOpenRunVAES512:
 	ADCL          CX, CX
 	BTL           $0x07, R14
 	JCC           lanes_tag7_raocbOpenRunVAES512
 	MOVQ          776(SI), R12
-	MOVL          2332(R13), R9
+	MOVL          2076(R13), R9
 	VEXTRACTI32X4 $0x03, Z1, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
@@ -23827,7 +23864,7 @@ lanes_tag7_raocbOpenRunVAES512:
 	BTL           $0x06, R14
 	JCC           lanes_tag6_raocbOpenRunVAES512
 	MOVQ          672(SI), R12
-	MOVL          2328(R13), R9
+	MOVL          2072(R13), R9
 	VEXTRACTI32X4 $0x02, Z1, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
@@ -23838,29 +23875,28 @@ lanes_tag6_raocbOpenRunVAES512:
 	BTL           $0x05, R14
 	JCC           lanes_tag5_raocbOpenRunVAES512
 	MOVQ          568(SI), R12
-	MOVL          2324(R13), R9
+	MOVL          2068(R13), R9
 	VEXTRACTI32X4 $0x01, Z1, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
 	SETCS         616(SI)
 
 lanes_tag5_raocbOpenRunVAES512:
-	ADCL          CX, CX
-	BTL           $0x04, R14
-	JCC           lanes_tag4_raocbOpenRunVAES512
-	MOVQ          464(SI), R12
-	MOVL          2320(R13), R9
-	VEXTRACTI32X4 $0x00, Z1, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         512(SI)
+	ADCL     CX, CX
+	BTL      $0x04, R14
+	JCC      lanes_tag4_raocbOpenRunVAES512
+	MOVQ     464(SI), R12
+	MOVL     2064(R13), R9
+	VPCMPEQB (R12)(R9*1), X1, K1
+	KORTESTW K1, K1
+	SETCS    512(SI)
 
 lanes_tag4_raocbOpenRunVAES512:
 	ADCL          CX, CX
 	BTL           $0x03, R14
 	JCC           lanes_tag3_raocbOpenRunVAES512
 	MOVQ          360(SI), R12
-	MOVL          2316(R13), R9
+	MOVL          2060(R13), R9
 	VEXTRACTI32X4 $0x03, Z0, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
@@ -23871,7 +23907,7 @@ lanes_tag3_raocbOpenRunVAES512:
 	BTL           $0x02, R14
 	JCC           lanes_tag2_raocbOpenRunVAES512
 	MOVQ          256(SI), R12
-	MOVL          2312(R13), R9
+	MOVL          2056(R13), R9
 	VEXTRACTI32X4 $0x02, Z0, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
@@ -23882,30 +23918,30 @@ lanes_tag2_raocbOpenRunVAES512:
 	BTL           $0x01, R14
 	JCC           lanes_tag1_raocbOpenRunVAES512
 	MOVQ          152(SI), R12
-	MOVL          2308(R13), R9
+	MOVL          2052(R13), R9
 	VEXTRACTI32X4 $0x01, Z0, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
 	SETCS         200(SI)
 
 lanes_tag1_raocbOpenRunVAES512:
-	ADCL          CX, CX
-	BTL           $0x00, R14
-	JCC           lanes_tag0_raocbOpenRunVAES512
-	MOVQ          48(SI), R12
-	MOVL          2304(R13), R9
-	VEXTRACTI32X4 $0x00, Z0, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
-	KORTESTW      K1, K1
-	SETCS         96(SI)
+	ADCL     CX, CX
+	BTL      $0x00, R14
+	JCC      lanes_tag0_raocbOpenRunVAES512
+	MOVQ     48(SI), R12
+	MOVL     2048(R13), R9
+	VPCMPEQB (R12)(R9*1), X0, K1
+	KORTESTW K1, K1
+	SETCS    96(SI)
 
 lanes_tag0_raocbOpenRunVAES512:
 	ADCL  CX, CX
 	ANDNL R14, CX, CX
-	MOVL  CX, 2372(R13)
-	INCL  2376(R13)
-	MOVL  2376(R13), R12
-	CMPL  2368(R13), $0x0000ffff
+	MOVL  CX, 260(R11)
+	MOVL  R14, 256(R11)
+	INCL  2116(R13)
+	MOVL  2116(R13), R12
+	CMPL  2112(R13), $0x0000ffff
 	JNE   lanes_stop_raocbOpenRunVAES512
 	TESTL CX, CX
 	JNZ   lanes_stop_raocbOpenRunVAES512

@@ -230,6 +230,64 @@ func testLaneGroupsGuard(t *testing.T, a batch.AEAD, src *rand.ChaCha8, maxLen i
 	}
 }
 
+// TestLaneStackGrowth is for the OCB modes' lane kernels, whose frames are
+// large enough to take the stack check: on fresh goroutines at many depths
+// of their stacks, so that some call of each kernel grows the stack, it
+// seals and opens under a a batch of 16 messages of 64 bytes (a run
+// kernel's group) and, in run directly, a group of 4 more, and checks every
+// message against Seal and its OK.
+func TestLaneStackGrowth[A batch.AEAD](t *testing.T, a A, run LaneRun[A]) {
+	const n, size = 20, 64
+	var g batchutil.LaneGroup
+	for k := range g.Idx {
+		g.Idx[k] = 16 + k%4
+	}
+	g.N = 4
+	for depth := range 48 {
+		seal, open := make([]batch.Message, n), make([]batch.Message, n)
+		for i := range seal {
+			nonce, pt := make([]byte, a.NonceSize()), make([]byte, size)
+			nonce[0], pt[0] = byte(i), byte(depth)
+			seal[i] = batch.Message{Nonce: nonce, In: pt, Out: make([]byte, size+a.Overhead())}
+			open[i] = batch.Message{Nonce: nonce, In: seal[i].Out, Out: make([]byte, size)}
+		}
+		// Each call on a goroutine of its own, whose stack no call before
+		// it has grown.
+		for _, f := range []func(){
+			func() { a.SealBatch(seal[:16]) },
+			func() { run(a, false, seal, &g) },
+			func() { a.OpenBatch(open[:16]) },
+			func() { run(a, true, open, &g) },
+		} {
+			done := make(chan bool)
+			go func() {
+				atDepth(depth, f)
+				done <- true
+			}()
+			<-done
+		}
+		for i, m := range seal {
+			if want := a.Seal(nil, m.Nonce, m.In, nil); !bytes.Equal(m.Out, want) || !open[i].OK || !bytes.Equal(open[i].Out, m.In) {
+				t.Fatalf("depth %d, message %d: lanes differ from Seal and Open", depth, i)
+			}
+		}
+	}
+}
+
+// atDepth calls f below n frames of about 300 bytes each (the pad it
+// returns keeps them).
+//
+//go:noinline
+func atDepth(n int, f func()) (pad [256]byte) {
+	if n > 0 {
+		pad = atDepth(n-1, f)
+		pad[n&255]++
+		return pad
+	}
+	f()
+	return pad
+}
+
 // BenchmarkLaneGroups measures what batchutil's lanesPay decides: n
 // messages of one length class (texts drawn uniformly from its lengths, the
 // same on every run, without associated data) sealed, or opened with open,

@@ -7,17 +7,14 @@ import "unsafe"
 // AnyOverlap reports whether x and y share memory at any index.
 func AnyOverlap(x, y []byte) bool {
 	return len(x) > 0 && len(y) > 0 &&
-		uintptr(unsafe.Pointer(&x[0])) <= uintptr(unsafe.Pointer(&y[len(y)-1])) &&
-		uintptr(unsafe.Pointer(&y[0])) <= uintptr(unsafe.Pointer(&x[len(x)-1]))
+		uintptr(unsafe.Pointer(unsafe.SliceData(x))) < uintptr(unsafe.Pointer(unsafe.SliceData(y)))+uintptr(len(y)) &&
+		uintptr(unsafe.Pointer(unsafe.SliceData(y))) < uintptr(unsafe.Pointer(unsafe.SliceData(x)))+uintptr(len(x))
 }
 
 // InexactOverlap reports whether x and y share memory at any index other than
 // the same one: exact overlap (in-place use) is allowed, any other is not.
 func InexactOverlap(x, y []byte) bool {
-	if len(x) == 0 || len(y) == 0 || &x[0] == &y[0] {
-		return false
-	}
-	return AnyOverlap(x, y)
+	return unsafe.SliceData(x) != unsafe.SliceData(y) && AnyOverlap(x, y)
 }
 
 // SliceForAppend extends in by n bytes, reusing its array when it has room,

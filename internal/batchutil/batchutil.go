@@ -298,8 +298,9 @@ func NewPlan(msgs []batch.Message, sp Spans, open bool, tagSize, maxLen, maxAD i
 // Alone reports whether p sends every message alone: its owner then seals
 // or opens each by its own code (RunLanes's one, which must fail a text to
 // open shorter than a tag), not by RunLanes, from a frame without the lane
-// kernels' outputs (measured, raocb, whose kernels' output takes 2.4 KiB of
-// the caller's stack: single messages opened below it took 2-4% longer).
+// kernels' outputs (measured, raocb, when its kernels' output took 2.4 KiB
+// of the caller's stack: a random batch's single messages opened below it
+// took 2-4% longer).
 func (p *Plan) Alone() bool { return p.way == alone }
 
 // eachAlone seals (or opens, setting OK) each message of msgs, msgs[i], by
@@ -396,17 +397,6 @@ func anyPays(msgs []batch.Message, sub, maxLen, maxAD int) bool {
 		}
 	}
 	return false
-}
-
-// Align64 returns the T at the first 64-byte boundary of b, which has room
-// for it (len(b) >= unsafe.Sizeof(T)+63): a lane kernel's output, whose
-// areas it stores and loads a zmm register at a time, which cost far more
-// where they split across cache lines (measured: ocb's 64-byte batches of
-// 64 messages spent about 7% of their time on the stores of each lane's n
-// and r in an unaligned output). T holds no pointers.
-func Align64[T any](b []byte) *T {
-	p := unsafe.Pointer(unsafe.SliceData(b))
-	return (*T)(unsafe.Add(p, -uintptr(p)&63))
 }
 
 // runFull runs g, a full group of one length class (texts In less sub
