@@ -46,23 +46,15 @@ func (a *AEAD) batchSpec() batchutil.Spec {
 	return batchutil.Spec{Pkg: "raocb", NonceSize: a.nonceSize, TagSize: a.tagSize}
 }
 
-// checkSeal checks msgs for SealBatch (batchutil.Spec.CheckSeal): the
-// plaintexts' bound by MaxText and the associated data's by ocbmode.Fits,
-// a call per message, only where some message's may be past
-// ocbmode.MaxPlainAD (the OR of the lengths, at least the longest, is), a
-// bound that MaxAD cannot state (ADFits takes 16 GiB but not a byte less).
-// The calls would cost a batch of 64-byte messages a quarter of its time.
-func (a *AEAD) checkSeal(msgs []batch.Message) {
+// checkSeal checks msgs for SealBatch (batchutil.Spec.CheckSeal) and
+// returns their Spans: ocbmode.Fits, a call per message, only where some
+// text or associated data is past ocbmode.MaxText or ocbmode.MaxPlainAD,
+// up to which it takes all (ADFits takes 16 GiB but not a byte less). The
+// calls would cost a batch of 64-byte messages a quarter of its time.
+func (a *AEAD) checkSeal(msgs []batch.Message) batchutil.Spans {
 	spec := a.batchSpec()
-	spec.MaxText = ocbmode.MaxText
-	ads := 0
-	for i := range msgs {
-		ads |= len(msgs[i].AD)
-	}
-	if uint64(ads) > ocbmode.MaxPlainAD {
-		spec.Fits = ocbmode.Fits
-	}
-	spec.CheckSeal(msgs)
+	spec.Fits, spec.MaxText, spec.MaxAD = ocbmode.Fits, ocbmode.MaxText, ocbmode.MaxPlainAD
+	return spec.CheckSeal(msgs)
 }
 
 // one seals or opens m, checked, alone, setting OK when opening: below Seal

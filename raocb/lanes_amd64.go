@@ -67,51 +67,52 @@ func (a *AEAD) batchLanes(d direction, msgs []batch.Message) bool {
 	if !useVAES512Lanes {
 		return false
 	}
+	var sp batchutil.Spans
 	if d == encrypt {
-		a.checkSeal(msgs)
+		sp = a.checkSeal(msgs)
 	} else {
 		spec := a.batchSpec()
-		spec.CheckOpen(msgs)
+		sp = spec.CheckOpen(msgs)
 	}
-	var out laneOut
 	// Associated data past ocbmode.MaxPlainAD goes alone: one checks it
 	// when opening.
-	batchutil.RunLanes(msgs, d == decrypt, a.tagSize, laneMaxLen, ocbmode.MaxPlainAD, math.MaxInt, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, &out) },
-		func(i int) { a.one(d, &msgs[i]) })
+	if p := batchutil.NewPlan(msgs, sp, d == decrypt, a.tagSize, laneMaxLen, ocbmode.MaxPlainAD); p.Alone() {
+		for i := range msgs {
+			a.one(d, &msgs[i])
+		}
+	} else {
+		a.lanes(d, msgs, &p)
+	}
 	return true
+}
+
+// lanes seals or opens msgs as p plans, with lane groups (batchLanes's).
+//
+//go:noinline
+func (a *AEAD) lanes(d direction, msgs []batch.Message, p *batchutil.Plan) {
+	var out laneOut
+	batchutil.RunLanes(msgs, p, math.MaxInt, func(g batchutil.LaneGroup) { a.runLanes(d, msgs, &g, &out) },
+		func(i int) { a.one(d, &msgs[i]) })
 }
 
 // runLanes seals or opens g's messages of msgs (out the kernel's).
 func (a *AEAD) runLanes(d direction, msgs []batch.Message, g *batchutil.LaneGroup, out *laneOut) {
-	var mark uint32
-	if a.tagSize == 16 {
-		mark = 1<<g.N - 1
-	}
 	nr, ek := a.b.Rounds(), a.b.EncKeys()
-	if g.Runs > 0 {
-		// Each call runs groups up to the last or one it leaves to Finish,
-		// which has nothing to do for the others.
-		for i, runs := g.Idx[0], g.Runs; runs > 0; {
-			var k int
+	g.Run(msgs, &batchutil.LaneKernels{
+		Open: d == decrypt, TagSize: a.tagSize,
+		Lanes: func(mark uint32) {
 			if d == encrypt {
-				k = raocbSealRunVAES512(nr, ek, &a.r1, &a.r2, &a.nonceBits, a.nonceSize, &msgs[i], runs, 0, mark, out)
+				raocbSealLanesVAES512(nr, ek, &a.r1, &a.r2, &a.nonceBits, a.nonceSize, unsafe.SliceData(msgs), &g.Idx, g.N, 0, mark, out)
 			} else {
-				k = raocbOpenRunVAES512(nr, a.b.DecKeys(), ek, &a.r1, &a.r2, &a.nonceBits, a.nonceSize, &msgs[i], runs, a.tagSize, mark, out)
+				raocbOpenLanesVAES512(nr, a.b.DecKeys(), ek, &a.r1, &a.r2, &a.nonceBits, a.nonceSize, unsafe.SliceData(msgs), &g.Idx, g.N, a.tagSize, mark, out)
 			}
-			i, runs = i+16*k, runs-k
-			last := batchutil.LaneGroup{N: 16}
-			for l := range last.Idx {
-				last.Idx[l] = i - 16 + l
+		},
+		Run: func(i, runs int, mark uint32) int {
+			if d == encrypt {
+				return raocbSealRunVAES512(nr, ek, &a.r1, &a.r2, &a.nonceBits, a.nonceSize, &msgs[i], runs, 0, mark, out)
 			}
-			last.Finish(msgs, &out.tag, out.done, out.fail, d == decrypt, a.tagSize, a.hash)
-		}
-		return
-	}
-	ms := unsafe.SliceData(msgs)
-	if d == encrypt {
-		raocbSealLanesVAES512(nr, ek, &a.r1, &a.r2, &a.nonceBits, a.nonceSize, ms, &g.Idx, g.N, 0, mark, out)
-	} else {
-		raocbOpenLanesVAES512(nr, a.b.DecKeys(), ek, &a.r1, &a.r2, &a.nonceBits, a.nonceSize, ms, &g.Idx, g.N, a.tagSize, mark, out)
-	}
-	g.Finish(msgs, &out.tag, out.done, out.fail, d == decrypt, a.tagSize, a.hash)
+			return raocbOpenRunVAES512(nr, a.b.DecKeys(), ek, &a.r1, &a.r2, &a.nonceBits, a.nonceSize, &msgs[i], runs, a.tagSize, mark, out)
+		},
+		Tags: &out.tag, Done: &out.done, Fail: &out.fail, Hash: a.hash,
+	})
 }

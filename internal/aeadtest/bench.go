@@ -3,8 +3,10 @@ package aeadtest
 import (
 	"crypto/cipher"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/internal/impl/impltest"
@@ -90,7 +92,11 @@ var batchMixes = func() map[string][]int {
 // size each (batchBenchSizes) and of mixed sizes (batchMixes), with the
 // kernels this CPU runs by default: SealBatch (or OpenBatch) as "batch64"
 // and 64 single Seal (Open) calls as "single64", beside each other so that
-// their ratio comes from one run. Bytes are the 64 messages' texts.
+// their ratio comes from one run, and both on the same messages in turns
+// as "ratio", which reports the median over the turns of the time of the
+// single calls over the batch's (single/batch), the steadier figure where
+// the load varies. Bytes are the
+// 64 messages' texts.
 func BenchmarkBatch[A batch.AEAD](b *testing.B, open bool, newAEAD func() (A, error)) {
 	const count = 64
 	type shape struct {
@@ -107,11 +113,7 @@ func BenchmarkBatch[A batch.AEAD](b *testing.B, open bool, newAEAD func() (A, er
 	}
 	shapes = append(shapes, shape{"ipi", batchMixes["ipi"]}, shape{"random", batchMixes["random"]})
 	for _, sh := range shapes {
-		for _, single := range []bool{false, true} {
-			name := "batch64"
-			if single {
-				name = "single64"
-			}
+		for _, name := range []string{"batch64", "single64", "ratio"} {
 			b.Run(name+"/"+sh.name, func(b *testing.B) {
 				a, err := newAEAD()
 				if err != nil {
@@ -130,26 +132,60 @@ func BenchmarkBatch[A batch.AEAD](b *testing.B, open bool, newAEAD func() (A, er
 					}
 					msgs[i] = batch.Message{Nonce: nonce, In: in, Out: out}
 				}
-				b.SetBytes(int64(total))
-				b.ReportAllocs()
-				for b.Loop() {
-					switch {
-					case single:
-						for i := range msgs {
-							m := &msgs[i]
-							if !open {
-								a.Seal(m.Out[:0], m.Nonce, m.In, m.AD)
-							} else if _, err := a.Open(m.Out[:0], m.Nonce, m.In, m.AD); err != nil {
-								b.Fatal(err)
-							}
-						}
-					case open:
-						if !a.OpenBatch(msgs) {
-							b.Fatal("OpenBatch failed")
-						}
-					default:
+				inBatch := func() {
+					if open && !a.OpenBatch(msgs) {
+						b.Fatal("OpenBatch failed")
+					} else if !open {
 						a.SealBatch(msgs)
 					}
+				}
+				single := func() {
+					for i := range msgs {
+						m := &msgs[i]
+						if !open {
+							a.Seal(m.Out[:0], m.Nonce, m.In, m.AD)
+						} else if _, err := a.Open(m.Out[:0], m.Nonce, m.In, m.AD); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+				b.SetBytes(int64(total))
+				b.ReportAllocs()
+				switch name {
+				case "batch64":
+					for b.Loop() {
+						inBatch()
+					}
+				case "single64":
+					for b.Loop() {
+						single()
+					}
+				default:
+					// Each turn the other first, so that neither always
+					// finds the caches as the other left them; the median
+					// of the turns' ratios, which a turn the scheduler or
+					// another process stretched cannot move far.
+					ratios := make([]float64, 0, 1<<16)
+					for turn := 0; b.Loop(); turn++ {
+						first, second := inBatch, single
+						if turn%2 == 1 {
+							first, second = single, inBatch
+						}
+						t0 := time.Now()
+						first()
+						t1 := time.Now()
+						second()
+						t2 := time.Now()
+						r := float64(t2.Sub(t1)) / float64(t1.Sub(t0))
+						if turn%2 == 1 {
+							r = 1 / r
+						}
+						if len(ratios) < cap(ratios) {
+							ratios = append(ratios, r)
+						}
+					}
+					slices.Sort(ratios)
+					b.ReportMetric(ratios[len(ratios)/2], "single/batch")
 				}
 			})
 		}

@@ -27,25 +27,34 @@ type Spec struct {
 	Fits func(textLen, adLen int) bool
 	// MaxText and MaxAD, when not zero, are the most bytes of plaintext
 	// and of associated data Seal takes: the same checks as a Fits, without
-	// a call per message.
+	// a call per message. With a Fits, they are instead the lengths up to
+	// which Fits takes every plaintext and associated data, and CheckSeal
+	// asks Fits only of batches with a longer one.
 	MaxText, MaxAD uint64
 }
+
+// Spans are the shortest and the longest In of a batch and its longest AD,
+// which CheckSeal and CheckOpen find in their pass over the messages, for
+// RunLanes.
+type Spans struct{ MinIn, MaxIn, MaxAD int }
 
 // CheckSeal panics, naming the first bad message, unless every message of
 // msgs is one SealBatch can seal: a nonce of s.NonceSize, an Out of exactly
 // len(In)+s.TagSize bytes that overlaps In only exactly and AD not at all,
-// and lengths that s.Fits, s.MaxText and s.MaxAD allow.
-func (s *Spec) CheckSeal(msgs []batch.Message) {
+// and lengths that s.Fits, s.MaxText and s.MaxAD allow. It returns msgs'
+// Spans.
+func (s *Spec) CheckSeal(msgs []batch.Message) Spans {
 	// The bounds only some packages have in a second loop, which MaxText
-	// and MaxAD need only where the lengths ORed together (at least the
-	// longest) pass them; the first bad message either finds is the
-	// batch's first.
-	bad, ins, ads := firstBadSeal(msgs, s.TagSize, s.NonceSize)
-	if fits, maxText, maxAD := s.Fits, s.MaxText, s.MaxAD; fits != nil || maxText > 0 && uint64(ins) > maxText || maxAD > 0 && uint64(ads) > maxAD {
+	// and MaxAD need only where the longest text or AD passes them; the
+	// first bad message either finds is the batch's first.
+	bad, sp := firstBadSeal(msgs, s.TagSize, s.NonceSize)
+	fits, maxText, maxAD := s.Fits, s.MaxText, s.MaxAD
+	past := maxText > 0 && uint64(sp.MaxIn) > maxText || maxAD > 0 && uint64(sp.MaxAD) > maxAD
+	if past || fits != nil && maxText == 0 && maxAD == 0 {
 		for i := range msgs[:bad] {
 			m := &msgs[i]
 			if fits != nil && !fits(len(m.In), len(m.AD)) ||
-				maxText > 0 && uint64(len(m.In)) > maxText || maxAD > 0 && uint64(len(m.AD)) > maxAD {
+				fits == nil && (maxText > 0 && uint64(len(m.In)) > maxText || maxAD > 0 && uint64(len(m.AD)) > maxAD) {
 				bad = i
 				break
 			}
@@ -54,43 +63,54 @@ func (s *Spec) CheckSeal(msgs []batch.Message) {
 	if bad < len(msgs) {
 		s.failSeal(bad, &msgs[bad])
 	}
+	return sp
 }
 
 // firstBadSeal returns the index of the first message of msgs whose Out or
-// nonce length or placement CheckSeal rejects, or len(msgs), and the
-// lengths of In and of AD before it ORed together: a function of its own,
-// whose loop keeps its few values in registers (measured: a fifth to a
-// quarter less time than inside CheckSeal, whose panics' code spilled
-// them), each message's lengths in one test (misplaced needs an Out that is
-// not empty, as one of len(In)+tagSize bytes is: tagSize > 0).
-func firstBadSeal(msgs []batch.Message, tagSize, nonceSize int) (bad, ins, ads int) {
+// nonce length or placement CheckSeal rejects, or len(msgs), and the Spans
+// of the messages before it: a function of its own, whose loop keeps its
+// few values in registers (measured: a fifth to a quarter less time than
+// inside CheckSeal, whose panics' code spilled them), each message's
+// lengths in one test (misplaced needs an Out that is not empty, as one of
+// len(In)+tagSize bytes is: tagSize > 0).
+func firstBadSeal(msgs []batch.Message, tagSize, nonceSize int) (int, Spans) {
+	sp := Spans{MinIn: math.MaxInt}
 	for i := range msgs {
 		m := &msgs[i]
 		if (len(m.Out)-len(m.In)-tagSize)|(len(m.Nonce)-nonceSize) != 0 || misplaced(m) {
-			return i, ins, ads
+			return i, sp
 		}
-		ins, ads = ins|len(m.In), ads|len(m.AD)
+		sp = sp.add(m)
 	}
-	return len(msgs), ins, ads
+	return len(msgs), sp
+}
+
+// add returns sp with m's lengths.
+func (sp Spans) add(m *batch.Message) Spans {
+	return Spans{min(sp.MinIn, len(m.In)), max(sp.MaxIn, len(m.In)), max(sp.MaxAD, len(m.AD))}
 }
 
 // CheckOpen is CheckSeal for OpenBatch: the Out of each message is
 // len(In)-s.TagSize bytes long, or empty when In is shorter than the tag.
-func (s *Spec) CheckOpen(msgs []batch.Message) {
-	if bad := firstBadOpen(msgs, s.TagSize, s.NonceSize); bad < len(msgs) {
+func (s *Spec) CheckOpen(msgs []batch.Message) Spans {
+	bad, sp := firstBadOpen(msgs, s.TagSize, s.NonceSize)
+	if bad < len(msgs) {
 		s.failOpen(bad, &msgs[bad])
 	}
+	return sp
 }
 
-// firstBadOpen is firstBadSeal's index for CheckOpen.
-func firstBadOpen(msgs []batch.Message, tagSize, nonceSize int) int {
+// firstBadOpen is firstBadSeal for CheckOpen.
+func firstBadOpen(msgs []batch.Message, tagSize, nonceSize int) (int, Spans) {
+	sp := Spans{MinIn: math.MaxInt}
 	for i := range msgs {
 		m := &msgs[i]
 		if (len(m.Out)-max(len(m.In)-tagSize, 0))|(len(m.Nonce)-nonceSize) != 0 || len(m.Out) != 0 && misplaced(m) {
-			return i
+			return i, sp
 		}
+		sp = sp.add(m)
 	}
-	return len(msgs)
+	return len(msgs), sp
 }
 
 // misplaced reports whether m's Out, not empty, overlaps its In other than
@@ -234,64 +254,103 @@ func (g *LaneGroup) from(i, n int) {
 	g.N, g.Runs = n, n/len(g.Idx)
 }
 
-// RunLanes seals (or opens, setting OK) the messages of msgs, checked, in
-// lane groups (LaneGroups): run takes each group as it fills and the
-// part-filled ones at the end, by value (a pointer to a group would move
-// the groups to the heap); one takes each message that goes alone (Place
-// leaves it single), msgs[i], and seals (or opens, setting OK) it, by the
-// AEAD's own code below Seal and Open, whose checks CheckSeal and CheckOpen
-// have done. A group run takes may stand for up to maxRuns groups of 16
-// (LaneGroup.Runs).
-func RunLanes(msgs []batch.Message, open bool, tagSize, maxLen, maxAD, maxRuns int, run func(LaneGroup), one func(i int)) {
+// A Plan is how RunLanes takes a checked batch: each message alone, its
+// like messages 16 at a time, or its mixed ones in Place's groups.
+type Plan struct {
+	open                        bool
+	tagSize, maxLen, maxAD, sub int
+	class                       int // like: Place's class of all the texts
+	way                         int
+}
+
+// The ways of a Plan.
+const (
+	alone = iota
+	like
+	mixed
+)
+
+// NewPlan returns the Plan for msgs, with sp their Spans (CheckSeal's,
+// CheckOpen's), sealed or opened (open) with tags of tagSize bytes, in lane
+// kernels that take texts of up to maxLen bytes with associated data up to
+// maxAD.
+func NewPlan(msgs []batch.Message, sp Spans, open bool, tagSize, maxLen, maxAD int) Plan {
+	p := Plan{open: open, tagSize: tagSize, maxLen: maxLen, maxAD: maxAD, way: mixed}
+	if open {
+		p.sub = tagSize // the bytes of In past the text
+	}
 	// Where every text is past the lanes, or all in one group's range
 	// (Place's) with their AD in bounds, the messages go without a look at
 	// each, nor LaneGroups to clear: each alone, or 16 at a time and the
-	// rest in one group. One pass over the lengths tells, in fewer steps a
-	// message than Take's.
-	sub := 0 // the bytes of In past the text
-	if open {
-		sub = tagSize
-	}
-	lo, hi, maxA := spans(msgs)
-	lo, hi = lo-sub, hi-sub
-	switch {
+	// rest in one group. The checks' pass over the lengths tells.
+	lo, hi := sp.MinIn-p.sub, sp.MaxIn-p.sub
+	switch p.class = bits.Len(uint(hi+15) / 16); {
 	case lo > maxLen:
-		for k := range msgs {
-			one(k)
+		p.way = alone
+	case lo >= 0 && hi <= maxLen && sp.MaxAD <= maxAD && bits.Len(uint(lo+15)/16) == p.class && closeEnough(lo, hi):
+		p.way = like
+	case !anyPays(msgs, p.sub, maxLen, maxAD):
+		p.way = alone
+	}
+	return p
+}
+
+// Alone reports whether p sends every message alone: its owner then seals
+// or opens each by its own code (RunLanes's one, which must fail a text to
+// open shorter than a tag), not by RunLanes, from a frame without the lane
+// kernels' outputs (measured, raocb, when its kernels' output took 2.4 KiB
+// of the caller's stack: a random batch's single messages opened below it
+// took 2-4% longer).
+func (p *Plan) Alone() bool { return p.way == alone }
+
+// eachAlone seals (or opens, setting OK) each message of msgs, msgs[i], by
+// one (RunLanes's), but fails those to open shorter than a tag, as Place
+// would.
+func (p *Plan) eachAlone(msgs []batch.Message, one func(i int)) {
+	for k := range msgs {
+		if len(msgs[k].In) < p.sub {
+			msgs[k].OK = false
+			continue
 		}
+		one(k)
+	}
+}
+
+// RunLanes seals (or opens, setting OK) the messages of msgs, checked, as
+// p plans, in lane groups (LaneGroups): run takes each group as it fills
+// and the part-filled ones at the end, by value (a pointer to a group would
+// move the groups to the heap); one takes each message that goes alone
+// (Place leaves it single), msgs[i], and seals (or opens, setting OK) it,
+// by the AEAD's own code below Seal and Open, whose checks CheckSeal and
+// CheckOpen have done. A group run takes may stand for up to maxRuns groups
+// of 16 (LaneGroup.Runs).
+func RunLanes(msgs []batch.Message, p *Plan, maxRuns int, run func(LaneGroup), one func(i int)) {
+	switch p.way {
+	case alone:
+		p.eachAlone(msgs, one)
 		return
-	case lo >= 0 && hi <= maxLen && maxA <= maxAD && bits.Len(uint(lo+15)/16) == bits.Len(uint(hi+15)/16) && closeEnough(lo, hi):
+	case like:
 		var g LaneGroup
 		for i := 0; i < len(msgs); i += len(g.Idx) * max(g.Runs, 1) {
 			if g.from(i, min(len(msgs)-i, len(g.Idx))); g.Runs > 0 {
 				g.Runs = min(maxRuns, (len(msgs)-i)/len(g.Idx))
 			}
-			runOrOne(g, bits.Len(uint(hi+15)/16), run, one)
-		}
-		return
-	}
-	if !anyPays(msgs, sub, maxLen, maxAD) {
-		// Each alone, as Place would leave them, without its steps.
-		for k := range msgs {
-			if len(msgs[k].In) < sub {
-				msgs[k].OK = false
-				continue
-			}
-			one(k)
+			runOrOne(g, p.class, run, one)
 		}
 		return
 	}
 	var l LaneGroups
+	open, tagSize, maxLen, maxAD := p.open, p.tagSize, p.maxLen, p.maxAD
 	for i := 0; i < len(msgs); {
 		if g := l.Take(msgs, i, open, tagSize, maxLen, maxAD); g != nil {
-			runFull(msgs, g, sub, run, one)
+			runFull(msgs, g, p.sub, run, one)
 			i += len(g.Idx)
 			continue
 		}
 		for end := min(i+len(l.taken.Idx), len(msgs)); i < end; i++ {
 			switch g, single := l.Place(msgs, i, open, tagSize, maxLen, maxAD); {
 			case g != nil:
-				runFull(msgs, g, sub, run, one)
+				runFull(msgs, g, p.sub, run, one)
 			case single:
 				one(i)
 			}
@@ -302,31 +361,19 @@ func RunLanes(msgs []batch.Message, open bool, tagSize, maxLen, maxAD, maxRuns i
 	}
 }
 
-// spans returns the shortest and the longest In of msgs and the longest
-// AD: a call of its own, whose loop keeps them in registers (inlined in
-// RunLanes, with its many values live, they went to the stack and back for
-// every message: a tenth of a batch of 64-byte messages' time).
-//
-//go:noinline
-func spans(msgs []batch.Message) (lo, hi, maxA int) {
-	lo = math.MaxInt
-	for k := range msgs {
-		m := &msgs[k]
-		lo, hi, maxA = min(lo, len(m.In)), max(hi, len(m.In)), max(maxA, len(m.AD))
-	}
-	return lo, hi, maxA
-}
-
 // anyPays reports whether some length class of msgs (Place's, of texts In
 // less sub bytes up to maxLen, associated data up to maxAD) holds messages
-// enough for a group that runs in lanes: 16, or as many as lanesPay takes
-// in a part-filled one. Where none does (uniformly random lengths up to
-// 1500 bytes: a third of them spread over six classes), RunLanes sends every
-// message alone without placing it (measured before, raocb, 64 such
-// messages, min of 11 rounds under load: placing them cost the batch 4.6%
-// over a loop of single messages).
+// enough for a group that runs in lanes: 16, in the classes past closeFrom
+// with texts closeEnough (each 16 in the order Place groups them), or as
+// many as lanesPay takes in a part-filled one. Where none does (uniformly
+// random lengths up to 1500 bytes: a third of them spread over six classes
+// up to 512 bytes, and ocb's class of 512 to 1008 bytes, a third, too far
+// apart), RunLanes sends every message alone without placing it (measured,
+// ocb, 64 such messages, in-process alternating rounds under load: placing
+// them, for no group in lanes, cost the batch 6% over single calls).
 func anyPays(msgs []batch.Message, sub, maxLen, maxAD int) bool {
-	var counts [len(LaneGroups{}.gs)]int
+	const full = len(LaneGroup{}.Idx)
+	var counts, los, his [len(LaneGroups{}.gs)]int // los, his: the texts of the group in the making
 	for k := range msgs {
 		m := &msgs[k]
 		n := len(m.In) - sub
@@ -335,7 +382,17 @@ func anyPays(msgs []batch.Message, sub, maxLen, maxAD int) bool {
 		}
 		c := bits.Len(uint(n+15) / 16)
 		counts[c]++
-		if lanesPay(c, counts[c]) {
+		if n <= closeFrom {
+			if lanesPay(c, counts[c]) {
+				return true
+			}
+			continue
+		}
+		if counts[c]%full == 1 {
+			los[c], his[c] = n, n
+		}
+		los[c], his[c] = min(los[c], n), max(his[c], n)
+		if counts[c]%full == 0 && closeEnough(los[c], his[c]) {
 			return true
 		}
 	}
@@ -483,5 +540,46 @@ func (g *LaneGroup) Finish(msgs []batch.Message, tags *[16][16]byte, done, fail 
 		if !m.OK {
 			clear(m.Out)
 		}
+	}
+}
+
+// LaneKernels are an AEAD's lane kernels for LaneGroup.Run, which seal or
+// open (open) a group of messages with tags of TagSize bytes, and where
+// they leave the tags, less HASH(A) (Hash), and their lanes done and fail
+// (Finish's).
+type LaneKernels struct {
+	Open    bool
+	TagSize int
+	// Lanes runs the group by its Idx; Run, for Runs groups of 16 in a row
+	// from msgs[i] on, returns the groups it ran, having stopped after one
+	// it leaves to Finish. Both finish the tags of the lanes of mark.
+	Lanes      func(mark uint32)
+	Run        func(i, runs int, mark uint32) int
+	Tags       *[16][16]byte
+	Done, Fail *uint32
+	Hash       func(ad []byte) words.Block
+}
+
+// Run seals or opens g's messages of msgs in k's kernels and finishes them
+// (Finish): the kernels finish the tags of all its lanes where they are 16
+// bytes long.
+func (g *LaneGroup) Run(msgs []batch.Message, k *LaneKernels) {
+	var mark uint32
+	if k.TagSize == 16 {
+		mark = 1<<g.N - 1
+	}
+	if g.Runs == 0 {
+		k.Lanes(mark)
+		g.Finish(msgs, k.Tags, *k.Done, *k.Fail, k.Open, k.TagSize, k.Hash)
+		return
+	}
+	// Each call runs groups up to the last or one it leaves to Finish,
+	// which has nothing to do for the others.
+	for i, runs := g.Idx[0], g.Runs; runs > 0; {
+		n := k.Run(i, runs, mark)
+		i, runs = i+len(g.Idx)*n, runs-n
+		var last LaneGroup
+		last.from(i-len(g.Idx), len(g.Idx))
+		last.Finish(msgs, k.Tags, *k.Done, *k.Fail, k.Open, k.TagSize, k.Hash)
 	}
 }

@@ -114,7 +114,8 @@ func TestRunLanesRuns(t *testing.T) {
 			msgs[i].In = make([]byte, 64)
 		}
 		var got [][2]int
-		RunLanes(msgs, false, 16, 1024, math.MaxInt, c.maxRuns, func(g LaneGroup) {
+		plan := NewPlan(msgs, spansOf(msgs), false, 16, 1024, math.MaxInt)
+		RunLanes(msgs, &plan, c.maxRuns, func(g LaneGroup) {
 			for k := range g.N {
 				if g.Idx[k] != g.Idx[0]+k {
 					t.Fatalf("%d messages, maxRuns %d: group %v", c.n, c.maxRuns, g.Idx[:g.N])
@@ -160,7 +161,8 @@ func TestRunLanesSpread(t *testing.T) {
 					msgs[i].In = make([]byte, n+sub)
 				}
 				inLanes, alone := 0, 0
-				RunLanes(msgs, open, 16, 1024, math.MaxInt, math.MaxInt, func(g LaneGroup) { inLanes += g.N * max(g.Runs, 1) }, func(int) { alone++ })
+				plan := NewPlan(msgs, spansOf(msgs), open, 16, 1024, math.MaxInt)
+				RunLanes(msgs, &plan, math.MaxInt, func(g LaneGroup) { inLanes += g.N * max(g.Runs, 1) }, func(int) { alone++ })
 				want := 32
 				if !c.lanes && shuffled {
 					want = 0
@@ -214,8 +216,8 @@ func TestCheckLengths(t *testing.T) {
 }
 
 // TestRunLanesNonePays checks that RunLanes, where no length class holds
-// messages enough for a group that pays (anyPays), sends each message
-// alone, and fails those to open shorter than a tag, as Place does; and
+// messages enough for a group that pays (anyPays: the Plan's Alone), sends
+// each message alone, and fails those to open shorter than a tag, as Place does; and
 // that one message more in a class, which makes its group pay, runs the
 // group in lanes.
 func TestRunLanesNonePays(t *testing.T) {
@@ -250,7 +252,11 @@ func TestRunLanesNonePays(t *testing.T) {
 				msgs = append(msgs, batch.Message{In: make([]byte, sub/2), OK: true}) // shorter than a tag
 			}
 			inLanes, alone := make([]bool, len(msgs)), make([]bool, len(msgs))
-			RunLanes(msgs, open, 16, 512, math.MaxInt, math.MaxInt, func(g LaneGroup) {
+			plan := NewPlan(msgs, spansOf(msgs), open, 16, 512, math.MaxInt)
+			if plan.Alone() != (extra < 0) {
+				t.Errorf("open %v, one more in class %d: Alone %v", open, extra, plan.Alone())
+			}
+			RunLanes(msgs, &plan, math.MaxInt, func(g LaneGroup) {
 				for _, i := range g.Idx[:g.N] {
 					inLanes[i] = true
 				}
@@ -264,6 +270,98 @@ func TestRunLanesNonePays(t *testing.T) {
 			if last := len(all); open && (inLanes[last] || alone[last] || msgs[last].OK) {
 				t.Errorf("one more in class %d: message of %d bytes to open in lanes %v, alone %v, OK %v", extra, sub/2, inLanes[last], alone[last], msgs[last].OK)
 			}
+		}
+	}
+}
+
+// spansOf returns the Spans of msgs, for RunLanes.
+func spansOf(msgs []batch.Message) Spans {
+	sp := Spans{MinIn: math.MaxInt}
+	for i := range msgs {
+		sp = sp.add(&msgs[i])
+	}
+	return sp
+}
+
+// TestCheckSpans checks the Spans CheckSeal and CheckOpen return: the
+// shortest and longest In and the longest AD, math.MaxInt and zeros for no
+// messages.
+func TestCheckSpans(t *testing.T) {
+	s := Spec{Pkg: "p", NonceSize: 1, TagSize: 16}
+	r := rand.New(rand.NewPCG(3, 4))
+	for n := range 40 {
+		msgs := make([]batch.Message, n)
+		want := Spans{MinIn: math.MaxInt}
+		for i := range msgs {
+			in, ad := 16+r.IntN(3000), r.IntN(200)
+			want = Spans{min(want.MinIn, in), max(want.MaxIn, in), max(want.MaxAD, ad)}
+			msgs[i] = batch.Message{Nonce: make([]byte, 1), In: make([]byte, in), AD: make([]byte, ad)}
+		}
+		for i := range msgs {
+			msgs[i].Out = make([]byte, len(msgs[i].In)+16)
+		}
+		if got := s.CheckSeal(msgs); got != want {
+			t.Errorf("%d messages: CheckSeal's Spans %+v, want %+v", n, got, want)
+		}
+		for i := range msgs {
+			msgs[i].Out = msgs[i].Out[:len(msgs[i].In)-16]
+		}
+		if got := s.CheckOpen(msgs); got != want {
+			t.Errorf("%d messages: CheckOpen's Spans %+v, want %+v", n, got, want)
+		}
+	}
+}
+
+// TestCheckSealFitsPast checks that CheckSeal, with a Fits and MaxText and
+// MaxAD, asks Fits of no message where every length is within the bounds,
+// and of the messages up to the first it rejects where one is past them.
+func TestCheckSealFitsPast(t *testing.T) {
+	calls := 0
+	s := Spec{Pkg: "p", NonceSize: 1, TagSize: 4, MaxText: 100, MaxAD: 50, Fits: func(n, ad int) bool {
+		calls++
+		return n <= 200 && ad <= 60
+	}}
+	msgs := make([]batch.Message, 8)
+	for i := range msgs {
+		msgs[i] = batch.Message{Nonce: make([]byte, 1), In: make([]byte, 100), AD: make([]byte, 50), Out: make([]byte, 104)}
+	}
+	s.CheckSeal(msgs)
+	if calls != 0 {
+		t.Errorf("lengths within MaxText and MaxAD: %d calls to Fits, want 0", calls)
+	}
+	msgs[3].In, msgs[3].Out = make([]byte, 150), make([]byte, 154) // past MaxText, Fits takes it
+	s.CheckSeal(msgs)
+	if calls != len(msgs) {
+		t.Errorf("a text past MaxText: %d calls to Fits, want %d", calls, len(msgs))
+	}
+	msgs[5].AD = make([]byte, 61)
+	defer func() {
+		if r, want := recover(), "p: batch message 5: message or additional data too large"; r != want {
+			t.Errorf("panic %v, want %q", r, want)
+		}
+	}()
+	s.CheckSeal(msgs)
+}
+
+// TestAnyPaysClose checks that anyPays counts a group of 16 texts past
+// closeFrom only where they are closeEnough, 16 in the order Place groups
+// them: texts of 600 and 1000 bytes (one class) alternating pay in no
+// group, 16 of each in a row do.
+func TestAnyPaysClose(t *testing.T) {
+	for _, c := range []struct {
+		alternate bool
+		want      bool
+	}{{true, false}, {false, true}} {
+		msgs := make([]batch.Message, 32)
+		for i := range msgs {
+			n := 600
+			if c.alternate && i%2 == 1 || !c.alternate && i >= 16 {
+				n = 1000
+			}
+			msgs[i].In = make([]byte, n)
+		}
+		if got := anyPays(msgs, 0, 1024, math.MaxInt); got != c.want {
+			t.Errorf("alternating %v: anyPays %v, want %v", c.alternate, got, c.want)
 		}
 	}
 }
