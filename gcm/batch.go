@@ -23,7 +23,7 @@ func (a *AEAD) SealBatch(msgs []batch.Message) {
 	}
 	for i := range msgs {
 		m := &msgs[i]
-		a.crypt(sealOp, m.Out, m.Nonce, m.In, m.AD).Put(m.Out[len(m.In):])
+		a.crypt(sealOp, m, len(m.In)).Put(m.Out[len(m.In):])
 	}
 }
 
@@ -42,13 +42,26 @@ func (a *AEAD) OpenBatch(msgs []batch.Message) (allOK bool) {
 		m := &msgs[i]
 		n := len(m.In) - a.tagSize
 		m.OK = n >= 0 && uint64(n) <= maxBlocks*blockSize &&
-			a.crypt(openOp, m.Out, m.Nonce, m.In[:n], m.AD).Matches(m.In[n:])
+			a.crypt(openOp, m, n).Matches(m.In[n:])
 		if !m.OK {
 			clear(m.Out)
 			allOK = false
 		}
 	}
 	return allOK
+}
+
+// crypt seals (sealOp) or opens (openOp) the first n bytes of m.In, the
+// plaintext or the ciphertext without its tag, into m.Out and returns the
+// full-length tag: the batches' Seal and Open below their checks, which
+// take a message, not its slices (arguments in registers, not on the
+// stack).
+func (a *AEAD) crypt(o op, m *batch.Message, n int) words.Block {
+	in, j := m.In[:n], a.j0(m.Nonce)
+	if tag, ok := a.message(o, m.Out, in, m.AD, j); ok {
+		return tag
+	}
+	return a.steps(o, m.Out, in, m.AD, j)
 }
 
 // Over fae's LEA, whose kernels take 4, 8 or 16 blocks a call, a short
@@ -131,7 +144,7 @@ func (a *AEAD) leaOne(o op, m *batch.Message, ks []byte) bool {
 	n := a.leaText(o, m)
 	if o == sealOp {
 		if ks == nil {
-			a.crypt(sealOp, m.Out, m.Nonce, m.In, m.AD).Put(m.Out[n:])
+			a.crypt(sealOp, m, n).Put(m.Out[n:])
 			return true
 		}
 		subtle.XORBytes(m.Out[:n], m.In, ks[blockSize:])
@@ -142,7 +155,7 @@ func (a *AEAD) leaOne(o op, m *batch.Message, ks []byte) bool {
 	case n < 0 || uint64(n) > maxBlocks*blockSize:
 		m.OK = false
 	case ks == nil:
-		m.OK = a.crypt(openOp, m.Out, m.Nonce, m.In[:n], m.AD).Matches(m.In[n:])
+		m.OK = a.crypt(openOp, m, n).Matches(m.In[n:])
 	default:
 		// The ciphertext is hashed before the plaintext, which may be in
 		// its place, is written.
@@ -169,11 +182,8 @@ func (a *AEAD) leaTag(ad, c, ks []byte) words.Block {
 }
 
 func (a *AEAD) batchSpec() batchutil.Spec {
-	return batchutil.Spec{Pkg: "gcm", NonceSize: a.nonceSize, TagSize: a.tagSize, Fits: sealFits}
+	return batchutil.Spec{Pkg: "gcm", NonceSize: a.nonceSize, TagSize: a.tagSize, MaxText: maxBlocks * blockSize}
 }
-
-// sealFits reports whether Seal takes a plaintext of n bytes.
-func sealFits(n, _ int) bool { return uint64(n) <= maxBlocks*blockSize }
 
 // SealBatch is AEAD.SealBatch for XAES-256-GCM.
 func (x *xaes) SealBatch(msgs []batch.Message) { batchutil.Seal(x, xaesBatch, msgs) }
@@ -183,4 +193,4 @@ func (x *xaes) OpenBatch(msgs []batch.Message) (allOK bool) {
 	return batchutil.Open(x, xaesBatch, msgs)
 }
 
-var xaesBatch = batchutil.Spec{Pkg: "gcm", NonceSize: xaesNonceSize, TagSize: TagSize, Fits: sealFits}
+var xaesBatch = batchutil.Spec{Pkg: "gcm", NonceSize: xaesNonceSize, TagSize: TagSize, MaxText: maxBlocks * blockSize}

@@ -245,16 +245,6 @@ func (a *AEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 	return ret, nil
 }
 
-// crypt seals (sealOp: in is the plaintext) or opens (openOp: in is the
-// ciphertext without its tag) in into out and returns the full-length tag.
-func (a *AEAD) crypt(o op, out, nonce, in, ad []byte) words.Block {
-	j := a.j0(nonce)
-	if tag, ok := a.message(o, out, in, ad, j); ok {
-		return tag
-	}
-	return a.steps(o, out, in, ad, j)
-}
-
 // steps is crypt through the kernels' steps.
 func (a *AEAD) steps(o op, out, in, ad []byte, j counter) words.Block {
 	mask := a.encrypt(j.at(j.c)) // first: the work that follows hides its latency
