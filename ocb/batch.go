@@ -79,23 +79,33 @@ func (a *AEAD) OpenBatch(msgs []batch.Message) bool {
 
 // one seals or opens m, checked, alone (setting OK when opening; a text to
 // open shorter than a tag fails), as Seal or Open would, but below them:
-// their checks, done for the whole batch, and Seal's copy of the tag would
-// cost a message that goes alone in a batch what the batch saves it
-// (measured: batches of 64 messages 3-8% slower than 64 calls to Seal at
-// 44 to 1500 bytes, where each went through Seal; on a par through one).
+// their checks, done for the whole batch, would cost a message that goes
+// alone in a batch what the batch saves it (measured: batches of 64
+// messages 3-8% slower than 64 calls to Seal at 44 to 1500 bytes, where
+// each went through Seal), and it calls the message kernel as they do, not
+// through a frame of its own (2-5%).
 func (a *AEAD) one(d direction, m *batch.Message) {
+	n := len(m.In)
+	if d == decrypt {
+		if n -= a.tagSize; n < 0 {
+			m.OK = false
+			return
+		}
+	}
+	out, in := m.Out[:n], m.In[:n]
+	t, ok := a.messageKernel(d, out, m.Nonce, in, m.AD)
+	switch {
+	case ok:
+	case d == encrypt:
+		t = a.sealSteps(out, m.Nonce, in, m.AD)
+	default:
+		t = a.openSteps(out, m.Nonce, in, m.AD)
+	}
 	if d == encrypt {
-		n := len(m.In)
-		a.seal(m.Out[:n], m.Nonce, m.In, m.AD).Put(m.Out[n:])
+		t.Put(m.Out[n:])
 		return
 	}
-	n := len(m.In) - a.tagSize
-	if n < 0 {
-		m.OK = false
-		return
-	}
-	m.OK = a.open(m.Out, m.Nonce, m.In[:n], m.AD).Matches(m.In[n:])
-	if !m.OK {
+	if m.OK = t.Matches(m.In[n:]); !m.OK {
 		clear(m.Out)
 	}
 }

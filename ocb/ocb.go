@@ -194,8 +194,9 @@ func (a *AEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
 	if alias.AnyOverlap(out, ad) {
 		panic("ocb: invalid buffer overlap of output and additional data")
 	}
-	// seal written out (a frame fewer), and the tag put as two words, not
-	// stored and copied back by a call that waits for the stores.
+	// The message kernel called here (a frame fewer), and the tag put as
+	// two words, not stored and copied back by a call that waits for the
+	// stores.
 	t, ok := a.messageKernel(encrypt, out[:len(plaintext)], nonce, plaintext, ad)
 	if !ok {
 		t = a.sealSteps(out[:len(plaintext)], nonce, plaintext, ad)
@@ -237,15 +238,8 @@ func (a *AEAD) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 	return ret, nil
 }
 
-// seal encrypts plaintext into out and returns the full-length tag.
-func (a *AEAD) seal(out, nonce, plaintext, ad []byte) words.Block {
-	if t, ok := a.messageKernel(encrypt, out, nonce, plaintext, ad); ok {
-		return t
-	}
-	return a.sealSteps(out, nonce, plaintext, ad)
-}
-
-// sealSteps is seal without the message kernel.
+// sealSteps encrypts plaintext into out without the message kernel and
+// returns the full-length tag.
 func (a *AEAD) sealSteps(out, nonce, plaintext, ad []byte) words.Block {
 	off := a.offset0(nonce)
 	var sum words.Block
@@ -259,15 +253,8 @@ func (a *AEAD) sealSteps(out, nonce, plaintext, ad []byte) words.Block {
 	return a.tag(sum, off, ad)
 }
 
-// open decrypts ciphertext into out and returns the full-length tag.
-func (a *AEAD) open(out, nonce, ciphertext, ad []byte) words.Block {
-	if t, ok := a.messageKernel(decrypt, out, nonce, ciphertext, ad); ok {
-		return t
-	}
-	return a.openSteps(out, nonce, ciphertext, ad)
-}
-
-// openSteps is open without the message kernel.
+// openSteps decrypts ciphertext into out without the message kernel and
+// returns the full-length tag.
 func (a *AEAD) openSteps(out, nonce, ciphertext, ad []byte) words.Block {
 	off := a.offset0(nonce)
 	var sum words.Block

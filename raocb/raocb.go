@@ -183,7 +183,7 @@ func (a *AEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
 	if alias.AnyOverlap(out, ad) {
 		panic("raocb: invalid buffer overlap of output and additional data")
 	}
-	// message written out: a frame fewer on a short message's call.
+	// The message kernel called here: a frame fewer on a short message's call.
 	t, ok := a.messageKernel(encrypt, out[:len(plaintext)], nonce, plaintext)
 	if !ok {
 		t = a.messageSteps(encrypt, out[:len(plaintext)], nonce, plaintext)
@@ -195,32 +195,9 @@ func (a *AEAD) Seal(dst, nonce, plaintext, ad []byte) []byte {
 	return ret
 }
 
-// seal encrypts plaintext into out, as long, and returns the full tag:
-// Seal below its checks.
-func (a *AEAD) seal(out, nonce, plaintext, ad []byte) words.Block {
-	return a.message(encrypt, out, nonce, plaintext, ad)
-}
-
-// open decrypts ciphertext into out, as long, and returns the full tag it
-// should have: Open below its checks.
-func (a *AEAD) open(out, nonce, ciphertext, ad []byte) words.Block {
-	return a.message(decrypt, out, nonce, ciphertext, ad)
-}
-
-// message is seal and open.
-func (a *AEAD) message(d direction, out, nonce, src, ad []byte) words.Block {
-	t, ok := a.messageKernel(d, out, nonce, src)
-	if !ok {
-		t = a.messageSteps(d, out, nonce, src)
-	}
-	if len(ad) > 0 {
-		t = t.Xor(a.hash(ad))
-	}
-	return t
-}
-
-// messageSteps is message without the message kernel and the associated
-// data: the tag of src alone.
+// messageSteps seals (encrypt) or opens src into out, as long, without the
+// message kernel, and returns the tag of src alone, without the associated
+// data's.
 func (a *AEAD) messageSteps(d direction, out, nonce, src []byte) words.Block {
 	b := a.base(nonce)
 	sum := a.crypt(d, out, src, &b, 0)
