@@ -3,6 +3,8 @@
 package aegis
 
 import (
+	"unsafe"
+
 	"github.com/faelabs/fae/internal/cpu"
 	"github.com/faelabs/fae/internal/impl"
 )
@@ -65,7 +67,7 @@ const (
 // for the others) and "avx" (xmm). All of them use AES-NI with AVX or
 // AVX-512 encodings.
 var (
-	useVAES512 = cpu.X86HasVAES512 && cpu.X86HasAESNI && cpu.X86HasAVX
+	useVAES512 = cpu.X86HasVAES512 && cpu.X86HasAESNI && cpu.X86HasAVX && cpu.X86HasBMI2
 	useVAES256 = cpu.X86HasVAES256 && cpu.X86HasAESNI && cpu.X86HasAVX
 	useAVX     = cpu.X86HasAESNI && cpu.X86HasAVX
 )
@@ -98,8 +100,76 @@ func choose(v *variant) (k kernel, width int) {
 	return kGeneric, 0
 }
 
-// masked reports whether k is one of the AVX-512 kernels, which read and
-// write the partial last blocks in place through byte masks (see crypt).
+// msgJob holds the operands of the AVX-512 message kernels (the functions
+// ending in Message), which seal or open a whole message of all lanes in
+// one call and derive the rest from the lengths: block counts, the byte
+// masks of the partial last blocks, which they read and write in place,
+// and Finalize's lengths. The assembly reads the fields at fixed offsets
+// (TestMsgJobLayout checks them). Every field is written per call, and
+// nothing more: the job of the other kernels, twice as long, was zeroed
+// and filled in as long as a short message's Init took.
+type msgJob struct {
+	key, nonce *byte
+	ad         *byte
+	adLen      int
+	src, dst   *byte
+	n          int // bytes of src
+	tag        *byte
+	tagSize    int
+	ctx        *byte // Init's context blocks
+}
+
+//go:noescape
+func aegis128AVX512Message(op int, j *msgJob)
+
+//go:noescape
+func aegis256AVX512Message(op int, j *msgJob)
+
+//go:noescape
+func aegis128VAES512YMessage(op int, j *msgJob)
+
+//go:noescape
+func aegis256VAES512YMessage(op int, j *msgJob)
+
+//go:noescape
+func aegis128VAES512Message(op int, j *msgJob)
+
+//go:noescape
+func aegis256VAES512Message(op int, j *msgJob)
+
+// message runs op (opSeal or opOpen) on a whole message with k if it is
+// one of the AVX-512 kernels, which take every lane of v in one call, and
+// reports whether it did; see crypt for the operands.
+func (k kernel) message(op int, v *variant, key, nonce, ad, dst, src, tag []byte) bool {
+	if !k.masked() {
+		return false
+	}
+	var j msgJob
+	// Empty slices give pointers the kernel does not read.
+	j.key, j.nonce, j.ctx = &key[0], &nonce[0], &v.ctx[0]
+	j.ad, j.adLen = unsafe.SliceData(ad), len(ad)
+	j.src, j.dst, j.n = unsafe.SliceData(src), unsafe.SliceData(dst), len(src)
+	j.tag, j.tagSize = &tag[0], len(tag)
+	switch k {
+	case k128AVX512:
+		aegis128AVX512Message(op, &j)
+	case k256AVX512:
+		aegis256AVX512Message(op, &j)
+	case k128VAES512Y:
+		aegis128VAES512YMessage(op, &j)
+	case k256VAES512Y:
+		aegis256VAES512YMessage(op, &j)
+	case k128VAES512:
+		aegis128VAES512Message(op, &j)
+	default:
+		aegis256VAES512Message(op, &j)
+	}
+	return true
+}
+
+// masked reports whether k is one of the AVX-512 kernels, which have
+// message kernels that read and write the partial last blocks in place
+// through byte masks.
 func (k kernel) masked() bool {
 	switch k {
 	case k128AVX512, k256AVX512, k128VAES512Y, k256VAES512Y, k128VAES512, k256VAES512:

@@ -1565,7 +1565,7 @@ aegis256AVX_openFinalDone:
 	RET
 
 // func aegis128AVX512(op int, j *byte)
-// Requires: AES, AVX, AVX512BW, AVX512F, AVX512VL
+// Requires: AES, AVX, AVX512F, AVX512VL
 TEXT ·aegis128AVX512(SB), NOSPLIT, $0-16
 	MOVQ       op+0(FP), AX
 	MOVQ       j+8(FP), BX
@@ -1576,10 +1576,6 @@ TEXT ·aegis128AVX512(SB), NOSPLIT, $0-16
 	VPXORD     X16, X16, X16
 	CMPQ       AX, $0x03
 	JE         aegis128AVX512_init
-	CMPQ       AX, $0x05
-	JE         aegis128AVX512_seal
-	CMPQ       AX, $0x06
-	JE         aegis128AVX512_open
 	MOVQ       CX, R10
 	VMOVDQU64  (R10), X0
 	ADDQ       DX, R10
@@ -1982,9 +1978,18 @@ aegis128AVX512_done:
 	VMOVDQU64 X7, (R10)
 	RET
 
-aegis128AVX512_seal:
-	MOVQ      32(BX), R13
-	MOVQ      40(BX), R10
+// func aegis128AVX512Message(op int, j *byte)
+// Requires: AES, AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·aegis128AVX512Message(SB), NOSPLIT, $0-16
+	MOVQ      op+0(FP), AX
+	MOVQ      j+8(FP), BX
+	MOVQ      $0x00000010, DX
+	XORQ      R12, R12
+	VPXORD    X16, X16, X16
+	CMPQ      AX, $0x06
+	JE        aegis128AVX512Message_open
+	MOVQ      (BX), R13
+	MOVQ      8(BX), R10
 	VMOVDQU64 (R13), X24
 	VMOVDQU64 (R10), X25
 	VMOVDQU64 c0<>+0(SB), X2
@@ -1997,7 +2002,7 @@ aegis128AVX512_seal:
 	VMOVDQA64 X1, X3
 	MOVQ      $0x00000005, R11
 
-aegis128AVX512_sealInitLoop:
+aegis128AVX512Message_sealInitLoop:
 	VAESENC    X16, X7, X8
 	VAESENC    X16, X3, X12
 	VAESENC    X1, X0, X9
@@ -2019,15 +2024,14 @@ aegis128AVX512_sealInitLoop:
 	VPTERNLOGD $0x96, X25, X8, X0
 	VPTERNLOGD $0x96, X24, X12, X4
 	DECQ       R11
-	JNZ        aegis128AVX512_sealInitLoop
-	MOVQ       72(BX), R9
-	MOVQ       80(BX), SI
-	ADDQ       R12, SI
-	MOVQ       88(BX), R8
-	TESTQ      R8, R8
-	JZ         aegis128AVX512_sealADLast
+	JNZ        aegis128AVX512Message_sealInitLoop
+	MOVQ       $0x00000020, R9
+	MOVQ       16(BX), SI
+	MOVQ       24(BX), R8
+	SHRQ       $0x05, R8
+	JZ         aegis128AVX512Message_sealADLast
 	TESTQ      $0x00000001, R8
-	JZ         aegis128AVX512_sealADLoop
+	JZ         aegis128AVX512Message_sealADLoop
 	VAESENC    X16, X7, X8
 	VAESENC    X16, X3, X12
 	VAESENC    X1, X0, X9
@@ -2049,9 +2053,9 @@ aegis128AVX512_sealInitLoop:
 	VMOVDQA64  X14, X6
 	VMOVDQA64  X15, X7
 	DECQ       R8
-	JZ         aegis128AVX512_sealADEnd
+	JZ         aegis128AVX512Message_sealADEnd
 
-aegis128AVX512_sealADLoop:
+aegis128AVX512Message_sealADLoop:
 	VAESENC    X16, X7, X8
 	VAESENC    X16, X3, X12
 	VAESENC    X1, X0, X9
@@ -2077,18 +2081,19 @@ aegis128AVX512_sealADLoop:
 	ADDQ       R9, SI
 	ADDQ       R9, DI
 	SUBQ       $0x02, R8
-	JNZ        aegis128AVX512_sealADLoop
+	JNZ        aegis128AVX512Message_sealADLoop
 
-aegis128AVX512_sealADEnd:
-aegis128AVX512_sealADLast:
-	MOVQ       96(BX), R13
-	TESTQ      R13, R13
-	JZ         aegis128AVX512_sealNoADLast
-	ADDQ       R12, R13
-	MOVQ       R13, SI
-	KMOVQ      160(BX), K1
+aegis128AVX512Message_sealADEnd:
+aegis128AVX512Message_sealADLast:
+	MOVQ       24(BX), R13
+	ANDQ       $0x0000001f, R13
+	JZ         aegis128AVX512Message_sealNoADLast
+	MOVQ       $-1, R10
+	BZHIQ      R13, R10, R11
+	KMOVQ      R11, K1
+	SHRQ       $0x10, R11
+	KMOVQ      R11, K2
 	VMOVDQU8.Z (SI), K1, X17
-	KMOVQ      168(BX), K2
 	VMOVDQU8.Z (SI)(DX*1), K2, X18
 	VAESENC    X16, X7, X8
 	VAESENC    X16, X3, X12
@@ -2109,16 +2114,14 @@ aegis128AVX512_sealADLast:
 	VMOVDQA64  X14, X6
 	VMOVDQA64  X15, X7
 
-aegis128AVX512_sealNoADLast:
-	MOVQ       48(BX), SI
-	ADDQ       R12, SI
-	MOVQ       56(BX), DI
-	ADDQ       R12, DI
-	MOVQ       64(BX), R8
-	TESTQ      R8, R8
-	JZ         aegis128AVX512_sealLast
+aegis128AVX512Message_sealNoADLast:
+	MOVQ       32(BX), SI
+	MOVQ       40(BX), DI
+	MOVQ       48(BX), R8
+	SHRQ       $0x05, R8
+	JZ         aegis128AVX512Message_sealLast
 	TESTQ      $0x00000001, R8
-	JZ         aegis128AVX512_sealBlocksLoop
+	JZ         aegis128AVX512Message_sealBlocksLoop
 	VMOVDQU64  (SI), X17
 	VMOVDQU64  (SI)(DX*1), X18
 	VAESENC    X16, X7, X8
@@ -2150,9 +2153,9 @@ aegis128AVX512_sealNoADLast:
 	VMOVDQA64  X14, X6
 	VMOVDQA64  X15, X7
 	DECQ       R8
-	JZ         aegis128AVX512_sealBlocksEnd
+	JZ         aegis128AVX512Message_sealBlocksEnd
 
-aegis128AVX512_sealBlocksLoop:
+aegis128AVX512Message_sealBlocksLoop:
 	VMOVDQU64  (SI), X17
 	VMOVDQU64  (SI)(DX*1), X18
 	VAESENC    X16, X7, X8
@@ -2198,20 +2201,19 @@ aegis128AVX512_sealBlocksLoop:
 	ADDQ       R9, SI
 	ADDQ       R9, DI
 	SUBQ       $0x02, R8
-	JNZ        aegis128AVX512_sealBlocksLoop
+	JNZ        aegis128AVX512Message_sealBlocksLoop
 
-aegis128AVX512_sealBlocksEnd:
-aegis128AVX512_sealLast:
-	MOVQ       104(BX), R13
-	TESTQ      R13, R13
-	JZ         aegis128AVX512_sealNoLast
-	ADDQ       R12, R13
-	MOVQ       R13, SI
-	MOVQ       152(BX), DI
-	ADDQ       R12, DI
-	KMOVQ      176(BX), K1
+aegis128AVX512Message_sealBlocksEnd:
+aegis128AVX512Message_sealLast:
+	MOVQ       48(BX), R13
+	ANDQ       $0x0000001f, R13
+	JZ         aegis128AVX512Message_sealNoLast
+	MOVQ       $-1, R10
+	BZHIQ      R13, R10, R11
+	KMOVQ      R11, K1
+	SHRQ       $0x10, R11
+	KMOVQ      R11, K2
 	VMOVDQU8.Z (SI), K1, X17
-	KMOVQ      184(BX), K2
 	VMOVDQU8.Z (SI)(DX*1), K2, X18
 	VAESENC    X16, X7, X8
 	VAESENC    X16, X3, X12
@@ -2240,10 +2242,11 @@ aegis128AVX512_sealLast:
 	VMOVDQA64  X14, X6
 	VMOVDQA64  X15, X7
 
-aegis128AVX512_sealNoLast:
-	MOVQ       120(BX), DI
-	VMOVQ      136(BX), X23
-	VPINSRQ    $0x01, 144(BX), X23, X23
+aegis128AVX512Message_sealNoLast:
+	MOVQ       56(BX), DI
+	VMOVQ      24(BX), X23
+	VPINSRQ    $0x01, 48(BX), X23, X23
+	VPSLLQ     $0x03, X23, X23
 	VPXORD     X2, X23, X23
 	VAESENC    X16, X7, X8
 	VAESENC    X16, X3, X12
@@ -2257,7 +2260,7 @@ aegis128AVX512_sealNoLast:
 	VPTERNLOGD $0x96, X23, X4, X12
 	MOVQ       $0x00000003, R11
 
-aegis128AVX512_sealFinalLoop:
+aegis128AVX512Message_sealFinalLoop:
 	VAESENC    X16, X15, X0
 	VAESENC    X16, X11, X4
 	VAESENC    X9, X8, X1
@@ -2279,9 +2282,9 @@ aegis128AVX512_sealFinalLoop:
 	VPTERNLOGD $0x96, X23, X0, X8
 	VPTERNLOGD $0x96, X23, X4, X12
 	DECQ       R11
-	JNZ        aegis128AVX512_sealFinalLoop
-	CMPQ       128(BX), $0x10
-	JNE        aegis128AVX512_sealFinalTag32
+	JNZ        aegis128AVX512Message_sealFinalLoop
+	CMPQ       64(BX), $0x10
+	JNE        aegis128AVX512Message_sealFinalTag32
 	VPXORD     X8, X9, X19
 	VPXORD     X10, X19, X19
 	VPXORD     X11, X19, X19
@@ -2289,14 +2292,14 @@ aegis128AVX512_sealFinalLoop:
 	VPXORD     X13, X19, X19
 	VPXORD     X14, X19, X19
 	TESTQ      R12, R12
-	JZ         aegis128AVX512_sealFinalTag16Store
+	JZ         aegis128AVX512Message_sealFinalTag16Store
 	VPXORD     (DI), X19, X19
 
-aegis128AVX512_sealFinalTag16Store:
+aegis128AVX512Message_sealFinalTag16Store:
 	VMOVDQU64 X19, (DI)
-	JMP       aegis128AVX512_sealFinalDone
+	JMP       aegis128AVX512Message_sealFinalDone
 
-aegis128AVX512_sealFinalTag32:
+aegis128AVX512Message_sealFinalTag32:
 	VPXORD X8, X9, X19
 	VPXORD X10, X19, X19
 	VPXORD X11, X19, X19
@@ -2304,24 +2307,24 @@ aegis128AVX512_sealFinalTag32:
 	VPXORD X14, X20, X20
 	VPXORD X15, X20, X20
 	TESTQ  R12, R12
-	JZ     aegis128AVX512_sealFinalTag32LoStore
+	JZ     aegis128AVX512Message_sealFinalTag32LoStore
 	VPXORD (DI), X19, X19
 
-aegis128AVX512_sealFinalTag32LoStore:
+aegis128AVX512Message_sealFinalTag32LoStore:
 	VMOVDQU64 X19, (DI)
 	TESTQ     R12, R12
-	JZ        aegis128AVX512_sealFinalTag32HiStore
+	JZ        aegis128AVX512Message_sealFinalTag32HiStore
 	VPXORD    16(DI), X20, X20
 
-aegis128AVX512_sealFinalTag32HiStore:
+aegis128AVX512Message_sealFinalTag32HiStore:
 	VMOVDQU64 X20, 16(DI)
 
-aegis128AVX512_sealFinalDone:
+aegis128AVX512Message_sealFinalDone:
 	RET
 
-aegis128AVX512_open:
-	MOVQ      32(BX), R13
-	MOVQ      40(BX), R10
+aegis128AVX512Message_open:
+	MOVQ      (BX), R13
+	MOVQ      8(BX), R10
 	VMOVDQU64 (R13), X24
 	VMOVDQU64 (R10), X25
 	VMOVDQU64 c0<>+0(SB), X2
@@ -2334,7 +2337,7 @@ aegis128AVX512_open:
 	VMOVDQA64 X1, X3
 	MOVQ      $0x00000005, R11
 
-aegis128AVX512_openInitLoop:
+aegis128AVX512Message_openInitLoop:
 	VAESENC    X16, X7, X8
 	VAESENC    X16, X3, X12
 	VAESENC    X1, X0, X9
@@ -2356,15 +2359,14 @@ aegis128AVX512_openInitLoop:
 	VPTERNLOGD $0x96, X25, X8, X0
 	VPTERNLOGD $0x96, X24, X12, X4
 	DECQ       R11
-	JNZ        aegis128AVX512_openInitLoop
-	MOVQ       72(BX), R9
-	MOVQ       80(BX), SI
-	ADDQ       R12, SI
-	MOVQ       88(BX), R8
-	TESTQ      R8, R8
-	JZ         aegis128AVX512_openADLast
+	JNZ        aegis128AVX512Message_openInitLoop
+	MOVQ       $0x00000020, R9
+	MOVQ       16(BX), SI
+	MOVQ       24(BX), R8
+	SHRQ       $0x05, R8
+	JZ         aegis128AVX512Message_openADLast
 	TESTQ      $0x00000001, R8
-	JZ         aegis128AVX512_openADLoop
+	JZ         aegis128AVX512Message_openADLoop
 	VAESENC    X16, X7, X8
 	VAESENC    X16, X3, X12
 	VAESENC    X1, X0, X9
@@ -2386,9 +2388,9 @@ aegis128AVX512_openInitLoop:
 	VMOVDQA64  X14, X6
 	VMOVDQA64  X15, X7
 	DECQ       R8
-	JZ         aegis128AVX512_openADEnd
+	JZ         aegis128AVX512Message_openADEnd
 
-aegis128AVX512_openADLoop:
+aegis128AVX512Message_openADLoop:
 	VAESENC    X16, X7, X8
 	VAESENC    X16, X3, X12
 	VAESENC    X1, X0, X9
@@ -2414,18 +2416,19 @@ aegis128AVX512_openADLoop:
 	ADDQ       R9, SI
 	ADDQ       R9, DI
 	SUBQ       $0x02, R8
-	JNZ        aegis128AVX512_openADLoop
+	JNZ        aegis128AVX512Message_openADLoop
 
-aegis128AVX512_openADEnd:
-aegis128AVX512_openADLast:
-	MOVQ       96(BX), R13
-	TESTQ      R13, R13
-	JZ         aegis128AVX512_openNoADLast
-	ADDQ       R12, R13
-	MOVQ       R13, SI
-	KMOVQ      160(BX), K1
+aegis128AVX512Message_openADEnd:
+aegis128AVX512Message_openADLast:
+	MOVQ       24(BX), R13
+	ANDQ       $0x0000001f, R13
+	JZ         aegis128AVX512Message_openNoADLast
+	MOVQ       $-1, R10
+	BZHIQ      R13, R10, R11
+	KMOVQ      R11, K1
+	SHRQ       $0x10, R11
+	KMOVQ      R11, K2
 	VMOVDQU8.Z (SI), K1, X17
-	KMOVQ      168(BX), K2
 	VMOVDQU8.Z (SI)(DX*1), K2, X18
 	VAESENC    X16, X7, X8
 	VAESENC    X16, X3, X12
@@ -2446,16 +2449,14 @@ aegis128AVX512_openADLast:
 	VMOVDQA64  X14, X6
 	VMOVDQA64  X15, X7
 
-aegis128AVX512_openNoADLast:
-	MOVQ       48(BX), SI
-	ADDQ       R12, SI
-	MOVQ       56(BX), DI
-	ADDQ       R12, DI
-	MOVQ       64(BX), R8
-	TESTQ      R8, R8
-	JZ         aegis128AVX512_openLast
+aegis128AVX512Message_openNoADLast:
+	MOVQ       32(BX), SI
+	MOVQ       40(BX), DI
+	MOVQ       48(BX), R8
+	SHRQ       $0x05, R8
+	JZ         aegis128AVX512Message_openLast
 	TESTQ      $0x00000001, R8
-	JZ         aegis128AVX512_openBlocksLoop
+	JZ         aegis128AVX512Message_openBlocksLoop
 	VAESENC    X16, X7, X8
 	VAESENC    X16, X3, X12
 	VAESENC    X1, X0, X9
@@ -2485,9 +2486,9 @@ aegis128AVX512_openNoADLast:
 	VMOVDQA64  X14, X6
 	VMOVDQA64  X15, X7
 	DECQ       R8
-	JZ         aegis128AVX512_openBlocksEnd
+	JZ         aegis128AVX512Message_openBlocksEnd
 
-aegis128AVX512_openBlocksLoop:
+aegis128AVX512Message_openBlocksLoop:
 	VAESENC    X16, X7, X8
 	VAESENC    X16, X3, X12
 	VAESENC    X1, X0, X9
@@ -2529,20 +2530,19 @@ aegis128AVX512_openBlocksLoop:
 	ADDQ       R9, SI
 	ADDQ       R9, DI
 	SUBQ       $0x02, R8
-	JNZ        aegis128AVX512_openBlocksLoop
+	JNZ        aegis128AVX512Message_openBlocksLoop
 
-aegis128AVX512_openBlocksEnd:
-aegis128AVX512_openLast:
-	MOVQ       104(BX), R13
-	TESTQ      R13, R13
-	JZ         aegis128AVX512_openNoLast
-	ADDQ       R12, R13
-	MOVQ       R13, SI
-	MOVQ       152(BX), DI
-	ADDQ       R12, DI
-	KMOVQ      176(BX), K1
+aegis128AVX512Message_openBlocksEnd:
+aegis128AVX512Message_openLast:
+	MOVQ       48(BX), R13
+	ANDQ       $0x0000001f, R13
+	JZ         aegis128AVX512Message_openNoLast
+	MOVQ       $-1, R10
+	BZHIQ      R13, R10, R11
+	KMOVQ      R11, K1
+	SHRQ       $0x10, R11
+	KMOVQ      R11, K2
 	VMOVDQU8.Z (SI), K1, X19
-	KMOVQ      184(BX), K2
 	VMOVDQU8.Z (SI)(DX*1), K2, X20
 	VAESENC    X16, X7, X8
 	VAESENC    X16, X3, X12
@@ -2571,10 +2571,11 @@ aegis128AVX512_openLast:
 	VMOVDQA64  X14, X6
 	VMOVDQA64  X15, X7
 
-aegis128AVX512_openNoLast:
-	MOVQ       120(BX), DI
-	VMOVQ      136(BX), X23
-	VPINSRQ    $0x01, 144(BX), X23, X23
+aegis128AVX512Message_openNoLast:
+	MOVQ       56(BX), DI
+	VMOVQ      24(BX), X23
+	VPINSRQ    $0x01, 48(BX), X23, X23
+	VPSLLQ     $0x03, X23, X23
 	VPXORD     X2, X23, X23
 	VAESENC    X16, X7, X8
 	VAESENC    X16, X3, X12
@@ -2588,7 +2589,7 @@ aegis128AVX512_openNoLast:
 	VPTERNLOGD $0x96, X23, X4, X12
 	MOVQ       $0x00000003, R11
 
-aegis128AVX512_openFinalLoop:
+aegis128AVX512Message_openFinalLoop:
 	VAESENC    X16, X15, X0
 	VAESENC    X16, X11, X4
 	VAESENC    X9, X8, X1
@@ -2610,9 +2611,9 @@ aegis128AVX512_openFinalLoop:
 	VPTERNLOGD $0x96, X23, X0, X8
 	VPTERNLOGD $0x96, X23, X4, X12
 	DECQ       R11
-	JNZ        aegis128AVX512_openFinalLoop
-	CMPQ       128(BX), $0x10
-	JNE        aegis128AVX512_openFinalTag32
+	JNZ        aegis128AVX512Message_openFinalLoop
+	CMPQ       64(BX), $0x10
+	JNE        aegis128AVX512Message_openFinalTag32
 	VPXORD     X8, X9, X19
 	VPXORD     X10, X19, X19
 	VPXORD     X11, X19, X19
@@ -2620,14 +2621,14 @@ aegis128AVX512_openFinalLoop:
 	VPXORD     X13, X19, X19
 	VPXORD     X14, X19, X19
 	TESTQ      R12, R12
-	JZ         aegis128AVX512_openFinalTag16Store
+	JZ         aegis128AVX512Message_openFinalTag16Store
 	VPXORD     (DI), X19, X19
 
-aegis128AVX512_openFinalTag16Store:
+aegis128AVX512Message_openFinalTag16Store:
 	VMOVDQU64 X19, (DI)
-	JMP       aegis128AVX512_openFinalDone
+	JMP       aegis128AVX512Message_openFinalDone
 
-aegis128AVX512_openFinalTag32:
+aegis128AVX512Message_openFinalTag32:
 	VPXORD X8, X9, X19
 	VPXORD X10, X19, X19
 	VPXORD X11, X19, X19
@@ -2635,23 +2636,23 @@ aegis128AVX512_openFinalTag32:
 	VPXORD X14, X20, X20
 	VPXORD X15, X20, X20
 	TESTQ  R12, R12
-	JZ     aegis128AVX512_openFinalTag32LoStore
+	JZ     aegis128AVX512Message_openFinalTag32LoStore
 	VPXORD (DI), X19, X19
 
-aegis128AVX512_openFinalTag32LoStore:
+aegis128AVX512Message_openFinalTag32LoStore:
 	VMOVDQU64 X19, (DI)
 	TESTQ     R12, R12
-	JZ        aegis128AVX512_openFinalTag32HiStore
+	JZ        aegis128AVX512Message_openFinalTag32HiStore
 	VPXORD    16(DI), X20, X20
 
-aegis128AVX512_openFinalTag32HiStore:
+aegis128AVX512Message_openFinalTag32HiStore:
 	VMOVDQU64 X20, 16(DI)
 
-aegis128AVX512_openFinalDone:
+aegis128AVX512Message_openFinalDone:
 	RET
 
 // func aegis256AVX512(op int, j *byte)
-// Requires: AES, AVX, AVX512BW, AVX512F, AVX512VL
+// Requires: AES, AVX, AVX512F, AVX512VL
 TEXT ·aegis256AVX512(SB), NOSPLIT, $0-16
 	MOVQ       op+0(FP), AX
 	MOVQ       j+8(FP), BX
@@ -2662,10 +2663,6 @@ TEXT ·aegis256AVX512(SB), NOSPLIT, $0-16
 	VPXORD     X16, X16, X16
 	CMPQ       AX, $0x03
 	JE         aegis256AVX512_init
-	CMPQ       AX, $0x05
-	JE         aegis256AVX512_seal
-	CMPQ       AX, $0x06
-	JE         aegis256AVX512_open
 	MOVQ       CX, R10
 	VMOVDQU64  (R10), X0
 	ADDQ       DX, R10
@@ -3000,9 +2997,18 @@ aegis256AVX512_done:
 	VMOVDQU64 X5, (R10)
 	RET
 
-aegis256AVX512_seal:
-	MOVQ      32(BX), R13
-	MOVQ      40(BX), R10
+// func aegis256AVX512Message(op int, j *byte)
+// Requires: AES, AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·aegis256AVX512Message(SB), NOSPLIT, $0-16
+	MOVQ      op+0(FP), AX
+	MOVQ      j+8(FP), BX
+	MOVQ      $0x00000010, DX
+	XORQ      R12, R12
+	VPXORD    X16, X16, X16
+	CMPQ      AX, $0x06
+	JE        aegis256AVX512Message_open
+	MOVQ      (BX), R13
+	MOVQ      8(BX), R10
 	VMOVDQU64 (R13), X19
 	VMOVDQU64 16(R13), X20
 	VMOVDQU64 (R10), X24
@@ -3017,7 +3023,7 @@ aegis256AVX512_seal:
 	VPXORD    X20, X2, X5
 	MOVQ      $0x00000004, R11
 
-aegis256AVX512_sealInitLoop:
+aegis256AVX512Message_sealInitLoop:
 	VAESENC    X16, X5, X8
 	VAESENC    X1, X0, X9
 	VAESENC    X2, X1, X10
@@ -3047,15 +3053,14 @@ aegis256AVX512_sealInitLoop:
 	VAESENC    X13, X12, X5
 	VPTERNLOGD $0x96, X25, X8, X0
 	DECQ       R11
-	JNZ        aegis256AVX512_sealInitLoop
-	MOVQ       72(BX), R9
-	MOVQ       80(BX), SI
-	ADDQ       R12, SI
-	MOVQ       88(BX), R8
-	TESTQ      R8, R8
-	JZ         aegis256AVX512_sealADLast
+	JNZ        aegis256AVX512Message_sealInitLoop
+	MOVQ       $0x00000010, R9
+	MOVQ       16(BX), SI
+	MOVQ       24(BX), R8
+	SHRQ       $0x04, R8
+	JZ         aegis256AVX512Message_sealADLast
 	TESTQ      $0x00000001, R8
-	JZ         aegis256AVX512_sealADLoop
+	JZ         aegis256AVX512Message_sealADLoop
 	VAESENC    X16, X5, X8
 	VAESENC    X1, X0, X9
 	VAESENC    X2, X1, X10
@@ -3072,9 +3077,9 @@ aegis256AVX512_sealInitLoop:
 	VMOVDQA64  X12, X4
 	VMOVDQA64  X13, X5
 	DECQ       R8
-	JZ         aegis256AVX512_sealADEnd
+	JZ         aegis256AVX512Message_sealADEnd
 
-aegis256AVX512_sealADLoop:
+aegis256AVX512Message_sealADLoop:
 	VAESENC    X16, X5, X8
 	VAESENC    X1, X0, X9
 	VAESENC    X2, X1, X10
@@ -3094,16 +3099,16 @@ aegis256AVX512_sealADLoop:
 	ADDQ       R9, SI
 	ADDQ       R9, DI
 	SUBQ       $0x02, R8
-	JNZ        aegis256AVX512_sealADLoop
+	JNZ        aegis256AVX512Message_sealADLoop
 
-aegis256AVX512_sealADEnd:
-aegis256AVX512_sealADLast:
-	MOVQ       96(BX), R13
-	TESTQ      R13, R13
-	JZ         aegis256AVX512_sealNoADLast
-	ADDQ       R12, R13
-	MOVQ       R13, SI
-	KMOVQ      160(BX), K1
+aegis256AVX512Message_sealADEnd:
+aegis256AVX512Message_sealADLast:
+	MOVQ       24(BX), R13
+	ANDQ       $0x0000000f, R13
+	JZ         aegis256AVX512Message_sealNoADLast
+	MOVQ       $-1, R10
+	BZHIQ      R13, R10, R11
+	KMOVQ      R11, K1
 	VMOVDQU8.Z (SI), K1, X17
 	VAESENC    X16, X5, X8
 	VAESENC    X1, X0, X9
@@ -3119,16 +3124,14 @@ aegis256AVX512_sealADLast:
 	VMOVDQA64  X12, X4
 	VMOVDQA64  X13, X5
 
-aegis256AVX512_sealNoADLast:
-	MOVQ       48(BX), SI
-	ADDQ       R12, SI
-	MOVQ       56(BX), DI
-	ADDQ       R12, DI
-	MOVQ       64(BX), R8
-	TESTQ      R8, R8
-	JZ         aegis256AVX512_sealLast
+aegis256AVX512Message_sealNoADLast:
+	MOVQ       32(BX), SI
+	MOVQ       40(BX), DI
+	MOVQ       48(BX), R8
+	SHRQ       $0x04, R8
+	JZ         aegis256AVX512Message_sealLast
 	TESTQ      $0x00000001, R8
-	JZ         aegis256AVX512_sealBlocksLoop
+	JZ         aegis256AVX512Message_sealBlocksLoop
 	VMOVDQU64  (SI), X17
 	VAESENC    X16, X5, X8
 	VAESENC    X1, X0, X9
@@ -3151,9 +3154,9 @@ aegis256AVX512_sealNoADLast:
 	VMOVDQA64  X12, X4
 	VMOVDQA64  X13, X5
 	DECQ       R8
-	JZ         aegis256AVX512_sealBlocksEnd
+	JZ         aegis256AVX512Message_sealBlocksEnd
 
-aegis256AVX512_sealBlocksLoop:
+aegis256AVX512Message_sealBlocksLoop:
 	VMOVDQU64  (SI), X17
 	VAESENC    X16, X5, X8
 	VAESENC    X1, X0, X9
@@ -3185,18 +3188,16 @@ aegis256AVX512_sealBlocksLoop:
 	ADDQ       R9, SI
 	ADDQ       R9, DI
 	SUBQ       $0x02, R8
-	JNZ        aegis256AVX512_sealBlocksLoop
+	JNZ        aegis256AVX512Message_sealBlocksLoop
 
-aegis256AVX512_sealBlocksEnd:
-aegis256AVX512_sealLast:
-	MOVQ       104(BX), R13
-	TESTQ      R13, R13
-	JZ         aegis256AVX512_sealNoLast
-	ADDQ       R12, R13
-	MOVQ       R13, SI
-	MOVQ       152(BX), DI
-	ADDQ       R12, DI
-	KMOVQ      176(BX), K1
+aegis256AVX512Message_sealBlocksEnd:
+aegis256AVX512Message_sealLast:
+	MOVQ       48(BX), R13
+	ANDQ       $0x0000000f, R13
+	JZ         aegis256AVX512Message_sealNoLast
+	MOVQ       $-1, R10
+	BZHIQ      R13, R10, R11
+	KMOVQ      R11, K1
 	VMOVDQU8.Z (SI), K1, X17
 	VAESENC    X16, X5, X8
 	VAESENC    X1, X0, X9
@@ -3217,10 +3218,11 @@ aegis256AVX512_sealLast:
 	VMOVDQA64  X12, X4
 	VMOVDQA64  X13, X5
 
-aegis256AVX512_sealNoLast:
-	MOVQ       120(BX), DI
-	VMOVQ      136(BX), X23
-	VPINSRQ    $0x01, 144(BX), X23, X23
+aegis256AVX512Message_sealNoLast:
+	MOVQ       56(BX), DI
+	VMOVQ      24(BX), X23
+	VPINSRQ    $0x01, 48(BX), X23, X23
+	VPSLLQ     $0x03, X23, X23
 	VPXORD     X3, X23, X23
 	VAESENC    X16, X5, X8
 	VAESENC    X1, X0, X9
@@ -3231,7 +3233,7 @@ aegis256AVX512_sealNoLast:
 	VPTERNLOGD $0x96, X23, X0, X8
 	MOVQ       $0x00000003, R11
 
-aegis256AVX512_sealFinalLoop:
+aegis256AVX512Message_sealFinalLoop:
 	VAESENC    X16, X13, X0
 	VAESENC    X9, X8, X1
 	VAESENC    X10, X9, X2
@@ -3247,46 +3249,46 @@ aegis256AVX512_sealFinalLoop:
 	VAESENC    X5, X4, X13
 	VPTERNLOGD $0x96, X23, X0, X8
 	DECQ       R11
-	JNZ        aegis256AVX512_sealFinalLoop
-	CMPQ       128(BX), $0x10
-	JNE        aegis256AVX512_sealFinalTag32
+	JNZ        aegis256AVX512Message_sealFinalLoop
+	CMPQ       64(BX), $0x10
+	JNE        aegis256AVX512Message_sealFinalTag32
 	VPXORD     X8, X9, X19
 	VPXORD     X10, X19, X19
 	VPXORD     X11, X19, X19
 	VPXORD     X12, X19, X19
 	VPXORD     X13, X19, X19
 	TESTQ      R12, R12
-	JZ         aegis256AVX512_sealFinalTag16Store
+	JZ         aegis256AVX512Message_sealFinalTag16Store
 	VPXORD     (DI), X19, X19
 
-aegis256AVX512_sealFinalTag16Store:
+aegis256AVX512Message_sealFinalTag16Store:
 	VMOVDQU64 X19, (DI)
-	JMP       aegis256AVX512_sealFinalDone
+	JMP       aegis256AVX512Message_sealFinalDone
 
-aegis256AVX512_sealFinalTag32:
+aegis256AVX512Message_sealFinalTag32:
 	VPXORD X8, X9, X19
 	VPXORD X10, X19, X19
 	VPXORD X11, X12, X20
 	VPXORD X13, X20, X20
 	TESTQ  R12, R12
-	JZ     aegis256AVX512_sealFinalTag32LoStore
+	JZ     aegis256AVX512Message_sealFinalTag32LoStore
 	VPXORD (DI), X19, X19
 
-aegis256AVX512_sealFinalTag32LoStore:
+aegis256AVX512Message_sealFinalTag32LoStore:
 	VMOVDQU64 X19, (DI)
 	TESTQ     R12, R12
-	JZ        aegis256AVX512_sealFinalTag32HiStore
+	JZ        aegis256AVX512Message_sealFinalTag32HiStore
 	VPXORD    16(DI), X20, X20
 
-aegis256AVX512_sealFinalTag32HiStore:
+aegis256AVX512Message_sealFinalTag32HiStore:
 	VMOVDQU64 X20, 16(DI)
 
-aegis256AVX512_sealFinalDone:
+aegis256AVX512Message_sealFinalDone:
 	RET
 
-aegis256AVX512_open:
-	MOVQ      32(BX), R13
-	MOVQ      40(BX), R10
+aegis256AVX512Message_open:
+	MOVQ      (BX), R13
+	MOVQ      8(BX), R10
 	VMOVDQU64 (R13), X19
 	VMOVDQU64 16(R13), X20
 	VMOVDQU64 (R10), X24
@@ -3301,7 +3303,7 @@ aegis256AVX512_open:
 	VPXORD    X20, X2, X5
 	MOVQ      $0x00000004, R11
 
-aegis256AVX512_openInitLoop:
+aegis256AVX512Message_openInitLoop:
 	VAESENC    X16, X5, X8
 	VAESENC    X1, X0, X9
 	VAESENC    X2, X1, X10
@@ -3331,15 +3333,14 @@ aegis256AVX512_openInitLoop:
 	VAESENC    X13, X12, X5
 	VPTERNLOGD $0x96, X25, X8, X0
 	DECQ       R11
-	JNZ        aegis256AVX512_openInitLoop
-	MOVQ       72(BX), R9
-	MOVQ       80(BX), SI
-	ADDQ       R12, SI
-	MOVQ       88(BX), R8
-	TESTQ      R8, R8
-	JZ         aegis256AVX512_openADLast
+	JNZ        aegis256AVX512Message_openInitLoop
+	MOVQ       $0x00000010, R9
+	MOVQ       16(BX), SI
+	MOVQ       24(BX), R8
+	SHRQ       $0x04, R8
+	JZ         aegis256AVX512Message_openADLast
 	TESTQ      $0x00000001, R8
-	JZ         aegis256AVX512_openADLoop
+	JZ         aegis256AVX512Message_openADLoop
 	VAESENC    X16, X5, X8
 	VAESENC    X1, X0, X9
 	VAESENC    X2, X1, X10
@@ -3356,9 +3357,9 @@ aegis256AVX512_openInitLoop:
 	VMOVDQA64  X12, X4
 	VMOVDQA64  X13, X5
 	DECQ       R8
-	JZ         aegis256AVX512_openADEnd
+	JZ         aegis256AVX512Message_openADEnd
 
-aegis256AVX512_openADLoop:
+aegis256AVX512Message_openADLoop:
 	VAESENC    X16, X5, X8
 	VAESENC    X1, X0, X9
 	VAESENC    X2, X1, X10
@@ -3378,16 +3379,16 @@ aegis256AVX512_openADLoop:
 	ADDQ       R9, SI
 	ADDQ       R9, DI
 	SUBQ       $0x02, R8
-	JNZ        aegis256AVX512_openADLoop
+	JNZ        aegis256AVX512Message_openADLoop
 
-aegis256AVX512_openADEnd:
-aegis256AVX512_openADLast:
-	MOVQ       96(BX), R13
-	TESTQ      R13, R13
-	JZ         aegis256AVX512_openNoADLast
-	ADDQ       R12, R13
-	MOVQ       R13, SI
-	KMOVQ      160(BX), K1
+aegis256AVX512Message_openADEnd:
+aegis256AVX512Message_openADLast:
+	MOVQ       24(BX), R13
+	ANDQ       $0x0000000f, R13
+	JZ         aegis256AVX512Message_openNoADLast
+	MOVQ       $-1, R10
+	BZHIQ      R13, R10, R11
+	KMOVQ      R11, K1
 	VMOVDQU8.Z (SI), K1, X17
 	VAESENC    X16, X5, X8
 	VAESENC    X1, X0, X9
@@ -3403,16 +3404,14 @@ aegis256AVX512_openADLast:
 	VMOVDQA64  X12, X4
 	VMOVDQA64  X13, X5
 
-aegis256AVX512_openNoADLast:
-	MOVQ       48(BX), SI
-	ADDQ       R12, SI
-	MOVQ       56(BX), DI
-	ADDQ       R12, DI
-	MOVQ       64(BX), R8
-	TESTQ      R8, R8
-	JZ         aegis256AVX512_openLast
+aegis256AVX512Message_openNoADLast:
+	MOVQ       32(BX), SI
+	MOVQ       40(BX), DI
+	MOVQ       48(BX), R8
+	SHRQ       $0x04, R8
+	JZ         aegis256AVX512Message_openLast
 	TESTQ      $0x00000001, R8
-	JZ         aegis256AVX512_openBlocksLoop
+	JZ         aegis256AVX512Message_openBlocksLoop
 	VAESENC    X16, X5, X8
 	VAESENC    X1, X0, X9
 	VAESENC    X2, X1, X10
@@ -3434,9 +3433,9 @@ aegis256AVX512_openNoADLast:
 	VMOVDQA64  X12, X4
 	VMOVDQA64  X13, X5
 	DECQ       R8
-	JZ         aegis256AVX512_openBlocksEnd
+	JZ         aegis256AVX512Message_openBlocksEnd
 
-aegis256AVX512_openBlocksLoop:
+aegis256AVX512Message_openBlocksLoop:
 	VAESENC    X16, X5, X8
 	VAESENC    X1, X0, X9
 	VAESENC    X2, X1, X10
@@ -3466,18 +3465,16 @@ aegis256AVX512_openBlocksLoop:
 	ADDQ       R9, SI
 	ADDQ       R9, DI
 	SUBQ       $0x02, R8
-	JNZ        aegis256AVX512_openBlocksLoop
+	JNZ        aegis256AVX512Message_openBlocksLoop
 
-aegis256AVX512_openBlocksEnd:
-aegis256AVX512_openLast:
-	MOVQ       104(BX), R13
-	TESTQ      R13, R13
-	JZ         aegis256AVX512_openNoLast
-	ADDQ       R12, R13
-	MOVQ       R13, SI
-	MOVQ       152(BX), DI
-	ADDQ       R12, DI
-	KMOVQ      176(BX), K1
+aegis256AVX512Message_openBlocksEnd:
+aegis256AVX512Message_openLast:
+	MOVQ       48(BX), R13
+	ANDQ       $0x0000000f, R13
+	JZ         aegis256AVX512Message_openNoLast
+	MOVQ       $-1, R10
+	BZHIQ      R13, R10, R11
+	KMOVQ      R11, K1
 	VMOVDQU8.Z (SI), K1, X19
 	VAESENC    X16, X5, X8
 	VAESENC    X1, X0, X9
@@ -3498,10 +3495,11 @@ aegis256AVX512_openLast:
 	VMOVDQA64  X12, X4
 	VMOVDQA64  X13, X5
 
-aegis256AVX512_openNoLast:
-	MOVQ       120(BX), DI
-	VMOVQ      136(BX), X23
-	VPINSRQ    $0x01, 144(BX), X23, X23
+aegis256AVX512Message_openNoLast:
+	MOVQ       56(BX), DI
+	VMOVQ      24(BX), X23
+	VPINSRQ    $0x01, 48(BX), X23, X23
+	VPSLLQ     $0x03, X23, X23
 	VPXORD     X3, X23, X23
 	VAESENC    X16, X5, X8
 	VAESENC    X1, X0, X9
@@ -3512,7 +3510,7 @@ aegis256AVX512_openNoLast:
 	VPTERNLOGD $0x96, X23, X0, X8
 	MOVQ       $0x00000003, R11
 
-aegis256AVX512_openFinalLoop:
+aegis256AVX512Message_openFinalLoop:
 	VAESENC    X16, X13, X0
 	VAESENC    X9, X8, X1
 	VAESENC    X10, X9, X2
@@ -3528,41 +3526,41 @@ aegis256AVX512_openFinalLoop:
 	VAESENC    X5, X4, X13
 	VPTERNLOGD $0x96, X23, X0, X8
 	DECQ       R11
-	JNZ        aegis256AVX512_openFinalLoop
-	CMPQ       128(BX), $0x10
-	JNE        aegis256AVX512_openFinalTag32
+	JNZ        aegis256AVX512Message_openFinalLoop
+	CMPQ       64(BX), $0x10
+	JNE        aegis256AVX512Message_openFinalTag32
 	VPXORD     X8, X9, X19
 	VPXORD     X10, X19, X19
 	VPXORD     X11, X19, X19
 	VPXORD     X12, X19, X19
 	VPXORD     X13, X19, X19
 	TESTQ      R12, R12
-	JZ         aegis256AVX512_openFinalTag16Store
+	JZ         aegis256AVX512Message_openFinalTag16Store
 	VPXORD     (DI), X19, X19
 
-aegis256AVX512_openFinalTag16Store:
+aegis256AVX512Message_openFinalTag16Store:
 	VMOVDQU64 X19, (DI)
-	JMP       aegis256AVX512_openFinalDone
+	JMP       aegis256AVX512Message_openFinalDone
 
-aegis256AVX512_openFinalTag32:
+aegis256AVX512Message_openFinalTag32:
 	VPXORD X8, X9, X19
 	VPXORD X10, X19, X19
 	VPXORD X11, X12, X20
 	VPXORD X13, X20, X20
 	TESTQ  R12, R12
-	JZ     aegis256AVX512_openFinalTag32LoStore
+	JZ     aegis256AVX512Message_openFinalTag32LoStore
 	VPXORD (DI), X19, X19
 
-aegis256AVX512_openFinalTag32LoStore:
+aegis256AVX512Message_openFinalTag32LoStore:
 	VMOVDQU64 X19, (DI)
 	TESTQ     R12, R12
-	JZ        aegis256AVX512_openFinalTag32HiStore
+	JZ        aegis256AVX512Message_openFinalTag32HiStore
 	VPXORD    16(DI), X20, X20
 
-aegis256AVX512_openFinalTag32HiStore:
+aegis256AVX512Message_openFinalTag32HiStore:
 	VMOVDQU64 X20, 16(DI)
 
-aegis256AVX512_openFinalDone:
+aegis256AVX512Message_openFinalDone:
 	RET
 
 // func aegis128VAES256(op int, j *byte)
@@ -5112,7 +5110,7 @@ aegis256VAES256_openFinalDone:
 	RET
 
 // func aegis128VAES512Y(op int, j *byte)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, VAES
+// Requires: AVX, AVX512F, AVX512VL, VAES
 TEXT ·aegis128VAES512Y(SB), NOSPLIT, $0-16
 	MOVQ       op+0(FP), AX
 	MOVQ       j+8(FP), BX
@@ -5123,10 +5121,6 @@ TEXT ·aegis128VAES512Y(SB), NOSPLIT, $0-16
 	VPXORD     Y16, Y16, Y16
 	CMPQ       AX, $0x03
 	JE         aegis128VAES512Y_init
-	CMPQ       AX, $0x05
-	JE         aegis128VAES512Y_seal
-	CMPQ       AX, $0x06
-	JE         aegis128VAES512Y_open
 	MOVQ       CX, R10
 	VMOVDQU64  (R10), Y0
 	ADDQ       DX, R10
@@ -5539,10 +5533,19 @@ aegis128VAES512Y_done:
 	VZEROUPPER
 	RET
 
-aegis128VAES512Y_seal:
-	MOVQ            32(BX), R13
-	MOVQ            40(BX), R10
-	MOVQ            24(BX), R11
+// func aegis128VAES512YMessage(op int, j *byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2, VAES
+TEXT ·aegis128VAES512YMessage(SB), NOSPLIT, $0-16
+	MOVQ            op+0(FP), AX
+	MOVQ            j+8(FP), BX
+	MOVQ            $0x00000020, DX
+	XORQ            R12, R12
+	VPXORD          Y16, Y16, Y16
+	CMPQ            AX, $0x06
+	JE              aegis128VAES512YMessage_open
+	MOVQ            (BX), R13
+	MOVQ            8(BX), R10
+	MOVQ            72(BX), R11
 	ADDQ            R12, R11
 	VMOVDQU64       (R11), Y23
 	VBROADCASTI32X4 (R13), Y24
@@ -5557,7 +5560,7 @@ aegis128VAES512Y_seal:
 	VMOVDQA64       Y1, Y3
 	MOVQ            $0x00000005, R11
 
-aegis128VAES512Y_sealInitLoop:
+aegis128VAES512YMessage_sealInitLoop:
 	VPXORD     Y23, Y3, Y3
 	VPXORD     Y23, Y7, Y7
 	VAESENC    Y16, Y7, Y8
@@ -5583,15 +5586,14 @@ aegis128VAES512Y_sealInitLoop:
 	VPTERNLOGD $0x96, Y25, Y8, Y0
 	VPTERNLOGD $0x96, Y24, Y12, Y4
 	DECQ       R11
-	JNZ        aegis128VAES512Y_sealInitLoop
-	MOVQ       72(BX), R9
-	MOVQ       80(BX), SI
-	ADDQ       R12, SI
-	MOVQ       88(BX), R8
-	TESTQ      R8, R8
-	JZ         aegis128VAES512Y_sealADLast
+	JNZ        aegis128VAES512YMessage_sealInitLoop
+	MOVQ       $0x00000040, R9
+	MOVQ       16(BX), SI
+	MOVQ       24(BX), R8
+	SHRQ       $0x06, R8
+	JZ         aegis128VAES512YMessage_sealADLast
 	TESTQ      $0x00000001, R8
-	JZ         aegis128VAES512Y_sealADLoop
+	JZ         aegis128VAES512YMessage_sealADLoop
 	VAESENC    Y16, Y7, Y8
 	VAESENC    Y16, Y3, Y12
 	VAESENC    Y1, Y0, Y9
@@ -5613,9 +5615,9 @@ aegis128VAES512Y_sealInitLoop:
 	VMOVDQA64  Y14, Y6
 	VMOVDQA64  Y15, Y7
 	DECQ       R8
-	JZ         aegis128VAES512Y_sealADEnd
+	JZ         aegis128VAES512YMessage_sealADEnd
 
-aegis128VAES512Y_sealADLoop:
+aegis128VAES512YMessage_sealADLoop:
 	VAESENC    Y16, Y7, Y8
 	VAESENC    Y16, Y3, Y12
 	VAESENC    Y1, Y0, Y9
@@ -5641,18 +5643,19 @@ aegis128VAES512Y_sealADLoop:
 	ADDQ       R9, SI
 	ADDQ       R9, DI
 	SUBQ       $0x02, R8
-	JNZ        aegis128VAES512Y_sealADLoop
+	JNZ        aegis128VAES512YMessage_sealADLoop
 
-aegis128VAES512Y_sealADEnd:
-aegis128VAES512Y_sealADLast:
-	MOVQ       96(BX), R13
-	TESTQ      R13, R13
-	JZ         aegis128VAES512Y_sealNoADLast
-	ADDQ       R12, R13
-	MOVQ       R13, SI
-	KMOVQ      160(BX), K1
+aegis128VAES512YMessage_sealADEnd:
+aegis128VAES512YMessage_sealADLast:
+	MOVQ       24(BX), R13
+	ANDQ       $0x0000003f, R13
+	JZ         aegis128VAES512YMessage_sealNoADLast
+	MOVQ       $-1, R10
+	BZHIQ      R13, R10, R11
+	KMOVQ      R11, K1
+	SHRQ       $0x20, R11
+	KMOVQ      R11, K2
 	VMOVDQU8.Z (SI), K1, Y17
-	KMOVQ      168(BX), K2
 	VMOVDQU8.Z (SI)(DX*1), K2, Y18
 	VAESENC    Y16, Y7, Y8
 	VAESENC    Y16, Y3, Y12
@@ -5673,16 +5676,14 @@ aegis128VAES512Y_sealADLast:
 	VMOVDQA64  Y14, Y6
 	VMOVDQA64  Y15, Y7
 
-aegis128VAES512Y_sealNoADLast:
-	MOVQ       48(BX), SI
-	ADDQ       R12, SI
-	MOVQ       56(BX), DI
-	ADDQ       R12, DI
-	MOVQ       64(BX), R8
-	TESTQ      R8, R8
-	JZ         aegis128VAES512Y_sealLast
+aegis128VAES512YMessage_sealNoADLast:
+	MOVQ       32(BX), SI
+	MOVQ       40(BX), DI
+	MOVQ       48(BX), R8
+	SHRQ       $0x06, R8
+	JZ         aegis128VAES512YMessage_sealLast
 	TESTQ      $0x00000001, R8
-	JZ         aegis128VAES512Y_sealBlocksLoop
+	JZ         aegis128VAES512YMessage_sealBlocksLoop
 	VMOVDQU64  (SI), Y17
 	VMOVDQU64  (SI)(DX*1), Y18
 	VAESENC    Y16, Y7, Y8
@@ -5714,9 +5715,9 @@ aegis128VAES512Y_sealNoADLast:
 	VMOVDQA64  Y14, Y6
 	VMOVDQA64  Y15, Y7
 	DECQ       R8
-	JZ         aegis128VAES512Y_sealBlocksEnd
+	JZ         aegis128VAES512YMessage_sealBlocksEnd
 
-aegis128VAES512Y_sealBlocksLoop:
+aegis128VAES512YMessage_sealBlocksLoop:
 	VMOVDQU64  (SI), Y17
 	VMOVDQU64  (SI)(DX*1), Y18
 	VAESENC    Y16, Y7, Y8
@@ -5762,20 +5763,19 @@ aegis128VAES512Y_sealBlocksLoop:
 	ADDQ       R9, SI
 	ADDQ       R9, DI
 	SUBQ       $0x02, R8
-	JNZ        aegis128VAES512Y_sealBlocksLoop
+	JNZ        aegis128VAES512YMessage_sealBlocksLoop
 
-aegis128VAES512Y_sealBlocksEnd:
-aegis128VAES512Y_sealLast:
-	MOVQ       104(BX), R13
-	TESTQ      R13, R13
-	JZ         aegis128VAES512Y_sealNoLast
-	ADDQ       R12, R13
-	MOVQ       R13, SI
-	MOVQ       152(BX), DI
-	ADDQ       R12, DI
-	KMOVQ      176(BX), K1
+aegis128VAES512YMessage_sealBlocksEnd:
+aegis128VAES512YMessage_sealLast:
+	MOVQ       48(BX), R13
+	ANDQ       $0x0000003f, R13
+	JZ         aegis128VAES512YMessage_sealNoLast
+	MOVQ       $-1, R10
+	BZHIQ      R13, R10, R11
+	KMOVQ      R11, K1
+	SHRQ       $0x20, R11
+	KMOVQ      R11, K2
 	VMOVDQU8.Z (SI), K1, Y17
-	KMOVQ      184(BX), K2
 	VMOVDQU8.Z (SI)(DX*1), K2, Y18
 	VAESENC    Y16, Y7, Y8
 	VAESENC    Y16, Y3, Y12
@@ -5804,10 +5804,11 @@ aegis128VAES512Y_sealLast:
 	VMOVDQA64  Y14, Y6
 	VMOVDQA64  Y15, Y7
 
-aegis128VAES512Y_sealNoLast:
-	MOVQ       120(BX), DI
-	VMOVQ      136(BX), X23
-	VPINSRQ    $0x01, 144(BX), X23, X23
+aegis128VAES512YMessage_sealNoLast:
+	MOVQ       56(BX), DI
+	VMOVQ      24(BX), X23
+	VPINSRQ    $0x01, 48(BX), X23, X23
+	VPSLLQ     $0x03, X23, X23
 	VSHUFI64X2 $0x00, Y23, Y23, Y23
 	VPXORD     Y2, Y23, Y23
 	VAESENC    Y16, Y7, Y8
@@ -5822,7 +5823,7 @@ aegis128VAES512Y_sealNoLast:
 	VPTERNLOGD $0x96, Y23, Y4, Y12
 	MOVQ       $0x00000003, R11
 
-aegis128VAES512Y_sealFinalLoop:
+aegis128VAES512YMessage_sealFinalLoop:
 	VAESENC       Y16, Y15, Y0
 	VAESENC       Y16, Y11, Y4
 	VAESENC       Y9, Y8, Y1
@@ -5844,9 +5845,9 @@ aegis128VAES512Y_sealFinalLoop:
 	VPTERNLOGD    $0x96, Y23, Y0, Y8
 	VPTERNLOGD    $0x96, Y23, Y4, Y12
 	DECQ          R11
-	JNZ           aegis128VAES512Y_sealFinalLoop
-	CMPQ          128(BX), $0x10
-	JNE           aegis128VAES512Y_sealFinalTag32
+	JNZ           aegis128VAES512YMessage_sealFinalLoop
+	CMPQ          64(BX), $0x10
+	JNE           aegis128VAES512YMessage_sealFinalTag32
 	VPXORD        Y8, Y9, Y19
 	VPXORD        Y10, Y19, Y19
 	VPXORD        Y11, Y19, Y19
@@ -5856,14 +5857,14 @@ aegis128VAES512Y_sealFinalLoop:
 	VEXTRACTI32X4 $0x01, Y19, X22
 	VPXORD        X22, X19, X19
 	TESTQ         R12, R12
-	JZ            aegis128VAES512Y_sealFinalTag16Store
+	JZ            aegis128VAES512YMessage_sealFinalTag16Store
 	VPXORD        (DI), X19, X19
 
-aegis128VAES512Y_sealFinalTag16Store:
+aegis128VAES512YMessage_sealFinalTag16Store:
 	VMOVDQU64 X19, (DI)
-	JMP       aegis128VAES512Y_sealFinalDone
+	JMP       aegis128VAES512YMessage_sealFinalDone
 
-aegis128VAES512Y_sealFinalTag32:
+aegis128VAES512YMessage_sealFinalTag32:
 	VPXORD        Y8, Y9, Y19
 	VPXORD        Y10, Y19, Y19
 	VPXORD        Y11, Y19, Y19
@@ -5873,28 +5874,28 @@ aegis128VAES512Y_sealFinalTag32:
 	VEXTRACTI32X4 $0x01, Y19, X22
 	VPXORD        X22, X19, X19
 	TESTQ         R12, R12
-	JZ            aegis128VAES512Y_sealFinalTag32LoStore
+	JZ            aegis128VAES512YMessage_sealFinalTag32LoStore
 	VPXORD        (DI), X19, X19
 
-aegis128VAES512Y_sealFinalTag32LoStore:
+aegis128VAES512YMessage_sealFinalTag32LoStore:
 	VMOVDQU64     X19, (DI)
 	VEXTRACTI32X4 $0x01, Y20, X22
 	VPXORD        X22, X20, X20
 	TESTQ         R12, R12
-	JZ            aegis128VAES512Y_sealFinalTag32HiStore
+	JZ            aegis128VAES512YMessage_sealFinalTag32HiStore
 	VPXORD        16(DI), X20, X20
 
-aegis128VAES512Y_sealFinalTag32HiStore:
+aegis128VAES512YMessage_sealFinalTag32HiStore:
 	VMOVDQU64 X20, 16(DI)
 
-aegis128VAES512Y_sealFinalDone:
+aegis128VAES512YMessage_sealFinalDone:
 	VZEROUPPER
 	RET
 
-aegis128VAES512Y_open:
-	MOVQ            32(BX), R13
-	MOVQ            40(BX), R10
-	MOVQ            24(BX), R11
+aegis128VAES512YMessage_open:
+	MOVQ            (BX), R13
+	MOVQ            8(BX), R10
+	MOVQ            72(BX), R11
 	ADDQ            R12, R11
 	VMOVDQU64       (R11), Y23
 	VBROADCASTI32X4 (R13), Y24
@@ -5909,7 +5910,7 @@ aegis128VAES512Y_open:
 	VMOVDQA64       Y1, Y3
 	MOVQ            $0x00000005, R11
 
-aegis128VAES512Y_openInitLoop:
+aegis128VAES512YMessage_openInitLoop:
 	VPXORD     Y23, Y3, Y3
 	VPXORD     Y23, Y7, Y7
 	VAESENC    Y16, Y7, Y8
@@ -5935,15 +5936,14 @@ aegis128VAES512Y_openInitLoop:
 	VPTERNLOGD $0x96, Y25, Y8, Y0
 	VPTERNLOGD $0x96, Y24, Y12, Y4
 	DECQ       R11
-	JNZ        aegis128VAES512Y_openInitLoop
-	MOVQ       72(BX), R9
-	MOVQ       80(BX), SI
-	ADDQ       R12, SI
-	MOVQ       88(BX), R8
-	TESTQ      R8, R8
-	JZ         aegis128VAES512Y_openADLast
+	JNZ        aegis128VAES512YMessage_openInitLoop
+	MOVQ       $0x00000040, R9
+	MOVQ       16(BX), SI
+	MOVQ       24(BX), R8
+	SHRQ       $0x06, R8
+	JZ         aegis128VAES512YMessage_openADLast
 	TESTQ      $0x00000001, R8
-	JZ         aegis128VAES512Y_openADLoop
+	JZ         aegis128VAES512YMessage_openADLoop
 	VAESENC    Y16, Y7, Y8
 	VAESENC    Y16, Y3, Y12
 	VAESENC    Y1, Y0, Y9
@@ -5965,9 +5965,9 @@ aegis128VAES512Y_openInitLoop:
 	VMOVDQA64  Y14, Y6
 	VMOVDQA64  Y15, Y7
 	DECQ       R8
-	JZ         aegis128VAES512Y_openADEnd
+	JZ         aegis128VAES512YMessage_openADEnd
 
-aegis128VAES512Y_openADLoop:
+aegis128VAES512YMessage_openADLoop:
 	VAESENC    Y16, Y7, Y8
 	VAESENC    Y16, Y3, Y12
 	VAESENC    Y1, Y0, Y9
@@ -5993,18 +5993,19 @@ aegis128VAES512Y_openADLoop:
 	ADDQ       R9, SI
 	ADDQ       R9, DI
 	SUBQ       $0x02, R8
-	JNZ        aegis128VAES512Y_openADLoop
+	JNZ        aegis128VAES512YMessage_openADLoop
 
-aegis128VAES512Y_openADEnd:
-aegis128VAES512Y_openADLast:
-	MOVQ       96(BX), R13
-	TESTQ      R13, R13
-	JZ         aegis128VAES512Y_openNoADLast
-	ADDQ       R12, R13
-	MOVQ       R13, SI
-	KMOVQ      160(BX), K1
+aegis128VAES512YMessage_openADEnd:
+aegis128VAES512YMessage_openADLast:
+	MOVQ       24(BX), R13
+	ANDQ       $0x0000003f, R13
+	JZ         aegis128VAES512YMessage_openNoADLast
+	MOVQ       $-1, R10
+	BZHIQ      R13, R10, R11
+	KMOVQ      R11, K1
+	SHRQ       $0x20, R11
+	KMOVQ      R11, K2
 	VMOVDQU8.Z (SI), K1, Y17
-	KMOVQ      168(BX), K2
 	VMOVDQU8.Z (SI)(DX*1), K2, Y18
 	VAESENC    Y16, Y7, Y8
 	VAESENC    Y16, Y3, Y12
@@ -6025,16 +6026,14 @@ aegis128VAES512Y_openADLast:
 	VMOVDQA64  Y14, Y6
 	VMOVDQA64  Y15, Y7
 
-aegis128VAES512Y_openNoADLast:
-	MOVQ       48(BX), SI
-	ADDQ       R12, SI
-	MOVQ       56(BX), DI
-	ADDQ       R12, DI
-	MOVQ       64(BX), R8
-	TESTQ      R8, R8
-	JZ         aegis128VAES512Y_openLast
+aegis128VAES512YMessage_openNoADLast:
+	MOVQ       32(BX), SI
+	MOVQ       40(BX), DI
+	MOVQ       48(BX), R8
+	SHRQ       $0x06, R8
+	JZ         aegis128VAES512YMessage_openLast
 	TESTQ      $0x00000001, R8
-	JZ         aegis128VAES512Y_openBlocksLoop
+	JZ         aegis128VAES512YMessage_openBlocksLoop
 	VAESENC    Y16, Y7, Y8
 	VAESENC    Y16, Y3, Y12
 	VAESENC    Y1, Y0, Y9
@@ -6064,9 +6063,9 @@ aegis128VAES512Y_openNoADLast:
 	VMOVDQA64  Y14, Y6
 	VMOVDQA64  Y15, Y7
 	DECQ       R8
-	JZ         aegis128VAES512Y_openBlocksEnd
+	JZ         aegis128VAES512YMessage_openBlocksEnd
 
-aegis128VAES512Y_openBlocksLoop:
+aegis128VAES512YMessage_openBlocksLoop:
 	VAESENC    Y16, Y7, Y8
 	VAESENC    Y16, Y3, Y12
 	VAESENC    Y1, Y0, Y9
@@ -6108,20 +6107,19 @@ aegis128VAES512Y_openBlocksLoop:
 	ADDQ       R9, SI
 	ADDQ       R9, DI
 	SUBQ       $0x02, R8
-	JNZ        aegis128VAES512Y_openBlocksLoop
+	JNZ        aegis128VAES512YMessage_openBlocksLoop
 
-aegis128VAES512Y_openBlocksEnd:
-aegis128VAES512Y_openLast:
-	MOVQ       104(BX), R13
-	TESTQ      R13, R13
-	JZ         aegis128VAES512Y_openNoLast
-	ADDQ       R12, R13
-	MOVQ       R13, SI
-	MOVQ       152(BX), DI
-	ADDQ       R12, DI
-	KMOVQ      176(BX), K1
+aegis128VAES512YMessage_openBlocksEnd:
+aegis128VAES512YMessage_openLast:
+	MOVQ       48(BX), R13
+	ANDQ       $0x0000003f, R13
+	JZ         aegis128VAES512YMessage_openNoLast
+	MOVQ       $-1, R10
+	BZHIQ      R13, R10, R11
+	KMOVQ      R11, K1
+	SHRQ       $0x20, R11
+	KMOVQ      R11, K2
 	VMOVDQU8.Z (SI), K1, Y19
-	KMOVQ      184(BX), K2
 	VMOVDQU8.Z (SI)(DX*1), K2, Y20
 	VAESENC    Y16, Y7, Y8
 	VAESENC    Y16, Y3, Y12
@@ -6150,10 +6148,11 @@ aegis128VAES512Y_openLast:
 	VMOVDQA64  Y14, Y6
 	VMOVDQA64  Y15, Y7
 
-aegis128VAES512Y_openNoLast:
-	MOVQ       120(BX), DI
-	VMOVQ      136(BX), X23
-	VPINSRQ    $0x01, 144(BX), X23, X23
+aegis128VAES512YMessage_openNoLast:
+	MOVQ       56(BX), DI
+	VMOVQ      24(BX), X23
+	VPINSRQ    $0x01, 48(BX), X23, X23
+	VPSLLQ     $0x03, X23, X23
 	VSHUFI64X2 $0x00, Y23, Y23, Y23
 	VPXORD     Y2, Y23, Y23
 	VAESENC    Y16, Y7, Y8
@@ -6168,7 +6167,7 @@ aegis128VAES512Y_openNoLast:
 	VPTERNLOGD $0x96, Y23, Y4, Y12
 	MOVQ       $0x00000003, R11
 
-aegis128VAES512Y_openFinalLoop:
+aegis128VAES512YMessage_openFinalLoop:
 	VAESENC       Y16, Y15, Y0
 	VAESENC       Y16, Y11, Y4
 	VAESENC       Y9, Y8, Y1
@@ -6190,9 +6189,9 @@ aegis128VAES512Y_openFinalLoop:
 	VPTERNLOGD    $0x96, Y23, Y0, Y8
 	VPTERNLOGD    $0x96, Y23, Y4, Y12
 	DECQ          R11
-	JNZ           aegis128VAES512Y_openFinalLoop
-	CMPQ          128(BX), $0x10
-	JNE           aegis128VAES512Y_openFinalTag32
+	JNZ           aegis128VAES512YMessage_openFinalLoop
+	CMPQ          64(BX), $0x10
+	JNE           aegis128VAES512YMessage_openFinalTag32
 	VPXORD        Y8, Y9, Y19
 	VPXORD        Y10, Y19, Y19
 	VPXORD        Y11, Y19, Y19
@@ -6202,14 +6201,14 @@ aegis128VAES512Y_openFinalLoop:
 	VEXTRACTI32X4 $0x01, Y19, X22
 	VPXORD        X22, X19, X19
 	TESTQ         R12, R12
-	JZ            aegis128VAES512Y_openFinalTag16Store
+	JZ            aegis128VAES512YMessage_openFinalTag16Store
 	VPXORD        (DI), X19, X19
 
-aegis128VAES512Y_openFinalTag16Store:
+aegis128VAES512YMessage_openFinalTag16Store:
 	VMOVDQU64 X19, (DI)
-	JMP       aegis128VAES512Y_openFinalDone
+	JMP       aegis128VAES512YMessage_openFinalDone
 
-aegis128VAES512Y_openFinalTag32:
+aegis128VAES512YMessage_openFinalTag32:
 	VPXORD        Y8, Y9, Y19
 	VPXORD        Y10, Y19, Y19
 	VPXORD        Y11, Y19, Y19
@@ -6219,26 +6218,26 @@ aegis128VAES512Y_openFinalTag32:
 	VEXTRACTI32X4 $0x01, Y19, X22
 	VPXORD        X22, X19, X19
 	TESTQ         R12, R12
-	JZ            aegis128VAES512Y_openFinalTag32LoStore
+	JZ            aegis128VAES512YMessage_openFinalTag32LoStore
 	VPXORD        (DI), X19, X19
 
-aegis128VAES512Y_openFinalTag32LoStore:
+aegis128VAES512YMessage_openFinalTag32LoStore:
 	VMOVDQU64     X19, (DI)
 	VEXTRACTI32X4 $0x01, Y20, X22
 	VPXORD        X22, X20, X20
 	TESTQ         R12, R12
-	JZ            aegis128VAES512Y_openFinalTag32HiStore
+	JZ            aegis128VAES512YMessage_openFinalTag32HiStore
 	VPXORD        16(DI), X20, X20
 
-aegis128VAES512Y_openFinalTag32HiStore:
+aegis128VAES512YMessage_openFinalTag32HiStore:
 	VMOVDQU64 X20, 16(DI)
 
-aegis128VAES512Y_openFinalDone:
+aegis128VAES512YMessage_openFinalDone:
 	VZEROUPPER
 	RET
 
 // func aegis256VAES512Y(op int, j *byte)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, VAES
+// Requires: AVX, AVX512F, AVX512VL, VAES
 TEXT ·aegis256VAES512Y(SB), NOSPLIT, $0-16
 	MOVQ       op+0(FP), AX
 	MOVQ       j+8(FP), BX
@@ -6249,10 +6248,6 @@ TEXT ·aegis256VAES512Y(SB), NOSPLIT, $0-16
 	VPXORD     Y16, Y16, Y16
 	CMPQ       AX, $0x03
 	JE         aegis256VAES512Y_init
-	CMPQ       AX, $0x05
-	JE         aegis256VAES512Y_seal
-	CMPQ       AX, $0x06
-	JE         aegis256VAES512Y_open
 	MOVQ       CX, R10
 	VMOVDQU64  (R10), Y0
 	ADDQ       DX, R10
@@ -6601,10 +6596,19 @@ aegis256VAES512Y_done:
 	VZEROUPPER
 	RET
 
-aegis256VAES512Y_seal:
-	MOVQ            32(BX), R13
-	MOVQ            40(BX), R10
-	MOVQ            24(BX), R11
+// func aegis256VAES512YMessage(op int, j *byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2, VAES
+TEXT ·aegis256VAES512YMessage(SB), NOSPLIT, $0-16
+	MOVQ            op+0(FP), AX
+	MOVQ            j+8(FP), BX
+	MOVQ            $0x00000020, DX
+	XORQ            R12, R12
+	VPXORD          Y16, Y16, Y16
+	CMPQ            AX, $0x06
+	JE              aegis256VAES512YMessage_open
+	MOVQ            (BX), R13
+	MOVQ            8(BX), R10
+	MOVQ            72(BX), R11
 	ADDQ            R12, R11
 	VMOVDQU64       (R11), Y23
 	VBROADCASTI32X4 (R13), Y19
@@ -6621,7 +6625,7 @@ aegis256VAES512Y_seal:
 	VPXORD          Y20, Y2, Y5
 	MOVQ            $0x00000004, R11
 
-aegis256VAES512Y_sealInitLoop:
+aegis256VAES512YMessage_sealInitLoop:
 	VPXORD     Y23, Y3, Y3
 	VPXORD     Y23, Y5, Y5
 	VAESENC    Y16, Y5, Y8
@@ -6659,15 +6663,14 @@ aegis256VAES512Y_sealInitLoop:
 	VAESENC    Y13, Y12, Y5
 	VPTERNLOGD $0x96, Y25, Y8, Y0
 	DECQ       R11
-	JNZ        aegis256VAES512Y_sealInitLoop
-	MOVQ       72(BX), R9
-	MOVQ       80(BX), SI
-	ADDQ       R12, SI
-	MOVQ       88(BX), R8
-	TESTQ      R8, R8
-	JZ         aegis256VAES512Y_sealADLast
+	JNZ        aegis256VAES512YMessage_sealInitLoop
+	MOVQ       $0x00000020, R9
+	MOVQ       16(BX), SI
+	MOVQ       24(BX), R8
+	SHRQ       $0x05, R8
+	JZ         aegis256VAES512YMessage_sealADLast
 	TESTQ      $0x00000001, R8
-	JZ         aegis256VAES512Y_sealADLoop
+	JZ         aegis256VAES512YMessage_sealADLoop
 	VAESENC    Y16, Y5, Y8
 	VAESENC    Y1, Y0, Y9
 	VAESENC    Y2, Y1, Y10
@@ -6684,9 +6687,9 @@ aegis256VAES512Y_sealInitLoop:
 	VMOVDQA64  Y12, Y4
 	VMOVDQA64  Y13, Y5
 	DECQ       R8
-	JZ         aegis256VAES512Y_sealADEnd
+	JZ         aegis256VAES512YMessage_sealADEnd
 
-aegis256VAES512Y_sealADLoop:
+aegis256VAES512YMessage_sealADLoop:
 	VAESENC    Y16, Y5, Y8
 	VAESENC    Y1, Y0, Y9
 	VAESENC    Y2, Y1, Y10
@@ -6706,16 +6709,16 @@ aegis256VAES512Y_sealADLoop:
 	ADDQ       R9, SI
 	ADDQ       R9, DI
 	SUBQ       $0x02, R8
-	JNZ        aegis256VAES512Y_sealADLoop
+	JNZ        aegis256VAES512YMessage_sealADLoop
 
-aegis256VAES512Y_sealADEnd:
-aegis256VAES512Y_sealADLast:
-	MOVQ       96(BX), R13
-	TESTQ      R13, R13
-	JZ         aegis256VAES512Y_sealNoADLast
-	ADDQ       R12, R13
-	MOVQ       R13, SI
-	KMOVQ      160(BX), K1
+aegis256VAES512YMessage_sealADEnd:
+aegis256VAES512YMessage_sealADLast:
+	MOVQ       24(BX), R13
+	ANDQ       $0x0000001f, R13
+	JZ         aegis256VAES512YMessage_sealNoADLast
+	MOVQ       $-1, R10
+	BZHIQ      R13, R10, R11
+	KMOVQ      R11, K1
 	VMOVDQU8.Z (SI), K1, Y17
 	VAESENC    Y16, Y5, Y8
 	VAESENC    Y1, Y0, Y9
@@ -6731,16 +6734,14 @@ aegis256VAES512Y_sealADLast:
 	VMOVDQA64  Y12, Y4
 	VMOVDQA64  Y13, Y5
 
-aegis256VAES512Y_sealNoADLast:
-	MOVQ       48(BX), SI
-	ADDQ       R12, SI
-	MOVQ       56(BX), DI
-	ADDQ       R12, DI
-	MOVQ       64(BX), R8
-	TESTQ      R8, R8
-	JZ         aegis256VAES512Y_sealLast
+aegis256VAES512YMessage_sealNoADLast:
+	MOVQ       32(BX), SI
+	MOVQ       40(BX), DI
+	MOVQ       48(BX), R8
+	SHRQ       $0x05, R8
+	JZ         aegis256VAES512YMessage_sealLast
 	TESTQ      $0x00000001, R8
-	JZ         aegis256VAES512Y_sealBlocksLoop
+	JZ         aegis256VAES512YMessage_sealBlocksLoop
 	VMOVDQU64  (SI), Y17
 	VAESENC    Y16, Y5, Y8
 	VAESENC    Y1, Y0, Y9
@@ -6763,9 +6764,9 @@ aegis256VAES512Y_sealNoADLast:
 	VMOVDQA64  Y12, Y4
 	VMOVDQA64  Y13, Y5
 	DECQ       R8
-	JZ         aegis256VAES512Y_sealBlocksEnd
+	JZ         aegis256VAES512YMessage_sealBlocksEnd
 
-aegis256VAES512Y_sealBlocksLoop:
+aegis256VAES512YMessage_sealBlocksLoop:
 	VMOVDQU64  (SI), Y17
 	VAESENC    Y16, Y5, Y8
 	VAESENC    Y1, Y0, Y9
@@ -6797,18 +6798,16 @@ aegis256VAES512Y_sealBlocksLoop:
 	ADDQ       R9, SI
 	ADDQ       R9, DI
 	SUBQ       $0x02, R8
-	JNZ        aegis256VAES512Y_sealBlocksLoop
+	JNZ        aegis256VAES512YMessage_sealBlocksLoop
 
-aegis256VAES512Y_sealBlocksEnd:
-aegis256VAES512Y_sealLast:
-	MOVQ       104(BX), R13
-	TESTQ      R13, R13
-	JZ         aegis256VAES512Y_sealNoLast
-	ADDQ       R12, R13
-	MOVQ       R13, SI
-	MOVQ       152(BX), DI
-	ADDQ       R12, DI
-	KMOVQ      176(BX), K1
+aegis256VAES512YMessage_sealBlocksEnd:
+aegis256VAES512YMessage_sealLast:
+	MOVQ       48(BX), R13
+	ANDQ       $0x0000001f, R13
+	JZ         aegis256VAES512YMessage_sealNoLast
+	MOVQ       $-1, R10
+	BZHIQ      R13, R10, R11
+	KMOVQ      R11, K1
 	VMOVDQU8.Z (SI), K1, Y17
 	VAESENC    Y16, Y5, Y8
 	VAESENC    Y1, Y0, Y9
@@ -6829,10 +6828,11 @@ aegis256VAES512Y_sealLast:
 	VMOVDQA64  Y12, Y4
 	VMOVDQA64  Y13, Y5
 
-aegis256VAES512Y_sealNoLast:
-	MOVQ       120(BX), DI
-	VMOVQ      136(BX), X23
-	VPINSRQ    $0x01, 144(BX), X23, X23
+aegis256VAES512YMessage_sealNoLast:
+	MOVQ       56(BX), DI
+	VMOVQ      24(BX), X23
+	VPINSRQ    $0x01, 48(BX), X23, X23
+	VPSLLQ     $0x03, X23, X23
 	VSHUFI64X2 $0x00, Y23, Y23, Y23
 	VPXORD     Y3, Y23, Y23
 	VAESENC    Y16, Y5, Y8
@@ -6844,7 +6844,7 @@ aegis256VAES512Y_sealNoLast:
 	VPTERNLOGD $0x96, Y23, Y0, Y8
 	MOVQ       $0x00000003, R11
 
-aegis256VAES512Y_sealFinalLoop:
+aegis256VAES512YMessage_sealFinalLoop:
 	VAESENC       Y16, Y13, Y0
 	VAESENC       Y9, Y8, Y1
 	VAESENC       Y10, Y9, Y2
@@ -6860,9 +6860,9 @@ aegis256VAES512Y_sealFinalLoop:
 	VAESENC       Y5, Y4, Y13
 	VPTERNLOGD    $0x96, Y23, Y0, Y8
 	DECQ          R11
-	JNZ           aegis256VAES512Y_sealFinalLoop
-	CMPQ          128(BX), $0x10
-	JNE           aegis256VAES512Y_sealFinalTag32
+	JNZ           aegis256VAES512YMessage_sealFinalLoop
+	CMPQ          64(BX), $0x10
+	JNE           aegis256VAES512YMessage_sealFinalTag32
 	VPXORD        Y8, Y9, Y19
 	VPXORD        Y10, Y19, Y19
 	VPXORD        Y11, Y19, Y19
@@ -6871,14 +6871,14 @@ aegis256VAES512Y_sealFinalLoop:
 	VEXTRACTI32X4 $0x01, Y19, X22
 	VPXORD        X22, X19, X19
 	TESTQ         R12, R12
-	JZ            aegis256VAES512Y_sealFinalTag16Store
+	JZ            aegis256VAES512YMessage_sealFinalTag16Store
 	VPXORD        (DI), X19, X19
 
-aegis256VAES512Y_sealFinalTag16Store:
+aegis256VAES512YMessage_sealFinalTag16Store:
 	VMOVDQU64 X19, (DI)
-	JMP       aegis256VAES512Y_sealFinalDone
+	JMP       aegis256VAES512YMessage_sealFinalDone
 
-aegis256VAES512Y_sealFinalTag32:
+aegis256VAES512YMessage_sealFinalTag32:
 	VPXORD        Y8, Y9, Y19
 	VPXORD        Y10, Y19, Y19
 	VPXORD        Y11, Y12, Y20
@@ -6886,28 +6886,28 @@ aegis256VAES512Y_sealFinalTag32:
 	VEXTRACTI32X4 $0x01, Y19, X22
 	VPXORD        X22, X19, X19
 	TESTQ         R12, R12
-	JZ            aegis256VAES512Y_sealFinalTag32LoStore
+	JZ            aegis256VAES512YMessage_sealFinalTag32LoStore
 	VPXORD        (DI), X19, X19
 
-aegis256VAES512Y_sealFinalTag32LoStore:
+aegis256VAES512YMessage_sealFinalTag32LoStore:
 	VMOVDQU64     X19, (DI)
 	VEXTRACTI32X4 $0x01, Y20, X22
 	VPXORD        X22, X20, X20
 	TESTQ         R12, R12
-	JZ            aegis256VAES512Y_sealFinalTag32HiStore
+	JZ            aegis256VAES512YMessage_sealFinalTag32HiStore
 	VPXORD        16(DI), X20, X20
 
-aegis256VAES512Y_sealFinalTag32HiStore:
+aegis256VAES512YMessage_sealFinalTag32HiStore:
 	VMOVDQU64 X20, 16(DI)
 
-aegis256VAES512Y_sealFinalDone:
+aegis256VAES512YMessage_sealFinalDone:
 	VZEROUPPER
 	RET
 
-aegis256VAES512Y_open:
-	MOVQ            32(BX), R13
-	MOVQ            40(BX), R10
-	MOVQ            24(BX), R11
+aegis256VAES512YMessage_open:
+	MOVQ            (BX), R13
+	MOVQ            8(BX), R10
+	MOVQ            72(BX), R11
 	ADDQ            R12, R11
 	VMOVDQU64       (R11), Y23
 	VBROADCASTI32X4 (R13), Y19
@@ -6924,7 +6924,7 @@ aegis256VAES512Y_open:
 	VPXORD          Y20, Y2, Y5
 	MOVQ            $0x00000004, R11
 
-aegis256VAES512Y_openInitLoop:
+aegis256VAES512YMessage_openInitLoop:
 	VPXORD     Y23, Y3, Y3
 	VPXORD     Y23, Y5, Y5
 	VAESENC    Y16, Y5, Y8
@@ -6962,15 +6962,14 @@ aegis256VAES512Y_openInitLoop:
 	VAESENC    Y13, Y12, Y5
 	VPTERNLOGD $0x96, Y25, Y8, Y0
 	DECQ       R11
-	JNZ        aegis256VAES512Y_openInitLoop
-	MOVQ       72(BX), R9
-	MOVQ       80(BX), SI
-	ADDQ       R12, SI
-	MOVQ       88(BX), R8
-	TESTQ      R8, R8
-	JZ         aegis256VAES512Y_openADLast
+	JNZ        aegis256VAES512YMessage_openInitLoop
+	MOVQ       $0x00000020, R9
+	MOVQ       16(BX), SI
+	MOVQ       24(BX), R8
+	SHRQ       $0x05, R8
+	JZ         aegis256VAES512YMessage_openADLast
 	TESTQ      $0x00000001, R8
-	JZ         aegis256VAES512Y_openADLoop
+	JZ         aegis256VAES512YMessage_openADLoop
 	VAESENC    Y16, Y5, Y8
 	VAESENC    Y1, Y0, Y9
 	VAESENC    Y2, Y1, Y10
@@ -6987,9 +6986,9 @@ aegis256VAES512Y_openInitLoop:
 	VMOVDQA64  Y12, Y4
 	VMOVDQA64  Y13, Y5
 	DECQ       R8
-	JZ         aegis256VAES512Y_openADEnd
+	JZ         aegis256VAES512YMessage_openADEnd
 
-aegis256VAES512Y_openADLoop:
+aegis256VAES512YMessage_openADLoop:
 	VAESENC    Y16, Y5, Y8
 	VAESENC    Y1, Y0, Y9
 	VAESENC    Y2, Y1, Y10
@@ -7009,16 +7008,16 @@ aegis256VAES512Y_openADLoop:
 	ADDQ       R9, SI
 	ADDQ       R9, DI
 	SUBQ       $0x02, R8
-	JNZ        aegis256VAES512Y_openADLoop
+	JNZ        aegis256VAES512YMessage_openADLoop
 
-aegis256VAES512Y_openADEnd:
-aegis256VAES512Y_openADLast:
-	MOVQ       96(BX), R13
-	TESTQ      R13, R13
-	JZ         aegis256VAES512Y_openNoADLast
-	ADDQ       R12, R13
-	MOVQ       R13, SI
-	KMOVQ      160(BX), K1
+aegis256VAES512YMessage_openADEnd:
+aegis256VAES512YMessage_openADLast:
+	MOVQ       24(BX), R13
+	ANDQ       $0x0000001f, R13
+	JZ         aegis256VAES512YMessage_openNoADLast
+	MOVQ       $-1, R10
+	BZHIQ      R13, R10, R11
+	KMOVQ      R11, K1
 	VMOVDQU8.Z (SI), K1, Y17
 	VAESENC    Y16, Y5, Y8
 	VAESENC    Y1, Y0, Y9
@@ -7034,16 +7033,14 @@ aegis256VAES512Y_openADLast:
 	VMOVDQA64  Y12, Y4
 	VMOVDQA64  Y13, Y5
 
-aegis256VAES512Y_openNoADLast:
-	MOVQ       48(BX), SI
-	ADDQ       R12, SI
-	MOVQ       56(BX), DI
-	ADDQ       R12, DI
-	MOVQ       64(BX), R8
-	TESTQ      R8, R8
-	JZ         aegis256VAES512Y_openLast
+aegis256VAES512YMessage_openNoADLast:
+	MOVQ       32(BX), SI
+	MOVQ       40(BX), DI
+	MOVQ       48(BX), R8
+	SHRQ       $0x05, R8
+	JZ         aegis256VAES512YMessage_openLast
 	TESTQ      $0x00000001, R8
-	JZ         aegis256VAES512Y_openBlocksLoop
+	JZ         aegis256VAES512YMessage_openBlocksLoop
 	VAESENC    Y16, Y5, Y8
 	VAESENC    Y1, Y0, Y9
 	VAESENC    Y2, Y1, Y10
@@ -7065,9 +7062,9 @@ aegis256VAES512Y_openNoADLast:
 	VMOVDQA64  Y12, Y4
 	VMOVDQA64  Y13, Y5
 	DECQ       R8
-	JZ         aegis256VAES512Y_openBlocksEnd
+	JZ         aegis256VAES512YMessage_openBlocksEnd
 
-aegis256VAES512Y_openBlocksLoop:
+aegis256VAES512YMessage_openBlocksLoop:
 	VAESENC    Y16, Y5, Y8
 	VAESENC    Y1, Y0, Y9
 	VAESENC    Y2, Y1, Y10
@@ -7097,18 +7094,16 @@ aegis256VAES512Y_openBlocksLoop:
 	ADDQ       R9, SI
 	ADDQ       R9, DI
 	SUBQ       $0x02, R8
-	JNZ        aegis256VAES512Y_openBlocksLoop
+	JNZ        aegis256VAES512YMessage_openBlocksLoop
 
-aegis256VAES512Y_openBlocksEnd:
-aegis256VAES512Y_openLast:
-	MOVQ       104(BX), R13
-	TESTQ      R13, R13
-	JZ         aegis256VAES512Y_openNoLast
-	ADDQ       R12, R13
-	MOVQ       R13, SI
-	MOVQ       152(BX), DI
-	ADDQ       R12, DI
-	KMOVQ      176(BX), K1
+aegis256VAES512YMessage_openBlocksEnd:
+aegis256VAES512YMessage_openLast:
+	MOVQ       48(BX), R13
+	ANDQ       $0x0000001f, R13
+	JZ         aegis256VAES512YMessage_openNoLast
+	MOVQ       $-1, R10
+	BZHIQ      R13, R10, R11
+	KMOVQ      R11, K1
 	VMOVDQU8.Z (SI), K1, Y19
 	VAESENC    Y16, Y5, Y8
 	VAESENC    Y1, Y0, Y9
@@ -7129,10 +7124,11 @@ aegis256VAES512Y_openLast:
 	VMOVDQA64  Y12, Y4
 	VMOVDQA64  Y13, Y5
 
-aegis256VAES512Y_openNoLast:
-	MOVQ       120(BX), DI
-	VMOVQ      136(BX), X23
-	VPINSRQ    $0x01, 144(BX), X23, X23
+aegis256VAES512YMessage_openNoLast:
+	MOVQ       56(BX), DI
+	VMOVQ      24(BX), X23
+	VPINSRQ    $0x01, 48(BX), X23, X23
+	VPSLLQ     $0x03, X23, X23
 	VSHUFI64X2 $0x00, Y23, Y23, Y23
 	VPXORD     Y3, Y23, Y23
 	VAESENC    Y16, Y5, Y8
@@ -7144,7 +7140,7 @@ aegis256VAES512Y_openNoLast:
 	VPTERNLOGD $0x96, Y23, Y0, Y8
 	MOVQ       $0x00000003, R11
 
-aegis256VAES512Y_openFinalLoop:
+aegis256VAES512YMessage_openFinalLoop:
 	VAESENC       Y16, Y13, Y0
 	VAESENC       Y9, Y8, Y1
 	VAESENC       Y10, Y9, Y2
@@ -7160,9 +7156,9 @@ aegis256VAES512Y_openFinalLoop:
 	VAESENC       Y5, Y4, Y13
 	VPTERNLOGD    $0x96, Y23, Y0, Y8
 	DECQ          R11
-	JNZ           aegis256VAES512Y_openFinalLoop
-	CMPQ          128(BX), $0x10
-	JNE           aegis256VAES512Y_openFinalTag32
+	JNZ           aegis256VAES512YMessage_openFinalLoop
+	CMPQ          64(BX), $0x10
+	JNE           aegis256VAES512YMessage_openFinalTag32
 	VPXORD        Y8, Y9, Y19
 	VPXORD        Y10, Y19, Y19
 	VPXORD        Y11, Y19, Y19
@@ -7171,14 +7167,14 @@ aegis256VAES512Y_openFinalLoop:
 	VEXTRACTI32X4 $0x01, Y19, X22
 	VPXORD        X22, X19, X19
 	TESTQ         R12, R12
-	JZ            aegis256VAES512Y_openFinalTag16Store
+	JZ            aegis256VAES512YMessage_openFinalTag16Store
 	VPXORD        (DI), X19, X19
 
-aegis256VAES512Y_openFinalTag16Store:
+aegis256VAES512YMessage_openFinalTag16Store:
 	VMOVDQU64 X19, (DI)
-	JMP       aegis256VAES512Y_openFinalDone
+	JMP       aegis256VAES512YMessage_openFinalDone
 
-aegis256VAES512Y_openFinalTag32:
+aegis256VAES512YMessage_openFinalTag32:
 	VPXORD        Y8, Y9, Y19
 	VPXORD        Y10, Y19, Y19
 	VPXORD        Y11, Y12, Y20
@@ -7186,26 +7182,26 @@ aegis256VAES512Y_openFinalTag32:
 	VEXTRACTI32X4 $0x01, Y19, X22
 	VPXORD        X22, X19, X19
 	TESTQ         R12, R12
-	JZ            aegis256VAES512Y_openFinalTag32LoStore
+	JZ            aegis256VAES512YMessage_openFinalTag32LoStore
 	VPXORD        (DI), X19, X19
 
-aegis256VAES512Y_openFinalTag32LoStore:
+aegis256VAES512YMessage_openFinalTag32LoStore:
 	VMOVDQU64     X19, (DI)
 	VEXTRACTI32X4 $0x01, Y20, X22
 	VPXORD        X22, X20, X20
 	TESTQ         R12, R12
-	JZ            aegis256VAES512Y_openFinalTag32HiStore
+	JZ            aegis256VAES512YMessage_openFinalTag32HiStore
 	VPXORD        16(DI), X20, X20
 
-aegis256VAES512Y_openFinalTag32HiStore:
+aegis256VAES512YMessage_openFinalTag32HiStore:
 	VMOVDQU64 X20, 16(DI)
 
-aegis256VAES512Y_openFinalDone:
+aegis256VAES512YMessage_openFinalDone:
 	VZEROUPPER
 	RET
 
 // func aegis128VAES512(op int, j *byte)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, VAES
+// Requires: AVX, AVX512F, VAES
 TEXT ·aegis128VAES512(SB), NOSPLIT, $0-16
 	MOVQ       op+0(FP), AX
 	MOVQ       j+8(FP), BX
@@ -7216,10 +7212,6 @@ TEXT ·aegis128VAES512(SB), NOSPLIT, $0-16
 	VPXORD     Z16, Z16, Z16
 	CMPQ       AX, $0x03
 	JE         aegis128VAES512_init
-	CMPQ       AX, $0x05
-	JE         aegis128VAES512_seal
-	CMPQ       AX, $0x06
-	JE         aegis128VAES512_open
 	MOVQ       CX, R10
 	VMOVDQU64  (R10), Z0
 	ADDQ       DX, R10
@@ -7632,10 +7624,19 @@ aegis128VAES512_done:
 	VZEROUPPER
 	RET
 
-aegis128VAES512_seal:
-	MOVQ            32(BX), R13
-	MOVQ            40(BX), R10
-	MOVQ            24(BX), R11
+// func aegis128VAES512Message(op int, j *byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV, VAES
+TEXT ·aegis128VAES512Message(SB), NOSPLIT, $0-16
+	MOVQ            op+0(FP), AX
+	MOVQ            j+8(FP), BX
+	MOVQ            $0x00000040, DX
+	XORQ            R12, R12
+	VPXORD          Z16, Z16, Z16
+	CMPQ            AX, $0x06
+	JE              aegis128VAES512Message_open
+	MOVQ            (BX), R13
+	MOVQ            8(BX), R10
+	MOVQ            72(BX), R11
 	ADDQ            R12, R11
 	VMOVDQU64       (R11), Z23
 	VBROADCASTI32X4 (R13), Z24
@@ -7650,7 +7651,7 @@ aegis128VAES512_seal:
 	VMOVDQA64       Z1, Z3
 	MOVQ            $0x00000005, R11
 
-aegis128VAES512_sealInitLoop:
+aegis128VAES512Message_sealInitLoop:
 	VPXORD     Z23, Z3, Z3
 	VPXORD     Z23, Z7, Z7
 	VAESENC    Z16, Z7, Z8
@@ -7676,15 +7677,14 @@ aegis128VAES512_sealInitLoop:
 	VPTERNLOGD $0x96, Z25, Z8, Z0
 	VPTERNLOGD $0x96, Z24, Z12, Z4
 	DECQ       R11
-	JNZ        aegis128VAES512_sealInitLoop
-	MOVQ       72(BX), R9
-	MOVQ       80(BX), SI
-	ADDQ       R12, SI
-	MOVQ       88(BX), R8
-	TESTQ      R8, R8
-	JZ         aegis128VAES512_sealADLast
+	JNZ        aegis128VAES512Message_sealInitLoop
+	MOVQ       $0x00000080, R9
+	MOVQ       16(BX), SI
+	MOVQ       24(BX), R8
+	SHRQ       $0x07, R8
+	JZ         aegis128VAES512Message_sealADLast
 	TESTQ      $0x00000001, R8
-	JZ         aegis128VAES512_sealADLoop
+	JZ         aegis128VAES512Message_sealADLoop
 	VAESENC    Z16, Z7, Z8
 	VAESENC    Z16, Z3, Z12
 	VAESENC    Z1, Z0, Z9
@@ -7706,9 +7706,9 @@ aegis128VAES512_sealInitLoop:
 	VMOVDQA64  Z14, Z6
 	VMOVDQA64  Z15, Z7
 	DECQ       R8
-	JZ         aegis128VAES512_sealADEnd
+	JZ         aegis128VAES512Message_sealADEnd
 
-aegis128VAES512_sealADLoop:
+aegis128VAES512Message_sealADLoop:
 	VAESENC    Z16, Z7, Z8
 	VAESENC    Z16, Z3, Z12
 	VAESENC    Z1, Z0, Z9
@@ -7734,18 +7734,22 @@ aegis128VAES512_sealADLoop:
 	ADDQ       R9, SI
 	ADDQ       R9, DI
 	SUBQ       $0x02, R8
-	JNZ        aegis128VAES512_sealADLoop
+	JNZ        aegis128VAES512Message_sealADLoop
 
-aegis128VAES512_sealADEnd:
-aegis128VAES512_sealADLast:
-	MOVQ       96(BX), R13
-	TESTQ      R13, R13
-	JZ         aegis128VAES512_sealNoADLast
-	ADDQ       R12, R13
-	MOVQ       R13, SI
-	KMOVQ      160(BX), K1
+aegis128VAES512Message_sealADEnd:
+aegis128VAES512Message_sealADLast:
+	MOVQ       24(BX), R13
+	ANDQ       $0x0000007f, R13
+	JZ         aegis128VAES512Message_sealNoADLast
+	MOVQ       $-1, R10
+	BZHIQ      R13, R10, R11
+	KMOVQ      R11, K1
+	XORQ       R11, R11
+	SUBQ       $0x40, R13
+	CMOVQCS    R11, R13
+	BZHIQ      R13, R10, R11
+	KMOVQ      R11, K2
 	VMOVDQU8.Z (SI), K1, Z17
-	KMOVQ      168(BX), K2
 	VMOVDQU8.Z (SI)(DX*1), K2, Z18
 	VAESENC    Z16, Z7, Z8
 	VAESENC    Z16, Z3, Z12
@@ -7766,16 +7770,14 @@ aegis128VAES512_sealADLast:
 	VMOVDQA64  Z14, Z6
 	VMOVDQA64  Z15, Z7
 
-aegis128VAES512_sealNoADLast:
-	MOVQ       48(BX), SI
-	ADDQ       R12, SI
-	MOVQ       56(BX), DI
-	ADDQ       R12, DI
-	MOVQ       64(BX), R8
-	TESTQ      R8, R8
-	JZ         aegis128VAES512_sealLast
+aegis128VAES512Message_sealNoADLast:
+	MOVQ       32(BX), SI
+	MOVQ       40(BX), DI
+	MOVQ       48(BX), R8
+	SHRQ       $0x07, R8
+	JZ         aegis128VAES512Message_sealLast
 	TESTQ      $0x00000001, R8
-	JZ         aegis128VAES512_sealBlocksLoop
+	JZ         aegis128VAES512Message_sealBlocksLoop
 	VMOVDQU64  (SI), Z17
 	VMOVDQU64  (SI)(DX*1), Z18
 	VAESENC    Z16, Z7, Z8
@@ -7807,9 +7809,9 @@ aegis128VAES512_sealNoADLast:
 	VMOVDQA64  Z14, Z6
 	VMOVDQA64  Z15, Z7
 	DECQ       R8
-	JZ         aegis128VAES512_sealBlocksEnd
+	JZ         aegis128VAES512Message_sealBlocksEnd
 
-aegis128VAES512_sealBlocksLoop:
+aegis128VAES512Message_sealBlocksLoop:
 	VMOVDQU64  (SI), Z17
 	VMOVDQU64  (SI)(DX*1), Z18
 	VAESENC    Z16, Z7, Z8
@@ -7855,20 +7857,22 @@ aegis128VAES512_sealBlocksLoop:
 	ADDQ       R9, SI
 	ADDQ       R9, DI
 	SUBQ       $0x02, R8
-	JNZ        aegis128VAES512_sealBlocksLoop
+	JNZ        aegis128VAES512Message_sealBlocksLoop
 
-aegis128VAES512_sealBlocksEnd:
-aegis128VAES512_sealLast:
-	MOVQ       104(BX), R13
-	TESTQ      R13, R13
-	JZ         aegis128VAES512_sealNoLast
-	ADDQ       R12, R13
-	MOVQ       R13, SI
-	MOVQ       152(BX), DI
-	ADDQ       R12, DI
-	KMOVQ      176(BX), K1
+aegis128VAES512Message_sealBlocksEnd:
+aegis128VAES512Message_sealLast:
+	MOVQ       48(BX), R13
+	ANDQ       $0x0000007f, R13
+	JZ         aegis128VAES512Message_sealNoLast
+	MOVQ       $-1, R10
+	BZHIQ      R13, R10, R11
+	KMOVQ      R11, K1
+	XORQ       R11, R11
+	SUBQ       $0x40, R13
+	CMOVQCS    R11, R13
+	BZHIQ      R13, R10, R11
+	KMOVQ      R11, K2
 	VMOVDQU8.Z (SI), K1, Z17
-	KMOVQ      184(BX), K2
 	VMOVDQU8.Z (SI)(DX*1), K2, Z18
 	VAESENC    Z16, Z7, Z8
 	VAESENC    Z16, Z3, Z12
@@ -7897,10 +7901,11 @@ aegis128VAES512_sealLast:
 	VMOVDQA64  Z14, Z6
 	VMOVDQA64  Z15, Z7
 
-aegis128VAES512_sealNoLast:
-	MOVQ       120(BX), DI
-	VMOVQ      136(BX), X23
-	VPINSRQ    $0x01, 144(BX), X23, X23
+aegis128VAES512Message_sealNoLast:
+	MOVQ       56(BX), DI
+	VMOVQ      24(BX), X23
+	VPINSRQ    $0x01, 48(BX), X23, X23
+	VPSLLQ     $0x03, X23, X23
 	VSHUFI64X2 $0x00, Z23, Z23, Z23
 	VPXORD     Z2, Z23, Z23
 	VAESENC    Z16, Z7, Z8
@@ -7915,7 +7920,7 @@ aegis128VAES512_sealNoLast:
 	VPTERNLOGD $0x96, Z23, Z4, Z12
 	MOVQ       $0x00000003, R11
 
-aegis128VAES512_sealFinalLoop:
+aegis128VAES512Message_sealFinalLoop:
 	VAESENC       Z16, Z15, Z0
 	VAESENC       Z16, Z11, Z4
 	VAESENC       Z9, Z8, Z1
@@ -7937,9 +7942,9 @@ aegis128VAES512_sealFinalLoop:
 	VPTERNLOGD    $0x96, Z23, Z0, Z8
 	VPTERNLOGD    $0x96, Z23, Z4, Z12
 	DECQ          R11
-	JNZ           aegis128VAES512_sealFinalLoop
-	CMPQ          128(BX), $0x10
-	JNE           aegis128VAES512_sealFinalTag32
+	JNZ           aegis128VAES512Message_sealFinalLoop
+	CMPQ          64(BX), $0x10
+	JNE           aegis128VAES512Message_sealFinalTag32
 	VPXORD        Z8, Z9, Z19
 	VPXORD        Z10, Z19, Z19
 	VPXORD        Z11, Z19, Z19
@@ -7951,14 +7956,14 @@ aegis128VAES512_sealFinalLoop:
 	VEXTRACTI32X4 $0x01, Y19, X22
 	VPXORD        X22, X19, X19
 	TESTQ         R12, R12
-	JZ            aegis128VAES512_sealFinalTag16Store
+	JZ            aegis128VAES512Message_sealFinalTag16Store
 	VPXORD        (DI), X19, X19
 
-aegis128VAES512_sealFinalTag16Store:
+aegis128VAES512Message_sealFinalTag16Store:
 	VMOVDQU64 X19, (DI)
-	JMP       aegis128VAES512_sealFinalDone
+	JMP       aegis128VAES512Message_sealFinalDone
 
-aegis128VAES512_sealFinalTag32:
+aegis128VAES512Message_sealFinalTag32:
 	VPXORD        Z8, Z9, Z19
 	VPXORD        Z10, Z19, Z19
 	VPXORD        Z11, Z19, Z19
@@ -7970,30 +7975,30 @@ aegis128VAES512_sealFinalTag32:
 	VEXTRACTI32X4 $0x01, Y19, X22
 	VPXORD        X22, X19, X19
 	TESTQ         R12, R12
-	JZ            aegis128VAES512_sealFinalTag32LoStore
+	JZ            aegis128VAES512Message_sealFinalTag32LoStore
 	VPXORD        (DI), X19, X19
 
-aegis128VAES512_sealFinalTag32LoStore:
+aegis128VAES512Message_sealFinalTag32LoStore:
 	VMOVDQU64     X19, (DI)
 	VEXTRACTI64X4 $0x01, Z20, Y22
 	VPXORD        Y22, Y20, Y20
 	VEXTRACTI32X4 $0x01, Y20, X22
 	VPXORD        X22, X20, X20
 	TESTQ         R12, R12
-	JZ            aegis128VAES512_sealFinalTag32HiStore
+	JZ            aegis128VAES512Message_sealFinalTag32HiStore
 	VPXORD        16(DI), X20, X20
 
-aegis128VAES512_sealFinalTag32HiStore:
+aegis128VAES512Message_sealFinalTag32HiStore:
 	VMOVDQU64 X20, 16(DI)
 
-aegis128VAES512_sealFinalDone:
+aegis128VAES512Message_sealFinalDone:
 	VZEROUPPER
 	RET
 
-aegis128VAES512_open:
-	MOVQ            32(BX), R13
-	MOVQ            40(BX), R10
-	MOVQ            24(BX), R11
+aegis128VAES512Message_open:
+	MOVQ            (BX), R13
+	MOVQ            8(BX), R10
+	MOVQ            72(BX), R11
 	ADDQ            R12, R11
 	VMOVDQU64       (R11), Z23
 	VBROADCASTI32X4 (R13), Z24
@@ -8008,7 +8013,7 @@ aegis128VAES512_open:
 	VMOVDQA64       Z1, Z3
 	MOVQ            $0x00000005, R11
 
-aegis128VAES512_openInitLoop:
+aegis128VAES512Message_openInitLoop:
 	VPXORD     Z23, Z3, Z3
 	VPXORD     Z23, Z7, Z7
 	VAESENC    Z16, Z7, Z8
@@ -8034,15 +8039,14 @@ aegis128VAES512_openInitLoop:
 	VPTERNLOGD $0x96, Z25, Z8, Z0
 	VPTERNLOGD $0x96, Z24, Z12, Z4
 	DECQ       R11
-	JNZ        aegis128VAES512_openInitLoop
-	MOVQ       72(BX), R9
-	MOVQ       80(BX), SI
-	ADDQ       R12, SI
-	MOVQ       88(BX), R8
-	TESTQ      R8, R8
-	JZ         aegis128VAES512_openADLast
+	JNZ        aegis128VAES512Message_openInitLoop
+	MOVQ       $0x00000080, R9
+	MOVQ       16(BX), SI
+	MOVQ       24(BX), R8
+	SHRQ       $0x07, R8
+	JZ         aegis128VAES512Message_openADLast
 	TESTQ      $0x00000001, R8
-	JZ         aegis128VAES512_openADLoop
+	JZ         aegis128VAES512Message_openADLoop
 	VAESENC    Z16, Z7, Z8
 	VAESENC    Z16, Z3, Z12
 	VAESENC    Z1, Z0, Z9
@@ -8064,9 +8068,9 @@ aegis128VAES512_openInitLoop:
 	VMOVDQA64  Z14, Z6
 	VMOVDQA64  Z15, Z7
 	DECQ       R8
-	JZ         aegis128VAES512_openADEnd
+	JZ         aegis128VAES512Message_openADEnd
 
-aegis128VAES512_openADLoop:
+aegis128VAES512Message_openADLoop:
 	VAESENC    Z16, Z7, Z8
 	VAESENC    Z16, Z3, Z12
 	VAESENC    Z1, Z0, Z9
@@ -8092,18 +8096,22 @@ aegis128VAES512_openADLoop:
 	ADDQ       R9, SI
 	ADDQ       R9, DI
 	SUBQ       $0x02, R8
-	JNZ        aegis128VAES512_openADLoop
+	JNZ        aegis128VAES512Message_openADLoop
 
-aegis128VAES512_openADEnd:
-aegis128VAES512_openADLast:
-	MOVQ       96(BX), R13
-	TESTQ      R13, R13
-	JZ         aegis128VAES512_openNoADLast
-	ADDQ       R12, R13
-	MOVQ       R13, SI
-	KMOVQ      160(BX), K1
+aegis128VAES512Message_openADEnd:
+aegis128VAES512Message_openADLast:
+	MOVQ       24(BX), R13
+	ANDQ       $0x0000007f, R13
+	JZ         aegis128VAES512Message_openNoADLast
+	MOVQ       $-1, R10
+	BZHIQ      R13, R10, R11
+	KMOVQ      R11, K1
+	XORQ       R11, R11
+	SUBQ       $0x40, R13
+	CMOVQCS    R11, R13
+	BZHIQ      R13, R10, R11
+	KMOVQ      R11, K2
 	VMOVDQU8.Z (SI), K1, Z17
-	KMOVQ      168(BX), K2
 	VMOVDQU8.Z (SI)(DX*1), K2, Z18
 	VAESENC    Z16, Z7, Z8
 	VAESENC    Z16, Z3, Z12
@@ -8124,16 +8132,14 @@ aegis128VAES512_openADLast:
 	VMOVDQA64  Z14, Z6
 	VMOVDQA64  Z15, Z7
 
-aegis128VAES512_openNoADLast:
-	MOVQ       48(BX), SI
-	ADDQ       R12, SI
-	MOVQ       56(BX), DI
-	ADDQ       R12, DI
-	MOVQ       64(BX), R8
-	TESTQ      R8, R8
-	JZ         aegis128VAES512_openLast
+aegis128VAES512Message_openNoADLast:
+	MOVQ       32(BX), SI
+	MOVQ       40(BX), DI
+	MOVQ       48(BX), R8
+	SHRQ       $0x07, R8
+	JZ         aegis128VAES512Message_openLast
 	TESTQ      $0x00000001, R8
-	JZ         aegis128VAES512_openBlocksLoop
+	JZ         aegis128VAES512Message_openBlocksLoop
 	VAESENC    Z16, Z7, Z8
 	VAESENC    Z16, Z3, Z12
 	VAESENC    Z1, Z0, Z9
@@ -8163,9 +8169,9 @@ aegis128VAES512_openNoADLast:
 	VMOVDQA64  Z14, Z6
 	VMOVDQA64  Z15, Z7
 	DECQ       R8
-	JZ         aegis128VAES512_openBlocksEnd
+	JZ         aegis128VAES512Message_openBlocksEnd
 
-aegis128VAES512_openBlocksLoop:
+aegis128VAES512Message_openBlocksLoop:
 	VAESENC    Z16, Z7, Z8
 	VAESENC    Z16, Z3, Z12
 	VAESENC    Z1, Z0, Z9
@@ -8207,20 +8213,22 @@ aegis128VAES512_openBlocksLoop:
 	ADDQ       R9, SI
 	ADDQ       R9, DI
 	SUBQ       $0x02, R8
-	JNZ        aegis128VAES512_openBlocksLoop
+	JNZ        aegis128VAES512Message_openBlocksLoop
 
-aegis128VAES512_openBlocksEnd:
-aegis128VAES512_openLast:
-	MOVQ       104(BX), R13
-	TESTQ      R13, R13
-	JZ         aegis128VAES512_openNoLast
-	ADDQ       R12, R13
-	MOVQ       R13, SI
-	MOVQ       152(BX), DI
-	ADDQ       R12, DI
-	KMOVQ      176(BX), K1
+aegis128VAES512Message_openBlocksEnd:
+aegis128VAES512Message_openLast:
+	MOVQ       48(BX), R13
+	ANDQ       $0x0000007f, R13
+	JZ         aegis128VAES512Message_openNoLast
+	MOVQ       $-1, R10
+	BZHIQ      R13, R10, R11
+	KMOVQ      R11, K1
+	XORQ       R11, R11
+	SUBQ       $0x40, R13
+	CMOVQCS    R11, R13
+	BZHIQ      R13, R10, R11
+	KMOVQ      R11, K2
 	VMOVDQU8.Z (SI), K1, Z19
-	KMOVQ      184(BX), K2
 	VMOVDQU8.Z (SI)(DX*1), K2, Z20
 	VAESENC    Z16, Z7, Z8
 	VAESENC    Z16, Z3, Z12
@@ -8249,10 +8257,11 @@ aegis128VAES512_openLast:
 	VMOVDQA64  Z14, Z6
 	VMOVDQA64  Z15, Z7
 
-aegis128VAES512_openNoLast:
-	MOVQ       120(BX), DI
-	VMOVQ      136(BX), X23
-	VPINSRQ    $0x01, 144(BX), X23, X23
+aegis128VAES512Message_openNoLast:
+	MOVQ       56(BX), DI
+	VMOVQ      24(BX), X23
+	VPINSRQ    $0x01, 48(BX), X23, X23
+	VPSLLQ     $0x03, X23, X23
 	VSHUFI64X2 $0x00, Z23, Z23, Z23
 	VPXORD     Z2, Z23, Z23
 	VAESENC    Z16, Z7, Z8
@@ -8267,7 +8276,7 @@ aegis128VAES512_openNoLast:
 	VPTERNLOGD $0x96, Z23, Z4, Z12
 	MOVQ       $0x00000003, R11
 
-aegis128VAES512_openFinalLoop:
+aegis128VAES512Message_openFinalLoop:
 	VAESENC       Z16, Z15, Z0
 	VAESENC       Z16, Z11, Z4
 	VAESENC       Z9, Z8, Z1
@@ -8289,9 +8298,9 @@ aegis128VAES512_openFinalLoop:
 	VPTERNLOGD    $0x96, Z23, Z0, Z8
 	VPTERNLOGD    $0x96, Z23, Z4, Z12
 	DECQ          R11
-	JNZ           aegis128VAES512_openFinalLoop
-	CMPQ          128(BX), $0x10
-	JNE           aegis128VAES512_openFinalTag32
+	JNZ           aegis128VAES512Message_openFinalLoop
+	CMPQ          64(BX), $0x10
+	JNE           aegis128VAES512Message_openFinalTag32
 	VPXORD        Z8, Z9, Z19
 	VPXORD        Z10, Z19, Z19
 	VPXORD        Z11, Z19, Z19
@@ -8303,14 +8312,14 @@ aegis128VAES512_openFinalLoop:
 	VEXTRACTI32X4 $0x01, Y19, X22
 	VPXORD        X22, X19, X19
 	TESTQ         R12, R12
-	JZ            aegis128VAES512_openFinalTag16Store
+	JZ            aegis128VAES512Message_openFinalTag16Store
 	VPXORD        (DI), X19, X19
 
-aegis128VAES512_openFinalTag16Store:
+aegis128VAES512Message_openFinalTag16Store:
 	VMOVDQU64 X19, (DI)
-	JMP       aegis128VAES512_openFinalDone
+	JMP       aegis128VAES512Message_openFinalDone
 
-aegis128VAES512_openFinalTag32:
+aegis128VAES512Message_openFinalTag32:
 	VPXORD        Z8, Z9, Z19
 	VPXORD        Z10, Z19, Z19
 	VPXORD        Z11, Z19, Z19
@@ -8322,28 +8331,28 @@ aegis128VAES512_openFinalTag32:
 	VEXTRACTI32X4 $0x01, Y19, X22
 	VPXORD        X22, X19, X19
 	TESTQ         R12, R12
-	JZ            aegis128VAES512_openFinalTag32LoStore
+	JZ            aegis128VAES512Message_openFinalTag32LoStore
 	VPXORD        (DI), X19, X19
 
-aegis128VAES512_openFinalTag32LoStore:
+aegis128VAES512Message_openFinalTag32LoStore:
 	VMOVDQU64     X19, (DI)
 	VEXTRACTI64X4 $0x01, Z20, Y22
 	VPXORD        Y22, Y20, Y20
 	VEXTRACTI32X4 $0x01, Y20, X22
 	VPXORD        X22, X20, X20
 	TESTQ         R12, R12
-	JZ            aegis128VAES512_openFinalTag32HiStore
+	JZ            aegis128VAES512Message_openFinalTag32HiStore
 	VPXORD        16(DI), X20, X20
 
-aegis128VAES512_openFinalTag32HiStore:
+aegis128VAES512Message_openFinalTag32HiStore:
 	VMOVDQU64 X20, 16(DI)
 
-aegis128VAES512_openFinalDone:
+aegis128VAES512Message_openFinalDone:
 	VZEROUPPER
 	RET
 
 // func aegis256VAES512(op int, j *byte)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, VAES
+// Requires: AVX, AVX512F, VAES
 TEXT ·aegis256VAES512(SB), NOSPLIT, $0-16
 	MOVQ       op+0(FP), AX
 	MOVQ       j+8(FP), BX
@@ -8354,10 +8363,6 @@ TEXT ·aegis256VAES512(SB), NOSPLIT, $0-16
 	VPXORD     Z16, Z16, Z16
 	CMPQ       AX, $0x03
 	JE         aegis256VAES512_init
-	CMPQ       AX, $0x05
-	JE         aegis256VAES512_seal
-	CMPQ       AX, $0x06
-	JE         aegis256VAES512_open
 	MOVQ       CX, R10
 	VMOVDQU64  (R10), Z0
 	ADDQ       DX, R10
@@ -8706,10 +8711,19 @@ aegis256VAES512_done:
 	VZEROUPPER
 	RET
 
-aegis256VAES512_seal:
-	MOVQ            32(BX), R13
-	MOVQ            40(BX), R10
-	MOVQ            24(BX), R11
+// func aegis256VAES512Message(op int, j *byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2, VAES
+TEXT ·aegis256VAES512Message(SB), NOSPLIT, $0-16
+	MOVQ            op+0(FP), AX
+	MOVQ            j+8(FP), BX
+	MOVQ            $0x00000040, DX
+	XORQ            R12, R12
+	VPXORD          Z16, Z16, Z16
+	CMPQ            AX, $0x06
+	JE              aegis256VAES512Message_open
+	MOVQ            (BX), R13
+	MOVQ            8(BX), R10
+	MOVQ            72(BX), R11
 	ADDQ            R12, R11
 	VMOVDQU64       (R11), Z23
 	VBROADCASTI32X4 (R13), Z19
@@ -8726,7 +8740,7 @@ aegis256VAES512_seal:
 	VPXORD          Z20, Z2, Z5
 	MOVQ            $0x00000004, R11
 
-aegis256VAES512_sealInitLoop:
+aegis256VAES512Message_sealInitLoop:
 	VPXORD     Z23, Z3, Z3
 	VPXORD     Z23, Z5, Z5
 	VAESENC    Z16, Z5, Z8
@@ -8764,15 +8778,14 @@ aegis256VAES512_sealInitLoop:
 	VAESENC    Z13, Z12, Z5
 	VPTERNLOGD $0x96, Z25, Z8, Z0
 	DECQ       R11
-	JNZ        aegis256VAES512_sealInitLoop
-	MOVQ       72(BX), R9
-	MOVQ       80(BX), SI
-	ADDQ       R12, SI
-	MOVQ       88(BX), R8
-	TESTQ      R8, R8
-	JZ         aegis256VAES512_sealADLast
+	JNZ        aegis256VAES512Message_sealInitLoop
+	MOVQ       $0x00000040, R9
+	MOVQ       16(BX), SI
+	MOVQ       24(BX), R8
+	SHRQ       $0x06, R8
+	JZ         aegis256VAES512Message_sealADLast
 	TESTQ      $0x00000001, R8
-	JZ         aegis256VAES512_sealADLoop
+	JZ         aegis256VAES512Message_sealADLoop
 	VAESENC    Z16, Z5, Z8
 	VAESENC    Z1, Z0, Z9
 	VAESENC    Z2, Z1, Z10
@@ -8789,9 +8802,9 @@ aegis256VAES512_sealInitLoop:
 	VMOVDQA64  Z12, Z4
 	VMOVDQA64  Z13, Z5
 	DECQ       R8
-	JZ         aegis256VAES512_sealADEnd
+	JZ         aegis256VAES512Message_sealADEnd
 
-aegis256VAES512_sealADLoop:
+aegis256VAES512Message_sealADLoop:
 	VAESENC    Z16, Z5, Z8
 	VAESENC    Z1, Z0, Z9
 	VAESENC    Z2, Z1, Z10
@@ -8811,16 +8824,16 @@ aegis256VAES512_sealADLoop:
 	ADDQ       R9, SI
 	ADDQ       R9, DI
 	SUBQ       $0x02, R8
-	JNZ        aegis256VAES512_sealADLoop
+	JNZ        aegis256VAES512Message_sealADLoop
 
-aegis256VAES512_sealADEnd:
-aegis256VAES512_sealADLast:
-	MOVQ       96(BX), R13
-	TESTQ      R13, R13
-	JZ         aegis256VAES512_sealNoADLast
-	ADDQ       R12, R13
-	MOVQ       R13, SI
-	KMOVQ      160(BX), K1
+aegis256VAES512Message_sealADEnd:
+aegis256VAES512Message_sealADLast:
+	MOVQ       24(BX), R13
+	ANDQ       $0x0000003f, R13
+	JZ         aegis256VAES512Message_sealNoADLast
+	MOVQ       $-1, R10
+	BZHIQ      R13, R10, R11
+	KMOVQ      R11, K1
 	VMOVDQU8.Z (SI), K1, Z17
 	VAESENC    Z16, Z5, Z8
 	VAESENC    Z1, Z0, Z9
@@ -8836,16 +8849,14 @@ aegis256VAES512_sealADLast:
 	VMOVDQA64  Z12, Z4
 	VMOVDQA64  Z13, Z5
 
-aegis256VAES512_sealNoADLast:
-	MOVQ       48(BX), SI
-	ADDQ       R12, SI
-	MOVQ       56(BX), DI
-	ADDQ       R12, DI
-	MOVQ       64(BX), R8
-	TESTQ      R8, R8
-	JZ         aegis256VAES512_sealLast
+aegis256VAES512Message_sealNoADLast:
+	MOVQ       32(BX), SI
+	MOVQ       40(BX), DI
+	MOVQ       48(BX), R8
+	SHRQ       $0x06, R8
+	JZ         aegis256VAES512Message_sealLast
 	TESTQ      $0x00000001, R8
-	JZ         aegis256VAES512_sealBlocksLoop
+	JZ         aegis256VAES512Message_sealBlocksLoop
 	VMOVDQU64  (SI), Z17
 	VAESENC    Z16, Z5, Z8
 	VAESENC    Z1, Z0, Z9
@@ -8868,9 +8879,9 @@ aegis256VAES512_sealNoADLast:
 	VMOVDQA64  Z12, Z4
 	VMOVDQA64  Z13, Z5
 	DECQ       R8
-	JZ         aegis256VAES512_sealBlocksEnd
+	JZ         aegis256VAES512Message_sealBlocksEnd
 
-aegis256VAES512_sealBlocksLoop:
+aegis256VAES512Message_sealBlocksLoop:
 	VMOVDQU64  (SI), Z17
 	VAESENC    Z16, Z5, Z8
 	VAESENC    Z1, Z0, Z9
@@ -8902,18 +8913,16 @@ aegis256VAES512_sealBlocksLoop:
 	ADDQ       R9, SI
 	ADDQ       R9, DI
 	SUBQ       $0x02, R8
-	JNZ        aegis256VAES512_sealBlocksLoop
+	JNZ        aegis256VAES512Message_sealBlocksLoop
 
-aegis256VAES512_sealBlocksEnd:
-aegis256VAES512_sealLast:
-	MOVQ       104(BX), R13
-	TESTQ      R13, R13
-	JZ         aegis256VAES512_sealNoLast
-	ADDQ       R12, R13
-	MOVQ       R13, SI
-	MOVQ       152(BX), DI
-	ADDQ       R12, DI
-	KMOVQ      176(BX), K1
+aegis256VAES512Message_sealBlocksEnd:
+aegis256VAES512Message_sealLast:
+	MOVQ       48(BX), R13
+	ANDQ       $0x0000003f, R13
+	JZ         aegis256VAES512Message_sealNoLast
+	MOVQ       $-1, R10
+	BZHIQ      R13, R10, R11
+	KMOVQ      R11, K1
 	VMOVDQU8.Z (SI), K1, Z17
 	VAESENC    Z16, Z5, Z8
 	VAESENC    Z1, Z0, Z9
@@ -8934,10 +8943,11 @@ aegis256VAES512_sealLast:
 	VMOVDQA64  Z12, Z4
 	VMOVDQA64  Z13, Z5
 
-aegis256VAES512_sealNoLast:
-	MOVQ       120(BX), DI
-	VMOVQ      136(BX), X23
-	VPINSRQ    $0x01, 144(BX), X23, X23
+aegis256VAES512Message_sealNoLast:
+	MOVQ       56(BX), DI
+	VMOVQ      24(BX), X23
+	VPINSRQ    $0x01, 48(BX), X23, X23
+	VPSLLQ     $0x03, X23, X23
 	VSHUFI64X2 $0x00, Z23, Z23, Z23
 	VPXORD     Z3, Z23, Z23
 	VAESENC    Z16, Z5, Z8
@@ -8949,7 +8959,7 @@ aegis256VAES512_sealNoLast:
 	VPTERNLOGD $0x96, Z23, Z0, Z8
 	MOVQ       $0x00000003, R11
 
-aegis256VAES512_sealFinalLoop:
+aegis256VAES512Message_sealFinalLoop:
 	VAESENC       Z16, Z13, Z0
 	VAESENC       Z9, Z8, Z1
 	VAESENC       Z10, Z9, Z2
@@ -8965,9 +8975,9 @@ aegis256VAES512_sealFinalLoop:
 	VAESENC       Z5, Z4, Z13
 	VPTERNLOGD    $0x96, Z23, Z0, Z8
 	DECQ          R11
-	JNZ           aegis256VAES512_sealFinalLoop
-	CMPQ          128(BX), $0x10
-	JNE           aegis256VAES512_sealFinalTag32
+	JNZ           aegis256VAES512Message_sealFinalLoop
+	CMPQ          64(BX), $0x10
+	JNE           aegis256VAES512Message_sealFinalTag32
 	VPXORD        Z8, Z9, Z19
 	VPXORD        Z10, Z19, Z19
 	VPXORD        Z11, Z19, Z19
@@ -8978,14 +8988,14 @@ aegis256VAES512_sealFinalLoop:
 	VEXTRACTI32X4 $0x01, Y19, X22
 	VPXORD        X22, X19, X19
 	TESTQ         R12, R12
-	JZ            aegis256VAES512_sealFinalTag16Store
+	JZ            aegis256VAES512Message_sealFinalTag16Store
 	VPXORD        (DI), X19, X19
 
-aegis256VAES512_sealFinalTag16Store:
+aegis256VAES512Message_sealFinalTag16Store:
 	VMOVDQU64 X19, (DI)
-	JMP       aegis256VAES512_sealFinalDone
+	JMP       aegis256VAES512Message_sealFinalDone
 
-aegis256VAES512_sealFinalTag32:
+aegis256VAES512Message_sealFinalTag32:
 	VPXORD        Z8, Z9, Z19
 	VPXORD        Z10, Z19, Z19
 	VPXORD        Z11, Z12, Z20
@@ -8995,30 +9005,30 @@ aegis256VAES512_sealFinalTag32:
 	VEXTRACTI32X4 $0x01, Y19, X22
 	VPXORD        X22, X19, X19
 	TESTQ         R12, R12
-	JZ            aegis256VAES512_sealFinalTag32LoStore
+	JZ            aegis256VAES512Message_sealFinalTag32LoStore
 	VPXORD        (DI), X19, X19
 
-aegis256VAES512_sealFinalTag32LoStore:
+aegis256VAES512Message_sealFinalTag32LoStore:
 	VMOVDQU64     X19, (DI)
 	VEXTRACTI64X4 $0x01, Z20, Y22
 	VPXORD        Y22, Y20, Y20
 	VEXTRACTI32X4 $0x01, Y20, X22
 	VPXORD        X22, X20, X20
 	TESTQ         R12, R12
-	JZ            aegis256VAES512_sealFinalTag32HiStore
+	JZ            aegis256VAES512Message_sealFinalTag32HiStore
 	VPXORD        16(DI), X20, X20
 
-aegis256VAES512_sealFinalTag32HiStore:
+aegis256VAES512Message_sealFinalTag32HiStore:
 	VMOVDQU64 X20, 16(DI)
 
-aegis256VAES512_sealFinalDone:
+aegis256VAES512Message_sealFinalDone:
 	VZEROUPPER
 	RET
 
-aegis256VAES512_open:
-	MOVQ            32(BX), R13
-	MOVQ            40(BX), R10
-	MOVQ            24(BX), R11
+aegis256VAES512Message_open:
+	MOVQ            (BX), R13
+	MOVQ            8(BX), R10
+	MOVQ            72(BX), R11
 	ADDQ            R12, R11
 	VMOVDQU64       (R11), Z23
 	VBROADCASTI32X4 (R13), Z19
@@ -9035,7 +9045,7 @@ aegis256VAES512_open:
 	VPXORD          Z20, Z2, Z5
 	MOVQ            $0x00000004, R11
 
-aegis256VAES512_openInitLoop:
+aegis256VAES512Message_openInitLoop:
 	VPXORD     Z23, Z3, Z3
 	VPXORD     Z23, Z5, Z5
 	VAESENC    Z16, Z5, Z8
@@ -9073,15 +9083,14 @@ aegis256VAES512_openInitLoop:
 	VAESENC    Z13, Z12, Z5
 	VPTERNLOGD $0x96, Z25, Z8, Z0
 	DECQ       R11
-	JNZ        aegis256VAES512_openInitLoop
-	MOVQ       72(BX), R9
-	MOVQ       80(BX), SI
-	ADDQ       R12, SI
-	MOVQ       88(BX), R8
-	TESTQ      R8, R8
-	JZ         aegis256VAES512_openADLast
+	JNZ        aegis256VAES512Message_openInitLoop
+	MOVQ       $0x00000040, R9
+	MOVQ       16(BX), SI
+	MOVQ       24(BX), R8
+	SHRQ       $0x06, R8
+	JZ         aegis256VAES512Message_openADLast
 	TESTQ      $0x00000001, R8
-	JZ         aegis256VAES512_openADLoop
+	JZ         aegis256VAES512Message_openADLoop
 	VAESENC    Z16, Z5, Z8
 	VAESENC    Z1, Z0, Z9
 	VAESENC    Z2, Z1, Z10
@@ -9098,9 +9107,9 @@ aegis256VAES512_openInitLoop:
 	VMOVDQA64  Z12, Z4
 	VMOVDQA64  Z13, Z5
 	DECQ       R8
-	JZ         aegis256VAES512_openADEnd
+	JZ         aegis256VAES512Message_openADEnd
 
-aegis256VAES512_openADLoop:
+aegis256VAES512Message_openADLoop:
 	VAESENC    Z16, Z5, Z8
 	VAESENC    Z1, Z0, Z9
 	VAESENC    Z2, Z1, Z10
@@ -9120,16 +9129,16 @@ aegis256VAES512_openADLoop:
 	ADDQ       R9, SI
 	ADDQ       R9, DI
 	SUBQ       $0x02, R8
-	JNZ        aegis256VAES512_openADLoop
+	JNZ        aegis256VAES512Message_openADLoop
 
-aegis256VAES512_openADEnd:
-aegis256VAES512_openADLast:
-	MOVQ       96(BX), R13
-	TESTQ      R13, R13
-	JZ         aegis256VAES512_openNoADLast
-	ADDQ       R12, R13
-	MOVQ       R13, SI
-	KMOVQ      160(BX), K1
+aegis256VAES512Message_openADEnd:
+aegis256VAES512Message_openADLast:
+	MOVQ       24(BX), R13
+	ANDQ       $0x0000003f, R13
+	JZ         aegis256VAES512Message_openNoADLast
+	MOVQ       $-1, R10
+	BZHIQ      R13, R10, R11
+	KMOVQ      R11, K1
 	VMOVDQU8.Z (SI), K1, Z17
 	VAESENC    Z16, Z5, Z8
 	VAESENC    Z1, Z0, Z9
@@ -9145,16 +9154,14 @@ aegis256VAES512_openADLast:
 	VMOVDQA64  Z12, Z4
 	VMOVDQA64  Z13, Z5
 
-aegis256VAES512_openNoADLast:
-	MOVQ       48(BX), SI
-	ADDQ       R12, SI
-	MOVQ       56(BX), DI
-	ADDQ       R12, DI
-	MOVQ       64(BX), R8
-	TESTQ      R8, R8
-	JZ         aegis256VAES512_openLast
+aegis256VAES512Message_openNoADLast:
+	MOVQ       32(BX), SI
+	MOVQ       40(BX), DI
+	MOVQ       48(BX), R8
+	SHRQ       $0x06, R8
+	JZ         aegis256VAES512Message_openLast
 	TESTQ      $0x00000001, R8
-	JZ         aegis256VAES512_openBlocksLoop
+	JZ         aegis256VAES512Message_openBlocksLoop
 	VAESENC    Z16, Z5, Z8
 	VAESENC    Z1, Z0, Z9
 	VAESENC    Z2, Z1, Z10
@@ -9176,9 +9183,9 @@ aegis256VAES512_openNoADLast:
 	VMOVDQA64  Z12, Z4
 	VMOVDQA64  Z13, Z5
 	DECQ       R8
-	JZ         aegis256VAES512_openBlocksEnd
+	JZ         aegis256VAES512Message_openBlocksEnd
 
-aegis256VAES512_openBlocksLoop:
+aegis256VAES512Message_openBlocksLoop:
 	VAESENC    Z16, Z5, Z8
 	VAESENC    Z1, Z0, Z9
 	VAESENC    Z2, Z1, Z10
@@ -9208,18 +9215,16 @@ aegis256VAES512_openBlocksLoop:
 	ADDQ       R9, SI
 	ADDQ       R9, DI
 	SUBQ       $0x02, R8
-	JNZ        aegis256VAES512_openBlocksLoop
+	JNZ        aegis256VAES512Message_openBlocksLoop
 
-aegis256VAES512_openBlocksEnd:
-aegis256VAES512_openLast:
-	MOVQ       104(BX), R13
-	TESTQ      R13, R13
-	JZ         aegis256VAES512_openNoLast
-	ADDQ       R12, R13
-	MOVQ       R13, SI
-	MOVQ       152(BX), DI
-	ADDQ       R12, DI
-	KMOVQ      176(BX), K1
+aegis256VAES512Message_openBlocksEnd:
+aegis256VAES512Message_openLast:
+	MOVQ       48(BX), R13
+	ANDQ       $0x0000003f, R13
+	JZ         aegis256VAES512Message_openNoLast
+	MOVQ       $-1, R10
+	BZHIQ      R13, R10, R11
+	KMOVQ      R11, K1
 	VMOVDQU8.Z (SI), K1, Z19
 	VAESENC    Z16, Z5, Z8
 	VAESENC    Z1, Z0, Z9
@@ -9240,10 +9245,11 @@ aegis256VAES512_openLast:
 	VMOVDQA64  Z12, Z4
 	VMOVDQA64  Z13, Z5
 
-aegis256VAES512_openNoLast:
-	MOVQ       120(BX), DI
-	VMOVQ      136(BX), X23
-	VPINSRQ    $0x01, 144(BX), X23, X23
+aegis256VAES512Message_openNoLast:
+	MOVQ       56(BX), DI
+	VMOVQ      24(BX), X23
+	VPINSRQ    $0x01, 48(BX), X23, X23
+	VPSLLQ     $0x03, X23, X23
 	VSHUFI64X2 $0x00, Z23, Z23, Z23
 	VPXORD     Z3, Z23, Z23
 	VAESENC    Z16, Z5, Z8
@@ -9255,7 +9261,7 @@ aegis256VAES512_openNoLast:
 	VPTERNLOGD $0x96, Z23, Z0, Z8
 	MOVQ       $0x00000003, R11
 
-aegis256VAES512_openFinalLoop:
+aegis256VAES512Message_openFinalLoop:
 	VAESENC       Z16, Z13, Z0
 	VAESENC       Z9, Z8, Z1
 	VAESENC       Z10, Z9, Z2
@@ -9271,9 +9277,9 @@ aegis256VAES512_openFinalLoop:
 	VAESENC       Z5, Z4, Z13
 	VPTERNLOGD    $0x96, Z23, Z0, Z8
 	DECQ          R11
-	JNZ           aegis256VAES512_openFinalLoop
-	CMPQ          128(BX), $0x10
-	JNE           aegis256VAES512_openFinalTag32
+	JNZ           aegis256VAES512Message_openFinalLoop
+	CMPQ          64(BX), $0x10
+	JNE           aegis256VAES512Message_openFinalTag32
 	VPXORD        Z8, Z9, Z19
 	VPXORD        Z10, Z19, Z19
 	VPXORD        Z11, Z19, Z19
@@ -9284,14 +9290,14 @@ aegis256VAES512_openFinalLoop:
 	VEXTRACTI32X4 $0x01, Y19, X22
 	VPXORD        X22, X19, X19
 	TESTQ         R12, R12
-	JZ            aegis256VAES512_openFinalTag16Store
+	JZ            aegis256VAES512Message_openFinalTag16Store
 	VPXORD        (DI), X19, X19
 
-aegis256VAES512_openFinalTag16Store:
+aegis256VAES512Message_openFinalTag16Store:
 	VMOVDQU64 X19, (DI)
-	JMP       aegis256VAES512_openFinalDone
+	JMP       aegis256VAES512Message_openFinalDone
 
-aegis256VAES512_openFinalTag32:
+aegis256VAES512Message_openFinalTag32:
 	VPXORD        Z8, Z9, Z19
 	VPXORD        Z10, Z19, Z19
 	VPXORD        Z11, Z12, Z20
@@ -9301,23 +9307,23 @@ aegis256VAES512_openFinalTag32:
 	VEXTRACTI32X4 $0x01, Y19, X22
 	VPXORD        X22, X19, X19
 	TESTQ         R12, R12
-	JZ            aegis256VAES512_openFinalTag32LoStore
+	JZ            aegis256VAES512Message_openFinalTag32LoStore
 	VPXORD        (DI), X19, X19
 
-aegis256VAES512_openFinalTag32LoStore:
+aegis256VAES512Message_openFinalTag32LoStore:
 	VMOVDQU64     X19, (DI)
 	VEXTRACTI64X4 $0x01, Z20, Y22
 	VPXORD        Y22, Y20, Y20
 	VEXTRACTI32X4 $0x01, Y20, X22
 	VPXORD        X22, X20, X20
 	TESTQ         R12, R12
-	JZ            aegis256VAES512_openFinalTag32HiStore
+	JZ            aegis256VAES512Message_openFinalTag32HiStore
 	VPXORD        16(DI), X20, X20
 
-aegis256VAES512_openFinalTag32HiStore:
+aegis256VAES512Message_openFinalTag32HiStore:
 	VMOVDQU64 X20, 16(DI)
 
-aegis256VAES512_openFinalDone:
+aegis256VAES512Message_openFinalDone:
 	VZEROUPPER
 	RET
 

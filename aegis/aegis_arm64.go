@@ -44,9 +44,11 @@ func choose(v *variant) (k kernel, width int) {
 	return k256ARMv8, 1
 }
 
-// masked reports false: the ARMv8 kernels take the partial last blocks as
-// zero-padded copies (see crypt).
-func (kernel) masked() bool { return false }
+// message reports false: the ARMv8 kernels run seal and open on a job,
+// lane by lane, the partial last blocks as zero-padded copies (see crypt).
+func (kernel) message(op int, v *variant, key, nonce, ad, dst, src, tag []byte) bool {
+	return false
+}
 
 // run calls kernel k with op and j once for each lane.
 func (k kernel) run(op int, j *job, lanes, width int) {

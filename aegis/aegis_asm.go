@@ -38,12 +38,6 @@ type job struct {
 	tags    *byte // the lanes' tags (see tags); the whole tag for seal and open
 	tagSize int
 	u       [16]byte // Finalize's lengths
-	// The masked kernels' last blocks (see crypt): where the message's goes,
-	// and the byte masks of M0 and M1 of the associated data's and the
-	// message's.
-	lastDst *byte
-	kAD     [2]uint64
-	kLast   [2]uint64
 }
 
 // blocks applies op to the n blocks of src, each rate bytes long and step
@@ -101,14 +95,13 @@ var mask = func() (m [2 * maxRate]byte) {
 
 // crypt checks nonce and lengths, encrypts (or decrypts) a whole message src
 // into dst, which is as long or src itself, and writes the tag to tag,
-// a.tagSize bytes. It fills the kernel's job itself: a 64-byte message
-// spends as long in Go as in the kernel, and a further call taking the key,
-// variant and six slices cost about 7 ns of it. The kernels
-// keep the state in registers from Init to the tag, one call per lane
-// group: the first stores its lanes' tags to tag, the others XOR theirs in.
-// The AVX-512 kernels, which take all lanes in one call, read and write the
-// partial last blocks in place through byte masks; the others get
-// zero-padded copies.
+// a.tagSize bytes. The kernels keep the state in registers from Init to the
+// tag. The AVX-512 kernels take all lanes in one call and the buffers and
+// lengths alone (see kernel.message). The others run once per lane group,
+// on a job that crypt fills itself (a further call taking the key,
+// variant and six slices cost a 64-byte message about 7 ns): the first
+// group stores its lanes' tags to tag, the others XOR theirs in, and the
+// partial last blocks go as zero-padded copies.
 //
 // The job is filled field by field: a composite literal would be built
 // aside and copied with wide loads that stall on its narrow stores.
@@ -118,6 +111,13 @@ func (a *AEAD) crypt(dst, nonce, src, ad []byte, decrypt bool, tag []byte) {
 	k, width := choose(v)
 	if k == kGeneric {
 		cryptGeneric(v, key, nonce, ad, dst, src, decrypt, tag)
+		return
+	}
+	op := opSeal
+	if decrypt {
+		op = opOpen
+	}
+	if k.message(op, v, key, nonce, ad, dst, src, tag) {
 		return
 	}
 	// The rate is a power of two: a block count is a shift, where full/r
@@ -132,34 +132,16 @@ func (a *AEAD) crypt(dst, nonce, src, ad []byte, decrypt bool, tag []byte) {
 	if full := len(ad) &^ (r - 1); full > 0 {
 		j.ad, j.adN = &ad[0], full>>shift
 	}
-	masked := k.masked() && width == v.lanes // one call, all lanes: off 0
 	if rest := len(ad) & (r - 1); rest > 0 {
-		if masked {
-			j.adLast = &ad[len(ad)-rest]
-			j.kAD[0], j.kAD[1] = byteMasks(v.wordSize(), rest)
-		} else {
-			var b [maxRate]byte
-			copy(b[:], ad[len(ad)-rest:])
-			j.adLast = &b[0]
-		}
+		var b [maxRate]byte
+		copy(b[:], ad[len(ad)-rest:])
+		j.adLast = &b[0]
 	}
 	full := len(src) &^ (r - 1)
 	if full > 0 {
 		j.src, j.dst, j.n = &src[0], &dst[0], full>>shift
 	}
-	op := opSeal
-	if decrypt {
-		op = opOpen
-	}
 	rest := len(src) - full
-	if masked {
-		if rest > 0 {
-			j.last, j.lastDst = &src[full], &dst[full]
-			j.kLast[0], j.kLast[1] = byteMasks(v.wordSize(), rest)
-		}
-		k.call(op, &j) // all lanes, j.off 0
-		return
-	}
 	if rest == 0 {
 		k.run(op, &j, v.lanes, width)
 		return
@@ -169,13 +151,4 @@ func (a *AEAD) crypt(dst, nonce, src, ad []byte, decrypt bool, tag []byte) {
 	j.last, j.mask = &last[0], &mask[maxRate-rest]
 	k.run(op, &j, v.lanes, width)
 	copy(dst[full:], last[:rest])
-}
-
-// byteMasks returns the masks of the first n < rate bytes of an input
-// block in its halves M0 and M1 (AEGIS-128*; M0 alone for AEGIS-256*) of
-// ws bytes each, the word size: bit i set for byte i, at most 64 bytes a
-// half. Two words, not an array: the compiler built the array in memory
-// and copied it with a 16-byte load that stalled on its 8-byte stores.
-func byteMasks(ws, n int) (m0, m1 uint64) {
-	return 1<<min(n, ws) - 1, 1<<max(n-ws, 0) - 1
 }

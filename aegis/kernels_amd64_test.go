@@ -21,10 +21,27 @@ func TestJobLayout(t *testing.T) {
 		{"step", unsafe.Offsetof(j.step), 72}, {"ad", unsafe.Offsetof(j.ad), 80}, {"adN", unsafe.Offsetof(j.adN), 88},
 		{"adLast", unsafe.Offsetof(j.adLast), 96}, {"last", unsafe.Offsetof(j.last), 104}, {"mask", unsafe.Offsetof(j.mask), 112},
 		{"tags", unsafe.Offsetof(j.tags), 120}, {"tagSize", unsafe.Offsetof(j.tagSize), 128}, {"u", unsafe.Offsetof(j.u), 136},
-		{"lastDst", unsafe.Offsetof(j.lastDst), 152}, {"kAD", unsafe.Offsetof(j.kAD), 160}, {"kLast", unsafe.Offsetof(j.kLast), 176},
 	} {
 		if f.got != f.want {
 			t.Errorf("job.%s at offset %d, the kernels read it at %d", f.name, f.got, f.want)
+		}
+	}
+}
+
+// TestMsgJobLayout checks msgJob's field offsets against those of _asm.
+func TestMsgJobLayout(t *testing.T) {
+	var j msgJob
+	for _, f := range []struct {
+		name      string
+		got, want uintptr
+	}{
+		{"key", unsafe.Offsetof(j.key), 0}, {"nonce", unsafe.Offsetof(j.nonce), 8}, {"ad", unsafe.Offsetof(j.ad), 16},
+		{"adLen", unsafe.Offsetof(j.adLen), 24}, {"src", unsafe.Offsetof(j.src), 32}, {"dst", unsafe.Offsetof(j.dst), 40},
+		{"n", unsafe.Offsetof(j.n), 48}, {"tag", unsafe.Offsetof(j.tag), 56}, {"tagSize", unsafe.Offsetof(j.tagSize), 64},
+		{"ctx", unsafe.Offsetof(j.ctx), 72},
+	} {
+		if f.got != f.want {
+			t.Errorf("msgJob.%s at offset %d, the kernels read it at %d", f.name, f.got, f.want)
 		}
 	}
 }

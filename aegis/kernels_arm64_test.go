@@ -21,7 +21,6 @@ func TestJobLayout(t *testing.T) {
 		{"step", unsafe.Offsetof(j.step), 72}, {"ad", unsafe.Offsetof(j.ad), 80}, {"adN", unsafe.Offsetof(j.adN), 88},
 		{"adLast", unsafe.Offsetof(j.adLast), 96}, {"last", unsafe.Offsetof(j.last), 104}, {"mask", unsafe.Offsetof(j.mask), 112},
 		{"tags", unsafe.Offsetof(j.tags), 120}, {"tagSize", unsafe.Offsetof(j.tagSize), 128}, {"u", unsafe.Offsetof(j.u), 136},
-		{"lastDst", unsafe.Offsetof(j.lastDst), 152}, {"kAD", unsafe.Offsetof(j.kAD), 160}, {"kLast", unsafe.Offsetof(j.kLast), 176},
 	} {
 		if f.got != f.want {
 			t.Errorf("job.%s at offset %d, the kernels read it at %d", f.name, f.got, f.want)

@@ -24,9 +24,8 @@
 //     adLast if not nil; Enc (Dec) of the n whole blocks; Enc of the
 //     zero-padded block at last, in place, if not nil, or for open
 //     DecPartial, its ciphertext bytes marked by 0xff in mask; final. The
-//     AVX-512 kernels read adLast and last unpadded, from the caller's
-//     buffers, through the byte masks kAD and kLast, and write the last
-//     block's output to lastDst (see loadMasked).
+//     AVX-512 kernels have separate message kernels (messageKernel) on a
+//     shorter job, which read and write the partial blocks in place.
 //
 // The block operations load the state from s and store it back; init and
 // final store it.
@@ -99,9 +98,21 @@ const (
 	jTags    = 120
 	jTagSize = 128
 	jU       = 136
-	jLastDst = 152
-	jKAD     = 160
-	jKLast   = 176
+)
+
+// The offsets of msgJob's fields, the AVX-512 message kernels' operands;
+// TestMsgJobLayout checks them.
+const (
+	mKey     = 0
+	mNonce   = 8
+	mAD      = 16
+	mADLen   = 24
+	mSrc     = 32
+	mDst     = 40
+	mLen     = 48
+	mTag     = 56
+	mTagSize = 64
+	mCtx     = 72
 )
 
 // VPTERNLOGD truth tables: the destination (A) XOR the two sources, and
@@ -278,6 +289,17 @@ type kern struct {
 	zero, m0, m1, o0, o1, b, t, ctx, x0, x1 VecPhysical
 	// lanes: a batch kernel (batch.go), each lane its own message.
 	lanes bool
+	// onMsgJob: an AVX-512 message kernel, whose operands are a msgJob.
+	onMsgJob bool
+}
+
+// field returns job field f, or for a message kernel msgJob's field of
+// that name.
+func (k *kern) field(f int) Mem {
+	if k.onMsgJob {
+		f = map[int]int{jKey: mKey, jNonce: mNonce, jCtx: mCtx, jTags: mTag, jTagSize: mTagSize}[f]
+	}
+	return field(f)
 }
 
 // kernel emits the kernel of the family with the given number of words.
@@ -295,10 +317,12 @@ func kernel(words int) {
 	k := newKern(name, words)
 	CMPQ(op, U8(opInit))
 	JE(k.label("init"))
-	CMPQ(op, U8(opSeal))
-	JE(k.label("seal"))
-	CMPQ(op, U8(opOpen))
-	JE(k.label("open"))
+	if !fl.evex {
+		CMPQ(op, U8(opSeal))
+		JE(k.label("seal"))
+		CMPQ(op, U8(opOpen))
+		JE(k.label("open"))
+	}
 	k.moveState(true)
 	CMPQ(op, U8(opEnc))
 	JE(k.label("enc"))
@@ -337,6 +361,34 @@ func kernel(words int) {
 	k.moveState(false)
 	k.ret()
 
+	if !fl.evex {
+		for _, open := range []bool{false, true} {
+			k.message(open)
+		}
+		return
+	}
+	messageKernel(words)
+}
+
+// messageKernel emits an AVX-512 flavor's seal and open on a msgJob (see
+// aegis_amd64.go), which gives the message's buffers and lengths and no
+// more: the kernel, one call for all lanes, derives the block counts, the
+// partial blocks' byte masks and Finalize's lengths itself, so that a call
+// writes ten words of operands (a short message spent as long in Go
+// filling a job as the kernel's init took).
+func messageKernel(words int) {
+	family := map[int]string{8: "128", 6: "256"}[words]
+	name := "aegis" + family + fl.name + "Message"
+	TEXT(name, NOSPLIT, "func(op int, j *byte)")
+	Pragma("noescape")
+	Load(Param("op"), op)
+	Load(Param("j"), jp)
+	MOVQ(U32(fl.regs[0].Size()), ws)
+	XORQ(off, off)
+	k := newKern(name, words)
+	k.onMsgJob = true
+	CMPQ(op, U8(opOpen))
+	JE(k.label("open"))
 	for _, open := range []bool{false, true} {
 		k.message(open)
 	}
@@ -381,6 +433,19 @@ func (k *kern) message(open bool) {
 	Label(k.name + "_" + name)
 	k.init(l("Init"))
 
+	if k.onMsgJob {
+		k.messageMasked(open, l)
+	} else {
+		k.messageVEX(open, l)
+	}
+	k.final(l("Final"), true)
+	k.swap()
+	k.ret()
+}
+
+// messageVEX absorbs the associated data and encrypts (decrypts) the
+// message of a job, the partial blocks from zero-padded copies.
+func (k *kern) messageVEX(open bool, l func(string) string) {
 	MOVQ(field(jStep), step)
 	lanePtr(jAD, src)
 	MOVQ(field(jADN), n)
@@ -390,12 +455,7 @@ func (k *kern) message(open bool) {
 	Label(k.name + "_" + l("ADLast"))
 	k.ifPtr(jADLast, l("NoADLast"), func() {
 		MOVQ(tmp, src)
-		if fl.evex {
-			k.loadMasked(jKAD, k.m0, k.m1)
-			k.once(func() { k.update(k.m0, k.m1, nil) })
-		} else {
-			k.once(k.absorb)
-		}
+		k.once(k.absorb)
 	})
 
 	lanePtr(jSrc, src)
@@ -412,9 +472,6 @@ func (k *kern) message(open bool) {
 	k.ifPtr(jLast, l("NoLast"), func() {
 		MOVQ(tmp, src)
 		switch {
-		case fl.evex:
-			lanePtr(jLastDst, dst)
-			k.once(func() { k.lastMasked(open) })
 		case open:
 			MOVQ(tmp, dst)
 			lanePtr(jMask, p)
@@ -424,9 +481,65 @@ func (k *kern) message(open bool) {
 			k.once(k.enc)
 		}
 	})
-	k.final(l("Final"), true)
-	k.swap()
-	k.ret()
+}
+
+// messageMasked absorbs the associated data and encrypts (decrypts) the
+// message of a msgJob, the partial blocks in place through byte masks.
+func (k *kern) messageMasked(open bool, l func(string) string) {
+	rate := k.rate() * int(fl.regs[0].Size()) / 16 // all lanes'
+	shift := map[int]uint8{16: 4, 32: 5, 64: 6, 128: 7, 256: 8}[rate]
+	MOVQ(U32(rate), step)
+	MOVQ(field(mAD), src)
+	MOVQ(field(mADLen), n)
+	SHRQ(U8(shift), n)
+	JZ(k.label(l("ADLast")))
+	k.loop(l("AD"), k.absorb)
+	Label(k.name + "_" + l("ADLast"))
+	// The loops leave src (and dst) at the partial blocks.
+	k.ifRest(mADLen, l("NoADLast"), func() {
+		k.loadMasked(k.m0, k.m1)
+		k.once(func() { k.update(k.m0, k.m1, nil) })
+	})
+	MOVQ(field(mSrc), src)
+	MOVQ(field(mDst), dst)
+	MOVQ(field(mLen), n)
+	SHRQ(U8(shift), n)
+	JZ(k.label(l("Last")))
+	if open {
+		k.loop(l("Blocks"), k.dec)
+	} else {
+		k.loop(l("Blocks"), k.enc)
+	}
+	Label(k.name + "_" + l("Last"))
+	k.ifRest(mLen, l("NoLast"), func() { k.once(func() { k.lastMasked(open) }) })
+}
+
+// ifRest emits body, with K1 and K2 (K1 alone for AEGIS-256*) set to the
+// byte masks of M0 and M1 of the partial last block of the bytes whose
+// count is msgJob field f, if there is one: bit i set for byte i of the
+// block. A mask's bits past the half's bytes are ignored.
+func (k *kern) ifRest(f int, skip string, body func()) {
+	ws := int(fl.regs[0].Size())
+	MOVQ(field(f), tmp)
+	ANDQ(U32(k.rate()*ws/16-1), tmp)
+	JZ(k.label(skip))
+	MOVQ(I32(-1), p)
+	BZHIQ(tmp, p, count)
+	KMOVQ(count, K1)
+	if k.words == 8 {
+		if ws < 64 {
+			// At most 2*ws-1 < 64 bytes: M1's are the bits past M0's.
+			SHRQ(U8(ws), count)
+		} else {
+			XORQ(count, count)
+			SUBQ(U8(64), tmp)
+			CMOVQCS(count, tmp) // no bytes of M1
+			BZHIQ(tmp, p, count)
+		}
+		KMOVQ(count, K2)
+	}
+	body()
+	Label(k.name + "_" + skip)
 }
 
 // ifPtr emits body, with job field f offset to the group in tmp, if the
@@ -692,24 +805,21 @@ func (k *kern) decPartial() {
 // The AVX-512 kernels take the partial last blocks of associated data and
 // message from the caller's buffers through byte masks, where the others
 // take zero-padded copies: a 16-byte load of a copy that narrower stores
-// just wrote would wait for them to retire. The masks (job fields kAD and
-// kLast) mark the bytes of M0 and of M1 that are input; masked-off bytes
+// just wrote would wait for them to retire. The masks (K1 and K2, see
+// ifRest) mark the bytes of M0 and of M1 that are input; masked-off bytes
 // are neither read nor written, so nothing past the buffers is touched.
-// The group must be all lanes (off 0), as it always is for these kernels.
 
-// loadMasked loads the masks at job field f into K1 and K2 and the input
-// halves at src, zero-padded, into r0 and r1 (r0 only for AEGIS-256*).
-func (k *kern) loadMasked(f int, r0, r1 VecPhysical) {
-	KMOVQ(field(f), K1)
+// loadMasked loads the input halves at src under the masks K1 and K2,
+// zero-padded, into r0 and r1 (r0 only for AEGIS-256*).
+func (k *kern) loadMasked(r0, r1 VecPhysical) {
 	VMOVDQU8_Z(k.msg(0), K1, r0)
 	if k.words == 8 {
-		KMOVQ(field(f+8), K2)
 		VMOVDQU8_Z(k.msg(1), K2, r1)
 	}
 }
 
 // lastMasked is Enc of the zero-padded last block at src, or for open
-// DecPartial of it, with the masks of kLast, the output's input bytes
+// DecPartial of it, with the masks K1 and K2, the output's input bytes
 // written to dst.
 func (k *kern) lastMasked(open bool) {
 	ms, os := []VecPhysical{k.m0, k.m1}, []VecPhysical{k.o0, k.o1}
@@ -717,7 +827,7 @@ func (k *kern) lastMasked(open bool) {
 	if open {
 		// The ciphertext goes to the output registers; the plaintext,
 		// zeroed past its end, is absorbed.
-		k.loadMasked(jKLast, k.o0, k.o1)
+		k.loadMasked(k.o0, k.o1)
 		k.update(k.o0, k.o1, func() {
 			for _, i := range k.halves() {
 				k.keystream(i, os[i], os[i])
@@ -727,7 +837,7 @@ func (k *kern) lastMasked(open bool) {
 		})
 		return
 	}
-	k.loadMasked(jKLast, k.m0, k.m1)
+	k.loadMasked(k.m0, k.m1)
 	k.update(k.m0, k.m1, func() {
 		for _, i := range k.halves() {
 			k.keystream(i, os[i], ms[i])
@@ -751,11 +861,12 @@ func (k *kern) init(pre string) {
 	if k.lanes {
 		MOVQ(field(jlKey), tmp)
 	} else {
-		MOVQ(field(jKey), tmp)
-		MOVQ(field(jNonce), p)
+		MOVQ(k.field(jKey), tmp)
+		MOVQ(k.field(jNonce), p)
 	}
 	if !fl.oneLane {
-		lanePtr(jCtx, count)
+		MOVQ(k.field(jCtx), count)
+		ADDQ(off, count)
 		vload(Mem{Base: count}, k.ctx)
 	}
 	if k.words == 8 {
@@ -843,7 +954,7 @@ func (k *kern) init256(pre string) {
 // the state ends in the other one.
 func (k *kern) final(pre string, combine bool) {
 	if combine {
-		MOVQ(field(jTags), dst)
+		MOVQ(k.field(jTags), dst)
 	} else {
 		lanePtr(jTags, dst)
 	}
@@ -916,8 +1027,15 @@ func (k *kern) loadU(r VecPhysical) {
 		return
 	}
 	x := r.AsX().(VecPhysical)
-	VMOVQ(field(jU), x)
-	VPINSRQ(U8(1), field(jU+8), x, x)
+	if k.onMsgJob {
+		// The lengths in bits, from those in bytes.
+		VMOVQ(field(mADLen), x)
+		VPINSRQ(U8(1), field(mLen), x, x)
+		VPSLLQ(U8(3), x, x)
+	} else {
+		VMOVQ(field(jU), x)
+		VPINSRQ(U8(1), field(jU+8), x, x)
+	}
 	switch {
 	case r.Size() == 16:
 	case fl.evex:

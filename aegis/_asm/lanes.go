@@ -91,8 +91,11 @@ func (k *kern) rate() int {
 }
 
 func (k *kern) tagSizeField() int {
-	if k.lanes {
+	switch {
+	case k.lanes:
 		return jlTagSize
+	case k.onMsgJob:
+		return mTagSize
 	}
 	return jTagSize
 }
