@@ -137,34 +137,47 @@ func aegis128VAES512Message(op int, j *msgJob)
 //go:noescape
 func aegis256VAES512Message(op int, j *msgJob)
 
-// message runs op (opSeal or opOpen) on a whole message with k if it is
-// one of the AVX-512 kernels, which take every lane of v in one call, and
-// reports whether it did; see crypt for the operands.
-func (k kernel) message(op int, v *variant, key, nonce, ad, dst, src, tag []byte) bool {
+// crypt checks nonce and lengths, encrypts (or decrypts) a whole message src
+// into dst, which is as long or src itself, and writes the tag to tag,
+// a.tagSize bytes. The AVX-512 kernels take every lane in one call and the
+// buffers and lengths alone (see msgJob); the others run on cryptJob's job.
+func (a *AEAD) crypt(dst, nonce, src, ad []byte, decrypt bool, tag []byte) {
+	a.check(nonce, ad, len(src))
+	v, tag := a.v, tag[:a.tagSize]
+	k, width := choose(v)
 	if !k.masked() {
-		return false
+		a.cryptJob(k, width, dst, nonce, src, ad, decrypt, tag)
+		return
+	}
+	op := opSeal
+	if decrypt {
+		op = opOpen
 	}
 	var j msgJob
 	// Empty slices give pointers the kernel does not read.
-	j.key, j.nonce, j.ctx = &key[0], &nonce[0], &v.ctx[0]
+	j.key, j.nonce, j.ctx = &a.key[0], &nonce[0], &v.ctx[0]
 	j.ad, j.adLen = unsafe.SliceData(ad), len(ad)
 	j.src, j.dst, j.n = unsafe.SliceData(src), unsafe.SliceData(dst), len(src)
 	j.tag, j.tagSize = &tag[0], len(tag)
+	k.callMessage(op, &j)
+}
+
+// callMessage calls k's message kernel with op and j.
+func (k kernel) callMessage(op int, j *msgJob) {
 	switch k {
 	case k128AVX512:
-		aegis128AVX512Message(op, &j)
+		aegis128AVX512Message(op, j)
 	case k256AVX512:
-		aegis256AVX512Message(op, &j)
+		aegis256AVX512Message(op, j)
 	case k128VAES512Y:
-		aegis128VAES512YMessage(op, &j)
+		aegis128VAES512YMessage(op, j)
 	case k256VAES512Y:
-		aegis256VAES512YMessage(op, &j)
+		aegis256VAES512YMessage(op, j)
 	case k128VAES512:
-		aegis128VAES512Message(op, &j)
+		aegis128VAES512Message(op, j)
 	default:
-		aegis256VAES512Message(op, &j)
+		aegis256VAES512Message(op, j)
 	}
-	return true
 }
 
 // masked reports whether k is one of the AVX-512 kernels, which have

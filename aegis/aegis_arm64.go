@@ -44,10 +44,13 @@ func choose(v *variant) (k kernel, width int) {
 	return k256ARMv8, 1
 }
 
-// message reports false: the ARMv8 kernels run seal and open on a job,
-// lane by lane, the partial last blocks as zero-padded copies (see crypt).
-func (kernel) message(op int, v *variant, key, nonce, ad, dst, src, tag []byte) bool {
-	return false
+// crypt checks nonce and lengths, encrypts (or decrypts) a whole message src
+// into dst, which is as long or src itself, and writes the tag to tag,
+// a.tagSize bytes.
+func (a *AEAD) crypt(dst, nonce, src, ad []byte, decrypt bool, tag []byte) {
+	a.check(nonce, ad, len(src))
+	k, width := choose(a.v)
+	a.cryptJob(k, width, dst, nonce, src, ad, decrypt, tag[:a.tagSize])
 }
 
 // run calls kernel k with op and j once for each lane.

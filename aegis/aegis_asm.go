@@ -93,22 +93,17 @@ var mask = func() (m [2 * maxRate]byte) {
 	return m
 }()
 
-// crypt checks nonce and lengths, encrypts (or decrypts) a whole message src
-// into dst, which is as long or src itself, and writes the tag to tag,
-// a.tagSize bytes. The kernels keep the state in registers from Init to the
-// tag. The AVX-512 kernels take all lanes in one call and the buffers and
-// lengths alone (see kernel.message). The others run once per lane group,
-// on a job that crypt fills itself (a further call taking the key,
-// variant and six slices cost a 64-byte message about 7 ns): the first
-// group stores its lanes' tags to tag, the others XOR theirs in, and the
-// partial last blocks go as zero-padded copies.
+// cryptJob is crypt (see the architectures' files), checked, with kernel
+// k, which takes width lanes per call, or the portable code: the kernels
+// keep the state in registers from Init to the tag, once per lane group,
+// on a job that cryptJob fills itself. The first group stores its lanes'
+// tags to tag, the others XOR theirs in; the partial last blocks go as
+// zero-padded copies. tag is a.tagSize bytes.
 //
 // The job is filled field by field: a composite literal would be built
 // aside and copied with wide loads that stall on its narrow stores.
-func (a *AEAD) crypt(dst, nonce, src, ad []byte, decrypt bool, tag []byte) {
-	a.check(nonce, ad, len(src))
-	v, key, tag := a.v, a.key[:a.v.keySize], tag[:a.tagSize]
-	k, width := choose(v)
+func (a *AEAD) cryptJob(k kernel, width int, dst, nonce, src, ad []byte, decrypt bool, tag []byte) {
+	v, key := a.v, a.key[:a.v.keySize]
 	if k == kGeneric {
 		cryptGeneric(v, key, nonce, ad, dst, src, decrypt, tag)
 		return
@@ -116,9 +111,6 @@ func (a *AEAD) crypt(dst, nonce, src, ad []byte, decrypt bool, tag []byte) {
 	op := opSeal
 	if decrypt {
 		op = opOpen
-	}
-	if k.message(op, v, key, nonce, ad, dst, src, tag) {
-		return
 	}
 	// The rate is a power of two: a block count is a shift, where full/r
 	// compiles to a 64-bit division.
