@@ -462,6 +462,22 @@ func (k *kern) messageVEX(open bool, l func(string) string) {
 	lanePtr(jDst, dst)
 	MOVQ(field(jN), n)
 	TESTQ(n, n)
+	k.wholeBlocks(open, l)
+	k.ifPtr(jLast, l("NoLast"), func() {
+		MOVQ(tmp, src)
+		MOVQ(tmp, dst)
+		if open {
+			lanePtr(jMask, p)
+			k.once(k.decPartial)
+		} else {
+			k.once(k.enc)
+		}
+	})
+}
+
+// wholeBlocks emits Enc (Dec) of the n whole blocks of the message, none if
+// the flags say n is zero, and the label Last after them.
+func (k *kern) wholeBlocks(open bool, l func(string) string) {
 	JZ(k.label(l("Last")))
 	if open {
 		k.loop(l("Blocks"), k.dec)
@@ -469,18 +485,6 @@ func (k *kern) messageVEX(open bool, l func(string) string) {
 		k.loop(l("Blocks"), k.enc)
 	}
 	Label(k.name + "_" + l("Last"))
-	k.ifPtr(jLast, l("NoLast"), func() {
-		MOVQ(tmp, src)
-		switch {
-		case open:
-			MOVQ(tmp, dst)
-			lanePtr(jMask, p)
-			k.once(k.decPartial)
-		default:
-			MOVQ(tmp, dst)
-			k.once(k.enc)
-		}
-	})
 }
 
 // messageMasked absorbs the associated data and encrypts (decrypts) the
@@ -504,13 +508,7 @@ func (k *kern) messageMasked(open bool, l func(string) string) {
 	MOVQ(field(mDst), dst)
 	MOVQ(field(mLen), n)
 	SHRQ(U8(shift), n)
-	JZ(k.label(l("Last")))
-	if open {
-		k.loop(l("Blocks"), k.dec)
-	} else {
-		k.loop(l("Blocks"), k.enc)
-	}
-	Label(k.name + "_" + l("Last"))
+	k.wholeBlocks(open, l)
 	k.ifRest(mLen, l("NoLast"), func() { k.once(func() { k.lastMasked(open) }) })
 }
 
