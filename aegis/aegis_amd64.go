@@ -67,6 +67,7 @@ const (
 // for the others) and "avx" (xmm). All of them use AES-NI with AVX or
 // AVX-512 encodings.
 var (
+	// BMI2: BZHI makes the message kernels' byte masks.
 	useVAES512 = cpu.X86HasVAES512 && cpu.X86HasAESNI && cpu.X86HasAVX && cpu.X86HasBMI2
 	useVAES256 = cpu.X86HasVAES256 && cpu.X86HasAESNI && cpu.X86HasAVX
 	useAVX     = cpu.X86HasAESNI && cpu.X86HasAVX
@@ -105,9 +106,9 @@ func choose(v *variant) (k kernel, width int) {
 // one call and derive the rest from the lengths: block counts, the byte
 // masks of the partial last blocks, which they read and write in place,
 // and Finalize's lengths. The assembly reads the fields at fixed offsets
-// (TestMsgJobLayout checks them). Every field is written per call, and
-// nothing more: the job of the other kernels, twice as long, was zeroed
-// and filled in as long as a short message's Init took.
+// (TestMsgJobLayout checks them). Its ten words are all a call writes: the
+// other kernels' job, 200 bytes with fields for every operation, took a
+// short message about as long to clear and fill as its Init took.
 type msgJob struct {
 	key, nonce *byte
 	ad         *byte
