@@ -3,6 +3,8 @@
 package rocca
 
 import (
+	"unsafe"
+
 	"github.com/faelabs/fae/internal/cpu"
 	"github.com/faelabs/fae/internal/impl"
 )
@@ -29,6 +31,12 @@ func decryptAVX(s *[7][16]byte, dst, src *byte, n int)
 //go:noescape
 func decryptAVX512(s *[7][16]byte, dst, src *byte, n int)
 
+//go:noescape
+func sealAVX512(key *[32]byte, nonce, ad *byte, adLen int, dst, src *byte, mLen int, tag *[32]byte)
+
+//go:noescape
+func openAVX512(key *[32]byte, nonce, ad *byte, adLen int, dst, src *byte, mLen int, tag *[32]byte)
+
 var (
 	useAVX512 = cpu.X86HasAESNI && cpu.X86HasAVX && cpu.X86HasAVX512
 	useAVX    = cpu.X86HasAESNI && cpu.X86HasAVX
@@ -41,6 +49,25 @@ func init() {
 
 // asm reports whether the kernels run.
 func asm() bool { return useAVX512 || useAVX }
+
+// message seals (or opens) a whole message in into out, as long or in
+// itself, in one kernel call that keeps the state in registers from the
+// initialisation to the tag and reads the partial last blocks in place,
+// and reports whether it did: the AVX-512 kernels do, where the others'
+// several calls and Go-built last blocks cost a short message as long again
+// as its rounds.
+func (a *AEAD) message(out, nonce, in, ad []byte, open bool, tag *[TagSize]byte) bool {
+	if !useAVX512 {
+		return false
+	}
+	k, adp, dst, src := &a.key, unsafe.SliceData(ad), unsafe.SliceData(out), unsafe.SliceData(in)
+	if open {
+		openAVX512(k, &nonce[0], adp, len(ad), dst, src, len(in), tag)
+	} else {
+		sealAVX512(k, &nonce[0], adp, len(ad), dst, src, len(in), tag)
+	}
+	return true
+}
 
 // init sets s from the key and the 16-byte nonce and runs the
 // initialisation.

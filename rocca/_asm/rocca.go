@@ -70,6 +70,7 @@ var (
 var (
 	rU, rT                 = X7, X8 // decryption: S3^S5 and S4^S6
 	tA, tB, tC, tD, tE, tF = X9, X10, X11, X12, X13, X14
+	tmp                    = X15 // arrange
 )
 
 type op int
@@ -138,6 +139,8 @@ func main() {
 	r = []VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15}
 	lanesKernel(&lanes{name: "lanesVAES256", s: r[0:7], nx: r[7:14], m0: r[14], m1: r[15]}, zz)
 	finalize()
+	message(false, z)
+	message(true, z)
 	(&gen{o: absorb}).blocks("absorbAVX", "func(s *[7][16]byte, src *byte, n, stride int)",
 		"absorbAVX runs n >= 1 rounds that absorb the 32-byte blocks at src, stride bytes apart.")
 	(&gen{o: encrypt}).blocks("encryptAVX", "func(s *[7][16]byte, dst, src *byte, n int)",
@@ -169,6 +172,15 @@ func initialize(z Mem) {
 	Pragma("noescape")
 	Doc("initAVX initialises s from key and the 16-byte nonce.")
 	Load(Param("s"), sp)
+	g := new(gen)
+	g.initState(z)
+	g.storeState()
+	RET()
+}
+
+// initState loads key and nonce from the parameters of those names and
+// initialises the state in registers.
+func (g *gen) initState(z Mem) {
 	Load(Param("key"), RBX)
 	Load(Param("nonce"), src)
 	k0, k1, z0, z1 := tA, tB, tC, tD
@@ -176,7 +188,7 @@ func initialize(z Mem) {
 	VMOVDQU(Mem{Base: RBX, Disp: 16}, k1)
 	VMOVDQU(z, z0)
 	VMOVDQU(z.Offset(16), z1)
-	g := &gen{o: absorb, m: [7]VecPhysical(xmm[:7])}
+	g.m = [7]VecPhysical(xmm[:7])
 	s := g.m
 	VMOVDQA(k1, s[0])
 	VMOVDQU(Mem{Base: src}, s[1])
@@ -191,8 +203,6 @@ func initialize(z Mem) {
 	for i, k := range []VecPhysical{k0, k0, k1, k0, k0, k1, k1} {
 		VPXOR(k, g.m[i], g.m[i])
 	}
-	g.storeState()
-	RET()
 }
 
 // finalize emits finalizeAVX: 16 rounds that absorb the bit lengths, and the
@@ -202,7 +212,15 @@ func finalize() {
 	Pragma("noescape")
 	Doc("finalizeAVX finalises s after adLen bytes of associated data and mLen of message and writes the tag.")
 	Load(Param("s"), sp)
-	Load(Param("tag"), dst)
+	g := new(gen)
+	g.loadState()
+	g.final()
+}
+
+// final runs the finalisation on the state in registers, with the lengths
+// in the parameters adLen and mLen, writes the tag to the parameter tag and
+// returns.
+func (g *gen) final() {
 	for i, p := range []string{"adLen", "mLen"} {
 		x := []VecPhysical{tA, tB}[i]
 		Load(Param(p), R8)
@@ -212,11 +230,10 @@ func finalize() {
 		VMOVQ(R8, x)
 		VPINSRQ(U8(1), R9, x, x)
 	}
-	g := new(gen)
-	g.loadState()
 	for range 16 {
 		g.absorbRound(tA, tB)
 	}
+	Load(Param("tag"), dst)
 	s := g.m
 	VPXOR(s[0], s[1], tC)
 	VPXOR(s[2], s[3], tD)
@@ -243,6 +260,15 @@ func (g *gen) blocks(name, sig, doc string) {
 		Load(Param("stride"), stride)
 	}
 	g.loadState()
+	g.loop(func() {
+		g.storeState()
+		RET()
+	})
+}
+
+// loop emits the rounds over n >= 0 blocks at src (and dst), then exit
+// once for each arrangement the registers may end in, with g.m set to it.
+func (g *gen) loop(exit func()) {
 	if g.o == decrypt {
 		VPXOR(g.m[5], g.m[3], rU)
 		VPXOR(g.m[6], g.m[4], rT)
@@ -284,8 +310,7 @@ func (g *gen) blocks(name, sig, doc string) {
 	for j := 6; j >= 0; j-- {
 		Label(exits[j])
 		g.m = arrangements[j]
-		g.storeState()
-		RET()
+		exit()
 	}
 }
 
@@ -321,20 +346,9 @@ func (g *gen) round(j int) {
 		ADDQ(stride, src)
 
 	case g.o == encrypt:
-		// C0 = AESENC(S3^S5, S0^M0) and C1 = AESENC(S4^S6, S2^M1) are off
-		// the state's critical path: they come last, so that they take the
-		// AES units after the state's rounds.
 		VMOVDQU(in0, tA)
 		VMOVDQU(in1, tB)
-		VPXOR(s[5], s[3], tC)
-		VPXOR(s[6], s[4], tD)
-		VPXOR(s[0], tA, tE)
-		VPXOR(s[2], tB, tF)
-		g.absorbRound(tA, tB)
-		VAESENC(tE, tC, tC)
-		VMOVDQU(tC, out0)
-		VAESENC(tF, tD, tD)
-		VMOVDQU(tD, out1)
+		g.encryptRound(func(c VecPhysical, i int) { VMOVDQU(c, []Mem{out0, out1}[i]) })
 
 	default:
 		// See the file comment for the names. The loop T -> PT -> T'
@@ -366,4 +380,147 @@ func (g *gen) round(j int) {
 		VPXOR(s[2], s[4], rU)     // U' = S'3 ^ S'5
 		g.turn()
 	}
+}
+
+// encryptRound encrypts the block M0 || M1 in tA and tB, passing C0 and C1
+// to store, and absorbs it.
+func (g *gen) encryptRound(store func(c VecPhysical, i int)) {
+	// C0 = AESENC(S3^S5, S0^M0) and C1 = AESENC(S4^S6, S2^M1) are off the
+	// state's critical path: they come last, so that they take the AES
+	// units after the state's rounds.
+	s := g.m
+	VPXOR(s[5], s[3], tC)
+	VPXOR(s[6], s[4], tD)
+	VPXOR(s[0], tA, tE)
+	VPXOR(s[2], tB, tF)
+	g.absorbRound(tA, tB)
+	VAESENC(tE, tC, tC)
+	store(tC, 0)
+	VAESENC(tF, tD, tD)
+	store(tD, 1)
+}
+
+// arrange moves the state into the registers of arrangement to, through
+// tmp, so that the paths of a branch meet in one arrangement.
+func (g *gen) arrange(to [7]VecPhysical) {
+	// to[need(r)] is r: the block that register r must receive.
+	need := func(r VecPhysical) int {
+		for i, x := range to {
+			if x == r {
+				return i
+			}
+		}
+		panic("register not in the state")
+	}
+	var done [7]bool
+	for i := range to {
+		if done[i] || g.m[i] == to[i] {
+			continue
+		}
+		// Free to[i] into tmp, then fill each register from the one that
+		// holds its block until the cycle comes back to to[i].
+		VMOVDQA(to[i], tmp)
+		for j := i; ; {
+			done[j] = true
+			from := g.m[j]
+			if from == to[i] {
+				VMOVDQA(tmp, to[j])
+				break
+			}
+			VMOVDQA(from, to[j])
+			j = need(from)
+		}
+	}
+	g.m = to
+}
+
+// message emits sealAVX512 or openAVX512, a whole message in one call with
+// the state in registers from the initialisation to the tag. The partial
+// last blocks of associated data and message are read, and the output's
+// written, through AVX-512 byte masks in the caller's buffers, touching no
+// byte past them.
+func message(open bool, z Mem) {
+	name, o, doc := "sealAVX512", encrypt, "sealAVX512 encrypts the mLen bytes at src into dst and writes the tag."
+	if open {
+		name, o, doc = "openAVX512", decrypt, "openAVX512 decrypts the mLen bytes at src into dst and writes the tag the plaintext should have."
+	}
+	TEXT(name, NOSPLIT, "func(key *[32]byte, nonce, ad *byte, adLen int, dst, src *byte, mLen int, tag *[32]byte)")
+	Pragma("noescape")
+	Doc(doc, "It authenticates the adLen bytes at ad.")
+	g := &gen{o: absorb}
+	g.initState(z)
+	Load(Param("ad"), src)
+	Load(Param("adLen"), n)
+	SHRQ(U8(5), n)
+	MOVQ(U32(32), stride)
+	g.joinLoop()
+	g.partial("ad", "adLen")
+	g.o, g.tern = o, true
+	Load(Param("src"), src)
+	Load(Param("dst"), dst)
+	Load(Param("mLen"), n)
+	SHRQ(U8(5), n)
+	g.joinLoop()
+	g.partial("src", "mLen")
+	g.final()
+}
+
+// joinLoop emits loop with exits that meet after it, the state back in the
+// arrangement it entered in.
+func (g *gen) joinLoop() {
+	start, done := g.m, label("done")
+	g.loop(func() {
+		g.arrange(start)
+		JMP(LabelRef(done))
+	})
+	Label(done)
+	g.m = start
+}
+
+// partial emits the round of the partial last block, if any, of the
+// parameters p and l (pointer and length): its l%32 bytes are loaded
+// through byte masks in K1 (M0) and K2 (M1), zero-padded, and the output
+// stored at the same offset of dst through them.
+func (g *gen) partial(p, l string) {
+	start, skip := g.m, label("whole")
+	Load(Param(l), RCX)
+	MOVQ(RCX, R8)
+	ANDQ(U8(31), RCX)
+	JZ(LabelRef(skip))
+	SUBQ(RCX, R8) // the whole blocks' bytes
+	Load(Param(p), src)
+	ADDQ(R8, src)
+	MOVL(U32(1), R9L)
+	SHLL(CL, R9L)
+	DECL(R9L)
+	KMOVD(R9L, K1)
+	KSHIFTRD(U8(16), K1, K2)
+	VMOVDQU8_Z(Mem{Base: src}, K1, tA)
+	VMOVDQU8_Z(Mem{Base: src, Disp: 16}, K2, tB)
+	masks := []Op{K1, K2}
+	if g.o != absorb {
+		Load(Param("dst"), dst)
+		ADDQ(R8, dst)
+	}
+	switch g.o {
+	case absorb:
+		g.absorbRound(tA, tB)
+	case encrypt:
+		g.encryptRound(func(c VecPhysical, i int) { VMOVDQU8(c, masks[i], Mem{Base: dst, Disp: 16 * i}) })
+	default:
+		// M = keystream ^ C, zero-padded before the round absorbs it.
+		s := g.m
+		VPXOR(s[5], s[3], tC)
+		VPXOR(s[6], s[4], tD)
+		VAESENC(s[0], tC, tC)
+		VAESENC(s[2], tD, tD)
+		for i, r := range []VecPhysical{tC, tD} {
+			VPXOR([]VecPhysical{tA, tB}[i], r, r)
+			VMOVDQU8(r, masks[i], Mem{Base: dst, Disp: 16 * i})
+			VMOVDQU8_Z(r, masks[i], r)
+		}
+		g.absorbRound(tC, tD)
+	}
+	g.arrange(start)
+	Label(skip)
 }
