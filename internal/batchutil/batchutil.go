@@ -303,19 +303,6 @@ func NewPlan(msgs []batch.Message, sp Spans, open bool, tagSize, maxLen, maxAD i
 // took 2-4% longer).
 func (p *Plan) Alone() bool { return p.way == alone }
 
-// eachAlone seals (or opens, setting OK) each message of msgs, msgs[i], by
-// one (RunLanes's), but fails those to open shorter than a tag, as Place
-// would.
-func (p *Plan) eachAlone(msgs []batch.Message, one func(i int)) {
-	for k := range msgs {
-		if len(msgs[k].In) < p.sub {
-			msgs[k].OK = false
-			continue
-		}
-		one(k)
-	}
-}
-
 // RunLanes seals (or opens, setting OK) the messages of msgs, checked, as
 // p plans, in lane groups (LaneGroups): run takes each group as it fills
 // and the part-filled ones at the end, by value (a pointer to a group would
@@ -323,13 +310,10 @@ func (p *Plan) eachAlone(msgs []batch.Message, one func(i int)) {
 // (Place leaves it single), msgs[i], and seals (or opens, setting OK) it,
 // by the AEAD's own code below Seal and Open, whose checks CheckSeal and
 // CheckOpen have done. A group run takes may stand for up to maxRuns groups
-// of 16 (LaneGroup.Runs).
+// of 16 (LaneGroup.Runs). Where p is Alone its owner takes every message
+// itself; here such a plan places them all, each going alone.
 func RunLanes(msgs []batch.Message, p *Plan, maxRuns int, run func(LaneGroup), one func(i int)) {
-	switch p.way {
-	case alone:
-		p.eachAlone(msgs, one)
-		return
-	case like:
+	if p.way == like {
 		var g LaneGroup
 		for i := 0; i < len(msgs); i += len(g.Idx) * max(g.Runs, 1) {
 			if g.from(i, min(len(msgs)-i, len(g.Idx))); g.Runs > 0 {
