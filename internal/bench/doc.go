@@ -48,9 +48,10 @@
 // first. The slice is what the run's time budget (10 s with Config.Quick,
 // 150 s by default, 10 min with Config.Full) allows, between 0.2 and
 // 10 ms. Seal and Open write into a buffer with room for the output and
-// the tag, with one fixed nonce and key, so their loops allocate nothing; where an implementation allocates all the same (Run
-// checks every length), a note says so and the collector runs before each
-// of that figure's trials, outside the timing.
+// the tag, with one fixed nonce and key, so their loops allocate nothing;
+// where an implementation allocates all the same (Run checks every
+// length), a note says so and the collector runs before each of that
+// figure's trials, outside the timing.
 //
 // AES-CTR's row is encryption by XORKeyStream, reported as op "seal". The
 // summary is of Seal alone, as in the Krovetz–Rogaway table.
@@ -76,7 +77,13 @@
 // stands for, mixed: N messages of its four lengths, shuffled, as many of
 // each as split their bytes as its weights (of 64: 34 of 44 bytes, 8 of
 // 552, 10 of 576, 12 of 1500), sealed one at a time (ipi_mixed) and in one
-// SealBatch call (ipi_mixed_batch). The plots' panels keep to
+// SealBatch call (ipi_mixed_batch). A batched figure and the single
+// messages' figure it is set against (the same operation and length, or
+// the mixed traffic) take their trials in turns, one of each and again:
+// the machine's speed moves with other virtual machines' load, for seconds
+// at a time, and in turns a change falls on both alike, so their ratio
+// holds where figures taken one after the other would not. The plots'
+// panels keep to
 // single messages, and a last panel sets batched seals (dashed) beside
 // the same algorithms' single ones.
 //

@@ -19,24 +19,46 @@ type sample struct {
 // collector before every trial, outside the timing, for operations that
 // allocate (the caller has turned automatic collection off).
 func measure(loop func(n int), slice time.Duration, trials int, collect bool) sample {
-	n := 1
-	for {
-		d := timeLoop(loop, n)
-		if d >= slice/4 || n >= maxN {
-			n = predict(n, d, slice)
-			break
+	return measureTurns([]func(int){loop}, slice, trials, []bool{collect})[0]
+}
+
+// measureTurns measures each of loops as measure does, collect[i] for
+// loops[i], but takes their trials in turns: trial t of every loop before
+// trial t+1 of any. The machine's speed moves with other virtual machines'
+// load, for seconds at a time; in turns, a change falls on every loop
+// alike, and their ratios (a batch of messages against single calls) hold
+// where figures taken one after the other would not.
+func measureTurns(loops []func(n int), slice time.Duration, trials int, collect []bool) []sample {
+	ns := make([]int, len(loops))
+	for i, loop := range loops {
+		n := 1
+		for {
+			d := timeLoop(loop, n)
+			if d >= slice/4 || n >= maxN {
+				n = predict(n, d, slice)
+				break
+			}
+			n = predict(n, d, slice/2)
 		}
-		n = predict(n, d, slice/2)
+		ns[i] = n
 	}
-	ns := make([]float64, trials)
-	for i := range ns {
-		if collect {
-			runtime.GC()
+	times := make([][]float64, len(loops))
+	for i := range times {
+		times[i] = make([]float64, trials)
+	}
+	for t := range trials {
+		for i, loop := range loops {
+			if collect[i] {
+				runtime.GC()
+			}
+			times[i][t] = float64(timeLoop(loop, ns[i])) / float64(ns[i])
 		}
-		ns[i] = float64(timeLoop(loop, n)) / float64(n)
 	}
-	median, spread := medianSpread(ns)
-	return sample{median, spread}
+	out := make([]sample, len(loops))
+	for i := range out {
+		out[i].ns, out[i].spread = medianSpread(times[i])
+	}
+	return out
 }
 
 // predict returns how many operations fill target, given that n took d:

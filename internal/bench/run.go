@@ -401,29 +401,26 @@ func (r *runner) measureSubject(s subject) error {
 	}
 
 	if st, ok := value.(cipher.Stream); ok {
-		return r.measureOps(s, name, "seal", 0, func(msg, buf []byte) (func(int), error) {
+		return r.measureOps(s, name, "seal", variant{loop: func(msg, buf []byte) (func(int), error) {
 			out := buf[:len(msg)]
 			return func(n int) {
 				for range n {
 					st.XORKeyStream(out, msg)
 				}
 			}, nil
-		})
+		}})
 	}
 	a := value.(cipher.AEAD)
 	nonce := make([]byte, a.NonceSize())
 	ad := make([]byte, r.cfg.AD)
-	err = r.measureOps(s, name, "seal", 0, func(msg, buf []byte) (func(int), error) {
+	seal := []variant{{loop: func(msg, buf []byte) (func(int), error) {
 		return func(n int) {
 			for range n {
 				a.Seal(buf[:0], nonce, msg, ad)
 			}
 		}, nil
-	})
-	if err != nil {
-		return err
-	}
-	err = r.measureOps(s, name, "open", 0, func(msg, buf []byte) (func(int), error) {
+	}}}
+	open := []variant{{loop: func(msg, buf []byte) (func(int), error) {
 		ct := a.Seal(nil, nonce, msg, ad)
 		if _, err := a.Open(buf[:0], nonce, ct, ad); err != nil {
 			return nil, fmt.Errorf("bench: %s does not open what it sealed: %v", name, err)
@@ -433,26 +430,43 @@ func (r *runner) measureSubject(s subject) error {
 				a.Open(buf[:0], nonce, ct, ad)
 			}
 		}, nil
-	})
-	if err != nil || r.cfg.Batch == 0 {
+	}}}
+	b, _ := a.(batch.AEAD)
+	if r.cfg.Batch > 0 && b == nil && s.registry {
+		r.note("%s: no batch API (Info.Batch is false), so no figures with --batch", name)
+	}
+	var msgs []batch.Message
+	if r.cfg.Batch > 0 && b != nil {
+		var bs, bo variant
+		msgs, bs, bo = batchVariants(name, b, r.cfg.Batch, nonce, ad)
+		seal, open = append(seal, bs), append(open, bo)
+	}
+	if err := r.measureOps(s, name, "seal", seal...); err != nil {
 		return err
 	}
-	b, ok := a.(batch.AEAD)
-	if !ok {
-		if s.registry {
-			r.note("%s: no batch API (Info.Batch is false), so no figures with --batch", name)
-		}
-		return nil
+	if err := r.measureOps(s, name, "open", open...); err != nil || msgs == nil {
+		return err
 	}
-	return r.measureBatch(s, name, b, nonce, ad)
+	return r.measureMixed(s, name, b, msgs, nonce, ad)
 }
 
-// measureBatch measures SealBatch and OpenBatch on batches of r.cfg.Batch
-// messages of each length, all with one nonce (the figures do not depend
-// on it) and the run's associated data.
-func (r *runner) measureBatch(s subject, name string, a batch.AEAD, nonce, ad []byte) error {
-	k, ov := r.cfg.Batch, a.Overhead()
-	msgs := make([]batch.Message, k)
+// A variant is one way to run an operation at a length: on single
+// messages (batch 0) or on batches of that many messages per call. loop
+// returns the loop to time for a message (for a batch, the batch's
+// messages one after another) and a buffer with room for the output and a
+// tag (each message's), so that the loop allocates nothing.
+type variant struct {
+	batch int
+	loop  func(msg, buf []byte) (func(int), error)
+}
+
+// batchVariants returns the variants that measure SealBatch and OpenBatch
+// on batches of k messages, all with one nonce (the figures do not depend
+// on it) and the run's associated data, and the batch's messages, which
+// they fill.
+func batchVariants(name string, a batch.AEAD, k int, nonce, ad []byte) (msgs []batch.Message, seal, open variant) {
+	ov := a.Overhead()
+	msgs = make([]batch.Message, k)
 	// split makes the batch of messages of n bytes in in and outputs of
 	// out bytes in buf.
 	split := func(in, buf []byte, n, out int) {
@@ -460,7 +474,7 @@ func (r *runner) measureBatch(s subject, name string, a batch.AEAD, nonce, ad []
 			msgs[i] = batch.Message{Nonce: nonce, AD: ad, In: in[i*n : (i+1)*n], Out: buf[i*out : (i+1)*out]}
 		}
 	}
-	err := r.measureOps(s, name, "seal", k, func(msg, buf []byte) (func(int), error) {
+	seal = variant{k, func(msg, buf []byte) (func(int), error) {
 		n := len(msg) / k
 		split(msg, buf, n, n+ov)
 		return func(c int) {
@@ -468,11 +482,8 @@ func (r *runner) measureBatch(s subject, name string, a batch.AEAD, nonce, ad []
 				a.SealBatch(msgs)
 			}
 		}, nil
-	})
-	if err != nil {
-		return err
-	}
-	err = r.measureOps(s, name, "open", k, func(msg, buf []byte) (func(int), error) {
+	}}
+	open = variant{k, func(msg, buf []byte) (func(int), error) {
 		n := len(msg) / k
 		split(msg, buf, n, n+ov)
 		a.SealBatch(msgs)
@@ -486,16 +497,13 @@ func (r *runner) measureBatch(s subject, name string, a batch.AEAD, nonce, ad []
 				a.OpenBatch(msgs)
 			}
 		}, nil
-	})
-	if err != nil {
-		return err
-	}
-	return r.measureMixed(s, name, a, msgs, nonce, ad)
+	}}
+	return msgs, seal, open
 }
 
 // measureMixed measures Seal on each message and SealBatch on one batch of
-// the IPI's lengths (ipiMix), in the messages' room msgs, for the
-// summary's ipi_mixed and ipi_mixed_batch.
+// the IPI's lengths (ipiMix), in the messages' room msgs, in turns, for
+// the summary's ipi_mixed and ipi_mixed_batch.
 func (r *runner) measureMixed(s subject, name string, a batch.AEAD, msgs []batch.Message, nonce, ad []byte) error {
 	lengths := ipiMix(len(msgs))
 	total := 0
@@ -507,9 +515,7 @@ func (r *runner) measureMixed(s subject, name string, a batch.AEAD, msgs []batch
 		msgs[i] = batch.Message{Nonce: nonce, AD: ad, In: in[:n], Out: out[:n+a.Overhead()]}
 		in, out = in[n:], out[n+a.Overhead():]
 	}
-	k := rowKey{s.alg, s.impl}
-	ex := r.extras[k]
-	for i, f := range []func(int){
+	loops := []func(int){
 		func(c int) {
 			for range c {
 				for j := range msgs {
@@ -523,10 +529,13 @@ func (r *runner) measureMixed(s subject, name string, a batch.AEAD, msgs []batch
 				a.SealBatch(msgs)
 			}
 		},
-	} {
-		r.step(r.slot(), fmt.Sprintf("%s: seal %d messages of the IPI's lengths, %s", name, len(msgs), []string{"one at a time", "in a batch"}[i]))
-		m := measure(f, r.slice, r.trials, allocsPerOp(f) > 0)
-		ex.ipiMixed[i] = ptr(round(cyclesPerByte(m.ns, r.clock.GHz, total)))
+	}
+	r.step(2*r.slot(), fmt.Sprintf("%s: seal %d messages of the IPI's lengths, one at a time and in a batch", name, len(msgs)))
+	m := measureTurns(loops, r.slice, r.trials, []bool{allocsPerOp(loops[0]) > 0, allocsPerOp(loops[1]) > 0})
+	k := rowKey{s.alg, s.impl}
+	ex := r.extras[k]
+	for i := range m {
+		ex.ipiMixed[i] = ptr(round(cyclesPerByte(m[i].ns, r.clock.GHz, total)))
 	}
 	r.extras[k] = ex
 	return nil
@@ -536,39 +545,47 @@ func (r *runner) measureMixed(s subject, name string, a batch.AEAD, msgs []batch
 // that finds the iteration count.
 func (r *runner) slot() time.Duration { return time.Duration(r.trials+1) * r.slice }
 
-// measureOps measures one operation at every length, on single messages
-// (batch 0) or on batches of that many messages per call. loop returns the
-// loop to time for a message (for a batch, the batch's messages one after
-// another) and a buffer with room for the output and a tag (each message's),
-// so that the loop allocates nothing.
-func (r *runner) measureOps(s subject, name, op string, batch int, loop func(msg, buf []byte) (func(int), error)) error {
+// measureOps measures one operation at every length, in each of its
+// variants (single messages, batches), their trials in turns.
+func (r *runner) measureOps(s subject, name, op string, vs ...variant) error {
 	maxLen := r.sizes[len(r.sizes)-1]
-	k := max(batch, 1)
+	k := 1
+	for _, v := range vs {
+		k = max(k, v.batch)
+	}
 	msg := make([]byte, k*maxLen)
 	buf := make([]byte, k*(maxLen+tagRoom))
 	what := op
-	if batch > 0 {
-		what = fmt.Sprintf("%s batches of %d,", op, batch)
+	if k > 1 {
+		what = fmt.Sprintf("%s, one at a time and in batches of %d,", op, k)
 	}
+	loops := make([]func(int), len(vs))
+	collect := make([]bool, len(vs))
 	for _, n := range r.sizes {
-		r.step(r.slot(), fmt.Sprintf("%s: %s %d bytes", name, what, n))
-		f, err := loop(msg[:k*n], buf[:k*(n+tagRoom)])
-		if err != nil {
-			return err
+		r.step(time.Duration(len(vs))*r.slot(), fmt.Sprintf("%s: %s %d bytes", name, what, n))
+		for i, v := range vs {
+			b := max(v.batch, 1)
+			f, err := v.loop(msg[:b*n], buf[:b*(n+tagRoom)])
+			if err != nil {
+				return err
+			}
+			allocs := allocsPerOp(f)
+			if k := (rowKey{s.alg, s.impl}); allocs > 0 && !r.allocates[k] {
+				r.allocates[k] = true
+				r.note("%s allocates (%.3g times in a %s of %d bytes), so the garbage collector runs before each of its trials", name, allocs, op, n)
+			}
+			loops[i], collect[i] = f, allocs > 0
 		}
-		allocs := allocsPerOp(f)
-		if k := (rowKey{s.alg, s.impl}); allocs > 0 && !r.allocates[k] {
-			r.allocates[k] = true
-			r.note("%s allocates (%.3g times in a %s of %d bytes), so the garbage collector runs before each of its trials", name, allocs, op, n)
+		for i, m := range measureTurns(loops, r.slice, r.trials, collect) {
+			b := max(vs[i].batch, 1)
+			r.results = append(r.results, Result{
+				Alg: s.alg, Impl: s.impl, Op: op, Bytes: n, Batch: vs[i].batch,
+				CPB:    round(cyclesPerByte(m.ns, r.clock.GHz, b*n)),
+				GHz:    round(r.clock.GHz),
+				GBps:   round(gigabytesPerSecond(m.ns, b*n)),
+				Spread: ptr(round(m.spread)),
+			})
 		}
-		m := measure(f, r.slice, r.trials, allocs > 0)
-		r.results = append(r.results, Result{
-			Alg: s.alg, Impl: s.impl, Op: op, Bytes: n, Batch: batch,
-			CPB:    round(cyclesPerByte(m.ns, r.clock.GHz, k*n)),
-			GHz:    round(r.clock.GHz),
-			GBps:   round(gigabytesPerSecond(m.ns, k*n)),
-			Spread: ptr(round(m.spread)),
-		})
 	}
 	return nil
 }
