@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"slices"
 	"testing"
 	"time"
 )
@@ -44,5 +45,34 @@ func TestMeasure(t *testing.T) {
 	}
 	if calls < 5 {
 		t.Errorf("%d calls for 5 trials", calls)
+	}
+}
+
+// TestMeasureTurns checks that measureTurns takes its loops' trials in
+// turns, after each loop's own warm-up, and that each figure is its own.
+func TestMeasureTurns(t *testing.T) {
+	var order []int
+	spin := func(id int, op time.Duration) func(int) {
+		return func(n int) {
+			order = append(order, id)
+			for range n {
+				for start := time.Now(); time.Since(start) < op; {
+				}
+			}
+		}
+	}
+	const trials = 5
+	s := measureTurns([]func(int){spin(0, 10*time.Microsecond), spin(1, 40*time.Microsecond)}, time.Millisecond, trials, []bool{false, true})
+	if ratio := s[1].ns / s[0].ns; ratio < 2 || ratio > 8 {
+		t.Errorf("measured %.0f and %.0f ns for operations of 10 and 40 µs", s[0].ns, s[1].ns)
+	}
+	tail := order[len(order)-2*trials:]
+	for i, id := range tail {
+		if id != i%2 {
+			t.Fatalf("trials in the order %v, not in turns", tail)
+		}
+	}
+	if !slices.Contains(order[:len(order)-2*trials], 1) || order[0] != 0 {
+		t.Errorf("warm-ups in the order %v", order[:len(order)-2*trials])
 	}
 }
