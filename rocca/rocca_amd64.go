@@ -32,6 +32,12 @@ func decryptAVX(s *[7][16]byte, dst, src *byte, n int)
 func decryptAVX512(s *[7][16]byte, dst, src *byte, n int)
 
 //go:noescape
+func sealAVX(key *[32]byte, nonce, ad *byte, adLen int, dst, src *byte, mLen int, tag *[32]byte)
+
+//go:noescape
+func openAVX(key *[32]byte, nonce, ad *byte, adLen int, dst, src *byte, mLen int, tag *[32]byte)
+
+//go:noescape
 func sealAVX512(key *[32]byte, nonce, ad *byte, adLen int, dst, src *byte, mLen int, tag *[32]byte)
 
 //go:noescape
@@ -53,18 +59,21 @@ func asm() bool { return useAVX512 || useAVX }
 // message seals (or opens) a whole message in into out, as long or in
 // itself, in one kernel call that keeps the state in registers from the
 // initialisation to the tag and reads the partial last blocks in place,
-// and reports whether it did: the AVX-512 kernels do, where the others'
-// several calls and Go-built last blocks cost a short message as long again
-// as its rounds.
+// and reports whether it did: the kernels' several calls and Go-built last
+// blocks would cost a short message as long again as its rounds.
 func (a *AEAD) message(out, nonce, in, ad []byte, open bool, tag *[TagSize]byte) bool {
-	if !useAVX512 {
-		return false
-	}
 	k, adp, dst, src := &a.key, unsafe.SliceData(ad), unsafe.SliceData(out), unsafe.SliceData(in)
-	if open {
+	switch {
+	case useAVX512 && open:
 		openAVX512(k, &nonce[0], adp, len(ad), dst, src, len(in), tag)
-	} else {
+	case useAVX512:
 		sealAVX512(k, &nonce[0], adp, len(ad), dst, src, len(in), tag)
+	case useAVX && open:
+		openAVX(k, &nonce[0], adp, len(ad), dst, src, len(in), tag)
+	case useAVX:
+		sealAVX(k, &nonce[0], adp, len(ad), dst, src, len(in), tag)
+	default:
+		return false
 	}
 	return true
 }
