@@ -506,6 +506,7 @@ func message(open, avx512 bool, z Mem) {
 	partial("src", "mLen")
 	g.final()
 }
+
 // joinLoop emits loop with exits that meet after it, the state back in the
 // arrangement it entered in.
 func (g *gen) joinLoop() {
