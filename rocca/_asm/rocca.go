@@ -550,14 +550,9 @@ func (g *gen) partial(p, l string) {
 	case encrypt:
 		g.encryptRound(func(c VecPhysical, i int) { VMOVDQU8(c, masks[i], Mem{Base: dst, Disp: 16 * i}) })
 	default:
-		// M = keystream ^ C, zero-padded before the round absorbs it.
-		s := g.m
-		VPXOR(s[5], s[3], tC)
-		VPXOR(s[6], s[4], tD)
-		VAESENC(s[0], tC, tC)
-		VAESENC(s[2], tD, tD)
+		// M, zero-padded before the round absorbs it.
+		g.partialPlain()
 		for i, r := range []VecPhysical{tC, tD} {
-			VPXOR([]VecPhysical{tA, tB}[i], r, r)
 			VMOVDQU8(r, masks[i], Mem{Base: dst, Disp: 16 * i})
 			VMOVDQU8_Z(r, masks[i], r)
 		}
@@ -565,6 +560,18 @@ func (g *gen) partial(p, l string) {
 	}
 	g.arrange(start)
 	Label(skip)
+}
+
+// partialPlain puts M = keystream ^ C into tC and tD, C being a partial
+// block in tA and tB: the plaintext, and keystream past its end.
+func (g *gen) partialPlain() {
+	s := g.m
+	VPXOR(s[5], s[3], tC)
+	VPXOR(s[6], s[4], tD)
+	VAESENC(s[0], tC, tC)
+	VAESENC(s[2], tD, tD)
+	VPXOR(tA, tC, tC)
+	VPXOR(tB, tD, tD)
 }
 
 // partialVEX is partial without mask registers. A block's first 16 bytes,
@@ -632,14 +639,8 @@ func (g *gen) partialVEX(p, l string) {
 			}
 		})
 	default:
-		// M = keystream ^ C, zero-padded, is stored and absorbed.
-		s := g.m
-		VPXOR(s[5], s[3], tC)
-		VPXOR(s[6], s[4], tD)
-		VAESENC(s[0], tC, tC)
-		VAESENC(s[2], tD, tD)
-		VPXOR(tA, tC, tC)
-		VPXOR(tB, tD, tD)
+		// M, zero-padded, is stored and absorbed.
+		g.partialPlain()
 		LEAQ(tailMask, t)
 		SUBQ(r, t)
 		VPAND(Mem{Base: t, Disp: 32}, tC, tC)
