@@ -193,19 +193,17 @@ func lanes(o op, run bool) {
 	Load(Param("ends"), lEnds)
 	loadKeys(lEK)
 
+	// The Ktops: a run kernel's first group's here, the others' beside
+	// their previous group's tags (see the tags below).
 	if run {
-		// The first group's marks, lengths and Ktops; each group's tags
-		// take the next one's (see laneTags).
 		laneMarks()
 		runLengths()
-		laneMasks()
-		laneNonces(lp, lX)
-		laneRounds(false)
+	}
+	laneMasks()
+	laneNonces(lp, lX)
+	laneRounds(false)
+	if run {
 		Label("lanes_group_" + name)
-	} else {
-		laneMasks()
-		laneNonces(lp, lX)
-		laneRounds(false)
 	}
 	laneOffsets(run)
 
@@ -481,6 +479,7 @@ func lanes(o op, run bool) {
 		CMPQ(lT, lU)
 		JE(LabelRef(stop))
 		ADDQ(U32(16*msgSize), lp)
+		// Its marks and lengths: its Ktops are in the states.
 		laneMarks()
 		runLengths()
 		laneMasks()
@@ -624,9 +623,9 @@ func laneMarks() {
 
 // runLengths leaves in the last checksum's register the text lengths of a
 // run kernel's group as dwords, gathered from the messages (In's less sub)
-// at the group's start, where the nonces' and Ktop's steps cover the
-// gathers' wait, and stores them in the table for the steps that take them
-// one by one.
+// before the steps that cover the gathers' wait (the first group's nonces
+// and Ktops, the others' offsets), and stores them in the table for the
+// steps that take them one by one.
 func runLengths() {
 	for h, z := range []VecPhysical{Z13, Z14} {
 		KXNORB(K1, K1, K1)

@@ -197,8 +197,8 @@ func lanes(o op, run bool) {
 	}
 	loadKeys(lEK)
 
-	// B = E(Nonce); a run kernel's first group's, the others' beside
-	// their previous group's tags (see below).
+	// B = E(Nonce): a run kernel's first group's here, the others' beside
+	// their previous group's tags (see the tags below).
 	if run {
 		laneMarks()
 		runLengths()
@@ -466,6 +466,7 @@ func lanes(o op, run bool) {
 		CMPQ(lT, lU)
 		JE(LabelRef(stop))
 		ADDQ(U32(16*msgSize), lp)
+		// Its marks and lengths: its E(Nonce) is in the states.
 		laneMarks()
 		runLengths()
 		laneMasks()
@@ -583,7 +584,8 @@ func laneMarks() {
 
 // runLengths stores in the table the text lengths of a run kernel's group
 // as dwords, gathered from the messages (In's less sub) at the group's
-// start, where the nonces' steps cover the gathers' wait.
+// start (the first group's before its nonces' steps, which cover the
+// gathers' wait).
 func runLengths() {
 	for h, z := range []VecPhysical{Z13, Z14} {
 		KXNORB(K1, K1, K1)
