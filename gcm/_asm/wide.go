@@ -759,7 +759,8 @@ func (g *wide) partYMM(r wideRegs, o op, reduce string) {
 		VPXOR(in, s, s)
 		VMOVDQU(s, g.part)
 		LEAQ(g.part, prev)
-		copyBytes(g.label("out"), prev, dst, n) // idx is foldAD's
+		// dst, not idx, which holds foldAD's powers, goes to copyBytes.
+		copyBytes(g.label("out"), prev, dst, n)
 		if o == sealOp { // the ciphertext, zero padded
 			VPAND(maskOf(n), s, s)
 			VPSHUFB(bswapMask, s, x)
@@ -780,8 +781,8 @@ func (g *wide) encryptX(r wideRegs, s VecPhysical) {
 	VAESENCLAST(Mem{Base: p, Disp: 160}, s, s)
 }
 
-// powers is how many powers of H the family's message kernels take: two
-// groups and one.
+// powers is how many powers of H the family's message kernels reach: two
+// groups and one (gcm's powers).
 func (g *wide) powers() int { return 2*g.group + 1 }
 
 // adLater, for associated data of adBytes > 0 and idx zero, points idx at
