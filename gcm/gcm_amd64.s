@@ -3772,9 +3772,6 @@ j0Rounds10:
 j0Later:
 	VPXOR X8, X8, X8
 	MOVQ  $0x00000000, 288(SP)
-	MOVQ  adLen+56(FP), DX
-	TESTQ DX, DX
-	JZ    adDone
 	MOVQ  ad+48(FP), SI
 	MOVQ  adLen+56(FP), DX
 	MOVQ  DX, R13
@@ -3783,7 +3780,10 @@ j0Later:
 	LEAQ  15(R13), R10
 	SHRQ  $0x04, R10
 	ADDQ  DX, R10
+	JZ    adDone
 	MOVQ  n+40(FP), R12
+	CMPQ  R12, $0x70
+	JA    adFirst
 	ADDQ  $0x0f, R12
 	SHRQ  $0x04, R12
 	ADDQ  R10, R12
@@ -5498,9 +5498,6 @@ j0Rounds10:
 j0Later:
 	VPXOR X8, X8, X8
 	MOVQ  $0x00000000, 288(SP)
-	MOVQ  adLen+56(FP), DX
-	TESTQ DX, DX
-	JZ    adDone
 	MOVQ  ad+48(FP), SI
 	MOVQ  adLen+56(FP), DX
 	MOVQ  DX, R13
@@ -5509,7 +5506,10 @@ j0Later:
 	LEAQ  15(R13), R10
 	SHRQ  $0x04, R10
 	ADDQ  DX, R10
+	JZ    adDone
 	MOVQ  n+40(FP), R12
+	CMPQ  R12, $0x70
+	JA    adFirst
 	ADDQ  $0x0f, R12
 	SHRQ  $0x04, R12
 	ADDQ  R10, R12
@@ -10474,30 +10474,30 @@ j0Rounds10:
 	MOVOU      X0, 256(SP)
 
 j0Later:
-	PXOR  X8, X8
-	MOVQ  $0x00000000, 288(SP)
-	MOVQ  adLen+56(FP), DX
-	TESTQ DX, DX
-	JZ    adDone
-	MOVQ  ad+48(FP), SI
-	MOVQ  adLen+56(FP), DX
-	MOVQ  DX, R13
-	ANDQ  $0x0f, R13
-	SHRQ  $0x04, DX
-	LEAQ  15(R13), R10
-	SHRQ  $0x04, R10
-	ADDQ  DX, R10
-	MOVQ  n+40(FP), R12
-	ADDQ  $0x0f, R12
-	SHRQ  $0x04, R12
-	ADDQ  R10, R12
-	CMPQ  R12, $0x08
-	JA    adFirst
-	NEGQ  R12
-	ADDQ  $0x40, R12
-	SHLQ  $0x04, R12
-	MOVQ  R12, 288(SP)
-	JMP   adDone
+	PXOR X8, X8
+	MOVQ $0x00000000, 288(SP)
+	MOVQ ad+48(FP), SI
+	MOVQ adLen+56(FP), DX
+	MOVQ DX, R13
+	ANDQ $0x0f, R13
+	SHRQ $0x04, DX
+	LEAQ 15(R13), R10
+	SHRQ $0x04, R10
+	ADDQ DX, R10
+	JZ   adDone
+	MOVQ n+40(FP), R12
+	CMPQ R12, $0x70
+	JA   adFirst
+	ADDQ $0x0f, R12
+	SHRQ $0x04, R12
+	ADDQ R10, R12
+	CMPQ R12, $0x08
+	JA   adFirst
+	NEGQ R12
+	ADDQ $0x40, R12
+	SHLQ $0x04, R12
+	MOVQ R12, 288(SP)
+	JMP  adDone
 
 adFirst:
 adLoop:
@@ -12407,30 +12407,30 @@ j0Rounds10:
 	MOVOU      X0, 256(SP)
 
 j0Later:
-	PXOR  X8, X8
-	MOVQ  $0x00000000, 288(SP)
-	MOVQ  adLen+56(FP), DX
-	TESTQ DX, DX
-	JZ    adDone
-	MOVQ  ad+48(FP), SI
-	MOVQ  adLen+56(FP), DX
-	MOVQ  DX, R13
-	ANDQ  $0x0f, R13
-	SHRQ  $0x04, DX
-	LEAQ  15(R13), R10
-	SHRQ  $0x04, R10
-	ADDQ  DX, R10
-	MOVQ  n+40(FP), R12
-	ADDQ  $0x0f, R12
-	SHRQ  $0x04, R12
-	ADDQ  R10, R12
-	CMPQ  R12, $0x08
-	JA    adFirst
-	NEGQ  R12
-	ADDQ  $0x40, R12
-	SHLQ  $0x04, R12
-	MOVQ  R12, 288(SP)
-	JMP   adDone
+	PXOR X8, X8
+	MOVQ $0x00000000, 288(SP)
+	MOVQ ad+48(FP), SI
+	MOVQ adLen+56(FP), DX
+	MOVQ DX, R13
+	ANDQ $0x0f, R13
+	SHRQ $0x04, DX
+	LEAQ 15(R13), R10
+	SHRQ $0x04, R10
+	ADDQ DX, R10
+	JZ   adDone
+	MOVQ n+40(FP), R12
+	CMPQ R12, $0x70
+	JA   adFirst
+	ADDQ $0x0f, R12
+	SHRQ $0x04, R12
+	ADDQ R10, R12
+	CMPQ R12, $0x08
+	JA   adFirst
+	NEGQ R12
+	ADDQ $0x40, R12
+	SHLQ $0x04, R12
+	MOVQ R12, 288(SP)
+	JMP  adDone
 
 adFirst:
 adLoop:

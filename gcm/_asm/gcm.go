@@ -709,12 +709,13 @@ func message(o op) {
 	xor(acc0, acc0, acc0)
 	adDone, adFirst := "adDone", "adFirst"
 	MOVQ(U32(0), fold)
-	Load(Param("adLen"), n)
-	TESTQ(n, n)
-	JZ(LabelRef(adDone))
 	loadAD()
 	tailCount()
+	JZ(LabelRef(adDone))
+	// A message past karaPowers-2 blocks leaves no power for the data.
 	Load(Param("n"), t)
+	CMPQ(t, U8(16*(karaPowers-2)))
+	JA(LabelRef(adFirst))
 	ADDQ(U8(15), t)
 	SHRQ(U8(4), t)
 	ADDQ(off, t)
