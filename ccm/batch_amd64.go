@@ -238,24 +238,36 @@ func runLanes[J [4]job | [16]job | [32 + maxIdleJobs]job | [64]job | [maxJobs]jo
 		// message running on while the other lanes idle.
 		// A counting sort by class: two passes, not one per class, and
 		// none where all are of one class (a batch of like messages),
-		// known from the batch's Spans or found in the count.
+		// known from the batch's Spans or found in the count. The
+		// classes present, a bit each, turn the counts into starts
+		// without a pass over all numClasses.
 		var (
-			order [maxJobs]int32
-			class [maxJobs]uint8
-			start [numClasses + 1]uint8 // counts, then starts: at most maxJobs
+			order   [maxJobs]int32
+			class   [maxJobs]uint8
+			start   [numClasses]uint8 // counts, then starts: at most maxJobs
+			present [numClasses / 64]uint64
 		)
 		sorted := false
 		if !oneClass {
 			for x := range n {
 				b := lengthClass(len(msgs[i+x].In) + len(msgs[i+x].AD))
 				class[x] = b
-				start[b+1]++
+				start[b]++
+				present[b/64] |= 1 << (b % 64)
 			}
-			sorted = int(start[class[0]+1]) < n
+			classes := 0
+			for _, p := range present {
+				classes += bits.OnesCount64(p)
+			}
+			sorted = classes > 1
 		}
 		if sorted {
-			for b := 1; b < len(start); b++ {
-				start[b] += start[b-1]
+			next := uint8(0)
+			for w, p := range present {
+				for ; p != 0; p &= p - 1 {
+					b := 64*w + bits.TrailingZeros64(p)
+					start[b], next = next, next+start[b]
+				}
 			}
 			for x := range n {
 				b := class[x]
