@@ -13,8 +13,7 @@ func (a *AEAD) SealBatch(msgs []batch.Message) {
 		batchutil.Seal(a, s, msgs)
 		return
 	}
-	s.CheckSeal(msgs)
-	if _, ran := a.kernelBatch(msgs, false); !ran {
+	if _, ran := a.kernelBatch(msgs, false, s.CheckSeal(msgs)); !ran {
 		a.goLanes(msgs, false)
 	}
 }
@@ -27,8 +26,7 @@ func (a *AEAD) OpenBatch(msgs []batch.Message) (allOK bool) {
 	if !a.lanes(len(msgs)) {
 		return batchutil.Open(a, s, msgs)
 	}
-	s.CheckOpen(msgs)
-	if allOK, ran := a.kernelBatch(msgs, true); ran {
+	if allOK, ran := a.kernelBatch(msgs, true, s.CheckOpen(msgs)); ran {
 		return allOK
 	}
 	return a.goLanes(msgs, true)

@@ -50,3 +50,27 @@ func TestBatchLayout(t *testing.T) {
 		}
 	}
 }
+
+// TestLengthClass checks that the classes order jobs from the longest
+// down, and tell apart messages of different blocks up to 95 blocks (the
+// IPI's 552 and 576 bytes, 35 and 36 blocks), without wrapping past 0.
+func TestLengthClass(t *testing.T) {
+	prev := lengthClass(0)
+	if prev != numClasses-1 {
+		t.Errorf("lengthClass(0) = %d, want %d", prev, numClasses-1)
+	}
+	for n := 1; n < 1<<20; n++ {
+		c := lengthClass(n)
+		if c > prev {
+			t.Fatalf("lengthClass(%d) = %d, above lengthClass(%d) = %d", n, c, n-1, prev)
+		}
+		blocks := (n + blockSize - 1) / blockSize
+		if blocks < 96 && c != numClasses-1-uint8(blocks) {
+			t.Fatalf("lengthClass(%d) = %d, want %d", n, c, numClasses-1-blocks)
+		}
+		prev = c
+	}
+	if c := lengthClass(1 << 62); c != 0 {
+		t.Errorf("lengthClass(1<<62) = %d, want 0", c)
+	}
+}

@@ -782,20 +782,61 @@ TEXT ·sealBatchVAES512(SB), NOSPLIT, $0-24
 	XORL            R10, R10
 
 sealBatchVAES51210_sched:
-	MOVQ $-1, R9
-	XORL R11, R11
-
-sealBatchVAES51210_lane:
-	MOVQ  1280(CX)(R11*1), R12
-	TESTQ R12, R12
-	JZ    sealBatchVAES51210_refill
-	SUBQ  DX, 1024(CX)(R11*1)
-	JZ    sealBatchVAES51210_ended
-	ADDQ  R10, 768(CX)(R11*1)
-	MOVQ  1152(CX)(R11*1), SI
-	ANDQ  R10, SI
-	ADDQ  SI, 896(CX)(R11*1)
-	JMP   sealBatchVAES51210_least
+	VPBROADCASTQ DX, Z8
+	VPBROADCASTQ R10, Z9
+	VPTERNLOGQ   $0xff, Z10, Z10, Z10
+	VMOVDQU64    1280(CX), Z11
+	VPTESTMQ     Z11, Z11, K1
+	VMOVDQU64    1024(CX), Z14
+	VPSUBQ       Z8, Z14, K1, Z14
+	VMOVDQU64    Z14, 1024(CX)
+	VPTESTNMQ    Z14, Z14, K1, K3
+	VPTESTMQ     Z14, Z14, K1, K2
+	VMOVDQA64    Z10, Z12
+	VMOVDQA64    Z14, K2, Z12
+	VPADDQ       768(CX), Z9, Z15
+	VMOVDQU64    Z15, K1, 768(CX)
+	VPANDQ       1152(CX), Z9, Z15
+	VPADDQ       896(CX), Z15, Z15
+	VMOVDQU64    Z15, K1, 896(CX)
+	KMOVW        K1, R8
+	VMOVDQU64    1344(CX), Z11
+	VPTESTMQ     Z11, Z11, K1
+	VMOVDQU64    1088(CX), Z14
+	VPSUBQ       Z8, Z14, K1, Z14
+	VMOVDQU64    Z14, 1088(CX)
+	VPTESTNMQ    Z14, Z14, K1, K4
+	VPTESTMQ     Z14, Z14, K1, K2
+	VMOVDQA64    Z10, Z13
+	VMOVDQA64    Z14, K2, Z13
+	VPADDQ       832(CX), Z9, Z15
+	VMOVDQU64    Z15, K1, 832(CX)
+	VPANDQ       1216(CX), Z9, Z15
+	VPADDQ       960(CX), Z15, Z15
+	VMOVDQU64    Z15, K1, 960(CX)
+	KMOVW        K1, SI
+	SHLL         $0x08, SI
+	ORL          SI, R8
+	VPMINUQ      Z13, Z12, Z12
+	VSHUFI64X2   $0x4e, Z12, Z12, Z13
+	VPMINUQ      Z13, Z12, Z12
+	VSHUFI64X2   $0xb1, Z12, Z12, Z13
+	VPMINUQ      Z13, Z12, Z12
+	VPSHUFD      $0x4e, Z12, Z13
+	VPMINUQ      Z13, Z12, Z12
+	VMOVQ        X12, R9
+	KMOVW        K3, R12
+	KMOVW        K4, SI
+	SHLL         $0x08, SI
+	ORL          SI, R12
+	NOTL         R8
+	ANDL         $0x0000ffff, R8
+	XORL         SI, SI
+	CMPQ         AX, R13
+	CMOVLCS      R8, SI
+	ORL          R12, SI
+	MOVL         SI, R8
+	JMP          sealBatchVAES51210_work
 
 sealBatchVAES51210_ended:
 	ADDQ $0x30, R12
@@ -825,23 +866,21 @@ sealBatchVAES51210_refill:
 	JE      sealBatchVAES51210_jobdone
 
 sealBatchVAES51210_load:
-	MOVQ (R12), SI
-	MOVQ SI, 768(CX)(R11*1)
-	MOVQ 8(R12), SI
-	MOVQ SI, 896(CX)(R11*1)
-	MOVQ 16(R12), SI
-	MOVQ SI, 1024(CX)(R11*1)
-	MOVQ 24(R12), SI
-	MOVQ SI, 1152(CX)(R11*1)
-	MOVQ 1408(CX)(R11*1), DI
-	MOVQ 304(DI), SI
-	MOVQ SI, 256(CX)(R11*2)
-	MOVQ 32(R12), SI
-	MOVQ SI, 264(CX)(R11*2)
-	MOVL 44(R12), SI
-	MOVQ SI, 1536(CX)(R11*1)
-
-sealBatchVAES51210_least:
+	MOVQ    (R12), SI
+	MOVQ    SI, 768(CX)(R11*1)
+	MOVQ    8(R12), SI
+	MOVQ    SI, 896(CX)(R11*1)
+	MOVQ    16(R12), SI
+	MOVQ    SI, 1024(CX)(R11*1)
+	MOVQ    24(R12), SI
+	MOVQ    SI, 1152(CX)(R11*1)
+	MOVQ    1408(CX)(R11*1), DI
+	MOVQ    304(DI), SI
+	MOVQ    SI, 256(CX)(R11*2)
+	MOVQ    32(R12), SI
+	MOVQ    SI, 264(CX)(R11*2)
+	MOVL    44(R12), SI
+	MOVQ    SI, 1536(CX)(R11*1)
 	CMPQ    1024(CX)(R11*1), R9
 	CMOVQCS 1024(CX)(R11*1), R9
 	JMP     sealBatchVAES51210_next
@@ -853,9 +892,19 @@ sealBatchVAES51210_idle:
 	MOVQ SI, 896(CX)(R11*1)
 
 sealBatchVAES51210_next:
-	ADDQ         $0x08, R11
-	CMPQ         R11, $0x80
-	JB           sealBatchVAES51210_lane
+sealBatchVAES51210_work:
+	TESTL R8, R8
+	JZ    sealBatchVAES51210_run
+	BSFL  R8, R11
+	SHLL  $0x03, R11
+	LEAL  -1(R8), SI
+	ANDL  SI, R8
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    sealBatchVAES51210_refill
+	JMP   sealBatchVAES51210_ended
+
+sealBatchVAES51210_run:
 	CMPQ         R9, $-1
 	JE           sealBatchVAES51210_done
 	MOVQ         $0x000000a0, DX
@@ -1492,20 +1541,61 @@ sealBatchVAES512_12:
 	XORL            R10, R10
 
 sealBatchVAES51212_sched:
-	MOVQ $-1, R9
-	XORL R11, R11
-
-sealBatchVAES51212_lane:
-	MOVQ  1280(CX)(R11*1), R12
-	TESTQ R12, R12
-	JZ    sealBatchVAES51212_refill
-	SUBQ  DX, 1024(CX)(R11*1)
-	JZ    sealBatchVAES51212_ended
-	ADDQ  R10, 768(CX)(R11*1)
-	MOVQ  1152(CX)(R11*1), SI
-	ANDQ  R10, SI
-	ADDQ  SI, 896(CX)(R11*1)
-	JMP   sealBatchVAES51212_least
+	VPBROADCASTQ DX, Z8
+	VPBROADCASTQ R10, Z9
+	VPTERNLOGQ   $0xff, Z10, Z10, Z10
+	VMOVDQU64    1280(CX), Z11
+	VPTESTMQ     Z11, Z11, K1
+	VMOVDQU64    1024(CX), Z14
+	VPSUBQ       Z8, Z14, K1, Z14
+	VMOVDQU64    Z14, 1024(CX)
+	VPTESTNMQ    Z14, Z14, K1, K3
+	VPTESTMQ     Z14, Z14, K1, K2
+	VMOVDQA64    Z10, Z12
+	VMOVDQA64    Z14, K2, Z12
+	VPADDQ       768(CX), Z9, Z15
+	VMOVDQU64    Z15, K1, 768(CX)
+	VPANDQ       1152(CX), Z9, Z15
+	VPADDQ       896(CX), Z15, Z15
+	VMOVDQU64    Z15, K1, 896(CX)
+	KMOVW        K1, R8
+	VMOVDQU64    1344(CX), Z11
+	VPTESTMQ     Z11, Z11, K1
+	VMOVDQU64    1088(CX), Z14
+	VPSUBQ       Z8, Z14, K1, Z14
+	VMOVDQU64    Z14, 1088(CX)
+	VPTESTNMQ    Z14, Z14, K1, K4
+	VPTESTMQ     Z14, Z14, K1, K2
+	VMOVDQA64    Z10, Z13
+	VMOVDQA64    Z14, K2, Z13
+	VPADDQ       832(CX), Z9, Z15
+	VMOVDQU64    Z15, K1, 832(CX)
+	VPANDQ       1216(CX), Z9, Z15
+	VPADDQ       960(CX), Z15, Z15
+	VMOVDQU64    Z15, K1, 960(CX)
+	KMOVW        K1, SI
+	SHLL         $0x08, SI
+	ORL          SI, R8
+	VPMINUQ      Z13, Z12, Z12
+	VSHUFI64X2   $0x4e, Z12, Z12, Z13
+	VPMINUQ      Z13, Z12, Z12
+	VSHUFI64X2   $0xb1, Z12, Z12, Z13
+	VPMINUQ      Z13, Z12, Z12
+	VPSHUFD      $0x4e, Z12, Z13
+	VPMINUQ      Z13, Z12, Z12
+	VMOVQ        X12, R9
+	KMOVW        K3, R12
+	KMOVW        K4, SI
+	SHLL         $0x08, SI
+	ORL          SI, R12
+	NOTL         R8
+	ANDL         $0x0000ffff, R8
+	XORL         SI, SI
+	CMPQ         AX, R13
+	CMOVLCS      R8, SI
+	ORL          R12, SI
+	MOVL         SI, R8
+	JMP          sealBatchVAES51212_work
 
 sealBatchVAES51212_ended:
 	ADDQ $0x30, R12
@@ -1535,23 +1625,21 @@ sealBatchVAES51212_refill:
 	JE      sealBatchVAES51212_jobdone
 
 sealBatchVAES51212_load:
-	MOVQ (R12), SI
-	MOVQ SI, 768(CX)(R11*1)
-	MOVQ 8(R12), SI
-	MOVQ SI, 896(CX)(R11*1)
-	MOVQ 16(R12), SI
-	MOVQ SI, 1024(CX)(R11*1)
-	MOVQ 24(R12), SI
-	MOVQ SI, 1152(CX)(R11*1)
-	MOVQ 1408(CX)(R11*1), DI
-	MOVQ 304(DI), SI
-	MOVQ SI, 256(CX)(R11*2)
-	MOVQ 32(R12), SI
-	MOVQ SI, 264(CX)(R11*2)
-	MOVL 44(R12), SI
-	MOVQ SI, 1536(CX)(R11*1)
-
-sealBatchVAES51212_least:
+	MOVQ    (R12), SI
+	MOVQ    SI, 768(CX)(R11*1)
+	MOVQ    8(R12), SI
+	MOVQ    SI, 896(CX)(R11*1)
+	MOVQ    16(R12), SI
+	MOVQ    SI, 1024(CX)(R11*1)
+	MOVQ    24(R12), SI
+	MOVQ    SI, 1152(CX)(R11*1)
+	MOVQ    1408(CX)(R11*1), DI
+	MOVQ    304(DI), SI
+	MOVQ    SI, 256(CX)(R11*2)
+	MOVQ    32(R12), SI
+	MOVQ    SI, 264(CX)(R11*2)
+	MOVL    44(R12), SI
+	MOVQ    SI, 1536(CX)(R11*1)
 	CMPQ    1024(CX)(R11*1), R9
 	CMOVQCS 1024(CX)(R11*1), R9
 	JMP     sealBatchVAES51212_next
@@ -1563,9 +1651,19 @@ sealBatchVAES51212_idle:
 	MOVQ SI, 896(CX)(R11*1)
 
 sealBatchVAES51212_next:
-	ADDQ         $0x08, R11
-	CMPQ         R11, $0x80
-	JB           sealBatchVAES51212_lane
+sealBatchVAES51212_work:
+	TESTL R8, R8
+	JZ    sealBatchVAES51212_run
+	BSFL  R8, R11
+	SHLL  $0x03, R11
+	LEAL  -1(R8), SI
+	ANDL  SI, R8
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    sealBatchVAES51212_refill
+	JMP   sealBatchVAES51212_ended
+
+sealBatchVAES51212_run:
 	CMPQ         R9, $-1
 	JE           sealBatchVAES51212_done
 	MOVQ         $0x000000a0, DX
@@ -2252,20 +2350,61 @@ sealBatchVAES512_14:
 	XORL            R10, R10
 
 sealBatchVAES51214_sched:
-	MOVQ $-1, R9
-	XORL R11, R11
-
-sealBatchVAES51214_lane:
-	MOVQ  1280(CX)(R11*1), R12
-	TESTQ R12, R12
-	JZ    sealBatchVAES51214_refill
-	SUBQ  DX, 1024(CX)(R11*1)
-	JZ    sealBatchVAES51214_ended
-	ADDQ  R10, 768(CX)(R11*1)
-	MOVQ  1152(CX)(R11*1), SI
-	ANDQ  R10, SI
-	ADDQ  SI, 896(CX)(R11*1)
-	JMP   sealBatchVAES51214_least
+	VPBROADCASTQ DX, Z8
+	VPBROADCASTQ R10, Z9
+	VPTERNLOGQ   $0xff, Z10, Z10, Z10
+	VMOVDQU64    1280(CX), Z11
+	VPTESTMQ     Z11, Z11, K1
+	VMOVDQU64    1024(CX), Z14
+	VPSUBQ       Z8, Z14, K1, Z14
+	VMOVDQU64    Z14, 1024(CX)
+	VPTESTNMQ    Z14, Z14, K1, K3
+	VPTESTMQ     Z14, Z14, K1, K2
+	VMOVDQA64    Z10, Z12
+	VMOVDQA64    Z14, K2, Z12
+	VPADDQ       768(CX), Z9, Z15
+	VMOVDQU64    Z15, K1, 768(CX)
+	VPANDQ       1152(CX), Z9, Z15
+	VPADDQ       896(CX), Z15, Z15
+	VMOVDQU64    Z15, K1, 896(CX)
+	KMOVW        K1, R8
+	VMOVDQU64    1344(CX), Z11
+	VPTESTMQ     Z11, Z11, K1
+	VMOVDQU64    1088(CX), Z14
+	VPSUBQ       Z8, Z14, K1, Z14
+	VMOVDQU64    Z14, 1088(CX)
+	VPTESTNMQ    Z14, Z14, K1, K4
+	VPTESTMQ     Z14, Z14, K1, K2
+	VMOVDQA64    Z10, Z13
+	VMOVDQA64    Z14, K2, Z13
+	VPADDQ       832(CX), Z9, Z15
+	VMOVDQU64    Z15, K1, 832(CX)
+	VPANDQ       1216(CX), Z9, Z15
+	VPADDQ       960(CX), Z15, Z15
+	VMOVDQU64    Z15, K1, 960(CX)
+	KMOVW        K1, SI
+	SHLL         $0x08, SI
+	ORL          SI, R8
+	VPMINUQ      Z13, Z12, Z12
+	VSHUFI64X2   $0x4e, Z12, Z12, Z13
+	VPMINUQ      Z13, Z12, Z12
+	VSHUFI64X2   $0xb1, Z12, Z12, Z13
+	VPMINUQ      Z13, Z12, Z12
+	VPSHUFD      $0x4e, Z12, Z13
+	VPMINUQ      Z13, Z12, Z12
+	VMOVQ        X12, R9
+	KMOVW        K3, R12
+	KMOVW        K4, SI
+	SHLL         $0x08, SI
+	ORL          SI, R12
+	NOTL         R8
+	ANDL         $0x0000ffff, R8
+	XORL         SI, SI
+	CMPQ         AX, R13
+	CMOVLCS      R8, SI
+	ORL          R12, SI
+	MOVL         SI, R8
+	JMP          sealBatchVAES51214_work
 
 sealBatchVAES51214_ended:
 	ADDQ $0x30, R12
@@ -2295,23 +2434,21 @@ sealBatchVAES51214_refill:
 	JE      sealBatchVAES51214_jobdone
 
 sealBatchVAES51214_load:
-	MOVQ (R12), SI
-	MOVQ SI, 768(CX)(R11*1)
-	MOVQ 8(R12), SI
-	MOVQ SI, 896(CX)(R11*1)
-	MOVQ 16(R12), SI
-	MOVQ SI, 1024(CX)(R11*1)
-	MOVQ 24(R12), SI
-	MOVQ SI, 1152(CX)(R11*1)
-	MOVQ 1408(CX)(R11*1), DI
-	MOVQ 304(DI), SI
-	MOVQ SI, 256(CX)(R11*2)
-	MOVQ 32(R12), SI
-	MOVQ SI, 264(CX)(R11*2)
-	MOVL 44(R12), SI
-	MOVQ SI, 1536(CX)(R11*1)
-
-sealBatchVAES51214_least:
+	MOVQ    (R12), SI
+	MOVQ    SI, 768(CX)(R11*1)
+	MOVQ    8(R12), SI
+	MOVQ    SI, 896(CX)(R11*1)
+	MOVQ    16(R12), SI
+	MOVQ    SI, 1024(CX)(R11*1)
+	MOVQ    24(R12), SI
+	MOVQ    SI, 1152(CX)(R11*1)
+	MOVQ    1408(CX)(R11*1), DI
+	MOVQ    304(DI), SI
+	MOVQ    SI, 256(CX)(R11*2)
+	MOVQ    32(R12), SI
+	MOVQ    SI, 264(CX)(R11*2)
+	MOVL    44(R12), SI
+	MOVQ    SI, 1536(CX)(R11*1)
 	CMPQ    1024(CX)(R11*1), R9
 	CMOVQCS 1024(CX)(R11*1), R9
 	JMP     sealBatchVAES51214_next
@@ -2323,9 +2460,19 @@ sealBatchVAES51214_idle:
 	MOVQ SI, 896(CX)(R11*1)
 
 sealBatchVAES51214_next:
-	ADDQ         $0x08, R11
-	CMPQ         R11, $0x80
-	JB           sealBatchVAES51214_lane
+sealBatchVAES51214_work:
+	TESTL R8, R8
+	JZ    sealBatchVAES51214_run
+	BSFL  R8, R11
+	SHLL  $0x03, R11
+	LEAL  -1(R8), SI
+	ANDL  SI, R8
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    sealBatchVAES51214_refill
+	JMP   sealBatchVAES51214_ended
+
+sealBatchVAES51214_run:
 	CMPQ         R9, $-1
 	JE           sealBatchVAES51214_done
 	MOVQ         $0x000000a0, DX
@@ -3065,20 +3212,61 @@ TEXT ·openBatchVAES512(SB), NOSPLIT, $0-24
 	XORL            R10, R10
 
 openBatchVAES51210_sched:
-	MOVQ $-1, R9
-	XORL R11, R11
-
-openBatchVAES51210_lane:
-	MOVQ  1280(CX)(R11*1), R12
-	TESTQ R12, R12
-	JZ    openBatchVAES51210_refill
-	SUBQ  DX, 1024(CX)(R11*1)
-	JZ    openBatchVAES51210_ended
-	ADDQ  R10, 768(CX)(R11*1)
-	MOVQ  1152(CX)(R11*1), SI
-	ANDQ  R10, SI
-	ADDQ  SI, 896(CX)(R11*1)
-	JMP   openBatchVAES51210_least
+	VPBROADCASTQ DX, Z8
+	VPBROADCASTQ R10, Z9
+	VPTERNLOGQ   $0xff, Z10, Z10, Z10
+	VMOVDQU64    1280(CX), Z11
+	VPTESTMQ     Z11, Z11, K1
+	VMOVDQU64    1024(CX), Z14
+	VPSUBQ       Z8, Z14, K1, Z14
+	VMOVDQU64    Z14, 1024(CX)
+	VPTESTNMQ    Z14, Z14, K1, K3
+	VPTESTMQ     Z14, Z14, K1, K2
+	VMOVDQA64    Z10, Z12
+	VMOVDQA64    Z14, K2, Z12
+	VPADDQ       768(CX), Z9, Z15
+	VMOVDQU64    Z15, K1, 768(CX)
+	VPANDQ       1152(CX), Z9, Z15
+	VPADDQ       896(CX), Z15, Z15
+	VMOVDQU64    Z15, K1, 896(CX)
+	KMOVW        K1, R8
+	VMOVDQU64    1344(CX), Z11
+	VPTESTMQ     Z11, Z11, K1
+	VMOVDQU64    1088(CX), Z14
+	VPSUBQ       Z8, Z14, K1, Z14
+	VMOVDQU64    Z14, 1088(CX)
+	VPTESTNMQ    Z14, Z14, K1, K4
+	VPTESTMQ     Z14, Z14, K1, K2
+	VMOVDQA64    Z10, Z13
+	VMOVDQA64    Z14, K2, Z13
+	VPADDQ       832(CX), Z9, Z15
+	VMOVDQU64    Z15, K1, 832(CX)
+	VPANDQ       1216(CX), Z9, Z15
+	VPADDQ       960(CX), Z15, Z15
+	VMOVDQU64    Z15, K1, 960(CX)
+	KMOVW        K1, SI
+	SHLL         $0x08, SI
+	ORL          SI, R8
+	VPMINUQ      Z13, Z12, Z12
+	VSHUFI64X2   $0x4e, Z12, Z12, Z13
+	VPMINUQ      Z13, Z12, Z12
+	VSHUFI64X2   $0xb1, Z12, Z12, Z13
+	VPMINUQ      Z13, Z12, Z12
+	VPSHUFD      $0x4e, Z12, Z13
+	VPMINUQ      Z13, Z12, Z12
+	VMOVQ        X12, R9
+	KMOVW        K3, R12
+	KMOVW        K4, SI
+	SHLL         $0x08, SI
+	ORL          SI, R12
+	NOTL         R8
+	ANDL         $0x0000ffff, R8
+	XORL         SI, SI
+	CMPQ         AX, R13
+	CMOVLCS      R8, SI
+	ORL          R12, SI
+	MOVL         SI, R8
+	JMP          openBatchVAES51210_work
 
 openBatchVAES51210_ended:
 	ADDQ $0x30, R12
@@ -3128,8 +3316,6 @@ openBatchVAES51210_load:
 	VMOVDQU X12, 512(CX)(R11*2)
 	MOVL    44(R12), SI
 	MOVQ    SI, 1536(CX)(R11*1)
-
-openBatchVAES51210_least:
 	CMPQ    1024(CX)(R11*1), R9
 	CMOVQCS 1024(CX)(R11*1), R9
 	JMP     openBatchVAES51210_next
@@ -3141,9 +3327,19 @@ openBatchVAES51210_idle:
 	MOVQ SI, 896(CX)(R11*1)
 
 openBatchVAES51210_next:
-	ADDQ         $0x08, R11
-	CMPQ         R11, $0x80
-	JB           openBatchVAES51210_lane
+openBatchVAES51210_work:
+	TESTL R8, R8
+	JZ    openBatchVAES51210_run
+	BSFL  R8, R11
+	SHLL  $0x03, R11
+	LEAL  -1(R8), SI
+	ANDL  SI, R8
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    openBatchVAES51210_refill
+	JMP   openBatchVAES51210_ended
+
+openBatchVAES51210_run:
 	CMPQ         R9, $-1
 	JE           openBatchVAES51210_done
 	MOVQ         $0x000000a0, DX
@@ -3909,20 +4105,61 @@ openBatchVAES512_12:
 	XORL            R10, R10
 
 openBatchVAES51212_sched:
-	MOVQ $-1, R9
-	XORL R11, R11
-
-openBatchVAES51212_lane:
-	MOVQ  1280(CX)(R11*1), R12
-	TESTQ R12, R12
-	JZ    openBatchVAES51212_refill
-	SUBQ  DX, 1024(CX)(R11*1)
-	JZ    openBatchVAES51212_ended
-	ADDQ  R10, 768(CX)(R11*1)
-	MOVQ  1152(CX)(R11*1), SI
-	ANDQ  R10, SI
-	ADDQ  SI, 896(CX)(R11*1)
-	JMP   openBatchVAES51212_least
+	VPBROADCASTQ DX, Z8
+	VPBROADCASTQ R10, Z9
+	VPTERNLOGQ   $0xff, Z10, Z10, Z10
+	VMOVDQU64    1280(CX), Z11
+	VPTESTMQ     Z11, Z11, K1
+	VMOVDQU64    1024(CX), Z14
+	VPSUBQ       Z8, Z14, K1, Z14
+	VMOVDQU64    Z14, 1024(CX)
+	VPTESTNMQ    Z14, Z14, K1, K3
+	VPTESTMQ     Z14, Z14, K1, K2
+	VMOVDQA64    Z10, Z12
+	VMOVDQA64    Z14, K2, Z12
+	VPADDQ       768(CX), Z9, Z15
+	VMOVDQU64    Z15, K1, 768(CX)
+	VPANDQ       1152(CX), Z9, Z15
+	VPADDQ       896(CX), Z15, Z15
+	VMOVDQU64    Z15, K1, 896(CX)
+	KMOVW        K1, R8
+	VMOVDQU64    1344(CX), Z11
+	VPTESTMQ     Z11, Z11, K1
+	VMOVDQU64    1088(CX), Z14
+	VPSUBQ       Z8, Z14, K1, Z14
+	VMOVDQU64    Z14, 1088(CX)
+	VPTESTNMQ    Z14, Z14, K1, K4
+	VPTESTMQ     Z14, Z14, K1, K2
+	VMOVDQA64    Z10, Z13
+	VMOVDQA64    Z14, K2, Z13
+	VPADDQ       832(CX), Z9, Z15
+	VMOVDQU64    Z15, K1, 832(CX)
+	VPANDQ       1216(CX), Z9, Z15
+	VPADDQ       960(CX), Z15, Z15
+	VMOVDQU64    Z15, K1, 960(CX)
+	KMOVW        K1, SI
+	SHLL         $0x08, SI
+	ORL          SI, R8
+	VPMINUQ      Z13, Z12, Z12
+	VSHUFI64X2   $0x4e, Z12, Z12, Z13
+	VPMINUQ      Z13, Z12, Z12
+	VSHUFI64X2   $0xb1, Z12, Z12, Z13
+	VPMINUQ      Z13, Z12, Z12
+	VPSHUFD      $0x4e, Z12, Z13
+	VPMINUQ      Z13, Z12, Z12
+	VMOVQ        X12, R9
+	KMOVW        K3, R12
+	KMOVW        K4, SI
+	SHLL         $0x08, SI
+	ORL          SI, R12
+	NOTL         R8
+	ANDL         $0x0000ffff, R8
+	XORL         SI, SI
+	CMPQ         AX, R13
+	CMOVLCS      R8, SI
+	ORL          R12, SI
+	MOVL         SI, R8
+	JMP          openBatchVAES51212_work
 
 openBatchVAES51212_ended:
 	ADDQ $0x30, R12
@@ -3972,8 +4209,6 @@ openBatchVAES51212_load:
 	VMOVDQU X12, 512(CX)(R11*2)
 	MOVL    44(R12), SI
 	MOVQ    SI, 1536(CX)(R11*1)
-
-openBatchVAES51212_least:
 	CMPQ    1024(CX)(R11*1), R9
 	CMOVQCS 1024(CX)(R11*1), R9
 	JMP     openBatchVAES51212_next
@@ -3985,9 +4220,19 @@ openBatchVAES51212_idle:
 	MOVQ SI, 896(CX)(R11*1)
 
 openBatchVAES51212_next:
-	ADDQ         $0x08, R11
-	CMPQ         R11, $0x80
-	JB           openBatchVAES51212_lane
+openBatchVAES51212_work:
+	TESTL R8, R8
+	JZ    openBatchVAES51212_run
+	BSFL  R8, R11
+	SHLL  $0x03, R11
+	LEAL  -1(R8), SI
+	ANDL  SI, R8
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    openBatchVAES51212_refill
+	JMP   openBatchVAES51212_ended
+
+openBatchVAES51212_run:
 	CMPQ         R9, $-1
 	JE           openBatchVAES51212_done
 	MOVQ         $0x000000a0, DX
@@ -4819,20 +5064,61 @@ openBatchVAES512_14:
 	XORL            R10, R10
 
 openBatchVAES51214_sched:
-	MOVQ $-1, R9
-	XORL R11, R11
-
-openBatchVAES51214_lane:
-	MOVQ  1280(CX)(R11*1), R12
-	TESTQ R12, R12
-	JZ    openBatchVAES51214_refill
-	SUBQ  DX, 1024(CX)(R11*1)
-	JZ    openBatchVAES51214_ended
-	ADDQ  R10, 768(CX)(R11*1)
-	MOVQ  1152(CX)(R11*1), SI
-	ANDQ  R10, SI
-	ADDQ  SI, 896(CX)(R11*1)
-	JMP   openBatchVAES51214_least
+	VPBROADCASTQ DX, Z8
+	VPBROADCASTQ R10, Z9
+	VPTERNLOGQ   $0xff, Z10, Z10, Z10
+	VMOVDQU64    1280(CX), Z11
+	VPTESTMQ     Z11, Z11, K1
+	VMOVDQU64    1024(CX), Z14
+	VPSUBQ       Z8, Z14, K1, Z14
+	VMOVDQU64    Z14, 1024(CX)
+	VPTESTNMQ    Z14, Z14, K1, K3
+	VPTESTMQ     Z14, Z14, K1, K2
+	VMOVDQA64    Z10, Z12
+	VMOVDQA64    Z14, K2, Z12
+	VPADDQ       768(CX), Z9, Z15
+	VMOVDQU64    Z15, K1, 768(CX)
+	VPANDQ       1152(CX), Z9, Z15
+	VPADDQ       896(CX), Z15, Z15
+	VMOVDQU64    Z15, K1, 896(CX)
+	KMOVW        K1, R8
+	VMOVDQU64    1344(CX), Z11
+	VPTESTMQ     Z11, Z11, K1
+	VMOVDQU64    1088(CX), Z14
+	VPSUBQ       Z8, Z14, K1, Z14
+	VMOVDQU64    Z14, 1088(CX)
+	VPTESTNMQ    Z14, Z14, K1, K4
+	VPTESTMQ     Z14, Z14, K1, K2
+	VMOVDQA64    Z10, Z13
+	VMOVDQA64    Z14, K2, Z13
+	VPADDQ       832(CX), Z9, Z15
+	VMOVDQU64    Z15, K1, 832(CX)
+	VPANDQ       1216(CX), Z9, Z15
+	VPADDQ       960(CX), Z15, Z15
+	VMOVDQU64    Z15, K1, 960(CX)
+	KMOVW        K1, SI
+	SHLL         $0x08, SI
+	ORL          SI, R8
+	VPMINUQ      Z13, Z12, Z12
+	VSHUFI64X2   $0x4e, Z12, Z12, Z13
+	VPMINUQ      Z13, Z12, Z12
+	VSHUFI64X2   $0xb1, Z12, Z12, Z13
+	VPMINUQ      Z13, Z12, Z12
+	VPSHUFD      $0x4e, Z12, Z13
+	VPMINUQ      Z13, Z12, Z12
+	VMOVQ        X12, R9
+	KMOVW        K3, R12
+	KMOVW        K4, SI
+	SHLL         $0x08, SI
+	ORL          SI, R12
+	NOTL         R8
+	ANDL         $0x0000ffff, R8
+	XORL         SI, SI
+	CMPQ         AX, R13
+	CMOVLCS      R8, SI
+	ORL          R12, SI
+	MOVL         SI, R8
+	JMP          openBatchVAES51214_work
 
 openBatchVAES51214_ended:
 	ADDQ $0x30, R12
@@ -4882,8 +5168,6 @@ openBatchVAES51214_load:
 	VMOVDQU X12, 512(CX)(R11*2)
 	MOVL    44(R12), SI
 	MOVQ    SI, 1536(CX)(R11*1)
-
-openBatchVAES51214_least:
 	CMPQ    1024(CX)(R11*1), R9
 	CMOVQCS 1024(CX)(R11*1), R9
 	JMP     openBatchVAES51214_next
@@ -4895,9 +5179,19 @@ openBatchVAES51214_idle:
 	MOVQ SI, 896(CX)(R11*1)
 
 openBatchVAES51214_next:
-	ADDQ         $0x08, R11
-	CMPQ         R11, $0x80
-	JB           openBatchVAES51214_lane
+openBatchVAES51214_work:
+	TESTL R8, R8
+	JZ    openBatchVAES51214_run
+	BSFL  R8, R11
+	SHLL  $0x03, R11
+	LEAL  -1(R8), SI
+	ANDL  SI, R8
+	MOVQ  1280(CX)(R11*1), R12
+	TESTQ R12, R12
+	JZ    openBatchVAES51214_refill
+	JMP   openBatchVAES51214_ended
+
+openBatchVAES51214_run:
 	CMPQ         R9, $-1
 	JE           openBatchVAES51214_done
 	MOVQ         $0x000000a0, DX

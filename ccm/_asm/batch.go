@@ -97,6 +97,7 @@ var (
 
 // Registers of the scheduler (batchSchedule), beside lp and rk.
 var (
+	work    = R8  // vecPass: the lanes left to visit, a bit each; n is set after
 	nextJob = RAX // the next job; nr is no longer needed
 	endJob  = R13 // the end of the jobs
 	steps   = RDX // the steps just run
@@ -158,9 +159,12 @@ func laneMem(disp int, scale uint8) Mem {
 // lane whose run ends loads its next run, or at the empty run after its
 // last stores its job's tag and takes the next job (its MAC value starting
 // at E(B_0)), or goes idle on the scratch. Then the kernel runs the fewest
-// steps left in a busy lane. Only open reads the lanes' masks.
+// steps left in a busy lane. Only open reads the lanes' masks. On 16 lanes
+// (zmm, vecPass) the lanes that go on are stepped together, and only those
+// whose run ended, or idle ones while jobs are left, one at a time.
 func batchSchedule(name string, rounds, nl int, open bool, stretch func()) {
 	lbl := func(what string) string { return label(name, rounds, what) }
+	vec := nl == 16
 	MOVQ(Mem{Base: lp, Disp: lanesJobs}, nextJob)
 	MOVQ(Mem{Base: lp, Disp: lanesNJobs}, endJob)
 	IMUL3Q(U32(jobSize), endJob, endJob)
@@ -169,19 +173,24 @@ func batchSchedule(name string, rounds, nl int, open bool, stretch func()) {
 	XORL(stepsB.As32(), stepsB.As32())
 
 	Label(lbl("sched"))
-	MOVQ(I32(-1), least)
-	XORL(lj.As32(), lj.As32())
-	Label(lbl("lane"))
-	MOVQ(laneMem(lanesCur, 1), cur)
-	TESTQ(cur, cur)
-	JZ(LabelRef(lbl("refill")))
-	SUBQ(steps, laneMem(lanesN, 1))
-	JZ(LabelRef(lbl("ended")))
-	ADDQ(stepsB, laneMem(lanesSrc, 1))
-	MOVQ(laneMem(lanesStep, 1), tmp)
-	ANDQ(stepsB, tmp)
-	ADDQ(tmp, laneMem(lanesDst, 1))
-	JMP(LabelRef(lbl("least")))
+	if vec {
+		vecPass()
+		JMP(LabelRef(lbl("work")))
+	} else {
+		MOVQ(I32(-1), least)
+		XORL(lj.As32(), lj.As32())
+		Label(lbl("lane"))
+		MOVQ(laneMem(lanesCur, 1), cur)
+		TESTQ(cur, cur)
+		JZ(LabelRef(lbl("refill")))
+		SUBQ(steps, laneMem(lanesN, 1))
+		JZ(LabelRef(lbl("ended")))
+		ADDQ(stepsB, laneMem(lanesSrc, 1))
+		MOVQ(laneMem(lanesStep, 1), tmp)
+		ANDQ(stepsB, tmp)
+		ADDQ(tmp, laneMem(lanesDst, 1))
+		JMP(LabelRef(lbl("least")))
+	}
 	// The run ended (its pointers are not needed): the next run, or the
 	// job's end.
 	Label(lbl("ended"))
@@ -246,9 +255,24 @@ func batchSchedule(name string, rounds, nl int, open bool, stretch func()) {
 	MOVQ(tmp, laneMem(lanesDst, 1))
 
 	Label(lbl("next"))
-	ADDQ(U8(8), lj)
-	CMPQ(lj, U8(8*nl))
-	JB(LabelRef(lbl("lane")))
+	if vec {
+		Label(lbl("work"))
+		TESTL(work.As32(), work.As32())
+		JZ(LabelRef(lbl("run")))
+		BSFL(work.As32(), lj.As32())
+		SHLL(U8(3), lj.As32())
+		LEAL(Mem{Base: work, Disp: -1}, tmp.As32())
+		ANDL(tmp.As32(), work.As32())
+		MOVQ(laneMem(lanesCur, 1), cur)
+		TESTQ(cur, cur)
+		JZ(LabelRef(lbl("refill")))
+		JMP(LabelRef(lbl("ended")))
+		Label(lbl("run"))
+	} else {
+		ADDQ(U8(8), lj)
+		CMPQ(lj, U8(8*nl))
+		JB(LabelRef(lbl("lane")))
+	}
 
 	CMPQ(least, I8(-1))
 	JE(LabelRef(lbl("done")))
@@ -261,6 +285,67 @@ func batchSchedule(name string, rounds, nl int, open bool, stretch func()) {
 	stretch()
 	JMP(LabelRef(lbl("sched")))
 	Label(lbl("done"))
+}
+
+// vecPass steps the busy lanes of 16, eight to a register (the MAC and
+// keystream registers are free between stretches): n -= steps, src +=
+// steps blocks, dst likewise where the run's step mask is all ones (idle
+// lanes stay on the scratch); sets least to the fewest blocks left in a
+// lane that goes on, and work to the lanes whose run ended, and the idle
+// ones while jobs are left, for the scheduler's loop to visit in turn.
+func vecPass() {
+	st, stB, max := bks[0], bks[1], bks[2]
+	ended := []Register{K3, K4}
+	VPBROADCASTQ(steps, st)
+	VPBROADCASTQ(stepsB, stB)
+	VPTERNLOGQ(U8(0xff), max, max, max)
+	for h := range 2 {
+		busy, on, left := K1, K2, []VecPhysical{bt[0], bt[1]}[h]
+		cur, n, p := bks[3], bt[2], bt[3]
+		field := func(disp int) Mem { return Mem{Base: lp, Disp: disp + 64*h} }
+		VMOVDQU64(field(lanesCur), cur)
+		VPTESTMQ(cur, cur, busy)
+		VMOVDQU64(field(lanesN), n)
+		VPSUBQ(st, n, busy, n)
+		VMOVDQU64(n, field(lanesN))
+		VPTESTNMQ(n, n, busy, ended[h])
+		VPTESTMQ(n, n, busy, on)
+		VMOVDQA64(max, left)
+		VMOVDQA64(n, on, left)
+		VPADDQ(field(lanesSrc), stB, p)
+		VMOVDQU64(p, busy, field(lanesSrc))
+		VPANDQ(field(lanesStep), stB, p)
+		VPADDQ(field(lanesDst), p, p)
+		VMOVDQU64(p, busy, field(lanesDst))
+		if h == 0 {
+			KMOVW(busy, work.As32())
+		} else {
+			KMOVW(busy, tmp.As32())
+			SHLL(U8(8), tmp.As32())
+			ORL(tmp.As32(), work.As32())
+		}
+	}
+	// The fewest of the lanes that go on: halves, quarters, pairs.
+	VPMINUQ(bt[1], bt[0], bt[0])
+	for _, imm := range []uint8{0x4e, 0xb1} {
+		VSHUFI64X2(U8(imm), bt[0], bt[0], bt[1])
+		VPMINUQ(bt[1], bt[0], bt[0])
+	}
+	VPSHUFD(U8(0x4e), bt[0], bt[1])
+	VPMINUQ(bt[1], bt[0], bt[0])
+	VMOVQ(bt[0].(Vec).AsX(), least)
+	// work: the ended lanes, and the idle ones while jobs are left.
+	KMOVW(ended[0], cur.As32())
+	KMOVW(ended[1], tmp.As32())
+	SHLL(U8(8), tmp.As32())
+	ORL(tmp.As32(), cur.As32())
+	NOTL(work.As32())
+	ANDL(U32(0xffff), work.As32())
+	XORL(tmp.As32(), tmp.As32())
+	CMPQ(nextJob, endJob)
+	CMOVLCS(work.As32(), tmp.As32())
+	ORL(cur.As32(), tmp.As32())
+	MOVL(tmp.As32(), work.As32())
 }
 
 // gather loads the step's source blocks of group g into bt[g]. Masked
