@@ -540,8 +540,13 @@ func (k *kern) textBlocks(name string, open bool) {
 	ms, os := []VecPhysical{k.m0, k.m1}, []VecPhysical{k.o0, k.o1}
 	TESTQ(n, n)
 	JZ(k.label(name + "Last"))
+	whole := fl.evex && k.words == 8
 	k.loop(name, func() {
-		k.gather(k.m0, k.m1)
+		if whole {
+			k.gatherWhole()
+		} else {
+			k.gather(k.m0, k.m1)
+		}
 		in := ms
 		if open {
 			in = os
@@ -549,10 +554,41 @@ func (k *kern) textBlocks(name string, open bool) {
 		k.update(in[0], in[1], func() {
 			for _, i := range k.halves() {
 				k.keystream(i, os[i], ms[i])
-				k.scatter(os[i], i)
+				if !whole {
+					k.scatter(os[i], i)
+				}
+			}
+			if whole {
+				k.scatterWhole()
 			}
 		})
 	})
+}
+
+// gatherWhole is gather for AEGIS-128L's whole blocks in zmm: each lane's
+// 32 bytes in one load, two lanes to a register (o0: lanes 0 and 1, o1: 2
+// and 3), and M0 and M1 of every lane picked out of them, in four
+// shuffles where gather takes six inserts.
+func (k *kern) gatherWhole() {
+	for h, r := range []VecPhysical{k.o0, k.o1} {
+		vload(laneMem(lsrc, 2*h, 0), r.AsY().(VecPhysical))
+		VINSERTI64X4(U8(1), laneMem(lsrc, 2*h+1, 0), r, r)
+	}
+	VSHUFI64X2(U8(0x88), k.o1, k.o0, k.m0)
+	VSHUFI64X2(U8(0xdd), k.o1, k.o0, k.m1)
+}
+
+// scatterWhole stores every lane's whole output block, M0's in o0 and
+// M1's in o1: two lanes' blocks put together in x0 by one permutation and
+// stored as 32 bytes each, half the stores of scatter (which measured a
+// fifth faster on blocks streamed from L2).
+func (k *kern) scatterWhole() {
+	for h := range 2 {
+		vload(laneOrder.Offset(64*h), k.x0)
+		VPERMI2Q(k.o1, k.o0, k.x0)
+		vstore(k.x0.AsY().(VecPhysical), laneMem(ldst, 2*h, 0))
+		VEXTRACTI64X4(U8(1), k.x0, laneMem(ldst, 2*h+1, 0))
+	}
 }
 
 // maskedStep emits Enc (Dec) of every lane's block at li through the byte
