@@ -3712,7 +3712,7 @@ openDone:
 
 // func sealMsgAESNI(nr int, rk *[240]byte, key *[74][16]byte, dst *byte, src *byte, n int, ad *byte, adLen int, j0 uint64, j1 uint64) (t0 uint64, t1 uint64)
 // Requires: AES, AVX, PCLMULQDQ
-TEXT ·sealMsgAESNI(SB), NOSPLIT, $288-96
+TEXT ·sealMsgAESNI(SB), NOSPLIT, $296-96
 	MOVQ    nr+0(FP), AX
 	MOVQ    rk+8(FP), BX
 	MOVQ    key+16(FP), CX
@@ -3770,13 +3770,32 @@ j0Rounds10:
 	VMOVDQU     X0, 256(SP)
 
 j0Later:
+	VPXOR X8, X8, X8
+	MOVQ  $0x00000000, 288(SP)
 	MOVQ  ad+48(FP), SI
 	MOVQ  adLen+56(FP), DX
 	MOVQ  DX, R13
 	ANDQ  $0x0f, R13
 	SHRQ  $0x04, DX
-	VPXOR X8, X8, X8
+	LEAQ  15(R13), R10
+	SHRQ  $0x04, R10
+	ADDQ  DX, R10
+	JZ    adDone
+	MOVQ  n+40(FP), R12
+	CMPQ  R12, $0x70
+	JA    adFirst
+	ADDQ  $0x0f, R12
+	SHRQ  $0x04, R12
+	ADDQ  R10, R12
+	CMPQ  R12, $0x08
+	JA    adFirst
+	NEGQ  R12
+	ADDQ  $0x40, R12
+	SHLQ  $0x04, R12
+	MOVQ  R12, 288(SP)
+	JMP   adDone
 
+adFirst:
 adLoop:
 	CMPQ       DX, $0x08
 	JB         adTail
@@ -5177,8 +5196,98 @@ lengths:
 	VPXOR   X8, X8, X8
 	VPXOR   X9, X9, X9
 	VPXOR   X10, X10, X10
+	CMPQ    288(SP), $0x00
+	JE      msgTail
+	MOVQ    288(SP), R10
+	MOVQ    ad+48(FP), SI
+	MOVQ    adLen+56(FP), DX
+	MOVQ    DX, R13
+	ANDQ    $0x0f, R13
+	SHRQ    $0x04, DX
 	TESTQ   DX, DX
-	JZ      msgPartial
+	JZ      foldPartial
+
+foldTailLoop:
+	VMOVDQU    (SI)(R11*1), X11
+	VPSHUFB    X14, X11, X11
+	VPXOR      X0, X11, X11
+	VPXOR      X0, X0, X0
+	VPCLMULQDQ $0x00, (CX)(R10*1), X11, X12
+	VPXOR      X12, X8, X8
+	VPCLMULQDQ $0x11, (CX)(R10*1), X11, X12
+	VPXOR      X12, X9, X9
+	VPSHUFD    $0x4e, X11, X12
+	VPXOR      X11, X12, X12
+	VPCLMULQDQ $0x00, 144(CX)(R10*1), X12, X12
+	VPXOR      X12, X10, X10
+	ADDQ       $0x10, R10
+	ADDQ       $0x10, R11
+	DECQ       DX
+	JNZ        foldTailLoop
+
+foldPartial:
+	TESTQ   R13, R13
+	JZ      foldPartialDone
+	LEAQ    (SI)(R11*1), R9
+	CMPQ    R13, $0x08
+	JB      foldInBelow8
+	MOVQ    (R9), R12
+	VMOVQ   R12, X11
+	MOVQ    -8(R9)(R13*1), R12
+	VPINSRQ $0x01, R12, X11, X11
+	JMP     foldInShuffle
+
+foldInBelow8:
+	CMPQ    R13, $0x04
+	JB      foldInBelow4
+	MOVL    (R9), R12
+	VMOVQ   R12, X11
+	MOVL    -4(R9)(R13*1), R12
+	VPINSRQ $0x01, R12, X11, X11
+	JMP     foldInShuffle
+
+foldInBelow4:
+	CMPQ    R13, $0x02
+	JB      foldInBelow2
+	MOVWLZX (R9), R12
+	VMOVQ   R12, X11
+	MOVWLZX -2(R9)(R13*1), R12
+	VPINSRQ $0x01, R12, X11, X11
+	JMP     foldInShuffle
+
+foldInBelow2:
+	MOVBLZX (R9), R12
+	VMOVQ   R12, X11
+
+foldInShuffle:
+	LEAQ       gcmPartShuf<>+0(SB), R12
+	LEAQ       (R12)(R13*8), R12
+	VMOVDQU    (R12)(R13*8), X12
+	VPSHUFB    X12, X11, X11
+	VPSHUFB    X14, X11, X11
+	VPXOR      X0, X11, X11
+	VPXOR      X0, X0, X0
+	VPCLMULQDQ $0x00, (CX)(R10*1), X11, X12
+	VPXOR      X12, X8, X8
+	VPCLMULQDQ $0x11, (CX)(R10*1), X11, X12
+	VPXOR      X12, X9, X9
+	VPSHUFD    $0x4e, X11, X12
+	VPXOR      X11, X12, X12
+	VPCLMULQDQ $0x00, 144(CX)(R10*1), X12, X12
+	VPXOR      X12, X10, X10
+	ADDQ       $0x10, R10
+
+foldPartialDone:
+	XORQ R11, R11
+	MOVQ src+32(FP), SI
+	MOVQ n+40(FP), DX
+	MOVQ DX, R13
+	ANDQ $0x0f, R13
+	SHRQ $0x04, DX
+
+msgTail:
+	TESTQ DX, DX
+	JZ    msgPartial
 
 msgTailLoop:
 	VMOVDQU    (SI)(R11*1), X11
@@ -5329,7 +5438,7 @@ msgPartialDone:
 
 // func openMsgAESNI(nr int, rk *[240]byte, key *[74][16]byte, dst *byte, src *byte, n int, ad *byte, adLen int, j0 uint64, j1 uint64) (t0 uint64, t1 uint64)
 // Requires: AES, AVX, PCLMULQDQ
-TEXT ·openMsgAESNI(SB), NOSPLIT, $288-96
+TEXT ·openMsgAESNI(SB), NOSPLIT, $296-96
 	MOVQ    nr+0(FP), AX
 	MOVQ    rk+8(FP), BX
 	MOVQ    key+16(FP), CX
@@ -5387,13 +5496,32 @@ j0Rounds10:
 	VMOVDQU     X0, 256(SP)
 
 j0Later:
+	VPXOR X8, X8, X8
+	MOVQ  $0x00000000, 288(SP)
 	MOVQ  ad+48(FP), SI
 	MOVQ  adLen+56(FP), DX
 	MOVQ  DX, R13
 	ANDQ  $0x0f, R13
 	SHRQ  $0x04, DX
-	VPXOR X8, X8, X8
+	LEAQ  15(R13), R10
+	SHRQ  $0x04, R10
+	ADDQ  DX, R10
+	JZ    adDone
+	MOVQ  n+40(FP), R12
+	CMPQ  R12, $0x70
+	JA    adFirst
+	ADDQ  $0x0f, R12
+	SHRQ  $0x04, R12
+	ADDQ  R10, R12
+	CMPQ  R12, $0x08
+	JA    adFirst
+	NEGQ  R12
+	ADDQ  $0x40, R12
+	SHLQ  $0x04, R12
+	MOVQ  R12, 288(SP)
+	JMP   adDone
 
+adFirst:
 adLoop:
 	CMPQ       DX, $0x08
 	JB         adTail
@@ -6789,8 +6917,98 @@ lengths:
 	VPXOR   X8, X8, X8
 	VPXOR   X9, X9, X9
 	VPXOR   X10, X10, X10
+	CMPQ    288(SP), $0x00
+	JE      msgTail
+	MOVQ    288(SP), R10
+	MOVQ    ad+48(FP), SI
+	MOVQ    adLen+56(FP), DX
+	MOVQ    DX, R13
+	ANDQ    $0x0f, R13
+	SHRQ    $0x04, DX
 	TESTQ   DX, DX
-	JZ      msgPartial
+	JZ      foldPartial
+
+foldTailLoop:
+	VMOVDQU    (SI)(R11*1), X11
+	VPSHUFB    X14, X11, X11
+	VPXOR      X0, X11, X11
+	VPXOR      X0, X0, X0
+	VPCLMULQDQ $0x00, (CX)(R10*1), X11, X12
+	VPXOR      X12, X8, X8
+	VPCLMULQDQ $0x11, (CX)(R10*1), X11, X12
+	VPXOR      X12, X9, X9
+	VPSHUFD    $0x4e, X11, X12
+	VPXOR      X11, X12, X12
+	VPCLMULQDQ $0x00, 144(CX)(R10*1), X12, X12
+	VPXOR      X12, X10, X10
+	ADDQ       $0x10, R10
+	ADDQ       $0x10, R11
+	DECQ       DX
+	JNZ        foldTailLoop
+
+foldPartial:
+	TESTQ   R13, R13
+	JZ      foldPartialDone
+	LEAQ    (SI)(R11*1), R9
+	CMPQ    R13, $0x08
+	JB      foldInBelow8
+	MOVQ    (R9), R12
+	VMOVQ   R12, X11
+	MOVQ    -8(R9)(R13*1), R12
+	VPINSRQ $0x01, R12, X11, X11
+	JMP     foldInShuffle
+
+foldInBelow8:
+	CMPQ    R13, $0x04
+	JB      foldInBelow4
+	MOVL    (R9), R12
+	VMOVQ   R12, X11
+	MOVL    -4(R9)(R13*1), R12
+	VPINSRQ $0x01, R12, X11, X11
+	JMP     foldInShuffle
+
+foldInBelow4:
+	CMPQ    R13, $0x02
+	JB      foldInBelow2
+	MOVWLZX (R9), R12
+	VMOVQ   R12, X11
+	MOVWLZX -2(R9)(R13*1), R12
+	VPINSRQ $0x01, R12, X11, X11
+	JMP     foldInShuffle
+
+foldInBelow2:
+	MOVBLZX (R9), R12
+	VMOVQ   R12, X11
+
+foldInShuffle:
+	LEAQ       gcmPartShuf<>+0(SB), R12
+	LEAQ       (R12)(R13*8), R12
+	VMOVDQU    (R12)(R13*8), X12
+	VPSHUFB    X12, X11, X11
+	VPSHUFB    X14, X11, X11
+	VPXOR      X0, X11, X11
+	VPXOR      X0, X0, X0
+	VPCLMULQDQ $0x00, (CX)(R10*1), X11, X12
+	VPXOR      X12, X8, X8
+	VPCLMULQDQ $0x11, (CX)(R10*1), X11, X12
+	VPXOR      X12, X9, X9
+	VPSHUFD    $0x4e, X11, X12
+	VPXOR      X11, X12, X12
+	VPCLMULQDQ $0x00, 144(CX)(R10*1), X12, X12
+	VPXOR      X12, X10, X10
+	ADDQ       $0x10, R10
+
+foldPartialDone:
+	XORQ R11, R11
+	MOVQ src+32(FP), SI
+	MOVQ n+40(FP), DX
+	MOVQ DX, R13
+	ANDQ $0x0f, R13
+	SHRQ $0x04, DX
+
+msgTail:
+	TESTQ DX, DX
+	JZ    msgPartial
 
 msgTailLoop:
 	VMOVDQU    (SI)(R11*1), X11
@@ -10196,7 +10414,7 @@ openDone:
 
 // func sealMsgSSE(nr int, rk *[240]byte, key *[74][16]byte, dst *byte, src *byte, n int, ad *byte, adLen int, j0 uint64, j1 uint64) (t0 uint64, t1 uint64)
 // Requires: AES, PCLMULQDQ, SSE2, SSE4.1, SSSE3
-TEXT ·sealMsgSSE(SB), NOSPLIT, $288-96
+TEXT ·sealMsgSSE(SB), NOSPLIT, $296-96
 	MOVQ   nr+0(FP), AX
 	MOVQ   rk+8(FP), BX
 	MOVQ   key+16(FP), CX
@@ -10256,13 +10474,32 @@ j0Rounds10:
 	MOVOU      X0, 256(SP)
 
 j0Later:
+	PXOR X8, X8
+	MOVQ $0x00000000, 288(SP)
 	MOVQ ad+48(FP), SI
 	MOVQ adLen+56(FP), DX
 	MOVQ DX, R13
 	ANDQ $0x0f, R13
 	SHRQ $0x04, DX
-	PXOR X8, X8
+	LEAQ 15(R13), R10
+	SHRQ $0x04, R10
+	ADDQ DX, R10
+	JZ   adDone
+	MOVQ n+40(FP), R12
+	CMPQ R12, $0x70
+	JA   adFirst
+	ADDQ $0x0f, R12
+	SHRQ $0x04, R12
+	ADDQ R10, R12
+	CMPQ R12, $0x08
+	JA   adFirst
+	NEGQ R12
+	ADDQ $0x40, R12
+	SHLQ $0x04, R12
+	MOVQ R12, 288(SP)
+	JMP  adDone
 
+adFirst:
 adLoop:
 	CMPQ      DX, $0x08
 	JB        adTail
@@ -11846,6 +12083,102 @@ lengths:
 	PXOR  X8, X8
 	PXOR  X9, X9
 	PXOR  X10, X10
+	CMPQ  288(SP), $0x00
+	JE    msgTail
+	MOVQ  288(SP), R10
+	MOVQ  ad+48(FP), SI
+	MOVQ  adLen+56(FP), DX
+	MOVQ  DX, R13
+	ANDQ  $0x0f, R13
+	SHRQ  $0x04, DX
+	TESTQ DX, DX
+	JZ    foldPartial
+
+foldTailLoop:
+	MOVOU     (SI)(R11*1), X11
+	PSHUFB    X14, X11
+	PXOR      X0, X11
+	PXOR      X0, X0
+	MOVOU     (CX)(R10*1), X13
+	MOVO      X11, X12
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X8
+	PCLMULQDQ $0x11, X11, X13
+	PXOR      X13, X9
+	PSHUFD    $0x4e, X11, X12
+	PXOR      X11, X12
+	MOVOU     144(CX)(R10*1), X13
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X10
+	ADDQ      $0x10, R10
+	ADDQ      $0x10, R11
+	DECQ      DX
+	JNZ       foldTailLoop
+
+foldPartial:
+	TESTQ  R13, R13
+	JZ     foldPartialDone
+	LEAQ   (SI)(R11*1), R9
+	CMPQ   R13, $0x08
+	JB     foldInBelow8
+	MOVQ   (R9), R12
+	MOVQ   R12, X11
+	MOVQ   -8(R9)(R13*1), R12
+	PINSRQ $0x01, R12, X11
+	JMP    foldInShuffle
+
+foldInBelow8:
+	CMPQ   R13, $0x04
+	JB     foldInBelow4
+	MOVL   (R9), R12
+	MOVQ   R12, X11
+	MOVL   -4(R9)(R13*1), R12
+	PINSRQ $0x01, R12, X11
+	JMP    foldInShuffle
+
+foldInBelow4:
+	CMPQ    R13, $0x02
+	JB      foldInBelow2
+	MOVWLZX (R9), R12
+	MOVQ    R12, X11
+	MOVWLZX -2(R9)(R13*1), R12
+	PINSRQ  $0x01, R12, X11
+	JMP     foldInShuffle
+
+foldInBelow2:
+	MOVBLZX (R9), R12
+	MOVQ    R12, X11
+
+foldInShuffle:
+	LEAQ      gcmPartShuf<>+0(SB), R12
+	LEAQ      (R12)(R13*8), R12
+	MOVOU     (R12)(R13*8), X12
+	PSHUFB    X12, X11
+	PSHUFB    X14, X11
+	PXOR      X0, X11
+	PXOR      X0, X0
+	MOVOU     (CX)(R10*1), X13
+	MOVO      X11, X12
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X8
+	PCLMULQDQ $0x11, X11, X13
+	PXOR      X13, X9
+	PSHUFD    $0x4e, X11, X12
+	PXOR      X11, X12
+	MOVOU     144(CX)(R10*1), X13
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X10
+	ADDQ      $0x10, R10
+
+foldPartialDone:
+	XORQ R11, R11
+	MOVQ src+32(FP), SI
+	MOVQ n+40(FP), DX
+	MOVQ DX, R13
+	ANDQ $0x0f, R13
+	SHRQ $0x04, DX
+
+msgTail:
 	TESTQ DX, DX
 	JZ    msgPartial
 
@@ -12014,7 +12347,7 @@ msgPartialDone:
 
 // func openMsgSSE(nr int, rk *[240]byte, key *[74][16]byte, dst *byte, src *byte, n int, ad *byte, adLen int, j0 uint64, j1 uint64) (t0 uint64, t1 uint64)
 // Requires: AES, PCLMULQDQ, SSE2, SSE4.1, SSSE3
-TEXT ·openMsgSSE(SB), NOSPLIT, $288-96
+TEXT ·openMsgSSE(SB), NOSPLIT, $296-96
 	MOVQ   nr+0(FP), AX
 	MOVQ   rk+8(FP), BX
 	MOVQ   key+16(FP), CX
@@ -12074,13 +12407,32 @@ j0Rounds10:
 	MOVOU      X0, 256(SP)
 
 j0Later:
+	PXOR X8, X8
+	MOVQ $0x00000000, 288(SP)
 	MOVQ ad+48(FP), SI
 	MOVQ adLen+56(FP), DX
 	MOVQ DX, R13
 	ANDQ $0x0f, R13
 	SHRQ $0x04, DX
-	PXOR X8, X8
+	LEAQ 15(R13), R10
+	SHRQ $0x04, R10
+	ADDQ DX, R10
+	JZ   adDone
+	MOVQ n+40(FP), R12
+	CMPQ R12, $0x70
+	JA   adFirst
+	ADDQ $0x0f, R12
+	SHRQ $0x04, R12
+	ADDQ R10, R12
+	CMPQ R12, $0x08
+	JA   adFirst
+	NEGQ R12
+	ADDQ $0x40, R12
+	SHLQ $0x04, R12
+	MOVQ R12, 288(SP)
+	JMP  adDone
 
+adFirst:
 adLoop:
 	CMPQ      DX, $0x08
 	JB        adTail
@@ -13659,6 +14011,102 @@ lengths:
 	PXOR  X8, X8
 	PXOR  X9, X9
 	PXOR  X10, X10
+	CMPQ  288(SP), $0x00
+	JE    msgTail
+	MOVQ  288(SP), R10
+	MOVQ  ad+48(FP), SI
+	MOVQ  adLen+56(FP), DX
+	MOVQ  DX, R13
+	ANDQ  $0x0f, R13
+	SHRQ  $0x04, DX
+	TESTQ DX, DX
+	JZ    foldPartial
+
+foldTailLoop:
+	MOVOU     (SI)(R11*1), X11
+	PSHUFB    X14, X11
+	PXOR      X0, X11
+	PXOR      X0, X0
+	MOVOU     (CX)(R10*1), X13
+	MOVO      X11, X12
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X8
+	PCLMULQDQ $0x11, X11, X13
+	PXOR      X13, X9
+	PSHUFD    $0x4e, X11, X12
+	PXOR      X11, X12
+	MOVOU     144(CX)(R10*1), X13
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X10
+	ADDQ      $0x10, R10
+	ADDQ      $0x10, R11
+	DECQ      DX
+	JNZ       foldTailLoop
+
+foldPartial:
+	TESTQ  R13, R13
+	JZ     foldPartialDone
+	LEAQ   (SI)(R11*1), R9
+	CMPQ   R13, $0x08
+	JB     foldInBelow8
+	MOVQ   (R9), R12
+	MOVQ   R12, X11
+	MOVQ   -8(R9)(R13*1), R12
+	PINSRQ $0x01, R12, X11
+	JMP    foldInShuffle
+
+foldInBelow8:
+	CMPQ   R13, $0x04
+	JB     foldInBelow4
+	MOVL   (R9), R12
+	MOVQ   R12, X11
+	MOVL   -4(R9)(R13*1), R12
+	PINSRQ $0x01, R12, X11
+	JMP    foldInShuffle
+
+foldInBelow4:
+	CMPQ    R13, $0x02
+	JB      foldInBelow2
+	MOVWLZX (R9), R12
+	MOVQ    R12, X11
+	MOVWLZX -2(R9)(R13*1), R12
+	PINSRQ  $0x01, R12, X11
+	JMP     foldInShuffle
+
+foldInBelow2:
+	MOVBLZX (R9), R12
+	MOVQ    R12, X11
+
+foldInShuffle:
+	LEAQ      gcmPartShuf<>+0(SB), R12
+	LEAQ      (R12)(R13*8), R12
+	MOVOU     (R12)(R13*8), X12
+	PSHUFB    X12, X11
+	PSHUFB    X14, X11
+	PXOR      X0, X11
+	PXOR      X0, X0
+	MOVOU     (CX)(R10*1), X13
+	MOVO      X11, X12
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X8
+	PCLMULQDQ $0x11, X11, X13
+	PXOR      X13, X9
+	PSHUFD    $0x4e, X11, X12
+	PXOR      X11, X12
+	MOVOU     144(CX)(R10*1), X13
+	PCLMULQDQ $0x00, X13, X12
+	PXOR      X12, X10
+	ADDQ      $0x10, R10
+
+foldPartialDone:
+	XORQ R11, R11
+	MOVQ src+32(FP), SI
+	MOVQ n+40(FP), DX
+	MOVQ DX, R13
+	ANDQ $0x0f, R13
+	SHRQ $0x04, DX
+
+msgTail:
 	TESTQ DX, DX
 	JZ    msgPartial
 
@@ -15179,14 +15627,29 @@ rounds10VAES25639:
 	VPXOR       Y11, Y11, Y11
 	MOVQ        adLen+56(FP), R13
 	MOVQ        n+40(FP), R14
+	XORQ        R11, R11
 	TESTQ       R13, R13
 	JZ          adDoneVAES25641
-	MOVQ        ad+48(FP), SI
-	MOVQ        R13, DX
+	LEAQ        15(R13), R12
+	SHRQ        $0x04, R12
+	LEAQ        15(R14), R10
+	SHRQ        $0x04, R10
+	ADDQ        R10, R12
+	CMPQ        R12, $0x20
+	JA          adFirstVAES25642
+	NEGQ        R12
+	ADDQ        $0x40, R12
+	SHLQ        $0x04, R12
+	LEAQ        (CX)(R12*1), R11
+	JMP         adDoneVAES25641
 
-hashLoopVAES25642:
+adFirstVAES25642:
+	MOVQ ad+48(FP), SI
+	MOVQ R13, DX
+
+hashLoopVAES25643:
 	CMPQ         DX, $0x00000100
-	JB           hashTailVAES25643
+	JB           hashTailVAES25644
 	VMOVDQU      (SI), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
 	VPXOR        Y11, Y8, Y8
@@ -15277,11 +15740,11 @@ hashLoopVAES25642:
 	VPXOR        X10, X13, X11
 	ADDQ         $0x00000100, SI
 	SUBQ         $0x00000100, DX
-	JMP          hashLoopVAES25642
+	JMP          hashLoopVAES25643
 
-hashTailVAES25643:
+hashTailVAES25644:
 	TESTQ   DX, DX
-	JZ      hashDoneVAES25644
+	JZ      hashDoneVAES25645
 	VMOVDQA X11, X1
 	VPXOR   Y11, Y11, Y11
 	VPXOR   Y12, Y12, Y12
@@ -15293,9 +15756,9 @@ hashTailVAES25643:
 	SHLQ    $0x04, R10
 	ADDQ    CX, R10
 
-tailLoopVAES25645:
+tailLoopVAES25646:
 	CMPQ       DX, $0x20
-	JB         tailPartVAES25646
+	JB         tailPartVAES25647
 	VMOVDQU    (SI), Y8
 	VPSHUFB    gcmBswapWide<>+0(SB), Y8, Y8
 	VPXOR      Y1, Y8, Y8
@@ -15311,13 +15774,13 @@ tailLoopVAES25645:
 	ADDQ       $0x20, SI
 	ADDQ       $0x20, R10
 	SUBQ       $0x20, DX
-	JMP        tailLoopVAES25645
+	JMP        tailLoopVAES25646
 
-tailPartVAES25646:
+tailPartVAES25647:
 	TESTQ      DX, DX
-	JZ         tailReduceVAES25647
+	JZ         tailReduceVAES25648
 	CMPQ       DX, $0x10
-	JB         partialVAES25648
+	JB         partialVAES25649
 	VMOVDQU    (SI), X2
 	VPSHUFB    gcmBswap<>+0(SB), X2, X8
 	VPXOR      X1, X8, X8
@@ -15333,40 +15796,40 @@ tailPartVAES25646:
 	ADDQ       $0x10, SI
 	ADDQ       $0x10, R10
 	SUBQ       $0x10, DX
-	JZ         tailReduceVAES25647
+	JZ         tailReduceVAES25648
 
-partialVAES25648:
+partialVAES25649:
 	CMPQ    DX, $0x08
-	JB      inVAES25649Below8
+	JB      inVAES25650Below8
 	MOVQ    (SI), R12
 	VMOVQ   R12, X2
 	MOVQ    -8(SI)(DX*1), R12
 	VPINSRQ $0x01, R12, X2, X2
-	JMP     inVAES25649Shuffle
+	JMP     inVAES25650Shuffle
 
-inVAES25649Below8:
+inVAES25650Below8:
 	CMPQ    DX, $0x04
-	JB      inVAES25649Below4
+	JB      inVAES25650Below4
 	MOVL    (SI), R12
 	VMOVQ   R12, X2
 	MOVL    -4(SI)(DX*1), R12
 	VPINSRQ $0x01, R12, X2, X2
-	JMP     inVAES25649Shuffle
+	JMP     inVAES25650Shuffle
 
-inVAES25649Below4:
+inVAES25650Below4:
 	CMPQ    DX, $0x02
-	JB      inVAES25649Below2
+	JB      inVAES25650Below2
 	MOVWLZX (SI), R12
 	VMOVQ   R12, X2
 	MOVWLZX -2(SI)(DX*1), R12
 	VPINSRQ $0x01, R12, X2, X2
-	JMP     inVAES25649Shuffle
+	JMP     inVAES25650Shuffle
 
-inVAES25649Below2:
+inVAES25650Below2:
 	MOVBLZX (SI), R12
 	VMOVQ   R12, X2
 
-inVAES25649Shuffle:
+inVAES25650Shuffle:
 	LEAQ       gcmPartShuf<>+0(SB), R12
 	LEAQ       (R12)(DX*8), R12
 	VMOVDQU    (R12)(DX*8), X8
@@ -15383,7 +15846,7 @@ inVAES25649Shuffle:
 	VPCLMULQDQ $0x10, (R10), X8, X10
 	VPXOR      Y10, Y12, Y12
 
-tailReduceVAES25647:
+tailReduceVAES25648:
 	VPCLMULQDQ   $0x10, gcmPolyWide<>+0(SB), Y11, Y9
 	VPSHUFD      $0x4e, Y11, Y10
 	VPXOR        Y9, Y12, Y12
@@ -15395,13 +15858,13 @@ tailReduceVAES25647:
 	VEXTRACTI128 $0x01, Y13, X10
 	VPXOR        X10, X13, X11
 
-hashDoneVAES25644:
+hashDoneVAES25645:
 adDoneVAES25641:
 	MOVQ           dst+24(FP), DI
 	MOVQ           src+32(FP), SI
 	MOVQ           R14, DX
 	CMPQ           DX, $0x00000100
-	JB             cryptTailVAES25650
+	JB             cryptTailVAES25651
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y0
 	VPADDD         gcmInc2<>+0(SB), Y14, Y14
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y1
@@ -15428,8 +15891,8 @@ adDoneVAES25641:
 	VPXOR          Y15, Y6, Y6
 	VPXOR          Y15, Y7, Y7
 	CMPQ           AX, $0x0c
-	JB             rounds10VAES25654
-	JE             rounds12VAES25655
+	JB             rounds10VAES25655
+	JE             rounds12VAES25656
 	VBROADCASTI128 -48(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15449,7 +15912,7 @@ adDoneVAES25641:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-rounds12VAES25655:
+rounds12VAES25656:
 	VBROADCASTI128 -16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15469,7 +15932,7 @@ rounds12VAES25655:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-rounds10VAES25654:
+rounds10VAES25655:
 	VBROADCASTI128 16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15581,9 +16044,9 @@ rounds10VAES25654:
 	ADDQ           $0x00000100, DI
 	SUBQ           $0x00000100, DX
 
-groupLoopVAES25656:
+groupLoopVAES25657:
 	CMPQ           DX, $0x00000100
-	JB             sealLastVAES25653
+	JB             sealLastVAES25654
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y0
 	VPADDD         gcmInc2<>+0(SB), Y14, Y14
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y1
@@ -15610,8 +16073,8 @@ groupLoopVAES25656:
 	VPXOR          Y15, Y6, Y6
 	VPXOR          Y15, Y7, Y7
 	CMPQ           AX, $0x0c
-	JB             rounds10VAES25657
-	JE             rounds12VAES25658
+	JB             rounds10VAES25658
+	JE             rounds12VAES25659
 	VBROADCASTI128 -48(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15631,7 +16094,7 @@ groupLoopVAES25656:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-rounds12VAES25658:
+rounds12VAES25659:
 	VBROADCASTI128 -16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15651,7 +16114,7 @@ rounds12VAES25658:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-rounds10VAES25657:
+rounds10VAES25658:
 	VBROADCASTI128 16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -15850,9 +16313,9 @@ rounds10VAES25657:
 	ADDQ           $0x00000100, SI
 	ADDQ           $0x00000100, DI
 	SUBQ           $0x00000100, DX
-	JMP            groupLoopVAES25656
+	JMP            groupLoopVAES25657
 
-sealLastVAES25653:
+sealLastVAES25654:
 	LEAQ       15(DX), R10
 	SHRQ       $0x04, R10
 	NEGQ       R10
@@ -15937,19 +16400,19 @@ sealLastVAES25653:
 	VPXOR      Y9, Y12, Y12
 	VPCLMULQDQ $0x10, -32(R10), Y8, Y10
 	VPXOR      Y10, Y12, Y12
-	JMP        cryptPendingVAES25651
+	JMP        cryptPendingVAES25652
 
-cryptTailVAES25650:
+cryptTailVAES25651:
 	VMOVDQA X11, X1
 	VPXOR   Y11, Y11, Y11
 	VPXOR   Y12, Y12, Y12
 	VPXOR   Y13, Y13, Y13
-	JMP     tailBodyVAES25659
+	JMP     tailBodyVAES25660
 
-cryptPendingVAES25651:
+cryptPendingVAES25652:
 	VPXOR Y1, Y1, Y1
 
-tailBodyVAES25659:
+tailBodyVAES25660:
 	LEAQ 15(DX), R10
 	SHRQ $0x04, R10
 	NEGQ R10
@@ -15957,28 +16420,28 @@ tailBodyVAES25659:
 	SHLQ $0x04, R10
 	ADDQ CX, R10
 
-tailLoopVAES25660:
+tailLoopVAES25661:
 	CMPQ           DX, $0x20
-	JB             tailPartVAES25661
+	JB             tailPartVAES25662
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y0
 	VPADDD         gcmInc2<>+0(SB), Y14, Y14
 	VBROADCASTI128 (BX), Y15
 	VPXOR          Y15, Y0, Y0
 	CMPQ           AX, $0x0c
-	JB             rounds10VAES25663
-	JE             rounds12VAES25664
+	JB             rounds10VAES25664
+	JE             rounds12VAES25665
 	VBROADCASTI128 -48(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VBROADCASTI128 -32(R8), Y15
 	VAESENC        Y15, Y0, Y0
 
-rounds12VAES25664:
+rounds12VAES25665:
 	VBROADCASTI128 -16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VBROADCASTI128 (R8), Y15
 	VAESENC        Y15, Y0, Y0
 
-rounds10VAES25663:
+rounds10VAES25664:
 	VBROADCASTI128 16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VBROADCASTI128 32(R8), Y15
@@ -16016,27 +16479,27 @@ rounds10VAES25663:
 	ADDQ           $0x20, SI
 	ADDQ           $0x20, R10
 	SUBQ           $0x20, DX
-	JMP            tailLoopVAES25660
+	JMP            tailLoopVAES25661
 
-tailPartVAES25661:
+tailPartVAES25662:
 	TESTQ   DX, DX
-	JZ      tailReduceVAES25662
+	JZ      tailReduceVAES25663
 	CMPQ    DX, $0x10
-	JB      partialVAES25665
+	JB      partialVAES25666
 	VMOVDQU (SI), X2
 	VPSHUFB gcmBswap<>+0(SB), X14, X0
 	VPXOR   (BX), X0, X0
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES25666
-	JE      rounds12VAES25667
+	JB      rounds10VAES25667
+	JE      rounds12VAES25668
 	VAESENC -48(R8), X0, X0
 	VAESENC -32(R8), X0, X0
 
-rounds12VAES25667:
+rounds12VAES25668:
 	VAESENC -16(R8), X0, X0
 	VAESENC (R8), X0, X0
 
-rounds10VAES25666:
+rounds10VAES25667:
 	VAESENC     16(R8), X0, X0
 	VAESENC     32(R8), X0, X0
 	VAESENC     48(R8), X0, X0
@@ -16065,40 +16528,40 @@ rounds10VAES25666:
 	ADDQ        $0x10, DI
 	VPADDD      gcmIncs<>+16(SB), X14, X14
 	SUBQ        $0x10, DX
-	JZ          tailReduceVAES25662
+	JZ          tailReduceVAES25663
 
-partialVAES25665:
+partialVAES25666:
 	CMPQ    DX, $0x08
-	JB      inVAES25668Below8
+	JB      inVAES25669Below8
 	MOVQ    (SI), R12
 	VMOVQ   R12, X2
 	MOVQ    -8(SI)(DX*1), R12
 	VPINSRQ $0x01, R12, X2, X2
-	JMP     inVAES25668Shuffle
+	JMP     inVAES25669Shuffle
 
-inVAES25668Below8:
+inVAES25669Below8:
 	CMPQ    DX, $0x04
-	JB      inVAES25668Below4
+	JB      inVAES25669Below4
 	MOVL    (SI), R12
 	VMOVQ   R12, X2
 	MOVL    -4(SI)(DX*1), R12
 	VPINSRQ $0x01, R12, X2, X2
-	JMP     inVAES25668Shuffle
+	JMP     inVAES25669Shuffle
 
-inVAES25668Below4:
+inVAES25669Below4:
 	CMPQ    DX, $0x02
-	JB      inVAES25668Below2
+	JB      inVAES25669Below2
 	MOVWLZX (SI), R12
 	VMOVQ   R12, X2
 	MOVWLZX -2(SI)(DX*1), R12
 	VPINSRQ $0x01, R12, X2, X2
-	JMP     inVAES25668Shuffle
+	JMP     inVAES25669Shuffle
 
-inVAES25668Below2:
+inVAES25669Below2:
 	MOVBLZX (SI), R12
 	VMOVQ   R12, X2
 
-inVAES25668Shuffle:
+inVAES25669Shuffle:
 	LEAQ    gcmPartShuf<>+0(SB), R12
 	LEAQ    (R12)(DX*8), R12
 	VMOVDQU (R12)(DX*8), X8
@@ -16106,16 +16569,16 @@ inVAES25668Shuffle:
 	VPSHUFB gcmBswap<>+0(SB), X14, X0
 	VPXOR   (BX), X0, X0
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES25669
-	JE      rounds12VAES25670
+	JB      rounds10VAES25670
+	JE      rounds12VAES25671
 	VAESENC -48(R8), X0, X0
 	VAESENC -32(R8), X0, X0
 
-rounds12VAES25670:
+rounds12VAES25671:
 	VAESENC -16(R8), X0, X0
 	VAESENC (R8), X0, X0
 
-rounds10VAES25669:
+rounds10VAES25670:
 	VAESENC     16(R8), X0, X0
 	VAESENC     32(R8), X0, X0
 	VAESENC     48(R8), X0, X0
@@ -16129,37 +16592,36 @@ rounds10VAES25669:
 	VPXOR       X2, X0, X0
 	VMOVDQU     X0, (SP)
 	LEAQ        (SP), R9
-	MOVQ        DI, R11
 	TESTB       $0x08, DL
-	JZ          outVAES25671Skip8
+	JZ          outVAES25672Skip8
 	MOVQ        (R9), R12
-	MOVQ        R12, (R11)
+	MOVQ        R12, (DI)
 	ADDQ        $0x08, R9
-	ADDQ        $0x08, R11
+	ADDQ        $0x08, DI
 
-outVAES25671Skip8:
+outVAES25672Skip8:
 	TESTB $0x04, DL
-	JZ    outVAES25671Skip4
+	JZ    outVAES25672Skip4
 	MOVL  (R9), R12
-	MOVL  R12, (R11)
+	MOVL  R12, (DI)
 	ADDQ  $0x04, R9
-	ADDQ  $0x04, R11
+	ADDQ  $0x04, DI
 
-outVAES25671Skip4:
+outVAES25672Skip4:
 	TESTB $0x02, DL
-	JZ    outVAES25671Skip2
+	JZ    outVAES25672Skip2
 	MOVW  (R9), R12
-	MOVW  R12, (R11)
+	MOVW  R12, (DI)
 	ADDQ  $0x02, R9
-	ADDQ  $0x02, R11
+	ADDQ  $0x02, DI
 
-outVAES25671Skip2:
+outVAES25672Skip2:
 	TESTB $0x01, DL
-	JZ    outVAES25671Skip1
+	JZ    outVAES25672Skip1
 	MOVB  (R9), R12
-	MOVB  R12, (R11)
+	MOVB  R12, (DI)
 
-outVAES25671Skip1:
+outVAES25672Skip1:
 	LEAQ       gcmPartMask<>+0(SB), R12
 	SUBQ       DX, R12
 	VPAND      16(R12), X0, X0
@@ -16175,7 +16637,97 @@ outVAES25671Skip1:
 	VPCLMULQDQ $0x10, (R10), X8, X10
 	VPXOR      Y10, Y12, Y12
 
-tailReduceVAES25662:
+tailReduceVAES25663:
+	TESTQ R11, R11
+	JZ    foldDoneVAES25675
+	MOVQ  ad+48(FP), SI
+	MOVQ  R13, DX
+
+foldLoopVAES25673:
+	CMPQ       DX, $0x20
+	JB         foldPartVAES25674
+	VMOVDQU    (SI), Y8
+	VPSHUFB    gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ $0x00, (R11), Y8, Y9
+	VPXOR      Y9, Y11, Y11
+	VPCLMULQDQ $0x11, (R11), Y8, Y10
+	VPXOR      Y10, Y13, Y13
+	VPCLMULQDQ $0x01, (R11), Y8, Y9
+	VPXOR      Y9, Y12, Y12
+	VPCLMULQDQ $0x10, (R11), Y8, Y10
+	VPXOR      Y10, Y12, Y12
+	ADDQ       $0x20, SI
+	ADDQ       $0x20, R11
+	SUBQ       $0x20, DX
+	JMP        foldLoopVAES25673
+
+foldPartVAES25674:
+	TESTQ      DX, DX
+	JZ         foldDoneVAES25675
+	CMPQ       DX, $0x10
+	JB         foldPartialVAES25676
+	VMOVDQU    (SI), X8
+	VPSHUFB    gcmBswap<>+0(SB), X8, X8
+	VPCLMULQDQ $0x00, (R11), X8, X9
+	VPXOR      Y9, Y11, Y11
+	VPCLMULQDQ $0x11, (R11), X8, X10
+	VPXOR      Y10, Y13, Y13
+	VPCLMULQDQ $0x01, (R11), X8, X9
+	VPXOR      Y9, Y12, Y12
+	VPCLMULQDQ $0x10, (R11), X8, X10
+	VPXOR      Y10, Y12, Y12
+	ADDQ       $0x10, SI
+	ADDQ       $0x10, R11
+	SUBQ       $0x10, DX
+	JZ         foldDoneVAES25675
+
+foldPartialVAES25676:
+	CMPQ    DX, $0x08
+	JB      foldInVAES25677Below8
+	MOVQ    (SI), R12
+	VMOVQ   R12, X8
+	MOVQ    -8(SI)(DX*1), R12
+	VPINSRQ $0x01, R12, X8, X8
+	JMP     foldInVAES25677Shuffle
+
+foldInVAES25677Below8:
+	CMPQ    DX, $0x04
+	JB      foldInVAES25677Below4
+	MOVL    (SI), R12
+	VMOVQ   R12, X8
+	MOVL    -4(SI)(DX*1), R12
+	VPINSRQ $0x01, R12, X8, X8
+	JMP     foldInVAES25677Shuffle
+
+foldInVAES25677Below4:
+	CMPQ    DX, $0x02
+	JB      foldInVAES25677Below2
+	MOVWLZX (SI), R12
+	VMOVQ   R12, X8
+	MOVWLZX -2(SI)(DX*1), R12
+	VPINSRQ $0x01, R12, X8, X8
+	JMP     foldInVAES25677Shuffle
+
+foldInVAES25677Below2:
+	MOVBLZX (SI), R12
+	VMOVQ   R12, X8
+
+foldInVAES25677Shuffle:
+	LEAQ       gcmPartShuf<>+0(SB), R12
+	LEAQ       (R12)(DX*8), R12
+	VMOVDQU    (R12)(DX*8), X2
+	VPSHUFB    X2, X8, X8
+	VPSHUFB    gcmBswap<>+0(SB), X8, X8
+	VPCLMULQDQ $0x00, (R11), X8, X9
+	VPXOR      Y9, Y11, Y11
+	VPCLMULQDQ $0x11, (R11), X8, X10
+	VPXOR      Y10, Y13, Y13
+	VPCLMULQDQ $0x01, (R11), X8, X9
+	VPXOR      Y9, Y12, Y12
+	VPCLMULQDQ $0x10, (R11), X8, X10
+	VPXOR      Y10, Y12, Y12
+
+foldDoneVAES25675:
 	SHLQ         $0x03, R14
 	SHLQ         $0x03, R13
 	VMOVQ        R14, X8
@@ -16225,16 +16777,16 @@ TEXT ·openMsgVAES256(SB), NOSPLIT, $32-96
 	VPSHUFB gcmBswap<>+0(SB), X14, X0
 	VPXOR   (BX), X0, X0
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES25672
-	JE      rounds12VAES25673
+	JB      rounds10VAES25678
+	JE      rounds12VAES25679
 	VAESENC -48(R8), X0, X0
 	VAESENC -32(R8), X0, X0
 
-rounds12VAES25673:
+rounds12VAES25679:
 	VAESENC -16(R8), X0, X0
 	VAESENC (R8), X0, X0
 
-rounds10VAES25672:
+rounds10VAES25678:
 	VAESENC     16(R8), X0, X0
 	VAESENC     32(R8), X0, X0
 	VAESENC     48(R8), X0, X0
@@ -16251,14 +16803,29 @@ rounds10VAES25672:
 	VPXOR       Y11, Y11, Y11
 	MOVQ        adLen+56(FP), R13
 	MOVQ        n+40(FP), R14
+	XORQ        R11, R11
 	TESTQ       R13, R13
-	JZ          adDoneVAES25674
-	MOVQ        ad+48(FP), SI
-	MOVQ        R13, DX
+	JZ          adDoneVAES25680
+	LEAQ        15(R13), R12
+	SHRQ        $0x04, R12
+	LEAQ        15(R14), R10
+	SHRQ        $0x04, R10
+	ADDQ        R10, R12
+	CMPQ        R12, $0x20
+	JA          adFirstVAES25681
+	NEGQ        R12
+	ADDQ        $0x40, R12
+	SHLQ        $0x04, R12
+	LEAQ        (CX)(R12*1), R11
+	JMP         adDoneVAES25680
 
-hashLoopVAES25675:
+adFirstVAES25681:
+	MOVQ ad+48(FP), SI
+	MOVQ R13, DX
+
+hashLoopVAES25682:
 	CMPQ         DX, $0x00000100
-	JB           hashTailVAES25676
+	JB           hashTailVAES25683
 	VMOVDQU      (SI), Y8
 	VPSHUFB      gcmBswapWide<>+0(SB), Y8, Y8
 	VPXOR        Y11, Y8, Y8
@@ -16349,11 +16916,11 @@ hashLoopVAES25675:
 	VPXOR        X10, X13, X11
 	ADDQ         $0x00000100, SI
 	SUBQ         $0x00000100, DX
-	JMP          hashLoopVAES25675
+	JMP          hashLoopVAES25682
 
-hashTailVAES25676:
+hashTailVAES25683:
 	TESTQ   DX, DX
-	JZ      hashDoneVAES25677
+	JZ      hashDoneVAES25684
 	VMOVDQA X11, X1
 	VPXOR   Y11, Y11, Y11
 	VPXOR   Y12, Y12, Y12
@@ -16365,9 +16932,9 @@ hashTailVAES25676:
 	SHLQ    $0x04, R10
 	ADDQ    CX, R10
 
-tailLoopVAES25678:
+tailLoopVAES25685:
 	CMPQ       DX, $0x20
-	JB         tailPartVAES25679
+	JB         tailPartVAES25686
 	VMOVDQU    (SI), Y8
 	VPSHUFB    gcmBswapWide<>+0(SB), Y8, Y8
 	VPXOR      Y1, Y8, Y8
@@ -16383,13 +16950,13 @@ tailLoopVAES25678:
 	ADDQ       $0x20, SI
 	ADDQ       $0x20, R10
 	SUBQ       $0x20, DX
-	JMP        tailLoopVAES25678
+	JMP        tailLoopVAES25685
 
-tailPartVAES25679:
+tailPartVAES25686:
 	TESTQ      DX, DX
-	JZ         tailReduceVAES25680
+	JZ         tailReduceVAES25687
 	CMPQ       DX, $0x10
-	JB         partialVAES25681
+	JB         partialVAES25688
 	VMOVDQU    (SI), X2
 	VPSHUFB    gcmBswap<>+0(SB), X2, X8
 	VPXOR      X1, X8, X8
@@ -16405,40 +16972,40 @@ tailPartVAES25679:
 	ADDQ       $0x10, SI
 	ADDQ       $0x10, R10
 	SUBQ       $0x10, DX
-	JZ         tailReduceVAES25680
+	JZ         tailReduceVAES25687
 
-partialVAES25681:
+partialVAES25688:
 	CMPQ    DX, $0x08
-	JB      inVAES25682Below8
+	JB      inVAES25689Below8
 	MOVQ    (SI), R12
 	VMOVQ   R12, X2
 	MOVQ    -8(SI)(DX*1), R12
 	VPINSRQ $0x01, R12, X2, X2
-	JMP     inVAES25682Shuffle
+	JMP     inVAES25689Shuffle
 
-inVAES25682Below8:
+inVAES25689Below8:
 	CMPQ    DX, $0x04
-	JB      inVAES25682Below4
+	JB      inVAES25689Below4
 	MOVL    (SI), R12
 	VMOVQ   R12, X2
 	MOVL    -4(SI)(DX*1), R12
 	VPINSRQ $0x01, R12, X2, X2
-	JMP     inVAES25682Shuffle
+	JMP     inVAES25689Shuffle
 
-inVAES25682Below4:
+inVAES25689Below4:
 	CMPQ    DX, $0x02
-	JB      inVAES25682Below2
+	JB      inVAES25689Below2
 	MOVWLZX (SI), R12
 	VMOVQ   R12, X2
 	MOVWLZX -2(SI)(DX*1), R12
 	VPINSRQ $0x01, R12, X2, X2
-	JMP     inVAES25682Shuffle
+	JMP     inVAES25689Shuffle
 
-inVAES25682Below2:
+inVAES25689Below2:
 	MOVBLZX (SI), R12
 	VMOVQ   R12, X2
 
-inVAES25682Shuffle:
+inVAES25689Shuffle:
 	LEAQ       gcmPartShuf<>+0(SB), R12
 	LEAQ       (R12)(DX*8), R12
 	VMOVDQU    (R12)(DX*8), X8
@@ -16455,7 +17022,7 @@ inVAES25682Shuffle:
 	VPCLMULQDQ $0x10, (R10), X8, X10
 	VPXOR      Y10, Y12, Y12
 
-tailReduceVAES25680:
+tailReduceVAES25687:
 	VPCLMULQDQ   $0x10, gcmPolyWide<>+0(SB), Y11, Y9
 	VPSHUFD      $0x4e, Y11, Y10
 	VPXOR        Y9, Y12, Y12
@@ -16467,17 +17034,17 @@ tailReduceVAES25680:
 	VEXTRACTI128 $0x01, Y13, X10
 	VPXOR        X10, X13, X11
 
-hashDoneVAES25677:
-adDoneVAES25674:
+hashDoneVAES25684:
+adDoneVAES25680:
 	MOVQ dst+24(FP), DI
 	MOVQ src+32(FP), SI
 	MOVQ R14, DX
 	CMPQ DX, $0x00000100
-	JB   cryptTailVAES25683
+	JB   cryptTailVAES25690
 
-groupLoopVAES25687:
+groupLoopVAES25694:
 	CMPQ           DX, $0x00000200
-	JB             openFinalVAES25686
+	JB             openFinalVAES25693
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y0
 	VPADDD         gcmInc2<>+0(SB), Y14, Y14
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y1
@@ -16504,8 +17071,8 @@ groupLoopVAES25687:
 	VPXOR          Y15, Y6, Y6
 	VPXOR          Y15, Y7, Y7
 	CMPQ           AX, $0x0c
-	JB             rounds10VAES25688
-	JE             rounds12VAES25689
+	JB             rounds10VAES25695
+	JE             rounds12VAES25696
 	VBROADCASTI128 -48(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -16525,7 +17092,7 @@ groupLoopVAES25687:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-rounds12VAES25689:
+rounds12VAES25696:
 	VBROADCASTI128 -16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -16545,7 +17112,7 @@ rounds12VAES25689:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-rounds10VAES25688:
+rounds10VAES25695:
 	VBROADCASTI128 16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -16743,9 +17310,9 @@ rounds10VAES25688:
 	ADDQ           $0x00000100, SI
 	ADDQ           $0x00000100, DI
 	SUBQ           $0x00000100, DX
-	JMP            groupLoopVAES25687
+	JMP            groupLoopVAES25694
 
-openFinalVAES25686:
+openFinalVAES25693:
 	LEAQ           -241(DX), R10
 	SHRQ           $0x04, R10
 	NEGQ           R10
@@ -16778,8 +17345,8 @@ openFinalVAES25686:
 	VPXOR          Y15, Y6, Y6
 	VPXOR          Y15, Y7, Y7
 	CMPQ           AX, $0x0c
-	JB             rounds10VAES25690
-	JE             rounds12VAES25691
+	JB             rounds10VAES25697
+	JE             rounds12VAES25698
 	VBROADCASTI128 -48(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -16799,7 +17366,7 @@ openFinalVAES25686:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-rounds12VAES25691:
+rounds12VAES25698:
 	VBROADCASTI128 -16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -16819,7 +17386,7 @@ rounds12VAES25691:
 	VAESENC        Y15, Y6, Y6
 	VAESENC        Y15, Y7, Y7
 
-rounds10VAES25690:
+rounds10VAES25697:
 	VBROADCASTI128 16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VAESENC        Y15, Y1, Y1
@@ -17007,19 +17574,19 @@ rounds10VAES25690:
 	ADDQ           $0x00000100, SI
 	ADDQ           $0x00000100, DI
 	SUBQ           $0x00000100, DX
-	JMP            cryptPendingVAES25684
+	JMP            cryptPendingVAES25691
 
-cryptTailVAES25683:
+cryptTailVAES25690:
 	VMOVDQA X11, X1
 	VPXOR   Y11, Y11, Y11
 	VPXOR   Y12, Y12, Y12
 	VPXOR   Y13, Y13, Y13
-	JMP     tailBodyVAES25692
+	JMP     tailBodyVAES25699
 
-cryptPendingVAES25684:
+cryptPendingVAES25691:
 	VPXOR Y1, Y1, Y1
 
-tailBodyVAES25692:
+tailBodyVAES25699:
 	LEAQ 15(DX), R10
 	SHRQ $0x04, R10
 	NEGQ R10
@@ -17027,29 +17594,29 @@ tailBodyVAES25692:
 	SHLQ $0x04, R10
 	ADDQ CX, R10
 
-tailLoopVAES25693:
+tailLoopVAES256100:
 	CMPQ           DX, $0x20
-	JB             tailPartVAES25694
+	JB             tailPartVAES256101
 	VPSHUFB        gcmBswapWide<>+0(SB), Y14, Y0
 	VPADDD         gcmInc2<>+0(SB), Y14, Y14
 	VBROADCASTI128 (BX), Y15
 	VPXOR          Y15, Y0, Y0
 	VMOVDQU        (SI), Y8
 	CMPQ           AX, $0x0c
-	JB             rounds10VAES25696
-	JE             rounds12VAES25697
+	JB             rounds10VAES256103
+	JE             rounds12VAES256104
 	VBROADCASTI128 -48(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VBROADCASTI128 -32(R8), Y15
 	VAESENC        Y15, Y0, Y0
 
-rounds12VAES25697:
+rounds12VAES256104:
 	VBROADCASTI128 -16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VBROADCASTI128 (R8), Y15
 	VAESENC        Y15, Y0, Y0
 
-rounds10VAES25696:
+rounds10VAES256103:
 	VBROADCASTI128 16(R8), Y15
 	VAESENC        Y15, Y0, Y0
 	VBROADCASTI128 32(R8), Y15
@@ -17087,27 +17654,27 @@ rounds10VAES25696:
 	ADDQ           $0x20, SI
 	ADDQ           $0x20, R10
 	SUBQ           $0x20, DX
-	JMP            tailLoopVAES25693
+	JMP            tailLoopVAES256100
 
-tailPartVAES25694:
+tailPartVAES256101:
 	TESTQ   DX, DX
-	JZ      tailReduceVAES25695
+	JZ      tailReduceVAES256102
 	CMPQ    DX, $0x10
-	JB      partialVAES25698
+	JB      partialVAES256105
 	VMOVDQU (SI), X2
 	VPSHUFB gcmBswap<>+0(SB), X14, X0
 	VPXOR   (BX), X0, X0
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES25699
-	JE      rounds12VAES256100
+	JB      rounds10VAES256106
+	JE      rounds12VAES256107
 	VAESENC -48(R8), X0, X0
 	VAESENC -32(R8), X0, X0
 
-rounds12VAES256100:
+rounds12VAES256107:
 	VAESENC -16(R8), X0, X0
 	VAESENC (R8), X0, X0
 
-rounds10VAES25699:
+rounds10VAES256106:
 	VAESENC     16(R8), X0, X0
 	VAESENC     32(R8), X0, X0
 	VAESENC     48(R8), X0, X0
@@ -17136,40 +17703,40 @@ rounds10VAES25699:
 	ADDQ        $0x10, DI
 	VPADDD      gcmIncs<>+16(SB), X14, X14
 	SUBQ        $0x10, DX
-	JZ          tailReduceVAES25695
+	JZ          tailReduceVAES256102
 
-partialVAES25698:
+partialVAES256105:
 	CMPQ    DX, $0x08
-	JB      inVAES256101Below8
+	JB      inVAES256108Below8
 	MOVQ    (SI), R12
 	VMOVQ   R12, X2
 	MOVQ    -8(SI)(DX*1), R12
 	VPINSRQ $0x01, R12, X2, X2
-	JMP     inVAES256101Shuffle
+	JMP     inVAES256108Shuffle
 
-inVAES256101Below8:
+inVAES256108Below8:
 	CMPQ    DX, $0x04
-	JB      inVAES256101Below4
+	JB      inVAES256108Below4
 	MOVL    (SI), R12
 	VMOVQ   R12, X2
 	MOVL    -4(SI)(DX*1), R12
 	VPINSRQ $0x01, R12, X2, X2
-	JMP     inVAES256101Shuffle
+	JMP     inVAES256108Shuffle
 
-inVAES256101Below4:
+inVAES256108Below4:
 	CMPQ    DX, $0x02
-	JB      inVAES256101Below2
+	JB      inVAES256108Below2
 	MOVWLZX (SI), R12
 	VMOVQ   R12, X2
 	MOVWLZX -2(SI)(DX*1), R12
 	VPINSRQ $0x01, R12, X2, X2
-	JMP     inVAES256101Shuffle
+	JMP     inVAES256108Shuffle
 
-inVAES256101Below2:
+inVAES256108Below2:
 	MOVBLZX (SI), R12
 	VMOVQ   R12, X2
 
-inVAES256101Shuffle:
+inVAES256108Shuffle:
 	LEAQ    gcmPartShuf<>+0(SB), R12
 	LEAQ    (R12)(DX*8), R12
 	VMOVDQU (R12)(DX*8), X8
@@ -17177,16 +17744,16 @@ inVAES256101Shuffle:
 	VPSHUFB gcmBswap<>+0(SB), X14, X0
 	VPXOR   (BX), X0, X0
 	CMPQ    AX, $0x0c
-	JB      rounds10VAES256102
-	JE      rounds12VAES256103
+	JB      rounds10VAES256109
+	JE      rounds12VAES256110
 	VAESENC -48(R8), X0, X0
 	VAESENC -32(R8), X0, X0
 
-rounds12VAES256103:
+rounds12VAES256110:
 	VAESENC -16(R8), X0, X0
 	VAESENC (R8), X0, X0
 
-rounds10VAES256102:
+rounds10VAES256109:
 	VAESENC     16(R8), X0, X0
 	VAESENC     32(R8), X0, X0
 	VAESENC     48(R8), X0, X0
@@ -17200,37 +17767,36 @@ rounds10VAES256102:
 	VPXOR       X2, X0, X0
 	VMOVDQU     X0, (SP)
 	LEAQ        (SP), R9
-	MOVQ        DI, R11
 	TESTB       $0x08, DL
-	JZ          outVAES256104Skip8
+	JZ          outVAES256111Skip8
 	MOVQ        (R9), R12
-	MOVQ        R12, (R11)
+	MOVQ        R12, (DI)
 	ADDQ        $0x08, R9
-	ADDQ        $0x08, R11
+	ADDQ        $0x08, DI
 
-outVAES256104Skip8:
+outVAES256111Skip8:
 	TESTB $0x04, DL
-	JZ    outVAES256104Skip4
+	JZ    outVAES256111Skip4
 	MOVL  (R9), R12
-	MOVL  R12, (R11)
+	MOVL  R12, (DI)
 	ADDQ  $0x04, R9
-	ADDQ  $0x04, R11
+	ADDQ  $0x04, DI
 
-outVAES256104Skip4:
+outVAES256111Skip4:
 	TESTB $0x02, DL
-	JZ    outVAES256104Skip2
+	JZ    outVAES256111Skip2
 	MOVW  (R9), R12
-	MOVW  R12, (R11)
+	MOVW  R12, (DI)
 	ADDQ  $0x02, R9
-	ADDQ  $0x02, R11
+	ADDQ  $0x02, DI
 
-outVAES256104Skip2:
+outVAES256111Skip2:
 	TESTB $0x01, DL
-	JZ    outVAES256104Skip1
+	JZ    outVAES256111Skip1
 	MOVB  (R9), R12
-	MOVB  R12, (R11)
+	MOVB  R12, (DI)
 
-outVAES256104Skip1:
+outVAES256111Skip1:
 	VPSHUFB    gcmBswap<>+0(SB), X2, X8
 	VPXOR      X1, X8, X8
 	VPXOR      X1, X1, X1
@@ -17243,7 +17809,97 @@ outVAES256104Skip1:
 	VPCLMULQDQ $0x10, (R10), X8, X10
 	VPXOR      Y10, Y12, Y12
 
-tailReduceVAES25695:
+tailReduceVAES256102:
+	TESTQ R11, R11
+	JZ    foldDoneVAES256114
+	MOVQ  ad+48(FP), SI
+	MOVQ  R13, DX
+
+foldLoopVAES256112:
+	CMPQ       DX, $0x20
+	JB         foldPartVAES256113
+	VMOVDQU    (SI), Y8
+	VPSHUFB    gcmBswapWide<>+0(SB), Y8, Y8
+	VPCLMULQDQ $0x00, (R11), Y8, Y9
+	VPXOR      Y9, Y11, Y11
+	VPCLMULQDQ $0x11, (R11), Y8, Y10
+	VPXOR      Y10, Y13, Y13
+	VPCLMULQDQ $0x01, (R11), Y8, Y9
+	VPXOR      Y9, Y12, Y12
+	VPCLMULQDQ $0x10, (R11), Y8, Y10
+	VPXOR      Y10, Y12, Y12
+	ADDQ       $0x20, SI
+	ADDQ       $0x20, R11
+	SUBQ       $0x20, DX
+	JMP        foldLoopVAES256112
+
+foldPartVAES256113:
+	TESTQ      DX, DX
+	JZ         foldDoneVAES256114
+	CMPQ       DX, $0x10
+	JB         foldPartialVAES256115
+	VMOVDQU    (SI), X8
+	VPSHUFB    gcmBswap<>+0(SB), X8, X8
+	VPCLMULQDQ $0x00, (R11), X8, X9
+	VPXOR      Y9, Y11, Y11
+	VPCLMULQDQ $0x11, (R11), X8, X10
+	VPXOR      Y10, Y13, Y13
+	VPCLMULQDQ $0x01, (R11), X8, X9
+	VPXOR      Y9, Y12, Y12
+	VPCLMULQDQ $0x10, (R11), X8, X10
+	VPXOR      Y10, Y12, Y12
+	ADDQ       $0x10, SI
+	ADDQ       $0x10, R11
+	SUBQ       $0x10, DX
+	JZ         foldDoneVAES256114
+
+foldPartialVAES256115:
+	CMPQ    DX, $0x08
+	JB      foldInVAES256116Below8
+	MOVQ    (SI), R12
+	VMOVQ   R12, X8
+	MOVQ    -8(SI)(DX*1), R12
+	VPINSRQ $0x01, R12, X8, X8
+	JMP     foldInVAES256116Shuffle
+
+foldInVAES256116Below8:
+	CMPQ    DX, $0x04
+	JB      foldInVAES256116Below4
+	MOVL    (SI), R12
+	VMOVQ   R12, X8
+	MOVL    -4(SI)(DX*1), R12
+	VPINSRQ $0x01, R12, X8, X8
+	JMP     foldInVAES256116Shuffle
+
+foldInVAES256116Below4:
+	CMPQ    DX, $0x02
+	JB      foldInVAES256116Below2
+	MOVWLZX (SI), R12
+	VMOVQ   R12, X8
+	MOVWLZX -2(SI)(DX*1), R12
+	VPINSRQ $0x01, R12, X8, X8
+	JMP     foldInVAES256116Shuffle
+
+foldInVAES256116Below2:
+	MOVBLZX (SI), R12
+	VMOVQ   R12, X8
+
+foldInVAES256116Shuffle:
+	LEAQ       gcmPartShuf<>+0(SB), R12
+	LEAQ       (R12)(DX*8), R12
+	VMOVDQU    (R12)(DX*8), X2
+	VPSHUFB    X2, X8, X8
+	VPSHUFB    gcmBswap<>+0(SB), X8, X8
+	VPCLMULQDQ $0x00, (R11), X8, X9
+	VPXOR      Y9, Y11, Y11
+	VPCLMULQDQ $0x11, (R11), X8, X10
+	VPXOR      Y10, Y13, Y13
+	VPCLMULQDQ $0x01, (R11), X8, X9
+	VPXOR      Y9, Y12, Y12
+	VPCLMULQDQ $0x10, (R11), X8, X10
+	VPXOR      Y10, Y12, Y12
+
+foldDoneVAES256114:
 	SHLQ         $0x03, R14
 	SHLQ         $0x03, R13
 	VMOVQ        R14, X8

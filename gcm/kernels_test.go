@@ -194,14 +194,15 @@ func TestAgainstStdlib(t *testing.T) {
 				}
 			}
 		}
-		// VAES512 hashes the associated data last, under the message's
-		// one reduction, while their blocks and the lengths block fit its
-		// 65 powers: messages of m blocks with data of 64-m blocks and one
-		// more, whole or partial.
-		for _, m := range []int{0, 1, 7, 32, 33, 63, 64} {
-			for _, n := range []int{16 * m, 16*m - 5} {
-				for _, a := range []int{64 - m, 65 - m} {
-					for _, adLen := range []int{16 * a, 16*a - 3} {
+		// The message kernels hash the associated data under the
+		// message's last reduction while their blocks and the lengths
+		// block fit the family's powers (9 on xmm, 33 on ymm, 65 on zmm):
+		// messages of m blocks, whole or partial, with no data, about a
+		// block of it, and the most that fits and past it.
+		for _, most := range []int{8, 32, 64} { // blocks of message and data
+			for _, m := range []int{0, 1, 2, most / 2, most - 1, most} {
+				for _, n := range []int{16 * m, 16*m - 5} {
+					for _, adLen := range []int{0, 1, 15, 16, 17, 16*(most-m) - 3, 16 * (most - m), 16*(most-m) + 1, 16 * (most - m + 1)} {
 						if n >= 0 && adLen >= 0 {
 							check(fmt.Sprintf("message %d bytes, ad %d bytes", n, adLen), 1, nonce, src[:n], src[len(src)-adLen:], 16)
 						}

@@ -87,8 +87,8 @@ func (x *xaes) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 	return g.Open(dst, nonce[12:], ciphertext, ad)
 }
 
-// blocks returns how many blocks msg and ad fill together: the VAES512
-// message kernel may hash both under one reduction.
+// blocks returns how many blocks msg and ad fill together: the message
+// kernels may hash both under one reduction.
 func blocks(msg, ad []byte) int {
 	return (len(msg)+blockSize-1)/blockSize + (len(ad)+blockSize-1)/blockSize
 }

@@ -32,9 +32,11 @@ func ocbOpenLanesVAES512(nr int, rk, ek *[240]byte, l *[32][16]byte, ends *[2][1
 // a row from msgs on (batchutil.LaneGroup.Runs): they take each group's
 // pointers from its messages, without a table, and the next group in the
 // same call, but stop after a group that is theirs to finish (out.done not
-// all set, out.fail not empty), and return the groups they ran. The open
-// run kernel sets the OK of every message it ran, false where not in
-// out.done, for Finish to set.
+// all set, out.fail not empty), and return the groups they ran. They read
+// each group's nonces while the group before it ends (after a stop,
+// unused), never past the run's runs groups. The open run kernel sets the
+// OK of every message it ran, false where not in out.done, for Finish to
+// set.
 
 //go:noescape
 func ocbSealRunVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *batch.Message, runs, sub int, mark uint32, out *laneOut) int

@@ -26306,7 +26306,7 @@ lanes_tag0_ocbOpenLanesVAES512:
 	RET
 
 // func ocbSealRunVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, runs int, sub int, mark uint32, out *[264]byte) int
-// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, VAES
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV, VAES
 TEXT ·ocbSealRunVAES512(SB), $1096-96
 	LEAQ            (SP), R13
 	ADDQ            $0x3f, R13
@@ -26333,8 +26333,6 @@ TEXT ·ocbSealRunVAES512(SB), $1096-96
 	VBROADCASTI32X4 192(R10), Z29
 	VBROADCASTI32X4 208(R10), Z30
 	VBROADCASTI32X4 224(R10), Z31
-
-lanes_group_ocbSealRunVAES512:
 	XORL            R12, R12
 	CMPQ            1592(SI), $0x01
 	ADCL            R12, R12
@@ -26527,6 +26525,7 @@ lanes_r10_16:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_16:
+lanes_group_ocbSealRunVAES512:
 	MOVL          $0x000000aa, R12
 	KMOVW         R12, K2
 	VMOVDQU64     q64<>+0(SB), Z16
@@ -27641,69 +27640,190 @@ lanes_rdone_20:
 lanes_parts_done_ocbSealRunVAES512:
 	VBROADCASTI32X4 16(DI), Z12
 	VPTERNLOGQ      $0x96, Z12, Z4, Z8
-	VPXORQ          Z17, Z8, Z0
+	VPXORQ          Z17, Z8, Z8
 	VPTERNLOGQ      $0x96, Z12, Z5, Z9
-	VPXORQ          Z17, Z9, Z1
+	VPXORQ          Z17, Z9, Z9
 	VPTERNLOGQ      $0x96, Z12, Z6, Z10
-	VPXORQ          Z17, Z10, Z2
+	VPXORQ          Z17, Z10, Z10
 	VPTERNLOGQ      $0x96, Z12, Z7, Z11
-	VPXORQ          Z17, Z11, Z3
+	VPXORQ          Z17, Z11, Z11
+	LEAQ            1664(SI), R11
+	MOVL            512(R13), R12
+	INCL            R12
+	MOVQ            runs+56(FP), R14
+	CMPQ            R12, R14
+	CMOVQEQ         SI, R11
+	MOVQ            nonceLen+40(FP), R14
+	MOVL            $0x00000010, CX
+	SUBL            R14, CX
+	MOVL            $0x0000ffff, R12
+	SHLL            CL, R12
+	ANDL            $0x0000ffff, R12
+	MOVQ            $0x0001000100010001, R9
+	IMULQ           R9, R12
+	KMOVQ           R12, K1
+	KANDQ           K1, K4, K4
+	KANDQ           K1, K5, K5
+	KANDQ           K1, K6, K6
+	KANDQ           K1, K7, K7
+	MOVQ            bits+32(FP), R12
+	VBROADCASTI32X4 (R12), Z12
+	VMOVDQA64       Z12, Z4
+	MOVQ            (R11), R12
+	VMOVDQU8        -16(R12)(R14*1), K4, Z4
+	MOVQ            104(R11), R12
+	VMOVDQU8        -32(R12)(R14*1), K5, Z4
+	MOVQ            208(R11), R12
+	VMOVDQU8        -48(R12)(R14*1), K6, Z4
+	MOVQ            312(R11), R12
+	VMOVDQU8        -64(R12)(R14*1), K7, Z4
+	VMOVDQA64       Z4, Z0
+	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z0
+	VMOVDQA64       Z12, Z5
+	MOVQ            416(R11), R12
+	VMOVDQU8        -16(R12)(R14*1), K4, Z5
+	MOVQ            520(R11), R12
+	VMOVDQU8        -32(R12)(R14*1), K5, Z5
+	MOVQ            624(R11), R12
+	VMOVDQU8        -48(R12)(R14*1), K6, Z5
+	MOVQ            728(R11), R12
+	VMOVDQU8        -64(R12)(R14*1), K7, Z5
+	VMOVDQA64       Z5, Z1
+	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z1
+	VMOVDQA64       Z12, Z6
+	MOVQ            832(R11), R12
+	VMOVDQU8        -16(R12)(R14*1), K4, Z6
+	MOVQ            936(R11), R12
+	VMOVDQU8        -32(R12)(R14*1), K5, Z6
+	MOVQ            1040(R11), R12
+	VMOVDQU8        -48(R12)(R14*1), K6, Z6
+	MOVQ            1144(R11), R12
+	VMOVDQU8        -64(R12)(R14*1), K7, Z6
+	VMOVDQA64       Z6, Z2
+	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z2
+	VMOVDQA64       Z12, Z7
+	MOVQ            1248(R11), R12
+	VMOVDQU8        -16(R12)(R14*1), K4, Z7
+	MOVQ            1352(R11), R12
+	VMOVDQU8        -32(R12)(R14*1), K5, Z7
+	MOVQ            1456(R11), R12
+	VMOVDQU8        -48(R12)(R14*1), K6, Z7
+	MOVQ            1560(R11), R12
+	VMOVDQU8        -64(R12)(R14*1), K7, Z7
+	VMOVDQA64       Z7, Z3
+	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z3
+	VAESENC         Z18, Z8, Z8
+	VAESENC         Z18, Z9, Z9
+	VAESENC         Z18, Z10, Z10
+	VAESENC         Z18, Z11, Z11
 	VAESENC         Z18, Z0, Z0
 	VAESENC         Z18, Z1, Z1
 	VAESENC         Z18, Z2, Z2
 	VAESENC         Z18, Z3, Z3
+	VAESENC         Z19, Z8, Z8
+	VAESENC         Z19, Z9, Z9
+	VAESENC         Z19, Z10, Z10
+	VAESENC         Z19, Z11, Z11
 	VAESENC         Z19, Z0, Z0
 	VAESENC         Z19, Z1, Z1
 	VAESENC         Z19, Z2, Z2
 	VAESENC         Z19, Z3, Z3
+	VAESENC         Z20, Z8, Z8
+	VAESENC         Z20, Z9, Z9
+	VAESENC         Z20, Z10, Z10
+	VAESENC         Z20, Z11, Z11
 	VAESENC         Z20, Z0, Z0
 	VAESENC         Z20, Z1, Z1
 	VAESENC         Z20, Z2, Z2
 	VAESENC         Z20, Z3, Z3
+	VAESENC         Z21, Z8, Z8
+	VAESENC         Z21, Z9, Z9
+	VAESENC         Z21, Z10, Z10
+	VAESENC         Z21, Z11, Z11
 	VAESENC         Z21, Z0, Z0
 	VAESENC         Z21, Z1, Z1
 	VAESENC         Z21, Z2, Z2
 	VAESENC         Z21, Z3, Z3
+	VAESENC         Z22, Z8, Z8
+	VAESENC         Z22, Z9, Z9
+	VAESENC         Z22, Z10, Z10
+	VAESENC         Z22, Z11, Z11
 	VAESENC         Z22, Z0, Z0
 	VAESENC         Z22, Z1, Z1
 	VAESENC         Z22, Z2, Z2
 	VAESENC         Z22, Z3, Z3
+	VAESENC         Z23, Z8, Z8
+	VAESENC         Z23, Z9, Z9
+	VAESENC         Z23, Z10, Z10
+	VAESENC         Z23, Z11, Z11
 	VAESENC         Z23, Z0, Z0
 	VAESENC         Z23, Z1, Z1
 	VAESENC         Z23, Z2, Z2
 	VAESENC         Z23, Z3, Z3
+	VAESENC         Z24, Z8, Z8
+	VAESENC         Z24, Z9, Z9
+	VAESENC         Z24, Z10, Z10
+	VAESENC         Z24, Z11, Z11
 	VAESENC         Z24, Z0, Z0
 	VAESENC         Z24, Z1, Z1
 	VAESENC         Z24, Z2, Z2
 	VAESENC         Z24, Z3, Z3
+	VAESENC         Z25, Z8, Z8
+	VAESENC         Z25, Z9, Z9
+	VAESENC         Z25, Z10, Z10
+	VAESENC         Z25, Z11, Z11
 	VAESENC         Z25, Z0, Z0
 	VAESENC         Z25, Z1, Z1
 	VAESENC         Z25, Z2, Z2
 	VAESENC         Z25, Z3, Z3
+	VAESENC         Z26, Z8, Z8
+	VAESENC         Z26, Z9, Z9
+	VAESENC         Z26, Z10, Z10
+	VAESENC         Z26, Z11, Z11
 	VAESENC         Z26, Z0, Z0
 	VAESENC         Z26, Z1, Z1
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
 	JE              lanes_r10_21
+	VAESENC         Z27, Z8, Z8
+	VAESENC         Z27, Z9, Z9
+	VAESENC         Z27, Z10, Z10
+	VAESENC         Z27, Z11, Z11
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
 	VAESENC         Z27, Z3, Z3
+	VAESENC         Z28, Z8, Z8
+	VAESENC         Z28, Z9, Z9
+	VAESENC         Z28, Z10, Z10
+	VAESENC         Z28, Z11, Z11
 	VAESENC         Z28, Z0, Z0
 	VAESENC         Z28, Z1, Z1
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
 	JE              lanes_r12_21
+	VAESENC         Z29, Z8, Z8
+	VAESENC         Z29, Z9, Z9
+	VAESENC         Z29, Z10, Z10
+	VAESENC         Z29, Z11, Z11
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
 	VAESENC         Z29, Z3, Z3
+	VAESENC         Z30, Z8, Z8
+	VAESENC         Z30, Z9, Z9
+	VAESENC         Z30, Z10, Z10
+	VAESENC         Z30, Z11, Z11
 	VAESENC         Z30, Z0, Z0
 	VAESENC         Z30, Z1, Z1
 	VAESENC         Z30, Z2, Z2
 	VAESENC         Z30, Z3, Z3
+	VAESENCLAST     Z31, Z8, Z8
+	VAESENCLAST     Z31, Z9, Z9
+	VAESENCLAST     Z31, Z10, Z10
+	VAESENCLAST     Z31, Z11, Z11
 	VAESENCLAST     Z31, Z0, Z0
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
@@ -27711,6 +27831,10 @@ lanes_parts_done_ocbSealRunVAES512:
 	JMP             lanes_rdone_21
 
 lanes_r12_21:
+	VAESENCLAST Z29, Z8, Z8
+	VAESENCLAST Z29, Z9, Z9
+	VAESENCLAST Z29, Z10, Z10
+	VAESENCLAST Z29, Z11, Z11
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
@@ -27718,6 +27842,10 @@ lanes_r12_21:
 	JMP         lanes_rdone_21
 
 lanes_r10_21:
+	VAESENCLAST Z27, Z8, Z8
+	VAESENCLAST Z27, Z9, Z9
+	VAESENCLAST Z27, Z10, Z10
+	VAESENCLAST Z27, Z11, Z11
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
@@ -27725,133 +27853,190 @@ lanes_r10_21:
 
 lanes_rdone_21:
 	MOVQ      out+80(FP), R11
-	VMOVDQU64 Z0, (R11)
-	VMOVDQU64 Z1, 64(R11)
-	VMOVDQU64 Z2, 128(R11)
-	VMOVDQU64 Z3, 192(R11)
+	VMOVDQU64 Z8, (R11)
+	VMOVDQU64 Z9, 64(R11)
+	VMOVDQU64 Z10, 128(R11)
+	VMOVDQU64 Z11, 192(R11)
 	MOVL      1024(R13), R14
 	BTL       $0x00, R14
 	JCC       lanes_tag0_ocbSealRunVAES512
 	MOVQ      72(SI), R12
 	MOVL      960(R13), R9
-	VMOVDQU   X0, (R12)(R9*1)
+	VMOVDQU   X8, (R12)(R9*1)
 
 lanes_tag0_ocbSealRunVAES512:
 	BTL           $0x01, R14
 	JCC           lanes_tag1_ocbSealRunVAES512
 	MOVQ          176(SI), R12
 	MOVL          964(R13), R9
-	VEXTRACTI32X4 $0x01, Z0, (R12)(R9*1)
+	VEXTRACTI32X4 $0x01, Z8, (R12)(R9*1)
 
 lanes_tag1_ocbSealRunVAES512:
 	BTL           $0x02, R14
 	JCC           lanes_tag2_ocbSealRunVAES512
 	MOVQ          280(SI), R12
 	MOVL          968(R13), R9
-	VEXTRACTI32X4 $0x02, Z0, (R12)(R9*1)
+	VEXTRACTI32X4 $0x02, Z8, (R12)(R9*1)
 
 lanes_tag2_ocbSealRunVAES512:
 	BTL           $0x03, R14
 	JCC           lanes_tag3_ocbSealRunVAES512
 	MOVQ          384(SI), R12
 	MOVL          972(R13), R9
-	VEXTRACTI32X4 $0x03, Z0, (R12)(R9*1)
+	VEXTRACTI32X4 $0x03, Z8, (R12)(R9*1)
 
 lanes_tag3_ocbSealRunVAES512:
 	BTL     $0x04, R14
 	JCC     lanes_tag4_ocbSealRunVAES512
 	MOVQ    488(SI), R12
 	MOVL    976(R13), R9
-	VMOVDQU X1, (R12)(R9*1)
+	VMOVDQU X9, (R12)(R9*1)
 
 lanes_tag4_ocbSealRunVAES512:
 	BTL           $0x05, R14
 	JCC           lanes_tag5_ocbSealRunVAES512
 	MOVQ          592(SI), R12
 	MOVL          980(R13), R9
-	VEXTRACTI32X4 $0x01, Z1, (R12)(R9*1)
+	VEXTRACTI32X4 $0x01, Z9, (R12)(R9*1)
 
 lanes_tag5_ocbSealRunVAES512:
 	BTL           $0x06, R14
 	JCC           lanes_tag6_ocbSealRunVAES512
 	MOVQ          696(SI), R12
 	MOVL          984(R13), R9
-	VEXTRACTI32X4 $0x02, Z1, (R12)(R9*1)
+	VEXTRACTI32X4 $0x02, Z9, (R12)(R9*1)
 
 lanes_tag6_ocbSealRunVAES512:
 	BTL           $0x07, R14
 	JCC           lanes_tag7_ocbSealRunVAES512
 	MOVQ          800(SI), R12
 	MOVL          988(R13), R9
-	VEXTRACTI32X4 $0x03, Z1, (R12)(R9*1)
+	VEXTRACTI32X4 $0x03, Z9, (R12)(R9*1)
 
 lanes_tag7_ocbSealRunVAES512:
 	BTL     $0x08, R14
 	JCC     lanes_tag8_ocbSealRunVAES512
 	MOVQ    904(SI), R12
 	MOVL    992(R13), R9
-	VMOVDQU X2, (R12)(R9*1)
+	VMOVDQU X10, (R12)(R9*1)
 
 lanes_tag8_ocbSealRunVAES512:
 	BTL           $0x09, R14
 	JCC           lanes_tag9_ocbSealRunVAES512
 	MOVQ          1008(SI), R12
 	MOVL          996(R13), R9
-	VEXTRACTI32X4 $0x01, Z2, (R12)(R9*1)
+	VEXTRACTI32X4 $0x01, Z10, (R12)(R9*1)
 
 lanes_tag9_ocbSealRunVAES512:
 	BTL           $0x0a, R14
 	JCC           lanes_tag10_ocbSealRunVAES512
 	MOVQ          1112(SI), R12
 	MOVL          1000(R13), R9
-	VEXTRACTI32X4 $0x02, Z2, (R12)(R9*1)
+	VEXTRACTI32X4 $0x02, Z10, (R12)(R9*1)
 
 lanes_tag10_ocbSealRunVAES512:
 	BTL           $0x0b, R14
 	JCC           lanes_tag11_ocbSealRunVAES512
 	MOVQ          1216(SI), R12
 	MOVL          1004(R13), R9
-	VEXTRACTI32X4 $0x03, Z2, (R12)(R9*1)
+	VEXTRACTI32X4 $0x03, Z10, (R12)(R9*1)
 
 lanes_tag11_ocbSealRunVAES512:
 	BTL     $0x0c, R14
 	JCC     lanes_tag12_ocbSealRunVAES512
 	MOVQ    1320(SI), R12
 	MOVL    1008(R13), R9
-	VMOVDQU X3, (R12)(R9*1)
+	VMOVDQU X11, (R12)(R9*1)
 
 lanes_tag12_ocbSealRunVAES512:
 	BTL           $0x0d, R14
 	JCC           lanes_tag13_ocbSealRunVAES512
 	MOVQ          1424(SI), R12
 	MOVL          1012(R13), R9
-	VEXTRACTI32X4 $0x01, Z3, (R12)(R9*1)
+	VEXTRACTI32X4 $0x01, Z11, (R12)(R9*1)
 
 lanes_tag13_ocbSealRunVAES512:
 	BTL           $0x0e, R14
 	JCC           lanes_tag14_ocbSealRunVAES512
 	MOVQ          1528(SI), R12
 	MOVL          1016(R13), R9
-	VEXTRACTI32X4 $0x02, Z3, (R12)(R9*1)
+	VEXTRACTI32X4 $0x02, Z11, (R12)(R9*1)
 
 lanes_tag14_ocbSealRunVAES512:
 	BTL           $0x0f, R14
 	JCC           lanes_tag15_ocbSealRunVAES512
 	MOVQ          1632(SI), R12
 	MOVL          1020(R13), R9
-	VEXTRACTI32X4 $0x03, Z3, (R12)(R9*1)
+	VEXTRACTI32X4 $0x03, Z11, (R12)(R9*1)
 
 lanes_tag15_ocbSealRunVAES512:
-	MOVL R14, 260(R11)
-	INCL 512(R13)
-	MOVL 512(R13), R12
-	CMPL 1024(R13), $0x0000ffff
-	JNE  lanes_stop_ocbSealRunVAES512
-	MOVQ runs+56(FP), R14
-	CMPQ R12, R14
-	JE   lanes_stop_ocbSealRunVAES512
-	ADDQ $0x00000680, SI
-	JMP  lanes_group_ocbSealRunVAES512
+	MOVL         R14, 260(R11)
+	INCL         512(R13)
+	MOVL         512(R13), R12
+	CMPL         1024(R13), $0x0000ffff
+	JNE          lanes_stop_ocbSealRunVAES512
+	MOVQ         runs+56(FP), R14
+	CMPQ         R12, R14
+	JE           lanes_stop_ocbSealRunVAES512
+	ADDQ         $0x00000680, SI
+	XORL         R12, R12
+	CMPQ         1592(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         1488(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         1384(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         1280(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         1176(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         1072(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         968(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         864(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         760(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         656(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         552(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         448(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         344(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         240(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         136(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         32(SI), $0x01
+	ADCL         R12, R12
+	MOVLQZX      mark+72(FP), R14
+	ANDL         R12, R14
+	MOVL         R14, 1024(R13)
+	KXNORB       K1, K1, K1
+	VMOVDQU64    lenIdx<>+0(SB), Z15
+	VPGATHERQQ   (SI)(Z15*1), K1, Z13
+	KXNORB       K1, K1, K1
+	VMOVDQU64    lenIdx<>+64(SB), Z15
+	VPGATHERQQ   (SI)(Z15*1), K1, Z14
+	VPMOVQD      Z13, Y12
+	VPMOVQD      Z14, Y13
+	VINSERTI64X4 $0x01, Y13, Z12, Z12
+	MOVQ         sub+64(FP), R12
+	VPBROADCASTD R12, Z13
+	VPSUBD       Z13, Z12, Z11
+	VMOVDQU64    Z11, 960(R13)
+	MOVQ         $0x000000000000ffff, R12
+	KMOVQ        R12, K4
+	MOVQ         $0x00000000ffff0000, R12
+	KMOVQ        R12, K5
+	MOVQ         $0x0000ffff00000000, R12
+	KMOVQ        R12, K6
+	MOVQ         $0xffff000000000000, R12
+	KMOVQ        R12, K7
+	JMP          lanes_group_ocbSealRunVAES512
 
 lanes_stop_ocbSealRunVAES512:
 	MOVQ R12, ret+88(FP)
@@ -27859,7 +28044,7 @@ lanes_stop_ocbSealRunVAES512:
 	RET
 
 // func ocbOpenRunVAES512(nr int, rk *[240]byte, ek *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, runs int, sub int, mark uint32, out *[264]byte) int
-// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI, BMI2, VAES
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI, BMI2, CMOV, VAES
 TEXT ·ocbOpenRunVAES512(SB), $1096-104
 	LEAQ            (SP), R13
 	ADDQ            $0x3f, R13
@@ -27886,8 +28071,6 @@ TEXT ·ocbOpenRunVAES512(SB), $1096-104
 	VBROADCASTI32X4 192(R10), Z29
 	VBROADCASTI32X4 208(R10), Z30
 	VBROADCASTI32X4 224(R10), Z31
-
-lanes_group_ocbOpenRunVAES512:
 	XORL            R12, R12
 	CMPQ            1592(SI), $0x01
 	ADCL            R12, R12
@@ -28080,6 +28263,7 @@ lanes_r10_22:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_22:
+lanes_group_ocbOpenRunVAES512:
 	MOVL          $0x000000aa, R12
 	KMOVW         R12, K2
 	VMOVDQU64     q64<>+0(SB), Z16
@@ -29228,13 +29412,13 @@ lanes_rdone_26:
 lanes_parts_done_ocbOpenRunVAES512:
 	VBROADCASTI32X4 16(DI), Z12
 	VPTERNLOGQ      $0x96, Z12, Z4, Z8
-	VPXORQ          Z17, Z8, Z0
+	VPXORQ          Z17, Z8, Z8
 	VPTERNLOGQ      $0x96, Z12, Z5, Z9
-	VPXORQ          Z17, Z9, Z1
+	VPXORQ          Z17, Z9, Z9
 	VPTERNLOGQ      $0x96, Z12, Z6, Z10
-	VPXORQ          Z17, Z10, Z2
+	VPXORQ          Z17, Z10, Z10
 	VPTERNLOGQ      $0x96, Z12, Z7, Z11
-	VPXORQ          Z17, Z11, Z3
+	VPXORQ          Z17, Z11, Z11
 	MOVL            1024(R13), R14
 	CMPL            R14, $0x0000ffff
 	JNE             lanes_recv_some_27
@@ -29375,69 +29559,194 @@ lanes_recv_some_27:
 	VMOVDQU8   -48(R12)(R9*1), K3, Z16
 
 lanes_recv_done_27:
-	VAESENC     Z18, Z0, Z0
-	VAESENC     Z18, Z1, Z1
-	VAESENC     Z18, Z2, Z2
-	VAESENC     Z18, Z3, Z3
-	VAESENC     Z19, Z0, Z0
-	VAESENC     Z19, Z1, Z1
-	VAESENC     Z19, Z2, Z2
-	VAESENC     Z19, Z3, Z3
-	VAESENC     Z20, Z0, Z0
-	VAESENC     Z20, Z1, Z1
-	VAESENC     Z20, Z2, Z2
-	VAESENC     Z20, Z3, Z3
-	VAESENC     Z21, Z0, Z0
-	VAESENC     Z21, Z1, Z1
-	VAESENC     Z21, Z2, Z2
-	VAESENC     Z21, Z3, Z3
-	VAESENC     Z22, Z0, Z0
-	VAESENC     Z22, Z1, Z1
-	VAESENC     Z22, Z2, Z2
-	VAESENC     Z22, Z3, Z3
-	VAESENC     Z23, Z0, Z0
-	VAESENC     Z23, Z1, Z1
-	VAESENC     Z23, Z2, Z2
-	VAESENC     Z23, Z3, Z3
-	VAESENC     Z24, Z0, Z0
-	VAESENC     Z24, Z1, Z1
-	VAESENC     Z24, Z2, Z2
-	VAESENC     Z24, Z3, Z3
-	VAESENC     Z25, Z0, Z0
-	VAESENC     Z25, Z1, Z1
-	VAESENC     Z25, Z2, Z2
-	VAESENC     Z25, Z3, Z3
-	VAESENC     Z26, Z0, Z0
-	VAESENC     Z26, Z1, Z1
-	VAESENC     Z26, Z2, Z2
-	VAESENC     Z26, Z3, Z3
-	CMPQ        AX, $0x0a
-	JE          lanes_r10_28
-	VAESENC     Z27, Z0, Z0
-	VAESENC     Z27, Z1, Z1
-	VAESENC     Z27, Z2, Z2
-	VAESENC     Z27, Z3, Z3
-	VAESENC     Z28, Z0, Z0
-	VAESENC     Z28, Z1, Z1
-	VAESENC     Z28, Z2, Z2
-	VAESENC     Z28, Z3, Z3
-	CMPQ        AX, $0x0c
-	JE          lanes_r12_28
-	VAESENC     Z29, Z0, Z0
-	VAESENC     Z29, Z1, Z1
-	VAESENC     Z29, Z2, Z2
-	VAESENC     Z29, Z3, Z3
-	VAESENC     Z30, Z0, Z0
-	VAESENC     Z30, Z1, Z1
-	VAESENC     Z30, Z2, Z2
-	VAESENC     Z30, Z3, Z3
-	VAESENCLAST Z31, Z0, Z0
-	VAESENCLAST Z31, Z1, Z1
-	VAESENCLAST Z31, Z2, Z2
-	VAESENCLAST Z31, Z3, Z3
-	JMP         lanes_rdone_28
+	LEAQ            1664(SI), R11
+	MOVL            512(R13), R12
+	INCL            R12
+	MOVQ            runs+64(FP), R14
+	CMPQ            R12, R14
+	CMOVQEQ         SI, R11
+	MOVQ            nonceLen+48(FP), R14
+	MOVL            $0x00000010, CX
+	SUBL            R14, CX
+	MOVL            $0x0000ffff, R12
+	SHLL            CL, R12
+	ANDL            $0x0000ffff, R12
+	MOVQ            $0x0001000100010001, R9
+	IMULQ           R9, R12
+	KMOVQ           R12, K1
+	KANDQ           K1, K4, K4
+	KANDQ           K1, K5, K5
+	KANDQ           K1, K6, K6
+	KANDQ           K1, K7, K7
+	MOVQ            bits+40(FP), R12
+	VBROADCASTI32X4 (R12), Z12
+	VMOVDQA64       Z12, Z4
+	MOVQ            (R11), R12
+	VMOVDQU8        -16(R12)(R14*1), K4, Z4
+	MOVQ            104(R11), R12
+	VMOVDQU8        -32(R12)(R14*1), K5, Z4
+	MOVQ            208(R11), R12
+	VMOVDQU8        -48(R12)(R14*1), K6, Z4
+	MOVQ            312(R11), R12
+	VMOVDQU8        -64(R12)(R14*1), K7, Z4
+	VMOVDQA64       Z4, Z0
+	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z0
+	VMOVDQA64       Z12, Z5
+	MOVQ            416(R11), R12
+	VMOVDQU8        -16(R12)(R14*1), K4, Z5
+	MOVQ            520(R11), R12
+	VMOVDQU8        -32(R12)(R14*1), K5, Z5
+	MOVQ            624(R11), R12
+	VMOVDQU8        -48(R12)(R14*1), K6, Z5
+	MOVQ            728(R11), R12
+	VMOVDQU8        -64(R12)(R14*1), K7, Z5
+	VMOVDQA64       Z5, Z1
+	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z1
+	VMOVDQA64       Z12, Z6
+	MOVQ            832(R11), R12
+	VMOVDQU8        -16(R12)(R14*1), K4, Z6
+	MOVQ            936(R11), R12
+	VMOVDQU8        -32(R12)(R14*1), K5, Z6
+	MOVQ            1040(R11), R12
+	VMOVDQU8        -48(R12)(R14*1), K6, Z6
+	MOVQ            1144(R11), R12
+	VMOVDQU8        -64(R12)(R14*1), K7, Z6
+	VMOVDQA64       Z6, Z2
+	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z2
+	VMOVDQA64       Z12, Z7
+	MOVQ            1248(R11), R12
+	VMOVDQU8        -16(R12)(R14*1), K4, Z7
+	MOVQ            1352(R11), R12
+	VMOVDQU8        -32(R12)(R14*1), K5, Z7
+	MOVQ            1456(R11), R12
+	VMOVDQU8        -48(R12)(R14*1), K6, Z7
+	MOVQ            1560(R11), R12
+	VMOVDQU8        -64(R12)(R14*1), K7, Z7
+	VMOVDQA64       Z7, Z3
+	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z3
+	VAESENC         Z18, Z8, Z8
+	VAESENC         Z18, Z9, Z9
+	VAESENC         Z18, Z10, Z10
+	VAESENC         Z18, Z11, Z11
+	VAESENC         Z18, Z0, Z0
+	VAESENC         Z18, Z1, Z1
+	VAESENC         Z18, Z2, Z2
+	VAESENC         Z18, Z3, Z3
+	VAESENC         Z19, Z8, Z8
+	VAESENC         Z19, Z9, Z9
+	VAESENC         Z19, Z10, Z10
+	VAESENC         Z19, Z11, Z11
+	VAESENC         Z19, Z0, Z0
+	VAESENC         Z19, Z1, Z1
+	VAESENC         Z19, Z2, Z2
+	VAESENC         Z19, Z3, Z3
+	VAESENC         Z20, Z8, Z8
+	VAESENC         Z20, Z9, Z9
+	VAESENC         Z20, Z10, Z10
+	VAESENC         Z20, Z11, Z11
+	VAESENC         Z20, Z0, Z0
+	VAESENC         Z20, Z1, Z1
+	VAESENC         Z20, Z2, Z2
+	VAESENC         Z20, Z3, Z3
+	VAESENC         Z21, Z8, Z8
+	VAESENC         Z21, Z9, Z9
+	VAESENC         Z21, Z10, Z10
+	VAESENC         Z21, Z11, Z11
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z22, Z8, Z8
+	VAESENC         Z22, Z9, Z9
+	VAESENC         Z22, Z10, Z10
+	VAESENC         Z22, Z11, Z11
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z23, Z8, Z8
+	VAESENC         Z23, Z9, Z9
+	VAESENC         Z23, Z10, Z10
+	VAESENC         Z23, Z11, Z11
+	VAESENC         Z23, Z0, Z0
+	VAESENC         Z23, Z1, Z1
+	VAESENC         Z23, Z2, Z2
+	VAESENC         Z23, Z3, Z3
+	VAESENC         Z24, Z8, Z8
+	VAESENC         Z24, Z9, Z9
+	VAESENC         Z24, Z10, Z10
+	VAESENC         Z24, Z11, Z11
+	VAESENC         Z24, Z0, Z0
+	VAESENC         Z24, Z1, Z1
+	VAESENC         Z24, Z2, Z2
+	VAESENC         Z24, Z3, Z3
+	VAESENC         Z25, Z8, Z8
+	VAESENC         Z25, Z9, Z9
+	VAESENC         Z25, Z10, Z10
+	VAESENC         Z25, Z11, Z11
+	VAESENC         Z25, Z0, Z0
+	VAESENC         Z25, Z1, Z1
+	VAESENC         Z25, Z2, Z2
+	VAESENC         Z25, Z3, Z3
+	VAESENC         Z26, Z8, Z8
+	VAESENC         Z26, Z9, Z9
+	VAESENC         Z26, Z10, Z10
+	VAESENC         Z26, Z11, Z11
+	VAESENC         Z26, Z0, Z0
+	VAESENC         Z26, Z1, Z1
+	VAESENC         Z26, Z2, Z2
+	VAESENC         Z26, Z3, Z3
+	CMPQ            AX, $0x0a
+	JE              lanes_r10_28
+	VAESENC         Z27, Z8, Z8
+	VAESENC         Z27, Z9, Z9
+	VAESENC         Z27, Z10, Z10
+	VAESENC         Z27, Z11, Z11
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z28, Z8, Z8
+	VAESENC         Z28, Z9, Z9
+	VAESENC         Z28, Z10, Z10
+	VAESENC         Z28, Z11, Z11
+	VAESENC         Z28, Z0, Z0
+	VAESENC         Z28, Z1, Z1
+	VAESENC         Z28, Z2, Z2
+	VAESENC         Z28, Z3, Z3
+	CMPQ            AX, $0x0c
+	JE              lanes_r12_28
+	VAESENC         Z29, Z8, Z8
+	VAESENC         Z29, Z9, Z9
+	VAESENC         Z29, Z10, Z10
+	VAESENC         Z29, Z11, Z11
+	VAESENC         Z29, Z0, Z0
+	VAESENC         Z29, Z1, Z1
+	VAESENC         Z29, Z2, Z2
+	VAESENC         Z29, Z3, Z3
+	VAESENC         Z30, Z8, Z8
+	VAESENC         Z30, Z9, Z9
+	VAESENC         Z30, Z10, Z10
+	VAESENC         Z30, Z11, Z11
+	VAESENC         Z30, Z0, Z0
+	VAESENC         Z30, Z1, Z1
+	VAESENC         Z30, Z2, Z2
+	VAESENC         Z30, Z3, Z3
+	VAESENCLAST     Z31, Z8, Z8
+	VAESENCLAST     Z31, Z9, Z9
+	VAESENCLAST     Z31, Z10, Z10
+	VAESENCLAST     Z31, Z11, Z11
+	VAESENCLAST     Z31, Z0, Z0
+	VAESENCLAST     Z31, Z1, Z1
+	VAESENCLAST     Z31, Z2, Z2
+	VAESENCLAST     Z31, Z3, Z3
+	JMP             lanes_rdone_28
 
 lanes_r12_28:
+	VAESENCLAST Z29, Z8, Z8
+	VAESENCLAST Z29, Z9, Z9
+	VAESENCLAST Z29, Z10, Z10
+	VAESENCLAST Z29, Z11, Z11
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
@@ -29445,83 +29754,144 @@ lanes_r12_28:
 	JMP         lanes_rdone_28
 
 lanes_r10_28:
+	VAESENCLAST Z27, Z8, Z8
+	VAESENCLAST Z27, Z9, Z9
+	VAESENCLAST Z27, Z10, Z10
+	VAESENCLAST Z27, Z11, Z11
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_28:
-	MOVQ      out+88(FP), R11
-	VMOVDQU64 Z0, (R11)
-	VMOVDQU64 Z1, 64(R11)
-	VMOVDQU64 Z2, 128(R11)
-	VMOVDQU64 Z3, 192(R11)
-	VPXORQ    Z0, Z13, Z13
-	VPTESTNMQ Z13, Z13, K1
-	VPXORQ    Z1, Z14, Z14
-	VPTESTNMQ Z14, Z14, K2
-	VPXORQ    Z2, Z15, Z15
-	VPTESTNMQ Z15, Z15, K3
-	VPXORQ    Z3, Z16, Z16
-	VPTESTNMQ Z16, Z16, K4
-	KUNPCKBW  K1, K2, K1
-	KUNPCKBW  K3, K4, K3
-	KUNPCKWD  K1, K3, K1
-	KMOVD     K1, R8
-	MOVL      R8, R12
-	SHRL      $0x01, R12
-	ANDL      R12, R8
-	MOVL      1024(R13), R14
-	MOVL      $0x55555555, R12
-	PDEPL     R12, R14, CX
-	ANDL      CX, R8
-	PEXTL     R12, R8, CX
-	ANDNL     R14, CX, CX
-	BTL       $0x1e, R8
-	SETCS     1656(SI)
-	BTL       $0x1c, R8
-	SETCS     1552(SI)
-	BTL       $0x1a, R8
-	SETCS     1448(SI)
-	BTL       $0x18, R8
-	SETCS     1344(SI)
-	BTL       $0x16, R8
-	SETCS     1240(SI)
-	BTL       $0x14, R8
-	SETCS     1136(SI)
-	BTL       $0x12, R8
-	SETCS     1032(SI)
-	BTL       $0x10, R8
-	SETCS     928(SI)
-	BTL       $0x0e, R8
-	SETCS     824(SI)
-	BTL       $0x0c, R8
-	SETCS     720(SI)
-	BTL       $0x0a, R8
-	SETCS     616(SI)
-	BTL       $0x08, R8
-	SETCS     512(SI)
-	BTL       $0x06, R8
-	SETCS     408(SI)
-	BTL       $0x04, R8
-	SETCS     304(SI)
-	BTL       $0x02, R8
-	SETCS     200(SI)
-	BTL       $0x00, R8
-	SETCS     96(SI)
-	MOVL      CX, 256(R11)
-	MOVL      R14, 260(R11)
-	INCL      512(R13)
-	MOVL      512(R13), R12
-	CMPL      1024(R13), $0x0000ffff
-	JNE       lanes_stop_ocbOpenRunVAES512
-	TESTL     CX, CX
-	JNZ       lanes_stop_ocbOpenRunVAES512
-	MOVQ      runs+64(FP), R14
-	CMPQ      R12, R14
-	JE        lanes_stop_ocbOpenRunVAES512
-	ADDQ      $0x00000680, SI
-	JMP       lanes_group_ocbOpenRunVAES512
+	MOVQ         out+88(FP), R11
+	VMOVDQU64    Z8, (R11)
+	VMOVDQU64    Z9, 64(R11)
+	VMOVDQU64    Z10, 128(R11)
+	VMOVDQU64    Z11, 192(R11)
+	VPXORQ       Z8, Z13, Z13
+	VPTESTNMQ    Z13, Z13, K1
+	VPXORQ       Z9, Z14, Z14
+	VPTESTNMQ    Z14, Z14, K2
+	VPXORQ       Z10, Z15, Z15
+	VPTESTNMQ    Z15, Z15, K3
+	VPXORQ       Z11, Z16, Z16
+	VPTESTNMQ    Z16, Z16, K4
+	KUNPCKBW     K1, K2, K1
+	KUNPCKBW     K3, K4, K3
+	KUNPCKWD     K1, K3, K1
+	KMOVD        K1, R8
+	MOVL         R8, R12
+	SHRL         $0x01, R12
+	ANDL         R12, R8
+	MOVL         1024(R13), R14
+	MOVL         $0x55555555, R12
+	PDEPL        R12, R14, CX
+	ANDL         CX, R8
+	PEXTL        R12, R8, CX
+	ANDNL        R14, CX, CX
+	BTL          $0x1e, R8
+	SETCS        1656(SI)
+	BTL          $0x1c, R8
+	SETCS        1552(SI)
+	BTL          $0x1a, R8
+	SETCS        1448(SI)
+	BTL          $0x18, R8
+	SETCS        1344(SI)
+	BTL          $0x16, R8
+	SETCS        1240(SI)
+	BTL          $0x14, R8
+	SETCS        1136(SI)
+	BTL          $0x12, R8
+	SETCS        1032(SI)
+	BTL          $0x10, R8
+	SETCS        928(SI)
+	BTL          $0x0e, R8
+	SETCS        824(SI)
+	BTL          $0x0c, R8
+	SETCS        720(SI)
+	BTL          $0x0a, R8
+	SETCS        616(SI)
+	BTL          $0x08, R8
+	SETCS        512(SI)
+	BTL          $0x06, R8
+	SETCS        408(SI)
+	BTL          $0x04, R8
+	SETCS        304(SI)
+	BTL          $0x02, R8
+	SETCS        200(SI)
+	BTL          $0x00, R8
+	SETCS        96(SI)
+	MOVL         CX, 256(R11)
+	MOVL         R14, 260(R11)
+	INCL         512(R13)
+	MOVL         512(R13), R12
+	CMPL         1024(R13), $0x0000ffff
+	JNE          lanes_stop_ocbOpenRunVAES512
+	TESTL        CX, CX
+	JNZ          lanes_stop_ocbOpenRunVAES512
+	MOVQ         runs+64(FP), R14
+	CMPQ         R12, R14
+	JE           lanes_stop_ocbOpenRunVAES512
+	ADDQ         $0x00000680, SI
+	XORL         R12, R12
+	CMPQ         1592(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         1488(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         1384(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         1280(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         1176(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         1072(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         968(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         864(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         760(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         656(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         552(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         448(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         344(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         240(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         136(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         32(SI), $0x01
+	ADCL         R12, R12
+	MOVLQZX      mark+80(FP), R14
+	ANDL         R12, R14
+	MOVL         R14, 1024(R13)
+	KXNORB       K1, K1, K1
+	VMOVDQU64    lenIdx<>+0(SB), Z15
+	VPGATHERQQ   (SI)(Z15*1), K1, Z13
+	KXNORB       K1, K1, K1
+	VMOVDQU64    lenIdx<>+64(SB), Z15
+	VPGATHERQQ   (SI)(Z15*1), K1, Z14
+	VPMOVQD      Z13, Y12
+	VPMOVQD      Z14, Y13
+	VINSERTI64X4 $0x01, Y13, Z12, Z12
+	MOVQ         sub+72(FP), R12
+	VPBROADCASTD R12, Z13
+	VPSUBD       Z13, Z12, Z11
+	VMOVDQU64    Z11, 960(R13)
+	MOVQ         $0x000000000000ffff, R12
+	KMOVQ        R12, K4
+	MOVQ         $0x00000000ffff0000, R12
+	KMOVQ        R12, K5
+	MOVQ         $0x0000ffff00000000, R12
+	KMOVQ        R12, K6
+	MOVQ         $0xffff000000000000, R12
+	KMOVQ        R12, K7
+	JMP          lanes_group_ocbOpenRunVAES512
 
 lanes_stop_ocbOpenRunVAES512:
 	MOVQ R12, ret+96(FP)

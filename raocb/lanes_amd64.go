@@ -33,7 +33,9 @@ func raocbOpenLanesVAES512(nr int, rk, ek *[240]byte, r1, r2 *[16]byte, bits *[1
 // a row from msgs on (batchutil.LaneGroup.Runs): they take each group's
 // pointers from its messages, without a table, and the next group in the
 // same call, but stop after a group that is theirs to finish (out.done not
-// all set, out.fail not empty), and return the groups they ran.
+// all set, out.fail not empty), and return the groups they ran. They
+// read each group's nonces while the group before it ends (after a stop,
+// unused), never past the run's runs groups.
 
 //go:noescape
 func raocbSealRunVAES512(nr int, rk *[240]byte, r1, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *batch.Message, runs, sub int, mark uint32, out *laneOut) int

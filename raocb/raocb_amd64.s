@@ -20724,7 +20724,7 @@ lanes_tag0_raocbOpenLanesVAES512:
 	RET
 
 // func raocbSealRunVAES512(nr int, rk *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *byte, runs int, sub int, mark uint32, out *[264]byte) int
-// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, VAES
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV, VAES
 TEXT ·raocbSealRunVAES512(SB), $2184-96
 	LEAQ            (SP), R13
 	ADDQ            $0x3f, R13
@@ -20755,8 +20755,6 @@ TEXT ·raocbSealRunVAES512(SB), $2184-96
 	VBROADCASTI32X4 192(R10), Z29
 	VBROADCASTI32X4 208(R10), Z30
 	VBROADCASTI32X4 224(R10), Z31
-
-lanes_group_raocbSealRunVAES512:
 	XORL            R12, R12
 	CMPQ            1592(SI), $0x01
 	ADCL            R12, R12
@@ -20945,6 +20943,7 @@ lanes_r10_15:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_15:
+lanes_group_raocbSealRunVAES512:
 	VPSHUFB       bswap32<>+0(SB), Z0, Z4
 	VPSHUFB       bswap32<>+0(SB), Z1, Z5
 	VPSHUFB       bswap32<>+0(SB), Z2, Z6
@@ -22056,93 +22055,214 @@ lanes_rdone_19:
 	VPTERNLOGQ $0x96, Z14, Z13, Z11
 
 lanes_parts_done_raocbSealRunVAES512:
-	VPADDD      768(R13), Z4, Z0
-	VPADDD      dw3<>+0(SB), Z0, Z0
-	VPADDD      832(R13), Z5, Z1
-	VPADDD      dw3<>+0(SB), Z1, Z1
-	VPADDD      896(R13), Z6, Z2
-	VPADDD      dw3<>+0(SB), Z2, Z2
-	VPADDD      960(R13), Z7, Z3
-	VPADDD      dw3<>+0(SB), Z3, Z3
-	VPSHUFB     bswap32<>+0(SB), Z0, Z0
-	VPSHUFB     bswap32<>+0(SB), Z1, Z1
-	VPSHUFB     bswap32<>+0(SB), Z2, Z2
-	VPSHUFB     bswap32<>+0(SB), Z3, Z3
-	VAESENC     1536(R13), Z0, Z0
-	VAESENC     1536(R13), Z1, Z1
-	VAESENC     1536(R13), Z2, Z2
-	VAESENC     1536(R13), Z3, Z3
-	VAESENC     1600(R13), Z0, Z0
-	VAESENC     1600(R13), Z1, Z1
-	VAESENC     1600(R13), Z2, Z2
-	VAESENC     1600(R13), Z3, Z3
-	VPTERNLOGQ  $0x96, Z17, Z8, Z0
-	VPTERNLOGQ  $0x96, Z17, Z9, Z1
-	VPTERNLOGQ  $0x96, Z17, Z10, Z2
-	VPTERNLOGQ  $0x96, Z17, Z11, Z3
-	VAESENC     Z18, Z0, Z0
-	VAESENC     Z18, Z1, Z1
-	VAESENC     Z18, Z2, Z2
-	VAESENC     Z18, Z3, Z3
-	VAESENC     Z19, Z0, Z0
-	VAESENC     Z19, Z1, Z1
-	VAESENC     Z19, Z2, Z2
-	VAESENC     Z19, Z3, Z3
-	VAESENC     Z20, Z0, Z0
-	VAESENC     Z20, Z1, Z1
-	VAESENC     Z20, Z2, Z2
-	VAESENC     Z20, Z3, Z3
-	VAESENC     Z21, Z0, Z0
-	VAESENC     Z21, Z1, Z1
-	VAESENC     Z21, Z2, Z2
-	VAESENC     Z21, Z3, Z3
-	VAESENC     Z22, Z0, Z0
-	VAESENC     Z22, Z1, Z1
-	VAESENC     Z22, Z2, Z2
-	VAESENC     Z22, Z3, Z3
-	VAESENC     Z23, Z0, Z0
-	VAESENC     Z23, Z1, Z1
-	VAESENC     Z23, Z2, Z2
-	VAESENC     Z23, Z3, Z3
-	VAESENC     Z24, Z0, Z0
-	VAESENC     Z24, Z1, Z1
-	VAESENC     Z24, Z2, Z2
-	VAESENC     Z24, Z3, Z3
-	VAESENC     Z25, Z0, Z0
-	VAESENC     Z25, Z1, Z1
-	VAESENC     Z25, Z2, Z2
-	VAESENC     Z25, Z3, Z3
-	VAESENC     Z26, Z0, Z0
-	VAESENC     Z26, Z1, Z1
-	VAESENC     Z26, Z2, Z2
-	VAESENC     Z26, Z3, Z3
-	CMPQ        AX, $0x0a
-	JE          lanes_r10_20
-	VAESENC     Z27, Z0, Z0
-	VAESENC     Z27, Z1, Z1
-	VAESENC     Z27, Z2, Z2
-	VAESENC     Z27, Z3, Z3
-	VAESENC     Z28, Z0, Z0
-	VAESENC     Z28, Z1, Z1
-	VAESENC     Z28, Z2, Z2
-	VAESENC     Z28, Z3, Z3
-	CMPQ        AX, $0x0c
-	JE          lanes_r12_20
-	VAESENC     Z29, Z0, Z0
-	VAESENC     Z29, Z1, Z1
-	VAESENC     Z29, Z2, Z2
-	VAESENC     Z29, Z3, Z3
-	VAESENC     Z30, Z0, Z0
-	VAESENC     Z30, Z1, Z1
-	VAESENC     Z30, Z2, Z2
-	VAESENC     Z30, Z3, Z3
-	VAESENCLAST Z31, Z0, Z0
-	VAESENCLAST Z31, Z1, Z1
-	VAESENCLAST Z31, Z2, Z2
-	VAESENCLAST Z31, Z3, Z3
-	JMP         lanes_rdone_20
+	VPADDD          768(R13), Z4, Z0
+	VPADDD          dw3<>+0(SB), Z0, Z0
+	VPADDD          832(R13), Z5, Z1
+	VPADDD          dw3<>+0(SB), Z1, Z1
+	VPADDD          896(R13), Z6, Z2
+	VPADDD          dw3<>+0(SB), Z2, Z2
+	VPADDD          960(R13), Z7, Z3
+	VPADDD          dw3<>+0(SB), Z3, Z3
+	VPSHUFB         bswap32<>+0(SB), Z0, Z0
+	VPSHUFB         bswap32<>+0(SB), Z1, Z1
+	VPSHUFB         bswap32<>+0(SB), Z2, Z2
+	VPSHUFB         bswap32<>+0(SB), Z3, Z3
+	VAESENC         1536(R13), Z0, Z0
+	VAESENC         1536(R13), Z1, Z1
+	VAESENC         1536(R13), Z2, Z2
+	VAESENC         1536(R13), Z3, Z3
+	VAESENC         1600(R13), Z0, Z0
+	VAESENC         1600(R13), Z1, Z1
+	VAESENC         1600(R13), Z2, Z2
+	VAESENC         1600(R13), Z3, Z3
+	VPTERNLOGQ      $0x96, Z17, Z0, Z8
+	VPTERNLOGQ      $0x96, Z17, Z1, Z9
+	VPTERNLOGQ      $0x96, Z17, Z2, Z10
+	VPTERNLOGQ      $0x96, Z17, Z3, Z11
+	LEAQ            1664(SI), R11
+	MOVL            2116(R13), R12
+	INCL            R12
+	MOVQ            runs+56(FP), R14
+	CMPQ            R12, R14
+	CMOVQEQ         SI, R11
+	MOVQ            nonceLen+40(FP), R14
+	MOVL            $0x00000010, CX
+	SUBL            R14, CX
+	MOVL            $0x0000ffff, R12
+	SHLL            CL, R12
+	ANDL            $0x0000ffff, R12
+	MOVQ            $0x0001000100010001, R9
+	IMULQ           R9, R12
+	KMOVQ           R12, K1
+	KANDQ           K1, K4, K4
+	KANDQ           K1, K5, K5
+	KANDQ           K1, K6, K6
+	KANDQ           K1, K7, K7
+	MOVQ            bits+32(FP), R12
+	VBROADCASTI32X4 (R12), Z13
+	VMOVDQA64       Z13, Z0
+	MOVQ            (R11), R12
+	VMOVDQU8        -16(R12)(R14*1), K4, Z0
+	MOVQ            104(R11), R12
+	VMOVDQU8        -32(R12)(R14*1), K5, Z0
+	MOVQ            208(R11), R12
+	VMOVDQU8        -48(R12)(R14*1), K6, Z0
+	MOVQ            312(R11), R12
+	VMOVDQU8        -64(R12)(R14*1), K7, Z0
+	VPXORQ          Z17, Z0, Z0
+	VMOVDQA64       Z13, Z1
+	MOVQ            416(R11), R12
+	VMOVDQU8        -16(R12)(R14*1), K4, Z1
+	MOVQ            520(R11), R12
+	VMOVDQU8        -32(R12)(R14*1), K5, Z1
+	MOVQ            624(R11), R12
+	VMOVDQU8        -48(R12)(R14*1), K6, Z1
+	MOVQ            728(R11), R12
+	VMOVDQU8        -64(R12)(R14*1), K7, Z1
+	VPXORQ          Z17, Z1, Z1
+	VMOVDQA64       Z13, Z2
+	MOVQ            832(R11), R12
+	VMOVDQU8        -16(R12)(R14*1), K4, Z2
+	MOVQ            936(R11), R12
+	VMOVDQU8        -32(R12)(R14*1), K5, Z2
+	MOVQ            1040(R11), R12
+	VMOVDQU8        -48(R12)(R14*1), K6, Z2
+	MOVQ            1144(R11), R12
+	VMOVDQU8        -64(R12)(R14*1), K7, Z2
+	VPXORQ          Z17, Z2, Z2
+	VMOVDQA64       Z13, Z3
+	MOVQ            1248(R11), R12
+	VMOVDQU8        -16(R12)(R14*1), K4, Z3
+	MOVQ            1352(R11), R12
+	VMOVDQU8        -32(R12)(R14*1), K5, Z3
+	MOVQ            1456(R11), R12
+	VMOVDQU8        -48(R12)(R14*1), K6, Z3
+	MOVQ            1560(R11), R12
+	VMOVDQU8        -64(R12)(R14*1), K7, Z3
+	VPXORQ          Z17, Z3, Z3
+	VAESENC         Z18, Z8, Z8
+	VAESENC         Z18, Z9, Z9
+	VAESENC         Z18, Z10, Z10
+	VAESENC         Z18, Z11, Z11
+	VAESENC         Z18, Z0, Z0
+	VAESENC         Z18, Z1, Z1
+	VAESENC         Z18, Z2, Z2
+	VAESENC         Z18, Z3, Z3
+	VAESENC         Z19, Z8, Z8
+	VAESENC         Z19, Z9, Z9
+	VAESENC         Z19, Z10, Z10
+	VAESENC         Z19, Z11, Z11
+	VAESENC         Z19, Z0, Z0
+	VAESENC         Z19, Z1, Z1
+	VAESENC         Z19, Z2, Z2
+	VAESENC         Z19, Z3, Z3
+	VAESENC         Z20, Z8, Z8
+	VAESENC         Z20, Z9, Z9
+	VAESENC         Z20, Z10, Z10
+	VAESENC         Z20, Z11, Z11
+	VAESENC         Z20, Z0, Z0
+	VAESENC         Z20, Z1, Z1
+	VAESENC         Z20, Z2, Z2
+	VAESENC         Z20, Z3, Z3
+	VAESENC         Z21, Z8, Z8
+	VAESENC         Z21, Z9, Z9
+	VAESENC         Z21, Z10, Z10
+	VAESENC         Z21, Z11, Z11
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z22, Z8, Z8
+	VAESENC         Z22, Z9, Z9
+	VAESENC         Z22, Z10, Z10
+	VAESENC         Z22, Z11, Z11
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z23, Z8, Z8
+	VAESENC         Z23, Z9, Z9
+	VAESENC         Z23, Z10, Z10
+	VAESENC         Z23, Z11, Z11
+	VAESENC         Z23, Z0, Z0
+	VAESENC         Z23, Z1, Z1
+	VAESENC         Z23, Z2, Z2
+	VAESENC         Z23, Z3, Z3
+	VAESENC         Z24, Z8, Z8
+	VAESENC         Z24, Z9, Z9
+	VAESENC         Z24, Z10, Z10
+	VAESENC         Z24, Z11, Z11
+	VAESENC         Z24, Z0, Z0
+	VAESENC         Z24, Z1, Z1
+	VAESENC         Z24, Z2, Z2
+	VAESENC         Z24, Z3, Z3
+	VAESENC         Z25, Z8, Z8
+	VAESENC         Z25, Z9, Z9
+	VAESENC         Z25, Z10, Z10
+	VAESENC         Z25, Z11, Z11
+	VAESENC         Z25, Z0, Z0
+	VAESENC         Z25, Z1, Z1
+	VAESENC         Z25, Z2, Z2
+	VAESENC         Z25, Z3, Z3
+	VAESENC         Z26, Z8, Z8
+	VAESENC         Z26, Z9, Z9
+	VAESENC         Z26, Z10, Z10
+	VAESENC         Z26, Z11, Z11
+	VAESENC         Z26, Z0, Z0
+	VAESENC         Z26, Z1, Z1
+	VAESENC         Z26, Z2, Z2
+	VAESENC         Z26, Z3, Z3
+	CMPQ            AX, $0x0a
+	JE              lanes_r10_20
+	VAESENC         Z27, Z8, Z8
+	VAESENC         Z27, Z9, Z9
+	VAESENC         Z27, Z10, Z10
+	VAESENC         Z27, Z11, Z11
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z28, Z8, Z8
+	VAESENC         Z28, Z9, Z9
+	VAESENC         Z28, Z10, Z10
+	VAESENC         Z28, Z11, Z11
+	VAESENC         Z28, Z0, Z0
+	VAESENC         Z28, Z1, Z1
+	VAESENC         Z28, Z2, Z2
+	VAESENC         Z28, Z3, Z3
+	CMPQ            AX, $0x0c
+	JE              lanes_r12_20
+	VAESENC         Z29, Z8, Z8
+	VAESENC         Z29, Z9, Z9
+	VAESENC         Z29, Z10, Z10
+	VAESENC         Z29, Z11, Z11
+	VAESENC         Z29, Z0, Z0
+	VAESENC         Z29, Z1, Z1
+	VAESENC         Z29, Z2, Z2
+	VAESENC         Z29, Z3, Z3
+	VAESENC         Z30, Z8, Z8
+	VAESENC         Z30, Z9, Z9
+	VAESENC         Z30, Z10, Z10
+	VAESENC         Z30, Z11, Z11
+	VAESENC         Z30, Z0, Z0
+	VAESENC         Z30, Z1, Z1
+	VAESENC         Z30, Z2, Z2
+	VAESENC         Z30, Z3, Z3
+	VAESENCLAST     Z31, Z8, Z8
+	VAESENCLAST     Z31, Z9, Z9
+	VAESENCLAST     Z31, Z10, Z10
+	VAESENCLAST     Z31, Z11, Z11
+	VAESENCLAST     Z31, Z0, Z0
+	VAESENCLAST     Z31, Z1, Z1
+	VAESENCLAST     Z31, Z2, Z2
+	VAESENCLAST     Z31, Z3, Z3
+	JMP             lanes_rdone_20
 
 lanes_r12_20:
+	VAESENCLAST Z29, Z8, Z8
+	VAESENCLAST Z29, Z9, Z9
+	VAESENCLAST Z29, Z10, Z10
+	VAESENCLAST Z29, Z11, Z11
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
@@ -22150,6 +22270,10 @@ lanes_r12_20:
 	JMP         lanes_rdone_20
 
 lanes_r10_20:
+	VAESENCLAST Z27, Z8, Z8
+	VAESENCLAST Z27, Z9, Z9
+	VAESENCLAST Z27, Z10, Z10
+	VAESENCLAST Z27, Z11, Z11
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
@@ -22157,133 +22281,190 @@ lanes_r10_20:
 
 lanes_rdone_20:
 	MOVQ      out+80(FP), R11
-	VMOVDQU64 Z0, (R11)
-	VMOVDQU64 Z1, 64(R11)
-	VMOVDQU64 Z2, 128(R11)
-	VMOVDQU64 Z3, 192(R11)
+	VMOVDQU64 Z8, (R11)
+	VMOVDQU64 Z9, 64(R11)
+	VMOVDQU64 Z10, 128(R11)
+	VMOVDQU64 Z11, 192(R11)
 	MOVL      2112(R13), R14
 	BTL       $0x00, R14
 	JCC       lanes_tag0_raocbSealRunVAES512
 	MOVQ      72(SI), R12
 	MOVL      2048(R13), R9
-	VMOVDQU   X0, (R12)(R9*1)
+	VMOVDQU   X8, (R12)(R9*1)
 
 lanes_tag0_raocbSealRunVAES512:
 	BTL           $0x01, R14
 	JCC           lanes_tag1_raocbSealRunVAES512
 	MOVQ          176(SI), R12
 	MOVL          2052(R13), R9
-	VEXTRACTI32X4 $0x01, Z0, (R12)(R9*1)
+	VEXTRACTI32X4 $0x01, Z8, (R12)(R9*1)
 
 lanes_tag1_raocbSealRunVAES512:
 	BTL           $0x02, R14
 	JCC           lanes_tag2_raocbSealRunVAES512
 	MOVQ          280(SI), R12
 	MOVL          2056(R13), R9
-	VEXTRACTI32X4 $0x02, Z0, (R12)(R9*1)
+	VEXTRACTI32X4 $0x02, Z8, (R12)(R9*1)
 
 lanes_tag2_raocbSealRunVAES512:
 	BTL           $0x03, R14
 	JCC           lanes_tag3_raocbSealRunVAES512
 	MOVQ          384(SI), R12
 	MOVL          2060(R13), R9
-	VEXTRACTI32X4 $0x03, Z0, (R12)(R9*1)
+	VEXTRACTI32X4 $0x03, Z8, (R12)(R9*1)
 
 lanes_tag3_raocbSealRunVAES512:
 	BTL     $0x04, R14
 	JCC     lanes_tag4_raocbSealRunVAES512
 	MOVQ    488(SI), R12
 	MOVL    2064(R13), R9
-	VMOVDQU X1, (R12)(R9*1)
+	VMOVDQU X9, (R12)(R9*1)
 
 lanes_tag4_raocbSealRunVAES512:
 	BTL           $0x05, R14
 	JCC           lanes_tag5_raocbSealRunVAES512
 	MOVQ          592(SI), R12
 	MOVL          2068(R13), R9
-	VEXTRACTI32X4 $0x01, Z1, (R12)(R9*1)
+	VEXTRACTI32X4 $0x01, Z9, (R12)(R9*1)
 
 lanes_tag5_raocbSealRunVAES512:
 	BTL           $0x06, R14
 	JCC           lanes_tag6_raocbSealRunVAES512
 	MOVQ          696(SI), R12
 	MOVL          2072(R13), R9
-	VEXTRACTI32X4 $0x02, Z1, (R12)(R9*1)
+	VEXTRACTI32X4 $0x02, Z9, (R12)(R9*1)
 
 lanes_tag6_raocbSealRunVAES512:
 	BTL           $0x07, R14
 	JCC           lanes_tag7_raocbSealRunVAES512
 	MOVQ          800(SI), R12
 	MOVL          2076(R13), R9
-	VEXTRACTI32X4 $0x03, Z1, (R12)(R9*1)
+	VEXTRACTI32X4 $0x03, Z9, (R12)(R9*1)
 
 lanes_tag7_raocbSealRunVAES512:
 	BTL     $0x08, R14
 	JCC     lanes_tag8_raocbSealRunVAES512
 	MOVQ    904(SI), R12
 	MOVL    2080(R13), R9
-	VMOVDQU X2, (R12)(R9*1)
+	VMOVDQU X10, (R12)(R9*1)
 
 lanes_tag8_raocbSealRunVAES512:
 	BTL           $0x09, R14
 	JCC           lanes_tag9_raocbSealRunVAES512
 	MOVQ          1008(SI), R12
 	MOVL          2084(R13), R9
-	VEXTRACTI32X4 $0x01, Z2, (R12)(R9*1)
+	VEXTRACTI32X4 $0x01, Z10, (R12)(R9*1)
 
 lanes_tag9_raocbSealRunVAES512:
 	BTL           $0x0a, R14
 	JCC           lanes_tag10_raocbSealRunVAES512
 	MOVQ          1112(SI), R12
 	MOVL          2088(R13), R9
-	VEXTRACTI32X4 $0x02, Z2, (R12)(R9*1)
+	VEXTRACTI32X4 $0x02, Z10, (R12)(R9*1)
 
 lanes_tag10_raocbSealRunVAES512:
 	BTL           $0x0b, R14
 	JCC           lanes_tag11_raocbSealRunVAES512
 	MOVQ          1216(SI), R12
 	MOVL          2092(R13), R9
-	VEXTRACTI32X4 $0x03, Z2, (R12)(R9*1)
+	VEXTRACTI32X4 $0x03, Z10, (R12)(R9*1)
 
 lanes_tag11_raocbSealRunVAES512:
 	BTL     $0x0c, R14
 	JCC     lanes_tag12_raocbSealRunVAES512
 	MOVQ    1320(SI), R12
 	MOVL    2096(R13), R9
-	VMOVDQU X3, (R12)(R9*1)
+	VMOVDQU X11, (R12)(R9*1)
 
 lanes_tag12_raocbSealRunVAES512:
 	BTL           $0x0d, R14
 	JCC           lanes_tag13_raocbSealRunVAES512
 	MOVQ          1424(SI), R12
 	MOVL          2100(R13), R9
-	VEXTRACTI32X4 $0x01, Z3, (R12)(R9*1)
+	VEXTRACTI32X4 $0x01, Z11, (R12)(R9*1)
 
 lanes_tag13_raocbSealRunVAES512:
 	BTL           $0x0e, R14
 	JCC           lanes_tag14_raocbSealRunVAES512
 	MOVQ          1528(SI), R12
 	MOVL          2104(R13), R9
-	VEXTRACTI32X4 $0x02, Z3, (R12)(R9*1)
+	VEXTRACTI32X4 $0x02, Z11, (R12)(R9*1)
 
 lanes_tag14_raocbSealRunVAES512:
 	BTL           $0x0f, R14
 	JCC           lanes_tag15_raocbSealRunVAES512
 	MOVQ          1632(SI), R12
 	MOVL          2108(R13), R9
-	VEXTRACTI32X4 $0x03, Z3, (R12)(R9*1)
+	VEXTRACTI32X4 $0x03, Z11, (R12)(R9*1)
 
 lanes_tag15_raocbSealRunVAES512:
-	MOVL R14, 256(R11)
-	INCL 2116(R13)
-	MOVL 2116(R13), R12
-	CMPL 2112(R13), $0x0000ffff
-	JNE  lanes_stop_raocbSealRunVAES512
-	MOVQ runs+56(FP), R14
-	CMPQ R12, R14
-	JE   lanes_stop_raocbSealRunVAES512
-	ADDQ $0x00000680, SI
-	JMP  lanes_group_raocbSealRunVAES512
+	MOVL         R14, 256(R11)
+	INCL         2116(R13)
+	MOVL         2116(R13), R12
+	CMPL         2112(R13), $0x0000ffff
+	JNE          lanes_stop_raocbSealRunVAES512
+	MOVQ         runs+56(FP), R14
+	CMPQ         R12, R14
+	JE           lanes_stop_raocbSealRunVAES512
+	ADDQ         $0x00000680, SI
+	XORL         R12, R12
+	CMPQ         1592(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         1488(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         1384(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         1280(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         1176(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         1072(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         968(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         864(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         760(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         656(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         552(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         448(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         344(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         240(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         136(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         32(SI), $0x01
+	ADCL         R12, R12
+	MOVLQZX      mark+72(FP), R14
+	ANDL         R12, R14
+	MOVL         R14, 2112(R13)
+	KXNORB       K1, K1, K1
+	VMOVDQU64    lenIdx<>+0(SB), Z15
+	VPGATHERQQ   (SI)(Z15*1), K1, Z13
+	KXNORB       K1, K1, K1
+	VMOVDQU64    lenIdx<>+64(SB), Z15
+	VPGATHERQQ   (SI)(Z15*1), K1, Z14
+	VPMOVQD      Z13, Y12
+	VPMOVQD      Z14, Y13
+	VINSERTI64X4 $0x01, Y13, Z12, Z12
+	MOVQ         sub+64(FP), R12
+	VPBROADCASTD R12, Z13
+	VPSUBD       Z13, Z12, Z12
+	VMOVDQU64    Z12, 2048(R13)
+	MOVQ         $0x000000000000ffff, R12
+	KMOVQ        R12, K4
+	MOVQ         $0x00000000ffff0000, R12
+	KMOVQ        R12, K5
+	MOVQ         $0x0000ffff00000000, R12
+	KMOVQ        R12, K6
+	MOVQ         $0xffff000000000000, R12
+	KMOVQ        R12, K7
+	JMP          lanes_group_raocbSealRunVAES512
 
 lanes_stop_raocbSealRunVAES512:
 	MOVQ R12, ret+88(FP)
@@ -22291,7 +22472,7 @@ lanes_stop_raocbSealRunVAES512:
 	RET
 
 // func raocbOpenRunVAES512(nr int, rk *[240]byte, ek *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *byte, runs int, sub int, mark uint32, out *[264]byte) int
-// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI, VAES
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI, CMOV, VAES
 TEXT ·raocbOpenRunVAES512(SB), $2184-104
 	LEAQ            (SP), R13
 	ADDQ            $0x3f, R13
@@ -22322,8 +22503,6 @@ TEXT ·raocbOpenRunVAES512(SB), $2184-104
 	VBROADCASTI32X4 192(R10), Z29
 	VBROADCASTI32X4 208(R10), Z30
 	VBROADCASTI32X4 224(R10), Z31
-
-lanes_group_raocbOpenRunVAES512:
 	XORL            R12, R12
 	CMPQ            1592(SI), $0x01
 	ADCL            R12, R12
@@ -22512,6 +22691,7 @@ lanes_r10_21:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_21:
+lanes_group_raocbOpenRunVAES512:
 	VPSHUFB       bswap32<>+0(SB), Z0, Z4
 	VPSHUFB       bswap32<>+0(SB), Z1, Z5
 	VPSHUFB       bswap32<>+0(SB), Z2, Z6
@@ -23657,93 +23837,214 @@ lanes_rdone_25:
 	VPTERNLOGQ $0x96, Z14, Z13, Z11
 
 lanes_parts_done_raocbOpenRunVAES512:
-	VPADDD      768(R13), Z4, Z0
-	VPADDD      dw3<>+0(SB), Z0, Z0
-	VPADDD      832(R13), Z5, Z1
-	VPADDD      dw3<>+0(SB), Z1, Z1
-	VPADDD      896(R13), Z6, Z2
-	VPADDD      dw3<>+0(SB), Z2, Z2
-	VPADDD      960(R13), Z7, Z3
-	VPADDD      dw3<>+0(SB), Z3, Z3
-	VPSHUFB     bswap32<>+0(SB), Z0, Z0
-	VPSHUFB     bswap32<>+0(SB), Z1, Z1
-	VPSHUFB     bswap32<>+0(SB), Z2, Z2
-	VPSHUFB     bswap32<>+0(SB), Z3, Z3
-	VAESENC     1536(R13), Z0, Z0
-	VAESENC     1536(R13), Z1, Z1
-	VAESENC     1536(R13), Z2, Z2
-	VAESENC     1536(R13), Z3, Z3
-	VAESENC     1600(R13), Z0, Z0
-	VAESENC     1600(R13), Z1, Z1
-	VAESENC     1600(R13), Z2, Z2
-	VAESENC     1600(R13), Z3, Z3
-	VPTERNLOGQ  $0x96, Z17, Z8, Z0
-	VPTERNLOGQ  $0x96, Z17, Z9, Z1
-	VPTERNLOGQ  $0x96, Z17, Z10, Z2
-	VPTERNLOGQ  $0x96, Z17, Z11, Z3
-	VAESENC     Z18, Z0, Z0
-	VAESENC     Z18, Z1, Z1
-	VAESENC     Z18, Z2, Z2
-	VAESENC     Z18, Z3, Z3
-	VAESENC     Z19, Z0, Z0
-	VAESENC     Z19, Z1, Z1
-	VAESENC     Z19, Z2, Z2
-	VAESENC     Z19, Z3, Z3
-	VAESENC     Z20, Z0, Z0
-	VAESENC     Z20, Z1, Z1
-	VAESENC     Z20, Z2, Z2
-	VAESENC     Z20, Z3, Z3
-	VAESENC     Z21, Z0, Z0
-	VAESENC     Z21, Z1, Z1
-	VAESENC     Z21, Z2, Z2
-	VAESENC     Z21, Z3, Z3
-	VAESENC     Z22, Z0, Z0
-	VAESENC     Z22, Z1, Z1
-	VAESENC     Z22, Z2, Z2
-	VAESENC     Z22, Z3, Z3
-	VAESENC     Z23, Z0, Z0
-	VAESENC     Z23, Z1, Z1
-	VAESENC     Z23, Z2, Z2
-	VAESENC     Z23, Z3, Z3
-	VAESENC     Z24, Z0, Z0
-	VAESENC     Z24, Z1, Z1
-	VAESENC     Z24, Z2, Z2
-	VAESENC     Z24, Z3, Z3
-	VAESENC     Z25, Z0, Z0
-	VAESENC     Z25, Z1, Z1
-	VAESENC     Z25, Z2, Z2
-	VAESENC     Z25, Z3, Z3
-	VAESENC     Z26, Z0, Z0
-	VAESENC     Z26, Z1, Z1
-	VAESENC     Z26, Z2, Z2
-	VAESENC     Z26, Z3, Z3
-	CMPQ        AX, $0x0a
-	JE          lanes_r10_26
-	VAESENC     Z27, Z0, Z0
-	VAESENC     Z27, Z1, Z1
-	VAESENC     Z27, Z2, Z2
-	VAESENC     Z27, Z3, Z3
-	VAESENC     Z28, Z0, Z0
-	VAESENC     Z28, Z1, Z1
-	VAESENC     Z28, Z2, Z2
-	VAESENC     Z28, Z3, Z3
-	CMPQ        AX, $0x0c
-	JE          lanes_r12_26
-	VAESENC     Z29, Z0, Z0
-	VAESENC     Z29, Z1, Z1
-	VAESENC     Z29, Z2, Z2
-	VAESENC     Z29, Z3, Z3
-	VAESENC     Z30, Z0, Z0
-	VAESENC     Z30, Z1, Z1
-	VAESENC     Z30, Z2, Z2
-	VAESENC     Z30, Z3, Z3
-	VAESENCLAST Z31, Z0, Z0
-	VAESENCLAST Z31, Z1, Z1
-	VAESENCLAST Z31, Z2, Z2
-	VAESENCLAST Z31, Z3, Z3
-	JMP         lanes_rdone_26
+	VPADDD          768(R13), Z4, Z0
+	VPADDD          dw3<>+0(SB), Z0, Z0
+	VPADDD          832(R13), Z5, Z1
+	VPADDD          dw3<>+0(SB), Z1, Z1
+	VPADDD          896(R13), Z6, Z2
+	VPADDD          dw3<>+0(SB), Z2, Z2
+	VPADDD          960(R13), Z7, Z3
+	VPADDD          dw3<>+0(SB), Z3, Z3
+	VPSHUFB         bswap32<>+0(SB), Z0, Z0
+	VPSHUFB         bswap32<>+0(SB), Z1, Z1
+	VPSHUFB         bswap32<>+0(SB), Z2, Z2
+	VPSHUFB         bswap32<>+0(SB), Z3, Z3
+	VAESENC         1536(R13), Z0, Z0
+	VAESENC         1536(R13), Z1, Z1
+	VAESENC         1536(R13), Z2, Z2
+	VAESENC         1536(R13), Z3, Z3
+	VAESENC         1600(R13), Z0, Z0
+	VAESENC         1600(R13), Z1, Z1
+	VAESENC         1600(R13), Z2, Z2
+	VAESENC         1600(R13), Z3, Z3
+	VPTERNLOGQ      $0x96, Z17, Z0, Z8
+	VPTERNLOGQ      $0x96, Z17, Z1, Z9
+	VPTERNLOGQ      $0x96, Z17, Z2, Z10
+	VPTERNLOGQ      $0x96, Z17, Z3, Z11
+	LEAQ            1664(SI), R11
+	MOVL            2116(R13), R12
+	INCL            R12
+	MOVQ            runs+64(FP), R14
+	CMPQ            R12, R14
+	CMOVQEQ         SI, R11
+	MOVQ            nonceLen+48(FP), R14
+	MOVL            $0x00000010, CX
+	SUBL            R14, CX
+	MOVL            $0x0000ffff, R12
+	SHLL            CL, R12
+	ANDL            $0x0000ffff, R12
+	MOVQ            $0x0001000100010001, R9
+	IMULQ           R9, R12
+	KMOVQ           R12, K1
+	KANDQ           K1, K4, K4
+	KANDQ           K1, K5, K5
+	KANDQ           K1, K6, K6
+	KANDQ           K1, K7, K7
+	MOVQ            bits+40(FP), R12
+	VBROADCASTI32X4 (R12), Z13
+	VMOVDQA64       Z13, Z0
+	MOVQ            (R11), R12
+	VMOVDQU8        -16(R12)(R14*1), K4, Z0
+	MOVQ            104(R11), R12
+	VMOVDQU8        -32(R12)(R14*1), K5, Z0
+	MOVQ            208(R11), R12
+	VMOVDQU8        -48(R12)(R14*1), K6, Z0
+	MOVQ            312(R11), R12
+	VMOVDQU8        -64(R12)(R14*1), K7, Z0
+	VPXORQ          Z17, Z0, Z0
+	VMOVDQA64       Z13, Z1
+	MOVQ            416(R11), R12
+	VMOVDQU8        -16(R12)(R14*1), K4, Z1
+	MOVQ            520(R11), R12
+	VMOVDQU8        -32(R12)(R14*1), K5, Z1
+	MOVQ            624(R11), R12
+	VMOVDQU8        -48(R12)(R14*1), K6, Z1
+	MOVQ            728(R11), R12
+	VMOVDQU8        -64(R12)(R14*1), K7, Z1
+	VPXORQ          Z17, Z1, Z1
+	VMOVDQA64       Z13, Z2
+	MOVQ            832(R11), R12
+	VMOVDQU8        -16(R12)(R14*1), K4, Z2
+	MOVQ            936(R11), R12
+	VMOVDQU8        -32(R12)(R14*1), K5, Z2
+	MOVQ            1040(R11), R12
+	VMOVDQU8        -48(R12)(R14*1), K6, Z2
+	MOVQ            1144(R11), R12
+	VMOVDQU8        -64(R12)(R14*1), K7, Z2
+	VPXORQ          Z17, Z2, Z2
+	VMOVDQA64       Z13, Z3
+	MOVQ            1248(R11), R12
+	VMOVDQU8        -16(R12)(R14*1), K4, Z3
+	MOVQ            1352(R11), R12
+	VMOVDQU8        -32(R12)(R14*1), K5, Z3
+	MOVQ            1456(R11), R12
+	VMOVDQU8        -48(R12)(R14*1), K6, Z3
+	MOVQ            1560(R11), R12
+	VMOVDQU8        -64(R12)(R14*1), K7, Z3
+	VPXORQ          Z17, Z3, Z3
+	VAESENC         Z18, Z8, Z8
+	VAESENC         Z18, Z9, Z9
+	VAESENC         Z18, Z10, Z10
+	VAESENC         Z18, Z11, Z11
+	VAESENC         Z18, Z0, Z0
+	VAESENC         Z18, Z1, Z1
+	VAESENC         Z18, Z2, Z2
+	VAESENC         Z18, Z3, Z3
+	VAESENC         Z19, Z8, Z8
+	VAESENC         Z19, Z9, Z9
+	VAESENC         Z19, Z10, Z10
+	VAESENC         Z19, Z11, Z11
+	VAESENC         Z19, Z0, Z0
+	VAESENC         Z19, Z1, Z1
+	VAESENC         Z19, Z2, Z2
+	VAESENC         Z19, Z3, Z3
+	VAESENC         Z20, Z8, Z8
+	VAESENC         Z20, Z9, Z9
+	VAESENC         Z20, Z10, Z10
+	VAESENC         Z20, Z11, Z11
+	VAESENC         Z20, Z0, Z0
+	VAESENC         Z20, Z1, Z1
+	VAESENC         Z20, Z2, Z2
+	VAESENC         Z20, Z3, Z3
+	VAESENC         Z21, Z8, Z8
+	VAESENC         Z21, Z9, Z9
+	VAESENC         Z21, Z10, Z10
+	VAESENC         Z21, Z11, Z11
+	VAESENC         Z21, Z0, Z0
+	VAESENC         Z21, Z1, Z1
+	VAESENC         Z21, Z2, Z2
+	VAESENC         Z21, Z3, Z3
+	VAESENC         Z22, Z8, Z8
+	VAESENC         Z22, Z9, Z9
+	VAESENC         Z22, Z10, Z10
+	VAESENC         Z22, Z11, Z11
+	VAESENC         Z22, Z0, Z0
+	VAESENC         Z22, Z1, Z1
+	VAESENC         Z22, Z2, Z2
+	VAESENC         Z22, Z3, Z3
+	VAESENC         Z23, Z8, Z8
+	VAESENC         Z23, Z9, Z9
+	VAESENC         Z23, Z10, Z10
+	VAESENC         Z23, Z11, Z11
+	VAESENC         Z23, Z0, Z0
+	VAESENC         Z23, Z1, Z1
+	VAESENC         Z23, Z2, Z2
+	VAESENC         Z23, Z3, Z3
+	VAESENC         Z24, Z8, Z8
+	VAESENC         Z24, Z9, Z9
+	VAESENC         Z24, Z10, Z10
+	VAESENC         Z24, Z11, Z11
+	VAESENC         Z24, Z0, Z0
+	VAESENC         Z24, Z1, Z1
+	VAESENC         Z24, Z2, Z2
+	VAESENC         Z24, Z3, Z3
+	VAESENC         Z25, Z8, Z8
+	VAESENC         Z25, Z9, Z9
+	VAESENC         Z25, Z10, Z10
+	VAESENC         Z25, Z11, Z11
+	VAESENC         Z25, Z0, Z0
+	VAESENC         Z25, Z1, Z1
+	VAESENC         Z25, Z2, Z2
+	VAESENC         Z25, Z3, Z3
+	VAESENC         Z26, Z8, Z8
+	VAESENC         Z26, Z9, Z9
+	VAESENC         Z26, Z10, Z10
+	VAESENC         Z26, Z11, Z11
+	VAESENC         Z26, Z0, Z0
+	VAESENC         Z26, Z1, Z1
+	VAESENC         Z26, Z2, Z2
+	VAESENC         Z26, Z3, Z3
+	CMPQ            AX, $0x0a
+	JE              lanes_r10_26
+	VAESENC         Z27, Z8, Z8
+	VAESENC         Z27, Z9, Z9
+	VAESENC         Z27, Z10, Z10
+	VAESENC         Z27, Z11, Z11
+	VAESENC         Z27, Z0, Z0
+	VAESENC         Z27, Z1, Z1
+	VAESENC         Z27, Z2, Z2
+	VAESENC         Z27, Z3, Z3
+	VAESENC         Z28, Z8, Z8
+	VAESENC         Z28, Z9, Z9
+	VAESENC         Z28, Z10, Z10
+	VAESENC         Z28, Z11, Z11
+	VAESENC         Z28, Z0, Z0
+	VAESENC         Z28, Z1, Z1
+	VAESENC         Z28, Z2, Z2
+	VAESENC         Z28, Z3, Z3
+	CMPQ            AX, $0x0c
+	JE              lanes_r12_26
+	VAESENC         Z29, Z8, Z8
+	VAESENC         Z29, Z9, Z9
+	VAESENC         Z29, Z10, Z10
+	VAESENC         Z29, Z11, Z11
+	VAESENC         Z29, Z0, Z0
+	VAESENC         Z29, Z1, Z1
+	VAESENC         Z29, Z2, Z2
+	VAESENC         Z29, Z3, Z3
+	VAESENC         Z30, Z8, Z8
+	VAESENC         Z30, Z9, Z9
+	VAESENC         Z30, Z10, Z10
+	VAESENC         Z30, Z11, Z11
+	VAESENC         Z30, Z0, Z0
+	VAESENC         Z30, Z1, Z1
+	VAESENC         Z30, Z2, Z2
+	VAESENC         Z30, Z3, Z3
+	VAESENCLAST     Z31, Z8, Z8
+	VAESENCLAST     Z31, Z9, Z9
+	VAESENCLAST     Z31, Z10, Z10
+	VAESENCLAST     Z31, Z11, Z11
+	VAESENCLAST     Z31, Z0, Z0
+	VAESENCLAST     Z31, Z1, Z1
+	VAESENCLAST     Z31, Z2, Z2
+	VAESENCLAST     Z31, Z3, Z3
+	JMP             lanes_rdone_26
 
 lanes_r12_26:
+	VAESENCLAST Z29, Z8, Z8
+	VAESENCLAST Z29, Z9, Z9
+	VAESENCLAST Z29, Z10, Z10
+	VAESENCLAST Z29, Z11, Z11
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
@@ -23751,6 +24052,10 @@ lanes_r12_26:
 	JMP         lanes_rdone_26
 
 lanes_r10_26:
+	VAESENCLAST Z27, Z8, Z8
+	VAESENCLAST Z27, Z9, Z9
+	VAESENCLAST Z27, Z10, Z10
+	VAESENCLAST Z27, Z11, Z11
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
@@ -23758,17 +24063,17 @@ lanes_r10_26:
 
 lanes_rdone_26:
 	MOVQ          out+88(FP), R11
-	VMOVDQU64     Z0, (R11)
-	VMOVDQU64     Z1, 64(R11)
-	VMOVDQU64     Z2, 128(R11)
-	VMOVDQU64     Z3, 192(R11)
+	VMOVDQU64     Z8, (R11)
+	VMOVDQU64     Z9, 64(R11)
+	VMOVDQU64     Z10, 128(R11)
+	VMOVDQU64     Z11, 192(R11)
 	MOVL          2112(R13), R14
 	XORL          CX, CX
 	BTL           $0x0f, R14
 	JCC           lanes_tag15_raocbOpenRunVAES512
 	MOVQ          1608(SI), R12
 	MOVL          2108(R13), R9
-	VEXTRACTI32X4 $0x03, Z3, X12
+	VEXTRACTI32X4 $0x03, Z11, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
 	SETCS         1656(SI)
@@ -23779,7 +24084,7 @@ lanes_tag15_raocbOpenRunVAES512:
 	JCC           lanes_tag14_raocbOpenRunVAES512
 	MOVQ          1504(SI), R12
 	MOVL          2104(R13), R9
-	VEXTRACTI32X4 $0x02, Z3, X12
+	VEXTRACTI32X4 $0x02, Z11, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
 	SETCS         1552(SI)
@@ -23790,7 +24095,7 @@ lanes_tag14_raocbOpenRunVAES512:
 	JCC           lanes_tag13_raocbOpenRunVAES512
 	MOVQ          1400(SI), R12
 	MOVL          2100(R13), R9
-	VEXTRACTI32X4 $0x01, Z3, X12
+	VEXTRACTI32X4 $0x01, Z11, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
 	SETCS         1448(SI)
@@ -23801,7 +24106,7 @@ lanes_tag13_raocbOpenRunVAES512:
 	JCC      lanes_tag12_raocbOpenRunVAES512
 	MOVQ     1296(SI), R12
 	MOVL     2096(R13), R9
-	VPCMPEQB (R12)(R9*1), X3, K1
+	VPCMPEQB (R12)(R9*1), X11, K1
 	KORTESTW K1, K1
 	SETCS    1344(SI)
 
@@ -23811,7 +24116,7 @@ lanes_tag12_raocbOpenRunVAES512:
 	JCC           lanes_tag11_raocbOpenRunVAES512
 	MOVQ          1192(SI), R12
 	MOVL          2092(R13), R9
-	VEXTRACTI32X4 $0x03, Z2, X12
+	VEXTRACTI32X4 $0x03, Z10, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
 	SETCS         1240(SI)
@@ -23822,7 +24127,7 @@ lanes_tag11_raocbOpenRunVAES512:
 	JCC           lanes_tag10_raocbOpenRunVAES512
 	MOVQ          1088(SI), R12
 	MOVL          2088(R13), R9
-	VEXTRACTI32X4 $0x02, Z2, X12
+	VEXTRACTI32X4 $0x02, Z10, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
 	SETCS         1136(SI)
@@ -23833,7 +24138,7 @@ lanes_tag10_raocbOpenRunVAES512:
 	JCC           lanes_tag9_raocbOpenRunVAES512
 	MOVQ          984(SI), R12
 	MOVL          2084(R13), R9
-	VEXTRACTI32X4 $0x01, Z2, X12
+	VEXTRACTI32X4 $0x01, Z10, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
 	SETCS         1032(SI)
@@ -23844,7 +24149,7 @@ lanes_tag9_raocbOpenRunVAES512:
 	JCC      lanes_tag8_raocbOpenRunVAES512
 	MOVQ     880(SI), R12
 	MOVL     2080(R13), R9
-	VPCMPEQB (R12)(R9*1), X2, K1
+	VPCMPEQB (R12)(R9*1), X10, K1
 	KORTESTW K1, K1
 	SETCS    928(SI)
 
@@ -23854,7 +24159,7 @@ lanes_tag8_raocbOpenRunVAES512:
 	JCC           lanes_tag7_raocbOpenRunVAES512
 	MOVQ          776(SI), R12
 	MOVL          2076(R13), R9
-	VEXTRACTI32X4 $0x03, Z1, X12
+	VEXTRACTI32X4 $0x03, Z9, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
 	SETCS         824(SI)
@@ -23865,7 +24170,7 @@ lanes_tag7_raocbOpenRunVAES512:
 	JCC           lanes_tag6_raocbOpenRunVAES512
 	MOVQ          672(SI), R12
 	MOVL          2072(R13), R9
-	VEXTRACTI32X4 $0x02, Z1, X12
+	VEXTRACTI32X4 $0x02, Z9, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
 	SETCS         720(SI)
@@ -23876,7 +24181,7 @@ lanes_tag6_raocbOpenRunVAES512:
 	JCC           lanes_tag5_raocbOpenRunVAES512
 	MOVQ          568(SI), R12
 	MOVL          2068(R13), R9
-	VEXTRACTI32X4 $0x01, Z1, X12
+	VEXTRACTI32X4 $0x01, Z9, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
 	SETCS         616(SI)
@@ -23887,7 +24192,7 @@ lanes_tag5_raocbOpenRunVAES512:
 	JCC      lanes_tag4_raocbOpenRunVAES512
 	MOVQ     464(SI), R12
 	MOVL     2064(R13), R9
-	VPCMPEQB (R12)(R9*1), X1, K1
+	VPCMPEQB (R12)(R9*1), X9, K1
 	KORTESTW K1, K1
 	SETCS    512(SI)
 
@@ -23897,7 +24202,7 @@ lanes_tag4_raocbOpenRunVAES512:
 	JCC           lanes_tag3_raocbOpenRunVAES512
 	MOVQ          360(SI), R12
 	MOVL          2060(R13), R9
-	VEXTRACTI32X4 $0x03, Z0, X12
+	VEXTRACTI32X4 $0x03, Z8, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
 	SETCS         408(SI)
@@ -23908,7 +24213,7 @@ lanes_tag3_raocbOpenRunVAES512:
 	JCC           lanes_tag2_raocbOpenRunVAES512
 	MOVQ          256(SI), R12
 	MOVL          2056(R13), R9
-	VEXTRACTI32X4 $0x02, Z0, X12
+	VEXTRACTI32X4 $0x02, Z8, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
 	SETCS         304(SI)
@@ -23919,7 +24224,7 @@ lanes_tag2_raocbOpenRunVAES512:
 	JCC           lanes_tag1_raocbOpenRunVAES512
 	MOVQ          152(SI), R12
 	MOVL          2052(R13), R9
-	VEXTRACTI32X4 $0x01, Z0, X12
+	VEXTRACTI32X4 $0x01, Z8, X12
 	VPCMPEQB      (R12)(R9*1), X12, K1
 	KORTESTW      K1, K1
 	SETCS         200(SI)
@@ -23930,26 +24235,83 @@ lanes_tag1_raocbOpenRunVAES512:
 	JCC      lanes_tag0_raocbOpenRunVAES512
 	MOVQ     48(SI), R12
 	MOVL     2048(R13), R9
-	VPCMPEQB (R12)(R9*1), X0, K1
+	VPCMPEQB (R12)(R9*1), X8, K1
 	KORTESTW K1, K1
 	SETCS    96(SI)
 
 lanes_tag0_raocbOpenRunVAES512:
-	ADCL  CX, CX
-	ANDNL R14, CX, CX
-	MOVL  CX, 260(R11)
-	MOVL  R14, 256(R11)
-	INCL  2116(R13)
-	MOVL  2116(R13), R12
-	CMPL  2112(R13), $0x0000ffff
-	JNE   lanes_stop_raocbOpenRunVAES512
-	TESTL CX, CX
-	JNZ   lanes_stop_raocbOpenRunVAES512
-	MOVQ  runs+64(FP), R14
-	CMPQ  R12, R14
-	JE    lanes_stop_raocbOpenRunVAES512
-	ADDQ  $0x00000680, SI
-	JMP   lanes_group_raocbOpenRunVAES512
+	ADCL         CX, CX
+	ANDNL        R14, CX, CX
+	MOVL         CX, 260(R11)
+	MOVL         R14, 256(R11)
+	INCL         2116(R13)
+	MOVL         2116(R13), R12
+	CMPL         2112(R13), $0x0000ffff
+	JNE          lanes_stop_raocbOpenRunVAES512
+	TESTL        CX, CX
+	JNZ          lanes_stop_raocbOpenRunVAES512
+	MOVQ         runs+64(FP), R14
+	CMPQ         R12, R14
+	JE           lanes_stop_raocbOpenRunVAES512
+	ADDQ         $0x00000680, SI
+	XORL         R12, R12
+	CMPQ         1592(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         1488(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         1384(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         1280(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         1176(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         1072(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         968(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         864(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         760(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         656(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         552(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         448(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         344(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         240(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         136(SI), $0x01
+	ADCL         R12, R12
+	CMPQ         32(SI), $0x01
+	ADCL         R12, R12
+	MOVLQZX      mark+80(FP), R14
+	ANDL         R12, R14
+	MOVL         R14, 2112(R13)
+	KXNORB       K1, K1, K1
+	VMOVDQU64    lenIdx<>+0(SB), Z15
+	VPGATHERQQ   (SI)(Z15*1), K1, Z13
+	KXNORB       K1, K1, K1
+	VMOVDQU64    lenIdx<>+64(SB), Z15
+	VPGATHERQQ   (SI)(Z15*1), K1, Z14
+	VPMOVQD      Z13, Y12
+	VPMOVQD      Z14, Y13
+	VINSERTI64X4 $0x01, Y13, Z12, Z12
+	MOVQ         sub+72(FP), R12
+	VPBROADCASTD R12, Z13
+	VPSUBD       Z13, Z12, Z12
+	VMOVDQU64    Z12, 2048(R13)
+	MOVQ         $0x000000000000ffff, R12
+	KMOVQ        R12, K4
+	MOVQ         $0x00000000ffff0000, R12
+	KMOVQ        R12, K5
+	MOVQ         $0x0000ffff00000000, R12
+	KMOVQ        R12, K6
+	MOVQ         $0xffff000000000000, R12
+	KMOVQ        R12, K7
+	JMP          lanes_group_raocbOpenRunVAES512
 
 lanes_stop_raocbOpenRunVAES512:
 	MOVQ R12, ret+96(FP)

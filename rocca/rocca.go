@@ -18,8 +18,8 @@
 // produce the same bytes as Seal and Open however the message is split.
 //
 // On amd64 with AES-NI and AVX, and on arm64 with the ARMv8 Cryptography
-// Extensions, the state lives in registers through assembly kernels (with
-// AVX-512, a single call from key to tag for each Seal and Open);
+// Extensions, the state lives in registers through assembly kernels (on
+// amd64, a single call from key to tag for each Seal and Open);
 // elsewhere, and with the purego build tag, a constant-time
 // bitsliced AES round in pure Go (no table lookup indexed by secret data)
 // does the work. Decryption is about a third slower than encryption on long

@@ -676,14 +676,20 @@ func openGroups() {
 // data's GHASH, the message by sealGroups or openGroups, and its last
 // blocks with the lengths block in one tail, whose powers end at H^1 for
 // the lengths block (so a tail of 7 blocks and a partial one takes H^9).
-// E(J0) rides with the tail's counter blocks. A partial block comes in by
-// loadPartial and goes out through the stack, copied 8, 4, 2 and 1 bytes at
-// a time: nothing past the buffers is read or written.
+// Associated data that fits the powers with a message under a group (the
+// blocks of both and the lengths block at most karaPowers) joins the tail
+// instead, first, under its one reduction. E(J0) rides with the tail's
+// counter blocks. A partial block comes in by loadPartial and goes out
+// through the stack, copied 8, 4, 2 and 1 bytes at a time: nothing past the
+// buffers is read or written.
 func message(o op) {
 	messageText(o, enc.name)
 	ks := AllocLocal(128)
 	ctrs = AllocLocal(128)
 	eJ0, part := AllocLocal(16), AllocLocal(16)
+	// fold is the offset of the power of the associated data's first
+	// block if it joins the tail, else zero.
+	fold := AllocLocal(8)
 	keySetup()
 	loadWords("j0", "j1", X0)
 	shufb(bswap, X0, ctr)
@@ -700,14 +706,28 @@ func message(o op) {
 	mov(X0, eJ0)
 	Label("j0Later")
 
-	Load(Param("ad"), src)
-	Load(Param("adLen"), n)
-	MOVQ(n, rest)
-	ANDQ(U8(15), rest)
-	SHRQ(U8(4), n)
 	xor(acc0, acc0, acc0)
+	adDone, adFirst := "adDone", "adFirst"
+	MOVQ(U32(0), fold)
+	loadAD()
+	tailCount()
+	JZ(LabelRef(adDone))
+	// A message past karaPowers-2 blocks leaves no power for the data.
+	Load(Param("n"), t)
+	CMPQ(t, U8(16*(karaPowers-2)))
+	JA(LabelRef(adFirst))
+	ADDQ(U8(15), t)
+	SHRQ(U8(4), t)
+	ADDQ(off, t)
+	CMPQ(t, U8(karaPowers-1))
+	JA(LabelRef(adFirst))
+	NEGQ(t)
+	ADDQ(U8(numPowers-1), t)
+	SHLQ(U8(4), t)
+	MOVQ(t, fold)
+	JMP(LabelRef(adDone))
+	Label(adFirst)
 	hashGroups("ad")
-	adDone := "adDone"
 	tailCount()
 	JZ(LabelRef(adDone))
 	tailOffset(numPowers)
@@ -734,6 +754,20 @@ func message(o op) {
 	Label("lengths")
 	tailOffset(numPowers - 1)
 	tailStart()
+	// The associated data, if it joins: its powers end where the
+	// message's begin; then the message from its start.
+	CMPQ(fold, U8(0))
+	JE(LabelRef("msgTail"))
+	MOVQ(fold, off)
+	loadAD()
+	tailParts("fold", hashOp, nil, part)
+	XORQ(idx, idx)
+	Load(Param("src"), src)
+	Load(Param("n"), n)
+	MOVQ(n, rest)
+	ANDQ(U8(15), rest)
+	SHRQ(U8(4), n)
+	Label("msgTail")
 	tailParts("msg", o, &ks, part)
 	// Byte-reversed, the lengths block is the message's length in bits,
 	// then the associated data's.
@@ -749,6 +783,16 @@ func message(o op) {
 	shufb(bswap, acc0, acc0)
 	xor(memOp(eJ0, t0), acc0, acc0)
 	retBlock(acc0, "t0", "t1")
+}
+
+// loadAD points src at the associated data and sets n and rest to its
+// whole blocks and remaining bytes.
+func loadAD() {
+	Load(Param("ad"), src)
+	Load(Param("adLen"), n)
+	MOVQ(n, rest)
+	ANDQ(U8(15), rest)
+	SHRQ(U8(4), n)
 }
 
 // messageText starts the message kernel of op o and family suffix.

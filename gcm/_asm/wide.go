@@ -54,12 +54,12 @@ import (
 // tail's, whose blocks then take the powers ending at H^2. The message's
 // last group, if any, adds its products to the tail's, unreduced, by the
 // powers beyond (so kernelKey holds H^65 for a group and a tail of 32
-// blocks on zmm, H^33 for 16 and 16 on ymm). On zmm the associated data
-// joins them too, hashed last by the powers above the message's, if all
-// fit (adLater). A message costs one call, and one reduction on its
-// critical path if under two groups (two on ymm with associated data). On ymm a partial block comes in by loadPartial and goes
-// out through the stack, copied 8, 4, 2 and 1 bytes at a time, as in the
-// xmm kernels.
+// blocks on zmm, H^33 for 16 and 16 on ymm). The associated data joins
+// them too, hashed last by the powers above the message's, if all fit
+// (adLater). A message costs one call, and one reduction on its critical
+// path if under two groups and its data fits. On ymm a partial block comes
+// in by loadPartial and goes out through the stack, copied 8, 4, 2 and 1
+// bytes at a time, as in the xmm kernels.
 
 // General-purpose registers of the message kernels, besides those of gcm.go.
 var (
@@ -665,10 +665,8 @@ func (g *wide) tail(r wideRegs, o op, lengths bool, pending, done string) {
 		g.partYMM(r, o, reduce)
 	}
 	Label(reduce)
-	if lengths && g.zmm {
-		g.foldAD(r)
-	}
 	if lengths {
+		g.foldAD(r)
 		g.lengthsBlock(r)
 	}
 	emit(g.reduceOps(r))
@@ -761,8 +759,8 @@ func (g *wide) partYMM(r wideRegs, o op, reduce string) {
 		VPXOR(in, s, s)
 		VMOVDQU(s, g.part)
 		LEAQ(g.part, prev)
-		MOVQ(dst, idx)
-		copyBytes(g.label("out"), prev, idx, n)
+		// dst, not idx, which holds foldAD's powers, goes to copyBytes.
+		copyBytes(g.label("out"), prev, dst, n)
 		if o == sealOp { // the ciphertext, zero padded
 			VPAND(maskOf(n), s, s)
 			VPSHUFB(bswapMask, s, x)
@@ -783,12 +781,16 @@ func (g *wide) encryptX(r wideRegs, s VecPhysical) {
 	VAESENCLAST(Mem{Base: p, Disp: 160}, s, s)
 }
 
-// adLater (zmm message kernels), for associated data of adBytes > 0 and
-// idx zero, points idx at the power of the data's first block and jumps to
-// later if its blocks and the message's, with the lengths block, fit the
-// powers (two groups and one, so that the message is under two groups and
-// all under its last reduction): the data is then hashed last (foldAD),
-// under the message's one reduction, not first under one of its own.
+// powers is how many powers of H the family's message kernels reach: two
+// groups and one (gcm's powers).
+func (g *wide) powers() int { return 2*g.group + 1 }
+
+// adLater, for associated data of adBytes > 0 and idx zero, points idx at
+// the power of the data's first block and jumps to later if its blocks and
+// the message's, with the lengths block, fit the family's powers (so that
+// the message is under two groups and all under its last reduction): the
+// data is then hashed last (foldAD), under the message's one reduction,
+// not first under one of its own.
 func (g *wide) adLater(later string) {
 	first := g.label("adFirst")
 	LEAQ(Mem{Base: adBytes, Disp: 15}, t)
@@ -796,7 +798,7 @@ func (g *wide) adLater(later string) {
 	LEAQ(Mem{Base: msgBytes, Disp: 15}, off)
 	SHRQ(U8(4), off)
 	ADDQ(off, t)
-	CMPQ(t, U8(numPowers-1))
+	CMPQ(t, U8(g.powers()-1))
 	JA(LabelRef(first))
 	NEGQ(t)
 	ADDQ(U8(numPowers-1), t)
@@ -808,7 +810,8 @@ func (g *wide) adLater(later string) {
 
 // foldAD adds the products of the associated data's blocks, by the powers
 // from idx, to the sums, if adLater chose so: a vector at a time, the last
-// under a byte mask.
+// under a byte mask (zmm), or as a whole block and a partial one on xmm
+// (ymm).
 func (g *wide) foldAD(r wideRegs) {
 	loop, part, done := g.label("foldLoop"), g.label("foldPart"), g.label("foldDone")
 	TESTQ(idx, idx)
@@ -828,12 +831,30 @@ func (g *wide) foldAD(r wideRegs) {
 	Label(part)
 	TESTQ(n, n)
 	JZ(LabelRef(done))
-	MOVQ(I32(-1), t)
-	BZHIQ(n, t, t)
-	KMOVQ(t, K2)
-	VMOVDQU8_Z(Mem{Base: src}, K2, r.x)
-	VPSHUFB(r.bswap, r.x, r.x)
-	emit(g.mulOps(r, false, false, r.x, Mem{Base: idx}))
+	if g.zmm {
+		MOVQ(I32(-1), t)
+		BZHIQ(n, t, t)
+		KMOVQ(t, K2)
+		VMOVDQU8_Z(Mem{Base: src}, K2, r.x)
+		VPSHUFB(r.bswap, r.x, r.x)
+		emit(g.mulOps(r, false, false, r.x, Mem{Base: idx}))
+		Label(done)
+		return
+	}
+	x, partial := asX(r.x), g.label("foldPartial")
+	CMPQ(n, U8(16))
+	JB(LabelRef(partial))
+	VMOVDQU(Mem{Base: src}, x)
+	VPSHUFB(bswapMask, x, x)
+	emit(g.mulOps(r, false, true, r.x, Mem{Base: idx}))
+	ADDQ(U8(16), src)
+	ADDQ(U8(16), idx)
+	SUBQ(U8(16), n)
+	JZ(LabelRef(done))
+	Label(partial)
+	loadPartial(g.label("foldIn"), src, n, x, asX(r.in))
+	VPSHUFB(bswapMask, x, x)
+	emit(g.mulOps(r, false, true, r.x, Mem{Base: idx}))
 	Label(done)
 }
 
@@ -1014,14 +1035,10 @@ func (g *wide) message(o op) {
 	Load(Param("adLen"), adBytes)
 	Load(Param("n"), msgBytes)
 	adDone := g.label("adDone")
-	if g.zmm {
-		XORQ(idx, idx)
-	}
+	XORQ(idx, idx)
 	TESTQ(adBytes, adBytes)
 	JZ(LabelRef(adDone))
-	if g.zmm {
-		g.adLater(adDone)
-	}
+	g.adLater(adDone)
 	Load(Param("ad"), src)
 	MOVQ(adBytes, n)
 	g.hashAll(r)

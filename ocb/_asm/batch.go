@@ -193,68 +193,19 @@ func lanes(o op, run bool) {
 	Load(Param("ends"), lEnds)
 	loadKeys(lEK)
 
-	top := "lanes_group_" + name
+	// The Ktops: a run kernel's first group's here, the others' beside
+	// their previous group's tags (see the tags below).
 	if run {
-		Label(top)
 		laneMarks()
 		runLengths()
 	}
 	laneMasks()
-
-	// The nonce blocks: bits, with the nonce's bytes loaded under a mask
-	// (K1, in every lane) at the block's end; then Ktop's input.
-	Load(Param("nonceLen"), lU)
-	MOVL(U32(16), ECX)
-	SUBL(lU.As32(), ECX)
-	MOVL(U32(0xffff), lT.As32())
-	SHLL(CL, lT.As32())
-	ANDL(U32(0xffff), lT.As32())
-	MOVQ(U64(0x0001000100010001), lJ)
-	IMULQ(lJ, lT)
-	KMOVQ(lT, K1)
-	// K4+k: the nonce's bytes in lane k, until the blocks' masks.
-	for k := 0; k < 4; k++ {
-		KANDQ(K1, []Op{K4, K5, K6, K7}[k], []Op{K4, K5, K6, K7}[k])
-	}
-	Load(Param("bits"), lT)
-	VBROADCASTI32X4(Mem{Base: lT}, Z12)
-	for r := 0; r < 4; r++ {
-		VMOVDQA64(Z12, lOff(r))
-		for k := 0; k < 4; k++ {
-			MOVQ(laneField(lnNonce, 4*r+k), lT)
-			VMOVDQU8(Mem{Base: lT, Index: lU, Scale: 1, Disp: -16 - 16*k}, []Op{K4, K5, K6, K7}[k], lOff(r))
-		}
-		VMOVDQA64(lOff(r), lX(r))
-		// (X & ktopMask) ^ K0
-		VPTERNLOGQ(U8(0x6c), ktopMask4, lKey(0), lX(r))
-	}
+	laneNonces(lp, lX)
 	laneRounds(false)
-
-	// Offset_0 per lane, as message.go computes it for one (the shift c,
-	// the nonce's 6 bottom bits, now varies by lane): Stretch =
-	// Ktop || (Ktop[1..64] ^ Ktop[9..72]) as big-endian qwords s0, s1, s2,
-	// and Offset_0's byte-reversed qwords [s1, s0]<<c | [s2, s1]>>(64-c).
-	MOVL(U32(0xaa), lT.As32())
-	KMOVW(lT.As32(), K2)
-	VMOVDQU64(q64, Z16)
-	for r := 0; r < 4; r++ {
-		VPSHUFB(rev128x4, lX(r), Z12)
-		VPSHUFB(rev64x4, lX(r), Z13)
-		VPSLLQ(U8(8), Z13, Z14)
-		VPSRLQ(U8(56), Z12, Z15)
-		VPTERNLOGQ(U8(0x56), Z13, Z15, Z14)
-		VMOVDQA64(Z13, K2, Z14)
-		VPSHUFB(bottom4, lOff(r), Z13)
-		VPANDQ(q63, Z13, Z13)
-		VPSLLVQ(Z13, Z12, Z12)
-		VPSUBQ(Z13, Z16, Z13)
-		VPSRLVQ(Z13, Z14, Z14)
-		VPORQ(Z14, Z12, Z12)
-		VPSHUFB(rev128x4, Z12, lOff(r))
-		if !run || r < 3 {
-			VPXORQ(lSum(r), lSum(r), lSum(r))
-		}
+	if run {
+		Label("lanes_group_" + name)
 	}
+	laneOffsets(run)
 
 	// From the lengths (the run kernels': runLengths's, in the last
 	// checksum's register until here), each lane's whole blocks n (< 256)
@@ -409,18 +360,40 @@ func lanes(o op, run bool) {
 	Label(partsDone)
 
 	// The tags, E(Checksum ^ Offset_m ^ L_$), HASH(A) left to the caller.
+	// A run kernel's go through the AES rounds beside the next group's
+	// Ktops (lanes' own, when this group is the run's last, which leaves
+	// the rounds' registers as full at no risk of reading past the run):
+	// eight registers in flight where four would wait on each other. Until
+	// the stop below, the next group's work is only in registers. The
+	// tags take the checksums' registers, the Ktops the states'.
+	tag := lX
+	if run {
+		tag = lSum
+	}
 	VBROADCASTI32X4(Mem{Base: lEnds, Disp: 16}, Z12)
 	for r := 0; r < 4; r++ {
 		VPTERNLOGQ(U8(0x96), Z12, lOff(r), lSum(r))
-		VPXORQ(lKey(0), lSum(r), lX(r))
+		VPXORQ(lKey(0), lSum(r), tag(r))
 	}
 	if o == dec {
 		laneReceived()
 	}
-	laneRounds(false)
+	if run {
+		next := lJ16
+		LEAQ(Mem{Base: lp, Disp: 16 * msgSize}, next)
+		MOVL(Mem{Base: lo, Disp: lnRuns}, lT.As32())
+		INCL(lT.As32())
+		Load(Param("runs"), lU)
+		CMPQ(lT, lU)
+		CMOVQEQ(lp, next)
+		laneNonces(next, lX)
+		laneRoundsOf(false, []VecPhysical{Z8, Z9, Z10, Z11, Z0, Z1, Z2, Z3})
+	} else {
+		laneRounds(false)
+	}
 	Load(Param("out"), lJ16)
 	for r := 0; r < 4; r++ {
-		VMOVDQU64(lX(r), Mem{Base: lJ16, Disp: outTag + 64*r})
+		VMOVDQU64(tag(r), Mem{Base: lJ16, Disp: outTag + 64*r})
 	}
 	if o == enc {
 		// The marked lanes' tags, which are whole, to Dst+Len.
@@ -433,9 +406,9 @@ func lanes(o op, run bool) {
 			MOVL(laneLen(i), lJ.As32())
 			// (Lane 0 of a register is its xmm: no shuffle.)
 			if m := (Mem{Base: lT, Index: lJ, Scale: 1}); i%4 == 0 {
-				VMOVDQU(lX(i/4).AsX(), m)
+				VMOVDQU(tag(i/4).AsX(), m)
 			} else {
-				VEXTRACTI32X4(U8(i%4), lX(i/4), m)
+				VEXTRACTI32X4(U8(i%4), tag(i/4), m)
 			}
 			Label(skip)
 		}
@@ -449,7 +422,7 @@ func lanes(o op, run bool) {
 		// branch; the lane kernels skip unmarked lanes, among them the idle
 		// ones, whose indexes are other messages'.
 		for r := 0; r < 4; r++ {
-			VPXORQ(lX(r), lRecv(r), lRecv(r))
+			VPXORQ(tag(r), lRecv(r), lRecv(r))
 			VPTESTNMQ(lRecv(r), lRecv(r), []Op{K1, K2, K3, K4}[r])
 		}
 		// Bits 2i and 2i+1 of eq: the qwords of lane i that match; then
@@ -506,12 +479,80 @@ func lanes(o op, run bool) {
 		CMPQ(lT, lU)
 		JE(LabelRef(stop))
 		ADDQ(U32(16*msgSize), lp)
-		JMP(LabelRef(top))
+		// Its marks and lengths: its Ktops are in the states.
+		laneMarks()
+		runLengths()
+		laneMasks()
+		JMP(LabelRef("lanes_group_" + name))
 		Label(stop)
 		Store(lT, ReturnIndex(0))
 	}
 	VZEROUPPER()
 	RET()
+}
+
+// laneNonces loads the nonce blocks of the group whose lanes' pointers
+// are at p (the table or, in a run, the messages) into the offsets'
+// registers: bits, with the nonce's bytes loaded under a mask (K1, in
+// every lane) at the block's end; then Ktop's input into ktop.
+func laneNonces(p GPPhysical, ktop func(int) VecPhysical) {
+	Load(Param("nonceLen"), lU)
+	MOVL(U32(16), ECX)
+	SUBL(lU.As32(), ECX)
+	MOVL(U32(0xffff), lT.As32())
+	SHLL(CL, lT.As32())
+	ANDL(U32(0xffff), lT.As32())
+	MOVQ(U64(0x0001000100010001), lJ)
+	IMULQ(lJ, lT)
+	KMOVQ(lT, K1)
+	// K4+k: the nonce's bytes in lane k, until the blocks' masks.
+	for k := 0; k < 4; k++ {
+		KANDQ(K1, []Op{K4, K5, K6, K7}[k], []Op{K4, K5, K6, K7}[k])
+	}
+	Load(Param("bits"), lT)
+	VBROADCASTI32X4(Mem{Base: lT}, Z12)
+	for r := 0; r < 4; r++ {
+		VMOVDQA64(Z12, lOff(r))
+		for k := 0; k < 4; k++ {
+			m := laneField(lnNonce, 4*r+k)
+			m.Base = p
+			MOVQ(m, lT)
+			VMOVDQU8(Mem{Base: lT, Index: lU, Scale: 1, Disp: -16 - 16*k}, []Op{K4, K5, K6, K7}[k], lOff(r))
+		}
+		VMOVDQA64(lOff(r), ktop(r))
+		// (X & ktopMask) ^ K0
+		VPTERNLOGQ(U8(0x6c), ktopMask4, lKey(0), ktop(r))
+	}
+}
+
+// laneOffsets computes Offset_0 per lane, as message.go does for one (the
+// shift c, the nonce's 6 bottom bits, now varies by lane), from the Ktops
+// in the states and the nonce blocks in the offsets' registers: Stretch =
+// Ktop || (Ktop[1..64] ^ Ktop[9..72]) as big-endian qwords s0, s1, s2,
+// and Offset_0's byte-reversed qwords [s1, s0]<<c | [s2, s1]>>(64-c). It
+// zeroes the checksums but a run kernel's last, which holds the lengths.
+func laneOffsets(run bool) {
+	MOVL(U32(0xaa), lT.As32())
+	KMOVW(lT.As32(), K2)
+	VMOVDQU64(q64, Z16)
+	for r := 0; r < 4; r++ {
+		VPSHUFB(rev128x4, lX(r), Z12)
+		VPSHUFB(rev64x4, lX(r), Z13)
+		VPSLLQ(U8(8), Z13, Z14)
+		VPSRLQ(U8(56), Z12, Z15)
+		VPTERNLOGQ(U8(0x56), Z13, Z15, Z14)
+		VMOVDQA64(Z13, K2, Z14)
+		VPSHUFB(bottom4, lOff(r), Z13)
+		VPANDQ(q63, Z13, Z13)
+		VPSLLVQ(Z13, Z12, Z12)
+		VPSUBQ(Z13, Z16, Z13)
+		VPSRLVQ(Z13, Z14, Z14)
+		VPORQ(Z14, Z12, Z12)
+		VPSHUFB(rev128x4, Z12, lOff(r))
+		if !run || r < 3 {
+			VPXORQ(lSum(r), lSum(r), lSum(r))
+		}
+	}
 }
 
 // lRecv(r) holds the received tags of register r's lanes (opening).
@@ -582,9 +623,9 @@ func laneMarks() {
 
 // runLengths leaves in the last checksum's register the text lengths of a
 // run kernel's group as dwords, gathered from the messages (In's less sub)
-// at the group's start, where the nonces' and Ktop's steps cover the
-// gathers' wait, and stores them in the table for the steps that take them
-// one by one.
+// before the steps that cover the gathers' wait (the first group's nonces
+// and Ktops, the others' offsets), and stores them in the table for the
+// steps that take them one by one.
 func runLengths() {
 	for h, z := range []VecPhysical{Z13, Z14} {
 		KXNORB(K1, K1, K1)

@@ -197,40 +197,18 @@ func lanes(o op, run bool) {
 	}
 	loadKeys(lEK)
 
-	top := "lanes_group_" + name
+	// B = E(Nonce): a run kernel's first group's here, the others' beside
+	// their previous group's tags (see the tags below).
 	if run {
-		Label(top)
 		laneMarks()
 		runLengths()
 	}
 	laneMasks()
-
-	// The nonce blocks: bits, with the nonce's bytes loaded under a mask
-	// (K1, in every lane) at the block's end; then B = E(Nonce).
-	Load(Param("nonceLen"), lU)
-	MOVL(U32(16), ECX)
-	SUBL(lU.As32(), ECX)
-	MOVL(U32(0xffff), lT.As32())
-	SHLL(CL, lT.As32())
-	ANDL(U32(0xffff), lT.As32())
-	MOVQ(U64(0x0001000100010001), lJ)
-	IMULQ(lJ, lT)
-	KMOVQ(lT, K1)
-	// K4+k: the nonce's bytes in lane k, until the blocks' masks.
-	for k := 0; k < 4; k++ {
-		KANDQ(K1, []Op{K4, K5, K6, K7}[k], []Op{K4, K5, K6, K7}[k])
-	}
-	Load(Param("bits"), lT)
-	VBROADCASTI32X4(Mem{Base: lT}, Z13)
-	for r := 0; r < 4; r++ {
-		VMOVDQA64(Z13, lX(r))
-		for k := 0; k < 4; k++ {
-			MOVQ(laneField(lnNonce, 4*r+k), lT)
-			VMOVDQU8(Mem{Base: lT, Index: lU, Scale: 1, Disp: -16 - 16*k}, []Op{K4, K5, K6, K7}[k], lX(r))
-		}
-		VPXORQ(lKey(0), lX(r), lX(r))
-	}
+	laneNonces(lp)
 	laneRounds(false)
+	if run {
+		Label("lanes_group_" + name)
+	}
 	for r := 0; r < 4; r++ {
 		VPSHUFB(bswap32, lX(r), lB(r))
 	}
@@ -375,19 +353,46 @@ func lanes(o op, run bool) {
 	}
 	Label(partsDone)
 
-	// The tags, E(Σ ^ Δ(B, m+3)), HASH(A) left to the caller.
+	// The tags, E(Σ ^ Δ(B, m+3)), HASH(A) left to the caller. A run
+	// kernel's go through the AES rounds beside the next group's E(Nonce)
+	// (the lanes' own, when this group is the run's last, which leaves the
+	// rounds' registers as full at no risk of reading past the run): eight
+	// registers in flight where four would wait on each other, as in ocb's
+	// run kernels. Until the stop below, the next group's work is only in
+	// registers. The tags take the checksums' registers, the nonces the
+	// states'.
+	tag := lX
+	if run {
+		tag = lSum
+	}
 	for r := 0; r < 4; r++ {
 		VPADDD(Mem{Base: lo, Disp: lnM + 64*r}, lB(r), lX(r))
 		VPADDD(dw3, lX(r), lX(r))
 	}
 	laneMasksOf()
 	for r := 0; r < 4; r++ {
-		VPTERNLOGQ(U8(0x96), lKey(0), lSum(r), lX(r))
+		if run {
+			VPTERNLOGQ(U8(0x96), lKey(0), lX(r), tag(r))
+		} else {
+			VPTERNLOGQ(U8(0x96), lKey(0), lSum(r), tag(r))
+		}
 	}
-	laneRounds(false)
+	if run {
+		next := lJ16
+		LEAQ(Mem{Base: lp, Disp: 16 * msgSize}, next)
+		MOVL(Mem{Base: lo, Disp: lnRuns}, lT.As32())
+		INCL(lT.As32())
+		Load(Param("runs"), lU)
+		CMPQ(lT, lU)
+		CMOVQEQ(lp, next)
+		laneNonces(next)
+		laneRoundsOf(false, []VecPhysical{Z8, Z9, Z10, Z11, Z0, Z1, Z2, Z3})
+	} else {
+		laneRounds(false)
+	}
 	Load(Param("out"), lJ16)
 	for r := 0; r < 4; r++ {
-		VMOVDQU64(lX(r), Mem{Base: lJ16, Disp: outTag + 64*r})
+		VMOVDQU64(tag(r), Mem{Base: lJ16, Disp: outTag + 64*r})
 	}
 	if o == enc {
 		// The marked lanes' tags, which are whole, to Dst+Len.
@@ -400,9 +405,9 @@ func lanes(o op, run bool) {
 			MOVL(laneLen(i), lJ.As32())
 			// (Lane 0 of a register is its xmm: no shuffle.)
 			if m := (Mem{Base: lT, Index: lJ, Scale: 1}); i%4 == 0 {
-				VMOVDQU(lX(i/4).AsX(), m)
+				VMOVDQU(tag(i/4).AsX(), m)
 			} else {
-				VEXTRACTI32X4(U8(i%4), lX(i/4), m)
+				VEXTRACTI32X4(U8(i%4), tag(i/4), m)
 			}
 			Label(skip)
 		}
@@ -425,9 +430,9 @@ func lanes(o op, run bool) {
 			JCC(LabelRef(skip))
 			MOVQ(laneField(lnSrc, i), lT)
 			MOVL(laneLen(i), lJ.As32())
-			x := lX(i / 4).AsX()
+			x := tag(i / 4).AsX()
 			if i%4 != 0 {
-				VEXTRACTI32X4(U8(i%4), lX(i/4), X12)
+				VEXTRACTI32X4(U8(i%4), tag(i/4), X12)
 				x = X12
 			}
 			VPCMPEQB(Mem{Base: lT, Index: lJ, Scale: 1}, x, K1)
@@ -461,12 +466,48 @@ func lanes(o op, run bool) {
 		CMPQ(lT, lU)
 		JE(LabelRef(stop))
 		ADDQ(U32(16*msgSize), lp)
-		JMP(LabelRef(top))
+		// Its marks and lengths: its E(Nonce) is in the states.
+		laneMarks()
+		runLengths()
+		laneMasks()
+		JMP(LabelRef("lanes_group_" + name))
 		Label(stop)
 		Store(lT, ReturnIndex(0))
 	}
 	VZEROUPPER()
 	RET()
+}
+
+// laneNonces loads the nonce blocks of the group whose lanes' pointers are
+// at p (the table or, in a run, the messages) into the states, XORed with
+// round key 0: bits, with the nonce's bytes loaded under a mask (K1, in
+// every lane) at the block's end.
+func laneNonces(p GPPhysical) {
+	Load(Param("nonceLen"), lU)
+	MOVL(U32(16), ECX)
+	SUBL(lU.As32(), ECX)
+	MOVL(U32(0xffff), lT.As32())
+	SHLL(CL, lT.As32())
+	ANDL(U32(0xffff), lT.As32())
+	MOVQ(U64(0x0001000100010001), lJ)
+	IMULQ(lJ, lT)
+	KMOVQ(lT, K1)
+	// K4+k: the nonce's bytes in lane k, until the blocks' masks.
+	for k := 0; k < 4; k++ {
+		KANDQ(K1, []Op{K4, K5, K6, K7}[k], []Op{K4, K5, K6, K7}[k])
+	}
+	Load(Param("bits"), lT)
+	VBROADCASTI32X4(Mem{Base: lT}, Z13)
+	for r := 0; r < 4; r++ {
+		VMOVDQA64(Z13, lX(r))
+		for k := 0; k < 4; k++ {
+			m := laneField(lnNonce, 4*r+k)
+			m.Base = p
+			MOVQ(m, lT)
+			VMOVDQU8(Mem{Base: lT, Index: lU, Scale: 1, Disp: -16 - 16*k}, []Op{K4, K5, K6, K7}[k], lX(r))
+		}
+		VPXORQ(lKey(0), lX(r), lX(r))
+	}
 }
 
 // laneMasksOf turns the four states, B ⊞ i as little-endian dwords, into
@@ -543,7 +584,8 @@ func laneMarks() {
 
 // runLengths stores in the table the text lengths of a run kernel's group
 // as dwords, gathered from the messages (In's less sub) at the group's
-// start, where the nonces' steps cover the gathers' wait.
+// start (the first group's before its nonces' steps, which cover the
+// gathers' wait).
 func runLengths() {
 	for h, z := range []VecPhysical{Z13, Z14} {
 		KXNORB(K1, K1, K1)

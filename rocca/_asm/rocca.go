@@ -47,6 +47,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -102,9 +103,9 @@ var zBytes = [32]byte{
 }
 
 // iotaBytes is 0, 1, ..., 31 (see lanes.go's ragged); tailMask is 32
-// bytes 0xff, then 32 zeros (see lanes256.go's raggedVEX); laneOrder
-// orders the lanes' output (see lanes.go's scatterWhole).
-var iotaBytes, tailMask, laneOrder Mem
+// bytes 0xff, then 32 zeros (see lanes256.go's raggedVEX and partialVEX);
+// laneOrder orders the lanes' output (see lanes.go's scatterWhole).
+var iotaBytes, tailMask, shiftDown, smallShuf, laneOrder Mem
 
 func main() {
 	ConstraintExpr("!purego")
@@ -146,9 +147,42 @@ func main() {
 	lanesKernel(k, z)
 	r = []VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15}
 	lanesKernel(&lanes{name: "lanesVAES256", s: r[0:7], nx: r[7:14], m0: r[14], m1: r[15]}, zz)
+	// shiftDown at 16-k shuffles the k bytes that end a 16-byte load down
+	// to bytes 0..k-1 and zeros the rest.
+	shiftDown = GLOBL("shiftdown", RODATA|NOPTR)
+	for i := range 32 {
+		b := byte(i)
+		if i >= 16 {
+			b = 0x80
+		}
+		DATA(i, U8(b))
+	}
+	// smallShuf[k-1] puts the k < 16 bytes of a buffer shorter than 16 in
+	// place from loadSmall's two loads of s bytes each, s the largest power
+	// of two up to k, at bytes 0 and 8, and zeros the rest: byte j < s from
+	// the first, s <= j < k from the second.
+	smallShuf = GLOBL("smallshuf", RODATA|NOPTR)
+	for k := 1; k < 16; k++ {
+		s := 1
+		for 2*s <= k {
+			s *= 2
+		}
+		for j := range 16 {
+			b := byte(0x80)
+			switch {
+			case j < s:
+				b = byte(j)
+			case j < k:
+				b = byte(j + 8 + s - k)
+			}
+			DATA(16*(k-1)+j, U8(b))
+		}
+	}
 	finalize()
-	message(false, z)
-	message(true, z)
+	for _, avx512 := range []bool{true, false} {
+		message(false, avx512, z)
+		message(true, avx512, z)
+	}
 	(&gen{o: absorb}).blocks("absorbAVX", "func(s *[7][16]byte, src *byte, n, stride int)",
 		"absorbAVX runs n >= 1 rounds that absorb the 32-byte blocks at src, stride bytes apart.")
 	(&gen{o: encrypt}).blocks("encryptAVX", "func(s *[7][16]byte, dst, src *byte, n int)",
@@ -442,34 +476,42 @@ func (g *gen) arrange(to [7]VecPhysical) {
 	g.m = to
 }
 
-// message emits sealAVX512 or openAVX512, a whole message in one call with
-// the state in registers from the initialisation to the tag. The partial
-// last blocks of associated data and message are read, and the output's
-// written, through AVX-512 byte masks in the caller's buffers, touching no
-// byte past them.
-func message(open bool, z Mem) {
-	name, o, doc := "sealAVX512", encrypt, "sealAVX512 encrypts the mLen bytes at src into dst and writes the tag."
+// message emits sealAVX512 or openAVX512 (sealAVX or openAVX without
+// avx512), a whole message in one call with the state in registers from the
+// initialisation to the tag. The partial last blocks of associated data
+// and message are read, and the output's written, in the caller's buffers,
+// touching no byte past them: through byte masks with AVX-512, else by
+// partialVEX's loads and stores.
+func message(open, avx512 bool, z Mem) {
+	name, o, doc := "sealAVX", encrypt, "sealAVX encrypts the mLen bytes at src into dst and writes the tag."
 	if open {
-		name, o, doc = "openAVX512", decrypt, "openAVX512 decrypts the mLen bytes at src into dst and writes the tag the plaintext should have."
+		name, o, doc = "openAVX", decrypt, "openAVX decrypts the mLen bytes at src into dst and writes the tag the plaintext should have."
+	}
+	if avx512 {
+		name, doc = name+"512", strings.Replace(doc, "AVX", "AVX512", 1)
 	}
 	TEXT(name, NOSPLIT, "func(key *[32]byte, nonce, ad *byte, adLen int, dst, src *byte, mLen int, tag *[32]byte)")
 	Pragma("noescape")
 	Doc(doc, "It authenticates the adLen bytes at ad.")
 	g := &gen{o: absorb}
+	partial := g.partial
+	if !avx512 {
+		partial = g.partialVEX
+	}
 	g.initState(z)
 	Load(Param("ad"), src)
 	Load(Param("adLen"), n)
 	SHRQ(U8(5), n)
 	MOVQ(U32(32), stride)
 	g.joinLoop()
-	g.partial("ad", "adLen")
-	g.o, g.tern = o, true
+	partial("ad", "adLen")
+	g.o, g.tern = o, avx512
 	Load(Param("src"), src)
 	Load(Param("dst"), dst)
 	Load(Param("mLen"), n)
 	SHRQ(U8(5), n)
 	g.joinLoop()
-	g.partial("src", "mLen")
+	partial("src", "mLen")
 	g.final()
 }
 
@@ -516,14 +558,9 @@ func (g *gen) partial(p, l string) {
 	case encrypt:
 		g.encryptRound(func(c VecPhysical, i int) { VMOVDQU8(c, masks[i], Mem{Base: dst, Disp: 16 * i}) })
 	default:
-		// M = keystream ^ C, zero-padded before the round absorbs it.
-		s := g.m
-		VPXOR(s[5], s[3], tC)
-		VPXOR(s[6], s[4], tD)
-		VAESENC(s[0], tC, tC)
-		VAESENC(s[2], tD, tD)
+		// M, zero-padded before the round absorbs it.
+		g.partialPlain()
 		for i, r := range []VecPhysical{tC, tD} {
-			VPXOR([]VecPhysical{tA, tB}[i], r, r)
 			VMOVDQU8(r, masks[i], Mem{Base: dst, Disp: 16 * i})
 			VMOVDQU8_Z(r, masks[i], r)
 		}
@@ -531,4 +568,154 @@ func (g *gen) partial(p, l string) {
 	}
 	g.arrange(start)
 	Label(skip)
+}
+
+// partialPlain puts M = keystream ^ C into tC and tD, C being a partial
+// block in tA and tB: the plaintext, and keystream past its end.
+func (g *gen) partialPlain() {
+	s := g.m
+	VPXOR(s[5], s[3], tC)
+	VPXOR(s[6], s[4], tD)
+	VAESENC(s[0], tC, tC)
+	VAESENC(s[2], tD, tD)
+	VPXOR(tA, tC, tC)
+	VPXOR(tB, tD, tD)
+}
+
+// partialVEX is partial without mask registers. A block's first 16 bytes,
+// when it has them, are loaded whole; a rest of k < 16 bytes by a load of
+// the 16 bytes that end with it, shuffled down, where the buffer has them
+// (it is 16 bytes long or more), else by loadSmall. The output goes out 16,
+// 8, 4, 2 and 1 bytes at a time from the register.
+func (g *gen) partialVEX(p, l string) {
+	start, skip := g.m, label("whole")
+	r, full, k, t := RCX, R8, R9, R10
+	Load(Param(l), r)
+	MOVQ(r, full)
+	ANDQ(U8(31), r)
+	JZ(LabelRef(skip))
+	SUBQ(r, full)
+	Load(Param(p), src)
+	ADDQ(full, src)
+	MOVQ(r, k)
+	ANDQ(U8(15), k)
+	VPXOR(tB, tB, tB)
+	// Into x, the k > 0 bytes of the rest, which ends at src+r.
+	shifted := func(x VecPhysical) {
+		VMOVDQU(Mem{Base: src, Index: r, Scale: 1, Disp: -16}, x)
+		LEAQ(shiftDown, t)
+		SUBQ(k, t)
+		VPSHUFB(Mem{Base: t, Disp: 16}, x, x)
+	}
+	low, small, loaded := label("low"), label("small"), label("loaded")
+	CMPQ(r, U8(16))
+	JB(LabelRef(low))
+	VMOVDQU(Mem{Base: src}, tA)
+	JE(LabelRef(loaded))
+	shifted(tB)
+	JMP(LabelRef(loaded))
+	Label(low)
+	TESTQ(full, full)
+	JZ(LabelRef(small))
+	shifted(tA)
+	JMP(LabelRef(loaded))
+	Label(small)
+	loadSmall(src, r, t, tA)
+	Label(loaded)
+
+	// store writes the block's r bytes of c0 and c1 to dst+full.
+	store := func(c0, c1 VecPhysical) {
+		Load(Param("dst"), dst)
+		ADDQ(full, dst)
+		out, rest := tE, label("rest")
+		VMOVDQA(c0, out)
+		CMPQ(r, U8(16))
+		JB(LabelRef(rest))
+		VMOVDQU(c0, Mem{Base: dst})
+		ADDQ(U8(16), dst)
+		VMOVDQA(c1, out)
+		Label(rest)
+		storeBytes(out, dst, r)
+	}
+	switch g.o {
+	case absorb:
+		g.absorbRound(tA, tB)
+	case encrypt:
+		g.encryptRound(func(c VecPhysical, i int) {
+			if i == 1 {
+				store(tC, c)
+			}
+		})
+	default:
+		// M, zero-padded, is stored and absorbed.
+		g.partialPlain()
+		LEAQ(tailMask, t)
+		SUBQ(r, t)
+		VPAND(Mem{Base: t, Disp: 32}, tC, tC)
+		VPAND(Mem{Base: t, Disp: 48}, tD, tD)
+		store(tC, tD)
+		g.absorbRound(tC, tD)
+	}
+	g.arrange(start)
+	Label(skip)
+}
+
+// loadSmall loads the k (1..15) bytes at from, all of a buffer shorter
+// than 16, into x, zero-padded: two loads of s bytes, s the largest power
+// of two up to k, one at from and one ending at from+k, into x's bytes 0
+// and 8, and a shuffle by smallShuf[k-1] that puts the bytes in place.
+// Bytes copied to the stack would stall the block's load on their stores.
+func loadSmall(from, k, t GPPhysical, x VecPhysical) {
+	shuffle := label("shuffle")
+	for _, s := range []int{8, 4, 2, 1} {
+		below := label("below")
+		if s > 1 {
+			CMPQ(k, U8(s))
+			JB(LabelRef(below))
+		}
+		load := map[int]func(Mem){
+			8: func(m Mem) { MOVQ(m, t) },
+			4: func(m Mem) { MOVL(m, t.As32()) },
+			2: func(m Mem) { MOVWLZX(m, t.As32()) },
+			1: func(m Mem) { MOVBLZX(m, t.As32()) },
+		}[s]
+		load(Mem{Base: from})
+		VMOVQ(t, x)
+		if s > 1 {
+			load(Mem{Base: from, Index: k, Scale: 1, Disp: -s})
+			VPINSRQ(U8(1), t, x, x)
+			JMP(LabelRef(shuffle))
+			Label(below)
+		}
+	}
+	Label(shuffle)
+	LEAQ(smallShuf, t)
+	LEAQ(Mem{Base: t, Index: k, Scale: 8}, t)
+	VPSHUFB(Mem{Base: t, Index: k, Scale: 8, Disp: -16}, x, x)
+}
+
+// storeBytes writes the low k%16 bytes of x to to, 8, 4, 2 and 1 at a
+// time, shifting x down past each; it moves to.
+func storeBytes(x VecPhysical, to, k GPPhysical) {
+	for _, w := range []int{8, 4, 2, 1} {
+		skip := label("skip")
+		TESTB(U8(w), k.As8())
+		JZ(LabelRef(skip))
+		m := Mem{Base: to}
+		switch w {
+		case 8:
+			VMOVQ(x, m)
+		case 4:
+			VMOVD(x, m)
+		case 2:
+			VPEXTRW(U8(0), x, m)
+		case 1:
+			VPEXTRB(U8(0), x, m)
+		}
+		if w > 1 {
+			VPSRLDQ(U8(w), x, x)
+			ADDQ(U8(w), to)
+		}
+		Label(skip)
+	}
 }
