@@ -179,8 +179,9 @@ func lanePtr(f int, r GPPhysical) {
 // fl is the flavor being generated.
 var fl flavor
 
-// The constants of Init, and iotaBytes and tailMask (see lanes.go).
-var c0, c1, iotaBytes, tailMask Mem
+// The constants of Init, and iotaBytes, tailMask and laneOrder (see
+// lanes.go).
+var c0, c1, iotaBytes, tailMask, laneOrder Mem
 
 func main() {
 	ConstraintExpr("!purego")
@@ -194,6 +195,12 @@ func main() {
 	iotaBytes = GLOBL("iota", RODATA|NOPTR)
 	for i := range 32 {
 		DATA(i, U8(i))
+	}
+	// The quadwords of M0 (0 to 7) and M1 (8 to 15) in the order of the
+	// lanes' whole blocks, lanes 0 and 1 and then 2 and 3 (scatterWhole).
+	laneOrder = GLOBL("laneOrder", RODATA|NOPTR)
+	for i, q := range []uint64{0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15} {
+		DATA(8*i, U64(q))
 	}
 	// 32 bytes 0xff, then 32 zeros: the VAES256 ragged lanes' mask of n
 	// bytes starts 32-n bytes in.

@@ -103,8 +103,9 @@ var zBytes = [32]byte{
 }
 
 // iotaBytes is 0, 1, ..., 31 (see lanes.go's ragged); tailMask is 32
-// bytes 0xff, then 32 zeros (see lanes256.go's raggedVEX and partialVEX).
-var iotaBytes, tailMask, shiftDown, smallShuf Mem
+// bytes 0xff, then 32 zeros (see lanes256.go's raggedVEX and partialVEX);
+// laneOrder orders the lanes' output (see lanes.go's scatterWhole).
+var iotaBytes, tailMask, shiftDown, smallShuf, laneOrder Mem
 
 func main() {
 	ConstraintExpr("!purego")
@@ -122,6 +123,13 @@ func main() {
 	iotaBytes = GLOBL("iota", RODATA|NOPTR)
 	for i := range 32 {
 		DATA(i, U8(i))
+	}
+	// The quadwords of the first halves (0 to 7) and the second (8 to 15)
+	// in the order of the lanes' whole blocks, lanes 0 and 1 and then 2
+	// and 3 (scatterWhole).
+	laneOrder = GLOBL("laneOrder", RODATA|NOPTR)
+	for i, q := range []uint64{0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15} {
+		DATA(8*i, U64(q))
 	}
 	tailMask = GLOBL("tail", RODATA|NOPTR)
 	for i := range 8 {
