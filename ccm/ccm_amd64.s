@@ -944,7 +944,7 @@ sealBatchVAES51210_run:
 	KORTESTW     K1, K2
 	JZ           sealBatchVAES51210_plain
 	DECQ         R8
-	JZ           sealBatch10_mlast
+	JZ           sealBatch10_mlooplast
 
 sealBatch10_mloop:
 	MOVQ          768(CX), DI
@@ -1115,7 +1115,7 @@ sealBatch10_mloop:
 	DECQ          R8
 	JNZ           sealBatch10_mloop
 
-sealBatch10_mlast:
+sealBatch10_mlooplast:
 	MOVQ        768(CX), DI
 	KMOVQ       1664(CX), K1
 	VMOVDQU8.Z  (DI)(SI*1), K1, Z12
@@ -1703,7 +1703,7 @@ sealBatchVAES51212_run:
 	KORTESTW     K1, K2
 	JZ           sealBatchVAES51212_plain
 	DECQ         R8
-	JZ           sealBatch12_mlast
+	JZ           sealBatch12_mlooplast
 
 sealBatch12_mloop:
 	MOVQ          768(CX), DI
@@ -1890,7 +1890,7 @@ sealBatch12_mloop:
 	DECQ          R8
 	JNZ           sealBatch12_mloop
 
-sealBatch12_mlast:
+sealBatch12_mlooplast:
 	MOVQ        768(CX), DI
 	KMOVQ       1664(CX), K1
 	VMOVDQU8.Z  (DI)(SI*1), K1, Z12
@@ -2512,7 +2512,7 @@ sealBatchVAES51214_run:
 	KORTESTW     K1, K2
 	JZ           sealBatchVAES51214_plain
 	DECQ         R8
-	JZ           sealBatch14_mlast
+	JZ           sealBatch14_mlooplast
 
 sealBatch14_mloop:
 	MOVQ          768(CX), DI
@@ -2715,7 +2715,7 @@ sealBatch14_mloop:
 	DECQ          R8
 	JNZ           sealBatch14_mloop
 
-sealBatch14_mlast:
+sealBatch14_mlooplast:
 	MOVQ        768(CX), DI
 	KMOVQ       1664(CX), K1
 	VMOVDQU8.Z  (DI)(SI*1), K1, Z12
@@ -3431,7 +3431,7 @@ openBatchVAES51210_run:
 	VAESENCLAST  Z26, Z10, Z10
 	VAESENCLAST  Z26, Z11, Z11
 	DECQ         R8
-	JZ           openBatch10_mlast
+	JZ           openBatch10_mlooplast
 
 openBatch10_mloop:
 	MOVQ          768(CX), DI
@@ -3606,7 +3606,7 @@ openBatch10_mloop:
 	DECQ          R8
 	JNZ           openBatch10_mloop
 
-openBatch10_mlast:
+openBatch10_mlooplast:
 	MOVQ        768(CX), DI
 	KMOVQ       1664(CX), K1
 	VMOVDQU8.Z  (DI)(SI*1), K1, Z12
@@ -3735,102 +3735,46 @@ openBatch10_mlast:
 	VPTERNLOGQ  $0xd8, 704(CX), Z11, Z15
 	VMOVDQU8.Z  Z15, K5, Z15
 	VPTERNLOGQ  $0x96, Z15, Z16, Z3
-	VPSHUFB     Z31, Z4, Z8
-	VPADDQ      ctrOne4<>+0(SB), Z4, Z4
-	VPXORQ      Z16, Z8, Z8
-	VPSHUFB     Z31, Z5, Z9
-	VPADDQ      ctrOne4<>+0(SB), Z5, Z5
-	VPXORQ      Z16, Z9, Z9
-	VPSHUFB     Z31, Z6, Z10
-	VPADDQ      ctrOne4<>+0(SB), Z6, Z6
-	VPXORQ      Z16, Z10, Z10
-	VPSHUFB     Z31, Z7, Z11
-	VPADDQ      ctrOne4<>+0(SB), Z7, Z7
-	VPXORQ      Z16, Z11, Z11
 	VAESENC     Z17, Z0, Z0
-	VAESENC     Z17, Z8, Z8
 	VAESENC     Z17, Z1, Z1
-	VAESENC     Z17, Z9, Z9
 	VAESENC     Z17, Z2, Z2
-	VAESENC     Z17, Z10, Z10
 	VAESENC     Z17, Z3, Z3
-	VAESENC     Z17, Z11, Z11
 	VAESENC     Z18, Z0, Z0
-	VAESENC     Z18, Z8, Z8
 	VAESENC     Z18, Z1, Z1
-	VAESENC     Z18, Z9, Z9
 	VAESENC     Z18, Z2, Z2
-	VAESENC     Z18, Z10, Z10
 	VAESENC     Z18, Z3, Z3
-	VAESENC     Z18, Z11, Z11
 	VAESENC     Z19, Z0, Z0
-	VAESENC     Z19, Z8, Z8
 	VAESENC     Z19, Z1, Z1
-	VAESENC     Z19, Z9, Z9
 	VAESENC     Z19, Z2, Z2
-	VAESENC     Z19, Z10, Z10
 	VAESENC     Z19, Z3, Z3
-	VAESENC     Z19, Z11, Z11
 	VAESENC     Z20, Z0, Z0
-	VAESENC     Z20, Z8, Z8
 	VAESENC     Z20, Z1, Z1
-	VAESENC     Z20, Z9, Z9
 	VAESENC     Z20, Z2, Z2
-	VAESENC     Z20, Z10, Z10
 	VAESENC     Z20, Z3, Z3
-	VAESENC     Z20, Z11, Z11
 	VAESENC     Z21, Z0, Z0
-	VAESENC     Z21, Z8, Z8
 	VAESENC     Z21, Z1, Z1
-	VAESENC     Z21, Z9, Z9
 	VAESENC     Z21, Z2, Z2
-	VAESENC     Z21, Z10, Z10
 	VAESENC     Z21, Z3, Z3
-	VAESENC     Z21, Z11, Z11
 	VAESENC     Z22, Z0, Z0
-	VAESENC     Z22, Z8, Z8
 	VAESENC     Z22, Z1, Z1
-	VAESENC     Z22, Z9, Z9
 	VAESENC     Z22, Z2, Z2
-	VAESENC     Z22, Z10, Z10
 	VAESENC     Z22, Z3, Z3
-	VAESENC     Z22, Z11, Z11
 	VAESENC     Z23, Z0, Z0
-	VAESENC     Z23, Z8, Z8
 	VAESENC     Z23, Z1, Z1
-	VAESENC     Z23, Z9, Z9
 	VAESENC     Z23, Z2, Z2
-	VAESENC     Z23, Z10, Z10
 	VAESENC     Z23, Z3, Z3
-	VAESENC     Z23, Z11, Z11
 	VAESENC     Z24, Z0, Z0
-	VAESENC     Z24, Z8, Z8
 	VAESENC     Z24, Z1, Z1
-	VAESENC     Z24, Z9, Z9
 	VAESENC     Z24, Z2, Z2
-	VAESENC     Z24, Z10, Z10
 	VAESENC     Z24, Z3, Z3
-	VAESENC     Z24, Z11, Z11
 	VAESENC     Z25, Z0, Z0
-	VAESENC     Z25, Z8, Z8
 	VAESENC     Z25, Z1, Z1
-	VAESENC     Z25, Z9, Z9
 	VAESENC     Z25, Z2, Z2
-	VAESENC     Z25, Z10, Z10
 	VAESENC     Z25, Z3, Z3
-	VAESENC     Z25, Z11, Z11
 	VAESENCLAST Z26, Z0, Z0
-	VAESENCLAST Z26, Z8, Z8
 	VAESENCLAST Z26, Z1, Z1
-	VAESENCLAST Z26, Z9, Z9
 	VAESENCLAST Z26, Z2, Z2
-	VAESENCLAST Z26, Z10, Z10
 	VAESENCLAST Z26, Z3, Z3
-	VAESENCLAST Z26, Z11, Z11
-	VPSUBQ      ctrOne4<>+0(SB), Z4, Z4
-	VPSUBQ      ctrOne4<>+0(SB), Z5, Z5
-	VPSUBQ      ctrOne4<>+0(SB), Z6, Z6
-	VPSUBQ      ctrOne4<>+0(SB), Z7, Z7
 	JMP         openBatchVAES51210_stored
 
 openBatchVAES51210_plain:
@@ -3886,6 +3830,8 @@ openBatchVAES51210_plain:
 	VAESENCLAST Z26, Z9, Z9
 	VAESENCLAST Z26, Z10, Z10
 	VAESENCLAST Z26, Z11, Z11
+	DECQ        R8
+	JZ          openBatch10_looplast
 
 openBatch10_loop:
 	MOVQ          768(CX), DI
@@ -4059,10 +4005,124 @@ openBatch10_loop:
 	ADDQ          $0x10, SI
 	DECQ          R8
 	JNZ           openBatch10_loop
-	VPSUBQ        ctrOne4<>+0(SB), Z4, Z4
-	VPSUBQ        ctrOne4<>+0(SB), Z5, Z5
-	VPSUBQ        ctrOne4<>+0(SB), Z6, Z6
-	VPSUBQ        ctrOne4<>+0(SB), Z7, Z7
+
+openBatch10_looplast:
+	MOVQ          768(CX), DI
+	VMOVDQU       (DI)(SI*1), X12
+	MOVQ          776(CX), DI
+	VINSERTI32X4  $0x01, (DI)(SI*1), Z12, Z12
+	MOVQ          784(CX), DI
+	VINSERTI32X4  $0x02, (DI)(SI*1), Z12, Z12
+	MOVQ          792(CX), DI
+	VINSERTI32X4  $0x03, (DI)(SI*1), Z12, Z12
+	MOVQ          800(CX), DI
+	VMOVDQU       (DI)(SI*1), X13
+	MOVQ          808(CX), DI
+	VINSERTI32X4  $0x01, (DI)(SI*1), Z13, Z13
+	MOVQ          816(CX), DI
+	VINSERTI32X4  $0x02, (DI)(SI*1), Z13, Z13
+	MOVQ          824(CX), DI
+	VINSERTI32X4  $0x03, (DI)(SI*1), Z13, Z13
+	MOVQ          832(CX), DI
+	VMOVDQU       (DI)(SI*1), X14
+	MOVQ          840(CX), DI
+	VINSERTI32X4  $0x01, (DI)(SI*1), Z14, Z14
+	MOVQ          848(CX), DI
+	VINSERTI32X4  $0x02, (DI)(SI*1), Z14, Z14
+	MOVQ          856(CX), DI
+	VINSERTI32X4  $0x03, (DI)(SI*1), Z14, Z14
+	MOVQ          864(CX), DI
+	VMOVDQU       (DI)(SI*1), X15
+	MOVQ          872(CX), DI
+	VINSERTI32X4  $0x01, (DI)(SI*1), Z15, Z15
+	MOVQ          880(CX), DI
+	VINSERTI32X4  $0x02, (DI)(SI*1), Z15, Z15
+	MOVQ          888(CX), DI
+	VINSERTI32X4  $0x03, (DI)(SI*1), Z15, Z15
+	VPXORQ        Z12, Z8, Z8
+	MOVQ          896(CX), DI
+	VEXTRACTI32X4 $0x00, Z8, (DI)(SI*1)
+	MOVQ          904(CX), DI
+	VEXTRACTI32X4 $0x01, Z8, (DI)(SI*1)
+	MOVQ          912(CX), DI
+	VEXTRACTI32X4 $0x02, Z8, (DI)(SI*1)
+	MOVQ          920(CX), DI
+	VEXTRACTI32X4 $0x03, Z8, (DI)(SI*1)
+	VPTERNLOGQ    $0xd8, 512(CX), Z8, Z12
+	VPTERNLOGQ    $0x96, Z12, Z16, Z0
+	VPXORQ        Z13, Z9, Z9
+	MOVQ          928(CX), DI
+	VEXTRACTI32X4 $0x00, Z9, (DI)(SI*1)
+	MOVQ          936(CX), DI
+	VEXTRACTI32X4 $0x01, Z9, (DI)(SI*1)
+	MOVQ          944(CX), DI
+	VEXTRACTI32X4 $0x02, Z9, (DI)(SI*1)
+	MOVQ          952(CX), DI
+	VEXTRACTI32X4 $0x03, Z9, (DI)(SI*1)
+	VPTERNLOGQ    $0xd8, 576(CX), Z9, Z13
+	VPTERNLOGQ    $0x96, Z13, Z16, Z1
+	VPXORQ        Z14, Z10, Z10
+	MOVQ          960(CX), DI
+	VEXTRACTI32X4 $0x00, Z10, (DI)(SI*1)
+	MOVQ          968(CX), DI
+	VEXTRACTI32X4 $0x01, Z10, (DI)(SI*1)
+	MOVQ          976(CX), DI
+	VEXTRACTI32X4 $0x02, Z10, (DI)(SI*1)
+	MOVQ          984(CX), DI
+	VEXTRACTI32X4 $0x03, Z10, (DI)(SI*1)
+	VPTERNLOGQ    $0xd8, 640(CX), Z10, Z14
+	VPTERNLOGQ    $0x96, Z14, Z16, Z2
+	VPXORQ        Z15, Z11, Z11
+	MOVQ          992(CX), DI
+	VEXTRACTI32X4 $0x00, Z11, (DI)(SI*1)
+	MOVQ          1000(CX), DI
+	VEXTRACTI32X4 $0x01, Z11, (DI)(SI*1)
+	MOVQ          1008(CX), DI
+	VEXTRACTI32X4 $0x02, Z11, (DI)(SI*1)
+	MOVQ          1016(CX), DI
+	VEXTRACTI32X4 $0x03, Z11, (DI)(SI*1)
+	VPTERNLOGQ    $0xd8, 704(CX), Z11, Z15
+	VPTERNLOGQ    $0x96, Z15, Z16, Z3
+	VAESENC       Z17, Z0, Z0
+	VAESENC       Z17, Z1, Z1
+	VAESENC       Z17, Z2, Z2
+	VAESENC       Z17, Z3, Z3
+	VAESENC       Z18, Z0, Z0
+	VAESENC       Z18, Z1, Z1
+	VAESENC       Z18, Z2, Z2
+	VAESENC       Z18, Z3, Z3
+	VAESENC       Z19, Z0, Z0
+	VAESENC       Z19, Z1, Z1
+	VAESENC       Z19, Z2, Z2
+	VAESENC       Z19, Z3, Z3
+	VAESENC       Z20, Z0, Z0
+	VAESENC       Z20, Z1, Z1
+	VAESENC       Z20, Z2, Z2
+	VAESENC       Z20, Z3, Z3
+	VAESENC       Z21, Z0, Z0
+	VAESENC       Z21, Z1, Z1
+	VAESENC       Z21, Z2, Z2
+	VAESENC       Z21, Z3, Z3
+	VAESENC       Z22, Z0, Z0
+	VAESENC       Z22, Z1, Z1
+	VAESENC       Z22, Z2, Z2
+	VAESENC       Z22, Z3, Z3
+	VAESENC       Z23, Z0, Z0
+	VAESENC       Z23, Z1, Z1
+	VAESENC       Z23, Z2, Z2
+	VAESENC       Z23, Z3, Z3
+	VAESENC       Z24, Z0, Z0
+	VAESENC       Z24, Z1, Z1
+	VAESENC       Z24, Z2, Z2
+	VAESENC       Z24, Z3, Z3
+	VAESENC       Z25, Z0, Z0
+	VAESENC       Z25, Z1, Z1
+	VAESENC       Z25, Z2, Z2
+	VAESENC       Z25, Z3, Z3
+	VAESENCLAST   Z26, Z0, Z0
+	VAESENCLAST   Z26, Z1, Z1
+	VAESENCLAST   Z26, Z2, Z2
+	VAESENCLAST   Z26, Z3, Z3
 
 openBatchVAES51210_stored:
 	VMOVDQU64 Z0, (CX)
@@ -4332,7 +4392,7 @@ openBatchVAES51212_run:
 	VAESENCLAST  Z28, Z10, Z10
 	VAESENCLAST  Z28, Z11, Z11
 	DECQ         R8
-	JZ           openBatch12_mlast
+	JZ           openBatch12_mlooplast
 
 openBatch12_mloop:
 	MOVQ          768(CX), DI
@@ -4523,7 +4583,7 @@ openBatch12_mloop:
 	DECQ          R8
 	JNZ           openBatch12_mloop
 
-openBatch12_mlast:
+openBatch12_mlooplast:
 	MOVQ        768(CX), DI
 	KMOVQ       1664(CX), K1
 	VMOVDQU8.Z  (DI)(SI*1), K1, Z12
@@ -4652,118 +4712,54 @@ openBatch12_mlast:
 	VPTERNLOGQ  $0xd8, 704(CX), Z11, Z15
 	VMOVDQU8.Z  Z15, K5, Z15
 	VPTERNLOGQ  $0x96, Z15, Z16, Z3
-	VPSHUFB     Z31, Z4, Z8
-	VPADDQ      ctrOne4<>+0(SB), Z4, Z4
-	VPXORQ      Z16, Z8, Z8
-	VPSHUFB     Z31, Z5, Z9
-	VPADDQ      ctrOne4<>+0(SB), Z5, Z5
-	VPXORQ      Z16, Z9, Z9
-	VPSHUFB     Z31, Z6, Z10
-	VPADDQ      ctrOne4<>+0(SB), Z6, Z6
-	VPXORQ      Z16, Z10, Z10
-	VPSHUFB     Z31, Z7, Z11
-	VPADDQ      ctrOne4<>+0(SB), Z7, Z7
-	VPXORQ      Z16, Z11, Z11
 	VAESENC     Z17, Z0, Z0
-	VAESENC     Z17, Z8, Z8
 	VAESENC     Z17, Z1, Z1
-	VAESENC     Z17, Z9, Z9
 	VAESENC     Z17, Z2, Z2
-	VAESENC     Z17, Z10, Z10
 	VAESENC     Z17, Z3, Z3
-	VAESENC     Z17, Z11, Z11
 	VAESENC     Z18, Z0, Z0
-	VAESENC     Z18, Z8, Z8
 	VAESENC     Z18, Z1, Z1
-	VAESENC     Z18, Z9, Z9
 	VAESENC     Z18, Z2, Z2
-	VAESENC     Z18, Z10, Z10
 	VAESENC     Z18, Z3, Z3
-	VAESENC     Z18, Z11, Z11
 	VAESENC     Z19, Z0, Z0
-	VAESENC     Z19, Z8, Z8
 	VAESENC     Z19, Z1, Z1
-	VAESENC     Z19, Z9, Z9
 	VAESENC     Z19, Z2, Z2
-	VAESENC     Z19, Z10, Z10
 	VAESENC     Z19, Z3, Z3
-	VAESENC     Z19, Z11, Z11
 	VAESENC     Z20, Z0, Z0
-	VAESENC     Z20, Z8, Z8
 	VAESENC     Z20, Z1, Z1
-	VAESENC     Z20, Z9, Z9
 	VAESENC     Z20, Z2, Z2
-	VAESENC     Z20, Z10, Z10
 	VAESENC     Z20, Z3, Z3
-	VAESENC     Z20, Z11, Z11
 	VAESENC     Z21, Z0, Z0
-	VAESENC     Z21, Z8, Z8
 	VAESENC     Z21, Z1, Z1
-	VAESENC     Z21, Z9, Z9
 	VAESENC     Z21, Z2, Z2
-	VAESENC     Z21, Z10, Z10
 	VAESENC     Z21, Z3, Z3
-	VAESENC     Z21, Z11, Z11
 	VAESENC     Z22, Z0, Z0
-	VAESENC     Z22, Z8, Z8
 	VAESENC     Z22, Z1, Z1
-	VAESENC     Z22, Z9, Z9
 	VAESENC     Z22, Z2, Z2
-	VAESENC     Z22, Z10, Z10
 	VAESENC     Z22, Z3, Z3
-	VAESENC     Z22, Z11, Z11
 	VAESENC     Z23, Z0, Z0
-	VAESENC     Z23, Z8, Z8
 	VAESENC     Z23, Z1, Z1
-	VAESENC     Z23, Z9, Z9
 	VAESENC     Z23, Z2, Z2
-	VAESENC     Z23, Z10, Z10
 	VAESENC     Z23, Z3, Z3
-	VAESENC     Z23, Z11, Z11
 	VAESENC     Z24, Z0, Z0
-	VAESENC     Z24, Z8, Z8
 	VAESENC     Z24, Z1, Z1
-	VAESENC     Z24, Z9, Z9
 	VAESENC     Z24, Z2, Z2
-	VAESENC     Z24, Z10, Z10
 	VAESENC     Z24, Z3, Z3
-	VAESENC     Z24, Z11, Z11
 	VAESENC     Z25, Z0, Z0
-	VAESENC     Z25, Z8, Z8
 	VAESENC     Z25, Z1, Z1
-	VAESENC     Z25, Z9, Z9
 	VAESENC     Z25, Z2, Z2
-	VAESENC     Z25, Z10, Z10
 	VAESENC     Z25, Z3, Z3
-	VAESENC     Z25, Z11, Z11
 	VAESENC     Z26, Z0, Z0
-	VAESENC     Z26, Z8, Z8
 	VAESENC     Z26, Z1, Z1
-	VAESENC     Z26, Z9, Z9
 	VAESENC     Z26, Z2, Z2
-	VAESENC     Z26, Z10, Z10
 	VAESENC     Z26, Z3, Z3
-	VAESENC     Z26, Z11, Z11
 	VAESENC     Z27, Z0, Z0
-	VAESENC     Z27, Z8, Z8
 	VAESENC     Z27, Z1, Z1
-	VAESENC     Z27, Z9, Z9
 	VAESENC     Z27, Z2, Z2
-	VAESENC     Z27, Z10, Z10
 	VAESENC     Z27, Z3, Z3
-	VAESENC     Z27, Z11, Z11
 	VAESENCLAST Z28, Z0, Z0
-	VAESENCLAST Z28, Z8, Z8
 	VAESENCLAST Z28, Z1, Z1
-	VAESENCLAST Z28, Z9, Z9
 	VAESENCLAST Z28, Z2, Z2
-	VAESENCLAST Z28, Z10, Z10
 	VAESENCLAST Z28, Z3, Z3
-	VAESENCLAST Z28, Z11, Z11
-	VPSUBQ      ctrOne4<>+0(SB), Z4, Z4
-	VPSUBQ      ctrOne4<>+0(SB), Z5, Z5
-	VPSUBQ      ctrOne4<>+0(SB), Z6, Z6
-	VPSUBQ      ctrOne4<>+0(SB), Z7, Z7
 	JMP         openBatchVAES51212_stored
 
 openBatchVAES51212_plain:
@@ -4827,6 +4823,8 @@ openBatchVAES51212_plain:
 	VAESENCLAST Z28, Z9, Z9
 	VAESENCLAST Z28, Z10, Z10
 	VAESENCLAST Z28, Z11, Z11
+	DECQ        R8
+	JZ          openBatch12_looplast
 
 openBatch12_loop:
 	MOVQ          768(CX), DI
@@ -5016,10 +5014,132 @@ openBatch12_loop:
 	ADDQ          $0x10, SI
 	DECQ          R8
 	JNZ           openBatch12_loop
-	VPSUBQ        ctrOne4<>+0(SB), Z4, Z4
-	VPSUBQ        ctrOne4<>+0(SB), Z5, Z5
-	VPSUBQ        ctrOne4<>+0(SB), Z6, Z6
-	VPSUBQ        ctrOne4<>+0(SB), Z7, Z7
+
+openBatch12_looplast:
+	MOVQ          768(CX), DI
+	VMOVDQU       (DI)(SI*1), X12
+	MOVQ          776(CX), DI
+	VINSERTI32X4  $0x01, (DI)(SI*1), Z12, Z12
+	MOVQ          784(CX), DI
+	VINSERTI32X4  $0x02, (DI)(SI*1), Z12, Z12
+	MOVQ          792(CX), DI
+	VINSERTI32X4  $0x03, (DI)(SI*1), Z12, Z12
+	MOVQ          800(CX), DI
+	VMOVDQU       (DI)(SI*1), X13
+	MOVQ          808(CX), DI
+	VINSERTI32X4  $0x01, (DI)(SI*1), Z13, Z13
+	MOVQ          816(CX), DI
+	VINSERTI32X4  $0x02, (DI)(SI*1), Z13, Z13
+	MOVQ          824(CX), DI
+	VINSERTI32X4  $0x03, (DI)(SI*1), Z13, Z13
+	MOVQ          832(CX), DI
+	VMOVDQU       (DI)(SI*1), X14
+	MOVQ          840(CX), DI
+	VINSERTI32X4  $0x01, (DI)(SI*1), Z14, Z14
+	MOVQ          848(CX), DI
+	VINSERTI32X4  $0x02, (DI)(SI*1), Z14, Z14
+	MOVQ          856(CX), DI
+	VINSERTI32X4  $0x03, (DI)(SI*1), Z14, Z14
+	MOVQ          864(CX), DI
+	VMOVDQU       (DI)(SI*1), X15
+	MOVQ          872(CX), DI
+	VINSERTI32X4  $0x01, (DI)(SI*1), Z15, Z15
+	MOVQ          880(CX), DI
+	VINSERTI32X4  $0x02, (DI)(SI*1), Z15, Z15
+	MOVQ          888(CX), DI
+	VINSERTI32X4  $0x03, (DI)(SI*1), Z15, Z15
+	VPXORQ        Z12, Z8, Z8
+	MOVQ          896(CX), DI
+	VEXTRACTI32X4 $0x00, Z8, (DI)(SI*1)
+	MOVQ          904(CX), DI
+	VEXTRACTI32X4 $0x01, Z8, (DI)(SI*1)
+	MOVQ          912(CX), DI
+	VEXTRACTI32X4 $0x02, Z8, (DI)(SI*1)
+	MOVQ          920(CX), DI
+	VEXTRACTI32X4 $0x03, Z8, (DI)(SI*1)
+	VPTERNLOGQ    $0xd8, 512(CX), Z8, Z12
+	VPTERNLOGQ    $0x96, Z12, Z16, Z0
+	VPXORQ        Z13, Z9, Z9
+	MOVQ          928(CX), DI
+	VEXTRACTI32X4 $0x00, Z9, (DI)(SI*1)
+	MOVQ          936(CX), DI
+	VEXTRACTI32X4 $0x01, Z9, (DI)(SI*1)
+	MOVQ          944(CX), DI
+	VEXTRACTI32X4 $0x02, Z9, (DI)(SI*1)
+	MOVQ          952(CX), DI
+	VEXTRACTI32X4 $0x03, Z9, (DI)(SI*1)
+	VPTERNLOGQ    $0xd8, 576(CX), Z9, Z13
+	VPTERNLOGQ    $0x96, Z13, Z16, Z1
+	VPXORQ        Z14, Z10, Z10
+	MOVQ          960(CX), DI
+	VEXTRACTI32X4 $0x00, Z10, (DI)(SI*1)
+	MOVQ          968(CX), DI
+	VEXTRACTI32X4 $0x01, Z10, (DI)(SI*1)
+	MOVQ          976(CX), DI
+	VEXTRACTI32X4 $0x02, Z10, (DI)(SI*1)
+	MOVQ          984(CX), DI
+	VEXTRACTI32X4 $0x03, Z10, (DI)(SI*1)
+	VPTERNLOGQ    $0xd8, 640(CX), Z10, Z14
+	VPTERNLOGQ    $0x96, Z14, Z16, Z2
+	VPXORQ        Z15, Z11, Z11
+	MOVQ          992(CX), DI
+	VEXTRACTI32X4 $0x00, Z11, (DI)(SI*1)
+	MOVQ          1000(CX), DI
+	VEXTRACTI32X4 $0x01, Z11, (DI)(SI*1)
+	MOVQ          1008(CX), DI
+	VEXTRACTI32X4 $0x02, Z11, (DI)(SI*1)
+	MOVQ          1016(CX), DI
+	VEXTRACTI32X4 $0x03, Z11, (DI)(SI*1)
+	VPTERNLOGQ    $0xd8, 704(CX), Z11, Z15
+	VPTERNLOGQ    $0x96, Z15, Z16, Z3
+	VAESENC       Z17, Z0, Z0
+	VAESENC       Z17, Z1, Z1
+	VAESENC       Z17, Z2, Z2
+	VAESENC       Z17, Z3, Z3
+	VAESENC       Z18, Z0, Z0
+	VAESENC       Z18, Z1, Z1
+	VAESENC       Z18, Z2, Z2
+	VAESENC       Z18, Z3, Z3
+	VAESENC       Z19, Z0, Z0
+	VAESENC       Z19, Z1, Z1
+	VAESENC       Z19, Z2, Z2
+	VAESENC       Z19, Z3, Z3
+	VAESENC       Z20, Z0, Z0
+	VAESENC       Z20, Z1, Z1
+	VAESENC       Z20, Z2, Z2
+	VAESENC       Z20, Z3, Z3
+	VAESENC       Z21, Z0, Z0
+	VAESENC       Z21, Z1, Z1
+	VAESENC       Z21, Z2, Z2
+	VAESENC       Z21, Z3, Z3
+	VAESENC       Z22, Z0, Z0
+	VAESENC       Z22, Z1, Z1
+	VAESENC       Z22, Z2, Z2
+	VAESENC       Z22, Z3, Z3
+	VAESENC       Z23, Z0, Z0
+	VAESENC       Z23, Z1, Z1
+	VAESENC       Z23, Z2, Z2
+	VAESENC       Z23, Z3, Z3
+	VAESENC       Z24, Z0, Z0
+	VAESENC       Z24, Z1, Z1
+	VAESENC       Z24, Z2, Z2
+	VAESENC       Z24, Z3, Z3
+	VAESENC       Z25, Z0, Z0
+	VAESENC       Z25, Z1, Z1
+	VAESENC       Z25, Z2, Z2
+	VAESENC       Z25, Z3, Z3
+	VAESENC       Z26, Z0, Z0
+	VAESENC       Z26, Z1, Z1
+	VAESENC       Z26, Z2, Z2
+	VAESENC       Z26, Z3, Z3
+	VAESENC       Z27, Z0, Z0
+	VAESENC       Z27, Z1, Z1
+	VAESENC       Z27, Z2, Z2
+	VAESENC       Z27, Z3, Z3
+	VAESENCLAST   Z28, Z0, Z0
+	VAESENCLAST   Z28, Z1, Z1
+	VAESENCLAST   Z28, Z2, Z2
+	VAESENCLAST   Z28, Z3, Z3
 
 openBatchVAES51212_stored:
 	VMOVDQU64 Z0, (CX)
@@ -5299,7 +5419,7 @@ openBatchVAES51214_run:
 	VAESENCLAST  Z30, Z10, Z10
 	VAESENCLAST  Z30, Z11, Z11
 	DECQ         R8
-	JZ           openBatch14_mlast
+	JZ           openBatch14_mlooplast
 
 openBatch14_mloop:
 	MOVQ          768(CX), DI
@@ -5506,7 +5626,7 @@ openBatch14_mloop:
 	DECQ          R8
 	JNZ           openBatch14_mloop
 
-openBatch14_mlast:
+openBatch14_mlooplast:
 	MOVQ        768(CX), DI
 	KMOVQ       1664(CX), K1
 	VMOVDQU8.Z  (DI)(SI*1), K1, Z12
@@ -5635,134 +5755,62 @@ openBatch14_mlast:
 	VPTERNLOGQ  $0xd8, 704(CX), Z11, Z15
 	VMOVDQU8.Z  Z15, K5, Z15
 	VPTERNLOGQ  $0x96, Z15, Z16, Z3
-	VPSHUFB     Z31, Z4, Z8
-	VPADDQ      ctrOne4<>+0(SB), Z4, Z4
-	VPXORQ      Z16, Z8, Z8
-	VPSHUFB     Z31, Z5, Z9
-	VPADDQ      ctrOne4<>+0(SB), Z5, Z5
-	VPXORQ      Z16, Z9, Z9
-	VPSHUFB     Z31, Z6, Z10
-	VPADDQ      ctrOne4<>+0(SB), Z6, Z6
-	VPXORQ      Z16, Z10, Z10
-	VPSHUFB     Z31, Z7, Z11
-	VPADDQ      ctrOne4<>+0(SB), Z7, Z7
-	VPXORQ      Z16, Z11, Z11
 	VAESENC     Z17, Z0, Z0
-	VAESENC     Z17, Z8, Z8
 	VAESENC     Z17, Z1, Z1
-	VAESENC     Z17, Z9, Z9
 	VAESENC     Z17, Z2, Z2
-	VAESENC     Z17, Z10, Z10
 	VAESENC     Z17, Z3, Z3
-	VAESENC     Z17, Z11, Z11
 	VAESENC     Z18, Z0, Z0
-	VAESENC     Z18, Z8, Z8
 	VAESENC     Z18, Z1, Z1
-	VAESENC     Z18, Z9, Z9
 	VAESENC     Z18, Z2, Z2
-	VAESENC     Z18, Z10, Z10
 	VAESENC     Z18, Z3, Z3
-	VAESENC     Z18, Z11, Z11
 	VAESENC     Z19, Z0, Z0
-	VAESENC     Z19, Z8, Z8
 	VAESENC     Z19, Z1, Z1
-	VAESENC     Z19, Z9, Z9
 	VAESENC     Z19, Z2, Z2
-	VAESENC     Z19, Z10, Z10
 	VAESENC     Z19, Z3, Z3
-	VAESENC     Z19, Z11, Z11
 	VAESENC     Z20, Z0, Z0
-	VAESENC     Z20, Z8, Z8
 	VAESENC     Z20, Z1, Z1
-	VAESENC     Z20, Z9, Z9
 	VAESENC     Z20, Z2, Z2
-	VAESENC     Z20, Z10, Z10
 	VAESENC     Z20, Z3, Z3
-	VAESENC     Z20, Z11, Z11
 	VAESENC     Z21, Z0, Z0
-	VAESENC     Z21, Z8, Z8
 	VAESENC     Z21, Z1, Z1
-	VAESENC     Z21, Z9, Z9
 	VAESENC     Z21, Z2, Z2
-	VAESENC     Z21, Z10, Z10
 	VAESENC     Z21, Z3, Z3
-	VAESENC     Z21, Z11, Z11
 	VAESENC     Z22, Z0, Z0
-	VAESENC     Z22, Z8, Z8
 	VAESENC     Z22, Z1, Z1
-	VAESENC     Z22, Z9, Z9
 	VAESENC     Z22, Z2, Z2
-	VAESENC     Z22, Z10, Z10
 	VAESENC     Z22, Z3, Z3
-	VAESENC     Z22, Z11, Z11
 	VAESENC     Z23, Z0, Z0
-	VAESENC     Z23, Z8, Z8
 	VAESENC     Z23, Z1, Z1
-	VAESENC     Z23, Z9, Z9
 	VAESENC     Z23, Z2, Z2
-	VAESENC     Z23, Z10, Z10
 	VAESENC     Z23, Z3, Z3
-	VAESENC     Z23, Z11, Z11
 	VAESENC     Z24, Z0, Z0
-	VAESENC     Z24, Z8, Z8
 	VAESENC     Z24, Z1, Z1
-	VAESENC     Z24, Z9, Z9
 	VAESENC     Z24, Z2, Z2
-	VAESENC     Z24, Z10, Z10
 	VAESENC     Z24, Z3, Z3
-	VAESENC     Z24, Z11, Z11
 	VAESENC     Z25, Z0, Z0
-	VAESENC     Z25, Z8, Z8
 	VAESENC     Z25, Z1, Z1
-	VAESENC     Z25, Z9, Z9
 	VAESENC     Z25, Z2, Z2
-	VAESENC     Z25, Z10, Z10
 	VAESENC     Z25, Z3, Z3
-	VAESENC     Z25, Z11, Z11
 	VAESENC     Z26, Z0, Z0
-	VAESENC     Z26, Z8, Z8
 	VAESENC     Z26, Z1, Z1
-	VAESENC     Z26, Z9, Z9
 	VAESENC     Z26, Z2, Z2
-	VAESENC     Z26, Z10, Z10
 	VAESENC     Z26, Z3, Z3
-	VAESENC     Z26, Z11, Z11
 	VAESENC     Z27, Z0, Z0
-	VAESENC     Z27, Z8, Z8
 	VAESENC     Z27, Z1, Z1
-	VAESENC     Z27, Z9, Z9
 	VAESENC     Z27, Z2, Z2
-	VAESENC     Z27, Z10, Z10
 	VAESENC     Z27, Z3, Z3
-	VAESENC     Z27, Z11, Z11
 	VAESENC     Z28, Z0, Z0
-	VAESENC     Z28, Z8, Z8
 	VAESENC     Z28, Z1, Z1
-	VAESENC     Z28, Z9, Z9
 	VAESENC     Z28, Z2, Z2
-	VAESENC     Z28, Z10, Z10
 	VAESENC     Z28, Z3, Z3
-	VAESENC     Z28, Z11, Z11
 	VAESENC     Z29, Z0, Z0
-	VAESENC     Z29, Z8, Z8
 	VAESENC     Z29, Z1, Z1
-	VAESENC     Z29, Z9, Z9
 	VAESENC     Z29, Z2, Z2
-	VAESENC     Z29, Z10, Z10
 	VAESENC     Z29, Z3, Z3
-	VAESENC     Z29, Z11, Z11
 	VAESENCLAST Z30, Z0, Z0
-	VAESENCLAST Z30, Z8, Z8
 	VAESENCLAST Z30, Z1, Z1
-	VAESENCLAST Z30, Z9, Z9
 	VAESENCLAST Z30, Z2, Z2
-	VAESENCLAST Z30, Z10, Z10
 	VAESENCLAST Z30, Z3, Z3
-	VAESENCLAST Z30, Z11, Z11
-	VPSUBQ      ctrOne4<>+0(SB), Z4, Z4
-	VPSUBQ      ctrOne4<>+0(SB), Z5, Z5
-	VPSUBQ      ctrOne4<>+0(SB), Z6, Z6
-	VPSUBQ      ctrOne4<>+0(SB), Z7, Z7
 	JMP         openBatchVAES51214_stored
 
 openBatchVAES51214_plain:
@@ -5834,6 +5882,8 @@ openBatchVAES51214_plain:
 	VAESENCLAST Z30, Z9, Z9
 	VAESENCLAST Z30, Z10, Z10
 	VAESENCLAST Z30, Z11, Z11
+	DECQ        R8
+	JZ          openBatch14_looplast
 
 openBatch14_loop:
 	MOVQ          768(CX), DI
@@ -6039,10 +6089,140 @@ openBatch14_loop:
 	ADDQ          $0x10, SI
 	DECQ          R8
 	JNZ           openBatch14_loop
-	VPSUBQ        ctrOne4<>+0(SB), Z4, Z4
-	VPSUBQ        ctrOne4<>+0(SB), Z5, Z5
-	VPSUBQ        ctrOne4<>+0(SB), Z6, Z6
-	VPSUBQ        ctrOne4<>+0(SB), Z7, Z7
+
+openBatch14_looplast:
+	MOVQ          768(CX), DI
+	VMOVDQU       (DI)(SI*1), X12
+	MOVQ          776(CX), DI
+	VINSERTI32X4  $0x01, (DI)(SI*1), Z12, Z12
+	MOVQ          784(CX), DI
+	VINSERTI32X4  $0x02, (DI)(SI*1), Z12, Z12
+	MOVQ          792(CX), DI
+	VINSERTI32X4  $0x03, (DI)(SI*1), Z12, Z12
+	MOVQ          800(CX), DI
+	VMOVDQU       (DI)(SI*1), X13
+	MOVQ          808(CX), DI
+	VINSERTI32X4  $0x01, (DI)(SI*1), Z13, Z13
+	MOVQ          816(CX), DI
+	VINSERTI32X4  $0x02, (DI)(SI*1), Z13, Z13
+	MOVQ          824(CX), DI
+	VINSERTI32X4  $0x03, (DI)(SI*1), Z13, Z13
+	MOVQ          832(CX), DI
+	VMOVDQU       (DI)(SI*1), X14
+	MOVQ          840(CX), DI
+	VINSERTI32X4  $0x01, (DI)(SI*1), Z14, Z14
+	MOVQ          848(CX), DI
+	VINSERTI32X4  $0x02, (DI)(SI*1), Z14, Z14
+	MOVQ          856(CX), DI
+	VINSERTI32X4  $0x03, (DI)(SI*1), Z14, Z14
+	MOVQ          864(CX), DI
+	VMOVDQU       (DI)(SI*1), X15
+	MOVQ          872(CX), DI
+	VINSERTI32X4  $0x01, (DI)(SI*1), Z15, Z15
+	MOVQ          880(CX), DI
+	VINSERTI32X4  $0x02, (DI)(SI*1), Z15, Z15
+	MOVQ          888(CX), DI
+	VINSERTI32X4  $0x03, (DI)(SI*1), Z15, Z15
+	VPXORQ        Z12, Z8, Z8
+	MOVQ          896(CX), DI
+	VEXTRACTI32X4 $0x00, Z8, (DI)(SI*1)
+	MOVQ          904(CX), DI
+	VEXTRACTI32X4 $0x01, Z8, (DI)(SI*1)
+	MOVQ          912(CX), DI
+	VEXTRACTI32X4 $0x02, Z8, (DI)(SI*1)
+	MOVQ          920(CX), DI
+	VEXTRACTI32X4 $0x03, Z8, (DI)(SI*1)
+	VPTERNLOGQ    $0xd8, 512(CX), Z8, Z12
+	VPTERNLOGQ    $0x96, Z12, Z16, Z0
+	VPXORQ        Z13, Z9, Z9
+	MOVQ          928(CX), DI
+	VEXTRACTI32X4 $0x00, Z9, (DI)(SI*1)
+	MOVQ          936(CX), DI
+	VEXTRACTI32X4 $0x01, Z9, (DI)(SI*1)
+	MOVQ          944(CX), DI
+	VEXTRACTI32X4 $0x02, Z9, (DI)(SI*1)
+	MOVQ          952(CX), DI
+	VEXTRACTI32X4 $0x03, Z9, (DI)(SI*1)
+	VPTERNLOGQ    $0xd8, 576(CX), Z9, Z13
+	VPTERNLOGQ    $0x96, Z13, Z16, Z1
+	VPXORQ        Z14, Z10, Z10
+	MOVQ          960(CX), DI
+	VEXTRACTI32X4 $0x00, Z10, (DI)(SI*1)
+	MOVQ          968(CX), DI
+	VEXTRACTI32X4 $0x01, Z10, (DI)(SI*1)
+	MOVQ          976(CX), DI
+	VEXTRACTI32X4 $0x02, Z10, (DI)(SI*1)
+	MOVQ          984(CX), DI
+	VEXTRACTI32X4 $0x03, Z10, (DI)(SI*1)
+	VPTERNLOGQ    $0xd8, 640(CX), Z10, Z14
+	VPTERNLOGQ    $0x96, Z14, Z16, Z2
+	VPXORQ        Z15, Z11, Z11
+	MOVQ          992(CX), DI
+	VEXTRACTI32X4 $0x00, Z11, (DI)(SI*1)
+	MOVQ          1000(CX), DI
+	VEXTRACTI32X4 $0x01, Z11, (DI)(SI*1)
+	MOVQ          1008(CX), DI
+	VEXTRACTI32X4 $0x02, Z11, (DI)(SI*1)
+	MOVQ          1016(CX), DI
+	VEXTRACTI32X4 $0x03, Z11, (DI)(SI*1)
+	VPTERNLOGQ    $0xd8, 704(CX), Z11, Z15
+	VPTERNLOGQ    $0x96, Z15, Z16, Z3
+	VAESENC       Z17, Z0, Z0
+	VAESENC       Z17, Z1, Z1
+	VAESENC       Z17, Z2, Z2
+	VAESENC       Z17, Z3, Z3
+	VAESENC       Z18, Z0, Z0
+	VAESENC       Z18, Z1, Z1
+	VAESENC       Z18, Z2, Z2
+	VAESENC       Z18, Z3, Z3
+	VAESENC       Z19, Z0, Z0
+	VAESENC       Z19, Z1, Z1
+	VAESENC       Z19, Z2, Z2
+	VAESENC       Z19, Z3, Z3
+	VAESENC       Z20, Z0, Z0
+	VAESENC       Z20, Z1, Z1
+	VAESENC       Z20, Z2, Z2
+	VAESENC       Z20, Z3, Z3
+	VAESENC       Z21, Z0, Z0
+	VAESENC       Z21, Z1, Z1
+	VAESENC       Z21, Z2, Z2
+	VAESENC       Z21, Z3, Z3
+	VAESENC       Z22, Z0, Z0
+	VAESENC       Z22, Z1, Z1
+	VAESENC       Z22, Z2, Z2
+	VAESENC       Z22, Z3, Z3
+	VAESENC       Z23, Z0, Z0
+	VAESENC       Z23, Z1, Z1
+	VAESENC       Z23, Z2, Z2
+	VAESENC       Z23, Z3, Z3
+	VAESENC       Z24, Z0, Z0
+	VAESENC       Z24, Z1, Z1
+	VAESENC       Z24, Z2, Z2
+	VAESENC       Z24, Z3, Z3
+	VAESENC       Z25, Z0, Z0
+	VAESENC       Z25, Z1, Z1
+	VAESENC       Z25, Z2, Z2
+	VAESENC       Z25, Z3, Z3
+	VAESENC       Z26, Z0, Z0
+	VAESENC       Z26, Z1, Z1
+	VAESENC       Z26, Z2, Z2
+	VAESENC       Z26, Z3, Z3
+	VAESENC       Z27, Z0, Z0
+	VAESENC       Z27, Z1, Z1
+	VAESENC       Z27, Z2, Z2
+	VAESENC       Z27, Z3, Z3
+	VAESENC       Z28, Z0, Z0
+	VAESENC       Z28, Z1, Z1
+	VAESENC       Z28, Z2, Z2
+	VAESENC       Z28, Z3, Z3
+	VAESENC       Z29, Z0, Z0
+	VAESENC       Z29, Z1, Z1
+	VAESENC       Z29, Z2, Z2
+	VAESENC       Z29, Z3, Z3
+	VAESENCLAST   Z30, Z0, Z0
+	VAESENCLAST   Z30, Z1, Z1
+	VAESENCLAST   Z30, Z2, Z2
+	VAESENCLAST   Z30, Z3, Z3
 
 openBatchVAES51214_stored:
 	VMOVDQU64 Z0, (CX)
@@ -7129,6 +7309,8 @@ openBatchVAES25610_next:
 	VAESENCLAST 320(SP), Y9, Y9
 	VAESENCLAST 320(SP), Y10, Y10
 	VAESENCLAST 320(SP), Y11, Y11
+	DECQ        R8
+	JZ          openBatchVAES25610_looplast
 
 openBatchVAES25610_loop:
 	MOVQ         768(CX), DI
@@ -7282,10 +7464,104 @@ openBatchVAES25610_loop:
 	ADDQ         $0x10, SI
 	DECQ         R8
 	JNZ          openBatchVAES25610_loop
-	VPSUBQ       ctrOne4<>+0(SB), Y4, Y4
-	VPSUBQ       ctrOne4<>+0(SB), Y5, Y5
-	VPSUBQ       ctrOne4<>+0(SB), Y6, Y6
-	VPSUBQ       ctrOne4<>+0(SB), Y7, Y7
+
+openBatchVAES25610_looplast:
+	MOVQ         768(CX), DI
+	VMOVDQU      (DI)(SI*1), X12
+	MOVQ         776(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y12, Y12
+	MOVQ         784(CX), DI
+	VMOVDQU      (DI)(SI*1), X13
+	MOVQ         792(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y13, Y13
+	MOVQ         800(CX), DI
+	VMOVDQU      (DI)(SI*1), X14
+	MOVQ         808(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y14, Y14
+	MOVQ         816(CX), DI
+	VMOVDQU      (DI)(SI*1), X15
+	MOVQ         824(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y15, Y15
+	VPXOR        Y12, Y8, Y8
+	MOVQ         896(CX), DI
+	VMOVDQU      X8, (DI)(SI*1)
+	MOVQ         904(CX), DI
+	VEXTRACTI128 $0x01, Y8, (DI)(SI*1)
+	VPXOR        Y12, Y8, Y8
+	VPAND        512(CX), Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPXOR        Y12, Y0, Y0
+	VPXOR        (SP), Y0, Y0
+	VPXOR        Y13, Y9, Y9
+	MOVQ         912(CX), DI
+	VMOVDQU      X9, (DI)(SI*1)
+	MOVQ         920(CX), DI
+	VEXTRACTI128 $0x01, Y9, (DI)(SI*1)
+	VPXOR        Y13, Y9, Y9
+	VPAND        544(CX), Y9, Y9
+	VPXOR        Y9, Y1, Y1
+	VPXOR        Y13, Y1, Y1
+	VPXOR        (SP), Y1, Y1
+	VPXOR        Y14, Y10, Y10
+	MOVQ         928(CX), DI
+	VMOVDQU      X10, (DI)(SI*1)
+	MOVQ         936(CX), DI
+	VEXTRACTI128 $0x01, Y10, (DI)(SI*1)
+	VPXOR        Y14, Y10, Y10
+	VPAND        576(CX), Y10, Y10
+	VPXOR        Y10, Y2, Y2
+	VPXOR        Y14, Y2, Y2
+	VPXOR        (SP), Y2, Y2
+	VPXOR        Y15, Y11, Y11
+	MOVQ         944(CX), DI
+	VMOVDQU      X11, (DI)(SI*1)
+	MOVQ         952(CX), DI
+	VEXTRACTI128 $0x01, Y11, (DI)(SI*1)
+	VPXOR        Y15, Y11, Y11
+	VPAND        608(CX), Y11, Y11
+	VPXOR        Y11, Y3, Y3
+	VPXOR        Y15, Y3, Y3
+	VPXOR        (SP), Y3, Y3
+	VAESENC      32(SP), Y0, Y0
+	VAESENC      32(SP), Y1, Y1
+	VAESENC      32(SP), Y2, Y2
+	VAESENC      32(SP), Y3, Y3
+	VAESENC      64(SP), Y0, Y0
+	VAESENC      64(SP), Y1, Y1
+	VAESENC      64(SP), Y2, Y2
+	VAESENC      64(SP), Y3, Y3
+	VAESENC      96(SP), Y0, Y0
+	VAESENC      96(SP), Y1, Y1
+	VAESENC      96(SP), Y2, Y2
+	VAESENC      96(SP), Y3, Y3
+	VAESENC      128(SP), Y0, Y0
+	VAESENC      128(SP), Y1, Y1
+	VAESENC      128(SP), Y2, Y2
+	VAESENC      128(SP), Y3, Y3
+	VAESENC      160(SP), Y0, Y0
+	VAESENC      160(SP), Y1, Y1
+	VAESENC      160(SP), Y2, Y2
+	VAESENC      160(SP), Y3, Y3
+	VAESENC      192(SP), Y0, Y0
+	VAESENC      192(SP), Y1, Y1
+	VAESENC      192(SP), Y2, Y2
+	VAESENC      192(SP), Y3, Y3
+	VAESENC      224(SP), Y0, Y0
+	VAESENC      224(SP), Y1, Y1
+	VAESENC      224(SP), Y2, Y2
+	VAESENC      224(SP), Y3, Y3
+	VAESENC      256(SP), Y0, Y0
+	VAESENC      256(SP), Y1, Y1
+	VAESENC      256(SP), Y2, Y2
+	VAESENC      256(SP), Y3, Y3
+	VAESENC      288(SP), Y0, Y0
+	VAESENC      288(SP), Y1, Y1
+	VAESENC      288(SP), Y2, Y2
+	VAESENC      288(SP), Y3, Y3
+	VAESENCLAST  320(SP), Y0, Y0
+	VAESENCLAST  320(SP), Y1, Y1
+	VAESENCLAST  320(SP), Y2, Y2
+	VAESENCLAST  320(SP), Y3, Y3
 	VMOVDQU      Y0, (CX)
 	VPSHUFB      bswapMask4<>+0(SB), Y4, Y4
 	VMOVDQU      Y4, 256(CX)
@@ -7471,6 +7747,8 @@ openBatchVAES25612_next:
 	VAESENCLAST 384(SP), Y9, Y9
 	VAESENCLAST 384(SP), Y10, Y10
 	VAESENCLAST 384(SP), Y11, Y11
+	DECQ        R8
+	JZ          openBatchVAES25612_looplast
 
 openBatchVAES25612_loop:
 	MOVQ         768(CX), DI
@@ -7640,10 +7918,112 @@ openBatchVAES25612_loop:
 	ADDQ         $0x10, SI
 	DECQ         R8
 	JNZ          openBatchVAES25612_loop
-	VPSUBQ       ctrOne4<>+0(SB), Y4, Y4
-	VPSUBQ       ctrOne4<>+0(SB), Y5, Y5
-	VPSUBQ       ctrOne4<>+0(SB), Y6, Y6
-	VPSUBQ       ctrOne4<>+0(SB), Y7, Y7
+
+openBatchVAES25612_looplast:
+	MOVQ         768(CX), DI
+	VMOVDQU      (DI)(SI*1), X12
+	MOVQ         776(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y12, Y12
+	MOVQ         784(CX), DI
+	VMOVDQU      (DI)(SI*1), X13
+	MOVQ         792(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y13, Y13
+	MOVQ         800(CX), DI
+	VMOVDQU      (DI)(SI*1), X14
+	MOVQ         808(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y14, Y14
+	MOVQ         816(CX), DI
+	VMOVDQU      (DI)(SI*1), X15
+	MOVQ         824(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y15, Y15
+	VPXOR        Y12, Y8, Y8
+	MOVQ         896(CX), DI
+	VMOVDQU      X8, (DI)(SI*1)
+	MOVQ         904(CX), DI
+	VEXTRACTI128 $0x01, Y8, (DI)(SI*1)
+	VPXOR        Y12, Y8, Y8
+	VPAND        512(CX), Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPXOR        Y12, Y0, Y0
+	VPXOR        (SP), Y0, Y0
+	VPXOR        Y13, Y9, Y9
+	MOVQ         912(CX), DI
+	VMOVDQU      X9, (DI)(SI*1)
+	MOVQ         920(CX), DI
+	VEXTRACTI128 $0x01, Y9, (DI)(SI*1)
+	VPXOR        Y13, Y9, Y9
+	VPAND        544(CX), Y9, Y9
+	VPXOR        Y9, Y1, Y1
+	VPXOR        Y13, Y1, Y1
+	VPXOR        (SP), Y1, Y1
+	VPXOR        Y14, Y10, Y10
+	MOVQ         928(CX), DI
+	VMOVDQU      X10, (DI)(SI*1)
+	MOVQ         936(CX), DI
+	VEXTRACTI128 $0x01, Y10, (DI)(SI*1)
+	VPXOR        Y14, Y10, Y10
+	VPAND        576(CX), Y10, Y10
+	VPXOR        Y10, Y2, Y2
+	VPXOR        Y14, Y2, Y2
+	VPXOR        (SP), Y2, Y2
+	VPXOR        Y15, Y11, Y11
+	MOVQ         944(CX), DI
+	VMOVDQU      X11, (DI)(SI*1)
+	MOVQ         952(CX), DI
+	VEXTRACTI128 $0x01, Y11, (DI)(SI*1)
+	VPXOR        Y15, Y11, Y11
+	VPAND        608(CX), Y11, Y11
+	VPXOR        Y11, Y3, Y3
+	VPXOR        Y15, Y3, Y3
+	VPXOR        (SP), Y3, Y3
+	VAESENC      32(SP), Y0, Y0
+	VAESENC      32(SP), Y1, Y1
+	VAESENC      32(SP), Y2, Y2
+	VAESENC      32(SP), Y3, Y3
+	VAESENC      64(SP), Y0, Y0
+	VAESENC      64(SP), Y1, Y1
+	VAESENC      64(SP), Y2, Y2
+	VAESENC      64(SP), Y3, Y3
+	VAESENC      96(SP), Y0, Y0
+	VAESENC      96(SP), Y1, Y1
+	VAESENC      96(SP), Y2, Y2
+	VAESENC      96(SP), Y3, Y3
+	VAESENC      128(SP), Y0, Y0
+	VAESENC      128(SP), Y1, Y1
+	VAESENC      128(SP), Y2, Y2
+	VAESENC      128(SP), Y3, Y3
+	VAESENC      160(SP), Y0, Y0
+	VAESENC      160(SP), Y1, Y1
+	VAESENC      160(SP), Y2, Y2
+	VAESENC      160(SP), Y3, Y3
+	VAESENC      192(SP), Y0, Y0
+	VAESENC      192(SP), Y1, Y1
+	VAESENC      192(SP), Y2, Y2
+	VAESENC      192(SP), Y3, Y3
+	VAESENC      224(SP), Y0, Y0
+	VAESENC      224(SP), Y1, Y1
+	VAESENC      224(SP), Y2, Y2
+	VAESENC      224(SP), Y3, Y3
+	VAESENC      256(SP), Y0, Y0
+	VAESENC      256(SP), Y1, Y1
+	VAESENC      256(SP), Y2, Y2
+	VAESENC      256(SP), Y3, Y3
+	VAESENC      288(SP), Y0, Y0
+	VAESENC      288(SP), Y1, Y1
+	VAESENC      288(SP), Y2, Y2
+	VAESENC      288(SP), Y3, Y3
+	VAESENC      320(SP), Y0, Y0
+	VAESENC      320(SP), Y1, Y1
+	VAESENC      320(SP), Y2, Y2
+	VAESENC      320(SP), Y3, Y3
+	VAESENC      352(SP), Y0, Y0
+	VAESENC      352(SP), Y1, Y1
+	VAESENC      352(SP), Y2, Y2
+	VAESENC      352(SP), Y3, Y3
+	VAESENCLAST  384(SP), Y0, Y0
+	VAESENCLAST  384(SP), Y1, Y1
+	VAESENCLAST  384(SP), Y2, Y2
+	VAESENCLAST  384(SP), Y3, Y3
 	VMOVDQU      Y0, (CX)
 	VPSHUFB      bswapMask4<>+0(SB), Y4, Y4
 	VMOVDQU      Y4, 256(CX)
@@ -7837,6 +8217,8 @@ openBatchVAES25614_next:
 	VAESENCLAST 448(SP), Y9, Y9
 	VAESENCLAST 448(SP), Y10, Y10
 	VAESENCLAST 448(SP), Y11, Y11
+	DECQ        R8
+	JZ          openBatchVAES25614_looplast
 
 openBatchVAES25614_loop:
 	MOVQ         768(CX), DI
@@ -8022,10 +8404,120 @@ openBatchVAES25614_loop:
 	ADDQ         $0x10, SI
 	DECQ         R8
 	JNZ          openBatchVAES25614_loop
-	VPSUBQ       ctrOne4<>+0(SB), Y4, Y4
-	VPSUBQ       ctrOne4<>+0(SB), Y5, Y5
-	VPSUBQ       ctrOne4<>+0(SB), Y6, Y6
-	VPSUBQ       ctrOne4<>+0(SB), Y7, Y7
+
+openBatchVAES25614_looplast:
+	MOVQ         768(CX), DI
+	VMOVDQU      (DI)(SI*1), X12
+	MOVQ         776(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y12, Y12
+	MOVQ         784(CX), DI
+	VMOVDQU      (DI)(SI*1), X13
+	MOVQ         792(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y13, Y13
+	MOVQ         800(CX), DI
+	VMOVDQU      (DI)(SI*1), X14
+	MOVQ         808(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y14, Y14
+	MOVQ         816(CX), DI
+	VMOVDQU      (DI)(SI*1), X15
+	MOVQ         824(CX), DI
+	VINSERTI128  $0x01, (DI)(SI*1), Y15, Y15
+	VPXOR        Y12, Y8, Y8
+	MOVQ         896(CX), DI
+	VMOVDQU      X8, (DI)(SI*1)
+	MOVQ         904(CX), DI
+	VEXTRACTI128 $0x01, Y8, (DI)(SI*1)
+	VPXOR        Y12, Y8, Y8
+	VPAND        512(CX), Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPXOR        Y12, Y0, Y0
+	VPXOR        (SP), Y0, Y0
+	VPXOR        Y13, Y9, Y9
+	MOVQ         912(CX), DI
+	VMOVDQU      X9, (DI)(SI*1)
+	MOVQ         920(CX), DI
+	VEXTRACTI128 $0x01, Y9, (DI)(SI*1)
+	VPXOR        Y13, Y9, Y9
+	VPAND        544(CX), Y9, Y9
+	VPXOR        Y9, Y1, Y1
+	VPXOR        Y13, Y1, Y1
+	VPXOR        (SP), Y1, Y1
+	VPXOR        Y14, Y10, Y10
+	MOVQ         928(CX), DI
+	VMOVDQU      X10, (DI)(SI*1)
+	MOVQ         936(CX), DI
+	VEXTRACTI128 $0x01, Y10, (DI)(SI*1)
+	VPXOR        Y14, Y10, Y10
+	VPAND        576(CX), Y10, Y10
+	VPXOR        Y10, Y2, Y2
+	VPXOR        Y14, Y2, Y2
+	VPXOR        (SP), Y2, Y2
+	VPXOR        Y15, Y11, Y11
+	MOVQ         944(CX), DI
+	VMOVDQU      X11, (DI)(SI*1)
+	MOVQ         952(CX), DI
+	VEXTRACTI128 $0x01, Y11, (DI)(SI*1)
+	VPXOR        Y15, Y11, Y11
+	VPAND        608(CX), Y11, Y11
+	VPXOR        Y11, Y3, Y3
+	VPXOR        Y15, Y3, Y3
+	VPXOR        (SP), Y3, Y3
+	VAESENC      32(SP), Y0, Y0
+	VAESENC      32(SP), Y1, Y1
+	VAESENC      32(SP), Y2, Y2
+	VAESENC      32(SP), Y3, Y3
+	VAESENC      64(SP), Y0, Y0
+	VAESENC      64(SP), Y1, Y1
+	VAESENC      64(SP), Y2, Y2
+	VAESENC      64(SP), Y3, Y3
+	VAESENC      96(SP), Y0, Y0
+	VAESENC      96(SP), Y1, Y1
+	VAESENC      96(SP), Y2, Y2
+	VAESENC      96(SP), Y3, Y3
+	VAESENC      128(SP), Y0, Y0
+	VAESENC      128(SP), Y1, Y1
+	VAESENC      128(SP), Y2, Y2
+	VAESENC      128(SP), Y3, Y3
+	VAESENC      160(SP), Y0, Y0
+	VAESENC      160(SP), Y1, Y1
+	VAESENC      160(SP), Y2, Y2
+	VAESENC      160(SP), Y3, Y3
+	VAESENC      192(SP), Y0, Y0
+	VAESENC      192(SP), Y1, Y1
+	VAESENC      192(SP), Y2, Y2
+	VAESENC      192(SP), Y3, Y3
+	VAESENC      224(SP), Y0, Y0
+	VAESENC      224(SP), Y1, Y1
+	VAESENC      224(SP), Y2, Y2
+	VAESENC      224(SP), Y3, Y3
+	VAESENC      256(SP), Y0, Y0
+	VAESENC      256(SP), Y1, Y1
+	VAESENC      256(SP), Y2, Y2
+	VAESENC      256(SP), Y3, Y3
+	VAESENC      288(SP), Y0, Y0
+	VAESENC      288(SP), Y1, Y1
+	VAESENC      288(SP), Y2, Y2
+	VAESENC      288(SP), Y3, Y3
+	VAESENC      320(SP), Y0, Y0
+	VAESENC      320(SP), Y1, Y1
+	VAESENC      320(SP), Y2, Y2
+	VAESENC      320(SP), Y3, Y3
+	VAESENC      352(SP), Y0, Y0
+	VAESENC      352(SP), Y1, Y1
+	VAESENC      352(SP), Y2, Y2
+	VAESENC      352(SP), Y3, Y3
+	VAESENC      384(SP), Y0, Y0
+	VAESENC      384(SP), Y1, Y1
+	VAESENC      384(SP), Y2, Y2
+	VAESENC      384(SP), Y3, Y3
+	VAESENC      416(SP), Y0, Y0
+	VAESENC      416(SP), Y1, Y1
+	VAESENC      416(SP), Y2, Y2
+	VAESENC      416(SP), Y3, Y3
+	VAESENCLAST  448(SP), Y0, Y0
+	VAESENCLAST  448(SP), Y1, Y1
+	VAESENCLAST  448(SP), Y2, Y2
+	VAESENCLAST  448(SP), Y3, Y3
 	VMOVDQU      Y0, (CX)
 	VPSHUFB      bswapMask4<>+0(SB), Y4, Y4
 	VMOVDQU      Y4, 256(CX)
@@ -9002,6 +9494,8 @@ openBatchAVX10_next:
 	VAESENCLAST 160(BX), X9, X9
 	VAESENCLAST 160(BX), X10, X10
 	VAESENCLAST 160(BX), X11, X11
+	DECQ        R8
+	JZ          openBatchAVX10_looplast
 
 openBatchAVX10_loop:
 	MOVQ        768(CX), DI
@@ -9139,10 +9633,88 @@ openBatchAVX10_loop:
 	ADDQ        $0x10, SI
 	DECQ        R8
 	JNZ         openBatchAVX10_loop
-	VPSUBQ      ctrOne4<>+0(SB), X4, X4
-	VPSUBQ      ctrOne4<>+0(SB), X5, X5
-	VPSUBQ      ctrOne4<>+0(SB), X6, X6
-	VPSUBQ      ctrOne4<>+0(SB), X7, X7
+
+openBatchAVX10_looplast:
+	MOVQ        768(CX), DI
+	VMOVDQU     (DI)(SI*1), X12
+	MOVQ        776(CX), DI
+	VMOVDQU     (DI)(SI*1), X13
+	MOVQ        784(CX), DI
+	VMOVDQU     (DI)(SI*1), X14
+	MOVQ        792(CX), DI
+	VMOVDQU     (DI)(SI*1), X15
+	VPXOR       X12, X8, X8
+	MOVQ        896(CX), DI
+	VMOVDQU     X8, (DI)(SI*1)
+	VPXOR       X12, X8, X8
+	VPAND       512(CX), X8, X8
+	VPXOR       X8, X0, X0
+	VPXOR       X12, X0, X0
+	VPXOR       (BX), X0, X0
+	VPXOR       X13, X9, X9
+	MOVQ        904(CX), DI
+	VMOVDQU     X9, (DI)(SI*1)
+	VPXOR       X13, X9, X9
+	VPAND       528(CX), X9, X9
+	VPXOR       X9, X1, X1
+	VPXOR       X13, X1, X1
+	VPXOR       (BX), X1, X1
+	VPXOR       X14, X10, X10
+	MOVQ        912(CX), DI
+	VMOVDQU     X10, (DI)(SI*1)
+	VPXOR       X14, X10, X10
+	VPAND       544(CX), X10, X10
+	VPXOR       X10, X2, X2
+	VPXOR       X14, X2, X2
+	VPXOR       (BX), X2, X2
+	VPXOR       X15, X11, X11
+	MOVQ        920(CX), DI
+	VMOVDQU     X11, (DI)(SI*1)
+	VPXOR       X15, X11, X11
+	VPAND       560(CX), X11, X11
+	VPXOR       X11, X3, X3
+	VPXOR       X15, X3, X3
+	VPXOR       (BX), X3, X3
+	VAESENC     16(BX), X0, X0
+	VAESENC     16(BX), X1, X1
+	VAESENC     16(BX), X2, X2
+	VAESENC     16(BX), X3, X3
+	VAESENC     32(BX), X0, X0
+	VAESENC     32(BX), X1, X1
+	VAESENC     32(BX), X2, X2
+	VAESENC     32(BX), X3, X3
+	VAESENC     48(BX), X0, X0
+	VAESENC     48(BX), X1, X1
+	VAESENC     48(BX), X2, X2
+	VAESENC     48(BX), X3, X3
+	VAESENC     64(BX), X0, X0
+	VAESENC     64(BX), X1, X1
+	VAESENC     64(BX), X2, X2
+	VAESENC     64(BX), X3, X3
+	VAESENC     80(BX), X0, X0
+	VAESENC     80(BX), X1, X1
+	VAESENC     80(BX), X2, X2
+	VAESENC     80(BX), X3, X3
+	VAESENC     96(BX), X0, X0
+	VAESENC     96(BX), X1, X1
+	VAESENC     96(BX), X2, X2
+	VAESENC     96(BX), X3, X3
+	VAESENC     112(BX), X0, X0
+	VAESENC     112(BX), X1, X1
+	VAESENC     112(BX), X2, X2
+	VAESENC     112(BX), X3, X3
+	VAESENC     128(BX), X0, X0
+	VAESENC     128(BX), X1, X1
+	VAESENC     128(BX), X2, X2
+	VAESENC     128(BX), X3, X3
+	VAESENC     144(BX), X0, X0
+	VAESENC     144(BX), X1, X1
+	VAESENC     144(BX), X2, X2
+	VAESENC     144(BX), X3, X3
+	VAESENCLAST 160(BX), X0, X0
+	VAESENCLAST 160(BX), X1, X1
+	VAESENCLAST 160(BX), X2, X2
+	VAESENCLAST 160(BX), X3, X3
 	VMOVDQU     X0, (CX)
 	VPSHUFB     bswapMask4<>+0(SB), X4, X4
 	VMOVDQU     X4, 256(CX)
@@ -9328,6 +9900,8 @@ openBatchAVX12_next:
 	VAESENCLAST 192(BX), X9, X9
 	VAESENCLAST 192(BX), X10, X10
 	VAESENCLAST 192(BX), X11, X11
+	DECQ        R8
+	JZ          openBatchAVX12_looplast
 
 openBatchAVX12_loop:
 	MOVQ        768(CX), DI
@@ -9481,10 +10055,96 @@ openBatchAVX12_loop:
 	ADDQ        $0x10, SI
 	DECQ        R8
 	JNZ         openBatchAVX12_loop
-	VPSUBQ      ctrOne4<>+0(SB), X4, X4
-	VPSUBQ      ctrOne4<>+0(SB), X5, X5
-	VPSUBQ      ctrOne4<>+0(SB), X6, X6
-	VPSUBQ      ctrOne4<>+0(SB), X7, X7
+
+openBatchAVX12_looplast:
+	MOVQ        768(CX), DI
+	VMOVDQU     (DI)(SI*1), X12
+	MOVQ        776(CX), DI
+	VMOVDQU     (DI)(SI*1), X13
+	MOVQ        784(CX), DI
+	VMOVDQU     (DI)(SI*1), X14
+	MOVQ        792(CX), DI
+	VMOVDQU     (DI)(SI*1), X15
+	VPXOR       X12, X8, X8
+	MOVQ        896(CX), DI
+	VMOVDQU     X8, (DI)(SI*1)
+	VPXOR       X12, X8, X8
+	VPAND       512(CX), X8, X8
+	VPXOR       X8, X0, X0
+	VPXOR       X12, X0, X0
+	VPXOR       (BX), X0, X0
+	VPXOR       X13, X9, X9
+	MOVQ        904(CX), DI
+	VMOVDQU     X9, (DI)(SI*1)
+	VPXOR       X13, X9, X9
+	VPAND       528(CX), X9, X9
+	VPXOR       X9, X1, X1
+	VPXOR       X13, X1, X1
+	VPXOR       (BX), X1, X1
+	VPXOR       X14, X10, X10
+	MOVQ        912(CX), DI
+	VMOVDQU     X10, (DI)(SI*1)
+	VPXOR       X14, X10, X10
+	VPAND       544(CX), X10, X10
+	VPXOR       X10, X2, X2
+	VPXOR       X14, X2, X2
+	VPXOR       (BX), X2, X2
+	VPXOR       X15, X11, X11
+	MOVQ        920(CX), DI
+	VMOVDQU     X11, (DI)(SI*1)
+	VPXOR       X15, X11, X11
+	VPAND       560(CX), X11, X11
+	VPXOR       X11, X3, X3
+	VPXOR       X15, X3, X3
+	VPXOR       (BX), X3, X3
+	VAESENC     16(BX), X0, X0
+	VAESENC     16(BX), X1, X1
+	VAESENC     16(BX), X2, X2
+	VAESENC     16(BX), X3, X3
+	VAESENC     32(BX), X0, X0
+	VAESENC     32(BX), X1, X1
+	VAESENC     32(BX), X2, X2
+	VAESENC     32(BX), X3, X3
+	VAESENC     48(BX), X0, X0
+	VAESENC     48(BX), X1, X1
+	VAESENC     48(BX), X2, X2
+	VAESENC     48(BX), X3, X3
+	VAESENC     64(BX), X0, X0
+	VAESENC     64(BX), X1, X1
+	VAESENC     64(BX), X2, X2
+	VAESENC     64(BX), X3, X3
+	VAESENC     80(BX), X0, X0
+	VAESENC     80(BX), X1, X1
+	VAESENC     80(BX), X2, X2
+	VAESENC     80(BX), X3, X3
+	VAESENC     96(BX), X0, X0
+	VAESENC     96(BX), X1, X1
+	VAESENC     96(BX), X2, X2
+	VAESENC     96(BX), X3, X3
+	VAESENC     112(BX), X0, X0
+	VAESENC     112(BX), X1, X1
+	VAESENC     112(BX), X2, X2
+	VAESENC     112(BX), X3, X3
+	VAESENC     128(BX), X0, X0
+	VAESENC     128(BX), X1, X1
+	VAESENC     128(BX), X2, X2
+	VAESENC     128(BX), X3, X3
+	VAESENC     144(BX), X0, X0
+	VAESENC     144(BX), X1, X1
+	VAESENC     144(BX), X2, X2
+	VAESENC     144(BX), X3, X3
+	VAESENC     160(BX), X0, X0
+	VAESENC     160(BX), X1, X1
+	VAESENC     160(BX), X2, X2
+	VAESENC     160(BX), X3, X3
+	VAESENC     176(BX), X0, X0
+	VAESENC     176(BX), X1, X1
+	VAESENC     176(BX), X2, X2
+	VAESENC     176(BX), X3, X3
+	VAESENCLAST 192(BX), X0, X0
+	VAESENCLAST 192(BX), X1, X1
+	VAESENCLAST 192(BX), X2, X2
+	VAESENCLAST 192(BX), X3, X3
 	VMOVDQU     X0, (CX)
 	VPSHUFB     bswapMask4<>+0(SB), X4, X4
 	VMOVDQU     X4, 256(CX)
@@ -9678,6 +10338,8 @@ openBatchAVX14_next:
 	VAESENCLAST 224(BX), X9, X9
 	VAESENCLAST 224(BX), X10, X10
 	VAESENCLAST 224(BX), X11, X11
+	DECQ        R8
+	JZ          openBatchAVX14_looplast
 
 openBatchAVX14_loop:
 	MOVQ        768(CX), DI
@@ -9847,10 +10509,104 @@ openBatchAVX14_loop:
 	ADDQ        $0x10, SI
 	DECQ        R8
 	JNZ         openBatchAVX14_loop
-	VPSUBQ      ctrOne4<>+0(SB), X4, X4
-	VPSUBQ      ctrOne4<>+0(SB), X5, X5
-	VPSUBQ      ctrOne4<>+0(SB), X6, X6
-	VPSUBQ      ctrOne4<>+0(SB), X7, X7
+
+openBatchAVX14_looplast:
+	MOVQ        768(CX), DI
+	VMOVDQU     (DI)(SI*1), X12
+	MOVQ        776(CX), DI
+	VMOVDQU     (DI)(SI*1), X13
+	MOVQ        784(CX), DI
+	VMOVDQU     (DI)(SI*1), X14
+	MOVQ        792(CX), DI
+	VMOVDQU     (DI)(SI*1), X15
+	VPXOR       X12, X8, X8
+	MOVQ        896(CX), DI
+	VMOVDQU     X8, (DI)(SI*1)
+	VPXOR       X12, X8, X8
+	VPAND       512(CX), X8, X8
+	VPXOR       X8, X0, X0
+	VPXOR       X12, X0, X0
+	VPXOR       (BX), X0, X0
+	VPXOR       X13, X9, X9
+	MOVQ        904(CX), DI
+	VMOVDQU     X9, (DI)(SI*1)
+	VPXOR       X13, X9, X9
+	VPAND       528(CX), X9, X9
+	VPXOR       X9, X1, X1
+	VPXOR       X13, X1, X1
+	VPXOR       (BX), X1, X1
+	VPXOR       X14, X10, X10
+	MOVQ        912(CX), DI
+	VMOVDQU     X10, (DI)(SI*1)
+	VPXOR       X14, X10, X10
+	VPAND       544(CX), X10, X10
+	VPXOR       X10, X2, X2
+	VPXOR       X14, X2, X2
+	VPXOR       (BX), X2, X2
+	VPXOR       X15, X11, X11
+	MOVQ        920(CX), DI
+	VMOVDQU     X11, (DI)(SI*1)
+	VPXOR       X15, X11, X11
+	VPAND       560(CX), X11, X11
+	VPXOR       X11, X3, X3
+	VPXOR       X15, X3, X3
+	VPXOR       (BX), X3, X3
+	VAESENC     16(BX), X0, X0
+	VAESENC     16(BX), X1, X1
+	VAESENC     16(BX), X2, X2
+	VAESENC     16(BX), X3, X3
+	VAESENC     32(BX), X0, X0
+	VAESENC     32(BX), X1, X1
+	VAESENC     32(BX), X2, X2
+	VAESENC     32(BX), X3, X3
+	VAESENC     48(BX), X0, X0
+	VAESENC     48(BX), X1, X1
+	VAESENC     48(BX), X2, X2
+	VAESENC     48(BX), X3, X3
+	VAESENC     64(BX), X0, X0
+	VAESENC     64(BX), X1, X1
+	VAESENC     64(BX), X2, X2
+	VAESENC     64(BX), X3, X3
+	VAESENC     80(BX), X0, X0
+	VAESENC     80(BX), X1, X1
+	VAESENC     80(BX), X2, X2
+	VAESENC     80(BX), X3, X3
+	VAESENC     96(BX), X0, X0
+	VAESENC     96(BX), X1, X1
+	VAESENC     96(BX), X2, X2
+	VAESENC     96(BX), X3, X3
+	VAESENC     112(BX), X0, X0
+	VAESENC     112(BX), X1, X1
+	VAESENC     112(BX), X2, X2
+	VAESENC     112(BX), X3, X3
+	VAESENC     128(BX), X0, X0
+	VAESENC     128(BX), X1, X1
+	VAESENC     128(BX), X2, X2
+	VAESENC     128(BX), X3, X3
+	VAESENC     144(BX), X0, X0
+	VAESENC     144(BX), X1, X1
+	VAESENC     144(BX), X2, X2
+	VAESENC     144(BX), X3, X3
+	VAESENC     160(BX), X0, X0
+	VAESENC     160(BX), X1, X1
+	VAESENC     160(BX), X2, X2
+	VAESENC     160(BX), X3, X3
+	VAESENC     176(BX), X0, X0
+	VAESENC     176(BX), X1, X1
+	VAESENC     176(BX), X2, X2
+	VAESENC     176(BX), X3, X3
+	VAESENC     192(BX), X0, X0
+	VAESENC     192(BX), X1, X1
+	VAESENC     192(BX), X2, X2
+	VAESENC     192(BX), X3, X3
+	VAESENC     208(BX), X0, X0
+	VAESENC     208(BX), X1, X1
+	VAESENC     208(BX), X2, X2
+	VAESENC     208(BX), X3, X3
+	VAESENCLAST 224(BX), X0, X0
+	VAESENCLAST 224(BX), X1, X1
+	VAESENCLAST 224(BX), X2, X2
+	VAESENCLAST 224(BX), X3, X3
 	VMOVDQU     X0, (CX)
 	VPSHUFB     bswapMask4<>+0(SB), X4, X4
 	VMOVDQU     X4, 256(CX)

@@ -38,11 +38,12 @@ import (
 //
 // Open's mask is all ones for message blocks (MAC the plaintext), zero for
 // the associated data (MAC the block itself), and ones over the plaintext
-// bytes of a final partial block (whose zero padding is the source's). Open computes the keystream of the next step beside each MAC
-// step, since the MAC needs this step's plaintext; and it loads all lanes'
-// blocks of a step before it stores any, as a load from src+off after a
-// store to dst+off waits whenever the buffers lie alike in their 4 KiB pages
-// (4K aliasing).
+// bytes of a final partial block (whose zero padding is the source's). Open
+// computes the keystream of the next step beside each MAC step but a
+// stretch's last, since the MAC needs this step's plaintext; and it loads
+// all lanes' blocks of a step before it stores any, as a load from src+off
+// after a store to dst+off waits whenever the buffers lie alike in their
+// 4 KiB pages (4K aliasing).
 
 // Offsets in the lanes, run and job structs of batch_amd64.go.
 const (
@@ -485,34 +486,39 @@ func zmmKernel(name string, open bool, body func(rounds int, masked bool)) {
 	})
 }
 
-// stepLoop emits a kernel's loop of n steps: step(false) for all but the
-// last, and step(masked) for the last, where a run may end in a partial
-// block.
-func stepLoop(name string, rounds int, masked bool, step func(masked bool)) {
-	if !masked {
+// stepLoop emits a kernel's loop of n steps: step(false, false) for all
+// but the last, and step(masked, true) for the last (where a run may end in
+// a partial block, and open computes no keystream for a next step); seal
+// without masks runs all n in the loop.
+func stepLoop(name string, rounds int, masked, open bool, step func(masked, last bool)) {
+	if !masked && !open {
 		loop := label(name, rounds, "loop")
 		Label(loop)
-		step(false)
+		step(false, false)
 		ADDQ(U8(16), off)
 		DECQ(n)
 		JNZ(LabelRef(loop))
 		return
 	}
-	loop, last := label(name, rounds, "mloop"), label(name, rounds, "mlast")
+	what := "loop"
+	if masked {
+		what = "mloop"
+	}
+	loop, last := label(name, rounds, what), label(name, rounds, what+"last")
 	DECQ(n)
 	JZ(LabelRef(last))
 	Label(loop)
-	step(false)
+	step(false, false)
 	ADDQ(U8(16), off)
 	DECQ(n)
 	JNZ(LabelRef(loop))
 	Label(last)
-	step(true)
+	step(masked, true)
 }
 
 func sealBatch() {
 	zmmKernel("sealBatchVAES512", false, func(rounds int, masked bool) {
-		stepLoop("sealBatch", rounds, masked, func(masked bool) {
+		stepLoop("sealBatch", rounds, masked, false, func(masked, _ bool) {
 			for g := range 4 {
 				gather(g, masked)
 				VPTERNLOGQ(U8(0x96), bt[g], bkeys[0], bx[g]) // X ^ T ^ K0
@@ -531,7 +537,7 @@ func openBatch() {
 	zmmKernel("openBatchVAES512", true, func(rounds int, masked bool) {
 		keystreamStart()
 		batchRounds(rounds, zmmKey, bks)
-		stepLoop("openBatch", rounds, masked, func(masked bool) {
+		stepLoop("openBatch", rounds, masked, true, func(masked, last bool) {
 			for g := range 4 {
 				gather(g, masked)
 			}
@@ -547,13 +553,14 @@ func openBatch() {
 				}
 				VPTERNLOGQ(U8(0x96), bt[g], bkeys[0], bx[g])
 			}
+			if last {
+				// No keystream for a step after the stretch.
+				batchRounds(rounds, zmmKey, bx)
+				return
+			}
 			keystreamStart()
 			batchRounds(rounds, zmmKey, bx, bks)
 		})
-		// The last step stepped the counters once too often.
-		for g := range 4 {
-			VPSUBQ(ctrOne4, bctr[g], bctr[g])
-		}
 	})
 }
 
@@ -689,30 +696,28 @@ func openBatchVex(w vexWidth) {
 	k := newVexKernel(w)
 	name := "openBatch" + w.name
 	k.kernel(name, true, func(rounds int) {
-		loop := label(name, rounds, "loop")
 		k.keystreamStart()
 		batchRounds(rounds, k.key, k.ks)
-		Label(loop)
-		for g := range 4 {
-			k.gather(g)
-		}
-		for g := range 4 {
-			VPXOR(k.t[g], k.ks[g], k.ks[g])
-			k.scatter(g, k.ks[g])
-			// X ^= T ^ (K & mask) ^ K0, with K = out ^ T.
-			VPXOR(k.t[g], k.ks[g], k.ks[g])
-			VPAND(Mem{Base: lp, Disp: lanesMask + k.bytes*g}, k.ks[g], k.ks[g])
-			VPXOR(k.ks[g], k.x[g], k.x[g])
-			VPXOR(k.t[g], k.x[g], k.x[g])
-			VPXOR(k.key(0), k.x[g], k.x[g])
-		}
-		k.keystreamStart()
-		batchRounds(rounds, k.key, k.x, k.ks)
-		ADDQ(U8(16), off)
-		DECQ(n)
-		JNZ(LabelRef(loop))
-		for g := range 4 {
-			VPSUBQ(ctrOne4, k.ctr[g], k.ctr[g])
-		}
+		stepLoop(name, rounds, false, true, func(_, last bool) {
+			for g := range 4 {
+				k.gather(g)
+			}
+			for g := range 4 {
+				VPXOR(k.t[g], k.ks[g], k.ks[g])
+				k.scatter(g, k.ks[g])
+				// X ^= T ^ (K & mask) ^ K0, with K = out ^ T.
+				VPXOR(k.t[g], k.ks[g], k.ks[g])
+				VPAND(Mem{Base: lp, Disp: lanesMask + k.bytes*g}, k.ks[g], k.ks[g])
+				VPXOR(k.ks[g], k.x[g], k.x[g])
+				VPXOR(k.t[g], k.x[g], k.x[g])
+				VPXOR(k.key(0), k.x[g], k.x[g])
+			}
+			if last {
+				batchRounds(rounds, k.key, k.x)
+				return
+			}
+			k.keystreamStart()
+			batchRounds(rounds, k.key, k.x, k.ks)
+		})
 	})
 }
