@@ -330,12 +330,14 @@ func putADLen(b []byte, l uint64) int {
 // and in the low 8 bytes, where the counter or length field of L <= 8
 // bytes ends.
 func counterWords(nonceSize int, nonce []byte) (hi, lo uint64) {
-	hi = uint64(14-nonceSize)<<56 | uint64(binary.BigEndian.Uint32(nonce))<<24 |
-		uint64(binary.BigEndian.Uint16(nonce[4:]))<<8 | uint64(nonce[6]) // L' = L-1
 	if n := len(nonce); n > 7 {
-		lo = binary.BigEndian.Uint64(nonce[n-8:]) << (8 * (15 - n))
+		// The first seven bytes by one load of eight.
+		hi = binary.BigEndian.Uint64(nonce) >> 8
+		lo = binary.BigEndian.Uint64(nonce[n-8:]) << (8 * (15 - n) & 63)
+	} else {
+		hi = uint64(binary.BigEndian.Uint32(nonce))<<24 | uint64(binary.BigEndian.Uint16(nonce[4:]))<<8 | uint64(nonce[6])
 	}
-	return hi, lo
+	return uint64(14-nonceSize)<<56 | hi, lo // L' = L-1
 }
 
 // b0Hi returns B_0's first eight bytes from A_0's (hi): the flags byte with
