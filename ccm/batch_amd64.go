@@ -118,7 +118,7 @@ type lanes struct {
 	src  [numLanes]*byte
 	dst  [numLanes]*byte
 	n    [numLanes]int  // blocks left in the lane's run
-	step [numLanes]int  // the run's step: -1 when dst advances, 0 on the scratch
+	step [numLanes]int  // the run's step: -1 when dst advances (mask not 0), 0 on the scratch
 	cur  [numLanes]*run // the lane's run; nil when idle
 	job  [numLanes]*job // the lane's job
 	// VAES512: the mask of bytes of the final block of the lane's run, and
@@ -139,15 +139,17 @@ type lanes struct {
 }
 
 // run is a run of n blocks that a lane MACs and encrypts (or decrypts) from
-// src to dst, dst advancing when step is -1, with the counter block whose
-// low half is ctrLo (big-endian in memory) first; open MACs the first mask
-// bytes of each output block and the rest of the source block. The
+// src to dst, with the counter block whose low half is ctrLo (big-endian in
+// memory) first; open MACs the first mask bytes of each output block and the
+// rest of the source block. dst advances where mask is not 0 (the text's
+// runs): a run of mask 0 only MACs, to the scratch, and no field apart
+// tells them (the job is smaller to zero). The
 // VAES512 kernels read and write only the bytes of the final block that
 // last has bits for (the first 16 of a bit per byte), so that a run there
 // may end in a partial block, in place.
 type run struct {
 	src, dst *byte
-	n, step  int
+	n        int
 	ctrLo    uint64
 	mask     int32
 	last     uint32
@@ -286,7 +288,7 @@ func runLanes[J [4]job | [16]job | [32 + maxIdleJobs]job | [64]job | [maxJobs]jo
 				// steps.
 				jobs[k].msg = -1
 				jobs[k].runs[0].src, jobs[k].runs[0].dst = &l.scratch[0], &l.scratch[0]
-				jobs[k].runs[0].n, jobs[k].runs[0].step = 4*(k%4), 0
+				jobs[k].runs[0].n, jobs[k].runs[0].mask = 4*(k%4), 0
 				jobs[k].runs[1].n = 0
 				jobs[k].b0a0 = (*[2 * blockSize]byte)(l.b0a0[2*blockSize*k:])
 				jobs[k].tagDst = &jobs[k].b0a0[0]
@@ -419,7 +421,7 @@ func (a *AEAD) format(j *job, b0a0 *[2 * blockSize]byte, m *batch.Message, text 
 		var head []byte
 		head, ad = adHead(j.hdr[:], ad)
 		r.hdr = i
-		j.runs[i].n, j.runs[i].step, j.runs[i].ctrLo, j.runs[i].mask, j.runs[i].last = len(head)/blockSize, 0, 0, 0, lastMask(blockSize)
+		j.runs[i].n, j.runs[i].ctrLo, j.runs[i].mask, j.runs[i].last = len(head)/blockSize, 0, 0, lastMask(blockSize)
 		i++
 		full := len(ad) &^ (blockSize - 1)
 		if masked {
@@ -428,14 +430,14 @@ func (a *AEAD) format(j *job, b0a0 *[2 * blockSize]byte, m *batch.Message, text 
 		if full > 0 {
 			r.ad = i
 			j.runs[i].src = &ad[0]
-			j.runs[i].n, j.runs[i].step, j.runs[i].ctrLo, j.runs[i].mask, j.runs[i].last = (full+blockSize-1)/blockSize, 0, 0, 0, lastMask(full)
+			j.runs[i].n, j.runs[i].ctrLo, j.runs[i].mask, j.runs[i].last = (full+blockSize-1)/blockSize, 0, 0, lastMask(full)
 			i++
 		}
 		if rest := ad[full:]; len(rest) > 0 {
 			j.adTail = [blockSize]byte{}
 			copy(j.adTail[:], rest)
 			r.adTail = i
-			j.runs[i].n, j.runs[i].step, j.runs[i].ctrLo, j.runs[i].mask = 1, 0, 0, 0
+			j.runs[i].n, j.runs[i].ctrLo, j.runs[i].mask = 1, 0, 0
 			i++
 		}
 	}
@@ -448,7 +450,7 @@ func (a *AEAD) format(j *job, b0a0 *[2 * blockSize]byte, m *batch.Message, text 
 	if full > 0 {
 		rr := &j.runs[i]
 		rr.src, rr.dst = &text[0], &out[0]
-		rr.n, rr.step, rr.ctrLo, rr.mask = full/blockSize, -1, bits.ReverseBytes64(lo|1), blockSize
+		rr.n, rr.ctrLo, rr.mask = full/blockSize, bits.ReverseBytes64(lo|1), blockSize
 		i++
 	}
 	rest := text[full:]
@@ -470,7 +472,7 @@ func (a *AEAD) format(j *job, b0a0 *[2 * blockSize]byte, m *batch.Message, text 
 		if direct {
 			rr.dst = &out[full]
 		}
-		rr.n, rr.step, rr.ctrLo, rr.mask = 1, -1, bits.ReverseBytes64(lo|uint64(full/blockSize+1)), int32(len(rest))
+		rr.n, rr.ctrLo, rr.mask = 1, bits.ReverseBytes64(lo|uint64(full/blockSize+1)), int32(len(rest))
 		i++
 	}
 	j.runs[i].n = 0
@@ -502,7 +504,7 @@ func maskedText(j *job, i int, text, out []byte, lo uint64) {
 	if len(text) > 0 {
 		rr := &j.runs[i]
 		rr.src, rr.dst = &text[0], &out[0]
-		rr.n, rr.step, rr.ctrLo, rr.mask, rr.last = (len(text)+blockSize-1)>>4, -1, bits.ReverseBytes64(lo|1), blockSize, lastMask(len(text))
+		rr.n, rr.ctrLo, rr.mask, rr.last = (len(text)+blockSize-1)>>4, bits.ReverseBytes64(lo|1), blockSize, lastMask(len(text))
 		i++
 	}
 	j.runs[i].n = 0

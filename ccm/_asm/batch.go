@@ -66,16 +66,15 @@ const (
 	runSrc   = 0
 	runDst   = 8
 	runN     = 16
-	runStep  = 24
-	runCtrLo = 32
-	runMask  = 40
-	runLast  = 44
-	runSize  = 48
+	runCtrLo = 24
+	runMask  = 32
+	runLast  = 36
+	runSize  = 40
 
-	jobB0A0   = 288
-	jobTagDst = 296
-	jobCtrHi  = 304
-	jobSize   = 376
+	jobB0A0   = 240
+	jobTagDst = 248
+	jobCtrHi  = 256
+	jobSize   = 328
 
 	maxSteps = 160
 )
@@ -223,10 +222,15 @@ func batchSchedule(name string, rounds, nl int, open bool, stretch func()) {
 	JE(LabelRef(lbl("jobdone")))
 
 	Label(lbl("load"))
-	for _, f := range []struct{ run, lane int }{{runSrc, lanesSrc}, {runDst, lanesDst}, {runN, lanesN}, {runStep, lanesStep}} {
+	for _, f := range []struct{ run, lane int }{{runSrc, lanesSrc}, {runDst, lanesDst}, {runN, lanesN}} {
 		MOVQ(Mem{Base: cur, Disp: f.run}, tmp)
 		MOVQ(tmp, laneMem(f.lane, 1))
 	}
+	// The step: -1 where the mask is not 0.
+	MOVL(Mem{Base: cur, Disp: runMask}, tmp.As32())
+	NEGQ(tmp)
+	SBBQ(tmp, tmp)
+	MOVQ(tmp, laneMem(lanesStep, 1))
 	MOVQ(laneMem(lanesJob, 1), ptr)
 	MOVQ(Mem{Base: ptr, Disp: jobCtrHi}, tmp)
 	MOVQ(tmp, laneMem(lanesCtr, 2))
