@@ -228,6 +228,7 @@ func runLanes[J [4]job | [16]job | [32 + maxIdleJobs]job | [64]job | [maxJobs]jo
 	// Sealing with 16-byte tags, the kernel writes the final blocks and the
 	// tags to the outputs itself, and nothing is left to finish.
 	direct := !open && a.tagSize == blockSize
+	flags := a.b0Hi(0, false) // of B_0 without associated data
 	allOK = true
 	for i := 0; i < len(msgs); {
 		n := min(len(msgs)-i, len(jobs))
@@ -318,7 +319,7 @@ func runLanes[J [4]job | [16]job | [32 + maxIdleJobs]job | [64]job | [maxJobs]jo
 			if nl == 16 && len(m.AD) == 0 {
 				// The common job, whose only run is the text, in
 				// place: no call to format.
-				maskedText(&jobs[k], 0, text, m.Out, a.startJob(&jobs[k], b0a0, m.Nonce, len(text), false))
+				maskedText(&jobs[k], 0, text, m.Out, startJob(&jobs[k], b0a0, m.Nonce, len(text), flags))
 				jobs[k].tailLen = 0
 				k++
 				continue
@@ -412,7 +413,7 @@ func crowded(msgs []batch.Message) bool {
 // copy.
 func (a *AEAD) format(j *job, b0a0 *[2 * blockSize]byte, m *batch.Message, text []byte, direct, masked bool) (r jobRuns) {
 	ad, out := m.AD, m.Out
-	lo := a.startJob(j, b0a0, m.Nonce, len(text), len(ad) > 0)
+	lo := startJob(j, b0a0, m.Nonce, len(text), a.b0Hi(0, len(ad) > 0))
 	r = jobRuns{-1, -1, -1, -1}
 	i := 0
 	if len(ad) > 0 {
@@ -479,17 +480,18 @@ func (a *AEAD) format(j *job, b0a0 *[2 * blockSize]byte, m *batch.Message, text 
 	return r
 }
 
-// startJob writes B_0 and A_0 of a message of textLen bytes with nonce
-// (and associated data if hasAD) to b0a0, and j's half of the counter
-// blocks, and returns their low half, A_0's.
-func (a *AEAD) startJob(j *job, b0a0 *[2 * blockSize]byte, nonce []byte, textLen int, hasAD bool) (lo uint64) {
+// startJob writes B_0 (with flags, b0Hi's for the message) and A_0 of a
+// message of textLen bytes with nonce to b0a0, and j's half of the counter
+// blocks, and returns their low half, A_0's. It reads nothing of the AEAD,
+// whose fields the batch's loop holds.
+func startJob(j *job, b0a0 *[2 * blockSize]byte, nonce []byte, textLen int, flags uint64) (lo uint64) {
 	// A_i = L' || nonce || i and B_0 = Flags || nonce || len(text) differ
 	// from A_0 in the first byte and in the low 8 bytes (see start).
 	// A_0's two words are read from the nonce (of 7 bytes or more) here,
 	// not from a block it was copied into, which stalls on store
 	// forwarding.
-	hi, lo := counterWords(a.nonceSize, nonce)
-	binary.BigEndian.PutUint64(b0a0[:8], a.b0Hi(hi, hasAD))
+	hi, lo := counterWords(len(nonce), nonce)
+	binary.BigEndian.PutUint64(b0a0[:8], hi|flags)
 	binary.BigEndian.PutUint64(b0a0[8:], lo|uint64(textLen))
 	binary.BigEndian.PutUint64(b0a0[16:], hi)
 	binary.BigEndian.PutUint64(b0a0[24:], lo)
