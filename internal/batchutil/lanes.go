@@ -134,11 +134,13 @@ type window struct {
 	// heads has bit p set where the p-th message of the order starts a
 	// new sort key or shape of associated data.
 	heads uint64
-	// byKey holds, during fill, the set of the messages of each sort key
-	// and the set of those that fail (key failed),
-	// bit x for message start+x; zero between fills.
-	byKey [sortKeys + 1]uint64
 }
+
+// keySets are fill's sets of the messages of each sort key and of those
+// that fail (key failed), bit x for message start+x: on fill's stack, not
+// the Lanes', which would zero them in every batch, of like messages too
+// (which take groups without a window).
+type keySets [sortKeys + 1]uint64
 
 // Init starts q on msgs.
 func (q *Lanes) Init(msgs []batch.Message, lanes, shift, tagSize int, open bool) {
@@ -172,15 +174,16 @@ func (q *Lanes) fill() {
 	start := q.next
 	msgs := q.msgs[start:min(len(q.msgs), start+windowMsgs)]
 	ad0 := len(msgs[0].AD)
-	used, diff := w.bucket(q.sub(), uint(q.shift), msgs, ad0)
-	if n := q.runAt(msgs, used); n < len(msgs) {
+	var sets keySets
+	used, diff := sets.bucket(q.sub(), uint(q.shift), msgs, ad0)
+	if n := q.runAt(msgs, &sets, used); n < len(msgs) {
 		// The window ends where the run starts: the sets lose the
 		// messages from there on (those failed stay failed, as the next
 		// window would fail them).
 		msgs = msgs[:n]
 		for u := used; u != 0; u &= u - 1 {
 			for i := range 4 {
-				w.byKey[4*bits.TrailingZeros64(u)+i] &= 1<<n - 1
+				sets[4*bits.TrailingZeros64(u)+i] &= 1<<n - 1
 			}
 		}
 		if diff != 0 {
@@ -190,10 +193,9 @@ func (q *Lanes) fill() {
 			}
 		}
 	}
-	q.Failed = q.Failed || w.byKey[failed] != 0
-	w.byKey[failed] = 0
-	long := bits.OnesCount64(w.byKey[sortKeys-1])
-	k := w.sort(used)
+	q.Failed = q.Failed || sets[failed] != 0
+	long := bits.OnesCount64(sets[sortKeys-1])
+	k := w.sort(&sets, used)
 	w.start, w.n, w.at = start, k, 0
 	if long > 1 {
 		q.sortLong(w.order[k-long : k])
@@ -215,8 +217,7 @@ func (q *Lanes) fill() {
 // a run starts where a set of bucket's has run bits in a row: runAt checks
 // the messages only there (a pass over the window cost a ninth of the
 // grouping of a shuffled IPI batch).
-func (q *Lanes) runAt(msgs []batch.Message, used uint64) int {
-	w := &q.w
+func (q *Lanes) runAt(msgs []batch.Message, sets *keySets, used uint64) int {
 	run := runGroups * q.lanes
 	// The bits from which run bits of a set are all set, in the few sets
 	// with run bits at all.
@@ -231,9 +232,9 @@ func (q *Lanes) runAt(msgs []batch.Message, used uint64) int {
 		}
 		return set
 	}
-	from := runs(w.byKey[failed])
+	from := runs(sets[failed])
 	for ; used != 0; used &= used - 1 {
-		for _, set := range w.byKey[4*bits.TrailingZeros64(used):][:4] {
+		for _, set := range sets[4*bits.TrailingZeros64(used):][:4] {
 			from |= runs(set)
 		}
 	}
@@ -261,7 +262,7 @@ func (q *Lanes) runAt(msgs []batch.Message, used uint64) int {
 // sort: their loops keep their values in registers, which fill's spilled
 // and reloaded for every message (shift comes in the variable shifts'
 // count register).
-func (w *window) bucket(sub int, shift uint, msgs []batch.Message, ad0 int) (used uint64, diff int) {
+func (sets *keySets) bucket(sub int, shift uint, msgs []batch.Message, ad0 int) (used uint64, diff int) {
 	shift &= 63
 	// (bit, not 1<<x: the variable shifts take one count, shift.)
 	for x, bit := 0, uint64(1); x < len(msgs); x, bit = x+1, bit<<1 {
@@ -269,11 +270,11 @@ func (w *window) bucket(sub int, shift uint, msgs []batch.Message, ad0 int) (use
 		n := len(m.In) - sub
 		if n < 0 {
 			m.OK = false
-			w.byKey[failed] |= bit
+			sets[failed] |= bit
 			continue
 		}
 		key := sortKey(n, shift)
-		w.byKey[key] |= bit
+		sets[key] |= bit
 		used |= 1 << (key / 4)
 		diff |= len(m.AD) ^ ad0
 	}
@@ -281,15 +282,12 @@ func (w *window) bucket(sub int, shift uint, msgs []batch.Message, ad0 int) (use
 }
 
 // sort puts the messages of the sets of the keys in used (bucket's) in
-// order, and their keys, clearing the sets, and returns how many there
-// are.
-func (w *window) sort(used uint64) int {
+// order, and their keys, and returns how many there are.
+func (w *window) sort(sets *keySets, used uint64) int {
 	k := 0
 	var heads uint64
 	for ; used != 0; used &= used - 1 {
-		keys := w.byKey[4*bits.TrailingZeros64(used):][:4]
-		for i, set := range keys {
-			keys[i] = 0
+		for i, set := range sets[4*bits.TrailingZeros64(used):][:4] {
 			heads |= 1 << (k & (windowMsgs - 1))
 			for ; set != 0; set &= set - 1 {
 				w.order[k&(windowMsgs-1)] = uint8(bits.TrailingZeros64(set))

@@ -312,8 +312,9 @@ func TestLanesWindowEnd(t *testing.T) {
 		}
 		var q Lanes
 		q.Init(msgs, lanes, 5, 16, open)
-		used, _ := q.w.bucket(q.sub(), 5, msgs, 0)
-		if got := q.runAt(msgs, used); got != want {
+		var sets keySets
+		used, _ := sets.bucket(q.sub(), 5, msgs, 0)
+		if got := q.runAt(msgs, &sets, used); got != want {
 			t.Fatalf("lanes %d, open %v, %d messages: window ends at %d, want %d", lanes, open, len(msgs), got, want)
 		}
 	}
