@@ -331,12 +331,18 @@ func RunLanes(msgs []batch.Message, p *Plan, maxRuns int, run func(LaneGroup), o
 			i += len(g.Idx)
 			continue
 		}
+		// Place's work, inline.
 		for end := min(i+len(l.taken.Idx), len(msgs)); i < end; i++ {
-			switch g, single := l.Place(msgs, i, open, tagSize, maxLen, maxAD); {
-			case g != nil:
-				runFull(msgs, g, p.sub, run, one)
-			case single:
+			m := &msgs[i]
+			switch n := len(m.In) - p.sub; {
+			case n < 0:
+				m.OK = false
+			case n > maxLen || len(m.AD) > maxAD:
 				one(i)
+			default:
+				if g := l.add(i, n); g != nil {
+					runFull(msgs, g, p.sub, run, one)
+				}
 			}
 		}
 	}
@@ -473,14 +479,21 @@ func (l *LaneGroups) Place(msgs []batch.Message, i int, open bool, tagSize, maxL
 	if n > maxLen || len(m.AD) > maxAD {
 		return nil, true
 	}
+	return l.add(i, n), false
+}
+
+// add adds message i, of a text of n bytes (0 to 4095), to its group and
+// returns the group if that is now full, else nil: Place's, which
+// RunLanes's loop inlines (measured, ocb, a shuffled IPI batch: Place's
+// calls took 6% of its time).
+func (l *LaneGroups) add(i, n int) *LaneGroup {
 	g := &l.gs[bits.Len(uint(n+15)/16)]
 	k := uint(g.N) % uint(len(g.Idx)) // 0 when g is new or ran full
-	g.Idx[k] = i
-	g.N = int(k) + 1
+	g.Idx[k], g.N = i, int(k)+1
 	if g.N == len(g.Idx) {
-		return g, false
+		return g
 	}
-	return nil, false
+	return nil
 }
 
 // Rest returns, once the batch's messages are added, the next group that

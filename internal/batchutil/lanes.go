@@ -44,7 +44,7 @@ const MaxLanes = 4
 // differs, its text ending in block End (a partial block counted).
 type Group struct {
 	Shape  Shape
-	Msgs   [MaxLanes]int // indexes in the batch
+	Msgs   [MaxLanes]int // Msgs[:N]: the messages' indexes in the batch
 	N      int
 	Runs   int
 	Ragged bool
@@ -131,10 +131,16 @@ type window struct {
 	adKeys [windowMsgs]int
 	oneAD  bool
 	n, at  int // messages in order, and the next to hand out
-	// byKey holds, during fill, the set of the messages of each sort key,
-	// bit x for message start+x; zero between fills.
-	byKey [sortKeys]uint64
+	// heads has bit p set where the p-th message of the order starts a
+	// new sort key or shape of associated data.
+	heads uint64
 }
+
+// keySets are fill's sets of the messages of each sort key and of those
+// that fail (key failed), bit x for message start+x: on fill's stack, not
+// the Lanes', which would zero them in every batch, of like messages too
+// (which take groups without a window).
+type keySets [sortKeys + 1]uint64
 
 // Init starts q on msgs.
 func (q *Lanes) Init(msgs []batch.Message, lanes, shift, tagSize int, open bool) {
@@ -158,49 +164,38 @@ func (q *Lanes) Next() *Group {
 }
 
 // fill orders the window of the messages from q.next up to the first run
-// of like messages that take groups (windowEnd), or up to windowMsgs: at
-// least one message. One pass over the messages sets each message's bit in
-// the set of its sort key (a bucket sort, without a comparison sort's
-// branches on random lengths or a counting sort's chains of increments
-// through memory); the sets, read in order of key, give the order.
+// of like messages that take groups (runAt), or up to windowMsgs: at least
+// one message. One pass over the messages sets each message's bit in the
+// set of its sort key (a bucket sort, without a comparison sort's branches
+// on random lengths or a counting sort's chains of increments through
+// memory); the sets, read in order of key, give the order.
 func (q *Lanes) fill() {
 	w := &q.w
-	start, end := q.next, q.windowEnd()
-	sub := q.sub()
-	shift := uint(q.shift) & 63
-	var used uint64 // the keys in use, a bit for four
-	// The first message's length of associated data, and the bits in which
-	// any other's differs from it: where they all have one length, they
-	// have one shape (the common case, without shifts in the loop).
-	ad0 := len(q.msgs[start].AD)
-	diff := 0
-	msgs := q.msgs[start:end]
-	// (bit, not 1<<x: the variable shifts take one count, shift.)
-	for x, bit := 0, uint64(1); x < len(msgs); x, bit = x+1, bit<<1 {
-		m := &msgs[x]
-		n := len(m.In) - sub
-		if n < 0 {
-			m.OK, q.Failed = false, true
-			continue
+	start := q.next
+	msgs := q.msgs[start:min(len(q.msgs), start+windowMsgs)]
+	ad0 := len(msgs[0].AD)
+	var sets keySets
+	used, diff := sets.bucket(q.sub(), uint(q.shift), msgs, ad0)
+	if n := q.runAt(msgs, &sets, used); n < len(msgs) {
+		// The window ends where the run starts: the sets lose the
+		// messages from there on (those failed stay failed, as the next
+		// window would fail them).
+		msgs = msgs[:n]
+		for u := used; u != 0; u &= u - 1 {
+			for i := range 4 {
+				sets[4*bits.TrailingZeros64(u)+i] &= 1<<n - 1
+			}
 		}
-		key := sortKey(n, shift)
-		w.byKey[key] |= bit
-		used |= 1 << (key / 4)
-		diff |= len(m.AD) ^ ad0
-	}
-	long := bits.OnesCount64(w.byKey[sortKeys-1])
-	k := 0
-	for ; used != 0; used &= used - 1 {
-		keys := w.byKey[4*bits.TrailingZeros64(used):][:4]
-		for i, set := range keys {
-			keys[i] = 0
-			for ; set != 0; set &= set - 1 {
-				w.order[k&(windowMsgs-1)] = uint8(bits.TrailingZeros64(set))
-				w.keys[k&(windowMsgs-1)] = uint8(4*bits.TrailingZeros64(used) + i)
-				k++
+		if diff != 0 {
+			diff = 0
+			for k := range msgs {
+				diff |= len(msgs[k].AD) ^ ad0
 			}
 		}
 	}
+	q.Failed = q.Failed || sets[failed] != 0
+	long := bits.OnesCount64(sets[sortKeys-1])
+	k := w.sort(&sets, used)
 	w.start, w.n, w.at = start, k, 0
 	if long > 1 {
 		q.sortLong(w.order[k-long : k])
@@ -209,7 +204,100 @@ func (q *Lanes) fill() {
 	if diff != 0 {
 		q.byAD()
 	}
-	q.next = end
+	q.next = start + len(msgs)
+}
+
+// runAt returns where the first run of runGroups*q.lanes messages of equal
+// lengths starts in the window msgs after a message of other lengths, or
+// len(msgs): the window ends there, for take. Shorter runs stay in the
+// window, which groups them as well: cut at every run of q.lanes, a
+// shuffled batch of a few lengths (the IPI's) fell into windows of a few
+// messages, whose leftovers of each length ran in part-filled groups or
+// alone. Messages of equal lengths have one sort key or all fail, so that
+// a run starts where a set of bucket's has run bits in a row: runAt checks
+// the messages only there (a pass over the window cost a ninth of the
+// grouping of a shuffled IPI batch).
+func (q *Lanes) runAt(msgs []batch.Message, sets *keySets, used uint64) int {
+	run := runGroups * q.lanes
+	// The bits from which run bits of a set are all set, in the few sets
+	// with run bits at all.
+	runs := func(set uint64) uint64 {
+		if bits.OnesCount64(set) < run {
+			return 0
+		}
+		for n := 1; n < run; {
+			k := min(n, run-n)
+			set &= set >> k
+			n += k
+		}
+		return set
+	}
+	from := runs(sets[failed])
+	for ; used != 0; used &= used - 1 {
+		for _, set := range sets[4*bits.TrailingZeros64(used):][:4] {
+			from |= runs(set)
+		}
+	}
+	for from &^= 1; from != 0; from &= from - 1 {
+		x := bits.TrailingZeros64(from)
+		in, ad := len(msgs[x].In), len(msgs[x].AD)
+		if len(msgs[x-1].In) == in && len(msgs[x-1].AD) == ad {
+			continue // within a run from before x
+		}
+		k := x + 1
+		for ; k < x+run && len(msgs[k].In) == in && len(msgs[k].AD) == ad; k++ {
+		}
+		if k == x+run {
+			return x
+		}
+	}
+	return len(msgs)
+}
+
+// bucket sets the bit of each message of msgs, the window's, in the set of
+// its sort key, with texts In less sub bytes and blocks of 1<<shift bytes,
+// and returns the keys in use, a bit for four, and the bits in which the
+// lengths of associated data differ from ad0; it fails the messages shorter
+// than sub, their bits in the set of key failed. A function of its own, as
+// sort: their loops keep their values in registers, which fill's spilled
+// and reloaded for every message (shift comes in the variable shifts'
+// count register).
+func (sets *keySets) bucket(sub int, shift uint, msgs []batch.Message, ad0 int) (used uint64, diff int) {
+	shift &= 63
+	// (bit, not 1<<x: the variable shifts take one count, shift.)
+	for x, bit := 0, uint64(1); x < len(msgs); x, bit = x+1, bit<<1 {
+		m := &msgs[x]
+		n := len(m.In) - sub
+		if n < 0 {
+			m.OK = false
+			sets[failed] |= bit
+			continue
+		}
+		key := sortKey(n, shift)
+		sets[key] |= bit
+		used |= 1 << (key / 4)
+		diff |= len(m.AD) ^ ad0
+	}
+	return used, diff
+}
+
+// sort puts the messages of the sets of the keys in used (bucket's) in
+// order, and their keys, and returns how many there are.
+func (w *window) sort(sets *keySets, used uint64) int {
+	k := 0
+	var heads uint64
+	for ; used != 0; used &= used - 1 {
+		for i, set := range sets[4*bits.TrailingZeros64(used):][:4] {
+			heads |= 1 << (k & (windowMsgs - 1))
+			for ; set != 0; set &= set - 1 {
+				w.order[k&(windowMsgs-1)] = uint8(bits.TrailingZeros64(set))
+				w.keys[k&(windowMsgs-1)] = uint8(4*bits.TrailingZeros64(used) + i)
+				k++
+			}
+		}
+	}
+	w.heads = heads
+	return k
 }
 
 // sub is the bytes of a message's In past its text: the tag, opening.
@@ -218,33 +306,6 @@ func (q *Lanes) sub() int {
 		return q.tagSize
 	}
 	return 0
-}
-
-// windowEnd returns the end of the window from q.next: the start of the
-// first run of runGroups*q.lanes messages of equal lengths after q.next,
-// which take groups, or windowMsgs on. Shorter runs stay in the window,
-// which groups them as well: cut at every run of q.lanes, a shuffled batch
-// of a few lengths (the IPI's) fell into windows of a few messages, whose
-// leftovers of each length ran in part-filled groups or alone.
-func (q *Lanes) windowEnd() int {
-	msgs := q.msgs[q.next:min(len(q.msgs), q.next+windowMsgs)]
-	run, same := runGroups*q.lanes, 0 // same: messages before x of x's lengths
-	in, ad := len(msgs[0].In), len(msgs[0].AD)
-	for x := 1; x < len(msgs); x++ {
-		// Without a branch on the lengths, which mixed batches would
-		// mispredict.
-		m := &msgs[x]
-		d := (len(m.In) ^ in) | (len(m.AD) ^ ad)
-		in, ad = len(m.In), len(m.AD)
-		same++
-		if d != 0 {
-			same = 0
-		}
-		if same == run-1 && x+1 > run {
-			return q.next + x + 1 - run
-		}
-	}
-	return q.next + len(msgs)
 }
 
 // sortLong sorts order, window messages of the last sort key, by text
@@ -286,10 +347,14 @@ func (q *Lanes) byAD() {
 	}
 	order, keys := w.order, w.keys
 	k := 0
+	w.heads = 0
 	for s, set := range sets[:shapes] {
 		for ; set != 0; set &= set - 1 {
 			x := bits.TrailingZeros64(set)
 			w.order[k], w.keys[k], w.ads[k] = order[x], keys[x], uint8(s)
+			if k == 0 || w.keys[k] != w.keys[k-1] || w.ads[k] != w.ads[k-1] {
+				w.heads |= 1 << k
+			}
 			k++
 		}
 	}
@@ -297,6 +362,9 @@ func (q *Lanes) byAD() {
 
 // sortKeys is the number of keys a window sorts its texts by.
 const sortKeys = 256
+
+// failed is fill's key of the messages to open shorter than a tag.
+const failed = sortKeys
 
 // sortKey is a text of n bytes' key in a window, with blocks of 1<<shift
 // bytes: its whole blocks, then whether it has a partial one (the whole
@@ -333,13 +401,22 @@ func (q *Lanes) group() *Group {
 	if k0 == sortKeys-1 {
 		return q.groupLong(s)
 	}
-	end, hi := min(w.n, p+q.lanes), k0
-	for ; p < end; p++ {
+	// The messages of p's key and shape (up to the next head), at most
+	// q.lanes of them, without a branch per message; then for a ragged
+	// kernel those of the next keys (of the same shape of associated
+	// data) that end close enough.
+	end := min(w.n, p+q.lanes)
+	same := min(end, p+1+bits.TrailingZeros64(w.heads>>(p+1)))
+	o, x := &w.order, w.start
+	g.Msgs = [MaxLanes]int{x + int(o[p&(windowMsgs-1)]), x + int(o[(p+1)&(windowMsgs-1)]),
+		x + int(o[(p+2)&(windowMsgs-1)]), x + int(o[(p+3)&(windowMsgs-1)])}
+	hi := k0
+	p = same
+	for ; q.Ragged && p < end; p++ {
 		k := uint(w.keys[p])
-		if !w.oneAD && int(w.ads[p]) != s || k != k0 && (!q.Ragged || q.blocksUp(p, k)-int(k0>>1) > raggedSteps) {
+		if !w.oneAD && int(w.ads[p]) != s || q.blocksUp(p, k)-int(k0>>1) > raggedSteps {
 			break
 		}
-		g.Msgs[p-w.at] = w.start + int(w.order[p])
 		hi = k
 	}
 	a := w.adKeys[s]

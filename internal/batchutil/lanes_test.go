@@ -278,3 +278,44 @@ func TestLanesShortRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestLanesWindowEnd checks where fill ends a window (runAt): at the first
+// message, after the window's first, that starts a run of runGroups*lanes
+// messages of equal lengths and follows one of other lengths; not within a
+// longer run, nor at texts of one sort key but of other lengths, and with
+// runs of messages too short to open.
+func TestLanesWindowEnd(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 5))
+	for i := range 4000 {
+		msgs := make([]batch.Message, 1+r.IntN(windowMsgs))
+		lens := []int{0, 10, 33, 40, 44, 552, 1500}
+		for x := 0; x < len(msgs); {
+			n, ad := lens[r.IntN(len(lens))], r.IntN(20)/19*3
+			for k := x + r.IntN(30); x < len(msgs) && x <= k; x++ {
+				msgs[x].In, msgs[x].AD = make([]byte, n), make([]byte, ad)
+			}
+		}
+		lanes, open := 2+i%2*2, i%3 == 0
+		run := runGroups * lanes
+		want := len(msgs)
+		for x := 1; x+run <= len(msgs) && want == len(msgs); x++ {
+			like := func(k int) bool {
+				return len(msgs[k].In) == len(msgs[x].In) && len(msgs[k].AD) == len(msgs[x].AD)
+			}
+			k := x
+			for k < x+run && like(k) {
+				k++
+			}
+			if k == x+run && !like(x-1) {
+				want = x
+			}
+		}
+		var q Lanes
+		q.Init(msgs, lanes, 5, 16, open)
+		var sets keySets
+		used, _ := sets.bucket(q.sub(), 5, msgs, 0)
+		if got := q.runAt(msgs, &sets, used); got != want {
+			t.Fatalf("lanes %d, open %v, %d messages: window ends at %d, want %d", lanes, open, len(msgs), got, want)
+		}
+	}
+}
