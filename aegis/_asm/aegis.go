@@ -725,11 +725,16 @@ func (k *kern) keystream(i int, r, in VecPhysical) {
 		} else if in != r {
 			vmov(in, r)
 		}
-		VPTERNLOGD(U8(xor3), b, a, r)
+		// S1 (and S5) last: opening absorbs r, and those words' rounds
+		// are the ones that wait for the XOR into S0 (S4) that r feeds.
 		if k.words == 6 {
-			vxor(s[5], r, r)
+			VPTERNLOGD(U8(xor3), b, s[5], r)
+			VPTERNLOGD(U8(xorAnd), d, c, r)
+			vxor(a, r, r)
+			return
 		}
 		VPTERNLOGD(U8(xorAnd), d, c, r)
+		VPTERNLOGD(U8(xor3), b, a, r)
 		return
 	}
 	vand(d, c, k.t)

@@ -566,6 +566,10 @@ func (k *kern) textBlocks(name string, open bool) {
 	ms, os := []VecPhysical{k.m0, k.m1}, []VecPhysical{k.o0, k.o1}
 	TESTQ(n, n)
 	JZ(k.label(name + "Last"))
+	if fl.evex && k.words == 6 {
+		k.textPairs(name, open)
+		return
+	}
 	whole := fl.evex && k.words == 8
 	k.loop(name, func() {
 		if whole {
@@ -588,6 +592,45 @@ func (k *kern) textBlocks(name string, open bool) {
 				k.scatterWhole()
 			}
 		})
+	})
+}
+
+// textPairs is textBlocks for AEGIS-256 in zmm: two blocks of every lane
+// a turn, gathered and scattered as AEGIS-128L's whole blocks are (the
+// first block in M0's place, the second in M1's), where gather and scatter
+// take six shuffles a block on the port VAESENC leaves to them; and an odd
+// last block as textBlocks runs it. The odd block goes last so that the
+// 32-byte loads and stores of blocks from a 32-byte boundary do not cross
+// cache lines.
+func (k *kern) textPairs(name string, open bool) {
+	step := func(m, o VecPhysical) {
+		in := m
+		if open {
+			in = o
+		}
+		k.update(in, nil, func() { k.keystream(0, o, m) })
+	}
+	CMPQ(n, U8(2))
+	JB(k.label(name + "Odd"))
+	Label(k.name + "_" + name + "Loop")
+	k.gatherWhole()
+	step(k.m0, k.o0)
+	k.swap()
+	step(k.m1, k.o1)
+	k.swap()
+	k.scatterWhole()
+	ADDQ(U8(32), li)
+	SUBQ(U8(2), n)
+	CMPQ(n, U8(2))
+	JAE(k.label(name + "Loop"))
+	Label(k.name + "_" + name + "Odd")
+	TESTQ(n, n)
+	JZ(k.label(name + "Last"))
+	k.once(func() {
+		k.gather(k.m0, nil)
+		step(k.m0, k.o0)
+		k.scatter(k.o0, 0)
+		ADDQ(U8(16), li)
 	})
 }
 

@@ -46,10 +46,11 @@ func TestBatchLanes(t *testing.T, a batch.AEAD, rate int) {
 
 // testLanesRagged runs groups of four messages whose texts end blocks
 // apart, for kernels whose lanes may differ in length (each lane its own),
-// against single calls: block counts 0 to 20 apart, whole and partial last
-// blocks, sealing and opening, and opening with every set of the lanes'
-// tags changed (exact OK flags, the failed outputs zeroed). Pairs d blocks
-// apart, d up to past the grouping's bound (some of them with -short), go
+// against single calls: block counts 0 to 20 apart after 0 to 3 whole
+// blocks every lane has (even and odd counts, for kernels that run those in
+// pairs), whole and partial last blocks, sealing and opening, and opening
+// with every set of the lanes' tags changed (exact OK flags, the failed
+// outputs zeroed). Pairs d blocks apart, d up to past the grouping's bound (some of them with -short), go
 // as two ragged groups of two (two-lane kernels) or of four.
 func testLanesRagged(t *testing.T, a batch.AEAD, rate int) {
 	patterns := [][4]int{{0, 0, 0, 1}, {0, 1, 2, 3}, {3, 2, 1, 0}, {0, 3, 0, 3}, {1, 0, 0, 0}, {0, 9, 2, 20}}
@@ -59,7 +60,7 @@ func testLanesRagged(t *testing.T, a batch.AEAD, rate int) {
 		}
 		patterns = append(patterns, [4]int{0, d, 30, 30 + d})
 	}
-	for _, base := range []int{0, 1, rate, 3*rate + 5} {
+	for _, base := range []int{0, 1, rate, 2 * rate, 3*rate + 5} {
 		for _, blocks := range patterns {
 			for _, tails := range [][4]int{{0, 0, 0, 0}, {5, 0, rate - 1, 1}, {1, 1, 1, 1}} {
 				var lengths [4]int
