@@ -6,6 +6,7 @@ package ctr
 import (
 	"crypto/cipher"
 	"crypto/subtle"
+	"encoding/binary"
 	"errors"
 	"fmt"
 
@@ -14,10 +15,11 @@ import (
 )
 
 type stream struct {
-	b   *aes.Block
-	ctr [16]byte // next counter block
-	ks  [16]byte // keystream of the block before ctr
-	off int      // bytes of ks already used; 16 when none is left
+	b    *aes.Block
+	ctr  [16]byte // next counter block
+	ks   [16]byte // keystream of the block before ctr, where made
+	off  int      // bytes of that block already used; 16 when none is left
+	made bool     // ks is made (see XORKeyStream)
 }
 
 // New returns AES-CTR with a 16-, 24- or 32-byte key and a 16-byte initial
@@ -45,18 +47,37 @@ func (s *stream) XORKeyStream(dst, src []byte) {
 	if alias.InexactOverlap(dst, src) {
 		panic("ctr: invalid buffer overlap")
 	}
-	if s.off < aes.BlockSize {
+	if s.off < aes.BlockSize && len(src) > 0 {
+		if !s.made {
+			s.makeKeystream()
+		}
 		n := subtle.XORBytes(dst, src, s.ks[s.off:])
 		s.off += n
 		dst, src = dst[n:], src[n:]
 	}
-	if full := len(src) &^ (aes.BlockSize - 1); full > 0 {
-		s.b.XORKeyStreamAt(dst[:full], src[:full], &s.ctr)
-		dst, src = dst[full:], src[full:]
-	}
 	if len(src) > 0 {
-		s.ks = [16]byte{}
-		s.b.XORKeyStreamAt(s.ks[:], s.ks[:], &s.ctr)
-		s.off = subtle.XORBytes(dst, src, s.ks[:])
+		// Whole blocks and a partial last one in one kernel call; the rest
+		// of the last one's keystream is made only if a later call takes
+		// it (a message's last call, most often, does not).
+		s.b.XORKeyStreamAt(dst, src, &s.ctr)
+		if r := len(src) % aes.BlockSize; r != 0 {
+			s.off, s.made = r, false
+		}
 	}
+}
+
+// makeKeystream makes ks, the keystream of the block before ctr.
+func (s *stream) makeKeystream() {
+	hi, lo := binary.BigEndian.Uint64(s.ctr[:8]), binary.BigEndian.Uint64(s.ctr[8:])
+	if lo == 0 {
+		hi--
+	}
+	lo--
+	var c [16]byte
+	binary.BigEndian.PutUint64(c[:8], hi)
+	binary.BigEndian.PutUint64(c[8:], lo)
+	w0, w1 := s.b.EncryptWords(binary.LittleEndian.Uint64(c[:8]), binary.LittleEndian.Uint64(c[8:]))
+	binary.LittleEndian.PutUint64(s.ks[:8], w0)
+	binary.LittleEndian.PutUint64(s.ks[8:], w1)
+	s.made = true
 }
