@@ -53,7 +53,9 @@
 // length), a note says so and the collector runs before each of that
 // figure's trials, outside the timing.
 //
-// AES-CTR's row is encryption by XORKeyStream, reported as op "seal". The
+// AES-CTR's row is encryption by XORKeyStream, reported as op "seal", of
+// messages that each start at a block boundary (after a message of a
+// partial last block, the loop uses up that block's keystream). The
 // summary is of Seal alone, as in the Krovetz–Rogaway table.
 //
 // Key setup is the time of the constructor: fae.New, or a peer's (for
