@@ -191,12 +191,12 @@ func Open(a cipher.AEAD, s Spec, msgs []batch.Message) (allOK bool) {
 // A LaneGroup is up to 16 messages of a batch for one call to a lane kernel
 // (ocb's and raocb's, which run them side by side, one per 128-bit lane),
 // by their index in the batch (Idx[:N]; past N, indexes left from earlier
-// groups, of the same batch, or 0): Place stores no pointers (each of which
+// groups, of the same batch, or 0): add stores no pointers (each of which
 // would cost a write barrier's check); the kernel reads the messages
 // (batch.Message, whose layout its generator takes as given) by these
 // indexes when the group runs. Where Runs > 0 the group is 16 messages in
 // a row, Idx[0] on, and stands for Runs such groups one after the other,
-// for a kernel that takes them by place; Place's groups have Runs 0.
+// for a kernel that takes them by place; add's groups have Runs 0.
 type LaneGroup struct {
 	Idx  [16]int
 	N    int
@@ -213,10 +213,10 @@ type LaneGroups struct {
 	next  int
 }
 
-// Take returns msgs[i:i+16] as one lane group, where Place would put them
+// Take returns msgs[i:i+16] as one lane group, where add would put them
 // all in the same group (the common case of a batch of like messages, in
 // one pass), their associated data at most maxAD bytes long; otherwise nil,
-// for the caller to Place them one by one.
+// for the caller to place them one by one.
 func (l *LaneGroups) Take(msgs []batch.Message, i int, open bool, tagSize, maxLen, maxAD int) *LaneGroup {
 	g := &l.taken
 	n := len(g.Idx)
@@ -255,11 +255,11 @@ func (g *LaneGroup) from(i, n int) {
 }
 
 // A Plan is how RunLanes takes a checked batch: each message alone, its
-// like messages 16 at a time, or its mixed ones in Place's groups.
+// like messages 16 at a time, or its mixed ones in add's groups.
 type Plan struct {
 	open                        bool
 	tagSize, maxLen, maxAD, sub int
-	class                       int // like: Place's class of all the texts
+	class                       int // like: add's class of all the texts
 	way                         int
 }
 
@@ -280,7 +280,7 @@ func NewPlan(msgs []batch.Message, sp Spans, open bool, tagSize, maxLen, maxAD i
 		p.sub = tagSize // the bytes of In past the text
 	}
 	// Where every text is past the lanes, or all in one group's range
-	// (Place's) with their AD in bounds, the messages go without a look at
+	// (add's) with their AD in bounds, the messages go without a look at
 	// each, nor LaneGroups to clear: each alone, or 16 at a time and the
 	// rest in one group. The checks' pass over the lengths tells.
 	lo, hi := sp.MinIn-p.sub, sp.MaxIn-p.sub
@@ -307,7 +307,7 @@ func (p *Plan) Alone() bool { return p.way == alone }
 // p plans, in lane groups (LaneGroups): run takes each group as it fills
 // and the part-filled ones at the end, by value (a pointer to a group would
 // move the groups to the heap); one takes each message that goes alone
-// (Place leaves it single), msgs[i], and seals (or opens, setting OK) it,
+// (RunLanes leaves it single), msgs[i], and seals (or opens, setting OK) it,
 // by the AEAD's own code below Seal and Open, whose checks CheckSeal and
 // CheckOpen have done. A group run takes may stand for up to maxRuns groups
 // of 16 (LaneGroup.Runs). Where p is Alone its owner takes every message
@@ -331,7 +331,7 @@ func RunLanes(msgs []batch.Message, p *Plan, maxRuns int, run func(LaneGroup), o
 			i += len(g.Idx)
 			continue
 		}
-		// Place's work, inline.
+		// Each message to its class's group (add), alone, or failed.
 		for end := min(i+len(l.taken.Idx), len(msgs)); i < end; i++ {
 			m := &msgs[i]
 			switch n := len(m.In) - p.sub; {
@@ -351,10 +351,10 @@ func RunLanes(msgs []batch.Message, p *Plan, maxRuns int, run func(LaneGroup), o
 	}
 }
 
-// anyPays reports whether some length class of msgs (Place's, of texts In
+// anyPays reports whether some length class of msgs (add's, of texts In
 // less sub bytes up to maxLen, associated data up to maxAD) holds messages
 // enough for a group that runs in lanes: 16, in the classes past closeFrom
-// with texts closeEnough (each 16 in the order Place groups them), or as
+// with texts closeEnough (each 16 in the order add groups them), or as
 // many as lanesPay takes in a part-filled one. Where none does (uniformly
 // random lengths up to 1500 bytes: a third of them spread over six classes
 // up to 512 bytes, and ocb's class of 512 to 1008 bytes, a third, too far
@@ -419,10 +419,10 @@ func closeEnough(lo, hi int) bool {
 	return lo <= closeFrom || 5*hi <= 8*lo
 }
 
-// closeFrom is the longest text of Place's class 5.
+// closeFrom is the longest text of add's class 5.
 const closeFrom = 496
 
-// runOrOne runs g, of Place's length class c, in a lane kernel (run) or,
+// runOrOne runs g, of add's length class c, in a lane kernel (run) or,
 // where lanesPay says that costs more, each of its messages alone (one).
 func runOrOne(g LaneGroup, c int, run func(LaneGroup), one func(i int)) {
 	if lanesPay(c, g.N) {
@@ -434,7 +434,7 @@ func runOrOne(g LaneGroup, c int, run func(LaneGroup), one func(i int)) {
 	}
 }
 
-// lanesPay reports whether n messages of Place's length class c (bits.Len
+// lanesPay reports whether n messages of add's length class c (bits.Len
 // of their blocks, the last one partial or whole; empty texts count as
 // class 1) go faster in a lane kernel than each alone. The lanes past n
 // repeat lane 0's blocks, so that a part-filled group costs about what a
@@ -460,32 +460,10 @@ func lanesPay(c, n int) bool {
 	return false
 }
 
-// Place adds msgs[i] to its group where its text (In, or In less tagSize
-// bytes when opening) is at most maxLen < 4096 bytes long (the kernels
-// count whole blocks in bytes) and its associated data at most maxAD, and
-// returns the group if that is now full, for the caller to run before the
-// next Place; single reports another message, left to the caller. A
-// message to open shorter than a tag fails (its OK false) and goes nowhere.
-func (l *LaneGroups) Place(msgs []batch.Message, i int, open bool, tagSize, maxLen, maxAD int) (full *LaneGroup, single bool) {
-	m := &msgs[i]
-	n := len(m.In)
-	if open {
-		n -= tagSize
-		if n < 0 {
-			m.OK = false
-			return nil, false
-		}
-	}
-	if n > maxLen || len(m.AD) > maxAD {
-		return nil, true
-	}
-	return l.add(i, n), false
-}
-
-// add adds message i, of a text of n bytes (0 to 4095), to its group and
-// returns the group if that is now full, else nil: Place's, which
-// RunLanes's loop inlines (measured, ocb, a shuffled IPI batch: Place's
-// calls took 6% of its time).
+// add adds message i, of a text of n bytes (0 to 4095), to the group of
+// its length class and returns the group if that is now full, else nil
+// (RunLanes's loop places the messages inline: measured, ocb, a shuffled IPI
+// batch, a call per message with the bounds took 6% of its time).
 func (l *LaneGroups) add(i, n int) *LaneGroup {
 	g := &l.gs[bits.Len(uint(n+15)/16)]
 	k := uint(g.N) % uint(len(g.Idx)) // 0 when g is new or ran full

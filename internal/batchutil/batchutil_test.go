@@ -40,17 +40,17 @@ func TestMisplaced(t *testing.T) {
 	}
 }
 
-// TestPlaceLongest places texts of up to 4095 bytes, the most Place takes.
-func TestPlaceLongest(t *testing.T) {
+// TestAddLongest adds texts of up to 4095 bytes, the most add takes.
+func TestAddLongest(t *testing.T) {
 	msgs := make([]batch.Message, 16)
 	for i := range msgs {
 		msgs[i].In = make([]byte, 4095-i%8)
 	}
 	var l LaneGroups
 	for i := range msgs {
-		full, single := l.Place(msgs, i, false, 16, 4095, math.MaxInt)
-		if single || (full != nil) != (i == 15) {
-			t.Fatalf("Place(%d) = %v, %v", i, full, single)
+		full := l.add(i, len(msgs[i].In))
+		if (full != nil) != (i == 15) {
+			t.Fatalf("add(%d) = %v", i, full)
 		}
 		if full != nil && full.N != 16 {
 			t.Fatalf("full group: N %d", full.N)
@@ -217,7 +217,7 @@ func TestCheckLengths(t *testing.T) {
 
 // TestRunLanesNonePays checks that RunLanes, where no length class holds
 // messages enough for a group that pays (anyPays: the Plan's Alone), sends
-// each message alone, and fails those to open shorter than a tag, as Place does; and
+// each message alone, and fails those to open shorter than a tag, as placing does; and
 // that one message more in a class, which makes its group pay, runs the
 // group in lanes.
 func TestRunLanesNonePays(t *testing.T) {
@@ -344,7 +344,7 @@ func TestCheckSealFitsPast(t *testing.T) {
 }
 
 // TestAnyPaysClose checks that anyPays counts a group of 16 texts past
-// closeFrom only where they are closeEnough, 16 in the order Place groups
+// closeFrom only where they are closeEnough, 16 in the order add groups
 // them: texts of 600 and 1000 bytes (one class) alternating pay in no
 // group, 16 of each in a row do.
 func TestAnyPaysClose(t *testing.T) {
