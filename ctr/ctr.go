@@ -9,6 +9,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 
 	"github.com/faelabs/fae/internal/aes"
 	"github.com/faelabs/fae/internal/alias"
@@ -73,10 +74,8 @@ func (s *stream) makeKeystream() {
 		hi--
 	}
 	lo--
-	var c [16]byte
-	binary.BigEndian.PutUint64(c[:8], hi)
-	binary.BigEndian.PutUint64(c[8:], lo)
-	w0, w1 := s.b.EncryptWords(binary.LittleEndian.Uint64(c[:8]), binary.LittleEndian.Uint64(c[8:]))
+	// EncryptWords takes the block as little-endian words.
+	w0, w1 := s.b.EncryptWords(bits.ReverseBytes64(hi), bits.ReverseBytes64(lo))
 	binary.LittleEndian.PutUint64(s.ks[:8], w0)
 	binary.LittleEndian.PutUint64(s.ks[8:], w1)
 	s.made = true
