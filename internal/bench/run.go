@@ -410,6 +410,13 @@ func (r *runner) measureSubject(s subject) error {
 			// measured a 64-byte message three times as long after
 			// 44-byte ones).
 			pad := buf[len(msg) : len(msg)+(-len(msg))&15]
+			if len(pad) == 0 {
+				return func(n int) {
+					for range n {
+						st.XORKeyStream(out, msg)
+					}
+				}, nil
+			}
 			return func(n int) {
 				for range n {
 					st.XORKeyStream(out, msg)
@@ -578,8 +585,8 @@ func (r *runner) measureOps(s subject, name, op string, vs ...variant) error {
 				return err
 			}
 			allocs := allocsPerOp(f)
-			if k := (rowKey{s.alg, s.impl}); allocs > 0 && !r.allocates[k] {
-				r.allocates[k] = true
+			if row := (rowKey{s.alg, s.impl}); allocs > 0 && !r.allocates[row] {
+				r.allocates[row] = true
 				r.note("%s allocates (%.3g times in a %s of %d bytes), so the garbage collector runs before each of its trials", name, allocs, op, n)
 			}
 			loops[i], collect[i] = f, allocs > 0
