@@ -44,9 +44,10 @@ func ocbSealRunVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]byte
 //go:noescape
 func ocbOpenRunVAES512(nr int, rk, ek *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *batch.Message, runs, sub int, mark uint32, out *laneOut) int
 
-// useVAES512Lanes enables the lane kernels (whose open kernels take BMI2's
-// PDEP and PEXT to the lanes' masks).
-var useVAES512Lanes = cpu.X86HasVAES512 && cpu.X86HasBMI2
+// useVAES512Lanes enables the lane kernels (which take VBMI2's funnel
+// shifts to the offsets, and whose open kernels take BMI2's PDEP and PEXT
+// to the lanes' masks).
+var useVAES512Lanes = cpu.X86HasVAES512 && cpu.X86HasAVX512VBMI2 && cpu.X86HasBMI2
 
 // laneMaxLen bounds the texts that go in lanes: longer ones keep the AES
 // pipeline as full on their own (the message kernels' 32-block groups), at

@@ -22570,26 +22570,6 @@ DATA iota4<>+48(SB)/8, $0x0706050403020100
 DATA iota4<>+56(SB)/8, $0x0f0e0d0c0b0a0908
 GLOBL iota4<>(SB), RODATA|NOPTR, $64
 
-DATA q63<>+0(SB)/8, $0x000000000000003f
-DATA q63<>+8(SB)/8, $0x000000000000003f
-DATA q63<>+16(SB)/8, $0x000000000000003f
-DATA q63<>+24(SB)/8, $0x000000000000003f
-DATA q63<>+32(SB)/8, $0x000000000000003f
-DATA q63<>+40(SB)/8, $0x000000000000003f
-DATA q63<>+48(SB)/8, $0x000000000000003f
-DATA q63<>+56(SB)/8, $0x000000000000003f
-GLOBL q63<>(SB), RODATA|NOPTR, $64
-
-DATA q64<>+0(SB)/8, $0x0000000000000040
-DATA q64<>+8(SB)/8, $0x0000000000000040
-DATA q64<>+16(SB)/8, $0x0000000000000040
-DATA q64<>+24(SB)/8, $0x0000000000000040
-DATA q64<>+32(SB)/8, $0x0000000000000040
-DATA q64<>+40(SB)/8, $0x0000000000000040
-DATA q64<>+48(SB)/8, $0x0000000000000040
-DATA q64<>+56(SB)/8, $0x0000000000000040
-GLOBL q64<>(SB), RODATA|NOPTR, $64
-
 DATA low4<>+0(SB)/8, $0x0000000f0000000f
 DATA low4<>+8(SB)/8, $0x0000000f0000000f
 DATA low4<>+16(SB)/8, $0x0000000f0000000f
@@ -22663,7 +22643,7 @@ DATA lenPerm<>+248(SB)/8, $0x0000000f0000000f
 GLOBL lenPerm<>(SB), RODATA|NOPTR, $256
 
 // func ocbSealLanesVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n int, sub int, mark uint32, out *[264]byte)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, VAES
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VBMI2, AVX512VL, VAES
 TEXT ·ocbSealLanesVAES512(SB), $1096-96
 	LEAQ    (SP), R13
 	ADDQ    $0x3f, R13
@@ -23065,63 +23045,38 @@ lanes_r10_2:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_2:
-	MOVL          $0x000000aa, R12
+	MOVL          $0x00000055, R12
 	KMOVW         R12, K2
-	VMOVDQU64     q64<>+0(SB), Z16
-	VPSHUFB       rev128x4<>+0(SB), Z0, Z12
 	VPSHUFB       rev64x4<>+0(SB), Z0, Z13
-	VPSLLQ        $0x08, Z13, Z14
-	VPSRLQ        $0x38, Z12, Z15
-	VPTERNLOGQ    $0x56, Z13, Z15, Z14
-	VMOVDQA64     Z13, K2, Z14
-	VPSHUFB       bottom4<>+0(SB), Z4, Z13
-	VPANDQ        q63<>+0(SB), Z13, Z13
-	VPSLLVQ       Z13, Z12, Z12
-	VPSUBQ        Z13, Z16, Z13
-	VPSRLVQ       Z13, Z14, Z14
-	VPORQ         Z14, Z12, Z12
+	VPSHUFD       $0x4e, Z13, Z12
+	VPSHLDQ       $0x08, Z12, Z13, Z14
+	VPXORQ        Z14, Z13, K2, Z13
+	VPSHUFB       bottom4<>+0(SB), Z4, Z15
+	VPSHLDVQ      Z15, Z13, Z12
 	VPSHUFB       rev128x4<>+0(SB), Z12, Z4
 	VPXORQ        Z8, Z8, Z8
-	VPSHUFB       rev128x4<>+0(SB), Z1, Z12
 	VPSHUFB       rev64x4<>+0(SB), Z1, Z13
-	VPSLLQ        $0x08, Z13, Z14
-	VPSRLQ        $0x38, Z12, Z15
-	VPTERNLOGQ    $0x56, Z13, Z15, Z14
-	VMOVDQA64     Z13, K2, Z14
-	VPSHUFB       bottom4<>+0(SB), Z5, Z13
-	VPANDQ        q63<>+0(SB), Z13, Z13
-	VPSLLVQ       Z13, Z12, Z12
-	VPSUBQ        Z13, Z16, Z13
-	VPSRLVQ       Z13, Z14, Z14
-	VPORQ         Z14, Z12, Z12
+	VPSHUFD       $0x4e, Z13, Z12
+	VPSHLDQ       $0x08, Z12, Z13, Z14
+	VPXORQ        Z14, Z13, K2, Z13
+	VPSHUFB       bottom4<>+0(SB), Z5, Z15
+	VPSHLDVQ      Z15, Z13, Z12
 	VPSHUFB       rev128x4<>+0(SB), Z12, Z5
 	VPXORQ        Z9, Z9, Z9
-	VPSHUFB       rev128x4<>+0(SB), Z2, Z12
 	VPSHUFB       rev64x4<>+0(SB), Z2, Z13
-	VPSLLQ        $0x08, Z13, Z14
-	VPSRLQ        $0x38, Z12, Z15
-	VPTERNLOGQ    $0x56, Z13, Z15, Z14
-	VMOVDQA64     Z13, K2, Z14
-	VPSHUFB       bottom4<>+0(SB), Z6, Z13
-	VPANDQ        q63<>+0(SB), Z13, Z13
-	VPSLLVQ       Z13, Z12, Z12
-	VPSUBQ        Z13, Z16, Z13
-	VPSRLVQ       Z13, Z14, Z14
-	VPORQ         Z14, Z12, Z12
+	VPSHUFD       $0x4e, Z13, Z12
+	VPSHLDQ       $0x08, Z12, Z13, Z14
+	VPXORQ        Z14, Z13, K2, Z13
+	VPSHUFB       bottom4<>+0(SB), Z6, Z15
+	VPSHLDVQ      Z15, Z13, Z12
 	VPSHUFB       rev128x4<>+0(SB), Z12, Z6
 	VPXORQ        Z10, Z10, Z10
-	VPSHUFB       rev128x4<>+0(SB), Z3, Z12
 	VPSHUFB       rev64x4<>+0(SB), Z3, Z13
-	VPSLLQ        $0x08, Z13, Z14
-	VPSRLQ        $0x38, Z12, Z15
-	VPTERNLOGQ    $0x56, Z13, Z15, Z14
-	VMOVDQA64     Z13, K2, Z14
-	VPSHUFB       bottom4<>+0(SB), Z7, Z13
-	VPANDQ        q63<>+0(SB), Z13, Z13
-	VPSLLVQ       Z13, Z12, Z12
-	VPSUBQ        Z13, Z16, Z13
-	VPSRLVQ       Z13, Z14, Z14
-	VPORQ         Z14, Z12, Z12
+	VPSHUFD       $0x4e, Z13, Z12
+	VPSHLDQ       $0x08, Z12, Z13, Z14
+	VPXORQ        Z14, Z13, K2, Z13
+	VPSHUFB       bottom4<>+0(SB), Z7, Z15
+	VPSHLDVQ      Z15, Z13, Z12
 	VPSHUFB       rev128x4<>+0(SB), Z12, Z7
 	VPXORQ        Z11, Z11, Z11
 	VMOVDQU64     384(SI), Z12
@@ -24386,7 +24341,7 @@ lanes_tag15_ocbSealLanesVAES512:
 	RET
 
 // func ocbOpenLanesVAES512(nr int, rk *[240]byte, ek *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n int, sub int, mark uint32, out *[264]byte)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI, BMI2, VAES
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VBMI2, AVX512VL, BMI, BMI2, VAES
 TEXT ·ocbOpenLanesVAES512(SB), $1096-104
 	LEAQ    (SP), R13
 	ADDQ    $0x3f, R13
@@ -24788,63 +24743,38 @@ lanes_r10_9:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_9:
-	MOVL          $0x000000aa, R12
+	MOVL          $0x00000055, R12
 	KMOVW         R12, K2
-	VMOVDQU64     q64<>+0(SB), Z16
-	VPSHUFB       rev128x4<>+0(SB), Z0, Z12
 	VPSHUFB       rev64x4<>+0(SB), Z0, Z13
-	VPSLLQ        $0x08, Z13, Z14
-	VPSRLQ        $0x38, Z12, Z15
-	VPTERNLOGQ    $0x56, Z13, Z15, Z14
-	VMOVDQA64     Z13, K2, Z14
-	VPSHUFB       bottom4<>+0(SB), Z4, Z13
-	VPANDQ        q63<>+0(SB), Z13, Z13
-	VPSLLVQ       Z13, Z12, Z12
-	VPSUBQ        Z13, Z16, Z13
-	VPSRLVQ       Z13, Z14, Z14
-	VPORQ         Z14, Z12, Z12
+	VPSHUFD       $0x4e, Z13, Z12
+	VPSHLDQ       $0x08, Z12, Z13, Z14
+	VPXORQ        Z14, Z13, K2, Z13
+	VPSHUFB       bottom4<>+0(SB), Z4, Z15
+	VPSHLDVQ      Z15, Z13, Z12
 	VPSHUFB       rev128x4<>+0(SB), Z12, Z4
 	VPXORQ        Z8, Z8, Z8
-	VPSHUFB       rev128x4<>+0(SB), Z1, Z12
 	VPSHUFB       rev64x4<>+0(SB), Z1, Z13
-	VPSLLQ        $0x08, Z13, Z14
-	VPSRLQ        $0x38, Z12, Z15
-	VPTERNLOGQ    $0x56, Z13, Z15, Z14
-	VMOVDQA64     Z13, K2, Z14
-	VPSHUFB       bottom4<>+0(SB), Z5, Z13
-	VPANDQ        q63<>+0(SB), Z13, Z13
-	VPSLLVQ       Z13, Z12, Z12
-	VPSUBQ        Z13, Z16, Z13
-	VPSRLVQ       Z13, Z14, Z14
-	VPORQ         Z14, Z12, Z12
+	VPSHUFD       $0x4e, Z13, Z12
+	VPSHLDQ       $0x08, Z12, Z13, Z14
+	VPXORQ        Z14, Z13, K2, Z13
+	VPSHUFB       bottom4<>+0(SB), Z5, Z15
+	VPSHLDVQ      Z15, Z13, Z12
 	VPSHUFB       rev128x4<>+0(SB), Z12, Z5
 	VPXORQ        Z9, Z9, Z9
-	VPSHUFB       rev128x4<>+0(SB), Z2, Z12
 	VPSHUFB       rev64x4<>+0(SB), Z2, Z13
-	VPSLLQ        $0x08, Z13, Z14
-	VPSRLQ        $0x38, Z12, Z15
-	VPTERNLOGQ    $0x56, Z13, Z15, Z14
-	VMOVDQA64     Z13, K2, Z14
-	VPSHUFB       bottom4<>+0(SB), Z6, Z13
-	VPANDQ        q63<>+0(SB), Z13, Z13
-	VPSLLVQ       Z13, Z12, Z12
-	VPSUBQ        Z13, Z16, Z13
-	VPSRLVQ       Z13, Z14, Z14
-	VPORQ         Z14, Z12, Z12
+	VPSHUFD       $0x4e, Z13, Z12
+	VPSHLDQ       $0x08, Z12, Z13, Z14
+	VPXORQ        Z14, Z13, K2, Z13
+	VPSHUFB       bottom4<>+0(SB), Z6, Z15
+	VPSHLDVQ      Z15, Z13, Z12
 	VPSHUFB       rev128x4<>+0(SB), Z12, Z6
 	VPXORQ        Z10, Z10, Z10
-	VPSHUFB       rev128x4<>+0(SB), Z3, Z12
 	VPSHUFB       rev64x4<>+0(SB), Z3, Z13
-	VPSLLQ        $0x08, Z13, Z14
-	VPSRLQ        $0x38, Z12, Z15
-	VPTERNLOGQ    $0x56, Z13, Z15, Z14
-	VMOVDQA64     Z13, K2, Z14
-	VPSHUFB       bottom4<>+0(SB), Z7, Z13
-	VPANDQ        q63<>+0(SB), Z13, Z13
-	VPSLLVQ       Z13, Z12, Z12
-	VPSUBQ        Z13, Z16, Z13
-	VPSRLVQ       Z13, Z14, Z14
-	VPORQ         Z14, Z12, Z12
+	VPSHUFD       $0x4e, Z13, Z12
+	VPSHLDQ       $0x08, Z12, Z13, Z14
+	VPXORQ        Z14, Z13, K2, Z13
+	VPSHUFB       bottom4<>+0(SB), Z7, Z15
+	VPSHLDVQ      Z15, Z13, Z12
 	VPSHUFB       rev128x4<>+0(SB), Z12, Z7
 	VPXORQ        Z11, Z11, Z11
 	VMOVDQU64     384(SI), Z12
@@ -26306,7 +26236,7 @@ lanes_tag0_ocbOpenLanesVAES512:
 	RET
 
 // func ocbSealRunVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, runs int, sub int, mark uint32, out *[264]byte) int
-// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV, VAES
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI2, AVX512VL, CMOV, VAES
 TEXT ·ocbSealRunVAES512(SB), $1096-96
 	LEAQ            (SP), R13
 	ADDQ            $0x3f, R13
@@ -26526,63 +26456,38 @@ lanes_r10_16:
 
 lanes_rdone_16:
 lanes_group_ocbSealRunVAES512:
-	MOVL          $0x000000aa, R12
+	MOVL          $0x00000055, R12
 	KMOVW         R12, K2
-	VMOVDQU64     q64<>+0(SB), Z16
-	VPSHUFB       rev128x4<>+0(SB), Z0, Z12
 	VPSHUFB       rev64x4<>+0(SB), Z0, Z13
-	VPSLLQ        $0x08, Z13, Z14
-	VPSRLQ        $0x38, Z12, Z15
-	VPTERNLOGQ    $0x56, Z13, Z15, Z14
-	VMOVDQA64     Z13, K2, Z14
-	VPSHUFB       bottom4<>+0(SB), Z4, Z13
-	VPANDQ        q63<>+0(SB), Z13, Z13
-	VPSLLVQ       Z13, Z12, Z12
-	VPSUBQ        Z13, Z16, Z13
-	VPSRLVQ       Z13, Z14, Z14
-	VPORQ         Z14, Z12, Z12
+	VPSHUFD       $0x4e, Z13, Z12
+	VPSHLDQ       $0x08, Z12, Z13, Z14
+	VPXORQ        Z14, Z13, K2, Z13
+	VPSHUFB       bottom4<>+0(SB), Z4, Z15
+	VPSHLDVQ      Z15, Z13, Z12
 	VPSHUFB       rev128x4<>+0(SB), Z12, Z4
 	VPXORQ        Z8, Z8, Z8
-	VPSHUFB       rev128x4<>+0(SB), Z1, Z12
 	VPSHUFB       rev64x4<>+0(SB), Z1, Z13
-	VPSLLQ        $0x08, Z13, Z14
-	VPSRLQ        $0x38, Z12, Z15
-	VPTERNLOGQ    $0x56, Z13, Z15, Z14
-	VMOVDQA64     Z13, K2, Z14
-	VPSHUFB       bottom4<>+0(SB), Z5, Z13
-	VPANDQ        q63<>+0(SB), Z13, Z13
-	VPSLLVQ       Z13, Z12, Z12
-	VPSUBQ        Z13, Z16, Z13
-	VPSRLVQ       Z13, Z14, Z14
-	VPORQ         Z14, Z12, Z12
+	VPSHUFD       $0x4e, Z13, Z12
+	VPSHLDQ       $0x08, Z12, Z13, Z14
+	VPXORQ        Z14, Z13, K2, Z13
+	VPSHUFB       bottom4<>+0(SB), Z5, Z15
+	VPSHLDVQ      Z15, Z13, Z12
 	VPSHUFB       rev128x4<>+0(SB), Z12, Z5
 	VPXORQ        Z9, Z9, Z9
-	VPSHUFB       rev128x4<>+0(SB), Z2, Z12
 	VPSHUFB       rev64x4<>+0(SB), Z2, Z13
-	VPSLLQ        $0x08, Z13, Z14
-	VPSRLQ        $0x38, Z12, Z15
-	VPTERNLOGQ    $0x56, Z13, Z15, Z14
-	VMOVDQA64     Z13, K2, Z14
-	VPSHUFB       bottom4<>+0(SB), Z6, Z13
-	VPANDQ        q63<>+0(SB), Z13, Z13
-	VPSLLVQ       Z13, Z12, Z12
-	VPSUBQ        Z13, Z16, Z13
-	VPSRLVQ       Z13, Z14, Z14
-	VPORQ         Z14, Z12, Z12
+	VPSHUFD       $0x4e, Z13, Z12
+	VPSHLDQ       $0x08, Z12, Z13, Z14
+	VPXORQ        Z14, Z13, K2, Z13
+	VPSHUFB       bottom4<>+0(SB), Z6, Z15
+	VPSHLDVQ      Z15, Z13, Z12
 	VPSHUFB       rev128x4<>+0(SB), Z12, Z6
 	VPXORQ        Z10, Z10, Z10
-	VPSHUFB       rev128x4<>+0(SB), Z3, Z12
 	VPSHUFB       rev64x4<>+0(SB), Z3, Z13
-	VPSLLQ        $0x08, Z13, Z14
-	VPSRLQ        $0x38, Z12, Z15
-	VPTERNLOGQ    $0x56, Z13, Z15, Z14
-	VMOVDQA64     Z13, K2, Z14
-	VPSHUFB       bottom4<>+0(SB), Z7, Z13
-	VPANDQ        q63<>+0(SB), Z13, Z13
-	VPSLLVQ       Z13, Z12, Z12
-	VPSUBQ        Z13, Z16, Z13
-	VPSRLVQ       Z13, Z14, Z14
-	VPORQ         Z14, Z12, Z12
+	VPSHUFD       $0x4e, Z13, Z12
+	VPSHLDQ       $0x08, Z12, Z13, Z14
+	VPXORQ        Z14, Z13, K2, Z13
+	VPSHUFB       bottom4<>+0(SB), Z7, Z15
+	VPSHLDVQ      Z15, Z13, Z12
 	VPSHUFB       rev128x4<>+0(SB), Z12, Z7
 	VPSRLD        $0x04, Z11, Z13
 	VPBROADCASTD  X13, Z14
@@ -28044,7 +27949,7 @@ lanes_stop_ocbSealRunVAES512:
 	RET
 
 // func ocbOpenRunVAES512(nr int, rk *[240]byte, ek *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, runs int, sub int, mark uint32, out *[264]byte) int
-// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI, BMI2, CMOV, VAES
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI2, AVX512VL, BMI, BMI2, CMOV, VAES
 TEXT ·ocbOpenRunVAES512(SB), $1096-104
 	LEAQ            (SP), R13
 	ADDQ            $0x3f, R13
@@ -28264,63 +28169,38 @@ lanes_r10_22:
 
 lanes_rdone_22:
 lanes_group_ocbOpenRunVAES512:
-	MOVL          $0x000000aa, R12
+	MOVL          $0x00000055, R12
 	KMOVW         R12, K2
-	VMOVDQU64     q64<>+0(SB), Z16
-	VPSHUFB       rev128x4<>+0(SB), Z0, Z12
 	VPSHUFB       rev64x4<>+0(SB), Z0, Z13
-	VPSLLQ        $0x08, Z13, Z14
-	VPSRLQ        $0x38, Z12, Z15
-	VPTERNLOGQ    $0x56, Z13, Z15, Z14
-	VMOVDQA64     Z13, K2, Z14
-	VPSHUFB       bottom4<>+0(SB), Z4, Z13
-	VPANDQ        q63<>+0(SB), Z13, Z13
-	VPSLLVQ       Z13, Z12, Z12
-	VPSUBQ        Z13, Z16, Z13
-	VPSRLVQ       Z13, Z14, Z14
-	VPORQ         Z14, Z12, Z12
+	VPSHUFD       $0x4e, Z13, Z12
+	VPSHLDQ       $0x08, Z12, Z13, Z14
+	VPXORQ        Z14, Z13, K2, Z13
+	VPSHUFB       bottom4<>+0(SB), Z4, Z15
+	VPSHLDVQ      Z15, Z13, Z12
 	VPSHUFB       rev128x4<>+0(SB), Z12, Z4
 	VPXORQ        Z8, Z8, Z8
-	VPSHUFB       rev128x4<>+0(SB), Z1, Z12
 	VPSHUFB       rev64x4<>+0(SB), Z1, Z13
-	VPSLLQ        $0x08, Z13, Z14
-	VPSRLQ        $0x38, Z12, Z15
-	VPTERNLOGQ    $0x56, Z13, Z15, Z14
-	VMOVDQA64     Z13, K2, Z14
-	VPSHUFB       bottom4<>+0(SB), Z5, Z13
-	VPANDQ        q63<>+0(SB), Z13, Z13
-	VPSLLVQ       Z13, Z12, Z12
-	VPSUBQ        Z13, Z16, Z13
-	VPSRLVQ       Z13, Z14, Z14
-	VPORQ         Z14, Z12, Z12
+	VPSHUFD       $0x4e, Z13, Z12
+	VPSHLDQ       $0x08, Z12, Z13, Z14
+	VPXORQ        Z14, Z13, K2, Z13
+	VPSHUFB       bottom4<>+0(SB), Z5, Z15
+	VPSHLDVQ      Z15, Z13, Z12
 	VPSHUFB       rev128x4<>+0(SB), Z12, Z5
 	VPXORQ        Z9, Z9, Z9
-	VPSHUFB       rev128x4<>+0(SB), Z2, Z12
 	VPSHUFB       rev64x4<>+0(SB), Z2, Z13
-	VPSLLQ        $0x08, Z13, Z14
-	VPSRLQ        $0x38, Z12, Z15
-	VPTERNLOGQ    $0x56, Z13, Z15, Z14
-	VMOVDQA64     Z13, K2, Z14
-	VPSHUFB       bottom4<>+0(SB), Z6, Z13
-	VPANDQ        q63<>+0(SB), Z13, Z13
-	VPSLLVQ       Z13, Z12, Z12
-	VPSUBQ        Z13, Z16, Z13
-	VPSRLVQ       Z13, Z14, Z14
-	VPORQ         Z14, Z12, Z12
+	VPSHUFD       $0x4e, Z13, Z12
+	VPSHLDQ       $0x08, Z12, Z13, Z14
+	VPXORQ        Z14, Z13, K2, Z13
+	VPSHUFB       bottom4<>+0(SB), Z6, Z15
+	VPSHLDVQ      Z15, Z13, Z12
 	VPSHUFB       rev128x4<>+0(SB), Z12, Z6
 	VPXORQ        Z10, Z10, Z10
-	VPSHUFB       rev128x4<>+0(SB), Z3, Z12
 	VPSHUFB       rev64x4<>+0(SB), Z3, Z13
-	VPSLLQ        $0x08, Z13, Z14
-	VPSRLQ        $0x38, Z12, Z15
-	VPTERNLOGQ    $0x56, Z13, Z15, Z14
-	VMOVDQA64     Z13, K2, Z14
-	VPSHUFB       bottom4<>+0(SB), Z7, Z13
-	VPANDQ        q63<>+0(SB), Z13, Z13
-	VPSLLVQ       Z13, Z12, Z12
-	VPSUBQ        Z13, Z16, Z13
-	VPSRLVQ       Z13, Z14, Z14
-	VPORQ         Z14, Z12, Z12
+	VPSHUFD       $0x4e, Z13, Z12
+	VPSHLDQ       $0x08, Z12, Z13, Z14
+	VPXORQ        Z14, Z13, K2, Z13
+	VPSHUFB       bottom4<>+0(SB), Z7, Z15
+	VPSHLDVQ      Z15, Z13, Z12
 	VPSHUFB       rev128x4<>+0(SB), Z12, Z7
 	VPSRLD        $0x04, Z11, Z13
 	VPBROADCASTD  X13, Z14

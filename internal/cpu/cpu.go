@@ -22,6 +22,10 @@ var (
 	X86HasVAES256 = asm && cpu.X86.HasAVX2 && hasVAES()
 	// X86HasAVX512: F, BW and VL, with OS support for zmm state.
 	X86HasAVX512 = asm && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VL
+	// X86HasAVX512VBMI2: AVX-512's VBMI2 (funnel shifts and byte
+	// compress/expand), present on every CPU with VAES on zmm registers so
+	// far.
+	X86HasAVX512VBMI2 = X86HasAVX512 && cpu.X86.HasAVX512VBMI2
 	// X86HasVAES512: VAES on zmm registers.
 	X86HasVAES512 = X86HasAVX512 && cpu.X86.HasAVX512VAES
 	// X86HasVPCLMULQDQ256: VPCLMULQDQ on ymm registers, which needs AVX2

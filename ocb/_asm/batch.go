@@ -112,7 +112,7 @@ func lKey(i int) VecPhysical {
 
 // Constants of the lane kernels, 64 bytes each (a 16-byte pattern in every
 // lane, or per register): see tables.
-var lenIdx, ktopMask4, rev128x4, rev64x4, bottom4, iota4, q63, q64, low4, b80, lenPerm Mem
+var lenIdx, ktopMask4, rev128x4, rev64x4, bottom4, iota4, low4, b80, lenPerm Mem
 
 func laneTables() {
 	rep := func(name string, lo, hi uint64) Mem {
@@ -130,8 +130,6 @@ func laneTables() {
 	// qwords, zeros elsewhere.
 	bottom4 = rep("bottom4", 0x808080808080800f, 0x808080808080800f)
 	iota4 = rep("iota4", 0x0706050403020100, 0x0f0e0d0c0b0a0908)
-	q63 = rep("q63", 63, 63)
-	q64 = rep("q64", 64, 64)
 	low4 = rep("low4", 0x0000000f0000000f, 0x0000000f0000000f)
 	b80 = rep("b80", 0x8080808080808080, 0x8080808080808080)
 	// lenIdx: the offsets of the 16 messages' In lengths from the first's.
@@ -529,25 +527,21 @@ func laneNonces(p GPPhysical, ktop func(int) VecPhysical) {
 // shift c, the nonce's 6 bottom bits, now varies by lane), from the Ktops
 // in the states and the nonce blocks in the offsets' registers: Stretch =
 // Ktop || (Ktop[1..64] ^ Ktop[9..72]) as big-endian qwords s0, s1, s2,
-// and Offset_0's byte-reversed qwords [s1, s0]<<c | [s2, s1]>>(64-c). It
-// zeroes the checksums but a run kernel's last, which holds the lengths.
+// and Offset_0's byte-reversed qwords [s1, s0]<<c | [s2, s1]>>(64-c), by
+// VBMI2's funnel shifts (whose counts are taken mod 64). It zeroes the
+// checksums but a run kernel's last, which holds the lengths.
 func laneOffsets(run bool) {
-	MOVL(U32(0xaa), lT.As32())
+	MOVL(U32(0x55), lT.As32())
 	KMOVW(lT.As32(), K2)
-	VMOVDQU64(q64, Z16)
 	for r := 0; r < 4; r++ {
-		VPSHUFB(rev128x4, lX(r), Z12)
+		// Z13: [s0, s1] (qword 0 first), Z12: [s1, s0].
 		VPSHUFB(rev64x4, lX(r), Z13)
-		VPSLLQ(U8(8), Z13, Z14)
-		VPSRLQ(U8(56), Z12, Z15)
-		VPTERNLOGQ(U8(0x56), Z13, Z15, Z14)
-		VMOVDQA64(Z13, K2, Z14)
-		VPSHUFB(bottom4, lOff(r), Z13)
-		VPANDQ(q63, Z13, Z13)
-		VPSLLVQ(Z13, Z12, Z12)
-		VPSUBQ(Z13, Z16, Z13)
-		VPSRLVQ(Z13, Z14, Z14)
-		VPORQ(Z14, Z12, Z12)
+		VPSHUFD(U8(0x4e), Z13, Z12)
+		// Z13: [s2, s1], s2 = s0 ^ (s0<<8 | s1>>56).
+		VPSHLDQ(U8(8), Z12, Z13, Z14)
+		VPXORQ(Z14, Z13, K2, Z13)
+		VPSHUFB(bottom4, lOff(r), Z15)
+		VPSHLDVQ(Z15, Z13, Z12)
 		VPSHUFB(rev128x4, Z12, lOff(r))
 		if !run || r < 3 {
 			VPXORQ(lSum(r), lSum(r), lSum(r))
