@@ -29644,64 +29644,89 @@ lanes_r10_28:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_28:
-	MOVQ         out+88(FP), R11
-	VMOVDQU64    Z8, (R11)
-	VMOVDQU64    Z9, 64(R11)
-	VMOVDQU64    Z10, 128(R11)
-	VMOVDQU64    Z11, 192(R11)
-	VPXORQ       Z8, Z13, Z13
-	VPTESTNMQ    Z13, Z13, K1
-	VPXORQ       Z9, Z14, Z14
-	VPTESTNMQ    Z14, Z14, K2
-	VPXORQ       Z10, Z15, Z15
-	VPTESTNMQ    Z15, Z15, K3
-	VPXORQ       Z11, Z16, Z16
-	VPTESTNMQ    Z16, Z16, K4
-	KUNPCKBW     K1, K2, K1
-	KUNPCKBW     K3, K4, K3
-	KUNPCKWD     K1, K3, K1
-	KMOVD        K1, R8
-	MOVL         R8, R12
-	SHRL         $0x01, R12
-	ANDL         R12, R8
-	MOVL         1024(R13), R14
-	MOVL         $0x55555555, R12
-	PDEPL        R12, R14, CX
-	ANDL         CX, R8
-	PEXTL        R12, R8, CX
-	ANDNL        R14, CX, CX
-	BTL          $0x1e, R8
-	SETCS        1656(SI)
-	BTL          $0x1c, R8
-	SETCS        1552(SI)
-	BTL          $0x1a, R8
-	SETCS        1448(SI)
-	BTL          $0x18, R8
-	SETCS        1344(SI)
-	BTL          $0x16, R8
-	SETCS        1240(SI)
-	BTL          $0x14, R8
-	SETCS        1136(SI)
-	BTL          $0x12, R8
-	SETCS        1032(SI)
-	BTL          $0x10, R8
-	SETCS        928(SI)
-	BTL          $0x0e, R8
-	SETCS        824(SI)
-	BTL          $0x0c, R8
-	SETCS        720(SI)
-	BTL          $0x0a, R8
-	SETCS        616(SI)
-	BTL          $0x08, R8
-	SETCS        512(SI)
-	BTL          $0x06, R8
-	SETCS        408(SI)
-	BTL          $0x04, R8
-	SETCS        304(SI)
-	BTL          $0x02, R8
-	SETCS        200(SI)
-	BTL          $0x00, R8
-	SETCS        96(SI)
+	MOVQ      out+88(FP), R11
+	VMOVDQU64 Z8, (R11)
+	VMOVDQU64 Z9, 64(R11)
+	VMOVDQU64 Z10, 128(R11)
+	VMOVDQU64 Z11, 192(R11)
+	VPXORQ    Z8, Z13, Z13
+	VPTESTNMQ Z13, Z13, K1
+	VPXORQ    Z9, Z14, Z14
+	VPTESTNMQ Z14, Z14, K2
+	VPXORQ    Z10, Z15, Z15
+	VPTESTNMQ Z15, Z15, K3
+	VPXORQ    Z11, Z16, Z16
+	VPTESTNMQ Z16, Z16, K4
+	KUNPCKBW  K1, K2, K1
+	KUNPCKBW  K3, K4, K3
+	KUNPCKWD  K1, K3, K1
+	KMOVD     K1, R8
+	MOVL      R8, R12
+	SHRL      $0x01, R12
+	ANDL      R12, R8
+	MOVL      1024(R13), R14
+	MOVL      $0x55555555, R12
+	PDEPL     R12, R14, CX
+	ANDL      CX, R8
+	PEXTL     R12, R8, CX
+	ANDNL     R14, CX, CX
+	MOVL      R8, R12
+	ANDL      $0x55555555, R12
+	CMPL      R12, $0x55555555
+	JNE       lanes_oks_ocbOpenRunVAES512
+	MOVB      $0x01, 1656(SI)
+	MOVB      $0x01, 1552(SI)
+	MOVB      $0x01, 1448(SI)
+	MOVB      $0x01, 1344(SI)
+	MOVB      $0x01, 1240(SI)
+	MOVB      $0x01, 1136(SI)
+	MOVB      $0x01, 1032(SI)
+	MOVB      $0x01, 928(SI)
+	MOVB      $0x01, 824(SI)
+	MOVB      $0x01, 720(SI)
+	MOVB      $0x01, 616(SI)
+	MOVB      $0x01, 512(SI)
+	MOVB      $0x01, 408(SI)
+	MOVB      $0x01, 304(SI)
+	MOVB      $0x01, 200(SI)
+	MOVB      $0x01, 96(SI)
+	JMP       lanes_oks_done_ocbOpenRunVAES512
+
+lanes_oks_ocbOpenRunVAES512:
+	BTL   $0x1e, R8
+	SETCS 1656(SI)
+	BTL   $0x1c, R8
+	SETCS 1552(SI)
+	BTL   $0x1a, R8
+	SETCS 1448(SI)
+	BTL   $0x18, R8
+	SETCS 1344(SI)
+	BTL   $0x16, R8
+	SETCS 1240(SI)
+	BTL   $0x14, R8
+	SETCS 1136(SI)
+	BTL   $0x12, R8
+	SETCS 1032(SI)
+	BTL   $0x10, R8
+	SETCS 928(SI)
+	BTL   $0x0e, R8
+	SETCS 824(SI)
+	BTL   $0x0c, R8
+	SETCS 720(SI)
+	BTL   $0x0a, R8
+	SETCS 616(SI)
+	BTL   $0x08, R8
+	SETCS 512(SI)
+	BTL   $0x06, R8
+	SETCS 408(SI)
+	BTL   $0x04, R8
+	SETCS 304(SI)
+	BTL   $0x02, R8
+	SETCS 200(SI)
+	BTL   $0x00, R8
+	SETCS 96(SI)
+
+lanes_oks_done_ocbOpenRunVAES512:
 	MOVL         CX, 256(R11)
 	MOVL         R14, 260(R11)
 	INCL         512(R13)
