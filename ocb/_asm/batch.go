@@ -135,7 +135,7 @@ func laneTables() {
 	// lenIdx: the offsets of the 16 messages' In lengths from the first's.
 	lenIdx = GLOBL("lenIdx", RODATA|NOPTR)
 	for k := 0; k < 16; k++ {
-		DATA(8*k, U64(uint64(msgSize*k+msgInLen)))
+		DATA(4*k, U32(uint32(msgSize*k+msgInLen)))
 	}
 	// lenPerm[r] takes length 4r+k into the four dwords of lane k.
 	lenPerm = GLOBL("lenPerm", RODATA|NOPTR)
@@ -635,19 +635,16 @@ func laneMarks() {
 }
 
 // runLengths leaves in the last checksum's register the text lengths of a
-// run kernel's group as dwords, gathered from the messages (In's less sub)
-// before the steps that cover the gathers' wait (the first group's nonces
-// and Ktops, the others' offsets), and stores them in the table for the
-// steps that take them one by one.
+// run kernel's group as dwords, gathered from the messages (In's less sub;
+// one gather of the lengths' low dwords, which hold them whole, where two
+// of the qwords took 2% more of a group of 64 bytes) before the steps that
+// cover the gather's wait (the first group's nonces and Ktops, the others'
+// offsets), and stores them in the table for the steps that take them one
+// by one.
 func runLengths() {
-	for h, z := range []VecPhysical{Z13, Z14} {
-		KXNORB(K1, K1, K1)
-		VMOVDQU64(lenIdx.Offset(64*h), Z15)
-		VPGATHERQQ(Mem{Base: lp, Index: Z15, Scale: 1}, K1, z)
-	}
-	VPMOVQD(Z13, Y12)
-	VPMOVQD(Z14, Y13)
-	VINSERTI64X4(U8(1), Y13, Z12, Z12)
+	KXNORW(K1, K1, K1)
+	VMOVDQU64(lenIdx, Z15)
+	VPGATHERDD(Mem{Base: lp, Index: Z15, Scale: 1}, K1, Z12)
 	Load(Param("sub"), lT)
 	VPBROADCASTD(lT.As32(), Z13)
 	VPSUBD(Z13, Z12, lSum(3))
