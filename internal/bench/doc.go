@@ -71,9 +71,10 @@
 // With Config.Batch (fae bench --batch N), each algorithm whose
 // fae.Info.Batch is true is also measured through SealBatch and OpenBatch
 // (package batch) on N messages of each length per call, one after another
-// in one buffer, outputs in another, one nonce and the run's associated
-// data for all; its cycles per byte count the batch's bytes, and the
-// results carry "batch": N. The others, chacha20-poly1305 and the peers,
+// in one buffer, outputs in another, with counter nonces (message i's
+// holds i big-endian in its last bytes, as a protocol's counter makes
+// them) and the run's associated data; its cycles per byte count the
+// batch's bytes, and the results carry "batch": N. The others, chacha20-poly1305 and the peers,
 // have no batch API: a note names the registry's. The summary adds
 // ipi_batch, the IPI of those batched seals, and the traffic the IPI
 // stands for, mixed: N messages of its four lengths, shuffled, as many of

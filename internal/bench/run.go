@@ -453,7 +453,7 @@ func (r *runner) measureSubject(s subject) error {
 	var msgs []batch.Message
 	if r.cfg.Batch > 0 && b != nil {
 		var bs, bo variant
-		msgs, bs, bo = batchVariants(name, b, r.cfg.Batch, nonce, ad)
+		msgs, bs, bo = batchVariants(name, b, r.cfg.Batch, ad)
 		seal, open = append(seal, bs), append(open, bo)
 	}
 	if err := r.measureOps(s, name, "seal", seal...); err != nil {
@@ -462,7 +462,7 @@ func (r *runner) measureSubject(s subject) error {
 	if err := r.measureOps(s, name, "open", open...); err != nil || msgs == nil {
 		return err
 	}
-	return r.measureMixed(s, name, b, msgs, nonce, ad)
+	return r.measureMixed(s, name, b, msgs, ad)
 }
 
 // A variant is one way to run an operation at a length: on single
@@ -476,17 +476,17 @@ type variant struct {
 }
 
 // batchVariants returns the variants that measure SealBatch and OpenBatch
-// on batches of k messages, all with one nonce (the figures do not depend
-// on it) and the run's associated data, and the batch's messages, which
-// they fill.
-func batchVariants(name string, a batch.AEAD, k int, nonce, ad []byte) (msgs []batch.Message, seal, open variant) {
+// on batches of k messages, with counter nonces (counterNonces) and the
+// run's associated data, and the batch's messages, which they fill.
+func batchVariants(name string, a batch.AEAD, k int, ad []byte) (msgs []batch.Message, seal, open variant) {
 	ov := a.Overhead()
 	msgs = make([]batch.Message, k)
+	nonces := counterNonces(k, a.NonceSize())
 	// split makes the batch of messages of n bytes in in and outputs of
 	// out bytes in buf.
 	split := func(in, buf []byte, n, out int) {
 		for i := range msgs {
-			msgs[i] = batch.Message{Nonce: nonce, AD: ad, In: in[i*n : (i+1)*n], Out: buf[i*out : (i+1)*out]}
+			msgs[i] = batch.Message{Nonce: nonces[i], AD: ad, In: in[i*n : (i+1)*n], Out: buf[i*out : (i+1)*out]}
 		}
 	}
 	seal = variant{k, func(msg, buf []byte) (func(int), error) {
@@ -516,10 +516,29 @@ func batchVariants(name string, a batch.AEAD, k int, nonce, ad []byte) (msgs []b
 	return msgs, seal, open
 }
 
+// counterNonces returns k nonces of size bytes in one buffer, as a
+// protocol's counter makes them: nonce i holds i big-endian in its last
+// bytes, the rest zero (nonce 0 is the single calls' fixed nonce). A batch
+// under one key needs its nonces distinct, and a counter's are the common
+// case: OCB3's kernels encipher one Ktop for a group whose nonces differ in
+// their last 6 bits only (RFC 7253 §4.2), as a counter's do within 64.
+func counterNonces(k, size int) [][]byte {
+	buf := make([]byte, k*size)
+	nonces := make([][]byte, k)
+	for i := range nonces {
+		n := buf[i*size : (i+1)*size : (i+1)*size]
+		for j, c := len(n)-1, i; j >= 0 && c > 0; j, c = j-1, c>>8 {
+			n[j] = byte(c)
+		}
+		nonces[i] = n
+	}
+	return nonces
+}
+
 // measureMixed measures Seal on each message and SealBatch on one batch of
 // the IPI's lengths (ipiMix), in the messages' room msgs, in turns, for
 // the summary's ipi_mixed and ipi_mixed_batch.
-func (r *runner) measureMixed(s subject, name string, a batch.AEAD, msgs []batch.Message, nonce, ad []byte) error {
+func (r *runner) measureMixed(s subject, name string, a batch.AEAD, msgs []batch.Message, ad []byte) error {
 	lengths := ipiMix(len(msgs))
 	total := 0
 	for _, n := range lengths {
@@ -527,7 +546,7 @@ func (r *runner) measureMixed(s subject, name string, a batch.AEAD, msgs []batch
 	}
 	in, out := make([]byte, total), make([]byte, total+len(msgs)*a.Overhead())
 	for i, n := range lengths {
-		msgs[i] = batch.Message{Nonce: nonce, AD: ad, In: in[:n], Out: out[:n+a.Overhead()]}
+		msgs[i] = batch.Message{Nonce: msgs[i].Nonce, AD: ad, In: in[:n], Out: out[:n+a.Overhead()]}
 		in, out = in[n:], out[n+a.Overhead():]
 	}
 	loops := []func(int){

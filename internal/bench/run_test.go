@@ -327,3 +327,29 @@ func TestRunBatch(t *testing.T) {
 		}
 	}
 }
+
+// TestCounterNonces checks the batches' nonces: distinct, i big-endian in
+// the last bytes, the first the single calls' (zero), each its own slice.
+func TestCounterNonces(t *testing.T) {
+	for _, size := range []int{1, 2, 12, 16} {
+		k := 300
+		if size == 1 {
+			k = 256
+		}
+		nonces := counterNonces(k, size)
+		seen := map[string]bool{}
+		for i, n := range nonces {
+			if len(n) != size || cap(n) != size {
+				t.Fatalf("size %d: nonce %d has len %d cap %d", size, i, len(n), cap(n))
+			}
+			var v int
+			for _, b := range n {
+				v = v<<8 | int(b)
+			}
+			if v != i || seen[string(n)] {
+				t.Fatalf("size %d: nonce %d is %x", size, i, n)
+			}
+			seen[string(n)] = true
+		}
+	}
+}
