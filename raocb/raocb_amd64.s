@@ -17423,46 +17423,42 @@ lanes_idle_done_1:
 	KANDQ           K1, K7, K7
 	MOVQ            bits+32(FP), R12
 	VBROADCASTI32X4 (R12), Z13
-	VMOVDQA64       Z13, Z0
 	MOVQ            256(SI), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z0
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X0
 	MOVQ            264(SI), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z0
+	VMOVDQU8        -32(R12)(R14*1), K5, Y0
 	MOVQ            272(SI), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z0
 	MOVQ            280(SI), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z0
-	VPXORQ          Z17, Z0, Z0
-	VMOVDQA64       Z13, Z1
+	VPTERNLOGQ      $0x96, Z13, Z17, Z0
 	MOVQ            288(SI), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z1
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X1
 	MOVQ            296(SI), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z1
+	VMOVDQU8        -32(R12)(R14*1), K5, Y1
 	MOVQ            304(SI), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z1
 	MOVQ            312(SI), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z1
-	VPXORQ          Z17, Z1, Z1
-	VMOVDQA64       Z13, Z2
+	VPTERNLOGQ      $0x96, Z13, Z17, Z1
 	MOVQ            320(SI), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z2
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X2
 	MOVQ            328(SI), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z2
+	VMOVDQU8        -32(R12)(R14*1), K5, Y2
 	MOVQ            336(SI), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z2
 	MOVQ            344(SI), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z2
-	VPXORQ          Z17, Z2, Z2
-	VMOVDQA64       Z13, Z3
+	VPTERNLOGQ      $0x96, Z13, Z17, Z2
 	MOVQ            352(SI), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z3
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X3
 	MOVQ            360(SI), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z3
+	VMOVDQU8        -32(R12)(R14*1), K5, Y3
 	MOVQ            368(SI), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z3
 	MOVQ            376(SI), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z3
-	VPXORQ          Z17, Z3, Z3
+	VPTERNLOGQ      $0x96, Z13, Z17, Z3
 	VAESENC         Z18, Z0, Z0
 	VAESENC         Z18, Z1, Z1
 	VAESENC         Z18, Z2, Z2
@@ -18465,12 +18461,12 @@ lanes_rdone_6:
 	MOVL       2048(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   (R12)(R14*1), K3, Z14
+	VMOVDQU8   (R12)(R14*1), K3, X14
 	MOVQ       8(SI), R12
 	MOVL       2052(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	VMOVDQU8   -16(R12)(R14*1), K3, Y14
 	MOVQ       16(SI), R12
 	MOVL       2056(R13), R14
 	ANDL       $0x00000ff0, R14
@@ -18486,12 +18482,12 @@ lanes_rdone_6:
 	MOVL       2048(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   Z0, K3, (R12)(R14*1)
+	VMOVDQU8   X0, K3, (R12)(R14*1)
 	MOVQ       136(SI), R12
 	MOVL       2052(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   Z0, K3, -16(R12)(R14*1)
+	VMOVDQU8   Y0, K3, -16(R12)(R14*1)
 	MOVQ       144(SI), R12
 	MOVL       2056(R13), R14
 	ANDL       $0x00000ff0, R14
@@ -18513,12 +18509,12 @@ lanes_rdone_6:
 	MOVL       2064(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   (R12)(R14*1), K3, Z14
+	VMOVDQU8   (R12)(R14*1), K3, X14
 	MOVQ       40(SI), R12
 	MOVL       2068(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	VMOVDQU8   -16(R12)(R14*1), K3, Y14
 	MOVQ       48(SI), R12
 	MOVL       2072(R13), R14
 	ANDL       $0x00000ff0, R14
@@ -18534,12 +18530,12 @@ lanes_rdone_6:
 	MOVL       2064(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   Z1, K3, (R12)(R14*1)
+	VMOVDQU8   X1, K3, (R12)(R14*1)
 	MOVQ       168(SI), R12
 	MOVL       2068(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   Z1, K3, -16(R12)(R14*1)
+	VMOVDQU8   Y1, K3, -16(R12)(R14*1)
 	MOVQ       176(SI), R12
 	MOVL       2072(R13), R14
 	ANDL       $0x00000ff0, R14
@@ -18561,12 +18557,12 @@ lanes_rdone_6:
 	MOVL       2080(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   (R12)(R14*1), K3, Z14
+	VMOVDQU8   (R12)(R14*1), K3, X14
 	MOVQ       72(SI), R12
 	MOVL       2084(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	VMOVDQU8   -16(R12)(R14*1), K3, Y14
 	MOVQ       80(SI), R12
 	MOVL       2088(R13), R14
 	ANDL       $0x00000ff0, R14
@@ -18582,12 +18578,12 @@ lanes_rdone_6:
 	MOVL       2080(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   Z2, K3, (R12)(R14*1)
+	VMOVDQU8   X2, K3, (R12)(R14*1)
 	MOVQ       200(SI), R12
 	MOVL       2084(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   Z2, K3, -16(R12)(R14*1)
+	VMOVDQU8   Y2, K3, -16(R12)(R14*1)
 	MOVQ       208(SI), R12
 	MOVL       2088(R13), R14
 	ANDL       $0x00000ff0, R14
@@ -18609,12 +18605,12 @@ lanes_rdone_6:
 	MOVL       2096(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   (R12)(R14*1), K3, Z14
+	VMOVDQU8   (R12)(R14*1), K3, X14
 	MOVQ       104(SI), R12
 	MOVL       2100(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	VMOVDQU8   -16(R12)(R14*1), K3, Y14
 	MOVQ       112(SI), R12
 	MOVL       2104(R13), R14
 	ANDL       $0x00000ff0, R14
@@ -18630,12 +18626,12 @@ lanes_rdone_6:
 	MOVL       2096(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   Z3, K3, (R12)(R14*1)
+	VMOVDQU8   X3, K3, (R12)(R14*1)
 	MOVQ       232(SI), R12
 	MOVL       2100(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   Z3, K3, -16(R12)(R14*1)
+	VMOVDQU8   Y3, K3, -16(R12)(R14*1)
 	MOVQ       240(SI), R12
 	MOVL       2104(R13), R14
 	ANDL       $0x00000ff0, R14
@@ -19159,46 +19155,42 @@ lanes_idle_done_8:
 	KANDQ           K1, K7, K7
 	MOVQ            bits+40(FP), R12
 	VBROADCASTI32X4 (R12), Z13
-	VMOVDQA64       Z13, Z0
 	MOVQ            256(SI), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z0
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X0
 	MOVQ            264(SI), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z0
+	VMOVDQU8        -32(R12)(R14*1), K5, Y0
 	MOVQ            272(SI), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z0
 	MOVQ            280(SI), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z0
-	VPXORQ          Z17, Z0, Z0
-	VMOVDQA64       Z13, Z1
+	VPTERNLOGQ      $0x96, Z13, Z17, Z0
 	MOVQ            288(SI), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z1
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X1
 	MOVQ            296(SI), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z1
+	VMOVDQU8        -32(R12)(R14*1), K5, Y1
 	MOVQ            304(SI), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z1
 	MOVQ            312(SI), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z1
-	VPXORQ          Z17, Z1, Z1
-	VMOVDQA64       Z13, Z2
+	VPTERNLOGQ      $0x96, Z13, Z17, Z1
 	MOVQ            320(SI), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z2
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X2
 	MOVQ            328(SI), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z2
+	VMOVDQU8        -32(R12)(R14*1), K5, Y2
 	MOVQ            336(SI), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z2
 	MOVQ            344(SI), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z2
-	VPXORQ          Z17, Z2, Z2
-	VMOVDQA64       Z13, Z3
+	VPTERNLOGQ      $0x96, Z13, Z17, Z2
 	MOVQ            352(SI), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z3
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X3
 	MOVQ            360(SI), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z3
+	VMOVDQU8        -32(R12)(R14*1), K5, Y3
 	MOVQ            368(SI), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z3
 	MOVQ            376(SI), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z3
-	VPXORQ          Z17, Z3, Z3
+	VPTERNLOGQ      $0x96, Z13, Z17, Z3
 	VAESENC         Z18, Z0, Z0
 	VAESENC         Z18, Z1, Z1
 	VAESENC         Z18, Z2, Z2
@@ -20231,12 +20223,12 @@ lanes_rdone_13:
 	MOVL       2048(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   (R12)(R14*1), K3, Z14
+	VMOVDQU8   (R12)(R14*1), K3, X14
 	MOVQ       8(SI), R12
 	MOVL       2052(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	VMOVDQU8   -16(R12)(R14*1), K3, Y14
 	MOVQ       16(SI), R12
 	MOVL       2056(R13), R14
 	ANDL       $0x00000ff0, R14
@@ -20252,12 +20244,12 @@ lanes_rdone_13:
 	MOVL       2048(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   Z0, K3, (R12)(R14*1)
+	VMOVDQU8   X0, K3, (R12)(R14*1)
 	MOVQ       136(SI), R12
 	MOVL       2052(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   Z0, K3, -16(R12)(R14*1)
+	VMOVDQU8   Y0, K3, -16(R12)(R14*1)
 	MOVQ       144(SI), R12
 	MOVL       2056(R13), R14
 	ANDL       $0x00000ff0, R14
@@ -20280,12 +20272,12 @@ lanes_rdone_13:
 	MOVL       2064(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   (R12)(R14*1), K3, Z14
+	VMOVDQU8   (R12)(R14*1), K3, X14
 	MOVQ       40(SI), R12
 	MOVL       2068(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	VMOVDQU8   -16(R12)(R14*1), K3, Y14
 	MOVQ       48(SI), R12
 	MOVL       2072(R13), R14
 	ANDL       $0x00000ff0, R14
@@ -20301,12 +20293,12 @@ lanes_rdone_13:
 	MOVL       2064(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   Z1, K3, (R12)(R14*1)
+	VMOVDQU8   X1, K3, (R12)(R14*1)
 	MOVQ       168(SI), R12
 	MOVL       2068(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   Z1, K3, -16(R12)(R14*1)
+	VMOVDQU8   Y1, K3, -16(R12)(R14*1)
 	MOVQ       176(SI), R12
 	MOVL       2072(R13), R14
 	ANDL       $0x00000ff0, R14
@@ -20329,12 +20321,12 @@ lanes_rdone_13:
 	MOVL       2080(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   (R12)(R14*1), K3, Z14
+	VMOVDQU8   (R12)(R14*1), K3, X14
 	MOVQ       72(SI), R12
 	MOVL       2084(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	VMOVDQU8   -16(R12)(R14*1), K3, Y14
 	MOVQ       80(SI), R12
 	MOVL       2088(R13), R14
 	ANDL       $0x00000ff0, R14
@@ -20350,12 +20342,12 @@ lanes_rdone_13:
 	MOVL       2080(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   Z2, K3, (R12)(R14*1)
+	VMOVDQU8   X2, K3, (R12)(R14*1)
 	MOVQ       200(SI), R12
 	MOVL       2084(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   Z2, K3, -16(R12)(R14*1)
+	VMOVDQU8   Y2, K3, -16(R12)(R14*1)
 	MOVQ       208(SI), R12
 	MOVL       2088(R13), R14
 	ANDL       $0x00000ff0, R14
@@ -20378,12 +20370,12 @@ lanes_rdone_13:
 	MOVL       2096(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   (R12)(R14*1), K3, Z14
+	VMOVDQU8   (R12)(R14*1), K3, X14
 	MOVQ       104(SI), R12
 	MOVL       2100(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	VMOVDQU8   -16(R12)(R14*1), K3, Y14
 	MOVQ       112(SI), R12
 	MOVL       2104(R13), R14
 	ANDL       $0x00000ff0, R14
@@ -20399,12 +20391,12 @@ lanes_rdone_13:
 	MOVL       2096(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   Z3, K3, (R12)(R14*1)
+	VMOVDQU8   X3, K3, (R12)(R14*1)
 	MOVQ       232(SI), R12
 	MOVL       2100(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   Z3, K3, -16(R12)(R14*1)
+	VMOVDQU8   Y3, K3, -16(R12)(R14*1)
 	MOVQ       240(SI), R12
 	MOVL       2104(R13), R14
 	ANDL       $0x00000ff0, R14
@@ -20827,46 +20819,42 @@ TEXT ·raocbSealRunVAES512(SB), $2184-96
 	KANDQ           K1, K7, K7
 	MOVQ            bits+32(FP), R12
 	VBROADCASTI32X4 (R12), Z13
-	VMOVDQA64       Z13, Z0
 	MOVQ            (SI), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z0
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X0
 	MOVQ            104(SI), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z0
+	VMOVDQU8        -32(R12)(R14*1), K5, Y0
 	MOVQ            208(SI), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z0
 	MOVQ            312(SI), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z0
-	VPXORQ          Z17, Z0, Z0
-	VMOVDQA64       Z13, Z1
+	VPTERNLOGQ      $0x96, Z13, Z17, Z0
 	MOVQ            416(SI), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z1
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X1
 	MOVQ            520(SI), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z1
+	VMOVDQU8        -32(R12)(R14*1), K5, Y1
 	MOVQ            624(SI), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z1
 	MOVQ            728(SI), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z1
-	VPXORQ          Z17, Z1, Z1
-	VMOVDQA64       Z13, Z2
+	VPTERNLOGQ      $0x96, Z13, Z17, Z1
 	MOVQ            832(SI), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z2
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X2
 	MOVQ            936(SI), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z2
+	VMOVDQU8        -32(R12)(R14*1), K5, Y2
 	MOVQ            1040(SI), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z2
 	MOVQ            1144(SI), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z2
-	VPXORQ          Z17, Z2, Z2
-	VMOVDQA64       Z13, Z3
+	VPTERNLOGQ      $0x96, Z13, Z17, Z2
 	MOVQ            1248(SI), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z3
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X3
 	MOVQ            1352(SI), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z3
+	VMOVDQU8        -32(R12)(R14*1), K5, Y3
 	MOVQ            1456(SI), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z3
 	MOVQ            1560(SI), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z3
-	VPXORQ          Z17, Z3, Z3
+	VPTERNLOGQ      $0x96, Z13, Z17, Z3
 	VAESENC         Z18, Z0, Z0
 	VAESENC         Z18, Z1, Z1
 	VAESENC         Z18, Z2, Z2
@@ -21870,12 +21858,12 @@ lanes_rdone_19:
 	MOVL       2048(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   (R12)(R14*1), K3, Z14
+	VMOVDQU8   (R12)(R14*1), K3, X14
 	MOVQ       152(SI), R12
 	MOVL       2052(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	VMOVDQU8   -16(R12)(R14*1), K3, Y14
 	MOVQ       256(SI), R12
 	MOVL       2056(R13), R14
 	ANDL       $0x00000ff0, R14
@@ -21891,12 +21879,12 @@ lanes_rdone_19:
 	MOVL       2048(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   Z0, K3, (R12)(R14*1)
+	VMOVDQU8   X0, K3, (R12)(R14*1)
 	MOVQ       176(SI), R12
 	MOVL       2052(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   Z0, K3, -16(R12)(R14*1)
+	VMOVDQU8   Y0, K3, -16(R12)(R14*1)
 	MOVQ       280(SI), R12
 	MOVL       2056(R13), R14
 	ANDL       $0x00000ff0, R14
@@ -21918,12 +21906,12 @@ lanes_rdone_19:
 	MOVL       2064(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   (R12)(R14*1), K3, Z14
+	VMOVDQU8   (R12)(R14*1), K3, X14
 	MOVQ       568(SI), R12
 	MOVL       2068(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	VMOVDQU8   -16(R12)(R14*1), K3, Y14
 	MOVQ       672(SI), R12
 	MOVL       2072(R13), R14
 	ANDL       $0x00000ff0, R14
@@ -21939,12 +21927,12 @@ lanes_rdone_19:
 	MOVL       2064(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   Z1, K3, (R12)(R14*1)
+	VMOVDQU8   X1, K3, (R12)(R14*1)
 	MOVQ       592(SI), R12
 	MOVL       2068(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   Z1, K3, -16(R12)(R14*1)
+	VMOVDQU8   Y1, K3, -16(R12)(R14*1)
 	MOVQ       696(SI), R12
 	MOVL       2072(R13), R14
 	ANDL       $0x00000ff0, R14
@@ -21966,12 +21954,12 @@ lanes_rdone_19:
 	MOVL       2080(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   (R12)(R14*1), K3, Z14
+	VMOVDQU8   (R12)(R14*1), K3, X14
 	MOVQ       984(SI), R12
 	MOVL       2084(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	VMOVDQU8   -16(R12)(R14*1), K3, Y14
 	MOVQ       1088(SI), R12
 	MOVL       2088(R13), R14
 	ANDL       $0x00000ff0, R14
@@ -21987,12 +21975,12 @@ lanes_rdone_19:
 	MOVL       2080(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   Z2, K3, (R12)(R14*1)
+	VMOVDQU8   X2, K3, (R12)(R14*1)
 	MOVQ       1008(SI), R12
 	MOVL       2084(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   Z2, K3, -16(R12)(R14*1)
+	VMOVDQU8   Y2, K3, -16(R12)(R14*1)
 	MOVQ       1112(SI), R12
 	MOVL       2088(R13), R14
 	ANDL       $0x00000ff0, R14
@@ -22014,12 +22002,12 @@ lanes_rdone_19:
 	MOVL       2096(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   (R12)(R14*1), K3, Z14
+	VMOVDQU8   (R12)(R14*1), K3, X14
 	MOVQ       1400(SI), R12
 	MOVL       2100(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	VMOVDQU8   -16(R12)(R14*1), K3, Y14
 	MOVQ       1504(SI), R12
 	MOVL       2104(R13), R14
 	ANDL       $0x00000ff0, R14
@@ -22035,12 +22023,12 @@ lanes_rdone_19:
 	MOVL       2096(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   Z3, K3, (R12)(R14*1)
+	VMOVDQU8   X3, K3, (R12)(R14*1)
 	MOVQ       1424(SI), R12
 	MOVL       2100(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   Z3, K3, -16(R12)(R14*1)
+	VMOVDQU8   Y3, K3, -16(R12)(R14*1)
 	MOVQ       1528(SI), R12
 	MOVL       2104(R13), R14
 	ANDL       $0x00000ff0, R14
@@ -22100,46 +22088,42 @@ lanes_parts_done_raocbSealRunVAES512:
 	KANDQ           K1, K7, K7
 	MOVQ            bits+32(FP), R12
 	VBROADCASTI32X4 (R12), Z13
-	VMOVDQA64       Z13, Z0
 	MOVQ            (R11), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z0
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X0
 	MOVQ            104(R11), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z0
+	VMOVDQU8        -32(R12)(R14*1), K5, Y0
 	MOVQ            208(R11), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z0
 	MOVQ            312(R11), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z0
-	VPXORQ          Z17, Z0, Z0
-	VMOVDQA64       Z13, Z1
+	VPTERNLOGQ      $0x96, Z13, Z17, Z0
 	MOVQ            416(R11), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z1
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X1
 	MOVQ            520(R11), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z1
+	VMOVDQU8        -32(R12)(R14*1), K5, Y1
 	MOVQ            624(R11), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z1
 	MOVQ            728(R11), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z1
-	VPXORQ          Z17, Z1, Z1
-	VMOVDQA64       Z13, Z2
+	VPTERNLOGQ      $0x96, Z13, Z17, Z1
 	MOVQ            832(R11), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z2
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X2
 	MOVQ            936(R11), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z2
+	VMOVDQU8        -32(R12)(R14*1), K5, Y2
 	MOVQ            1040(R11), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z2
 	MOVQ            1144(R11), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z2
-	VPXORQ          Z17, Z2, Z2
-	VMOVDQA64       Z13, Z3
+	VPTERNLOGQ      $0x96, Z13, Z17, Z2
 	MOVQ            1248(R11), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z3
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X3
 	MOVQ            1352(R11), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z3
+	VMOVDQU8        -32(R12)(R14*1), K5, Y3
 	MOVQ            1456(R11), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z3
 	MOVQ            1560(R11), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z3
-	VPXORQ          Z17, Z3, Z3
+	VPTERNLOGQ      $0x96, Z13, Z17, Z3
 	VAESENC         Z18, Z8, Z8
 	VAESENC         Z18, Z9, Z9
 	VAESENC         Z18, Z10, Z10
@@ -22575,46 +22559,42 @@ TEXT ·raocbOpenRunVAES512(SB), $2184-104
 	KANDQ           K1, K7, K7
 	MOVQ            bits+40(FP), R12
 	VBROADCASTI32X4 (R12), Z13
-	VMOVDQA64       Z13, Z0
 	MOVQ            (SI), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z0
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X0
 	MOVQ            104(SI), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z0
+	VMOVDQU8        -32(R12)(R14*1), K5, Y0
 	MOVQ            208(SI), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z0
 	MOVQ            312(SI), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z0
-	VPXORQ          Z17, Z0, Z0
-	VMOVDQA64       Z13, Z1
+	VPTERNLOGQ      $0x96, Z13, Z17, Z0
 	MOVQ            416(SI), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z1
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X1
 	MOVQ            520(SI), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z1
+	VMOVDQU8        -32(R12)(R14*1), K5, Y1
 	MOVQ            624(SI), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z1
 	MOVQ            728(SI), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z1
-	VPXORQ          Z17, Z1, Z1
-	VMOVDQA64       Z13, Z2
+	VPTERNLOGQ      $0x96, Z13, Z17, Z1
 	MOVQ            832(SI), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z2
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X2
 	MOVQ            936(SI), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z2
+	VMOVDQU8        -32(R12)(R14*1), K5, Y2
 	MOVQ            1040(SI), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z2
 	MOVQ            1144(SI), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z2
-	VPXORQ          Z17, Z2, Z2
-	VMOVDQA64       Z13, Z3
+	VPTERNLOGQ      $0x96, Z13, Z17, Z2
 	MOVQ            1248(SI), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z3
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X3
 	MOVQ            1352(SI), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z3
+	VMOVDQU8        -32(R12)(R14*1), K5, Y3
 	MOVQ            1456(SI), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z3
 	MOVQ            1560(SI), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z3
-	VPXORQ          Z17, Z3, Z3
+	VPTERNLOGQ      $0x96, Z13, Z17, Z3
 	VAESENC         Z18, Z0, Z0
 	VAESENC         Z18, Z1, Z1
 	VAESENC         Z18, Z2, Z2
@@ -23648,12 +23628,12 @@ lanes_rdone_25:
 	MOVL       2048(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   (R12)(R14*1), K3, Z14
+	VMOVDQU8   (R12)(R14*1), K3, X14
 	MOVQ       152(SI), R12
 	MOVL       2052(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	VMOVDQU8   -16(R12)(R14*1), K3, Y14
 	MOVQ       256(SI), R12
 	MOVL       2056(R13), R14
 	ANDL       $0x00000ff0, R14
@@ -23669,12 +23649,12 @@ lanes_rdone_25:
 	MOVL       2048(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   Z0, K3, (R12)(R14*1)
+	VMOVDQU8   X0, K3, (R12)(R14*1)
 	MOVQ       176(SI), R12
 	MOVL       2052(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   Z0, K3, -16(R12)(R14*1)
+	VMOVDQU8   Y0, K3, -16(R12)(R14*1)
 	MOVQ       280(SI), R12
 	MOVL       2056(R13), R14
 	ANDL       $0x00000ff0, R14
@@ -23697,12 +23677,12 @@ lanes_rdone_25:
 	MOVL       2064(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   (R12)(R14*1), K3, Z14
+	VMOVDQU8   (R12)(R14*1), K3, X14
 	MOVQ       568(SI), R12
 	MOVL       2068(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	VMOVDQU8   -16(R12)(R14*1), K3, Y14
 	MOVQ       672(SI), R12
 	MOVL       2072(R13), R14
 	ANDL       $0x00000ff0, R14
@@ -23718,12 +23698,12 @@ lanes_rdone_25:
 	MOVL       2064(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   Z1, K3, (R12)(R14*1)
+	VMOVDQU8   X1, K3, (R12)(R14*1)
 	MOVQ       592(SI), R12
 	MOVL       2068(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   Z1, K3, -16(R12)(R14*1)
+	VMOVDQU8   Y1, K3, -16(R12)(R14*1)
 	MOVQ       696(SI), R12
 	MOVL       2072(R13), R14
 	ANDL       $0x00000ff0, R14
@@ -23746,12 +23726,12 @@ lanes_rdone_25:
 	MOVL       2080(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   (R12)(R14*1), K3, Z14
+	VMOVDQU8   (R12)(R14*1), K3, X14
 	MOVQ       984(SI), R12
 	MOVL       2084(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	VMOVDQU8   -16(R12)(R14*1), K3, Y14
 	MOVQ       1088(SI), R12
 	MOVL       2088(R13), R14
 	ANDL       $0x00000ff0, R14
@@ -23767,12 +23747,12 @@ lanes_rdone_25:
 	MOVL       2080(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   Z2, K3, (R12)(R14*1)
+	VMOVDQU8   X2, K3, (R12)(R14*1)
 	MOVQ       1008(SI), R12
 	MOVL       2084(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   Z2, K3, -16(R12)(R14*1)
+	VMOVDQU8   Y2, K3, -16(R12)(R14*1)
 	MOVQ       1112(SI), R12
 	MOVL       2088(R13), R14
 	ANDL       $0x00000ff0, R14
@@ -23795,12 +23775,12 @@ lanes_rdone_25:
 	MOVL       2096(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   (R12)(R14*1), K3, Z14
+	VMOVDQU8   (R12)(R14*1), K3, X14
 	MOVQ       1400(SI), R12
 	MOVL       2100(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	VMOVDQU8   -16(R12)(R14*1), K3, Y14
 	MOVQ       1504(SI), R12
 	MOVL       2104(R13), R14
 	ANDL       $0x00000ff0, R14
@@ -23816,12 +23796,12 @@ lanes_rdone_25:
 	MOVL       2096(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   Z3, K3, (R12)(R14*1)
+	VMOVDQU8   X3, K3, (R12)(R14*1)
 	MOVQ       1424(SI), R12
 	MOVL       2100(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   Z3, K3, -16(R12)(R14*1)
+	VMOVDQU8   Y3, K3, -16(R12)(R14*1)
 	MOVQ       1528(SI), R12
 	MOVL       2104(R13), R14
 	ANDL       $0x00000ff0, R14
@@ -23882,46 +23862,42 @@ lanes_parts_done_raocbOpenRunVAES512:
 	KANDQ           K1, K7, K7
 	MOVQ            bits+40(FP), R12
 	VBROADCASTI32X4 (R12), Z13
-	VMOVDQA64       Z13, Z0
 	MOVQ            (R11), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z0
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X0
 	MOVQ            104(R11), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z0
+	VMOVDQU8        -32(R12)(R14*1), K5, Y0
 	MOVQ            208(R11), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z0
 	MOVQ            312(R11), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z0
-	VPXORQ          Z17, Z0, Z0
-	VMOVDQA64       Z13, Z1
+	VPTERNLOGQ      $0x96, Z13, Z17, Z0
 	MOVQ            416(R11), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z1
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X1
 	MOVQ            520(R11), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z1
+	VMOVDQU8        -32(R12)(R14*1), K5, Y1
 	MOVQ            624(R11), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z1
 	MOVQ            728(R11), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z1
-	VPXORQ          Z17, Z1, Z1
-	VMOVDQA64       Z13, Z2
+	VPTERNLOGQ      $0x96, Z13, Z17, Z1
 	MOVQ            832(R11), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z2
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X2
 	MOVQ            936(R11), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z2
+	VMOVDQU8        -32(R12)(R14*1), K5, Y2
 	MOVQ            1040(R11), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z2
 	MOVQ            1144(R11), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z2
-	VPXORQ          Z17, Z2, Z2
-	VMOVDQA64       Z13, Z3
+	VPTERNLOGQ      $0x96, Z13, Z17, Z2
 	MOVQ            1248(R11), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z3
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X3
 	MOVQ            1352(R11), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z3
+	VMOVDQU8        -32(R12)(R14*1), K5, Y3
 	MOVQ            1456(R11), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z3
 	MOVQ            1560(R11), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z3
-	VPXORQ          Z17, Z3, Z3
+	VPTERNLOGQ      $0x96, Z13, Z17, Z3
 	VAESENC         Z18, Z8, Z8
 	VAESENC         Z18, Z9, Z9
 	VAESENC         Z18, Z10, Z10
