@@ -20525,8 +20525,8 @@ lanes_rdone_14:
 	JCC           lanes_tag15_raocbOpenLanesVAES512
 	MOVQ          120(SI), R12
 	MOVL          2108(R13), R9
-	VEXTRACTI32X4 $0x03, Z3, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	VEXTRACTI32X4 $0x03, Z3, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	IMUL3Q        $0x68, 120(DX), AX
 	KORTESTW      K1, K1
 	SETCS         96(AX)(BX*1)
@@ -20537,8 +20537,8 @@ lanes_tag15_raocbOpenLanesVAES512:
 	JCC           lanes_tag14_raocbOpenLanesVAES512
 	MOVQ          112(SI), R12
 	MOVL          2104(R13), R9
-	VEXTRACTI32X4 $0x02, Z3, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	VEXTRACTI32X4 $0x02, Z3, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	IMUL3Q        $0x68, 112(DX), AX
 	KORTESTW      K1, K1
 	SETCS         96(AX)(BX*1)
@@ -20549,8 +20549,8 @@ lanes_tag14_raocbOpenLanesVAES512:
 	JCC           lanes_tag13_raocbOpenLanesVAES512
 	MOVQ          104(SI), R12
 	MOVL          2100(R13), R9
-	VEXTRACTI32X4 $0x01, Z3, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	VEXTRACTI32X4 $0x01, Z3, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	IMUL3Q        $0x68, 104(DX), AX
 	KORTESTW      K1, K1
 	SETCS         96(AX)(BX*1)
@@ -20572,8 +20572,8 @@ lanes_tag12_raocbOpenLanesVAES512:
 	JCC           lanes_tag11_raocbOpenLanesVAES512
 	MOVQ          88(SI), R12
 	MOVL          2092(R13), R9
-	VEXTRACTI32X4 $0x03, Z2, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	VEXTRACTI32X4 $0x03, Z2, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	IMUL3Q        $0x68, 88(DX), AX
 	KORTESTW      K1, K1
 	SETCS         96(AX)(BX*1)
@@ -20584,8 +20584,8 @@ lanes_tag11_raocbOpenLanesVAES512:
 	JCC           lanes_tag10_raocbOpenLanesVAES512
 	MOVQ          80(SI), R12
 	MOVL          2088(R13), R9
-	VEXTRACTI32X4 $0x02, Z2, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	VEXTRACTI32X4 $0x02, Z2, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	IMUL3Q        $0x68, 80(DX), AX
 	KORTESTW      K1, K1
 	SETCS         96(AX)(BX*1)
@@ -20596,8 +20596,8 @@ lanes_tag10_raocbOpenLanesVAES512:
 	JCC           lanes_tag9_raocbOpenLanesVAES512
 	MOVQ          72(SI), R12
 	MOVL          2084(R13), R9
-	VEXTRACTI32X4 $0x01, Z2, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	VEXTRACTI32X4 $0x01, Z2, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	IMUL3Q        $0x68, 72(DX), AX
 	KORTESTW      K1, K1
 	SETCS         96(AX)(BX*1)
@@ -20619,8 +20619,8 @@ lanes_tag8_raocbOpenLanesVAES512:
 	JCC           lanes_tag7_raocbOpenLanesVAES512
 	MOVQ          56(SI), R12
 	MOVL          2076(R13), R9
-	VEXTRACTI32X4 $0x03, Z1, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	VEXTRACTI32X4 $0x03, Z1, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	IMUL3Q        $0x68, 56(DX), AX
 	KORTESTW      K1, K1
 	SETCS         96(AX)(BX*1)
@@ -20631,8 +20631,8 @@ lanes_tag7_raocbOpenLanesVAES512:
 	JCC           lanes_tag6_raocbOpenLanesVAES512
 	MOVQ          48(SI), R12
 	MOVL          2072(R13), R9
-	VEXTRACTI32X4 $0x02, Z1, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	VEXTRACTI32X4 $0x02, Z1, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	IMUL3Q        $0x68, 48(DX), AX
 	KORTESTW      K1, K1
 	SETCS         96(AX)(BX*1)
@@ -20643,8 +20643,8 @@ lanes_tag6_raocbOpenLanesVAES512:
 	JCC           lanes_tag5_raocbOpenLanesVAES512
 	MOVQ          40(SI), R12
 	MOVL          2068(R13), R9
-	VEXTRACTI32X4 $0x01, Z1, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	VEXTRACTI32X4 $0x01, Z1, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	IMUL3Q        $0x68, 40(DX), AX
 	KORTESTW      K1, K1
 	SETCS         96(AX)(BX*1)
@@ -20666,8 +20666,8 @@ lanes_tag4_raocbOpenLanesVAES512:
 	JCC           lanes_tag3_raocbOpenLanesVAES512
 	MOVQ          24(SI), R12
 	MOVL          2060(R13), R9
-	VEXTRACTI32X4 $0x03, Z0, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	VEXTRACTI32X4 $0x03, Z0, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	IMUL3Q        $0x68, 24(DX), AX
 	KORTESTW      K1, K1
 	SETCS         96(AX)(BX*1)
@@ -20678,8 +20678,8 @@ lanes_tag3_raocbOpenLanesVAES512:
 	JCC           lanes_tag2_raocbOpenLanesVAES512
 	MOVQ          16(SI), R12
 	MOVL          2056(R13), R9
-	VEXTRACTI32X4 $0x02, Z0, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	VEXTRACTI32X4 $0x02, Z0, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	IMUL3Q        $0x68, 16(DX), AX
 	KORTESTW      K1, K1
 	SETCS         96(AX)(BX*1)
@@ -20690,8 +20690,8 @@ lanes_tag2_raocbOpenLanesVAES512:
 	JCC           lanes_tag1_raocbOpenLanesVAES512
 	MOVQ          8(SI), R12
 	MOVL          2052(R13), R9
-	VEXTRACTI32X4 $0x01, Z0, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	VEXTRACTI32X4 $0x01, Z0, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	IMUL3Q        $0x68, 8(DX), AX
 	KORTESTW      K1, K1
 	SETCS         96(AX)(BX*1)
@@ -22124,6 +22124,18 @@ lanes_parts_done_raocbSealRunVAES512:
 	MOVQ            1560(R11), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z3
 	VPTERNLOGQ      $0x96, Z13, Z17, Z3
+	KXNORB          K1, K1, K1
+	VMOVDQU64       lenIdx<>+0(SB), Z15
+	VPGATHERQQ      (R11)(Z15*1), K1, Z13
+	KXNORB          K1, K1, K1
+	VMOVDQU64       lenIdx<>+64(SB), Z15
+	VPGATHERQQ      (R11)(Z15*1), K1, Z14
+	VPMOVQD         Z13, Y12
+	VPMOVQD         Z14, Y13
+	VINSERTI64X4    $0x01, Y13, Z12, Z12
+	MOVQ            sub+64(FP), R12
+	VPBROADCASTD    R12, Z13
+	VPSUBD          Z13, Z12, Z12
 	VAESENC         Z18, Z8, Z8
 	VAESENC         Z18, Z9, Z9
 	VAESENC         Z18, Z10, Z10
@@ -22382,73 +22394,61 @@ lanes_tag14_raocbSealRunVAES512:
 	VEXTRACTI32X4 $0x03, Z11, (R12)(R9*1)
 
 lanes_tag15_raocbSealRunVAES512:
-	MOVL         R14, 256(R11)
-	INCL         2116(R13)
-	MOVL         2116(R13), R12
-	CMPL         2112(R13), $0x0000ffff
-	JNE          lanes_stop_raocbSealRunVAES512
-	MOVQ         runs+56(FP), R14
-	CMPQ         R12, R14
-	JE           lanes_stop_raocbSealRunVAES512
-	ADDQ         $0x00000680, SI
-	XORL         R12, R12
-	CMPQ         1592(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         1488(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         1384(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         1280(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         1176(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         1072(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         968(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         864(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         760(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         656(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         552(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         448(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         344(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         240(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         136(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         32(SI), $0x01
-	ADCL         R12, R12
-	MOVLQZX      mark+72(FP), R14
-	ANDL         R12, R14
-	MOVL         R14, 2112(R13)
-	KXNORB       K1, K1, K1
-	VMOVDQU64    lenIdx<>+0(SB), Z15
-	VPGATHERQQ   (SI)(Z15*1), K1, Z13
-	KXNORB       K1, K1, K1
-	VMOVDQU64    lenIdx<>+64(SB), Z15
-	VPGATHERQQ   (SI)(Z15*1), K1, Z14
-	VPMOVQD      Z13, Y12
-	VPMOVQD      Z14, Y13
-	VINSERTI64X4 $0x01, Y13, Z12, Z12
-	MOVQ         sub+64(FP), R12
-	VPBROADCASTD R12, Z13
-	VPSUBD       Z13, Z12, Z12
-	VMOVDQU64    Z12, 2048(R13)
-	MOVQ         $0x000000000000ffff, R12
-	KMOVQ        R12, K4
-	MOVQ         $0x00000000ffff0000, R12
-	KMOVQ        R12, K5
-	MOVQ         $0x0000ffff00000000, R12
-	KMOVQ        R12, K6
-	MOVQ         $0xffff000000000000, R12
-	KMOVQ        R12, K7
-	JMP          lanes_group_raocbSealRunVAES512
+	MOVL      R14, 256(R11)
+	INCL      2116(R13)
+	MOVL      2116(R13), R12
+	CMPL      2112(R13), $0x0000ffff
+	JNE       lanes_stop_raocbSealRunVAES512
+	MOVQ      runs+56(FP), R14
+	CMPQ      R12, R14
+	JE        lanes_stop_raocbSealRunVAES512
+	ADDQ      $0x00000680, SI
+	XORL      R12, R12
+	CMPQ      1592(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      1488(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      1384(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      1280(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      1176(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      1072(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      968(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      864(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      760(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      656(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      552(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      448(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      344(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      240(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      136(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      32(SI), $0x01
+	ADCL      R12, R12
+	MOVLQZX   mark+72(FP), R14
+	ANDL      R12, R14
+	MOVL      R14, 2112(R13)
+	VMOVDQU64 Z12, 2048(R13)
+	MOVQ      $0x000000000000ffff, R12
+	KMOVQ     R12, K4
+	MOVQ      $0x00000000ffff0000, R12
+	KMOVQ     R12, K5
+	MOVQ      $0x0000ffff00000000, R12
+	KMOVQ     R12, K6
+	MOVQ      $0xffff000000000000, R12
+	KMOVQ     R12, K7
+	JMP       lanes_group_raocbSealRunVAES512
 
 lanes_stop_raocbSealRunVAES512:
 	MOVQ R12, ret+88(FP)
@@ -23898,6 +23898,18 @@ lanes_parts_done_raocbOpenRunVAES512:
 	MOVQ            1560(R11), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z3
 	VPTERNLOGQ      $0x96, Z13, Z17, Z3
+	KXNORB          K1, K1, K1
+	VMOVDQU64       lenIdx<>+0(SB), Z15
+	VPGATHERQQ      (R11)(Z15*1), K1, Z13
+	KXNORB          K1, K1, K1
+	VMOVDQU64       lenIdx<>+64(SB), Z15
+	VPGATHERQQ      (R11)(Z15*1), K1, Z14
+	VPMOVQD         Z13, Y12
+	VPMOVQD         Z14, Y13
+	VINSERTI64X4    $0x01, Y13, Z12, Z12
+	MOVQ            sub+72(FP), R12
+	VPBROADCASTD    R12, Z13
+	VPSUBD          Z13, Z12, Z12
 	VAESENC         Z18, Z8, Z8
 	VAESENC         Z18, Z9, Z9
 	VAESENC         Z18, Z10, Z10
@@ -24049,8 +24061,8 @@ lanes_rdone_26:
 	JCC           lanes_tag15_raocbOpenRunVAES512
 	MOVQ          1608(SI), R12
 	MOVL          2108(R13), R9
-	VEXTRACTI32X4 $0x03, Z11, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	VEXTRACTI32X4 $0x03, Z11, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	KORTESTW      K1, K1
 	SETCS         1656(SI)
 
@@ -24060,8 +24072,8 @@ lanes_tag15_raocbOpenRunVAES512:
 	JCC           lanes_tag14_raocbOpenRunVAES512
 	MOVQ          1504(SI), R12
 	MOVL          2104(R13), R9
-	VEXTRACTI32X4 $0x02, Z11, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	VEXTRACTI32X4 $0x02, Z11, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	KORTESTW      K1, K1
 	SETCS         1552(SI)
 
@@ -24071,8 +24083,8 @@ lanes_tag14_raocbOpenRunVAES512:
 	JCC           lanes_tag13_raocbOpenRunVAES512
 	MOVQ          1400(SI), R12
 	MOVL          2100(R13), R9
-	VEXTRACTI32X4 $0x01, Z11, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	VEXTRACTI32X4 $0x01, Z11, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	KORTESTW      K1, K1
 	SETCS         1448(SI)
 
@@ -24092,8 +24104,8 @@ lanes_tag12_raocbOpenRunVAES512:
 	JCC           lanes_tag11_raocbOpenRunVAES512
 	MOVQ          1192(SI), R12
 	MOVL          2092(R13), R9
-	VEXTRACTI32X4 $0x03, Z10, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	VEXTRACTI32X4 $0x03, Z10, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	KORTESTW      K1, K1
 	SETCS         1240(SI)
 
@@ -24103,8 +24115,8 @@ lanes_tag11_raocbOpenRunVAES512:
 	JCC           lanes_tag10_raocbOpenRunVAES512
 	MOVQ          1088(SI), R12
 	MOVL          2088(R13), R9
-	VEXTRACTI32X4 $0x02, Z10, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	VEXTRACTI32X4 $0x02, Z10, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	KORTESTW      K1, K1
 	SETCS         1136(SI)
 
@@ -24114,8 +24126,8 @@ lanes_tag10_raocbOpenRunVAES512:
 	JCC           lanes_tag9_raocbOpenRunVAES512
 	MOVQ          984(SI), R12
 	MOVL          2084(R13), R9
-	VEXTRACTI32X4 $0x01, Z10, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	VEXTRACTI32X4 $0x01, Z10, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	KORTESTW      K1, K1
 	SETCS         1032(SI)
 
@@ -24135,8 +24147,8 @@ lanes_tag8_raocbOpenRunVAES512:
 	JCC           lanes_tag7_raocbOpenRunVAES512
 	MOVQ          776(SI), R12
 	MOVL          2076(R13), R9
-	VEXTRACTI32X4 $0x03, Z9, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	VEXTRACTI32X4 $0x03, Z9, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	KORTESTW      K1, K1
 	SETCS         824(SI)
 
@@ -24146,8 +24158,8 @@ lanes_tag7_raocbOpenRunVAES512:
 	JCC           lanes_tag6_raocbOpenRunVAES512
 	MOVQ          672(SI), R12
 	MOVL          2072(R13), R9
-	VEXTRACTI32X4 $0x02, Z9, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	VEXTRACTI32X4 $0x02, Z9, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	KORTESTW      K1, K1
 	SETCS         720(SI)
 
@@ -24157,8 +24169,8 @@ lanes_tag6_raocbOpenRunVAES512:
 	JCC           lanes_tag5_raocbOpenRunVAES512
 	MOVQ          568(SI), R12
 	MOVL          2068(R13), R9
-	VEXTRACTI32X4 $0x01, Z9, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	VEXTRACTI32X4 $0x01, Z9, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	KORTESTW      K1, K1
 	SETCS         616(SI)
 
@@ -24178,8 +24190,8 @@ lanes_tag4_raocbOpenRunVAES512:
 	JCC           lanes_tag3_raocbOpenRunVAES512
 	MOVQ          360(SI), R12
 	MOVL          2060(R13), R9
-	VEXTRACTI32X4 $0x03, Z8, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	VEXTRACTI32X4 $0x03, Z8, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	KORTESTW      K1, K1
 	SETCS         408(SI)
 
@@ -24189,8 +24201,8 @@ lanes_tag3_raocbOpenRunVAES512:
 	JCC           lanes_tag2_raocbOpenRunVAES512
 	MOVQ          256(SI), R12
 	MOVL          2056(R13), R9
-	VEXTRACTI32X4 $0x02, Z8, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	VEXTRACTI32X4 $0x02, Z8, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	KORTESTW      K1, K1
 	SETCS         304(SI)
 
@@ -24200,8 +24212,8 @@ lanes_tag2_raocbOpenRunVAES512:
 	JCC           lanes_tag1_raocbOpenRunVAES512
 	MOVQ          152(SI), R12
 	MOVL          2052(R13), R9
-	VEXTRACTI32X4 $0x01, Z8, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	VEXTRACTI32X4 $0x01, Z8, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	KORTESTW      K1, K1
 	SETCS         200(SI)
 
@@ -24216,78 +24228,66 @@ lanes_tag1_raocbOpenRunVAES512:
 	SETCS    96(SI)
 
 lanes_tag0_raocbOpenRunVAES512:
-	ADCL         CX, CX
-	ANDNL        R14, CX, CX
-	MOVL         CX, 260(R11)
-	MOVL         R14, 256(R11)
-	INCL         2116(R13)
-	MOVL         2116(R13), R12
-	CMPL         2112(R13), $0x0000ffff
-	JNE          lanes_stop_raocbOpenRunVAES512
-	TESTL        CX, CX
-	JNZ          lanes_stop_raocbOpenRunVAES512
-	MOVQ         runs+64(FP), R14
-	CMPQ         R12, R14
-	JE           lanes_stop_raocbOpenRunVAES512
-	ADDQ         $0x00000680, SI
-	XORL         R12, R12
-	CMPQ         1592(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         1488(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         1384(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         1280(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         1176(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         1072(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         968(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         864(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         760(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         656(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         552(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         448(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         344(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         240(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         136(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         32(SI), $0x01
-	ADCL         R12, R12
-	MOVLQZX      mark+80(FP), R14
-	ANDL         R12, R14
-	MOVL         R14, 2112(R13)
-	KXNORB       K1, K1, K1
-	VMOVDQU64    lenIdx<>+0(SB), Z15
-	VPGATHERQQ   (SI)(Z15*1), K1, Z13
-	KXNORB       K1, K1, K1
-	VMOVDQU64    lenIdx<>+64(SB), Z15
-	VPGATHERQQ   (SI)(Z15*1), K1, Z14
-	VPMOVQD      Z13, Y12
-	VPMOVQD      Z14, Y13
-	VINSERTI64X4 $0x01, Y13, Z12, Z12
-	MOVQ         sub+72(FP), R12
-	VPBROADCASTD R12, Z13
-	VPSUBD       Z13, Z12, Z12
-	VMOVDQU64    Z12, 2048(R13)
-	MOVQ         $0x000000000000ffff, R12
-	KMOVQ        R12, K4
-	MOVQ         $0x00000000ffff0000, R12
-	KMOVQ        R12, K5
-	MOVQ         $0x0000ffff00000000, R12
-	KMOVQ        R12, K6
-	MOVQ         $0xffff000000000000, R12
-	KMOVQ        R12, K7
-	JMP          lanes_group_raocbOpenRunVAES512
+	ADCL      CX, CX
+	ANDNL     R14, CX, CX
+	MOVL      CX, 260(R11)
+	MOVL      R14, 256(R11)
+	INCL      2116(R13)
+	MOVL      2116(R13), R12
+	CMPL      2112(R13), $0x0000ffff
+	JNE       lanes_stop_raocbOpenRunVAES512
+	TESTL     CX, CX
+	JNZ       lanes_stop_raocbOpenRunVAES512
+	MOVQ      runs+64(FP), R14
+	CMPQ      R12, R14
+	JE        lanes_stop_raocbOpenRunVAES512
+	ADDQ      $0x00000680, SI
+	XORL      R12, R12
+	CMPQ      1592(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      1488(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      1384(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      1280(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      1176(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      1072(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      968(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      864(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      760(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      656(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      552(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      448(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      344(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      240(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      136(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      32(SI), $0x01
+	ADCL      R12, R12
+	MOVLQZX   mark+80(FP), R14
+	ANDL      R12, R14
+	MOVL      R14, 2112(R13)
+	VMOVDQU64 Z12, 2048(R13)
+	MOVQ      $0x000000000000ffff, R12
+	KMOVQ     R12, K4
+	MOVQ      $0x00000000ffff0000, R12
+	KMOVQ     R12, K5
+	MOVQ      $0x0000ffff00000000, R12
+	KMOVQ     R12, K6
+	MOVQ      $0xffff000000000000, R12
+	KMOVQ     R12, K7
+	JMP       lanes_group_raocbOpenRunVAES512
 
 lanes_stop_raocbOpenRunVAES512:
 	MOVQ R12, ret+96(FP)
