@@ -26,8 +26,8 @@ import (
 //
 // The kernels take their messages from the batch (batch.Message, whose
 // layout raocb's tests pin: msg* below) by 16 indexes, and keep in their
-// own frame, 64-byte aligned (ln* below): per register, each lane's whole
-// blocks f and partial bytes r in every byte of the lane, f and m (its
+// own frame, 64-byte aligned (ln* below): per register, each lane's
+// partial bytes r in every byte of the lane, its whole blocks f and m (its
 // blocks, the partial one counted) in every dword, the masks of the blocks
 // in flight, and R1 and R2 broadcast; then the lanes' table they fill
 // themselves: src, dst and nonce pointers (16 each), the text lengths (16
@@ -48,14 +48,13 @@ const (
 	lnNonce = 256
 	lnLen   = 384
 	lnTags  = 448
-	lnN     = 0
-	lnR     = 256
-	lnF     = 512
-	lnM     = 768
-	lnMask  = 1024
-	lnR1    = 1536
-	lnR2    = 1600
-	lnTable = 1664
+	lnR     = 0
+	lnF     = 256
+	lnM     = 512
+	lnMask  = 768
+	lnR1    = 1280
+	lnR2    = 1344
+	lnTable = 1408
 	lnRuns  = lnTable + lnTags + 4
 	lnSize  = lnRuns + 4
 
@@ -214,8 +213,8 @@ func lanes(o op, run bool) {
 		VPSHUFB(bswap32, lX(r), lB(r))
 	}
 
-	// f and r of every lane, in each byte of the lane (f < 256; f's in the
-	// checksums' registers too), and f and m in each dword.
+	// r of every lane in each byte of the lane, f and m in each dword (f's
+	// in the checksums' registers too).
 	VMOVDQU64(laneLen(0), Z14)
 	VPXORQ(Z16, Z16, Z16)
 	for r := 0; r < 4; r++ {
@@ -229,8 +228,6 @@ func lanes(o op, run bool) {
 		VMOVDQU64(lX(r), Mem{Base: lo, Disp: lnR + 64*r})
 		VPSRLD(U8(4), Z13, lSum(r))
 		VMOVDQU64(lSum(r), Mem{Base: lo, Disp: lnF + 64*r})
-		VPSHUFB(Z16, lSum(r), lSum(r))
-		VMOVDQU64(lSum(r), Mem{Base: lo, Disp: lnN + 64*r})
 	}
 	// The fewest whole blocks of a lane, blocks up to there need no masks,
 	// and the most; in lU the lanes with r > 0. Lanes of one f (a batch of
@@ -247,8 +244,8 @@ func lanes(o op, run bool) {
 	MOVL(lMin.As32(), lMax.As32())
 	KORTESTW(K1, K1)
 	JCS(LabelRef(reduced))
-	laneReduce(VPMINUB, lMin)
-	laneReduce(VPMAXUB, lMax)
+	laneReduce(VPMINUD, lMin)
+	laneReduce(VPMAXUD, lMax)
 	Label(reduced)
 	for r := 0; r < 4; r++ {
 		VPXORQ(lSum(r), lSum(r), lSum(r))
@@ -286,7 +283,7 @@ func lanes(o op, run bool) {
 	Label(loop)
 	CMPQ(lJ, lMax)
 	JA(LabelRef(blocksDone))
-	VPBROADCASTB(lJ.As32(), Z13)
+	VPBROADCASTD(lJ.As32(), Z13)
 	LEAQ(Mem{Base: lJ, Disp: -1}, lT)
 	VPBROADCASTD(lT.As32(), Z16)
 	for r := 0; r < 4; r++ {
@@ -635,8 +632,8 @@ func idleLanes(n GPPhysical) {
 	Label(done)
 }
 
-// laneReduce leaves in r what op (VPMINUB, VPMAXUB) makes of the 16 lanes
-// of the checksums' registers, each of which holds one value in every byte
+// laneReduce leaves in r what op (VPMINUD, VPMAXUD) makes of the 16 lanes
+// of the checksums' registers, each of which holds one value in every dword
 // (Z13 to Z15 its own).
 func laneReduce(op func(...Op), r GPPhysical) {
 	z := Z13
@@ -648,7 +645,6 @@ func laneReduce(op func(...Op), r GPPhysical) {
 	VEXTRACTI128(U8(1), z.AsY(), X14)
 	op(X14, z.AsX(), z.AsX())
 	VMOVD(z.AsX(), r.As32())
-	ANDL(U32(0xff), r.As32())
 }
 
 // loadKeys broadcasts the 15 round keys at p into their registers (past
@@ -692,7 +688,7 @@ func laneBlocks(o op, fast bool) {
 			// K2: the dwords of lanes with f > i. The lanes' blocks move
 			// by 16-byte loads and stores, masked by the lane's 4 bits of
 			// K2.
-			VPCMPUD(U8(2), Mem{Base: lo, Disp: lnN + 64*r}, Z13, K2)
+			VPCMPUD(U8(2), Mem{Base: lo, Disp: lnF + 64*r}, Z13, K2)
 		}
 		for k := 0; k < 4; k++ {
 			MOVQ(laneField(lnSrc, 4*r+k), lT)
@@ -718,7 +714,7 @@ func laneBlocks(o op, fast bool) {
 	laneRounds(o == dec)
 	for r := 0; r < 4; r++ {
 		if !fast {
-			VPCMPUD(U8(2), Mem{Base: lo, Disp: lnN + 64*r}, Z13, K2)
+			VPCMPUD(U8(2), Mem{Base: lo, Disp: lnF + 64*r}, Z13, K2)
 		}
 		VPXORQ(Mem{Base: lo, Disp: lnMask + 64*r}, lX(r), lX(r))
 		switch {
