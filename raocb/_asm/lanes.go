@@ -791,7 +791,12 @@ func laneRoundsOf(decrypt bool, xs []VecPhysical) {
 // lanePairs runs blocks i and i+1 of every lane (lJ = i+1), in the states
 // and Z12 to Z15 (lY), their masks kept in the frame while the blocks load
 // into the registers that held them: each lane's pointer loaded once for
-// both.
+// both. Lanes 1 to 3 load by merging broadcasts and store by
+// VEXTRACTI32X4: measured beside VAESENC zmm (Sapphire Rapids), an extract
+// to memory is a plain store, without a shuffle on port 5, while a masked
+// load, zeroing or merging, takes a vector ALU uop as the merge does, and
+// a masked zmm store to a lane's block less 16k bytes, which would spare
+// the extract, mostly splits cache lines, at about an AES round each.
 func lanePairs(o op) {
 	lY := func(r int) VecPhysical { return []VecPhysical{Z12, Z13, Z14, Z15}[r] }
 	LEAQ(Mem{Base: lJ, Disp: -1}, lT)
