@@ -17138,14 +17138,14 @@ GLOBL lenPerm<>(SB), RODATA|NOPTR, $256
 
 // func raocbSealLanesVAES512(nr int, rk *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n int, sub int, mark uint32, out *[264]byte)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, VAES
-TEXT ·raocbSealLanesVAES512(SB), $2184-96
+TEXT ·raocbSealLanesVAES512(SB), $1928-96
 	LEAQ    (SP), R13
 	ADDQ    $0x3f, R13
 	ANDQ    $-64, R13
 	MOVQ    msgs+48(FP), R12
 	MOVQ    idx+56(FP), R14
 	MOVQ    sub+72(FP), R11
-	LEAQ    1664(R13), SI
+	LEAQ    1408(R13), SI
 	XORL    R10, R10
 	IMUL3Q  $0x68, 120(R14), AX
 	ADDQ    R12, AX
@@ -17357,7 +17357,7 @@ TEXT ·raocbSealLanesVAES512(SB), $2184-96
 	ADCL    R10, R10
 	MOVLQZX mark+80(FP), DX
 	ANDL    R10, DX
-	MOVL    DX, 2112(R13)
+	MOVL    DX, 1856(R13)
 	MOVQ    n+64(FP), R9
 	MOVQ    (SI), AX
 	MOVQ    128(SI), DX
@@ -17381,10 +17381,10 @@ lanes_idle_done_1:
 	MOVQ            BX, R10
 	MOVQ            r1+16(FP), R12
 	VBROADCASTI32X4 (R12), Z12
-	VMOVDQU64       Z12, 1536(R13)
+	VMOVDQU64       Z12, 1280(R13)
 	MOVQ            r2+24(FP), R12
 	VBROADCASTI32X4 (R12), Z12
-	VMOVDQU64       Z12, 1600(R13)
+	VMOVDQU64       Z12, 1344(R13)
 	VBROADCASTI32X4 (R10), Z17
 	VBROADCASTI32X4 16(R10), Z18
 	VBROADCASTI32X4 32(R10), Z19
@@ -17423,46 +17423,42 @@ lanes_idle_done_1:
 	KANDQ           K1, K7, K7
 	MOVQ            bits+32(FP), R12
 	VBROADCASTI32X4 (R12), Z13
-	VMOVDQA64       Z13, Z0
 	MOVQ            256(SI), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z0
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X0
 	MOVQ            264(SI), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z0
+	VMOVDQU8        -32(R12)(R14*1), K5, Y0
 	MOVQ            272(SI), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z0
 	MOVQ            280(SI), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z0
-	VPXORQ          Z17, Z0, Z0
-	VMOVDQA64       Z13, Z1
+	VPTERNLOGQ      $0x96, Z13, Z17, Z0
 	MOVQ            288(SI), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z1
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X1
 	MOVQ            296(SI), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z1
+	VMOVDQU8        -32(R12)(R14*1), K5, Y1
 	MOVQ            304(SI), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z1
 	MOVQ            312(SI), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z1
-	VPXORQ          Z17, Z1, Z1
-	VMOVDQA64       Z13, Z2
+	VPTERNLOGQ      $0x96, Z13, Z17, Z1
 	MOVQ            320(SI), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z2
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X2
 	MOVQ            328(SI), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z2
+	VMOVDQU8        -32(R12)(R14*1), K5, Y2
 	MOVQ            336(SI), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z2
 	MOVQ            344(SI), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z2
-	VPXORQ          Z17, Z2, Z2
-	VMOVDQA64       Z13, Z3
+	VPTERNLOGQ      $0x96, Z13, Z17, Z2
 	MOVQ            352(SI), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z3
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X3
 	MOVQ            360(SI), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z3
+	VMOVDQU8        -32(R12)(R14*1), K5, Y3
 	MOVQ            368(SI), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z3
 	MOVQ            376(SI), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z3
-	VPXORQ          Z17, Z3, Z3
+	VPTERNLOGQ      $0x96, Z13, Z17, Z3
 	VAESENC         Z18, Z0, Z0
 	VAESENC         Z18, Z1, Z1
 	VAESENC         Z18, Z2, Z2
@@ -17543,56 +17539,48 @@ lanes_rdone_2:
 	VPSHUFB       bswap32<>+0(SB), Z1, Z5
 	VPSHUFB       bswap32<>+0(SB), Z2, Z6
 	VPSHUFB       bswap32<>+0(SB), Z3, Z7
-	VMOVDQU64     2048(R13), Z14
+	VMOVDQU64     1792(R13), Z14
 	VPXORQ        Z16, Z16, Z16
 	VMOVDQU64     lenPerm<>+0(SB), Z13
 	VPERMD        Z14, Z13, Z13
 	VPADDD        dw15<>+0(SB), Z13, Z0
 	VPSRLD        $0x04, Z0, Z0
-	VMOVDQU64     Z0, 768(R13)
+	VMOVDQU64     Z0, 512(R13)
 	VPANDD        low4<>+0(SB), Z13, Z0
 	VPSHUFB       Z16, Z0, Z0
-	VMOVDQU64     Z0, 256(R13)
+	VMOVDQU64     Z0, (R13)
 	VPSRLD        $0x04, Z13, Z8
-	VMOVDQU64     Z8, 512(R13)
-	VPSHUFB       Z16, Z8, Z8
-	VMOVDQU64     Z8, (R13)
+	VMOVDQU64     Z8, 256(R13)
 	VMOVDQU64     lenPerm<>+64(SB), Z13
 	VPERMD        Z14, Z13, Z13
 	VPADDD        dw15<>+0(SB), Z13, Z1
 	VPSRLD        $0x04, Z1, Z1
-	VMOVDQU64     Z1, 832(R13)
+	VMOVDQU64     Z1, 576(R13)
 	VPANDD        low4<>+0(SB), Z13, Z1
 	VPSHUFB       Z16, Z1, Z1
-	VMOVDQU64     Z1, 320(R13)
+	VMOVDQU64     Z1, 64(R13)
 	VPSRLD        $0x04, Z13, Z9
-	VMOVDQU64     Z9, 576(R13)
-	VPSHUFB       Z16, Z9, Z9
-	VMOVDQU64     Z9, 64(R13)
+	VMOVDQU64     Z9, 320(R13)
 	VMOVDQU64     lenPerm<>+128(SB), Z13
 	VPERMD        Z14, Z13, Z13
 	VPADDD        dw15<>+0(SB), Z13, Z2
 	VPSRLD        $0x04, Z2, Z2
-	VMOVDQU64     Z2, 896(R13)
+	VMOVDQU64     Z2, 640(R13)
 	VPANDD        low4<>+0(SB), Z13, Z2
 	VPSHUFB       Z16, Z2, Z2
-	VMOVDQU64     Z2, 384(R13)
+	VMOVDQU64     Z2, 128(R13)
 	VPSRLD        $0x04, Z13, Z10
-	VMOVDQU64     Z10, 640(R13)
-	VPSHUFB       Z16, Z10, Z10
-	VMOVDQU64     Z10, 128(R13)
+	VMOVDQU64     Z10, 384(R13)
 	VMOVDQU64     lenPerm<>+192(SB), Z13
 	VPERMD        Z14, Z13, Z13
 	VPADDD        dw15<>+0(SB), Z13, Z3
 	VPSRLD        $0x04, Z3, Z3
-	VMOVDQU64     Z3, 960(R13)
+	VMOVDQU64     Z3, 704(R13)
 	VPANDD        low4<>+0(SB), Z13, Z3
 	VPSHUFB       Z16, Z3, Z3
-	VMOVDQU64     Z3, 448(R13)
+	VMOVDQU64     Z3, 192(R13)
 	VPSRLD        $0x04, Z13, Z11
-	VMOVDQU64     Z11, 704(R13)
-	VPSHUFB       Z16, Z11, Z11
-	VMOVDQU64     Z11, 192(R13)
+	VMOVDQU64     Z11, 448(R13)
 	VPTESTMD      low4<>+0(SB), Z14, K1
 	KMOVW         K1, R14
 	VPSRLD        $0x04, Z14, Z13
@@ -17602,24 +17590,22 @@ lanes_rdone_2:
 	MOVL          CX, R8
 	KORTESTW      K1, K1
 	JCS           lanes_reduced_raocbSealLanesVAES512
-	VPMINUB       Z9, Z8, Z13
-	VPMINUB       Z11, Z10, Z15
-	VPMINUB       Z15, Z13, Z13
+	VPMINUD       Z9, Z8, Z13
+	VPMINUD       Z11, Z10, Z15
+	VPMINUD       Z15, Z13, Z13
 	VEXTRACTI64X4 $0x01, Z13, Y14
-	VPMINUB       Y14, Y13, Y13
+	VPMINUD       Y14, Y13, Y13
 	VEXTRACTI128  $0x01, Y13, X14
-	VPMINUB       X14, X13, X13
+	VPMINUD       X14, X13, X13
 	VMOVD         X13, CX
-	ANDL          $0x000000ff, CX
-	VPMAXUB       Z9, Z8, Z13
-	VPMAXUB       Z11, Z10, Z15
-	VPMAXUB       Z15, Z13, Z13
+	VPMAXUD       Z9, Z8, Z13
+	VPMAXUD       Z11, Z10, Z15
+	VPMAXUD       Z15, Z13, Z13
 	VEXTRACTI64X4 $0x01, Z13, Y14
-	VPMAXUB       Y14, Y13, Y13
+	VPMAXUD       Y14, Y13, Y13
 	VEXTRACTI128  $0x01, Y13, X14
-	VPMAXUB       X14, X13, X13
+	VPMAXUD       X14, X13, X13
 	VMOVD         X13, R8
-	ANDL          $0x000000ff, R8
 
 lanes_reduced_raocbSealLanesVAES512:
 	VPXORQ Z8, Z8, Z8
@@ -17659,24 +17645,24 @@ lanes_pairs_raocbSealLanesVAES512:
 	VPSHUFB         bswap32<>+0(SB), Z13, Z13
 	VPSHUFB         bswap32<>+0(SB), Z14, Z14
 	VPSHUFB         bswap32<>+0(SB), Z15, Z15
-	VAESENC         1536(R13), Z0, Z0
-	VAESENC         1536(R13), Z1, Z1
-	VAESENC         1536(R13), Z2, Z2
-	VAESENC         1536(R13), Z3, Z3
-	VAESENC         1536(R13), Z12, Z12
-	VAESENC         1536(R13), Z13, Z13
-	VAESENC         1536(R13), Z14, Z14
-	VAESENC         1536(R13), Z15, Z15
-	VAESENC         1600(R13), Z0, Z0
-	VAESENC         1600(R13), Z1, Z1
-	VAESENC         1600(R13), Z2, Z2
-	VAESENC         1600(R13), Z3, Z3
-	VAESENC         1600(R13), Z12, Z12
-	VAESENC         1600(R13), Z13, Z13
-	VAESENC         1600(R13), Z14, Z14
-	VAESENC         1600(R13), Z15, Z15
-	VMOVDQU64       Z0, 1024(R13)
-	VMOVDQU64       Z12, 1280(R13)
+	VAESENC         1280(R13), Z0, Z0
+	VAESENC         1280(R13), Z1, Z1
+	VAESENC         1280(R13), Z2, Z2
+	VAESENC         1280(R13), Z3, Z3
+	VAESENC         1280(R13), Z12, Z12
+	VAESENC         1280(R13), Z13, Z13
+	VAESENC         1280(R13), Z14, Z14
+	VAESENC         1280(R13), Z15, Z15
+	VAESENC         1344(R13), Z0, Z0
+	VAESENC         1344(R13), Z1, Z1
+	VAESENC         1344(R13), Z2, Z2
+	VAESENC         1344(R13), Z3, Z3
+	VAESENC         1344(R13), Z12, Z12
+	VAESENC         1344(R13), Z13, Z13
+	VAESENC         1344(R13), Z14, Z14
+	VAESENC         1344(R13), Z15, Z15
+	VMOVDQU64       Z0, 768(R13)
+	VMOVDQU64       Z12, 1024(R13)
 	MOVQ            (SI), R12
 	VMOVDQU         (R12)(R11*1), X0
 	VMOVDQU         16(R12)(R11*1), X12
@@ -17690,10 +17676,10 @@ lanes_pairs_raocbSealLanesVAES512:
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z0
 	VBROADCASTI32X4 16(R12)(R11*1), K7, Z12
 	VPTERNLOGQ      $0x96, Z0, Z12, Z8
-	VPTERNLOGQ      $0x96, 1024(R13), Z17, Z0
-	VPTERNLOGQ      $0x96, 1280(R13), Z17, Z12
-	VMOVDQU64       Z1, 1088(R13)
-	VMOVDQU64       Z13, 1344(R13)
+	VPTERNLOGQ      $0x96, 768(R13), Z17, Z0
+	VPTERNLOGQ      $0x96, 1024(R13), Z17, Z12
+	VMOVDQU64       Z1, 832(R13)
+	VMOVDQU64       Z13, 1088(R13)
 	MOVQ            32(SI), R12
 	VMOVDQU         (R12)(R11*1), X1
 	VMOVDQU         16(R12)(R11*1), X13
@@ -17707,10 +17693,10 @@ lanes_pairs_raocbSealLanesVAES512:
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z1
 	VBROADCASTI32X4 16(R12)(R11*1), K7, Z13
 	VPTERNLOGQ      $0x96, Z1, Z13, Z9
-	VPTERNLOGQ      $0x96, 1088(R13), Z17, Z1
-	VPTERNLOGQ      $0x96, 1344(R13), Z17, Z13
-	VMOVDQU64       Z2, 1152(R13)
-	VMOVDQU64       Z14, 1408(R13)
+	VPTERNLOGQ      $0x96, 832(R13), Z17, Z1
+	VPTERNLOGQ      $0x96, 1088(R13), Z17, Z13
+	VMOVDQU64       Z2, 896(R13)
+	VMOVDQU64       Z14, 1152(R13)
 	MOVQ            64(SI), R12
 	VMOVDQU         (R12)(R11*1), X2
 	VMOVDQU         16(R12)(R11*1), X14
@@ -17724,10 +17710,10 @@ lanes_pairs_raocbSealLanesVAES512:
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z2
 	VBROADCASTI32X4 16(R12)(R11*1), K7, Z14
 	VPTERNLOGQ      $0x96, Z2, Z14, Z10
-	VPTERNLOGQ      $0x96, 1152(R13), Z17, Z2
-	VPTERNLOGQ      $0x96, 1408(R13), Z17, Z14
-	VMOVDQU64       Z3, 1216(R13)
-	VMOVDQU64       Z15, 1472(R13)
+	VPTERNLOGQ      $0x96, 896(R13), Z17, Z2
+	VPTERNLOGQ      $0x96, 1152(R13), Z17, Z14
+	VMOVDQU64       Z3, 960(R13)
+	VMOVDQU64       Z15, 1216(R13)
 	MOVQ            96(SI), R12
 	VMOVDQU         (R12)(R11*1), X3
 	VMOVDQU         16(R12)(R11*1), X15
@@ -17741,8 +17727,8 @@ lanes_pairs_raocbSealLanesVAES512:
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z3
 	VBROADCASTI32X4 16(R12)(R11*1), K7, Z15
 	VPTERNLOGQ      $0x96, Z3, Z15, Z11
-	VPTERNLOGQ      $0x96, 1216(R13), Z17, Z3
-	VPTERNLOGQ      $0x96, 1472(R13), Z17, Z15
+	VPTERNLOGQ      $0x96, 960(R13), Z17, Z3
+	VPTERNLOGQ      $0x96, 1216(R13), Z17, Z15
 	VAESENC         Z18, Z0, Z0
 	VAESENC         Z18, Z1, Z1
 	VAESENC         Z18, Z2, Z2
@@ -17883,8 +17869,8 @@ lanes_r10_3:
 	VAESENCLAST Z27, Z15, Z15
 
 lanes_rdone_3:
-	VPXORQ        1024(R13), Z0, Z0
-	VPXORQ        1280(R13), Z12, Z12
+	VPXORQ        768(R13), Z0, Z0
+	VPXORQ        1024(R13), Z12, Z12
 	MOVQ          128(SI), R12
 	VMOVDQU       X0, (R12)(R11*1)
 	VMOVDQU       X12, 16(R12)(R11*1)
@@ -17897,8 +17883,8 @@ lanes_rdone_3:
 	MOVQ          152(SI), R12
 	VEXTRACTI32X4 $0x03, Z0, (R12)(R11*1)
 	VEXTRACTI32X4 $0x03, Z12, 16(R12)(R11*1)
-	VPXORQ        1088(R13), Z1, Z1
-	VPXORQ        1344(R13), Z13, Z13
+	VPXORQ        832(R13), Z1, Z1
+	VPXORQ        1088(R13), Z13, Z13
 	MOVQ          160(SI), R12
 	VMOVDQU       X1, (R12)(R11*1)
 	VMOVDQU       X13, 16(R12)(R11*1)
@@ -17911,8 +17897,8 @@ lanes_rdone_3:
 	MOVQ          184(SI), R12
 	VEXTRACTI32X4 $0x03, Z1, (R12)(R11*1)
 	VEXTRACTI32X4 $0x03, Z13, 16(R12)(R11*1)
-	VPXORQ        1152(R13), Z2, Z2
-	VPXORQ        1408(R13), Z14, Z14
+	VPXORQ        896(R13), Z2, Z2
+	VPXORQ        1152(R13), Z14, Z14
 	MOVQ          192(SI), R12
 	VMOVDQU       X2, (R12)(R11*1)
 	VMOVDQU       X14, 16(R12)(R11*1)
@@ -17925,8 +17911,8 @@ lanes_rdone_3:
 	MOVQ          216(SI), R12
 	VEXTRACTI32X4 $0x03, Z2, (R12)(R11*1)
 	VEXTRACTI32X4 $0x03, Z14, 16(R12)(R11*1)
-	VPXORQ        1216(R13), Z3, Z3
-	VPXORQ        1472(R13), Z15, Z15
+	VPXORQ        960(R13), Z3, Z3
+	VPXORQ        1216(R13), Z15, Z15
 	MOVQ          224(SI), R12
 	VMOVDQU       X3, (R12)(R11*1)
 	VMOVDQU       X15, 16(R12)(R11*1)
@@ -17946,7 +17932,7 @@ lanes_rdone_3:
 lanes_loop_raocbSealLanesVAES512:
 	CMPQ            R9, R8
 	JA              lanes_blocks_done_raocbSealLanesVAES512
-	VPBROADCASTB    R9, Z13
+	VPBROADCASTD    R9, Z13
 	LEAQ            -1(R9), R12
 	VPBROADCASTD    R12, Z16
 	VPADDD          Z16, Z4, Z0
@@ -17957,17 +17943,17 @@ lanes_loop_raocbSealLanesVAES512:
 	VPSHUFB         bswap32<>+0(SB), Z1, Z1
 	VPSHUFB         bswap32<>+0(SB), Z2, Z2
 	VPSHUFB         bswap32<>+0(SB), Z3, Z3
-	VAESENC         1536(R13), Z0, Z0
-	VAESENC         1536(R13), Z1, Z1
-	VAESENC         1536(R13), Z2, Z2
-	VAESENC         1536(R13), Z3, Z3
-	VAESENC         1600(R13), Z0, Z0
-	VAESENC         1600(R13), Z1, Z1
-	VAESENC         1600(R13), Z2, Z2
-	VAESENC         1600(R13), Z3, Z3
+	VAESENC         1280(R13), Z0, Z0
+	VAESENC         1280(R13), Z1, Z1
+	VAESENC         1280(R13), Z2, Z2
+	VAESENC         1280(R13), Z3, Z3
+	VAESENC         1344(R13), Z0, Z0
+	VAESENC         1344(R13), Z1, Z1
+	VAESENC         1344(R13), Z2, Z2
+	VAESENC         1344(R13), Z3, Z3
 	CMPQ            R9, CX
 	JA              lanes_masked_raocbSealLanesVAES512
-	VMOVDQU64       Z0, 1024(R13)
+	VMOVDQU64       Z0, 768(R13)
 	MOVQ            (SI), R12
 	VMOVDQU         (R12)(R11*1), X14
 	MOVQ            8(SI), R12
@@ -17978,7 +17964,7 @@ lanes_loop_raocbSealLanesVAES512:
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z14
 	VPXORQ          Z14, Z8, Z8
 	VPTERNLOGQ      $0x96, Z17, Z14, Z0
-	VMOVDQU64       Z1, 1088(R13)
+	VMOVDQU64       Z1, 832(R13)
 	MOVQ            32(SI), R12
 	VMOVDQU         (R12)(R11*1), X14
 	MOVQ            40(SI), R12
@@ -17989,7 +17975,7 @@ lanes_loop_raocbSealLanesVAES512:
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z14
 	VPXORQ          Z14, Z9, Z9
 	VPTERNLOGQ      $0x96, Z17, Z14, Z1
-	VMOVDQU64       Z2, 1152(R13)
+	VMOVDQU64       Z2, 896(R13)
 	MOVQ            64(SI), R12
 	VMOVDQU         (R12)(R11*1), X14
 	MOVQ            72(SI), R12
@@ -18000,7 +17986,7 @@ lanes_loop_raocbSealLanesVAES512:
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z14
 	VPXORQ          Z14, Z10, Z10
 	VPTERNLOGQ      $0x96, Z17, Z14, Z2
-	VMOVDQU64       Z3, 1216(R13)
+	VMOVDQU64       Z3, 960(R13)
 	MOVQ            96(SI), R12
 	VMOVDQU         (R12)(R11*1), X14
 	MOVQ            104(SI), R12
@@ -18087,7 +18073,7 @@ lanes_r10_4:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_4:
-	VPXORQ        1024(R13), Z0, Z0
+	VPXORQ        768(R13), Z0, Z0
 	MOVQ          128(SI), R12
 	VMOVDQU       X0, (R12)(R11*1)
 	MOVQ          136(SI), R12
@@ -18096,7 +18082,7 @@ lanes_rdone_4:
 	VEXTRACTI32X4 $0x02, Z0, (R12)(R11*1)
 	MOVQ          152(SI), R12
 	VEXTRACTI32X4 $0x03, Z0, (R12)(R11*1)
-	VPXORQ        1088(R13), Z1, Z1
+	VPXORQ        832(R13), Z1, Z1
 	MOVQ          160(SI), R12
 	VMOVDQU       X1, (R12)(R11*1)
 	MOVQ          168(SI), R12
@@ -18105,7 +18091,7 @@ lanes_rdone_4:
 	VEXTRACTI32X4 $0x02, Z1, (R12)(R11*1)
 	MOVQ          184(SI), R12
 	VEXTRACTI32X4 $0x03, Z1, (R12)(R11*1)
-	VPXORQ        1152(R13), Z2, Z2
+	VPXORQ        896(R13), Z2, Z2
 	MOVQ          192(SI), R12
 	VMOVDQU       X2, (R12)(R11*1)
 	MOVQ          200(SI), R12
@@ -18114,7 +18100,7 @@ lanes_rdone_4:
 	VEXTRACTI32X4 $0x02, Z2, (R12)(R11*1)
 	MOVQ          216(SI), R12
 	VEXTRACTI32X4 $0x03, Z2, (R12)(R11*1)
-	VPXORQ        1216(R13), Z3, Z3
+	VPXORQ        960(R13), Z3, Z3
 	MOVQ          224(SI), R12
 	VMOVDQU       X3, (R12)(R11*1)
 	MOVQ          232(SI), R12
@@ -18126,8 +18112,8 @@ lanes_rdone_4:
 	JMP           lanes_next_raocbSealLanesVAES512
 
 lanes_masked_raocbSealLanesVAES512:
-	VMOVDQU64    Z0, 1024(R13)
-	VPCMPUD      $0x02, (R13), Z13, K2
+	VMOVDQU64    Z0, 768(R13)
+	VPCMPUD      $0x02, 256(R13), Z13, K2
 	MOVQ         (SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X14
 	MOVQ         8(SI), R12
@@ -18144,8 +18130,8 @@ lanes_masked_raocbSealLanesVAES512:
 	VINSERTI32X4 $0x03, X16, Z14, Z14
 	VPXORQ       Z14, Z8, Z8
 	VPTERNLOGQ   $0x96, Z17, Z14, Z0
-	VMOVDQU64    Z1, 1088(R13)
-	VPCMPUD      $0x02, 64(R13), Z13, K2
+	VMOVDQU64    Z1, 832(R13)
+	VPCMPUD      $0x02, 320(R13), Z13, K2
 	MOVQ         32(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X14
 	MOVQ         40(SI), R12
@@ -18162,8 +18148,8 @@ lanes_masked_raocbSealLanesVAES512:
 	VINSERTI32X4 $0x03, X16, Z14, Z14
 	VPXORQ       Z14, Z9, Z9
 	VPTERNLOGQ   $0x96, Z17, Z14, Z1
-	VMOVDQU64    Z2, 1152(R13)
-	VPCMPUD      $0x02, 128(R13), Z13, K2
+	VMOVDQU64    Z2, 896(R13)
+	VPCMPUD      $0x02, 384(R13), Z13, K2
 	MOVQ         64(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X14
 	MOVQ         72(SI), R12
@@ -18180,8 +18166,8 @@ lanes_masked_raocbSealLanesVAES512:
 	VINSERTI32X4 $0x03, X16, Z14, Z14
 	VPXORQ       Z14, Z10, Z10
 	VPTERNLOGQ   $0x96, Z17, Z14, Z2
-	VMOVDQU64    Z3, 1216(R13)
-	VPCMPUD      $0x02, 192(R13), Z13, K2
+	VMOVDQU64    Z3, 960(R13)
+	VPCMPUD      $0x02, 448(R13), Z13, K2
 	MOVQ         96(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X14
 	MOVQ         104(SI), R12
@@ -18274,8 +18260,8 @@ lanes_r10_5:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_5:
-	VPCMPUD       $0x02, (R13), Z13, K2
-	VPXORQ        1024(R13), Z0, Z0
+	VPCMPUD       $0x02, 256(R13), Z13, K2
+	VPXORQ        768(R13), Z0, Z0
 	MOVQ          128(SI), R12
 	VMOVDQU32     X0, K2, (R12)(R11*1)
 	MOVQ          136(SI), R12
@@ -18290,8 +18276,8 @@ lanes_rdone_5:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z0, X16
 	VMOVDQU32     X16, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 64(R13), Z13, K2
-	VPXORQ        1088(R13), Z1, Z1
+	VPCMPUD       $0x02, 320(R13), Z13, K2
+	VPXORQ        832(R13), Z1, Z1
 	MOVQ          160(SI), R12
 	VMOVDQU32     X1, K2, (R12)(R11*1)
 	MOVQ          168(SI), R12
@@ -18306,8 +18292,8 @@ lanes_rdone_5:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z1, X16
 	VMOVDQU32     X16, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 128(R13), Z13, K2
-	VPXORQ        1152(R13), Z2, Z2
+	VPCMPUD       $0x02, 384(R13), Z13, K2
+	VPXORQ        896(R13), Z2, Z2
 	MOVQ          192(SI), R12
 	VMOVDQU32     X2, K2, (R12)(R11*1)
 	MOVQ          200(SI), R12
@@ -18322,8 +18308,8 @@ lanes_rdone_5:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z2, X16
 	VMOVDQU32     X16, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 192(R13), Z13, K2
-	VPXORQ        1216(R13), Z3, Z3
+	VPCMPUD       $0x02, 448(R13), Z13, K2
+	VPXORQ        960(R13), Z3, Z3
 	MOVQ          224(SI), R12
 	VMOVDQU32     X3, K2, (R12)(R11*1)
 	MOVQ          232(SI), R12
@@ -18355,26 +18341,26 @@ lanes_blocks_done_raocbSealLanesVAES512:
 	KMOVQ       R12, K7
 	TESTL       R14, R14
 	JZ          lanes_parts_done_raocbSealLanesVAES512
-	VPADDD      512(R13), Z4, Z0
+	VPADDD      256(R13), Z4, Z0
 	VPADDD      dw1<>+0(SB), Z0, Z0
-	VPADDD      576(R13), Z5, Z1
+	VPADDD      320(R13), Z5, Z1
 	VPADDD      dw1<>+0(SB), Z1, Z1
-	VPADDD      640(R13), Z6, Z2
+	VPADDD      384(R13), Z6, Z2
 	VPADDD      dw1<>+0(SB), Z2, Z2
-	VPADDD      704(R13), Z7, Z3
+	VPADDD      448(R13), Z7, Z3
 	VPADDD      dw1<>+0(SB), Z3, Z3
 	VPSHUFB     bswap32<>+0(SB), Z0, Z0
 	VPSHUFB     bswap32<>+0(SB), Z1, Z1
 	VPSHUFB     bswap32<>+0(SB), Z2, Z2
 	VPSHUFB     bswap32<>+0(SB), Z3, Z3
-	VAESENC     1536(R13), Z0, Z0
-	VAESENC     1536(R13), Z1, Z1
-	VAESENC     1536(R13), Z2, Z2
-	VAESENC     1536(R13), Z3, Z3
-	VAESENC     1600(R13), Z0, Z0
-	VAESENC     1600(R13), Z1, Z1
-	VAESENC     1600(R13), Z2, Z2
-	VAESENC     1600(R13), Z3, Z3
+	VAESENC     1280(R13), Z0, Z0
+	VAESENC     1280(R13), Z1, Z1
+	VAESENC     1280(R13), Z2, Z2
+	VAESENC     1280(R13), Z3, Z3
+	VAESENC     1344(R13), Z0, Z0
+	VAESENC     1344(R13), Z1, Z1
+	VAESENC     1344(R13), Z2, Z2
+	VAESENC     1344(R13), Z3, Z3
 	VPXORQ      Z17, Z0, Z0
 	VPXORQ      Z17, Z1, Z1
 	VPXORQ      Z17, Z2, Z2
@@ -18456,193 +18442,193 @@ lanes_r10_6:
 
 lanes_rdone_6:
 	VMOVDQU64  iota4<>+0(SB), Z16
-	VMOVDQU64  256(R13), Z13
+	VMOVDQU64  (R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       (SI), R12
-	MOVL       2048(R13), R14
+	MOVL       1792(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   (R12)(R14*1), K3, Z14
+	VMOVDQU8   (R12)(R14*1), K3, X14
 	MOVQ       8(SI), R12
-	MOVL       2052(R13), R14
+	MOVL       1796(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	VMOVDQU8   -16(R12)(R14*1), K3, Y14
 	MOVQ       16(SI), R12
-	MOVL       2056(R13), R14
+	MOVL       1800(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       24(SI), R12
-	MOVL       2060(R13), R14
+	MOVL       1804(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z0, Z0
 	MOVQ       128(SI), R12
-	MOVL       2048(R13), R14
+	MOVL       1792(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   Z0, K3, (R12)(R14*1)
+	VMOVDQU8   X0, K3, (R12)(R14*1)
 	MOVQ       136(SI), R12
-	MOVL       2052(R13), R14
+	MOVL       1796(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   Z0, K3, -16(R12)(R14*1)
+	VMOVDQU8   Y0, K3, -16(R12)(R14*1)
 	MOVQ       144(SI), R12
-	MOVL       2056(R13), R14
+	MOVL       1800(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z0, K3, -32(R12)(R14*1)
 	MOVQ       152(SI), R12
-	MOVL       2060(R13), R14
+	MOVL       1804(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z0, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z b80<>+0(SB), K2, Z13
 	VPTERNLOGQ $0x96, Z14, Z13, Z8
-	VMOVDQU64  320(R13), Z13
+	VMOVDQU64  64(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       32(SI), R12
-	MOVL       2064(R13), R14
+	MOVL       1808(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   (R12)(R14*1), K3, Z14
+	VMOVDQU8   (R12)(R14*1), K3, X14
 	MOVQ       40(SI), R12
-	MOVL       2068(R13), R14
+	MOVL       1812(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	VMOVDQU8   -16(R12)(R14*1), K3, Y14
 	MOVQ       48(SI), R12
-	MOVL       2072(R13), R14
+	MOVL       1816(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       56(SI), R12
-	MOVL       2076(R13), R14
+	MOVL       1820(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z1, Z1
 	MOVQ       160(SI), R12
-	MOVL       2064(R13), R14
+	MOVL       1808(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   Z1, K3, (R12)(R14*1)
+	VMOVDQU8   X1, K3, (R12)(R14*1)
 	MOVQ       168(SI), R12
-	MOVL       2068(R13), R14
+	MOVL       1812(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   Z1, K3, -16(R12)(R14*1)
+	VMOVDQU8   Y1, K3, -16(R12)(R14*1)
 	MOVQ       176(SI), R12
-	MOVL       2072(R13), R14
+	MOVL       1816(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z1, K3, -32(R12)(R14*1)
 	MOVQ       184(SI), R12
-	MOVL       2076(R13), R14
+	MOVL       1820(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z1, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z b80<>+0(SB), K2, Z13
 	VPTERNLOGQ $0x96, Z14, Z13, Z9
-	VMOVDQU64  384(R13), Z13
+	VMOVDQU64  128(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       64(SI), R12
-	MOVL       2080(R13), R14
+	MOVL       1824(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   (R12)(R14*1), K3, Z14
+	VMOVDQU8   (R12)(R14*1), K3, X14
 	MOVQ       72(SI), R12
-	MOVL       2084(R13), R14
+	MOVL       1828(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	VMOVDQU8   -16(R12)(R14*1), K3, Y14
 	MOVQ       80(SI), R12
-	MOVL       2088(R13), R14
+	MOVL       1832(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       88(SI), R12
-	MOVL       2092(R13), R14
+	MOVL       1836(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z2, Z2
 	MOVQ       192(SI), R12
-	MOVL       2080(R13), R14
+	MOVL       1824(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   Z2, K3, (R12)(R14*1)
+	VMOVDQU8   X2, K3, (R12)(R14*1)
 	MOVQ       200(SI), R12
-	MOVL       2084(R13), R14
+	MOVL       1828(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   Z2, K3, -16(R12)(R14*1)
+	VMOVDQU8   Y2, K3, -16(R12)(R14*1)
 	MOVQ       208(SI), R12
-	MOVL       2088(R13), R14
+	MOVL       1832(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z2, K3, -32(R12)(R14*1)
 	MOVQ       216(SI), R12
-	MOVL       2092(R13), R14
+	MOVL       1836(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z2, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z b80<>+0(SB), K2, Z13
 	VPTERNLOGQ $0x96, Z14, Z13, Z10
-	VMOVDQU64  448(R13), Z13
+	VMOVDQU64  192(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       96(SI), R12
-	MOVL       2096(R13), R14
+	MOVL       1840(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   (R12)(R14*1), K3, Z14
+	VMOVDQU8   (R12)(R14*1), K3, X14
 	MOVQ       104(SI), R12
-	MOVL       2100(R13), R14
+	MOVL       1844(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	VMOVDQU8   -16(R12)(R14*1), K3, Y14
 	MOVQ       112(SI), R12
-	MOVL       2104(R13), R14
+	MOVL       1848(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       120(SI), R12
-	MOVL       2108(R13), R14
+	MOVL       1852(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z3, Z3
 	MOVQ       224(SI), R12
-	MOVL       2096(R13), R14
+	MOVL       1840(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   Z3, K3, (R12)(R14*1)
+	VMOVDQU8   X3, K3, (R12)(R14*1)
 	MOVQ       232(SI), R12
-	MOVL       2100(R13), R14
+	MOVL       1844(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   Z3, K3, -16(R12)(R14*1)
+	VMOVDQU8   Y3, K3, -16(R12)(R14*1)
 	MOVQ       240(SI), R12
-	MOVL       2104(R13), R14
+	MOVL       1848(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z3, K3, -32(R12)(R14*1)
 	MOVQ       248(SI), R12
-	MOVL       2108(R13), R14
+	MOVL       1852(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z3, K3, -48(R12)(R14*1)
@@ -18650,26 +18636,26 @@ lanes_rdone_6:
 	VPTERNLOGQ $0x96, Z14, Z13, Z11
 
 lanes_parts_done_raocbSealLanesVAES512:
-	VPADDD      768(R13), Z4, Z0
+	VPADDD      512(R13), Z4, Z0
 	VPADDD      dw3<>+0(SB), Z0, Z0
-	VPADDD      832(R13), Z5, Z1
+	VPADDD      576(R13), Z5, Z1
 	VPADDD      dw3<>+0(SB), Z1, Z1
-	VPADDD      896(R13), Z6, Z2
+	VPADDD      640(R13), Z6, Z2
 	VPADDD      dw3<>+0(SB), Z2, Z2
-	VPADDD      960(R13), Z7, Z3
+	VPADDD      704(R13), Z7, Z3
 	VPADDD      dw3<>+0(SB), Z3, Z3
 	VPSHUFB     bswap32<>+0(SB), Z0, Z0
 	VPSHUFB     bswap32<>+0(SB), Z1, Z1
 	VPSHUFB     bswap32<>+0(SB), Z2, Z2
 	VPSHUFB     bswap32<>+0(SB), Z3, Z3
-	VAESENC     1536(R13), Z0, Z0
-	VAESENC     1536(R13), Z1, Z1
-	VAESENC     1536(R13), Z2, Z2
-	VAESENC     1536(R13), Z3, Z3
-	VAESENC     1600(R13), Z0, Z0
-	VAESENC     1600(R13), Z1, Z1
-	VAESENC     1600(R13), Z2, Z2
-	VAESENC     1600(R13), Z3, Z3
+	VAESENC     1280(R13), Z0, Z0
+	VAESENC     1280(R13), Z1, Z1
+	VAESENC     1280(R13), Z2, Z2
+	VAESENC     1280(R13), Z3, Z3
+	VAESENC     1344(R13), Z0, Z0
+	VAESENC     1344(R13), Z1, Z1
+	VAESENC     1344(R13), Z2, Z2
+	VAESENC     1344(R13), Z3, Z3
 	VPTERNLOGQ  $0x96, Z17, Z8, Z0
 	VPTERNLOGQ  $0x96, Z17, Z9, Z1
 	VPTERNLOGQ  $0x96, Z17, Z10, Z2
@@ -18755,116 +18741,116 @@ lanes_rdone_7:
 	VMOVDQU64 Z1, 64(R11)
 	VMOVDQU64 Z2, 128(R11)
 	VMOVDQU64 Z3, 192(R11)
-	MOVL      2112(R13), R14
+	MOVL      1856(R13), R14
 	BTL       $0x00, R14
 	JCC       lanes_tag0_raocbSealLanesVAES512
 	MOVQ      128(SI), R12
-	MOVL      2048(R13), R9
+	MOVL      1792(R13), R9
 	VMOVDQU   X0, (R12)(R9*1)
 
 lanes_tag0_raocbSealLanesVAES512:
 	BTL           $0x01, R14
 	JCC           lanes_tag1_raocbSealLanesVAES512
 	MOVQ          136(SI), R12
-	MOVL          2052(R13), R9
+	MOVL          1796(R13), R9
 	VEXTRACTI32X4 $0x01, Z0, (R12)(R9*1)
 
 lanes_tag1_raocbSealLanesVAES512:
 	BTL           $0x02, R14
 	JCC           lanes_tag2_raocbSealLanesVAES512
 	MOVQ          144(SI), R12
-	MOVL          2056(R13), R9
+	MOVL          1800(R13), R9
 	VEXTRACTI32X4 $0x02, Z0, (R12)(R9*1)
 
 lanes_tag2_raocbSealLanesVAES512:
 	BTL           $0x03, R14
 	JCC           lanes_tag3_raocbSealLanesVAES512
 	MOVQ          152(SI), R12
-	MOVL          2060(R13), R9
+	MOVL          1804(R13), R9
 	VEXTRACTI32X4 $0x03, Z0, (R12)(R9*1)
 
 lanes_tag3_raocbSealLanesVAES512:
 	BTL     $0x04, R14
 	JCC     lanes_tag4_raocbSealLanesVAES512
 	MOVQ    160(SI), R12
-	MOVL    2064(R13), R9
+	MOVL    1808(R13), R9
 	VMOVDQU X1, (R12)(R9*1)
 
 lanes_tag4_raocbSealLanesVAES512:
 	BTL           $0x05, R14
 	JCC           lanes_tag5_raocbSealLanesVAES512
 	MOVQ          168(SI), R12
-	MOVL          2068(R13), R9
+	MOVL          1812(R13), R9
 	VEXTRACTI32X4 $0x01, Z1, (R12)(R9*1)
 
 lanes_tag5_raocbSealLanesVAES512:
 	BTL           $0x06, R14
 	JCC           lanes_tag6_raocbSealLanesVAES512
 	MOVQ          176(SI), R12
-	MOVL          2072(R13), R9
+	MOVL          1816(R13), R9
 	VEXTRACTI32X4 $0x02, Z1, (R12)(R9*1)
 
 lanes_tag6_raocbSealLanesVAES512:
 	BTL           $0x07, R14
 	JCC           lanes_tag7_raocbSealLanesVAES512
 	MOVQ          184(SI), R12
-	MOVL          2076(R13), R9
+	MOVL          1820(R13), R9
 	VEXTRACTI32X4 $0x03, Z1, (R12)(R9*1)
 
 lanes_tag7_raocbSealLanesVAES512:
 	BTL     $0x08, R14
 	JCC     lanes_tag8_raocbSealLanesVAES512
 	MOVQ    192(SI), R12
-	MOVL    2080(R13), R9
+	MOVL    1824(R13), R9
 	VMOVDQU X2, (R12)(R9*1)
 
 lanes_tag8_raocbSealLanesVAES512:
 	BTL           $0x09, R14
 	JCC           lanes_tag9_raocbSealLanesVAES512
 	MOVQ          200(SI), R12
-	MOVL          2084(R13), R9
+	MOVL          1828(R13), R9
 	VEXTRACTI32X4 $0x01, Z2, (R12)(R9*1)
 
 lanes_tag9_raocbSealLanesVAES512:
 	BTL           $0x0a, R14
 	JCC           lanes_tag10_raocbSealLanesVAES512
 	MOVQ          208(SI), R12
-	MOVL          2088(R13), R9
+	MOVL          1832(R13), R9
 	VEXTRACTI32X4 $0x02, Z2, (R12)(R9*1)
 
 lanes_tag10_raocbSealLanesVAES512:
 	BTL           $0x0b, R14
 	JCC           lanes_tag11_raocbSealLanesVAES512
 	MOVQ          216(SI), R12
-	MOVL          2092(R13), R9
+	MOVL          1836(R13), R9
 	VEXTRACTI32X4 $0x03, Z2, (R12)(R9*1)
 
 lanes_tag11_raocbSealLanesVAES512:
 	BTL     $0x0c, R14
 	JCC     lanes_tag12_raocbSealLanesVAES512
 	MOVQ    224(SI), R12
-	MOVL    2096(R13), R9
+	MOVL    1840(R13), R9
 	VMOVDQU X3, (R12)(R9*1)
 
 lanes_tag12_raocbSealLanesVAES512:
 	BTL           $0x0d, R14
 	JCC           lanes_tag13_raocbSealLanesVAES512
 	MOVQ          232(SI), R12
-	MOVL          2100(R13), R9
+	MOVL          1844(R13), R9
 	VEXTRACTI32X4 $0x01, Z3, (R12)(R9*1)
 
 lanes_tag13_raocbSealLanesVAES512:
 	BTL           $0x0e, R14
 	JCC           lanes_tag14_raocbSealLanesVAES512
 	MOVQ          240(SI), R12
-	MOVL          2104(R13), R9
+	MOVL          1848(R13), R9
 	VEXTRACTI32X4 $0x02, Z3, (R12)(R9*1)
 
 lanes_tag14_raocbSealLanesVAES512:
 	BTL           $0x0f, R14
 	JCC           lanes_tag15_raocbSealLanesVAES512
 	MOVQ          248(SI), R12
-	MOVL          2108(R13), R9
+	MOVL          1852(R13), R9
 	VEXTRACTI32X4 $0x03, Z3, (R12)(R9*1)
 
 lanes_tag15_raocbSealLanesVAES512:
@@ -18874,14 +18860,14 @@ lanes_tag15_raocbSealLanesVAES512:
 
 // func raocbOpenLanesVAES512(nr int, rk *[240]byte, ek *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n int, sub int, mark uint32, out *[264]byte)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI, VAES
-TEXT ·raocbOpenLanesVAES512(SB), $2184-104
+TEXT ·raocbOpenLanesVAES512(SB), $1928-104
 	LEAQ    (SP), R13
 	ADDQ    $0x3f, R13
 	ANDQ    $-64, R13
 	MOVQ    msgs+56(FP), R12
 	MOVQ    idx+64(FP), R14
 	MOVQ    sub+80(FP), R11
-	LEAQ    1664(R13), SI
+	LEAQ    1408(R13), SI
 	XORL    R10, R10
 	IMUL3Q  $0x68, 120(R14), AX
 	ADDQ    R12, AX
@@ -19093,7 +19079,7 @@ TEXT ·raocbOpenLanesVAES512(SB), $2184-104
 	ADCL    R10, R10
 	MOVLQZX mark+88(FP), DX
 	ANDL    R10, DX
-	MOVL    DX, 2112(R13)
+	MOVL    DX, 1856(R13)
 	MOVQ    n+72(FP), R9
 	MOVQ    (SI), AX
 	MOVQ    128(SI), DX
@@ -19117,10 +19103,10 @@ lanes_idle_done_8:
 	MOVQ            ek+16(FP), R10
 	MOVQ            r1+24(FP), R12
 	VBROADCASTI32X4 (R12), Z12
-	VMOVDQU64       Z12, 1536(R13)
+	VMOVDQU64       Z12, 1280(R13)
 	MOVQ            r2+32(FP), R12
 	VBROADCASTI32X4 (R12), Z12
-	VMOVDQU64       Z12, 1600(R13)
+	VMOVDQU64       Z12, 1344(R13)
 	VBROADCASTI32X4 (R10), Z17
 	VBROADCASTI32X4 16(R10), Z18
 	VBROADCASTI32X4 32(R10), Z19
@@ -19159,46 +19145,42 @@ lanes_idle_done_8:
 	KANDQ           K1, K7, K7
 	MOVQ            bits+40(FP), R12
 	VBROADCASTI32X4 (R12), Z13
-	VMOVDQA64       Z13, Z0
 	MOVQ            256(SI), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z0
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X0
 	MOVQ            264(SI), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z0
+	VMOVDQU8        -32(R12)(R14*1), K5, Y0
 	MOVQ            272(SI), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z0
 	MOVQ            280(SI), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z0
-	VPXORQ          Z17, Z0, Z0
-	VMOVDQA64       Z13, Z1
+	VPTERNLOGQ      $0x96, Z13, Z17, Z0
 	MOVQ            288(SI), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z1
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X1
 	MOVQ            296(SI), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z1
+	VMOVDQU8        -32(R12)(R14*1), K5, Y1
 	MOVQ            304(SI), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z1
 	MOVQ            312(SI), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z1
-	VPXORQ          Z17, Z1, Z1
-	VMOVDQA64       Z13, Z2
+	VPTERNLOGQ      $0x96, Z13, Z17, Z1
 	MOVQ            320(SI), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z2
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X2
 	MOVQ            328(SI), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z2
+	VMOVDQU8        -32(R12)(R14*1), K5, Y2
 	MOVQ            336(SI), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z2
 	MOVQ            344(SI), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z2
-	VPXORQ          Z17, Z2, Z2
-	VMOVDQA64       Z13, Z3
+	VPTERNLOGQ      $0x96, Z13, Z17, Z2
 	MOVQ            352(SI), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z3
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X3
 	MOVQ            360(SI), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z3
+	VMOVDQU8        -32(R12)(R14*1), K5, Y3
 	MOVQ            368(SI), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z3
 	MOVQ            376(SI), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z3
-	VPXORQ          Z17, Z3, Z3
+	VPTERNLOGQ      $0x96, Z13, Z17, Z3
 	VAESENC         Z18, Z0, Z0
 	VAESENC         Z18, Z1, Z1
 	VAESENC         Z18, Z2, Z2
@@ -19279,56 +19261,48 @@ lanes_rdone_9:
 	VPSHUFB       bswap32<>+0(SB), Z1, Z5
 	VPSHUFB       bswap32<>+0(SB), Z2, Z6
 	VPSHUFB       bswap32<>+0(SB), Z3, Z7
-	VMOVDQU64     2048(R13), Z14
+	VMOVDQU64     1792(R13), Z14
 	VPXORQ        Z16, Z16, Z16
 	VMOVDQU64     lenPerm<>+0(SB), Z13
 	VPERMD        Z14, Z13, Z13
 	VPADDD        dw15<>+0(SB), Z13, Z0
 	VPSRLD        $0x04, Z0, Z0
-	VMOVDQU64     Z0, 768(R13)
+	VMOVDQU64     Z0, 512(R13)
 	VPANDD        low4<>+0(SB), Z13, Z0
 	VPSHUFB       Z16, Z0, Z0
-	VMOVDQU64     Z0, 256(R13)
+	VMOVDQU64     Z0, (R13)
 	VPSRLD        $0x04, Z13, Z8
-	VMOVDQU64     Z8, 512(R13)
-	VPSHUFB       Z16, Z8, Z8
-	VMOVDQU64     Z8, (R13)
+	VMOVDQU64     Z8, 256(R13)
 	VMOVDQU64     lenPerm<>+64(SB), Z13
 	VPERMD        Z14, Z13, Z13
 	VPADDD        dw15<>+0(SB), Z13, Z1
 	VPSRLD        $0x04, Z1, Z1
-	VMOVDQU64     Z1, 832(R13)
+	VMOVDQU64     Z1, 576(R13)
 	VPANDD        low4<>+0(SB), Z13, Z1
 	VPSHUFB       Z16, Z1, Z1
-	VMOVDQU64     Z1, 320(R13)
+	VMOVDQU64     Z1, 64(R13)
 	VPSRLD        $0x04, Z13, Z9
-	VMOVDQU64     Z9, 576(R13)
-	VPSHUFB       Z16, Z9, Z9
-	VMOVDQU64     Z9, 64(R13)
+	VMOVDQU64     Z9, 320(R13)
 	VMOVDQU64     lenPerm<>+128(SB), Z13
 	VPERMD        Z14, Z13, Z13
 	VPADDD        dw15<>+0(SB), Z13, Z2
 	VPSRLD        $0x04, Z2, Z2
-	VMOVDQU64     Z2, 896(R13)
+	VMOVDQU64     Z2, 640(R13)
 	VPANDD        low4<>+0(SB), Z13, Z2
 	VPSHUFB       Z16, Z2, Z2
-	VMOVDQU64     Z2, 384(R13)
+	VMOVDQU64     Z2, 128(R13)
 	VPSRLD        $0x04, Z13, Z10
-	VMOVDQU64     Z10, 640(R13)
-	VPSHUFB       Z16, Z10, Z10
-	VMOVDQU64     Z10, 128(R13)
+	VMOVDQU64     Z10, 384(R13)
 	VMOVDQU64     lenPerm<>+192(SB), Z13
 	VPERMD        Z14, Z13, Z13
 	VPADDD        dw15<>+0(SB), Z13, Z3
 	VPSRLD        $0x04, Z3, Z3
-	VMOVDQU64     Z3, 960(R13)
+	VMOVDQU64     Z3, 704(R13)
 	VPANDD        low4<>+0(SB), Z13, Z3
 	VPSHUFB       Z16, Z3, Z3
-	VMOVDQU64     Z3, 448(R13)
+	VMOVDQU64     Z3, 192(R13)
 	VPSRLD        $0x04, Z13, Z11
-	VMOVDQU64     Z11, 704(R13)
-	VPSHUFB       Z16, Z11, Z11
-	VMOVDQU64     Z11, 192(R13)
+	VMOVDQU64     Z11, 448(R13)
 	VPTESTMD      low4<>+0(SB), Z14, K1
 	KMOVW         K1, R14
 	VPSRLD        $0x04, Z14, Z13
@@ -19338,24 +19312,22 @@ lanes_rdone_9:
 	MOVL          CX, R8
 	KORTESTW      K1, K1
 	JCS           lanes_reduced_raocbOpenLanesVAES512
-	VPMINUB       Z9, Z8, Z13
-	VPMINUB       Z11, Z10, Z15
-	VPMINUB       Z15, Z13, Z13
+	VPMINUD       Z9, Z8, Z13
+	VPMINUD       Z11, Z10, Z15
+	VPMINUD       Z15, Z13, Z13
 	VEXTRACTI64X4 $0x01, Z13, Y14
-	VPMINUB       Y14, Y13, Y13
+	VPMINUD       Y14, Y13, Y13
 	VEXTRACTI128  $0x01, Y13, X14
-	VPMINUB       X14, X13, X13
+	VPMINUD       X14, X13, X13
 	VMOVD         X13, CX
-	ANDL          $0x000000ff, CX
-	VPMAXUB       Z9, Z8, Z13
-	VPMAXUB       Z11, Z10, Z15
-	VPMAXUB       Z15, Z13, Z13
+	VPMAXUD       Z9, Z8, Z13
+	VPMAXUD       Z11, Z10, Z15
+	VPMAXUD       Z15, Z13, Z13
 	VEXTRACTI64X4 $0x01, Z13, Y14
-	VPMAXUB       Y14, Y13, Y13
+	VPMAXUD       Y14, Y13, Y13
 	VEXTRACTI128  $0x01, Y13, X14
-	VPMAXUB       X14, X13, X13
+	VPMAXUD       X14, X13, X13
 	VMOVD         X13, R8
-	ANDL          $0x000000ff, R8
 
 lanes_reduced_raocbOpenLanesVAES512:
 	VPXORQ          Z8, Z8, Z8
@@ -19410,24 +19382,24 @@ lanes_pairs_raocbOpenLanesVAES512:
 	VPSHUFB         bswap32<>+0(SB), Z13, Z13
 	VPSHUFB         bswap32<>+0(SB), Z14, Z14
 	VPSHUFB         bswap32<>+0(SB), Z15, Z15
-	VAESENC         1536(R13), Z0, Z0
-	VAESENC         1536(R13), Z1, Z1
-	VAESENC         1536(R13), Z2, Z2
-	VAESENC         1536(R13), Z3, Z3
-	VAESENC         1536(R13), Z12, Z12
-	VAESENC         1536(R13), Z13, Z13
-	VAESENC         1536(R13), Z14, Z14
-	VAESENC         1536(R13), Z15, Z15
-	VAESENC         1600(R13), Z0, Z0
-	VAESENC         1600(R13), Z1, Z1
-	VAESENC         1600(R13), Z2, Z2
-	VAESENC         1600(R13), Z3, Z3
-	VAESENC         1600(R13), Z12, Z12
-	VAESENC         1600(R13), Z13, Z13
-	VAESENC         1600(R13), Z14, Z14
-	VAESENC         1600(R13), Z15, Z15
-	VMOVDQU64       Z0, 1024(R13)
-	VMOVDQU64       Z12, 1280(R13)
+	VAESENC         1280(R13), Z0, Z0
+	VAESENC         1280(R13), Z1, Z1
+	VAESENC         1280(R13), Z2, Z2
+	VAESENC         1280(R13), Z3, Z3
+	VAESENC         1280(R13), Z12, Z12
+	VAESENC         1280(R13), Z13, Z13
+	VAESENC         1280(R13), Z14, Z14
+	VAESENC         1280(R13), Z15, Z15
+	VAESENC         1344(R13), Z0, Z0
+	VAESENC         1344(R13), Z1, Z1
+	VAESENC         1344(R13), Z2, Z2
+	VAESENC         1344(R13), Z3, Z3
+	VAESENC         1344(R13), Z12, Z12
+	VAESENC         1344(R13), Z13, Z13
+	VAESENC         1344(R13), Z14, Z14
+	VAESENC         1344(R13), Z15, Z15
+	VMOVDQU64       Z0, 768(R13)
+	VMOVDQU64       Z12, 1024(R13)
 	MOVQ            (SI), R12
 	VMOVDQU         (R12)(R11*1), X0
 	VMOVDQU         16(R12)(R11*1), X12
@@ -19440,10 +19412,10 @@ lanes_pairs_raocbOpenLanesVAES512:
 	MOVQ            24(SI), R12
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z0
 	VBROADCASTI32X4 16(R12)(R11*1), K7, Z12
-	VPTERNLOGQ      $0x96, 1024(R13), Z17, Z0
-	VPTERNLOGQ      $0x96, 1280(R13), Z17, Z12
-	VMOVDQU64       Z1, 1088(R13)
-	VMOVDQU64       Z13, 1344(R13)
+	VPTERNLOGQ      $0x96, 768(R13), Z17, Z0
+	VPTERNLOGQ      $0x96, 1024(R13), Z17, Z12
+	VMOVDQU64       Z1, 832(R13)
+	VMOVDQU64       Z13, 1088(R13)
 	MOVQ            32(SI), R12
 	VMOVDQU         (R12)(R11*1), X1
 	VMOVDQU         16(R12)(R11*1), X13
@@ -19456,10 +19428,10 @@ lanes_pairs_raocbOpenLanesVAES512:
 	MOVQ            56(SI), R12
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z1
 	VBROADCASTI32X4 16(R12)(R11*1), K7, Z13
-	VPTERNLOGQ      $0x96, 1088(R13), Z17, Z1
-	VPTERNLOGQ      $0x96, 1344(R13), Z17, Z13
-	VMOVDQU64       Z2, 1152(R13)
-	VMOVDQU64       Z14, 1408(R13)
+	VPTERNLOGQ      $0x96, 832(R13), Z17, Z1
+	VPTERNLOGQ      $0x96, 1088(R13), Z17, Z13
+	VMOVDQU64       Z2, 896(R13)
+	VMOVDQU64       Z14, 1152(R13)
 	MOVQ            64(SI), R12
 	VMOVDQU         (R12)(R11*1), X2
 	VMOVDQU         16(R12)(R11*1), X14
@@ -19472,10 +19444,10 @@ lanes_pairs_raocbOpenLanesVAES512:
 	MOVQ            88(SI), R12
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z2
 	VBROADCASTI32X4 16(R12)(R11*1), K7, Z14
-	VPTERNLOGQ      $0x96, 1152(R13), Z17, Z2
-	VPTERNLOGQ      $0x96, 1408(R13), Z17, Z14
-	VMOVDQU64       Z3, 1216(R13)
-	VMOVDQU64       Z15, 1472(R13)
+	VPTERNLOGQ      $0x96, 896(R13), Z17, Z2
+	VPTERNLOGQ      $0x96, 1152(R13), Z17, Z14
+	VMOVDQU64       Z3, 960(R13)
+	VMOVDQU64       Z15, 1216(R13)
 	MOVQ            96(SI), R12
 	VMOVDQU         (R12)(R11*1), X3
 	VMOVDQU         16(R12)(R11*1), X15
@@ -19488,8 +19460,8 @@ lanes_pairs_raocbOpenLanesVAES512:
 	MOVQ            120(SI), R12
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z3
 	VBROADCASTI32X4 16(R12)(R11*1), K7, Z15
-	VPTERNLOGQ      $0x96, 1216(R13), Z17, Z3
-	VPTERNLOGQ      $0x96, 1472(R13), Z17, Z15
+	VPTERNLOGQ      $0x96, 960(R13), Z17, Z3
+	VPTERNLOGQ      $0x96, 1216(R13), Z17, Z15
 	VAESDEC         Z18, Z0, Z0
 	VAESDEC         Z18, Z1, Z1
 	VAESDEC         Z18, Z2, Z2
@@ -19630,8 +19602,8 @@ lanes_r10_10:
 	VAESDECLAST Z27, Z15, Z15
 
 lanes_rdone_10:
-	VPXORQ        1024(R13), Z0, Z0
-	VPXORQ        1280(R13), Z12, Z12
+	VPXORQ        768(R13), Z0, Z0
+	VPXORQ        1024(R13), Z12, Z12
 	VPTERNLOGQ    $0x96, Z0, Z12, Z8
 	MOVQ          128(SI), R12
 	VMOVDQU       X0, (R12)(R11*1)
@@ -19645,8 +19617,8 @@ lanes_rdone_10:
 	MOVQ          152(SI), R12
 	VEXTRACTI32X4 $0x03, Z0, (R12)(R11*1)
 	VEXTRACTI32X4 $0x03, Z12, 16(R12)(R11*1)
-	VPXORQ        1088(R13), Z1, Z1
-	VPXORQ        1344(R13), Z13, Z13
+	VPXORQ        832(R13), Z1, Z1
+	VPXORQ        1088(R13), Z13, Z13
 	VPTERNLOGQ    $0x96, Z1, Z13, Z9
 	MOVQ          160(SI), R12
 	VMOVDQU       X1, (R12)(R11*1)
@@ -19660,8 +19632,8 @@ lanes_rdone_10:
 	MOVQ          184(SI), R12
 	VEXTRACTI32X4 $0x03, Z1, (R12)(R11*1)
 	VEXTRACTI32X4 $0x03, Z13, 16(R12)(R11*1)
-	VPXORQ        1152(R13), Z2, Z2
-	VPXORQ        1408(R13), Z14, Z14
+	VPXORQ        896(R13), Z2, Z2
+	VPXORQ        1152(R13), Z14, Z14
 	VPTERNLOGQ    $0x96, Z2, Z14, Z10
 	MOVQ          192(SI), R12
 	VMOVDQU       X2, (R12)(R11*1)
@@ -19675,8 +19647,8 @@ lanes_rdone_10:
 	MOVQ          216(SI), R12
 	VEXTRACTI32X4 $0x03, Z2, (R12)(R11*1)
 	VEXTRACTI32X4 $0x03, Z14, 16(R12)(R11*1)
-	VPXORQ        1216(R13), Z3, Z3
-	VPXORQ        1472(R13), Z15, Z15
+	VPXORQ        960(R13), Z3, Z3
+	VPXORQ        1216(R13), Z15, Z15
 	VPTERNLOGQ    $0x96, Z3, Z15, Z11
 	MOVQ          224(SI), R12
 	VMOVDQU       X3, (R12)(R11*1)
@@ -19697,7 +19669,7 @@ lanes_rdone_10:
 lanes_loop_raocbOpenLanesVAES512:
 	CMPQ            R9, R8
 	JA              lanes_blocks_done_raocbOpenLanesVAES512
-	VPBROADCASTB    R9, Z13
+	VPBROADCASTD    R9, Z13
 	LEAQ            -1(R9), R12
 	VPBROADCASTD    R12, Z16
 	VPADDD          Z16, Z4, Z0
@@ -19708,17 +19680,17 @@ lanes_loop_raocbOpenLanesVAES512:
 	VPSHUFB         bswap32<>+0(SB), Z1, Z1
 	VPSHUFB         bswap32<>+0(SB), Z2, Z2
 	VPSHUFB         bswap32<>+0(SB), Z3, Z3
-	VAESENC         1536(R13), Z0, Z0
-	VAESENC         1536(R13), Z1, Z1
-	VAESENC         1536(R13), Z2, Z2
-	VAESENC         1536(R13), Z3, Z3
-	VAESENC         1600(R13), Z0, Z0
-	VAESENC         1600(R13), Z1, Z1
-	VAESENC         1600(R13), Z2, Z2
-	VAESENC         1600(R13), Z3, Z3
+	VAESENC         1280(R13), Z0, Z0
+	VAESENC         1280(R13), Z1, Z1
+	VAESENC         1280(R13), Z2, Z2
+	VAESENC         1280(R13), Z3, Z3
+	VAESENC         1344(R13), Z0, Z0
+	VAESENC         1344(R13), Z1, Z1
+	VAESENC         1344(R13), Z2, Z2
+	VAESENC         1344(R13), Z3, Z3
 	CMPQ            R9, CX
 	JA              lanes_masked_raocbOpenLanesVAES512
-	VMOVDQU64       Z0, 1024(R13)
+	VMOVDQU64       Z0, 768(R13)
 	MOVQ            (SI), R12
 	VMOVDQU         (R12)(R11*1), X14
 	MOVQ            8(SI), R12
@@ -19728,7 +19700,7 @@ lanes_loop_raocbOpenLanesVAES512:
 	MOVQ            24(SI), R12
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z14
 	VPTERNLOGQ      $0x96, Z17, Z14, Z0
-	VMOVDQU64       Z1, 1088(R13)
+	VMOVDQU64       Z1, 832(R13)
 	MOVQ            32(SI), R12
 	VMOVDQU         (R12)(R11*1), X14
 	MOVQ            40(SI), R12
@@ -19738,7 +19710,7 @@ lanes_loop_raocbOpenLanesVAES512:
 	MOVQ            56(SI), R12
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z14
 	VPTERNLOGQ      $0x96, Z17, Z14, Z1
-	VMOVDQU64       Z2, 1152(R13)
+	VMOVDQU64       Z2, 896(R13)
 	MOVQ            64(SI), R12
 	VMOVDQU         (R12)(R11*1), X14
 	MOVQ            72(SI), R12
@@ -19748,7 +19720,7 @@ lanes_loop_raocbOpenLanesVAES512:
 	MOVQ            88(SI), R12
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z14
 	VPTERNLOGQ      $0x96, Z17, Z14, Z2
-	VMOVDQU64       Z3, 1216(R13)
+	VMOVDQU64       Z3, 960(R13)
 	MOVQ            96(SI), R12
 	VMOVDQU         (R12)(R11*1), X14
 	MOVQ            104(SI), R12
@@ -19834,7 +19806,7 @@ lanes_r10_11:
 	VAESDECLAST Z27, Z3, Z3
 
 lanes_rdone_11:
-	VPXORQ        1024(R13), Z0, Z0
+	VPXORQ        768(R13), Z0, Z0
 	VPXORQ        Z0, Z8, Z8
 	MOVQ          128(SI), R12
 	VMOVDQU       X0, (R12)(R11*1)
@@ -19844,7 +19816,7 @@ lanes_rdone_11:
 	VEXTRACTI32X4 $0x02, Z0, (R12)(R11*1)
 	MOVQ          152(SI), R12
 	VEXTRACTI32X4 $0x03, Z0, (R12)(R11*1)
-	VPXORQ        1088(R13), Z1, Z1
+	VPXORQ        832(R13), Z1, Z1
 	VPXORQ        Z1, Z9, Z9
 	MOVQ          160(SI), R12
 	VMOVDQU       X1, (R12)(R11*1)
@@ -19854,7 +19826,7 @@ lanes_rdone_11:
 	VEXTRACTI32X4 $0x02, Z1, (R12)(R11*1)
 	MOVQ          184(SI), R12
 	VEXTRACTI32X4 $0x03, Z1, (R12)(R11*1)
-	VPXORQ        1152(R13), Z2, Z2
+	VPXORQ        896(R13), Z2, Z2
 	VPXORQ        Z2, Z10, Z10
 	MOVQ          192(SI), R12
 	VMOVDQU       X2, (R12)(R11*1)
@@ -19864,7 +19836,7 @@ lanes_rdone_11:
 	VEXTRACTI32X4 $0x02, Z2, (R12)(R11*1)
 	MOVQ          216(SI), R12
 	VEXTRACTI32X4 $0x03, Z2, (R12)(R11*1)
-	VPXORQ        1216(R13), Z3, Z3
+	VPXORQ        960(R13), Z3, Z3
 	VPXORQ        Z3, Z11, Z11
 	MOVQ          224(SI), R12
 	VMOVDQU       X3, (R12)(R11*1)
@@ -19877,8 +19849,8 @@ lanes_rdone_11:
 	JMP           lanes_next_raocbOpenLanesVAES512
 
 lanes_masked_raocbOpenLanesVAES512:
-	VMOVDQU64    Z0, 1024(R13)
-	VPCMPUD      $0x02, (R13), Z13, K2
+	VMOVDQU64    Z0, 768(R13)
+	VPCMPUD      $0x02, 256(R13), Z13, K2
 	MOVQ         (SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X14
 	MOVQ         8(SI), R12
@@ -19894,8 +19866,8 @@ lanes_masked_raocbOpenLanesVAES512:
 	VMOVDQU32.Z  (R12)(R11*1), K3, X16
 	VINSERTI32X4 $0x03, X16, Z14, Z14
 	VPTERNLOGQ   $0x96, Z17, Z14, Z0
-	VMOVDQU64    Z1, 1088(R13)
-	VPCMPUD      $0x02, 64(R13), Z13, K2
+	VMOVDQU64    Z1, 832(R13)
+	VPCMPUD      $0x02, 320(R13), Z13, K2
 	MOVQ         32(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X14
 	MOVQ         40(SI), R12
@@ -19911,8 +19883,8 @@ lanes_masked_raocbOpenLanesVAES512:
 	VMOVDQU32.Z  (R12)(R11*1), K3, X16
 	VINSERTI32X4 $0x03, X16, Z14, Z14
 	VPTERNLOGQ   $0x96, Z17, Z14, Z1
-	VMOVDQU64    Z2, 1152(R13)
-	VPCMPUD      $0x02, 128(R13), Z13, K2
+	VMOVDQU64    Z2, 896(R13)
+	VPCMPUD      $0x02, 384(R13), Z13, K2
 	MOVQ         64(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X14
 	MOVQ         72(SI), R12
@@ -19928,8 +19900,8 @@ lanes_masked_raocbOpenLanesVAES512:
 	VMOVDQU32.Z  (R12)(R11*1), K3, X16
 	VINSERTI32X4 $0x03, X16, Z14, Z14
 	VPTERNLOGQ   $0x96, Z17, Z14, Z2
-	VMOVDQU64    Z3, 1216(R13)
-	VPCMPUD      $0x02, 192(R13), Z13, K2
+	VMOVDQU64    Z3, 960(R13)
+	VPCMPUD      $0x02, 448(R13), Z13, K2
 	MOVQ         96(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X14
 	MOVQ         104(SI), R12
@@ -20021,8 +19993,8 @@ lanes_r10_12:
 	VAESDECLAST Z27, Z3, Z3
 
 lanes_rdone_12:
-	VPCMPUD       $0x02, (R13), Z13, K2
-	VPXORQ        1024(R13), Z0, Z0
+	VPCMPUD       $0x02, 256(R13), Z13, K2
+	VPXORQ        768(R13), Z0, Z0
 	VPXORD        Z0, Z8, K2, Z8
 	MOVQ          128(SI), R12
 	VMOVDQU32     X0, K2, (R12)(R11*1)
@@ -20038,8 +20010,8 @@ lanes_rdone_12:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z0, X16
 	VMOVDQU32     X16, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 64(R13), Z13, K2
-	VPXORQ        1088(R13), Z1, Z1
+	VPCMPUD       $0x02, 320(R13), Z13, K2
+	VPXORQ        832(R13), Z1, Z1
 	VPXORD        Z1, Z9, K2, Z9
 	MOVQ          160(SI), R12
 	VMOVDQU32     X1, K2, (R12)(R11*1)
@@ -20055,8 +20027,8 @@ lanes_rdone_12:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z1, X16
 	VMOVDQU32     X16, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 128(R13), Z13, K2
-	VPXORQ        1152(R13), Z2, Z2
+	VPCMPUD       $0x02, 384(R13), Z13, K2
+	VPXORQ        896(R13), Z2, Z2
 	VPXORD        Z2, Z10, K2, Z10
 	MOVQ          192(SI), R12
 	VMOVDQU32     X2, K2, (R12)(R11*1)
@@ -20072,8 +20044,8 @@ lanes_rdone_12:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z2, X16
 	VMOVDQU32     X16, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 192(R13), Z13, K2
-	VPXORQ        1216(R13), Z3, Z3
+	VPCMPUD       $0x02, 448(R13), Z13, K2
+	VPXORQ        960(R13), Z3, Z3
 	VPXORD        Z3, Z11, K2, Z11
 	MOVQ          224(SI), R12
 	VMOVDQU32     X3, K2, (R12)(R11*1)
@@ -20121,26 +20093,26 @@ lanes_blocks_done_raocbOpenLanesVAES512:
 	KMOVQ           R12, K7
 	TESTL           R14, R14
 	JZ              lanes_parts_done_raocbOpenLanesVAES512
-	VPADDD          512(R13), Z4, Z0
+	VPADDD          256(R13), Z4, Z0
 	VPADDD          dw1<>+0(SB), Z0, Z0
-	VPADDD          576(R13), Z5, Z1
+	VPADDD          320(R13), Z5, Z1
 	VPADDD          dw1<>+0(SB), Z1, Z1
-	VPADDD          640(R13), Z6, Z2
+	VPADDD          384(R13), Z6, Z2
 	VPADDD          dw1<>+0(SB), Z2, Z2
-	VPADDD          704(R13), Z7, Z3
+	VPADDD          448(R13), Z7, Z3
 	VPADDD          dw1<>+0(SB), Z3, Z3
 	VPSHUFB         bswap32<>+0(SB), Z0, Z0
 	VPSHUFB         bswap32<>+0(SB), Z1, Z1
 	VPSHUFB         bswap32<>+0(SB), Z2, Z2
 	VPSHUFB         bswap32<>+0(SB), Z3, Z3
-	VAESENC         1536(R13), Z0, Z0
-	VAESENC         1536(R13), Z1, Z1
-	VAESENC         1536(R13), Z2, Z2
-	VAESENC         1536(R13), Z3, Z3
-	VAESENC         1600(R13), Z0, Z0
-	VAESENC         1600(R13), Z1, Z1
-	VAESENC         1600(R13), Z2, Z2
-	VAESENC         1600(R13), Z3, Z3
+	VAESENC         1280(R13), Z0, Z0
+	VAESENC         1280(R13), Z1, Z1
+	VAESENC         1280(R13), Z2, Z2
+	VAESENC         1280(R13), Z3, Z3
+	VAESENC         1344(R13), Z0, Z0
+	VAESENC         1344(R13), Z1, Z1
+	VAESENC         1344(R13), Z2, Z2
+	VAESENC         1344(R13), Z3, Z3
 	VPXORQ          Z17, Z0, Z0
 	VPXORQ          Z17, Z1, Z1
 	VPXORQ          Z17, Z2, Z2
@@ -20222,196 +20194,196 @@ lanes_r10_13:
 
 lanes_rdone_13:
 	VMOVDQU64  iota4<>+0(SB), Z16
-	VMOVDQU64  256(R13), Z13
+	VMOVDQU64  (R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       (SI), R12
-	MOVL       2048(R13), R14
+	MOVL       1792(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   (R12)(R14*1), K3, Z14
+	VMOVDQU8   (R12)(R14*1), K3, X14
 	MOVQ       8(SI), R12
-	MOVL       2052(R13), R14
+	MOVL       1796(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	VMOVDQU8   -16(R12)(R14*1), K3, Y14
 	MOVQ       16(SI), R12
-	MOVL       2056(R13), R14
+	MOVL       1800(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       24(SI), R12
-	MOVL       2060(R13), R14
+	MOVL       1804(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z0, Z0
 	MOVQ       128(SI), R12
-	MOVL       2048(R13), R14
+	MOVL       1792(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   Z0, K3, (R12)(R14*1)
+	VMOVDQU8   X0, K3, (R12)(R14*1)
 	MOVQ       136(SI), R12
-	MOVL       2052(R13), R14
+	MOVL       1796(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   Z0, K3, -16(R12)(R14*1)
+	VMOVDQU8   Y0, K3, -16(R12)(R14*1)
 	MOVQ       144(SI), R12
-	MOVL       2056(R13), R14
+	MOVL       1800(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z0, K3, -32(R12)(R14*1)
 	MOVQ       152(SI), R12
-	MOVL       2060(R13), R14
+	MOVL       1804(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z0, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z Z0, K1, Z14
 	VMOVDQU8.Z b80<>+0(SB), K2, Z13
 	VPTERNLOGQ $0x96, Z14, Z13, Z8
-	VMOVDQU64  320(R13), Z13
+	VMOVDQU64  64(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       32(SI), R12
-	MOVL       2064(R13), R14
+	MOVL       1808(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   (R12)(R14*1), K3, Z14
+	VMOVDQU8   (R12)(R14*1), K3, X14
 	MOVQ       40(SI), R12
-	MOVL       2068(R13), R14
+	MOVL       1812(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	VMOVDQU8   -16(R12)(R14*1), K3, Y14
 	MOVQ       48(SI), R12
-	MOVL       2072(R13), R14
+	MOVL       1816(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       56(SI), R12
-	MOVL       2076(R13), R14
+	MOVL       1820(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z1, Z1
 	MOVQ       160(SI), R12
-	MOVL       2064(R13), R14
+	MOVL       1808(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   Z1, K3, (R12)(R14*1)
+	VMOVDQU8   X1, K3, (R12)(R14*1)
 	MOVQ       168(SI), R12
-	MOVL       2068(R13), R14
+	MOVL       1812(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   Z1, K3, -16(R12)(R14*1)
+	VMOVDQU8   Y1, K3, -16(R12)(R14*1)
 	MOVQ       176(SI), R12
-	MOVL       2072(R13), R14
+	MOVL       1816(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z1, K3, -32(R12)(R14*1)
 	MOVQ       184(SI), R12
-	MOVL       2076(R13), R14
+	MOVL       1820(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z1, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z Z1, K1, Z14
 	VMOVDQU8.Z b80<>+0(SB), K2, Z13
 	VPTERNLOGQ $0x96, Z14, Z13, Z9
-	VMOVDQU64  384(R13), Z13
+	VMOVDQU64  128(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       64(SI), R12
-	MOVL       2080(R13), R14
+	MOVL       1824(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   (R12)(R14*1), K3, Z14
+	VMOVDQU8   (R12)(R14*1), K3, X14
 	MOVQ       72(SI), R12
-	MOVL       2084(R13), R14
+	MOVL       1828(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	VMOVDQU8   -16(R12)(R14*1), K3, Y14
 	MOVQ       80(SI), R12
-	MOVL       2088(R13), R14
+	MOVL       1832(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       88(SI), R12
-	MOVL       2092(R13), R14
+	MOVL       1836(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z2, Z2
 	MOVQ       192(SI), R12
-	MOVL       2080(R13), R14
+	MOVL       1824(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   Z2, K3, (R12)(R14*1)
+	VMOVDQU8   X2, K3, (R12)(R14*1)
 	MOVQ       200(SI), R12
-	MOVL       2084(R13), R14
+	MOVL       1828(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   Z2, K3, -16(R12)(R14*1)
+	VMOVDQU8   Y2, K3, -16(R12)(R14*1)
 	MOVQ       208(SI), R12
-	MOVL       2088(R13), R14
+	MOVL       1832(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z2, K3, -32(R12)(R14*1)
 	MOVQ       216(SI), R12
-	MOVL       2092(R13), R14
+	MOVL       1836(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z2, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z Z2, K1, Z14
 	VMOVDQU8.Z b80<>+0(SB), K2, Z13
 	VPTERNLOGQ $0x96, Z14, Z13, Z10
-	VMOVDQU64  448(R13), Z13
+	VMOVDQU64  192(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       96(SI), R12
-	MOVL       2096(R13), R14
+	MOVL       1840(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   (R12)(R14*1), K3, Z14
+	VMOVDQU8   (R12)(R14*1), K3, X14
 	MOVQ       104(SI), R12
-	MOVL       2100(R13), R14
+	MOVL       1844(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	VMOVDQU8   -16(R12)(R14*1), K3, Y14
 	MOVQ       112(SI), R12
-	MOVL       2104(R13), R14
+	MOVL       1848(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       120(SI), R12
-	MOVL       2108(R13), R14
+	MOVL       1852(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z3, Z3
 	MOVQ       224(SI), R12
-	MOVL       2096(R13), R14
+	MOVL       1840(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   Z3, K3, (R12)(R14*1)
+	VMOVDQU8   X3, K3, (R12)(R14*1)
 	MOVQ       232(SI), R12
-	MOVL       2100(R13), R14
+	MOVL       1844(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   Z3, K3, -16(R12)(R14*1)
+	VMOVDQU8   Y3, K3, -16(R12)(R14*1)
 	MOVQ       240(SI), R12
-	MOVL       2104(R13), R14
+	MOVL       1848(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z3, K3, -32(R12)(R14*1)
 	MOVQ       248(SI), R12
-	MOVL       2108(R13), R14
+	MOVL       1852(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z3, K3, -48(R12)(R14*1)
@@ -20420,26 +20392,26 @@ lanes_rdone_13:
 	VPTERNLOGQ $0x96, Z14, Z13, Z11
 
 lanes_parts_done_raocbOpenLanesVAES512:
-	VPADDD      768(R13), Z4, Z0
+	VPADDD      512(R13), Z4, Z0
 	VPADDD      dw3<>+0(SB), Z0, Z0
-	VPADDD      832(R13), Z5, Z1
+	VPADDD      576(R13), Z5, Z1
 	VPADDD      dw3<>+0(SB), Z1, Z1
-	VPADDD      896(R13), Z6, Z2
+	VPADDD      640(R13), Z6, Z2
 	VPADDD      dw3<>+0(SB), Z2, Z2
-	VPADDD      960(R13), Z7, Z3
+	VPADDD      704(R13), Z7, Z3
 	VPADDD      dw3<>+0(SB), Z3, Z3
 	VPSHUFB     bswap32<>+0(SB), Z0, Z0
 	VPSHUFB     bswap32<>+0(SB), Z1, Z1
 	VPSHUFB     bswap32<>+0(SB), Z2, Z2
 	VPSHUFB     bswap32<>+0(SB), Z3, Z3
-	VAESENC     1536(R13), Z0, Z0
-	VAESENC     1536(R13), Z1, Z1
-	VAESENC     1536(R13), Z2, Z2
-	VAESENC     1536(R13), Z3, Z3
-	VAESENC     1600(R13), Z0, Z0
-	VAESENC     1600(R13), Z1, Z1
-	VAESENC     1600(R13), Z2, Z2
-	VAESENC     1600(R13), Z3, Z3
+	VAESENC     1280(R13), Z0, Z0
+	VAESENC     1280(R13), Z1, Z1
+	VAESENC     1280(R13), Z2, Z2
+	VAESENC     1280(R13), Z3, Z3
+	VAESENC     1344(R13), Z0, Z0
+	VAESENC     1344(R13), Z1, Z1
+	VAESENC     1344(R13), Z2, Z2
+	VAESENC     1344(R13), Z3, Z3
 	VPTERNLOGQ  $0x96, Z17, Z8, Z0
 	VPTERNLOGQ  $0x96, Z17, Z9, Z1
 	VPTERNLOGQ  $0x96, Z17, Z10, Z2
@@ -20525,16 +20497,16 @@ lanes_rdone_14:
 	VMOVDQU64     Z1, 64(R11)
 	VMOVDQU64     Z2, 128(R11)
 	VMOVDQU64     Z3, 192(R11)
-	MOVL          2112(R13), R14
+	MOVL          1856(R13), R14
 	XORL          CX, CX
 	MOVQ          msgs+56(FP), BX
 	MOVQ          idx+64(FP), DX
 	BTL           $0x0f, R14
 	JCC           lanes_tag15_raocbOpenLanesVAES512
 	MOVQ          120(SI), R12
-	MOVL          2108(R13), R9
-	VEXTRACTI32X4 $0x03, Z3, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	MOVL          1852(R13), R9
+	VEXTRACTI32X4 $0x03, Z3, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	IMUL3Q        $0x68, 120(DX), AX
 	KORTESTW      K1, K1
 	SETCS         96(AX)(BX*1)
@@ -20544,9 +20516,9 @@ lanes_tag15_raocbOpenLanesVAES512:
 	BTL           $0x0e, R14
 	JCC           lanes_tag14_raocbOpenLanesVAES512
 	MOVQ          112(SI), R12
-	MOVL          2104(R13), R9
-	VEXTRACTI32X4 $0x02, Z3, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	MOVL          1848(R13), R9
+	VEXTRACTI32X4 $0x02, Z3, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	IMUL3Q        $0x68, 112(DX), AX
 	KORTESTW      K1, K1
 	SETCS         96(AX)(BX*1)
@@ -20556,9 +20528,9 @@ lanes_tag14_raocbOpenLanesVAES512:
 	BTL           $0x0d, R14
 	JCC           lanes_tag13_raocbOpenLanesVAES512
 	MOVQ          104(SI), R12
-	MOVL          2100(R13), R9
-	VEXTRACTI32X4 $0x01, Z3, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	MOVL          1844(R13), R9
+	VEXTRACTI32X4 $0x01, Z3, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	IMUL3Q        $0x68, 104(DX), AX
 	KORTESTW      K1, K1
 	SETCS         96(AX)(BX*1)
@@ -20568,7 +20540,7 @@ lanes_tag13_raocbOpenLanesVAES512:
 	BTL      $0x0c, R14
 	JCC      lanes_tag12_raocbOpenLanesVAES512
 	MOVQ     96(SI), R12
-	MOVL     2096(R13), R9
+	MOVL     1840(R13), R9
 	VPCMPEQB (R12)(R9*1), X3, K1
 	IMUL3Q   $0x68, 96(DX), AX
 	KORTESTW K1, K1
@@ -20579,9 +20551,9 @@ lanes_tag12_raocbOpenLanesVAES512:
 	BTL           $0x0b, R14
 	JCC           lanes_tag11_raocbOpenLanesVAES512
 	MOVQ          88(SI), R12
-	MOVL          2092(R13), R9
-	VEXTRACTI32X4 $0x03, Z2, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	MOVL          1836(R13), R9
+	VEXTRACTI32X4 $0x03, Z2, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	IMUL3Q        $0x68, 88(DX), AX
 	KORTESTW      K1, K1
 	SETCS         96(AX)(BX*1)
@@ -20591,9 +20563,9 @@ lanes_tag11_raocbOpenLanesVAES512:
 	BTL           $0x0a, R14
 	JCC           lanes_tag10_raocbOpenLanesVAES512
 	MOVQ          80(SI), R12
-	MOVL          2088(R13), R9
-	VEXTRACTI32X4 $0x02, Z2, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	MOVL          1832(R13), R9
+	VEXTRACTI32X4 $0x02, Z2, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	IMUL3Q        $0x68, 80(DX), AX
 	KORTESTW      K1, K1
 	SETCS         96(AX)(BX*1)
@@ -20603,9 +20575,9 @@ lanes_tag10_raocbOpenLanesVAES512:
 	BTL           $0x09, R14
 	JCC           lanes_tag9_raocbOpenLanesVAES512
 	MOVQ          72(SI), R12
-	MOVL          2084(R13), R9
-	VEXTRACTI32X4 $0x01, Z2, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	MOVL          1828(R13), R9
+	VEXTRACTI32X4 $0x01, Z2, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	IMUL3Q        $0x68, 72(DX), AX
 	KORTESTW      K1, K1
 	SETCS         96(AX)(BX*1)
@@ -20615,7 +20587,7 @@ lanes_tag9_raocbOpenLanesVAES512:
 	BTL      $0x08, R14
 	JCC      lanes_tag8_raocbOpenLanesVAES512
 	MOVQ     64(SI), R12
-	MOVL     2080(R13), R9
+	MOVL     1824(R13), R9
 	VPCMPEQB (R12)(R9*1), X2, K1
 	IMUL3Q   $0x68, 64(DX), AX
 	KORTESTW K1, K1
@@ -20626,9 +20598,9 @@ lanes_tag8_raocbOpenLanesVAES512:
 	BTL           $0x07, R14
 	JCC           lanes_tag7_raocbOpenLanesVAES512
 	MOVQ          56(SI), R12
-	MOVL          2076(R13), R9
-	VEXTRACTI32X4 $0x03, Z1, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	MOVL          1820(R13), R9
+	VEXTRACTI32X4 $0x03, Z1, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	IMUL3Q        $0x68, 56(DX), AX
 	KORTESTW      K1, K1
 	SETCS         96(AX)(BX*1)
@@ -20638,9 +20610,9 @@ lanes_tag7_raocbOpenLanesVAES512:
 	BTL           $0x06, R14
 	JCC           lanes_tag6_raocbOpenLanesVAES512
 	MOVQ          48(SI), R12
-	MOVL          2072(R13), R9
-	VEXTRACTI32X4 $0x02, Z1, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	MOVL          1816(R13), R9
+	VEXTRACTI32X4 $0x02, Z1, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	IMUL3Q        $0x68, 48(DX), AX
 	KORTESTW      K1, K1
 	SETCS         96(AX)(BX*1)
@@ -20650,9 +20622,9 @@ lanes_tag6_raocbOpenLanesVAES512:
 	BTL           $0x05, R14
 	JCC           lanes_tag5_raocbOpenLanesVAES512
 	MOVQ          40(SI), R12
-	MOVL          2068(R13), R9
-	VEXTRACTI32X4 $0x01, Z1, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	MOVL          1812(R13), R9
+	VEXTRACTI32X4 $0x01, Z1, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	IMUL3Q        $0x68, 40(DX), AX
 	KORTESTW      K1, K1
 	SETCS         96(AX)(BX*1)
@@ -20662,7 +20634,7 @@ lanes_tag5_raocbOpenLanesVAES512:
 	BTL      $0x04, R14
 	JCC      lanes_tag4_raocbOpenLanesVAES512
 	MOVQ     32(SI), R12
-	MOVL     2064(R13), R9
+	MOVL     1808(R13), R9
 	VPCMPEQB (R12)(R9*1), X1, K1
 	IMUL3Q   $0x68, 32(DX), AX
 	KORTESTW K1, K1
@@ -20673,9 +20645,9 @@ lanes_tag4_raocbOpenLanesVAES512:
 	BTL           $0x03, R14
 	JCC           lanes_tag3_raocbOpenLanesVAES512
 	MOVQ          24(SI), R12
-	MOVL          2060(R13), R9
-	VEXTRACTI32X4 $0x03, Z0, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	MOVL          1804(R13), R9
+	VEXTRACTI32X4 $0x03, Z0, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	IMUL3Q        $0x68, 24(DX), AX
 	KORTESTW      K1, K1
 	SETCS         96(AX)(BX*1)
@@ -20685,9 +20657,9 @@ lanes_tag3_raocbOpenLanesVAES512:
 	BTL           $0x02, R14
 	JCC           lanes_tag2_raocbOpenLanesVAES512
 	MOVQ          16(SI), R12
-	MOVL          2056(R13), R9
-	VEXTRACTI32X4 $0x02, Z0, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	MOVL          1800(R13), R9
+	VEXTRACTI32X4 $0x02, Z0, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	IMUL3Q        $0x68, 16(DX), AX
 	KORTESTW      K1, K1
 	SETCS         96(AX)(BX*1)
@@ -20697,9 +20669,9 @@ lanes_tag2_raocbOpenLanesVAES512:
 	BTL           $0x01, R14
 	JCC           lanes_tag1_raocbOpenLanesVAES512
 	MOVQ          8(SI), R12
-	MOVL          2052(R13), R9
-	VEXTRACTI32X4 $0x01, Z0, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	MOVL          1796(R13), R9
+	VEXTRACTI32X4 $0x01, Z0, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	IMUL3Q        $0x68, 8(DX), AX
 	KORTESTW      K1, K1
 	SETCS         96(AX)(BX*1)
@@ -20709,7 +20681,7 @@ lanes_tag1_raocbOpenLanesVAES512:
 	BTL      $0x00, R14
 	JCC      lanes_tag0_raocbOpenLanesVAES512
 	MOVQ     (SI), R12
-	MOVL     2048(R13), R9
+	MOVL     1792(R13), R9
 	VPCMPEQB (R12)(R9*1), X0, K1
 	IMUL3Q   $0x68, (DX), AX
 	KORTESTW K1, K1
@@ -20725,21 +20697,21 @@ lanes_tag0_raocbOpenLanesVAES512:
 
 // func raocbSealRunVAES512(nr int, rk *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *byte, runs int, sub int, mark uint32, out *[264]byte) int
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV, VAES
-TEXT ·raocbSealRunVAES512(SB), $2184-96
+TEXT ·raocbSealRunVAES512(SB), $1928-96
 	LEAQ            (SP), R13
 	ADDQ            $0x3f, R13
 	ANDQ            $-64, R13
 	MOVQ            msgs+48(FP), SI
-	MOVL            $0x00000000, 2116(R13)
+	MOVL            $0x00000000, 1860(R13)
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
 	MOVQ            BX, R10
 	MOVQ            r1+16(FP), R12
 	VBROADCASTI32X4 (R12), Z12
-	VMOVDQU64       Z12, 1536(R13)
+	VMOVDQU64       Z12, 1280(R13)
 	MOVQ            r2+24(FP), R12
 	VBROADCASTI32X4 (R12), Z12
-	VMOVDQU64       Z12, 1600(R13)
+	VMOVDQU64       Z12, 1344(R13)
 	VBROADCASTI32X4 (R10), Z17
 	VBROADCASTI32X4 16(R10), Z18
 	VBROADCASTI32X4 32(R10), Z19
@@ -20790,7 +20762,7 @@ TEXT ·raocbSealRunVAES512(SB), $2184-96
 	ADCL            R12, R12
 	MOVLQZX         mark+72(FP), R14
 	ANDL            R12, R14
-	MOVL            R14, 2112(R13)
+	MOVL            R14, 1856(R13)
 	KXNORB          K1, K1, K1
 	VMOVDQU64       lenIdx<>+0(SB), Z15
 	VPGATHERQQ      (SI)(Z15*1), K1, Z13
@@ -20803,7 +20775,7 @@ TEXT ·raocbSealRunVAES512(SB), $2184-96
 	MOVQ            sub+64(FP), R12
 	VPBROADCASTD    R12, Z13
 	VPSUBD          Z13, Z12, Z12
-	VMOVDQU64       Z12, 2048(R13)
+	VMOVDQU64       Z12, 1792(R13)
 	MOVQ            $0x000000000000ffff, R12
 	KMOVQ           R12, K4
 	MOVQ            $0x00000000ffff0000, R12
@@ -20827,46 +20799,42 @@ TEXT ·raocbSealRunVAES512(SB), $2184-96
 	KANDQ           K1, K7, K7
 	MOVQ            bits+32(FP), R12
 	VBROADCASTI32X4 (R12), Z13
-	VMOVDQA64       Z13, Z0
 	MOVQ            (SI), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z0
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X0
 	MOVQ            104(SI), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z0
+	VMOVDQU8        -32(R12)(R14*1), K5, Y0
 	MOVQ            208(SI), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z0
 	MOVQ            312(SI), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z0
-	VPXORQ          Z17, Z0, Z0
-	VMOVDQA64       Z13, Z1
+	VPTERNLOGQ      $0x96, Z13, Z17, Z0
 	MOVQ            416(SI), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z1
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X1
 	MOVQ            520(SI), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z1
+	VMOVDQU8        -32(R12)(R14*1), K5, Y1
 	MOVQ            624(SI), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z1
 	MOVQ            728(SI), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z1
-	VPXORQ          Z17, Z1, Z1
-	VMOVDQA64       Z13, Z2
+	VPTERNLOGQ      $0x96, Z13, Z17, Z1
 	MOVQ            832(SI), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z2
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X2
 	MOVQ            936(SI), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z2
+	VMOVDQU8        -32(R12)(R14*1), K5, Y2
 	MOVQ            1040(SI), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z2
 	MOVQ            1144(SI), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z2
-	VPXORQ          Z17, Z2, Z2
-	VMOVDQA64       Z13, Z3
+	VPTERNLOGQ      $0x96, Z13, Z17, Z2
 	MOVQ            1248(SI), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z3
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X3
 	MOVQ            1352(SI), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z3
+	VMOVDQU8        -32(R12)(R14*1), K5, Y3
 	MOVQ            1456(SI), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z3
 	MOVQ            1560(SI), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z3
-	VPXORQ          Z17, Z3, Z3
+	VPTERNLOGQ      $0x96, Z13, Z17, Z3
 	VAESENC         Z18, Z0, Z0
 	VAESENC         Z18, Z1, Z1
 	VAESENC         Z18, Z2, Z2
@@ -20948,56 +20916,48 @@ lanes_group_raocbSealRunVAES512:
 	VPSHUFB       bswap32<>+0(SB), Z1, Z5
 	VPSHUFB       bswap32<>+0(SB), Z2, Z6
 	VPSHUFB       bswap32<>+0(SB), Z3, Z7
-	VMOVDQU64     2048(R13), Z14
+	VMOVDQU64     1792(R13), Z14
 	VPXORQ        Z16, Z16, Z16
 	VMOVDQU64     lenPerm<>+0(SB), Z13
 	VPERMD        Z14, Z13, Z13
 	VPADDD        dw15<>+0(SB), Z13, Z0
 	VPSRLD        $0x04, Z0, Z0
-	VMOVDQU64     Z0, 768(R13)
+	VMOVDQU64     Z0, 512(R13)
 	VPANDD        low4<>+0(SB), Z13, Z0
 	VPSHUFB       Z16, Z0, Z0
-	VMOVDQU64     Z0, 256(R13)
+	VMOVDQU64     Z0, (R13)
 	VPSRLD        $0x04, Z13, Z8
-	VMOVDQU64     Z8, 512(R13)
-	VPSHUFB       Z16, Z8, Z8
-	VMOVDQU64     Z8, (R13)
+	VMOVDQU64     Z8, 256(R13)
 	VMOVDQU64     lenPerm<>+64(SB), Z13
 	VPERMD        Z14, Z13, Z13
 	VPADDD        dw15<>+0(SB), Z13, Z1
 	VPSRLD        $0x04, Z1, Z1
-	VMOVDQU64     Z1, 832(R13)
+	VMOVDQU64     Z1, 576(R13)
 	VPANDD        low4<>+0(SB), Z13, Z1
 	VPSHUFB       Z16, Z1, Z1
-	VMOVDQU64     Z1, 320(R13)
+	VMOVDQU64     Z1, 64(R13)
 	VPSRLD        $0x04, Z13, Z9
-	VMOVDQU64     Z9, 576(R13)
-	VPSHUFB       Z16, Z9, Z9
-	VMOVDQU64     Z9, 64(R13)
+	VMOVDQU64     Z9, 320(R13)
 	VMOVDQU64     lenPerm<>+128(SB), Z13
 	VPERMD        Z14, Z13, Z13
 	VPADDD        dw15<>+0(SB), Z13, Z2
 	VPSRLD        $0x04, Z2, Z2
-	VMOVDQU64     Z2, 896(R13)
+	VMOVDQU64     Z2, 640(R13)
 	VPANDD        low4<>+0(SB), Z13, Z2
 	VPSHUFB       Z16, Z2, Z2
-	VMOVDQU64     Z2, 384(R13)
+	VMOVDQU64     Z2, 128(R13)
 	VPSRLD        $0x04, Z13, Z10
-	VMOVDQU64     Z10, 640(R13)
-	VPSHUFB       Z16, Z10, Z10
-	VMOVDQU64     Z10, 128(R13)
+	VMOVDQU64     Z10, 384(R13)
 	VMOVDQU64     lenPerm<>+192(SB), Z13
 	VPERMD        Z14, Z13, Z13
 	VPADDD        dw15<>+0(SB), Z13, Z3
 	VPSRLD        $0x04, Z3, Z3
-	VMOVDQU64     Z3, 960(R13)
+	VMOVDQU64     Z3, 704(R13)
 	VPANDD        low4<>+0(SB), Z13, Z3
 	VPSHUFB       Z16, Z3, Z3
-	VMOVDQU64     Z3, 448(R13)
+	VMOVDQU64     Z3, 192(R13)
 	VPSRLD        $0x04, Z13, Z11
-	VMOVDQU64     Z11, 704(R13)
-	VPSHUFB       Z16, Z11, Z11
-	VMOVDQU64     Z11, 192(R13)
+	VMOVDQU64     Z11, 448(R13)
 	VPTESTMD      low4<>+0(SB), Z14, K1
 	KMOVW         K1, R14
 	VPSRLD        $0x04, Z14, Z13
@@ -21007,24 +20967,22 @@ lanes_group_raocbSealRunVAES512:
 	MOVL          CX, R8
 	KORTESTW      K1, K1
 	JCS           lanes_reduced_raocbSealRunVAES512
-	VPMINUB       Z9, Z8, Z13
-	VPMINUB       Z11, Z10, Z15
-	VPMINUB       Z15, Z13, Z13
+	VPMINUD       Z9, Z8, Z13
+	VPMINUD       Z11, Z10, Z15
+	VPMINUD       Z15, Z13, Z13
 	VEXTRACTI64X4 $0x01, Z13, Y14
-	VPMINUB       Y14, Y13, Y13
+	VPMINUD       Y14, Y13, Y13
 	VEXTRACTI128  $0x01, Y13, X14
-	VPMINUB       X14, X13, X13
+	VPMINUD       X14, X13, X13
 	VMOVD         X13, CX
-	ANDL          $0x000000ff, CX
-	VPMAXUB       Z9, Z8, Z13
-	VPMAXUB       Z11, Z10, Z15
-	VPMAXUB       Z15, Z13, Z13
+	VPMAXUD       Z9, Z8, Z13
+	VPMAXUD       Z11, Z10, Z15
+	VPMAXUD       Z15, Z13, Z13
 	VEXTRACTI64X4 $0x01, Z13, Y14
-	VPMAXUB       Y14, Y13, Y13
+	VPMAXUD       Y14, Y13, Y13
 	VEXTRACTI128  $0x01, Y13, X14
-	VPMAXUB       X14, X13, X13
+	VPMAXUD       X14, X13, X13
 	VMOVD         X13, R8
-	ANDL          $0x000000ff, R8
 
 lanes_reduced_raocbSealRunVAES512:
 	VPXORQ Z8, Z8, Z8
@@ -21064,24 +21022,24 @@ lanes_pairs_raocbSealRunVAES512:
 	VPSHUFB         bswap32<>+0(SB), Z13, Z13
 	VPSHUFB         bswap32<>+0(SB), Z14, Z14
 	VPSHUFB         bswap32<>+0(SB), Z15, Z15
-	VAESENC         1536(R13), Z0, Z0
-	VAESENC         1536(R13), Z1, Z1
-	VAESENC         1536(R13), Z2, Z2
-	VAESENC         1536(R13), Z3, Z3
-	VAESENC         1536(R13), Z12, Z12
-	VAESENC         1536(R13), Z13, Z13
-	VAESENC         1536(R13), Z14, Z14
-	VAESENC         1536(R13), Z15, Z15
-	VAESENC         1600(R13), Z0, Z0
-	VAESENC         1600(R13), Z1, Z1
-	VAESENC         1600(R13), Z2, Z2
-	VAESENC         1600(R13), Z3, Z3
-	VAESENC         1600(R13), Z12, Z12
-	VAESENC         1600(R13), Z13, Z13
-	VAESENC         1600(R13), Z14, Z14
-	VAESENC         1600(R13), Z15, Z15
-	VMOVDQU64       Z0, 1024(R13)
-	VMOVDQU64       Z12, 1280(R13)
+	VAESENC         1280(R13), Z0, Z0
+	VAESENC         1280(R13), Z1, Z1
+	VAESENC         1280(R13), Z2, Z2
+	VAESENC         1280(R13), Z3, Z3
+	VAESENC         1280(R13), Z12, Z12
+	VAESENC         1280(R13), Z13, Z13
+	VAESENC         1280(R13), Z14, Z14
+	VAESENC         1280(R13), Z15, Z15
+	VAESENC         1344(R13), Z0, Z0
+	VAESENC         1344(R13), Z1, Z1
+	VAESENC         1344(R13), Z2, Z2
+	VAESENC         1344(R13), Z3, Z3
+	VAESENC         1344(R13), Z12, Z12
+	VAESENC         1344(R13), Z13, Z13
+	VAESENC         1344(R13), Z14, Z14
+	VAESENC         1344(R13), Z15, Z15
+	VMOVDQU64       Z0, 768(R13)
+	VMOVDQU64       Z12, 1024(R13)
 	MOVQ            48(SI), R12
 	VMOVDQU         (R12)(R11*1), X0
 	VMOVDQU         16(R12)(R11*1), X12
@@ -21095,10 +21053,10 @@ lanes_pairs_raocbSealRunVAES512:
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z0
 	VBROADCASTI32X4 16(R12)(R11*1), K7, Z12
 	VPTERNLOGQ      $0x96, Z0, Z12, Z8
-	VPTERNLOGQ      $0x96, 1024(R13), Z17, Z0
-	VPTERNLOGQ      $0x96, 1280(R13), Z17, Z12
-	VMOVDQU64       Z1, 1088(R13)
-	VMOVDQU64       Z13, 1344(R13)
+	VPTERNLOGQ      $0x96, 768(R13), Z17, Z0
+	VPTERNLOGQ      $0x96, 1024(R13), Z17, Z12
+	VMOVDQU64       Z1, 832(R13)
+	VMOVDQU64       Z13, 1088(R13)
 	MOVQ            464(SI), R12
 	VMOVDQU         (R12)(R11*1), X1
 	VMOVDQU         16(R12)(R11*1), X13
@@ -21112,10 +21070,10 @@ lanes_pairs_raocbSealRunVAES512:
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z1
 	VBROADCASTI32X4 16(R12)(R11*1), K7, Z13
 	VPTERNLOGQ      $0x96, Z1, Z13, Z9
-	VPTERNLOGQ      $0x96, 1088(R13), Z17, Z1
-	VPTERNLOGQ      $0x96, 1344(R13), Z17, Z13
-	VMOVDQU64       Z2, 1152(R13)
-	VMOVDQU64       Z14, 1408(R13)
+	VPTERNLOGQ      $0x96, 832(R13), Z17, Z1
+	VPTERNLOGQ      $0x96, 1088(R13), Z17, Z13
+	VMOVDQU64       Z2, 896(R13)
+	VMOVDQU64       Z14, 1152(R13)
 	MOVQ            880(SI), R12
 	VMOVDQU         (R12)(R11*1), X2
 	VMOVDQU         16(R12)(R11*1), X14
@@ -21129,10 +21087,10 @@ lanes_pairs_raocbSealRunVAES512:
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z2
 	VBROADCASTI32X4 16(R12)(R11*1), K7, Z14
 	VPTERNLOGQ      $0x96, Z2, Z14, Z10
-	VPTERNLOGQ      $0x96, 1152(R13), Z17, Z2
-	VPTERNLOGQ      $0x96, 1408(R13), Z17, Z14
-	VMOVDQU64       Z3, 1216(R13)
-	VMOVDQU64       Z15, 1472(R13)
+	VPTERNLOGQ      $0x96, 896(R13), Z17, Z2
+	VPTERNLOGQ      $0x96, 1152(R13), Z17, Z14
+	VMOVDQU64       Z3, 960(R13)
+	VMOVDQU64       Z15, 1216(R13)
 	MOVQ            1296(SI), R12
 	VMOVDQU         (R12)(R11*1), X3
 	VMOVDQU         16(R12)(R11*1), X15
@@ -21146,8 +21104,8 @@ lanes_pairs_raocbSealRunVAES512:
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z3
 	VBROADCASTI32X4 16(R12)(R11*1), K7, Z15
 	VPTERNLOGQ      $0x96, Z3, Z15, Z11
-	VPTERNLOGQ      $0x96, 1216(R13), Z17, Z3
-	VPTERNLOGQ      $0x96, 1472(R13), Z17, Z15
+	VPTERNLOGQ      $0x96, 960(R13), Z17, Z3
+	VPTERNLOGQ      $0x96, 1216(R13), Z17, Z15
 	VAESENC         Z18, Z0, Z0
 	VAESENC         Z18, Z1, Z1
 	VAESENC         Z18, Z2, Z2
@@ -21288,8 +21246,8 @@ lanes_r10_16:
 	VAESENCLAST Z27, Z15, Z15
 
 lanes_rdone_16:
-	VPXORQ        1024(R13), Z0, Z0
-	VPXORQ        1280(R13), Z12, Z12
+	VPXORQ        768(R13), Z0, Z0
+	VPXORQ        1024(R13), Z12, Z12
 	MOVQ          72(SI), R12
 	VMOVDQU       X0, (R12)(R11*1)
 	VMOVDQU       X12, 16(R12)(R11*1)
@@ -21302,8 +21260,8 @@ lanes_rdone_16:
 	MOVQ          384(SI), R12
 	VEXTRACTI32X4 $0x03, Z0, (R12)(R11*1)
 	VEXTRACTI32X4 $0x03, Z12, 16(R12)(R11*1)
-	VPXORQ        1088(R13), Z1, Z1
-	VPXORQ        1344(R13), Z13, Z13
+	VPXORQ        832(R13), Z1, Z1
+	VPXORQ        1088(R13), Z13, Z13
 	MOVQ          488(SI), R12
 	VMOVDQU       X1, (R12)(R11*1)
 	VMOVDQU       X13, 16(R12)(R11*1)
@@ -21316,8 +21274,8 @@ lanes_rdone_16:
 	MOVQ          800(SI), R12
 	VEXTRACTI32X4 $0x03, Z1, (R12)(R11*1)
 	VEXTRACTI32X4 $0x03, Z13, 16(R12)(R11*1)
-	VPXORQ        1152(R13), Z2, Z2
-	VPXORQ        1408(R13), Z14, Z14
+	VPXORQ        896(R13), Z2, Z2
+	VPXORQ        1152(R13), Z14, Z14
 	MOVQ          904(SI), R12
 	VMOVDQU       X2, (R12)(R11*1)
 	VMOVDQU       X14, 16(R12)(R11*1)
@@ -21330,8 +21288,8 @@ lanes_rdone_16:
 	MOVQ          1216(SI), R12
 	VEXTRACTI32X4 $0x03, Z2, (R12)(R11*1)
 	VEXTRACTI32X4 $0x03, Z14, 16(R12)(R11*1)
-	VPXORQ        1216(R13), Z3, Z3
-	VPXORQ        1472(R13), Z15, Z15
+	VPXORQ        960(R13), Z3, Z3
+	VPXORQ        1216(R13), Z15, Z15
 	MOVQ          1320(SI), R12
 	VMOVDQU       X3, (R12)(R11*1)
 	VMOVDQU       X15, 16(R12)(R11*1)
@@ -21351,7 +21309,7 @@ lanes_rdone_16:
 lanes_loop_raocbSealRunVAES512:
 	CMPQ            R9, R8
 	JA              lanes_blocks_done_raocbSealRunVAES512
-	VPBROADCASTB    R9, Z13
+	VPBROADCASTD    R9, Z13
 	LEAQ            -1(R9), R12
 	VPBROADCASTD    R12, Z16
 	VPADDD          Z16, Z4, Z0
@@ -21362,17 +21320,17 @@ lanes_loop_raocbSealRunVAES512:
 	VPSHUFB         bswap32<>+0(SB), Z1, Z1
 	VPSHUFB         bswap32<>+0(SB), Z2, Z2
 	VPSHUFB         bswap32<>+0(SB), Z3, Z3
-	VAESENC         1536(R13), Z0, Z0
-	VAESENC         1536(R13), Z1, Z1
-	VAESENC         1536(R13), Z2, Z2
-	VAESENC         1536(R13), Z3, Z3
-	VAESENC         1600(R13), Z0, Z0
-	VAESENC         1600(R13), Z1, Z1
-	VAESENC         1600(R13), Z2, Z2
-	VAESENC         1600(R13), Z3, Z3
+	VAESENC         1280(R13), Z0, Z0
+	VAESENC         1280(R13), Z1, Z1
+	VAESENC         1280(R13), Z2, Z2
+	VAESENC         1280(R13), Z3, Z3
+	VAESENC         1344(R13), Z0, Z0
+	VAESENC         1344(R13), Z1, Z1
+	VAESENC         1344(R13), Z2, Z2
+	VAESENC         1344(R13), Z3, Z3
 	CMPQ            R9, CX
 	JA              lanes_masked_raocbSealRunVAES512
-	VMOVDQU64       Z0, 1024(R13)
+	VMOVDQU64       Z0, 768(R13)
 	MOVQ            48(SI), R12
 	VMOVDQU         (R12)(R11*1), X14
 	MOVQ            152(SI), R12
@@ -21383,7 +21341,7 @@ lanes_loop_raocbSealRunVAES512:
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z14
 	VPXORQ          Z14, Z8, Z8
 	VPTERNLOGQ      $0x96, Z17, Z14, Z0
-	VMOVDQU64       Z1, 1088(R13)
+	VMOVDQU64       Z1, 832(R13)
 	MOVQ            464(SI), R12
 	VMOVDQU         (R12)(R11*1), X14
 	MOVQ            568(SI), R12
@@ -21394,7 +21352,7 @@ lanes_loop_raocbSealRunVAES512:
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z14
 	VPXORQ          Z14, Z9, Z9
 	VPTERNLOGQ      $0x96, Z17, Z14, Z1
-	VMOVDQU64       Z2, 1152(R13)
+	VMOVDQU64       Z2, 896(R13)
 	MOVQ            880(SI), R12
 	VMOVDQU         (R12)(R11*1), X14
 	MOVQ            984(SI), R12
@@ -21405,7 +21363,7 @@ lanes_loop_raocbSealRunVAES512:
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z14
 	VPXORQ          Z14, Z10, Z10
 	VPTERNLOGQ      $0x96, Z17, Z14, Z2
-	VMOVDQU64       Z3, 1216(R13)
+	VMOVDQU64       Z3, 960(R13)
 	MOVQ            1296(SI), R12
 	VMOVDQU         (R12)(R11*1), X14
 	MOVQ            1400(SI), R12
@@ -21492,7 +21450,7 @@ lanes_r10_17:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_17:
-	VPXORQ        1024(R13), Z0, Z0
+	VPXORQ        768(R13), Z0, Z0
 	MOVQ          72(SI), R12
 	VMOVDQU       X0, (R12)(R11*1)
 	MOVQ          176(SI), R12
@@ -21501,7 +21459,7 @@ lanes_rdone_17:
 	VEXTRACTI32X4 $0x02, Z0, (R12)(R11*1)
 	MOVQ          384(SI), R12
 	VEXTRACTI32X4 $0x03, Z0, (R12)(R11*1)
-	VPXORQ        1088(R13), Z1, Z1
+	VPXORQ        832(R13), Z1, Z1
 	MOVQ          488(SI), R12
 	VMOVDQU       X1, (R12)(R11*1)
 	MOVQ          592(SI), R12
@@ -21510,7 +21468,7 @@ lanes_rdone_17:
 	VEXTRACTI32X4 $0x02, Z1, (R12)(R11*1)
 	MOVQ          800(SI), R12
 	VEXTRACTI32X4 $0x03, Z1, (R12)(R11*1)
-	VPXORQ        1152(R13), Z2, Z2
+	VPXORQ        896(R13), Z2, Z2
 	MOVQ          904(SI), R12
 	VMOVDQU       X2, (R12)(R11*1)
 	MOVQ          1008(SI), R12
@@ -21519,7 +21477,7 @@ lanes_rdone_17:
 	VEXTRACTI32X4 $0x02, Z2, (R12)(R11*1)
 	MOVQ          1216(SI), R12
 	VEXTRACTI32X4 $0x03, Z2, (R12)(R11*1)
-	VPXORQ        1216(R13), Z3, Z3
+	VPXORQ        960(R13), Z3, Z3
 	MOVQ          1320(SI), R12
 	VMOVDQU       X3, (R12)(R11*1)
 	MOVQ          1424(SI), R12
@@ -21531,8 +21489,8 @@ lanes_rdone_17:
 	JMP           lanes_next_raocbSealRunVAES512
 
 lanes_masked_raocbSealRunVAES512:
-	VMOVDQU64    Z0, 1024(R13)
-	VPCMPUD      $0x02, (R13), Z13, K2
+	VMOVDQU64    Z0, 768(R13)
+	VPCMPUD      $0x02, 256(R13), Z13, K2
 	MOVQ         48(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X14
 	MOVQ         152(SI), R12
@@ -21549,8 +21507,8 @@ lanes_masked_raocbSealRunVAES512:
 	VINSERTI32X4 $0x03, X16, Z14, Z14
 	VPXORQ       Z14, Z8, Z8
 	VPTERNLOGQ   $0x96, Z17, Z14, Z0
-	VMOVDQU64    Z1, 1088(R13)
-	VPCMPUD      $0x02, 64(R13), Z13, K2
+	VMOVDQU64    Z1, 832(R13)
+	VPCMPUD      $0x02, 320(R13), Z13, K2
 	MOVQ         464(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X14
 	MOVQ         568(SI), R12
@@ -21567,8 +21525,8 @@ lanes_masked_raocbSealRunVAES512:
 	VINSERTI32X4 $0x03, X16, Z14, Z14
 	VPXORQ       Z14, Z9, Z9
 	VPTERNLOGQ   $0x96, Z17, Z14, Z1
-	VMOVDQU64    Z2, 1152(R13)
-	VPCMPUD      $0x02, 128(R13), Z13, K2
+	VMOVDQU64    Z2, 896(R13)
+	VPCMPUD      $0x02, 384(R13), Z13, K2
 	MOVQ         880(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X14
 	MOVQ         984(SI), R12
@@ -21585,8 +21543,8 @@ lanes_masked_raocbSealRunVAES512:
 	VINSERTI32X4 $0x03, X16, Z14, Z14
 	VPXORQ       Z14, Z10, Z10
 	VPTERNLOGQ   $0x96, Z17, Z14, Z2
-	VMOVDQU64    Z3, 1216(R13)
-	VPCMPUD      $0x02, 192(R13), Z13, K2
+	VMOVDQU64    Z3, 960(R13)
+	VPCMPUD      $0x02, 448(R13), Z13, K2
 	MOVQ         1296(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X14
 	MOVQ         1400(SI), R12
@@ -21679,8 +21637,8 @@ lanes_r10_18:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_18:
-	VPCMPUD       $0x02, (R13), Z13, K2
-	VPXORQ        1024(R13), Z0, Z0
+	VPCMPUD       $0x02, 256(R13), Z13, K2
+	VPXORQ        768(R13), Z0, Z0
 	MOVQ          72(SI), R12
 	VMOVDQU32     X0, K2, (R12)(R11*1)
 	MOVQ          176(SI), R12
@@ -21695,8 +21653,8 @@ lanes_rdone_18:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z0, X16
 	VMOVDQU32     X16, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 64(R13), Z13, K2
-	VPXORQ        1088(R13), Z1, Z1
+	VPCMPUD       $0x02, 320(R13), Z13, K2
+	VPXORQ        832(R13), Z1, Z1
 	MOVQ          488(SI), R12
 	VMOVDQU32     X1, K2, (R12)(R11*1)
 	MOVQ          592(SI), R12
@@ -21711,8 +21669,8 @@ lanes_rdone_18:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z1, X16
 	VMOVDQU32     X16, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 128(R13), Z13, K2
-	VPXORQ        1152(R13), Z2, Z2
+	VPCMPUD       $0x02, 384(R13), Z13, K2
+	VPXORQ        896(R13), Z2, Z2
 	MOVQ          904(SI), R12
 	VMOVDQU32     X2, K2, (R12)(R11*1)
 	MOVQ          1008(SI), R12
@@ -21727,8 +21685,8 @@ lanes_rdone_18:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z2, X16
 	VMOVDQU32     X16, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 192(R13), Z13, K2
-	VPXORQ        1216(R13), Z3, Z3
+	VPCMPUD       $0x02, 448(R13), Z13, K2
+	VPXORQ        960(R13), Z3, Z3
 	MOVQ          1320(SI), R12
 	VMOVDQU32     X3, K2, (R12)(R11*1)
 	MOVQ          1424(SI), R12
@@ -21760,26 +21718,26 @@ lanes_blocks_done_raocbSealRunVAES512:
 	KMOVQ       R12, K7
 	TESTL       R14, R14
 	JZ          lanes_parts_done_raocbSealRunVAES512
-	VPADDD      512(R13), Z4, Z0
+	VPADDD      256(R13), Z4, Z0
 	VPADDD      dw1<>+0(SB), Z0, Z0
-	VPADDD      576(R13), Z5, Z1
+	VPADDD      320(R13), Z5, Z1
 	VPADDD      dw1<>+0(SB), Z1, Z1
-	VPADDD      640(R13), Z6, Z2
+	VPADDD      384(R13), Z6, Z2
 	VPADDD      dw1<>+0(SB), Z2, Z2
-	VPADDD      704(R13), Z7, Z3
+	VPADDD      448(R13), Z7, Z3
 	VPADDD      dw1<>+0(SB), Z3, Z3
 	VPSHUFB     bswap32<>+0(SB), Z0, Z0
 	VPSHUFB     bswap32<>+0(SB), Z1, Z1
 	VPSHUFB     bswap32<>+0(SB), Z2, Z2
 	VPSHUFB     bswap32<>+0(SB), Z3, Z3
-	VAESENC     1536(R13), Z0, Z0
-	VAESENC     1536(R13), Z1, Z1
-	VAESENC     1536(R13), Z2, Z2
-	VAESENC     1536(R13), Z3, Z3
-	VAESENC     1600(R13), Z0, Z0
-	VAESENC     1600(R13), Z1, Z1
-	VAESENC     1600(R13), Z2, Z2
-	VAESENC     1600(R13), Z3, Z3
+	VAESENC     1280(R13), Z0, Z0
+	VAESENC     1280(R13), Z1, Z1
+	VAESENC     1280(R13), Z2, Z2
+	VAESENC     1280(R13), Z3, Z3
+	VAESENC     1344(R13), Z0, Z0
+	VAESENC     1344(R13), Z1, Z1
+	VAESENC     1344(R13), Z2, Z2
+	VAESENC     1344(R13), Z3, Z3
 	VPXORQ      Z17, Z0, Z0
 	VPXORQ      Z17, Z1, Z1
 	VPXORQ      Z17, Z2, Z2
@@ -21861,193 +21819,193 @@ lanes_r10_19:
 
 lanes_rdone_19:
 	VMOVDQU64  iota4<>+0(SB), Z16
-	VMOVDQU64  256(R13), Z13
+	VMOVDQU64  (R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       48(SI), R12
-	MOVL       2048(R13), R14
+	MOVL       1792(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   (R12)(R14*1), K3, Z14
+	VMOVDQU8   (R12)(R14*1), K3, X14
 	MOVQ       152(SI), R12
-	MOVL       2052(R13), R14
+	MOVL       1796(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	VMOVDQU8   -16(R12)(R14*1), K3, Y14
 	MOVQ       256(SI), R12
-	MOVL       2056(R13), R14
+	MOVL       1800(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       360(SI), R12
-	MOVL       2060(R13), R14
+	MOVL       1804(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z0, Z0
 	MOVQ       72(SI), R12
-	MOVL       2048(R13), R14
+	MOVL       1792(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   Z0, K3, (R12)(R14*1)
+	VMOVDQU8   X0, K3, (R12)(R14*1)
 	MOVQ       176(SI), R12
-	MOVL       2052(R13), R14
+	MOVL       1796(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   Z0, K3, -16(R12)(R14*1)
+	VMOVDQU8   Y0, K3, -16(R12)(R14*1)
 	MOVQ       280(SI), R12
-	MOVL       2056(R13), R14
+	MOVL       1800(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z0, K3, -32(R12)(R14*1)
 	MOVQ       384(SI), R12
-	MOVL       2060(R13), R14
+	MOVL       1804(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z0, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z b80<>+0(SB), K2, Z13
 	VPTERNLOGQ $0x96, Z14, Z13, Z8
-	VMOVDQU64  320(R13), Z13
+	VMOVDQU64  64(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       464(SI), R12
-	MOVL       2064(R13), R14
+	MOVL       1808(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   (R12)(R14*1), K3, Z14
+	VMOVDQU8   (R12)(R14*1), K3, X14
 	MOVQ       568(SI), R12
-	MOVL       2068(R13), R14
+	MOVL       1812(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	VMOVDQU8   -16(R12)(R14*1), K3, Y14
 	MOVQ       672(SI), R12
-	MOVL       2072(R13), R14
+	MOVL       1816(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       776(SI), R12
-	MOVL       2076(R13), R14
+	MOVL       1820(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z1, Z1
 	MOVQ       488(SI), R12
-	MOVL       2064(R13), R14
+	MOVL       1808(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   Z1, K3, (R12)(R14*1)
+	VMOVDQU8   X1, K3, (R12)(R14*1)
 	MOVQ       592(SI), R12
-	MOVL       2068(R13), R14
+	MOVL       1812(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   Z1, K3, -16(R12)(R14*1)
+	VMOVDQU8   Y1, K3, -16(R12)(R14*1)
 	MOVQ       696(SI), R12
-	MOVL       2072(R13), R14
+	MOVL       1816(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z1, K3, -32(R12)(R14*1)
 	MOVQ       800(SI), R12
-	MOVL       2076(R13), R14
+	MOVL       1820(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z1, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z b80<>+0(SB), K2, Z13
 	VPTERNLOGQ $0x96, Z14, Z13, Z9
-	VMOVDQU64  384(R13), Z13
+	VMOVDQU64  128(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       880(SI), R12
-	MOVL       2080(R13), R14
+	MOVL       1824(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   (R12)(R14*1), K3, Z14
+	VMOVDQU8   (R12)(R14*1), K3, X14
 	MOVQ       984(SI), R12
-	MOVL       2084(R13), R14
+	MOVL       1828(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	VMOVDQU8   -16(R12)(R14*1), K3, Y14
 	MOVQ       1088(SI), R12
-	MOVL       2088(R13), R14
+	MOVL       1832(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       1192(SI), R12
-	MOVL       2092(R13), R14
+	MOVL       1836(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z2, Z2
 	MOVQ       904(SI), R12
-	MOVL       2080(R13), R14
+	MOVL       1824(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   Z2, K3, (R12)(R14*1)
+	VMOVDQU8   X2, K3, (R12)(R14*1)
 	MOVQ       1008(SI), R12
-	MOVL       2084(R13), R14
+	MOVL       1828(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   Z2, K3, -16(R12)(R14*1)
+	VMOVDQU8   Y2, K3, -16(R12)(R14*1)
 	MOVQ       1112(SI), R12
-	MOVL       2088(R13), R14
+	MOVL       1832(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z2, K3, -32(R12)(R14*1)
 	MOVQ       1216(SI), R12
-	MOVL       2092(R13), R14
+	MOVL       1836(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z2, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z b80<>+0(SB), K2, Z13
 	VPTERNLOGQ $0x96, Z14, Z13, Z10
-	VMOVDQU64  448(R13), Z13
+	VMOVDQU64  192(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       1296(SI), R12
-	MOVL       2096(R13), R14
+	MOVL       1840(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   (R12)(R14*1), K3, Z14
+	VMOVDQU8   (R12)(R14*1), K3, X14
 	MOVQ       1400(SI), R12
-	MOVL       2100(R13), R14
+	MOVL       1844(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	VMOVDQU8   -16(R12)(R14*1), K3, Y14
 	MOVQ       1504(SI), R12
-	MOVL       2104(R13), R14
+	MOVL       1848(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       1608(SI), R12
-	MOVL       2108(R13), R14
+	MOVL       1852(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z3, Z3
 	MOVQ       1320(SI), R12
-	MOVL       2096(R13), R14
+	MOVL       1840(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   Z3, K3, (R12)(R14*1)
+	VMOVDQU8   X3, K3, (R12)(R14*1)
 	MOVQ       1424(SI), R12
-	MOVL       2100(R13), R14
+	MOVL       1844(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   Z3, K3, -16(R12)(R14*1)
+	VMOVDQU8   Y3, K3, -16(R12)(R14*1)
 	MOVQ       1528(SI), R12
-	MOVL       2104(R13), R14
+	MOVL       1848(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z3, K3, -32(R12)(R14*1)
 	MOVQ       1632(SI), R12
-	MOVL       2108(R13), R14
+	MOVL       1852(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z3, K3, -48(R12)(R14*1)
@@ -22055,32 +22013,32 @@ lanes_rdone_19:
 	VPTERNLOGQ $0x96, Z14, Z13, Z11
 
 lanes_parts_done_raocbSealRunVAES512:
-	VPADDD          768(R13), Z4, Z0
+	VPADDD          512(R13), Z4, Z0
 	VPADDD          dw3<>+0(SB), Z0, Z0
-	VPADDD          832(R13), Z5, Z1
+	VPADDD          576(R13), Z5, Z1
 	VPADDD          dw3<>+0(SB), Z1, Z1
-	VPADDD          896(R13), Z6, Z2
+	VPADDD          640(R13), Z6, Z2
 	VPADDD          dw3<>+0(SB), Z2, Z2
-	VPADDD          960(R13), Z7, Z3
+	VPADDD          704(R13), Z7, Z3
 	VPADDD          dw3<>+0(SB), Z3, Z3
 	VPSHUFB         bswap32<>+0(SB), Z0, Z0
 	VPSHUFB         bswap32<>+0(SB), Z1, Z1
 	VPSHUFB         bswap32<>+0(SB), Z2, Z2
 	VPSHUFB         bswap32<>+0(SB), Z3, Z3
-	VAESENC         1536(R13), Z0, Z0
-	VAESENC         1536(R13), Z1, Z1
-	VAESENC         1536(R13), Z2, Z2
-	VAESENC         1536(R13), Z3, Z3
-	VAESENC         1600(R13), Z0, Z0
-	VAESENC         1600(R13), Z1, Z1
-	VAESENC         1600(R13), Z2, Z2
-	VAESENC         1600(R13), Z3, Z3
+	VAESENC         1280(R13), Z0, Z0
+	VAESENC         1280(R13), Z1, Z1
+	VAESENC         1280(R13), Z2, Z2
+	VAESENC         1280(R13), Z3, Z3
+	VAESENC         1344(R13), Z0, Z0
+	VAESENC         1344(R13), Z1, Z1
+	VAESENC         1344(R13), Z2, Z2
+	VAESENC         1344(R13), Z3, Z3
 	VPTERNLOGQ      $0x96, Z17, Z0, Z8
 	VPTERNLOGQ      $0x96, Z17, Z1, Z9
 	VPTERNLOGQ      $0x96, Z17, Z2, Z10
 	VPTERNLOGQ      $0x96, Z17, Z3, Z11
 	LEAQ            1664(SI), R11
-	MOVL            2116(R13), R12
+	MOVL            1860(R13), R12
 	INCL            R12
 	MOVQ            runs+56(FP), R14
 	CMPQ            R12, R14
@@ -22100,46 +22058,54 @@ lanes_parts_done_raocbSealRunVAES512:
 	KANDQ           K1, K7, K7
 	MOVQ            bits+32(FP), R12
 	VBROADCASTI32X4 (R12), Z13
-	VMOVDQA64       Z13, Z0
 	MOVQ            (R11), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z0
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X0
 	MOVQ            104(R11), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z0
+	VMOVDQU8        -32(R12)(R14*1), K5, Y0
 	MOVQ            208(R11), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z0
 	MOVQ            312(R11), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z0
-	VPXORQ          Z17, Z0, Z0
-	VMOVDQA64       Z13, Z1
+	VPTERNLOGQ      $0x96, Z13, Z17, Z0
 	MOVQ            416(R11), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z1
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X1
 	MOVQ            520(R11), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z1
+	VMOVDQU8        -32(R12)(R14*1), K5, Y1
 	MOVQ            624(R11), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z1
 	MOVQ            728(R11), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z1
-	VPXORQ          Z17, Z1, Z1
-	VMOVDQA64       Z13, Z2
+	VPTERNLOGQ      $0x96, Z13, Z17, Z1
 	MOVQ            832(R11), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z2
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X2
 	MOVQ            936(R11), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z2
+	VMOVDQU8        -32(R12)(R14*1), K5, Y2
 	MOVQ            1040(R11), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z2
 	MOVQ            1144(R11), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z2
-	VPXORQ          Z17, Z2, Z2
-	VMOVDQA64       Z13, Z3
+	VPTERNLOGQ      $0x96, Z13, Z17, Z2
 	MOVQ            1248(R11), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z3
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X3
 	MOVQ            1352(R11), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z3
+	VMOVDQU8        -32(R12)(R14*1), K5, Y3
 	MOVQ            1456(R11), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z3
 	MOVQ            1560(R11), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z3
-	VPXORQ          Z17, Z3, Z3
+	VPTERNLOGQ      $0x96, Z13, Z17, Z3
+	KXNORB          K1, K1, K1
+	VMOVDQU64       lenIdx<>+0(SB), Z15
+	VPGATHERQQ      (R11)(Z15*1), K1, Z13
+	KXNORB          K1, K1, K1
+	VMOVDQU64       lenIdx<>+64(SB), Z15
+	VPGATHERQQ      (R11)(Z15*1), K1, Z14
+	VPMOVQD         Z13, Y12
+	VPMOVQD         Z14, Y13
+	VINSERTI64X4    $0x01, Y13, Z12, Z12
+	MOVQ            sub+64(FP), R12
+	VPBROADCASTD    R12, Z13
+	VPSUBD          Z13, Z12, Z12
 	VAESENC         Z18, Z8, Z8
 	VAESENC         Z18, Z9, Z9
 	VAESENC         Z18, Z10, Z10
@@ -22285,186 +22251,174 @@ lanes_rdone_20:
 	VMOVDQU64 Z9, 64(R11)
 	VMOVDQU64 Z10, 128(R11)
 	VMOVDQU64 Z11, 192(R11)
-	MOVL      2112(R13), R14
+	MOVL      1856(R13), R14
 	BTL       $0x00, R14
 	JCC       lanes_tag0_raocbSealRunVAES512
 	MOVQ      72(SI), R12
-	MOVL      2048(R13), R9
+	MOVL      1792(R13), R9
 	VMOVDQU   X8, (R12)(R9*1)
 
 lanes_tag0_raocbSealRunVAES512:
 	BTL           $0x01, R14
 	JCC           lanes_tag1_raocbSealRunVAES512
 	MOVQ          176(SI), R12
-	MOVL          2052(R13), R9
+	MOVL          1796(R13), R9
 	VEXTRACTI32X4 $0x01, Z8, (R12)(R9*1)
 
 lanes_tag1_raocbSealRunVAES512:
 	BTL           $0x02, R14
 	JCC           lanes_tag2_raocbSealRunVAES512
 	MOVQ          280(SI), R12
-	MOVL          2056(R13), R9
+	MOVL          1800(R13), R9
 	VEXTRACTI32X4 $0x02, Z8, (R12)(R9*1)
 
 lanes_tag2_raocbSealRunVAES512:
 	BTL           $0x03, R14
 	JCC           lanes_tag3_raocbSealRunVAES512
 	MOVQ          384(SI), R12
-	MOVL          2060(R13), R9
+	MOVL          1804(R13), R9
 	VEXTRACTI32X4 $0x03, Z8, (R12)(R9*1)
 
 lanes_tag3_raocbSealRunVAES512:
 	BTL     $0x04, R14
 	JCC     lanes_tag4_raocbSealRunVAES512
 	MOVQ    488(SI), R12
-	MOVL    2064(R13), R9
+	MOVL    1808(R13), R9
 	VMOVDQU X9, (R12)(R9*1)
 
 lanes_tag4_raocbSealRunVAES512:
 	BTL           $0x05, R14
 	JCC           lanes_tag5_raocbSealRunVAES512
 	MOVQ          592(SI), R12
-	MOVL          2068(R13), R9
+	MOVL          1812(R13), R9
 	VEXTRACTI32X4 $0x01, Z9, (R12)(R9*1)
 
 lanes_tag5_raocbSealRunVAES512:
 	BTL           $0x06, R14
 	JCC           lanes_tag6_raocbSealRunVAES512
 	MOVQ          696(SI), R12
-	MOVL          2072(R13), R9
+	MOVL          1816(R13), R9
 	VEXTRACTI32X4 $0x02, Z9, (R12)(R9*1)
 
 lanes_tag6_raocbSealRunVAES512:
 	BTL           $0x07, R14
 	JCC           lanes_tag7_raocbSealRunVAES512
 	MOVQ          800(SI), R12
-	MOVL          2076(R13), R9
+	MOVL          1820(R13), R9
 	VEXTRACTI32X4 $0x03, Z9, (R12)(R9*1)
 
 lanes_tag7_raocbSealRunVAES512:
 	BTL     $0x08, R14
 	JCC     lanes_tag8_raocbSealRunVAES512
 	MOVQ    904(SI), R12
-	MOVL    2080(R13), R9
+	MOVL    1824(R13), R9
 	VMOVDQU X10, (R12)(R9*1)
 
 lanes_tag8_raocbSealRunVAES512:
 	BTL           $0x09, R14
 	JCC           lanes_tag9_raocbSealRunVAES512
 	MOVQ          1008(SI), R12
-	MOVL          2084(R13), R9
+	MOVL          1828(R13), R9
 	VEXTRACTI32X4 $0x01, Z10, (R12)(R9*1)
 
 lanes_tag9_raocbSealRunVAES512:
 	BTL           $0x0a, R14
 	JCC           lanes_tag10_raocbSealRunVAES512
 	MOVQ          1112(SI), R12
-	MOVL          2088(R13), R9
+	MOVL          1832(R13), R9
 	VEXTRACTI32X4 $0x02, Z10, (R12)(R9*1)
 
 lanes_tag10_raocbSealRunVAES512:
 	BTL           $0x0b, R14
 	JCC           lanes_tag11_raocbSealRunVAES512
 	MOVQ          1216(SI), R12
-	MOVL          2092(R13), R9
+	MOVL          1836(R13), R9
 	VEXTRACTI32X4 $0x03, Z10, (R12)(R9*1)
 
 lanes_tag11_raocbSealRunVAES512:
 	BTL     $0x0c, R14
 	JCC     lanes_tag12_raocbSealRunVAES512
 	MOVQ    1320(SI), R12
-	MOVL    2096(R13), R9
+	MOVL    1840(R13), R9
 	VMOVDQU X11, (R12)(R9*1)
 
 lanes_tag12_raocbSealRunVAES512:
 	BTL           $0x0d, R14
 	JCC           lanes_tag13_raocbSealRunVAES512
 	MOVQ          1424(SI), R12
-	MOVL          2100(R13), R9
+	MOVL          1844(R13), R9
 	VEXTRACTI32X4 $0x01, Z11, (R12)(R9*1)
 
 lanes_tag13_raocbSealRunVAES512:
 	BTL           $0x0e, R14
 	JCC           lanes_tag14_raocbSealRunVAES512
 	MOVQ          1528(SI), R12
-	MOVL          2104(R13), R9
+	MOVL          1848(R13), R9
 	VEXTRACTI32X4 $0x02, Z11, (R12)(R9*1)
 
 lanes_tag14_raocbSealRunVAES512:
 	BTL           $0x0f, R14
 	JCC           lanes_tag15_raocbSealRunVAES512
 	MOVQ          1632(SI), R12
-	MOVL          2108(R13), R9
+	MOVL          1852(R13), R9
 	VEXTRACTI32X4 $0x03, Z11, (R12)(R9*1)
 
 lanes_tag15_raocbSealRunVAES512:
-	MOVL         R14, 256(R11)
-	INCL         2116(R13)
-	MOVL         2116(R13), R12
-	CMPL         2112(R13), $0x0000ffff
-	JNE          lanes_stop_raocbSealRunVAES512
-	MOVQ         runs+56(FP), R14
-	CMPQ         R12, R14
-	JE           lanes_stop_raocbSealRunVAES512
-	ADDQ         $0x00000680, SI
-	XORL         R12, R12
-	CMPQ         1592(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         1488(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         1384(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         1280(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         1176(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         1072(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         968(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         864(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         760(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         656(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         552(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         448(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         344(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         240(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         136(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         32(SI), $0x01
-	ADCL         R12, R12
-	MOVLQZX      mark+72(FP), R14
-	ANDL         R12, R14
-	MOVL         R14, 2112(R13)
-	KXNORB       K1, K1, K1
-	VMOVDQU64    lenIdx<>+0(SB), Z15
-	VPGATHERQQ   (SI)(Z15*1), K1, Z13
-	KXNORB       K1, K1, K1
-	VMOVDQU64    lenIdx<>+64(SB), Z15
-	VPGATHERQQ   (SI)(Z15*1), K1, Z14
-	VPMOVQD      Z13, Y12
-	VPMOVQD      Z14, Y13
-	VINSERTI64X4 $0x01, Y13, Z12, Z12
-	MOVQ         sub+64(FP), R12
-	VPBROADCASTD R12, Z13
-	VPSUBD       Z13, Z12, Z12
-	VMOVDQU64    Z12, 2048(R13)
-	MOVQ         $0x000000000000ffff, R12
-	KMOVQ        R12, K4
-	MOVQ         $0x00000000ffff0000, R12
-	KMOVQ        R12, K5
-	MOVQ         $0x0000ffff00000000, R12
-	KMOVQ        R12, K6
-	MOVQ         $0xffff000000000000, R12
-	KMOVQ        R12, K7
-	JMP          lanes_group_raocbSealRunVAES512
+	MOVL      R14, 256(R11)
+	INCL      1860(R13)
+	MOVL      1860(R13), R12
+	CMPL      1856(R13), $0x0000ffff
+	JNE       lanes_stop_raocbSealRunVAES512
+	MOVQ      runs+56(FP), R14
+	CMPQ      R12, R14
+	JE        lanes_stop_raocbSealRunVAES512
+	ADDQ      $0x00000680, SI
+	XORL      R12, R12
+	CMPQ      1592(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      1488(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      1384(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      1280(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      1176(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      1072(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      968(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      864(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      760(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      656(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      552(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      448(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      344(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      240(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      136(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      32(SI), $0x01
+	ADCL      R12, R12
+	MOVLQZX   mark+72(FP), R14
+	ANDL      R12, R14
+	MOVL      R14, 1856(R13)
+	VMOVDQU64 Z12, 1792(R13)
+	MOVQ      $0x000000000000ffff, R12
+	KMOVQ     R12, K4
+	MOVQ      $0x00000000ffff0000, R12
+	KMOVQ     R12, K5
+	MOVQ      $0x0000ffff00000000, R12
+	KMOVQ     R12, K6
+	MOVQ      $0xffff000000000000, R12
+	KMOVQ     R12, K7
+	JMP       lanes_group_raocbSealRunVAES512
 
 lanes_stop_raocbSealRunVAES512:
 	MOVQ R12, ret+88(FP)
@@ -22473,21 +22427,21 @@ lanes_stop_raocbSealRunVAES512:
 
 // func raocbOpenRunVAES512(nr int, rk *[240]byte, ek *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *byte, runs int, sub int, mark uint32, out *[264]byte) int
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI, CMOV, VAES
-TEXT ·raocbOpenRunVAES512(SB), $2184-104
+TEXT ·raocbOpenRunVAES512(SB), $1928-104
 	LEAQ            (SP), R13
 	ADDQ            $0x3f, R13
 	ANDQ            $-64, R13
 	MOVQ            msgs+56(FP), SI
-	MOVL            $0x00000000, 2116(R13)
+	MOVL            $0x00000000, 1860(R13)
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
 	MOVQ            ek+16(FP), R10
 	MOVQ            r1+24(FP), R12
 	VBROADCASTI32X4 (R12), Z12
-	VMOVDQU64       Z12, 1536(R13)
+	VMOVDQU64       Z12, 1280(R13)
 	MOVQ            r2+32(FP), R12
 	VBROADCASTI32X4 (R12), Z12
-	VMOVDQU64       Z12, 1600(R13)
+	VMOVDQU64       Z12, 1344(R13)
 	VBROADCASTI32X4 (R10), Z17
 	VBROADCASTI32X4 16(R10), Z18
 	VBROADCASTI32X4 32(R10), Z19
@@ -22538,7 +22492,7 @@ TEXT ·raocbOpenRunVAES512(SB), $2184-104
 	ADCL            R12, R12
 	MOVLQZX         mark+80(FP), R14
 	ANDL            R12, R14
-	MOVL            R14, 2112(R13)
+	MOVL            R14, 1856(R13)
 	KXNORB          K1, K1, K1
 	VMOVDQU64       lenIdx<>+0(SB), Z15
 	VPGATHERQQ      (SI)(Z15*1), K1, Z13
@@ -22551,7 +22505,7 @@ TEXT ·raocbOpenRunVAES512(SB), $2184-104
 	MOVQ            sub+72(FP), R12
 	VPBROADCASTD    R12, Z13
 	VPSUBD          Z13, Z12, Z12
-	VMOVDQU64       Z12, 2048(R13)
+	VMOVDQU64       Z12, 1792(R13)
 	MOVQ            $0x000000000000ffff, R12
 	KMOVQ           R12, K4
 	MOVQ            $0x00000000ffff0000, R12
@@ -22575,46 +22529,42 @@ TEXT ·raocbOpenRunVAES512(SB), $2184-104
 	KANDQ           K1, K7, K7
 	MOVQ            bits+40(FP), R12
 	VBROADCASTI32X4 (R12), Z13
-	VMOVDQA64       Z13, Z0
 	MOVQ            (SI), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z0
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X0
 	MOVQ            104(SI), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z0
+	VMOVDQU8        -32(R12)(R14*1), K5, Y0
 	MOVQ            208(SI), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z0
 	MOVQ            312(SI), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z0
-	VPXORQ          Z17, Z0, Z0
-	VMOVDQA64       Z13, Z1
+	VPTERNLOGQ      $0x96, Z13, Z17, Z0
 	MOVQ            416(SI), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z1
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X1
 	MOVQ            520(SI), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z1
+	VMOVDQU8        -32(R12)(R14*1), K5, Y1
 	MOVQ            624(SI), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z1
 	MOVQ            728(SI), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z1
-	VPXORQ          Z17, Z1, Z1
-	VMOVDQA64       Z13, Z2
+	VPTERNLOGQ      $0x96, Z13, Z17, Z1
 	MOVQ            832(SI), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z2
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X2
 	MOVQ            936(SI), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z2
+	VMOVDQU8        -32(R12)(R14*1), K5, Y2
 	MOVQ            1040(SI), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z2
 	MOVQ            1144(SI), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z2
-	VPXORQ          Z17, Z2, Z2
-	VMOVDQA64       Z13, Z3
+	VPTERNLOGQ      $0x96, Z13, Z17, Z2
 	MOVQ            1248(SI), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z3
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X3
 	MOVQ            1352(SI), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z3
+	VMOVDQU8        -32(R12)(R14*1), K5, Y3
 	MOVQ            1456(SI), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z3
 	MOVQ            1560(SI), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z3
-	VPXORQ          Z17, Z3, Z3
+	VPTERNLOGQ      $0x96, Z13, Z17, Z3
 	VAESENC         Z18, Z0, Z0
 	VAESENC         Z18, Z1, Z1
 	VAESENC         Z18, Z2, Z2
@@ -22696,56 +22646,48 @@ lanes_group_raocbOpenRunVAES512:
 	VPSHUFB       bswap32<>+0(SB), Z1, Z5
 	VPSHUFB       bswap32<>+0(SB), Z2, Z6
 	VPSHUFB       bswap32<>+0(SB), Z3, Z7
-	VMOVDQU64     2048(R13), Z14
+	VMOVDQU64     1792(R13), Z14
 	VPXORQ        Z16, Z16, Z16
 	VMOVDQU64     lenPerm<>+0(SB), Z13
 	VPERMD        Z14, Z13, Z13
 	VPADDD        dw15<>+0(SB), Z13, Z0
 	VPSRLD        $0x04, Z0, Z0
-	VMOVDQU64     Z0, 768(R13)
+	VMOVDQU64     Z0, 512(R13)
 	VPANDD        low4<>+0(SB), Z13, Z0
 	VPSHUFB       Z16, Z0, Z0
-	VMOVDQU64     Z0, 256(R13)
+	VMOVDQU64     Z0, (R13)
 	VPSRLD        $0x04, Z13, Z8
-	VMOVDQU64     Z8, 512(R13)
-	VPSHUFB       Z16, Z8, Z8
-	VMOVDQU64     Z8, (R13)
+	VMOVDQU64     Z8, 256(R13)
 	VMOVDQU64     lenPerm<>+64(SB), Z13
 	VPERMD        Z14, Z13, Z13
 	VPADDD        dw15<>+0(SB), Z13, Z1
 	VPSRLD        $0x04, Z1, Z1
-	VMOVDQU64     Z1, 832(R13)
+	VMOVDQU64     Z1, 576(R13)
 	VPANDD        low4<>+0(SB), Z13, Z1
 	VPSHUFB       Z16, Z1, Z1
-	VMOVDQU64     Z1, 320(R13)
+	VMOVDQU64     Z1, 64(R13)
 	VPSRLD        $0x04, Z13, Z9
-	VMOVDQU64     Z9, 576(R13)
-	VPSHUFB       Z16, Z9, Z9
-	VMOVDQU64     Z9, 64(R13)
+	VMOVDQU64     Z9, 320(R13)
 	VMOVDQU64     lenPerm<>+128(SB), Z13
 	VPERMD        Z14, Z13, Z13
 	VPADDD        dw15<>+0(SB), Z13, Z2
 	VPSRLD        $0x04, Z2, Z2
-	VMOVDQU64     Z2, 896(R13)
+	VMOVDQU64     Z2, 640(R13)
 	VPANDD        low4<>+0(SB), Z13, Z2
 	VPSHUFB       Z16, Z2, Z2
-	VMOVDQU64     Z2, 384(R13)
+	VMOVDQU64     Z2, 128(R13)
 	VPSRLD        $0x04, Z13, Z10
-	VMOVDQU64     Z10, 640(R13)
-	VPSHUFB       Z16, Z10, Z10
-	VMOVDQU64     Z10, 128(R13)
+	VMOVDQU64     Z10, 384(R13)
 	VMOVDQU64     lenPerm<>+192(SB), Z13
 	VPERMD        Z14, Z13, Z13
 	VPADDD        dw15<>+0(SB), Z13, Z3
 	VPSRLD        $0x04, Z3, Z3
-	VMOVDQU64     Z3, 960(R13)
+	VMOVDQU64     Z3, 704(R13)
 	VPANDD        low4<>+0(SB), Z13, Z3
 	VPSHUFB       Z16, Z3, Z3
-	VMOVDQU64     Z3, 448(R13)
+	VMOVDQU64     Z3, 192(R13)
 	VPSRLD        $0x04, Z13, Z11
-	VMOVDQU64     Z11, 704(R13)
-	VPSHUFB       Z16, Z11, Z11
-	VMOVDQU64     Z11, 192(R13)
+	VMOVDQU64     Z11, 448(R13)
 	VPTESTMD      low4<>+0(SB), Z14, K1
 	KMOVW         K1, R14
 	VPSRLD        $0x04, Z14, Z13
@@ -22755,24 +22697,22 @@ lanes_group_raocbOpenRunVAES512:
 	MOVL          CX, R8
 	KORTESTW      K1, K1
 	JCS           lanes_reduced_raocbOpenRunVAES512
-	VPMINUB       Z9, Z8, Z13
-	VPMINUB       Z11, Z10, Z15
-	VPMINUB       Z15, Z13, Z13
+	VPMINUD       Z9, Z8, Z13
+	VPMINUD       Z11, Z10, Z15
+	VPMINUD       Z15, Z13, Z13
 	VEXTRACTI64X4 $0x01, Z13, Y14
-	VPMINUB       Y14, Y13, Y13
+	VPMINUD       Y14, Y13, Y13
 	VEXTRACTI128  $0x01, Y13, X14
-	VPMINUB       X14, X13, X13
+	VPMINUD       X14, X13, X13
 	VMOVD         X13, CX
-	ANDL          $0x000000ff, CX
-	VPMAXUB       Z9, Z8, Z13
-	VPMAXUB       Z11, Z10, Z15
-	VPMAXUB       Z15, Z13, Z13
+	VPMAXUD       Z9, Z8, Z13
+	VPMAXUD       Z11, Z10, Z15
+	VPMAXUD       Z15, Z13, Z13
 	VEXTRACTI64X4 $0x01, Z13, Y14
-	VPMAXUB       Y14, Y13, Y13
+	VPMAXUD       Y14, Y13, Y13
 	VEXTRACTI128  $0x01, Y13, X14
-	VPMAXUB       X14, X13, X13
+	VPMAXUD       X14, X13, X13
 	VMOVD         X13, R8
-	ANDL          $0x000000ff, R8
 
 lanes_reduced_raocbOpenRunVAES512:
 	VPXORQ          Z8, Z8, Z8
@@ -22827,24 +22767,24 @@ lanes_pairs_raocbOpenRunVAES512:
 	VPSHUFB         bswap32<>+0(SB), Z13, Z13
 	VPSHUFB         bswap32<>+0(SB), Z14, Z14
 	VPSHUFB         bswap32<>+0(SB), Z15, Z15
-	VAESENC         1536(R13), Z0, Z0
-	VAESENC         1536(R13), Z1, Z1
-	VAESENC         1536(R13), Z2, Z2
-	VAESENC         1536(R13), Z3, Z3
-	VAESENC         1536(R13), Z12, Z12
-	VAESENC         1536(R13), Z13, Z13
-	VAESENC         1536(R13), Z14, Z14
-	VAESENC         1536(R13), Z15, Z15
-	VAESENC         1600(R13), Z0, Z0
-	VAESENC         1600(R13), Z1, Z1
-	VAESENC         1600(R13), Z2, Z2
-	VAESENC         1600(R13), Z3, Z3
-	VAESENC         1600(R13), Z12, Z12
-	VAESENC         1600(R13), Z13, Z13
-	VAESENC         1600(R13), Z14, Z14
-	VAESENC         1600(R13), Z15, Z15
-	VMOVDQU64       Z0, 1024(R13)
-	VMOVDQU64       Z12, 1280(R13)
+	VAESENC         1280(R13), Z0, Z0
+	VAESENC         1280(R13), Z1, Z1
+	VAESENC         1280(R13), Z2, Z2
+	VAESENC         1280(R13), Z3, Z3
+	VAESENC         1280(R13), Z12, Z12
+	VAESENC         1280(R13), Z13, Z13
+	VAESENC         1280(R13), Z14, Z14
+	VAESENC         1280(R13), Z15, Z15
+	VAESENC         1344(R13), Z0, Z0
+	VAESENC         1344(R13), Z1, Z1
+	VAESENC         1344(R13), Z2, Z2
+	VAESENC         1344(R13), Z3, Z3
+	VAESENC         1344(R13), Z12, Z12
+	VAESENC         1344(R13), Z13, Z13
+	VAESENC         1344(R13), Z14, Z14
+	VAESENC         1344(R13), Z15, Z15
+	VMOVDQU64       Z0, 768(R13)
+	VMOVDQU64       Z12, 1024(R13)
 	MOVQ            48(SI), R12
 	VMOVDQU         (R12)(R11*1), X0
 	VMOVDQU         16(R12)(R11*1), X12
@@ -22857,10 +22797,10 @@ lanes_pairs_raocbOpenRunVAES512:
 	MOVQ            360(SI), R12
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z0
 	VBROADCASTI32X4 16(R12)(R11*1), K7, Z12
-	VPTERNLOGQ      $0x96, 1024(R13), Z17, Z0
-	VPTERNLOGQ      $0x96, 1280(R13), Z17, Z12
-	VMOVDQU64       Z1, 1088(R13)
-	VMOVDQU64       Z13, 1344(R13)
+	VPTERNLOGQ      $0x96, 768(R13), Z17, Z0
+	VPTERNLOGQ      $0x96, 1024(R13), Z17, Z12
+	VMOVDQU64       Z1, 832(R13)
+	VMOVDQU64       Z13, 1088(R13)
 	MOVQ            464(SI), R12
 	VMOVDQU         (R12)(R11*1), X1
 	VMOVDQU         16(R12)(R11*1), X13
@@ -22873,10 +22813,10 @@ lanes_pairs_raocbOpenRunVAES512:
 	MOVQ            776(SI), R12
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z1
 	VBROADCASTI32X4 16(R12)(R11*1), K7, Z13
-	VPTERNLOGQ      $0x96, 1088(R13), Z17, Z1
-	VPTERNLOGQ      $0x96, 1344(R13), Z17, Z13
-	VMOVDQU64       Z2, 1152(R13)
-	VMOVDQU64       Z14, 1408(R13)
+	VPTERNLOGQ      $0x96, 832(R13), Z17, Z1
+	VPTERNLOGQ      $0x96, 1088(R13), Z17, Z13
+	VMOVDQU64       Z2, 896(R13)
+	VMOVDQU64       Z14, 1152(R13)
 	MOVQ            880(SI), R12
 	VMOVDQU         (R12)(R11*1), X2
 	VMOVDQU         16(R12)(R11*1), X14
@@ -22889,10 +22829,10 @@ lanes_pairs_raocbOpenRunVAES512:
 	MOVQ            1192(SI), R12
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z2
 	VBROADCASTI32X4 16(R12)(R11*1), K7, Z14
-	VPTERNLOGQ      $0x96, 1152(R13), Z17, Z2
-	VPTERNLOGQ      $0x96, 1408(R13), Z17, Z14
-	VMOVDQU64       Z3, 1216(R13)
-	VMOVDQU64       Z15, 1472(R13)
+	VPTERNLOGQ      $0x96, 896(R13), Z17, Z2
+	VPTERNLOGQ      $0x96, 1152(R13), Z17, Z14
+	VMOVDQU64       Z3, 960(R13)
+	VMOVDQU64       Z15, 1216(R13)
 	MOVQ            1296(SI), R12
 	VMOVDQU         (R12)(R11*1), X3
 	VMOVDQU         16(R12)(R11*1), X15
@@ -22905,8 +22845,8 @@ lanes_pairs_raocbOpenRunVAES512:
 	MOVQ            1608(SI), R12
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z3
 	VBROADCASTI32X4 16(R12)(R11*1), K7, Z15
-	VPTERNLOGQ      $0x96, 1216(R13), Z17, Z3
-	VPTERNLOGQ      $0x96, 1472(R13), Z17, Z15
+	VPTERNLOGQ      $0x96, 960(R13), Z17, Z3
+	VPTERNLOGQ      $0x96, 1216(R13), Z17, Z15
 	VAESDEC         Z18, Z0, Z0
 	VAESDEC         Z18, Z1, Z1
 	VAESDEC         Z18, Z2, Z2
@@ -23047,8 +22987,8 @@ lanes_r10_22:
 	VAESDECLAST Z27, Z15, Z15
 
 lanes_rdone_22:
-	VPXORQ        1024(R13), Z0, Z0
-	VPXORQ        1280(R13), Z12, Z12
+	VPXORQ        768(R13), Z0, Z0
+	VPXORQ        1024(R13), Z12, Z12
 	VPTERNLOGQ    $0x96, Z0, Z12, Z8
 	MOVQ          72(SI), R12
 	VMOVDQU       X0, (R12)(R11*1)
@@ -23062,8 +23002,8 @@ lanes_rdone_22:
 	MOVQ          384(SI), R12
 	VEXTRACTI32X4 $0x03, Z0, (R12)(R11*1)
 	VEXTRACTI32X4 $0x03, Z12, 16(R12)(R11*1)
-	VPXORQ        1088(R13), Z1, Z1
-	VPXORQ        1344(R13), Z13, Z13
+	VPXORQ        832(R13), Z1, Z1
+	VPXORQ        1088(R13), Z13, Z13
 	VPTERNLOGQ    $0x96, Z1, Z13, Z9
 	MOVQ          488(SI), R12
 	VMOVDQU       X1, (R12)(R11*1)
@@ -23077,8 +23017,8 @@ lanes_rdone_22:
 	MOVQ          800(SI), R12
 	VEXTRACTI32X4 $0x03, Z1, (R12)(R11*1)
 	VEXTRACTI32X4 $0x03, Z13, 16(R12)(R11*1)
-	VPXORQ        1152(R13), Z2, Z2
-	VPXORQ        1408(R13), Z14, Z14
+	VPXORQ        896(R13), Z2, Z2
+	VPXORQ        1152(R13), Z14, Z14
 	VPTERNLOGQ    $0x96, Z2, Z14, Z10
 	MOVQ          904(SI), R12
 	VMOVDQU       X2, (R12)(R11*1)
@@ -23092,8 +23032,8 @@ lanes_rdone_22:
 	MOVQ          1216(SI), R12
 	VEXTRACTI32X4 $0x03, Z2, (R12)(R11*1)
 	VEXTRACTI32X4 $0x03, Z14, 16(R12)(R11*1)
-	VPXORQ        1216(R13), Z3, Z3
-	VPXORQ        1472(R13), Z15, Z15
+	VPXORQ        960(R13), Z3, Z3
+	VPXORQ        1216(R13), Z15, Z15
 	VPTERNLOGQ    $0x96, Z3, Z15, Z11
 	MOVQ          1320(SI), R12
 	VMOVDQU       X3, (R12)(R11*1)
@@ -23114,7 +23054,7 @@ lanes_rdone_22:
 lanes_loop_raocbOpenRunVAES512:
 	CMPQ            R9, R8
 	JA              lanes_blocks_done_raocbOpenRunVAES512
-	VPBROADCASTB    R9, Z13
+	VPBROADCASTD    R9, Z13
 	LEAQ            -1(R9), R12
 	VPBROADCASTD    R12, Z16
 	VPADDD          Z16, Z4, Z0
@@ -23125,17 +23065,17 @@ lanes_loop_raocbOpenRunVAES512:
 	VPSHUFB         bswap32<>+0(SB), Z1, Z1
 	VPSHUFB         bswap32<>+0(SB), Z2, Z2
 	VPSHUFB         bswap32<>+0(SB), Z3, Z3
-	VAESENC         1536(R13), Z0, Z0
-	VAESENC         1536(R13), Z1, Z1
-	VAESENC         1536(R13), Z2, Z2
-	VAESENC         1536(R13), Z3, Z3
-	VAESENC         1600(R13), Z0, Z0
-	VAESENC         1600(R13), Z1, Z1
-	VAESENC         1600(R13), Z2, Z2
-	VAESENC         1600(R13), Z3, Z3
+	VAESENC         1280(R13), Z0, Z0
+	VAESENC         1280(R13), Z1, Z1
+	VAESENC         1280(R13), Z2, Z2
+	VAESENC         1280(R13), Z3, Z3
+	VAESENC         1344(R13), Z0, Z0
+	VAESENC         1344(R13), Z1, Z1
+	VAESENC         1344(R13), Z2, Z2
+	VAESENC         1344(R13), Z3, Z3
 	CMPQ            R9, CX
 	JA              lanes_masked_raocbOpenRunVAES512
-	VMOVDQU64       Z0, 1024(R13)
+	VMOVDQU64       Z0, 768(R13)
 	MOVQ            48(SI), R12
 	VMOVDQU         (R12)(R11*1), X14
 	MOVQ            152(SI), R12
@@ -23145,7 +23085,7 @@ lanes_loop_raocbOpenRunVAES512:
 	MOVQ            360(SI), R12
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z14
 	VPTERNLOGQ      $0x96, Z17, Z14, Z0
-	VMOVDQU64       Z1, 1088(R13)
+	VMOVDQU64       Z1, 832(R13)
 	MOVQ            464(SI), R12
 	VMOVDQU         (R12)(R11*1), X14
 	MOVQ            568(SI), R12
@@ -23155,7 +23095,7 @@ lanes_loop_raocbOpenRunVAES512:
 	MOVQ            776(SI), R12
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z14
 	VPTERNLOGQ      $0x96, Z17, Z14, Z1
-	VMOVDQU64       Z2, 1152(R13)
+	VMOVDQU64       Z2, 896(R13)
 	MOVQ            880(SI), R12
 	VMOVDQU         (R12)(R11*1), X14
 	MOVQ            984(SI), R12
@@ -23165,7 +23105,7 @@ lanes_loop_raocbOpenRunVAES512:
 	MOVQ            1192(SI), R12
 	VBROADCASTI32X4 (R12)(R11*1), K7, Z14
 	VPTERNLOGQ      $0x96, Z17, Z14, Z2
-	VMOVDQU64       Z3, 1216(R13)
+	VMOVDQU64       Z3, 960(R13)
 	MOVQ            1296(SI), R12
 	VMOVDQU         (R12)(R11*1), X14
 	MOVQ            1400(SI), R12
@@ -23251,7 +23191,7 @@ lanes_r10_23:
 	VAESDECLAST Z27, Z3, Z3
 
 lanes_rdone_23:
-	VPXORQ        1024(R13), Z0, Z0
+	VPXORQ        768(R13), Z0, Z0
 	VPXORQ        Z0, Z8, Z8
 	MOVQ          72(SI), R12
 	VMOVDQU       X0, (R12)(R11*1)
@@ -23261,7 +23201,7 @@ lanes_rdone_23:
 	VEXTRACTI32X4 $0x02, Z0, (R12)(R11*1)
 	MOVQ          384(SI), R12
 	VEXTRACTI32X4 $0x03, Z0, (R12)(R11*1)
-	VPXORQ        1088(R13), Z1, Z1
+	VPXORQ        832(R13), Z1, Z1
 	VPXORQ        Z1, Z9, Z9
 	MOVQ          488(SI), R12
 	VMOVDQU       X1, (R12)(R11*1)
@@ -23271,7 +23211,7 @@ lanes_rdone_23:
 	VEXTRACTI32X4 $0x02, Z1, (R12)(R11*1)
 	MOVQ          800(SI), R12
 	VEXTRACTI32X4 $0x03, Z1, (R12)(R11*1)
-	VPXORQ        1152(R13), Z2, Z2
+	VPXORQ        896(R13), Z2, Z2
 	VPXORQ        Z2, Z10, Z10
 	MOVQ          904(SI), R12
 	VMOVDQU       X2, (R12)(R11*1)
@@ -23281,7 +23221,7 @@ lanes_rdone_23:
 	VEXTRACTI32X4 $0x02, Z2, (R12)(R11*1)
 	MOVQ          1216(SI), R12
 	VEXTRACTI32X4 $0x03, Z2, (R12)(R11*1)
-	VPXORQ        1216(R13), Z3, Z3
+	VPXORQ        960(R13), Z3, Z3
 	VPXORQ        Z3, Z11, Z11
 	MOVQ          1320(SI), R12
 	VMOVDQU       X3, (R12)(R11*1)
@@ -23294,8 +23234,8 @@ lanes_rdone_23:
 	JMP           lanes_next_raocbOpenRunVAES512
 
 lanes_masked_raocbOpenRunVAES512:
-	VMOVDQU64    Z0, 1024(R13)
-	VPCMPUD      $0x02, (R13), Z13, K2
+	VMOVDQU64    Z0, 768(R13)
+	VPCMPUD      $0x02, 256(R13), Z13, K2
 	MOVQ         48(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X14
 	MOVQ         152(SI), R12
@@ -23311,8 +23251,8 @@ lanes_masked_raocbOpenRunVAES512:
 	VMOVDQU32.Z  (R12)(R11*1), K3, X16
 	VINSERTI32X4 $0x03, X16, Z14, Z14
 	VPTERNLOGQ   $0x96, Z17, Z14, Z0
-	VMOVDQU64    Z1, 1088(R13)
-	VPCMPUD      $0x02, 64(R13), Z13, K2
+	VMOVDQU64    Z1, 832(R13)
+	VPCMPUD      $0x02, 320(R13), Z13, K2
 	MOVQ         464(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X14
 	MOVQ         568(SI), R12
@@ -23328,8 +23268,8 @@ lanes_masked_raocbOpenRunVAES512:
 	VMOVDQU32.Z  (R12)(R11*1), K3, X16
 	VINSERTI32X4 $0x03, X16, Z14, Z14
 	VPTERNLOGQ   $0x96, Z17, Z14, Z1
-	VMOVDQU64    Z2, 1152(R13)
-	VPCMPUD      $0x02, 128(R13), Z13, K2
+	VMOVDQU64    Z2, 896(R13)
+	VPCMPUD      $0x02, 384(R13), Z13, K2
 	MOVQ         880(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X14
 	MOVQ         984(SI), R12
@@ -23345,8 +23285,8 @@ lanes_masked_raocbOpenRunVAES512:
 	VMOVDQU32.Z  (R12)(R11*1), K3, X16
 	VINSERTI32X4 $0x03, X16, Z14, Z14
 	VPTERNLOGQ   $0x96, Z17, Z14, Z2
-	VMOVDQU64    Z3, 1216(R13)
-	VPCMPUD      $0x02, 192(R13), Z13, K2
+	VMOVDQU64    Z3, 960(R13)
+	VPCMPUD      $0x02, 448(R13), Z13, K2
 	MOVQ         1296(SI), R12
 	VMOVDQU32.Z  (R12)(R11*1), K2, X14
 	MOVQ         1400(SI), R12
@@ -23438,8 +23378,8 @@ lanes_r10_24:
 	VAESDECLAST Z27, Z3, Z3
 
 lanes_rdone_24:
-	VPCMPUD       $0x02, (R13), Z13, K2
-	VPXORQ        1024(R13), Z0, Z0
+	VPCMPUD       $0x02, 256(R13), Z13, K2
+	VPXORQ        768(R13), Z0, Z0
 	VPXORD        Z0, Z8, K2, Z8
 	MOVQ          72(SI), R12
 	VMOVDQU32     X0, K2, (R12)(R11*1)
@@ -23455,8 +23395,8 @@ lanes_rdone_24:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z0, X16
 	VMOVDQU32     X16, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 64(R13), Z13, K2
-	VPXORQ        1088(R13), Z1, Z1
+	VPCMPUD       $0x02, 320(R13), Z13, K2
+	VPXORQ        832(R13), Z1, Z1
 	VPXORD        Z1, Z9, K2, Z9
 	MOVQ          488(SI), R12
 	VMOVDQU32     X1, K2, (R12)(R11*1)
@@ -23472,8 +23412,8 @@ lanes_rdone_24:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z1, X16
 	VMOVDQU32     X16, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 128(R13), Z13, K2
-	VPXORQ        1152(R13), Z2, Z2
+	VPCMPUD       $0x02, 384(R13), Z13, K2
+	VPXORQ        896(R13), Z2, Z2
 	VPXORD        Z2, Z10, K2, Z10
 	MOVQ          904(SI), R12
 	VMOVDQU32     X2, K2, (R12)(R11*1)
@@ -23489,8 +23429,8 @@ lanes_rdone_24:
 	KSHIFTRW      $0x0c, K2, K3
 	VEXTRACTI32X4 $0x03, Z2, X16
 	VMOVDQU32     X16, K3, (R12)(R11*1)
-	VPCMPUD       $0x02, 192(R13), Z13, K2
-	VPXORQ        1216(R13), Z3, Z3
+	VPCMPUD       $0x02, 448(R13), Z13, K2
+	VPXORQ        960(R13), Z3, Z3
 	VPXORD        Z3, Z11, K2, Z11
 	MOVQ          1320(SI), R12
 	VMOVDQU32     X3, K2, (R12)(R11*1)
@@ -23538,26 +23478,26 @@ lanes_blocks_done_raocbOpenRunVAES512:
 	KMOVQ           R12, K7
 	TESTL           R14, R14
 	JZ              lanes_parts_done_raocbOpenRunVAES512
-	VPADDD          512(R13), Z4, Z0
+	VPADDD          256(R13), Z4, Z0
 	VPADDD          dw1<>+0(SB), Z0, Z0
-	VPADDD          576(R13), Z5, Z1
+	VPADDD          320(R13), Z5, Z1
 	VPADDD          dw1<>+0(SB), Z1, Z1
-	VPADDD          640(R13), Z6, Z2
+	VPADDD          384(R13), Z6, Z2
 	VPADDD          dw1<>+0(SB), Z2, Z2
-	VPADDD          704(R13), Z7, Z3
+	VPADDD          448(R13), Z7, Z3
 	VPADDD          dw1<>+0(SB), Z3, Z3
 	VPSHUFB         bswap32<>+0(SB), Z0, Z0
 	VPSHUFB         bswap32<>+0(SB), Z1, Z1
 	VPSHUFB         bswap32<>+0(SB), Z2, Z2
 	VPSHUFB         bswap32<>+0(SB), Z3, Z3
-	VAESENC         1536(R13), Z0, Z0
-	VAESENC         1536(R13), Z1, Z1
-	VAESENC         1536(R13), Z2, Z2
-	VAESENC         1536(R13), Z3, Z3
-	VAESENC         1600(R13), Z0, Z0
-	VAESENC         1600(R13), Z1, Z1
-	VAESENC         1600(R13), Z2, Z2
-	VAESENC         1600(R13), Z3, Z3
+	VAESENC         1280(R13), Z0, Z0
+	VAESENC         1280(R13), Z1, Z1
+	VAESENC         1280(R13), Z2, Z2
+	VAESENC         1280(R13), Z3, Z3
+	VAESENC         1344(R13), Z0, Z0
+	VAESENC         1344(R13), Z1, Z1
+	VAESENC         1344(R13), Z2, Z2
+	VAESENC         1344(R13), Z3, Z3
 	VPXORQ          Z17, Z0, Z0
 	VPXORQ          Z17, Z1, Z1
 	VPXORQ          Z17, Z2, Z2
@@ -23639,196 +23579,196 @@ lanes_r10_25:
 
 lanes_rdone_25:
 	VMOVDQU64  iota4<>+0(SB), Z16
-	VMOVDQU64  256(R13), Z13
+	VMOVDQU64  (R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       48(SI), R12
-	MOVL       2048(R13), R14
+	MOVL       1792(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   (R12)(R14*1), K3, Z14
+	VMOVDQU8   (R12)(R14*1), K3, X14
 	MOVQ       152(SI), R12
-	MOVL       2052(R13), R14
+	MOVL       1796(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	VMOVDQU8   -16(R12)(R14*1), K3, Y14
 	MOVQ       256(SI), R12
-	MOVL       2056(R13), R14
+	MOVL       1800(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       360(SI), R12
-	MOVL       2060(R13), R14
+	MOVL       1804(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z0, Z0
 	MOVQ       72(SI), R12
-	MOVL       2048(R13), R14
+	MOVL       1792(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   Z0, K3, (R12)(R14*1)
+	VMOVDQU8   X0, K3, (R12)(R14*1)
 	MOVQ       176(SI), R12
-	MOVL       2052(R13), R14
+	MOVL       1796(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   Z0, K3, -16(R12)(R14*1)
+	VMOVDQU8   Y0, K3, -16(R12)(R14*1)
 	MOVQ       280(SI), R12
-	MOVL       2056(R13), R14
+	MOVL       1800(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z0, K3, -32(R12)(R14*1)
 	MOVQ       384(SI), R12
-	MOVL       2060(R13), R14
+	MOVL       1804(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z0, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z Z0, K1, Z14
 	VMOVDQU8.Z b80<>+0(SB), K2, Z13
 	VPTERNLOGQ $0x96, Z14, Z13, Z8
-	VMOVDQU64  320(R13), Z13
+	VMOVDQU64  64(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       464(SI), R12
-	MOVL       2064(R13), R14
+	MOVL       1808(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   (R12)(R14*1), K3, Z14
+	VMOVDQU8   (R12)(R14*1), K3, X14
 	MOVQ       568(SI), R12
-	MOVL       2068(R13), R14
+	MOVL       1812(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	VMOVDQU8   -16(R12)(R14*1), K3, Y14
 	MOVQ       672(SI), R12
-	MOVL       2072(R13), R14
+	MOVL       1816(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       776(SI), R12
-	MOVL       2076(R13), R14
+	MOVL       1820(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z1, Z1
 	MOVQ       488(SI), R12
-	MOVL       2064(R13), R14
+	MOVL       1808(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   Z1, K3, (R12)(R14*1)
+	VMOVDQU8   X1, K3, (R12)(R14*1)
 	MOVQ       592(SI), R12
-	MOVL       2068(R13), R14
+	MOVL       1812(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   Z1, K3, -16(R12)(R14*1)
+	VMOVDQU8   Y1, K3, -16(R12)(R14*1)
 	MOVQ       696(SI), R12
-	MOVL       2072(R13), R14
+	MOVL       1816(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z1, K3, -32(R12)(R14*1)
 	MOVQ       800(SI), R12
-	MOVL       2076(R13), R14
+	MOVL       1820(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z1, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z Z1, K1, Z14
 	VMOVDQU8.Z b80<>+0(SB), K2, Z13
 	VPTERNLOGQ $0x96, Z14, Z13, Z9
-	VMOVDQU64  384(R13), Z13
+	VMOVDQU64  128(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       880(SI), R12
-	MOVL       2080(R13), R14
+	MOVL       1824(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   (R12)(R14*1), K3, Z14
+	VMOVDQU8   (R12)(R14*1), K3, X14
 	MOVQ       984(SI), R12
-	MOVL       2084(R13), R14
+	MOVL       1828(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	VMOVDQU8   -16(R12)(R14*1), K3, Y14
 	MOVQ       1088(SI), R12
-	MOVL       2088(R13), R14
+	MOVL       1832(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       1192(SI), R12
-	MOVL       2092(R13), R14
+	MOVL       1836(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z2, Z2
 	MOVQ       904(SI), R12
-	MOVL       2080(R13), R14
+	MOVL       1824(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   Z2, K3, (R12)(R14*1)
+	VMOVDQU8   X2, K3, (R12)(R14*1)
 	MOVQ       1008(SI), R12
-	MOVL       2084(R13), R14
+	MOVL       1828(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   Z2, K3, -16(R12)(R14*1)
+	VMOVDQU8   Y2, K3, -16(R12)(R14*1)
 	MOVQ       1112(SI), R12
-	MOVL       2088(R13), R14
+	MOVL       1832(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z2, K3, -32(R12)(R14*1)
 	MOVQ       1216(SI), R12
-	MOVL       2092(R13), R14
+	MOVL       1836(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z2, K3, -48(R12)(R14*1)
 	VMOVDQU8.Z Z2, K1, Z14
 	VMOVDQU8.Z b80<>+0(SB), K2, Z13
 	VPTERNLOGQ $0x96, Z14, Z13, Z10
-	VMOVDQU64  448(R13), Z13
+	VMOVDQU64  192(R13), Z13
 	VPCMPUB    $0x01, Z13, Z16, K1
 	VPTESTMB   Z13, Z13, K2
 	VPCMPEQB   Z13, Z16, K2, K2
 	VPXORQ     Z14, Z14, Z14
 	MOVQ       1296(SI), R12
-	MOVL       2096(R13), R14
+	MOVL       1840(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   (R12)(R14*1), K3, Z14
+	VMOVDQU8   (R12)(R14*1), K3, X14
 	MOVQ       1400(SI), R12
-	MOVL       2100(R13), R14
+	MOVL       1844(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   -16(R12)(R14*1), K3, Z14
+	VMOVDQU8   -16(R12)(R14*1), K3, Y14
 	MOVQ       1504(SI), R12
-	MOVL       2104(R13), R14
+	MOVL       1848(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   -32(R12)(R14*1), K3, Z14
 	MOVQ       1608(SI), R12
-	MOVL       2108(R13), R14
+	MOVL       1852(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   -48(R12)(R14*1), K3, Z14
 	VPXORQ     Z14, Z3, Z3
 	MOVQ       1320(SI), R12
-	MOVL       2096(R13), R14
+	MOVL       1840(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K4, K3
-	VMOVDQU8   Z3, K3, (R12)(R14*1)
+	VMOVDQU8   X3, K3, (R12)(R14*1)
 	MOVQ       1424(SI), R12
-	MOVL       2100(R13), R14
+	MOVL       1844(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K5, K3
-	VMOVDQU8   Z3, K3, -16(R12)(R14*1)
+	VMOVDQU8   Y3, K3, -16(R12)(R14*1)
 	MOVQ       1528(SI), R12
-	MOVL       2104(R13), R14
+	MOVL       1848(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K6, K3
 	VMOVDQU8   Z3, K3, -32(R12)(R14*1)
 	MOVQ       1632(SI), R12
-	MOVL       2108(R13), R14
+	MOVL       1852(R13), R14
 	ANDL       $0x00000ff0, R14
 	KANDQ      K1, K7, K3
 	VMOVDQU8   Z3, K3, -48(R12)(R14*1)
@@ -23837,32 +23777,32 @@ lanes_rdone_25:
 	VPTERNLOGQ $0x96, Z14, Z13, Z11
 
 lanes_parts_done_raocbOpenRunVAES512:
-	VPADDD          768(R13), Z4, Z0
+	VPADDD          512(R13), Z4, Z0
 	VPADDD          dw3<>+0(SB), Z0, Z0
-	VPADDD          832(R13), Z5, Z1
+	VPADDD          576(R13), Z5, Z1
 	VPADDD          dw3<>+0(SB), Z1, Z1
-	VPADDD          896(R13), Z6, Z2
+	VPADDD          640(R13), Z6, Z2
 	VPADDD          dw3<>+0(SB), Z2, Z2
-	VPADDD          960(R13), Z7, Z3
+	VPADDD          704(R13), Z7, Z3
 	VPADDD          dw3<>+0(SB), Z3, Z3
 	VPSHUFB         bswap32<>+0(SB), Z0, Z0
 	VPSHUFB         bswap32<>+0(SB), Z1, Z1
 	VPSHUFB         bswap32<>+0(SB), Z2, Z2
 	VPSHUFB         bswap32<>+0(SB), Z3, Z3
-	VAESENC         1536(R13), Z0, Z0
-	VAESENC         1536(R13), Z1, Z1
-	VAESENC         1536(R13), Z2, Z2
-	VAESENC         1536(R13), Z3, Z3
-	VAESENC         1600(R13), Z0, Z0
-	VAESENC         1600(R13), Z1, Z1
-	VAESENC         1600(R13), Z2, Z2
-	VAESENC         1600(R13), Z3, Z3
+	VAESENC         1280(R13), Z0, Z0
+	VAESENC         1280(R13), Z1, Z1
+	VAESENC         1280(R13), Z2, Z2
+	VAESENC         1280(R13), Z3, Z3
+	VAESENC         1344(R13), Z0, Z0
+	VAESENC         1344(R13), Z1, Z1
+	VAESENC         1344(R13), Z2, Z2
+	VAESENC         1344(R13), Z3, Z3
 	VPTERNLOGQ      $0x96, Z17, Z0, Z8
 	VPTERNLOGQ      $0x96, Z17, Z1, Z9
 	VPTERNLOGQ      $0x96, Z17, Z2, Z10
 	VPTERNLOGQ      $0x96, Z17, Z3, Z11
 	LEAQ            1664(SI), R11
-	MOVL            2116(R13), R12
+	MOVL            1860(R13), R12
 	INCL            R12
 	MOVQ            runs+64(FP), R14
 	CMPQ            R12, R14
@@ -23882,46 +23822,54 @@ lanes_parts_done_raocbOpenRunVAES512:
 	KANDQ           K1, K7, K7
 	MOVQ            bits+40(FP), R12
 	VBROADCASTI32X4 (R12), Z13
-	VMOVDQA64       Z13, Z0
 	MOVQ            (R11), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z0
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X0
 	MOVQ            104(R11), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z0
+	VMOVDQU8        -32(R12)(R14*1), K5, Y0
 	MOVQ            208(R11), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z0
 	MOVQ            312(R11), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z0
-	VPXORQ          Z17, Z0, Z0
-	VMOVDQA64       Z13, Z1
+	VPTERNLOGQ      $0x96, Z13, Z17, Z0
 	MOVQ            416(R11), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z1
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X1
 	MOVQ            520(R11), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z1
+	VMOVDQU8        -32(R12)(R14*1), K5, Y1
 	MOVQ            624(R11), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z1
 	MOVQ            728(R11), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z1
-	VPXORQ          Z17, Z1, Z1
-	VMOVDQA64       Z13, Z2
+	VPTERNLOGQ      $0x96, Z13, Z17, Z1
 	MOVQ            832(R11), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z2
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X2
 	MOVQ            936(R11), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z2
+	VMOVDQU8        -32(R12)(R14*1), K5, Y2
 	MOVQ            1040(R11), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z2
 	MOVQ            1144(R11), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z2
-	VPXORQ          Z17, Z2, Z2
-	VMOVDQA64       Z13, Z3
+	VPTERNLOGQ      $0x96, Z13, Z17, Z2
 	MOVQ            1248(R11), R12
-	VMOVDQU8        -16(R12)(R14*1), K4, Z3
+	VMOVDQU8.Z      -16(R12)(R14*1), K4, X3
 	MOVQ            1352(R11), R12
-	VMOVDQU8        -32(R12)(R14*1), K5, Z3
+	VMOVDQU8        -32(R12)(R14*1), K5, Y3
 	MOVQ            1456(R11), R12
 	VMOVDQU8        -48(R12)(R14*1), K6, Z3
 	MOVQ            1560(R11), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z3
-	VPXORQ          Z17, Z3, Z3
+	VPTERNLOGQ      $0x96, Z13, Z17, Z3
+	KXNORB          K1, K1, K1
+	VMOVDQU64       lenIdx<>+0(SB), Z15
+	VPGATHERQQ      (R11)(Z15*1), K1, Z13
+	KXNORB          K1, K1, K1
+	VMOVDQU64       lenIdx<>+64(SB), Z15
+	VPGATHERQQ      (R11)(Z15*1), K1, Z14
+	VPMOVQD         Z13, Y12
+	VPMOVQD         Z14, Y13
+	VINSERTI64X4    $0x01, Y13, Z12, Z12
+	MOVQ            sub+72(FP), R12
+	VPBROADCASTD    R12, Z13
+	VPSUBD          Z13, Z12, Z12
 	VAESENC         Z18, Z8, Z8
 	VAESENC         Z18, Z9, Z9
 	VAESENC         Z18, Z10, Z10
@@ -24067,14 +24015,14 @@ lanes_rdone_26:
 	VMOVDQU64     Z9, 64(R11)
 	VMOVDQU64     Z10, 128(R11)
 	VMOVDQU64     Z11, 192(R11)
-	MOVL          2112(R13), R14
+	MOVL          1856(R13), R14
 	XORL          CX, CX
 	BTL           $0x0f, R14
 	JCC           lanes_tag15_raocbOpenRunVAES512
 	MOVQ          1608(SI), R12
-	MOVL          2108(R13), R9
-	VEXTRACTI32X4 $0x03, Z11, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	MOVL          1852(R13), R9
+	VEXTRACTI32X4 $0x03, Z11, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	KORTESTW      K1, K1
 	SETCS         1656(SI)
 
@@ -24083,9 +24031,9 @@ lanes_tag15_raocbOpenRunVAES512:
 	BTL           $0x0e, R14
 	JCC           lanes_tag14_raocbOpenRunVAES512
 	MOVQ          1504(SI), R12
-	MOVL          2104(R13), R9
-	VEXTRACTI32X4 $0x02, Z11, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	MOVL          1848(R13), R9
+	VEXTRACTI32X4 $0x02, Z11, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	KORTESTW      K1, K1
 	SETCS         1552(SI)
 
@@ -24094,9 +24042,9 @@ lanes_tag14_raocbOpenRunVAES512:
 	BTL           $0x0d, R14
 	JCC           lanes_tag13_raocbOpenRunVAES512
 	MOVQ          1400(SI), R12
-	MOVL          2100(R13), R9
-	VEXTRACTI32X4 $0x01, Z11, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	MOVL          1844(R13), R9
+	VEXTRACTI32X4 $0x01, Z11, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	KORTESTW      K1, K1
 	SETCS         1448(SI)
 
@@ -24105,7 +24053,7 @@ lanes_tag13_raocbOpenRunVAES512:
 	BTL      $0x0c, R14
 	JCC      lanes_tag12_raocbOpenRunVAES512
 	MOVQ     1296(SI), R12
-	MOVL     2096(R13), R9
+	MOVL     1840(R13), R9
 	VPCMPEQB (R12)(R9*1), X11, K1
 	KORTESTW K1, K1
 	SETCS    1344(SI)
@@ -24115,9 +24063,9 @@ lanes_tag12_raocbOpenRunVAES512:
 	BTL           $0x0b, R14
 	JCC           lanes_tag11_raocbOpenRunVAES512
 	MOVQ          1192(SI), R12
-	MOVL          2092(R13), R9
-	VEXTRACTI32X4 $0x03, Z10, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	MOVL          1836(R13), R9
+	VEXTRACTI32X4 $0x03, Z10, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	KORTESTW      K1, K1
 	SETCS         1240(SI)
 
@@ -24126,9 +24074,9 @@ lanes_tag11_raocbOpenRunVAES512:
 	BTL           $0x0a, R14
 	JCC           lanes_tag10_raocbOpenRunVAES512
 	MOVQ          1088(SI), R12
-	MOVL          2088(R13), R9
-	VEXTRACTI32X4 $0x02, Z10, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	MOVL          1832(R13), R9
+	VEXTRACTI32X4 $0x02, Z10, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	KORTESTW      K1, K1
 	SETCS         1136(SI)
 
@@ -24137,9 +24085,9 @@ lanes_tag10_raocbOpenRunVAES512:
 	BTL           $0x09, R14
 	JCC           lanes_tag9_raocbOpenRunVAES512
 	MOVQ          984(SI), R12
-	MOVL          2084(R13), R9
-	VEXTRACTI32X4 $0x01, Z10, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	MOVL          1828(R13), R9
+	VEXTRACTI32X4 $0x01, Z10, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	KORTESTW      K1, K1
 	SETCS         1032(SI)
 
@@ -24148,7 +24096,7 @@ lanes_tag9_raocbOpenRunVAES512:
 	BTL      $0x08, R14
 	JCC      lanes_tag8_raocbOpenRunVAES512
 	MOVQ     880(SI), R12
-	MOVL     2080(R13), R9
+	MOVL     1824(R13), R9
 	VPCMPEQB (R12)(R9*1), X10, K1
 	KORTESTW K1, K1
 	SETCS    928(SI)
@@ -24158,9 +24106,9 @@ lanes_tag8_raocbOpenRunVAES512:
 	BTL           $0x07, R14
 	JCC           lanes_tag7_raocbOpenRunVAES512
 	MOVQ          776(SI), R12
-	MOVL          2076(R13), R9
-	VEXTRACTI32X4 $0x03, Z9, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	MOVL          1820(R13), R9
+	VEXTRACTI32X4 $0x03, Z9, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	KORTESTW      K1, K1
 	SETCS         824(SI)
 
@@ -24169,9 +24117,9 @@ lanes_tag7_raocbOpenRunVAES512:
 	BTL           $0x06, R14
 	JCC           lanes_tag6_raocbOpenRunVAES512
 	MOVQ          672(SI), R12
-	MOVL          2072(R13), R9
-	VEXTRACTI32X4 $0x02, Z9, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	MOVL          1816(R13), R9
+	VEXTRACTI32X4 $0x02, Z9, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	KORTESTW      K1, K1
 	SETCS         720(SI)
 
@@ -24180,9 +24128,9 @@ lanes_tag6_raocbOpenRunVAES512:
 	BTL           $0x05, R14
 	JCC           lanes_tag5_raocbOpenRunVAES512
 	MOVQ          568(SI), R12
-	MOVL          2068(R13), R9
-	VEXTRACTI32X4 $0x01, Z9, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	MOVL          1812(R13), R9
+	VEXTRACTI32X4 $0x01, Z9, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	KORTESTW      K1, K1
 	SETCS         616(SI)
 
@@ -24191,7 +24139,7 @@ lanes_tag5_raocbOpenRunVAES512:
 	BTL      $0x04, R14
 	JCC      lanes_tag4_raocbOpenRunVAES512
 	MOVQ     464(SI), R12
-	MOVL     2064(R13), R9
+	MOVL     1808(R13), R9
 	VPCMPEQB (R12)(R9*1), X9, K1
 	KORTESTW K1, K1
 	SETCS    512(SI)
@@ -24201,9 +24149,9 @@ lanes_tag4_raocbOpenRunVAES512:
 	BTL           $0x03, R14
 	JCC           lanes_tag3_raocbOpenRunVAES512
 	MOVQ          360(SI), R12
-	MOVL          2060(R13), R9
-	VEXTRACTI32X4 $0x03, Z8, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	MOVL          1804(R13), R9
+	VEXTRACTI32X4 $0x03, Z8, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	KORTESTW      K1, K1
 	SETCS         408(SI)
 
@@ -24212,9 +24160,9 @@ lanes_tag3_raocbOpenRunVAES512:
 	BTL           $0x02, R14
 	JCC           lanes_tag2_raocbOpenRunVAES512
 	MOVQ          256(SI), R12
-	MOVL          2056(R13), R9
-	VEXTRACTI32X4 $0x02, Z8, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	MOVL          1800(R13), R9
+	VEXTRACTI32X4 $0x02, Z8, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	KORTESTW      K1, K1
 	SETCS         304(SI)
 
@@ -24223,9 +24171,9 @@ lanes_tag2_raocbOpenRunVAES512:
 	BTL           $0x01, R14
 	JCC           lanes_tag1_raocbOpenRunVAES512
 	MOVQ          152(SI), R12
-	MOVL          2052(R13), R9
-	VEXTRACTI32X4 $0x01, Z8, X12
-	VPCMPEQB      (R12)(R9*1), X12, K1
+	MOVL          1796(R13), R9
+	VEXTRACTI32X4 $0x01, Z8, X15
+	VPCMPEQB      (R12)(R9*1), X15, K1
 	KORTESTW      K1, K1
 	SETCS         200(SI)
 
@@ -24234,84 +24182,72 @@ lanes_tag1_raocbOpenRunVAES512:
 	BTL      $0x00, R14
 	JCC      lanes_tag0_raocbOpenRunVAES512
 	MOVQ     48(SI), R12
-	MOVL     2048(R13), R9
+	MOVL     1792(R13), R9
 	VPCMPEQB (R12)(R9*1), X8, K1
 	KORTESTW K1, K1
 	SETCS    96(SI)
 
 lanes_tag0_raocbOpenRunVAES512:
-	ADCL         CX, CX
-	ANDNL        R14, CX, CX
-	MOVL         CX, 260(R11)
-	MOVL         R14, 256(R11)
-	INCL         2116(R13)
-	MOVL         2116(R13), R12
-	CMPL         2112(R13), $0x0000ffff
-	JNE          lanes_stop_raocbOpenRunVAES512
-	TESTL        CX, CX
-	JNZ          lanes_stop_raocbOpenRunVAES512
-	MOVQ         runs+64(FP), R14
-	CMPQ         R12, R14
-	JE           lanes_stop_raocbOpenRunVAES512
-	ADDQ         $0x00000680, SI
-	XORL         R12, R12
-	CMPQ         1592(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         1488(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         1384(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         1280(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         1176(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         1072(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         968(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         864(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         760(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         656(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         552(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         448(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         344(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         240(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         136(SI), $0x01
-	ADCL         R12, R12
-	CMPQ         32(SI), $0x01
-	ADCL         R12, R12
-	MOVLQZX      mark+80(FP), R14
-	ANDL         R12, R14
-	MOVL         R14, 2112(R13)
-	KXNORB       K1, K1, K1
-	VMOVDQU64    lenIdx<>+0(SB), Z15
-	VPGATHERQQ   (SI)(Z15*1), K1, Z13
-	KXNORB       K1, K1, K1
-	VMOVDQU64    lenIdx<>+64(SB), Z15
-	VPGATHERQQ   (SI)(Z15*1), K1, Z14
-	VPMOVQD      Z13, Y12
-	VPMOVQD      Z14, Y13
-	VINSERTI64X4 $0x01, Y13, Z12, Z12
-	MOVQ         sub+72(FP), R12
-	VPBROADCASTD R12, Z13
-	VPSUBD       Z13, Z12, Z12
-	VMOVDQU64    Z12, 2048(R13)
-	MOVQ         $0x000000000000ffff, R12
-	KMOVQ        R12, K4
-	MOVQ         $0x00000000ffff0000, R12
-	KMOVQ        R12, K5
-	MOVQ         $0x0000ffff00000000, R12
-	KMOVQ        R12, K6
-	MOVQ         $0xffff000000000000, R12
-	KMOVQ        R12, K7
-	JMP          lanes_group_raocbOpenRunVAES512
+	ADCL      CX, CX
+	ANDNL     R14, CX, CX
+	MOVL      CX, 260(R11)
+	MOVL      R14, 256(R11)
+	INCL      1860(R13)
+	MOVL      1860(R13), R12
+	CMPL      1856(R13), $0x0000ffff
+	JNE       lanes_stop_raocbOpenRunVAES512
+	TESTL     CX, CX
+	JNZ       lanes_stop_raocbOpenRunVAES512
+	MOVQ      runs+64(FP), R14
+	CMPQ      R12, R14
+	JE        lanes_stop_raocbOpenRunVAES512
+	ADDQ      $0x00000680, SI
+	XORL      R12, R12
+	CMPQ      1592(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      1488(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      1384(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      1280(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      1176(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      1072(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      968(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      864(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      760(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      656(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      552(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      448(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      344(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      240(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      136(SI), $0x01
+	ADCL      R12, R12
+	CMPQ      32(SI), $0x01
+	ADCL      R12, R12
+	MOVLQZX   mark+80(FP), R14
+	ANDL      R12, R14
+	MOVL      R14, 1856(R13)
+	VMOVDQU64 Z12, 1792(R13)
+	MOVQ      $0x000000000000ffff, R12
+	KMOVQ     R12, K4
+	MOVQ      $0x00000000ffff0000, R12
+	KMOVQ     R12, K5
+	MOVQ      $0x0000ffff00000000, R12
+	KMOVQ     R12, K6
+	MOVQ      $0xffff000000000000, R12
+	KMOVQ     R12, K7
+	JMP       lanes_group_raocbOpenRunVAES512
 
 lanes_stop_raocbOpenRunVAES512:
 	MOVQ R12, ret+96(FP)
