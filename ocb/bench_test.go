@@ -1,8 +1,10 @@
 package ocb
 
 import (
+	"strconv"
 	"testing"
 
+	"github.com/faelabs/fae/batch"
 	"github.com/faelabs/fae/internal/aeadtest"
 )
 
@@ -34,4 +36,50 @@ func BenchmarkOpenBatchLEA(b *testing.B) { benchmarkBatchLEA(b, true) }
 
 func benchmarkBatchLEA(b *testing.B, open bool) {
 	aeadtest.BenchmarkBatch(b, open, func() (*AEAD, error) { return newLEA(make([]byte, 16), 12, 16) })
+}
+
+// BenchmarkSealBatchKtop and BenchmarkOpenBatchKtop measure batches of 64
+// messages whose nonces count up in their last byte (groups of 16 that
+// share Ktop, which the lane kernels encipher once for all) or in their
+// first (each its own Ktop, as BenchmarkSealBatch's).
+func BenchmarkSealBatchKtop(b *testing.B) { benchmarkBatchKtop(b, false) }
+func BenchmarkOpenBatchKtop(b *testing.B) { benchmarkBatchKtop(b, true) }
+
+func benchmarkBatchKtop(b *testing.B, open bool) {
+	a, err := New(make([]byte, 16))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, shared := range []bool{true, false} {
+		for _, size := range []int{44, 64, 576} {
+			name := "distinct/"
+			if shared {
+				name = "shared/"
+			}
+			b.Run(name+strconv.Itoa(size), func(b *testing.B) {
+				msgs := make([]batch.Message, 64)
+				for i := range msgs {
+					nonce := make([]byte, NonceSize)
+					if shared {
+						nonce[NonceSize-1] = byte(i)
+					} else {
+						nonce[0] = byte(i)
+					}
+					in, out := make([]byte, size), make([]byte, size+TagSize)
+					if open {
+						in, out = a.Seal(nil, nonce, in, nil), in
+					}
+					msgs[i] = batch.Message{Nonce: nonce, In: in, Out: out}
+				}
+				b.SetBytes(int64(64 * size))
+				for b.Loop() {
+					if open {
+						a.OpenBatch(msgs)
+					} else {
+						a.SealBatch(msgs)
+					}
+				}
+			})
+		}
+	}
 }

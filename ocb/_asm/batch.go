@@ -199,7 +199,7 @@ func lanes(o op, run bool) {
 	}
 	laneMasks()
 	laneNonces(lp, lX)
-	laneRounds(false)
+	laneKtops()
 	if run {
 		Label("lanes_group_" + name)
 	}
@@ -401,7 +401,7 @@ func lanes(o op, run bool) {
 		CMPQ(lT, lU)
 		CMOVQEQ(lp, next)
 		laneNonces(next, lX)
-		laneRoundsOf(false, []VecPhysical{Z8, Z9, Z10, Z11, Z0, Z1, Z2, Z3})
+		laneKtops(tag(0), tag(1), tag(2), tag(3))
 	} else {
 		laneRounds(false)
 	}
@@ -556,6 +556,34 @@ func laneNonces(p GPPhysical, ktop func(int) VecPhysical) {
 		// (X & ktopMask) ^ K0
 		VPTERNLOGQ(U8(0x6c), ktopMask4, lKey(0), ktop(r))
 	}
+}
+
+// laneKtops enciphers the Ktops' inputs, which laneNonces left in the
+// states, beside the rounds of with (a run kernel's tags, or none). Where
+// every lane's input equals lane 0's (nonces that differ at most in their 6
+// bottom bits: one nonce for all, or counters within an aligned window of
+// 64, as protocols give), one register's rounds serve all 16 lanes, copied
+// to the other three: 10 to 14 AES rounds a group where 40 to 56 were.
+// (The branch is on nonces, which are public.)
+func laneKtops(with ...VecPhysical) {
+	laneLabels++
+	split, done := "lanes_ktop_split_"+itoa(laneLabels), "lanes_ktop_done_"+itoa(laneLabels)
+	// K2: the qwords equal to lane 0's, across the four registers.
+	VSHUFI64X2(U8(0), lX(0), lX(0), Z12)
+	VPCMPEQQ(lX(0), Z12, K2)
+	for r := 1; r < 4; r++ {
+		VPCMPEQQ(lX(r), Z12, K2, K2)
+	}
+	KORTESTB(K2, K2)
+	JCC(LabelRef(split))
+	laneRoundsOf(false, append(with[:len(with):len(with)], lX(0)))
+	for r := 1; r < 4; r++ {
+		VMOVDQA64(lX(0), lX(r))
+	}
+	JMP(LabelRef(done))
+	Label(split)
+	laneRoundsOf(false, append(with, lX(0), lX(1), lX(2), lX(3)))
+	Label(done)
 }
 
 // laneOffsets computes Offset_0 per lane, as message.go does for one (the
