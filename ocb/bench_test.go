@@ -40,8 +40,9 @@ func benchmarkBatchLEA(b *testing.B, open bool) {
 
 // BenchmarkSealBatchKtop and BenchmarkOpenBatchKtop measure batches of 64
 // messages whose nonces count up in their last byte (groups of 16 that
-// share Ktop, which the lane kernels encipher once for all) or in their
-// first (each its own Ktop, as BenchmarkSealBatch's).
+// share Ktop, which the lane kernels encipher once for all: "shared") or
+// in their first (each its own Ktop, as BenchmarkSealBatch's: "distinct"),
+// and as "ratio" the two in turns (distinct/shared, their times' ratio).
 func BenchmarkSealBatchKtop(b *testing.B) { benchmarkBatchKtop(b, false) }
 func BenchmarkOpenBatchKtop(b *testing.B) { benchmarkBatchKtop(b, true) }
 
@@ -50,36 +51,41 @@ func benchmarkBatchKtop(b *testing.B, open bool) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, shared := range []bool{true, false} {
-		for _, size := range []int{44, 64, 576} {
-			name := "distinct/"
-			if shared {
-				name = "shared/"
-			}
-			b.Run(name+strconv.Itoa(size), func(b *testing.B) {
-				msgs := make([]batch.Message, 64)
-				for i := range msgs {
-					nonce := make([]byte, NonceSize)
-					if shared {
-						nonce[NonceSize-1] = byte(i)
-					} else {
-						nonce[0] = byte(i)
-					}
-					in, out := make([]byte, size), make([]byte, size+TagSize)
-					if open {
-						in, out = a.Seal(nil, nonce, in, nil), in
-					}
-					msgs[i] = batch.Message{Nonce: nonce, In: in, Out: out}
+	for _, size := range []int{44, 64, 576} {
+		// run returns a batch's call, its nonces counting up in byte at.
+		run := func(at int) func() {
+			msgs := make([]batch.Message, 64)
+			for i := range msgs {
+				nonce := make([]byte, NonceSize)
+				nonce[at] = byte(i)
+				in, out := make([]byte, size), make([]byte, size+TagSize)
+				if open {
+					in, out = a.Seal(nil, nonce, in, nil), in
 				}
+				msgs[i] = batch.Message{Nonce: nonce, In: in, Out: out}
+			}
+			return func() {
+				if open && !a.OpenBatch(msgs) {
+					b.Fatal("OpenBatch failed")
+				} else if !open {
+					a.SealBatch(msgs)
+				}
+			}
+		}
+		shared, distinct := run(NonceSize-1), run(0)
+		for _, c := range []struct {
+			name string
+			f    func()
+		}{{"shared", shared}, {"distinct", distinct}} {
+			b.Run(c.name+"/"+strconv.Itoa(size), func(b *testing.B) {
 				b.SetBytes(int64(64 * size))
 				for b.Loop() {
-					if open {
-						a.OpenBatch(msgs)
-					} else {
-						a.SealBatch(msgs)
-					}
+					c.f()
 				}
 			})
 		}
+		b.Run("ratio/"+strconv.Itoa(size), func(b *testing.B) {
+			b.ReportMetric(aeadtest.TurnRatio(b, shared, distinct), "distinct/shared")
+		})
 	}
 }

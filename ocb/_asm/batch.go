@@ -13,10 +13,11 @@ import (
 // of register r holds message 4r+k), each message shorter than 4096 bytes.
 // A message's steps wait on each other (Ktop, the blocks, the pad, the tag);
 // across messages they do not, so each step runs for all 16 at once: the 16
-// Ktops in one pass of the AES pipeline, then block j of every message that
-// has one (j = 1, 2, ...; each lane's 16-byte loads and stores from its own
-// pointer, masked where some lane has no block j), then the pads of the
-// final partial blocks (byte masks), then the 16 tags. The offsets of block
+// Ktops in one pass of the AES pipeline (one Ktop where their nonces share
+// it: see laneKtops), then block j of every message that has one (j = 1,
+// 2, ...; each lane's 16-byte loads and stores from its own pointer, masked
+// where some lane has no block j), then the pads of the final partial
+// blocks (byte masks), then the 16 tags. The offsets of block
 // j differ by message only in Offset_0, so every lane takes the same
 // L_ntz(j). While every lane has blocks j and j+1, both run in one pass:
 // eight registers in flight. The Go side (lanes_amd64.go) groups the
