@@ -22643,7 +22643,7 @@ DATA lenPerm<>+248(SB)/8, $0x0000000f0000000f
 GLOBL lenPerm<>(SB), RODATA|NOPTR, $256
 
 // func ocbSealLanesVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n int, sub int, mark uint32, out *[264]byte)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VBMI2, AVX512VL, VAES
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI2, AVX512VL, VAES
 TEXT ·ocbSealLanesVAES512(SB), $1096-96
 	LEAQ    (SP), R13
 	ADDQ    $0x3f, R13
@@ -22969,82 +22969,124 @@ lanes_idle_done_1:
 	VMOVDQU8        -64(R12)(R14*1), K7, Z7
 	VMOVDQA64       Z7, Z3
 	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z3
+	VSHUFI64X2      $0x00, Z0, Z0, Z12
+	VPCMPEQQ        Z0, Z12, K2
+	VPCMPEQQ        Z1, Z12, K2, K2
+	VPCMPEQQ        Z2, Z12, K2, K2
+	VPCMPEQQ        Z3, Z12, K2, K2
+	KORTESTB        K2, K2
+	JCC             lanes_ktop_split_2
 	VAESENC         Z18, Z0, Z0
-	VAESENC         Z18, Z1, Z1
-	VAESENC         Z18, Z2, Z2
-	VAESENC         Z18, Z3, Z3
 	VAESENC         Z19, Z0, Z0
-	VAESENC         Z19, Z1, Z1
-	VAESENC         Z19, Z2, Z2
-	VAESENC         Z19, Z3, Z3
 	VAESENC         Z20, Z0, Z0
-	VAESENC         Z20, Z1, Z1
-	VAESENC         Z20, Z2, Z2
-	VAESENC         Z20, Z3, Z3
 	VAESENC         Z21, Z0, Z0
-	VAESENC         Z21, Z1, Z1
-	VAESENC         Z21, Z2, Z2
-	VAESENC         Z21, Z3, Z3
 	VAESENC         Z22, Z0, Z0
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
 	VAESENC         Z23, Z0, Z0
-	VAESENC         Z23, Z1, Z1
-	VAESENC         Z23, Z2, Z2
-	VAESENC         Z23, Z3, Z3
 	VAESENC         Z24, Z0, Z0
-	VAESENC         Z24, Z1, Z1
-	VAESENC         Z24, Z2, Z2
-	VAESENC         Z24, Z3, Z3
 	VAESENC         Z25, Z0, Z0
-	VAESENC         Z25, Z1, Z1
-	VAESENC         Z25, Z2, Z2
-	VAESENC         Z25, Z3, Z3
 	VAESENC         Z26, Z0, Z0
-	VAESENC         Z26, Z1, Z1
-	VAESENC         Z26, Z2, Z2
-	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_2
+	JE              lanes_r10_3
 	VAESENC         Z27, Z0, Z0
-	VAESENC         Z27, Z1, Z1
-	VAESENC         Z27, Z2, Z2
-	VAESENC         Z27, Z3, Z3
 	VAESENC         Z28, Z0, Z0
-	VAESENC         Z28, Z1, Z1
-	VAESENC         Z28, Z2, Z2
-	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_2
+	JE              lanes_r12_3
 	VAESENC         Z29, Z0, Z0
-	VAESENC         Z29, Z1, Z1
-	VAESENC         Z29, Z2, Z2
-	VAESENC         Z29, Z3, Z3
 	VAESENC         Z30, Z0, Z0
-	VAESENC         Z30, Z1, Z1
-	VAESENC         Z30, Z2, Z2
-	VAESENC         Z30, Z3, Z3
 	VAESENCLAST     Z31, Z0, Z0
-	VAESENCLAST     Z31, Z1, Z1
-	VAESENCLAST     Z31, Z2, Z2
-	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_2
+	JMP             lanes_rdone_3
 
-lanes_r12_2:
+lanes_r12_3:
+	VAESENCLAST Z29, Z0, Z0
+	JMP         lanes_rdone_3
+
+lanes_r10_3:
+	VAESENCLAST Z27, Z0, Z0
+
+lanes_rdone_3:
+	VMOVDQA64 Z0, Z1
+	VMOVDQA64 Z0, Z2
+	VMOVDQA64 Z0, Z3
+	JMP       lanes_ktop_done_2
+
+lanes_ktop_split_2:
+	VAESENC     Z18, Z0, Z0
+	VAESENC     Z18, Z1, Z1
+	VAESENC     Z18, Z2, Z2
+	VAESENC     Z18, Z3, Z3
+	VAESENC     Z19, Z0, Z0
+	VAESENC     Z19, Z1, Z1
+	VAESENC     Z19, Z2, Z2
+	VAESENC     Z19, Z3, Z3
+	VAESENC     Z20, Z0, Z0
+	VAESENC     Z20, Z1, Z1
+	VAESENC     Z20, Z2, Z2
+	VAESENC     Z20, Z3, Z3
+	VAESENC     Z21, Z0, Z0
+	VAESENC     Z21, Z1, Z1
+	VAESENC     Z21, Z2, Z2
+	VAESENC     Z21, Z3, Z3
+	VAESENC     Z22, Z0, Z0
+	VAESENC     Z22, Z1, Z1
+	VAESENC     Z22, Z2, Z2
+	VAESENC     Z22, Z3, Z3
+	VAESENC     Z23, Z0, Z0
+	VAESENC     Z23, Z1, Z1
+	VAESENC     Z23, Z2, Z2
+	VAESENC     Z23, Z3, Z3
+	VAESENC     Z24, Z0, Z0
+	VAESENC     Z24, Z1, Z1
+	VAESENC     Z24, Z2, Z2
+	VAESENC     Z24, Z3, Z3
+	VAESENC     Z25, Z0, Z0
+	VAESENC     Z25, Z1, Z1
+	VAESENC     Z25, Z2, Z2
+	VAESENC     Z25, Z3, Z3
+	VAESENC     Z26, Z0, Z0
+	VAESENC     Z26, Z1, Z1
+	VAESENC     Z26, Z2, Z2
+	VAESENC     Z26, Z3, Z3
+	CMPQ        AX, $0x0a
+	JE          lanes_r10_4
+	VAESENC     Z27, Z0, Z0
+	VAESENC     Z27, Z1, Z1
+	VAESENC     Z27, Z2, Z2
+	VAESENC     Z27, Z3, Z3
+	VAESENC     Z28, Z0, Z0
+	VAESENC     Z28, Z1, Z1
+	VAESENC     Z28, Z2, Z2
+	VAESENC     Z28, Z3, Z3
+	CMPQ        AX, $0x0c
+	JE          lanes_r12_4
+	VAESENC     Z29, Z0, Z0
+	VAESENC     Z29, Z1, Z1
+	VAESENC     Z29, Z2, Z2
+	VAESENC     Z29, Z3, Z3
+	VAESENC     Z30, Z0, Z0
+	VAESENC     Z30, Z1, Z1
+	VAESENC     Z30, Z2, Z2
+	VAESENC     Z30, Z3, Z3
+	VAESENCLAST Z31, Z0, Z0
+	VAESENCLAST Z31, Z1, Z1
+	VAESENCLAST Z31, Z2, Z2
+	VAESENCLAST Z31, Z3, Z3
+	JMP         lanes_rdone_4
+
+lanes_r12_4:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_2
+	JMP         lanes_rdone_4
 
-lanes_r10_2:
+lanes_r10_4:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_2:
+lanes_rdone_4:
+lanes_ktop_done_2:
 	MOVL          $0x00000055, R12
 	KMOVW         R12, K2
 	VPSHUFB       rev64x4<>+0(SB), Z0, Z13
@@ -23317,7 +23359,7 @@ lanes_pairs_ocbSealLanesVAES512:
 	VAESENC         Z26, Z14, Z14
 	VAESENC         Z26, Z15, Z15
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_3
+	JE              lanes_r10_5
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -23335,7 +23377,7 @@ lanes_pairs_ocbSealLanesVAES512:
 	VAESENC         Z28, Z14, Z14
 	VAESENC         Z28, Z15, Z15
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_3
+	JE              lanes_r12_5
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -23360,9 +23402,9 @@ lanes_pairs_ocbSealLanesVAES512:
 	VAESENCLAST     Z31, Z13, Z13
 	VAESENCLAST     Z31, Z14, Z14
 	VAESENCLAST     Z31, Z15, Z15
-	JMP             lanes_rdone_3
+	JMP             lanes_rdone_5
 
-lanes_r12_3:
+lanes_r12_5:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
@@ -23371,9 +23413,9 @@ lanes_r12_3:
 	VAESENCLAST Z29, Z13, Z13
 	VAESENCLAST Z29, Z14, Z14
 	VAESENCLAST Z29, Z15, Z15
-	JMP         lanes_rdone_3
+	JMP         lanes_rdone_5
 
-lanes_r10_3:
+lanes_r10_5:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
@@ -23383,7 +23425,7 @@ lanes_r10_3:
 	VAESENCLAST Z27, Z14, Z14
 	VAESENCLAST Z27, Z15, Z15
 
-lanes_rdone_3:
+lanes_rdone_5:
 	VPXORQ        Z4, Z0, Z0
 	VPXORQ        Z16, Z4, Z4
 	VPXORQ        Z4, Z12, Z12
@@ -23538,7 +23580,7 @@ lanes_loop_ocbSealLanesVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_4
+	JE              lanes_r10_6
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -23548,7 +23590,7 @@ lanes_loop_ocbSealLanesVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_4
+	JE              lanes_r12_6
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -23561,22 +23603,22 @@ lanes_loop_ocbSealLanesVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_4
+	JMP             lanes_rdone_6
 
-lanes_r12_4:
+lanes_r12_6:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_4
+	JMP         lanes_rdone_6
 
-lanes_r10_4:
+lanes_r10_6:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_4:
+lanes_rdone_6:
 	VPXORQ        Z4, Z0, Z0
 	MOVQ          128(SI), R12
 	VMOVDQU       X0, (R12)(R11*1)
@@ -23725,7 +23767,7 @@ lanes_masked_ocbSealLanesVAES512:
 	VAESENC      Z26, Z2, Z2
 	VAESENC      Z26, Z3, Z3
 	CMPQ         AX, $0x0a
-	JE           lanes_r10_5
+	JE           lanes_r10_7
 	VAESENC      Z27, Z0, Z0
 	VAESENC      Z27, Z1, Z1
 	VAESENC      Z27, Z2, Z2
@@ -23735,7 +23777,7 @@ lanes_masked_ocbSealLanesVAES512:
 	VAESENC      Z28, Z2, Z2
 	VAESENC      Z28, Z3, Z3
 	CMPQ         AX, $0x0c
-	JE           lanes_r12_5
+	JE           lanes_r12_7
 	VAESENC      Z29, Z0, Z0
 	VAESENC      Z29, Z1, Z1
 	VAESENC      Z29, Z2, Z2
@@ -23748,22 +23790,22 @@ lanes_masked_ocbSealLanesVAES512:
 	VAESENCLAST  Z31, Z1, Z1
 	VAESENCLAST  Z31, Z2, Z2
 	VAESENCLAST  Z31, Z3, Z3
-	JMP          lanes_rdone_5
+	JMP          lanes_rdone_7
 
-lanes_r12_5:
+lanes_r12_7:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_5
+	JMP         lanes_rdone_7
 
-lanes_r10_5:
+lanes_r10_7:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_5:
+lanes_rdone_7:
 	VPCMPUD       $0x02, (R13), Z13, K2
 	VPXORQ        Z4, Z0, Z0
 	MOVQ          128(SI), R12
@@ -23900,7 +23942,7 @@ lanes_blocks_done_ocbSealLanesVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_6
+	JE              lanes_r10_8
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -23910,7 +23952,7 @@ lanes_blocks_done_ocbSealLanesVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_6
+	JE              lanes_r12_8
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -23923,22 +23965,22 @@ lanes_blocks_done_ocbSealLanesVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_6
+	JMP             lanes_rdone_8
 
-lanes_r12_6:
+lanes_r12_8:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_6
+	JMP         lanes_rdone_8
 
-lanes_r10_6:
+lanes_r10_8:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_6:
+lanes_rdone_8:
 	VMOVDQU64     256(R13), Z13
 	VPCMPUB       $0x01, Z13, Z16, K1
 	VPTESTMB      Z13, Z13, K2
@@ -24191,7 +24233,7 @@ lanes_parts_done_ocbSealLanesVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_7
+	JE              lanes_r10_9
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -24201,7 +24243,7 @@ lanes_parts_done_ocbSealLanesVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_7
+	JE              lanes_r12_9
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -24214,22 +24256,22 @@ lanes_parts_done_ocbSealLanesVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_7
+	JMP             lanes_rdone_9
 
-lanes_r12_7:
+lanes_r12_9:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_7
+	JMP         lanes_rdone_9
 
-lanes_r10_7:
+lanes_r10_9:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_7:
+lanes_rdone_9:
 	MOVQ      out+88(FP), R11
 	VMOVDQU64 Z0, (R11)
 	VMOVDQU64 Z1, 64(R11)
@@ -24353,7 +24395,7 @@ lanes_tag15_ocbSealLanesVAES512:
 	RET
 
 // func ocbOpenLanesVAES512(nr int, rk *[240]byte, ek *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n int, sub int, mark uint32, out *[264]byte)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VBMI2, AVX512VL, BMI, BMI2, VAES
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI2, AVX512VL, BMI, BMI2, VAES
 TEXT ·ocbOpenLanesVAES512(SB), $1096-104
 	LEAQ    (SP), R13
 	ADDQ    $0x3f, R13
@@ -24581,17 +24623,17 @@ TEXT ·ocbOpenLanesVAES512(SB), $1096-104
 	MOVL    384(SI), BX
 	ANDL    $-16, BX
 
-lanes_idle_8:
+lanes_idle_10:
 	CMPQ R9, $0x10
-	JAE  lanes_idle_done_8
+	JAE  lanes_idle_done_10
 	MOVQ AX, (SI)(R9*8)
 	MOVQ DX, 128(SI)(R9*8)
 	MOVQ R10, 256(SI)(R9*8)
 	MOVL BX, 384(SI)(R9*4)
 	INCQ R9
-	JMP  lanes_idle_8
+	JMP  lanes_idle_10
 
-lanes_idle_done_8:
+lanes_idle_done_10:
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
 	MOVQ            ek+16(FP), R10
@@ -24679,82 +24721,124 @@ lanes_idle_done_8:
 	VMOVDQU8        -64(R12)(R14*1), K7, Z7
 	VMOVDQA64       Z7, Z3
 	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z3
+	VSHUFI64X2      $0x00, Z0, Z0, Z12
+	VPCMPEQQ        Z0, Z12, K2
+	VPCMPEQQ        Z1, Z12, K2, K2
+	VPCMPEQQ        Z2, Z12, K2, K2
+	VPCMPEQQ        Z3, Z12, K2, K2
+	KORTESTB        K2, K2
+	JCC             lanes_ktop_split_11
 	VAESENC         Z18, Z0, Z0
-	VAESENC         Z18, Z1, Z1
-	VAESENC         Z18, Z2, Z2
-	VAESENC         Z18, Z3, Z3
 	VAESENC         Z19, Z0, Z0
-	VAESENC         Z19, Z1, Z1
-	VAESENC         Z19, Z2, Z2
-	VAESENC         Z19, Z3, Z3
 	VAESENC         Z20, Z0, Z0
-	VAESENC         Z20, Z1, Z1
-	VAESENC         Z20, Z2, Z2
-	VAESENC         Z20, Z3, Z3
 	VAESENC         Z21, Z0, Z0
-	VAESENC         Z21, Z1, Z1
-	VAESENC         Z21, Z2, Z2
-	VAESENC         Z21, Z3, Z3
 	VAESENC         Z22, Z0, Z0
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
 	VAESENC         Z23, Z0, Z0
-	VAESENC         Z23, Z1, Z1
-	VAESENC         Z23, Z2, Z2
-	VAESENC         Z23, Z3, Z3
 	VAESENC         Z24, Z0, Z0
-	VAESENC         Z24, Z1, Z1
-	VAESENC         Z24, Z2, Z2
-	VAESENC         Z24, Z3, Z3
 	VAESENC         Z25, Z0, Z0
-	VAESENC         Z25, Z1, Z1
-	VAESENC         Z25, Z2, Z2
-	VAESENC         Z25, Z3, Z3
 	VAESENC         Z26, Z0, Z0
-	VAESENC         Z26, Z1, Z1
-	VAESENC         Z26, Z2, Z2
-	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_9
+	JE              lanes_r10_12
 	VAESENC         Z27, Z0, Z0
-	VAESENC         Z27, Z1, Z1
-	VAESENC         Z27, Z2, Z2
-	VAESENC         Z27, Z3, Z3
 	VAESENC         Z28, Z0, Z0
-	VAESENC         Z28, Z1, Z1
-	VAESENC         Z28, Z2, Z2
-	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_9
+	JE              lanes_r12_12
 	VAESENC         Z29, Z0, Z0
-	VAESENC         Z29, Z1, Z1
-	VAESENC         Z29, Z2, Z2
-	VAESENC         Z29, Z3, Z3
 	VAESENC         Z30, Z0, Z0
-	VAESENC         Z30, Z1, Z1
-	VAESENC         Z30, Z2, Z2
-	VAESENC         Z30, Z3, Z3
 	VAESENCLAST     Z31, Z0, Z0
-	VAESENCLAST     Z31, Z1, Z1
-	VAESENCLAST     Z31, Z2, Z2
-	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_9
+	JMP             lanes_rdone_12
 
-lanes_r12_9:
+lanes_r12_12:
+	VAESENCLAST Z29, Z0, Z0
+	JMP         lanes_rdone_12
+
+lanes_r10_12:
+	VAESENCLAST Z27, Z0, Z0
+
+lanes_rdone_12:
+	VMOVDQA64 Z0, Z1
+	VMOVDQA64 Z0, Z2
+	VMOVDQA64 Z0, Z3
+	JMP       lanes_ktop_done_11
+
+lanes_ktop_split_11:
+	VAESENC     Z18, Z0, Z0
+	VAESENC     Z18, Z1, Z1
+	VAESENC     Z18, Z2, Z2
+	VAESENC     Z18, Z3, Z3
+	VAESENC     Z19, Z0, Z0
+	VAESENC     Z19, Z1, Z1
+	VAESENC     Z19, Z2, Z2
+	VAESENC     Z19, Z3, Z3
+	VAESENC     Z20, Z0, Z0
+	VAESENC     Z20, Z1, Z1
+	VAESENC     Z20, Z2, Z2
+	VAESENC     Z20, Z3, Z3
+	VAESENC     Z21, Z0, Z0
+	VAESENC     Z21, Z1, Z1
+	VAESENC     Z21, Z2, Z2
+	VAESENC     Z21, Z3, Z3
+	VAESENC     Z22, Z0, Z0
+	VAESENC     Z22, Z1, Z1
+	VAESENC     Z22, Z2, Z2
+	VAESENC     Z22, Z3, Z3
+	VAESENC     Z23, Z0, Z0
+	VAESENC     Z23, Z1, Z1
+	VAESENC     Z23, Z2, Z2
+	VAESENC     Z23, Z3, Z3
+	VAESENC     Z24, Z0, Z0
+	VAESENC     Z24, Z1, Z1
+	VAESENC     Z24, Z2, Z2
+	VAESENC     Z24, Z3, Z3
+	VAESENC     Z25, Z0, Z0
+	VAESENC     Z25, Z1, Z1
+	VAESENC     Z25, Z2, Z2
+	VAESENC     Z25, Z3, Z3
+	VAESENC     Z26, Z0, Z0
+	VAESENC     Z26, Z1, Z1
+	VAESENC     Z26, Z2, Z2
+	VAESENC     Z26, Z3, Z3
+	CMPQ        AX, $0x0a
+	JE          lanes_r10_13
+	VAESENC     Z27, Z0, Z0
+	VAESENC     Z27, Z1, Z1
+	VAESENC     Z27, Z2, Z2
+	VAESENC     Z27, Z3, Z3
+	VAESENC     Z28, Z0, Z0
+	VAESENC     Z28, Z1, Z1
+	VAESENC     Z28, Z2, Z2
+	VAESENC     Z28, Z3, Z3
+	CMPQ        AX, $0x0c
+	JE          lanes_r12_13
+	VAESENC     Z29, Z0, Z0
+	VAESENC     Z29, Z1, Z1
+	VAESENC     Z29, Z2, Z2
+	VAESENC     Z29, Z3, Z3
+	VAESENC     Z30, Z0, Z0
+	VAESENC     Z30, Z1, Z1
+	VAESENC     Z30, Z2, Z2
+	VAESENC     Z30, Z3, Z3
+	VAESENCLAST Z31, Z0, Z0
+	VAESENCLAST Z31, Z1, Z1
+	VAESENCLAST Z31, Z2, Z2
+	VAESENCLAST Z31, Z3, Z3
+	JMP         lanes_rdone_13
+
+lanes_r12_13:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_9
+	JMP         lanes_rdone_13
 
-lanes_r10_9:
+lanes_r10_13:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_9:
+lanes_rdone_13:
+lanes_ktop_done_11:
 	MOVL          $0x00000055, R12
 	KMOVW         R12, K2
 	VPSHUFB       rev64x4<>+0(SB), Z0, Z13
@@ -25038,7 +25122,7 @@ lanes_pairs_ocbOpenLanesVAES512:
 	VAESDEC         Z26, Z14, Z14
 	VAESDEC         Z26, Z15, Z15
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_10
+	JE              lanes_r10_14
 	VAESDEC         Z27, Z0, Z0
 	VAESDEC         Z27, Z1, Z1
 	VAESDEC         Z27, Z2, Z2
@@ -25056,7 +25140,7 @@ lanes_pairs_ocbOpenLanesVAES512:
 	VAESDEC         Z28, Z14, Z14
 	VAESDEC         Z28, Z15, Z15
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_10
+	JE              lanes_r12_14
 	VAESDEC         Z29, Z0, Z0
 	VAESDEC         Z29, Z1, Z1
 	VAESDEC         Z29, Z2, Z2
@@ -25081,9 +25165,9 @@ lanes_pairs_ocbOpenLanesVAES512:
 	VAESDECLAST     Z31, Z13, Z13
 	VAESDECLAST     Z31, Z14, Z14
 	VAESDECLAST     Z31, Z15, Z15
-	JMP             lanes_rdone_10
+	JMP             lanes_rdone_14
 
-lanes_r12_10:
+lanes_r12_14:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
@@ -25092,9 +25176,9 @@ lanes_r12_10:
 	VAESDECLAST Z29, Z13, Z13
 	VAESDECLAST Z29, Z14, Z14
 	VAESDECLAST Z29, Z15, Z15
-	JMP         lanes_rdone_10
+	JMP         lanes_rdone_14
 
-lanes_r10_10:
+lanes_r10_14:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
@@ -25104,7 +25188,7 @@ lanes_r10_10:
 	VAESDECLAST Z27, Z14, Z14
 	VAESDECLAST Z27, Z15, Z15
 
-lanes_rdone_10:
+lanes_rdone_14:
 	VPXORQ        Z4, Z0, Z0
 	VPXORQ        Z16, Z4, Z4
 	VPXORQ        Z4, Z12, Z12
@@ -25259,7 +25343,7 @@ lanes_loop_ocbOpenLanesVAES512:
 	VAESDEC         Z26, Z2, Z2
 	VAESDEC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_11
+	JE              lanes_r10_15
 	VAESDEC         Z27, Z0, Z0
 	VAESDEC         Z27, Z1, Z1
 	VAESDEC         Z27, Z2, Z2
@@ -25269,7 +25353,7 @@ lanes_loop_ocbOpenLanesVAES512:
 	VAESDEC         Z28, Z2, Z2
 	VAESDEC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_11
+	JE              lanes_r12_15
 	VAESDEC         Z29, Z0, Z0
 	VAESDEC         Z29, Z1, Z1
 	VAESDEC         Z29, Z2, Z2
@@ -25282,22 +25366,22 @@ lanes_loop_ocbOpenLanesVAES512:
 	VAESDECLAST     Z31, Z1, Z1
 	VAESDECLAST     Z31, Z2, Z2
 	VAESDECLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_11
+	JMP             lanes_rdone_15
 
-lanes_r12_11:
+lanes_r12_15:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
 	VAESDECLAST Z29, Z3, Z3
-	JMP         lanes_rdone_11
+	JMP         lanes_rdone_15
 
-lanes_r10_11:
+lanes_r10_15:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
 	VAESDECLAST Z27, Z3, Z3
 
-lanes_rdone_11:
+lanes_rdone_15:
 	VPXORQ        Z4, Z0, Z0
 	VPXORQ        Z0, Z8, Z8
 	MOVQ          128(SI), R12
@@ -25446,7 +25530,7 @@ lanes_masked_ocbOpenLanesVAES512:
 	VAESDEC      Z26, Z2, Z2
 	VAESDEC      Z26, Z3, Z3
 	CMPQ         AX, $0x0a
-	JE           lanes_r10_12
+	JE           lanes_r10_16
 	VAESDEC      Z27, Z0, Z0
 	VAESDEC      Z27, Z1, Z1
 	VAESDEC      Z27, Z2, Z2
@@ -25456,7 +25540,7 @@ lanes_masked_ocbOpenLanesVAES512:
 	VAESDEC      Z28, Z2, Z2
 	VAESDEC      Z28, Z3, Z3
 	CMPQ         AX, $0x0c
-	JE           lanes_r12_12
+	JE           lanes_r12_16
 	VAESDEC      Z29, Z0, Z0
 	VAESDEC      Z29, Z1, Z1
 	VAESDEC      Z29, Z2, Z2
@@ -25469,22 +25553,22 @@ lanes_masked_ocbOpenLanesVAES512:
 	VAESDECLAST  Z31, Z1, Z1
 	VAESDECLAST  Z31, Z2, Z2
 	VAESDECLAST  Z31, Z3, Z3
-	JMP          lanes_rdone_12
+	JMP          lanes_rdone_16
 
-lanes_r12_12:
+lanes_r12_16:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
 	VAESDECLAST Z29, Z3, Z3
-	JMP         lanes_rdone_12
+	JMP         lanes_rdone_16
 
-lanes_r10_12:
+lanes_r10_16:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
 	VAESDECLAST Z27, Z3, Z3
 
-lanes_rdone_12:
+lanes_rdone_16:
 	VPCMPUD       $0x02, (R13), Z13, K2
 	VPXORQ        Z4, Z0, Z0
 	VPXORD        Z0, Z8, K2, Z8
@@ -25640,7 +25724,7 @@ lanes_blocks_done_ocbOpenLanesVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_13
+	JE              lanes_r10_17
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -25650,7 +25734,7 @@ lanes_blocks_done_ocbOpenLanesVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_13
+	JE              lanes_r12_17
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -25663,22 +25747,22 @@ lanes_blocks_done_ocbOpenLanesVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_13
+	JMP             lanes_rdone_17
 
-lanes_r12_13:
+lanes_r12_17:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_13
+	JMP         lanes_rdone_17
 
-lanes_r10_13:
+lanes_r10_17:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_13:
+lanes_rdone_17:
 	VMOVDQU64     256(R13), Z13
 	VPCMPUB       $0x01, Z13, Z16, K1
 	VPTESTMB      Z13, Z13, K2
@@ -25900,7 +25984,7 @@ lanes_parts_done_ocbOpenLanesVAES512:
 	VPXORQ          Z17, Z11, Z3
 	MOVL            1024(R13), R14
 	CMPL            R14, $0x0000ffff
-	JNE             lanes_recv_some_14
+	JNE             lanes_recv_some_18
 	MOVQ            (SI), R12
 	MOVL            960(R13), R9
 	VMOVDQU64       (R12)(R9*1), X13
@@ -25949,9 +26033,9 @@ lanes_parts_done_ocbOpenLanesVAES512:
 	MOVQ            120(SI), R12
 	MOVL            1020(R13), R9
 	VINSERTI32X4    $0x03, (R12)(R9*1), Z16, Z16
-	JMP             lanes_recv_done_14
+	JMP             lanes_recv_done_18
 
-lanes_recv_some_14:
+lanes_recv_some_18:
 	MOVQ       $0x0001000100010001, R8
 	MOVL       R14, R12
 	PDEPQ      R8, R12, R12
@@ -26037,7 +26121,7 @@ lanes_recv_some_14:
 	MOVL       1020(R13), R9
 	VMOVDQU8   -48(R12)(R9*1), K3, Z16
 
-lanes_recv_done_14:
+lanes_recv_done_18:
 	VAESENC     Z18, Z0, Z0
 	VAESENC     Z18, Z1, Z1
 	VAESENC     Z18, Z2, Z2
@@ -26075,7 +26159,7 @@ lanes_recv_done_14:
 	VAESENC     Z26, Z2, Z2
 	VAESENC     Z26, Z3, Z3
 	CMPQ        AX, $0x0a
-	JE          lanes_r10_15
+	JE          lanes_r10_19
 	VAESENC     Z27, Z0, Z0
 	VAESENC     Z27, Z1, Z1
 	VAESENC     Z27, Z2, Z2
@@ -26085,7 +26169,7 @@ lanes_recv_done_14:
 	VAESENC     Z28, Z2, Z2
 	VAESENC     Z28, Z3, Z3
 	CMPQ        AX, $0x0c
-	JE          lanes_r12_15
+	JE          lanes_r12_19
 	VAESENC     Z29, Z0, Z0
 	VAESENC     Z29, Z1, Z1
 	VAESENC     Z29, Z2, Z2
@@ -26098,22 +26182,22 @@ lanes_recv_done_14:
 	VAESENCLAST Z31, Z1, Z1
 	VAESENCLAST Z31, Z2, Z2
 	VAESENCLAST Z31, Z3, Z3
-	JMP         lanes_rdone_15
+	JMP         lanes_rdone_19
 
-lanes_r12_15:
+lanes_r12_19:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_15
+	JMP         lanes_rdone_19
 
-lanes_r10_15:
+lanes_r10_19:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_15:
+lanes_rdone_19:
 	MOVQ      out+96(FP), R11
 	VMOVDQU64 Z0, (R11)
 	VMOVDQU64 Z1, 64(R11)
@@ -26260,7 +26344,7 @@ lanes_tag0_ocbOpenLanesVAES512:
 	RET
 
 // func ocbSealRunVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, runs int, sub int, mark uint32, out *[264]byte) int
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VBMI2, AVX512VL, CMOV, VAES
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI2, AVX512VL, CMOV, VAES
 TEXT ·ocbSealRunVAES512(SB), $1096-96
 	LEAQ            (SP), R13
 	ADDQ            $0x3f, R13
@@ -26397,82 +26481,124 @@ TEXT ·ocbSealRunVAES512(SB), $1096-96
 	VMOVDQU8        -64(R12)(R14*1), K7, Z7
 	VMOVDQA64       Z7, Z3
 	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z3
+	VSHUFI64X2      $0x00, Z0, Z0, Z12
+	VPCMPEQQ        Z0, Z12, K2
+	VPCMPEQQ        Z1, Z12, K2, K2
+	VPCMPEQQ        Z2, Z12, K2, K2
+	VPCMPEQQ        Z3, Z12, K2, K2
+	KORTESTB        K2, K2
+	JCC             lanes_ktop_split_20
 	VAESENC         Z18, Z0, Z0
-	VAESENC         Z18, Z1, Z1
-	VAESENC         Z18, Z2, Z2
-	VAESENC         Z18, Z3, Z3
 	VAESENC         Z19, Z0, Z0
-	VAESENC         Z19, Z1, Z1
-	VAESENC         Z19, Z2, Z2
-	VAESENC         Z19, Z3, Z3
 	VAESENC         Z20, Z0, Z0
-	VAESENC         Z20, Z1, Z1
-	VAESENC         Z20, Z2, Z2
-	VAESENC         Z20, Z3, Z3
 	VAESENC         Z21, Z0, Z0
-	VAESENC         Z21, Z1, Z1
-	VAESENC         Z21, Z2, Z2
-	VAESENC         Z21, Z3, Z3
 	VAESENC         Z22, Z0, Z0
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
 	VAESENC         Z23, Z0, Z0
-	VAESENC         Z23, Z1, Z1
-	VAESENC         Z23, Z2, Z2
-	VAESENC         Z23, Z3, Z3
 	VAESENC         Z24, Z0, Z0
-	VAESENC         Z24, Z1, Z1
-	VAESENC         Z24, Z2, Z2
-	VAESENC         Z24, Z3, Z3
 	VAESENC         Z25, Z0, Z0
-	VAESENC         Z25, Z1, Z1
-	VAESENC         Z25, Z2, Z2
-	VAESENC         Z25, Z3, Z3
 	VAESENC         Z26, Z0, Z0
-	VAESENC         Z26, Z1, Z1
-	VAESENC         Z26, Z2, Z2
-	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_16
+	JE              lanes_r10_21
 	VAESENC         Z27, Z0, Z0
-	VAESENC         Z27, Z1, Z1
-	VAESENC         Z27, Z2, Z2
-	VAESENC         Z27, Z3, Z3
 	VAESENC         Z28, Z0, Z0
-	VAESENC         Z28, Z1, Z1
-	VAESENC         Z28, Z2, Z2
-	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_16
+	JE              lanes_r12_21
 	VAESENC         Z29, Z0, Z0
-	VAESENC         Z29, Z1, Z1
-	VAESENC         Z29, Z2, Z2
-	VAESENC         Z29, Z3, Z3
 	VAESENC         Z30, Z0, Z0
-	VAESENC         Z30, Z1, Z1
-	VAESENC         Z30, Z2, Z2
-	VAESENC         Z30, Z3, Z3
 	VAESENCLAST     Z31, Z0, Z0
-	VAESENCLAST     Z31, Z1, Z1
-	VAESENCLAST     Z31, Z2, Z2
-	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_16
+	JMP             lanes_rdone_21
 
-lanes_r12_16:
+lanes_r12_21:
+	VAESENCLAST Z29, Z0, Z0
+	JMP         lanes_rdone_21
+
+lanes_r10_21:
+	VAESENCLAST Z27, Z0, Z0
+
+lanes_rdone_21:
+	VMOVDQA64 Z0, Z1
+	VMOVDQA64 Z0, Z2
+	VMOVDQA64 Z0, Z3
+	JMP       lanes_ktop_done_20
+
+lanes_ktop_split_20:
+	VAESENC     Z18, Z0, Z0
+	VAESENC     Z18, Z1, Z1
+	VAESENC     Z18, Z2, Z2
+	VAESENC     Z18, Z3, Z3
+	VAESENC     Z19, Z0, Z0
+	VAESENC     Z19, Z1, Z1
+	VAESENC     Z19, Z2, Z2
+	VAESENC     Z19, Z3, Z3
+	VAESENC     Z20, Z0, Z0
+	VAESENC     Z20, Z1, Z1
+	VAESENC     Z20, Z2, Z2
+	VAESENC     Z20, Z3, Z3
+	VAESENC     Z21, Z0, Z0
+	VAESENC     Z21, Z1, Z1
+	VAESENC     Z21, Z2, Z2
+	VAESENC     Z21, Z3, Z3
+	VAESENC     Z22, Z0, Z0
+	VAESENC     Z22, Z1, Z1
+	VAESENC     Z22, Z2, Z2
+	VAESENC     Z22, Z3, Z3
+	VAESENC     Z23, Z0, Z0
+	VAESENC     Z23, Z1, Z1
+	VAESENC     Z23, Z2, Z2
+	VAESENC     Z23, Z3, Z3
+	VAESENC     Z24, Z0, Z0
+	VAESENC     Z24, Z1, Z1
+	VAESENC     Z24, Z2, Z2
+	VAESENC     Z24, Z3, Z3
+	VAESENC     Z25, Z0, Z0
+	VAESENC     Z25, Z1, Z1
+	VAESENC     Z25, Z2, Z2
+	VAESENC     Z25, Z3, Z3
+	VAESENC     Z26, Z0, Z0
+	VAESENC     Z26, Z1, Z1
+	VAESENC     Z26, Z2, Z2
+	VAESENC     Z26, Z3, Z3
+	CMPQ        AX, $0x0a
+	JE          lanes_r10_22
+	VAESENC     Z27, Z0, Z0
+	VAESENC     Z27, Z1, Z1
+	VAESENC     Z27, Z2, Z2
+	VAESENC     Z27, Z3, Z3
+	VAESENC     Z28, Z0, Z0
+	VAESENC     Z28, Z1, Z1
+	VAESENC     Z28, Z2, Z2
+	VAESENC     Z28, Z3, Z3
+	CMPQ        AX, $0x0c
+	JE          lanes_r12_22
+	VAESENC     Z29, Z0, Z0
+	VAESENC     Z29, Z1, Z1
+	VAESENC     Z29, Z2, Z2
+	VAESENC     Z29, Z3, Z3
+	VAESENC     Z30, Z0, Z0
+	VAESENC     Z30, Z1, Z1
+	VAESENC     Z30, Z2, Z2
+	VAESENC     Z30, Z3, Z3
+	VAESENCLAST Z31, Z0, Z0
+	VAESENCLAST Z31, Z1, Z1
+	VAESENCLAST Z31, Z2, Z2
+	VAESENCLAST Z31, Z3, Z3
+	JMP         lanes_rdone_22
+
+lanes_r12_22:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_16
+	JMP         lanes_rdone_22
 
-lanes_r10_16:
+lanes_r10_22:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_16:
+lanes_rdone_22:
+lanes_ktop_done_20:
 lanes_group_ocbSealRunVAES512:
 	MOVL          $0x00000055, R12
 	KMOVW         R12, K2
@@ -26745,7 +26871,7 @@ lanes_pairs_ocbSealRunVAES512:
 	VAESENC         Z26, Z14, Z14
 	VAESENC         Z26, Z15, Z15
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_17
+	JE              lanes_r10_23
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -26763,7 +26889,7 @@ lanes_pairs_ocbSealRunVAES512:
 	VAESENC         Z28, Z14, Z14
 	VAESENC         Z28, Z15, Z15
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_17
+	JE              lanes_r12_23
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -26788,9 +26914,9 @@ lanes_pairs_ocbSealRunVAES512:
 	VAESENCLAST     Z31, Z13, Z13
 	VAESENCLAST     Z31, Z14, Z14
 	VAESENCLAST     Z31, Z15, Z15
-	JMP             lanes_rdone_17
+	JMP             lanes_rdone_23
 
-lanes_r12_17:
+lanes_r12_23:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
@@ -26799,9 +26925,9 @@ lanes_r12_17:
 	VAESENCLAST Z29, Z13, Z13
 	VAESENCLAST Z29, Z14, Z14
 	VAESENCLAST Z29, Z15, Z15
-	JMP         lanes_rdone_17
+	JMP         lanes_rdone_23
 
-lanes_r10_17:
+lanes_r10_23:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
@@ -26811,7 +26937,7 @@ lanes_r10_17:
 	VAESENCLAST Z27, Z14, Z14
 	VAESENCLAST Z27, Z15, Z15
 
-lanes_rdone_17:
+lanes_rdone_23:
 	VPXORQ        Z4, Z0, Z0
 	VPXORQ        Z16, Z4, Z4
 	VPXORQ        Z4, Z12, Z12
@@ -26966,7 +27092,7 @@ lanes_loop_ocbSealRunVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_18
+	JE              lanes_r10_24
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -26976,7 +27102,7 @@ lanes_loop_ocbSealRunVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_18
+	JE              lanes_r12_24
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -26989,22 +27115,22 @@ lanes_loop_ocbSealRunVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_18
+	JMP             lanes_rdone_24
 
-lanes_r12_18:
+lanes_r12_24:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_18
+	JMP         lanes_rdone_24
 
-lanes_r10_18:
+lanes_r10_24:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_18:
+lanes_rdone_24:
 	VPXORQ        Z4, Z0, Z0
 	MOVQ          72(SI), R12
 	VMOVDQU       X0, (R12)(R11*1)
@@ -27153,7 +27279,7 @@ lanes_masked_ocbSealRunVAES512:
 	VAESENC      Z26, Z2, Z2
 	VAESENC      Z26, Z3, Z3
 	CMPQ         AX, $0x0a
-	JE           lanes_r10_19
+	JE           lanes_r10_25
 	VAESENC      Z27, Z0, Z0
 	VAESENC      Z27, Z1, Z1
 	VAESENC      Z27, Z2, Z2
@@ -27163,7 +27289,7 @@ lanes_masked_ocbSealRunVAES512:
 	VAESENC      Z28, Z2, Z2
 	VAESENC      Z28, Z3, Z3
 	CMPQ         AX, $0x0c
-	JE           lanes_r12_19
+	JE           lanes_r12_25
 	VAESENC      Z29, Z0, Z0
 	VAESENC      Z29, Z1, Z1
 	VAESENC      Z29, Z2, Z2
@@ -27176,22 +27302,22 @@ lanes_masked_ocbSealRunVAES512:
 	VAESENCLAST  Z31, Z1, Z1
 	VAESENCLAST  Z31, Z2, Z2
 	VAESENCLAST  Z31, Z3, Z3
-	JMP          lanes_rdone_19
+	JMP          lanes_rdone_25
 
-lanes_r12_19:
+lanes_r12_25:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_19
+	JMP         lanes_rdone_25
 
-lanes_r10_19:
+lanes_r10_25:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_19:
+lanes_rdone_25:
 	VPCMPUD       $0x02, (R13), Z13, K2
 	VPXORQ        Z4, Z0, Z0
 	MOVQ          72(SI), R12
@@ -27328,7 +27454,7 @@ lanes_blocks_done_ocbSealRunVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_20
+	JE              lanes_r10_26
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -27338,7 +27464,7 @@ lanes_blocks_done_ocbSealRunVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_20
+	JE              lanes_r12_26
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -27351,22 +27477,22 @@ lanes_blocks_done_ocbSealRunVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_20
+	JMP             lanes_rdone_26
 
-lanes_r12_20:
+lanes_r12_26:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_20
+	JMP         lanes_rdone_26
 
-lanes_r10_20:
+lanes_r10_26:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_20:
+lanes_rdone_26:
 	VMOVDQU64     256(R13), Z13
 	VPCMPUB       $0x01, Z13, Z16, K1
 	VPTESTMB      Z13, Z13, K2
@@ -27647,125 +27773,230 @@ lanes_parts_done_ocbSealRunVAES512:
 	VMOVDQU8        -64(R12)(R14*1), K7, Z7
 	VMOVDQA64       Z7, Z3
 	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z3
+	VSHUFI64X2      $0x00, Z0, Z0, Z12
+	VPCMPEQQ        Z0, Z12, K2
+	VPCMPEQQ        Z1, Z12, K2, K2
+	VPCMPEQQ        Z2, Z12, K2, K2
+	VPCMPEQQ        Z3, Z12, K2, K2
+	KORTESTB        K2, K2
+	JCC             lanes_ktop_split_27
 	VAESENC         Z18, Z8, Z8
 	VAESENC         Z18, Z9, Z9
 	VAESENC         Z18, Z10, Z10
 	VAESENC         Z18, Z11, Z11
 	VAESENC         Z18, Z0, Z0
-	VAESENC         Z18, Z1, Z1
-	VAESENC         Z18, Z2, Z2
-	VAESENC         Z18, Z3, Z3
 	VAESENC         Z19, Z8, Z8
 	VAESENC         Z19, Z9, Z9
 	VAESENC         Z19, Z10, Z10
 	VAESENC         Z19, Z11, Z11
 	VAESENC         Z19, Z0, Z0
-	VAESENC         Z19, Z1, Z1
-	VAESENC         Z19, Z2, Z2
-	VAESENC         Z19, Z3, Z3
 	VAESENC         Z20, Z8, Z8
 	VAESENC         Z20, Z9, Z9
 	VAESENC         Z20, Z10, Z10
 	VAESENC         Z20, Z11, Z11
 	VAESENC         Z20, Z0, Z0
-	VAESENC         Z20, Z1, Z1
-	VAESENC         Z20, Z2, Z2
-	VAESENC         Z20, Z3, Z3
 	VAESENC         Z21, Z8, Z8
 	VAESENC         Z21, Z9, Z9
 	VAESENC         Z21, Z10, Z10
 	VAESENC         Z21, Z11, Z11
 	VAESENC         Z21, Z0, Z0
-	VAESENC         Z21, Z1, Z1
-	VAESENC         Z21, Z2, Z2
-	VAESENC         Z21, Z3, Z3
 	VAESENC         Z22, Z8, Z8
 	VAESENC         Z22, Z9, Z9
 	VAESENC         Z22, Z10, Z10
 	VAESENC         Z22, Z11, Z11
 	VAESENC         Z22, Z0, Z0
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
 	VAESENC         Z23, Z8, Z8
 	VAESENC         Z23, Z9, Z9
 	VAESENC         Z23, Z10, Z10
 	VAESENC         Z23, Z11, Z11
 	VAESENC         Z23, Z0, Z0
-	VAESENC         Z23, Z1, Z1
-	VAESENC         Z23, Z2, Z2
-	VAESENC         Z23, Z3, Z3
 	VAESENC         Z24, Z8, Z8
 	VAESENC         Z24, Z9, Z9
 	VAESENC         Z24, Z10, Z10
 	VAESENC         Z24, Z11, Z11
 	VAESENC         Z24, Z0, Z0
-	VAESENC         Z24, Z1, Z1
-	VAESENC         Z24, Z2, Z2
-	VAESENC         Z24, Z3, Z3
 	VAESENC         Z25, Z8, Z8
 	VAESENC         Z25, Z9, Z9
 	VAESENC         Z25, Z10, Z10
 	VAESENC         Z25, Z11, Z11
 	VAESENC         Z25, Z0, Z0
-	VAESENC         Z25, Z1, Z1
-	VAESENC         Z25, Z2, Z2
-	VAESENC         Z25, Z3, Z3
 	VAESENC         Z26, Z8, Z8
 	VAESENC         Z26, Z9, Z9
 	VAESENC         Z26, Z10, Z10
 	VAESENC         Z26, Z11, Z11
 	VAESENC         Z26, Z0, Z0
-	VAESENC         Z26, Z1, Z1
-	VAESENC         Z26, Z2, Z2
-	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_21
+	JE              lanes_r10_28
 	VAESENC         Z27, Z8, Z8
 	VAESENC         Z27, Z9, Z9
 	VAESENC         Z27, Z10, Z10
 	VAESENC         Z27, Z11, Z11
 	VAESENC         Z27, Z0, Z0
-	VAESENC         Z27, Z1, Z1
-	VAESENC         Z27, Z2, Z2
-	VAESENC         Z27, Z3, Z3
 	VAESENC         Z28, Z8, Z8
 	VAESENC         Z28, Z9, Z9
 	VAESENC         Z28, Z10, Z10
 	VAESENC         Z28, Z11, Z11
 	VAESENC         Z28, Z0, Z0
-	VAESENC         Z28, Z1, Z1
-	VAESENC         Z28, Z2, Z2
-	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_21
+	JE              lanes_r12_28
 	VAESENC         Z29, Z8, Z8
 	VAESENC         Z29, Z9, Z9
 	VAESENC         Z29, Z10, Z10
 	VAESENC         Z29, Z11, Z11
 	VAESENC         Z29, Z0, Z0
-	VAESENC         Z29, Z1, Z1
-	VAESENC         Z29, Z2, Z2
-	VAESENC         Z29, Z3, Z3
 	VAESENC         Z30, Z8, Z8
 	VAESENC         Z30, Z9, Z9
 	VAESENC         Z30, Z10, Z10
 	VAESENC         Z30, Z11, Z11
 	VAESENC         Z30, Z0, Z0
-	VAESENC         Z30, Z1, Z1
-	VAESENC         Z30, Z2, Z2
-	VAESENC         Z30, Z3, Z3
 	VAESENCLAST     Z31, Z8, Z8
 	VAESENCLAST     Z31, Z9, Z9
 	VAESENCLAST     Z31, Z10, Z10
 	VAESENCLAST     Z31, Z11, Z11
 	VAESENCLAST     Z31, Z0, Z0
-	VAESENCLAST     Z31, Z1, Z1
-	VAESENCLAST     Z31, Z2, Z2
-	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_21
+	JMP             lanes_rdone_28
 
-lanes_r12_21:
+lanes_r12_28:
+	VAESENCLAST Z29, Z8, Z8
+	VAESENCLAST Z29, Z9, Z9
+	VAESENCLAST Z29, Z10, Z10
+	VAESENCLAST Z29, Z11, Z11
+	VAESENCLAST Z29, Z0, Z0
+	JMP         lanes_rdone_28
+
+lanes_r10_28:
+	VAESENCLAST Z27, Z8, Z8
+	VAESENCLAST Z27, Z9, Z9
+	VAESENCLAST Z27, Z10, Z10
+	VAESENCLAST Z27, Z11, Z11
+	VAESENCLAST Z27, Z0, Z0
+
+lanes_rdone_28:
+	VMOVDQA64 Z0, Z1
+	VMOVDQA64 Z0, Z2
+	VMOVDQA64 Z0, Z3
+	JMP       lanes_ktop_done_27
+
+lanes_ktop_split_27:
+	VAESENC     Z18, Z8, Z8
+	VAESENC     Z18, Z9, Z9
+	VAESENC     Z18, Z10, Z10
+	VAESENC     Z18, Z11, Z11
+	VAESENC     Z18, Z0, Z0
+	VAESENC     Z18, Z1, Z1
+	VAESENC     Z18, Z2, Z2
+	VAESENC     Z18, Z3, Z3
+	VAESENC     Z19, Z8, Z8
+	VAESENC     Z19, Z9, Z9
+	VAESENC     Z19, Z10, Z10
+	VAESENC     Z19, Z11, Z11
+	VAESENC     Z19, Z0, Z0
+	VAESENC     Z19, Z1, Z1
+	VAESENC     Z19, Z2, Z2
+	VAESENC     Z19, Z3, Z3
+	VAESENC     Z20, Z8, Z8
+	VAESENC     Z20, Z9, Z9
+	VAESENC     Z20, Z10, Z10
+	VAESENC     Z20, Z11, Z11
+	VAESENC     Z20, Z0, Z0
+	VAESENC     Z20, Z1, Z1
+	VAESENC     Z20, Z2, Z2
+	VAESENC     Z20, Z3, Z3
+	VAESENC     Z21, Z8, Z8
+	VAESENC     Z21, Z9, Z9
+	VAESENC     Z21, Z10, Z10
+	VAESENC     Z21, Z11, Z11
+	VAESENC     Z21, Z0, Z0
+	VAESENC     Z21, Z1, Z1
+	VAESENC     Z21, Z2, Z2
+	VAESENC     Z21, Z3, Z3
+	VAESENC     Z22, Z8, Z8
+	VAESENC     Z22, Z9, Z9
+	VAESENC     Z22, Z10, Z10
+	VAESENC     Z22, Z11, Z11
+	VAESENC     Z22, Z0, Z0
+	VAESENC     Z22, Z1, Z1
+	VAESENC     Z22, Z2, Z2
+	VAESENC     Z22, Z3, Z3
+	VAESENC     Z23, Z8, Z8
+	VAESENC     Z23, Z9, Z9
+	VAESENC     Z23, Z10, Z10
+	VAESENC     Z23, Z11, Z11
+	VAESENC     Z23, Z0, Z0
+	VAESENC     Z23, Z1, Z1
+	VAESENC     Z23, Z2, Z2
+	VAESENC     Z23, Z3, Z3
+	VAESENC     Z24, Z8, Z8
+	VAESENC     Z24, Z9, Z9
+	VAESENC     Z24, Z10, Z10
+	VAESENC     Z24, Z11, Z11
+	VAESENC     Z24, Z0, Z0
+	VAESENC     Z24, Z1, Z1
+	VAESENC     Z24, Z2, Z2
+	VAESENC     Z24, Z3, Z3
+	VAESENC     Z25, Z8, Z8
+	VAESENC     Z25, Z9, Z9
+	VAESENC     Z25, Z10, Z10
+	VAESENC     Z25, Z11, Z11
+	VAESENC     Z25, Z0, Z0
+	VAESENC     Z25, Z1, Z1
+	VAESENC     Z25, Z2, Z2
+	VAESENC     Z25, Z3, Z3
+	VAESENC     Z26, Z8, Z8
+	VAESENC     Z26, Z9, Z9
+	VAESENC     Z26, Z10, Z10
+	VAESENC     Z26, Z11, Z11
+	VAESENC     Z26, Z0, Z0
+	VAESENC     Z26, Z1, Z1
+	VAESENC     Z26, Z2, Z2
+	VAESENC     Z26, Z3, Z3
+	CMPQ        AX, $0x0a
+	JE          lanes_r10_29
+	VAESENC     Z27, Z8, Z8
+	VAESENC     Z27, Z9, Z9
+	VAESENC     Z27, Z10, Z10
+	VAESENC     Z27, Z11, Z11
+	VAESENC     Z27, Z0, Z0
+	VAESENC     Z27, Z1, Z1
+	VAESENC     Z27, Z2, Z2
+	VAESENC     Z27, Z3, Z3
+	VAESENC     Z28, Z8, Z8
+	VAESENC     Z28, Z9, Z9
+	VAESENC     Z28, Z10, Z10
+	VAESENC     Z28, Z11, Z11
+	VAESENC     Z28, Z0, Z0
+	VAESENC     Z28, Z1, Z1
+	VAESENC     Z28, Z2, Z2
+	VAESENC     Z28, Z3, Z3
+	CMPQ        AX, $0x0c
+	JE          lanes_r12_29
+	VAESENC     Z29, Z8, Z8
+	VAESENC     Z29, Z9, Z9
+	VAESENC     Z29, Z10, Z10
+	VAESENC     Z29, Z11, Z11
+	VAESENC     Z29, Z0, Z0
+	VAESENC     Z29, Z1, Z1
+	VAESENC     Z29, Z2, Z2
+	VAESENC     Z29, Z3, Z3
+	VAESENC     Z30, Z8, Z8
+	VAESENC     Z30, Z9, Z9
+	VAESENC     Z30, Z10, Z10
+	VAESENC     Z30, Z11, Z11
+	VAESENC     Z30, Z0, Z0
+	VAESENC     Z30, Z1, Z1
+	VAESENC     Z30, Z2, Z2
+	VAESENC     Z30, Z3, Z3
+	VAESENCLAST Z31, Z8, Z8
+	VAESENCLAST Z31, Z9, Z9
+	VAESENCLAST Z31, Z10, Z10
+	VAESENCLAST Z31, Z11, Z11
+	VAESENCLAST Z31, Z0, Z0
+	VAESENCLAST Z31, Z1, Z1
+	VAESENCLAST Z31, Z2, Z2
+	VAESENCLAST Z31, Z3, Z3
+	JMP         lanes_rdone_29
+
+lanes_r12_29:
 	VAESENCLAST Z29, Z8, Z8
 	VAESENCLAST Z29, Z9, Z9
 	VAESENCLAST Z29, Z10, Z10
@@ -27774,9 +28005,9 @@ lanes_r12_21:
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_21
+	JMP         lanes_rdone_29
 
-lanes_r10_21:
+lanes_r10_29:
 	VAESENCLAST Z27, Z8, Z8
 	VAESENCLAST Z27, Z9, Z9
 	VAESENCLAST Z27, Z10, Z10
@@ -27786,7 +28017,8 @@ lanes_r10_21:
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_21:
+lanes_rdone_29:
+lanes_ktop_done_27:
 	MOVQ      out+80(FP), R11
 	VMOVDQU64 Z8, (R11)
 	VMOVDQU64 Z9, 64(R11)
@@ -27973,7 +28205,7 @@ lanes_stop_ocbSealRunVAES512:
 	RET
 
 // func ocbOpenRunVAES512(nr int, rk *[240]byte, ek *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, runs int, sub int, mark uint32, out *[264]byte) int
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VBMI2, AVX512VL, BMI, BMI2, CMOV, VAES
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI2, AVX512VL, BMI, BMI2, CMOV, VAES
 TEXT ·ocbOpenRunVAES512(SB), $1096-104
 	LEAQ            (SP), R13
 	ADDQ            $0x3f, R13
@@ -28110,82 +28342,124 @@ TEXT ·ocbOpenRunVAES512(SB), $1096-104
 	VMOVDQU8        -64(R12)(R14*1), K7, Z7
 	VMOVDQA64       Z7, Z3
 	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z3
+	VSHUFI64X2      $0x00, Z0, Z0, Z12
+	VPCMPEQQ        Z0, Z12, K2
+	VPCMPEQQ        Z1, Z12, K2, K2
+	VPCMPEQQ        Z2, Z12, K2, K2
+	VPCMPEQQ        Z3, Z12, K2, K2
+	KORTESTB        K2, K2
+	JCC             lanes_ktop_split_30
 	VAESENC         Z18, Z0, Z0
-	VAESENC         Z18, Z1, Z1
-	VAESENC         Z18, Z2, Z2
-	VAESENC         Z18, Z3, Z3
 	VAESENC         Z19, Z0, Z0
-	VAESENC         Z19, Z1, Z1
-	VAESENC         Z19, Z2, Z2
-	VAESENC         Z19, Z3, Z3
 	VAESENC         Z20, Z0, Z0
-	VAESENC         Z20, Z1, Z1
-	VAESENC         Z20, Z2, Z2
-	VAESENC         Z20, Z3, Z3
 	VAESENC         Z21, Z0, Z0
-	VAESENC         Z21, Z1, Z1
-	VAESENC         Z21, Z2, Z2
-	VAESENC         Z21, Z3, Z3
 	VAESENC         Z22, Z0, Z0
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
 	VAESENC         Z23, Z0, Z0
-	VAESENC         Z23, Z1, Z1
-	VAESENC         Z23, Z2, Z2
-	VAESENC         Z23, Z3, Z3
 	VAESENC         Z24, Z0, Z0
-	VAESENC         Z24, Z1, Z1
-	VAESENC         Z24, Z2, Z2
-	VAESENC         Z24, Z3, Z3
 	VAESENC         Z25, Z0, Z0
-	VAESENC         Z25, Z1, Z1
-	VAESENC         Z25, Z2, Z2
-	VAESENC         Z25, Z3, Z3
 	VAESENC         Z26, Z0, Z0
-	VAESENC         Z26, Z1, Z1
-	VAESENC         Z26, Z2, Z2
-	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_22
+	JE              lanes_r10_31
 	VAESENC         Z27, Z0, Z0
-	VAESENC         Z27, Z1, Z1
-	VAESENC         Z27, Z2, Z2
-	VAESENC         Z27, Z3, Z3
 	VAESENC         Z28, Z0, Z0
-	VAESENC         Z28, Z1, Z1
-	VAESENC         Z28, Z2, Z2
-	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_22
+	JE              lanes_r12_31
 	VAESENC         Z29, Z0, Z0
-	VAESENC         Z29, Z1, Z1
-	VAESENC         Z29, Z2, Z2
-	VAESENC         Z29, Z3, Z3
 	VAESENC         Z30, Z0, Z0
-	VAESENC         Z30, Z1, Z1
-	VAESENC         Z30, Z2, Z2
-	VAESENC         Z30, Z3, Z3
 	VAESENCLAST     Z31, Z0, Z0
-	VAESENCLAST     Z31, Z1, Z1
-	VAESENCLAST     Z31, Z2, Z2
-	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_22
+	JMP             lanes_rdone_31
 
-lanes_r12_22:
+lanes_r12_31:
+	VAESENCLAST Z29, Z0, Z0
+	JMP         lanes_rdone_31
+
+lanes_r10_31:
+	VAESENCLAST Z27, Z0, Z0
+
+lanes_rdone_31:
+	VMOVDQA64 Z0, Z1
+	VMOVDQA64 Z0, Z2
+	VMOVDQA64 Z0, Z3
+	JMP       lanes_ktop_done_30
+
+lanes_ktop_split_30:
+	VAESENC     Z18, Z0, Z0
+	VAESENC     Z18, Z1, Z1
+	VAESENC     Z18, Z2, Z2
+	VAESENC     Z18, Z3, Z3
+	VAESENC     Z19, Z0, Z0
+	VAESENC     Z19, Z1, Z1
+	VAESENC     Z19, Z2, Z2
+	VAESENC     Z19, Z3, Z3
+	VAESENC     Z20, Z0, Z0
+	VAESENC     Z20, Z1, Z1
+	VAESENC     Z20, Z2, Z2
+	VAESENC     Z20, Z3, Z3
+	VAESENC     Z21, Z0, Z0
+	VAESENC     Z21, Z1, Z1
+	VAESENC     Z21, Z2, Z2
+	VAESENC     Z21, Z3, Z3
+	VAESENC     Z22, Z0, Z0
+	VAESENC     Z22, Z1, Z1
+	VAESENC     Z22, Z2, Z2
+	VAESENC     Z22, Z3, Z3
+	VAESENC     Z23, Z0, Z0
+	VAESENC     Z23, Z1, Z1
+	VAESENC     Z23, Z2, Z2
+	VAESENC     Z23, Z3, Z3
+	VAESENC     Z24, Z0, Z0
+	VAESENC     Z24, Z1, Z1
+	VAESENC     Z24, Z2, Z2
+	VAESENC     Z24, Z3, Z3
+	VAESENC     Z25, Z0, Z0
+	VAESENC     Z25, Z1, Z1
+	VAESENC     Z25, Z2, Z2
+	VAESENC     Z25, Z3, Z3
+	VAESENC     Z26, Z0, Z0
+	VAESENC     Z26, Z1, Z1
+	VAESENC     Z26, Z2, Z2
+	VAESENC     Z26, Z3, Z3
+	CMPQ        AX, $0x0a
+	JE          lanes_r10_32
+	VAESENC     Z27, Z0, Z0
+	VAESENC     Z27, Z1, Z1
+	VAESENC     Z27, Z2, Z2
+	VAESENC     Z27, Z3, Z3
+	VAESENC     Z28, Z0, Z0
+	VAESENC     Z28, Z1, Z1
+	VAESENC     Z28, Z2, Z2
+	VAESENC     Z28, Z3, Z3
+	CMPQ        AX, $0x0c
+	JE          lanes_r12_32
+	VAESENC     Z29, Z0, Z0
+	VAESENC     Z29, Z1, Z1
+	VAESENC     Z29, Z2, Z2
+	VAESENC     Z29, Z3, Z3
+	VAESENC     Z30, Z0, Z0
+	VAESENC     Z30, Z1, Z1
+	VAESENC     Z30, Z2, Z2
+	VAESENC     Z30, Z3, Z3
+	VAESENCLAST Z31, Z0, Z0
+	VAESENCLAST Z31, Z1, Z1
+	VAESENCLAST Z31, Z2, Z2
+	VAESENCLAST Z31, Z3, Z3
+	JMP         lanes_rdone_32
+
+lanes_r12_32:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_22
+	JMP         lanes_rdone_32
 
-lanes_r10_22:
+lanes_r10_32:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_22:
+lanes_rdone_32:
+lanes_ktop_done_30:
 lanes_group_ocbOpenRunVAES512:
 	MOVL          $0x00000055, R12
 	KMOVW         R12, K2
@@ -28469,7 +28743,7 @@ lanes_pairs_ocbOpenRunVAES512:
 	VAESDEC         Z26, Z14, Z14
 	VAESDEC         Z26, Z15, Z15
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_23
+	JE              lanes_r10_33
 	VAESDEC         Z27, Z0, Z0
 	VAESDEC         Z27, Z1, Z1
 	VAESDEC         Z27, Z2, Z2
@@ -28487,7 +28761,7 @@ lanes_pairs_ocbOpenRunVAES512:
 	VAESDEC         Z28, Z14, Z14
 	VAESDEC         Z28, Z15, Z15
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_23
+	JE              lanes_r12_33
 	VAESDEC         Z29, Z0, Z0
 	VAESDEC         Z29, Z1, Z1
 	VAESDEC         Z29, Z2, Z2
@@ -28512,9 +28786,9 @@ lanes_pairs_ocbOpenRunVAES512:
 	VAESDECLAST     Z31, Z13, Z13
 	VAESDECLAST     Z31, Z14, Z14
 	VAESDECLAST     Z31, Z15, Z15
-	JMP             lanes_rdone_23
+	JMP             lanes_rdone_33
 
-lanes_r12_23:
+lanes_r12_33:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
@@ -28523,9 +28797,9 @@ lanes_r12_23:
 	VAESDECLAST Z29, Z13, Z13
 	VAESDECLAST Z29, Z14, Z14
 	VAESDECLAST Z29, Z15, Z15
-	JMP         lanes_rdone_23
+	JMP         lanes_rdone_33
 
-lanes_r10_23:
+lanes_r10_33:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
@@ -28535,7 +28809,7 @@ lanes_r10_23:
 	VAESDECLAST Z27, Z14, Z14
 	VAESDECLAST Z27, Z15, Z15
 
-lanes_rdone_23:
+lanes_rdone_33:
 	VPXORQ        Z4, Z0, Z0
 	VPXORQ        Z16, Z4, Z4
 	VPXORQ        Z4, Z12, Z12
@@ -28690,7 +28964,7 @@ lanes_loop_ocbOpenRunVAES512:
 	VAESDEC         Z26, Z2, Z2
 	VAESDEC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_24
+	JE              lanes_r10_34
 	VAESDEC         Z27, Z0, Z0
 	VAESDEC         Z27, Z1, Z1
 	VAESDEC         Z27, Z2, Z2
@@ -28700,7 +28974,7 @@ lanes_loop_ocbOpenRunVAES512:
 	VAESDEC         Z28, Z2, Z2
 	VAESDEC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_24
+	JE              lanes_r12_34
 	VAESDEC         Z29, Z0, Z0
 	VAESDEC         Z29, Z1, Z1
 	VAESDEC         Z29, Z2, Z2
@@ -28713,22 +28987,22 @@ lanes_loop_ocbOpenRunVAES512:
 	VAESDECLAST     Z31, Z1, Z1
 	VAESDECLAST     Z31, Z2, Z2
 	VAESDECLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_24
+	JMP             lanes_rdone_34
 
-lanes_r12_24:
+lanes_r12_34:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
 	VAESDECLAST Z29, Z3, Z3
-	JMP         lanes_rdone_24
+	JMP         lanes_rdone_34
 
-lanes_r10_24:
+lanes_r10_34:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
 	VAESDECLAST Z27, Z3, Z3
 
-lanes_rdone_24:
+lanes_rdone_34:
 	VPXORQ        Z4, Z0, Z0
 	VPXORQ        Z0, Z8, Z8
 	MOVQ          72(SI), R12
@@ -28877,7 +29151,7 @@ lanes_masked_ocbOpenRunVAES512:
 	VAESDEC      Z26, Z2, Z2
 	VAESDEC      Z26, Z3, Z3
 	CMPQ         AX, $0x0a
-	JE           lanes_r10_25
+	JE           lanes_r10_35
 	VAESDEC      Z27, Z0, Z0
 	VAESDEC      Z27, Z1, Z1
 	VAESDEC      Z27, Z2, Z2
@@ -28887,7 +29161,7 @@ lanes_masked_ocbOpenRunVAES512:
 	VAESDEC      Z28, Z2, Z2
 	VAESDEC      Z28, Z3, Z3
 	CMPQ         AX, $0x0c
-	JE           lanes_r12_25
+	JE           lanes_r12_35
 	VAESDEC      Z29, Z0, Z0
 	VAESDEC      Z29, Z1, Z1
 	VAESDEC      Z29, Z2, Z2
@@ -28900,22 +29174,22 @@ lanes_masked_ocbOpenRunVAES512:
 	VAESDECLAST  Z31, Z1, Z1
 	VAESDECLAST  Z31, Z2, Z2
 	VAESDECLAST  Z31, Z3, Z3
-	JMP          lanes_rdone_25
+	JMP          lanes_rdone_35
 
-lanes_r12_25:
+lanes_r12_35:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
 	VAESDECLAST Z29, Z3, Z3
-	JMP         lanes_rdone_25
+	JMP         lanes_rdone_35
 
-lanes_r10_25:
+lanes_r10_35:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
 	VAESDECLAST Z27, Z3, Z3
 
-lanes_rdone_25:
+lanes_rdone_35:
 	VPCMPUD       $0x02, (R13), Z13, K2
 	VPXORQ        Z4, Z0, Z0
 	VPXORD        Z0, Z8, K2, Z8
@@ -29071,7 +29345,7 @@ lanes_blocks_done_ocbOpenRunVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_26
+	JE              lanes_r10_36
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -29081,7 +29355,7 @@ lanes_blocks_done_ocbOpenRunVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_26
+	JE              lanes_r12_36
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -29094,22 +29368,22 @@ lanes_blocks_done_ocbOpenRunVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_26
+	JMP             lanes_rdone_36
 
-lanes_r12_26:
+lanes_r12_36:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_26
+	JMP         lanes_rdone_36
 
-lanes_r10_26:
+lanes_r10_36:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_26:
+lanes_rdone_36:
 	VMOVDQU64     256(R13), Z13
 	VPCMPUB       $0x01, Z13, Z16, K1
 	VPTESTMB      Z13, Z13, K2
@@ -29331,7 +29605,7 @@ lanes_parts_done_ocbOpenRunVAES512:
 	VPXORQ          Z17, Z11, Z11
 	MOVL            1024(R13), R14
 	CMPL            R14, $0x0000ffff
-	JNE             lanes_recv_some_27
+	JNE             lanes_recv_some_37
 	MOVQ            48(SI), R12
 	MOVL            960(R13), R9
 	VMOVDQU64       (R12)(R9*1), X13
@@ -29380,9 +29654,9 @@ lanes_parts_done_ocbOpenRunVAES512:
 	MOVQ            1608(SI), R12
 	MOVL            1020(R13), R9
 	VINSERTI32X4    $0x03, (R12)(R9*1), Z16, Z16
-	JMP             lanes_recv_done_27
+	JMP             lanes_recv_done_37
 
-lanes_recv_some_27:
+lanes_recv_some_37:
 	MOVQ       $0x0001000100010001, R8
 	MOVL       R14, R12
 	PDEPQ      R8, R12, R12
@@ -29468,7 +29742,7 @@ lanes_recv_some_27:
 	MOVL       1020(R13), R9
 	VMOVDQU8   -48(R12)(R9*1), K3, Z16
 
-lanes_recv_done_27:
+lanes_recv_done_37:
 	LEAQ            1664(SI), R11
 	MOVL            512(R13), R12
 	INCL            R12
@@ -29534,125 +29808,230 @@ lanes_recv_done_27:
 	VMOVDQU8        -64(R12)(R14*1), K7, Z7
 	VMOVDQA64       Z7, Z3
 	VPTERNLOGQ      $0x6c, ktopMask4<>+0(SB), Z17, Z3
+	VSHUFI64X2      $0x00, Z0, Z0, Z12
+	VPCMPEQQ        Z0, Z12, K2
+	VPCMPEQQ        Z1, Z12, K2, K2
+	VPCMPEQQ        Z2, Z12, K2, K2
+	VPCMPEQQ        Z3, Z12, K2, K2
+	KORTESTB        K2, K2
+	JCC             lanes_ktop_split_38
 	VAESENC         Z18, Z8, Z8
 	VAESENC         Z18, Z9, Z9
 	VAESENC         Z18, Z10, Z10
 	VAESENC         Z18, Z11, Z11
 	VAESENC         Z18, Z0, Z0
-	VAESENC         Z18, Z1, Z1
-	VAESENC         Z18, Z2, Z2
-	VAESENC         Z18, Z3, Z3
 	VAESENC         Z19, Z8, Z8
 	VAESENC         Z19, Z9, Z9
 	VAESENC         Z19, Z10, Z10
 	VAESENC         Z19, Z11, Z11
 	VAESENC         Z19, Z0, Z0
-	VAESENC         Z19, Z1, Z1
-	VAESENC         Z19, Z2, Z2
-	VAESENC         Z19, Z3, Z3
 	VAESENC         Z20, Z8, Z8
 	VAESENC         Z20, Z9, Z9
 	VAESENC         Z20, Z10, Z10
 	VAESENC         Z20, Z11, Z11
 	VAESENC         Z20, Z0, Z0
-	VAESENC         Z20, Z1, Z1
-	VAESENC         Z20, Z2, Z2
-	VAESENC         Z20, Z3, Z3
 	VAESENC         Z21, Z8, Z8
 	VAESENC         Z21, Z9, Z9
 	VAESENC         Z21, Z10, Z10
 	VAESENC         Z21, Z11, Z11
 	VAESENC         Z21, Z0, Z0
-	VAESENC         Z21, Z1, Z1
-	VAESENC         Z21, Z2, Z2
-	VAESENC         Z21, Z3, Z3
 	VAESENC         Z22, Z8, Z8
 	VAESENC         Z22, Z9, Z9
 	VAESENC         Z22, Z10, Z10
 	VAESENC         Z22, Z11, Z11
 	VAESENC         Z22, Z0, Z0
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
 	VAESENC         Z23, Z8, Z8
 	VAESENC         Z23, Z9, Z9
 	VAESENC         Z23, Z10, Z10
 	VAESENC         Z23, Z11, Z11
 	VAESENC         Z23, Z0, Z0
-	VAESENC         Z23, Z1, Z1
-	VAESENC         Z23, Z2, Z2
-	VAESENC         Z23, Z3, Z3
 	VAESENC         Z24, Z8, Z8
 	VAESENC         Z24, Z9, Z9
 	VAESENC         Z24, Z10, Z10
 	VAESENC         Z24, Z11, Z11
 	VAESENC         Z24, Z0, Z0
-	VAESENC         Z24, Z1, Z1
-	VAESENC         Z24, Z2, Z2
-	VAESENC         Z24, Z3, Z3
 	VAESENC         Z25, Z8, Z8
 	VAESENC         Z25, Z9, Z9
 	VAESENC         Z25, Z10, Z10
 	VAESENC         Z25, Z11, Z11
 	VAESENC         Z25, Z0, Z0
-	VAESENC         Z25, Z1, Z1
-	VAESENC         Z25, Z2, Z2
-	VAESENC         Z25, Z3, Z3
 	VAESENC         Z26, Z8, Z8
 	VAESENC         Z26, Z9, Z9
 	VAESENC         Z26, Z10, Z10
 	VAESENC         Z26, Z11, Z11
 	VAESENC         Z26, Z0, Z0
-	VAESENC         Z26, Z1, Z1
-	VAESENC         Z26, Z2, Z2
-	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_28
+	JE              lanes_r10_39
 	VAESENC         Z27, Z8, Z8
 	VAESENC         Z27, Z9, Z9
 	VAESENC         Z27, Z10, Z10
 	VAESENC         Z27, Z11, Z11
 	VAESENC         Z27, Z0, Z0
-	VAESENC         Z27, Z1, Z1
-	VAESENC         Z27, Z2, Z2
-	VAESENC         Z27, Z3, Z3
 	VAESENC         Z28, Z8, Z8
 	VAESENC         Z28, Z9, Z9
 	VAESENC         Z28, Z10, Z10
 	VAESENC         Z28, Z11, Z11
 	VAESENC         Z28, Z0, Z0
-	VAESENC         Z28, Z1, Z1
-	VAESENC         Z28, Z2, Z2
-	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_28
+	JE              lanes_r12_39
 	VAESENC         Z29, Z8, Z8
 	VAESENC         Z29, Z9, Z9
 	VAESENC         Z29, Z10, Z10
 	VAESENC         Z29, Z11, Z11
 	VAESENC         Z29, Z0, Z0
-	VAESENC         Z29, Z1, Z1
-	VAESENC         Z29, Z2, Z2
-	VAESENC         Z29, Z3, Z3
 	VAESENC         Z30, Z8, Z8
 	VAESENC         Z30, Z9, Z9
 	VAESENC         Z30, Z10, Z10
 	VAESENC         Z30, Z11, Z11
 	VAESENC         Z30, Z0, Z0
-	VAESENC         Z30, Z1, Z1
-	VAESENC         Z30, Z2, Z2
-	VAESENC         Z30, Z3, Z3
 	VAESENCLAST     Z31, Z8, Z8
 	VAESENCLAST     Z31, Z9, Z9
 	VAESENCLAST     Z31, Z10, Z10
 	VAESENCLAST     Z31, Z11, Z11
 	VAESENCLAST     Z31, Z0, Z0
-	VAESENCLAST     Z31, Z1, Z1
-	VAESENCLAST     Z31, Z2, Z2
-	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_28
+	JMP             lanes_rdone_39
 
-lanes_r12_28:
+lanes_r12_39:
+	VAESENCLAST Z29, Z8, Z8
+	VAESENCLAST Z29, Z9, Z9
+	VAESENCLAST Z29, Z10, Z10
+	VAESENCLAST Z29, Z11, Z11
+	VAESENCLAST Z29, Z0, Z0
+	JMP         lanes_rdone_39
+
+lanes_r10_39:
+	VAESENCLAST Z27, Z8, Z8
+	VAESENCLAST Z27, Z9, Z9
+	VAESENCLAST Z27, Z10, Z10
+	VAESENCLAST Z27, Z11, Z11
+	VAESENCLAST Z27, Z0, Z0
+
+lanes_rdone_39:
+	VMOVDQA64 Z0, Z1
+	VMOVDQA64 Z0, Z2
+	VMOVDQA64 Z0, Z3
+	JMP       lanes_ktop_done_38
+
+lanes_ktop_split_38:
+	VAESENC     Z18, Z8, Z8
+	VAESENC     Z18, Z9, Z9
+	VAESENC     Z18, Z10, Z10
+	VAESENC     Z18, Z11, Z11
+	VAESENC     Z18, Z0, Z0
+	VAESENC     Z18, Z1, Z1
+	VAESENC     Z18, Z2, Z2
+	VAESENC     Z18, Z3, Z3
+	VAESENC     Z19, Z8, Z8
+	VAESENC     Z19, Z9, Z9
+	VAESENC     Z19, Z10, Z10
+	VAESENC     Z19, Z11, Z11
+	VAESENC     Z19, Z0, Z0
+	VAESENC     Z19, Z1, Z1
+	VAESENC     Z19, Z2, Z2
+	VAESENC     Z19, Z3, Z3
+	VAESENC     Z20, Z8, Z8
+	VAESENC     Z20, Z9, Z9
+	VAESENC     Z20, Z10, Z10
+	VAESENC     Z20, Z11, Z11
+	VAESENC     Z20, Z0, Z0
+	VAESENC     Z20, Z1, Z1
+	VAESENC     Z20, Z2, Z2
+	VAESENC     Z20, Z3, Z3
+	VAESENC     Z21, Z8, Z8
+	VAESENC     Z21, Z9, Z9
+	VAESENC     Z21, Z10, Z10
+	VAESENC     Z21, Z11, Z11
+	VAESENC     Z21, Z0, Z0
+	VAESENC     Z21, Z1, Z1
+	VAESENC     Z21, Z2, Z2
+	VAESENC     Z21, Z3, Z3
+	VAESENC     Z22, Z8, Z8
+	VAESENC     Z22, Z9, Z9
+	VAESENC     Z22, Z10, Z10
+	VAESENC     Z22, Z11, Z11
+	VAESENC     Z22, Z0, Z0
+	VAESENC     Z22, Z1, Z1
+	VAESENC     Z22, Z2, Z2
+	VAESENC     Z22, Z3, Z3
+	VAESENC     Z23, Z8, Z8
+	VAESENC     Z23, Z9, Z9
+	VAESENC     Z23, Z10, Z10
+	VAESENC     Z23, Z11, Z11
+	VAESENC     Z23, Z0, Z0
+	VAESENC     Z23, Z1, Z1
+	VAESENC     Z23, Z2, Z2
+	VAESENC     Z23, Z3, Z3
+	VAESENC     Z24, Z8, Z8
+	VAESENC     Z24, Z9, Z9
+	VAESENC     Z24, Z10, Z10
+	VAESENC     Z24, Z11, Z11
+	VAESENC     Z24, Z0, Z0
+	VAESENC     Z24, Z1, Z1
+	VAESENC     Z24, Z2, Z2
+	VAESENC     Z24, Z3, Z3
+	VAESENC     Z25, Z8, Z8
+	VAESENC     Z25, Z9, Z9
+	VAESENC     Z25, Z10, Z10
+	VAESENC     Z25, Z11, Z11
+	VAESENC     Z25, Z0, Z0
+	VAESENC     Z25, Z1, Z1
+	VAESENC     Z25, Z2, Z2
+	VAESENC     Z25, Z3, Z3
+	VAESENC     Z26, Z8, Z8
+	VAESENC     Z26, Z9, Z9
+	VAESENC     Z26, Z10, Z10
+	VAESENC     Z26, Z11, Z11
+	VAESENC     Z26, Z0, Z0
+	VAESENC     Z26, Z1, Z1
+	VAESENC     Z26, Z2, Z2
+	VAESENC     Z26, Z3, Z3
+	CMPQ        AX, $0x0a
+	JE          lanes_r10_40
+	VAESENC     Z27, Z8, Z8
+	VAESENC     Z27, Z9, Z9
+	VAESENC     Z27, Z10, Z10
+	VAESENC     Z27, Z11, Z11
+	VAESENC     Z27, Z0, Z0
+	VAESENC     Z27, Z1, Z1
+	VAESENC     Z27, Z2, Z2
+	VAESENC     Z27, Z3, Z3
+	VAESENC     Z28, Z8, Z8
+	VAESENC     Z28, Z9, Z9
+	VAESENC     Z28, Z10, Z10
+	VAESENC     Z28, Z11, Z11
+	VAESENC     Z28, Z0, Z0
+	VAESENC     Z28, Z1, Z1
+	VAESENC     Z28, Z2, Z2
+	VAESENC     Z28, Z3, Z3
+	CMPQ        AX, $0x0c
+	JE          lanes_r12_40
+	VAESENC     Z29, Z8, Z8
+	VAESENC     Z29, Z9, Z9
+	VAESENC     Z29, Z10, Z10
+	VAESENC     Z29, Z11, Z11
+	VAESENC     Z29, Z0, Z0
+	VAESENC     Z29, Z1, Z1
+	VAESENC     Z29, Z2, Z2
+	VAESENC     Z29, Z3, Z3
+	VAESENC     Z30, Z8, Z8
+	VAESENC     Z30, Z9, Z9
+	VAESENC     Z30, Z10, Z10
+	VAESENC     Z30, Z11, Z11
+	VAESENC     Z30, Z0, Z0
+	VAESENC     Z30, Z1, Z1
+	VAESENC     Z30, Z2, Z2
+	VAESENC     Z30, Z3, Z3
+	VAESENCLAST Z31, Z8, Z8
+	VAESENCLAST Z31, Z9, Z9
+	VAESENCLAST Z31, Z10, Z10
+	VAESENCLAST Z31, Z11, Z11
+	VAESENCLAST Z31, Z0, Z0
+	VAESENCLAST Z31, Z1, Z1
+	VAESENCLAST Z31, Z2, Z2
+	VAESENCLAST Z31, Z3, Z3
+	JMP         lanes_rdone_40
+
+lanes_r12_40:
 	VAESENCLAST Z29, Z8, Z8
 	VAESENCLAST Z29, Z9, Z9
 	VAESENCLAST Z29, Z10, Z10
@@ -29661,9 +30040,9 @@ lanes_r12_28:
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_28
+	JMP         lanes_rdone_40
 
-lanes_r10_28:
+lanes_r10_40:
 	VAESENCLAST Z27, Z8, Z8
 	VAESENCLAST Z27, Z9, Z9
 	VAESENCLAST Z27, Z10, Z10
@@ -29673,7 +30052,8 @@ lanes_r10_28:
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_28:
+lanes_rdone_40:
+lanes_ktop_done_38:
 	MOVQ      out+88(FP), R11
 	VMOVDQU64 Z8, (R11)
 	VMOVDQU64 Z9, 64(R11)

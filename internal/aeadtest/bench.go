@@ -161,33 +161,37 @@ func BenchmarkBatch[A batch.AEAD](b *testing.B, open bool, newAEAD func() (A, er
 						single()
 					}
 				default:
-					// Each turn the other first, so that neither always
-					// finds the caches as the other left them; the median
-					// of the turns' ratios, which a turn the scheduler or
-					// another process stretched cannot move far.
-					ratios := make([]float64, 0, 1<<16)
-					for turn := 0; b.Loop(); turn++ {
-						first, second := inBatch, single
-						if turn%2 == 1 {
-							first, second = single, inBatch
-						}
-						t0 := time.Now()
-						first()
-						t1 := time.Now()
-						second()
-						t2 := time.Now()
-						r := float64(t2.Sub(t1)) / float64(t1.Sub(t0))
-						if turn%2 == 1 {
-							r = 1 / r
-						}
-						if len(ratios) < cap(ratios) {
-							ratios = append(ratios, r)
-						}
-					}
-					slices.Sort(ratios)
-					b.ReportMetric(ratios[len(ratios)/2], "single/batch")
+					b.ReportMetric(TurnRatio(b, inBatch, single), "single/batch")
 				}
 			})
 		}
 	}
+}
+
+// TurnRatio runs f and g in turns in b's loop, each turn the other first,
+// so that neither always finds the caches as the other left them, and
+// returns the median of the turns' ratios of g's time to f's, which a turn
+// the scheduler or another process stretched cannot move far.
+func TurnRatio(b *testing.B, f, g func()) float64 {
+	ratios := make([]float64, 0, 1<<16)
+	for turn := 0; b.Loop(); turn++ {
+		first, second := f, g
+		if turn%2 == 1 {
+			first, second = g, f
+		}
+		t0 := time.Now()
+		first()
+		t1 := time.Now()
+		second()
+		t2 := time.Now()
+		r := float64(t2.Sub(t1)) / float64(t1.Sub(t0))
+		if turn%2 == 1 {
+			r = 1 / r
+		}
+		if len(ratios) < cap(ratios) {
+			ratios = append(ratios, r)
+		}
+	}
+	slices.Sort(ratios)
+	return ratios[len(ratios)/2]
 }

@@ -13,10 +13,11 @@ import (
 // of register r holds message 4r+k), each message shorter than 4096 bytes.
 // A message's steps wait on each other (Ktop, the blocks, the pad, the tag);
 // across messages they do not, so each step runs for all 16 at once: the 16
-// Ktops in one pass of the AES pipeline, then block j of every message that
-// has one (j = 1, 2, ...; each lane's 16-byte loads and stores from its own
-// pointer, masked where some lane has no block j), then the pads of the
-// final partial blocks (byte masks), then the 16 tags. The offsets of block
+// Ktops in one pass of the AES pipeline (one Ktop where their nonces share
+// it: see laneKtops), then block j of every message that has one (j = 1,
+// 2, ...; each lane's 16-byte loads and stores from its own pointer, masked
+// where some lane has no block j), then the pads of the final partial
+// blocks (byte masks), then the 16 tags. The offsets of block
 // j differ by message only in Offset_0, so every lane takes the same
 // L_ntz(j). While every lane has blocks j and j+1, both run in one pass:
 // eight registers in flight. The Go side (lanes_amd64.go) groups the
@@ -199,7 +200,7 @@ func lanes(o op, run bool) {
 	}
 	laneMasks()
 	laneNonces(lp, lX)
-	laneRounds(false)
+	laneKtops()
 	if run {
 		Label("lanes_group_" + name)
 	}
@@ -401,7 +402,7 @@ func lanes(o op, run bool) {
 		CMPQ(lT, lU)
 		CMOVQEQ(lp, next)
 		laneNonces(next, lX)
-		laneRoundsOf(false, []VecPhysical{Z8, Z9, Z10, Z11, Z0, Z1, Z2, Z3})
+		laneKtops(tag(0), tag(1), tag(2), tag(3))
 	} else {
 		laneRounds(false)
 	}
@@ -556,6 +557,34 @@ func laneNonces(p GPPhysical, ktop func(int) VecPhysical) {
 		// (X & ktopMask) ^ K0
 		VPTERNLOGQ(U8(0x6c), ktopMask4, lKey(0), ktop(r))
 	}
+}
+
+// laneKtops enciphers the Ktops' inputs, which laneNonces left in the
+// states, beside the rounds of with (a run kernel's tags, or none). Where
+// every lane's input equals lane 0's (nonces that differ at most in their 6
+// bottom bits: one nonce for all, or counters within an aligned window of
+// 64, as protocols give), one register's rounds serve all 16 lanes, copied
+// to the other three: 10 to 14 AES rounds a group where 40 to 56 were.
+// (The branch is on nonces, which are public.)
+func laneKtops(with ...VecPhysical) {
+	laneLabels++
+	split, done := "lanes_ktop_split_"+itoa(laneLabels), "lanes_ktop_done_"+itoa(laneLabels)
+	// K2: the qwords equal to lane 0's, across the four registers.
+	VSHUFI64X2(U8(0), lX(0), lX(0), Z12)
+	VPCMPEQQ(lX(0), Z12, K2)
+	for r := 1; r < 4; r++ {
+		VPCMPEQQ(lX(r), Z12, K2, K2)
+	}
+	KORTESTB(K2, K2)
+	JCC(LabelRef(split))
+	laneRoundsOf(false, append(with[:len(with):len(with)], lX(0)))
+	for r := 1; r < 4; r++ {
+		VMOVDQA64(lX(0), lX(r))
+	}
+	JMP(LabelRef(done))
+	Label(split)
+	laneRoundsOf(false, append(with, lX(0), lX(1), lX(2), lX(3)))
+	Label(done)
 }
 
 // laneOffsets computes Offset_0 per lane, as message.go does for one (the
