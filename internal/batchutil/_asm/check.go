@@ -1,0 +1,169 @@
+// Command check generates check_amd64.s: the AVX-512 pass of CheckSeal and
+// CheckOpen over a batch's messages, eight at a time.
+//
+// Each step gathers a field of eight messages (VPGATHERQQ, at
+// batch.Message's stride) into each of seven registers and runs the Go
+// loop's tests (firstBadSeal, firstBadOpen, misplaced) on the eight side by
+// side, in compares to mask registers. The kernel stops before the first
+// eight with a bad message, for the Go loop to find which.
+package main
+
+import (
+	"math"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+//go:generate go run . -out ../check_amd64.s -pkg batchutil
+
+// batch.Message's layout (layout_amd64_test.go pins it): its size and the
+// offsets of the fields the checks read.
+const (
+	msgSize     = 104
+	msgNonceLen = 8
+	msgAD       = 24
+	msgADLen    = 32
+	msgIn       = 48
+	msgInLen    = 56
+	msgOut      = 72
+	msgOutLen   = 80
+)
+
+// Predicates of VPCMPQ and VPCMPUQ.
+const (
+	lt = 1
+	ne = 4
+)
+
+func main() {
+	ConstraintExpr("!purego")
+	strides := GLOBL("checkStrides", RODATA|NOPTR)
+	for k := range 8 {
+		DATA(8*k, U64(k*msgSize))
+	}
+	kernel("checkSealAVX512", false, strides)
+	kernel("checkOpenAVX512", true, strides)
+	Generate()
+}
+
+// kernel writes the check of CheckSeal (or of CheckOpen, open) for up to
+// n&^7 messages from msgs; strides holds the offsets of eight messages in
+// a row.
+func kernel(name string, open bool, strides Mem) {
+	TEXT(name, NOSPLIT, "func(msgs *byte, n, tagSize, nonceSize int) (done, minIn, maxIn, maxAD int)")
+	Pragma("noescape")
+	if open {
+		Doc(name + " is checkSealAVX512 for firstBadOpen.")
+	} else {
+		Doc(name+" checks the messages msgs[:n&^7] eight at a time as",
+			"firstBadSeal does, up to the first eight with a bad message, and",
+			"returns how many it passed and their Spans.")
+	}
+	p, end, i, t := GP64(), GP64(), GP64(), GP64()
+	Load(Param("msgs"), p)
+	Load(Param("n"), end)
+	ANDQ(I8(-8), end)
+	XORL(i.As32(), i.As32())
+
+	idx, tag, nonce, ones := ZMM(), ZMM(), ZMM(), ZMM()
+	minIn, maxIn, maxAD := ZMM(), ZMM(), ZMM()
+	VMOVDQU64(strides, idx)
+	Load(Param("tagSize"), t)
+	VPBROADCASTQ(t, tag)
+	Load(Param("nonceSize"), t)
+	VPBROADCASTQ(t, nonce)
+	VPTERNLOGQ(U8(0xff), ones, ones, ones) // -1
+	MOVQ(U64(math.MaxInt64), t)
+	VPBROADCASTQ(t, minIn)
+	VPXORQ(maxIn, maxIn, maxIn)
+	VPXORQ(maxAD, maxAD, maxAD)
+
+	Label(name + "_loop")
+	CMPQ(i, end)
+	JAE(LabelRef(name + "_done"))
+	gather := func(off int) VecVirtual {
+		z := ZMM()
+		KXNORW(K1, K1, K1)
+		VPGATHERQQ(Mem{Base: p, Index: idx, Scale: 1, Disp: off}, K1, z)
+		return z
+	}
+	nonceLen, adLen, ad := gather(msgNonceLen), gather(msgADLen), gather(msgAD)
+	in, inLen, out, outLen := gather(msgIn), gather(msgInLen), gather(msgOut), gather(msgOutLen)
+
+	// K2: a wrong Out or nonce length.
+	want := ZMM()
+	if open {
+		zero := ZMM()
+		VPXORQ(zero, zero, zero)
+		VPSUBQ(tag, inLen, want)
+		VPMAXSQ(zero, want, want)
+	} else {
+		VPADDQ(tag, inLen, want)
+	}
+	VPCMPQ(U8(ne), want, outLen, K2)
+	VPCMPQ(U8(ne), nonce, nonceLen, K3)
+	KORW(K2, K3, K2)
+
+	// misplaced's tests: a range [b, b+lb), not empty, meets Out, [o,
+	// o+lo+1), where b+lb-(o+1) < lb+lo, unsigned. CheckOpen tests only an
+	// Out that is not empty (K5); CheckSeal's, len(In)+tagSize bytes, is,
+	// or its length is wrong.
+	o1, lo := ZMM(), ZMM()
+	VPSUBQ(ones, out, o1)
+	VPADDQ(ones, outLen, lo)
+	if open {
+		VPTESTMQ(outLen, outLen, K5)
+	}
+	nonEmpty := func(l VecVirtual, k OpmaskPhysical) {
+		if open {
+			VPTESTMQ(l, l, K5, k)
+		} else {
+			VPTESTMQ(l, l, k)
+		}
+	}
+	meets := func(b, lb VecVirtual, k OpmaskPhysical) {
+		a, c := ZMM(), ZMM()
+		VPADDQ(lb, b, a)
+		VPSUBQ(o1, a, a)
+		VPADDQ(lb, lo, c)
+		VPCMPUQ(U8(lt), c, a, k, k)
+	}
+	// K3: an In that meets Out other than from its start (in place).
+	nonEmpty(inLen, K3)
+	VPCMPQ(U8(ne), out, in, K3, K3)
+	meets(in, inLen, K3)
+	// K4: an AD that meets Out.
+	nonEmpty(adLen, K4)
+	meets(ad, adLen, K4)
+	KORW(K3, K4, K3)
+	KORTESTW(K2, K3)
+	JNZ(LabelRef(name + "_done"))
+
+	VPMINSQ(inLen, minIn, minIn)
+	VPMAXSQ(inLen, maxIn, maxIn)
+	VPMAXSQ(adLen, maxAD, maxAD)
+	ADDQ(U32(8*msgSize), p)
+	ADDQ(U8(8), i)
+	JMP(LabelRef(name + "_loop"))
+
+	Label(name + "_done")
+	Store(i, Return("done"))
+	reduce := func(z VecVirtual, f func(x, y, z Op), ret string) {
+		y, x, x2 := YMM(), XMM(), XMM()
+		VEXTRACTI64X4(U8(1), z, y)
+		f(y, z.AsY(), y)
+		VEXTRACTI128(U8(1), y, x)
+		f(x, y.AsX(), x)
+		VPSHUFD(U8(0x4e), x, x2)
+		f(x2, x, x)
+		MOVQ(x, t)
+		Store(t, Return(ret))
+	}
+	reduce(minIn, func(x, y, z Op) { VPMINSQ(x, y, z) }, "minIn")
+	reduce(maxIn, func(x, y, z Op) { VPMAXSQ(x, y, z) }, "maxIn")
+	reduce(maxAD, func(x, y, z Op) { VPMAXSQ(x, y, z) }, "maxAD")
+	VZEROUPPER()
+	RET()
+}
