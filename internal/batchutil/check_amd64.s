@@ -21,6 +21,7 @@ TEXT ·checkSealAVX512(SB), NOSPLIT, $0-64
 	MOVQ         n+8(FP), CX
 	ANDQ         $-8, CX
 	XORL         DX, DX
+	MOVL         $0x000000ff, SI
 	VMOVDQU64    checkStrides<>+0(SB), Z0
 	MOVQ         tagSize+16(FP), BX
 	VPBROADCASTQ BX, Z1
@@ -35,19 +36,19 @@ TEXT ·checkSealAVX512(SB), NOSPLIT, $0-64
 checkSealAVX512_loop:
 	CMPQ       DX, CX
 	JAE        checkSealAVX512_done
-	KXNORW     K1, K1, K1
+	KMOVW      SI, K1
 	VPGATHERQQ 8(AX)(Z0*1), K1, Z7
-	KXNORW     K1, K1, K1
+	KMOVW      SI, K1
 	VPGATHERQQ 32(AX)(Z0*1), K1, Z8
-	KXNORW     K1, K1, K1
+	KMOVW      SI, K1
 	VPGATHERQQ 24(AX)(Z0*1), K1, Z9
-	KXNORW     K1, K1, K1
+	KMOVW      SI, K1
 	VPGATHERQQ 48(AX)(Z0*1), K1, Z10
-	KXNORW     K1, K1, K1
+	KMOVW      SI, K1
 	VPGATHERQQ 56(AX)(Z0*1), K1, Z11
-	KXNORW     K1, K1, K1
+	KMOVW      SI, K1
 	VPGATHERQQ 72(AX)(Z0*1), K1, Z12
-	KXNORW     K1, K1, K1
+	KMOVW      SI, K1
 	VPGATHERQQ 80(AX)(Z0*1), K1, Z13
 	VPADDQ     Z1, Z11, Z14
 	VPCMPQ     $0x04, Z14, Z13, K2
@@ -112,6 +113,7 @@ TEXT ·checkOpenAVX512(SB), NOSPLIT, $0-64
 	MOVQ         n+8(FP), CX
 	ANDQ         $-8, CX
 	XORL         DX, DX
+	MOVL         $0x000000ff, SI
 	VMOVDQU64    checkStrides<>+0(SB), Z0
 	MOVQ         tagSize+16(FP), BX
 	VPBROADCASTQ BX, Z1
@@ -126,19 +128,19 @@ TEXT ·checkOpenAVX512(SB), NOSPLIT, $0-64
 checkOpenAVX512_loop:
 	CMPQ       DX, CX
 	JAE        checkOpenAVX512_done
-	KXNORW     K1, K1, K1
+	KMOVW      SI, K1
 	VPGATHERQQ 8(AX)(Z0*1), K1, Z7
-	KXNORW     K1, K1, K1
+	KMOVW      SI, K1
 	VPGATHERQQ 32(AX)(Z0*1), K1, Z8
-	KXNORW     K1, K1, K1
+	KMOVW      SI, K1
 	VPGATHERQQ 24(AX)(Z0*1), K1, Z9
-	KXNORW     K1, K1, K1
+	KMOVW      SI, K1
 	VPGATHERQQ 48(AX)(Z0*1), K1, Z10
-	KXNORW     K1, K1, K1
+	KMOVW      SI, K1
 	VPGATHERQQ 56(AX)(Z0*1), K1, Z11
-	KXNORW     K1, K1, K1
+	KMOVW      SI, K1
 	VPGATHERQQ 72(AX)(Z0*1), K1, Z12
-	KXNORW     K1, K1, K1
+	KMOVW      SI, K1
 	VPGATHERQQ 80(AX)(Z0*1), K1, Z13
 	VPXORQ     Z15, Z15, Z15
 	VPSUBQ     Z1, Z11, Z14

@@ -61,11 +61,12 @@ func kernel(name string, open bool, strides Mem) {
 			"firstBadSeal does, up to the first eight with a bad message, and",
 			"returns how many it passed and their Spans.")
 	}
-	p, end, i, t := GP64(), GP64(), GP64(), GP64()
+	p, end, i, t, all := GP64(), GP64(), GP64(), GP64(), GP32()
 	Load(Param("msgs"), p)
 	Load(Param("n"), end)
 	ANDQ(I8(-8), end)
 	XORL(i.As32(), i.As32())
+	MOVL(U32(0xff), all)
 
 	idx, tag, nonce, ones := ZMM(), ZMM(), ZMM(), ZMM()
 	minIn, maxIn, maxAD := ZMM(), ZMM(), ZMM()
@@ -85,7 +86,9 @@ func kernel(name string, open bool, strides Mem) {
 	JAE(LabelRef(name + "_done"))
 	gather := func(off int) VecVirtual {
 		z := ZMM()
-		KXNORW(K1, K1, K1)
+		// (KXNORW K1, K1, K1 would wait for the gather before, which
+		// clears K1 as it ends.)
+		KMOVW(all, K1)
 		VPGATHERQQ(Mem{Base: p, Index: idx, Scale: 1, Disp: off}, K1, z)
 		return z
 	}
