@@ -22,7 +22,7 @@ func checkSealAVX512(msgs *batch.Message, n, tagSize, nonceSize int) (done, minI
 //go:noescape
 func checkOpenAVX512(msgs *batch.Message, n, tagSize, nonceSize int) (done, minIn, maxIn, maxAD int)
 
-var useAVX512 = cpu.X86HasAVX512
+var useAVX512 = cpu.X86HasAVX2 && cpu.X86HasAVX512 // the kernels' Requires line
 
 // checkEights returns how many messages from the first the check kernel
 // (of CheckOpen, open) passed, a multiple of 8, and their Spans, for the

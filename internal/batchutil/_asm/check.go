@@ -48,19 +48,13 @@ func main() {
 	Generate()
 }
 
-// kernel writes the check of CheckSeal (or of CheckOpen, open) for up to
-// n&^7 messages from msgs; strides holds the offsets of eight messages in
-// a row.
+// kernel writes the check of firstBadSeal (or of firstBadOpen, open) for
+// msgs[:n&^7], eight messages at a time, up to the first eight with a bad
+// message: it returns how many it passed and their Spans. strides holds
+// the offsets of eight messages in a row.
 func kernel(name string, open bool, strides Mem) {
 	TEXT(name, NOSPLIT, "func(msgs *byte, n, tagSize, nonceSize int) (done, minIn, maxIn, maxAD int)")
 	Pragma("noescape")
-	if open {
-		Doc(name + " is checkSealAVX512 for firstBadOpen.")
-	} else {
-		Doc(name+" checks the messages msgs[:n&^7] eight at a time as",
-			"firstBadSeal does, up to the first eight with a bad message, and",
-			"returns how many it passed and their Spans.")
-	}
 	p, end, i, t, all := GP64(), GP64(), GP64(), GP64(), GP32()
 	Load(Param("msgs"), p)
 	Load(Param("n"), end)
@@ -80,6 +74,11 @@ func kernel(name string, open bool, strides Mem) {
 	VPBROADCASTQ(t, minIn)
 	VPXORQ(maxIn, maxIn, maxIn)
 	VPXORQ(maxAD, maxAD, maxAD)
+	var zero VecVirtual // CheckOpen's floor of Out's length
+	if open {
+		zero = ZMM()
+		VPXORQ(zero, zero, zero)
+	}
 
 	Label(name + "_loop")
 	CMPQ(i, end)
@@ -98,8 +97,6 @@ func kernel(name string, open bool, strides Mem) {
 	// K2: a wrong Out or nonce length.
 	want := ZMM()
 	if open {
-		zero := ZMM()
-		VPXORQ(zero, zero, zero)
 		VPSUBQ(tag, inLen, want)
 		VPMAXSQ(zero, want, want)
 	} else {
