@@ -25,78 +25,100 @@ TEXT ·checkSealAVX512(SB), NOSPLIT, $0-64
 	VMOVDQU64    checkStrides<>+0(SB), Z0
 	MOVQ         tagSize+16(FP), BX
 	VPBROADCASTQ BX, Z1
-	MOVQ         nonceSize+24(FP), BX
-	VPBROADCASTQ BX, Z2
-	VPTERNLOGQ   $0xff, Z3, Z3, Z3
+	MOVQ         nonceSize+24(FP), DI
+	VPTERNLOGQ   $0xff, Z2, Z2, Z2
 	MOVQ         $0x7fffffffffffffff, BX
-	VPBROADCASTQ BX, Z4
+	VPBROADCASTQ BX, Z3
+	VPXORQ       Z4, Z4, Z4
 	VPXORQ       Z5, Z5, Z5
-	VPXORQ       Z6, Z6, Z6
 
 checkSealAVX512_loop:
 	CMPQ       DX, CX
 	JAE        checkSealAVX512_done
 	KMOVW      SI, K1
-	VPGATHERQQ 8(AX)(Z0*1), K1, Z7
+	VPGATHERQQ 32(AX)(Z0*1), K1, Z6
 	KMOVW      SI, K1
-	VPGATHERQQ 32(AX)(Z0*1), K1, Z8
+	VPGATHERQQ 24(AX)(Z0*1), K1, Z7
 	KMOVW      SI, K1
-	VPGATHERQQ 24(AX)(Z0*1), K1, Z9
+	VPGATHERQQ 48(AX)(Z0*1), K1, Z8
 	KMOVW      SI, K1
-	VPGATHERQQ 48(AX)(Z0*1), K1, Z10
+	VPGATHERQQ 56(AX)(Z0*1), K1, Z9
 	KMOVW      SI, K1
-	VPGATHERQQ 56(AX)(Z0*1), K1, Z11
+	VPGATHERQQ 72(AX)(Z0*1), K1, Z10
 	KMOVW      SI, K1
-	VPGATHERQQ 72(AX)(Z0*1), K1, Z12
-	KMOVW      SI, K1
-	VPGATHERQQ 80(AX)(Z0*1), K1, Z13
-	VPADDQ     Z1, Z11, Z14
-	VPCMPQ     $0x04, Z14, Z13, K2
-	VPCMPQ     $0x04, Z2, Z7, K3
-	KORW       K2, K3, K2
-	VPSUBQ     Z3, Z12, Z14
-	VPADDQ     Z3, Z13, Z15
-	VPTESTMQ   Z11, Z11, K3
-	VPCMPQ     $0x04, Z12, Z10, K3, K3
-	VPADDQ     Z11, Z10, Z16
-	VPSUBQ     Z14, Z16, Z16
-	VPADDQ     Z11, Z15, Z17
-	VPCMPUQ    $0x01, Z17, Z16, K3, K3
-	VPTESTMQ   Z8, Z8, K4
-	VPADDQ     Z8, Z9, Z16
-	VPSUBQ     Z14, Z16, Z16
-	VPADDQ     Z8, Z15, Z14
-	VPCMPUQ    $0x01, Z14, Z16, K4, K4
+	VPGATHERQQ 80(AX)(Z0*1), K1, Z11
+	VPADDQ     Z1, Z9, Z12
+	VPCMPQ     $0x04, Z12, Z11, K2
+	XORL       BX, BX
+	MOVQ       8(AX), R8
+	XORQ       DI, R8
+	ORQ        R8, BX
+	MOVQ       112(AX), R8
+	XORQ       DI, R8
+	ORQ        R8, BX
+	MOVQ       216(AX), R8
+	XORQ       DI, R8
+	ORQ        R8, BX
+	MOVQ       320(AX), R8
+	XORQ       DI, R8
+	ORQ        R8, BX
+	MOVQ       424(AX), R8
+	XORQ       DI, R8
+	ORQ        R8, BX
+	MOVQ       528(AX), R8
+	XORQ       DI, R8
+	ORQ        R8, BX
+	MOVQ       632(AX), R8
+	XORQ       DI, R8
+	ORQ        R8, BX
+	MOVQ       736(AX), R8
+	XORQ       DI, R8
+	ORQ        R8, BX
+	VPSUBQ     Z2, Z10, Z12
+	VPADDQ     Z2, Z11, Z13
+	VPTESTMQ   Z9, Z9, K3
+	VPCMPQ     $0x04, Z10, Z8, K3, K3
+	VPADDQ     Z9, Z8, Z14
+	VPSUBQ     Z12, Z14, Z14
+	VPADDQ     Z9, Z13, Z15
+	VPCMPUQ    $0x01, Z15, Z14, K3, K3
+	VPTESTMQ   Z6, Z6, K4
+	VPADDQ     Z6, Z7, Z14
+	VPSUBQ     Z12, Z14, Z14
+	VPADDQ     Z6, Z13, Z12
+	VPCMPUQ    $0x01, Z12, Z14, K4, K4
 	KORW       K3, K4, K3
-	KORTESTW   K2, K3
+	KORW       K2, K3, K2
+	KMOVW      K2, R8
+	ORQ        R8, BX
 	JNZ        checkSealAVX512_done
-	VPMINSQ    Z11, Z4, Z4
-	VPMAXSQ    Z11, Z5, Z5
-	VPMAXSQ    Z8, Z6, Z6
+	VPMINSQ    Z9, Z3, Z3
+	VPMAXSQ    Z9, Z4, Z4
+	VPMAXSQ    Z6, Z5, Z5
 	ADDQ       $0x00000340, AX
 	ADDQ       $0x08, DX
 	JMP        checkSealAVX512_loop
 
 checkSealAVX512_done:
 	MOVQ          DX, done+32(FP)
-	VEXTRACTI64X4 $0x01, Z4, Y0
-	VPMINSQ       Y0, Y4, Y0
+	VEXTRACTI64X4 $0x01, Z3, Y0
+	VPMINSQ       Y0, Y3, Y0
 	VEXTRACTI128  $0x01, Y0, X1
 	VPMINSQ       X1, X0, X1
 	VPSHUFD       $0x4e, X1, X0
 	VPMINSQ       X0, X1, X1
 	MOVQ          X1, BX
 	MOVQ          BX, minIn+40(FP)
-	VEXTRACTI64X4 $0x01, Z5, Y0
-	VPMAXSQ       Y0, Y5, Y0
+	VEXTRACTI64X4 $0x01, Z4, Y0
+	VPMAXSQ       Y0, Y4, Y0
 	VEXTRACTI128  $0x01, Y0, X1
 	VPMAXSQ       X1, X0, X1
 	VPSHUFD       $0x4e, X1, X0
 	VPMAXSQ       X0, X1, X1
 	MOVQ          X1, BX
 	MOVQ          BX, maxIn+48(FP)
-	VEXTRACTI64X4 $0x01, Z6, Y0
-	VPMAXSQ       Y0, Y6, Y0
+	VEXTRACTI64X4 $0x01, Z5, Y0
+	VPMAXSQ       Y0, Y5, Y0
 	VEXTRACTI128  $0x01, Y0, X1
 	VPMAXSQ       X1, X0, X1
 	VPSHUFD       $0x4e, X1, X0
@@ -117,81 +139,103 @@ TEXT ·checkOpenAVX512(SB), NOSPLIT, $0-64
 	VMOVDQU64    checkStrides<>+0(SB), Z0
 	MOVQ         tagSize+16(FP), BX
 	VPBROADCASTQ BX, Z1
-	MOVQ         nonceSize+24(FP), BX
-	VPBROADCASTQ BX, Z2
-	VPTERNLOGQ   $0xff, Z3, Z3, Z3
+	MOVQ         nonceSize+24(FP), DI
+	VPTERNLOGQ   $0xff, Z2, Z2, Z2
 	MOVQ         $0x7fffffffffffffff, BX
-	VPBROADCASTQ BX, Z4
+	VPBROADCASTQ BX, Z3
+	VPXORQ       Z4, Z4, Z4
 	VPXORQ       Z5, Z5, Z5
 	VPXORQ       Z6, Z6, Z6
-	VPXORQ       Z7, Z7, Z7
 
 checkOpenAVX512_loop:
 	CMPQ       DX, CX
 	JAE        checkOpenAVX512_done
 	KMOVW      SI, K1
-	VPGATHERQQ 8(AX)(Z0*1), K1, Z8
+	VPGATHERQQ 32(AX)(Z0*1), K1, Z7
 	KMOVW      SI, K1
-	VPGATHERQQ 32(AX)(Z0*1), K1, Z9
+	VPGATHERQQ 24(AX)(Z0*1), K1, Z8
 	KMOVW      SI, K1
-	VPGATHERQQ 24(AX)(Z0*1), K1, Z10
+	VPGATHERQQ 48(AX)(Z0*1), K1, Z9
 	KMOVW      SI, K1
-	VPGATHERQQ 48(AX)(Z0*1), K1, Z11
+	VPGATHERQQ 56(AX)(Z0*1), K1, Z10
 	KMOVW      SI, K1
-	VPGATHERQQ 56(AX)(Z0*1), K1, Z12
+	VPGATHERQQ 72(AX)(Z0*1), K1, Z11
 	KMOVW      SI, K1
-	VPGATHERQQ 72(AX)(Z0*1), K1, Z13
-	KMOVW      SI, K1
-	VPGATHERQQ 80(AX)(Z0*1), K1, Z14
-	VPSUBQ     Z1, Z12, Z15
-	VPMAXSQ    Z7, Z15, Z15
-	VPCMPQ     $0x04, Z15, Z14, K2
-	VPCMPQ     $0x04, Z2, Z8, K3
-	KORW       K2, K3, K2
-	VPSUBQ     Z3, Z13, Z15
-	VPADDQ     Z3, Z14, Z16
-	VPTESTMQ   Z14, Z14, K5
-	VPTESTMQ   Z12, Z12, K5, K3
-	VPCMPQ     $0x04, Z13, Z11, K3, K3
-	VPADDQ     Z12, Z11, Z17
-	VPSUBQ     Z15, Z17, Z17
-	VPADDQ     Z12, Z16, Z18
-	VPCMPUQ    $0x01, Z18, Z17, K3, K3
-	VPTESTMQ   Z9, Z9, K5, K4
-	VPADDQ     Z9, Z10, Z17
-	VPSUBQ     Z15, Z17, Z17
-	VPADDQ     Z9, Z16, Z15
-	VPCMPUQ    $0x01, Z15, Z17, K4, K4
+	VPGATHERQQ 80(AX)(Z0*1), K1, Z12
+	VPSUBQ     Z1, Z10, Z13
+	VPMAXSQ    Z6, Z13, Z13
+	VPCMPQ     $0x04, Z13, Z12, K2
+	XORL       BX, BX
+	MOVQ       8(AX), R8
+	XORQ       DI, R8
+	ORQ        R8, BX
+	MOVQ       112(AX), R8
+	XORQ       DI, R8
+	ORQ        R8, BX
+	MOVQ       216(AX), R8
+	XORQ       DI, R8
+	ORQ        R8, BX
+	MOVQ       320(AX), R8
+	XORQ       DI, R8
+	ORQ        R8, BX
+	MOVQ       424(AX), R8
+	XORQ       DI, R8
+	ORQ        R8, BX
+	MOVQ       528(AX), R8
+	XORQ       DI, R8
+	ORQ        R8, BX
+	MOVQ       632(AX), R8
+	XORQ       DI, R8
+	ORQ        R8, BX
+	MOVQ       736(AX), R8
+	XORQ       DI, R8
+	ORQ        R8, BX
+	VPSUBQ     Z2, Z11, Z13
+	VPADDQ     Z2, Z12, Z14
+	VPTESTMQ   Z12, Z12, K5
+	VPTESTMQ   Z10, Z10, K5, K3
+	VPCMPQ     $0x04, Z11, Z9, K3, K3
+	VPADDQ     Z10, Z9, Z15
+	VPSUBQ     Z13, Z15, Z15
+	VPADDQ     Z10, Z14, Z16
+	VPCMPUQ    $0x01, Z16, Z15, K3, K3
+	VPTESTMQ   Z7, Z7, K5, K4
+	VPADDQ     Z7, Z8, Z15
+	VPSUBQ     Z13, Z15, Z15
+	VPADDQ     Z7, Z14, Z13
+	VPCMPUQ    $0x01, Z13, Z15, K4, K4
 	KORW       K3, K4, K3
-	KORTESTW   K2, K3
+	KORW       K2, K3, K2
+	KMOVW      K2, R8
+	ORQ        R8, BX
 	JNZ        checkOpenAVX512_done
-	VPMINSQ    Z12, Z4, Z4
-	VPMAXSQ    Z12, Z5, Z5
-	VPMAXSQ    Z9, Z6, Z6
+	VPMINSQ    Z10, Z3, Z3
+	VPMAXSQ    Z10, Z4, Z4
+	VPMAXSQ    Z7, Z5, Z5
 	ADDQ       $0x00000340, AX
 	ADDQ       $0x08, DX
 	JMP        checkOpenAVX512_loop
 
 checkOpenAVX512_done:
 	MOVQ          DX, done+32(FP)
-	VEXTRACTI64X4 $0x01, Z4, Y0
-	VPMINSQ       Y0, Y4, Y0
+	VEXTRACTI64X4 $0x01, Z3, Y0
+	VPMINSQ       Y0, Y3, Y0
 	VEXTRACTI128  $0x01, Y0, X1
 	VPMINSQ       X1, X0, X1
 	VPSHUFD       $0x4e, X1, X0
 	VPMINSQ       X0, X1, X1
 	MOVQ          X1, BX
 	MOVQ          BX, minIn+40(FP)
-	VEXTRACTI64X4 $0x01, Z5, Y0
-	VPMAXSQ       Y0, Y5, Y0
+	VEXTRACTI64X4 $0x01, Z4, Y0
+	VPMAXSQ       Y0, Y4, Y0
 	VEXTRACTI128  $0x01, Y0, X1
 	VPMAXSQ       X1, X0, X1
 	VPSHUFD       $0x4e, X1, X0
 	VPMAXSQ       X0, X1, X1
 	MOVQ          X1, BX
 	MOVQ          BX, maxIn+48(FP)
-	VEXTRACTI64X4 $0x01, Z6, Y0
-	VPMAXSQ       Y0, Y6, Y0
+	VEXTRACTI64X4 $0x01, Z5, Y0
+	VPMAXSQ       Y0, Y5, Y0
 	VEXTRACTI128  $0x01, Y0, X1
 	VPMAXSQ       X1, X0, X1
 	VPSHUFD       $0x4e, X1, X0

@@ -2,9 +2,12 @@
 // CheckOpen over a batch's messages, eight at a time.
 //
 // Each step gathers a field of eight messages (VPGATHERQQ, at
-// batch.Message's stride) into each of seven registers and runs the Go
-// loop's tests (firstBadSeal, firstBadOpen, misplaced) on the eight side by
-// side, in compares to mask registers. The kernel stops before the first
+// batch.Message's stride) into each of six registers and runs the Go loop's
+// tests (firstBadSeal, firstBadOpen, misplaced) on the eight side by side,
+// in compares to mask registers; the nonces' lengths it tests in scalar
+// registers, beside the gathers (measured: 13% less time than a seventh
+// gather; the gathers bound the loop, and the fields' rows loaded whole and
+// transposed in registers took as long). The kernel stops before the first
 // eight with a bad message, for the Go loop to find which.
 package main
 
@@ -62,13 +65,13 @@ func kernel(name string, open bool, strides Mem) {
 	XORL(i.As32(), i.As32())
 	MOVL(U32(0xff), all)
 
-	idx, tag, nonce, ones := ZMM(), ZMM(), ZMM(), ZMM()
+	idx, tag, ones := ZMM(), ZMM(), ZMM()
 	minIn, maxIn, maxAD := ZMM(), ZMM(), ZMM()
 	VMOVDQU64(strides, idx)
 	Load(Param("tagSize"), t)
 	VPBROADCASTQ(t, tag)
-	Load(Param("nonceSize"), t)
-	VPBROADCASTQ(t, nonce)
+	ns := GP64()
+	Load(Param("nonceSize"), ns)
 	VPTERNLOGQ(U8(0xff), ones, ones, ones) // -1
 	MOVQ(U64(math.MaxInt64), t)
 	VPBROADCASTQ(t, minIn)
@@ -91,10 +94,10 @@ func kernel(name string, open bool, strides Mem) {
 		VPGATHERQQ(Mem{Base: p, Index: idx, Scale: 1, Disp: off}, K1, z)
 		return z
 	}
-	nonceLen, adLen, ad := gather(msgNonceLen), gather(msgADLen), gather(msgAD)
+	adLen, ad := gather(msgADLen), gather(msgAD)
 	in, inLen, out, outLen := gather(msgIn), gather(msgInLen), gather(msgOut), gather(msgOutLen)
 
-	// K2: a wrong Out or nonce length.
+	// K2: a wrong Out length.
 	want := ZMM()
 	if open {
 		VPSUBQ(tag, inLen, want)
@@ -103,8 +106,14 @@ func kernel(name string, open bool, strides Mem) {
 		VPADDQ(tag, inLen, want)
 	}
 	VPCMPQ(U8(ne), want, outLen, K2)
-	VPCMPQ(U8(ne), nonce, nonceLen, K3)
-	KORW(K2, K3, K2)
+	// bad: not 0 where a nonce's length is wrong.
+	bad, u := GP64(), GP64()
+	XORL(bad.As32(), bad.As32())
+	for k := range 8 {
+		MOVQ(Mem{Base: p, Disp: k*msgSize + msgNonceLen}, u)
+		XORQ(ns, u)
+		ORQ(u, bad)
+	}
 
 	// misplaced's tests: a range [b, b+lb), not empty, meets Out, [o,
 	// o+lo+1), where b+lb-(o+1) < lb+lo, unsigned. CheckOpen tests only an
@@ -138,7 +147,9 @@ func kernel(name string, open bool, strides Mem) {
 	nonEmpty(adLen, K4)
 	meets(ad, adLen, K4)
 	KORW(K3, K4, K3)
-	KORTESTW(K2, K3)
+	KORW(K2, K3, K2)
+	KMOVW(K2, u.As32())
+	ORQ(u, bad) // and any of K2
 	JNZ(LabelRef(name + "_done"))
 
 	VPMINSQ(inLen, minIn, minIn)
