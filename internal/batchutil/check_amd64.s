@@ -4,16 +4,6 @@
 
 #include "textflag.h"
 
-DATA checkStrides<>+0(SB)/8, $0x0000000000000000
-DATA checkStrides<>+8(SB)/8, $0x0000000000000068
-DATA checkStrides<>+16(SB)/8, $0x00000000000000d0
-DATA checkStrides<>+24(SB)/8, $0x0000000000000138
-DATA checkStrides<>+32(SB)/8, $0x00000000000001a0
-DATA checkStrides<>+40(SB)/8, $0x0000000000000208
-DATA checkStrides<>+48(SB)/8, $0x0000000000000270
-DATA checkStrides<>+56(SB)/8, $0x00000000000002d8
-GLOBL checkStrides<>(SB), RODATA|NOPTR, $64
-
 // func checkSealAVX512(msgs *byte, n int, tagSize int, nonceSize int) (done int, minIn int, maxIn int, maxAD int)
 // Requires: AVX, AVX2, AVX512F, AVX512VL, SSE2
 TEXT ·checkSealAVX512(SB), NOSPLIT, $0-64
@@ -21,104 +11,120 @@ TEXT ·checkSealAVX512(SB), NOSPLIT, $0-64
 	MOVQ         n+8(FP), CX
 	ANDQ         $-8, CX
 	XORL         DX, DX
-	MOVL         $0x000000ff, SI
-	VMOVDQU64    checkStrides<>+0(SB), Z0
 	MOVQ         tagSize+16(FP), BX
-	VPBROADCASTQ BX, Z1
-	MOVQ         nonceSize+24(FP), DI
-	VPTERNLOGQ   $0xff, Z2, Z2, Z2
+	VPBROADCASTQ BX, Z0
+	MOVQ         nonceSize+24(FP), SI
+	VPTERNLOGQ   $0xff, Z1, Z1, Z1
 	MOVQ         $0x7fffffffffffffff, BX
-	VPBROADCASTQ BX, Z3
+	VPBROADCASTQ BX, Z2
+	VPXORQ       Z3, Z3, Z3
 	VPXORQ       Z4, Z4, Z4
-	VPXORQ       Z5, Z5, Z5
 
 checkSealAVX512_loop:
-	CMPQ       DX, CX
-	JAE        checkSealAVX512_done
-	KMOVW      SI, K1
-	VPGATHERQQ 32(AX)(Z0*1), K1, Z6
-	KMOVW      SI, K1
-	VPGATHERQQ 24(AX)(Z0*1), K1, Z7
-	KMOVW      SI, K1
-	VPGATHERQQ 48(AX)(Z0*1), K1, Z8
-	KMOVW      SI, K1
-	VPGATHERQQ 56(AX)(Z0*1), K1, Z9
-	KMOVW      SI, K1
-	VPGATHERQQ 72(AX)(Z0*1), K1, Z10
-	KMOVW      SI, K1
-	VPGATHERQQ 80(AX)(Z0*1), K1, Z11
-	VPADDQ     Z1, Z9, Z12
-	VPCMPQ     $0x04, Z12, Z11, K2
-	XORL       BX, BX
-	MOVQ       8(AX), R8
-	XORQ       DI, R8
-	ORQ        R8, BX
-	MOVQ       112(AX), R8
-	XORQ       DI, R8
-	ORQ        R8, BX
-	MOVQ       216(AX), R8
-	XORQ       DI, R8
-	ORQ        R8, BX
-	MOVQ       320(AX), R8
-	XORQ       DI, R8
-	ORQ        R8, BX
-	MOVQ       424(AX), R8
-	XORQ       DI, R8
-	ORQ        R8, BX
-	MOVQ       528(AX), R8
-	XORQ       DI, R8
-	ORQ        R8, BX
-	MOVQ       632(AX), R8
-	XORQ       DI, R8
-	ORQ        R8, BX
-	MOVQ       736(AX), R8
-	XORQ       DI, R8
-	ORQ        R8, BX
-	VPSUBQ     Z2, Z10, Z12
-	VPADDQ     Z2, Z11, Z13
-	VPTESTMQ   Z9, Z9, K3
-	VPCMPQ     $0x04, Z10, Z8, K3, K3
-	VPADDQ     Z9, Z8, Z14
-	VPSUBQ     Z12, Z14, Z14
-	VPADDQ     Z9, Z13, Z15
-	VPCMPUQ    $0x01, Z15, Z14, K3, K3
-	VPTESTMQ   Z6, Z6, K4
-	VPADDQ     Z6, Z7, Z14
-	VPSUBQ     Z12, Z14, Z14
-	VPADDQ     Z6, Z13, Z12
-	VPCMPUQ    $0x01, Z12, Z14, K4, K4
-	KORW       K3, K4, K3
-	KORW       K2, K3, K2
-	KMOVW      K2, R8
-	ORQ        R8, BX
-	JNZ        checkSealAVX512_done
-	VPMINSQ    Z9, Z3, Z3
-	VPMAXSQ    Z9, Z4, Z4
-	VPMAXSQ    Z6, Z5, Z5
-	ADDQ       $0x00000340, AX
-	ADDQ       $0x08, DX
-	JMP        checkSealAVX512_loop
+	CMPQ         DX, CX
+	JAE          checkSealAVX512_done
+	VMOVDQU      24(AX), X5
+	VINSERTI32X4 $0x01, 128(AX), Z5, Z5
+	VINSERTI32X4 $0x02, 232(AX), Z5, Z5
+	VINSERTI32X4 $0x03, 336(AX), Z5, Z5
+	VMOVDQU      440(AX), X6
+	VINSERTI32X4 $0x01, 544(AX), Z6, Z6
+	VINSERTI32X4 $0x02, 648(AX), Z6, Z6
+	VINSERTI32X4 $0x03, 752(AX), Z6, Z6
+	VPUNPCKLQDQ  Z6, Z5, Z7
+	VPUNPCKHQDQ  Z6, Z5, Z8
+	VMOVDQU      48(AX), X9
+	VINSERTI32X4 $0x01, 152(AX), Z9, Z9
+	VINSERTI32X4 $0x02, 256(AX), Z9, Z9
+	VINSERTI32X4 $0x03, 360(AX), Z9, Z9
+	VMOVDQU      464(AX), X10
+	VINSERTI32X4 $0x01, 568(AX), Z10, Z10
+	VINSERTI32X4 $0x02, 672(AX), Z10, Z10
+	VINSERTI32X4 $0x03, 776(AX), Z10, Z10
+	VPUNPCKLQDQ  Z10, Z9, Z11
+	VPUNPCKHQDQ  Z10, Z9, Z12
+	VMOVDQU      72(AX), X13
+	VINSERTI32X4 $0x01, 176(AX), Z13, Z13
+	VINSERTI32X4 $0x02, 280(AX), Z13, Z13
+	VINSERTI32X4 $0x03, 384(AX), Z13, Z13
+	VMOVDQU      488(AX), X14
+	VINSERTI32X4 $0x01, 592(AX), Z14, Z14
+	VINSERTI32X4 $0x02, 696(AX), Z14, Z14
+	VINSERTI32X4 $0x03, 800(AX), Z14, Z14
+	VPUNPCKLQDQ  Z14, Z13, Z15
+	VPUNPCKHQDQ  Z14, Z13, Z16
+	VPADDQ       Z0, Z12, Z17
+	VPCMPQ       $0x04, Z17, Z16, K2
+	XORL         BX, BX
+	MOVQ         8(AX), DI
+	XORQ         SI, DI
+	ORQ          DI, BX
+	MOVQ         112(AX), DI
+	XORQ         SI, DI
+	ORQ          DI, BX
+	MOVQ         216(AX), DI
+	XORQ         SI, DI
+	ORQ          DI, BX
+	MOVQ         320(AX), DI
+	XORQ         SI, DI
+	ORQ          DI, BX
+	MOVQ         424(AX), DI
+	XORQ         SI, DI
+	ORQ          DI, BX
+	MOVQ         528(AX), DI
+	XORQ         SI, DI
+	ORQ          DI, BX
+	MOVQ         632(AX), DI
+	XORQ         SI, DI
+	ORQ          DI, BX
+	MOVQ         736(AX), DI
+	XORQ         SI, DI
+	ORQ          DI, BX
+	VPSUBQ       Z1, Z15, Z17
+	VPADDQ       Z1, Z16, Z16
+	VPTESTMQ     Z12, Z12, K3
+	VPCMPQ       $0x04, Z15, Z11, K3, K3
+	VPADDQ       Z12, Z11, Z11
+	VPSUBQ       Z17, Z11, Z11
+	VPADDQ       Z12, Z16, Z15
+	VPCMPUQ      $0x01, Z15, Z11, K3, K3
+	VPTESTMQ     Z8, Z8, K4
+	VPADDQ       Z8, Z7, Z7
+	VPSUBQ       Z17, Z7, Z7
+	VPADDQ       Z8, Z16, Z11
+	VPCMPUQ      $0x01, Z11, Z7, K4, K4
+	KORW         K3, K4, K3
+	KORW         K2, K3, K2
+	KMOVW        K2, DI
+	ORQ          DI, BX
+	JNZ          checkSealAVX512_done
+	VPMINSQ      Z12, Z2, Z2
+	VPMAXSQ      Z12, Z3, Z3
+	VPMAXSQ      Z8, Z4, Z4
+	ADDQ         $0x00000340, AX
+	ADDQ         $0x08, DX
+	JMP          checkSealAVX512_loop
 
 checkSealAVX512_done:
 	MOVQ          DX, done+32(FP)
-	VEXTRACTI64X4 $0x01, Z3, Y0
-	VPMINSQ       Y0, Y3, Y0
+	VEXTRACTI64X4 $0x01, Z2, Y0
+	VPMINSQ       Y0, Y2, Y0
 	VEXTRACTI128  $0x01, Y0, X1
 	VPMINSQ       X1, X0, X1
 	VPSHUFD       $0x4e, X1, X0
 	VPMINSQ       X0, X1, X1
 	MOVQ          X1, BX
 	MOVQ          BX, minIn+40(FP)
-	VEXTRACTI64X4 $0x01, Z4, Y0
-	VPMAXSQ       Y0, Y4, Y0
+	VEXTRACTI64X4 $0x01, Z3, Y0
+	VPMAXSQ       Y0, Y3, Y0
 	VEXTRACTI128  $0x01, Y0, X1
 	VPMAXSQ       X1, X0, X1
 	VPSHUFD       $0x4e, X1, X0
 	VPMAXSQ       X0, X1, X1
 	MOVQ          X1, BX
 	MOVQ          BX, maxIn+48(FP)
-	VEXTRACTI64X4 $0x01, Z5, Y0
-	VPMAXSQ       Y0, Y5, Y0
+	VEXTRACTI64X4 $0x01, Z4, Y0
+	VPMAXSQ       Y0, Y4, Y0
 	VEXTRACTI128  $0x01, Y0, X1
 	VPMAXSQ       X1, X0, X1
 	VPSHUFD       $0x4e, X1, X0
@@ -135,107 +141,123 @@ TEXT ·checkOpenAVX512(SB), NOSPLIT, $0-64
 	MOVQ         n+8(FP), CX
 	ANDQ         $-8, CX
 	XORL         DX, DX
-	MOVL         $0x000000ff, SI
-	VMOVDQU64    checkStrides<>+0(SB), Z0
 	MOVQ         tagSize+16(FP), BX
-	VPBROADCASTQ BX, Z1
-	MOVQ         nonceSize+24(FP), DI
-	VPTERNLOGQ   $0xff, Z2, Z2, Z2
+	VPBROADCASTQ BX, Z0
+	MOVQ         nonceSize+24(FP), SI
+	VPTERNLOGQ   $0xff, Z1, Z1, Z1
 	MOVQ         $0x7fffffffffffffff, BX
-	VPBROADCASTQ BX, Z3
+	VPBROADCASTQ BX, Z2
+	VPXORQ       Z3, Z3, Z3
 	VPXORQ       Z4, Z4, Z4
 	VPXORQ       Z5, Z5, Z5
-	VPXORQ       Z6, Z6, Z6
 
 checkOpenAVX512_loop:
-	CMPQ       DX, CX
-	JAE        checkOpenAVX512_done
-	KMOVW      SI, K1
-	VPGATHERQQ 32(AX)(Z0*1), K1, Z7
-	KMOVW      SI, K1
-	VPGATHERQQ 24(AX)(Z0*1), K1, Z8
-	KMOVW      SI, K1
-	VPGATHERQQ 48(AX)(Z0*1), K1, Z9
-	KMOVW      SI, K1
-	VPGATHERQQ 56(AX)(Z0*1), K1, Z10
-	KMOVW      SI, K1
-	VPGATHERQQ 72(AX)(Z0*1), K1, Z11
-	KMOVW      SI, K1
-	VPGATHERQQ 80(AX)(Z0*1), K1, Z12
-	VPSUBQ     Z1, Z10, Z13
-	VPMAXSQ    Z6, Z13, Z13
-	VPCMPQ     $0x04, Z13, Z12, K2
-	XORL       BX, BX
-	MOVQ       8(AX), R8
-	XORQ       DI, R8
-	ORQ        R8, BX
-	MOVQ       112(AX), R8
-	XORQ       DI, R8
-	ORQ        R8, BX
-	MOVQ       216(AX), R8
-	XORQ       DI, R8
-	ORQ        R8, BX
-	MOVQ       320(AX), R8
-	XORQ       DI, R8
-	ORQ        R8, BX
-	MOVQ       424(AX), R8
-	XORQ       DI, R8
-	ORQ        R8, BX
-	MOVQ       528(AX), R8
-	XORQ       DI, R8
-	ORQ        R8, BX
-	MOVQ       632(AX), R8
-	XORQ       DI, R8
-	ORQ        R8, BX
-	MOVQ       736(AX), R8
-	XORQ       DI, R8
-	ORQ        R8, BX
-	VPSUBQ     Z2, Z11, Z13
-	VPADDQ     Z2, Z12, Z14
-	VPTESTMQ   Z12, Z12, K5
-	VPTESTMQ   Z10, Z10, K5, K3
-	VPCMPQ     $0x04, Z11, Z9, K3, K3
-	VPADDQ     Z10, Z9, Z15
-	VPSUBQ     Z13, Z15, Z15
-	VPADDQ     Z10, Z14, Z16
-	VPCMPUQ    $0x01, Z16, Z15, K3, K3
-	VPTESTMQ   Z7, Z7, K5, K4
-	VPADDQ     Z7, Z8, Z15
-	VPSUBQ     Z13, Z15, Z15
-	VPADDQ     Z7, Z14, Z13
-	VPCMPUQ    $0x01, Z13, Z15, K4, K4
-	KORW       K3, K4, K3
-	KORW       K2, K3, K2
-	KMOVW      K2, R8
-	ORQ        R8, BX
-	JNZ        checkOpenAVX512_done
-	VPMINSQ    Z10, Z3, Z3
-	VPMAXSQ    Z10, Z4, Z4
-	VPMAXSQ    Z7, Z5, Z5
-	ADDQ       $0x00000340, AX
-	ADDQ       $0x08, DX
-	JMP        checkOpenAVX512_loop
+	CMPQ         DX, CX
+	JAE          checkOpenAVX512_done
+	VMOVDQU      24(AX), X6
+	VINSERTI32X4 $0x01, 128(AX), Z6, Z6
+	VINSERTI32X4 $0x02, 232(AX), Z6, Z6
+	VINSERTI32X4 $0x03, 336(AX), Z6, Z6
+	VMOVDQU      440(AX), X7
+	VINSERTI32X4 $0x01, 544(AX), Z7, Z7
+	VINSERTI32X4 $0x02, 648(AX), Z7, Z7
+	VINSERTI32X4 $0x03, 752(AX), Z7, Z7
+	VPUNPCKLQDQ  Z7, Z6, Z8
+	VPUNPCKHQDQ  Z7, Z6, Z9
+	VMOVDQU      48(AX), X10
+	VINSERTI32X4 $0x01, 152(AX), Z10, Z10
+	VINSERTI32X4 $0x02, 256(AX), Z10, Z10
+	VINSERTI32X4 $0x03, 360(AX), Z10, Z10
+	VMOVDQU      464(AX), X11
+	VINSERTI32X4 $0x01, 568(AX), Z11, Z11
+	VINSERTI32X4 $0x02, 672(AX), Z11, Z11
+	VINSERTI32X4 $0x03, 776(AX), Z11, Z11
+	VPUNPCKLQDQ  Z11, Z10, Z12
+	VPUNPCKHQDQ  Z11, Z10, Z13
+	VMOVDQU      72(AX), X14
+	VINSERTI32X4 $0x01, 176(AX), Z14, Z14
+	VINSERTI32X4 $0x02, 280(AX), Z14, Z14
+	VINSERTI32X4 $0x03, 384(AX), Z14, Z14
+	VMOVDQU      488(AX), X15
+	VINSERTI32X4 $0x01, 592(AX), Z15, Z15
+	VINSERTI32X4 $0x02, 696(AX), Z15, Z15
+	VINSERTI32X4 $0x03, 800(AX), Z15, Z15
+	VPUNPCKLQDQ  Z15, Z14, Z16
+	VPUNPCKHQDQ  Z15, Z14, Z17
+	VPSUBQ       Z0, Z13, Z18
+	VPMAXSQ      Z5, Z18, Z18
+	VPCMPQ       $0x04, Z18, Z17, K2
+	XORL         BX, BX
+	MOVQ         8(AX), DI
+	XORQ         SI, DI
+	ORQ          DI, BX
+	MOVQ         112(AX), DI
+	XORQ         SI, DI
+	ORQ          DI, BX
+	MOVQ         216(AX), DI
+	XORQ         SI, DI
+	ORQ          DI, BX
+	MOVQ         320(AX), DI
+	XORQ         SI, DI
+	ORQ          DI, BX
+	MOVQ         424(AX), DI
+	XORQ         SI, DI
+	ORQ          DI, BX
+	MOVQ         528(AX), DI
+	XORQ         SI, DI
+	ORQ          DI, BX
+	MOVQ         632(AX), DI
+	XORQ         SI, DI
+	ORQ          DI, BX
+	MOVQ         736(AX), DI
+	XORQ         SI, DI
+	ORQ          DI, BX
+	VPSUBQ       Z1, Z16, Z18
+	VPADDQ       Z1, Z17, Z19
+	VPTESTMQ     Z17, Z17, K5
+	VPTESTMQ     Z13, Z13, K5, K3
+	VPCMPQ       $0x04, Z16, Z12, K3, K3
+	VPADDQ       Z13, Z12, Z12
+	VPSUBQ       Z18, Z12, Z12
+	VPADDQ       Z13, Z19, Z16
+	VPCMPUQ      $0x01, Z16, Z12, K3, K3
+	VPTESTMQ     Z9, Z9, K5, K4
+	VPADDQ       Z9, Z8, Z8
+	VPSUBQ       Z18, Z8, Z8
+	VPADDQ       Z9, Z19, Z12
+	VPCMPUQ      $0x01, Z12, Z8, K4, K4
+	KORW         K3, K4, K3
+	KORW         K2, K3, K2
+	KMOVW        K2, DI
+	ORQ          DI, BX
+	JNZ          checkOpenAVX512_done
+	VPMINSQ      Z13, Z2, Z2
+	VPMAXSQ      Z13, Z3, Z3
+	VPMAXSQ      Z9, Z4, Z4
+	ADDQ         $0x00000340, AX
+	ADDQ         $0x08, DX
+	JMP          checkOpenAVX512_loop
 
 checkOpenAVX512_done:
 	MOVQ          DX, done+32(FP)
-	VEXTRACTI64X4 $0x01, Z3, Y0
-	VPMINSQ       Y0, Y3, Y0
+	VEXTRACTI64X4 $0x01, Z2, Y0
+	VPMINSQ       Y0, Y2, Y0
 	VEXTRACTI128  $0x01, Y0, X1
 	VPMINSQ       X1, X0, X1
 	VPSHUFD       $0x4e, X1, X0
 	VPMINSQ       X0, X1, X1
 	MOVQ          X1, BX
 	MOVQ          BX, minIn+40(FP)
-	VEXTRACTI64X4 $0x01, Z4, Y0
-	VPMAXSQ       Y0, Y4, Y0
+	VEXTRACTI64X4 $0x01, Z3, Y0
+	VPMAXSQ       Y0, Y3, Y0
 	VEXTRACTI128  $0x01, Y0, X1
 	VPMAXSQ       X1, X0, X1
 	VPSHUFD       $0x4e, X1, X0
 	VPMAXSQ       X0, X1, X1
 	MOVQ          X1, BX
 	MOVQ          BX, maxIn+48(FP)
-	VEXTRACTI64X4 $0x01, Z5, Y0
-	VPMAXSQ       Y0, Y5, Y0
+	VEXTRACTI64X4 $0x01, Z4, Y0
+	VPMAXSQ       Y0, Y4, Y0
 	VEXTRACTI128  $0x01, Y0, X1
 	VPMAXSQ       X1, X0, X1
 	VPSHUFD       $0x4e, X1, X0
