@@ -14,7 +14,8 @@ import (
 // and firstBadOpen's tests on msgs[:n&^7], eight messages at a time, and
 // stop before the first eight with a bad message: they return how many
 // messages passed and those messages' Spans. Measured (BenchmarkCheck, 64
-// messages): a third to a quarter of the Go loop's time.
+// messages, alternating runs): about half the Go loop's time (76-103 ns
+// against 140-186 at best).
 
 //go:noescape
 func checkSealAVX512(msgs *batch.Message, n, tagSize, nonceSize int) (done, minIn, maxIn, maxAD int)
