@@ -68,14 +68,21 @@ func (s *Spec) CheckSeal(msgs []batch.Message) Spans {
 
 // firstBadSeal returns the index of the first message of msgs whose Out or
 // nonce length or placement CheckSeal rejects, or len(msgs), and the Spans
-// of the messages before it: a function of its own, whose loop keeps its
-// few values in registers (measured: a fifth to a quarter less time than
+// of the messages before it: a check kernel's (checkEights) where there is
+// one, then sealFrom's.
+func firstBadSeal(msgs []batch.Message, tagSize, nonceSize int) (int, Spans) {
+	i, sp := checkEights(msgs, false, tagSize, nonceSize)
+	return sealFrom(msgs, i, sp, tagSize, nonceSize)
+}
+
+// sealFrom is firstBadSeal in Go, from msgs[i] on, with sp the Spans of
+// the messages before it: a function of its own, whose loop keeps its few
+// values in registers (measured: a fifth to a quarter less time than
 // inside CheckSeal, whose panics' code spilled them), each message's
 // lengths in one test (misplaced needs an Out that is not empty, as one of
 // len(In)+tagSize bytes is: tagSize > 0).
-func firstBadSeal(msgs []batch.Message, tagSize, nonceSize int) (int, Spans) {
-	sp := Spans{MinIn: math.MaxInt}
-	for i := range msgs {
+func sealFrom(msgs []batch.Message, i int, sp Spans, tagSize, nonceSize int) (int, Spans) {
+	for ; i < len(msgs); i++ {
 		m := &msgs[i]
 		if (len(m.Out)-len(m.In)-tagSize)|(len(m.Nonce)-nonceSize) != 0 || misplaced(m) {
 			return i, sp
@@ -102,8 +109,13 @@ func (s *Spec) CheckOpen(msgs []batch.Message) Spans {
 
 // firstBadOpen is firstBadSeal for CheckOpen.
 func firstBadOpen(msgs []batch.Message, tagSize, nonceSize int) (int, Spans) {
-	sp := Spans{MinIn: math.MaxInt}
-	for i := range msgs {
+	i, sp := checkEights(msgs, true, tagSize, nonceSize)
+	return openFrom(msgs, i, sp, tagSize, nonceSize)
+}
+
+// openFrom is sealFrom for firstBadOpen.
+func openFrom(msgs []batch.Message, i int, sp Spans, tagSize, nonceSize int) (int, Spans) {
+	for ; i < len(msgs); i++ {
 		m := &msgs[i]
 		if (len(m.Out)-max(len(m.In)-tagSize, 0))|(len(m.Nonce)-nonceSize) != 0 || len(m.Out) != 0 && misplaced(m) {
 			return i, sp

@@ -8,7 +8,8 @@ import (
 )
 
 // TestMessageLayout pins batch.Message's layout, which the lane kernels of
-// ocb and raocb read by offset (their generators' msg* constants).
+// ocb and raocb and the check kernels here read by offset (their
+// generators' msg* constants).
 func TestMessageLayout(t *testing.T) {
 	var m batch.Message
 	for _, c := range []struct {
