@@ -104,16 +104,20 @@ func TestLaneSharedKtop(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				// A group's nonces: shared (one nonce, or counters from
-				// a random place in an aligned window of 64), then with
-				// lane k's changed above the bottom 6 bits; where not
-				// shared, random.
-				group := func(shared bool, k int) [][]byte {
+				// window returns a random base, its 6 bottom bits clear.
+				window := func() []byte {
 					base := make([]byte, ns)
 					for i := range base {
 						base[i] = byte(r.Uint32())
 					}
 					base[ns-1] &^= 63
+					return base
+				}
+				// A group's nonces of base: shared (one nonce, or counters from
+				// a random place in an aligned window of 64), then with
+				// lane k's changed above the bottom 6 bits; where not
+				// shared, random.
+				groupOf := func(base []byte, shared bool, k int) [][]byte {
 					start, step := byte(r.IntN(49)), byte(r.IntN(2))
 					nonces := make([][]byte, 16)
 					for i := range nonces {
@@ -135,6 +139,7 @@ func TestLaneSharedKtop(t *testing.T) {
 					}
 					return nonces
 				}
+				group := func(shared bool, k int) [][]byte { return groupOf(window(), shared, k) }
 				what := fmt.Sprintf("key %d, nonce %d, tag %d", keyLen, ns, tag)
 				// The lane kernels: groups of 16 and of 7.
 				for _, n := range []int{16, 7} {
@@ -151,6 +156,16 @@ func TestLaneSharedKtop(t *testing.T) {
 				}
 				nonces = append(nonces, group(false, -1)...)
 				nonces = append(nonces, group(true, -1)...)
+				// Groups whose Ktop is the group before's (one window, as
+				// the run kernels keep it), also after a group apart in
+				// lane 1 (its first register's lanes differ) or in lane 5
+				// (they do not).
+				for _, k := range []int{1, 5} {
+					base := window()
+					for _, k := range []int{-1, -1, k, -1} {
+						nonces = append(nonces, groupOf(base, true, k)...)
+					}
+				}
 				checkKtopGroups(t, a, what+", run", nonces, len(nonces)/16)
 			}
 		}

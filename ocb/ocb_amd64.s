@@ -22644,7 +22644,7 @@ GLOBL lenPerm<>(SB), RODATA|NOPTR, $256
 
 // func ocbSealLanesVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n int, sub int, mark uint32, out *[264]byte)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI2, AVX512VL, VAES
-TEXT ·ocbSealLanesVAES512(SB), $1096-96
+TEXT ·ocbSealLanesVAES512(SB), $1280-96
 	LEAQ    (SP), R13
 	ADDQ    $0x3f, R13
 	ANDQ    $-64, R13
@@ -24396,7 +24396,7 @@ lanes_tag15_ocbSealLanesVAES512:
 
 // func ocbOpenLanesVAES512(nr int, rk *[240]byte, ek *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n int, sub int, mark uint32, out *[264]byte)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI2, AVX512VL, BMI, BMI2, VAES
-TEXT ·ocbOpenLanesVAES512(SB), $1096-104
+TEXT ·ocbOpenLanesVAES512(SB), $1280-104
 	LEAQ    (SP), R13
 	ADDQ    $0x3f, R13
 	ANDQ    $-64, R13
@@ -26345,7 +26345,7 @@ lanes_tag0_ocbOpenLanesVAES512:
 
 // func ocbSealRunVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, runs int, sub int, mark uint32, out *[264]byte) int
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI2, AVX512VL, CMOV, VAES
-TEXT ·ocbSealRunVAES512(SB), $1096-96
+TEXT ·ocbSealRunVAES512(SB), $1280-96
 	LEAQ            (SP), R13
 	ADDQ            $0x3f, R13
 	ANDQ            $-64, R13
@@ -26488,6 +26488,7 @@ TEXT ·ocbSealRunVAES512(SB), $1096-96
 	VPCMPEQQ        Z3, Z12, K2, K2
 	KORTESTB        K2, K2
 	JCC             lanes_ktop_split_20
+	VMOVDQA64       Z0, 1088(R13)
 	VAESENC         Z18, Z0, Z0
 	VAESENC         Z19, Z0, Z0
 	VAESENC         Z20, Z0, Z0
@@ -26516,12 +26517,14 @@ lanes_r10_21:
 	VAESENCLAST Z27, Z0, Z0
 
 lanes_rdone_21:
+	VMOVDQA64 Z0, 1152(R13)
 	VMOVDQA64 Z0, Z1
 	VMOVDQA64 Z0, Z2
 	VMOVDQA64 Z0, Z3
 	JMP       lanes_ktop_done_20
 
 lanes_ktop_split_20:
+	VMOVDQA64   Z0, 1088(R13)
 	VAESENC     Z18, Z0, Z0
 	VAESENC     Z18, Z1, Z1
 	VAESENC     Z18, Z2, Z2
@@ -26598,6 +26601,8 @@ lanes_r10_22:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_22:
+	VMOVDQA64 Z0, 1152(R13)
+
 lanes_ktop_done_20:
 lanes_group_ocbSealRunVAES512:
 	MOVL          $0x00000055, R12
@@ -27780,80 +27785,69 @@ lanes_parts_done_ocbSealRunVAES512:
 	VPCMPEQQ        Z3, Z12, K2, K2
 	KORTESTB        K2, K2
 	JCC             lanes_ktop_split_27
+	VPCMPEQQ        1088(R13), Z0, K3
+	KORTESTB        K3, K3
+	JCC             lanes_ktop_miss_27
 	VAESENC         Z18, Z8, Z8
 	VAESENC         Z18, Z9, Z9
 	VAESENC         Z18, Z10, Z10
 	VAESENC         Z18, Z11, Z11
-	VAESENC         Z18, Z0, Z0
 	VAESENC         Z19, Z8, Z8
 	VAESENC         Z19, Z9, Z9
 	VAESENC         Z19, Z10, Z10
 	VAESENC         Z19, Z11, Z11
-	VAESENC         Z19, Z0, Z0
 	VAESENC         Z20, Z8, Z8
 	VAESENC         Z20, Z9, Z9
 	VAESENC         Z20, Z10, Z10
 	VAESENC         Z20, Z11, Z11
-	VAESENC         Z20, Z0, Z0
 	VAESENC         Z21, Z8, Z8
 	VAESENC         Z21, Z9, Z9
 	VAESENC         Z21, Z10, Z10
 	VAESENC         Z21, Z11, Z11
-	VAESENC         Z21, Z0, Z0
 	VAESENC         Z22, Z8, Z8
 	VAESENC         Z22, Z9, Z9
 	VAESENC         Z22, Z10, Z10
 	VAESENC         Z22, Z11, Z11
-	VAESENC         Z22, Z0, Z0
 	VAESENC         Z23, Z8, Z8
 	VAESENC         Z23, Z9, Z9
 	VAESENC         Z23, Z10, Z10
 	VAESENC         Z23, Z11, Z11
-	VAESENC         Z23, Z0, Z0
 	VAESENC         Z24, Z8, Z8
 	VAESENC         Z24, Z9, Z9
 	VAESENC         Z24, Z10, Z10
 	VAESENC         Z24, Z11, Z11
-	VAESENC         Z24, Z0, Z0
 	VAESENC         Z25, Z8, Z8
 	VAESENC         Z25, Z9, Z9
 	VAESENC         Z25, Z10, Z10
 	VAESENC         Z25, Z11, Z11
-	VAESENC         Z25, Z0, Z0
 	VAESENC         Z26, Z8, Z8
 	VAESENC         Z26, Z9, Z9
 	VAESENC         Z26, Z10, Z10
 	VAESENC         Z26, Z11, Z11
-	VAESENC         Z26, Z0, Z0
 	CMPQ            AX, $0x0a
 	JE              lanes_r10_28
 	VAESENC         Z27, Z8, Z8
 	VAESENC         Z27, Z9, Z9
 	VAESENC         Z27, Z10, Z10
 	VAESENC         Z27, Z11, Z11
-	VAESENC         Z27, Z0, Z0
 	VAESENC         Z28, Z8, Z8
 	VAESENC         Z28, Z9, Z9
 	VAESENC         Z28, Z10, Z10
 	VAESENC         Z28, Z11, Z11
-	VAESENC         Z28, Z0, Z0
 	CMPQ            AX, $0x0c
 	JE              lanes_r12_28
 	VAESENC         Z29, Z8, Z8
 	VAESENC         Z29, Z9, Z9
 	VAESENC         Z29, Z10, Z10
 	VAESENC         Z29, Z11, Z11
-	VAESENC         Z29, Z0, Z0
 	VAESENC         Z30, Z8, Z8
 	VAESENC         Z30, Z9, Z9
 	VAESENC         Z30, Z10, Z10
 	VAESENC         Z30, Z11, Z11
-	VAESENC         Z30, Z0, Z0
 	VAESENCLAST     Z31, Z8, Z8
 	VAESENCLAST     Z31, Z9, Z9
 	VAESENCLAST     Z31, Z10, Z10
 	VAESENCLAST     Z31, Z11, Z11
-	VAESENCLAST     Z31, Z0, Z0
 	JMP             lanes_rdone_28
 
 lanes_r12_28:
@@ -27861,7 +27855,6 @@ lanes_r12_28:
 	VAESENCLAST Z29, Z9, Z9
 	VAESENCLAST Z29, Z10, Z10
 	VAESENCLAST Z29, Z11, Z11
-	VAESENCLAST Z29, Z0, Z0
 	JMP         lanes_rdone_28
 
 lanes_r10_28:
@@ -27869,15 +27862,116 @@ lanes_r10_28:
 	VAESENCLAST Z27, Z9, Z9
 	VAESENCLAST Z27, Z10, Z10
 	VAESENCLAST Z27, Z11, Z11
-	VAESENCLAST Z27, Z0, Z0
 
 lanes_rdone_28:
+	VMOVDQA64 1152(R13), Z0
+	VMOVDQA64 1152(R13), Z1
+	VMOVDQA64 1152(R13), Z2
+	VMOVDQA64 1152(R13), Z3
+	JMP       lanes_ktop_done_27
+
+lanes_ktop_miss_27:
+	VMOVDQA64   Z0, 1088(R13)
+	VAESENC     Z18, Z8, Z8
+	VAESENC     Z18, Z9, Z9
+	VAESENC     Z18, Z10, Z10
+	VAESENC     Z18, Z11, Z11
+	VAESENC     Z18, Z0, Z0
+	VAESENC     Z19, Z8, Z8
+	VAESENC     Z19, Z9, Z9
+	VAESENC     Z19, Z10, Z10
+	VAESENC     Z19, Z11, Z11
+	VAESENC     Z19, Z0, Z0
+	VAESENC     Z20, Z8, Z8
+	VAESENC     Z20, Z9, Z9
+	VAESENC     Z20, Z10, Z10
+	VAESENC     Z20, Z11, Z11
+	VAESENC     Z20, Z0, Z0
+	VAESENC     Z21, Z8, Z8
+	VAESENC     Z21, Z9, Z9
+	VAESENC     Z21, Z10, Z10
+	VAESENC     Z21, Z11, Z11
+	VAESENC     Z21, Z0, Z0
+	VAESENC     Z22, Z8, Z8
+	VAESENC     Z22, Z9, Z9
+	VAESENC     Z22, Z10, Z10
+	VAESENC     Z22, Z11, Z11
+	VAESENC     Z22, Z0, Z0
+	VAESENC     Z23, Z8, Z8
+	VAESENC     Z23, Z9, Z9
+	VAESENC     Z23, Z10, Z10
+	VAESENC     Z23, Z11, Z11
+	VAESENC     Z23, Z0, Z0
+	VAESENC     Z24, Z8, Z8
+	VAESENC     Z24, Z9, Z9
+	VAESENC     Z24, Z10, Z10
+	VAESENC     Z24, Z11, Z11
+	VAESENC     Z24, Z0, Z0
+	VAESENC     Z25, Z8, Z8
+	VAESENC     Z25, Z9, Z9
+	VAESENC     Z25, Z10, Z10
+	VAESENC     Z25, Z11, Z11
+	VAESENC     Z25, Z0, Z0
+	VAESENC     Z26, Z8, Z8
+	VAESENC     Z26, Z9, Z9
+	VAESENC     Z26, Z10, Z10
+	VAESENC     Z26, Z11, Z11
+	VAESENC     Z26, Z0, Z0
+	CMPQ        AX, $0x0a
+	JE          lanes_r10_29
+	VAESENC     Z27, Z8, Z8
+	VAESENC     Z27, Z9, Z9
+	VAESENC     Z27, Z10, Z10
+	VAESENC     Z27, Z11, Z11
+	VAESENC     Z27, Z0, Z0
+	VAESENC     Z28, Z8, Z8
+	VAESENC     Z28, Z9, Z9
+	VAESENC     Z28, Z10, Z10
+	VAESENC     Z28, Z11, Z11
+	VAESENC     Z28, Z0, Z0
+	CMPQ        AX, $0x0c
+	JE          lanes_r12_29
+	VAESENC     Z29, Z8, Z8
+	VAESENC     Z29, Z9, Z9
+	VAESENC     Z29, Z10, Z10
+	VAESENC     Z29, Z11, Z11
+	VAESENC     Z29, Z0, Z0
+	VAESENC     Z30, Z8, Z8
+	VAESENC     Z30, Z9, Z9
+	VAESENC     Z30, Z10, Z10
+	VAESENC     Z30, Z11, Z11
+	VAESENC     Z30, Z0, Z0
+	VAESENCLAST Z31, Z8, Z8
+	VAESENCLAST Z31, Z9, Z9
+	VAESENCLAST Z31, Z10, Z10
+	VAESENCLAST Z31, Z11, Z11
+	VAESENCLAST Z31, Z0, Z0
+	JMP         lanes_rdone_29
+
+lanes_r12_29:
+	VAESENCLAST Z29, Z8, Z8
+	VAESENCLAST Z29, Z9, Z9
+	VAESENCLAST Z29, Z10, Z10
+	VAESENCLAST Z29, Z11, Z11
+	VAESENCLAST Z29, Z0, Z0
+	JMP         lanes_rdone_29
+
+lanes_r10_29:
+	VAESENCLAST Z27, Z8, Z8
+	VAESENCLAST Z27, Z9, Z9
+	VAESENCLAST Z27, Z10, Z10
+	VAESENCLAST Z27, Z11, Z11
+	VAESENCLAST Z27, Z0, Z0
+
+lanes_rdone_29:
+	VMOVDQA64 Z0, 1152(R13)
 	VMOVDQA64 Z0, Z1
 	VMOVDQA64 Z0, Z2
 	VMOVDQA64 Z0, Z3
 	JMP       lanes_ktop_done_27
 
 lanes_ktop_split_27:
+	VMOVDQA64   Z0, 1088(R13)
 	VAESENC     Z18, Z8, Z8
 	VAESENC     Z18, Z9, Z9
 	VAESENC     Z18, Z10, Z10
@@ -27951,7 +28045,7 @@ lanes_ktop_split_27:
 	VAESENC     Z26, Z2, Z2
 	VAESENC     Z26, Z3, Z3
 	CMPQ        AX, $0x0a
-	JE          lanes_r10_29
+	JE          lanes_r10_30
 	VAESENC     Z27, Z8, Z8
 	VAESENC     Z27, Z9, Z9
 	VAESENC     Z27, Z10, Z10
@@ -27969,7 +28063,7 @@ lanes_ktop_split_27:
 	VAESENC     Z28, Z2, Z2
 	VAESENC     Z28, Z3, Z3
 	CMPQ        AX, $0x0c
-	JE          lanes_r12_29
+	JE          lanes_r12_30
 	VAESENC     Z29, Z8, Z8
 	VAESENC     Z29, Z9, Z9
 	VAESENC     Z29, Z10, Z10
@@ -27994,9 +28088,9 @@ lanes_ktop_split_27:
 	VAESENCLAST Z31, Z1, Z1
 	VAESENCLAST Z31, Z2, Z2
 	VAESENCLAST Z31, Z3, Z3
-	JMP         lanes_rdone_29
+	JMP         lanes_rdone_30
 
-lanes_r12_29:
+lanes_r12_30:
 	VAESENCLAST Z29, Z8, Z8
 	VAESENCLAST Z29, Z9, Z9
 	VAESENCLAST Z29, Z10, Z10
@@ -28005,9 +28099,9 @@ lanes_r12_29:
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_29
+	JMP         lanes_rdone_30
 
-lanes_r10_29:
+lanes_r10_30:
 	VAESENCLAST Z27, Z8, Z8
 	VAESENCLAST Z27, Z9, Z9
 	VAESENCLAST Z27, Z10, Z10
@@ -28017,7 +28111,9 @@ lanes_r10_29:
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_29:
+lanes_rdone_30:
+	VMOVDQA64 Z0, 1152(R13)
+
 lanes_ktop_done_27:
 	MOVQ      out+80(FP), R11
 	VMOVDQU64 Z8, (R11)
@@ -28206,7 +28302,7 @@ lanes_stop_ocbSealRunVAES512:
 
 // func ocbOpenRunVAES512(nr int, rk *[240]byte, ek *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, runs int, sub int, mark uint32, out *[264]byte) int
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI2, AVX512VL, BMI, BMI2, CMOV, VAES
-TEXT ·ocbOpenRunVAES512(SB), $1096-104
+TEXT ·ocbOpenRunVAES512(SB), $1280-104
 	LEAQ            (SP), R13
 	ADDQ            $0x3f, R13
 	ANDQ            $-64, R13
@@ -28348,7 +28444,8 @@ TEXT ·ocbOpenRunVAES512(SB), $1096-104
 	VPCMPEQQ        Z2, Z12, K2, K2
 	VPCMPEQQ        Z3, Z12, K2, K2
 	KORTESTB        K2, K2
-	JCC             lanes_ktop_split_30
+	JCC             lanes_ktop_split_31
+	VMOVDQA64       Z0, 1088(R13)
 	VAESENC         Z18, Z0, Z0
 	VAESENC         Z19, Z0, Z0
 	VAESENC         Z20, Z0, Z0
@@ -28359,30 +28456,32 @@ TEXT ·ocbOpenRunVAES512(SB), $1096-104
 	VAESENC         Z25, Z0, Z0
 	VAESENC         Z26, Z0, Z0
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_31
+	JE              lanes_r10_32
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z28, Z0, Z0
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_31
+	JE              lanes_r12_32
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z30, Z0, Z0
 	VAESENCLAST     Z31, Z0, Z0
-	JMP             lanes_rdone_31
+	JMP             lanes_rdone_32
 
-lanes_r12_31:
+lanes_r12_32:
 	VAESENCLAST Z29, Z0, Z0
-	JMP         lanes_rdone_31
+	JMP         lanes_rdone_32
 
-lanes_r10_31:
+lanes_r10_32:
 	VAESENCLAST Z27, Z0, Z0
 
-lanes_rdone_31:
+lanes_rdone_32:
+	VMOVDQA64 Z0, 1152(R13)
 	VMOVDQA64 Z0, Z1
 	VMOVDQA64 Z0, Z2
 	VMOVDQA64 Z0, Z3
-	JMP       lanes_ktop_done_30
+	JMP       lanes_ktop_done_31
 
-lanes_ktop_split_30:
+lanes_ktop_split_31:
+	VMOVDQA64   Z0, 1088(R13)
 	VAESENC     Z18, Z0, Z0
 	VAESENC     Z18, Z1, Z1
 	VAESENC     Z18, Z2, Z2
@@ -28420,7 +28519,7 @@ lanes_ktop_split_30:
 	VAESENC     Z26, Z2, Z2
 	VAESENC     Z26, Z3, Z3
 	CMPQ        AX, $0x0a
-	JE          lanes_r10_32
+	JE          lanes_r10_33
 	VAESENC     Z27, Z0, Z0
 	VAESENC     Z27, Z1, Z1
 	VAESENC     Z27, Z2, Z2
@@ -28430,7 +28529,7 @@ lanes_ktop_split_30:
 	VAESENC     Z28, Z2, Z2
 	VAESENC     Z28, Z3, Z3
 	CMPQ        AX, $0x0c
-	JE          lanes_r12_32
+	JE          lanes_r12_33
 	VAESENC     Z29, Z0, Z0
 	VAESENC     Z29, Z1, Z1
 	VAESENC     Z29, Z2, Z2
@@ -28443,23 +28542,25 @@ lanes_ktop_split_30:
 	VAESENCLAST Z31, Z1, Z1
 	VAESENCLAST Z31, Z2, Z2
 	VAESENCLAST Z31, Z3, Z3
-	JMP         lanes_rdone_32
+	JMP         lanes_rdone_33
 
-lanes_r12_32:
+lanes_r12_33:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_32
+	JMP         lanes_rdone_33
 
-lanes_r10_32:
+lanes_r10_33:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_32:
-lanes_ktop_done_30:
+lanes_rdone_33:
+	VMOVDQA64 Z0, 1152(R13)
+
+lanes_ktop_done_31:
 lanes_group_ocbOpenRunVAES512:
 	MOVL          $0x00000055, R12
 	KMOVW         R12, K2
@@ -28743,7 +28844,7 @@ lanes_pairs_ocbOpenRunVAES512:
 	VAESDEC         Z26, Z14, Z14
 	VAESDEC         Z26, Z15, Z15
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_33
+	JE              lanes_r10_34
 	VAESDEC         Z27, Z0, Z0
 	VAESDEC         Z27, Z1, Z1
 	VAESDEC         Z27, Z2, Z2
@@ -28761,7 +28862,7 @@ lanes_pairs_ocbOpenRunVAES512:
 	VAESDEC         Z28, Z14, Z14
 	VAESDEC         Z28, Z15, Z15
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_33
+	JE              lanes_r12_34
 	VAESDEC         Z29, Z0, Z0
 	VAESDEC         Z29, Z1, Z1
 	VAESDEC         Z29, Z2, Z2
@@ -28786,9 +28887,9 @@ lanes_pairs_ocbOpenRunVAES512:
 	VAESDECLAST     Z31, Z13, Z13
 	VAESDECLAST     Z31, Z14, Z14
 	VAESDECLAST     Z31, Z15, Z15
-	JMP             lanes_rdone_33
+	JMP             lanes_rdone_34
 
-lanes_r12_33:
+lanes_r12_34:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
@@ -28797,9 +28898,9 @@ lanes_r12_33:
 	VAESDECLAST Z29, Z13, Z13
 	VAESDECLAST Z29, Z14, Z14
 	VAESDECLAST Z29, Z15, Z15
-	JMP         lanes_rdone_33
+	JMP         lanes_rdone_34
 
-lanes_r10_33:
+lanes_r10_34:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
@@ -28809,7 +28910,7 @@ lanes_r10_33:
 	VAESDECLAST Z27, Z14, Z14
 	VAESDECLAST Z27, Z15, Z15
 
-lanes_rdone_33:
+lanes_rdone_34:
 	VPXORQ        Z4, Z0, Z0
 	VPXORQ        Z16, Z4, Z4
 	VPXORQ        Z4, Z12, Z12
@@ -28964,7 +29065,7 @@ lanes_loop_ocbOpenRunVAES512:
 	VAESDEC         Z26, Z2, Z2
 	VAESDEC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_34
+	JE              lanes_r10_35
 	VAESDEC         Z27, Z0, Z0
 	VAESDEC         Z27, Z1, Z1
 	VAESDEC         Z27, Z2, Z2
@@ -28974,7 +29075,7 @@ lanes_loop_ocbOpenRunVAES512:
 	VAESDEC         Z28, Z2, Z2
 	VAESDEC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_34
+	JE              lanes_r12_35
 	VAESDEC         Z29, Z0, Z0
 	VAESDEC         Z29, Z1, Z1
 	VAESDEC         Z29, Z2, Z2
@@ -28987,22 +29088,22 @@ lanes_loop_ocbOpenRunVAES512:
 	VAESDECLAST     Z31, Z1, Z1
 	VAESDECLAST     Z31, Z2, Z2
 	VAESDECLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_34
+	JMP             lanes_rdone_35
 
-lanes_r12_34:
+lanes_r12_35:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
 	VAESDECLAST Z29, Z3, Z3
-	JMP         lanes_rdone_34
+	JMP         lanes_rdone_35
 
-lanes_r10_34:
+lanes_r10_35:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
 	VAESDECLAST Z27, Z3, Z3
 
-lanes_rdone_34:
+lanes_rdone_35:
 	VPXORQ        Z4, Z0, Z0
 	VPXORQ        Z0, Z8, Z8
 	MOVQ          72(SI), R12
@@ -29151,7 +29252,7 @@ lanes_masked_ocbOpenRunVAES512:
 	VAESDEC      Z26, Z2, Z2
 	VAESDEC      Z26, Z3, Z3
 	CMPQ         AX, $0x0a
-	JE           lanes_r10_35
+	JE           lanes_r10_36
 	VAESDEC      Z27, Z0, Z0
 	VAESDEC      Z27, Z1, Z1
 	VAESDEC      Z27, Z2, Z2
@@ -29161,7 +29262,7 @@ lanes_masked_ocbOpenRunVAES512:
 	VAESDEC      Z28, Z2, Z2
 	VAESDEC      Z28, Z3, Z3
 	CMPQ         AX, $0x0c
-	JE           lanes_r12_35
+	JE           lanes_r12_36
 	VAESDEC      Z29, Z0, Z0
 	VAESDEC      Z29, Z1, Z1
 	VAESDEC      Z29, Z2, Z2
@@ -29174,22 +29275,22 @@ lanes_masked_ocbOpenRunVAES512:
 	VAESDECLAST  Z31, Z1, Z1
 	VAESDECLAST  Z31, Z2, Z2
 	VAESDECLAST  Z31, Z3, Z3
-	JMP          lanes_rdone_35
+	JMP          lanes_rdone_36
 
-lanes_r12_35:
+lanes_r12_36:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
 	VAESDECLAST Z29, Z3, Z3
-	JMP         lanes_rdone_35
+	JMP         lanes_rdone_36
 
-lanes_r10_35:
+lanes_r10_36:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
 	VAESDECLAST Z27, Z3, Z3
 
-lanes_rdone_35:
+lanes_rdone_36:
 	VPCMPUD       $0x02, (R13), Z13, K2
 	VPXORQ        Z4, Z0, Z0
 	VPXORD        Z0, Z8, K2, Z8
@@ -29345,7 +29446,7 @@ lanes_blocks_done_ocbOpenRunVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_36
+	JE              lanes_r10_37
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -29355,7 +29456,7 @@ lanes_blocks_done_ocbOpenRunVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_36
+	JE              lanes_r12_37
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -29368,22 +29469,22 @@ lanes_blocks_done_ocbOpenRunVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_36
+	JMP             lanes_rdone_37
 
-lanes_r12_36:
+lanes_r12_37:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_36
+	JMP         lanes_rdone_37
 
-lanes_r10_36:
+lanes_r10_37:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_36:
+lanes_rdone_37:
 	VMOVDQU64     256(R13), Z13
 	VPCMPUB       $0x01, Z13, Z16, K1
 	VPTESTMB      Z13, Z13, K2
@@ -29605,7 +29706,7 @@ lanes_parts_done_ocbOpenRunVAES512:
 	VPXORQ          Z17, Z11, Z11
 	MOVL            1024(R13), R14
 	CMPL            R14, $0x0000ffff
-	JNE             lanes_recv_some_37
+	JNE             lanes_recv_some_38
 	MOVQ            48(SI), R12
 	MOVL            960(R13), R9
 	VMOVDQU64       (R12)(R9*1), X13
@@ -29654,9 +29755,9 @@ lanes_parts_done_ocbOpenRunVAES512:
 	MOVQ            1608(SI), R12
 	MOVL            1020(R13), R9
 	VINSERTI32X4    $0x03, (R12)(R9*1), Z16, Z16
-	JMP             lanes_recv_done_37
+	JMP             lanes_recv_done_38
 
-lanes_recv_some_37:
+lanes_recv_some_38:
 	MOVQ       $0x0001000100010001, R8
 	MOVL       R14, R12
 	PDEPQ      R8, R12, R12
@@ -29742,7 +29843,7 @@ lanes_recv_some_37:
 	MOVL       1020(R13), R9
 	VMOVDQU8   -48(R12)(R9*1), K3, Z16
 
-lanes_recv_done_37:
+lanes_recv_done_38:
 	LEAQ            1664(SI), R11
 	MOVL            512(R13), R12
 	INCL            R12
@@ -29814,105 +29915,194 @@ lanes_recv_done_37:
 	VPCMPEQQ        Z2, Z12, K2, K2
 	VPCMPEQQ        Z3, Z12, K2, K2
 	KORTESTB        K2, K2
-	JCC             lanes_ktop_split_38
+	JCC             lanes_ktop_split_39
+	VPCMPEQQ        1088(R13), Z0, K3
+	KORTESTB        K3, K3
+	JCC             lanes_ktop_miss_39
 	VAESENC         Z18, Z8, Z8
 	VAESENC         Z18, Z9, Z9
 	VAESENC         Z18, Z10, Z10
 	VAESENC         Z18, Z11, Z11
-	VAESENC         Z18, Z0, Z0
 	VAESENC         Z19, Z8, Z8
 	VAESENC         Z19, Z9, Z9
 	VAESENC         Z19, Z10, Z10
 	VAESENC         Z19, Z11, Z11
-	VAESENC         Z19, Z0, Z0
 	VAESENC         Z20, Z8, Z8
 	VAESENC         Z20, Z9, Z9
 	VAESENC         Z20, Z10, Z10
 	VAESENC         Z20, Z11, Z11
-	VAESENC         Z20, Z0, Z0
 	VAESENC         Z21, Z8, Z8
 	VAESENC         Z21, Z9, Z9
 	VAESENC         Z21, Z10, Z10
 	VAESENC         Z21, Z11, Z11
-	VAESENC         Z21, Z0, Z0
 	VAESENC         Z22, Z8, Z8
 	VAESENC         Z22, Z9, Z9
 	VAESENC         Z22, Z10, Z10
 	VAESENC         Z22, Z11, Z11
-	VAESENC         Z22, Z0, Z0
 	VAESENC         Z23, Z8, Z8
 	VAESENC         Z23, Z9, Z9
 	VAESENC         Z23, Z10, Z10
 	VAESENC         Z23, Z11, Z11
-	VAESENC         Z23, Z0, Z0
 	VAESENC         Z24, Z8, Z8
 	VAESENC         Z24, Z9, Z9
 	VAESENC         Z24, Z10, Z10
 	VAESENC         Z24, Z11, Z11
-	VAESENC         Z24, Z0, Z0
 	VAESENC         Z25, Z8, Z8
 	VAESENC         Z25, Z9, Z9
 	VAESENC         Z25, Z10, Z10
 	VAESENC         Z25, Z11, Z11
-	VAESENC         Z25, Z0, Z0
 	VAESENC         Z26, Z8, Z8
 	VAESENC         Z26, Z9, Z9
 	VAESENC         Z26, Z10, Z10
 	VAESENC         Z26, Z11, Z11
-	VAESENC         Z26, Z0, Z0
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_39
+	JE              lanes_r10_40
 	VAESENC         Z27, Z8, Z8
 	VAESENC         Z27, Z9, Z9
 	VAESENC         Z27, Z10, Z10
 	VAESENC         Z27, Z11, Z11
-	VAESENC         Z27, Z0, Z0
 	VAESENC         Z28, Z8, Z8
 	VAESENC         Z28, Z9, Z9
 	VAESENC         Z28, Z10, Z10
 	VAESENC         Z28, Z11, Z11
-	VAESENC         Z28, Z0, Z0
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_39
+	JE              lanes_r12_40
 	VAESENC         Z29, Z8, Z8
 	VAESENC         Z29, Z9, Z9
 	VAESENC         Z29, Z10, Z10
 	VAESENC         Z29, Z11, Z11
-	VAESENC         Z29, Z0, Z0
 	VAESENC         Z30, Z8, Z8
 	VAESENC         Z30, Z9, Z9
 	VAESENC         Z30, Z10, Z10
 	VAESENC         Z30, Z11, Z11
-	VAESENC         Z30, Z0, Z0
 	VAESENCLAST     Z31, Z8, Z8
 	VAESENCLAST     Z31, Z9, Z9
 	VAESENCLAST     Z31, Z10, Z10
 	VAESENCLAST     Z31, Z11, Z11
-	VAESENCLAST     Z31, Z0, Z0
-	JMP             lanes_rdone_39
+	JMP             lanes_rdone_40
 
-lanes_r12_39:
+lanes_r12_40:
+	VAESENCLAST Z29, Z8, Z8
+	VAESENCLAST Z29, Z9, Z9
+	VAESENCLAST Z29, Z10, Z10
+	VAESENCLAST Z29, Z11, Z11
+	JMP         lanes_rdone_40
+
+lanes_r10_40:
+	VAESENCLAST Z27, Z8, Z8
+	VAESENCLAST Z27, Z9, Z9
+	VAESENCLAST Z27, Z10, Z10
+	VAESENCLAST Z27, Z11, Z11
+
+lanes_rdone_40:
+	VMOVDQA64 1152(R13), Z0
+	VMOVDQA64 1152(R13), Z1
+	VMOVDQA64 1152(R13), Z2
+	VMOVDQA64 1152(R13), Z3
+	JMP       lanes_ktop_done_39
+
+lanes_ktop_miss_39:
+	VMOVDQA64   Z0, 1088(R13)
+	VAESENC     Z18, Z8, Z8
+	VAESENC     Z18, Z9, Z9
+	VAESENC     Z18, Z10, Z10
+	VAESENC     Z18, Z11, Z11
+	VAESENC     Z18, Z0, Z0
+	VAESENC     Z19, Z8, Z8
+	VAESENC     Z19, Z9, Z9
+	VAESENC     Z19, Z10, Z10
+	VAESENC     Z19, Z11, Z11
+	VAESENC     Z19, Z0, Z0
+	VAESENC     Z20, Z8, Z8
+	VAESENC     Z20, Z9, Z9
+	VAESENC     Z20, Z10, Z10
+	VAESENC     Z20, Z11, Z11
+	VAESENC     Z20, Z0, Z0
+	VAESENC     Z21, Z8, Z8
+	VAESENC     Z21, Z9, Z9
+	VAESENC     Z21, Z10, Z10
+	VAESENC     Z21, Z11, Z11
+	VAESENC     Z21, Z0, Z0
+	VAESENC     Z22, Z8, Z8
+	VAESENC     Z22, Z9, Z9
+	VAESENC     Z22, Z10, Z10
+	VAESENC     Z22, Z11, Z11
+	VAESENC     Z22, Z0, Z0
+	VAESENC     Z23, Z8, Z8
+	VAESENC     Z23, Z9, Z9
+	VAESENC     Z23, Z10, Z10
+	VAESENC     Z23, Z11, Z11
+	VAESENC     Z23, Z0, Z0
+	VAESENC     Z24, Z8, Z8
+	VAESENC     Z24, Z9, Z9
+	VAESENC     Z24, Z10, Z10
+	VAESENC     Z24, Z11, Z11
+	VAESENC     Z24, Z0, Z0
+	VAESENC     Z25, Z8, Z8
+	VAESENC     Z25, Z9, Z9
+	VAESENC     Z25, Z10, Z10
+	VAESENC     Z25, Z11, Z11
+	VAESENC     Z25, Z0, Z0
+	VAESENC     Z26, Z8, Z8
+	VAESENC     Z26, Z9, Z9
+	VAESENC     Z26, Z10, Z10
+	VAESENC     Z26, Z11, Z11
+	VAESENC     Z26, Z0, Z0
+	CMPQ        AX, $0x0a
+	JE          lanes_r10_41
+	VAESENC     Z27, Z8, Z8
+	VAESENC     Z27, Z9, Z9
+	VAESENC     Z27, Z10, Z10
+	VAESENC     Z27, Z11, Z11
+	VAESENC     Z27, Z0, Z0
+	VAESENC     Z28, Z8, Z8
+	VAESENC     Z28, Z9, Z9
+	VAESENC     Z28, Z10, Z10
+	VAESENC     Z28, Z11, Z11
+	VAESENC     Z28, Z0, Z0
+	CMPQ        AX, $0x0c
+	JE          lanes_r12_41
+	VAESENC     Z29, Z8, Z8
+	VAESENC     Z29, Z9, Z9
+	VAESENC     Z29, Z10, Z10
+	VAESENC     Z29, Z11, Z11
+	VAESENC     Z29, Z0, Z0
+	VAESENC     Z30, Z8, Z8
+	VAESENC     Z30, Z9, Z9
+	VAESENC     Z30, Z10, Z10
+	VAESENC     Z30, Z11, Z11
+	VAESENC     Z30, Z0, Z0
+	VAESENCLAST Z31, Z8, Z8
+	VAESENCLAST Z31, Z9, Z9
+	VAESENCLAST Z31, Z10, Z10
+	VAESENCLAST Z31, Z11, Z11
+	VAESENCLAST Z31, Z0, Z0
+	JMP         lanes_rdone_41
+
+lanes_r12_41:
 	VAESENCLAST Z29, Z8, Z8
 	VAESENCLAST Z29, Z9, Z9
 	VAESENCLAST Z29, Z10, Z10
 	VAESENCLAST Z29, Z11, Z11
 	VAESENCLAST Z29, Z0, Z0
-	JMP         lanes_rdone_39
+	JMP         lanes_rdone_41
 
-lanes_r10_39:
+lanes_r10_41:
 	VAESENCLAST Z27, Z8, Z8
 	VAESENCLAST Z27, Z9, Z9
 	VAESENCLAST Z27, Z10, Z10
 	VAESENCLAST Z27, Z11, Z11
 	VAESENCLAST Z27, Z0, Z0
 
-lanes_rdone_39:
+lanes_rdone_41:
+	VMOVDQA64 Z0, 1152(R13)
 	VMOVDQA64 Z0, Z1
 	VMOVDQA64 Z0, Z2
 	VMOVDQA64 Z0, Z3
-	JMP       lanes_ktop_done_38
+	JMP       lanes_ktop_done_39
 
-lanes_ktop_split_38:
+lanes_ktop_split_39:
+	VMOVDQA64   Z0, 1088(R13)
 	VAESENC     Z18, Z8, Z8
 	VAESENC     Z18, Z9, Z9
 	VAESENC     Z18, Z10, Z10
@@ -29986,7 +30176,7 @@ lanes_ktop_split_38:
 	VAESENC     Z26, Z2, Z2
 	VAESENC     Z26, Z3, Z3
 	CMPQ        AX, $0x0a
-	JE          lanes_r10_40
+	JE          lanes_r10_42
 	VAESENC     Z27, Z8, Z8
 	VAESENC     Z27, Z9, Z9
 	VAESENC     Z27, Z10, Z10
@@ -30004,7 +30194,7 @@ lanes_ktop_split_38:
 	VAESENC     Z28, Z2, Z2
 	VAESENC     Z28, Z3, Z3
 	CMPQ        AX, $0x0c
-	JE          lanes_r12_40
+	JE          lanes_r12_42
 	VAESENC     Z29, Z8, Z8
 	VAESENC     Z29, Z9, Z9
 	VAESENC     Z29, Z10, Z10
@@ -30029,9 +30219,9 @@ lanes_ktop_split_38:
 	VAESENCLAST Z31, Z1, Z1
 	VAESENCLAST Z31, Z2, Z2
 	VAESENCLAST Z31, Z3, Z3
-	JMP         lanes_rdone_40
+	JMP         lanes_rdone_42
 
-lanes_r12_40:
+lanes_r12_42:
 	VAESENCLAST Z29, Z8, Z8
 	VAESENCLAST Z29, Z9, Z9
 	VAESENCLAST Z29, Z10, Z10
@@ -30040,9 +30230,9 @@ lanes_r12_40:
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_40
+	JMP         lanes_rdone_42
 
-lanes_r10_40:
+lanes_r10_42:
 	VAESENCLAST Z27, Z8, Z8
 	VAESENCLAST Z27, Z9, Z9
 	VAESENCLAST Z27, Z10, Z10
@@ -30052,8 +30242,10 @@ lanes_r10_40:
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_40:
-lanes_ktop_done_38:
+lanes_rdone_42:
+	VMOVDQA64 Z0, 1152(R13)
+
+lanes_ktop_done_39:
 	MOVQ      out+88(FP), R11
 	VMOVDQU64 Z8, (R11)
 	VMOVDQU64 Z9, 64(R11)

@@ -52,7 +52,9 @@ const (
 	lnR     = 256
 	lnRuns  = 512
 	lnTable = 576
-	lnSize  = lnTable + lnTags + 4
+	lnKin   = 1088
+	lnKtop  = 1152
+	lnSize  = lnKtop + 64
 
 	outTag  = 0
 	outFail = 256
@@ -565,10 +567,17 @@ func laneNonces(p GPPhysical, ktop func(int) VecPhysical) {
 // bottom bits: one nonce for all, or counters within an aligned window of
 // 64, as protocols give), one register's rounds serve all 16 lanes, copied
 // to the other three: 10 to 14 AES rounds a group where 40 to 56 were.
-// (The branch is on nonces, which are public.)
+// (The branch is on nonces, which are public.) A run kernel keeps the
+// first register's input and Ktops in its frame (lnKin, lnKtop: a pair
+// that always agrees, written by every group that enciphers), and a next
+// group whose shared input equals them (counters in one window of 64, as
+// protocols give, span 4 groups) takes those Ktops without rounds: its
+// previous group's tags then run alone.
 func laneKtops(with ...VecPhysical) {
 	laneLabels++
 	split, done := "lanes_ktop_split_"+itoa(laneLabels), "lanes_ktop_done_"+itoa(laneLabels)
+	miss := "lanes_ktop_miss_" + itoa(laneLabels)
+	kin, ktop := Mem{Base: lo, Disp: lnKin}, Mem{Base: lo, Disp: lnKtop}
 	// K2: the qwords equal to lane 0's, across the four registers.
 	VSHUFI64X2(U8(0), lX(0), lX(0), Z12)
 	VPCMPEQQ(lX(0), Z12, K2)
@@ -577,13 +586,37 @@ func laneKtops(with ...VecPhysical) {
 	}
 	KORTESTB(K2, K2)
 	JCC(LabelRef(split))
+	// (A run's first group, whose frame holds no pair yet, has no with.)
+	if len(with) > 0 {
+		VPCMPEQQ(kin, lX(0), K3)
+		KORTESTB(K3, K3)
+		JCC(LabelRef(miss))
+		laneRoundsOf(false, with)
+		for r := 0; r < 4; r++ {
+			VMOVDQA64(ktop, lX(r))
+		}
+		JMP(LabelRef(done))
+		Label(miss)
+	}
+	if laneRun {
+		VMOVDQA64(lX(0), kin)
+	}
 	laneRoundsOf(false, append(with[:len(with):len(with)], lX(0)))
+	if laneRun {
+		VMOVDQA64(lX(0), ktop)
+	}
 	for r := 1; r < 4; r++ {
 		VMOVDQA64(lX(0), lX(r))
 	}
 	JMP(LabelRef(done))
 	Label(split)
+	if laneRun {
+		VMOVDQA64(lX(0), kin)
+	}
 	laneRoundsOf(false, append(with, lX(0), lX(1), lX(2), lX(3)))
+	if laneRun {
+		VMOVDQA64(lX(0), ktop)
+	}
 	Label(done)
 }
 
