@@ -960,7 +960,10 @@ func laneBlocks(o op, fast bool) {
 
 // lanePairs runs blocks j and j+1 of every lane, in the states and Z12 to
 // Z15 (lY): Offset_j = Offset_{j-1} ^ L_ntz(j) in the offsets, Offset_{j+1}
-// = Offset_j ^ L_ntz(j+1), whose L stays in Z16.
+// = Offset_j ^ L_ntz(j+1), whose L stays in Z16. The offsets move on to
+// Offset_{j+1} before the rounds, and block j's takes Offset_j back as
+// Offset_{j+1} ^ L_ntz(j+1) in one VPTERNLOG: one vector op a register
+// less than whitening both blocks from Offset_j.
 func lanePairs(o op) {
 	lY := func(r int) VecPhysical { return []VecPhysical{Z12, Z13, Z14, Z15}[r] }
 	BSFQ(lJ, lT)
@@ -989,14 +992,13 @@ func lanePairs(o op) {
 			VPTERNLOGQ(U8(0x96), lX(r), lY(r), lSum(r))
 		}
 		VPTERNLOGQ(U8(0x96), lKey(0), lOff(r), lX(r))
+		VPXORQ(Z16, lOff(r), lOff(r))
 		VPTERNLOGQ(U8(0x96), lKey(0), lOff(r), lY(r))
-		VPXORQ(Z16, lY(r), lY(r))
 	}
 	xs := []VecPhysical{Z0, Z1, Z2, Z3, Z12, Z13, Z14, Z15}
 	laneRoundsOf(o == dec, xs)
 	for r := 0; r < 4; r++ {
-		VPXORQ(lOff(r), lX(r), lX(r))
-		VPXORQ(Z16, lOff(r), lOff(r))
+		VPTERNLOGQ(U8(0x96), Z16, lOff(r), lX(r))
 		VPXORQ(lOff(r), lY(r), lY(r))
 		if o == dec {
 			VPTERNLOGQ(U8(0x96), lX(r), lY(r), lSum(r))
