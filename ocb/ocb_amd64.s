@@ -22976,6 +22976,7 @@ lanes_idle_done_1:
 	VPCMPEQQ        Z3, Z12, K2, K2
 	KORTESTB        K2, K2
 	JCC             lanes_ktop_split_2
+	MOVB            $0x01, 516(R13)
 	VAESENC         Z18, Z0, Z0
 	VAESENC         Z19, Z0, Z0
 	VAESENC         Z20, Z0, Z0
@@ -23004,12 +23005,10 @@ lanes_r10_3:
 	VAESENCLAST Z27, Z0, Z0
 
 lanes_rdone_3:
-	VMOVDQA64 Z0, Z1
-	VMOVDQA64 Z0, Z2
-	VMOVDQA64 Z0, Z3
-	JMP       lanes_ktop_done_2
+	JMP lanes_ktop_done_2
 
 lanes_ktop_split_2:
+	MOVB        $0x00, 516(R13)
 	VAESENC     Z18, Z0, Z0
 	VAESENC     Z18, Z1, Z1
 	VAESENC     Z18, Z2, Z2
@@ -23087,40 +23086,71 @@ lanes_r10_4:
 
 lanes_rdone_4:
 lanes_ktop_done_2:
-	MOVL          $0x00000055, R12
-	KMOVW         R12, K2
-	VPSHUFB       rev64x4<>+0(SB), Z0, Z13
-	VPSHUFD       $0x4e, Z13, Z12
-	VPSHLDQ       $0x08, Z12, Z13, Z14
-	VPXORQ        Z14, Z13, K2, Z13
-	VPSHUFB       bottom4<>+0(SB), Z4, Z15
-	VPSHLDVQ      Z15, Z13, Z12
-	VPSHUFB       rev128x4<>+0(SB), Z12, Z4
-	VPXORQ        Z8, Z8, Z8
-	VPSHUFB       rev64x4<>+0(SB), Z1, Z13
-	VPSHUFD       $0x4e, Z13, Z12
-	VPSHLDQ       $0x08, Z12, Z13, Z14
-	VPXORQ        Z14, Z13, K2, Z13
-	VPSHUFB       bottom4<>+0(SB), Z5, Z15
-	VPSHLDVQ      Z15, Z13, Z12
-	VPSHUFB       rev128x4<>+0(SB), Z12, Z5
-	VPXORQ        Z9, Z9, Z9
-	VPSHUFB       rev64x4<>+0(SB), Z2, Z13
-	VPSHUFD       $0x4e, Z13, Z12
-	VPSHLDQ       $0x08, Z12, Z13, Z14
-	VPXORQ        Z14, Z13, K2, Z13
-	VPSHUFB       bottom4<>+0(SB), Z6, Z15
-	VPSHLDVQ      Z15, Z13, Z12
-	VPSHUFB       rev128x4<>+0(SB), Z12, Z6
-	VPXORQ        Z10, Z10, Z10
-	VPSHUFB       rev64x4<>+0(SB), Z3, Z13
-	VPSHUFD       $0x4e, Z13, Z12
-	VPSHLDQ       $0x08, Z12, Z13, Z14
-	VPXORQ        Z14, Z13, K2, Z13
-	VPSHUFB       bottom4<>+0(SB), Z7, Z15
-	VPSHLDVQ      Z15, Z13, Z12
-	VPSHUFB       rev128x4<>+0(SB), Z12, Z7
-	VPXORQ        Z11, Z11, Z11
+	MOVL      $0x00000055, R12
+	KMOVW     R12, K2
+	CMPB      516(R13), $0x00
+	JE        lanes_offsets_split_5
+	VPSHUFB   rev64x4<>+0(SB), Z0, Z13
+	VPSHUFD   $0x4e, Z13, Z12
+	VPSHLDQ   $0x08, Z12, Z13, Z14
+	VPXORQ    Z14, Z13, K2, Z13
+	VPSHUFB   bottom4<>+0(SB), Z4, Z15
+	VMOVDQA64 Z12, Z14
+	VPSHLDVQ  Z15, Z13, Z14
+	VPSHUFB   rev128x4<>+0(SB), Z14, Z4
+	VPXORQ    Z8, Z8, Z8
+	VPSHUFB   bottom4<>+0(SB), Z5, Z15
+	VMOVDQA64 Z12, Z14
+	VPSHLDVQ  Z15, Z13, Z14
+	VPSHUFB   rev128x4<>+0(SB), Z14, Z5
+	VPXORQ    Z9, Z9, Z9
+	VPSHUFB   bottom4<>+0(SB), Z6, Z15
+	VMOVDQA64 Z12, Z14
+	VPSHLDVQ  Z15, Z13, Z14
+	VPSHUFB   rev128x4<>+0(SB), Z14, Z6
+	VPXORQ    Z10, Z10, Z10
+	VPSHUFB   bottom4<>+0(SB), Z7, Z15
+	VMOVDQA64 Z12, Z14
+	VPSHLDVQ  Z15, Z13, Z14
+	VPSHUFB   rev128x4<>+0(SB), Z14, Z7
+	VPXORQ    Z11, Z11, Z11
+	JMP       lanes_offsets_done_5
+
+lanes_offsets_split_5:
+	VPSHUFB  rev64x4<>+0(SB), Z0, Z13
+	VPSHUFD  $0x4e, Z13, Z12
+	VPSHLDQ  $0x08, Z12, Z13, Z14
+	VPXORQ   Z14, Z13, K2, Z13
+	VPSHUFB  bottom4<>+0(SB), Z4, Z15
+	VPSHLDVQ Z15, Z13, Z12
+	VPSHUFB  rev128x4<>+0(SB), Z12, Z4
+	VPXORQ   Z8, Z8, Z8
+	VPSHUFB  rev64x4<>+0(SB), Z1, Z13
+	VPSHUFD  $0x4e, Z13, Z12
+	VPSHLDQ  $0x08, Z12, Z13, Z14
+	VPXORQ   Z14, Z13, K2, Z13
+	VPSHUFB  bottom4<>+0(SB), Z5, Z15
+	VPSHLDVQ Z15, Z13, Z12
+	VPSHUFB  rev128x4<>+0(SB), Z12, Z5
+	VPXORQ   Z9, Z9, Z9
+	VPSHUFB  rev64x4<>+0(SB), Z2, Z13
+	VPSHUFD  $0x4e, Z13, Z12
+	VPSHLDQ  $0x08, Z12, Z13, Z14
+	VPXORQ   Z14, Z13, K2, Z13
+	VPSHUFB  bottom4<>+0(SB), Z6, Z15
+	VPSHLDVQ Z15, Z13, Z12
+	VPSHUFB  rev128x4<>+0(SB), Z12, Z6
+	VPXORQ   Z10, Z10, Z10
+	VPSHUFB  rev64x4<>+0(SB), Z3, Z13
+	VPSHUFD  $0x4e, Z13, Z12
+	VPSHLDQ  $0x08, Z12, Z13, Z14
+	VPXORQ   Z14, Z13, K2, Z13
+	VPSHUFB  bottom4<>+0(SB), Z7, Z15
+	VPSHLDVQ Z15, Z13, Z12
+	VPSHUFB  rev128x4<>+0(SB), Z12, Z7
+	VPXORQ   Z11, Z11, Z11
+
+lanes_offsets_done_5:
 	VMOVDQU64     384(SI), Z12
 	VPSRLD        $0x04, Z12, Z13
 	VPBROADCASTD  X13, Z14
@@ -23359,7 +23389,7 @@ lanes_pairs_ocbSealLanesVAES512:
 	VAESENC         Z26, Z14, Z14
 	VAESENC         Z26, Z15, Z15
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_5
+	JE              lanes_r10_6
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -23377,7 +23407,7 @@ lanes_pairs_ocbSealLanesVAES512:
 	VAESENC         Z28, Z14, Z14
 	VAESENC         Z28, Z15, Z15
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_5
+	JE              lanes_r12_6
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -23402,9 +23432,9 @@ lanes_pairs_ocbSealLanesVAES512:
 	VAESENCLAST     Z31, Z13, Z13
 	VAESENCLAST     Z31, Z14, Z14
 	VAESENCLAST     Z31, Z15, Z15
-	JMP             lanes_rdone_5
+	JMP             lanes_rdone_6
 
-lanes_r12_5:
+lanes_r12_6:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
@@ -23413,9 +23443,9 @@ lanes_r12_5:
 	VAESENCLAST Z29, Z13, Z13
 	VAESENCLAST Z29, Z14, Z14
 	VAESENCLAST Z29, Z15, Z15
-	JMP         lanes_rdone_5
+	JMP         lanes_rdone_6
 
-lanes_r10_5:
+lanes_r10_6:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
@@ -23425,7 +23455,7 @@ lanes_r10_5:
 	VAESENCLAST Z27, Z14, Z14
 	VAESENCLAST Z27, Z15, Z15
 
-lanes_rdone_5:
+lanes_rdone_6:
 	VPTERNLOGQ    $0x96, Z16, Z4, Z0
 	VPXORQ        Z4, Z12, Z12
 	MOVQ          128(SI), R12
@@ -23576,7 +23606,7 @@ lanes_loop_ocbSealLanesVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_6
+	JE              lanes_r10_7
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -23586,7 +23616,7 @@ lanes_loop_ocbSealLanesVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_6
+	JE              lanes_r12_7
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -23599,22 +23629,22 @@ lanes_loop_ocbSealLanesVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_6
+	JMP             lanes_rdone_7
 
-lanes_r12_6:
+lanes_r12_7:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_6
+	JMP         lanes_rdone_7
 
-lanes_r10_6:
+lanes_r10_7:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_6:
+lanes_rdone_7:
 	VPXORQ        Z4, Z0, Z0
 	MOVQ          128(SI), R12
 	VMOVDQU       X0, (R12)(R11*1)
@@ -23763,7 +23793,7 @@ lanes_masked_ocbSealLanesVAES512:
 	VAESENC      Z26, Z2, Z2
 	VAESENC      Z26, Z3, Z3
 	CMPQ         AX, $0x0a
-	JE           lanes_r10_7
+	JE           lanes_r10_8
 	VAESENC      Z27, Z0, Z0
 	VAESENC      Z27, Z1, Z1
 	VAESENC      Z27, Z2, Z2
@@ -23773,7 +23803,7 @@ lanes_masked_ocbSealLanesVAES512:
 	VAESENC      Z28, Z2, Z2
 	VAESENC      Z28, Z3, Z3
 	CMPQ         AX, $0x0c
-	JE           lanes_r12_7
+	JE           lanes_r12_8
 	VAESENC      Z29, Z0, Z0
 	VAESENC      Z29, Z1, Z1
 	VAESENC      Z29, Z2, Z2
@@ -23786,22 +23816,22 @@ lanes_masked_ocbSealLanesVAES512:
 	VAESENCLAST  Z31, Z1, Z1
 	VAESENCLAST  Z31, Z2, Z2
 	VAESENCLAST  Z31, Z3, Z3
-	JMP          lanes_rdone_7
+	JMP          lanes_rdone_8
 
-lanes_r12_7:
+lanes_r12_8:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_7
+	JMP         lanes_rdone_8
 
-lanes_r10_7:
+lanes_r10_8:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_7:
+lanes_rdone_8:
 	VPCMPUD       $0x02, (R13), Z13, K2
 	VPXORQ        Z4, Z0, Z0
 	MOVQ          128(SI), R12
@@ -23938,7 +23968,7 @@ lanes_blocks_done_ocbSealLanesVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_8
+	JE              lanes_r10_9
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -23948,7 +23978,7 @@ lanes_blocks_done_ocbSealLanesVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_8
+	JE              lanes_r12_9
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -23961,22 +23991,22 @@ lanes_blocks_done_ocbSealLanesVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_8
+	JMP             lanes_rdone_9
 
-lanes_r12_8:
+lanes_r12_9:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_8
+	JMP         lanes_rdone_9
 
-lanes_r10_8:
+lanes_r10_9:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_8:
+lanes_rdone_9:
 	VMOVDQU64     256(R13), Z13
 	VPCMPUB       $0x01, Z13, Z16, K1
 	VPTESTMB      Z13, Z13, K2
@@ -24229,7 +24259,7 @@ lanes_parts_done_ocbSealLanesVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_9
+	JE              lanes_r10_10
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -24239,7 +24269,7 @@ lanes_parts_done_ocbSealLanesVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_9
+	JE              lanes_r12_10
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -24252,22 +24282,22 @@ lanes_parts_done_ocbSealLanesVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_9
+	JMP             lanes_rdone_10
 
-lanes_r12_9:
+lanes_r12_10:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_9
+	JMP         lanes_rdone_10
 
-lanes_r10_9:
+lanes_r10_10:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_9:
+lanes_rdone_10:
 	MOVQ      out+88(FP), R11
 	VMOVDQU64 Z0, (R11)
 	VMOVDQU64 Z1, 64(R11)
@@ -24619,17 +24649,17 @@ TEXT ·ocbOpenLanesVAES512(SB), $1280-104
 	MOVL    384(SI), BX
 	ANDL    $-16, BX
 
-lanes_idle_10:
+lanes_idle_11:
 	CMPQ R9, $0x10
-	JAE  lanes_idle_done_10
+	JAE  lanes_idle_done_11
 	MOVQ AX, (SI)(R9*8)
 	MOVQ DX, 128(SI)(R9*8)
 	MOVQ R10, 256(SI)(R9*8)
 	MOVL BX, 384(SI)(R9*4)
 	INCQ R9
-	JMP  lanes_idle_10
+	JMP  lanes_idle_11
 
-lanes_idle_done_10:
+lanes_idle_done_11:
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
 	MOVQ            ek+16(FP), R10
@@ -24723,7 +24753,8 @@ lanes_idle_done_10:
 	VPCMPEQQ        Z2, Z12, K2, K2
 	VPCMPEQQ        Z3, Z12, K2, K2
 	KORTESTB        K2, K2
-	JCC             lanes_ktop_split_11
+	JCC             lanes_ktop_split_12
+	MOVB            $0x01, 516(R13)
 	VAESENC         Z18, Z0, Z0
 	VAESENC         Z19, Z0, Z0
 	VAESENC         Z20, Z0, Z0
@@ -24734,30 +24765,28 @@ lanes_idle_done_10:
 	VAESENC         Z25, Z0, Z0
 	VAESENC         Z26, Z0, Z0
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_12
+	JE              lanes_r10_13
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z28, Z0, Z0
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_12
+	JE              lanes_r12_13
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z30, Z0, Z0
 	VAESENCLAST     Z31, Z0, Z0
-	JMP             lanes_rdone_12
+	JMP             lanes_rdone_13
 
-lanes_r12_12:
+lanes_r12_13:
 	VAESENCLAST Z29, Z0, Z0
-	JMP         lanes_rdone_12
+	JMP         lanes_rdone_13
 
-lanes_r10_12:
+lanes_r10_13:
 	VAESENCLAST Z27, Z0, Z0
 
-lanes_rdone_12:
-	VMOVDQA64 Z0, Z1
-	VMOVDQA64 Z0, Z2
-	VMOVDQA64 Z0, Z3
-	JMP       lanes_ktop_done_11
+lanes_rdone_13:
+	JMP lanes_ktop_done_12
 
-lanes_ktop_split_11:
+lanes_ktop_split_12:
+	MOVB        $0x00, 516(R13)
 	VAESENC     Z18, Z0, Z0
 	VAESENC     Z18, Z1, Z1
 	VAESENC     Z18, Z2, Z2
@@ -24795,7 +24824,7 @@ lanes_ktop_split_11:
 	VAESENC     Z26, Z2, Z2
 	VAESENC     Z26, Z3, Z3
 	CMPQ        AX, $0x0a
-	JE          lanes_r10_13
+	JE          lanes_r10_14
 	VAESENC     Z27, Z0, Z0
 	VAESENC     Z27, Z1, Z1
 	VAESENC     Z27, Z2, Z2
@@ -24805,7 +24834,7 @@ lanes_ktop_split_11:
 	VAESENC     Z28, Z2, Z2
 	VAESENC     Z28, Z3, Z3
 	CMPQ        AX, $0x0c
-	JE          lanes_r12_13
+	JE          lanes_r12_14
 	VAESENC     Z29, Z0, Z0
 	VAESENC     Z29, Z1, Z1
 	VAESENC     Z29, Z2, Z2
@@ -24818,57 +24847,88 @@ lanes_ktop_split_11:
 	VAESENCLAST Z31, Z1, Z1
 	VAESENCLAST Z31, Z2, Z2
 	VAESENCLAST Z31, Z3, Z3
-	JMP         lanes_rdone_13
+	JMP         lanes_rdone_14
 
-lanes_r12_13:
+lanes_r12_14:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_13
+	JMP         lanes_rdone_14
 
-lanes_r10_13:
+lanes_r10_14:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_13:
-lanes_ktop_done_11:
-	MOVL          $0x00000055, R12
-	KMOVW         R12, K2
-	VPSHUFB       rev64x4<>+0(SB), Z0, Z13
-	VPSHUFD       $0x4e, Z13, Z12
-	VPSHLDQ       $0x08, Z12, Z13, Z14
-	VPXORQ        Z14, Z13, K2, Z13
-	VPSHUFB       bottom4<>+0(SB), Z4, Z15
-	VPSHLDVQ      Z15, Z13, Z12
-	VPSHUFB       rev128x4<>+0(SB), Z12, Z4
-	VPXORQ        Z8, Z8, Z8
-	VPSHUFB       rev64x4<>+0(SB), Z1, Z13
-	VPSHUFD       $0x4e, Z13, Z12
-	VPSHLDQ       $0x08, Z12, Z13, Z14
-	VPXORQ        Z14, Z13, K2, Z13
-	VPSHUFB       bottom4<>+0(SB), Z5, Z15
-	VPSHLDVQ      Z15, Z13, Z12
-	VPSHUFB       rev128x4<>+0(SB), Z12, Z5
-	VPXORQ        Z9, Z9, Z9
-	VPSHUFB       rev64x4<>+0(SB), Z2, Z13
-	VPSHUFD       $0x4e, Z13, Z12
-	VPSHLDQ       $0x08, Z12, Z13, Z14
-	VPXORQ        Z14, Z13, K2, Z13
-	VPSHUFB       bottom4<>+0(SB), Z6, Z15
-	VPSHLDVQ      Z15, Z13, Z12
-	VPSHUFB       rev128x4<>+0(SB), Z12, Z6
-	VPXORQ        Z10, Z10, Z10
-	VPSHUFB       rev64x4<>+0(SB), Z3, Z13
-	VPSHUFD       $0x4e, Z13, Z12
-	VPSHLDQ       $0x08, Z12, Z13, Z14
-	VPXORQ        Z14, Z13, K2, Z13
-	VPSHUFB       bottom4<>+0(SB), Z7, Z15
-	VPSHLDVQ      Z15, Z13, Z12
-	VPSHUFB       rev128x4<>+0(SB), Z12, Z7
-	VPXORQ        Z11, Z11, Z11
+lanes_rdone_14:
+lanes_ktop_done_12:
+	MOVL      $0x00000055, R12
+	KMOVW     R12, K2
+	CMPB      516(R13), $0x00
+	JE        lanes_offsets_split_15
+	VPSHUFB   rev64x4<>+0(SB), Z0, Z13
+	VPSHUFD   $0x4e, Z13, Z12
+	VPSHLDQ   $0x08, Z12, Z13, Z14
+	VPXORQ    Z14, Z13, K2, Z13
+	VPSHUFB   bottom4<>+0(SB), Z4, Z15
+	VMOVDQA64 Z12, Z14
+	VPSHLDVQ  Z15, Z13, Z14
+	VPSHUFB   rev128x4<>+0(SB), Z14, Z4
+	VPXORQ    Z8, Z8, Z8
+	VPSHUFB   bottom4<>+0(SB), Z5, Z15
+	VMOVDQA64 Z12, Z14
+	VPSHLDVQ  Z15, Z13, Z14
+	VPSHUFB   rev128x4<>+0(SB), Z14, Z5
+	VPXORQ    Z9, Z9, Z9
+	VPSHUFB   bottom4<>+0(SB), Z6, Z15
+	VMOVDQA64 Z12, Z14
+	VPSHLDVQ  Z15, Z13, Z14
+	VPSHUFB   rev128x4<>+0(SB), Z14, Z6
+	VPXORQ    Z10, Z10, Z10
+	VPSHUFB   bottom4<>+0(SB), Z7, Z15
+	VMOVDQA64 Z12, Z14
+	VPSHLDVQ  Z15, Z13, Z14
+	VPSHUFB   rev128x4<>+0(SB), Z14, Z7
+	VPXORQ    Z11, Z11, Z11
+	JMP       lanes_offsets_done_15
+
+lanes_offsets_split_15:
+	VPSHUFB  rev64x4<>+0(SB), Z0, Z13
+	VPSHUFD  $0x4e, Z13, Z12
+	VPSHLDQ  $0x08, Z12, Z13, Z14
+	VPXORQ   Z14, Z13, K2, Z13
+	VPSHUFB  bottom4<>+0(SB), Z4, Z15
+	VPSHLDVQ Z15, Z13, Z12
+	VPSHUFB  rev128x4<>+0(SB), Z12, Z4
+	VPXORQ   Z8, Z8, Z8
+	VPSHUFB  rev64x4<>+0(SB), Z1, Z13
+	VPSHUFD  $0x4e, Z13, Z12
+	VPSHLDQ  $0x08, Z12, Z13, Z14
+	VPXORQ   Z14, Z13, K2, Z13
+	VPSHUFB  bottom4<>+0(SB), Z5, Z15
+	VPSHLDVQ Z15, Z13, Z12
+	VPSHUFB  rev128x4<>+0(SB), Z12, Z5
+	VPXORQ   Z9, Z9, Z9
+	VPSHUFB  rev64x4<>+0(SB), Z2, Z13
+	VPSHUFD  $0x4e, Z13, Z12
+	VPSHLDQ  $0x08, Z12, Z13, Z14
+	VPXORQ   Z14, Z13, K2, Z13
+	VPSHUFB  bottom4<>+0(SB), Z6, Z15
+	VPSHLDVQ Z15, Z13, Z12
+	VPSHUFB  rev128x4<>+0(SB), Z12, Z6
+	VPXORQ   Z10, Z10, Z10
+	VPSHUFB  rev64x4<>+0(SB), Z3, Z13
+	VPSHUFD  $0x4e, Z13, Z12
+	VPSHLDQ  $0x08, Z12, Z13, Z14
+	VPXORQ   Z14, Z13, K2, Z13
+	VPSHUFB  bottom4<>+0(SB), Z7, Z15
+	VPSHLDVQ Z15, Z13, Z12
+	VPSHUFB  rev128x4<>+0(SB), Z12, Z7
+	VPXORQ   Z11, Z11, Z11
+
+lanes_offsets_done_15:
 	VMOVDQU64     384(SI), Z12
 	VPSRLD        $0x04, Z12, Z13
 	VPBROADCASTD  X13, Z14
@@ -25118,7 +25178,7 @@ lanes_pairs_ocbOpenLanesVAES512:
 	VAESDEC         Z26, Z14, Z14
 	VAESDEC         Z26, Z15, Z15
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_14
+	JE              lanes_r10_16
 	VAESDEC         Z27, Z0, Z0
 	VAESDEC         Z27, Z1, Z1
 	VAESDEC         Z27, Z2, Z2
@@ -25136,7 +25196,7 @@ lanes_pairs_ocbOpenLanesVAES512:
 	VAESDEC         Z28, Z14, Z14
 	VAESDEC         Z28, Z15, Z15
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_14
+	JE              lanes_r12_16
 	VAESDEC         Z29, Z0, Z0
 	VAESDEC         Z29, Z1, Z1
 	VAESDEC         Z29, Z2, Z2
@@ -25161,9 +25221,9 @@ lanes_pairs_ocbOpenLanesVAES512:
 	VAESDECLAST     Z31, Z13, Z13
 	VAESDECLAST     Z31, Z14, Z14
 	VAESDECLAST     Z31, Z15, Z15
-	JMP             lanes_rdone_14
+	JMP             lanes_rdone_16
 
-lanes_r12_14:
+lanes_r12_16:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
@@ -25172,9 +25232,9 @@ lanes_r12_14:
 	VAESDECLAST Z29, Z13, Z13
 	VAESDECLAST Z29, Z14, Z14
 	VAESDECLAST Z29, Z15, Z15
-	JMP         lanes_rdone_14
+	JMP         lanes_rdone_16
 
-lanes_r10_14:
+lanes_r10_16:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
@@ -25184,7 +25244,7 @@ lanes_r10_14:
 	VAESDECLAST Z27, Z14, Z14
 	VAESDECLAST Z27, Z15, Z15
 
-lanes_rdone_14:
+lanes_rdone_16:
 	VPTERNLOGQ    $0x96, Z16, Z4, Z0
 	VPXORQ        Z4, Z12, Z12
 	VPTERNLOGQ    $0x96, Z0, Z12, Z8
@@ -25335,7 +25395,7 @@ lanes_loop_ocbOpenLanesVAES512:
 	VAESDEC         Z26, Z2, Z2
 	VAESDEC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_15
+	JE              lanes_r10_17
 	VAESDEC         Z27, Z0, Z0
 	VAESDEC         Z27, Z1, Z1
 	VAESDEC         Z27, Z2, Z2
@@ -25345,7 +25405,7 @@ lanes_loop_ocbOpenLanesVAES512:
 	VAESDEC         Z28, Z2, Z2
 	VAESDEC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_15
+	JE              lanes_r12_17
 	VAESDEC         Z29, Z0, Z0
 	VAESDEC         Z29, Z1, Z1
 	VAESDEC         Z29, Z2, Z2
@@ -25358,22 +25418,22 @@ lanes_loop_ocbOpenLanesVAES512:
 	VAESDECLAST     Z31, Z1, Z1
 	VAESDECLAST     Z31, Z2, Z2
 	VAESDECLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_15
+	JMP             lanes_rdone_17
 
-lanes_r12_15:
+lanes_r12_17:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
 	VAESDECLAST Z29, Z3, Z3
-	JMP         lanes_rdone_15
+	JMP         lanes_rdone_17
 
-lanes_r10_15:
+lanes_r10_17:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
 	VAESDECLAST Z27, Z3, Z3
 
-lanes_rdone_15:
+lanes_rdone_17:
 	VPXORQ        Z4, Z0, Z0
 	VPXORQ        Z0, Z8, Z8
 	MOVQ          128(SI), R12
@@ -25522,7 +25582,7 @@ lanes_masked_ocbOpenLanesVAES512:
 	VAESDEC      Z26, Z2, Z2
 	VAESDEC      Z26, Z3, Z3
 	CMPQ         AX, $0x0a
-	JE           lanes_r10_16
+	JE           lanes_r10_18
 	VAESDEC      Z27, Z0, Z0
 	VAESDEC      Z27, Z1, Z1
 	VAESDEC      Z27, Z2, Z2
@@ -25532,7 +25592,7 @@ lanes_masked_ocbOpenLanesVAES512:
 	VAESDEC      Z28, Z2, Z2
 	VAESDEC      Z28, Z3, Z3
 	CMPQ         AX, $0x0c
-	JE           lanes_r12_16
+	JE           lanes_r12_18
 	VAESDEC      Z29, Z0, Z0
 	VAESDEC      Z29, Z1, Z1
 	VAESDEC      Z29, Z2, Z2
@@ -25545,22 +25605,22 @@ lanes_masked_ocbOpenLanesVAES512:
 	VAESDECLAST  Z31, Z1, Z1
 	VAESDECLAST  Z31, Z2, Z2
 	VAESDECLAST  Z31, Z3, Z3
-	JMP          lanes_rdone_16
+	JMP          lanes_rdone_18
 
-lanes_r12_16:
+lanes_r12_18:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
 	VAESDECLAST Z29, Z3, Z3
-	JMP         lanes_rdone_16
+	JMP         lanes_rdone_18
 
-lanes_r10_16:
+lanes_r10_18:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
 	VAESDECLAST Z27, Z3, Z3
 
-lanes_rdone_16:
+lanes_rdone_18:
 	VPCMPUD       $0x02, (R13), Z13, K2
 	VPXORQ        Z4, Z0, Z0
 	VPXORD        Z0, Z8, K2, Z8
@@ -25716,7 +25776,7 @@ lanes_blocks_done_ocbOpenLanesVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_17
+	JE              lanes_r10_19
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -25726,7 +25786,7 @@ lanes_blocks_done_ocbOpenLanesVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_17
+	JE              lanes_r12_19
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -25739,22 +25799,22 @@ lanes_blocks_done_ocbOpenLanesVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_17
+	JMP             lanes_rdone_19
 
-lanes_r12_17:
+lanes_r12_19:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_17
+	JMP         lanes_rdone_19
 
-lanes_r10_17:
+lanes_r10_19:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_17:
+lanes_rdone_19:
 	VMOVDQU64     256(R13), Z13
 	VPCMPUB       $0x01, Z13, Z16, K1
 	VPTESTMB      Z13, Z13, K2
@@ -25976,7 +26036,7 @@ lanes_parts_done_ocbOpenLanesVAES512:
 	VPXORQ          Z17, Z11, Z3
 	MOVL            1024(R13), R14
 	CMPL            R14, $0x0000ffff
-	JNE             lanes_recv_some_18
+	JNE             lanes_recv_some_20
 	MOVQ            (SI), R12
 	MOVL            960(R13), R9
 	VMOVDQU64       (R12)(R9*1), X13
@@ -26025,9 +26085,9 @@ lanes_parts_done_ocbOpenLanesVAES512:
 	MOVQ            120(SI), R12
 	MOVL            1020(R13), R9
 	VINSERTI32X4    $0x03, (R12)(R9*1), Z16, Z16
-	JMP             lanes_recv_done_18
+	JMP             lanes_recv_done_20
 
-lanes_recv_some_18:
+lanes_recv_some_20:
 	MOVQ       $0x0001000100010001, R8
 	MOVL       R14, R12
 	PDEPQ      R8, R12, R12
@@ -26113,7 +26173,7 @@ lanes_recv_some_18:
 	MOVL       1020(R13), R9
 	VMOVDQU8   -48(R12)(R9*1), K3, Z16
 
-lanes_recv_done_18:
+lanes_recv_done_20:
 	VAESENC     Z18, Z0, Z0
 	VAESENC     Z18, Z1, Z1
 	VAESENC     Z18, Z2, Z2
@@ -26151,7 +26211,7 @@ lanes_recv_done_18:
 	VAESENC     Z26, Z2, Z2
 	VAESENC     Z26, Z3, Z3
 	CMPQ        AX, $0x0a
-	JE          lanes_r10_19
+	JE          lanes_r10_21
 	VAESENC     Z27, Z0, Z0
 	VAESENC     Z27, Z1, Z1
 	VAESENC     Z27, Z2, Z2
@@ -26161,7 +26221,7 @@ lanes_recv_done_18:
 	VAESENC     Z28, Z2, Z2
 	VAESENC     Z28, Z3, Z3
 	CMPQ        AX, $0x0c
-	JE          lanes_r12_19
+	JE          lanes_r12_21
 	VAESENC     Z29, Z0, Z0
 	VAESENC     Z29, Z1, Z1
 	VAESENC     Z29, Z2, Z2
@@ -26174,22 +26234,22 @@ lanes_recv_done_18:
 	VAESENCLAST Z31, Z1, Z1
 	VAESENCLAST Z31, Z2, Z2
 	VAESENCLAST Z31, Z3, Z3
-	JMP         lanes_rdone_19
+	JMP         lanes_rdone_21
 
-lanes_r12_19:
+lanes_r12_21:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_19
+	JMP         lanes_rdone_21
 
-lanes_r10_19:
+lanes_r10_21:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_19:
+lanes_rdone_21:
 	MOVQ      out+96(FP), R11
 	VMOVDQU64 Z0, (R11)
 	VMOVDQU64 Z1, 64(R11)
@@ -26479,7 +26539,8 @@ TEXT ·ocbSealRunVAES512(SB), $1280-96
 	VPCMPEQQ        Z2, Z12, K2, K2
 	VPCMPEQQ        Z3, Z12, K2, K2
 	KORTESTB        K2, K2
-	JCC             lanes_ktop_split_20
+	JCC             lanes_ktop_split_22
+	MOVB            $0x01, 516(R13)
 	VMOVDQA64       Z0, 1088(R13)
 	VAESENC         Z18, Z0, Z0
 	VAESENC         Z19, Z0, Z0
@@ -26491,31 +26552,29 @@ TEXT ·ocbSealRunVAES512(SB), $1280-96
 	VAESENC         Z25, Z0, Z0
 	VAESENC         Z26, Z0, Z0
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_21
+	JE              lanes_r10_23
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z28, Z0, Z0
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_21
+	JE              lanes_r12_23
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z30, Z0, Z0
 	VAESENCLAST     Z31, Z0, Z0
-	JMP             lanes_rdone_21
+	JMP             lanes_rdone_23
 
-lanes_r12_21:
+lanes_r12_23:
 	VAESENCLAST Z29, Z0, Z0
-	JMP         lanes_rdone_21
+	JMP         lanes_rdone_23
 
-lanes_r10_21:
+lanes_r10_23:
 	VAESENCLAST Z27, Z0, Z0
 
-lanes_rdone_21:
+lanes_rdone_23:
 	VMOVDQA64 Z0, 1152(R13)
-	VMOVDQA64 Z0, Z1
-	VMOVDQA64 Z0, Z2
-	VMOVDQA64 Z0, Z3
-	JMP       lanes_ktop_done_20
+	JMP       lanes_ktop_done_22
 
-lanes_ktop_split_20:
+lanes_ktop_split_22:
+	MOVB        $0x00, 516(R13)
 	VMOVDQA64   Z0, 1088(R13)
 	VAESENC     Z18, Z0, Z0
 	VAESENC     Z18, Z1, Z1
@@ -26554,7 +26613,7 @@ lanes_ktop_split_20:
 	VAESENC     Z26, Z2, Z2
 	VAESENC     Z26, Z3, Z3
 	CMPQ        AX, $0x0a
-	JE          lanes_r10_22
+	JE          lanes_r10_24
 	VAESENC     Z27, Z0, Z0
 	VAESENC     Z27, Z1, Z1
 	VAESENC     Z27, Z2, Z2
@@ -26564,7 +26623,7 @@ lanes_ktop_split_20:
 	VAESENC     Z28, Z2, Z2
 	VAESENC     Z28, Z3, Z3
 	CMPQ        AX, $0x0c
-	JE          lanes_r12_22
+	JE          lanes_r12_24
 	VAESENC     Z29, Z0, Z0
 	VAESENC     Z29, Z1, Z1
 	VAESENC     Z29, Z2, Z2
@@ -26577,59 +26636,89 @@ lanes_ktop_split_20:
 	VAESENCLAST Z31, Z1, Z1
 	VAESENCLAST Z31, Z2, Z2
 	VAESENCLAST Z31, Z3, Z3
-	JMP         lanes_rdone_22
+	JMP         lanes_rdone_24
 
-lanes_r12_22:
+lanes_r12_24:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_22
+	JMP         lanes_rdone_24
 
-lanes_r10_22:
+lanes_r10_24:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_22:
+lanes_rdone_24:
 	VMOVDQA64 Z0, 1152(R13)
 
-lanes_ktop_done_20:
+lanes_ktop_done_22:
 lanes_group_ocbSealRunVAES512:
-	MOVL          $0x00000055, R12
-	KMOVW         R12, K2
-	VPSHUFB       rev64x4<>+0(SB), Z0, Z13
-	VPSHUFD       $0x4e, Z13, Z12
-	VPSHLDQ       $0x08, Z12, Z13, Z14
-	VPXORQ        Z14, Z13, K2, Z13
-	VPSHUFB       bottom4<>+0(SB), Z4, Z15
-	VPSHLDVQ      Z15, Z13, Z12
-	VPSHUFB       rev128x4<>+0(SB), Z12, Z4
-	VPXORQ        Z8, Z8, Z8
-	VPSHUFB       rev64x4<>+0(SB), Z1, Z13
-	VPSHUFD       $0x4e, Z13, Z12
-	VPSHLDQ       $0x08, Z12, Z13, Z14
-	VPXORQ        Z14, Z13, K2, Z13
-	VPSHUFB       bottom4<>+0(SB), Z5, Z15
-	VPSHLDVQ      Z15, Z13, Z12
-	VPSHUFB       rev128x4<>+0(SB), Z12, Z5
-	VPXORQ        Z9, Z9, Z9
-	VPSHUFB       rev64x4<>+0(SB), Z2, Z13
-	VPSHUFD       $0x4e, Z13, Z12
-	VPSHLDQ       $0x08, Z12, Z13, Z14
-	VPXORQ        Z14, Z13, K2, Z13
-	VPSHUFB       bottom4<>+0(SB), Z6, Z15
-	VPSHLDVQ      Z15, Z13, Z12
-	VPSHUFB       rev128x4<>+0(SB), Z12, Z6
-	VPXORQ        Z10, Z10, Z10
-	VPSHUFB       rev64x4<>+0(SB), Z3, Z13
-	VPSHUFD       $0x4e, Z13, Z12
-	VPSHLDQ       $0x08, Z12, Z13, Z14
-	VPXORQ        Z14, Z13, K2, Z13
-	VPSHUFB       bottom4<>+0(SB), Z7, Z15
-	VPSHLDVQ      Z15, Z13, Z12
-	VPSHUFB       rev128x4<>+0(SB), Z12, Z7
+	MOVL      $0x00000055, R12
+	KMOVW     R12, K2
+	CMPB      516(R13), $0x00
+	JE        lanes_offsets_split_25
+	VPSHUFB   rev64x4<>+0(SB), Z0, Z13
+	VPSHUFD   $0x4e, Z13, Z12
+	VPSHLDQ   $0x08, Z12, Z13, Z14
+	VPXORQ    Z14, Z13, K2, Z13
+	VPSHUFB   bottom4<>+0(SB), Z4, Z15
+	VMOVDQA64 Z12, Z14
+	VPSHLDVQ  Z15, Z13, Z14
+	VPSHUFB   rev128x4<>+0(SB), Z14, Z4
+	VPXORQ    Z8, Z8, Z8
+	VPSHUFB   bottom4<>+0(SB), Z5, Z15
+	VMOVDQA64 Z12, Z14
+	VPSHLDVQ  Z15, Z13, Z14
+	VPSHUFB   rev128x4<>+0(SB), Z14, Z5
+	VPXORQ    Z9, Z9, Z9
+	VPSHUFB   bottom4<>+0(SB), Z6, Z15
+	VMOVDQA64 Z12, Z14
+	VPSHLDVQ  Z15, Z13, Z14
+	VPSHUFB   rev128x4<>+0(SB), Z14, Z6
+	VPXORQ    Z10, Z10, Z10
+	VPSHUFB   bottom4<>+0(SB), Z7, Z15
+	VMOVDQA64 Z12, Z14
+	VPSHLDVQ  Z15, Z13, Z14
+	VPSHUFB   rev128x4<>+0(SB), Z14, Z7
+	JMP       lanes_offsets_done_25
+
+lanes_offsets_split_25:
+	VPSHUFB  rev64x4<>+0(SB), Z0, Z13
+	VPSHUFD  $0x4e, Z13, Z12
+	VPSHLDQ  $0x08, Z12, Z13, Z14
+	VPXORQ   Z14, Z13, K2, Z13
+	VPSHUFB  bottom4<>+0(SB), Z4, Z15
+	VPSHLDVQ Z15, Z13, Z12
+	VPSHUFB  rev128x4<>+0(SB), Z12, Z4
+	VPXORQ   Z8, Z8, Z8
+	VPSHUFB  rev64x4<>+0(SB), Z1, Z13
+	VPSHUFD  $0x4e, Z13, Z12
+	VPSHLDQ  $0x08, Z12, Z13, Z14
+	VPXORQ   Z14, Z13, K2, Z13
+	VPSHUFB  bottom4<>+0(SB), Z5, Z15
+	VPSHLDVQ Z15, Z13, Z12
+	VPSHUFB  rev128x4<>+0(SB), Z12, Z5
+	VPXORQ   Z9, Z9, Z9
+	VPSHUFB  rev64x4<>+0(SB), Z2, Z13
+	VPSHUFD  $0x4e, Z13, Z12
+	VPSHLDQ  $0x08, Z12, Z13, Z14
+	VPXORQ   Z14, Z13, K2, Z13
+	VPSHUFB  bottom4<>+0(SB), Z6, Z15
+	VPSHLDVQ Z15, Z13, Z12
+	VPSHUFB  rev128x4<>+0(SB), Z12, Z6
+	VPXORQ   Z10, Z10, Z10
+	VPSHUFB  rev64x4<>+0(SB), Z3, Z13
+	VPSHUFD  $0x4e, Z13, Z12
+	VPSHLDQ  $0x08, Z12, Z13, Z14
+	VPXORQ   Z14, Z13, K2, Z13
+	VPSHUFB  bottom4<>+0(SB), Z7, Z15
+	VPSHLDVQ Z15, Z13, Z12
+	VPSHUFB  rev128x4<>+0(SB), Z12, Z7
+
+lanes_offsets_done_25:
 	VPSRLD        $0x04, Z11, Z13
 	VPBROADCASTD  X13, Z14
 	VPCMPEQD      Z14, Z13, K1
@@ -26868,7 +26957,7 @@ lanes_pairs_ocbSealRunVAES512:
 	VAESENC         Z26, Z14, Z14
 	VAESENC         Z26, Z15, Z15
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_23
+	JE              lanes_r10_26
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -26886,7 +26975,7 @@ lanes_pairs_ocbSealRunVAES512:
 	VAESENC         Z28, Z14, Z14
 	VAESENC         Z28, Z15, Z15
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_23
+	JE              lanes_r12_26
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -26911,9 +27000,9 @@ lanes_pairs_ocbSealRunVAES512:
 	VAESENCLAST     Z31, Z13, Z13
 	VAESENCLAST     Z31, Z14, Z14
 	VAESENCLAST     Z31, Z15, Z15
-	JMP             lanes_rdone_23
+	JMP             lanes_rdone_26
 
-lanes_r12_23:
+lanes_r12_26:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
@@ -26922,9 +27011,9 @@ lanes_r12_23:
 	VAESENCLAST Z29, Z13, Z13
 	VAESENCLAST Z29, Z14, Z14
 	VAESENCLAST Z29, Z15, Z15
-	JMP         lanes_rdone_23
+	JMP         lanes_rdone_26
 
-lanes_r10_23:
+lanes_r10_26:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
@@ -26934,7 +27023,7 @@ lanes_r10_23:
 	VAESENCLAST Z27, Z14, Z14
 	VAESENCLAST Z27, Z15, Z15
 
-lanes_rdone_23:
+lanes_rdone_26:
 	VPTERNLOGQ    $0x96, Z16, Z4, Z0
 	VPXORQ        Z4, Z12, Z12
 	MOVQ          72(SI), R12
@@ -27085,7 +27174,7 @@ lanes_loop_ocbSealRunVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_24
+	JE              lanes_r10_27
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -27095,7 +27184,7 @@ lanes_loop_ocbSealRunVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_24
+	JE              lanes_r12_27
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -27108,22 +27197,22 @@ lanes_loop_ocbSealRunVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_24
+	JMP             lanes_rdone_27
 
-lanes_r12_24:
+lanes_r12_27:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_24
+	JMP         lanes_rdone_27
 
-lanes_r10_24:
+lanes_r10_27:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_24:
+lanes_rdone_27:
 	VPXORQ        Z4, Z0, Z0
 	MOVQ          72(SI), R12
 	VMOVDQU       X0, (R12)(R11*1)
@@ -27272,7 +27361,7 @@ lanes_masked_ocbSealRunVAES512:
 	VAESENC      Z26, Z2, Z2
 	VAESENC      Z26, Z3, Z3
 	CMPQ         AX, $0x0a
-	JE           lanes_r10_25
+	JE           lanes_r10_28
 	VAESENC      Z27, Z0, Z0
 	VAESENC      Z27, Z1, Z1
 	VAESENC      Z27, Z2, Z2
@@ -27282,7 +27371,7 @@ lanes_masked_ocbSealRunVAES512:
 	VAESENC      Z28, Z2, Z2
 	VAESENC      Z28, Z3, Z3
 	CMPQ         AX, $0x0c
-	JE           lanes_r12_25
+	JE           lanes_r12_28
 	VAESENC      Z29, Z0, Z0
 	VAESENC      Z29, Z1, Z1
 	VAESENC      Z29, Z2, Z2
@@ -27295,22 +27384,22 @@ lanes_masked_ocbSealRunVAES512:
 	VAESENCLAST  Z31, Z1, Z1
 	VAESENCLAST  Z31, Z2, Z2
 	VAESENCLAST  Z31, Z3, Z3
-	JMP          lanes_rdone_25
+	JMP          lanes_rdone_28
 
-lanes_r12_25:
+lanes_r12_28:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_25
+	JMP         lanes_rdone_28
 
-lanes_r10_25:
+lanes_r10_28:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_25:
+lanes_rdone_28:
 	VPCMPUD       $0x02, (R13), Z13, K2
 	VPXORQ        Z4, Z0, Z0
 	MOVQ          72(SI), R12
@@ -27447,7 +27536,7 @@ lanes_blocks_done_ocbSealRunVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_26
+	JE              lanes_r10_29
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -27457,7 +27546,7 @@ lanes_blocks_done_ocbSealRunVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_26
+	JE              lanes_r12_29
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -27470,22 +27559,22 @@ lanes_blocks_done_ocbSealRunVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_26
+	JMP             lanes_rdone_29
 
-lanes_r12_26:
+lanes_r12_29:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_26
+	JMP         lanes_rdone_29
 
-lanes_r10_26:
+lanes_r10_29:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_26:
+lanes_rdone_29:
 	VMOVDQU64     256(R13), Z13
 	VPCMPUB       $0x01, Z13, Z16, K1
 	VPTESTMB      Z13, Z13, K2
@@ -27772,10 +27861,11 @@ lanes_parts_done_ocbSealRunVAES512:
 	VPCMPEQQ        Z2, Z12, K2, K2
 	VPCMPEQQ        Z3, Z12, K2, K2
 	KORTESTB        K2, K2
-	JCC             lanes_ktop_split_27
+	JCC             lanes_ktop_split_30
+	MOVB            $0x01, 516(R13)
 	VPCMPEQQ        1088(R13), Z0, K3
 	KORTESTB        K3, K3
-	JCC             lanes_ktop_miss_27
+	JCC             lanes_ktop_miss_30
 	VAESENC         Z18, Z8, Z8
 	VAESENC         Z18, Z9, Z9
 	VAESENC         Z18, Z10, Z10
@@ -27813,7 +27903,7 @@ lanes_parts_done_ocbSealRunVAES512:
 	VAESENC         Z26, Z10, Z10
 	VAESENC         Z26, Z11, Z11
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_28
+	JE              lanes_r10_31
 	VAESENC         Z27, Z8, Z8
 	VAESENC         Z27, Z9, Z9
 	VAESENC         Z27, Z10, Z10
@@ -27823,7 +27913,7 @@ lanes_parts_done_ocbSealRunVAES512:
 	VAESENC         Z28, Z10, Z10
 	VAESENC         Z28, Z11, Z11
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_28
+	JE              lanes_r12_31
 	VAESENC         Z29, Z8, Z8
 	VAESENC         Z29, Z9, Z9
 	VAESENC         Z29, Z10, Z10
@@ -27836,29 +27926,26 @@ lanes_parts_done_ocbSealRunVAES512:
 	VAESENCLAST     Z31, Z9, Z9
 	VAESENCLAST     Z31, Z10, Z10
 	VAESENCLAST     Z31, Z11, Z11
-	JMP             lanes_rdone_28
+	JMP             lanes_rdone_31
 
-lanes_r12_28:
+lanes_r12_31:
 	VAESENCLAST Z29, Z8, Z8
 	VAESENCLAST Z29, Z9, Z9
 	VAESENCLAST Z29, Z10, Z10
 	VAESENCLAST Z29, Z11, Z11
-	JMP         lanes_rdone_28
+	JMP         lanes_rdone_31
 
-lanes_r10_28:
+lanes_r10_31:
 	VAESENCLAST Z27, Z8, Z8
 	VAESENCLAST Z27, Z9, Z9
 	VAESENCLAST Z27, Z10, Z10
 	VAESENCLAST Z27, Z11, Z11
 
-lanes_rdone_28:
+lanes_rdone_31:
 	VMOVDQA64 1152(R13), Z0
-	VMOVDQA64 1152(R13), Z1
-	VMOVDQA64 1152(R13), Z2
-	VMOVDQA64 1152(R13), Z3
-	JMP       lanes_ktop_done_27
+	JMP       lanes_ktop_done_30
 
-lanes_ktop_miss_27:
+lanes_ktop_miss_30:
 	VMOVDQA64   Z0, 1088(R13)
 	VAESENC     Z18, Z8, Z8
 	VAESENC     Z18, Z9, Z9
@@ -27906,7 +27993,7 @@ lanes_ktop_miss_27:
 	VAESENC     Z26, Z11, Z11
 	VAESENC     Z26, Z0, Z0
 	CMPQ        AX, $0x0a
-	JE          lanes_r10_29
+	JE          lanes_r10_32
 	VAESENC     Z27, Z8, Z8
 	VAESENC     Z27, Z9, Z9
 	VAESENC     Z27, Z10, Z10
@@ -27918,7 +28005,7 @@ lanes_ktop_miss_27:
 	VAESENC     Z28, Z11, Z11
 	VAESENC     Z28, Z0, Z0
 	CMPQ        AX, $0x0c
-	JE          lanes_r12_29
+	JE          lanes_r12_32
 	VAESENC     Z29, Z8, Z8
 	VAESENC     Z29, Z9, Z9
 	VAESENC     Z29, Z10, Z10
@@ -27934,31 +28021,29 @@ lanes_ktop_miss_27:
 	VAESENCLAST Z31, Z10, Z10
 	VAESENCLAST Z31, Z11, Z11
 	VAESENCLAST Z31, Z0, Z0
-	JMP         lanes_rdone_29
+	JMP         lanes_rdone_32
 
-lanes_r12_29:
+lanes_r12_32:
 	VAESENCLAST Z29, Z8, Z8
 	VAESENCLAST Z29, Z9, Z9
 	VAESENCLAST Z29, Z10, Z10
 	VAESENCLAST Z29, Z11, Z11
 	VAESENCLAST Z29, Z0, Z0
-	JMP         lanes_rdone_29
+	JMP         lanes_rdone_32
 
-lanes_r10_29:
+lanes_r10_32:
 	VAESENCLAST Z27, Z8, Z8
 	VAESENCLAST Z27, Z9, Z9
 	VAESENCLAST Z27, Z10, Z10
 	VAESENCLAST Z27, Z11, Z11
 	VAESENCLAST Z27, Z0, Z0
 
-lanes_rdone_29:
+lanes_rdone_32:
 	VMOVDQA64 Z0, 1152(R13)
-	VMOVDQA64 Z0, Z1
-	VMOVDQA64 Z0, Z2
-	VMOVDQA64 Z0, Z3
-	JMP       lanes_ktop_done_27
+	JMP       lanes_ktop_done_30
 
-lanes_ktop_split_27:
+lanes_ktop_split_30:
+	MOVB        $0x00, 516(R13)
 	VMOVDQA64   Z0, 1088(R13)
 	VAESENC     Z18, Z8, Z8
 	VAESENC     Z18, Z9, Z9
@@ -28033,7 +28118,7 @@ lanes_ktop_split_27:
 	VAESENC     Z26, Z2, Z2
 	VAESENC     Z26, Z3, Z3
 	CMPQ        AX, $0x0a
-	JE          lanes_r10_30
+	JE          lanes_r10_33
 	VAESENC     Z27, Z8, Z8
 	VAESENC     Z27, Z9, Z9
 	VAESENC     Z27, Z10, Z10
@@ -28051,7 +28136,7 @@ lanes_ktop_split_27:
 	VAESENC     Z28, Z2, Z2
 	VAESENC     Z28, Z3, Z3
 	CMPQ        AX, $0x0c
-	JE          lanes_r12_30
+	JE          lanes_r12_33
 	VAESENC     Z29, Z8, Z8
 	VAESENC     Z29, Z9, Z9
 	VAESENC     Z29, Z10, Z10
@@ -28076,9 +28161,9 @@ lanes_ktop_split_27:
 	VAESENCLAST Z31, Z1, Z1
 	VAESENCLAST Z31, Z2, Z2
 	VAESENCLAST Z31, Z3, Z3
-	JMP         lanes_rdone_30
+	JMP         lanes_rdone_33
 
-lanes_r12_30:
+lanes_r12_33:
 	VAESENCLAST Z29, Z8, Z8
 	VAESENCLAST Z29, Z9, Z9
 	VAESENCLAST Z29, Z10, Z10
@@ -28087,9 +28172,9 @@ lanes_r12_30:
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_30
+	JMP         lanes_rdone_33
 
-lanes_r10_30:
+lanes_r10_33:
 	VAESENCLAST Z27, Z8, Z8
 	VAESENCLAST Z27, Z9, Z9
 	VAESENCLAST Z27, Z10, Z10
@@ -28099,10 +28184,10 @@ lanes_r10_30:
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_30:
+lanes_rdone_33:
 	VMOVDQA64 Z0, 1152(R13)
 
-lanes_ktop_done_27:
+lanes_ktop_done_30:
 	MOVQ      out+80(FP), R11
 	VMOVDQU64 Z8, (R11)
 	VMOVDQU64 Z9, 64(R11)
@@ -28432,7 +28517,8 @@ TEXT ·ocbOpenRunVAES512(SB), $1280-104
 	VPCMPEQQ        Z2, Z12, K2, K2
 	VPCMPEQQ        Z3, Z12, K2, K2
 	KORTESTB        K2, K2
-	JCC             lanes_ktop_split_31
+	JCC             lanes_ktop_split_34
+	MOVB            $0x01, 516(R13)
 	VMOVDQA64       Z0, 1088(R13)
 	VAESENC         Z18, Z0, Z0
 	VAESENC         Z19, Z0, Z0
@@ -28444,31 +28530,29 @@ TEXT ·ocbOpenRunVAES512(SB), $1280-104
 	VAESENC         Z25, Z0, Z0
 	VAESENC         Z26, Z0, Z0
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_32
+	JE              lanes_r10_35
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z28, Z0, Z0
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_32
+	JE              lanes_r12_35
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z30, Z0, Z0
 	VAESENCLAST     Z31, Z0, Z0
-	JMP             lanes_rdone_32
+	JMP             lanes_rdone_35
 
-lanes_r12_32:
+lanes_r12_35:
 	VAESENCLAST Z29, Z0, Z0
-	JMP         lanes_rdone_32
+	JMP         lanes_rdone_35
 
-lanes_r10_32:
+lanes_r10_35:
 	VAESENCLAST Z27, Z0, Z0
 
-lanes_rdone_32:
+lanes_rdone_35:
 	VMOVDQA64 Z0, 1152(R13)
-	VMOVDQA64 Z0, Z1
-	VMOVDQA64 Z0, Z2
-	VMOVDQA64 Z0, Z3
-	JMP       lanes_ktop_done_31
+	JMP       lanes_ktop_done_34
 
-lanes_ktop_split_31:
+lanes_ktop_split_34:
+	MOVB        $0x00, 516(R13)
 	VMOVDQA64   Z0, 1088(R13)
 	VAESENC     Z18, Z0, Z0
 	VAESENC     Z18, Z1, Z1
@@ -28507,7 +28591,7 @@ lanes_ktop_split_31:
 	VAESENC     Z26, Z2, Z2
 	VAESENC     Z26, Z3, Z3
 	CMPQ        AX, $0x0a
-	JE          lanes_r10_33
+	JE          lanes_r10_36
 	VAESENC     Z27, Z0, Z0
 	VAESENC     Z27, Z1, Z1
 	VAESENC     Z27, Z2, Z2
@@ -28517,7 +28601,7 @@ lanes_ktop_split_31:
 	VAESENC     Z28, Z2, Z2
 	VAESENC     Z28, Z3, Z3
 	CMPQ        AX, $0x0c
-	JE          lanes_r12_33
+	JE          lanes_r12_36
 	VAESENC     Z29, Z0, Z0
 	VAESENC     Z29, Z1, Z1
 	VAESENC     Z29, Z2, Z2
@@ -28530,59 +28614,89 @@ lanes_ktop_split_31:
 	VAESENCLAST Z31, Z1, Z1
 	VAESENCLAST Z31, Z2, Z2
 	VAESENCLAST Z31, Z3, Z3
-	JMP         lanes_rdone_33
+	JMP         lanes_rdone_36
 
-lanes_r12_33:
+lanes_r12_36:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_33
+	JMP         lanes_rdone_36
 
-lanes_r10_33:
+lanes_r10_36:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_33:
+lanes_rdone_36:
 	VMOVDQA64 Z0, 1152(R13)
 
-lanes_ktop_done_31:
+lanes_ktop_done_34:
 lanes_group_ocbOpenRunVAES512:
-	MOVL          $0x00000055, R12
-	KMOVW         R12, K2
-	VPSHUFB       rev64x4<>+0(SB), Z0, Z13
-	VPSHUFD       $0x4e, Z13, Z12
-	VPSHLDQ       $0x08, Z12, Z13, Z14
-	VPXORQ        Z14, Z13, K2, Z13
-	VPSHUFB       bottom4<>+0(SB), Z4, Z15
-	VPSHLDVQ      Z15, Z13, Z12
-	VPSHUFB       rev128x4<>+0(SB), Z12, Z4
-	VPXORQ        Z8, Z8, Z8
-	VPSHUFB       rev64x4<>+0(SB), Z1, Z13
-	VPSHUFD       $0x4e, Z13, Z12
-	VPSHLDQ       $0x08, Z12, Z13, Z14
-	VPXORQ        Z14, Z13, K2, Z13
-	VPSHUFB       bottom4<>+0(SB), Z5, Z15
-	VPSHLDVQ      Z15, Z13, Z12
-	VPSHUFB       rev128x4<>+0(SB), Z12, Z5
-	VPXORQ        Z9, Z9, Z9
-	VPSHUFB       rev64x4<>+0(SB), Z2, Z13
-	VPSHUFD       $0x4e, Z13, Z12
-	VPSHLDQ       $0x08, Z12, Z13, Z14
-	VPXORQ        Z14, Z13, K2, Z13
-	VPSHUFB       bottom4<>+0(SB), Z6, Z15
-	VPSHLDVQ      Z15, Z13, Z12
-	VPSHUFB       rev128x4<>+0(SB), Z12, Z6
-	VPXORQ        Z10, Z10, Z10
-	VPSHUFB       rev64x4<>+0(SB), Z3, Z13
-	VPSHUFD       $0x4e, Z13, Z12
-	VPSHLDQ       $0x08, Z12, Z13, Z14
-	VPXORQ        Z14, Z13, K2, Z13
-	VPSHUFB       bottom4<>+0(SB), Z7, Z15
-	VPSHLDVQ      Z15, Z13, Z12
-	VPSHUFB       rev128x4<>+0(SB), Z12, Z7
+	MOVL      $0x00000055, R12
+	KMOVW     R12, K2
+	CMPB      516(R13), $0x00
+	JE        lanes_offsets_split_37
+	VPSHUFB   rev64x4<>+0(SB), Z0, Z13
+	VPSHUFD   $0x4e, Z13, Z12
+	VPSHLDQ   $0x08, Z12, Z13, Z14
+	VPXORQ    Z14, Z13, K2, Z13
+	VPSHUFB   bottom4<>+0(SB), Z4, Z15
+	VMOVDQA64 Z12, Z14
+	VPSHLDVQ  Z15, Z13, Z14
+	VPSHUFB   rev128x4<>+0(SB), Z14, Z4
+	VPXORQ    Z8, Z8, Z8
+	VPSHUFB   bottom4<>+0(SB), Z5, Z15
+	VMOVDQA64 Z12, Z14
+	VPSHLDVQ  Z15, Z13, Z14
+	VPSHUFB   rev128x4<>+0(SB), Z14, Z5
+	VPXORQ    Z9, Z9, Z9
+	VPSHUFB   bottom4<>+0(SB), Z6, Z15
+	VMOVDQA64 Z12, Z14
+	VPSHLDVQ  Z15, Z13, Z14
+	VPSHUFB   rev128x4<>+0(SB), Z14, Z6
+	VPXORQ    Z10, Z10, Z10
+	VPSHUFB   bottom4<>+0(SB), Z7, Z15
+	VMOVDQA64 Z12, Z14
+	VPSHLDVQ  Z15, Z13, Z14
+	VPSHUFB   rev128x4<>+0(SB), Z14, Z7
+	JMP       lanes_offsets_done_37
+
+lanes_offsets_split_37:
+	VPSHUFB  rev64x4<>+0(SB), Z0, Z13
+	VPSHUFD  $0x4e, Z13, Z12
+	VPSHLDQ  $0x08, Z12, Z13, Z14
+	VPXORQ   Z14, Z13, K2, Z13
+	VPSHUFB  bottom4<>+0(SB), Z4, Z15
+	VPSHLDVQ Z15, Z13, Z12
+	VPSHUFB  rev128x4<>+0(SB), Z12, Z4
+	VPXORQ   Z8, Z8, Z8
+	VPSHUFB  rev64x4<>+0(SB), Z1, Z13
+	VPSHUFD  $0x4e, Z13, Z12
+	VPSHLDQ  $0x08, Z12, Z13, Z14
+	VPXORQ   Z14, Z13, K2, Z13
+	VPSHUFB  bottom4<>+0(SB), Z5, Z15
+	VPSHLDVQ Z15, Z13, Z12
+	VPSHUFB  rev128x4<>+0(SB), Z12, Z5
+	VPXORQ   Z9, Z9, Z9
+	VPSHUFB  rev64x4<>+0(SB), Z2, Z13
+	VPSHUFD  $0x4e, Z13, Z12
+	VPSHLDQ  $0x08, Z12, Z13, Z14
+	VPXORQ   Z14, Z13, K2, Z13
+	VPSHUFB  bottom4<>+0(SB), Z6, Z15
+	VPSHLDVQ Z15, Z13, Z12
+	VPSHUFB  rev128x4<>+0(SB), Z12, Z6
+	VPXORQ   Z10, Z10, Z10
+	VPSHUFB  rev64x4<>+0(SB), Z3, Z13
+	VPSHUFD  $0x4e, Z13, Z12
+	VPSHLDQ  $0x08, Z12, Z13, Z14
+	VPXORQ   Z14, Z13, K2, Z13
+	VPSHUFB  bottom4<>+0(SB), Z7, Z15
+	VPSHLDVQ Z15, Z13, Z12
+	VPSHUFB  rev128x4<>+0(SB), Z12, Z7
+
+lanes_offsets_done_37:
 	VPSRLD        $0x04, Z11, Z13
 	VPBROADCASTD  X13, Z14
 	VPCMPEQD      Z14, Z13, K1
@@ -28832,7 +28946,7 @@ lanes_pairs_ocbOpenRunVAES512:
 	VAESDEC         Z26, Z14, Z14
 	VAESDEC         Z26, Z15, Z15
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_34
+	JE              lanes_r10_38
 	VAESDEC         Z27, Z0, Z0
 	VAESDEC         Z27, Z1, Z1
 	VAESDEC         Z27, Z2, Z2
@@ -28850,7 +28964,7 @@ lanes_pairs_ocbOpenRunVAES512:
 	VAESDEC         Z28, Z14, Z14
 	VAESDEC         Z28, Z15, Z15
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_34
+	JE              lanes_r12_38
 	VAESDEC         Z29, Z0, Z0
 	VAESDEC         Z29, Z1, Z1
 	VAESDEC         Z29, Z2, Z2
@@ -28875,9 +28989,9 @@ lanes_pairs_ocbOpenRunVAES512:
 	VAESDECLAST     Z31, Z13, Z13
 	VAESDECLAST     Z31, Z14, Z14
 	VAESDECLAST     Z31, Z15, Z15
-	JMP             lanes_rdone_34
+	JMP             lanes_rdone_38
 
-lanes_r12_34:
+lanes_r12_38:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
@@ -28886,9 +29000,9 @@ lanes_r12_34:
 	VAESDECLAST Z29, Z13, Z13
 	VAESDECLAST Z29, Z14, Z14
 	VAESDECLAST Z29, Z15, Z15
-	JMP         lanes_rdone_34
+	JMP         lanes_rdone_38
 
-lanes_r10_34:
+lanes_r10_38:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
@@ -28898,7 +29012,7 @@ lanes_r10_34:
 	VAESDECLAST Z27, Z14, Z14
 	VAESDECLAST Z27, Z15, Z15
 
-lanes_rdone_34:
+lanes_rdone_38:
 	VPTERNLOGQ    $0x96, Z16, Z4, Z0
 	VPXORQ        Z4, Z12, Z12
 	VPTERNLOGQ    $0x96, Z0, Z12, Z8
@@ -29049,7 +29163,7 @@ lanes_loop_ocbOpenRunVAES512:
 	VAESDEC         Z26, Z2, Z2
 	VAESDEC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_35
+	JE              lanes_r10_39
 	VAESDEC         Z27, Z0, Z0
 	VAESDEC         Z27, Z1, Z1
 	VAESDEC         Z27, Z2, Z2
@@ -29059,7 +29173,7 @@ lanes_loop_ocbOpenRunVAES512:
 	VAESDEC         Z28, Z2, Z2
 	VAESDEC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_35
+	JE              lanes_r12_39
 	VAESDEC         Z29, Z0, Z0
 	VAESDEC         Z29, Z1, Z1
 	VAESDEC         Z29, Z2, Z2
@@ -29072,22 +29186,22 @@ lanes_loop_ocbOpenRunVAES512:
 	VAESDECLAST     Z31, Z1, Z1
 	VAESDECLAST     Z31, Z2, Z2
 	VAESDECLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_35
+	JMP             lanes_rdone_39
 
-lanes_r12_35:
+lanes_r12_39:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
 	VAESDECLAST Z29, Z3, Z3
-	JMP         lanes_rdone_35
+	JMP         lanes_rdone_39
 
-lanes_r10_35:
+lanes_r10_39:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
 	VAESDECLAST Z27, Z3, Z3
 
-lanes_rdone_35:
+lanes_rdone_39:
 	VPXORQ        Z4, Z0, Z0
 	VPXORQ        Z0, Z8, Z8
 	MOVQ          72(SI), R12
@@ -29236,7 +29350,7 @@ lanes_masked_ocbOpenRunVAES512:
 	VAESDEC      Z26, Z2, Z2
 	VAESDEC      Z26, Z3, Z3
 	CMPQ         AX, $0x0a
-	JE           lanes_r10_36
+	JE           lanes_r10_40
 	VAESDEC      Z27, Z0, Z0
 	VAESDEC      Z27, Z1, Z1
 	VAESDEC      Z27, Z2, Z2
@@ -29246,7 +29360,7 @@ lanes_masked_ocbOpenRunVAES512:
 	VAESDEC      Z28, Z2, Z2
 	VAESDEC      Z28, Z3, Z3
 	CMPQ         AX, $0x0c
-	JE           lanes_r12_36
+	JE           lanes_r12_40
 	VAESDEC      Z29, Z0, Z0
 	VAESDEC      Z29, Z1, Z1
 	VAESDEC      Z29, Z2, Z2
@@ -29259,22 +29373,22 @@ lanes_masked_ocbOpenRunVAES512:
 	VAESDECLAST  Z31, Z1, Z1
 	VAESDECLAST  Z31, Z2, Z2
 	VAESDECLAST  Z31, Z3, Z3
-	JMP          lanes_rdone_36
+	JMP          lanes_rdone_40
 
-lanes_r12_36:
+lanes_r12_40:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
 	VAESDECLAST Z29, Z3, Z3
-	JMP         lanes_rdone_36
+	JMP         lanes_rdone_40
 
-lanes_r10_36:
+lanes_r10_40:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
 	VAESDECLAST Z27, Z3, Z3
 
-lanes_rdone_36:
+lanes_rdone_40:
 	VPCMPUD       $0x02, (R13), Z13, K2
 	VPXORQ        Z4, Z0, Z0
 	VPXORD        Z0, Z8, K2, Z8
@@ -29430,7 +29544,7 @@ lanes_blocks_done_ocbOpenRunVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_37
+	JE              lanes_r10_41
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -29440,7 +29554,7 @@ lanes_blocks_done_ocbOpenRunVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_37
+	JE              lanes_r12_41
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -29453,22 +29567,22 @@ lanes_blocks_done_ocbOpenRunVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_37
+	JMP             lanes_rdone_41
 
-lanes_r12_37:
+lanes_r12_41:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_37
+	JMP         lanes_rdone_41
 
-lanes_r10_37:
+lanes_r10_41:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_37:
+lanes_rdone_41:
 	VMOVDQU64     256(R13), Z13
 	VPCMPUB       $0x01, Z13, Z16, K1
 	VPTESTMB      Z13, Z13, K2
@@ -29690,7 +29804,7 @@ lanes_parts_done_ocbOpenRunVAES512:
 	VPXORQ          Z17, Z11, Z11
 	MOVL            1024(R13), R14
 	CMPL            R14, $0x0000ffff
-	JNE             lanes_recv_some_38
+	JNE             lanes_recv_some_42
 	MOVQ            48(SI), R12
 	MOVL            960(R13), R9
 	VMOVDQU64       (R12)(R9*1), X13
@@ -29739,9 +29853,9 @@ lanes_parts_done_ocbOpenRunVAES512:
 	MOVQ            1608(SI), R12
 	MOVL            1020(R13), R9
 	VINSERTI32X4    $0x03, (R12)(R9*1), Z16, Z16
-	JMP             lanes_recv_done_38
+	JMP             lanes_recv_done_42
 
-lanes_recv_some_38:
+lanes_recv_some_42:
 	MOVQ       $0x0001000100010001, R8
 	MOVL       R14, R12
 	PDEPQ      R8, R12, R12
@@ -29827,7 +29941,7 @@ lanes_recv_some_38:
 	MOVL       1020(R13), R9
 	VMOVDQU8   -48(R12)(R9*1), K3, Z16
 
-lanes_recv_done_38:
+lanes_recv_done_42:
 	LEAQ            1664(SI), R11
 	MOVL            512(R13), R12
 	INCL            R12
@@ -29899,10 +30013,11 @@ lanes_recv_done_38:
 	VPCMPEQQ        Z2, Z12, K2, K2
 	VPCMPEQQ        Z3, Z12, K2, K2
 	KORTESTB        K2, K2
-	JCC             lanes_ktop_split_39
+	JCC             lanes_ktop_split_43
+	MOVB            $0x01, 516(R13)
 	VPCMPEQQ        1088(R13), Z0, K3
 	KORTESTB        K3, K3
-	JCC             lanes_ktop_miss_39
+	JCC             lanes_ktop_miss_43
 	VAESENC         Z18, Z8, Z8
 	VAESENC         Z18, Z9, Z9
 	VAESENC         Z18, Z10, Z10
@@ -29940,7 +30055,7 @@ lanes_recv_done_38:
 	VAESENC         Z26, Z10, Z10
 	VAESENC         Z26, Z11, Z11
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_40
+	JE              lanes_r10_44
 	VAESENC         Z27, Z8, Z8
 	VAESENC         Z27, Z9, Z9
 	VAESENC         Z27, Z10, Z10
@@ -29950,7 +30065,7 @@ lanes_recv_done_38:
 	VAESENC         Z28, Z10, Z10
 	VAESENC         Z28, Z11, Z11
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_40
+	JE              lanes_r12_44
 	VAESENC         Z29, Z8, Z8
 	VAESENC         Z29, Z9, Z9
 	VAESENC         Z29, Z10, Z10
@@ -29963,29 +30078,26 @@ lanes_recv_done_38:
 	VAESENCLAST     Z31, Z9, Z9
 	VAESENCLAST     Z31, Z10, Z10
 	VAESENCLAST     Z31, Z11, Z11
-	JMP             lanes_rdone_40
+	JMP             lanes_rdone_44
 
-lanes_r12_40:
+lanes_r12_44:
 	VAESENCLAST Z29, Z8, Z8
 	VAESENCLAST Z29, Z9, Z9
 	VAESENCLAST Z29, Z10, Z10
 	VAESENCLAST Z29, Z11, Z11
-	JMP         lanes_rdone_40
+	JMP         lanes_rdone_44
 
-lanes_r10_40:
+lanes_r10_44:
 	VAESENCLAST Z27, Z8, Z8
 	VAESENCLAST Z27, Z9, Z9
 	VAESENCLAST Z27, Z10, Z10
 	VAESENCLAST Z27, Z11, Z11
 
-lanes_rdone_40:
+lanes_rdone_44:
 	VMOVDQA64 1152(R13), Z0
-	VMOVDQA64 1152(R13), Z1
-	VMOVDQA64 1152(R13), Z2
-	VMOVDQA64 1152(R13), Z3
-	JMP       lanes_ktop_done_39
+	JMP       lanes_ktop_done_43
 
-lanes_ktop_miss_39:
+lanes_ktop_miss_43:
 	VMOVDQA64   Z0, 1088(R13)
 	VAESENC     Z18, Z8, Z8
 	VAESENC     Z18, Z9, Z9
@@ -30033,7 +30145,7 @@ lanes_ktop_miss_39:
 	VAESENC     Z26, Z11, Z11
 	VAESENC     Z26, Z0, Z0
 	CMPQ        AX, $0x0a
-	JE          lanes_r10_41
+	JE          lanes_r10_45
 	VAESENC     Z27, Z8, Z8
 	VAESENC     Z27, Z9, Z9
 	VAESENC     Z27, Z10, Z10
@@ -30045,7 +30157,7 @@ lanes_ktop_miss_39:
 	VAESENC     Z28, Z11, Z11
 	VAESENC     Z28, Z0, Z0
 	CMPQ        AX, $0x0c
-	JE          lanes_r12_41
+	JE          lanes_r12_45
 	VAESENC     Z29, Z8, Z8
 	VAESENC     Z29, Z9, Z9
 	VAESENC     Z29, Z10, Z10
@@ -30061,31 +30173,29 @@ lanes_ktop_miss_39:
 	VAESENCLAST Z31, Z10, Z10
 	VAESENCLAST Z31, Z11, Z11
 	VAESENCLAST Z31, Z0, Z0
-	JMP         lanes_rdone_41
+	JMP         lanes_rdone_45
 
-lanes_r12_41:
+lanes_r12_45:
 	VAESENCLAST Z29, Z8, Z8
 	VAESENCLAST Z29, Z9, Z9
 	VAESENCLAST Z29, Z10, Z10
 	VAESENCLAST Z29, Z11, Z11
 	VAESENCLAST Z29, Z0, Z0
-	JMP         lanes_rdone_41
+	JMP         lanes_rdone_45
 
-lanes_r10_41:
+lanes_r10_45:
 	VAESENCLAST Z27, Z8, Z8
 	VAESENCLAST Z27, Z9, Z9
 	VAESENCLAST Z27, Z10, Z10
 	VAESENCLAST Z27, Z11, Z11
 	VAESENCLAST Z27, Z0, Z0
 
-lanes_rdone_41:
+lanes_rdone_45:
 	VMOVDQA64 Z0, 1152(R13)
-	VMOVDQA64 Z0, Z1
-	VMOVDQA64 Z0, Z2
-	VMOVDQA64 Z0, Z3
-	JMP       lanes_ktop_done_39
+	JMP       lanes_ktop_done_43
 
-lanes_ktop_split_39:
+lanes_ktop_split_43:
+	MOVB        $0x00, 516(R13)
 	VMOVDQA64   Z0, 1088(R13)
 	VAESENC     Z18, Z8, Z8
 	VAESENC     Z18, Z9, Z9
@@ -30160,7 +30270,7 @@ lanes_ktop_split_39:
 	VAESENC     Z26, Z2, Z2
 	VAESENC     Z26, Z3, Z3
 	CMPQ        AX, $0x0a
-	JE          lanes_r10_42
+	JE          lanes_r10_46
 	VAESENC     Z27, Z8, Z8
 	VAESENC     Z27, Z9, Z9
 	VAESENC     Z27, Z10, Z10
@@ -30178,7 +30288,7 @@ lanes_ktop_split_39:
 	VAESENC     Z28, Z2, Z2
 	VAESENC     Z28, Z3, Z3
 	CMPQ        AX, $0x0c
-	JE          lanes_r12_42
+	JE          lanes_r12_46
 	VAESENC     Z29, Z8, Z8
 	VAESENC     Z29, Z9, Z9
 	VAESENC     Z29, Z10, Z10
@@ -30203,9 +30313,9 @@ lanes_ktop_split_39:
 	VAESENCLAST Z31, Z1, Z1
 	VAESENCLAST Z31, Z2, Z2
 	VAESENCLAST Z31, Z3, Z3
-	JMP         lanes_rdone_42
+	JMP         lanes_rdone_46
 
-lanes_r12_42:
+lanes_r12_46:
 	VAESENCLAST Z29, Z8, Z8
 	VAESENCLAST Z29, Z9, Z9
 	VAESENCLAST Z29, Z10, Z10
@@ -30214,9 +30324,9 @@ lanes_r12_42:
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_42
+	JMP         lanes_rdone_46
 
-lanes_r10_42:
+lanes_r10_46:
 	VAESENCLAST Z27, Z8, Z8
 	VAESENCLAST Z27, Z9, Z9
 	VAESENCLAST Z27, Z10, Z10
@@ -30226,10 +30336,10 @@ lanes_r10_42:
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_42:
+lanes_rdone_46:
 	VMOVDQA64 Z0, 1152(R13)
 
-lanes_ktop_done_39:
+lanes_ktop_done_43:
 	MOVQ      out+88(FP), R11
 	VMOVDQU64 Z8, (R11)
 	VMOVDQU64 Z9, 64(R11)

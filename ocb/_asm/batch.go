@@ -51,6 +51,7 @@ const (
 	lnN     = 0
 	lnR     = 256
 	lnRuns  = 512
+	lnOne   = 516
 	lnTable = 576
 	lnKin   = 1088
 	lnKtop  = 1152
@@ -577,7 +578,7 @@ func laneKtops(with ...VecPhysical) {
 	laneLabels++
 	split, done := "lanes_ktop_split_"+itoa(laneLabels), "lanes_ktop_done_"+itoa(laneLabels)
 	miss := "lanes_ktop_miss_" + itoa(laneLabels)
-	kin, ktop := Mem{Base: lo, Disp: lnKin}, Mem{Base: lo, Disp: lnKtop}
+	kin, ktop, one := Mem{Base: lo, Disp: lnKin}, Mem{Base: lo, Disp: lnKtop}, Mem{Base: lo, Disp: lnOne}
 	// K2: the qwords equal to lane 0's, across the four registers.
 	VSHUFI64X2(U8(0), lX(0), lX(0), Z12)
 	VPCMPEQQ(lX(0), Z12, K2)
@@ -586,15 +587,14 @@ func laneKtops(with ...VecPhysical) {
 	}
 	KORTESTB(K2, K2)
 	JCC(LabelRef(split))
+	MOVB(U8(1), one)
 	// (A run's first group, whose frame holds no pair yet, has no with.)
 	if len(with) > 0 {
 		VPCMPEQQ(kin, lX(0), K3)
 		KORTESTB(K3, K3)
 		JCC(LabelRef(miss))
 		laneRoundsOf(false, with)
-		for r := 0; r < 4; r++ {
-			VMOVDQA64(ktop, lX(r))
-		}
+		VMOVDQA64(ktop, lX(0))
 		JMP(LabelRef(done))
 		Label(miss)
 	}
@@ -605,11 +605,9 @@ func laneKtops(with ...VecPhysical) {
 	if laneRun {
 		VMOVDQA64(lX(0), ktop)
 	}
-	for r := 1; r < 4; r++ {
-		VMOVDQA64(lX(0), lX(r))
-	}
 	JMP(LabelRef(done))
 	Label(split)
+	MOVB(U8(0), one)
 	if laneRun {
 		VMOVDQA64(lX(0), kin)
 	}
@@ -628,8 +626,28 @@ func laneKtops(with ...VecPhysical) {
 // VBMI2's funnel shifts (whose counts are taken mod 64). It zeroes the
 // checksums but a run kernel's last, which holds the lengths.
 func laneOffsets(run bool) {
+	laneLabels++
+	split, done := "lanes_offsets_split_"+itoa(laneLabels), "lanes_offsets_done_"+itoa(laneLabels)
 	MOVL(U32(0x55), lT.As32())
 	KMOVW(lT.As32(), K2)
+	CMPB(Mem{Base: lo, Disp: lnOne}, U8(0))
+	JE(LabelRef(split))
+	// One Ktop in the first state: one Stretch for all.
+	VPSHUFB(rev64x4, lX(0), Z13)
+	VPSHUFD(U8(0x4e), Z13, Z12)
+	VPSHLDQ(U8(8), Z12, Z13, Z14)
+	VPXORQ(Z14, Z13, K2, Z13)
+	for r := 0; r < 4; r++ {
+		VPSHUFB(bottom4, lOff(r), Z15)
+		VMOVDQA64(Z12, Z14)
+		VPSHLDVQ(Z15, Z13, Z14)
+		VPSHUFB(rev128x4, Z14, lOff(r))
+		if !run || r < 3 {
+			VPXORQ(lSum(r), lSum(r), lSum(r))
+		}
+	}
+	JMP(LabelRef(done))
+	Label(split)
 	for r := 0; r < 4; r++ {
 		// Z13: [s0, s1] (qword 0 first), Z12: [s1, s0].
 		VPSHUFB(rev64x4, lX(r), Z13)
@@ -644,6 +662,7 @@ func laneOffsets(run bool) {
 			VPXORQ(lSum(r), lSum(r), lSum(r))
 		}
 	}
+	Label(done)
 }
 
 // lRecv(r) holds the received tags of register r's lanes (opening).
