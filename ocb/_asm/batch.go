@@ -991,25 +991,32 @@ func lanePairs(o op) {
 	for r := 0; r < 4; r++ {
 		VPXORQ(Z16, lOff(r), lOff(r))
 	}
+	// Each lane's blocks j and j+1 by one 32-byte load: lanes 0 and 1 in
+	// the state ([X0, Y0, X1, Y1]), 2 and 3 in lY, dealt out by two
+	// shuffles (the first by way of Z16): 4 vector ops a register where
+	// loads into each 16-byte lane took 6.
+	for r := 0; r < 4; r++ {
+		for k := 0; k < 4; k++ {
+			MOVQ(laneField(lnSrc, 4*r+k), lT)
+			m := Mem{Base: lT, Index: lJ16, Scale: 1}
+			if x := []VecPhysical{lX(r), lY(r)}[k/2]; k%2 == 0 {
+				VMOVDQU(m, x.AsY())
+			} else {
+				VINSERTI64X4(U8(1), m, x, x)
+			}
+		}
+		VSHUFI64X2(U8(0x88), lY(r), lX(r), Z16)
+		VSHUFI64X2(U8(0xdd), lY(r), lX(r), lY(r))
+		VMOVDQA64(Z16, lX(r))
+		if o == enc {
+			VPTERNLOGQ(U8(0x96), lX(r), lY(r), lSum(r))
+		}
+	}
 	LEAQ(Mem{Base: lJ, Disp: 1}, lT)
 	BSFQ(lT, lT)
 	SHLQ(U8(4), lT)
 	VBROADCASTI32X4(Mem{Base: ltab, Index: lT, Scale: 1}, Z16)
 	for r := 0; r < 4; r++ {
-		for k := 0; k < 4; k++ {
-			MOVQ(laneField(lnSrc, 4*r+k), lT)
-			for h, x := range []VecPhysical{lX(r), lY(r)} {
-				m := Mem{Base: lT, Index: lJ16, Scale: 1, Disp: 16 * h}
-				if k == 0 {
-					VMOVDQU(m, x.AsX())
-				} else {
-					VBROADCASTI32X4(m, []Op{K5, K6, K7}[k-1], x)
-				}
-			}
-		}
-		if o == enc {
-			VPTERNLOGQ(U8(0x96), lX(r), lY(r), lSum(r))
-		}
 		VPTERNLOGQ(U8(0x96), lKey(0), lOff(r), lX(r))
 		VPXORQ(Z16, lOff(r), lOff(r))
 		VPTERNLOGQ(U8(0x96), lKey(0), lOff(r), lY(r))
