@@ -22643,7 +22643,7 @@ DATA lenPerm<>+248(SB)/8, $0x0000000f0000000f
 GLOBL lenPerm<>(SB), RODATA|NOPTR, $256
 
 // func ocbSealLanesVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, idx *[16]int, n int, sub int, mark uint32, out *[264]byte)
-// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI2, AVX512VL, VAES
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI2, AVX512VL, BMI2, VAES
 TEXT ·ocbSealLanesVAES512(SB), $1280-96
 	LEAQ    (SP), R13
 	ADDQ    $0x3f, R13
@@ -23202,28 +23202,33 @@ lanes_reduced_ocbSealLanesVAES512:
 	VMOVDQU64 Z14, 192(R13)
 
 lanes_n_done_ocbSealLanesVAES512:
-	TESTL     R14, R14
-	JZ        lanes_r_done_ocbSealLanesVAES512
-	VMOVDQU64 lenPerm<>+0(SB), Z14
-	VPERMD    Z12, Z14, Z14
-	VPANDD    low4<>+0(SB), Z14, Z14
-	VPSHUFB   Z16, Z14, Z14
-	VMOVDQU64 Z14, 256(R13)
-	VMOVDQU64 lenPerm<>+64(SB), Z14
-	VPERMD    Z12, Z14, Z14
-	VPANDD    low4<>+0(SB), Z14, Z14
-	VPSHUFB   Z16, Z14, Z14
-	VMOVDQU64 Z14, 320(R13)
-	VMOVDQU64 lenPerm<>+128(SB), Z14
-	VPERMD    Z12, Z14, Z14
-	VPANDD    low4<>+0(SB), Z14, Z14
-	VPSHUFB   Z16, Z14, Z14
-	VMOVDQU64 Z14, 384(R13)
-	VMOVDQU64 lenPerm<>+192(SB), Z14
-	VPERMD    Z12, Z14, Z14
-	VPANDD    low4<>+0(SB), Z14, Z14
-	VPSHUFB   Z16, Z14, Z14
-	VMOVDQU64 Z14, 448(R13)
+	TESTL        R14, R14
+	JZ           lanes_r_done_ocbSealLanesVAES512
+	VPBROADCASTD X12, Z14
+	VPCMPEQD     Z14, Z12, K1
+	KORTESTW     K1, K1
+	SETCS        517(R13)
+	JCS          lanes_r_done_ocbSealLanesVAES512
+	VMOVDQU64    lenPerm<>+0(SB), Z14
+	VPERMD       Z12, Z14, Z14
+	VPANDD       low4<>+0(SB), Z14, Z14
+	VPSHUFB      Z16, Z14, Z14
+	VMOVDQU64    Z14, 256(R13)
+	VMOVDQU64    lenPerm<>+64(SB), Z14
+	VPERMD       Z12, Z14, Z14
+	VPANDD       low4<>+0(SB), Z14, Z14
+	VPSHUFB      Z16, Z14, Z14
+	VMOVDQU64    Z14, 320(R13)
+	VMOVDQU64    lenPerm<>+128(SB), Z14
+	VPERMD       Z12, Z14, Z14
+	VPANDD       low4<>+0(SB), Z14, Z14
+	VPSHUFB      Z16, Z14, Z14
+	VMOVDQU64    Z14, 384(R13)
+	VMOVDQU64    lenPerm<>+192(SB), Z14
+	VPERMD       Z12, Z14, Z14
+	VPANDD       low4<>+0(SB), Z14, Z14
+	VPSHUFB      Z16, Z14, Z14
+	VMOVDQU64    Z14, 448(R13)
 
 lanes_r_done_ocbSealLanesVAES512:
 	TESTQ R8, R8
@@ -23910,22 +23915,23 @@ lanes_blocks_done_ocbSealLanesVAES512:
 	TESTL           R14, R14
 	JZ              lanes_parts_done_ocbSealLanesVAES512
 	VBROADCASTI32X4 (DI), Z12
-	VMOVDQU64       iota4<>+0(SB), Z16
-	VMOVDQU64       256(R13), Z13
-	VPTESTMD        Z13, Z13, K2
-	VPXORD          Z12, Z4, K2, Z4
+	CMPB            517(R13), $0x00
+	JE              lanes_parts_unlike_ocbSealLanesVAES512
+	MOVL            960(R13), R9
+	ANDL            $0x0f, R9
+	MOVQ            $0x0001000100010001, R11
+	SHLXQ           R9, R11, R12
+	KMOVQ           R12, K2
+	SUBQ            R11, R12
+	KMOVQ           R12, K1
+	VMOVDQU8.Z      b80<>+0(SB), K2, Z15
+	VPXORQ          Z12, Z4, Z4
 	VPXORQ          Z17, Z4, Z0
-	VMOVDQU64       320(R13), Z13
-	VPTESTMD        Z13, Z13, K2
-	VPXORD          Z12, Z5, K2, Z5
+	VPXORQ          Z12, Z5, Z5
 	VPXORQ          Z17, Z5, Z1
-	VMOVDQU64       384(R13), Z13
-	VPTESTMD        Z13, Z13, K2
-	VPXORD          Z12, Z6, K2, Z6
+	VPXORQ          Z12, Z6, Z6
 	VPXORQ          Z17, Z6, Z2
-	VMOVDQU64       448(R13), Z13
-	VPTESTMD        Z13, Z13, K2
-	VPXORD          Z12, Z7, K2, Z7
+	VPXORQ          Z12, Z7, Z7
 	VPXORQ          Z17, Z7, Z3
 	VAESENC         Z18, Z0, Z0
 	VAESENC         Z18, Z1, Z1
@@ -24003,6 +24009,262 @@ lanes_r10_9:
 	VAESENCLAST Z27, Z3, Z3
 
 lanes_rdone_9:
+	MOVQ          (SI), R12
+	MOVL          960(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X14
+	MOVQ          8(SI), R12
+	MOVL          964(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x01, X16, Z14, Z14
+	MOVQ          16(SI), R12
+	MOVL          968(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x02, X16, Z14, Z14
+	MOVQ          24(SI), R12
+	MOVL          972(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x03, X16, Z14, Z14
+	VPXORQ        Z14, Z0, Z0
+	MOVQ          128(SI), R12
+	MOVL          960(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8      X0, K1, (R12)(R14*1)
+	MOVQ          136(SI), R12
+	MOVL          964(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x01, Z0, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	MOVQ          144(SI), R12
+	MOVL          968(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x02, Z0, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	MOVQ          152(SI), R12
+	MOVL          972(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x03, Z0, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	VPTERNLOGQ    $0x96, Z14, Z15, Z8
+	MOVQ          32(SI), R12
+	MOVL          976(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X14
+	MOVQ          40(SI), R12
+	MOVL          980(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x01, X16, Z14, Z14
+	MOVQ          48(SI), R12
+	MOVL          984(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x02, X16, Z14, Z14
+	MOVQ          56(SI), R12
+	MOVL          988(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x03, X16, Z14, Z14
+	VPXORQ        Z14, Z1, Z1
+	MOVQ          160(SI), R12
+	MOVL          976(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8      X1, K1, (R12)(R14*1)
+	MOVQ          168(SI), R12
+	MOVL          980(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x01, Z1, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	MOVQ          176(SI), R12
+	MOVL          984(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x02, Z1, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	MOVQ          184(SI), R12
+	MOVL          988(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x03, Z1, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	VPTERNLOGQ    $0x96, Z14, Z15, Z9
+	MOVQ          64(SI), R12
+	MOVL          992(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X14
+	MOVQ          72(SI), R12
+	MOVL          996(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x01, X16, Z14, Z14
+	MOVQ          80(SI), R12
+	MOVL          1000(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x02, X16, Z14, Z14
+	MOVQ          88(SI), R12
+	MOVL          1004(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x03, X16, Z14, Z14
+	VPXORQ        Z14, Z2, Z2
+	MOVQ          192(SI), R12
+	MOVL          992(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8      X2, K1, (R12)(R14*1)
+	MOVQ          200(SI), R12
+	MOVL          996(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x01, Z2, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	MOVQ          208(SI), R12
+	MOVL          1000(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x02, Z2, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	MOVQ          216(SI), R12
+	MOVL          1004(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x03, Z2, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	VPTERNLOGQ    $0x96, Z14, Z15, Z10
+	MOVQ          96(SI), R12
+	MOVL          1008(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X14
+	MOVQ          104(SI), R12
+	MOVL          1012(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x01, X16, Z14, Z14
+	MOVQ          112(SI), R12
+	MOVL          1016(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x02, X16, Z14, Z14
+	MOVQ          120(SI), R12
+	MOVL          1020(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x03, X16, Z14, Z14
+	VPXORQ        Z14, Z3, Z3
+	MOVQ          224(SI), R12
+	MOVL          1008(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8      X3, K1, (R12)(R14*1)
+	MOVQ          232(SI), R12
+	MOVL          1012(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x01, Z3, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	MOVQ          240(SI), R12
+	MOVL          1016(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x02, Z3, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	MOVQ          248(SI), R12
+	MOVL          1020(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x03, Z3, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	VPTERNLOGQ    $0x96, Z14, Z15, Z11
+	JMP           lanes_parts_done_ocbSealLanesVAES512
+
+lanes_parts_unlike_ocbSealLanesVAES512:
+	VMOVDQU64   iota4<>+0(SB), Z16
+	VMOVDQU64   256(R13), Z13
+	VPTESTMD    Z13, Z13, K2
+	VPXORD      Z12, Z4, K2, Z4
+	VPXORQ      Z17, Z4, Z0
+	VMOVDQU64   320(R13), Z13
+	VPTESTMD    Z13, Z13, K2
+	VPXORD      Z12, Z5, K2, Z5
+	VPXORQ      Z17, Z5, Z1
+	VMOVDQU64   384(R13), Z13
+	VPTESTMD    Z13, Z13, K2
+	VPXORD      Z12, Z6, K2, Z6
+	VPXORQ      Z17, Z6, Z2
+	VMOVDQU64   448(R13), Z13
+	VPTESTMD    Z13, Z13, K2
+	VPXORD      Z12, Z7, K2, Z7
+	VPXORQ      Z17, Z7, Z3
+	VAESENC     Z18, Z0, Z0
+	VAESENC     Z18, Z1, Z1
+	VAESENC     Z18, Z2, Z2
+	VAESENC     Z18, Z3, Z3
+	VAESENC     Z19, Z0, Z0
+	VAESENC     Z19, Z1, Z1
+	VAESENC     Z19, Z2, Z2
+	VAESENC     Z19, Z3, Z3
+	VAESENC     Z20, Z0, Z0
+	VAESENC     Z20, Z1, Z1
+	VAESENC     Z20, Z2, Z2
+	VAESENC     Z20, Z3, Z3
+	VAESENC     Z21, Z0, Z0
+	VAESENC     Z21, Z1, Z1
+	VAESENC     Z21, Z2, Z2
+	VAESENC     Z21, Z3, Z3
+	VAESENC     Z22, Z0, Z0
+	VAESENC     Z22, Z1, Z1
+	VAESENC     Z22, Z2, Z2
+	VAESENC     Z22, Z3, Z3
+	VAESENC     Z23, Z0, Z0
+	VAESENC     Z23, Z1, Z1
+	VAESENC     Z23, Z2, Z2
+	VAESENC     Z23, Z3, Z3
+	VAESENC     Z24, Z0, Z0
+	VAESENC     Z24, Z1, Z1
+	VAESENC     Z24, Z2, Z2
+	VAESENC     Z24, Z3, Z3
+	VAESENC     Z25, Z0, Z0
+	VAESENC     Z25, Z1, Z1
+	VAESENC     Z25, Z2, Z2
+	VAESENC     Z25, Z3, Z3
+	VAESENC     Z26, Z0, Z0
+	VAESENC     Z26, Z1, Z1
+	VAESENC     Z26, Z2, Z2
+	VAESENC     Z26, Z3, Z3
+	CMPQ        AX, $0x0a
+	JE          lanes_r10_10
+	VAESENC     Z27, Z0, Z0
+	VAESENC     Z27, Z1, Z1
+	VAESENC     Z27, Z2, Z2
+	VAESENC     Z27, Z3, Z3
+	VAESENC     Z28, Z0, Z0
+	VAESENC     Z28, Z1, Z1
+	VAESENC     Z28, Z2, Z2
+	VAESENC     Z28, Z3, Z3
+	CMPQ        AX, $0x0c
+	JE          lanes_r12_10
+	VAESENC     Z29, Z0, Z0
+	VAESENC     Z29, Z1, Z1
+	VAESENC     Z29, Z2, Z2
+	VAESENC     Z29, Z3, Z3
+	VAESENC     Z30, Z0, Z0
+	VAESENC     Z30, Z1, Z1
+	VAESENC     Z30, Z2, Z2
+	VAESENC     Z30, Z3, Z3
+	VAESENCLAST Z31, Z0, Z0
+	VAESENCLAST Z31, Z1, Z1
+	VAESENCLAST Z31, Z2, Z2
+	VAESENCLAST Z31, Z3, Z3
+	JMP         lanes_rdone_10
+
+lanes_r12_10:
+	VAESENCLAST Z29, Z0, Z0
+	VAESENCLAST Z29, Z1, Z1
+	VAESENCLAST Z29, Z2, Z2
+	VAESENCLAST Z29, Z3, Z3
+	JMP         lanes_rdone_10
+
+lanes_r10_10:
+	VAESENCLAST Z27, Z0, Z0
+	VAESENCLAST Z27, Z1, Z1
+	VAESENCLAST Z27, Z2, Z2
+	VAESENCLAST Z27, Z3, Z3
+
+lanes_rdone_10:
 	VMOVDQU64     256(R13), Z13
 	VPCMPUB       $0x01, Z13, Z16, K1
 	VPTESTMB      Z13, Z13, K2
@@ -24255,7 +24517,7 @@ lanes_parts_done_ocbSealLanesVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_10
+	JE              lanes_r10_11
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -24265,7 +24527,7 @@ lanes_parts_done_ocbSealLanesVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_10
+	JE              lanes_r12_11
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -24278,22 +24540,22 @@ lanes_parts_done_ocbSealLanesVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_10
+	JMP             lanes_rdone_11
 
-lanes_r12_10:
+lanes_r12_11:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_10
+	JMP         lanes_rdone_11
 
-lanes_r10_10:
+lanes_r10_11:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_10:
+lanes_rdone_11:
 	MOVQ      out+88(FP), R11
 	VMOVDQU64 Z0, (R11)
 	VMOVDQU64 Z1, 64(R11)
@@ -24645,17 +24907,17 @@ TEXT ·ocbOpenLanesVAES512(SB), $1280-104
 	MOVL    384(SI), BX
 	ANDL    $-16, BX
 
-lanes_idle_11:
+lanes_idle_12:
 	CMPQ R9, $0x10
-	JAE  lanes_idle_done_11
+	JAE  lanes_idle_done_12
 	MOVQ AX, (SI)(R9*8)
 	MOVQ DX, 128(SI)(R9*8)
 	MOVQ R10, 256(SI)(R9*8)
 	MOVL BX, 384(SI)(R9*4)
 	INCQ R9
-	JMP  lanes_idle_11
+	JMP  lanes_idle_12
 
-lanes_idle_done_11:
+lanes_idle_done_12:
 	MOVQ            nr+0(FP), AX
 	MOVQ            rk+8(FP), BX
 	MOVQ            ek+16(FP), R10
@@ -24749,7 +25011,7 @@ lanes_idle_done_11:
 	VPCMPEQQ        Z2, Z12, K2, K2
 	VPCMPEQQ        Z3, Z12, K2, K2
 	KORTESTB        K2, K2
-	JCC             lanes_ktop_split_12
+	JCC             lanes_ktop_split_13
 	MOVB            $0x01, 516(R13)
 	VAESENC         Z18, Z0, Z0
 	VAESENC         Z19, Z0, Z0
@@ -24761,27 +25023,27 @@ lanes_idle_done_11:
 	VAESENC         Z25, Z0, Z0
 	VAESENC         Z26, Z0, Z0
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_13
+	JE              lanes_r10_14
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z28, Z0, Z0
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_13
+	JE              lanes_r12_14
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z30, Z0, Z0
 	VAESENCLAST     Z31, Z0, Z0
-	JMP             lanes_rdone_13
+	JMP             lanes_rdone_14
 
-lanes_r12_13:
+lanes_r12_14:
 	VAESENCLAST Z29, Z0, Z0
-	JMP         lanes_rdone_13
+	JMP         lanes_rdone_14
 
-lanes_r10_13:
+lanes_r10_14:
 	VAESENCLAST Z27, Z0, Z0
 
-lanes_rdone_13:
-	JMP lanes_ktop_done_12
+lanes_rdone_14:
+	JMP lanes_ktop_done_13
 
-lanes_ktop_split_12:
+lanes_ktop_split_13:
 	MOVB        $0x00, 516(R13)
 	VAESENC     Z18, Z0, Z0
 	VAESENC     Z18, Z1, Z1
@@ -24820,7 +25082,7 @@ lanes_ktop_split_12:
 	VAESENC     Z26, Z2, Z2
 	VAESENC     Z26, Z3, Z3
 	CMPQ        AX, $0x0a
-	JE          lanes_r10_14
+	JE          lanes_r10_15
 	VAESENC     Z27, Z0, Z0
 	VAESENC     Z27, Z1, Z1
 	VAESENC     Z27, Z2, Z2
@@ -24830,7 +25092,7 @@ lanes_ktop_split_12:
 	VAESENC     Z28, Z2, Z2
 	VAESENC     Z28, Z3, Z3
 	CMPQ        AX, $0x0c
-	JE          lanes_r12_14
+	JE          lanes_r12_15
 	VAESENC     Z29, Z0, Z0
 	VAESENC     Z29, Z1, Z1
 	VAESENC     Z29, Z2, Z2
@@ -24843,27 +25105,27 @@ lanes_ktop_split_12:
 	VAESENCLAST Z31, Z1, Z1
 	VAESENCLAST Z31, Z2, Z2
 	VAESENCLAST Z31, Z3, Z3
-	JMP         lanes_rdone_14
+	JMP         lanes_rdone_15
 
-lanes_r12_14:
+lanes_r12_15:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_14
+	JMP         lanes_rdone_15
 
-lanes_r10_14:
+lanes_r10_15:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_14:
-lanes_ktop_done_12:
+lanes_rdone_15:
+lanes_ktop_done_13:
 	MOVL      $0x00000055, R12
 	KMOVW     R12, K2
 	CMPB      516(R13), $0x00
-	JE        lanes_offsets_split_15
+	JE        lanes_offsets_split_16
 	VPSHUFB   rev64x4<>+0(SB), Z0, Z13
 	VPSHUFD   $0x4e, Z13, Z12
 	VPSHLDQ   $0x08, Z12, Z13, Z14
@@ -24888,9 +25150,9 @@ lanes_ktop_done_12:
 	VPSHLDVQ  Z15, Z13, Z14
 	VPSHUFB   rev128x4<>+0(SB), Z14, Z7
 	VPXORQ    Z11, Z11, Z11
-	JMP       lanes_offsets_done_15
+	JMP       lanes_offsets_done_16
 
-lanes_offsets_split_15:
+lanes_offsets_split_16:
 	VPSHUFB  rev64x4<>+0(SB), Z0, Z13
 	VPSHUFD  $0x4e, Z13, Z12
 	VPSHLDQ  $0x08, Z12, Z13, Z14
@@ -24924,7 +25186,7 @@ lanes_offsets_split_15:
 	VPSHUFB  rev128x4<>+0(SB), Z12, Z7
 	VPXORQ   Z11, Z11, Z11
 
-lanes_offsets_done_15:
+lanes_offsets_done_16:
 	VMOVDQU64     384(SI), Z12
 	VPSRLD        $0x04, Z12, Z13
 	VPBROADCASTD  X13, Z14
@@ -24976,28 +25238,33 @@ lanes_reduced_ocbOpenLanesVAES512:
 	VMOVDQU64 Z14, 192(R13)
 
 lanes_n_done_ocbOpenLanesVAES512:
-	TESTL     R14, R14
-	JZ        lanes_r_done_ocbOpenLanesVAES512
-	VMOVDQU64 lenPerm<>+0(SB), Z14
-	VPERMD    Z12, Z14, Z14
-	VPANDD    low4<>+0(SB), Z14, Z14
-	VPSHUFB   Z16, Z14, Z14
-	VMOVDQU64 Z14, 256(R13)
-	VMOVDQU64 lenPerm<>+64(SB), Z14
-	VPERMD    Z12, Z14, Z14
-	VPANDD    low4<>+0(SB), Z14, Z14
-	VPSHUFB   Z16, Z14, Z14
-	VMOVDQU64 Z14, 320(R13)
-	VMOVDQU64 lenPerm<>+128(SB), Z14
-	VPERMD    Z12, Z14, Z14
-	VPANDD    low4<>+0(SB), Z14, Z14
-	VPSHUFB   Z16, Z14, Z14
-	VMOVDQU64 Z14, 384(R13)
-	VMOVDQU64 lenPerm<>+192(SB), Z14
-	VPERMD    Z12, Z14, Z14
-	VPANDD    low4<>+0(SB), Z14, Z14
-	VPSHUFB   Z16, Z14, Z14
-	VMOVDQU64 Z14, 448(R13)
+	TESTL        R14, R14
+	JZ           lanes_r_done_ocbOpenLanesVAES512
+	VPBROADCASTD X12, Z14
+	VPCMPEQD     Z14, Z12, K1
+	KORTESTW     K1, K1
+	SETCS        517(R13)
+	JCS          lanes_r_done_ocbOpenLanesVAES512
+	VMOVDQU64    lenPerm<>+0(SB), Z14
+	VPERMD       Z12, Z14, Z14
+	VPANDD       low4<>+0(SB), Z14, Z14
+	VPSHUFB      Z16, Z14, Z14
+	VMOVDQU64    Z14, 256(R13)
+	VMOVDQU64    lenPerm<>+64(SB), Z14
+	VPERMD       Z12, Z14, Z14
+	VPANDD       low4<>+0(SB), Z14, Z14
+	VPSHUFB      Z16, Z14, Z14
+	VMOVDQU64    Z14, 320(R13)
+	VMOVDQU64    lenPerm<>+128(SB), Z14
+	VPERMD       Z12, Z14, Z14
+	VPANDD       low4<>+0(SB), Z14, Z14
+	VPSHUFB      Z16, Z14, Z14
+	VMOVDQU64    Z14, 384(R13)
+	VMOVDQU64    lenPerm<>+192(SB), Z14
+	VPERMD       Z12, Z14, Z14
+	VPANDD       low4<>+0(SB), Z14, Z14
+	VPSHUFB      Z16, Z14, Z14
+	VMOVDQU64    Z14, 448(R13)
 
 lanes_r_done_ocbOpenLanesVAES512:
 	VBROADCASTI32X4 (BX), Z17
@@ -25170,7 +25437,7 @@ lanes_pairs_ocbOpenLanesVAES512:
 	VAESDEC         Z26, Z14, Z14
 	VAESDEC         Z26, Z15, Z15
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_16
+	JE              lanes_r10_17
 	VAESDEC         Z27, Z0, Z0
 	VAESDEC         Z27, Z1, Z1
 	VAESDEC         Z27, Z2, Z2
@@ -25188,7 +25455,7 @@ lanes_pairs_ocbOpenLanesVAES512:
 	VAESDEC         Z28, Z14, Z14
 	VAESDEC         Z28, Z15, Z15
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_16
+	JE              lanes_r12_17
 	VAESDEC         Z29, Z0, Z0
 	VAESDEC         Z29, Z1, Z1
 	VAESDEC         Z29, Z2, Z2
@@ -25213,9 +25480,9 @@ lanes_pairs_ocbOpenLanesVAES512:
 	VAESDECLAST     Z31, Z13, Z13
 	VAESDECLAST     Z31, Z14, Z14
 	VAESDECLAST     Z31, Z15, Z15
-	JMP             lanes_rdone_16
+	JMP             lanes_rdone_17
 
-lanes_r12_16:
+lanes_r12_17:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
@@ -25224,9 +25491,9 @@ lanes_r12_16:
 	VAESDECLAST Z29, Z13, Z13
 	VAESDECLAST Z29, Z14, Z14
 	VAESDECLAST Z29, Z15, Z15
-	JMP         lanes_rdone_16
+	JMP         lanes_rdone_17
 
-lanes_r10_16:
+lanes_r10_17:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
@@ -25236,7 +25503,7 @@ lanes_r10_16:
 	VAESDECLAST Z27, Z14, Z14
 	VAESDECLAST Z27, Z15, Z15
 
-lanes_rdone_16:
+lanes_rdone_17:
 	VPTERNLOGQ    $0x96, Z16, Z4, Z0
 	VPXORQ        Z4, Z12, Z12
 	VPTERNLOGQ    $0x96, Z0, Z12, Z8
@@ -25387,7 +25654,7 @@ lanes_loop_ocbOpenLanesVAES512:
 	VAESDEC         Z26, Z2, Z2
 	VAESDEC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_17
+	JE              lanes_r10_18
 	VAESDEC         Z27, Z0, Z0
 	VAESDEC         Z27, Z1, Z1
 	VAESDEC         Z27, Z2, Z2
@@ -25397,7 +25664,7 @@ lanes_loop_ocbOpenLanesVAES512:
 	VAESDEC         Z28, Z2, Z2
 	VAESDEC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_17
+	JE              lanes_r12_18
 	VAESDEC         Z29, Z0, Z0
 	VAESDEC         Z29, Z1, Z1
 	VAESDEC         Z29, Z2, Z2
@@ -25410,22 +25677,22 @@ lanes_loop_ocbOpenLanesVAES512:
 	VAESDECLAST     Z31, Z1, Z1
 	VAESDECLAST     Z31, Z2, Z2
 	VAESDECLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_17
+	JMP             lanes_rdone_18
 
-lanes_r12_17:
+lanes_r12_18:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
 	VAESDECLAST Z29, Z3, Z3
-	JMP         lanes_rdone_17
+	JMP         lanes_rdone_18
 
-lanes_r10_17:
+lanes_r10_18:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
 	VAESDECLAST Z27, Z3, Z3
 
-lanes_rdone_17:
+lanes_rdone_18:
 	VPXORQ        Z4, Z0, Z0
 	VPXORQ        Z0, Z8, Z8
 	MOVQ          128(SI), R12
@@ -25574,7 +25841,7 @@ lanes_masked_ocbOpenLanesVAES512:
 	VAESDEC      Z26, Z2, Z2
 	VAESDEC      Z26, Z3, Z3
 	CMPQ         AX, $0x0a
-	JE           lanes_r10_18
+	JE           lanes_r10_19
 	VAESDEC      Z27, Z0, Z0
 	VAESDEC      Z27, Z1, Z1
 	VAESDEC      Z27, Z2, Z2
@@ -25584,7 +25851,7 @@ lanes_masked_ocbOpenLanesVAES512:
 	VAESDEC      Z28, Z2, Z2
 	VAESDEC      Z28, Z3, Z3
 	CMPQ         AX, $0x0c
-	JE           lanes_r12_18
+	JE           lanes_r12_19
 	VAESDEC      Z29, Z0, Z0
 	VAESDEC      Z29, Z1, Z1
 	VAESDEC      Z29, Z2, Z2
@@ -25597,22 +25864,22 @@ lanes_masked_ocbOpenLanesVAES512:
 	VAESDECLAST  Z31, Z1, Z1
 	VAESDECLAST  Z31, Z2, Z2
 	VAESDECLAST  Z31, Z3, Z3
-	JMP          lanes_rdone_18
+	JMP          lanes_rdone_19
 
-lanes_r12_18:
+lanes_r12_19:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
 	VAESDECLAST Z29, Z3, Z3
-	JMP         lanes_rdone_18
+	JMP         lanes_rdone_19
 
-lanes_r10_18:
+lanes_r10_19:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
 	VAESDECLAST Z27, Z3, Z3
 
-lanes_rdone_18:
+lanes_rdone_19:
 	VPCMPUD       $0x02, (R13), Z13, K2
 	VPXORQ        Z4, Z0, Z0
 	VPXORD        Z0, Z8, K2, Z8
@@ -25714,22 +25981,23 @@ lanes_blocks_done_ocbOpenLanesVAES512:
 	TESTL           R14, R14
 	JZ              lanes_parts_done_ocbOpenLanesVAES512
 	VBROADCASTI32X4 (DI), Z12
-	VMOVDQU64       iota4<>+0(SB), Z16
-	VMOVDQU64       256(R13), Z13
-	VPTESTMD        Z13, Z13, K2
-	VPXORD          Z12, Z4, K2, Z4
+	CMPB            517(R13), $0x00
+	JE              lanes_parts_unlike_ocbOpenLanesVAES512
+	MOVL            960(R13), R9
+	ANDL            $0x0f, R9
+	MOVQ            $0x0001000100010001, R11
+	SHLXQ           R9, R11, R12
+	KMOVQ           R12, K2
+	SUBQ            R11, R12
+	KMOVQ           R12, K1
+	VMOVDQU8.Z      b80<>+0(SB), K2, Z15
+	VPXORQ          Z12, Z4, Z4
 	VPXORQ          Z17, Z4, Z0
-	VMOVDQU64       320(R13), Z13
-	VPTESTMD        Z13, Z13, K2
-	VPXORD          Z12, Z5, K2, Z5
+	VPXORQ          Z12, Z5, Z5
 	VPXORQ          Z17, Z5, Z1
-	VMOVDQU64       384(R13), Z13
-	VPTESTMD        Z13, Z13, K2
-	VPXORD          Z12, Z6, K2, Z6
+	VPXORQ          Z12, Z6, Z6
 	VPXORQ          Z17, Z6, Z2
-	VMOVDQU64       448(R13), Z13
-	VPTESTMD        Z13, Z13, K2
-	VPXORD          Z12, Z7, K2, Z7
+	VPXORQ          Z12, Z7, Z7
 	VPXORQ          Z17, Z7, Z3
 	VAESENC         Z18, Z0, Z0
 	VAESENC         Z18, Z1, Z1
@@ -25768,7 +26036,7 @@ lanes_blocks_done_ocbOpenLanesVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_19
+	JE              lanes_r10_20
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -25778,7 +26046,7 @@ lanes_blocks_done_ocbOpenLanesVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_19
+	JE              lanes_r12_20
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -25791,22 +26059,282 @@ lanes_blocks_done_ocbOpenLanesVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_19
+	JMP             lanes_rdone_20
 
-lanes_r12_19:
+lanes_r12_20:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_19
+	JMP         lanes_rdone_20
 
-lanes_r10_19:
+lanes_r10_20:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_19:
+lanes_rdone_20:
+	MOVQ          (SI), R12
+	MOVL          960(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X14
+	MOVQ          8(SI), R12
+	MOVL          964(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x01, X16, Z14, Z14
+	MOVQ          16(SI), R12
+	MOVL          968(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x02, X16, Z14, Z14
+	MOVQ          24(SI), R12
+	MOVL          972(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x03, X16, Z14, Z14
+	VPXORQ        Z14, Z0, Z0
+	MOVQ          128(SI), R12
+	MOVL          960(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8      X0, K1, (R12)(R14*1)
+	MOVQ          136(SI), R12
+	MOVL          964(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x01, Z0, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	MOVQ          144(SI), R12
+	MOVL          968(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x02, Z0, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	MOVQ          152(SI), R12
+	MOVL          972(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x03, Z0, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	VMOVDQU8.Z    Z0, K1, Z14
+	VPTERNLOGQ    $0x96, Z14, Z15, Z8
+	MOVQ          32(SI), R12
+	MOVL          976(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X14
+	MOVQ          40(SI), R12
+	MOVL          980(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x01, X16, Z14, Z14
+	MOVQ          48(SI), R12
+	MOVL          984(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x02, X16, Z14, Z14
+	MOVQ          56(SI), R12
+	MOVL          988(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x03, X16, Z14, Z14
+	VPXORQ        Z14, Z1, Z1
+	MOVQ          160(SI), R12
+	MOVL          976(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8      X1, K1, (R12)(R14*1)
+	MOVQ          168(SI), R12
+	MOVL          980(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x01, Z1, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	MOVQ          176(SI), R12
+	MOVL          984(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x02, Z1, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	MOVQ          184(SI), R12
+	MOVL          988(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x03, Z1, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	VMOVDQU8.Z    Z1, K1, Z14
+	VPTERNLOGQ    $0x96, Z14, Z15, Z9
+	MOVQ          64(SI), R12
+	MOVL          992(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X14
+	MOVQ          72(SI), R12
+	MOVL          996(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x01, X16, Z14, Z14
+	MOVQ          80(SI), R12
+	MOVL          1000(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x02, X16, Z14, Z14
+	MOVQ          88(SI), R12
+	MOVL          1004(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x03, X16, Z14, Z14
+	VPXORQ        Z14, Z2, Z2
+	MOVQ          192(SI), R12
+	MOVL          992(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8      X2, K1, (R12)(R14*1)
+	MOVQ          200(SI), R12
+	MOVL          996(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x01, Z2, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	MOVQ          208(SI), R12
+	MOVL          1000(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x02, Z2, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	MOVQ          216(SI), R12
+	MOVL          1004(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x03, Z2, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	VMOVDQU8.Z    Z2, K1, Z14
+	VPTERNLOGQ    $0x96, Z14, Z15, Z10
+	MOVQ          96(SI), R12
+	MOVL          1008(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X14
+	MOVQ          104(SI), R12
+	MOVL          1012(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x01, X16, Z14, Z14
+	MOVQ          112(SI), R12
+	MOVL          1016(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x02, X16, Z14, Z14
+	MOVQ          120(SI), R12
+	MOVL          1020(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x03, X16, Z14, Z14
+	VPXORQ        Z14, Z3, Z3
+	MOVQ          224(SI), R12
+	MOVL          1008(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8      X3, K1, (R12)(R14*1)
+	MOVQ          232(SI), R12
+	MOVL          1012(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x01, Z3, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	MOVQ          240(SI), R12
+	MOVL          1016(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x02, Z3, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	MOVQ          248(SI), R12
+	MOVL          1020(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x03, Z3, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	VMOVDQU8.Z    Z3, K1, Z14
+	VPTERNLOGQ    $0x96, Z14, Z15, Z11
+	JMP           lanes_parts_done_ocbOpenLanesVAES512
+
+lanes_parts_unlike_ocbOpenLanesVAES512:
+	VMOVDQU64   iota4<>+0(SB), Z16
+	VMOVDQU64   256(R13), Z13
+	VPTESTMD    Z13, Z13, K2
+	VPXORD      Z12, Z4, K2, Z4
+	VPXORQ      Z17, Z4, Z0
+	VMOVDQU64   320(R13), Z13
+	VPTESTMD    Z13, Z13, K2
+	VPXORD      Z12, Z5, K2, Z5
+	VPXORQ      Z17, Z5, Z1
+	VMOVDQU64   384(R13), Z13
+	VPTESTMD    Z13, Z13, K2
+	VPXORD      Z12, Z6, K2, Z6
+	VPXORQ      Z17, Z6, Z2
+	VMOVDQU64   448(R13), Z13
+	VPTESTMD    Z13, Z13, K2
+	VPXORD      Z12, Z7, K2, Z7
+	VPXORQ      Z17, Z7, Z3
+	VAESENC     Z18, Z0, Z0
+	VAESENC     Z18, Z1, Z1
+	VAESENC     Z18, Z2, Z2
+	VAESENC     Z18, Z3, Z3
+	VAESENC     Z19, Z0, Z0
+	VAESENC     Z19, Z1, Z1
+	VAESENC     Z19, Z2, Z2
+	VAESENC     Z19, Z3, Z3
+	VAESENC     Z20, Z0, Z0
+	VAESENC     Z20, Z1, Z1
+	VAESENC     Z20, Z2, Z2
+	VAESENC     Z20, Z3, Z3
+	VAESENC     Z21, Z0, Z0
+	VAESENC     Z21, Z1, Z1
+	VAESENC     Z21, Z2, Z2
+	VAESENC     Z21, Z3, Z3
+	VAESENC     Z22, Z0, Z0
+	VAESENC     Z22, Z1, Z1
+	VAESENC     Z22, Z2, Z2
+	VAESENC     Z22, Z3, Z3
+	VAESENC     Z23, Z0, Z0
+	VAESENC     Z23, Z1, Z1
+	VAESENC     Z23, Z2, Z2
+	VAESENC     Z23, Z3, Z3
+	VAESENC     Z24, Z0, Z0
+	VAESENC     Z24, Z1, Z1
+	VAESENC     Z24, Z2, Z2
+	VAESENC     Z24, Z3, Z3
+	VAESENC     Z25, Z0, Z0
+	VAESENC     Z25, Z1, Z1
+	VAESENC     Z25, Z2, Z2
+	VAESENC     Z25, Z3, Z3
+	VAESENC     Z26, Z0, Z0
+	VAESENC     Z26, Z1, Z1
+	VAESENC     Z26, Z2, Z2
+	VAESENC     Z26, Z3, Z3
+	CMPQ        AX, $0x0a
+	JE          lanes_r10_21
+	VAESENC     Z27, Z0, Z0
+	VAESENC     Z27, Z1, Z1
+	VAESENC     Z27, Z2, Z2
+	VAESENC     Z27, Z3, Z3
+	VAESENC     Z28, Z0, Z0
+	VAESENC     Z28, Z1, Z1
+	VAESENC     Z28, Z2, Z2
+	VAESENC     Z28, Z3, Z3
+	CMPQ        AX, $0x0c
+	JE          lanes_r12_21
+	VAESENC     Z29, Z0, Z0
+	VAESENC     Z29, Z1, Z1
+	VAESENC     Z29, Z2, Z2
+	VAESENC     Z29, Z3, Z3
+	VAESENC     Z30, Z0, Z0
+	VAESENC     Z30, Z1, Z1
+	VAESENC     Z30, Z2, Z2
+	VAESENC     Z30, Z3, Z3
+	VAESENCLAST Z31, Z0, Z0
+	VAESENCLAST Z31, Z1, Z1
+	VAESENCLAST Z31, Z2, Z2
+	VAESENCLAST Z31, Z3, Z3
+	JMP         lanes_rdone_21
+
+lanes_r12_21:
+	VAESENCLAST Z29, Z0, Z0
+	VAESENCLAST Z29, Z1, Z1
+	VAESENCLAST Z29, Z2, Z2
+	VAESENCLAST Z29, Z3, Z3
+	JMP         lanes_rdone_21
+
+lanes_r10_21:
+	VAESENCLAST Z27, Z0, Z0
+	VAESENCLAST Z27, Z1, Z1
+	VAESENCLAST Z27, Z2, Z2
+	VAESENCLAST Z27, Z3, Z3
+
+lanes_rdone_21:
 	VMOVDQU64     256(R13), Z13
 	VPCMPUB       $0x01, Z13, Z16, K1
 	VPTESTMB      Z13, Z13, K2
@@ -26028,7 +26556,7 @@ lanes_parts_done_ocbOpenLanesVAES512:
 	VPXORQ          Z17, Z11, Z3
 	MOVL            1024(R13), R14
 	CMPL            R14, $0x0000ffff
-	JNE             lanes_recv_some_20
+	JNE             lanes_recv_some_22
 	MOVQ            (SI), R12
 	MOVL            960(R13), R9
 	VMOVDQU64       (R12)(R9*1), X13
@@ -26077,9 +26605,9 @@ lanes_parts_done_ocbOpenLanesVAES512:
 	MOVQ            120(SI), R12
 	MOVL            1020(R13), R9
 	VINSERTI32X4    $0x03, (R12)(R9*1), Z16, Z16
-	JMP             lanes_recv_done_20
+	JMP             lanes_recv_done_22
 
-lanes_recv_some_20:
+lanes_recv_some_22:
 	MOVQ       $0x0001000100010001, R8
 	MOVL       R14, R12
 	PDEPQ      R8, R12, R12
@@ -26165,7 +26693,7 @@ lanes_recv_some_20:
 	MOVL       1020(R13), R9
 	VMOVDQU8   -48(R12)(R9*1), K3, Z16
 
-lanes_recv_done_20:
+lanes_recv_done_22:
 	VAESENC     Z18, Z0, Z0
 	VAESENC     Z18, Z1, Z1
 	VAESENC     Z18, Z2, Z2
@@ -26203,7 +26731,7 @@ lanes_recv_done_20:
 	VAESENC     Z26, Z2, Z2
 	VAESENC     Z26, Z3, Z3
 	CMPQ        AX, $0x0a
-	JE          lanes_r10_21
+	JE          lanes_r10_23
 	VAESENC     Z27, Z0, Z0
 	VAESENC     Z27, Z1, Z1
 	VAESENC     Z27, Z2, Z2
@@ -26213,7 +26741,7 @@ lanes_recv_done_20:
 	VAESENC     Z28, Z2, Z2
 	VAESENC     Z28, Z3, Z3
 	CMPQ        AX, $0x0c
-	JE          lanes_r12_21
+	JE          lanes_r12_23
 	VAESENC     Z29, Z0, Z0
 	VAESENC     Z29, Z1, Z1
 	VAESENC     Z29, Z2, Z2
@@ -26226,22 +26754,22 @@ lanes_recv_done_20:
 	VAESENCLAST Z31, Z1, Z1
 	VAESENCLAST Z31, Z2, Z2
 	VAESENCLAST Z31, Z3, Z3
-	JMP         lanes_rdone_21
+	JMP         lanes_rdone_23
 
-lanes_r12_21:
+lanes_r12_23:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_21
+	JMP         lanes_rdone_23
 
-lanes_r10_21:
+lanes_r10_23:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_21:
+lanes_rdone_23:
 	MOVQ      out+96(FP), R11
 	VMOVDQU64 Z0, (R11)
 	VMOVDQU64 Z1, 64(R11)
@@ -26388,7 +26916,7 @@ lanes_tag0_ocbOpenLanesVAES512:
 	RET
 
 // func ocbSealRunVAES512(nr int, rk *[240]byte, l *[32][16]byte, ends *[2][16]byte, bits *[16]byte, nonceLen int, msgs *byte, runs int, sub int, mark uint32, out *[264]byte) int
-// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI2, AVX512VL, CMOV, VAES
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI2, AVX512VL, BMI2, CMOV, VAES
 TEXT ·ocbSealRunVAES512(SB), $1280-96
 	LEAQ            (SP), R13
 	ADDQ            $0x3f, R13
@@ -26531,7 +27059,7 @@ TEXT ·ocbSealRunVAES512(SB), $1280-96
 	VPCMPEQQ        Z2, Z12, K2, K2
 	VPCMPEQQ        Z3, Z12, K2, K2
 	KORTESTB        K2, K2
-	JCC             lanes_ktop_split_22
+	JCC             lanes_ktop_split_24
 	MOVB            $0x01, 516(R13)
 	VMOVDQA64       Z0, 1088(R13)
 	VAESENC         Z18, Z0, Z0
@@ -26544,28 +27072,28 @@ TEXT ·ocbSealRunVAES512(SB), $1280-96
 	VAESENC         Z25, Z0, Z0
 	VAESENC         Z26, Z0, Z0
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_23
+	JE              lanes_r10_25
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z28, Z0, Z0
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_23
+	JE              lanes_r12_25
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z30, Z0, Z0
 	VAESENCLAST     Z31, Z0, Z0
-	JMP             lanes_rdone_23
+	JMP             lanes_rdone_25
 
-lanes_r12_23:
+lanes_r12_25:
 	VAESENCLAST Z29, Z0, Z0
-	JMP         lanes_rdone_23
+	JMP         lanes_rdone_25
 
-lanes_r10_23:
+lanes_r10_25:
 	VAESENCLAST Z27, Z0, Z0
 
-lanes_rdone_23:
+lanes_rdone_25:
 	VMOVDQA64 Z0, 1152(R13)
-	JMP       lanes_ktop_done_22
+	JMP       lanes_ktop_done_24
 
-lanes_ktop_split_22:
+lanes_ktop_split_24:
 	MOVB        $0x00, 516(R13)
 	VMOVDQA64   Z0, 1088(R13)
 	VAESENC     Z18, Z0, Z0
@@ -26605,7 +27133,7 @@ lanes_ktop_split_22:
 	VAESENC     Z26, Z2, Z2
 	VAESENC     Z26, Z3, Z3
 	CMPQ        AX, $0x0a
-	JE          lanes_r10_24
+	JE          lanes_r10_26
 	VAESENC     Z27, Z0, Z0
 	VAESENC     Z27, Z1, Z1
 	VAESENC     Z27, Z2, Z2
@@ -26615,7 +27143,7 @@ lanes_ktop_split_22:
 	VAESENC     Z28, Z2, Z2
 	VAESENC     Z28, Z3, Z3
 	CMPQ        AX, $0x0c
-	JE          lanes_r12_24
+	JE          lanes_r12_26
 	VAESENC     Z29, Z0, Z0
 	VAESENC     Z29, Z1, Z1
 	VAESENC     Z29, Z2, Z2
@@ -26628,30 +27156,30 @@ lanes_ktop_split_22:
 	VAESENCLAST Z31, Z1, Z1
 	VAESENCLAST Z31, Z2, Z2
 	VAESENCLAST Z31, Z3, Z3
-	JMP         lanes_rdone_24
+	JMP         lanes_rdone_26
 
-lanes_r12_24:
+lanes_r12_26:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_24
+	JMP         lanes_rdone_26
 
-lanes_r10_24:
+lanes_r10_26:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_24:
+lanes_rdone_26:
 	VMOVDQA64 Z0, 1152(R13)
 
-lanes_ktop_done_22:
+lanes_ktop_done_24:
 lanes_group_ocbSealRunVAES512:
 	MOVL      $0x00000055, R12
 	KMOVW     R12, K2
 	CMPB      516(R13), $0x00
-	JE        lanes_offsets_split_25
+	JE        lanes_offsets_split_27
 	VPSHUFB   rev64x4<>+0(SB), Z0, Z13
 	VPSHUFD   $0x4e, Z13, Z12
 	VPSHLDQ   $0x08, Z12, Z13, Z14
@@ -26675,9 +27203,9 @@ lanes_group_ocbSealRunVAES512:
 	VMOVDQA64 Z12, Z14
 	VPSHLDVQ  Z15, Z13, Z14
 	VPSHUFB   rev128x4<>+0(SB), Z14, Z7
-	JMP       lanes_offsets_done_25
+	JMP       lanes_offsets_done_27
 
-lanes_offsets_split_25:
+lanes_offsets_split_27:
 	VPSHUFB  rev64x4<>+0(SB), Z0, Z13
 	VPSHUFD  $0x4e, Z13, Z12
 	VPSHLDQ  $0x08, Z12, Z13, Z14
@@ -26710,7 +27238,7 @@ lanes_offsets_split_25:
 	VPSHLDVQ Z15, Z13, Z12
 	VPSHUFB  rev128x4<>+0(SB), Z12, Z7
 
-lanes_offsets_done_25:
+lanes_offsets_done_27:
 	VPSRLD        $0x04, Z11, Z13
 	VPBROADCASTD  X13, Z14
 	VPCMPEQD      Z14, Z13, K1
@@ -26761,28 +27289,33 @@ lanes_reduced_ocbSealRunVAES512:
 	VMOVDQU64 Z14, 192(R13)
 
 lanes_n_done_ocbSealRunVAES512:
-	TESTL     R14, R14
-	JZ        lanes_r_done_ocbSealRunVAES512
-	VMOVDQU64 lenPerm<>+0(SB), Z14
-	VPERMD    Z11, Z14, Z14
-	VPANDD    low4<>+0(SB), Z14, Z14
-	VPSHUFB   Z16, Z14, Z14
-	VMOVDQU64 Z14, 256(R13)
-	VMOVDQU64 lenPerm<>+64(SB), Z14
-	VPERMD    Z11, Z14, Z14
-	VPANDD    low4<>+0(SB), Z14, Z14
-	VPSHUFB   Z16, Z14, Z14
-	VMOVDQU64 Z14, 320(R13)
-	VMOVDQU64 lenPerm<>+128(SB), Z14
-	VPERMD    Z11, Z14, Z14
-	VPANDD    low4<>+0(SB), Z14, Z14
-	VPSHUFB   Z16, Z14, Z14
-	VMOVDQU64 Z14, 384(R13)
-	VMOVDQU64 lenPerm<>+192(SB), Z14
-	VPERMD    Z11, Z14, Z14
-	VPANDD    low4<>+0(SB), Z14, Z14
-	VPSHUFB   Z16, Z14, Z14
-	VMOVDQU64 Z14, 448(R13)
+	TESTL        R14, R14
+	JZ           lanes_r_done_ocbSealRunVAES512
+	VPBROADCASTD X11, Z14
+	VPCMPEQD     Z14, Z11, K1
+	KORTESTW     K1, K1
+	SETCS        517(R13)
+	JCS          lanes_r_done_ocbSealRunVAES512
+	VMOVDQU64    lenPerm<>+0(SB), Z14
+	VPERMD       Z11, Z14, Z14
+	VPANDD       low4<>+0(SB), Z14, Z14
+	VPSHUFB      Z16, Z14, Z14
+	VMOVDQU64    Z14, 256(R13)
+	VMOVDQU64    lenPerm<>+64(SB), Z14
+	VPERMD       Z11, Z14, Z14
+	VPANDD       low4<>+0(SB), Z14, Z14
+	VPSHUFB      Z16, Z14, Z14
+	VMOVDQU64    Z14, 320(R13)
+	VMOVDQU64    lenPerm<>+128(SB), Z14
+	VPERMD       Z11, Z14, Z14
+	VPANDD       low4<>+0(SB), Z14, Z14
+	VPSHUFB      Z16, Z14, Z14
+	VMOVDQU64    Z14, 384(R13)
+	VMOVDQU64    lenPerm<>+192(SB), Z14
+	VPERMD       Z11, Z14, Z14
+	VPANDD       low4<>+0(SB), Z14, Z14
+	VPSHUFB      Z16, Z14, Z14
+	VMOVDQU64    Z14, 448(R13)
 
 lanes_r_done_ocbSealRunVAES512:
 	VPXORQ Z11, Z11, Z11
@@ -26945,7 +27478,7 @@ lanes_pairs_ocbSealRunVAES512:
 	VAESENC         Z26, Z14, Z14
 	VAESENC         Z26, Z15, Z15
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_26
+	JE              lanes_r10_28
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -26963,7 +27496,7 @@ lanes_pairs_ocbSealRunVAES512:
 	VAESENC         Z28, Z14, Z14
 	VAESENC         Z28, Z15, Z15
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_26
+	JE              lanes_r12_28
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -26988,9 +27521,9 @@ lanes_pairs_ocbSealRunVAES512:
 	VAESENCLAST     Z31, Z13, Z13
 	VAESENCLAST     Z31, Z14, Z14
 	VAESENCLAST     Z31, Z15, Z15
-	JMP             lanes_rdone_26
+	JMP             lanes_rdone_28
 
-lanes_r12_26:
+lanes_r12_28:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
@@ -26999,9 +27532,9 @@ lanes_r12_26:
 	VAESENCLAST Z29, Z13, Z13
 	VAESENCLAST Z29, Z14, Z14
 	VAESENCLAST Z29, Z15, Z15
-	JMP         lanes_rdone_26
+	JMP         lanes_rdone_28
 
-lanes_r10_26:
+lanes_r10_28:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
@@ -27011,7 +27544,7 @@ lanes_r10_26:
 	VAESENCLAST Z27, Z14, Z14
 	VAESENCLAST Z27, Z15, Z15
 
-lanes_rdone_26:
+lanes_rdone_28:
 	VPTERNLOGQ    $0x96, Z16, Z4, Z0
 	VPXORQ        Z4, Z12, Z12
 	MOVQ          72(SI), R12
@@ -27162,7 +27695,7 @@ lanes_loop_ocbSealRunVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_27
+	JE              lanes_r10_29
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -27172,7 +27705,7 @@ lanes_loop_ocbSealRunVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_27
+	JE              lanes_r12_29
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -27185,22 +27718,22 @@ lanes_loop_ocbSealRunVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_27
+	JMP             lanes_rdone_29
 
-lanes_r12_27:
+lanes_r12_29:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_27
+	JMP         lanes_rdone_29
 
-lanes_r10_27:
+lanes_r10_29:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_27:
+lanes_rdone_29:
 	VPXORQ        Z4, Z0, Z0
 	MOVQ          72(SI), R12
 	VMOVDQU       X0, (R12)(R11*1)
@@ -27349,7 +27882,7 @@ lanes_masked_ocbSealRunVAES512:
 	VAESENC      Z26, Z2, Z2
 	VAESENC      Z26, Z3, Z3
 	CMPQ         AX, $0x0a
-	JE           lanes_r10_28
+	JE           lanes_r10_30
 	VAESENC      Z27, Z0, Z0
 	VAESENC      Z27, Z1, Z1
 	VAESENC      Z27, Z2, Z2
@@ -27359,7 +27892,7 @@ lanes_masked_ocbSealRunVAES512:
 	VAESENC      Z28, Z2, Z2
 	VAESENC      Z28, Z3, Z3
 	CMPQ         AX, $0x0c
-	JE           lanes_r12_28
+	JE           lanes_r12_30
 	VAESENC      Z29, Z0, Z0
 	VAESENC      Z29, Z1, Z1
 	VAESENC      Z29, Z2, Z2
@@ -27372,22 +27905,22 @@ lanes_masked_ocbSealRunVAES512:
 	VAESENCLAST  Z31, Z1, Z1
 	VAESENCLAST  Z31, Z2, Z2
 	VAESENCLAST  Z31, Z3, Z3
-	JMP          lanes_rdone_28
+	JMP          lanes_rdone_30
 
-lanes_r12_28:
+lanes_r12_30:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_28
+	JMP         lanes_rdone_30
 
-lanes_r10_28:
+lanes_r10_30:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_28:
+lanes_rdone_30:
 	VPCMPUD       $0x02, (R13), Z13, K2
 	VPXORQ        Z4, Z0, Z0
 	MOVQ          72(SI), R12
@@ -27470,22 +28003,23 @@ lanes_blocks_done_ocbSealRunVAES512:
 	TESTL           R14, R14
 	JZ              lanes_parts_done_ocbSealRunVAES512
 	VBROADCASTI32X4 (DI), Z12
-	VMOVDQU64       iota4<>+0(SB), Z16
-	VMOVDQU64       256(R13), Z13
-	VPTESTMD        Z13, Z13, K2
-	VPXORD          Z12, Z4, K2, Z4
+	CMPB            517(R13), $0x00
+	JE              lanes_parts_unlike_ocbSealRunVAES512
+	MOVL            960(R13), R9
+	ANDL            $0x0f, R9
+	MOVQ            $0x0001000100010001, R11
+	SHLXQ           R9, R11, R12
+	KMOVQ           R12, K2
+	SUBQ            R11, R12
+	KMOVQ           R12, K1
+	VMOVDQU8.Z      b80<>+0(SB), K2, Z15
+	VPXORQ          Z12, Z4, Z4
 	VPXORQ          Z17, Z4, Z0
-	VMOVDQU64       320(R13), Z13
-	VPTESTMD        Z13, Z13, K2
-	VPXORD          Z12, Z5, K2, Z5
+	VPXORQ          Z12, Z5, Z5
 	VPXORQ          Z17, Z5, Z1
-	VMOVDQU64       384(R13), Z13
-	VPTESTMD        Z13, Z13, K2
-	VPXORD          Z12, Z6, K2, Z6
+	VPXORQ          Z12, Z6, Z6
 	VPXORQ          Z17, Z6, Z2
-	VMOVDQU64       448(R13), Z13
-	VPTESTMD        Z13, Z13, K2
-	VPXORD          Z12, Z7, K2, Z7
+	VPXORQ          Z12, Z7, Z7
 	VPXORQ          Z17, Z7, Z3
 	VAESENC         Z18, Z0, Z0
 	VAESENC         Z18, Z1, Z1
@@ -27524,7 +28058,7 @@ lanes_blocks_done_ocbSealRunVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_29
+	JE              lanes_r10_31
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -27534,7 +28068,7 @@ lanes_blocks_done_ocbSealRunVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_29
+	JE              lanes_r12_31
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -27547,22 +28081,278 @@ lanes_blocks_done_ocbSealRunVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_29
+	JMP             lanes_rdone_31
 
-lanes_r12_29:
+lanes_r12_31:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_29
+	JMP         lanes_rdone_31
 
-lanes_r10_29:
+lanes_r10_31:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_29:
+lanes_rdone_31:
+	MOVQ          48(SI), R12
+	MOVL          960(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X14
+	MOVQ          152(SI), R12
+	MOVL          964(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x01, X16, Z14, Z14
+	MOVQ          256(SI), R12
+	MOVL          968(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x02, X16, Z14, Z14
+	MOVQ          360(SI), R12
+	MOVL          972(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x03, X16, Z14, Z14
+	VPXORQ        Z14, Z0, Z0
+	MOVQ          72(SI), R12
+	MOVL          960(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8      X0, K1, (R12)(R14*1)
+	MOVQ          176(SI), R12
+	MOVL          964(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x01, Z0, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	MOVQ          280(SI), R12
+	MOVL          968(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x02, Z0, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	MOVQ          384(SI), R12
+	MOVL          972(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x03, Z0, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	VPTERNLOGQ    $0x96, Z14, Z15, Z8
+	MOVQ          464(SI), R12
+	MOVL          976(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X14
+	MOVQ          568(SI), R12
+	MOVL          980(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x01, X16, Z14, Z14
+	MOVQ          672(SI), R12
+	MOVL          984(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x02, X16, Z14, Z14
+	MOVQ          776(SI), R12
+	MOVL          988(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x03, X16, Z14, Z14
+	VPXORQ        Z14, Z1, Z1
+	MOVQ          488(SI), R12
+	MOVL          976(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8      X1, K1, (R12)(R14*1)
+	MOVQ          592(SI), R12
+	MOVL          980(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x01, Z1, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	MOVQ          696(SI), R12
+	MOVL          984(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x02, Z1, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	MOVQ          800(SI), R12
+	MOVL          988(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x03, Z1, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	VPTERNLOGQ    $0x96, Z14, Z15, Z9
+	MOVQ          880(SI), R12
+	MOVL          992(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X14
+	MOVQ          984(SI), R12
+	MOVL          996(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x01, X16, Z14, Z14
+	MOVQ          1088(SI), R12
+	MOVL          1000(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x02, X16, Z14, Z14
+	MOVQ          1192(SI), R12
+	MOVL          1004(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x03, X16, Z14, Z14
+	VPXORQ        Z14, Z2, Z2
+	MOVQ          904(SI), R12
+	MOVL          992(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8      X2, K1, (R12)(R14*1)
+	MOVQ          1008(SI), R12
+	MOVL          996(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x01, Z2, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	MOVQ          1112(SI), R12
+	MOVL          1000(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x02, Z2, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	MOVQ          1216(SI), R12
+	MOVL          1004(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x03, Z2, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	VPTERNLOGQ    $0x96, Z14, Z15, Z10
+	MOVQ          1296(SI), R12
+	MOVL          1008(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X14
+	MOVQ          1400(SI), R12
+	MOVL          1012(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x01, X16, Z14, Z14
+	MOVQ          1504(SI), R12
+	MOVL          1016(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x02, X16, Z14, Z14
+	MOVQ          1608(SI), R12
+	MOVL          1020(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x03, X16, Z14, Z14
+	VPXORQ        Z14, Z3, Z3
+	MOVQ          1320(SI), R12
+	MOVL          1008(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8      X3, K1, (R12)(R14*1)
+	MOVQ          1424(SI), R12
+	MOVL          1012(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x01, Z3, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	MOVQ          1528(SI), R12
+	MOVL          1016(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x02, Z3, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	MOVQ          1632(SI), R12
+	MOVL          1020(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x03, Z3, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	VPTERNLOGQ    $0x96, Z14, Z15, Z11
+	JMP           lanes_parts_done_ocbSealRunVAES512
+
+lanes_parts_unlike_ocbSealRunVAES512:
+	VMOVDQU64   iota4<>+0(SB), Z16
+	VMOVDQU64   256(R13), Z13
+	VPTESTMD    Z13, Z13, K2
+	VPXORD      Z12, Z4, K2, Z4
+	VPXORQ      Z17, Z4, Z0
+	VMOVDQU64   320(R13), Z13
+	VPTESTMD    Z13, Z13, K2
+	VPXORD      Z12, Z5, K2, Z5
+	VPXORQ      Z17, Z5, Z1
+	VMOVDQU64   384(R13), Z13
+	VPTESTMD    Z13, Z13, K2
+	VPXORD      Z12, Z6, K2, Z6
+	VPXORQ      Z17, Z6, Z2
+	VMOVDQU64   448(R13), Z13
+	VPTESTMD    Z13, Z13, K2
+	VPXORD      Z12, Z7, K2, Z7
+	VPXORQ      Z17, Z7, Z3
+	VAESENC     Z18, Z0, Z0
+	VAESENC     Z18, Z1, Z1
+	VAESENC     Z18, Z2, Z2
+	VAESENC     Z18, Z3, Z3
+	VAESENC     Z19, Z0, Z0
+	VAESENC     Z19, Z1, Z1
+	VAESENC     Z19, Z2, Z2
+	VAESENC     Z19, Z3, Z3
+	VAESENC     Z20, Z0, Z0
+	VAESENC     Z20, Z1, Z1
+	VAESENC     Z20, Z2, Z2
+	VAESENC     Z20, Z3, Z3
+	VAESENC     Z21, Z0, Z0
+	VAESENC     Z21, Z1, Z1
+	VAESENC     Z21, Z2, Z2
+	VAESENC     Z21, Z3, Z3
+	VAESENC     Z22, Z0, Z0
+	VAESENC     Z22, Z1, Z1
+	VAESENC     Z22, Z2, Z2
+	VAESENC     Z22, Z3, Z3
+	VAESENC     Z23, Z0, Z0
+	VAESENC     Z23, Z1, Z1
+	VAESENC     Z23, Z2, Z2
+	VAESENC     Z23, Z3, Z3
+	VAESENC     Z24, Z0, Z0
+	VAESENC     Z24, Z1, Z1
+	VAESENC     Z24, Z2, Z2
+	VAESENC     Z24, Z3, Z3
+	VAESENC     Z25, Z0, Z0
+	VAESENC     Z25, Z1, Z1
+	VAESENC     Z25, Z2, Z2
+	VAESENC     Z25, Z3, Z3
+	VAESENC     Z26, Z0, Z0
+	VAESENC     Z26, Z1, Z1
+	VAESENC     Z26, Z2, Z2
+	VAESENC     Z26, Z3, Z3
+	CMPQ        AX, $0x0a
+	JE          lanes_r10_32
+	VAESENC     Z27, Z0, Z0
+	VAESENC     Z27, Z1, Z1
+	VAESENC     Z27, Z2, Z2
+	VAESENC     Z27, Z3, Z3
+	VAESENC     Z28, Z0, Z0
+	VAESENC     Z28, Z1, Z1
+	VAESENC     Z28, Z2, Z2
+	VAESENC     Z28, Z3, Z3
+	CMPQ        AX, $0x0c
+	JE          lanes_r12_32
+	VAESENC     Z29, Z0, Z0
+	VAESENC     Z29, Z1, Z1
+	VAESENC     Z29, Z2, Z2
+	VAESENC     Z29, Z3, Z3
+	VAESENC     Z30, Z0, Z0
+	VAESENC     Z30, Z1, Z1
+	VAESENC     Z30, Z2, Z2
+	VAESENC     Z30, Z3, Z3
+	VAESENCLAST Z31, Z0, Z0
+	VAESENCLAST Z31, Z1, Z1
+	VAESENCLAST Z31, Z2, Z2
+	VAESENCLAST Z31, Z3, Z3
+	JMP         lanes_rdone_32
+
+lanes_r12_32:
+	VAESENCLAST Z29, Z0, Z0
+	VAESENCLAST Z29, Z1, Z1
+	VAESENCLAST Z29, Z2, Z2
+	VAESENCLAST Z29, Z3, Z3
+	JMP         lanes_rdone_32
+
+lanes_r10_32:
+	VAESENCLAST Z27, Z0, Z0
+	VAESENCLAST Z27, Z1, Z1
+	VAESENCLAST Z27, Z2, Z2
+	VAESENCLAST Z27, Z3, Z3
+
+lanes_rdone_32:
 	VMOVDQU64     256(R13), Z13
 	VPCMPUB       $0x01, Z13, Z16, K1
 	VPTESTMB      Z13, Z13, K2
@@ -27849,11 +28639,11 @@ lanes_parts_done_ocbSealRunVAES512:
 	VPCMPEQQ        Z2, Z12, K2, K2
 	VPCMPEQQ        Z3, Z12, K2, K2
 	KORTESTB        K2, K2
-	JCC             lanes_ktop_split_30
+	JCC             lanes_ktop_split_33
 	MOVB            $0x01, 516(R13)
 	VPCMPEQQ        1088(R13), Z0, K3
 	KORTESTB        K3, K3
-	JCC             lanes_ktop_miss_30
+	JCC             lanes_ktop_miss_33
 	VAESENC         Z18, Z8, Z8
 	VAESENC         Z18, Z9, Z9
 	VAESENC         Z18, Z10, Z10
@@ -27891,7 +28681,7 @@ lanes_parts_done_ocbSealRunVAES512:
 	VAESENC         Z26, Z10, Z10
 	VAESENC         Z26, Z11, Z11
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_31
+	JE              lanes_r10_34
 	VAESENC         Z27, Z8, Z8
 	VAESENC         Z27, Z9, Z9
 	VAESENC         Z27, Z10, Z10
@@ -27901,7 +28691,7 @@ lanes_parts_done_ocbSealRunVAES512:
 	VAESENC         Z28, Z10, Z10
 	VAESENC         Z28, Z11, Z11
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_31
+	JE              lanes_r12_34
 	VAESENC         Z29, Z8, Z8
 	VAESENC         Z29, Z9, Z9
 	VAESENC         Z29, Z10, Z10
@@ -27914,26 +28704,26 @@ lanes_parts_done_ocbSealRunVAES512:
 	VAESENCLAST     Z31, Z9, Z9
 	VAESENCLAST     Z31, Z10, Z10
 	VAESENCLAST     Z31, Z11, Z11
-	JMP             lanes_rdone_31
+	JMP             lanes_rdone_34
 
-lanes_r12_31:
+lanes_r12_34:
 	VAESENCLAST Z29, Z8, Z8
 	VAESENCLAST Z29, Z9, Z9
 	VAESENCLAST Z29, Z10, Z10
 	VAESENCLAST Z29, Z11, Z11
-	JMP         lanes_rdone_31
+	JMP         lanes_rdone_34
 
-lanes_r10_31:
+lanes_r10_34:
 	VAESENCLAST Z27, Z8, Z8
 	VAESENCLAST Z27, Z9, Z9
 	VAESENCLAST Z27, Z10, Z10
 	VAESENCLAST Z27, Z11, Z11
 
-lanes_rdone_31:
+lanes_rdone_34:
 	VMOVDQA64 1152(R13), Z0
-	JMP       lanes_ktop_done_30
+	JMP       lanes_ktop_done_33
 
-lanes_ktop_miss_30:
+lanes_ktop_miss_33:
 	VMOVDQA64   Z0, 1088(R13)
 	VAESENC     Z18, Z8, Z8
 	VAESENC     Z18, Z9, Z9
@@ -27981,7 +28771,7 @@ lanes_ktop_miss_30:
 	VAESENC     Z26, Z11, Z11
 	VAESENC     Z26, Z0, Z0
 	CMPQ        AX, $0x0a
-	JE          lanes_r10_32
+	JE          lanes_r10_35
 	VAESENC     Z27, Z8, Z8
 	VAESENC     Z27, Z9, Z9
 	VAESENC     Z27, Z10, Z10
@@ -27993,7 +28783,7 @@ lanes_ktop_miss_30:
 	VAESENC     Z28, Z11, Z11
 	VAESENC     Z28, Z0, Z0
 	CMPQ        AX, $0x0c
-	JE          lanes_r12_32
+	JE          lanes_r12_35
 	VAESENC     Z29, Z8, Z8
 	VAESENC     Z29, Z9, Z9
 	VAESENC     Z29, Z10, Z10
@@ -28009,28 +28799,28 @@ lanes_ktop_miss_30:
 	VAESENCLAST Z31, Z10, Z10
 	VAESENCLAST Z31, Z11, Z11
 	VAESENCLAST Z31, Z0, Z0
-	JMP         lanes_rdone_32
+	JMP         lanes_rdone_35
 
-lanes_r12_32:
+lanes_r12_35:
 	VAESENCLAST Z29, Z8, Z8
 	VAESENCLAST Z29, Z9, Z9
 	VAESENCLAST Z29, Z10, Z10
 	VAESENCLAST Z29, Z11, Z11
 	VAESENCLAST Z29, Z0, Z0
-	JMP         lanes_rdone_32
+	JMP         lanes_rdone_35
 
-lanes_r10_32:
+lanes_r10_35:
 	VAESENCLAST Z27, Z8, Z8
 	VAESENCLAST Z27, Z9, Z9
 	VAESENCLAST Z27, Z10, Z10
 	VAESENCLAST Z27, Z11, Z11
 	VAESENCLAST Z27, Z0, Z0
 
-lanes_rdone_32:
+lanes_rdone_35:
 	VMOVDQA64 Z0, 1152(R13)
-	JMP       lanes_ktop_done_30
+	JMP       lanes_ktop_done_33
 
-lanes_ktop_split_30:
+lanes_ktop_split_33:
 	MOVB        $0x00, 516(R13)
 	VMOVDQA64   Z0, 1088(R13)
 	VAESENC     Z18, Z8, Z8
@@ -28106,7 +28896,7 @@ lanes_ktop_split_30:
 	VAESENC     Z26, Z2, Z2
 	VAESENC     Z26, Z3, Z3
 	CMPQ        AX, $0x0a
-	JE          lanes_r10_33
+	JE          lanes_r10_36
 	VAESENC     Z27, Z8, Z8
 	VAESENC     Z27, Z9, Z9
 	VAESENC     Z27, Z10, Z10
@@ -28124,7 +28914,7 @@ lanes_ktop_split_30:
 	VAESENC     Z28, Z2, Z2
 	VAESENC     Z28, Z3, Z3
 	CMPQ        AX, $0x0c
-	JE          lanes_r12_33
+	JE          lanes_r12_36
 	VAESENC     Z29, Z8, Z8
 	VAESENC     Z29, Z9, Z9
 	VAESENC     Z29, Z10, Z10
@@ -28149,9 +28939,9 @@ lanes_ktop_split_30:
 	VAESENCLAST Z31, Z1, Z1
 	VAESENCLAST Z31, Z2, Z2
 	VAESENCLAST Z31, Z3, Z3
-	JMP         lanes_rdone_33
+	JMP         lanes_rdone_36
 
-lanes_r12_33:
+lanes_r12_36:
 	VAESENCLAST Z29, Z8, Z8
 	VAESENCLAST Z29, Z9, Z9
 	VAESENCLAST Z29, Z10, Z10
@@ -28160,9 +28950,9 @@ lanes_r12_33:
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_33
+	JMP         lanes_rdone_36
 
-lanes_r10_33:
+lanes_r10_36:
 	VAESENCLAST Z27, Z8, Z8
 	VAESENCLAST Z27, Z9, Z9
 	VAESENCLAST Z27, Z10, Z10
@@ -28172,10 +28962,10 @@ lanes_r10_33:
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_33:
+lanes_rdone_36:
 	VMOVDQA64 Z0, 1152(R13)
 
-lanes_ktop_done_30:
+lanes_ktop_done_33:
 	MOVQ      out+80(FP), R11
 	VMOVDQU64 Z8, (R11)
 	VMOVDQU64 Z9, 64(R11)
@@ -28505,7 +29295,7 @@ TEXT ·ocbOpenRunVAES512(SB), $1280-104
 	VPCMPEQQ        Z2, Z12, K2, K2
 	VPCMPEQQ        Z3, Z12, K2, K2
 	KORTESTB        K2, K2
-	JCC             lanes_ktop_split_34
+	JCC             lanes_ktop_split_37
 	MOVB            $0x01, 516(R13)
 	VMOVDQA64       Z0, 1088(R13)
 	VAESENC         Z18, Z0, Z0
@@ -28518,28 +29308,28 @@ TEXT ·ocbOpenRunVAES512(SB), $1280-104
 	VAESENC         Z25, Z0, Z0
 	VAESENC         Z26, Z0, Z0
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_35
+	JE              lanes_r10_38
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z28, Z0, Z0
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_35
+	JE              lanes_r12_38
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z30, Z0, Z0
 	VAESENCLAST     Z31, Z0, Z0
-	JMP             lanes_rdone_35
+	JMP             lanes_rdone_38
 
-lanes_r12_35:
+lanes_r12_38:
 	VAESENCLAST Z29, Z0, Z0
-	JMP         lanes_rdone_35
+	JMP         lanes_rdone_38
 
-lanes_r10_35:
+lanes_r10_38:
 	VAESENCLAST Z27, Z0, Z0
 
-lanes_rdone_35:
+lanes_rdone_38:
 	VMOVDQA64 Z0, 1152(R13)
-	JMP       lanes_ktop_done_34
+	JMP       lanes_ktop_done_37
 
-lanes_ktop_split_34:
+lanes_ktop_split_37:
 	MOVB        $0x00, 516(R13)
 	VMOVDQA64   Z0, 1088(R13)
 	VAESENC     Z18, Z0, Z0
@@ -28579,7 +29369,7 @@ lanes_ktop_split_34:
 	VAESENC     Z26, Z2, Z2
 	VAESENC     Z26, Z3, Z3
 	CMPQ        AX, $0x0a
-	JE          lanes_r10_36
+	JE          lanes_r10_39
 	VAESENC     Z27, Z0, Z0
 	VAESENC     Z27, Z1, Z1
 	VAESENC     Z27, Z2, Z2
@@ -28589,7 +29379,7 @@ lanes_ktop_split_34:
 	VAESENC     Z28, Z2, Z2
 	VAESENC     Z28, Z3, Z3
 	CMPQ        AX, $0x0c
-	JE          lanes_r12_36
+	JE          lanes_r12_39
 	VAESENC     Z29, Z0, Z0
 	VAESENC     Z29, Z1, Z1
 	VAESENC     Z29, Z2, Z2
@@ -28602,30 +29392,30 @@ lanes_ktop_split_34:
 	VAESENCLAST Z31, Z1, Z1
 	VAESENCLAST Z31, Z2, Z2
 	VAESENCLAST Z31, Z3, Z3
-	JMP         lanes_rdone_36
+	JMP         lanes_rdone_39
 
-lanes_r12_36:
+lanes_r12_39:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_36
+	JMP         lanes_rdone_39
 
-lanes_r10_36:
+lanes_r10_39:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_36:
+lanes_rdone_39:
 	VMOVDQA64 Z0, 1152(R13)
 
-lanes_ktop_done_34:
+lanes_ktop_done_37:
 lanes_group_ocbOpenRunVAES512:
 	MOVL      $0x00000055, R12
 	KMOVW     R12, K2
 	CMPB      516(R13), $0x00
-	JE        lanes_offsets_split_37
+	JE        lanes_offsets_split_40
 	VPSHUFB   rev64x4<>+0(SB), Z0, Z13
 	VPSHUFD   $0x4e, Z13, Z12
 	VPSHLDQ   $0x08, Z12, Z13, Z14
@@ -28649,9 +29439,9 @@ lanes_group_ocbOpenRunVAES512:
 	VMOVDQA64 Z12, Z14
 	VPSHLDVQ  Z15, Z13, Z14
 	VPSHUFB   rev128x4<>+0(SB), Z14, Z7
-	JMP       lanes_offsets_done_37
+	JMP       lanes_offsets_done_40
 
-lanes_offsets_split_37:
+lanes_offsets_split_40:
 	VPSHUFB  rev64x4<>+0(SB), Z0, Z13
 	VPSHUFD  $0x4e, Z13, Z12
 	VPSHLDQ  $0x08, Z12, Z13, Z14
@@ -28684,7 +29474,7 @@ lanes_offsets_split_37:
 	VPSHLDVQ Z15, Z13, Z12
 	VPSHUFB  rev128x4<>+0(SB), Z12, Z7
 
-lanes_offsets_done_37:
+lanes_offsets_done_40:
 	VPSRLD        $0x04, Z11, Z13
 	VPBROADCASTD  X13, Z14
 	VPCMPEQD      Z14, Z13, K1
@@ -28735,28 +29525,33 @@ lanes_reduced_ocbOpenRunVAES512:
 	VMOVDQU64 Z14, 192(R13)
 
 lanes_n_done_ocbOpenRunVAES512:
-	TESTL     R14, R14
-	JZ        lanes_r_done_ocbOpenRunVAES512
-	VMOVDQU64 lenPerm<>+0(SB), Z14
-	VPERMD    Z11, Z14, Z14
-	VPANDD    low4<>+0(SB), Z14, Z14
-	VPSHUFB   Z16, Z14, Z14
-	VMOVDQU64 Z14, 256(R13)
-	VMOVDQU64 lenPerm<>+64(SB), Z14
-	VPERMD    Z11, Z14, Z14
-	VPANDD    low4<>+0(SB), Z14, Z14
-	VPSHUFB   Z16, Z14, Z14
-	VMOVDQU64 Z14, 320(R13)
-	VMOVDQU64 lenPerm<>+128(SB), Z14
-	VPERMD    Z11, Z14, Z14
-	VPANDD    low4<>+0(SB), Z14, Z14
-	VPSHUFB   Z16, Z14, Z14
-	VMOVDQU64 Z14, 384(R13)
-	VMOVDQU64 lenPerm<>+192(SB), Z14
-	VPERMD    Z11, Z14, Z14
-	VPANDD    low4<>+0(SB), Z14, Z14
-	VPSHUFB   Z16, Z14, Z14
-	VMOVDQU64 Z14, 448(R13)
+	TESTL        R14, R14
+	JZ           lanes_r_done_ocbOpenRunVAES512
+	VPBROADCASTD X11, Z14
+	VPCMPEQD     Z14, Z11, K1
+	KORTESTW     K1, K1
+	SETCS        517(R13)
+	JCS          lanes_r_done_ocbOpenRunVAES512
+	VMOVDQU64    lenPerm<>+0(SB), Z14
+	VPERMD       Z11, Z14, Z14
+	VPANDD       low4<>+0(SB), Z14, Z14
+	VPSHUFB      Z16, Z14, Z14
+	VMOVDQU64    Z14, 256(R13)
+	VMOVDQU64    lenPerm<>+64(SB), Z14
+	VPERMD       Z11, Z14, Z14
+	VPANDD       low4<>+0(SB), Z14, Z14
+	VPSHUFB      Z16, Z14, Z14
+	VMOVDQU64    Z14, 320(R13)
+	VMOVDQU64    lenPerm<>+128(SB), Z14
+	VPERMD       Z11, Z14, Z14
+	VPANDD       low4<>+0(SB), Z14, Z14
+	VPSHUFB      Z16, Z14, Z14
+	VMOVDQU64    Z14, 384(R13)
+	VMOVDQU64    lenPerm<>+192(SB), Z14
+	VPERMD       Z11, Z14, Z14
+	VPANDD       low4<>+0(SB), Z14, Z14
+	VPSHUFB      Z16, Z14, Z14
+	VMOVDQU64    Z14, 448(R13)
 
 lanes_r_done_ocbOpenRunVAES512:
 	VPXORQ          Z11, Z11, Z11
@@ -28930,7 +29725,7 @@ lanes_pairs_ocbOpenRunVAES512:
 	VAESDEC         Z26, Z14, Z14
 	VAESDEC         Z26, Z15, Z15
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_38
+	JE              lanes_r10_41
 	VAESDEC         Z27, Z0, Z0
 	VAESDEC         Z27, Z1, Z1
 	VAESDEC         Z27, Z2, Z2
@@ -28948,7 +29743,7 @@ lanes_pairs_ocbOpenRunVAES512:
 	VAESDEC         Z28, Z14, Z14
 	VAESDEC         Z28, Z15, Z15
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_38
+	JE              lanes_r12_41
 	VAESDEC         Z29, Z0, Z0
 	VAESDEC         Z29, Z1, Z1
 	VAESDEC         Z29, Z2, Z2
@@ -28973,9 +29768,9 @@ lanes_pairs_ocbOpenRunVAES512:
 	VAESDECLAST     Z31, Z13, Z13
 	VAESDECLAST     Z31, Z14, Z14
 	VAESDECLAST     Z31, Z15, Z15
-	JMP             lanes_rdone_38
+	JMP             lanes_rdone_41
 
-lanes_r12_38:
+lanes_r12_41:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
@@ -28984,9 +29779,9 @@ lanes_r12_38:
 	VAESDECLAST Z29, Z13, Z13
 	VAESDECLAST Z29, Z14, Z14
 	VAESDECLAST Z29, Z15, Z15
-	JMP         lanes_rdone_38
+	JMP         lanes_rdone_41
 
-lanes_r10_38:
+lanes_r10_41:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
@@ -28996,7 +29791,7 @@ lanes_r10_38:
 	VAESDECLAST Z27, Z14, Z14
 	VAESDECLAST Z27, Z15, Z15
 
-lanes_rdone_38:
+lanes_rdone_41:
 	VPTERNLOGQ    $0x96, Z16, Z4, Z0
 	VPXORQ        Z4, Z12, Z12
 	VPTERNLOGQ    $0x96, Z0, Z12, Z8
@@ -29147,7 +29942,7 @@ lanes_loop_ocbOpenRunVAES512:
 	VAESDEC         Z26, Z2, Z2
 	VAESDEC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_39
+	JE              lanes_r10_42
 	VAESDEC         Z27, Z0, Z0
 	VAESDEC         Z27, Z1, Z1
 	VAESDEC         Z27, Z2, Z2
@@ -29157,7 +29952,7 @@ lanes_loop_ocbOpenRunVAES512:
 	VAESDEC         Z28, Z2, Z2
 	VAESDEC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_39
+	JE              lanes_r12_42
 	VAESDEC         Z29, Z0, Z0
 	VAESDEC         Z29, Z1, Z1
 	VAESDEC         Z29, Z2, Z2
@@ -29170,22 +29965,22 @@ lanes_loop_ocbOpenRunVAES512:
 	VAESDECLAST     Z31, Z1, Z1
 	VAESDECLAST     Z31, Z2, Z2
 	VAESDECLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_39
+	JMP             lanes_rdone_42
 
-lanes_r12_39:
+lanes_r12_42:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
 	VAESDECLAST Z29, Z3, Z3
-	JMP         lanes_rdone_39
+	JMP         lanes_rdone_42
 
-lanes_r10_39:
+lanes_r10_42:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
 	VAESDECLAST Z27, Z3, Z3
 
-lanes_rdone_39:
+lanes_rdone_42:
 	VPXORQ        Z4, Z0, Z0
 	VPXORQ        Z0, Z8, Z8
 	MOVQ          72(SI), R12
@@ -29334,7 +30129,7 @@ lanes_masked_ocbOpenRunVAES512:
 	VAESDEC      Z26, Z2, Z2
 	VAESDEC      Z26, Z3, Z3
 	CMPQ         AX, $0x0a
-	JE           lanes_r10_40
+	JE           lanes_r10_43
 	VAESDEC      Z27, Z0, Z0
 	VAESDEC      Z27, Z1, Z1
 	VAESDEC      Z27, Z2, Z2
@@ -29344,7 +30139,7 @@ lanes_masked_ocbOpenRunVAES512:
 	VAESDEC      Z28, Z2, Z2
 	VAESDEC      Z28, Z3, Z3
 	CMPQ         AX, $0x0c
-	JE           lanes_r12_40
+	JE           lanes_r12_43
 	VAESDEC      Z29, Z0, Z0
 	VAESDEC      Z29, Z1, Z1
 	VAESDEC      Z29, Z2, Z2
@@ -29357,22 +30152,22 @@ lanes_masked_ocbOpenRunVAES512:
 	VAESDECLAST  Z31, Z1, Z1
 	VAESDECLAST  Z31, Z2, Z2
 	VAESDECLAST  Z31, Z3, Z3
-	JMP          lanes_rdone_40
+	JMP          lanes_rdone_43
 
-lanes_r12_40:
+lanes_r12_43:
 	VAESDECLAST Z29, Z0, Z0
 	VAESDECLAST Z29, Z1, Z1
 	VAESDECLAST Z29, Z2, Z2
 	VAESDECLAST Z29, Z3, Z3
-	JMP         lanes_rdone_40
+	JMP         lanes_rdone_43
 
-lanes_r10_40:
+lanes_r10_43:
 	VAESDECLAST Z27, Z0, Z0
 	VAESDECLAST Z27, Z1, Z1
 	VAESDECLAST Z27, Z2, Z2
 	VAESDECLAST Z27, Z3, Z3
 
-lanes_rdone_40:
+lanes_rdone_43:
 	VPCMPUD       $0x02, (R13), Z13, K2
 	VPXORQ        Z4, Z0, Z0
 	VPXORD        Z0, Z8, K2, Z8
@@ -29474,22 +30269,23 @@ lanes_blocks_done_ocbOpenRunVAES512:
 	TESTL           R14, R14
 	JZ              lanes_parts_done_ocbOpenRunVAES512
 	VBROADCASTI32X4 (DI), Z12
-	VMOVDQU64       iota4<>+0(SB), Z16
-	VMOVDQU64       256(R13), Z13
-	VPTESTMD        Z13, Z13, K2
-	VPXORD          Z12, Z4, K2, Z4
+	CMPB            517(R13), $0x00
+	JE              lanes_parts_unlike_ocbOpenRunVAES512
+	MOVL            960(R13), R9
+	ANDL            $0x0f, R9
+	MOVQ            $0x0001000100010001, R11
+	SHLXQ           R9, R11, R12
+	KMOVQ           R12, K2
+	SUBQ            R11, R12
+	KMOVQ           R12, K1
+	VMOVDQU8.Z      b80<>+0(SB), K2, Z15
+	VPXORQ          Z12, Z4, Z4
 	VPXORQ          Z17, Z4, Z0
-	VMOVDQU64       320(R13), Z13
-	VPTESTMD        Z13, Z13, K2
-	VPXORD          Z12, Z5, K2, Z5
+	VPXORQ          Z12, Z5, Z5
 	VPXORQ          Z17, Z5, Z1
-	VMOVDQU64       384(R13), Z13
-	VPTESTMD        Z13, Z13, K2
-	VPXORD          Z12, Z6, K2, Z6
+	VPXORQ          Z12, Z6, Z6
 	VPXORQ          Z17, Z6, Z2
-	VMOVDQU64       448(R13), Z13
-	VPTESTMD        Z13, Z13, K2
-	VPXORD          Z12, Z7, K2, Z7
+	VPXORQ          Z12, Z7, Z7
 	VPXORQ          Z17, Z7, Z3
 	VAESENC         Z18, Z0, Z0
 	VAESENC         Z18, Z1, Z1
@@ -29528,7 +30324,7 @@ lanes_blocks_done_ocbOpenRunVAES512:
 	VAESENC         Z26, Z2, Z2
 	VAESENC         Z26, Z3, Z3
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_41
+	JE              lanes_r10_44
 	VAESENC         Z27, Z0, Z0
 	VAESENC         Z27, Z1, Z1
 	VAESENC         Z27, Z2, Z2
@@ -29538,7 +30334,7 @@ lanes_blocks_done_ocbOpenRunVAES512:
 	VAESENC         Z28, Z2, Z2
 	VAESENC         Z28, Z3, Z3
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_41
+	JE              lanes_r12_44
 	VAESENC         Z29, Z0, Z0
 	VAESENC         Z29, Z1, Z1
 	VAESENC         Z29, Z2, Z2
@@ -29551,22 +30347,282 @@ lanes_blocks_done_ocbOpenRunVAES512:
 	VAESENCLAST     Z31, Z1, Z1
 	VAESENCLAST     Z31, Z2, Z2
 	VAESENCLAST     Z31, Z3, Z3
-	JMP             lanes_rdone_41
+	JMP             lanes_rdone_44
 
-lanes_r12_41:
+lanes_r12_44:
 	VAESENCLAST Z29, Z0, Z0
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_41
+	JMP         lanes_rdone_44
 
-lanes_r10_41:
+lanes_r10_44:
 	VAESENCLAST Z27, Z0, Z0
 	VAESENCLAST Z27, Z1, Z1
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_41:
+lanes_rdone_44:
+	MOVQ          48(SI), R12
+	MOVL          960(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X14
+	MOVQ          152(SI), R12
+	MOVL          964(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x01, X16, Z14, Z14
+	MOVQ          256(SI), R12
+	MOVL          968(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x02, X16, Z14, Z14
+	MOVQ          360(SI), R12
+	MOVL          972(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x03, X16, Z14, Z14
+	VPXORQ        Z14, Z0, Z0
+	MOVQ          72(SI), R12
+	MOVL          960(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8      X0, K1, (R12)(R14*1)
+	MOVQ          176(SI), R12
+	MOVL          964(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x01, Z0, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	MOVQ          280(SI), R12
+	MOVL          968(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x02, Z0, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	MOVQ          384(SI), R12
+	MOVL          972(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x03, Z0, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	VMOVDQU8.Z    Z0, K1, Z14
+	VPTERNLOGQ    $0x96, Z14, Z15, Z8
+	MOVQ          464(SI), R12
+	MOVL          976(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X14
+	MOVQ          568(SI), R12
+	MOVL          980(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x01, X16, Z14, Z14
+	MOVQ          672(SI), R12
+	MOVL          984(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x02, X16, Z14, Z14
+	MOVQ          776(SI), R12
+	MOVL          988(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x03, X16, Z14, Z14
+	VPXORQ        Z14, Z1, Z1
+	MOVQ          488(SI), R12
+	MOVL          976(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8      X1, K1, (R12)(R14*1)
+	MOVQ          592(SI), R12
+	MOVL          980(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x01, Z1, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	MOVQ          696(SI), R12
+	MOVL          984(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x02, Z1, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	MOVQ          800(SI), R12
+	MOVL          988(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x03, Z1, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	VMOVDQU8.Z    Z1, K1, Z14
+	VPTERNLOGQ    $0x96, Z14, Z15, Z9
+	MOVQ          880(SI), R12
+	MOVL          992(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X14
+	MOVQ          984(SI), R12
+	MOVL          996(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x01, X16, Z14, Z14
+	MOVQ          1088(SI), R12
+	MOVL          1000(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x02, X16, Z14, Z14
+	MOVQ          1192(SI), R12
+	MOVL          1004(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x03, X16, Z14, Z14
+	VPXORQ        Z14, Z2, Z2
+	MOVQ          904(SI), R12
+	MOVL          992(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8      X2, K1, (R12)(R14*1)
+	MOVQ          1008(SI), R12
+	MOVL          996(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x01, Z2, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	MOVQ          1112(SI), R12
+	MOVL          1000(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x02, Z2, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	MOVQ          1216(SI), R12
+	MOVL          1004(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x03, Z2, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	VMOVDQU8.Z    Z2, K1, Z14
+	VPTERNLOGQ    $0x96, Z14, Z15, Z10
+	MOVQ          1296(SI), R12
+	MOVL          1008(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X14
+	MOVQ          1400(SI), R12
+	MOVL          1012(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x01, X16, Z14, Z14
+	MOVQ          1504(SI), R12
+	MOVL          1016(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x02, X16, Z14, Z14
+	MOVQ          1608(SI), R12
+	MOVL          1020(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8.Z    (R12)(R14*1), K1, X16
+	VINSERTI32X4  $0x03, X16, Z14, Z14
+	VPXORQ        Z14, Z3, Z3
+	MOVQ          1320(SI), R12
+	MOVL          1008(R13), R14
+	ANDL          $0x00000ff0, R14
+	VMOVDQU8      X3, K1, (R12)(R14*1)
+	MOVQ          1424(SI), R12
+	MOVL          1012(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x01, Z3, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	MOVQ          1528(SI), R12
+	MOVL          1016(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x02, Z3, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	MOVQ          1632(SI), R12
+	MOVL          1020(R13), R14
+	ANDL          $0x00000ff0, R14
+	VEXTRACTI32X4 $0x03, Z3, X16
+	VMOVDQU8      X16, K1, (R12)(R14*1)
+	VMOVDQU8.Z    Z3, K1, Z14
+	VPTERNLOGQ    $0x96, Z14, Z15, Z11
+	JMP           lanes_parts_done_ocbOpenRunVAES512
+
+lanes_parts_unlike_ocbOpenRunVAES512:
+	VMOVDQU64   iota4<>+0(SB), Z16
+	VMOVDQU64   256(R13), Z13
+	VPTESTMD    Z13, Z13, K2
+	VPXORD      Z12, Z4, K2, Z4
+	VPXORQ      Z17, Z4, Z0
+	VMOVDQU64   320(R13), Z13
+	VPTESTMD    Z13, Z13, K2
+	VPXORD      Z12, Z5, K2, Z5
+	VPXORQ      Z17, Z5, Z1
+	VMOVDQU64   384(R13), Z13
+	VPTESTMD    Z13, Z13, K2
+	VPXORD      Z12, Z6, K2, Z6
+	VPXORQ      Z17, Z6, Z2
+	VMOVDQU64   448(R13), Z13
+	VPTESTMD    Z13, Z13, K2
+	VPXORD      Z12, Z7, K2, Z7
+	VPXORQ      Z17, Z7, Z3
+	VAESENC     Z18, Z0, Z0
+	VAESENC     Z18, Z1, Z1
+	VAESENC     Z18, Z2, Z2
+	VAESENC     Z18, Z3, Z3
+	VAESENC     Z19, Z0, Z0
+	VAESENC     Z19, Z1, Z1
+	VAESENC     Z19, Z2, Z2
+	VAESENC     Z19, Z3, Z3
+	VAESENC     Z20, Z0, Z0
+	VAESENC     Z20, Z1, Z1
+	VAESENC     Z20, Z2, Z2
+	VAESENC     Z20, Z3, Z3
+	VAESENC     Z21, Z0, Z0
+	VAESENC     Z21, Z1, Z1
+	VAESENC     Z21, Z2, Z2
+	VAESENC     Z21, Z3, Z3
+	VAESENC     Z22, Z0, Z0
+	VAESENC     Z22, Z1, Z1
+	VAESENC     Z22, Z2, Z2
+	VAESENC     Z22, Z3, Z3
+	VAESENC     Z23, Z0, Z0
+	VAESENC     Z23, Z1, Z1
+	VAESENC     Z23, Z2, Z2
+	VAESENC     Z23, Z3, Z3
+	VAESENC     Z24, Z0, Z0
+	VAESENC     Z24, Z1, Z1
+	VAESENC     Z24, Z2, Z2
+	VAESENC     Z24, Z3, Z3
+	VAESENC     Z25, Z0, Z0
+	VAESENC     Z25, Z1, Z1
+	VAESENC     Z25, Z2, Z2
+	VAESENC     Z25, Z3, Z3
+	VAESENC     Z26, Z0, Z0
+	VAESENC     Z26, Z1, Z1
+	VAESENC     Z26, Z2, Z2
+	VAESENC     Z26, Z3, Z3
+	CMPQ        AX, $0x0a
+	JE          lanes_r10_45
+	VAESENC     Z27, Z0, Z0
+	VAESENC     Z27, Z1, Z1
+	VAESENC     Z27, Z2, Z2
+	VAESENC     Z27, Z3, Z3
+	VAESENC     Z28, Z0, Z0
+	VAESENC     Z28, Z1, Z1
+	VAESENC     Z28, Z2, Z2
+	VAESENC     Z28, Z3, Z3
+	CMPQ        AX, $0x0c
+	JE          lanes_r12_45
+	VAESENC     Z29, Z0, Z0
+	VAESENC     Z29, Z1, Z1
+	VAESENC     Z29, Z2, Z2
+	VAESENC     Z29, Z3, Z3
+	VAESENC     Z30, Z0, Z0
+	VAESENC     Z30, Z1, Z1
+	VAESENC     Z30, Z2, Z2
+	VAESENC     Z30, Z3, Z3
+	VAESENCLAST Z31, Z0, Z0
+	VAESENCLAST Z31, Z1, Z1
+	VAESENCLAST Z31, Z2, Z2
+	VAESENCLAST Z31, Z3, Z3
+	JMP         lanes_rdone_45
+
+lanes_r12_45:
+	VAESENCLAST Z29, Z0, Z0
+	VAESENCLAST Z29, Z1, Z1
+	VAESENCLAST Z29, Z2, Z2
+	VAESENCLAST Z29, Z3, Z3
+	JMP         lanes_rdone_45
+
+lanes_r10_45:
+	VAESENCLAST Z27, Z0, Z0
+	VAESENCLAST Z27, Z1, Z1
+	VAESENCLAST Z27, Z2, Z2
+	VAESENCLAST Z27, Z3, Z3
+
+lanes_rdone_45:
 	VMOVDQU64     256(R13), Z13
 	VPCMPUB       $0x01, Z13, Z16, K1
 	VPTESTMB      Z13, Z13, K2
@@ -29788,7 +30844,7 @@ lanes_parts_done_ocbOpenRunVAES512:
 	VPXORQ          Z17, Z11, Z11
 	MOVL            1024(R13), R14
 	CMPL            R14, $0x0000ffff
-	JNE             lanes_recv_some_42
+	JNE             lanes_recv_some_46
 	MOVQ            48(SI), R12
 	MOVL            960(R13), R9
 	VMOVDQU64       (R12)(R9*1), X13
@@ -29837,9 +30893,9 @@ lanes_parts_done_ocbOpenRunVAES512:
 	MOVQ            1608(SI), R12
 	MOVL            1020(R13), R9
 	VINSERTI32X4    $0x03, (R12)(R9*1), Z16, Z16
-	JMP             lanes_recv_done_42
+	JMP             lanes_recv_done_46
 
-lanes_recv_some_42:
+lanes_recv_some_46:
 	MOVQ       $0x0001000100010001, R8
 	MOVL       R14, R12
 	PDEPQ      R8, R12, R12
@@ -29925,7 +30981,7 @@ lanes_recv_some_42:
 	MOVL       1020(R13), R9
 	VMOVDQU8   -48(R12)(R9*1), K3, Z16
 
-lanes_recv_done_42:
+lanes_recv_done_46:
 	LEAQ            1664(SI), R11
 	MOVL            512(R13), R12
 	INCL            R12
@@ -29997,11 +31053,11 @@ lanes_recv_done_42:
 	VPCMPEQQ        Z2, Z12, K2, K2
 	VPCMPEQQ        Z3, Z12, K2, K2
 	KORTESTB        K2, K2
-	JCC             lanes_ktop_split_43
+	JCC             lanes_ktop_split_47
 	MOVB            $0x01, 516(R13)
 	VPCMPEQQ        1088(R13), Z0, K3
 	KORTESTB        K3, K3
-	JCC             lanes_ktop_miss_43
+	JCC             lanes_ktop_miss_47
 	VAESENC         Z18, Z8, Z8
 	VAESENC         Z18, Z9, Z9
 	VAESENC         Z18, Z10, Z10
@@ -30039,7 +31095,7 @@ lanes_recv_done_42:
 	VAESENC         Z26, Z10, Z10
 	VAESENC         Z26, Z11, Z11
 	CMPQ            AX, $0x0a
-	JE              lanes_r10_44
+	JE              lanes_r10_48
 	VAESENC         Z27, Z8, Z8
 	VAESENC         Z27, Z9, Z9
 	VAESENC         Z27, Z10, Z10
@@ -30049,7 +31105,7 @@ lanes_recv_done_42:
 	VAESENC         Z28, Z10, Z10
 	VAESENC         Z28, Z11, Z11
 	CMPQ            AX, $0x0c
-	JE              lanes_r12_44
+	JE              lanes_r12_48
 	VAESENC         Z29, Z8, Z8
 	VAESENC         Z29, Z9, Z9
 	VAESENC         Z29, Z10, Z10
@@ -30062,26 +31118,26 @@ lanes_recv_done_42:
 	VAESENCLAST     Z31, Z9, Z9
 	VAESENCLAST     Z31, Z10, Z10
 	VAESENCLAST     Z31, Z11, Z11
-	JMP             lanes_rdone_44
+	JMP             lanes_rdone_48
 
-lanes_r12_44:
+lanes_r12_48:
 	VAESENCLAST Z29, Z8, Z8
 	VAESENCLAST Z29, Z9, Z9
 	VAESENCLAST Z29, Z10, Z10
 	VAESENCLAST Z29, Z11, Z11
-	JMP         lanes_rdone_44
+	JMP         lanes_rdone_48
 
-lanes_r10_44:
+lanes_r10_48:
 	VAESENCLAST Z27, Z8, Z8
 	VAESENCLAST Z27, Z9, Z9
 	VAESENCLAST Z27, Z10, Z10
 	VAESENCLAST Z27, Z11, Z11
 
-lanes_rdone_44:
+lanes_rdone_48:
 	VMOVDQA64 1152(R13), Z0
-	JMP       lanes_ktop_done_43
+	JMP       lanes_ktop_done_47
 
-lanes_ktop_miss_43:
+lanes_ktop_miss_47:
 	VMOVDQA64   Z0, 1088(R13)
 	VAESENC     Z18, Z8, Z8
 	VAESENC     Z18, Z9, Z9
@@ -30129,7 +31185,7 @@ lanes_ktop_miss_43:
 	VAESENC     Z26, Z11, Z11
 	VAESENC     Z26, Z0, Z0
 	CMPQ        AX, $0x0a
-	JE          lanes_r10_45
+	JE          lanes_r10_49
 	VAESENC     Z27, Z8, Z8
 	VAESENC     Z27, Z9, Z9
 	VAESENC     Z27, Z10, Z10
@@ -30141,7 +31197,7 @@ lanes_ktop_miss_43:
 	VAESENC     Z28, Z11, Z11
 	VAESENC     Z28, Z0, Z0
 	CMPQ        AX, $0x0c
-	JE          lanes_r12_45
+	JE          lanes_r12_49
 	VAESENC     Z29, Z8, Z8
 	VAESENC     Z29, Z9, Z9
 	VAESENC     Z29, Z10, Z10
@@ -30157,28 +31213,28 @@ lanes_ktop_miss_43:
 	VAESENCLAST Z31, Z10, Z10
 	VAESENCLAST Z31, Z11, Z11
 	VAESENCLAST Z31, Z0, Z0
-	JMP         lanes_rdone_45
+	JMP         lanes_rdone_49
 
-lanes_r12_45:
+lanes_r12_49:
 	VAESENCLAST Z29, Z8, Z8
 	VAESENCLAST Z29, Z9, Z9
 	VAESENCLAST Z29, Z10, Z10
 	VAESENCLAST Z29, Z11, Z11
 	VAESENCLAST Z29, Z0, Z0
-	JMP         lanes_rdone_45
+	JMP         lanes_rdone_49
 
-lanes_r10_45:
+lanes_r10_49:
 	VAESENCLAST Z27, Z8, Z8
 	VAESENCLAST Z27, Z9, Z9
 	VAESENCLAST Z27, Z10, Z10
 	VAESENCLAST Z27, Z11, Z11
 	VAESENCLAST Z27, Z0, Z0
 
-lanes_rdone_45:
+lanes_rdone_49:
 	VMOVDQA64 Z0, 1152(R13)
-	JMP       lanes_ktop_done_43
+	JMP       lanes_ktop_done_47
 
-lanes_ktop_split_43:
+lanes_ktop_split_47:
 	MOVB        $0x00, 516(R13)
 	VMOVDQA64   Z0, 1088(R13)
 	VAESENC     Z18, Z8, Z8
@@ -30254,7 +31310,7 @@ lanes_ktop_split_43:
 	VAESENC     Z26, Z2, Z2
 	VAESENC     Z26, Z3, Z3
 	CMPQ        AX, $0x0a
-	JE          lanes_r10_46
+	JE          lanes_r10_50
 	VAESENC     Z27, Z8, Z8
 	VAESENC     Z27, Z9, Z9
 	VAESENC     Z27, Z10, Z10
@@ -30272,7 +31328,7 @@ lanes_ktop_split_43:
 	VAESENC     Z28, Z2, Z2
 	VAESENC     Z28, Z3, Z3
 	CMPQ        AX, $0x0c
-	JE          lanes_r12_46
+	JE          lanes_r12_50
 	VAESENC     Z29, Z8, Z8
 	VAESENC     Z29, Z9, Z9
 	VAESENC     Z29, Z10, Z10
@@ -30297,9 +31353,9 @@ lanes_ktop_split_43:
 	VAESENCLAST Z31, Z1, Z1
 	VAESENCLAST Z31, Z2, Z2
 	VAESENCLAST Z31, Z3, Z3
-	JMP         lanes_rdone_46
+	JMP         lanes_rdone_50
 
-lanes_r12_46:
+lanes_r12_50:
 	VAESENCLAST Z29, Z8, Z8
 	VAESENCLAST Z29, Z9, Z9
 	VAESENCLAST Z29, Z10, Z10
@@ -30308,9 +31364,9 @@ lanes_r12_46:
 	VAESENCLAST Z29, Z1, Z1
 	VAESENCLAST Z29, Z2, Z2
 	VAESENCLAST Z29, Z3, Z3
-	JMP         lanes_rdone_46
+	JMP         lanes_rdone_50
 
-lanes_r10_46:
+lanes_r10_50:
 	VAESENCLAST Z27, Z8, Z8
 	VAESENCLAST Z27, Z9, Z9
 	VAESENCLAST Z27, Z10, Z10
@@ -30320,10 +31376,10 @@ lanes_r10_46:
 	VAESENCLAST Z27, Z2, Z2
 	VAESENCLAST Z27, Z3, Z3
 
-lanes_rdone_46:
+lanes_rdone_50:
 	VMOVDQA64 Z0, 1152(R13)
 
-lanes_ktop_done_43:
+lanes_ktop_done_47:
 	MOVQ      out+88(FP), R11
 	VMOVDQU64 Z8, (R11)
 	VMOVDQU64 Z9, 64(R11)

@@ -52,6 +52,7 @@ const (
 	lnR     = 256
 	lnRuns  = 512
 	lnOne   = 516
+	lnLike  = 517
 	lnTable = 576
 	lnKin   = 1088
 	lnKtop  = 1152
@@ -251,6 +252,14 @@ func lanes(o op, run bool) {
 	Label(nDone)
 	TESTL(lU.As32(), lU.As32())
 	JZ(LabelRef(rDone))
+	// Lanes of one length (a batch of like messages) take their partial
+	// blocks' masks from lane 0's r (see the partial blocks below), not
+	// per lane from these.
+	VPBROADCASTD(lens.AsX(), Z14)
+	VPCMPEQD(Z14, lens, K1)
+	KORTESTW(K1, K1)
+	SETCS(Mem{Base: lo, Disp: lnLike})
+	JCS(LabelRef(rDone))
 	for r := 0; r < 4; r++ {
 		VMOVDQU64(lenPerm.Offset(64*r), Z14)
 		VPERMD(lens, Z14, Z14)
@@ -319,10 +328,15 @@ func lanes(o op, run bool) {
 	// The final partial blocks, in lanes with r > 0: Offset_* = Offset_n ^
 	// L_*, the text XORed with E(Offset_*), the checksum taking the
 	// plaintext padded.
-	partsDone := "lanes_parts_done_" + name
+	partsDone, unlike := "lanes_parts_done_"+name, "lanes_parts_unlike_"+name
 	TESTL(lU.As32(), lU.As32())
 	JZ(LabelRef(partsDone))
 	VBROADCASTI32X4(Mem{Base: lEnds}, Z12)
+	CMPB(Mem{Base: lo, Disp: lnLike}, U8(0))
+	JE(LabelRef(unlike))
+	likeParts(o)
+	JMP(LabelRef(partsDone))
+	Label(unlike)
 	VMOVDQU64(iota4, Z16)
 	for r := 0; r < 4; r++ {
 		VMOVDQU64(Mem{Base: lo, Disp: lnR + 64*r}, Z13)
@@ -526,6 +540,59 @@ func lanes(o op, run bool) {
 	}
 	VZEROUPPER()
 	RET()
+}
+
+// likeParts runs the final partial blocks of a group whose lanes all have
+// one length, so one r > 0: each lane's masks are lane 0's, made once from
+// r (K1: the r bytes of each lane, K2: byte r; the padding's 0x80s in Z15),
+// where lanes of their own lengths take 9 mask ops a register and the
+// lengths' spread into every byte (6-8% of a group of 44 bytes, measured).
+func likeParts(o op) {
+	rb, ones, t := lJ, lJ16, lT
+	MOVL(laneLen(0), rb.As32())
+	ANDL(U8(15), rb.As32())
+	MOVQ(U64(0x0001000100010001), ones)
+	SHLXQ(rb, ones, t)
+	KMOVQ(t, K2)
+	SUBQ(ones, t)
+	KMOVQ(t, K1)
+	VMOVDQU8_Z(b80, K2, Z15)
+	for r := 0; r < 4; r++ {
+		VPXORQ(Z12, lOff(r), lOff(r))
+		VPXORQ(lKey(0), lOff(r), lX(r))
+	}
+	laneRounds(false)
+	for r := 0; r < 4; r++ {
+		for k := 0; k < 4; k++ {
+			MOVQ(laneField(lnSrc, 4*r+k), lT)
+			MOVL(laneLen(4*r+k), lU.As32())
+			ANDL(U32(0xff0), lU.As32())
+			m := Mem{Base: lT, Index: lU, Scale: 1}
+			if k == 0 {
+				VMOVDQU8_Z(m, K1, X14)
+				continue
+			}
+			VMOVDQU8_Z(m, K1, X16)
+			VINSERTI32X4(U8(k), X16, Z14, Z14)
+		}
+		VPXORQ(Z14, lX(r), lX(r))
+		for k := 0; k < 4; k++ {
+			MOVQ(laneField(lnDst, 4*r+k), lT)
+			MOVL(laneLen(4*r+k), lU.As32())
+			ANDL(U32(0xff0), lU.As32())
+			m := Mem{Base: lT, Index: lU, Scale: 1}
+			if k == 0 {
+				VMOVDQU8(lX(r).AsX(), K1, m)
+				continue
+			}
+			VEXTRACTI32X4(U8(k), lX(r), X16)
+			VMOVDQU8(X16, K1, m)
+		}
+		if o == dec {
+			VMOVDQU8_Z(lX(r), K1, Z14)
+		}
+		VPTERNLOGQ(U8(0x96), Z14, Z15, lSum(r))
+	}
 }
 
 // laneNonces loads the nonce blocks of the group whose lanes' pointers
