@@ -33,7 +33,10 @@ import (
 // group's n messages, idle lanes, lane 0's whole blocks: see laneTable) and
 // the marked lanes (a bit each, uint32). Before the table the frame holds,
 // per register, each lane's whole blocks n and partial bytes r, in every
-// byte of the lane, and a count of the run kernels'. What the caller reads
+// byte of the lane, a count of the run kernels' and two flags (the group's
+// nonces share Ktop: see laneOffsets; its lanes have one length: see
+// likeParts); after it, the last Ktop input a run kernel enciphered and
+// its Ktops (see laneKtops). What the caller reads
 // goes to its laneOut (out* below, which ocb's tests pin): the tags, the
 // marked lanes whose tags differ (a bit each, uint32, when opening) and the
 // marked lanes. (In the caller's frame, the whole would be zeroed each call:
@@ -633,9 +636,9 @@ func laneNonces(p GPPhysical, ktop func(int) VecPhysical) {
 // states, beside the rounds of with (a run kernel's tags, or none). Where
 // every lane's input equals lane 0's (nonces that differ at most in their 6
 // bottom bits: one nonce for all, or counters within an aligned window of
-// 64, as protocols give), one register's rounds serve all 16 lanes, copied
-// to the other three: 10 to 14 AES rounds a group where 40 to 56 were.
-// (The branch is on nonces, which are public.) A run kernel keeps the
+// 64, as protocols give), one register's rounds serve all 16 lanes (the
+// first state's, with lnOne set for laneOffsets): 10 to 14 AES rounds a
+// group where 40 to 56 were. (The branch is on nonces, which are public.) A run kernel keeps the
 // first register's input and Ktops in its frame (lnKin, lnKtop: a pair
 // that always agrees, written by every group that enciphers), and a next
 // group whose shared input equals them (counters in one window of 64, as
@@ -690,8 +693,9 @@ func laneKtops(with ...VecPhysical) {
 // in the states and the nonce blocks in the offsets' registers: Stretch =
 // Ktop || (Ktop[1..64] ^ Ktop[9..72]) as big-endian qwords s0, s1, s2,
 // and Offset_0's byte-reversed qwords [s1, s0]<<c | [s2, s1]>>(64-c), by
-// VBMI2's funnel shifts (whose counts are taken mod 64). It zeroes the
-// checksums but a run kernel's last, which holds the lengths.
+// VBMI2's funnel shifts (whose counts are taken mod 64); one Stretch for
+// all where the lanes share Ktop (lnOne). It zeroes the checksums but a run
+// kernel's last, which holds the lengths.
 func laneOffsets(run bool) {
 	laneLabels++
 	split, done := "lanes_offsets_split_"+itoa(laneLabels), "lanes_offsets_done_"+itoa(laneLabels)
