@@ -359,33 +359,10 @@ func lanes(o op, run bool) {
 		// taken out of its lane by a shuffle: a 64-byte access would span
 		// other places, such as the output just written, which loads must
 		// then wait for (5-6% of a group of 44 bytes, measured).
-		for k := 0; k < 4; k++ {
-			MOVQ(laneField(lnSrc, 4*r+k), lT)
-			MOVL(laneLen(4*r+k), lU.As32())
-			ANDL(U32(0xff0), lU.As32())
-			m := Mem{Base: lT, Index: lU, Scale: 1}
-			if k == 0 {
-				VMOVDQU8_Z(m, K1, X14)
-				continue
-			}
+		partLanes(r, X15, func(k int) Op {
 			KSHIFTRQ(U8(16*k), K1, K3)
-			VMOVDQU8_Z(m, K3, X15)
-			VINSERTI32X4(U8(k), X15, Z14, Z14)
-		}
-		VPXORQ(Z14, lX(r), lX(r))
-		for k := 0; k < 4; k++ {
-			MOVQ(laneField(lnDst, 4*r+k), lT)
-			MOVL(laneLen(4*r+k), lU.As32())
-			ANDL(U32(0xff0), lU.As32())
-			m := Mem{Base: lT, Index: lU, Scale: 1}
-			if k == 0 {
-				VMOVDQU8(lX(r).AsX(), K1, m)
-				continue
-			}
-			KSHIFTRQ(U8(16*k), K1, K3)
-			VEXTRACTI32X4(U8(k), lX(r), X15)
-			VMOVDQU8(X15, K3, m)
-		}
+			return K3
+		})
 		if o == dec {
 			VMOVDQU8_Z(lX(r), K1, Z14)
 		}
@@ -566,35 +543,42 @@ func likeParts(o op) {
 	}
 	laneRounds(false)
 	for r := 0; r < 4; r++ {
-		for k := 0; k < 4; k++ {
-			MOVQ(laneField(lnSrc, 4*r+k), lT)
-			MOVL(laneLen(4*r+k), lU.As32())
-			ANDL(U32(0xff0), lU.As32())
-			m := Mem{Base: lT, Index: lU, Scale: 1}
-			if k == 0 {
-				VMOVDQU8_Z(m, K1, X14)
-				continue
-			}
-			VMOVDQU8_Z(m, K1, X16)
-			VINSERTI32X4(U8(k), X16, Z14, Z14)
-		}
-		VPXORQ(Z14, lX(r), lX(r))
-		for k := 0; k < 4; k++ {
-			MOVQ(laneField(lnDst, 4*r+k), lT)
-			MOVL(laneLen(4*r+k), lU.As32())
-			ANDL(U32(0xff0), lU.As32())
-			m := Mem{Base: lT, Index: lU, Scale: 1}
-			if k == 0 {
-				VMOVDQU8(lX(r).AsX(), K1, m)
-				continue
-			}
-			VEXTRACTI32X4(U8(k), lX(r), X16)
-			VMOVDQU8(X16, K1, m)
-		}
+		partLanes(r, X16, func(int) Op { return K1 })
 		if o == dec {
 			VMOVDQU8_Z(lX(r), K1, Z14)
 		}
 		VPTERNLOGQ(U8(0x96), Z14, Z15, lSum(r))
+	}
+}
+
+// partLanes XORs register r's partial blocks into their lanes of the state,
+// loaded into Z14 (zeros past each lane's bytes), and stores them, lane k
+// under the mask in the low 16 bits of mask(k) (lane 0's under K1), by way
+// of tmp.
+func partLanes(r int, tmp VecPhysical, mask func(k int) Op) {
+	for _, load := range []bool{true, false} {
+		for k := 0; k < 4; k++ {
+			MOVQ(laneField(map[bool]int{true: lnSrc, false: lnDst}[load], 4*r+k), lT)
+			MOVL(laneLen(4*r+k), lU.As32())
+			ANDL(U32(0xff0), lU.As32())
+			m := Mem{Base: lT, Index: lU, Scale: 1}
+			switch {
+			case load && k == 0:
+				VMOVDQU8_Z(m, K1, X14)
+			case load:
+				VMOVDQU8_Z(m, mask(k), tmp)
+				VINSERTI32X4(U8(k), tmp, Z14, Z14)
+			case k == 0:
+				VMOVDQU8(lX(r).AsX(), K1, m)
+			default:
+				k3 := mask(k)
+				VEXTRACTI32X4(U8(k), lX(r), tmp)
+				VMOVDQU8(tmp, k3, m)
+			}
+		}
+		if load {
+			VPXORQ(Z14, lX(r), lX(r))
+		}
 	}
 }
 
