@@ -55,48 +55,40 @@ checkSealAVX512_loop:
 	VPUNPCKHQDQ  Z14, Z13, Z16
 	VPADDQ       Z0, Z12, Z17
 	VPCMPQ       $0x04, Z17, Z16, K2
-	XORL         BX, BX
-	MOVQ         8(AX), DI
+	MOVQ         8(AX), BX
+	MOVQ         BX, DI
+	ORQ          112(AX), BX
+	ANDQ         112(AX), DI
+	ORQ          216(AX), BX
+	ANDQ         216(AX), DI
+	ORQ          320(AX), BX
+	ANDQ         320(AX), DI
+	ORQ          424(AX), BX
+	ANDQ         424(AX), DI
+	ORQ          528(AX), BX
+	ANDQ         528(AX), DI
+	ORQ          632(AX), BX
+	ANDQ         632(AX), DI
+	ORQ          736(AX), BX
+	ANDQ         736(AX), DI
+	XORQ         SI, BX
 	XORQ         SI, DI
 	ORQ          DI, BX
-	MOVQ         112(AX), DI
-	XORQ         SI, DI
-	ORQ          DI, BX
-	MOVQ         216(AX), DI
-	XORQ         SI, DI
-	ORQ          DI, BX
-	MOVQ         320(AX), DI
-	XORQ         SI, DI
-	ORQ          DI, BX
-	MOVQ         424(AX), DI
-	XORQ         SI, DI
-	ORQ          DI, BX
-	MOVQ         528(AX), DI
-	XORQ         SI, DI
-	ORQ          DI, BX
-	MOVQ         632(AX), DI
-	XORQ         SI, DI
-	ORQ          DI, BX
-	MOVQ         736(AX), DI
-	XORQ         SI, DI
-	ORQ          DI, BX
-	VPSUBQ       Z1, Z15, Z17
-	VPADDQ       Z1, Z16, Z16
+	VPADDQ       Z1, Z16, Z17
+	VPADDQ       Z17, Z15, Z16
 	VPTESTMQ     Z12, Z12, K3
 	VPCMPQ       $0x04, Z15, Z11, K3, K3
-	VPADDQ       Z12, Z11, Z11
-	VPSUBQ       Z17, Z11, Z11
-	VPADDQ       Z12, Z16, Z15
+	VPSUBQ       Z11, Z16, Z11
+	VPADDQ       Z12, Z17, Z15
 	VPCMPUQ      $0x01, Z15, Z11, K3, K3
 	VPTESTMQ     Z8, Z8, K4
-	VPADDQ       Z8, Z7, Z7
-	VPSUBQ       Z17, Z7, Z7
-	VPADDQ       Z8, Z16, Z11
+	VPSUBQ       Z7, Z16, Z7
+	VPADDQ       Z8, Z17, Z11
 	VPCMPUQ      $0x01, Z11, Z7, K4, K4
-	KORW         K3, K4, K3
 	KORW         K2, K3, K2
-	KMOVW        K2, DI
-	ORQ          DI, BX
+	KORTESTW     K2, K4
+	JNZ          checkSealAVX512_done
+	TESTQ        BX, BX
 	JNZ          checkSealAVX512_done
 	VPMINSQ      Z12, Z2, Z2
 	VPMAXSQ      Z12, Z3, Z3
@@ -187,49 +179,41 @@ checkOpenAVX512_loop:
 	VPSUBQ       Z0, Z13, Z18
 	VPMAXSQ      Z5, Z18, Z18
 	VPCMPQ       $0x04, Z18, Z17, K2
-	XORL         BX, BX
-	MOVQ         8(AX), DI
+	MOVQ         8(AX), BX
+	MOVQ         BX, DI
+	ORQ          112(AX), BX
+	ANDQ         112(AX), DI
+	ORQ          216(AX), BX
+	ANDQ         216(AX), DI
+	ORQ          320(AX), BX
+	ANDQ         320(AX), DI
+	ORQ          424(AX), BX
+	ANDQ         424(AX), DI
+	ORQ          528(AX), BX
+	ANDQ         528(AX), DI
+	ORQ          632(AX), BX
+	ANDQ         632(AX), DI
+	ORQ          736(AX), BX
+	ANDQ         736(AX), DI
+	XORQ         SI, BX
 	XORQ         SI, DI
 	ORQ          DI, BX
-	MOVQ         112(AX), DI
-	XORQ         SI, DI
-	ORQ          DI, BX
-	MOVQ         216(AX), DI
-	XORQ         SI, DI
-	ORQ          DI, BX
-	MOVQ         320(AX), DI
-	XORQ         SI, DI
-	ORQ          DI, BX
-	MOVQ         424(AX), DI
-	XORQ         SI, DI
-	ORQ          DI, BX
-	MOVQ         528(AX), DI
-	XORQ         SI, DI
-	ORQ          DI, BX
-	MOVQ         632(AX), DI
-	XORQ         SI, DI
-	ORQ          DI, BX
-	MOVQ         736(AX), DI
-	XORQ         SI, DI
-	ORQ          DI, BX
-	VPSUBQ       Z1, Z16, Z18
 	VPADDQ       Z1, Z17, Z19
+	VPADDQ       Z19, Z16, Z18
 	VPTESTMQ     Z17, Z17, K5
 	VPTESTMQ     Z13, Z13, K5, K3
 	VPCMPQ       $0x04, Z16, Z12, K3, K3
-	VPADDQ       Z13, Z12, Z12
-	VPSUBQ       Z18, Z12, Z12
+	VPSUBQ       Z12, Z18, Z12
 	VPADDQ       Z13, Z19, Z16
 	VPCMPUQ      $0x01, Z16, Z12, K3, K3
 	VPTESTMQ     Z9, Z9, K5, K4
-	VPADDQ       Z9, Z8, Z8
-	VPSUBQ       Z18, Z8, Z8
+	VPSUBQ       Z8, Z18, Z8
 	VPADDQ       Z9, Z19, Z12
 	VPCMPUQ      $0x01, Z12, Z8, K4, K4
-	KORW         K3, K4, K3
 	KORW         K2, K3, K2
-	KMOVW        K2, DI
-	ORQ          DI, BX
+	KORTESTW     K2, K4
+	JNZ          checkOpenAVX512_done
+	TESTQ        BX, BX
 	JNZ          checkOpenAVX512_done
 	VPMINSQ      Z13, Z2, Z2
 	VPMAXSQ      Z13, Z3, Z3

@@ -96,22 +96,27 @@ func kernel(name string, open bool) {
 		VPADDQ(tag, inLen, want)
 	}
 	VPCMPQ(U8(ne), want, outLen, K2)
-	// bad: not 0 where a nonce's length is wrong.
-	bad, u := GP64(), GP64()
-	XORL(bad.As32(), bad.As32())
-	for k := range 8 {
-		MOVQ(Mem{Base: p, Disp: k*msgSize + msgNonceLen}, u)
-		XORQ(ns, u)
-		ORQ(u, bad)
+	// bad: not 0 where a nonce's length is wrong: where the lengths' OR
+	// or AND is not nonceSize (a load and an ALU op a message, not two).
+	bad, and := GP64(), GP64()
+	MOVQ(Mem{Base: p, Disp: msgNonceLen}, bad)
+	MOVQ(bad, and)
+	for k := 1; k < 8; k++ {
+		ORQ(Mem{Base: p, Disp: k*msgSize + msgNonceLen}, bad)
+		ANDQ(Mem{Base: p, Disp: k*msgSize + msgNonceLen}, and)
 	}
+	XORQ(ns, bad)
+	XORQ(ns, and)
+	ORQ(and, bad)
 
 	// misplaced's tests: a range [b, b+lb), not empty, meets Out, [o,
-	// o+lo+1), where b+lb-(o+1) < lb+lo, unsigned. CheckOpen tests only an
-	// Out that is not empty (K5); CheckSeal's, len(In)+tagSize bytes, is,
-	// or its length is wrong.
-	o1, lo := ZMM(), ZMM()
-	VPSUBQ(ones, out, o1)
+	// o+lo+1), where b+lb-(o+1) < lb+lo, unsigned; that is where
+	// o+lo-b < lb+lo (c-1-a < c exactly where a < c, modulo 2^64), whose
+	// o+lo both tests share. CheckOpen tests only an Out that is not empty
+	// (K5); CheckSeal's, len(In)+tagSize bytes, is, or its length is wrong.
+	oEnd, lo := ZMM(), ZMM()
 	VPADDQ(ones, outLen, lo)
+	VPADDQ(lo, out, oEnd)
 	if open {
 		VPTESTMQ(outLen, outLen, K5)
 	}
@@ -123,11 +128,10 @@ func kernel(name string, open bool) {
 		}
 	}
 	meets := func(b, lb VecVirtual, k OpmaskPhysical) {
-		a, c := ZMM(), ZMM()
-		VPADDQ(lb, b, a)
-		VPSUBQ(o1, a, a)
+		x, c := ZMM(), ZMM()
+		VPSUBQ(b, oEnd, x)
 		VPADDQ(lb, lo, c)
-		VPCMPUQ(U8(lt), c, a, k, k)
+		VPCMPUQ(U8(lt), c, x, k, k)
 	}
 	// K3: an In that meets Out other than from its start (in place).
 	nonEmpty(inLen, K3)
@@ -136,10 +140,10 @@ func kernel(name string, open bool) {
 	// K4: an AD that meets Out.
 	nonEmpty(adLen, K4)
 	meets(ad, adLen, K4)
-	KORW(K3, K4, K3)
 	KORW(K2, K3, K2)
-	KMOVW(K2, u.As32())
-	ORQ(u, bad) // and any of K2
+	KORTESTW(K2, K4) // any of K2 to K4
+	JNZ(LabelRef(name + "_done"))
+	TESTQ(bad, bad)
 	JNZ(LabelRef(name + "_done"))
 
 	VPMINSQ(inLen, minIn, minIn)
