@@ -260,7 +260,7 @@ func (l *LaneGroups) Take(msgs []batch.Message, i int, open bool, tagSize, maxLe
 
 // from makes g the n messages from i on, one run of them when n is 16.
 func (g *LaneGroup) from(i, n int) {
-	for k := range n {
+	for k := range g.Idx[:n] {
 		g.Idx[k] = i + k
 	}
 	g.N, g.Runs = n, n/len(g.Idx)
@@ -328,10 +328,12 @@ func RunLanes(msgs []batch.Message, p *Plan, maxRuns int, run func(LaneGroup), o
 	if p.way == like {
 		var g LaneGroup
 		for i := 0; i < len(msgs); i += len(g.Idx) * max(g.Runs, 1) {
-			if g.from(i, min(len(msgs)-i, len(g.Idx))); g.Runs > 0 {
-				g.Runs = min(maxRuns, (len(msgs)-i)/len(g.Idx))
+			if g.from(i, min(len(msgs)-i, len(g.Idx))); g.Runs == 0 {
+				runOrOne(&g, p.class, run, one) // the rest, part-filled
+				continue
 			}
-			runOrOne(&g, p.class, run, one)
+			g.Runs = min(maxRuns, (len(msgs)-i)/len(g.Idx))
+			run(g) // full groups pay (lanesPay)
 		}
 		return
 	}
