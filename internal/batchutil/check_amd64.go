@@ -15,7 +15,8 @@ import (
 // stop before the first eight with a bad message: they return how many
 // messages passed and those messages' Spans. Measured (BenchmarkCheck, 64
 // messages, alternating runs): about half the Go loop's time (76-103 ns
-// against 140-186 at best).
+// against 140-186 at best); since the steps without AD skip it, 60-63 ns
+// at best without AD, and as before with it.
 
 //go:noescape
 func checkSealAVX512(msgs *batch.Message, n, tagSize, nonceSize int) (done, minIn, maxIn, maxAD int)
