@@ -23,6 +23,15 @@ TEXT ·checkSealAVX512(SB), NOSPLIT, $0-64
 checkSealAVX512_loop:
 	CMPQ         DX, CX
 	JAE          checkSealAVX512_done
+	MOVQ         32(AX), BX
+	ORQ          136(AX), BX
+	ORQ          240(AX), BX
+	ORQ          344(AX), BX
+	ORQ          448(AX), BX
+	ORQ          552(AX), BX
+	ORQ          656(AX), BX
+	ORQ          760(AX), BX
+	JNZ          checkSealAVX512_loopAD
 	XORL         BX, BX
 	MOVQ         8(AX), DI
 	XORQ         SI, DI
@@ -48,15 +57,6 @@ checkSealAVX512_loop:
 	MOVQ         736(AX), DI
 	XORQ         SI, DI
 	ORQ          DI, BX
-	MOVQ         32(AX), DI
-	ORQ          136(AX), DI
-	ORQ          240(AX), DI
-	ORQ          344(AX), DI
-	ORQ          448(AX), DI
-	ORQ          552(AX), DI
-	ORQ          656(AX), DI
-	ORQ          760(AX), DI
-	JNZ          checkSealAVX512_loopAD
 	VMOVDQU64    48(AX), X9
 	VINSERTI32X4 $0x01, 152(AX), Z9, Z9
 	VINSERTI32X4 $0x02, 256(AX), Z9, Z9
@@ -228,6 +228,15 @@ TEXT ·checkOpenAVX512(SB), NOSPLIT, $0-64
 checkOpenAVX512_loop:
 	CMPQ         DX, CX
 	JAE          checkOpenAVX512_done
+	MOVQ         32(AX), BX
+	ORQ          136(AX), BX
+	ORQ          240(AX), BX
+	ORQ          344(AX), BX
+	ORQ          448(AX), BX
+	ORQ          552(AX), BX
+	ORQ          656(AX), BX
+	ORQ          760(AX), BX
+	JNZ          checkOpenAVX512_loopAD
 	XORL         BX, BX
 	MOVQ         8(AX), DI
 	XORQ         SI, DI
@@ -253,15 +262,6 @@ checkOpenAVX512_loop:
 	MOVQ         736(AX), DI
 	XORQ         SI, DI
 	ORQ          DI, BX
-	MOVQ         32(AX), DI
-	ORQ          136(AX), DI
-	ORQ          240(AX), DI
-	ORQ          344(AX), DI
-	ORQ          448(AX), DI
-	ORQ          552(AX), DI
-	ORQ          656(AX), DI
-	ORQ          760(AX), DI
-	JNZ          checkOpenAVX512_loopAD
 	VMOVDQU64    48(AX), X10
 	VINSERTI32X4 $0x01, 152(AX), Z10, Z10
 	VINSERTI32X4 $0x02, 256(AX), Z10, Z10

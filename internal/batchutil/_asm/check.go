@@ -95,15 +95,9 @@ func kernel(name string, open bool) {
 		Label(loop)
 		CMPQ(i, end)
 		JAE(LabelRef(name + "_done"))
-		// bad: not 0 where a nonce's length is wrong; ads: not 0 where
-		// some AD is not empty.
-		bad, u := GP64(), GP64()
-		XORL(bad.As32(), bad.As32())
-		for k := range 8 {
-			MOVQ(Mem{Base: p, Disp: k*msgSize + msgNonceLen}, u)
-			XORQ(ns, u)
-			ORQ(u, bad)
-		}
+		// ads: not 0 where some AD is not empty (first: the full step
+		// redoes what came before); bad: not 0 where a nonce's length is
+		// wrong.
 		if !withAD {
 			ads := GP64()
 			MOVQ(Mem{Base: p, Disp: msgADLen}, ads)
@@ -111,6 +105,13 @@ func kernel(name string, open bool) {
 				ORQ(Mem{Base: p, Disp: k*msgSize + msgADLen}, ads)
 			}
 			JNZ(LabelRef(name + "_loopAD"))
+		}
+		bad, u := GP64(), GP64()
+		XORL(bad.As32(), bad.As32())
+		for k := range 8 {
+			MOVQ(Mem{Base: p, Disp: k*msgSize + msgNonceLen}, u)
+			XORQ(ns, u)
+			ORQ(u, bad)
 		}
 		in, inLen, out, outLen := ZMM(), ZMM(), ZMM(), ZMM()
 		pairs(p, msgIn, in, inLen)
