@@ -260,7 +260,7 @@ func (l *LaneGroups) Take(msgs []batch.Message, i int, open bool, tagSize, maxLe
 
 // from makes g the n messages from i on, one run of them when n is 16.
 func (g *LaneGroup) from(i, n int) {
-	for k := range n {
+	for k := range g.Idx[:n] {
 		g.Idx[k] = i + k
 	}
 	g.N, g.Runs = n, n/len(g.Idx)
@@ -328,10 +328,12 @@ func RunLanes(msgs []batch.Message, p *Plan, maxRuns int, run func(LaneGroup), o
 	if p.way == like {
 		var g LaneGroup
 		for i := 0; i < len(msgs); i += len(g.Idx) * max(g.Runs, 1) {
-			if g.from(i, min(len(msgs)-i, len(g.Idx))); g.Runs > 0 {
-				g.Runs = min(maxRuns, (len(msgs)-i)/len(g.Idx))
+			if g.from(i, min(len(msgs)-i, len(g.Idx))); g.Runs == 0 {
+				runOrOne(&g, p.class, run, one) // the rest, part-filled
+				continue
 			}
-			runOrOne(g, p.class, run, one)
+			g.Runs = min(maxRuns, (len(msgs)-i)/len(g.Idx))
+			run(g) // full groups pay (lanesPay)
 		}
 		return
 	}
@@ -359,7 +361,7 @@ func RunLanes(msgs []batch.Message, p *Plan, maxRuns int, run func(LaneGroup), o
 		}
 	}
 	for g := l.Rest(); g != nil; g = l.Rest() {
-		runOrOne(*g, l.next-1, run, one)
+		runOrOne(g, l.next-1, run, one)
 	}
 }
 
@@ -436,9 +438,9 @@ const closeFrom = 496
 
 // runOrOne runs g, of add's length class c, in a lane kernel (run) or,
 // where lanesPay says that costs more, each of its messages alone (one).
-func runOrOne(g LaneGroup, c int, run func(LaneGroup), one func(i int)) {
+func runOrOne(g *LaneGroup, c int, run func(LaneGroup), one func(i int)) {
 	if lanesPay(c, g.N) {
-		run(g)
+		run(*g)
 		return
 	}
 	for _, i := range g.Idx[:g.N] {
@@ -561,10 +563,14 @@ func (g *LaneGroup) Run(msgs []batch.Message, k *LaneKernels) {
 		return
 	}
 	// Each call runs groups up to the last or one it leaves to Finish,
-	// which has nothing to do for the others.
+	// which has nothing to do for the others, nor for that one where the
+	// kernel finished all its lanes and none failed (no group to make).
 	for i, runs := g.Idx[0], g.Runs; runs > 0; {
 		n := k.Run(i, runs, mark)
 		i, runs = i+len(g.Idx)*n, runs-n
+		if *k.Done == 1<<len(g.Idx)-1 && *k.Fail == 0 {
+			continue
+		}
 		var last LaneGroup
 		last.from(i-len(g.Idx), len(g.Idx))
 		last.Finish(msgs, k.Tags, *k.Done, *k.Fail, k.Open, k.TagSize, k.Hash)

@@ -15,7 +15,8 @@ import (
 // stop before the first eight with a bad message: they return how many
 // messages passed and those messages' Spans. Measured (BenchmarkCheck, 64
 // messages, alternating runs): about half the Go loop's time (76-103 ns
-// against 140-186 at best).
+// against 140-186 at best); since the steps without AD skip it, 60-63 ns
+// at best without AD, and as before with it.
 
 //go:noescape
 func checkSealAVX512(msgs *batch.Message, n, tagSize, nonceSize int) (done, minIn, maxIn, maxAD int)
@@ -32,10 +33,11 @@ func checkEights(msgs []batch.Message, open bool, tagSize, nonceSize int) (int, 
 	if !useAVX512 || len(msgs) < 8 {
 		return 0, Spans{MinIn: math.MaxInt}
 	}
-	k := checkSealAVX512
+	// (Called directly, not through a func value: an indirect call.)
 	if open {
-		k = checkOpenAVX512
+		n, lo, hi, ad := checkOpenAVX512(unsafe.SliceData(msgs), len(msgs), tagSize, nonceSize)
+		return n, Spans{lo, hi, ad}
 	}
-	n, lo, hi, ad := k(unsafe.SliceData(msgs), len(msgs), tagSize, nonceSize)
+	n, lo, hi, ad := checkSealAVX512(unsafe.SliceData(msgs), len(msgs), tagSize, nonceSize)
 	return n, Spans{lo, hi, ad}
 }
