@@ -17084,23 +17084,23 @@ DATA dw15<>+48(SB)/8, $0x0000000f0000000f
 DATA dw15<>+56(SB)/8, $0x0000000f0000000f
 GLOBL dw15<>(SB), RODATA|NOPTR, $64
 
-DATA lenIdx<>+0(SB)/8, $0x0000000000000038
-DATA lenIdx<>+8(SB)/8, $0x00000000000000a0
-DATA lenIdx<>+16(SB)/8, $0x0000000000000108
-DATA lenIdx<>+24(SB)/8, $0x0000000000000170
-DATA lenIdx<>+32(SB)/8, $0x00000000000001d8
-DATA lenIdx<>+40(SB)/8, $0x0000000000000240
-DATA lenIdx<>+48(SB)/8, $0x00000000000002a8
-DATA lenIdx<>+56(SB)/8, $0x0000000000000310
-DATA lenIdx<>+64(SB)/8, $0x0000000000000378
-DATA lenIdx<>+72(SB)/8, $0x00000000000003e0
-DATA lenIdx<>+80(SB)/8, $0x0000000000000448
-DATA lenIdx<>+88(SB)/8, $0x00000000000004b0
-DATA lenIdx<>+96(SB)/8, $0x0000000000000518
-DATA lenIdx<>+104(SB)/8, $0x0000000000000580
-DATA lenIdx<>+112(SB)/8, $0x00000000000005e8
-DATA lenIdx<>+120(SB)/8, $0x0000000000000650
-GLOBL lenIdx<>(SB), RODATA|NOPTR, $128
+DATA lenIdx<>+0(SB)/4, $0x00000038
+DATA lenIdx<>+4(SB)/4, $0x000000a0
+DATA lenIdx<>+8(SB)/4, $0x00000108
+DATA lenIdx<>+12(SB)/4, $0x00000170
+DATA lenIdx<>+16(SB)/4, $0x000001d8
+DATA lenIdx<>+20(SB)/4, $0x00000240
+DATA lenIdx<>+24(SB)/4, $0x000002a8
+DATA lenIdx<>+28(SB)/4, $0x00000310
+DATA lenIdx<>+32(SB)/4, $0x00000378
+DATA lenIdx<>+36(SB)/4, $0x000003e0
+DATA lenIdx<>+40(SB)/4, $0x00000448
+DATA lenIdx<>+44(SB)/4, $0x000004b0
+DATA lenIdx<>+48(SB)/4, $0x00000518
+DATA lenIdx<>+52(SB)/4, $0x00000580
+DATA lenIdx<>+56(SB)/4, $0x000005e8
+DATA lenIdx<>+60(SB)/4, $0x00000650
+GLOBL lenIdx<>(SB), RODATA|NOPTR, $64
 
 DATA lenPerm<>+0(SB)/8, $0x0000000000000000
 DATA lenPerm<>+8(SB)/8, $0x0000000000000000
@@ -20696,7 +20696,7 @@ lanes_tag0_raocbOpenLanesVAES512:
 	RET
 
 // func raocbSealRunVAES512(nr int, rk *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *byte, runs int, sub int, mark uint32, out *[264]byte) int
-// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV, VAES
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV, VAES
 TEXT ·raocbSealRunVAES512(SB), $1928-96
 	LEAQ            (SP), R13
 	ADDQ            $0x3f, R13
@@ -20763,15 +20763,9 @@ TEXT ·raocbSealRunVAES512(SB), $1928-96
 	MOVLQZX         mark+72(FP), R14
 	ANDL            R12, R14
 	MOVL            R14, 1856(R13)
-	KXNORB          K1, K1, K1
+	KXNORW          K1, K1, K1
 	VMOVDQU64       lenIdx<>+0(SB), Z15
-	VPGATHERQQ      (SI)(Z15*1), K1, Z13
-	KXNORB          K1, K1, K1
-	VMOVDQU64       lenIdx<>+64(SB), Z15
-	VPGATHERQQ      (SI)(Z15*1), K1, Z14
-	VPMOVQD         Z13, Y12
-	VPMOVQD         Z14, Y13
-	VINSERTI64X4    $0x01, Y13, Z12, Z12
+	VPGATHERDD      (SI)(Z15*1), K1, Z12
 	MOVQ            sub+64(FP), R12
 	VPBROADCASTD    R12, Z13
 	VPSUBD          Z13, Z12, Z12
@@ -22094,15 +22088,9 @@ lanes_parts_done_raocbSealRunVAES512:
 	MOVQ            1560(R11), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z3
 	VPTERNLOGQ      $0x96, Z13, Z17, Z3
-	KXNORB          K1, K1, K1
+	KXNORW          K1, K1, K1
 	VMOVDQU64       lenIdx<>+0(SB), Z15
-	VPGATHERQQ      (R11)(Z15*1), K1, Z13
-	KXNORB          K1, K1, K1
-	VMOVDQU64       lenIdx<>+64(SB), Z15
-	VPGATHERQQ      (R11)(Z15*1), K1, Z14
-	VPMOVQD         Z13, Y12
-	VPMOVQD         Z14, Y13
-	VINSERTI64X4    $0x01, Y13, Z12, Z12
+	VPGATHERDD      (R11)(Z15*1), K1, Z12
 	MOVQ            sub+64(FP), R12
 	VPBROADCASTD    R12, Z13
 	VPSUBD          Z13, Z12, Z12
@@ -22426,7 +22414,7 @@ lanes_stop_raocbSealRunVAES512:
 	RET
 
 // func raocbOpenRunVAES512(nr int, rk *[240]byte, ek *[240]byte, r1 *[16]byte, r2 *[16]byte, bits *[16]byte, nonceLen int, msgs *byte, runs int, sub int, mark uint32, out *[264]byte) int
-// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI, CMOV, VAES
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI, CMOV, VAES
 TEXT ·raocbOpenRunVAES512(SB), $1928-104
 	LEAQ            (SP), R13
 	ADDQ            $0x3f, R13
@@ -22493,15 +22481,9 @@ TEXT ·raocbOpenRunVAES512(SB), $1928-104
 	MOVLQZX         mark+80(FP), R14
 	ANDL            R12, R14
 	MOVL            R14, 1856(R13)
-	KXNORB          K1, K1, K1
+	KXNORW          K1, K1, K1
 	VMOVDQU64       lenIdx<>+0(SB), Z15
-	VPGATHERQQ      (SI)(Z15*1), K1, Z13
-	KXNORB          K1, K1, K1
-	VMOVDQU64       lenIdx<>+64(SB), Z15
-	VPGATHERQQ      (SI)(Z15*1), K1, Z14
-	VPMOVQD         Z13, Y12
-	VPMOVQD         Z14, Y13
-	VINSERTI64X4    $0x01, Y13, Z12, Z12
+	VPGATHERDD      (SI)(Z15*1), K1, Z12
 	MOVQ            sub+72(FP), R12
 	VPBROADCASTD    R12, Z13
 	VPSUBD          Z13, Z12, Z12
@@ -23858,15 +23840,9 @@ lanes_parts_done_raocbOpenRunVAES512:
 	MOVQ            1560(R11), R12
 	VMOVDQU8        -64(R12)(R14*1), K7, Z3
 	VPTERNLOGQ      $0x96, Z13, Z17, Z3
-	KXNORB          K1, K1, K1
+	KXNORW          K1, K1, K1
 	VMOVDQU64       lenIdx<>+0(SB), Z15
-	VPGATHERQQ      (R11)(Z15*1), K1, Z13
-	KXNORB          K1, K1, K1
-	VMOVDQU64       lenIdx<>+64(SB), Z15
-	VPGATHERQQ      (R11)(Z15*1), K1, Z14
-	VPMOVQD         Z13, Y12
-	VPMOVQD         Z14, Y13
-	VINSERTI64X4    $0x01, Y13, Z12, Z12
+	VPGATHERDD      (R11)(Z15*1), K1, Z12
 	MOVQ            sub+72(FP), R12
 	VPBROADCASTD    R12, Z13
 	VPSUBD          Z13, Z12, Z12
