@@ -557,8 +557,12 @@ func likeParts(o op) {
 // of tmp.
 func partLanes(r int, tmp VecPhysical, mask func(k int) Op) {
 	for _, load := range []bool{true, false} {
+		field := lnDst
+		if load {
+			field = lnSrc
+		}
 		for k := 0; k < 4; k++ {
-			MOVQ(laneField(map[bool]int{true: lnSrc, false: lnDst}[load], 4*r+k), lT)
+			MOVQ(laneField(field, 4*r+k), lT)
 			MOVL(laneLen(4*r+k), lU.As32())
 			ANDL(U32(0xff0), lU.As32())
 			m := Mem{Base: lT, Index: lU, Scale: 1}
@@ -622,12 +626,12 @@ func laneNonces(p GPPhysical, ktop func(int) VecPhysical) {
 // bottom bits: one nonce for all, or counters within an aligned window of
 // 64, as protocols give), one register's rounds serve all 16 lanes (the
 // first state's, with lnOne set for laneOffsets): 10 to 14 AES rounds a
-// group where 40 to 56 were. (The branch is on nonces, which are public.) A run kernel keeps the
-// first register's input and Ktops in its frame (lnKin, lnKtop: a pair
-// that always agrees, written by every group that enciphers), and a next
-// group whose shared input equals them (counters in one window of 64, as
-// protocols give, span 4 groups) takes those Ktops without rounds: its
-// previous group's tags then run alone.
+// group where 40 to 56 were. (The branch is on nonces, which are public.)
+// A run kernel keeps the first register's input and Ktops in its frame
+// (lnKin, lnKtop: a pair that always agrees, written by every group that
+// enciphers), and a next group whose shared input equals them (counters
+// in one window of 64, as protocols give, span 4 groups) takes those Ktops
+// without rounds: its previous group's tags then run alone.
 func laneKtops(with ...VecPhysical) {
 	laneLabels++
 	split, done := "lanes_ktop_split_"+itoa(laneLabels), "lanes_ktop_done_"+itoa(laneLabels)
@@ -652,24 +656,24 @@ func laneKtops(with ...VecPhysical) {
 		JMP(LabelRef(done))
 		Label(miss)
 	}
-	if laneRun {
-		VMOVDQA64(lX(0), kin)
-	}
-	laneRoundsOf(false, append(with[:len(with):len(with)], lX(0)))
-	if laneRun {
-		VMOVDQA64(lX(0), ktop)
-	}
+	encipher(kin, ktop, append(with[:len(with):len(with)], lX(0)))
 	JMP(LabelRef(done))
 	Label(split)
 	MOVB(U8(0), one)
+	encipher(kin, ktop, append(with, lX(0), lX(1), lX(2), lX(3)))
+	Label(done)
+}
+
+// encipher runs the AES rounds of xs, the first state's Ktop input among
+// them, which a run kernel keeps at kin with its Ktops at ktop.
+func encipher(kin, ktop Mem, xs []VecPhysical) {
 	if laneRun {
 		VMOVDQA64(lX(0), kin)
 	}
-	laneRoundsOf(false, append(with, lX(0), lX(1), lX(2), lX(3)))
+	laneRoundsOf(false, xs)
 	if laneRun {
 		VMOVDQA64(lX(0), ktop)
 	}
-	Label(done)
 }
 
 // laneOffsets computes Offset_0 per lane, as message.go does for one (the
@@ -688,10 +692,7 @@ func laneOffsets(run bool) {
 	CMPB(Mem{Base: lo, Disp: lnOne}, U8(0))
 	JE(LabelRef(split))
 	// One Ktop in the first state: one Stretch for all.
-	VPSHUFB(rev64x4, lX(0), Z13)
-	VPSHUFD(U8(0x4e), Z13, Z12)
-	VPSHLDQ(U8(8), Z12, Z13, Z14)
-	VPXORQ(Z14, Z13, K2, Z13)
+	stretch(lX(0))
 	for r := 0; r < 4; r++ {
 		VPSHUFB(bottom4, lOff(r), Z15)
 		VMOVDQA64(Z12, Z14)
@@ -704,12 +705,7 @@ func laneOffsets(run bool) {
 	JMP(LabelRef(done))
 	Label(split)
 	for r := 0; r < 4; r++ {
-		// Z13: [s0, s1] (qword 0 first), Z12: [s1, s0].
-		VPSHUFB(rev64x4, lX(r), Z13)
-		VPSHUFD(U8(0x4e), Z13, Z12)
-		// Z13: [s2, s1], s2 = s0 ^ (s0<<8 | s1>>56).
-		VPSHLDQ(U8(8), Z12, Z13, Z14)
-		VPXORQ(Z14, Z13, K2, Z13)
+		stretch(lX(r))
 		VPSHUFB(bottom4, lOff(r), Z15)
 		VPSHLDVQ(Z15, Z13, Z12)
 		VPSHUFB(rev128x4, Z12, lOff(r))
@@ -718,6 +714,16 @@ func laneOffsets(run bool) {
 		}
 	}
 	Label(done)
+}
+
+// stretch leaves the Stretch of the Ktops in x as big-endian qwords, Z12:
+// [s1, s0] (qword 0 first), Z13: [s2, s1], s2 = s0 ^ (s0<<8 | s1>>56) (K2
+// the even qwords, Z14 a temporary).
+func stretch(x VecPhysical) {
+	VPSHUFB(rev64x4, x, Z13)
+	VPSHUFD(U8(0x4e), Z13, Z12)
+	VPSHLDQ(U8(8), Z12, Z13, Z14)
+	VPXORQ(Z14, Z13, K2, Z13)
 }
 
 // lRecv(r) holds the received tags of register r's lanes (opening).
@@ -729,10 +735,10 @@ func lRecv(r int) VecPhysical { return []VecPhysical{Z13, Z14, Z15, Z16}[r] }
 // marked, each tag is whole: a 16-byte load, put in its lane by VINSERTI32X4
 // (a byte-masked load of the 64 bytes at Src+Len-16k, which spans others'
 // places, such as the output just written, waits on those stores: 2-3% of
-// a group of 44 or 64 bytes, measured). Otherwise each lane's bytes come by such a
-// masked load (K4+k: lane k of a register, ANDed with the marked lanes'
-// bytes, whose tags may be shorter or their messages idle lanes'), which
-// suppresses faults on the rest.
+// a group of 44 or 64 bytes, measured). Otherwise each lane's bytes come
+// by such a masked load (K4+k: lane k of a register, ANDed with the marked
+// lanes' bytes, whose tags may be shorter or their messages idle lanes'),
+// which suppresses faults on the rest.
 func laneReceived() {
 	laneLabels++
 	some, done := "lanes_recv_some_"+itoa(laneLabels), "lanes_recv_done_"+itoa(laneLabels)
