@@ -185,7 +185,7 @@ func kernel(name string, open bool) {
 
 	Label(name + "_done")
 	Store(i, Return("done"))
-	reduce := func(z VecVirtual, f func(x, y, z Op), ret string) {
+	reduce := func(z VecVirtual, f func(...Op), ret string) {
 		y, x, x2 := YMM(), XMM(), XMM()
 		VEXTRACTI64X4(U8(1), z, y)
 		f(y, z.AsY(), y)
@@ -196,9 +196,9 @@ func kernel(name string, open bool) {
 		MOVQ(x, t)
 		Store(t, Return(ret))
 	}
-	reduce(minIn, func(x, y, z Op) { VPMINSQ(x, y, z) }, "minIn")
-	reduce(maxIn, func(x, y, z Op) { VPMAXSQ(x, y, z) }, "maxIn")
-	reduce(maxAD, func(x, y, z Op) { VPMAXSQ(x, y, z) }, "maxAD")
+	reduce(minIn, VPMINSQ, "minIn")
+	reduce(maxIn, VPMAXSQ, "maxIn")
+	reduce(maxAD, VPMAXSQ, "maxAD")
 	VZEROUPPER()
 	RET()
 }
