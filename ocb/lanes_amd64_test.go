@@ -104,12 +104,16 @@ func TestLaneSharedKtop(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				random := func() []byte {
+					n := make([]byte, ns)
+					for i := range n {
+						n[i] = byte(r.Uint32())
+					}
+					return n
+				}
 				// window returns a random base, its 6 bottom bits clear.
 				window := func() []byte {
-					base := make([]byte, ns)
-					for i := range base {
-						base[i] = byte(r.Uint32())
-					}
+					base := random()
 					base[ns-1] &^= 63
 					return base
 				}
@@ -121,14 +125,12 @@ func TestLaneSharedKtop(t *testing.T) {
 					start, step := byte(r.IntN(49)), byte(r.IntN(2))
 					nonces := make([][]byte, 16)
 					for i := range nonces {
+						if !shared {
+							nonces[i] = random()
+							continue
+						}
 						nonces[i] = bytes.Clone(base)
 						nonces[i][ns-1] |= start + step*byte(i)
-						if !shared {
-							nonces[i] = make([]byte, ns)
-							for j := range nonces[i] {
-								nonces[i][j] = byte(r.Uint32())
-							}
-						}
 					}
 					if k >= 0 {
 						if k%2 == 0 || ns == 1 {
